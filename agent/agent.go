@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"crypto/rand"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// DefaultModel is used when Config.Model is empty.
+const DefaultModel = "gemini-2.5-pro"
+
+// DefaultMaxTurns is used when Config.MaxTurns is zero.
+const DefaultMaxTurns = 100
+
+// ToolSet is what the agent needs of a tool registry; *tools.Registry
+// satisfies it.
+type ToolSet interface {
+	Get(name string) (tools.Tool, bool)
+	Declarations() []*genai.FunctionDeclaration
+	// UnknownToolError is the message sent to the model for a call to a
+	// tool that does not exist.
+	UnknownToolError(name string) string
+}
+
+// Config configures an Agent.
+type Config struct {
+	Generator ContentGenerator
+	// Model defaults to DefaultModel.
+	Model string
+	Tools ToolSet
+	// Confirmer asks the user before calls that need approval. Without one,
+	// such calls are declined unless ApprovalMode is yolo.
+	Confirmer    Confirmer
+	ApprovalMode tools.ApprovalMode
+	// MaxTurns bounds the model requests of a session; DefaultMaxTurns when 0.
+	MaxTurns int
+	// SystemPrompt defaults to DefaultSystemPrompt.
+	SystemPrompt string
+	// Logger receives the api_request/api_response/api_error events; none
+	// when nil.
+	Logger *zap.Logger
+	// AuthType is logged with each response and error (Auth.Type).
+	AuthType string
+	Retry    RetryPolicy
+	// Thinking asks the model to include its thoughts.
+	Thinking bool
+	// Now is the clock for durations and log timestamps; time.Now when nil.
+	Now func() time.Time
+}
+
+// Agent runs sessions against one model with one set of tools. Sessions
+// run concurrently; each runs one prompt at a time.
+type Agent struct {
+	cfg Config
+	log apiLog
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+}
+
+// New returns an Agent; cfg.Generator is required.
+func New(cfg Config) *Agent {
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	if cfg.SystemPrompt == "" {
+		cfg.SystemPrompt = DefaultSystemPrompt
+	}
+	if cfg.ApprovalMode == "" {
+		cfg.ApprovalMode = tools.ApprovalDefault
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Agent{
+		cfg:      cfg,
+		log:      apiLog{log: cfg.Logger, authType: cfg.AuthType, now: cfg.Now},
+		sessions: make(map[string]*Session),
+	}
+}
+
+// NewSession starts a conversation with an empty history and a random id.
+func (a *Agent) NewSession() *Session {
+	s := &Session{
+		id:      rand.Text(),
+		agent:   a,
+		running: make(chan struct{}, 1),
+		allowed: make(map[string]bool),
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sessions[s.id] = s
+	return s
+}
+
+// Session returns the session with id.
+func (a *Agent) Session(id string) (*Session, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, ok := a.sessions[id]
+	return s, ok
+}
+
+// EndSession forgets the session with id; a prompt it is running finishes.
+func (a *Agent) EndSession(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.sessions, id)
+}
+
+// generateConfig is what every model request of the agent carries.
+func (a *Agent) generateConfig() *genai.GenerateContentConfig {
+	cfg := &genai.GenerateContentConfig{
+		SystemInstruction: genai.NewContentFromText(a.cfg.SystemPrompt, genai.RoleUser),
+	}
+	if a.cfg.Tools != nil {
+		if decls := a.cfg.Tools.Declarations(); len(decls) > 0 {
+			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+		}
+	}
+	if a.cfg.Thinking {
+		cfg.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+	}
+	return cfg
+}

@@ -1,0 +1,250 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+func TestSessionsRunInParallel(t *testing.T) {
+	// Each session's tool waits until both sessions are inside it, which
+	// only happens if neither waits for the other.
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	barrier := fakeTool{name: "barrier", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "barrier", exec: func(ctx context.Context) (tools.Result, error) {
+			arrived.Done()
+			both := make(chan struct{})
+			go func() { arrived.Wait(); close(both) }()
+			select {
+			case <-both:
+				return tools.Result{Output: "met"}, nil
+			case <-ctx.Done():
+				return tools.Result{}, ctx.Err()
+			}
+		}}, nil
+	}}
+	meet := geminitest.CallTurn(geminitest.Call("barrier", nil))
+	srv := geminitest.NewTestServer(t, meet, meet, geminitest.TextTurn("done"), geminitest.TextTurn("done"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(barrier)})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	results := make(chan agent.PromptResult, 2)
+	for _, s := range []*agent.Session{a.NewSession(), a.NewSession()} {
+		go func() {
+			res, _ := promptCtx(ctx, s, "meet")
+			results <- res
+		}()
+	}
+	for range 2 {
+		if res := <-results; res.StopReason != agent.StopEndTurn || res.Text != "done" {
+			t.Errorf("result = %+v", res)
+		}
+	}
+	// Each session's history holds only its own conversation.
+	for _, r := range srv.Requests()[2:] {
+		if len(r.Contents) != 3 {
+			t.Errorf("second request of a session has %d contents: %s", len(r.Contents), toJSON(r.Contents))
+		}
+	}
+}
+
+func TestLogging(t *testing.T) {
+	core, logs := observer.New(zapcore.DebugLevel)
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{
+			Chunks: []geminitest.Chunk{{Text: "Hi "}, {Text: "there"}},
+			Usage:  &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 11, CandidatesTokenCount: 2, TotalTokenCount: 13},
+		},
+		geminitest.ErrorTurn(400, "bad things"),
+	)
+	now := time.Date(2026, 5, 4, 3, 2, 1, 0, time.UTC)
+	a, _ := newAgent(t, srv, agent.Config{
+		Logger:   zap.New(core),
+		AuthType: agent.AuthGeminiAPIKey,
+		Model:    "gemini-log",
+		Now:      func() time.Time { return now },
+	})
+	s := a.NewSession()
+	prompt(t, s, "hello model")
+	prompt(t, s, "again")
+
+	entries := logs.AllUntimed()
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Message)
+	}
+	if strings.Join(names, ",") != "api_request,api_response,api_request,api_error" {
+		t.Fatalf("log entries = %v", names)
+	}
+	for _, e := range entries {
+		f := e.ContextMap()
+		if f["event.name"] != e.Message || f["event.timestamp"] != "2026-05-04T03:02:01Z" || f["model"] != "gemini-log" {
+			t.Errorf("%s fields = %v", e.Message, f)
+		}
+	}
+	req := entries[0].ContextMap()
+	if !strings.Contains(req["request_text"].(string), "hello model") || req["prompt_id"] != s.ID()+"########1" {
+		t.Errorf("api_request = %v", req)
+	}
+	resp := entries[1].ContextMap()
+	usage, _ := resp["usage_metadata"].(map[string]any)
+	if resp["response_text"] != "Hi there" || resp["auth_type"] != "gemini-api-key" || resp["duration_ms"] != int64(0) ||
+		usage["promptTokenCount"] != int32(11) || usage["totalTokenCount"] != int32(13) {
+		t.Errorf("api_response = %v", resp)
+	}
+	apiErr := entries[3]
+	f := apiErr.ContextMap()
+	if apiErr.Level != zapcore.ErrorLevel || f["error_type"] != "INVALID_ARGUMENT" || f["status_code"] != int64(400) ||
+		!strings.Contains(f["error_message"].(string), "bad things") || f["prompt_id"] != s.ID()+"########2" || f["auth_type"] != "gemini-api-key" {
+		t.Errorf("api_error = %v at %v", f, apiErr.Level)
+	}
+	if _, ok := f["duration_ms"]; !ok {
+		t.Error("api_error without duration_ms")
+	}
+}
+
+func TestUsageEvents(t *testing.T) {
+	u1 := &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 10, CandidatesTokenCount: 3, ThoughtsTokenCount: 4, TotalTokenCount: 17}
+	u2 := &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 20, CandidatesTokenCount: 1, TotalTokenCount: 21}
+	call := geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a"}))
+	call.Usage = u1
+	text := geminitest.TextTurn("ok")
+	text.Usage = u2
+	srv := geminitest.NewTestServer(t, call, text)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	us := evs.of(agent.EventUsage)
+	if len(us) != 2 || us[0].Usage != (agent.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}) {
+		t.Errorf("usage events = %+v", us)
+	}
+	if res.Usage != (agent.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}) {
+		t.Errorf("summed usage = %+v", res.Usage)
+	}
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestAuthFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		vars    map[string]string
+		want    agent.Auth
+		wantErr string
+	}{
+		{
+			name:    "no key",
+			vars:    map[string]string{},
+			wantErr: "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!",
+		},
+		{
+			name: "gemini key with base URL",
+			vars: map[string]string{"GEMINI_API_KEY": "k1", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9"},
+			want: agent.Auth{Type: "gemini-api-key", Config: genai.ClientConfig{
+				Backend: genai.BackendGeminiAPI, APIKey: "k1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://127.0.0.1:9"},
+			}},
+		},
+		{
+			name: "vertex with project and location",
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://v"},
+			want: agent.Auth{Type: "vertex-ai", Config: genai.ClientConfig{
+				Backend: genai.BackendVertexAI, Project: "p", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://v"},
+			}},
+		},
+		{
+			name: "vertex express mode",
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "True", "GOOGLE_API_KEY": "gk", "GEMINI_API_KEY": "ignored"},
+			want: agent.Auth{Type: "vertex-ai", Config: genai.ClientConfig{Backend: genai.BackendVertexAI, APIKey: "gk"}},
+		},
+		{
+			name: "vertex without credentials",
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_PROJECT": "p", "GEMINI_API_KEY": "k"},
+			wantErr: "When using Vertex AI, you must specify either:\n" +
+				"• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.\n" +
+				"• GOOGLE_API_KEY environment variable (if using express mode).\n" +
+				"Update your environment and try again (no reload needed if using .env)!",
+		},
+		{
+			name: "vertex off",
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "false", "GEMINI_API_KEY": "k"},
+			want: agent.Auth{Type: "gemini-api-key", Config: genai.ClientConfig{Backend: genai.BackendGeminiAPI, APIKey: "k"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := agent.AuthFromEnv(env(tc.vars))
+			if tc.wantErr != "" {
+				var authErr *agent.AuthError
+				if !errors.As(err, &authErr) || authErr.Message != tc.wantErr || err.Error() != tc.wantErr {
+					t.Fatalf("err = %q, want an *AuthError %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if toJSON(got) != toJSON(tc.want) {
+				t.Errorf("auth = %s, want %s", toJSON(got), toJSON(tc.want))
+			}
+		})
+	}
+}
+
+func TestGeneratorFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		vars func(url string) map[string]string
+		key  string
+	}{
+		{"gemini api", func(url string) map[string]string {
+			return map[string]string{"GEMINI_API_KEY": "gemini-key", "GOOGLE_GEMINI_BASE_URL": url}
+		}, "gemini-key"},
+		{"vertex express", func(url string) map[string]string {
+			return map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_API_KEY": "vertex-key", "GOOGLE_VERTEX_BASE_URL": url}
+		}, "vertex-key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, geminitest.TextTurn("hi"))
+			auth, err := agent.AuthFromEnv(env(tc.vars(srv.URL)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			auth.Version = "1.2.3"
+			gen, err := agent.NewGenerator(context.Background(), auth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
+			if err != nil || resp.Text() != "hi" {
+				t.Fatalf("GenerateContent = %v, %v", resp, err)
+			}
+			if _, err := gen.CountTokens(context.Background(), "gemini-x", genai.Text("hello"), nil); err != nil {
+				t.Fatal(err)
+			}
+			r := srv.Requests()[0]
+			if r.APIKey != tc.key || r.Model != "gemini-x" {
+				t.Errorf("request key %q model %q", r.APIKey, r.Model)
+			}
+			if ua := r.Header.Values("User-Agent"); !strings.Contains(strings.Join(ua, " "), "gemini-ls/1.2.3") {
+				t.Errorf("User-Agent = %q", ua)
+			}
+			if auth.Config.HTTPOptions.Headers != nil {
+				t.Error("NewGenerator modified the caller's headers")
+			}
+		})
+	}
+}

@@ -1,0 +1,124 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"iter"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// ContentGenerator hides which backend serves the model.
+type ContentGenerator interface {
+	GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error]
+	GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+	CountTokens(ctx context.Context, model string, contents []*genai.Content, config *genai.CountTokensConfig) (*genai.CountTokensResponse, error)
+}
+
+// EventKind names what an Event carries.
+type EventKind string
+
+const (
+	EventText       EventKind = "text"
+	EventThought    EventKind = "thought"
+	EventToolCall   EventKind = "toolCall"
+	EventToolResult EventKind = "toolResult"
+	EventUsage      EventKind = "usage"
+	EventError      EventKind = "error"
+)
+
+// Event is one thing that happened during a turn, in order.
+type Event struct {
+	Kind EventKind
+
+	Text string // EventText: a delta
+
+	Thought Thought // EventThought
+
+	ToolCall   ToolCall   // EventToolCall
+	ToolResult ToolResult // EventToolResult
+
+	Usage Usage // EventUsage
+
+	Err error // EventError
+}
+
+// Thought is a model thought split as the reference shows it: a **subject**
+// line and the rest.
+type Thought struct {
+	Subject     string
+	Description string
+}
+
+// ToolCall is a call the model made, before it runs.
+type ToolCall struct {
+	CallID string
+	Name   string
+	Title  string
+	Args   map[string]any
+}
+
+// ToolResult is how a call ended.
+type ToolResult struct {
+	CallID  string
+	Name    string
+	Status  tools.Status
+	Display string // Markdown
+}
+
+// Usage is the token accounting of one model response.
+type Usage struct {
+	PromptTokens     int32
+	CandidatesTokens int32
+	ThoughtsTokens   int32
+	TotalTokens      int32
+}
+
+// StopReason says why a prompt's turn ended.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopCancelled StopReason = "cancelled"
+	StopMaxTurns  StopReason = "max_turns"
+	StopError     StopReason = "error"
+)
+
+// PromptResult is the outcome of Session.Prompt.
+type PromptResult struct {
+	StopReason StopReason
+	Text       string // all model text of the turn, concatenated
+	Usage      Usage  // summed over the turn
+	ToolCalls  int
+	Err        error // set with StopError
+}
+
+// ConfirmOutcome is the user's answer to a permission request.
+type ConfirmOutcome string
+
+const (
+	ProceedOnce   ConfirmOutcome = "proceed_once"
+	ProceedAlways ConfirmOutcome = "proceed_always"
+	Cancel        ConfirmOutcome = "cancel"
+)
+
+// ConfirmRequest asks the user to approve a non-edit call (shell).
+type ConfirmRequest struct {
+	SessionID string
+	CallID    string
+	Kind      string
+	Title     string
+	Details   string
+}
+
+// ErrCannotAsk is wrapped by a Confirmer's error when there is nobody to
+// ask; the error's text, written for the model, says how to allow the call.
+var ErrCannotAsk = errors.New("cannot ask the user")
+
+// Confirmer asks the user. Each front end has one; it may return Cancel with
+// a reason when there is nobody to ask.
+type Confirmer interface {
+	Confirm(ctx context.Context, req ConfirmRequest) (ConfirmOutcome, error)
+}

@@ -1,0 +1,180 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+func TestCancelMidStream(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "I am start"}}, Hang: true},
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{})
+	s := a.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var evs events
+	res := s.Prompt(ctx, []*genai.Part{genai.NewPartFromText("first")}, func(ev agent.Event) {
+		evs.emit(ev)
+		if ev.Kind == agent.EventText {
+			cancel() // the server keeps the stream open: only cancelling ends it
+		}
+	})
+	if res.StopReason != agent.StopCancelled || !errors.Is(res.Err, context.Canceled) {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("cancelling is not an error: %v", evs.kinds())
+	}
+	// The cut-off answer is not kept; the prompt is.
+	prompt(t, s, "second")
+	c := srv.Requests()[1].Contents
+	if len(c) != 2 || c[0].Parts[0].Text != "first" || c[1].Parts[0].Text != "second" {
+		t.Errorf("contents after a cancelled stream = %s", toJSON(c))
+	}
+}
+
+// checkCancelledHistory checks that the request after a cancelled tool turn
+// answers both calls of that turn.
+func checkCancelledHistory(t *testing.T, r geminitest.Request, first string) {
+	t.Helper()
+	c := r.Contents
+	if len(c) != 4 || c[1].Role != "model" || len(c[1].Parts) != 2 || c[2].Role != "user" || c[3].Parts[0].Text != "next" {
+		t.Fatalf("contents = %s", toJSON(c))
+	}
+	fr := c[2].Parts
+	if len(fr) != 2 || fr[0].FunctionResponse.ID != c[1].Parts[0].FunctionCall.ID || fr[1].FunctionResponse.ID != c[1].Parts[1].FunctionCall.ID {
+		t.Fatalf("responses = %s", toJSON(fr))
+	}
+	if got := fr[0].FunctionResponse.Response["error"]; got != first {
+		t.Errorf("first response error = %v, want %q", got, first)
+	}
+	if got := fr[1].FunctionResponse.Response["error"]; got != "The user cancelled the operation before this call ran." {
+		t.Errorf("second response error = %v", got)
+	}
+}
+
+func TestCancelMidConfirmation(t *testing.T) {
+	srv := geminitest.NewTestServer(t, shellTurn("go test", "go vet"), geminitest.TextTurn("ok"))
+	sh := &shellTool{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conf := &confirmer{answer: func(ctx context.Context, _ agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		cancel()
+		<-ctx.Done() // the user never answers
+		return agent.Cancel, ctx.Err()
+	}}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	s := a.NewSession()
+	res, evs := promptCtx(ctx, s, "test")
+	if res.StopReason != agent.StopCancelled {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(sh.commands()) != 0 || len(conf.asked()) != 1 {
+		t.Errorf("ran %q, asked %d times", sh.commands(), len(conf.asked()))
+	}
+	if got := evs.of(agent.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != tools.StatusCancelled {
+		t.Errorf("results = %+v", got)
+	}
+	prompt(t, s, "next")
+	checkCancelledHistory(t, srv.Requests()[1], "The user cancelled the operation before this call ran.")
+}
+
+func TestCancelMidTool(t *testing.T) {
+	started := make(chan struct{})
+	block := fakeTool{name: "run_shell_command", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "sleep", exec: func(ctx context.Context) (tools.Result, error) {
+			close(started)
+			<-ctx.Done()
+			return tools.Result{}, ctx.Err()
+		}}, nil
+	}}
+	srv := geminitest.NewTestServer(t, shellTurn("sleep 100", "echo never"), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(block), ApprovalMode: tools.ApprovalYolo})
+	s := a.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-started
+		cancel()
+	}()
+	res, evs := promptCtx(ctx, s, "run")
+	if res.StopReason != agent.StopCancelled {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := evs.of(agent.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != tools.StatusCancelled {
+		t.Errorf("results = %+v", got)
+	}
+	prompt(t, s, "next")
+	checkCancelledHistory(t, srv.Requests()[1], "The user cancelled the operation while this call was running.")
+}
+
+func TestCancelWhileWaitingForSession(t *testing.T) {
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	wait := fakeTool{name: "wait", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "wait", exec: func(context.Context) (tools.Result, error) {
+			close(entered)
+			<-release
+			return tools.Result{Output: "done"}, nil
+		}}, nil
+	}}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("wait", nil)), geminitest.TextTurn("first done"),
+		geminitest.TextTurn("second done"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(wait)})
+	s := a.NewSession()
+	firstDone := make(chan agent.PromptResult)
+	go func() {
+		res, _ := prompt(t, s, "first")
+		firstDone <- res
+	}()
+	<-entered
+
+	// A prompt that gives up while the session is busy sends nothing.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, _ := promptCtx(ctx, s, "impatient"); res.StopReason != agent.StopCancelled {
+		t.Errorf("cancelled waiter = %+v", res)
+	}
+
+	// A second prompt waits for the first to finish.
+	secondDone := make(chan agent.PromptResult)
+	go func() {
+		res, _ := prompt(t, s, "second")
+		secondDone <- res
+	}()
+	// Give a prompt that did not wait the time to reach the server; one
+	// that waits passes however long this is.
+	time.Sleep(50 * time.Millisecond)
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests while the first prompt was busy, want 1", n)
+	}
+	close(release)
+	if res := <-firstDone; res.Text != "first done" {
+		t.Errorf("first = %+v", res)
+	}
+	if res := <-secondDone; res.Text != "second done" {
+		t.Errorf("second = %+v", res)
+	}
+	var texts []string
+	for _, c := range srv.Requests()[2].Contents {
+		if c.Role == "user" && c.Parts[0].Text != "" {
+			texts = append(texts, c.Parts[0].Text)
+		}
+	}
+	if !slices.Equal(texts, []string{"first", "second"}) {
+		t.Errorf("user prompts in history = %q", texts)
+	}
+}

@@ -1,0 +1,141 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// chat keeps a session's history the way Gemini CLI's GeminiChat curates
+// it. The session runs one prompt at a time, so chat needs no lock of its
+// own beyond the session's.
+type chat struct {
+	history []*genai.Content
+	// calls numbers the ids given to function calls the model sent without one.
+	calls int
+}
+
+// record appends c to the history.
+func (c *chat) record(content *genai.Content) {
+	c.history = append(c.history, content)
+}
+
+// contents is the history to send: a model turn that answered nothing is
+// left out together with the input it answered, so the API never sees an
+// empty turn.
+func (c *chat) contents() []*genai.Content {
+	out := make([]*genai.Content, 0, len(c.history))
+	for _, content := range c.history {
+		if content.Role == genai.RoleModel && len(content.Parts) == 0 {
+			if n := len(out); n > 0 && out[n-1].Role == genai.RoleUser {
+				out = out[:n-1]
+			}
+			continue
+		}
+		out = append(out, content)
+	}
+	return out
+}
+
+// callID returns the call's id, or a new one unique in the session.
+func (c *chat) callID(fc *genai.FunctionCall) string {
+	if fc.ID != "" {
+		return fc.ID
+	}
+	c.calls++
+	return fmt.Sprintf("call_%d", c.calls)
+}
+
+// modelTurn gathers one streamed model answer.
+type modelTurn struct {
+	// parts is what history keeps: no thoughts, adjacent texts merged,
+	// thought signatures on the parts that carried them.
+	parts []*genai.Part
+	calls []*genai.FunctionCall
+	text  strings.Builder
+}
+
+// add takes one streamed part and returns the event it makes, if any.
+func (t *modelTurn) add(c *chat, p *genai.Part) (Event, bool) {
+	switch {
+	case p.Thought:
+		if p.ThoughtSignature != nil {
+			// Thoughts are not kept, but their signature must go back.
+			t.keep(&genai.Part{ThoughtSignature: p.ThoughtSignature})
+		}
+		if strings.TrimSpace(p.Text) == "" {
+			return Event{}, false
+		}
+		return Event{Kind: EventThought, Thought: parseThought(p.Text)}, true
+	case p.FunctionCall != nil:
+		fc := *p.FunctionCall
+		fc.ID = c.callID(&fc)
+		if fc.Args == nil {
+			fc.Args = map[string]any{}
+		}
+		t.calls = append(t.calls, &fc)
+		t.keep(&genai.Part{FunctionCall: &fc, ThoughtSignature: p.ThoughtSignature})
+		return Event{}, false
+	case isText(p):
+		t.keep(&genai.Part{Text: p.Text, ThoughtSignature: p.ThoughtSignature})
+		if p.Text == "" {
+			return Event{}, false
+		}
+		t.text.WriteString(p.Text)
+		return Event{Kind: EventText, Text: p.Text}, true
+	default:
+		t.keep(p)
+		return Event{}, false
+	}
+}
+
+// keep appends p to the stored parts, merging adjacent texts. Two parts that
+// each carry a signature stay apart so neither signature is lost.
+func (t *modelTurn) keep(p *genai.Part) {
+	if n := len(t.parts); n > 0 && isText(p) && isText(t.parts[n-1]) {
+		prev := t.parts[n-1]
+		if prev.ThoughtSignature == nil || p.ThoughtSignature == nil {
+			merged := &genai.Part{Text: prev.Text + p.Text, ThoughtSignature: prev.ThoughtSignature}
+			if merged.ThoughtSignature == nil {
+				merged.ThoughtSignature = p.ThoughtSignature
+			}
+			t.parts[n-1] = merged
+			return
+		}
+	}
+	t.parts = append(t.parts, p)
+}
+
+// content is the model turn as history keeps it.
+func (t *modelTurn) content() *genai.Content {
+	return &genai.Content{Role: genai.RoleModel, Parts: t.parts}
+}
+
+// isText reports whether p is plain text (possibly empty, possibly signed).
+func isText(p *genai.Part) bool {
+	return !p.Thought && p.FunctionCall == nil && p.FunctionResponse == nil &&
+		p.InlineData == nil && p.FileData == nil && p.ExecutableCode == nil &&
+		p.CodeExecutionResult == nil && p.ToolCall == nil && p.ToolResponse == nil
+}
+
+// hasFunctionResponse reports whether c answers function calls.
+func hasFunctionResponse(c *genai.Content) bool {
+	for _, p := range c.Parts {
+		if p.FunctionResponse != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// parseThought splits a thought into its **subject** line and the rest.
+func parseThought(text string) Thought {
+	text = strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(text, "**"); ok {
+		if subject, desc, ok := strings.Cut(rest, "**"); ok && !strings.Contains(subject, "\n") {
+			return Thought{Subject: strings.TrimSpace(subject), Description: strings.TrimSpace(desc)}
+		}
+	}
+	return Thought{Description: text}
+}

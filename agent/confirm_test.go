@@ -1,0 +1,203 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+func shellTurn(cmds ...string) geminitest.Turn {
+	var t geminitest.Turn
+	for _, c := range cmds {
+		t.Chunks = append(t.Chunks, geminitest.Chunk{Call: geminitest.Call("run_shell_command", map[string]any{"command": c})})
+	}
+	return t
+}
+
+func TestConfirmation(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		outcome  agent.ConfirmOutcome
+		asked    int      // confirmations over both prompts
+		ran      []string // commands run
+		statuses []tools.Status
+	}{
+		{"proceed once asks every time", agent.ProceedOnce, 3, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
+		{"proceed always remembers the root command", agent.ProceedAlways, 1, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
+		{"cancel runs nothing", agent.Cancel, 3, nil, []tools.Status{"rejected", "rejected", "rejected"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t,
+				shellTurn("go test", "go vet"), geminitest.TextTurn("ok"),
+				shellTurn("go build"), geminitest.TextTurn("ok"),
+			)
+			sh := &shellTool{}
+			conf := always(tc.outcome)
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+			s := a.NewSession()
+			_, evs1 := prompt(t, s, "test it")
+			_, evs2 := prompt(t, s, "build it")
+
+			asked := conf.asked()
+			if len(asked) != tc.asked {
+				t.Errorf("asked %d times, want %d", len(asked), tc.asked)
+			}
+			first := asked[0]
+			if first.SessionID != s.ID() || first.CallID != "call_1" || first.Kind != "execute" || first.Title != "Allow shell command?" || first.Details != "go test" {
+				t.Errorf("confirm request = %+v", first)
+			}
+			if got := sh.commands(); !slices.Equal(got, tc.ran) {
+				t.Errorf("ran %q, want %q", got, tc.ran)
+			}
+			var statuses []tools.Status
+			for _, ev := range append(evs1, evs2...).of(agent.EventToolResult) {
+				statuses = append(statuses, ev.ToolResult.Status)
+			}
+			if !slices.Equal(statuses, tc.statuses) {
+				t.Errorf("statuses = %v, want %v", statuses, tc.statuses)
+			}
+			fr := responses(t, srv.Requests()[1])
+			if tc.outcome == agent.Cancel {
+				if fr[0].Response["error"] != "The user declined to run this command." {
+					t.Errorf("declined response = %v", fr[0].Response)
+				}
+			} else if fr[0].Response["output"] != "ran go test" {
+				t.Errorf("response = %v", fr[0].Response)
+			}
+		})
+	}
+}
+
+func TestAlwaysAllowIsPerSessionAndPerKey(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		shellTurn("go test", "git status"), geminitest.TextTurn("ok"),
+		shellTurn("go test"), geminitest.TextTurn("ok"),
+	)
+	sh := &shellTool{}
+	conf := always(agent.ProceedAlways)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	prompt(t, a.NewSession(), "one")
+	prompt(t, a.NewSession(), "two")
+	var details []string
+	for _, r := range conf.asked() {
+		details = append(details, r.Details)
+	}
+	// "git" is a new root command; the second session starts afresh.
+	if want := []string{"go test", "git status", "go test"}; !slices.Equal(details, want) {
+		t.Errorf("asked for %q, want %q", details, want)
+	}
+}
+
+func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
+	srv := geminitest.NewTestServer(t, shellTurn("rm -rf build"), geminitest.TextTurn("ok"), shellTurn("ls"), geminitest.TextTurn("ok"))
+	sh := &shellTool{}
+	broken := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		return "", errors.New("client went away")
+	}}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: broken})
+	_, evs := prompt(t, a.NewSession(), "clean")
+	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusError {
+		t.Errorf("result = %+v", r)
+	}
+	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != "Asking the user for approval failed: client went away" {
+		t.Errorf("response = %v", fr[0].Response)
+	}
+
+	b, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	_, evs = prompt(t, b.NewSession(), "list")
+	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+		t.Errorf("without a confirmer, result = %+v", r)
+	}
+	if len(sh.commands()) != 0 {
+		t.Errorf("ran %q without approval", sh.commands())
+	}
+}
+
+func TestYoloSkipsConfirmation(t *testing.T) {
+	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("built"))
+	sh := &shellTool{}
+	conf := always(agent.Cancel)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, ApprovalMode: tools.ApprovalYolo})
+	prompt(t, a.NewSession(), "build")
+	if len(conf.asked()) != 0 || !slices.Equal(sh.commands(), []string{"make"}) {
+		t.Errorf("asked %d times, ran %q", len(conf.asked()), sh.commands())
+	}
+}
+
+// editTool records the CallInfo of each execution; args["always"] makes the
+// result report that the user allowed edits for the session.
+type editTool struct{ infos []tools.CallInfo }
+
+func (e *editTool) tool() fakeTool {
+	return fakeTool{name: "replace", build: func(args map[string]any) (tools.Call, error) {
+		always, _ := args["always"].(bool)
+		return fakeCall{title: "Edit", kind: tools.KindEdit, exec: func(ctx context.Context) (tools.Result, error) {
+			info, ok := tools.CallInfoFrom(ctx)
+			if !ok {
+				return tools.Result{}, errors.New("no CallInfo in ctx")
+			}
+			e.infos = append(e.infos, info)
+			return tools.Result{Output: "edited", AlwaysAllow: always}, nil
+		}}, nil
+	}}
+}
+
+func TestAutoApprovePerMode(t *testing.T) {
+	edit := func(always bool) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call("replace", map[string]any{"always": always}))
+	}
+	for _, tc := range []struct {
+		mode tools.ApprovalMode
+		want []bool
+	}{
+		// In default mode, AutoApprove turns on once an edit's result says
+		// the user allowed edits for the session.
+		{tools.ApprovalDefault, []bool{false, false, true}},
+		{tools.ApprovalAutoEdit, []bool{true, true, true}},
+		{tools.ApprovalYolo, []bool{true, true, true}},
+	} {
+		t.Run(string(tc.mode), func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, edit(false), edit(true), edit(false), geminitest.TextTurn("ok"))
+			et := &editTool{}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(et.tool()), ApprovalMode: tc.mode})
+			s := a.NewSession()
+			prompt(t, s, "edit")
+			var got []bool
+			for i, info := range et.infos {
+				got = append(got, info.AutoApprove)
+				if info.SessionID != s.ID() || info.CallID == "" {
+					t.Errorf("call %d info = %+v", i, info)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("AutoApprove = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
+	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("ok"))
+	sh := &shellTool{}
+	const why = "cannot ask the user: rerun with --approval-mode yolo"
+	nobody := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		return agent.Cancel, fmt.Errorf("%w: rerun with --approval-mode yolo", agent.ErrCannotAsk)
+	}}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: nobody})
+	_, evs := prompt(t, a.NewSession(), "build")
+	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+		t.Errorf("result = %+v, want rejected", r)
+	}
+	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != why {
+		t.Errorf("response = %v, want error %q", fr[0].Response, why)
+	}
+	if len(sh.commands()) != 0 {
+		t.Errorf("ran %q without approval", sh.commands())
+	}
+}

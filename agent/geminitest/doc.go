@@ -1,0 +1,58 @@
+// Package geminitest fakes the Gemini REST API on a loopback port, for
+// tests that drive the real genai client (and the binary, through
+// GOOGLE_GEMINI_BASE_URL) without a network.
+//
+//	srv := geminitest.NewTestServer(t,
+//		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.go"})),
+//		geminitest.TextTurn("Done."),
+//	)
+//	client, _ := genai.NewClient(ctx, &genai.ClientConfig{
+//		APIKey: "test", Backend: genai.BackendGeminiAPI,
+//		HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+//	})
+//
+// The server answers POST .../models/{model}:streamGenerateContent?alt=sse
+// (Server-Sent Events, one "data: {GenerateContentResponse}" per chunk),
+// :generateContent (the chunks merged into one response) and :countTokens (a
+// rough count: a token per four characters). Each generate request consumes
+// the next scripted Turn; countTokens consumes none. A request the script does
+// not cover is answered 500 with a message naming the problem and recorded in
+// Request.Problem; Err reports them, and NewTestServer fails the test.
+//
+// A Turn with Err and no Chunks answers with that HTTP status and a
+// google.rpc.Status body ({"error":{"code","message","status","details"}}),
+// with a RetryInfo detail when RetryDelay is set and a Retry-After header
+// when RetryAfter is. A Turn with Err and Chunks streams the chunks and then
+// the error as an in-stream event (generateContent answers the HTTP error).
+//
+// # Script format
+//
+// LoadScript and the fakegemini command read a JSON array of turns:
+//
+//	[
+//	  {"text": "hello"},
+//	  {"chunks": [
+//	    {"thought": true, "text": "**Plan** reading"},
+//	    {"call": {"name": "read_file", "args": {"path": "a.go"}}, "thoughtSignature": "c2lnbmF0dXJl"}
+//	  ]},
+//	  {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "quota", "retryDelay": "1s"}}
+//	]
+//
+// Turn fields:
+//   - "text": shorthand for one text chunk ("" answers with no parts at all);
+//     exclusive with "chunks".
+//   - "chunks": parts streamed in order, each
+//     {"text", "thought", "thoughtSignature" (base64), "call" {"id"?, "name", "args"}, "delay"}.
+//   - "error": {"code" (400-599), "status" (derived from code when omitted),
+//     "message", "retryDelay" (RetryInfo detail), "retryAfter" (header)}.
+//   - "delay": wait before the response headers.
+//   - "usage": usageMetadata as Gemini spells it ({"promptTokenCount",
+//     "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"});
+//     a rough count when omitted.
+//   - "finishReason": sent with the last chunk; "STOP" when omitted.
+//   - "hang": stream the chunks, then keep the stream open until the client
+//     goes away.
+//
+// Durations are Go duration strings ("1s", "250ms"). Unknown fields are
+// errors, so a typo in a script fails loudly.
+package geminitest

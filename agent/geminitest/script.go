@@ -1,0 +1,134 @@
+package geminitest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/genai"
+)
+
+// LoadScript reads a JSON array of turns (the format is in the package
+// documentation).
+func LoadScript(r io.Reader) ([]Turn, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading script: %w", err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("parsing script: want a JSON array of turns: %w", err)
+	}
+	turns := make([]Turn, 0, len(raw))
+	for i, msg := range raw {
+		t, err := parseTurn(msg)
+		if err != nil {
+			return nil, fmt.Errorf("script turn %d: %w", i+1, err)
+		}
+		turns = append(turns, t)
+	}
+	return turns, nil
+}
+
+type scriptTurn struct {
+	Text         *string                                     `json:"text"`
+	Chunks       []scriptChunk                               `json:"chunks"`
+	Error        *scriptError                                `json:"error"`
+	Delay        duration                                    `json:"delay"`
+	Usage        *genai.GenerateContentResponseUsageMetadata `json:"usage"`
+	FinishReason genai.FinishReason                          `json:"finishReason"`
+	Hang         bool                                        `json:"hang"`
+}
+
+type scriptChunk struct {
+	Text             string              `json:"text"`
+	Thought          bool                `json:"thought"`
+	ThoughtSignature []byte              `json:"thoughtSignature"`
+	Call             *genai.FunctionCall `json:"call"`
+	Delay            duration            `json:"delay"`
+}
+
+type scriptError struct {
+	Code       int      `json:"code"`
+	Status     string   `json:"status"`
+	Message    string   `json:"message"`
+	RetryDelay duration `json:"retryDelay"`
+	RetryAfter duration `json:"retryAfter"`
+}
+
+func parseTurn(msg json.RawMessage) (Turn, error) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.DisallowUnknownFields()
+	var st scriptTurn
+	if err := dec.Decode(&st); err != nil {
+		return Turn{}, err
+	}
+	t := Turn{
+		Delay:        time.Duration(st.Delay),
+		Usage:        st.Usage,
+		FinishReason: st.FinishReason,
+		Hang:         st.Hang,
+	}
+	if st.Text != nil {
+		if st.Chunks != nil {
+			return Turn{}, errors.New(`"text" and "chunks" are exclusive: put the text in a chunk`)
+		}
+		t.Chunks = []Chunk{}
+		if *st.Text != "" {
+			t.Chunks = append(t.Chunks, Chunk{Text: *st.Text})
+		}
+	}
+	for i, sc := range st.Chunks {
+		if sc.Text == "" && sc.Call == nil && sc.ThoughtSignature == nil {
+			return Turn{}, fmt.Errorf("chunk %d: needs text, call or thoughtSignature", i+1)
+		}
+		if sc.Call != nil && sc.Call.Name == "" {
+			return Turn{}, fmt.Errorf("chunk %d: call needs a name", i+1)
+		}
+		t.Chunks = append(t.Chunks, Chunk{
+			Text:             sc.Text,
+			Thought:          sc.Thought,
+			ThoughtSignature: sc.ThoughtSignature,
+			Call:             sc.Call,
+			Delay:            time.Duration(sc.Delay),
+		})
+	}
+	if e := st.Error; e != nil {
+		if e.Code < 400 || e.Code > 599 {
+			return Turn{}, fmt.Errorf("error code %d: want an HTTP error status (400-599)", e.Code)
+		}
+		if st.Hang {
+			return Turn{}, errors.New(`"hang" and "error" are exclusive`)
+		}
+		t.Err = &APIError{
+			Code:       e.Code,
+			Status:     e.Status,
+			Message:    e.Message,
+			RetryDelay: time.Duration(e.RetryDelay),
+			RetryAfter: time.Duration(e.RetryAfter),
+		}
+	}
+	if t.Chunks == nil && t.Err == nil && !t.Hang {
+		return Turn{}, errors.New(`a turn needs "text", "chunks", "error" or "hang"`)
+	}
+	return t, nil
+}
+
+// duration reads a Go duration string such as "1.5s" or "200ms".
+type duration time.Duration
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration %s: want a string such as \"1s\" or \"200ms\"", b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = duration(v)
+	return nil
+}

@@ -1,0 +1,72 @@
+package geminitest_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+func TestLoadScript(t *testing.T) {
+	turns, err := geminitest.LoadScript(strings.NewReader(`[
+		{"text":"hello"},
+		{"chunks":[
+			{"thought":true,"text":"**Plan** reading"},
+			{"call":{"id":"x1","name":"read_file","args":{"path":"a.go"}},"thoughtSignature":"c2ln","delay":"5ms"}
+		],"delay":"1s","finishReason":"MAX_TOKENS","usage":{"promptTokenCount":3,"totalTokenCount":4}},
+		{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"quota","retryDelay":"250ms","retryAfter":"2s"}},
+		{"text":""},
+		{"chunks":[{"text":"wait"}],"hang":true}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 5 {
+		t.Fatalf("got %d turns", len(turns))
+	}
+	if len(turns[0].Chunks) != 1 || turns[0].Chunks[0].Text != "hello" {
+		t.Errorf("turn 1 = %+v", turns[0])
+	}
+	t2 := turns[1]
+	if len(t2.Chunks) != 2 || !t2.Chunks[0].Thought || t2.Delay != time.Second || t2.FinishReason != genai.FinishReasonMaxTokens || t2.Usage.PromptTokenCount != 3 {
+		t.Errorf("turn 2 = %+v", t2)
+	}
+	c := t2.Chunks[1]
+	if c.Call == nil || c.Call.ID != "x1" || c.Call.Args["path"] != "a.go" || !bytes.Equal(c.ThoughtSignature, []byte("sig")) || c.Delay != 5*time.Millisecond {
+		t.Errorf("turn 2 chunk 2 = %+v", c)
+	}
+	e := turns[2].Err
+	if e == nil || e.Code != 429 || e.Status != "RESOURCE_EXHAUSTED" || e.Message != "quota" || e.RetryDelay != 250*time.Millisecond || e.RetryAfter != 2*time.Second {
+		t.Errorf("turn 3 error = %+v", e)
+	}
+	if turns[3].Chunks == nil || len(turns[3].Chunks) != 0 {
+		t.Errorf(`{"text":""} = %+v, want an empty answer`, turns[3])
+	}
+	if !turns[4].Hang {
+		t.Errorf("turn 5 = %+v", turns[4])
+	}
+}
+
+func TestLoadScriptErrors(t *testing.T) {
+	for _, tc := range []struct{ script, want string }{
+		{`{"text":"x"}`, "JSON array"},
+		{`[{"text":"a"},{"txt":"b"}]`, `turn 2: json: unknown field "txt"`},
+		{`[{}]`, `needs "text", "chunks", "error" or "hang"`},
+		{`[{"text":"a","chunks":[{"text":"b"}]}]`, "exclusive"},
+		{`[{"chunks":[{"thought":true}]}]`, "chunk 1: needs text"},
+		{`[{"chunks":[{"call":{"args":{}}}]}]`, "call needs a name"},
+		{`[{"error":{"code":200}}]`, "error code 200"},
+		{`[{"delay":"soon","text":"a"}]`, "soon"},
+		{`[{"delay":5,"text":"a"}]`, `want a string such as "1s"`},
+		{`[{"error":{"code":500},"hang":true}]`, "exclusive"},
+	} {
+		_, err := geminitest.LoadScript(strings.NewReader(tc.script))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LoadScript(%s) = %v, want an error containing %q", tc.script, err, tc.want)
+		}
+	}
+}

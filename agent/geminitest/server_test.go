@@ -1,0 +1,292 @@
+package geminitest_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+func newClient(t *testing.T, srv *geminitest.Server) *genai.Client {
+	t.Helper()
+	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey:      "test-key",
+		Backend:     genai.BackendGeminiAPI,
+		HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestStreamRoundTrip(t *testing.T) {
+	sig := []byte("sig-1")
+	srv := geminitest.NewTestServer(t, geminitest.Turn{
+		Chunks: []geminitest.Chunk{
+			{Text: "**Plan** read it", Thought: true},
+			{Text: "Hello, "},
+			{Text: "world", ThoughtSignature: sig},
+			{Call: &genai.FunctionCall{ID: "c1", Name: "read_file", Args: map[string]any{"path": "a.go"}}},
+		},
+		Usage: &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 7, CandidatesTokenCount: 3, ThoughtsTokenCount: 2, TotalTokenCount: 12},
+	})
+	c := newClient(t, srv)
+	ctx := context.Background()
+	cfg := &genai.GenerateContentConfig{
+		SystemInstruction: genai.NewContentFromText("be brief", genai.RoleUser),
+		Tools:             []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "read_file", Description: "reads"}}}},
+		ThinkingConfig:    &genai.ThinkingConfig{IncludeThoughts: true},
+	}
+	var parts []*genai.Part
+	var last *genai.GenerateContentResponse
+	for resp, err := range c.Models.GenerateContentStream(ctx, "gemini-test", genai.Text("hi"), cfg) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, resp.Candidates[0].Content.Parts...)
+		last = resp
+	}
+	if len(parts) != 4 {
+		t.Fatalf("got %d parts, want 4", len(parts))
+	}
+	if !parts[0].Thought || parts[0].Text != "**Plan** read it" {
+		t.Errorf("thought part = %+v", parts[0])
+	}
+	if parts[1].Text != "Hello, " || parts[2].Text != "world" || !bytes.Equal(parts[2].ThoughtSignature, sig) {
+		t.Errorf("text parts = %+v %+v", parts[1], parts[2])
+	}
+	fc := parts[3].FunctionCall
+	if fc == nil || fc.ID != "c1" || fc.Name != "read_file" || fc.Args["path"] != "a.go" {
+		t.Errorf("call = %+v", fc)
+	}
+	if got := last.Candidates[0].FinishReason; got != genai.FinishReasonStop {
+		t.Errorf("finish reason = %q", got)
+	}
+	if u := last.UsageMetadata; u == nil || u.PromptTokenCount != 7 || u.TotalTokenCount != 12 || u.ThoughtsTokenCount != 2 {
+		t.Errorf("usage = %+v", last.UsageMetadata)
+	}
+
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	r := reqs[0]
+	if r.Method != "streamGenerateContent" || r.Model != "gemini-test" || r.APIKey != "test-key" {
+		t.Errorf("request = %s %s key %q", r.Method, r.Model, r.APIKey)
+	}
+	if len(r.Contents) != 1 || r.Contents[0].Parts[0].Text != "hi" || r.Contents[0].Role != "user" {
+		t.Errorf("contents = %s", r.Body)
+	}
+	if r.SystemInstruction == nil || r.SystemInstruction.Parts[0].Text != "be brief" {
+		t.Errorf("system instruction = %s", r.Body)
+	}
+	if len(r.Tools) != 1 || r.Tools[0].FunctionDeclarations[0].Name != "read_file" {
+		t.Errorf("tools = %s", r.Body)
+	}
+	if r.GenerationConfig == nil || r.GenerationConfig.ThinkingConfig == nil || !r.GenerationConfig.ThinkingConfig.IncludeThoughts {
+		t.Errorf("generation config = %s", r.Body)
+	}
+}
+
+func TestGenerateContentMergesChunks(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one ", "two"))
+	c := newClient(t, srv)
+	resp, err := c.Models.GenerateContent(context.Background(), "m", genai.Text("hi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Text(); got != "one two" || len(resp.Candidates[0].Content.Parts) != 1 {
+		t.Errorf("text = %q in %d parts", got, len(resp.Candidates[0].Content.Parts))
+	}
+	if u := resp.UsageMetadata; u == nil || u.PromptTokenCount == 0 || u.CandidatesTokenCount == 0 {
+		t.Errorf("rough usage missing: %+v", u)
+	}
+	if m := srv.Requests()[0].Method; m != "generateContent" {
+		t.Errorf("method = %q", m)
+	}
+}
+
+func TestEmptyTurnEndsStream(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{})
+	c := newClient(t, srv)
+	n := 0
+	for resp, err := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if resp.Candidates[0].FinishReason != genai.FinishReasonStop {
+			t.Errorf("finish reason = %q", resp.Candidates[0].FinishReason)
+		}
+	}
+	// One chunk, and no reconnect by the client's stream continuation.
+	if n != 1 || len(srv.Requests()) != 1 {
+		t.Errorf("got %d chunks over %d requests, want 1 over 1", n, len(srv.Requests()))
+	}
+}
+
+func TestCountTokens(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	c := newClient(t, srv)
+	resp, err := c.Models.CountTokens(context.Background(), "m", genai.Text(strings.Repeat("abcd", 10)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.TotalTokens != 10 {
+		t.Errorf("total tokens = %d, want 10", resp.TotalTokens)
+	}
+	if r := srv.Requests()[0]; r.Method != "countTokens" || len(r.Contents) != 1 {
+		t.Errorf("request = %+v", r)
+	}
+}
+
+func TestHTTPErrorWithRetryInfo(t *testing.T) {
+	srv := geminitest.NewServer(geminitest.Turn{Err: &geminitest.APIError{Code: 429, Message: "quota", RetryDelay: 1500 * time.Millisecond, RetryAfter: time.Second}})
+	defer srv.Close()
+	c := newClient(t, srv)
+	var err error
+	for _, e := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		err = e
+	}
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("err = %v, want a genai.APIError", err)
+	}
+	if apiErr.Code != 429 || apiErr.Status != "RESOURCE_EXHAUSTED" || apiErr.Message != "quota" {
+		t.Errorf("api error = %+v", apiErr)
+	}
+	if len(apiErr.Details) != 1 || apiErr.Details[0]["@type"] != "type.googleapis.com/google.rpc.RetryInfo" || apiErr.Details[0]["retryDelay"] != "1.5s" {
+		t.Errorf("details = %v", apiErr.Details)
+	}
+	// Retry-After is a header genai does not surface; check the wire.
+	resp, err := http.Post(srv.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	// That request was unscripted: it must be answered 500 and reported.
+	if resp.StatusCode != 500 {
+		t.Errorf("unscripted request status = %d", resp.StatusCode)
+	}
+	if err := srv.Err(); err == nil || !strings.Contains(err.Error(), "unscripted generateContent request") {
+		t.Errorf("Err() = %v", err)
+	}
+	srv2 := geminitest.NewServer(geminitest.Turn{Err: &geminitest.APIError{Code: 503, RetryAfter: 1500 * time.Millisecond}})
+	defer srv2.Close()
+	resp, err = http.Post(srv2.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "2" {
+		t.Errorf("status %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+func TestErrorAfterChunksInStream(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{
+		Chunks: []geminitest.Chunk{{Text: "partial"}},
+		Err:    &geminitest.APIError{Code: 500, Message: "boom"},
+	})
+	c := newClient(t, srv)
+	var texts []string
+	var err error
+	for resp, e := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		if e != nil {
+			err = e
+			break
+		}
+		texts = append(texts, resp.Text())
+	}
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) || apiErr.Code != 500 || apiErr.Message != "boom" {
+		t.Fatalf("err = %v", err)
+	}
+	if len(texts) != 1 || texts[0] != "partial" {
+		t.Errorf("texts before the error = %q", texts)
+	}
+}
+
+func TestUnscriptedStreamFailsVisibly(t *testing.T) {
+	srv := geminitest.NewServer()
+	defer srv.Close()
+	c := newClient(t, srv)
+	var err error
+	for _, e := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		err = e
+	}
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) || apiErr.Code != 500 || !strings.Contains(apiErr.Message, "unscripted streamGenerateContent request") {
+		t.Fatalf("err = %v", err)
+	}
+	if srv.Err() == nil {
+		t.Error("Err() = nil after an unscripted request")
+	}
+}
+
+func TestHangUntilCancelled(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "thinking..."}}, Hang: true})
+	c := newClient(t, srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := ""
+	var err error
+	for resp, e := range c.Models.GenerateContentStream(ctx, "m", genai.Text("hi"), nil) {
+		if e != nil {
+			err = e
+			break
+		}
+		got += resp.Text()
+		cancel() // the stream stays open until the client goes away
+	}
+	if got != "thinking..." || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %q, err %v; want the chunk then context.Canceled", got, err)
+	}
+}
+
+func TestPushAndWaitRequests(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	c := newClient(t, srv)
+	srv.Push(geminitest.TextTurn("late"))
+	if srv.Remaining() != 1 {
+		t.Fatalf("remaining = %d", srv.Remaining())
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Models.GenerateContent(context.Background(), "m", genai.Text("hi"), nil)
+		done <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reqs, err := srv.WaitRequests(ctx, 1)
+	if err != nil || len(reqs) != 1 {
+		t.Fatalf("WaitRequests = %d, %v", len(reqs), err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel2()
+	if _, err := srv.WaitRequests(short, 2); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("WaitRequests(2) err = %v, want deadline exceeded", err)
+	}
+}
+
+func TestDelays(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Delay: time.Hour})
+	c := newClient(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := c.Models.GenerateContent(ctx, "m", genai.Text("hi"), nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the delayed turn to outlast the deadline", err)
+	}
+}

@@ -1,0 +1,238 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// newAgent returns an agent talking to srv through the real genai client.
+// Retry waits are recorded instead of slept.
+func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
+	t.Helper()
+	gen, err := agent.NewGenerator(context.Background(), agent.Auth{
+		Type:    agent.AuthGeminiAPIKey,
+		Version: "test",
+		Config: genai.ClientConfig{
+			APIKey:      "test-key",
+			Backend:     genai.BackendGeminiAPI,
+			HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Generator = gen
+	if cfg.Model == "" {
+		cfg.Model = "gemini-test"
+	}
+	sl := &sleeps{}
+	if cfg.Retry.Sleep == nil {
+		cfg.Retry.Sleep = sl.sleep
+	}
+	if cfg.Retry.InitialDelay == 0 {
+		cfg.Retry.InitialDelay = 10 * time.Millisecond
+	}
+	return agent.New(cfg), sl
+}
+
+// sleeps records the retry waits.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeps) got() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+// events records what a prompt emitted.
+type events []agent.Event
+
+func (e *events) emit(ev agent.Event) { *e = append(*e, ev) }
+
+func (e events) kinds() []agent.EventKind {
+	var ks []agent.EventKind
+	for _, ev := range e {
+		ks = append(ks, ev.Kind)
+	}
+	return ks
+}
+
+func (e events) of(kind agent.EventKind) events {
+	var out events
+	for _, ev := range e {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, events) {
+	t.Helper()
+	return promptCtx(context.Background(), s, text)
+}
+
+func promptCtx(ctx context.Context, s *agent.Session, text string) (agent.PromptResult, events) {
+	var evs events
+	res := s.Prompt(ctx, []*genai.Part{genai.NewPartFromText(text)}, evs.emit)
+	return res, evs
+}
+
+// responses returns the functionResponses in a request's last content.
+func responses(t *testing.T, r geminitest.Request) []*genai.FunctionResponse {
+	t.Helper()
+	last := r.Contents[len(r.Contents)-1]
+	var out []*genai.FunctionResponse
+	for _, p := range last.Parts {
+		if p.FunctionResponse != nil {
+			out = append(out, p.FunctionResponse)
+		}
+	}
+	return out
+}
+
+func toJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// fakeTool is a tools.Tool whose calls are built by build.
+type fakeTool struct {
+	name  string
+	build func(args map[string]any) (tools.Call, error)
+}
+
+func (f fakeTool) Name() string { return f.name }
+func (f fakeTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name:        f.name,
+		Description: "fake " + f.name,
+		Parameters: &genai.Schema{
+			Type:       genai.TypeObject,
+			Properties: map[string]*genai.Schema{"path": {Type: genai.TypeString}},
+		},
+	}
+}
+func (f fakeTool) Build(args map[string]any) (tools.Call, error) { return f.build(args) }
+
+// fakeCall is a tools.Call running exec.
+type fakeCall struct {
+	title        string
+	kind         tools.Kind
+	confirmation *tools.Confirmation
+	exec         func(ctx context.Context) (tools.Result, error)
+}
+
+func (c fakeCall) Title() string                                     { return c.title }
+func (c fakeCall) Kind() tools.Kind                                  { return c.kind }
+func (c fakeCall) Confirmation() *tools.Confirmation                 { return c.confirmation }
+func (c fakeCall) Execute(ctx context.Context) (tools.Result, error) { return c.exec(ctx) }
+
+// readTool needs a "path" and answers "contents of PATH".
+func readTool() fakeTool {
+	return fakeTool{name: "read_file", build: func(args map[string]any) (tools.Call, error) {
+		path, ok := args["path"].(string)
+		if !ok || path == "" {
+			return nil, errors.New("params must have required property 'path'")
+		}
+		return fakeCall{title: "Read " + path, kind: tools.KindRead, exec: func(context.Context) (tools.Result, error) {
+			return tools.Result{Output: "contents of " + path, Display: "read " + path}, nil
+		}}, nil
+	}}
+}
+
+// shellTool needs confirmation (AllowKey: the command's first word) and
+// records the commands it ran.
+type shellTool struct {
+	mu  sync.Mutex
+	ran []string
+}
+
+func (s *shellTool) tool() fakeTool {
+	return fakeTool{name: "run_shell_command", build: func(args map[string]any) (tools.Call, error) {
+		cmd, _ := args["command"].(string)
+		root, _, _ := cutSpace(cmd)
+		return fakeCall{
+			title:        cmd,
+			kind:         tools.KindExecute,
+			confirmation: &tools.Confirmation{Kind: "execute", Title: "Allow shell command?", Details: cmd, AllowKey: root},
+			exec: func(context.Context) (tools.Result, error) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				s.ran = append(s.ran, cmd)
+				return tools.Result{Output: "ran " + cmd}, nil
+			},
+		}, nil
+	}}
+}
+
+func (s *shellTool) commands() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.ran...)
+}
+
+func cutSpace(s string) (string, string, bool) {
+	for i, r := range s {
+		if r == ' ' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// confirmer answers with answer and records the requests.
+type confirmer struct {
+	mu     sync.Mutex
+	reqs   []agent.ConfirmRequest
+	answer func(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error)
+}
+
+func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	c.mu.Lock()
+	c.reqs = append(c.reqs, req)
+	c.mu.Unlock()
+	return c.answer(ctx, req)
+}
+
+func (c *confirmer) asked() []agent.ConfirmRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]agent.ConfirmRequest(nil), c.reqs...)
+}
+
+func always(o agent.ConfirmOutcome) *confirmer {
+	return &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) { return o, nil }}
+}
+
+func call(id, name string, args map[string]any) *genai.FunctionCall {
+	return &genai.FunctionCall{ID: id, Name: name, Args: args}
+}
+
+func describe(c *genai.Content) string {
+	return fmt.Sprintf("%s %s", c.Role, toJSON(c.Parts))
+}

@@ -1,0 +1,110 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"google.golang.org/genai"
+)
+
+// apiLog writes Gemini CLI's three telemetry events: api_request,
+// api_response and api_error.
+type apiLog struct {
+	log      *zap.Logger
+	authType string
+	now      func() time.Time
+}
+
+func (l apiLog) event(name string, fields ...zap.Field) []zap.Field {
+	return append([]zap.Field{
+		zap.String("event.name", name),
+		zap.String("event.timestamp", l.now().UTC().Format(time.RFC3339Nano)),
+	}, fields...)
+}
+
+func (l apiLog) request(model, promptID, requestText string) {
+	l.log.Info("api_request", l.event("api_request",
+		zap.String("model", model),
+		zap.String("prompt_id", promptID),
+		zap.String("request_text", requestText),
+	)...)
+}
+
+func (l apiLog) response(model, promptID string, d time.Duration, usage *genai.GenerateContentResponseUsageMetadata, responseText string) {
+	l.log.Info("api_response", l.event("api_response",
+		zap.String("model", model),
+		zap.Int64("duration_ms", d.Milliseconds()),
+		zap.String("prompt_id", promptID),
+		zap.String("auth_type", l.authType),
+		zap.Object("usage_metadata", usageFields{usage}),
+		zap.String("response_text", responseText),
+	)...)
+}
+
+func (l apiLog) error(model, promptID string, d time.Duration, err error) {
+	level := zapcore.ErrorLevel
+	if errors.Is(err, context.Canceled) {
+		level = zapcore.InfoLevel // the user stopped it
+	}
+	fields := l.event("api_error",
+		zap.String("model", model),
+		zap.String("error_message", err.Error()),
+		zap.Int64("duration_ms", d.Milliseconds()),
+		zap.String("prompt_id", promptID),
+		zap.String("auth_type", l.authType),
+		zap.String("error_type", errorType(err)),
+	)
+	var apiErr genai.APIError
+	if errors.As(err, &apiErr) {
+		fields = append(fields, zap.Int("status_code", apiErr.Code))
+	}
+	l.log.Log(level, "api_error", fields...)
+}
+
+func (l apiLog) retry(model, promptID string, attempt int, err error, wait time.Duration) {
+	l.log.Warn("retrying model request",
+		zap.String("model", model),
+		zap.String("prompt_id", promptID),
+		zap.Int("attempt", attempt),
+		zap.Duration("wait", wait),
+		zap.Error(err),
+	)
+}
+
+// errorType classifies err for api_error: the API status (e.g.
+// RESOURCE_EXHAUSTED), cancelled, deadline_exceeded, or unknown.
+func errorType(err error) string {
+	var apiErr genai.APIError
+	switch {
+	case errors.As(err, &apiErr) && apiErr.Status != "":
+		return apiErr.Status
+	case errors.As(err, &apiErr):
+		return "HTTP_ERROR"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline_exceeded"
+	}
+	return "unknown"
+}
+
+// usageFields logs usage metadata under the API's own names.
+type usageFields struct {
+	u *genai.GenerateContentResponseUsageMetadata
+}
+
+func (f usageFields) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	if f.u == nil {
+		return nil
+	}
+	enc.AddInt32("promptTokenCount", f.u.PromptTokenCount)
+	enc.AddInt32("candidatesTokenCount", f.u.CandidatesTokenCount)
+	enc.AddInt32("thoughtsTokenCount", f.u.ThoughtsTokenCount)
+	enc.AddInt32("cachedContentTokenCount", f.u.CachedContentTokenCount)
+	enc.AddInt32("toolUsePromptTokenCount", f.u.ToolUsePromptTokenCount)
+	enc.AddInt32("totalTokenCount", f.u.TotalTokenCount)
+	return nil
+}

@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/genai"
+)
+
+// ErrMaxTurns ends a prompt when the session has made Config.MaxTurns model
+// requests.
+var ErrMaxTurns = errors.New("Reached max session turns for this session.")
+
+// Session is one conversation: its history, and what the user allowed for
+// the rest of it.
+type Session struct {
+	id    string
+	agent *Agent
+
+	// running holds a token while a prompt runs; it guards the fields below.
+	running chan struct{}
+
+	chat     chat
+	requests int // model requests made, for MaxTurns
+	prompts  int
+	// allowed holds the Confirmation.AllowKeys the user always allowed.
+	allowed map[string]bool
+	// editsAllowed is set once the user allowed edits for the session.
+	editsAllowed bool
+}
+
+// ID identifies the session to Agent.Session.
+func (s *Session) ID() string { return s.id }
+
+// Prompt sends parts to the model and runs the turn: model answers, tool
+// calls and their results, until the model answers without calling a tool.
+// emit (which may be nil) hears every event, in order, on the caller's
+// goroutine.
+//
+// A session runs one prompt at a time: a second Prompt waits for the first
+// to finish, or returns StopCancelled if its ctx ends first. Cancelling ctx
+// stops the turn promptly with StopCancelled; the history stays valid for
+// the next prompt (calls the model made are answered as cancelled, and a
+// model answer cut short is not kept).
+func (s *Session) Prompt(ctx context.Context, parts []*genai.Part, emit func(Event)) PromptResult {
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	select {
+	case s.running <- struct{}{}:
+	case <-ctx.Done():
+		return PromptResult{StopReason: StopCancelled, Err: ctx.Err()}
+	}
+	defer func() { <-s.running }()
+	if err := ctx.Err(); err != nil {
+		return PromptResult{StopReason: StopCancelled, Err: err}
+	}
+	if s.agent.cfg.Generator == nil {
+		err := errors.New("the agent has no content generator: set Config.Generator")
+		emit(Event{Kind: EventError, Err: err})
+		return PromptResult{StopReason: StopError, Err: err}
+	}
+	if len(parts) == 0 {
+		err := errors.New("the prompt is empty: nothing to send to the model")
+		emit(Event{Kind: EventError, Err: err})
+		return PromptResult{StopReason: StopError, Err: err}
+	}
+	s.prompts++
+	t := &turn{
+		s:        s,
+		ctx:      ctx,
+		emit:     emit,
+		promptID: fmt.Sprintf("%s########%d", s.id, s.prompts),
+	}
+	return t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
+}

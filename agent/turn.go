@@ -1,0 +1,274 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// What the model reads when a call did not run as asked.
+const (
+	declinedMessage       = "The user declined to run this command."
+	noConfirmerMessage    = "This call needs the user's approval and there is no one to ask."
+	cancelledMessage      = "The user cancelled the operation before this call ran."
+	cancelledWhileRunning = "The user cancelled the operation while this call was running."
+)
+
+// turn is one Prompt in progress.
+type turn struct {
+	s        *Session
+	ctx      context.Context
+	emit     func(Event)
+	promptID string
+	result   PromptResult
+}
+
+func (t *turn) run(input *genai.Content) PromptResult {
+	maxTurns := t.s.agent.cfg.MaxTurns
+	for {
+		// The input is kept even if the model call fails, so function calls
+		// already in the history always have their responses.
+		t.s.chat.record(input)
+		if t.s.requests >= maxTurns {
+			return t.stop(StopMaxTurns, ErrMaxTurns)
+		}
+		calls, err := t.callModel(input)
+		if err != nil {
+			if t.ctx.Err() != nil {
+				return t.stop(StopCancelled, t.ctx.Err())
+			}
+			t.emit(Event{Kind: EventError, Err: err})
+			return t.stop(StopError, err)
+		}
+		if len(calls) == 0 {
+			return t.stop(StopEndTurn, nil)
+		}
+		input = t.runCalls(calls)
+		if t.ctx.Err() != nil {
+			t.s.chat.record(input)
+			return t.stop(StopCancelled, t.ctx.Err())
+		}
+	}
+}
+
+func (t *turn) stop(reason StopReason, err error) PromptResult {
+	t.result.StopReason = reason
+	t.result.Err = err
+	return t.result
+}
+
+// callModel streams one model answer to the history plus input, emitting
+// text and thoughts as they arrive, records the answer and returns the
+// calls it makes.
+func (t *turn) callModel(input *genai.Content) ([]*genai.FunctionCall, error) {
+	a := t.s.agent
+	model := a.cfg.Model
+	t.s.requests++
+	contents := t.s.chat.contents()
+	config := a.generateConfig()
+	requestText, err := json.Marshal(input)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request for the log: %w", err)
+	}
+	a.log.request(model, t.promptID, string(requestText))
+
+	start := a.cfg.Now()
+	var out *modelTurn
+	var usage *genai.GenerateContentResponseUsageMetadata
+	err = a.cfg.Retry.do(t.ctx, func() error {
+		out, usage = &modelTurn{}, nil
+		received := false
+		for resp, err := range a.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
+			if err != nil {
+				if received {
+					// Output was shown already; a retry would repeat it.
+					return finalError{fmt.Errorf("model stream broke off: %w", err)}
+				}
+				return err
+			}
+			received = true
+			if resp.UsageMetadata != nil {
+				usage = resp.UsageMetadata
+			}
+			if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
+				return finalError{fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)}
+			}
+			if len(resp.Candidates) == 0 || resp.Candidates[0].Content == nil {
+				continue
+			}
+			for _, p := range resp.Candidates[0].Content.Parts {
+				if ev, ok := out.add(&t.s.chat, p); ok {
+					t.emit(ev)
+				}
+			}
+		}
+		return nil
+	}, func(attempt int, err error, wait time.Duration) {
+		a.log.retry(model, t.promptID, attempt, err, wait)
+	})
+	elapsed := a.cfg.Now().Sub(start)
+	if err != nil {
+		a.log.error(model, t.promptID, elapsed, err)
+		return nil, err
+	}
+
+	// An empty answer to the user is recorded (and left out of later
+	// requests with the input it answered); an empty answer to function
+	// responses is not.
+	if len(out.parts) > 0 || !hasFunctionResponse(input) {
+		t.s.chat.record(out.content())
+	}
+	if usage != nil {
+		u := Usage{
+			PromptTokens:     usage.PromptTokenCount,
+			CandidatesTokens: usage.CandidatesTokenCount,
+			ThoughtsTokens:   usage.ThoughtsTokenCount,
+			TotalTokens:      usage.TotalTokenCount,
+		}
+		t.emit(Event{Kind: EventUsage, Usage: u})
+		t.result.Usage.PromptTokens += u.PromptTokens
+		t.result.Usage.CandidatesTokens += u.CandidatesTokens
+		t.result.Usage.ThoughtsTokens += u.ThoughtsTokens
+		t.result.Usage.TotalTokens += u.TotalTokens
+	}
+	text := out.text.String()
+	t.result.Text += text
+	a.log.response(model, t.promptID, elapsed, usage, text)
+	return out.calls, nil
+}
+
+// runCalls runs the calls in order and returns the user content answering
+// them all. Once ctx ends, the calls left are answered as cancelled.
+func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
+	answer := &genai.Content{Role: genai.RoleUser}
+	for _, fc := range calls {
+		if t.ctx.Err() != nil {
+			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: cancelledMessage}))
+			continue
+		}
+		t.result.ToolCalls++
+		answer.Parts = append(answer.Parts, t.runCall(fc)...)
+	}
+	return answer
+}
+
+// runCall runs one call and returns its functionResponse part, followed by
+// any extra parts (images, PDFs) the tool returned.
+func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
+	a, s := t.s.agent, t.s
+	event := ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
+
+	var tool tools.Tool
+	found := false
+	if a.cfg.Tools != nil {
+		tool, found = a.cfg.Tools.Get(fc.Name)
+	}
+	if !found {
+		msg := fmt.Sprintf("Tool %q not found: no tools are available.", fc.Name)
+		if a.cfg.Tools != nil {
+			msg = a.cfg.Tools.UnknownToolError(fc.Name)
+		}
+		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		return t.finish(fc, tools.Result{Error: msg})
+	}
+	call, err := tool.Build(fc.Args)
+	if err != nil {
+		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		return t.finish(fc, tools.Result{Error: err.Error()})
+	}
+	event.Title = call.Title()
+	t.emit(Event{Kind: EventToolCall, ToolCall: event})
+
+	if res, ok := t.confirm(fc, call.Confirmation()); !ok {
+		return t.finish(fc, res)
+	}
+
+	mode := a.cfg.ApprovalMode
+	info := tools.CallInfo{
+		SessionID:   s.id,
+		CallID:      fc.ID,
+		AutoApprove: mode == tools.ApprovalAutoEdit || mode == tools.ApprovalYolo || s.editsAllowed,
+	}
+	res, err := call.Execute(tools.WithCallInfo(t.ctx, info))
+	switch {
+	case err != nil && t.ctx.Err() != nil:
+		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
+	case err != nil:
+		res = tools.Result{Error: err.Error()}
+	}
+	if res.AlwaysAllow {
+		s.editsAllowed = true
+	}
+	return t.finish(fc, res)
+}
+
+// confirm asks the user when c requires it. It reports false, with the
+// result to send instead, when the call must not run.
+func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
+	a, s := t.s.agent, t.s
+	if c == nil || a.cfg.ApprovalMode == tools.ApprovalYolo || c.AllowKey != "" && s.allowed[c.AllowKey] {
+		return tools.Result{}, true
+	}
+	if a.cfg.Confirmer == nil {
+		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
+	}
+	outcome, err := a.cfg.Confirmer.Confirm(t.ctx, ConfirmRequest{
+		SessionID: s.id,
+		CallID:    fc.ID,
+		Kind:      c.Kind,
+		Title:     c.Title,
+		Details:   c.Details,
+	})
+	switch {
+	case t.ctx.Err() != nil:
+		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+	case errors.Is(err, ErrCannotAsk):
+		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
+	case err != nil:
+		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
+	case outcome == ProceedAlways:
+		if c.AllowKey != "" {
+			s.allowed[c.AllowKey] = true
+		}
+		return tools.Result{}, true
+	case outcome == ProceedOnce:
+		return tools.Result{}, true
+	}
+	return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
+}
+
+// finish emits the call's result and returns the parts answering it.
+func (t *turn) finish(fc *genai.FunctionCall, res tools.Result) []*genai.Part {
+	if res.Status == "" {
+		res.Status = tools.StatusOK
+		if res.Error != "" {
+			res.Status = tools.StatusError
+		}
+	}
+	display := res.Display
+	if display == "" && res.Error != "" {
+		display = res.Error
+	}
+	t.emit(Event{Kind: EventToolResult, ToolResult: ToolResult{
+		CallID:  fc.ID,
+		Name:    fc.Name,
+		Status:  res.Status,
+		Display: display,
+	}})
+	return append([]*genai.Part{functionResponse(fc, res)}, res.Parts...)
+}
+
+// functionResponse answers fc with res: {"output": ...} or {"error": ...}.
+func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
+	response := map[string]any{"output": res.Output}
+	if res.Error != "" {
+		response = map[string]any{"error": res.Error}
+	}
+	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: response}}
+}

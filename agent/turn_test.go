@@ -1,0 +1,417 @@
+package agent_test
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+func TestMultiToolTurn(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(
+			call("c1", "read_file", map[string]any{"path": "a.go"}),
+			call("c2", "read_file", map[string]any{"path": "b.go"}),
+		),
+		geminitest.TextTurn("Both files ", "read."),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	s := a.NewSession()
+	res, evs := prompt(t, s, "read a.go and b.go")
+
+	if res.StopReason != agent.StopEndTurn || res.Err != nil {
+		t.Fatalf("result = %+v", res)
+	}
+	if res.Text != "Both files read." || res.ToolCalls != 2 {
+		t.Errorf("text %q, tool calls %d", res.Text, res.ToolCalls)
+	}
+	want := []agent.EventKind{
+		agent.EventUsage,
+		agent.EventToolCall, agent.EventToolResult,
+		agent.EventToolCall, agent.EventToolResult,
+		agent.EventText, agent.EventText, agent.EventUsage,
+	}
+	if got := evs.kinds(); !slices.Equal(got, want) {
+		t.Errorf("events = %v, want %v", got, want)
+	}
+	calls := evs.of(agent.EventToolCall)
+	if c := calls[0].ToolCall; c.CallID != "c1" || c.Name != "read_file" || c.Title != "Read a.go" || c.Args["path"] != "a.go" {
+		t.Errorf("first call event = %+v", c)
+	}
+	results := evs.of(agent.EventToolResult)
+	if r := results[1].ToolResult; r.CallID != "c2" || r.Status != tools.StatusOK || r.Display != "read b.go" {
+		t.Errorf("second result event = %+v", r)
+	}
+
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	first := reqs[0]
+	if first.SystemInstruction == nil || first.SystemInstruction.Parts[0].Text != agent.DefaultSystemPrompt {
+		t.Errorf("system instruction = %v", first.SystemInstruction)
+	}
+	if len(first.Tools) != 1 || first.Tools[0].FunctionDeclarations[0].Name != "read_file" {
+		t.Errorf("tools = %s", toJSON(first.Tools))
+	}
+	if first.GenerationConfig != nil && first.GenerationConfig.ThinkingConfig != nil {
+		t.Errorf("thinking config sent without Config.Thinking: %s", toJSON(first.GenerationConfig))
+	}
+	second := reqs[1].Contents
+	if len(second) != 3 || second[0].Parts[0].Text != "read a.go and b.go" || second[1].Role != "model" || second[2].Role != "user" {
+		t.Fatalf("second request contents = %s", toJSON(second))
+	}
+	if p := second[1].Parts; len(p) != 2 || p[0].FunctionCall.ID != "c1" || p[1].FunctionCall.ID != "c2" {
+		t.Errorf("model turn = %s", describe(second[1]))
+	}
+	fr := responses(t, reqs[1])
+	if len(fr) != 2 || fr[0].ID != "c1" || fr[0].Name != "read_file" || fr[0].Response["output"] != "contents of a.go" ||
+		fr[1].ID != "c2" || fr[1].Response["output"] != "contents of b.go" {
+		t.Errorf("function responses = %s", toJSON(fr))
+	}
+}
+
+func TestThoughtsEmittedNotStored(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{
+			{Thought: true, Text: "**Planning the answer**\n\nI will greet the user."},
+			{Thought: true, Text: "no subject here"},
+			{Text: "Hello!"},
+		}},
+		geminitest.TextTurn("Again."),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Thinking: true})
+	s := a.NewSession()
+	res, evs := prompt(t, s, "hi")
+	if res.Text != "Hello!" {
+		t.Errorf("text = %q: thoughts must not count as text", res.Text)
+	}
+	thoughts := evs.of(agent.EventThought)
+	if len(thoughts) != 2 {
+		t.Fatalf("thought events = %+v", thoughts)
+	}
+	if th := thoughts[0].Thought; th.Subject != "Planning the answer" || th.Description != "I will greet the user." {
+		t.Errorf("thought = %+v", th)
+	}
+	if th := thoughts[1].Thought; th.Subject != "" || th.Description != "no subject here" {
+		t.Errorf("thought without subject = %+v", th)
+	}
+	prompt(t, s, "again")
+	reqs := srv.Requests()
+	if gc := reqs[0].GenerationConfig; gc == nil || gc.ThinkingConfig == nil || !gc.ThinkingConfig.IncludeThoughts {
+		t.Errorf("includeThoughts not requested: %s", reqs[0].Body)
+	}
+	model := reqs[1].Contents[1]
+	if len(model.Parts) != 1 || model.Parts[0].Thought || model.Parts[0].Text != "Hello!" {
+		t.Errorf("stored model turn = %s, want only the text", describe(model))
+	}
+}
+
+func TestAdjacentTextMerged(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("Hel", "lo ", "world"), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{})
+	s := a.NewSession()
+	_, evs := prompt(t, s, "hi")
+	var deltas []string
+	for _, ev := range evs.of(agent.EventText) {
+		deltas = append(deltas, ev.Text)
+	}
+	if !slices.Equal(deltas, []string{"Hel", "lo ", "world"}) {
+		t.Errorf("deltas = %q, want each chunk as it came", deltas)
+	}
+	prompt(t, s, "next")
+	contents := srv.Requests()[1].Contents
+	if len(contents) != 3 {
+		t.Fatalf("contents = %s", toJSON(contents))
+	}
+	if p := contents[1].Parts; len(p) != 1 || p[0].Text != "Hello world" {
+		t.Errorf("model turn = %s, want one merged text part", describe(contents[1]))
+	}
+	if contents[2].Parts[0].Text != "next" {
+		t.Errorf("last content = %s", describe(contents[2]))
+	}
+}
+
+func TestGeneratedCallIDsPairResponses(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(
+			geminitest.Call("read_file", map[string]any{"path": "a.go"}),
+			geminitest.Call("read_file", map[string]any{"path": "b.go"}),
+		),
+		geminitest.CallTurn(
+			geminitest.Call("read_file", map[string]any{"path": "c.go"}),
+			call("model-id", "read_file", map[string]any{"path": "d.go"}),
+		),
+		geminitest.TextTurn("done"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	_, evs := prompt(t, a.NewSession(), "read")
+
+	var ids []string
+	for _, ev := range evs.of(agent.EventToolCall) {
+		ids = append(ids, ev.ToolCall.CallID)
+	}
+	if !slices.Equal(ids, []string{"call_1", "call_2", "call_3", "model-id"}) {
+		t.Errorf("call ids = %q", ids)
+	}
+	for i, ev := range evs.of(agent.EventToolResult) {
+		if ev.ToolResult.CallID != ids[i] {
+			t.Errorf("result %d has id %q, want %q", i, ev.ToolResult.CallID, ids[i])
+		}
+	}
+	// The history sent back pairs every stored call with its response.
+	last := srv.Requests()[2].Contents
+	var callIDs, respIDs []string
+	for _, c := range last {
+		for _, p := range c.Parts {
+			if p.FunctionCall != nil {
+				callIDs = append(callIDs, p.FunctionCall.ID)
+			}
+			if p.FunctionResponse != nil {
+				respIDs = append(respIDs, p.FunctionResponse.ID)
+			}
+		}
+	}
+	if !slices.Equal(callIDs, ids) || !slices.Equal(respIDs, ids) {
+		t.Errorf("history call ids %q, response ids %q, want %q", callIDs, respIDs, ids)
+	}
+}
+
+func TestThoughtSignaturesSentBack(t *testing.T) {
+	sigThought, sigCall, sigText := []byte("sig-thought"), []byte("sig-call"), []byte("sig-text")
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{
+			{Thought: true, Text: "**Reading**", ThoughtSignature: sigThought},
+			{Text: "Let me look.", ThoughtSignature: nil},
+			{Call: geminitest.Call("read_file", map[string]any{"path": "a.go"}), ThoughtSignature: sigCall},
+		}},
+		geminitest.Turn{Chunks: []geminitest.Chunk{
+			{Text: "It is "},
+			{Text: "fine."},
+			{ThoughtSignature: sigText},
+		}},
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Thinking: true})
+	s := a.NewSession()
+	prompt(t, s, "check a.go")
+	prompt(t, s, "thanks")
+
+	contents := srv.Requests()[2].Contents
+	if len(contents) != 5 {
+		t.Fatalf("contents = %s", toJSON(contents))
+	}
+	first := contents[1].Parts
+	// The thought is dropped but its signature stays, on the text after it.
+	if len(first) != 2 || first[0].Thought || first[0].Text != "Let me look." || !bytes.Equal(first[0].ThoughtSignature, sigThought) {
+		t.Errorf("first model turn = %s", describe(contents[1]))
+	}
+	if len(first) == 2 && (first[1].FunctionCall == nil || !bytes.Equal(first[1].ThoughtSignature, sigCall)) {
+		t.Errorf("call part lost its signature: %s", describe(contents[1]))
+	}
+	second := contents[3].Parts
+	if len(second) != 1 || second[0].Text != "It is fine." || !bytes.Equal(second[0].ThoughtSignature, sigText) {
+		t.Errorf("second model turn = %s, want the merged text with its signature", describe(contents[3]))
+	}
+}
+
+func TestUnknownToolAndInvalidArgs(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(
+			geminitest.Call("delete_everything", nil),
+			geminitest.Call("read_file", map[string]any{"file": "a.go"}),
+			geminitest.Call("read_file", map[string]any{"path": "a.go"}),
+		),
+		geminitest.TextTurn("Recovered."),
+	)
+	reg := tools.NewRegistry(readTool())
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg})
+	res, evs := prompt(t, a.NewSession(), "go")
+	if res.StopReason != agent.StopEndTurn || res.Text != "Recovered." {
+		t.Fatalf("result = %+v: the turn must go on after bad calls", res)
+	}
+	calls := evs.of(agent.EventToolCall)
+	if calls[0].ToolCall.Title != "delete_everything" || calls[1].ToolCall.Title != "read_file" || calls[2].ToolCall.Title != "Read a.go" {
+		t.Errorf("titles = %q, %q, %q", calls[0].ToolCall.Title, calls[1].ToolCall.Title, calls[2].ToolCall.Title)
+	}
+	results := evs.of(agent.EventToolResult)
+	if results[0].ToolResult.Status != tools.StatusError || results[1].ToolResult.Status != tools.StatusError || results[2].ToolResult.Status != tools.StatusOK {
+		t.Errorf("statuses = %s", toJSON(results))
+	}
+	fr := responses(t, srv.Requests()[1])
+	if len(fr) != 3 {
+		t.Fatalf("responses = %s", toJSON(fr))
+	}
+	if fr[0].Response["error"] != reg.UnknownToolError("delete_everything") {
+		t.Errorf("unknown tool response = %v", fr[0].Response)
+	}
+	if fr[1].Response["error"] != "params must have required property 'path'" || fr[1].Response["output"] != nil {
+		t.Errorf("invalid args response = %v", fr[1].Response)
+	}
+	if fr[2].Response["output"] != "contents of a.go" {
+		t.Errorf("valid call response = %v", fr[2].Response)
+	}
+}
+
+func TestToolWithoutRegistry(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("read_file", nil)), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{})
+	if res, _ := prompt(t, a.NewSession(), "go"); res.StopReason != agent.StopEndTurn {
+		t.Fatalf("result = %+v", res)
+	}
+	reqs := srv.Requests()
+	if len(reqs[0].Tools) != 0 {
+		t.Errorf("tools sent without a tool set: %s", toJSON(reqs[0].Tools))
+	}
+	if fr := responses(t, reqs[1]); len(fr) != 1 || !strings.Contains(fr[0].Response["error"].(string), "not found") {
+		t.Errorf("response = %s", toJSON(fr))
+	}
+}
+
+func TestToolExtraPartsAndErrors(t *testing.T) {
+	png := []byte("\x89PNG fake")
+	img := fakeTool{name: "read_image", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "image", exec: func(context.Context) (tools.Result, error) {
+			return tools.Result{Output: "Read image a.png", Parts: []*genai.Part{genai.NewPartFromBytes(png, "image/png")}}, nil
+		}}, nil
+	}}
+	failing := fakeTool{name: "fail", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "fail", exec: func(context.Context) (tools.Result, error) {
+			return tools.Result{}, errorString("disk on fire")
+		}}, nil
+	}}
+	soft := fakeTool{name: "soft", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "soft", exec: func(context.Context) (tools.Result, error) {
+			return tools.Result{Error: "File not found: x", Display: "**not found**"}, nil
+		}}, nil
+	}}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("read_image", nil), geminitest.Call("fail", nil), geminitest.Call("soft", nil)),
+		geminitest.TextTurn("seen"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(img, failing, soft)})
+	_, evs := prompt(t, a.NewSession(), "look")
+	last := srv.Requests()[1].Contents
+	parts := last[len(last)-1].Parts
+	if len(parts) != 4 || parts[0].FunctionResponse == nil || parts[1].InlineData == nil || !bytes.Equal(parts[1].InlineData.Data, png) {
+		t.Fatalf("user content = %s, want the image right after its response", toJSON(parts))
+	}
+	if r := parts[2].FunctionResponse.Response; r["error"] != "disk on fire" {
+		t.Errorf("failed call response = %v", r)
+	}
+	if r := parts[3].FunctionResponse.Response; r["error"] != "File not found: x" {
+		t.Errorf("error result response = %v", r)
+	}
+	results := evs.of(agent.EventToolResult)
+	if results[1].ToolResult.Status != tools.StatusError || results[1].ToolResult.Display != "disk on fire" {
+		t.Errorf("failed call event = %+v", results[1].ToolResult)
+	}
+	if results[2].ToolResult.Status != tools.StatusError || results[2].ToolResult.Display != "**not found**" {
+		t.Errorf("error result event = %+v", results[2].ToolResult)
+	}
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func TestEmptyAnswerRecorded(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{}, // nothing to say to "first"
+		geminitest.CallTurn(call("c1", "read_file", map[string]any{"path": "a.go"})),
+		geminitest.Turn{}, // nothing to say after the tool
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	s := a.NewSession()
+	if res, evs := prompt(t, s, "first"); res.StopReason != agent.StopEndTurn || len(evs.of(agent.EventText)) != 0 {
+		t.Fatalf("empty answer: %+v, %v", res, evs.kinds())
+	}
+	prompt(t, s, "second")
+	prompt(t, s, "third")
+	reqs := srv.Requests()
+	// The empty answer to "first" is recorded, and left out with "first".
+	if c := reqs[1].Contents; len(c) != 1 || c[0].Parts[0].Text != "second" {
+		t.Errorf("after an empty answer, contents = %s", toJSON(c))
+	}
+	// Nothing is recorded for an empty answer to function responses: they
+	// stay, followed by the next prompt.
+	c := reqs[3].Contents
+	if len(c) != 4 || c[0].Parts[0].Text != "second" || c[1].Parts[0].FunctionCall == nil ||
+		c[2].Parts[0].FunctionResponse == nil || c[3].Parts[0].Text != "third" {
+		t.Errorf("contents = %s", toJSON(c))
+	}
+}
+
+func TestEmptyPrompt(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	a, _ := newAgent(t, srv, agent.Config{})
+	var evs events
+	res := a.NewSession().Prompt(context.Background(), nil, evs.emit)
+	if res.StopReason != agent.StopError || res.Err == nil || len(evs.of(agent.EventError)) != 1 {
+		t.Errorf("result = %+v, events %v", res, evs.kinds())
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests for an empty prompt", n)
+	}
+	res = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), genai.Text("hi")[0].Parts, nil)
+	if res.StopReason != agent.StopError || !strings.Contains(res.Err.Error(), "Config.Generator") {
+		t.Errorf("without a generator: %+v", res)
+	}
+}
+
+func TestMaxTurns(t *testing.T) {
+	loop := geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.go"}))
+	srv := geminitest.NewTestServer(t, loop, loop, loop)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), MaxTurns: 2})
+	s := a.NewSession()
+	res, evs := prompt(t, s, "loop forever")
+	if res.StopReason != agent.StopMaxTurns || res.Err != agent.ErrMaxTurns || res.ToolCalls != 2 {
+		t.Fatalf("result = %+v", res)
+	}
+	if res.Err.Error() != "Reached max session turns for this session." {
+		t.Errorf("message = %q", res.Err)
+	}
+	if len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("max turns is not an error event: %v", evs.kinds())
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d model requests, want 2", n)
+	}
+	// The limit is per session: the next prompt stops at once, another
+	// session is not affected.
+	if res, _ := prompt(t, s, "again"); res.StopReason != agent.StopMaxTurns || len(srv.Requests()) != 2 {
+		t.Errorf("second prompt = %+v after %d requests", res, len(srv.Requests()))
+	}
+	srv.Push(geminitest.TextTurn("fresh"))
+	// The queued loop turn answers first, then "fresh": two requests.
+	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != agent.StopEndTurn || res.Text != "fresh" {
+		t.Errorf("new session = %+v", res)
+	}
+}
+
+func TestSessions(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	a, _ := newAgent(t, srv, agent.Config{})
+	s1, s2 := a.NewSession(), a.NewSession()
+	if s1.ID() == s2.ID() || s1.ID() == "" {
+		t.Errorf("ids %q and %q", s1.ID(), s2.ID())
+	}
+	if got, ok := a.Session(s1.ID()); !ok || got != s1 {
+		t.Errorf("Session(%q) = %v, %v", s1.ID(), got, ok)
+	}
+	a.EndSession(s1.ID())
+	if _, ok := a.Session(s1.ID()); ok {
+		t.Error("session still known after EndSession")
+	}
+	if _, ok := a.Session(s2.ID()); !ok {
+		t.Error("EndSession forgot the wrong session")
+	}
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/lsp"
+)
+
+func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var logs logFlags
+	logs.register(fs, "info")
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	log, closeLog, err := logs.logger(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+	defer func() { _ = log.Sync() }()
+	log.Info("serving LSP on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
+	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
+		Logger:  log,
+		Version: version,
+		Getenv:  os.Getenv,
+	})
+}
+
+// stdio joins stdin and stdout into the connection the server speaks on.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (s stdio) Close() error {
+	if c, ok := s.Reader.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+)
+
+// Actions of the window/showMessageRequest fallback for gemini/confirm.
+const (
+	actionAllowOnce   = "Allow Once"
+	actionAlwaysAllow = "Always Allow"
+)
+
+// confirmer asks the user about non-edit calls (shell): gemini/confirm
+// when the client implements it, else window/showMessageRequest.
+type confirmer struct{ s *Server }
+
+// confirmParams are gemini/confirm's params.
+type confirmParams struct {
+	SessionID string `json:"sessionId"`
+	CallID    string `json:"callId"`
+	Kind      string `json:"kind"`
+	Title     string `json:"title"`
+	Details   string `json:"details"`
+}
+
+type confirmResult struct {
+	Outcome agent.ConfirmOutcome `json:"outcome"`
+}
+
+func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	s := c.s
+	s.mu.Lock()
+	custom := s.features.Confirm
+	s.mu.Unlock()
+	if custom {
+		var res confirmResult
+		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details}
+		if _, err := s.conn.Call(ctx, "gemini/confirm", params, &res); err != nil {
+			return agent.Cancel, fmt.Errorf("gemini/confirm: %w", err)
+		}
+		switch res.Outcome {
+		case agent.ProceedOnce, agent.ProceedAlways, agent.Cancel:
+			return res.Outcome, nil
+		default:
+			return agent.Cancel, fmt.Errorf("gemini/confirm answered an unknown outcome %q", res.Outcome)
+		}
+	}
+	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actionAllowOnce, actionAlwaysAllow, actionReject)
+	switch {
+	case errors.Is(err, errNoShowMessageRequest):
+		return agent.Cancel, fmt.Errorf(`%w: this command needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run commands without asking`, agent.ErrCannotAsk)
+	case err != nil:
+		return agent.Cancel, fmt.Errorf("asking for confirmation: %w", err)
+	case action == actionAllowOnce:
+		return agent.ProceedOnce, nil
+	case action == actionAlwaysAllow:
+		return agent.ProceedAlways, nil
+	default:
+		return agent.Cancel, nil
+	}
+}

@@ -1,0 +1,216 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// promptParams are gemini/prompt's params.
+type promptParams struct {
+	SessionID string         `json:"sessionId,omitempty"`
+	Prompt    *string        `json:"prompt"`
+	Context   *promptContext `json:"context,omitempty"`
+}
+
+// promptContext points the model at what the user is looking at.
+type promptContext struct {
+	URI   string    `json:"uri,omitempty"`
+	Range *lspRange `json:"range,omitempty"`
+}
+
+// promptResult is gemini/prompt's result (and gemini.prompt's).
+type promptResult struct {
+	SessionID  string `json:"sessionId"`
+	StopReason string `json:"stopReason"`
+	Text       string `json:"text"`
+	Error      string `json:"error,omitempty"`
+}
+
+// update is the gemini/update notification: one event of a running prompt.
+type update struct {
+	SessionID string `json:"sessionId"`
+	Kind      string `json:"kind"`
+
+	Text        string `json:"text,omitempty"`
+	Subject     string `json:"subject,omitempty"`
+	Description string `json:"description,omitempty"`
+
+	CallID  string         `json:"callId,omitempty"`
+	Name    string         `json:"name,omitempty"`
+	Title   string         `json:"title,omitempty"`
+	Args    map[string]any `json:"args,omitempty"`
+	Status  string         `json:"status,omitempty"`
+	Display string         `json:"display,omitempty"`
+
+	PromptTokens     *int32 `json:"promptTokens,omitempty"`
+	CandidatesTokens *int32 `json:"candidatesTokens,omitempty"`
+	ThoughtsTokens   *int32 `json:"thoughtsTokens,omitempty"`
+	TotalTokens      *int32 `json:"totalTokens,omitempty"`
+
+	Message string `json:"message,omitempty"`
+}
+
+func updateFor(sessionID string, e agent.Event) update {
+	u := update{SessionID: sessionID, Kind: string(e.Kind)}
+	switch e.Kind {
+	case agent.EventText:
+		u.Text = e.Text
+	case agent.EventThought:
+		u.Subject, u.Description = e.Thought.Subject, e.Thought.Description
+	case agent.EventToolCall:
+		u.CallID, u.Name, u.Title, u.Args = e.ToolCall.CallID, e.ToolCall.Name, e.ToolCall.Title, e.ToolCall.Args
+	case agent.EventToolResult:
+		u.CallID, u.Name, u.Status, u.Display = e.ToolResult.CallID, e.ToolResult.Name, string(e.ToolResult.Status), e.ToolResult.Display
+	case agent.EventUsage:
+		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
+		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens
+	case agent.EventError:
+		if e.Err != nil {
+			u.Message = e.Err.Error()
+		}
+	}
+	return u
+}
+
+func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
+	var p promptParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Prompt == nil {
+		return nil, missingField("prompt")
+	}
+	if strings.TrimSpace(*p.Prompt) == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
+	}
+	ag, _, err := s.state()
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.session(ag, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := s.promptParts(*p.Prompt, p.Context)
+	if err != nil {
+		return nil, err
+	}
+	notify := func(e agent.Event) {
+		// Updates outlive a cancelled prompt: the client should still see
+		// how it ended.
+		if err := s.conn.Notify(context.WithoutCancel(ctx), "gemini/update", updateFor(sess.ID(), e)); err != nil {
+			s.log.Debug("sending gemini/update", zap.Error(err))
+		}
+	}
+	return s.runPrompt(ctx, sess, parts, notify)
+}
+
+// session returns the session named id, or a new one when id is empty.
+func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
+	if id == "" {
+		return ag.NewSession(), nil
+	}
+	sess, ok := ag.Session(id)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown sessionId %q", id)
+	}
+	return sess, nil
+}
+
+// runPrompt runs one prompt, cancellable by gemini/cancel, $/cancelRequest
+// (ctx) and shutdown.
+func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, parts []*genai.Part, emit func(agent.Event)) (promptResult, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if _, busy := s.running[sess.ID()]; busy {
+		s.mu.Unlock()
+		return promptResult{}, jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", sess.ID())
+	}
+	s.running[sess.ID()] = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.running, sess.ID())
+		s.mu.Unlock()
+	}()
+
+	res := sess.Prompt(ctx, parts, emit)
+	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
+	if res.Err != nil {
+		out.Error = res.Err.Error()
+	}
+	return out, nil
+}
+
+type sessionParams struct {
+	SessionID *string `json:"sessionId"`
+}
+
+func (s *Server) cancelSession(raw []byte) error {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	if p.SessionID == nil {
+		return missingField("sessionId")
+	}
+	if !s.cancelRunning(*p.SessionID) {
+		s.log.Info("gemini/cancel: no prompt running", zap.String("sessionId", *p.SessionID))
+	}
+	return nil
+}
+
+func (s *Server) cancelRunning(sessionID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cancel, ok := s.running[sessionID]
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// promptParts turns the user's prompt and editor context into the parts
+// sent to the model: where the user is, and the selected text as the
+// editor has it (unsaved changes included).
+func (s *Server) promptParts(prompt string, pc *promptContext) ([]*genai.Part, error) {
+	if pc == nil || pc.URI == "" {
+		return []*genai.Part{genai.NewPartFromText(prompt)}, nil
+	}
+	path, err := uriToPath(pc.URI)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
+	}
+	s.mu.Lock()
+	ws, enc := s.ws, s.features.Encoding
+	s.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "The user is working in the file %s.\n", path)
+	if pc.Range != nil {
+		if f, err := ws.ReadFile(path); err == nil {
+			text := string(f.Content)
+			r := pc.Range.toWorkspace()
+			start, end := workspace.OffsetAt(text, r.Start, enc), workspace.OffsetAt(text, r.End, enc)
+			if start > end {
+				start, end = end, start
+			}
+			if start == end {
+				fmt.Fprintf(&b, "The cursor is at line %d, column %d.\n", r.Start.Line+1, r.Start.Character+1)
+			} else {
+				fmt.Fprintf(&b, "The user selected lines %d-%d:\n```\n%s\n```\n", r.Start.Line+1, r.End.Line+1, text[start:end])
+			}
+		} else {
+			s.log.Info("prompt context unreadable", zap.String("path", path), zap.Error(err))
+		}
+	}
+	return []*genai.Part{genai.NewPartFromText(b.String()), genai.NewPartFromText(prompt)}, nil
+}

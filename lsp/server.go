@@ -1,0 +1,238 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Error codes beyond JSON-RPC's own, from the LSP specification.
+const (
+	codeServerNotInitialized jsonrpc2.Code = -32002
+	codeRequestFailed        jsonrpc2.Code = -32803
+)
+
+// DefaultModel is used when neither the client nor GEMINI_MODEL names one.
+const DefaultModel = "gemini-2.5-pro"
+
+// Options configure a server.
+type Options struct {
+	Logger  *zap.Logger
+	Version string
+	// Getenv reads the environment (auth, GEMINI_MODEL); os.Getenv when nil.
+	Getenv func(string) string
+	// Retry is the model-call retry policy; the agent's default when zero.
+	Retry agent.RetryPolicy
+	// TranscriptDir is where executeCommand prompts write their Markdown
+	// transcripts; the user cache directory when empty.
+	TranscriptDir string
+	// ConfirmWait bounds how long an applied edit may take to show up in
+	// the document before the outcome is read; 2s when zero.
+	ConfirmWait time.Duration
+}
+
+// Server is one client connection.
+type Server struct {
+	opts Options
+	log  *zap.Logger
+	conn jsonrpc2.Conn
+	docs *workspace.Documents
+
+	// exit carries the process exit status once `exit` arrives.
+	exit chan int
+
+	mu          sync.Mutex
+	initialized bool
+	shutdown    bool
+	features    clientFeatures
+	clientOpts  ClientOptions
+	ws          *workspace.Workspace
+	agent       *agent.Agent
+	agentErr    error
+	running     map[string]context.CancelFunc // session id → its prompt's cancel
+	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
+	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
+
+	// applyMu keeps one workspace/applyEdit in flight per client: editors
+	// show one preview at a time, and outcomes are read from documents.
+	applyMu sync.Mutex
+}
+
+// Serve speaks LSP on rwc until the client sends exit or closes the
+// stream. It returns the process exit status: 0 after shutdown+exit, 1
+// otherwise.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.ConfirmWait == 0 {
+		opts.ConfirmWait = 2 * time.Second
+	}
+	s := &Server{
+		opts:     opts,
+		docs:     workspace.NewDocuments(),
+		exit:     make(chan int, 1),
+		running:  map[string]context.CancelFunc{},
+		progress: map[string]context.CancelFunc{},
+	}
+	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
+	s.conn = jsonrpc2.NewConn(st)
+	s.log = opts.Logger.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return mirrorWarnings(c, s.conn) }))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.conn.Go(ctx, protocol.CancelHandler(s.handle))
+
+	var code int
+	select {
+	case code = <-s.exit:
+	case <-ctx.Done():
+		code = 1
+	case <-s.conn.Done():
+		code = s.exitStatus()
+		if err := s.conn.Err(); err != nil {
+			s.log.Info("connection ended", zap.Error(err))
+		}
+	}
+	s.cancelAll()
+	cancel()
+	_ = s.conn.Close()
+	return code
+}
+
+func (s *Server) exitStatus() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return 0
+	}
+	return 1
+}
+
+func (s *Server) cancelAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cancel := range s.running {
+		cancel()
+	}
+}
+
+// handle dispatches one message. It runs on the read loop, so
+// notifications are handled in wire order; requests that call back into
+// the client release the loop with jsonrpc2.Async first.
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	method := req.Method()
+	params := append([]byte(nil), req.Params()...)
+	if !req.IsCall() {
+		// A notification's error would end the connection: log instead.
+		if err := s.notification(ctx, method, params); err != nil {
+			s.log.Warn("notification failed", zap.String("method", method), zap.Error(err))
+		}
+		return nil, nil
+	}
+	result, err := s.request(ctx, req, method, params)
+	if err != nil {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) {
+			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		s.log.Debug("request failed", zap.String("method", method), zap.Error(err))
+	}
+	return result, err
+}
+
+func (s *Server) request(ctx context.Context, req *jsonrpc2.Request, method string, params []byte) (any, error) {
+	s.mu.Lock()
+	initialized, shutdown := s.initialized, s.shutdown
+	s.mu.Unlock()
+	switch {
+	case method == "initialize":
+		if initialized {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+		}
+		return s.initialize(ctx, params)
+	case !initialized:
+		return nil, jsonrpc2.Errorf(codeServerNotInitialized, "server not initialized: send initialize before %s", method)
+	case method == "shutdown":
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		s.cancelAll()
+		return nil, nil
+	case shutdown:
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "server is shutting down: %s refused", method)
+	}
+	switch method {
+	case "gemini/prompt":
+		jsonrpc2.Async(ctx)
+		return s.prompt(ctx, params)
+	case "workspace/executeCommand":
+		jsonrpc2.Async(ctx)
+		return s.executeCommand(ctx, params)
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+	}
+}
+
+func (s *Server) notification(ctx context.Context, method string, params []byte) error {
+	switch method {
+	case "exit":
+		s.exit <- s.exitStatus()
+		return nil
+	case "initialized", "$/setTrace", "$/cancelRequest",
+		"workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
+		return nil
+	case "textDocument/didOpen":
+		return s.didOpen(params)
+	case "textDocument/didChange":
+		return s.didChange(params)
+	case "textDocument/didClose":
+		return s.didClose(params)
+	case "textDocument/didSave":
+		return s.didSave(params)
+	case "gemini/cancel":
+		return s.cancelSession(params)
+	case "window/workDoneProgress/cancel":
+		return s.cancelProgress(params)
+	default:
+		s.log.Info("dropping unknown notification", zap.String("method", method))
+		return nil
+	}
+}
+
+// state returns what the prompt handlers need, or an error when the
+// server cannot run prompts.
+func (s *Server) state() (*agent.Agent, clientFeatures, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.agentErr != nil {
+		return nil, s.features, jsonrpc2.NewError(codeRequestFailed, s.agentErr.Error())
+	}
+	return s.agent, s.features, nil
+}
+
+func (s *Server) approvalMode() tools.ApprovalMode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientOpts.ApprovalMode
+}
+
+func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }
+
+var errNoWorkspace = fmt.Errorf("no workspace")

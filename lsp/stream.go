@@ -1,0 +1,127 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/textproto"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxFrame bounds one message; a larger Content-Length is a protocol error.
+const maxFrame = 256 << 20
+
+// stream is LSP Content-Length framing that answers a body that is not
+// JSON-RPC with a parse error (id null) and keeps reading, where
+// jsonrpc2's own framer would end the connection.
+type stream struct {
+	rwc     io.ReadWriteCloser
+	in      *bufio.Reader
+	writeMu sync.Mutex
+	onBad   func(error) // told about each dropped frame, for the log
+}
+
+func newStream(rwc io.ReadWriteCloser, onBad func(error)) *stream {
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), onBad: onBad}
+}
+
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, n, err := s.readFrame()
+		if err != nil {
+			return nil, 0, err
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err == nil {
+			return msg, n, nil
+		}
+		if s.onBad != nil {
+			s.onBad(fmt.Errorf("dropping malformed message: %w", err))
+		}
+		code, text := jsonrpc2.ParseError, "Parse error: the message body is not valid JSON"
+		if isJSON(body) {
+			code, text = jsonrpc2.InvalidRequest, "Invalid request: the message is not a JSON-RPC 2.0 request, notification or response"
+		}
+		if werr := s.writeRaw(errorResponse(code, text)); werr != nil {
+			return nil, 0, werr
+		}
+	}
+}
+
+func (s *stream) readFrame() ([]byte, int64, error) {
+	tp := textproto.NewReader(s.in)
+	length := -1
+	var headerLen int64
+	for {
+		line, err := tp.ReadLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && headerLen == 0 {
+				return nil, 0, io.EOF
+			}
+			return nil, 0, fmt.Errorf("reading message header: %w", err)
+		}
+		headerLen += int64(len(line)) + 2
+		if line == "" {
+			if length < 0 {
+				// A header block without a length cannot be skipped
+				// safely; nothing after it can be framed.
+				return nil, 0, fmt.Errorf("message header has no Content-Length: %w", jsonrpc2.ErrInvalidHeader)
+			}
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, 0, fmt.Errorf("malformed header line %q: %w", line, jsonrpc2.ErrInvalidHeader)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 || n > maxFrame {
+				return nil, 0, fmt.Errorf("bad Content-Length %q: %w", value, jsonrpc2.ErrInvalidHeader)
+			}
+			length = n
+		}
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(s.in, body); err != nil {
+		return nil, 0, fmt.Errorf("reading message body: %w", err)
+	}
+	return body, headerLen + int64(length), nil
+}
+
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	body, err := jsonrpc2.EncodeMessage(msg)
+	if err != nil {
+		return 0, fmt.Errorf("encoding message: %w", err)
+	}
+	return int64(len(body)), s.writeRaw(body)
+}
+
+func (s *stream) writeRaw(body []byte) error {
+	frame := make([]byte, 0, len(body)+32)
+	frame = append(frame, "Content-Length: "...)
+	frame = strconv.AppendInt(frame, int64(len(body)), 10)
+	frame = append(frame, "\r\n\r\n"...)
+	frame = append(frame, body...)
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	_, err := s.rwc.Write(frame)
+	return err
+}
+
+func (s *stream) Close() error { return s.rwc.Close() }
+
+func errorResponse(code jsonrpc2.Code, message string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, code, strconv.Quote(message))
+}

@@ -1,0 +1,130 @@
+package lsp
+
+import (
+	"fmt"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Text document synchronisation: the editor's buffers become overlays
+// that every read, list, glob and grep sees before disk.
+
+type textDocumentItem struct {
+	URI        string  `json:"uri"`
+	LanguageID string  `json:"languageId"`
+	Version    int32   `json:"version"`
+	Text       *string `json:"text"`
+}
+
+type didOpenParams struct {
+	TextDocument textDocumentItem `json:"textDocument"`
+}
+
+type lspPosition struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type lspRange struct {
+	Start lspPosition `json:"start"`
+	End   lspPosition `json:"end"`
+}
+
+func (r lspRange) toWorkspace() workspace.Range {
+	return workspace.Range{
+		Start: workspace.Position{Line: r.Start.Line, Character: r.Start.Character},
+		End:   workspace.Position{Line: r.End.Line, Character: r.End.Character},
+	}
+}
+
+type didChangeParams struct {
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version int32  `json:"version"`
+	} `json:"textDocument"`
+	ContentChanges []struct {
+		Range *lspRange `json:"range"`
+		Text  string    `json:"text"`
+	} `json:"contentChanges"`
+}
+
+type textDocumentParams struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	Text *string `json:"text"`
+}
+
+func (s *Server) didOpen(raw []byte) error {
+	var p didOpenParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return fmt.Errorf("didOpen: %w", err)
+	}
+	if p.TextDocument.Text == nil {
+		return fmt.Errorf("didOpen %s: missing text", p.TextDocument.URI)
+	}
+	s.docs.Open(workspace.Document{
+		Path:       path,
+		URI:        p.TextDocument.URI,
+		LanguageID: p.TextDocument.LanguageID,
+		Version:    p.TextDocument.Version,
+		Text:       *p.TextDocument.Text,
+	})
+	return nil
+}
+
+func (s *Server) didChange(raw []byte) error {
+	var p didChangeParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return fmt.Errorf("didChange: %w", err)
+	}
+	changes := make([]workspace.ContentChange, len(p.ContentChanges))
+	for i, c := range p.ContentChanges {
+		changes[i].Text = c.Text
+		if c.Range != nil {
+			r := c.Range.toWorkspace()
+			changes[i].Range = &r
+		}
+	}
+	s.mu.Lock()
+	enc := s.features.Encoding
+	s.mu.Unlock()
+	if err := s.docs.Change(path, p.TextDocument.Version, changes, enc); err != nil {
+		return fmt.Errorf("didChange %s: %w", p.TextDocument.URI, err)
+	}
+	return nil
+}
+
+func (s *Server) didClose(raw []byte) error {
+	var p textDocumentParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return fmt.Errorf("didClose: %w", err)
+	}
+	s.docs.Close(path)
+	return nil
+}
+
+func (s *Server) didSave(raw []byte) error {
+	var p textDocumentParams
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return fmt.Errorf("didSave: %w", err)
+	}
+	s.docs.Saved(path, p.Text)
+	return nil
+}

@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Names of the built-in tools, as the model calls them.
+const (
+	ListDirectoryName = "list_directory"
+	ReadFileName      = "read_file"
+	WriteFileName     = "write_file"
+	ReplaceName       = "replace"
+	GlobName          = "glob"
+	GrepSearchName    = "grep_search"
+	ShellName         = "run_shell_command"
+)
+
+// Options configure the built-in tools.
+type Options struct {
+	// Workspace is what the file tools read and resolve paths against.
+	// Required.
+	Workspace *workspace.Workspace
+	// Proposer confirms and applies write_file and replace changes.
+	Proposer ChangeProposer
+	Shell    ShellOptions
+}
+
+// ShellOptions configure run_shell_command.
+type ShellOptions struct {
+	// Timeout bounds one command; zero means DefaultShellTimeout.
+	Timeout time.Duration
+	// Env is added to the server's own environment ("KEY=value"; later
+	// entries win).
+	Env []string
+}
+
+// DefaultShellTimeout bounds a shell command when ShellOptions.Timeout is zero.
+const DefaultShellTimeout = 5 * time.Minute
+
+// Builtin returns the built-in tools over opts.Workspace.
+func Builtin(opts Options) []Tool {
+	if opts.Shell.Timeout <= 0 {
+		opts.Shell.Timeout = DefaultShellTimeout
+	}
+	ws := opts.Workspace
+	return []Tool{
+		&listDirectoryTool{ws: ws},
+		&readFileTool{ws: ws},
+		&writeFileTool{ws: ws, proposer: opts.Proposer},
+		&replaceTool{ws: ws, proposer: opts.Proposer},
+		&globTool{ws: ws},
+		&grepTool{ws: ws},
+		&shellTool{ws: ws, opts: opts.Shell},
+	}
+}

@@ -1,0 +1,199 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// maxIgnoredWalk bounds how many ignored entries glob visits to count them.
+const maxIgnoredWalk = 10000
+
+type globTool struct{ ws *workspace.Workspace }
+
+func (t *globTool) Name() string { return GlobName }
+
+func (t *globTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name: GlobName,
+		Description: "Finds files whose path relative to the search directory matches a glob pattern (e.g. \"**/*.go\", \"src/**/*.{ts,tsx}\"), " +
+			"returning absolute paths, most recently modified first. Skips .git, node_modules and git-ignored files.",
+		ParametersJsonSchema: object([]string{"pattern"}, map[string]any{
+			"pattern":            prop("string", "The glob pattern, matched against paths relative to the search directory (\"*\" does not cross \"/\"; \"**\" does)."),
+			"path":               prop("string", "The directory to search: absolute, or relative to the workspace root. Defaults to the root."),
+			"ignore":             stringArray("Glob patterns of paths (relative to the search directory) to leave out."),
+			"case_sensitive":     prop("boolean", "Whether matching is case-sensitive. Defaults to false."),
+			"respect_git_ignore": prop("boolean", "Whether to leave out files ignored by .gitignore and .geminiignore. Defaults to true."),
+		}),
+	}
+}
+
+func (t *globTool) Build(raw map[string]any) (Call, error) {
+	a := args(raw)
+	pattern, _, err := a.str("pattern", true)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(pattern) == "" {
+		return nil, errors.New("The 'pattern' parameter must be non-empty.")
+	}
+	path, hasPath, err := a.str("path", false)
+	if err != nil {
+		return nil, err
+	}
+	ignore, err := a.stringList("ignore")
+	if err != nil {
+		return nil, err
+	}
+	if err := validatePatterns("ignore", ignore); err != nil {
+		return nil, err
+	}
+	caseSensitive, err := a.boolean("case_sensitive", false)
+	if err != nil {
+		return nil, err
+	}
+	respect, err := a.boolean("respect_git_ignore", true)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := defaultDir(t.ws)
+	if err != nil {
+		return nil, err
+	}
+	if hasPath {
+		if dir, err = resolvePath(t.ws, "path", path); err != nil {
+			return nil, err
+		}
+	}
+	// An absolute pattern inside the search directory is made relative to it.
+	match := filepath.ToSlash(pattern)
+	if filepath.IsAbs(pattern) {
+		rel, err := filepath.Rel(dir, pattern)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("The pattern %q is absolute but not inside the search directory %s; give a pattern relative to it.", pattern, dir)
+		}
+		match = filepath.ToSlash(rel)
+	}
+	if !doublestar.ValidatePattern(match) {
+		return nil, fmt.Errorf("params/pattern: invalid glob pattern %q", pattern)
+	}
+	return &globCall{ws: t.ws, pattern: pattern, match: match, dir: dir, hasPath: hasPath,
+		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk}, nil
+}
+
+type globCall struct {
+	ws               *workspace.Workspace
+	pattern          string // as given, for messages
+	match            string // relative to dir, slash-separated
+	dir              string
+	hasPath          bool
+	ignore           []string
+	caseSensitive    bool
+	respectGitIgnore bool
+	ignoredBudget    int // ignored entries visited at most, to count them
+}
+
+func (c *globCall) Title() string {
+	title := "FindFiles " + c.pattern
+	if c.hasPath {
+		title += " in " + displayPath(c.ws, c.dir)
+	}
+	return title
+}
+
+func (c *globCall) Kind() Kind { return KindSearch }
+
+func (c *globCall) Confirmation() *Confirmation { return nil }
+
+func (c *globCall) Execute(ctx context.Context) (Result, error) {
+	isDir, err := c.ws.Stat(c.dir)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return failure("Path does not exist: " + c.dir), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
+	}
+	if !isDir {
+		return failure("Path is not a directory: " + c.dir), nil
+	}
+
+	pattern := c.match
+	if !c.caseSensitive {
+		pattern = strings.ToLower(pattern)
+	}
+	var found []workspace.DirEntry
+	gitIgnored := 0
+	// Ignored directories are walked too, to count the matches they hide
+	// as Gemini CLI reports them; everything below one is ignored. Big
+	// ignored trees (build output, virtualenvs) are only counted up to a
+	// budget, so the count may then be a lower bound.
+	ignoredDirs := map[string]bool{}
+	ignoredBudget := c.ignoredBudget
+	err = c.ws.Walk(ctx, c.dir, workspace.WalkOptions{RespectGitIgnore: false}, func(e workspace.DirEntry) error {
+		rel := relSlash(c.dir, e.Path)
+		if matchesAny(c.ignore, rel, c.caseSensitive) {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		ignored := false
+		if c.respectGitIgnore {
+			ignored = ignoredDirs[filepath.Dir(e.Path)] || c.ws.Ignored(e.Path, e.IsDir)
+		}
+		if ignored {
+			if ignoredBudget--; ignoredBudget < 0 && e.IsDir {
+				return fs.SkipDir
+			}
+		}
+		if e.IsDir {
+			if ignored {
+				ignoredDirs[e.Path] = true
+			}
+			return nil
+		}
+		name := rel
+		if !c.caseSensitive {
+			name = strings.ToLower(name)
+		}
+		if !doublestar.MatchUnvalidated(pattern, name) {
+			return nil
+		}
+		if ignored {
+			gitIgnored++
+		} else {
+			found = append(found, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
+	}
+	if len(found) == 0 {
+		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, c.dir)
+		return Result{Output: msg, Display: "No files found."}, nil
+	}
+	slices.SortFunc(found, func(x, y workspace.DirEntry) int {
+		return cmp.Or(cmp.Compare(y.ModTime, x.ModTime), strings.Compare(x.Path, y.Path))
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(found), c.pattern, c.dir)
+	if gitIgnored > 0 {
+		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
+	}
+	b.WriteString(", sorted by modification time (newest first):")
+	for _, e := range found {
+		b.WriteString("\n" + e.Path)
+	}
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(found))}, nil
+}

@@ -1,0 +1,173 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestGrepSearch(t *testing.T) {
+	tw := newTestWorkspace(t, demoFiles())
+	tool := tw.tool(GrepSearchName, Options{})
+
+	call := build(t, tool, map[string]any{"pattern": "TODO"})
+	if call.Title() != `SearchText "TODO"` || call.Kind() != KindSearch || call.Confirmation() != nil {
+		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	}
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// build/gen.go is git-ignored and not searched.
+	wantOutput(t, res, `Found 3 matches for pattern "TODO" in the workspace directory:
+---
+File: README.md
+L4: See TODO markers in the sources.
+---
+File: main.go
+L9: // TODO: localise the greeting.
+---
+File: pkg/util/strings.go
+L6: // TODO: handle unicode properly.
+---`)
+	if res.Display != "Found 3 matches." {
+		t.Errorf("Display = %q", res.Display)
+	}
+
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "TODO", "path": ".", "include": "*.go"}), `Found 2 matches for pattern "TODO" in path "." (filter: "*.go"):
+---
+File: main.go
+L9: // TODO: localise the greeting.
+---
+File: pkg/util/strings.go
+L6: // TODO: handle unicode properly.
+---`)
+
+	// Paths are relative to the searched directory; one match is singular.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": `func\s+Title`, "path": "pkg"}), `Found 1 match for pattern "func\s+Title" in path "pkg":
+---
+File: util/strings.go
+L7: func Title(s string) string {
+---`)
+
+	// The regexp is case-insensitive, as Gemini CLI's search is.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo: localise", "include": "main.go"}), `Found 1 match for pattern "todo: localise" in the workspace directory (filter: "main.go"):
+---
+File: main.go
+L9: // TODO: localise the greeting.
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "(?-i)todo"}), `No matches found for pattern "(?-i)todo" in the workspace directory.`)
+
+	// A file can be searched on its own.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "Title", "path": "pkg/util/strings.go"}), `Found 2 matches for pattern "Title" in path "pkg/util/strings.go":
+---
+File: strings.go
+L5: // Title upper-cases the first letter of s.
+L7: func Title(s string) string {
+---`)
+}
+
+func TestGrepSearchNoMatches(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "alpha\n"})
+	tool := tw.tool(GrepSearchName, Options{})
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "beta", "path": "."}), `No matches found for pattern "beta" in path ".".`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "beta", "path": tw.root, "include": "*.md"}), `No matches found for pattern "beta" in path "." (filter: "*.md").`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "beta"}), `No matches found for pattern "beta" in the workspace directory.`)
+}
+
+func TestGrepSearchInclude(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/a.ts": "hit\n", "src/deep/b.tsx": "hit\n", "src/c.js": "hit\n", "d.ts": "hit\n"})
+	tool := tw.tool(GrepSearchName, Options{})
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "hit", "include": "src/**/*.{ts,tsx}"}), `Found 2 matches for pattern "hit" in the workspace directory (filter: "src/**/*.{ts,tsx}"):
+---
+File: src/a.ts
+L1: hit
+---
+File: src/deep/b.tsx
+L1: hit
+---`)
+	// A pattern without a slash also matches the file name anywhere.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "hit", "include": "*.ts"}), `Found 2 matches for pattern "hit" in the workspace directory (filter: "*.ts"):
+---
+File: d.ts
+L1: hit
+---
+File: src/a.ts
+L1: hit
+---`)
+}
+
+func TestGrepSearchSkipsBinaryAndCleansLines(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"bin.dat":  "TODO\x00\x01",
+		"crlf.txt": "  TODO indented\r\nnext\r\n",
+		"long.txt": "TODO " + strings.Repeat("x", 3000) + "\n",
+	})
+	wantOutput(t, run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "TODO"}), `Found 2 matches for pattern "TODO" in the workspace directory:
+---
+File: crlf.txt
+L1: TODO indented
+---
+File: long.txt
+L1: TODO `+strings.Repeat("x", 1995)+`... [truncated]
+---`)
+}
+
+func TestGrepSearchSeesOverlay(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "// TODO on disk\n", "b.go": "package b\n"})
+	tw.open("a.go", "// fixed in the buffer\n")
+	tw.open("b.go", "package b\n// TODO only in the buffer\n")
+	tw.open("c.go", "// TODO never saved\n")
+	wantOutput(t, run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "TODO"}), `Found 2 matches for pattern "TODO" in the workspace directory:
+---
+File: b.go
+L2: // TODO only in the buffer
+---
+File: c.go
+L1: // TODO never saved
+---`)
+}
+
+func TestGrepSearchCapsMatches(t *testing.T) {
+	var b strings.Builder
+	for i := range 2100 {
+		fmt.Fprintf(&b, "hit %d\n", i)
+	}
+	tw := newTestWorkspace(t, map[string]string{"many.txt": b.String()})
+	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "hit"})
+	header, _, _ := strings.Cut(res.Output, "\n")
+	if header != `Found 2000 matches for pattern "hit" in the workspace directory (results limited to 2000 matches for performance):` {
+		t.Errorf("header = %q", header)
+	}
+	if !strings.HasSuffix(res.Output, "\nL2000: hit 1999\n---") {
+		t.Errorf("output ends %q", res.Output[len(res.Output)-40:])
+	}
+}
+
+func TestGrepSearchErrors(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	tool := tw.tool(GrepSearchName, Options{})
+	wantError(t, run(t, tool, map[string]any{"pattern": "x", "path": "missing"}), "Path does not exist: "+tw.abs("missing"))
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'pattern'"},
+		{map[string]any{"pattern": ""}, "The 'pattern' parameter must be non-empty."},
+		{map[string]any{"pattern": "a("}, "Invalid regular expression pattern provided: a(. Error: error parsing regexp: missing closing ): `a(`"},
+		{map[string]any{"pattern": "a", "include": "[x"}, `params/include: invalid glob pattern "[x"`},
+		{map[string]any{"pattern": "a", "include": 2.0}, "params/include must be string"},
+	} {
+		if got := buildError(t, tool, tc.args); got != tc.want {
+			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestGrepSearchTitle(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"pkg/": ""})
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": `a\d`, "path": "pkg", "include": "*.go"})
+	if want := `SearchText "a\d" in pkg (filter: *.go)`; call.Title() != want {
+		t.Errorf("Title = %q, want %q", call.Title(), want)
+	}
+}

@@ -1,0 +1,130 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+type listDirectoryTool struct{ ws *workspace.Workspace }
+
+func (t *listDirectoryTool) Name() string { return ListDirectoryName }
+
+func (t *listDirectoryTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name:        ListDirectoryName,
+		Description: "Lists the files and subdirectories directly inside a workspace directory, directories first, with file sizes. Can skip entries matching glob patterns and git-ignored entries.",
+		ParametersJsonSchema: object([]string{"path"}, map[string]any{
+			"path":               prop("string", "The directory to list: absolute, or relative to the workspace root (use \".\" for the root)."),
+			"ignore":             stringArray("Glob patterns matched against entry names to leave out, e.g. [\"*.log\"]."),
+			"respect_git_ignore": prop("boolean", "Whether to hide entries ignored by .gitignore and .geminiignore. Defaults to true."),
+		}),
+	}
+}
+
+func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
+	a := args(raw)
+	path, _, err := a.str("path", true)
+	if err != nil {
+		return nil, err
+	}
+	ignore, err := a.stringList("ignore")
+	if err != nil {
+		return nil, err
+	}
+	if err := validatePatterns("ignore", ignore); err != nil {
+		return nil, err
+	}
+	respect, err := a.boolean("respect_git_ignore", true)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := resolvePath(t.ws, "path", path)
+	if err != nil {
+		return nil, err
+	}
+	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: ignore, respectGitIgnore: respect}, nil
+}
+
+type listDirectoryCall struct {
+	ws               *workspace.Workspace
+	dir              string
+	ignore           []string
+	respectGitIgnore bool
+}
+
+func (c *listDirectoryCall) Title() string {
+	return "ReadFolder " + displayPath(c.ws, c.dir)
+}
+
+func (c *listDirectoryCall) Kind() Kind { return KindRead }
+
+func (c *listDirectoryCall) Confirmation() *Confirmation { return nil }
+
+func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
+	isDir, err := c.ws.Stat(c.dir)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return failure(fmt.Sprintf("Directory not found or inaccessible: %s", c.dir)), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
+	}
+	if !isDir {
+		return failure(fmt.Sprintf("Path is not a directory: %s", c.dir)), nil
+	}
+	entries, err := c.ws.ReadDir(ctx, c.dir)
+	if err != nil {
+		return Result{}, fmt.Errorf("listing %s: %w", c.dir, err)
+	}
+
+	var shown []workspace.DirEntry
+	ignored := 0
+	for _, e := range entries {
+		if matchesAny(c.ignore, e.Name, true) {
+			continue
+		}
+		if c.respectGitIgnore && (e.Name == ".git" || c.ws.Ignored(e.Path, e.IsDir)) {
+			ignored++
+			continue
+		}
+		shown = append(shown, e)
+	}
+	slices.SortFunc(shown, func(x, y workspace.DirEntry) int {
+		if x.IsDir != y.IsDir {
+			if x.IsDir {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+
+	var b strings.Builder
+	if len(shown) == 0 {
+		fmt.Fprintf(&b, "Directory %s is empty.", c.dir)
+	} else {
+		fmt.Fprintf(&b, "Directory listing for %s:", c.dir)
+		for _, e := range shown {
+			if e.IsDir {
+				fmt.Fprintf(&b, "\n[DIR] %s", e.Name)
+			} else {
+				fmt.Fprintf(&b, "\n%s (%d bytes)", e.Name, e.Size)
+			}
+		}
+	}
+	display := fmt.Sprintf("Listed %d item(s).", len(shown))
+	if ignored > 0 {
+		fmt.Fprintf(&b, "\n\n(%d ignored)", ignored)
+		display += fmt.Sprintf(" (%d ignored)", ignored)
+	}
+	return Result{Output: b.String(), Display: display}, nil
+}

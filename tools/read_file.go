@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+const (
+	// defaultReadLimit is how many lines read_file returns without a limit.
+	defaultReadLimit = 2000
+	// maxReadSize is the largest file read_file hands to the model.
+	maxReadSize = 20 << 20
+)
+
+type readFileTool struct{ ws *workspace.Workspace }
+
+func (t *readFileTool) Name() string { return ReadFileName }
+
+func (t *readFileTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name: ReadFileName,
+		Description: "Reads a file in the workspace, as open in the editor (unsaved changes included). " +
+			"Text files return their content, at most 2000 lines at a time (use offset and limit to page through larger files); " +
+			"images, audio and PDF files are returned as data.",
+		ParametersJsonSchema: object([]string{"path"}, map[string]any{
+			"path":   prop("string", "The file to read: absolute, or relative to the workspace root."),
+			"offset": prop("integer", "The 0-based line to start reading at. Use with limit to read part of a large file."),
+			"limit":  prop("integer", "How many lines to read. Defaults to 2000."),
+		}),
+	}
+}
+
+func (t *readFileTool) Build(raw map[string]any) (Call, error) {
+	a := args(raw)
+	path, _, err := a.str("path", true)
+	if err != nil {
+		return nil, err
+	}
+	offset, _, err := a.integer("offset")
+	if err != nil {
+		return nil, err
+	}
+	if offset < 0 {
+		return nil, errors.New("Offset must be a non-negative number")
+	}
+	limit, hasLimit, err := a.integer("limit")
+	if err != nil {
+		return nil, err
+	}
+	if hasLimit && limit <= 0 {
+		return nil, errors.New("Limit must be a positive number")
+	}
+	if !hasLimit {
+		limit = defaultReadLimit
+	}
+	abs, err := resolvePath(t.ws, "path", path)
+	if err != nil {
+		return nil, err
+	}
+	return &readFileCall{ws: t.ws, path: abs, offset: offset, limit: limit, ranged: hasLimit || offset > 0}, nil
+}
+
+type readFileCall struct {
+	ws            *workspace.Workspace
+	path          string
+	offset, limit int
+	ranged        bool // offset or limit was given
+}
+
+func (c *readFileCall) Title() string {
+	title := "ReadFile " + displayPath(c.ws, c.path)
+	if c.ranged {
+		title += fmt.Sprintf(" (lines %d-%d)", c.offset+1, c.offset+c.limit)
+	}
+	return title
+}
+
+func (c *readFileCall) Kind() Kind { return KindRead }
+
+func (c *readFileCall) Confirmation() *Confirmation { return nil }
+
+func (c *readFileCall) Execute(ctx context.Context) (Result, error) {
+	isDir, err := c.ws.Stat(c.path)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return failure("File not found: " + c.path), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("checking %s: %w", c.path, err)
+	}
+	if isDir {
+		return failure("Path is a directory, not a file: " + c.path), nil
+	}
+	f, err := c.ws.ReadFile(c.path)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return failure("File not found: " + c.path), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
+	}
+	if len(f.Content) > maxReadSize {
+		return failure(fmt.Sprintf("File size exceeds the 20MB limit: %s (%.2fMB)", c.path, float64(len(f.Content))/(1<<20))), nil
+	}
+	shown := displayPath(c.ws, c.path)
+
+	if mime, kind, ok := mediaType(c.path); ok {
+		note := fmt.Sprintf("Read %s file: %s", kind, shown)
+		return Result{
+			Output:  note,
+			Parts:   []*genai.Part{{InlineData: &genai.Blob{MIMEType: mime, Data: f.Content}}},
+			Display: note,
+		}, nil
+	}
+	if isBinary(f.Content) {
+		return Result{Output: "Cannot display content of binary file: " + c.path, Display: "Skipped binary file: " + shown}, nil
+	}
+
+	text := toLF(string(f.Content))
+	lines := strings.Split(text, "\n")
+	endsWithNewline := strings.HasSuffix(text, "\n")
+	if endsWithNewline {
+		lines = lines[:len(lines)-1]
+	}
+	total := len(lines)
+	if c.offset > 0 && c.offset >= total {
+		return failure(fmt.Sprintf("Offset %d is beyond the end of the file: %s has %d lines.", c.offset, c.path, total)), nil
+	}
+	end := min(c.offset+c.limit, total)
+	selected := lines[c.offset:end]
+	cut := false
+	var b strings.Builder
+	for i, line := range selected {
+		line, lineCut := cutLine(line)
+		cut = cut || lineCut
+		b.WriteString(line)
+		if i < len(selected)-1 || end < total || endsWithNewline {
+			b.WriteByte('\n')
+		}
+	}
+	content := b.String()
+	if c.offset == 0 && end == total && !cut {
+		return Result{Output: content}, nil
+	}
+	note := fmt.Sprintf("showing lines %d-%d of %d total lines", c.offset+1, end, total)
+	return Result{
+		Output:  fmt.Sprintf("[File content truncated: %s...]\n", note) + content,
+		Display: fmt.Sprintf("Read %s (%s)", shown, note),
+	}, nil
+}

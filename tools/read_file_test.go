@@ -1,0 +1,184 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func numberedLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func TestReadFile(t *testing.T) {
+	files := demoFiles()
+	tw := newTestWorkspace(t, files)
+	tool := tw.tool(ReadFileName, Options{})
+
+	res := run(t, tool, map[string]any{"path": "main.go"})
+	wantOutput(t, res, files["main.go"])
+	if len(res.Parts) != 0 {
+		t.Errorf("text read has %d parts", len(res.Parts))
+	}
+	wantOutput(t, run(t, tool, map[string]any{"path": tw.abs("pkg/util/strings.go")}), files["pkg/util/strings.go"])
+}
+
+func TestReadFileEdgeContent(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"crlf.txt":    "one\r\ntwo\r\n",
+		"noeol.txt":   "a\nb",
+		"empty.txt":   "",
+		"bom.txt":     "\uFEFFhello\n",
+		"unicode.txt": "héllo 世界 ✓\n",
+	})
+	tool := tw.tool(ReadFileName, Options{})
+	for name, want := range map[string]string{
+		"crlf.txt":    "one\ntwo\n",
+		"noeol.txt":   "a\nb",
+		"empty.txt":   "",
+		"bom.txt":     "hello\n",
+		"unicode.txt": "héllo 世界 ✓\n",
+	} {
+		wantOutput(t, run(t, tool, map[string]any{"path": name}), want)
+	}
+}
+
+func TestReadFileRanges(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"ten.txt": numberedLines(10), "big.txt": numberedLines(2500), "noeol.txt": "a\nb\nc"})
+	tool := tw.tool(ReadFileName, Options{})
+
+	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 2.0, "limit": 3.0}),
+		"[File content truncated: showing lines 3-5 of 10 total lines...]\nline 3\nline 4\nline 5\n")
+	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 8.0}),
+		"[File content truncated: showing lines 9-10 of 10 total lines...]\nline 9\nline 10\n")
+	// A limit covering the whole file is no truncation.
+	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "limit": 10.0}), numberedLines(10))
+	wantOutput(t, run(t, tool, map[string]any{"path": "noeol.txt", "offset": 1.0, "limit": 5.0}),
+		"[File content truncated: showing lines 2-3 of 3 total lines...]\nb\nc")
+
+	res := run(t, tool, map[string]any{"path": "big.txt"})
+	wantOutput(t, res, "[File content truncated: showing lines 1-2000 of 2500 total lines...]\n"+numberedLines(2000))
+	if res.Display != "Read big.txt (showing lines 1-2000 of 2500 total lines)" {
+		t.Errorf("Display = %q", res.Display)
+	}
+
+	wantError(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 10.0}),
+		"Offset 10 is beyond the end of the file: "+tw.abs("ten.txt")+" has 10 lines.")
+}
+
+func TestReadFileLongLines(t *testing.T) {
+	long := strings.Repeat("é", 2500)
+	tw := newTestWorkspace(t, map[string]string{"long.txt": "short\n" + long + "\nend\n"})
+	wantOutput(t, run(t, tw.tool(ReadFileName, Options{}), map[string]any{"path": "long.txt"}),
+		"[File content truncated: showing lines 1-3 of 3 total lines...]\nshort\n"+strings.Repeat("é", 2000)+"... [truncated]\nend\n")
+}
+
+func TestReadFileMedia(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	pdf := []byte("%PDF-1.4\n\x00\x01binary")
+	tw := newTestWorkspace(t, map[string]string{"img/x.png": string(png), "doc.PDF": string(pdf), "a.mp3": "ID3\x00"})
+	tool := tw.tool(ReadFileName, Options{})
+	for _, tc := range []struct {
+		path, mime, note string
+		data             []byte
+	}{
+		{"img/x.png", "image/png", "Read image file: img/x.png", png},
+		{"doc.PDF", "application/pdf", "Read pdf file: doc.PDF", pdf},
+		{"a.mp3", "audio/mpeg", "Read audio file: a.mp3", []byte("ID3\x00")},
+	} {
+		res := run(t, tool, map[string]any{"path": tc.path})
+		wantOutput(t, res, tc.note)
+		if len(res.Parts) != 1 || res.Parts[0].InlineData == nil {
+			t.Fatalf("%s: parts %v", tc.path, res.Parts)
+		}
+		blob := res.Parts[0].InlineData
+		if blob.MIMEType != tc.mime || !bytes.Equal(blob.Data, tc.data) {
+			t.Errorf("%s: inline data %q %q", tc.path, blob.MIMEType, blob.Data)
+		}
+	}
+}
+
+func TestReadFileBinary(t *testing.T) {
+	invalid := bytes.Repeat([]byte{0xff, 0xfe, 0x80, 'a'}, 100)
+	control := bytes.Repeat([]byte{0x01, 0x02, 'a'}, 100)
+	tw := newTestWorkspace(t, map[string]string{
+		"data.bin":    "abc\x00def",
+		"late.bin":    strings.Repeat("abcdefghi\n", 500) + "\x00", // NUL past the sniffed prefix: text
+		"invalid.dat": string(invalid),
+		"control.dat": string(control),
+	})
+	tool := tw.tool(ReadFileName, Options{})
+	for _, name := range []string{"data.bin", "invalid.dat", "control.dat"} {
+		wantOutput(t, run(t, tool, map[string]any{"path": name}), "Cannot display content of binary file: "+tw.abs(name))
+	}
+	wantOutput(t, run(t, tool, map[string]any{"path": "late.bin"}), strings.Repeat("abcdefghi\n", 500)+"\x00")
+}
+
+func TestIsBinaryIgnoresCharacterCutBySample(t *testing.T) {
+	// A multi-byte character straddling the 4 KiB sample boundary is text.
+	text := []byte(strings.Repeat("a", sniffLen-1) + "世界")
+	if isBinary(text) {
+		t.Error("text with a character cut by the sample is binary")
+	}
+	if !isBinary(bytes.Repeat([]byte{0xc3}, 100)) {
+		t.Error("truncated sequences throughout are not binary")
+	}
+}
+
+func TestReadFileOverlay(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"main.go": "package main // disk\n"})
+	tw.open("main.go", "package main // unsaved buffer\n")
+	tw.open("new.go", "package main // never saved\n")
+	tool := tw.tool(ReadFileName, Options{})
+	wantOutput(t, run(t, tool, map[string]any{"path": "main.go"}), "package main // unsaved buffer\n")
+	wantOutput(t, run(t, tool, map[string]any{"path": "new.go"}), "package main // never saved\n")
+}
+
+func TestReadFileErrors(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "a\n", "dir/": ""})
+	tool := tw.tool(ReadFileName, Options{})
+
+	wantError(t, run(t, tool, map[string]any{"path": "missing.txt"}), "File not found: "+tw.abs("missing.txt"))
+	wantError(t, run(t, tool, map[string]any{"path": "dir"}), "Path is a directory, not a file: "+tw.abs("dir"))
+
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'path'"},
+		{map[string]any{"path": true}, "params/path must be string"},
+		{map[string]any{"path": "  "}, "The 'path' parameter must be non-empty."},
+		{map[string]any{"path": "a.txt", "offset": -1.0}, "Offset must be a non-negative number"},
+		{map[string]any{"path": "a.txt", "offset": 1.5}, "params/offset must be integer"},
+		{map[string]any{"path": "a.txt", "offset": "2"}, "params/offset must be integer"},
+		{map[string]any{"path": "a.txt", "limit": 0.0}, "Limit must be a positive number"},
+		{map[string]any{"path": "a.txt", "limit": 2.5}, "params/limit must be integer"},
+	} {
+		if got := buildError(t, tool, tc.args); got != tc.want {
+			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestReadFileTitle(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"main.go": ""})
+	tool := tw.tool(ReadFileName, Options{})
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"path": "main.go"}, "ReadFile main.go"},
+		{map[string]any{"path": tw.abs("main.go")}, "ReadFile main.go"},
+		{map[string]any{"path": "main.go", "offset": 10.0, "limit": 20.0}, "ReadFile main.go (lines 11-30)"},
+	} {
+		call := build(t, tool, tc.args)
+		if call.Title() != tc.want || call.Kind() != KindRead || call.Confirmation() != nil {
+			t.Errorf("%v: Title %q Kind %q", tc.args, call.Title(), call.Kind())
+		}
+	}
+}

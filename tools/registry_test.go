@@ -1,0 +1,131 @@
+package tools
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+func TestRegistry(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	reg := NewRegistry(Builtin(Options{Workspace: tw.ws})...)
+
+	wantNames := []string{"glob", "grep_search", "list_directory", "read_file", "replace", "run_shell_command", "write_file"}
+	if got := reg.Names(); !slices.Equal(got, wantNames) {
+		t.Errorf("Names() = %v, want %v", got, wantNames)
+	}
+
+	var declared []string
+	for _, d := range reg.Declarations() {
+		declared = append(declared, d.Name)
+	}
+	wantOrder := []string{"list_directory", "read_file", "write_file", "replace", "glob", "grep_search", "run_shell_command"}
+	if !slices.Equal(declared, wantOrder) {
+		t.Errorf("Declarations() order = %v, want %v", declared, wantOrder)
+	}
+
+	for _, name := range wantNames {
+		tool, ok := reg.Get(name)
+		if !ok || tool.Name() != name {
+			t.Errorf("Get(%q) = %v, %v", name, tool, ok)
+		}
+	}
+	if _, ok := reg.Get("nope"); ok {
+		t.Error(`Get("nope") found a tool`)
+	}
+
+	want := `Tool "foo" not found in registry. Available tools: glob, grep_search, list_directory, read_file, replace, run_shell_command, write_file`
+	if got := reg.UnknownToolError("foo"); got != want {
+		t.Errorf("UnknownToolError:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Every declaration must be a valid object schema whose required
+// parameters are declared properties, and must survive JSON encoding.
+func TestDeclarationsSchemas(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	for _, d := range NewRegistry(Builtin(Options{Workspace: tw.ws})...).Declarations() {
+		if d.Description == "" {
+			t.Errorf("%s: no description", d.Name)
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		var decoded struct {
+			Schema struct {
+				Type       string                    `json:"type"`
+				Properties map[string]map[string]any `json:"properties"`
+				Required   []string                  `json:"required"`
+			} `json:"parametersJsonSchema"`
+		}
+		if err := json.Unmarshal(data, &decoded); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		s := decoded.Schema
+		if s.Type != "object" || len(s.Properties) == 0 || len(s.Required) == 0 {
+			t.Errorf("%s: schema %s", d.Name, data)
+		}
+		for _, r := range s.Required {
+			if _, ok := s.Properties[r]; !ok {
+				t.Errorf("%s: required %q is not a property", d.Name, r)
+			}
+		}
+		for name, p := range s.Properties {
+			if p["type"] == nil || p["description"] == nil {
+				t.Errorf("%s.%s: property without type or description: %v", d.Name, name, p)
+			}
+		}
+	}
+}
+
+func TestRegistryDuplicatePanics(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	tools := Builtin(Options{Workspace: tw.ws})
+	defer func() {
+		if recover() == nil {
+			t.Error("NewRegistry with a duplicate name did not panic")
+		}
+	}()
+	NewRegistry(append(tools, tools[0])...)
+}
+
+func TestArgs(t *testing.T) {
+	a := args{"n": 3.0, "frac": 1.5, "s": "x", "b": true, "list": []any{"a", "b"}, "badList": []any{"a", 1}, "null": nil, "huge": 1e300}
+
+	if n, ok, err := a.integer("n"); n != 3 || !ok || err != nil {
+		t.Errorf("integer(n) = %d, %v, %v", n, ok, err)
+	}
+	if _, ok, err := a.integer("absent"); ok || err != nil {
+		t.Errorf("integer(absent) = %v, %v", ok, err)
+	}
+	if _, ok, err := a.integer("null"); ok || err != nil {
+		t.Errorf("integer(null) = %v, %v", ok, err)
+	}
+	for _, bad := range []string{"frac", "s", "huge"} {
+		if _, _, err := a.integer(bad); err == nil || err.Error() != "params/"+bad+" must be integer" {
+			t.Errorf("integer(%s) error = %v", bad, err)
+		}
+	}
+	if _, _, err := a.str("n", true); err == nil || err.Error() != "params/n must be string" {
+		t.Errorf("str(n) error = %v", err)
+	}
+	if _, _, err := a.str("absent", true); err == nil || err.Error() != "params must have required property 'absent'" {
+		t.Errorf("str(absent) error = %v", err)
+	}
+	if b, err := a.boolean("absent", true); !b || err != nil {
+		t.Errorf("boolean(absent) = %v, %v", b, err)
+	}
+	if _, err := a.boolean("s", true); err == nil || err.Error() != "params/s must be boolean" {
+		t.Errorf("boolean(s) error = %v", err)
+	}
+	if l, err := a.stringList("list"); !slices.Equal(l, []string{"a", "b"}) || err != nil {
+		t.Errorf("stringList(list) = %v, %v", l, err)
+	}
+	if _, err := a.stringList("badList"); err == nil || err.Error() != "params/badList/1 must be string" {
+		t.Errorf("stringList(badList) error = %v", err)
+	}
+	if _, err := a.stringList("s"); err == nil || err.Error() != "params/s must be array" {
+		t.Errorf("stringList(s) error = %v", err)
+	}
+}

@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// propose hands change to the proposer and turns the user's decision into
+// the call's result. applied is what the model is told when the change
+// went through as proposed.
+func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangeProposer, change workspace.FileChange, applied string) (Result, error) {
+	if proposer == nil {
+		return Result{}, errors.New("no change proposer is configured; file changes cannot be applied")
+	}
+	decision, err := proposer.Propose(ctx, change)
+	if err != nil {
+		return Result{}, fmt.Errorf("proposing change to %s: %w", change.Path, err)
+	}
+	name := displayPath(ws, change.Path)
+	var r Result
+	switch decision.Outcome {
+	case Applied:
+		r = Result{Output: applied, Display: diffDisplay(name, change.Before, change.After)}
+	case Modified:
+		r = Result{
+			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
+			Display: diffDisplay(name, change.Before, decision.Content),
+		}
+	case Declined:
+		msg := "The user declined this change"
+		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
+			msg += ": " + reason
+		}
+		msg += ". The file was not modified."
+		r = Result{Error: msg, Status: StatusRejected, Display: "Declined.\n\n" + diffDisplay(name, change.Before, change.After)}
+	case Stale:
+		r = failure(fmt.Sprintf("The file %s changed in the editor while this change was awaiting confirmation; nothing was applied. Read the file again and retry.", change.Path))
+	default:
+		return Result{}, fmt.Errorf("proposing change to %s: unknown outcome %q", change.Path, decision.Outcome)
+	}
+	r.AlwaysAllow = decision.AlwaysAllow
+	return r, nil
+}
+
+// diffDisplay is a change shown to the user as a fenced unified diff.
+func diffDisplay(name, before, after string) string {
+	return fence("diff", workspace.UnifiedDiff(name, before, after))
+}
+
+// failure is an expected failure of a call, told to the model as an error.
+func failure(msg string) Result {
+	return Result{Error: msg, Status: StatusError, Display: msg}
+}

@@ -1,0 +1,237 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// shellOutput splits a shell result into everything before the PGID line
+// and the PGID.
+func shellOutput(t *testing.T, res Result) (string, int) {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)^(.*\n)Process Group PGID: (\d+)$`).FindStringSubmatch(res.Output)
+	if m == nil {
+		t.Fatalf("output without a PGID line: %q", res.Output)
+	}
+	pgid, _ := strconv.Atoi(m[2])
+	return m[1], pgid
+}
+
+func runShell(t *testing.T, tw *testWorkspace, opts ShellOptions, args map[string]any) Result {
+	t.Helper()
+	return run(t, tw.tool(ShellName, Options{Shell: opts}), args)
+}
+
+func TestShell(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
+	tool := tw.tool(ShellName, Options{})
+
+	call := build(t, tool, map[string]any{"command": "echo hi", "description": "Print hi"})
+	if call.Title() != "Shell echo hi (Print hi)" || call.Kind() != KindExecute {
+		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	}
+	want := Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", AllowKey: "echo"}
+	if c := call.Confirmation(); c == nil || *c != want {
+		t.Errorf("Confirmation = %+v", c)
+	}
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, pgid := shellOutput(t, res)
+	if head != "Command: echo hi\nDirectory: (root)\nOutput: hi\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" || pgid <= 0 {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != StatusOK || res.Display != "```\nhi\n```" {
+		t.Errorf("Status %q Display %q", res.Status, res.Display)
+	}
+
+	res = runShell(t, tw, ShellOptions{}, map[string]any{"command": "pwd; ls", "directory": "sub"})
+	if head, _ := shellOutput(t, res); head != "Command: pwd; ls\nDirectory: sub\nOutput: "+tw.abs("sub")+"\nf.txt\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" {
+		t.Errorf("output %q", res.Output)
+	}
+}
+
+func TestShellExitCodesAndOutput(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	for _, tc := range []struct {
+		command, want string
+	}{
+		{"exit 3", "Output: (empty)\nError: (none)\nExit Code: 3\nSignal: (none)\n"},
+		{"echo out; echo err >&2; false", "Output: out\nerr\nError: (none)\nExit Code: 1\nSignal: (none)\n"},
+		{"kill -TERM $$", "Output: (empty)\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\n"},
+		{"cat; echo done", "Output: done\nError: (none)\nExit Code: 0\nSignal: (none)\n"}, // stdin is empty, not the server's
+		{"printf '  indented\\n\\n\\n'", "Output:   indented\nError: (none)\nExit Code: 0\nSignal: (none)\n"},
+	} {
+		res := runShell(t, tw, ShellOptions{}, map[string]any{"command": tc.command})
+		head, _ := shellOutput(t, res)
+		if !strings.HasSuffix(head, tc.want+"Background PIDs: (none)\n") || !strings.HasPrefix(head, "Command: "+tc.command+"\nDirectory: (root)\n") {
+			t.Errorf("%s: output %q", tc.command, res.Output)
+		}
+		if res.Status != StatusOK {
+			t.Errorf("%s: Status %q", tc.command, res.Status)
+		}
+	}
+	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "exit 3"})
+	if res.Display != "Exit code 3\n\n```\n(empty)\n```" {
+		t.Errorf("Display %q", res.Display)
+	}
+}
+
+func TestShellEnv(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	t.Setenv("GEMINI_LS_INHERITED", "inherited")
+	res := runShell(t, tw, ShellOptions{Env: []string{"GEMINI_LS_EXTRA=extra", "GEMINI_LS_INHERITED=overridden"}},
+		map[string]any{"command": "echo $GEMINI_LS_EXTRA $GEMINI_LS_INHERITED $HOME"})
+	wantContains(t, res.Output, "\nOutput: extra overridden "+os.Getenv("HOME")+"\n")
+}
+
+func TestShellOutputKeepsTail(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END"})
+	wantContains(t, res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa")
+	wantContains(t, res.Output, "a\nEND\nError: (none)\n")
+}
+
+func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
+	b := &tailBuffer{max: 5}
+	b.Write([]byte("ab世界")) // 8 bytes; the kept 5 start inside 世
+	if got := b.String(); got != "[Output truncated: showing the last 3 of 8 bytes]\n界" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+// processGone waits for pid to die (a zombie waiting to be reaped is dead).
+func processGone(pid int) bool {
+	for range 100 {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			if _, after, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(after, "Z") {
+				return true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
+func TestShellCancel(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	call := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "sleep 30 & echo $! > child.pid; echo started; wait"})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	var res Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = call.Execute(ctx)
+	}()
+	// Cancel once the background child exists.
+	var child int
+	for child == 0 {
+		data, _ := os.ReadFile(tw.abs("child.pid"))
+		child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("cancelled sleep 30 did not return")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := shellOutput(t, res)
+	if !strings.HasSuffix(head, "Output: started\nError: Command was cancelled before it could complete.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != StatusCancelled {
+		t.Errorf("Status = %q", res.Status)
+	}
+	if !processGone(child) {
+		syscall.Kill(child, syscall.SIGKILL)
+		t.Error("the command's child survived cancellation")
+	}
+}
+
+func TestShellTimeout(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	res := runShell(t, tw, ShellOptions{Timeout: 200 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	head, _ := shellOutput(t, res)
+	if !strings.HasSuffix(head, "Output: (empty)\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != StatusError {
+		t.Errorf("Status = %q", res.Status)
+	}
+}
+
+func TestShellReportsBackgroundProcesses(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	done := make(chan Result)
+	go func() { done <- runShell(t, tw, ShellOptions{}, map[string]any{"command": "sleep 30 & echo $!"}) }()
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a command leaving a background process did not return")
+	}
+	head, pgid := shellOutput(t, res)
+	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+	m := regexp.MustCompile(`Output: (\d+)\nError: \(none\)\nExit Code: 0\nSignal: \(none\)\nBackground PIDs: (\d+)\n$`).FindStringSubmatch(head)
+	if m == nil || m[1] != m[2] {
+		t.Errorf("output %q", res.Output)
+	}
+}
+
+func TestShellValidation(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"file.txt": ""})
+	tool := tw.tool(ShellName, Options{})
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'command'"},
+		{map[string]any{"command": " \n"}, "The 'command' parameter must be non-empty."},
+		{map[string]any{"command": []any{"ls"}}, "params/command must be string"},
+		{map[string]any{"command": "ls", "description": 1.0}, "params/description must be string"},
+		{map[string]any{"command": "ls", "directory": "missing"}, "Directory must exist and be a directory: " + tw.abs("missing")},
+		{map[string]any{"command": "ls", "directory": "file.txt"}, "Directory must exist and be a directory: " + tw.abs("file.txt")},
+	} {
+		if got := buildError(t, tool, tc.args); got != tc.want {
+			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	call := build(t, tool, map[string]any{"command": "make\n  test", "directory": "."})
+	if call.Title() != "Shell make …" {
+		t.Errorf("Title = %q", call.Title())
+	}
+}
+
+func TestCommandRoots(t *testing.T) {
+	for command, want := range map[string]string{
+		"git status":                     "git",
+		"  /usr/bin/git log --oneline":   "git",
+		"git add . && git commit -m 'x'": "git",
+		"go test ./... | tee out; npm i": "go, tee, npm",
+		"FOO=1 BAR=2 make build":         "make",
+		`echo "a; rm -rf /" 'b|c'`:       "echo",
+		"ls\nrm -f x":                    "ls, rm",
+		"echo $(rm -rf x)":               "echo $(rm -rf x)",
+		"echo `id`":                      "echo `id`",
+		"(cd sub && make)":               "cd, make",
+	} {
+		if got := commandRoots(command); got != want {
+			t.Errorf("commandRoots(%q) = %q, want %q", command, got, want)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// sniffLen is how much of a file binary detection looks at.
+const sniffLen = 4096
+
+// isBinary reports whether content looks like something other than text:
+// a NUL byte in the first 4 KiB, or more than 30% of that sample being
+// control characters or invalid UTF-8.
+func isBinary(content []byte) bool {
+	sample := content[:min(len(content), sniffLen)]
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return true
+	}
+	if len(sample) == 0 {
+		return false
+	}
+	odd := 0
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRune(sample[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			// A sequence cut by the end of the sample is not evidence.
+			if len(sample)-i < utf8.UTFMax && len(content) > len(sample) && !utf8.FullRune(sample[i:]) {
+				i = len(sample)
+				continue
+			}
+			odd++
+		case r < 0x20 && !strings.ContainsRune("\t\n\r\f\v\b\x1b", r):
+			odd++
+		}
+		i += size
+	}
+	return odd*10 > len(sample)*3
+}
+
+// mediaType is the MIME type of files read_file hands to the model as
+// inline data, by extension.
+func mediaType(path string) (mime, kind string, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return "image/png", "image", true
+	case ".jpg", ".jpeg":
+		return "image/jpeg", "image", true
+	case ".gif":
+		return "image/gif", "image", true
+	case ".webp":
+		return "image/webp", "image", true
+	case ".svg":
+		return "image/svg+xml", "image", true
+	case ".bmp":
+		return "image/bmp", "image", true
+	case ".mp3":
+		return "audio/mpeg", "audio", true
+	case ".wav":
+		return "audio/wav", "audio", true
+	case ".aiff", ".aif":
+		return "audio/aiff", "audio", true
+	case ".aac":
+		return "audio/aac", "audio", true
+	case ".ogg":
+		return "audio/ogg", "audio", true
+	case ".flac":
+		return "audio/flac", "audio", true
+	case ".pdf":
+		return "application/pdf", "pdf", true
+	}
+	return "", "", false
+}
+
+// toLF turns CRLF line endings into LF: the model reads and writes LF.
+func toLF(s string) string {
+	if !strings.Contains(s, "\r\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\r\n", "\n")
+}
+
+// maxLineLen is the longest line, in characters, tools show the model.
+const maxLineLen = 2000
+
+// cutLine shortens a line longer than maxLineLen characters.
+func cutLine(line string) (string, bool) {
+	if len(line) <= maxLineLen || utf8.RuneCountInString(line) <= maxLineLen {
+		return line, false
+	}
+	n := 0
+	for i := range line {
+		if n == maxLineLen {
+			return line[:i] + "... [truncated]", true
+		}
+		n++
+	}
+	return line, false
+}
+
+// fence wraps body in a Markdown code fence longer than any backtick run
+// inside it.
+func fence(lang, body string) string {
+	longest, run := 0, 0
+	for _, c := range body {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return f + lang + "\n" + body + f
+}

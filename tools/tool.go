@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"context"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Tool is one capability the model can call.
+type Tool interface {
+	// Name is the function name the model uses.
+	Name() string
+	// Declaration is what the model is told about the tool.
+	Declaration() *genai.FunctionDeclaration
+	// Build validates args and returns a runnable call, or an error whose
+	// message is sent to the model as the call's error result.
+	Build(args map[string]any) (Call, error)
+}
+
+// Kind groups calls by what they can do, for permissions and display.
+type Kind string
+
+const (
+	KindRead    Kind = "read"
+	KindSearch  Kind = "search"
+	KindEdit    Kind = "edit"
+	KindExecute Kind = "execute"
+)
+
+// Call is a validated invocation of a tool.
+type Call interface {
+	// Title is one human line saying what this call will do.
+	Title() string
+	Kind() Kind
+	// Confirmation is what the user must approve before Execute, or nil when
+	// the call needs no approval. Edits return nil: their confirmation is the
+	// ChangeProposer's.
+	Confirmation() *Confirmation
+	// Execute runs the call. A returned error is a failure of the call,
+	// reported to the model as an error result; ctx cancels it.
+	Execute(ctx context.Context) (Result, error)
+}
+
+// Confirmation describes a non-edit approval request.
+type Confirmation struct {
+	Kind    string // "execute"
+	Title   string // e.g. "Allow shell command?"
+	Details string // the command, shown verbatim
+	// AllowKey is what "always allow" remembers (for shell: the root command).
+	AllowKey string
+}
+
+// Status is how a call ended, for the user's display.
+type Status string
+
+const (
+	StatusOK        Status = "ok"
+	StatusError     Status = "error"
+	StatusRejected  Status = "rejected"
+	StatusCancelled Status = "cancelled"
+)
+
+// Result is a call's two faces: what the model reads and what the user sees.
+type Result struct {
+	// Output is the llmContent text, sent as {"output": Output}.
+	Output string
+	// Parts are extra parts for the model (inline images, PDFs).
+	Parts []*genai.Part
+	// Error, when non-empty, is sent as {"error": Error} instead of output.
+	Error string
+	// Status defaults to ok, or error when Error is set.
+	Status Status
+	// Display is Markdown for the user.
+	Display string
+	// AlwaysAllow is set when the user, while confirming this call's change,
+	// allowed edits for the rest of the session; the agent records it.
+	AlwaysAllow bool
+}
+
+// CallInfo identifies the call being executed, for front ends that ask the
+// user. The agent attaches it to the context passed to Execute.
+type CallInfo struct {
+	SessionID string
+	CallID    string
+	// AutoApprove is true when edits need no confirmation (auto_edit, yolo,
+	// or "always allow" given earlier in the session).
+	AutoApprove bool
+}
+
+type callInfoKey struct{}
+
+// WithCallInfo returns ctx carrying info.
+func WithCallInfo(ctx context.Context, info CallInfo) context.Context {
+	return context.WithValue(ctx, callInfoKey{}, info)
+}
+
+// CallInfoFrom returns the CallInfo in ctx, if any.
+func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
+	info, ok := ctx.Value(callInfoKey{}).(CallInfo)
+	return info, ok
+}
+
+// Outcome is what became of a proposed change.
+type Outcome string
+
+const (
+	// Applied: the file now holds exactly the proposed text.
+	Applied Outcome = "applied"
+	// Declined: the user rejected it; the file is unchanged.
+	Declined Outcome = "declined"
+	// Modified: the user changed the proposal; Decision.Content holds the result.
+	Modified Outcome = "modified"
+	// Stale: the document changed since the proposal was made; nothing applied.
+	Stale Outcome = "stale"
+)
+
+// Decision reports a proposal's outcome truthfully, read from the document.
+type Decision struct {
+	Outcome Outcome
+	// Content is the file's text after the exchange (for Modified, what the
+	// user made of it).
+	Content string
+	// Reason explains Declined or Stale in words for the model.
+	Reason string
+	// AlwaysAllow is set when the user allowed edits for the rest of the session.
+	AlwaysAllow bool
+}
+
+// ChangeProposer confirms and applies file changes. Each front end has one.
+type ChangeProposer interface {
+	Propose(ctx context.Context, change workspace.FileChange) (Decision, error)
+}
+
+// ApprovalMode says what runs without asking.
+type ApprovalMode string
+
+const (
+	ApprovalDefault  ApprovalMode = "default"   // ask for edits and shell
+	ApprovalAutoEdit ApprovalMode = "auto_edit" // edits without asking
+	ApprovalYolo     ApprovalMode = "yolo"      // everything without asking
+)

@@ -1,0 +1,175 @@
+package workspace
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff/lcs"
+)
+
+// ComputeEdits returns minimal non-overlapping edits turning before into
+// after. Edits replace whole lines (a line-level diff), which editors
+// preview well and which never split a \r\n or a character.
+func ComputeEdits(before, after string, enc Encoding) []TextEdit {
+	if before == after {
+		return nil
+	}
+	diffs := lineDiff(before, after)
+	if len(diffs) == 0 {
+		return nil
+	}
+	edits := make([]TextEdit, len(diffs))
+	c := positionCursor{text: before, enc: enc}
+	for i, d := range diffs {
+		start := c.at(d.start)
+		end := c.at(d.end)
+		edits[i] = TextEdit{Range: Range{Start: start, End: end}, NewText: d.text}
+	}
+	return edits
+}
+
+// lineDiff is udiff.Lines without its per-rune line splitting and string
+// joins, which dominate on large files: replacements are slices of after.
+func lineDiff(before, after string) []byteEdit {
+	beforeLines, beforeStarts := splitLines(before)
+	afterLines, afterStarts := splitLines(after)
+	diffs := lcs.DiffLines(beforeLines, afterLines)
+	edits := make([]byteEdit, len(diffs))
+	for i, d := range diffs {
+		edits[i] = byteEdit{
+			start: beforeStarts[d.Start],
+			end:   beforeStarts[d.End],
+			text:  after[afterStarts[d.ReplStart]:afterStarts[d.ReplEnd]],
+		}
+	}
+	return edits
+}
+
+// splitLines returns text's lines, each with its \n, and their start
+// offsets followed by len(text).
+func splitLines(text string) (lines []string, starts []int) {
+	n := strings.Count(text, "\n") + 1
+	lines = make([]string, 0, n)
+	starts = make([]int, 1, n+1)
+	for start := 0; start < len(text); {
+		end := len(text)
+		if nl := strings.IndexByte(text[start:], '\n'); nl >= 0 {
+			end = start + nl + 1
+		}
+		lines = append(lines, text[start:end])
+		starts = append(starts, end)
+		start = end
+	}
+	return lines, starts
+}
+
+// byteEdit is a TextEdit resolved to byte offsets.
+type byteEdit struct {
+	start, end int
+	text       string
+}
+
+// ApplyEdits applies non-overlapping edits (any order) to text. Edits that
+// start at the same place apply in the order given, insertions first.
+func ApplyEdits(text string, edits []TextEdit, enc Encoding) (string, error) {
+	if len(edits) == 0 {
+		return text, nil
+	}
+	idx := newLineIndex(text)
+	resolved := make([]byteEdit, len(edits))
+	for i, e := range edits {
+		start, _ := idx.offset(text, e.Range.Start, enc)
+		end, _ := idx.offset(text, e.Range.End, enc)
+		if start > end {
+			return "", fmt.Errorf("edit %d: range %s ends before it starts", i, e.Range)
+		}
+		resolved[i] = byteEdit{start, end, e.NewText}
+	}
+	slices.SortStableFunc(resolved, func(a, b byteEdit) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end))
+	})
+	for i := 1; i < len(resolved); i++ {
+		if resolved[i].start < resolved[i-1].end {
+			return "", fmt.Errorf("edits overlap at byte offsets %d-%d and %d-%d",
+				resolved[i-1].start, resolved[i-1].end, resolved[i].start, resolved[i].end)
+		}
+	}
+	return splice(text, resolved), nil
+}
+
+// splice applies sorted, non-overlapping byte edits in one pass.
+func splice(text string, edits []byteEdit) string {
+	size := len(text)
+	for _, e := range edits {
+		size += len(e.text) - (e.end - e.start)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	last := 0
+	for _, e := range edits {
+		b.WriteString(text[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// applyChanges applies didChange content changes in order. Clients send
+// a multi-edit change (a rename, an applied WorkspaceEdit) as ranges in
+// descending document order, each one valid for the text the previous left;
+// such runs are resolved against one line index and spliced in one pass
+// instead of rebuilding the text per change.
+func applyChanges(text string, changes []ContentChange, enc Encoding) (string, error) {
+	for i := 0; i < len(changes); {
+		if changes[i].Range == nil {
+			text = changes[i].Text
+			i++
+			continue
+		}
+		idx := newLineIndex(text)
+		var run []byteEdit // in arrival (descending) order
+		for ; i < len(changes) && changes[i].Range != nil; i++ {
+			r := *changes[i].Range
+			start, startExact := idx.offset(text, r.Start, enc)
+			end, endExact := idx.offset(text, r.End, enc)
+			if start > end {
+				return "", fmt.Errorf("change %d: range %s ends before it starts", i, r)
+			}
+			if n := len(run); n > 0 {
+				limit := run[n-1].start
+				if end > limit ||
+					!idx.resolvesBefore(text, r.Start, start, startExact, limit) ||
+					!idx.resolvesBefore(text, r.End, end, endExact, limit) {
+					break
+				}
+			}
+			run = append(run, byteEdit{start, end, changes[i].Text})
+		}
+		slices.Reverse(run)
+		text = splice(text, run)
+	}
+	return text, nil
+}
+
+// resolvesBefore reports whether position p, resolved to offset in text,
+// resolves to the same offset in any text that keeps text[:limit] and
+// differs after it. That holds when p names an exact boundary before limit
+// (or at it, unless a \r there could pair with a \n coming after it), or
+// when p was clamped to a line whose line break lies wholly before limit.
+func (idx lineIndex) resolvesBefore(text string, p Position, offset int, exact bool, limit int) bool {
+	switch {
+	case p.Line < 0:
+		return true
+	case exact:
+		return offset < limit || offset == limit && (offset == 0 || text[offset-1] != '\r')
+	default:
+		return p.Line+1 < len(idx) && idx[p.Line+1] <= limit
+	}
+}
+
+func (p Position) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Character) }
+
+func (r Range) String() string { return r.Start.String() + "-" + r.End.String() }

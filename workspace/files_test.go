@@ -1,0 +1,307 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadFilePrefersOverlay(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.go": "disk\n", "bom.txt": "\uFEFFwith bom\n"})
+	a := filepath.Join(root, "a.go")
+
+	f, err := w.ReadFile(a)
+	if err != nil || string(f.Content) != "disk\n" || f.Open || f.BOM {
+		t.Fatalf("disk read = %+v, %v", f, err)
+	}
+	w.Documents().Open(Document{Path: a, Version: 7, Text: "buffer\n"})
+	f, err = w.ReadFile(a)
+	if err != nil || string(f.Content) != "buffer\n" || !f.Open || f.Version != 7 {
+		t.Fatalf("overlay read = %+v, %v", f, err)
+	}
+
+	f, err = w.ReadFile(filepath.Join(root, "bom.txt"))
+	if err != nil || string(f.Content) != "with bom\n" || !f.BOM {
+		t.Fatalf("BOM read = %+v, %v", f, err)
+	}
+	w.Documents().Open(Document{Path: filepath.Join(root, "bom.txt"), Text: "edited\n"})
+	if f, _ := w.ReadFile(filepath.Join(root, "bom.txt")); !f.BOM || !f.Open {
+		t.Fatalf("open document over a BOM file: %+v", f)
+	}
+
+	_, err = w.ReadFile(filepath.Join(root, "missing.go"))
+	if !errors.Is(err, ErrNotExist) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing.go") {
+		t.Fatalf("missing file: %v", err)
+	}
+	if _, err := w.ReadFile(root); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Fatalf("reading a directory: %v", err)
+	}
+}
+
+func TestStatSeesUnsavedDocuments(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"dir/a.go": "x"})
+	w.Documents().Open(Document{Path: filepath.Join(root, "new", "deep", "b.go"), Text: "unsaved"})
+	tests := []struct {
+		path  string
+		isDir bool
+	}{
+		{"dir", true},
+		{"dir/a.go", false},
+		{"new", true},
+		{"new/deep", true},
+		{"new/deep/b.go", false},
+	}
+	for _, tt := range tests {
+		isDir, err := w.Stat(filepath.Join(root, tt.path))
+		if err != nil || isDir != tt.isDir {
+			t.Errorf("Stat(%s) = %v, %v; want %v", tt.path, isDir, err, tt.isDir)
+		}
+	}
+	if _, err := w.Stat(filepath.Join(root, "nope")); !errors.Is(err, ErrNotExist) {
+		t.Errorf("Stat of a missing path: %v", err)
+	}
+	if _, err := w.Stat(filepath.Join(root, "new", "de")); !errors.Is(err, ErrNotExist) {
+		t.Errorf("Stat of a name prefix of a virtual directory: %v", err)
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"b.txt": "12345", "a/x": "", "open.go": "on disk"})
+	symlink(t, filepath.Join(root, "a"), filepath.Join(root, "link-to-a"))
+	docs := w.Documents()
+	docs.Open(Document{Path: filepath.Join(root, "open.go"), Text: "buffer is longer"})
+	docs.Open(Document{Path: filepath.Join(root, "unsaved.go"), Text: "abc"})
+	docs.Open(Document{Path: filepath.Join(root, "newdir", "f.go"), Text: "f"})
+
+	entries, err := w.ReadDir(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]DirEntry{}
+	var names []string
+	for _, e := range entries {
+		got[e.Name] = e
+		names = append(names, e.Name)
+		if e.Path != filepath.Join(root, e.Name) {
+			t.Errorf("%s: Path %s", e.Name, e.Path)
+		}
+		if e.ModTime == 0 {
+			t.Errorf("%s: no ModTime", e.Name)
+		}
+	}
+	if want := []string{"a", "b.txt", "link-to-a", "newdir", "open.go", "unsaved.go"}; !slices.Equal(names, want) {
+		t.Fatalf("names = %v, want %v", names, want)
+	}
+	checks := []struct {
+		name  string
+		isDir bool
+		size  int64
+	}{
+		{"a", true, -1}, {"b.txt", false, 5}, {"link-to-a", true, -1}, {"newdir", true, -1},
+		{"open.go", false, int64(len("buffer is longer"))}, {"unsaved.go", false, 3},
+	}
+	for _, c := range checks {
+		e := got[c.name]
+		if e.IsDir != c.isDir || c.size >= 0 && e.Size != c.size {
+			t.Errorf("%s = %+v, want dir %v size %d", c.name, e, c.isDir, c.size)
+		}
+	}
+
+	entries, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"))
+	if err != nil || len(entries) != 1 || entries[0].Name != "f.go" || entries[0].IsDir {
+		t.Fatalf("virtual directory listing = %+v, %v", entries, err)
+	}
+	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing")); !errors.Is(err, ErrNotExist) {
+		t.Fatalf("missing directory: %v", err)
+	}
+	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt")); err == nil {
+		t.Fatal("listing a file succeeded")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := w.ReadDir(ctx, root); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled ReadDir: %v", err)
+	}
+}
+
+// walkNames walks dir and returns the slash paths relative to root, with
+// a trailing / on directories.
+func walkNames(t *testing.T, w *Workspace, dir string, opts WalkOptions) []string {
+	t.Helper()
+	root := w.Roots()[0]
+	var names []string
+	err := w.Walk(context.Background(), dir, opts, func(e DirEntry) error {
+		rel, err := filepath.Rel(root, e.Path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if e.IsDir {
+			rel += "/"
+		}
+		names = append(names, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+var ignoreTree = map[string]string{
+	".gitignore":              "*.log\n/build/\n# comment\n\nsecret*.txt\r\n!secret-ok.txt\n",
+	".geminiignore":           "private/\n",
+	".git/HEAD":               "ref",
+	"node_modules/m/index.js": "",
+	"a.go":                    "",
+	"app.log":                 "",
+	"build/out.bin":           "",
+	"secret1.txt":             "",
+	"secret-ok.txt":           "",
+	"private/p.txt":           "",
+	"src/main.go":             "",
+	"src/debug.log":           "",
+	"src/build/keep.go":       "", // "/build/" is anchored to the root
+	"src/gen/.gitignore":      "*.pb.go\n!keep.pb.go\n",
+	"src/gen/x.pb.go":         "",
+	"src/gen/keep.pb.go":      "",
+	"src/gen/x.go":            "",
+	"other/x.pb.go":           "", // the nested rule does not reach here
+}
+
+func TestWalk(t *testing.T) {
+	w, root := newTestWorkspace(t, ignoreTree)
+	w.Documents().Open(Document{Path: filepath.Join(root, "src", "unsaved.go"), Text: "x"})
+	w.Documents().Open(Document{Path: filepath.Join(root, "newpkg", "n.go"), Text: "x"})
+
+	all := walkNames(t, w, root, WalkOptions{})
+	want := []string{
+		".geminiignore", ".gitignore", "a.go", "app.log", "build/", "build/out.bin",
+		"newpkg/", "newpkg/n.go", "other/", "other/x.pb.go", "private/", "private/p.txt",
+		"secret-ok.txt", "secret1.txt", "src/", "src/build/", "src/build/keep.go",
+		"src/debug.log", "src/gen/", "src/gen/.gitignore", "src/gen/keep.pb.go",
+		"src/gen/x.go", "src/gen/x.pb.go", "src/main.go", "src/unsaved.go",
+	}
+	if !slices.Equal(all, want) {
+		t.Errorf("Walk without ignore rules:\n got %v\nwant %v", all, want)
+	}
+
+	filtered := walkNames(t, w, root, WalkOptions{RespectGitIgnore: true})
+	want = []string{
+		".geminiignore", ".gitignore", "a.go", "newpkg/", "newpkg/n.go", "other/", "other/x.pb.go",
+		"secret-ok.txt", "src/", "src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore",
+		"src/gen/keep.pb.go", "src/gen/x.go", "src/main.go", "src/unsaved.go",
+	}
+	if !slices.Equal(filtered, want) {
+		t.Errorf("Walk with ignore rules:\n got %v\nwant %v", filtered, want)
+	}
+
+	// Walking a subdirectory still applies the rules of the directories above.
+	sub := walkNames(t, w, filepath.Join(root, "src"), WalkOptions{RespectGitIgnore: true})
+	want = []string{"src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore", "src/gen/keep.pb.go", "src/gen/x.go", "src/main.go", "src/unsaved.go"}
+	if !slices.Equal(sub, want) {
+		t.Errorf("Walk of src:\n got %v\nwant %v", sub, want)
+	}
+}
+
+func TestWalkSeesIgnoreFileChanges(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.txt": "", "b.txt": ""})
+	opts := WalkOptions{RespectGitIgnore: true}
+	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{"a.txt", "b.txt"}) {
+		t.Fatalf("before: %v", got)
+	}
+	writeFiles(t, root, map[string]string{".gitignore": "a.txt\n"})
+	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "b.txt"}) {
+		t.Fatalf("after adding .gitignore: %v", got)
+	}
+	writeFiles(t, root, map[string]string{".gitignore": "b.txt\nmore\n"}) // another size
+	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "a.txt"}) {
+		t.Fatalf("after changing .gitignore: %v", got)
+	}
+}
+
+func TestWalkControl(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a/1": "", "a/2": "", "b/1": "", "c": ""})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"o/deep": ""})
+	symlink(t, outside, filepath.Join(root, "d-link"))
+
+	var seen []string
+	err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		seen = append(seen, e.Name)
+		if e.Name == "a" {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(seen, []string{"a", "b", "1", "c", "d-link"}) {
+		t.Fatalf("SkipDir: %v, %v", seen, err)
+	}
+
+	seen = nil
+	err = w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		seen = append(seen, e.Name)
+		if e.Name == "1" {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(seen, []string{"a", "1"}) {
+		t.Fatalf("SkipAll: %v, %v", seen, err)
+	}
+
+	boom := errors.New("boom")
+	if err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("fn error: %v", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err = w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error {
+		n++
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || n != 1 {
+		t.Fatalf("cancelled walk: %d visits, %v", n, err)
+	}
+}
+
+func TestIgnored(t *testing.T) {
+	w, root := newTestWorkspace(t, ignoreTree)
+	writeFiles(t, root, map[string]string{".git/info/exclude": "excluded.txt\n"})
+	tests := []struct {
+		path    string
+		isDir   bool
+		ignored bool
+	}{
+		{"a.go", false, false},
+		{"app.log", false, true},
+		{"src/deep/er/x.log", false, true},
+		{"build", true, true},
+		{"build/out.bin", false, true}, // inside an ignored directory
+		{"build/never/made.go", false, true},
+		{"build", false, false}, // "/build/" is for directories only
+		{"src/build", true, false},
+		{"secret1.txt", false, true},
+		{"secret-ok.txt", false, false},
+		{"private/p.txt", false, true},
+		{"src/gen/x.pb.go", false, true},
+		{"src/gen/keep.pb.go", false, false},
+		{"other/x.pb.go", false, false},
+		{"excluded.txt", false, true},
+		{".", true, false},
+	}
+	for _, tt := range tests {
+		if got := w.Ignored(filepath.Join(root, tt.path), tt.isDir); got != tt.ignored {
+			t.Errorf("Ignored(%s, dir %v) = %v, want %v", tt.path, tt.isDir, got, tt.ignored)
+		}
+	}
+	if w.Ignored("/elsewhere/app.log", false) {
+		t.Error("a path outside the roots is ignored")
+	}
+}

@@ -1,0 +1,182 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// Ignore files read in every directory, lowest priority first. The root
+// also reads .git/info/exclude, below both.
+var ignoreFileNames = []string{".gitignore", ".geminiignore"}
+
+// alwaysSkipped are directory names Walk never enters, ignore rules or not.
+func alwaysSkipped(name string) bool { return name == ".git" || name == "node_modules" }
+
+// Ignored reports whether path is ignored by .gitignore/.geminiignore rules
+// (the root's and those of every directory down to path, and the root's
+// .git/info/exclude). A path inside an ignored directory is ignored. Paths
+// outside the roots, and the roots themselves, are not.
+func (w *Workspace) Ignored(path string, isDir bool) bool {
+	path = filepath.Clean(path)
+	root := w.rootOf(path)
+	if root == "" || root == path {
+		return false
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	patterns := w.dirPatterns(root, root)
+	dir := root
+	for i, name := range parts {
+		last := i == len(parts)-1
+		if gitignore.NewMatcher(patterns).Match(parts[:i+1], !last || isDir) {
+			return true
+		}
+		if !last {
+			dir = filepath.Join(dir, name)
+			patterns = appendPatterns(patterns, w.dirPatterns(root, dir))
+		}
+	}
+	return false
+}
+
+// ignoreRules are the patterns in force inside one directory of a walk.
+type ignoreRules struct {
+	root     string
+	parts    []string // the directory's path components below root
+	patterns []gitignore.Pattern
+}
+
+// rulesFor collects the patterns in force inside dir, from root down.
+func (w *Workspace) rulesFor(root, dir string) ignoreRules {
+	r := ignoreRules{root: root, patterns: w.dirPatterns(root, root)}
+	if dir == root {
+		return r
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return r
+	}
+	cur := root
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, name)
+		r = w.descend(r, name, cur)
+	}
+	return r
+}
+
+// descend returns the rules inside the subdirectory name (at path dir) of r.
+func (w *Workspace) descend(r ignoreRules, name, dir string) ignoreRules {
+	return ignoreRules{
+		root:     r.root,
+		parts:    append(slices.Clip(r.parts), name),
+		patterns: appendPatterns(r.patterns, w.dirPatterns(r.root, dir)),
+	}
+}
+
+func (r ignoreRules) match(name string, isDir bool) bool {
+	if len(r.patterns) == 0 {
+		return false
+	}
+	return gitignore.NewMatcher(r.patterns).Match(append(slices.Clip(r.parts), name), isDir)
+}
+
+// appendPatterns never writes into base's backing array, so sibling
+// directories can share their parent's patterns.
+func appendPatterns(base, more []gitignore.Pattern) []gitignore.Pattern {
+	if len(more) == 0 {
+		return base
+	}
+	return append(slices.Clip(base), more...)
+}
+
+type ignoreKey struct{ root, dir string }
+
+// ignoreFiles caches one directory's parsed ignore files; stamps tell
+// when a file was added, removed or rewritten since.
+type ignoreFiles struct {
+	stamps   []fileStamp
+	patterns []gitignore.Pattern
+}
+
+type fileStamp struct {
+	exists bool
+	size   int64
+	mod    time.Time
+}
+
+// dirPatterns returns the patterns of dir's own ignore files, with
+// domains relative to root.
+func (w *Workspace) dirPatterns(root, dir string) []gitignore.Pattern {
+	files := make([]string, 0, 3)
+	if dir == root {
+		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
+	}
+	for _, name := range ignoreFileNames {
+		files = append(files, filepath.Join(dir, name))
+	}
+	stamps := make([]fileStamp, len(files))
+	for i, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
+		}
+	}
+
+	key := ignoreKey{root, dir}
+	w.ignoreMu.Lock()
+	cached, ok := w.ignores[key]
+	w.ignoreMu.Unlock()
+	if ok && slices.Equal(cached.stamps, stamps) {
+		return cached.patterns
+	}
+
+	var domain []string
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
+		domain = strings.Split(rel, string(filepath.Separator))
+	}
+	var patterns []gitignore.Pattern
+	for i, f := range files {
+		if !stamps[i].exists {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue // unreadable rules ignore nothing, as with git
+		}
+		patterns = append(patterns, parseIgnore(data, domain)...)
+	}
+	w.ignoreMu.Lock()
+	w.ignores[key] = &ignoreFiles{stamps: stamps, patterns: patterns}
+	w.ignoreMu.Unlock()
+	return patterns
+}
+
+// parseIgnore parses gitignore syntax; domain is the directory holding it.
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+	data = bytes.TrimPrefix(data, []byte(bom))
+	var patterns []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, `\#`) || strings.HasPrefix(line, `\!`) {
+			line = line[1:] // escaped literal; "!" literal stays a pattern char below
+			if line[0] == '!' {
+				line = `[!]` + line[1:]
+			}
+		}
+		patterns = append(patterns, gitignore.ParsePattern(line, domain))
+	}
+	return patterns
+}

@@ -1,0 +1,175 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Workspace is the set of roots plus the open documents.
+type Workspace struct {
+	roots []string
+	docs  *Documents
+
+	ignoreMu sync.Mutex
+	ignores  map[ignoreKey]*ignoreFiles // parsed ignore files per directory
+}
+
+// New returns a workspace over roots (absolute dirs; symlinks resolved) with
+// docs as its overlay. docs may be nil for a headless workspace.
+func New(roots []string, docs *Documents) (*Workspace, error) {
+	if len(roots) == 0 {
+		return nil, errors.New("creating workspace: no roots given")
+	}
+	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles)}
+	if w.docs == nil {
+		w.docs = NewDocuments()
+	}
+	for _, root := range roots {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("workspace root %s is not a directory", root)
+		}
+		w.roots = append(w.roots, real)
+	}
+	return w, nil
+}
+
+// Roots returns the resolved roots; the first is the default for relative paths.
+func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) }
+
+// Documents returns the overlay.
+func (w *Workspace) Documents() *Documents { return w.docs }
+
+// Resolve makes path absolute (relative to the first root), follows
+// symlinks (of the longest existing prefix, for paths that do not exist yet)
+// and returns ErrOutsideRoots (wrapped, naming the path) when it leaves every root.
+func (w *Workspace) Resolve(path string) (string, error) {
+	if path == "" {
+		return "", errors.New("resolving path: the path is empty")
+	}
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.roots[0], p)
+	}
+	p = filepath.Clean(p)
+	real, err := resolveSymlinks(p)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	if w.rootOf(real) == "" {
+		return "", &outsideRootsError{path: path, resolved: real, roots: w.roots}
+	}
+	return real, nil
+}
+
+// rootOf returns the innermost root containing the absolute, cleaned path,
+// or "" when none does. It does not touch the file system.
+func (w *Workspace) rootOf(path string) string {
+	best := ""
+	for _, root := range w.roots {
+		if within(root, path) && len(root) > len(best) {
+			best = root
+		}
+	}
+	return best
+}
+
+// within reports whether path is root or below it; both absolute and cleaned.
+func within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, root)
+}
+
+// checkResolved refuses paths that cannot have come from Resolve, so a
+// caller that skipped it gets an error instead of reaching outside.
+func (w *Workspace) checkResolved(path string) error {
+	if !filepath.IsAbs(path) {
+		return fmt.Errorf("path %s is not absolute; resolve it first", path)
+	}
+	if w.rootOf(filepath.Clean(path)) == "" {
+		return &outsideRootsError{path: path, resolved: filepath.Clean(path), roots: w.roots}
+	}
+	return nil
+}
+
+// outsideRootsError names the path and the roots; it matches ErrOutsideRoots.
+type outsideRootsError struct {
+	path, resolved string
+	roots          []string
+}
+
+func (e *outsideRootsError) Error() string {
+	roots := strings.Join(e.roots, ", ")
+	if e.resolved == filepath.Clean(e.path) {
+		return fmt.Sprintf("path %s is outside the workspace roots (%s)", e.path, roots)
+	}
+	return fmt.Sprintf("path %s resolves to %s, outside the workspace roots (%s)", e.path, e.resolved, roots)
+}
+
+func (e *outsideRootsError) Unwrap() error { return ErrOutsideRoots }
+
+// maxSymlinks bounds symlink chains, as the kernel does with ELOOP.
+const maxSymlinks = 255
+
+// resolveSymlinks follows every symlink in the absolute, cleaned path p.
+// Missing trailing components are kept as they are, after resolving the
+// longest existing prefix; a dangling symlink is followed to where its
+// target would be created.
+func resolveSymlinks(p string) (string, error) {
+	return resolveSymlinksDepth(p, 0)
+}
+
+func resolveSymlinksDepth(p string, depth int) (string, error) {
+	if depth > maxSymlinks {
+		return "", fmt.Errorf("too many levels of symbolic links at %s", p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p, nil
+	}
+	realParent, err := resolveSymlinksDepth(parent, depth)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return filepath.Join(realParent, filepath.Base(p)), nil
+	}
+	// A dangling symlink: writing through it would create its target.
+	target, err := os.Readlink(p)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(realParent, target)
+	}
+	return resolveSymlinksDepth(filepath.Clean(target), depth+1)
+}

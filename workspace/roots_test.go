@@ -1,0 +1,203 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// newTestWorkspace returns a workspace over a fresh root holding files
+// (path → content; a trailing / makes a directory).
+func newTestWorkspace(t *testing.T, files map[string]string) (*Workspace, string) {
+	t.Helper()
+	root := t.TempDir()
+	writeFiles(t, root, files)
+	w, err := New([]string{root}, NewDocuments())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, w.Roots()[0]
+}
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNew(t *testing.T) {
+	if _, err := New(nil, nil); err == nil {
+		t.Error("New without roots succeeded")
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	if _, err := New([]string{missing}, nil); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("New with a missing root: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	writeFiles(t, filepath.Dir(file), map[string]string{"file": "x"})
+	if _, err := New([]string{file}, nil); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("New with a file root: %v", err)
+	}
+	w, err := New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Documents() == nil {
+		t.Error("headless workspace has no Documents")
+	}
+}
+
+func TestNewResolvesSymlinkedRoot(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	symlink(t, real, link)
+	w, err := New([]string{link}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRoot, _ := filepath.EvalSymlinks(real)
+	if got := w.Roots(); len(got) != 1 || got[0] != wantRoot {
+		t.Fatalf("Roots = %v, want [%s]", got, wantRoot)
+	}
+	// The root's own spelling through the link resolves inside.
+	got, err := w.Resolve(filepath.Join(link, "a.go"))
+	if err != nil || got != filepath.Join(wantRoot, "a.go") {
+		t.Fatalf("Resolve through the root link = %q, %v", got, err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"src/a.go": "package a", "src/sub/": ""})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"secret": "s", "dir/": ""})
+	symlink(t, outside, filepath.Join(root, "out"))                             // dir link leaving the root
+	symlink(t, filepath.Join(outside, "secret"), filepath.Join(root, "secret")) // file link leaving
+	symlink(t, filepath.Join(outside, "nothing"), filepath.Join(root, "dangling"))
+	symlink(t, "src", filepath.Join(root, "inside")) // relative link staying inside
+	symlink(t, "../a.go", filepath.Join(root, "src", "sub", "a-link.go"))
+
+	ok := []struct{ in, want string }{
+		{"src/a.go", "src/a.go"},
+		{"./src/../src/a.go", "src/a.go"},
+		{filepath.Join(root, "src", "a.go"), "src/a.go"},
+		{"src/new/deeper/file.go", "src/new/deeper/file.go"}, // nonexistent
+		{"inside/a.go", "src/a.go"},
+		{"inside/not-yet/x.go", "src/not-yet/x.go"}, // nonexistent under a symlinked dir
+		{"src/sub/a-link.go", "src/a.go"},
+		{".", "."},
+		{root, "."},
+	}
+	for _, tt := range ok {
+		got, err := w.Resolve(tt.in)
+		want := filepath.Join(root, filepath.FromSlash(tt.want))
+		if err != nil || got != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", tt.in, got, err, want)
+		}
+	}
+
+	refused := []string{
+		"/etc/passwd",
+		"..",
+		"../x",
+		"src/../../x",
+		"out",
+		"out/secret",
+		"out/dir/new-file.go", // nonexistent under a link to outside
+		"secret",
+		"dangling", // writing through it would create a file outside
+		filepath.Join(outside, "secret"),
+	}
+	for _, in := range refused {
+		got, err := w.Resolve(in)
+		if !errors.Is(err, ErrOutsideRoots) {
+			t.Errorf("Resolve(%q) = %q, %v; want ErrOutsideRoots", in, got, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), in) || !strings.Contains(err.Error(), root) {
+			t.Errorf("Resolve(%q) error %q does not name the path and the roots", in, err)
+		}
+	}
+
+	if _, err := w.Resolve(""); err == nil {
+		t.Error("Resolve of an empty path succeeded")
+	}
+}
+
+func TestResolveErrorMessages(t *testing.T) {
+	w, err := New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := w.Roots()[0]
+	_, err = w.Resolve("/etc/passwd")
+	if want := "path /etc/passwd is outside the workspace roots (" + root + ")"; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+	_, err = w.Resolve("../x")
+	if want := "path ../x resolves to " + filepath.Join(filepath.Dir(root), "x") + ", outside the workspace roots (" + root + ")"; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+func TestResolveSeveralRoots(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	w, err := New([]string{a, b}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, rb := w.Roots()[0], w.Roots()[1]
+	if got, err := w.Resolve("x.go"); err != nil || got != filepath.Join(ra, "x.go") {
+		t.Errorf("relative path: %q, %v; want it under the first root", got, err)
+	}
+	if got, err := w.Resolve(filepath.Join(rb, "y.go")); err != nil || got != filepath.Join(rb, "y.go") {
+		t.Errorf("second root: %q, %v", got, err)
+	}
+	// A sibling whose name starts with a root's name is not inside it.
+	if _, err := w.Resolve(ra + "-sibling/z"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("prefix sibling: %v", err)
+	}
+}
+
+func TestResolveSymlinkLoop(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	symlink(t, "b", filepath.Join(root, "a"))
+	symlink(t, "a", filepath.Join(root, "b"))
+	if _, err := w.Resolve("a/x"); err == nil {
+		t.Fatal("Resolve through a symlink loop succeeded")
+	}
+}
+
+func TestReadsRefuseUnresolvedPaths(t *testing.T) {
+	w, _ := newTestWorkspace(t, map[string]string{"a": "x"})
+	if _, err := w.ReadFile("a"); err == nil || !strings.Contains(err.Error(), "not absolute") {
+		t.Errorf("ReadFile of a relative path: %v", err)
+	}
+	if _, err := w.ReadFile("/etc/passwd"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("ReadFile outside the roots: %v", err)
+	}
+	if _, err := w.PrepareChange("/etc/passwd", "x"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("PrepareChange outside the roots: %v", err)
+	}
+}
