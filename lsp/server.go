@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -65,6 +65,11 @@ type Server struct {
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
+	// calls cancels in-flight requests by id, for $/cancelRequest.
+	calls map[jsonrpc2.ID]context.CancelFunc
+	// life is the connection's lifetime context; every request's context
+	// derives from it, never from jsonrpc2's pooled request context.
+	life context.Context
 
 	// applyMu keeps one workspace/applyEdit in flight per client: editors
 	// show one preview at a time, and outcomes are read from documents.
@@ -90,6 +95,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		exit:     make(chan int, 1),
 		running:  map[string]context.CancelFunc{},
 		progress: map[string]context.CancelFunc{},
+		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st)
@@ -97,7 +103,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.conn.Go(ctx, protocol.CancelHandler(s.handle))
+	s.life = ctx
+	s.conn.Go(ctx, s.handle)
 
 	var code int
 	select {
@@ -136,17 +143,34 @@ func (s *Server) cancelAll() {
 // handle dispatches one message. It runs on the read loop, so
 // notifications are handled in wire order; requests that call back into
 // the client release the loop with jsonrpc2.Async first.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+//
+// jsonrpc2 pools the request context rq and recycles it when handle
+// returns; a stdlib context derived from it can touch it after that (and
+// panic), so work runs under a context of the server's own, cancelled by
+// $/cancelRequest or when the handler returns.
+func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) {
 	method := req.Method()
 	params := append([]byte(nil), req.Params()...)
 	if !req.IsCall() {
 		// A notification's error would end the connection: log instead.
-		if err := s.notification(ctx, method, params); err != nil {
+		if err := s.notification(method, params); err != nil {
 			s.log.Warn("notification failed", zap.String("method", method), zap.Error(err))
 		}
 		return nil, nil
 	}
-	result, err := s.request(ctx, req, method, params)
+	id := req.ID()
+	ctx, cancel := context.WithCancel(s.life)
+	s.mu.Lock()
+	s.calls[id] = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.calls, id)
+		s.mu.Unlock()
+		cancel()
+	}()
+	release := func() { jsonrpc2.Async(rq) }
+	result, err := s.request(ctx, release, method, params)
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if !errors.As(err, &rpcErr) {
@@ -157,7 +181,9 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	return result, err
 }
 
-func (s *Server) request(ctx context.Context, req *jsonrpc2.Request, method string, params []byte) (any, error) {
+// request answers a call; release lets the read loop go on, for handlers
+// that call back into the client.
+func (s *Server) request(ctx context.Context, release func(), method string, params []byte) (any, error) {
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
@@ -180,22 +206,24 @@ func (s *Server) request(ctx context.Context, req *jsonrpc2.Request, method stri
 	}
 	switch method {
 	case "gemini/prompt":
-		jsonrpc2.Async(ctx)
+		release()
 		return s.prompt(ctx, params)
 	case "workspace/executeCommand":
-		jsonrpc2.Async(ctx)
+		release()
 		return s.executeCommand(ctx, params)
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
 	}
 }
 
-func (s *Server) notification(ctx context.Context, method string, params []byte) error {
+func (s *Server) notification(method string, params []byte) error {
 	switch method {
 	case "exit":
 		s.exit <- s.exitStatus()
 		return nil
-	case "initialized", "$/setTrace", "$/cancelRequest",
+	case "$/cancelRequest":
+		return s.cancelRequest(params)
+	case "initialized", "$/setTrace",
 		"workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
 		return nil
 	case "textDocument/didOpen":
@@ -216,6 +244,33 @@ func (s *Server) notification(ctx context.Context, method string, params []byte)
 	}
 }
 
+func (s *Server) cancelRequest(raw []byte) error {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return err
+	}
+	var id jsonrpc2.ID
+	var n int64
+	var str string
+	switch {
+	case json.Unmarshal(p.ID, &n) == nil:
+		id = jsonrpc2.NewNumberID(n)
+	case json.Unmarshal(p.ID, &str) == nil:
+		id = jsonrpc2.NewStringID(str)
+	default:
+		return fmt.Errorf("$/cancelRequest: id must be a number or a string, not %s", p.ID)
+	}
+	s.mu.Lock()
+	cancel, ok := s.calls[id]
+	s.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return nil
+}
+
 // state returns what the prompt handlers need, or an error when the
 // server cannot run prompts.
 func (s *Server) state() (*agent.Agent, clientFeatures, error) {
@@ -234,5 +289,3 @@ func (s *Server) approvalMode() tools.ApprovalMode {
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }
-
-var errNoWorkspace = fmt.Errorf("no workspace")

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// binary is the gemini-ls built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gemini-ls-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "gemini-ls")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building gemini-ls: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// harness is one editor connected to the real binary, with a fake model
+// and a workspace on disk.
+type harness struct {
+	t      *testing.T
+	ctx    context.Context
+	model  *geminitest.Server
+	root   string
+	proc   *lsptest.Process
+	client *lsptest.Client
+	log    string
+}
+
+type setup struct {
+	profile lsptest.Profile
+	files   map[string]string
+	opts    map[string]any
+	env     []string // extra environment
+	noKey   bool
+}
+
+func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	for name, content := range s.files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := geminitest.NewTestServer(t, turns...)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL}
+	if !s.noKey {
+		env = append(env, "GEMINI_API_KEY=test-key")
+	}
+	env = append(env, s.env...)
+	log := filepath.Join(t.TempDir(), "gemini-ls.log")
+	proc := lsptest.StartBinary(t, binary, env, log)
+	t.Cleanup(func() {
+		if t.Failed() {
+			if b, err := os.ReadFile(log); err == nil {
+				t.Logf("server log:\n%s", b)
+			}
+			if b, err := os.ReadFile(log + ".stderr"); err == nil && len(b) > 0 {
+				t.Logf("server stderr:\n%s", b)
+			}
+		}
+	})
+	client := lsptest.New(t, proc, s.profile)
+	if _, err := client.Initialize(ctx, []string{root}, s.opts); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return &harness{t: t, ctx: ctx, model: model, root: root, proc: proc, client: client, log: log}
+}
+
+func (h *harness) path(name string) string { return filepath.Join(h.root, name) }
+
+// promptResult is gemini/prompt's result.
+type promptResult struct {
+	SessionID  string `json:"sessionId"`
+	StopReason string `json:"stopReason"`
+	Text       string `json:"text"`
+	Error      string `json:"error"`
+}
+
+func (h *harness) prompt(params map[string]any) promptResult {
+	h.t.Helper()
+	var res promptResult
+	if err := h.client.Call(h.ctx, "gemini/prompt", params, &res); err != nil {
+		h.t.Fatalf("gemini/prompt: %v", err)
+	}
+	return res
+}
+
+// update is a gemini/update notification.
+type update struct {
+	SessionID   string         `json:"sessionId"`
+	Kind        string         `json:"kind"`
+	Text        string         `json:"text"`
+	Subject     string         `json:"subject"`
+	Description string         `json:"description"`
+	CallID      string         `json:"callId"`
+	Name        string         `json:"name"`
+	Title       string         `json:"title"`
+	Args        map[string]any `json:"args"`
+	Status      string         `json:"status"`
+	Display     string         `json:"display"`
+	Message     string         `json:"message"`
+}
+
+func (h *harness) updates(kind string) []update {
+	var out []update
+	for _, m := range h.client.Messages("gemini/update") {
+		var u update
+		if err := json.Unmarshal(m.Params, &u); err != nil {
+			h.t.Fatalf("bad gemini/update %s: %v", m.Params, err)
+		}
+		if kind == "" || u.Kind == kind {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// toolOutputs are the functionResponse outputs (or errors) the agent sent
+// back to the model in request i.
+func (h *harness) toolOutputs(i int) []string {
+	h.t.Helper()
+	reqs := h.model.Requests()
+	if i >= len(reqs) {
+		h.t.Fatalf("model saw %d requests, want at least %d", len(reqs), i+1)
+	}
+	contents := reqs[i].Contents
+	last := contents[len(contents)-1]
+	var out []string
+	for _, p := range last.Parts {
+		if fr := p.FunctionResponse; fr != nil {
+			if e, ok := fr.Response["error"]; ok {
+				out = append(out, fmt.Sprint("error: ", e))
+			} else {
+				out = append(out, fmt.Sprint(fr.Response["output"]))
+			}
+		}
+	}
+	return out
+}
+
+func (h *harness) readFile(name string) string {
+	b, err := os.ReadFile(h.path(name))
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+func call(name string, args map[string]any) geminitest.Turn {
+	return geminitest.CallTurn(geminitest.Call(name, args))
+}
+
+func contains(t *testing.T, what, got, want string) {
+	t.Helper()
+	if !strings.Contains(got, want) {
+		t.Errorf("%s = %q, want it to contain %q", what, got, want)
+	}
+}

@@ -1,0 +1,356 @@
+package lsptest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Message is a notification or request the server sent.
+type Message struct {
+	Method string
+	Params json.RawMessage
+}
+
+// Client is a scripted editor connected to a gemini-ls server.
+type Client struct {
+	t       testing.TB
+	conn    jsonrpc2.Conn
+	stream  *stream
+	Profile Profile
+
+	// OnApplyEdit decides each workspace/applyEdit, as the user would;
+	// Accept when nil.
+	OnApplyEdit EditPolicy
+	// OnShowMessageRequest picks the title of an action, "" to dismiss;
+	// the first action when nil.
+	OnShowMessageRequest func(message string, actions []string) string
+	// OnConfirm answers gemini/confirm (plugin profile); proceed_once when nil.
+	OnConfirm func(ctx context.Context, params json.RawMessage) string
+
+	mu       sync.Mutex
+	enc      workspace.Encoding
+	buffers  map[string]*buffer
+	messages []Message // notifications and requests from the server, in order
+	nullIDs  [][]byte
+	changed  chan struct{} // closed and replaced when messages grow
+}
+
+type buffer struct {
+	uri     string
+	version int32
+	text    string
+}
+
+// New connects a client speaking profile over rwc. The connection closes
+// when the test ends.
+func New(t testing.TB, rwc io.ReadWriteCloser, profile Profile) *Client {
+	c := &Client{t: t, Profile: profile, buffers: map[string]*buffer{}, changed: make(chan struct{})}
+	c.stream = &stream{rwc: rwc, in: bufio.NewReader(rwc), onNull: func(b []byte) {
+		c.mu.Lock()
+		c.nullIDs = append(c.nullIDs, b)
+		c.mu.Unlock()
+		c.record(Message{Method: "(null id response)", Params: b})
+	}}
+	c.conn = jsonrpc2.NewConn(c.stream)
+	c.conn.Go(context.Background(), c.handle)
+	t.Cleanup(func() { _ = c.conn.Close() })
+	return c
+}
+
+// Initialize sends initialize (with roots as workspaceFolders and opts as
+// initializationOptions) and initialized. It returns the result.
+func (c *Client) Initialize(ctx context.Context, roots []string, opts map[string]any) (map[string]any, error) {
+	folders := make([]map[string]string, len(roots))
+	for i, r := range roots {
+		folders[i] = map[string]string{"uri": string(uri.File(r)), "name": filepath.Base(r)}
+	}
+	var rootURI any
+	if len(roots) > 0 {
+		rootURI = string(uri.File(roots[0]))
+	}
+	params := map[string]any{
+		"processId":             os.Getpid(),
+		"clientInfo":            c.Profile.ClientInfo,
+		"rootUri":               rootURI,
+		"workspaceFolders":      folders,
+		"capabilities":          c.Profile.Capabilities,
+		"initializationOptions": opts,
+	}
+	var res map[string]any
+	if err := c.Call(ctx, "initialize", params, &res); err != nil {
+		return nil, err
+	}
+	caps, _ := res["capabilities"].(map[string]any)
+	switch caps["positionEncoding"] {
+	case "utf-8":
+		c.enc = workspace.UTF8
+	case "utf-32":
+		c.enc = workspace.UTF32
+	default:
+		c.enc = workspace.UTF16
+	}
+	return res, c.Notify(ctx, "initialized", map[string]any{})
+}
+
+// Encoding is the position encoding the server chose.
+func (c *Client) Encoding() workspace.Encoding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.enc
+}
+
+// Call sends a request and decodes its result into result (may be nil).
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	_, err := c.conn.Call(ctx, method, params, result)
+	return err
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	return c.conn.Notify(ctx, method, params)
+}
+
+// WriteRaw sends body as one frame, valid JSON-RPC or not.
+func (c *Client) WriteRaw(body string) error { return c.stream.WriteFrame([]byte(body)) }
+
+// NullIDResponses are the error responses with id null the server sent
+// (answers to frames it could not parse).
+func (c *Client) NullIDResponses() []json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]json.RawMessage, len(c.nullIDs))
+	for i, b := range c.nullIDs {
+		out[i] = b
+	}
+	return out
+}
+
+// Open opens path in the editor with text (not necessarily what is on disk).
+func (c *Client) Open(ctx context.Context, path, text string) error {
+	u := string(uri.File(path))
+	c.mu.Lock()
+	c.buffers[path] = &buffer{uri: u, version: 1, text: text}
+	c.mu.Unlock()
+	return c.Notify(ctx, "textDocument/didOpen", map[string]any{
+		"textDocument": map[string]any{"uri": u, "languageId": languageID(path), "version": 1, "text": text},
+	})
+}
+
+// Type replaces the buffer's text with text the way a user's typing
+// arrives: incremental didChange events, last range first.
+func (c *Client) Type(ctx context.Context, path, text string) error {
+	c.mu.Lock()
+	b, ok := c.buffers[path]
+	if !ok {
+		c.mu.Unlock()
+		return fmt.Errorf("%s is not open", path)
+	}
+	params := c.changeLocked(b, text)
+	c.mu.Unlock()
+	return c.Notify(ctx, "textDocument/didChange", params)
+}
+
+func (c *Client) changeLocked(b *buffer, text string) map[string]any {
+	edits := workspace.ComputeEdits(b.text, text, c.enc)
+	slices.Reverse(edits) // later ranges first, so earlier ones stay valid
+	changes := make([]map[string]any, len(edits))
+	for i, e := range edits {
+		changes[i] = map[string]any{"range": wireRange(e.Range), "text": e.NewText}
+	}
+	b.text = text
+	b.version++
+	return map[string]any{
+		"textDocument":   map[string]any{"uri": b.uri, "version": b.version},
+		"contentChanges": changes,
+	}
+}
+
+// Save writes the buffer to disk and sends didSave.
+func (c *Client) Save(ctx context.Context, path string) error {
+	c.mu.Lock()
+	b, ok := c.buffers[path]
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s is not open", path)
+	}
+	if err := os.WriteFile(path, []byte(b.text), 0o644); err != nil {
+		return err
+	}
+	return c.Notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": b.uri}})
+}
+
+// Close closes the buffer.
+func (c *Client) Close(ctx context.Context, path string) error {
+	c.mu.Lock()
+	b, ok := c.buffers[path]
+	delete(c.buffers, path)
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s is not open", path)
+	}
+	return c.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": b.uri}})
+}
+
+// Buffer returns the editor's text for path and whether it is open.
+func (c *Client) Buffer(path string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.buffers[path]
+	if !ok {
+		return "", false
+	}
+	return b.text, true
+}
+
+// Messages returns what the server sent with method ("" for all), in order.
+func (c *Client) Messages(method string) []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Message
+	for _, m := range c.messages {
+		if method == "" || m.Method == method {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// WaitMessage waits until the server sent a message with method whose
+// params satisfy match (nil matches any).
+func (c *Client) WaitMessage(ctx context.Context, method string, match func(json.RawMessage) bool) (Message, error) {
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		for _, m := range c.messages {
+			if m.Method == method && (match == nil || match(m.Params)) {
+				c.mu.Unlock()
+				return m, nil
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return Message{}, fmt.Errorf("waiting for %s: %w", method, ctx.Err())
+		}
+	}
+}
+
+func (c *Client) record(m Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.messages = append(c.messages, m)
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// handle answers the server's requests as the profile's editor would.
+func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	m := Message{Method: req.Method(), Params: append(json.RawMessage(nil), req.Params()...)}
+	c.record(m)
+	if !req.IsCall() {
+		return nil, nil
+	}
+	switch m.Method {
+	case "workspace/applyEdit":
+		// The user may take their time: do not hold up the read loop.
+		jsonrpc2.Async(ctx)
+		return c.applyEdit(ctx, m.Params)
+	case "window/showMessageRequest":
+		if !c.Profile.ShowMessageRequest {
+			break
+		}
+		var p struct {
+			Message string `json:"message"`
+			Actions []struct {
+				Title string `json:"title"`
+			} `json:"actions"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		}
+		titles := make([]string, len(p.Actions))
+		for i, a := range p.Actions {
+			titles[i] = a.Title
+		}
+		choice := ""
+		if c.OnShowMessageRequest != nil {
+			choice = c.OnShowMessageRequest(p.Message, titles)
+		} else if len(titles) > 0 {
+			choice = titles[0]
+		}
+		if choice == "" {
+			return nil, nil
+		}
+		return map[string]string{"title": choice}, nil
+	case "gemini/confirm":
+		if !c.Profile.Custom {
+			break
+		}
+		jsonrpc2.Async(ctx)
+		outcome := "proceed_once"
+		if c.OnConfirm != nil {
+			outcome = c.OnConfirm(ctx, m.Params)
+		}
+		return map[string]string{"outcome": outcome}, nil
+	case "window/showDocument":
+		return map[string]bool{"success": true}, nil
+	case "window/workDoneProgress/create":
+		return nil, nil
+	case "workspace/configuration":
+		return []any{nil}, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", m.Method)
+}
+
+func languageID(path string) string {
+	switch filepath.Ext(path) {
+	case ".go":
+		return "go"
+	case ".md":
+		return "markdown"
+	case ".txt":
+		return "plaintext"
+	}
+	return "plaintext"
+}
+
+func wireRange(r workspace.Range) map[string]any {
+	return map[string]any{
+		"start": map[string]int{"line": r.Start.Line, "character": r.Start.Character},
+		"end":   map[string]int{"line": r.End.Line, "character": r.End.Character},
+	}
+}
+
+// WaitIdle returns after no message arrived for quiet, or when ctx ends.
+func (c *Client) WaitIdle(ctx context.Context, quiet time.Duration) {
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-time.After(quiet):
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+var errVersion = errors.New("version mismatch")

@@ -1,0 +1,176 @@
+package lsptest
+
+import "encoding/json"
+
+// Profile is what one editor says about itself in initialize, and how it
+// answers the server's requests.
+type Profile struct {
+	Name         string
+	ClientInfo   map[string]string
+	Capabilities json.RawMessage
+	// Custom: the client implements gemini/confirm (our plugins).
+	Custom bool
+	// ShowMessageRequest: the client answers window/showMessageRequest;
+	// otherwise it answers MethodNotFound (Helix 25.07).
+	ShowMessageRequest bool
+}
+
+// VSCode is VS Code's language client without our extension: UTF-16 only,
+// change annotations previewed natively.
+func VSCode() Profile {
+	return Profile{
+		Name:       "vscode",
+		ClientInfo: map[string]string{"name": "Visual Studio Code", "version": "1.106.0"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"applyEdit": true,
+				"workspaceEdit": {
+					"documentChanges": true,
+					"resourceOperations": ["create", "rename", "delete"],
+					"failureHandling": "textOnlyTransactional",
+					"normalizesLineEndings": true,
+					"changeAnnotationSupport": {"groupsOnLabel": true}
+				},
+				"workspaceFolders": true,
+				"configuration": true,
+				"executeCommand": {"dynamicRegistration": true}
+			},
+			"textDocument": {"synchronization": {"dynamicRegistration": true, "willSave": true, "willSaveWaitUntil": true, "didSave": true}},
+			"window": {
+				"showMessage": {"messageActionItem": {"additionalPropertiesSupport": true}},
+				"showDocument": {"support": true},
+				"workDoneProgress": true
+			},
+			"general": {"positionEncodings": ["utf-16"]}
+		}`),
+		ShowMessageRequest: true,
+	}
+}
+
+// Plugin is our editor plugins: they preview edits and answer gemini/confirm.
+func Plugin() Profile {
+	p := VSCode()
+	p.Name = "plugin"
+	p.ClientInfo = map[string]string{"name": "gemini-ls test plugin"}
+	var caps map[string]any
+	_ = json.Unmarshal(p.Capabilities, &caps)
+	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true}}
+	caps["general"] = map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}
+	p.Capabilities, _ = json.Marshal(caps)
+	p.Custom = true
+	return p
+}
+
+// Neovim is Neovim 0.11's built-in client: no change annotations, edits
+// applied at once, UTF-8 preferred.
+func Neovim() Profile {
+	return Profile{
+		Name:       "neovim",
+		ClientInfo: map[string]string{"name": "Neovim", "version": "0.11.4"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"applyEdit": true,
+				"workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]},
+				"workspaceFolders": true,
+				"configuration": true
+			},
+			"textDocument": {"synchronization": {"didSave": true, "dynamicRegistration": false, "willSave": true, "willSaveWaitUntil": true}},
+			"window": {
+				"workDoneProgress": true,
+				"showMessage": {"messageActionItem": {"additionalPropertiesSupport": true}},
+				"showDocument": {"support": true}
+			},
+			"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}
+		}`),
+		ShowMessageRequest: true,
+	}
+}
+
+// Eglot is Emacs eglot: no showMessage capability declared (it answers
+// showMessageRequest all the same), UTF-32 preferred.
+func Eglot() Profile {
+	return Profile{
+		Name:       "eglot",
+		ClientInfo: map[string]string{"name": "Eglot", "version": "1.17"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"applyEdit": true,
+				"executeCommand": {"dynamicRegistration": false},
+				"workspaceEdit": {"documentChanges": true},
+				"didChangeWatchedFiles": {"dynamicRegistration": true},
+				"symbol": {"dynamicRegistration": false},
+				"configuration": true,
+				"workspaceFolders": true
+			},
+			"textDocument": {"synchronization": {"dynamicRegistration": false, "willSave": true, "willSaveWaitUntil": true, "didSave": true}},
+			"window": {"showDocument": {"support": true}, "workDoneProgress": true},
+			"general": {"positionEncodings": ["utf-32", "utf-8", "utf-16"]},
+			"experimental": {}
+		}`),
+		ShowMessageRequest: true,
+	}
+}
+
+// Helix is Helix 25.07's initialize capabilities, as its client sends
+// them. It has no custom methods and no window/showMessageRequest: both
+// get MethodNotFound.
+func Helix() Profile {
+	return Profile{
+		Name:       "helix",
+		ClientInfo: map[string]string{"name": "helix", "version": "25.07.1 (a05c151b)"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"configuration": true,
+				"didChangeConfiguration": {"dynamicRegistration": false},
+				"workspaceFolders": true,
+				"applyEdit": true,
+				"symbol": {"dynamicRegistration": false},
+				"executeCommand": {"dynamicRegistration": false},
+				"inlayHint": {"refreshSupport": false},
+				"workspaceEdit": {
+					"documentChanges": true,
+					"resourceOperations": ["create", "rename", "delete"],
+					"failureHandling": "abort",
+					"normalizesLineEndings": false
+				},
+				"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": false},
+				"fileOperations": {"willRename": true, "didRename": true},
+				"diagnostic": {"refreshSupport": true}
+			},
+			"textDocument": {
+				"completion": {
+					"completionItem": {
+						"snippetSupport": true,
+						"resolveSupport": {"properties": ["documentation", "detail", "additionalTextEdits"]},
+						"insertReplaceSupport": true,
+						"deprecatedSupport": true,
+						"tagSupport": {"valueSet": [1]}
+					},
+					"completionItemKind": {}
+				},
+				"hover": {"contentFormat": ["markdown"]},
+				"signatureHelp": {
+					"signatureInformation": {
+						"documentationFormat": ["markdown"],
+						"parameterInformation": {"labelOffsetSupport": true},
+						"activeParameterSupport": true
+					}
+				},
+				"rename": {"dynamicRegistration": false, "prepareSupport": true, "prepareSupportDefaultBehavior": 1, "honorsChangeAnnotations": false},
+				"formatting": {"dynamicRegistration": false},
+				"codeAction": {
+					"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports"]}},
+					"isPreferredSupport": true,
+					"disabledSupport": true,
+					"dataSupport": true,
+					"resolveSupport": {"properties": ["edit", "command"]}
+				},
+				"publishDiagnostics": {"versionSupport": true, "tagSupport": {"valueSet": [1, 2]}},
+				"inlayHint": {"dynamicRegistration": false},
+				"diagnostic": {"dynamicRegistration": false, "relatedDocumentSupport": true}
+			},
+			"window": {"workDoneProgress": true, "showDocument": {"support": true}},
+			"general": {"positionEncodings": ["utf-8", "utf-32", "utf-16"]}
+		}`),
+	}
+}
