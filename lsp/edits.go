@@ -204,21 +204,23 @@ func (p *editProposer) decide(change workspace.FileChange, res protocol.ApplyWor
 	switch {
 	case visible && text == change.After:
 		return tools.Decision{Outcome: tools.Applied, Content: text}
-	case visible && text == change.Before && (change.Exists || text != ""):
+	case visible && text == change.Before:
 		reason := "the user declined the edit"
 		if res.FailureReason != nil && *res.FailureReason != "" {
 			reason = "the editor did not apply the edit: " + *res.FailureReason
 		}
 		return tools.Decision{Outcome: tools.Declined, Reason: reason}
-	case visible && (res.Applied || change.Open):
-		return tools.Decision{Outcome: tools.Modified, Content: text}
 	case !visible && res.Applied:
 		// The client applied it somewhere gemini-ls cannot see (a buffer
 		// it does not synchronise); its word is all there is.
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}
 	case !visible:
 		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}
+	case res.Applied:
+		return tools.Decision{Outcome: tools.Modified, Content: text}
 	default:
+		// Neither the proposal nor the original, and not applied: the
+		// document moved on while the user was deciding.
 		return tools.Decision{Outcome: tools.Stale, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
 // ComputeEdits returns minimal non-overlapping edits turning before into
-// after. Edits replace whole lines (a line-level diff), which editors
-// preview well and which never split a \r\n or a character.
+// after: a line-level diff (fast on large files), each hunk then narrowed
+// to the characters that differ, never splitting a character or a \r\n.
 func ComputeEdits(before, after string, enc Encoding) []TextEdit {
 	if before == after {
 		return nil
@@ -23,6 +24,7 @@ func ComputeEdits(before, after string, enc Encoding) []TextEdit {
 	edits := make([]TextEdit, len(diffs))
 	c := positionCursor{text: before, enc: enc}
 	for i, d := range diffs {
+		d = narrow(before, d)
 		start := c.at(d.start)
 		end := c.at(d.end)
 		edits[i] = TextEdit{Range: Range{Start: start, End: end}, NewText: d.text}
@@ -63,6 +65,36 @@ func splitLines(text string) (lines []string, starts []int) {
 		start = end
 	}
 	return lines, starts
+}
+
+// narrow trims the bytes a hunk's old and new text share at either end,
+// backing off to character boundaries and never between \r and \n.
+func narrow(before string, e byteEdit) byteEdit {
+	old := before[e.start:e.end]
+	p := 0
+	for p < len(old) && p < len(e.text) && old[p] == e.text[p] {
+		p++
+	}
+	for p > 0 && !boundary(old, p) {
+		p--
+	}
+	q := 0
+	for q < len(old)-p && q < len(e.text)-p && old[len(old)-1-q] == e.text[len(e.text)-1-q] {
+		q++
+	}
+	for q > 0 && !boundary(old, len(old)-q) {
+		q--
+	}
+	return byteEdit{start: e.start + p, end: e.end - q, text: e.text[p : len(e.text)-q]}
+}
+
+// boundary reports whether offset i of s starts a character and does not
+// fall inside a \r\n.
+func boundary(s string, i int) bool {
+	if i == 0 || i == len(s) {
+		return true
+	}
+	return utf8.RuneStart(s[i]) && !(s[i-1] == '\r' && s[i] == '\n')
 }
 
 // byteEdit is a TextEdit resolved to byte offsets.

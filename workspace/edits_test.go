@@ -47,16 +47,49 @@ func TestComputeEditsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestComputeEditsIsLineLocal(t *testing.T) {
+func TestComputeEditsIsMinimal(t *testing.T) {
 	before := "a\nb\nc\nd\ne\n"
 	after := "a\nB\nc\nd\nE\n"
 	edits := ComputeEdits(before, after, UTF16)
 	want := []TextEdit{
-		{Range{Position{1, 0}, Position{2, 0}}, "B\n"},
-		{Range{Position{4, 0}, Position{5, 0}}, "E\n"},
+		{Range{Position{1, 0}, Position{1, 1}}, "B"},
+		{Range{Position{4, 0}, Position{4, 1}}, "E"},
 	}
 	if fmt.Sprint(edits) != fmt.Sprint(want) {
 		t.Fatalf("edits = %v, want %v", edits, want)
+	}
+}
+
+// Narrowed edits land mid-line, so their columns count in the encoding:
+// after an emoji (two UTF-16 units, four UTF-8 bytes, one code point) and
+// a CJK character (one unit, three bytes, one code point).
+func TestComputeEditsColumnsFollowEncoding(t *testing.T) {
+	before := "x := \"😀中\" + 1\r\nnext\r\n"
+	after := "x := \"😀中\" + 2\r\nnext\r\n"
+	for _, tt := range []struct {
+		enc  Encoding
+		char int
+	}{{UTF16, 13}, {UTF8, 17}, {UTF32, 12}} {
+		edits := ComputeEdits(before, after, tt.enc)
+		want := []TextEdit{{Range{Position{0, tt.char}, Position{0, tt.char + 1}}, "2"}}
+		if fmt.Sprint(edits) != fmt.Sprint(want) {
+			t.Errorf("encoding %v: edits = %v, want %v", tt.enc, edits, want)
+		}
+	}
+}
+
+// A change of line ending alone must not split \r\n.
+func TestComputeEditsNeverSplitsCRLF(t *testing.T) {
+	before := "a\r\nb"
+	after := "a\nb"
+	for _, e := range ComputeEdits(before, after, UTF16) {
+		if e.Range.Start.Character > 1 || e.Range.End.Character > 1 && e.Range.End.Line == 0 {
+			t.Errorf("edit %v splits \\r\\n", e)
+		}
+	}
+	got, err := ApplyEdits(before, ComputeEdits(before, after, UTF16), UTF16)
+	if err != nil || got != after {
+		t.Fatalf("round trip = %q, %v", got, err)
 	}
 }
 

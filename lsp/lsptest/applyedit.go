@@ -119,6 +119,7 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	e := Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0}
 	created := map[string]bool{}
+	versions := map[string]int32{} // the buffer versions the edit was made for
 	proposed := map[string]string{}
 	var order []string
 	addEdits := func(u string, version *int32, edits []wireTextEdit) error {
@@ -126,6 +127,9 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		before, err := c.textFor(path, version)
 		if err != nil {
 			return err
+		}
+		if version != nil {
+			versions[path] = *version
 		}
 		if p, ok := proposed[path]; ok {
 			before = p
@@ -140,7 +144,7 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 				e.Annotated = false
 			}
 		}
-		after, err := workspace.ApplyEdits(before, te, c.Encoding())
+		after, err := applyIndependently(before, te, c.Encoding())
 		if err != nil {
 			return fmt.Errorf("applying edits to %s: %w", path, err)
 		}
@@ -188,6 +192,17 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	ans := policy(ctx, e)
 	applied := ans.Apply
 	if ans.Apply {
+		// VS Code and Helix refuse an edit whose document moved on while
+		// the user was looking at it.
+		for path, v := range versions {
+			c.mu.Lock()
+			b, open := c.buffers[path]
+			moved := open && b.version != v
+			c.mu.Unlock()
+			if moved {
+				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, v, b.version)), nil
+			}
+		}
 		for _, path := range order {
 			text := proposed[path]
 			if t, ok := ans.Text[path]; ok {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -166,17 +165,12 @@ func (c *Client) Type(ctx context.Context, path, text string) error {
 }
 
 func (c *Client) changeLocked(b *buffer, text string) map[string]any {
-	edits := workspace.ComputeEdits(b.text, text, c.enc)
-	slices.Reverse(edits) // later ranges first, so earlier ones stay valid
-	changes := make([]map[string]any, len(edits))
-	for i, e := range edits {
-		changes[i] = map[string]any{"range": wireRange(e.Range), "text": e.NewText}
-	}
+	r, newText := typedChange(b.text, text, c.enc)
 	b.text = text
 	b.version++
 	return map[string]any{
 		"textDocument":   map[string]any{"uri": b.uri, "version": b.version},
-		"contentChanges": changes,
+		"contentChanges": []map[string]any{{"range": wireRange(r), "text": newText}},
 	}
 }
 
