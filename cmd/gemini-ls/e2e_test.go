@@ -186,3 +186,5 @@ func contains(t *testing.T, what, got, want string) {
 		t.Errorf("%s = %q, want it to contain %q", what, got, want)
 	}
 }
+
+func mkdir(path string) error { return os.MkdirAll(path, 0o755) }

@@ -12,7 +12,7 @@ import (
 // our plugin, with text and thoughts streamed as gemini/update.
 func TestTurnListsReadsGlobsGrepsAndEdits(t *testing.T) {
 	files := map[string]string{
-		"main.go":            "package main\n\n// TODO: localise the greeting.\nfunc greet() string { return \"Hello\" }\n",
+		"main.go":             "package main\n\n// TODO: localise the greeting.\nfunc greet() string { return \"Hello\" }\n",
 		"pkg/util/strings.go": "package util\n",
 		".gitignore":          "build/\n",
 		"build/out.go":        "package build // TODO ignored\n",

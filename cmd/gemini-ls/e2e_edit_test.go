@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+const aGo = "package a\n\nfunc A() int { return 1 }\n"
+
+// editTurns: the model edits a.go, then says done.
+func editTurns() []geminitest.Turn {
+	return []geminitest.Turn{
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		geminitest.TextTurn("done"),
+	}
+}
+
+// strategies are the three ways an edit is confirmed, by client.
+var strategies = []struct {
+	name    string
+	profile func() lsptest.Profile
+	// asks: the server asks with showMessageRequest before a plain applyEdit.
+	asks bool
+}{
+	{"plugin preview", lsptest.Plugin, false},
+	{"VS Code change annotations", lsptest.VSCode, false},
+	{"showMessageRequest (eglot)", lsptest.Eglot, true},
+}
+
+func TestEditConfirmationStrategies(t *testing.T) {
+	for _, st := range strategies {
+		t.Run(st.name+"/accepted", func(t *testing.T) {
+			h := start(t, setup{profile: st.profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+			h.open("a.go")
+			h.prompt(map[string]any{"prompt": "return 2"})
+			h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+			h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+			h.wantDisk("a.go", aGo) // the editor saves, not the server
+			h.wantStrategy(st.asks, 1)
+		})
+		t.Run(st.name+"/declined", func(t *testing.T) {
+			h := start(t, setup{profile: st.profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+			h.open("a.go")
+			h.client.OnApplyEdit = lsptest.Decline
+			h.client.OnShowMessageRequest = func(string, []string) string { return "Reject" }
+			h.prompt(map[string]any{"prompt": "return 2"})
+			out := h.toolOutputs(1)
+			if len(out) != 1 || !strings.HasPrefix(out[0], "error: The user declined this change") || !strings.Contains(out[0], "not modified") {
+				t.Errorf("tool output = %q", out)
+			}
+			if r := h.updates("toolResult"); len(r) != 1 || r[0].Status != "rejected" {
+				t.Errorf("toolResult = %+v, want rejected", r)
+			}
+			h.wantBuffer("a.go", aGo)
+			if st.asks {
+				// Rejected at the question: no edit was ever sent.
+				if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
+					t.Errorf("%d applyEdit requests after a rejection", n)
+				}
+			}
+		})
+		t.Run(st.name+"/modified by the user", func(t *testing.T) {
+			h := start(t, setup{profile: st.profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+			h.open("a.go")
+			h.client.OnApplyEdit = lsptest.Modify(func(_, proposed string) string {
+				return strings.Replace(proposed, "return 2", "return 2 // checked", 1)
+			})
+			h.prompt(map[string]any{"prompt": "return 2"})
+			want := "package a\n\nfunc A() int { return 2 // checked }\n"
+			h.wantOutput(1, "The user modified your proposed change before accepting it. The file "+h.path("a.go")+" now contains:\n"+want)
+			h.wantBuffer("a.go", want)
+		})
+	}
+}
+
+// With no way to preview or ask (Helix 25.07), the approval mode decides.
+func TestEditWithNoWayToAsk(t *testing.T) {
+	t.Run("default declines and says how to allow", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+		h.open("a.go")
+		h.prompt(map[string]any{"prompt": "return 2"})
+		out := h.toolOutputs(1)
+		if len(out) != 1 || !strings.Contains(out[0], "neither preview an edit nor ask") || !strings.Contains(out[0], `"approvalMode": "auto_edit"`) {
+			t.Errorf("tool output = %q", out)
+		}
+		// It tried to ask, got MethodNotFound, and sent no edit.
+		if n := len(h.client.Messages("window/showMessageRequest")); n != 1 {
+			t.Errorf("%d showMessageRequest, want 1", n)
+		}
+		if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
+			t.Errorf("%d applyEdit requests", n)
+		}
+		h.wantBuffer("a.go", aGo)
+	})
+	t.Run("auto_edit applies", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}}, editTurns()...)
+		h.open("a.go")
+		h.prompt(map[string]any{"prompt": "return 2"})
+		h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+		h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+		h.wantStrategy(false, 1)
+		if e := h.applyEdits()[0]; e.Annotated {
+			t.Errorf("auto_edit sent an edit that needs confirmation")
+		}
+	})
+}
+
+// "Always Apply" allows the session's later edits without asking again.
+func TestAlwaysApplyLastsForTheSession(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"a.go": aGo}},
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 2", "new_string": "return 3"}),
+		geminitest.TextTurn("done"),
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 3", "new_string": "return 4"}),
+		geminitest.TextTurn("done"),
+	)
+	h.open("a.go")
+	h.client.OnShowMessageRequest = func(msg string, actions []string) string {
+		if msg != "Gemini wants to edit a.go (+1 −1)" || strings.Join(actions, ",") != "Apply,Always Apply,Reject" {
+			t.Errorf("asked %q with %q", msg, actions)
+		}
+		return "Always Apply"
+	}
+	res := h.prompt(map[string]any{"prompt": "count up"})
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 3 }\n")
+	if n := len(h.client.Messages("window/showMessageRequest")); n != 1 {
+		t.Errorf("asked %d times, want once", n)
+	}
+	// A new session asks again; the same session does not.
+	h.prompt(map[string]any{"prompt": "again", "sessionId": res.SessionID})
+	if n := len(h.client.Messages("window/showMessageRequest")); n != 1 {
+		t.Errorf("asked %d times in the same session, want once", n)
+	}
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 4 }\n")
+}
+
+// The user types in the document while the question is open: the
+// proposal is stale and is not applied.
+func TestStaleEditIsNotApplied(t *testing.T) {
+	t.Run("typed while asked", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+		h.open("a.go")
+		typed := "package a\n\n// user was here\nfunc A() int { return 1 }\n"
+		h.client.OnShowMessageRequest = func(string, []string) string {
+			if err := h.client.Type(h.ctx, h.path("a.go"), typed); err != nil {
+				t.Error(err)
+			}
+			return "Apply"
+		}
+		h.prompt(map[string]any{"prompt": "return 2"})
+		out := h.toolOutputs(1)
+		if len(out) != 1 || !strings.Contains(out[0], "changed in the editor while this change was awaiting confirmation") {
+			t.Errorf("tool output = %q", out)
+		}
+		if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
+			t.Errorf("a stale edit was sent (%d applyEdit)", n)
+		}
+		h.wantBuffer("a.go", typed)
+	})
+	t.Run("typed during the preview", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.VSCode(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+		h.open("a.go")
+		typed := "package a\n\n// user was here\nfunc A() int { return 1 }\n"
+		h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
+			if err := h.client.Type(ctx, h.path("a.go"), typed); err != nil {
+				t.Error(err)
+			}
+			return lsptest.Answer{Apply: true} // VS Code then refuses: version moved
+		}
+		h.prompt(map[string]any{"prompt": "return 2"})
+		out := h.toolOutputs(1)
+		if len(out) != 1 || !strings.Contains(out[0], "changed in the editor while this change was awaiting confirmation") {
+			t.Errorf("tool output = %q", out)
+		}
+		h.wantBuffer("a.go", typed)
+	})
+}
+
+// A new file: CreateFile plus its text, confirmed like any edit.
+func TestNewFileIsCreatedThroughTheEditor(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin()},
+		call("write_file", map[string]any{"file_path": "notes/CHANGES.md", "content": "# Changes\n"}),
+		geminitest.TextTurn("done"),
+	)
+	if err := mkdir(h.path("notes")); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(map[string]any{"prompt": "write notes"})
+	h.wantOutput(1, "Successfully created and wrote to new file: "+h.path("notes/CHANGES.md"))
+	e := h.applyEdits()[0]
+	if !e.Annotated || !strings.Contains(string(e.Params), `"kind":"create"`) {
+		t.Errorf("applyEdit = %s, want an annotated CreateFile", e.Params)
+	}
+	h.wantBuffer("notes/CHANGES.md", "# Changes\n")
+}
+
+// Line endings and characters outside the BMP survive an edit in every
+// encoding the client may choose.
+func TestEditCRLFAndEmojiUnderEachEncoding(t *testing.T) {
+	const before = "package a\r\n\r\n// 😀 greets 世界\r\nvar s = \"😀 hi 世界\" // 1\r\n"
+	const after = "package a\r\n\r\n// 😀 greets 世界\r\nvar s = \"😀 hello 世界\" // 1\r\n"
+	for _, tc := range []struct {
+		profile func() lsptest.Profile
+		enc     string
+	}{{lsptest.VSCode, "utf-16"}, {lsptest.Plugin, "utf-8"}, {lsptest.Eglot, "utf-32"}} {
+		t.Run(tc.enc, func(t *testing.T) {
+			h := start(t, setup{profile: tc.profile(), files: map[string]string{"a.go": before}},
+				// The model writes LF; the file keeps CRLF.
+				call("replace", map[string]any{"file_path": "a.go", "old_string": "// 😀 greets 世界\nvar s = \"😀 hi 世界\"", "new_string": "// 😀 greets 世界\nvar s = \"😀 hello 世界\""}),
+				geminitest.TextTurn("done"),
+			)
+			if got := h.encoding(); got != tc.enc {
+				t.Fatalf("negotiated %s, want %s", got, tc.enc)
+			}
+			h.open("a.go")
+			h.prompt(map[string]any{"prompt": "say hello"})
+			h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+			h.wantBuffer("a.go", after)
+		})
+	}
+}
+
+// helpers
+
+func (h *harness) open(name string) {
+	h.t.Helper()
+	if err := h.client.Open(h.ctx, h.path(name), h.readFile(name)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) wantOutput(request int, want string) {
+	h.t.Helper()
+	if out := h.toolOutputs(request); len(out) != 1 || out[0] != want {
+		h.t.Errorf("tool output = %q, want %q", out, want)
+	}
+}
+
+func (h *harness) wantBuffer(name, want string) {
+	h.t.Helper()
+	got, open := h.client.Buffer(h.path(name))
+	if !open || got != want {
+		h.t.Errorf("buffer %s = %q (open %v), want %q", name, got, open, want)
+	}
+}
+
+func (h *harness) wantDisk(name, want string) {
+	h.t.Helper()
+	if got := h.readFile(name); got != want {
+		h.t.Errorf("disk %s = %q, want %q", name, got, want)
+	}
+}
+
+type sentEdit struct {
+	Params    json.RawMessage
+	Annotated bool
+}
+
+func (h *harness) applyEdits() []sentEdit {
+	var out []sentEdit
+	for _, m := range h.client.Messages("workspace/applyEdit") {
+		var p struct {
+			Edit struct {
+				ChangeAnnotations map[string]struct {
+					NeedsConfirmation bool `json:"needsConfirmation"`
+				} `json:"changeAnnotations"`
+			} `json:"edit"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			h.t.Fatal(err)
+		}
+		annotated := len(p.Edit.ChangeAnnotations) > 0
+		for _, a := range p.Edit.ChangeAnnotations {
+			annotated = annotated && a.NeedsConfirmation
+		}
+		out = append(out, sentEdit{Params: m.Params, Annotated: annotated})
+	}
+	return out
+}
+
+// wantStrategy checks how the edit was confirmed: asked first then a plain
+// edit, or one edit that needs confirmation.
+func (h *harness) wantStrategy(asks bool, edits int) {
+	h.t.Helper()
+	sent := h.applyEdits()
+	if len(sent) != edits {
+		h.t.Fatalf("%d applyEdit requests, want %d", len(sent), edits)
+	}
+	asked := len(h.client.Messages("window/showMessageRequest"))
+	switch {
+	case asks && (asked != edits || sent[0].Annotated):
+		h.t.Errorf("asked %d times, annotated %v: want a question then a plain edit", asked, sent[0].Annotated)
+	case !asks && h.client.Profile.Name != "helix" && (asked != 0 || !sent[0].Annotated):
+		h.t.Errorf("asked %d times, annotated %v: want one edit needing confirmation", asked, sent[0].Annotated)
+	}
+}
+
+func (h *harness) encoding() string {
+	switch h.client.Encoding() {
+	case 1:
+		return "utf-8"
+	case 2:
+		return "utf-32"
+	}
+	return "utf-16"
+}
