@@ -200,7 +200,7 @@ func (s *Server) showTranscript(ctx context.Context, sessionID, text string) {
 	}
 	focus := true
 	var res protocol.ShowDocumentResult
-	if _, err := s.conn.Call(context.WithoutCancel(ctx), "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(path), TakeFocus: &focus}, &res); err != nil {
+	if err := s.call(context.WithoutCancel(ctx), "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(path), TakeFocus: &focus}, &res); err != nil {
 		s.log.Info("window/showDocument", zap.Error(err))
 	}
 }
@@ -219,7 +219,7 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, token any,
 			return p
 		}
 		p.token = "gemini-" + rand.Text()
-		if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil); err != nil {
+		if err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil); err != nil {
 			s.log.Info("window/workDoneProgress/create", zap.Error(err))
 			p.token = nil
 			return p

@@ -111,7 +111,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	}
 	params := p.workspaceEdit(change, f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
-	if _, err := s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
+	if err := s.call(ctx, "workspace/applyEdit", params, &res); err != nil {
 		if ctx.Err() != nil {
 			return tools.Decision{}, ctx.Err()
 		}
@@ -324,7 +324,7 @@ func (s *Server) showMessageRequest(ctx context.Context, typ protocol.MessageTyp
 		items[i].Title = a
 	}
 	var chosen *protocol.MessageActionItem
-	_, err := s.conn.Call(ctx, "window/showMessageRequest", &protocol.ShowMessageRequestParams{Type: typ, Message: message, Actions: items}, &chosen)
+	err := s.call(ctx, "window/showMessageRequest", &protocol.ShowMessageRequestParams{Type: typ, Message: message, Actions: items}, &chosen)
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound {
 		s.mu.Lock()

@@ -289,3 +289,20 @@ func (s *Server) approvalMode() tools.ApprovalMode {
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }
+
+// call sends a request to the client. When ctx ends first, the client is
+// told with $/cancelRequest, so it can close a preview or a question that
+// nobody waits for any more.
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	id, err := s.conn.Call(ctx, method, params, result)
+	if err != nil && ctx.Err() != nil && id.IsValid() {
+		var wire any = id
+		if n, ok := id.Number(); ok {
+			wire = n
+		} else if str, ok := id.StringValue(); ok {
+			wire = str
+		}
+		s.notifyClient("$/cancelRequest", map[string]any{"id": wire})
+	}
+	return err
+}

@@ -29,9 +29,11 @@ func newOutput(format string, w io.Writer) (output, error) {
 	return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 }
 
-// textOutput streams the model's text as it arrives.
+// textOutput streams the model's text as it arrives, ending it with a
+// newline if it has none. A run that printed nothing leaves stdout empty.
 type textOutput struct {
 	w       io.Writer
+	wrote   bool
 	endedNL bool
 }
 
@@ -40,12 +42,13 @@ func (o *textOutput) begin(string, string, string) {}
 func (o *textOutput) event(e agent.Event) {
 	if e.Kind == agent.EventText && e.Text != "" {
 		fmt.Fprint(o.w, e.Text)
+		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
 	}
 }
 
 func (o *textOutput) end(agent.PromptResult, string, time.Duration) {
-	if !o.endedNL {
+	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
 }

@@ -42,6 +42,7 @@ type Client struct {
 	OnConfirm func(ctx context.Context, params json.RawMessage) string
 
 	mu       sync.Mutex
+	calls    map[string]context.CancelFunc // the server's in-flight requests, for $/cancelRequest
 	enc      workspace.Encoding
 	buffers  map[string]*buffer
 	messages []Message // notifications and requests from the server, in order
@@ -58,12 +59,20 @@ type buffer struct {
 // New connects a client speaking profile over rwc. The connection closes
 // when the test ends.
 func New(t testing.TB, rwc io.ReadWriteCloser, profile Profile) *Client {
-	c := &Client{t: t, Profile: profile, buffers: map[string]*buffer{}, changed: make(chan struct{})}
-	c.stream = &stream{rwc: rwc, in: bufio.NewReader(rwc), onNull: func(b []byte) {
-		c.mu.Lock()
-		c.nullIDs = append(c.nullIDs, b)
-		c.mu.Unlock()
-		c.record(Message{Method: "(null id response)", Params: b})
+	c := &Client{t: t, Profile: profile, buffers: map[string]*buffer{}, calls: map[string]context.CancelFunc{}, changed: make(chan struct{})}
+	c.stream = &stream{rwc: rwc, in: bufio.NewReader(rwc), onRaw: func(b []byte) {
+		var r struct {
+			ID *string `json:"id"`
+		}
+		_ = json.Unmarshal(b, &r)
+		if r.ID == nil {
+			c.mu.Lock()
+			c.nullIDs = append(c.nullIDs, b)
+			c.mu.Unlock()
+			c.record(Message{Method: nullIDResponse, Params: b})
+			return
+		}
+		c.record(Message{Method: rawResponse + *r.ID, Params: b})
 	}}
 	c.conn = jsonrpc2.NewConn(c.stream)
 	c.conn.Go(context.Background(), c.handle)
@@ -126,6 +135,27 @@ func (c *Client) Notify(ctx context.Context, method string, params any) error {
 
 // WriteRaw sends body as one frame, valid JSON-RPC or not.
 func (c *Client) WriteRaw(body string) error { return c.stream.WriteFrame([]byte(body)) }
+
+const (
+	nullIDResponse = "(response with id null)"
+	rawResponse    = "(response to) "
+)
+
+// RawCall sends a request with id "raw-"+id, whatever params holds, and
+// returns without waiting; RawResponse waits for its answer.
+func (c *Client) RawCall(id, method string, params any) error {
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "raw-" + id, "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	return c.WriteRaw(string(body))
+}
+
+// RawResponse waits for the response to RawCall(id, ...).
+func (c *Client) RawResponse(ctx context.Context, id string) (json.RawMessage, error) {
+	m, err := c.WaitMessage(ctx, rawResponse+"raw-"+id, nil)
+	return m.Params, err
+}
 
 // NullIDResponses are the error responses with id null the server sent
 // (answers to frames it could not parse).
@@ -254,16 +284,46 @@ func (c *Client) record(m Message) {
 }
 
 // handle answers the server's requests as the profile's editor would.
-func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+// Handlers get a context of the client's own, cancelled by the server's
+// $/cancelRequest: jsonrpc2's pooled request context must not be derived from.
+func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) {
 	m := Message{Method: req.Method(), Params: append(json.RawMessage(nil), req.Params()...)}
 	c.record(m)
 	if !req.IsCall() {
+		if m.Method == "$/cancelRequest" {
+			var p struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil {
+				key := string(p.ID)
+				var str string
+				if json.Unmarshal(p.ID, &str) == nil {
+					key = str
+				}
+				c.mu.Lock()
+				if cancel, ok := c.calls[key]; ok {
+					cancel()
+				}
+				c.mu.Unlock()
+			}
+		}
 		return nil, nil
 	}
+	key := fmt.Sprint(req.ID())
+	ctx, cancel := context.WithCancel(context.Background())
+	c.mu.Lock()
+	c.calls[key] = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calls, key)
+		c.mu.Unlock()
+		cancel()
+	}()
 	switch m.Method {
 	case "workspace/applyEdit":
 		// The user may take their time: do not hold up the read loop.
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rq)
 		return c.applyEdit(ctx, m.Params)
 	case "window/showMessageRequest":
 		if !c.Profile.ShowMessageRequest {
@@ -296,7 +356,7 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		if !c.Profile.Custom {
 			break
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rq)
 		outcome := "proceed_once"
 		if c.OnConfirm != nil {
 			outcome = c.OnConfirm(ctx, m.Params)

@@ -15,13 +15,14 @@ import (
 )
 
 // stream is Content-Length framing that also lets a test write raw
-// frames, and sets aside responses with a null id (answers to frames the
-// server could not parse), which a jsonrpc2 conn cannot route.
+// frames, and sets aside responses a jsonrpc2 conn cannot route: those
+// with a null id (answers to frames the server could not parse) and those
+// to requests the test wrote itself (ids "raw-...").
 type stream struct {
 	rwc     io.ReadWriteCloser
 	in      *bufio.Reader
 	writeMu sync.Mutex
-	onNull  func([]byte)
+	onRaw   func([]byte)
 }
 
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -30,8 +31,8 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if bytes.Contains(body, []byte(`"id":null`)) {
-			s.onNull(body)
+		if bytes.Contains(body, []byte(`"id":null`)) || bytes.Contains(body, []byte(`"id":"raw-`)) {
+			s.onRaw(body)
 			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
