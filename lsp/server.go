@@ -119,7 +119,19 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	}
 	s.cancelAll()
 	cancel()
-	_ = s.conn.Close()
+	// Close drains handlers and closes the stream, but a read blocked on a
+	// pipe like stdin does not wake up for that; the process is about to
+	// exit, so give the drain a moment and go.
+	closed := make(chan struct{})
+	go func() {
+		_ = s.conn.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(100 * time.Millisecond):
+		s.log.Debug("connection still draining at exit")
+	}
 	return code
 }
 
