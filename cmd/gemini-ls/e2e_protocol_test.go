@@ -47,6 +47,16 @@ func TestMalformedInputKeepsTheConnection(t *testing.T) {
 		t.Errorf("parse error response = %s", m.Params)
 	}
 
+	// Valid JSON that is no JSON-RPC message: Invalid Request, id null.
+	if err := c.WriteRaw(`{"hello":"world"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitMessage(h.ctx, "(response with id null)", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), `"code":-32600`)
+	}); err != nil {
+		t.Errorf("no Invalid Request answer: %v", err)
+	}
+
 	err = c.Call(h.ctx, "textDocument/hover", map[string]any{}, nil)
 	if rpcCode(t, err) != jsonrpc2.MethodNotFound || !strings.Contains(err.Error(), "textDocument/hover") {
 		t.Errorf("unknown request: %v", err)

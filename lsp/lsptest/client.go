@@ -76,7 +76,15 @@ func New(t testing.TB, rwc io.ReadWriteCloser, profile Profile) *Client {
 	}}
 	c.conn = jsonrpc2.NewConn(c.stream)
 	c.conn.Go(context.Background(), c.handle)
-	t.Cleanup(func() { _ = c.conn.Close() })
+	t.Cleanup(func() {
+		// A user still deciding gives up: Close waits for handlers.
+		c.mu.Lock()
+		for _, cancel := range c.calls {
+			cancel()
+		}
+		c.mu.Unlock()
+		_ = c.conn.Close()
+	})
 	return c
 }
 

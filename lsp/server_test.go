@@ -1,0 +1,68 @@
+package lsp_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// The server runs in process as well as behind the binary: a prompt, then
+// shutdown and exit with status 0.
+func TestServeInProcess(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("in process"))
+	env := map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": model.URL}
+	conn, exit := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, TranscriptDir: t.TempDir()})
+	c := lsptest.New(t, conn, lsptest.Plugin())
+	if _, err := c.Initialize(ctx, []string{t.TempDir()}, map[string]any{"model": "gemini-test"}); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		StopReason string `json:"stopReason"`
+		Text       string `json:"text"`
+	}
+	if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "hi"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != "end_turn" || res.Text != "in process" {
+		t.Errorf("result = %+v", res)
+	}
+	if got := model.Requests()[0].Model; got != "gemini-test" {
+		t.Errorf("model = %q, want the client's initializationOptions.model", got)
+	}
+	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Notify(ctx, "exit", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Errorf("exit status %d, want 0", code)
+		}
+	case <-ctx.Done():
+		t.Fatal("Serve did not return after exit")
+	}
+}
+
+// Closing the stream without shutdown ends Serve with status 1.
+func TestServeEndsWhenTheClientGoes(t *testing.T) {
+	conn, exit := lsptest.StartInProcess(t, lsp.Options{Getenv: func(string) string { return "" }})
+	if err := conn.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exit:
+		if code != 1 {
+			t.Errorf("exit status %d, want 1", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return when the stream closed")
+	}
+}
