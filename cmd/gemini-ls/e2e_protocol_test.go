@@ -293,3 +293,26 @@ func TestExecuteCommandCancel(t *testing.T) {
 		t.Errorf("result = %+v", res)
 	}
 }
+
+// Editors start the server with no arguments, or with --stdio (VS Code).
+func TestServeIsTheDefaultAndAcceptsStdio(t *testing.T) {
+	for _, args := range [][]string{nil, {"--stdio"}, {"serve", "--stdio"}} {
+		t.Run(strings.Join(append([]string{"gemini-ls"}, args...), " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			log := filepath.Join(t.TempDir(), "log")
+			proc := lsptest.StartCommand(t, binary, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, log, args...)
+			c := lsptest.New(t, proc, lsptest.VSCode())
+			if _, err := c.Initialize(ctx, []string{t.TempDir()}, nil); err != nil {
+				t.Fatalf("initialize: %v", err)
+			}
+			if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			_ = c.Notify(ctx, "exit", nil)
+			if code, err := proc.Wait(ctx); err != nil || code != 0 {
+				t.Errorf("exit status %d, %v", code, err)
+			}
+		})
+	}
+}

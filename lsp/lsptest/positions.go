@@ -66,14 +66,7 @@ func offsetOf(text string, p workspace.Position, enc workspace.Encoding) (int, e
 		if units > p.Character {
 			return 0, fmt.Errorf("character %d of line %d falls inside a character", p.Character, p.Line)
 		}
-		switch enc {
-		case workspace.UTF8:
-			units += utf8.RuneLen(r)
-		case workspace.UTF32:
-			units++
-		default:
-			units += len(utf16.Encode([]rune{r}))
-		}
+		units += unitLen(r, enc)
 	}
 	if units == p.Character {
 		return off + len(line), nil
@@ -107,14 +100,19 @@ func positionOf(text string, offset int, enc workspace.Encoding) workspace.Posit
 	start := strings.LastIndexByte(text[:offset], '\n') + 1
 	units := 0
 	for _, r := range text[start:offset] {
-		switch enc {
-		case workspace.UTF8:
-			units += utf8.RuneLen(r)
-		case workspace.UTF32:
-			units++
-		default:
-			units += len(utf16.Encode([]rune{r}))
-		}
+		units += unitLen(r, enc)
 	}
 	return workspace.Position{Line: line, Character: units}
+}
+
+// unitLen is how many units of enc the character r takes.
+func unitLen(r rune, enc workspace.Encoding) int {
+	switch enc {
+	case workspace.UTF8:
+		return utf8.RuneLen(r)
+	case workspace.UTF32:
+		return 1
+	default:
+		return utf16.RuneLen(r)
+	}
 }

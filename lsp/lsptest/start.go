@@ -20,11 +20,18 @@ type Process struct {
 	err    error
 }
 
-// StartBinary starts bin serve with env (and the test's PATH and HOME),
-// logging to logFile. The process is killed when the test ends if still running.
-func StartBinary(t testing.TB, bin string, env []string, logFile string, args ...string) *Process {
+// StartBinary starts `bin serve` with env, logging to logFile. The process
+// is killed when the test ends if still running.
+func StartBinary(t testing.TB, bin string, env []string, logFile string) *Process {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--log-file", logFile, "--log-level", "debug"}, args...)...)
+	return StartCommand(t, bin, env, logFile, "serve", "--log-file", logFile, "--log-level", "debug")
+}
+
+// StartCommand starts bin with args, expecting it to speak LSP on stdio;
+// its stderr goes to logFile.stderr.
+func StartCommand(t testing.TB, bin string, env []string, logFile string, args ...string) *Process {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	// Panics and anything else the process prints outside its log.
 	stderr, err := os.Create(logFile + ".stderr")
