@@ -75,13 +75,11 @@ type clientFeatures struct {
 	EditPreview bool
 	// Confirm: the client answers gemini/confirm.
 	Confirm bool
-	// ShowMessageRequest is assumed: LSP has no capability for it beyond
-	// the action-item options, and every client listed in editors.md but
-	// Helix 25.07 answers it; Helix's profile turns it off explicitly by
-	// not declaring window capabilities.
-	ShowMessageRequest bool
-	ShowDocument       bool
-	WorkDoneProgress   bool
+	// window/showMessageRequest is not a capability here: eglot answers it
+	// without declaring it, so the server asks and remembers a client that
+	// answers MethodNotFound (Helix 25.07).
+	ShowDocument     bool
+	WorkDoneProgress bool
 }
 
 func (p *initializeParams) features() clientFeatures {
@@ -96,7 +94,9 @@ func (p *initializeParams) features() clientFeatures {
 	if w := c.Workspace; w != nil {
 		f.ApplyEdit = w.ApplyEdit
 		if we := w.WorkspaceEdit; we != nil {
-			f.DocumentChanges = we.DocumentChanges
+			// Declaring resource operations means accepting documentChanges,
+			// where they travel (Neovim declares only the former).
+			f.DocumentChanges = we.DocumentChanges || len(we.ResourceOperations) > 0
 			f.ChangeAnnotations = len(we.ChangeAnnotationSupport) > 0 && string(we.ChangeAnnotationSupport) != "null"
 			for _, op := range we.ResourceOperations {
 				if op == "create" {
@@ -107,7 +107,6 @@ func (p *initializeParams) features() clientFeatures {
 	}
 	if w := c.Window; w != nil {
 		f.WorkDoneProgress = w.WorkDoneProgress
-		f.ShowMessageRequest = w.ShowMessage != nil
 		f.ShowDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
 	if e := c.Experimental; e != nil && e.Gemini != nil {

@@ -143,10 +143,7 @@ func summary(res promptResult) string {
 		return "Gemini failed: " + res.Error
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(res.Text), "\n")
-	if len(line) > 80 {
-		line = line[:77] + "..."
-	}
-	return "Gemini: " + line
+	return "Gemini: " + shorten(line, 80)
 }
 
 func answerMessage(res promptResult) string {
@@ -230,10 +227,7 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, token any,
 	s.progress[p.key] = cancel
 	s.mu.Unlock()
 	cancellable := true
-	msg := prompt
-	if len(msg) > 100 {
-		msg = msg[:97] + "..."
-	}
+	msg := shorten(prompt, 100)
 	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: "Gemini", Cancellable: &cancellable, Message: &msg})
 	return p
 }
@@ -305,3 +299,12 @@ func (t *transcript) end(res promptResult) {
 }
 
 func (t *transcript) String() string { return t.b.String() }
+
+// shorten cuts s to at most n characters, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -67,11 +67,13 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	strat := plain
 	switch {
 	case info.AutoApprove:
-	case f.EditPreview || f.ChangeAnnotations:
+	case (f.EditPreview || f.ChangeAnnotations) && f.DocumentChanges:
+		// Annotations travel only in documentChanges.
 		strat = annotated
 	case !noAsk:
 		strat = askFirst
 	default:
+		s.explainNoWayToAsk()
 		return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, nil
 	}
 
@@ -92,11 +94,12 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		action, err := s.showMessageRequest(ctx, protocol.MessageTypeInfo, "Gemini wants to edit "+summary, actionApply, actionAlwaysApply, actionReject)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
+			s.explainNoWayToAsk()
 			return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, nil
 		case err != nil:
 			return tools.Decision{}, fmt.Errorf("asking to edit %s: %w", name, err)
 		case action == actionReject || action == "":
-			return tools.Decision{Outcome: tools.Declined, Reason: "the user rejected the edit"}, nil
+			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, nil
 		}
 		always = action == actionAlwaysApply
 		if stale := p.staleReason(change); stale != "" {
@@ -122,6 +125,18 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	d, err := p.outcome(ctx, change, version, res)
 	d.AlwaysAllow = always
 	return d, err
+}
+
+// explainNoWayToAsk tells the user, once per connection, why edits are
+// declined and how to allow them: the model's tool result is not enough.
+func (s *Server) explainNoWayToAsk() {
+	s.mu.Lock()
+	told := s.toldNoWayToAsk
+	s.toldNoWayToAsk = true
+	s.mu.Unlock()
+	if !told {
+		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "Gemini: " + noWayToAskEdits})
+	}
 }
 
 const noWayToAskEdits = "edits need the user's confirmation, but this editor can neither preview an edit nor ask; " +
@@ -201,21 +216,21 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // decide classifies the document's settled text.
 func (p *editProposer) decide(change workspace.FileChange, res protocol.ApplyWorkspaceEditResult) tools.Decision {
 	text, visible := p.currentText(change.Path)
+	reason := "the user declined the edit"
+	if res.FailureReason != nil && *res.FailureReason != "" {
+		reason = "the editor did not apply the edit: " + *res.FailureReason
+	}
 	switch {
 	case visible && text == change.After:
 		return tools.Decision{Outcome: tools.Applied, Content: text}
 	case visible && text == change.Before:
-		reason := "the user declined the edit"
-		if res.FailureReason != nil && *res.FailureReason != "" {
-			reason = "the editor did not apply the edit: " + *res.FailureReason
-		}
 		return tools.Decision{Outcome: tools.Declined, Reason: reason}
 	case !visible && res.Applied:
 		// The client applied it somewhere gemini-ls cannot see (a buffer
 		// it does not synchronise); its word is all there is.
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}
 	case !visible:
-		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}
+		return tools.Decision{Outcome: tools.Declined, Reason: reason}
 	case res.Applied:
 		return tools.Decision{Outcome: tools.Modified, Content: text}
 	default:

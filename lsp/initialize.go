@@ -3,7 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
@@ -39,10 +39,10 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions.approvalMode must be one of default, auto_edit, yolo, not %q", opts.ApprovalMode)
 	}
 	if opts.Model == "" {
-		opts.Model = s.getenv("GEMINI_MODEL")
+		opts.Model = strings.TrimSpace(s.getenv("GEMINI_MODEL"))
 	}
 	if opts.Model == "" {
-		opts.Model = DefaultModel
+		opts.Model = agent.DefaultModel
 	}
 	roots, err := p.roots()
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Tools:        registry,
 		Confirmer:    &confirmer{s: s},
 		ApprovalMode: opts.ApprovalMode,
-		Logger:       s.opts.Logger,
+		Logger:       s.log, // the agent's warnings reach the editor too
 		AuthType:     auth.Type,
 		Retry:        s.opts.Retry,
 		Thinking:     true,
@@ -126,5 +126,3 @@ func initializeResult(enc workspace.Encoding, version string) json.RawMessage {
 		"serverInfo": map[string]any{"name": "gemini-ls", "version": version},
 	})
 }
-
-var _ = fmt.Sprintf

@@ -145,7 +145,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, parts []*ge
 
 	res := sess.Prompt(ctx, parts, emit)
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
-	if res.Err != nil {
+	if res.StopReason == agent.StopError && res.Err != nil {
 		out.Error = res.Err.Error()
 	}
 	return out, nil

@@ -25,9 +25,6 @@ const (
 	codeRequestFailed        jsonrpc2.Code = -32803
 )
 
-// DefaultModel is used when neither the client nor GEMINI_MODEL names one.
-const DefaultModel = "gemini-2.5-pro"
-
 // Options configure a server.
 type Options struct {
 	Logger  *zap.Logger
@@ -65,6 +62,8 @@ type Server struct {
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
+	// toldNoWayToAsk: the user was shown how to allow edits.
+	toldNoWayToAsk bool
 	// calls cancels in-flight requests by id, for $/cancelRequest.
 	calls map[jsonrpc2.ID]context.CancelFunc
 	// life is the connection's lifetime context; every request's context
@@ -229,10 +228,19 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 }
 
 func (s *Server) notification(method string, params []byte) error {
-	switch method {
-	case "exit":
+	if method == "exit" {
 		s.exit <- s.exitStatus()
 		return nil
+	}
+	s.mu.Lock()
+	live := s.initialized && !s.shutdown
+	s.mu.Unlock()
+	if !live {
+		// LSP: before initialize and after shutdown, only exit counts.
+		s.log.Info("dropping notification outside the session", zap.String("method", method))
+		return nil
+	}
+	switch method {
 	case "$/cancelRequest":
 		return s.cancelRequest(params)
 	case "initialized", "$/setTrace",

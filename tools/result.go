@@ -31,14 +31,20 @@ func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangePropos
 			Display: diffDisplay(name, change.Before, decision.Content),
 		}
 	case Declined:
-		msg := "The user declined this change"
-		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
-			msg += ": " + reason
+		// Not always the user's doing: the front end may have had nobody
+		// to ask, and its reason says how to allow edits.
+		reason := strings.TrimRight(strings.TrimSpace(decision.Reason), ".")
+		if reason == "" {
+			reason = "the user declined it"
 		}
-		msg += ". The file was not modified."
-		r = Result{Error: msg, Status: StatusRejected, Display: "Declined.\n\n" + diffDisplay(name, change.Before, change.After)}
+		msg := "This change was not applied: " + reason + ". The file was not modified."
+		r = Result{Error: msg, Status: StatusRejected, Display: "Not applied: " + reason + ".\n\n" + diffDisplay(name, change.Before, change.After)}
 	case Stale:
-		r = failure(fmt.Sprintf("The file %s changed in the editor while this change was awaiting confirmation; nothing was applied. Read the file again and retry.", change.Path))
+		msg := fmt.Sprintf("The file %s changed while this change was awaiting confirmation, so nothing was applied", change.Path)
+		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
+			msg += " (" + reason + ")"
+		}
+		r = failure(msg + ". Read the file again and retry.")
 	default:
 		return Result{}, fmt.Errorf("proposing change to %s: unknown outcome %q", change.Path, decision.Outcome)
 	}

@@ -77,13 +77,13 @@ func TestEditDecisions(t *testing.T) {
 		{
 			name:     "declined with reason",
 			decision: Decision{Outcome: Declined, Reason: "not now."},
-			err:      "The user declined this change: not now. The file was not modified.",
+			err:      "This change was not applied: not now. The file was not modified.",
 			status:   StatusRejected,
 		},
 		{
 			name:     "declined without reason",
 			decision: Decision{Outcome: Declined},
-			err:      "The user declined this change. The file was not modified.",
+			err:      "This change was not applied: the user declined it. The file was not modified.",
 			status:   StatusRejected,
 		},
 		{
@@ -95,7 +95,7 @@ func TestEditDecisions(t *testing.T) {
 		{
 			name:     "stale",
 			decision: Decision{Outcome: Stale, Reason: "document changed"},
-			err:      "The file {path} changed in the editor while this change was awaiting confirmation; nothing was applied. Read the file again and retry.",
+			err:      "The file {path} changed while this change was awaiting confirmation, so nothing was applied (document changed). Read the file again and retry.",
 			status:   StatusError,
 		},
 		{

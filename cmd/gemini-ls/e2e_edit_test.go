@@ -50,7 +50,7 @@ func TestEditConfirmationStrategies(t *testing.T) {
 			h.client.OnShowMessageRequest = func(string, []string) string { return "Reject" }
 			h.prompt(map[string]any{"prompt": "return 2"})
 			out := h.toolOutputs(1)
-			if len(out) != 1 || !strings.HasPrefix(out[0], "error: The user declined this change") || !strings.Contains(out[0], "not modified") {
+			if len(out) != 1 || !strings.HasPrefix(out[0], "error: This change was not applied: the user declined") || !strings.Contains(out[0], "not modified") {
 				t.Errorf("tool output = %q", out)
 			}
 			if r := h.updates("toolResult"); len(r) != 1 || r[0].Status != "rejected" {
@@ -96,6 +96,11 @@ func TestEditWithNoWayToAsk(t *testing.T) {
 			t.Errorf("%d applyEdit requests", n)
 		}
 		h.wantBuffer("a.go", aGo)
+		// The user is told too, once, how to allow edits.
+		shown := h.client.Messages("window/showMessage")
+		if len(shown) != 1 || !strings.Contains(string(shown[0].Params), "auto_edit") {
+			t.Errorf("showMessage = %v, want one explaining approvalMode", shown)
+		}
 	})
 	t.Run("auto_edit applies", func(t *testing.T) {
 		h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}}, editTurns()...)
@@ -154,7 +159,7 @@ func TestStaleEditIsNotApplied(t *testing.T) {
 		}
 		h.prompt(map[string]any{"prompt": "return 2"})
 		out := h.toolOutputs(1)
-		if len(out) != 1 || !strings.Contains(out[0], "changed in the editor while this change was awaiting confirmation") {
+		if len(out) != 1 || !strings.Contains(out[0], "changed while this change was awaiting confirmation, so nothing was applied") {
 			t.Errorf("tool output = %q", out)
 		}
 		if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
@@ -174,7 +179,7 @@ func TestStaleEditIsNotApplied(t *testing.T) {
 		}
 		h.prompt(map[string]any{"prompt": "return 2"})
 		out := h.toolOutputs(1)
-		if len(out) != 1 || !strings.Contains(out[0], "changed in the editor while this change was awaiting confirmation") {
+		if len(out) != 1 || !strings.Contains(out[0], "changed while this change was awaiting confirmation, so nothing was applied") {
 			t.Errorf("tool output = %q", out)
 		}
 		h.wantBuffer("a.go", typed)
@@ -308,4 +313,17 @@ func (h *harness) encoding() string {
 		return "utf-32"
 	}
 	return "utf-16"
+}
+
+// Neovim declares resource operations but not documentChanges; it applies
+// documentChanges all the same, so its edits carry the buffer's version.
+func TestNeovimGetsVersionedEdits(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Neovim(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "return 2"})
+	h.wantStrategy(true, 1)
+	if p := string(h.applyEdits()[0].Params); !strings.Contains(p, `"documentChanges"`) || !strings.Contains(p, `"version":1`) {
+		t.Errorf("applyEdit = %s, want versioned documentChanges", p)
+	}
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"google.golang.org/genai"
@@ -61,7 +62,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(stderr, errors.New("-p PROMPT is required"))
 	}
 	if f.model == "" {
-		f.model = os.Getenv("GEMINI_MODEL")
+		f.model = strings.TrimSpace(os.Getenv("GEMINI_MODEL"))
 	}
 	if f.model == "" {
 		f.model = agent.DefaultModel
@@ -102,6 +103,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		ApprovalMode: mode,
 		Logger:       log,
 		AuthType:     auth.Type,
+		Thinking:     true,
 	})
 	sess := ag.NewSession()
 	start := time.Now()
