@@ -12,7 +12,19 @@ import (
 // It is empty when before and after are equal.
 func UnifiedDiff(name, before, after string) string {
 	name = strings.TrimLeft(filepath.ToSlash(name), "/")
-	return udiff.Unified("a/"+name, "b/"+name, before, after)
+	// Our line diff, not udiff.Unified's own: the same hunks, without its
+	// per-rune line splitting, which dominates on large files.
+	line := lineDiff(before, after)
+	edits := make([]udiff.Edit, len(line))
+	for i, e := range line {
+		edits[i] = udiff.Edit{Start: e.start, End: e.end, New: e.text}
+	}
+	diff, err := udiff.ToUnified("a/"+name, "b/"+name, before, edits, udiff.DefaultContextLines)
+	if err != nil {
+		// Line edits of before are consistent by construction.
+		panic("workspace: unified diff of line edits: " + err.Error())
+	}
+	return diff
 }
 
 // DiffStat counts added and removed lines.
