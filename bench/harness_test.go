@@ -1,0 +1,270 @@
+package bench
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// binary is gemini-ls, built once when benchmarks run.
+var binary string
+
+// TestMain builds the binary only when benchmarks were asked for, so that
+// `go test ./...` pays nothing for this package beyond its quick tests.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "gemini-ls-bench")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "gemini-ls")
+	build := exec.Command("go", "build", "-o", binary, "github.com/gemini-ls/gemini-ls/cmd/gemini-ls")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building gemini-ls: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// timedModel is the fake Gemini API behind a handler that adds up how long
+// the fake spent answering, so that time can be taken out of the server's.
+// It counts from the handler's start (request headers read) to its return
+// (last chunk flushed): reading the request body and streaming the answer
+// are charged to the fake, connection handling before that to gemini-ls.
+type timedModel struct {
+	*geminitest.Server
+	// URL is the timing front's; it shadows the fake's own, which would
+	// bypass the timing.
+	URL string
+
+	mu       sync.Mutex
+	spent    time.Duration
+	calls    int
+	answered chan struct{} // closed and replaced after each answer
+}
+
+func newTimedModel(b *testing.B) *timedModel {
+	b.Helper()
+	m := &timedModel{Server: geminitest.NewTestServer(b), answered: make(chan struct{})}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		m.Server.ServeHTTP(w, r)
+		d := time.Since(start)
+		m.mu.Lock()
+		m.spent += d
+		m.calls++
+		close(m.answered)
+		m.answered = make(chan struct{})
+		m.mu.Unlock()
+	}))
+	b.Cleanup(front.Close)
+	m.URL = front.URL
+	return m
+}
+
+// Spent is the total time spent answering and the number of requests.
+func (m *timedModel) Spent() (time.Duration, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.spent, m.calls
+}
+
+// WaitSpent is Spent once n requests were answered: the handler's last
+// bookkeeping may trail the client's reading of the answer.
+func (m *timedModel) WaitSpent(ctx context.Context, n int) (time.Duration, error) {
+	for {
+		m.mu.Lock()
+		spent, calls, answered := m.spent, m.calls, m.answered
+		m.mu.Unlock()
+		if calls >= n {
+			return spent, nil
+		}
+		select {
+		case <-answered:
+		case <-ctx.Done():
+			return 0, fmt.Errorf("waiting for the fake model's answer %d of %d: %w", calls+1, n, ctx.Err())
+		}
+	}
+}
+
+// editor is what the benchmarks ask of the editor attached to a server.
+type editor interface {
+	Initialize(ctx context.Context, roots []string, opts map[string]any) (map[string]any, error)
+	Open(ctx context.Context, path, text string) error
+	Buffer(path string) (string, bool)
+	Call(ctx context.Context, method string, params, result any) error
+	Notify(ctx context.Context, method string, params any) error
+}
+
+// server is one gemini-ls process with an editor attached.
+type server struct {
+	cmd    *exec.Cmd
+	stdin  io.Closer
+	done   chan struct{} // closed when the process has exited
+	wire   *wireLog
+	editor editor
+	// client is the editor when it is lsptest's scripted one.
+	client *lsptest.Client
+
+	// peakRSS is the process's peak RSS in bytes as stop read it, once
+	// shutdown was answered; 0 where it cannot be read.
+	peakRSS int64
+}
+
+// pipes joins the child's stdin and stdout into the editor's connection.
+type pipes struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (p pipes) Close() error {
+	err := p.WriteCloser.Close()
+	if rerr := p.ReadCloser.Close(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// spawn starts `gemini-ls serve` with lsptest's scripted editor speaking
+// profile.
+func spawn(b *testing.B, env []string, profile lsptest.Profile) *server {
+	b.Helper()
+	var client *lsptest.Client
+	s := spawnEditor(b, env, func(rwc io.ReadWriteCloser) editor {
+		client = lsptest.New(b, rwc, profile)
+		return client
+	})
+	s.client = client
+	return s
+}
+
+// spawnEditor starts `gemini-ls serve` as an editor would (default log
+// level, logs on stderr, here a file) and connects the editor connect
+// makes. Every frame in both directions is timestamped in s.wire.
+func spawnEditor(b *testing.B, env []string, connect func(io.ReadWriteCloser) editor) *server {
+	b.Helper()
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = env
+	stderr, err := os.Create(filepath.Join(b.TempDir(), "stderr.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = stderr.Close() })
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("starting %s: %v", binary, err)
+	}
+	s := &server{cmd: cmd, stdin: stdin, done: make(chan struct{}), wire: &wireLog{}}
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	b.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-s.done
+	})
+	s.editor = connect(s.wire.tap(pipes{stdout, stdin}))
+	return s
+}
+
+// stop sends shutdown and exit, closes the server's stdin as an editor
+// does when it lets a server go, and waits for the process to end.
+// (With stdin left open, gemini-ls gives its blocked stdin reader 100 ms
+// at exit before it goes.)
+func (s *server) stop(ctx context.Context) error {
+	if err := s.editor.Call(ctx, "shutdown", nil, nil); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	rss, ok, err := peakRSS(s.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	if ok {
+		s.peakRSS = rss
+	}
+	if err := s.editor.Notify(ctx, "exit", nil); err != nil {
+		return fmt.Errorf("exit: %w", err)
+	}
+	if err := s.stdin.Close(); err != nil {
+		return fmt.Errorf("closing gemini-ls's stdin: %w", err)
+	}
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for gemini-ls to exit: %w", ctx.Err())
+	}
+	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+		return fmt.Errorf("gemini-ls exited with status %d after shutdown and exit", code)
+	}
+	return nil
+}
+
+// env is the environment of a server talking to modelURL, with its home
+// and caches in temporary directories.
+func env(b *testing.B, modelURL string) []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + b.TempDir(),
+		"XDG_CACHE_HOME=" + b.TempDir(),
+		"XDG_CONFIG_HOME=" + b.TempDir(),
+		"GEMINI_API_KEY=bench-key",
+		"GOOGLE_GEMINI_BASE_URL=" + modelURL,
+	}
+}
+
+// tempRoot is a workspace root with symlinks resolved, as the server
+// resolves it.
+func tempRoot(b *testing.B) string {
+	root := b.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	return root
+}
+
+func writeFiles(b *testing.B, root string, files map[string]string) {
+	b.Helper()
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// promptResult is gemini/prompt's result.
+type promptResult struct {
+	SessionID  string `json:"sessionId"`
+	StopReason string `json:"stopReason"`
+	Text       string `json:"text"`
+	Error      string `json:"error"`
+}

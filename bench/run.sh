@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Runs gemini-ls's benchmarks (docs/benchmarks.md) and prints the figures
+# next to their targets. Nothing here passes or fails on time: the exit
+# status is non-zero only if a benchmark could not run.
+#
+#   bench/run.sh            # about a minute on 2 cores
+#   N=200 EDIT_N=50 bench/run.sh
+#
+# N is the iteration count of the spawn and turn benchmarks, EDIT_N of the
+# 20,000-line edit (the fake model and lsptest's editor keep every 1.2 MB
+# request and update they see, so with many more iterations the benchmark
+# process's own garbage collection starts to show in the figures).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N=${N:-100}
+EDIT_N=${EDIT_N:-30}
+out=$(mktemp)
+step=$(mktemp)
+trap 'rm -f "$out" "$step"' EXIT
+
+echo "gemini-ls benchmarks: $(go version | cut -d' ' -f3-), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+echo
+
+# run CMD...: echo and run a go test command, keep its output for the
+# summary, show its result lines, and fail if it failed.
+run() {
+	echo "\$ $*"
+	local status=0
+	"$@" >"$step" 2>&1 || status=$?
+	cat "$step" >>"$out"
+	if [ "$status" -ne 0 ]; then
+		cat "$step"
+		return "$status"
+	fi
+	grep -E '^(Benchmark|ok)' "$step" || true
+}
+run go test -run '^$' -bench 'SpawnToInitialize|Turn8ToolCalls|HeadlessRun8ToolCalls' -benchtime "${N}x" -count 1 ./bench/
+run go test -run '^$' -bench 'WriteFile50ChangesOn20000Lines' -benchtime "${EDIT_N}x" -count 1 ./bench/
+run go test -run '^$' -bench '50On20000Lines' -count 1 ./workspace/
+
+# metric BENCH UNIT: the value of UNIT on BENCH's result line.
+metric() {
+	awk -v bench="$1" -v unit="$2" '
+		$1 ~ "^"bench"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == unit) { print $i; exit } }
+	' "$out"
+}
+nsms() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e6 }'; }
+
+echo
+printf '%-52s %10s %10s %10s  %s\n' "target" "median" "p90" "max" "goal"
+row() { printf '%-52s %10s %10s %10s  %s\n' "$@"; }
+row "1. spawn -> initialize result (ms)" \
+	"$(metric BenchmarkSpawnToInitialize init-median-ms)" \
+	"$(metric BenchmarkSpawnToInitialize init-p90-ms)" \
+	"$(metric BenchmarkSpawnToInitialize init-max-ms)" "<= 15"
+row "2. 8-call turn: non-model time per call (ms)" \
+	"$(metric BenchmarkTurn8ToolCalls overhead/call-median-ms)" \
+	"$(metric BenchmarkTurn8ToolCalls overhead/call-p90-ms)" \
+	"$(metric BenchmarkTurn8ToolCalls overhead/call-max-ms)" "<= 5"
+row "   same, first prompt of a fresh process (ms)" \
+	"$(metric BenchmarkTurn8ToolCallsFreshProcess overhead/call-median-ms)" \
+	"$(metric BenchmarkTurn8ToolCallsFreshProcess overhead/call-p90-ms)" \
+	"$(metric BenchmarkTurn8ToolCallsFreshProcess overhead/call-max-ms)" "<= 5"
+row "   tool execution alone per call (ms)" \
+	"$(metric BenchmarkTurn8ToolCalls tool/call-median-ms)" \
+	"$(metric BenchmarkTurn8ToolCalls tool/call-p90-ms)" \
+	"$(metric BenchmarkTurn8ToolCalls tool/call-max-ms)" ""
+row "   whole turn, headless \`run -p\`, exec to exit (ms)" \
+	"$(metric BenchmarkHeadlessRun8ToolCalls run-median-ms)" \
+	"$(metric BenchmarkHeadlessRun8ToolCalls run-p90-ms)" \
+	"$(metric BenchmarkHeadlessRun8ToolCalls run-max-ms)" ""
+row "3. peak RSS of that run, fresh process (MB)" \
+	"$(metric BenchmarkTurn8ToolCallsFreshProcess rss-median-MB)" "" \
+	"$(metric BenchmarkTurn8ToolCallsFreshProcess rss-max-MB)" "<= 40"
+row "   peak RSS after $((N + 1)) prompts in one process (MB)" \
+	"" "" "$(metric BenchmarkTurn8ToolCalls rss-peak-MB)" ""
+W=BenchmarkWriteFile50ChangesOn20000Lines
+row "4. 50-change edit, 20k lines, in memory (ms, mean)" \
+	"$(nsms "$(metric BenchmarkApplyEdits50On20000Lines ns/op)")" "" "" "<= 10"
+row "   via LSP, VS Code-like editor: gemini-ls (ms)" \
+	"$(metric "$W/didChange=per-edit" server-median-ms)" \
+	"$(metric "$W/didChange=per-edit" server-p90-ms)" \
+	"$(metric "$W/didChange=per-edit" server-max-ms)" "<= 10"
+row "     toolCall -> toolResult, editor included (ms)" \
+	"$(metric "$W/didChange=per-edit" edit-median-ms)" \
+	"$(metric "$W/didChange=per-edit" edit-p90-ms)" \
+	"$(metric "$W/didChange=per-edit" edit-max-ms)" ""
+row "     of it, the result's unified diff alone (ms, mean)" \
+	"$(nsms "$(metric BenchmarkUnifiedDiff50On20000Lines ns/op)")" "" "" ""
+row "   via LSP, lsptest editor (1.1 MB didChange) (ms)" \
+	"$(metric "$W/didChange=one-span" server-median-ms)" \
+	"$(metric "$W/didChange=one-span" server-p90-ms)" \
+	"$(metric "$W/didChange=one-span" server-max-ms)" ""
