@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
@@ -326,4 +327,49 @@ func TestNeovimGetsVersionedEdits(t *testing.T) {
 		t.Errorf("applyEdit = %s, want versioned documentChanges", p)
 	}
 	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+}
+
+// Two sessions edit at once: the editor sees one proposal at a time.
+func TestOneApplyEditInFlight(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo, "b.go": aGo}},
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		call("replace", map[string]any{"file_path": "b.go", "old_string": "return 1", "new_string": "return 2"}),
+		geminitest.TextTurn("done"),
+		geminitest.TextTurn("done"),
+	)
+	h.open("a.go")
+	h.open("b.go")
+	release := make(chan struct{})
+	h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return lsptest.Answer{Apply: true}
+	}
+	first := h.asyncPrompt(map[string]any{"prompt": "edit"})
+	second := h.asyncPrompt(map[string]any{"prompt": "edit"})
+	if _, err := h.client.WaitMessage(h.ctx, "workspace/applyEdit", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Both sessions have asked to edit by now; only one proposal is out.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.updates("toolCall")) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := len(h.client.Messages("workspace/applyEdit")); n != 1 {
+		t.Fatalf("%d applyEdit requests in flight, want 1", n)
+	}
+	close(release)
+	for _, ch := range []<-chan promptResult{first, second} {
+		if res := waitResult(t, ch); res.StopReason != "end_turn" {
+			t.Errorf("result = %+v", res)
+		}
+	}
+	if n := len(h.client.Messages("workspace/applyEdit")); n != 2 {
+		t.Errorf("%d applyEdit requests in all, want 2", n)
+	}
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+	h.wantBuffer("b.go", "package a\n\nfunc A() int { return 2 }\n")
 }

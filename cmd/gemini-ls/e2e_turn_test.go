@@ -1,11 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"google.golang.org/genai"
 )
 
 // A whole turn: list, read, glob, grep, then an edit the user accepts in
@@ -70,5 +70,23 @@ func TestTurnListsReadsGlobsGrepsAndEdits(t *testing.T) {
 	if text != res.Text {
 		t.Errorf("streamed text %q, result text %q", text, res.Text)
 	}
-	_ = genai.RoleUser
+	// Token accounting reaches the editor once per model response.
+	usage := h.client.Messages("gemini/update")
+	var usages int
+	for _, m := range usage {
+		var u struct {
+			Kind        string `json:"kind"`
+			TotalTokens *int   `json:"totalTokens"`
+		}
+		_ = json.Unmarshal(m.Params, &u)
+		if u.Kind == "usage" {
+			usages++
+			if u.TotalTokens == nil || *u.TotalTokens <= 0 {
+				t.Errorf("usage update without tokens: %s", m.Params)
+			}
+		}
+	}
+	if usages != 3 {
+		t.Errorf("%d usage updates, want one per model response (3)", usages)
+	}
 }
