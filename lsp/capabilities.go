@@ -184,5 +184,3 @@ func uriToPath(s string) (string, error) {
 	}
 	return filepath.Clean(u.FsPath()), nil
 }
-
-func pathToURI(path string) string { return string(uri.File(path)) }

@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -300,12 +299,6 @@ func (s *Server) state() (*agent.Agent, clientFeatures, error) {
 		return nil, s.features, jsonrpc2.NewError(codeRequestFailed, s.agentErr.Error())
 	}
 	return s.agent, s.features, nil
-}
-
-func (s *Server) approvalMode() tools.ApprovalMode {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clientOpts.ApprovalMode
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }

@@ -10,8 +10,6 @@ import (
 // counts as absent.
 type args map[string]any
 
-func (a args) has(name string) bool { return a[name] != nil }
-
 func missing(name string) error {
 	return fmt.Errorf("params must have required property '%s'", name)
 }
