@@ -22,8 +22,37 @@ type promptParams struct {
 
 // promptContext points the model at what the user is looking at.
 type promptContext struct {
-	URI   string    `json:"uri,omitempty"`
-	Range *lspRange `json:"range,omitempty"`
+	URI         string       `json:"uri,omitempty"`
+	Range       *lspRange    `json:"range,omitempty"`
+	Diagnostics []diagnostic `json:"diagnostics,omitempty"`
+}
+
+// diagnostic is an LSP Diagnostic the editor shows for the context's file.
+type diagnostic struct {
+	Range    lspRange `json:"range"`
+	Severity int      `json:"severity,omitempty"`
+	Message  string   `json:"message"`
+	Source   string   `json:"source,omitempty"`
+	Code     any      `json:"code,omitempty"`
+}
+
+var severityNames = [...]string{1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+func (d diagnostic) String() string {
+	sev := "problem"
+	if d.Severity > 0 && d.Severity < len(severityNames) {
+		sev = severityNames[d.Severity]
+	}
+	var src string
+	switch {
+	case d.Source != "" && d.Code != nil:
+		src = fmt.Sprintf(" (%s %v)", d.Source, d.Code)
+	case d.Source != "":
+		src = " (" + d.Source + ")"
+	case d.Code != nil:
+		src = fmt.Sprintf(" (%v)", d.Code)
+	}
+	return fmt.Sprintf("line %d, column %d: %s: %s%s", d.Range.Start.Line+1, d.Range.Start.Character+1, sev, d.Message, src)
 }
 
 // promptResult is gemini/prompt's result (and gemini.prompt's).
@@ -143,6 +172,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, parts []*ge
 		s.mu.Unlock()
 	}()
 
+	s.recordPrompt(sess.ID(), parts)
 	res := sess.Prompt(ctx, parts, emit)
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
 	if res.StopReason == agent.StopError && res.Err != nil {
@@ -184,6 +214,9 @@ func (s *Server) cancelRunning(sessionID string) bool {
 // editor has it (unsaved changes included).
 func (s *Server) promptParts(prompt string, pc *promptContext) ([]*genai.Part, error) {
 	if pc == nil || pc.URI == "" {
+		if pc != nil && (pc.Range != nil || len(pc.Diagnostics) > 0) {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
+		}
 		return []*genai.Part{genai.NewPartFromText(prompt)}, nil
 	}
 	path, err := uriToPath(pc.URI)
@@ -210,6 +243,12 @@ func (s *Server) promptParts(prompt string, pc *promptContext) ([]*genai.Part, e
 			}
 		} else {
 			s.log.Info("prompt context unreadable", zap.String("path", path), zap.Error(err))
+		}
+	}
+	if len(pc.Diagnostics) > 0 {
+		b.WriteString("The editor shows these diagnostics in that file:\n")
+		for _, d := range pc.Diagnostics {
+			fmt.Fprintf(&b, "- %s\n", d)
 		}
 	}
 	return []*genai.Part{genai.NewPartFromText(b.String()), genai.NewPartFromText(prompt)}, nil

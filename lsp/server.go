@@ -59,6 +59,7 @@ type Server struct {
 	agent       *agent.Agent
 	agentErr    error
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
+	sessions    map[string]*sessionInfo       // session id → what the session list shows
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
 	// toldNoWayToAsk: the user was shown how to allow edits.
@@ -92,6 +93,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		docs:     workspace.NewDocuments(),
 		exit:     make(chan int, 1),
 		running:  map[string]context.CancelFunc{},
+		sessions: map[string]*sessionInfo{},
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 	}
@@ -218,6 +220,8 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 	case "gemini/prompt":
 		release()
 		return s.prompt(ctx, params)
+	case "gemini/sessions":
+		return s.listSessions(), nil
 	case "workspace/executeCommand":
 		release()
 		return s.executeCommand(ctx, params)

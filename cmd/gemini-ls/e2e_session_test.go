@@ -364,3 +364,59 @@ func TestTwoSessionsAtOnce(t *testing.T) {
 		t.Errorf("texts = %s", texts)
 	}
 }
+
+// Diagnostics the editor shows travel with the prompt.
+func TestPromptContextCarriesDiagnostics(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}}, geminitest.TextTurn("fixed"))
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "fix the diagnostics here", "context": map[string]any{
+		"uri": "file://" + h.path("a.go"),
+		"diagnostics": []map[string]any{
+			{"range": map[string]any{"start": map[string]int{"line": 2, "character": 5}, "end": map[string]int{"line": 2, "character": 6}}, "severity": 1, "message": "A redeclared in this block", "source": "compiler", "code": "DuplicateDecl"},
+			{"range": map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 1}}, "severity": 2, "message": "package comment missing"},
+		},
+	}})
+	var text string
+	for _, p := range h.model.Requests()[0].Contents[0].Parts {
+		text += p.Text + "\n"
+	}
+	contains(t, "prompt", text, "- line 3, column 6: error: A redeclared in this block (compiler DuplicateDecl)\n")
+	contains(t, "prompt", text, "- line 1, column 1: warning: package comment missing\n")
+
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "x", "context": map[string]any{"diagnostics": []any{}, "range": map[string]any{}}}, nil)
+	if err == nil || !strings.Contains(err.Error(), `"context.uri"`) {
+		t.Errorf("context without uri: %v", err)
+	}
+}
+
+// The session list names each session by its first prompt, newest first,
+// and a listed session can be continued.
+func TestSessionsList(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin()}, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
+	first := h.prompt(map[string]any{"prompt": "first question\nwith details"})
+	time.Sleep(5 * time.Millisecond)
+	second := h.prompt(map[string]any{"prompt": "second question"})
+	h.prompt(map[string]any{"prompt": "follow-up", "sessionId": first.SessionID})
+	var res struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Title     string `json:"title"`
+			CreatedAt string `json:"createdAt"`
+			Prompts   int    `json:"prompts"`
+		} `json:"sessions"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/sessions", map[string]any{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sessions) != 2 {
+		t.Fatalf("sessions = %+v", res.Sessions)
+	}
+	got := res.Sessions
+	if got[0].SessionID != second.SessionID || got[0].Title != "second question" || got[0].Prompts != 1 ||
+		got[1].SessionID != first.SessionID || got[1].Title != "first question" || got[1].Prompts != 2 {
+		t.Errorf("sessions = %+v", got)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, got[0].CreatedAt); err != nil {
+		t.Errorf("createdAt %q: %v", got[0].CreatedAt, err)
+	}
+}
