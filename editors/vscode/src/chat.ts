@@ -1,0 +1,95 @@
+// The chat view in the side bar: a webview that renders the chat state and
+// sends the user's prompts, Stop and New Session back.
+
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import type { ChatEvent, ChatState } from "./chatModel";
+import { parseChatRequest, type ChatMessage, type ChatRequest } from "./chatProtocol";
+
+export const chatViewId = "gemini.chat";
+
+export class ChatView implements vscode.WebviewViewProvider {
+  private view?: vscode.WebviewView;
+  /** The webview has loaded its script and been sent the whole state. */
+  private ready = false;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly state: () => ChatState,
+    private readonly onRequest: (request: Exclude<ChatRequest, { type: "ready" }>) => void,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const media = vscode.Uri.joinPath(this.extensionUri, "media");
+    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+    view.webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
+    view.webview.html = this.html(view.webview, media, dist);
+    view.webview.onDidReceiveMessage((msg: unknown) => {
+      const request = parseChatRequest(msg);
+      if (request?.type === "ready") {
+        // From here on the view follows event by event.
+        this.ready = true;
+        void view.webview.postMessage({ type: "state", state: this.state() } satisfies ChatMessage);
+      } else if (request !== undefined) {
+        this.onRequest(request);
+      }
+    });
+    view.onDidDispose(() => {
+      if (this.view === view) {
+        this.view = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  /** Forwards an event the extension already applied to its state. */
+  post(event: ChatEvent): void {
+    if (this.view !== undefined && this.ready) {
+      void this.view.webview.postMessage({ type: "event", event } satisfies ChatMessage);
+    }
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri, dist: vscode.Uri): string {
+    const nonce = randomBytes(16).toString("base64");
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css"));
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.js"));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join("; ");
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${css}">
+<title>Gemini</title>
+</head>
+<body>
+<header class="toolbar">
+  <span id="session-title" class="session-title">New session</span>
+  <button id="sessions" type="button" class="secondary" title="Continue an earlier session">History</button>
+  <button id="new-session" type="button" class="secondary" title="Start a new session">New Session</button>
+</header>
+<div id="messages" role="log" aria-live="polite">
+  <div id="empty" class="empty">Ask Gemini about your code. The current file, selection and diagnostics go with each prompt. Every change is shown as a diff for you to accept or reject.</div>
+</div>
+<div id="working" class="working" hidden><span class="spinner" aria-hidden="true"></span><span id="working-text">Working…</span></div>
+<form id="composer" class="composer">
+  <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line)" aria-label="Prompt"></textarea>
+  <div class="actions">
+    <button id="stop" type="button" class="secondary" disabled>Stop</button>
+    <button id="send" type="submit">Send</button>
+  </div>
+</form>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}

@@ -1,0 +1,193 @@
+// The chat as data: prompts, and for each one the streamed answer, thoughts,
+// tool calls and errors. The extension host and the webview run the same
+// reducer over the same events, so the view can be rebuilt from the state at
+// any time and otherwise follows event by event.
+
+import { describeError } from "./errors";
+import type { PromptResult, StopReason, ToolStatus, Update } from "./protocol";
+
+export type ToolLineStatus = "running" | ToolStatus;
+
+interface Revised {
+  /** Bumped on every change, so a renderer can redraw only what changed. */
+  rev: number;
+}
+
+export type Item = Revised &
+  (
+    | { kind: "text"; text: string }
+    | { kind: "thought"; subject: string; description: string }
+    | { kind: "tool"; callId: string; name: string; title: string; status: ToolLineStatus; display: string }
+    | { kind: "error"; message: string; title: string; action: string }
+  );
+
+export interface Turn {
+  prompt: string;
+  items: Item[];
+  done: boolean;
+  stopReason?: StopReason;
+}
+
+export interface ChatState {
+  sessionId?: string;
+  /** Set when the user continues an earlier session. */
+  sessionTitle?: string;
+  turns: Turn[];
+  busy: boolean;
+  /** The user pressed Stop and the prompt has not answered yet. */
+  stopping: boolean;
+}
+
+export type ChatEvent =
+  | { type: "prompt"; text: string }
+  | { type: "update"; update: Update }
+  | { type: "result"; result: PromptResult }
+  /** The prompt request failed with an error response, or could not be sent. */
+  | { type: "failed"; message: string }
+  | { type: "stopping" }
+  /** A new session (no id) or an earlier one to continue; the view starts empty. */
+  | { type: "session"; sessionId?: string; title?: string };
+
+export function emptyChat(): ChatState {
+  return { turns: [], busy: false, stopping: false };
+}
+
+export function applyEvent(state: ChatState, event: ChatEvent): void {
+  switch (event.type) {
+    case "prompt":
+      state.turns.push({ prompt: event.text, items: [], done: false });
+      state.busy = true;
+      state.stopping = false;
+      return;
+    case "update":
+      applyUpdate(state, event.update);
+      return;
+    case "result":
+      state.sessionId = event.result.sessionId || state.sessionId;
+      if (event.result.stopReason === "error") {
+        addError(state, event.result.error ?? "The model call failed.");
+      }
+      endTurn(state, event.result.stopReason);
+      return;
+    case "failed":
+      addError(state, event.message);
+      endTurn(state, "error");
+      return;
+    case "stopping":
+      state.stopping = state.busy;
+      return;
+    case "session":
+      state.sessionId = event.sessionId;
+      state.sessionTitle = event.title;
+      state.turns = [];
+      state.busy = false;
+      state.stopping = false;
+      return;
+  }
+}
+
+/** The title of the tool call running now, if any. */
+export function runningTool(state: ChatState): string | undefined {
+  const item = currentTurn(state)?.items.findLast((i) => i.kind === "tool" && i.status === "running");
+  return item?.kind === "tool" ? item.title : undefined;
+}
+
+function currentTurn(state: ChatState): Turn | undefined {
+  const turn = state.turns.at(-1);
+  return turn !== undefined && !turn.done ? turn : undefined;
+}
+
+function applyUpdate(state: ChatState, update: Update): void {
+  const turn = currentTurn(state);
+  if (turn === undefined) {
+    return;
+  }
+  // Updates of other sessions (a prompt the user moved away from) are not ours to show.
+  if (state.sessionId === undefined) {
+    state.sessionId = update.sessionId;
+  } else if (update.sessionId !== state.sessionId) {
+    return;
+  }
+  const last = turn.items.at(-1);
+  switch (update.kind) {
+    case "text":
+      if (last?.kind === "text") {
+        last.text += update.text;
+        last.rev++;
+      } else {
+        turn.items.push({ kind: "text", text: update.text, rev: 0 });
+      }
+      return;
+    case "thought":
+      // A thought with a subject starts a new one; one without continues the last.
+      if (!update.subject && last?.kind === "thought") {
+        last.description += update.description ?? "";
+        last.rev++;
+      } else {
+        turn.items.push({ kind: "thought", subject: update.subject ?? "", description: update.description ?? "", rev: 0 });
+      }
+      return;
+    case "toolCall":
+      turn.items.push({
+        kind: "tool",
+        callId: update.callId,
+        name: update.name,
+        title: update.title || update.name,
+        status: "running",
+        display: "",
+        rev: 0,
+      });
+      return;
+    case "toolResult": {
+      const call = turn.items.find((i) => i.kind === "tool" && i.callId === update.callId);
+      if (call?.kind === "tool") {
+        call.status = update.status;
+        call.display = update.display ?? "";
+        call.rev++;
+      } else {
+        turn.items.push({
+          kind: "tool",
+          callId: update.callId,
+          name: update.name,
+          title: update.name,
+          status: update.status,
+          display: update.display ?? "",
+          rev: 0,
+        });
+      }
+      return;
+    }
+    case "error":
+      addError(state, update.message);
+      return;
+    case "usage":
+      return;
+  }
+}
+
+/** Adds an error to the current turn, once: the same failure arrives as an update and again in the result. */
+function addError(state: ChatState, message: string): void {
+  const turn = currentTurn(state);
+  if (turn === undefined || turn.items.some((i) => i.kind === "error" && i.message === message)) {
+    return;
+  }
+  const help = describeError(message);
+  turn.items.push({ kind: "error", message, title: help.title, action: help.action, rev: 0 });
+}
+
+function endTurn(state: ChatState, stopReason: StopReason): void {
+  const turn = currentTurn(state);
+  if (turn !== undefined) {
+    turn.done = true;
+    turn.stopReason = stopReason;
+    // A call that never reported its end will not do so now.
+    for (const item of turn.items) {
+      if (item.kind === "tool" && item.status === "running") {
+        item.status = "cancelled";
+        item.rev++;
+      }
+    }
+  }
+  state.busy = false;
+  state.stopping = false;
+}

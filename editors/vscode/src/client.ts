@@ -1,0 +1,65 @@
+// Starting gemini-ls as a language client for every file.
+
+import type * as vscode from "vscode";
+import {
+  LanguageClient,
+  RevealOutputChannelOn,
+  type ClientCapabilities,
+  type ServerCapabilities,
+  type FeatureState,
+  type StaticFeature,
+} from "vscode-languageclient/node";
+
+export interface ServerSettings {
+  command: string;
+  model: string;
+  approvalMode: string;
+}
+
+/**
+ * Declares experimental.gemini: this client previews annotated edits and
+ * answers only after the user decides (editPreview), and answers
+ * gemini/confirm (confirm).
+ */
+class GeminiCapabilities implements StaticFeature {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
+    experimental.gemini = { editPreview: true, confirm: true };
+  }
+  /**
+   * The server's gemini.prompt and gemini.cancel LSP commands are for
+   * editors that cannot send gemini/prompt. Hidden here, because the client
+   * would register them as VS Code commands, and gemini.cancel is ours.
+   */
+  preInitialize(capabilities: ServerCapabilities): void {
+    delete capabilities.executeCommandProvider;
+  }
+  initialize(): void {}
+  getState(): FeatureState {
+    return { kind: "static" };
+  }
+  clear(): void {}
+}
+
+export function createClient(settings: ServerSettings, output: vscode.OutputChannel): LanguageClient {
+  const initializationOptions: Record<string, string> = { approvalMode: settings.approvalMode };
+  if (settings.model.trim() !== "") {
+    initializationOptions.model = settings.model.trim();
+  }
+  // The id "gemini" makes the client read the gemini.trace.server setting.
+  const client = new LanguageClient(
+    "gemini",
+    "Gemini",
+    // The environment is inherited, so GEMINI_API_KEY and friends reach the server.
+    { command: settings.command, args: ["serve", "--log-level", "debug"] },
+    {
+      documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
+      initializationOptions,
+      outputChannel: output,
+      // The chat shows errors once, with what to do; the log stays in the output channel.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+    },
+  );
+  client.registerFeature(new GeminiCapabilities());
+  return client;
+}

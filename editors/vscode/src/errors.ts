@@ -1,0 +1,61 @@
+// Turns the server's error messages into what the user should do about them.
+
+export interface ErrorHelp {
+  /** What went wrong, in a few words. */
+  title: string;
+  /** What to do about it; empty when there is nothing better than the message itself. */
+  action: string;
+}
+
+const rules: ReadonlyArray<{ test: RegExp; help: ErrorHelp }> = [
+  {
+    test: /GEMINI_API_KEY environment variable not found/,
+    help: {
+      title: "Gemini needs an API key.",
+      action:
+        "Create a key at https://aistudio.google.com/apikey, set GEMINI_API_KEY to it in the environment VS Code is started from, and restart VS Code.",
+    },
+  },
+  {
+    test: /When using Vertex AI/,
+    help: {
+      title: "Vertex AI needs a project or an API key.",
+      action:
+        "Set GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or GOOGLE_API_KEY for express mode) in the environment VS Code is started from, and restart VS Code.",
+    },
+  },
+  {
+    test: /API key not valid|API_KEY_INVALID|API key expired|PERMISSION_DENIED|UNAUTHENTICATED/,
+    help: {
+      title: "The API key was refused.",
+      action:
+        "Check GEMINI_API_KEY: it may be mistyped, expired or revoked. Set a valid key in the environment VS Code is started from, and restart VS Code.",
+    },
+  },
+  {
+    test: /\b429\b|RESOURCE_EXHAUSTED|quota/i,
+    help: {
+      title: "The Gemini quota is used up.",
+      action:
+        "gemini-ls already retried. Wait a minute and try again, pick a model with more quota in the gemini.model setting, or use a key with a higher limit.",
+    },
+  },
+  {
+    test: /\b404\b.*(model|NOT_FOUND)|models\/\S+ is not found/i,
+    help: {
+      title: "The model was not found.",
+      action: "Check the gemini.model setting; leave it empty to use the server's default model.",
+    },
+  },
+  {
+    test: /is already running a prompt/,
+    help: {
+      title: "Gemini is still answering the previous prompt.",
+      action: "Wait for it to finish, or press Stop.",
+    },
+  },
+];
+
+export function describeError(message: string): ErrorHelp {
+  return rules.find((r) => r.test.test(message))?.help ?? { title: "Gemini failed.", action: "" };
+}

@@ -1,0 +1,413 @@
+// Gemini for VS Code: starts gemini-ls for every file, and wires the chat,
+// the context-carrying commands, the edit review and the confirmations.
+
+import * as os from "node:os";
+import * as vscode from "vscode";
+import { State, type LanguageClient, type WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
+import { ChatView, chatViewId } from "./chat";
+import { applyEvent, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
+import type { ChatRequest } from "./chatProtocol";
+import { createClient } from "./client";
+import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
+import { confirmChoices, confirmOutcome, sessionPicks } from "./present";
+import {
+  methods,
+  type ConfirmOutcome,
+  type ConfirmParams,
+  type PromptContext,
+  type PromptParams,
+  type PromptResult,
+  type SessionsResult,
+  type Update,
+} from "./protocol";
+import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
+import { resolveServer } from "./serverPath";
+import { StatusBar } from "./status";
+
+/** How long New Session waits for a stopped prompt to answer before moving on. */
+const stopWaitMs = 5000;
+
+/** JSON-RPC's MethodNotFound: a server without gemini/sessions. */
+const methodNotFound = -32601;
+
+/** The running extension; VS Code's activate/deactivate pair has nowhere else to keep it. */
+let gemini: Gemini | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  gemini = new Gemini(context);
+  void gemini.start();
+}
+
+/** Puts files under review back and stops the server before VS Code goes. */
+export async function deactivate(): Promise<void> {
+  await gemini?.shutdown();
+  gemini = undefined;
+}
+
+interface RunningPrompt {
+  done: Promise<void>;
+  cancel: vscode.CancellationTokenSource;
+}
+
+class Gemini {
+  private readonly output = vscode.window.createOutputChannel("Gemini");
+  private readonly status = new StatusBar();
+  private readonly chat: ChatState = emptyChat();
+  private readonly view: ChatView;
+  private readonly reviews: ReviewManager;
+  private client?: LanguageClient;
+  private running?: RunningPrompt;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(context: vscode.ExtensionContext) {
+    this.view = new ChatView(context.extensionUri, () => this.chat, (request) => this.onChatRequest(request));
+    this.reviews = new ReviewManager({
+      autoSave: () => config().get<boolean>("autoSave", true),
+      applyPlain: async (edit) => {
+        const client = this.client;
+        if (client === undefined) {
+          return false;
+        }
+        return vscode.workspace.applyEdit(await client.protocol2CodeConverter.asWorkspaceEdit(edit as LspWorkspaceEdit));
+      },
+      onDidChangeReviews: (reviews) => this.status.update({ reviews }),
+    });
+    this.disposables.push(
+      this.output,
+      this.status,
+      this.reviews,
+      vscode.window.registerWebviewViewProvider(chatViewId, this.view),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (["gemini.serverPath", "gemini.model", "gemini.approvalMode"].some((s) => e.affectsConfiguration(s))) {
+          void this.restart();
+        }
+      }),
+      ...this.commands(),
+    );
+  }
+
+  private commands(): vscode.Disposable[] {
+    const register = (id: string, run: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, run);
+    return [
+      register("gemini.openChat", () => this.openChat()),
+      register("gemini.ask", (text?: unknown) => this.ask(text)),
+      register("gemini.explain", () => this.explain()),
+      register("gemini.fixDiagnostics", () => this.fixDiagnostics()),
+      register("gemini.askSelection", (text?: unknown) => this.askSelection(text)),
+      register("gemini.cancel", () => this.cancel()),
+      register("gemini.newSession", () => this.newSession()),
+      register("gemini.sessions", () => this.pickSession()),
+      register("gemini.restartServer", () => this.restart()),
+      register("gemini.review.accept", (target?: unknown) => this.reviews.accept(target)),
+      register("gemini.review.reject", (target?: unknown) => this.reviews.reject(target)),
+      register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
+      register("gemini.review.rejectHunk", (ref?: HunkRef) => this.reviews.rejectHunk(ref)),
+      register("gemini.review.show", () => this.reviews.show()),
+    ];
+  }
+
+  async start(): Promise<void> {
+    const settings = config();
+    const resolved = resolveServer({
+      setting: settings.get<string>("serverPath", ""),
+      env: process.env,
+      platform: process.platform,
+      home: os.homedir(),
+      base: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    });
+    if ("error" in resolved) {
+      this.status.update({ server: "stopped" });
+      void this.showStartError(resolved.error);
+      return;
+    }
+    const client = createClient(
+      { command: resolved.command, model: settings.get<string>("model", ""), approvalMode: settings.get<string>("approvalMode", "default") },
+      this.output,
+    );
+    this.client = client;
+    client.onDidChangeState((e) => {
+      if (this.client === client) {
+        this.status.update({ server: e.newState === State.Running ? "running" : e.newState === State.Starting ? "starting" : "stopped" });
+      }
+    });
+    client.onNotification(methods.update, (update: Update) => this.apply({ type: "update", update }));
+    client.onRequest(methods.confirm, (params: ConfirmParams) => confirm(params));
+    // Replaces the client's own handler, which would apply the edit at once.
+    client.onRequest(methods.applyEdit, (params: ApplyEditParams, token: vscode.CancellationToken) =>
+      this.reviews.applyEdit(params, token),
+    );
+    this.status.update({ server: "starting" });
+    try {
+      await client.start();
+    } catch (err) {
+      // The language client has already told the user, with a link to the log.
+      this.status.update({ server: "stopped" });
+      this.output.appendLine(`gemini-ls (${resolved.command}) did not start: ${errorMessage(err)}`);
+    }
+  }
+
+  private async showStartError(message: string): Promise<void> {
+    if ((await vscode.window.showErrorMessage(message, "Open Settings")) === "Open Settings") {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "gemini.serverPath");
+    }
+  }
+
+  private async restart(): Promise<void> {
+    await this.stopPrompt();
+    await this.stopClient();
+    this.apply({ type: "session" });
+    await this.start();
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await this.reviews.cancelAll();
+    if (client !== undefined) {
+      try {
+        await client.stop();
+      } catch (err) {
+        this.output.appendLine(`stopping gemini-ls: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  /** Applies a chat event to the state and passes it on to the view. */
+  private apply(event: ChatEvent): void {
+    applyEvent(this.chat, event);
+    this.view.post(event);
+    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat) });
+  }
+
+  private onChatRequest(request: Exclude<ChatRequest, { type: "ready" }>): void {
+    switch (request.type) {
+      case "prompt":
+        void this.prompt(request.text, editorContext());
+        return;
+      case "cancel":
+        void this.cancel();
+        return;
+      case "newSession":
+        void this.newSession();
+        return;
+      case "sessions":
+        void this.pickSession();
+        return;
+    }
+  }
+
+  private async openChat(): Promise<void> {
+    await vscode.commands.executeCommand(`${chatViewId}.focus`);
+  }
+
+  /** Sends a prompt in the current session and shows it in the chat. */
+  private async prompt(text: string, context: PromptContext | undefined): Promise<void> {
+    await this.openChat();
+    if (this.running !== undefined) {
+      void vscode.window.showInformationMessage("Gemini is still answering. Wait for it, or stop it first.");
+      return;
+    }
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      this.apply({ type: "prompt", text });
+      this.apply({ type: "failed", message: "gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”." });
+      return;
+    }
+    const params: PromptParams = { prompt: text };
+    if (this.chat.sessionId !== undefined) {
+      params.sessionId = this.chat.sessionId;
+    }
+    if (context !== undefined) {
+      params.context = context;
+    }
+    this.apply({ type: "prompt", text });
+    const cancel = new vscode.CancellationTokenSource();
+    const done = (async () => {
+      try {
+        const result = await client.sendRequest<PromptResult | undefined>(methods.prompt, params, cancel.token);
+        this.apply(
+          result === undefined || result === null
+            ? { type: "failed", message: "gemini-ls gave no answer." }
+            : { type: "result", result },
+        );
+      } catch (err) {
+        this.apply({ type: "failed", message: errorMessage(err) });
+      } finally {
+        cancel.dispose();
+      }
+    })();
+    const running: RunningPrompt = { done, cancel };
+    this.running = running;
+    // The chat view's progress bar runs while the agent works.
+    void vscode.window.withProgress({ location: { viewId: chatViewId } }, () => done);
+    await done;
+    if (this.running === running) {
+      this.running = undefined;
+    }
+  }
+
+  private async cancel(): Promise<void> {
+    const running = this.running;
+    if (running === undefined) {
+      return;
+    }
+    this.apply({ type: "stopping" });
+    if (this.chat.sessionId !== undefined) {
+      await this.client?.sendNotification(methods.cancel, { sessionId: this.chat.sessionId });
+    } else {
+      // The first prompt of a session: its id is not known yet, so cancel the request itself.
+      running.cancel.cancel();
+    }
+  }
+
+  /** Stops the running prompt, if any, and waits a little for its answer. */
+  private async stopPrompt(): Promise<void> {
+    const running = this.running;
+    if (running === undefined) {
+      return;
+    }
+    await this.cancel();
+    await Promise.race([running.done, new Promise((resolve) => setTimeout(resolve, stopWaitMs))]);
+  }
+
+  private async newSession(): Promise<void> {
+    await this.stopPrompt();
+    this.apply({ type: "session" });
+    await this.openChat();
+  }
+
+  private async pickSession(): Promise<void> {
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      void vscode.window.showErrorMessage("gemini-ls is not running, so there are no sessions to show.");
+      return;
+    }
+    let result: SessionsResult;
+    try {
+      result = await client.sendRequest<SessionsResult>(methods.sessions, {});
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      void vscode.window.showErrorMessage(
+        code === methodNotFound
+          ? "This gemini-ls cannot list sessions yet (gemini/sessions). Update gemini-ls to continue earlier sessions."
+          : `Listing sessions failed: ${errorMessage(err)}`,
+      );
+      return;
+    }
+    const picks = sessionPicks(result.sessions ?? [], this.chat.sessionId, new Date());
+    if (picks.length === 0) {
+      void vscode.window.showInformationMessage("There are no earlier Gemini sessions yet.");
+      return;
+    }
+    const choice = await vscode.window.showQuickPick(picks, { title: "Gemini sessions", placeHolder: "Continue a session" });
+    if (choice === undefined || choice.sessionId === this.chat.sessionId) {
+      return;
+    }
+    await this.stopPrompt();
+    this.apply({ type: "session", sessionId: choice.sessionId, title: choice.title });
+    await this.openChat();
+  }
+
+  private async ask(arg: unknown): Promise<void> {
+    const text =
+      typeof arg === "string" && arg.trim() !== ""
+        ? arg
+        : await vscode.window.showInputBox({ title: "Gemini: Ask", prompt: "Ask Gemini (the current file, selection and diagnostics go with it)" });
+    if (text !== undefined && text.trim() !== "") {
+      await this.prompt(text, editorContext());
+    }
+  }
+
+  private async explain(): Promise<void> {
+    const snapshot = editorSnapshot();
+    if (snapshot === undefined) {
+      void vscode.window.showInformationMessage("Open a file and select the code to explain.");
+      return;
+    }
+    await this.prompt(explainPrompt(snapshot.selection), promptContext(snapshot));
+  }
+
+  private async fixDiagnostics(): Promise<void> {
+    const snapshot = editorSnapshot();
+    if (snapshot === undefined) {
+      void vscode.window.showInformationMessage("Open a file with problems to fix.");
+      return;
+    }
+    const diagnostics = diagnosticsHere(snapshot);
+    if (diagnostics.length === 0) {
+      void vscode.window.showInformationMessage("There are no diagnostics here to fix.");
+      return;
+    }
+    // Only the diagnostics "here" go with the prompt.
+    await this.prompt(fixPrompt(diagnostics), promptContext({ ...snapshot, diagnostics }));
+  }
+
+  private async askSelection(arg: unknown): Promise<void> {
+    const snapshot = editorSnapshot();
+    if (snapshot === undefined || isEmpty(snapshot.selection)) {
+      void vscode.window.showInformationMessage("Select some code first, then ask about it.");
+      return;
+    }
+    const question =
+      typeof arg === "string" && arg.trim() !== ""
+        ? arg
+        : await vscode.window.showInputBox({ title: "Gemini: Ask About Selection", prompt: "What do you want to know about the selected code?" });
+    if (question !== undefined && question.trim() !== "") {
+      await this.prompt(question, promptContext(snapshot));
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    await this.stopClient();
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+}
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration("gemini");
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The active editor as plain data, or undefined when no text editor is active. */
+function editorSnapshot(): EditorSnapshot | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) {
+    return undefined;
+  }
+  const { start, end } = editor.selection;
+  return {
+    uri: editor.document.uri.toString(),
+    selection: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
+    diagnostics: vscode.languages.getDiagnostics(editor.document.uri).map((d) =>
+      toPromptDiagnostic({
+        range: {
+          start: { line: d.range.start.line, character: d.range.start.character },
+          end: { line: d.range.end.line, character: d.range.end.character },
+        },
+        severity: d.severity,
+        message: d.message,
+        source: d.source,
+        code: typeof d.code === "object" ? { value: d.code.value } : d.code,
+      }),
+    ),
+  };
+}
+
+function editorContext(): PromptContext | undefined {
+  const snapshot = editorSnapshot();
+  return snapshot && promptContext(snapshot);
+}
+
+/** gemini/confirm as VS Code's own modal: Allow Once, Always Allow, or dismiss to reject. */
+async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
+  const choice = await vscode.window.showWarningMessage(
+    params.title,
+    { modal: true, detail: params.details },
+    confirmChoices.once,
+    confirmChoices.always,
+  );
+  return { outcome: confirmOutcome(choice) };
+}

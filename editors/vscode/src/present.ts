@@ -1,0 +1,96 @@
+// How the extension's state reads in the status bar, quick picks and
+// dialogs. Pure, so each wording is tested without VS Code.
+
+import type { ConfirmOutcome, SessionInfo } from "./protocol";
+
+export type ServerState = "starting" | "running" | "stopped";
+
+export interface StatusInput {
+  server: ServerState;
+  /** A prompt is running. */
+  working: boolean;
+  /** Changes waiting for the user's review. */
+  reviews: number;
+  /** The title of the tool call running now, if any. */
+  activity?: string;
+}
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  /** What clicking the item does. */
+  command: "gemini.openChat" | "gemini.review.show" | "gemini.restartServer";
+}
+
+export function statusView(s: StatusInput): StatusView {
+  if (s.server === "stopped") {
+    return { text: "$(error) Gemini", tooltip: "gemini-ls is not running. Click to start it again.", command: "gemini.restartServer" };
+  }
+  if (s.reviews > 0) {
+    return {
+      text: `$(diff) Gemini: reviewing (${s.reviews})`,
+      tooltip: `${s.reviews === 1 ? "A change waits" : `${s.reviews} changes wait`} for your review. Click to show it.`,
+      command: "gemini.review.show",
+    };
+  }
+  if (s.working || s.server === "starting") {
+    const what = s.server === "starting" ? "Starting gemini-ls…" : s.activity ? `Gemini: ${s.activity}` : "Gemini is working…";
+    return { text: "$(loading~spin) Gemini", tooltip: what, command: "gemini.openChat" };
+  }
+  return { text: "$(sparkle) Gemini", tooltip: "Gemini is ready. Click to open the chat.", command: "gemini.openChat" };
+}
+
+export const confirmChoices = { once: "Allow Once", always: "Always Allow" } as const;
+
+/** The answer to gemini/confirm for the button the user chose; dismissing the dialog rejects. */
+export function confirmOutcome(choice: string | undefined): ConfirmOutcome {
+  switch (choice) {
+    case confirmChoices.once:
+      return "proceed_once";
+    case confirmChoices.always:
+      return "proceed_always";
+    default:
+      return "cancel";
+  }
+}
+
+export interface SessionPick {
+  label: string;
+  description: string;
+  sessionId: string;
+  title: string;
+}
+
+/** Quick pick rows for gemini/sessions, newest first, the current one marked. */
+export function sessionPicks(sessions: readonly SessionInfo[], currentId: string | undefined, now: Date): SessionPick[] {
+  return [...sessions]
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .map((s) => {
+      const title = s.title.trim() || "(untitled session)";
+      return {
+        label: (s.sessionId === currentId ? "$(check) " : "") + title,
+        description: `${s.prompts} prompt${s.prompts === 1 ? "" : "s"} · ${age(new Date(s.createdAt), now)}`,
+        sessionId: s.sessionId,
+        title,
+      };
+    });
+}
+
+function age(then: Date, now: Date): string {
+  const seconds = Math.round((now.getTime() - then.getTime()) / 1000);
+  if (Number.isNaN(seconds)) {
+    return "unknown time";
+  }
+  if (seconds < 60) {
+    return "just now";
+  }
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) {
+    return `${minutes} min ago`;
+  }
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) {
+    return `${hours} h ago`;
+  }
+  return then.toISOString().slice(0, 10);
+}

@@ -1,0 +1,248 @@
+// The chat webview: keeps a copy of the chat state by running the same
+// reducer as the extension, and redraws only the items whose rev changed.
+
+import { applyEvent, emptyChat, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
+import type { ChatMessage, ChatRequest } from "../chatProtocol";
+import { renderMarkdown } from "./markdown";
+
+declare function acquireVsCodeApi(): { postMessage(msg: ChatRequest): void };
+
+const vscode = acquireVsCodeApi();
+const messages = byId<HTMLDivElement>("messages");
+const empty = byId<HTMLDivElement>("empty");
+const prompt = byId<HTMLTextAreaElement>("prompt");
+const send = byId<HTMLButtonElement>("send");
+const stop = byId<HTMLButtonElement>("stop");
+const working = byId<HTMLDivElement>("working");
+const workingText = byId<HTMLSpanElement>("working-text");
+const sessionTitle = byId<HTMLSpanElement>("session-title");
+
+let state: ChatState = emptyChat();
+/** The rev each item element was last drawn at. */
+const drawn = new WeakMap<Element, number>();
+let frame = 0;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (el === null) {
+    throw new Error(`chat view: #${id} is missing`);
+  }
+  return el as T;
+}
+
+window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
+  const msg = e.data;
+  if (msg.type === "state") {
+    state = msg.state;
+    clearTurns();
+  } else if (msg.type === "event") {
+    applyEvent(state, msg.event);
+    if (msg.event.type === "session") {
+      clearTurns();
+    }
+  }
+  scheduleRender();
+});
+
+document.getElementById("composer")?.addEventListener("submit", (e) => {
+  e.preventDefault();
+  submit();
+});
+prompt.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    submit();
+  } else if (e.key === "Escape" && state.busy) {
+    vscode.postMessage({ type: "cancel" });
+  }
+});
+stop.addEventListener("click", () => vscode.postMessage({ type: "cancel" }));
+byId("new-session").addEventListener("click", () => vscode.postMessage({ type: "newSession" }));
+byId("sessions").addEventListener("click", () => vscode.postMessage({ type: "sessions" }));
+
+function submit(): void {
+  const text = prompt.value;
+  if (text.trim() === "" || state.busy) {
+    return;
+  }
+  vscode.postMessage({ type: "prompt", text });
+  prompt.value = "";
+}
+
+function clearTurns(): void {
+  for (const el of [...messages.querySelectorAll(".turn")]) {
+    el.remove();
+  }
+}
+
+function scheduleRender(): void {
+  if (frame === 0) {
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  }
+}
+
+function render(): void {
+  // Follow the stream only if the user has not scrolled up to read.
+  const atBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 40;
+  empty.hidden = state.turns.length > 0;
+  sessionTitle.textContent = state.sessionTitle ?? state.turns[0]?.prompt ?? "New session";
+  sessionTitle.title = state.sessionId ? `Session ${state.sessionId}` : "A new session starts with the next prompt";
+  state.turns.forEach((turn, i) => renderTurn(turn, i));
+  send.disabled = state.busy;
+  stop.disabled = !state.busy || state.stopping;
+  stop.textContent = state.stopping ? "Stopping…" : "Stop";
+  working.hidden = !state.busy;
+  workingText.textContent = activity();
+  if (atBottom) {
+    messages.scrollTop = messages.scrollHeight;
+  }
+}
+
+function activity(): string {
+  if (state.stopping) {
+    return "Stopping…";
+  }
+  const tool = runningTool(state);
+  return tool !== undefined ? `${tool}…` : "Working…";
+}
+
+function renderTurn(turn: Turn, index: number): void {
+  const el = messages.querySelector<HTMLElement>(`.turn[data-turn="${index}"]`) ?? createTurn(turn, index);
+  turn.items.forEach((item, i) => {
+    let itemEl = el.querySelector<HTMLElement>(`:scope > [data-item="${i}"]`);
+    if (itemEl === null) {
+      itemEl = createItem(item);
+      itemEl.dataset.item = String(i);
+      const end = el.querySelector(":scope > .turn-end");
+      if (end !== null) {
+        end.before(itemEl);
+      } else {
+        el.append(itemEl);
+      }
+    }
+    if (drawn.get(itemEl) !== item.rev) {
+      drawItem(itemEl, item);
+      drawn.set(itemEl, item.rev);
+    }
+  });
+  const end = endNote(turn);
+  let endEl = el.querySelector<HTMLElement>(":scope > .turn-end");
+  if (end !== "" && endEl === null) {
+    endEl = document.createElement("div");
+    endEl.className = "turn-end";
+    el.append(endEl);
+  }
+  if (endEl !== null) {
+    endEl.textContent = end;
+    endEl.hidden = end === "";
+  }
+}
+
+function createTurn(turn: Turn, index: number): HTMLElement {
+  const el = document.createElement("section");
+  el.className = "turn";
+  el.dataset.turn = String(index);
+  const user = div("message user");
+  user.textContent = turn.prompt;
+  el.append(user);
+  messages.append(el);
+  return el;
+}
+
+function endNote(turn: Turn): string {
+  switch (turn.stopReason) {
+    case "cancelled":
+      return "Stopped.";
+    case "max_turns":
+      return "Stopped after too many model requests. Send another prompt to go on.";
+    default:
+      return "";
+  }
+}
+
+function createItem(item: Item): HTMLElement {
+  switch (item.kind) {
+    case "text": {
+      const el = document.createElement("div");
+      el.className = "message assistant markdown";
+      return el;
+    }
+    case "thought": {
+      const el = document.createElement("details");
+      el.className = "thought";
+      el.append(document.createElement("summary"), div("thought-body markdown"));
+      return el;
+    }
+    case "tool": {
+      const el = document.createElement("details");
+      el.className = "tool-call";
+      const summary = document.createElement("summary");
+      summary.append(span("tool-icon"), span("tool-title"), span("tool-status"));
+      el.append(summary, div("tool-display markdown"));
+      return el;
+    }
+    case "error": {
+      const el = div("error");
+      el.setAttribute("role", "alert");
+      el.append(div("error-title"), div("error-action"), div("error-message"));
+      return el;
+    }
+  }
+}
+
+const statusWords: Record<string, string> = {
+  running: "running",
+  ok: "done",
+  error: "failed",
+  rejected: "rejected",
+  cancelled: "cancelled",
+};
+
+function drawItem(el: HTMLElement, item: Item): void {
+  switch (item.kind) {
+    case "text":
+      el.innerHTML = renderMarkdown(item.text);
+      return;
+    case "thought":
+      child(el, "summary").textContent = item.subject || "Thinking";
+      child(el, ".thought-body").innerHTML = renderMarkdown(item.description);
+      return;
+    case "tool":
+      el.dataset.status = item.status;
+      child(el, ".tool-title").textContent = item.title;
+      child(el, ".tool-status").textContent = statusWords[item.status] ?? item.status;
+      child(el, ".tool-display").innerHTML = item.display === "" ? "" : renderMarkdown(item.display);
+      el.classList.toggle("has-display", item.display !== "");
+      return;
+    case "error":
+      child(el, ".error-title").textContent = item.title;
+      child(el, ".error-action").textContent = item.action;
+      child(el, ".error-message").textContent = item.message;
+      return;
+  }
+}
+
+function child(el: HTMLElement, selector: string): HTMLElement {
+  const found = el.querySelector<HTMLElement>(selector);
+  if (found === null) {
+    throw new Error(`chat view: ${selector} is missing`);
+  }
+  return found;
+}
+
+function div(className: string): HTMLDivElement {
+  const el = document.createElement("div");
+  el.className = className;
+  return el;
+}
+
+function span(className: string): HTMLSpanElement {
+  const el = document.createElement("span");
+  el.className = className;
+  return el;
+}
+
+vscode.postMessage({ type: "ready" });

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { applyEvent, emptyChat, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import type { Update } from "../../src/protocol";
+
+const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
+
+function run(...events: ChatEvent[]): ChatState {
+  const state = emptyChat();
+  for (const e of events) {
+    applyEvent(state, e);
+  }
+  return state;
+}
+
+type WithoutSession<T> = T extends unknown ? Omit<T, "sessionId"> : never;
+const update = (u: WithoutSession<Update>): ChatEvent => ({ type: "update", update: { sessionId: sid, ...u } as Update });
+
+describe("chat model", () => {
+  it("streams text deltas into one answer and adopts the session", () => {
+    const state = run({ type: "prompt", text: "make greet say Hi" }, update({ kind: "text", text: "I'll change " }), update({ kind: "text", text: "the greeting." }));
+    assert.equal(state.busy, true);
+    assert.equal(state.sessionId, sid);
+    assert.equal(state.turns.length, 1);
+    const [item] = state.turns[0].items;
+    assert.equal(item.kind === "text" && item.text, "I'll change the greeting.");
+    assert.equal(item.rev, 1, "each change bumps rev so the view redraws it");
+  });
+
+  it("folds thoughts: a subject starts one, a bare description continues it", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "thought", subject: "Planning the change", description: "I will edit " }),
+      update({ kind: "thought", description: "greet." }),
+      update({ kind: "thought", subject: "Checking", description: "tests" }),
+    );
+    assert.deepEqual(
+      state.turns[0].items.map((i) => i.kind === "thought" && [i.subject, i.description]),
+      [["Planning the change", "I will edit greet."], ["Checking", "tests"]],
+    );
+  });
+
+  it("shows each tool call as a line that its result completes", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "toolCall", callId: "call_1", name: "replace", title: "Edit main.go", args: {} }),
+    );
+    assert.equal(runningTool(state), "Edit main.go");
+    applyEvent(state, update({ kind: "toolResult", callId: "call_1", name: "replace", status: "rejected", display: "Not applied: the user declined the edit." }));
+    const [call] = state.turns[0].items;
+    assert.ok(call.kind === "tool");
+    assert.equal(call.title, "Edit main.go");
+    assert.equal(call.status, "rejected");
+    assert.equal(call.display, "Not applied: the user declined the edit.");
+    assert.equal(runningTool(state), undefined);
+  });
+
+  it("ends the turn with the result and keeps the session id", () => {
+    const state = run({ type: "prompt", text: "p" }, { type: "result", result: { sessionId: sid, stopReason: "end_turn", text: "done" } });
+    assert.equal(state.busy, false);
+    assert.equal(state.turns[0].done, true);
+    assert.equal(state.turns[0].stopReason, "end_turn");
+    assert.equal(state.sessionId, sid);
+  });
+
+  it("shows an error once, with what to do, though it comes as an update and in the result", () => {
+    const message = "Error 429, Message: Resource has been exhausted (e.g. check quota)., Status: RESOURCE_EXHAUSTED, Details: []";
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "error", message }),
+      { type: "result", result: { sessionId: sid, stopReason: "error", text: "", error: message } },
+    );
+    const errors = state.turns[0].items.filter((i) => i.kind === "error");
+    assert.equal(errors.length, 1);
+    assert.ok(errors[0].kind === "error");
+    assert.equal(errors[0].title, "The Gemini quota is used up.");
+    assert.match(errors[0].action, /Wait a minute/);
+  });
+
+  it("shows a failed request, such as a missing API key, as an error", () => {
+    const state = run({ type: "prompt", text: "p" }, {
+      type: "failed",
+      message: "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!",
+    });
+    assert.equal(state.busy, false);
+    const [item] = state.turns[0].items;
+    assert.ok(item.kind === "error");
+    assert.equal(item.title, "Gemini needs an API key.");
+  });
+
+  it("ignores updates of another session", () => {
+    const state = run({ type: "session", sessionId: sid }, { type: "prompt", text: "p" }, { type: "update", update: { sessionId: "OTHER", kind: "text", text: "not ours" } });
+    assert.deepEqual(state.turns[0].items, []);
+  });
+
+  it("ignores updates when no prompt is running", () => {
+    const state = run(update({ kind: "text", text: "stray" }));
+    assert.deepEqual(state.turns, []);
+    assert.equal(state.sessionId, undefined);
+  });
+
+  it("marks calls still running as cancelled when the prompt stops", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "toolCall", callId: "c", name: "run_shell_command", title: "Shell sleep 100" }),
+      { type: "stopping" },
+    );
+    assert.equal(state.stopping, true);
+    applyEvent(state, { type: "result", result: { sessionId: sid, stopReason: "cancelled", text: "" } });
+    const [call] = state.turns[0].items;
+    assert.ok(call.kind === "tool");
+    assert.equal(call.status, "cancelled");
+    assert.equal(state.stopping, false);
+    assert.equal(state.turns[0].stopReason, "cancelled");
+  });
+
+  it("starts over on a new session, or on continuing an earlier one", () => {
+    const state = run({ type: "prompt", text: "p" }, { type: "result", result: { sessionId: sid, stopReason: "end_turn", text: "" } });
+    applyEvent(state, { type: "session" });
+    assert.deepEqual(state.turns, []);
+    assert.equal(state.sessionId, undefined);
+    assert.equal(state.busy, false);
+    applyEvent(state, { type: "session", sessionId: "EARLIER", title: "fix the build" });
+    assert.equal(state.sessionId, "EARLIER");
+    assert.equal(state.sessionTitle, "fix the build");
+  });
+
+  it("ignores usage updates", () => {
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, totalTokens: 2 }));
+    assert.deepEqual(state.turns[0].items, []);
+  });
+});

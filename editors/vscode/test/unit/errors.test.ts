@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { describeError } from "../../src/errors";
+
+describe("describeError", () => {
+  const cases: Array<[string, string]> = [
+    ["GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!", "Gemini needs an API key."],
+    ["When using Vertex AI, you must specify either:\n• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.", "Vertex AI needs a project or an API key."],
+    ["Error 400, Message: API key not valid. Please pass a valid API key., Status: INVALID_ARGUMENT, Details: []", "The API key was refused."],
+    ["Error 429, Message: Resource has been exhausted (e.g. check quota)., Status: RESOURCE_EXHAUSTED, Details: []", "The Gemini quota is used up."],
+    ["Error 404, Message: models/gemini-9 is not found for API version v1beta, Status: NOT_FOUND", "The model was not found."],
+    ["session KDETU is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", "Gemini is still answering the previous prompt."],
+  ];
+  for (const [message, title] of cases) {
+    it(`explains ${title}`, () => {
+      const help = describeError(message);
+      assert.equal(help.title, title);
+      assert.notEqual(help.action, "");
+    });
+  }
+
+  it("falls back to the message itself for anything else", () => {
+    assert.deepEqual(describeError("stream broke"), { title: "Gemini failed.", action: "" });
+  });
+});
