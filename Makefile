@@ -1,4 +1,4 @@
-.PHONY: build install test bench
+.PHONY: build install test test-go test-vscode vsix bench
 
 build:
 	go build -o gemini-ls ./cmd/gemini-ls
@@ -6,8 +6,21 @@ build:
 install:
 	go install ./cmd/gemini-ls
 
-test:
+# Every test: the server's, then the VS Code extension's unit tests and its
+# scenarios in real VS Code (code-server + Debian's Chromium; the first run
+# installs them, as root).
+test: test-go test-vscode
+
+test-go:
 	go test -race -count=1 ./...
+
+test-vscode: vsix
+	cd editors/vscode && npm test
+	bash editors/vscode/test/e2e/setup.sh
+	GEMINI_VSIX=editors/vscode/dist/gemini-ls.vsix node editors/vscode/test/e2e/run.mjs
+
+vsix:
+	bash editors/vscode/scripts/package.sh
 
 bench:
 	bash bench/run.sh

@@ -449,7 +449,7 @@ async function restore(file: ReviewedFile): Promise<void> {
 }
 
 async function showDiff(file: ReviewedFile): Promise<void> {
-  const title = `Gemini: ${path.basename(file.uri.fsPath)} (proposed ↔ current)`;
+  const title = `Gemini: ${path.basename(file.uri.fsPath)} (original ↔ proposed)`;
   await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.uri, title, { preview: false });
 }
 

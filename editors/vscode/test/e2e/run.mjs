@@ -1,0 +1,739 @@
+#!/usr/bin/env node
+// End-to-end tests of the gemini-ls VS Code extension in real VS Code:
+// code-server (VS Code 1.100 in the browser) driven by Debian's Chromium
+// through playwright-core, the real gemini-ls binary as the language server,
+// and the scripted fake Gemini API (agent/geminitest/cmd/fakegemini) as the
+// model. Run setup.sh first. Usage:
+//
+//	node editors/vscode/test/e2e/run.mjs [--only NAME[,NAME]]
+//
+// The last line printed is "N passed, N failed"; the exit code is 1 when
+// anything failed. Artifacts (logs, failure screenshots, the fake's request
+// log) go to a directory under /tmp whose path is printed.
+
+import { spawn, execFile } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const extDir = path.resolve(here, '../..');
+const repo = path.resolve(extDir, '../..');
+const screenshotsDir = path.join(repo, 'docs/screenshots');
+const execFileP = promisify(execFile);
+
+const args = parseArgs(process.argv.slice(2));
+const started = Date.now();
+
+function parseArgs(argv) {
+  const out = { only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--only') out.only = new Set(argv[++i].split(','));
+    else if (a.startsWith('--only=')) out.only = new Set(a.slice(7).split(','));
+    else {
+      console.error(`run.mjs: unknown argument ${a}\nusage: node run.mjs [--only NAME[,NAME]]`);
+      process.exit(2);
+    }
+  }
+  return out;
+}
+
+function log(msg) {
+  const t = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
+  console.log(`[${t}s] ${msg}`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// waitFor polls fn until it returns a truthy value, and fails with what
+// was being waited for when the time runs out.
+async function waitFor(what, fn, { timeout = 30_000, interval = 200 } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeout / 1000}s waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    }
+    await sleep(interval);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Builds
+
+async function buildGo(bin) {
+  log('building gemini-ls and fakegemini');
+  const env = { ...process.env, GOFLAGS: process.env.GOFLAGS || '-buildvcs=false' };
+  await execFileP('go', ['build', '-o', path.join(bin, 'gemini-ls'), './cmd/gemini-ls'], { cwd: repo, env });
+  await execFileP('go', ['build', '-o', path.join(bin, 'fakegemini'), './agent/geminitest/cmd/fakegemini'], { cwd: repo, env });
+}
+
+// newestMtime is the latest modification time of the extension's sources,
+// so a .vsix older than them is rebuilt.
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (p) => {
+    let st;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) {
+      for (const e of fs.readdirSync(p)) visit(path.join(p, e));
+    } else {
+      newest = Math.max(newest, st.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+async function ensureVsix() {
+  // GEMINI_VSIX=none runs without the extension: only to check the harness.
+  if (process.env.GEMINI_VSIX === 'none') return null;
+  if (process.env.GEMINI_VSIX) return path.resolve(process.env.GEMINI_VSIX);
+  const vsix = path.join(extDir, 'dist/gemini-ls.vsix');
+  const sources = ['src', 'media', 'package.json', 'package-lock.json', 'scripts', 'tsconfig.json', 'LICENSE', 'README.md']
+    .map((p) => path.join(extDir, p));
+  const have = fs.existsSync(vsix) ? fs.statSync(vsix).mtimeMs : 0;
+  if (have && have >= newestMtime(sources)) {
+    log(`using ${path.relative(repo, vsix)} (newer than its sources)`);
+    return vsix;
+  }
+  log('packaging the extension: bash editors/vscode/scripts/package.sh');
+  try {
+    await execFileP('bash', [path.join(extDir, 'scripts/package.sh')], { cwd: extDir, maxBuffer: 64 << 20 });
+  } catch (e) {
+    throw new Error(`packaging the extension failed:\n${(e.stdout || '') + (e.stderr || '')}`.slice(-4000));
+  }
+  if (!fs.existsSync(vsix)) throw new Error(`package.sh did not produce ${vsix}`);
+  return vsix;
+}
+
+// ---------------------------------------------------------------------------
+// The fake model, behind a recording proxy.
+//
+// code-server's environment (and so the extension host's and gemini-ls's)
+// gets one GOOGLE_GEMINI_BASE_URL for its whole life: the proxy's. Each
+// scenario starts its own fakegemini with its own script and points the
+// proxy at it, so one scenario's turns can never be eaten by another, and
+// the proxy records every request body, which is how a scenario checks what
+// the model was told about its tool calls.
+
+class ModelProxy {
+  constructor(artifacts) {
+    this.artifacts = artifacts;
+    this.upstream = null;
+    this.requests = [];
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+
+  async start() {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.url = `http://127.0.0.1:${this.server.address().port}`;
+  }
+
+  handle(req, res) {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const entry = { path: req.url, body: body.toString('utf8') };
+      if (!req.url.includes(':countTokens')) this.requests.push(entry);
+      fs.appendFileSync(path.join(this.artifacts, 'model-requests.log'), `${req.method} ${req.url}\n${entry.body}\n\n`);
+      if (!this.upstream) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end('{"error":{"code":503,"message":"no fake model for this request (e2e proxy)","status":"UNAVAILABLE"}}');
+        return;
+      }
+      const u = new URL(this.upstream);
+      const up = http.request(
+        { host: u.hostname, port: u.port, method: req.method, path: req.url, headers: { ...req.headers, host: u.host } },
+        (ur) => {
+          res.writeHead(ur.statusCode, ur.headers);
+          ur.pipe(res);
+        },
+      );
+      up.on('error', (e) => {
+        res.writeHead(502);
+        res.end(String(e));
+      });
+      up.end(body);
+    });
+  }
+
+  close() {
+    this.server.closeAllConnections?.();
+    this.server.close();
+  }
+}
+
+class FakeGemini {
+  static async start(bin, scriptFile, logFile) {
+    const f = new FakeGemini();
+    f.log = fs.openSync(logFile, 'a');
+    f.proc = spawn(path.join(bin, 'fakegemini'), ['--script', scriptFile], { stdio: ['ignore', 'pipe', f.log] });
+    f.exited = once(f.proc, 'exit');
+    let buf = '';
+    f.url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('fakegemini printed no URL in 10s')), 10_000);
+      f.proc.stdout.on('data', (d) => {
+        buf += d;
+        const m = buf.match(/^GOOGLE_GEMINI_BASE_URL=(\S+)\n/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      f.proc.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`fakegemini exited ${code} before printing its URL (log: ${logFile})`));
+      });
+    });
+    return f;
+  }
+
+  // stop ends the fake; it exits non-zero when it got a request its
+  // script did not cover.
+  async stop() {
+    if (this.proc.exitCode === null) this.proc.kill('SIGTERM');
+    const [code] = await this.exited;
+    fs.closeSync(this.log);
+    return code;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// code-server + Chromium
+
+const workbenchSettings = (serverPath) => ({
+  'gemini.serverPath': serverPath,
+  'gemini.trace.server': 'messages',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  // Nothing may reach disk but what the extension saves after an accept.
+  'files.autoSave': 'off',
+  'git.enabled': false,
+  'chat.commandCenter.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'window.commandCenter': false,
+});
+
+class Workbench {
+  // start launches a code-server with fresh user-data and extensions
+  // dirs, installs the .vsix, and opens the workspace in a fresh Chromium.
+  static async start({ id, bin, vsix, workspace, artifacts, modelURL }) {
+    const w = new Workbench();
+    w.id = id;
+    w.artifacts = artifacts;
+    const root = path.join(artifacts, `code-server-${id}`);
+    const ud = path.join(root, 'user-data');
+    const ext = path.join(root, 'extensions');
+    await fsp.mkdir(path.join(ud, 'User'), { recursive: true });
+    await fsp.mkdir(ext, { recursive: true });
+    await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify(workbenchSettings(path.join(bin, 'gemini-ls')), null, 2));
+    await fsp.writeFile(path.join(root, 'config.yaml'), 'auth: none\ncert: false\n');
+    const codeServer = path.join(here, 'node_modules/.bin/code-server');
+    if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
+
+    const env = { ...process.env, GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL };
+    // A real key or Vertex settings from the caller's environment must not
+    // send the tests anywhere but the fake.
+    for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];
+
+    if (vsix) {
+      const t = Date.now();
+      await execFileP(codeServer, ['--config', path.join(root, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', vsix], { env });
+      log(`[${id}] installed ${path.basename(vsix)} (${Date.now() - t} ms)`);
+    }
+
+    w.port = await freePort();
+    w.logFile = path.join(root, 'code-server.log');
+    const out = fs.openSync(w.logFile, 'a');
+    // detached: a new session and process group (setsid), so stop() can
+    // end the extension host and the file watcher with it.
+    w.proc = spawn(codeServer, [
+      '--config', path.join(root, 'config.yaml'), '--auth', 'none', '--bind-addr', `127.0.0.1:${w.port}`,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+      '--user-data-dir', ud, '--extensions-dir', ext, workspace,
+    ], { env, detached: true, stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    w.exited = once(w.proc, 'exit');
+    w.userData = ud;
+    const base = `http://127.0.0.1:${w.port}`;
+    await waitFor(`code-server /healthz on ${base} (log: ${w.logFile})`, async () => {
+      if (w.proc.exitCode !== null) throw new Error(`code-server exited ${w.proc.exitCode}`);
+      const r = await fetch(`${base}/healthz`);
+      return r.ok && (await r.json()).status;
+    }, { timeout: 60_000, interval: 250 });
+
+    const { chromium } = await import(path.join(here, 'node_modules/playwright-core/index.mjs'));
+    w.browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    w.context = await w.browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    w.page = await w.context.newPage();
+    w.page.setDefaultTimeout(30_000);
+    await w.page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    log(`[${id}] workbench up on ${base}`);
+    return w;
+  }
+
+  async stop() {
+    await this.browser?.close().catch(() => {});
+    const group = (sig) => {
+      try {
+        process.kill(-this.proc.pid, sig);
+      } catch {} // the group is already gone
+    };
+    if (this.proc.exitCode === null) {
+      group('SIGTERM');
+      await Promise.race([this.exited, sleep(5000)]);
+    }
+    // The extension host, gemini-ls and the file watcher share the group and
+    // may outlive the main process.
+    group('SIGKILL');
+  }
+
+  // command runs a command by its exact palette title: F1, the title, wait
+  // until the row with exactly that title is there, then run that row.
+  // Pressing Enter on whatever row came first can run the wrong command.
+  async command(title) {
+    const page = this.page;
+    const input = page.locator('.quick-input-widget input[type="text"]');
+    for (let attempt = 0; ; attempt++) {
+      await page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 3000 });
+        break;
+      } catch (e) {
+        // Focus can sit where F1 does not reach the workbench (a webview
+        // still loading): give the workbench focus and try again.
+        if (attempt >= 2) throw new Error(`the command palette did not open for "${title}"`);
+        await page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => {});
+      }
+    }
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
+    }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+    } catch {
+      await page.keyboard.press('Escape');
+      throw new Error(`the command palette has no command titled "${title}"`);
+    }
+    await row.click();
+    await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+  }
+
+  // quickOpen opens a workspace file by name through Quick Open.
+  async quickOpen(name) {
+    const page = this.page;
+    const input = page.locator('.quick-input-widget input[type="text"]');
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(name);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+  }
+
+  // chatFrame finds the chat webview's document: the webview is an iframe
+  // inside an iframe, and only the chat has textarea#prompt.
+  async chatFrame(timeout = 30_000) {
+    return waitFor('the chat webview (a frame with textarea#prompt)', async () => {
+      for (const f of this.page.frames()) {
+        if (f.isDetached()) continue;
+        if (await f.$('textarea#prompt').catch(() => null)) return f;
+      }
+      return null;
+    }, { timeout, interval: 250 });
+  }
+
+  async openChat() {
+    await this.command('Gemini: Open Chat');
+    return this.chatFrame();
+  }
+
+  async prompt(text) {
+    const frame = await this.openChat();
+    const box = frame.locator('textarea#prompt');
+    await box.click();
+    await box.fill(text);
+    await box.press('Enter');
+    // The prompt shows as the user's message once the webview sent it.
+    await frame.locator('.message.user', { hasText: text }).first().waitFor({ timeout: 15_000 });
+    return frame;
+  }
+
+  async screenshot(file) {
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await this.page.screenshot({ path: file });
+  }
+
+  // collectLogs copies the extension host's and the output channels' logs
+  // next to the failure screenshot.
+  async collectLogs(dest) {
+    await fsp.mkdir(dest, { recursive: true });
+    await fsp.cp(path.join(this.userData, 'logs'), path.join(dest, 'logs'), { recursive: true }).catch(() => {});
+    await fsp.copyFile(this.logFile, path.join(dest, 'code-server.log')).catch(() => {});
+  }
+}
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// ---------------------------------------------------------------------------
+// The workspace and the scenarios
+
+const greet = (word) => `package main
+
+import "fmt"
+
+func greet(name string) string {
+	return "${word}, " + name
+}
+
+func main() {
+	fmt.Println(greet("world"))
+}
+`;
+
+// A file long enough that changes to its first and last functions make two
+// hunks in the review.
+const twoEnds = (first, last) => `package main
+
+// First is near the top.
+func First() string {
+	return "${first}"
+}
+
+func helperA() int { return 1 }
+func helperB() int { return 2 }
+func helperC() int { return 3 }
+func helperD() int { return 4 }
+func helperE() int { return 5 }
+func helperF() int { return 6 }
+func helperG() int { return 7 }
+func helperH() int { return 8 }
+func helperI() int { return 9 }
+func helperJ() int { return 10 }
+func helperK() int { return 11 }
+func helperL() int { return 12 }
+
+// Last is near the bottom.
+func Last() string {
+	return "${last}"
+}
+`;
+
+async function makeWorkspace(dir) {
+  await fsp.mkdir(dir, { recursive: true });
+  const files = {
+    'go.mod': 'module example.com/e2e\n\ngo 1.22\n',
+    'chat.go': greet('Hello'),
+    'accept.go': greet('Hello'),
+    'reject.go': greet('Hello'),
+    'partial.go': twoEnds('one', 'two'),
+  };
+  for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
+}
+
+// Each scenario brings its own model script: the turns the fake answers its
+// prompt's requests with, in order.
+const scenarios = [
+  {
+    name: 'chat',
+    title: 'one prompt through the chat view: streamed answer, thought and a tool call',
+    script: [
+      { chunks: [
+        { thought: true, text: '**Reading the file** I will look at chat.go first.' },
+        { text: 'Let me read chat.go.\n' },
+        { call: { name: 'read_file', args: { path: 'chat.go' } } },
+      ] },
+      { chunks: [
+        { text: 'chat.go defines **greet**, which returns ' },
+        { text: '"Hello, " followed by the name, and main prints greet("world").', delay: '100ms' },
+      ] },
+    ],
+    async run(w, ctx) {
+      await w.quickOpen('chat.go');
+      const frame = await w.prompt('What does chat.go do?');
+      const tool = frame.locator('.tool-call', { hasText: 'chat.go' }).first();
+      await tool.waitFor({ timeout: 30_000 });
+      await waitForStatus(tool, 'ok');
+      const answer = frame.locator('.message.assistant', { hasText: 'followed by the name' }).first();
+      await answer.waitFor({ timeout: 30_000 });
+      // Markdown is rendered, not shown raw.
+      const html = await answer.innerHTML();
+      assert(/<(strong|b)>greet<\/(strong|b)>/.test(html), `the answer's **greet** is not rendered as bold: ${html.slice(0, 300)}`);
+      assert(await frame.locator('details.thought', { hasText: 'Reading the file' }).count() > 0, 'no details.thought with the subject "Reading the file"');
+      await waitForRequests(ctx, 2);
+      // The tool really ran against the workspace: the model got the file.
+      assert(ctx.requests[1].body.includes('func greet(name string) string'), 'the second model request does not carry chat.go\'s content');
+      await sleep(300); // let the last chunk's rendering settle for the picture
+      await w.screenshot(path.join(screenshotsDir, 'vscode-chat.png'));
+    },
+  },
+  {
+    name: 'accept',
+    title: 'a proposed replace is reviewed in a diff and accepted: saved to disk, the model told it succeeded',
+    script: [
+      { chunks: [
+        { text: 'I will change the greeting.\n' },
+        { call: { name: 'replace', args: { file_path: 'accept.go', old_string: 'return "Hello, " + name', new_string: 'return "Hi, " + name' } } },
+      ] },
+      { text: 'Done: greet now says Hi.' },
+    ],
+    async run(w, ctx) {
+      const file = path.join(ctx.workspace, 'accept.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const frame = await w.prompt('Make greet in accept.go say Hi');
+      await waitForReview(w, 'accept.go', 'Hi, ');
+      assert((await fsp.readFile(file, 'utf8')) === before, 'accept.go changed on disk before the change was accepted');
+      const tool = frame.locator('.tool-call', { hasText: 'accept.go' }).first();
+      await tool.waitFor();
+      assert((await tool.getAttribute('data-status')) === 'running', `the edit's tool call is ${await tool.getAttribute('data-status')} while in review, want running`);
+      // The review's per-hunk CodeLenses, then the picture of the review.
+      const lens = w.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration a', { hasText: 'Accept Hunk' });
+      await lens.first().waitFor({ timeout: 15_000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-review.png'));
+      await w.command('Gemini: Accept Change');
+      await waitFor('accept.go saved with the change', async () => (await fsp.readFile(file, 'utf8')) === before.replace('"Hello, "', '"Hi, "'));
+      await waitForStatus(tool, 'ok');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('Successfully modified file'), `the model was not told "Successfully modified file": ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'greet now says Hi' }).first().waitFor();
+    },
+  },
+  {
+    name: 'reject',
+    title: 'a proposed replace rejected: the file unchanged, the model told it was not applied',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'reject.go', old_string: 'return "Hello, " + name', new_string: 'return "Bye, " + name' } } },
+      ] },
+      { text: 'Understood, I left reject.go as it was.' },
+    ],
+    async run(w, ctx) {
+      const file = path.join(ctx.workspace, 'reject.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const frame = await w.prompt('Make greet in reject.go say Bye');
+      await waitForReview(w, 'reject.go', 'Bye, ');
+      const tool = frame.locator('.tool-call', { hasText: 'reject.go' }).first();
+      await w.command('Gemini: Reject Change');
+      await waitForStatus(tool, 'rejected');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'left reject.go as it was' }).first().waitFor();
+      assert((await fsp.readFile(file, 'utf8')) === before, 'reject.go changed on disk after a rejected change');
+      // And the buffer is back to the original, not left dirty with the proposal.
+      await waitFor('no editor left dirty with the rejected proposal', async () => (await w.page.locator('.tabs-container .tab.dirty', { hasText: 'reject.go' }).count()) === 0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'partial',
+    title: 'a write_file with two hunks: first hunk rejected by its CodeLens, the rest accepted',
+    script: [
+      { chunks: [
+        { call: { name: 'write_file', args: { file_path: 'partial.go', content: twoEnds('ONE', 'TWO') } } },
+      ] },
+      { text: 'I kept your version of First and changed Last.' },
+    ],
+    async run(w, ctx) {
+      const file = path.join(ctx.workspace, 'partial.go');
+      const frame = await w.prompt('Shout in partial.go');
+      await waitForReview(w, 'partial.go', 'return "TWO"');
+      const modified = w.page.locator('.monaco-diff-editor .editor.modified');
+      const lenses = modified.locator('.codelens-decoration a', { hasText: 'Reject Hunk' });
+      await waitFor('two "Reject Hunk" CodeLenses in the review', async () => (await lenses.count()) === 2);
+      await lenses.first().click();
+      await waitFor('the first hunk reverted on the right-hand side', async () => {
+        const text = await viewText(modified.locator('.view-lines'));
+        return text.includes('return "one"') && !text.includes('return "ONE"') && text.includes('return "TWO"');
+      }, { timeout: 15_000 });
+      const tool = frame.locator('.tool-call', { hasText: 'partial.go' }).first();
+      await w.command('Gemini: Accept Change');
+      await waitFor('partial.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'));
+      await waitForStatus(tool, 'ok');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+    },
+  },
+];
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function waitForStatus(tool, want) {
+  await waitFor(`the tool call's data-status="${want}"`, async () => (await tool.getAttribute('data-status')) === want, { timeout: 30_000 })
+    .catch(async (e) => {
+      throw new Error(`${e.message} (it is "${await tool.getAttribute('data-status').catch(() => '?')}": ${(await tool.innerText().catch(() => '')).slice(0, 200)})`);
+    });
+}
+
+async function waitForRequests(ctx, n) {
+  await waitFor(`${n} model requests`, async () => ctx.requests.length >= n, { timeout: 30_000 });
+}
+
+// waitForReview waits for the review diff of file to be the active editor,
+// with the proposal on its right-hand side.
+async function waitForReview(w, file, proposed) {
+  const page = w.page;
+  await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
+  const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines');
+  await waitFor(`the review diff of ${file} showing ${JSON.stringify(proposed)}`, async () => (await viewText(modified)).includes(proposed), { timeout: 30_000 });
+}
+
+// viewText is the text an editor shows. Monaco renders spaces as U+00A0.
+async function viewText(viewLines) {
+  return (await viewLines.innerText()).replace(/\u00a0/g, ' ');
+}
+
+// functionResponses pulls the function responses out of a model request,
+// for failure messages.
+function functionResponses(body) {
+  try {
+    const req = JSON.parse(body);
+    const out = [];
+    for (const c of req.contents || []) for (const p of c.parts || []) if (p.functionResponse) out.push(p.functionResponse);
+    return JSON.stringify(out).slice(0, 600);
+  } catch {
+    return body.slice(0, 600);
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  const artifacts = await fsp.mkdtemp(path.join(os.tmpdir(), 'gemini-ls-vscode-e2e-'));
+  log(`artifacts: ${artifacts}`);
+  const bin = path.join(artifacts, 'bin');
+  const workspace = path.join(artifacts, 'workspace');
+  const results = [];
+  const selected = scenarios.filter((s) => !args.only || args.only.has(s.name));
+  if (selected.length === 0) {
+    console.error(`no scenario matches --only; have: ${scenarios.map((s) => s.name).join(', ')}`);
+    process.exit(2);
+  }
+
+  let proxy;
+  let w;
+  const cleanup = async () => {
+    if (w) await w.stop();
+    w = null;
+    proxy?.close();
+  };
+  process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
+  process.on('SIGTERM', () => cleanup().finally(() => process.exit(143)));
+
+  try {
+    const [vsix] = await Promise.all([ensureVsix(), buildGo(bin), makeWorkspace(workspace)]);
+    proxy = new ModelProxy(artifacts);
+    await proxy.start();
+
+    let instance = 0;
+    for (const s of selected) {
+      const t0 = Date.now();
+      const ctx = { workspace, requests: [] };
+      let fake;
+      try {
+        // One code-server for the run; a fresh one after a failure, so a
+        // review a failed scenario left open cannot block the next.
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, artifacts, modelURL: proxy.url });
+        const scriptFile = path.join(artifacts, `${s.name}.script.json`);
+        await fsp.writeFile(scriptFile, JSON.stringify(s.script, null, 2));
+        fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));
+        proxy.requests = ctx.requests;
+        proxy.upstream = fake.url;
+        log(`${s.name}: ${s.title}`);
+        await s.run(w, ctx);
+        proxy.upstream = null;
+        const code = await fake.stop();
+        fake = null;
+        assert(code === 0, `fakegemini exited ${code}: a request its script did not cover (see ${s.name}.fakegemini.log)`);
+        assert(ctx.requests.length === s.script.length, `the model got ${ctx.requests.length} requests, its script has ${s.script.length} turns`);
+        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
+        log(`PASS ${s.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+      } catch (e) {
+        proxy.upstream = null;
+        results.push({ name: s.name, ok: false, ms: Date.now() - t0, err: e });
+        log(`FAIL ${s.name}: ${e.stack || e}`);
+        const dest = path.join(artifacts, `failure-${s.name}`);
+        if (w?.page) {
+          await w.screenshot(path.join(dest, 'screenshot.png')).catch(() => {});
+          const frame = await w.chatFrame(1000).catch(() => null);
+          if (frame) await fsp.writeFile(path.join(dest, 'chat.html'), await frame.content()).catch(() => {});
+        }
+        if (w) await w.collectLogs(dest);
+        log(`  artifacts of the failure: ${dest}`);
+        if (fake) await fake.stop().catch(() => {});
+        if (w) await w.stop();
+        w = null;
+      }
+    }
+  } catch (e) {
+    log(`setup failed: ${e.stack || e}`);
+    results.push({ name: 'setup', ok: false, err: e });
+  } finally {
+    if (w) await w.collectLogs(path.join(artifacts, 'last-run'));
+    await cleanup();
+  }
+
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  if (!failed) {
+    // The binaries and code-server's dirs are ~45 MB a run; the scripts,
+    // the model request log and last-run's logs stay.
+    for (const e of await fsp.readdir(artifacts)) {
+      if (e === 'bin' || e.startsWith('code-server-')) await fsp.rm(path.join(artifacts, e), { recursive: true, force: true });
+    }
+  }
+  for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.ms ? ` (${(r.ms / 1000).toFixed(1)}s)` : ''}${r.ok ? '' : `: ${String(r.err?.message || r.err).split('\n')[0]}`}`);
+  console.log(`total ${((Date.now() - started) / 1000).toFixed(1)}s; artifacts: ${artifacts}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what the VS Code end-to-end tests need on a Debian machine, as
+# root: Chromium and the build tools code-server's native modules need (apt),
+# and code-server + playwright-core (npm, pinned in package-lock.json) into
+# this directory's node_modules. Safe to re-run: finished steps are skipped.
+#
+# Pins and their reasons: /work/shared/reference/vscode-e2e.md. In short:
+# code-server 4.100.3 is the last release that runs on Node 20; its
+# @vscode/ripgrep downloads rg from GitHub unless a cached tarball exists;
+# node-pty's postinstall runs `npx node-gyp`, which must not prompt nor
+# download Node headers.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+# --- Debian packages --------------------------------------------------------
+debs=(build-essential python3 pkg-config libkrb5-dev libsecret-1-dev ripgrep chromium)
+missing=()
+for p in "${debs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+if ((${#missing[@]})); then
+	log "apt-get install ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	log "Debian packages present"
+fi
+
+# --- ripgrep cache ----------------------------------------------------------
+# @vscode/ripgrep 1.15.11 (inside code-server 4.100.3) looks for this tarball
+# before it tries GitHub, which is unreachable here.
+rg_cache="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.11"
+rg_tar="$rg_cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
+if [[ ! -s "$rg_tar" ]]; then
+	log "seeding $rg_tar from /usr/bin/rg"
+	mkdir -p "$rg_cache"
+	tar czf "$rg_tar" -C /usr/bin rg
+fi
+
+# --- npm packages -----------------------------------------------------------
+# The stamp records the manifest and lock the tree was installed from, so an
+# unchanged re-run costs nothing and a changed pin reinstalls.
+stamp="node_modules/.e2e-setup-stamp"
+want="$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1 || true)"
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x node_modules/.bin/code-server && -d node_modules/playwright-core ]]; then
+	log "node_modules up to date"
+else
+	export npm_config_yes=true        # node-pty's postinstall runs `npx node-gyp`
+	export npm_config_nodedir=/usr    # node-gyp uses Debian's Node headers
+	export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+	if [[ -f package-lock.json ]]; then
+		log "npm ci (code-server, playwright-core)"
+		npm ci --unsafe-perm --foreground-scripts --no-audit --no-fund >npm-install.log 2>&1 ||
+			{ tail -40 npm-install.log >&2; exit 1; }
+	else
+		log "npm install (no lock yet: writing package-lock.json)"
+		npm install --unsafe-perm --foreground-scripts --no-audit --no-fund >npm-install.log 2>&1 ||
+			{ tail -40 npm-install.log >&2; exit 1; }
+	fi
+	# The lock may have just been written: stamp what is on disk now.
+	cat package.json package-lock.json | sha256sum | cut -d' ' -f1 >"$stamp"
+	rm -f npm-install.log
+fi
+
+# Not `code-server --version`: it writes ~/.config/code-server/config.yaml.
+log "code-server $(node -p 'require("./node_modules/code-server/package.json").version')," \
+	"playwright-core $(node -p 'require("./node_modules/playwright-core/package.json").version')," \
+	"$(/usr/bin/chromium --version 2>/dev/null)"
