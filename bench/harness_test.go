@@ -28,20 +28,7 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "gemini-ls-bench")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "gemini-ls")
-	build := exec.Command("go", "build", "-o", binary, "github.com/gemini-ls/gemini-ls/cmd/gemini-ls")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building gemini-ls: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	lsptest.RunWithBinary(m, &binary)
 }
 
 // timedModel is the fake Gemini API behind a handler that adds up how long

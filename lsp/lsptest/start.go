@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/lsp"
@@ -106,4 +107,24 @@ func StartInProcess(t testing.TB, opts lsp.Options) (io.ReadWriteCloser, <-chan 
 		_ = serverOut.Close()
 	}()
 	return pipeConn{clientIn, clientOut, clientIn.Close}, exit
+}
+
+// RunWithBinary builds gemini-ls into a temporary directory, sets *bin to
+// it, runs the tests and exits: the TestMain of packages that drive the
+// real binary.
+func RunWithBinary(m *testing.M, bin *string) {
+	dir, err := os.MkdirTemp("", "gemini-ls-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*bin = filepath.Join(dir, "gemini-ls")
+	build := exec.Command("go", "build", "-o", *bin, "github.com/gemini-ls/gemini-ls/cmd/gemini-ls")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building gemini-ls: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
