@@ -255,9 +255,12 @@ const workbenchSettings = (serverPath) => ({
 class Workbench {
   // start launches a code-server with fresh user-data and extensions
   // dirs, installs the .vsix, and opens the workspace in a fresh Chromium.
-  static async start({ id, bin, vsix, workspace, artifacts, modelURL }) {
+  // noKey leaves GEMINI_API_KEY out of code-server's environment, as when
+  // VS Code is started without one.
+  static async start({ id, bin, vsix, workspace, artifacts, modelURL, noKey = false }) {
     const w = new Workbench();
     w.id = id;
+    w.noKey = noKey;
     w.artifacts = artifacts;
     const root = path.join(artifacts, `code-server-${id}`);
     const ud = path.join(root, 'user-data');
@@ -273,6 +276,7 @@ class Workbench {
     // A real key or Vertex settings from the caller's environment must not
     // send the tests anywhere but the fake.
     for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];
+    if (noKey) delete env.GEMINI_API_KEY;
 
     if (vsix) {
       const t = Date.now();
@@ -338,40 +342,42 @@ class Workbench {
   async command(title) {
     const page = this.page;
     const input = page.locator('.quick-input-widget input[type="text"]');
-    for (let attempt = 0; ; attempt++) {
-      await page.keyboard.press('F1');
-      try {
-        await input.waitFor({ state: 'visible', timeout: 3000 });
-        break;
-      } catch (e) {
-        // Focus can sit where F1 does not reach the workbench (a webview
-        // still loading): give the workbench focus and try again.
-        if (attempt >= 2) throw new Error(`the command palette did not open for "${title}"`);
-        await page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => {});
-      }
-    }
-    await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row').filter({
       has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
     }).first();
-    try {
-      await row.waitFor({ state: 'visible', timeout: 15_000 });
-    } catch {
-      await page.keyboard.press('Escape');
-      throw new Error(`the command palette has no command titled "${title}"`);
+    // On a workbench that is still settling (a webview loading and taking
+    // focus, the palette's command list not filled yet) the palette can
+    // close under the test or come up without the row: start over.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 3000 });
+        await input.fill(`>${title}`, { timeout: 5000 });
+        await row.waitFor({ state: 'visible', timeout: attempt === 1 ? 8000 : 15_000 });
+        await row.click({ timeout: 5000 });
+        break;
+      } catch (e) {
+        await page.keyboard.press('Escape').catch(() => {});
+        if (attempt >= 3) throw new Error(`could not run "${title}" from the command palette: ${e.message.split('\n')[0]}`);
+        log(`  the command palette failed for "${title}" (${e.message.split('\n')[0]}); trying again`);
+        // Give the workbench focus: F1 does not reach it from everywhere.
+        await page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => {});
+      }
     }
-    await row.click();
     await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   }
 
   // quickOpen opens a workspace file by name through Quick Open.
-  async quickOpen(name) {
+  // query may add a position: "chat.go:6:2".
+  async quickOpen(name, query = name) {
     const page = this.page;
     const input = page.locator('.quick-input-widget input[type="text"]');
     await page.keyboard.press('Control+P');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(name);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await input.fill(query);
+    // Enter opens the focused row, which is a recently opened file until
+    // the search for the query has come back: wait for the file's row.
+    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first();
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Enter');
     await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
@@ -403,6 +409,25 @@ class Workbench {
     // The prompt shows as the user's message once the webview sent it.
     await frame.locator('.message.user', { hasText: text }).first().waitFor({ timeout: 15_000 });
     return frame;
+  }
+
+  // reset gives a scenario a clean workbench on a code-server that earlier
+  // scenarios used: no editors open and a new, empty chat session, so no
+  // earlier prompt is in the model's history.
+  async reset() {
+    await this.command('View: Close All Editors');
+    await this.newSession();
+  }
+
+  async newSession() {
+    await this.command('Gemini: New Session');
+    const frame = await this.chatFrame();
+    await waitFor('an empty chat after New Session', async () => (await frame.locator('.turn').count()) === 0, { timeout: 10_000 });
+  }
+
+  // dialog is VS Code's modal dialog (showWarningMessage with modal: true).
+  dialog() {
+    return this.page.locator('.monaco-dialog-box');
   }
 
   async screenshot(file) {
@@ -475,6 +500,7 @@ async function makeWorkspace(dir) {
     'accept.go': greet('Hello'),
     'reject.go': greet('Hello'),
     'partial.go': twoEnds('one', 'two'),
+    'stop.go': greet('Hello'),
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -600,6 +626,213 @@ const scenarios = [
       assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
     },
   },
+  {
+    name: 'confirm-allow',
+    title: 'a shell command confirmed with "Allow Once" in the modal: it runs',
+    script: [
+      { chunks: [
+        { call: { name: 'run_shell_command', args: { command: 'echo allowed > allow-marker.txt', description: 'Write a marker file.' } } },
+      ] },
+      { text: 'The marker is written.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const marker = path.join(ctx.workspace, 'allow-marker.txt');
+      const frame = await w.prompt('Write the allow marker');
+      const dialog = w.dialog();
+      await dialog.waitFor({ timeout: 30_000 });
+      assert((await dialog.innerText()).includes('echo allowed > allow-marker.txt'), `the confirmation does not show the command: ${await dialog.innerText()}`);
+      assert(!fs.existsSync(marker), 'the command ran before it was confirmed');
+      const tool = frame.locator('.tool-call', { hasText: 'allow-marker.txt' }).first();
+      await dialog.locator('.monaco-button', { hasText: /^Allow Once$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await waitForStatus(tool, 'ok');
+      assert(fs.readFileSync(marker, 'utf8') === 'allowed\n', 'allow-marker.txt does not hold the command\'s output');
+      await waitForRequests(ctx, 2);
+      await frame.locator('.message.assistant', { hasText: 'The marker is written.' }).first().waitFor();
+    },
+  },
+  {
+    name: 'confirm-cancel',
+    title: 'a shell command whose confirmation is cancelled: it does not run, the call is rejected',
+    script: [
+      { chunks: [
+        { call: { name: 'run_shell_command', args: { command: 'echo ran > cancel-marker.txt', description: 'Write a marker file.' } } },
+      ] },
+      { text: 'I did not run it.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const marker = path.join(ctx.workspace, 'cancel-marker.txt');
+      const frame = await w.prompt('Write the cancel marker');
+      const dialog = w.dialog();
+      await dialog.waitFor({ timeout: 30_000 });
+      const tool = frame.locator('.tool-call', { hasText: 'cancel-marker.txt' }).first();
+      await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await waitForStatus(tool, 'rejected');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user declined to run this command.'), `the model was not told the command was declined: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'I did not run it.' }).first().waitFor();
+      assert(!fs.existsSync(marker), 'cancel-marker.txt exists: the cancelled command ran');
+    },
+  },
+  {
+    name: 'stop-review',
+    title: 'Stop while a change is in review: the review closes, the file is restored, the call is cancelled',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'stop.go', old_string: 'return "Hello, " + name', new_string: 'return "Yo, " + name' } } },
+      ] },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'stop.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const frame = await w.prompt('Make greet in stop.go say Yo');
+      await waitForReview(w, 'stop.go', 'Yo, ');
+      const tool = frame.locator('.tool-call', { hasText: 'stop.go' }).first();
+      await waitForStatus(tool, 'running');
+      await frame.locator('button#stop').click();
+      await waitForStatus(tool, 'cancelled');
+      await frame.locator('.turn-end', { hasText: 'Stopped.' }).first().waitFor();
+      const tabs = w.page.locator('.tabs-container .tab');
+      await waitFor('the review diff closed', async () => (await tabs.filter({ hasText: 'original ↔ proposed' }).count()) === 0, { timeout: 10_000 });
+      await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
+      assert((await fsp.readFile(file, 'utf8')) === before, 'stop.go changed on disk after Stop');
+      // The buffer, not only the disk, is back to the original.
+      await w.quickOpen('stop.go');
+      const text = await viewText(w.page.locator('.editor-group-container.active .monaco-editor .view-lines').first());
+      assert(text.includes('return "Hello, " + name') && !text.includes('Yo, '), `stop.go's buffer is not the original after Stop: ${text.slice(0, 300)}`);
+    },
+  },
+  {
+    name: 'newfile-accept',
+    title: 'a new file proposed and accepted: created and saved',
+    script: [
+      { chunks: [
+        { call: { name: 'write_file', args: { file_path: 'sub/accepted.md', content: '# Accepted\nhello from the model\n' } } },
+      ] },
+      { text: 'Created sub/accepted.md.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'sub/accepted.md');
+      const frame = await w.prompt('Write sub/accepted.md');
+      await waitForReview(w, 'accepted.md', 'hello from the model');
+      const tool = frame.locator('.tool-call', { hasText: 'accepted.md' }).first();
+      await w.command('Gemini: Accept Change');
+      await waitForStatus(tool, 'ok');
+      await waitFor('sub/accepted.md saved with the proposal', async () => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === '# Accepted\nhello from the model\n', { timeout: 10_000 });
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('Successfully created'), `the model was not told the file was created: ${functionResponses(ctx.requests[1].body)}`);
+      await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'newfile-reject',
+    title: 'a new file proposed and rejected: it is deleted again',
+    script: [
+      { chunks: [
+        { call: { name: 'write_file', args: { file_path: 'rejected.md', content: '# Rejected\nhello from the model\n' } } },
+      ] },
+      { text: 'OK, no rejected.md.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'rejected.md');
+      const frame = await w.prompt('Write rejected.md');
+      await waitForReview(w, 'rejected.md', 'hello from the model');
+      const tool = frame.locator('.tool-call', { hasText: 'rejected.md' }).first();
+      await w.command('Gemini: Reject Change');
+      await waitForStatus(tool, 'rejected');
+      await waitFor('rejected.md deleted', async () => !fs.existsSync(file), { timeout: 10_000 });
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'OK, no rejected.md.' }).first().waitFor();
+      assert(!fs.existsSync(file), 'rejected.md exists after the reject');
+      await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'explain',
+    title: '"Gemini: Explain" from the palette sends the file and the cursor line',
+    script: [
+      { text: 'greet joins the greeting and the name.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      // Line 6 is the tab-indented return: character 2 shows as Col 6.
+      await w.quickOpen('chat.go', 'chat.go:6:3');
+      await w.page.locator('.statusbar-item', { hasText: 'Ln 6, Col 6' }).first().waitFor({ timeout: 10_000 });
+      await w.command('Gemini: Explain');
+      const frame = await w.chatFrame();
+      await frame.locator('.message.user', { hasText: 'Explain the code around the cursor.' }).first().waitFor();
+      await frame.locator('.message.assistant', { hasText: 'greet joins the greeting' }).first().waitFor();
+      await waitForRequests(ctx, 1);
+      const first = userText(ctx.requests[0].body);
+      const want = [`The user is working in the file ${path.join(ctx.workspace, 'chat.go')}.`, 'The cursor is at line 6, column 3.', 'Explain the code around the cursor.'];
+      for (const s of want) assert(first.includes(s), `the model's first request lacks ${JSON.stringify(s)}: ${first.slice(0, 800)}`);
+    },
+  },
+  {
+    name: 'sessions',
+    title: '"Gemini: Show Sessions" lists two sessions by their first prompts; choosing one continues it',
+    script: [
+      { text: 'Alpha answer.' },
+      { text: 'Beta answer.' },
+      { text: 'Continuing alpha.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const first = 'Sessions: the alpha question';
+      const second = 'Sessions: the beta question';
+      let frame = await w.prompt(first);
+      await frame.locator('.message.assistant', { hasText: 'Alpha answer.' }).first().waitFor();
+      await w.newSession();
+      frame = await w.prompt(second);
+      await frame.locator('.message.assistant', { hasText: 'Beta answer.' }).first().waitFor();
+      await waitForRequests(ctx, 2);
+
+      await w.command('Gemini: Show Sessions');
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const row = (title) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*(\\$\\(check\\)\\s*)?${escapeRegExp(title)}\\s*$`) }) });
+      await waitFor('quick pick rows for both sessions', async () => (await row(first).count()) === 1 && (await row(second).count()) === 1, { timeout: 15_000 });
+      await row(first).click();
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      frame = await w.chatFrame();
+      await waitFor('the chat titled by the continued session', async () => (await frame.locator('#session-title').innerText()).trim() === first, { timeout: 10_000 });
+
+      await w.prompt('And one more thing');
+      await frame.locator('.message.assistant', { hasText: 'Continuing alpha.' }).first().waitFor();
+      await waitForRequests(ctx, 3);
+      const history = userText(ctx.requests[2].body);
+      assert(history.includes(first) && history.includes('Alpha answer.'), `the continued session's request lacks the earlier prompt and answer: ${history.slice(0, 800)}`);
+      assert(!history.includes(second), 'the continued session\'s request carries the other session\'s prompt');
+    },
+  },
+  {
+    name: 'nokey',
+    title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
+    noKey: true,
+    script: [],
+    async run(w, ctx) {
+      for (const [i, text] of ['Hello without a key', 'Hello again without a key'].entries()) {
+        const frame = await w.prompt(text);
+        const turn = frame.locator(`.turn[data-turn="${i}"]`);
+        await turn.locator('.error', { hasText: 'Gemini needs an API key.' }).waitFor({ timeout: 20_000 });
+        // The turn is over (Send is enabled again) before errors are counted.
+        await waitFor('the prompt to end', async () => !(await frame.locator('button#send').isDisabled()), { timeout: 10_000 });
+        await sleep(300);
+        const errors = turn.locator('.error');
+        assert((await errors.count()) === 1, `prompt ${i + 1} shows ${await errors.count()} errors, want 1`);
+        const action = await errors.locator('.error-action').innerText();
+        assert(action.includes('https://aistudio.google.com/apikey') && action.includes('GEMINI_API_KEY'), `the error does not say what to do: ${action}`);
+      }
+      const frame = await w.chatFrame();
+      assert((await frame.locator('.error').count()) === 2, `the chat shows ${await frame.locator('.error').count()} errors after two prompts, want one each`);
+    },
+  },
 ];
 
 function assert(cond, msg) {
@@ -629,6 +862,15 @@ async function waitForReview(w, file, proposed) {
 // viewText is the text an editor shows. Monaco renders spaces as U+00A0.
 async function viewText(viewLines) {
   return (await viewLines.innerText()).replace(/\u00a0/g, ' ');
+}
+
+// userText is the text parts of a model request's contents, joined: what
+// the model was told, without the JSON escaping of the raw body.
+function userText(body) {
+  const req = JSON.parse(body);
+  const out = [];
+  for (const c of req.contents || []) for (const p of c.parts || []) if (typeof p.text === 'string') out.push(p.text);
+  return out.join('\n');
 }
 
 // functionResponses pulls the function responses out of a model request,
@@ -681,7 +923,13 @@ async function main() {
       try {
         // One code-server for the run; a fresh one after a failure, so a
         // review a failed scenario left open cannot block the next.
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, artifacts, modelURL: proxy.url });
+        // A scenario that needs another environment (no API key) gets its
+        // own code-server; the next scenario gets an ordinary one again.
+        if (w && w.noKey !== Boolean(s.noKey)) {
+          await w.stop();
+          w = null;
+        }
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey) });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(s.script, null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));
