@@ -30,10 +30,11 @@ type executeCommandParams struct {
 
 // commandPromptArgs is gemini.prompt's single argument.
 type commandPromptArgs struct {
-	Prompt    *string   `json:"prompt"`
-	SessionID string    `json:"sessionId,omitempty"`
-	URI       string    `json:"uri,omitempty"`
-	Range     *lspRange `json:"range,omitempty"`
+	Prompt      *string      `json:"prompt"`
+	SessionID   string       `json:"sessionId,omitempty"`
+	URI         string       `json:"uri,omitempty"`
+	Range       *lspRange    `json:"range,omitempty"`
+	Diagnostics []diagnostic `json:"diagnostics,omitempty"`
 }
 
 func (s *Server) executeCommand(ctx context.Context, raw []byte) (any, error) {
@@ -94,8 +95,8 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 		return nil, err
 	}
 	var pc *promptContext
-	if args.URI != "" {
-		pc = &promptContext{URI: args.URI, Range: args.Range}
+	if args.URI != "" || args.Range != nil || len(args.Diagnostics) > 0 {
+		pc = &promptContext{URI: args.URI, Range: args.Range, Diagnostics: args.Diagnostics}
 	}
 	parts, err := s.promptParts(*args.Prompt, pc)
 	if err != nil {

@@ -116,6 +116,9 @@ func initializeResult(enc workspace.Encoding, version string) json.RawMessage {
 				"change":    2, // incremental
 				"save":      map[string]any{"includeText": false},
 			},
+			"codeActionProvider": map[string]any{
+				"codeActionKinds": []string{"quickfix", "refactor.rewrite", ""},
+			},
 			"executeCommandProvider": map[string]any{
 				"commands": []string{CommandPrompt, CommandCancel},
 			},

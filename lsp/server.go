@@ -220,6 +220,8 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 	case "gemini/prompt":
 		release()
 		return s.prompt(ctx, params)
+	case "textDocument/codeAction":
+		return s.codeActions(ctx, params)
 	case "gemini/sessions":
 		return s.listSessions(), nil
 	case "workspace/executeCommand":

@@ -33,6 +33,10 @@ class GeminiCapabilities implements StaticFeature {
    */
   preInitialize(capabilities: ServerCapabilities): void {
     delete capabilities.executeCommandProvider;
+    // The server's code actions run gemini.prompt through
+    // workspace/executeCommand, for clients without a plugin; here the
+    // extension's own Explain / Fix Diagnostics commands do that job.
+    delete capabilities.codeActionProvider;
   }
   initialize(): void {}
   getState(): FeatureState {

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+const todoGo = "package a\n\n// TODO: localise the greeting.\nfunc greet() string { return \"Hello\" }\n\nfunc A() int { return 1 }\n"
+
+type wireCodeAction struct {
+	Title   string `json:"title"`
+	Kind    string `json:"kind"`
+	Command struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	} `json:"command"`
+}
+
+func (h *harness) codeActions(params map[string]any) []wireCodeAction {
+	h.t.Helper()
+	var actions []wireCodeAction
+	if err := h.client.Call(h.ctx, "textDocument/codeAction", params, &actions); err != nil {
+		h.t.Fatalf("textDocument/codeAction: %v", err)
+	}
+	return actions
+}
+
+func rng(l1, c1, l2, c2 int) map[string]any {
+	return map[string]any{"start": map[string]int{"line": l1, "character": c1}, "end": map[string]int{"line": l2, "character": c2}}
+}
+
+// Helix has no plugins: code actions titled from the diagnostics,
+// selection and TODO at hand run gemini.prompt through executeCommand.
+func TestHelixCodeActions(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": todoGo}}, geminitest.TextTurn("Fixed."))
+	h.open("a.go")
+	uri := "file://" + h.path("a.go")
+	diag := map[string]any{"range": rng(5, 5, 5, 6), "severity": 1, "message": "A redeclared in this block", "source": "compiler"}
+
+	t.Run("titles", func(t *testing.T) {
+		cursorOnTODO := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(2, 4, 2, 4), "context": map[string]any{"diagnostics": []any{}}})
+		if len(cursorOnTODO) != 1 || cursorOnTODO[0].Title != "Gemini: implement this TODO: “localise the greeting.”" || cursorOnTODO[0].Kind != "refactor.rewrite" {
+			t.Errorf("actions on the TODO line = %+v", cursorOnTODO)
+		}
+		selection := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(3, 0, 5, 10), "context": map[string]any{"diagnostics": []any{diag}}})
+		var titles []string
+		for _, a := range selection {
+			titles = append(titles, a.Kind+"|"+a.Title)
+			if a.Command.Command != "gemini.prompt" {
+				t.Errorf("action %q runs %q", a.Title, a.Command.Command)
+			}
+		}
+		want := "quickfix|Gemini: fix “A redeclared in this block”,|Gemini: explain selection (lines 4–6)"
+		if strings.Join(titles, ",") != want {
+			t.Errorf("titles = %q, want %q", titles, want)
+		}
+		none := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(0, 0, 0, 0), "context": map[string]any{"diagnostics": []any{}}})
+		if len(none) != 0 {
+			t.Errorf("actions with nothing at hand = %+v", none)
+		}
+		only := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(3, 0, 5, 10), "context": map[string]any{"diagnostics": []any{diag}, "only": []string{"quickfix"}}})
+		if len(only) != 1 || only[0].Kind != "quickfix" {
+			t.Errorf("only quickfix = %+v", only)
+		}
+	})
+
+	t.Run("running the fix", func(t *testing.T) {
+		fix := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(5, 0, 5, 0), "context": map[string]any{"diagnostics": []any{diag}}})[0]
+		var res promptResult
+		if err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": fix.Command.Command, "arguments": fix.Command.Arguments}, &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.StopReason != "end_turn" {
+			t.Errorf("result = %+v", res)
+		}
+		var sent string
+		for _, p := range h.model.Requests()[0].Contents[0].Parts {
+			sent += p.Text + "\n"
+		}
+		contains(t, "prompt", sent, "The user is working in the file "+h.path("a.go"))
+		contains(t, "prompt", sent, "- line 6, column 6: error: A redeclared in this block (compiler)")
+		contains(t, "prompt", sent, "Fix the diagnostics the editor shows here in a.go.")
+		if n := len(h.client.Messages("$/progress")); n < 2 {
+			t.Errorf("%d progress messages", n)
+		}
+	})
+
+	t.Run("bad params", func(t *testing.T) {
+		err := h.client.Call(h.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}}, nil)
+		if err == nil || !strings.Contains(err.Error(), `"range"`) {
+			t.Errorf("codeAction without range: %v", err)
+		}
+	})
+}

@@ -1,0 +1,155 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Code actions put Gemini one keystroke away in clients without a plugin
+// (Helix's space-a): each runs the gemini.prompt command with a prompt
+// made from the diagnostics, selection or TODO at hand.
+
+type codeActionParams struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	Range   *lspRange `json:"range"`
+	Context struct {
+		Diagnostics []diagnostic `json:"diagnostics"`
+		Only        []string     `json:"only"`
+	} `json:"context"`
+}
+
+type codeAction struct {
+	Title       string       `json:"title"`
+	Kind        string       `json:"kind"`
+	Diagnostics []diagnostic `json:"diagnostics,omitempty"`
+	Command     command      `json:"command"`
+}
+
+type command struct {
+	Title     string `json:"title"`
+	Command   string `json:"command"`
+	Arguments []any  `json:"arguments"`
+}
+
+// todoPattern finds a TODO-style comment and what it asks for.
+var todoPattern = regexp.MustCompile(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
+
+func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
+	var p codeActionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.TextDocument.URI == "" {
+		return nil, missingField("textDocument.uri")
+	}
+	if p.Range == nil {
+		return nil, missingField("range")
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: textDocument.uri: %v", err)
+	}
+	s.mu.Lock()
+	ws, enc := s.ws, s.features.Encoding
+	s.mu.Unlock()
+	var text string
+	if f, err := ws.ReadFile(path); err == nil {
+		text = string(f.Content)
+	}
+	name := displayName(ws, path)
+	r := *p.Range
+	args := func(prompt string, diags []diagnostic) []any {
+		return []any{commandPromptArgs{Prompt: &prompt, URI: p.TextDocument.URI, Range: &r, Diagnostics: diags}}
+	}
+	var actions []codeAction
+	add := func(kind, title, prompt string, diags []diagnostic) {
+		if !kindAllowed(kind, p.Context.Only) {
+			return
+		}
+		actions = append(actions, codeAction{
+			Title: title, Kind: kind, Diagnostics: diags,
+			Command: command{Title: title, Command: CommandPrompt, Arguments: args(prompt, diags)},
+		})
+	}
+
+	if d := p.Context.Diagnostics; len(d) > 0 {
+		title := fmt.Sprintf("Gemini: fix %d diagnostics here", len(d))
+		if len(d) == 1 {
+			title = "Gemini: fix " + quote(shorten(firstLine(d[0].Message), 60))
+		}
+		add("quickfix", title, fmt.Sprintf("Fix the diagnostics the editor shows here in %s. Change only what the fix needs.", name), d)
+	}
+	start := workspace.OffsetAt(text, r.Start.toWorkspace(), enc)
+	end := workspace.OffsetAt(text, r.End.toWorkspace(), enc)
+	if start > end {
+		start, end = end, start
+	}
+	if end > start {
+		lines := fmt.Sprintf("line %d", r.Start.Line+1)
+		if r.End.Line > r.Start.Line {
+			lines = fmt.Sprintf("lines %d–%d", r.Start.Line+1, r.End.Line+1)
+		}
+		add("", "Gemini: explain selection ("+lines+")", "Explain the selected code: what it does, and anything surprising in it.", nil)
+	}
+	if todo := todoAt(text, start, end); todo != "" {
+		add("refactor.rewrite", "Gemini: implement this TODO: "+quote(shorten(todo, 50)),
+			fmt.Sprintf("Implement this TODO in %s: %q. Keep the change focused, and remove the TODO once it is done.", name, todo), nil)
+	}
+	if actions == nil {
+		actions = []codeAction{}
+	}
+	return actions, nil
+}
+
+func (lp lspPosition) toWorkspace() workspace.Position {
+	return workspace.Position{Line: lp.Line, Character: lp.Character}
+}
+
+// todoAt returns what the TODO on the lines spanning [start, end] asks,
+// or "".
+func todoAt(text string, start, end int) string {
+	lineStart := strings.LastIndexByte(text[:start], '\n') + 1
+	lineEnd := len(text)
+	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
+		lineEnd = end + i
+	}
+	for _, line := range strings.Split(text[lineStart:lineEnd], "\n") {
+		if m := todoPattern.FindStringSubmatch(line); m != nil {
+			todo := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[1]), "*/"))
+			if todo == "" {
+				todo = strings.TrimSpace(line)
+			}
+			return todo
+		}
+	}
+	return ""
+}
+
+// kindAllowed applies the client's context.only filter: a kind matches
+// when it equals or refines one asked for.
+func kindAllowed(kind string, only []string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") || o == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+func quote(s string) string { return "“" + s + "”" }
