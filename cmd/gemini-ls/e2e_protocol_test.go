@@ -163,6 +163,9 @@ func TestInitializeNegotiates(t *testing.T) {
 					ExecuteCommandProvider struct {
 						Commands []string `json:"commands"`
 					} `json:"executeCommandProvider"`
+					CodeActionProvider struct {
+						CodeActionKinds []string `json:"codeActionKinds"`
+					} `json:"codeActionProvider"`
 					Experimental struct {
 						Gemini struct {
 							ProtocolVersion int `json:"protocolVersion"`
@@ -176,6 +179,7 @@ func TestInitializeNegotiates(t *testing.T) {
 			caps := r.Capabilities
 			if caps.PositionEncoding != tc.enc || caps.TextDocumentSync.Change != 2 ||
 				strings.Join(caps.ExecuteCommandProvider.Commands, ",") != "gemini.prompt,gemini.cancel" ||
+				strings.Join(caps.CodeActionProvider.CodeActionKinds, ",") != "quickfix,refactor.rewrite," ||
 				caps.Experimental.Gemini.ProtocolVersion != 1 {
 				t.Errorf("capabilities = %s", b)
 			}
