@@ -1,4 +1,4 @@
-.PHONY: build install test test-go test-vscode vsix bench
+.PHONY: build install test test-go test-vscode test-nvim vsix bench
 
 build:
 	go build -o gemini-ls ./cmd/gemini-ls
@@ -6,10 +6,10 @@ build:
 install:
 	go install ./cmd/gemini-ls
 
-# Every test: the server's, then the VS Code extension's unit tests and its
-# scenarios in real VS Code (code-server + Debian's Chromium; the first run
-# installs them, as root).
-test: test-go test-vscode
+# Every test: the server's, the VS Code extension's unit tests and its
+# scenarios in real VS Code (code-server + Debian's Chromium), and the Neovim
+# plugin's headless tests. The first run installs what they need, as root.
+test: test-go test-vscode test-nvim
 
 test-go:
 	go test -race -count=1 ./...
@@ -18,6 +18,10 @@ test-vscode: vsix
 	cd editors/vscode && npm test
 	bash editors/vscode/test/e2e/setup.sh
 	GEMINI_VSIX=editors/vscode/dist/gemini-ls.vsix node editors/vscode/test/e2e/run.mjs
+
+test-nvim:
+	command -v nvim >/dev/null || { apt-get update -qq && apt-get install -y -qq neovim; }
+	bash editors/nvim/tests/run.sh
 
 vsix:
 	bash editors/vscode/scripts/package.sh

@@ -1,0 +1,105 @@
+-- The chat buffer: streamed answers, thoughts and tool calls.
+local M = {}
+
+M.buf = nil
+local tool_lines = {} -- callId -> {line, title}
+local last_kind = nil
+
+function M.ensure()
+  if M.buf and vim.api.nvim_buf_is_valid(M.buf) then
+    return M.buf
+  end
+  M.buf = vim.api.nvim_create_buf(true, true)
+  pcall(vim.api.nvim_buf_set_name, M.buf, "gemini://chat")
+  vim.bo[M.buf].filetype = "markdown"
+  vim.bo[M.buf].bufhidden = "hide"
+  tool_lines = {}
+  return M.buf
+end
+
+function M.show()
+  local buf = M.ensure()
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  local cur = vim.api.nvim_get_current_win()
+  vim.cmd("botright vsplit")
+  local win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(win, buf)
+  vim.wo[win].wrap = true
+  vim.wo[win].foldmethod = "marker"
+  vim.api.nvim_set_current_win(cur)
+  return win
+end
+
+local function scroll()
+  local n = vim.api.nvim_buf_line_count(M.buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == M.buf then
+      vim.api.nvim_win_set_cursor(win, { n, 0 })
+    end
+  end
+end
+
+--- Appends whole lines.
+function M.lines(lines)
+  local buf = M.ensure()
+  local n = vim.api.nvim_buf_line_count(buf)
+  local first = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  if n == 1 and first == "" then
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, lines)
+  else
+    vim.api.nvim_buf_set_lines(buf, n, n, false, lines)
+  end
+  last_kind = "lines"
+  scroll()
+end
+
+--- Appends a text delta to the last line.
+function M.text(delta)
+  local buf = M.ensure()
+  if last_kind ~= "text" then
+    M.lines({ "" })
+  end
+  local n = vim.api.nvim_buf_line_count(buf)
+  local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1] or ""
+  local parts = vim.split(last .. delta, "\n", { plain = true })
+  vim.api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
+  last_kind = "text"
+  scroll()
+end
+
+local icons = { running = "…", ok = "✓", error = "✗", rejected = "⊘", cancelled = "⊘" }
+
+local function tool_line(title, status)
+  return string.format("- %s %s (%s)", icons[status] or "?", title, status)
+end
+
+function M.update(u)
+  if u.kind == "text" then
+    M.text(u.text or "")
+  elseif u.kind == "thought" then
+    local lines = { "> thought: " .. (u.subject or "") .. " {{{" }
+    for _, l in ipairs(vim.split(u.description or "", "\n", { plain = true })) do
+      table.insert(lines, "> " .. l)
+    end
+    table.insert(lines, "> }}}")
+    M.lines(lines)
+  elseif u.kind == "toolCall" then
+    M.lines({ tool_line(u.title or u.name, "running") })
+    tool_lines[u.callId] = { line = vim.api.nvim_buf_line_count(M.buf) - 1, title = u.title or u.name }
+  elseif u.kind == "toolResult" then
+    local t = tool_lines[u.callId]
+    if t then
+      vim.api.nvim_buf_set_lines(M.buf, t.line, t.line + 1, false, { tool_line(t.title, u.status) })
+    else
+      M.lines({ tool_line(u.name, u.status) })
+    end
+  elseif u.kind == "error" then
+    M.lines({ "", "**Error:** " .. (u.message or "") })
+  end
+end
+
+return M

@@ -1,0 +1,362 @@
+-- gemini: a Neovim client for gemini-ls, the Gemini coding agent language server.
+local rpc = require("gemini.rpc")
+local review = require("gemini.review")
+local chat = require("gemini.chat")
+
+local M = {}
+
+M.config = {
+  cmd = nil, -- {"gemini-ls"} from PATH when nil
+  root_dir = nil, -- the working directory when nil
+  auto_save = true, -- save a file after its change is accepted
+  model = nil,
+  approval_mode = nil, -- "default", "auto_edit" or "yolo"
+}
+
+M.state = { session_id = nil, prompt_running = false, notified = {} }
+
+local function notify_once(msg, level)
+  if M.state.notified[msg] then
+    return
+  end
+  M.state.notified[msg] = true
+  vim.notify("Gemini: " .. msg, level or vim.log.levels.ERROR)
+end
+M.notify_once = notify_once
+
+local function cmd()
+  if M.config.cmd then
+    return type(M.config.cmd) == "string" and { M.config.cmd } or M.config.cmd
+  end
+  return { "gemini-ls" }
+end
+M.server_cmd = cmd
+
+local function deferred(handler)
+  return function(err, params, ctx)
+    local id = params and params[rpc.DEFERRED]
+    local client = vim.lsp.get_client_by_id(ctx.client_id)
+    if id == nil then
+      return handler(err, params, ctx, nil)
+    end
+    params[rpc.DEFERRED] = nil
+    handler(err, params, ctx, function(result)
+      rpc.respond(client, id, result)
+    end, id)
+    -- This answer goes to a throwaway id, which the server ignores.
+    return { applied = false }
+  end
+end
+
+local handlers = {}
+
+handlers["workspace/applyEdit"] = deferred(function(err, params, ctx, respond, id)
+  if not respond then
+    return vim.lsp.handlers["workspace/applyEdit"](err, params, ctx)
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  review.open(params, respond, {
+    id = id,
+    auto_save = M.config.auto_save,
+    offset_encoding = client and client.offset_encoding or "utf-16",
+  })
+end)
+
+handlers["gemini/confirm"] = deferred(function(_, params, _, respond)
+  local choices = { "Allow once", "Always allow", "Reject" }
+  local outcomes = { "proceed_once", "proceed_always", "cancel" }
+  local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
+  if chat.buf then
+    chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
+  end
+  local answer = respond or function() end
+  vim.ui.select(choices, { prompt = prompt }, function(_, idx)
+    answer({ outcome = outcomes[idx] or "cancel" })
+  end)
+end)
+
+handlers["gemini/update"] = function(_, params)
+  if params then
+    chat.update(params)
+    if params.kind == "error" then
+      notify_once(params.message)
+    end
+  end
+end
+
+handlers["$/cancelRequest"] = function(_, params)
+  if params and params.id ~= nil then
+    review.cancel(params.id)
+  end
+end
+
+handlers["window/logMessage"] = function(err, params, ctx)
+  if params and params.type == 2 and params.message:find("GEMINI_API_KEY", 1, true) then
+    notify_once(params.message, vim.log.levels.WARN)
+  end
+  return vim.lsp.handlers["window/logMessage"](err, params, ctx)
+end
+
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.workspace = caps.workspace or {}
+  caps.workspace.applyEdit = true
+  caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
+  caps.workspace.workspaceEdit.documentChanges = true
+  caps.experimental = caps.experimental or {}
+  caps.experimental.gemini = { editPreview = true, confirm = true }
+  return caps
+end
+
+local function client_config()
+  local root = M.config.root_dir or vim.loop.cwd()
+  return {
+    name = "gemini-ls",
+    cmd = cmd(),
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
+    capabilities = capabilities(),
+    handlers = handlers,
+    init_options = (M.config.model or M.config.approval_mode)
+        and { model = M.config.model, approvalMode = M.config.approval_mode }
+      or vim.empty_dict(),
+    flags = { debounce_text_changes = 0 },
+  }
+end
+
+local function attachable(buf)
+  return vim.api.nvim_buf_is_valid(buf) and vim.bo[buf].buftype == "" and vim.api.nvim_buf_get_name(buf) ~= ""
+end
+
+--- Attaches gemini-ls to buf, starting it if needed, and returns the client.
+function M.attach(buf)
+  buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
+  if vim.lsp.start then
+    if attachable(buf) then
+      local id = vim.api.nvim_buf_call(buf, function()
+        return vim.lsp.start(client_config())
+      end)
+      M.client_id = id or M.client_id
+    end
+  else
+    local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
+    if not client or client.is_stopped() then
+      M.client_id = vim.lsp.start_client(client_config())
+    end
+    if M.client_id and attachable(buf) then
+      vim.lsp.buf_attach_client(buf, M.client_id)
+    end
+  end
+  return M.client()
+end
+
+function M.client()
+  if not M.client_id then
+    if vim.lsp.start then
+      M.client_id = vim.lsp.start(vim.tbl_extend("force", client_config(), { root_dir = client_config().root_dir }), { bufnr = vim.api.nvim_get_current_buf() })
+    else
+      M.client_id = vim.lsp.start_client(client_config())
+    end
+  end
+  return M.client_id and vim.lsp.get_client_by_id(M.client_id)
+end
+
+-- Calls fn(client) once the server has answered initialize.
+local function when_ready(client, fn, tries)
+  tries = tries or 0
+  if client.initialized or client.server_capabilities and next(client.server_capabilities) then
+    return fn(client)
+  end
+  if client.is_stopped() or tries > 200 then
+    notify_once("gemini-ls did not start (" .. table.concat(cmd(), " ") .. ")")
+    return
+  end
+  vim.defer_fn(function()
+    when_ready(client, fn, tries + 1)
+  end, 50)
+end
+M.when_ready = when_ready
+
+local function lsp_range(buf, l1, l2)
+  local last = vim.api.nvim_buf_get_lines(buf, l2 - 1, l2, false)[1] or ""
+  return { start = { line = l1 - 1, character = 0 }, ["end"] = { line = l2 - 1, character = #last } }
+end
+
+local function diagnostics(buf, l1, l2)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if not l1 or (d.lnum + 1 >= l1 and d.lnum + 1 <= l2) then
+      table.insert(out, {
+        range = {
+          start = { line = d.lnum, character = d.col },
+          ["end"] = { line = d.end_lnum or d.lnum, character = d.end_col or d.col },
+        },
+        severity = d.severity,
+        message = d.message,
+        source = d.source,
+        code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code),
+      })
+    end
+  end
+  return out
+end
+
+--- Builds the prompt context for buf: the selection l1..l2 when given,
+--- else the cursor, and the file's diagnostics.
+function M.context(buf, l1, l2)
+  buf = buf or vim.api.nvim_get_current_buf()
+  if not attachable(buf) then
+    return nil
+  end
+  local ctx = { uri = vim.uri_from_bufnr(buf) }
+  if l1 then
+    ctx.range = lsp_range(buf, l1, l2)
+  else
+    local pos = vim.api.nvim_win_get_cursor(0)
+    ctx.range = { start = { line = pos[1] - 1, character = pos[2] }, ["end"] = { line = pos[1] - 1, character = pos[2] } }
+  end
+  local d = diagnostics(buf, l1, l2)
+  if #d > 0 then
+    ctx.diagnostics = d
+  end
+  return ctx
+end
+
+--- Sends a prompt; the answer streams into the chat buffer.
+function M.prompt(text, context, on_done)
+  if not text or text:match("^%s*$") then
+    return
+  end
+  local client = M.attach(vim.api.nvim_get_current_buf())
+  if not client then
+    notify_once("could not start gemini-ls (" .. table.concat(cmd(), " ") .. ")")
+    return
+  end
+  chat.show()
+  chat.lines({ "", "## Prompt", "", text, "", "## Gemini" })
+  M.state.prompt_running = true
+  local params = { prompt = text, sessionId = M.state.session_id, context = context }
+  local bufnr = vim.api.nvim_get_current_buf()
+  when_ready(client, function()
+  client.request("gemini/prompt", params, function(err, result)
+    M.state.prompt_running = false
+    if err then
+      chat.lines({ "", "**Error:** " .. (err.message or vim.inspect(err)) })
+      notify_once(err.message or vim.inspect(err))
+    elseif result then
+      M.state.session_id = result.sessionId
+      if result.stopReason == "error" and result.error then
+        notify_once(result.error)
+      end
+      chat.lines({ "", "_(" .. (result.stopReason or "done") .. ")_" })
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end, bufnr)
+  end)
+end
+
+function M.cancel()
+  local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
+  if client and M.state.session_id then
+    client.notify("gemini/cancel", { sessionId = M.state.session_id })
+  end
+end
+
+function M.new_session()
+  M.state.session_id = nil
+  chat.lines({ "", "---", "_(new session)_" })
+end
+
+function M.sessions()
+  local client = M.client()
+  if not client then
+    return
+  end
+  when_ready(client, function()
+  client.request("gemini/sessions", {}, function(err, result)
+    if err then
+      notify_once(err.message)
+      return
+    end
+    local items = result and result.sessions or {}
+    if #items == 0 then
+      vim.notify("Gemini: no sessions yet")
+      return
+    end
+    vim.ui.select(items, {
+      prompt = "Continue a Gemini session",
+      format_item = function(s)
+        return string.format("%s (%d prompts, %s)", s.title, s.prompts or 0, s.createdAt or "")
+      end,
+    }, function(choice)
+      if choice then
+        M.state.session_id = choice.sessionId
+        chat.show()
+        chat.lines({ "", "---", "_(continuing: " .. choice.title .. ")_" })
+      end
+    end)
+  end)
+  end)
+end
+
+local function ask(text, cb)
+  if text and text ~= "" then
+    cb(text)
+  else
+    vim.ui.input({ prompt = "Gemini: " }, function(input)
+      if input then
+        cb(input)
+      end
+    end)
+  end
+end
+
+function M.command(opts)
+  local buf = vim.api.nvim_get_current_buf()
+  local ctx
+  if opts.range and opts.range > 0 then
+    ctx = M.context(buf, opts.line1, opts.line2)
+  else
+    ctx = M.context(buf)
+  end
+  ask(opts.args, function(text)
+    M.prompt(text, ctx)
+  end)
+end
+
+function M.explain(opts)
+  local buf = vim.api.nvim_get_current_buf()
+  local ctx = (opts and opts.range and opts.range > 0) and M.context(buf, opts.line1, opts.line2) or M.context(buf)
+  M.prompt("Explain this code.", ctx)
+end
+
+function M.fix()
+  M.prompt("Fix the diagnostics here.", M.context(vim.api.nvim_get_current_buf()))
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_extend("force", M.config, opts or {})
+  if M.config.autoSave ~= nil then
+    M.config.auto_save = M.config.autoSave
+  end
+  rpc.install()
+  local group = vim.api.nvim_create_augroup("gemini", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufEnter", "BufReadPost" }, {
+    group = group,
+    callback = function(a)
+      if attachable(a.buf) then
+        M.attach(a.buf)
+      end
+    end,
+  })
+  if attachable(vim.api.nvim_get_current_buf()) then
+    M.attach(0)
+  end
+  M.did_setup = true
+end
+
+M.review = review
+M.chat = chat
+return M

@@ -1,0 +1,22 @@
+if vim.g.loaded_gemini then
+  return
+end
+vim.g.loaded_gemini = true
+
+local function g()
+  local gemini = require("gemini")
+  if not gemini.did_setup then
+    gemini.setup({})
+  end
+  return gemini
+end
+
+local cmd = vim.api.nvim_create_user_command
+cmd("Gemini", function(o) g().command(o) end, { nargs = "*", range = true, desc = "Ask Gemini" })
+cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
+cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
+cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })
+cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
+cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
+cmd("GeminiAccept", function() g().review.accept() end, { desc = "Accept the change under review" })
+cmd("GeminiReject", function() g().review.reject() end, { desc = "Reject the change under review" })

@@ -1,0 +1,39 @@
+-- script: chat.json
+local gemini = require("gemini")
+gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
+
+describe("chat", function()
+  it("streams the answer, the thought and the tool call into the chat buffer", function()
+    vim.cmd("edit notes.txt")
+    local done
+    gemini.prompt("find the TODOs", gemini.context(0), function(err, result)
+      done = { err = err, result = result }
+    end)
+    wait_for("the prompt to end", function() return done ~= nil end)
+    eq(nil, done.err, "error")
+    eq("end_turn", done.result.stopReason, "stopReason")
+    local text = table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+    eq("markdown", vim.bo[gemini.chat.buf].filetype, "filetype")
+    assert(text:find("> thought: Looking for TODOs {{{", 1, true), "thought missing:\n" .. text)
+    assert(text:find("Let me search for TODO markers.", 1, true), "first text missing:\n" .. text)
+    assert(text:find("- ✓ ", 1, true) and text:find("(ok)", 1, true), "tool line not updated to ok:\n" .. text)
+    assert(not text:find("(running)", 1, true), "tool line still running:\n" .. text)
+    assert(text:find("That grep_search call found the TODO markers", 1, true), "answer missing:\n" .. text)
+    assert(gemini.state.session_id, "no session id kept")
+  end)
+
+  it("lists the session in :GeminiSessions and continues the chosen one", function()
+    local sid = gemini.state.session_id
+    vim.cmd("GeminiNewSession")
+    eq(nil, gemini.state.session_id, "session after :GeminiNewSession")
+    local offered
+    vim.ui.select = function(items, opts, cb)
+      offered = items
+      cb(items[1], 1)
+    end
+    vim.cmd("GeminiSessions")
+    wait_for("the sessions list", function() return offered ~= nil end)
+    eq("find the TODOs", offered[1].title, "title")
+    eq(sid, gemini.state.session_id, "continued session")
+  end)
+end)

@@ -1,0 +1,87 @@
+-- script: review.json
+local gemini = require("gemini")
+gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
+local review = gemini.review
+
+local function run(prompt)
+  local done
+  gemini.prompt(prompt, gemini.context(0), function(err, result)
+    done = { err = err, result = result }
+  end)
+  return function()
+    wait_for("the prompt to end", function() return done ~= nil end, 15000)
+    eq(nil, done.err, "error")
+    return done.result
+  end
+end
+
+local function chat_text()
+  return table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+end
+
+local function on_disk()
+  return read_file("numbers.txt")
+end
+
+describe("review", function()
+  it("accepting with ga keeps the proposal and saves it", function()
+    vim.cmd("edit numbers.txt")
+    local finish = run("change two")
+    wait_for("the diff tab", function() return review.current ~= nil end)
+    local r = review.current
+    eq(2, #vim.api.nvim_tabpage_list_wins(0), "windows in the review tab")
+    eq(true, vim.wo.diff, "diff on")
+    eq("two", vim.api.nvim_buf_get_lines(r.orig, 1, 2, false)[1], "original on the left")
+    eq("TWO", vim.api.nvim_buf_get_lines(r.buf, 1, 2, false)[1], "proposal on the right")
+    eq("one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk before accepting")
+    vim.api.nvim_set_current_win(r.win)
+    vim.api.nvim_feedkeys("ga", "mx", false)
+    local result = finish()
+    eq("end_turn", result.stopReason, "stopReason")
+    eq(nil, review.current, "review closed")
+    eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk after accepting")
+    assert(chat_text():find("- ✓ Edit numbers.txt (ok)", 1, true), chat_text())
+  end)
+
+  it("rejecting with gr restores the buffer and leaves the file alone", function()
+    local finish = run("change three")
+    wait_for("the diff tab", function() return review.current ~= nil end)
+    local r = review.current
+    eq("THREE", vim.api.nvim_buf_get_lines(r.buf, 2, 3, false)[1], "proposal on the right")
+    vim.api.nvim_set_current_win(r.win)
+    vim.api.nvim_feedkeys("gr", "mx", false)
+    finish()
+    eq("three", vim.api.nvim_buf_get_lines(r.buf, 2, 3, false)[1], "buffer restored")
+    eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk unchanged")
+    assert(chat_text():find("(rejected)", 1, true), chat_text())
+  end)
+
+  it("dropping a hunk keeps the other hunks", function()
+    local finish = run("change one and nine")
+    wait_for("the diff tab", function() return review.current ~= nil end)
+    local r = review.current
+    eq("NINE", vim.api.nvim_buf_get_lines(r.buf, 8, 9, false)[1], "proposal on the right")
+    vim.api.nvim_set_current_win(r.win)
+    vim.api.nvim_win_set_cursor(r.win, { 9, 0 })
+    vim.api.nvim_feedkeys("gx", "mx", false)
+    eq("nine", vim.api.nvim_buf_get_lines(r.buf, 8, 9, false)[1], "hunk dropped")
+    review.accept()
+    local result = finish()
+    eq("end_turn", result.stopReason, "stopReason")
+    eq("ONE\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk: first hunk only")
+    assert(chat_text():find("(ok)", 1, true), chat_text())
+  end)
+
+  it("asks before a shell command and runs it when allowed", function()
+    local asked
+    vim.ui.select = function(items, opts, cb)
+      asked = { items = items, prompt = opts.prompt }
+      vim.defer_fn(function() cb(items[1], 1) end, 10)
+    end
+    local finish = run("touch the marker")
+    finish()
+    eq({ "Allow once", "Always allow", "Reject" }, asked and asked.items, "choices")
+    assert(asked.prompt:find("touch marker.txt", 1, true), asked.prompt)
+    eq(1, vim.fn.filereadable("marker.txt"), "marker file")
+  end)
+end)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs the plugin's headless tests against the real gemini-ls and the fake
+# Gemini API. Last line: "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini) || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+results="$tmp/results"
+: >"$results"
+for spec in "$here"/*_spec.lua; do
+  [ -n "${1:-}" ] && [[ "$spec" != *"$1"* ]] && continue
+  script=$(sed -n 's/^-- script: *//p' "$spec" | head -1)
+  ws="$tmp/ws-$(basename "$spec" .lua)"
+  mkdir -p "$ws"
+  printf 'a TODO here\n' >"$ws/notes.txt"
+  printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
+  "$tmp/fakegemini" --script "$here/scripts/$script" >"$tmp/fake.out" 2>"$tmp/fake.err" &
+  fake=$!
+  for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$tmp/fake.out" && break; sleep 0.05; done
+  url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$tmp/fake.out" | head -1)
+  echo "== $(basename "$spec") ($script)"
+  before=$(wc -l <"$results")
+  GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=test GEMINI_LS="$tmp/gemini-ls" \
+    GEMINI_SPEC="$spec" GEMINI_WORKSPACE="$ws" GEMINI_TEST_RESULTS="$results" \
+    timeout 60 nvim --headless -u NONE -i NONE -S "$here/init.lua" 2>&1 | sed 's/^/  /'
+  status=${PIPESTATUS[0]}; echo
+  # A spec that dies (or hangs) before reporting must not pass unnoticed.
+  if [ "$status" != 0 ] || [ "$(wc -l <"$results")" = "$before" ]; then
+    echo "fail $(basename "$spec"): nvim exited with status $status after reporting $(( $(wc -l <"$results") - before )) results" >>"$results"
+  fi
+  kill "$fake" 2>/dev/null; wait "$fake" 2>/dev/null
+done
+passed=$(grep -c '^pass ' "$results")
+failed=$(grep -c '^fail ' "$results")
+grep '^fail ' "$results"
+echo; echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
