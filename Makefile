@@ -1,4 +1,4 @@
-.PHONY: build install test test-go test-vscode test-nvim vsix bench
+.PHONY: build install test test-go test-vscode test-nvim test-emacs vsix bench
 
 build:
 	go build -o gemini-ls ./cmd/gemini-ls
@@ -8,8 +8,9 @@ install:
 
 # Every test: the server's, the VS Code extension's unit tests and its
 # scenarios in real VS Code (code-server + Debian's Chromium), and the Neovim
-# plugin's headless tests. The first run installs what they need, as root.
-test: test-go test-vscode test-nvim
+# plugin's headless tests, and the Emacs package's ERT tests. The first run
+# installs what they need, as root.
+test: test-go test-vscode test-nvim test-emacs
 
 test-go:
 	go test -race -count=1 ./...
@@ -22,6 +23,11 @@ test-vscode: vsix
 test-nvim:
 	command -v nvim >/dev/null || { apt-get update -qq && apt-get install -y -qq neovim; }
 	bash editors/nvim/tests/run.sh
+
+test-emacs:
+	dpkg-query -W -f='$${Status}' emacs-nox elpa-eglot 2>/dev/null | grep -qv 'not-installed' && command -v emacs >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot; }
+	bash editors/emacs/test/run.sh
 
 vsix:
 	bash editors/vscode/scripts/package.sh

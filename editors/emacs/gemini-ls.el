@@ -1,0 +1,798 @@
+;;; gemini-ls.el --- Gemini coding agent through the gemini-ls language server  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
+;; Keywords: tools, convenience, ai
+;; URL: https://github.com/gemini-ls/gemini-ls
+
+;;; Commentary:
+
+;; A client for gemini-ls, built on eglot.  It registers the server for
+;; every file (prog-mode and text-mode), streams the agent's answer into a
+;; chat buffer, asks before shell commands run, and shows every change the
+;; agent proposes as a diff to accept or reject, whole or hunk by hunk,
+;; before anything is answered to the server.  See README.md.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'eglot)
+(require 'jsonrpc)
+(require 'diff-mode)
+(require 'project)
+(require 'markdown-mode nil t)
+
+(defgroup gemini-ls nil
+  "Gemini coding agent through gemini-ls."
+  :group 'tools
+  :prefix "gemini-ls-")
+
+(defcustom gemini-ls-server-command nil
+  "How to start gemini-ls.
+nil: `gemini-ls' from `exec-path'.  A string: the path of the binary.
+A list of strings: the whole command line."
+  :type '(choice (const :tag "gemini-ls on PATH" nil)
+                 (string :tag "Binary")
+                 (repeat :tag "Command line" string)))
+
+(defcustom gemini-ls-auto-save t
+  "Save a file once its change is accepted.
+Shell commands the agent runs next then see the change on disk."
+  :type 'boolean)
+
+(defcustom gemini-ls-initialization-options nil
+  "Plist sent as initializationOptions, e.g. (:model \"gemini-2.5-flash\")."
+  :type '(plist))
+
+(defvar gemini-ls-review-decide-function nil
+  "When non-nil, called in the review buffer instead of `recursive-edit'.
+It decides the review by calling the review commands, e.g.
+`gemini-ls-review-reject-hunk' then `gemini-ls-review-finish'.  Tests
+use it to play the user.")
+
+;;;; Server registration
+
+(defclass gemini-ls-server (eglot-lsp-server) ()
+  :documentation "The gemini-ls language server.")
+
+(defun gemini-ls--server-program ()
+  "The command line that starts gemini-ls."
+  (pcase gemini-ls-server-command
+    ((pred stringp) (list (expand-file-name gemini-ls-server-command) "serve"))
+    ((pred consp) gemini-ls-server-command)
+    (_ (list (or (executable-find "gemini-ls") "gemini-ls") "serve"))))
+
+(defun gemini-ls--contact (&optional _interactive)
+  "Contact for `eglot-server-programs'."
+  (append (cons 'gemini-ls-server (gemini-ls--server-program))
+          (when gemini-ls-initialization-options
+            (list :initializationOptions gemini-ls-initialization-options))))
+
+;;;###autoload
+(defun gemini-ls-register ()
+  "Register gemini-ls in `eglot-server-programs' for every file."
+  (add-to-list 'eglot-server-programs
+               '((prog-mode text-mode) . gemini-ls--contact)))
+
+;;;###autoload
+(with-eval-after-load 'eglot (gemini-ls-register))
+
+(cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
+  "Declare the gemini-ls preview and confirm extensions."
+  (let ((caps (cl-call-next-method)))
+    (plist-put caps :experimental '(:gemini (:editPreview t :confirm t)))))
+
+(defun gemini-ls--server ()
+  "The gemini-ls server for the current buffer, or the chat's server."
+  (or (let ((s (ignore-errors (eglot-current-server))))
+        (and (cl-typep s 'gemini-ls-server) s))
+      (let ((s (and (get-buffer "*gemini*")
+                    (buffer-local-value 'gemini-ls--chat-server
+                                        (get-buffer "*gemini*")))))
+        (and s (jsonrpc-running-p s) s))
+      (user-error "No gemini-ls server here: run M-x eglot in a file")))
+
+;;;; Chat buffer
+
+(defvar-local gemini-ls--chat-server nil "Server of the last prompt.")
+(defvar-local gemini-ls--session-id nil "Session continued by the next prompt.")
+(defvar-local gemini-ls--busy nil "Non-nil while a prompt runs.")
+(defvar-local gemini-ls--tool-lines nil "callId -> marker of the status text.")
+(defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
+(defvar gemini-ls--warned (make-hash-table :test 'equal)
+  "Error messages already shown, so each is shown once.")
+
+(defface gemini-ls-thought '((t :inherit shadow :slant italic))
+  "Face of thought lines.")
+(defface gemini-ls-tool '((t :inherit font-lock-function-name-face))
+  "Face of tool call lines.")
+(defface gemini-ls-user '((t :inherit bold))
+  "Face of the user's prompts.")
+
+(defalias 'gemini-ls--chat-parent-mode
+  (if (fboundp 'markdown-mode) #'markdown-mode #'text-mode))
+
+(defvar gemini-ls-chat-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") #'gemini-ls-prompt)
+    (define-key map (kbd "C-c C-k") #'gemini-ls-cancel)
+    (define-key map (kbd "C-c C-n") #'gemini-ls-new-session)
+    (define-key map (kbd "C-c C-s") #'gemini-ls-sessions)
+    (define-key map (kbd "C-c C-t") #'gemini-ls-toggle-thoughts)
+    map)
+  "Keymap of `gemini-ls-chat-mode'.")
+
+(define-derived-mode gemini-ls-chat-mode gemini-ls--chat-parent-mode "Gemini"
+  "Chat with the Gemini agent.  The answer streams in as Markdown.
+\\{gemini-ls-chat-mode-map}"
+  (setq buffer-read-only t)
+  (add-to-invisibility-spec '(gemini-ls-thought . t)))
+
+(defun gemini-ls--chat-buffer ()
+  "The chat buffer, created on demand."
+  (or (get-buffer "*gemini*")
+      (with-current-buffer (get-buffer-create "*gemini*")
+        (gemini-ls-chat-mode)
+        (current-buffer))))
+
+(defmacro gemini-ls--with-chat (&rest body)
+  "Run BODY at the end of the chat buffer, writable."
+  (declare (indent 0))
+  `(with-current-buffer (gemini-ls--chat-buffer)
+     (let ((inhibit-read-only t)
+           (follow (mapcar (lambda (w) (cons w (= (window-point w) (point-max))))
+                           (get-buffer-window-list (current-buffer) nil t))))
+       (save-excursion
+         (goto-char (point-max))
+         ,@body)
+       (dolist (f follow)
+         (when (cdr f) (set-window-point (car f) (point-max)))))))
+
+(defun gemini-ls--fresh-line ()
+  "Start a new line unless at the beginning of one."
+  (unless (bolp) (insert "\n")))
+
+(defun gemini-ls--insert-update (kind params)
+  "Show the update of KIND with PARAMS in the chat."
+  (gemini-ls--with-chat
+    (pcase kind
+      ("text"
+       (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
+         (gemini-ls--fresh-line))
+       (insert (or (plist-get params :text) "")))
+      ("thought"
+       (gemini-ls--fresh-line)
+       (let ((subject (plist-get params :subject))
+             (desc (or (plist-get params :description) "")))
+         (insert (propertize (format "> thought: %s" (or subject "…"))
+                             'face 'gemini-ls-thought))
+         ;; The description is folded (shown as "...") until
+         ;; `gemini-ls-toggle-thoughts'.
+         (unless (string-empty-p desc)
+           (insert (propertize (concat "\n> " (replace-regexp-in-string
+                                               "\n" "\n> " (string-trim desc)))
+                               'invisible 'gemini-ls-thought
+                               'face 'gemini-ls-thought)))
+         (insert "\n")))
+      ("toolCall"
+       (gemini-ls--fresh-line)
+       (insert (propertize (format "- %s " (or (plist-get params :title)
+                                                (plist-get params :name)))
+                           'face 'gemini-ls-tool))
+       (let ((m (point-marker)))
+         (insert "[running]\n")
+         (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
+      ("toolResult"
+       (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
+             (status (format "[%s]" (plist-get params :status))))
+         (if (not m)
+             (progn (gemini-ls--fresh-line)
+                    (insert (format "- %s %s\n" (plist-get params :name) status)))
+           (goto-char m)
+           (when (looking-at "\\[[a-z]+\\]")
+             (replace-match status t t)))))
+      ("error"
+       (gemini-ls--fresh-line)
+       (insert (propertize (format "Error: %s\n" (plist-get params :message))
+                           'face 'error))
+       (gemini-ls--warn-once (plist-get params :message)))
+      (_ nil))
+    (unless (equal kind "usage") (setq gemini-ls--last-kind kind))))
+
+(defun gemini-ls--warn-once (msg)
+  "Show MSG as a warning, once per distinct message."
+  (when (and msg (not (gethash msg gemini-ls--warned)))
+    (puthash msg t gemini-ls--warned)
+    (display-warning 'gemini-ls msg :error)))
+
+(cl-defmethod eglot-handle-notification
+  ((server gemini-ls-server) (_ (eql gemini/update)) &rest params
+   &key sessionId kind &allow-other-keys)
+  "Stream a prompt's progress into the chat buffer."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (setq gemini-ls--chat-server server)
+    (when (and sessionId (null gemini-ls--session-id))
+      (setq gemini-ls--session-id sessionId)))
+  (gemini-ls--insert-update kind params))
+
+(defun gemini-ls-toggle-thoughts ()
+  "Show or hide the thoughts' text in the chat."
+  (interactive)
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (if (assq 'gemini-ls-thought buffer-invisibility-spec)
+        (remove-from-invisibility-spec '(gemini-ls-thought . t))
+      (add-to-invisibility-spec '(gemini-ls-thought . t)))
+    (force-window-update (current-buffer))))
+
+;;;; Prompts
+
+(defun gemini-ls--uri (file)
+  "The file: URI of FILE."
+  (if (fboundp 'eglot-path-to-uri)
+      (funcall 'eglot-path-to-uri file)
+    (eglot--path-to-uri file)))
+
+(defun gemini-ls--diagnostics (beg end)
+  "Flymake diagnostics between BEG and END as LSP Diagnostics."
+  (when (and (bound-and-true-p flymake-mode) (fboundp 'flymake-diagnostics))
+    (vconcat
+     (mapcar (lambda (d)
+               (list :range (list :start (eglot--pos-to-lsp-position
+                                          (flymake-diagnostic-beg d))
+                                  :end (eglot--pos-to-lsp-position
+                                        (flymake-diagnostic-end d)))
+                     :severity (pcase (flymake-diagnostic-type d)
+                                 ((or :error 'eglot-error) 1)
+                                 ((or :warning 'eglot-warning) 2)
+                                 (_ 3))
+                     :message (flymake-diagnostic-text d)))
+             (flymake-diagnostics beg end)))))
+
+(defun gemini-ls--context (&optional beg end diag-beg diag-end)
+  "Context of the current buffer: uri, range BEG..END, diagnostics.
+Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
+  (when buffer-file-name
+    (let* ((beg (or beg (point)))
+           (end (or end beg))
+           (diags (gemini-ls--diagnostics (or diag-beg (point-min))
+                                          (or diag-end (point-max)))))
+      (append (list :uri (gemini-ls--uri buffer-file-name)
+                    :range (list :start (eglot--pos-to-lsp-position beg)
+                                 :end (eglot--pos-to-lsp-position end)))
+              (when (and diags (> (length diags) 0))
+                (list :diagnostics diags))))))
+
+(defun gemini-ls--send (prompt context)
+  "Send PROMPT with CONTEXT to the server; stream the answer to the chat."
+  (let* ((server (gemini-ls--server))
+         (chat (gemini-ls--chat-buffer)))
+    (with-current-buffer chat
+      (when gemini-ls--busy
+        (user-error "Gemini is still working; M-x gemini-ls-cancel first"))
+      (setq gemini-ls--chat-server server
+            gemini-ls--busy t
+            gemini-ls--last-kind nil))
+    (gemini-ls--with-chat
+      (unless (bobp) (insert "\n"))
+      (insert (propertize (concat "## You\n\n" prompt "\n") 'face 'gemini-ls-user)
+              "\n## Gemini\n\n"))
+    (display-buffer chat)
+    (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
+      (jsonrpc-async-request
+       server :gemini/prompt
+       (append (list :prompt prompt)
+               (when session (list :sessionId session))
+               (when context (list :context context)))
+       :timeout 86400
+       :success-fn
+       (lambda (result)
+         (with-current-buffer chat
+           (setq gemini-ls--busy nil
+                 gemini-ls--session-id (plist-get result :sessionId)))
+         (let ((reason (plist-get result :stopReason)))
+           (gemini-ls--with-chat
+             (gemini-ls--fresh-line)
+             (unless (equal reason "end_turn")
+               (insert (propertize (format "\n[%s]\n" reason) 'face 'warning))))
+           (when (equal reason "error")
+             (gemini-ls--warn-once (plist-get result :error)))))
+       :error-fn
+       (lambda (err)
+         (with-current-buffer chat (setq gemini-ls--busy nil))
+         (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
+           (gemini-ls--with-chat
+             (gemini-ls--fresh-line)
+             (insert (propertize (concat msg "\n") 'face 'error)))
+           (gemini-ls--warn-once msg)))
+       :timeout-fn
+       (lambda () (with-current-buffer chat (setq gemini-ls--busy nil)))))))
+
+;;;###autoload
+(defun gemini-ls-prompt (prompt)
+  "Send PROMPT with the current file, the region or point, and diagnostics."
+  (interactive (list (read-string "Ask Gemini: ")))
+  (when (string-blank-p prompt) (user-error "Empty prompt"))
+  (gemini-ls--send prompt
+                   (if (use-region-p)
+                       (gemini-ls--context (region-beginning) (region-end))
+                     (gemini-ls--context))))
+
+;;;###autoload
+(defun gemini-ls-prompt-region (beg end prompt)
+  "Ask PROMPT about the region BEG..END."
+  (interactive (if (use-region-p)
+                   (list (region-beginning) (region-end)
+                         (read-string "Ask Gemini about the region: "))
+                 (user-error "No region")))
+  (gemini-ls--send prompt (gemini-ls--context beg end beg end)))
+
+;;;###autoload
+(defun gemini-ls-explain (beg end)
+  "Ask Gemini to explain the region BEG..END (or the file)."
+  (interactive (if (use-region-p) (list (region-beginning) (region-end))
+                 (list nil nil)))
+  (gemini-ls--send (if beg "Explain the selected code." "Explain this file.")
+                   (gemini-ls--context beg end beg end)))
+
+;;;###autoload
+(defun gemini-ls-fix-diagnostics (beg end)
+  "Ask Gemini to fix the diagnostics in the region BEG..END, else the file."
+  (interactive (if (use-region-p) (list (region-beginning) (region-end))
+                 (list nil nil)))
+  (gemini-ls--send "Fix the diagnostics here."
+                   (gemini-ls--context (or beg (point)) (or end beg (point))
+                                       beg end)))
+
+;;;###autoload
+(defun gemini-ls-cancel ()
+  "Cancel the running prompt."
+  (interactive)
+  (let* ((chat (gemini-ls--chat-buffer))
+         (session (buffer-local-value 'gemini-ls--session-id chat)))
+    (unless session (user-error "No Gemini session to cancel"))
+    (jsonrpc-notify (gemini-ls--server) :gemini/cancel
+                    (list :sessionId session))))
+
+;;;###autoload
+(defun gemini-ls-new-session ()
+  "Start a new session with the next prompt."
+  (interactive)
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (setq gemini-ls--session-id nil)
+    (gemini-ls--with-chat
+      (insert "\n---\n*New session*\n"))))
+
+;;;###autoload
+(defun gemini-ls-sessions ()
+  "Continue one of this connection's sessions."
+  (interactive)
+  (let* ((sessions (append (plist-get (jsonrpc-request (gemini-ls--server)
+                                                       :gemini/sessions nil)
+                                      :sessions)
+                           nil))
+         (choices (mapcar (lambda (s)
+                            (cons (format "%s  (%d prompts, %s)"
+                                          (plist-get s :title)
+                                          (plist-get s :prompts)
+                                          (plist-get s :createdAt))
+                                  (plist-get s :sessionId)))
+                          sessions)))
+    (unless choices (user-error "No Gemini sessions yet"))
+    (let ((id (cdr (assoc (completing-read "Continue session: " choices nil t)
+                          choices))))
+      (with-current-buffer (gemini-ls--chat-buffer)
+        (setq gemini-ls--session-id id)
+        (gemini-ls--with-chat (insert (format "\n---\n*Session %s*\n" id)))))))
+
+;;;###autoload
+(defun gemini-ls-chat ()
+  "Show the chat buffer."
+  (interactive)
+  (pop-to-buffer (gemini-ls--chat-buffer)))
+
+;;;; Confirmations
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql gemini/confirm)) &key title details
+   &allow-other-keys)
+  "Ask the user whether a tool call (a shell command) may run."
+  (let ((choice (read-multiple-choice
+                 (format "%s %s" (or title "Allow?") (or details ""))
+                 '((?y "allow once" "Run it this time")
+                   (?a "always allow" "Allow such commands for this session")
+                   (?n "reject" "Do not run it")))))
+    (list :outcome (pcase (car choice)
+                     (?y "proceed_once")
+                     (?a "proceed_always")
+                     (_ "cancel")))))
+
+;;;; Edit review
+
+(cl-defstruct (gemini-ls--file (:constructor gemini-ls--file-create))
+  buffer original proposed hunks created was-modified)
+
+(defvar-local gemini-ls--review nil
+  "In a review buffer: plist (:files FILES :decision D).")
+
+(defun gemini-ls--needs-confirmation-p (edit)
+  "Non-nil if some change annotation of EDIT needs confirmation."
+  (let ((anns (plist-get edit :changeAnnotations)) found)
+    (while anns
+      (when (eq (plist-get (cadr anns) :needsConfirmation) t) (setq found t))
+      (setq anns (cddr anns)))
+    found))
+
+(defun gemini-ls--apply-edits-to-string (text edits)
+  "TEXT with the LSP text EDITS applied."
+  (with-temp-buffer
+    (insert text)
+    (let ((regions
+           (mapcar (lambda (e)
+                     (let ((r (plist-get e :range)))
+                       (list (eglot--lsp-position-to-point (plist-get r :start) t)
+                             (eglot--lsp-position-to-point (plist-get r :end) t)
+                             (plist-get e :newText))))
+                   (append edits nil))))
+      ;; Markers keep earlier edits' positions valid after later ones.
+      (dolist (r regions)
+        (goto-char (nth 0 r))
+        (delete-region (nth 0 r) (nth 1 r))
+        (insert (nth 2 r))))
+    (buffer-string)))
+
+(defun gemini-ls--diff (old new name)
+  "Unified diff of OLD and NEW text, with file NAME in the headers."
+  (let ((a (make-temp-file "gemini-old")) (b (make-temp-file "gemini-new")))
+    (unwind-protect
+        (progn
+          (let ((coding-system-for-write 'utf-8-unix))
+            (write-region old nil a nil 'silent)
+            (write-region new nil b nil 'silent))
+          (with-temp-buffer
+            (let ((coding-system-for-read 'utf-8-unix))
+              (call-process diff-command nil t nil "-u"
+                            "--label" (concat "a/" name)
+                            "--label" (concat "b/" name) a b))
+            (buffer-string)))
+      (delete-file a) (delete-file b))))
+
+(defun gemini-ls--parse-hunks (diff)
+  "Hunks of unified DIFF: plists (:old-start :old-count :new-lines :text)."
+  (let (hunks)
+    (with-temp-buffer
+      (insert diff)
+      (goto-char (point-min))
+      (while (re-search-forward
+              "^@@ -\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? \\+[0-9,]+ @@.*\n" nil t)
+        (let ((old-start (string-to-number (match-string 1)))
+              (old-count (if (match-string 2) (string-to-number (match-string 2)) 1))
+              (beg (match-beginning 0))
+              new-lines)
+          (while (and (not (eobp)) (not (looking-at "^@@")))
+            (let ((c (char-after))
+                  (line (buffer-substring (1+ (point)) (line-end-position))))
+              (forward-line 1)
+              (cond ((looking-at "^\\\\ No newline")
+                     (forward-line 1)
+                     (when (memq c '(?\s ?+)) (push (cons line nil) new-lines)))
+                    ((memq c '(?\s ?+)) (push (cons line t) new-lines)))))
+          (push (list :old-start old-start :old-count old-count
+                      :new-lines (nreverse new-lines)
+                      :text (buffer-substring beg (point))
+                      :decision nil)
+                hunks))))
+    (nreverse hunks)))
+
+(defun gemini-ls--merge (original hunks)
+  "ORIGINAL text with the HUNKS not rejected applied."
+  (let* ((lines (split-string original "\n"))
+         (final-newline (string-suffix-p "\n" original))
+         (lines (if final-newline (butlast lines) lines))
+         (out nil) (i 1) (last-newline final-newline))
+    (dolist (h hunks)
+      (unless (eq (plist-get h :decision) 'rejected)
+        (let* ((start (plist-get h :old-start))
+               (count (plist-get h :old-count))
+               ;; diff gives the line before an insertion when count is 0.
+               (first (if (zerop count) (1+ start) start)))
+          (while (< i first) (push (nth (1- i) lines) out) (cl-incf i))
+          (setq i (+ first count))
+          (dolist (l (plist-get h :new-lines)) (push (car l) out))
+          (when (>= (1- i) (length lines))
+            (setq last-newline (or (null (plist-get h :new-lines))
+                                   (cdr (car (last (plist-get h :new-lines))))))))))
+    (while (<= i (length lines)) (push (nth (1- i) lines) out) (cl-incf i))
+    (let ((s (mapconcat #'identity (nreverse out) "\n")))
+      (if (and last-newline (not (string-empty-p s))) (concat s "\n") s))))
+
+(defun gemini-ls--set-text (buffer text)
+  "Make BUFFER hold TEXT, changing only what differs (eglot sends didChange)."
+  (with-current-buffer buffer
+    (unless (equal (buffer-string) text)
+      (let ((src (generate-new-buffer " *gemini-src*")))
+        (unwind-protect
+            (progn
+              (with-current-buffer src (insert text))
+              (let ((inhibit-read-only t))
+                (save-restriction
+                  (widen)
+                  (replace-buffer-contents src))))
+          (kill-buffer src))))))
+
+(defun gemini-ls--open-file (uri)
+  "A buffer visiting the file of URI, and whether it is new."
+  (let* ((path (if (fboundp 'eglot-uri-to-path)
+                   (funcall 'eglot-uri-to-path uri)
+                 (eglot--uri-to-path uri)))
+         (existing (find-buffer-visiting path)))
+    (list (or existing (find-file-noselect path))
+          (and (not existing) (not (file-exists-p path))))))
+
+(defun gemini-ls--edit-uris (edit)
+  "URIs of the text documents EDIT changes."
+  (append
+   (delq nil (mapcar (lambda (c) (plist-get (plist-get c :textDocument) :uri))
+                     (plist-get edit :documentChanges)))
+   (let ((changes (plist-get edit :changes)) uris)
+     (while changes
+       (push (substring (symbol-name (car changes)) 1) uris)
+       (setq changes (cddr changes)))
+     uris)))
+
+(defun gemini-ls--display-name (buffer)
+  "BUFFER's file name relative to its project root, for diff headers."
+  (let ((file (buffer-file-name buffer))
+        (proj (with-current-buffer buffer (project-current))))
+    (if proj
+        (file-relative-name file (project-root proj))
+      (abbreviate-file-name file))))
+
+(defun gemini-ls--review-files (edit)
+  "Apply EDIT to its buffers and return the review's file records."
+  (let (files)
+    (dolist (change (append (plist-get edit :documentChanges) nil))
+      (let ((doc (plist-get change :textDocument)))
+        (cond
+         ;; A CreateFile is followed by the file's text edit, which
+         ;; opens the (new) file's buffer; saving it creates the file.
+         (doc
+          (pcase-let* ((`(,buf ,created) (gemini-ls--open-file (plist-get doc :uri)))
+                       (version (plist-get doc :version)))
+            (with-current-buffer buf
+              (when (and version eglot--managed-mode
+                         (not (equal version eglot--versioned-identifier)))
+                (error "The file changed since Gemini read it: %s"
+                       (buffer-name buf))))
+            (let* ((original (with-current-buffer buf
+                               (save-restriction (widen) (buffer-string))))
+                   (proposed (gemini-ls--apply-edits-to-string
+                              original (plist-get change :edits))))
+              (push (gemini-ls--file-create
+                     :buffer buf :original original :proposed proposed
+                     :created created
+                     :was-modified (buffer-modified-p buf))
+                    files)))))))
+    (let ((changes (plist-get edit :changes)))
+      (while changes
+        (let* ((uri (substring (symbol-name (car changes)) 1)))
+          (pcase-let* ((`(,buf ,created) (gemini-ls--open-file uri)))
+            (let ((original (with-current-buffer buf (buffer-string))))
+              (push (gemini-ls--file-create
+                     :buffer buf :original original
+                     :proposed (gemini-ls--apply-edits-to-string
+                                original (cadr changes))
+                     :created created :was-modified (buffer-modified-p buf))
+                    files))))
+        (setq changes (cddr changes))))
+    (nreverse files)))
+
+(defvar gemini-ls-review-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") #'gemini-ls-review-finish)
+    (define-key map (kbd "C-c C-a") #'gemini-ls-review-accept-all)
+    (define-key map (kbd "C-c C-k") #'gemini-ls-review-reject-all)
+    (define-key map (kbd "C-c C-y") #'gemini-ls-review-accept-hunk)
+    (define-key map (kbd "C-c C-r") #'gemini-ls-review-reject-hunk)
+    (define-key map (kbd "C-c C-e") #'gemini-ls-review-ediff)
+    (define-key map (kbd "A") #'gemini-ls-review-accept-all)
+    (define-key map (kbd "R") #'gemini-ls-review-reject-all)
+    (define-key map (kbd "a") #'gemini-ls-review-accept-hunk)
+    (define-key map (kbd "r") #'gemini-ls-review-reject-hunk)
+    (define-key map (kbd "e") #'gemini-ls-review-ediff)
+    (define-key map (kbd "q") #'gemini-ls-review-finish)
+    map)
+  "Keymap of `gemini-ls-review-mode'.")
+
+(define-minor-mode gemini-ls-review-mode
+  "Review a change Gemini proposes.
+Move between hunks with n and p.  Undecided hunks are accepted when
+you finish.
+\\{gemini-ls-review-mode-map}"
+  :lighter " Review")
+
+(defun gemini-ls--review-render ()
+  "Fill the review buffer from its files and decisions."
+  (let ((inhibit-read-only t) (pos (point)))
+    (erase-buffer)
+    (insert (propertize
+             (substitute-command-keys
+              "Gemini proposes this change.  \\<gemini-ls-review-mode-map>\
+\\[gemini-ls-review-accept-hunk]/\\[gemini-ls-review-reject-hunk]: accept/reject hunk, \
+\\[gemini-ls-review-accept-all]: accept all, \\[gemini-ls-review-reject-all]: reject all, \
+\\[gemini-ls-review-finish]: done, \\[gemini-ls-review-ediff]: ediff\n")
+             'face 'shadow))
+    (dolist (f (plist-get gemini-ls--review :files))
+      (let ((name (gemini-ls--display-name (gemini-ls--file-buffer f))))
+        (insert (format "--- a/%s\n+++ b/%s\n" name name))
+        (dolist (h (gemini-ls--file-hunks f))
+          (let ((beg (point)))
+            (insert (plist-get h :text))
+            (pcase (plist-get h :decision)
+              ('rejected
+               (save-excursion
+                 (goto-char beg) (end-of-line)
+                 (insert (propertize "  [rejected]" 'face 'error))))
+              ('accepted
+               (save-excursion
+                 (goto-char beg) (end-of-line)
+                 (insert (propertize "  [accepted]" 'face 'success)))))))))
+    (goto-char (min pos (point-max)))))
+
+(defun gemini-ls--review-hunk-at-point ()
+  "The (FILE . HUNK) at point in the review buffer."
+  (save-excursion
+    (end-of-line)
+    (unless (re-search-backward "^@@ " nil t)
+      (goto-char (point-min))
+      (unless (re-search-forward "^@@ " nil t) (user-error "No hunk here"))
+      (beginning-of-line))
+    (let ((n (1+ (how-many "^@@ " (point-min) (point)))) found)
+      (dolist (f (plist-get gemini-ls--review :files))
+        (dolist (h (gemini-ls--file-hunks f))
+          (when (and (not found) (zerop (cl-decf n)))
+            (setq found (cons f h)))))
+      found)))
+
+(defun gemini-ls--review-sync (file)
+  "Make FILE's buffer hold the original with its hunks not rejected."
+  (gemini-ls--set-text (gemini-ls--file-buffer file)
+                       (gemini-ls--merge (gemini-ls--file-original file)
+                                         (gemini-ls--file-hunks file))))
+
+(defun gemini-ls--review-decide-hunk (decision)
+  "Mark the hunk at point with DECISION and update the real buffer."
+  (pcase-let ((`(,f . ,h) (gemini-ls--review-hunk-at-point)))
+    (plist-put h :decision decision)
+    (gemini-ls--review-sync f)
+    (gemini-ls--review-render)
+    ;; Move on to the next hunk, as diff-mode's n would.
+    (end-of-line)
+    (if (re-search-forward "^@@ " nil t)
+        (beginning-of-line)
+      (goto-char (point-max)))))
+
+(defun gemini-ls-review-accept-hunk ()
+  "Accept the hunk at point."
+  (interactive)
+  (gemini-ls--review-decide-hunk 'accepted))
+
+(defun gemini-ls-review-reject-hunk ()
+  "Reject the hunk at point: it is reverted in the real buffer."
+  (interactive)
+  (gemini-ls--review-decide-hunk 'rejected))
+
+(defun gemini-ls--review-done (decision)
+  "End the review with DECISION (accept or reject)."
+  (plist-put gemini-ls--review :decision decision)
+  (when (> (recursion-depth) (plist-get gemini-ls--review :depth))
+    (exit-recursive-edit)))
+
+(defun gemini-ls-review-finish ()
+  "Apply the hunk decisions; undecided hunks are accepted."
+  (interactive)
+  (gemini-ls--review-done 'finish))
+
+(defun gemini-ls-review-accept-all ()
+  "Accept every hunk."
+  (interactive)
+  (dolist (f (plist-get gemini-ls--review :files))
+    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted))
+    (gemini-ls--review-sync f))
+  (gemini-ls--review-done 'finish))
+
+(defun gemini-ls-review-reject-all ()
+  "Reject the whole change."
+  (interactive)
+  (dolist (f (plist-get gemini-ls--review :files))
+    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected)))
+  (gemini-ls--review-done 'finish))
+
+(defun gemini-ls-review-ediff ()
+  "Compare the original with the real buffer (holding the proposal) in ediff."
+  (interactive)
+  (pcase-let ((`(,f . ,_) (or (ignore-errors (gemini-ls--review-hunk-at-point))
+                              (list (car (plist-get gemini-ls--review :files))))))
+    (let ((orig (get-buffer-create
+                 (format "*gemini original %s*"
+                         (buffer-name (gemini-ls--file-buffer f))))))
+      (with-current-buffer orig
+        (let ((inhibit-read-only t))
+          (erase-buffer) (insert (gemini-ls--file-original f))))
+      (ediff-buffers orig (gemini-ls--file-buffer f)))))
+
+(defun gemini-ls--review (files label)
+  "Let the user review FILES under LABEL; non-nil if anything was accepted."
+  (let ((buf (get-buffer-create "*gemini review*")))
+    (dolist (f files)
+      (setf (gemini-ls--file-hunks f)
+            (gemini-ls--parse-hunks
+             (gemini-ls--diff (gemini-ls--file-original f)
+                              (gemini-ls--file-proposed f)
+                              (gemini-ls--display-name (gemini-ls--file-buffer f)))))
+      ;; The real buffer shows the proposal while the user reviews.
+      (gemini-ls--set-text (gemini-ls--file-buffer f) (gemini-ls--file-proposed f)))
+    (with-current-buffer buf
+      (diff-mode)
+      (gemini-ls-review-mode 1)
+      (setq-local header-line-format label)
+      (setq gemini-ls--review (list :files files :decision nil
+                                    :depth (recursion-depth)))
+      (gemini-ls--review-render)
+      (goto-char (point-min))
+      (when (re-search-forward "^@@ " nil t) (beginning-of-line))
+      (if gemini-ls-review-decide-function
+          (funcall gemini-ls-review-decide-function)
+        (pop-to-buffer buf)
+        (condition-case nil
+            (while (not (plist-get gemini-ls--review :decision))
+              (recursive-edit))
+          (quit (plist-put gemini-ls--review :decision 'abort))))
+      (when (eq (plist-get gemini-ls--review :decision) 'abort)
+        (dolist (f files)
+          (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected))))
+      (let (accepted)
+        (dolist (f files)
+          (gemini-ls--review-sync f)
+          (let ((b (gemini-ls--file-buffer f)))
+            (if (cl-every (lambda (h) (eq (plist-get h :decision) 'rejected))
+                          (gemini-ls--file-hunks f))
+                (with-current-buffer b
+                  (set-buffer-modified-p (gemini-ls--file-was-modified f))
+                  (when (gemini-ls--file-created f) (kill-buffer b)))
+              (setq accepted t)
+              (when gemini-ls-auto-save
+                (with-current-buffer b
+                  (make-directory (file-name-directory buffer-file-name) t)
+                  (save-buffer))))
+            (when (buffer-live-p b)
+              (with-current-buffer b
+                (when eglot--managed-mode
+                  (eglot--signal-textDocument/didChange))))))
+        (quit-window nil (get-buffer-window buf))
+        accepted))))
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql workspace/applyEdit)) &key edit label
+   &allow-other-keys)
+  "Review an annotated change before answering; apply plain ones at once."
+  (if (not (gemini-ls--needs-confirmation-p edit))
+      (let ((eglot-confirm-server-initiated-edits nil))
+        (eglot--apply-workspace-edit edit nil)
+        (when gemini-ls-auto-save
+          (dolist (uri (gemini-ls--edit-uris edit))
+            (let ((b (car (gemini-ls--open-file uri))))
+              (with-current-buffer b
+                (when (buffer-modified-p) (save-buffer))))))
+        '(:applied t))
+    (condition-case err
+        (if (gemini-ls--review (gemini-ls--review-files edit)
+                               (or label "Gemini: review the change"))
+            '(:applied t)
+          '(:applied :json-false :failureReason "the user rejected the change"))
+      (error
+       (list :applied :json-false
+             :failureReason (error-message-string err))))))
+
+(provide 'gemini-ls)
+;;; gemini-ls.el ends here
