@@ -25,7 +25,7 @@ test-nvim:
 	bash editors/nvim/tests/run.sh
 
 test-emacs:
-	dpkg-query -W -f='$${Status}' emacs-nox elpa-eglot 2>/dev/null | grep -qv 'not-installed' && command -v emacs >/dev/null || \
+	{ dpkg -s emacs-nox elpa-eglot >/dev/null 2>&1 && command -v emacs >/dev/null; } || \
 		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot; }
 	bash editors/emacs/test/run.sh
 
