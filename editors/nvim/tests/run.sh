@@ -32,6 +32,15 @@ for spec in "$here"/*_spec.lua; do
   fi
   kill "$fake" 2>/dev/null; wait "$fake" 2>/dev/null
 done
+# Real interactive Neovim in tmux: regenerates docs/screenshots/nvim-*.txt.
+if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
+  echo "== screenshots.sh (screenshots.json)"
+  timeout 60 bash "$here/screenshots.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
+  status=${PIPESTATUS[0]}; echo
+  if [ "$status" != 0 ] && ! grep -q '^fail screenshots' "$results"; then
+    echo "fail screenshots: screenshots.sh exited with status $status" >>"$results"
+  fi
+fi
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Drives a real, interactive Neovim inside a detached tmux against the real
+# gemini-ls and fakegemini, and writes what the screen shows to
+# docs/screenshots/nvim-chat.txt and nvim-review.txt, so the screenshots are
+# made by the tests rather than by hand. Appends one "pass screenshots ..." or
+# "fail screenshots: why" line to the results file.
+# Usage: screenshots.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+bin=$1
+results=$2
+shots="$repo/docs/screenshots"
+work=$(mktemp -d)
+ws="$work/project"
+mkdir -p "$ws"
+printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
+
+# A private tmux server, so nothing collides with the user's or another run's.
+export TERM=xterm-256color
+tm() { tmux -L "gemini-nvim-$$" -f /dev/null "$@"; }
+fake=
+cleanup() {
+  tm kill-server 2>/dev/null
+  # kill-server leaves the socket file behind.
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/gemini-nvim-$$"
+  [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "fail screenshots: $*" | tee -a "$results"
+  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+  exit 1
+}
+
+# wait_for WHAT PATTERN...: polls the screen (at most ~15 s) until grep -E finds
+# every PATTERN in one capture. One pattern is not enough: Neovim redraws in
+# pieces, so a capture can hold the new message over the old windows; and the
+# screen must have settled, so the saved capture is a whole frame.
+wait_for() {
+  local what=$1; shift
+  for _ in $(seq 150); do
+    screen=$(tm capture-pane -p -t shot 2>/dev/null)
+    local p all=1
+    for p in "$@"; do grep -qE -- "$p" <<<"$screen" || { all=0; break; }; done
+    sleep 0.1
+    # Settled: the screen did not change in the last 0.1 s.
+    [ "$all" = 1 ] && [ "$screen" = "$(tm capture-pane -p -t shot 2>/dev/null)" ] && return 0
+  done
+  fail "timed out waiting for $what (want all of: $*)"
+}
+
+"$bin/fakegemini" --script "$here/scripts/screenshots.json" >"$work/fake.out" 2>"$work/fake.err" &
+fake=$!
+for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break; sleep 0.05; done
+url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
+[ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
+
+cmd=$(printf 'env GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
+  "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")
+tm new-session -d -s shot -x 160 -y 45 "$cmd" || fail "tmux new-session failed"
+wait_for "numbers.txt to open" 'numbers\.txt'
+
+tm send-keys -t shot ':Gemini what is in this file?' Enter
+wait_for "the streamed answer" '_\(end_turn\)_' 'one to ten, one per line' '^## Gemini|│## Gemini'
+grep -qF 'numbers.txt spells out the numbers one to ten' <<<"$screen" || fail "chat capture lacks the answer text"
+grep -qF '## Gemini' <<<"$screen" || fail "chat capture lacks the chat buffer"
+printf '%s\n' "$screen" >"$shots/nvim-chat.txt"
+
+tm send-keys -t shot ':Gemini write two in capitals' Enter
+wait_for "the review diff tab" 'ga accept, gr reject' '^ *two +│' '│ *TWO *$'
+grep -qE '^ *two +│' <<<"$screen" || fail "review capture lacks the original line (two) on the left"
+grep -qE '│ *TWO *$' <<<"$screen" || fail "review capture lacks the proposed line (TWO) on the right"
+printf '%s\n' "$screen" >"$shots/nvim-review.txt"
+[ "$(sed -n 2p "$ws/numbers.txt")" = two ] || fail "numbers.txt changed on disk before accepting"
+
+tm send-keys -t shot ga
+for _ in $(seq 150); do [ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] && break; sleep 0.1; done
+[ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] || fail "numbers.txt not changed on disk after ga: $(tr '\n' ' ' <"$ws/numbers.txt")"
+wait_for "the turn to end after accepting" 'Changed two to TWO\.'
+
+echo "pass screenshots wrote nvim-chat.txt and nvim-review.txt from a real Neovim in tmux; ga saved the edit" | tee -a "$results"
