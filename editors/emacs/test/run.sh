@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds gemini-ls and the fake Gemini API, then runs the ERT tests in
-# batch Emacs. The last line is "N passed, N failed"; exit status 1 on failure.
+# batch Emacs, then tmux-screens.sh: a real interactive Emacs in tmux that
+# writes docs/screenshots/emacs-*.txt (one more test in the count).
+# The last line is "N passed, N failed"; exit status 1 on failure.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -25,5 +27,10 @@ fi
 total="$(sed -E 's/^Ran ([0-9]+) tests?.*/\1/' <<<"$line")"
 passed="$(sed -E 's/.*, ([0-9]+) results? as expected.*/\1/' <<<"$line")"
 failed=$((total - passed))
+if bash "$here/tmux-screens.sh"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [[ $status -eq 0 && $failed -eq 0 ]]

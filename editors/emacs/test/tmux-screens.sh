@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Drives a real interactive Emacs (emacs -nw inside a detached tmux) against
+# the real gemini-ls and fakegemini: prompt, review, accept. It writes the
+# screens to docs/screenshots/emacs-chat.txt and emacs-review.txt and checks
+# them and the file on disk. Called by run.sh with GEMINI_LS_BIN and
+# FAKEGEMINI_BIN set; prints "PASS tmux-screens" or "FAIL tmux-screens: why".
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+shots="$root/docs/screenshots"
+work="$(mktemp -d)"
+sock="gemini-emacs-$$"
+fake_pid=""
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  [[ -n "$fake_pid" ]] && kill "$fake_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL tmux-screens: $*"
+  if tmux -L "$sock" has-session 2>/dev/null; then
+    echo "--- screen ---"; tmux -L "$sock" capture-pane -p; echo "---"
+  fi
+  [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
+  exit 1
+}
+
+screen() { tmux -L "$sock" capture-pane -p; }
+
+# wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
+wait_for() {
+  local deadline=$((SECONDS + ${3:-20}))
+  until screen | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2"
+    sleep 0.2
+  done
+}
+
+proj="$work/proj"
+mkdir -p "$proj"
+cat >"$proj/greet.py" <<'PY'
+def greet(name):
+    return "Hello, " + name
+
+
+def main():
+    print(greet("world"))
+PY
+original="$(cat "$proj/greet.py")"
+
+cat >"$work/script.json" <<'JSON'
+[
+  {"chunks": [
+    {"thought": true, "text": "**Planning the change** The greeting lives in greet."},
+    {"text": "I'll make the greeting say **Hi** instead of Hello.\n"},
+    {"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return \"Hello, \" + name\n",
+      "new_string": "    return \"Hi, \" + name + \"!\"\n"}}}
+  ]},
+  {"text": "Done: `greet` now returns `Hi, <name>!`."}
+]
+JSON
+
+"$FAKEGEMINI_BIN" --script "$work/script.json" >"$work/fake.out" 2>"$work/fake.log" &
+fake_pid=$!
+url=""
+for _ in $(seq 100); do
+  url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
+  [[ -n "$url" ]] && break
+  sleep 0.1
+done
+[[ -n "$url" ]] || fail "fakegemini printed no URL"
+
+cat >"$work/init.el" <<EOF2
+(setq package-directory-list
+      (cons "/usr/share/emacs/site-lisp/elpa" package-directory-list))
+(package-initialize)
+(add-to-list 'load-path "$here/..")
+(require 'gemini-ls)
+(setq gemini-ls-server-command "$GEMINI_LS_BIN"
+      inhibit-startup-screen t
+      make-backup-files nil
+      save-silently t ; keeps the temp path out of the captured echo area
+      project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
+(add-hook 'python-mode-hook #'eglot-ensure)
+EOF2
+
+export TERM=xterm-256color
+tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 45 \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$HOME' GEMINI_API_KEY=test \
+   GEMINI_MODEL=gemini-test \
+   GOOGLE_GEMINI_BASE_URL='$url' \
+   emacs -nw -Q -l '$work/init.el' greet.py" || fail "tmux did not start"
+
+wait_for '\[eglot:' "eglot to connect"
+tmux -L "$sock" send-keys M-x
+wait_for '^M-x' "the M-x prompt" 5
+tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
+tmux -L "$sock" send-keys Enter
+wait_for 'Ask Gemini:' "the prompt question" 5
+tmux -L "$sock" send-keys -l 'make greet say Hi'
+tmux -L "$sock" send-keys Enter
+
+wait_for '\*gemini review\*' "the review buffer"
+wait_for '\|\+    return "Hi, " \+ name \+ "!"' "the diff's + line" 5
+screen >"$shots/emacs-review.txt"
+grep -qF -- '|-    return "Hello, " + name' "$shots/emacs-review.txt" \
+  || fail "review screen lacks the diff's - line"
+grep -q 'Gemini: edit greet.py' "$shots/emacs-review.txt" \
+  || fail "review screen lacks the change's label"
+
+tmux -L "$sock" send-keys A
+wait_for 'Done: `greet` now returns' "the answer after the review"
+wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
+wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
+screen >"$shots/emacs-chat.txt"
+grep -q '> thought: Planning the change' "$shots/emacs-chat.txt" \
+  || fail "chat screen lacks the folded thought"
+grep -q 'make greet say Hi' "$shots/emacs-chat.txt" \
+  || fail "chat screen lacks the prompt"
+
+deadline=$((SECONDS + 5))
+until grep -q 'return "Hi, " + name + "!"' "$proj/greet.py"; do
+  ((SECONDS < deadline)) || fail "greet.py on disk was not changed: $(cat "$proj/greet.py")"
+  sleep 0.2
+done
+[[ "$(cat "$proj/greet.py")" != "$original" ]] || fail "greet.py unchanged"
+echo "PASS tmux-screens"
