@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -103,9 +102,7 @@ type editor interface {
 
 // server is one gemini-ls process with an editor attached.
 type server struct {
-	cmd    *exec.Cmd
-	stdin  io.Closer
-	done   chan struct{} // closed when the process has exited
+	proc   *lsptest.Process
 	wire   *wireLog
 	editor editor
 	// client is the editor when it is lsptest's scripted one.
@@ -114,20 +111,6 @@ type server struct {
 	// peakRSS is the process's peak RSS in bytes as stop read it, once
 	// shutdown was answered; 0 where it cannot be read.
 	peakRSS int64
-}
-
-// pipes joins the child's stdin and stdout into the editor's connection.
-type pipes struct {
-	io.ReadCloser
-	io.WriteCloser
-}
-
-func (p pipes) Close() error {
-	err := p.WriteCloser.Close()
-	if rerr := p.ReadCloser.Close(); err == nil {
-		err = rerr
-	}
-	return err
 }
 
 // spawn starts `gemini-ls serve` with lsptest's scripted editor speaking
@@ -148,35 +131,9 @@ func spawn(b *testing.B, env []string, profile lsptest.Profile) *server {
 // makes. Every frame in both directions is timestamped in s.wire.
 func spawnEditor(b *testing.B, env []string, connect func(io.ReadWriteCloser) editor) *server {
 	b.Helper()
-	cmd := exec.Command(binary, "serve")
-	cmd.Env = env
-	stderr, err := os.Create(filepath.Join(b.TempDir(), "stderr.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = stderr.Close() })
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatalf("starting %s: %v", binary, err)
-	}
-	s := &server{cmd: cmd, stdin: stdin, done: make(chan struct{}), wire: &wireLog{}}
-	go func() {
-		_ = cmd.Wait()
-		close(s.done)
-	}()
-	b.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-s.done
-	})
-	s.editor = connect(s.wire.tap(pipes{stdout, stdin}))
+	proc := lsptest.StartCommand(b, binary, env, filepath.Join(b.TempDir(), "gemini-ls"), "serve")
+	s := &server{proc: proc, wire: &wireLog{}}
+	s.editor = connect(s.wire.tap(proc))
 	return s
 }
 
@@ -188,7 +145,7 @@ func (s *server) stop(ctx context.Context) error {
 	if err := s.editor.Call(ctx, "shutdown", nil, nil); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	rss, ok, err := peakRSS(s.cmd.Process.Pid)
+	rss, ok, err := peakRSS(s.proc.Cmd.Process.Pid)
 	if err != nil {
 		return err
 	}
@@ -198,15 +155,14 @@ func (s *server) stop(ctx context.Context) error {
 	if err := s.editor.Notify(ctx, "exit", nil); err != nil {
 		return fmt.Errorf("exit: %w", err)
 	}
-	if err := s.stdin.Close(); err != nil {
+	if err := s.proc.Close(); err != nil {
 		return fmt.Errorf("closing gemini-ls's stdin: %w", err)
 	}
-	select {
-	case <-s.done:
-	case <-ctx.Done():
-		return fmt.Errorf("waiting for gemini-ls to exit: %w", ctx.Err())
+	code, err := s.proc.Wait(ctx)
+	if err != nil {
+		return err
 	}
-	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+	if code != 0 {
 		return fmt.Errorf("gemini-ls exited with status %d after shutdown and exit", code)
 	}
 	return nil
