@@ -109,7 +109,7 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 	defer prog.forget()
 	tr := &transcript{}
 	tr.prompt(*args.Prompt)
-	res, err := s.runPrompt(ctx, sess, parts, func(e agent.Event) {
+	res, err := s.runPrompt(ctx, sess, *args.Prompt, parts, func(e agent.Event) {
 		tr.event(e)
 		if e.Kind == agent.EventToolCall {
 			prog.report(e.ToolCall.Title)

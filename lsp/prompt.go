@@ -139,7 +139,7 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
-	return s.runPrompt(ctx, sess, parts, notify)
+	return s.runPrompt(ctx, sess, *p.Prompt, parts, notify)
 }
 
 // session returns the session named id, or a new one when id is empty.
@@ -156,7 +156,7 @@ func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
 
 // runPrompt runs one prompt, cancellable by gemini/cancel, $/cancelRequest
 // (ctx) and shutdown.
-func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, parts []*genai.Part, emit func(agent.Event)) (promptResult, error) {
+func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, prompt string, parts []*genai.Part, emit func(agent.Event)) (promptResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -172,7 +172,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, parts []*ge
 		s.mu.Unlock()
 	}()
 
-	s.recordPrompt(sess.ID(), parts)
+	s.recordPrompt(sess.ID(), prompt)
 	res := sess.Prompt(ctx, parts, emit)
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
 	if res.StopReason == agent.StopError && res.Err != nil {

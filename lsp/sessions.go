@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"google.golang.org/genai"
 )
 
 // sessionInfo is what the client's session list shows of a session.
@@ -18,14 +16,12 @@ type sessionInfo struct {
 }
 
 // recordPrompt notes a prompt sent to a session: the first one titles it.
-func (s *Server) recordPrompt(sessionID string, parts []*genai.Part) {
+func (s *Server) recordPrompt(sessionID, prompt string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	info, ok := s.sessions[sessionID]
 	if !ok {
-		// The user's own words are the last part; context comes first.
-		title := strings.TrimSpace(parts[len(parts)-1].Text)
-		line, _, _ := strings.Cut(title, "\n")
+		line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
 		info = &sessionInfo{SessionID: sessionID, Title: shorten(line, 80), CreatedAt: time.Now().UTC()}
 		s.sessions[sessionID] = info
 	}
