@@ -56,8 +56,9 @@ type clientCapabilities struct {
 	} `json:"window"`
 	Experimental *struct {
 		Gemini *struct {
-			EditPreview bool `json:"editPreview"`
-			Confirm     bool `json:"confirm"`
+			EditPreview          bool `json:"editPreview"`
+			Confirm              bool `json:"confirm"`
+			RequestNotifications bool `json:"requestNotifications"`
 		} `json:"gemini"`
 	} `json:"experimental"`
 }
@@ -75,6 +76,9 @@ type clientFeatures struct {
 	EditPreview bool
 	// Confirm: the client answers gemini/confirm.
 	Confirm bool
+	// RequestNotifications: requests that wait for the user go as
+	// gemini/request notifications (see tunnel.go).
+	RequestNotifications bool
 	// window/showMessageRequest is not a capability here: eglot answers it
 	// without declaring it, so the server asks and remembers a client that
 	// answers MethodNotFound (Helix 25.07).
@@ -112,6 +116,7 @@ func (p *initializeParams) features() clientFeatures {
 	if e := c.Experimental; e != nil && e.Gemini != nil {
 		f.EditPreview = e.Gemini.EditPreview
 		f.Confirm = e.Gemini.Confirm
+		f.RequestNotifications = e.Gemini.RequestNotifications
 	}
 	return f
 }

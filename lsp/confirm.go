@@ -41,7 +41,7 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	if custom {
 		var res confirmResult
 		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details}
-		if err := s.call(ctx, "gemini/confirm", params, &res); err != nil {
+		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {
 			return agent.Cancel, fmt.Errorf("gemini/confirm: %w", err)
 		}
 		switch res.Outcome {

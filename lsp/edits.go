@@ -114,7 +114,11 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	}
 	params := p.workspaceEdit(change, f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
-	if err := s.call(ctx, "workspace/applyEdit", params, &res); err != nil {
+	send := s.call
+	if strat == annotated {
+		send = s.askUser
+	}
+	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
 		if ctx.Err() != nil {
 			return tools.Decision{}, ctx.Err()
 		}

@@ -66,6 +66,9 @@ type Server struct {
 	toldNoWayToAsk bool
 	// calls cancels in-flight requests by id, for $/cancelRequest.
 	calls map[jsonrpc2.ID]context.CancelFunc
+	// tunneled are the gemini/request ids waiting for a gemini/response.
+	tunneled     map[string]chan tunneledResponse
+	nextTunnelID int
 	// life is the connection's lifetime context; every request's context
 	// derives from it, never from jsonrpc2's pooled request context.
 	life context.Context
@@ -96,6 +99,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		sessions: map[string]*sessionInfo{},
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
+		tunneled: map[string]chan tunneledResponse{},
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st)
@@ -261,6 +265,8 @@ func (s *Server) notification(method string, params []byte) error {
 		return s.didSave(params)
 	case "gemini/cancel":
 		return s.cancelSession(params)
+	case "gemini/response":
+		return s.tunneledAnswer(params)
 	case "window/workDoneProgress/cancel":
 		return s.cancelProgress(params)
 	default:

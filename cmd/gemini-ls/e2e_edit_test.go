@@ -29,6 +29,7 @@ var strategies = []struct {
 	asks bool
 }{
 	{"plugin preview", lsptest.Plugin, false},
+	{"plugin preview through gemini/request (Neovim)", lsptest.NeovimPlugin, false},
 	{"VS Code change annotations", lsptest.VSCode, false},
 	{"showMessageRequest (eglot)", lsptest.Eglot, true},
 }

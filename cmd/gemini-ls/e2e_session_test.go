@@ -210,9 +210,25 @@ func TestCancelMidStream(t *testing.T) {
 	})
 }
 
+// plugins are the clients that review edits and answer gemini/confirm, and
+// the notification that withdraws a question from each.
+var plugins = []struct {
+	profile func() lsptest.Profile
+	cancel  string
+}{
+	{lsptest.Plugin, "$/cancelRequest"},
+	{lsptest.NeovimPlugin, "gemini/cancelRequest"},
+}
+
 func TestCancelMidConfirmation(t *testing.T) {
+	for _, pl := range plugins {
+		t.Run(pl.profile().Name, func(t *testing.T) { testCancelMidConfirmation(t, pl.profile, pl.cancel) })
+	}
+}
+
+func testCancelMidConfirmation(t *testing.T, profile func() lsptest.Profile, cancel string) {
 	t.Run("edit preview", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+		h := start(t, setup{profile: profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
 		h.open("a.go")
 		h.client.OnApplyEdit = lsptest.Hold(make(chan struct{}))
 		ch := h.asyncPrompt(map[string]any{"prompt": "return 2"})
@@ -227,15 +243,15 @@ func TestCancelMidConfirmation(t *testing.T) {
 		}
 		h.wantBuffer("a.go", aGo)
 		// The plugin is told to close the preview nobody waits for.
-		if _, err := h.client.WaitMessage(h.ctx, "$/cancelRequest", nil); err != nil {
-			t.Errorf("no $/cancelRequest for the abandoned applyEdit: %v", err)
+		if _, err := h.client.WaitMessage(h.ctx, cancel, nil); err != nil {
+			t.Errorf("no %s for the abandoned applyEdit: %v", cancel, err)
 		}
 		if r := h.waitUpdate("toolResult"); r.Status != "cancelled" {
 			t.Errorf("toolResult = %+v, want cancelled", r)
 		}
 	})
 	t.Run("shell confirmation", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Plugin()},
+		h := start(t, setup{profile: profile()},
 			call("run_shell_command", map[string]any{"command": "touch ran"}),
 			geminitest.TextTurn("done"),
 		)
@@ -254,6 +270,9 @@ func TestCancelMidConfirmation(t *testing.T) {
 		if _, err := os.Stat(h.path("ran")); err == nil {
 			t.Error("the command ran after the prompt was cancelled")
 		}
+		if _, err := h.client.WaitMessage(h.ctx, cancel, nil); err != nil {
+			t.Errorf("no %s for the abandoned gemini/confirm: %v", cancel, err)
+		}
 	})
 }
 
@@ -263,30 +282,32 @@ func TestShellConfirmation(t *testing.T) {
 	shellTurns := func() []geminitest.Turn {
 		return []geminitest.Turn{call("run_shell_command", map[string]any{"command": "echo hi > out.txt"}), geminitest.TextTurn("done")}
 	}
-	t.Run("gemini/confirm proceed", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Plugin()}, shellTurns()...)
-		var asked json.RawMessage
-		h.client.OnConfirm = func(_ context.Context, p json.RawMessage) string { asked = p; return "proceed_once" }
-		h.prompt(map[string]any{"prompt": "run"})
-		var p map[string]string
-		_ = json.Unmarshal(asked, &p)
-		if p["kind"] != "execute" || p["details"] != "echo hi > out.txt" || p["callId"] == "" || p["sessionId"] == "" {
-			t.Errorf("gemini/confirm params = %s", asked)
-		}
-		h.wantDisk("out.txt", "hi\n")
-		contains(t, "shell output", h.toolOutputs(1)[0], "Exit Code: 0")
-	})
-	t.Run("gemini/confirm cancel", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Plugin()}, shellTurns()...)
-		h.client.OnConfirm = func(context.Context, json.RawMessage) string { return "cancel" }
-		h.prompt(map[string]any{"prompt": "run"})
-		if out := h.toolOutputs(1); out[0] != "error: The user declined to run this command." {
-			t.Errorf("output = %q", out)
-		}
-		if _, err := os.Stat(h.path("out.txt")); err == nil {
-			t.Error("a declined command ran")
-		}
-	})
+	for _, pl := range plugins {
+		t.Run("gemini/confirm proceed/"+pl.profile().Name, func(t *testing.T) {
+			h := start(t, setup{profile: pl.profile()}, shellTurns()...)
+			var asked json.RawMessage
+			h.client.OnConfirm = func(_ context.Context, p json.RawMessage) string { asked = p; return "proceed_once" }
+			h.prompt(map[string]any{"prompt": "run"})
+			var p map[string]string
+			_ = json.Unmarshal(asked, &p)
+			if p["kind"] != "execute" || p["details"] != "echo hi > out.txt" || p["callId"] == "" || p["sessionId"] == "" {
+				t.Errorf("gemini/confirm params = %s", asked)
+			}
+			h.wantDisk("out.txt", "hi\n")
+			contains(t, "shell output", h.toolOutputs(1)[0], "Exit Code: 0")
+		})
+		t.Run("gemini/confirm cancel/"+pl.profile().Name, func(t *testing.T) {
+			h := start(t, setup{profile: pl.profile()}, shellTurns()...)
+			h.client.OnConfirm = func(context.Context, json.RawMessage) string { return "cancel" }
+			h.prompt(map[string]any{"prompt": "run"})
+			if out := h.toolOutputs(1); out[0] != "error: The user declined to run this command." {
+				t.Errorf("output = %q", out)
+			}
+			if _, err := os.Stat(h.path("out.txt")); err == nil {
+				t.Error("a declined command ran")
+			}
+		})
+	}
 	t.Run("showMessageRequest", func(t *testing.T) {
 		h := start(t, setup{profile: lsptest.VSCode()}, shellTurns()...)
 		h.client.OnShowMessageRequest = func(msg string, actions []string) string {

@@ -83,6 +83,19 @@ type wireEdit struct {
 	} `json:"edit"`
 }
 
+// annotated: some change annotation of the edit needs confirmation.
+func (w wireEdit) annotated() bool {
+	for _, raw := range w.Edit.ChangeAnnotations {
+		var a struct {
+			NeedsConfirmation bool `json:"needsConfirmation"`
+		}
+		if json.Unmarshal(raw, &a) == nil && a.NeedsConfirmation {
+			return true
+		}
+	}
+	return false
+}
+
 type wireTextEdit struct {
 	Range struct {
 		Start struct{ Line, Character int } `json:"start"`

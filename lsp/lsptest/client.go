@@ -298,41 +298,111 @@ func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 	m := Message{Method: req.Method(), Params: append(json.RawMessage(nil), req.Params()...)}
 	c.record(m)
 	if !req.IsCall() {
-		if m.Method == "$/cancelRequest" {
+		switch m.Method {
+		case "$/cancelRequest", "gemini/cancelRequest":
 			var p struct {
 				ID json.RawMessage `json:"id"`
 			}
 			if json.Unmarshal(m.Params, &p) == nil {
-				key := string(p.ID)
-				var str string
-				if json.Unmarshal(p.ID, &str) == nil {
-					key = str
-				}
-				c.mu.Lock()
-				if cancel, ok := c.calls[key]; ok {
-					cancel()
-				}
-				c.mu.Unlock()
+				c.cancelCall(m.Method, p.ID)
 			}
+		case "gemini/request":
+			c.tunneled(m.Params)
 		}
 		return nil, nil
 	}
-	key := fmt.Sprint(req.ID())
+	if c.Profile.RequestNotifications && waitsForUser(m.Method, m.Params) {
+		c.t.Errorf("the server sent %s as a request to a client that takes it as gemini/request: Neovim would answer it at once", m.Method)
+	}
+	ctx, done := c.track("$/cancelRequest", fmt.Sprint(req.ID()))
+	defer done()
+	// The user may take their time: do not hold up the read loop.
+	jsonrpc2.Async(rq)
+	return c.answer(ctx, m.Method, m.Params)
+}
+
+// track registers a server request cancellable by the given notification.
+func (c *Client) track(via, id string) (context.Context, func()) {
+	key := via + " " + id
 	ctx, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
 	c.calls[key] = cancel
 	c.mu.Unlock()
-	defer func() {
+	return ctx, func() {
 		c.mu.Lock()
 		delete(c.calls, key)
 		c.mu.Unlock()
 		cancel()
-	}()
-	switch m.Method {
+	}
+}
+
+func (c *Client) cancelCall(via string, rawID json.RawMessage) {
+	id := string(rawID)
+	var str string
+	if json.Unmarshal(rawID, &str) == nil {
+		id = str
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cancel, ok := c.calls[via+" "+id]; ok {
+		cancel()
+	}
+}
+
+// waitsForUser reports whether a request is one the plugins ask the user about.
+func waitsForUser(method string, params json.RawMessage) bool {
+	switch method {
+	case "gemini/confirm":
+		return true
 	case "workspace/applyEdit":
-		// The user may take their time: do not hold up the read loop.
-		jsonrpc2.Async(rq)
-		return c.applyEdit(ctx, m.Params)
+		var p wireEdit
+		return json.Unmarshal(params, &p) == nil && p.annotated()
+	}
+	return false
+}
+
+// tunneled answers a gemini/request with a gemini/response, once the user
+// has decided; gemini/cancelRequest withdraws it.
+func (c *Client) tunneled(raw json.RawMessage) {
+	var req struct {
+		ID     string          `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil || req.ID == "" || req.Method == "" {
+		c.t.Errorf("malformed gemini/request %s: %v", raw, err)
+		return
+	}
+	if !c.Profile.RequestNotifications {
+		c.t.Errorf("gemini/request sent to a client that did not declare requestNotifications: %s", raw)
+		return
+	}
+	// Helpers look requests up by method, however they came.
+	c.record(Message{Method: req.Method, Params: req.Params})
+	ctx, done := c.track("gemini/cancelRequest", req.ID)
+	go func() {
+		defer done()
+		result, err := c.answer(ctx, req.Method, req.Params)
+		if ctx.Err() != nil {
+			return // withdrawn: nobody waits for the answer
+		}
+		resp := map[string]any{"id": req.ID}
+		if err != nil {
+			resp["error"] = err
+		} else {
+			resp["result"] = result
+		}
+		if err := c.conn.Notify(context.Background(), "gemini/response", resp); err != nil {
+			c.t.Logf("sending gemini/response: %v", err)
+		}
+	}()
+}
+
+// answer is what the user and the editor make of a server request.
+func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "workspace/applyEdit":
+		return c.applyEdit(ctx, params)
 	case "window/showMessageRequest":
 		if !c.Profile.ShowMessageRequest {
 			break
@@ -343,7 +413,7 @@ func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 				Title string `json:"title"`
 			} `json:"actions"`
 		}
-		if err := json.Unmarshal(m.Params, &p); err != nil {
+		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 		}
 		titles := make([]string, len(p.Actions))
@@ -364,10 +434,9 @@ func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 		if !c.Profile.Custom {
 			break
 		}
-		jsonrpc2.Async(rq)
 		outcome := "proceed_once"
 		if c.OnConfirm != nil {
-			outcome = c.OnConfirm(ctx, m.Params)
+			outcome = c.OnConfirm(ctx, params)
 		}
 		return map[string]string{"outcome": outcome}, nil
 	case "window/showDocument":
@@ -377,7 +446,7 @@ func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 	case "workspace/configuration":
 		return []any{nil}, nil
 	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", m.Method)
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
 }
 
 func languageID(path string) string {

@@ -13,6 +13,10 @@ type Profile struct {
 	// ShowMessageRequest: the client answers window/showMessageRequest;
 	// otherwise it answers MethodNotFound (Helix 25.07).
 	ShowMessageRequest bool
+	// RequestNotifications: the client takes the requests that wait for
+	// the user as gemini/request notifications. Like Neovim, it answers a
+	// real request at once, so one sent as a request fails the test.
+	RequestNotifications bool
 }
 
 // VSCode is VS Code's language client without our extension: UTF-16 only,
@@ -58,6 +62,21 @@ func Plugin() Profile {
 	caps["general"] = map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}
 	p.Capabilities, _ = json.Marshal(caps)
 	p.Custom = true
+	return p
+}
+
+// NeovimPlugin is Neovim with our plugin: Neovim answers a request as
+// soon as its handler returns, so reviews and questions come as
+// gemini/request notifications.
+func NeovimPlugin() Profile {
+	p := Neovim()
+	p.Name = "neovim plugin"
+	var caps map[string]any
+	_ = json.Unmarshal(p.Capabilities, &caps)
+	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true, "requestNotifications": true}}
+	p.Capabilities, _ = json.Marshal(caps)
+	p.Custom = true
+	p.RequestNotifications = true
 	return p
 }
 

@@ -1,0 +1,99 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+)
+
+// Requests as notifications. Some clients answer a server request with
+// whatever their handler returns, at once (Neovim's built-in client), but
+// a review or a question waits for the user. A client that declares
+// experimental.gemini.requestNotifications receives the requests that
+// wait for the user as a gemini/request notification, answers each with a
+// gemini/response notification when the user has decided, and is told
+// with gemini/cancelRequest when nobody waits any more.
+
+// tunneledRequest is gemini/request's params.
+type tunneledRequest struct {
+	ID     string `json:"id"`
+	Method string `json:"method"`
+	Params any    `json:"params"`
+}
+
+// tunneledResponse is gemini/response's params.
+type tunneledResponse struct {
+	ID     *string         `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc2.Error `json:"error"`
+}
+
+// askUser sends a request that waits for the user's decision: as a
+// gemini/request notification to clients that declared it, else as a
+// request.
+func (s *Server) askUser(ctx context.Context, method string, params, result any) error {
+	s.mu.Lock()
+	if !s.features.RequestNotifications {
+		s.mu.Unlock()
+		return s.call(ctx, method, params, result)
+	}
+	s.nextTunnelID++
+	id := "g" + strconv.Itoa(s.nextTunnelID)
+	answer := make(chan tunneledResponse, 1)
+	s.tunneled[id] = answer
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.tunneled, id)
+		s.mu.Unlock()
+	}()
+
+	if err := s.conn.Notify(ctx, "gemini/request", tunneledRequest{ID: id, Method: method, Params: params}); err != nil {
+		return fmt.Errorf("sending %s as gemini/request: %w", method, err)
+	}
+	select {
+	case r := <-answer:
+		if r.Error != nil {
+			return r.Error
+		}
+		if result == nil || len(r.Result) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(r.Result, result); err != nil {
+			return fmt.Errorf("decoding the client's answer to %s: %w", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		s.notifyClient("gemini/cancelRequest", map[string]string{"id": id})
+		return ctx.Err()
+	}
+}
+
+// tunneledAnswer takes a gemini/response to the request it answers. An
+// answer nobody waits for (cancelled, or answered twice) is dropped.
+func (s *Server) tunneledAnswer(raw []byte) error {
+	var r tunneledResponse
+	if err := decodeParams(raw, &r); err != nil {
+		return err
+	}
+	if r.ID == nil {
+		return missingField("id")
+	}
+	if r.Error != nil && len(r.Result) > 0 && string(r.Result) != "null" {
+		return fmt.Errorf("gemini/response %s has both a result and an error", *r.ID)
+	}
+	s.mu.Lock()
+	answer, ok := s.tunneled[*r.ID]
+	delete(s.tunneled, *r.ID)
+	s.mu.Unlock()
+	if !ok {
+		s.log.Info("dropping gemini/response nobody waits for", zap.String("id", *r.ID))
+		return nil
+	}
+	answer <- r
+	return nil
+}
