@@ -45,6 +45,9 @@ type Options struct {
 	Addr string
 	// Logf, when set, receives one line per request and every problem.
 	Logf func(format string, args ...any)
+	// OnRequest, when set, sees every request as it is recorded, before
+	// it is answered.
+	OnRequest func(Request)
 }
 
 // Server is a fake Gemini REST API on a loopback port.
@@ -53,10 +56,11 @@ type Server struct {
 	// GOOGLE_GEMINI_BASE_URL), without a trailing slash.
 	URL string
 
-	logf     func(format string, args ...any)
-	http     *http.Server
-	done     chan struct{} // closed by Close
-	handlers sync.WaitGroup
+	logf      func(format string, args ...any)
+	onRequest func(Request)
+	http      *http.Server
+	done      chan struct{} // closed by Close
+	handlers  sync.WaitGroup
 
 	mu       sync.Mutex
 	closed   bool
@@ -103,11 +107,12 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	s := &Server{
-		URL:     "http://" + ln.Addr().String(),
-		logf:    opts.Logf,
-		done:    make(chan struct{}),
-		turns:   append([]Turn(nil), turns...),
-		arrived: make(chan struct{}),
+		URL:       "http://" + ln.Addr().String(),
+		logf:      opts.Logf,
+		onRequest: opts.OnRequest,
+		done:      make(chan struct{}),
+		turns:     append([]Turn(nil), turns...),
+		arrived:   make(chan struct{}),
 	}
 	s.http = &http.Server{Handler: s}
 	go s.http.Serve(ln)
@@ -189,6 +194,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.handlers.Done()
 
 	req, turn, ok := s.record(r)
+	if s.onRequest != nil {
+		s.onRequest(req)
+	}
 	if s.logf != nil {
 		s.logf("%s %s", r.Method, r.URL.Path)
 		if req.Problem != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,7 +40,8 @@ func TestServeScript(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{wrote: make(chan struct{})}
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, script, "127.0.0.1:0", out, t.Logf) }()
+	record := filepath.Join(t.TempDir(), "requests.jsonl")
+	go func() { done <- serve(ctx, script, "127.0.0.1:0", record, out, t.Logf) }()
 	<-out.wrote
 	out.mu.Lock()
 	line := out.b.String()
@@ -70,6 +72,27 @@ func TestServeScript(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("serve = %v", err)
 	}
+
+	// --record kept both requests, as sent, one line each.
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("recorded %d lines: %s", len(lines), b)
+	}
+	for _, l := range lines {
+		var r struct {
+			Method, Model string
+			Body          struct {
+				Contents []*genai.Content `json:"contents"`
+			}
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Method != "generateContent" || r.Model != "m" || len(r.Body.Contents) != 1 || r.Body.Contents[0].Parts[0].Text != "hi" {
+			t.Errorf("recorded %s (%v)", l, err)
+		}
+	}
 }
 
 func TestServeRejectsBadScript(t *testing.T) {
@@ -77,11 +100,11 @@ func TestServeRejectsBadScript(t *testing.T) {
 	if err := os.WriteFile(script, []byte(`[{"txt":"typo"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := serve(context.Background(), script, "127.0.0.1:0", io.Discard, t.Logf)
+	err := serve(context.Background(), script, "127.0.0.1:0", "", io.Discard, t.Logf)
 	if err == nil || !strings.Contains(err.Error(), `turn 1`) || !strings.Contains(err.Error(), `"txt"`) {
 		t.Errorf("err = %v, want the bad field of turn 1 named", err)
 	}
-	if err := serve(context.Background(), "", "", io.Discard, t.Logf); err == nil || !strings.Contains(err.Error(), "--script") {
+	if err := serve(context.Background(), "", "", "", io.Discard, t.Logf); err == nil || !strings.Contains(err.Error(), "--script") {
 		t.Errorf("err = %v without --script", err)
 	}
 }

@@ -1,5 +1,4 @@
 -- gemini: a Neovim client for gemini-ls, the Gemini coding agent language server.
-local rpc = require("gemini.rpc")
 local review = require("gemini.review")
 local chat = require("gemini.chat")
 
@@ -32,48 +31,96 @@ local function cmd()
 end
 M.server_cmd = cmd
 
-local function deferred(handler)
-  return function(err, params, ctx)
-    local id = params and params[rpc.DEFERRED]
-    local client = vim.lsp.get_client_by_id(ctx.client_id)
-    if id == nil then
-      return handler(err, params, ctx, nil)
-    end
-    params[rpc.DEFERRED] = nil
-    handler(err, params, ctx, function(result)
-      rpc.respond(client, id, result)
-    end, id)
-    -- This answer goes to a throwaway id, which the server ignores.
-    return { applied = false }
+-- Client methods are called with ":" from 0.11 on, "." before.
+local function client_call(client, name, ...)
+  if vim.fn.has("nvim-0.11") == 1 then
+    return client[name](client, ...)
   end
+  return client[name](...)
+end
+M.client_call = client_call
+
+local function redraw_status()
+  vim.g.gemini_status = M.status()
+  pcall(vim.cmd, "redrawstatus")
 end
 
-local handlers = {}
-
-handlers["workspace/applyEdit"] = deferred(function(err, params, ctx, respond, id)
-  if not respond then
-    return vim.lsp.handlers["workspace/applyEdit"](err, params, ctx)
+--- The plugin's state for a statusline: "" when idle, else
+--- "Gemini: working" or "Gemini: reviewing".
+function M.status()
+  if next(M.waiting) ~= nil then
+    return "Gemini: reviewing"
+  elseif M.state.prompt_running then
+    return "Gemini: working"
   end
-  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  return ""
+end
+
+-- Requests that wait for the user arrive as gemini/request notifications
+-- (experimental.gemini.requestNotifications): Neovim answers a real
+-- request as soon as its handler returns, and the user takes longer.
+local waiting = {} -- gemini/request id -> true while the user decides
+M.waiting = waiting
+
+local asks = {}
+
+asks["workspace/applyEdit"] = function(params, respond, id, client)
   review.open(params, respond, {
     id = id,
     auto_save = M.config.auto_save,
     offset_encoding = client and client.offset_encoding or "utf-16",
+    on_close = redraw_status,
   })
-end)
+end
 
-handlers["gemini/confirm"] = deferred(function(_, params, _, respond)
+asks["gemini/confirm"] = function(params, respond)
   local choices = { "Allow once", "Always allow", "Reject" }
   local outcomes = { "proceed_once", "proceed_always", "cancel" }
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
   if chat.buf then
     chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
   end
-  local answer = respond or function() end
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
-    answer({ outcome = outcomes[idx] or "cancel" })
+    respond({ outcome = outcomes[idx] or "cancel" })
   end)
-end)
+end
+
+local handlers = {}
+
+handlers["gemini/request"] = function(_, req, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client or type(req) ~= "table" or req.id == nil then
+    return
+  end
+  local id = req.id
+  local function send(answer)
+    if not waiting[id] then
+      return -- withdrawn, or answered already
+    end
+    waiting[id] = nil
+    answer.id = id
+    client_call(client, "notify", "gemini/response", answer)
+    redraw_status()
+  end
+  local ask = asks[req.method]
+  waiting[id] = true
+  if not ask then
+    send({ error = { code = -32601, message = "gemini.nvim cannot answer " .. tostring(req.method) } })
+    return
+  end
+  ask(req.params or {}, function(result)
+    send({ result = result })
+  end, id, client)
+  redraw_status()
+end
+
+handlers["gemini/cancelRequest"] = function(_, params)
+  if params and params.id ~= nil and waiting[params.id] then
+    waiting[params.id] = nil
+    review.cancel(params.id)
+    redraw_status()
+  end
+end
 
 handlers["gemini/update"] = function(_, params)
   if params then
@@ -84,19 +131,6 @@ handlers["gemini/update"] = function(_, params)
   end
 end
 
-handlers["$/cancelRequest"] = function(_, params)
-  if params and params.id ~= nil then
-    review.cancel(params.id)
-  end
-end
-
-handlers["window/logMessage"] = function(err, params, ctx)
-  if params and params.type == 2 and params.message:find("GEMINI_API_KEY", 1, true) then
-    notify_once(params.message, vim.log.levels.WARN)
-  end
-  return vim.lsp.handlers["window/logMessage"](err, params, ctx)
-end
-
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
@@ -104,7 +138,7 @@ local function capabilities()
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
   caps.experimental = caps.experimental or {}
-  caps.experimental.gemini = { editPreview = true, confirm = true }
+  caps.experimental.gemini = { editPreview = true, confirm = true, requestNotifications = true }
   return caps
 end
 
@@ -140,7 +174,7 @@ function M.attach(buf)
     end
   else
     local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
-    if not client or client.is_stopped() then
+    if not client or client_call(client, "is_stopped") then
       M.client_id = vim.lsp.start_client(client_config())
     end
     if M.client_id and attachable(buf) then
@@ -167,7 +201,7 @@ local function when_ready(client, fn, tries)
   if client.initialized or client.server_capabilities and next(client.server_capabilities) then
     return fn(client)
   end
-  if client.is_stopped() or tries > 200 then
+  if client_call(client, "is_stopped") or tries > 200 then
     notify_once("gemini-ls did not start (" .. table.concat(cmd(), " ") .. ")")
     return
   end
@@ -235,11 +269,13 @@ function M.prompt(text, context, on_done)
   chat.show()
   chat.lines({ "", "## Prompt", "", text, "", "## Gemini" })
   M.state.prompt_running = true
+  redraw_status()
   local params = { prompt = text, sessionId = M.state.session_id, context = context }
   local bufnr = vim.api.nvim_get_current_buf()
   when_ready(client, function()
-  client.request("gemini/prompt", params, function(err, result)
+  client_call(client, "request", "gemini/prompt", params, function(err, result)
     M.state.prompt_running = false
+    redraw_status()
     if err then
       chat.lines({ "", "**Error:** " .. (err.message or vim.inspect(err)) })
       notify_once(err.message or vim.inspect(err))
@@ -260,7 +296,7 @@ end
 function M.cancel()
   local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
   if client and M.state.session_id then
-    client.notify("gemini/cancel", { sessionId = M.state.session_id })
+    client_call(client, "notify", "gemini/cancel", { sessionId = M.state.session_id })
   end
 end
 
@@ -275,7 +311,7 @@ function M.sessions()
     return
   end
   when_ready(client, function()
-  client.request("gemini/sessions", {}, function(err, result)
+  client_call(client, "request", "gemini/sessions", {}, function(err, result)
     if err then
       notify_once(err.message)
       return
@@ -341,7 +377,6 @@ function M.setup(opts)
   if M.config.autoSave ~= nil then
     M.config.auto_save = M.config.autoSave
   end
-  rpc.install()
   local group = vim.api.nvim_create_augroup("gemini", { clear = true })
   vim.api.nvim_create_autocmd({ "BufEnter", "BufReadPost" }, {
     group = group,

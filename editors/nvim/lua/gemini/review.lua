@@ -33,8 +33,11 @@ local function close(r)
   if vim.api.nvim_buf_is_valid(r.orig) then
     vim.api.nvim_buf_delete(r.orig, { force = true })
   end
-  for _, key in ipairs({ "ga", "gr", "gx" }) do
+  for _, key in ipairs({ "ga", "gr", "gx", "gy" }) do
     pcall(vim.api.nvim_buf_del_keymap, r.buf, "n", key)
+  end
+  if r.opts.on_close then
+    r.opts.on_close()
   end
   if #queue > 0 then
     local next = table.remove(queue, 1)
@@ -97,6 +100,56 @@ function M.drop_hunk(r)
   vim.cmd("diffupdate")
 end
 
+local diff = (vim.text and vim.text.diff) or vim.diff
+
+-- The line of b that line (1-based) of a corresponds to, given the
+-- line hunks of a against b.
+local function map_line(hunks, line)
+  local offset = 0
+  for _, h in ipairs(hunks) do
+    local sa, ca, sb = h[1], h[2], h[3]
+    if ca > 0 and line >= sa and line < sa + ca then
+      return sb + math.min(line - sa, math.max(h[4] - 1, 0))
+    end
+    if (ca > 0 and sa + ca <= line) or (ca == 0 and sa < line) then
+      offset = offset + h[4] - ca
+    end
+  end
+  return line + offset
+end
+
+--- Takes the proposal's version of the hunk under the cursor back, after
+--- a drop or an edit of your own.
+function M.take_hunk(r)
+  r = r or M.current
+  if not r then
+    return
+  end
+  local cur = vim.api.nvim_buf_get_lines(r.buf, 0, -1, false)
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  if vim.api.nvim_get_current_buf() == r.orig then
+    local orig = vim.api.nvim_buf_get_lines(r.orig, 0, -1, false)
+    row = map_line(diff(table.concat(orig, "\n") .. "\n", table.concat(cur, "\n") .. "\n", { result_type = "indices" }), row)
+  end
+  local hunks = diff(table.concat(cur, "\n") .. "\n", table.concat(r.proposed, "\n") .. "\n", { result_type = "indices" })
+  for _, h in ipairs(hunks) do
+    local sa, ca, sb, cb = h[1], h[2], h[3], h[4]
+    local first, last = sa, sa + ca - 1
+    if ca == 0 then
+      first, last = sa, sa + 1 -- an insertion sits between two lines
+    end
+    if row >= first and row <= last then
+      local with = cb > 0 and vim.list_slice(r.proposed, sb, sb + cb - 1) or {}
+      local from = ca == 0 and sa or sa - 1
+      vim.api.nvim_buf_set_lines(r.buf, from, from + ca, false, with)
+      vim.cmd("diffupdate")
+      return true
+    end
+  end
+  vim.notify("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
+  return false
+end
+
 --- Cancels the review without answering (the server withdrew its request).
 function M.cancel(id)
   local r = M.current
@@ -137,6 +190,7 @@ function M.open(params, respond, opts)
     label = params.label or "Gemini: edit",
   }
   vim.lsp.util.apply_text_edits(edits, buf, opts.offset_encoding or "utf-16")
+  r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
   vim.cmd("tabnew")
   r.tab = vim.api.nvim_get_current_tabpage()
@@ -158,6 +212,7 @@ function M.open(params, respond, opts)
     ga = { M.accept, "Gemini: accept the change" },
     gr = { M.reject, "Gemini: reject the change" },
     gx = { M.drop_hunk, "Gemini: drop the hunk under the cursor" },
+    gy = { M.take_hunk, "Gemini: take the proposal's hunk under the cursor" },
   }
   for _, b in ipairs({ buf, r.orig }) do
     for key, m in pairs(maps) do
@@ -171,7 +226,7 @@ function M.open(params, respond, opts)
       })
     end
   end
-  vim.api.nvim_echo({ { r.label .. "  — ga accept, gr reject, gx drop hunk, ]c/[c next/previous hunk", "Title" } }, false, {})
+  vim.api.nvim_echo({ { r.label .. "  — ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk", "Title" } }, false, {})
 end
 
 function M.pending()
