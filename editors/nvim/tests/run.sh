@@ -6,7 +6,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini) || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+# GEMINI_LS_BIN and FAKEGEMINI_BIN (both set) name prebuilt binaries, for
+# runs without Go (editors/newer-editors.sh runs this inside a chroot).
+if [ -n "${GEMINI_LS_BIN:-}" ] && [ -n "${FAKEGEMINI_BIN:-}" ]; then
+  ln -s "$GEMINI_LS_BIN" "$tmp/gemini-ls" && ln -s "$FAKEGEMINI_BIN" "$tmp/fakegemini"
+else
+  (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
+fi || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+nvim --version | head -1
 results="$tmp/results"
 : >"$results"
 for spec in "$here"/*_spec.lua; do
@@ -16,14 +23,15 @@ for spec in "$here"/*_spec.lua; do
   mkdir -p "$ws"
   printf 'a TODO here\n' >"$ws/notes.txt"
   printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
-  "$tmp/fakegemini" --script "$here/scripts/$script" >"$tmp/fake.out" 2>"$tmp/fake.err" &
+  requests="$tmp/requests-$(basename "$spec" .lua).jsonl"
+  "$tmp/fakegemini" --script "$here/scripts/$script" --record "$requests" >"$tmp/fake.out" 2>"$tmp/fake.err" &
   fake=$!
   for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$tmp/fake.out" && break; sleep 0.05; done
   url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$tmp/fake.out" | head -1)
   echo "== $(basename "$spec") ($script)"
   before=$(wc -l <"$results")
   GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=test GEMINI_LS="$tmp/gemini-ls" \
-    GEMINI_SPEC="$spec" GEMINI_WORKSPACE="$ws" GEMINI_TEST_RESULTS="$results" \
+    GEMINI_SPEC="$spec" GEMINI_WORKSPACE="$ws" GEMINI_TEST_RESULTS="$results" GEMINI_REQUESTS="$requests" \
     timeout 60 nvim --headless -u NONE -i NONE -S "$here/init.lua" 2>&1 | sed 's/^/  /'
   status=${PIPESTATUS[0]}; echo
   # A spec that dies (or hangs) before reporting must not pass unnoticed.
@@ -32,7 +40,8 @@ for spec in "$here"/*_spec.lua; do
   fi
   kill "$fake" 2>/dev/null; wait "$fake" 2>/dev/null
 done
-# Real interactive Neovim in tmux: regenerates docs/screenshots/nvim-*.txt.
+# Real interactive Neovim in tmux: regenerates docs/screenshots/nvim-*.txt
+# (or writes them to $GEMINI_SCREENSHOTS_DIR).
 if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
   echo "== screenshots.sh (screenshots.json)"
   timeout 60 bash "$here/screenshots.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
