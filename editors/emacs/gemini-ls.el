@@ -11,7 +11,10 @@
 ;; every file (prog-mode and text-mode), streams the agent's answer into a
 ;; chat buffer, asks before shell commands run, and shows every change the
 ;; agent proposes as a diff to accept or reject, whole or hunk by hunk,
-;; before anything is answered to the server.  See README.md.
+;; before anything is answered to the server.  Reviews and questions do
+;; not block Emacs: the server sends them as `gemini/request'
+;; notifications, answered with `gemini/response' once the user decides.
+;; See README.md.
 
 ;;; Code:
 
@@ -45,12 +48,6 @@ Shell commands the agent runs next then see the change on disk."
   "Plist sent as initializationOptions, e.g. (:model \"gemini-2.5-flash\")."
   :type '(plist))
 
-(defvar gemini-ls-review-decide-function nil
-  "When non-nil, called in the review buffer instead of `recursive-edit'.
-It decides the review by calling the review commands, e.g.
-`gemini-ls-review-reject-hunk' then `gemini-ls-review-finish'.  Tests
-use it to play the user.")
-
 ;;;; Server registration
 
 (defclass gemini-ls-server (eglot-lsp-server) ()
@@ -79,9 +76,22 @@ use it to play the user.")
 (with-eval-after-load 'eglot (gemini-ls-register))
 
 (cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
-  "Declare the gemini-ls preview and confirm extensions."
+  "Declare gemini-ls's extensions: edit previews and confirmations.
+Both come as `gemini/request' notifications, so they do not block Emacs."
   (let ((caps (cl-call-next-method)))
-    (plist-put caps :experimental '(:gemini (:editPreview t :confirm t)))))
+    (plist-put caps :experimental
+               '(:gemini (:editPreview t :confirm t :requestNotifications t)))))
+
+(defvar gemini-ls--servers nil
+  "The gemini-ls servers eglot connected; dead ones are pruned lazily.")
+
+(defun gemini-ls--note-server (server)
+  "Remember SERVER if it is a gemini-ls server (for the mode line)."
+  (when (cl-typep server 'gemini-ls-server)
+    (push server gemini-ls--servers)
+    (gemini-ls--status-changed)))
+
+(add-hook 'eglot-connect-hook #'gemini-ls--note-server)
 
 (defun gemini-ls--server ()
   "The gemini-ls server for the current buffer, or the chat's server."
@@ -92,6 +102,40 @@ use it to play the user.")
                                         (get-buffer "*gemini*")))))
         (and s (jsonrpc-running-p s) s))
       (user-error "No gemini-ls server here: run M-x eglot in a file")))
+
+;;;; Mode line
+
+(defvar gemini-ls--requests nil
+  "Requests (`gemini/request') waiting for the user's decision, oldest first.")
+
+(defvar gemini-ls--asking nil
+  "The `gemini/confirm' request whose question is on screen.")
+
+(defun gemini-ls--status ()
+  "What Gemini is doing: `reviewing', `working', `idle', or nil (no server).
+Reviewing means a review or a question waits for the user."
+  (setq gemini-ls--servers (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
+  (let ((chat (get-buffer "*gemini*")))
+    (cond ((or gemini-ls--requests gemini-ls--asking) 'reviewing)
+          ((and chat (buffer-local-value 'gemini-ls--busy chat)) 'working)
+          (gemini-ls--servers 'idle))))
+
+(defun gemini-ls--mode-line ()
+  "The mode line's Gemini status: \"Gemini\", \"Gemini:working\", ..."
+  (pcase (gemini-ls--status)
+    ('nil "")
+    ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
+    ('working (propertize "Gemini:working " 'face 'warning
+                          'help-echo "Gemini is working on a prompt"))
+    ('reviewing (propertize "Gemini:reviewing " 'face 'success
+                            'help-echo "Gemini waits for your review or answer"))))
+
+(defun gemini-ls--status-changed ()
+  "Redraw every mode line: the Gemini status changed."
+  (force-mode-line-update t))
+
+;; Like eglot's own indicator, in every mode line.
+(add-to-list 'mode-line-misc-info '(:eval (gemini-ls--mode-line)))
 
 ;;;; Chat buffer
 
@@ -273,6 +317,7 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
       (setq gemini-ls--chat-server server
             gemini-ls--busy t
             gemini-ls--last-kind nil))
+    (gemini-ls--status-changed)
     (gemini-ls--with-chat
       (unless (bobp) (insert "\n"))
       (insert (propertize (concat "## You\n\n" prompt "\n") 'face 'gemini-ls-user)
@@ -290,6 +335,7 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
          (with-current-buffer chat
            (setq gemini-ls--busy nil
                  gemini-ls--session-id (plist-get result :sessionId)))
+         (gemini-ls--status-changed)
          (let ((reason (plist-get result :stopReason)))
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
@@ -300,13 +346,16 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
        :error-fn
        (lambda (err)
          (with-current-buffer chat (setq gemini-ls--busy nil))
+         (gemini-ls--status-changed)
          (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
              (insert (propertize (concat msg "\n") 'face 'error)))
            (gemini-ls--warn-once msg)))
        :timeout-fn
-       (lambda () (with-current-buffer chat (setq gemini-ls--busy nil)))))))
+       (lambda ()
+         (with-current-buffer chat (setq gemini-ls--busy nil))
+         (gemini-ls--status-changed))))))
 
 ;;;###autoload
 (defun gemini-ls-prompt (prompt)
@@ -391,29 +440,14 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
   (interactive)
   (pop-to-buffer (gemini-ls--chat-buffer)))
 
-;;;; Confirmations
-
-(cl-defmethod eglot-handle-request
-  ((_ gemini-ls-server) (_ (eql gemini/confirm)) &key title details
-   &allow-other-keys)
-  "Ask the user whether a tool call (a shell command) may run."
-  (let ((choice (read-multiple-choice
-                 (format "%s %s" (or title "Allow?") (or details ""))
-                 '((?y "allow once" "Run it this time")
-                   (?a "always allow" "Allow such commands for this session")
-                   (?n "reject" "Do not run it")))))
-    (list :outcome (pcase (car choice)
-                     (?y "proceed_once")
-                     (?a "proceed_always")
-                     (_ "cancel")))))
-
-;;;; Edit review
+;;;; Edits
 
 (cl-defstruct (gemini-ls--file (:constructor gemini-ls--file-create))
-  buffer original proposed hunks created was-modified)
-
-(defvar-local gemini-ls--review nil
-  "In a review buffer: plist (:files FILES :decision D).")
+  "One file of a proposed change."
+  buffer original proposed hunks created was-modified
+  ;; The text the review last put in the buffer: anything else there
+  ;; means the user edited it during the review.
+  shown)
 
 (defun gemini-ls--needs-confirmation-p (edit)
   "Non-nil if some change annotation of EDIT needs confirmation."
@@ -423,23 +457,31 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
       (setq anns (cddr anns)))
     found))
 
-(defun gemini-ls--apply-edits-to-string (text edits)
-  "TEXT with the LSP text EDITS applied."
-  (with-temp-buffer
-    (insert text)
-    (let ((regions
-           (mapcar (lambda (e)
-                     (let ((r (plist-get e :range)))
-                       (list (eglot--lsp-position-to-point (plist-get r :start) t)
-                             (eglot--lsp-position-to-point (plist-get r :end) t)
-                             (plist-get e :newText))))
-                   (append edits nil))))
-      ;; Markers keep earlier edits' positions valid after later ones.
-      (dolist (r regions)
-        (goto-char (nth 0 r))
-        (delete-region (nth 0 r) (nth 1 r))
-        (insert (nth 2 r))))
-    (buffer-string)))
+(defconst gemini-ls--column-vars
+  '(eglot-move-to-column-function eglot-move-to-linepos-function)
+  "Variables naming eglot's function that moves to an LSP column.
+The name depends on eglot's version.  A managed buffer may set it for
+the negotiated position encoding.")
+
+(defun gemini-ls--apply-edits-to-string (text edits buffer)
+  "TEXT with the LSP text EDITS applied, counting columns as BUFFER does."
+  (let ((vars (cl-remove-if-not #'boundp gemini-ls--column-vars)))
+    (cl-progv vars (mapcar (lambda (v) (buffer-local-value v buffer)) vars)
+      (with-temp-buffer
+        (insert text)
+        (let ((regions
+               (mapcar (lambda (e)
+                         (let ((r (plist-get e :range)))
+                           (list (eglot--lsp-position-to-point (plist-get r :start) t)
+                                 (eglot--lsp-position-to-point (plist-get r :end) t)
+                                 (plist-get e :newText))))
+                       (append edits nil))))
+          ;; Markers keep earlier edits' positions valid after later ones.
+          (dolist (r regions)
+            (goto-char (nth 0 r))
+            (delete-region (nth 0 r) (nth 1 r))
+            (insert (nth 2 r))))
+        (buffer-string)))))
 
 (defun gemini-ls--diff (old new name)
   "Unified diff of OLD and NEW text, with file NAME in the headers."
@@ -529,63 +571,217 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
     (list (or existing (find-file-noselect path))
           (and (not existing) (not (file-exists-p path))))))
 
-(defun gemini-ls--edit-uris (edit)
-  "URIs of the text documents EDIT changes."
-  (append
-   (delq nil (mapcar (lambda (c) (plist-get (plist-get c :textDocument) :uri))
-                     (plist-get edit :documentChanges)))
-   (let ((changes (plist-get edit :changes)) uris)
-     (while changes
-       (push (substring (symbol-name (car changes)) 1) uris)
-       (setq changes (cddr changes)))
-     uris)))
+(defun gemini-ls--project-root (buffer)
+  "BUFFER's project root, or nil."
+  (let ((proj (with-current-buffer buffer (project-current))))
+    (and proj (project-root proj))))
 
 (defun gemini-ls--display-name (buffer)
   "BUFFER's file name relative to its project root, for diff headers."
   (let ((file (buffer-file-name buffer))
-        (proj (with-current-buffer buffer (project-current))))
-    (if proj
-        (file-relative-name file (project-root proj))
-      (abbreviate-file-name file))))
+        (root (gemini-ls--project-root buffer)))
+    (if root (file-relative-name file root) (abbreviate-file-name file))))
 
-(defun gemini-ls--review-files (edit)
-  "Apply EDIT to its buffers and return the review's file records."
-  (let (files)
+(defun gemini-ls--edit-files (edit)
+  "The file records of EDIT (a WorkspaceEdit), opening its files' buffers.
+Signals an error if a file changed since the server read it."
+  (let ((pairs nil) (files nil))
+    ;; (URI VERSION EDITS) for documentChanges, then changes.  A
+    ;; CreateFile has no textDocument: the file's text edit that follows
+    ;; it opens the new file's buffer, and saving that creates the file.
     (dolist (change (append (plist-get edit :documentChanges) nil))
       (let ((doc (plist-get change :textDocument)))
-        (cond
-         ;; A CreateFile is followed by the file's text edit, which
-         ;; opens the (new) file's buffer; saving it creates the file.
-         (doc
-          (pcase-let* ((`(,buf ,created) (gemini-ls--open-file (plist-get doc :uri)))
-                       (version (plist-get doc :version)))
+        (when doc
+          (push (list (plist-get doc :uri) (plist-get doc :version)
+                      (plist-get change :edits))
+                pairs))))
+    (let ((changes (plist-get edit :changes)))
+      (while changes
+        (push (list (substring (symbol-name (car changes)) 1) nil (cadr changes))
+              pairs)
+        (setq changes (cddr changes))))
+    (condition-case err
+        (dolist (p (nreverse pairs))
+          (pcase-let* ((`(,uri ,version ,edits) p)
+                       (`(,buf ,created) (gemini-ls--open-file uri)))
+            (push (gemini-ls--file-create :buffer buf :created created
+                                          :was-modified (buffer-modified-p buf))
+                  files)
             (with-current-buffer buf
               (when (and version eglot--managed-mode
                          (not (equal version eglot--versioned-identifier)))
                 (error "The file changed since Gemini read it: %s"
                        (buffer-name buf))))
-            (let* ((original (with-current-buffer buf
-                               (save-restriction (widen) (buffer-string))))
-                   (proposed (gemini-ls--apply-edits-to-string
-                              original (plist-get change :edits))))
-              (push (gemini-ls--file-create
-                     :buffer buf :original original :proposed proposed
-                     :created created
-                     :was-modified (buffer-modified-p buf))
-                    files)))))))
-    (let ((changes (plist-get edit :changes)))
-      (while changes
-        (let* ((uri (substring (symbol-name (car changes)) 1)))
-          (pcase-let* ((`(,buf ,created) (gemini-ls--open-file uri)))
-            (let ((original (with-current-buffer buf (buffer-string))))
-              (push (gemini-ls--file-create
-                     :buffer buf :original original
-                     :proposed (gemini-ls--apply-edits-to-string
-                                original (cadr changes))
-                     :created created :was-modified (buffer-modified-p buf))
-                    files))))
-        (setq changes (cddr changes))))
+            (let ((original (with-current-buffer buf
+                              (save-restriction (widen) (buffer-string)))))
+              (setf (gemini-ls--file-original (car files)) original
+                    (gemini-ls--file-proposed (car files))
+                    (gemini-ls--apply-edits-to-string original edits buf)))))
+      (error
+       (gemini-ls--close-files files)
+       (signal (car err) (cdr err))))
     (nreverse files)))
+
+(defun gemini-ls--close-files (files)
+  "Kill the buffers FILES opened for files that do not exist."
+  (dolist (f files)
+    (let ((b (gemini-ls--file-buffer f)))
+      (when (and (gemini-ls--file-created f) (buffer-live-p b))
+        (with-current-buffer b (set-buffer-modified-p nil))
+        (kill-buffer b)))))
+
+(defun gemini-ls--save (buffer)
+  "Save BUFFER if `gemini-ls-auto-save', creating its directory."
+  (when gemini-ls-auto-save
+    (with-current-buffer buffer
+      (make-directory (file-name-directory buffer-file-name) t)
+      (save-buffer))))
+
+(defun gemini-ls--did-change (buffer)
+  "Tell the server what BUFFER holds now, before it is answered.
+Left to itself, eglot sends the change only once Emacs is idle."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (when eglot--managed-mode
+        (eglot--signal-textDocument/didChange)))))
+
+(defun gemini-ls--apply-plain (edit)
+  "Apply EDIT, which needs no review, and save its files.
+Return the ApplyWorkspaceEditResult."
+  (condition-case err
+      (progn
+        (dolist (f (gemini-ls--edit-files edit))
+          (let ((b (gemini-ls--file-buffer f)))
+            (gemini-ls--set-text b (gemini-ls--file-proposed f))
+            (when (buffer-modified-p b) (gemini-ls--save b))
+            (gemini-ls--did-change b)))
+        '(:applied t))
+    (error (list :applied :json-false
+                 :failureReason (error-message-string err)))))
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql workspace/applyEdit)) &key edit
+   &allow-other-keys)
+  "Apply EDIT, a change that needs no review (auto_edit, \"Always Apply\").
+A change to review comes as `gemini/request'; one sent as a request
+would keep Emacs from answering until the review ends, so it is refused."
+  (if (gemini-ls--needs-confirmation-p edit)
+      '(:applied :json-false
+        :failureReason "gemini-ls.el reviews changes sent as gemini/request only")
+    (gemini-ls--apply-plain edit)))
+
+;;;; Requests that wait for the user
+
+(cl-defstruct (gemini-ls--request (:constructor gemini-ls--request-create))
+  "A `gemini/request' the server waits on."
+  server id method params
+  ;; The review buffer, once the review is open.
+  buffer)
+
+(defun gemini-ls--find-request (server id)
+  "The waiting request ID of SERVER."
+  (cl-find-if (lambda (r) (and (eq (gemini-ls--request-server r) server)
+                               (equal (gemini-ls--request-id r) id)))
+              gemini-ls--requests))
+
+(defun gemini-ls--answer (req key value)
+  "Answer REQ with KEY (:result or :error) VALUE, unless it was withdrawn."
+  (when (memq req gemini-ls--requests)
+    (setq gemini-ls--requests (delq req gemini-ls--requests))
+    (gemini-ls--status-changed)
+    (let ((server (gemini-ls--request-server req)))
+      (when (jsonrpc-running-p server)
+        (jsonrpc-notify server :gemini/response
+                        (list :id (gemini-ls--request-id req) key value))))))
+
+(defun gemini-ls--withdraw (req)
+  "Forget REQ without answering it."
+  (setq gemini-ls--requests (delq req gemini-ls--requests))
+  (gemini-ls--status-changed))
+
+(cl-defmethod eglot-handle-notification
+  ((server gemini-ls-server) (_ (eql gemini/request)) &key id method params
+   &allow-other-keys)
+  "Take request ID of SERVER, which waits for the user: METHOD with PARAMS.
+It is a review or a question.  This returns at once; the answer goes as
+`gemini/response' once the user has decided."
+  (unless (gemini-ls--find-request server id)
+    (let ((req (gemini-ls--request-create :server server :id id
+                                          :method method :params params)))
+      (setq gemini-ls--requests (append gemini-ls--requests (list req)))
+      (gemini-ls--status-changed)
+      (pcase method
+        ;; Only changes to review come this way.
+        ("workspace/applyEdit" (gemini-ls--review-next))
+        ;; From a timer, so that the process filter returns first and the
+        ;; question does not hold up the server's other messages.
+        ("gemini/confirm" (run-at-time 0 nil #'gemini-ls--ask-next))
+        (_ (gemini-ls--answer
+            req :error
+            (list :code -32601
+                  :message (format "gemini-ls.el cannot handle %s" method))))))))
+
+(cl-defmethod eglot-handle-notification
+  ((server gemini-ls-server) (_ (eql gemini/cancelRequest)) &key id
+   &allow-other-keys)
+  "SERVER no longer waits for request ID: close its review or question."
+  (let ((req (gemini-ls--find-request server id)))
+    (when req
+      (gemini-ls--withdraw req)
+      (let ((buf (gemini-ls--request-buffer req)))
+        (when (buffer-live-p buf)
+          (with-current-buffer buf (gemini-ls--review-end 'withdrawn))))
+      (when (eq gemini-ls--asking req)
+        ;; Not from the process filter: a throw would leave the messages
+        ;; after this one unread until the server writes again.
+        (run-at-time 0 nil #'gemini-ls--interrupt req)))))
+
+;;;; Confirmations
+
+(defun gemini-ls--ask (params)
+  "Ask whether the tool call of PARAMS may run; return the outcome."
+  (condition-case nil
+      ;; Timers run with quitting inhibited; C-g should reject.
+      (let* ((inhibit-quit nil)
+             (choice (read-multiple-choice
+                      (format "%s %s" (or (plist-get params :title) "Allow?")
+                              (or (plist-get params :details) ""))
+                      '((?y "allow once" "Run it this time")
+                        (?a "always allow" "Allow such commands for this session")
+                        (?n "reject" "Do not run it")))))
+        (pcase (car choice)
+          (?y "proceed_once")
+          (?a "proceed_always")
+          (_ "cancel")))
+    (quit "cancel")))
+
+(defun gemini-ls--ask-next ()
+  "Ask the oldest waiting question, unless a question is on screen."
+  (let ((req (cl-find "gemini/confirm" gemini-ls--requests
+                      :key #'gemini-ls--request-method :test #'equal)))
+    (when (and req (not gemini-ls--asking))
+      (let ((outcome
+             (unwind-protect
+                 (progn
+                   (setq gemini-ls--asking req)
+                   (gemini-ls--status-changed)
+                   (catch req (gemini-ls--ask (gemini-ls--request-params req))))
+               (setq gemini-ls--asking nil)
+               (gemini-ls--status-changed))))
+        (when outcome
+          (gemini-ls--answer req :result (list :outcome outcome))))
+      (run-at-time 0 nil #'gemini-ls--ask-next))))
+
+(defun gemini-ls--interrupt (req)
+  "Take the question of REQ, withdrawn by the server, off the screen."
+  (when (eq gemini-ls--asking req)
+    ;; Anything that runs while the question waits runs inside it.
+    (throw req nil)))
+
+;;;; Edit review
+
+(defvar-local gemini-ls--review nil
+  "In a review buffer: plist (:files FILES :request REQUEST).")
 
 (defvar gemini-ls-review-mode-map
   (let ((map (make-sparse-keymap)))
@@ -601,15 +797,26 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
     (define-key map (kbd "r") #'gemini-ls-review-reject-hunk)
     (define-key map (kbd "e") #'gemini-ls-review-ediff)
     (define-key map (kbd "q") #'gemini-ls-review-finish)
+    (define-key map (kbd "n") #'diff-hunk-next)
+    (define-key map (kbd "p") #'diff-hunk-prev)
+    ;; Hunks are found by counting them: none may vanish from the view.
+    (define-key map [remap diff-hunk-kill] #'undefined)
+    (define-key map [remap diff-file-kill] #'undefined)
     map)
   "Keymap of `gemini-ls-review-mode'.")
 
 (define-minor-mode gemini-ls-review-mode
   "Review a change Gemini proposes.
 Move between hunks with n and p.  Undecided hunks are accepted when
-you finish.
+you finish.  Killing the buffer rejects the change.
 \\{gemini-ls-review-mode-map}"
-  :lighter " Review")
+  :lighter " Review"
+  (when gemini-ls-review-mode
+    ;; The buffer is read-only, and diff-mode gives its read-only keys
+    ;; precedence over minor modes; the review's keys come first.
+    (setq-local minor-mode-overriding-map-alist
+                (cons (cons 'gemini-ls-review-mode gemini-ls-review-mode-map)
+                      minor-mode-overriding-map-alist))))
 
 (defun gemini-ls--review-render ()
   "Fill the review buffer from its files and decisions."
@@ -637,7 +844,13 @@ you finish.
                (save-excursion
                  (goto-char beg) (end-of-line)
                  (insert (propertize "  [accepted]" 'face 'success)))))))))
-    (goto-char (min pos (point-max)))))
+    (goto-char (min pos (point-max)))
+    (set-buffer-modified-p nil)))
+
+(defun gemini-ls--review-check ()
+  "Signal a user error unless this is an open review."
+  (unless gemini-ls--review
+    (user-error "Not in a Gemini review buffer")))
 
 (defun gemini-ls--review-hunk-at-point ()
   "The (FILE . HUNK) at point in the review buffer."
@@ -654,15 +867,32 @@ you finish.
             (setq found (cons f h)))))
       found)))
 
+(defun gemini-ls--file-edited-p (file)
+  "Non-nil if the user changed FILE's buffer since the review wrote it."
+  (let ((b (gemini-ls--file-buffer file)))
+    (and (buffer-live-p b)
+         (not (equal (with-current-buffer b
+                       (save-restriction (widen) (buffer-string)))
+                     (gemini-ls--file-shown file))))))
+
+(defun gemini-ls--show (file text)
+  "Make FILE's buffer hold TEXT, and remember it."
+  (when (buffer-live-p (gemini-ls--file-buffer file))
+    (gemini-ls--set-text (gemini-ls--file-buffer file) text)
+    (setf (gemini-ls--file-shown file) text)))
+
 (defun gemini-ls--review-sync (file)
   "Make FILE's buffer hold the original with its hunks not rejected."
-  (gemini-ls--set-text (gemini-ls--file-buffer file)
-                       (gemini-ls--merge (gemini-ls--file-original file)
-                                         (gemini-ls--file-hunks file))))
+  (gemini-ls--show file (gemini-ls--merge (gemini-ls--file-original file)
+                                          (gemini-ls--file-hunks file))))
 
 (defun gemini-ls--review-decide-hunk (decision)
   "Mark the hunk at point with DECISION and update the real buffer."
+  (gemini-ls--review-check)
   (pcase-let ((`(,f . ,h) (gemini-ls--review-hunk-at-point)))
+    (when (gemini-ls--file-edited-p f)
+      (user-error "%s changed during the review: accept or reject it whole"
+                  (buffer-name (gemini-ls--file-buffer f))))
     (plist-put h :decision decision)
     (gemini-ls--review-sync f)
     (gemini-ls--review-render)
@@ -682,35 +912,31 @@ you finish.
   (interactive)
   (gemini-ls--review-decide-hunk 'rejected))
 
-(defun gemini-ls--review-done (decision)
-  "End the review with DECISION (accept or reject)."
-  (plist-put gemini-ls--review :decision decision)
-  (when (> (recursion-depth) (plist-get gemini-ls--review :depth))
-    (exit-recursive-edit)))
-
 (defun gemini-ls-review-finish ()
-  "Apply the hunk decisions; undecided hunks are accepted."
+  "Answer with the hunk decisions; undecided hunks are accepted.
+If you edited a file's buffer during the review, it keeps your text."
   (interactive)
-  (gemini-ls--review-done 'finish))
+  (gemini-ls--review-check)
+  (gemini-ls--review-end 'finish))
 
 (defun gemini-ls-review-accept-all ()
-  "Accept every hunk."
+  "Accept every hunk and answer."
   (interactive)
+  (gemini-ls--review-check)
   (dolist (f (plist-get gemini-ls--review :files))
-    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted))
-    (gemini-ls--review-sync f))
-  (gemini-ls--review-done 'finish))
+    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted)))
+  (gemini-ls--review-end 'finish))
 
 (defun gemini-ls-review-reject-all ()
-  "Reject the whole change."
+  "Reject the whole change: the buffers get back what they held."
   (interactive)
-  (dolist (f (plist-get gemini-ls--review :files))
-    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected)))
-  (gemini-ls--review-done 'finish))
+  (gemini-ls--review-check)
+  (gemini-ls--review-end 'reject))
 
 (defun gemini-ls-review-ediff ()
   "Compare the original with the real buffer (holding the proposal) in ediff."
   (interactive)
+  (gemini-ls--review-check)
   (pcase-let ((`(,f . ,_) (or (ignore-errors (gemini-ls--review-hunk-at-point))
                               (list (car (plist-get gemini-ls--review :files))))))
     (let ((orig (get-buffer-create
@@ -721,78 +947,104 @@ you finish.
           (erase-buffer) (insert (gemini-ls--file-original f))))
       (ediff-buffers orig (gemini-ls--file-buffer f)))))
 
-(defun gemini-ls--review (files label)
-  "Let the user review FILES under LABEL; non-nil if anything was accepted."
-  (let ((buf (get-buffer-create "*gemini review*")))
-    (dolist (f files)
-      (setf (gemini-ls--file-hunks f)
-            (gemini-ls--parse-hunks
-             (gemini-ls--diff (gemini-ls--file-original f)
-                              (gemini-ls--file-proposed f)
-                              (gemini-ls--display-name (gemini-ls--file-buffer f)))))
-      ;; The real buffer shows the proposal while the user reviews.
-      (gemini-ls--set-text (gemini-ls--file-buffer f) (gemini-ls--file-proposed f)))
-    (with-current-buffer buf
-      (diff-mode)
-      (gemini-ls-review-mode 1)
-      (setq-local header-line-format label)
-      (setq gemini-ls--review (list :files files :decision nil
-                                    :depth (recursion-depth)))
-      (gemini-ls--review-render)
-      (goto-char (point-min))
-      (when (re-search-forward "^@@ " nil t) (beginning-of-line))
-      (if gemini-ls-review-decide-function
-          (funcall gemini-ls-review-decide-function)
-        (pop-to-buffer buf)
-        (condition-case nil
-            (while (not (plist-get gemini-ls--review :decision))
-              (recursive-edit))
-          (quit (plist-put gemini-ls--review :decision 'abort))))
-      (when (eq (plist-get gemini-ls--review :decision) 'abort)
-        (dolist (f files)
-          (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected))))
-      (let (accepted)
-        (dolist (f files)
-          (gemini-ls--review-sync f)
-          (let ((b (gemini-ls--file-buffer f)))
-            (if (cl-every (lambda (h) (eq (plist-get h :decision) 'rejected))
-                          (gemini-ls--file-hunks f))
-                (with-current-buffer b
-                  (set-buffer-modified-p (gemini-ls--file-was-modified f))
-                  (when (gemini-ls--file-created f) (kill-buffer b)))
-              (setq accepted t)
-              (when gemini-ls-auto-save
-                (with-current-buffer b
-                  (make-directory (file-name-directory buffer-file-name) t)
-                  (save-buffer))))
-            (when (buffer-live-p b)
-              (with-current-buffer b
-                (when eglot--managed-mode
-                  (eglot--signal-textDocument/didChange))))))
-        (quit-window nil (get-buffer-window buf))
-        accepted))))
-
-(cl-defmethod eglot-handle-request
-  ((_ gemini-ls-server) (_ (eql workspace/applyEdit)) &key edit label
-   &allow-other-keys)
-  "Review an annotated change before answering; apply plain ones at once."
-  (if (not (gemini-ls--needs-confirmation-p edit))
-      (let ((eglot-confirm-server-initiated-edits nil))
-        (eglot--apply-workspace-edit edit nil)
-        (when gemini-ls-auto-save
-          (dolist (uri (gemini-ls--edit-uris edit))
-            (let ((b (car (gemini-ls--open-file uri))))
-              (with-current-buffer b
-                (when (buffer-modified-p) (save-buffer))))))
-        '(:applied t))
+(defun gemini-ls--review-open (req)
+  "Show the change of REQ in the real buffers and in a review buffer."
+  (let* ((params (gemini-ls--request-params req))
+         (files (gemini-ls--edit-files (plist-get params :edit)))
+         (buf (generate-new-buffer "*gemini review*")))
     (condition-case err
-        (if (gemini-ls--review (gemini-ls--review-files edit)
-                               (or label "Gemini: review the change"))
-            '(:applied t)
-          '(:applied :json-false :failureReason "the user rejected the change"))
-      (error
-       (list :applied :json-false
-             :failureReason (error-message-string err))))))
+        (dolist (f files)
+          (setf (gemini-ls--file-hunks f)
+                (gemini-ls--parse-hunks
+                 (gemini-ls--diff (gemini-ls--file-original f)
+                                  (gemini-ls--file-proposed f)
+                                  (gemini-ls--display-name (gemini-ls--file-buffer f))))))
+      (error (kill-buffer buf)
+             (gemini-ls--close-files files)
+             (signal (car err) (cdr err))))
+    ;; The real buffers show the proposal while the user reviews.
+    (dolist (f files) (gemini-ls--show f (gemini-ls--file-proposed f)))
+    (with-current-buffer buf
+      ;; Rendering edits the buffer; diff-mode must not "fix" it.
+      (let ((diff-update-on-the-fly nil)) (diff-mode))
+      (gemini-ls-review-mode 1)
+      (setq default-directory
+            (or (and files (gemini-ls--project-root (gemini-ls--file-buffer (car files))))
+                default-directory))
+      (setq-local header-line-format
+                  (or (plist-get params :label) "Gemini: review the change"))
+      (setq gemini-ls--review (list :files files :request req))
+      (add-hook 'kill-buffer-hook #'gemini-ls--review-killed nil t)
+      (gemini-ls--review-render)
+      (setq buffer-read-only t)
+      (goto-char (point-min))
+      (when (re-search-forward "^@@ " nil t) (beginning-of-line)))
+    (setf (gemini-ls--request-buffer req) buf)
+    (gemini-ls--status-changed)
+    (pop-to-buffer buf)))
+
+(defun gemini-ls--review-next ()
+  "Open the oldest waiting review, unless a review is open."
+  (let (req)
+    (while (and (not (cl-find-if (lambda (r) (buffer-live-p (gemini-ls--request-buffer r)))
+                                 gemini-ls--requests))
+                (setq req (cl-find-if
+                           (lambda (r)
+                             (equal (gemini-ls--request-method r) "workspace/applyEdit"))
+                           gemini-ls--requests)))
+      (condition-case err
+          (gemini-ls--review-open req)
+        (error (gemini-ls--answer req :result
+                                  (list :applied :json-false
+                                        :failureReason (error-message-string err))))))))
+
+(defun gemini-ls--review-killed ()
+  "The review buffer is being killed: reject its change."
+  (when gemini-ls--review
+    (gemini-ls--review-end 'reject t)))
+
+(defun gemini-ls--review-end (how &optional killed)
+  "End the review in this buffer; HOW says what the user decided.
+`finish': the hunk decisions, undecided hunks accepted; `reject':
+nothing; `withdrawn': the server no longer waits, so the buffers are
+restored and nothing is answered.  KILLED: the buffer is being killed."
+  (let* ((review gemini-ls--review)
+         (req (plist-get review :request))
+         (buf (current-buffer))
+         (accepted nil))
+    (setq gemini-ls--review nil)
+    (dolist (f (plist-get review :files))
+      (let ((b (gemini-ls--file-buffer f)))
+        (unless (eq how 'finish)
+          (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected)))
+        (cond
+         ((not (buffer-live-p b)))
+         ((and (eq how 'finish) (gemini-ls--file-edited-p f))
+          ;; Text the user typed during the review is their answer.
+          (setq accepted t)
+          (gemini-ls--save b))
+         ((cl-every (lambda (h) (eq (plist-get h :decision) 'rejected))
+                    (gemini-ls--file-hunks f))
+          (gemini-ls--show f (gemini-ls--file-original f))
+          (with-current-buffer b
+            (set-buffer-modified-p (gemini-ls--file-was-modified f)))
+          (when (gemini-ls--file-created f)
+            (kill-buffer b)))
+         (t
+          (setq accepted t)
+          (gemini-ls--review-sync f)
+          (gemini-ls--save b)))
+        (gemini-ls--did-change b)))
+    (unless killed
+      (let ((win (get-buffer-window buf)))
+        (if win (quit-window t win) (kill-buffer buf))))
+    (unless (eq how 'withdrawn)
+      (gemini-ls--answer req :result
+                         (if accepted
+                             '(:applied t)
+                           '(:applied :json-false
+                             :failureReason "the user rejected the change"))))
+    (gemini-ls--review-next)))
 
 (provide 'gemini-ls)
 ;;; gemini-ls.el ends here

@@ -75,6 +75,8 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
            (should (cl-typep server 'gemini-ls-server))
            (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
            ,@body)
+       (dolist (b (gemini-ls-test--review-buffers)) (kill-buffer b))
+       (setq gemini-ls--requests nil)
        (when server (ignore-errors (let ((eglot-autoreconnect nil))
                                      (eglot-shutdown server))))
        (dolist (b (buffer-list))
@@ -127,24 +129,89 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
       (should (invisible-p (match-beginning 0)))
       (should gemini-ls--session-id))))
 
+(defun gemini-ls-test--busy-p ()
+  "Non-nil while the chat's prompt runs."
+  (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*")))
+
+(defun gemini-ls-test--start (buf text)
+  "Send TEXT from BUF; do not wait for the answer."
+  (with-current-buffer buf (gemini-ls-prompt text)))
+
+(defun gemini-ls-test--wait-done ()
+  "Wait for the running prompt to end."
+  (gemini-ls-test--wait (lambda () (not (gemini-ls-test--busy-p)))
+                        "the prompt's answer"))
+
+(defun gemini-ls-test--review-buffers ()
+  "The open review buffers."
+  (cl-remove-if-not (lambda (b) (buffer-local-value 'gemini-ls--review b))
+                    (buffer-list)))
+
+(defun gemini-ls-test--review ()
+  "Wait for a review to open, as the user would; return its buffer."
+  (gemini-ls-test--wait #'gemini-ls-test--review-buffers "the review buffer")
+  (car (gemini-ls-test--review-buffers)))
+
+(defmacro gemini-ls-test--recording (var &rest body)
+  "Run BODY, pushing every notification Emacs sends, (METHOD . PARAMS), on VAR."
+  (declare (indent 1))
+  `(let ((orig (symbol-function 'jsonrpc-notify)))
+     (cl-letf (((symbol-function 'jsonrpc-notify)
+                (lambda (conn method params)
+                  (push (cons method params) ,var)
+                  (funcall orig conn method params))))
+       ,@body)))
+
+(defun gemini-ls-test--responses (notes)
+  "The params of the gemini/response notifications in NOTES, oldest first."
+  (mapcar #'cdr (reverse (cl-remove-if-not
+                          (lambda (n) (eq (car n) :gemini/response)) notes))))
+
+(defun gemini-ls-test--status ()
+  "The Gemini status the mode line shows.
+Batch Emacs formats no mode line, so this evaluates the entry itself;
+tmux-screens.sh sees it in a real one."
+  (let ((entry (cl-find-if (lambda (e) (equal e '(:eval (gemini-ls--mode-line))))
+                           mode-line-misc-info)))
+    (should entry)
+    (eval (cadr entry) t)))
+
 (ert-deftest gemini-ls-test-edit-accepted ()
-  "An accepted change reaches the file on disk; the tool line says ok."
+  "An accepted change reaches the file on disk; the tool line says ok.
+The review does not block Emacs; its answer goes as gemini/response."
   (gemini-ls-test--with-server
       (gemini-ls-test--edit-script '((file_path . "a.txt")
                                      (old_string . "world")
                                      (new_string . "Emacs")))
       '(("a.txt" . "hello world\n"))
-    (let ((gemini-ls-review-decide-function
-           (lambda ()
-             ;; The real buffer holds the proposal during the review.
-             (should (equal (with-current-buffer buf (buffer-string))
-                            "hello Emacs\n"))
-             (should (string-match-p "^--- a/a.txt$" (buffer-string)))
-             (should (string-match-p "^-hello world$" (buffer-string)))
-             (should (string-match-p "^\\+hello Emacs$" (buffer-string)))
-             (gemini-ls-review-accept-all))))
-      (gemini-ls-test--prompt buf "greet Emacs"))
+    (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
+                                                   :experimental)
+                                        :gemini)
+                             :requestNotifications)))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--start buf "greet Emacs")
+        (with-current-buffer (gemini-ls-test--review)
+          ;; The real buffer holds the proposal during the review.
+          (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\n"))
+          (should (string-match-p "^--- a/a.txt$" (buffer-string)))
+          (should (string-match-p "^-hello world$" (buffer-string)))
+          (should (string-match-p "^\\+hello Emacs$" (buffer-string)))
+          (should (equal header-line-format "Gemini: edit a.txt (+1 −1)"))
+          (should buffer-read-only)
+          ;; The review's keys win over diff-mode's read-only ones.
+          (should (eq (key-binding "A") #'gemini-ls-review-accept-all))
+          (should (eq (key-binding "q") #'gemini-ls-review-finish))
+          (should (eq (key-binding "n") #'diff-hunk-next))
+          (gemini-ls-review-accept-all))
+        (should-not (gemini-ls-test--review-buffers))
+        (gemini-ls-test--wait-done))
+      (let ((responses (gemini-ls-test--responses notes)))
+        (should (= 1 (length responses)))
+        (should (string-prefix-p "g" (plist-get (car responses) :id)))
+        (should (equal (plist-get (car responses) :result) '(:applied t)))))
     (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\n"))
+    (should-not (buffer-modified-p buf))
     (should (string-match-p "- Edit a.txt \\[ok\\]" (gemini-ls-test--chat)))
     (should (string-match-p "Done\\." (gemini-ls-test--chat)))))
 
@@ -155,11 +222,33 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                                      (old_string . "world")
                                      (new_string . "Emacs")))
       '(("a.txt" . "hello world\n"))
-    (let ((gemini-ls-review-decide-function #'gemini-ls-review-reject-all))
-      (gemini-ls-test--prompt buf "greet Emacs"))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--start buf "greet Emacs")
+        (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-reject-all))
+        (gemini-ls-test--wait-done))
+      (should (equal (mapcar (lambda (r) (plist-get r :result))
+                             (gemini-ls-test--responses notes))
+                     '((:applied :json-false
+                        :failureReason "the user rejected the change")))))
     (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
     (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
     (should-not (buffer-modified-p buf))
+    (should (string-match-p "- Edit a.txt \\[rejected\\]" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-review-killed ()
+  "Killing the review buffer rejects the change."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                     (old_string . "world")
+                                     (new_string . "Emacs")))
+      '(("a.txt" . "hello world\n"))
+    (gemini-ls-test--start buf "greet Emacs")
+    (kill-buffer (gemini-ls-test--review))
+    (gemini-ls-test--wait-done)
+    (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
+    (should-not (buffer-modified-p buf))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
     (should (string-match-p "- Edit a.txt \\[rejected\\]" (gemini-ls-test--chat)))))
 
 (defun gemini-ls-test--new-file-script ()
@@ -173,8 +262,9 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
   "An accepted new file is created on disk."
   (gemini-ls-test--with-server (gemini-ls-test--new-file-script)
       '(("a.txt" . "x\n"))
-    (let ((gemini-ls-review-decide-function #'gemini-ls-review-accept-all))
-      (gemini-ls-test--prompt buf "write notes"))
+    (gemini-ls-test--start buf "write notes")
+    (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-accept-all))
+    (gemini-ls-test--wait-done)
     (should (equal (gemini-ls-test--file dir "notes/new.md") "# New\n"))
     (should (string-match-p "\\[ok\\]" (gemini-ls-test--chat)))))
 
@@ -182,8 +272,11 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
   "A rejected new file is not created, and its buffer is gone."
   (gemini-ls-test--with-server (gemini-ls-test--new-file-script)
       '(("a.txt" . "x\n"))
-    (let ((gemini-ls-review-decide-function #'gemini-ls-review-reject-all))
-      (gemini-ls-test--prompt buf "write notes"))
+    (gemini-ls-test--start buf "write notes")
+    (with-current-buffer (gemini-ls-test--review)
+      (should (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+      (gemini-ls-review-reject-all))
+    (gemini-ls-test--wait-done)
     (should-not (file-exists-p (expand-file-name "notes/new.md" dir)))
     (should-not (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
     (should (string-match-p "\\[rejected\\]" (gemini-ls-test--chat)))))
@@ -200,21 +293,187 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                                                  (content . ,new))))))]))
                 '((text . "Done.")))
         `(("a.txt" . ,old))
-      (let ((gemini-ls-review-decide-function
-             (lambda ()
-               (should (= 2 (how-many "^@@ " (point-min) (point-max))))
-               ;; Point starts on the first hunk: accept it, reject the second.
-               (gemini-ls-review-accept-hunk)
-               (should (looking-at "^@@ -15,"))
-               (gemini-ls-review-reject-hunk)
-               (should (string-match-p "\\[rejected\\]" (buffer-string)))
-               (gemini-ls-review-finish))))
-        (gemini-ls-test--prompt buf "shout two lines"))
-      (let ((disk (gemini-ls-test--file dir "a.txt")))
-        (should (string-match-p "^LINE TWO$" disk))
-        (should (string-match-p "^line 18$" disk))
-        (should-not (string-match-p "EIGHTEEN" disk))
-        (should (equal disk two))))))
+      (gemini-ls-test--start buf "shout two lines")
+      (with-current-buffer (gemini-ls-test--review)
+        (should (= 2 (how-many "^@@ " (point-min) (point-max))))
+        ;; Point starts on the first hunk: accept it, reject the second.
+        (gemini-ls-review-accept-hunk)
+        (should (looking-at "^@@ -15,"))
+        (gemini-ls-review-reject-hunk)
+        (should (string-match-p "\\[rejected\\]" (buffer-string)))
+        ;; The real buffer already shows the decisions.
+        (should (equal (with-current-buffer buf (buffer-string)) two))
+        (gemini-ls-review-finish))
+      (gemini-ls-test--wait-done)
+      (should (equal (gemini-ls-test--file dir "a.txt") two)))))
+
+(ert-deftest gemini-ls-test-edited-during-review ()
+  "What the user types in the file during the review is what is kept."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                     (old_string . "world")
+                                     (new_string . "Emacs")))
+      '(("a.txt" . "hello world\n"))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--start buf "greet Emacs")
+        (let ((review (gemini-ls-test--review)))
+          (with-current-buffer buf
+            (goto-char (point-max))
+            (insert "and more\n"))
+          (with-current-buffer review
+            ;; A hunk decision would overwrite the user's text.
+            (should-error (gemini-ls-review-reject-hunk) :type 'user-error)
+            (gemini-ls-review-finish)))
+        (gemini-ls-test--wait-done))
+      (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result)
+                     '(:applied t))))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\nand more\n"))
+    (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\nand more\n"))))
+
+(ert-deftest gemini-ls-test-cancel-during-review ()
+  "Cancelling the prompt closes its review and restores the buffer."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                     (old_string . "world")
+                                     (new_string . "Emacs")))
+      '(("a.txt" . "hello world\n"))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--start buf "greet Emacs")
+        (let ((review (gemini-ls-test--review)))
+          (should (buffer-modified-p buf))
+          (with-current-buffer buf (gemini-ls-cancel))
+          (gemini-ls-test--wait (lambda () (not (buffer-live-p review)))
+                                "the review to close")
+          (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
+          (should-not (buffer-modified-p buf))
+          (gemini-ls-test--wait-done)))
+      (should-not (gemini-ls-test--responses notes)))
+    (should-not gemini-ls--requests)
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+    (should (string-match-p "\\[cancelled\\]" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-cancel-during-new-file-review ()
+  "Cancelling during the review of a new file kills the file's buffer."
+  (gemini-ls-test--with-server (gemini-ls-test--new-file-script)
+      '(("a.txt" . "x\n"))
+    (gemini-ls-test--start buf "write notes")
+    (let ((review (gemini-ls-test--review)))
+      (should (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+      (with-current-buffer buf (gemini-ls-cancel))
+      (gemini-ls-test--wait (lambda () (not (buffer-live-p review)))
+                            "the review to close"))
+    (gemini-ls-test--wait-done)
+    (should-not (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+    (should-not (file-exists-p (expand-file-name "notes/new.md" dir)))
+    (should (string-match-p "\\[cancelled\\]" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-mode-line-status ()
+  "The mode line says what Gemini does: idle, working, reviewing."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                     (old_string . "world")
+                                     (new_string . "Emacs")))
+      '(("a.txt" . "hello world\n"))
+    (should (string-match-p "Gemini " (gemini-ls-test--status)))
+    (should-not (string-match-p "Gemini:" (gemini-ls-test--status)))
+    (gemini-ls-test--start buf "greet Emacs")
+    (should (string-match-p "Gemini:working" (gemini-ls-test--status)))
+    (with-current-buffer (gemini-ls-test--review)
+      (should (string-match-p "Gemini:reviewing" (gemini-ls-test--status)))
+      (gemini-ls-review-accept-all))
+    (should (string-match-p "Gemini:working" (gemini-ls-test--status)))
+    (gemini-ls-test--wait-done)
+    (should (string-match-p "Gemini " (gemini-ls-test--status)))
+    (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
+  ;; No server left.
+  (should-not (string-match-p "Gemini" (gemini-ls-test--status))))
+
+(defun gemini-ls-test--annotated (dir name text)
+  "An annotated WorkspaceEdit, as eglot parses it, for file NAME in DIR.
+It replaces the first line with TEXT."
+  `(:documentChanges
+    [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name name dir)) :version nil)
+      :edits [(:range (:start (:line 0 :character 0) :end (:line 1 :character 0))
+               :newText ,text :annotationId "gemini.edit")])]
+    :changeAnnotations (:gemini.edit (:label ,(concat "Gemini: edit " name)
+                                      :needsConfirmation t))))
+
+(ert-deftest gemini-ls-test-reviews-queue ()
+  "Reviews open one at a time, in order; a withdrawn one never opens."
+  (gemini-ls-test--with-server [] '(("a.txt" . "one\n") ("b.txt" . "two\n"))
+    (let ((b (find-file-noselect (expand-file-name "b.txt" dir)))
+          (request (lambda (id name text)
+                     (eglot-handle-notification
+                      server 'gemini/request :id id :method "workspace/applyEdit"
+                      :params (list :label (concat "Gemini: edit " name)
+                                    :edit (gemini-ls-test--annotated dir name text)))))
+          notes)
+      (gemini-ls-test--recording notes
+        (funcall request "x1" "a.txt" "ONE\n")
+        (funcall request "x2" "b.txt" "TWO\n")
+        (funcall request "x3" "a.txt" "UNO\n")
+        (should (= 1 (length (gemini-ls-test--review-buffers))))
+        (should (equal (with-current-buffer buf (buffer-string)) "ONE\n"))
+        (should (equal (with-current-buffer b (buffer-string)) "two\n"))
+        (eglot-handle-notification server 'gemini/cancelRequest :id "x3")
+        (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-accept-all))
+        (with-current-buffer (gemini-ls-test--review)
+          (should (equal header-line-format "Gemini: edit b.txt"))
+          (should (equal (with-current-buffer b (buffer-string)) "TWO\n"))
+          (gemini-ls-review-reject-all))
+        (should-not (gemini-ls-test--review-buffers))
+        (should-not gemini-ls--requests))
+      (should (equal (mapcar (lambda (r) (list (plist-get r :id)
+                                               (plist-get (plist-get r :result) :applied)))
+                             (gemini-ls-test--responses notes))
+                     '(("x1" t) ("x2" :json-false))))
+      (should (equal (gemini-ls-test--file dir "a.txt") "ONE\n"))
+      (should (equal (gemini-ls-test--file dir "b.txt") "two\n"))
+      (should (equal (with-current-buffer b (buffer-string)) "two\n")))))
+
+(ert-deftest gemini-ls-test-unknown-request ()
+  "A gemini/request for a method Emacs does not know is answered with an error."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (eglot-handle-notification server 'gemini/request
+                                   :id "x1" :method "foo/bar" :params nil))
+      (let ((r (car (gemini-ls-test--responses notes))))
+        (should (equal (plist-get r :id) "x1"))
+        (should-not (plist-member r :result))
+        (should (equal (plist-get (plist-get r :error) :code) -32601))
+        (should (string-match-p "foo/bar" (plist-get (plist-get r :error) :message)))))
+    (should-not gemini-ls--requests)))
+
+(ert-deftest gemini-ls-test-annotated-request-refused ()
+  "A change to review sent as a request is refused, not applied unseen."
+  (gemini-ls-test--with-server [] '(("a.txt" . "one\n"))
+    (let ((r (eglot-handle-request server 'workspace/applyEdit
+                                   :edit (gemini-ls-test--annotated dir "a.txt" "ONE\n"))))
+      (should (eq (plist-get r :applied) :json-false))
+      (should (plist-get r :failureReason)))
+    (should (equal (with-current-buffer buf (buffer-string)) "one\n"))
+    (should-not (gemini-ls-test--review-buffers))))
+
+(ert-deftest gemini-ls-test-plain-edit-applied ()
+  "With approvalMode auto_edit a change is applied and saved without review."
+  (let ((gemini-ls-initialization-options '(:approvalMode "auto_edit")))
+    (gemini-ls-test--with-server
+        (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                       (old_string . "world")
+                                       (new_string . "Emacs")))
+        '(("a.txt" . "hello world\n"))
+      (let ((opened nil))
+        (add-hook 'gemini-ls-review-mode-hook (lambda () (setq opened t)))
+        (unwind-protect (gemini-ls-test--prompt buf "greet Emacs")
+          (setq gemini-ls-review-mode-hook nil))
+        (should-not opened))
+      (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\n"))
+      (should-not (buffer-modified-p buf))
+      (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\n"))
+      (should (string-match-p "- Edit a.txt \\[ok\\]" (gemini-ls-test--chat))))))
 
 (ert-deftest gemini-ls-test-shell-confirmed ()
   "Allowing a shell command once runs it in the project."
@@ -223,13 +482,16 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                                       (args . ((command . "touch marker"))))))]))
               '((text . "Ran it.")))
       '(("a.txt" . "x\n"))
-    (let ((asked nil))
-      (cl-letf (((symbol-function 'read-multiple-choice)
-                 (lambda (prompt choices &rest _)
-                   (setq asked prompt)
-                   (assq ?y choices))))
-        (gemini-ls-test--prompt buf "make a marker"))
+    (let ((asked nil) (notes nil))
+      (gemini-ls-test--recording notes
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (prompt choices &rest _)
+                     (setq asked prompt)
+                     (assq ?y choices))))
+          (gemini-ls-test--prompt buf "make a marker")))
       (should (string-match-p "touch marker" asked))
+      (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result)
+                     '(:outcome "proceed_once")))
       (should (file-exists-p (expand-file-name "marker" dir)))
       (should (string-match-p "\\[ok\\]" (gemini-ls-test--chat))))))
 
@@ -245,6 +507,52 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
       (gemini-ls-test--prompt buf "make a marker"))
     (should-not (file-exists-p (expand-file-name "marker" dir)))
     (should (string-match-p "\\[rejected\\]" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-shell-quit ()
+  "C-g at the question rejects the shell command."
+  (gemini-ls-test--with-server
+      (vector '((chunks . [((call . ((name . "run_shell_command")
+                                      (args . ((command . "touch marker"))))))]))
+              '((text . "Not run.")))
+      '(("a.txt" . "x\n"))
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (&rest _) (signal 'quit nil))))
+          (gemini-ls-test--prompt buf "make a marker")))
+      (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result)
+                     '(:outcome "cancel"))))
+    (should-not (file-exists-p (expand-file-name "marker" dir)))
+    (should (string-match-p "\\[rejected\\]" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-cancel-during-question ()
+  "Cancelling the prompt takes its question off the screen, unanswered."
+  (gemini-ls-test--with-server
+      (vector '((chunks . [((call . ((name . "run_shell_command")
+                                      (args . ((command . "touch marker"))))))]))
+              '((text . "Not run.")))
+      '(("a.txt" . "x\n"))
+    (let ((asked nil) (outlived nil) (notes nil))
+      (gemini-ls-test--recording notes
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (_prompt choices &rest _)
+                     (setq asked t)
+                     (with-current-buffer buf (gemini-ls-cancel))
+                     ;; The user does not answer; the withdrawal ends the wait.
+                     (let ((deadline (+ (float-time) gemini-ls-test--timeout)))
+                       (while (< (float-time) deadline)
+                         (accept-process-output nil 0.05)))
+                     (setq outlived t)
+                     (assq ?y choices))))
+          (gemini-ls-test--start buf "make a marker")
+          (gemini-ls-test--wait-done)))
+      (should asked)
+      (should-not outlived)
+      (should-not (gemini-ls-test--responses notes)))
+    (should-not gemini-ls--asking)
+    (should-not gemini-ls--requests)
+    (should-not (file-exists-p (expand-file-name "marker" dir)))
+    (should (string-match-p "\\[cancelled\\]" (gemini-ls-test--chat)))))
 
 (ert-deftest gemini-ls-test-missing-key-warned-once ()
   "A prompt without credentials shows the server's error, warned once."

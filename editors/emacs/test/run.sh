@@ -8,13 +8,27 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-(cd "$root" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls \
-  && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
-export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
+# GEMINI_LS_BIN and FAKEGEMINI_BIN (both set) name prebuilt binaries, for
+# runs without Go (editors/newer-editors.sh runs this inside a chroot).
+if [[ -z "${GEMINI_LS_BIN:-}" || -z "${FAKEGEMINI_BIN:-}" ]]; then
+  (cd "$root" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls \
+    && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
+  export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
+fi
 export HOME="$tmp/home"; mkdir -p "$HOME"
+# Which Emacs and which eglot (Debian's elpa-eglot or the built-in one)
+# the tests ran with, for the log.
+print_versions='(progn (require (quote eglot))
+  (message "GNU Emacs %s; eglot %s from %s" emacs-version
+    (package-version-join
+      (if (assq (quote eglot) package-alist)
+          (package-desc-version (cadr (assq (quote eglot) package-alist)))
+        (alist-get (quote eglot) package--builtin-versions)))
+    (symbol-file (quote eglot-ensure) (quote defun))))'
 status=0
 emacs --batch -Q \
   --eval "(progn (setq package-directory-list (cons \"/usr/share/emacs/site-lisp/elpa\" package-directory-list)) (package-initialize))" \
+  --eval "$print_versions" \
   -L "$here/.." -L "$here" \
   -l gemini-ls-test.el \
   --eval '(setq byte-compile-error-on-warn nil)' \

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Drives a real interactive Emacs (emacs -nw inside a detached tmux) against
-# the real gemini-ls and fakegemini: prompt, review, accept. It writes the
-# screens to docs/screenshots/emacs-chat.txt and emacs-review.txt and checks
-# them and the file on disk. Called by run.sh with GEMINI_LS_BIN and
-# FAKEGEMINI_BIN set; prints "PASS tmux-screens" or "FAIL tmux-screens: why".
+# the real gemini-ls and fakegemini: prompt, review, accept, then a shell
+# command rejected with C-g. It writes the screens to
+# docs/screenshots/emacs-chat.txt and emacs-review.txt and checks them, the
+# mode line's Gemini status, and the file on disk. Called by run.sh with
+# GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
+# "FAIL tmux-screens: why".
+# GEMINI_SCREENSHOTS_DIR, when set, receives the screens instead of
+# docs/screenshots (runs with other Emacs versions must not overwrite them).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-shots="$root/docs/screenshots"
+shots="${GEMINI_SCREENSHOTS_DIR:-$root/docs/screenshots}"
+mkdir -p "$shots"
 work="$(mktemp -d)"
 sock="gemini-emacs-$$"
 fake_pid=""
@@ -60,7 +65,9 @@ cat >"$work/script.json" <<'JSON'
       "old_string": "    return \"Hello, \" + name\n",
       "new_string": "    return \"Hi, \" + name + \"!\"\n"}}}
   ]},
-  {"text": "Done: `greet` now returns `Hi, <name>!`."}
+  {"text": "Done: `greet` now returns `Hi, <name>!`."},
+  {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
+  {"text": "I did not run it."}
 ]
 JSON
 
@@ -96,6 +103,7 @@ tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 45 \
    emacs -nw -Q -l '$work/init.el' greet.py" || fail "tmux did not start"
 
 wait_for '\[eglot:' "eglot to connect"
+wait_for '\) Gemini [- ]' "the idle status in the mode line" 5
 tmux -L "$sock" send-keys M-x
 wait_for '^M-x' "the M-x prompt" 5
 tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
@@ -111,11 +119,14 @@ grep -qF -- '|-    return "Hello, " + name' "$shots/emacs-review.txt" \
   || fail "review screen lacks the diff's - line"
 grep -q 'Gemini: edit greet.py' "$shots/emacs-review.txt" \
   || fail "review screen lacks the change's label"
+grep -q 'Gemini:reviewing' "$shots/emacs-review.txt" \
+  || fail "review screen's mode line lacks Gemini:reviewing"
 
 tmux -L "$sock" send-keys A
 wait_for 'Done: `greet` now returns' "the answer after the review"
 wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
 wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
+wait_for '\) Gemini [- ]' "the idle status once the answer is in" 5
 screen >"$shots/emacs-chat.txt"
 grep -q '> thought: Planning the change' "$shots/emacs-chat.txt" \
   || fail "chat screen lacks the folded thought"
@@ -128,4 +139,19 @@ until grep -q 'return "Hi, " + name + "!"' "$proj/greet.py"; do
   sleep 0.2
 done
 [[ "$(cat "$proj/greet.py")" != "$original" ]] || fail "greet.py unchanged"
+
+# The question is asked from a timer, where quitting is inhibited: C-g
+# must still answer it, as a rejection.
+tmux -L "$sock" send-keys M-x
+wait_for '^M-x' "the M-x prompt" 5
+tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
+tmux -L "$sock" send-keys Enter
+wait_for 'Ask Gemini:' "the prompt question" 5
+tmux -L "$sock" send-keys -l 'make a marker'
+tmux -L "$sock" send-keys Enter
+wait_for 'Allow shell command\? touch marker' "the shell command's question"
+tmux -L "$sock" send-keys C-g
+wait_for 'Shell touch marker \[rejected\]' "C-g to reject the command"
+wait_for 'I did not run it' "the answer after the rejection" 5
+[[ ! -e "$proj/marker" ]] || fail "the rejected command ran"
 echo "PASS tmux-screens"
