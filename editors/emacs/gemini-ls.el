@@ -275,7 +275,9 @@ Reviewing means a review or a question waits for the user."
   "The file: URI of FILE."
   (if (fboundp 'eglot-path-to-uri)
       (funcall 'eglot-path-to-uri file)
-    (eglot--path-to-uri file)))
+    ;; eglot before 1.16; later ones declare it obsolete.
+    (with-suppressed-warnings ((obsolete eglot--path-to-uri))
+      (eglot--path-to-uri file))))
 
 (defun gemini-ls--diagnostics (beg end)
   "Flymake diagnostics between BEG and END as LSP Diagnostics."
@@ -307,9 +309,11 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
               (when (and diags (> (length diags) 0))
                 (list :diagnostics diags))))))
 
-(defun gemini-ls--send (prompt context)
-  "Send PROMPT with CONTEXT to the server; stream the answer to the chat."
-  (let* ((server (gemini-ls--server))
+(defun gemini-ls--send (prompt context &optional server)
+  "Send PROMPT with CONTEXT to SERVER; stream the answer to the chat.
+SERVER defaults to the current buffer's gemini-ls server.  The prompt
+continues the chat's session."
+  (let* ((server (or server (gemini-ls--server)))
          (chat (gemini-ls--chat-buffer)))
     (with-current-buffer chat
       (when gemini-ls--busy
@@ -440,6 +444,77 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
   (interactive)
   (pop-to-buffer (gemini-ls--chat-buffer)))
 
+;;;; Code actions
+
+;; The server's code actions (fix a diagnostic, explain the selection,
+;; implement a TODO) each carry the `gemini.prompt' command.  eglot would
+;; send it as a blocking `workspace/executeCommand' request, which the
+;; server answers only once the whole prompt has ended: Emacs would be
+;; frozen until eglot's timeout, and the answer lost.  So the command
+;; goes through `gemini-ls--send' instead, like `gemini-ls-prompt'.
+;; eglot 1.9 executes commands with `eglot-execute-command'; eglot 1.17
+;; (Emacs 30) executes code actions with `eglot-execute' and declares
+;; the former obsolete.  Both are specialised here, if eglot has them.
+
+(defun gemini-ls--prompt-command-p (command)
+  "Non-nil if COMMAND, a string or a symbol, names `gemini.prompt'."
+  (equal (format "%s" command) "gemini.prompt"))
+
+(defun gemini-ls--command-context (arg)
+  "The `gemini/prompt' context of `gemini.prompt''s argument ARG.
+ARG is a plist (:prompt :uri :range :diagnostics).  Range and
+diagnostics mean nothing without the uri."
+  (let ((uri (plist-get arg :uri))
+        (range (plist-get arg :range))
+        (diags (plist-get arg :diagnostics)))
+    (when uri
+      (append (list :uri uri)
+              (when range (list :range range))
+              (when (> (length diags) 0) (list :diagnostics diags))))))
+
+(defun gemini-ls--run-prompt-command (server arguments)
+  "Run `gemini.prompt' with ARGUMENTS on SERVER, streamed to the chat.
+ARGUMENTS' first element is the plist (:prompt :uri :range :diagnostics)
+or, as the server also accepts, the bare prompt string.  Returns nil at
+once; the answer streams into the chat buffer."
+  (let* ((arg (and (> (length arguments) 0) (elt arguments 0)))
+         (prompt (if (stringp arg) arg (plist-get arg :prompt))))
+    (unless (and (stringp prompt) (not (string-blank-p prompt)))
+      (user-error "gemini.prompt needs a prompt"))
+    (gemini-ls--send prompt (and (consp arg) (gemini-ls--command-context arg))
+                     server)
+    nil))
+
+(when (cl-generic-p 'eglot-execute-command)
+  (with-suppressed-warnings ((obsolete eglot-execute-command))
+    (cl-defmethod eglot-execute-command ((server gemini-ls-server) command arguments)
+      "Run `gemini.prompt' COMMAND with ARGUMENTS through the chat.
+Other commands go to SERVER as eglot sends them."
+      (if (gemini-ls--prompt-command-p command)
+          (gemini-ls--run-prompt-command server arguments)
+        (cl-call-next-method)))))
+
+(defun gemini-ls--action-prompt-command (action)
+  "The `gemini.prompt' command ACTION runs, or nil.
+ACTION is a Command, an ExecuteCommandParams or a CodeAction.  A
+CodeAction with an edit is left to eglot, which applies the edit and
+then executes the command through `eglot-execute' again."
+  (let ((command (plist-get action :command)))
+    (cond ((stringp command)
+           (and (gemini-ls--prompt-command-p command) action))
+          ((and (consp command) (not (plist-get action :edit))
+                (gemini-ls--prompt-command-p (plist-get command :command)))
+           command))))
+
+(when (cl-generic-p 'eglot-execute)
+  (cl-defmethod eglot-execute ((server gemini-ls-server) action)
+    "Run ACTION through the chat if it runs `gemini.prompt'.
+Other actions go to SERVER as eglot executes them."
+    (let ((command (gemini-ls--action-prompt-command action)))
+      (if command
+          (gemini-ls--run-prompt-command server (plist-get command :arguments))
+        (cl-call-next-method)))))
+
 ;;;; Edits
 
 (cl-defstruct (gemini-ls--file (:constructor gemini-ls--file-create))
@@ -566,7 +641,8 @@ the negotiated position encoding.")
   "A buffer visiting the file of URI, and whether it is new."
   (let* ((path (if (fboundp 'eglot-uri-to-path)
                    (funcall 'eglot-uri-to-path uri)
-                 (eglot--uri-to-path uri)))
+                 (with-suppressed-warnings ((obsolete eglot--uri-to-path))
+                   (eglot--uri-to-path uri))))
          (existing (find-buffer-visiting path)))
     (list (or existing (find-file-noselect path))
           (and (not existing) (not (file-exists-p path))))))

@@ -21,6 +21,9 @@
       (accept-process-output nil 0.05))
     (unless (funcall pred) (ert-fail (format "timed out waiting for %s" what)))))
 
+(defvar gemini-ls-test--record nil
+  "If non-nil, the file where fakegemini records the requests it gets.")
+
 (defun gemini-ls-test--start-fake (script)
   "Start fakegemini with SCRIPT (a Lisp value encoded as JSON).
 Return (PROCESS . URL)."
@@ -28,8 +31,11 @@ Return (PROCESS . URL)."
                                (json-encode script)))
          (buf (generate-new-buffer " *fakegemini*"))
          (proc (make-process :name "fakegemini" :buffer buf
-                             :command (list (getenv "FAKEGEMINI_BIN")
-                                            "--script" file)
+                             :command (append
+                                       (list (getenv "FAKEGEMINI_BIN")
+                                             "--script" file)
+                                       (when gemini-ls-test--record
+                                         (list "--record" gemini-ls-test--record)))
                              :connection-type 'pipe
                              :noquery t)))
     (gemini-ls-test--wait
@@ -604,6 +610,133 @@ It replaces the first line with TEXT."
         (with-current-buffer buf (gemini-ls-sessions)))
       (should (equal first (buffer-local-value 'gemini-ls--session-id
                                                (get-buffer "*gemini*")))))))
+
+(defun gemini-ls-test--model-requests (file)
+  "What reached the model, from fakegemini's record FILE, oldest first.
+One list per request: the texts of its contents' parts."
+  (with-temp-buffer
+    (insert-file-contents file)
+    (mapcar (lambda (line)
+              (let* ((json-object-type 'plist)
+                     (json-array-type 'list)
+                     (request (json-read-from-string line)))
+                (cl-loop for content in (plist-get (plist-get request :body) :contents)
+                         append (cl-loop for part in (plist-get content :parts)
+                                         when (plist-get part :text) collect it))))
+            (split-string (buffer-string) "\n" t))))
+
+(defmacro gemini-ls-test--picking (prefix &rest body)
+  "Run BODY, the user picking the code action whose title starts with PREFIX.
+Return the titles offered.  The last event is a key, not a mouse
+click, so eglot asks with `completing-read', not a menu."
+  (declare (indent 1))
+  `(let ((offered nil)
+         (last-nonmenu-event ?\r))
+     (cl-letf (((symbol-function 'completing-read)
+                (lambda (_prompt items &rest _)
+                  (setq offered (mapcar #'car items))
+                  (or (cl-find-if (lambda (title) (string-prefix-p ,prefix title))
+                                  offered)
+                      (ert-fail (format "no action %S among %S" ,prefix offered))))))
+       ,@body)
+     offered))
+
+(ert-deftest gemini-ls-test-code-action-todo ()
+  "A gemini.prompt code action runs without blocking Emacs.
+M-x eglot-code-actions returns while the model still works, and the
+answer streams into the chat, as with `gemini-ls-prompt'."
+  (gemini-ls-test--with-server
+      [((chunks . [((text . "Making it 2. "))
+                   ;; The answer's end comes well after eglot-code-actions
+                   ;; has returned: it does not wait for the prompt.
+                   ((text . "Done: x is 2 now.") (delay . "2s"))]))]
+      '(("calc.py" . "x = 1  # TODO: make it 2\n"))
+    (let ((offered
+           (with-current-buffer buf
+             (gemini-ls-test--picking "Gemini: implement this TODO"
+               ;; What M-x eglot-code-actions does on the line.
+               (eglot-code-actions (line-beginning-position) (line-end-position)
+                                   nil t)))))
+      (should (member "Gemini: explain selection (line 1)" offered)))
+    (should (get-buffer "*gemini*"))
+    (should (gemini-ls-test--busy-p))
+    (should-not (string-match-p "Done: x is 2" (gemini-ls-test--chat)))
+    (should (string-match-p
+             "## You\n\nImplement this TODO in calc.py: \"make it 2\""
+             (gemini-ls-test--chat)))
+    (gemini-ls-test--wait-done)
+    (should (string-match-p "## Gemini\n\nMaking it 2\\. Done: x is 2 now\\."
+                            (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-code-action-fix-diagnostics ()
+  "A fix-diagnostics code action sends its diagnostics, in the chat's session."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-record" nil ".jsonl")))
+    (unwind-protect
+        (gemini-ls-test--with-server
+            [((text . "Hello.")) ((text . "Fixed."))]
+            '(("calc.py" . "x = 1\nprint(y)\n"))
+          (gemini-ls-test--prompt buf "hello")
+          (let ((session (buffer-local-value 'gemini-ls--session-id
+                                             (get-buffer "*gemini*")))
+                (actions
+                 ;; The request eglot-code-actions sends when the buffer
+                 ;; shows this diagnostic of the server's.
+                 (append
+                  (with-current-buffer buf
+                    (jsonrpc-request
+                     server :textDocument/codeAction
+                     (list :textDocument (eglot--TextDocumentIdentifier)
+                           :range '(:start (:line 1 :character 0)
+                                    :end (:line 1 :character 0))
+                           :context
+                           '(:diagnostics
+                             [(:range (:start (:line 1 :character 6)
+                                       :end (:line 1 :character 7))
+                               :severity 1 :message "undefined name y"
+                               :source "pyflakes")]))))
+                  nil)))
+            (should session)
+            (should (equal (gemini-ls-test--picking "Gemini: fix"
+                             ;; What eglot-code-actions runs once the
+                             ;; user has picked.
+                             (with-current-buffer buf
+                               (eglot--read-execute-code-action actions server)))
+                           '("Gemini: fix “undefined name y”")))
+            (should (gemini-ls-test--busy-p))
+            (gemini-ls-test--wait-done)
+            (should (string-match-p "Fixed\\." (gemini-ls-test--chat)))
+            (should (equal session (buffer-local-value 'gemini-ls--session-id
+                                                       (get-buffer "*gemini*")))))
+          (let ((second (nth 1 (gemini-ls-test--model-requests
+                                gemini-ls-test--record))))
+            ;; The session's history, then the prompt with its context.
+            (should (member "hello" second))
+            (should (cl-some (lambda (text)
+                               (string-match-p
+                                "line 2, column 7: error: undefined name y (pyflakes)"
+                                text))
+                             second))
+            (should (cl-some (lambda (text)
+                               (string-prefix-p
+                                "Fix the diagnostics the editor shows here in calc.py"
+                                text))
+                             second))))
+      (delete-file gemini-ls-test--record))))
+
+(ert-deftest gemini-ls-test-other-command-to-server ()
+  "A command other than gemini.prompt goes to the server as eglot sends it."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let (result)
+      (gemini-ls-test--picking "Cancel"
+        (with-current-buffer buf
+          (setq result (eglot--read-execute-code-action
+                        ;; Fresh: Emacs 30's eglot edits the Command.
+                        (list (list :title "Cancel" :command "gemini.cancel"
+                                    :arguments (vector (list :sessionId "none"))))
+                        server))))
+      ;; The server's answer: no such session was running.
+      (should (equal result '(:cancelled :json-false))))
+    (should-not (get-buffer "*gemini*"))))
 
 (ert-deftest gemini-ls-test-merge ()
   "Merging keeps the original where hunks are rejected."
