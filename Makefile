@@ -1,4 +1,4 @@
-.PHONY: build install test test-go test-vscode test-nvim test-emacs vsix bench
+.PHONY: build install test test-go test-vscode test-nvim test-emacs test-newer-editors vsix bench
 
 build:
 	go build -o gemini-ls ./cmd/gemini-ls
@@ -7,10 +7,12 @@ install:
 	go install ./cmd/gemini-ls
 
 # Every test: the server's, the VS Code extension's unit tests and its
-# scenarios in real VS Code (code-server + Debian's Chromium), and the Neovim
-# plugin's headless tests, and the Emacs package's ERT tests. The first run
-# installs what they need, as root.
-test: test-go test-vscode test-nvim test-emacs
+# scenarios in real VS Code (code-server + Debian's Chromium), the Neovim
+# plugin's headless tests and the Emacs package's ERT tests with Debian
+# bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
+# Emacs 30 in a Debian trixie chroot. The first run installs what they need
+# and makes the chroot (~/.cache/gemini-ls/trixie), as root.
+test: test-go test-vscode test-nvim test-emacs test-newer-editors
 
 test-go:
 	go test -race -count=1 ./...
@@ -28,6 +30,9 @@ test-emacs:
 	{ dpkg -s emacs-nox elpa-eglot >/dev/null 2>&1 && command -v emacs >/dev/null; } || \
 		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot; }
 	bash editors/emacs/test/run.sh
+
+test-newer-editors:
+	bash editors/newer-editors.sh
 
 vsix:
 	bash editors/vscode/scripts/package.sh

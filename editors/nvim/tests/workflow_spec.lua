@@ -126,6 +126,21 @@ describe("workflow", function()
     has(chat_text(), "Changed one and nine.", "answer")
   end)
 
+  it("one gemini-ls serves every buffer", function()
+    vim.cmd("edit notes.txt")
+    vim.cmd("edit numbers.txt")
+    local ours = {}
+    for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
+      if c.name == "gemini-ls" then
+        table.insert(ours, c.id)
+      end
+    end
+    eq(1, #ours, "gemini-ls clients")
+    for _, name in ipairs({ "notes.txt", "numbers.txt" }) do
+      eq(true, vim.lsp.buf_is_attached(vim.fn.bufnr(name), ours[1]), name .. " attached")
+    end
+  end)
+
   it("Reject at the shell question keeps the command from running", function()
     vim.ui.select = function(items, _, cb)
       vim.defer_fn(function() cb(items[3], 3) end, 10)

@@ -148,7 +148,8 @@ local function client_config()
     name = "gemini-ls",
     cmd = cmd(),
     root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
+    -- Neovim names workspace folders by their path.
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = capabilities(),
     handlers = handlers,
     init_options = (M.config.model or M.config.approval_mode)
@@ -162,37 +163,39 @@ local function attachable(buf)
   return vim.api.nvim_buf_is_valid(buf) and vim.bo[buf].buftype == "" and vim.api.nvim_buf_get_name(buf) ~= ""
 end
 
+-- One gemini-ls for the plugin: Neovim 0.10's default reuse test compares
+-- the root with workspace folder names, and would start a server per buffer.
+local function same_server(client, config)
+  return client.name == config.name and client.config.root_dir == config.root_dir
+end
+
+--- Returns the client, starting gemini-ls if needed: with vim.lsp.start
+--- (0.8+) from a file buffer, which it attaches.
+function M.client()
+  local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
+  if client and not client_call(client, "is_stopped") then
+    return client
+  end
+  local buf = vim.api.nvim_get_current_buf()
+  if vim.lsp.start and (attachable(buf) or vim.fn.has("nvim-0.11") == 1) then
+    M.client_id = vim.lsp.start(client_config(), { bufnr = buf, reuse_client = same_server, attach = attachable(buf) })
+  else
+    M.client_id = vim.lsp.start_client(client_config())
+  end
+  return M.client_id and vim.lsp.get_client_by_id(M.client_id)
+end
+
 --- Attaches gemini-ls to buf, starting it if needed, and returns the client.
 function M.attach(buf)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
-  if vim.lsp.start then
-    if attachable(buf) then
-      local id = vim.api.nvim_buf_call(buf, function()
-        return vim.lsp.start(client_config())
-      end)
-      M.client_id = id or M.client_id
-    end
-  else
-    local client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
-    if not client or client_call(client, "is_stopped") then
-      M.client_id = vim.lsp.start_client(client_config())
-    end
-    if M.client_id and attachable(buf) then
-      vim.lsp.buf_attach_client(buf, M.client_id)
-    end
+  local client
+  vim.api.nvim_buf_call(buf, function()
+    client = M.client()
+  end)
+  if client and attachable(buf) and not vim.lsp.buf_is_attached(buf, client.id) then
+    vim.lsp.buf_attach_client(buf, client.id)
   end
-  return M.client()
-end
-
-function M.client()
-  if not M.client_id then
-    if vim.lsp.start then
-      M.client_id = vim.lsp.start(vim.tbl_extend("force", client_config(), { root_dir = client_config().root_dir }), { bufnr = vim.api.nvim_get_current_buf() })
-    else
-      M.client_id = vim.lsp.start_client(client_config())
-    end
-  end
-  return M.client_id and vim.lsp.get_client_by_id(M.client_id)
+  return client
 end
 
 -- Calls fn(client) once the server has answered initialize.

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Runs the Neovim plugin's and the Emacs package's tests with newer editors
+# than Debian bookworm's (Neovim 0.7, Emacs 28 + elpa-eglot): Debian trixie's
+# Neovim 0.10 and Emacs 30 with its built-in eglot, inside a trixie chroot.
+#
+# The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
+# at ${GEMINI_LS_CHROOT:-$HOME/.cache/gemini-ls/trixie} and reused. gemini-ls
+# and fakegemini are built here as static binaries, so the chroot needs no Go;
+# the repository is bind-mounted at /repo. The screens the tests capture go to
+# $chroot/var/tmp/gemini-ls-screenshots, not to docs/screenshots.
+#
+# The tests run in their own mount and PID namespaces: whatever way the run
+# ends, its mounts vanish and the processes it started end with it, and
+# nothing is mounted on the host.
+#
+# Needs root (debootstrap, unshare, chroot). Exit status 1 if any test fails.
+set -euo pipefail
+
+suite=trixie
+shots=/var/tmp/gemini-ls-screenshots
+
+# Inside the namespaces (see the end of the file): mount, run, summarize.
+if [ "${1:-}" = --in-namespace ]; then
+  c=$2 repo=$3 bin=$4
+  mount -t proc proc "$c/proc"
+  mount --bind /dev "$c/dev"
+  mount --bind /dev/pts "$c/dev/pts"
+  mount -t tmpfs -o mode=1777 tmpfs "$c/tmp"
+  mkdir -p "$c/repo" "$c/tmp/bin" "$c/tmp/home"
+  mount --bind "$repo" "$c/repo"
+  cp "$bin/gemini-ls" "$bin/fakegemini" "$c/tmp/bin/"
+  rm -rf "${c:?}$shots"
+  mkdir -p "$c$shots"
+
+  in_chroot() {
+    chroot "$c" /usr/bin/env -i \
+      PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
+      HOME=/tmp/home LANG=C.UTF-8 TERM=xterm-256color \
+      GEMINI_LS_BIN=/tmp/bin/gemini-ls FAKEGEMINI_BIN=/tmp/bin/fakegemini \
+      GEMINI_SCREENSHOTS_DIR="$shots" \
+      "$@"
+  }
+  summary=()
+  failed=0
+  # run_suite NAME RUNNER EDITOR: runs one editor's test runner in the chroot
+  # and records its "N passed, N failed" line.
+  run_suite() {
+    local name=$1 runner=$2 version out status last start=$SECONDS
+    version=$(in_chroot "$3" --version | head -1)
+    echo
+    echo "== $name tests with $version (Debian $suite chroot)"
+    out="$c/tmp/$name.log"
+    set +e
+    in_chroot timeout -k 10 900 bash "/repo/$runner" 2>&1 | tee "$out"
+    status=${PIPESTATUS[0]}
+    set -e
+    last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1 || true)
+    [ -n "$last" ] || last="no result line"
+    [ "$status" = 0 ] || failed=1
+    summary+=("$name ($version): $last, exit status $status, $((SECONDS - start)) s")
+  }
+  run_suite Neovim editors/nvim/tests/run.sh nvim
+  run_suite Emacs editors/emacs/test/run.sh emacs
+  echo
+  echo "newer-editors: screens captured in $c$shots"
+  printf 'newer-editors: %s\n' "${summary[@]}"
+  exit "$failed"
+fi
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
+# The editors, and what the runners use that minbase lacks: tmux for the
+# screenshot tests, git as on the host (project.el asks VC). procps for
+# looking into a stuck run.
+packages=(neovim emacs-nox tmux git procps)
+stamp="$suite ${packages[*]}"
+
+die() { echo "newer-editors: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, unshare, chroot); run it as root or with sudo"
+
+cache=${GEMINI_LS_CHROOT:-$HOME/.cache/gemini-ls/trixie}
+mkdir -p "$(dirname "$cache")"
+chroot_dir=$(realpath -m "$cache")
+partial="$chroot_dir.partial"
+marker="$chroot_dir/.gemini-ls-chroot"
+
+# remove DIR: deletes a chroot, but never through a mount: a bind-mounted
+# repository inside it would be deleted too.
+remove() {
+  [ -e "$1" ] || return 0
+  local mounted
+  mounted=$(awk -v d="$1" '{ p = $5; gsub(/\\040/, " ", p); if (p == d || index(p, d "/") == 1) print p }' /proc/self/mountinfo)
+  [ -z "$mounted" ] || die "not removing $1: unmount first: $(tr '\n' ' ' <<<"$mounted")"
+  rm -rf "$1"
+}
+
+make_chroot() {
+  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+  # Whatever is here is incomplete (no marker) or for another package list.
+  remove "$partial"
+  remove "$chroot_dir"
+  echo "newer-editors: making a Debian $suite chroot at $chroot_dir"
+  local log=$chroot_dir.debootstrap.log start=$SECONDS
+  # In its own mount namespace, so an interrupted debootstrap leaves no
+  # /proc mounted in the half-made chroot.
+  if ! unshare --mount --propagation private \
+      debootstrap --variant=minbase --include="$(IFS=,; echo "${packages[*]}")" \
+      "$suite" "$partial" "$mirror" >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    die "debootstrap $suite failed (log: $log)"
+  fi
+  rm -rf "$partial"/var/cache/apt/archives/*.deb "$partial"/var/lib/apt/lists/*
+  echo "$stamp" >"$partial/.gemini-ls-chroot"
+  # Renamed only when complete, so an interrupted debootstrap is never reused.
+  mv "$partial" "$chroot_dir"
+  echo "newer-editors: chroot made in $((SECONDS - start)) s"
+}
+
+# Made or replaced under an exclusive lock; used under a shared one, so runs
+# may share the chroot but none replaces it under another.
+exec 9>"$chroot_dir.lock"
+flock 9
+if [ -f "$marker" ] && [ "$(cat "$marker")" = "$stamp" ]; then
+  echo "newer-editors: reusing the $suite chroot at $chroot_dir"
+else
+  make_chroot
+fi
+flock -s 9
+
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+echo "newer-editors: building static gemini-ls and fakegemini"
+(cd "$repo" && CGO_ENABLED=0 go build -o "$bin/gemini-ls" ./cmd/gemini-ls \
+  && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./agent/geminitest/cmd/fakegemini)
+
+# unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
+# (--kill-child) kill the namespace's first process, and so every process in it.
+unshare --mount --propagation private --pid --fork --kill-child \
+  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" &
+ns=$!
+trap 'kill -KILL "$ns" 2>/dev/null; exit 130' INT TERM HUP
+status=0
+wait "$ns" || status=$?
+exit "$status"
