@@ -200,7 +200,7 @@ function M.open(params, respond, opts)
   vim.bo[r.orig].bufhidden = "wipe"
   vim.bo[r.orig].modifiable = false
   vim.bo[r.orig].filetype = vim.bo[buf].filetype
-  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. vim.api.nvim_buf_get_name(buf))
+  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":~:."))
   vim.cmd("diffthis")
   vim.cmd("rightbelow vsplit")
   r.win = vim.api.nvim_get_current_win()
