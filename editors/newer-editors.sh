@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the Neovim plugin's and the Emacs package's tests with newer editors
-# than Debian bookworm's (Neovim 0.7, Emacs 28 + elpa-eglot): Debian trixie's
-# Neovim 0.10 and Emacs 30 with its built-in eglot, inside a trixie chroot.
+# than Debian bookworm's (Neovim 0.7, Emacs 28 + elpa-eglot), inside a Debian
+# chroot:
+#   newer-editors.sh trixie   Neovim 0.10 and Emacs 30 with its built-in eglot
+#   newer-editors.sh sid      the newest Neovim (0.12 in November 2026)
 #
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
-# at ${GEMINI_LS_CHROOT:-$HOME/.cache/gemini-ls/trixie} and reused. gemini-ls
+# at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
 # $chroot/var/tmp/gemini-ls-screenshots, not to docs/screenshots.
@@ -16,12 +18,11 @@
 # Needs root (debootstrap, unshare, chroot). Exit status 1 if any test fails.
 set -euo pipefail
 
-suite=trixie
 shots=/var/tmp/gemini-ls-screenshots
 
 # Inside the namespaces (see the end of the file): mount, run, summarize.
 if [ "${1:-}" = --in-namespace ]; then
-  c=$2 repo=$3 bin=$4
+  c=$2 repo=$3 bin=$4 suite=$5
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
@@ -60,25 +61,33 @@ if [ "${1:-}" = --in-namespace ]; then
     summary+=("$name ($version): $last, exit status $status, $((SECONDS - start)) s")
   }
   run_suite Neovim editors/nvim/tests/run.sh nvim
-  run_suite Emacs editors/emacs/test/run.sh emacs
+  if [ -x "$c/usr/bin/emacs" ]; then
+    run_suite Emacs editors/emacs/test/run.sh emacs
+  fi
   echo
   echo "newer-editors: screens captured in $c$shots"
   printf 'newer-editors: %s\n' "${summary[@]}"
   exit "$failed"
 fi
 
+die() { echo "newer-editors: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
+suite=${1:-trixie}
 # The editors, and what the runners use that minbase lacks: tmux for the
 # screenshot tests, git as on the host (project.el asks VC). procps for
 # looking into a stuck run.
-packages=(neovim emacs-nox tmux git procps)
+case $suite in
+  trixie) packages=(neovim emacs-nox tmux git procps) ;;
+  # Emacs in sid is trixie's 30 with fixes: Neovim is what moves.
+  sid) packages=(neovim tmux git procps) ;;
+  *) die "unknown suite $suite: trixie or sid" ;;
+esac
 stamp="$suite ${packages[*]}"
 
-die() { echo "newer-editors: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, unshare, chroot); run it as root or with sudo"
 
-cache=${GEMINI_LS_CHROOT:-$HOME/.cache/gemini-ls/trixie}
+cache=${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/$suite
 mkdir -p "$(dirname "$cache")"
 chroot_dir=$(realpath -m "$cache")
 partial="$chroot_dir.partial"
@@ -136,7 +145,7 @@ echo "newer-editors: building static gemini-ls and fakegemini"
 # unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
 # (--kill-child) kill the namespace's first process, and so every process in it.
 unshare --mount --propagation private --pid --fork --kill-child \
-  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" &
+  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" "$suite" &
 ns=$!
 trap 'kill -KILL "$ns" 2>/dev/null; exit 130' INT TERM HUP
 status=0

@@ -150,4 +150,21 @@ describe("workflow", function()
     has(chat_text(), "(rejected)", "tool line")
     has(chat_text(), "Not run.", "answer")
   end)
+
+  it("a review that cannot open answers with an error instead of leaving the server waiting", function()
+    local open = review.open
+    review.open = function()
+      error("no room for a tab")
+    end
+    local notes = {}
+    local notify = vim.notify
+    vim.notify = function(msg) table.insert(notes, msg) end
+    run("Gemini make five loud")
+    review.open, vim.notify = open, notify
+    has(chat_text(), "The review failed.", "answer after the failed review")
+    has(chat_text(), "(error)", "tool line")
+    eq("", gemini.status(), "status after")
+    has(table.concat(notes, "\n"), "no room for a tab", "notification")
+    eq("ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\nten\n", read_file("numbers.txt"), "disk as the gy test left it")
+  end)
 end)

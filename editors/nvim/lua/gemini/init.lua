@@ -108,9 +108,14 @@ handlers["gemini/request"] = function(_, req, ctx)
     send({ error = { code = -32601, message = "gemini.nvim cannot answer " .. tostring(req.method) } })
     return
   end
-  ask(req.params or {}, function(result)
+  -- A failure must still answer, or the server waits for ever.
+  local ok, err = pcall(ask, req.params or {}, function(result)
     send({ result = result })
   end, id, client)
+  if not ok then
+    send({ error = { code = -32603, message = "gemini.nvim could not show " .. req.method .. ": " .. tostring(err) } })
+    notify_once("could not show " .. req.method .. ": " .. tostring(err))
+  end
   redraw_status()
 end
 

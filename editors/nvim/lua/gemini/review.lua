@@ -189,7 +189,13 @@ function M.open(params, respond, opts)
     opts = opts,
     label = params.label or "Gemini: edit",
   }
-  vim.lsp.util.apply_text_edits(edits, buf, opts.offset_encoding or "utf-16")
+  -- The review is the confirmation the annotations ask for: apply the
+  -- edits plain (0.12 refuses annotated ones without their annotations).
+  local plain = {}
+  for i, e in ipairs(edits) do
+    plain[i] = { range = e.range, newText = e.newText }
+  end
+  vim.lsp.util.apply_text_edits(plain, buf, opts.offset_encoding or "utf-16")
   r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
   vim.cmd("tabnew")
