@@ -28,8 +28,8 @@ test-nvim:
 	bash editors/nvim/tests/run.sh
 
 test-emacs:
-	{ dpkg -s emacs-nox elpa-eglot >/dev/null 2>&1 && command -v emacs >/dev/null; } || \
-		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot; }
+	{ dpkg -s emacs-nox elpa-eglot elpa-markdown-mode >/dev/null 2>&1 && command -v emacs >/dev/null; } || \
+		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot elpa-markdown-mode; }
 	bash editors/emacs/test/run.sh
 
 test-newer-editors:

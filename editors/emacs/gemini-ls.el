@@ -197,6 +197,18 @@ Reviewing means a review or a question waits for the user."
   "Start a new line unless at the beginning of one."
   (unless (bolp) (insert "\n")))
 
+(defun gemini-ls--insert-styled (text face &optional invisible)
+  "Insert TEXT in FACE, hidden under INVISIBLE's invisibility spec if set.
+An overlay, not text properties: font-lock (markdown-mode's in the chat,
+diff-mode's in a review) manages the `face' and `invisible' properties of
+the text it fontifies."
+  (let ((beg (point)))
+    (insert text)
+    (let ((ov (make-overlay beg (point) nil t nil)))
+      (overlay-put ov 'face face)
+      (overlay-put ov 'evaporate t)
+      (when invisible (overlay-put ov 'invisible invisible)))))
+
 (defun gemini-ls--insert-update (kind params)
   "Show the update of KIND with PARAMS in the chat."
   (gemini-ls--with-chat
@@ -209,21 +221,20 @@ Reviewing means a review or a question waits for the user."
        (gemini-ls--fresh-line)
        (let ((subject (plist-get params :subject))
              (desc (or (plist-get params :description) "")))
-         (insert (propertize (format "> thought: %s" (or subject "…"))
-                             'face 'gemini-ls-thought))
+         (gemini-ls--insert-styled (format "> thought: %s" (or subject "…"))
+                                   'gemini-ls-thought)
          ;; The description is folded (shown as "...") until
          ;; `gemini-ls-toggle-thoughts'.
          (unless (string-empty-p desc)
-           (insert (propertize (concat "\n> " (replace-regexp-in-string
-                                               "\n" "\n> " (string-trim desc)))
-                               'invisible 'gemini-ls-thought
-                               'face 'gemini-ls-thought)))
+           (gemini-ls--insert-styled
+            (concat "\n> " (replace-regexp-in-string "\n" "\n> " (string-trim desc)))
+            'gemini-ls-thought 'gemini-ls-thought))
          (insert "\n")))
       ("toolCall"
        (gemini-ls--fresh-line)
-       (insert (propertize (format "- %s " (or (plist-get params :title)
-                                                (plist-get params :name)))
-                           'face 'gemini-ls-tool))
+       (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
+                                                      (plist-get params :name)))
+                                 'gemini-ls-tool)
        (let ((m (point-marker)))
          (insert "[running]\n")
          (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
@@ -238,8 +249,8 @@ Reviewing means a review or a question waits for the user."
              (replace-match status t t)))))
       ("error"
        (gemini-ls--fresh-line)
-       (insert (propertize (format "Error: %s\n" (plist-get params :message))
-                           'face 'error))
+       (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
+                                 'error)
        (gemini-ls--warn-once (plist-get params :message)))
       (_ nil))
     (unless (equal kind "usage") (setq gemini-ls--last-kind kind))))
@@ -324,8 +335,8 @@ continues the chat's session."
     (gemini-ls--status-changed)
     (gemini-ls--with-chat
       (unless (bobp) (insert "\n"))
-      (insert (propertize (concat "## You\n\n" prompt "\n") 'face 'gemini-ls-user)
-              "\n## Gemini\n\n"))
+      (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
+      (insert "\n## Gemini\n\n"))
     (display-buffer chat)
     (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
       (jsonrpc-async-request
@@ -344,7 +355,7 @@ continues the chat's session."
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
              (unless (equal reason "end_turn")
-               (insert (propertize (format "\n[%s]\n" reason) 'face 'warning))))
+               (gemini-ls--insert-styled (format "\n[%s]\n" reason) 'warning)))
            (when (equal reason "error")
              (gemini-ls--warn-once (plist-get result :error)))))
        :error-fn
@@ -354,7 +365,7 @@ continues the chat's session."
          (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
-             (insert (propertize (concat msg "\n") 'face 'error)))
+             (gemini-ls--insert-styled (concat msg "\n") 'error))
            (gemini-ls--warn-once msg)))
        :timeout-fn
        (lambda ()
@@ -898,13 +909,13 @@ you finish.  Killing the buffer rejects the change.
   "Fill the review buffer from its files and decisions."
   (let ((inhibit-read-only t) (pos (point)))
     (erase-buffer)
-    (insert (propertize
+    (gemini-ls--insert-styled
              (substitute-command-keys
               "Gemini proposes this change.  \\<gemini-ls-review-mode-map>\
 \\[gemini-ls-review-accept-hunk]/\\[gemini-ls-review-reject-hunk]: accept/reject hunk, \
 \\[gemini-ls-review-accept-all]: accept all, \\[gemini-ls-review-reject-all]: reject all, \
 \\[gemini-ls-review-finish]: done, \\[gemini-ls-review-ediff]: ediff\n")
-             'face 'shadow))
+             'shadow)
     (dolist (f (plist-get gemini-ls--review :files))
       (let ((name (gemini-ls--display-name (gemini-ls--file-buffer f))))
         (insert (format "--- a/%s\n+++ b/%s\n" name name))
@@ -915,11 +926,11 @@ you finish.  Killing the buffer rejects the change.
               ('rejected
                (save-excursion
                  (goto-char beg) (end-of-line)
-                 (insert (propertize "  [rejected]" 'face 'error))))
+                 (gemini-ls--insert-styled "  [rejected]" 'error)))
               ('accepted
                (save-excursion
                  (goto-char beg) (end-of-line)
-                 (insert (propertize "  [accepted]" 'face 'success)))))))))
+                 (gemini-ls--insert-styled "  [accepted]" 'success))))))))
     (goto-char (min pos (point-max)))
     (set-buffer-modified-p nil)))
 
