@@ -127,6 +127,38 @@ handlers["gemini/cancelRequest"] = function(_, params)
   end
 end
 
+-- The URIs of the documents a WorkspaceEdit changes.
+local function edited_uris(edit)
+  local uris = {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then
+      table.insert(uris, change.textDocument.uri)
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    table.insert(uris, uri)
+  end
+  return uris
+end
+
+-- Edits that need no review (approval mode auto_edit or yolo) are applied
+-- by Neovim at once; with auto_save they are written too, so a shell
+-- command run next sees them on disk.
+handlers["workspace/applyEdit"] = function(err, params, ctx, config)
+  local result = vim.lsp.handlers["workspace/applyEdit"](err, params, ctx, config)
+  if M.config.auto_save and result and result.applied and params and params.edit then
+    for _, uri in ipairs(edited_uris(params.edit)) do
+      local buf = vim.uri_to_bufnr(uri)
+      if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified then
+        vim.api.nvim_buf_call(buf, function()
+          vim.cmd("silent! write")
+        end)
+      end
+    end
+  end
+  return result
+end
+
 handlers["gemini/update"] = function(_, params)
   if params then
     chat.update(params)
