@@ -2,6 +2,8 @@
 local M = {}
 
 M.buf = nil
+-- What the chat's keys do; set by the plugin (prompt, cancel).
+M.actions = {}
 local tool_lines = {} -- callId -> {line, title}
 local last_kind = nil
 
@@ -14,6 +16,25 @@ function M.ensure()
   vim.bo[M.buf].filetype = "markdown"
   vim.bo[M.buf].bufhidden = "hide"
   tool_lines = {}
+  local keys = {
+    ["<CR>"] = { "prompt", "Gemini: ask" },
+    ["<C-c>"] = { "cancel", "Gemini: cancel the running prompt" },
+    q = { "close", "Gemini: close the chat window" },
+  }
+  for key, k in pairs(keys) do
+    vim.api.nvim_buf_set_keymap(M.buf, "n", key, "", {
+      nowait = true,
+      silent = true,
+      desc = k[2],
+      callback = function()
+        if k[1] == "close" then
+          pcall(vim.api.nvim_win_close, 0, false)
+        elseif M.actions[k[1]] then
+          M.actions[k[1]]()
+        end
+      end,
+    })
+  end
   return M.buf
 end
 

@@ -432,6 +432,15 @@ function M.setup(opts)
   M.did_setup = true
 end
 
+chat.actions = {
+  prompt = function()
+    ask(nil, function(text)
+      M.prompt(text, nil)
+    end)
+  end,
+  cancel = M.cancel,
+}
+
 M.review = review
 M.chat = chat
 return M
