@@ -40,6 +40,12 @@ local function client_call(client, name, ...)
 end
 M.client_call = client_call
 
+-- Requests that wait for the user arrive as gemini/request notifications
+-- (experimental.gemini.requestNotifications): Neovim answers a real
+-- request as soon as its handler returns, and the user takes longer.
+local waiting = {} -- gemini/request id -> true while the user decides
+M.waiting = waiting
+
 local function redraw_status()
   vim.g.gemini_status = M.status()
   pcall(vim.cmd, "redrawstatus")
@@ -48,19 +54,13 @@ end
 --- The plugin's state for a statusline: "" when idle, else
 --- "Gemini: working" or "Gemini: reviewing".
 function M.status()
-  if next(M.waiting) ~= nil then
+  if next(waiting) ~= nil then
     return "Gemini: reviewing"
   elseif M.state.prompt_running then
     return "Gemini: working"
   end
   return ""
 end
-
--- Requests that wait for the user arrive as gemini/request notifications
--- (experimental.gemini.requestNotifications): Neovim answers a real
--- request as soon as its handler returns, and the user takes longer.
-local waiting = {} -- gemini/request id -> true while the user decides
-M.waiting = waiting
 
 local asks = {}
 
