@@ -148,7 +148,13 @@ func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
 		return ag.NewSession(), nil
 	}
 	sess, ok := ag.Session(id)
-	if !ok {
+	s.mu.Lock()
+	closed := s.closed[id]
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return nil, errSessionClosed(id)
+	case !ok:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown sessionId %q", id)
 	}
 	return sess, nil
@@ -163,6 +169,11 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, prompt stri
 	if _, busy := s.running[sess.ID()]; busy {
 		s.mu.Unlock()
 		return promptResult{}, jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", sess.ID())
+	}
+	if s.closed[sess.ID()] {
+		// Closed to make room since it was looked up.
+		s.mu.Unlock()
+		return promptResult{}, errSessionClosed(sess.ID())
 	}
 	s.running[sess.ID()] = cancel
 	s.mu.Unlock()

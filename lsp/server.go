@@ -60,6 +60,8 @@ type Server struct {
 	agentErr    error
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	sessions    map[string]*sessionInfo       // session id → what the session list shows
+	closed      map[string]bool               // sessions closed to make room (see maxSessions)
+	uses        uint64                        // prompts so far, to order sessions by use
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
 	// toldNoWayToAsk: the user was shown how to allow edits.
@@ -97,6 +99,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		exit:     make(chan int, 1),
 		running:  map[string]context.CancelFunc{},
 		sessions: map[string]*sessionInfo{},
+		closed:   map[string]bool{},
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},

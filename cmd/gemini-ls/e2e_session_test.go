@@ -441,3 +441,53 @@ func TestSessionsList(t *testing.T) {
 		t.Errorf("createdAt %q: %v", got[0].CreatedAt, err)
 	}
 }
+
+// A connection keeps the 32 most recently used sessions: an editor stays
+// open for days, and each session holds its whole history.
+func TestSessionsAreBoundedByUse(t *testing.T) {
+	const kept = 32
+	turns := make([]geminitest.Turn, kept+3)
+	for i := range turns {
+		turns[i] = geminitest.TextTurn("ok")
+	}
+	h := start(t, setup{profile: lsptest.Plugin()}, turns...)
+	first := h.prompt(map[string]any{"prompt": "first"}).SessionID
+	second := h.prompt(map[string]any{"prompt": "second"}).SessionID
+	for i := 2; i < kept; i++ {
+		h.prompt(map[string]any{"prompt": "more"})
+	}
+	h.prompt(map[string]any{"prompt": "back to the first", "sessionId": first}) // second is now the least recently used
+	h.prompt(map[string]any{"prompt": "one too many"})
+
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "again", "sessionId": second}, nil)
+	if err == nil || !strings.Contains(err.Error(), "was closed to bound memory") || !strings.Contains(err.Error(), "start a new session") {
+		t.Errorf("prompt to the closed session: %v", err)
+	}
+	if res := h.prompt(map[string]any{"prompt": "still here?", "sessionId": first}); res.StopReason != "end_turn" {
+		t.Errorf("the recently used session: %+v", res)
+	}
+	var res struct {
+		Sessions []struct {
+			SessionID string    `json:"sessionId"`
+			CreatedAt time.Time `json:"createdAt"`
+			UpdatedAt time.Time `json:"updatedAt"`
+			Prompts   int       `json:"prompts"`
+		} `json:"sessions"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/sessions", map[string]any{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sessions) != kept {
+		t.Errorf("%d sessions listed, want %d", len(res.Sessions), kept)
+	}
+	for _, s := range res.Sessions {
+		switch s.SessionID {
+		case second:
+			t.Errorf("the closed session is still listed")
+		case first:
+			if s.Prompts != 3 || !s.UpdatedAt.After(s.CreatedAt) {
+				t.Errorf("first session = %+v", s)
+			}
+		}
+	}
+}
