@@ -250,6 +250,13 @@ const workbenchSettings = (serverPath) => ({
   'chat.commandCenter.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'window.commandCenter': false,
+  // Steady pictures: no forwarded-ports counter, no blinking caret, no
+  // highlights or minimap that arrive after a delay.
+  'remote.autoForwardPorts': false,
+  'editor.cursorBlinking': 'solid',
+  'editor.occurrencesHighlight': 'off',
+  'editor.selectionHighlight': false,
+  'editor.minimap.enabled': false,
 });
 
 class Workbench {
@@ -432,7 +439,9 @@ class Workbench {
 
   async screenshot(file) {
     await fsp.mkdir(path.dirname(file), { recursive: true });
-    await this.page.screenshot({ path: file });
+    // The same picture run to run: no hover, spinners at their first frame.
+    await this.page.mouse.move(0, 0);
+    await this.page.screenshot({ path: file, animations: 'disabled' });
   }
 
   // collectLogs copies the extension host's and the output channels' logs
