@@ -10,9 +10,9 @@ install:
 # scenarios in real VS Code (code-server + Debian's Chromium), the Neovim
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
-# Emacs 30 in a Debian trixie chroot, and the Neovim tests with sid's newest
-# Neovim. The first run installs what they need and makes the chroots
-# (~/.cache/gemini-ls/{trixie,sid}), as root.
+# Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
+# testing's newest Neovim. The first run installs what they need and makes
+# the chroots (~/.cache/gemini-ls/{trixie,testing}), as root.
 test: test-go test-vscode test-nvim test-emacs test-newer-editors
 
 test-go:
@@ -34,7 +34,7 @@ test-emacs:
 
 test-newer-editors:
 	bash editors/newer-editors.sh trixie
-	bash editors/newer-editors.sh sid
+	bash editors/newer-editors.sh testing
 
 vsix:
 	bash editors/vscode/scripts/package.sh

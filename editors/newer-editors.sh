@@ -3,7 +3,8 @@
 # than Debian bookworm's (Neovim 0.7, Emacs 28 + elpa-eglot), inside a Debian
 # chroot:
 #   newer-editors.sh trixie   Neovim 0.10 and Emacs 30 with its built-in eglot
-#   newer-editors.sh sid      the newest Neovim (0.12 in November 2026)
+#   newer-editors.sh testing  the newest Neovim that reached Debian testing
+#                             (0.12 in November 2026)
 #
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
@@ -79,9 +80,10 @@ suite=${1:-trixie}
 # looking into a stuck run.
 case $suite in
   trixie) packages=(neovim emacs-nox tmux git procps) ;;
-  # Emacs in sid is trixie's 30 with fixes: Neovim is what moves.
-  sid) packages=(neovim tmux git procps) ;;
-  *) die "unknown suite $suite: trixie or sid" ;;
+  # Testing rather than sid: only installable packages migrate there.
+  # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
+  testing) packages=(neovim tmux git procps) ;;
+  *) die "unknown suite $suite: trixie or testing" ;;
 esac
 stamp="$suite ${packages[*]}"
 
