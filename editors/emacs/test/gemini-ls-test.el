@@ -114,6 +114,17 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                        ((call . ((name . "replace") (args . ,args))))]))
           '((text . "Done."))))
 
+(defmacro gemini-ls-test--with-greeting-edit (&rest body)
+  "Run BODY as `gemini-ls-test--with-server' does, for a.txt holding
+\"hello world\" and a model that replaces world with Emacs."
+  (declare (indent 0))
+  `(gemini-ls-test--with-server
+       (gemini-ls-test--edit-script '((file_path . "a.txt")
+                                      (old_string . "world")
+                                      (new_string . "Emacs")))
+       '(("a.txt" . "hello world\n"))
+     ,@body))
+
 (ert-deftest gemini-ls-test-streamed-answer ()
   "Thoughts and text deltas stream into the chat."
   (gemini-ls-test--with-server
@@ -194,11 +205,7 @@ tmux-screens.sh sees it in a real one."
 (ert-deftest gemini-ls-test-edit-accepted ()
   "An accepted change reaches the file on disk; the tool line says ok.
 The review does not block Emacs; its answer goes as gemini/response."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
                                                    :experimental)
                                         :gemini)
@@ -232,11 +239,7 @@ The review does not block Emacs; its answer goes as gemini/response."
 
 (ert-deftest gemini-ls-test-edit-rejected ()
   "A rejected change leaves the file and the buffer unchanged."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (let (notes)
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
@@ -253,11 +256,7 @@ The review does not block Emacs; its answer goes as gemini/response."
 
 (ert-deftest gemini-ls-test-review-killed ()
   "Killing the review buffer rejects the change."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (gemini-ls-test--start buf "greet Emacs")
     (kill-buffer (gemini-ls-test--review))
     (gemini-ls-test--wait-done)
@@ -324,11 +323,7 @@ The review does not block Emacs; its answer goes as gemini/response."
 
 (ert-deftest gemini-ls-test-edited-during-review ()
   "What the user types in the file during the review is what is kept."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (let (notes)
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
@@ -348,11 +343,7 @@ The review does not block Emacs; its answer goes as gemini/response."
 
 (ert-deftest gemini-ls-test-cancel-during-review ()
   "Cancelling the prompt closes its review and restores the buffer."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (let (notes)
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
@@ -386,11 +377,7 @@ The review does not block Emacs; its answer goes as gemini/response."
 
 (ert-deftest gemini-ls-test-mode-line-status ()
   "The mode line says what Gemini does: idle, working, reviewing."
-  (gemini-ls-test--with-server
-      (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                     (old_string . "world")
-                                     (new_string . "Emacs")))
-      '(("a.txt" . "hello world\n"))
+  (gemini-ls-test--with-greeting-edit
     (should (string-match-p "Gemini " (gemini-ls-test--status)))
     (should-not (string-match-p "Gemini:" (gemini-ls-test--status)))
     (gemini-ls-test--start buf "greet Emacs")
@@ -475,11 +462,7 @@ It replaces the first line with TEXT."
 (ert-deftest gemini-ls-test-plain-edit-applied ()
   "With approvalMode auto_edit a change is applied and saved without review."
   (let ((gemini-ls-initialization-options '(:approvalMode "auto_edit")))
-    (gemini-ls-test--with-server
-        (gemini-ls-test--edit-script '((file_path . "a.txt")
-                                       (old_string . "world")
-                                       (new_string . "Emacs")))
-        '(("a.txt" . "hello world\n"))
+    (gemini-ls-test--with-greeting-edit
       (let ((opened nil))
         (add-hook 'gemini-ls-review-mode-hook (lambda () (setq opened t)))
         (unwind-protect (gemini-ls-test--prompt buf "greet Emacs")
