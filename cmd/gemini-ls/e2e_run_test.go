@@ -501,11 +501,12 @@ var editAndShellFiles = map[string]string{
 	"crlf.txt": "alpha\r\nbeta\r\n",
 }
 
-// With nobody to ask, the default mode refuses edits and shell commands,
-// saying how to allow them, and the turn goes on.
-func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
+// runEditAndShell runs the edit-and-shell turns headless with args added;
+// the run must finish ("Finished.", exit 0) with four function responses.
+func runEditAndShell(t *testing.T, args ...string) (*headless, []*genai.FunctionResponse) {
+	t.Helper()
 	h := newHeadless(t, editAndShellFiles, editAndShellTurns()...)
-	r := h.run("run", "-p", "change things")
+	r := h.run(append([]string{"run", "-p", "change things"}, args...)...)
 	r.wantExit(t, 0)
 	if r.stdout != "Finished.\n" {
 		t.Errorf("stdout = %q", r.stdout)
@@ -514,6 +515,13 @@ func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
 	if len(fr) != 4 {
 		t.Fatalf("function responses = %+v", fr)
 	}
+	return h, fr
+}
+
+// With nobody to ask, the default mode refuses edits and shell commands,
+// saying how to allow them, and the turn goes on.
+func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
+	h, fr := runEditAndShell(t)
 	for i, want := range []string{"--approval-mode auto_edit", "--approval-mode auto_edit", "--approval-mode auto_edit", "--approval-mode yolo"} {
 		if e := responseError(fr[i]); !strings.Contains(e, want) {
 			t.Errorf("%s response %d error = %q, want it to mention %q", fr[i].Name, i, e, want)
@@ -535,16 +543,7 @@ func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
 
 // auto_edit applies edits to disk but still refuses shell commands.
 func TestRunAutoEditAppliesEditsOnly(t *testing.T) {
-	h := newHeadless(t, editAndShellFiles, editAndShellTurns()...)
-	r := h.run("run", "-p", "change things", "--approval-mode", "auto_edit")
-	r.wantExit(t, 0)
-	if r.stdout != "Finished.\n" {
-		t.Errorf("stdout = %q", r.stdout)
-	}
-	fr := h.responses(1)
-	if len(fr) != 4 {
-		t.Fatalf("function responses = %+v", fr)
-	}
+	h, fr := runEditAndShell(t, "--approval-mode", "auto_edit")
 	for i, want := range []string{
 		"Successfully modified file: " + h.path("a.txt") + " (1 replacements).",
 		"Successfully modified file: " + h.path("crlf.txt") + " (1 replacements).",
@@ -573,13 +572,7 @@ func TestRunAutoEditAppliesEditsOnly(t *testing.T) {
 
 // yolo runs shell commands too, in the workspace root.
 func TestRunYoloRunsShell(t *testing.T) {
-	h := newHeadless(t, editAndShellFiles, editAndShellTurns()...)
-	r := h.run("run", "-p", "change things", "--approval-mode", "yolo")
-	r.wantExit(t, 0)
-	fr := h.responses(1)
-	if len(fr) != 4 {
-		t.Fatalf("function responses = %+v", fr)
-	}
+	h, fr := runEditAndShell(t, "--approval-mode", "yolo")
 	out := responseOutput(fr[3])
 	for _, want := range []string{"Command: touch marker && echo made\nDirectory: (root)\nOutput: made\n", "Exit Code: 0\n"} {
 		if !strings.Contains(out, want) {
