@@ -102,15 +102,20 @@ tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 45 \
    GOOGLE_GEMINI_BASE_URL='$url' \
    emacs -nw -Q -l '$work/init.el' greet.py" || fail "tmux did not start"
 
+# ask PROMPT: M-x gemini-ls-prompt, as a user types it.
+ask() {
+  tmux -L "$sock" send-keys M-x
+  wait_for '^M-x' "the M-x prompt" 5
+  tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
+  tmux -L "$sock" send-keys Enter
+  wait_for 'Ask Gemini:' "the prompt question" 5
+  tmux -L "$sock" send-keys -l "$1"
+  tmux -L "$sock" send-keys Enter
+}
+
 wait_for '\[eglot:' "eglot to connect"
 wait_for '\) Gemini [- ]' "the idle status in the mode line" 5
-tmux -L "$sock" send-keys M-x
-wait_for '^M-x' "the M-x prompt" 5
-tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
-tmux -L "$sock" send-keys Enter
-wait_for 'Ask Gemini:' "the prompt question" 5
-tmux -L "$sock" send-keys -l 'make greet say Hi'
-tmux -L "$sock" send-keys Enter
+ask 'make greet say Hi'
 
 wait_for '\*gemini review\*' "the review buffer"
 wait_for '\|\+    return "Hi, " \+ name \+ "!"' "the diff's + line" 5
@@ -130,6 +135,8 @@ wait_for '\) Gemini [- ]' "the idle status once the answer is in" 5
 screen >"$shots/emacs-chat.txt"
 grep -q '> thought: Planning the change' "$shots/emacs-chat.txt" \
   || fail "chat screen lacks the folded thought"
+! grep -q 'The greeting lives in greet' "$shots/emacs-chat.txt" \
+  || fail "chat screen shows the thought's text, which should be folded"
 grep -q 'make greet say Hi' "$shots/emacs-chat.txt" \
   || fail "chat screen lacks the prompt"
 
@@ -142,13 +149,7 @@ done
 
 # The question is asked from a timer, where quitting is inhibited: C-g
 # must still answer it, as a rejection.
-tmux -L "$sock" send-keys M-x
-wait_for '^M-x' "the M-x prompt" 5
-tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
-tmux -L "$sock" send-keys Enter
-wait_for 'Ask Gemini:' "the prompt question" 5
-tmux -L "$sock" send-keys -l 'make a marker'
-tmux -L "$sock" send-keys Enter
+ask 'make a marker'
 wait_for 'Allow shell command\? touch marker' "the shell command's question"
 tmux -L "$sock" send-keys C-g
 wait_for 'Shell touch marker \[rejected\]' "C-g to reject the command"
