@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,10 +242,12 @@ func (h *harness) open(name string) {
 	}
 }
 
-func (h *harness) wantOutput(request int, want string) {
+// wantOutput checks the tool outputs sent with model request number
+// request: exactly want, in order.
+func (h *harness) wantOutput(request int, want ...string) {
 	h.t.Helper()
-	if out := h.toolOutputs(request); len(out) != 1 || out[0] != want {
-		h.t.Errorf("tool output = %q, want %q", out, want)
+	if out := h.toolOutputs(request); !slices.Equal(out, want) {
+		h.t.Errorf("tool outputs = %q, want %q", out, want)
 	}
 }
 

@@ -32,17 +32,11 @@ func TestReadsSeeUnsavedBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.prompt(map[string]any{"prompt": "read it"})
-	out := h.toolOutputs(1)
-	want := []string{
+	h.wantOutput(1,
 		"package a // unsaved edit\n",
 		"Found 1 match for pattern \"unsaved\" in the workspace directory:\n---\nFile: a.go\nL1: package a // unsaved edit\n---",
 		"package a // never saved\n",
-	}
-	for i := range want {
-		if i >= len(out) || out[i] != want[i] {
-			t.Errorf("output %d = %q, want %q", i, out, want[i])
-		}
-	}
+	)
 }
 
 // Paths outside the workspace, directly or through a symlink, are refused
@@ -103,21 +97,13 @@ func TestUnknownToolAndInvalidArgumentsKeepTheTurnGoing(t *testing.T) {
 	if res.StopReason != "end_turn" || res.Text != "recovered" {
 		t.Fatalf("result = %+v", res)
 	}
-	out := h.toolOutputs(1)
-	want := []string{
+	h.wantOutput(1,
 		`error: Tool "delete_everything" not found in registry. Available tools: glob, grep_search, list_directory, read_file, replace, run_shell_command, write_file`,
 		"error: params/path must be string",
 		"error: params must have required property 'path'",
 		"error: params/offset must be integer",
-	}
-	for i := range want {
-		if i >= len(out) || out[i] != want[i] {
-			t.Errorf("output %d: got %q, want %q", i, out, want[i])
-		}
-	}
-	if got := h.toolOutputs(2); len(got) != 1 || got[0] != aGo {
-		t.Errorf("the turn did not go on: %q", got)
-	}
+	)
+	h.wantOutput(2, aGo) // the turn went on
 	results := h.updates("toolResult")
 	if len(results) != 5 || results[0].Status != "error" || results[4].Status != "ok" {
 		t.Errorf("toolResult updates = %+v", results)
@@ -300,9 +286,7 @@ func TestShellConfirmation(t *testing.T) {
 			h := start(t, setup{profile: pl.profile()}, shellTurns()...)
 			h.client.OnConfirm = func(context.Context, json.RawMessage) string { return "cancel" }
 			h.prompt(map[string]any{"prompt": "run"})
-			if out := h.toolOutputs(1); out[0] != "error: The user declined to run this command." {
-				t.Errorf("output = %q", out)
-			}
+			h.wantOutput(1, "error: The user declined to run this command.")
 			if _, err := os.Stat(h.path("out.txt")); err == nil {
 				t.Error("a declined command ran")
 			}

@@ -44,9 +44,7 @@ func TestTurnListsReadsGlobsGrepsAndEdits(t *testing.T) {
 	contains(t, "glob", out[2], "Found 2 file(s) matching \"**/*.go\"")
 	contains(t, "glob ignores build/", out[2], "(1 additional files were ignored)")
 	contains(t, "grep_search", out[3], "Found 1 match for pattern \"TODO\"")
-	if got := h.toolOutputs(2); len(got) != 1 || got[0] != "Successfully modified file: "+h.path("main.go")+" (1 replacements)." {
-		t.Errorf("replace output = %q", got)
-	}
+	h.wantOutput(2, "Successfully modified file: "+h.path("main.go")+" (1 replacements).")
 	buf, _ := h.client.Buffer(h.path("main.go"))
 	contains(t, "buffer", buf, `return "Hi"`)
 	// Nothing reaches disk that the editor did not save.
