@@ -86,7 +86,12 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		return tools.Decision{Outcome: tools.Stale, Reason: stale}, nil
 	}
 	name := displayName(ws, change.Path)
-	added, removed := workspace.DiffStat(change.Before, change.After)
+	base := change.Before
+	if !change.Exists {
+		base = ""
+	}
+	diff := workspace.DiffLines(base, change.After)
+	added, removed := diff.Stat()
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
 	var always bool
@@ -112,7 +117,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	if wasOpen {
 		version = before.Version
 	}
-	params := p.workspaceEdit(change, f, strat == annotated, "Gemini: edit "+summary)
+	params := p.workspaceEdit(change, diff.Edits(f.Encoding), f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
 	send := s.call
 	if strat == annotated {
@@ -258,7 +263,7 @@ func (p *editProposer) currentText(path string) (string, bool) {
 }
 
 // workspaceEdit builds the applyEdit params for change.
-func (p *editProposer) workspaceEdit(change workspace.FileChange, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
+func (p *editProposer) workspaceEdit(change workspace.FileChange, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
 	docURI := uri.File(change.Path)
 	var version *int32
 	if doc, ok := p.s.docs.Get(change.Path); ok {
@@ -266,11 +271,6 @@ func (p *editProposer) workspaceEdit(change workspace.FileChange, f clientFeatur
 		v := doc.Version
 		version = &v
 	}
-	before := change.Before
-	if !change.Exists {
-		before = ""
-	}
-	edits := workspace.ComputeEdits(before, change.After, f.Encoding)
 
 	var ann protocol.ChangeAnnotationIdentifier
 	var annotations map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation

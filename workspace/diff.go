@@ -27,15 +27,6 @@ func UnifiedDiff(name, before, after string) string {
 	return diff
 }
 
-// DiffStat counts added and removed lines.
-func DiffStat(before, after string) (added, removed int) {
-	for _, e := range lineDiff(before, after) {
-		removed += countLines(before[e.start:e.end])
-		added += countLines(e.text)
-	}
-	return added, removed
-}
-
 // countLines counts lines, a final line without a newline included.
 func countLines(s string) int {
 	n := strings.Count(s, "\n")

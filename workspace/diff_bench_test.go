@@ -7,12 +7,14 @@ import "testing"
 // +/− summary of the proposal and the unified diff shown with the result.
 // bench.BenchmarkWriteFile50ChangesOn20000Lines measures them in place.
 
-func BenchmarkDiffStat50On20000Lines(b *testing.B) {
+// The summary counts the lines of the diff the edits are made from.
+func BenchmarkStat50On20000Lines(b *testing.B) {
 	before, after := bigEditPair()
+	d := DiffLines(before, after)
 	b.ReportAllocs()
 	for b.Loop() {
-		if added, removed := DiffStat(before, after); added != 50 || removed != 50 {
-			b.Fatalf("DiffStat = +%d −%d, want +50 −50", added, removed)
+		if added, removed := d.Stat(); added != 50 || removed != 50 {
+			b.Fatalf("Stat = +%d −%d, want +50 −50", added, removed)
 		}
 	}
 }

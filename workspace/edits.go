@@ -14,22 +14,47 @@ import (
 // after: a line-level diff (fast on large files), each hunk then narrowed
 // to the characters that differ, never splitting a character or a \r\n.
 func ComputeEdits(before, after string, enc Encoding) []TextEdit {
+	return DiffLines(before, after).Edits(enc)
+}
+
+// LineDiff is the line-level difference of two texts, computed once for
+// both the edits that carry it and its count of lines.
+type LineDiff struct {
+	before string
+	hunks  []byteEdit
+}
+
+// DiffLines diffs before and after by lines.
+func DiffLines(before, after string) LineDiff {
 	if before == after {
+		return LineDiff{before: before}
+	}
+	return LineDiff{before: before, hunks: lineDiff(before, after)}
+}
+
+// Edits are the minimal edits of ComputeEdits, positions in enc.
+func (d LineDiff) Edits(enc Encoding) []TextEdit {
+	if len(d.hunks) == 0 {
 		return nil
 	}
-	diffs := lineDiff(before, after)
-	if len(diffs) == 0 {
-		return nil
-	}
-	edits := make([]TextEdit, len(diffs))
-	c := positionCursor{text: before, enc: enc}
-	for i, d := range diffs {
-		d = narrow(before, d)
-		start := c.at(d.start)
-		end := c.at(d.end)
-		edits[i] = TextEdit{Range: Range{Start: start, End: end}, NewText: d.text}
+	edits := make([]TextEdit, len(d.hunks))
+	c := positionCursor{text: d.before, enc: enc}
+	for i, h := range d.hunks {
+		h = narrow(d.before, h)
+		start := c.at(h.start)
+		end := c.at(h.end)
+		edits[i] = TextEdit{Range: Range{Start: start, End: end}, NewText: h.text}
 	}
 	return edits
+}
+
+// Stat counts added and removed lines.
+func (d LineDiff) Stat() (added, removed int) {
+	for _, h := range d.hunks {
+		removed += countLines(d.before[h.start:h.end])
+		added += countLines(h.text)
+	}
+	return added, removed
 }
 
 // lineDiff is udiff.Lines without its per-rune line splitting and string

@@ -227,14 +227,14 @@ func TestUnifiedDiffAndStat(t *testing.T) {
 	if UnifiedDiff("f", before, before) != "" {
 		t.Error("UnifiedDiff of equal texts is not empty")
 	}
-	if added, removed := DiffStat(before, after); added != 2 || removed != 1 {
-		t.Errorf("DiffStat = +%d -%d, want +2 -1", added, removed)
+	if added, removed := DiffLines(before, after).Stat(); added != 2 || removed != 1 {
+		t.Errorf("Stat = +%d -%d, want +2 -1", added, removed)
 	}
-	if added, removed := DiffStat("", "x\ny"); added != 2 || removed != 0 {
-		t.Errorf("DiffStat new file = +%d -%d, want +2 -0", added, removed)
+	if added, removed := DiffLines("", "x\ny").Stat(); added != 2 || removed != 0 {
+		t.Errorf("Stat new file = +%d -%d, want +2 -0", added, removed)
 	}
-	if added, removed := DiffStat("x\ny\n", ""); added != 0 || removed != 2 {
-		t.Errorf("DiffStat deleted = +%d -%d, want +0 -2", added, removed)
+	if added, removed := DiffLines("x\ny\n", "").Stat(); added != 0 || removed != 2 {
+		t.Errorf("Stat deleted = +%d -%d, want +0 -2", added, removed)
 	}
 }
 
