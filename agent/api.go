@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 
 	"google.golang.org/genai"
@@ -84,7 +85,32 @@ const (
 	StopCancelled StopReason = "cancelled"
 	StopMaxTurns  StopReason = "max_turns"
 	StopError     StopReason = "error"
+	// StopMaxTokens: the model's last answer was cut at its output token
+	// limit (finish reason MAX_TOKENS); the text so far is kept.
+	StopMaxTokens StopReason = "max_tokens"
 )
+
+// ErrAnswerCut is the Err of a StopMaxTokens result.
+var ErrAnswerCut = errors.New("the model's answer was cut at its output token limit (finish reason MAX_TOKENS)")
+
+// EmptyAnswerError is a model answer with nothing to show or run, after
+// Attempts requests: blocked, cut before any text, or simply empty.
+type EmptyAnswerError struct {
+	What         string // what the model returned, in words
+	FinishReason genai.FinishReason
+	Attempts     int
+}
+
+func (e *EmptyAnswerError) Error() string {
+	msg := "the model returned no answer: " + e.What
+	if e.FinishReason != "" {
+		msg += fmt.Sprintf(" (finish reason %s)", e.FinishReason)
+	}
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf("; asked %d times", e.Attempts)
+	}
+	return msg
+}
 
 // PromptResult is the outcome of Session.Prompt.
 type PromptResult struct {

@@ -54,12 +54,19 @@ type modelTurn struct {
 	parts []*genai.Part
 	calls []*genai.FunctionCall
 	text  strings.Builder
+
+	// What emptyAnswer judges: whether any response had a candidate, the
+	// last finish reason given, and whether the model thought.
+	candidates bool
+	finish     genai.FinishReason
+	thoughts   bool
 }
 
 // add takes one streamed part and returns the event it makes, if any.
 func (t *modelTurn) add(c *chat, p *genai.Part) (Event, bool) {
 	switch {
 	case p.Thought:
+		t.thoughts = true
 		if p.ThoughtSignature != nil {
 			// Thoughts are not kept, but their signature must go back.
 			t.keep(&genai.Part{ThoughtSignature: p.ThoughtSignature})
@@ -105,6 +112,45 @@ func (t *modelTurn) keep(p *genai.Part) {
 		}
 	}
 	t.parts = append(t.parts, p)
+}
+
+// emptyAnswer returns an *EmptyAnswerError when the answer says nothing
+// the user or the loop can use: no candidates, no finish reason, a
+// malformed call, or no text and no call. An answer to function responses
+// may be empty when the model simply finished (STOP), as Gemini CLI allows.
+func (t *modelTurn) emptyAnswer(answersFunctions bool) error {
+	if len(t.calls) > 0 {
+		return nil
+	}
+	empty := strings.TrimSpace(t.text.String()) == ""
+	e := &EmptyAnswerError{FinishReason: t.finish}
+	switch {
+	case !t.candidates:
+		e.What = "the response had no candidates"
+	case t.finish == genai.FinishReasonMalformedFunctionCall:
+		e.What = "its function call was malformed"
+	case t.finish == genai.FinishReasonUnexpectedToolCall:
+		e.What = "it called a tool that was not declared"
+	case !empty:
+		return nil
+	case t.finish == genai.FinishReasonSafety, t.finish == genai.FinishReasonImageSafety:
+		e.What = "its answer was blocked for safety"
+	case t.finish == genai.FinishReasonRecitation:
+		e.What = "its answer was blocked for reciting protected material"
+	case t.finish == genai.FinishReasonMaxTokens:
+		e.What = "its answer was cut at the output token limit before it said anything"
+	case t.finish == genai.FinishReasonBlocklist, t.finish == genai.FinishReasonProhibitedContent, t.finish == genai.FinishReasonSPII:
+		e.What = "its answer was blocked"
+	case t.finish == genai.FinishReasonStop && answersFunctions && !t.thoughts:
+		return nil // done after the tools ran: nothing more to say
+	case t.thoughts:
+		e.What = "it only thought and gave no answer"
+	case t.finish == "":
+		e.What = "the stream ended without an answer or a finish reason"
+	default:
+		e.What = "it gave no answer"
+	}
+	return e
 }
 
 // content is the model turn as history keeps it.

@@ -38,7 +38,7 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if t.s.requests >= maxTurns {
 			return t.stop(StopMaxTurns, ErrMaxTurns)
 		}
-		calls, err := t.callModel(input)
+		answer, err := t.callModel(input)
 		if err != nil {
 			if t.ctx.Err() != nil {
 				return t.stop(StopCancelled, t.ctx.Err())
@@ -46,10 +46,13 @@ func (t *turn) run(input *genai.Content) PromptResult {
 			t.emit(Event{Kind: EventError, Err: err})
 			return t.stop(StopError, err)
 		}
-		if len(calls) == 0 {
+		if len(answer.calls) == 0 {
+			if answer.finish == genai.FinishReasonMaxTokens {
+				return t.stop(StopMaxTokens, ErrAnswerCut)
+			}
 			return t.stop(StopEndTurn, nil)
 		}
-		input = t.runCalls(calls)
+		input = t.runCalls(answer.calls)
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
 			return t.stop(StopCancelled, t.ctx.Err())
@@ -64,9 +67,10 @@ func (t *turn) stop(reason StopReason, err error) PromptResult {
 }
 
 // callModel streams one model answer to the history plus input, emitting
-// text and thoughts as they arrive, records the answer and returns the
-// calls it makes.
-func (t *turn) callModel(input *genai.Content) ([]*genai.FunctionCall, error) {
+// text and thoughts as they arrive, records the answer and returns it. An
+// answer that says nothing (see emptyAnswer) is asked for once more, as
+// Gemini CLI does, then reported as an error that says what came back.
+func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	model := a.cfg.Model
 	t.s.requests++
@@ -81,40 +85,33 @@ func (t *turn) callModel(input *genai.Content) ([]*genai.FunctionCall, error) {
 	start := a.cfg.Now()
 	var out *modelTurn
 	var usage *genai.GenerateContentResponseUsageMetadata
-	err = a.cfg.Retry.do(t.ctx, func() error {
-		out, usage = &modelTurn{}, nil
-		received := false
-		for resp, err := range a.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
-			if err != nil {
-				if received {
-					// Output was shown already; a retry would repeat it.
-					return finalError{fmt.Errorf("model stream broke off: %w", err)}
-				}
-				return err
-			}
-			received = true
-			if resp.UsageMetadata != nil {
-				usage = resp.UsageMetadata
-			}
-			if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
-				return finalError{fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)}
-			}
-			if len(resp.Candidates) == 0 || resp.Candidates[0].Content == nil {
-				continue
-			}
-			for _, p := range resp.Candidates[0].Content.Parts {
-				if ev, ok := out.add(&t.s.chat, p); ok {
-					t.emit(ev)
-				}
-			}
+	for attempt := 1; ; attempt++ {
+		out, usage, err = t.stream(contents, config)
+		if err == nil {
+			err = out.emptyAnswer(hasFunctionResponse(input))
 		}
-		return nil
-	}, func(attempt int, err error, wait time.Duration) {
-		a.log.retry(model, t.promptID, attempt, err, wait)
-	})
+		var empty *EmptyAnswerError
+		if !errors.As(err, &empty) {
+			break
+		}
+		empty.Attempts = attempt
+		if attempt == emptyAnswerAttempts {
+			break
+		}
+		a.log.retry(model, t.promptID, attempt, err, emptyAnswerDelay)
+		if serr := a.cfg.Retry.withDefaults().Sleep(t.ctx, emptyAnswerDelay); serr != nil {
+			err = serr
+			break
+		}
+	}
 	elapsed := a.cfg.Now().Sub(start)
 	if err != nil {
 		a.log.error(model, t.promptID, elapsed, err)
+		if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
+			// As for any empty answer to the user: recorded, so that it
+			// and the input it answered are left out of later requests.
+			t.s.chat.record(&genai.Content{Role: genai.RoleModel})
+		}
 		return nil, err
 	}
 
@@ -140,7 +137,63 @@ func (t *turn) callModel(input *genai.Content) ([]*genai.FunctionCall, error) {
 	text := out.text.String()
 	t.result.Text += text
 	a.log.response(model, t.promptID, elapsed, usage, text)
-	return out.calls, nil
+	return out, nil
+}
+
+// emptyAnswerAttempts is how often an answer that says nothing is asked
+// for (Gemini CLI 0.61: one retry), emptyAnswerDelay the wait between.
+const (
+	emptyAnswerAttempts = 2
+	emptyAnswerDelay    = 500 * time.Millisecond
+)
+
+// stream makes one model request, with the retry policy for rate limits
+// and server errors, emitting what arrives.
+func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, error) {
+	a := t.s.agent
+	model := a.cfg.Model
+	var out *modelTurn
+	var usage *genai.GenerateContentResponseUsageMetadata
+	err := a.cfg.Retry.do(t.ctx, func() error {
+		out, usage = &modelTurn{}, nil
+		received := false
+		for resp, err := range a.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
+			if err != nil {
+				if received {
+					// Output was shown already; a retry would repeat it.
+					return finalError{fmt.Errorf("model stream broke off: %w", err)}
+				}
+				return err
+			}
+			received = true
+			if resp.UsageMetadata != nil {
+				usage = resp.UsageMetadata
+			}
+			if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
+				return finalError{fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)}
+			}
+			if len(resp.Candidates) == 0 {
+				continue
+			}
+			c := resp.Candidates[0]
+			out.candidates = true
+			if c.FinishReason != "" {
+				out.finish = c.FinishReason
+			}
+			if c.Content == nil {
+				continue
+			}
+			for _, p := range c.Content.Parts {
+				if ev, ok := out.add(&t.s.chat, p); ok {
+					t.emit(ev)
+				}
+			}
+		}
+		return nil
+	}, func(attempt int, err error, wait time.Duration) {
+		a.log.retry(model, t.promptID, attempt, err, wait)
+	})
+	return out, usage, err
 }
 
 // runCalls runs the calls in order and returns the user content answering

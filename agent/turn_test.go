@@ -3,9 +3,11 @@ package agent_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -324,29 +326,123 @@ func (e errorString) Error() string { return string(e) }
 
 func TestEmptyAnswerRecorded(t *testing.T) {
 	srv := geminitest.NewTestServer(t,
-		geminitest.Turn{}, // nothing to say to "first"
+		geminitest.Turn{}, geminitest.Turn{}, // nothing to say to "first", twice
 		geminitest.CallTurn(call("c1", "read_file", map[string]any{"path": "a.go"})),
-		geminitest.Turn{}, // nothing to say after the tool
+		geminitest.Turn{}, // nothing more to say after the tool: done
 		geminitest.TextTurn("ok"),
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
-	if res, evs := prompt(t, s, "first"); res.StopReason != agent.StopEndTurn || len(evs.of(agent.EventText)) != 0 {
+	if res, evs := prompt(t, s, "first"); res.StopReason != agent.StopError || len(evs.of(agent.EventText)) != 0 {
 		t.Fatalf("empty answer: %+v, %v", res, evs.kinds())
 	}
-	prompt(t, s, "second")
+	if res, _ := prompt(t, s, "second"); res.StopReason != agent.StopEndTurn {
+		t.Fatalf("an empty answer after the tools ran: %+v", res)
+	}
 	prompt(t, s, "third")
 	reqs := srv.Requests()
 	// The empty answer to "first" is recorded, and left out with "first".
-	if c := reqs[1].Contents; len(c) != 1 || c[0].Parts[0].Text != "second" {
+	if c := reqs[2].Contents; len(c) != 1 || c[0].Parts[0].Text != "second" {
 		t.Errorf("after an empty answer, contents = %s", toJSON(c))
 	}
 	// Nothing is recorded for an empty answer to function responses: they
 	// stay, followed by the next prompt.
-	c := reqs[3].Contents
+	c := reqs[4].Contents
 	if len(c) != 4 || c[0].Parts[0].Text != "second" || c[1].Parts[0].FunctionCall == nil ||
 		c[2].Parts[0].FunctionResponse == nil || c[3].Parts[0].Text != "third" {
 		t.Errorf("contents = %s", toJSON(c))
+	}
+}
+
+// An answer with nothing in it is asked for once more, then the turn ends
+// with an error that says what the model returned.
+func TestEmptyAnswers(t *testing.T) {
+	thought := geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "**Hmm** pondering", Thought: true}}}
+	for _, tc := range []struct {
+		name  string
+		turn  geminitest.Turn
+		after bool // answering function responses
+		want  string
+	}{
+		{"no candidates", geminitest.Turn{NoCandidates: true}, false, "the response had no candidates"},
+		{"no candidates after tools", geminitest.Turn{NoCandidates: true}, true, "the response had no candidates"},
+		{"empty candidate", geminitest.Turn{}, false, "it gave no answer (finish reason STOP)"},
+		{"safety", geminitest.Turn{FinishReason: genai.FinishReasonSafety}, false, "its answer was blocked for safety (finish reason SAFETY)"},
+		{"safety after tools", geminitest.Turn{FinishReason: genai.FinishReasonSafety}, true, "its answer was blocked for safety (finish reason SAFETY)"},
+		{"recitation", geminitest.Turn{FinishReason: genai.FinishReasonRecitation}, false, "its answer was blocked for reciting protected material (finish reason RECITATION)"},
+		{"other", geminitest.Turn{FinishReason: genai.FinishReasonOther}, false, "it gave no answer (finish reason OTHER)"},
+		{"prohibited", geminitest.Turn{FinishReason: genai.FinishReasonProhibitedContent}, false, "its answer was blocked (finish reason PROHIBITED_CONTENT)"},
+		{"max tokens", geminitest.Turn{FinishReason: genai.FinishReasonMaxTokens}, false, "its answer was cut at the output token limit before it said anything (finish reason MAX_TOKENS)"},
+		{"malformed call", geminitest.Turn{FinishReason: genai.FinishReasonMalformedFunctionCall}, true, "its function call was malformed (finish reason MALFORMED_FUNCTION_CALL)"},
+		{"thoughts only", thought, false, "it only thought and gave no answer (finish reason STOP)"},
+		{"thoughts only after tools", thought, true, "it only thought and gave no answer (finish reason STOP)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var turns []geminitest.Turn
+			if tc.after {
+				turns = append(turns, geminitest.CallTurn(call("c1", "read_file", map[string]any{"path": "a.go"})))
+			}
+			srv := geminitest.NewTestServer(t, append(turns, tc.turn, tc.turn)...)
+			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+			res, evs := prompt(t, a.NewSession(), "hello")
+
+			if res.StopReason != agent.StopError {
+				t.Fatalf("stop reason %q, want error (result %+v)", res.StopReason, res)
+			}
+			want := "the model returned no answer: " + tc.want + "; asked 2 times"
+			if res.Err == nil || res.Err.Error() != want {
+				t.Errorf("error = %v\nwant    %s", res.Err, want)
+			}
+			if e, ok := errors.AsType[*agent.EmptyAnswerError](res.Err); !ok || e.Attempts != 2 {
+				t.Errorf("error %T %+v, want an *EmptyAnswerError after 2 attempts", res.Err, e)
+			}
+			if errs := evs.of(agent.EventError); len(errs) != 1 || errs[0].Err.Error() != want {
+				t.Errorf("error events = %v", errs)
+			}
+			if n := len(srv.Requests()); n != len(turns)+2 {
+				t.Errorf("%d requests, want %d: the empty answer asked for once more", n, len(turns)+2)
+			}
+			if got := sl.got(); !slices.Equal(got, []time.Duration{500 * time.Millisecond}) {
+				t.Errorf("waits before the second request = %v, want [500ms]", got)
+			}
+		})
+	}
+}
+
+func TestEmptyAnswerRetrySucceeds(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{FinishReason: genai.FinishReasonOther},
+		geminitest.TextTurn("Here it is."),
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{})
+	s := a.NewSession()
+	res, evs := prompt(t, s, "hello")
+	if res.StopReason != agent.StopEndTurn || res.Err != nil || res.Text != "Here it is." {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("error events after a successful retry: %v", evs.of(agent.EventError))
+	}
+	// The second prompt's history has the answer that came, once.
+	prompt(t, s, "again")
+	if c := srv.Requests()[2].Contents; len(c) != 3 || c[1].Parts[0].Text != "Here it is." {
+		t.Errorf("contents = %s", toJSON(c))
+	}
+}
+
+func TestMaxTokensCutAnswer(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{
+		Chunks:       []geminitest.Chunk{{Text: "The first half of"}},
+		FinishReason: genai.FinishReasonMaxTokens,
+	})
+	a, sl := newAgent(t, srv, agent.Config{})
+	res, _ := prompt(t, a.NewSession(), "hello")
+	if res.StopReason != agent.StopMaxTokens || !errors.Is(res.Err, agent.ErrAnswerCut) || res.Text != "The first half of" {
+		t.Fatalf("result = %+v, want max_tokens with the text so far", res)
+	}
+	if n := len(srv.Requests()); n != 1 || len(sl.got()) != 0 {
+		t.Errorf("%d requests, waits %v: a cut answer with text is not asked again", n, sl.got())
 	}
 }
 

@@ -140,6 +140,8 @@ func summary(res promptResult) string {
 		return "Gemini: cancelled"
 	case agent.StopMaxTurns:
 		return "Gemini: stopped after too many turns"
+	case agent.StopMaxTokens:
+		return "Gemini: the answer was cut at the model's output token limit"
 	case agent.StopError:
 		return "Gemini failed: " + res.Error
 	}
@@ -153,6 +155,8 @@ func answerMessage(res promptResult) string {
 		return "Gemini failed: " + res.Error
 	case agent.StopCancelled:
 		return "Gemini: cancelled. " + res.Text
+	case agent.StopMaxTokens:
+		return "Gemini (cut at the model's output token limit): " + strings.TrimSpace(res.Text)
 	}
 	return "Gemini: " + strings.TrimSpace(res.Text)
 }

@@ -186,7 +186,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, prompt stri
 	s.recordPrompt(sess.ID(), prompt)
 	res := sess.Prompt(ctx, parts, emit)
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
-	if res.StopReason == agent.StopError && res.Err != nil {
+	if (res.StopReason == agent.StopError || res.StopReason == agent.StopMaxTokens) && res.Err != nil {
 		out.Error = res.Err.Error()
 	}
 	return out, nil

@@ -52,6 +52,8 @@
 //   - "finishReason": sent with the last chunk; "STOP" when omitted.
 //   - "hang": stream the chunks, then keep the stream open until the client
 //     goes away.
+//   - "noCandidates": with no chunks, answer with usage metadata and no
+//     candidates at all.
 //
 // Durations are Go duration strings ("1s", "250ms"). Unknown fields are
 // errors, so a typo in a script fails loudly.

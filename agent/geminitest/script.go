@@ -41,6 +41,7 @@ type scriptTurn struct {
 	Usage        *genai.GenerateContentResponseUsageMetadata `json:"usage"`
 	FinishReason genai.FinishReason                          `json:"finishReason"`
 	Hang         bool                                        `json:"hang"`
+	NoCandidates bool                                        `json:"noCandidates"`
 }
 
 type scriptChunk struct {
@@ -71,6 +72,7 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 		Usage:        st.Usage,
 		FinishReason: st.FinishReason,
 		Hang:         st.Hang,
+		NoCandidates: st.NoCandidates,
 	}
 	if st.Text != nil {
 		if st.Chunks != nil {

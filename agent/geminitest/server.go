@@ -364,6 +364,9 @@ func chunkResponses(turn Turn, req Request) []*genai.GenerateContentResponse {
 		})
 	}
 	if len(out) == 0 {
+		if turn.NoCandidates {
+			return []*genai.GenerateContentResponse{{UsageMetadata: usage(turn, req)}}
+		}
 		out = append(out, &genai.GenerateContentResponse{
 			Candidates: []*genai.Candidate{{Content: &genai.Content{Role: genai.RoleModel}}},
 		})
@@ -380,6 +383,9 @@ func chunkResponses(turn Turn, req Request) []*genai.GenerateContentResponse {
 // merged is the whole turn as one response, adjacent texts of the same kind
 // joined as Gemini does for generateContent.
 func merged(turn Turn, req Request) *genai.GenerateContentResponse {
+	if turn.NoCandidates && len(turn.Chunks) == 0 {
+		return &genai.GenerateContentResponse{UsageMetadata: usage(turn, req)}
+	}
 	content := &genai.Content{Role: genai.RoleModel}
 	for _, c := range turn.Chunks {
 		p := c.part()

@@ -25,6 +25,9 @@ type Turn struct {
 	// Hang sends the chunks without a finish reason, then keeps the stream
 	// open until the client goes away (for cancellation tests).
 	Hang bool
+	// NoCandidates answers, with no Chunks, a response that has usage
+	// metadata but no candidates at all, as Gemini sometimes does.
+	NoCandidates bool
 }
 
 // Chunk is one streamed part of a model answer.

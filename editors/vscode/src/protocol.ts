@@ -33,7 +33,7 @@ export interface PromptParams {
   context?: PromptContext;
 }
 
-export type StopReason = "end_turn" | "cancelled" | "max_turns" | "error";
+export type StopReason = "end_turn" | "cancelled" | "max_turns" | "max_tokens" | "error";
 
 export interface PromptResult {
   sessionId: string;

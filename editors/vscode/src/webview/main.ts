@@ -158,6 +158,8 @@ function endNote(turn: Turn): string {
       return "Stopped.";
     case "max_turns":
       return "Stopped after too many model requests. Send another prompt to go on.";
+    case "max_tokens":
+      return "The answer was cut at the model's output token limit.";
     default:
       return "";
   }
