@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -208,7 +209,7 @@ func (w *commandWalker) call(c *syntax.CallExpr) {
 		return
 	case name == "command" && len(c.Args) > 1 && isStaticIn(c.Args[1], "-v", "-V"):
 		// command -v only looks the name up.
-	case isRunner(name):
+	case isRunner(path.Base(name)): // /usr/bin/env too
 		w.ask(name+" runs other commands", nil)
 		return
 	case takesVariableNames(name):
@@ -356,7 +357,11 @@ func (w *commandWalker) wordPart(part syntax.WordPart) {
 		return
 	}
 	switch p := part.(type) {
-	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.Lit, *syntax.SglQuoted:
+	case *syntax.ExtGlob:
+		// The parser keeps the pattern as text, but bash expands it:
+		// @(x|$(rm y)) runs rm.
+		w.ask("it uses an extended glob, whose expansions gemini-ls does not analyse", p)
 	case *syntax.DblQuoted:
 		for _, q := range p.Parts {
 			w.wordPart(q)
