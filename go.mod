@@ -13,6 +13,7 @@ require (
 	go.uber.org/zap v1.28.0
 	golang.org/x/sys v0.47.0
 	google.golang.org/genai v1.77.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

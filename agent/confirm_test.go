@@ -201,3 +201,88 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 		t.Errorf("ran %q without approval", sh.commands())
 	}
 }
+
+// TestAlwaysAllowCoversOnlyAllowedCommands allows ls for good, then checks
+// which later commands ask: every command a line runs must be allowed, and
+// what the name does not show (a write, a substitution, a PATH) always asks.
+func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
+	cmds := []struct {
+		command string
+		asks    bool
+	}{
+		{"ls", true}, // answered Always Allow
+		{`ls $'\''; touch x #'`, true},
+		{"ls # comment\ntouch x", true},
+		{"ls # don't\ntouch x", true},
+		{"ls > main.go", true},
+		{"ls && ls -la", false},
+		{"FOO=1 ls", false},
+		{`\ls -la; 'ls' 2>&1 | ls`, false},
+		{"ls | rm -rf x", true},
+		{"/tmp/evil/ls", true},
+		{"PATH=/tmp/evil ls", true},
+		{`ls "$(touch x)"`, true},
+		{"ls; eval touch x", true},
+	}
+	var turn []string
+	var want, wantRan []string
+	for _, c := range cmds {
+		turn = append(turn, c.command)
+		if c.asks {
+			want = append(want, c.command)
+		} else {
+			wantRan = append(wantRan, c.command)
+		}
+	}
+	wantRan = append([]string{"ls"}, wantRan...)
+	srv := geminitest.NewTestServer(t, shellTurn(turn...), geminitest.TextTurn("ok"))
+	sh := &shellTool{}
+	// Always Allow for the first command, Reject for the rest.
+	conf := &confirmer{answer: func(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		if req.Details == "ls" {
+			return agent.ProceedAlways, nil
+		}
+		return agent.Cancel, nil
+	}}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	prompt(t, a.NewSession(), "list")
+	var asked []string
+	for _, r := range conf.asked() {
+		asked = append(asked, r.Details)
+	}
+	if !slices.Equal(asked, want) {
+		t.Errorf("asked for\n%q\nwant\n%q", asked, want)
+	}
+	if got := sh.commands(); !slices.Equal(got, wantRan) {
+		t.Errorf("ran %q, want %q", got, wantRan)
+	}
+}
+
+// TestAlwaysAllowRecordsEveryCommand checks what Always Allow remembers:
+// every command of the line, each on its own, and nothing for a line it
+// cannot cover, which still runs that once.
+func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		shellTurn("ls > out", "ls > out", "ls", "git log | grep x"), geminitest.TextTurn("ok"),
+		shellTurn("git status", "grep y f", "ls | grep z", "git log > out"), geminitest.TextTurn("ok"),
+	)
+	sh := &shellTool{}
+	conf := always(agent.ProceedAlways)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	s := a.NewSession()
+	prompt(t, s, "one")
+	prompt(t, s, "two")
+	var asked []string
+	for _, r := range conf.asked() {
+		asked = append(asked, r.Details)
+	}
+	if want := []string{"ls > out", "ls > out", "ls", "git log | grep x", "git log > out"}; !slices.Equal(asked, want) {
+		t.Errorf("asked for %q, want %q", asked, want)
+	}
+	if got, want := conf.asked()[0].Title, "Allow shell command? Always Allow cannot cover it: it writes to a file (> out)."; got != want {
+		t.Errorf("title = %q, want %q", got, want)
+	}
+	if got := sh.commands(); len(got) != 8 {
+		t.Errorf("ran %q, want all 8 commands", got)
+	}
+}

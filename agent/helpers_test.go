@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // newAgent returns an agent talking to srv through the real genai client.
@@ -165,21 +167,30 @@ func readTool() fakeTool {
 	}}
 }
 
-// shellTool needs confirmation (AllowKey: the command's first word) and
-// records the commands it ran.
+// shellTool is run_shell_command with its real confirmation (the tools
+// package's reading of the command), recording the commands it would run
+// instead of running them.
 type shellTool struct {
 	mu  sync.Mutex
 	ran []string
 }
 
 func (s *shellTool) tool() fakeTool {
-	return fakeTool{name: "run_shell_command", build: func(args map[string]any) (tools.Call, error) {
+	return fakeTool{name: tools.ShellName, build: func(args map[string]any) (tools.Call, error) {
+		ws, err := workspace.New([]string{os.TempDir()}, nil)
+		if err != nil {
+			return nil, err
+		}
+		shell, _ := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...).Get(tools.ShellName)
+		real, err := shell.Build(args)
+		if err != nil {
+			return nil, err
+		}
 		cmd, _ := args["command"].(string)
-		root, _, _ := cutSpace(cmd)
 		return fakeCall{
 			title:        cmd,
 			kind:         tools.KindExecute,
-			confirmation: &tools.Confirmation{Kind: "execute", Title: "Allow shell command?", Details: cmd, AllowKey: root},
+			confirmation: real.Confirmation(),
 			exec: func(context.Context) (tools.Result, error) {
 				s.mu.Lock()
 				defer s.mu.Unlock()
@@ -194,15 +205,6 @@ func (s *shellTool) commands() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.ran...)
-}
-
-func cutSpace(s string) (string, string, bool) {
-	for i, r := range s {
-		if r == ' ' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // confirmer answers with answer and records the requests.

@@ -30,6 +30,17 @@ type Session struct {
 	editsAllowed bool
 }
 
+// allowedAll reports whether the user always allowed every one of keys; a
+// call without keys is never allowed for good.
+func (s *Session) allowedAll(keys []string) bool {
+	for _, key := range keys {
+		if !s.allowed[key] {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
 // ID identifies the session to Agent.Session.
 func (s *Session) ID() string { return s.id }
 

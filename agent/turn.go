@@ -265,7 +265,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	a, s := t.s.agent, t.s
-	if c == nil || a.cfg.ApprovalMode == tools.ApprovalYolo || c.AllowKey != "" && s.allowed[c.AllowKey] {
+	if c == nil || a.cfg.ApprovalMode == tools.ApprovalYolo || s.allowedAll(c.AllowKeys) {
 		return tools.Result{}, true
 	}
 	if a.cfg.Confirmer == nil {
@@ -286,8 +286,8 @@ func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Res
 	case err != nil:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
 	case outcome == ProceedAlways:
-		if c.AllowKey != "" {
-			s.allowed[c.AllowKey] = true
+		for _, key := range c.AllowKeys {
+			s.allowed[key] = true
 		}
 		return tools.Result{}, true
 	case outcome == ProceedOnce:

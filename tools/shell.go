@@ -102,11 +102,16 @@ func (c *shellCall) Title() string {
 func (c *shellCall) Kind() Kind { return KindExecute }
 
 func (c *shellCall) Confirmation() *Confirmation {
+	check := checkCommand(c.command)
+	title := "Allow shell command?"
+	if check.why != "" {
+		title += " Always Allow cannot cover it: " + check.why + "."
+	}
 	return &Confirmation{
-		Kind:     "execute",
-		Title:    "Allow shell command?",
-		Details:  c.command,
-		AllowKey: commandRoots(c.command),
+		Kind:      "execute",
+		Title:     title,
+		Details:   c.command,
+		AllowKeys: check.names,
 	}
 }
 
@@ -179,88 +184,6 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
-}
-
-// commandRoots is what "always allow" remembers for command: the root
-// command of each command in a list or pipeline, joined ("git" for
-// `git status`, "git, grep" for `git log | grep x`). Commands whose roots
-// cannot be read safely (command substitution) are remembered whole.
-func commandRoots(command string) string {
-	if strings.ContainsAny(command, "`") || strings.Contains(command, "$(") || strings.Contains(command, "<(") || strings.Contains(command, ">(") {
-		return command
-	}
-	var roots []string
-	for _, part := range splitCommands(command) {
-		fields := strings.Fields(part)
-		// Skip leading variable assignments such as FOO=1.
-		for len(fields) > 0 && isAssignment(fields[0]) {
-			fields = fields[1:]
-		}
-		if len(fields) == 0 {
-			continue
-		}
-		root := strings.Trim(fields[0], `"'(){}`)
-		if i := strings.LastIndexAny(root, `/\`); i >= 0 {
-			root = root[i+1:]
-		}
-		if root != "" && !contains(roots, root) {
-			roots = append(roots, root)
-		}
-	}
-	if len(roots) == 0 {
-		return command
-	}
-	return strings.Join(roots, ", ")
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
-
-func isAssignment(field string) bool {
-	eq := strings.IndexByte(field, '=')
-	if eq <= 0 {
-		return false
-	}
-	for i, r := range field[:eq] {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// splitCommands splits a command line at ;, &, | and newlines outside quotes.
-func splitCommands(command string) []string {
-	var parts []string
-	var cur strings.Builder
-	var quote rune
-	escaped := false
-	for _, r := range command {
-		switch {
-		case escaped:
-			escaped = false
-		case r == '\\' && quote != '\'':
-			escaped = true
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote = r
-		case strings.ContainsRune(";&|\n", r):
-			parts = append(parts, cur.String())
-			cur.Reset()
-			continue
-		}
-		cur.WriteRune(r)
-	}
-	return append(parts, cur.String())
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -46,10 +46,12 @@ type Call interface {
 // Confirmation describes a non-edit approval request.
 type Confirmation struct {
 	Kind    string // "execute"
-	Title   string // e.g. "Allow shell command?"
+	Title   string // e.g. "Allow shell command?", and why it always asks
 	Details string // the command, shown verbatim
-	// AllowKey is what "always allow" remembers (for shell: the root command).
-	AllowKey string
+	// AllowKeys are what "always allow" remembers: for shell, the name of
+	// every command the line runs. The call runs without asking once the
+	// user allowed every key; without keys it asks every time.
+	AllowKeys []string
 }
 
 // Status is how a call ended, for the user's display.

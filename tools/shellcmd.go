@@ -1,0 +1,500 @@
+package tools
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// commandCheck is what "always allow" may know about a command line that
+// run_shell_command passes to `bash -c`.
+type commandCheck struct {
+	// names are the commands the line runs, each once, in order: the words
+	// bash looks up, after quote removal ("ls" for `\ls` or 'ls'; a path
+	// such as ./gradlew stays a path, so allowing ls never allows ./ls).
+	names []string
+	// why, when set, says why the line must be confirmed every time, whatever
+	// the user allowed before: it does something the names do not show.
+	why string
+}
+
+// checkCommand parses command as bash and walks all of it. Every simple
+// command, however nested (lists, pipelines, subshells, blocks, if, while,
+// for, case), must have a name that is plain text. The line is never
+// auto-allowed when it writes to a file, substitutes a command or process,
+// defines a function, runs a command through another (eval, bash -c,
+// xargs, ...), evaluates arithmetic or a variable name bash may expand
+// with command substitution, sets a variable that decides which program or
+// code runs (PATH, LD_PRELOAD, ...), or cannot be parsed.
+func checkCommand(command string) commandCheck {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return commandCheck{why: "it could not be parsed as bash (" + err.Error() + ")"}
+	}
+	w := &commandWalker{src: command}
+	w.stmts(file.Stmts)
+	if w.why == "" && len(w.names) == 0 {
+		w.why = "it runs no command"
+	}
+	if w.why != "" {
+		return commandCheck{why: w.why}
+	}
+	return commandCheck{names: w.names}
+}
+
+// commandWalker collects command names until it finds the first reason to
+// always ask.
+type commandWalker struct {
+	src   string
+	names []string
+	why   string
+}
+
+// ask records why the command always asks, with the source of n.
+func (w *commandWalker) ask(what string, n syntax.Node) {
+	if w.why != "" {
+		return
+	}
+	if n != nil {
+		what += fmt.Sprintf(" (%s)", w.source(n))
+	}
+	w.why = what
+}
+
+// source is the text of n in the command, shortened to one short line.
+func (w *commandWalker) source(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start >= end {
+		return "?"
+	}
+	s := w.src[start:end]
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return s
+}
+
+func (w *commandWalker) stmts(stmts []*syntax.Stmt) {
+	for _, s := range stmts {
+		w.stmt(s)
+	}
+}
+
+func (w *commandWalker) stmt(s *syntax.Stmt) {
+	if w.why != "" || s == nil {
+		return
+	}
+	// Background (&) and negation (!) run the same commands.
+	if s.Coprocess || s.Disown {
+		w.ask("it uses a construct bash does not have", s)
+		return
+	}
+	if s.Cmd != nil {
+		w.command(s.Cmd)
+	}
+	for _, r := range s.Redirs {
+		w.redirect(r)
+	}
+}
+
+func (w *commandWalker) command(cmd syntax.Command) {
+	if w.why != "" {
+		return
+	}
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		w.call(c)
+	case *syntax.BinaryCmd: // &&, ||, |, |&
+		w.stmt(c.X)
+		w.stmt(c.Y)
+	case *syntax.Block:
+		w.stmts(c.Stmts)
+	case *syntax.Subshell:
+		w.stmts(c.Stmts)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			w.stmts(c.Cond)
+			w.stmts(c.Then)
+		}
+	case *syntax.WhileClause:
+		w.stmts(c.Cond)
+		w.stmts(c.Do)
+	case *syntax.ForClause:
+		iter, ok := c.Loop.(*syntax.WordIter)
+		switch {
+		case c.Select:
+			w.ask("it shows a select menu", c)
+		case !ok:
+			w.ask(arithmetic, c)
+		default:
+			w.setsVariable(iter.Name.Value, iter.Name)
+			for _, word := range iter.Items {
+				w.word(word)
+			}
+			w.stmts(c.Do)
+		}
+	case *syntax.CaseClause:
+		w.word(c.Word)
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				w.word(p)
+			}
+			w.stmts(item.Stmts)
+		}
+	case *syntax.TimeClause:
+		w.stmt(c.Stmt)
+	case *syntax.TestClause:
+		w.test(c.X)
+	case *syntax.DeclClause:
+		w.decl(c)
+	case *syntax.FuncDecl:
+		w.ask("it defines a function", c)
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		w.ask(arithmetic, c)
+	case *syntax.CoprocClause:
+		w.ask("it starts a coprocess", c)
+	default:
+		w.ask("it uses a construct gemini-ls does not analyse", c)
+	}
+}
+
+// arithmetic is why arithmetic always asks: bash evaluates the value of a
+// variable in it as arithmetic too, and a subscript there (x='a[$(rm -rf
+// ~)]') runs its command substitution. Variable names given to builtins
+// (read, printf -v, test -v, ...) hide commands the same way.
+const arithmetic = "it uses arithmetic, which can run commands hidden in variables"
+
+// isRunner reports whether the command name runs its arguments as a
+// command or as shell code, so that allowing it for good would allow
+// everything.
+func isRunner(name string) bool {
+	switch name {
+	case "eval", "exec", "source", ".", "command", "builtin", "trap", "alias", "enable", "hash", "fc", "bind",
+		"complete", "compgen", "compopt", // builtins
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "busybox", // shells
+		"env", "xargs", "sudo", "doas", "su", "runuser", "nohup", "nice", "ionice", "timeout", "stdbuf", "setsid",
+		"chroot", "taskset", "unshare", "nsenter", "watch", "time", "strace", "ltrace", "parallel":
+		return true
+	}
+	return false
+}
+
+// takesVariableNames reports whether the builtin name takes variable names as
+// arguments.
+func takesVariableNames(name string) bool {
+	switch name {
+	case "read", "mapfile", "readarray", "unset", "getopts":
+		return true
+	}
+	return false
+}
+
+func (w *commandWalker) call(c *syntax.CallExpr) {
+	for _, a := range c.Assigns {
+		w.assign(a)
+	}
+	if len(c.Args) == 0 {
+		return // only assignments
+	}
+	name, ok := staticText(c.Args[0])
+	switch {
+	case !ok || name == "":
+		w.ask("its command name is not plain text", c.Args[0])
+		return
+	case name == "command" && len(c.Args) > 1 && isStaticIn(c.Args[1], "-v", "-V"):
+		// command -v only looks the name up.
+	case isRunner(path.Base(name)): // /usr/bin/env too
+		w.ask(name+" runs other commands", nil)
+		return
+	case takesVariableNames(name):
+		w.ask(name+" takes a variable name, which can hide commands", nil)
+		return
+	case name == "printf" && len(c.Args) > 1:
+		// printf -v takes a variable name; a dynamic first argument may be -v.
+		if opt, ok := staticText(c.Args[1]); !ok || strings.HasPrefix(opt, "-v") {
+			w.ask("printf may take a variable name, which can hide commands", c.Args[1])
+			return
+		}
+	case name == "test" || name == "[" || name == "wait":
+		// test -v and -R, and wait -p, take variable names, and any
+		// argument bash expands could become one of them.
+		for _, arg := range c.Args[1:] {
+			if text, ok := staticText(arg); !ok || optionTakesName(name, text) {
+				w.ask(name+" may take a variable name, which can hide commands", arg)
+				return
+			}
+		}
+	}
+	for _, arg := range c.Args[1:] {
+		w.word(arg)
+	}
+	w.addName(name)
+}
+
+// optionTakesName reports whether arg makes the builtin test, [ or wait read
+// the next argument as a variable name.
+func optionTakesName(builtin, arg string) bool {
+	if builtin == "wait" {
+		return strings.HasPrefix(arg, "-") && strings.Contains(arg, "p")
+	}
+	return arg == "-v" || arg == "-R"
+}
+
+func (w *commandWalker) addName(name string) {
+	if !slices.Contains(w.names, name) {
+		w.names = append(w.names, name)
+	}
+}
+
+// declOptions are the declare/export/local/readonly/typeset options that
+// neither make later assignments arithmetic (-i) nor make names references
+// (-n).
+const declOptions = "aAfFglprtux"
+
+func (w *commandWalker) decl(c *syntax.DeclClause) {
+	for _, a := range c.Args {
+		if !a.Naked || a.Name != nil {
+			w.assign(a)
+			continue
+		}
+		// A word the parser could not read as an assignment: an option,
+		// or text bash reads as an assignment at run time.
+		opt, ok := staticText(a.Value)
+		if !ok || len(opt) < 2 || opt[0] != '-' && opt[0] != '+' || strings.Trim(opt[1:], declOptions) != "" {
+			w.ask(c.Variant.Value+" may take a variable name, which can hide commands", a.Value)
+			return
+		}
+	}
+	w.addName(c.Variant.Value)
+}
+
+// setsVariable asks when the variable name decides which program a command
+// name runs, or loads code into bash or into every program it starts.
+func (w *commandWalker) setsVariable(name string, n syntax.Node) {
+	switch name {
+	case "PATH", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "PS4", "BASH_LOADABLES_PATH", "EXECIGNORE",
+		"BASH_CMDS", "BASH_ALIASES":
+	default:
+		if !strings.HasPrefix(name, "LD_") && !strings.HasPrefix(name, "DYLD_") {
+			return
+		}
+	}
+	w.ask("it sets "+name+", which changes what runs", n)
+}
+
+func (w *commandWalker) assign(a *syntax.Assign) {
+	if a.Name != nil {
+		w.setsVariable(a.Name.Value, a)
+	}
+	if a.Index != nil {
+		w.ask(arithmetic, a)
+	}
+	w.word(a.Value)
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Index != nil {
+				w.ask(arithmetic, e)
+			}
+			w.word(e.Value)
+		}
+	}
+}
+
+func (w *commandWalker) redirect(r *syntax.Redirect) {
+	if w.why != "" {
+		return
+	}
+	if r.N != nil && strings.Trim(r.N.Value, "0123456789") != "" {
+		w.ask("it redirects a file descriptor variable", r)
+		return
+	}
+	switch r.Op {
+	case syntax.RdrIn:
+		// Reading /dev/tcp/host/port or /dev/udp/… makes bash connect to
+		// host, which a computed path could name.
+		w.word(r.Word)
+		if path, ok := staticText(r.Word); !ok || strings.HasPrefix(path, "/dev/tcp/") || strings.HasPrefix(path, "/dev/udp/") {
+			w.ask("it reads from a path that may be a network connection", r)
+		}
+	case syntax.WordHdoc: // <<< word
+		w.word(r.Word)
+	case syntax.Hdoc, syntax.DashHdoc:
+		w.word(r.Hdoc) // an unquoted here-document expands its body
+	case syntax.DplIn, syntax.DplOut:
+		// Duplicating or closing a descriptor (2>&1, >&-) writes no file;
+		// >&word with any other word writes to the file word.
+		if text, ok := staticText(r.Word); !ok || strings.TrimRight(strings.TrimRight(text, "-"), "0123456789") != "" {
+			w.ask("it writes to a file", r)
+		}
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+		if !isStaticIn(r.Word, "/dev/null") {
+			w.ask("it writes to a file", r)
+		}
+	default: // <> opens for writing too
+		w.ask("it writes to a file", r)
+	}
+}
+
+// word checks the expansions in a word that bash expands as an argument, a
+// value or a redirection target.
+func (w *commandWalker) word(word *syntax.Word) {
+	if word == nil {
+		return
+	}
+	for _, part := range word.Parts {
+		w.wordPart(part)
+	}
+}
+
+func (w *commandWalker) wordPart(part syntax.WordPart) {
+	if w.why != "" {
+		return
+	}
+	switch p := part.(type) {
+	case *syntax.Lit, *syntax.SglQuoted:
+	case *syntax.ExtGlob:
+		// The parser keeps the pattern as text, but bash expands it:
+		// @(x|$(rm y)) runs rm.
+		w.ask("it uses an extended glob, whose expansions gemini-ls does not analyse", p)
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			w.wordPart(q)
+		}
+	case *syntax.ParamExp:
+		w.paramExp(p)
+	case *syntax.CmdSubst:
+		w.ask("it uses command substitution", p)
+	case *syntax.ProcSubst:
+		w.ask("it uses process substitution", p)
+	case *syntax.ArithmExp:
+		w.ask(arithmetic, p)
+	default:
+		w.ask("it uses an expansion gemini-ls does not analyse", p)
+	}
+}
+
+func (w *commandWalker) paramExp(p *syntax.ParamExp) {
+	switch {
+	case p.Excl:
+		w.ask("it uses an indirect expansion, which can run commands hidden in variables", p)
+	case p.Index != nil || p.Slice != nil:
+		w.ask(arithmetic, p)
+	case p.Param == nil || p.Flags != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Width || p.IsSet:
+		w.ask("it uses an expansion gemini-ls does not analyse", p)
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
+		// ${x@P} expands x as a prompt, running its command substitutions.
+		w.ask("it uses a ${…@…} transformation, which can run commands hidden in variables", p)
+	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
+		w.setsVariable(p.Param.Value, p)
+		w.word(p.Exp.Word)
+	case p.Exp != nil:
+		w.word(p.Exp.Word)
+	case p.Repl != nil:
+		w.word(p.Repl.Orig)
+		w.word(p.Repl.With)
+	}
+}
+
+// test checks a [[ ]] expression. Its operators are syntax, known before
+// anything expands.
+func (w *commandWalker) test(x syntax.TestExpr) {
+	if w.why != "" {
+		return
+	}
+	switch t := x.(type) {
+	case *syntax.BinaryTest:
+		switch t.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			w.ask(arithmetic, t)
+			return
+		}
+		w.test(t.X)
+		w.test(t.Y)
+	case *syntax.UnaryTest:
+		if t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar {
+			w.ask("it tests a variable name, which can hide commands", t)
+			return
+		}
+		w.test(t.X)
+	case *syntax.ParenTest:
+		w.test(t.X)
+	case *syntax.Word:
+		w.word(t)
+	default:
+		w.ask("it uses a test gemini-ls does not analyse", t)
+	}
+}
+
+// isStaticIn reports whether word is plain text equal to one of texts.
+func isStaticIn(word *syntax.Word, texts ...string) bool {
+	text, ok := staticText(word)
+	return ok && slices.Contains(texts, text)
+}
+
+// staticText is word after quote removal, when bash would not change it
+// further: no expansion, glob, brace or tilde. A lone "[" (the test
+// command) is text too.
+func staticText(word *syntax.Word) (string, bool) {
+	if word == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for i, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			s := p.Value
+			if s == "[" && len(word.Parts) == 1 {
+				return s, true
+			}
+			for j := 0; j < len(s); j++ {
+				switch c := s[j]; {
+				case c == '\\' && j+1 < len(s):
+					j++
+					b.WriteByte(s[j])
+				case strings.IndexByte("*?[{", c) >= 0, c == '~' && i == 0 && j == 0:
+					return "", false
+				default:
+					b.WriteByte(c)
+				}
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar { // $'…' escapes: not worth decoding here
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescapeDoubleQuoted(lit.Value))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescapeDoubleQuoted removes the backslashes that escape a character
+// inside double quotes.
+func unescapeDoubleQuoted(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
