@@ -14,30 +14,30 @@ func TestReadFilePrefersOverlay(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.go": "disk\n", "bom.txt": "\uFEFFwith bom\n"})
 	a := filepath.Join(root, "a.go")
 
-	f, err := w.ReadFile(a)
+	f, err := w.ReadFile(context.Background(), a, MaxFileSize)
 	if err != nil || string(f.Content) != "disk\n" || f.Open || f.BOM {
 		t.Fatalf("disk read = %+v, %v", f, err)
 	}
 	w.Documents().Open(Document{Path: a, Version: 7, Text: "buffer\n"})
-	f, err = w.ReadFile(a)
+	f, err = w.ReadFile(context.Background(), a, MaxFileSize)
 	if err != nil || string(f.Content) != "buffer\n" || !f.Open || f.Version != 7 {
 		t.Fatalf("overlay read = %+v, %v", f, err)
 	}
 
-	f, err = w.ReadFile(filepath.Join(root, "bom.txt"))
+	f, err = w.ReadFile(context.Background(), filepath.Join(root, "bom.txt"), MaxFileSize)
 	if err != nil || string(f.Content) != "with bom\n" || !f.BOM {
 		t.Fatalf("BOM read = %+v, %v", f, err)
 	}
 	w.Documents().Open(Document{Path: filepath.Join(root, "bom.txt"), Text: "edited\n"})
-	if f, _ := w.ReadFile(filepath.Join(root, "bom.txt")); !f.BOM || !f.Open {
+	if f, _ := w.ReadFile(context.Background(), filepath.Join(root, "bom.txt"), MaxFileSize); !f.BOM || !f.Open {
 		t.Fatalf("open document over a BOM file: %+v", f)
 	}
 
-	_, err = w.ReadFile(filepath.Join(root, "missing.go"))
+	_, err = w.ReadFile(context.Background(), filepath.Join(root, "missing.go"), MaxFileSize)
 	if !errors.Is(err, ErrNotExist) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing.go") {
 		t.Fatalf("missing file: %v", err)
 	}
-	if _, err := w.ReadFile(root); err == nil || !strings.Contains(err.Error(), "directory") {
+	if _, err := w.ReadFile(context.Background(), root, MaxFileSize); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Fatalf("reading a directory: %v", err)
 	}
 }
@@ -77,7 +77,7 @@ func TestReadDir(t *testing.T) {
 	docs.Open(Document{Path: filepath.Join(root, "unsaved.go"), Text: "abc"})
 	docs.Open(Document{Path: filepath.Join(root, "newdir", "f.go"), Text: "f"})
 
-	entries, err := w.ReadDir(context.Background(), root)
+	entries, _, err := w.ReadDir(context.Background(), root, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,30 +111,36 @@ func TestReadDir(t *testing.T) {
 		}
 	}
 
-	entries, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"))
+	entries, _, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"), 0)
 	if err != nil || len(entries) != 1 || entries[0].Name != "f.go" || entries[0].IsDir {
 		t.Fatalf("virtual directory listing = %+v, %v", entries, err)
 	}
-	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing")); !errors.Is(err, ErrNotExist) {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing"), 0); !errors.Is(err, ErrNotExist) {
 		t.Fatalf("missing directory: %v", err)
 	}
-	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt")); err == nil {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt"), 0); err == nil {
 		t.Fatal("listing a file succeeded")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := w.ReadDir(ctx, root); !errors.Is(err, context.Canceled) {
+	if _, _, err := w.ReadDir(ctx, root, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled ReadDir: %v", err)
 	}
 }
 
 // walkNames walks dir and returns the slash paths relative to root, with
-// a trailing / on directories.
-func walkNames(t *testing.T, w *Workspace, dir string, opts WalkOptions) []string {
+// a trailing / on directories, leaving out ignored ones when skipIgnored.
+func walkNames(t *testing.T, w *Workspace, dir string, skipIgnored bool) []string {
 	t.Helper()
 	root := w.Roots()[0]
 	var names []string
-	err := w.Walk(context.Background(), dir, opts, func(e DirEntry) error {
+	_, err := w.Walk(context.Background(), dir, WalkOptions{}, func(e DirEntry) error {
+		if skipIgnored && e.Ignored {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		rel, err := filepath.Rel(root, e.Path)
 		if err != nil {
 			return err
@@ -178,7 +184,7 @@ func TestWalk(t *testing.T) {
 	w.Documents().Open(Document{Path: filepath.Join(root, "src", "unsaved.go"), Text: "x"})
 	w.Documents().Open(Document{Path: filepath.Join(root, "newpkg", "n.go"), Text: "x"})
 
-	all := walkNames(t, w, root, WalkOptions{})
+	all := walkNames(t, w, root, false)
 	want := []string{
 		".geminiignore", ".gitignore", "a.go", "app.log", "build/", "build/out.bin",
 		"newpkg/", "newpkg/n.go", "other/", "other/x.pb.go", "private/", "private/p.txt",
@@ -190,7 +196,7 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Walk without ignore rules:\n got %v\nwant %v", all, want)
 	}
 
-	filtered := walkNames(t, w, root, WalkOptions{RespectGitIgnore: true})
+	filtered := walkNames(t, w, root, true)
 	want = []string{
 		".geminiignore", ".gitignore", "a.go", "newpkg/", "newpkg/n.go", "other/", "other/x.pb.go",
 		"secret-ok.txt", "src/", "src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore",
@@ -201,7 +207,7 @@ func TestWalk(t *testing.T) {
 	}
 
 	// Walking a subdirectory still applies the rules of the directories above.
-	sub := walkNames(t, w, filepath.Join(root, "src"), WalkOptions{RespectGitIgnore: true})
+	sub := walkNames(t, w, filepath.Join(root, "src"), true)
 	want = []string{"src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore", "src/gen/keep.pb.go", "src/gen/x.go", "src/main.go", "src/unsaved.go"}
 	if !slices.Equal(sub, want) {
 		t.Errorf("Walk of src:\n got %v\nwant %v", sub, want)
@@ -210,28 +216,26 @@ func TestWalk(t *testing.T) {
 
 func TestWalkSeesIgnoreFileChanges(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "", "b.txt": ""})
-	opts := WalkOptions{RespectGitIgnore: true}
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{"a.txt", "b.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{"a.txt", "b.txt"}) {
 		t.Fatalf("before: %v", got)
 	}
 	writeFiles(t, root, map[string]string{".gitignore": "a.txt\n"})
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "b.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{".gitignore", "b.txt"}) {
 		t.Fatalf("after adding .gitignore: %v", got)
 	}
 	writeFiles(t, root, map[string]string{".gitignore": "b.txt\nmore\n"}) // another size
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "a.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{".gitignore", "a.txt"}) {
 		t.Fatalf("after changing .gitignore: %v", got)
 	}
 }
 
 func TestWalkControl(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a/1": "", "a/2": "", "b/1": "", "c": ""})
-	outside := t.TempDir()
-	writeFiles(t, outside, map[string]string{"o/deep": ""})
-	symlink(t, outside, filepath.Join(root, "d-link"))
+	// A symlinked directory inside the roots is reported but not entered.
+	symlink(t, filepath.Join(root, "b"), filepath.Join(root, "d-link"))
 
 	var seen []string
-	err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+	_, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
 		seen = append(seen, e.Name)
 		if e.Name == "a" {
 			return fs.SkipDir
@@ -243,7 +247,7 @@ func TestWalkControl(t *testing.T) {
 	}
 
 	seen = nil
-	err = w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+	_, err = w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
 		seen = append(seen, e.Name)
 		if e.Name == "1" {
 			return fs.SkipAll
@@ -255,13 +259,13 @@ func TestWalkControl(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	if err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return boom }); !errors.Is(err, boom) {
+	if _, err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("fn error: %v", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	err = w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error {
+	_, err = w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error {
 		n++
 		cancel()
 		return nil
@@ -271,37 +275,61 @@ func TestWalkControl(t *testing.T) {
 	}
 }
 
-func TestIgnored(t *testing.T) {
+func TestIgnoredMarks(t *testing.T) {
 	w, root := newTestWorkspace(t, ignoreTree)
-	writeFiles(t, root, map[string]string{".git/info/exclude": "excluded.txt\n"})
+	writeFiles(t, root, map[string]string{
+		".git/info/exclude":   "excluded.txt\n",
+		"excluded.txt":        "",
+		"src/deep/er/x.log":   "",
+		"build/never/made.go": "",
+		"src/build/":          "",
+	})
 	tests := []struct {
 		path    string
-		isDir   bool
 		ignored bool
 	}{
-		{"a.go", false, false},
-		{"app.log", false, true},
-		{"src/deep/er/x.log", false, true},
-		{"build", true, true},
-		{"build/out.bin", false, true}, // inside an ignored directory
-		{"build/never/made.go", false, true},
-		{"build", false, false}, // "/build/" is for directories only
-		{"src/build", true, false},
-		{"secret1.txt", false, true},
-		{"secret-ok.txt", false, false},
-		{"private/p.txt", false, true},
-		{"src/gen/x.pb.go", false, true},
-		{"src/gen/keep.pb.go", false, false},
-		{"other/x.pb.go", false, false},
-		{"excluded.txt", false, true},
-		{".", true, false},
+		{"a.go", false},
+		{"app.log", true},
+		{"src/deep/er/x.log", true},
+		{"build", true},
+		{"build/out.bin", true}, // inside an ignored directory
+		{"build/never/made.go", true},
+		{"src/build", false}, // "/build/" is anchored to the root
+		{"secret1.txt", true},
+		{"secret-ok.txt", false},
+		{"private/p.txt", true},
+		{"src/gen/x.pb.go", true},
+		{"src/gen/keep.pb.go", false},
+		{"other/x.pb.go", false},
+		{"excluded.txt", true},
+	}
+	marks := map[string]bool{}
+	if _, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		rel, _ := filepath.Rel(root, e.Path)
+		marks[filepath.ToSlash(rel)] = e.Ignored
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		if got := w.Ignored(filepath.Join(root, tt.path), tt.isDir); got != tt.ignored {
-			t.Errorf("Ignored(%s, dir %v) = %v, want %v", tt.path, tt.isDir, got, tt.ignored)
+		if got, ok := marks[tt.path]; !ok || got != tt.ignored {
+			t.Errorf("Walk: %s ignored %v (listed %v), want %v", tt.path, got, ok, tt.ignored)
+		}
+		// ReadDir of the parent, and a walk starting below the root, agree.
+		entries, _, err := w.ReadDir(context.Background(), filepath.Dir(filepath.Join(root, tt.path)), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(entries, func(e DirEntry) bool { return e.Name == filepath.Base(tt.path) })
+		if i < 0 || entries[i].Ignored != tt.ignored {
+			t.Errorf("ReadDir: %s at %d = %+v, want ignored %v", tt.path, i, entries, tt.ignored)
 		}
 	}
-	if w.Ignored("/elsewhere/app.log", false) {
-		t.Error("a path outside the roots is ignored")
+	// A file named like an ignored directory is not ignored ("/build/" is
+	// for directories only).
+	w2, root2 := newTestWorkspace(t, map[string]string{".gitignore": "/build/\n", "build": ""})
+	entries, _, err := w2.ReadDir(context.Background(), root2, 0)
+	if err != nil || len(entries) != 2 || entries[1].Name != "build" || entries[1].Ignored {
+		t.Errorf("a file named build: %+v, %v", entries, err)
 	}
 }
