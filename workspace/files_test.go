@@ -3,7 +3,9 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -331,5 +333,94 @@ func TestIgnoredMarks(t *testing.T) {
 	entries, _, err := w2.ReadDir(context.Background(), root2, 0)
 	if err != nil || len(entries) != 2 || entries[1].Name != "build" || entries[1].Ignored {
 		t.Errorf("a file named build: %+v, %v", entries, err)
+	}
+}
+
+func TestListingsSkipWhatTheyCannotList(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"ok.txt": "x", "sub/in.txt": "y"})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"secret": "s", "dir/f": ""})
+	symlink(t, filepath.Join(outside, "secret"), filepath.Join(root, "out-file"))
+	symlink(t, filepath.Join(outside, "dir"), filepath.Join(root, "sub", "out-dir"))
+	symlink(t, "loop", filepath.Join(root, "loop"))
+	symlink(t, "nowhere", filepath.Join(root, "sub", "dangling"))
+	symlink(t, "ok.txt", filepath.Join(root, "in-link"))
+
+	names := walkNames(t, w, root, false)
+	if want := []string{"in-link", "ok.txt", "sub/", "sub/in.txt"}; !slices.Equal(names, want) {
+		t.Errorf("Walk = %v, want %v", names, want)
+	}
+	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return nil })
+	want := Omitted{Outside: 2, Broken: 2, DirCap: MaxDirEntries, WalkCap: MaxWalkEntries}
+	if err != nil || om != want {
+		t.Errorf("Walk omitted %+v, %v; want %+v", om, err, want)
+	}
+
+	entries, om, err := w.ReadDir(context.Background(), root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name)
+	}
+	if want := []string{"in-link", "ok.txt", "sub"}; !slices.Equal(got, want) {
+		t.Errorf("ReadDir = %v, want %v", got, want)
+	}
+	if want := (Omitted{Outside: 1, Broken: 1, DirCap: MaxDirEntries}); om != want {
+		t.Errorf("ReadDir omitted %+v, want %+v", om, want)
+	}
+}
+
+func TestWalkCountsDirectoriesItCannotList(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a/x": "", "b/y": ""})
+	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		if e.Name == "a" {
+			// Gone between its parent's listing and its own.
+			return os.RemoveAll(e.Path)
+		}
+		return nil
+	})
+	if err != nil || om.Unreadable != 1 || om.Skipped() != 1 {
+		t.Errorf("Walk: %+v, %v; want one unreadable directory", om, err)
+	}
+}
+
+func TestListingCaps(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("big/%02d", i)] = ""
+		files[fmt.Sprintf("small/%02d", i%5)] = ""
+	}
+	w, root := newTestWorkspace(t, files)
+	big := filepath.Join(root, "big")
+
+	entries, om, err := w.ReadDir(context.Background(), big, 10)
+	if err != nil || len(entries) != 10 || om.CutDirs != 1 || om.DirCap != 10 || !om.Cut() {
+		t.Errorf("ReadDir of 30 entries capped at 10: %d entries, %+v, %v", len(entries), om, err)
+	}
+	entries, om, err = w.ReadDir(context.Background(), big, 30)
+	if err != nil || len(entries) != 30 || om.Cut() {
+		t.Errorf("ReadDir of 30 entries capped at 30: %d entries, %+v, %v", len(entries), om, err)
+	}
+
+	count := func(opts WalkOptions) (int, Omitted) {
+		n := 0
+		om, err := w.Walk(context.Background(), root, opts, func(DirEntry) error { n++; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, om
+	}
+	// big/ is cut at 10 entries, small/ (5 entries) is whole.
+	if n, om := count(WalkOptions{MaxDirEntries: 10}); n != 2+10+5 || om.CutDirs != 1 || om.WalkCut {
+		t.Errorf("Walk with 10 entries a directory: %d visited, %+v", n, om)
+	}
+	// The walk's budget: 2 entries at the root, then 10 of big/, then nothing.
+	if n, om := count(WalkOptions{MaxEntries: 12}); n != 12 || !om.WalkCut || om.CutDirs != 0 || om.WalkCap != 12 {
+		t.Errorf("Walk with a budget of 12 entries: %d visited, %+v", n, om)
+	}
+	if n, om := count(WalkOptions{}); n != 2+30+5 || om.Cut() {
+		t.Errorf("Walk without caps reached: %d visited, %+v", n, om)
 	}
 }

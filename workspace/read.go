@@ -188,6 +188,9 @@ func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if int64(len(buf)) > limit {
+			break
+		}
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(limit+1, int64(2*cap(buf))+readChunk))
 			copy(grown, buf)
