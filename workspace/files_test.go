@@ -424,3 +424,39 @@ func TestListingCaps(t *testing.T) {
 		t.Errorf("Walk without caps reached: %d visited, %+v", n, om)
 	}
 }
+
+func TestIgnoreFilesAreReadSafely(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.txt": "", "b.log": "", "sub/c.txt": ""})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"rules": "*.txt\n"})
+	// Rules from outside the roots are not applied...
+	symlink(t, filepath.Join(outside, "rules"), filepath.Join(root, ".gitignore"))
+	// ...and a 2 GiB ignore file is not read.
+	huge := filepath.Join(root, "sub", ".gitignore")
+	writeFiles(t, root, map[string]string{"sub/.gitignore": ""})
+	if err := os.Truncate(huge, 2<<30); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	n := allocated(func() { names = walkNames(t, w, root, true) })
+	// The link itself leads outside, so it is not listed either.
+	if want := []string{"a.txt", "b.log", "sub/", "sub/.gitignore", "sub/c.txt"}; !slices.Equal(names, want) {
+		t.Errorf("Walk = %v, want %v", names, want)
+	}
+	if n > 1<<20 {
+		t.Errorf("Walk allocated %d bytes", n)
+	}
+}
+
+func TestIgnoreRulesCutShortAreNotRemembered(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{".gitignore": "a.txt\n", "a.txt": ""})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled walk: %v", err)
+	}
+	entries, _, err := w.ReadDir(context.Background(), root, 0)
+	if err != nil || len(entries) != 2 || entries[1].Name != "a.txt" || !entries[1].Ignored {
+		t.Errorf("after a cancelled walk: %+v, %v; want a.txt ignored", entries, err)
+	}
+}
