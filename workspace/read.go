@@ -31,15 +31,19 @@ var (
 	ErrTooLarge = errors.New("file too large")
 )
 
-// TooLargeError reports a file larger than the limit a read was given.
-// Size is the size stat reported (or, for a file that grew while being
-// read, at least the limit plus one); it matches ErrTooLarge.
+// TooLargeError reports a file larger than the limit a read was given:
+// Size is the size stat reported, or for a file that grew past the limit
+// while being read (Grew), the limit plus one. It matches ErrTooLarge.
 type TooLargeError struct {
 	Path        string
 	Size, Limit int64
+	Grew        bool
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Grew {
+		return fmt.Sprintf("reading %s: the file grew past the %s limit while being read", e.Path, FormatSize(e.Limit))
+	}
 	return fmt.Sprintf("reading %s: the file is %s, over the %s limit", e.Path, FormatSize(e.Size), FormatSize(e.Limit))
 }
 
@@ -206,7 +210,7 @@ func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64
 		}
 	}
 	if int64(len(buf)) > limit {
-		return nil, &TooLargeError{Path: path, Size: int64(len(buf)), Limit: limit}
+		return nil, &TooLargeError{Path: path, Size: int64(len(buf)), Limit: limit, Grew: true}
 	}
 	return buf, nil
 }

@@ -116,7 +116,7 @@ func TestReadNeverHoldsMoreThanTheLimit(t *testing.T) {
 			return err
 		})
 	})
-	if !errors.Is(err, ErrTooLarge) {
+	if !errors.Is(err, ErrTooLarge) || err.Error() != "reading growing: the file grew past the 4.0 MiB limit while being read" {
 		t.Fatalf("reading a file that grows past the limit: %v", err)
 	}
 	// Growing the buffer from the stat size to the limit+1 it stops at
