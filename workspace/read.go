@@ -185,22 +185,19 @@ func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64
 	if size > limit {
 		return nil, &TooLargeError{Path: path, Size: size, Limit: limit}
 	}
-	// One byte more than the limit tells a file that grew past it.
-	r := io.LimitReader(f, limit+1)
+	// The buffer never grows past limit+1 bytes: the one byte more tells
+	// a file that grew past the limit since the stat.
 	buf := make([]byte, 0, size+1)
-	for {
+	for int64(len(buf)) <= limit {
 		if err := ctx.Err(); err != nil {
 			return nil, err
-		}
-		if int64(len(buf)) > limit {
-			break
 		}
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(limit+1, int64(2*cap(buf))+readChunk))
 			copy(grown, buf)
 			buf = grown
 		}
-		n, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
+		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
 			break
