@@ -460,3 +460,16 @@ func TestIgnoreRulesCutShortAreNotRemembered(t *testing.T) {
 		t.Errorf("after a cancelled walk: %+v, %v; want a.txt ignored", entries, err)
 	}
 }
+
+func TestReadDirReadsNoMoreThanItsCap(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	for i := range 2000 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reading all 2000 entries allocates over 1 MiB; 10 of them, a few KiB.
+	if n := allocated(func() { _, _, _ = w.ReadDir(context.Background(), root, 10) }); n > 256<<10 {
+		t.Errorf("ReadDir capped at 10 entries allocated %d bytes", n)
+	}
+}
