@@ -285,6 +285,8 @@ func TestIgnoredMarks(t *testing.T) {
 		"src/deep/er/x.log":   "",
 		"build/never/made.go": "",
 		"src/build/":          "",
+		// Nothing inside an ignored directory can be re-included, as with git.
+		"build/.gitignore": "!out.bin\n!never/\n",
 	})
 	tests := []struct {
 		path    string
