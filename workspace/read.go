@@ -142,18 +142,27 @@ func openResolved(path, real string) (*os.File, fs.FileInfo, error) {
 	}
 	opened, err := f.Stat()
 	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+		err = fmt.Errorf("reading %s: %w", path, err)
+	} else {
+		err = confirmOpened(path, fi, opened)
 	}
-	if !opened.Mode().IsRegular() {
+	if err != nil {
 		f.Close()
-		return nil, nil, &notRegularError{path: path, mode: opened.Mode()}
-	}
-	if !os.SameFile(fi, opened) {
-		f.Close()
-		return nil, nil, fmt.Errorf("reading %s: it was replaced while being opened", path)
+		return nil, nil, err
 	}
 	return f, opened, nil
+}
+
+// confirmOpened checks that the file opened at path is the regular file
+// stat-ed before, not something swapped in between.
+func confirmOpened(path string, checked, opened fs.FileInfo) error {
+	if !opened.Mode().IsRegular() {
+		return &notRegularError{path: path, mode: opened.Mode()}
+	}
+	if !os.SameFile(checked, opened) {
+		return fmt.Errorf("reading %s: it was replaced while being opened", path)
+	}
+	return nil
 }
 
 // readRegular reads the regular file at path whole (see openRegular),

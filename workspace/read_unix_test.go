@@ -5,6 +5,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -89,5 +90,27 @@ func TestListingsSkipSpecialFiles(t *testing.T) {
 	})
 	if err == nil {
 		t.Error("listing a FIFO succeeded")
+	}
+}
+
+func TestOpeningConfirmsTheFileThatWasChecked(t *testing.T) {
+	_, root := newTestWorkspace(t, map[string]string{"a": "a", "b": "b"})
+	stat := func(name string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	mkfifo(t, filepath.Join(root, "fifo"))
+	if err := confirmOpened("a", stat("a"), stat("a")); err != nil {
+		t.Errorf("the same file: %v", err)
+	}
+	// a swapped for b, or for a FIFO, between the stat and the open
+	if err := confirmOpened("a", stat("a"), stat("b")); err == nil || !strings.Contains(err.Error(), "replaced while being opened") {
+		t.Errorf("another file: %v", err)
+	}
+	if err := confirmOpened("a", stat("a"), stat("fifo")); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a FIFO: %v", err)
 	}
 }
