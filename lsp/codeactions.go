@@ -61,7 +61,7 @@ func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
 	ws, enc := s.ws, s.features.Encoding
 	s.mu.Unlock()
 	var text string
-	if f, err := ws.ReadFile(path); err == nil {
+	if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 		text = string(f.Content)
 	}
 	name := displayName(ws, path)

@@ -98,7 +98,7 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 	if args.URI != "" || args.Range != nil || len(args.Diagnostics) > 0 {
 		pc = &promptContext{URI: args.URI, Range: args.Range, Diagnostics: args.Diagnostics}
 	}
-	parts, err := s.promptParts(*args.Prompt, pc)
+	parts, err := s.promptParts(ctx, *args.Prompt, pc)
 	if err != nil {
 		return nil, err
 	}

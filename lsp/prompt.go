@@ -128,7 +128,7 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err := s.promptParts(*p.Prompt, p.Context)
+	parts, err := s.promptParts(ctx, *p.Prompt, p.Context)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (s *Server) cancelRunning(sessionID string) bool {
 // promptParts turns the user's prompt and editor context into the parts
 // sent to the model: where the user is, and the selected text as the
 // editor has it (unsaved changes included).
-func (s *Server) promptParts(prompt string, pc *promptContext) ([]*genai.Part, error) {
+func (s *Server) promptParts(ctx context.Context, prompt string, pc *promptContext) ([]*genai.Part, error) {
 	if pc == nil || pc.URI == "" {
 		if pc != nil && (pc.Range != nil || len(pc.Diagnostics) > 0) {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
@@ -240,7 +240,7 @@ func (s *Server) promptParts(prompt string, pc *promptContext) ([]*genai.Part, e
 	var b strings.Builder
 	fmt.Fprintf(&b, "The user is working in the file %s.\n", path)
 	if pc.Range != nil {
-		if f, err := ws.ReadFile(path); err == nil {
+		if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 			text := string(f.Content)
 			r := pc.Range.toWorkspace()
 			start, end := workspace.OffsetAt(text, r.Start, enc), workspace.OffsetAt(text, r.End, enc)

@@ -101,6 +101,7 @@ type globCall struct {
 	caseSensitive    bool
 	respectGitIgnore bool
 	ignoredBudget    int // ignored entries visited at most, to count them
+	limits           workspace.WalkOptions
 }
 
 func (c *globCall) Title() string {
@@ -134,12 +135,11 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	var found []workspace.DirEntry
 	gitIgnored := 0
 	// Ignored directories are walked too, to count the matches they hide
-	// as Gemini CLI reports them; everything below one is ignored. Big
-	// ignored trees (build output, virtualenvs) are only counted up to a
-	// budget, so the count may then be a lower bound.
-	ignoredDirs := map[string]bool{}
+	// as Gemini CLI reports them. Big ignored trees (build output,
+	// virtualenvs) are only counted up to a budget, so the count may then
+	// be a lower bound.
 	ignoredBudget := c.ignoredBudget
-	err = c.ws.Walk(ctx, c.dir, workspace.WalkOptions{RespectGitIgnore: false}, func(e workspace.DirEntry) error {
+	omitted, err := c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if matchesAny(c.ignore, rel, c.caseSensitive) {
 			if e.IsDir {
@@ -147,19 +147,13 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 			}
 			return nil
 		}
-		ignored := false
-		if c.respectGitIgnore {
-			ignored = ignoredDirs[filepath.Dir(e.Path)] || c.ws.Ignored(e.Path, e.IsDir)
-		}
+		ignored := c.respectGitIgnore && e.Ignored
 		if ignored {
 			if ignoredBudget--; ignoredBudget < 0 && e.IsDir {
 				return fs.SkipDir
 			}
 		}
 		if e.IsDir {
-			if ignored {
-				ignoredDirs[e.Path] = true
-			}
 			return nil
 		}
 		name := rel
@@ -179,21 +173,26 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
 	}
+	note, displayNote := "", ""
+	if n := omittedNote(omitted); n != "" {
+		note, displayNote = "\n\n"+n, " "+n
+	}
 	if len(found) == 0 {
-		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, c.dir)
-		return Result{Output: msg, Display: "No files found."}, nil
+		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, quoteName(c.dir))
+		return Result{Output: msg + note, Display: "No files found." + displayNote}, nil
 	}
 	slices.SortFunc(found, func(x, y workspace.DirEntry) int {
 		return cmp.Or(cmp.Compare(y.ModTime, x.ModTime), strings.Compare(x.Path, y.Path))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(found), c.pattern, c.dir)
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(found), c.pattern, quoteName(c.dir))
 	if gitIgnored > 0 {
 		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
 	}
 	b.WriteString(", sorted by modification time (newest first):")
 	for _, e := range found {
-		b.WriteString("\n" + e.Path)
+		b.WriteString("\n" + quoteName(e.Path))
 	}
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(found))}, nil
+	b.WriteString(note)
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(found)) + displayNote}, nil
 }

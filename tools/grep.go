@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -16,8 +17,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// maxGrepMatches caps how many matching lines grep_search returns.
-const maxGrepMatches = 2000
+const (
+	// maxGrepMatches caps how many matching lines grep_search returns.
+	maxGrepMatches = 2000
+	// maxGrepFileSize is the largest file grep_search searches; larger
+	// ones (bundles, dumps, data) are skipped unread and counted.
+	maxGrepFileSize = 8 << 20
+)
 
 type grepTool struct{ ws *workspace.Workspace }
 
@@ -71,16 +77,18 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 			return nil, err
 		}
 	}
-	return &grepCall{ws: t.ws, pattern: pattern, re: re, dir: dir, hasPath: hasPath, include: include}, nil
+	return &grepCall{ws: t.ws, pattern: pattern, re: re, dir: dir, hasPath: hasPath, include: include, maxFileSize: maxGrepFileSize}, nil
 }
 
 type grepCall struct {
-	ws      *workspace.Workspace
-	pattern string
-	re      *regexp.Regexp
-	dir     string
-	hasPath bool
-	include string
+	ws          *workspace.Workspace
+	pattern     string
+	re          *regexp.Regexp
+	dir         string
+	hasPath     bool
+	include     string
+	maxFileSize int64
+	limits      workspace.WalkOptions
 }
 
 func (c *grepCall) Title() string {
@@ -117,21 +125,11 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 
 	byFile := map[string][]grepMatch{}
 	count := 0
-	searchFile := func(abs, rel string) error {
-		if c.include != "" && !doublestar.MatchUnvalidated(c.include, rel) && !doublestar.MatchUnvalidated(c.include, path.Base(rel)) {
+	search := func(rel string, content []byte) error {
+		if isBinary(content) {
 			return nil
 		}
-		f, err := c.ws.ReadFile(abs)
-		if errors.Is(err, workspace.ErrNotExist) {
-			return nil // gone since it was listed
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", abs, err)
-		}
-		if isBinary(f.Content) {
-			return nil
-		}
-		for i, line := range strings.Split(string(f.Content), "\n") {
+		for i, line := range strings.Split(string(content), "\n") {
 			line = strings.TrimSuffix(line, "\r")
 			if !c.re.MatchString(line) {
 				continue
@@ -144,22 +142,63 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 		}
 		return nil
 	}
+	included := func(rel string) bool {
+		return c.include == "" || doublestar.MatchUnvalidated(c.include, rel) || doublestar.MatchUnvalidated(c.include, path.Base(rel))
+	}
+	var omitted workspace.Omitted
+	tooLarge, unreadable := 0, 0
 	if isDir {
-		err = c.ws.Walk(ctx, c.dir, workspace.WalkOptions{RespectGitIgnore: true}, func(e workspace.DirEntry) error {
-			if e.IsDir {
+		omitted, err = c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
+			if e.Ignored && e.IsDir {
+				return fs.SkipDir
+			}
+			rel := relSlash(c.dir, e.Path)
+			if e.Ignored || e.IsDir || !included(rel) {
 				return nil
 			}
-			if err := ctx.Err(); err != nil {
-				return err
+			f, err := c.ws.ReadFile(ctx, e.Path, c.maxFileSize)
+			switch {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case errors.Is(err, workspace.ErrNotExist):
+				return nil // gone since it was listed
+			case errors.Is(err, workspace.ErrTooLarge):
+				tooLarge++
+				return nil
+			case err != nil:
+				// One file that cannot be read (permissions, replaced by
+				// a special file since the listing) does not end the search.
+				unreadable++
+				return nil
 			}
-			return searchFile(e.Path, relSlash(c.dir, e.Path))
+			return search(rel, f.Content)
 		})
-	} else {
-		err = searchFile(c.dir, filepath.Base(c.dir))
+	} else if rel := filepath.Base(c.dir); included(rel) {
+		f, rerr := c.ws.ReadFile(ctx, c.dir, c.maxFileSize)
+		switch {
+		case ctx.Err() != nil:
+			return Result{}, ctx.Err()
+		case errors.Is(rerr, workspace.ErrNotExist):
+			return failure("Path does not exist: " + c.dir), nil
+		case rerr != nil:
+			return failure(fmt.Sprintf("Cannot search %s: %v", quoteName(c.dir), rerr)), nil
+		}
+		err = search(rel, f.Content)
 	}
 	limited := errors.Is(err, errEnough)
 	if err != nil && !limited {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
+	}
+	var extra []string // what the search itself skipped
+	if tooLarge > 0 {
+		extra = append(extra, fmt.Sprintf("%d %s over %s", tooLarge, plural(tooLarge, "file", "files"), workspace.FormatSize(c.maxFileSize)))
+	}
+	if unreadable > 0 {
+		extra = append(extra, fmt.Sprintf("%d unreadable %s", unreadable, plural(unreadable, "file", "files")))
+	}
+	note, displayNote := "", ""
+	if n := omittedNote(omitted, extra...); n != "" {
+		note, displayNote = "\n\n"+n, " "+n
 	}
 
 	where := "in the workspace directory"
@@ -172,8 +211,8 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	}
 	if count == 0 {
 		return Result{
-			Output:  fmt.Sprintf("No matches found for pattern \"%s\" %s%s.", c.pattern, where, filter),
-			Display: "No matches found.",
+			Output:  fmt.Sprintf("No matches found for pattern \"%s\" %s%s.", c.pattern, where, filter) + note,
+			Display: "No matches found." + displayNote,
 		}, nil
 	}
 	term := "matches"
@@ -192,11 +231,12 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	}
 	slices.Sort(files)
 	for _, f := range files {
-		b.WriteString("\nFile: " + f)
+		b.WriteString("\nFile: " + quoteName(f))
 		for _, m := range byFile[f] {
 			fmt.Fprintf(&b, "\nL%d: %s", m.line, m.text)
 		}
 		b.WriteString("\n---")
 	}
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term)}, nil
+	b.WriteString(note)
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}, nil
 }

@@ -2,8 +2,11 @@ package tools
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func TestGrepSearch(t *testing.T) {
@@ -170,4 +173,49 @@ func TestGrepSearchTitle(t *testing.T) {
 	if want := `SearchText "a\d" in pkg (filter: *.go)`; call.Title() != want {
 		t.Errorf("Title = %q, want %q", call.Title(), want)
 	}
+}
+
+func TestGrepSearchSkipsFilesOverItsLimit(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"big.txt": "needle needle needle\n", "small.txt": "needle\n"})
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
+	call.(*grepCall).maxFileSize = 10
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOutput(t, res, `Found 1 match for pattern "needle" in the workspace directory:
+---
+File: small.txt
+L1: needle
+---
+
+(skipped 1 file over 10 bytes)`)
+}
+
+func TestGrepSearchSkipsUnreadableFiles(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a file whatever its mode")
+	}
+	tw := newTestWorkspace(t, map[string]string{"locked.txt": "needle\n", "ok.txt": "needle\n"})
+	if err := os.Chmod(tw.abs("locked.txt"), 0); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
+	wantContains(t, res.Output, "File: ok.txt\nL1: needle\n---\n\n(skipped 1 unreadable file)")
+}
+
+func TestGrepSearchSaysWhenItWasCut(t *testing.T) {
+	files := map[string]string{}
+	for i := range 12 {
+		files[fmt.Sprintf("a/f%02d.txt", i)] = "needle\n"
+	}
+	tw := newTestWorkspace(t, files)
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
+	call.(*grepCall).limits = workspace.WalkOptions{MaxEntries: 6}
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, res.Output, "Found 5 matches")
+	wantContains(t, res.Output, "\n\n(stopped after reading 6 entries; search a narrower path to see the rest)")
 }

@@ -49,7 +49,7 @@ func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: ignore, respectGitIgnore: respect}, nil
+	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: ignore, respectGitIgnore: respect, maxEntries: workspace.MaxDirEntries}, nil
 }
 
 type listDirectoryCall struct {
@@ -57,6 +57,7 @@ type listDirectoryCall struct {
 	dir              string
 	ignore           []string
 	respectGitIgnore bool
+	maxEntries       int // entries read from the directory at most
 }
 
 func (c *listDirectoryCall) Title() string {
@@ -78,7 +79,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 	if !isDir {
 		return failure(fmt.Sprintf("Path is not a directory: %s", c.dir)), nil
 	}
-	entries, err := c.ws.ReadDir(ctx, c.dir)
+	entries, omitted, err := c.ws.ReadDir(ctx, c.dir, c.maxEntries)
 	if err != nil {
 		return Result{}, fmt.Errorf("listing %s: %w", c.dir, err)
 	}
@@ -89,7 +90,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 		if matchesAny(c.ignore, e.Name, true) {
 			continue
 		}
-		if c.respectGitIgnore && (e.Name == ".git" || c.ws.Ignored(e.Path, e.IsDir)) {
+		if c.respectGitIgnore && (e.Name == ".git" || e.Ignored) {
 			ignored++
 			continue
 		}
@@ -110,14 +111,14 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 
 	var b strings.Builder
 	if len(shown) == 0 {
-		fmt.Fprintf(&b, "Directory %s is empty.", c.dir)
+		fmt.Fprintf(&b, "Directory %s is empty.", quoteName(c.dir))
 	} else {
-		fmt.Fprintf(&b, "Directory listing for %s:", c.dir)
+		fmt.Fprintf(&b, "Directory listing for %s:", quoteName(c.dir))
 		for _, e := range shown {
 			if e.IsDir {
-				fmt.Fprintf(&b, "\n[DIR] %s", e.Name)
+				fmt.Fprintf(&b, "\n[DIR] %s", quoteName(e.Name))
 			} else {
-				fmt.Fprintf(&b, "\n%s (%d bytes)", e.Name, e.Size)
+				fmt.Fprintf(&b, "\n%s (%d bytes)", quoteName(e.Name), e.Size)
 			}
 		}
 	}
@@ -125,6 +126,10 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 	if ignored > 0 {
 		fmt.Fprintf(&b, "\n\n(%d ignored)", ignored)
 		display += fmt.Sprintf(" (%d ignored)", ignored)
+	}
+	if note := omittedNote(omitted); note != "" {
+		b.WriteString("\n\n" + note)
+		display += " " + note
 	}
 	return Result{Output: b.String(), Display: display}, nil
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,5 +155,44 @@ func TestFileToolsRefuseOutsidePaths(t *testing.T) {
 	}
 	if len(propose.changes) != 0 {
 		t.Errorf("proposed %d changes for outside paths", len(propose.changes))
+	}
+}
+
+func TestListDirectorySaysWhenItWasCut(t *testing.T) {
+	files := map[string]string{}
+	for i := range 12 {
+		files[fmt.Sprintf("f%02d", i)] = ""
+	}
+	tw := newTestWorkspace(t, files)
+	call := build(t, tw.tool(ListDirectoryName, Options{}), map[string]any{"path": "."})
+	call.(*listDirectoryCall).maxEntries = 10
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(res.Output, " (0 bytes)"); got != 10 {
+		t.Errorf("listed %d entries, want 10:\n%s", got, res.Output)
+	}
+	wantContains(t, res.Output, "\n\n(a directory has more than 10 entries and only 10 of them were read)")
+	wantContains(t, res.Display, "Listed 10 item(s). (a directory has more than 10 entries and only 10 of them were read)")
+}
+
+func TestListingsQuoteNamesThatAreNotPlainText(t *testing.T) {
+	for name, want := range map[string]string{
+		"plain.go":          "plain.go",
+		"with space.txt":    "with space.txt",
+		"héllo 世界.txt":      "héllo 世界.txt",
+		"new\nline":         `"new\nline"`,
+		"cr\rname":          `"cr\rname"`,
+		"tab\there":         `"tab\there"`,
+		"esc\x1b[31m":       `"esc\x1b[31m"`,
+		"bad\xffutf8":       `"bad\xffutf8"`,
+		"line\u2028sep":     `"line\u2028sep"`,
+		"rtl\u202eoverride": `"rtl\u202eoverride"`,
+		`"quoted"`:          `"\"quoted\""`,
+	} {
+		if got := quoteName(name); got != want {
+			t.Errorf("quoteName(%q) = %s, want %s", name, got, want)
+		}
 	}
 }

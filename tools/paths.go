@@ -58,3 +58,40 @@ func relSlash(dir, path string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// omittedNote says what a listing or walk left out and why, for the end of
+// a tool's output, or "" when it left out nothing. extra are further
+// skipped things the tool counted itself ("2 files over 8.0 MiB").
+func omittedNote(o workspace.Omitted, extra ...string) string {
+	var skipped []string
+	add := func(n int, one, many string) {
+		if n == 1 {
+			skipped = append(skipped, "1 "+one)
+		} else if n > 1 {
+			skipped = append(skipped, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	add(o.Outside, "symlink leading outside the workspace", "symlinks leading outside the workspace")
+	add(o.Special, "special file (device, FIFO or socket)", "special files (devices, FIFOs or sockets)")
+	add(o.Broken, "broken symlink or unreadable entry", "broken symlinks or unreadable entries")
+	add(o.Unreadable, "unreadable directory", "unreadable directories")
+	skipped = append(skipped, extra...)
+
+	var parts []string
+	if len(skipped) > 0 {
+		parts = append(parts, "skipped "+strings.Join(skipped, ", "))
+	}
+	switch {
+	case o.CutDirs == 1:
+		parts = append(parts, fmt.Sprintf("a directory has more than %d entries and only %d of them were read", o.DirCap, o.DirCap))
+	case o.CutDirs > 1:
+		parts = append(parts, fmt.Sprintf("%d directories have more than %d entries and only %d of each were read", o.CutDirs, o.DirCap, o.DirCap))
+	}
+	if o.WalkCut {
+		parts = append(parts, fmt.Sprintf("stopped after reading %d entries; search a narrower path to see the rest", o.WalkCap))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, "; ") + ")"
+}

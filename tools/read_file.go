@@ -15,7 +15,7 @@ const (
 	// defaultReadLimit is how many lines read_file returns without a limit.
 	defaultReadLimit = 2000
 	// maxReadSize is the largest file read_file hands to the model.
-	maxReadSize = 20 << 20
+	maxReadSize = workspace.MaxFileSize
 )
 
 type readFileTool struct{ ws *workspace.Workspace }
@@ -96,15 +96,19 @@ func (c *readFileCall) Execute(ctx context.Context) (Result, error) {
 	if isDir {
 		return failure("Path is a directory, not a file: " + c.path), nil
 	}
-	f, err := c.ws.ReadFile(c.path)
-	if errors.Is(err, workspace.ErrNotExist) {
+	f, err := c.ws.ReadFile(ctx, c.path, maxReadSize)
+	var tooLarge *workspace.TooLargeError
+	switch {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case errors.Is(err, workspace.ErrNotExist):
 		return failure("File not found: " + c.path), nil
-	}
-	if err != nil {
+	case errors.As(err, &tooLarge):
+		return failure(fmt.Sprintf("File size exceeds the 20MB limit: %s (%.2fMB)", c.path, float64(tooLarge.Size)/(1<<20))), nil
+	case errors.Is(err, workspace.ErrNotRegular), errors.Is(err, workspace.ErrOutsideRoots):
+		return failure(fmt.Sprintf("Cannot read %s: %v", c.path, err)), nil
+	case err != nil:
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
-	}
-	if len(f.Content) > maxReadSize {
-		return failure(fmt.Sprintf("File size exceeds the 20MB limit: %s (%.2fMB)", c.path, float64(len(f.Content))/(1<<20))), nil
 	}
 	shown := displayPath(c.ws, c.path)
 

@@ -106,7 +106,7 @@ func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
 	if c.oldString == "" {
 		return failure("Failed to edit. Attempted to create a file that already exists."), nil
 	}
-	f, err := c.ws.ReadFile(c.path)
+	f, err := c.ws.ReadFile(ctx, c.path, workspace.MaxFileSize)
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -117,4 +118,26 @@ func fence(lang, body string) string {
 		body += "\n"
 	}
 	return f + lang + "\n" + body + f
+}
+
+// quoteName is a file name or path as tools print it: as is when it is
+// printable text, else Go-quoted ("a\nb.txt"), so that one name is always
+// one line and a name cannot forge lines of a tool's output. Names with
+// control or other non-printing characters, invalid UTF-8, or a leading
+// quote (which would read as a quoted name) are quoted.
+func quoteName(name string) string {
+	if utf8.ValidString(name) && !strings.HasPrefix(name, `"`) && !strings.ContainsFunc(name, nonPrinting) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+func nonPrinting(r rune) bool { return !strconv.IsPrint(r) }
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,9 +29,9 @@ func (w *Workspace) PrepareChange(path, newText string) (FileChange, error) {
 	if doc, ok := w.docs.Get(path); ok {
 		change.Exists, change.Open, change.Version = true, true, doc.Version
 		change.Before = doc.Text
-		change.BOM = diskHasBOM(path)
+		change.BOM = w.diskHasBOM(path)
 	} else {
-		data, err := readDiskFile(path)
+		data, err := w.readRegular(context.TODO(), path, MaxFileSize)
 		switch {
 		case errors.Is(err, ErrNotExist):
 		case err != nil:

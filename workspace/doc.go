@@ -10,7 +10,24 @@
 // one reach the same buffer.
 //
 // Reads (ReadFile, Stat, ReadDir, Walk) see open documents first, including
-// ones not yet saved. Writes are proposed as a FileChange (PrepareChange,
+// ones not yet saved.
+//
+// File content comes from disk only through read.go: the path's symlinks
+// are followed and the target must be inside the roots; only a regular
+// file is opened (never a device, FIFO or socket), without blocking, and
+// confirmed by fstat to be the file that was checked; its size from stat
+// is checked against the caller's limit before reading (ErrTooLarge), no
+// read holds more than the limit, and ctx is checked between chunks.
+//
+// Listings (ReadDir, Walk) hold only directories and regular files inside
+// the roots, symlinks followed; a symlink leading outside, nowhere or to a
+// special file is left out and counted in Omitted, and so is an unreadable
+// directory, so one bad entry never fails a listing. A directory is read
+// up to MaxDirEntries entries, a walk up to MaxWalkEntries; reaching a cap
+// is reported in Omitted too. Entries carry Ignored, from ignore files read
+// once per directory per listing, never per entry.
+//
+// Writes are proposed as a FileChange (PrepareChange,
 // keeping the file's BOM and \r\n line endings) and reach disk only through
 // WriteFile, atomically, and only if disk still holds what the change was
 // prepared from (ErrStale).

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,88 +52,122 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 	return false, &notExistError{path}
 }
 
-// ReadFile reads the open document, else disk. path must be resolved.
-func (w *Workspace) ReadFile(path string) (File, error) {
+// ReadFile reads the open document at path, else the regular file on
+// disk (see read.go), refusing either when larger than limit bytes
+// (*TooLargeError; on disk, from stat, before reading a byte). path must
+// be resolved; its symlinks are followed again and must stay inside the
+// roots, and reading stops when ctx ends.
+func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (File, error) {
 	if err := w.checkResolved(path); err != nil {
 		return File{}, err
 	}
-	if doc, ok := w.docs.Get(path); ok {
+	if err := ctx.Err(); err != nil {
+		return File{}, err
+	}
+	real, err := w.resolveInside(path)
+	if err != nil {
+		return File{}, err
+	}
+	if doc, ok := w.docs.Get(real); ok {
+		if size := int64(len(doc.Text)); size > limit {
+			return File{}, &TooLargeError{Path: path, Size: size, Limit: limit}
+		}
 		return File{
 			Path:    path,
 			Content: []byte(doc.Text),
-			BOM:     diskHasBOM(path),
+			BOM:     w.diskHasBOM(real),
 			Open:    true,
 			Version: doc.Version,
 		}, nil
 	}
-	data, err := readDiskFile(path)
+	data, err := readResolved(ctx, path, real, limit)
 	if err != nil {
 		return File{}, err
 	}
-	content, hadBOM := strings.CutPrefix(string(data), bom)
-	return File{Path: path, Content: []byte(content), BOM: hadBOM}, nil
+	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
+	return File{Path: path, Content: content, BOM: hadBOM}, nil
 }
 
-// readDiskFile reads a regular file with errors that say what went wrong.
-func readDiskFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &notExistError{path}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("reading %s: it is a directory", path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return data, nil
-}
-
-// diskHasBOM reports whether the file on disk starts with a UTF-8 BOM.
-func diskHasBOM(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [len(bom)]byte
-	n, _ := io.ReadFull(f, head[:])
-	return string(head[:n]) == bom
-}
-
-// DirEntry is one name in a directory listing.
+// DirEntry is one name in a directory listing: a directory or a regular
+// file (or a symlink to one inside the roots), or an open document.
 type DirEntry struct {
 	Name    string
 	Path    string
 	IsDir   bool
 	Size    int64
 	ModTime int64 // unix nanoseconds; open unsaved documents report now
+	// Ignored: .gitignore/.geminiignore rules (of the root and every
+	// directory down to this one, and the root's .git/info/exclude) ignore
+	// the entry or a directory above it.
+	Ignored bool
+}
+
+// Listing caps; a listing or walk that reaches one says so in Omitted.
+const (
+	// MaxDirEntries is how many entries are read from one directory.
+	MaxDirEntries = 10_000
+	// MaxWalkEntries is how many entries one Walk reads in all.
+	MaxWalkEntries = 100_000
+)
+
+// Omitted counts what a listing or walk left out, ignore rules aside.
+// Only directories and regular files inside the roots are listed: a
+// symlink is followed, and left out when it leads outside every root,
+// nowhere (dangling or looping) or to anything else.
+type Omitted struct {
+	Outside    int // symlinks leading outside every root
+	Special    int // devices, named pipes and sockets, or symlinks to them
+	Broken     int // dangling or looping symlinks, entries that could not be examined
+	Unreadable int // directories that could not be listed
+
+	CutDirs int  // directories with more than DirCap entries: only DirCap were read
+	DirCap  int  // the per-directory cap in force
+	WalkCut bool // the walk read WalkCap entries and stopped there
+	WalkCap int
+}
+
+// Skipped is how many entries were left out.
+func (o Omitted) Skipped() int { return o.Outside + o.Special + o.Broken + o.Unreadable }
+
+// Cut reports whether a cap stopped the listing before its end.
+func (o Omitted) Cut() bool { return o.CutDirs > 0 || o.WalkCut }
+
+func (o *Omitted) add(p Omitted) {
+	o.Outside += p.Outside
+	o.Special += p.Special
+	o.Broken += p.Broken
+	o.Unreadable += p.Unreadable
+	o.CutDirs += p.CutDirs
 }
 
 // ReadDir lists dir sorted by name: disk plus open documents directly
 // inside it that are not on disk (and directories holding only unsaved
-// documents). Open documents report their buffer's size. Symlinks report
-// their target's kind.
-func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, error) {
+// documents), at most maxEntries disk entries (MaxDirEntries when not
+// positive), with Ignored set. Open documents report their buffer's size;
+// symlinks report their target's kind. What it leaves out it counts.
+func (w *Workspace) ReadDir(ctx context.Context, dir string, maxEntries int) ([]DirEntry, Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
-		return nil, err
+		return nil, Omitted{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, Omitted{}, err
 	}
-	entries, err := w.readDir(filepath.Clean(dir), w.docs.List())
+	if maxEntries <= 0 {
+		maxEntries = MaxDirEntries
+	}
+	dir = filepath.Clean(dir)
+	l, err := w.readDir(dir, w.docs.List(), maxEntries)
 	if err != nil {
-		return nil, err
+		return nil, Omitted{}, err
 	}
-	out := make([]DirEntry, len(entries))
-	for i, e := range entries {
+	rules := w.rulesFor(ctx, w.rootOf(dir), dir)
+	out := make([]DirEntry, len(l.entries))
+	for i, e := range l.entries {
 		out[i] = e.DirEntry
+		out[i].Ignored = rules.match(e.Name, e.IsDir)
 	}
-	return out, nil
+	l.om.DirCap = maxEntries
+	return out, l.om, nil
 }
 
 // listed is a DirEntry plus whether it is a symlink, which Walk does not
@@ -141,14 +177,28 @@ type listed struct {
 	symlink bool
 }
 
-func (w *Workspace) readDir(dir string, docs []Document) ([]listed, error) {
+// dirListing is one directory's entries and what was left out.
+type dirListing struct {
+	entries []listed // sorted by name
+	om      Omitted  // CutDirs is 1 when entries were left unread
+	read    int      // entries read from disk
+}
+
+// readDir lists at most maxEntries disk entries of dir (which ones, when
+// there are more, is up to the file system) and the open documents
+// inside it.
+func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirListing, error) {
+	var om Omitted
 	if slices.ContainsFunc(docs, func(d Document) bool { return d.Path == dir }) {
-		return nil, fmt.Errorf("listing %s: it is a file", dir)
+		return dirListing{}, fmt.Errorf("listing %s: it is a file", dir)
 	}
-	diskEntries, err := os.ReadDir(dir)
+	diskEntries, cut, err := readDirNames(dir, maxEntries)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
-		return nil, fmt.Errorf("listing %s: %w", dir, err)
+		return dirListing{}, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	if cut {
+		om.CutDirs = 1
 	}
 
 	open := make(map[string]Document)
@@ -162,16 +212,26 @@ func (w *Workspace) readDir(dir string, docs []Document) ([]listed, error) {
 	for _, de := range diskEntries {
 		e := listed{DirEntry: DirEntry{Name: de.Name(), Path: filepath.Join(dir, de.Name())}}
 		fi, err := de.Info()
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed since the listing
+		}
+		if err != nil {
+			om.Broken++
+			continue
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			e.symlink = true
-			if target, err := os.Stat(e.Path); err == nil {
-				fi = target
+			if fi = w.followListed(e.Path, &om); fi == nil {
+				continue
 			}
 		}
-		e.IsDir = fi.IsDir()
+		switch {
+		case fi.IsDir():
+			e.IsDir = true
+		case !fi.Mode().IsRegular():
+			om.Special++
+			continue
+		}
 		e.Size = fi.Size()
 		e.ModTime = fi.ModTime().UnixNano()
 		if d, ok := open[e.Path]; ok && !e.IsDir {
@@ -200,50 +260,113 @@ func (w *Workspace) readDir(dir string, docs []Document) ([]listed, error) {
 		entries = append(entries, e)
 	}
 	if missing && len(entries) == 0 {
-		return nil, &notExistError{dir}
+		return dirListing{}, &notExistError{dir}
 	}
 	slices.SortFunc(entries, func(a, b listed) int { return strings.Compare(a.Name, b.Name) })
-	return entries, nil
+	return dirListing{entries: entries, om: om, read: len(diskEntries)}, nil
 }
 
-// WalkOptions control Walk.
+// followListed stats the target of the symlink at path, or counts why it
+// is left out and returns nil.
+func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		om.Broken++
+		return nil
+	}
+	if w.rootOf(target) == "" {
+		om.Outside++
+		return nil
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		om.Broken++
+		return nil
+	}
+	return fi
+}
+
+// readDirNames reads at most maxEntries entries of dir, opening it so that
+// a FIFO put in its place fails instead of blocking; cut reports that
+// there were more.
+func readDirNames(dir string, maxEntries int) (entries []fs.DirEntry, cut bool, err error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	entries, err = f.ReadDir(maxEntries + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	if len(entries) > maxEntries {
+		return entries[:maxEntries], true, nil
+	}
+	return entries, false, nil
+}
+
+// WalkOptions control Walk; zero fields take the defaults.
 type WalkOptions struct {
-	RespectGitIgnore bool // .gitignore and .geminiignore; .git is always skipped
+	MaxEntries    int // entries read in all; MaxWalkEntries by default
+	MaxDirEntries int // entries read from one directory; MaxDirEntries by default
 }
 
 // Walk visits every file and directory below dir (open-but-unsaved
-// documents included), depth first in name order, skipping ignored ones
-// and the always-skipped directories (.git, node_modules). fn may return
-// fs.SkipDir (for a directory: do not enter it; for a file: skip the rest of
-// its directory) or fs.SkipAll. Symlinked directories are reported but not
-// entered. Subdirectories that cannot be read are skipped.
-func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) error {
+// documents included), depth first in name order, with Ignored set as in
+// ReadDir, skipping the always-skipped directories (.git, node_modules)
+// and what Omitted counts. Directories inside ignored ones are entered
+// too; a caller that does not want them returns fs.SkipDir. fn may return
+// fs.SkipDir (for a directory: do not enter it; for a file: skip the rest
+// of its directory) or fs.SkipAll. Symlinked directories are reported but
+// not entered. Subdirectories that cannot be read are skipped and counted.
+// The walk reads at most opts.MaxEntries entries.
+func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
-		return err
+		return Omitted{}, err
 	}
 	dir = filepath.Clean(dir)
-	var rules ignoreRules
-	if opts.RespectGitIgnore {
-		rules = w.rulesFor(w.rootOf(dir), dir)
-	}
-	wk := walker{w: w, ctx: ctx, opts: opts, docs: w.docs.List(), fn: fn}
-	entries, err := w.readDir(dir, wk.docs)
+	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn,
+		budget: cmp.Or(opts.MaxEntries, MaxWalkEntries), dirCap: cmp.Or(opts.MaxDirEntries, MaxDirEntries)}
+	wk.om.DirCap, wk.om.WalkCap = wk.dirCap, wk.budget
+	entries, err := wk.list(dir)
 	if err != nil {
-		return err
+		return Omitted{}, err
 	}
-	err = wk.walk(entries, rules)
+	err = wk.walk(entries, w.rulesFor(ctx, w.rootOf(dir), dir))
 	if errors.Is(err, fs.SkipAll) {
-		return nil
+		err = nil
 	}
-	return err
+	return wk.om, err
 }
 
 type walker struct {
-	w    *Workspace
-	ctx  context.Context
-	opts WalkOptions
-	docs []Document
-	fn   func(DirEntry) error
+	w      *Workspace
+	ctx    context.Context
+	docs   []Document
+	fn     func(DirEntry) error
+	budget int // entries still to be read
+	dirCap int
+	om     Omitted
+}
+
+// list reads dir within the walk's budget; (nil, nil) once it is spent.
+func (wk *walker) list(dir string) ([]listed, error) {
+	if wk.budget <= 0 {
+		wk.om.WalkCut = true
+		return nil, nil
+	}
+	n := min(wk.dirCap, wk.budget)
+	l, err := wk.w.readDir(dir, wk.docs, n)
+	if err != nil {
+		return nil, err
+	}
+	if l.om.CutDirs > 0 && n < wk.dirCap {
+		l.om.CutDirs = 0 // the walk's budget cut it, not the directory's size
+		wk.om.WalkCut = true
+	}
+	wk.budget -= l.read
+	wk.om.add(l.om)
+	return l.entries, nil
 }
 
 func (wk *walker) walk(entries []listed, rules ignoreRules) error {
@@ -254,9 +377,7 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 		if alwaysSkipped(e.Name) {
 			continue
 		}
-		if wk.opts.RespectGitIgnore && rules.match(e.Name, e.IsDir) {
-			continue
-		}
+		e.Ignored = rules.match(e.Name, e.IsDir)
 		err := wk.fn(e.DirEntry)
 		if errors.Is(err, fs.SkipDir) {
 			if e.IsDir {
@@ -270,14 +391,12 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 		if !e.IsDir || e.symlink {
 			continue
 		}
-		children, err := wk.w.readDir(e.Path, wk.docs)
+		children, err := wk.list(e.Path)
 		if err != nil {
+			wk.om.Unreadable++
 			continue
 		}
-		var childRules ignoreRules
-		if wk.opts.RespectGitIgnore {
-			childRules = wk.w.descend(rules, e.Name, e.Path)
-		}
+		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored)
 		if err := wk.walk(children, childRules); err != nil {
 			return err
 		}

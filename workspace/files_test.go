@@ -3,7 +3,9 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,30 +16,30 @@ func TestReadFilePrefersOverlay(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.go": "disk\n", "bom.txt": "\uFEFFwith bom\n"})
 	a := filepath.Join(root, "a.go")
 
-	f, err := w.ReadFile(a)
+	f, err := w.ReadFile(context.Background(), a, MaxFileSize)
 	if err != nil || string(f.Content) != "disk\n" || f.Open || f.BOM {
 		t.Fatalf("disk read = %+v, %v", f, err)
 	}
 	w.Documents().Open(Document{Path: a, Version: 7, Text: "buffer\n"})
-	f, err = w.ReadFile(a)
+	f, err = w.ReadFile(context.Background(), a, MaxFileSize)
 	if err != nil || string(f.Content) != "buffer\n" || !f.Open || f.Version != 7 {
 		t.Fatalf("overlay read = %+v, %v", f, err)
 	}
 
-	f, err = w.ReadFile(filepath.Join(root, "bom.txt"))
+	f, err = w.ReadFile(context.Background(), filepath.Join(root, "bom.txt"), MaxFileSize)
 	if err != nil || string(f.Content) != "with bom\n" || !f.BOM {
 		t.Fatalf("BOM read = %+v, %v", f, err)
 	}
 	w.Documents().Open(Document{Path: filepath.Join(root, "bom.txt"), Text: "edited\n"})
-	if f, _ := w.ReadFile(filepath.Join(root, "bom.txt")); !f.BOM || !f.Open {
+	if f, _ := w.ReadFile(context.Background(), filepath.Join(root, "bom.txt"), MaxFileSize); !f.BOM || !f.Open {
 		t.Fatalf("open document over a BOM file: %+v", f)
 	}
 
-	_, err = w.ReadFile(filepath.Join(root, "missing.go"))
+	_, err = w.ReadFile(context.Background(), filepath.Join(root, "missing.go"), MaxFileSize)
 	if !errors.Is(err, ErrNotExist) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing.go") {
 		t.Fatalf("missing file: %v", err)
 	}
-	if _, err := w.ReadFile(root); err == nil || !strings.Contains(err.Error(), "directory") {
+	if _, err := w.ReadFile(context.Background(), root, MaxFileSize); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Fatalf("reading a directory: %v", err)
 	}
 }
@@ -77,7 +79,7 @@ func TestReadDir(t *testing.T) {
 	docs.Open(Document{Path: filepath.Join(root, "unsaved.go"), Text: "abc"})
 	docs.Open(Document{Path: filepath.Join(root, "newdir", "f.go"), Text: "f"})
 
-	entries, err := w.ReadDir(context.Background(), root)
+	entries, _, err := w.ReadDir(context.Background(), root, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,30 +113,36 @@ func TestReadDir(t *testing.T) {
 		}
 	}
 
-	entries, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"))
+	entries, _, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"), 0)
 	if err != nil || len(entries) != 1 || entries[0].Name != "f.go" || entries[0].IsDir {
 		t.Fatalf("virtual directory listing = %+v, %v", entries, err)
 	}
-	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing")); !errors.Is(err, ErrNotExist) {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing"), 0); !errors.Is(err, ErrNotExist) {
 		t.Fatalf("missing directory: %v", err)
 	}
-	if _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt")); err == nil {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt"), 0); err == nil {
 		t.Fatal("listing a file succeeded")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := w.ReadDir(ctx, root); !errors.Is(err, context.Canceled) {
+	if _, _, err := w.ReadDir(ctx, root, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled ReadDir: %v", err)
 	}
 }
 
 // walkNames walks dir and returns the slash paths relative to root, with
-// a trailing / on directories.
-func walkNames(t *testing.T, w *Workspace, dir string, opts WalkOptions) []string {
+// a trailing / on directories, leaving out ignored ones when skipIgnored.
+func walkNames(t *testing.T, w *Workspace, dir string, skipIgnored bool) []string {
 	t.Helper()
 	root := w.Roots()[0]
 	var names []string
-	err := w.Walk(context.Background(), dir, opts, func(e DirEntry) error {
+	_, err := w.Walk(context.Background(), dir, WalkOptions{}, func(e DirEntry) error {
+		if skipIgnored && e.Ignored {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		rel, err := filepath.Rel(root, e.Path)
 		if err != nil {
 			return err
@@ -178,7 +186,7 @@ func TestWalk(t *testing.T) {
 	w.Documents().Open(Document{Path: filepath.Join(root, "src", "unsaved.go"), Text: "x"})
 	w.Documents().Open(Document{Path: filepath.Join(root, "newpkg", "n.go"), Text: "x"})
 
-	all := walkNames(t, w, root, WalkOptions{})
+	all := walkNames(t, w, root, false)
 	want := []string{
 		".geminiignore", ".gitignore", "a.go", "app.log", "build/", "build/out.bin",
 		"newpkg/", "newpkg/n.go", "other/", "other/x.pb.go", "private/", "private/p.txt",
@@ -190,7 +198,7 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Walk without ignore rules:\n got %v\nwant %v", all, want)
 	}
 
-	filtered := walkNames(t, w, root, WalkOptions{RespectGitIgnore: true})
+	filtered := walkNames(t, w, root, true)
 	want = []string{
 		".geminiignore", ".gitignore", "a.go", "newpkg/", "newpkg/n.go", "other/", "other/x.pb.go",
 		"secret-ok.txt", "src/", "src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore",
@@ -201,7 +209,7 @@ func TestWalk(t *testing.T) {
 	}
 
 	// Walking a subdirectory still applies the rules of the directories above.
-	sub := walkNames(t, w, filepath.Join(root, "src"), WalkOptions{RespectGitIgnore: true})
+	sub := walkNames(t, w, filepath.Join(root, "src"), true)
 	want = []string{"src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore", "src/gen/keep.pb.go", "src/gen/x.go", "src/main.go", "src/unsaved.go"}
 	if !slices.Equal(sub, want) {
 		t.Errorf("Walk of src:\n got %v\nwant %v", sub, want)
@@ -210,28 +218,26 @@ func TestWalk(t *testing.T) {
 
 func TestWalkSeesIgnoreFileChanges(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "", "b.txt": ""})
-	opts := WalkOptions{RespectGitIgnore: true}
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{"a.txt", "b.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{"a.txt", "b.txt"}) {
 		t.Fatalf("before: %v", got)
 	}
 	writeFiles(t, root, map[string]string{".gitignore": "a.txt\n"})
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "b.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{".gitignore", "b.txt"}) {
 		t.Fatalf("after adding .gitignore: %v", got)
 	}
 	writeFiles(t, root, map[string]string{".gitignore": "b.txt\nmore\n"}) // another size
-	if got := walkNames(t, w, root, opts); !slices.Equal(got, []string{".gitignore", "a.txt"}) {
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{".gitignore", "a.txt"}) {
 		t.Fatalf("after changing .gitignore: %v", got)
 	}
 }
 
 func TestWalkControl(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a/1": "", "a/2": "", "b/1": "", "c": ""})
-	outside := t.TempDir()
-	writeFiles(t, outside, map[string]string{"o/deep": ""})
-	symlink(t, outside, filepath.Join(root, "d-link"))
+	// A symlinked directory inside the roots is reported but not entered.
+	symlink(t, filepath.Join(root, "b"), filepath.Join(root, "d-link"))
 
 	var seen []string
-	err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+	_, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
 		seen = append(seen, e.Name)
 		if e.Name == "a" {
 			return fs.SkipDir
@@ -243,7 +249,7 @@ func TestWalkControl(t *testing.T) {
 	}
 
 	seen = nil
-	err = w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+	_, err = w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
 		seen = append(seen, e.Name)
 		if e.Name == "1" {
 			return fs.SkipAll
@@ -255,13 +261,13 @@ func TestWalkControl(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	if err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return boom }); !errors.Is(err, boom) {
+	if _, err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("fn error: %v", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	err = w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error {
+	_, err = w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error {
 		n++
 		cancel()
 		return nil
@@ -271,37 +277,201 @@ func TestWalkControl(t *testing.T) {
 	}
 }
 
-func TestIgnored(t *testing.T) {
+func TestIgnoredMarks(t *testing.T) {
 	w, root := newTestWorkspace(t, ignoreTree)
-	writeFiles(t, root, map[string]string{".git/info/exclude": "excluded.txt\n"})
+	writeFiles(t, root, map[string]string{
+		".git/info/exclude":   "excluded.txt\n",
+		"excluded.txt":        "",
+		"src/deep/er/x.log":   "",
+		"build/never/made.go": "",
+		"src/build/":          "",
+		// Nothing inside an ignored directory can be re-included, as with git.
+		"build/.gitignore": "!out.bin\n!never/\n",
+	})
 	tests := []struct {
 		path    string
-		isDir   bool
 		ignored bool
 	}{
-		{"a.go", false, false},
-		{"app.log", false, true},
-		{"src/deep/er/x.log", false, true},
-		{"build", true, true},
-		{"build/out.bin", false, true}, // inside an ignored directory
-		{"build/never/made.go", false, true},
-		{"build", false, false}, // "/build/" is for directories only
-		{"src/build", true, false},
-		{"secret1.txt", false, true},
-		{"secret-ok.txt", false, false},
-		{"private/p.txt", false, true},
-		{"src/gen/x.pb.go", false, true},
-		{"src/gen/keep.pb.go", false, false},
-		{"other/x.pb.go", false, false},
-		{"excluded.txt", false, true},
-		{".", true, false},
+		{"a.go", false},
+		{"app.log", true},
+		{"src/deep/er/x.log", true},
+		{"build", true},
+		{"build/out.bin", true}, // inside an ignored directory
+		{"build/never/made.go", true},
+		{"src/build", false}, // "/build/" is anchored to the root
+		{"secret1.txt", true},
+		{"secret-ok.txt", false},
+		{"private/p.txt", true},
+		{"src/gen/x.pb.go", true},
+		{"src/gen/keep.pb.go", false},
+		{"other/x.pb.go", false},
+		{"excluded.txt", true},
+	}
+	marks := map[string]bool{}
+	if _, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		rel, _ := filepath.Rel(root, e.Path)
+		marks[filepath.ToSlash(rel)] = e.Ignored
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		if got := w.Ignored(filepath.Join(root, tt.path), tt.isDir); got != tt.ignored {
-			t.Errorf("Ignored(%s, dir %v) = %v, want %v", tt.path, tt.isDir, got, tt.ignored)
+		if got, ok := marks[tt.path]; !ok || got != tt.ignored {
+			t.Errorf("Walk: %s ignored %v (listed %v), want %v", tt.path, got, ok, tt.ignored)
+		}
+		// ReadDir of the parent, and a walk starting below the root, agree.
+		entries, _, err := w.ReadDir(context.Background(), filepath.Dir(filepath.Join(root, tt.path)), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(entries, func(e DirEntry) bool { return e.Name == filepath.Base(tt.path) })
+		if i < 0 || entries[i].Ignored != tt.ignored {
+			t.Errorf("ReadDir: %s at %d = %+v, want ignored %v", tt.path, i, entries, tt.ignored)
 		}
 	}
-	if w.Ignored("/elsewhere/app.log", false) {
-		t.Error("a path outside the roots is ignored")
+	// A file named like an ignored directory is not ignored ("/build/" is
+	// for directories only).
+	w2, root2 := newTestWorkspace(t, map[string]string{".gitignore": "/build/\n", "build": ""})
+	entries, _, err := w2.ReadDir(context.Background(), root2, 0)
+	if err != nil || len(entries) != 2 || entries[1].Name != "build" || entries[1].Ignored {
+		t.Errorf("a file named build: %+v, %v", entries, err)
+	}
+}
+
+func TestListingsSkipWhatTheyCannotList(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"ok.txt": "x", "sub/in.txt": "y"})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"secret": "s", "dir/f": ""})
+	symlink(t, filepath.Join(outside, "secret"), filepath.Join(root, "out-file"))
+	symlink(t, filepath.Join(outside, "dir"), filepath.Join(root, "sub", "out-dir"))
+	symlink(t, "loop", filepath.Join(root, "loop"))
+	symlink(t, "nowhere", filepath.Join(root, "sub", "dangling"))
+	symlink(t, "ok.txt", filepath.Join(root, "in-link"))
+
+	names := walkNames(t, w, root, false)
+	if want := []string{"in-link", "ok.txt", "sub/", "sub/in.txt"}; !slices.Equal(names, want) {
+		t.Errorf("Walk = %v, want %v", names, want)
+	}
+	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return nil })
+	want := Omitted{Outside: 2, Broken: 2, DirCap: MaxDirEntries, WalkCap: MaxWalkEntries}
+	if err != nil || om != want {
+		t.Errorf("Walk omitted %+v, %v; want %+v", om, err, want)
+	}
+
+	entries, om, err := w.ReadDir(context.Background(), root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name)
+	}
+	if want := []string{"in-link", "ok.txt", "sub"}; !slices.Equal(got, want) {
+		t.Errorf("ReadDir = %v, want %v", got, want)
+	}
+	if want := (Omitted{Outside: 1, Broken: 1, DirCap: MaxDirEntries}); om != want {
+		t.Errorf("ReadDir omitted %+v, want %+v", om, want)
+	}
+}
+
+func TestWalkCountsDirectoriesItCannotList(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a/x": "", "b/y": ""})
+	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		if e.Name == "a" {
+			// Gone between its parent's listing and its own.
+			return os.RemoveAll(e.Path)
+		}
+		return nil
+	})
+	if err != nil || om.Unreadable != 1 || om.Skipped() != 1 {
+		t.Errorf("Walk: %+v, %v; want one unreadable directory", om, err)
+	}
+}
+
+func TestListingCaps(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("big/%02d", i)] = ""
+		files[fmt.Sprintf("small/%02d", i%5)] = ""
+	}
+	w, root := newTestWorkspace(t, files)
+	big := filepath.Join(root, "big")
+
+	entries, om, err := w.ReadDir(context.Background(), big, 10)
+	if err != nil || len(entries) != 10 || om.CutDirs != 1 || om.DirCap != 10 || !om.Cut() {
+		t.Errorf("ReadDir of 30 entries capped at 10: %d entries, %+v, %v", len(entries), om, err)
+	}
+	entries, om, err = w.ReadDir(context.Background(), big, 30)
+	if err != nil || len(entries) != 30 || om.Cut() {
+		t.Errorf("ReadDir of 30 entries capped at 30: %d entries, %+v, %v", len(entries), om, err)
+	}
+
+	count := func(opts WalkOptions) (int, Omitted) {
+		n := 0
+		om, err := w.Walk(context.Background(), root, opts, func(DirEntry) error { n++; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, om
+	}
+	// big/ is cut at 10 entries, small/ (5 entries) is whole.
+	if n, om := count(WalkOptions{MaxDirEntries: 10}); n != 2+10+5 || om.CutDirs != 1 || om.WalkCut {
+		t.Errorf("Walk with 10 entries a directory: %d visited, %+v", n, om)
+	}
+	// The walk's budget: 2 entries at the root, then 10 of big/, then nothing.
+	if n, om := count(WalkOptions{MaxEntries: 12}); n != 12 || !om.WalkCut || om.CutDirs != 0 || om.WalkCap != 12 {
+		t.Errorf("Walk with a budget of 12 entries: %d visited, %+v", n, om)
+	}
+	if n, om := count(WalkOptions{}); n != 2+30+5 || om.Cut() {
+		t.Errorf("Walk without caps reached: %d visited, %+v", n, om)
+	}
+}
+
+func TestIgnoreFilesAreReadSafely(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.txt": "", "b.log": "", "sub/c.txt": ""})
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"rules": "*.txt\n"})
+	// Rules from outside the roots are not applied...
+	symlink(t, filepath.Join(outside, "rules"), filepath.Join(root, ".gitignore"))
+	// ...and a 2 GiB ignore file is not read.
+	huge := filepath.Join(root, "sub", ".gitignore")
+	writeFiles(t, root, map[string]string{"sub/.gitignore": ""})
+	if err := os.Truncate(huge, 2<<30); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	n := allocated(func() { names = walkNames(t, w, root, true) })
+	// The link itself leads outside, so it is not listed either.
+	if want := []string{"a.txt", "b.log", "sub/", "sub/.gitignore", "sub/c.txt"}; !slices.Equal(names, want) {
+		t.Errorf("Walk = %v, want %v", names, want)
+	}
+	if n > 1<<20 {
+		t.Errorf("Walk allocated %d bytes", n)
+	}
+}
+
+func TestIgnoreRulesCutShortAreNotRemembered(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{".gitignore": "a.txt\n", "a.txt": ""})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled walk: %v", err)
+	}
+	entries, _, err := w.ReadDir(context.Background(), root, 0)
+	if err != nil || len(entries) != 2 || entries[1].Name != "a.txt" || !entries[1].Ignored {
+		t.Errorf("after a cancelled walk: %+v, %v; want a.txt ignored", entries, err)
+	}
+}
+
+func TestReadDirReadsNoMoreThanItsCap(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	for i := range 2000 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reading all 2000 names allocates about 250 KiB; 10 of them, under 20 KiB.
+	if n := allocated(func() { _, _, _ = w.ReadDir(context.Background(), root, 10) }); n > 64<<10 {
+		t.Errorf("ReadDir capped at 10 entries allocated %d bytes", n)
 	}
 }

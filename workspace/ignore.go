@@ -3,6 +3,7 @@ package workspace
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,46 +20,18 @@ var ignoreFileNames = []string{".gitignore", ".geminiignore"}
 // alwaysSkipped are directory names Walk never enters, ignore rules or not.
 func alwaysSkipped(name string) bool { return name == ".git" || name == "node_modules" }
 
-// Ignored reports whether path is ignored by .gitignore/.geminiignore rules
-// (the root's and those of every directory down to path, and the root's
-// .git/info/exclude). A path inside an ignored directory is ignored. Paths
-// outside the roots, and the roots themselves, are not.
-func (w *Workspace) Ignored(path string, isDir bool) bool {
-	path = filepath.Clean(path)
-	root := w.rootOf(path)
-	if root == "" || root == path {
-		return false
-	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return false
-	}
-	parts := strings.Split(rel, string(filepath.Separator))
-	patterns := w.dirPatterns(root, root)
-	dir := root
-	for i, name := range parts {
-		last := i == len(parts)-1
-		if gitignore.NewMatcher(patterns).Match(parts[:i+1], !last || isDir) {
-			return true
-		}
-		if !last {
-			dir = filepath.Join(dir, name)
-			patterns = appendPatterns(patterns, w.dirPatterns(root, dir))
-		}
-	}
-	return false
-}
-
 // ignoreRules are the patterns in force inside one directory of a walk.
 type ignoreRules struct {
 	root     string
 	parts    []string // the directory's path components below root
 	patterns []gitignore.Pattern
+	all      bool // the directory is ignored, so is everything in it
 }
 
-// rulesFor collects the patterns in force inside dir, from root down.
-func (w *Workspace) rulesFor(root, dir string) ignoreRules {
-	r := ignoreRules{root: root, patterns: w.dirPatterns(root, root)}
+// rulesFor collects the patterns in force inside dir, from root down,
+// reading each directory's ignore files on the way.
+func (w *Workspace) rulesFor(ctx context.Context, root, dir string) ignoreRules {
+	r := ignoreRules{root: root, patterns: w.dirPatterns(ctx, root, root)}
 	if dir == root {
 		return r
 	}
@@ -69,21 +42,29 @@ func (w *Workspace) rulesFor(root, dir string) ignoreRules {
 	cur := root
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, name)
-		r = w.descend(r, name, cur)
+		r = w.descend(ctx, r, name, cur, r.match(name, true))
 	}
 	return r
 }
 
-// descend returns the rules inside the subdirectory name (at path dir) of r.
-func (w *Workspace) descend(r ignoreRules, name, dir string) ignoreRules {
+// descend returns the rules inside the subdirectory name (at path dir) of
+// r; ignored says the subdirectory itself is ignored, and with it all
+// below, so its ignore files are not read.
+func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string, ignored bool) ignoreRules {
+	if r.all || ignored {
+		return ignoreRules{root: r.root, all: true}
+	}
 	return ignoreRules{
 		root:     r.root,
 		parts:    append(slices.Clip(r.parts), name),
-		patterns: appendPatterns(r.patterns, w.dirPatterns(r.root, dir)),
+		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.root, dir)),
 	}
 }
 
 func (r ignoreRules) match(name string, isDir bool) bool {
+	if r.all {
+		return true
+	}
 	if len(r.patterns) == 0 {
 		return false
 	}
@@ -114,9 +95,13 @@ type fileStamp struct {
 	mod    time.Time
 }
 
+// maxIgnoreFileSize is the largest ignore file read; a larger one, like
+// an unreadable one, ignores nothing.
+const maxIgnoreFileSize = 1 << 20
+
 // dirPatterns returns the patterns of dir's own ignore files, with
 // domains relative to root.
-func (w *Workspace) dirPatterns(root, dir string) []gitignore.Pattern {
+func (w *Workspace) dirPatterns(ctx context.Context, root, dir string) []gitignore.Pattern {
 	files := make([]string, 0, 3)
 	if dir == root {
 		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
@@ -144,19 +129,25 @@ func (w *Workspace) dirPatterns(root, dir string) []gitignore.Pattern {
 		domain = strings.Split(rel, string(filepath.Separator))
 	}
 	var patterns []gitignore.Pattern
+	complete := true
 	for i, f := range files {
 		if !stamps[i].exists {
 			continue
 		}
-		data, err := os.ReadFile(f)
+		data, err := w.readRegular(ctx, f, maxIgnoreFileSize)
 		if err != nil {
-			continue // unreadable rules ignore nothing, as with git
+			// Unreadable rules ignore nothing, as with git; a read cut
+			// short by ctx is not remembered.
+			complete = complete && ctx.Err() == nil
+			continue
 		}
 		patterns = append(patterns, parseIgnore(data, domain)...)
 	}
-	w.ignoreMu.Lock()
-	w.ignores[key] = &ignoreFiles{stamps: stamps, patterns: patterns}
-	w.ignoreMu.Unlock()
+	if complete {
+		w.ignoreMu.Lock()
+		w.ignores[key] = &ignoreFiles{stamps: stamps, patterns: patterns}
+		w.ignoreMu.Unlock()
+	}
 	return patterns
 }
 

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -191,10 +192,10 @@ func TestResolveSymlinkLoop(t *testing.T) {
 
 func TestReadsRefuseUnresolvedPaths(t *testing.T) {
 	w, _ := newTestWorkspace(t, map[string]string{"a": "x"})
-	if _, err := w.ReadFile("a"); err == nil || !strings.Contains(err.Error(), "not absolute") {
+	if _, err := w.ReadFile(context.Background(), "a", MaxFileSize); err == nil || !strings.Contains(err.Error(), "not absolute") {
 		t.Errorf("ReadFile of a relative path: %v", err)
 	}
-	if _, err := w.ReadFile("/etc/passwd"); !errors.Is(err, ErrOutsideRoots) {
+	if _, err := w.ReadFile(context.Background(), "/etc/passwd", MaxFileSize); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("ReadFile outside the roots: %v", err)
 	}
 	if _, err := w.PrepareChange("/etc/passwd", "x"); !errors.Is(err, ErrOutsideRoots) {

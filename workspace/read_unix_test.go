@@ -1,0 +1,116 @@
+//go:build unix
+
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestReadFileRefusesDevices(t *testing.T) {
+	// With /dev as a root, /dev/zero is inside the roots: only the file
+	// type stops the read.
+	root := t.TempDir()
+	w, err := New([]string{root, "/dev"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "/dev/zero", filepath.Join(w.Roots()[0], "zero"))
+	for _, p := range []string{"/dev/zero", "/dev/urandom", filepath.Join(w.Roots()[0], "zero")} {
+		var err error
+		if n := allocated(func() { err = readErr(t, w, p) }); n > 1<<20 {
+			t.Errorf("reading %s allocated %d bytes", p, n)
+		}
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a device, not a regular file") {
+			t.Errorf("reading %s: %v, want ErrNotRegular naming a device", p, err)
+		}
+	}
+	if _, err := w.PrepareChange("/dev/zero", "x"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("PrepareChange of a device: %v", err)
+	}
+}
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadFileRefusesFIFOsWithoutBlocking(t *testing.T) {
+	w, root := newTestWorkspace(t, nil)
+	fifo := filepath.Join(root, "fifo")
+	mkfifo(t, fifo)
+	symlink(t, "fifo", filepath.Join(root, "to-fifo"))
+	for _, p := range []string{fifo, filepath.Join(root, "to-fifo")} {
+		err := readErr(t, w, p)
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a named pipe (FIFO), not a regular file") {
+			t.Errorf("reading %s: %v", p, err)
+		}
+	}
+	if _, err := w.PrepareChange(fifo, "x"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("PrepareChange of a FIFO: %v", err)
+	}
+}
+
+func TestListingsSkipSpecialFiles(t *testing.T) {
+	root := t.TempDir()
+	w, err := New([]string{root, "/dev"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = w.Roots()[0]
+	writeFiles(t, root, map[string]string{"ok.txt": ""})
+	mkfifo(t, filepath.Join(root, "fifo"))
+	symlink(t, "/dev/zero", filepath.Join(root, "zero")) // inside the /dev root
+	symlink(t, "fifo", filepath.Join(root, "to-fifo"))
+
+	var names []string
+	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		names = append(names, e.Name)
+		return nil
+	})
+	if err != nil || len(names) != 1 || names[0] != "ok.txt" || om.Special != 3 || om.Skipped() != 3 {
+		t.Errorf("Walk = %v, %+v, %v; want only ok.txt and 3 special files", names, om, err)
+	}
+	entries, om, err := w.ReadDir(context.Background(), root, 0)
+	if err != nil || len(entries) != 1 || om.Special != 3 {
+		t.Errorf("ReadDir = %+v, %+v, %v", entries, om, err)
+	}
+	// A FIFO where a directory is expected fails to open instead of blocking.
+	err = finishWithin(t, 5*time.Second, func() error {
+		_, _, err := w.ReadDir(context.Background(), filepath.Join(root, "fifo"), 0)
+		return err
+	})
+	if err == nil {
+		t.Error("listing a FIFO succeeded")
+	}
+}
+
+func TestOpeningConfirmsTheFileThatWasChecked(t *testing.T) {
+	_, root := newTestWorkspace(t, map[string]string{"a": "a", "b": "b"})
+	stat := func(name string) os.FileInfo {
+		fi, err := os.Stat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	mkfifo(t, filepath.Join(root, "fifo"))
+	if err := confirmOpened("a", stat("a"), stat("a")); err != nil {
+		t.Errorf("the same file: %v", err)
+	}
+	// a swapped for b, or for a FIFO, between the stat and the open
+	if err := confirmOpened("a", stat("a"), stat("b")); err == nil || !strings.Contains(err.Error(), "replaced while being opened") {
+		t.Errorf("another file: %v", err)
+	}
+	if err := confirmOpened("a", stat("a"), stat("fifo")); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a FIFO: %v", err)
+	}
+}
