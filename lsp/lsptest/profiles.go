@@ -17,6 +17,22 @@ type Profile struct {
 	// the user as gemini/request notifications. Like Neovim, it answers a
 	// real request at once, so one sent as a request fails the test.
 	RequestNotifications bool
+	// SkipsStaleEdits: like Neovim (0.7 to 0.11), the client skips the
+	// first of an edit's documentChanges when it is a TextDocumentEdit for
+	// a version above 0 older than the buffer's ("Buffer … newer than
+	// edits.") and still answers applied: true. Other clients refuse an
+	// edit for any other version than the buffer's.
+	SkipsStaleEdits bool
+	// LineBuffers: like Neovim, a buffer is lines plus a final line break
+	// ('eol', 'fixeol'), so an empty file loads as "\n", and text edits
+	// apply the way vim.lsp.util.apply_text_edits applies them (see
+	// applyAsNeovim).
+	LineBuffers bool
+	// SyncWhenIdle: like eglot, buffer changes reach the server only once
+	// the editor is idle, which it is not while it waits for its own
+	// workspace/executeCommand (eglot's requests are synchronous): they
+	// are held until the command is answered.
+	SyncWhenIdle bool
 }
 
 // VSCode is VS Code's language client without our extension: UTF-16 only,
@@ -80,8 +96,35 @@ func NeovimPlugin() Profile {
 	return p
 }
 
+// Neovim07 is Neovim 0.7.2's built-in client (Debian 12): no position
+// encodings offered (so UTF-16), no window/showDocument, edits applied at
+// once, stale ones skipped.
+func Neovim07() Profile {
+	return Profile{
+		Name:       "neovim 0.7",
+		ClientInfo: map[string]string{"name": "Neovim", "version": "0.7.2"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"applyEdit": true,
+				"workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]},
+				"symbol": {"dynamicRegistration": false, "hierarchicalWorkspaceSymbolSupport": true},
+				"workspaceFolders": true
+			},
+			"textDocument": {"synchronization": {"willSave": false, "willSaveWaitUntil": false, "didSave": true, "dynamicRegistration": false}},
+			"window": {
+				"workDoneProgress": true,
+				"showMessage": {"messageActionItem": {"additionalPropertiesSupport": false}},
+				"showDocument": {"support": false}
+			}
+		}`),
+		ShowMessageRequest: true,
+		SkipsStaleEdits:    true,
+		LineBuffers:        true,
+	}
+}
+
 // Neovim is Neovim 0.11's built-in client: no change annotations, edits
-// applied at once, UTF-8 preferred.
+// applied at once (stale ones skipped), UTF-8 preferred.
 func Neovim() Profile {
 	return Profile{
 		Name:       "neovim",
@@ -102,11 +145,14 @@ func Neovim() Profile {
 			"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}
 		}`),
 		ShowMessageRequest: true,
+		SkipsStaleEdits:    true,
+		LineBuffers:        true,
 	}
 }
 
 // Eglot is Emacs eglot: no showMessage capability declared (it answers
-// showMessageRequest all the same), UTF-32 preferred.
+// showMessageRequest all the same), UTF-32 preferred, buffer changes sent
+// only once Emacs is idle.
 func Eglot() Profile {
 	return Profile{
 		Name:       "eglot",
@@ -127,6 +173,7 @@ func Eglot() Profile {
 			"experimental": {}
 		}`),
 		ShowMessageRequest: true,
+		SyncWhenIdle:       true,
 	}
 }
 
