@@ -134,9 +134,10 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	e := Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0}
 	created := map[string]bool{}
 	checked := map[string]versionCheck{} // the buffer versions the edit was made for
+	edits := map[string][][]workspace.TextEdit{}
 	proposed := map[string]string{}
 	var order []string
-	addEdits := func(u string, version *int32, first bool, edits []wireTextEdit) error {
+	addEdits := func(u string, version *int32, first bool, wire []wireTextEdit) error {
 		path := uri.URI(u).FsPath()
 		before, current, open, err := c.textFor(path)
 		if err != nil {
@@ -144,10 +145,10 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		}
 		if version != nil && open {
 			check := versionCheck{version: *version, first: first}
-			if c.stale(check, current) {
-				if c.Profile.SkipsStaleEdits {
-					return nil // "Buffer … newer than edits."
-				}
+			switch c.staleness(check, current) {
+			case skipsEdit:
+				return nil // "Buffer … newer than edits."
+			case refusesEdit:
 				return fmt.Errorf("%w: edit for version %d, buffer at %d", errVersion, *version, current)
 			}
 			checked[path] = check
@@ -158,21 +159,18 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 			order = append(order, path)
 			e.Files = append(e.Files, FileEdit{Path: path, Before: before})
 		}
-		te := make([]workspace.TextEdit, len(edits))
-		for i, x := range edits {
+		te := make([]workspace.TextEdit, len(wire))
+		for i, x := range wire {
 			te[i] = x.edit()
 			if e.Annotated && x.AnnotationID == "" {
 				e.Annotated = false
 			}
 		}
-		apply := applyIndependently
-		if c.Profile.LineBuffers {
-			apply = applyAsNeovim
-		}
-		after, err := apply(before, te, c.Encoding())
+		after, err := c.applyText(before, te)
 		if err != nil {
 			return fmt.Errorf("applying edits to %s: %w", path, err)
 		}
+		edits[path] = append(edits[path], te)
 		proposed[path] = after
 		return nil
 	}
@@ -200,8 +198,8 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 			return failed("unsupported resource operation " + op.Kind), nil
 		}
 	}
-	for u, edits := range w.Edit.Changes {
-		if err := addEdits(u, nil, false, edits); err != nil {
+	for u, wire := range w.Edit.Changes {
+		if err := addEdits(u, nil, false, wire); err != nil {
 			return failed(err.Error()), nil
 		}
 	}
@@ -223,13 +221,19 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		for path, check := range checked {
 			c.mu.Lock()
 			b, open := c.buffers[path]
-			stale := open && c.stale(check, b.version)
+			var current int32
+			if open {
+				current = b.version
+			}
 			c.mu.Unlock()
-			switch {
-			case stale && c.Profile.SkipsStaleEdits:
+			if !open {
+				continue
+			}
+			switch c.staleness(check, current) {
+			case skipsEdit:
 				skip[path] = true
-			case stale:
-				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, check.version, b.version)), nil
+			case refusesEdit:
+				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, check.version, current)), nil
 			}
 		}
 		for _, path := range order {
@@ -237,6 +241,19 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 				continue
 			}
 			text := proposed[path]
+			if c.Profile.VimLSP {
+				// Neovim applies the edit to the buffer as it is now.
+				now, _, _, err := c.textFor(path)
+				for _, te := range edits[path] {
+					if err == nil {
+						now, err = c.applyText(now, te)
+					}
+				}
+				if err != nil {
+					return failed(err.Error()), nil
+				}
+				text = now
+			}
 			if t, ok := ans.Text[path]; ok {
 				text = t
 			}
@@ -251,6 +268,14 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	return applyResult{Applied: applied}, nil
 }
 
+// applyText applies text edits the way the client does.
+func (c *Client) applyText(text string, edits []workspace.TextEdit) (string, error) {
+	if c.Profile.VimLSP {
+		return applyAsNeovim(text, edits, c.Encoding())
+	}
+	return applyIndependently(text, edits, c.Encoding())
+}
+
 // versionCheck is the version a TextDocumentEdit was made for; first: it
 // is the first of the edit's documentChanges.
 type versionCheck struct {
@@ -258,14 +283,27 @@ type versionCheck struct {
 	first   bool
 }
 
-// stale reports whether a buffer at version current is too new for the
-// edit: Neovim checks only the first change, and only a version above 0;
-// other clients want the very version.
-func (c *Client) stale(check versionCheck, current int32) bool {
-	if c.Profile.SkipsStaleEdits {
-		return check.first && check.version > 0 && current > check.version
+// What the client does with an edit made for another version than its
+// buffer's.
+const (
+	appliesEdit = iota // the version is the buffer's, or not checked
+	skipsEdit          // Neovim: skips it, answering applied all the same
+	refusesEdit        // VS Code, Helix: refuses the whole edit
+)
+
+// staleness is what the client does with an edit made for check when
+// its buffer is at version now.
+func (c *Client) staleness(check versionCheck, now int32) int {
+	switch {
+	case now == check.version:
+		return appliesEdit
+	case !c.Profile.VimLSP:
+		return refusesEdit
+	case check.first && check.version > 0 && now > check.version:
+		return skipsEdit
+	default:
+		return appliesEdit
 	}
-	return current != check.version
 }
 
 // textFor is the text an edit applies to: the open buffer and its version,
@@ -292,7 +330,7 @@ func (c *Client) load(path string) (string, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	if len(data) == 0 && c.Profile.LineBuffers {
+	if len(data) == 0 && c.Profile.VimLSP {
 		return "\n", nil
 	}
 	return string(data), nil

@@ -208,11 +208,15 @@ func (c *Client) NullIDResponses() []json.RawMessage {
 // Open opens path in the editor with text (not necessarily what is on disk).
 func (c *Client) Open(ctx context.Context, path, text string) error {
 	u := string(uri.File(path))
+	version := int32(1)
+	if c.Profile.VimLSP {
+		version = 0
+	}
 	c.mu.Lock()
-	c.buffers[path] = &buffer{uri: u, version: 1, text: text}
+	c.buffers[path] = &buffer{uri: u, version: version, text: text}
 	c.mu.Unlock()
 	return c.Notify(ctx, "textDocument/didOpen", map[string]any{
-		"textDocument": map[string]any{"uri": u, "languageId": languageID(path), "version": 1, "text": text},
+		"textDocument": map[string]any{"uri": u, "languageId": languageID(path), "version": version, "text": text},
 	})
 }
 

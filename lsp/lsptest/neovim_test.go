@@ -35,6 +35,9 @@ func TestApplyAsNeovimMatchesNeovim(t *testing.T) {
 		{"a\nb\n", edit(0, 0, 2, 0, "c\n"), "c\n"},
 		{"a", edit(0, 1, 0, 1, "\nb"), "a\nb"},
 		{"one\ntwo\n", edit(0, 1, 0, 3, "NE"), "oNE\ntwo\n"},
+		// Characters past a line's end.
+		{"// user was here\npackage a\n\nfunc A() int { return 1 }\n", edit(2, 22, 2, 23, "2"), "// user was here\npackage a\n2\nfunc A() int { return 1 }\n"},
+		{"ab\ncd", edit(0, 5, 1, 1, "X"), "abXd"},
 	} {
 		got, err := applyAsNeovim(tc.buffer, []workspace.TextEdit{tc.edit}, workspace.UTF16)
 		if err != nil || got != tc.want {

@@ -17,17 +17,17 @@ type Profile struct {
 	// the user as gemini/request notifications. Like Neovim, it answers a
 	// real request at once, so one sent as a request fails the test.
 	RequestNotifications bool
-	// SkipsStaleEdits: like Neovim (0.7 to 0.11), the client skips the
-	// first of an edit's documentChanges when it is a TextDocumentEdit for
-	// a version above 0 older than the buffer's ("Buffer … newer than
-	// edits.") and still answers applied: true. Other clients refuse an
-	// edit for any other version than the buffer's.
-	SkipsStaleEdits bool
-	// LineBuffers: like Neovim, a buffer is lines plus a final line break
-	// ('eol', 'fixeol'), so an empty file loads as "\n", and text edits
-	// apply the way vim.lsp.util.apply_text_edits applies them (see
-	// applyAsNeovim).
-	LineBuffers bool
+	// VimLSP: the client is Neovim's vim.lsp (0.7 to 0.11). didOpen
+	// carries version 0. Of an edit's documentChanges only the first is
+	// checked, and only for a version above 0: one older than the buffer is
+	// skipped ("Buffer … newer than edits.") and the answer is still
+	// applied: true; an edit not checked lands at its positions in the
+	// buffer as it is then, clamped to its lines. A buffer is lines plus a
+	// final line break ('eol', 'fixeol'), so an empty file loads as "\n",
+	// and text edits apply as vim.lsp.util.apply_text_edits applies them
+	// (see applyAsNeovim). Other clients refuse an edit for any version but
+	// the buffer's.
+	VimLSP bool
 	// SyncWhenIdle: like eglot, buffer changes reach the server only once
 	// the editor is idle, which it is not while it waits for its own
 	// workspace/executeCommand (eglot's requests are synchronous): they
@@ -98,7 +98,7 @@ func NeovimPlugin() Profile {
 
 // Neovim07 is Neovim 0.7.2's built-in client (Debian 12): no position
 // encodings offered (so UTF-16), no window/showDocument, edits applied at
-// once, stale ones skipped.
+// once, stale ones skipped or misplaced (see VimLSP).
 func Neovim07() Profile {
 	return Profile{
 		Name:       "neovim 0.7",
@@ -118,13 +118,12 @@ func Neovim07() Profile {
 			}
 		}`),
 		ShowMessageRequest: true,
-		SkipsStaleEdits:    true,
-		LineBuffers:        true,
+		VimLSP:             true,
 	}
 }
 
 // Neovim is Neovim 0.11's built-in client: no change annotations, edits
-// applied at once (stale ones skipped), UTF-8 preferred.
+// applied at once (see VimLSP), UTF-8 preferred.
 func Neovim() Profile {
 	return Profile{
 		Name:       "neovim",
@@ -145,8 +144,7 @@ func Neovim() Profile {
 			"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}
 		}`),
 		ShowMessageRequest: true,
-		SkipsStaleEdits:    true,
-		LineBuffers:        true,
+		VimLSP:             true,
 	}
 }
 
