@@ -260,13 +260,16 @@ func docVersion(doc workspace.Document, open bool) int32 {
 //	  than the original (see nearer)
 //	something else, no nearer the proposal      applied       stale: the document
 //	                                                            changed first, and the
-//	                                                            editor skipped the edit
+//	                                                            edit was skipped or
+//	                                                            misplaced
 //	something else                              not applied   stale
 //
 // "Modified" needs the proposal in recognisable part: a document nearer
-// the original is the user's own typing with none of the proposal in it,
-// which Neovim produces when it skips an edit for an older version of its
-// buffer and still answers applied. eglot sends its didChange only once
+// the original is the user's own typing with none of the proposal in it.
+// Neovim produces one when the user typed before the edit reached it: it
+// skips an edit for an older version of its buffer, or, for version 0
+// (a document just opened), applies it at its old positions in the new
+// text, and answers applied either way. eglot sends its didChange only once
 // Emacs is idle, never while it waits for a workspace/executeCommand, so
 // an edit it applied then shows no change at all; its answer is taken.
 func (p *editProposer) decide(change workspace.FileChange, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
@@ -293,7 +296,7 @@ func (p *editProposer) decide(change workspace.FileChange, synced bool, res prot
 	case res.Applied && nearer(text, change.After, change.Before):
 		return tools.Decision{Outcome: tools.Modified, Content: text}, false
 	case res.Applied:
-		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, so the editor skipped the edit although it answered that it applied it"}, false
+		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did"}, false
 	default:
 		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}, false
 	}

@@ -15,30 +15,46 @@ import (
 // The model is told what really became of its edit, whatever the editor
 // answered: these are the editors whose answer is not the whole truth.
 
-// Neovim skips an edit made for an older version of its buffer and still
-// answers applied: true. The user typed as the edit arrived (Neovim
-// debounces didChange, so the server proposed against the old version):
-// nothing of the proposal landed, and the model must not hear that the
-// user modified it.
-func TestNeovimSkippedStaleEditIsNotApplied(t *testing.T) {
+// Neovim answers applied: true to an edit it did not apply as proposed.
+// The user typed as the edit arrived (Neovim sends didChange 150 ms late,
+// so the server proposed against the old version): Neovim skips an edit
+// for an older version, or applies one for version 0 (just opened, never
+// checked) at its old positions. The model must not hear that the user
+// modified its proposal.
+func TestNeovimStaleEditIsNotApplied(t *testing.T) {
+	const drafted = aGo + "// draft\n"
 	for _, profile := range []func() lsptest.Profile{lsptest.Neovim07, lsptest.Neovim} {
-		t.Run(profile().Name, func(t *testing.T) {
-			h := start(t, setup{profile: profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
-			h.open("a.go")
-			typed := "package a\n\n// user was here\nfunc A() int { return 1 }\n"
-			h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
-				if err := h.client.Type(ctx, h.path("a.go"), typed); err != nil {
-					t.Error(err)
+		for _, tc := range []struct {
+			name    string
+			before  string // typed before the prompt, "" for none (version 0)
+			typed   string // typed as the edit arrives
+			outcome string // the buffer then
+		}{
+			{"skipped", drafted, "// user was here\n" + drafted, "// user was here\n" + drafted},
+			{"misplaced at version 0", "", "// user was here\n" + aGo, "// user was here\npackage a\n2\nfunc A() int { return 1 }\n"},
+		} {
+			t.Run(profile().Name+"/"+tc.name, func(t *testing.T) {
+				h := start(t, setup{profile: profile(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+				h.open("a.go")
+				if tc.before != "" {
+					if err := h.client.Type(h.ctx, h.path("a.go"), tc.before); err != nil {
+						t.Fatal(err)
+					}
 				}
-				return lsptest.Answer{Apply: true} // skipped all the same
-			}
-			h.prompt(map[string]any{"prompt": "return 2"})
-			h.wantOutput(1, "error: The file "+h.path("a.go")+" changed while this change was awaiting confirmation, so nothing was applied "+
-				"(the document changed in the editor before the edit reached it, so the editor skipped the edit although it answered that it applied it). "+
-				"Read the file again and retry.")
-			h.wantBuffer("a.go", typed)
-			h.waitLog(`"msg":"applyEdit answered","path":"` + h.path("a.go") + `","applied":true`)
-		})
+				h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
+					if err := h.client.Type(ctx, h.path("a.go"), tc.typed); err != nil {
+						t.Error(err)
+					}
+					return lsptest.Answer{Apply: true}
+				}
+				h.prompt(map[string]any{"prompt": "return 2"})
+				h.wantOutput(1, "error: The file "+h.path("a.go")+" changed while this change was awaiting confirmation, so nothing was applied "+
+					"(the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did). "+
+					"Read the file again and retry.")
+				h.wantBuffer("a.go", tc.outcome)
+				h.waitLog(`"msg":"applyEdit answered","path":"` + h.path("a.go") + `","applied":true`)
+			})
+		}
 	}
 }
 
@@ -72,7 +88,7 @@ func TestNewFileLandsAsProposedInEveryEditor(t *testing.T) {
 				h.prompt(map[string]any{"prompt": "write notes"})
 				h.wantOutput(1, "Successfully created and wrote to new file: "+h.path("notes/CHANGES.md"))
 				want := content
-				if p.LineBuffers && !strings.HasSuffix(content, "\n") {
+				if p.VimLSP && !strings.HasSuffix(content, "\n") {
 					want += "\n" // Neovim's 'fixeol'
 				}
 				h.wantBuffer("notes/CHANGES.md", want)
