@@ -221,7 +221,8 @@ func (c *Client) Open(ctx context.Context, path, text string) error {
 }
 
 // Type replaces the buffer's text with text the way a user's typing
-// arrives: incremental didChange events, last range first.
+// arrives: incremental didChange events, last range first. Under
+// Profile.SyncWhenIdle they wait for the client's commands to be answered.
 func (c *Client) Type(ctx context.Context, path, text string) error {
 	c.mu.Lock()
 	b, ok := c.buffers[path]
