@@ -316,8 +316,8 @@ func holds(text, proposal string) bool {
 	return ok && (rest == "\n" || rest == "\r\n")
 }
 
-// nearer reports whether text is closer to a than to b: fewer characters
-// removed and inserted to get from a to it than from b.
+// nearer reports whether text is closer to a than to b: fewer bytes
+// removed and inserted to get from a to it than from b. A tie is not nearer.
 func nearer(text, a, b string) bool {
 	return distance(a, text) < distance(b, text)
 }
