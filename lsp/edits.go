@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -36,6 +37,10 @@ const quietAfterChange = 150 * time.Millisecond
 // declinedGrace is how long to watch a document after the client said the
 // edit was not applied: some clients (eglot) answer null and apply anyway.
 const declinedGrace = 300 * time.Millisecond
+
+// pendingSyncLimit bounds how long gemini-ls watches for the didChange of
+// an edit it took on the client's word (see reconcile).
+const pendingSyncLimit = time.Minute
 
 // editProposer turns a tool's FileChange into a workspace/applyEdit the
 // client confirms in the way it can, and reports what the document then
@@ -117,7 +122,11 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	if wasOpen {
 		version = before.Version
 	}
-	params := p.workspaceEdit(change, diff.Edits(f.Encoding), f, strat == annotated, "Gemini: edit "+summary)
+	edits := []workspace.TextEdit{newFileEdit(change.After)}
+	if change.Exists {
+		edits = diff.Edits(f.Encoding)
+	}
+	params := p.workspaceEdit(change, edits, f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
 	send := s.call
 	if strat == annotated {
@@ -179,39 +188,52 @@ func trimBOM(s string) string {
 }
 
 // outcome reads what the exchange did to the document: the truth, whatever
-// the client answered.
-func (p *editProposer) outcome(ctx context.Context, change workspace.FileChange, version int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
+// the client answered. sent is the document's version when the edit went
+// out, -1 when it was not open.
+func (p *editProposer) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
 	s := p.s
 	wait := s.opts.ConfirmWait
 	if !res.Applied {
 		wait = declinedGrace
 	}
 	deadline := time.Now().Add(wait)
+	// base is the version a didChange would move the document from: the
+	// one it had when the edit went out, or, for a document the edit
+	// opened, the one it was first seen open at (didOpen is not a sync of
+	// the edit: Neovim and eglot open the buffer before applying to it).
+	base := sent
 	for {
 		doc, open := s.docs.Get(change.Path)
-		if open && doc.Text == change.After {
+		if open && base < 0 {
+			base = doc.Version
+		}
+		if open && holds(doc.Text, change.After) {
 			return tools.Decision{Outcome: tools.Applied, Content: doc.Text}, nil
 		}
-		// Once the document moved, it only has to settle; before that,
-		// give the client until the deadline to start.
-		changed := open && doc.Version != version
+		// Once a didChange arrived, the document only has to settle;
+		// before that, give the client until the deadline to send one.
+		synced := open && doc.Version != base
 		waitFor := time.Until(deadline)
-		if changed {
+		if synced {
 			waitFor = min(waitFor, quietAfterChange)
 		}
-		if waitFor <= 0 {
-			return p.decide(change, res), nil
-		}
-		wctx, cancel := context.WithTimeout(ctx, waitFor)
-		_, _, err := s.docs.Wait(wctx, change.Path, docVersion(doc, open))
-		cancel()
-		if ctx.Err() != nil {
-			return tools.Decision{}, ctx.Err()
-		}
-		if err != nil {
+		if waitFor > 0 {
+			wctx, cancel := context.WithTimeout(ctx, waitFor)
+			_, _, err := s.docs.Wait(wctx, change.Path, docVersion(doc, open))
+			cancel()
+			if ctx.Err() != nil {
+				return tools.Decision{}, ctx.Err()
+			}
+			if err == nil {
+				continue
+			}
 			// Nothing moved for waitFor: settled, or the deadline passed.
-			return p.decide(change, res), nil
 		}
+		d, pending := p.decide(change, synced, res)
+		if pending {
+			go p.reconcile(change, docVersion(doc, open))
+		}
+		return d, nil
 	}
 }
 
@@ -222,31 +244,128 @@ func docVersion(doc workspace.Document, open bool) int32 {
 	return doc.Version
 }
 
-// decide classifies the document's settled text.
-func (p *editProposer) decide(change workspace.FileChange, res protocol.ApplyWorkspaceEditResult) tools.Decision {
+// decide classifies the document's settled text; synced reports whether a
+// didChange arrived since the edit went out. pending is set when the
+// outcome is the client's word, still to be confirmed by a didChange.
+//
+//	the document holds                          client said   outcome
+//	the proposal (or it plus the one final      either        applied
+//	  newline an editor adds, see holds)
+//	nothing: not open, no file                  applied       applied, on its word
+//	                                            not applied   declined
+//	the original, and no didChange came         applied       applied, pending sync
+//	                                            not applied   declined
+//	the original, after a didChange             either        declined
+//	something else, nearer the proposal         applied       modified
+//	  than the original (see nearer)
+//	something else, no nearer the proposal      applied       stale: the document
+//	                                                            changed first, and the
+//	                                                            edit was skipped or
+//	                                                            misplaced
+//	something else                              not applied   stale
+//
+// "Modified" needs the proposal in recognisable part: a document nearer
+// the original is the user's own typing with none of the proposal in it.
+// Neovim produces one when the user typed before the edit reached it: it
+// skips an edit for an older version of its buffer, or, for version 0
+// (a document just opened), applies it at its old positions in the new
+// text, and answers applied either way. eglot sends its didChange only once
+// Emacs is idle, never while it waits for a workspace/executeCommand, so
+// an edit it applied then shows no change at all; its answer is taken.
+func (p *editProposer) decide(change workspace.FileChange, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	reason := "the user declined the edit"
 	if res.FailureReason != nil && *res.FailureReason != "" {
 		reason = "the editor did not apply the edit: " + *res.FailureReason
 	}
 	switch {
-	case visible && text == change.After:
-		return tools.Decision{Outcome: tools.Applied, Content: text}
-	case visible && text == change.Before:
-		return tools.Decision{Outcome: tools.Declined, Reason: reason}
+	case visible && holds(text, change.After):
+		return tools.Decision{Outcome: tools.Applied, Content: text}, false
 	case !visible && res.Applied:
 		// The client applied it somewhere gemini-ls cannot see (a buffer
 		// it does not synchronise); its word is all there is.
-		return tools.Decision{Outcome: tools.Applied, Content: change.After}
+		return tools.Decision{Outcome: tools.Applied, Content: change.After}, false
 	case !visible:
-		return tools.Decision{Outcome: tools.Declined, Reason: reason}
+		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
+	case text == change.Before && res.Applied && !synced:
+		return tools.Decision{Outcome: tools.Applied, Content: change.After}, true
+	case text == change.Before && res.Applied:
+		return tools.Decision{Outcome: tools.Declined, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
+	case text == change.Before:
+		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
+	case res.Applied && nearer(text, change.After, change.Before):
+		return tools.Decision{Outcome: tools.Modified, Content: text}, false
 	case res.Applied:
-		return tools.Decision{Outcome: tools.Modified, Content: text}
+		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did"}, false
 	default:
-		// Neither the proposal nor the original, and not applied: the
-		// document moved on while the user was deciding.
-		return tools.Decision{Outcome: tools.Stale, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}
+		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}, false
 	}
+}
+
+// holds reports whether text is the proposal as an editor keeps it:
+// exactly, or with the one final line break an editor adds to a file that
+// has none (Neovim's 'fixeol' holds even an empty buffer as "\n").
+func holds(text, proposal string) bool {
+	if text == proposal {
+		return true
+	}
+	if strings.HasSuffix(proposal, "\n") {
+		return false
+	}
+	rest, ok := strings.CutPrefix(text, proposal)
+	return ok && (rest == "\n" || rest == "\r\n")
+}
+
+// nearer reports whether text is closer to a than to b: fewer bytes
+// removed and inserted to get from a to it than from b. A tie is not nearer.
+func nearer(text, a, b string) bool {
+	return distance(a, text) < distance(b, text)
+}
+
+// distance counts the bytes the narrowed line diff from a to b removes
+// and inserts (what it removes is len(a) - len(b) + what it inserts).
+func distance(a, b string) int {
+	inserted := 0
+	for _, e := range workspace.DiffLines(a, b).Edits(workspace.UTF8) {
+		inserted += len(e.NewText)
+	}
+	return 2*inserted + len(a) - len(b)
+}
+
+// reconcile watches an edit taken as applied on the client's word before
+// any didChange showed it (eglot), from the document's version then (-1:
+// not open). The model was told it was applied; if the document the client
+// then sends disagrees, the user is warned through the log.
+func (p *editProposer) reconcile(change workspace.FileChange, version int32) {
+	s := p.s
+	ctx := s.life
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, pendingSyncLimit)
+	defer cancel()
+	doc, open, err := s.docs.Wait(ctx, change.Path, version)
+	if err != nil {
+		s.log.Debug("an edit taken on the editor's word was never synchronised", zap.String("path", change.Path))
+		return
+	}
+	for open {
+		// Settle: a client may send one didChange per text edit.
+		qctx, qcancel := context.WithTimeout(ctx, quietAfterChange)
+		next, nextOpen, err := s.docs.Wait(qctx, change.Path, doc.Version)
+		qcancel()
+		if err != nil {
+			break
+		}
+		doc, open = next, nextOpen
+	}
+	text, visible := p.currentText(change.Path)
+	if visible && holds(text, change.After) {
+		s.log.Debug("a late didChange confirmed an applied edit", zap.String("path", change.Path))
+		return
+	}
+	s.log.Warn("the editor said it applied an edit and the model was told so, but the document it synchronised later does not hold it",
+		zap.String("path", change.Path), zap.Int("proposedBytes", len(change.After)), zap.Int("documentBytes", len(text)), zap.Bool("visible", visible))
 }
 
 // currentText is the document's text, else the file on disk; visible is
@@ -312,6 +431,16 @@ func (p *editProposer) workspaceEdit(change workspace.FileChange, edits []worksp
 		edit.Changes = map[uri.URI][]protocol.TextEdit{docURI: plainEdits}
 	}
 	return &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}
+}
+
+// newFileEdit puts content into a new, empty document. Its range ends at
+// the start of line 1, past the end: LSP ranges take a line's break that
+// way, every client clamps it to the end (VS Code, Helix, Emacs), and it
+// makes Neovim drop the empty line its buffer always ends with, so the
+// document holds exactly content. An insertion at 0:0 would leave Neovim
+// with an extra blank line at the end.
+func newFileEdit(content string) workspace.TextEdit {
+	return workspace.TextEdit{Range: workspace.Range{End: workspace.Position{Line: 1}}, NewText: content}
 }
 
 func toProtocolRange(r workspace.Range) protocol.Range {

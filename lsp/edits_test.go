@@ -1,9 +1,15 @@
 package lsp
 
 import (
+	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -15,33 +21,128 @@ func TestDecideReadsTheDocument(t *testing.T) {
 	const path = "/w/a.go"
 	change := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
 	reason := "version mismatch"
+	applied := protocol.ApplyWorkspaceEditResult{Applied: true}
 	for _, tc := range []struct {
 		name    string
 		text    *string // the open document; nil when closed and absent from disk
+		synced  bool    // a didChange arrived since the edit went out
 		res     protocol.ApplyWorkspaceEditResult
 		want    tools.Outcome
 		content string
+		pending bool
 	}{
-		{"applied", ptr("two\n"), protocol.ApplyWorkspaceEditResult{Applied: true}, tools.Applied, "two\n"},
-		{"applied though the client said no (eglot's null)", ptr("two\n"), protocol.ApplyWorkspaceEditResult{}, tools.Applied, "two\n"},
-		{"declined", ptr("one\n"), protocol.ApplyWorkspaceEditResult{}, tools.Declined, ""},
-		{"said applied but unchanged (Neovim's skipped stale edit)", ptr("one\n"), protocol.ApplyWorkspaceEditResult{Applied: true}, tools.Declined, ""},
-		{"modified by the user", ptr("three\n"), protocol.ApplyWorkspaceEditResult{Applied: true}, tools.Modified, "three\n"},
-		{"moved on and refused", ptr("one!\n"), protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, tools.Stale, ""},
-		{"applied out of sight", nil, protocol.ApplyWorkspaceEditResult{Applied: true}, tools.Applied, "two\n"},
-		{"declined out of sight", nil, protocol.ApplyWorkspaceEditResult{}, tools.Declined, ""},
+		{"applied", ptr("two\n"), true, applied, tools.Applied, "two\n", false},
+		{"applied though the client said no (eglot's null)", ptr("two\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Applied, "two\n", false},
+		{"declined", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
+		{"declined, nothing synchronised", ptr("one\n"), false, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
+		{"said applied, synchronised, unchanged", ptr("one\n"), true, applied, tools.Declined, "", false},
+		{"said applied, nothing synchronised yet (eglot)", ptr("one\n"), false, applied, tools.Applied, "two\n", true},
+		{"modified by the user", ptr("two, checked\n"), true, applied, tools.Modified, "two, checked\n", false},
+		{"the proposal and a blank line: modified", ptr("two\n\n"), true, applied, tools.Modified, "two\n\n", false},
+		{"the user typed first and the editor skipped the edit (Neovim)", ptr("one\nthree\n"), true, applied, tools.Stale, "one\nthree\n", false},
+		{"as far from both: not the proposal", ptr("three\n"), true, applied, tools.Stale, "three\n", false},
+		{"moved on and refused", ptr("one!\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, tools.Stale, "one!\n", false},
+		{"applied out of sight", nil, false, applied, tools.Applied, "two\n", false},
+		{"declined out of sight", nil, false, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Server{docs: workspace.NewDocuments()}
 			if tc.text != nil {
 				s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: *tc.text})
 			}
-			d := (&editProposer{s: s}).decide(change, tc.res)
-			if d.Outcome != tc.want || d.Content != tc.content {
-				t.Errorf("decision = %+v, want %s with content %q", d, tc.want, tc.content)
+			d, pending := (&editProposer{s: s}).decide(change, tc.synced, tc.res)
+			if d.Outcome != tc.want || d.Content != tc.content || pending != tc.pending {
+				t.Errorf("decision = %+v, pending %v; want %s with content %q, pending %v", d, pending, tc.want, tc.content, tc.pending)
+			}
+			if (d.Outcome == tools.Declined || d.Outcome == tools.Stale) && d.Reason == "" {
+				t.Errorf("%s without a reason", d.Outcome)
 			}
 		})
 	}
+}
+
+// Editors end a file with a line break: a proposal without one counts as
+// applied with it, a proposal with one does not with another.
+func TestHoldsAllowsTheFinalLineBreakAnEditorAdds(t *testing.T) {
+	for _, tc := range []struct {
+		text, proposal string
+		want           bool
+	}{
+		{"x", "x", true},
+		{"x\n", "x", true},
+		{"x\r\n", "x", true},
+		{"\n", "", true}, // Neovim's empty buffer
+		{"x\n\n", "x", false},
+		{"x\n\n", "x\n", false},
+		{"x\n", "x\n", true},
+		{"y\n", "x", false},
+	} {
+		if got := holds(tc.text, tc.proposal); got != tc.want {
+			t.Errorf("holds(%q, %q) = %v, want %v", tc.text, tc.proposal, got, tc.want)
+		}
+	}
+}
+
+// A new file lands with its content whatever the client, so the edit is
+// the same for every client: all of it, over the empty document's line.
+func TestNewFileEditCoversTheEmptyDocument(t *testing.T) {
+	e := newFileEdit("# Changes\n")
+	if e.Range != (workspace.Range{End: workspace.Position{Line: 1}}) || e.NewText != "# Changes\n" {
+		t.Errorf("newFileEdit = %+v", e)
+	}
+}
+
+// An edit taken on the client's word before any didChange showed it
+// (eglot) is checked when the didChange comes: a document that then
+// disagrees is a warning, one that agrees is not.
+func TestPendingEditIsReconciledWithTheLateDidChange(t *testing.T) {
+	const path = "/w/a.go"
+	change := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
+	for _, tc := range []struct {
+		name, late string
+		warns      bool
+	}{
+		{"agrees", "two\n", false},
+		{"disagrees", "two, and more\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			core, logs := observer.New(zapcore.DebugLevel)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := &Server{docs: workspace.NewDocuments(), log: zap.New(core), life: ctx, opts: Options{ConfirmWait: 50 * time.Millisecond}}
+			s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
+
+			d, err := (&editProposer{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
+			if err != nil || d.Outcome != tools.Applied || d.Content != "two\n" {
+				t.Fatalf("outcome = %+v, %v; want applied on the client's word", d, err)
+			}
+			if err := s.docs.Change(path, 2, []workspace.ContentChange{{Text: tc.late}}, workspace.UTF16); err != nil {
+				t.Fatal(err)
+			}
+			want := "a late didChange confirmed an applied edit"
+			if tc.warns {
+				want = "the document it synchronised later does not hold it"
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for logs.FilterMessageSnippet(want).Len() == 0 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if logs.FilterMessageSnippet(want).Len() != 1 {
+				t.Fatalf("logs = %v, want one %q", messages(logs), want)
+			}
+			if warned := logs.FilterLevelExact(zapcore.WarnLevel).Len() > 0; warned != tc.warns {
+				t.Errorf("warned %v, want %v: %v", warned, tc.warns, messages(logs))
+			}
+		})
+	}
+}
+
+func messages(logs *observer.ObservedLogs) string {
+	var out []string
+	for _, e := range logs.All() {
+		out = append(out, e.Level.String()+": "+e.Message)
+	}
+	return strings.Join(out, "; ")
 }
 
 func ptr(s string) *string { return &s }

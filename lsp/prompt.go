@@ -72,12 +72,15 @@ type update struct {
 	Subject     string `json:"subject,omitempty"`
 	Description string `json:"description,omitempty"`
 
-	CallID  string         `json:"callId,omitempty"`
-	Name    string         `json:"name,omitempty"`
-	Title   string         `json:"title,omitempty"`
-	Args    map[string]any `json:"args,omitempty"`
-	Status  string         `json:"status,omitempty"`
-	Display string         `json:"display,omitempty"`
+	CallID string         `json:"callId,omitempty"`
+	Name   string         `json:"name,omitempty"`
+	Title  string         `json:"title,omitempty"`
+	Args   map[string]any `json:"args,omitempty"`
+	Status string         `json:"status,omitempty"`
+	// Display is always sent with toolResult, even empty (read_file of a
+	// whole file shows nothing): omitzero, as the payload codec (json/v2)
+	// omits a pointer to "" under omitempty.
+	Display *string `json:"display,omitzero"`
 
 	PromptTokens     *int32 `json:"promptTokens,omitempty"`
 	CandidatesTokens *int32 `json:"candidatesTokens,omitempty"`
@@ -97,7 +100,7 @@ func updateFor(sessionID string, e agent.Event) update {
 	case agent.EventToolCall:
 		u.CallID, u.Name, u.Title, u.Args = e.ToolCall.CallID, e.ToolCall.Name, e.ToolCall.Title, e.ToolCall.Args
 	case agent.EventToolResult:
-		u.CallID, u.Name, u.Status, u.Display = e.ToolResult.CallID, e.ToolResult.Name, string(e.ToolResult.Status), e.ToolResult.Display
+		u.CallID, u.Name, u.Status, u.Display = e.ToolResult.CallID, e.ToolResult.Name, string(e.ToolResult.Status), &e.ToolResult.Display
 	case agent.EventUsage:
 		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
 		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens

@@ -321,13 +321,14 @@ func (h *harness) encoding() string {
 }
 
 // Neovim declares resource operations but not documentChanges; it applies
-// documentChanges all the same, so its edits carry the buffer's version.
+// documentChanges all the same, so its edits carry the buffer's version
+// (0 for a document just opened).
 func TestNeovimGetsVersionedEdits(t *testing.T) {
 	h := start(t, setup{profile: lsptest.Neovim(), files: map[string]string{"a.go": aGo}}, editTurns()...)
 	h.open("a.go")
 	h.prompt(map[string]any{"prompt": "return 2"})
 	h.wantStrategy(true, 1)
-	if p := string(h.applyEdits()[0].Params); !strings.Contains(p, `"documentChanges"`) || !strings.Contains(p, `"version":1`) {
+	if p := string(h.applyEdits()[0].Params); !strings.Contains(p, `"documentChanges"`) || !strings.Contains(p, `"version":0`) {
 		t.Errorf("applyEdit = %s, want versioned documentChanges", p)
 	}
 	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")

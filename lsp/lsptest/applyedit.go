@@ -123,8 +123,9 @@ type applyResult struct {
 func failed(reason string) applyResult { return applyResult{FailureReason: &reason} }
 
 // applyEdit plays an editor: it checks versions (refusing stale edits as
-// VS Code and Helix do), shows the user the result, and applies what the
-// user accepts to its buffers, telling the server with didChange.
+// VS Code and Helix do, skipping them as Neovim does), shows the user the
+// result, and applies what the user accepts to its buffers, telling the
+// server with didChange.
 func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error) {
 	var w wireEdit
 	if err := json.Unmarshal(raw, &w); err != nil {
@@ -132,17 +133,25 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	e := Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0}
 	created := map[string]bool{}
-	versions := map[string]int32{} // the buffer versions the edit was made for
+	checked := map[string]versionCheck{} // the buffer versions the edit was made for
+	edits := map[string][][]workspace.TextEdit{}
 	proposed := map[string]string{}
 	var order []string
-	addEdits := func(u string, version *int32, edits []wireTextEdit) error {
+	addEdits := func(u string, version *int32, first bool, wire []wireTextEdit) error {
 		path := uri.URI(u).FsPath()
-		before, err := c.textFor(path, version)
+		before, current, open, err := c.textFor(path)
 		if err != nil {
 			return err
 		}
-		if version != nil {
-			versions[path] = *version
+		if version != nil && open {
+			check := versionCheck{version: *version, first: first}
+			switch c.staleness(check, current) {
+			case skipsEdit:
+				return nil // "Buffer … newer than edits."
+			case refusesEdit:
+				return fmt.Errorf("%w: edit for version %d, buffer at %d", errVersion, *version, current)
+			}
+			checked[path] = check
 		}
 		if p, ok := proposed[path]; ok {
 			before = p
@@ -150,21 +159,22 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 			order = append(order, path)
 			e.Files = append(e.Files, FileEdit{Path: path, Before: before})
 		}
-		te := make([]workspace.TextEdit, len(edits))
-		for i, x := range edits {
+		te := make([]workspace.TextEdit, len(wire))
+		for i, x := range wire {
 			te[i] = x.edit()
 			if e.Annotated && x.AnnotationID == "" {
 				e.Annotated = false
 			}
 		}
-		after, err := applyIndependently(before, te, c.Encoding())
+		after, err := c.applyText(before, te)
 		if err != nil {
 			return fmt.Errorf("applying edits to %s: %w", path, err)
 		}
+		edits[path] = append(edits[path], te)
 		proposed[path] = after
 		return nil
 	}
-	for _, dc := range w.Edit.DocumentChanges {
+	for i, dc := range w.Edit.DocumentChanges {
 		var op struct {
 			Kind         string `json:"kind"`
 			URI          string `json:"uri"`
@@ -181,15 +191,15 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		case "create":
 			created[uri.URI(op.URI).FsPath()] = true
 		case "":
-			if err := addEdits(op.TextDocument.URI, op.TextDocument.Version, op.Edits); err != nil {
+			if err := addEdits(op.TextDocument.URI, op.TextDocument.Version, i == 0, op.Edits); err != nil {
 				return failed(err.Error()), nil
 			}
 		default:
 			return failed("unsupported resource operation " + op.Kind), nil
 		}
 	}
-	for u, edits := range w.Edit.Changes {
-		if err := addEdits(u, nil, edits); err != nil {
+	for u, wire := range w.Edit.Changes {
+		if err := addEdits(u, nil, false, wire); err != nil {
 			return failed(err.Error()), nil
 		}
 	}
@@ -205,19 +215,45 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	ans := policy(ctx, e)
 	applied := ans.Apply
 	if ans.Apply {
-		// VS Code and Helix refuse an edit whose document moved on while
-		// the user was looking at it.
-		for path, v := range versions {
+		// The document may have moved on while the user was looking at
+		// the edit: VS Code and Helix refuse it, Neovim skips it.
+		skip := map[string]bool{}
+		for path, check := range checked {
 			c.mu.Lock()
 			b, open := c.buffers[path]
-			moved := open && b.version != v
+			var current int32
+			if open {
+				current = b.version
+			}
 			c.mu.Unlock()
-			if moved {
-				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, v, b.version)), nil
+			if !open {
+				continue
+			}
+			switch c.staleness(check, current) {
+			case skipsEdit:
+				skip[path] = true
+			case refusesEdit:
+				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, check.version, current)), nil
 			}
 		}
 		for _, path := range order {
+			if skip[path] {
+				continue
+			}
 			text := proposed[path]
+			if c.Profile.VimLSP {
+				// Neovim applies the edit to the buffer as it is now.
+				now, _, _, err := c.textFor(path)
+				for _, te := range edits[path] {
+					if err == nil {
+						now, err = c.applyText(now, te)
+					}
+				}
+				if err != nil {
+					return failed(err.Error()), nil
+				}
+				text = now
+			}
 			if t, ok := ans.Text[path]; ok {
 				text = t
 			}
@@ -232,23 +268,72 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	return applyResult{Applied: applied}, nil
 }
 
-// textFor is the text an edit applies to: the open buffer (whose version
-// must match), else the file on disk.
-func (c *Client) textFor(path string, version *int32) (string, error) {
+// applyText applies text edits the way the client does.
+func (c *Client) applyText(text string, edits []workspace.TextEdit) (string, error) {
+	if c.Profile.VimLSP {
+		return applyAsNeovim(text, edits, c.Encoding())
+	}
+	return applyIndependently(text, edits, c.Encoding())
+}
+
+// versionCheck is the version a TextDocumentEdit was made for; first: it
+// is the first of the edit's documentChanges.
+type versionCheck struct {
+	version int32
+	first   bool
+}
+
+// What the client does with an edit made for another version than its
+// buffer's.
+const (
+	appliesEdit = iota // the version is the buffer's, or not checked
+	skipsEdit          // Neovim: skips it, answering applied all the same
+	refusesEdit        // VS Code, Helix: refuses the whole edit
+)
+
+// staleness is what the client does with an edit made for check when
+// its buffer is at version now.
+func (c *Client) staleness(check versionCheck, now int32) int {
+	switch {
+	case now == check.version:
+		return appliesEdit
+	case !c.Profile.VimLSP:
+		return refusesEdit
+	case check.first && check.version > 0 && now > check.version:
+		return skipsEdit
+	default:
+		return appliesEdit
+	}
+}
+
+// textFor is the text an edit applies to: the open buffer and its version,
+// else the text the editor loads from disk.
+func (c *Client) textFor(path string) (text string, version int32, open bool, err error) {
 	c.mu.Lock()
 	b, open := c.buffers[path]
+	if open {
+		text, version = b.text, b.version
+	}
 	c.mu.Unlock()
 	if open {
-		if version != nil && *version != b.version {
-			return "", fmt.Errorf("%w: edit for version %d, buffer at %d", errVersion, *version, b.version)
-		}
-		return b.text, nil
+		return text, version, true, nil
 	}
+	text, err = c.load(path)
+	return text, 0, false, err
+}
+
+// load is what a buffer holds when the editor opens path: the file (none
+// is an empty one), except that Neovim holds an empty file as one empty
+// line with its line break.
+func (c *Client) load(path string) (string, error) {
 	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
 	}
-	return string(data), err
+	if len(data) == 0 && c.Profile.VimLSP {
+		return "\n", nil
+	}
+	return string(data), nil
 }
 
 // put sets a buffer's text, opening it first (and creating the file for a
@@ -258,13 +343,14 @@ func (c *Client) put(ctx context.Context, path, text string, create bool) error 
 	_, open := c.buffers[path]
 	c.mu.Unlock()
 	if !open {
-		before := ""
 		if create {
 			if err := os.WriteFile(path, nil, 0o644); err != nil {
 				return err
 			}
-		} else if data, err := os.ReadFile(path); err == nil {
-			before = string(data)
+		}
+		before, err := c.load(path)
+		if err != nil {
+			return err
 		}
 		if err := c.Open(ctx, path, before); err != nil {
 			return err

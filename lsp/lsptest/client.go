@@ -48,6 +48,11 @@ type Client struct {
 	messages []Message // notifications and requests from the server, in order
 	nullIDs  [][]byte
 	changed  chan struct{} // closed and replaced when messages grow
+	// commands counts the client's workspace/executeCommand requests in
+	// flight; held are the didChange params kept back meanwhile
+	// (Profile.SyncWhenIdle).
+	commands int
+	held     []map[string]any
 }
 
 type buffer struct {
@@ -132,8 +137,31 @@ func (c *Client) Encoding() workspace.Encoding {
 
 // Call sends a request and decodes its result into result (may be nil).
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	if method == "workspace/executeCommand" && c.Profile.SyncWhenIdle {
+		c.mu.Lock()
+		c.commands++
+		c.mu.Unlock()
+		defer c.commandAnswered()
+	}
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err
+}
+
+// commandAnswered sends the changes held while the last command was in
+// flight: the editor is idle again.
+func (c *Client) commandAnswered() {
+	c.mu.Lock()
+	c.commands--
+	var held []map[string]any
+	if c.commands == 0 {
+		held, c.held = c.held, nil
+	}
+	c.mu.Unlock()
+	for _, params := range held {
+		if err := c.Notify(context.Background(), "textDocument/didChange", params); err != nil {
+			c.t.Logf("sending a held didChange: %v", err)
+		}
+	}
 }
 
 // Notify sends a notification.
@@ -180,16 +208,21 @@ func (c *Client) NullIDResponses() []json.RawMessage {
 // Open opens path in the editor with text (not necessarily what is on disk).
 func (c *Client) Open(ctx context.Context, path, text string) error {
 	u := string(uri.File(path))
+	version := int32(1)
+	if c.Profile.VimLSP {
+		version = 0
+	}
 	c.mu.Lock()
-	c.buffers[path] = &buffer{uri: u, version: 1, text: text}
+	c.buffers[path] = &buffer{uri: u, version: version, text: text}
 	c.mu.Unlock()
 	return c.Notify(ctx, "textDocument/didOpen", map[string]any{
-		"textDocument": map[string]any{"uri": u, "languageId": languageID(path), "version": 1, "text": text},
+		"textDocument": map[string]any{"uri": u, "languageId": languageID(path), "version": version, "text": text},
 	})
 }
 
 // Type replaces the buffer's text with text the way a user's typing
-// arrives: incremental didChange events, last range first.
+// arrives: incremental didChange events, last range first. Under
+// Profile.SyncWhenIdle they wait for the client's commands to be answered.
 func (c *Client) Type(ctx context.Context, path, text string) error {
 	c.mu.Lock()
 	b, ok := c.buffers[path]
@@ -198,7 +231,14 @@ func (c *Client) Type(ctx context.Context, path, text string) error {
 		return fmt.Errorf("%s is not open", path)
 	}
 	params := c.changeLocked(b, text)
+	hold := c.Profile.SyncWhenIdle && c.commands > 0
+	if hold {
+		c.held = append(c.held, params)
+	}
 	c.mu.Unlock()
+	if hold {
+		return nil
+	}
 	return c.Notify(ctx, "textDocument/didChange", params)
 }
 

@@ -17,6 +17,22 @@ type Profile struct {
 	// the user as gemini/request notifications. Like Neovim, it answers a
 	// real request at once, so one sent as a request fails the test.
 	RequestNotifications bool
+	// VimLSP: the client is Neovim's vim.lsp (0.7 to 0.11). didOpen
+	// carries version 0. Of an edit's documentChanges only the first is
+	// checked, and only for a version above 0: one older than the buffer is
+	// skipped ("Buffer … newer than edits.") and the answer is still
+	// applied: true; an edit not checked lands at its positions in the
+	// buffer as it is then, clamped to its lines. A buffer is lines plus a
+	// final line break ('eol', 'fixeol'), so an empty file loads as "\n",
+	// and text edits apply as vim.lsp.util.apply_text_edits applies them
+	// (see applyAsNeovim). Other clients refuse an edit for any version but
+	// the buffer's.
+	VimLSP bool
+	// SyncWhenIdle: like eglot, buffer changes reach the server only once
+	// the editor is idle, which it is not while it waits for its own
+	// workspace/executeCommand (eglot's requests are synchronous): they
+	// are held until the command is answered.
+	SyncWhenIdle bool
 }
 
 // VSCode is VS Code's language client without our extension: UTF-16 only,
@@ -80,8 +96,34 @@ func NeovimPlugin() Profile {
 	return p
 }
 
+// Neovim07 is Neovim 0.7.2's built-in client (Debian 12): no position
+// encodings offered (so UTF-16), no window/showDocument, edits applied at
+// once, stale ones skipped or misplaced (see VimLSP).
+func Neovim07() Profile {
+	return Profile{
+		Name:       "neovim 0.7",
+		ClientInfo: map[string]string{"name": "Neovim", "version": "0.7.2"},
+		Capabilities: json.RawMessage(`{
+			"workspace": {
+				"applyEdit": true,
+				"workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]},
+				"symbol": {"dynamicRegistration": false, "hierarchicalWorkspaceSymbolSupport": true},
+				"workspaceFolders": true
+			},
+			"textDocument": {"synchronization": {"willSave": false, "willSaveWaitUntil": false, "didSave": true, "dynamicRegistration": false}},
+			"window": {
+				"workDoneProgress": true,
+				"showMessage": {"messageActionItem": {"additionalPropertiesSupport": false}},
+				"showDocument": {"support": false}
+			}
+		}`),
+		ShowMessageRequest: true,
+		VimLSP:             true,
+	}
+}
+
 // Neovim is Neovim 0.11's built-in client: no change annotations, edits
-// applied at once, UTF-8 preferred.
+// applied at once (see VimLSP), UTF-8 preferred.
 func Neovim() Profile {
 	return Profile{
 		Name:       "neovim",
@@ -102,11 +144,13 @@ func Neovim() Profile {
 			"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}
 		}`),
 		ShowMessageRequest: true,
+		VimLSP:             true,
 	}
 }
 
 // Eglot is Emacs eglot: no showMessage capability declared (it answers
-// showMessageRequest all the same), UTF-32 preferred.
+// showMessageRequest all the same), UTF-32 preferred, buffer changes sent
+// only once Emacs is idle.
 func Eglot() Profile {
 	return Profile{
 		Name:       "eglot",
@@ -127,6 +171,7 @@ func Eglot() Profile {
 			"experimental": {}
 		}`),
 		ShowMessageRequest: true,
+		SyncWhenIdle:       true,
 	}
 }
 
