@@ -25,6 +25,10 @@ func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangePropos
 	switch decision.Outcome {
 	case Applied:
 		r = Result{Output: applied, Display: diffDisplay(name, change.Before, change.After)}
+		if decision.Content != "" && toLF(decision.Content) == toLF(change.After)+"\n" {
+			// The only difference an editor may make to an applied change.
+			r.Output += " The editor added a line break at the end of the file."
+		}
 	case Modified:
 		r = Result{
 			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
@@ -40,11 +44,18 @@ func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangePropos
 		msg := "This change was not applied: " + reason + ". The file was not modified."
 		r = Result{Error: msg, Status: StatusRejected, Display: "Not applied: " + reason + ".\n\n" + diffDisplay(name, change.Before, change.After)}
 	case Stale:
-		msg := fmt.Sprintf("The file %s changed while this change was awaiting confirmation, so nothing was applied", change.Path)
+		// Not "nothing was applied": an editor may have applied the edit
+		// at positions that no longer fit. What the file holds is the truth.
+		msg := fmt.Sprintf("The file %s changed before this change could be applied, so it did not land as proposed", change.Path)
 		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
 			msg += " (" + reason + ")"
 		}
-		r = failure(msg + ". Read the file again and retry.")
+		if decision.Content != "" {
+			msg += ". The file now contains:\n" + toLF(decision.Content)
+		} else {
+			msg += ". Read the file again and retry."
+		}
+		r = failure(msg)
 	default:
 		return Result{}, fmt.Errorf("proposing change to %s: unknown outcome %q", change.Path, decision.Outcome)
 	}

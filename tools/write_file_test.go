@@ -95,7 +95,13 @@ func TestEditDecisions(t *testing.T) {
 		{
 			name:     "stale",
 			decision: Decision{Outcome: Stale, Reason: "document changed"},
-			err:      "The file {path} changed while this change was awaiting confirmation, so nothing was applied (document changed). Read the file again and retry.",
+			err:      "The file {path} changed before this change could be applied, so it did not land as proposed (document changed). Read the file again and retry.",
+			status:   StatusError,
+		},
+		{
+			name:     "stale with what the file holds",
+			decision: Decision{Outcome: Stale, Reason: "document changed", Content: "// typed\r\nhello\r\n"},
+			err:      "The file {path} changed before this change could be applied, so it did not land as proposed (document changed). The file now contains:\n// typed\nhello\n",
 			status:   StatusError,
 		},
 		{

@@ -80,7 +80,7 @@ func toCRLF(text string) string {
 // re-adding the BOM. Unless the change came from an open document, it
 // first checks that disk still holds change.Before (or, for a new file,
 // nothing) and returns ErrStale otherwise.
-func WriteFile(change FileChange, content string) error {
+func WriteFile(ctx context.Context, change FileChange, content string) error {
 	path := change.Path
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("writing %s: the path is not absolute", path)
@@ -96,7 +96,7 @@ func WriteFile(change FileChange, content string) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if !change.Open {
-		if err := checkUnchanged(change, err == nil); err != nil {
+		if err := checkUnchanged(ctx, change, err == nil); err != nil {
 			return err
 		}
 	}
@@ -133,8 +133,9 @@ func WriteFile(change FileChange, content string) error {
 	return nil
 }
 
-// checkUnchanged compares disk with what the change was prepared from.
-func checkUnchanged(change FileChange, onDisk bool) error {
+// checkUnchanged compares disk with what the change was prepared from,
+// reading it as every read does: a regular file only, bounded.
+func checkUnchanged(ctx context.Context, change FileChange, onDisk bool) error {
 	switch {
 	case !change.Exists && onDisk:
 		return fmt.Errorf("writing %s: it was created since the change was prepared: %w", change.Path, ErrStale)
@@ -143,7 +144,7 @@ func checkUnchanged(change FileChange, onDisk bool) error {
 	case !change.Exists:
 		return nil
 	}
-	data, err := os.ReadFile(change.Path)
+	data, err := readResolved(ctx, change.Path, change.Path, MaxFileSize)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", change.Path, err)
 	}

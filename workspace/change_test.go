@@ -32,7 +32,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 	if c != want {
 		t.Fatalf("change = %+v\nwant %+v", c, want)
 	}
-	if err := WriteFile(c, c.After); err != nil {
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRaw(t, path); got != "\uFEFFone\r\nTWO\r\nthree\r\n" {
@@ -47,7 +47,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 	if c.After != "one\r\nmixed\n" || c.BOM || !c.Exists {
 		t.Fatalf("LF file: %+v", c)
 	}
-	if err := WriteFile(c, c.After); err != nil {
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRaw(t, path); got != "one\r\nmixed\n" {
@@ -65,7 +65,7 @@ func TestPrepareChangeNewFile(t *testing.T) {
 	if c.Exists || c.Before != "" || c.After != "x\r\ny\n" || c.Open {
 		t.Fatalf("new file change: %+v", c)
 	}
-	if err := WriteFile(c, c.After); err != nil {
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRaw(t, path); got != "x\r\ny\n" {
@@ -116,7 +116,7 @@ func TestWriteFileKeepsPermissions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(c, c.After); err != nil {
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -137,7 +137,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, map[string]string{"a.txt": "someone else's\n"})
-	if err := WriteFile(c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "modified") {
+	if err := WriteFile(t.Context(), c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "modified") {
 		t.Fatalf("modified file: %v", err)
 	}
 	if got := readRaw(t, path); got != "someone else's\n" {
@@ -150,7 +150,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, map[string]string{"new.txt": "theirs\n"})
-	if err := WriteFile(c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "created") {
+	if err := WriteFile(t.Context(), c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "created") {
 		t.Fatalf("file created meanwhile: %v", err)
 	}
 
@@ -161,7 +161,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "deleted") {
+	if err := WriteFile(t.Context(), c, c.After); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "deleted") {
 		t.Fatalf("file deleted meanwhile: %v", err)
 	}
 
@@ -171,7 +171,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(c, c.After); err != nil {
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
 		t.Fatalf("open document change: %v", err)
 	}
 }
@@ -184,13 +184,13 @@ func TestWriteFileWritesGivenContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(c, "accepted with edits\n"); err != nil {
+	if err := WriteFile(t.Context(), c, "accepted with edits\n"); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRaw(t, path); got != "accepted with edits\n" {
 		t.Fatalf("written %q", got)
 	}
-	if err := WriteFile(FileChange{Path: "rel.txt"}, "x"); err == nil {
+	if err := WriteFile(t.Context(), FileChange{Path: "rel.txt"}, "x"); err == nil {
 		t.Fatal("relative path written")
 	}
 }

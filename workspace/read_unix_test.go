@@ -114,3 +114,29 @@ func TestOpeningConfirmsTheFileThatWasChecked(t *testing.T) {
 		t.Errorf("a FIFO: %v", err)
 	}
 }
+
+// A file replaced by a FIFO between the proposal and the write is refused
+// by the staleness check, which reads it as every read does: without
+// blocking on the pipe.
+func TestWriteFileStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.txt": "before\n"})
+	path := filepath.Join(root, "a.txt")
+	c, err := w.PrepareChange(path, "after\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	mkfifo(t, path)
+	done := make(chan error, 1)
+	go func() { done <- WriteFile(t.Context(), c, c.After) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("WriteFile over a FIFO: %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("WriteFile blocked on a FIFO put in the file's place")
+	}
+}

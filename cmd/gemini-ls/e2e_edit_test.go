@@ -162,7 +162,7 @@ func TestStaleEditIsNotApplied(t *testing.T) {
 		}
 		h.prompt(map[string]any{"prompt": "return 2"})
 		out := h.toolOutputs(1)
-		if len(out) != 1 || !strings.Contains(out[0], "changed while this change was awaiting confirmation, so nothing was applied") {
+		if len(out) != 1 || !strings.Contains(out[0], "changed before this change could be applied, so it did not land as proposed") {
 			t.Errorf("tool output = %q", out)
 		}
 		if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
@@ -182,7 +182,7 @@ func TestStaleEditIsNotApplied(t *testing.T) {
 		}
 		h.prompt(map[string]any{"prompt": "return 2"})
 		out := h.toolOutputs(1)
-		if len(out) != 1 || !strings.Contains(out[0], "changed while this change was awaiting confirmation, so nothing was applied") {
+		if len(out) != 1 || !strings.Contains(out[0], "changed before this change could be applied, so it did not land as proposed") {
 			t.Errorf("tool output = %q", out)
 		}
 		h.wantBuffer("a.go", typed)

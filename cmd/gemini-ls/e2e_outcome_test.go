@@ -48,9 +48,9 @@ func TestNeovimStaleEditIsNotApplied(t *testing.T) {
 					return lsptest.Answer{Apply: true}
 				}
 				h.prompt(map[string]any{"prompt": "return 2"})
-				h.wantOutput(1, "error: The file "+h.path("a.go")+" changed while this change was awaiting confirmation, so nothing was applied "+
+				h.wantOutput(1, "error: The file "+h.path("a.go")+" changed before this change could be applied, so it did not land as proposed "+
 					"(the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did). "+
-					"Read the file again and retry.")
+					"The file now contains:\n"+tc.outcome)
 				h.wantBuffer("a.go", tc.outcome)
 				h.waitLog(`"msg":"applyEdit answered","path":"` + h.path("a.go") + `","applied":true`)
 			})
@@ -86,11 +86,13 @@ func TestNewFileLandsAsProposedInEveryEditor(t *testing.T) {
 					t.Fatal(err)
 				}
 				h.prompt(map[string]any{"prompt": "write notes"})
-				h.wantOutput(1, "Successfully created and wrote to new file: "+h.path("notes/CHANGES.md"))
+				output := "Successfully created and wrote to new file: " + h.path("notes/CHANGES.md")
 				want := content
 				if p.VimLSP && !strings.HasSuffix(content, "\n") {
 					want += "\n" // Neovim's 'fixeol'
+					output += " The editor added a line break at the end of the file."
 				}
+				h.wantOutput(1, output)
 				h.wantBuffer("notes/CHANGES.md", want)
 			})
 		}

@@ -145,7 +145,7 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 	if err := ctx.Err(); err != nil {
 		return tools.Decision{}, err
 	}
-	if err := workspace.WriteFile(change, change.After); err != nil {
+	if err := workspace.WriteFile(ctx, change, change.After); err != nil {
 		if errors.Is(err, workspace.ErrStale) {
 			return tools.Decision{Outcome: tools.Stale, Reason: err.Error()}, nil
 		}
