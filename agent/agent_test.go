@@ -224,10 +224,7 @@ func TestGeneratorFromEnv(t *testing.T) {
 				t.Fatal(err)
 			}
 			auth.Version = "1.2.3"
-			gen, err := agent.NewGenerator(context.Background(), auth)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gen := agent.NewGenerator(auth)
 			resp, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
 			if err != nil || resp.Text() != "hi" {
 				t.Fatalf("GenerateContent = %v, %v", resp, err)

@@ -85,31 +85,75 @@ func (a Auth) UserAgent() string {
 }
 
 // NewGenerator returns a ContentGenerator over the genai models service.
-func NewGenerator(ctx context.Context, auth Auth) (ContentGenerator, error) {
-	cfg := auth.Config
+//
+// The genai client, and with it the credential lookup, is made on the
+// first request, not here. For Vertex AI with Application Default
+// Credentials that lookup reads credential files and, without any, probes
+// the GCE metadata server; a front end makes its generator while the
+// editor waits for initialize, and none of that belongs there. A failed
+// creation is not kept: the next request tries again, so credentials set
+// up after the failure are used without a restart.
+func NewGenerator(auth Auth) ContentGenerator {
+	return &genaiGenerator{auth: auth, creating: make(chan struct{}, 1)}
+}
+
+type genaiGenerator struct {
+	auth Auth
+	// creating is held while the client is made or read; a channel rather
+	// than a mutex so that a caller whose context ends stops waiting.
+	creating chan struct{}
+	models   *genai.Models // nil until a creation succeeded
+}
+
+// client returns the models service, creating the genai client on first use.
+func (g *genaiGenerator) client(ctx context.Context) (*genai.Models, error) {
+	select {
+	case g.creating <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-g.creating }()
+	if g.models != nil {
+		return g.models, nil
+	}
+	cfg := g.auth.Config
 	headers := http.Header{}
 	for k, v := range cfg.HTTPOptions.Headers {
 		headers[k] = append([]string(nil), v...)
 	}
-	headers.Set("User-Agent", auth.UserAgent())
+	headers.Set("User-Agent", g.auth.UserAgent())
 	cfg.HTTPOptions.Headers = headers
 	client, err := genai.NewClient(ctx, &cfg)
 	if err != nil {
-		return nil, fmt.Errorf("creating %s client: %w", auth.Type, err)
+		return nil, fmt.Errorf("creating %s client: %w", g.auth.Type, err)
 	}
-	return genaiGenerator{client.Models}, nil
+	g.models = client.Models
+	return g.models, nil
 }
 
-type genaiGenerator struct{ models *genai.Models }
-
-func (g genaiGenerator) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
-	return g.models.GenerateContentStream(ctx, model, contents, config)
+func (g *genaiGenerator) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
+	return func(yield func(*genai.GenerateContentResponse, error) bool) {
+		models, err := g.client(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		models.GenerateContentStream(ctx, model, contents, config)(yield)
+	}
 }
 
-func (g genaiGenerator) GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	return g.models.GenerateContent(ctx, model, contents, config)
+func (g *genaiGenerator) GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	models, err := g.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return models.GenerateContent(ctx, model, contents, config)
 }
 
-func (g genaiGenerator) CountTokens(ctx context.Context, model string, contents []*genai.Content, config *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
-	return g.models.CountTokens(ctx, model, contents, config)
+func (g *genaiGenerator) CountTokens(ctx context.Context, model string, contents []*genai.Content, config *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
+	models, err := g.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return models.CountTokens(ctx, model, contents, config)
 }

@@ -22,7 +22,7 @@ import (
 // Retry waits are recorded instead of slept.
 func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
 	t.Helper()
-	gen, err := agent.NewGenerator(context.Background(), agent.Auth{
+	cfg.Generator = agent.NewGenerator(agent.Auth{
 		Type:    agent.AuthGeminiAPIKey,
 		Version: "test",
 		Config: genai.ClientConfig{
@@ -31,10 +31,6 @@ func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Ag
 			HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Generator = gen
 	if cfg.Model == "" {
 		cfg.Model = "gemini-test"
 	}

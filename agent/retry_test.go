@@ -145,13 +145,9 @@ func TestDefaultSleepHonoursCancel(t *testing.T) {
 
 func generatorFor(t *testing.T, srv *geminitest.Server) agent.ContentGenerator {
 	t.Helper()
-	gen, err := agent.NewGenerator(context.Background(), agent.Auth{Type: agent.AuthGeminiAPIKey, Config: genai.ClientConfig{
+	return agent.NewGenerator(agent.Auth{Type: agent.AuthGeminiAPIKey, Config: genai.ClientConfig{
 		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gen
 }
 
 func TestStreamErrorBeforeFirstChunkIsRetried(t *testing.T) {

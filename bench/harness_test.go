@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -116,9 +117,15 @@ type server struct {
 // spawn starts `gemini-ls serve` with lsptest's scripted editor speaking
 // profile.
 func spawn(b *testing.B, env []string, profile lsptest.Profile) *server {
+	return spawnBinary(b, binary, env, profile)
+}
+
+// spawnBinary starts `bin serve` with lsptest's scripted editor speaking
+// profile: gemini-ls, or the trivial server it is compared with.
+func spawnBinary(b *testing.B, bin string, env []string, profile lsptest.Profile) *server {
 	b.Helper()
 	var client *lsptest.Client
-	s := spawnEditor(b, env, func(rwc io.ReadWriteCloser) editor {
+	s := spawnCommand(b, bin, env, func(rwc io.ReadWriteCloser) editor {
 		client = lsptest.New(b, rwc, profile)
 		return client
 	})
@@ -130,8 +137,12 @@ func spawn(b *testing.B, env []string, profile lsptest.Profile) *server {
 // level, logs on stderr, here a file) and connects the editor connect
 // makes. Every frame in both directions is timestamped in s.wire.
 func spawnEditor(b *testing.B, env []string, connect func(io.ReadWriteCloser) editor) *server {
+	return spawnCommand(b, binary, env, connect)
+}
+
+func spawnCommand(b *testing.B, bin string, env []string, connect func(io.ReadWriteCloser) editor) *server {
 	b.Helper()
-	proc := lsptest.StartCommand(b, binary, env, filepath.Join(b.TempDir(), "gemini-ls"), "serve")
+	proc := lsptest.StartCommand(b, bin, env, filepath.Join(b.TempDir(), filepath.Base(bin)), "serve")
 	s := &server{proc: proc, wire: &wireLog{}}
 	s.editor = connect(s.wire.tap(proc))
 	return s
@@ -155,7 +166,9 @@ func (s *server) stop(ctx context.Context) error {
 	if err := s.editor.Notify(ctx, "exit", nil); err != nil {
 		return fmt.Errorf("exit: %w", err)
 	}
-	if err := s.proc.Close(); err != nil {
+	// A server that exits at once on exit (the trivial one) may be gone
+	// already, and its stdin closed by the wait for its end.
+	if err := s.proc.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
 		return fmt.Errorf("closing gemini-ls's stdin: %w", err)
 	}
 	code, err := s.proc.Wait(ctx)

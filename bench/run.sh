@@ -54,6 +54,13 @@ row "1. spawn -> initialize result (ms)" \
 	"$(metric BenchmarkSpawnToInitialize init-median-ms)" \
 	"$(metric BenchmarkSpawnToInitialize init-p90-ms)" \
 	"$(metric BenchmarkSpawnToInitialize init-max-ms)" "<= 15"
+row "   same, trivial Go LSP server (ms)" \
+	"$(metric BenchmarkSpawnToInitialize trivial-init-median-ms)" "" "" ""
+row "   gemini-ls / trivial server, per iteration (ratio)" \
+	"$(metric BenchmarkSpawnToInitialize init-ratio-median)" \
+	"$(metric BenchmarkSpawnToInitialize init-ratio-p90)" "" "<= 1.5"
+row "   trivial server linking genai / trivial (ratio)" \
+	"$(metric BenchmarkSpawnToInitialize genai-floor-ratio-median)" "" "" ""
 row "2. 8-call turn: non-model time per call (ms)" \
 	"$(metric BenchmarkTurn8ToolCalls overhead/call-median-ms)" \
 	"$(metric BenchmarkTurn8ToolCalls overhead/call-p90-ms)" \

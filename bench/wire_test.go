@@ -298,11 +298,11 @@ func isResponse(dir direction) func(frame) bool {
 	return func(f frame) bool { return f.Dir == dir && f.Kind == response }
 }
 
-// distribution summarises per-iteration samples (durations, or byte
-// counts).
-type distribution[T ~int64] struct{ sorted []T }
+// distribution summarises per-iteration samples (durations, byte counts,
+// or ratios).
+type distribution[T ~int64 | ~float64] struct{ sorted []T }
 
-func distributionOf[T ~int64](samples []T) distribution[T] {
+func distributionOf[T ~int64 | ~float64](samples []T) distribution[T] {
 	s := slices.Clone(samples)
 	slices.Sort(s)
 	return distribution[T]{s}
@@ -422,5 +422,9 @@ func TestDistribution(t *testing.T) {
 	}
 	if samples[0] != 9*time.Millisecond {
 		t.Error("distributionOf sorted the caller's samples")
+	}
+	// Ratios: the middle two are averaged, not truncated.
+	if got := distributionOf([]float64{1.5, 3, 0.5, 1.25}).median(); got != 1.375 {
+		t.Errorf("median of ratios 1.5, 3, 0.5, 1.25 = %v, want 1.375", got)
 	}
 }

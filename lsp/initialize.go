@@ -61,7 +61,7 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	s.ws = ws
 	s.mu.Unlock()
 
-	ag, err := s.newAgent(ctx, ws, opts)
+	ag, err := s.newAgent(ws, opts)
 	s.mu.Lock()
 	s.agent, s.agentErr = ag, err
 	s.mu.Unlock()
@@ -80,22 +80,18 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	return initializeResult(features.Encoding, s.opts.Version), nil
 }
 
-func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
+func (s *Server) newAgent(ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
 	auth, err := agent.AuthFromEnv(s.getenv)
 	if err != nil {
 		return nil, err
 	}
 	auth.Version = s.opts.Version
-	gen, err := agent.NewGenerator(ctx, auth)
-	if err != nil {
-		return nil, err
-	}
 	registry := tools.NewRegistry(tools.Builtin(tools.Options{
 		Workspace: ws,
 		Proposer:  &editProposer{s: s},
 	})...)
 	return agent.New(agent.Config{
-		Generator:    gen,
+		Generator:    agent.NewGenerator(auth), // makes its client on the first prompt
 		Model:        opts.Model,
 		Tools:        registry,
 		Confirmer:    &confirmer{s: s},

@@ -79,11 +79,6 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitError
 	}
 	auth.Version = version
-	gen, err := agent.NewGenerator(ctx, auth)
-	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return exitError
-	}
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
@@ -96,7 +91,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	registry := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Proposer: diskProposer{mode: mode}})...)
 	ag := agent.New(agent.Config{
-		Generator:    gen,
+		Generator:    agent.NewGenerator(auth),
 		Model:        f.model,
 		Tools:        registry,
 		Confirmer:    nobodyToAsk{},
