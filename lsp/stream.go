@@ -19,19 +19,38 @@ const maxFrame = 256 << 20
 
 // stream is LSP Content-Length framing that answers a body that is not
 // JSON-RPC with a parse error (id null) and keeps reading, where
-// jsonrpc2's own framer would end the connection.
+// jsonrpc2's own framer would end the connection. It is the first to know
+// that the input ended.
 type stream struct {
 	rwc     io.ReadWriteCloser
 	in      *bufio.Reader
 	writeMu sync.Mutex
 	onBad   func(error) // told about each dropped frame, for the log
+
+	// ended is closed when reading stops for good (end of input, or a
+	// stream that cannot be framed any more); endErr says why.
+	ended   chan struct{}
+	endOnce sync.Once
+	endErr  error
 }
 
 func newStream(rwc io.ReadWriteCloser, onBad func(error)) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), onBad: onBad}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), onBad: onBad, ended: make(chan struct{})}
 }
 
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	msg, n, err := s.read(ctx)
+	if err != nil {
+		// jsonrpc2 stops reading at the first error: no more input.
+		s.endOnce.Do(func() {
+			s.endErr = err
+			close(s.ended)
+		})
+	}
+	return msg, n, err
+}
+
+func (s *stream) read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
