@@ -79,9 +79,8 @@ type Server struct {
 	// connection can wait for them to stop.
 	handlers inflight
 
-	// applyMu keeps one workspace/applyEdit in flight per client: editors
-	// show one preview at a time, and outcomes are read from documents.
-	applyMu sync.Mutex
+	// edits keeps one workspace/applyEdit in flight per client.
+	edits editQueue
 }
 
 // Serve speaks LSP on rwc until the client sends exit or closes the
@@ -107,6 +106,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},
+		edits:    newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st)
