@@ -82,10 +82,11 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, nil
 	}
 
-	// One proposal at a time: the user reviews one change, and the
-	// outcome is read from documents nobody else is editing for us.
-	s.applyMu.Lock()
-	defer s.applyMu.Unlock()
+	done, err := s.awaitEditTurn(ctx, change.Path)
+	if err != nil {
+		return tools.Decision{Outcome: tools.Declined, Reason: notShownReason}, nil
+	}
+	defer done()
 
 	if stale := p.staleReason(change); stale != "" {
 		return tools.Decision{Outcome: tools.Stale, Reason: stale}, nil

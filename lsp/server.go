@@ -72,12 +72,15 @@ type Server struct {
 	tunneled     map[string]chan tunneledResponse
 	nextTunnelID int
 	// life is the connection's lifetime context; every request's context
-	// derives from it, never from jsonrpc2's pooled request context.
+	// derives from it, never from jsonrpc2's pooled request context. It
+	// ends with the connection, which cancels everything under way.
 	life context.Context
+	// handlers counts the requests being answered, so the end of the
+	// connection can wait for them to stop.
+	handlers inflight
 
-	// applyMu keeps one workspace/applyEdit in flight per client: editors
-	// show one preview at a time, and outcomes are read from documents.
-	applyMu sync.Mutex
+	// edits keeps one workspace/applyEdit in flight per client.
+	edits editQueue
 }
 
 // Serve speaks LSP on rwc until the client sends exit or closes the
@@ -103,6 +106,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},
+		edits:    newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st)
@@ -118,17 +122,25 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case code = <-s.exit:
 	case <-ctx.Done():
 		code = 1
-	case <-s.conn.Done():
+	case <-st.ended:
+		// The editor went away (or broke the framing): nobody is left
+		// to answer a question or read an answer.
 		code = s.exitStatus()
-		if err := s.conn.Err(); err != nil {
-			s.log.Info("connection ended", zap.Error(err))
-		}
+		s.log.Info("the client's input ended", zap.Error(st.endErr))
 	}
-	s.cancelAll()
+	// Everything at once: model calls, questions to the user, edits
+	// awaiting review and shell commands (whose process groups are
+	// killed). Then wait for the handlers, so that the process does not
+	// exit before a killed group is reaped.
 	cancel()
-	// Close drains handlers and closes the stream, but a read blocked on a
-	// pipe like stdin does not wake up for that; the process is about to
-	// exit, so give the drain a moment and go.
+	drain, stopDrain := context.WithTimeout(context.Background(), drainTimeout)
+	defer stopDrain()
+	if !s.handlers.wait(drain) {
+		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
+	}
+	// Close closes the stream once idle, but a read blocked on a pipe
+	// like stdin does not wake up for that; the process is about to exit,
+	// so give it a moment and go.
 	closed := make(chan struct{})
 	go func() {
 		_ = s.conn.Close()
@@ -178,6 +190,8 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 		return nil, nil
 	}
 	id := req.ID()
+	s.handlers.start()
+	defer s.handlers.finish()
 	ctx, cancel := context.WithCancel(s.life)
 	s.mu.Lock()
 	s.calls[id] = cancel

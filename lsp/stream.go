@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -19,19 +21,38 @@ const maxFrame = 256 << 20
 
 // stream is LSP Content-Length framing that answers a body that is not
 // JSON-RPC with a parse error (id null) and keeps reading, where
-// jsonrpc2's own framer would end the connection.
+// jsonrpc2's own framer would end the connection. It is the first to know
+// that the input ended, and the one place every outgoing byte passes.
 type stream struct {
 	rwc     io.ReadWriteCloser
 	in      *bufio.Reader
 	writeMu sync.Mutex
 	onBad   func(error) // told about each dropped frame, for the log
+
+	// ended is closed when reading stops for good (end of input, or a
+	// stream that cannot be framed any more); endErr says why.
+	ended   chan struct{}
+	endOnce sync.Once
+	endErr  error
 }
 
 func newStream(rwc io.ReadWriteCloser, onBad func(error)) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), onBad: onBad}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), onBad: onBad, ended: make(chan struct{})}
 }
 
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	msg, n, err := s.read(ctx)
+	if err != nil {
+		// jsonrpc2 stops reading at the first error: no more input.
+		s.endOnce.Do(func() {
+			s.endErr = err
+			close(s.ended)
+		})
+	}
+	return msg, n, err
+}
+
+func (s *stream) read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -108,7 +129,16 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return int64(len(body)), s.writeRaw(body)
 }
 
+// writeRaw frames body. Every string that goes out is valid UTF-8:
+// jsonrpc2 copies a method name, an error message or a string id into the
+// frame byte for byte, so one the client sent with invalid UTF-8 (echoed
+// in MethodNotFound, or as the id of the response) would make the frame
+// invalid JSON. Invalid bytes are never JSON syntax, only string content,
+// so replacing them with U+FFFD keeps the JSON intact.
 func (s *stream) writeRaw(body []byte) error {
+	if !utf8.Valid(body) {
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+	}
 	frame := make([]byte, 0, len(body)+32)
 	frame = append(frame, "Content-Length: "...)
 	frame = strconv.AppendInt(frame, int64(len(body)), 10)

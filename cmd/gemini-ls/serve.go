@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"go.uber.org/zap"
 
@@ -28,6 +30,13 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	defer closeLog()
 	defer func() { _ = log.Sync() }()
 	log.Info("serving LSP on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
+	// A write to stdout after the editor died must fail (EPIPE) rather
+	// than kill the process by SIGPIPE: gemini-ls still has shell
+	// commands to kill. Catching the signal, unlike ignoring it, is not
+	// inherited by the commands it runs.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
 		Logger:  log,
 		Version: version,
