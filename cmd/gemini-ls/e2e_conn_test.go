@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -198,23 +197,6 @@ func testUnansweredConfirmation(t *testing.T, profile lsptest.Profile, withdraw 
 	h.wantBuffer("c.go", "package a\n\nfunc A() int { return 2 }\n")
 	h.wantBuffer("a.go", aGo)
 	h.wantBuffer("b.go", aGo)
-}
-
-// waitLog waits until the server's log holds text.
-func (h *harness) waitLog(text string) {
-	h.t.Helper()
-	for !strings.Contains(h.readLog(), text) {
-		select {
-		case <-h.ctx.Done():
-			h.t.Fatalf("the server never logged %q", text)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-}
-
-func (h *harness) readLog() string {
-	b, _ := os.ReadFile(h.log)
-	return string(b)
 }
 
 // functionResponses are the outputs or errors of every function response

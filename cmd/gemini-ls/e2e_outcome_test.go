@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
@@ -140,20 +138,4 @@ func TestEglotEditSynchronisedAfterTheCommand(t *testing.T) {
 			t.Error(err)
 		}
 	})
-}
-
-// waitLog waits until the server's log contains text.
-func (h *harness) waitLog(text string) {
-	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, _ := os.ReadFile(h.log)
-		if strings.Contains(string(b), text) {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("the server log never said %q", text)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -83,6 +83,23 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 
 func (h *harness) path(name string) string { return filepath.Join(h.root, name) }
 
+// waitLog waits until the server's log holds text.
+func (h *harness) waitLog(text string) {
+	h.t.Helper()
+	for !strings.Contains(h.readLog(), text) {
+		select {
+		case <-h.ctx.Done():
+			h.t.Fatalf("the server never logged %q", text)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func (h *harness) readLog() string {
+	b, _ := os.ReadFile(h.log)
+	return string(b)
+}
+
 // promptResult is gemini/prompt's result.
 type promptResult struct {
 	SessionID  string `json:"sessionId"`
