@@ -109,7 +109,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		edits:    newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
-	s.conn = jsonrpc2.NewConn(st)
+	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(payloadCodec{}))
 	s.log = opts.Logger.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return mirrorWarnings(c, s.conn) }))
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -216,3 +216,21 @@ func functionResponses(contents []*genai.Content) []string {
 	}
 	return out
 }
+
+// A notification whose text is not UTF-8 (here the diff of a Latin-1 file
+// the model edits) still reaches the editor, the bad bytes as U+FFFD:
+// jsonrpc2's encoder refuses such strings and would drop it.
+func TestNotificationWithInvalidUTF8IsNotLost(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"menu.txt": "caf\xe9\n"}, opts: map[string]any{"approvalMode": "auto_edit"}},
+		call("write_file", map[string]any{"file_path": "menu.txt", "content": "tea\n"}),
+		geminitest.TextTurn("done"),
+	)
+	h.prompt(map[string]any{"prompt": "tea instead"})
+	results := h.updates("toolResult")
+	if len(results) != 1 {
+		t.Fatalf("%d toolResult updates, want 1", len(results))
+	}
+	if d := results[0].Display; !strings.Contains(d, "-caf\uFFFD") || !strings.Contains(d, "+tea") {
+		t.Errorf("display = %q, want the diff with U+FFFD for the Latin-1 byte", d)
+	}
+}
