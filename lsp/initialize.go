@@ -86,12 +86,14 @@ func (s *Server) newAgent(ws *workspace.Workspace, opts ClientOptions) (*agent.A
 		return nil, err
 	}
 	auth.Version = s.opts.Version
+	gen := agent.NewGenerator(auth) // makes its client on the first prompt
 	registry := tools.NewRegistry(tools.Builtin(tools.Options{
 		Workspace: ws,
 		Proposer:  &editProposer{s: s},
+		Utility:   agent.NewUtility(gen, "", s.opts.Retry),
 	})...)
 	return agent.New(agent.Config{
-		Generator:    agent.NewGenerator(auth), // makes its client on the first prompt
+		Generator:    gen,
 		Model:        opts.Model,
 		Tools:        registry,
 		Confirmer:    &confirmer{s: s},

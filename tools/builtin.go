@@ -25,6 +25,9 @@ type Options struct {
 	// Proposer confirms and applies write_file and replace changes.
 	Proposer ChangeProposer
 	Shell    ShellOptions
+	// Utility answers the tools' one-off model calls; nil when there is
+	// no model (tools that need it then fail with a clear message).
+	Utility Utility
 }
 
 // ShellOptions configure run_shell_command.

@@ -22,48 +22,38 @@ type readFileTool struct{ ws *workspace.Workspace }
 
 func (t *readFileTool) Name() string { return ReadFileName }
 
+// readFileParams are read_file's parameters.
+type readFileParams struct {
+	Path   string `json:"path" desc:"The file to read: absolute, or relative to the workspace root."`
+	Offset int    `json:"offset,omitempty" desc:"The 0-based line to start reading at. Use with limit to read part of a large file."`
+	Limit  *int   `json:"limit,omitempty" desc:"How many lines to read. Defaults to 2000."`
+}
+
 func (t *readFileTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: ReadFileName,
-		Description: "Reads a file in the workspace, as open in the editor (unsaved changes included). " +
-			"Text files return their content, at most 2000 lines at a time (use offset and limit to page through larger files); " +
-			"images, audio and PDF files are returned as data.",
-		ParametersJsonSchema: object([]string{"path"}, map[string]any{
-			"path":   prop("string", "The file to read: absolute, or relative to the workspace root."),
-			"offset": prop("integer", "The 0-based line to start reading at. Use with limit to read part of a large file."),
-			"limit":  prop("integer", "How many lines to read. Defaults to 2000."),
-		}),
-	}
+	return declare[readFileParams](ReadFileName, "Reads a file in the workspace, as open in the editor (unsaved changes included). "+
+		"Text files return their content, at most 2000 lines at a time (use offset and limit to page through larger files); "+
+		"images, audio and PDF files are returned as data.")
 }
 
 func (t *readFileTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	path, _, err := a.str("path", true)
-	if err != nil {
+	var p readFileParams
+	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	offset, _, err := a.integer("offset")
-	if err != nil {
-		return nil, err
-	}
-	if offset < 0 {
+	if p.Offset < 0 {
 		return nil, errors.New("Offset must be a non-negative number")
 	}
-	limit, hasLimit, err := a.integer("limit")
+	limit := defaultReadLimit
+	if p.Limit != nil {
+		if limit = *p.Limit; limit <= 0 {
+			return nil, errors.New("Limit must be a positive number")
+		}
+	}
+	abs, err := resolvePath(t.ws, "path", p.Path)
 	if err != nil {
 		return nil, err
 	}
-	if hasLimit && limit <= 0 {
-		return nil, errors.New("Limit must be a positive number")
-	}
-	if !hasLimit {
-		limit = defaultReadLimit
-	}
-	abs, err := resolvePath(t.ws, "path", path)
-	if err != nil {
-		return nil, err
-	}
-	return &readFileCall{ws: t.ws, path: abs, offset: offset, limit: limit, ranged: hasLimit || offset > 0}, nil
+	return &readFileCall{ws: t.ws, path: abs, offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
 }
 
 type readFileCall struct {

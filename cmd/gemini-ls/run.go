@@ -89,9 +89,14 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
 		return exitUsage
 	}
-	registry := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Proposer: diskProposer{mode: mode}})...)
+	gen := agent.NewGenerator(auth)
+	registry := tools.NewRegistry(tools.Builtin(tools.Options{
+		Workspace: ws,
+		Proposer:  diskProposer{mode: mode},
+		Utility:   agent.NewUtility(gen, "", agent.RetryPolicy{}),
+	})...)
 	ag := agent.New(agent.Config{
-		Generator:    agent.NewGenerator(auth),
+		Generator:    gen,
 		Model:        f.model,
 		Tools:        registry,
 		Confirmer:    nobodyToAsk{},

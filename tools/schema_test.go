@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+type exampleParams struct {
+	Path    string         `json:"path" desc:"Where."`
+	Count   *int           `json:"count,omitempty" desc:"How many."`
+	Globs   []string       `json:"globs,omitempty"`
+	Strict  bool           `json:"strict,omitempty"`
+	Ratio   float64        `json:"ratio,omitempty"`
+	Extra   map[string]any `json:"extra,omitempty"`
+	Skipped int            `json:"-"`
+}
+
+func TestSchemaForDerivesTheDeclaredSchema(t *testing.T) {
+	got, _ := json.Marshal(schemaFor[exampleParams]())
+	want := `{"properties":{"count":{"description":"How many.","type":"integer"},"extra":{"type":"object"},` +
+		`"globs":{"items":{"type":"string"},"type":"array"},"path":{"description":"Where.","type":"string"},` +
+		`"ratio":{"type":"number"},"strict":{"type":"boolean"}},"required":["path"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestDecodeFillsParamsOrSaysWhatIsWrong(t *testing.T) {
+	var p exampleParams
+	err := decode(map[string]any{"path": "a", "count": 3.0, "globs": []any{"x", "y"}, "strict": true, "ratio": 0.5,
+		"extra": map[string]any{"k": 1.0}, "unknown": 1.0}, &p)
+	if err != nil || p.Path != "a" || p.Count == nil || *p.Count != 3 || len(p.Globs) != 2 || !p.Strict || p.Ratio != 0.5 || p.Extra["k"] != 1.0 {
+		t.Fatalf("decode = %+v, %v", p, err)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'path'"},
+		{map[string]any{"path": nil}, "params must have required property 'path'"},
+		{map[string]any{"path": 1.0}, "params/path must be string"},
+		{map[string]any{"path": "a", "count": 1.5}, "params/count must be integer"},
+		{map[string]any{"path": "a", "count": "2"}, "params/count must be integer"},
+		{map[string]any{"path": "a", "globs": "x"}, "params/globs must be array"},
+		{map[string]any{"path": "a", "globs": []any{"x", 2.0}}, "params/globs/1 must be string"},
+		{map[string]any{"path": "a", "strict": "yes"}, "params/strict must be boolean"},
+		{map[string]any{"path": "a", "extra": []any{}}, "params/extra must be object"},
+	} {
+		var p exampleParams
+		if err := decode(tc.args, &p); err == nil || err.Error() != tc.want {
+			t.Errorf("decode(%v) = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	var p2 exampleParams
+	if err := decode(map[string]any{"path": "a", "count": nil}, &p2); err != nil || p2.Count != nil {
+		t.Errorf("null optional: %+v, %v", p2, err)
+	}
+}
