@@ -16,40 +16,31 @@ type listDirectoryTool struct{ ws *workspace.Workspace }
 
 func (t *listDirectoryTool) Name() string { return ListDirectoryName }
 
+// listDirectoryParams are list_directory's parameters.
+type listDirectoryParams struct {
+	Path             string   `json:"path" desc:"The directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
+	Ignore           []string `json:"ignore,omitempty" desc:"Glob patterns matched against entry names to leave out, e.g. [\"*.log\"]."`
+	RespectGitIgnore *bool    `json:"respect_git_ignore,omitempty" desc:"Whether to hide entries ignored by .gitignore and .geminiignore. Defaults to true."`
+}
+
 func (t *listDirectoryTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name:        ListDirectoryName,
-		Description: "Lists the files and subdirectories directly inside a workspace directory, directories first, with file sizes. Can skip entries matching glob patterns and git-ignored entries.",
-		ParametersJsonSchema: object([]string{"path"}, map[string]any{
-			"path":               prop("string", "The directory to list: absolute, or relative to the workspace root (use \".\" for the root)."),
-			"ignore":             stringArray("Glob patterns matched against entry names to leave out, e.g. [\"*.log\"]."),
-			"respect_git_ignore": prop("boolean", "Whether to hide entries ignored by .gitignore and .geminiignore. Defaults to true."),
-		}),
-	}
+	return declare[listDirectoryParams](ListDirectoryName, "Lists the files and subdirectories directly inside a workspace directory, directories first, with file sizes. "+
+		"Can skip entries matching glob patterns and git-ignored entries.")
 }
 
 func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	path, _, err := a.str("path", true)
+	var p listDirectoryParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := validatePatterns("ignore", p.Ignore); err != nil {
+		return nil, err
+	}
+	abs, err := resolvePath(t.ws, "path", p.Path)
 	if err != nil {
 		return nil, err
 	}
-	ignore, err := a.stringList("ignore")
-	if err != nil {
-		return nil, err
-	}
-	if err := validatePatterns("ignore", ignore); err != nil {
-		return nil, err
-	}
-	respect, err := a.boolean("respect_git_ignore", true)
-	if err != nil {
-		return nil, err
-	}
-	abs, err := resolvePath(t.ws, "path", path)
-	if err != nil {
-		return nil, err
-	}
-	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: ignore, respectGitIgnore: respect, maxEntries: workspace.MaxDirEntries}, nil
+	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxEntries: workspace.MaxDirEntries}, nil
 }
 
 type listDirectoryCall struct {

@@ -200,3 +200,6 @@ func wholeNumber(arg any) (int, bool) {
 	}
 	return int(f), true
 }
+
+// orTrue is an optional boolean parameter that defaults to true.
+func orTrue(b *bool) bool { return b == nil || *b }

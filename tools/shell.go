@@ -32,43 +32,33 @@ type shellTool struct {
 
 func (t *shellTool) Name() string { return ShellName }
 
+// shellParams are run_shell_command's parameters.
+type shellParams struct {
+	Command     string `json:"command" desc:"The exact bash command to run."`
+	Description string `json:"description,omitempty" desc:"A brief description of what the command does, shown to the user."`
+	Directory   string `json:"directory,omitempty" desc:"The directory to run in, relative to the workspace root. Defaults to the root."`
+}
+
 func (t *shellTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: ShellName,
-		Description: "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
-			"The user must approve it. Commands are killed after a timeout; do not start interactive programs.",
-		ParametersJsonSchema: object([]string{"command"}, map[string]any{
-			"command":     prop("string", "The exact bash command to run."),
-			"description": prop("string", "A brief description of what the command does, shown to the user."),
-			"directory":   prop("string", "The directory to run in, relative to the workspace root. Defaults to the root."),
-		}),
-	}
+	return declare[shellParams](ShellName, "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. "+
+		"The user must approve it. Commands are killed after a timeout; do not start interactive programs.")
 }
 
 func (t *shellTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	command, _, err := a.str("command", true)
-	if err != nil {
+	var p shellParams
+	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(command) == "" {
+	if strings.TrimSpace(p.Command) == "" {
 		return nil, errors.New("The 'command' parameter must be non-empty.")
-	}
-	description, _, err := a.str("description", false)
-	if err != nil {
-		return nil, err
-	}
-	directory, hasDir, err := a.str("directory", false)
-	if err != nil {
-		return nil, err
 	}
 	root, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
 	dir := root
-	if hasDir && directory != "" {
-		if dir, err = resolvePath(t.ws, "directory", directory); err != nil {
+	if p.Directory != "" {
+		if dir, err = resolvePath(t.ws, "directory", p.Directory); err != nil {
 			return nil, err
 		}
 		isDir, err := t.ws.Stat(dir)
@@ -76,7 +66,7 @@ func (t *shellTool) Build(raw map[string]any) (Call, error) {
 			return nil, fmt.Errorf("Directory must exist and be a directory: %s", dir)
 		}
 	}
-	return &shellCall{ws: t.ws, opts: t.opts, command: command, description: description, dir: dir, hasDir: dir != root}, nil
+	return &shellCall{ws: t.ws, opts: t.opts, command: p.Command, description: p.Description, dir: dir, hasDir: dir != root}, nil
 }
 
 type shellCall struct {

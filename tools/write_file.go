@@ -17,33 +17,27 @@ type writeFileTool struct {
 
 func (t *writeFileTool) Name() string { return WriteFileName }
 
+// writeFileParams are write_file's parameters.
+type writeFileParams struct {
+	FilePath string `json:"file_path" desc:"The file to write: absolute, or relative to the workspace root."`
+	Content  string `json:"content" desc:"The complete new content of the file."`
+}
+
 func (t *writeFileTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: WriteFileName,
-		Description: "Writes content to a file in the workspace, replacing the whole file or creating it (and missing parent directories). " +
-			"The user reviews the change in the editor and may accept, modify or decline it.",
-		ParametersJsonSchema: object([]string{"file_path", "content"}, map[string]any{
-			"file_path": prop("string", "The file to write: absolute, or relative to the workspace root."),
-			"content":   prop("string", "The complete new content of the file."),
-		}),
-	}
+	return declare[writeFileParams](WriteFileName, "Writes content to a file in the workspace, replacing the whole file or creating it (and missing parent directories). "+
+		"The user reviews the change in the editor and may accept, modify or decline it.")
 }
 
 func (t *writeFileTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	path, _, err := a.str("file_path", true)
+	var p writeFileParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	abs, err := resolvePath(t.ws, "file_path", p.FilePath)
 	if err != nil {
 		return nil, err
 	}
-	content, _, err := a.str("content", true)
-	if err != nil {
-		return nil, err
-	}
-	abs, err := resolvePath(t.ws, "file_path", path)
-	if err != nil {
-		return nil, err
-	}
-	return &writeFileCall{ws: t.ws, proposer: t.proposer, path: abs, content: content}, nil
+	return &writeFileCall{ws: t.ws, proposer: t.proposer, path: abs, content: p.Content}, nil
 }
 
 type writeFileCall struct {
