@@ -40,8 +40,8 @@ for spec in "$here"/*_spec.lua; do
   fi
   kill "$fake" 2>/dev/null; wait "$fake" 2>/dev/null
 done
-# Real interactive Neovim in tmux: regenerates docs/screenshots/nvim-*.txt
-# (or writes them to $GEMINI_SCREENSHOTS_DIR).
+# Real interactive Neovim in tmux: writes build/screenshots/nvim-*.txt
+# (or to $GEMINI_SCREENSHOTS_DIR).
 if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
   echo "== screenshots.sh (screenshots.json)"
   timeout 60 bash "$here/screenshots.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
