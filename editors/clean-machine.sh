@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Runs README.md's commands on a clean machine: a fresh Debian bookworm
+# chroot holding only what a new user starts from (debootstrap minbase plus
+# git, make and ca-certificates), with this machine's Go and Node copied in.
+# It clones this repository's HEAD (committed work only) into the chroot and
+# runs COMMAND in the clone, as root with CI=true, then checks that the
+# clone's `git status` is still clean.
+#
+#   editors/clean-machine.sh                        .ci/run: make lint, make test
+#   editors/clean-machine.sh make test-nvim test-emacs
+#   editors/clean-machine.sh --keep make test-go    keep the chroot to look in
+#
+# The pristine chroot (~40 s to make) is kept at
+# ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/clean-bookworm; every run works
+# in a copy of it that is deleted afterwards (unless --keep), so each run
+# starts clean: every Debian package, Go module, npm package and nested
+# chroot the command needs is fetched again. Apt's sources are those of a
+# fresh Debian 12 install: bookworm, bookworm-updates and bookworm-security.
+#
+# Go comes from `go env GOROOT` (bind-mounted read-only at /usr/local/go).
+# Node is copied from its Debian package (`dpkg -L nodejs`, e.g.
+# NodeSource's) or, when installed elsewhere (nvm), its install directory is
+# bind-mounted read-only at /opt/node.
+#
+# The command runs in its own mount and PID namespaces (as in
+# newer-editors.sh): its mounts vanish and its processes end with it.
+# Needs root (debootstrap, unshare, chroot). Exit status: the command's, or 1
+# if it passed but left the clone dirty.
+set -euo pipefail
+
+die() { echo "clean-machine: $*" >&2; exit 1; }
+
+# Inside the namespaces (see the end of the file): mount, run, check.
+if [ "${1:-}" = --in-namespace ]; then
+  c=$2 node_dir=$3 goroot=$4; shift 4
+  mount -t proc proc "$c/proc"
+  mount --bind /dev "$c/dev"
+  mount --bind /dev/pts "$c/dev/pts"
+  mount -t tmpfs -o mode=1777 tmpfs "$c/dev/shm" # Chromium's shared memory
+  mount -t sysfs -o ro sysfs "$c/sys"
+  mkdir -p "$c/usr/local/go"
+  mount --bind -o ro "$goroot" "$c/usr/local/go"
+  path=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  if [ -n "$node_dir" ]; then
+    mkdir -p "$c/opt/node"
+    mount --bind -o ro "$node_dir" "$c/opt/node"
+    path=/opt/node/bin:$path
+  fi
+  # Proxies and registries the host was told to use, if any.
+  pass=()
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY GOPROXY npm_config_registry; do
+    [ -n "${!v:-}" ] && pass+=("$v=${!v}")
+  done
+  set +e
+  chroot "$c" /usr/bin/env -i PATH="$path" HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true "${pass[@]}" \
+    bash -c 'cd /root/gemini-ls && exec "$@"' bash "$@"
+  status=$?
+  set -e
+  dirty=$(chroot "$c" git -C /root/gemini-ls status --porcelain --ignored=no)
+  if [ -n "$dirty" ]; then
+    echo "clean-machine: the command left the clone dirty:" >&2
+    echo "$dirty" >&2
+    [ "$status" = 0 ] && status=1
+  fi
+  exit "$status"
+fi
+
+keep=
+if [ "${1:-}" = --keep ]; then keep=1; shift; fi
+[ $# -gt 0 ] || set -- .ci/run
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, unshare, chroot); run it as root or with sudo"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
+security=${GEMINI_LS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+goroot=$(go env GOROOT) || die "needs Go on PATH"
+node=$(command -v node) || die "needs Node on PATH"
+node=$(realpath "$node")
+
+cache=${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}
+mkdir -p "$cache"
+base=$(realpath -m "$cache/clean-bookworm")
+packages=(git make ca-certificates)
+stamp="bookworm ${packages[*]}"
+
+# Made under an exclusive lock, copied under a shared one.
+exec 9>"$base.lock"
+flock 9
+if [ ! -f "$base/.gemini-ls-chroot" ] || [ "$(cat "$base/.gemini-ls-chroot")" != "$stamp" ]; then
+  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+  rm -rf "$base" "$base.partial"
+  echo "clean-machine: making a Debian bookworm chroot at $base"
+  start=$SECONDS
+  if ! unshare --mount --propagation private \
+      debootstrap --variant=minbase --include="$(IFS=,; echo "${packages[*]}")" \
+      bookworm "$base.partial" "$mirror" >"$base.debootstrap.log" 2>&1; then
+    tail -n 30 "$base.debootstrap.log" >&2
+    die "debootstrap failed (log: $base.debootstrap.log)"
+  fi
+  cat >"$base.partial/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb $security bookworm-security main
+EOF
+  rm -rf "$base.partial"/var/cache/apt/archives/*.deb "$base.partial"/var/lib/apt/lists/*
+  echo "$stamp" >"$base.partial/.gemini-ls-chroot"
+  mv "$base.partial" "$base"
+  echo "clean-machine: chroot made in $((SECONDS - start)) s"
+fi
+flock -s 9
+
+work=$(mktemp -d "$cache/clean-run.XXXXXX")
+cleanup() {
+  # Never through a mount: the namespace's mounts are gone once it ended.
+  if [ -z "$keep" ]; then rm -rf "$work"; else echo "clean-machine: kept $work/root"; fi
+}
+trap cleanup EXIT
+c=$work/root
+echo "clean-machine: copying the chroot to $c"
+cp -a "$base" "$c"
+cp /etc/resolv.conf "$c/etc/resolv.conf"
+
+node_dir=
+if dpkg -S "$node" >/dev/null 2>&1; then
+  pkg=$(dpkg -S "$node" | cut -d: -f1)
+  echo "clean-machine: copying Node $("$node" --version) from the $pkg package"
+  dpkg -L "$pkg" | sed -n 's|^/\(..*\)|\1|p' | grep -vx '\.' | tar -C / --no-recursion -cf - -T - | tar -C "$c" -xf -
+  # npm and npx are links its maintainer scripts make, not in its file list.
+  for tool in npm npx corepack; do
+    link=$(dirname "$node")/$tool
+    if [ -L "$link" ]; then cp -a "$link" "$c$link"; fi
+  done
+else
+  node_dir=$(dirname "$(dirname "$node")")
+  echo "clean-machine: bind-mounting Node $("$node" --version) from $node_dir"
+fi
+
+git clone -q "$repo" "$c/root/gemini-ls"
+echo "clean-machine: $(git -C "$c/root/gemini-ls" log -1 --format='%h %s' | cut -c1-80)"
+echo "clean-machine: running $* in the clone"
+start=$SECONDS
+# unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
+# (--kill-child) kill the namespace's first process, and so every process in it.
+unshare --mount --propagation private --pid --fork --kill-child \
+  bash "$0" --in-namespace "$c" "$node_dir" "$goroot" "$@" &
+ns=$!
+trap 'kill -KILL "$ns" 2>/dev/null; wait "$ns"; exit 130' INT TERM HUP
+status=0
+wait "$ns" || status=$?
+echo "clean-machine: $* exited $status after $((SECONDS - start)) s"
+exit "$status"
