@@ -18,9 +18,9 @@
 # fresh Debian 12 install: bookworm, bookworm-updates and bookworm-security.
 #
 # Go comes from `go env GOROOT` (bind-mounted read-only at /usr/local/go).
-# Node is copied from its Debian package (`dpkg -L nodejs`, e.g.
-# NodeSource's) or, when installed elsewhere (nvm), its install directory is
-# bind-mounted read-only at /opt/node.
+# Node is copied to the same place: from the prefix it runs from (/usr for
+# NodeSource's package, ~/.nvm/versions/node/vX for nvm's) its binary, its
+# headers, npm and corepack, and nothing else npm installed there.
 #
 # The command runs in its own mount and PID namespaces (as in
 # newer-editors.sh): its mounts vanish and its processes end with it.
@@ -32,7 +32,7 @@ die() { echo "clean-machine: $*" >&2; exit 1; }
 
 # Inside the namespaces (see the end of the file): mount, run, check.
 if [ "${1:-}" = --in-namespace ]; then
-  c=$2 node_dir=$3 goroot=$4; shift 4
+  c=$2 node_bin=$3 goroot=$4; shift 4
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
@@ -41,11 +41,7 @@ if [ "${1:-}" = --in-namespace ]; then
   mkdir -p "$c/usr/local/go"
   mount --bind -o ro "$goroot" "$c/usr/local/go"
   path=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-  if [ -n "$node_dir" ]; then
-    mkdir -p "$c/opt/node"
-    mount --bind -o ro "$node_dir" "$c/opt/node"
-    path=/opt/node/bin:$path
-  fi
+  case ":$path:" in *":$node_bin:"*) ;; *) path=$node_bin:$path ;; esac
   # Proxies and registries the host was told to use, if any.
   pass=()
   for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY GOPROXY npm_config_registry; do
@@ -119,20 +115,15 @@ echo "clean-machine: copying the chroot to $c"
 cp -a "$base" "$c"
 cp /etc/resolv.conf "$c/etc/resolv.conf"
 
-node_dir=
-if dpkg -S "$node" >/dev/null 2>&1; then
-  pkg=$(dpkg -S "$node" | cut -d: -f1)
-  echo "clean-machine: copying Node $("$node" --version) from the $pkg package"
-  dpkg -L "$pkg" | sed -n 's|^/\(..*\)|\1|p' | grep -vx '\.' | tar -C / --no-recursion -cf - -T - | tar -C "$c" -xf -
-  # npm and npx are links its maintainer scripts make, not in its file list.
-  for tool in npm npx corepack; do
-    link=$(dirname "$node")/$tool
-    if [ -L "$link" ]; then cp -a "$link" "$c$link"; fi
-  done
-else
-  node_dir=$(dirname "$(dirname "$node")")
-  echo "clean-machine: bind-mounting Node $("$node" --version) from $node_dir"
-fi
+bin=$(dirname "$node")
+prefix=$(dirname "$bin")
+echo "clean-machine: copying Node $("$node" --version) from $prefix"
+parts=("${bin#/}/node" "${prefix#/}/include/node" "${prefix#/}/lib/node_modules/npm")
+for tool in npm npx corepack; do
+  [ -L "$bin/$tool" ] && parts+=("${bin#/}/$tool")
+done
+[ -d "$prefix/lib/node_modules/corepack" ] && parts+=("${prefix#/}/lib/node_modules/corepack")
+tar -C / -cf - "${parts[@]}" | tar -C "$c" -xf -
 
 git clone -q "$repo" "$c/root/gemini-ls"
 echo "clean-machine: $(git -C "$c/root/gemini-ls" log -1 --format='%h %s' | cut -c1-80)"
@@ -141,7 +132,7 @@ start=$SECONDS
 # unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
 # (--kill-child) kill the namespace's first process, and so every process in it.
 unshare --mount --propagation private --pid --fork --kill-child \
-  bash "$0" --in-namespace "$c" "$node_dir" "$goroot" "$@" &
+  bash "$0" --in-namespace "$c" "$bin" "$goroot" "$@" &
 ns=$!
 trap 'kill -KILL "$ns" 2>/dev/null; wait "$ns"; exit 130' INT TERM HUP
 status=0
