@@ -14,7 +14,9 @@
 # ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/clean-bookworm; every run works
 # in a copy of it that is deleted afterwards (unless --keep), so each run
 # starts clean: every Debian package, Go module, npm package and nested
-# chroot the command needs is fetched again. Apt's sources are those of a
+# chroot the command needs is fetched again. Only the host's way to the
+# network comes along: /etc/resolv.conf, the certificate authorities in
+# /usr/local/share/ca-certificates, and proxy and registry variables. Apt's sources are those of a
 # fresh Debian 12 install: bookworm, bookworm-updates and bookworm-security.
 #
 # Go comes from `go env GOROOT` (bind-mounted read-only at /usr/local/go).
@@ -42,9 +44,10 @@ if [ "${1:-}" = --in-namespace ]; then
   mount --bind -o ro "$goroot" "$c/usr/local/go"
   path=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
   case ":$path:" in *":$node_bin:"*) ;; *) path=$node_bin:$path ;; esac
-  # Proxies and registries the host was told to use, if any.
+  # How the host reaches the network (proxies, registries, Node's extra CA
+  # file), if it was told.
   pass=()
-  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY GOPROXY npm_config_registry; do
+  for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY GOPROXY npm_config_registry NODE_EXTRA_CA_CERTS; do
     [ -n "${!v:-}" ] && pass+=("$v=${!v}")
   done
   set +e
@@ -113,7 +116,13 @@ trap cleanup EXIT
 c=$work/root
 echo "clean-machine: copying the chroot to $c"
 cp -a "$base" "$c"
+# The network as the host sees it: its resolver, and the certificate
+# authorities it added (a TLS-inspecting proxy's, say).
 cp /etc/resolv.conf "$c/etc/resolv.conf"
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$c/usr/local/share/ca-certificates/"
+  chroot "$c" update-ca-certificates >/dev/null
+fi
 
 bin=$(dirname "$node")
 prefix=$(dirname "$bin")
