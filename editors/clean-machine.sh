@@ -121,7 +121,7 @@ cp -a "$base" "$c"
 cp /etc/resolv.conf "$c/etc/resolv.conf"
 if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$c/usr/local/share/ca-certificates/"
-  chroot "$c" update-ca-certificates >/dev/null
+  chroot "$c" update-ca-certificates >/dev/null 2>&1 || die "update-ca-certificates failed in the chroot"
 fi
 
 bin=$(dirname "$node")
