@@ -35,6 +35,9 @@ die() { echo "clean-machine: $*" >&2; exit 1; }
 # Inside the namespaces (see the end of the file): mount, run, check.
 if [ "${1:-}" = --in-namespace ]; then
   c=$2 node_bin=$3 goroot=$4; shift 4
+  # The chroot's / a mount point, as on a machine: unshare --propagation
+  # (newer-editors.sh) needs one.
+  mount --bind "$c" "$c"
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
