@@ -12,13 +12,13 @@
 // set) and no GOOGLE_GENAI_USE_VERTEXAI, so it talks to the fake and never to
 // Google; the signals fakegemini gets are passed on to it; and once it ends,
 // the fake stops. Nothing is left running and nothing changes in the caller's
-// environment:
+// environment. The output is the command's: fakegemini says only where it
+// serves and, at the end, which requests its script did not cover.
 //
 //	go run ./agent/geminitest/cmd/fakegemini --script agent/geminitest/testdata/demo.json -- \
 //	  go run ./cmd/gemini-ls run -C . -p "Where are the TODOs?"
 //
-// When the command succeeds but sent a request the script did not cover,
-// fakegemini says so and exits 1.
+// When the command succeeds but sent such a request, fakegemini exits 1.
 //
 // With --record, each request is appended to the file as it arrives, one
 // JSON object per line: {"method", "model", "body"}, body being the request
@@ -89,7 +89,7 @@ func main() {
 // serve runs the fake until ctx ends, then reports the requests it could
 // not answer as scripted.
 func serve(ctx context.Context, script, addr, record string, out io.Writer, logf func(string, ...any)) error {
-	srv, closeSrv, err := start(script, addr, record, logf)
+	srv, closeSrv, err := start(script, addr, record, logf, true)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func serve(ctx context.Context, script, addr, record string, out io.Writer, logf
 // start or succeeded while sending a request the script did not cover. The
 // fake is stopped when it returns.
 func serveCommand(script, addr, record string, command []string, sigs <-chan os.Signal, stdin io.Reader, stdout, stderr io.Writer, logf func(string, ...any)) (int, error) {
-	srv, closeSrv, err := start(script, addr, record, logf)
+	srv, closeSrv, err := start(script, addr, record, logf, false)
 	if err != nil {
 		return 1, err
 	}
@@ -136,8 +136,11 @@ func serveCommand(script, addr, record string, command []string, sigs <-chan os.
 		return 1, fmt.Errorf("waiting for the command: %w", waitErr)
 	}
 	closeSrv()
-	if err := srv.Err(); err != nil && code == 0 {
-		return 1, err
+	if err := srv.Err(); err != nil {
+		if code == 0 {
+			return 1, err
+		}
+		logf("%v", err)
 	}
 	return code, nil
 }
@@ -179,9 +182,10 @@ func commandEnv(environ []string, url string) []string {
 	return append(env, "GOOGLE_GEMINI_BASE_URL="+url)
 }
 
-// start loads the script and starts the fake; closeSrv stops it and closes
-// the record, and may be called more than once.
-func start(script, addr, record string, logf func(string, ...any)) (srv *geminitest.Server, closeSrv func(), err error) {
+// start loads the script and starts the fake, which logs every request with
+// logf when logRequests is set; closeSrv stops it and closes the record, and
+// may be called more than once.
+func start(script, addr, record string, logf func(string, ...any), logRequests bool) (srv *geminitest.Server, closeSrv func(), err error) {
 	if script == "" {
 		return nil, nil, errors.New("--script is required")
 	}
@@ -194,7 +198,10 @@ func start(script, addr, record string, logf func(string, ...any)) (srv *geminit
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", script, err)
 	}
-	opts := geminitest.Options{Addr: addr, Logf: logf}
+	opts := geminitest.Options{Addr: addr}
+	if logRequests {
+		opts.Logf = logf
+	}
 	closeRecord := func() {}
 	if record != "" {
 		rec, err := os.OpenFile(record, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)

@@ -187,11 +187,13 @@ func TestServeCommandRunsItAgainstTheFake(t *testing.T) {
 	var stdout, stderr strings.Builder
 	var mu sync.Mutex // logf runs on the fake's goroutines too
 	var url string
+	var logged []string
 	logf := func(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)
 		t.Log(line)
 		mu.Lock()
 		defer mu.Unlock()
+		logged = append(logged, line)
 		if u, _, ok := strings.Cut(strings.TrimPrefix(line, "serving "), " for: "); ok && url == "" {
 			url = u
 		}
@@ -206,6 +208,10 @@ func TestServeCommandRunsItAgainstTheFake(t *testing.T) {
 	}
 	if seen["answer"] != "hello" || seen["url"] == "" || seen["url"] != url || seen["key"] != placeholderKey || seen["vertex"] != "" {
 		t.Errorf("the child saw %v; want the fake's answer, its URL %q, the placeholder key and no Vertex AI", seen, url)
+	}
+	// The output is the command's: no line per request.
+	if len(logged) != 1 {
+		t.Errorf("fakegemini logged %q; want only where it serves", logged)
 	}
 	refused(t, url)
 }
