@@ -74,7 +74,7 @@ JSON
 "$FAKEGEMINI_BIN" --script "$work/script.json" >"$work/fake.out" 2>"$work/fake.log" &
 fake_pid=$!
 url=""
-for _ in $(seq 100); do
+for _ in $(seq 300); do # up to 30 s: a loaded machine can be slow to start it
   url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
   [[ -n "$url" ]] && break
   sleep 0.1

@@ -57,7 +57,12 @@ wait_for() {
 
 "$bin/fakegemini" --script "$here/scripts/screenshots.json" >"$work/fake.out" 2>"$work/fake.err" &
 fake=$!
-for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break; sleep 0.05; done
+# Up to 30 s: a loaded machine can be slow to start it.
+for _ in $(seq 600); do
+  grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break
+  kill -0 "$fake" 2>/dev/null || break # it died: fake.err says why
+  sleep 0.05
+done
 url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
 [ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
 
