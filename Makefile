@@ -1,4 +1,4 @@
-.PHONY: build install test test-go test-vscode test-nvim test-emacs test-newer-editors vsix bench
+.PHONY: build install lint test test-go test-vscode test-nvim test-emacs test-newer-editors vsix screenshots bench
 
 build:
 	go build -o gemini-ls ./cmd/gemini-ls
@@ -6,38 +6,69 @@ build:
 install:
 	go install ./cmd/gemini-ls
 
+# go vet, and staticcheck at a pinned version (built into Go's cache by go
+# run; staticcheck.conf says which checks are off and why).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	go vet ./...
+	go run $(STATICCHECK) ./...
+
 # Every test: the server's, the VS Code extension's unit tests and its
 # scenarios in real VS Code (code-server + Debian's Chromium), the Neovim
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
 # Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
-# testing's newest Neovim. The first run installs what they need and makes
-# the chroots (~/.cache/gemini-ls/{trixie,testing}), as root.
+# testing's newest Neovim. Each target first installs the Debian packages
+# its suite needs (apt-get, so as root), and the first run makes the chroots
+# (~/.cache/gemini-ls/{trixie,testing}). Test pictures go to
+# build/screenshots; `make screenshots` copies them into docs/screenshots.
 test: test-go test-vscode test-nvim test-emacs test-newer-editors
 
+# debs installs those of the Debian packages $(1) that are not installed.
+define debs
+missing=; for p in $(1); do \
+  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' ok installed$$' || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "make $@: apt-get install$$missing"; \
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+fi
+endef
+
+# -race needs cgo, so a C compiler and libc's headers.
 test-go:
+	@$(call debs,gcc libc6-dev)
 	go test -race -count=1 ./...
 
+# setup.sh installs Chromium, code-server and what they need.
 test-vscode: vsix
 	cd editors/vscode && npm test
 	bash editors/vscode/test/e2e/setup.sh
 	GEMINI_VSIX=editors/vscode/dist/gemini-ls.vsix node editors/vscode/test/e2e/run.mjs
 
+# tmux runs the real, interactive editor of the screen tests.
 test-nvim:
-	command -v nvim >/dev/null || { apt-get update -qq && apt-get install -y -qq neovim; }
+	@$(call debs,neovim tmux)
 	bash editors/nvim/tests/run.sh
 
 test-emacs:
-	{ dpkg -s emacs-nox elpa-eglot elpa-markdown-mode >/dev/null 2>&1 && command -v emacs >/dev/null; } || \
-		{ apt-get update -qq && apt-get install -y -qq emacs-nox elpa-eglot elpa-markdown-mode; }
+	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode tmux)
 	bash editors/emacs/test/run.sh
 
+# newer-editors.sh installs debootstrap and makes its chroots itself.
 test-newer-editors:
 	bash editors/newer-editors.sh trixie
 	bash editors/newer-editors.sh testing
 
 vsix:
 	bash editors/vscode/scripts/package.sh
+
+# The committed pictures change only here: copies what the last test-nvim,
+# test-emacs and test-vscode wrote to build/screenshots into docs/screenshots.
+screenshots:
+	@ls build/screenshots/* >/dev/null 2>&1 || { echo "make screenshots: build/screenshots is empty: run make test-nvim, test-emacs or test-vscode first" >&2; exit 1; }
+	cp build/screenshots/* docs/screenshots/
+	@git status --short docs/screenshots
 
 bench:
 	bash bench/run.sh

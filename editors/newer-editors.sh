@@ -10,7 +10,7 @@
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
-# $chroot/var/tmp/gemini-ls-screenshots, not to docs/screenshots.
+# $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots.
 #
 # The tests run in their own mount and PID namespaces: whatever way the run
 # ends, its mounts vanish and the processes it started end with it, and

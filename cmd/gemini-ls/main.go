@@ -18,20 +18,46 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-const usage = `gemini-ls: a Gemini coding agent for every editor, over LSP.
+const intro = `gemini-ls: a Gemini coding agent for every editor, over LSP.
 
-Usage:
-  gemini-ls [serve] [--stdio] [--log-file PATH] [--log-level LEVEL]
-      Speak LSP on stdin/stdout (what editors run).
-  gemini-ls run -p PROMPT [-C DIR] [--model M] [--approval-mode default|auto_edit|yolo]
-                [--output-format text|json|stream-json] [--log-file PATH] [--log-level LEVEL]
-      Run one prompt headless in DIR.
-  gemini-ls version
+Commands (flags take one dash or two):
 
-Auth: GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
+`
+
+const auth = `Auth: GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
 and GOOGLE_CLOUD_LOCATION (or GOOGLE_API_KEY). GOOGLE_GEMINI_BASE_URL points the
 client at another endpoint; GEMINI_MODEL picks the model.
 `
+
+// command is one subcommand: what its help shows, and how to run it.
+type command struct {
+	name     string
+	synopsis string // what follows "gemini-ls " in its usage line
+	summary  string
+	run      func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands lists every subcommand in the order help shows them.
+func commands() []command {
+	return []command{
+		{"serve", "[serve] [flags]", "Speak LSP on stdin/stdout: what editors run. The default command.", serve},
+		{"run", "run -p PROMPT [flags]", "Run one prompt headless in a directory and print the answer.",
+			func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return runHeadless(ctx, args, stdout, stderr)
+			}},
+		{"version", "version", "Print the version.", printVersion},
+		{"help", "help [COMMAND]", "Show this help, or one command's.", help},
+	}
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -42,33 +68,102 @@ func main() {
 
 // run dispatches the subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	var err error
-	switch cmd {
-	case "serve":
+	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
+		// No command: serve, unless asked for help, which then is about
+		// every command rather than serve's flags alone.
+		if asksHelp(args) {
+			return help(ctx, nil, stdin, stdout, stderr)
+		}
 		return serve(ctx, args, stdin, stdout, stderr)
-	case "run":
-		return runHeadless(ctx, args, stdout, stderr)
-	case "version":
-		fmt.Fprintf(stdout, "gemini-ls %s\n", version)
-		return 0
-	case "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		err = fmt.Errorf("unknown command %q", cmd)
 	}
-	fmt.Fprintf(stderr, "gemini-ls: %v\n\n%s", err, usage)
+	c, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "gemini-ls: unknown command %q\n\n", args[0])
+		writeHelp(ctx, stderr)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+// asksHelp reports whether flag arguments hold -h or -help (one dash or two).
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// help prints every command with its flags, or one command's help.
+func help(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("help", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { commandHelp(ctx, fs.Output(), "help") }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	switch fs.NArg() {
+	case 0:
+		writeHelp(ctx, stdout)
+		return 0
+	case 1:
+		if _, ok := lookup(fs.Arg(0)); ok {
+			commandHelp(ctx, stdout, fs.Arg(0))
+			return 0
+		}
+		fmt.Fprintf(stderr, "gemini-ls help: unknown command %q\n", fs.Arg(0))
+	default:
+		fmt.Fprintf(stderr, "gemini-ls help: unexpected arguments %q\n", fs.Args()[1:])
+	}
 	return 2
+}
+
+// writeHelp writes the help of every command, each as its -h shows it.
+func writeHelp(ctx context.Context, w io.Writer) {
+	fmt.Fprint(w, intro)
+	for _, c := range commands() {
+		commandHelp(ctx, w, c.name)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprint(w, auth)
+}
+
+// commandHelp writes a command's help by running it with -h: its flags
+// come from its own flag set, so help cannot drift from what it accepts.
+func commandHelp(ctx context.Context, w io.Writer, name string) {
+	c, _ := lookup(name)
+	if c.name == "help" {
+		// Not through -h: that would come back here.
+		fmt.Fprintf(w, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
+		return
+	}
+	c.run(ctx, []string{"-h"}, nil, io.Discard, w)
+}
+
+func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if code, ok := parseFlags(flag.NewFlagSet("version", flag.ContinueOnError), args, stderr); !ok {
+		return code
+	}
+	fmt.Fprintf(stdout, "gemini-ls %s\n", version)
+	return 0
 }
 
 // parseFlags parses args into fs, printing problems to stderr. ok is false
 // when the caller should exit with status code.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		c, _ := lookup(fs.Name())
+		fmt.Fprintf(fs.Output(), "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0, false

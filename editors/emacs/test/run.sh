@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds gemini-ls and the fake Gemini API, then runs the ERT tests in
 # batch Emacs, then tmux-screens.sh: a real interactive Emacs in tmux that
-# writes docs/screenshots/emacs-*.txt (one more test in the count).
+# writes build/screenshots/emacs-*.txt (one more test in the count).
 # The last line is "N passed, N failed"; exit status 1 on failure.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Drives a real interactive Emacs (emacs -nw inside a detached tmux) against
 # the real gemini-ls and fakegemini: prompt, review, accept, then a shell
-# command rejected with C-g. It writes the screens to
-# docs/screenshots/emacs-chat.txt and emacs-review.txt and checks them, the
+# command rejected with C-g. It writes the screens to emacs-chat.txt and
+# emacs-review.txt in build/screenshots and checks them, the
 # mode line's Gemini status, and the file on disk. Called by run.sh with
 # GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
 # "FAIL tmux-screens: why".
 # GEMINI_SCREENSHOTS_DIR, when set, receives the screens instead of
-# docs/screenshots (runs with other Emacs versions must not overwrite them).
+# build/screenshots; `make screenshots` copies them into docs/screenshots.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-shots="${GEMINI_SCREENSHOTS_DIR:-$root/docs/screenshots}"
+shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
 mkdir -p "$shots"
 work="$(mktemp -d)"
 sock="gemini-emacs-$$"
@@ -74,7 +74,7 @@ JSON
 "$FAKEGEMINI_BIN" --script "$work/script.json" >"$work/fake.out" 2>"$work/fake.log" &
 fake_pid=$!
 url=""
-for _ in $(seq 100); do
+for _ in $(seq 300); do # up to 30 s: a loaded machine can be slow to start it
   url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
   [[ -n "$url" ]] && break
   sleep 0.1

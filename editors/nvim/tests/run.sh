@@ -24,24 +24,23 @@ for spec in "$here"/*_spec.lua; do
   printf 'a TODO here\n' >"$ws/notes.txt"
   printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
   requests="$tmp/requests-$(basename "$spec" .lua).jsonl"
-  "$tmp/fakegemini" --script "$here/scripts/$script" --record "$requests" >"$tmp/fake.out" 2>"$tmp/fake.err" &
-  fake=$!
-  for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$tmp/fake.out" && break; sleep 0.05; done
-  url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$tmp/fake.out" | head -1)
   echo "== $(basename "$spec") ($script)"
   before=$(wc -l <"$results")
-  GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=test GEMINI_LS="$tmp/gemini-ls" \
+  # fakegemini runs nvim with GOOGLE_GEMINI_BASE_URL pointing at itself, and
+  # stops when nvim ends; its status is nvim's, or 1 if nvim passed but
+  # asked for a turn the script lacks.
+  GEMINI_API_KEY=test GEMINI_LS="$tmp/gemini-ls" \
     GEMINI_SPEC="$spec" GEMINI_WORKSPACE="$ws" GEMINI_TEST_RESULTS="$results" GEMINI_REQUESTS="$requests" \
+    "$tmp/fakegemini" --script "$here/scripts/$script" --record "$requests" -- \
     timeout 60 nvim --headless -u NONE -i NONE -S "$here/init.lua" 2>&1 | sed 's/^/  /'
   status=${PIPESTATUS[0]}; echo
   # A spec that dies (or hangs) before reporting must not pass unnoticed.
   if [ "$status" != 0 ] || [ "$(wc -l <"$results")" = "$before" ]; then
     echo "fail $(basename "$spec"): nvim exited with status $status after reporting $(( $(wc -l <"$results") - before )) results" >>"$results"
   fi
-  kill "$fake" 2>/dev/null; wait "$fake" 2>/dev/null
 done
-# Real interactive Neovim in tmux: regenerates docs/screenshots/nvim-*.txt
-# (or writes them to $GEMINI_SCREENSHOTS_DIR).
+# Real interactive Neovim in tmux: writes build/screenshots/nvim-*.txt
+# (or to $GEMINI_SCREENSHOTS_DIR).
 if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
   echo "== screenshots.sh (screenshots.json)"
   timeout 60 bash "$here/screenshots.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Drives a real, interactive Neovim inside a detached tmux against the real
 # gemini-ls and fakegemini, and writes what the screen shows to
-# docs/screenshots/nvim-chat.txt and nvim-review.txt, so the screenshots are
-# made by the tests rather than by hand. Appends one "pass screenshots ..." or
-# "fail screenshots: why" line to the results file. GEMINI_SCREENSHOTS_DIR,
-# when set, receives the screens instead of docs/screenshots (runs with other
-# editor versions must not overwrite the committed ones).
+# nvim-chat.txt and nvim-review.txt in build/screenshots (or
+# $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
+# than by hand; `make screenshots` copies them into docs/screenshots. Appends
+# one "pass screenshots ..." or "fail screenshots: why" line to the results
+# file.
 # Usage: screenshots.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 bin=$1
 results=$2
-shots="${GEMINI_SCREENSHOTS_DIR:-$repo/docs/screenshots}"
+shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 ws="$work/project"
@@ -57,7 +57,12 @@ wait_for() {
 
 "$bin/fakegemini" --script "$here/scripts/screenshots.json" >"$work/fake.out" 2>"$work/fake.err" &
 fake=$!
-for _ in $(seq 100); do grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break; sleep 0.05; done
+# Up to 30 s: a loaded machine can be slow to start it.
+for _ in $(seq 600); do
+  grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break
+  kill -0 "$fake" 2>/dev/null || break # it died: fake.err says why
+  sleep 0.05
+done
 url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
 [ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
 

@@ -4,11 +4,11 @@
 # and code-server + playwright-core (npm, pinned in package-lock.json) into
 # this directory's node_modules. Safe to re-run: finished steps are skipped.
 #
-# Pins and their reasons: /work/shared/reference/vscode-e2e.md. In short:
-# code-server 4.100.3 is the last release that runs on Node 20; its
-# @vscode/ripgrep downloads rg from GitHub unless a cached tarball exists;
-# node-pty's postinstall runs `npx node-gyp`, which must not prompt nor
-# download Node headers.
+# The pins and their reasons are in README.md here. In short: code-server
+# 4.100.3 is the last release that runs on Node 20; its @vscode/ripgrep
+# downloads rg from GitHub unless a cached tarball exists; node-pty's
+# postinstall runs `npx node-gyp`, which must not prompt nor download Node
+# headers.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -52,8 +52,14 @@ want="$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x node_modules/.bin/code-server && -d node_modules/playwright-core ]]; then
 	log "node_modules up to date"
 else
-	export npm_config_yes=true        # node-pty's postinstall runs `npx node-gyp`
-	export npm_config_nodedir=/usr    # node-gyp uses Debian's Node headers
+	export npm_config_yes=true # node-pty's postinstall runs `npx node-gyp`
+	# node-gyp builds against the headers of the Node that runs this (in /usr
+	# for NodeSource's package, in the install directory for nvm's) rather
+	# than downloading them.
+	nodedir="$(node -p 'require("path").resolve(process.execPath, "../..")')"
+	[[ -f "$nodedir/include/node/node.h" ]] ||
+		{ log "no Node headers in $nodedir/include/node: node-gyp would download them"; exit 1; }
+	export npm_config_nodedir="$nodedir"
 	export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 	if [[ -f package-lock.json ]]; then
 		log "npm ci (code-server, playwright-core)"

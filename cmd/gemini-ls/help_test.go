@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// flagsOf is every flag each command takes, as its help must show it.
+var flagsOf = map[string][]string{
+	"serve": {"-log-file PATH", "-log-level LEVEL", "-stdio"},
+	"run":   {"-p PROMPT", "-prompt PROMPT", "-C DIR", "-model MODEL", "-approval-mode", "-output-format", "-log-file PATH", "-log-level LEVEL"},
+}
+
+func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	// An empty stdin: a dispatch to serve by mistake ends at once.
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// wantCommandHelp fails t unless help shows name's usage line and every
+// one of its flags.
+func wantCommandHelp(t *testing.T, help, name string) {
+	t.Helper()
+	c, ok := lookup(name)
+	if !ok || !strings.Contains(help, "gemini-ls "+c.synopsis+"\n") {
+		t.Errorf("help lacks the usage line of %s:\n%s", name, help)
+	}
+	for _, f := range flagsOf[name] {
+		if !strings.Contains(help, "  "+f) {
+			t.Errorf("help lacks %s's flag %s:\n%s", name, f, help)
+		}
+	}
+}
+
+func TestHelpShowsEveryCommand(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}, {"--log-level", "debug", "--help"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := runMain(t, args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+			}
+			for _, name := range []string{"serve", "run", "version", "help"} {
+				wantCommandHelp(t, stdout, name)
+			}
+			if !strings.Contains(stdout, "GEMINI_API_KEY") {
+				t.Errorf("help does not say how to authenticate:\n%s", stdout)
+			}
+		})
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	for _, name := range []string{"serve", "run", "version"} {
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, name, "--help")
+			if code != 0 || stdout != "" {
+				t.Fatalf("exit %d, stdout %q; want 0 and the help on stderr", code, stdout)
+			}
+			wantCommandHelp(t, stderr, name)
+			if foreign := map[string]string{"serve": "-approval-mode", "run": "-stdio", "version": "-log-file"}[name]; strings.Contains(stderr, foreign) {
+				t.Errorf("%s's help shows another command's flag %s:\n%s", name, foreign, stderr)
+			}
+			// help NAME shows the same on stdout.
+			code, stdout, _ = runMain(t, "help", name)
+			if code != 0 || stdout != stderr {
+				t.Errorf("help %s: exit %d, stdout\n%s\nwant 0 and\n%s", name, code, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestHelpErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"help", "bogus"}, `unknown command "bogus"`},
+		{[]string{"help", "run", "serve"}, "unexpected arguments"},
+		{[]string{"version", "extra"}, "unexpected arguments"},
+		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
+	} {
+		code, stdout, stderr := runMain(t, tc.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
