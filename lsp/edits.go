@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -257,16 +258,19 @@ func docVersion(doc workspace.Document, open bool) int32 {
 //	the original, and no didChange came         applied       applied, pending sync
 //	                                            not applied   declined
 //	the original, after a didChange             either        declined
-//	something else, nearer the proposal         applied       modified
-//	  than the original (see nearer)
-//	something else, no nearer the proposal      applied       stale: the document
+//	something else, holding one of the          applied       modified
+//	  proposal's hunks as proposed, or nearer
+//	  the proposal than the original (see kept)
+//	something else, neither                     applied       stale: the document
 //	                                                            changed first, and the
 //	                                                            edit was skipped or
 //	                                                            misplaced
 //	something else                              not applied   stale
 //
-// "Modified" needs the proposal in recognisable part: a document nearer
-// the original is the user's own typing with none of the proposal in it.
+// "Modified" needs the proposal in recognisable part: a hunk the user
+// accepted while rejecting another (VS Code's review), or the proposal
+// retouched. A document with none of it and nearer the original is the
+// user's own typing.
 // Neovim produces one when the user typed before the edit reached it: it
 // skips an edit for an older version of its buffer, or, for version 0
 // (a document just opened), applies it at its old positions in the new
@@ -294,7 +298,7 @@ func (p *editProposer) decide(change workspace.FileChange, synced bool, res prot
 		return tools.Decision{Outcome: tools.Declined, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
 	case text == change.Before:
 		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
-	case res.Applied && nearer(text, change.After, change.Before):
+	case res.Applied && kept(text, change.Before, change.After):
 		return tools.Decision{Outcome: tools.Modified, Content: text}, false
 	case res.Applied:
 		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did"}, false
@@ -317,10 +321,19 @@ func holds(text, proposal string) bool {
 	return ok && (rest == "\n" || rest == "\r\n")
 }
 
-// nearer reports whether text is closer to a than to b: fewer bytes
-// removed and inserted to get from a to it than from b. A tie is not nearer.
-func nearer(text, a, b string) bool {
-	return distance(a, text) < distance(b, text)
+// kept reports whether text, a document that is neither the original nor
+// the proposal, holds the proposal in recognisable part: one of its hunks
+// exactly as proposed, or a text closer to the proposal than to the
+// original (fewer bytes removed and inserted to get there; a tie is not
+// closer).
+func kept(text, original, proposal string) bool {
+	hunks := workspace.DiffLines(original, text).Edits(workspace.UTF8)
+	for _, e := range workspace.DiffLines(original, proposal).Edits(workspace.UTF8) {
+		if slices.Contains(hunks, e) {
+			return true
+		}
+	}
+	return distance(proposal, text) < distance(original, text)
 }
 
 // distance counts the bytes the narrowed line diff from a to b removes

@@ -61,6 +61,31 @@ func TestDecideReadsTheDocument(t *testing.T) {
 	}
 }
 
+// A review that accepts one hunk and rejects the other leaves a document
+// as far from the proposal as from the original: the hunk kept as proposed
+// makes it the user's modification, not a stale edit.
+func TestDecideCountsAHunkKeptAsModified(t *testing.T) {
+	const path = "/w/a.go"
+	before, after := "one\nx\nx\nx\ntwo\n", "ONE\nx\nx\nx\nTWO\n"
+	change := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: before, After: after}
+	for _, tc := range []struct {
+		text string
+		want tools.Outcome
+	}{
+		{"one\nx\nx\nx\nTWO\n", tools.Modified},     // second hunk kept
+		{"ONE\nx\nx\nx\ntwo\n", tools.Modified},     // first hunk kept
+		{"one\nx\nx\nx\nthree\n", tools.Stale},      // neither, as far from both
+		{"typed\none\nx\nx\nx\ntwo\n", tools.Stale}, // the user's typing only
+	} {
+		s := &Server{docs: workspace.NewDocuments()}
+		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: tc.text})
+		d, _ := (&editProposer{s: s}).decide(change, true, protocol.ApplyWorkspaceEditResult{Applied: true})
+		if d.Outcome != tc.want {
+			t.Errorf("document %q: %s, want %s", tc.text, d.Outcome, tc.want)
+		}
+	}
+}
+
 // Editors end a file with a line break: a proposal without one counts as
 // applied with it, a proposal with one does not with another.
 func TestHoldsAllowsTheFinalLineBreakAnEditorAdds(t *testing.T) {
