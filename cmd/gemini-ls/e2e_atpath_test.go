@@ -53,7 +53,9 @@ func wantUserParts(t *testing.T, got, want []string) {
 func TestAtPathInLSPPrompt(t *testing.T) {
 	h := start(t, setup{profile: lsptest.VSCode(), files: map[string]string{
 		"src/a.go": "package a // on disk\n",
-		"notes.md": "# Notes\n",
+		// A file named like the domain of the address below, which is
+		// still no reference.
+		"example.com": "domain notes\n",
 	}}, geminitest.TextTurn("It declares package a."))
 	if err := h.client.Open(h.ctx, h.path("src/a.go"), "package a // unsaved\n"); err != nil {
 		t.Fatal(err)
