@@ -157,6 +157,7 @@ func TestExpandReferencesSkipsIgnoredAndUnreadable(t *testing.T) {
 		"unpack @lib.zip",
 		"\n--- Content from referenced files ---",
 		noReferencedFiles,
+		"\nSkipped 1 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)",
 	})
 }
 

@@ -269,7 +269,8 @@ type candidate struct {
 func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 	var out ManyFiles
 	found := map[string]candidate{}
-	ignored := map[string]bool{}
+	// Matches left out, by path: ignored by ignore files, or excluded.
+	ignored, excluded := map[string]bool{}, map[string]bool{}
 	var omitted workspace.Omitted
 	roots := c.ws.Roots()
 	for _, pattern := range c.include {
@@ -279,7 +280,7 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 	}
 	for _, root := range roots {
 		for _, pattern := range c.include {
-			om, err := c.match(ctx, root, pattern, found, ignored)
+			om, err := c.match(ctx, root, pattern, found, ignored, excluded)
 			if err != nil {
 				return ManyFiles{}, err
 			}
@@ -322,6 +323,9 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 		text += len(mf.Text)
 		out.Files = append(out.Files, mf)
 	}
+	if n := len(excluded); n > 0 {
+		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "excluded by the exclude patterns or the default excludes"})
+	}
 	if n := len(ignored); n > 0 {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "ignored by project ignore files"})
 	}
@@ -334,7 +338,7 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 // match adds to found the files below root that pattern names: a file, a
 // directory (everything below it), or a glob, matched case-insensitively
 // against paths relative to root.
-func (c *readManyCall) match(ctx context.Context, root, pattern string, found map[string]candidate, ignored map[string]bool) (workspace.Omitted, error) {
+func (c *readManyCall) match(ctx context.Context, root, pattern string, found map[string]candidate, ignored, excluded map[string]bool) (workspace.Omitted, error) {
 	rel := filepath.ToSlash(pattern)
 	if filepath.IsAbs(pattern) {
 		r, err := filepath.Rel(root, pattern)
@@ -354,7 +358,7 @@ func (c *readManyCall) match(ctx context.Context, root, pattern string, found ma
 	if abs, ok := c.existing(root, rel); ok {
 		isDir, _ := c.ws.Stat(abs)
 		if !isDir {
-			c.addLiteral(ctx, root, abs, found, ignored)
+			c.addLiteral(ctx, root, abs, found, ignored, excluded)
 			return workspace.Omitted{}, nil
 		}
 		dir, rel = abs, escapeGlob(rel)+"/**"
@@ -391,7 +395,11 @@ func (c *readManyCall) match(ctx context.Context, root, pattern string, found ma
 			}
 			return nil
 		}
-		if !doublestar.MatchUnvalidated(lower, strings.ToLower(r)) || c.excluded(r) {
+		if !doublestar.MatchUnvalidated(lower, strings.ToLower(r)) {
+			return nil
+		}
+		if c.excluded(r) {
+			excluded[e.Path] = true
 			return nil
 		}
 		if c.respectIgnore && e.Ignored {
@@ -429,9 +437,10 @@ func (c *readManyCall) existing(root, rel string) (string, bool) {
 }
 
 // addLiteral adds the file at abs unless excluded or ignored.
-func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, found map[string]candidate, ignored map[string]bool) {
+func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, found map[string]candidate, ignored, excluded map[string]bool) {
 	r := relSlash(root, abs)
 	if c.excluded(r) {
+		excluded[abs] = true
 		return
 	}
 	if c.respectIgnore && isIgnored(ctx, c.ws, abs) {

@@ -23,6 +23,7 @@ func TestReadManyFilesGlobsAndFormat(t *testing.T) {
 	want := "--- " + tw.abs("README.md") + " ---\n\n# Readme\n\n" +
 		"--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
 		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
+		"Skipped 1 item(s):\n- 2 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
 		"\n--- End of content ---"
 	wantOutput(t, res, want)
 	wantContains(t, res.Display, "Successfully read and concatenated content from **3 file(s)**.")
@@ -31,6 +32,7 @@ func TestReadManyFilesGlobsAndFormat(t *testing.T) {
 	res = run(t, tool, map[string]any{"include": []any{"src"}, "exclude": []any{"**/*.txt"}})
 	want = "--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
 		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
+		"Skipped 1 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
 		"\n--- End of content ---"
 	wantOutput(t, res, want)
 

@@ -146,7 +146,8 @@ func TestReadManyFilesCalledByTheModel(t *testing.T) {
 	want := "--- " + h.path("blob.dat") + " ---\n\nCannot display content of binary file: blob.dat\n\n" +
 		"--- " + h.path("src/a.go") + " ---\n\npackage a\n\n\n" +
 		"--- " + h.path("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
-		"Skipped 1 item(s):\n- 1 file(s) (Reason: ignored by project ignore files)\n" +
+		"Skipped 2 item(s):\n- 2 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
+		"- 1 file(s) (Reason: ignored by project ignore files)\n" +
 		"\n--- End of content ---"
 	if out != want {
 		t.Errorf("read_many_files output:\n%q\nwant:\n%q", out, want)
