@@ -104,7 +104,7 @@ func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		}
 		label, ok := labels[f.Path]
 		if !ok {
-			label = f.Rel
+			label = tools.QuoteName(f.Rel)
 		}
 		text := f.Text
 		if f.Truncated {
@@ -129,7 +129,7 @@ func skippedNote(skipped []tools.SkippedFile) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nSkipped %d item(s):", len(skipped))
 	for _, s := range skipped {
-		fmt.Fprintf(&b, "\n- %s (Reason: %s)", s.Path, s.Reason)
+		fmt.Fprintf(&b, "\n- %s (Reason: %s)", tools.QuoteName(s.Path), s.Reason)
 	}
 	return b.String()
 }

@@ -202,7 +202,7 @@ func (c *readManyCall) Execute(ctx context.Context) (Result, error) {
 			parts = append(parts, f.Part)
 			continue
 		}
-		fmt.Fprintf(&b, "--- %s ---\n\n", f.Path)
+		fmt.Fprintf(&b, "--- %s ---\n\n", quoteName(f.Path))
 		if f.Truncated {
 			b.WriteString("[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\n")
 		}
@@ -259,43 +259,49 @@ func manyDisplay(got ManyFiles) string {
 	return strings.TrimSpace(b.String())
 }
 
+// QuoteName shows a file name on one line, Go-quoted when it holds
+// anything but printable text, so that it cannot forge lines of output.
+func QuoteName(name string) string { return quoteName(name) }
+
 // candidate is a file a pattern matched.
 type candidate struct {
 	path, rel string
 }
 
+// matched collects what the include patterns name.
+type matched struct {
+	found map[string]candidate
+	// Matches left out, by path: ignored by ignore files, or excluded.
+	ignored, excluded map[string]bool
+	// outside holds patterns that lead outside every root.
+	outside map[string]bool
+	omitted workspace.Omitted
+}
+
 // read finds the files the patterns name in every root and reads them
 // within the output bounds.
 func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
-	var out ManyFiles
-	found := map[string]candidate{}
-	// Matches left out, by path: ignored by ignore files, or excluded.
-	ignored, excluded := map[string]bool{}, map[string]bool{}
-	var omitted workspace.Omitted
+	m := &matched{found: map[string]candidate{}, ignored: map[string]bool{}, excluded: map[string]bool{}, outside: map[string]bool{}}
 	roots := c.ws.Roots()
 	for _, pattern := range c.include {
 		if !insideSomeRoot(roots, pattern) {
-			out.Skipped = append(out.Skipped, SkippedFile{Path: pattern, Reason: "Security: Path not in workspace"})
+			m.outside[pattern] = true
 		}
 	}
 	for _, root := range roots {
-		for _, pattern := range c.include {
-			om, err := c.match(ctx, root, pattern, found, ignored, excluded)
-			if err != nil {
-				return ManyFiles{}, err
-			}
-			omitted.Outside += om.Outside
-			omitted.Special += om.Special
-			omitted.Broken += om.Broken
-			omitted.Unreadable += om.Unreadable
-			omitted.CutDirs += om.CutDirs
-			omitted.DirCap = om.DirCap
-			omitted.WalkCut = omitted.WalkCut || om.WalkCut
-			omitted.WalkCap = om.WalkCap
+		if err := c.matchRoot(ctx, root, m); err != nil {
+			return ManyFiles{}, err
 		}
 	}
-	files := make([]candidate, 0, len(found))
-	for _, f := range found {
+	var out ManyFiles
+	for _, pattern := range c.include {
+		if m.outside[pattern] {
+			out.Skipped = append(out.Skipped, SkippedFile{Path: pattern, Reason: "Security: Path not in workspace"})
+			delete(m.outside, pattern) // once, however often it is given
+		}
+	}
+	files := make([]candidate, 0, len(m.found))
+	for _, f := range m.found {
 		files = append(files, f)
 	}
 	slices.SortFunc(files, func(x, y candidate) int { return strings.Compare(x.path, y.path) })
@@ -323,62 +329,101 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 		text += len(mf.Text)
 		out.Files = append(out.Files, mf)
 	}
-	if n := len(excluded); n > 0 {
+	if n := len(m.excluded); n > 0 {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "excluded by the exclude patterns or the default excludes"})
 	}
-	if n := len(ignored); n > 0 {
+	if n := len(m.ignored); n > 0 {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "ignored by project ignore files"})
 	}
-	if note := omittedNote(omitted); note != "" {
+	if note := omittedNote(m.omitted); note != "" {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: "the search", Reason: strings.Trim(note, "()")})
 	}
 	return out, nil
 }
 
-// match adds to found the files below root that pattern names: a file, a
-// directory (everything below it), or a glob, matched case-insensitively
-// against paths relative to root.
-func (c *readManyCall) match(ctx context.Context, root, pattern string, found map[string]candidate, ignored, excluded map[string]bool) (workspace.Omitted, error) {
-	rel := filepath.ToSlash(pattern)
-	if filepath.IsAbs(pattern) {
-		r, err := filepath.Rel(root, pattern)
-		if err != nil || r == ".." || strings.HasPrefix(r, "../") {
-			return workspace.Omitted{}, nil // not in this root
+// rootGlob is an include pattern within one root: files below base whose
+// path relative to base matches rest (lower-cased).
+type rootGlob struct {
+	base, rest string
+}
+
+// matchRoot adds what the include patterns name below root: a file, a
+// directory (everything below it), or a glob, matched case-insensitively.
+// Each directory is walked at most once, so what a walk leaves out is
+// counted once.
+func (c *readManyCall) matchRoot(ctx context.Context, root string, m *matched) error {
+	var globs []rootGlob
+	for _, pattern := range c.include {
+		rel, ok := relToRoot(root, pattern)
+		if !ok {
+			continue
 		}
-		rel = filepath.ToSlash(r)
-	}
-	if rel = path.Clean(rel); rel == ".." || strings.HasPrefix(rel, "../") {
-		return workspace.Omitted{}, nil
-	}
-	if rel == "." {
-		rel = ""
-	}
-	dir := root
-	// A path that exists is taken literally, even with glob characters.
-	if abs, ok := c.existing(root, rel); ok {
-		isDir, _ := c.ws.Stat(abs)
-		if !isDir {
-			c.addLiteral(ctx, root, abs, found, ignored, excluded)
-			return workspace.Omitted{}, nil
+		// A path that exists is taken literally, even with glob characters.
+		abs, err := c.ws.Resolve(filepath.Join(root, filepath.FromSlash(rel)))
+		if errors.Is(err, workspace.ErrOutsideRoots) {
+			m.outside[pattern] = true // through a symlink
+			continue
 		}
-		dir, rel = abs, escapeGlob(rel)+"/**"
-		if rel == "/**" {
-			rel = "**"
-		}
-	} else {
-		base, _ := doublestar.SplitPattern(rel)
-		if base != "." {
-			abs, ok := c.existing(root, base)
-			if !ok {
-				return workspace.Omitted{}, nil
+		if err == nil {
+			if isDir, err := c.ws.Stat(abs); err == nil {
+				if !isDir {
+					c.addLiteral(ctx, root, abs, m)
+				} else {
+					globs = append(globs, rootGlob{base: abs, rest: "**"})
+				}
+				continue
 			}
-			if isDir, _ := c.ws.Stat(abs); !isDir {
-				return workspace.Omitted{}, nil
+		}
+		base, rest := doublestar.SplitPattern(rel)
+		dir := root
+		if base != "." {
+			abs, err := c.ws.Resolve(filepath.Join(root, filepath.FromSlash(base)))
+			if errors.Is(err, workspace.ErrOutsideRoots) {
+				m.outside[pattern] = true
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			if isDir, err := c.ws.Stat(abs); err != nil || !isDir {
+				continue
 			}
 			dir = abs
 		}
+		globs = append(globs, rootGlob{base: dir, rest: strings.ToLower(rest)})
 	}
-	lower := strings.ToLower(rel)
+	// Walk each base not below another one.
+	var bases []string
+	for _, g := range globs {
+		bases = append(bases, g.base)
+	}
+	slices.Sort(bases)
+	bases = slices.Compact(bases)
+	var walks []string
+	for _, b := range bases {
+		if !slices.ContainsFunc(walks, func(w string) bool { return isBelow(w, b) }) {
+			walks = append(walks, b)
+		}
+	}
+	for _, dir := range walks {
+		om, err := c.walk(ctx, root, dir, globs, m)
+		if err != nil {
+			return err
+		}
+		m.omitted.Outside += om.Outside
+		m.omitted.Special += om.Special
+		m.omitted.Broken += om.Broken
+		m.omitted.Unreadable += om.Unreadable
+		m.omitted.CutDirs += om.CutDirs
+		m.omitted.DirCap = om.DirCap
+		m.omitted.WalkCut = m.omitted.WalkCut || om.WalkCut
+		m.omitted.WalkCap = om.WalkCap
+	}
+	return nil
+}
+
+// walk visits dir, adding the files any of globs matches.
+func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootGlob, m *matched) (workspace.Omitted, error) {
 	// Ignored directories are entered to count the matches they hide, up
 	// to a budget, so big ignored trees do not spend the walk's.
 	ignoredBudget := maxIgnoredWalk
@@ -395,20 +440,48 @@ func (c *readManyCall) match(ctx context.Context, root, pattern string, found ma
 			}
 			return nil
 		}
-		if !doublestar.MatchUnvalidated(lower, strings.ToLower(r)) {
+		if !slices.ContainsFunc(globs, func(g rootGlob) bool {
+			return isBelow(g.base, e.Path) && doublestar.MatchUnvalidated(g.rest, strings.ToLower(relSlash(g.base, e.Path)))
+		}) {
 			return nil
 		}
-		if c.excluded(r) {
-			excluded[e.Path] = true
-			return nil
+		switch {
+		case c.excluded(r):
+			m.excluded[e.Path] = true
+		case c.respectIgnore && e.Ignored:
+			m.ignored[e.Path] = true
+		default:
+			m.found[e.Path] = candidate{path: e.Path, rel: r}
 		}
-		if c.respectIgnore && e.Ignored {
-			ignored[e.Path] = true
-			return nil
-		}
-		found[e.Path] = candidate{path: e.Path, rel: r}
 		return nil
 	})
+}
+
+// relToRoot is pattern relative to root, slash-separated, or false when it
+// is absolute and outside root or climbs out of it.
+func relToRoot(root, pattern string) (string, bool) {
+	rel := filepath.ToSlash(pattern)
+	if filepath.IsAbs(pattern) {
+		r, err := filepath.Rel(root, pattern)
+		if err != nil {
+			return "", false
+		}
+		rel = filepath.ToSlash(r)
+	}
+	rel = path.Clean(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return rel, true
+}
+
+// isBelow reports whether path is dir or inside it; both absolute and clean.
+func isBelow(dir, path string) bool {
+	r, err := filepath.Rel(dir, path)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // insideSomeRoot reports whether pattern, relative to a root or absolute,
@@ -418,36 +491,20 @@ func insideSomeRoot(roots []string, pattern string) bool {
 		rel := path.Clean(filepath.ToSlash(pattern))
 		return rel != ".." && !strings.HasPrefix(rel, "../")
 	}
-	return slices.ContainsFunc(roots, func(root string) bool {
-		r, err := filepath.Rel(root, filepath.Clean(pattern))
-		return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-	})
-}
-
-// existing resolves rel below root when it names a file or directory.
-func (c *readManyCall) existing(root, rel string) (string, bool) {
-	abs, err := c.ws.Resolve(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return "", false
-	}
-	if _, err := c.ws.Stat(abs); err != nil {
-		return "", false
-	}
-	return abs, true
+	return slices.ContainsFunc(roots, func(root string) bool { return isBelow(root, filepath.Clean(pattern)) })
 }
 
 // addLiteral adds the file at abs unless excluded or ignored.
-func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, found map[string]candidate, ignored, excluded map[string]bool) {
+func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matched) {
 	r := relSlash(root, abs)
-	if c.excluded(r) {
-		excluded[abs] = true
-		return
+	switch {
+	case c.excluded(r):
+		m.excluded[abs] = true
+	case c.respectIgnore && isIgnored(ctx, c.ws, abs):
+		m.ignored[abs] = true
+	default:
+		m.found[abs] = candidate{path: abs, rel: r}
 	}
-	if c.respectIgnore && isIgnored(ctx, c.ws, abs) {
-		ignored[abs] = true
-		return
-	}
-	found[abs] = candidate{path: abs, rel: r}
 }
 
 // isIgnored reports whether ignore files ignore the file or directory at
