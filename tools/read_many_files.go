@@ -89,29 +89,35 @@ func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
 			return nil, fmt.Errorf("params/exclude/%d must NOT have fewer than 1 characters", i)
 		}
 	}
-	respect := true
-	for _, name := range []string{"respect_git_ignore", "respect_gemini_ignore"} {
-		v, ok := p.FileFiltering[name]
-		if !ok || v == nil {
-			continue
-		}
-		b, isBool := v.(bool)
-		if !isBool {
-			return nil, fmt.Errorf("params/file_filtering_options/%s must be boolean", name)
-		}
-		// One rule set covers both ignore files: ignored files are read
-		// only when neither is respected.
-		if b {
-			respect = true
-			break
-		}
-		respect = false
+	respectGit, err := filteringOption(p.FileFiltering, "respect_git_ignore")
+	if err != nil {
+		return nil, err
+	}
+	respectGemini, err := filteringOption(p.FileFiltering, "respect_gemini_ignore")
+	if err != nil {
+		return nil, err
 	}
 	excludes := slices.Clone(p.Exclude)
 	if p.UseDefaultExcludes == nil || *p.UseDefaultExcludes {
 		excludes = append(slices.Clone(defaultManyExcludes), excludes...)
 	}
-	return newReadManyCall(t.ws, p.Include, excludes, respect)
+	// One rule set covers both ignore files: ignored files are read only
+	// when neither is respected.
+	return newReadManyCall(t.ws, p.Include, excludes, respectGit || respectGemini)
+}
+
+// filteringOption is the boolean name of file_filtering_options, true when
+// absent.
+func filteringOption(opts map[string]any, name string) (bool, error) {
+	v, ok := opts[name]
+	if !ok || v == nil {
+		return true, nil
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		return false, fmt.Errorf("params/file_filtering_options/%s must be boolean", name)
+	}
+	return b, nil
 }
 
 // newReadManyCall validates the patterns of a read_many_files call.

@@ -106,6 +106,11 @@ func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
 	res = run(t, tool, map[string]any{"include": []any{"secret.txt"},
 		"file_filtering_options": map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}})
 	wantContains(t, res.Output, "password")
+	// One rule set covers both files: one of them respected keeps them.
+	res = run(t, tool, map[string]any{"include": []any{"secret.txt"}, "file_filtering_options": map[string]any{"respect_git_ignore": false}})
+	if strings.Contains(res.Output, "password") {
+		t.Errorf("read with .geminiignore still respected: %q", res.Output)
+	}
 }
 
 func TestReadManyFilesBounds(t *testing.T) {
