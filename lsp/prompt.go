@@ -224,22 +224,27 @@ func (s *Server) cancelRunning(sessionID string) bool {
 }
 
 // promptParts turns the user's prompt and editor context into the parts
-// sent to the model: where the user is, and the selected text as the
-// editor has it (unsaved changes included).
+// sent to the model: where the user is, the selected text as the editor
+// has it (unsaved changes included), and the files its @paths name.
 func (s *Server) promptParts(ctx context.Context, prompt string, pc *promptContext) ([]*genai.Part, error) {
+	s.mu.Lock()
+	ws, enc := s.ws, s.features.Encoding
+	s.mu.Unlock()
+	// The files the prompt's @paths name go with it.
+	expanded, err := agent.ExpandReferences(ctx, ws, prompt)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "reading the files the prompt references: %v", err)
+	}
 	if pc == nil || pc.URI == "" {
 		if pc != nil && (pc.Range != nil || len(pc.Diagnostics) > 0) {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 		}
-		return []*genai.Part{genai.NewPartFromText(prompt)}, nil
+		return expanded, nil
 	}
 	path, err := uriToPath(pc.URI)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
 	}
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, "The user is working in the file %s.\n", path)
 	if pc.Range != nil {
@@ -265,5 +270,5 @@ func (s *Server) promptParts(ctx context.Context, prompt string, pc *promptConte
 			fmt.Fprintf(&b, "- %s\n", d)
 		}
 	}
-	return []*genai.Part{genai.NewPartFromText(b.String()), genai.NewPartFromText(prompt)}, nil
+	return append([]*genai.Part{genai.NewPartFromText(b.String())}, expanded...), nil
 }

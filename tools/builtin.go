@@ -15,6 +15,7 @@ const (
 	GlobName          = "glob"
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
+	ReadManyFilesName = "read_many_files"
 )
 
 // Options configure the built-in tools.
@@ -56,5 +57,6 @@ func Builtin(opts Options) []Tool {
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},
+		&readManyFilesTool{ws: ws},
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -105,10 +103,16 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		AuthType:     auth.Type,
 		Thinking:     true,
 	})
+	// The files the prompt's @paths name go with it.
+	parts, err := agent.ExpandReferences(ctx, ws, f.prompt)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: reading the files the prompt references: %v\n", err)
+		return exitError
+	}
 	sess := ag.NewSession()
 	start := time.Now()
 	out.begin(sess.ID(), f.model, f.prompt)
-	res := sess.Prompt(ctx, []*genai.Part{genai.NewPartFromText(f.prompt)}, out.event)
+	res := sess.Prompt(ctx, parts, out.event)
 	out.end(res, f.model, time.Since(start))
 
 	switch res.StopReason {

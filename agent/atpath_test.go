@@ -1,0 +1,184 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// refWorkspace is a workspace over a temp directory holding files.
+func refWorkspace(t *testing.T, files map[string]string) (*workspace.Workspace, *workspace.Documents, string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := workspace.NewDocuments()
+	ws, err := workspace.New([]string{root}, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, docs, root
+}
+
+// texts is the text of each part; inline data shows as "<mime>".
+func texts(parts []*genai.Part) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		if p.InlineData != nil {
+			out[i] = "<" + p.InlineData.MIMEType + ">"
+		} else {
+			out[i] = p.Text
+		}
+	}
+	return out
+}
+
+func expand(t *testing.T, ws *workspace.Workspace, prompt string) []string {
+	t.Helper()
+	parts, err := ExpandReferences(context.Background(), ws, prompt)
+	if err != nil {
+		t.Fatalf("ExpandReferences(%q): %v", prompt, err)
+	}
+	return texts(parts)
+}
+
+func wantParts(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("parts:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+func TestExpandReferencesLayout(t *testing.T) {
+	ws, docs, root := refWorkspace(t, map[string]string{
+		"src/a.go":       "package a\n\nfunc A() {}\n",
+		"src/b.go":       "package b\n",
+		"my file.txt":    "with spaces\n",
+		"img/logo.png":   "\x89PNG\r\n\x1a\n",
+		"deep/widget.ts": "export const w = 1;\n",
+	})
+
+	wantParts(t, expand(t, ws, "explain @src/a.go please"), []string{
+		"explain @src/a.go please",
+		"\n--- Content from referenced files ---",
+		"\nContent from @src/a.go:\n", "package a\n\nfunc A() {}",
+		"\n--- End of content ---",
+	})
+
+	// The open buffer's unsaved text is what the model reads.
+	docs.Open(workspace.Document{Path: filepath.Join(root, "src/a.go"), URI: "file://" + filepath.Join(root, "src/a.go"), Version: 2, Text: "package a // unsaved\n"})
+	wantParts(t, expand(t, ws, "@src/a.go"), []string{
+		"@src/a.go",
+		"\n--- Content from referenced files ---",
+		"\nContent from @src/a.go:\n", "package a // unsaved",
+		"\n--- End of content ---",
+	})
+
+	// A directory reads everything below it; an escaped space; a name not
+	// found is searched for; a trailing full stop ends the path.
+	wantParts(t, expand(t, ws, `compare @src with @my\ file.txt and @widget.`), []string{
+		"compare @src/** with @my file.txt and @deep/widget.ts.",
+		"\n--- Content from referenced files ---",
+		"\nContent from @widget:\n", "export const w = 1;", // labelled as typed, as Gemini CLI does
+		"\nContent from @my file.txt:\n", "with spaces",
+		"\nContent from @src/a.go:\n", "package a // unsaved",
+		"\nContent from @src/b.go:\n", "package b",
+		"\n--- End of content ---",
+	})
+
+	// An image named explicitly comes as data.
+	wantParts(t, expand(t, ws, "what is in @img/logo.png?"), []string{
+		"what is in @img/logo.png?",
+		"\n--- Content from referenced files ---",
+		"<image/png>",
+		"\n--- End of content ---",
+	})
+}
+
+func TestExpandReferencesLeavesOtherTextAlone(t *testing.T) {
+	ws, _, _ := refWorkspace(t, map[string]string{"example.com": "a file named like a domain\n", "a.go": "package a\n"})
+	for _, prompt := range []string{
+		"mail user@example.com about it",
+		"no references here",
+		"@nowhere.go is not a file",
+		"a lone @ sign",
+		`an escaped \@a.go`,
+	} {
+		wantParts(t, expand(t, ws, prompt), []string{prompt})
+	}
+	// Without a workspace, the text goes as it is.
+	parts, err := ExpandReferences(context.Background(), nil, "explain @a.go")
+	if err != nil || !slices.Equal(texts(parts), []string{"explain @a.go"}) {
+		t.Errorf("nil workspace: %q, %v", texts(parts), err)
+	}
+}
+
+func TestExpandReferencesSkipsIgnoredAndUnreadable(t *testing.T) {
+	ws, _, _ := refWorkspace(t, map[string]string{
+		".gitignore": "secret.env\n",
+		"secret.env": "TOKEN=x\n",
+		"a.go":       "package a\n",
+		"lib.zip":    "PK",
+	})
+	got := expand(t, ws, "use @secret.env and @a.go")
+	wantParts(t, got, []string{
+		"use @secret.env and @a.go",
+		"\n--- Content from referenced files ---",
+		"\nContent from @a.go:\n", "package a",
+		"\nSkipped 1 item(s):\n- @secret.env (Reason: ignored by .gitignore or .geminiignore)",
+		"\n--- End of content ---",
+	})
+	if strings.Contains(strings.Join(got, ""), "TOKEN") {
+		t.Error("an ignored file was read")
+	}
+	wantParts(t, expand(t, ws, "use @secret.env"), []string{
+		"use @secret.env",
+		"\nSkipped 1 item(s):\n- @secret.env (Reason: ignored by .gitignore or .geminiignore)",
+	})
+	// A default exclude: found, but not read, and the model is told so.
+	wantParts(t, expand(t, ws, "unpack @lib.zip"), []string{
+		"unpack @lib.zip",
+		"\n--- Content from referenced files ---",
+		noReferencedFiles,
+		"\nSkipped 1 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)",
+	})
+}
+
+func TestParseReferences(t *testing.T) {
+	for prompt, want := range map[string][]string{
+		"@a.go":                   {"a.go"},
+		"see @a.go, @b.go; @c.go": {"a.go", "b.go", "c.go"},
+		"(@src/x.go)":             {"src/x.go"},
+		`@my\ file\ 2.txt now`:    {"my file 2.txt"},
+		`@"quoted name.txt"`:      {"quoted name.txt"},
+		"@file.test.go.":          {"file.test.go"},
+		"a@b.c x@y":               nil,
+		"@":                       nil,
+		"line\n@dir/ rest":        {"dir/"},
+	} {
+		var got []string
+		for _, r := range parseReferences(prompt) {
+			got = append(got, r.name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("parseReferences(%q) = %q, want %q", prompt, got, want)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestReadManyFilesGlobsAndFormat(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"src/a.go":            "package a\n",
+		"src/sub/b.go":        "package b\n",
+		"src/notes.txt":       "not go\n",
+		"README.md":           "# Readme",
+		"dist/out.go":         "package built\n",
+		"node_modules/m/x.go": "package m\n",
+		"GEMINI.md":           "context\n",
+		"lib.jar":             "PK",
+	})
+	tool := tw.tool(ReadManyFilesName, Options{})
+
+	res := run(t, tool, map[string]any{"include": []any{"**/*.go", "README.md", "GEMINI.md", "*.jar"}})
+	want := "--- " + tw.abs("README.md") + " ---\n\n# Readme\n\n" +
+		"--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
+		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
+		"Skipped 1 item(s):\n- 2 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
+		"\n--- End of content ---"
+	wantOutput(t, res, want)
+	wantContains(t, res.Display, "Successfully read and concatenated content from **3 file(s)**.")
+
+	// A directory reads everything below it; excludes add to the defaults.
+	res = run(t, tool, map[string]any{"include": []any{"src"}, "exclude": []any{"**/*.txt"}})
+	want = "--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
+		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
+		"Skipped 1 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
+		"\n--- End of content ---"
+	wantOutput(t, res, want)
+
+	// Without the default excludes, build output and GEMINI.md are read.
+	res = run(t, tool, map[string]any{"include": []any{"dist/*.go", "GEMINI.md"}, "useDefaultExcludes": false})
+	wantContains(t, res.Output, "--- "+tw.abs("dist/out.go")+" ---\n\npackage built\n")
+	wantContains(t, res.Output, "--- "+tw.abs("GEMINI.md")+" ---\n\ncontext\n")
+
+	// Patterns match case-insensitively, as Gemini CLI's glob does.
+	wantContains(t, run(t, tool, map[string]any{"include": []any{"readme.MD"}}).Output, "# Readme")
+
+	res = run(t, tool, map[string]any{"include": []any{"*.nothing"}})
+	wantOutput(t, res, "No files matching the criteria were found or all were skipped.")
+}
+
+func TestReadManyFilesBinaryAndMedia(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"data.dat":      "\x00\x01\x02binary",
+		"img/logo.png":  "\x89PNG\r\n\x1a\nfake",
+		"img/other.png": "\x89PNG\r\n\x1a\nother",
+		"img/readme.md": "pictures\n",
+	})
+	tool := tw.tool(ReadManyFilesName, Options{})
+
+	res := run(t, tool, map[string]any{"include": []any{"data.dat"}})
+	wantOutput(t, res, "--- "+tw.abs("data.dat")+" ---\n\nCannot display content of binary file: data.dat\n\n\n--- End of content ---")
+
+	// An image named explicitly comes as data; one that is not is skipped
+	// with the reason.
+	res = run(t, tool, map[string]any{"include": []any{"img/logo.png", "img/*.md"}})
+	if len(res.Parts) != 1 || res.Parts[0].InlineData == nil || res.Parts[0].InlineData.MIMEType != "image/png" ||
+		string(res.Parts[0].InlineData.Data) != "\x89PNG\r\n\x1a\nfake" {
+		t.Fatalf("Parts = %+v, want logo.png inline", res.Parts)
+	}
+	wantOutput(t, res, "--- "+tw.abs("img/readme.md")+" ---\n\npictures\n\n\n\n--- End of content ---")
+
+	res = run(t, tool, map[string]any{"include": []any{"img/**"}})
+	if len(res.Parts) != 0 {
+		t.Errorf("images not asked for by name came as %d parts", len(res.Parts))
+	}
+	wantContains(t, res.Output, "Skipped 2 item(s):\n- img/logo.png (Reason: asset file (image/pdf/audio) was not explicitly requested by name or extension)\n- img/other.png")
+	wantContains(t, res.Output, "pictures\n\n\nSkipped")
+	if !strings.HasSuffix(res.Output, "\n--- End of content ---") {
+		t.Errorf("output does not end with the end marker: %q", res.Output)
+	}
+	// Named by extension, every image comes.
+	if res := run(t, tool, map[string]any{"include": []any{"img/*.png"}}); len(res.Parts) != 2 {
+		t.Errorf("*.png gave %d parts, want 2", len(res.Parts))
+	}
+}
+
+func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		".gitignore":   "secret.txt\nbuild-out/\n",
+		"secret.txt":   "password\n",
+		"build-out/x":  "generated\n",
+		"open.txt":     "on disk\n",
+		"plain.txt":    "plain\n",
+		"unsaved/n.go": "",
+	})
+	tw.open("open.txt", "unsaved buffer\n")
+	tool := tw.tool(ReadManyFilesName, Options{})
+
+	res := run(t, tool, map[string]any{"include": []any{"*.txt", "secret.txt", "build-out/*"}})
+	if strings.Contains(res.Output, "password") || strings.Contains(res.Output, "generated") {
+		t.Errorf("ignored files were read: %q", res.Output)
+	}
+	wantContains(t, res.Output, "--- "+tw.abs("open.txt")+" ---\n\nunsaved buffer\n")
+	wantContains(t, res.Output, "- 2 file(s) (Reason: ignored by project ignore files)")
+
+	res = run(t, tool, map[string]any{"include": []any{"secret.txt"},
+		"file_filtering_options": map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}})
+	wantContains(t, res.Output, "password")
+	// One rule set covers both files: one of them respected keeps them.
+	res = run(t, tool, map[string]any{"include": []any{"secret.txt"}, "file_filtering_options": map[string]any{"respect_git_ignore": false}})
+	if strings.Contains(res.Output, "password") {
+		t.Errorf("read with .geminiignore still respected: %q", res.Output)
+	}
+}
+
+func TestReadManyFilesBounds(t *testing.T) {
+	line := strings.Repeat("x", 1000) + "\n"
+	big := strings.Repeat(line, 1500) // 1.5 MB, within the per-file limits
+	tw := newTestWorkspace(t, map[string]string{"a.txt": big, "b.txt": big, "c.txt": big, "long.txt": numberedLines(2100)})
+	tool := tw.tool(ReadManyFilesName, Options{})
+
+	res := run(t, tool, map[string]any{"include": []any{"[abc].txt"}})
+	if n := strings.Count(res.Output, "--- "+tw.root); n != 2 {
+		t.Errorf("read %d files, want 2 before the output limit", n)
+	}
+	wantContains(t, res.Output, "- 1 file(s) (Reason: not read: the output limit (2.0 MiB of text")
+
+	res = run(t, tool, map[string]any{"include": []any{"long.txt"}})
+	wantContains(t, res.Output, "---\n\n[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\nline 1\n")
+	if strings.Contains(res.Output, "line 2001") {
+		t.Error("more than 2000 lines were read")
+	}
+
+	// Nothing outside the roots.
+	res = run(t, tool, map[string]any{"include": []any{"../*", "/etc/passwd"}})
+	wantContains(t, res.Output, "- ../* (Reason: Security: Path not in workspace)\n- /etc/passwd (Reason: Security: Path not in workspace)")
+}
+
+func TestReadManyFilesParams(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	tool := tw.tool(ReadManyFilesName, Options{})
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'include'"},
+		{map[string]any{"include": "a.go"}, "params/include must be array"},
+		{map[string]any{"include": []any{}}, "params/include must NOT have fewer than 1 items"},
+		{map[string]any{"include": []any{""}}, "params/include/0 must NOT have fewer than 1 characters"},
+		{map[string]any{"include": []any{"a["}}, `params/include: invalid glob pattern "a["`},
+		{map[string]any{"include": []any{"a"}, "file_filtering_options": map[string]any{"respect_git_ignore": "no"}}, "params/file_filtering_options/respect_git_ignore must be boolean"},
+	} {
+		if got := buildError(t, tool, c.args); got != c.want {
+			t.Errorf("Build(%v) = %q, want %q", c.args, got, c.want)
+		}
+	}
+	decl := tool.Declaration()
+	schema := decl.ParametersJsonSchema.(map[string]any)
+	props := schema["properties"].(map[string]any)
+	for _, name := range []string{"include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options"} {
+		if _, ok := props[name]; !ok {
+			t.Errorf("declaration lacks %q", name)
+		}
+	}
+}
+
+func TestResolveReference(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		".gitignore":           "secret.txt\n",
+		"secret.txt":           "x",
+		"src/a.go":             "package a\n",
+		"deep/path/widget.ts":  "export {}\n",
+		"my file.txt":          "spaces\n",
+		"src/components/.keep": "",
+	})
+	ctx := context.Background()
+	for name, want := range map[string]Reference{
+		"src/a.go":       {Spec: "src/a.go", Path: tw.abs("src/a.go")},
+		"src":            {Spec: "src/**", Path: tw.abs("src")},
+		tw.abs("src"):    {Spec: "src/**", Path: tw.abs("src")},
+		"widget":         {Spec: "deep/path/widget.ts", Path: tw.abs("deep/path/widget.ts")},
+		"secret.txt":     {Spec: "secret.txt", Path: tw.abs("secret.txt"), Ignored: true},
+		"my file.txt":    {Spec: "my file.txt", Path: tw.abs("my file.txt")},
+		"path/widget.ts": {Spec: "deep/path/widget.ts", Path: tw.abs("deep/path/widget.ts")},
+	} {
+		got, ok, err := ResolveReference(ctx, tw.ws, name)
+		if err != nil || !ok || got != want {
+			t.Errorf("ResolveReference(%q) = %+v, %v, %v; want %+v", name, got, ok, err, want)
+		}
+	}
+	for _, name := range []string{"nowhere.go", "/etc/passwd", "secret"} {
+		if got, ok, err := ResolveReference(ctx, tw.ws, name); ok || err != nil {
+			t.Errorf("ResolveReference(%q) = %+v, %v, %v; want not found", name, got, ok, err)
+		}
+	}
+}
