@@ -3,6 +3,7 @@ package tools
 import (
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/tools/web"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -15,6 +16,8 @@ const (
 	GlobName          = "glob"
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
+	WebFetchName      = "web_fetch"
+	WebSearchName     = "google_web_search"
 )
 
 // Options configure the built-in tools.
@@ -28,6 +31,10 @@ type Options struct {
 	// Utility answers the tools' one-off model calls; nil when there is
 	// no model (tools that need it then fail with a clear message).
 	Utility Utility
+	// Web configures web_fetch's fetching; the zero value fetches from the
+	// network with the environment's proxy. Tests set its resolver and
+	// dialer.
+	Web web.Options
 }
 
 // ShellOptions configure run_shell_command.
@@ -56,5 +63,7 @@ func Builtin(opts Options) []Tool {
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},
+		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
+		&webSearchTool{utility: opts.Utility},
 	}
 }
