@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
 )
 
 // Defaults, as Gemini CLI's web_fetch uses them.
@@ -87,13 +89,12 @@ func NewFetcher(opts Options) *Fetcher {
 		f.maxBytes = DefaultMaxBytes
 	}
 	transport := &http.Transport{
-		Proxy:                 f.proxyFor,
-		DialContext:           f.dialContext,
-		ForceAttemptHTTP2:     true,
-		TLSHandshakeTimeout:   f.timeout,
-		ResponseHeaderTimeout: f.timeout,
-		MaxIdleConns:          10,
-		IdleConnTimeout:       30 * time.Second,
+		Proxy:             f.proxyFor,
+		DialContext:       f.dialContext,
+		ForceAttemptHTTP2: true,
+		MaxIdleConns:      10,
+		IdleConnTimeout:   30 * time.Second,
+		// Fetch's context bounds each fetch as a whole.
 	}
 	f.client = &http.Client{Transport: transport, CheckRedirect: checkRedirect}
 	return f
@@ -224,7 +225,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (Page, error) {
 	page := Page{URL: resp.Request.URL.String()}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	page.ContentType = mediaType
-	text := strings.ToValidUTF8(string(body), string(utf8.RuneError))
+	text := decodeText(body, resp.Header.Get("Content-Type"))
 	// As Gemini CLI does, a response without a type is taken for HTML.
 	if mediaType == "" || mediaType == "text/html" || mediaType == "application/xhtml+xml" {
 		page.Title, page.Text, err = toMarkdown(text, page.URL)
@@ -271,4 +272,16 @@ func findTitle(n *html.Node) string {
 		}
 	}
 	return ""
+}
+
+// decodeText is body as UTF-8, decoded from the charset the Content-Type
+// or an HTML page's <meta> names; bytes that do not decode become U+FFFD.
+func decodeText(body []byte, contentType string) string {
+	r, err := charset.NewReader(bytes.NewReader(body), contentType)
+	if err == nil {
+		if decoded, err := io.ReadAll(r); err == nil {
+			body = decoded
+		}
+	}
+	return strings.ToValidUTF8(string(body), string(utf8.RuneError))
 }

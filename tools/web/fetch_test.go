@@ -102,6 +102,14 @@ func newTestNet(t *testing.T) *testNet {
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
+		w.Write([]byte("caf\xe9"))
+	})
+	mux.HandleFunc("/latin1.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><meta charset=\"windows-1252\"><title>Caf\xe9</title></head><body><p>na\xefve</p></body></html>"))
+	})
 	mux.HandleFunc("/missing", http.NotFound)
 	n.public = httptest.NewServer(mux)
 	t.Cleanup(n.public.Close)
@@ -196,6 +204,19 @@ func TestFetchPublicPageAsMarkdown(t *testing.T) {
 	}
 	if page.Text != "<b>not html</b>" || page.URL != "http://public.test/plain" {
 		t.Errorf("after a redirect, plain text: %+v", page)
+	}
+}
+
+func TestFetchDecodesCharsets(t *testing.T) {
+	n := newTestNet(t)
+	f := NewFetcher(n.opts)
+	page, err := f.Fetch(context.Background(), "http://public.test/latin1")
+	if err != nil || page.Text != "café" {
+		t.Errorf("Latin-1 text = %q, %v; want café", page.Text, err)
+	}
+	page, err = f.Fetch(context.Background(), "http://public.test/latin1.html")
+	if err != nil || page.Title != "Café" || page.Text != "naïve" {
+		t.Errorf("windows-1252 page = %+v, %v", page, err)
 	}
 }
 
