@@ -116,7 +116,8 @@ func (f *Fetcher) proxyFor(req *http.Request) (*url.URL, error) {
 }
 
 // dialContext connects to a proxy as configured, and to anything else only
-// at an address it has resolved and checked itself.
+// at an address it has resolved and checked itself. A target that happens
+// to share a proxy's address was already checked by proxyFor.
 func (f *Fetcher) dialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	if _, ok := f.proxies.Load(address); ok {
 		return f.dial(ctx, network, address)
