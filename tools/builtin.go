@@ -3,6 +3,7 @@ package tools
 import (
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/tools/web"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -16,6 +17,8 @@ const (
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
 	ReadManyFilesName = "read_many_files"
+	WebFetchName      = "web_fetch"
+	WebSearchName     = "google_web_search"
 )
 
 // Options configure the built-in tools.
@@ -29,6 +32,10 @@ type Options struct {
 	// Utility answers the tools' one-off model calls; nil when there is
 	// no model (tools that need it then fail with a clear message).
 	Utility Utility
+	// Web configures web_fetch's fetching; the zero value fetches from the
+	// network with the environment's proxy. Tests set its resolver and
+	// dialer.
+	Web web.Options
 }
 
 // ShellOptions configure run_shell_command.
@@ -58,5 +65,7 @@ func Builtin(opts Options) []Tool {
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},
 		&readManyFilesTool{ws: ws},
+		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
+		&webSearchTool{utility: opts.Utility},
 	}
 }

@@ -27,6 +27,7 @@ const (
 	KindSearch  Kind = "search"
 	KindEdit    Kind = "edit"
 	KindExecute Kind = "execute"
+	KindFetch   Kind = "fetch"
 )
 
 // Call is a validated invocation of a tool.

@@ -54,6 +54,11 @@
 //     goes away.
 //   - "noCandidates": with no chunks, answer with usage metadata and no
 //     candidates at all.
+//   - "groundingMetadata": the candidate's grounding, as Gemini spells it
+//     ({"groundingChunks": [{"web": {"uri", "title"}}], "groundingSupports":
+//     [{"segment": {"startIndex", "endIndex", "text"},
+//     "groundingChunkIndices": [0]}], "webSearchQueries": [...]}); sent
+//     with the last chunk.
 //
 // Durations are Go duration strings ("1s", "250ms"). Unknown fields are
 // errors, so a typo in a script fails loudly.

@@ -42,6 +42,7 @@ type scriptTurn struct {
 	FinishReason genai.FinishReason                          `json:"finishReason"`
 	Hang         bool                                        `json:"hang"`
 	NoCandidates bool                                        `json:"noCandidates"`
+	Grounding    *genai.GroundingMetadata                    `json:"groundingMetadata"`
 }
 
 type scriptChunk struct {
@@ -73,6 +74,7 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 		FinishReason: st.FinishReason,
 		Hang:         st.Hang,
 		NoCandidates: st.NoCandidates,
+		Grounding:    st.Grounding,
 	}
 	if st.Text != nil {
 		if st.Chunks != nil {

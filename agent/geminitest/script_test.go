@@ -20,12 +20,13 @@ func TestLoadScript(t *testing.T) {
 		],"delay":"1s","finishReason":"MAX_TOKENS","usage":{"promptTokenCount":3,"totalTokenCount":4}},
 		{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"quota","retryDelay":"250ms","retryAfter":"2s"}},
 		{"text":""},
-		{"chunks":[{"text":"wait"}],"hang":true}
+		{"chunks":[{"text":"wait"}],"hang":true},
+		{"text":"Go is fast.","groundingMetadata":{"groundingChunks":[{"web":{"uri":"https://go.dev","title":"go.dev"}}],"groundingSupports":[{"segment":{"startIndex":0,"endIndex":11,"text":"Go is fast."},"groundingChunkIndices":[0]}]}}
 	]`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(turns) != 5 {
+	if len(turns) != 6 {
 		t.Fatalf("got %d turns", len(turns))
 	}
 	if len(turns[0].Chunks) != 1 || turns[0].Chunks[0].Text != "hello" {
@@ -48,6 +49,9 @@ func TestLoadScript(t *testing.T) {
 	}
 	if !turns[4].Hang {
 		t.Errorf("turn 5 = %+v", turns[4])
+	}
+	if g := turns[5].Grounding; g == nil || g.GroundingChunks[0].Web.Title != "go.dev" || g.GroundingSupports[0].Segment.EndIndex != 11 || g.GroundingSupports[0].GroundingChunkIndices[0] != 0 {
+		t.Errorf("turn 6 grounding = %+v", g)
 	}
 }
 

@@ -375,6 +375,7 @@ func chunkResponses(turn Turn, req Request) []*genai.GenerateContentResponse {
 		return out
 	}
 	last := out[len(out)-1]
+	last.Candidates[0].GroundingMetadata = turn.Grounding
 	last.Candidates[0].FinishReason = finishReason(turn)
 	last.UsageMetadata = usage(turn, req)
 	return out
@@ -399,7 +400,7 @@ func merged(turn Turn, req Request) *genai.GenerateContentResponse {
 		content.Parts = append(content.Parts, p)
 	}
 	return &genai.GenerateContentResponse{
-		Candidates:    []*genai.Candidate{{Content: content, FinishReason: finishReason(turn)}},
+		Candidates:    []*genai.Candidate{{Content: content, FinishReason: finishReason(turn), GroundingMetadata: turn.Grounding}},
 		UsageMetadata: usage(turn, req),
 	}
 }

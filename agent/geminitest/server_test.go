@@ -3,6 +3,7 @@ package geminitest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -288,5 +289,60 @@ func TestDelays(t *testing.T) {
 	_, err := c.Models.GenerateContent(ctx, "m", genai.Text("hi"), nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the delayed turn to outlast the deadline", err)
+	}
+}
+
+// groundedTurn answers as a googleSearch grounded answer does.
+func groundedTurn() geminitest.Turn {
+	t := geminitest.TextTurn("Go is fast. ", "It compiles.")
+	t.Grounding = &genai.GroundingMetadata{
+		WebSearchQueries: []string{"is go fast"},
+		GroundingChunks:  []*genai.GroundingChunk{{Web: &genai.GroundingChunkWeb{URI: "https://go.dev", Title: "go.dev"}}},
+		GroundingSupports: []*genai.GroundingSupport{{
+			Segment:               &genai.Segment{EndIndex: 11, Text: "Go is fast."},
+			GroundingChunkIndices: []int32{0},
+		}},
+	}
+	return t
+}
+
+func TestGroundingMetadataWireFormat(t *testing.T) {
+	srv := geminitest.NewTestServer(t, groundedTurn())
+	resp, err := http.Post(srv.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(`{"contents":[{"role":"user","parts":[{"text":"q"}]}],"tools":[{"googleSearch":{}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Candidates []struct {
+			GroundingMetadata map[string]any `json:"groundingMetadata"`
+		} `json:"candidates"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(body.Candidates[0].GroundingMetadata)
+	// Gemini's spelling: camelCase, a zero startIndex omitted as proto3 does.
+	want := `{"groundingChunks":[{"web":{"title":"go.dev","uri":"https://go.dev"}}],"groundingSupports":[{"groundingChunkIndices":[0],"segment":{"endIndex":11,"text":"Go is fast."}}],"webSearchQueries":["is go fast"]}`
+	if string(got) != want {
+		t.Errorf("groundingMetadata =\n%s\nwant\n%s", got, want)
+	}
+	if tools := srv.Requests()[0].Tools; len(tools) != 1 || tools[0].GoogleSearch == nil {
+		t.Errorf("recorded tools = %+v, want googleSearch", tools)
+	}
+}
+
+func TestGroundingMetadataOnLastStreamedChunk(t *testing.T) {
+	srv := geminitest.NewTestServer(t, groundedTurn())
+	c := newClient(t, srv)
+	var grounding []*genai.GroundingMetadata
+	for resp, err := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		grounding = append(grounding, resp.Candidates[0].GroundingMetadata)
+	}
+	if len(grounding) != 2 || grounding[0] != nil || grounding[1] == nil || grounding[1].GroundingChunks[0].Web.URI != "https://go.dev" {
+		t.Errorf("grounding per chunk = %+v, want it on the last chunk only", grounding)
 	}
 }

@@ -28,6 +28,9 @@ type Turn struct {
 	// NoCandidates answers, with no Chunks, a response that has usage
 	// metadata but no candidates at all, as Gemini sometimes does.
 	NoCandidates bool
+	// Grounding is the candidate's groundingMetadata, as a googleSearch
+	// grounded answer carries it: on the last chunk when streamed.
+	Grounding *genai.GroundingMetadata
 }
 
 // Chunk is one streamed part of a model answer.
