@@ -28,6 +28,10 @@ type Options struct {
 	// Utility answers the tools' one-off model calls; nil when there is
 	// no model (tools that need it then fail with a clear message).
 	Utility Utility
+	// DisableLLMCorrection turns off replace's last correction stage, the
+	// utility model's fix of an old_string nothing else could place
+	// (settings.json's tools.disableLLMCorrection).
+	DisableLLMCorrection bool
 }
 
 // ShellOptions configure run_shell_command.
@@ -52,7 +56,7 @@ func Builtin(opts Options) []Tool {
 		&listDirectoryTool{ws: ws},
 		&readFileTool{ws: ws},
 		&writeFileTool{ws: ws, proposer: opts.Proposer},
-		&replaceTool{ws: ws, proposer: opts.Proposer},
+		newReplaceTool(opts),
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},

@@ -33,12 +33,16 @@ func TestReplaceMany(t *testing.T) {
 	tool := tw.tool(ReplaceName, Options{Proposer: p})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3"}),
-		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt"))
+		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt")+". They start at lines 1, 2. No edits made. "+
+			"Include more of the surrounding lines in old_string to make it unique, or set expected_replacements to 2 to replace them all.")
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "y = 2", "new_string": "y = 3", "expected_replacements": 2.0}),
-		"Failed to edit, expected 2 occurrence(s) but found 1 for old_string in file: "+tw.abs("a.txt"))
-	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "z = 1", "new_string": "z = 3"}),
+		"Failed to edit, expected 2 occurrence(s) but found 1 for old_string in file: "+tw.abs("a.txt")+". It starts at line 3. No edits made. "+
+			"Set expected_replacements to 1 to replace just these.")
+	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "q := 9", "new_string": "q := 3"}),
 		"Failed to edit, 0 occurrences found for old_string in "+tw.abs("a.txt")+". No edits made. The exact text in old_string was not found. "+
-			"Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.")
+			"Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify. "+
+			"Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. "+
+			"No LLM correction was tried: no model is available for it.")
 	if len(p.changes) != 0 {
 		t.Fatalf("failed edits proposed %d changes", len(p.changes))
 	}
@@ -54,7 +58,7 @@ func TestReplaceCRLF(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"win.txt": "one\r\ntwo\r\nthree\r\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
 	res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "win.txt", "old_string": "one\ntwo\n", "new_string": "1\n2\n"})
-	wantOutput(t, res, "Successfully modified file: "+tw.abs("win.txt")+" (1 replacements).")
+	wantOutput(t, res, "Successfully modified file: "+tw.abs("win.txt")+" (1 replacements). old_string matched after converting its line endings to the file's.")
 	if c := p.only(t); c.Before != "one\r\ntwo\r\nthree\r\n" || c.After != "1\r\n2\r\nthree\r\n" {
 		t.Errorf("change = %q -> %q", c.Before, c.After)
 	}
