@@ -198,7 +198,7 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 	// are forgiven, since the model sees the file with LF.
 	loc := located{stage: stageLLM, splices: newLFView(text).find(toLF(edit.Search), toLF(edit.Replace))}
 	switch {
-	case edit.Search == "" || len(loc.splices) == 0:
+	case len(loc.splices) == 0:
 		return fail("The LLM correction's old_string was not found in the file either."), nil
 	case toLF(edit.Search) == toLF(edit.Replace):
 		return fail("The LLM correction proposed no change."), nil
