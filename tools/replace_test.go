@@ -279,7 +279,9 @@ func TestReplaceFileChangedDuringFix(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "one\ntwo\n"})
 	tw.open("a.txt", "one\ntwo\n")
 	u := &changingUtility{fakeUtility: fakeUtility{answer: &llmEdit{Search: "two", Replace: "2"}}}
-	u.change = func() { tw.docs.Open(workspace.Document{Path: tw.abs("a.txt"), URI: "file://" + tw.abs("a.txt"), Version: 2, Text: "zero\none\ntwo\n"}) }
+	u.change = func() {
+		tw.docs.Open(workspace.Document{Path: tw.abs("a.txt"), URI: "file://" + tw.abs("a.txt"), Version: 2, Text: "zero\none\ntwo\n"})
+	}
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
 	res := run(t, replaceWith(tw, p, u, time.Minute), map[string]any{"file_path": "a.txt", "old_string": "too", "new_string": "2"})
 	wantError(t, res, "Failed to edit: "+tw.abs("a.txt")+" changed while this edit was being prepared. No edits made. Read the file again and retry.")
