@@ -107,8 +107,23 @@ var deterministicStages = []matchStage{stageExact, stageLineEndings, stageUnesca
 // endings included) and returns the first that found old at least once;
 // ok is false when none did.
 func locate(text, old, new string) (loc located, ok bool) {
-	view := newLFView(text)
-	lines := splitLines(text)
+	// The views are built only when a stage needs them: most calls match
+	// exactly.
+	var view *lfView
+	var lines *fileLines
+	lfv := func() *lfView {
+		if view == nil {
+			view = newLFView(text)
+		}
+		return view
+	}
+	byLine := func() *fileLines {
+		if lines == nil {
+			fl := splitLines(text)
+			lines = &fl
+		}
+		return lines
+	}
 	oldLF, newLF := toLF(old), toLF(new)
 	unOld, unNew := unescapeOnce(oldLF), unescapeOnce(newLF)
 	overEscaped := unOld != oldLF
@@ -117,29 +132,29 @@ func locate(text, old, new string) (loc located, ok bool) {
 		case stageExact:
 			loc = located{stage: stage}
 			for _, at := range findAll(text, old) {
-				loc.splices = append(loc.splices, splice{at, at + len(old), new})
+				loc.splices = append(loc.splices, splice{at, at + len(old), withEOL(text[at:at+len(old)], newLF)})
 			}
 		case stageLineEndings:
 			// Only a different question when line endings differ.
 			if oldLF == old && !(strings.Contains(text, "\r\n") && strings.Contains(oldLF, "\n")) {
 				continue
 			}
-			loc = located{stage: stage, splices: view.find(oldLF, newLF)}
+			loc = located{stage: stage, splices: lfv().find(oldLF, newLF)}
 		case stageUnescape:
 			// Reached only when old_string did not match as written, so
 			// an old_string that matches literally is never "fixed".
 			if !overEscaped {
 				continue
 			}
-			loc = located{stage: stage, splices: view.find(unOld, unNew)}
+			loc = located{stage: stage, splices: lfv().find(unOld, unNew)}
 		case stageIndentation, stageWhitespace:
 			norm := strings.TrimSpace
 			if stage == stageWhitespace {
 				norm = squeezeSpace
 			}
-			loc = located{stage: stage, splices: lines.match(oldLF, newLF, norm)}
+			loc = located{stage: stage, splices: byLine().match(oldLF, newLF, norm)}
 			if len(loc.splices) == 0 && overEscaped {
-				loc = located{stage: stage, unescaped: true, splices: lines.match(unOld, unNew, norm)}
+				loc = located{stage: stage, unescaped: true, splices: byLine().match(unOld, unNew, norm)}
 			}
 		}
 		if len(loc.splices) > 0 {
@@ -313,14 +328,20 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		return nil
 	}
 	var out []splice
-	normed := make(map[int]string)
+	normed := make([]string, len(fl.starts))
+	done := make([]bool, len(fl.starts))
 	normLine := func(i int) string {
-		s, ok := normed[i]
-		if !ok {
-			s = norm(fl.line(i))
-			normed[i] = s
+		if !done[i] {
+			normed[i], done[i] = norm(fl.line(i)), true
 		}
-		return s
+		return normed[i]
+	}
+	unit, unitKnown := "", false
+	fileUnit := func() string {
+		if !unitKnown {
+			unit, unitKnown = fl.indentUnit(), true
+		}
+		return unit
 	}
 	for i := 0; i+len(want) <= len(fl.starts); i++ {
 		if normLine(i) != want[0] {
@@ -342,7 +363,7 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		for k := range window {
 			window[k] = fl.line(i + k)
 		}
-		s.with = withEOL(fl.text[s.start:s.end], reindent(oldLines, window, new, fl.indentUnit))
+		s.with = withEOL(fl.text[s.start:s.end], reindent(oldLines, window, new, fileUnit))
 		out = append(out, s)
 	}
 	return out

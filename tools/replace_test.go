@@ -72,6 +72,17 @@ func TestReplaceCRLF(t *testing.T) {
 	}
 }
 
+// A new_string written with CRLF takes an LF file's line endings.
+func TestReplaceKeepsLFFile(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"unix.txt": "one\ntwo\n"})
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "unix.txt", "old_string": "one", "new_string": "1\r\n1.5"})
+	wantOutput(t, res, "Successfully modified file: "+tw.abs("unix.txt")+" (1 replacements).")
+	if c := p.only(t); c.After != "1\n1.5\ntwo\n" {
+		t.Errorf("After = %q", c.After)
+	}
+}
+
 func TestReplaceSeesOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "func disk() {}\n"})
 	tw.open("a.go", "func buffer() {}\n")
