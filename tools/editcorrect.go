@@ -63,10 +63,17 @@ type located struct {
 	splices   []splice // ascending, one per occurrence
 }
 
-// note is how a successful match is described to the model; empty for
-// an exact match.
+// silent reports whether the model is told nothing about the stage: an
+// exact match, or one that only differs in line endings (the model reads
+// every file with LF, so an LF old_string is what it was shown).
+func (l located) silent() bool {
+	return l.stage == stageExact || l.stage == stageLineEndings
+}
+
+// note is how a successful match is described to the model; empty when
+// silent.
 func (l located) note() string {
-	if l.stage == stageExact {
+	if l.silent() {
 		return ""
 	}
 	how := l.stage.what()

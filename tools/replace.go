@@ -123,7 +123,7 @@ func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
 func (c *replaceCall) apply(ctx context.Context, text string, loc located, why string) (Result, error) {
 	if n := len(loc.splices); n != c.expected || loc.overlapping() {
 		msg := fmt.Sprintf("Failed to edit, expected %d occurrence(s) but found %d for old_string in file: %s", c.expected, n, c.path)
-		if loc.stage != stageExact {
+		if !loc.silent() {
 			msg += " (matching after " + loc.stage.what() + ")"
 		}
 		if n == 1 {
