@@ -3,11 +3,13 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 )
@@ -75,8 +77,12 @@ func (u *fakeUtility) GenerateContent(ctx context.Context, contents []*genai.Con
 	u.calls = append(u.calls, fakeUtilityCall{prompt: contents[0].Parts[0].Text, config: config})
 	u.mu.Unlock()
 	if u.block {
-		<-ctx.Done()
-		return nil, ctx.Err()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the call was not cancelled within 5s")
+		}
 	}
 	if u.err != nil {
 		return nil, u.err
