@@ -36,6 +36,10 @@ type Options struct {
 	// network with the environment's proxy. Tests set its resolver and
 	// dialer.
 	Web web.Options
+	// DisableLLMCorrection turns off replace's last correction stage, the
+	// utility model's fix of an old_string nothing else could place
+	// (settings.json's tools.disableLLMCorrection).
+	DisableLLMCorrection bool
 }
 
 // ShellOptions configure run_shell_command.
@@ -60,7 +64,7 @@ func Builtin(opts Options) []Tool {
 		&listDirectoryTool{ws: ws},
 		&readFileTool{ws: ws},
 		&writeFileTool{ws: ws, proposer: opts.Proposer},
-		&replaceTool{ws: ws, proposer: opts.Proposer},
+		newReplaceTool(opts),
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},

@@ -14,88 +14,89 @@ import (
 type replaceTool struct {
 	ws       *workspace.Workspace
 	proposer ChangeProposer
+	// fixer is the LLM fix, nil when it is off (noFix says why).
+	fixer *editFixer
+	noFix string
+}
+
+func newReplaceTool(opts Options) *replaceTool {
+	t := &replaceTool{ws: opts.Workspace, proposer: opts.Proposer}
+	switch {
+	case opts.DisableLLMCorrection:
+		t.noFix = "it is turned off (tools.disableLLMCorrection)"
+	case opts.Utility == nil:
+		t.noFix = "no model is available for it"
+	default:
+		t.fixer = &editFixer{utility: opts.Utility, timeout: DefaultEditFixTimeout}
+	}
+	return t
 }
 
 func (t *replaceTool) Name() string { return ReplaceName }
 
+// replaceParams are replace's parameters.
+type replaceParams struct {
+	FilePath             string `json:"file_path" desc:"The file to edit: absolute, or relative to the workspace root."`
+	OldString            string `json:"old_string" desc:"The exact literal text to replace, unescaped; empty to create a new file."`
+	NewString            string `json:"new_string" desc:"The exact literal text to put in its place, unescaped."`
+	ExpectedReplacements *int   `json:"expected_replacements,omitempty" desc:"How many occurrences of old_string to replace, at least 1. Defaults to 1."`
+	Instruction          string `json:"instruction,omitempty" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change."`
+}
+
 func (t *replaceTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: ReplaceName,
-		Description: "Replaces exact text in a file in the workspace (as open in the editor). old_string must match the file literally, " +
-			"whitespace and indentation included, with enough surrounding context (about 3 lines before and after) to be unique; " +
-			"it must occur exactly expected_replacements times. An empty old_string creates a new file holding new_string. " +
-			"The user reviews the change in the editor and may accept, modify or decline it.",
-		ParametersJsonSchema: object([]string{"file_path", "old_string", "new_string"}, map[string]any{
-			"file_path":             prop("string", "The file to edit: absolute, or relative to the workspace root."),
-			"old_string":            prop("string", "The exact literal text to replace; empty to create a new file."),
-			"new_string":            prop("string", "The exact literal text to put in its place."),
-			"expected_replacements": map[string]any{"type": "integer", "minimum": 1, "description": "How many occurrences of old_string to replace. Defaults to 1."},
-		}),
-	}
+	return declare[replaceParams](ReplaceName, "Replaces exact text in a file in the workspace (as open in the editor). old_string must match the file literally, "+
+		"whitespace and indentation included, with enough surrounding context (about 3 lines before and after) to be unique; "+
+		"it must occur exactly expected_replacements times. An empty old_string creates a new file holding new_string. "+
+		"The user reviews the change in the editor and may accept, modify or decline it.")
 }
 
 func (t *replaceTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	path, _, err := a.str("file_path", true)
-	if err != nil {
+	var p replaceParams
+	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	oldString, _, err := a.str("old_string", true)
-	if err != nil {
-		return nil, err
+	expected := 1
+	if p.ExpectedReplacements != nil {
+		if expected = *p.ExpectedReplacements; expected < 1 {
+			return nil, errors.New("params/expected_replacements must be >= 1")
+		}
 	}
-	newString, _, err := a.str("new_string", true)
-	if err != nil {
-		return nil, err
-	}
-	expected, ok, err := a.integer("expected_replacements")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		expected = 1
-	}
-	if expected < 1 {
-		return nil, errors.New("params/expected_replacements must be >= 1")
-	}
-	// The model writes LF; files may not. Match and replace in LF and let
-	// PrepareChange restore the file's line endings.
-	oldString, newString = toLF(oldString), toLF(newString)
-	if oldString == newString {
+	if toLF(p.OldString) == toLF(p.NewString) {
 		return nil, errors.New("No changes to apply. The old_string and new_string are identical.")
 	}
-	abs, err := resolvePath(t.ws, "file_path", path)
+	abs, err := resolvePath(t.ws, "file_path", p.FilePath)
 	if err != nil {
 		return nil, err
 	}
-	return &replaceCall{ws: t.ws, proposer: t.proposer, path: abs, oldString: oldString, newString: newString, expected: expected}, nil
+	return &replaceCall{tool: t, path: abs, oldString: p.OldString, newString: p.NewString, expected: expected, instruction: p.Instruction}, nil
 }
 
 type replaceCall struct {
-	ws                   *workspace.Workspace
-	proposer             ChangeProposer
+	tool                 *replaceTool
 	path                 string
-	oldString, newString string
+	oldString, newString string // as the model wrote them
 	expected             int
+	instruction          string
 }
 
-func (c *replaceCall) Title() string { return "Edit " + displayPath(c.ws, c.path) }
+func (c *replaceCall) Title() string { return "Edit " + displayPath(c.tool.ws, c.path) }
 
 func (c *replaceCall) Kind() Kind { return KindEdit }
 
 func (c *replaceCall) Confirmation() *Confirmation { return nil }
 
 func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
-	isDir, err := c.ws.Stat(c.path)
+	ws := c.tool.ws
+	isDir, err := ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
 		if c.oldString != "" {
 			return failure("File not found. Cannot apply edit. Use an empty old_string to create a new file."), nil
 		}
-		change, err := c.ws.PrepareChange(c.path, c.newString)
+		change, err := ws.PrepareChange(c.path, toLF(c.newString))
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}
-		return propose(ctx, c.ws, c.proposer, change, fmt.Sprintf("Created new file: %s with provided content.", c.path))
+		return propose(ctx, ws, c.tool.proposer, change, fmt.Sprintf("Created new file: %s with provided content.", c.path))
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("checking %s: %w", c.path, err)
@@ -106,23 +107,193 @@ func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
 	if c.oldString == "" {
 		return failure("Failed to edit. Attempted to create a file that already exists."), nil
 	}
-	f, err := c.ws.ReadFile(ctx, c.path, workspace.MaxFileSize)
+	f, err := ws.ReadFile(ctx, c.path, workspace.MaxFileSize)
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
 	}
-	text := toLF(string(f.Content))
-	found := strings.Count(text, c.oldString)
-	switch {
-	case found == 0:
-		return failure(fmt.Sprintf("Failed to edit, 0 occurrences found for old_string in %s. No edits made. "+
-			"The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. "+
-			"Use read_file tool to verify.", c.path)), nil
-	case found != c.expected:
-		return failure(fmt.Sprintf("Failed to edit, expected %d occurrence(s) but found %d for old_string in file: %s", c.expected, found, c.path)), nil
+	text := string(f.Content)
+	if loc, ok := locate(text, c.oldString, c.newString); ok {
+		return c.apply(ctx, text, loc, "")
 	}
-	change, err := c.ws.PrepareChange(c.path, strings.ReplaceAll(text, c.oldString, c.newString))
+	return c.fix(ctx, text)
+}
+
+// apply proposes text with loc's splices made, when loc found exactly the
+// expected number of separate occurrences.
+func (c *replaceCall) apply(ctx context.Context, text string, loc located, why string) (Result, error) {
+	if n := len(loc.splices); n != c.expected || loc.overlapping() {
+		msg := fmt.Sprintf("Failed to edit, expected %d occurrence(s) but found %d for old_string in file: %s", c.expected, n, c.path)
+		if !loc.silent() {
+			msg += " (matching after " + loc.stage.what() + ")"
+		}
+		if n == 1 {
+			msg += ". It starts at line " + occurrenceLines(text, loc) + "."
+		} else {
+			msg += ". They start at lines " + occurrenceLines(text, loc) + "."
+		}
+		switch {
+		case n == c.expected:
+			msg += " They overlap, so they cannot all be replaced. No edits made. Include more of the surrounding lines in old_string to make it unique."
+		case n > c.expected:
+			msg += fmt.Sprintf(" No edits made. Include more of the surrounding lines in old_string to make it unique, or set expected_replacements to %d to replace them all.", n)
+		default:
+			msg += fmt.Sprintf(" No edits made. Set expected_replacements to %d to replace just these.", n)
+		}
+		return failure(msg), nil
+	}
+	change, err := c.tool.ws.PrepareChange(c.path, loc.apply(text))
 	if err != nil {
 		return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 	}
-	return propose(ctx, c.ws, c.proposer, change, fmt.Sprintf("Successfully modified file: %s (%d replacements).", c.path, found))
+	if change.Before != text {
+		// The splices are offsets into text; on other text they would
+		// undo whatever changed meanwhile.
+		return failure(fmt.Sprintf("Failed to edit: %s changed while this edit was being prepared. No edits made. Read the file again and retry.", c.path)), nil
+	}
+	msg := fmt.Sprintf("Successfully modified file: %s (%d replacements).", c.path, len(loc.splices))
+	if note := loc.note(); note != "" {
+		msg += " " + note
+	}
+	if why != "" {
+		msg += " " + why
+	}
+	return propose(ctx, c.tool.ws, c.tool.proposer, change, msg)
+}
+
+// fix is the last stage: old_string was not found by any deterministic
+// stage, so the LLM fix is asked, when there is one.
+func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
+	notFound := fmt.Sprintf("Failed to edit, 0 occurrences found for old_string in %s. No edits made. "+
+		"The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. "+
+		"Use read_file tool to verify.", c.path)
+	fail := func(llm string) Result {
+		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. " + llm
+		if near := nearestLines(text, c.oldString); near != "" {
+			msg += "\n" + near
+		}
+		return failure(msg)
+	}
+	fixer := c.tool.fixer
+	if fixer == nil {
+		return fail("No LLM correction was tried: " + c.tool.noFix + "."), nil
+	}
+	edit, err := fixer.fix(ctx, editFixRequest{
+		instruction: c.instruction,
+		oldString:   c.oldString,
+		newString:   c.newString,
+		failure:     notFound,
+		content:     toLF(text),
+	})
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	if err != nil {
+		return fail(fmt.Sprintf("The LLM correction failed: %v.", err)), nil
+	}
+	if edit.NoChangesRequired {
+		return failure(fmt.Sprintf("No changes required: an LLM correction found that the file already contains the change. No edits made. Explanation: %s. "+
+			"Original error: %s", strings.TrimRight(edit.Explanation, ". "), notFound)), nil
+	}
+	// The corrected search must be the file's own text; only line endings
+	// are forgiven, since the model sees the file with LF.
+	loc := located{stage: stageLLM, splices: newLFView(text).find(toLF(edit.Search), toLF(edit.Replace))}
+	switch {
+	case len(loc.splices) == 0:
+		return fail("The LLM correction's old_string was not found in the file either."), nil
+	case toLF(edit.Search) == toLF(edit.Replace):
+		return fail("The LLM correction proposed no change."), nil
+	}
+	why := ""
+	if e := strings.TrimSpace(edit.Explanation); e != "" {
+		why = "The correction: " + e
+	}
+	return c.apply(ctx, text, loc, why)
+}
+
+// nearestLines shows the lines of text most like old, for a failure: the
+// window where most of old's lines appear (ignoring whitespace), else
+// the lines around the one most like old's longest line.
+func nearestLines(text, old string) string {
+	fl := splitLines(text)
+	if len(fl.starts) == 0 {
+		return ""
+	}
+	oldLines := strings.Split(strings.TrimSuffix(toLF(old), "\n"), "\n")
+	if len(oldLines) > 50 {
+		oldLines = oldLines[:50]
+	}
+	want := make([]string, len(oldLines))
+	longest := 0
+	for i, l := range oldLines {
+		want[i] = squeezeSpace(l)
+		if len(want[i]) > len(want[longest]) {
+			longest = i
+		}
+	}
+	have := make([]string, len(fl.starts))
+	for i := range have {
+		have[i] = squeezeSpace(fl.line(i))
+	}
+	best, bestScore := 0, 0
+	for i := range have {
+		score := 0
+		for j := 0; j < len(want) && i+j < len(have); j++ {
+			if want[j] != "" && want[j] == have[i+j] {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if bestScore == 0 {
+		sim := 0.0
+		grams := bigrams(want[longest])
+		for i, h := range have {
+			if s := dice(grams, h); s > sim {
+				best, sim = i-longest, s
+			}
+		}
+		if sim < 0.5 {
+			return ""
+		}
+	}
+	from := max(0, best-2)
+	to := min(len(have), max(best, 0)+len(oldLines)+2, from+40)
+	var b strings.Builder
+	fmt.Fprintf(&b, "The closest lines in the file (lines %d-%d):\n", from+1, to)
+	for i := from; i < to; i++ {
+		line, _ := cutLine(fl.line(i))
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func bigrams(s string) map[string]int {
+	g := map[string]int{}
+	for i := 0; i+2 <= len(s); i++ {
+		g[s[i:i+2]]++
+	}
+	return g
+}
+
+// dice is the Sørensen–Dice similarity of s to a line's bigrams.
+func dice(grams map[string]int, s string) float64 {
+	if len(grams) == 0 || len(s) < 2 {
+		return 0
+	}
+	total, shared := 0, 0
+	for _, n := range grams {
+		total += n
+	}
+	seen := map[string]int{}
+	for i := 0; i+2 <= len(s); i++ {
+		g := s[i : i+2]
+		if seen[g] < grams[g] {
+			shared++
+		}
+		seen[g]++
+	}
+	return 2 * float64(shared) / float64(total+len(s)-1)
 }

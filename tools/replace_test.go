@@ -1,8 +1,16 @@
 package tools
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func TestReplace(t *testing.T) {
@@ -33,12 +41,16 @@ func TestReplaceMany(t *testing.T) {
 	tool := tw.tool(ReplaceName, Options{Proposer: p})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3"}),
-		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt"))
+		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt")+". They start at lines 1, 2. No edits made. "+
+			"Include more of the surrounding lines in old_string to make it unique, or set expected_replacements to 2 to replace them all.")
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "y = 2", "new_string": "y = 3", "expected_replacements": 2.0}),
-		"Failed to edit, expected 2 occurrence(s) but found 1 for old_string in file: "+tw.abs("a.txt"))
-	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "z = 1", "new_string": "z = 3"}),
+		"Failed to edit, expected 2 occurrence(s) but found 1 for old_string in file: "+tw.abs("a.txt")+". It starts at line 3. No edits made. "+
+			"Set expected_replacements to 1 to replace just these.")
+	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "q := 9", "new_string": "q := 3"}),
 		"Failed to edit, 0 occurrences found for old_string in "+tw.abs("a.txt")+". No edits made. The exact text in old_string was not found. "+
-			"Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.")
+			"Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify. "+
+			"Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. "+
+			"No LLM correction was tried: no model is available for it.")
 	if len(p.changes) != 0 {
 		t.Fatalf("failed edits proposed %d changes", len(p.changes))
 	}
@@ -57,6 +69,17 @@ func TestReplaceCRLF(t *testing.T) {
 	wantOutput(t, res, "Successfully modified file: "+tw.abs("win.txt")+" (1 replacements).")
 	if c := p.only(t); c.Before != "one\r\ntwo\r\nthree\r\n" || c.After != "1\r\n2\r\nthree\r\n" {
 		t.Errorf("change = %q -> %q", c.Before, c.After)
+	}
+}
+
+// A new_string written with CRLF takes an LF file's line endings.
+func TestReplaceKeepsLFFile(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"unix.txt": "one\ntwo\n"})
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "unix.txt", "old_string": "one", "new_string": "1\r\n1.5"})
+	wantOutput(t, res, "Successfully modified file: "+tw.abs("unix.txt")+" (1 replacements).")
+	if c := p.only(t); c.After != "1\n1.5\ntwo\n" {
+		t.Errorf("After = %q", c.After)
 	}
 }
 
@@ -117,5 +140,197 @@ func TestReplaceValidation(t *testing.T) {
 		if got := buildError(t, tool, tc.args); got != tc.want {
 			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)
 		}
+	}
+}
+
+// replaceWith is the replace tool over tw with the LLM fix asking u,
+// bounded by timeout.
+func replaceWith(tw *testWorkspace, p ChangeProposer, u Utility, timeout time.Duration) Tool {
+	tool := tw.tool(ReplaceName, Options{Proposer: p, Utility: u})
+	tool.(*replaceTool).fixer.timeout = timeout
+	return tool
+}
+
+// The LLM fix gets Gemini CLI's prompt (instruction, the failed strings,
+// the error, the file with LF line endings) and a JSON response schema;
+// its search must be the file's own text, and its answer is reported.
+func TestReplaceLLMFixAsks(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "func a() {\r\n\tx := 30\r\n}\r\n"})
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	u := &fakeUtility{answer: &llmEdit{Search: "\tx := 30\n", Replace: "\tx := 40\n", Explanation: "The file has 30."}}
+	tool := replaceWith(tw, p, u, time.Minute)
+
+	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "\tx := 10\n", "new_string": "\tx := 40\n", "instruction": "Raise x to 40."})
+	wantOutput(t, res, "Successfully modified file: "+tw.abs("a.go")+" (1 replacements). old_string matched after an LLM correction of old_string and new_string. The correction: The file has 30.")
+	if c := p.only(t); c.After != "func a() {\r\n\tx := 40\r\n}\r\n" {
+		t.Errorf("After = %q", c.After)
+	}
+	if len(u.calls) != 1 {
+		t.Fatalf("%d utility calls", len(u.calls))
+	}
+	call := u.calls[0]
+	for _, want := range []string{
+		"<instruction>\nRaise x to 40.\n</instruction>",
+		"<search>\n\tx := 10\n\n</search>",
+		"<replace>\n\tx := 40\n\n</replace>",
+		"<error>\nFailed to edit, 0 occurrences found for old_string in " + tw.abs("a.go"),
+		"<file_content>\nfunc a() {\n\tx := 30\n}\n\n</file_content>",
+	} {
+		wantContains(t, call.prompt, want)
+	}
+	cfg := call.config
+	if cfg.ResponseMIMEType != "application/json" || cfg.SystemInstruction == nil ||
+		!strings.Contains(cfg.SystemInstruction.Parts[0].Text, "debugging and correcting failed search-and-replace operations") {
+		t.Errorf("config = %+v", cfg)
+	}
+	schema, _ := json.Marshal(cfg.ResponseJsonSchema)
+	wantContains(t, string(schema), `"required":["search","replace","explanation"]`)
+
+	// Without an instruction the fix is asked to apply the edit.
+	tw.write("b.go", "y := 1\n")
+	u.answer = &llmEdit{Search: "y := 1", Replace: "y := 2"}
+	run(t, tool, map[string]any{"file_path": "b.go", "old_string": "y = 1", "new_string": "y := 2"})
+	wantContains(t, u.calls[1].prompt, "<instruction>\nApply the requested edit.\n</instruction>")
+}
+
+// The same failed call made twice asks the model once; once the file
+// changes, it asks again.
+func TestReplaceLLMFixCached(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "alpha\n"})
+	p := &fakeProposer{decision: Decision{Outcome: Declined}}
+	u := &fakeUtility{answer: &llmEdit{Search: "alpha", Replace: "beta"}}
+	tool := replaceWith(tw, p, u, time.Minute)
+	args := map[string]any{"file_path": "a.txt", "old_string": "alfa", "new_string": "beta"}
+
+	run(t, tool, args)
+	run(t, tool, args)
+	if u.count() != 1 || len(p.changes) != 2 {
+		t.Fatalf("%d utility calls, %d proposals; want 1 and 2", u.count(), len(p.changes))
+	}
+	tw.write("a.txt", "alpha\nomega\n")
+	run(t, tool, args)
+	if u.count() != 2 {
+		t.Fatalf("%d utility calls after the file changed, want 2", u.count())
+	}
+}
+
+// Every way the LLM fix can fail leaves the file untouched and says why.
+func TestReplaceLLMFixFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		u    *fakeUtility
+		want string
+	}{
+		{"error", &fakeUtility{err: errors.New("utility call to flash: 429 quota")}, "The LLM correction failed: utility call to flash: 429 quota."},
+		{"not JSON", &fakeUtility{text: "Sure! Here is the fix"}, "The LLM correction failed: the answer is not the JSON asked for: "},
+		{"timeout", &fakeUtility{block: true}, "The LLM correction failed: no answer within 10ms."},
+		{"absent", &fakeUtility{answer: &llmEdit{Search: "nothing like it", Replace: "x"}}, "The LLM correction's old_string was not found in the file either."},
+		{"no change", &fakeUtility{answer: &llmEdit{Search: "keep = 1", Replace: "keep = 1"}}, "The LLM correction proposed no change."},
+		{"already done", &fakeUtility{answer: &llmEdit{NoChangesRequired: true, Explanation: "keep is already 1."}},
+			"No changes required: an LLM correction found that the file already contains the change. No edits made. Explanation: keep is already 1. Original error: Failed to edit, 0 occurrences"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
+			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			res := run(t, replaceWith(tw, p, tc.u, 10*time.Millisecond), map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
+			wantContains(t, res.Error, tc.want)
+			if len(p.changes) != 0 || tw.read("a.txt") != "keep = 1\n" {
+				t.Errorf("%d changes proposed", len(p.changes))
+			}
+		})
+	}
+}
+
+// Turned off (or with no model), the LLM fix is never asked and the
+// failure says why.
+func TestReplaceLLMFixOff(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
+	u := &fakeUtility{answer: &llmEdit{Search: "keep = 1", Replace: "keep = 2"}}
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	tool := tw.tool(ReplaceName, Options{Proposer: p, Utility: u, DisableLLMCorrection: true})
+	res := run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
+	wantContains(t, res.Error, "No LLM correction was tried: it is turned off (tools.disableLLMCorrection).")
+	if u.count() != 0 || len(p.changes) != 0 {
+		t.Errorf("%d utility calls, %d changes", u.count(), len(p.changes))
+	}
+}
+
+// Cancelling the call while the fix is asked ends it with the
+// cancellation, not a verdict on the edit.
+func TestReplaceLLMFixCancelled(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
+	u := &fakeUtility{block: true}
+	call := build(t, replaceWith(tw, &fakeProposer{}, u, time.Minute), map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		for u.count() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, err := call.Execute(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Execute = %v, want context.Canceled", err)
+	}
+}
+
+// changingUtility edits the file while the model "thinks".
+type changingUtility struct {
+	fakeUtility
+	change func()
+}
+
+func (u *changingUtility) GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	u.change()
+	return u.fakeUtility.GenerateContent(ctx, contents, config)
+}
+
+// A file that changes while the fix is asked is not edited with offsets
+// into its old text, which would undo the change.
+func TestReplaceFileChangedDuringFix(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "one\ntwo\n"})
+	tw.open("a.txt", "one\ntwo\n")
+	u := &changingUtility{fakeUtility: fakeUtility{answer: &llmEdit{Search: "two", Replace: "2"}}}
+	u.change = func() {
+		tw.docs.Open(workspace.Document{Path: tw.abs("a.txt"), URI: "file://" + tw.abs("a.txt"), Version: 2, Text: "zero\none\ntwo\n"})
+	}
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	res := run(t, replaceWith(tw, p, u, time.Minute), map[string]any{"file_path": "a.txt", "old_string": "too", "new_string": "2"})
+	wantError(t, res, "Failed to edit: "+tw.abs("a.txt")+" changed while this edit was being prepared. No edits made. Read the file again and retry.")
+	if len(p.changes) != 0 {
+		t.Errorf("%d changes proposed", len(p.changes))
+	}
+}
+
+// A failure shows the lines of the file most like old_string.
+func TestReplaceShowsNearestLines(t *testing.T) {
+	file := "package a\n\nfunc f() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\nfunc g() {}\n"
+	tw := newTestWorkspace(t, map[string]string{"a.go": file})
+	tool := tw.tool(ReplaceName, Options{Proposer: &fakeProposer{}})
+
+	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "\tx := 1\n\ty := 20\n\tz := 3\n", "new_string": "\ty := 5\n"})
+	wantContains(t, res.Error, "\nThe closest lines in the file (lines 2-8):\n\nfunc f() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\n")
+	// Nothing alike: no lines.
+	res = run(t, tool, map[string]any{"file_path": "a.go", "old_string": "SELECT * FROM users", "new_string": "x"})
+	if strings.Contains(res.Error, "closest lines") {
+		t.Errorf("Error = %q", res.Error)
+	}
+	// One similar line, when no line is equal.
+	res = run(t, tool, map[string]any{"file_path": "a.go", "old_string": "func gg() {}", "new_string": "x"})
+	wantContains(t, res.Error, "(lines 7-9):\n}\n\nfunc g() {}\n")
+}
+
+// The parameters, declared once: instruction is optional, as in Gemini
+// CLI 0.61.
+func TestReplaceDeclaration(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	schema, err := json.Marshal(tw.tool(ReplaceName, Options{}).Declaration().ParametersJsonSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"required":["file_path","old_string","new_string"]`, `"instruction":{"description":"A clear, semantic instruction`, `"expected_replacements":{"description":"How many occurrences of old_string to replace, at least 1. Defaults to 1.","type":"integer"}`} {
+		wantContains(t, string(schema), want)
+	}
+	if got := buildError(t, tw.tool(ReplaceName, Options{}), map[string]any{"file_path": "a", "old_string": "a", "new_string": "b", "instruction": 3.0}); got != "params/instruction must be string" {
+		t.Errorf("error = %q", got)
 	}
 }

@@ -1,0 +1,84 @@
+package tools_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// recordingProposer applies every change and keeps it.
+type recordingProposer struct{ changes []workspace.FileChange }
+
+func (p *recordingProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+	p.changes = append(p.changes, change)
+	return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+}
+
+// The LLM fix end to end: the real genai client asks the fake Gemini API
+// for a JSON {search, replace} with one generateContent request to the
+// utility model, and the corrected edit lands.
+func TestReplaceLLMFixThroughGemini(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn(
+		`{"search": "\ttimeout := 30\n", "replace": "\ttimeout := 60\n", "explanation": "The file has 30, not 10."}`))
+	gen := agent.NewGenerator(agent.Auth{
+		Type:   agent.AuthGeminiAPIKey,
+		Config: genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}},
+	})
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "serve.go"), []byte("func serve() {\n\ttimeout := 30\n\tlisten(timeout)\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, workspace.NewDocuments())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordingProposer{}
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Proposer: p, Utility: agent.NewUtility(gen, "", agent.RetryPolicy{})})...)
+	replace, _ := reg.Get(tools.ReplaceName)
+	call, err := replace.Build(map[string]any{
+		"file_path": "serve.go", "old_string": "\ttimeout := 10\n", "new_string": "\ttimeout := 60\n",
+		"instruction": "Double the timeout to 60.",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error != "" || !strings.HasSuffix(res.Output, "old_string matched after an LLM correction of old_string and new_string. The correction: The file has 30, not 10.") {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(p.changes) != 1 || p.changes[0].After != "func serve() {\n\ttimeout := 60\n\tlisten(timeout)\n}\n" {
+		t.Fatalf("changes = %+v", p.changes)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	req := reqs[0]
+	if req.Method != "generateContent" || req.Model != agent.DefaultUtilityModel || req.Problem != "" {
+		t.Errorf("request %s to %s (%s)", req.Method, req.Model, req.Problem)
+	}
+	if gc := req.GenerationConfig; gc == nil || gc.ResponseMIMEType != "application/json" || gc.ResponseJsonSchema == nil {
+		t.Errorf("generationConfig = %+v", req.GenerationConfig)
+	}
+	if si := req.SystemInstruction; si == nil || !strings.Contains(si.Parts[0].Text, "failed search-and-replace operations") {
+		t.Errorf("systemInstruction = %+v", si)
+	}
+	if len(req.Contents) != 1 || !strings.Contains(req.Contents[0].Parts[0].Text, "<instruction>\nDouble the timeout to 60.\n</instruction>") {
+		t.Errorf("contents = %+v", req.Contents)
+	}
+}
