@@ -54,7 +54,7 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actionAllowOnce, actionAlwaysAllow, actionReject)
 	switch {
 	case errors.Is(err, errNoShowMessageRequest):
-		return agent.Cancel, fmt.Errorf(`%w: this command needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run commands without asking`, agent.ErrCannotAsk)
+		return agent.Cancel, fmt.Errorf(`%w: this call needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run such calls (shell commands, web fetches) without asking`, agent.ErrCannotAsk)
 	case err != nil:
 		return agent.Cancel, fmt.Errorf("asking for confirmation: %w", err)
 	case action == actionAllowOnce:

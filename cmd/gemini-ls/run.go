@@ -162,5 +162,5 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 type nobodyToAsk struct{}
 
 func (nobodyToAsk) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
+	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless with nobody to ask, so calls that need approval (shell commands, web fetches) run only with --approval-mode yolo", agent.ErrCannotAsk)
 }
