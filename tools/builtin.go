@@ -15,6 +15,7 @@ const (
 	GlobName          = "glob"
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
+	MemoryName        = "save_memory"
 )
 
 // Options configure the built-in tools.
@@ -28,6 +29,10 @@ type Options struct {
 	// Utility answers the tools' one-off model calls; nil when there is
 	// no model (tools that need it then fail with a clear message).
 	Utility Utility
+	// MemoryFile is the user's global GEMINI.md (~/.gemini/GEMINI.md),
+	// where save_memory adds facts; "" when there is no home directory
+	// (save_memory then fails with a clear message).
+	MemoryFile string
 }
 
 // ShellOptions configure run_shell_command.
@@ -56,5 +61,6 @@ func Builtin(opts Options) []Tool {
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},
+		&saveMemoryTool{path: opts.MemoryFile},
 	}
 }
