@@ -22,8 +22,9 @@ const NamePrefix = "discovered_tool_"
 
 const (
 	// DefaultDiscoveryTimeout bounds the discovery command when
-	// Config.DiscoveryTimeout is zero: the agent waits for it to start.
-	DefaultDiscoveryTimeout = 30 * time.Second
+	// Config.DiscoveryTimeout is zero. The agent waits for it before it
+	// starts (an LSP client, for the initialize response), so it is short.
+	DefaultDiscoveryTimeout = 10 * time.Second
 	// DefaultCallTimeout bounds one call when Config.CallTimeout is zero.
 	DefaultCallTimeout = 5 * time.Minute
 	// maxDiscoveryOutput is Gemini CLI's limit on the discovery command's output.
