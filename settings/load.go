@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -28,27 +27,6 @@ func UserDir(getenv Getenv) string {
 	return filepath.Join(home, ".gemini")
 }
 
-// Paths are the settings files Load reads, in order: the user's, then each
-// root's. The later a file, the more its values win.
-func Paths(getenv Getenv, roots []string) []string {
-	var paths []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	if dir := UserDir(getenv); dir != "" {
-		add(filepath.Join(dir, "settings.json"))
-	}
-	for _, root := range roots {
-		// A root that is the home directory names the user's file again.
-		add(filepath.Join(root, ".gemini", "settings.json"))
-	}
-	return paths
-}
-
 // FileError is a settings file that could not be used, with where it
 // went wrong when that is known.
 type FileError struct {
@@ -66,27 +44,57 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// Load reads the settings files of Paths and merges them: objects key by
-// key, the later file winning; an mcpServers entry is replaced whole, as
-// Gemini CLI merges it. Comments and trailing commas are allowed, and
-// $VAR, ${VAR} and ${VAR:-default} in strings are expanded from getenv (an
-// unset variable without a default stays as written). Missing files are
-// skipped. A file that cannot be read or parsed is left out and reported in
-// the returned error (FileErrors, joined); the settings hold the rest, so
-// the error is a warning to show, not a reason to stop.
+// maxFileSize bounds a settings file.
+const maxFileSize = 10 << 20
+
+// Load reads the user's settings.json (in UserDir), then each root's
+// .gemini/settings.json when the root is a trusted folder (trust.go), and
+// merges them: objects key by key, the later file winning; an mcpServers
+// entry is replaced whole, as Gemini CLI merges it. Comments and trailing
+// commas are allowed, and $VAR, ${VAR} and ${VAR:-default} in strings are
+// expanded from getenv (an unset variable without a default stays as
+// written). Missing files are skipped. A file that cannot be read or
+// parsed, or a root's file in an untrusted folder, is left out and reported
+// in the returned error (FileErrors, joined); the settings hold the rest,
+// so the error is a warning to show, not a reason to stop.
 func Load(getenv Getenv, roots []string) (Settings, error) {
 	merged := map[string]any{}
 	var problems []error
-	for _, path := range Paths(getenv, roots) {
-		obj, err := readFile(path, getenv)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
+	add := func(obj map[string]any, err error) bool {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return false
+		case err != nil:
 			problems = append(problems, err)
+			return false
+		}
+		merge(merged, expandEnv(obj, getenv).(map[string]any), true)
+		return true
+	}
+	userPath := ""
+	if dir := UserDir(getenv); dir != "" {
+		userPath = filepath.Join(dir, "settings.json")
+		add(readSettingsFile(userPath))
+	}
+	// Trust is decided by the user's settings alone, before any workspace's.
+	trust, err := loadTrust(getenv, merged)
+	if err != nil {
+		problems = append(problems, err)
+	}
+	seen := map[string]bool{userPath: true} // a root that is the home directory
+	for _, root := range roots {
+		path := filepath.Join(root, ".gemini", "settings.json")
+		if seen[path] {
 			continue
 		}
-		merge(merged, obj, true)
+		seen[path] = true
+		obj, err := readSettingsFile(path)
+		if err == nil {
+			if why := trust.check(root); why != nil {
+				err = &FileError{Path: path, Err: why}
+			}
+		}
+		add(obj, err)
 	}
 	var s Settings
 	if err := fromMap(merged, &s); err != nil {
@@ -96,16 +104,22 @@ func Load(getenv Getenv, roots []string) (Settings, error) {
 	return s, errors.Join(problems...)
 }
 
-// readFile parses one settings file into a JSON object, checked against
-// Settings so that a value of the wrong type is blamed on its file.
-func readFile(path string, getenv Getenv) (map[string]any, error) {
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+// readSettingsFile reads one settings file, checked against Settings so
+// that a value of the wrong type is blamed on its file.
+func readSettingsFile(path string) (map[string]any, error) {
+	obj, err := readJSONObject(path)
+	if err != nil {
 		return nil, err
 	}
-	if err != nil {
+	if err := fromMap(obj, &Settings{}); err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}
+	return obj, nil
+}
+
+// parseObject parses src, JSON with comments, as an object; errors carry
+// the file's path and the position in it.
+func parseObject(path string, src []byte) (map[string]any, error) {
 	clean := stripJSONC(src)
 	if len(bytes.TrimSpace(clean)) == 0 {
 		return map[string]any{}, nil // an empty file, as Gemini CLI allows
@@ -124,10 +138,6 @@ func readFile(path string, getenv Getenv) (map[string]any, error) {
 			fe.Err = errors.New("the file must hold a JSON object")
 		}
 		return nil, fe
-	}
-	obj = expandEnv(obj, getenv).(map[string]any)
-	if err := fromMap(obj, &Settings{}); err != nil {
-		return nil, &FileError{Path: path, Err: err}
 	}
 	return obj, nil
 }

@@ -8,9 +8,15 @@ import (
 	"testing"
 )
 
-// env is a fake environment for Load.
+// env is a fake environment for Load, in which workspaces are trusted
+// unless vars say otherwise (trust has its own tests).
 func env(vars map[string]string) Getenv {
-	return func(k string) string { return vars[k] }
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != "GEMINI_CLI_TRUST_WORKSPACE" {
+			return v
+		}
+		return "true"
+	}
 }
 
 func writeSettings(t *testing.T, dir, text string) string {
@@ -151,7 +157,21 @@ func TestLoadExpandsEnvironmentVariables(t *testing.T) {
 func TestLoadHomeAsRootReadsTheFileOnce(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "c"}}`)
-	if paths := Paths(env(map[string]string{"HOME": home}), []string{home}); len(paths) != 1 {
-		t.Errorf("Paths = %v, want the user's file once", paths)
+	// Untrusted: were the file read again as the root's, it would be refused.
+	s, err := Load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{home})
+	if err != nil || s.Tools.CallCommand != "c" {
+		t.Errorf("Load = %+v, %v; want the user's file, once", s.Tools, err)
+	}
+}
+
+func TestLoadRefusesASpecialFile(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, ".gemini", "settings.json")
+	if err := os.MkdirAll(path, 0o755); err != nil { // a directory in its place
+		t.Fatal(err)
+	}
+	_, err := Load(env(map[string]string{"HOME": home}), nil)
+	if err == nil || !strings.Contains(err.Error(), path+": not a regular file") {
+		t.Errorf("Load error = %v", err)
 	}
 }

@@ -36,6 +36,15 @@ func projectTools(t *testing.T) map[string]string {
 	return files
 }
 
+// trusted is h's environment with a home whose trustedFolders.json
+// trusts the workspace, as Gemini CLI records it.
+func trusted(t *testing.T, h *headless) []string {
+	t.Helper()
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gemini/trustedFolders.json": `{"` + h.root + `": "TRUST_FOLDER"}`})
+	return append(h.withoutEnv("HOME"), "HOME="+home)
+}
+
 // makeExecutable marks the workspace's call script executable.
 func makeExecutable(t *testing.T, root string) {
 	t.Helper()
@@ -65,7 +74,7 @@ func declared(model *geminitest.Server, name string) bool {
 func TestDiscoveredToolThroughLSP(t *testing.T) {
 	for _, pl := range plugins {
 		t.Run(pl.profile().Name, func(t *testing.T) {
-			h := start(t, setup{profile: pl.profile(), files: projectTools(t)},
+			h := start(t, setup{profile: pl.profile(), files: projectTools(t), env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}},
 				call("discovered_tool_echo", map[string]any{"text": "hello"}),
 				geminitest.TextTurn("done"),
 			)
@@ -96,7 +105,7 @@ func TestDiscoveredToolThroughLSP(t *testing.T) {
 func TestDiscoveryFailureIsShownThroughLSP(t *testing.T) {
 	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{
 		".gemini/settings.json": `{"tools": {"discoveryCommand": "sh -c 'echo no tools here >&2; exit 7'", "callCommand": "x"}}`,
-	}}, geminitest.TextTurn("still here"))
+	}, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}}, geminitest.TextTurn("still here"))
 	if res := h.prompt(map[string]any{"prompt": "hi"}); res.Text != "still here" {
 		t.Errorf("prompt = %+v", res)
 	}
@@ -152,7 +161,7 @@ func TestRunDiscoveredToolYolo(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	makeExecutable(t, h.root)
-	h.run("run", "--approval-mode", "yolo", "-p", "echo").wantExit(t, 0)
+	h.runIn(h.root, trusted(t, h), "run", "--approval-mode", "yolo", "-p", "echo").wantExit(t, 0)
 	if !declared(h.model, "discovered_tool_echo") {
 		t.Error("discovered_tool_echo was not declared to the model")
 	}
@@ -170,7 +179,7 @@ func TestRunDiscoveredToolFailure(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	makeExecutable(t, h.root)
-	h.run("run", "--approval-mode", "yolo", "-p", "fail").wantExit(t, 0)
+	h.runIn(h.root, trusted(t, h), "run", "--approval-mode", "yolo", "-p", "fail").wantExit(t, 0)
 	fr := h.responses(1)
 	want := "Stdout: partial output\n\nStderr: it broke\n\nError: (none)\nExit Code: 3\nSignal: (none)"
 	if len(fr) != 1 || responseError(fr[0]) != want {
@@ -186,7 +195,7 @@ func TestRunDiscoveredToolDefaultModeRefuses(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	makeExecutable(t, h.root)
-	h.run("run", "-p", "hang").wantExit(t, 0)
+	h.runIn(h.root, trusted(t, h), "run", "-p", "hang").wantExit(t, 0)
 	if fr := h.responses(1); len(fr) != 1 || !strings.Contains(responseError(fr[0]), "--approval-mode yolo") {
 		t.Errorf("responses = %+v, want a refusal naming --approval-mode yolo", fr)
 	}
@@ -225,5 +234,42 @@ func TestRunReportsABadSettingsFile(t *testing.T) {
 	}
 	if res.stdout != "fine\n" {
 		t.Errorf("stdout = %q", res.stdout)
+	}
+}
+
+// A workspace's settings apply only in a trusted folder, as in Gemini CLI:
+// opening a cloned repository runs none of its commands. The user is told
+// why the settings were not read.
+func TestRunIgnoresAnUntrustedWorkspacesSettings(t *testing.T) {
+	h := newHeadless(t, map[string]string{
+		".gemini/settings.json": `{"tools": {"discoveryCommand": "touch discovery-ran", "callCommand": "true"}}`,
+	}, geminitest.TextTurn("fine"))
+	res := h.run("run", "--approval-mode", "yolo", "-p", "hi")
+	res.wantExit(t, 0)
+	if h.exists("discovery-ran") {
+		t.Error("an untrusted workspace's discovery command ran")
+	}
+	contains(t, "stderr", res.stderr, "is not trusted")
+	contains(t, "stderr", res.stderr, "GEMINI_CLI_TRUST_WORKSPACE=true")
+
+	h.model.Push(geminitest.TextTurn("fine"))
+	h.runIn(h.root, trusted(t, h), "run", "-p", "hi").wantExit(t, 0)
+	if !h.exists("discovery-ran") {
+		t.Error("a trusted workspace's discovery command did not run")
+	}
+}
+
+func TestUntrustedWorkspaceIsShownThroughLSP(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{
+		".gemini/settings.json": `{"tools": {"discoveryCommand": "touch discovery-ran", "callCommand": "true"}}`,
+	}})
+	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", nil); err != nil {
+		t.Fatal(err)
+	}
+	var p struct{ Message string }
+	_ = json.Unmarshal(h.client.Messages("window/showMessage")[0].Params, &p)
+	contains(t, "showMessage", p.Message, "is not trusted")
+	if _, err := os.Stat(h.path("discovery-ran")); err == nil {
+		t.Error("an untrusted workspace's discovery command ran")
 	}
 }
