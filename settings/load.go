@@ -60,16 +60,14 @@ const maxFileSize = 10 << 20
 func Load(getenv Getenv, roots []string) (Settings, error) {
 	merged := map[string]any{}
 	var problems []error
-	add := func(obj map[string]any, err error) bool {
+	add := func(obj map[string]any, err error) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return false
 		case err != nil:
 			problems = append(problems, err)
-			return false
+		default:
+			merge(merged, expandEnv(obj, getenv).(map[string]any), true)
 		}
-		merge(merged, expandEnv(obj, getenv).(map[string]any), true)
-		return true
 	}
 	userPath := ""
 	if dir := UserDir(getenv); dir != "" {
