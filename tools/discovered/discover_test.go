@@ -340,3 +340,23 @@ func TestDiscoveryAcceptsAWrapperObject(t *testing.T) {
 		t.Errorf("Discover = %v, %v", found, err)
 	}
 }
+
+// The commands are split into words, never run by a shell.
+func TestCommandsAreNotShellLines(t *testing.T) {
+	cfg := testConfig(t)
+	marker := filepath.Join(cfg.Dir, "ran")
+	for _, command := range []string{"echo $(touch " + marker + ")", "echo x; touch " + marker, "echo `touch " + marker + "`"} {
+		cfg.DiscoveryCommand = command
+		if found, err := Discover(context.Background(), cfg); len(found) != 0 || err == nil {
+			t.Errorf("Discover(%q) = %v, %v; want it refused", command, found, err)
+		}
+	}
+	cfg = testConfig(t)
+	cfg.CallCommand = "sh -c 'touch " + marker + "' | cat"
+	if found, err := Discover(context.Background(), cfg); len(found) != 0 || err == nil || !strings.Contains(err.Error(), "tools.callCommand") {
+		t.Errorf("Discover with a call command line = %v, %v; want it refused", found, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a command line ran through a shell")
+	}
+}
