@@ -61,7 +61,7 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	s.ws = ws
 	s.mu.Unlock()
 
-	ag, err := s.newAgent(ws, opts)
+	ag, err := s.newAgent(ctx, ws, opts)
 	s.mu.Lock()
 	s.agent, s.agentErr = ag, err
 	s.mu.Unlock()
@@ -80,18 +80,22 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	return initializeResult(features.Encoding, s.opts.Version), nil
 }
 
-func (s *Server) newAgent(ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
+func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
 	auth, err := agent.AuthFromEnv(s.getenv)
 	if err != nil {
 		return nil, err
 	}
 	auth.Version = s.opts.Version
 	gen := agent.NewGenerator(auth) // makes its client on the first prompt
-	registry := tools.NewRegistry(tools.Builtin(tools.Options{
-		Workspace: ws,
-		Proposer:  &editProposer{s: s},
-		Utility:   agent.NewUtility(gen, "", s.opts.Retry),
-	})...)
+	set := s.loadSettings(ws)
+	toolset := tools.Builtin(tools.Options{
+		Workspace:  ws,
+		Proposer:   &editProposer{s: s},
+		Utility:    agent.NewUtility(gen, "", s.opts.Retry),
+		MemoryFile: s.memoryFile(),
+	})
+	toolset = append(toolset, s.discoveredTools(ctx, ws, set.Tools)...)
+	registry := tools.NewRegistry(toolset...)
 	return agent.New(agent.Config{
 		Generator:    gen,
 		Model:        opts.Model,

@@ -19,6 +19,7 @@ const (
 	ReadManyFilesName = "read_many_files"
 	WebFetchName      = "web_fetch"
 	WebSearchName     = "google_web_search"
+	MemoryName        = "save_memory"
 )
 
 // Options configure the built-in tools.
@@ -40,6 +41,10 @@ type Options struct {
 	// utility model's fix of an old_string nothing else could place
 	// (settings.json's tools.disableLLMCorrection).
 	DisableLLMCorrection bool
+	// MemoryFile is the user's global GEMINI.md (~/.gemini/GEMINI.md),
+	// where save_memory adds facts; "" when there is no home directory
+	// (save_memory then fails with a clear message).
+	MemoryFile string
 }
 
 // ShellOptions configure run_shell_command.
@@ -71,5 +76,6 @@ func Builtin(opts Options) []Tool {
 		&readManyFilesTool{ws: ws},
 		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
 		&webSearchTool{utility: opts.Utility},
+		&saveMemoryTool{path: opts.MemoryFile},
 	}
 }

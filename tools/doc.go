@@ -4,7 +4,7 @@
 // know which front end (LSP, headless) confirms and applies a change.
 //
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
-// write_file, replace, glob, grep_search, run_shell_command) with its
+// write_file, replace, glob, grep_search, run_shell_command, save_memory) with its
 // parameter names and the llmContent texts its model was trained against.
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.

@@ -88,11 +88,15 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	gen := agent.NewGenerator(auth)
-	registry := tools.NewRegistry(tools.Builtin(tools.Options{
-		Workspace: ws,
-		Proposer:  diskProposer{mode: mode},
-		Utility:   agent.NewUtility(gen, "", agent.RetryPolicy{}),
-	})...)
+	set := loadSettings(os.Getenv, dir, log)
+	toolset := tools.Builtin(tools.Options{
+		Workspace:  ws,
+		Proposer:   diskProposer{mode: mode},
+		Utility:    agent.NewUtility(gen, "", agent.RetryPolicy{}),
+		MemoryFile: memoryFile(os.Getenv),
+	})
+	toolset = append(toolset, discoveredTools(ctx, set.Tools, dir, log)...)
+	registry := tools.NewRegistry(toolset...)
 	ag := agent.New(agent.Config{
 		Generator:    gen,
 		Model:        f.model,
@@ -162,5 +166,5 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 type nobodyToAsk struct{}
 
 func (nobodyToAsk) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless with nobody to ask, so calls that need approval (shell commands, web fetches) run only with --approval-mode yolo", agent.ErrCannotAsk)
+	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless with nobody to ask, so calls that need approval (shell commands, web fetches, save_memory, discovered tools) run only with --approval-mode yolo", agent.ErrCannotAsk)
 }

@@ -1,0 +1,125 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// trustCase is a home with trustedFolders.json rules and a workspace root
+// with its own settings.
+type trustCase struct {
+	home, root string
+	vars       map[string]string
+}
+
+func newTrustCase(t *testing.T, rules string) trustCase {
+	t.Helper()
+	home, root := t.TempDir(), t.TempDir()
+	writeSettings(t, home, `{"tools": {"discoveryCommand": "user"}}`)
+	writeSettings(t, root, `{"tools": {"discoveryCommand": "workspace"}}`)
+	if rules != "" {
+		rules = strings.ReplaceAll(rules, "ROOT", root)
+		if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(rules), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return trustCase{home: home, root: root, vars: map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
+}
+
+func (c trustCase) load(t *testing.T) (string, error) {
+	t.Helper()
+	s, err := Load(env(c.vars), []string{c.root})
+	return s.Tools.DiscoveryCommand, err
+}
+
+func TestUntrustedWorkspaceSettingsAreNotRead(t *testing.T) {
+	c := newTrustCase(t, "")
+	got, err := c.load(t)
+	if got != "user" {
+		t.Errorf("discoveryCommand = %q, want the user's: the workspace is not trusted", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "is not trusted") || !strings.Contains(err.Error(), filepath.Join(c.root, ".gemini", "settings.json")) ||
+		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") {
+		t.Errorf("error = %v, want it to say the folder is not trusted and how to trust it", err)
+	}
+}
+
+func TestTrustedFoldersRules(t *testing.T) {
+	for _, c := range []struct {
+		name, rules string
+		trusted     bool
+	}{
+		{"TRUST_FOLDER on the root", `{"ROOT": "TRUST_FOLDER"}`, true},
+		{"TRUST_FOLDER on a parent", `{"ROOT/..": "TRUST_FOLDER"}`, true},
+		{"TRUST_PARENT on a sibling", `{"ROOT/../sibling": "TRUST_PARENT"}`, true},
+		{"TRUST_FOLDER on a child only", `{"ROOT/child": "TRUST_FOLDER"}`, false},
+		{"a prefix that is not a parent", `{"ROOTx": "TRUST_FOLDER", /* comments allowed */}`, false},
+		{"DO_NOT_TRUST on the root beats a parent's trust", `{"ROOT/..": "TRUST_FOLDER", "ROOT": "DO_NOT_TRUST"}`, false},
+		{"the longest rule wins", `{"ROOT/..": "DO_NOT_TRUST", "ROOT": "TRUST_FOLDER"}`, true},
+		{"an unknown level is ignored", `{"ROOT": "YES"}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := newTrustCase(t, c.rules)
+			got, _ := tc.load(t)
+			if trusted := got == "workspace"; trusted != c.trusted {
+				t.Errorf("rules %s: discoveryCommand = %q, want trusted=%v", c.rules, got, c.trusted)
+			}
+		})
+	}
+}
+
+func TestTrustFromEnvironmentAndSettings(t *testing.T) {
+	c := newTrustCase(t, `{"ROOT": "TRUST_FOLDER"}`)
+	c.vars["GEMINI_CLI_TRUST_WORKSPACE"] = "false"
+	if got, err := c.load(t); got != "user" || err == nil || !strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=false") {
+		t.Errorf("GEMINI_CLI_TRUST_WORKSPACE=false: %q, %v", got, err)
+	}
+
+	c = newTrustCase(t, "")
+	c.vars["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+	if got, err := c.load(t); got != "workspace" || err != nil {
+		t.Errorf("GEMINI_CLI_TRUST_WORKSPACE=true: %q, %v", got, err)
+	}
+
+	c = newTrustCase(t, "")
+	writeSettings(t, c.home, `{"security": {"folderTrust": {"enabled": false}}}`)
+	if got, err := c.load(t); got != "workspace" || err != nil {
+		t.Errorf("folder trust disabled by the user: %q, %v", got, err)
+	}
+
+	// A workspace cannot turn folder trust off for itself.
+	c = newTrustCase(t, "")
+	writeSettings(t, c.root, `{"security": {"folderTrust": {"enabled": false}}, "tools": {"discoveryCommand": "workspace"}}`)
+	if got, _ := c.load(t); got != "user" {
+		t.Errorf("a workspace disabled its own folder trust: %q", got)
+	}
+
+	c = newTrustCase(t, "")
+	c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"] = filepath.Join(c.root, "..", "elsewhere.json")
+	os.WriteFile(c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"], []byte(`{"`+c.root+`": "TRUST_FOLDER"}`), 0o600)
+	if got, err := c.load(t); got != "workspace" || err != nil {
+		t.Errorf("GEMINI_CLI_TRUSTED_FOLDERS_PATH: %q, %v", got, err)
+	}
+}
+
+func TestTrustFollowsSymlinks(t *testing.T) {
+	c := newTrustCase(t, "")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(c.root, link); err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{"`+link+`": "TRUST_FOLDER"}`), 0o600)
+	if got, err := c.load(t); got != "workspace" {
+		t.Errorf("a rule naming a link to the root: %q, %v", got, err)
+	}
+}
+
+func TestBadTrustedFoldersFileTrustsNothing(t *testing.T) {
+	c := newTrustCase(t, `{"ROOT": "TRUST_FOLDER"`)
+	got, err := c.load(t)
+	if got != "user" || err == nil || !strings.Contains(err.Error(), "trustedFolders.json:1:") {
+		t.Errorf("got %q, %v; want the workspace untrusted and the bad file reported", got, err)
+	}
+}
