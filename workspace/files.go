@@ -88,6 +88,31 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 	return File{Path: path, Content: content, BOM: hadBOM}, nil
 }
 
+// ReadEntry is ReadFile for a file a Walk or ReadDir reported: the walk
+// built its path from resolved directories and found its last component
+// not to be a symlink, so the path is not resolved again (searching a tree
+// would otherwise lstat every directory above every file). The file is
+// still opened as ReadFile opens it: a regular file only, without
+// following a symlink swapped in since, the size checked before reading.
+// A symlink entry is resolved and checked as ReadFile does.
+func (w *Workspace) ReadEntry(ctx context.Context, e DirEntry, limit int64) (File, error) {
+	if e.Symlink || e.IsDir {
+		return w.ReadFile(ctx, e.Path, limit)
+	}
+	if err := w.checkResolved(e.Path); err != nil {
+		return File{}, err
+	}
+	if _, ok := w.docs.Get(e.Path); ok {
+		return w.ReadFile(ctx, e.Path, limit)
+	}
+	data, err := readResolved(ctx, e.Path, e.Path, limit)
+	if err != nil {
+		return File{}, err
+	}
+	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
+	return File{Path: e.Path, Content: content, BOM: hadBOM}, nil
+}
+
 // DirEntry is one name in a directory listing: a directory or a regular
 // file (or a symlink to one inside the roots), or an open document.
 type DirEntry struct {
@@ -100,6 +125,9 @@ type DirEntry struct {
 	// directory down to this one, and the root's .git/info/exclude) ignore
 	// the entry or a directory above it.
 	Ignored bool
+	// Symlink: the entry is a symlink (to a file or directory inside the
+	// roots); an engine that cannot re-check its target reads it in-process.
+	Symlink bool
 }
 
 // Listing caps; a listing or walk that reaches one says so in Omitted.
@@ -220,7 +248,7 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirLis
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			e.symlink = true
+			e.symlink, e.Symlink = true, true
 			if fi = w.followListed(e.Path, &om); fi == nil {
 				continue
 			}
