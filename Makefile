@@ -16,6 +16,7 @@ install:
 test: test-go test-vscode test-nvim test-emacs test-newer-editors
 
 test-go:
+	command -v rg >/dev/null || { apt-get update -qq && apt-get install -y -qq ripgrep; }
 	go test -race -count=1 ./...
 
 test-vscode: vsix

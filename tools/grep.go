@@ -199,7 +199,7 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	}()
 	engine := c.engine
 	if engine == nil {
-		engine = pickGrepEngine(c.dir)
+		engine = pickGrepEngine(c.programDir(isDir))
 	}
 	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.maxMatches}
 	engineErr := engine.search(runCtx, q, files, found)
@@ -219,6 +219,15 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
 	return c.format(outcomes, omitted, tooLarge, timedOut), nil
+}
+
+// programDir is where an external engine runs: the search directory, or
+// the directory of the file searched.
+func (c *grepCall) programDir(isDir bool) string {
+	if isDir {
+		return c.dir
+	}
+	return filepath.Dir(c.dir)
 }
 
 func (c *grepCall) included(rel string) bool {

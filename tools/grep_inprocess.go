@@ -50,8 +50,3 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile) grepOutcome {
 	o.matches = q.matcher.search(content.Content, q.maxMatches)
 	return o
 }
-
-// pickGrepEngine is the fastest engine installed for dir.
-func pickGrepEngine(dir string) grepEngine {
-	return inProcessGrep{}
-}
