@@ -20,8 +20,9 @@ type grepMatcher struct {
 	// lower-case ASCII, searched for ASCII case-insensitively.
 	lit  []byte
 	fold bool
-	// anchor is the byte of lit scanned for when fold: a non-letter if
-	// lit has one, else its rarest letter (both cases are scanned for).
+	// anchor is the byte of lit scanned for when fold: a non-letter other
+	// than a blank if lit has one, else its rarest letter (both cases are
+	// scanned for).
 	anchor int
 }
 
@@ -111,8 +112,8 @@ func pickAnchor(lit []byte) int {
 	best, bestRank := 0, -1
 	for i, b := range lit {
 		rank := strings.IndexByte(letterRarity, b)
-		if rank < 0 {
-			return i // not a letter: one case only
+		if rank < 0 && b != ' ' && b != '\t' {
+			return i // not a letter nor a blank (common): one case only
 		}
 		if rank > bestRank {
 			best, bestRank = i, rank
