@@ -503,7 +503,7 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 			wk.om.Unreadable++
 			continue
 		}
-		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored)
+		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored, children)
 		if err := wk.walk(children, childRules); err != nil {
 			return err
 		}
