@@ -44,9 +44,9 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile) grepOutcome {
 		o.unreadable = true
 		return o
 	}
-	if isBinary(content.Content) {
-		return o
+	// Binary content is told only for files with matches: few are.
+	if o.matches = q.matcher.search(content.Content, q.maxMatches); len(o.matches) > 0 && isBinary(content.Content) {
+		o.matches = nil
 	}
-	o.matches = q.matcher.search(content.Content, q.maxMatches)
 	return o
 }
