@@ -1,13 +1,16 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // grepEngines are the engines installed here, by name; the in-process
@@ -285,6 +288,15 @@ func TestGrepExternalEngineFallsBack(t *testing.T) {
 	if _, ok := (ripgrep{}).args(q(`é1`)); !ok {
 		t.Error("rg is not given a plain pattern")
 	}
+	if _, ok := (ripgrep{}).args(q(`^x`)); ok {
+		t.Error(`rg is given ^`)
+	}
+	if _, ok := (gitGrep{}).args(q(`x.`)); ok {
+		t.Error("git grep is given a dot it reads differently on invalid UTF-8")
+	}
+	if args, ok := (ripgrep{}).args(q(`x.`)); !ok || !slices.Contains(args, `(?i:X(?:.|(?-u:[\x80-\xFF])))`) {
+		t.Errorf("rg is given %q", args)
+	}
 	if _, err := exec.LookPath("rg"); err != nil {
 		return
 	}
@@ -313,4 +325,24 @@ func mustExecute(t *testing.T, call Call) Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// slowEngine searches the first file it gets, then hangs until the
+// search's time is up.
+type slowEngine struct{}
+
+func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
+	found(searchOne(ctx, q, <-files))
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestGrepSearchSaysWhenTimeRanOut: what was found by the deadline is
+// returned, and the cut said.
+func TestGrepSearchSaysWhenTimeRanOut(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "needle\n", "b.txt": "needle\n"})
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+	call.engine, call.timeout = slowEngine{}, 50*time.Millisecond
+	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"needle\" in the workspace directory:\n---\nFile: a.txt\nL1: needle\n---\n\n"+
+		"(the search stopped after 50ms; these are the matches in the files searched by then: search a narrower path or include filter to see the rest)")
 }

@@ -229,8 +229,10 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 // \s, \w keep Go's ASCII meaning, and with line breaks taken out of its
 // classes, since a match lies within one line (git grep runs PCRE over
 // whole buffers). Anchors and word boundaries, which those engines read
-// differently (whole buffers, CRLF, Unicode), are not given out.
-func externalPattern(tree *syntax.Regexp) (string, bool) {
+// differently (whole buffers, CRLF, Unicode), are not given out. Go's dot
+// also matches a byte of invalid UTF-8 (as U+FFFD): dot is how the
+// engine says that, or "" when it cannot.
+func externalPattern(tree *syntax.Regexp, dot string) (string, bool) {
 	if hasOp(tree, syntax.OpWordBoundary, syntax.OpNoWordBoundary,
 		syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine) {
 		return "", false
@@ -238,10 +240,12 @@ func externalPattern(tree *syntax.Regexp) (string, bool) {
 	if hasRune(tree, anyCharMark) {
 		return "", false
 	}
-	// Go's dot matches an invalid UTF-8 byte (as U+FFFD); theirs does
-	// not unless told.
 	printed := withinLine(tree).String()
-	return strings.ReplaceAll(printed, fmt.Sprintf(`\x{%x}`, anyCharMark), `(?:.|(?-u:[\x80-\xFF]))`), true
+	mark := fmt.Sprintf(`\x{%x}`, anyCharMark)
+	if dot == "" && strings.Contains(printed, mark) {
+		return "", false
+	}
+	return strings.ReplaceAll(printed, mark, dot), true
 }
 
 // anyCharMark stands for a dot while the pattern is printed.
@@ -311,7 +315,7 @@ type ripgrep struct{}
 func (ripgrep) name() string { return "rg" }
 
 func (ripgrep) args(q *grepQuery) ([]string, bool) {
-	pattern, ok := externalPattern(q.matcher.tree)
+	pattern, ok := externalPattern(q.matcher.tree, `(?:.|(?-u:[\x80-\xFF]))`)
 	if !ok {
 		return nil, false
 	}
@@ -372,7 +376,8 @@ type gitGrep struct{}
 func (gitGrep) name() string { return "git" }
 
 func (gitGrep) args(q *grepQuery) ([]string, bool) {
-	pattern, ok := externalPattern(q.matcher.tree)
+	// PCRE in UTF mode has no way to match one invalid byte.
+	pattern, ok := externalPattern(q.matcher.tree, "")
 	if !ok {
 		return nil, false
 	}
