@@ -36,9 +36,9 @@ func (t *grepTool) Name() string { return GrepSearchName }
 
 // grepParams are grep_search's parameters.
 type grepParams struct {
-	Pattern string `json:"pattern" desc:"The regular expression to search for, e.g. \"func\\s+main\"."`
-	Path    string `json:"path,omitempty" desc:"The directory (or file) to search: absolute, or relative to the workspace root. Defaults to the root."`
-	Include string `json:"include,omitempty" desc:"A glob limiting which files are searched, matched against the path relative to the search directory or the file name, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."`
+	Pattern string  `json:"pattern" desc:"The regular expression to search for, e.g. \"func\\s+main\"."`
+	Path    *string `json:"path,omitempty" desc:"The directory (or file) to search: absolute, or relative to the workspace root. Defaults to the root."`
+	Include string  `json:"include,omitempty" desc:"A glob limiting which files are searched, matched against the path relative to the search directory or the file name, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."`
 }
 
 func (t *grepTool) Declaration() *genai.FunctionDeclaration {
@@ -61,14 +61,13 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 	if p.Include != "" && !doublestar.ValidatePattern(p.Include) {
 		return nil, fmt.Errorf("params/include: invalid glob pattern %q", p.Include)
 	}
-	_, hasPath := raw["path"]
-	hasPath = hasPath && raw["path"] != nil
+	hasPath := p.Path != nil
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
 	if hasPath {
-		if dir, err = resolvePath(t.ws, "path", p.Path); err != nil {
+		if dir, err = resolvePath(t.ws, "path", *p.Path); err != nil {
 			return nil, err
 		}
 	}
