@@ -332,7 +332,7 @@ func mustExecute(t *testing.T, call Call) Result {
 type slowEngine struct{}
 
 func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
-	found(searchOne(ctx, q, <-files))
+	found(searchOne(ctx, q, <-files, new([]byte)))
 	<-ctx.Done()
 	return ctx.Err()
 }
@@ -345,4 +345,27 @@ func TestGrepSearchSaysWhenTimeRanOut(t *testing.T) {
 	call.engine, call.timeout = slowEngine{}, 50*time.Millisecond
 	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"needle\" in the workspace directory:\n---\nFile: a.txt\nL1: needle\n---\n\n"+
 		"(the search stopped after 50ms; these are the matches in the files searched by then: search a narrower path or include filter to see the rest)")
+}
+
+// TestLowerInto: the eight-bytes-at-a-time lower-casing lower-cases A-Z
+// and nothing else, at every offset.
+func TestLowerInto(t *testing.T) {
+	var all []byte
+	for b := range 256 {
+		all = append(all, byte(b))
+	}
+	all = append(all, all...)
+	for off := range 9 {
+		src := all[off:]
+		got := lowerInto(nil, src)
+		for i, b := range src {
+			want := b
+			if 'A' <= b && b <= 'Z' {
+				want = b + 32
+			}
+			if got[i] != want {
+				t.Fatalf("offset %d: byte %#x lower-cased to %#x, want %#x", off, b, got[i], want)
+			}
+		}
+	}
 }

@@ -89,9 +89,10 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		})
 	}
 	var batch []grepFile
+	var scratch []byte
 	for f := range files {
 		if f.open || f.entry.Symlink || strings.ContainsAny(f.rel, "\n\r\x00") {
-			found(searchOne(ctx, q, f))
+			found(searchOne(ctx, q, f, &scratch))
 			continue
 		}
 		if batch = append(batch, f); len(batch) == externalBatch {
@@ -107,8 +108,9 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 }
 
 func searchInProcess(ctx context.Context, q *grepQuery, batch []grepFile, found func(grepOutcome)) {
+	var scratch []byte
 	for _, f := range batch {
-		found(searchOne(ctx, q, f))
+		found(searchOne(ctx, q, f, &scratch))
 	}
 }
 

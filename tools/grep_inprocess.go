@@ -16,8 +16,9 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var scratch []byte
 			for f := range files {
-				found(searchOne(ctx, q, f))
+				found(searchOne(ctx, q, f, &scratch))
 			}
 		})
 	}
@@ -25,9 +26,9 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	return ctx.Err()
 }
 
-// searchOne searches one file in-process through the workspace (its open
+// searchOne searches one file in-process (scratch: see grepMatcher.search) through the workspace (its open
 // document's text, else the regular file on disk).
-func searchOne(ctx context.Context, q *grepQuery, f grepFile) grepOutcome {
+func searchOne(ctx context.Context, q *grepQuery, f grepFile, scratch *[]byte) grepOutcome {
 	o := grepOutcome{file: f}
 	if ctx.Err() != nil {
 		return o
@@ -45,7 +46,7 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile) grepOutcome {
 		return o
 	}
 	// Binary content is told only for files with matches: few are.
-	if o.matches = q.matcher.search(content.Content, q.maxMatches); len(o.matches) > 0 && isBinary(content.Content) {
+	if o.matches = q.matcher.search(content.Content, q.maxMatches, scratch); len(o.matches) > 0 && isBinary(content.Content) {
 		o.matches = nil
 	}
 	return o

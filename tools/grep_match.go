@@ -2,8 +2,10 @@ package tools
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,13 +19,9 @@ type grepMatcher struct {
 	re   *regexp.Regexp // (?i)pattern, run on one line
 	tree *syntax.Regexp // the parsed pattern, for engines that translate it
 	// lit is a string every match contains, or nil; with fold it is
-	// lower-case ASCII, searched for ASCII case-insensitively.
+	// lower-case ASCII, searched for in a lower-cased copy of the file.
 	lit  []byte
 	fold bool
-	// anchor is the byte of lit scanned for when fold: a non-letter other
-	// than a blank if lit has one, else its rarest letter (both cases are
-	// scanned for).
-	anchor int
 }
 
 func newGrepMatcher(pattern string) (*grepMatcher, error) {
@@ -41,7 +39,6 @@ func newGrepMatcher(pattern string) (*grepMatcher, error) {
 	m := &grepMatcher{re: re, tree: tree}
 	if runes, fold := requiredLiteral(tree); len(runes) > 0 {
 		m.lit, m.fold = searchableLiteral(runes, fold), fold
-		m.anchor = pickAnchor(m.lit)
 	}
 	return m, nil
 }
@@ -105,74 +102,39 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// letterRarity orders letters from the most to the least common in text.
-const letterRarity = "etaoinsrhldcumfpgwybvkxjqz"
-
-func pickAnchor(lit []byte) int {
-	best, bestRank := 0, -1
-	for i, b := range lit {
-		rank := strings.IndexByte(letterRarity, b)
-		if rank < 0 && b != ' ' && b != '\t' {
-			return i // not a letter nor a blank (common): one case only
-		}
-		if rank > bestRank {
-			best, bestRank = i, rank
-		}
+// lowerInto is src with ASCII letters lower-cased, in dst's storage:
+// eight bytes at a time (a byte is in A-Z when adding 0x3f to its low
+// seven bits sets its top bit, adding 0x25 does not, and it is ASCII).
+func lowerInto(dst, src []byte) []byte {
+	dst = slices.Grow(dst[:0], len(src))[:len(src)]
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i:])
+		low7 := w &^ high
+		upper := (low7 + 0x3f*ones) &^ (low7 + 0x25*ones) &^ w & high
+		binary.LittleEndian.PutUint64(dst[i:], w|upper>>2)
 	}
-	return best
+	for ; i < len(src); i++ {
+		dst[i] = lowerASCII(src[i])
+	}
+	return dst
 }
 
-// index is the offset of the first occurrence of m.lit in s, or -1.
-func (m *grepMatcher) index(s []byte) int {
-	if !m.fold {
-		return bytes.Index(s, m.lit)
+// search returns the matching lines of content, at most limit; scratch
+// holds the lower-cased copy a case-insensitive literal is searched in.
+func (m *grepMatcher) search(content []byte, limit int, scratch *[]byte) []grepMatch {
+	hay := content
+	if m.lit != nil && m.fold {
+		*scratch = lowerInto(*scratch, content)
+		hay = *scratch
 	}
-	lo := m.lit[m.anchor]
-	up := lo
-	if 'a' <= lo && lo <= 'z' {
-		up = lo - 'a' + 'A'
-	}
-	for pos := m.anchor; pos < len(s); {
-		i := bytes.IndexByte(s[pos:], lo)
-		if up != lo {
-			end := len(s) - pos
-			if i >= 0 {
-				end = i
-			}
-			if j := bytes.IndexByte(s[pos:pos+end], up); j >= 0 {
-				i = j
-			}
-		}
-		if i < 0 {
-			return -1
-		}
-		start := pos + i - m.anchor
-		if start+len(m.lit) <= len(s) && equalFoldASCII(s[start:start+len(m.lit)], m.lit) {
-			return start
-		}
-		pos += i + 1
-	}
-	return -1
-}
-
-// equalFoldASCII reports whether s lower-cased (ASCII letters only) is lower.
-func equalFoldASCII(s, lower []byte) bool {
-	for i, b := range s {
-		if lowerASCII(b) != lower[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// search returns the matching lines of content, at most limit.
-func (m *grepMatcher) search(content []byte, limit int) []grepMatch {
 	var out []grepMatch
 	line, counted := 1, 0 // the line number at offset counted
 	for pos := 0; pos < len(content) && len(out) < limit; {
 		start := pos
 		if m.lit != nil {
-			i := m.index(content[pos:])
+			i := bytes.Index(hay[pos:], m.lit)
 			if i < 0 {
 				break
 			}
