@@ -38,9 +38,10 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-# -race needs cgo, so a C compiler and libc's headers.
+# -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
+# grep_search's engines, tested against the others.
 test-go:
-	@$(call debs,gcc libc6-dev)
+	@$(call debs,gcc libc6-dev ripgrep)
 	go test -race -count=1 ./...
 
 # setup.sh installs Chromium, code-server and what they need.

@@ -23,55 +23,40 @@ type globTool struct{ ws *workspace.Workspace }
 
 func (t *globTool) Name() string { return GlobName }
 
+// globParams are glob's parameters.
+type globParams struct {
+	Pattern          string   `json:"pattern" desc:"The glob pattern, matched against paths relative to the search directory (\"*\" does not cross \"/\"; \"**\" does)."`
+	Path             *string  `json:"path,omitempty" desc:"The directory to search: absolute, or relative to the workspace root. Defaults to the root."`
+	Ignore           []string `json:"ignore,omitempty" desc:"Glob patterns of paths (relative to the search directory) to leave out."`
+	CaseSensitive    bool     `json:"case_sensitive,omitempty" desc:"Whether matching is case-sensitive. Defaults to false."`
+	RespectGitIgnore *bool    `json:"respect_git_ignore,omitempty" desc:"Whether to leave out files ignored by .gitignore and .geminiignore. Defaults to true."`
+}
+
 func (t *globTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: GlobName,
-		Description: "Finds files whose path relative to the search directory matches a glob pattern (e.g. \"**/*.go\", \"src/**/*.{ts,tsx}\"), " +
-			"returning absolute paths, most recently modified first. Skips .git, node_modules and git-ignored files.",
-		ParametersJsonSchema: object([]string{"pattern"}, map[string]any{
-			"pattern":            prop("string", "The glob pattern, matched against paths relative to the search directory (\"*\" does not cross \"/\"; \"**\" does)."),
-			"path":               prop("string", "The directory to search: absolute, or relative to the workspace root. Defaults to the root."),
-			"ignore":             stringArray("Glob patterns of paths (relative to the search directory) to leave out."),
-			"case_sensitive":     prop("boolean", "Whether matching is case-sensitive. Defaults to false."),
-			"respect_git_ignore": prop("boolean", "Whether to leave out files ignored by .gitignore and .geminiignore. Defaults to true."),
-		}),
-	}
+	return declare[globParams](GlobName, "Finds files whose path relative to the search directory matches a glob pattern (e.g. \"**/*.go\", \"src/**/*.{ts,tsx}\"), "+
+		"returning absolute paths, most recently modified first. Skips .git, node_modules and git-ignored files.")
 }
 
 func (t *globTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	pattern, _, err := a.str("pattern", true)
-	if err != nil {
+	var p globParams
+	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
+	pattern, ignore, caseSensitive := p.Pattern, p.Ignore, p.CaseSensitive
 	if strings.TrimSpace(pattern) == "" {
 		return nil, errors.New("The 'pattern' parameter must be non-empty.")
-	}
-	path, hasPath, err := a.str("path", false)
-	if err != nil {
-		return nil, err
-	}
-	ignore, err := a.stringList("ignore")
-	if err != nil {
-		return nil, err
 	}
 	if err := validatePatterns("ignore", ignore); err != nil {
 		return nil, err
 	}
-	caseSensitive, err := a.boolean("case_sensitive", false)
-	if err != nil {
-		return nil, err
-	}
-	respect, err := a.boolean("respect_git_ignore", true)
-	if err != nil {
-		return nil, err
-	}
+	respect := p.RespectGitIgnore == nil || *p.RespectGitIgnore
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
+	hasPath := p.Path != nil
 	if hasPath {
-		if dir, err = resolvePath(t.ws, "path", path); err != nil {
+		if dir, err = resolvePath(t.ws, "path", *p.Path); err != nil {
 			return nil, err
 		}
 	}

@@ -1,15 +1,17 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"google.golang.org/genai"
@@ -23,72 +25,69 @@ const (
 	// maxGrepFileSize is the largest file grep_search searches; larger
 	// ones (bundles, dumps, data) are skipped unread and counted.
 	maxGrepFileSize = 8 << 20
+	// grepTimeout bounds one search; what was found by then is returned,
+	// with the cut said.
+	grepTimeout = 30 * time.Second
 )
 
 type grepTool struct{ ws *workspace.Workspace }
 
 func (t *grepTool) Name() string { return GrepSearchName }
 
+// grepParams are grep_search's parameters.
+type grepParams struct {
+	Pattern string  `json:"pattern" desc:"The regular expression to search for, e.g. \"func\\s+main\"."`
+	Path    *string `json:"path,omitempty" desc:"The directory (or file) to search: absolute, or relative to the workspace root. Defaults to the root."`
+	Include string  `json:"include,omitempty" desc:"A glob limiting which files are searched, matched against the path relative to the search directory or the file name, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."`
+}
+
 func (t *grepTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name: GrepSearchName,
-		Description: "Searches the content of files in the workspace (as open in the editor) for a regular expression (RE2 syntax, case-insensitive; " +
-			"start with (?-i) for case-sensitive), returning matching lines with their file paths and line numbers. Skips binary and git-ignored files.",
-		ParametersJsonSchema: object([]string{"pattern"}, map[string]any{
-			"pattern": prop("string", "The regular expression to search for, e.g. \"func\\s+main\"."),
-			"path":    prop("string", "The directory (or file) to search: absolute, or relative to the workspace root. Defaults to the root."),
-			"include": prop("string", "A glob limiting which files are searched, matched against the path relative to the search directory or the file name, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."),
-		}),
-	}
+	return declare[grepParams](GrepSearchName, "Searches the content of files in the workspace (as open in the editor) for a regular expression (RE2 syntax, case-insensitive; "+
+		"start with (?-i) for case-sensitive), returning matching lines with their file paths and line numbers. Skips binary and git-ignored files.")
 }
 
 func (t *grepTool) Build(raw map[string]any) (Call, error) {
-	a := args(raw)
-	pattern, _, err := a.str("pattern", true)
-	if err != nil {
+	var p grepParams
+	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	if pattern == "" {
+	if p.Pattern == "" {
 		return nil, errors.New("The 'pattern' parameter must be non-empty.")
 	}
-	re, err := regexp.Compile("(?i)" + pattern)
+	m, err := newGrepMatcher(p.Pattern)
 	if err != nil {
-		// Compile the pattern alone so the message does not show our prefix.
-		_, err = regexp.Compile(pattern)
-		return nil, fmt.Errorf("Invalid regular expression pattern provided: %s. Error: %v", pattern, err)
+		return nil, fmt.Errorf("Invalid regular expression pattern provided: %s. Error: %v", p.Pattern, err)
 	}
-	p, hasPath, err := a.str("path", false)
-	if err != nil {
-		return nil, err
+	if p.Include != "" && !doublestar.ValidatePattern(p.Include) {
+		return nil, fmt.Errorf("params/include: invalid glob pattern %q", p.Include)
 	}
-	include, _, err := a.str("include", false)
-	if err != nil {
-		return nil, err
-	}
-	if include != "" && !doublestar.ValidatePattern(include) {
-		return nil, fmt.Errorf("params/include: invalid glob pattern %q", include)
-	}
+	hasPath := p.Path != nil
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
 	if hasPath {
-		if dir, err = resolvePath(t.ws, "path", p); err != nil {
+		if dir, err = resolvePath(t.ws, "path", *p.Path); err != nil {
 			return nil, err
 		}
 	}
-	return &grepCall{ws: t.ws, pattern: pattern, re: re, dir: dir, hasPath: hasPath, include: include, maxFileSize: maxGrepFileSize}, nil
+	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.Include,
+		maxFileSize: maxGrepFileSize, maxMatches: maxGrepMatches, timeout: grepTimeout}, nil
 }
 
 type grepCall struct {
 	ws          *workspace.Workspace
 	pattern     string
-	re          *regexp.Regexp
+	matcher     *grepMatcher
 	dir         string
 	hasPath     bool
 	include     string
 	maxFileSize int64
+	maxMatches  int
+	timeout     time.Duration
 	limits      workspace.WalkOptions
+	// engine, when set, is used whatever is installed (tests compare them).
+	engine grepEngine
 }
 
 func (c *grepCall) Title() string {
@@ -111,8 +110,38 @@ type grepMatch struct {
 	text string
 }
 
-// errEnough stops a walk once the match cap is reached.
-var errEnough = errors.New("enough matches")
+// grepFile is one file the search selected: a regular file (or a symlink
+// to one) inside the roots, not ignored, within the size cap, or an open
+// document. seq is its place in walk order.
+type grepFile struct {
+	seq   int
+	entry workspace.DirEntry
+	rel   string // slash-separated, relative to the search directory
+	open  bool   // an open document: its buffer is searched, not the disk
+}
+
+// grepOutcome is what an engine found in one file.
+type grepOutcome struct {
+	file       grepFile
+	matches    []grepMatch // in line order, at most the call's maxMatches
+	unreadable bool
+}
+
+// grepEngine searches the files it receives until files is closed, and
+// reports every file it searched through found (from any goroutine). It
+// returns only once every file it took from files is reported, so a caller
+// that stops sending knows all it sent was searched.
+type grepEngine interface {
+	search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error
+}
+
+// grepQuery is what every engine needs to search.
+type grepQuery struct {
+	ws          *workspace.Workspace
+	matcher     *grepMatcher
+	maxFileSize int64
+	maxMatches  int // per file
+}
 
 func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	isDir, err := c.ws.Stat(c.dir)
@@ -122,73 +151,151 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
 	}
+	if !isDir {
+		if rel := filepath.Base(c.dir); c.included(rel) {
+			if _, err := c.ws.ReadFile(ctx, c.dir, c.maxFileSize); err != nil {
+				if ctx.Err() != nil {
+					return Result{}, ctx.Err()
+				}
+				if errors.Is(err, workspace.ErrNotExist) {
+					return failure("Path does not exist: " + c.dir), nil
+				}
+				return failure(fmt.Sprintf("Cannot search %s: %v", quoteName(c.dir), err)), nil
+			}
+		}
+	}
 
-	byFile := map[string][]grepMatch{}
-	count := 0
-	search := func(rel string, content []byte) error {
-		if isBinary(content) {
+	runCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	walkCtx, stopWalk := context.WithCancel(runCtx)
+	defer stopWalk()
+
+	var (
+		mu       sync.Mutex
+		outcomes []grepOutcome
+		total    int
+	)
+	found := func(o grepOutcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		outcomes = append(outcomes, o)
+		if total += len(o.matches); total >= c.maxMatches {
+			stopWalk() // what was sent is searched; the prefix is complete
+		}
+	}
+
+	files := make(chan grepFile, 256)
+	var (
+		omitted  workspace.Omitted
+		tooLarge int
+		walkErr  error
+		walked   = make(chan struct{})
+	)
+	go func() {
+		defer close(walked)
+		defer close(files)
+		omitted, tooLarge, walkErr = c.selectFiles(walkCtx, isDir, files)
+	}()
+	engine := c.engine
+	if engine == nil {
+		engine = pickGrepEngine(c.programDir(isDir))
+	}
+	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.maxMatches}
+	engineErr := engine.search(runCtx, q, files, found)
+	stopWalk()
+	for range files { // an engine that failed left some unread
+	}
+	<-walked
+
+	if ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	timedOut := runCtx.Err() != nil
+	if engineErr != nil && !timedOut {
+		return Result{}, fmt.Errorf("searching %s: %w", c.dir, engineErr)
+	}
+	if walkErr != nil && walkCtx.Err() == nil {
+		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
+	}
+	return c.format(outcomes, omitted, tooLarge, timedOut), nil
+}
+
+// programDir is where an external engine runs: the search directory, or
+// the directory of the file searched.
+func (c *grepCall) programDir(isDir bool) string {
+	if isDir {
+		return c.dir
+	}
+	return filepath.Dir(c.dir)
+}
+
+func (c *grepCall) included(rel string) bool {
+	return c.include == "" || doublestar.MatchUnvalidated(c.include, rel) || doublestar.MatchUnvalidated(c.include, path.Base(rel))
+}
+
+// selectFiles sends the files to search, in walk order: the same for
+// every engine, so every engine keeps the workspace's guarantees (roots,
+// regular files only, ignore rules, size cap, open documents).
+func (c *grepCall) selectFiles(ctx context.Context, isDir bool, files chan<- grepFile) (workspace.Omitted, int, error) {
+	tooLarge, seq := 0, 0
+	send := func(e workspace.DirEntry, rel string) error {
+		if e.Size > c.maxFileSize {
+			tooLarge++
 			return nil
 		}
-		for i, line := range strings.Split(string(content), "\n") {
-			line = strings.TrimSuffix(line, "\r")
-			if !c.re.MatchString(line) {
-				continue
-			}
-			text, _ := cutLine(strings.TrimSpace(line))
-			byFile[rel] = append(byFile[rel], grepMatch{line: i + 1, text: text})
-			if count++; count == maxGrepMatches {
-				return errEnough
-			}
+		_, open := c.ws.Documents().Get(e.Path)
+		select {
+		case files <- grepFile{seq: seq, entry: e, rel: rel, open: open}:
+			seq++
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		return nil
 	}
-	included := func(rel string) bool {
-		return c.include == "" || doublestar.MatchUnvalidated(c.include, rel) || doublestar.MatchUnvalidated(c.include, path.Base(rel))
-	}
-	var omitted workspace.Omitted
-	tooLarge, unreadable := 0, 0
-	if isDir {
-		omitted, err = c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
-			if e.Ignored && e.IsDir {
-				return fs.SkipDir
-			}
-			rel := relSlash(c.dir, e.Path)
-			if e.Ignored || e.IsDir || !included(rel) {
-				return nil
-			}
-			f, err := c.ws.ReadFile(ctx, e.Path, c.maxFileSize)
-			switch {
-			case ctx.Err() != nil:
-				return ctx.Err()
-			case errors.Is(err, workspace.ErrNotExist):
-				return nil // gone since it was listed
-			case errors.Is(err, workspace.ErrTooLarge):
-				tooLarge++
-				return nil
-			case err != nil:
-				// One file that cannot be read (permissions, replaced by
-				// a special file since the listing) does not end the search.
-				unreadable++
-				return nil
-			}
-			return search(rel, f.Content)
-		})
-	} else if rel := filepath.Base(c.dir); included(rel) {
-		f, rerr := c.ws.ReadFile(ctx, c.dir, c.maxFileSize)
-		switch {
-		case ctx.Err() != nil:
-			return Result{}, ctx.Err()
-		case errors.Is(rerr, workspace.ErrNotExist):
-			return failure("Path does not exist: " + c.dir), nil
-		case rerr != nil:
-			return failure(fmt.Sprintf("Cannot search %s: %v", quoteName(c.dir), rerr)), nil
+	if !isDir {
+		rel := filepath.Base(c.dir)
+		if !c.included(rel) {
+			return workspace.Omitted{}, 0, nil
 		}
-		err = search(rel, f.Content)
+		// Execute has checked that it can be read.
+		// A path given is resolved again when read, as a symlink is.
+		return workspace.Omitted{}, 0, send(workspace.DirEntry{Path: c.dir, Symlink: true}, rel)
 	}
-	limited := errors.Is(err, errEnough)
-	if err != nil && !limited {
-		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
+	omitted, err := c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
+		if e.Ignored && e.IsDir {
+			return fs.SkipDir
+		}
+		if e.Ignored || e.IsDir {
+			return nil
+		}
+		rel := relSlash(c.dir, e.Path)
+		if !c.included(rel) {
+			return nil
+		}
+		return send(e, rel)
+	})
+	return omitted, tooLarge, err
+}
+
+// format writes the result: the first maxMatches matches in walk order,
+// grouped by file in path order.
+func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, tooLarge int, timedOut bool) Result {
+	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return cmp.Compare(a.file.seq, b.file.seq) })
+	count, unreadable := 0, 0
+	var kept []grepOutcome
+	for _, o := range outcomes {
+		if o.unreadable {
+			unreadable++
+		}
+		if len(o.matches) == 0 || count == c.maxMatches {
+			continue
+		}
+		o.matches = o.matches[:min(len(o.matches), c.maxMatches-count)]
+		count += len(o.matches)
+		kept = append(kept, o)
 	}
+	limited := count >= c.maxMatches
+
 	var extra []string // what the search itself skipped
 	if tooLarge > 0 {
 		extra = append(extra, fmt.Sprintf("%d %s over %s", tooLarge, plural(tooLarge, "file", "files"), workspace.FormatSize(c.maxFileSize)))
@@ -196,9 +303,16 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	if unreadable > 0 {
 		extra = append(extra, fmt.Sprintf("%d unreadable %s", unreadable, plural(unreadable, "file", "files")))
 	}
-	note, displayNote := "", ""
+	var notes []string
+	if timedOut && !limited {
+		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the matches in the files searched by then: search a narrower path or include filter to see the rest)", c.timeout))
+	}
 	if n := omittedNote(omitted, extra...); n != "" {
-		note, displayNote = "\n\n"+n, " "+n
+		notes = append(notes, n)
+	}
+	note, displayNote := "", ""
+	if len(notes) > 0 {
+		note, displayNote = "\n\n"+strings.Join(notes, "\n"), " "+strings.Join(notes, " ")
 	}
 
 	where := "in the workspace directory"
@@ -213,7 +327,7 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 		return Result{
 			Output:  fmt.Sprintf("No matches found for pattern \"%s\" %s%s.", c.pattern, where, filter) + note,
 			Display: "No matches found." + displayNote,
-		}, nil
+		}
 	}
 	term := "matches"
 	if count == 1 {
@@ -222,21 +336,17 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Found %d %s for pattern \"%s\" %s%s", count, term, c.pattern, where, filter)
 	if limited {
-		fmt.Fprintf(&b, " (results limited to %d matches for performance)", maxGrepMatches)
+		fmt.Fprintf(&b, " (results limited to %d matches for performance)", c.maxMatches)
 	}
 	b.WriteString(":\n---")
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
-	}
-	slices.Sort(files)
-	for _, f := range files {
-		b.WriteString("\nFile: " + quoteName(f))
-		for _, m := range byFile[f] {
+	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
+	for _, o := range kept {
+		b.WriteString("\nFile: " + quoteName(o.file.rel))
+		for _, m := range o.matches {
 			fmt.Fprintf(&b, "\nL%d: %s", m.line, m.text)
 		}
 		b.WriteString("\n---")
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}, nil
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
 }

@@ -52,6 +52,9 @@ func defaultDir(ws *workspace.Workspace) (string, error) {
 // relSlash is path relative to dir with forward slashes, for glob matching
 // and display.
 func relSlash(dir, path string) string {
+	if rest, ok := strings.CutPrefix(path, dir); ok && strings.HasPrefix(rest, string(filepath.Separator)) && dir != "" {
+		return filepath.ToSlash(rest[1:]) // the common case in a walk, without Rel's cleaning
+	}
 	rel, err := filepath.Rel(dir, path)
 	if err != nil {
 		return filepath.ToSlash(path)

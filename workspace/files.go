@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -88,6 +90,31 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 	return File{Path: path, Content: content, BOM: hadBOM}, nil
 }
 
+// ReadEntry is ReadFile for a file a Walk or ReadDir reported: the walk
+// built its path from resolved directories and found its last component
+// not to be a symlink, so the path is not resolved again (searching a tree
+// would otherwise lstat every directory above every file). The file is
+// still opened as ReadFile opens it: a regular file only, without
+// following a symlink swapped in since, the size checked before reading.
+// A symlink entry is resolved and checked as ReadFile does.
+func (w *Workspace) ReadEntry(ctx context.Context, e DirEntry, limit int64) (File, error) {
+	if e.Symlink || e.IsDir {
+		return w.ReadFile(ctx, e.Path, limit)
+	}
+	if err := w.checkResolved(e.Path); err != nil {
+		return File{}, err
+	}
+	if _, ok := w.docs.Get(e.Path); ok {
+		return w.ReadFile(ctx, e.Path, limit)
+	}
+	data, err := readResolved(ctx, e.Path, e.Path, limit)
+	if err != nil {
+		return File{}, err
+	}
+	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
+	return File{Path: e.Path, Content: content, BOM: hadBOM}, nil
+}
+
 // DirEntry is one name in a directory listing: a directory or a regular
 // file (or a symlink to one inside the roots), or an open document.
 type DirEntry struct {
@@ -100,6 +127,9 @@ type DirEntry struct {
 	// directory down to this one, and the root's .git/info/exclude) ignore
 	// the entry or a directory above it.
 	Ignored bool
+	// Symlink: the entry is a symlink (to a file or directory inside the
+	// roots); an engine that cannot re-check its target reads it in-process.
+	Symlink bool
 }
 
 // Listing caps; a listing or walk that reaches one says so in Omitted.
@@ -210,8 +240,8 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirLis
 	entries := make([]listed, 0, len(diskEntries))
 	seen := make(map[string]bool, len(diskEntries))
 	for _, de := range diskEntries {
-		e := listed{DirEntry: DirEntry{Name: de.Name(), Path: filepath.Join(dir, de.Name())}}
-		fi, err := de.Info()
+		e := listed{DirEntry: DirEntry{Name: de.name, Path: filepath.Join(dir, de.name)}}
+		fi, err := de.fi, de.err
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed since the listing
 		}
@@ -220,7 +250,7 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirLis
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			e.symlink = true
+			e.symlink, e.Symlink = true, true
 			if fi = w.followListed(e.Path, &om); fi == nil {
 				continue
 			}
@@ -286,23 +316,35 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 	return fi
 }
 
-// readDirNames reads at most maxEntries entries of dir, opening it so that
-// a FIFO put in its place fails instead of blocking; cut reports that
-// there were more.
-func readDirNames(dir string, maxEntries int) (entries []fs.DirEntry, cut bool, err error) {
+// statted is one directory entry and its lstat.
+type statted struct {
+	name string
+	fi   fs.FileInfo
+	err  error
+}
+
+// readDirNames reads and lstats at most maxEntries entries of dir, opening
+// it so that a FIFO put in its place fails instead of blocking; cut
+// reports that there were more.
+func readDirNames(dir string, maxEntries int) (entries []statted, cut bool, err error) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	entries, err = f.ReadDir(maxEntries + 1)
+	des, err := f.ReadDir(maxEntries + 1)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, false, err
 	}
-	if len(entries) > maxEntries {
-		return entries[:maxEntries], true, nil
+	if len(des) > maxEntries {
+		des, cut = des[:maxEntries], true
 	}
-	return entries, false, nil
+	infos, errs := lstatEntries(f, des)
+	entries = make([]statted, len(des))
+	for i, de := range des {
+		entries[i] = statted{name: de.Name(), fi: infos[i], err: errs[i]}
+	}
+	return entries, cut, nil
 }
 
 // WalkOptions control Walk; zero fields take the defaults.
@@ -326,9 +368,11 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	}
 	dir = filepath.Clean(dir)
 	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn,
-		budget: cmp.Or(opts.MaxEntries, MaxWalkEntries), dirCap: cmp.Or(opts.MaxDirEntries, MaxDirEntries)}
+		budget: cmp.Or(opts.MaxEntries, MaxWalkEntries), dirCap: cmp.Or(opts.MaxDirEntries, MaxDirEntries),
+		readers: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	defer wk.readAhead.Wait()
 	wk.om.DirCap, wk.om.WalkCap = wk.dirCap, wk.budget
-	entries, err := wk.list(dir)
+	entries, err := wk.list(dir, nil)
 	if err != nil {
 		return Omitted{}, err
 	}
@@ -347,16 +391,63 @@ type walker struct {
 	budget int // entries still to be read
 	dirCap int
 	om     Omitted
+
+	// Subdirectories that will be entered are read ahead, one reader per
+	// core, while fn runs on what comes before them: listing (one lstat
+	// per entry) is most of a walk's time.
+	readers   chan struct{} // a slot per reader
+	readAhead sync.WaitGroup
 }
 
-// list reads dir within the walk's budget; (nil, nil) once it is spent.
-func (wk *walker) list(dir string) ([]listed, error) {
+// pendingList is a directory being read ahead.
+type pendingList struct {
+	done chan struct{}
+	l    dirListing
+	err  error
+}
+
+// readAheadOf starts reading dir in the background when a reader is free
+// and the budget leaves room for a whole directory; nil when not started.
+func (wk *walker) readAheadOf(dir string) *pendingList {
+	if wk.budget < 2*wk.dirCap {
+		return nil
+	}
+	select {
+	case wk.readers <- struct{}{}:
+	default:
+		return nil
+	}
+	p := &pendingList{done: make(chan struct{})}
+	wk.readAhead.Go(func() {
+		defer func() { <-wk.readers }()
+		defer close(p.done)
+		if wk.ctx.Err() == nil {
+			p.l, p.err = wk.w.readDir(dir, wk.docs, wk.dirCap)
+		}
+	})
+	return p
+}
+
+// list reads dir within the walk's budget, or takes what was read ahead
+// when the budget still allows a whole directory (else it reads again, so
+// what the budget cuts does not depend on timing); (nil, nil) once the
+// budget is spent.
+func (wk *walker) list(dir string, ahead *pendingList) ([]listed, error) {
 	if wk.budget <= 0 {
 		wk.om.WalkCut = true
 		return nil, nil
 	}
 	n := min(wk.dirCap, wk.budget)
-	l, err := wk.w.readDir(dir, wk.docs, n)
+	var l dirListing
+	var err error
+	if ahead != nil {
+		<-ahead.done
+	}
+	if ahead != nil && n == wk.dirCap && wk.ctx.Err() == nil {
+		l, err = ahead.l, ahead.err
+	} else {
+		l, err = wk.w.readDir(dir, wk.docs, n)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -369,8 +460,15 @@ func (wk *walker) list(dir string) ([]listed, error) {
 	return l.entries, nil
 }
 
+// enters reports whether the walk would enter e (fn permitting).
+func enters(e listed, ignored bool) bool {
+	return e.IsDir && !e.symlink && !ignored && !alwaysSkipped(e.Name)
+}
+
 func (wk *walker) walk(entries []listed, rules ignoreRules) error {
-	for _, e := range entries {
+	ahead := make([]*pendingList, len(entries))
+	next := 0 // entries before next have been considered for reading ahead
+	for i, e := range entries {
 		if err := wk.ctx.Err(); err != nil {
 			return err
 		}
@@ -391,12 +489,21 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 		if !e.IsDir || e.symlink {
 			continue
 		}
-		children, err := wk.list(e.Path)
+		// Read ahead the next directories (not ignored ones, which
+		// callers mostly skip) while this one's subtree is walked.
+		for next = max(next, i+1); next < len(entries); next++ {
+			if c := entries[next]; enters(c, rules.match(c.Name, c.IsDir)) {
+				if ahead[next] = wk.readAheadOf(c.Path); ahead[next] == nil {
+					break
+				}
+			}
+		}
+		children, err := wk.list(e.Path, ahead[i])
 		if err != nil {
 			wk.om.Unreadable++
 			continue
 		}
-		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored)
+		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored, children)
 		if err := wk.walk(children, childRules); err != nil {
 			return err
 		}

@@ -231,6 +231,37 @@ func TestWalkSeesIgnoreFileChanges(t *testing.T) {
 	}
 }
 
+// A subdirectory's ignore files are known from its listing (no stat):
+// added, rewritten and removed between walks, they are read again; an
+// open .gitignore's buffer is not what git reads, the disk is.
+func TestWalkSeesNestedIgnoreFileChanges(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"sub/a.txt": "", "sub/b.txt": ""})
+	sub := filepath.Join(root, "sub")
+	walk := func() []string { return walkNames(t, w, root, true) }
+	if got := walk(); !slices.Equal(got, []string{"sub/", "sub/a.txt", "sub/b.txt"}) {
+		t.Fatalf("before: %v", got)
+	}
+	writeFiles(t, root, map[string]string{"sub/.geminiignore": "a.txt\n"})
+	if got := walk(); !slices.Equal(got, []string{"sub/", "sub/.geminiignore", "sub/b.txt"}) {
+		t.Fatalf("after adding sub/.geminiignore: %v", got)
+	}
+	writeFiles(t, root, map[string]string{"sub/.geminiignore": "b.txt\nmore\n"})
+	if got := walk(); !slices.Equal(got, []string{"sub/", "sub/.geminiignore", "sub/a.txt"}) {
+		t.Fatalf("after changing sub/.geminiignore: %v", got)
+	}
+	w.Documents().Open(Document{Path: filepath.Join(sub, ".geminiignore"), URI: "file://" + filepath.Join(sub, ".geminiignore"), Version: 1, Text: "a.txt\n"})
+	if got := walk(); !slices.Equal(got, []string{"sub/", "sub/.geminiignore", "sub/a.txt"}) {
+		t.Fatalf("with sub/.geminiignore open and edited: %v", got)
+	}
+	w.Documents().Close(filepath.Join(sub, ".geminiignore"))
+	if err := os.Remove(filepath.Join(sub, ".geminiignore")); err != nil {
+		t.Fatal(err)
+	}
+	if got := walk(); !slices.Equal(got, []string{"sub/", "sub/a.txt", "sub/b.txt"}) {
+		t.Fatalf("after removing sub/.geminiignore: %v", got)
+	}
+}
+
 func TestWalkControl(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a/1": "", "a/2": "", "b/1": "", "c": ""})
 	// A symlinked directory inside the roots is reported but not entered.

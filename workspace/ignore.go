@@ -31,7 +31,7 @@ type ignoreRules struct {
 // rulesFor collects the patterns in force inside dir, from root down,
 // reading each directory's ignore files on the way.
 func (w *Workspace) rulesFor(ctx context.Context, root, dir string) ignoreRules {
-	r := ignoreRules{root: root, patterns: w.dirPatterns(ctx, root, root)}
+	r := ignoreRules{root: root, patterns: w.dirPatterns(ctx, root, root, nil)}
 	if dir == root {
 		return r
 	}
@@ -42,22 +42,23 @@ func (w *Workspace) rulesFor(ctx context.Context, root, dir string) ignoreRules 
 	cur := root
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, name)
-		r = w.descend(ctx, r, name, cur, r.match(name, true))
+		r = w.descend(ctx, r, name, cur, r.match(name, true), nil)
 	}
 	return r
 }
 
 // descend returns the rules inside the subdirectory name (at path dir) of
 // r; ignored says the subdirectory itself is ignored, and with it all
-// below, so its ignore files are not read.
-func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string, ignored bool) ignoreRules {
+// below, so its ignore files are not read. listing, when not nil, is the
+// subdirectory's listing, which tells its ignore files' stamps.
+func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string, ignored bool, listing []listed) ignoreRules {
 	if r.all || ignored {
 		return ignoreRules{root: r.root, all: true}
 	}
 	return ignoreRules{
 		root:     r.root,
 		parts:    append(slices.Clip(r.parts), name),
-		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.root, dir)),
+		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.root, dir, listing)),
 	}
 }
 
@@ -100,8 +101,10 @@ type fileStamp struct {
 const maxIgnoreFileSize = 1 << 20
 
 // dirPatterns returns the patterns of dir's own ignore files, with
-// domains relative to root.
-func (w *Workspace) dirPatterns(ctx context.Context, root, dir string) []gitignore.Pattern {
+// domains relative to root. Their stamps (is the cache still good?) come
+// from dir's listing when given, so a walk stats no ignore file: the
+// files are read once and then only when they change.
+func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing []listed) []gitignore.Pattern {
 	files := make([]string, 0, 3)
 	if dir == root {
 		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
@@ -111,7 +114,9 @@ func (w *Workspace) dirPatterns(ctx context.Context, root, dir string) []gitigno
 	}
 	stamps := make([]fileStamp, len(files))
 	for i, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+		if stamp, ok := listedStamp(listing, filepath.Dir(f) == dir, filepath.Base(f)); ok {
+			stamps[i] = stamp
+		} else if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
 			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
 		}
 	}
@@ -149,6 +154,25 @@ func (w *Workspace) dirPatterns(ctx context.Context, root, dir string) []gitigno
 		w.ignoreMu.Unlock()
 	}
 	return patterns
+}
+
+// listedStamp is the stamp of the file name in a directory's listing
+// (sorted by name; inDir false or a nil listing: not known from it). An
+// open document's entry stamps its buffer (modified now), so its file is
+// read again from disk each walk.
+func listedStamp(listing []listed, inDir bool, name string) (fileStamp, bool) {
+	if listing == nil || !inDir {
+		return fileStamp{}, false
+	}
+	i, found := slices.BinarySearchFunc(listing, name, func(e listed, name string) int { return strings.Compare(e.Name, name) })
+	if !found {
+		return fileStamp{}, true // no such file
+	}
+	e := listing[i]
+	if e.IsDir {
+		return fileStamp{}, true
+	}
+	return fileStamp{exists: true, size: e.Size, mod: time.Unix(0, e.ModTime)}, true
 }
 
 // parseIgnore parses gitignore syntax; domain is the directory holding it.

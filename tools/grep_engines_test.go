@@ -1,0 +1,371 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// grepEngines are the engines installed here, by name; the in-process
+// one always is.
+func grepEngines(t *testing.T, dir string) map[string]grepEngine {
+	engines := map[string]grepEngine{"in-process": inProcessGrep{}}
+	if _, err := exec.LookPath("rg"); err == nil {
+		engines["rg"] = externalGrep{tool: ripgrep{}, dir: dir}
+	} else {
+		t.Log("rg is not installed: its engine is not compared (make test-go installs it)")
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		engines["git grep"] = externalGrep{tool: gitGrep{}, dir: dir}
+	}
+	return engines
+}
+
+// engineFixture is one of each thing an engine could get wrong.
+func engineFixture(t *testing.T) *testWorkspace {
+	var many strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&many, "hit %d\n", i)
+	}
+	tw := newTestWorkspace(t, map[string]string{
+		"a.go":                "package a\n\nfunc Main() {} // TODO first\n\tfunc   main2() {}\n",
+		"crlf.txt":            "Func main\r\nend$\r\n  todo: spaced  \r\n",
+		"nul.bin":             "func main\x00 todo\n",
+		"control.bin":         strings.Repeat("\x01\x02\x03", 100) + "func main\n",
+		"late-nul.txt":        strings.Repeat("x\n", 3000) + "func main\n\x00\n",
+		"long.txt":            "TODO " + strings.Repeat("y", 2500) + "\n",
+		"latin1.txt":          "caf\xe9 todo\n",
+		"-dash.txt":           "todo dash\n",
+		".hidden/h.txt":       "todo hidden\n",
+		"sub/.gitignore":      "skipped.txt\n",
+		"sub/skipped.txt":     "todo ignored\n",
+		"sub/kept.txt":        "TODO kept\nKelvin \u212a todo\nDigits 42 todo\n",
+		"gem/.geminiignore":   "*.md\n",
+		"gem/notes.md":        "todo gemini-ignored\n",
+		"gem/code.go":         "// Todo in code\n",
+		"disk-only.txt":       "todo on disk\n",
+		"many/one.txt":        many.String(),
+		"many/two.txt":        many.String(),
+		"ws.txt":              "word\tsep todo\nwordsep\n",
+		"big.txt":             strings.Repeat("todo\n", 40),
+		"unicode/ünï.txt":     "todo ünïcode ÄÖ\n",
+		"empty.txt":           "",
+		"only-newlines.txt":   "\n\n\n",
+		"trailing/no-eol.txt": "last todo",
+	})
+	tw.open("disk-only.txt", "buffer text\nTODO from the buffer\n")
+	tw.open("unsaved.txt", "todo never saved\n")
+	if err := os.Symlink(tw.abs("a.go"), tw.abs("link.go")); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("todo SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), tw.abs("out.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" {
+		if err := exec.Command("mkfifo", tw.abs("fifo.txt")).Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tw
+}
+
+// TestGrepEnginesAgree runs every engine over the same files and queries:
+// every output must be the in-process engine's, byte for byte.
+func TestGrepEnginesAgree(t *testing.T) {
+	tw := engineFixture(t)
+	tool := tw.tool(GrepSearchName, Options{})
+	queries := []map[string]any{
+		{"pattern": "todo"},
+		{"pattern": "(?-i)TODO"},
+		{"pattern": "func\\s+main"},
+		{"pattern": `^\s*func`},
+		{"pattern": `end\$$`},
+		{"pattern": `todo\s*$`},
+		{"pattern": `\d+ todo`},
+		{"pattern": `k`},
+		{"pattern": `K.lvin`},
+		{"pattern": `\bhit\b \d`},
+		{"pattern": `hit [0-9]+`, "path": "many"},
+		{"pattern": `caf. todo`},
+		{"pattern": `ü`},
+		{"pattern": `x*`, "include": "only-newlines.txt"},
+		{"pattern": "todo", "include": "*.go"},
+		{"pattern": "todo", "path": "sub/kept.txt"},
+		{"pattern": `word\ssep`},
+		{"pattern": `last`},
+		{"pattern": `SECRET`},
+	}
+	engines := grepEngines(t, tw.root)
+	for _, args := range queries {
+		var want string
+		for _, name := range []string{"in-process", "rg", "git grep"} {
+			engine, ok := engines[name]
+			if !ok {
+				continue
+			}
+			call := build(t, tool, args).(*grepCall)
+			call.engine = engine
+			if dir := call.dir; !strings.HasSuffix(fmt.Sprint(args["path"]), ".txt") {
+				if e, ok := engine.(externalGrep); ok {
+					e.dir = dir
+					call.engine = e
+				}
+			} else if e, ok := engine.(externalGrep); ok {
+				e.dir = filepath.Dir(dir)
+				call.engine = e
+			}
+			res, err := call.Execute(t.Context())
+			if err != nil {
+				t.Fatalf("%s %v: %v", name, args, err)
+			}
+			got := res.Output + res.Error
+			if name == "in-process" {
+				want = got
+				continue
+			}
+			if got != want {
+				t.Errorf("%s %v:\n%s\nin-process:\n%s", name, args, got, want)
+			}
+		}
+	}
+}
+
+// TestGrepInProcessOnTheFixture pins what the engines agree on.
+func TestGrepInProcessOnTheFixture(t *testing.T) {
+	tw := engineFixture(t)
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "todo"}).(*grepCall)
+	call.engine = inProcessGrep{}
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOutput(t, res, `Found 56 matches for pattern "todo" in the workspace directory:
+---
+File: -dash.txt
+L1: todo dash
+---
+File: .hidden/h.txt
+L1: todo hidden
+---
+File: a.go
+L3: func Main() {} // TODO first
+---
+File: big.txt
+L1: todo
+L2: todo
+L3: todo
+L4: todo
+L5: todo
+L6: todo
+L7: todo
+L8: todo
+L9: todo
+L10: todo
+L11: todo
+L12: todo
+L13: todo
+L14: todo
+L15: todo
+L16: todo
+L17: todo
+L18: todo
+L19: todo
+L20: todo
+L21: todo
+L22: todo
+L23: todo
+L24: todo
+L25: todo
+L26: todo
+L27: todo
+L28: todo
+L29: todo
+L30: todo
+L31: todo
+L32: todo
+L33: todo
+L34: todo
+L35: todo
+L36: todo
+L37: todo
+L38: todo
+L39: todo
+L40: todo
+---
+File: crlf.txt
+L3: todo: spaced
+---
+File: disk-only.txt
+L2: TODO from the buffer
+---
+File: gem/code.go
+L1: // Todo in code
+---
+File: latin1.txt
+L1: caf`+"\xe9"+` todo
+---
+File: link.go
+L3: func Main() {} // TODO first
+---
+File: long.txt
+L1: TODO `+strings.Repeat("y", 1995)+`... [truncated]
+---
+File: sub/kept.txt
+L1: TODO kept
+L2: Kelvin `+"\u212a"+` todo
+L3: Digits 42 todo
+---
+File: trailing/no-eol.txt
+L1: last todo
+---
+File: unicode/ünï.txt
+L1: todo ünïcode ÄÖ
+---
+File: unsaved.txt
+L1: todo never saved
+---
+File: ws.txt
+L1: word`+"\t"+`sep todo
+---
+
+(skipped 1 symlink leading outside the workspace, 1 special file (device, FIFO or socket))`)
+}
+
+// TestGrepEnginesShareTheCap: the first maxMatches matches in walk order,
+// whatever the engine and however its work was split.
+func TestGrepEnginesShareTheCap(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("d%02d/f.txt", i)] = strings.Repeat("needle\n", 7)
+	}
+	tw := newTestWorkspace(t, files)
+	var want string
+	for name, engine := range grepEngines(t, tw.root) {
+		call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+		call.engine, call.maxMatches = engine, 100
+		res, err := call.Execute(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantContains(t, res.Output, "Found 100 matches for pattern \"needle\" in the workspace directory (results limited to 100 matches for performance):")
+		wantContains(t, res.Output, "File: d14/f.txt\nL1: needle\nL2: needle\n---")
+		if strings.Contains(res.Output, "d15/") {
+			t.Errorf("%s: matches past the cap in walk order: %s", name, res.Output)
+		}
+		if want == "" {
+			want = res.Output
+		} else if res.Output != want {
+			t.Errorf("%s:\n%s\nanother engine:\n%s", name, res.Output, want)
+		}
+	}
+}
+
+// TestGrepExternalEngineFallsBack: a pattern the program would read
+// differently (a Unicode word boundary) or rejects is searched in-process.
+func TestGrepExternalEngineFallsBack(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "é1 x\n"})
+	q := func(pattern string) *grepQuery {
+		m, err := newGrepMatcher(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &grepQuery{ws: tw.ws, matcher: m, maxFileSize: 1 << 20, maxMatches: 10}
+	}
+	if _, ok := (ripgrep{}).args(q(`\b1`)); ok {
+		t.Error(`rg is given \b`)
+	}
+	if _, ok := (ripgrep{}).args(q(`é1`)); !ok {
+		t.Error("rg is not given a plain pattern")
+	}
+	if _, ok := (ripgrep{}).args(q(`^x`)); ok {
+		t.Error(`rg is given ^`)
+	}
+	if _, ok := (gitGrep{}).args(q(`x.`)); ok {
+		t.Error("git grep is given a dot it reads differently on invalid UTF-8")
+	}
+	if args, ok := (ripgrep{}).args(q(`x.`)); !ok || !slices.Contains(args, `(?i:X(?:.|(?-u:[\x80-\xFF])))`) {
+		t.Errorf("rg is given %q", args)
+	}
+	if _, err := exec.LookPath("rg"); err != nil {
+		return
+	}
+	// Go reads \b as ASCII: between é and 1 there is one; in rg not.
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": `\b1`}).(*grepCall)
+	call.engine = externalGrep{tool: ripgrep{}, dir: tw.root}
+	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"\\b1\" in the workspace directory:\n---\nFile: a.txt\nL1: é1 x\n---")
+	// A program that fails as a whole: the batch is searched in-process.
+	call = build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": `x`}).(*grepCall)
+	call.engine = externalGrep{tool: brokenTool{ripgrep{}}, dir: tw.root}
+	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"x\" in the workspace directory:\n---\nFile: a.txt\nL1: é1 x\n---")
+}
+
+// brokenTool gives rg an option it does not know.
+type brokenTool struct{ ripgrep }
+
+func (b brokenTool) args(q *grepQuery) ([]string, bool) {
+	args, ok := b.ripgrep.args(q)
+	return append([]string{"--no-such-option"}, args...), ok
+}
+
+func mustExecute(t *testing.T, call Call) Result {
+	t.Helper()
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// slowEngine searches the first file it gets, then hangs until the
+// search's time is up.
+type slowEngine struct{}
+
+func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
+	found(searchOne(ctx, q, <-files, new([]byte)))
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestGrepSearchSaysWhenTimeRanOut: what was found by the deadline is
+// returned, and the cut said.
+func TestGrepSearchSaysWhenTimeRanOut(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "needle\n", "b.txt": "needle\n"})
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+	call.engine, call.timeout = slowEngine{}, 50*time.Millisecond
+	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"needle\" in the workspace directory:\n---\nFile: a.txt\nL1: needle\n---\n\n"+
+		"(the search stopped after 50ms; these are the matches in the files searched by then: search a narrower path or include filter to see the rest)")
+}
+
+// TestLowerInto: the eight-bytes-at-a-time lower-casing lower-cases A-Z
+// and nothing else, at every offset.
+func TestLowerInto(t *testing.T) {
+	var all []byte
+	for b := range 256 {
+		all = append(all, byte(b))
+	}
+	all = append(all, all...)
+	for off := range 9 {
+		src := all[off:]
+		got := lowerInto(nil, src)
+		for i, b := range src {
+			want := b
+			if 'A' <= b && b <= 'Z' {
+				want = b + 32
+			}
+			if got[i] != want {
+				t.Fatalf("offset %d: byte %#x lower-cased to %#x, want %#x", off, b, got[i], want)
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// inProcessGrep searches with Go's regexp, a worker per core.
+type inProcessGrep struct{}
+
+func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			var scratch []byte
+			for f := range files {
+				found(searchOne(ctx, q, f, &scratch))
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// searchOne searches one file in-process (scratch: see grepMatcher.search) through the workspace (its open
+// document's text, else the regular file on disk).
+func searchOne(ctx context.Context, q *grepQuery, f grepFile, scratch *[]byte) grepOutcome {
+	o := grepOutcome{file: f}
+	if ctx.Err() != nil {
+		return o
+	}
+	content, err := q.ws.ReadEntry(ctx, f.entry, q.maxFileSize)
+	switch {
+	case ctx.Err() != nil, errors.Is(err, workspace.ErrNotExist):
+		return o // cut short, or gone since it was listed
+	case errors.Is(err, workspace.ErrTooLarge):
+		return o // grew since it was listed
+	case err != nil:
+		// One file that cannot be read (permissions, replaced by a
+		// special file since the listing) does not end the search.
+		o.unreadable = true
+		return o
+	}
+	// Binary content is told only for files with matches: few are.
+	if o.matches = q.matcher.search(content.Content, q.maxMatches, scratch); len(o.matches) > 0 && isBinary(content.Content) {
+		o.matches = nil
+	}
+	return o
+}
