@@ -9,7 +9,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -92,6 +94,11 @@ func (s *Server) newAgent(ws *workspace.Workspace, opts ClientOptions) (*agent.A
 		Proposer:  &editProposer{s: s},
 		Utility:   agent.NewUtility(gen, "", s.opts.Retry),
 	})...)
+	servers, err := mcp.InterimServers(ws.Roots()[0]) // settings.Load at merge
+	if err != nil {
+		s.log.Warn("MCP servers are not started", zap.Error(err))
+	}
+	s.startMCP(servers, registry, ws.Roots()[0])
 	return agent.New(agent.Config{
 		Generator:    gen,
 		Model:        opts.Model,
@@ -103,6 +110,19 @@ func (s *Server) newAgent(ws *workspace.Workspace, opts ClientOptions) (*agent.A
 		Retry:        s.opts.Retry,
 		Thinking:     true,
 	}), nil
+}
+
+// startMCP starts the MCP servers in the background and offers their tools
+// through registry as they become available; Serve ends them.
+func (s *Server) startMCP(servers map[string]settings.MCPServer, registry *tools.Registry, root string) {
+	if len(servers) == 0 {
+		return
+	}
+	m := mcp.Start(mcp.Config{Servers: servers, Dir: root, Reserved: registry.Names(), Logger: s.log, Version: s.opts.Version})
+	registry.AddSource(m)
+	s.mu.Lock()
+	s.mcp = m
+	s.mu.Unlock()
 }
 
 func initializeResult(enc workspace.Encoding, version string) json.RawMessage {

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -58,6 +59,7 @@ type Server struct {
 	ws          *workspace.Workspace
 	agent       *agent.Agent
 	agentErr    error
+	mcp         *mcp.Manager // the MCP servers, ended with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	sessions    map[string]*sessionInfo       // session id → what the session list shows
 	closed      map[string]bool               // sessions closed to make room (see maxSessions)
@@ -137,6 +139,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	defer stopDrain()
 	if !s.handlers.wait(drain) {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
+	}
+	s.mu.Lock()
+	servers := s.mcp
+	s.mu.Unlock()
+	if servers != nil {
+		servers.Close() // no server process outlives gemini-ls
 	}
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,

@@ -11,10 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -95,6 +98,12 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Proposer:  diskProposer{mode: mode},
 		Utility:   agent.NewUtility(gen, "", agent.RetryPolicy{}),
 	})...)
+	servers, err := mcp.InterimServers(dir) // settings.Load at merge
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: MCP servers are not started: %v\n", err)
+	}
+	mcpServers := startMCP(ctx, servers, registry, dir, log)
+	defer mcpServers.Close()
 	ag := agent.New(agent.Config{
 		Generator:    gen,
 		Model:        f.model,
@@ -125,6 +134,16 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		return exitError
 	}
+}
+
+// startMCP starts the MCP servers and, with one prompt to run, waits for
+// them to list their tools first, as Gemini CLI does; each server's timeout
+// bounds its start-up.
+func startMCP(ctx context.Context, servers map[string]settings.MCPServer, registry *tools.Registry, dir string, log *zap.Logger) *mcp.Manager {
+	m := mcp.Start(mcp.Config{Servers: servers, Dir: dir, Reserved: registry.Names(), Logger: log, Version: version})
+	registry.AddSource(m)
+	_ = m.Wait(ctx) // ends early only when the run is cancelled
+	return m
 }
 
 func usageError(stderr io.Writer, err error) int {
