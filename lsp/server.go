@@ -59,7 +59,7 @@ type Server struct {
 	ws          *workspace.Workspace
 	agent       *agent.Agent
 	agentErr    error
-	mcp         *mcp.Manager // the MCP servers, ended with the connection
+	mcp         *mcp.Manager                  // the MCP servers, ended with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	sessions    map[string]*sessionInfo       // session id → what the session list shows
 	closed      map[string]bool               // sessions closed to make room (see maxSessions)
