@@ -381,3 +381,25 @@ func TestMCPReferenceServerHeadless(t *testing.T) {
 		t.Errorf("stdout = %q", res.stdout)
 	}
 }
+
+// Headless without yolo, an untrusted server's tool is refused with how to
+// allow it, and a trusted server's tool runs.
+func TestMCPHeadlessAsksOnlyForUntrustedServers(t *testing.T) {
+	bin := mcpServerBinary(t)
+	h := newHeadless(t, map[string]string{},
+		call("echo", map[string]any{"message": "hi"}),
+		call("add", map[string]any{"a": 1, "b": 2}),
+		geminitest.TextTurn("done"),
+	)
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"untrusted": map[string]any{"command": bin, "includeTools": []string{"echo"}},
+		"trusted":   map[string]any{"command": bin, "includeTools": []string{"add"}, "trust": true},
+	})})
+	h.run("run", "-p", "go").wantExit(t, 0)
+	if got := responseError(h.responses(1)[0]); !strings.Contains(got, `tools of MCP servers without "trust": true need --approval-mode yolo`) {
+		t.Errorf("echo = %q, want it refused with how to allow it", got)
+	}
+	if got := responseOutput(h.responses(2)[0]); got != "3" {
+		t.Errorf("a trusted server's add = %q", got)
+	}
+}

@@ -176,6 +176,9 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 // nobodyToAsk refuses calls that need approval, saying how to allow them.
 type nobodyToAsk struct{}
 
-func (nobodyToAsk) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	if req.Kind == mcp.ConfirmationKind {
+		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
+	}
 	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
+// ConfirmationKind is the Kind of an MCP tool's confirmation.
+const ConfirmationKind = "mcp"
+
 // maxNameLength is the Gemini API's limit on a function name (64), less
 // one, as Gemini CLI keeps it.
 const maxNameLength = 63
@@ -91,7 +94,7 @@ func (c *call) Confirmation() *tools.Confirmation {
 	}
 	details, _ := json.MarshalIndent(c.args, "", "  ")
 	return &tools.Confirmation{
-		Kind:      "mcp",
+		Kind:      ConfirmationKind,
 		Title:     fmt.Sprintf("Allow MCP tool %q from server %q?", c.tool.remote.Name, s.alias),
 		Details:   string(details),
 		AllowKeys: []string{"mcp:" + s.alias + ":" + c.tool.remote.Name},
