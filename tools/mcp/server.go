@@ -79,10 +79,7 @@ func (s *server) transport() (sdk.Transport, error) {
 				cmd.Dir = filepath.Join(s.dir, s.cfg.Cwd)
 			}
 		}
-		cmd.Env = os.Environ()
-		for k, v := range s.cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
+		cmd.Env = serverEnv(os.Environ(), s.cfg.Env)
 		cmd.Stderr = &s.stderr
 		// The pipes' copying must not wait for a child that kept them.
 		cmd.WaitDelay = terminateWait
