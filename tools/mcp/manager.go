@@ -64,7 +64,7 @@ func Start(cfg Config) *Manager {
 	}
 	slices.Sort(aliases)
 	for _, alias := range aliases {
-		s := &server{alias: alias, cfg: serverConfig(cfg.Servers[alias]), dir: cfg.Dir, version: cfg.Version}
+		s := &server{alias: alias, cfg: serverConfig(cfg.Servers[alias]), dir: cfg.Dir, version: cfg.Version, gone: make(chan struct{})}
 		m.wg.Add(1)
 		m.ready.Add(1)
 		go m.run(s)

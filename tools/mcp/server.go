@@ -33,8 +33,10 @@ type server struct {
 	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
 	stderr tail
 
-	mu   sync.Mutex
-	dead bool // its connection ended; calls fail at once
+	// gone is closed once the connection has ended and the tools are
+	// withdrawn; calls fail at once after that.
+	gone     chan struct{}
+	goneOnce sync.Once
 }
 
 // start connects to the server and lists its tools.
@@ -101,15 +103,16 @@ func (s *server) kill() {
 }
 
 func (s *server) markDead() {
-	s.mu.Lock()
-	s.dead = true
-	s.mu.Unlock()
+	s.goneOnce.Do(func() { close(s.gone) })
 }
 
 func (s *server) isDead() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dead
+	select {
+	case <-s.gone:
+		return true
+	default:
+		return false
+	}
 }
 
 // explain is err with what the process said and how it ended.

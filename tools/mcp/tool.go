@@ -3,10 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/genai"
 
@@ -15,6 +18,10 @@ import (
 
 // ConfirmationKind is the Kind of an MCP tool's confirmation.
 const ConfirmationKind = "mcp"
+
+// withdrawWait bounds how long a call that lost its server waits for the
+// server's tools to be withdrawn; it takes no longer than reading EOF.
+const withdrawWait = time.Second
 
 // maxNameLength is the Gemini API's limit on a function name (64), less
 // one, as Gemini CLI keeps it.
@@ -110,6 +117,17 @@ func (c *call) Execute(ctx context.Context) (tools.Result, error) {
 	defer cancel()
 	res, err := c.tool.session.CallTool(ctx, &sdk.CallToolParams{Name: c.tool.remote.Name, Arguments: c.args})
 	if err != nil {
+		var answered *jsonrpc.Error
+		if ctx.Err() == nil && !errors.As(err, &answered) {
+			// Not the server's answer: the connection failed, and the
+			// server is likely dead. Its tools are withdrawn before the
+			// model hears of it, so that its next request does not offer
+			// them.
+			select {
+			case <-s.gone:
+			case <-time.After(withdrawWait):
+			}
+		}
 		return tools.Result{}, fmt.Errorf("calling tool %q of MCP server %q: %w", c.tool.remote.Name, s.alias, err)
 	}
 	return toResult(c.tool.remote.Name, res), nil
