@@ -11,7 +11,11 @@
 //     (headless) wait for start-up first, as Gemini CLI does.
 //   - A server that fails to start, or dies later, is reported once (a
 //     warning naming the server and why, with the end of its stderr) and
-//     its tools are withdrawn; the other servers keep working.
+//     its tools are withdrawn; the other servers keep working. A call that
+//     lost its server returns only after the withdrawal, so the model's
+//     next request never offers a dead server's tools.
+//   - A stdio server does not inherit gemini-ls's variables that look like
+//     secrets (Gemini CLI's rules); its "env" may name them ($VAR).
 //   - A tool is named after the server's tool, made a valid function name
 //     (letters, digits, _ . : -, at most 63 characters); a name already
 //     taken (a built-in tool, or another server's tool listed earlier) is
