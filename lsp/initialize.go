@@ -9,7 +9,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -87,15 +89,24 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 	}
 	auth.Version = s.opts.Version
 	gen := agent.NewGenerator(auth) // makes its client on the first prompt
-	set := s.loadSettings(ws)
-	toolset := tools.Builtin(tools.Options{
-		Workspace:  ws,
-		Proposer:   &editProposer{s: s},
-		Utility:    agent.NewUtility(gen, "", s.opts.Retry),
-		MemoryFile: s.memoryFile(),
+	set, err := settings.Load(s.getenv, ws.Roots())
+	s.warnUser("some settings were not read", err)
+	toolSet := toolset.Build(ctx, toolset.Config{
+		Tools: tools.Options{
+			Workspace: ws,
+			Proposer:  &editProposer{s: s},
+			Utility:   agent.NewUtility(gen, "", s.opts.Retry),
+		},
+		Settings: set,
+		Getenv:   s.getenv,
+		Version:  s.opts.Version,
+		Logger:   s.log,
+		Warn:     s.warnUser,
 	})
-	toolset = append(toolset, s.discoveredTools(ctx, ws, set.Tools)...)
-	registry := tools.NewRegistry(toolset...)
+	s.mu.Lock()
+	s.tools = toolSet
+	s.mu.Unlock()
+	registry := toolSet.Registry
 	return agent.New(agent.Config{
 		Generator:    gen,
 		Model:        opts.Model,

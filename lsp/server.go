@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -58,6 +59,7 @@ type Server struct {
 	ws          *workspace.Workspace
 	agent       *agent.Agent
 	agentErr    error
+	tools       *toolset.Set                  // the session's tools; their MCP servers end with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	sessions    map[string]*sessionInfo       // session id → what the session list shows
 	closed      map[string]bool               // sessions closed to make room (see maxSessions)
@@ -138,6 +140,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if !s.handlers.wait(drain) {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
 	}
+	s.mu.Lock()
+	toolSet := s.tools
+	s.mu.Unlock()
+	toolSet.Close() // no MCP server process outlives gemini-ls
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,
 	// so give it a moment and go.

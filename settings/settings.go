@@ -16,6 +16,10 @@ type Tools struct {
 	// CallCommand runs a discovered tool: CallCommand NAME, with the JSON
 	// arguments on stdin, prints the JSON result.
 	CallCommand string `json:"callCommand"`
+	// DisableLLMCorrection turns off replace's last correction stage, the
+	// utility model's fix of an old_string nothing else could place. Off
+	// (the fix on) unless set, as the issue asks; Gemini CLI defaults it on.
+	DisableLLMCorrection bool `json:"disableLLMCorrection"`
 }
 
 // MCPServer is one entry of "mcpServers": a stdio server (Command) or a

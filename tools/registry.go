@@ -12,6 +12,42 @@ import (
 type Registry struct {
 	tools []Tool // in registration order, which Declarations keeps
 	index map[string]Tool
+	// sources offer tools that come and go while the agent runs (MCP
+	// servers start in the background and may die); they are asked at
+	// every lookup, so each model request declares what is there now.
+	sources []Source
+}
+
+// Source offers tools whose set changes at run time. Tools returns the
+// tools available now; a name the registry already holds is ignored.
+type Source interface {
+	Tools() []Tool
+}
+
+// AddSource adds the tools of src after the registered ones. Call it before
+// the registry is shared.
+func (r *Registry) AddSource(src Source) {
+	r.sources = append(r.sources, src)
+}
+
+// all is every tool available now, registered ones first, each name once.
+func (r *Registry) all() []Tool {
+	if len(r.sources) == 0 {
+		return r.tools
+	}
+	all := slices.Clip(r.tools)
+	seen := make(map[string]bool)
+	for _, src := range r.sources {
+		for _, t := range src.Tools() {
+			name := t.Name()
+			if _, static := r.index[name]; static || seen[name] {
+				continue
+			}
+			seen[name] = true
+			all = append(all, t)
+		}
+	}
+	return all
 }
 
 // NewRegistry returns a registry of tools. Tool names must be unique: a
@@ -31,14 +67,24 @@ func NewRegistry(tools ...Tool) *Registry {
 
 // Get returns the tool called name.
 func (r *Registry) Get(name string) (Tool, bool) {
-	t, ok := r.index[name]
-	return t, ok
+	if t, ok := r.index[name]; ok {
+		return t, true
+	}
+	for _, src := range r.sources {
+		for _, t := range src.Tools() {
+			if t.Name() == name {
+				return t, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // Declarations returns every tool's declaration in registration order.
 func (r *Registry) Declarations() []*genai.FunctionDeclaration {
-	decls := make([]*genai.FunctionDeclaration, len(r.tools))
-	for i, t := range r.tools {
+	tools := r.all()
+	decls := make([]*genai.FunctionDeclaration, len(tools))
+	for i, t := range tools {
 		decls[i] = t.Declaration()
 	}
 	return decls
@@ -46,8 +92,9 @@ func (r *Registry) Declarations() []*genai.FunctionDeclaration {
 
 // Names returns the tool names, sorted.
 func (r *Registry) Names() []string {
-	names := make([]string, len(r.tools))
-	for i, t := range r.tools {
+	tools := r.all()
+	names := make([]string, len(tools))
+	for i, t := range tools {
 		names[i] = t.Name()
 	}
 	slices.Sort(names)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"google.golang.org/genai"
 )
 
 func TestRegistry(t *testing.T) {
@@ -127,5 +129,54 @@ func TestArgs(t *testing.T) {
 	}
 	if _, err := a.stringList("s"); err == nil || err.Error() != "params/s must be array" {
 		t.Errorf("stringList(s) error = %v", err)
+	}
+}
+
+// namedTool is a tool that only has a name.
+type namedTool struct{ name string }
+
+func (t namedTool) Name() string { return t.name }
+func (t namedTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: t.name}
+}
+func (t namedTool) Build(map[string]any) (Call, error) { return nil, nil }
+
+// changingSource offers whatever tools it holds at the moment.
+type changingSource struct{ tools []Tool }
+
+func (s *changingSource) Tools() []Tool { return s.tools }
+
+// A source's tools are looked up and declared as they are at each call,
+// after the registered ones, never hiding a registered name.
+func TestRegistrySourceIsReadAtEveryLookup(t *testing.T) {
+	src := &changingSource{}
+	reg := NewRegistry(namedTool{"read_file"})
+	reg.AddSource(src)
+	declared := func() []string {
+		var names []string
+		for _, d := range reg.Declarations() {
+			names = append(names, d.Name)
+		}
+		return names
+	}
+	if got := declared(); !slices.Equal(got, []string{"read_file"}) {
+		t.Errorf("declared before the source has tools: %v", got)
+	}
+	src.tools = []Tool{namedTool{"echo"}, namedTool{"read_file"}, namedTool{"echo"}}
+	if got := declared(); !slices.Equal(got, []string{"read_file", "echo"}) {
+		t.Errorf("declared = %v, want read_file, echo", got)
+	}
+	if got := reg.Names(); !slices.Equal(got, []string{"echo", "read_file"}) {
+		t.Errorf("Names = %v", got)
+	}
+	if tool, ok := reg.Get("echo"); !ok || tool.Name() != "echo" {
+		t.Errorf("Get(echo) = %v, %v", tool, ok)
+	}
+	src.tools = nil // the server died
+	if _, ok := reg.Get("echo"); ok {
+		t.Error("a withdrawn tool is still found")
+	}
+	if got := declared(); !slices.Equal(got, []string{"read_file"}) {
+		t.Errorf("declared after the source withdrew its tools: %v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,19 +54,10 @@ func makeExecutable(t *testing.T, root string) {
 	}
 }
 
-func declared(model *geminitest.Server, name string) bool {
+// firstDeclares reports whether the model's first request declared name.
+func firstDeclares(model *geminitest.Server, name string) bool {
 	reqs := model.Requests()
-	if len(reqs) == 0 {
-		return false
-	}
-	for _, tool := range reqs[0].Tools {
-		for _, d := range tool.FunctionDeclarations {
-			if d.Name == name {
-				return true
-			}
-		}
-	}
-	return false
+	return len(reqs) > 0 && slices.Contains(declared(reqs, 0), name)
 }
 
 // The model calls a tool the project's discovery command declared; the
@@ -85,7 +77,7 @@ func TestDiscoveredToolThroughLSP(t *testing.T) {
 				return "proceed_once"
 			}
 			h.prompt(map[string]any{"prompt": "echo"})
-			if !declared(h.model, "discovered_tool_echo") {
+			if !firstDeclares(h.model, "discovered_tool_echo") {
 				t.Error("discovered_tool_echo was not declared to the model")
 			}
 			if asked["kind"] != "execute" || asked["title"] != "Allow discovered tool discovered_tool_echo?" ||
@@ -162,7 +154,7 @@ func TestRunDiscoveredToolYolo(t *testing.T) {
 	)
 	makeExecutable(t, h.root)
 	h.runIn(h.root, trusted(t, h), "run", "--approval-mode", "yolo", "-p", "echo").wantExit(t, 0)
-	if !declared(h.model, "discovered_tool_echo") {
+	if !firstDeclares(h.model, "discovered_tool_echo") {
 		t.Error("discovered_tool_echo was not declared to the model")
 	}
 	fr := h.responses(1)

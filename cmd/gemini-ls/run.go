@@ -11,8 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -88,15 +93,28 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	gen := agent.NewGenerator(auth)
-	set := loadSettings(os.Getenv, dir, log)
-	toolset := tools.Builtin(tools.Options{
-		Workspace:  ws,
-		Proposer:   diskProposer{mode: mode},
-		Utility:    agent.NewUtility(gen, "", agent.RetryPolicy{}),
-		MemoryFile: memoryFile(os.Getenv),
+	set, err := settings.Load(os.Getenv, []string{dir})
+	if err != nil {
+		log.Warn("some settings were not read", zap.Error(err))
+	}
+	toolSet := toolset.Build(ctx, toolset.Config{
+		Tools: tools.Options{
+			Workspace: ws,
+			Proposer:  diskProposer{mode: mode},
+			Utility:   agent.NewUtility(gen, "", agent.RetryPolicy{}),
+		},
+		Settings: set,
+		Getenv:   os.Getenv,
+		Version:  version,
+		Logger:   log,
+		Warn:     func(what string, err error) { log.Warn(what, zap.Error(err)) },
 	})
-	toolset = append(toolset, discoveredTools(ctx, set.Tools, dir, log)...)
-	registry := tools.NewRegistry(toolset...)
+	defer toolSet.Close()
+	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
+	// does; each server's timeout bounds its start. Only a cancelled run
+	// ends the wait early, and the prompt then ends too.
+	_ = toolSet.WaitForServers(ctx)
+	registry := toolSet.Registry
 	ag := agent.New(agent.Config{
 		Generator:    gen,
 		Model:        f.model,
@@ -165,6 +183,9 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 // nobodyToAsk refuses calls that need approval, saying how to allow them.
 type nobodyToAsk struct{}
 
-func (nobodyToAsk) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless with nobody to ask, so calls that need approval (shell commands, web fetches, save_memory, discovered tools) run only with --approval-mode yolo", agent.ErrCannotAsk)
+func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	if req.Kind == mcp.ConfirmationKind {
+		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
+	}
+	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
 }

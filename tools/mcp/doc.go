@@ -1,0 +1,30 @@
+// Package mcp connects gemini-ls to the MCP servers of settings.json's
+// "mcpServers" and offers their tools to the model, as Gemini CLI does,
+// through the official Go SDK.
+//
+// Invariants:
+//   - Start never blocks on a server: every server connects and lists its
+//     tools in its own goroutine, so an editor's initialize is answered at
+//     once. A server's tools appear when its listing arrives; Manager.Tools
+//     is read at every model request, so each request declares exactly the
+//     tools available then. Wait lets a front end with one prompt to run
+//     (headless) wait for start-up first, as Gemini CLI does.
+//   - A server that fails to start, or dies later, is reported once (a
+//     warning naming the server and why, with the end of its stderr) and
+//     its tools are withdrawn; the other servers keep working. A call that
+//     lost its server returns only after the withdrawal, so the model's
+//     next request never offers a dead server's tools.
+//   - A stdio server does not inherit gemini-ls's variables that look like
+//     secrets (Gemini CLI's rules); its "env" may name them ($VAR).
+//   - A tool is named after the server's tool, made a valid function name
+//     (letters, digits, _ . : -, at most 63 characters); a name already
+//     taken (a built-in tool, or another server's tool listed earlier) is
+//     qualified with the server's alias: alias__tool. A name, once given,
+//     stays for the life of the server.
+//   - Calls ask for confirmation (Kind "mcp", AllowKeys "mcp:SERVER:TOOL":
+//     "always allow" covers that tool of that server) unless the server is
+//     trusted.
+//   - Close ends every server: stdio servers are asked to stop by closing
+//     their stdin, then SIGTERM, then SIGKILL, and their whole process
+//     group is killed, so no child (npx's node) outlives gemini-ls.
+package mcp

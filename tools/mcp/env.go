@@ -1,0 +1,58 @@
+package mcp
+
+import (
+	"os"
+	"regexp"
+	"strings"
+)
+
+// serverEnv is a stdio server's environment, as Gemini CLI builds it:
+// gemini-ls's own, less what looks like a secret (so that an API key is
+// never handed to a third-party server by accident), plus the server's
+// "env", where $VAR and ${VAR} name gemini-ls's variables, secrets
+// included: that is how a user passes one on purpose.
+func serverEnv(parent []string, extra map[string]string) []string {
+	lookup := make(map[string]string, len(parent))
+	var env []string
+	for _, kv := range parent {
+		k, v, _ := strings.Cut(kv, "=")
+		lookup[k] = v
+		if !secret(k, v) {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range extra {
+		env = append(env, k+"="+os.Expand(v, func(name string) string { return lookup[name] }))
+	}
+	return env
+}
+
+var (
+	secretName   = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
+	secretValue  = regexp.MustCompile(`(?i)-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----|-----BEGIN CERTIFICATE-----|(https?|ftp|smtp)://[^:\s]+:[^@\s]+@|(ghp|gho|ghu|ghs|ghr|github_pat)_[a-zA-Z0-9_]{36,}|AIzaSy[a-zA-Z0-9_\\-]{33}|AKIA[A-Z0-9]{16}|eyJ[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*|(s|r)k_(live|test)_[0-9a-zA-Z]{24}|xox[abpr]-[a-zA-Z0-9-]+`)
+	neverAllowed = map[string]bool{
+		"CLIENT_ID": true, "DB_URI": true, "CONNECTION_STRING": true, "AWS_DEFAULT_REGION": true,
+		"AZURE_CLIENT_ID": true, "AZURE_TENANT_ID": true, "SLACK_WEBHOOK_URL": true, "TWILIO_ACCOUNT_SID": true,
+		"DATABASE_URL": true, "GOOGLE_CLOUD_PROJECT": true, "GOOGLE_CLOUD_ACCOUNT": true, "FIREBASE_PROJECT_ID": true,
+	}
+)
+
+// secret reports whether a variable is withheld, by Gemini CLI's rules
+// (environmentSanitization.ts): by its value, then by its name.
+func secret(name, value string) bool {
+	name = strings.ToUpper(name)
+	switch {
+	case strings.HasPrefix(name, "GEMINI_CLI_"):
+		return false
+	case secretValue.MatchString(value):
+		return true
+	case strings.HasPrefix(name, "GIT_CONFIG_"):
+		return false
+	}
+	switch name {
+	case "PATH", "HOME", "LANG", "SHELL", "TMPDIR", "USER", "LOGNAME", "TERM", "COLORTERM",
+		"SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "SYSTEMDRIVE":
+		return false
+	}
+	return neverAllowed[name] || secretName.MatchString(name)
+}

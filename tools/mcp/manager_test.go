@@ -1,0 +1,361 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// testServer is tools/mcp/testdata/mcpserver, built once.
+var testServer string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpserver")
+	if err != nil {
+		panic(err)
+	}
+	testServer = filepath.Join(dir, "mcpserver")
+	if out, err := exec.Command("go", "build", "-o", testServer, "./testdata/mcpserver").CombinedOutput(); err != nil {
+		panic("building the test MCP server: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// started starts servers and waits for them; the manager is closed at the
+// end of the test.
+func started(t *testing.T, servers map[string]settings.MCPServer, reserved ...string) (*Manager, *observer.ObservedLogs) {
+	t.Helper()
+	core, logs := observer.New(zapcore.InfoLevel)
+	m := Start(Config{Servers: servers, Dir: t.TempDir(), Reserved: reserved, Logger: zap.New(core)})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := m.Wait(ctx); err != nil {
+		t.Fatalf("the servers never finished starting: %v", err)
+	}
+	return m, logs
+}
+
+func names(m *Manager) []string {
+	var out []string
+	for _, t := range m.Tools() {
+		out = append(out, t.Name())
+	}
+	return out
+}
+
+func find(t *testing.T, m *Manager, name string) tools.Tool {
+	t.Helper()
+	for _, tool := range m.Tools() {
+		if tool.Name() == name {
+			return tool
+		}
+	}
+	t.Fatalf("no tool %q among %v", name, names(m))
+	return nil
+}
+
+func run(t *testing.T, tool tools.Tool, args map[string]any) tools.Result {
+	t.Helper()
+	call, err := tool.Build(args)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := call.Execute(ctx)
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	return res
+}
+
+func warnings(logs *observer.ObservedLogs) []string {
+	var out []string
+	for _, e := range logs.FilterLevelExact(zapcore.WarnLevel).All() {
+		line := e.Message
+		for _, f := range e.Context {
+			line += " " + f.Key + "=" + f.String
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func TestToolsAreListedDeclaredAndCalled(t *testing.T) {
+	m, logs := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
+	want := []string{"add", "crash", "echo", "fail", "image", "resource", "spawn"}
+	got := names(m)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools = %v, want %v", got, want)
+	}
+	decl := find(t, m, "echo").Declaration()
+	schema, _ := decl.ParametersJsonSchema.(map[string]any)
+	props, _ := schema["properties"].(map[string]any)
+	if decl.Description != "Echoes the message." || props["message"] == nil {
+		t.Errorf("declaration = %q, schema %v; want the server's description and input schema", decl.Description, decl.ParametersJsonSchema)
+	}
+	if res := run(t, find(t, m, "echo"), map[string]any{"message": "hi"}); res.Output != "Echo: hi" || res.Error != "" {
+		t.Errorf("echo = %+v", res)
+	}
+	if res := run(t, find(t, m, "add"), map[string]any{"a": 2, "b": 40}); res.Output != "42" {
+		t.Errorf("add = %+v", res)
+	}
+	if w := warnings(logs); len(w) > 0 {
+		t.Errorf("warnings: %v", w)
+	}
+}
+
+func TestConfirmationUnlessTrusted(t *testing.T) {
+	m, _ := started(t, map[string]settings.MCPServer{
+		"alpha": {Command: testServer, ExcludeTools: []string{"add"}},
+		"beta":  {Command: testServer, Trust: true, IncludeTools: []string{"add"}},
+	})
+	call, _ := find(t, m, "echo").Build(map[string]any{"message": "hi"})
+	c := call.Confirmation()
+	if c == nil {
+		t.Fatal("an untrusted server's tool needs no confirmation")
+	}
+	if c.Kind != "mcp" || !strings.Contains(c.Title, `"echo"`) || !strings.Contains(c.Title, `"alpha"`) ||
+		!strings.Contains(c.Details, `"message": "hi"`) || !slices.Equal(c.AllowKeys, []string{"mcp:alpha:echo"}) {
+		t.Errorf("confirmation = %+v", c)
+	}
+	trusted, _ := find(t, m, "add").Build(map[string]any{"a": 1, "b": 2})
+	if c := trusted.Confirmation(); c != nil {
+		t.Errorf("a trusted server's tool asks: %+v", c)
+	}
+}
+
+func TestNamesAreValidAndClashesQualified(t *testing.T) {
+	m, _ := started(t, map[string]settings.MCPServer{
+		"alpha":    {Command: testServer, Args: []string{"-extra", "read file/now!"}, IncludeTools: []string{"add(a, b)", "read file/now!", "fail"}},
+		"beta.srv": {Command: testServer, ExcludeTools: []string{"crash", "spawn", "image", "resource", "add"}},
+	}, "add", "echo")
+	got := names(m)
+	slices.Sort(got)
+	// fail goes to the server listed first, the other one's is qualified.
+	want1 := []string{"alpha__add", "beta.srv__echo", "beta.srv__fail", "fail", "read_file_now_"}
+	want2 := []string{"alpha__add", "alpha__fail", "beta.srv__echo", "fail", "read_file_now_"}
+	if !slices.Equal(got, want1) && !slices.Equal(got, want2) {
+		t.Fatalf("tools = %v, want %v or %v", got, want1, want2)
+	}
+	if res := run(t, find(t, m, "read_file_now_"), nil); res.Output != "I am read file/now!" {
+		t.Errorf("a renamed tool is called by its server's name: %+v", res)
+	}
+	if res := run(t, find(t, m, "beta.srv__echo"), map[string]any{"message": "x"}); res.Output != "Echo: x" {
+		t.Errorf("a qualified tool is called by its server's name: %+v", res)
+	}
+}
+
+func TestValidName(t *testing.T) {
+	long := strings.Repeat("a", 40) + strings.Repeat("b", 40)
+	for in, want := range map[string]string{
+		"echo":         "echo",
+		"get weather":  "get_weather",
+		"9lives":       "_9lives",
+		"ns:tool.v2-x": "ns:tool.v2-x",
+		"é":            "_",
+		long:           strings.Repeat("a", 30) + "..." + strings.Repeat("b", 30),
+	} {
+		if got := validName(in); got != want {
+			t.Errorf("validName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestResultsMapToParts(t *testing.T) {
+	m, _ := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
+	res := run(t, find(t, m, "image"), nil)
+	if res.Output != "a red pixel\n[Tool 'image' provided the following image data with mime-type: image/png]" ||
+		len(res.Parts) != 1 || res.Parts[0].InlineData == nil || res.Parts[0].InlineData.MIMEType != "image/png" ||
+		!strings.HasPrefix(string(res.Parts[0].InlineData.Data), "\x89PNG") {
+		t.Errorf("image = %+v", res)
+	}
+	if res.Display != "a red pixel\n[Image: image/png]" {
+		t.Errorf("image display = %q", res.Display)
+	}
+	res = run(t, find(t, m, "resource"), nil)
+	wantOut := "the notes\n[Tool 'resource' provided the following embedded resource with mime-type: application/octet-stream]\nResource Link: The manual at file:///manual.pdf"
+	if res.Output != wantOut || len(res.Parts) != 1 || string(res.Parts[0].InlineData.Data) != "\x01\x02\x03" {
+		t.Errorf("resource = %q %+v, want %q", res.Output, res.Parts, wantOut)
+	}
+	res = run(t, find(t, m, "fail"), nil)
+	if res.Error != "MCP tool 'fail' reported an error: the disk is full" || res.Output != "" {
+		t.Errorf("fail = %+v", res)
+	}
+}
+
+func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
+	m, logs := started(t, map[string]settings.MCPServer{
+		"alpha": {Command: testServer, ExcludeTools: []string{"echo"}},
+		"beta":  {Command: testServer, IncludeTools: []string{"echo"}},
+	})
+	crash := find(t, m, "crash")
+	call, _ := crash.Build(nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := call.Execute(ctx); err == nil {
+		t.Error("a call whose server died succeeded")
+	}
+	// Withdrawn by the time the call failed: the model's next request
+	// must not offer them.
+	if got := names(m); !slices.Equal(got, []string{"echo"}) {
+		t.Errorf("tools after the crash = %v, want only beta's", got)
+	}
+	if _, err := call.Execute(ctx); err == nil || !strings.Contains(err.Error(), `MCP server "alpha" is no longer running`) {
+		t.Errorf("a call to a dead server: %v", err)
+	}
+	if res := run(t, find(t, m, "echo"), map[string]any{"message": "still here"}); res.Output != "Echo: still here" {
+		t.Errorf("the other server: %+v", res)
+	}
+	w := warnings(logs)
+	if len(w) != 1 || !strings.Contains(w[0], "server=alpha") || !strings.Contains(w[0], "crashing on purpose") ||
+		!strings.Contains(w[0], "exit status 3") {
+		t.Errorf("warnings = %q, want one naming alpha, its stderr and its exit status", w)
+	}
+}
+
+func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
+	m, logs := started(t, map[string]settings.MCPServer{
+		"broken":  {Command: testServer, Args: []string{"-fail-at-start"}},
+		"missing": {Command: "gemini-ls-no-such-mcp-server"},
+		"nothing": {},
+		"ok":      {Command: testServer, IncludeTools: []string{"echo"}},
+	})
+	if got := names(m); !slices.Equal(got, []string{"echo"}) {
+		t.Errorf("tools = %v, want only ok's", got)
+	}
+	w := warnings(logs)
+	if len(w) != 3 {
+		t.Fatalf("warnings = %q, want one per failed server", w)
+	}
+	slices.Sort(w) // they come as the servers fail
+	for i, wants := range [][]string{
+		{"server=broken", "cannot open the database", "exit status 2"},
+		{"server=missing", `"gemini-ls-no-such-mcp-server": executable file not found`},
+		{"server=nothing", "no command, httpUrl or url is configured"},
+	} {
+		for _, want := range wants {
+			if !strings.Contains(w[i], want) {
+				t.Errorf("warning %q does not say %q", w[i], want)
+			}
+		}
+	}
+}
+
+func alive(pid int) bool {
+	// A zombie still answers kill -0; /proc says whether it is one.
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		return !strings.Contains(string(b), ") Z ")
+	}
+	return syscall.Kill(pid, 0) == nil
+}
+
+func TestCloseEndsEveryProcess(t *testing.T) {
+	core, _ := observer.New(zapcore.InfoLevel)
+	m := Start(Config{Servers: map[string]settings.MCPServer{"alpha": {Command: testServer}}, Logger: zap.New(core)})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := m.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spawn := find(t, m, "spawn").(*tool)
+	child, err := strconv.Atoi(run(t, spawn, nil).Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := spawn.server.cmd.Process.Pid
+	if !alive(server) || !alive(child) {
+		t.Fatal("the processes are not running")
+	}
+	m.Close()
+	for _, pid := range []int{server, child} {
+		for alive(pid) {
+			if ctx.Err() != nil {
+				t.Fatalf("process %d outlived Close", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if len(m.Tools()) != 0 {
+		t.Errorf("tools after Close: %v", names(m))
+	}
+}
+
+func TestStartDoesNotWaitForASlowServer(t *testing.T) {
+	core, logs := observer.New(zapcore.InfoLevel)
+	// sleep never answers the handshake.
+	m := Start(Config{Servers: map[string]settings.MCPServer{
+		"slow":    {Command: "sleep", Args: []string{"300"}, Timeout: 300},
+		"stalled": {Command: "sleep", Args: []string{"300"}},
+	}, Logger: zap.New(core)})
+	defer m.Close()
+	if len(m.Tools()) != 0 {
+		t.Error("tools before any server answered")
+	}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := m.Wait(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait with a server still starting = %v", err)
+	}
+	// The server with a timeout gives up on its own.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(warnings(logs)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], "server=slow") || !strings.Contains(w[0], "deadline exceeded") {
+		t.Errorf("warnings = %q, want slow's timeout", w)
+	}
+}
+
+func TestStreamableHTTPWithHeaders(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "web", Version: "1"}, nil)
+	sdk.AddTool(server, &sdk.Tool{Name: "whoami"}, func(_ context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "you are " + req.Extra.Header.Get("X-User")}}}, nil, nil
+	})
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer sesame" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(web.Close) // after the manager's Close, which ends the streams
+	headers := map[string]string{"Authorization": "Bearer sesame", "X-User": "ada"}
+	m, logs := started(t, map[string]settings.MCPServer{
+		"web":   {HTTPURL: web.URL, Headers: headers},
+		"url":   {URL: web.URL, Headers: headers, IncludeTools: []string{"whoami"}},
+		"nokey": {URL: web.URL},
+	})
+	if res := run(t, find(t, m, "whoami"), nil); res.Output != "you are ada" {
+		t.Errorf("whoami = %+v", res)
+	}
+	if got := names(m); len(got) != 2 {
+		t.Errorf("tools = %v, want web's and url's", got)
+	}
+	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], "server=nokey") {
+		t.Errorf("warnings = %q, want nokey refused", w)
+	}
+}

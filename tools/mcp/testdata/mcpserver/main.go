@@ -1,0 +1,100 @@
+// Command mcpserver is an MCP server for gemini-ls's tests, built with the
+// same SDK as the client. It speaks on stdin and stdout.
+//
+//	mcpserver [-fail-at-start] [-extra NAME]
+//
+// Its tools: echo, add, image, resource, fail (an error result), crash
+// (the process exits), spawn (starts a child that sleeps, and says its pid).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pixel is a 1×1 PNG.
+var pixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+type echoArgs struct {
+	Message string `json:"message" jsonschema:"the text to echo"`
+}
+
+type addArgs struct {
+	A int `json:"a" jsonschema:"first addend"`
+	B int `json:"b" jsonschema:"second addend"`
+}
+
+type none struct{}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func main() {
+	failAtStart := flag.Bool("fail-at-start", false, "write to stderr and exit 2 before the handshake")
+	extra := flag.String("extra", "", "also offer a tool with this name, echoing its name")
+	flag.Parse()
+	if *failAtStart {
+		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
+		os.Exit(2)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcpserver", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "Echoes the message."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			return text("Echo: " + a.Message), nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "add", Description: "Adds two integers."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a addArgs) (*mcp.CallToolResult, any, error) {
+			return text(strconv.Itoa(a.A + a.B)), nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "image", Description: "Returns a picture."},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "a red pixel"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: pixel},
+			}}, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "resource", Description: "Returns resources."},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "the notes"}},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///blob.bin", Blob: []byte{1, 2, 3}}},
+				&mcp.ResourceLink{URI: "file:///manual.pdf", Name: "manual.pdf", Title: "The manual"},
+			}}, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "fail", Description: "Always fails."},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "crash", Description: "Exits the server."},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "mcpserver: crashing on purpose")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "spawn", Description: "Starts a child process that sleeps."},
+		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+			child := exec.Command("sleep", "300")
+			if err := child.Start(); err != nil {
+				return nil, nil, err
+			}
+			return text(strconv.Itoa(child.Process.Pid)), nil, nil
+		})
+	if *extra != "" {
+		name := *extra
+		server.AddTool(&mcp.Tool{Name: name, Description: "Says its name.", InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return text("I am " + name), nil
+			})
+	}
+	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}

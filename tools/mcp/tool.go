@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// ConfirmationKind is the Kind of an MCP tool's confirmation.
+const ConfirmationKind = "mcp"
+
+// withdrawWait bounds how long a call that lost its server waits for the
+// server's tools to be withdrawn; it takes no longer than reading EOF.
+const withdrawWait = time.Second
+
+// maxNameLength is the Gemini API's limit on a function name (64), less
+// one, as Gemini CLI keeps it.
+const maxNameLength = 63
+
+var invalidNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.:-]`)
+
+// validName makes name a valid function name as Gemini CLI's
+// generateValidName does: other characters become _, a name must start
+// with a letter or _, and a long one keeps its first and last 30
+// characters around "...".
+func validName(name string) string {
+	name = invalidNameChars.ReplaceAllString(name, "_")
+	if name == "" || !(name[0] == '_' || 'a' <= name[0] && name[0] <= 'z' || 'A' <= name[0] && name[0] <= 'Z') {
+		name = "_" + name
+	}
+	if len(name) > maxNameLength {
+		name = name[:30] + "..." + name[len(name)-30:]
+	}
+	return name
+}
+
+// tool is one tool of a server, as the model sees it.
+type tool struct {
+	server  *server
+	session *sdk.ClientSession
+	name    string // the function name the model uses
+	remote  *sdk.Tool
+}
+
+func (t *tool) Name() string { return t.name }
+
+func (t *tool) Declaration() *genai.FunctionDeclaration {
+	schema := t.remote.InputSchema
+	if schema == nil {
+		schema = map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	return &genai.FunctionDeclaration{
+		Name:                 t.name,
+		Description:          t.remote.Description,
+		ParametersJsonSchema: schema,
+	}
+}
+
+// Build passes the arguments on as they are: the server validates them
+// against its schema and says what is wrong.
+func (t *tool) Build(args map[string]any) (tools.Call, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return &call{tool: t, args: args}, nil
+}
+
+type call struct {
+	tool *tool
+	args map[string]any
+}
+
+func (c *call) Title() string {
+	args, _ := json.Marshal(c.args)
+	title := fmt.Sprintf("%s (%s MCP Server) %s", c.tool.remote.Name, c.tool.server.alias, args)
+	if len(title) > 200 {
+		title = strings.ToValidUTF8(title[:200], "") + "…"
+	}
+	return title
+}
+
+// Kind is execute: a server's tool can do anything.
+func (c *call) Kind() tools.Kind { return tools.KindExecute }
+
+// Confirmation asks before every call of an untrusted server. "Always
+// allow" covers this tool of this server for the session.
+func (c *call) Confirmation() *tools.Confirmation {
+	s := c.tool.server
+	if s.cfg.Trust {
+		return nil
+	}
+	details, _ := json.MarshalIndent(c.args, "", "  ")
+	return &tools.Confirmation{
+		Kind:      ConfirmationKind,
+		Title:     fmt.Sprintf("Allow MCP tool %q from server %q?", c.tool.remote.Name, s.alias),
+		Details:   string(details),
+		AllowKeys: []string{"mcp:" + s.alias + ":" + c.tool.remote.Name},
+	}
+}
+
+func (c *call) Execute(ctx context.Context) (tools.Result, error) {
+	s := c.tool.server
+	if s.isDead() {
+		return tools.Result{}, fmt.Errorf("MCP server %q is no longer running", s.alias)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
+	res, err := c.tool.session.CallTool(ctx, &sdk.CallToolParams{Name: c.tool.remote.Name, Arguments: c.args})
+	if err != nil {
+		var answered *jsonrpc.Error
+		if ctx.Err() == nil && !errors.As(err, &answered) {
+			// Not the server's answer: the connection failed, and the
+			// server is likely dead. Its tools are withdrawn before the
+			// model hears of it, so that its next request does not offer
+			// them.
+			select {
+			case <-s.gone:
+			case <-time.After(withdrawWait):
+			}
+		}
+		return tools.Result{}, fmt.Errorf("calling tool %q of MCP server %q: %w", c.tool.remote.Name, s.alias, err)
+	}
+	return toResult(c.tool.remote.Name, res), nil
+}
+
+// toResult maps a tool's content to what the model reads and the user
+// sees, as Gemini CLI does: text as text, images and audio (and binary
+// resources) as inline data announced by a line of text, a resource's
+// text as text, a resource link as a line naming it.
+func toResult(name string, res *sdk.CallToolResult) tools.Result {
+	var text, display []string
+	var parts []*genai.Part
+	media := func(kind, mime string, data []byte) {
+		text = append(text, fmt.Sprintf("[Tool '%s' provided the following %s with mime-type: %s]", name, kind, mime))
+		parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: mime, Data: data}})
+	}
+	for _, content := range res.Content {
+		switch c := content.(type) {
+		case *sdk.TextContent:
+			text = append(text, c.Text)
+			display = append(display, c.Text)
+		case *sdk.ImageContent:
+			media("image data", c.MIMEType, c.Data)
+			display = append(display, "[Image: "+c.MIMEType+"]")
+		case *sdk.AudioContent:
+			media("audio data", c.MIMEType, c.Data)
+			display = append(display, "[Audio: "+c.MIMEType+"]")
+		case *sdk.EmbeddedResource:
+			r := c.Resource
+			switch {
+			case r == nil:
+			case r.Text != "":
+				text = append(text, r.Text)
+				display = append(display, r.Text)
+			case r.Blob != nil:
+				mime := r.MIMEType
+				if mime == "" {
+					mime = "application/octet-stream"
+				}
+				media("embedded resource", mime, r.Blob)
+				display = append(display, "[Embedded Resource: "+mime+"]")
+			}
+		case *sdk.ResourceLink:
+			title := c.Title
+			if title == "" {
+				title = c.Name
+			}
+			text = append(text, fmt.Sprintf("Resource Link: %s at %s", title, c.URI))
+			display = append(display, fmt.Sprintf("[Link to %s: %s]", title, c.URI))
+		}
+	}
+	if len(res.Content) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			text = append(text, string(b))
+			display = append(display, string(b))
+		}
+	}
+	out := strings.Join(text, "\n")
+	if res.IsError {
+		msg := fmt.Sprintf("MCP tool '%s' reported an error: %s", name, out)
+		return tools.Result{Error: msg, Display: msg}
+	}
+	return tools.Result{Output: out, Parts: parts, Display: strings.Join(display, "\n")}
+}

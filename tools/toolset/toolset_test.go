@@ -1,0 +1,81 @@
+package toolset
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// countingUtility answers nothing useful and counts the calls.
+type countingUtility struct{ calls int }
+
+func (u *countingUtility) GenerateContent(context.Context, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	u.calls++
+	return &genai.GenerateContentResponse{}, nil
+}
+
+// The settings decide what Build leaves to them: replace's LLM fix, and
+// where save_memory writes (the user's directory).
+func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	for _, disable := range []bool{false, true} {
+		u := &countingUtility{}
+		set := Build(t.Context(), Config{
+			Tools:    tools.Options{Workspace: ws, Utility: u},
+			Settings: settings.Settings{Tools: settings.Tools{DisableLLMCorrection: disable}},
+			Getenv:   getenv,
+		})
+		defer set.Close()
+		replace, _ := set.Registry.Get(tools.ReplaceName)
+		call, err := replace.Build(map[string]any{"file_path": "a.go", "old_string": "nowhere to be found", "new_string": "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := call.Execute(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asked := u.calls > 0; asked == disable {
+			t.Errorf("disableLLMCorrection %v: the LLM fix was asked %d times; result %q", disable, u.calls, res.Error)
+		}
+		if disable && !strings.Contains(res.Error, "turned off") {
+			t.Errorf("with the fix off, the failure does not say so: %q", res.Error)
+		}
+	}
+
+	set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Getenv: getenv})
+	memory, _ := set.Registry.Get(tools.MemoryName)
+	call, err := memory.Build(map[string]any{"fact": "tabs, not spaces"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call.Execute(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(home, ".gemini", tools.MemoryFileName))
+	if err != nil || !strings.Contains(string(got), "- tabs, not spaces") {
+		t.Errorf("GEMINI.md in the user's directory = %q, %v", got, err)
+	}
+}
