@@ -92,46 +92,6 @@ func TestRegistryDuplicatePanics(t *testing.T) {
 	NewRegistry(append(tools, tools[0])...)
 }
 
-func TestArgs(t *testing.T) {
-	a := args{"n": 3.0, "frac": 1.5, "s": "x", "b": true, "list": []any{"a", "b"}, "badList": []any{"a", 1}, "null": nil, "huge": 1e300}
-
-	if n, ok, err := a.integer("n"); n != 3 || !ok || err != nil {
-		t.Errorf("integer(n) = %d, %v, %v", n, ok, err)
-	}
-	if _, ok, err := a.integer("absent"); ok || err != nil {
-		t.Errorf("integer(absent) = %v, %v", ok, err)
-	}
-	if _, ok, err := a.integer("null"); ok || err != nil {
-		t.Errorf("integer(null) = %v, %v", ok, err)
-	}
-	for _, bad := range []string{"frac", "s", "huge"} {
-		if _, _, err := a.integer(bad); err == nil || err.Error() != "params/"+bad+" must be integer" {
-			t.Errorf("integer(%s) error = %v", bad, err)
-		}
-	}
-	if _, _, err := a.str("n", true); err == nil || err.Error() != "params/n must be string" {
-		t.Errorf("str(n) error = %v", err)
-	}
-	if _, _, err := a.str("absent", true); err == nil || err.Error() != "params must have required property 'absent'" {
-		t.Errorf("str(absent) error = %v", err)
-	}
-	if b, err := a.boolean("absent", true); !b || err != nil {
-		t.Errorf("boolean(absent) = %v, %v", b, err)
-	}
-	if _, err := a.boolean("s", true); err == nil || err.Error() != "params/s must be boolean" {
-		t.Errorf("boolean(s) error = %v", err)
-	}
-	if l, err := a.stringList("list"); !slices.Equal(l, []string{"a", "b"}) || err != nil {
-		t.Errorf("stringList(list) = %v, %v", l, err)
-	}
-	if _, err := a.stringList("badList"); err == nil || err.Error() != "params/badList/1 must be string" {
-		t.Errorf("stringList(badList) error = %v", err)
-	}
-	if _, err := a.stringList("s"); err == nil || err.Error() != "params/s must be array" {
-		t.Errorf("stringList(s) error = %v", err)
-	}
-}
-
 // namedTool is a tool that only has a name.
 type namedTool struct{ name string }
 

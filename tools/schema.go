@@ -100,6 +100,11 @@ func paramFields(t reflect.Type) []paramField {
 	return out
 }
 
+// missing is the error for a required parameter the call left out.
+func missing(name string) error {
+	return fmt.Errorf("params must have required property '%s'", name)
+}
+
 // decode fills p, a pointer to a parameter struct, from the model's
 // arguments. JSON null counts as absent; unknown arguments are ignored, as
 // Gemini CLI does.

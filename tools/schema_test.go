@@ -41,6 +41,7 @@ func TestDecodeFillsParamsOrSaysWhatIsWrong(t *testing.T) {
 		{map[string]any{"path": 1.0}, "params/path must be string"},
 		{map[string]any{"path": "a", "count": 1.5}, "params/count must be integer"},
 		{map[string]any{"path": "a", "count": "2"}, "params/count must be integer"},
+		{map[string]any{"path": "a", "count": 1e300}, "params/count must be integer"},
 		{map[string]any{"path": "a", "globs": "x"}, "params/globs must be array"},
 		{map[string]any{"path": "a", "globs": []any{"x", 2.0}}, "params/globs/1 must be string"},
 		{map[string]any{"path": "a", "strict": "yes"}, "params/strict must be boolean"},

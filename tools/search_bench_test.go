@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ import (
 
 func gorootWorkspace(b *testing.B) (*workspace.Workspace, string) {
 	b.Helper()
-	root, err := filepath.EvalSymlinks(filepath.Join(runtime.GOROOT(), "src"))
+	root, err := filepath.EvalSymlinks(filepath.Join(goroot(b), "src"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -174,4 +175,13 @@ func count(b *testing.B, res Result) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// goroot is the GOROOT of the go command on PATH, whose tree is searched.
+func goroot(b *testing.B) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatalf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
