@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
@@ -206,16 +205,12 @@ func parseDeclarations(out []byte) ([]declaration, error) {
 	return decls, nil
 }
 
-// validName is what the Gemini API accepts as a function name; one it
-// refuses would fail every request, so such a tool is left out.
-var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`)
-
 func newTool(cfg Config, callArgv []string, d declaration) (*tool, error) {
 	if d.Name == "" {
 		return nil, errors.New("a tool without a name was left out")
 	}
 	name := NamePrefix + d.Name
-	if !validName.MatchString(name) {
+	if !tools.ValidFunctionName(name) { // one the API refuses would fail every request
 		return nil, fmt.Errorf("tool %q was left out: the model accepts names of letters, digits, _ . : and - up to 64 characters (with the %q prefix)", d.Name, NamePrefix)
 	}
 	decl := &genai.FunctionDeclaration{Name: name, Description: describe(cfg, d)}

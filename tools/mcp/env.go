@@ -12,12 +12,13 @@ import (
 // "env", where $VAR and ${VAR} name gemini-ls's variables, secrets
 // included: that is how a user passes one on purpose.
 func serverEnv(parent []string, extra map[string]string) []string {
+	rules := newSecretRules()
 	lookup := make(map[string]string, len(parent))
 	var env []string
 	for _, kv := range parent {
 		k, v, _ := strings.Cut(kv, "=")
 		lookup[k] = v
-		if !secret(k, v) {
+		if !rules.secret(k, v) {
 			env = append(env, kv)
 		}
 	}
@@ -27,24 +28,31 @@ func serverEnv(parent []string, extra map[string]string) []string {
 	return env
 }
 
-var (
-	secretName   = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
-	secretValue  = regexp.MustCompile(`(?i)-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----|-----BEGIN CERTIFICATE-----|(https?|ftp|smtp)://[^:\s]+:[^@\s]+@|(ghp|gho|ghu|ghs|ghr|github_pat)_[a-zA-Z0-9_]{36,}|AIzaSy[a-zA-Z0-9_\\-]{33}|AKIA[A-Z0-9]{16}|eyJ[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*|(s|r)k_(live|test)_[0-9a-zA-Z]{24}|xox[abpr]-[a-zA-Z0-9-]+`)
-	neverAllowed = map[string]bool{
-		"CLIENT_ID": true, "DB_URI": true, "CONNECTION_STRING": true, "AWS_DEFAULT_REGION": true,
-		"AZURE_CLIENT_ID": true, "AZURE_TENANT_ID": true, "SLACK_WEBHOOK_URL": true, "TWILIO_ACCOUNT_SID": true,
-		"DATABASE_URL": true, "GOOGLE_CLOUD_PROJECT": true, "GOOGLE_CLOUD_ACCOUNT": true, "FIREBASE_PROJECT_ID": true,
+// secretRules are Gemini CLI's environmentSanitization rules, compiled
+// when a server starts rather than at every start of gemini-ls.
+type secretRules struct{ name, value *regexp.Regexp }
+
+func newSecretRules() secretRules {
+	return secretRules{
+		name:  regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`),
+		value: regexp.MustCompile(`(?i)-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----|-----BEGIN CERTIFICATE-----|(https?|ftp|smtp)://[^:\s]+:[^@\s]+@|(ghp|gho|ghu|ghs|ghr|github_pat)_[a-zA-Z0-9_]{36,}|AIzaSy[a-zA-Z0-9_\\-]{33}|AKIA[A-Z0-9]{16}|eyJ[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*|(s|r)k_(live|test)_[0-9a-zA-Z]{24}|xox[abpr]-[a-zA-Z0-9-]+`),
 	}
-)
+}
+
+var neverAllowed = map[string]bool{
+	"CLIENT_ID": true, "DB_URI": true, "CONNECTION_STRING": true, "AWS_DEFAULT_REGION": true,
+	"AZURE_CLIENT_ID": true, "AZURE_TENANT_ID": true, "SLACK_WEBHOOK_URL": true, "TWILIO_ACCOUNT_SID": true,
+	"DATABASE_URL": true, "GOOGLE_CLOUD_PROJECT": true, "GOOGLE_CLOUD_ACCOUNT": true, "FIREBASE_PROJECT_ID": true,
+}
 
 // secret reports whether a variable is withheld, by Gemini CLI's rules
 // (environmentSanitization.ts): by its value, then by its name.
-func secret(name, value string) bool {
+func (r secretRules) secret(name, value string) bool {
 	name = strings.ToUpper(name)
 	switch {
 	case strings.HasPrefix(name, "GEMINI_CLI_"):
 		return false
-	case secretValue.MatchString(value):
+	case r.value.MatchString(value):
 		return true
 	case strings.HasPrefix(name, "GIT_CONFIG_"):
 		return false
@@ -54,5 +62,5 @@ func secret(name, value string) bool {
 		"SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "SYSTEMDRIVE":
 		return false
 	}
-	return neverAllowed[name] || secretName.MatchString(name)
+	return neverAllowed[name] || r.name.MatchString(name)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -27,15 +26,18 @@ const withdrawWait = time.Second
 // one, as Gemini CLI keeps it.
 const maxNameLength = 63
 
-var invalidNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.:-]`)
-
 // validName makes name a valid function name as Gemini CLI's
 // generateValidName does: other characters become _, a name must start
 // with a letter or _, and a long one keeps its first and last 30
 // characters around "...".
 func validName(name string) string {
-	name = invalidNameChars.ReplaceAllString(name, "_")
-	if name == "" || !(name[0] == '_' || 'a' <= name[0] && name[0] <= 'z' || 'A' <= name[0] && name[0] <= 'Z') {
+	name = strings.Map(func(r rune) rune {
+		if tools.FunctionNameChar(r) {
+			return r
+		}
+		return '_'
+	}, name)
+	if name == "" || !tools.ValidFunctionName(name[:1]) {
 		name = "_" + name
 	}
 	if len(name) > maxNameLength {
