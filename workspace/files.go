@@ -386,8 +386,11 @@ func readDirNames(dir string, maxEntries int, stat func(path string) bool) (entr
 	}
 	entries = make([]diskEntry, len(des))
 	var wanted []int
+	// dir is clean and a name holds no separator: joining needs no
+	// cleaning (filepath.Join's, per entry, shows in a walk's profile).
+	prefix := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
 	for i, de := range des {
-		entries[i] = diskEntry{name: de.Name(), path: filepath.Join(dir, de.Name()), typ: de.Type()}
+		entries[i] = diskEntry{name: de.Name(), path: prefix + de.Name(), typ: de.Type()}
 		if stat != nil && entries[i].typ.IsRegular() && stat(entries[i].path) {
 			wanted = append(wanted, i)
 		}
