@@ -46,10 +46,8 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("stat %s: %w", path, err)
 	}
-	for _, doc := range w.docs.List() {
-		if doc.Path != path && within(path, doc.Path) {
-			return true, nil
-		}
+	if w.holdsDocuments(path) {
+		return true, nil
 	}
 	return false, &notExistError{path}
 }
@@ -288,12 +286,6 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int, stat fu
 		om.CutDirs = 1
 	}
 
-	open := make(map[string]Document)
-	for _, d := range docs {
-		if filepath.Dir(d.Path) == dir {
-			open[d.Path] = d
-		}
-	}
 	entries := make([]listed, 0, len(diskEntries))
 	seen := make(map[string]bool, len(diskEntries))
 	for _, de := range diskEntries {
