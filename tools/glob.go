@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,7 +125,24 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	// virtualenvs) are only counted up to a budget, so the count may then
 	// be a lower bound.
 	ignoredBudget := c.ignoredBudget
-	omitted, err := c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
+	// "**/P" with no "/" in P matches a path whose last name P matches:
+	// a walk matches every file, and the name alone is quicker.
+	name, nameOnly := strings.CutPrefix(pattern, "**/")
+	nameOnly = nameOnly && !strings.Contains(name, "/")
+	matches := func(rel string) bool {
+		p := pattern
+		if nameOnly {
+			rel, p = path.Base(rel), name
+		}
+		if !c.caseSensitive {
+			rel = strings.ToLower(rel)
+		}
+		return doublestar.MatchUnvalidated(p, rel)
+	}
+	opts := c.limits
+	// The files that match are stat-ed as they are listed, for sorting.
+	opts.Stat = func(path string) bool { return matches(relSlash(c.dir, path)) }
+	omitted, err := c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if matchesAny(c.ignore, rel, c.caseSensitive) {
 			if e.IsDir {
@@ -141,11 +159,7 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 		if e.IsDir {
 			return nil
 		}
-		name := rel
-		if !c.caseSensitive {
-			name = strings.ToLower(name)
-		}
-		if !doublestar.MatchUnvalidated(pattern, name) {
+		if !matches(rel) {
 			return nil
 		}
 		if ignored {
@@ -162,22 +176,45 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	if n := omittedNote(omitted); n != "" {
 		note, displayNote = "\n\n"+n, " "+n
 	}
-	if len(found) == 0 {
+	files := newestFirst(c.ws, found)
+	if len(files) == 0 {
 		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, quoteName(c.dir))
 		return Result{Output: msg + note, Display: "No files found." + displayNote}, nil
 	}
-	slices.SortFunc(found, func(x, y workspace.DirEntry) int {
-		return cmp.Or(cmp.Compare(y.ModTime, x.ModTime), strings.Compare(x.Path, y.Path))
-	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(found), c.pattern, quoteName(c.dir))
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(files), c.pattern, quoteName(c.dir))
 	if gitIgnored > 0 {
 		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
 	}
 	b.WriteString(", sorted by modification time (newest first):")
-	for _, e := range found {
+	for _, e := range files {
 		b.WriteString("\n" + quoteName(e.Path))
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(found)) + displayNote}, nil
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(files)) + displayNote}, nil
+}
+
+// newestFirst is the files found sorted by modification time, newest
+// first, then by path, without those removed since the walk.
+func newestFirst(ws *workspace.Workspace, found []workspace.DirEntry) []workspace.DirEntry {
+	type dated struct {
+		entry workspace.DirEntry
+		mod   int64
+	}
+	files := make([]dated, 0, len(found))
+	for _, e := range found {
+		info, err := ws.Info(e)
+		if errors.Is(err, workspace.ErrNotExist) {
+			continue
+		}
+		files = append(files, dated{e, info.ModTime}) // unknown (err): oldest
+	}
+	slices.SortFunc(files, func(x, y dated) int {
+		return cmp.Or(cmp.Compare(y.mod, x.mod), strings.Compare(x.entry.Path, y.entry.Path))
+	})
+	sorted := make([]workspace.DirEntry, len(files))
+	for i, f := range files {
+		sorted[i] = f.entry
+	}
+	return sorted
 }

@@ -67,6 +67,16 @@ func TestGlobCaseAndIgnore(t *testing.T) {
 	}
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "*.ts", "path": "src"}),
 		`Found 1 file(s) matching "*.ts" within `+tw.abs("src")+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/util.ts"))
+	// "**/" then a name is matched on the last name alone (faster): the
+	// same answers, case folded or not, and a "/" after it still counts.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.TSX"}),
+		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX"))
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.TSX", "case_sensitive": true}),
+		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX"))
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.tsx", "case_sensitive": true}),
+		`No files found matching pattern "**/*.tsx" within `+tw.root)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/test/*.ts"}),
+		`Found 1 file(s) matching "**/test/*.ts" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("test/a.ts"))
 	// An absolute pattern inside the search directory works too.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": tw.abs("test") + "/*.ts"}),
 		`Found 1 file(s) matching "`+tw.abs("test")+`/*.ts" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("test/a.ts"))

@@ -125,6 +125,7 @@ type grepOutcome struct {
 	file       grepFile
 	matches    []grepMatch // in line order, at most the call's maxMatches
 	unreadable bool
+	tooLarge   bool // over the call's maxFileSize: not searched
 }
 
 // grepEngine searches the files it receives until files is closed, and
@@ -133,6 +134,9 @@ type grepOutcome struct {
 // that stops sending knows all it sent was searched.
 type grepEngine interface {
 	search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error
+	// asksInfo: the engine asks every file's Info (its size, against the
+	// cap) before searching it, so the walk stats them as it lists.
+	asksInfo() bool
 }
 
 // grepQuery is what every engine needs to search.
@@ -186,20 +190,19 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 
 	files := make(chan grepFile, 256)
 	var (
-		omitted  workspace.Omitted
-		tooLarge int
-		walkErr  error
-		walked   = make(chan struct{})
+		omitted workspace.Omitted
+		walkErr error
+		walked  = make(chan struct{})
 	)
-	go func() {
-		defer close(walked)
-		defer close(files)
-		omitted, tooLarge, walkErr = c.selectFiles(walkCtx, isDir, files)
-	}()
 	engine := c.engine
 	if engine == nil {
 		engine = pickGrepEngine(c.programDir(isDir))
 	}
+	go func() {
+		defer close(walked)
+		defer close(files)
+		omitted, walkErr = c.selectFiles(walkCtx, isDir, engine.asksInfo(), files)
+	}()
 	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.maxMatches}
 	engineErr := engine.search(runCtx, q, files, found)
 	stopWalk()
@@ -217,7 +220,7 @@ func (c *grepCall) Execute(ctx context.Context) (Result, error) {
 	if walkErr != nil && walkCtx.Err() == nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
-	return c.format(outcomes, omitted, tooLarge, timedOut), nil
+	return c.format(outcomes, omitted, timedOut), nil
 }
 
 // programDir is where an external engine runs: the search directory, or
@@ -235,14 +238,13 @@ func (c *grepCall) included(rel string) bool {
 
 // selectFiles sends the files to search, in walk order: the same for
 // every engine, so every engine keeps the workspace's guarantees (roots,
-// regular files only, ignore rules, size cap, open documents).
-func (c *grepCall) selectFiles(ctx context.Context, isDir bool, files chan<- grepFile) (workspace.Omitted, int, error) {
-	tooLarge, seq := 0, 0
+// regular files only, ignore rules, open documents). The size cap is the
+// engines' to check: the in-process engine's from the stat of the file it
+// opens, so the walk stats no file; an engine that asksInfo has the walk
+// stat the files it sends as it lists them.
+func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, files chan<- grepFile) (workspace.Omitted, error) {
+	seq := 0
 	send := func(e workspace.DirEntry, rel string) error {
-		if e.Size > c.maxFileSize {
-			tooLarge++
-			return nil
-		}
 		_, open := c.ws.Documents().Get(e.Path)
 		select {
 		case files <- grepFile{seq: seq, entry: e, rel: rel, open: open}:
@@ -255,13 +257,17 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir bool, files chan<- gre
 	if !isDir {
 		rel := filepath.Base(c.dir)
 		if !c.included(rel) {
-			return workspace.Omitted{}, 0, nil
+			return workspace.Omitted{}, nil
 		}
 		// Execute has checked that it can be read.
 		// A path given is resolved again when read, as a symlink is.
-		return workspace.Omitted{}, 0, send(workspace.DirEntry{Path: c.dir, Symlink: true}, rel)
+		return workspace.Omitted{}, send(workspace.DirEntry{Path: c.dir, Symlink: true}, rel)
 	}
-	omitted, err := c.ws.Walk(ctx, c.dir, c.limits, func(e workspace.DirEntry) error {
+	opts := c.limits
+	if stat {
+		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
+	}
+	omitted, err := c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
 		if e.Ignored && e.IsDir {
 			return fs.SkipDir
 		}
@@ -274,18 +280,21 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir bool, files chan<- gre
 		}
 		return send(e, rel)
 	})
-	return omitted, tooLarge, err
+	return omitted, err
 }
 
 // format writes the result: the first maxMatches matches in walk order,
 // grouped by file in path order.
-func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, tooLarge int, timedOut bool) Result {
+func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, timedOut bool) Result {
 	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return cmp.Compare(a.file.seq, b.file.seq) })
-	count, unreadable := 0, 0
+	count, unreadable, tooLarge := 0, 0, 0
 	var kept []grepOutcome
 	for _, o := range outcomes {
 		if o.unreadable {
 			unreadable++
+		}
+		if o.tooLarge {
+			tooLarge++
 		}
 		if len(o.matches) == 0 || count == c.maxMatches {
 			continue

@@ -331,6 +331,8 @@ func mustExecute(t *testing.T, call Call) Result {
 // search's time is up.
 type slowEngine struct{}
 
+func (slowEngine) asksInfo() bool { return false }
+
 func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
 	found(searchOne(ctx, q, <-files, new([]byte)))
 	<-ctx.Done()

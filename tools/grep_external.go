@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // externalGrep searches with a program (ripgrep, git grep) given the files
@@ -56,6 +58,11 @@ const (
 	externalRuns = 2
 )
 
+// asksInfo: the program reads the files itself (rg's --max-filesize does
+// not apply to files named on its command line), so their sizes are
+// checked first (withinCap).
+func (externalGrep) asksInfo() bool { return true }
+
 func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
 	args, ok := e.tool.args(q)
 	if !ok {
@@ -76,6 +83,9 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
+			if batch = withinCap(q, batch, found); len(batch) == 0 {
+				return
+			}
 			if useFallback() {
 				searchInProcess(ctx, q, batch, found)
 				return
@@ -105,6 +115,25 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// withinCap reports the files of batch over the size cap (stat-ed here,
+// since the walk does not and the program would skip them silently) and
+// those gone since the walk, and returns the rest.
+func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) []grepFile {
+	kept := batch[:0]
+	for _, f := range batch {
+		info, err := q.ws.Info(f.entry)
+		switch {
+		case errors.Is(err, workspace.ErrNotExist):
+			found(grepOutcome{file: f})
+		case err == nil && info.Size > q.maxFileSize:
+			found(grepOutcome{file: f, tooLarge: true})
+		default: // an error the program will meet and report too
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 func searchInProcess(ctx context.Context, q *grepQuery, batch []grepFile, found func(grepOutcome)) {

@@ -12,6 +12,9 @@ import (
 // inProcessGrep searches with Go's regexp, a worker per core.
 type inProcessGrep struct{}
 
+// asksInfo: opening a file checks its size.
+func (inProcessGrep) asksInfo() bool { return false }
+
 func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -38,7 +41,8 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile, scratch *[]byte) g
 	case ctx.Err() != nil, errors.Is(err, workspace.ErrNotExist):
 		return o // cut short, or gone since it was listed
 	case errors.Is(err, workspace.ErrTooLarge):
-		return o // grew since it was listed
+		o.tooLarge = true // from the stat of the file opened
+		return o
 	case err != nil:
 		// One file that cannot be read (permissions, replaced by a
 		// special file since the listing) does not end the search.

@@ -175,21 +175,29 @@ func TestGrepSearchTitle(t *testing.T) {
 	}
 }
 
+// TestGrepSearchSkipsFilesOverItsLimit: every engine leaves out a file
+// over the cap and counts it (the walk stats nothing: the in-process engine
+// learns the size when it opens the file, the others ask first).
 func TestGrepSearchSkipsFilesOverItsLimit(t *testing.T) {
-	tw := newTestWorkspace(t, map[string]string{"big.txt": "needle needle needle\n", "small.txt": "needle\n"})
-	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
-	call.(*grepCall).maxFileSize = 10
-	res, err := call.Execute(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantOutput(t, res, `Found 1 match for pattern "needle" in the workspace directory:
+	tw := newTestWorkspace(t, map[string]string{"big.txt": "needle needle needle\n", "small.txt": "needle\n", "big-quiet.txt": "nothing to see here\n"})
+	for name, engine := range grepEngines(t, tw.root) {
+		t.Run(name, func(t *testing.T) {
+			call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
+			call.(*grepCall).maxFileSize = 10
+			call.(*grepCall).engine = engine
+			res, err := call.Execute(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOutput(t, res, `Found 1 match for pattern "needle" in the workspace directory:
 ---
 File: small.txt
 L1: needle
 ---
 
-(skipped 1 file over 10 bytes)`)
+(skipped 2 files over 10 bytes)`)
+		})
+	}
 }
 
 func TestGrepSearchSkipsUnreadableFiles(t *testing.T) {

@@ -109,7 +109,11 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 			if e.IsDir {
 				fmt.Fprintf(&b, "\n[DIR] %s", quoteName(e.Name))
 			} else {
-				fmt.Fprintf(&b, "\n%s (%d bytes)", quoteName(e.Name), e.Size)
+				size := "size unknown"
+				if info, err := c.ws.Info(e); err == nil {
+					size = fmt.Sprintf("%d bytes", info.Size)
+				}
+				fmt.Fprintf(&b, "\n%s (%s)", quoteName(e.Name), size)
 			}
 		}
 	}

@@ -643,6 +643,7 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 	}
 	pattern := strings.ToLower("**/*" + escapeGlob(filepath.ToSlash(name)) + "*")
 	var best *workspace.DirEntry
+	var bestMod int64
 	for _, root := range ws.Roots() {
 		_, err := ws.Walk(ctx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 			if e.Ignored {
@@ -654,8 +655,12 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 			if e.IsDir || !doublestar.MatchUnvalidated(pattern, strings.ToLower(relSlash(root, e.Path))) {
 				return nil
 			}
-			if best == nil || e.ModTime > best.ModTime || (e.ModTime == best.ModTime && e.Path < best.Path) {
-				best = &e
+			info, err := ws.Info(e)
+			if err != nil {
+				return nil // gone since the walk, or not to be stat-ed: not the one meant
+			}
+			if best == nil || info.ModTime > bestMod || (info.ModTime == bestMod && e.Path < best.Path) {
+				best, bestMod = &e, info.ModTime
 			}
 			return nil
 		})

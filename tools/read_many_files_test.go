@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadManyFilesGlobsAndFormat(t *testing.T) {
@@ -192,5 +193,14 @@ func TestResolveReference(t *testing.T) {
 		if got, ok, err := ResolveReference(ctx, tw.ws, name); ok || err != nil {
 			t.Errorf("ResolveReference(%q) = %+v, %v, %v; want not found", name, got, ok, err)
 		}
+	}
+
+	// Of several files a name finds, the most recently modified.
+	tw.write("a/gadget.go", "")
+	tw.write("b/gadget.go", "")
+	tw.touch("a/gadget.go", 0)
+	tw.touch("b/gadget.go", time.Hour)
+	if got, ok, err := ResolveReference(ctx, tw.ws, "gadget"); !ok || err != nil || got.Path != tw.abs("b/gadget.go") {
+		t.Errorf("ResolveReference(gadget) = %+v, %v, %v; want the newer b/gadget.go", got, ok, err)
 	}
 }

@@ -25,7 +25,10 @@
 // directory, so one bad entry never fails a listing. A directory is read
 // up to MaxDirEntries entries, a walk up to MaxWalkEntries; reaching a cap
 // is reported in Omitted too. Entries carry Ignored, from ignore files read
-// once per directory per listing, never per entry.
+// once per directory per listing, never per entry. Entries are typed from
+// the listing without a stat (symlinks aside); a caller asks Info for the
+// sizes and times it needs (WalkOptions.Stat has a walk take them as it
+// lists), and a read checks the size when it opens the file.
 //
 // Writes are proposed as a FileChange (PrepareChange,
 // keeping the file's BOM and \r\n line endings) and reach disk only through

@@ -46,10 +46,8 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("stat %s: %w", path, err)
 	}
-	for _, doc := range w.docs.List() {
-		if doc.Path != path && within(path, doc.Path) {
-			return true, nil
-		}
+	if w.holdsDocuments(path) {
+		return true, nil
 	}
 	return false, &notExistError{path}
 }
@@ -117,12 +115,18 @@ func (w *Workspace) ReadEntry(ctx context.Context, e DirEntry, limit int64) (Fil
 
 // DirEntry is one name in a directory listing: a directory or a regular
 // file (or a symlink to one inside the roots), or an open document.
+//
+// A listing is typed from the directory itself (getdents' d_type), so it
+// stats only symlinks: a caller that needs an entry's size or time asks
+// Info for the entries it needs (a walk can stat them as it lists, see
+// WalkOptions.Stat), and a read checks the size when it opens the file.
 type DirEntry struct {
-	Name    string
-	Path    string
-	IsDir   bool
-	Size    int64
-	ModTime int64 // unix nanoseconds; open unsaved documents report now
+	Name  string
+	Path  string
+	IsDir bool
+	// listed is the stat the walk took of a regular file it was asked to
+	// (WalkOptions.Stat), for Info; nil when not taken.
+	listed *EntryInfo
 	// Ignored: .gitignore/.geminiignore rules (of the root and every
 	// directory down to this one, and the root's .git/info/exclude) ignore
 	// the entry or a directory above it.
@@ -130,6 +134,56 @@ type DirEntry struct {
 	// Symlink: the entry is a symlink (to a file or directory inside the
 	// roots); an engine that cannot re-check its target reads it in-process.
 	Symlink bool
+}
+
+// EntryInfo is what Info tells of a listed entry.
+type EntryInfo struct {
+	Size    int64 // an open document's buffer's
+	ModTime int64 // unix nanoseconds; open documents report now (their buffer may differ from disk)
+}
+
+// Info is the size and time of an entry a listing or walk reported: an
+// open document's buffer; the stat the walk took as it listed the entry
+// (WalkOptions.Stat); else a stat now, of a symlink's target (checked to
+// lie inside the roots again) or of the entry itself. An entry gone since
+// is ErrNotExist.
+func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
+	if !e.IsDir {
+		if doc, ok := w.docs.Get(e.Path); ok {
+			return EntryInfo{Size: int64(len(doc.Text)), ModTime: time.Now().UnixNano()}, nil
+		}
+	}
+	if e.listed != nil { // only a walk sets it, on a path it checked
+		return *e.listed, nil
+	}
+	if err := w.checkResolved(e.Path); err != nil {
+		return EntryInfo{}, err
+	}
+	path := e.Path
+	stat := os.Lstat
+	if e.Symlink {
+		real, err := w.resolveInside(e.Path)
+		if err != nil {
+			return EntryInfo{}, err
+		}
+		path, stat = real, os.Stat
+	}
+	fi, err := stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if e.IsDir && w.holdsDocuments(e.Path) {
+			return EntryInfo{ModTime: time.Now().UnixNano()}, nil
+		}
+		return EntryInfo{}, &notExistError{e.Path}
+	}
+	if err != nil {
+		return EntryInfo{}, fmt.Errorf("stat %s: %w", e.Path, err)
+	}
+	return EntryInfo{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
+}
+
+// holdsDocuments reports whether open documents lie below dir.
+func (w *Workspace) holdsDocuments(dir string) bool {
+	return slices.ContainsFunc(w.docs.List(), func(d Document) bool { return d.Path != dir && within(dir, d.Path) })
 }
 
 // Listing caps; a listing or walk that reaches one says so in Omitted.
@@ -173,8 +227,8 @@ func (o *Omitted) add(p Omitted) {
 // ReadDir lists dir sorted by name: disk plus open documents directly
 // inside it that are not on disk (and directories holding only unsaved
 // documents), at most maxEntries disk entries (MaxDirEntries when not
-// positive), with Ignored set. Open documents report their buffer's size;
-// symlinks report their target's kind. What it leaves out it counts.
+// positive), with Ignored set. Symlinks report their target's kind. What
+// it leaves out it counts.
 func (w *Workspace) ReadDir(ctx context.Context, dir string, maxEntries int) ([]DirEntry, Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
 		return nil, Omitted{}, err
@@ -186,7 +240,7 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string, maxEntries int) ([]
 		maxEntries = MaxDirEntries
 	}
 	dir = filepath.Clean(dir)
-	l, err := w.readDir(dir, w.docs.List(), maxEntries)
+	l, err := w.readDir(dir, w.docs.List(), maxEntries, nil)
 	if err != nil {
 		return nil, Omitted{}, err
 	}
@@ -216,13 +270,14 @@ type dirListing struct {
 
 // readDir lists at most maxEntries disk entries of dir (which ones, when
 // there are more, is up to the file system) and the open documents
-// inside it.
-func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirListing, error) {
+// inside it, stat-ing the regular files whose path stat (when not nil)
+// names.
+func (w *Workspace) readDir(dir string, docs []Document, maxEntries int, stat func(path string) bool) (dirListing, error) {
 	var om Omitted
 	if slices.ContainsFunc(docs, func(d Document) bool { return d.Path == dir }) {
 		return dirListing{}, fmt.Errorf("listing %s: it is a file", dir)
 	}
-	diskEntries, cut, err := readDirNames(dir, maxEntries)
+	diskEntries, cut, err := readDirNames(dir, maxEntries, stat)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return dirListing{}, fmt.Errorf("listing %s: %w", dir, err)
@@ -231,47 +286,30 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirLis
 		om.CutDirs = 1
 	}
 
-	open := make(map[string]Document)
-	for _, d := range docs {
-		if filepath.Dir(d.Path) == dir {
-			open[d.Path] = d
-		}
-	}
 	entries := make([]listed, 0, len(diskEntries))
 	seen := make(map[string]bool, len(diskEntries))
 	for _, de := range diskEntries {
-		e := listed{DirEntry: DirEntry{Name: de.name, Path: filepath.Join(dir, de.name)}}
-		fi, err := de.fi, de.err
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed since the listing
-		}
-		if err != nil {
-			om.Broken++
-			continue
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
+		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info}}
+		typ := de.typ
+		if typ&fs.ModeSymlink != 0 {
 			e.symlink, e.Symlink = true, true
-			if fi = w.followListed(e.Path, &om); fi == nil {
+			fi := w.followListed(e.Path, &om)
+			if fi == nil {
 				continue
 			}
+			typ = fi.Mode().Type()
 		}
 		switch {
-		case fi.IsDir():
+		case typ.IsDir():
 			e.IsDir = true
-		case !fi.Mode().IsRegular():
+		case !typ.IsRegular():
 			om.Special++
 			continue
-		}
-		e.Size = fi.Size()
-		e.ModTime = fi.ModTime().UnixNano()
-		if d, ok := open[e.Path]; ok && !e.IsDir {
-			e.Size = int64(len(d.Text))
 		}
 		seen[e.Name] = true
 		entries = append(entries, e)
 	}
 
-	now := time.Now().UnixNano()
 	for _, d := range docs {
 		if d.Path == dir || !within(dir, d.Path) {
 			continue
@@ -283,11 +321,7 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int) (dirLis
 			continue
 		}
 		seen[name] = true
-		e := listed{DirEntry: DirEntry{Name: name, Path: filepath.Join(dir, name), IsDir: nested, ModTime: now}}
-		if !nested {
-			e.Size = int64(len(d.Text))
-		}
-		entries = append(entries, e)
+		entries = append(entries, listed{DirEntry: DirEntry{Name: name, Path: filepath.Join(dir, name), IsDir: nested}})
 	}
 	if missing && len(entries) == 0 {
 		return dirListing{}, &notExistError{dir}
@@ -316,17 +350,20 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 	return fi
 }
 
-// statted is one directory entry and its lstat.
-type statted struct {
-	name string
-	fi   fs.FileInfo
-	err  error
+// diskEntry is one name read from a directory, typed from the listing.
+type diskEntry struct {
+	name, path string
+	typ        fs.FileMode
+	info       *EntryInfo // taken for the regular files asked for
 }
 
-// readDirNames reads and lstats at most maxEntries entries of dir, opening
-// it so that a FIFO put in its place fails instead of blocking; cut
-// reports that there were more.
-func readDirNames(dir string, maxEntries int) (entries []statted, cut bool, err error) {
+// readDirNames reads at most maxEntries entries of dir, typed from the
+// listing (d_type; Go lstats an entry the file system does not type), and
+// stats the regular files whose path stat (when not nil) names, relative
+// to the open directory (a stat by path walks every directory above it
+// again). The directory is opened so that a FIFO put in its place fails
+// instead of blocking; cut reports that there were more entries.
+func readDirNames(dir string, maxEntries int, stat func(path string) bool) (entries []diskEntry, cut bool, err error) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
 	if err != nil {
 		return nil, false, err
@@ -339,18 +376,42 @@ func readDirNames(dir string, maxEntries int) (entries []statted, cut bool, err 
 	if len(des) > maxEntries {
 		des, cut = des[:maxEntries], true
 	}
-	infos, errs := lstatEntries(f, des)
-	entries = make([]statted, len(des))
+	entries = make([]diskEntry, len(des))
+	var wanted []int
+	// dir is clean and a name holds no separator: joining needs no
+	// cleaning (filepath.Join's, per entry, shows in a walk's profile).
+	prefix := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
 	for i, de := range des {
-		entries[i] = statted{name: de.Name(), fi: infos[i], err: errs[i]}
+		entries[i] = diskEntry{name: de.Name(), path: prefix + de.Name(), typ: de.Type()}
+		if stat != nil && entries[i].typ.IsRegular() && stat(entries[i].path) {
+			wanted = append(wanted, i)
+		}
+	}
+	if len(wanted) > 0 {
+		statEntries(f, entries, wanted)
 	}
 	return entries, cut, nil
+}
+
+// statEntriesByPath lstats the entries at the indexes wanted by path,
+// keeping the stats of those still regular files.
+func statEntriesByPath(entries []diskEntry, wanted []int) {
+	for _, i := range wanted {
+		if fi, err := os.Lstat(entries[i].path); err == nil && fi.Mode().IsRegular() {
+			entries[i].info = &EntryInfo{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
+		}
+	}
 }
 
 // WalkOptions control Walk; zero fields take the defaults.
 type WalkOptions struct {
 	MaxEntries    int // entries read in all; MaxWalkEntries by default
 	MaxDirEntries int // entries read from one directory; MaxDirEntries by default
+	// Stat, when not nil, names (by path) the regular files whose Info
+	// the caller will ask: the walk stats them as it lists their
+	// directory, which costs a fraction of stat-ing them by path later.
+	// It is called from several goroutines.
+	Stat func(path string) bool
 }
 
 // Walk visits every file and directory below dir (open-but-unsaved
@@ -367,9 +428,9 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 		return Omitted{}, err
 	}
 	dir = filepath.Clean(dir)
-	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn,
+	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn, stat: opts.Stat,
 		budget: cmp.Or(opts.MaxEntries, MaxWalkEntries), dirCap: cmp.Or(opts.MaxDirEntries, MaxDirEntries),
-		readers: make(chan struct{}, runtime.GOMAXPROCS(0))}
+		readers: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
 	defer wk.readAhead.Wait()
 	wk.om.DirCap, wk.om.WalkCap = wk.dirCap, wk.budget
 	entries, err := wk.list(dir, nil)
@@ -388,13 +449,15 @@ type walker struct {
 	ctx    context.Context
 	docs   []Document
 	fn     func(DirEntry) error
-	budget int // entries still to be read
+	stat   func(path string) bool // see WalkOptions.Stat
+	budget int                    // entries still to be read
 	dirCap int
 	om     Omitted
 
-	// Subdirectories that will be entered are read ahead, one reader per
-	// core, while fn runs on what comes before them: listing (one lstat
-	// per entry) is most of a walk's time.
+	// Subdirectories that will be entered are read ahead, a few readers
+	// per core (a reader waits in the kernel about as long as it
+	// computes), while fn runs on what comes before them: listing (and the
+	// stats asked for) is most of a walk's time.
 	readers   chan struct{} // a slot per reader
 	readAhead sync.WaitGroup
 }
@@ -422,7 +485,7 @@ func (wk *walker) readAheadOf(dir string) *pendingList {
 		defer func() { <-wk.readers }()
 		defer close(p.done)
 		if wk.ctx.Err() == nil {
-			p.l, p.err = wk.w.readDir(dir, wk.docs, wk.dirCap)
+			p.l, p.err = wk.w.readDir(dir, wk.docs, wk.dirCap, wk.stat)
 		}
 	})
 	return p
@@ -446,7 +509,7 @@ func (wk *walker) list(dir string, ahead *pendingList) ([]listed, error) {
 	if ahead != nil && n == wk.dirCap && wk.ctx.Err() == nil {
 		l, err = ahead.l, ahead.err
 	} else {
-		l, err = wk.w.readDir(dir, wk.docs, n)
+		l, err = wk.w.readDir(dir, wk.docs, n, wk.stat)
 	}
 	if err != nil {
 		return nil, err

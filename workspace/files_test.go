@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -74,6 +75,7 @@ func TestStatSeesUnsavedDocuments(t *testing.T) {
 func TestReadDir(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"b.txt": "12345", "a/x": "", "open.go": "on disk"})
 	symlink(t, filepath.Join(root, "a"), filepath.Join(root, "link-to-a"))
+	symlink(t, filepath.Join(root, "b.txt"), filepath.Join(root, "link-to-b"))
 	docs := w.Documents()
 	docs.Open(Document{Path: filepath.Join(root, "open.go"), Text: "buffer is longer"})
 	docs.Open(Document{Path: filepath.Join(root, "unsaved.go"), Text: "abc"})
@@ -84,6 +86,7 @@ func TestReadDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]DirEntry{}
+	infos := map[string]EntryInfo{}
 	var names []string
 	for _, e := range entries {
 		got[e.Name] = e
@@ -91,11 +94,13 @@ func TestReadDir(t *testing.T) {
 		if e.Path != filepath.Join(root, e.Name) {
 			t.Errorf("%s: Path %s", e.Name, e.Path)
 		}
-		if e.ModTime == 0 {
-			t.Errorf("%s: no ModTime", e.Name)
+		info, err := w.Info(e)
+		if err != nil || info.ModTime == 0 {
+			t.Errorf("Info(%s) = %+v, %v", e.Name, info, err)
 		}
+		infos[e.Name] = info
 	}
-	if want := []string{"a", "b.txt", "link-to-a", "newdir", "open.go", "unsaved.go"}; !slices.Equal(names, want) {
+	if want := []string{"a", "b.txt", "link-to-a", "link-to-b", "newdir", "open.go", "unsaved.go"}; !slices.Equal(names, want) {
 		t.Fatalf("names = %v, want %v", names, want)
 	}
 	checks := []struct {
@@ -103,14 +108,23 @@ func TestReadDir(t *testing.T) {
 		isDir bool
 		size  int64
 	}{
-		{"a", true, -1}, {"b.txt", false, 5}, {"link-to-a", true, -1}, {"newdir", true, -1},
+		{"a", true, -1}, {"b.txt", false, 5}, {"link-to-a", true, -1}, {"link-to-b", false, 5}, {"newdir", true, -1},
 		{"open.go", false, int64(len("buffer is longer"))}, {"unsaved.go", false, 3},
 	}
 	for _, c := range checks {
 		e := got[c.name]
-		if e.IsDir != c.isDir || c.size >= 0 && e.Size != c.size {
-			t.Errorf("%s = %+v, want dir %v size %d", c.name, e, c.isDir, c.size)
+		if size := infos[c.name].Size; e.IsDir != c.isDir || c.size >= 0 && size != c.size {
+			t.Errorf("%s = %+v (size %d), want dir %v size %d", c.name, e, size, c.isDir, c.size)
 		}
+	}
+	if err := os.Remove(filepath.Join(root, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Info(got["b.txt"]); !errors.Is(err, ErrNotExist) {
+		t.Errorf("Info of a file removed since the listing: %v", err)
+	}
+	if _, err := w.Info(got["link-to-b"]); err == nil {
+		t.Error("Info of a symlink dangling since the listing succeeded")
 	}
 
 	entries, _, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"), 0)
@@ -213,6 +227,46 @@ func TestWalk(t *testing.T) {
 	want = []string{"src/build/", "src/build/keep.go", "src/gen/", "src/gen/.gitignore", "src/gen/keep.pb.go", "src/gen/x.go", "src/main.go", "src/unsaved.go"}
 	if !slices.Equal(sub, want) {
 		t.Errorf("Walk of src:\n got %v\nwant %v", sub, want)
+	}
+}
+
+// TestWalkStatsWhatItIsAskedTo: the files WalkOptions.Stat names are
+// stat-ed as their directory is listed (Info then tells that stat, even
+// after the file changed); the others are stat-ed when Info is asked.
+func TestWalkStatsWhatItIsAskedTo(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"asked.txt": "12345", "not-asked.txt": "12345", "sub/asked.go": "1"})
+	symlink(t, filepath.Join(root, "asked.txt"), filepath.Join(root, "link-asked.txt"))
+	var asked []string
+	var mu sync.Mutex
+	entries := map[string]DirEntry{}
+	_, err := w.Walk(context.Background(), root, WalkOptions{Stat: func(path string) bool {
+		mu.Lock() // called from the walk's readers
+		defer mu.Unlock()
+		rel, _ := filepath.Rel(root, path)
+		asked = append(asked, filepath.ToSlash(rel))
+		return strings.Contains(rel, "asked") && !strings.Contains(rel, "not-asked")
+	}}, func(e DirEntry) error {
+		rel, _ := filepath.Rel(root, e.Path)
+		entries[filepath.ToSlash(rel)] = e
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(asked)
+	// Regular files only: not directories, not symlinks (Info follows them).
+	if want := []string{"asked.txt", "not-asked.txt", "sub/asked.go"}; !slices.Equal(asked, want) {
+		t.Errorf("Stat was asked about %v, want %v", asked, want)
+	}
+	for _, name := range []string{"asked.txt", "not-asked.txt", "link-asked.txt"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("1234567890"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]int64{"asked.txt": 5, "not-asked.txt": 10, "link-asked.txt": 10, "sub/asked.go": 1} {
+		if info, err := w.Info(entries[name]); err != nil || info.Size != want {
+			t.Errorf("Info(%s) = %+v, %v; want size %d", name, info, err, want)
+		}
 	}
 }
 

@@ -101,9 +101,9 @@ type fileStamp struct {
 const maxIgnoreFileSize = 1 << 20
 
 // dirPatterns returns the patterns of dir's own ignore files, with
-// domains relative to root. Their stamps (is the cache still good?) come
-// from dir's listing when given, so a walk stats no ignore file: the
-// files are read once and then only when they change.
+// domains relative to root. Their stamps (is the cache still good?) are
+// stat-ed, only for the files dir's listing (when given) shows: the files
+// are read once and then only when they change.
 func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing []listed) []gitignore.Pattern {
 	files := make([]string, 0, 3)
 	if dir == root {
@@ -114,9 +114,10 @@ func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing [
 	}
 	stamps := make([]fileStamp, len(files))
 	for i, f := range files {
-		if stamp, ok := listedStamp(listing, filepath.Dir(f) == dir, filepath.Base(f)); ok {
-			stamps[i] = stamp
-		} else if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+		if listedAbsent(listing, filepath.Dir(f) == dir, filepath.Base(f)) {
+			continue
+		}
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
 			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
 		}
 	}
@@ -156,23 +157,15 @@ func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing [
 	return patterns
 }
 
-// listedStamp is the stamp of the file name in a directory's listing
-// (sorted by name; inDir false or a nil listing: not known from it). An
-// open document's entry stamps its buffer (modified now), so its file is
-// read again from disk each walk.
-func listedStamp(listing []listed, inDir bool, name string) (fileStamp, bool) {
+// listedAbsent reports whether a directory's listing (sorted by name;
+// inDir false or a nil listing: not known from it) shows no file name,
+// so that a walk stats only the ignore files that exist.
+func listedAbsent(listing []listed, inDir bool, name string) bool {
 	if listing == nil || !inDir {
-		return fileStamp{}, false
+		return false
 	}
 	i, found := slices.BinarySearchFunc(listing, name, func(e listed, name string) int { return strings.Compare(e.Name, name) })
-	if !found {
-		return fileStamp{}, true // no such file
-	}
-	e := listing[i]
-	if e.IsDir {
-		return fileStamp{}, true
-	}
-	return fileStamp{exists: true, size: e.Size, mod: time.Unix(0, e.ModTime)}, true
+	return !found || listing[i].IsDir
 }
 
 // parseIgnore parses gitignore syntax; domain is the directory holding it.

@@ -2,17 +2,9 @@
 
 package workspace
 
-import (
-	"io/fs"
-	"os"
-)
+import "os"
 
-// lstatEntries lstats the entries of dir one by one.
-func lstatEntries(_ *os.File, entries []fs.DirEntry) ([]fs.FileInfo, []error) {
-	infos := make([]fs.FileInfo, len(entries))
-	errs := make([]error, len(entries))
-	for i, de := range entries {
-		infos[i], errs[i] = de.Info()
-	}
-	return infos, errs
+// statEntries lstats the entries at the indexes wanted one by one.
+func statEntries(_ *os.File, entries []diskEntry, wanted []int) {
+	statEntriesByPath(entries, wanted)
 }
