@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -309,6 +310,35 @@ func TestGrepExternalEngineFallsBack(t *testing.T) {
 	call.engine = externalGrep{tool: brokenTool{ripgrep{}}, dir: tw.root}
 	wantOutput(t, mustExecute(t, call), "Found 1 match for pattern \"x\" in the workspace directory:\n---\nFile: a.txt\nL1: é1 x\n---")
 }
+
+// A search too small to be worth starting the program is made in-process,
+// with the same result; a larger one runs the program.
+func TestGrepExternalEngineLeavesSmallSearchesInProcess(t *testing.T) {
+	if _, err := exec.LookPath("rg"); err != nil {
+		t.Skip("rg is not installed (make test-go installs it)")
+	}
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "one x\n", "b.txt": strings.Repeat("filler\n", 200) + "x two\n"})
+	for _, tc := range []struct {
+		below int64
+		ran   bool
+	}{{smallSearch, false}, {100, true}} {
+		var runs atomic.Int32
+		call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x"}).(*grepCall)
+		call.engine = externalGrep{tool: countedTool{ripgrep{}, &runs}, dir: tw.root, inProcessBelow: tc.below}
+		wantOutput(t, mustExecute(t, call), "Found 2 matches for pattern \"x\" in the workspace directory:\n---\nFile: a.txt\nL1: one x\n---\nFile: b.txt\nL201: x two\n---")
+		if ran := runs.Load() > 0; ran != tc.ran {
+			t.Errorf("in-process below %d bytes: rg ran: %v, want %v", tc.below, ran, tc.ran)
+		}
+	}
+}
+
+// countedTool is rg, counting the uses of its name (each run uses it).
+type countedTool struct {
+	ripgrep
+	runs *atomic.Int32
+}
+
+func (c countedTool) name() string { c.runs.Add(1); return c.ripgrep.name() }
 
 // brokenTool gives rg an option it does not know.
 type brokenTool struct{ ripgrep }

@@ -35,6 +35,10 @@ type externalGrep struct {
 	// dir is the directory the program runs in (git grep takes paths
 	// below it only).
 	dir string
+	// inProcessBelow: a last batch smaller than this many bytes is
+	// searched in-process, where starting the program would cost more
+	// (smallSearch for the engine picked at run time).
+	inProcessBelow int64
 }
 
 // externalTool is one program's command line and output format.
@@ -56,6 +60,10 @@ const (
 	externalBatch = 1000
 	// externalRuns is how many runs go at once.
 	externalRuns = 2
+	// smallSearch is the size under which a last batch is searched
+	// in-process: starting the program costs more than reading that little
+	// (an agent's search of a small project, or the rest of a large one).
+	smallSearch = 1 << 20
 )
 
 // asksInfo: the program reads the files itself (rg's --max-filesize does
@@ -79,14 +87,15 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		defer mu.Unlock()
 		return fallback
 	}
-	flush := func(batch []grepFile) {
+	flush := func(batch []grepFile, last bool) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			if batch = withinCap(q, batch, found); len(batch) == 0 {
+			batch, size := withinCap(q, batch, found)
+			if len(batch) == 0 {
 				return
 			}
-			if useFallback() {
+			if useFallback() || last && size < e.inProcessBelow {
 				searchInProcess(ctx, q, batch, found)
 				return
 			}
@@ -106,12 +115,12 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 			continue
 		}
 		if batch = append(batch, f); len(batch) == externalBatch {
-			flush(batch)
+			flush(batch, false)
 			batch = nil
 		}
 	}
 	if len(batch) > 0 {
-		flush(batch)
+		flush(batch, true)
 	}
 	wg.Wait()
 	return ctx.Err()
@@ -119,9 +128,9 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 
 // withinCap reports the files of batch over the size cap (stat-ed here,
 // since the walk does not and the program would skip them silently) and
-// those gone since the walk, and returns the rest.
-func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) []grepFile {
-	kept := batch[:0]
+// those gone since the walk, and returns the rest and their total size.
+func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) (kept []grepFile, size int64) {
+	kept = batch[:0]
 	for _, f := range batch {
 		info, err := q.ws.Info(f.entry)
 		switch {
@@ -131,9 +140,10 @@ func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) []grepFi
 			found(grepOutcome{file: f, tooLarge: true})
 		default: // an error the program will meet and report too
 			kept = append(kept, f)
+			size += info.Size
 		}
 	}
-	return kept
+	return kept, size
 }
 
 func searchInProcess(ctx context.Context, q *grepQuery, batch []grepFile, found func(grepOutcome)) {
@@ -446,10 +456,10 @@ func (gitGrep) failed(code int, stderr []byte) bool {
 // git grep inside a git work tree, else the in-process engine.
 func pickGrepEngine(dir string) grepEngine {
 	if _, err := exec.LookPath("rg"); err == nil {
-		return externalGrep{tool: ripgrep{}, dir: dir}
+		return externalGrep{tool: ripgrep{}, dir: dir, inProcessBelow: smallSearch}
 	}
 	if _, err := exec.LookPath("git"); err == nil && inGitWorkTree(dir) {
-		return externalGrep{tool: gitGrep{}, dir: dir}
+		return externalGrep{tool: gitGrep{}, dir: dir, inProcessBelow: smallSearch}
 	}
 	return inProcessGrep{}
 }
