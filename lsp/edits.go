@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,20 +172,12 @@ func (p *editProposer) staleReason(change workspace.FileChange) string {
 	case !change.Open && open && doc.Text != change.Before:
 		return "the file was opened and changed in the editor after the change was proposed"
 	case !change.Open && !open:
-		disk, err := os.ReadFile(change.Path)
-		exists := err == nil
-		if exists != change.Exists || (exists && trimBOM(string(disk)) != change.Before) {
+		disk, exists := p.currentText(change.Path)
+		if exists != change.Exists || (exists && disk != change.Before) {
 			return "the file changed on disk after the change was proposed"
 		}
 	}
 	return ""
-}
-
-func trimBOM(s string) string {
-	if len(s) >= 3 && s[:3] == "\uFEFF" {
-		return s[3:]
-	}
-	return s
 }
 
 // outcome reads what the exchange did to the document: the truth, whatever
@@ -382,17 +373,25 @@ func (p *editProposer) reconcile(change workspace.FileChange, version int32) {
 		zap.String("path", change.Path), zap.Int("proposedBytes", len(change.After)), zap.Int("documentBytes", len(text)), zap.Bool("visible", visible))
 }
 
-// currentText is the document's text, else the file on disk; visible is
-// false when neither exists.
+// currentText is the document's text, else the file on disk, read as the
+// tools read it (a regular file inside the roots, bounded, never blocking
+// on a FIFO put in its place); visible is false when neither can be read.
 func (p *editProposer) currentText(path string) (string, bool) {
-	if doc, ok := p.s.docs.Get(path); ok {
+	s := p.s
+	if doc, ok := s.docs.Get(path); ok {
 		return doc.Text, true
 	}
-	b, err := os.ReadFile(path)
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws == nil {
+		return "", false
+	}
+	f, err := ws.ReadFile(s.life, path, workspace.MaxFileSize)
 	if err != nil {
 		return "", false
 	}
-	return trimBOM(string(b)), true
+	return string(f.Content), true
 }
 
 // workspaceEdit builds the applyEdit params for change.
