@@ -45,8 +45,8 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
 	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
 	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else "+agent.DefaultModel+")")
-	fs.StringVar(&f.approvalMode, "approval-mode", string(tools.ApprovalDefault), "what runs without asking: default (nothing: edits and shell are refused), auto_edit (edits), yolo (edits and shell)")
-	fs.StringVar(&f.outputFormat, "output-format", "text", "text, json or stream-json")
+	fs.StringVar(&f.approvalMode, "approval-mode", string(tools.ApprovalDefault), "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything)")
+	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
 	f.logs.register(fs, "warn")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
