@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
@@ -263,5 +264,22 @@ func TestUntrustedWorkspaceIsShownThroughLSP(t *testing.T) {
 	contains(t, "showMessage", p.Message, "is not trusted")
 	if _, err := os.Stat(h.path("discovery-ran")); err == nil {
 		t.Error("an untrusted workspace's discovery command ran")
+	}
+}
+
+// A slow discovery command does not hold up initialize: it runs in the
+// background, and the first prompt waits for it, so the model is still
+// told of the discovered tools.
+func TestSlowDiscoveryDoesNotDelayInitialize(t *testing.T) {
+	files := projectTools(t)
+	files[".gemini/settings.json"] = `{"tools": {"discoveryCommand": "sh -c 'sleep 3; exec sh tools/discover.sh'", "callCommand": "tools/call.sh"}}`
+	began := time.Now()
+	h := start(t, setup{profile: lsptest.Plugin(), files: files, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}}, geminitest.TextTurn("ok"))
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("initialize took %s: it waited for the 3 s discovery command", took)
+	}
+	h.prompt(map[string]any{"prompt": "which tools?"})
+	if !firstDeclares(h.model, "discovered_tool_echo") {
+		t.Error("the first prompt did not wait for the discovered tools")
 	}
 }

@@ -28,16 +28,19 @@ type Config struct {
 	Warn func(what string, err error)
 }
 
-// Set is a session's tools and the servers behind some of them.
+// Set is a session's tools and what runs behind some of them.
 type Set struct {
-	Registry *tools.Registry
-	mcp      *mcp.Manager // nil without MCP servers
+	Registry  *tools.Registry
+	discovery *discovery   // nil without a discovery command
+	mcp       *mcp.Manager // nil without MCP servers
 }
 
-// Build makes the tools: the built-in ones, the discovered ones (the
-// discovery command runs once, in the first root) and the MCP servers',
-// which are started in the background and join the registry as each lists
-// its tools.
+// Build makes the tools: the built-in ones, the discovered ones and the MCP
+// servers'. Neither of the last two holds Build up: the discovery command
+// runs once, in the first root, in the background, and the first lookup of
+// the tools waits for it; the MCP servers start in the background and join
+// the registry as each lists its tools. ctx's values are kept, not its end:
+// what Build starts lasts until Close.
 func Build(ctx context.Context, c Config) *Set {
 	opts := c.Tools
 	opts.DisableLLMCorrection = c.Settings.Tools.DisableLLMCorrection
@@ -45,35 +48,81 @@ func Build(ctx context.Context, c Config) *Set {
 		opts.MemoryFile = filepath.Join(dir, tools.MemoryFileName)
 	}
 	root := opts.Workspace.Roots()[0]
-	found, err := discovered.Discover(ctx, discovered.Config{
-		DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
-		CallCommand:      c.Settings.Tools.CallCommand,
-		Dir:              root,
-	})
-	if err != nil && c.Warn != nil {
-		c.Warn("tool discovery failed", err)
+	set := &Set{Registry: tools.NewRegistry(tools.Builtin(opts)...)}
+	builtin := set.Registry.Names() // before the discovery's source, whose lookup waits
+	if c.Settings.Tools.DiscoveryCommand != "" {
+		set.discovery = startDiscovery(ctx, discovered.Config{
+			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
+			CallCommand:      c.Settings.Tools.CallCommand,
+			Dir:              root,
+		}, c.Warn)
+		set.Registry.AddSource(set.discovery)
 	}
-	set := &Set{Registry: tools.NewRegistry(append(tools.Builtin(opts), found...)...)}
 	if len(c.Settings.MCPServers) > 0 {
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: set.Registry.Names(), Logger: c.Logger, Version: c.Version})
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: c.Logger, Version: c.Version})
 		set.Registry.AddSource(set.mcp)
 	}
 	return set
 }
 
-// WaitForServers waits until every MCP server has listed its tools or
-// failed (each bounded by its timeout), or ctx ends: for a single headless
-// prompt, which should see them all, as in Gemini CLI.
+// WaitForServers waits until the discovery command has ended and every
+// MCP server has listed its tools or failed (each bounded by its timeout),
+// or ctx ends: for a single headless prompt, which should see them all, as
+// in Gemini CLI.
 func (s *Set) WaitForServers(ctx context.Context) error {
+	if s.discovery != nil {
+		select {
+		case <-s.discovery.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	if s.mcp == nil {
 		return nil
 	}
 	return s.mcp.Wait(ctx)
 }
 
-// Close ends every MCP server process. It is safe on a nil Set.
+// Close ends the discovery command, if still running, and every MCP server
+// process. It is safe on a nil Set.
 func (s *Set) Close() {
-	if s != nil && s.mcp != nil {
+	if s == nil {
+		return
+	}
+	if s.discovery != nil {
+		s.discovery.cancel()
+	}
+	if s.mcp != nil {
 		s.mcp.Close()
 	}
+}
+
+// discovery runs the discovery command in the background, so that
+// initialize does not wait for it. Its tools are offered once it has ended:
+// the first lookup waits (within the command's own time bound), so the
+// first prompt's request declares them, as Gemini CLI's does.
+type discovery struct {
+	done   chan struct{} // closed when the command has ended
+	found  []tools.Tool  // written before done is closed
+	cancel context.CancelFunc
+}
+
+func startDiscovery(ctx context.Context, cfg discovered.Config, warn func(string, error)) *discovery {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	d := &discovery{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(d.done)
+		found, err := discovered.Discover(ctx, cfg)
+		if err != nil && warn != nil {
+			warn("tool discovery failed", err)
+		}
+		d.found = found
+	}()
+	return d
+}
+
+// Tools waits for the command to end, then offers what it found.
+func (d *discovery) Tools() []tools.Tool {
+	<-d.done
+	return d.found
 }
