@@ -97,7 +97,13 @@ func describeMode(mode fs.FileMode) string {
 // resolveInside follows every symlink in the absolute path (keeping
 // missing trailing components) and refuses a result outside the roots.
 func (w *Workspace) resolveInside(path string) (string, error) {
-	real, err := resolveSymlinks(path)
+	return w.resolveNamed(path, path)
+}
+
+// resolveNamed is resolveInside for p, an absolute, cleaned form of path,
+// the name its errors give.
+func (w *Workspace) resolveNamed(path, p string) (string, error) {
+	real, err := resolveSymlinks(p)
 	if err != nil {
 		return "", fmt.Errorf("resolving %s: %w", path, err)
 	}

@@ -67,15 +67,7 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(w.roots[0], p)
 	}
-	p = filepath.Clean(p)
-	real, err := resolveSymlinks(p)
-	if err != nil {
-		return "", fmt.Errorf("resolving %s: %w", path, err)
-	}
-	if w.rootOf(real) == "" {
-		return "", &outsideRootsError{path: path, resolved: real, roots: w.roots}
-	}
-	return real, nil
+	return w.resolveNamed(path, filepath.Clean(p))
 }
 
 // rootOf returns the innermost root containing the absolute, cleaned path,
