@@ -37,6 +37,9 @@ type Config struct {
 	// such calls are declined unless ApprovalMode is yolo.
 	Confirmer    Confirmer
 	ApprovalMode tools.ApprovalMode
+	// AllowedTools are permission keys that run without asking (settings'
+	// tools.allowed).
+	AllowedTools []string
 	// MaxTurns bounds the model requests of a session; DefaultMaxTurns when 0.
 	MaxTurns int
 	// SystemPrompt defaults to DefaultSystemPrompt.
@@ -90,14 +93,29 @@ func New(cfg Config) *Agent {
 	}
 }
 
+// approvalMode is what the sessions' approval services read.
+func (a *Agent) approvalMode() tools.ApprovalMode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.ApprovalMode
+}
+
+// SetApprovalMode changes what runs without asking, for every session,
+// from the next call on.
+func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.ApprovalMode = mode
+}
+
 // NewSession starts a conversation with an empty history and a random id.
 func (a *Agent) NewSession() *Session {
 	s := &Session{
 		id:      rand.Text(),
 		agent:   a,
 		running: make(chan struct{}, 1),
-		allowed: make(map[string]bool),
 	}
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.id] = s

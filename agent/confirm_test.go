@@ -130,9 +130,12 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 	}
 }
 
-// editTool records the CallInfo of each execution; args["always"] makes the
-// result report that the user allowed edits for the session.
-type editTool struct{ infos []tools.CallInfo }
+// editTool records whether each execution's edit was allowed without
+// asking; args["always"] plays a proposer whose user chose "always allow".
+type editTool struct {
+	infos   []tools.CallInfo
+	allowed []bool
+}
 
 func (e *editTool) tool() fakeTool {
 	return fakeTool{name: "replace", build: func(args map[string]any) (tools.Call, error) {
@@ -143,12 +146,16 @@ func (e *editTool) tool() fakeTool {
 				return tools.Result{}, errors.New("no CallInfo in ctx")
 			}
 			e.infos = append(e.infos, info)
-			return tools.Result{Output: "edited", AlwaysAllow: always}, nil
+			e.allowed = append(e.allowed, info.Allowed(tools.EditKey))
+			if always {
+				info.Permissions.AllowAlways(tools.EditKey)
+			}
+			return tools.Result{Output: "edited"}, nil
 		}}, nil
 	}}
 }
 
-func TestAutoApprovePerMode(t *testing.T) {
+func TestEditsAllowedPerMode(t *testing.T) {
 	edit := func(always bool) geminitest.Turn {
 		return geminitest.CallTurn(geminitest.Call("replace", map[string]any{"always": always}))
 	}
@@ -156,8 +163,8 @@ func TestAutoApprovePerMode(t *testing.T) {
 		mode tools.ApprovalMode
 		want []bool
 	}{
-		// In default mode, AutoApprove turns on once an edit's result says
-		// the user allowed edits for the session.
+		// In default mode, edits are allowed once the proposer recorded the
+		// user's "always allow" in the session's approval service.
 		{tools.ApprovalDefault, []bool{false, false, true}},
 		{tools.ApprovalAutoEdit, []bool{true, true, true}},
 		{tools.ApprovalYolo, []bool{true, true, true}},
@@ -168,16 +175,15 @@ func TestAutoApprovePerMode(t *testing.T) {
 			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(et.tool()), ApprovalMode: tc.mode})
 			s := a.NewSession()
 			prompt(t, s, "edit")
-			var got []bool
 			for i, info := range et.infos {
-				got = append(got, info.AutoApprove)
 				if info.SessionID != s.ID() || info.CallID == "" {
 					t.Errorf("call %d info = %+v", i, info)
 				}
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("AutoApprove = %v, want %v", got, tc.want)
+			if !slices.Equal(et.allowed, tc.want) {
+				t.Errorf("edits allowed = %v, want %v", et.allowed, tc.want)
 			}
+
 		})
 	}
 }

@@ -24,21 +24,10 @@ type Session struct {
 	chat     chat
 	requests int // model requests made, for MaxTurns
 	prompts  int
-	// allowed holds the Confirmation.AllowKeys the user always allowed.
-	allowed map[string]bool
-	// editsAllowed is set once the user allowed edits for the session.
-	editsAllowed bool
-}
 
-// allowedAll reports whether the user always allowed every one of keys; a
-// call without keys is never allowed for good.
-func (s *Session) allowedAll(keys []string) bool {
-	for _, key := range keys {
-		if !s.allowed[key] {
-			return false
-		}
-	}
-	return len(keys) > 0
+	// approvals is the session's permission service; it has a lock of its
+	// own, as a front end's proposer asks it from the call's goroutine.
+	approvals *approvals
 }
 
 // ID identifies the session to Agent.Session.

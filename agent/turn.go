@@ -242,21 +242,13 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		return t.finish(fc, res)
 	}
 
-	mode := a.cfg.ApprovalMode
-	info := tools.CallInfo{
-		SessionID:   s.id,
-		CallID:      fc.ID,
-		AutoApprove: mode == tools.ApprovalAutoEdit || mode == tools.ApprovalYolo || s.editsAllowed,
-	}
+	info := tools.CallInfo{SessionID: s.id, CallID: fc.ID, Permissions: s.approvals}
 	res, err := call.Execute(tools.WithCallInfo(t.ctx, info))
 	switch {
 	case err != nil && t.ctx.Err() != nil:
 		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
-	}
-	if res.AlwaysAllow {
-		s.editsAllowed = true
 	}
 	return t.finish(fc, res)
 }
@@ -265,7 +257,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	a, s := t.s.agent, t.s
-	if c == nil || a.cfg.ApprovalMode == tools.ApprovalYolo || s.allowedAll(c.AllowKeys) {
+	if c == nil || s.approvals.Allowed(c.AllowKeys...) {
 		return tools.Result{}, true
 	}
 	if a.cfg.Confirmer == nil {
@@ -286,9 +278,7 @@ func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Res
 	case err != nil:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
 	case outcome == ProceedAlways:
-		for _, key := range c.AllowKeys {
-			s.allowed[key] = true
-		}
+		s.approvals.AllowAlways(c.AllowKeys...)
 		return tools.Result{}, true
 	case outcome == ProceedOnce:
 		return tools.Result{}, true

@@ -71,7 +71,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	}
 	strat := plain
 	switch {
-	case info.AutoApprove:
+	case info.Allowed(tools.EditKey):
 	case (f.EditPreview || f.ChangeAnnotations) && f.DocumentChanges:
 		// Annotations travel only in documentChanges.
 		strat = annotated
@@ -100,7 +100,6 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	added, removed := diff.Stat()
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
-	var always bool
 	if strat == askFirst {
 		action, err := s.showMessageRequest(ctx, protocol.MessageTypeInfo, "Gemini wants to edit "+summary, actionApply, actionAlwaysApply, actionReject)
 		switch {
@@ -112,7 +111,10 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		case action == actionReject || action == "":
 			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, nil
 		}
-		always = action == actionAlwaysApply
+		if action == actionAlwaysApply && info.Permissions != nil {
+			// The user decided here: the session's service records it.
+			info.Permissions.AllowAlways(tools.EditKey)
+		}
 		if stale := p.staleReason(change); stale != "" {
 			return tools.Decision{Outcome: tools.Stale, Reason: stale}, nil
 		}
@@ -141,9 +143,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
-	d, err := p.outcome(ctx, change, version, res)
-	d.AlwaysAllow = always
-	return d, err
+	return p.outcome(ctx, change, version, res)
 }
 
 // explainNoWayToAsk tells the user, once per connection, why edits are

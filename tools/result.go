@@ -59,7 +59,6 @@ func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangePropos
 	default:
 		return Result{}, fmt.Errorf("proposing change to %s: unknown outcome %q", change.Path, decision.Outcome)
 	}
-	r.AlwaysAllow = decision.AlwaysAllow
 	return r, nil
 }
 

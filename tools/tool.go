@@ -77,9 +77,6 @@ type Result struct {
 	Status Status
 	// Display is Markdown for the user.
 	Display string
-	// AlwaysAllow is set when the user, while confirming this call's change,
-	// allowed edits for the rest of the session; the agent records it.
-	AlwaysAllow bool
 }
 
 // CallInfo identifies the call being executed, for front ends that ask the
@@ -87,9 +84,32 @@ type Result struct {
 type CallInfo struct {
 	SessionID string
 	CallID    string
-	// AutoApprove is true when edits need no confirmation (auto_edit, yolo,
-	// or "always allow" given earlier in the session).
-	AutoApprove bool
+	// Permissions is the session's approval service; nil allows nothing.
+	Permissions Permissions
+}
+
+// Allowed reports whether the session allows every one of keys without
+// asking.
+func (c CallInfo) Allowed(keys ...string) bool {
+	return c.Permissions != nil && c.Permissions.Allowed(keys...)
+}
+
+// EditKey is the permission key of file changes: allowed by auto_edit and
+// yolo, or by the user's "always allow" on an edit.
+const EditKey = "edit"
+
+// Permissions is a session's approval service, the one place that knows
+// what runs without asking: the approval mode, the settings' allowed
+// tools, and what the user allowed for the rest of the session. Whoever
+// asks the user (the agent for confirmations, a front end's proposer for
+// edits) records an "always allow" here.
+type Permissions interface {
+	// Allowed reports whether every one of keys runs without asking; no
+	// keys is never allowed, except in yolo mode.
+	Allowed(keys ...string) bool
+	// AllowAlways records that the user allowed keys for the rest of the
+	// session.
+	AllowAlways(keys ...string)
 }
 
 type callInfoKey struct{}
@@ -127,8 +147,6 @@ type Decision struct {
 	Content string
 	// Reason explains Declined or Stale in words for the model.
 	Reason string
-	// AlwaysAllow is set when the user allowed edits for the rest of the session.
-	AlwaysAllow bool
 }
 
 // ChangeProposer confirms and applies file changes. Each front end has one.

@@ -104,11 +104,6 @@ func TestEditDecisions(t *testing.T) {
 			err:      "The file {path} changed before this change could be applied, so it did not land as proposed (document changed). The file now contains:\n// typed\nhello\n",
 			status:   StatusError,
 		},
-		{
-			name:     "applied always",
-			decision: Decision{Outcome: Applied, AlwaysAllow: true},
-			output:   "Successfully modified file: {path} (1 replacements).",
-		},
 	} {
 		for _, toolName := range []string{WriteFileName, ReplaceName} {
 			t.Run(tc.name+"/"+toolName, func(t *testing.T) {
@@ -127,9 +122,6 @@ func TestEditDecisions(t *testing.T) {
 				}
 				if res.Output != output || res.Error != strings.ReplaceAll(tc.err, "{path}", path) || res.Status != tc.status {
 					t.Errorf("got Output %q Error %q Status %q", res.Output, res.Error, res.Status)
-				}
-				if res.AlwaysAllow != tc.decision.AlwaysAllow {
-					t.Errorf("AlwaysAllow = %v", res.AlwaysAllow)
 				}
 				if c := p.only(t); c.After != "hello\nthere\n" {
 					t.Errorf("proposed %q", c.After)

@@ -164,7 +164,7 @@ type diskProposer struct{ mode tools.ApprovalMode }
 
 func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
 	info, _ := tools.CallInfoFrom(ctx)
-	if !info.AutoApprove {
+	if !info.Allowed(tools.EditKey) {
 		return tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless with --approval-mode " +
 			string(p.mode) + "; rerun with --approval-mode auto_edit to allow edits"}, nil
 	}
