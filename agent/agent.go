@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // DefaultModel is used when Config.Model is empty.
@@ -33,6 +34,8 @@ type Config struct {
 	// Model defaults to DefaultModel.
 	Model string
 	Tools ToolSet
+	// Workspace is where the prompt's @paths are read; none when nil.
+	Workspace *workspace.Workspace
 	// Confirmer asks the user before calls that need approval. Without one,
 	// such calls are declined unless ApprovalMode is yolo.
 	Confirmer    Confirmer

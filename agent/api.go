@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -28,6 +29,13 @@ const (
 	EventToolResult EventKind = "toolResult"
 	EventUsage      EventKind = "usage"
 	EventError      EventKind = "error"
+	// EventRetry: a model request failed and is tried again after a wait.
+	EventRetry EventKind = "retry"
+	// EventCompressed: the history was summarised to fit the context window.
+	EventCompressed EventKind = "compressed"
+	// EventNotice: something the user must be told that is not the
+	// model's text, such as a switch to the fallback model.
+	EventNotice EventKind = "notice"
 )
 
 // Event is one thing that happened during a turn, in order.
@@ -44,6 +52,23 @@ type Event struct {
 	Usage Usage // EventUsage
 
 	Err error // EventError
+
+	Retry      RetryInfo       // EventRetry
+	Compressed CompressionInfo // EventCompressed
+	// EventNotice uses Text.
+}
+
+// RetryInfo describes a retry about to wait.
+type RetryInfo struct {
+	Attempt int // the attempt that failed, from 1
+	Delay   time.Duration
+	Reason  string // why it failed, in words
+}
+
+// CompressionInfo is the history's size in tokens before and after it was
+// compressed.
+type CompressionInfo struct {
+	Before, After int32
 }
 
 // Thought is a model thought split as the reference shows it: a **subject**
@@ -88,6 +113,9 @@ const (
 	// StopMaxTokens: the model's last answer was cut at its output token
 	// limit (finish reason MAX_TOKENS); the text so far is kept.
 	StopMaxTokens StopReason = "max_tokens"
+	// StopLoopDetected: the model repeated itself (the same call, or the
+	// same text) and the turn was stopped.
+	StopLoopDetected StopReason = "loop_detected"
 )
 
 // ErrAnswerCut is the Err of a StopMaxTokens result.

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
@@ -24,7 +23,7 @@ func TestCancelMidStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var evs events
-	res := s.Prompt(ctx, []*genai.Part{genai.NewPartFromText("first")}, func(ev agent.Event) {
+	res := s.Prompt(ctx, agent.Input{Text: "first"}, func(ev agent.Event) {
 		evs.emit(ev)
 		if ev.Kind == agent.EventText {
 			cancel() // the server keeps the stream open: only cancelling ends it

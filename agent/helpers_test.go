@@ -93,7 +93,7 @@ func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, ev
 
 func promptCtx(ctx context.Context, s *agent.Session, text string) (agent.PromptResult, events) {
 	var evs events
-	res := s.Prompt(ctx, []*genai.Part{genai.NewPartFromText(text)}, evs.emit)
+	res := s.Prompt(ctx, agent.Input{Text: text}, evs.emit)
 	return res, evs
 }
 

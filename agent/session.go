@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"google.golang.org/genai"
 )
@@ -25,6 +26,9 @@ type Session struct {
 	requests int // model requests made, for MaxTurns
 	prompts  int
 
+	// editor is what the model was last told of the editor.
+	editor editorState
+
 	// approvals is the session's permission service; it has a lock of its
 	// own, as a front end's proposer asks it from the call's goroutine.
 	approvals *approvals
@@ -43,7 +47,7 @@ func (s *Session) ID() string { return s.id }
 // stops the turn promptly with StopCancelled; the history stays valid for
 // the next prompt (calls the model made are answered as cancelled, and a
 // model answer cut short is not kept).
-func (s *Session) Prompt(ctx context.Context, parts []*genai.Part, emit func(Event)) PromptResult {
+func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) PromptResult {
 	if emit == nil {
 		emit = func(Event) {}
 	}
@@ -61,8 +65,16 @@ func (s *Session) Prompt(ctx context.Context, parts []*genai.Part, emit func(Eve
 		emit(Event{Kind: EventError, Err: err})
 		return PromptResult{StopReason: StopError, Err: err}
 	}
-	if len(parts) == 0 {
+	if strings.TrimSpace(in.Text) == "" {
 		err := errors.New("the prompt is empty: nothing to send to the model")
+		emit(Event{Kind: EventError, Err: err})
+		return PromptResult{StopReason: StopError, Err: err}
+	}
+	parts, err := s.inputParts(ctx, in)
+	if err != nil {
+		if ctx.Err() != nil {
+			return PromptResult{StopReason: StopCancelled, Err: ctx.Err()}
+		}
 		emit(Event{Kind: EventError, Err: err})
 		return PromptResult{StopReason: StopError, Err: err}
 	}
@@ -74,4 +86,17 @@ func (s *Session) Prompt(ctx context.Context, parts []*genai.Part, emit func(Eve
 		promptID: fmt.Sprintf("%s########%d", s.id, s.prompts),
 	}
 	return t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
+}
+
+// inputParts is what the model reads of the user's input: where the user
+// is in the editor, then the prompt with the files its @paths name.
+func (s *Session) inputParts(ctx context.Context, in Input) ([]*genai.Part, error) {
+	parts, err := ExpandReferences(ctx, s.agent.cfg.Workspace, in.Text)
+	if err != nil {
+		return nil, fmt.Errorf("reading the files the prompt references: %w", err)
+	}
+	if text := s.editor.next(in.Editor); text != "" {
+		parts = append([]*genai.Part{genai.NewPartFromText(text)}, parts...)
+	}
+	return parts, nil
 }

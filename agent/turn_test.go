@@ -450,14 +450,14 @@ func TestEmptyPrompt(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
 	a, _ := newAgent(t, srv, agent.Config{})
 	var evs events
-	res := a.NewSession().Prompt(context.Background(), nil, evs.emit)
+	res := a.NewSession().Prompt(context.Background(), agent.Input{}, evs.emit)
 	if res.StopReason != agent.StopError || res.Err == nil || len(evs.of(agent.EventError)) != 1 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests for an empty prompt", n)
 	}
-	res = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), genai.Text("hi")[0].Parts, nil)
+	res = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, nil)
 	if res.StopReason != agent.StopError || !strings.Contains(res.Err.Error(), "Config.Generator") {
 		t.Errorf("without a generator: %+v", res)
 	}

@@ -98,7 +98,7 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 	if args.URI != "" || args.Range != nil || len(args.Diagnostics) > 0 {
 		pc = &promptContext{URI: args.URI, Range: args.Range, Diagnostics: args.Diagnostics}
 	}
-	parts, err := s.promptParts(ctx, *args.Prompt, pc)
+	editor, err := s.editorContext(ctx, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 	defer prog.forget()
 	tr := &transcript{}
 	tr.prompt(*args.Prompt)
-	res, err := s.runPrompt(ctx, sess, *args.Prompt, parts, func(e agent.Event) {
+	res, err := s.runPrompt(ctx, sess, agent.Input{Text: *args.Prompt, Editor: editor}, func(e agent.Event) {
 		tr.event(e)
 		if e.Kind == agent.EventToolCall {
 			prog.report(e.ToolCall.Title)

@@ -111,6 +111,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Generator:    gen,
 		Model:        opts.Model,
 		Tools:        registry,
+		Workspace:    ws,
 		Confirmer:    &confirmer{s: s},
 		ApprovalMode: opts.ApprovalMode,
 		Logger:       s.log, // the agent's warnings reach the editor too

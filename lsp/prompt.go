@@ -7,7 +7,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -38,21 +37,19 @@ type diagnostic struct {
 
 var severityNames = [...]string{1: "error", 2: "warning", 3: "information", 4: "hint"}
 
-func (d diagnostic) String() string {
-	sev := "problem"
+func (d diagnostic) toAgent() agent.Diagnostic {
+	out := agent.Diagnostic{
+		Start:   agent.Position{Line: int(d.Range.Start.Line) + 1, Character: int(d.Range.Start.Character) + 1},
+		Message: d.Message,
+		Source:  d.Source,
+	}
 	if d.Severity > 0 && d.Severity < len(severityNames) {
-		sev = severityNames[d.Severity]
+		out.Severity = severityNames[d.Severity]
 	}
-	var src string
-	switch {
-	case d.Source != "" && d.Code != nil:
-		src = fmt.Sprintf(" (%s %v)", d.Source, d.Code)
-	case d.Source != "":
-		src = " (" + d.Source + ")"
-	case d.Code != nil:
-		src = fmt.Sprintf(" (%v)", d.Code)
+	if d.Code != nil {
+		out.Code = fmt.Sprint(d.Code)
 	}
-	return fmt.Sprintf("line %d, column %d: %s: %s%s", d.Range.Start.Line+1, d.Range.Start.Character+1, sev, d.Message, src)
+	return out
 }
 
 // promptResult is gemini/prompt's result (and gemini.prompt's).
@@ -131,7 +128,7 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err := s.promptParts(ctx, *p.Prompt, p.Context)
+	editor, err := s.editorContext(ctx, p.Context)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +139,7 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
-	return s.runPrompt(ctx, sess, *p.Prompt, parts, notify)
+	return s.runPrompt(ctx, sess, agent.Input{Text: *p.Prompt, Editor: editor}, notify)
 }
 
 // session returns the session named id, or a new one when id is empty.
@@ -165,7 +162,7 @@ func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
 
 // runPrompt runs one prompt, cancellable by gemini/cancel, $/cancelRequest
 // (ctx) and shutdown.
-func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, prompt string, parts []*genai.Part, emit func(agent.Event)) (promptResult, error) {
+func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -186,8 +183,8 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, prompt stri
 		s.mu.Unlock()
 	}()
 
-	s.recordPrompt(sess.ID(), prompt)
-	res := sess.Prompt(ctx, parts, emit)
+	s.recordPrompt(sess.ID(), in.Text)
+	res := sess.Prompt(ctx, in, emit)
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
 	if (res.StopReason == agent.StopError || res.StopReason == agent.StopMaxTokens) && res.Err != nil {
 		out.Error = res.Err.Error()
@@ -223,52 +220,43 @@ func (s *Server) cancelRunning(sessionID string) bool {
 	return ok
 }
 
-// promptParts turns the user's prompt and editor context into the parts
-// sent to the model: where the user is, the selected text as the editor
-// has it (unsaved changes included), and the files its @paths name.
-func (s *Server) promptParts(ctx context.Context, prompt string, pc *promptContext) ([]*genai.Part, error) {
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
-	// The files the prompt's @paths name go with it.
-	expanded, err := agent.ExpandReferences(ctx, ws, prompt)
-	if err != nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "reading the files the prompt references: %v", err)
-	}
+// editorContext turns the prompt's context into what the agent is told of
+// the editor: the file, the cursor or the selected text as the editor
+// holds it (unsaved changes included), and the file's diagnostics.
+func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.EditorContext, error) {
 	if pc == nil || pc.URI == "" {
 		if pc != nil && (pc.Range != nil || len(pc.Diagnostics) > 0) {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 		}
-		return expanded, nil
+		return nil, nil
 	}
 	path, err := uriToPath(pc.URI)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "The user is working in the file %s.\n", path)
+	s.mu.Lock()
+	ws, enc := s.ws, s.features.Encoding
+	s.mu.Unlock()
+	f := &agent.ActiveFile{Path: path}
 	if pc.Range != nil {
-		if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
-			text := string(f.Content)
-			r := pc.Range.toWorkspace()
+		r := pc.Range.toWorkspace()
+		f.Cursor = &agent.Position{Line: int(r.Start.Line) + 1, Character: int(r.Start.Character) + 1}
+		if doc, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
+			text := string(doc.Content)
 			start, end := workspace.OffsetAt(text, r.Start, enc), workspace.OffsetAt(text, r.End, enc)
 			if start > end {
 				start, end = end, start
 			}
-			if start == end {
-				fmt.Fprintf(&b, "The cursor is at line %d, column %d.\n", r.Start.Line+1, r.Start.Character+1)
-			} else {
-				fmt.Fprintf(&b, "The user selected lines %d-%d:\n```\n%s\n```\n", r.Start.Line+1, r.End.Line+1, text[start:end])
+			if start != end {
+				f.Selection = &agent.Range{Start: *f.Cursor, End: agent.Position{Line: int(r.End.Line) + 1, Character: int(r.End.Character) + 1}}
+				f.SelectedText = text[start:end]
 			}
 		} else {
 			s.log.Info("prompt context unreadable", zap.String("path", path), zap.Error(err))
 		}
 	}
-	if len(pc.Diagnostics) > 0 {
-		b.WriteString("The editor shows these diagnostics in that file:\n")
-		for _, d := range pc.Diagnostics {
-			fmt.Fprintf(&b, "- %s\n", d)
-		}
+	for _, d := range pc.Diagnostics {
+		f.Diagnostics = append(f.Diagnostics, d.toAgent())
 	}
-	return append([]*genai.Part{genai.NewPartFromText(b.String())}, expanded...), nil
+	return &agent.EditorContext{ActiveFile: f}, nil
 }

@@ -119,22 +119,17 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Generator:    gen,
 		Model:        f.model,
 		Tools:        registry,
+		Workspace:    ws,
 		Confirmer:    nobodyToAsk{},
 		ApprovalMode: mode,
 		Logger:       log,
 		AuthType:     auth.Type,
 		Thinking:     true,
 	})
-	// The files the prompt's @paths name go with it.
-	parts, err := agent.ExpandReferences(ctx, ws, f.prompt)
-	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: reading the files the prompt references: %v\n", err)
-		return exitError
-	}
 	sess := ag.NewSession()
 	start := time.Now()
 	out.begin(sess.ID(), f.model, f.prompt)
-	res := sess.Prompt(ctx, parts, out.event)
+	res := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
 	out.end(res, f.model, time.Since(start))
 
 	switch res.StopReason {
