@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"crypto/rand"
 	"sync"
 	"time"
 
@@ -65,8 +64,11 @@ type Agent struct {
 	cfg Config
 	log apiLog
 
+	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex
 	sessions map[string]*Session
+	closed   map[string]bool // sessions dropped to bound memory, not persisted
+	uses     uint64          // prompts begun, to order sessions by use
 }
 
 // New returns an Agent; cfg.Generator is required.
@@ -93,6 +95,7 @@ func New(cfg Config) *Agent {
 		cfg:      cfg,
 		log:      apiLog{log: cfg.Logger, authType: cfg.AuthType, now: cfg.Now},
 		sessions: make(map[string]*Session),
+		closed:   make(map[string]bool),
 	}
 }
 
@@ -109,35 +112,6 @@ func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.cfg.ApprovalMode = mode
-}
-
-// NewSession starts a conversation with an empty history and a random id.
-func (a *Agent) NewSession() *Session {
-	s := &Session{
-		id:      rand.Text(),
-		agent:   a,
-		running: make(chan struct{}, 1),
-	}
-	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sessions[s.id] = s
-	return s
-}
-
-// Session returns the session with id.
-func (a *Agent) Session(id string) (*Session, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, ok := a.sessions[id]
-	return s, ok
-}
-
-// EndSession forgets the session with id; a prompt it is running finishes.
-func (a *Agent) EndSession(id string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	delete(a.sessions, id)
 }
 
 // generateConfig is what every model request of the agent carries.

@@ -49,7 +49,9 @@ type Event struct {
 	ToolCall   ToolCall   // EventToolCall
 	ToolResult ToolResult // EventToolResult
 
-	Usage Usage // EventUsage
+	// EventUsage: the response's tokens, and the sums so far of the
+	// prompt and of the whole session.
+	Usage, PromptUsage, SessionUsage Usage
 
 	Err error // EventError
 
@@ -100,6 +102,15 @@ type Usage struct {
 	CandidatesTokens int32
 	ThoughtsTokens   int32
 	TotalTokens      int32
+}
+
+func (u Usage) add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CandidatesTokens: u.CandidatesTokens + v.CandidatesTokens,
+		ThoughtsTokens:   u.ThoughtsTokens + v.ThoughtsTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
 }
 
 // StopReason says why a prompt's turn ended.

@@ -93,7 +93,10 @@ func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, ev
 
 func promptCtx(ctx context.Context, s *agent.Session, text string) (agent.PromptResult, events) {
 	var evs events
-	res := s.Prompt(ctx, agent.Input{Text: text}, evs.emit)
+	res, err := s.Prompt(ctx, agent.Input{Text: text}, evs.emit)
+	if err != nil {
+		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
+	}
 	return res, evs
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"google.golang.org/genai"
 )
@@ -19,12 +20,21 @@ type Session struct {
 	id    string
 	agent *Agent
 
+	root    string // the workspace root, for session lists
+	created time.Time
+
+	// Guarded by agent.mu: what session lists show, and the order of use.
+	title   string
+	updated time.Time
+	prompts int
+	usage   Usage
+	lastUse uint64
+
 	// running holds a token while a prompt runs; it guards the fields below.
 	running chan struct{}
 
 	chat     chat
 	requests int // model requests made, for MaxTurns
-	prompts  int
 
 	// editor is what the model was last told of the editor.
 	editor editorState
@@ -42,21 +52,24 @@ func (s *Session) ID() string { return s.id }
 // emit (which may be nil) hears every event, in order, on the caller's
 // goroutine.
 //
-// A session runs one prompt at a time: a second Prompt waits for the first
-// to finish, or returns StopCancelled if its ctx ends first. Cancelling ctx
-// stops the turn promptly with StopCancelled; the history stays valid for
-// the next prompt (calls the model made are answered as cancelled, and a
-// model answer cut short is not kept).
-func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) PromptResult {
+// A session runs one prompt at a time: Prompt on a busy session returns a
+// *BusyError, and on a session dropped from memory since it was looked up
+// an *UnknownSessionError, before anything is sent. Cancelling ctx stops
+// the turn promptly with StopCancelled; the history stays valid for the
+// next prompt (calls the model made are answered as cancelled, and a model
+// answer cut short is not kept).
+func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) (PromptResult, error) {
+	if err := s.begin(in.Text); err != nil {
+		return PromptResult{}, err
+	}
+	defer s.end()
+	return s.prompt(ctx, in, emit), nil
+}
+
+func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) PromptResult {
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	select {
-	case s.running <- struct{}{}:
-	case <-ctx.Done():
-		return PromptResult{StopReason: StopCancelled, Err: ctx.Err()}
-	}
-	defer func() { <-s.running }()
 	if err := ctx.Err(); err != nil {
 		return PromptResult{StopReason: StopCancelled, Err: err}
 	}
@@ -78,14 +91,25 @@ func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		emit(Event{Kind: EventError, Err: err})
 		return PromptResult{StopReason: StopError, Err: err}
 	}
-	s.prompts++
 	t := &turn{
 		s:        s,
 		ctx:      ctx,
 		emit:     emit,
-		promptID: fmt.Sprintf("%s########%d", s.id, s.prompts),
+		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
 	}
-	return t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
+	res := t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
+	s.agent.mu.Lock()
+	s.usage = s.usage.add(res.Usage)
+	s.updated = s.agent.cfg.Now().UTC()
+	s.agent.mu.Unlock()
+	return res
+}
+
+// promptCount is how many prompts the session has begun.
+func (s *Session) promptCount() int {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	return s.prompts
 }
 
 // inputParts is what the model reads of the user's input: where the user

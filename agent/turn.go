@@ -128,11 +128,8 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 			ThoughtsTokens:   usage.ThoughtsTokenCount,
 			TotalTokens:      usage.TotalTokenCount,
 		}
-		t.emit(Event{Kind: EventUsage, Usage: u})
-		t.result.Usage.PromptTokens += u.PromptTokens
-		t.result.Usage.CandidatesTokens += u.CandidatesTokens
-		t.result.Usage.ThoughtsTokens += u.ThoughtsTokens
-		t.result.Usage.TotalTokens += u.TotalTokens
+		t.result.Usage = t.result.Usage.add(u)
+		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage)})
 	}
 	text := out.text.String()
 	t.result.Text += text

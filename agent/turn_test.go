@@ -450,14 +450,14 @@ func TestEmptyPrompt(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
 	a, _ := newAgent(t, srv, agent.Config{})
 	var evs events
-	res := a.NewSession().Prompt(context.Background(), agent.Input{}, evs.emit)
+	res, _ := a.NewSession().Prompt(context.Background(), agent.Input{}, evs.emit)
 	if res.StopReason != agent.StopError || res.Err == nil || len(evs.of(agent.EventError)) != 1 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests for an empty prompt", n)
 	}
-	res = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, nil)
+	res, _ = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, nil)
 	if res.StopReason != agent.StopError || !strings.Contains(res.Err.Error(), "Config.Generator") {
 		t.Errorf("without a generator: %+v", res)
 	}
@@ -500,14 +500,14 @@ func TestSessions(t *testing.T) {
 	if s1.ID() == s2.ID() || s1.ID() == "" {
 		t.Errorf("ids %q and %q", s1.ID(), s2.ID())
 	}
-	if got, ok := a.Session(s1.ID()); !ok || got != s1 {
-		t.Errorf("Session(%q) = %v, %v", s1.ID(), got, ok)
+	if got, err := a.Session(s1.ID()); err != nil || got != s1 {
+		t.Errorf("Session(%q) = %v, %v", s1.ID(), got, err)
 	}
 	a.EndSession(s1.ID())
-	if _, ok := a.Session(s1.ID()); ok {
+	if _, err := a.Session(s1.ID()); err == nil {
 		t.Error("session still known after EndSession")
 	}
-	if _, ok := a.Session(s2.ID()); !ok {
+	if _, err := a.Session(s2.ID()); err != nil {
 		t.Error("EndSession forgot the wrong session")
 	}
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -147,15 +148,9 @@ func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
 	if id == "" {
 		return ag.NewSession(), nil
 	}
-	sess, ok := ag.Session(id)
-	s.mu.Lock()
-	closed := s.closed[id]
-	s.mu.Unlock()
-	switch {
-	case closed:
-		return nil, errSessionClosed(id)
-	case !ok:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown sessionId %q", id)
+	sess, err := ag.Session(id)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}
 	return sess, nil
 }
@@ -165,26 +160,28 @@ func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
 func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Whether the session is free is the agent's to say; a second prompt
+	// it refuses must not take the first one's place here.
 	s.mu.Lock()
-	if _, busy := s.running[sess.ID()]; busy {
-		s.mu.Unlock()
-		return promptResult{}, jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", sess.ID())
+	_, taken := s.running[sess.ID()]
+	if !taken {
+		s.running[sess.ID()] = cancel
 	}
-	if s.closed[sess.ID()] {
-		// Closed to make room since it was looked up.
-		s.mu.Unlock()
-		return promptResult{}, errSessionClosed(sess.ID())
-	}
-	s.running[sess.ID()] = cancel
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.running, sess.ID())
-		s.mu.Unlock()
-	}()
-
-	s.recordPrompt(sess.ID(), in.Text)
-	res := sess.Prompt(ctx, in, emit)
+	if !taken {
+		defer func() {
+			s.mu.Lock()
+			delete(s.running, sess.ID())
+			s.mu.Unlock()
+		}()
+	}
+	res, err := sess.Prompt(ctx, in, emit)
+	switch {
+	case errors.Is(err, agent.ErrBusy):
+		return promptResult{}, jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", sess.ID())
+	case err != nil:
+		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
+	}
 	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
 	if (res.StopReason == agent.StopError || res.StopReason == agent.StopMaxTokens) && res.Err != nil {
 		out.Error = res.Err.Error()

@@ -61,9 +61,6 @@ type Server struct {
 	agentErr    error
 	tools       *toolset.Set                  // the session's tools; their MCP servers end with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
-	sessions    map[string]*sessionInfo       // session id → what the session list shows
-	closed      map[string]bool               // sessions closed to make room (see maxSessions)
-	uses        uint64                        // prompts so far, to order sessions by use
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
 	// toldNoWayToAsk: the user was shown how to allow edits.
@@ -103,8 +100,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		docs:     workspace.NewDocuments(),
 		exit:     make(chan int, 1),
 		running:  map[string]context.CancelFunc{},
-		sessions: map[string]*sessionInfo{},
-		closed:   map[string]bool{},
 		progress: map[string]context.CancelFunc{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},
@@ -250,7 +245,7 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 	case "textDocument/codeAction":
 		return s.codeActions(ctx, params)
 	case "gemini/sessions":
-		return s.listSessions(), nil
+		return s.listSessions()
 	case "workspace/executeCommand":
 		release()
 		return s.executeCommand(ctx, params)

@@ -129,7 +129,10 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	sess := ag.NewSession()
 	start := time.Now()
 	out.begin(sess.ID(), f.model, f.prompt)
-	res := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
+	res, err := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
+	if err != nil {
+		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
+	}
 	out.end(res, f.model, time.Since(start))
 
 	switch res.StopReason {

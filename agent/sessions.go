@@ -1,0 +1,212 @@
+package agent
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+)
+
+// MaxLiveSessions is how many sessions an agent keeps in memory. A session
+// holds its whole history (every file read, every command's output), and
+// an editor may stay open for days: beyond this, the least recently used
+// idle session is dropped from memory (and resumed from disk when asked
+// for again, if sessions persist).
+const MaxLiveSessions = 32
+
+// SessionInfo is what a session list shows of a session.
+type SessionInfo struct {
+	ID        string
+	Title     string // the first line of the first prompt, shortened
+	Root      string // the workspace root it ran in
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Prompts   int
+	Usage     Usage // summed over the session
+	// Live reports whether the session is in memory now (else it is on
+	// disk, and resuming it reads it back).
+	Live bool
+}
+
+// BusyError refuses a prompt to a session that is running one.
+type BusyError struct{ SessionID string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("session %s is already running a prompt; cancel it or wait for it to finish", e.SessionID)
+}
+
+// UnknownSessionError is a session id that names no session.
+type UnknownSessionError struct {
+	SessionID string
+	// Dropped is set when the session existed but was dropped from memory
+	// to bound it, and sessions do not persist.
+	Dropped bool
+}
+
+func (e *UnknownSessionError) Error() string {
+	if e.Dropped {
+		return fmt.Sprintf("session %q was closed to bound memory: gemini-ls keeps the %d most recently used sessions; start a new session", e.SessionID, MaxLiveSessions)
+	}
+	return fmt.Sprintf("unknown session %q", e.SessionID)
+}
+
+// NewSession starts a conversation with an empty history and a random id.
+func (a *Agent) NewSession() *Session {
+	now := a.cfg.Now().UTC()
+	s := &Session{
+		id:      rand.Text(),
+		agent:   a,
+		running: make(chan struct{}, 1),
+		root:    a.root(),
+		created: now,
+		updated: now,
+	}
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sessions[s.id] = s
+	a.touch(s)
+	return s
+}
+
+// Session returns the session with id: a live one, else one read back
+// from disk. An id that names none is an *UnknownSessionError.
+func (a *Agent) Session(id string) (*Session, error) {
+	a.mu.Lock()
+	s, ok := a.sessions[id]
+	dropped := a.closed[id]
+	a.mu.Unlock()
+	switch {
+	case ok:
+		return s, nil
+	case dropped:
+		return nil, &UnknownSessionError{SessionID: id, Dropped: true}
+	}
+	return nil, &UnknownSessionError{SessionID: id}
+}
+
+// EndSession forgets the session with id; a prompt it is running finishes.
+func (a *Agent) EndSession(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.sessions, id)
+}
+
+// LiveSessions lists the sessions in memory, in no particular order.
+func (a *Agent) LiveSessions() []SessionInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	list := make([]SessionInfo, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		list = append(list, s.info())
+	}
+	return list
+}
+
+// root is the workspace root sessions are filed under.
+func (a *Agent) root() string {
+	if ws := a.cfg.Workspace; ws != nil && len(ws.Roots()) > 0 {
+		return ws.Roots()[0]
+	}
+	return ""
+}
+
+// touch marks s as just used and drops the least recently used idle
+// sessions beyond MaxLiveSessions; a.mu is held.
+func (a *Agent) touch(s *Session) {
+	a.uses++
+	s.lastUse = a.uses
+	for len(a.sessions) > MaxLiveSessions {
+		var oldest *Session
+		for _, c := range a.sessions {
+			if c == s || c.busy() {
+				continue
+			}
+			if oldest == nil || c.lastUse < oldest.lastUse {
+				oldest = c
+			}
+		}
+		if oldest == nil {
+			return
+		}
+		delete(a.sessions, oldest.id)
+		if !a.persists() {
+			a.closed[oldest.id] = true
+		}
+		a.cfg.Logger.Info("dropped the least recently used session from memory",
+			zap.String("sessionId", oldest.id), zap.Int("kept", MaxLiveSessions), zap.Bool("persisted", a.persists()))
+	}
+}
+
+// persists reports whether sessions are saved to disk.
+func (a *Agent) persists() bool { return false }
+
+// begin claims s for a prompt, titling it by its first one.
+func (s *Session) begin(text string) error {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return &BusyError{SessionID: s.id}
+	}
+	a := s.agent
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sessions[s.id] != s {
+		// Dropped from memory since it was looked up, or ended.
+		<-s.running
+		return &UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+	}
+	if s.title == "" {
+		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+		s.title = shorten(line, 80)
+	}
+	s.prompts++
+	s.updated = a.cfg.Now().UTC()
+	a.touch(s)
+	return nil
+}
+
+// end releases s after a prompt.
+func (s *Session) end() { <-s.running }
+
+// busy reports whether s is running a prompt.
+func (s *Session) busy() bool { return len(s.running) > 0 }
+
+// info is what a session list shows of s; s.agent.mu is held.
+func (s *Session) info() SessionInfo {
+	return SessionInfo{
+		ID:        s.id,
+		Title:     s.title,
+		Root:      s.root,
+		CreatedAt: s.created,
+		UpdatedAt: s.updated,
+		Prompts:   s.prompts,
+		Usage:     s.usage,
+		Live:      true,
+	}
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// ErrBusy matches a *BusyError with errors.Is.
+var ErrBusy = errors.New("session busy")
+
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// sessionUsage is the session's token usage before the running prompt.
+func (s *Session) sessionUsage() Usage {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	return s.usage
+}
