@@ -84,8 +84,32 @@ type update struct {
 	CandidatesTokens *int32 `json:"candidatesTokens,omitempty"`
 	ThoughtsTokens   *int32 `json:"thoughtsTokens,omitempty"`
 	TotalTokens      *int32 `json:"totalTokens,omitempty"`
+	// PromptUsage and SessionUsage are the sums so far (usage).
+	PromptUsage  *usage `json:"promptUsage,omitempty"`
+	SessionUsage *usage `json:"sessionUsage,omitempty"`
 
-	Message string `json:"message,omitempty"`
+	// retry
+	Attempt int    `json:"attempt,omitempty"`
+	DelayMs int64  `json:"delayMs,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+
+	// compressed
+	TokensBefore int32 `json:"tokensBefore,omitempty"`
+	TokensAfter  int32 `json:"tokensAfter,omitempty"`
+
+	Message string `json:"message,omitempty"` // error, notice
+}
+
+// usage is a sum of token counts.
+type usage struct {
+	PromptTokens     int32 `json:"promptTokens"`
+	CandidatesTokens int32 `json:"candidatesTokens"`
+	ThoughtsTokens   int32 `json:"thoughtsTokens"`
+	TotalTokens      int32 `json:"totalTokens"`
+}
+
+func usageOf(u agent.Usage) *usage {
+	return &usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
 }
 
 func updateFor(sessionID string, e agent.Event) update {
@@ -102,6 +126,13 @@ func updateFor(sessionID string, e agent.Event) update {
 	case agent.EventUsage:
 		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
 		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens
+		u.PromptUsage, u.SessionUsage = usageOf(e.PromptUsage), usageOf(e.SessionUsage)
+	case agent.EventRetry:
+		u.Attempt, u.DelayMs, u.Reason = e.Retry.Attempt, e.Retry.Delay.Milliseconds(), e.Retry.Reason
+	case agent.EventCompressed:
+		u.TokensBefore, u.TokensAfter = e.Compressed.Before, e.Compressed.After
+	case agent.EventNotice:
+		u.Message = e.Text
 	case agent.EventError:
 		if e.Err != nil {
 			u.Message = e.Err.Error()
