@@ -124,15 +124,30 @@ func TestUsageEvents(t *testing.T) {
 	call.Usage = u1
 	text := geminitest.TextTurn("ok")
 	text.Usage = u2
-	srv := geminitest.NewTestServer(t, call, text)
+	again := geminitest.TextTurn("again")
+	again.Usage = u2
+	srv := geminitest.NewTestServer(t, call, text, again)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
-	res, evs := prompt(t, a.NewSession(), "hi")
+	s := a.NewSession()
+	res, evs := prompt(t, s, "hi")
 	us := evs.of(agent.EventUsage)
-	if len(us) != 2 || us[0].Usage != (agent.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}) {
-		t.Errorf("usage events = %+v", us)
+	first := agent.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}
+	if len(us) != 2 || us[0].Usage != first || us[0].PromptUsage != first || us[0].SessionUsage != first {
+		t.Fatalf("usage events = %+v", us)
 	}
-	if res.Usage != (agent.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}) {
-		t.Errorf("summed usage = %+v", res.Usage)
+	sum := agent.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}
+	if res.Usage != sum || us[1].PromptUsage != sum || us[1].SessionUsage != sum {
+		t.Errorf("summed usage = %+v, events %+v", res.Usage, us[1])
+	}
+	// The next prompt's sums start again; the session's go on.
+	_, evs = prompt(t, s, "more")
+	us = evs.of(agent.EventUsage)
+	second := agent.Usage{PromptTokens: 20, CandidatesTokens: 1, TotalTokens: 21}
+	if len(us) != 1 || us[0].PromptUsage != second || us[0].SessionUsage != (agent.Usage{PromptTokens: 50, CandidatesTokens: 5, ThoughtsTokens: 4, TotalTokens: 59}) {
+		t.Errorf("second prompt's usage events = %+v", us)
+	}
+	if infos := a.LiveSessions(); len(infos) != 1 || infos[0].Usage.TotalTokens != 59 || infos[0].Prompts != 2 || infos[0].Title != "hi" {
+		t.Errorf("session info = %+v", infos)
 	}
 }
 
