@@ -3,15 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
-	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -39,12 +37,6 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	case tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions.approvalMode must be one of default, auto_edit, yolo, not %q", opts.ApprovalMode)
-	}
-	if opts.Model == "" {
-		opts.Model = strings.TrimSpace(s.getenv("GEMINI_MODEL"))
-	}
-	if opts.Model == "" {
-		opts.Model = agent.DefaultModel
 	}
 	roots, err := p.roots()
 	if err != nil {
@@ -77,48 +69,30 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 		zap.String("positionEncoding", encodingName(features.Encoding)),
 		zap.Bool("editPreview", features.EditPreview),
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
-		zap.String("approvalMode", string(opts.ApprovalMode)),
-		zap.String("model", opts.Model))
+		zap.String("approvalMode", string(opts.ApprovalMode)))
 	return initializeResult(features.Encoding, s.opts.Version), nil
 }
 
 func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
-	auth, err := agent.AuthFromEnv(s.getenv)
+	built, err := setup.Build(ctx, setup.Options{
+		Workspace:    ws,
+		Getenv:       s.getenv,
+		Version:      s.opts.Version,
+		Logger:       s.log, // the agent's warnings reach the editor too
+		Warn:         s.warnUser,
+		Proposer:     &editProposer{s: s},
+		Confirmer:    &confirmer{s: s},
+		Model:        opts.Model,
+		ApprovalMode: opts.ApprovalMode,
+		Retry:        s.opts.Retry,
+	})
 	if err != nil {
 		return nil, err
 	}
-	auth.Version = s.opts.Version
-	gen := agent.NewGenerator(auth) // makes its client on the first prompt
-	set, err := settings.Load(s.getenv, ws.Roots())
-	s.warnUser("some settings were not read", err)
-	toolSet := toolset.Build(ctx, toolset.Config{
-		Tools: tools.Options{
-			Workspace: ws,
-			Proposer:  &editProposer{s: s},
-			Utility:   agent.NewUtility(gen, "", s.opts.Retry),
-		},
-		Settings: set,
-		Getenv:   s.getenv,
-		Version:  s.opts.Version,
-		Logger:   s.log,
-		Warn:     s.warnUser,
-	})
 	s.mu.Lock()
-	s.tools = toolSet
+	s.built = built
 	s.mu.Unlock()
-	registry := toolSet.Registry
-	return agent.New(agent.Config{
-		Generator:    gen,
-		Model:        opts.Model,
-		Tools:        registry,
-		Workspace:    ws,
-		Confirmer:    &confirmer{s: s},
-		ApprovalMode: opts.ApprovalMode,
-		Logger:       s.log, // the agent's warnings reach the editor too
-		AuthType:     auth.Type,
-		Retry:        s.opts.Retry,
-		Thinking:     true,
-	}), nil
+	return built.Agent, built.AuthErr
 }
 
 func initializeResult(enc workspace.Encoding, version string) json.RawMessage {

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/tools/toolset"
+	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -59,7 +59,7 @@ type Server struct {
 	ws          *workspace.Workspace
 	agent       *agent.Agent
 	agentErr    error
-	tools       *toolset.Set                  // the session's tools; their MCP servers end with the connection
+	built       *setup.Built                  // the agent and its tools; their MCP servers end with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
@@ -136,9 +136,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
 	}
 	s.mu.Lock()
-	toolSet := s.tools
+	built := s.built
 	s.mu.Unlock()
-	toolSet.Close() // no MCP server process outlives gemini-ls
+	built.Close() // no MCP server process outlives gemini-ls
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,
 	// so give it a moment and go.

@@ -8,16 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/settings"
+	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
-	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -64,24 +60,12 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if f.prompt == "" {
 		return usageError(stderr, errors.New("-p PROMPT is required"))
 	}
-	if f.model == "" {
-		f.model = strings.TrimSpace(os.Getenv("GEMINI_MODEL"))
-	}
-	if f.model == "" {
-		f.model = agent.DefaultModel
-	}
 	log, closeLog, err := f.logs.logger(stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	defer closeLog()
 
-	auth, err := agent.AuthFromEnv(os.Getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitError
-	}
-	auth.Version = version
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
@@ -92,48 +76,38 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
 		return exitUsage
 	}
-	gen := agent.NewGenerator(auth)
-	set, err := settings.Load(os.Getenv, []string{dir})
-	if err != nil {
-		log.Warn("some settings were not read", zap.Error(err))
-	}
-	toolSet := toolset.Build(ctx, toolset.Config{
-		Tools: tools.Options{
-			Workspace: ws,
-			Proposer:  diskProposer{mode: mode},
-			Utility:   agent.NewUtility(gen, "", agent.RetryPolicy{}),
-		},
-		Settings: set,
-		Getenv:   os.Getenv,
-		Version:  version,
-		Logger:   log,
-		Warn:     func(what string, err error) { log.Warn(what, zap.Error(err)) },
+	built, err := agentsetup.Build(ctx, agentsetup.Options{
+		Workspace:    ws,
+		Getenv:       os.Getenv,
+		Version:      version,
+		Logger:       log,
+		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
+		Proposer:     diskProposer{},
+		Confirmer:    nobodyToAsk{},
+		Model:        f.model,
+		ApprovalMode: mode,
 	})
-	defer toolSet.Close()
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer built.Close()
+	if built.AuthErr != nil {
+		fmt.Fprintln(stderr, built.AuthErr)
+		return exitError
+	}
 	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
 	// does; each server's timeout bounds its start. Only a cancelled run
 	// ends the wait early, and the prompt then ends too.
-	_ = toolSet.WaitForServers(ctx)
-	registry := toolSet.Registry
-	ag := agent.New(agent.Config{
-		Generator:    gen,
-		Model:        f.model,
-		Tools:        registry,
-		Workspace:    ws,
-		Confirmer:    nobodyToAsk{},
-		ApprovalMode: mode,
-		Logger:       log,
-		AuthType:     auth.Type,
-		Thinking:     true,
-	})
+	_ = built.Tools.WaitForServers(ctx)
+	ag := built.Agent
 	sess := ag.NewSession()
 	start := time.Now()
-	out.begin(sess.ID(), f.model, f.prompt)
+	out.begin(sess.ID(), built.Model, f.prompt)
 	res, err := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
 	if err != nil {
 		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
 	}
-	out.end(res, f.model, time.Since(start))
+	out.end(res, built.Model, time.Since(start))
 
 	switch res.StopReason {
 	case agent.StopEndTurn:
@@ -156,15 +130,14 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-// diskProposer applies changes straight to disk when the approval mode
-// allows edits; there is nobody to ask otherwise.
-type diskProposer struct{ mode tools.ApprovalMode }
+// diskProposer applies changes straight to disk when the session's
+// approvals allow edits; there is nobody to ask otherwise.
+type diskProposer struct{}
 
 func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
 	info, _ := tools.CallInfoFrom(ctx)
 	if !info.Allowed(tools.EditKey) {
-		return tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless with --approval-mode " +
-			string(p.mode) + "; rerun with --approval-mode auto_edit to allow edits"}, nil
+		return tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless without --approval-mode auto_edit or yolo; rerun with --approval-mode auto_edit to allow edits"}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Decision{}, err

@@ -1,0 +1,15 @@
+// Package setup builds the agent the way a Gemini CLI user's setup asks
+// for: the environment with its .env file, the layered settings with the
+// front end's options over them, the auth mode and its content generator,
+// the tools (built-in, discovered, MCP), the GEMINI.md memory and the
+// session store. It is the one place that turns configuration into an
+// agent, so `serve` (the LSP front end) and `run` (headless) cannot drift.
+//
+// Invariants:
+//   - Nothing here talks to the model or blocks on the network: the
+//     generator makes its client on the first request, and MCP servers and
+//     the discovery command start in the background.
+//   - A problem with the configuration never stops the build: unreadable
+//     settings are reported through Options.Warn and left out; missing
+//     credentials leave Built.AuthErr set and the rest usable.
+package setup
