@@ -2,7 +2,6 @@ package sessionstore
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -277,6 +276,27 @@ func TestReplaceRewritesTheWholeSession(t *testing.T) {
 	}
 }
 
+// A replace record stands for the whole session up to it, wherever it is:
+// what came before it is dropped, not added to.
+func TestReplaceRecordResetsWhatCameBefore(t *testing.T) {
+	s := newStore(t)
+	for i := 1; i <= 2; i++ {
+		mustAppend(t, s, Turn{Meta: meta("S1", i), History: richHistory(i), Allow: []string{"old"}, Usage: Usage{TotalTokens: 100}})
+	}
+	replaced := []*genai.Content{{Role: genai.RoleUser, Parts: []*genai.Part{{Text: "<state_snapshot/>"}}}}
+	rep, err := encode(record{Kind: kindReplace, History: replaced, Allow: []string{"new"}, Usage: &Usage{TotalTokens: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := encodeMeta(meta("S1", 3))
+	appendRaw(t, filepath.Join(s.Dir(), "S1.jsonl"), append(rep, m...))
+
+	got := mustLoad(t, s, "S1")
+	if !reflect.DeepEqual(got.History, replaced) || !reflect.DeepEqual(got.Allow, []string{"new"}) || got.Usage.TotalTokens != 7 {
+		t.Fatalf("after a replace record, loaded %d contents, allow %q, usage %+v; want only the replacement", len(got.History), got.Allow, got.Usage)
+	}
+}
+
 func TestUnknownSessionIsErrNotFound(t *testing.T) {
 	s := newStore(t)
 	_, err := s.Load(context.Background(), "nope")
@@ -357,7 +377,7 @@ func TestListNewestFirstAndByRoot(t *testing.T) {
 	// Files are written in an order different from their updated times:
 	// the list follows the metadata.
 	add("B", "/p/one", t0.Add(3*time.Hour))
-	add("A", "/p/two", t0.Add(1*time.Hour))
+	add("A", "/p/two", t0.Add(5*time.Hour))
 	add("C", "/p/one", t0.Add(2*time.Hour))
 	m := meta("B", 2)
 	m.Root, m.Updated, m.Title = "/p/one", t0.Add(4*time.Hour), "renamed"
@@ -374,8 +394,8 @@ func TestListNewestFirstAndByRoot(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	if got := ids(""); got != "B,C,A" {
-		t.Errorf("List = %s; want B,C,A (newest updated first)", got)
+	if got := ids(""); got != "A,B,C" {
+		t.Errorf("List = %s; want A,B,C (newest updated first)", got)
 	}
 	if got := ids("/p/one/"); got != "B,C" {
 		t.Errorf("List(/p/one/) = %s; want B,C", got)
@@ -431,8 +451,13 @@ func TestListDoesNotReadAHugeLastLine(t *testing.T) {
 	m.Title = "later title"
 	mustAppend(t, s, Turn{Meta: m, History: richHistory(2)})
 	path := filepath.Join(s.Dir(), "S1.jsonl")
-	// A crash cut an 8 MiB prompt line short: the file ends in it.
-	appendRaw(t, path, append([]byte(`{"kind":"prompt","history":[{"parts":[{"text":"`), bytes.Repeat([]byte("x"), 8<<20)...))
+	// A crash came between an 8 MiB prompt line and its meta line: the
+	// file ends in a complete line too long to be a meta line.
+	huge, err := encode(record{Kind: kindPrompt, History: []*genai.Content{{Role: genai.RoleUser, Parts: []*genai.Part{{Text: strings.Repeat("x", 8<<20)}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendRaw(t, path, huge)
 	mod := t0.Add(48 * time.Hour)
 	if err := os.Chtimes(path, mod, mod); err != nil {
 		t.Fatal(err)
@@ -450,7 +475,7 @@ func TestListDoesNotReadAHugeLastLine(t *testing.T) {
 		t.Fatalf("lastLine = %.40q, %v; want no line", line, err)
 	}
 	if bound := int64(maxMetaLine + 2*tailChunk); counting.n > bound {
-		t.Fatalf("lastLine read %d bytes of a torn 8 MiB line; want at most %d", counting.n, bound)
+		t.Fatalf("lastLine read %d bytes of an 8 MiB last line; want at most %d", counting.n, bound)
 	}
 
 	metas, err := s.List(context.Background(), "")
