@@ -1,0 +1,49 @@
+// Package sessionstore keeps each agent session on disk so it survives a
+// restart: its history, the approvals the user gave for good, its token
+// usage and its metadata (id, workspace root, title, model, times, prompt
+// count), saved after every prompt.
+//
+// A session is ONE JSON-lines file, <dir>/<id>.jsonl (file 0600, directory
+// 0700). Every line is one record:
+//
+//	{"kind":"meta","v":1,"meta":{…}}            first line: the header
+//	{"kind":"prompt","history":[…],"allow":[…],"usage":{…}}
+//	{"kind":"meta","meta":{…}}                   commits the prompt above
+//	{"kind":"prompt",…}
+//	{"kind":"meta",…}
+//
+// History is genai's own JSON encoding of []*genai.Content, so function
+// calls and responses, inline data and thought signatures round-trip.
+//
+// Invariants:
+//   - A prompt is saved by Append as its prompt line and a meta line in one
+//     write on an O_APPEND file, then fsync. A meta line after the header
+//     commits what came before it (a file holding only a header holds no
+//     session: ErrNotFound); a committed file always ends with a small meta line, so
+//     List reads a session's metadata from the file's last few KiB.
+//   - Whatever follows the last meta line (a line torn by a crash, a prompt
+//     line whose meta line never made it) is an interrupted append: Load
+//     ignores it and the next Append truncates it away first, so the file
+//     stays valid.
+//   - A bad line before a later meta line is corruption in the middle. Load
+//     reports it (ErrCorrupt, naming the file and line) rather than skip it:
+//     a history with a hole (a function call without its response) is one
+//     the model rejects, and the user should know their session is damaged.
+//   - Replace (after the history was compressed) writes the whole session —
+//     header, one replace record, meta — to a temp file in the same
+//     directory and renames it over the old one.
+//   - Ids are letters, digits, '-' and '_', at most MaxIDLength bytes, so an
+//     id never names a file outside the directory (ErrInvalidID).
+//   - Only regular files are read or appended to: a FIFO, symlink or
+//     directory named like a session is refused by Load and Append, skipped
+//     by List, and never opened in a way that blocks. A file is at most
+//     MaxFileSize bytes (ErrTooLarge).
+//   - List reads at most maxMetaLine bytes from each file's end (and the
+//     header line, bounded likewise, when the end is torn), never a whole
+//     history, and considers only the MaxListed most recently modified files.
+//
+// Concurrency: a Store has no mutable state; appends to different sessions
+// may run concurrently. One writer per session is assumed — the agent runs
+// one prompt at a time per session — and nothing here locks a session file
+// against a second process writing it.
+package sessionstore

@@ -1,0 +1,365 @@
+package sessionstore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+
+	"google.golang.org/genai"
+)
+
+// Record kinds; see the package doc for the file format.
+const (
+	kindMeta    = "meta"
+	kindPrompt  = "prompt"
+	kindReplace = "replace"
+)
+
+// record is one line of a session file.
+type record struct {
+	Kind    string           `json:"kind"`
+	Version int              `json:"v,omitempty"`    // meta
+	Meta    *Meta            `json:"meta,omitempty"` // meta
+	History []*genai.Content `json:"history,omitempty"`
+	Allow   []string         `json:"allow,omitempty"`
+	Usage   *Usage           `json:"usage,omitempty"`
+}
+
+// encode is rec as one line. JSON escapes newlines inside strings, so the
+// line holds exactly one '\n', its last byte.
+func encode(rec record) ([]byte, error) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the %s record: %w", rec.Kind, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// encodeMeta is the meta line for m, refused when too long for List to
+// find it in a bounded read.
+func encodeMeta(m Meta) ([]byte, error) {
+	b, err := encode(record{Kind: kindMeta, Version: version, Meta: &m})
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxMetaLine {
+		return nil, fmt.Errorf("the session's metadata (title, root) is %d bytes encoded, over %d", len(b), maxMetaLine)
+	}
+	return b, nil
+}
+
+// parseMeta decodes a meta line of session id.
+func parseMeta(line []byte, id string) (Meta, error) {
+	var rec record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return Meta{}, err
+	}
+	if rec.Kind != kindMeta || rec.Meta == nil {
+		return Meta{}, fmt.Errorf("a %q record where a meta record should be", rec.Kind)
+	}
+	if err := checkMeta(rec, id); err != nil {
+		return Meta{}, err
+	}
+	return *rec.Meta, nil
+}
+
+// checkMeta checks a meta record's version and id.
+func checkMeta(rec record, id string) error {
+	if rec.Version != version {
+		return fmt.Errorf("format version %d, not %d (written by another gemini-ls version)", rec.Version, version)
+	}
+	if rec.Meta.ID != id {
+		return fmt.Errorf("it holds session %q", rec.Meta.ID)
+	}
+	return nil
+}
+
+// notRegularError names what the path is instead; it matches ErrNotRegular.
+type notRegularError struct {
+	path string
+	mode fs.FileMode
+}
+
+func (e *notRegularError) Error() string {
+	return fmt.Sprintf("session file %s is %s, not a regular file", e.path, describeMode(e.mode))
+}
+
+func (e *notRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+func describeMode(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// openRead opens session id's file for reading: only a regular file, not
+// through a symlink, without blocking; fstat confirms it is what was
+// checked.
+func openRead(path, id string) (*os.File, fs.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("loading session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading session %s: %w", id, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, &notRegularError{path: path, mode: fi.Mode()}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading session %s: %w", id, err)
+	}
+	opened, err := confirmOpened(f, path, fi)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, opened, nil
+}
+
+// openAppend opens (creating, 0600) path for appending and reading its
+// tail, refusing anything but a regular file as openRead does. created
+// reports that the file did not exist.
+func openAppend(path string) (f *os.File, fi fs.FileInfo, created bool, err error) {
+	checked, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	case err != nil:
+		return nil, nil, false, fmt.Errorf("saving session: %w", err)
+	case !checked.Mode().IsRegular():
+		return nil, nil, false, &notRegularError{path: path, mode: checked.Mode()}
+	}
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|openFlags, 0o600)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("saving session: %w", err)
+	}
+	if created {
+		checked = nil
+	}
+	if fi, err = confirmOpened(f, path, checked); err != nil {
+		f.Close()
+		return nil, nil, false, err
+	}
+	return f, fi, created, nil
+}
+
+// confirmOpened fstats f: a regular file, and the one Lstat saw (checked,
+// when not nil), not something swapped in between.
+func confirmOpened(f *os.File, path string, checked fs.FileInfo) (fs.FileInfo, error) {
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !opened.Mode().IsRegular() {
+		return nil, &notRegularError{path: path, mode: opened.Mode()}
+	}
+	if checked != nil && !os.SameFile(checked, opened) {
+		return nil, fmt.Errorf("reading %s: it was replaced while being opened", path)
+	}
+	return opened, nil
+}
+
+// replayed is a file replayed: the committed session, and end, the offset
+// just past its last meta line (0: nothing committed).
+type replayed struct {
+	snap Snapshot
+	end  int64
+}
+
+// replay reads a session file from the start. Records take effect when a
+// meta line after the header commits them; whatever follows the last meta line is an
+// interrupted append and ignored. A bad line followed by a meta line is
+// corruption (*CorruptError).
+func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error) {
+	var (
+		r       replayed
+		pending []record
+		bad     *CorruptError // the first bad line since the last commit
+		off     int64
+		lineNo  int
+	)
+	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return replayed{}, err
+		}
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return replayed{}, fmt.Errorf("reading %s: %w", path, err)
+		}
+		lineNo++
+		off += int64(len(line))
+		if off > MaxFileSize {
+			return replayed{}, tooLarge(path, off)
+		}
+		if err != nil { // the last line, without its '\n': torn
+			break
+		}
+		var rec record
+		reason := ""
+		if jerr := json.Unmarshal(line, &rec); jerr != nil {
+			reason = "not a JSON record: " + jerr.Error()
+		}
+		if bad != nil {
+			if reason == "" && rec.Kind == kindMeta {
+				return replayed{}, bad
+			}
+			continue
+		}
+		switch {
+		case reason != "":
+		case lineNo == 1 && rec.Kind != kindMeta:
+			reason = "the file does not start with a session header"
+		case rec.Kind == kindMeta:
+			if rec.Meta == nil {
+				reason = "a meta record without metadata"
+			} else if err := checkMeta(rec, id); err != nil {
+				return replayed{}, &CorruptError{Path: path, Line: lineNo, Reason: err.Error()}
+			}
+		case rec.Kind == kindPrompt, rec.Kind == kindReplace:
+		default:
+			reason = fmt.Sprintf("an unknown record kind %q", rec.Kind)
+		}
+		if reason != "" {
+			bad = &CorruptError{Path: path, Line: lineNo, Reason: reason}
+			continue
+		}
+		if rec.Kind != kindMeta {
+			pending = append(pending, rec)
+			continue
+		}
+		if lineNo == 1 {
+			continue // the header commits nothing: a file holding only it has no prompt saved
+		}
+		for _, p := range pending {
+			r.snap.apply(p)
+		}
+		pending = nil
+		r.snap.Meta = *rec.Meta
+		r.end = off
+	}
+	return r, nil
+}
+
+// apply adds a prompt record to s, or puts a replace record in its place.
+func (s *Snapshot) apply(rec record) {
+	if rec.Kind == kindReplace {
+		s.History, s.Allow, s.Usage = nil, nil, Usage{}
+	}
+	s.History = append(s.History, rec.History...)
+	for _, key := range rec.Allow {
+		if !slices.Contains(s.Allow, key) {
+			s.Allow = append(s.Allow, key)
+		}
+	}
+	if rec.Usage != nil {
+		s.Usage.add(*rec.Usage)
+	}
+}
+
+// committedEnd is the offset just past the last meta line of session id's
+// file, of size bytes. Usually that is the file's end, and a read of its
+// last line shows it; after an interrupted append, the file is replayed.
+func committedEnd(ctx context.Context, f *os.File, size int64, path, id string) (int64, error) {
+	if size == 0 {
+		return 0, nil
+	}
+	if size > MaxFileSize {
+		return 0, tooLarge(path, size)
+	}
+	line, err := lastLine(f, size)
+	if err != nil {
+		return 0, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if line != nil {
+		if _, err := parseMeta(line, id); err == nil {
+			return size, nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("reading %s: %w", path, err)
+	}
+	r, err := replay(ctx, f, path, id)
+	if err != nil {
+		return 0, err
+	}
+	return r.end, nil
+}
+
+// tailChunk is how much one backwards read of a file's end asks for.
+const tailChunk = 4 << 10
+
+// lastLine is the complete last line of r (size bytes), '\n' included,
+// reading backwards in chunks; nil when r does not end with '\n' or the
+// line is longer than maxMetaLine, so no more than about maxMetaLine bytes
+// are ever read.
+func lastLine(r io.ReaderAt, size int64) ([]byte, error) {
+	var tail []byte // r's last len(tail) bytes
+	for int64(len(tail)) < size && len(tail) <= maxMetaLine {
+		n := min(tailChunk, size-int64(len(tail)))
+		chunk := make([]byte, n, n+int64(len(tail)))
+		if _, err := r.ReadAt(chunk, size-int64(len(tail))-n); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		tail = append(chunk, tail...)
+		if tail[len(tail)-1] != '\n' {
+			return nil, nil
+		}
+		if i := bytes.LastIndexByte(tail[:len(tail)-1], '\n'); i >= 0 {
+			tail = tail[i+1:]
+			break
+		}
+	}
+	if len(tail) > maxMetaLine {
+		return nil, nil
+	}
+	return tail, nil
+}
+
+// firstLine is r's first line, '\n' included, read in chunks; nil when it
+// is longer than maxMetaLine or has no '\n'.
+func firstLine(r io.ReaderAt, size int64) ([]byte, error) {
+	var head []byte
+	for int64(len(head)) < size && len(head) <= maxMetaLine {
+		chunk := make([]byte, min(tailChunk, size-int64(len(head))))
+		n, err := r.ReadAt(chunk, int64(len(head)))
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		start := len(head)
+		head = append(head, chunk[:n]...)
+		if i := bytes.IndexByte(head[start:], '\n'); i >= 0 {
+			head = head[:start+i+1]
+			if len(head) > maxMetaLine {
+				return nil, nil
+			}
+			return head, nil
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,345 @@
+package sessionstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+)
+
+const (
+	// MaxFileSize bounds a session file: Append refuses to grow a file past
+	// it and Load refuses a larger one, with ErrTooLarge.
+	MaxFileSize = 256 << 20
+	// MaxIDLength bounds a session id.
+	MaxIDLength = 128
+	// MaxListed is how many session files List considers, the most recently
+	// modified first.
+	MaxListed = 1000
+
+	// maxMetaLine bounds an encoded meta line, so List finds one in a
+	// bounded read from the end of a file.
+	maxMetaLine = 64 << 10
+	// version is the file format's; every meta line carries it.
+	version = 1
+	// ext ends every session file's name.
+	ext = ".jsonl"
+)
+
+var (
+	// ErrNotFound is returned (wrapped with the id) for a session with no
+	// file, or a file with nothing committed in it.
+	ErrNotFound = errors.New("no saved session")
+	// ErrInvalidID is returned for an id with characters other than
+	// letters, digits, '-' and '_', or longer than MaxIDLength.
+	ErrInvalidID = errors.New("invalid session id")
+	// ErrCorrupt is returned (as a *CorruptError) for a file damaged before
+	// its last committed record.
+	ErrCorrupt = errors.New("session file is corrupt")
+	// ErrTooLarge is returned for a file over MaxFileSize, or an append or
+	// replace that would make one.
+	ErrTooLarge = errors.New("session file too large")
+	// ErrNotRegular is returned for a directory, symlink, FIFO or other
+	// special file where a session file should be.
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// CorruptError names the file and the 1-based line that is damaged.
+type CorruptError struct {
+	Path   string
+	Line   int
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("session file %s is corrupt at line %d: %s", e.Path, e.Line, e.Reason)
+}
+
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// Meta describes a session; List returns it without reading the history.
+type Meta struct {
+	ID      string    `json:"id"`
+	Root    string    `json:"root,omitempty"` // the workspace root the session worked in
+	Title   string    `json:"title,omitempty"`
+	Model   string    `json:"model,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Prompts int       `json:"prompts"`
+}
+
+// Usage counts tokens: one prompt's in a Turn, the session's sum in a
+// Snapshot.
+type Usage struct {
+	PromptTokens     int64 `json:"prompt,omitempty"`
+	CandidatesTokens int64 `json:"candidates,omitempty"`
+	ThoughtsTokens   int64 `json:"thoughts,omitempty"`
+	TotalTokens      int64 `json:"total,omitempty"`
+}
+
+func (u *Usage) add(v Usage) {
+	u.PromptTokens += v.PromptTokens
+	u.CandidatesTokens += v.CandidatesTokens
+	u.ThoughtsTokens += v.ThoughtsTokens
+	u.TotalTokens += v.TotalTokens
+}
+
+// Turn is what one prompt adds to a session: Meta is the session's
+// metadata after the prompt, History the contents the prompt appended to
+// the history, Allow the keys the user allowed for good during it, Usage
+// the tokens it used.
+type Turn struct {
+	Meta    Meta
+	History []*genai.Content
+	Allow   []string
+	Usage   Usage
+}
+
+// Snapshot is a whole session: Load returns one, Replace writes one.
+// Allow holds each key once, in the order first allowed; Usage is summed.
+type Snapshot struct {
+	Meta    Meta
+	History []*genai.Content
+	Allow   []string
+	Usage   Usage
+}
+
+// Store keeps sessions as files in one directory. It holds no mutable
+// state; see the package doc for what is safe concurrently.
+type Store struct {
+	dir       string
+	log       *zap.Logger
+	maxListed int
+}
+
+// New returns a store keeping sessions in dir, an absolute path created
+// (0700) on the first save. log (which may be nil) hears about files List
+// skips.
+func New(dir string, log *zap.Logger) (*Store, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("the session directory %q is not an absolute path", dir)
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Store{dir: filepath.Clean(dir), log: log, maxListed: MaxListed}, nil
+}
+
+// Dir is the directory the store keeps sessions in.
+func (s *Store) Dir() string { return s.dir }
+
+// DefaultDir is where sessions are kept unless configured otherwise:
+// $XDG_STATE_HOME/gemini-ls/sessions, else
+// $HOME/.local/state/gemini-ls/sessions; "" when neither variable is set
+// (a relative XDG_STATE_HOME is ignored, as the XDG spec says).
+func DefaultDir(getenv func(string) string) string {
+	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
+		return filepath.Join(state, "gemini-ls", "sessions")
+	}
+	if home := getenv("HOME"); filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "gemini-ls", "sessions")
+	}
+	return ""
+}
+
+// ValidateID returns an error matching ErrInvalidID unless id is a
+// possible session id: 1 to MaxIDLength letters, digits, '-' or '_'.
+func ValidateID(id string) error {
+	if id == "" {
+		return fmt.Errorf("%w: the id is empty", ErrInvalidID)
+	}
+	if len(id) > MaxIDLength {
+		return fmt.Errorf("%w: the id is %d bytes, over %d", ErrInvalidID, len(id), MaxIDLength)
+	}
+	for _, c := range []byte(id) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
+			return fmt.Errorf("%w %q: only letters, digits, '-' and '_' are allowed", ErrInvalidID, id)
+		}
+	}
+	return nil
+}
+
+// path is the file of session id, which is validated first.
+func (s *Store) path(id string) (string, error) {
+	if err := ValidateID(id); err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, id+ext), nil
+}
+
+// Load replays session id's file: its latest metadata, whole history,
+// allow keys and summed usage. An interrupted last append is ignored.
+func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
+	path, err := s.path(id)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("loading session: %w", err)
+	}
+	f, fi, err := openRead(path, id)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	defer f.Close()
+	if fi.Size() > MaxFileSize {
+		return Snapshot{}, tooLarge(path, fi.Size())
+	}
+	r, err := replay(ctx, f, path, id)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if r.end == 0 {
+		return Snapshot{}, fmt.Errorf("loading session %s: %w: %s holds no complete prompt (its first save was interrupted)", id, ErrNotFound, path)
+	}
+	return r.snap, nil
+}
+
+// Append saves one prompt of session t.Meta.ID, creating its file on the
+// first: the prompt and the metadata are one write, then fsync. An
+// interrupted earlier append is truncated away first.
+func (s *Store) Append(ctx context.Context, t Turn) error {
+	id := t.Meta.ID
+	path, err := s.path(id)
+	if err != nil {
+		return fmt.Errorf("saving session: %w", err)
+	}
+	prompt, err := encode(record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage})
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	meta, err := encodeMeta(t.Meta)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	f, fi, created, err := openAppend(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	end, err := committedEnd(ctx, f, fi.Size(), path, id)
+	if err != nil {
+		return err
+	}
+	if end < fi.Size() {
+		s.log.Warn("dropping the interrupted end of a session file", zap.String("path", path), zap.Int64("bytes", fi.Size()-end))
+		if err := f.Truncate(end); err != nil {
+			return fmt.Errorf("saving session %s: truncating the interrupted end of %s: %w", id, path, err)
+		}
+	}
+	var buf []byte
+	if end == 0 {
+		buf = append(buf, meta...) // the header
+	}
+	buf = append(append(buf, prompt...), meta...)
+	if end+int64(len(buf)) > MaxFileSize {
+		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, path, MaxFileSize>>20)
+	}
+	// One write of whole lines: a crash leaves a prefix of them, which the
+	// next append or load recognises by the missing meta line.
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("saving session %s: syncing %s: %w", id, path, err)
+	}
+	if created {
+		syncDir(s.dir)
+	}
+	return nil
+}
+
+// Replace rewrites session snap.Meta.ID's file to hold exactly snap, for
+// when the history was rewritten (compressed): atomically, by a temp file
+// renamed over the old one.
+func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
+	id := snap.Meta.ID
+	path, err := s.path(id)
+	if err != nil {
+		return fmt.Errorf("saving session: %w", err)
+	}
+	meta, err := encodeMeta(snap.Meta)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage})
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	buf := append(append(append([]byte{}, meta...), body...), meta...)
+	if len(buf) > MaxFileSize {
+		return fmt.Errorf("saving session %s: %w: the session is %d MiB, over %d MiB", id, ErrTooLarge, len(buf)>>20, MaxFileSize>>20)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	tmp, err := os.CreateTemp(s.dir, "."+id+".*.tmp") // 0600
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	_, err = tmp.Write(buf)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
+	}
+	syncDir(s.dir)
+	return nil
+}
+
+// Delete removes session id's file.
+func (s *Store) Delete(id string) error {
+	path, err := s.path(id)
+	if err != nil {
+		return fmt.Errorf("deleting session: %w", err)
+	}
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("deleting session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("deleting session %s: %w", id, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return &notRegularError{path: path, mode: fi.Mode()}
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("deleting session %s: %w", id, err)
+	}
+	return nil
+}
+
+func tooLarge(path string, size int64) error {
+	return fmt.Errorf("reading %s: %w: it is %d MiB, over %d MiB", path, ErrTooLarge, size>>20, MaxFileSize>>20)
+}
+
+// syncDir makes a file created or renamed in dir survive a crash. It is
+// best effort: some file systems refuse to sync a directory, and the
+// file's own data is already synced.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
