@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -33,6 +34,9 @@ type Config struct {
 	// Model defaults to DefaultModel.
 	Model string
 	Tools ToolSet
+	// Store keeps sessions on disk, to resume them after a restart; they
+	// live only in memory when nil.
+	Store *sessionstore.Store
 	// Workspace is where the prompt's @paths are read; none when nil.
 	Workspace *workspace.Workspace
 	// Confirmer asks the user before calls that need approval. Without one,

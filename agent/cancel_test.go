@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"

@@ -14,6 +14,9 @@ type chat struct {
 	history []*genai.Content
 	// calls numbers the ids given to function calls the model sent without one.
 	calls int
+	// epoch changes when the history is rewritten rather than appended to
+	// (compression), so that persistence rewrites the whole of it.
+	epoch int
 }
 
 // record appends c to the history.

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
 
 // ErrMaxTurns ends a prompt when the session has made Config.MaxTurns model
@@ -35,6 +38,13 @@ type Session struct {
 
 	chat     chat
 	requests int // model requests made, for MaxTurns
+
+	// saved is how much of the chat is on disk.
+	saved persisted
+	// exchanges is the transcript the user saw, one per prompt; it has a
+	// lock of its own, as clients read it while a prompt runs.
+	exchangesMu sync.Mutex
+	exchanges   []sessionstore.Exchange
 
 	// editor is what the model was last told of the editor.
 	editor editorState
@@ -102,6 +112,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 	s.usage = s.usage.add(res.Usage)
 	s.updated = s.agent.cfg.Now().UTC()
 	s.agent.mu.Unlock()
+	s.save(ctx, in, res, emit)
 	return res
 }
 

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -75,7 +76,7 @@ func (a *Agent) NewSession() *Session {
 
 // Session returns the session with id: a live one, else one read back
 // from disk. An id that names none is an *UnknownSessionError.
-func (a *Agent) Session(id string) (*Session, error) {
+func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	a.mu.Lock()
 	s, ok := a.sessions[id]
 	dropped := a.closed[id]
@@ -86,7 +87,7 @@ func (a *Agent) Session(id string) (*Session, error) {
 	case dropped:
 		return nil, &UnknownSessionError{SessionID: id, Dropped: true}
 	}
-	return nil, &UnknownSessionError{SessionID: id}
+	return a.resume(ctx, id)
 }
 
 // EndSession forgets the session with id; a prompt it is running finishes.
@@ -143,7 +144,7 @@ func (a *Agent) touch(s *Session) {
 }
 
 // persists reports whether sessions are saved to disk.
-func (a *Agent) persists() bool { return false }
+func (a *Agent) persists() bool { return a.cfg.Store != nil }
 
 // begin claims s for a prompt, titling it by its first one.
 func (s *Session) begin(text string) error {

@@ -500,14 +500,14 @@ func TestSessions(t *testing.T) {
 	if s1.ID() == s2.ID() || s1.ID() == "" {
 		t.Errorf("ids %q and %q", s1.ID(), s2.ID())
 	}
-	if got, err := a.Session(s1.ID()); err != nil || got != s1 {
+	if got, err := a.Session(context.Background(), s1.ID()); err != nil || got != s1 {
 		t.Errorf("Session(%q) = %v, %v", s1.ID(), got, err)
 	}
 	a.EndSession(s1.ID())
-	if _, err := a.Session(s1.ID()); err == nil {
+	if _, err := a.Session(context.Background(), s1.ID()); err == nil {
 		t.Error("session still known after EndSession")
 	}
-	if _, err := a.Session(s2.ID()); err != nil {
+	if _, err := a.Session(context.Background(), s2.ID()); err != nil {
 		t.Error("EndSession forgot the wrong session")
 	}
 }

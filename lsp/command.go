@@ -90,7 +90,7 @@ func (s *Server) commandPrompt(ctx context.Context, args commandPromptArgs, toke
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return nil, err
 	}
-	sess, err := s.session(ag, args.SessionID)
+	sess, err := s.session(ctx, ag, args.SessionID)
 	if err != nil {
 		return nil, err
 	}

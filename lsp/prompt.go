@@ -156,7 +156,7 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess, err := s.session(ag, p.SessionID)
+	sess, err := s.session(ctx, ag, p.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +175,11 @@ func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
 }
 
 // session returns the session named id, or a new one when id is empty.
-func (s *Server) session(ag *agent.Agent, id string) (*agent.Session, error) {
+func (s *Server) session(ctx context.Context, ag *agent.Agent, id string) (*agent.Session, error) {
 	if id == "" {
 		return ag.NewSession(), nil
 	}
-	sess, err := ag.Session(id)
+	sess, err := ag.Session(ctx, id)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}

@@ -30,6 +30,9 @@ type record struct {
 	History []*genai.Content `json:"history,omitempty"`
 	Allow   []string         `json:"allow,omitempty"`
 	Usage   *Usage           `json:"usage,omitempty"`
+	// Exchanges is the transcript the user saw: one per prompt (prompt
+	// records), or all of them (replace records).
+	Exchanges []Exchange `json:"exchanges,omitempty"`
 }
 
 // encode is rec as one line. JSON escapes newlines inside strings, so the
@@ -266,9 +269,10 @@ func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error)
 // apply adds a prompt record to s, or puts a replace record in its place.
 func (s *Snapshot) apply(rec record) {
 	if rec.Kind == kindReplace {
-		s.History, s.Allow, s.Usage = nil, nil, Usage{}
+		s.History, s.Allow, s.Usage, s.Exchanges = nil, nil, Usage{}, nil
 	}
 	s.History = append(s.History, rec.History...)
+	s.Exchanges = append(s.Exchanges, rec.Exchanges...)
 	for _, key := range rec.Allow {
 		if !slices.Contains(s.Allow, key) {
 			s.Allow = append(s.Allow, key)

@@ -94,19 +94,32 @@ func (u *Usage) add(v Usage) {
 // the history, Allow the keys the user allowed for good during it, Usage
 // the tokens it used.
 type Turn struct {
-	Meta    Meta
-	History []*genai.Content
-	Allow   []string
-	Usage   Usage
+	Meta     Meta
+	History  []*genai.Content
+	Allow    []string
+	Usage    Usage
+	Exchange *Exchange // nil when the prompt left none to show
+}
+
+// Exchange is one prompt as the user saw it: what they asked, the model's
+// text, and how the prompt ended. It is kept apart from the history, which
+// holds what the model saw (editor context, attached files, tool results)
+// and may be compressed; a client shows the transcript when it resumes a
+// session.
+type Exchange struct {
+	Prompt     string `json:"prompt"`
+	Answer     string `json:"answer,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
 }
 
 // Snapshot is a whole session: Load returns one, Replace writes one.
 // Allow holds each key once, in the order first allowed; Usage is summed.
 type Snapshot struct {
-	Meta    Meta
-	History []*genai.Content
-	Allow   []string
-	Usage   Usage
+	Meta      Meta
+	History   []*genai.Content
+	Allow     []string
+	Usage     Usage
+	Exchanges []Exchange
 }
 
 // Store keeps sessions as files in one directory. It holds no mutable
@@ -208,7 +221,11 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 	if err != nil {
 		return fmt.Errorf("saving session: %w", err)
 	}
-	prompt, err := encode(record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage})
+	rec := record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage}
+	if t.Exchange != nil {
+		rec.Exchanges = []Exchange{*t.Exchange}
+	}
+	prompt, err := encode(rec)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
@@ -272,7 +289,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage})
+	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage, Exchanges: snap.Exchanges})
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}

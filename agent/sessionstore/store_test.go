@@ -587,3 +587,24 @@ func TestDefaultDir(t *testing.T) {
 		t.Error("New(\"\") succeeded; want an error for a relative directory")
 	}
 }
+
+// The transcript the user saw is kept beside the history, and survives a
+// compression that rewrites the history.
+func TestExchangesAreKeptThroughReplace(t *testing.T) {
+	s := newStore(t)
+	one := Exchange{Prompt: "fix the bug", Answer: "Fixed.", StopReason: "end_turn"}
+	two := Exchange{Prompt: "and the test", Answer: "Added.", StopReason: "end_turn"}
+	mustAppend(t, s, Turn{Meta: meta("S1", 1), History: richHistory(1), Exchange: &one})
+	mustAppend(t, s, Turn{Meta: meta("S1", 2), History: richHistory(2), Exchange: &two})
+	got := mustLoad(t, s, "S1")
+	if !reflect.DeepEqual(got.Exchanges, []Exchange{one, two}) {
+		t.Fatalf("exchanges = %+v", got.Exchanges)
+	}
+	got.History = got.History[len(got.History)-1:]
+	if err := s.Replace(context.Background(), got); err != nil {
+		t.Fatal(err)
+	}
+	if again := mustLoad(t, s, "S1"); !reflect.DeepEqual(again.Exchanges, []Exchange{one, two}) || len(again.History) != 1 {
+		t.Fatalf("after Replace: exchanges %+v, %d contents", again.Exchanges, len(again.History))
+	}
+}

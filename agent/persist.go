@@ -1,0 +1,192 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+)
+
+// persisted is where a session stands with its file: how much of the
+// history is saved, and in which epoch of the chat (a compression starts
+// a new one, and the whole history is then rewritten). Only the running
+// prompt touches it.
+type persisted struct {
+	contents int
+	epoch    int
+}
+
+// save writes what the prompt added to the session's file, and reports a
+// failure to the user: a session that will not survive a restart is
+// something they should know.
+func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit func(Event)) {
+	ex := sessionstore.Exchange{Prompt: in.Text, Answer: res.Text, StopReason: string(res.StopReason)}
+	s.exchangesMu.Lock()
+	s.exchanges = append(s.exchanges, ex)
+	exchanges := slices.Clone(s.exchanges)
+	s.exchangesMu.Unlock()
+	store := s.agent.cfg.Store
+	if store == nil {
+		return
+	}
+	// Saving is part of ending the prompt, even a cancelled one.
+	ctx = context.WithoutCancel(ctx)
+	a := s.agent
+	a.mu.Lock()
+	meta := sessionstore.Meta{
+		ID: s.id, Root: s.root, Title: s.title, Model: a.cfg.Model,
+		Created: s.created, Updated: s.updated, Prompts: s.prompts,
+	}
+	a.mu.Unlock()
+	var err error
+	if s.chat.epoch != s.saved.epoch || s.saved.contents > len(s.chat.history) {
+		snap := sessionstore.Snapshot{
+			Meta: meta, History: s.chat.history, Allow: s.approvals.keys(),
+			Usage: storeUsage(s.sessionUsage()), Exchanges: exchanges,
+		}
+		err = store.Replace(ctx, snap)
+	} else {
+		err = store.Append(ctx, sessionstore.Turn{
+			Meta: meta, History: s.chat.history[s.saved.contents:], Allow: s.approvals.keys(),
+			Usage: storeUsage(res.Usage), Exchange: &ex,
+		})
+	}
+	if err != nil {
+		a.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
+		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		return
+	}
+	s.saved = persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
+}
+
+func storeUsage(u Usage) sessionstore.Usage {
+	return sessionstore.Usage{
+		PromptTokens: int64(u.PromptTokens), CandidatesTokens: int64(u.CandidatesTokens),
+		ThoughtsTokens: int64(u.ThoughtsTokens), TotalTokens: int64(u.TotalTokens),
+	}
+}
+
+func usageFromStore(u sessionstore.Usage) Usage {
+	return Usage{
+		PromptTokens: int32(u.PromptTokens), CandidatesTokens: int32(u.CandidatesTokens),
+		ThoughtsTokens: int32(u.ThoughtsTokens), TotalTokens: int32(u.TotalTokens),
+	}
+}
+
+// resume reads session id back from disk and makes it live; an id on disk
+// that is not a session is an *UnknownSessionError.
+func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
+	store := a.cfg.Store
+	if store == nil {
+		return nil, &UnknownSessionError{SessionID: id}
+	}
+	snap, err := store.Load(ctx, id)
+	switch {
+	case errors.Is(err, sessionstore.ErrNotFound), errors.Is(err, sessionstore.ErrInvalidID):
+		return nil, &UnknownSessionError{SessionID: id}
+	case err != nil:
+		return nil, fmt.Errorf("resuming session %s: %w", id, err)
+	}
+	s := &Session{
+		id:        id,
+		agent:     a,
+		running:   make(chan struct{}, 1),
+		root:      snap.Meta.Root,
+		created:   snap.Meta.Created,
+		title:     snap.Meta.Title,
+		updated:   snap.Meta.Updated,
+		prompts:   snap.Meta.Prompts,
+		usage:     usageFromStore(snap.Usage),
+		exchanges: snap.Exchanges,
+	}
+	s.chat.history = snap.History
+	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
+	s.saved = persisted{contents: len(snap.History)}
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
+	s.approvals.AllowAlways(snap.Allow...)
+
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if live, ok := a.sessions[id]; ok {
+		return live, nil // resumed by someone else meanwhile
+	}
+	a.sessions[id] = s
+	a.touch(s)
+	a.cfg.Logger.Info("resumed a session", zap.String("sessionId", id), zap.Int("contents", len(snap.History)), zap.Int("prompts", snap.Meta.Prompts))
+	return s, nil
+}
+
+func countCalls(history []*genai.Content) int {
+	n := 0
+	for _, c := range history {
+		for _, p := range c.Parts {
+			if p.FunctionCall != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Sessions lists the sessions of root (all roots when ""), live and on
+// disk, the most recently updated first.
+func (a *Agent) Sessions(ctx context.Context, root string) ([]SessionInfo, error) {
+	list := a.LiveSessions()
+	if root != "" {
+		list = slices.DeleteFunc(list, func(i SessionInfo) bool { return i.Root != root })
+	}
+	live := map[string]bool{}
+	for _, i := range list {
+		live[i.ID] = true
+	}
+	if store := a.cfg.Store; store != nil {
+		metas, err := store.List(ctx, root)
+		if err != nil {
+			return nil, fmt.Errorf("listing saved sessions: %w", err)
+		}
+		for _, m := range metas {
+			if live[m.ID] {
+				continue
+			}
+			list = append(list, SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts})
+		}
+	}
+	slices.SortFunc(list, func(x, y SessionInfo) int {
+		return cmp.Or(y.UpdatedAt.Compare(x.UpdatedAt), strings.Compare(x.ID, y.ID))
+	})
+	return list, nil
+}
+
+// Transcript is what the user saw of session id: each prompt and the
+// model's text answer. It resumes the session if it is not live.
+func (a *Agent) Transcript(ctx context.Context, id string) (SessionInfo, []Exchange, error) {
+	s, err := a.Session(ctx, id)
+	if err != nil {
+		return SessionInfo{}, nil, err
+	}
+	a.mu.Lock()
+	info := s.info()
+	a.mu.Unlock()
+	// A prompt still running is not in the transcript yet.
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	out := make([]Exchange, len(s.exchanges))
+	for i, e := range s.exchanges {
+		out[i] = Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: StopReason(e.StopReason)}
+	}
+	return info, out, nil
+}
+
+// Exchange is one prompt of a session as the user saw it.
+type Exchange struct {
+	Prompt     string
+	Answer     string
+	StopReason StopReason
+}

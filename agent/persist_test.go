@@ -1,0 +1,120 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+func newStore(t *testing.T) *sessionstore.Store {
+	t.Helper()
+	st, err := sessionstore.New(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// A session saved by one agent is continued by another, as after a
+// restart: the model sees the whole earlier history, the user's "always
+// allow" still holds, and the transcript and the list show it.
+func TestSessionResumedByANewAgent(t *testing.T) {
+	store := newStore(t)
+	srv := geminitest.NewTestServer(t,
+		shellTurn("make"), geminitest.TextTurn("built"),
+		shellTurn("make"), geminitest.TextTurn("built again"),
+	)
+	sh := &shellTool{}
+	conf := always(agent.ProceedAlways)
+	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, Store: store})
+	s := first.NewSession()
+	if res, _ := prompt(t, s, "build it\nplease"); res.Text != "built" {
+		t.Fatalf("first prompt = %+v", res)
+	}
+
+	second, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, Store: store})
+	list, err := second.Sessions(context.Background(), "")
+	if err != nil || len(list) != 1 || list[0].ID != s.ID() || list[0].Title != "build it" || list[0].Prompts != 1 || list[0].Live {
+		t.Fatalf("Sessions = %+v, %v", list, err)
+	}
+	resumed, err := second.Session(context.Background(), s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := prompt(t, resumed, "again"); res.Text != "built again" {
+		t.Fatalf("resumed prompt = %+v", res)
+	}
+	if n := len(conf.asked()); n != 1 {
+		t.Errorf("asked %d times; the resumed session must remember \"always allow\"", n)
+	}
+	// The resumed request carries the first prompt's whole exchange.
+	reqs := srv.Requests()
+	before := reqs[1].Contents // the first prompt's last request
+	after := reqs[2].Contents
+	if len(after) != len(before)+2 {
+		t.Fatalf("resumed request has %d contents, want the %d earlier ones plus the model's answer and the new prompt", len(after), len(before))
+	}
+	for i, c := range before {
+		if !sameContent(c, after[i]) {
+			t.Errorf("content %d differs after resume: %+v vs %+v", i, c, after[i])
+		}
+	}
+	info, tr, err := second.Transcript(context.Background(), s.ID())
+	if err != nil || info.Prompts != 2 || len(tr) != 2 || tr[0].Prompt != "build it\nplease" || tr[0].Answer != "built" || tr[1].Answer != "built again" || tr[1].StopReason != agent.StopEndTurn {
+		t.Errorf("transcript = %+v %+v, %v", info, tr, err)
+	}
+	if _, err := second.Session(context.Background(), "NOSUCHSESSION"); !errors.As(err, new(*agent.UnknownSessionError)) {
+		t.Errorf("unknown id: %v", err)
+	}
+}
+
+func sameContent(a, b *genai.Content) bool {
+	if a.Role != b.Role || len(a.Parts) != len(b.Parts) {
+		return false
+	}
+	for i := range a.Parts {
+		if a.Parts[i].Text != b.Parts[i].Text || (a.Parts[i].FunctionCall == nil) != (b.Parts[i].FunctionCall == nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// A session dropped from memory to bound it comes back from disk.
+func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
+	turns := make([]geminitest.Turn, agent.MaxLiveSessions+2)
+	for i := range turns {
+		turns[i] = geminitest.TextTurn("ok")
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{Store: newStore(t)})
+	first := a.NewSession()
+	prompt(t, first, "first")
+	for range agent.MaxLiveSessions {
+		prompt(t, a.NewSession(), "more")
+	}
+	if live := a.LiveSessions(); len(live) != agent.MaxLiveSessions || slices.ContainsFunc(live, func(i agent.SessionInfo) bool { return i.ID == first.ID() }) {
+		t.Fatalf("%d live sessions, first among them: the bound did not drop the least recently used", len(live))
+	}
+	back, err := a.Session(context.Background(), first.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt(t, back, "back")
+	last := srv.Requests()[len(srv.Requests())-1]
+	if len(last.Contents) != 3 || last.Contents[0].Parts[0].Text != "first" {
+		t.Errorf("resumed request = %d contents", len(last.Contents))
+	}
+	// first's old value is a dropped session: prompting it is refused.
+	if _, err := first.Prompt(context.Background(), agent.Input{Text: "stale"}, nil); err == nil && first != back {
+		t.Error("a prompt to the dropped session object ran")
+	}
+}
