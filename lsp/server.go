@@ -244,8 +244,10 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 		return s.prompt(ctx, params)
 	case "textDocument/codeAction":
 		return s.codeActions(ctx, params)
-	case "gemini/sessions":
-		return s.listSessions()
+	case "gemini/listSessions", "gemini/sessions":
+		return s.listSessions(ctx, params)
+	case "gemini/resumeSession":
+		return s.resumeSession(ctx, params)
 	case "workspace/executeCommand":
 		release()
 		return s.executeCommand(ctx, params)

@@ -1,10 +1,11 @@
 package lsp
 
 import (
-	"cmp"
-	"slices"
-	"strings"
+	"context"
+	"errors"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 )
@@ -17,26 +18,87 @@ type sessionInfo struct {
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	Prompts   int       `json:"prompts"`
-	Live      bool      `json:"live"`
+	// Live: in the server's memory now; else saved on disk, and resumed
+	// when the client prompts it or asks gemini/resumeSession.
+	Live bool `json:"live"`
 }
 
 func sessionInfoOf(i agent.SessionInfo) sessionInfo {
 	return sessionInfo{SessionID: i.ID, Title: i.Title, Root: i.Root, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt, Prompts: i.Prompts, Live: i.Live}
 }
 
-// listSessions answers gemini/sessions: the sessions, newest first.
-func (s *Server) listSessions() (any, error) {
+type listSessionsParams struct {
+	// Root filters by workspace root (a path or a file URI); "" lists the
+	// sessions of every root.
+	Root string `json:"root,omitempty"`
+}
+
+// listSessions answers gemini/listSessions (and gemini/sessions, its older
+// name): the sessions live and saved, the most recently updated first.
+func (s *Server) listSessions(ctx context.Context, raw []byte) (any, error) {
+	var p listSessionsParams
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+	}
+	root := p.Root
+	if root != "" {
+		if path, err := uriToPath(root); err == nil {
+			root = path
+		}
+	}
 	ag, _, err := s.state()
 	if err != nil {
 		return nil, err
 	}
-	infos := ag.LiveSessions()
+	infos, err := ag.Sessions(ctx, root)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	}
 	list := make([]sessionInfo, 0, len(infos))
 	for _, i := range infos {
 		list = append(list, sessionInfoOf(i))
 	}
-	slices.SortFunc(list, func(a, b sessionInfo) int {
-		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(a.SessionID, b.SessionID))
-	})
 	return map[string]any{"sessions": list}, nil
+}
+
+type resumeSessionParams struct {
+	SessionID *string `json:"sessionId"`
+}
+
+// exchange is one prompt of a resumed session's transcript.
+type exchange struct {
+	Prompt     string `json:"prompt"`
+	Answer     string `json:"answer"`
+	StopReason string `json:"stopReason,omitempty"`
+}
+
+// resumeSession answers gemini/resumeSession: it makes a saved session
+// live again and returns what the user saw of it, so the client can show
+// the conversation before the next prompt continues it.
+func (s *Server) resumeSession(ctx context.Context, raw []byte) (any, error) {
+	var p resumeSessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == nil {
+		return nil, missingField("sessionId")
+	}
+	ag, _, err := s.state()
+	if err != nil {
+		return nil, err
+	}
+	info, tr, err := ag.Transcript(ctx, *p.SessionID)
+	if err != nil {
+		if _, ok := errors.AsType[*agent.UnknownSessionError](err); ok {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
+		}
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	}
+	out := make([]exchange, len(tr))
+	for i, e := range tr {
+		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason)}
+	}
+	return map[string]any{"session": sessionInfoOf(info), "exchanges": out}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
@@ -106,7 +107,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:   o.Logger,
 		Warn:     o.Warn,
 	})
+	var store *sessionstore.Store
+	if dir := sessionstore.DefaultDir(b.Getenv); dir != "" {
+		if store, err = sessionstore.New(dir, o.Logger); err != nil {
+			o.Warn("sessions will not be saved", err)
+		}
+	}
 	b.Agent = agent.New(agent.Config{
+		Store:        store,
 		Generator:    gen,
 		Model:        b.Model,
 		Tools:        b.Tools.Registry,
