@@ -150,7 +150,7 @@ func readLayer(path string, getenv Getenv) (map[string]any, []error) {
 	migrateLegacy(obj)
 	var problems []error
 	for _, err := range checkValues(obj, false) {
-		problems = append(problems, &FileError{Path: path, Err: err})
+		problems = append(problems, &FileError{Path: path, Err: fmt.Errorf("%w; ignored", err)})
 	}
 	return obj, problems
 }

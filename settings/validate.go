@@ -88,7 +88,7 @@ func checkValues(obj map[string]any, overlay bool) []error {
 		}
 		if err := r.check(v, overlay); err != nil {
 			remove(obj, r.path)
-			problems = append(problems, fmt.Errorf("%s: %w; ignored", r.path, err))
+			problems = append(problems, fmt.Errorf("%s: %w", r.path, err))
 		}
 	}
 	return problems
