@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 )
 
@@ -47,59 +49,110 @@ func (e *FileError) Unwrap() error { return e.Err }
 // maxFileSize bounds a settings file.
 const maxFileSize = 10 << 20
 
-// Load reads the user's settings.json (in UserDir), then each root's
-// .gemini/settings.json when the root is a trusted folder (trust.go), and
-// merges them: objects key by key, the later file winning; an mcpServers
-// entry is replaced whole, as Gemini CLI merges it. Comments and trailing
-// commas are allowed, and $VAR, ${VAR} and ${VAR:-default} in strings are
-// expanded from getenv (an unset variable without a default stays as
-// written). Missing files are skipped. A file that cannot be read or
-// parsed, or a root's file in an untrusted folder, is left out and reported
-// in the returned error (FileErrors, joined); the settings hold the rest,
-// so the error is a warning to show, not a reason to stop.
+// SystemSettingsPath is Gemini CLI's system settings file, which overrides
+// every other layer: $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else the platform's
+// place (/etc/gemini-cli/settings.json on Linux).
+func SystemSettingsPath(getenv Getenv) string {
+	if p := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
+		return p
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/GeminiCli/settings.json"
+	case "windows":
+		return `C:\ProgramData\gemini-cli\settings.json`
+	}
+	return "/etc/gemini-cli/settings.json"
+}
+
+// SystemDefaultsPath is Gemini CLI's system defaults file, the lowest
+// layer: $GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else system-defaults.json beside
+// the system settings file.
+func SystemDefaultsPath(getenv Getenv) string {
+	if p := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); p != "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(SystemSettingsPath(getenv)), "system-defaults.json")
+}
+
+// Load reads Gemini CLI's settings layers and merges them as Gemini CLI
+// does (settings.ts), each later one winning: the schema's defaults, the
+// system defaults (SystemDefaultsPath), the user's settings.json (in
+// UserDir), each root's .gemini/settings.json when the root is a trusted
+// folder (trust.go), in the roots' order, and last the system settings
+// (SystemSettingsPath), which override all. Objects merge key by key; an
+// mcpServers entry is replaced whole and tools.exclude lists are joined
+// (merge.go). Comments and trailing commas are allowed, and $VAR, ${VAR}
+// and ${VAR:-default} in strings are expanded from getenv (an unset
+// variable without a default stays as written).
+//
+// Missing files are skipped. A file that cannot be read or parsed, holds a
+// value of the wrong type, or is a root's in an untrusted folder is left
+// out; a value that has the right type but is not allowed (an unknown
+// approval mode or auth type) is left out alone. Each is reported in the
+// returned error (FileErrors, joined); the settings hold the rest, so the
+// error is a warning to show, not a reason to stop.
 func Load(getenv Getenv, roots []string) (Settings, error) {
-	merged := map[string]any{}
 	var problems []error
-	add := func(obj map[string]any, err error) {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			problems = append(problems, err)
-		default:
-			merge(merged, expandEnv(obj, getenv).(map[string]any), true)
+	seen := map[string]bool{}
+	// read reads one layer; nil when it is missing, unusable or read already.
+	read := func(path string, trusted func() error) map[string]any {
+		if path == "" || seen[path] {
+			return nil
 		}
+		seen[path] = true
+		obj, errs := readLayer(path, getenv)
+		if obj != nil && trusted != nil {
+			if why := trusted(); why != nil {
+				obj, errs = nil, []error{&FileError{Path: path, Err: why}}
+			}
+		}
+		problems = append(problems, errs...)
+		return obj
 	}
-	userPath := ""
+	system := read(SystemSettingsPath(getenv), nil)
+	systemDefaults := read(SystemDefaultsPath(getenv), nil)
+	var user map[string]any
 	if dir := UserDir(getenv); dir != "" {
-		userPath = filepath.Join(dir, "settings.json")
-		add(readSettingsFile(userPath))
+		user = read(filepath.Join(dir, "settings.json"), nil)
 	}
-	// Trust is decided by the user's settings alone, before any workspace's.
-	trust, err := loadTrust(getenv, merged)
+	// Trust is decided without any workspace's settings.
+	trust, err := loadTrust(getenv, mergeLayers(systemDefaults, user, system))
 	if err != nil {
 		problems = append(problems, err)
 	}
-	seen := map[string]bool{userPath: true} // a root that is the home directory
+	layers := []map[string]any{schemaDefaults(), systemDefaults, user}
 	for _, root := range roots {
-		path := filepath.Join(root, ".gemini", "settings.json")
-		if seen[path] {
-			continue
-		}
-		seen[path] = true
-		obj, err := readSettingsFile(path)
-		if err == nil {
-			if why := trust.check(root); why != nil {
-				err = &FileError{Path: path, Err: why}
-			}
-		}
-		add(obj, err)
+		layers = append(layers, read(filepath.Join(root, ".gemini", "settings.json"), func() error { return trust.check(root) }))
 	}
+	layers = append(layers, system)
 	var s Settings
-	if err := fromMap(merged, &s); err != nil {
+	if err := fromMap(mergeLayers(layers...), &s); err != nil {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
 	return s, errors.Join(problems...)
+}
+
+// readLayer reads one settings file: nil and no error when it is missing;
+// nil and the error when it cannot be used; else its object, variables
+// expanded, deprecated spellings migrated and bad values removed, with an
+// error for each value removed.
+func readLayer(path string, getenv Getenv) (map[string]any, []error) {
+	obj, err := readSettingsFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{err}
+	}
+	obj = expandEnv(obj, getenv).(map[string]any)
+	migrateLegacy(obj)
+	var problems []error
+	for _, err := range checkValues(obj, false) {
+		problems = append(problems, &FileError{Path: path, Err: fmt.Errorf("%w; ignored", err)})
+	}
+	return obj, problems
 }
 
 // readSettingsFile reads one settings file, checked against Settings so
@@ -149,46 +202,30 @@ func fromMap(obj map[string]any, v any) error {
 	err = json.Unmarshal(data, v)
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
-		return fmt.Errorf("%s must be %s, not %s", typ.Field, jsonTypeName(typ.Type.Kind().String()), typ.Value)
+		return fmt.Errorf("%s must be %s, not %s", typ.Field, jsonTypeName(typ.Type), typ.Value)
 	}
 	return err
 }
 
-func jsonTypeName(goKind string) string {
-	switch goKind {
-	case "string":
+func jsonTypeName(t reflect.Type) string {
+	if t == reflect.TypeFor[StringList]() {
+		return "a string or an array of strings"
+	}
+	switch t.Kind() {
+	case reflect.String:
 		return "a string"
-	case "bool":
+	case reflect.Bool:
 		return "true or false"
-	case "int", "int64", "float64":
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
 		return "a number"
-	case "slice":
+	case reflect.Slice:
 		return "an array"
-	case "map", "struct":
+	case reflect.Map, reflect.Struct:
 		return "an object"
 	}
-	return goKind
-}
-
-// merge merges src, a later file's object, into dst: objects key by key,
-// recursively, and anything else replaced. The one exception is Gemini
-// CLI's (settingsSchema.ts): mcpServers entries merge by name, each server
-// replaced whole, so a workspace's server never inherits half of the user's.
-func merge(dst, src map[string]any, top bool) {
-	for key, val := range src {
-		srcObj, srcIsObj := val.(map[string]any)
-		dstObj, dstIsObj := dst[key].(map[string]any)
-		switch {
-		case !srcIsObj || !dstIsObj:
-			dst[key] = val
-		case top && key == "mcpServers":
-			for name, server := range srcObj {
-				dstObj[name] = server
-			}
-		default:
-			merge(dstObj, srcObj, false)
-		}
-	}
+	return t.String()
 }
 
 // envVar matches $VAR, ${VAR} and ${VAR:-default}, as Gemini CLI's

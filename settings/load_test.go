@@ -4,18 +4,26 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 // env is a fake environment for Load, in which workspaces are trusted
-// unless vars say otherwise (trust has its own tests).
+// unless vars say otherwise (trust has its own tests), and the system
+// layers are files that do not exist unless vars name others: the
+// machine's own /etc/gemini-cli never takes part in a test.
 func env(vars map[string]string) Getenv {
+	defaults := map[string]string{
+		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/nonexistent/gemini-ls-test/settings.json",
+		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": "/nonexistent/gemini-ls-test/system-defaults.json",
+	}
 	return func(k string) string {
-		if v, ok := vars[k]; ok || k != "GEMINI_CLI_TRUST_WORKSPACE" {
+		if v, ok := vars[k]; ok {
 			return v
 		}
-		return "true"
+		return defaults[k]
 	}
 }
 
@@ -86,8 +94,12 @@ func TestLoadMissingFilesAreNotErrors(t *testing.T) {
 	if err != nil {
 		t.Errorf("Load with no files: %v", err)
 	}
-	if s.Tools != (Tools{}) || len(s.MCPServers) != 0 {
+	if !reflect.DeepEqual(s.Tools, Tools{}) || len(s.MCPServers) != 0 {
 		t.Errorf("Load with no files = %+v", s)
+	}
+	// Gemini CLI's schema defaults, where the zero value would differ.
+	if s.Model.MaxSessionTurns != -1 || s.Model.CompressionThreshold != 0.5 || s.General.DefaultApprovalMode != "default" {
+		t.Errorf("defaults = %+v %+v", s.Model, s.General)
 	}
 }
 

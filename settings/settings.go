@@ -1,15 +1,126 @@
 package settings
 
+import (
+	"encoding/json"
+	"reflect"
+)
+
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
 // spelled as Gemini CLI spells it, so a user's file works unchanged.
-// Unknown keys are ignored.
+// Unknown keys are ignored. Load fills in Gemini CLI's schema defaults
+// (defaults.go); a Settings built by hand has zero values, which every
+// accessor below reads as the default.
 type Settings struct {
-	Tools      Tools                `json:"tools"`
-	MCPServers map[string]MCPServer `json:"mcpServers"`
+	General      General              `json:"general"`
+	Model        Model                `json:"model"`
+	ModelConfigs ModelConfigs         `json:"modelConfigs"`
+	Tools        Tools                `json:"tools"`
+	Context      Context              `json:"context"`
+	Security     Security             `json:"security"`
+	MCPServers   map[string]MCPServer `json:"mcpServers"`
+}
+
+// General is the "general" object.
+type General struct {
+	// DefaultApprovalMode is "default" or "auto_edit" in a file; "yolo" only
+	// through an overlay (the editor's options), as Gemini CLI allows yolo
+	// only from its command line. Load drops any other value with a warning.
+	DefaultApprovalMode string `json:"defaultApprovalMode"`
+}
+
+// Approval modes.
+const (
+	ApprovalDefault  = "default"
+	ApprovalAutoEdit = "auto_edit"
+	ApprovalYolo     = "yolo"
+)
+
+// Model is the "model" object.
+type Model struct {
+	// Name is the model for conversations; "" leaves it to the front end.
+	Name string `json:"name"`
+	// MaxSessionTurns bounds the turns of a session; -1 (Gemini CLI's
+	// default) or 0 means unlimited.
+	MaxSessionTurns int `json:"maxSessionTurns"`
+	// CompressionThreshold is the fraction of the model's context window at
+	// which the history is compressed, 0 < x ≤ 1; read it through
+	// EffectiveCompressionThreshold.
+	CompressionThreshold float64 `json:"compressionThreshold"`
+	// ThinkingBudget is gemini-ls's own key (Gemini CLI sets the budget
+	// through modelConfigs); read it through Settings.ThinkingBudgetFor.
+	ThinkingBudget *int `json:"thinkingBudget"`
+}
+
+// DefaultCompressionThreshold is Gemini CLI's model.compressionThreshold default.
+const DefaultCompressionThreshold = 0.5
+
+// EffectiveCompressionThreshold is CompressionThreshold, or the default
+// when it is unset or out of range.
+func (m Model) EffectiveCompressionThreshold() float64 {
+	if m.CompressionThreshold > 0 && m.CompressionThreshold <= 1 {
+		return m.CompressionThreshold
+	}
+	return DefaultCompressionThreshold
+}
+
+// UnlimitedTurns reports whether MaxSessionTurns sets no bound.
+func (m Model) UnlimitedTurns() bool { return m.MaxSessionTurns <= 0 }
+
+// ModelConfigs is the part of Gemini CLI's "modelConfigs" gemini-ls reads:
+// the overrides that set a thinking budget for a model.
+type ModelConfigs struct {
+	Overrides       []ModelOverride `json:"overrides"`
+	CustomOverrides []ModelOverride `json:"customOverrides"`
+}
+
+// ModelOverride is one entry of modelConfigs.overrides or customOverrides.
+type ModelOverride struct {
+	Match struct {
+		Model         string `json:"model"`
+		OverrideScope string `json:"overrideScope"`
+	} `json:"match"`
+	ModelConfig struct {
+		GenerateContentConfig struct {
+			ThinkingConfig struct {
+				ThinkingBudget *int `json:"thinkingBudget"`
+			} `json:"thinkingConfig"`
+		} `json:"generateContentConfig"`
+	} `json:"modelConfig"`
+}
+
+// ThinkingBudgetFor is the thinking budget for the chat model named model:
+// the last modelConfigs override (customOverrides after overrides, as
+// Gemini CLI adds them) that matches exactly that model, with no agent
+// scope, and sets thinkingConfig.thinkingBudget; else model.thinkingBudget;
+// else nil (the model's default). -1 asks for dynamic thinking, 0 for none.
+func (s Settings) ThinkingBudgetFor(model string) *int {
+	var budget *int
+	for _, list := range [][]ModelOverride{s.ModelConfigs.Overrides, s.ModelConfigs.CustomOverrides} {
+		for _, o := range list {
+			b := o.ModelConfig.GenerateContentConfig.ThinkingConfig.ThinkingBudget
+			if b != nil && o.Match.Model == model && o.Match.OverrideScope == "" {
+				budget = b
+			}
+		}
+	}
+	if budget != nil {
+		return budget
+	}
+	return s.Model.ThinkingBudget
 }
 
 // Tools is the "tools" object.
 type Tools struct {
+	// Core, when set, is the only built-in tools offered (toolset applies
+	// it); an entry is a tool name, Gemini CLI's class name, or
+	// run_shell_command(CMD) to offer the shell for those commands only.
+	Core []string `json:"core"`
+	// Exclude removes tools by name: built-in, discovered and MCP tools.
+	// Merged across files as a union, as in Gemini CLI.
+	Exclude []string `json:"exclude"`
+	// Allowed are tools (or run_shell_command(CMD)) that run without
+	// confirmation; see ParseAllowed.
+	Allowed []string `json:"allowed"`
 	// DiscoveryCommand prints a JSON array of FunctionDeclarations (or an
 	// object with function_declarations / functionDeclarations).
 	DiscoveryCommand string `json:"discoveryCommand"`
@@ -21,6 +132,96 @@ type Tools struct {
 	// (the fix on) unless set, as the issue asks; Gemini CLI defaults it on.
 	DisableLLMCorrection bool `json:"disableLLMCorrection"`
 }
+
+// Context is the "context" object.
+type Context struct {
+	// FileName is the name, or names, of the context (memory) files; read
+	// it through FileNames.
+	FileName StringList `json:"fileName"`
+}
+
+// DefaultContextFileName is the context file's name when context.fileName
+// is unset.
+const DefaultContextFileName = "GEMINI.md"
+
+// FileNames is context.fileName, or GEMINI.md when it is unset or empty.
+func (c Context) FileNames() []string {
+	if len(c.FileName) == 0 {
+		return []string{DefaultContextFileName}
+	}
+	return c.FileName
+}
+
+// StringList is a setting that may be written as one string or as an
+// array of strings (Gemini CLI's StringOrStringArray).
+type StringList []string
+
+func (l *StringList) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil // as for any other type: null leaves the value alone
+	}
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*l = StringList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(data, &many); err != nil {
+		// The decoder adds the key's path to this error.
+		return &json.UnmarshalTypeError{Value: jsonKind(data), Type: reflect.TypeFor[StringList]()}
+	}
+	*l = many
+	return nil
+}
+
+// jsonKind names the kind of a JSON value, as encoding/json's errors do.
+func jsonKind(data []byte) string {
+	var v any
+	_ = json.Unmarshal(data, &v)
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		for _, e := range v {
+			if _, ok := e.(string); !ok {
+				return "array with a " + jsonKind(mustMarshal(e))
+			}
+		}
+		return "array"
+	}
+	return "object"
+}
+
+func mustMarshal(v any) []byte {
+	data, _ := json.Marshal(v)
+	return data
+}
+
+// Security is the "security" object.
+type Security struct {
+	Auth Auth `json:"auth"`
+}
+
+// Auth is "security.auth".
+type Auth struct {
+	// SelectedType is one of the AuthType values; "" leaves the choice to
+	// the environment.
+	SelectedType string `json:"selectedType"`
+}
+
+// Auth types, as Gemini CLI spells them.
+const (
+	AuthGeminiAPIKey  = "gemini-api-key"
+	AuthVertexAI      = "vertex-ai"
+	AuthOAuthPersonal = "oauth-personal"
+	AuthCloudShell    = "cloud-shell"
+)
 
 // MCPServer is one entry of "mcpServers": a stdio server (Command) or a
 // streamable HTTP one (HTTPURL, or URL).

@@ -194,3 +194,10 @@ func toResult(name string, res *sdk.CallToolResult) tools.Result {
 	}
 	return tools.Result{Output: out, Parts: parts, Display: strings.Join(display, "\n")}
 }
+
+// MCPOrigin is the server's alias and the tool's name on the server, so
+// settings (tools.exclude) can name the tool as Gemini CLI does.
+func (t *tool) MCPOrigin() (server, name string) { return t.server.alias, t.remote.Name }
+
+// The toolset reads MCPOrigin through an interface of its own.
+var _ interface{ MCPOrigin() (string, string) } = (*tool)(nil)

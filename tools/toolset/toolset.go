@@ -35,8 +35,9 @@ type Set struct {
 	mcp       *mcp.Manager // nil without MCP servers
 }
 
-// Build makes the tools: the built-in ones, the discovered ones and the MCP
-// servers'. Neither of the last two holds Build up: the discovery command
+// Build makes the tools: the built-in ones tools.core keeps, the discovered
+// ones and the MCP servers', less those tools.exclude names (filter.go).
+// Neither of the last two holds Build up: the discovery command
 // runs once, in the first root, in the background, and the first lookup of
 // the tools waits for it; the MCP servers start in the background and join
 // the registry as each lists its tools. ctx's values are kept, not its end:
@@ -48,19 +49,24 @@ func Build(ctx context.Context, c Config) *Set {
 		opts.MemoryFile = filepath.Join(dir, tools.MemoryFileName)
 	}
 	root := opts.Workspace.Roots()[0]
-	set := &Set{Registry: tools.NewRegistry(tools.Builtin(opts)...)}
-	builtin := set.Registry.Names() // before the discovery's source, whose lookup waits
+	all := tools.Builtin(opts)
+	var builtin []string // reserved for the built-in tools, even those left out
+	for _, t := range all {
+		builtin = append(builtin, t.Name())
+	}
+	keep := newFilter(c.Settings.Tools)
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...)}
 	if c.Settings.Tools.DiscoveryCommand != "" {
 		set.discovery = startDiscovery(ctx, discovered.Config{
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
 		}, c.Warn)
-		set.Registry.AddSource(set.discovery)
+		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
 	if len(c.Settings.MCPServers) > 0 {
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: c.Logger, Version: c.Version})
-		set.Registry.AddSource(set.mcp)
+		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
 }

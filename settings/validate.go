@@ -1,0 +1,95 @@
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// schemaDefaults is the first layer, as in Gemini CLI (getDefaultsFromSchema):
+// the defaults of settingsSchema.ts for the keys gemini-ls reads, where the
+// zero value would not say the same thing. tools.disableLLMCorrection is
+// left false on purpose (docs/configuration.md says why).
+func schemaDefaults() map[string]any {
+	return map[string]any{
+		"general": map[string]any{"defaultApprovalMode": ApprovalDefault},
+		"model": map[string]any{
+			"maxSessionTurns":      float64(-1),
+			"compressionThreshold": DefaultCompressionThreshold,
+		},
+	}
+}
+
+// migrateLegacy rewrites, in one file's object, the deprecated spellings
+// Gemini CLI still migrates (migrateDeprecatedSettings) for keys gemini-ls
+// reads: tools.approvalMode becomes general.defaultApprovalMode unless that
+// is set. (Gemini CLI no longer reads the flat v1 keys, such as coreTools
+// or selectedAuthType, so neither does gemini-ls.)
+func migrateLegacy(obj map[string]any) {
+	if old, ok := lookup(obj, "tools.approvalMode"); ok {
+		if _, ok := lookup(obj, "general.defaultApprovalMode"); !ok {
+			set(obj, "general.defaultApprovalMode", old)
+		}
+		remove(obj, "tools.approvalMode")
+	}
+}
+
+// valueRule is a check of one key's value beyond its JSON type.
+type valueRule struct {
+	path  string
+	check func(v any, overlay bool) error // v has the right type already
+}
+
+var authTypes = []string{AuthGeminiAPIKey, AuthVertexAI, AuthOAuthPersonal, AuthCloudShell}
+
+var valueRules = []valueRule{
+	{"general.defaultApprovalMode", func(v any, overlay bool) error {
+		switch mode := v.(string); {
+		case mode == ApprovalDefault, mode == ApprovalAutoEdit:
+			return nil
+		case mode == ApprovalYolo && overlay:
+			return nil
+		case mode == ApprovalYolo:
+			return errors.New(`"yolo" is not taken from a settings file, as in Gemini CLI: choose it with --approval-mode yolo or the editor's initializationOptions`)
+		case mode == "plan":
+			return errors.New(`"plan" mode is not supported by gemini-ls; use "default" or "auto_edit"`)
+		default:
+			valid := "default, auto_edit"
+			if overlay {
+				valid += ", yolo"
+			}
+			return fmt.Errorf("%q is not one of %s", mode, valid)
+		}
+	}},
+	{"model.compressionThreshold", func(v any, _ bool) error {
+		if x := v.(float64); x <= 0 || x > 1 {
+			return fmt.Errorf("%v is not a fraction above 0 and at most 1", x)
+		}
+		return nil
+	}},
+	{"security.auth.selectedType", func(v any, _ bool) error {
+		if t := v.(string); !slices.Contains(authTypes, t) {
+			return fmt.Errorf("%q is not one of %s", t, strings.Join(authTypes, ", "))
+		}
+		return nil
+	}},
+}
+
+// checkValues checks the values of obj, whose types are right, removes
+// each bad one, and says why. overlay is true for the editor's options,
+// which may choose yolo.
+func checkValues(obj map[string]any, overlay bool) []error {
+	var problems []error
+	for _, r := range valueRules {
+		v, ok := lookup(obj, r.path)
+		if !ok || v == nil {
+			continue
+		}
+		if err := r.check(v, overlay); err != nil {
+			remove(obj, r.path)
+			problems = append(problems, fmt.Errorf("%s: %w", r.path, err))
+		}
+	}
+	return problems
+}
