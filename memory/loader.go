@@ -304,4 +304,3 @@ The following content is loaded from local and global configuration files.
 ` + memory + `
 </loaded_context>`
 }
-
