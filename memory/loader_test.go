@@ -268,3 +268,57 @@ func BenchmarkSystemMemoryUnchanged(b *testing.B) {
 		}
 	}
 }
+
+func TestChangeKeepingTheMtimeSeen(t *testing.T) {
+	tr := newTree(t)
+	global := filepath.Join(tr.userDir, "GEMINI.md")
+	write(t, global, "short")
+	fi, err := os.Stat(global)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := tr.loader(t)
+	systemMemory(t, l)
+	// A file system with a coarse clock: the rewrite keeps the time.
+	write(t, global, "a longer text")
+	if err := os.Chtimes(global, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := systemMemory(t, l); !strings.Contains(got, "a longer text") {
+		t.Errorf("a change of size with the same mtime is not seen:\n%s", got)
+	}
+}
+
+func TestUserDirThroughSymlink(t *testing.T) {
+	tr := newTree(t)
+	write(t, filepath.Join(tr.userDir, "GEMINI.md"), "global rules @./more.md")
+	write(t, filepath.Join(tr.userDir, "more.md"), "more rules")
+	// HOME reached through a symlink, as /home on some systems.
+	link := filepath.Join(tr.base, "homelink")
+	if err := os.Symlink(filepath.Join(tr.base, "home"), link); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{tr.root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := systemMemory(t, New(Config{Workspace: ws, UserDir: filepath.Join(link, ".gemini")}))
+	if !strings.Contains(got, "global rules <!-- Imported from: ./more.md -->\nmore rules\n") {
+		t.Errorf("the global file behind a symlinked home did not load:\n%s", got)
+	}
+}
+
+func TestGlobalFileSymlinkedToDotfiles(t *testing.T) {
+	tr := newTree(t)
+	dotfiles := filepath.Join(tr.base, "dotfiles")
+	write(t, filepath.Join(dotfiles, "GEMINI.md"), "from dotfiles")
+	if err := os.MkdirAll(tr.userDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dotfiles, "GEMINI.md"), filepath.Join(tr.userDir, "GEMINI.md")); err != nil {
+		t.Fatal(err)
+	}
+	if got := systemMemory(t, tr.loader(t)); !strings.Contains(got, "from dotfiles") {
+		t.Errorf("the user's own symlinked global file did not load:\n%s", got)
+	}
+}
