@@ -45,6 +45,9 @@ type Options struct {
 	// where save_memory adds facts; "" when there is no home directory
 	// (save_memory then fails with a clear message).
 	MemoryFile string
+	// Memory gives read_file, list_directory and read_many_files the
+	// context files around what they read (nil: none).
+	Memory ContextDiscoverer
 }
 
 // ShellOptions configure run_shell_command.
@@ -66,14 +69,14 @@ func Builtin(opts Options) []Tool {
 	}
 	ws := opts.Workspace
 	return []Tool{
-		&listDirectoryTool{ws: ws},
-		&readFileTool{ws: ws},
+		&listDirectoryTool{ws: ws, memory: opts.Memory},
+		&readFileTool{ws: ws, memory: opts.Memory},
 		&writeFileTool{ws: ws, proposer: opts.Proposer},
 		newReplaceTool(opts),
 		&globTool{ws: ws},
 		&grepTool{ws: ws},
 		&shellTool{ws: ws, opts: opts.Shell},
-		&readManyFilesTool{ws: ws},
+		&readManyFilesTool{ws: ws, memory: opts.Memory},
 		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
 		&webSearchTool{utility: opts.Utility},
 		&saveMemoryTool{path: opts.MemoryFile},

@@ -12,7 +12,10 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-type listDirectoryTool struct{ ws *workspace.Workspace }
+type listDirectoryTool struct {
+	ws     *workspace.Workspace
+	memory ContextDiscoverer
+}
 
 func (t *listDirectoryTool) Name() string { return ListDirectoryName }
 
@@ -40,11 +43,12 @@ func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &listDirectoryCall{ws: t.ws, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxEntries: workspace.MaxDirEntries}, nil
+	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxEntries: workspace.MaxDirEntries}, nil
 }
 
 type listDirectoryCall struct {
 	ws               *workspace.Workspace
+	memory           ContextDiscoverer
 	dir              string
 	ignore           []string
 	respectGitIgnore bool
@@ -126,5 +130,6 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 		b.WriteString("\n\n" + note)
 		display += " " + note
 	}
+	b.WriteString(discoverContext(ctx, c.memory, c.dir))
 	return Result{Output: b.String(), Display: display}, nil
 }

@@ -18,7 +18,10 @@ const (
 	maxReadSize = workspace.MaxFileSize
 )
 
-type readFileTool struct{ ws *workspace.Workspace }
+type readFileTool struct {
+	ws     *workspace.Workspace
+	memory ContextDiscoverer
+}
 
 func (t *readFileTool) Name() string { return ReadFileName }
 
@@ -53,11 +56,12 @@ func (t *readFileTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readFileCall{ws: t.ws, path: abs, offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
+	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
 }
 
 type readFileCall struct {
 	ws            *workspace.Workspace
+	memory        ContextDiscoverer
 	path          string
 	offset, limit int
 	ranged        bool // offset or limit was given
@@ -76,6 +80,14 @@ func (c *readFileCall) Kind() Kind { return KindRead }
 func (c *readFileCall) Confirmation() *Confirmation { return nil }
 
 func (c *readFileCall) Execute(ctx context.Context) (Result, error) {
+	res, err := c.read(ctx)
+	if err == nil && res.Error == "" {
+		res.Output += discoverContext(ctx, c.memory, c.path)
+	}
+	return res, err
+}
+
+func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	isDir, err := c.ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
 		return failure("File not found: " + c.path), nil

@@ -48,7 +48,10 @@ var defaultManyExcludes = []string{
 	"**/GEMINI.md",
 }
 
-type readManyFilesTool struct{ ws *workspace.Workspace }
+type readManyFilesTool struct {
+	ws     *workspace.Workspace
+	memory ContextDiscoverer
+}
 
 func (t *readManyFilesTool) Name() string { return ReadManyFilesName }
 
@@ -103,7 +106,12 @@ func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
 	}
 	// One rule set covers both ignore files: ignored files are read only
 	// when neither is respected.
-	return newReadManyCall(t.ws, p.Include, excludes, respectGit || respectGemini)
+	c, err := newReadManyCall(t.ws, p.Include, excludes, respectGit || respectGemini)
+	if err != nil {
+		return nil, err
+	}
+	c.memory = t.memory
+	return c, nil
 }
 
 // filteringOption is the boolean name of file_filtering_options, true when
@@ -143,6 +151,7 @@ func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respect
 
 type readManyCall struct {
 	ws            *workspace.Workspace
+	memory        ContextDiscoverer // nil for @path prompts
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
 	respectIgnore bool
@@ -226,7 +235,19 @@ func (c *readManyCall) Execute(ctx context.Context) (Result, error) {
 	} else {
 		b.WriteString("No files matching the criteria were found or all were skipped.")
 	}
+	b.WriteString(discoverContext(ctx, c.memory, fileDirs(got.Files)...))
 	return Result{Output: b.String(), Parts: parts, Display: manyDisplay(got)}, nil
+}
+
+// fileDirs are the directories of files, each once, in order.
+func fileDirs(files []ManyFile) []string {
+	var dirs []string
+	for _, f := range files {
+		if d := filepath.Dir(f.Path); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // manyDisplay is the user's summary, as Gemini CLI words it.

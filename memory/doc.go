@@ -1,0 +1,35 @@
+// Package memory loads the user's context files (GEMINI.md, or the names
+// settings' context.fileName lists) as Gemini CLI does, for the model:
+//
+//   - SystemMemory is the section appended to the system instruction: the
+//     global files in the user's Gemini directory (~/.gemini), then for
+//     each workspace root the files from the root's git root (the nearest
+//     ancestor holding .git; the root itself outside git) down to the root,
+//     each directory's names in the configured order. Each file appears
+//     once (by its resolved path), wrapped in "--- Context from: <path> ---"
+//     and "--- End of Context from: <path> ---", blocks joined by a blank
+//     line. The agent calls it every turn: a file is read again only when
+//     its stat (or its editor buffer's version) or one of its imports'
+//     changed, so save_memory's additions reach the next turn.
+//   - Discover is the just-in-time part: when a tool touches a path, the
+//     context files in its directory and in the parents below its root
+//     (the root and above are SystemMemory's) are returned once per
+//     session, for the tool to append to what the model reads.
+//   - "@path" imports are expanded as Gemini CLI's memoryImportProcessor
+//     does (tree format, its HTML-comment markers), relative to the
+//     importing file, 5 levels deep, never re-expanding a file already in
+//     the chain, never inside code spans or blocks, and only inside the
+//     file's scope: the git root (or workspace root) for project files, the
+//     Gemini directory for global ones. A failed import stays in the text
+//     as a comment saying why; it is never an error.
+//
+// Reading never blocks and never leaves its scope: every file is read
+// through a workspace.Workspace rooted at the scope (sharing the editor's
+// buffers), so only regular files are opened, without blocking, symlinks
+// must stay inside the scope, and each file is size-checked before being
+// read (maxFileSize). A FIFO, device, symlink leading out, or oversized
+// file is skipped and logged; the expansion of one file stops adding
+// imports once maxFileSize of text is reached. The global file may be a
+// symlink anywhere (the user's own dotfiles); its target's directory then
+// joins the global scope.
+package memory
