@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -15,8 +16,9 @@ import (
 // DefaultModel is used when Config.Model is empty.
 const DefaultModel = "gemini-2.5-pro"
 
-// DefaultMaxTurns is used when Config.MaxTurns is zero.
-const DefaultMaxTurns = 100
+// MaxPromptTurns bounds the model requests of one prompt, as Gemini CLI's
+// MAX_TURNS does, whatever the session's bound.
+const MaxPromptTurns = 100
 
 // ToolSet is what the agent needs of a tool registry; *tools.Registry
 // satisfies it.
@@ -43,11 +45,17 @@ type Config struct {
 	// such calls are declined unless ApprovalMode is yolo.
 	Confirmer    Confirmer
 	ApprovalMode tools.ApprovalMode
-	// AllowedTools are permission keys that run without asking (settings'
-	// tools.allowed).
-	AllowedTools []string
-	// MaxTurns bounds the model requests of a session; DefaultMaxTurns when 0.
+	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
+	// tools.EditKey) that run without asking, and TrustedTools the tools
+	// every call of which does: settings' tools.allowed.
+	AllowedKeys  []string
+	TrustedTools []string
+	// MaxTurns bounds the model requests of a session (settings'
+	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
+	// bounded by MaxPromptTurns too.
 	MaxTurns int
+	// Memory is appended to the system prompt; none when nil.
+	Memory MemorySource
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
 	// Logger receives the api_request/api_response/api_error events; none
@@ -79,9 +87,6 @@ type Agent struct {
 func New(cfg Config) *Agent {
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
-	}
-	if cfg.MaxTurns <= 0 {
-		cfg.MaxTurns = DefaultMaxTurns
 	}
 	if cfg.SystemPrompt == "" {
 		cfg.SystemPrompt = DefaultSystemPrompt
@@ -118,10 +123,34 @@ func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
 	a.cfg.ApprovalMode = mode
 }
 
-// generateConfig is what every model request of the agent carries.
-func (a *Agent) generateConfig() *genai.GenerateContentConfig {
+// MemorySource supplies the user's memory (the GEMINI.md files) that ends
+// the system instruction; *memory.Loader satisfies it.
+type MemorySource interface {
+	SystemMemory(ctx context.Context) (string, error)
+}
+
+// systemInstruction is the system prompt with the user's memory as it is
+// now: read for every prompt, so that save_memory's additions and the
+// user's edits count from the next one.
+func (a *Agent) systemInstruction(ctx context.Context) string {
+	if a.cfg.Memory == nil {
+		return a.cfg.SystemPrompt
+	}
+	mem, err := a.cfg.Memory.SystemMemory(ctx)
+	if err != nil {
+		a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
+	}
+	if mem == "" {
+		return a.cfg.SystemPrompt
+	}
+	return a.cfg.SystemPrompt + "\n\n" + mem
+}
+
+// generateConfig is what every model request of the agent carries, with
+// system as the system instruction.
+func (a *Agent) generateConfig(system string) *genai.GenerateContentConfig {
 	cfg := &genai.GenerateContentConfig{
-		SystemInstruction: genai.NewContentFromText(a.cfg.SystemPrompt, genai.RoleUser),
+		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
 	if a.cfg.Tools != nil {
 		if decls := a.cfg.Tools.Declarations(); len(decls) > 0 {

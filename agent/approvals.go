@@ -16,19 +16,30 @@ type approvals struct {
 	// mode reads the agent's approval mode, which may change while the
 	// session lives (workspace/didChangeConfiguration).
 	mode func() tools.ApprovalMode
-	// preapproved are the keys settings allow (tools.allowed).
-	preapproved map[string]bool
+	// preapproved are the keys settings allow (tools.allowed), and
+	// trustedTools the tools every call of which they allow.
+	preapproved  map[string]bool
+	trustedTools map[string]bool
 
 	mu      sync.Mutex // guards allowed
 	allowed map[string]bool
 }
 
-func newApprovals(mode func() tools.ApprovalMode, preapproved []string) *approvals {
-	a := &approvals{mode: mode, preapproved: map[string]bool{}, allowed: map[string]bool{}}
+func newApprovals(mode func() tools.ApprovalMode, preapproved, trustedTools []string) *approvals {
+	a := &approvals{mode: mode, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
 	}
+	for _, name := range trustedTools {
+		a.trustedTools[name] = true
+	}
 	return a
+}
+
+// allowedCall reports whether a call of tool name whose confirmation
+// carries keys runs without asking.
+func (a *approvals) allowedCall(name string, keys []string) bool {
+	return a.trustedTools[name] || a.Allowed(keys...)
 }
 
 // Allowed reports whether every one of keys runs without asking: yolo

@@ -9,7 +9,10 @@ import (
 
 func TestApprovals(t *testing.T) {
 	mode := tools.ApprovalDefault
-	a := newApprovals(func() tools.ApprovalMode { return mode }, []string{"git"})
+	a := newApprovals(func() tools.ApprovalMode { return mode }, []string{"git"}, []string{"web_fetch"})
+	if !a.allowedCall("web_fetch", []string{"example.com"}) || a.allowedCall("run_shell_command", []string{"curl"}) {
+		t.Error("a trusted tool's calls must run without asking, and only that tool's")
+	}
 	for _, tc := range []struct {
 		keys []string
 		want bool

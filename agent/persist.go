@@ -109,7 +109,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.chat.history = snap.History
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
 	s.saved = persisted{contents: len(snap.History)}
-	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	s.approvals.AllowAlways(snap.Allow...)
 
 	a.mu.Lock()

@@ -17,6 +17,9 @@ import (
 // requests.
 var ErrMaxTurns = errors.New("Reached max session turns for this session.")
 
+// errMaxPromptTurns ends a prompt that made MaxPromptTurns model requests.
+var errMaxPromptTurns = fmt.Errorf("Reached the limit of %d model requests for one prompt; send another prompt to go on.", MaxPromptTurns)
+
 // Session is one conversation: its history, and what the user allowed for
 // the rest of it.
 type Session struct {
@@ -106,6 +109,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		ctx:      ctx,
 		emit:     emit,
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
+		system:   s.agent.systemInstruction(ctx),
 	}
 	res := t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()

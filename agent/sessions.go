@@ -66,7 +66,7 @@ func (a *Agent) NewSession() *Session {
 		created: now,
 		updated: now,
 	}
-	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedTools)
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.id] = s

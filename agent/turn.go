@@ -26,18 +26,25 @@ type turn struct {
 	ctx      context.Context
 	emit     func(Event)
 	promptID string
-	result   PromptResult
+	// system is the system instruction of the prompt's requests.
+	system string
+	result PromptResult
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
+	requests := 0
 	for {
 		// The input is kept even if the model call fails, so function calls
 		// already in the history always have their responses.
 		t.s.chat.record(input)
-		if t.s.requests >= maxTurns {
+		if maxTurns > 0 && t.s.requests >= maxTurns {
 			return t.stop(StopMaxTurns, ErrMaxTurns)
 		}
+		if requests >= MaxPromptTurns {
+			return t.stop(StopMaxTurns, errMaxPromptTurns)
+		}
+		requests++
 		answer, err := t.callModel(input)
 		if err != nil {
 			if t.ctx.Err() != nil {
@@ -75,7 +82,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	model := a.cfg.Model
 	t.s.requests++
 	contents := t.s.chat.contents()
-	config := a.generateConfig()
+	config := a.generateConfig(t.system)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
@@ -254,7 +261,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	a, s := t.s.agent, t.s
-	if c == nil || s.approvals.Allowed(c.AllowKeys...) {
+	if c == nil || s.approvals.allowedCall(fc.Name, c.AllowKeys) {
 		return tools.Result{}, true
 	}
 	if a.cfg.Confirmer == nil {

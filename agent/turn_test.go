@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -509,5 +510,26 @@ func TestSessions(t *testing.T) {
 	}
 	if _, err := a.Session(context.Background(), s2.ID()); err != nil {
 		t.Error("EndSession forgot the wrong session")
+	}
+}
+
+// Without a session bound, one prompt still stops after MaxPromptTurns
+// model requests, and the next prompt starts afresh.
+func TestMaxPromptTurns(t *testing.T) {
+	var turns []geminitest.Turn
+	for i := range agent.MaxPromptTurns + 1 {
+		// Different arguments each time, so that no loop is detected.
+		turns = append(turns, geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": fmt.Sprintf("f%d.go", i)})))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	s := a.NewSession()
+	res, _ := prompt(t, s, "read everything")
+	if res.StopReason != agent.StopMaxTurns || res.ToolCalls != agent.MaxPromptTurns || !strings.Contains(res.Err.Error(), "one prompt") {
+		t.Fatalf("result = %+v", res)
+	}
+	srv.Push(geminitest.TextTurn("done"))
+	if res, _ := prompt(t, s, "go on"); res.StopReason != agent.StopEndTurn {
+		t.Errorf("next prompt = %+v", res)
 	}
 }
