@@ -38,9 +38,13 @@
 //     directory named like a session is refused by Load and Append, skipped
 //     by List, and never opened in a way that blocks. A file is at most
 //     MaxFileSize bytes (ErrTooLarge).
-//   - List reads at most maxMetaLine bytes from each file's end (and the
-//     header line, bounded likewise, when the end is torn), never a whole
-//     history, and considers only the MaxListed most recently modified files.
+//   - List reads about 64 KiB at most from each file's end (and the header
+//     line, bounded likewise, when an interrupted append left a long line
+//     there: the header's metadata, dated by the file's time, stands in),
+//     never a whole history, and considers only the MaxListed most recently
+//     modified files.
+//   - The caller sets the metadata (times, title, prompt count); the store
+//     records what it is given.
 //
 // Concurrency: a Store has no mutable state; appends to different sessions
 // may run concurrently. One writer per session is assumed — the agent runs
