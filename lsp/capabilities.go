@@ -23,7 +23,9 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Capabilities          clientCapabilities `json:"capabilities"`
-	InitializationOptions *ClientOptions     `json:"initializationOptions"`
+	// InitializationOptions are ClientOptions and any settings.json keys
+	// (docs/configuration.md), merged over the settings files.
+	InitializationOptions map[string]any `json:"initializationOptions"`
 }
 
 type workspaceFolder struct {

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -27,14 +28,18 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	opts := ClientOptions{}
-	if p.InitializationOptions != nil {
-		opts = *p.InitializationOptions
+	// The options are settings too: refuse now what the agent could not use.
+	if _, err := (settings.Settings{}).With(p.InitializationOptions); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions: %v", err)
 	}
+	// The flat keys are the editor's explicit choices, like Gemini CLI's
+	// flags; nested ones ({"model": {"name": …}}) are settings.
+	var opts ClientOptions
+	opts.Model, _ = p.InitializationOptions["model"].(string)
+	mode, _ := p.InitializationOptions["approvalMode"].(string)
+	opts.ApprovalMode = tools.ApprovalMode(mode)
 	switch opts.ApprovalMode {
-	case "":
-		opts.ApprovalMode = tools.ApprovalDefault
-	case tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
+	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions.approvalMode must be one of default, auto_edit, yolo, not %q", opts.ApprovalMode)
 	}
@@ -55,7 +60,7 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	s.ws = ws
 	s.mu.Unlock()
 
-	ag, err := s.newAgent(ctx, ws, opts)
+	ag, err := s.newAgent(ctx, ws, opts, p.InitializationOptions)
 	s.mu.Lock()
 	s.agent, s.agentErr = ag, err
 	s.mu.Unlock()
@@ -73,7 +78,7 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	return initializeResult(features.Encoding, s.opts.Version), nil
 }
 
-func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
+func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions, overlay map[string]any) (*agent.Agent, error) {
 	built, err := setup.Build(ctx, setup.Options{
 		Workspace:    ws,
 		Getenv:       s.getenv,
@@ -82,6 +87,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Warn:         s.warnUser,
 		Proposer:     &editProposer{s: s},
 		Confirmer:    &confirmer{s: s},
+		Overlay:      overlay,
 		Model:        opts.Model,
 		ApprovalMode: opts.ApprovalMode,
 		Retry:        s.opts.Retry,

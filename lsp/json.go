@@ -58,3 +58,4 @@ func mustJSON(v any) json.RawMessage {
 	}
 	return b
 }
+

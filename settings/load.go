@@ -122,7 +122,11 @@ func Load(getenv Getenv, roots []string) (Settings, error) {
 		problems = append(problems, err)
 	}
 	layers := []map[string]any{schemaDefaults(), systemDefaults, user}
+	untrusted := map[string]bool{}
 	for _, root := range roots {
+		if trust.check(root) != nil {
+			untrusted[root] = true
+		}
 		layers = append(layers, read(filepath.Join(root, ".gemini", "settings.json"), func() error { return trust.check(root) }))
 	}
 	layers = append(layers, system)
@@ -131,6 +135,7 @@ func Load(getenv Getenv, roots []string) (Settings, error) {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
+	s.untrusted = untrusted
 	return s, errors.Join(problems...)
 }
 

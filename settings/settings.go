@@ -18,7 +18,15 @@ type Settings struct {
 	Context      Context              `json:"context"`
 	Security     Security             `json:"security"`
 	MCPServers   map[string]MCPServer `json:"mcpServers"`
+
+	// untrusted are the roots that are not trusted folders; Load sets it.
+	untrusted map[string]bool
 }
+
+// Trusted reports whether root is a trusted folder, whose own settings,
+// .env and GEMINI.md files count. Settings not made by Load trust every
+// root.
+func (s Settings) Trusted(root string) bool { return !s.untrusted[root] }
 
 // General is the "general" object.
 type General struct {

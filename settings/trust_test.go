@@ -31,6 +31,12 @@ func newTrustCase(t *testing.T, rules string) trustCase {
 func (c trustCase) load(t *testing.T) (string, error) {
 	t.Helper()
 	s, err := Load(env(c.vars), []string{c.root})
+	// Settings.Trusted, which .env and GEMINI.md loading ask, agrees with
+	// whether the root's settings were read, and survives an overlay.
+	over, _ := s.With(map[string]any{"model": "m"})
+	if workspace := s.Tools.DiscoveryCommand == "workspace"; s.Trusted(c.root) != workspace || over.Trusted(c.root) != workspace {
+		t.Errorf("Trusted(root) = %v (after With: %v), but the root's settings were read: %v", s.Trusted(c.root), over.Trusted(c.root), workspace)
+	}
 	return s.Tools.DiscoveryCommand, err
 }
 

@@ -1,7 +1,9 @@
 package setup
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
@@ -30,8 +33,11 @@ type Options struct {
 	Proposer  tools.ChangeProposer
 	Confirmer agent.Confirmer
 
-	// Model and ApprovalMode are the front end's choices (flags,
-	// initializationOptions); they win over settings when set.
+	// Overlay is the front end's settings, spelled as settings.json (the
+	// LSP's initializationOptions), merged over every file.
+	Overlay map[string]any
+	// Model and ApprovalMode are the front end's explicit choices (a flag,
+	// initializationOptions); they win over the environment and settings.
 	Model        string
 	ApprovalMode tools.ApprovalMode
 
@@ -50,10 +56,15 @@ type Built struct {
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's.
 	Getenv settings.Getenv
-	// Model and ApprovalMode are what was chosen, and where from.
+	// Model and ApprovalMode are what was chosen.
 	Model        string
 	ApprovalMode tools.ApprovalMode
+	memory       *memory.Loader
 }
+
+// ErrOverlay wraps a front end's settings that cannot be used; the front
+// end refuses them (an LSP client gets InvalidParams).
+var ErrOverlay = errors.New("invalid settings")
 
 // Build makes the agent. ctx's values are kept, not its end: what Build
 // starts (MCP servers, the discovery command) lasts until Built.Close.
@@ -64,28 +75,22 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if o.Warn == nil {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
 	}
+	roots := o.Workspace.Roots()
 	b := &Built{Getenv: o.Getenv}
-	set, err := settings.Load(b.Getenv, o.Workspace.Roots())
+	set, err := settings.Load(b.Getenv, roots)
 	if err != nil {
 		o.Warn("some settings were not read", err)
 	}
+	if set, err = set.With(o.Overlay); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrOverlay, err)
+	}
 	b.Settings = set
-
-	b.Model = o.Model
-	if b.Model == "" {
-		b.Model = strings.TrimSpace(b.Getenv("GEMINI_MODEL"))
-	}
-	if b.Model == "" {
-		b.Model = agent.DefaultModel
-	}
-	b.ApprovalMode = o.ApprovalMode
-	if b.ApprovalMode == "" {
-		b.ApprovalMode = tools.ApprovalDefault
-	}
+	b.Model = cmp.Or(o.Model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
+	b.ApprovalMode = tools.ApprovalMode(cmp.Or(string(o.ApprovalMode), set.General.DefaultApprovalMode, string(tools.ApprovalDefault)))
 	switch b.ApprovalMode {
 	case tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
 	default:
-		return nil, fmt.Errorf("approval mode must be default, auto_edit or yolo, not %q", b.ApprovalMode)
+		return nil, fmt.Errorf("%w: the approval mode must be default, auto_edit or yolo, not %q", ErrOverlay, b.ApprovalMode)
 	}
 
 	auth, err := agent.AuthFromEnv(b.Getenv)
@@ -95,11 +100,19 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	auth.Version = o.Version
 	gen := agent.NewGenerator(auth) // makes its client on the first prompt
+	b.memory = memory.New(memory.Config{
+		Workspace: o.Workspace,
+		UserDir:   settings.UserDir(b.Getenv),
+		FileNames: set.Context.FileNames(),
+		Trusted:   set.Trusted,
+		Logger:    o.Logger,
+	})
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Workspace: o.Workspace,
 			Proposer:  o.Proposer,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
+			Memory:    b.memory,
 		},
 		Settings: set,
 		Getenv:   b.Getenv,
@@ -107,20 +120,38 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:   o.Logger,
 		Warn:     o.Warn,
 	})
+	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
+	for _, err := range allowed.Unsupported {
+		o.Warn("part of tools.allowed is not used", err)
+	}
+	keys, trusted := allowed.Keys, allowed.Tools
+	for _, name := range allowed.Tools {
+		if name == tools.ReplaceName || name == tools.WriteFileName {
+			keys = append(keys, tools.EditKey) // edits are confirmed as one kind
+		}
+	}
 	var store *sessionstore.Store
 	if dir := sessionstore.DefaultDir(b.Getenv); dir != "" {
 		if store, err = sessionstore.New(dir, o.Logger); err != nil {
 			o.Warn("sessions will not be saved", err)
 		}
 	}
+	maxTurns := 0
+	if !set.Model.UnlimitedTurns() {
+		maxTurns = set.Model.MaxSessionTurns
+	}
 	b.Agent = agent.New(agent.Config{
-		Store:        store,
 		Generator:    gen,
 		Model:        b.Model,
 		Tools:        b.Tools.Registry,
 		Workspace:    o.Workspace,
+		Store:        store,
+		Memory:       b.memory,
 		Confirmer:    o.Confirmer,
 		ApprovalMode: b.ApprovalMode,
+		AllowedKeys:  keys,
+		TrustedTools: trusted,
+		MaxTurns:     maxTurns,
 		Logger:       o.Logger,
 		AuthType:     auth.Type,
 		Retry:        o.Retry,
