@@ -1,9 +1,11 @@
 package agent_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -286,5 +288,28 @@ func TestCompressionThresholdSetting(t *testing.T) {
 	converse(t, s)
 	if _, evs := prompt(t, s, "fourth"); len(evs.of(agent.EventCompressed)) != 1 {
 		t.Errorf("events = %v, want a compression", evs.kinds())
+	}
+}
+
+func TestCancelWhileSummarising(t *testing.T) {
+	slow := geminitest.TextTurn(snapshot)
+	slow.Delay = time.Minute // answered only if the client waits
+	srv := geminitest.NewTestServer(t, append(conversation(), slow)...)
+	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
+	s := a.NewSession()
+	converse(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		if _, err := srv.WaitRequests(ctx, 4); err == nil {
+			cancel()
+		}
+	}()
+	res, evs := promptCtx(ctx, s, "fourth")
+	if res.StopReason != agent.StopCancelled || len(evs.of(agent.EventCompressed)) != 0 || len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("result = %+v, events %v", res, evs.kinds())
+	}
+	if got := methods(srv.Requests()[3:]); strings.Join(got, ",") != "generateContent" {
+		t.Errorf("requests after the cancel = %v, want only the summary", got)
 	}
 }

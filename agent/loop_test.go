@@ -211,17 +211,22 @@ func TestContentThatIsNotALoop(t *testing.T) {
 	}
 	fenced := append([]string{"Here is the code:\n```go\n"}, repeat("\tfmt.Println(\"the same line of code, again and again\")\n", 15)...)
 	fenced = append(fenced, "```\n")
-	list := []string{"Files:\n"}
+	// Lists restart the tracking, as in the reference, even when items repeat.
+	list := append([]string{"To do:\n"}, repeat("- run the tests again once the change has been made\n", 15)...)
+	var prefixed []string
 	for i := range 15 {
-		list = append(list, fmt.Sprintf("- the file number %d that the user asked me to look at\n", i))
+		prefixed = append(prefixed, fmt.Sprintf("The handler checks the request, then writes the response for case %d.\n", i))
 	}
+	nine := append(repeat(looping, 9), varied...)
 	for _, tc := range []struct {
 		name   string
 		chunks []string
 	}{
 		{"varied text", varied},
+		{"lines sharing a long prefix", prefixed},
+		{"a sentence said nine times in a row", nine},
 		{"repeated code in a fence", fenced},
-		{"a list of similar items", list},
+		{"a list whose items repeat", list},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := geminitest.NewTestServer(t, geminitest.TextTurn(tc.chunks...))
