@@ -68,6 +68,13 @@ type Config struct {
 	Thinking bool
 	// Now is the clock for durations and log timestamps; time.Now when nil.
 	Now func() time.Time
+	// CompressionThreshold is the fraction of the token limit the prompt
+	// may reach before the history is compressed (settings'
+	// model.compressionThreshold); DefaultCompressionThreshold when 0.
+	CompressionThreshold float64
+	// TokenLimit overrides the model's context window, for a model or a
+	// server with a smaller one than Gemini CLI knows (and for tests).
+	TokenLimit int
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions

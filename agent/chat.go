@@ -14,9 +14,15 @@ type chat struct {
 	history []*genai.Content
 	// calls numbers the ids given to function calls the model sent without one.
 	calls int
-	// epoch changes when the history is rewritten rather than appended to
-	// (compression), so that persistence rewrites the whole of it.
+	// epoch counts the times the whole history was replaced (compressed),
+	// so that a copy kept elsewhere knows to rewrite it, not append to it.
 	epoch int
+	// promptTokens is the prompt size the last response reported: what
+	// compression compares with the threshold, as Gemini CLI does.
+	promptTokens int32
+	// compressionFailed is set when a summary would not have made the
+	// history smaller; compression is not tried again in the session.
+	compressionFailed bool
 }
 
 // record appends c to the history.

@@ -29,12 +29,17 @@ type turn struct {
 	// system is the system instruction of the prompt's requests.
 	system string
 	result PromptResult
+	// loops watches this prompt's answers for repetition.
+	loops loopDetector
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
 	requests := 0
 	for {
+		if maxTurns <= 0 || t.s.requests < maxTurns {
+			t.compress()
+		}
 		// The input is kept even if the model call fails, so function calls
 		// already in the history always have their responses.
 		t.s.chat.record(input)
@@ -46,6 +51,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		}
 		requests++
 		answer, err := t.callModel(input)
+		if loop, ok := errors.AsType[*LoopError](err); ok {
+			// The looping answer is not kept.
+			return t.stopLoop(loop)
+		}
 		if err != nil {
 			if t.ctx.Err() != nil {
 				return t.stop(StopCancelled, t.ctx.Err())
@@ -59,12 +68,24 @@ func (t *turn) run(input *genai.Content) PromptResult {
 			}
 			return t.stop(StopEndTurn, nil)
 		}
+		if loop, ok := errors.AsType[*LoopError](t.loops.checkCalls(answer.calls)); ok {
+			// The answer is kept, so its calls are answered, none run.
+			t.s.chat.record(notRun(answer.calls, loop))
+			return t.stopLoop(loop)
+		}
 		input = t.runCalls(answer.calls)
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
 			return t.stop(StopCancelled, t.ctx.Err())
 		}
 	}
+}
+
+// stopLoop ends the turn on a loop and tells the user what repeated.
+func (t *turn) stopLoop(loop *LoopError) PromptResult {
+	t.s.agent.log.loopDetected(t.promptID, loop)
+	t.emit(Event{Kind: EventNotice, Text: loop.Error()})
+	return t.stop(StopLoopDetected, loop)
 }
 
 func (t *turn) stop(reason StopReason, err error) PromptResult {
@@ -129,6 +150,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		t.s.chat.record(out.content())
 	}
 	if usage != nil {
+		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := Usage{
 			PromptTokens:     usage.PromptTokenCount,
 			CandidatesTokens: usage.CandidatesTokenCount,
@@ -189,6 +211,9 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 			}
 			for _, p := range c.Content.Parts {
 				if ev, ok := out.add(&t.s.chat, p); ok {
+					if err := t.loops.checkEvent(ev); err != nil {
+						return finalError{err}
+					}
 					t.emit(ev)
 				}
 			}
