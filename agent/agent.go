@@ -57,6 +57,15 @@ type Config struct {
 	Thinking bool
 	// Now is the clock for durations and log timestamps; time.Now when nil.
 	Now func() time.Time
+
+	// Fallback from a Pro model that is out of quota (retry.go, fallback.go).
+
+	// FallbackModel replaces a Pro model that is out of quota, for every
+	// session from then on; DefaultFallbackModel when empty.
+	FallbackModel string
+	// Fallback says whether to switch to FallbackModel: ask the user (the
+	// default), always, or never.
+	Fallback FallbackMode
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -64,6 +73,8 @@ type Config struct {
 type Agent struct {
 	cfg Config
 	log apiLog
+	// fallback is the model every session uses after a fallback.
+	fallback modelSwitch
 
 	mu       sync.Mutex
 	sessions map[string]*Session
