@@ -75,6 +75,15 @@ type Config struct {
 	// TokenLimit overrides the model's context window, for a model or a
 	// server with a smaller one than Gemini CLI knows (and for tests).
 	TokenLimit int
+
+	// Fallback from a Pro model that is out of quota (retry.go, fallback.go).
+
+	// FallbackModel replaces a Pro model that is out of quota, for every
+	// session from then on; DefaultFallbackModel when empty.
+	FallbackModel string
+	// Fallback says whether to switch to FallbackModel: ask the user (the
+	// default), always, or never.
+	Fallback FallbackMode
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -82,6 +91,8 @@ type Config struct {
 type Agent struct {
 	cfg Config
 	log apiLog
+	// fallback is the model every session uses after a fallback.
+	fallback modelSwitch
 
 	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex

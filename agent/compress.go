@@ -46,7 +46,7 @@ func (a *Agent) tokenLimit() int {
 	if a.cfg.TokenLimit > 0 {
 		return a.cfg.TokenLimit
 	}
-	return tokenLimit(a.cfg.Model)
+	return tokenLimit(a.activeModel())
 }
 
 func (a *Agent) compressionThreshold() float64 {
@@ -125,10 +125,10 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 	var resp *genai.GenerateContentResponse
 	err := a.cfg.Retry.do(t.ctx, func() error {
 		var err error
-		resp, err = a.cfg.Generator.GenerateContent(t.ctx, a.cfg.Model, request, config)
+		resp, err = a.cfg.Generator.GenerateContent(t.ctx, a.activeModel(), request, config)
 		return err
 	}, func(attempt int, err error, wait time.Duration) {
-		a.log.retry(a.cfg.Model, t.promptID, attempt, err, wait)
+		a.log.retry(a.activeModel(), t.promptID, attempt, err, wait)
 		t.emit(Event{Kind: EventRetry, Retry: RetryInfo{Attempt: attempt, Delay: wait, Reason: err.Error()}})
 	})
 	if err != nil {
@@ -141,7 +141,7 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 // them as Gemini CLI does when that fails.
 func (t *turn) countTokens(contents []*genai.Content) int32 {
 	a := t.s.agent
-	resp, err := a.cfg.Generator.CountTokens(t.ctx, a.cfg.Model, contents, nil)
+	resp, err := a.cfg.Generator.CountTokens(t.ctx, a.activeModel(), contents, nil)
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			a.cfg.Logger.Warn("counting the compressed history's tokens failed; estimating them", zap.Error(err))

@@ -41,7 +41,7 @@ func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit fun
 	a := s.agent
 	a.mu.Lock()
 	meta := sessionstore.Meta{
-		ID: s.id, Root: s.root, Title: s.title, Model: a.cfg.Model,
+		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),
 		Created: s.created, Updated: s.updated, Prompts: s.prompts,
 	}
 	a.mu.Unlock()

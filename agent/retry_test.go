@@ -3,7 +3,9 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 func TestRetryOn429WithRetryInfo(t *testing.T) {
@@ -207,5 +210,245 @@ func TestServerDelayResetsBackoff(t *testing.T) {
 	want := []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, time.Second, 10 * time.Millisecond}
 	if got := sl.got(); !slices.Equal(got, want) {
 		t.Errorf("waits = %v, want %v", got, want)
+	}
+}
+
+// retries returns the retry events' infos.
+func (e events) retries() []agent.RetryInfo {
+	var out []agent.RetryInfo
+	for _, ev := range e.of(agent.EventRetry) {
+		out = append(out, ev.Retry)
+	}
+	return out
+}
+
+// watchedSleeps records each wait with the retry events emitted before it,
+// so a test sees that the user was told before the wait began.
+type watchedSleeps struct {
+	evs   *events
+	waits []time.Duration
+	told  []int // retry events emitted when each wait began
+}
+
+func (w *watchedSleeps) sleep(ctx context.Context, d time.Duration) error {
+	w.waits = append(w.waits, d)
+	w.told = append(w.told, len(w.evs.of(agent.EventRetry)))
+	return ctx.Err()
+}
+
+func TestRetryInfoWaitShownThenSuccess(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Err: &geminitest.APIError{Code: 429, Message: "slow down", RetryDelay: 2 * time.Second}},
+		geminitest.TextTurn("done"),
+	)
+	var evs events
+	w := &watchedSleeps{evs: &evs}
+	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{Sleep: w.sleep}})
+	res, _ := a.NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, evs.emit)
+	if res.StopReason != agent.StopEndTurn || res.Text != "done" {
+		t.Fatalf("result = %+v", res)
+	}
+	if !slices.Equal(w.waits, []time.Duration{2 * time.Second}) || !slices.Equal(w.told, []int{1}) {
+		t.Errorf("waits %v with %v retry events before each; want [2s] told first", w.waits, w.told)
+	}
+	want := agent.RetryInfo{Attempt: 1, Delay: 2 * time.Second, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"}
+	if got := evs.retries(); len(got) != 1 || got[0] != want {
+		t.Errorf("retry events = %+v, want %+v", got, want)
+	}
+}
+
+// The server's delay is obeyed on a 5xx as on a 429, not the backoff.
+func TestServerDelayOn5xx(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Err: &geminitest.APIError{Code: 503, Message: "overloaded", RetryDelay: 3 * time.Second}},
+		geminitest.Turn{Err: &geminitest.APIError{Code: 500, Message: "internal; please retry in 1.5s"}},
+		geminitest.TextTurn("up"),
+	)
+	a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{InitialDelay: 10 * time.Millisecond}})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	if res.Text != "up" {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := sl.got(); !slices.Equal(got, []time.Duration{3 * time.Second, 1500 * time.Millisecond}) {
+		t.Errorf("waits = %v, want the server's [3s 1.5s]", got)
+	}
+	want := []agent.RetryInfo{
+		{Attempt: 1, Delay: 3 * time.Second, Reason: "the model is overloaded (503 UNAVAILABLE)"},
+		{Attempt: 2, Delay: 1500 * time.Millisecond, Reason: "the model server failed (500 INTERNAL)"},
+	}
+	if got := evs.retries(); !slices.Equal(got, want) {
+		t.Errorf("retry events = %+v\nwant %+v", got, want)
+	}
+}
+
+func Test503ThreeTimesThenSuccess(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.ErrorTurn(503, "overloaded"), geminitest.ErrorTurn(503, "overloaded"), geminitest.ErrorTurn(503, "overloaded"),
+		geminitest.TextTurn("back"),
+	)
+	a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	if res.StopReason != agent.StopEndTurn || res.Text != "back" || len(srv.Requests()) != 4 {
+		t.Fatalf("result = %+v after %d requests", res, len(srv.Requests()))
+	}
+	got := evs.retries()
+	if len(got) != 3 {
+		t.Fatalf("retry events = %+v, want 3", got)
+	}
+	for i, r := range got {
+		if r.Attempt != i+1 || r.Delay != sl.got()[i] || r.Reason != "the model is overloaded (503 UNAVAILABLE)" {
+			t.Errorf("retry %d = %+v (waits %v)", i+1, r, sl.got())
+		}
+	}
+	if k := evs.kinds(); k[len(k)-2] != agent.EventText || len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("events = %v", k)
+	}
+}
+
+// A backoff cancelled ends the prompt promptly, and the next prompt's
+// request is valid: the cancelled prompt, then the new one.
+func TestCancelledBackoffKeepsHistoryValid(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(503, "overloaded"), geminitest.TextTurn("ok"))
+	ctx, cancel := context.WithCancel(context.Background())
+	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{
+		InitialDelay: time.Hour,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			cancel()
+			<-ctx.Done()
+			return ctx.Err()
+		},
+	}})
+	s := a.NewSession()
+	res, evs := promptCtx(ctx, s, "first")
+	if res.StopReason != agent.StopCancelled || !errors.Is(res.Err, context.Canceled) {
+		t.Fatalf("result = %+v", res)
+	}
+	if len(evs.of(agent.EventRetry)) != 1 || len(evs.of(agent.EventError)) != 0 {
+		t.Errorf("events = %v, want the retry shown and no error", evs.kinds())
+	}
+	if res, _ := prompt(t, s, "second"); res.StopReason != agent.StopEndTurn {
+		t.Fatalf("next prompt = %+v", res)
+	}
+	c := srv.Requests()[1].Contents
+	if len(c) != 2 || c[0].Parts[0].Text != "first" || c[1].Parts[0].Text != "second" {
+		t.Errorf("contents after a cancelled backoff = %s", toJSON(c))
+	}
+}
+
+func TestEmptyAnswerRetryShown(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{FinishReason: genai.FinishReasonOther}, geminitest.TextTurn("here"))
+	a, _ := newAgent(t, srv, agent.Config{})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	if res.Text != "here" {
+		t.Fatalf("result = %+v", res)
+	}
+	want := agent.RetryInfo{Attempt: 1, Delay: 500 * time.Millisecond, Reason: "the model returned no answer: it gave no answer (finish reason OTHER)"}
+	if got := evs.retries(); len(got) != 1 || got[0] != want {
+		t.Errorf("retry events = %+v, want %+v", got, want)
+	}
+}
+
+// A stream that breaks off, or ends without a finish reason, before any of
+// it was shown is asked for again, as Gemini CLI retries an invalid stream.
+func TestStreamCutBeforeAnythingShownIsRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		turn   geminitest.Turn
+		reason string
+	}{
+		{"cut before any chunk", geminitest.Turn{Cut: true}, "the model's answer stream broke off (unexpected EOF) before any answer was shown"},
+		{"cut after a call", geminitest.Turn{Chunks: []geminitest.Chunk{{Call: call("c1", "read_file", map[string]any{"path": "a.go"})}}, Cut: true}, "the model's answer stream broke off (unexpected EOF) before any answer was shown"},
+		{"no finish reason", geminitest.Turn{NoFinishReason: true}, "the model's answer ended without a finish reason before any answer was shown"},
+		{"no finish reason after a call", geminitest.Turn{Chunks: []geminitest.Chunk{{Call: call("c1", "read_file", map[string]any{"path": "a.go"})}}, NoFinishReason: true}, "the model's answer ended without a finish reason before any answer was shown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, tc.turn, tc.turn, geminitest.TextTurn("whole answer"))
+			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+			res, evs := prompt(t, a.NewSession(), "hi")
+			if res.StopReason != agent.StopEndTurn || res.Text != "whole answer" || res.ToolCalls != 0 {
+				t.Fatalf("result = %+v", res)
+			}
+			want := []agent.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: tc.reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: tc.reason}}
+			if got := evs.retries(); !slices.Equal(got, want) {
+				t.Errorf("retry events = %+v\nwant %+v", got, want)
+			}
+			if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second}) {
+				t.Errorf("waits = %v", got)
+			}
+			if n := len(srv.Requests()); n != 3 {
+				t.Errorf("%d requests, want 3", n)
+			}
+		})
+	}
+}
+
+func TestStreamCutBeforeAnythingShownGivesUp(t *testing.T) {
+	cut := geminitest.Turn{Cut: true}
+	srv := geminitest.NewTestServer(t, cut, cut, cut, cut)
+	a, sl := newAgent(t, srv, agent.Config{})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	if res.StopReason != agent.StopError || !errors.Is(res.Err, io.ErrUnexpectedEOF) ||
+		!strings.Contains(res.Err.Error(), "broke off 4 times in a row before any of it was shown") {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
+		t.Errorf("waits = %v, want Gemini CLI's 1s 2s 4s", got)
+	}
+	if len(evs.of(agent.EventError)) != 1 {
+		t.Errorf("events = %v", evs.kinds())
+	}
+}
+
+// A stream that breaks off, or ends without a finish reason, after text
+// or a thought was shown is not asked for again (the user would see it
+// twice): the turn ends saying the answer was cut off, the text stays in
+// the transcript, the history does not keep it and its calls do not run.
+func TestStreamCutAfterSomethingShown(t *testing.T) {
+	readCall := geminitest.Chunk{Call: call("c1", "read_file", map[string]any{"path": "a.go"})}
+	for _, tc := range []struct {
+		name, text, msg string
+		turn            geminitest.Turn
+	}{
+		{"cut after text", "Half an ans", "the answer was cut off: the model's answer stream broke off (unexpected EOF)",
+			geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Half an ans"}, readCall}, Cut: true}},
+		{"no finish reason after text", "Half an ans", "the answer was cut off: the model's answer ended without a finish reason",
+			geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Half an ans"}, readCall}, NoFinishReason: true}},
+		{"cut after a thought", "", "the answer was cut off: the model's answer stream broke off (unexpected EOF)",
+			geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "**Plan** read it", Thought: true}, readCall}, Cut: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, tc.turn, geminitest.TextTurn("ok"))
+			read := 0
+			tool := readTool()
+			build := tool.build
+			tool.build = func(args map[string]any) (tools.Call, error) { read++; return build(args) }
+			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(tool)})
+			s := a.NewSession()
+			res, evs := prompt(t, s, "first")
+			if res.StopReason != agent.StopError || res.Err == nil || !strings.HasPrefix(res.Err.Error(), tc.msg) ||
+				!strings.Contains(res.Err.Error(), "the 1 tool call(s) it made were not run") {
+				t.Fatalf("result = %+v, want an error starting %q", res, tc.msg)
+			}
+			if _, ok := errors.AsType[*agent.AnswerCutOffError](res.Err); !ok {
+				t.Errorf("error %T, want an *agent.AnswerCutOffError", res.Err)
+			}
+			if res.Text != tc.text {
+				t.Errorf("transcript text = %q, want the partial %q", res.Text, tc.text)
+			}
+			if len(sl.got()) != 0 || len(evs.of(agent.EventRetry)) != 0 || len(srv.Requests()) != 1 {
+				t.Errorf("retried after output: waits %v, events %v", sl.got(), evs.kinds())
+			}
+			if read != 0 || res.ToolCalls != 0 || len(evs.of(agent.EventToolCall)) != 0 {
+				t.Errorf("the cut answer's call ran: %d builds, %d calls", read, res.ToolCalls)
+			}
+			if errs := evs.of(agent.EventError); len(errs) != 1 || errs[0].Err != res.Err {
+				t.Errorf("error events = %v", errs)
+			}
+			prompt(t, s, "second")
+			c := srv.Requests()[1].Contents
+			if len(c) != 2 || c[0].Parts[0].Text != "first" || c[1].Parts[0].Text != "second" {
+				t.Errorf("the partial answer was recorded: %s", toJSON(c))
+			}
+		})
 	}
 }

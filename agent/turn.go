@@ -97,10 +97,11 @@ func (t *turn) stop(reason StopReason, err error) PromptResult {
 // callModel streams one model answer to the history plus input, emitting
 // text and thoughts as they arrive, records the answer and returns it. An
 // answer that says nothing (see emptyAnswer) is asked for once more, as
-// Gemini CLI does, then reported as an error that says what came back.
+// Gemini CLI does, then reported as an error that says what came back. An
+// answer cut off after part of it was shown is not recorded: its text stays
+// in the transcript only.
 func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
-	model := a.cfg.Model
 	t.s.requests++
 	contents := t.s.chat.contents()
 	config := a.generateConfig(t.system)
@@ -108,13 +109,14 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
 	}
-	a.log.request(model, t.promptID, string(requestText))
+	a.log.request(a.activeModel(), t.promptID, string(requestText))
 
 	start := a.cfg.Now()
 	var out *modelTurn
 	var usage *genai.GenerateContentResponseUsageMetadata
+	var model string // the model that answered (or failed) last
 	for attempt := 1; ; attempt++ {
-		out, usage, err = t.stream(contents, config)
+		out, usage, model, err = t.stream(contents, config)
 		if err == nil {
 			err = out.emptyAnswer(hasFunctionResponse(input))
 		}
@@ -126,15 +128,19 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		if attempt == emptyAnswerAttempts {
 			break
 		}
-		a.log.retry(model, t.promptID, attempt, err, emptyAnswerDelay)
-		if serr := a.cfg.Retry.withDefaults().Sleep(t.ctx, emptyAnswerDelay); serr != nil {
-			err = serr
+		reason := (&EmptyAnswerError{What: empty.What, FinishReason: empty.FinishReason}).Error()
+		if werr := t.wait(model, attempt, emptyAnswerDelay, reason, err); werr != nil {
+			err = werr
 			break
 		}
 	}
 	elapsed := a.cfg.Now().Sub(start)
 	if err != nil {
 		a.log.error(model, t.promptID, elapsed, err)
+		if _, cut := errors.AsType[*AnswerCutOffError](err); cut && out != nil {
+			// The user saw it: the transcript has it, the history does not.
+			t.result.Text += out.text.String()
+		}
 		if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
 			// As for any empty answer to the user: recorded, so that it
 			// and the input it answered are left out of later requests.
@@ -173,56 +179,132 @@ const (
 	emptyAnswerDelay    = 500 * time.Millisecond
 )
 
-// stream makes one model request, with the retry policy for rate limits
-// and server errors, emitting what arrives.
-func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, error) {
+// stream gets one model answer and returns it with the model that gave it.
+// A rate limit or server error is retried with the RetryPolicy, and a Pro
+// model out of quota may fall back (fallBack). An answer that broke off or
+// ended without a finish reason is retried when none of it was shown;
+// otherwise a retry would repeat it, so stream returns the partial answer
+// with an *AnswerCutOffError.
+func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
 	a := t.s.agent
-	model := a.cfg.Model
-	var out *modelTurn
-	var usage *genai.GenerateContentResponseUsageMetadata
-	err := a.cfg.Retry.do(t.ctx, func() error {
-		out, usage = &modelTurn{}, nil
-		received := false
-		for resp, err := range a.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
-			if err != nil {
-				if received {
-					// Output was shown already; a retry would repeat it.
-					return finalError{fmt.Errorf("model stream broke off: %w", err)}
+	b := newBackoff(a.cfg.Retry)
+	cutOffs, rateLimited, offered := 0, 0, false
+	for attempt := 1; ; attempt++ {
+		if notice, ok := a.fallbackNotice(t.s.id); ok {
+			t.emit(Event{Kind: EventNotice, Text: notice})
+		}
+		model := a.activeModel()
+		out, usage, shown, err := t.streamOnce(model, contents, config)
+		if _, loop := errors.AsType[*LoopError](err); loop {
+			return out, usage, model, err // not a broken stream: nothing to retry
+		}
+		if err == nil && out.candidates && out.finish == "" {
+			err = &AnswerCutOffError{Calls: len(out.calls)}
+		}
+		switch {
+		case err == nil:
+			return out, usage, model, nil
+		case t.ctx.Err() != nil:
+			return nil, nil, model, t.ctx.Err()
+		case shown:
+			if _, ok := err.(*AnswerCutOffError); !ok {
+				err = &AnswerCutOffError{Cause: err, Calls: len(out.calls)}
+			}
+			return out, usage, model, err
+		}
+
+		var wait time.Duration
+		kind := classify(err)
+		if kind == failBroken {
+			err = &AnswerCutOffError{Cause: err}
+		}
+		var cut *AnswerCutOffError
+		switch {
+		case errors.As(err, &cut):
+			cutOffs++
+			if cutOffs >= cutOffAttempts {
+				return nil, nil, model, cut.gaveUp(cutOffs)
+			}
+			wait = cutOffDelay << (cutOffs - 1)
+		case kind == failQuota:
+			switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
+			if ferr != nil {
+				return nil, nil, model, ferr
+			}
+			if !switched {
+				return nil, nil, model, err
+			}
+			b.reset()
+			cutOffs, rateLimited, offered, attempt = 0, 0, false, 0
+			continue
+		default:
+			if apiCode(err) == 429 {
+				rateLimited++
+			} else {
+				rateLimited = 0
+			}
+			if rateLimited >= persistentRateLimit && !offered {
+				offered = true
+				why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, rateLimited, apiStatus(err))
+				switched, ferr := t.fallBack(model, why, err)
+				if ferr != nil {
+					return nil, nil, model, ferr
 				}
-				return err
-			}
-			received = true
-			if resp.UsageMetadata != nil {
-				usage = resp.UsageMetadata
-			}
-			if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
-				return finalError{fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)}
-			}
-			if len(resp.Candidates) == 0 {
-				continue
-			}
-			c := resp.Candidates[0]
-			out.candidates = true
-			if c.FinishReason != "" {
-				out.finish = c.FinishReason
-			}
-			if c.Content == nil {
-				continue
-			}
-			for _, p := range c.Content.Parts {
-				if ev, ok := out.add(&t.s.chat, p); ok {
-					if err := t.loops.checkEvent(ev); err != nil {
-						return finalError{err}
-					}
-					t.emit(ev)
+				if switched {
+					b.reset()
+					cutOffs, rateLimited, attempt = 0, 0, 0
+					continue
 				}
+			}
+			var retry bool
+			if wait, retry = b.next(err); !retry {
+				return nil, nil, model, err
 			}
 		}
-		return nil
-	}, func(attempt int, err error, wait time.Duration) {
-		a.log.retry(model, t.promptID, attempt, err, wait)
-	})
-	return out, usage, err
+		if werr := t.wait(model, attempt, wait, retryReason(err), err); werr != nil {
+			return nil, nil, model, werr
+		}
+	}
+}
+
+// streamOnce makes one streamed request to model, emitting text and
+// thoughts as they arrive; shown says whether any did.
+func (t *turn) streamOnce(model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
+	out := &modelTurn{}
+	var usage *genai.GenerateContentResponseUsageMetadata
+	shown := false
+	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
+		if err != nil {
+			return out, usage, shown, err
+		}
+		if resp.UsageMetadata != nil {
+			usage = resp.UsageMetadata
+		}
+		if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
+			return out, usage, shown, fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)
+		}
+		if len(resp.Candidates) == 0 {
+			continue
+		}
+		c := resp.Candidates[0]
+		out.candidates = true
+		if c.FinishReason != "" {
+			out.finish = c.FinishReason
+		}
+		if c.Content == nil {
+			continue
+		}
+		for _, p := range c.Content.Parts {
+			if ev, ok := out.add(&t.s.chat, p); ok {
+				if err := t.loops.checkEvent(ev); err != nil {
+					return out, usage, shown, err
+				}
+				shown = true
+				t.emit(ev)
+			}
+		}
+	}
+	return out, usage, shown, nil
 }
 
 // runCalls runs the calls in order and returns the user content answering

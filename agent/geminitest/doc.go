@@ -44,7 +44,9 @@
 //   - "chunks": parts streamed in order, each
 //     {"text", "thought", "thoughtSignature" (base64), "call" {"id"?, "name", "args"}, "delay"}.
 //   - "error": {"code" (400-599), "status" (derived from code when omitted),
-//     "message", "retryDelay" (RetryInfo detail), "retryAfter" (header)}.
+//     "message", "retryDelay" (RetryInfo detail), "retryAfter" (header),
+//     "details" (more google.rpc details, e.g. a QuotaFailure, as Gemini
+//     spells them)}.
 //   - "delay": wait before the response headers.
 //   - "usage": usageMetadata as Gemini spells it ({"promptTokenCount",
 //     "candidatesTokenCount", "thoughtsTokenCount", "totalTokenCount"});
@@ -54,6 +56,10 @@
 //     goes away.
 //   - "noCandidates": with no chunks, answer with usage metadata and no
 //     candidates at all.
+//   - "noFinishReason": end the stream normally after the chunks, but with
+//     no finish reason (and no usage), as a truncated answer does.
+//   - "cut": stream the chunks, then drop the connection without ending
+//     the stream; the client reads an unexpected EOF.
 //   - "groundingMetadata": the candidate's grounding, as Gemini spells it
 //     ({"groundingChunks": [{"web": {"uri", "title"}}], "groundingSupports":
 //     [{"segment": {"startIndex", "endIndex", "text"},

@@ -43,6 +43,8 @@ type scriptTurn struct {
 	Hang         bool                                        `json:"hang"`
 	NoCandidates bool                                        `json:"noCandidates"`
 	Grounding    *genai.GroundingMetadata                    `json:"groundingMetadata"`
+	NoFinish     bool                                        `json:"noFinishReason"`
+	Cut          bool                                        `json:"cut"`
 }
 
 type scriptChunk struct {
@@ -54,11 +56,12 @@ type scriptChunk struct {
 }
 
 type scriptError struct {
-	Code       int      `json:"code"`
-	Status     string   `json:"status"`
-	Message    string   `json:"message"`
-	RetryDelay duration `json:"retryDelay"`
-	RetryAfter duration `json:"retryAfter"`
+	Code       int              `json:"code"`
+	Status     string           `json:"status"`
+	Message    string           `json:"message"`
+	RetryDelay duration         `json:"retryDelay"`
+	RetryAfter duration         `json:"retryAfter"`
+	Details    []map[string]any `json:"details"`
 }
 
 func parseTurn(msg json.RawMessage) (Turn, error) {
@@ -69,12 +72,14 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 		return Turn{}, err
 	}
 	t := Turn{
-		Delay:        time.Duration(st.Delay),
-		Usage:        st.Usage,
-		FinishReason: st.FinishReason,
-		Hang:         st.Hang,
-		NoCandidates: st.NoCandidates,
-		Grounding:    st.Grounding,
+		Delay:          time.Duration(st.Delay),
+		Usage:          st.Usage,
+		FinishReason:   st.FinishReason,
+		Hang:           st.Hang,
+		NoCandidates:   st.NoCandidates,
+		Grounding:      st.Grounding,
+		NoFinishReason: st.NoFinish,
+		Cut:            st.Cut,
 	}
 	if st.Text != nil {
 		if st.Chunks != nil {
@@ -113,10 +118,14 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 			Message:    e.Message,
 			RetryDelay: time.Duration(e.RetryDelay),
 			RetryAfter: time.Duration(e.RetryAfter),
+			Details:    e.Details,
 		}
 	}
-	if t.Chunks == nil && t.Err == nil && !t.Hang {
-		return Turn{}, errors.New(`a turn needs "text", "chunks", "error" or "hang"`)
+	if t.Cut && (t.Err != nil || t.Hang) {
+		return Turn{}, errors.New(`"cut" excludes "error" and "hang"`)
+	}
+	if t.Chunks == nil && t.Err == nil && !t.Hang && !t.Cut {
+		return Turn{}, errors.New(`a turn needs "text", "chunks", "error", "hang" or "cut"`)
 	}
 	return t, nil
 }

@@ -55,11 +55,33 @@ func TestLoadScript(t *testing.T) {
 	}
 }
 
+func TestLoadScriptCutsAndDetails(t *testing.T) {
+	turns, err := geminitest.LoadScript(strings.NewReader(`[
+		{"chunks":[{"text":"half"}],"cut":true},
+		{"cut":true},
+		{"text":"no end","noFinishReason":true},
+		{"error":{"code":429,"message":"daily","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !turns[0].Cut || len(turns[0].Chunks) != 1 || !turns[1].Cut || len(turns[1].Chunks) != 0 {
+		t.Errorf("cut turns = %+v %+v", turns[0], turns[1])
+	}
+	if !turns[2].NoFinishReason || turns[2].Chunks[0].Text != "no end" {
+		t.Errorf("turn 3 = %+v", turns[2])
+	}
+	if d := turns[3].Err.Details; len(d) != 1 || d[0]["@type"] != "type.googleapis.com/google.rpc.QuotaFailure" {
+		t.Errorf("turn 4 details = %v", d)
+	}
+}
+
 func TestLoadScriptErrors(t *testing.T) {
 	for _, tc := range []struct{ script, want string }{
 		{`{"text":"x"}`, "JSON array"},
 		{`[{"text":"a"},{"txt":"b"}]`, `turn 2: json: unknown field "txt"`},
-		{`[{}]`, `needs "text", "chunks", "error" or "hang"`},
+		{`[{}]`, `needs "text", "chunks", "error", "hang" or "cut"`},
+		{`[{"cut":true,"hang":true}]`, `"cut" excludes`},
 		{`[{"text":"a","chunks":[{"text":"b"}]}]`, "exclusive"},
 		{`[{"chunks":[{"thought":true}]}]`, "chunk 1: needs text"},
 		{`[{"chunks":[{"call":{"args":{}}}]}]`, "call needs a name"},

@@ -227,6 +227,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, turn.Err)
 			return
 		}
+		if turn.Cut {
+			panic(http.ErrAbortHandler) // the connection drops before the answer
+		}
 		writeJSON(w, http.StatusOK, merged(turn, req))
 		return
 	}
@@ -339,11 +342,14 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, req R
 			return
 		}
 	}
-	if len(turn.Chunks) == 0 && !turn.Hang {
+	if len(turn.Chunks) == 0 && !turn.Hang && !turn.Cut {
 		// The client would reconnect on a stream with no chunk at all.
 		send(responses[0])
 	}
 	switch {
+	case turn.Cut:
+		// net/http drops the connection without ending the chunked body.
+		panic(http.ErrAbortHandler)
 	case turn.Err != nil:
 		send(errorBody(turn.Err))
 	case turn.Hang:
@@ -371,7 +377,7 @@ func chunkResponses(turn Turn, req Request) []*genai.GenerateContentResponse {
 			Candidates: []*genai.Candidate{{Content: &genai.Content{Role: genai.RoleModel}}},
 		})
 	}
-	if turn.Hang || turn.Err != nil {
+	if turn.Hang || turn.Err != nil || turn.Cut || turn.NoFinishReason {
 		return out
 	}
 	last := out[len(out)-1]
@@ -410,6 +416,9 @@ func (c Chunk) part() *genai.Part {
 }
 
 func finishReason(turn Turn) genai.FinishReason {
+	if turn.NoFinishReason {
+		return ""
+	}
 	if turn.FinishReason != "" {
 		return turn.FinishReason
 	}
@@ -465,11 +474,16 @@ func errorBody(e *APIError) map[string]any {
 		status = statusFor(e.Code)
 	}
 	body := map[string]any{"code": e.Code, "message": e.Message, "status": status}
+	var details []map[string]any
 	if e.RetryDelay > 0 {
-		body["details"] = []map[string]any{{
+		details = append(details, map[string]any{
 			"@type":      "type.googleapis.com/google.rpc.RetryInfo",
 			"retryDelay": strconv.FormatFloat(e.RetryDelay.Seconds(), 'f', -1, 64) + "s",
-		}}
+		})
+	}
+	details = append(details, e.Details...)
+	if len(details) > 0 {
+		body["details"] = details
 	}
 	return map[string]any{"error": body}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -344,5 +345,68 @@ func TestGroundingMetadataOnLastStreamedChunk(t *testing.T) {
 	}
 	if len(grounding) != 2 || grounding[0] != nil || grounding[1] == nil || grounding[1].GroundingChunks[0].Web.URI != "https://go.dev" {
 		t.Errorf("grounding per chunk = %+v, want it on the last chunk only", grounding)
+	}
+}
+
+func TestCutStream(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "half an"}}, Cut: true},
+		geminitest.Turn{Cut: true},
+	)
+	c := newClient(t, srv)
+	for i, want := range []string{"half an", ""} {
+		got := ""
+		var err error
+		for resp, e := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+			if e != nil {
+				err = e
+				break
+			}
+			got += resp.Text()
+			if fr := resp.Candidates[0].FinishReason; fr != "" {
+				t.Errorf("stream %d: finish reason %q on a cut stream", i+1, fr)
+			}
+		}
+		if got != want || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("stream %d: got %q, err %v; want %q then an unexpected EOF", i+1, got, err, want)
+		}
+	}
+}
+
+func TestNoFinishReason(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "a"}, {Text: "b"}}, NoFinishReason: true})
+	c := newClient(t, srv)
+	got := ""
+	for resp, err := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += resp.Text()
+		if fr := resp.Candidates[0].FinishReason; fr != "" || resp.UsageMetadata != nil {
+			t.Errorf("finish reason %q, usage %+v: want neither", fr, resp.UsageMetadata)
+		}
+	}
+	if got != "ab" {
+		t.Errorf("text = %q", got)
+	}
+}
+
+func TestErrorDetails(t *testing.T) {
+	quota := map[string]any{
+		"@type":      "type.googleapis.com/google.rpc.QuotaFailure",
+		"violations": []any{map[string]any{"quotaId": "GenerateRequestsPerDayPerProjectPerModel"}},
+	}
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Err: &geminitest.APIError{Code: 429, Message: "daily", RetryDelay: time.Second, Details: []map[string]any{quota}}})
+	c := newClient(t, srv)
+	var err error
+	for _, e := range c.Models.GenerateContentStream(context.Background(), "m", genai.Text("hi"), nil) {
+		err = e
+	}
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) || len(apiErr.Details) != 2 {
+		t.Fatalf("err = %v, want a genai.APIError with 2 details", err)
+	}
+	if apiErr.Details[0]["@type"] != "type.googleapis.com/google.rpc.RetryInfo" || apiErr.Details[1]["@type"] != quota["@type"] {
+		t.Errorf("details = %v", apiErr.Details)
 	}
 }

@@ -31,6 +31,12 @@ type Turn struct {
 	// Grounding is the candidate's groundingMetadata, as a googleSearch
 	// grounded answer carries it: on the last chunk when streamed.
 	Grounding *genai.GroundingMetadata
+	// NoFinishReason ends the stream normally after the chunks, but without
+	// a finish reason (and without usage), as a truncated answer does.
+	NoFinishReason bool
+	// Cut breaks the connection after the chunks, without ending the
+	// stream: the client reads an unexpected EOF (a transport error).
+	Cut bool
 }
 
 // Chunk is one streamed part of a model answer.
@@ -52,6 +58,9 @@ type APIError struct {
 	RetryDelay time.Duration
 	// RetryAfter, when set, is sent as a Retry-After header (whole seconds).
 	RetryAfter time.Duration
+	// Details are more google.rpc details (QuotaFailure, ErrorInfo, ...)
+	// sent after the RetryInfo one, as Gemini spells them.
+	Details []map[string]any
 }
 
 // TextTurn answers with one text chunk per string.

@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// FallbackMode says whether the agent switches from a Pro model that is
+// out of quota to the fallback model (Config.FallbackModel).
+type FallbackMode string
+
+const (
+	// FallbackAsk asks the user through Config.Confirmer. Where nobody can
+	// be asked (no Confirmer, or it returns ErrCannotAsk) the model is kept,
+	// as Gemini CLI keeps it when not interactive. The default.
+	FallbackAsk FallbackMode = "ask"
+	// FallbackAlways switches without asking, and says so.
+	FallbackAlways FallbackMode = "always"
+	// FallbackNever keeps the model and never asks.
+	FallbackNever FallbackMode = "never"
+)
+
+// DefaultFallbackModel is used when Config.FallbackModel is empty: Gemini
+// CLI's DEFAULT_GEMINI_FLASH_MODEL.
+const DefaultFallbackModel = "gemini-2.5-flash"
+
+// ConfirmModelFallback is the Kind of the ConfirmRequest asking the user
+// whether to switch to the fallback model. ProceedOnce and ProceedAlways
+// both switch for the rest of the session; Cancel stops the prompt with the
+// quota error.
+const ConfirmModelFallback = "model_fallback"
+
+// modelSwitch is the agent's model once it fell back: one for every
+// session, as Gemini CLI switches its whole config.
+type modelSwitch struct {
+	mu     sync.Mutex
+	model  string // "" until the agent falls back
+	notice string
+	told   map[string]bool // the sessions that were told
+}
+
+// activeModel is the model requests go to now.
+func (a *Agent) activeModel() string {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
+	if a.fallback.model != "" {
+		return a.fallback.model
+	}
+	return a.cfg.Model
+}
+
+func (a *Agent) fallbackModel() string {
+	if a.cfg.FallbackModel != "" {
+		return a.cfg.FallbackModel
+	}
+	return DefaultFallbackModel
+}
+
+// switchModel makes every later request go to model.
+func (a *Agent) switchModel(model, notice string) {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
+	if a.fallback.model == "" {
+		a.fallback.model, a.fallback.notice = model, notice
+	}
+}
+
+// fallbackNotice returns, once per session, what the session's user must
+// be told of a switch to the fallback model.
+func (a *Agent) fallbackNotice(sessionID string) (string, bool) {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
+	if a.fallback.model == "" || a.fallback.told[sessionID] {
+		return "", false
+	}
+	if a.fallback.told == nil {
+		a.fallback.told = make(map[string]bool)
+	}
+	a.fallback.told[sessionID] = true
+	return a.fallback.notice, true
+}
+
+// isProModel reports whether model is a Pro model, as Gemini CLI's
+// isProModel does: by name.
+func isProModel(model string) bool {
+	return strings.Contains(strings.ToLower(model), "pro")
+}
+
+// fallBack offers the fallback model after model failed with cause, a
+// quota error, for the reason why. It reports whether requests now go to
+// another model; it returns an error when the prompt must stop (the user
+// declined, or cancelled while being asked).
+func (t *turn) fallBack(model, why string, cause error) (bool, error) {
+	a := t.s.agent
+	to := a.fallbackModel()
+	if current := a.activeModel(); current != model {
+		return true, nil // another session switched meanwhile
+	}
+	if !isProModel(model) || model == to {
+		return false, nil
+	}
+	switch a.cfg.Fallback {
+	case FallbackNever:
+		return false, nil
+	case FallbackAlways:
+	default:
+		if a.cfg.Confirmer == nil {
+			return false, nil
+		}
+		outcome, err := a.cfg.Confirmer.Confirm(t.ctx, ConfirmRequest{
+			SessionID: t.s.id,
+			Kind:      ConfirmModelFallback,
+			Title:     fmt.Sprintf("Switch to %s?", to),
+			Details: fmt.Sprintf("%s. Switch to %s for the rest of this session and try again? Otherwise this prompt stops.",
+				why, to),
+		})
+		switch {
+		case t.ctx.Err() != nil:
+			return false, t.ctx.Err()
+		case errors.Is(err, ErrCannotAsk):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("asking the user whether to switch to %s: %w", to, err)
+		case outcome != ProceedOnce && outcome != ProceedAlways:
+			return false, cause
+		}
+	}
+	a.switchModel(to, fmt.Sprintf("Switched to %s for the rest of this session because %s.", to, why))
+	return true, nil
+}
