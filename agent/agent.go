@@ -57,6 +57,10 @@ type Config struct {
 	Thinking bool
 	// Now is the clock for durations and log timestamps; time.Now when nil.
 	Now func() time.Time
+	// ThinkingBudget caps the tokens a thinking model may think with
+	// (settings' model.thinkingBudget; 0 turns thinking off where the model
+	// allows, -1 lets it decide); the model's default when nil.
+	ThinkingBudget *int32
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -150,8 +154,13 @@ func (a *Agent) generateConfig() *genai.GenerateContentConfig {
 			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		}
 	}
-	if a.cfg.Thinking {
-		cfg.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+	// Only models that think take a thinking config; gemini-2.0 and
+	// earlier refuse the request that carries one.
+	if thinks(a.cfg.Model) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {
+		cfg.ThinkingConfig = &genai.ThinkingConfig{
+			IncludeThoughts: a.cfg.Thinking,
+			ThinkingBudget:  a.cfg.ThinkingBudget,
+		}
 	}
 	return cfg
 }

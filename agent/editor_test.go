@@ -224,6 +224,11 @@ func TestEditorContextOpenFilesCapped(t *testing.T) {
 	if want := `{"changes":{"filesOpened":["/proj/new.go"],"activeFileChanged":{"path":"/proj/new.go"}}}`; body != want {
 		t.Errorf("changes = %s\nwant      %s", body, want)
 	}
+	// Listed again, f09 is not news: the model still believes it open.
+	_, body = split(t, st.next(&EditorContext{ActiveFile: mainGo(), OpenFiles: open[1:11]}))
+	if want := `{"changes":{"filesClosed":["/proj/new.go"],"activeFileChanged":{"path":"/proj/main.go","cursor":{"line":3,"character":5}}}}`; body != want {
+		t.Errorf("changes = %s\nwant      %s", body, want)
+	}
 }
 
 // split returns a context text's intro and its JSON, compacted.
