@@ -246,15 +246,12 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 		}
 		editor.ActiveFile = f
 	}
+	// The active file is among them; the agent leaves it out of the others.
 	open, err := s.openFiles(ws, pc.OpenFiles)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range open {
-		if editor.ActiveFile == nil || !s.sameDocument(p, editor.ActiveFile.Path) {
-			editor.OpenFiles = append(editor.OpenFiles, p)
-		}
-	}
+	editor.OpenFiles = open
 	if editor.ActiveFile == nil && len(editor.OpenFiles) == 0 {
 		return nil, nil
 	}
@@ -325,15 +322,4 @@ func (s *Server) openFiles(ws *workspace.Workspace, uris []string) ([]string, er
 		}
 	}
 	return inside, nil
-}
-
-// sameDocument reports whether two paths name one document, as the
-// document set resolves symlinks.
-func (s *Server) sameDocument(a, b string) bool {
-	if a == b {
-		return true
-	}
-	da, okA := s.docs.Get(a)
-	db, okB := s.docs.Get(b)
-	return okA && okB && da.Path == db.Path
 }
