@@ -84,6 +84,10 @@ type Config struct {
 	// Fallback says whether to switch to FallbackModel: ask the user (the
 	// default), always, or never.
 	Fallback FallbackMode
+	// ThinkingBudget caps the tokens a thinking model may think with
+	// (settings' model.thinkingBudget; 0 turns thinking off where the model
+	// allows, -1 lets it decide); the model's default when nil.
+	ThinkingBudget *int32
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -175,8 +179,13 @@ func (a *Agent) generateConfig(system string) *genai.GenerateContentConfig {
 			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		}
 	}
-	if a.cfg.Thinking {
-		cfg.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+	// Only models that think take a thinking config; gemini-2.0 and
+	// earlier refuse the request that carries one.
+	if thinks(a.cfg.Model) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {
+		cfg.ThinkingConfig = &genai.ThinkingConfig{
+			IncludeThoughts: a.cfg.Thinking,
+			ThinkingBudget:  a.cfg.ThinkingBudget,
+		}
 	}
 	return cfg
 }

@@ -107,6 +107,9 @@ func (t *turn) compress() {
 	}
 	c.replace(compressed)
 	c.promptTokens = after
+	// What the model was told of the editor may be in the summary now, or
+	// gone: the next prompt tells it all again, as Gemini CLI does.
+	t.s.editor.reset()
 	t.emit(Event{Kind: EventCompressed, Compressed: CompressionInfo{Before: before, After: after}})
 }
 

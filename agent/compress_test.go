@@ -313,3 +313,34 @@ func TestCancelWhileSummarising(t *testing.T) {
 		t.Errorf("requests after the cancel = %v, want only the summary", got)
 	}
 }
+
+// After a compression the model may have lost what it was told of the
+// editor: the next prompt tells it all again.
+func TestCompressionResendsTheEditorContext(t *testing.T) {
+	turns := append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100), answer("fifth answer", 100))
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
+	s := a.NewSession()
+	editor := &agent.EditorContext{ActiveFile: &agent.ActiveFile{Path: "/w/main.go"}}
+	send := func(text string) {
+		t.Helper()
+		if res, err := s.Prompt(context.Background(), agent.Input{Text: text, Editor: editor}, nil); err != nil || res.StopReason != agent.StopEndTurn {
+			t.Fatalf("prompt %.10q: %+v, %v", text, res, err)
+		}
+	}
+	for _, p := range []string{longPrompt, midPrompt, shortPrompt, "fourth", "fifth"} {
+		send(p)
+	}
+	reqs := srv.Requests()
+	mentions := func(r geminitest.Request) bool {
+		last := r.Contents[len(r.Contents)-1]
+		return strings.Contains(last.Parts[0].Text, "/w/main.go")
+	}
+	if !mentions(reqs[0]) || mentions(reqs[1]) {
+		t.Fatal("the editor context must be told once, then not again while unchanged")
+	}
+	last := reqs[len(reqs)-1]
+	if !mentions(last) {
+		t.Errorf("the prompt after the compression does not tell the editor context again: %.200q", texts(last.Contents[len(last.Contents)-1:]))
+	}
+}

@@ -25,6 +25,9 @@ type promptContext struct {
 	URI         string       `json:"uri,omitempty"`
 	Range       *lspRange    `json:"range,omitempty"`
 	Diagnostics []diagnostic `json:"diagnostics,omitempty"`
+	// OpenFiles are the URIs of the files open in the editor, most
+	// recently used first; when absent, the documents the client opened.
+	OpenFiles []string `json:"openFiles,omitempty"`
 }
 
 // diagnostic is an LSP Diagnostic the editor shows for the context's file.
@@ -250,21 +253,46 @@ func (s *Server) cancelRunning(sessionID string) bool {
 
 // editorContext turns the prompt's context into what the agent is told of
 // the editor: the file, the cursor or the selected text as the editor
-// holds it (unsaved changes included), and the file's diagnostics.
+// holds it (unsaved changes included), the file's diagnostics, and the
+// other files open in the editor inside the workspace. nil when there is
+// nothing to tell.
 func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.EditorContext, error) {
-	if pc == nil || pc.URI == "" {
-		if pc != nil && (pc.Range != nil || len(pc.Diagnostics) > 0) {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
-		}
-		return nil, nil
+	if pc == nil {
+		pc = &promptContext{}
 	}
-	path, err := uriToPath(pc.URI)
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
+	if pc.URI == "" && (pc.Range != nil || len(pc.Diagnostics) > 0) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 	}
 	s.mu.Lock()
 	ws, enc := s.ws, s.features.Encoding
 	s.mu.Unlock()
+	var editor agent.EditorContext
+	if pc.URI != "" {
+		f, err := s.activeFile(ctx, ws, enc, pc)
+		if err != nil {
+			return nil, err
+		}
+		editor.ActiveFile = f
+	}
+	// The active file is among them; the agent leaves it out of the others.
+	open, err := s.openFiles(ws, pc.OpenFiles)
+	if err != nil {
+		return nil, err
+	}
+	editor.OpenFiles = open
+	if editor.ActiveFile == nil && len(editor.OpenFiles) == 0 {
+		return nil, nil
+	}
+	return &editor, nil
+}
+
+// activeFile is the file pc names, with its cursor, selection and
+// diagnostics.
+func (s *Server) activeFile(ctx context.Context, ws *workspace.Workspace, enc workspace.Encoding, pc *promptContext) (*agent.ActiveFile, error) {
+	path, err := uriToPath(pc.URI)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
+	}
 	f := &agent.ActiveFile{Path: path}
 	if pc.Range != nil {
 		r := pc.Range.toWorkspace()
@@ -286,5 +314,40 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 	for _, d := range pc.Diagnostics {
 		f.Diagnostics = append(f.Diagnostics, d.toAgent())
 	}
-	return &agent.EditorContext{ActiveFile: f}, nil
+	return f, nil
+}
+
+// openFiles are the files open in the editor inside the workspace, as
+// paths: the client's list in its order when it sent one (it knows which
+// it used last), else the documents it opened (didOpen), by path.
+func (s *Server) openFiles(ws *workspace.Workspace, uris []string) ([]string, error) {
+	var paths []string
+	if uris != nil {
+		for i, u := range uris {
+			p, err := uriToPath(u)
+			if err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.openFiles[%d]: %v", i, err)
+			}
+			paths = append(paths, p)
+		}
+	} else {
+		for _, doc := range s.docs.List() {
+			// The editor's spelling of the path, as context.uri gives it.
+			p, err := uriToPath(doc.URI)
+			if err != nil {
+				p = doc.Path
+			}
+			paths = append(paths, p)
+		}
+	}
+	if ws == nil {
+		return nil, nil
+	}
+	inside := paths[:0]
+	for _, p := range paths {
+		if _, err := ws.Resolve(p); err == nil {
+			inside = append(inside, p)
+		}
+	}
+	return inside, nil
 }

@@ -65,6 +65,8 @@ func TestAtPathInLSPPrompt(t *testing.T) {
 		t.Fatalf("prompt = %+v", res)
 	}
 	wantUserParts(t, userParts(t, h.model), []string{
+		// The open file is one the editor has open.
+		fullContextIntro + "\n```json\n{\n  \"otherOpenFiles\": [\n    \"" + h.path("src/a.go") + "\"\n  ]\n}\n```",
 		"explain @src/a.go and mail user@example.com",
 		"\n--- Content from referenced files ---",
 		"\nContent from @src/a.go:\n", "package a // unsaved",
@@ -86,7 +88,7 @@ func TestAtPathInExecuteCommand(t *testing.T) {
 		t.Fatalf("gemini.prompt: %v", err)
 	}
 	wantUserParts(t, userParts(t, h.model), []string{
-		"The user is working in the file " + h.path("pkg/b.go") + ".\n",
+		fullContextIntro + "\n```json\n{\n  \"activeFile\": {\n    \"path\": \"" + h.path("pkg/b.go") + "\"\n  }\n}\n```",
 		"summarise @pkg/**",
 		"\n--- Content from referenced files ---",
 		"\nContent from @pkg/b.go:\n", "package b",

@@ -77,13 +77,10 @@ func TestHelixCodeActions(t *testing.T) {
 		if res.StopReason != "end_turn" {
 			t.Errorf("result = %+v", res)
 		}
-		var sent string
-		for _, p := range h.model.Requests()[0].Contents[0].Parts {
-			sent += p.Text + "\n"
-		}
-		contains(t, "prompt", sent, "The user is working in the file "+h.path("a.go"))
-		contains(t, "prompt", sent, "- line 6, column 6: error: A redeclared in this block (compiler)")
-		contains(t, "prompt", sent, "Fix the diagnostics the editor shows here in a.go.")
+		got, rest := editorContextJSON(t, lastUserParts(t, h.model, 0), fullContextIntro)
+		contains(t, "editor context", got, `"activeFile":{"path":"`+h.path("a.go")+`"`)
+		contains(t, "editor context", got, `{"line":6,"character":6,"severity":"error","message":"A redeclared in this block","source":"compiler"}`)
+		contains(t, "prompt", strings.Join(rest, "\n"), "Fix the diagnostics the editor shows here in a.go.")
 		if n := len(h.client.Messages("$/progress")); n < 2 {
 			t.Errorf("%d progress messages", n)
 		}

@@ -335,14 +335,14 @@ func TestPromptContextCarriesTheSelection(t *testing.T) {
 		"uri":   "file://" + h.path("a.go"),
 		"range": map[string]any{"start": map[string]int{"line": 2, "character": 5}, "end": map[string]int{"line": 2, "character": 13}},
 	}})
-	first := h.model.Requests()[0].Contents[0]
-	var text string
-	for _, p := range first.Parts {
-		text += p.Text + "\n"
+	got, rest := editorContextJSON(t, lastUserParts(t, h.model, 0), fullContextIntro)
+	want := `{"activeFile":{"path":"` + h.path("a.go") + `","cursor":{"line":3,"character":6},"selectedText":"😀() int"}}`
+	if got != want {
+		t.Errorf("context:\n%s\nwant:\n%s", got, want)
 	}
-	contains(t, "prompt", text, "The user is working in the file "+h.path("a.go"))
-	contains(t, "prompt", text, "```\n😀() int\n```")
-	contains(t, "prompt", text, "explain")
+	if len(rest) != 1 || rest[0] != "explain" {
+		t.Errorf("parts after the context = %q", rest)
+	}
 }
 
 // Sessions run side by side.
@@ -381,12 +381,13 @@ func TestPromptContextCarriesDiagnostics(t *testing.T) {
 			{"range": map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 1}}, "severity": 2, "message": "package comment missing"},
 		},
 	}})
-	var text string
-	for _, p := range h.model.Requests()[0].Contents[0].Parts {
-		text += p.Text + "\n"
+	got, _ := editorContextJSON(t, lastUserParts(t, h.model, 0), fullContextIntro)
+	want := `{"activeFile":{"path":"` + h.path("a.go") + `","diagnostics":[` +
+		`{"line":3,"character":6,"severity":"error","message":"A redeclared in this block","source":"compiler","code":"DuplicateDecl"},` +
+		`{"line":1,"character":1,"severity":"warning","message":"package comment missing"}]}}`
+	if got != want {
+		t.Errorf("context:\n%s\nwant:\n%s", got, want)
 	}
-	contains(t, "prompt", text, "- line 3, column 6: error: A redeclared in this block (compiler DuplicateDecl)\n")
-	contains(t, "prompt", text, "- line 1, column 1: warning: package comment missing\n")
 
 	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "x", "context": map[string]any{"diagnostics": []any{}, "range": map[string]any{}}}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"context.uri"`) {

@@ -782,7 +782,12 @@ const scenarios = [
       await frame.locator('.message.assistant', { hasText: 'greet joins the greeting' }).first().waitFor();
       await waitForRequests(ctx, 1);
       const first = userText(ctx.requests[0].body);
-      const want = [`The user is working in the file ${path.join(ctx.workspace, 'chat.go')}.`, 'The cursor is at line 6, column 3.', 'Explain the code around the cursor.'];
+      const want = [
+        "Here is the user's editor context as a JSON object.",
+        `"path": ${JSON.stringify(path.join(ctx.workspace, 'chat.go'))}`,
+        '"cursor": {\n      "line": 6,\n      "character": 3\n    }',
+        'Explain the code around the cursor.',
+      ];
       for (const s of want) assert(first.includes(s), `the model's first request lacks ${JSON.stringify(s)}: ${first.slice(0, 800)}`);
     },
   },
