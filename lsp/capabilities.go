@@ -22,7 +22,7 @@ type initializeParams struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
 	} `json:"clientInfo"`
-	Capabilities          clientCapabilities `json:"capabilities"`
+	Capabilities clientCapabilities `json:"capabilities"`
 	// InitializationOptions are ClientOptions and any settings.json keys
 	// (docs/configuration.md), merged over the settings files.
 	InitializationOptions map[string]any `json:"initializationOptions"`

@@ -58,4 +58,3 @@ func mustJSON(v any) json.RawMessage {
 	}
 	return b
 }
-

@@ -17,10 +17,10 @@ type output interface {
 	end(res agent.PromptResult, model string, elapsed time.Duration)
 }
 
-func newOutput(format string, w io.Writer) (output, error) {
+func newOutput(format string, w, stderr io.Writer) (output, error) {
 	switch format {
 	case "text":
-		return &textOutput{w: w}, nil
+		return &textOutput{w: w, stderr: stderr}, nil
 	case "json":
 		return &jsonOutput{w: w}, nil
 	case "stream-json":
@@ -31,20 +31,36 @@ func newOutput(format string, w io.Writer) (output, error) {
 
 // textOutput streams the model's text as it arrives, ending it with a
 // newline if it has none. A run that printed nothing leaves stdout empty.
+// What the user must know that is not the answer (a retry's wait, a switch
+// of model, a compression) goes to stderr.
 type textOutput struct {
-	w       io.Writer
-	wrote   bool
-	endedNL bool
+	w, stderr io.Writer
+	wrote     bool
+	endedNL   bool
 }
 
 func (o *textOutput) begin(string, string, string) {}
 
 func (o *textOutput) event(e agent.Event) {
-	if e.Kind == agent.EventText && e.Text != "" {
+	switch {
+	case e.Kind == agent.EventText && e.Text != "":
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
+	case e.Kind == agent.EventRetry || e.Kind == agent.EventNotice || e.Kind == agent.EventCompressed:
+		fmt.Fprintf(o.stderr, "gemini-ls: %s\n", describe(e))
 	}
+}
+
+// describe is an event that is not the answer, in words.
+func describe(e agent.Event) string {
+	switch e.Kind {
+	case agent.EventRetry:
+		return fmt.Sprintf("%s; trying again in %s (attempt %d)", e.Retry.Reason, e.Retry.Delay.Round(time.Millisecond), e.Retry.Attempt+1)
+	case agent.EventCompressed:
+		return fmt.Sprintf("the conversation was compressed from %d to %d tokens", e.Compressed.Before, e.Compressed.After)
+	}
+	return e.Text
 }
 
 func (o *textOutput) end(agent.PromptResult, string, time.Duration) {
@@ -55,9 +71,12 @@ func (o *textOutput) end(agent.PromptResult, string, time.Duration) {
 
 // stats is the accounting printed by the json formats.
 type stats struct {
-	Models     map[string]modelStats `json:"models"`
-	Tools      toolStats             `json:"tools"`
-	DurationMS int64                 `json:"duration_ms"`
+	Models map[string]modelStats `json:"models"`
+	// Session is the tokens of the whole session, earlier runs included
+	// when it was resumed.
+	Session    *tokenStats `json:"session,omitempty"`
+	Tools      toolStats   `json:"tools"`
+	DurationMS int64       `json:"duration_ms"`
 }
 
 type modelStats struct {
@@ -86,10 +105,15 @@ type toolCount struct {
 
 // tally accumulates stats from events.
 type tally struct {
-	tools toolStats
+	tools   toolStats
+	session *tokenStats // from the last usage event
 }
 
 func (t *tally) event(e agent.Event) {
+	if e.Kind == agent.EventUsage {
+		u := e.SessionUsage
+		t.session = &tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+	}
 	if e.Kind != agent.EventToolResult {
 		return
 	}
@@ -118,6 +142,7 @@ func (t *tally) stats(res agent.PromptResult, model string, elapsed time.Duratio
 			Prompt: res.Usage.PromptTokens, Candidates: res.Usage.CandidatesTokens,
 			Thoughts: res.Usage.ThoughtsTokens, Total: res.Usage.TotalTokens,
 		}}},
+		Session:    t.session,
 		Tools:      t.tools,
 		DurationMS: elapsed.Milliseconds(),
 	}
@@ -216,6 +241,10 @@ func (o *streamOutput) event(e agent.Event) {
 		if e.Err != nil {
 			o.emit(streamEvent{Type: "error", Message: e.Err.Error()})
 		}
+	case agent.EventRetry:
+		o.emit(streamEvent{Type: "retry", Message: describe(e)})
+	case agent.EventNotice, agent.EventCompressed:
+		o.emit(streamEvent{Type: "notice", Message: describe(e)})
 	}
 }
 

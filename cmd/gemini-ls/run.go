@@ -31,6 +31,8 @@ type runFlags struct {
 	model        string
 	approvalMode string
 	outputFormat string
+	resume       string
+	listSessions bool
 	logs         logFlags
 }
 
@@ -41,23 +43,25 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
 	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
 	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else "+agent.DefaultModel+")")
-	fs.StringVar(&f.approvalMode, "approval-mode", string(tools.ApprovalDefault), "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything)")
+	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything); settings' general.defaultApprovalMode when not given, else default")
+	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
+	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
 	f.logs.register(fs, "warn")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	out, err := newOutput(f.outputFormat, stdout)
+	out, err := newOutput(f.outputFormat, stdout, stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	mode := tools.ApprovalMode(f.approvalMode)
 	switch mode {
-	case tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
+	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
 	default:
 		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit or yolo, not %q", f.approvalMode))
 	}
-	if f.prompt == "" {
+	if f.prompt == "" && !f.listSessions {
 		return usageError(stderr, errors.New("-p PROMPT is required"))
 	}
 	log, closeLog, err := f.logs.logger(stderr)
@@ -100,7 +104,14 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	// ends the wait early, and the prompt then ends too.
 	_ = built.Tools.WaitForServers(ctx)
 	ag := built.Agent
-	sess := ag.NewSession()
+	if f.listSessions {
+		return listSessions(ctx, ag, dir, stdout, stderr)
+	}
+	sess, err := session(ctx, ag, f.resume, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return exitError
+	}
 	start := time.Now()
 	out.begin(sess.ID(), built.Model, f.prompt)
 	res, err := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
@@ -159,4 +170,45 @@ func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.C
 		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
 	}
 	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
+}
+
+// session is the session to run the prompt in: a new one, or the saved
+// one resume names ("latest": the newest of dir).
+func session(ctx context.Context, ag *agent.Agent, resume, dir string) (*agent.Session, error) {
+	switch resume {
+	case "":
+		return ag.NewSession(), nil
+	case "latest":
+		list, err := ag.Sessions(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("--resume latest: there is no saved session for %s", dir)
+		}
+		resume = list[0].ID
+	}
+	s, err := ag.Session(ctx, resume)
+	if _, unknown := errors.AsType[*agent.UnknownSessionError](err); unknown {
+		return nil, fmt.Errorf("--resume %s: there is no saved session with that id (gemini-ls run -list-sessions lists them)", resume)
+	}
+	return s, err
+}
+
+// listSessions prints dir's saved sessions, newest first: id, when, how
+// many prompts, title.
+func listSessions(ctx context.Context, ag *agent.Agent, dir string, stdout, stderr io.Writer) int {
+	list, err := ag.Sessions(ctx, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return exitError
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stderr, "gemini-ls: no saved sessions for %s\n", dir)
+		return 0
+	}
+	for _, s := range list {
+		fmt.Fprintf(stdout, "%s\t%s\t%d prompts\t%s\n", s.ID, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Prompts, s.Title)
+	}
+	return 0
 }
