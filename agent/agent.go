@@ -181,7 +181,7 @@ func (a *Agent) generateConfig(system string) *genai.GenerateContentConfig {
 	}
 	// Only models that think take a thinking config; gemini-2.0 and
 	// earlier refuse the request that carries one.
-	if thinks(a.cfg.Model) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {
+	if thinks(a.activeModel()) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {
 		cfg.ThinkingConfig = &genai.ThinkingConfig{
 			IncludeThoughts: a.cfg.Thinking,
 			ThinkingBudget:  a.cfg.ThinkingBudget,

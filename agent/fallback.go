@@ -41,6 +41,19 @@ type modelSwitch struct {
 	told   map[string]bool // the sessions that were told
 }
 
+// SetModel makes model the one every session's next request goes to, as
+// when the user changes model.name; it ends a fallback.
+func (a *Agent) SetModel(model string) {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
+	if model == "" {
+		model = DefaultModel
+	}
+	a.cfg.Model = model // guarded by fallback.mu after New
+	a.fallback.model, a.fallback.notice = "", ""
+	a.fallback.told = nil
+}
+
 // activeModel is the model requests go to now.
 func (a *Agent) activeModel() string {
 	a.fallback.mu.Lock()

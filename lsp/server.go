@@ -272,9 +272,10 @@ func (s *Server) notification(method string, params []byte) error {
 	switch method {
 	case "$/cancelRequest":
 		return s.cancelRequest(params)
-	case "initialized", "$/setTrace",
-		"workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
+	case "initialized", "$/setTrace", "workspace/didChangeWatchedFiles":
 		return nil
+	case "workspace/didChangeConfiguration":
+		return s.didChangeConfiguration(params)
 	case "textDocument/didOpen":
 		return s.didOpen(params)
 	case "textDocument/didChange":

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"go.uber.org/zap"
@@ -60,6 +61,7 @@ type Built struct {
 	Model        string
 	ApprovalMode tools.ApprovalMode
 	memory       *memory.Loader
+	opts         Options
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -75,23 +77,13 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if o.Warn == nil {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
 	}
-	roots := o.Workspace.Roots()
-	b := &Built{Getenv: o.Getenv}
-	set, err := settings.Load(b.Getenv, roots)
+	b := &Built{Getenv: o.Getenv, opts: o}
+	set, err := b.loadSettings(nil)
 	if err != nil {
-		o.Warn("some settings were not read", err)
-	}
-	if set, err = set.With(o.Overlay); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrOverlay, err)
+		return nil, err
 	}
 	b.Settings = set
-	b.Model = cmp.Or(o.Model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
-	b.ApprovalMode = tools.ApprovalMode(cmp.Or(string(o.ApprovalMode), set.General.DefaultApprovalMode, string(tools.ApprovalDefault)))
-	switch b.ApprovalMode {
-	case tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
-	default:
-		return nil, fmt.Errorf("%w: the approval mode must be default, auto_edit or yolo, not %q", ErrOverlay, b.ApprovalMode)
-	}
+	b.Model, b.ApprovalMode = b.choose(set, set)
 
 	auth, err := agent.AuthFromEnv(b.Getenv)
 	if err != nil {
@@ -156,8 +148,94 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		AuthType:     auth.Type,
 		Retry:        o.Retry,
 		Thinking:     true,
+
+		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
+		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})
 	return b, nil
+}
+
+// loadSettings reads the settings files, then the front end's overlay,
+// then change (workspace/didChangeConfiguration's) over them.
+func (b *Built) loadSettings(change map[string]any) (settings.Settings, error) {
+	o := b.opts
+	set, err := settings.Load(b.Getenv, o.Workspace.Roots())
+	if err != nil {
+		o.Warn("some settings were not read", err)
+	}
+	for _, overlay := range []map[string]any{o.Overlay, change} {
+		if set, err = set.With(overlay); err != nil {
+			return set, fmt.Errorf("%w: %v", ErrOverlay, err)
+		}
+	}
+	return set, nil
+}
+
+// choose picks the model and the approval mode: the front end's explicit
+// choice, unless a later change of settings (in set but not in base, the
+// settings before it) names another; then GEMINI_MODEL, as Gemini CLI
+// ranks it; then settings.
+func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode) {
+	o := b.opts
+	model, mode := o.Model, string(o.ApprovalMode)
+	if set.Model.Name != base.Model.Name {
+		model = set.Model.Name
+	}
+	if set.General.DefaultApprovalMode != base.General.DefaultApprovalMode {
+		mode = set.General.DefaultApprovalMode
+	}
+	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
+	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
+	return model, tools.ApprovalMode(mode)
+}
+
+// Reload reads the settings again with change (the settings a client sent
+// in workspace/didChangeConfiguration) over them, and applies what can
+// change while sessions run: the model and the approval mode, from the
+// next request on. It returns what it applied, and the settings that
+// changed but take effect only when the server starts again (the tools,
+// MCP servers, memory files, auth, limits). A change that cannot be used
+// is an error wrapping ErrOverlay, and nothing is applied.
+func (b *Built) Reload(change map[string]any) (applied, restart []string, err error) {
+	base, err := b.loadSettings(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := b.loadSettings(change)
+	if err != nil {
+		return nil, nil, err
+	}
+	model, mode := b.choose(base, set)
+	if b.Agent != nil {
+		if model != b.Model {
+			b.Agent.SetModel(model)
+			applied = append(applied, "model "+model)
+		}
+		if mode != b.ApprovalMode {
+			b.Agent.SetApprovalMode(mode)
+			applied = append(applied, "approval mode "+string(mode))
+		}
+	}
+	b.Model, b.ApprovalMode = model, mode
+	old := b.Settings
+	for _, c := range []struct {
+		key     string
+		changed bool
+	}{
+		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
+		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
+		{"context", !reflect.DeepEqual(old.Context, set.Context)},
+		{"security", !reflect.DeepEqual(old.Security, set.Security)},
+		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
+		{"model.compressionThreshold", old.Model.CompressionThreshold != set.Model.CompressionThreshold},
+		{"model.thinkingBudget", !reflect.DeepEqual(old.ThinkingBudgetFor(model), set.ThinkingBudgetFor(model)) || !reflect.DeepEqual(old.ModelConfigs, set.ModelConfigs)},
+	} {
+		if c.changed {
+			restart = append(restart, c.key)
+		}
+	}
+	b.Settings = set
+	return applied, restart, nil
 }
 
 // Close stops what the tools run in the background (MCP servers, the
@@ -166,4 +244,12 @@ func (b *Built) Close() {
 	if b != nil {
 		b.Tools.Close()
 	}
+}
+
+func thinkingBudget(n *int) *int32 {
+	if n == nil {
+		return nil
+	}
+	v := int32(*n)
+	return &v
 }

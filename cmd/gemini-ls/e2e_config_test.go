@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// showMessages is the text of every window/showMessage so far.
+func (h *harness) showMessages() []string {
+	var out []string
+	for _, m := range h.client.Messages("window/showMessage") {
+		var p struct{ Message string }
+		_ = json.Unmarshal(m.Params, &p)
+		out = append(out, p.Message)
+	}
+	return out
+}
+
+// The user's, the workspace's and the editor's settings layer as Gemini
+// CLI layers them, and workspace/didChangeConfiguration changes the model
+// and the approval mode of the running server; what needs a restart is
+// said, and settings that cannot be used change nothing.
+func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{
+  // the user's model, overridden by the workspace
+  "model": {"name": "user-model"},
+  "general": {"defaultApprovalMode": "auto_edit"},
+}`})
+	h := start(t, setup{
+		profile: lsptest.Plugin(),
+		env:     []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"},
+		files:   map[string]string{".gemini/settings.json": `{"model": {"name": "workspace-model"}}`},
+	}, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
+
+	first := h.prompt(map[string]any{"prompt": "hi"})
+	if got := h.model.Requests()[0].Model; got != "workspace-model" {
+		t.Errorf("first request's model = %q, want the workspace's", got)
+	}
+
+	notify := func(settings any) {
+		t.Helper()
+		if err := h.client.Notify(h.ctx, "workspace/didChangeConfiguration", map[string]any{"settings": settings}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notify(map[string]any{"gemini": map[string]any{
+		"model":   map[string]any{"name": "editor-model"},
+		"general": map[string]any{"defaultApprovalMode": "yolo"},
+		"tools":   map[string]any{"exclude": []any{"web_fetch"}},
+	}})
+	h.prompt(map[string]any{"prompt": "again", "sessionId": first.SessionID})
+	if got := h.model.Requests()[1].Model; got != "editor-model" {
+		t.Errorf("after didChangeConfiguration the model = %q", got)
+	}
+	shown := strings.Join(h.showMessages(), "\n")
+	for _, want := range []string{"now using model editor-model and approval mode yolo", "the changes to tools take effect when gemini-ls restarts"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("showMessage = %q, want %q", shown, want)
+		}
+	}
+
+	// A value of the wrong type is refused whole: the model stays.
+	notify(map[string]any{"model": map[string]any{"name": 42}})
+	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), "were not applied")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(map[string]any{"prompt": "third", "sessionId": first.SessionID})
+	if got := h.model.Requests()[2].Model; got != "editor-model" {
+		t.Errorf("after a bad change the model = %q", got)
+	}
+	if shown := strings.Join(h.showMessages(), "\n"); !strings.Contains(shown, "model.name") {
+		t.Errorf("the refusal does not name the key: %q", shown)
+	}
+}
