@@ -24,6 +24,7 @@
 (require 'jsonrpc)
 (require 'diff-mode)
 (require 'project)
+(require 'iso8601)
 (require 'markdown-mode nil t)
 
 (defgroup gemini-ls nil
@@ -252,8 +253,37 @@ the text it fontifies."
        (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
                                  'error)
        (gemini-ls--warn-once (plist-get params :message)))
+      ("retry"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (concat "> " (gemini-ls--retry-note params) "\n") 'shadow))
+      ("notice"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
+      ("compressed"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled
+        (format "> Note: the conversation was compressed (%s → %s tokens)\n"
+                (plist-get params :tokensBefore) (plist-get params :tokensAfter))
+        'warning))
       (_ nil))
     (unless (equal kind "usage") (setq gemini-ls--last-kind kind))))
+
+(defun gemini-ls--retry-note (params)
+  "\"Rate-limited ...; retrying in 2 s (attempt 1)\" for a retry update's PARAMS."
+  (let* ((secs (/ (or (plist-get params :delayMs) 0) 1000.0))
+         (reason (or (plist-get params :reason) ""))
+         (reason (if (string-empty-p reason) "the model call failed" reason)))
+    (format "%s; retrying in %s s (attempt %d)"
+            (concat (upcase (substring reason 0 1)) (substring reason 1))
+            (if (= secs (ffloor secs)) (format "%d" secs) (format "%.1f" secs))
+            (or (plist-get params :attempt) 1))))
+
+(defun gemini-ls--stop-note (reason)
+  "How a prompt that ended for REASON (not end_turn) shows in the chat."
+  (pcase reason
+    ("loop_detected"
+     "[Stopped: Gemini was repeating itself (a loop was detected), so the turn was ended.  Rephrase or narrow the request to go on.]")
+    (_ (format "[%s]" reason))))
 
 (defun gemini-ls--warn-once (msg)
   "Show MSG as a warning, once per distinct message."
@@ -355,7 +385,8 @@ continues the chat's session."
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
              (unless (equal reason "end_turn")
-               (gemini-ls--insert-styled (format "\n[%s]\n" reason) 'warning)))
+               (gemini-ls--insert-styled (format "\n%s\n" (gemini-ls--stop-note reason))
+                                         'warning)))
            (when (equal reason "error")
              (gemini-ls--warn-once (plist-get result :error)))))
        :error-fn
@@ -427,27 +458,133 @@ continues the chat's session."
     (gemini-ls--with-chat
       (insert "\n---\n*New session*\n"))))
 
+;; JSON-RPC's MethodNotFound: a server older than the method asked.
+(defconst gemini-ls--method-not-found -32601)
+
+(defun gemini-ls--method-not-found-p (err)
+  "Non-nil if ERR, a `jsonrpc-error' condition, is MethodNotFound."
+  (eql (alist-get 'jsonrpc-error-code (cdr err)) gemini-ls--method-not-found))
+
+(defun gemini-ls--time (stamp)
+  "The time of STAMP, an RFC 3339 string, or nil."
+  (and (stringp stamp)
+       (ignore-errors (encode-time (iso8601-parse stamp)))))
+
+(defun gemini-ls--ago (stamp &optional now)
+  "When STAMP was, for people: \"just now\", \"5 min ago\", ..., a date.
+NOW defaults to the current time."
+  (let ((time (gemini-ls--time stamp)))
+    (if (not time)
+        (or stamp "")
+      (let ((s (float-time (time-subtract (or now (current-time)) time))))
+        (cond ((< s 60) "just now")
+              ((< s 3600) (format "%d min ago" (floor s 60)))
+              ((< s 86400) (format "%d h ago" (floor s 3600)))
+              ((< s (* 2 86400)) "yesterday")
+              ((< s (* 7 86400)) (format "%d days ago" (floor s 86400)))
+              (t (format-time-string "%Y-%m-%d" time)))))))
+
+(defun gemini-ls--session-label (session &optional now)
+  "One row of the session list for SESSION: title, prompts, when last used.
+\"saved\" marks a session kept on disk that is not live in the server."
+  (let ((title (plist-get session :title)))
+    (format "%s  (%d prompts, %s%s)"
+            (if (string-empty-p (or title "")) "(untitled session)" title)
+            (or (plist-get session :prompts) 0)
+            (gemini-ls--ago (or (plist-get session :updatedAt)
+                                (plist-get session :createdAt))
+                            now)
+            (if (eq (plist-get session :live) :json-false) ", saved" ""))))
+
+(defun gemini-ls--list-sessions (server)
+  "The sessions of SERVER's workspace, live and saved, most recent first.
+Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
+  (let* ((project (ignore-errors (eglot--project server)))
+         (root (and project (project-root project)))
+         (sessions
+          (condition-case err
+              (plist-get (jsonrpc-request
+                          server :gemini/listSessions
+                          (if root
+                              (list :root (gemini-ls--uri (expand-file-name root)))
+                            (make-hash-table)))
+                         :sessions)
+            (jsonrpc-error
+             (if (gemini-ls--method-not-found-p err)
+                 (plist-get (jsonrpc-request server :gemini/sessions nil) :sessions)
+               (signal (car err) (cdr err)))))))
+    (sort (append sessions nil)
+          (lambda (a b)
+            (time-less-p (or (gemini-ls--time (plist-get b :updatedAt)) 0)
+                         (or (gemini-ls--time (plist-get a :updatedAt)) 0))))))
+
+(defun gemini-ls--insert-transcript (title exchanges)
+  "Show a continued session TITLE and its EXCHANGES in the chat."
+  (gemini-ls--with-chat
+    (insert (format "\n---\n*Continuing: %s*\n" title))
+    (dolist (e exchanges)
+      (insert "\n")
+      (gemini-ls--insert-styled (concat "## You\n\n" (plist-get e :prompt) "\n")
+                                'gemini-ls-user)
+      (insert "\n## Gemini\n\n" (or (plist-get e :answer) ""))
+      (gemini-ls--fresh-line)
+      (let ((reason (plist-get e :stopReason)))
+        (when (and reason (not (equal reason "end_turn")))
+          (gemini-ls--insert-styled (concat "\n" (gemini-ls--stop-note reason) "\n")
+                                    'warning))))))
+
+(defun gemini-ls-resume (id &optional title server)
+  "Continue session ID (TITLE for the chat) of SERVER.
+The server resumes it, a session saved by an earlier server too, and the
+chat shows its earlier prompts and answers; the next prompt continues it."
+  (let* ((server (or server (gemini-ls--server)))
+         (chat (gemini-ls--chat-buffer)))
+    (condition-case err
+        (let* ((result (jsonrpc-request server :gemini/resumeSession
+                                        (list :sessionId id)))
+               (session (plist-get result :session)))
+          (with-current-buffer chat
+            (setq gemini-ls--session-id (or (plist-get session :sessionId) id)
+                  gemini-ls--chat-server server))
+          (gemini-ls--insert-transcript (or (plist-get session :title) title id)
+                                        (append (plist-get result :exchanges) nil)))
+      (jsonrpc-error
+       (if (gemini-ls--method-not-found-p err)
+           ;; An older server: its sessions are live ones, continued by id.
+           (with-current-buffer chat
+             (setq gemini-ls--session-id id
+                   gemini-ls--chat-server server)
+             (gemini-ls--with-chat (insert (format "\n---\n*Continuing: %s*\n" (or title id)))))
+         (let ((msg (format "Could not continue the session: %s"
+                            (alist-get 'jsonrpc-error-message (cdr err)))))
+           (gemini-ls--with-chat
+             (gemini-ls--fresh-line)
+             (gemini-ls--insert-styled (concat msg "\n") 'error))
+           (message "%s" msg)))))
+    (display-buffer chat)))
+
 ;;;###autoload
 (defun gemini-ls-sessions ()
-  "Continue one of this connection's sessions."
+  "Continue a session of this workspace, live or saved by an earlier server."
   (interactive)
-  (let* ((sessions (append (plist-get (jsonrpc-request (gemini-ls--server)
-                                                       :gemini/sessions nil)
-                                      :sessions)
-                           nil))
+  (let* ((server (gemini-ls--server))
+         (now (current-time))
          (choices (mapcar (lambda (s)
-                            (cons (format "%s  (%d prompts, %s)"
-                                          (plist-get s :title)
-                                          (plist-get s :prompts)
-                                          (plist-get s :createdAt))
-                                  (plist-get s :sessionId)))
-                          sessions)))
+                            (cons (gemini-ls--session-label s now) s))
+                          (gemini-ls--list-sessions server))))
     (unless choices (user-error "No Gemini sessions yet"))
-    (let ((id (cdr (assoc (completing-read "Continue session: " choices nil t)
-                          choices))))
-      (with-current-buffer (gemini-ls--chat-buffer)
-        (setq gemini-ls--session-id id)
-        (gemini-ls--with-chat (insert (format "\n---\n*Session %s*\n" id)))))))
+    (let ((session (cdr (assoc (completing-read
+                                "Continue session: "
+                                ;; Keep the most recent first.
+                                (lambda (str pred action)
+                                  (if (eq action 'metadata)
+                                      '(metadata (display-sort-function . identity))
+                                    (complete-with-action action choices str pred)))
+                                nil t)
+                               choices))))
+      (when session
+        (gemini-ls-resume (plist-get session :sessionId)
+                          (plist-get session :title) server)))))
 
 ;;;###autoload
 (defun gemini-ls-chat ()

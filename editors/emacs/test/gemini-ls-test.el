@@ -596,9 +596,9 @@ It replaces the first line with TEXT."
       (should-not (equal first (buffer-local-value 'gemini-ls--session-id
                                                    (get-buffer "*gemini*"))))
       (cl-letf (((symbol-function 'completing-read)
-                 (lambda (_prompt choices &rest _)
-                   (car (cl-find-if (lambda (c) (string-prefix-p "what is this" (car c)))
-                                    choices)))))
+                 (lambda (_prompt table &rest _)
+                   (cl-find-if (lambda (c) (string-prefix-p "what is this" c))
+                               (all-completions "" table)))))
         (with-current-buffer buf (gemini-ls-sessions)))
       (should (equal first (buffer-local-value 'gemini-ls--session-id
                                                (get-buffer "*gemini*")))))))
@@ -616,6 +616,76 @@ One list per request: the texts of its contents' parts."
                          append (cl-loop for part in (plist-get content :parts)
                                          when (plist-get part :text) collect it))))
             (split-string (buffer-string) "\n" t))))
+
+;; A new server, as after Emacs restarted, lists the session an earlier one
+;; saved, shows its conversation, and the next prompt continues it.
+(ert-deftest gemini-ls-test-session-resumed-after-restart ()
+  "A session saved by an earlier gemini-ls is listed, shown and continued."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        [((text . "noted: 42"))
+         ((error . ((code . 429) (status . "RESOURCE_EXHAUSTED")
+                    (message . "slow down") (retryDelay . "100ms"))))
+         ((text . "it was 42"))]
+        '(("a.txt" . "alpha\n"))
+      (gemini-ls-test--prompt buf "remember 42")
+      (let ((first (buffer-local-value 'gemini-ls--session-id (get-buffer "*gemini*")))
+            offered)
+        (should first)
+        ;; Restart: a new server process, a new chat.
+        (let ((eglot-autoreconnect nil)) (eglot-shutdown server))
+        (kill-buffer "*gemini*")
+        (with-current-buffer buf
+          (apply #'eglot (eglot--guess-contact))
+          (setq server (eglot-current-server)))
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (_prompt table &rest _)
+                     (setq offered (all-completions "" table))
+                     (car offered))))
+          (with-current-buffer buf (gemini-ls-sessions)))
+        (should (equal offered '("remember 42  (1 prompts, just now, saved)")))
+        (should (equal first (buffer-local-value 'gemini-ls--session-id
+                                                 (get-buffer "*gemini*"))))
+        (should (string-match-p
+                 "\\*Continuing: remember 42\\*\n\n## You\n\nremember 42\n\n## Gemini\n\nnoted: 42\n"
+                 (gemini-ls-test--chat)))
+        ;; The follow-up goes to the same session, and the model sees it all.
+        (gemini-ls-test--prompt buf "what was it?")
+        (should (equal first (buffer-local-value 'gemini-ls--session-id
+                                                 (get-buffer "*gemini*"))))
+        (let ((last (car (last (gemini-ls-test--model-requests gemini-ls-test--record)))))
+          (should (cl-find "remember 42" last :test #'equal))
+          (should (cl-find "noted: 42" last :test #'equal))
+          (should (equal "what was it?" (car (last last)))))
+        (should (string-match-p "it was 42" (gemini-ls-test--chat)))
+        (should (string-match-p
+                 "> The model is rate-limited (429 RESOURCE_EXHAUSTED); retrying in 0.1 s (attempt 1)"
+                 (gemini-ls-test--chat)))
+        ;; An unknown session is an error shown plainly; the session stays.
+        (gemini-ls-resume "NOSUCHSESSION" nil server)
+        (should (string-match-p
+                 "Could not continue the session: .*unknown session \"NOSUCHSESSION\""
+                 (gemini-ls-test--chat)))
+        (should (equal first (buffer-local-value 'gemini-ls--session-id
+                                                 (get-buffer "*gemini*"))))))))
+
+(ert-deftest gemini-ls-test-session-times-and-notes ()
+  "When a session was used reads as people say it; notes and loops show."
+  (let ((now (encode-time (iso8601-parse "2026-11-22T12:00:00Z"))))
+    (should (equal "just now" (gemini-ls--ago "2026-11-22T11:59:55.123Z" now)))
+    (should (equal "5 min ago" (gemini-ls--ago "2026-11-22T11:55:00Z" now)))
+    (should (equal "3 h ago" (gemini-ls--ago "2026-11-22T10:00:00+01:00" now)))
+    (should (equal "yesterday" (gemini-ls--ago "2026-11-21T06:00:00Z" now)))
+    (should (equal "4 days ago" (gemini-ls--ago "2026-11-18T12:00:00Z" now)))
+    (should (equal (format-time-string "%Y-%m-%d" (encode-time (iso8601-parse "2026-10-01T12:00:00Z")))
+                   (gemini-ls--ago "2026-10-01T12:00:00Z" now))))
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls--insert-update "notice" '(:message "Switched to gemini-2.5-flash"))
+  (gemini-ls--insert-update "compressed" '(:tokensBefore 9000 :tokensAfter 2000))
+  (should (string-match-p "> Note: Switched to gemini-2.5-flash" (gemini-ls-test--chat)))
+  (should (string-match-p "> Note: the conversation was compressed (9000 → 2000 tokens)"
+                          (gemini-ls-test--chat)))
+  (should (string-match-p "a loop was detected" (gemini-ls--stop-note "loop_detected"))))
 
 (defmacro gemini-ls-test--picking (prefix &rest body)
   "Run BODY, the user picking the code action whose title starts with PREFIX.
@@ -704,8 +774,9 @@ answer streams into the chat, as with `gemini-ls-prompt'."
             ;; The session's history, then the prompt with its context.
             (should (member "hello" second))
             (should (cl-some (lambda (text)
+                               ;; The editor context is JSON, as Gemini CLI's IDE context.
                                (string-match-p
-                                "line 2, column 7: error: undefined name y (pyflakes)"
+                                (regexp-quote "\"line\": 2,\n          \"character\": 7,\n          \"severity\": \"error\",\n          \"message\": \"undefined name y\",\n          \"source\": \"pyflakes\"")
                                 text))
                              second))
             (should (cl-some (lambda (text)

@@ -34,6 +34,7 @@ describe("chat", function()
     vim.cmd("GeminiSessions")
     wait_for("the sessions list", function() return offered ~= nil end)
     eq("find the TODOs", offered[1].title, "title")
+    wait_for("the session to be continued", function() return gemini.state.session_id ~= nil end)
     eq(sid, gemini.state.session_id, "continued session")
   end)
 

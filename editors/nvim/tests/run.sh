@@ -14,6 +14,10 @@ else
   (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
 fi || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 nvim --version | head -1
+# Saved sessions and settings go to a home of the run's own, never the
+# user's (after the build, which uses Go's cache there).
+export HOME="$tmp/home" XDG_STATE_HOME="$tmp/home/.local/state"
+mkdir -p "$HOME"
 results="$tmp/results"
 : >"$results"
 for spec in "$here"/*_spec.lua; do

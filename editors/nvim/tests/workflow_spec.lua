@@ -50,7 +50,8 @@ describe("workflow", function()
     local sent = last_prompt()
     has(sent, "what are these", "prompt")
     has(sent, "numbers.txt", "file")
-    has(sent, "```\ntwo\nthree\n```", "selection")
+    -- The editor context is JSON, as Gemini CLI's IDE context.
+    has(sent, '"selectedText": "two\\nthree"', "selection")
     has(chat_text(), "Lines two and three.", "answer")
   end)
 

@@ -4,7 +4,7 @@
 // any time and otherwise follows event by event.
 
 import { describeError } from "./errors";
-import type { PromptResult, StopReason, ToolStatus, Update } from "./protocol";
+import type { Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
 
 export type ToolLineStatus = "running" | ToolStatus;
 
@@ -19,6 +19,8 @@ export type Item = Revised &
     | { kind: "thought"; subject: string; description: string }
     | { kind: "tool"; callId: string; name: string; title: string; status: ToolLineStatus; display: string }
     | { kind: "error"; message: string; title: string; action: string }
+    /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression. */
+    | { kind: "note"; tone: "status" | "notice"; text: string }
   );
 
 export interface Turn {
@@ -45,8 +47,8 @@ export type ChatEvent =
   /** The prompt request failed with an error response, or could not be sent. */
   | { type: "failed"; message: string }
   | { type: "stopping" }
-  /** A new session (no id) or an earlier one to continue; the view starts empty. */
-  | { type: "session"; sessionId?: string; title?: string };
+  /** A new session (no id) or an earlier one to continue, with what was said in it so far. */
+  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[] };
 
 export function emptyChat(): ChatState {
   return { turns: [], busy: false, stopping: false };
@@ -79,7 +81,12 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
     case "session":
       state.sessionId = event.sessionId;
       state.sessionTitle = event.title;
-      state.turns = [];
+      state.turns = (event.exchanges ?? []).map((e) => ({
+        prompt: e.prompt,
+        items: e.answer === "" ? [] : [{ kind: "text", text: e.answer, rev: 0 }],
+        done: true,
+        stopReason: e.stopReason ?? "end_turn",
+      }));
       state.busy = false;
       state.stopping = false;
       return;
@@ -160,9 +167,39 @@ function applyUpdate(state: ChatState, update: Update): void {
     case "error":
       addError(state, update.message);
       return;
+    case "retry": {
+      // One status line per wait: a later attempt replaces the last one's.
+      const text = retryNote(update.attempt, update.delayMs, update.reason);
+      if (last?.kind === "note" && last.tone === "status") {
+        last.text = text;
+        last.rev++;
+      } else {
+        turn.items.push({ kind: "note", tone: "status", text, rev: 0 });
+      }
+      return;
+    }
+    case "notice":
+      turn.items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
+      return;
+    case "compressed":
+      turn.items.push({
+        kind: "note",
+        tone: "notice",
+        text: `The conversation was compressed to fit the model's window (${update.tokensBefore} → ${update.tokensAfter} tokens).`,
+        rev: 0,
+      });
+      return;
     case "usage":
       return;
   }
+}
+
+/** "The model is rate-limited (429); retrying in 2 s (attempt 1)". */
+export function retryNote(attempt: number, delayMs: number, reason: string): string {
+  const seconds = delayMs / 1000;
+  const delay = Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
+  const why = reason.trim() === "" ? "the model call failed" : reason.trim();
+  return `${why[0].toUpperCase()}${why.slice(1)}; retrying in ${delay} (attempt ${attempt})`;
 }
 
 /** Adds an error to the current turn, once: the same failure arrives as an update and again in the result. */

@@ -17,18 +17,17 @@ import {
   type PromptContext,
   type PromptParams,
   type PromptResult,
-  type SessionsResult,
+  type ResumeSessionResult,
+  type SessionInfo,
   type Update,
 } from "./protocol";
+import { isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
 import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
 import { resolveServer } from "./serverPath";
 import { StatusBar } from "./status";
 
 /** How long New Session waits for a stopped prompt to answer before moving on. */
 const stopWaitMs = 5000;
-
-/** JSON-RPC's MethodNotFound: a server without gemini/sessions. */
-const methodNotFound = -32601;
 
 /** The running extension; VS Code's activate/deactivate pair has nowhere else to keep it. */
 let gemini: Gemini | undefined;
@@ -276,25 +275,30 @@ class Gemini {
     await this.openChat();
   }
 
+  /**
+   * Lists the workspace's sessions, live and saved by an earlier gemini-ls,
+   * and continues the one the user picks: the server resumes it and the chat
+   * shows what was said in it before the next prompt goes on.
+   */
   private async pickSession(): Promise<void> {
     const client = this.client;
     if (client === undefined || !client.isRunning()) {
       void vscode.window.showErrorMessage("gemini-ls is not running, so there are no sessions to show.");
       return;
     }
-    let result: SessionsResult;
+    const request: Request = (method, params) => client.sendRequest(method, params);
+    let sessions: SessionInfo[];
     try {
-      result = await client.sendRequest<SessionsResult>(methods.sessions, {});
+      sessions = await listSessions(request, vscode.workspace.workspaceFolders?.[0]?.uri.toString());
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
       void vscode.window.showErrorMessage(
-        code === methodNotFound
+        isMethodNotFound(err)
           ? "This gemini-ls cannot list sessions yet (gemini/sessions). Update gemini-ls to continue earlier sessions."
           : `Listing sessions failed: ${errorMessage(err)}`,
       );
       return;
     }
-    const picks = sessionPicks(result.sessions ?? [], this.chat.sessionId, new Date());
+    const picks = sessionPicks(sessions, this.chat.sessionId, new Date());
     if (picks.length === 0) {
       void vscode.window.showInformationMessage("There are no earlier Gemini sessions yet.");
       return;
@@ -304,7 +308,14 @@ class Gemini {
       return;
     }
     await this.stopPrompt();
-    this.apply({ type: "session", sessionId: choice.sessionId, title: choice.title });
+    let resumed: ResumeSessionResult;
+    try {
+      resumed = await resumeSession(request, choice.sessionId, choice.session);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
+      return;
+    }
+    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges });
     await this.openChat();
   }
 

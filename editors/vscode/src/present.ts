@@ -59,19 +59,31 @@ export interface SessionPick {
   description: string;
   sessionId: string;
   title: string;
+  session: SessionInfo;
 }
 
-/** Quick pick rows for gemini/sessions, newest first, the current one marked. */
+/** When a session was last used: updatedAt, or createdAt from servers that do not send it. */
+function lastUsed(s: SessionInfo): number {
+  return Date.parse(s.updatedAt ?? s.createdAt);
+}
+
+/**
+ * Quick pick rows for the session list, the most recently used first, the
+ * current one marked, "saved" for a session on disk that is not live in the
+ * server.
+ */
 export function sessionPicks(sessions: readonly SessionInfo[], currentId: string | undefined, now: Date): SessionPick[] {
   return [...sessions]
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .sort((a, b) => lastUsed(b) - lastUsed(a))
     .map((s) => {
       const title = s.title.trim() || "(untitled session)";
+      const saved = s.live === false ? " · saved" : "";
       return {
         label: (s.sessionId === currentId ? "$(check) " : "") + title,
-        description: `${s.prompts} prompt${s.prompts === 1 ? "" : "s"} · ${age(new Date(s.createdAt), now)}`,
+        description: `${s.prompts} prompt${s.prompts === 1 ? "" : "s"} · ${age(new Date(lastUsed(s)), now)}${saved}`,
         sessionId: s.sessionId,
         title,
+        session: s,
       };
     });
 }
@@ -91,6 +103,13 @@ function age(then: Date, now: Date): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) {
     return `${hours} h ago`;
+  }
+  const days = Math.floor(hours / 24);
+  if (days < 2) {
+    return "yesterday";
+  }
+  if (days < 7) {
+    return `${days} days ago`;
   }
   return then.toISOString().slice(0, 10);
 }

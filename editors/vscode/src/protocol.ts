@@ -33,7 +33,7 @@ export interface PromptParams {
   context?: PromptContext;
 }
 
-export type StopReason = "end_turn" | "cancelled" | "max_turns" | "max_tokens" | "error";
+export type StopReason = "end_turn" | "cancelled" | "max_turns" | "max_tokens" | "loop_detected" | "error";
 
 export interface PromptResult {
   sessionId: string;
@@ -70,8 +70,24 @@ export type Update =
       candidatesTokens?: number;
       thoughtsTokens?: number;
       totalTokens?: number;
+      /** Sums over the prompt's model requests, and over the session's prompts. */
+      promptUsage?: TokenUsage;
+      sessionUsage?: TokenUsage;
     }
-  | { sessionId: string; kind: "error"; message: string };
+  | { sessionId: string; kind: "error"; message: string }
+  /** The model call failed and is tried again after delayMs. */
+  | { sessionId: string; kind: "retry"; attempt: number; delayMs: number; reason: string }
+  /** The history was summarised to fit the model's window. */
+  | { sessionId: string; kind: "compressed"; tokensBefore: number; tokensAfter: number }
+  /** Something the user must be told that is not the model's text, such as a fallback to another model. */
+  | { sessionId: string; kind: "notice"; message: string };
+
+export interface TokenUsage {
+  promptTokens?: number;
+  candidatesTokens?: number;
+  thoughtsTokens?: number;
+  totalTokens?: number;
+}
 
 export interface ConfirmParams {
   sessionId: string;
@@ -87,11 +103,28 @@ export interface SessionInfo {
   sessionId: string;
   title: string;
   createdAt: string;
+  /** Absent from servers older than gemini/listSessions. */
+  updatedAt?: string;
+  root?: string;
   prompts: number;
+  /** false: saved on disk, not in the server's memory (resumed on demand). */
+  live?: boolean;
 }
 
 export interface SessionsResult {
   sessions: SessionInfo[];
+}
+
+/** One prompt of a resumed session, as the user saw it. */
+export interface Exchange {
+  prompt: string;
+  answer: string;
+  stopReason?: StopReason;
+}
+
+export interface ResumeSessionResult {
+  session: SessionInfo;
+  exchanges: Exchange[];
 }
 
 export const methods = {
@@ -99,6 +132,9 @@ export const methods = {
   update: "gemini/update",
   cancel: "gemini/cancel",
   confirm: "gemini/confirm",
+  listSessions: "gemini/listSessions",
+  /** gemini/listSessions' older name, for older servers. */
   sessions: "gemini/sessions",
+  resumeSession: "gemini/resumeSession",
   applyEdit: "workspace/applyEdit",
 } as const;

@@ -120,7 +120,34 @@ function M.update(u)
     end
   elseif u.kind == "error" then
     M.lines({ "", "**Error:** " .. (u.message or "") })
+  elseif u.kind == "retry" then
+    M.lines({ "> " .. M.retry_note(u) })
+  elseif u.kind == "notice" then
+    M.lines({ "> **Note:** " .. (u.message or "") })
+  elseif u.kind == "compressed" then
+    M.lines({
+      string.format("> **Note:** the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),
+    })
   end
+end
+
+--- "Rate-limited; retrying in 2 s (attempt 1)" for a retry update.
+function M.retry_note(u)
+  local secs = (u.delayMs or 0) / 1000
+  local delay = secs == math.floor(secs) and string.format("%d s", secs) or string.format("%.1f s", secs)
+  local reason = (u.reason and u.reason ~= "") and u.reason or "the model call failed"
+  reason = reason:sub(1, 1):upper() .. reason:sub(2)
+  return string.format("%s; retrying in %s (attempt %d)", reason, delay, u.attempt or 1)
+end
+
+local stop_notes = {
+  end_turn = "_(end_turn)_",
+  loop_detected = "**Stopped:** Gemini was repeating itself (a loop was detected), so the turn was ended. Rephrase or narrow the request to go on.",
+}
+
+--- How a prompt's end shows in the chat.
+function M.stop_note(reason)
+  return stop_notes[reason] or ("_(" .. (reason or "done") .. ")_")
 end
 
 return M

@@ -324,7 +324,7 @@ function M.prompt(text, context, on_done)
       if result.stopReason == "error" and result.error then
         notify_once(result.error)
       end
-      chat.lines({ "", "_(" .. (result.stopReason or "done") .. ")_" })
+      chat.lines({ "", chat.stop_note(result.stopReason) })
     end
     if on_done then
       on_done(err, result)
@@ -345,13 +345,107 @@ function M.new_session()
   chat.lines({ "", "---", "_(new session)_" })
 end
 
-function M.sessions()
+-- JSON-RPC's MethodNotFound: a server older than the method asked.
+local method_not_found = -32601
+
+-- Seconds since the epoch of an RFC 3339 time ("2026-11-22T12:53:39.5Z",
+-- or with an offset), nil when it is not one.
+local function epoch(stamp)
+  local y, mo, d, h, mi, sec, zone = tostring(stamp or ""):match("^(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)[%.%d]*(.*)$")
+  if not y then
+    return nil
+  end
+  -- os.time reads the table as local time; undo the local offset.
+  local now = os.time()
+  local local_offset = os.time(os.date("*t", now)) - os.time(os.date("!*t", now))
+  local t = os.time({ year = y, month = mo, day = d, hour = h, min = mi, sec = sec, isdst = false }) + local_offset
+  local sign, zh, zm = zone:match("^([+-])(%d+):(%d+)$")
+  if sign then
+    t = t - (sign == "+" and 1 or -1) * (tonumber(zh) * 3600 + tonumber(zm) * 60)
+  end
+  return t
+end
+
+--- When a session was last used, for people: "just now", "5 min ago",
+--- "3 h ago", "yesterday", "4 days ago", else the date.
+function M.ago(stamp, now)
+  local t = epoch(stamp)
+  if not t then
+    return stamp or ""
+  end
+  local s = (now or os.time()) - t
+  if s < 60 then
+    return "just now"
+  elseif s < 3600 then
+    return string.format("%d min ago", math.floor(s / 60))
+  elseif s < 86400 then
+    return string.format("%d h ago", math.floor(s / 3600))
+  elseif s < 2 * 86400 then
+    return "yesterday"
+  elseif s < 7 * 86400 then
+    return string.format("%d days ago", math.floor(s / 86400))
+  end
+  return os.date("%Y-%m-%d", t)
+end
+
+--- One row of the session list: title, prompts, when last used, and
+--- "saved" for a session on disk that is not live in the server.
+function M.session_label(s, now)
+  local when = M.ago(s.updatedAt or s.createdAt, now)
+  local title = (s.title and s.title ~= "") and s.title or "(untitled session)"
+  return string.format("%s (%d prompts, %s%s)", title, s.prompts or 0, when, s.live == false and ", saved" or "")
+end
+
+--- Continues session id: asks the server to resume it (so a session saved
+--- by an earlier server comes back) and shows its earlier conversation in
+--- the chat; the next prompt goes to it.
+function M.resume(id, title, on_done)
   local client = M.client()
   if not client then
     return
   end
   when_ready(client, function()
-  client_call(client, "request", "gemini/sessions", {}, function(err, result)
+  client_call(client, "request", "gemini/resumeSession", { sessionId = id }, function(err, result)
+    chat.show()
+    if err and err.code == method_not_found then
+      -- An older server: its sessions are live ones, continued by id.
+      M.state.session_id = id
+      chat.lines({ "", "---", "_(continuing: " .. (title or id) .. ")_" })
+    elseif err then
+      local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
+      chat.lines({ "", "**Error:** " .. msg })
+      vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+    else
+      local session = result.session or {}
+      M.state.session_id = session.sessionId or id
+      local lines = { "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }
+      for _, e in ipairs(result.exchanges or {}) do
+        vim.list_extend(lines, { "", "## Prompt", "" })
+        vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
+        vim.list_extend(lines, { "", "## Gemini", "" })
+        vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
+        if e.stopReason and e.stopReason ~= "end_turn" then
+          vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
+        end
+      end
+      chat.lines(lines)
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end)
+  end)
+end
+
+--- Lists the sessions of this workspace, live and saved, the most recently
+--- used first, and continues the one the user picks.
+function M.sessions()
+  local client = M.client()
+  if not client then
+    return
+  end
+  local root = M.config.root_dir or vim.loop.cwd()
+  local function pick(err, result)
     if err then
       notify_once(err.message)
       return
@@ -361,18 +455,28 @@ function M.sessions()
       vim.notify("Gemini: no sessions yet")
       return
     end
+    table.sort(items, function(a, b)
+      return (epoch(a.updatedAt) or 0) > (epoch(b.updatedAt) or 0)
+    end)
+    local now = os.time()
     vim.ui.select(items, {
       prompt = "Continue a Gemini session",
       format_item = function(s)
-        return string.format("%s (%d prompts, %s)", s.title, s.prompts or 0, s.createdAt or "")
+        return M.session_label(s, now)
       end,
     }, function(choice)
       if choice then
-        M.state.session_id = choice.sessionId
-        chat.show()
-        chat.lines({ "", "---", "_(continuing: " .. choice.title .. ")_" })
+        M.resume(choice.sessionId, choice.title)
       end
     end)
+  end
+  when_ready(client, function()
+  client_call(client, "request", "gemini/listSessions", { root = vim.uri_from_fname(root) }, function(err, result)
+    if err and err.code == method_not_found then
+      client_call(client, "request", "gemini/sessions", {}, pick)
+    else
+      pick(err, result)
+    end
   end)
   end)
 end

@@ -160,6 +160,8 @@ function endNote(turn: Turn): string {
       return "Stopped after too many model requests. Send another prompt to go on.";
     case "max_tokens":
       return "The answer was cut at the model's output token limit.";
+    case "loop_detected":
+      return "Stopped: Gemini was repeating itself (a loop was detected). Rephrase or narrow the request to go on.";
     default:
       return "";
   }
@@ -190,6 +192,11 @@ function createItem(item: Item): HTMLElement {
       const el = div("error");
       el.setAttribute("role", "alert");
       el.append(div("error-title"), div("error-action"), div("error-message"));
+      return el;
+    }
+    case "note": {
+      const el = div(`note note-${item.tone}`);
+      el.setAttribute("role", "status");
       return el;
     }
   }
@@ -223,6 +230,9 @@ function drawItem(el: HTMLElement, item: Item): void {
       child(el, ".error-title").textContent = item.title;
       child(el, ".error-action").textContent = item.action;
       child(el, ".error-message").textContent = item.message;
+      return;
+    case "note":
+      el.textContent = item.text;
       return;
   }
 }

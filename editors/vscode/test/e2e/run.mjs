@@ -281,7 +281,8 @@ class Workbench {
     const codeServer = path.join(here, 'node_modules/.bin/code-server');
     if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
 
-    const env = { ...process.env, GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL };
+    // gemini-ls saves sessions under XDG_STATE_HOME: the scenario's own, never the user's.
+    const env = { ...process.env, GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL, XDG_STATE_HOME: path.join(root, 'state') };
     // A real key or Vertex settings from the caller's environment must not
     // send the tests anywhere but the fake.
     for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];

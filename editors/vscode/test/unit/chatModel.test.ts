@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, emptyChat, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import { applyEvent, emptyChat, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
 import type { Update } from "../../src/protocol";
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
@@ -128,5 +128,52 @@ describe("chat model", () => {
   it("ignores usage updates", () => {
     const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, totalTokens: 2 }));
     assert.deepEqual(state.turns[0].items, []);
+  });
+
+  it("shows a continued session's earlier prompts and answers as ended turns", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      {
+        type: "session",
+        sessionId: "EARLIER",
+        title: "remember 42",
+        exchanges: [
+          { prompt: "remember 42", answer: "noted: 42", stopReason: "end_turn" },
+          { prompt: "and loop", answer: "", stopReason: "loop_detected" },
+        ],
+      },
+    );
+    assert.equal(state.sessionId, "EARLIER");
+    assert.equal(state.busy, false);
+    assert.deepEqual(state.turns, [
+      { prompt: "remember 42", items: [{ kind: "text", text: "noted: 42", rev: 0 }], done: true, stopReason: "end_turn" },
+      { prompt: "and loop", items: [], done: true, stopReason: "loop_detected" },
+    ]);
+    // The next prompt follows them in the same session.
+    applyEvent(state, { type: "prompt", text: "what was it?" });
+    applyEvent(state, { type: "update", update: { sessionId: "EARLIER", kind: "text", text: "it was 42" } });
+    assert.equal(state.turns.length, 3);
+    assert.equal(state.turns[2].items[0].kind === "text" && state.turns[2].items[0].text, "it was 42");
+  });
+
+  it("shows a retry as one status line that later attempts update, and notices and compressions as notes", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "retry", attempt: 1, delayMs: 2000, reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)" }),
+      update({ kind: "retry", attempt: 2, delayMs: 4500, reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)" }),
+      update({ kind: "notice", message: "gemini-2.5-pro is out of quota; using gemini-2.5-flash" }),
+      update({ kind: "compressed", tokensBefore: 9000, tokensAfter: 2000 }),
+      update({ kind: "text", text: "answer" }),
+    );
+    assert.deepEqual(
+      state.turns[0].items.map((i) => (i.kind === "note" ? [i.tone, i.text] : [i.kind])),
+      [
+        ["status", "The model is rate-limited (429 RESOURCE_EXHAUSTED); retrying in 4.5 s (attempt 2)"],
+        ["notice", "gemini-2.5-pro is out of quota; using gemini-2.5-flash"],
+        ["notice", "The conversation was compressed to fit the model's window (9000 → 2000 tokens)."],
+        ["text"],
+      ],
+    );
+    assert.equal(retryNote(1, 2000, ""), "The model call failed; retrying in 2 s (attempt 1)");
   });
 });

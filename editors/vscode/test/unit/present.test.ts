@@ -28,21 +28,29 @@ describe("confirmOutcome", () => {
 });
 
 describe("sessionPicks", () => {
-  it("lists sessions newest first with prompts and age, marking the current one", () => {
+  it("lists sessions most recently used first with prompts and age, marking the current one and the saved ones", () => {
     const now = new Date("2025-06-01T12:00:00Z");
-    const picks = sessionPicks(
+    const sessions = [
+      // Made long ago, used a moment ago: it comes first.
+      { sessionId: "A", title: "fix the build", createdAt: "2025-05-01T08:00:00Z", updatedAt: "2025-06-01T11:30:00Z", prompts: 1, live: true },
+      { sessionId: "B", title: "  ", createdAt: "2025-06-01T11:59:30Z", prompts: 3 },
+      { sessionId: "C", title: "old", createdAt: "2025-05-20T08:00:00Z", updatedAt: "2025-05-20T08:00:00Z", prompts: 2, live: false },
+      { sessionId: "D", title: "last week", createdAt: "2025-05-28T08:00:00Z", updatedAt: "2025-05-29T12:00:00Z", prompts: 4, live: false },
+      { sessionId: "E", title: "yesterday's", createdAt: "2025-05-31T08:00:00Z", updatedAt: "2025-05-31T08:00:00+02:00", prompts: 1, live: false },
+    ];
+    const picks = sessionPicks(sessions, "A", now);
+    assert.deepEqual(
+      picks.map(({ session, ...row }) => {
+        assert.equal(session.sessionId, row.sessionId);
+        return row;
+      }),
       [
-        { sessionId: "A", title: "fix the build", createdAt: "2025-06-01T11:30:00Z", prompts: 1 },
-        { sessionId: "B", title: "  ", createdAt: "2025-06-01T11:59:30Z", prompts: 3 },
-        { sessionId: "C", title: "old", createdAt: "2025-05-20T08:00:00Z", prompts: 2 },
+        { label: "(untitled session)", description: "3 prompts · just now", sessionId: "B", title: "(untitled session)" },
+        { label: "$(check) fix the build", description: "1 prompt · 30 min ago", sessionId: "A", title: "fix the build" },
+        { label: "yesterday's", description: "1 prompt · yesterday · saved", sessionId: "E", title: "yesterday's" },
+        { label: "last week", description: "4 prompts · 3 days ago · saved", sessionId: "D", title: "last week" },
+        { label: "old", description: "2 prompts · 2025-05-20 · saved", sessionId: "C", title: "old" },
       ],
-      "A",
-      now,
     );
-    assert.deepEqual(picks, [
-      { label: "(untitled session)", description: "3 prompts · just now", sessionId: "B", title: "(untitled session)" },
-      { label: "$(check) fix the build", description: "1 prompt · 30 min ago", sessionId: "A", title: "fix the build" },
-      { label: "old", description: "2 prompts · 2025-05-20", sessionId: "C", title: "old" },
-    ]);
   });
 });

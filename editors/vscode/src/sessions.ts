@@ -1,0 +1,51 @@
+// The session list and resume as gemini-ls speaks them, apart from VS Code
+// so they are tested against the real server: gemini/listSessions (with
+// gemini/sessions for older servers) and gemini/resumeSession.
+
+import { methods, type ResumeSessionResult, type SessionInfo, type SessionsResult } from "./protocol";
+
+/** JSON-RPC's MethodNotFound: a server older than the method asked. */
+export const methodNotFound = -32601;
+
+/** Sends a request to gemini-ls; rejects with an error carrying the JSON-RPC `code`. */
+export type Request = <R>(method: string, params: unknown) => Promise<R>;
+
+export function isMethodNotFound(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === methodNotFound;
+}
+
+/**
+ * The sessions of the workspace `root` (a file URI), live and saved, as the
+ * server lists them; from a server without gemini/listSessions, its live
+ * sessions (gemini/sessions). Rejects with MethodNotFound when it has neither.
+ */
+export async function listSessions(request: Request, root: string | undefined): Promise<SessionInfo[]> {
+  let result: SessionsResult;
+  try {
+    result = await request<SessionsResult>(methods.listSessions, root === undefined ? {} : { root });
+  } catch (err) {
+    if (!isMethodNotFound(err)) {
+      throw err;
+    }
+    result = await request<SessionsResult>(methods.sessions, {});
+  }
+  return result?.sessions ?? [];
+}
+
+/**
+ * Makes session `id` live in the server (a session saved by an earlier
+ * server too) and returns what was said in it. A server without
+ * gemini/resumeSession continues its live sessions by id alone: then the
+ * session is `fallback` and there is nothing to show.
+ */
+export async function resumeSession(request: Request, id: string, fallback: SessionInfo): Promise<ResumeSessionResult> {
+  try {
+    const result = await request<ResumeSessionResult>(methods.resumeSession, { sessionId: id });
+    return { session: result.session ?? fallback, exchanges: result.exchanges ?? [] };
+  } catch (err) {
+    if (isMethodNotFound(err)) {
+      return { session: fallback, exchanges: [] };
+    }
+    throw err;
+  }
+}
