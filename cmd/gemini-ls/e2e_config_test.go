@@ -79,3 +79,41 @@ func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
 		t.Errorf("the refusal does not name the key: %q", shown)
 	}
 }
+
+// The user's and the project's GEMINI.md files reach the model in the
+// system instruction, as Gemini CLI sends them, and a file the user edits
+// counts from the next prompt.
+func TestGeminiMdReachesTheModel(t *testing.T) {
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gemini/GEMINI.md": "Always answer in French."})
+	h := start(t, setup{
+		profile: lsptest.Plugin(),
+		env:     []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"},
+		files:   map[string]string{"GEMINI.md": "This project uses tabs.\n@docs/style.md", "docs/style.md": "Imported style rule."},
+	}, geminitest.TextTurn("oui"), geminitest.TextTurn("encore"))
+	system := func(i int) string {
+		si := h.model.Requests()[i].SystemInstruction
+		if si == nil || len(si.Parts) == 0 {
+			return ""
+		}
+		return si.Parts[0].Text
+	}
+	first := h.prompt(map[string]any{"prompt": "hi"})
+	got := system(0)
+	for _, want := range []string{
+		"--- Context from: " + home + "/.gemini/GEMINI.md ---", "Always answer in French.",
+		"--- Context from: " + h.path("GEMINI.md") + " ---", "This project uses tabs.", "Imported style rule.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("system instruction lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Index(got, "Always answer in French.") > strings.Index(got, "This project uses tabs.") {
+		t.Error("the global file must come before the project's")
+	}
+	writeFiles(t, home, map[string]string{".gemini/GEMINI.md": "Always answer in German."})
+	h.prompt(map[string]any{"prompt": "again", "sessionId": first.SessionID})
+	if got := system(1); !strings.Contains(got, "Always answer in German.") || strings.Contains(got, "French") {
+		t.Errorf("the edited global file is not seen by the next prompt:\n%s", got)
+	}
+}
