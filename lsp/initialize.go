@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	geminiauth "github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
@@ -83,12 +84,12 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 }
 
 func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions) (*agent.Agent, error) {
-	auth, err := agent.AuthFromEnv(s.getenv)
+	auth, err := geminiauth.Resolve("", s.getenv)
 	if err != nil {
 		return nil, err
 	}
 	auth.Version = s.opts.Version
-	gen := agent.NewGenerator(auth) // makes its client on the first prompt
+	gen := geminiauth.NewGenerator(auth) // makes its client on the first prompt
 	set, err := settings.Load(s.getenv, ws.Roots())
 	s.warnUser("some settings were not read", err)
 	toolSet := toolset.Build(ctx, toolset.Config{

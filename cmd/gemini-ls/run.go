@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	geminiauth "github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
@@ -76,7 +77,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	defer closeLog()
 
-	auth, err := agent.AuthFromEnv(os.Getenv)
+	auth, err := geminiauth.Resolve("", os.Getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
@@ -92,7 +93,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
 		return exitUsage
 	}
-	gen := agent.NewGenerator(auth)
+	gen := geminiauth.NewGenerator(auth)
 	set, err := settings.Load(os.Getenv, []string{dir})
 	if err != nil {
 		log.Warn("some settings were not read", zap.Error(err))

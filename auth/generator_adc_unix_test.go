@@ -1,6 +1,6 @@
 //go:build unix
 
-package agent_test
+package auth_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 )
 
@@ -20,7 +20,7 @@ import (
 // nobody has written yet), another whose context ends stops waiting for it.
 func TestGeneratorWaitForClientEndsWithContext(t *testing.T) {
 	a := newADC(t, geminitest.TextTurn("hi"))
-	gen := agent.NewGenerator(a.auth)
+	gen := auth.NewGenerator(a.auth)
 	if err := syscall.Mkfifo(a.credsPath, 0o600); err != nil {
 		t.Fatal(err)
 	}
