@@ -55,6 +55,10 @@ type Auth struct {
 	Config genai.ClientConfig
 	// CodeAssist configures oauth-personal and cloud-shell.
 	CodeAssist CodeAssist
+	// CredentialsFile is GOOGLE_APPLICATION_CREDENTIALS as getenv read it,
+	// for Application Default Credentials (vertex-ai with a project,
+	// cloud-shell); the auth library looks in the usual places when empty.
+	CredentialsFile string `json:",omitempty"`
 	// Version names this build in the User-Agent header (gemini-ls/Version).
 	Version string
 	// Proxy picks the proxy of each request; http.ProxyFromEnvironment
@@ -93,6 +97,7 @@ func (e *Error) Error() string { return e.Message }
 func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	a := Auth{Type: strings.TrimSpace(selectedType), Source: FromSettings, Proxy: proxyFunc(env)}
+	a.CredentialsFile = env("GOOGLE_APPLICATION_CREDENTIALS")
 	if a.Type == "" {
 		a.Type, a.Source = typeFromEnv(env), FromEnvironment
 		if a.Type == "" {

@@ -94,7 +94,7 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 			login.Warn = g.opts.warn
 			tokens = login
 		} else {
-			tokens = codeassist.NewADC(plain)
+			tokens = codeassist.NewADC(a.CredentialsFile, plain)
 		}
 		return codeassist.New(codeassist.Config{
 			Endpoint:   a.CodeAssist.Endpoint,
@@ -117,8 +117,9 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 		// What genai does for Vertex AI without a client of its own, done
 		// here so that the proxy and Retry-After transport stay under it.
 		creds, err := credentials.DetectDefault(&credentials.DetectOptions{
-			Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"},
-			Client: plain,
+			Scopes:          []string{"https://www.googleapis.com/auth/cloud-platform"},
+			Client:          plain,
+			CredentialsFile: a.CredentialsFile,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("finding Application Default Credentials: %w", err)

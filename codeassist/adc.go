@@ -17,14 +17,18 @@ import (
 type ADC struct {
 	// HTTPClient fetches tokens; the auth library's default when nil.
 	HTTPClient *http.Client
+	// CredentialsFile is GOOGLE_APPLICATION_CREDENTIALS as the caller reads
+	// it (a .env file may set it); the process's lookup when empty.
+	CredentialsFile string
 
 	lock  chan struct{}
 	creds *auth.Credentials
 }
 
-// NewADC returns Application Default Credentials fetching tokens with client.
-func NewADC(client *http.Client) *ADC {
-	return &ADC{HTTPClient: client, lock: make(chan struct{}, 1)}
+// NewADC returns Application Default Credentials from file (or the usual
+// places when empty), fetching tokens with client.
+func NewADC(file string, client *http.Client) *ADC {
+	return &ADC{HTTPClient: client, CredentialsFile: file, lock: make(chan struct{}, 1)}
 }
 
 // Token returns an access token for the Code Assist scopes.
@@ -36,7 +40,7 @@ func (a *ADC) Token(ctx context.Context) (string, error) {
 	}
 	defer func() { <-a.lock }()
 	if a.creds == nil {
-		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: OAuthScopes, Client: a.HTTPClient})
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: OAuthScopes, Client: a.HTTPClient, CredentialsFile: a.CredentialsFile})
 		if err != nil {
 			return "", fmt.Errorf("finding Application Default Credentials: %w", err)
 		}

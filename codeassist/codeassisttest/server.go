@@ -239,20 +239,34 @@ func (s *Server) operation(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, op)
 }
 
-// token grants an access token for the refresh token, as Google's token
-// endpoint does for an installed application's client.
+// token grants an access token for Gemini CLI's refresh token (an
+// installed application's client) or a service account's assertion, as
+// Google's token endpoint does.
 func (s *Server) token(w http.ResponseWriter, r *http.Request, body []byte) {
 	form, err := parseForm(body)
-	if err != nil || r.Method != http.MethodPost || form.Get("grant_type") != "refresh_token" {
+	if err != nil || r.Method != http.MethodPost {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_request"})
 		return
 	}
-	if form.Get("client_id") != geminiCLIClientID || form.Get("client_secret") == "" {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
-		return
-	}
-	if form.Get("refresh_token") != s.opts.RefreshToken {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Token has been expired or revoked."})
+	switch form.Get("grant_type") {
+	case "refresh_token":
+		if form.Get("client_id") != geminiCLIClientID || form.Get("client_secret") == "" {
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
+			return
+		}
+		if form.Get("refresh_token") != s.opts.RefreshToken {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Token has been expired or revoked."})
+			return
+		}
+	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
+		// A service account's signed assertion (Application Default
+		// Credentials); the fake does not check the signature.
+		if form.Get("assertion") == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
+			return
+		}
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
 		return
 	}
 	s.mu.Lock()
@@ -260,10 +274,14 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request, body []byte) {
 	token := fmt.Sprintf("granted-%d", s.grants)
 	s.valid[token] = true
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{
+	grant := map[string]any{
 		"access_token": token, "token_type": "Bearer", "expires_in": 3600,
-		"id_token": "id-" + token, "scope": "https://www.googleapis.com/auth/cloud-platform",
-	})
+		"scope": "https://www.googleapis.com/auth/cloud-platform",
+	}
+	if form.Get("grant_type") == "refresh_token" {
+		grant["id_token"] = "id-" + token // Gemini CLI's login has one; its content is not read
+	}
+	writeJSON(w, http.StatusOK, grant)
 }
 
 // generate unwraps the Code Assist request, has the model fake answer it,
