@@ -17,7 +17,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{" 0 ", 0, true},
 		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
 		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true}, // already past: retry now
-		{"Monday, 04-May-26 03:03:01 GMT", time.Minute, true},     // RFC 850, which HTTP still allows
+		{"Monday, 04-May-26 03:03:01 GMT", time.Minute, true},    // RFC 850, which HTTP still allows
 		{"", 0, false},
 		{"-3", 0, false},
 		{"soon", 0, false},
