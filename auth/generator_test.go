@@ -200,12 +200,16 @@ func retryDelay(t *testing.T, err error) string {
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v, want a genai.APIError", err)
 	}
+	var delays []string
 	for _, d := range apiErr.Details {
 		if strings.HasSuffix(d["@type"].(string), "google.rpc.RetryInfo") {
-			return d["retryDelay"].(string)
+			delays = append(delays, d["retryDelay"].(string))
 		}
 	}
-	return ""
+	if len(delays) > 1 {
+		t.Errorf("%d RetryInfo details: %q", len(delays), delays)
+	}
+	return strings.Join(delays, ",")
 }
 
 // An HTTP Retry-After becomes the RetryInfo delay the agent's retry reads,

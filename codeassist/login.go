@@ -240,11 +240,9 @@ func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token) 
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600, as Gemini CLI writes it: the tokens
+	// are the user's alone.
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
