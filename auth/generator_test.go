@@ -95,15 +95,22 @@ func TestAPIKeyModesRequestShape(t *testing.T) {
 
 // Vertex AI with a project and location sends the ADC token (see
 // generator_adc_test.go for the lookup) to the Vertex AI path.
+// The authorized client keeps the shared transport under it (here seen
+// by the Retry-After detail).
 func TestVertexADCRequestShape(t *testing.T) {
-	a := newADC(t, geminitest.TextTurn("hi"))
+	a := newADC(t, geminitest.Turn{Err: &geminitest.APIError{Code: 429, Message: "later", RetryAfter: 4 * time.Second}}, geminitest.TextTurn("hi"))
 	tokenURL, _ := a.tokenServer("adc-token")
 	a.writeCredentials(tokenURL)
 	a.auth.Version = "1.2.3"
-	if got := stream(t, auth.NewGenerator(a.auth)); got != "hi" {
+	gen := auth.NewGenerator(a.auth)
+	_, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("x"), nil)
+	if got := retryDelay(t, err); got != "4s" {
+		t.Errorf("retryDelay %q, want 4s from Retry-After", got)
+	}
+	if got := stream(t, gen); got != "hi" {
 		t.Fatalf("streamed %q", got)
 	}
-	r := a.model.Requests()[0]
+	r := a.model.Requests()[1]
 	if r.Header.Get("Authorization") != "Bearer adc-token" || r.APIKey != "" || r.Model != "gemini-x" ||
 		!strings.Contains(strings.Join(r.Header.Values("User-Agent"), " "), "gemini-ls/1.2.3") {
 		t.Errorf("request headers %v model %q", r.Header, r.Model)
@@ -155,17 +162,24 @@ func TestCloudShellThroughCodeAssist(t *testing.T) {
 	ca := codeassisttest.NewTestServer(t, codeassisttest.Options{
 		CurrentTier: &codeassisttest.Tier{ID: "standard-tier"}, Project: "proj",
 	}, geminitest.TextTurn("hi"))
+	// The credentials file is named in getenv (a .env file) only, not in
+	// the process environment; its tokens come through the proxy.
 	a := newADC(t)
-	a.writeCredentials(ca.TokenURL()) // a service account whose token endpoint is the fake's
-	shell := resolve(t, "", map[string]string{"CLOUD_SHELL": "true", "CODE_ASSIST_ENDPOINT": ca.URL})
+	f, err := os.Create(filepath.Join(t.TempDir(), "sa.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.writeCredentialsTo(f, "http://oauth.invalid/token")
+	proxy, hosts := forwardProxy(t, ca.URL)
+	shell := resolve(t, "", map[string]string{"CLOUD_SHELL": "true", "CODE_ASSIST_ENDPOINT": ca.URL, "GOOGLE_APPLICATION_CREDENTIALS": f.Name(), "HTTP_PROXY": proxy})
 	if shell.Type != "cloud-shell" {
 		t.Fatalf("type %q", shell.Type)
 	}
 	if got := stream(t, auth.NewGenerator(shell)); got != "hi" {
 		t.Fatalf("streamed %q", got)
 	}
-	if ca.Grants() != 1 {
-		t.Errorf("%d token grants", ca.Grants())
+	if ca.Grants() != 1 || len(hosts()) != 1 || hosts()[0] != "oauth.invalid" {
+		t.Errorf("%d token grants, proxy saw %q", ca.Grants(), hosts())
 	}
 	for _, r := range ca.RequestsFor("streamGenerateContent") {
 		if r.Header.Get("Authorization") != "Bearer granted-1" {
