@@ -406,3 +406,37 @@ func TestLoginErrors(t *testing.T) {
 		t.Errorf("no refresh token: %v", err)
 	}
 }
+
+// The onboarding request as setup.ts makes it: the user's project for a
+// paid tier, none for the free tier (whose project is Google-managed).
+func TestOnboardRequest(t *testing.T) {
+	for _, tc := range []struct {
+		tier, project, wantLoad, wantOnboard string
+	}{
+		{"standard-tier", "user-proj",
+			`{"cloudaicompanionProject":"user-proj","metadata":{"duetProject":"user-proj","ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"}}`,
+			`{"cloudaicompanionProject":"user-proj","metadata":{"duetProject":"user-proj","ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"},"tierId":"standard-tier"}`},
+		{"free-tier", "user-proj",
+			`{"cloudaicompanionProject":"user-proj","metadata":{"duetProject":"user-proj","ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"}}`,
+			`{"metadata":{"ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"},"tierId":"free-tier"}`},
+		{"standard-tier", "",
+			`{"metadata":{"ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"}}`,
+			`{"metadata":{"ideType":"IDE_UNSPECIFIED","platform":"PLATFORM_UNSPECIFIED","pluginType":"GEMINI"},"tierId":"standard-tier"}`},
+	} {
+		t.Run(tc.tier+" "+tc.project, func(t *testing.T) {
+			srv := codeassisttest.NewTestServer(t, codeassisttest.Options{
+				AccessToken: "tok", Project: "assigned", AllowedTiers: []codeassisttest.Tier{{ID: tc.tier, IsDefault: true}},
+			})
+			user, err := newClient(srv, tc.project).Setup(context.Background())
+			if err != nil || user.ProjectID != "assigned" || user.TierID != tc.tier {
+				t.Fatalf("Setup = %+v, %v", user, err)
+			}
+			if got := toJSON(decode(t, srv.RequestsFor("loadCodeAssist")[0].Body)); got != tc.wantLoad {
+				t.Errorf("loadCodeAssist = %s\nwant %s", got, tc.wantLoad)
+			}
+			if got := toJSON(decode(t, srv.RequestsFor("onboardUser")[0].Body)); got != tc.wantOnboard {
+				t.Errorf("onboardUser = %s\nwant %s", got, tc.wantOnboard)
+			}
+		})
+	}
+}
