@@ -440,3 +440,24 @@ func TestOnboardRequest(t *testing.T) {
 		})
 	}
 }
+
+// A rotated refresh token is written back; a token that expires in use is
+// refreshed again, not kept.
+func TestLoginRotationAndExpiry(t *testing.T) {
+	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{NewRefreshToken: "rotated", ExpiresIn: 1})
+	path := writeCreds(t, t.TempDir(), map[string]any{"access_token": "old", "refresh_token": "refresh", "expiry_date": 1})
+	login := codeassist.NewLogin(path, srv.TokenURL(), nil)
+	for i := 1; i <= 2; i++ {
+		// A token for a second is already within oauth2's early-expiry margin.
+		if _, err := login.Token(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if srv.Grants() != i {
+			t.Fatalf("after call %d: %d grants, want a refresh per call", i, srv.Grants())
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if file := decode(t, data); file["refresh_token"] != "rotated" || file["access_token"] != "granted-2" {
+		t.Errorf("file = %s", data)
+	}
+}

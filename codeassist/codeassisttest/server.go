@@ -63,6 +63,11 @@ type Options struct {
 	IneligibleReasons []string
 	// PendingPolls is how many operation polls answer "not done" first.
 	PendingPolls int
+	// ExpiresIn is the lifetime of granted tokens, in seconds; 3600 when 0.
+	ExpiresIn int
+	// NewRefreshToken, when set, is granted with each token and replaces
+	// RefreshToken, as a token endpoint that rotates refresh tokens does.
+	NewRefreshToken string
 }
 
 // Request is one request the fake received.
@@ -254,7 +259,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request, body []byte) {
 			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "invalid_client"})
 			return
 		}
-		if form.Get("refresh_token") != s.opts.RefreshToken {
+		s.mu.Lock()
+		refresh := s.opts.RefreshToken
+		s.mu.Unlock()
+		if form.Get("refresh_token") != refresh {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "Token has been expired or revoked."})
 			return
 		}
@@ -274,9 +282,19 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request, body []byte) {
 	token := fmt.Sprintf("granted-%d", s.grants)
 	s.valid[token] = true
 	s.mu.Unlock()
+	expiresIn := s.opts.ExpiresIn
+	if expiresIn == 0 {
+		expiresIn = 3600
+	}
 	grant := map[string]any{
-		"access_token": token, "token_type": "Bearer", "expires_in": 3600,
+		"access_token": token, "token_type": "Bearer", "expires_in": expiresIn,
 		"scope": "https://www.googleapis.com/auth/cloud-platform",
+	}
+	if s.opts.NewRefreshToken != "" {
+		grant["refresh_token"] = s.opts.NewRefreshToken
+		s.mu.Lock()
+		s.opts.RefreshToken = s.opts.NewRefreshToken
+		s.mu.Unlock()
 	}
 	if form.Get("grant_type") == "refresh_token" {
 		grant["id_token"] = "id-" + token // Gemini CLI's login has one; its content is not read
