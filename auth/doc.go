@@ -20,5 +20,5 @@
 //   - Every request of every backend goes through one transport: the proxy
 //     the environment names, the User-Agent gemini-ls/<version>, and an
 //     HTTP Retry-After turned into the RetryInfo detail the agent's retry
-//     obeys (retryafter.go).
+//     obeys (transport.go).
 package auth

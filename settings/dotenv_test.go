@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/settings"
 )
@@ -183,15 +184,29 @@ func TestDotenvUnsafeFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, ".env"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	getenv, path, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: dir, Trusted: true})
+	type result struct {
+		getenv settings.Getenv
+		path   string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		getenv, path, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: dir, Trusted: true})
+		done <- result{getenv, path, err}
+	}()
 	var fe *settings.FileError
-	if !errors.As(err, &fe) || path != filepath.Join(dir, ".env") || !strings.Contains(err.Error(), "not a regular file") || getenv("X") != "" {
-		t.Errorf("FIFO: %v (path %q)", err, path)
+	select {
+	case r := <-done:
+		if !errors.As(r.err, &fe) || r.path != filepath.Join(dir, ".env") || !strings.Contains(r.err.Error(), "not a regular file") || r.getenv("X") != "" {
+			t.Errorf("FIFO: %v (path %q)", r.err, r.path)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("LoadDotenv blocked on a FIFO")
 	}
 
 	big := t.TempDir()
 	write(t, filepath.Join(big, ".env"), "X="+strings.Repeat("a", 10<<20))
-	_, _, err = settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: big, Trusted: true})
+	_, _, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: big, Trusted: true})
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than 10 MiB") {
 		t.Errorf("large file: %v", err)
 	}
