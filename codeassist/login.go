@@ -168,9 +168,7 @@ func (l *Login) refresh(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, 
 	if err != nil {
 		return nil, err
 	}
-	if fresh.RefreshToken == "" {
-		fresh.RefreshToken = tok.RefreshToken
-	}
+	// oauth2 keeps the old refresh token when the answer has no new one.
 	return fresh, nil
 }
 
@@ -178,17 +176,21 @@ func (l *Login) refresh(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, 
 // rewrite, and those gemini-ls uses. Only a regular file is read (a FIFO
 // or a device would block or never end).
 func readCreds(path string) (map[string]json.RawMessage, credsFile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, credsFile{}, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Stat before opening: opening a FIFO blocks until a writer comes.
+	info, err := os.Stat(path)
 	if err != nil {
 		return nil, credsFile{}, err
 	}
 	if !info.Mode().IsRegular() {
 		return nil, credsFile{}, errors.New("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, credsFile{}, err
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+		return nil, credsFile{}, errors.New("replaced while being opened")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxCredsSize+1))
 	if err != nil {
