@@ -90,9 +90,9 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	case OAuthPersonal, CloudShell, ComputeADC:
 		var tokens codeassist.TokenSource
 		if a.Type == OAuthPersonal {
-			login := codeassist.NewLogin(a.CodeAssist.CredsPath, a.CodeAssist.TokenURL, plain)
-			login.Warn = g.opts.warn
-			tokens = login
+			tokens = codeassist.NewLogin(codeassist.LoginConfig{
+				Path: a.CodeAssist.CredsPath, TokenURL: a.CodeAssist.TokenURL, HTTPClient: plain, Warn: g.opts.warn,
+			})
 		} else {
 			tokens = codeassist.NewADC(a.CredentialsFile, plain)
 		}

@@ -15,20 +15,19 @@ import (
 // the first token, not when the source is made, and a failed lookup is
 // not kept: credentials set up after it are used without a restart.
 type ADC struct {
-	// HTTPClient fetches tokens; the auth library's default when nil.
-	HTTPClient *http.Client
-	// CredentialsFile is GOOGLE_APPLICATION_CREDENTIALS as the caller reads
-	// it (a .env file may set it); the process's lookup when empty.
-	CredentialsFile string
+	client *http.Client // fetches tokens; the auth library's default when nil
+	file   string       // GOOGLE_APPLICATION_CREDENTIALS as the caller reads it
 
 	lock  chan struct{}
 	creds *auth.Credentials
 }
 
-// NewADC returns Application Default Credentials from file (or the usual
-// places when empty), fetching tokens with client.
+// NewADC returns Application Default Credentials from file (the caller's
+// GOOGLE_APPLICATION_CREDENTIALS, which a .env file may set; the usual
+// places when empty), fetching tokens with client (the auth library's
+// default when nil).
 func NewADC(file string, client *http.Client) *ADC {
-	return &ADC{HTTPClient: client, CredentialsFile: file, lock: make(chan struct{}, 1)}
+	return &ADC{client: client, file: file, lock: make(chan struct{}, 1)}
 }
 
 // Token returns an access token for the Code Assist scopes.
@@ -40,7 +39,7 @@ func (a *ADC) Token(ctx context.Context) (string, error) {
 	}
 	defer func() { <-a.lock }()
 	if a.creds == nil {
-		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: OAuthScopes, Client: a.HTTPClient, CredentialsFile: a.CredentialsFile})
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: OAuthScopes, Client: a.client, CredentialsFile: a.file})
 		if err != nil {
 			return "", fmt.Errorf("finding Application Default Credentials: %w", err)
 		}

@@ -303,7 +303,7 @@ func TestLoginRefreshesExpiredToken(t *testing.T) {
 		"access_token": "old", "refresh_token": "refresh", "token_type": "Bearer",
 		"expiry_date": expired, "scope": "old-scope", "id_token": "old-id", "gemini_cli_extra": map[string]any{"kept": true},
 	})
-	login := codeassist.NewLogin(path, srv.TokenURL(), nil)
+	login := codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: srv.TokenURL()})
 	c := codeassist.New(codeassist.Config{Endpoint: srv.URL, Tokens: login})
 	resp, err := c.GenerateContent(context.Background(), "m", genai.Text("x"), nil)
 	if err != nil || resp.Text() != "hi" {
@@ -335,7 +335,7 @@ func TestLoginRefreshesExpiredToken(t *testing.T) {
 	}
 
 	// A second login (a new process) uses the written token, no refresh.
-	again := codeassist.NewLogin(path, srv.TokenURL(), nil)
+	again := codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: srv.TokenURL()})
 	if tok, err := again.Token(context.Background()); err != nil || tok != "granted-1" || srv.Grants() != 1 {
 		t.Errorf("second login token %q, %v after %d grants", tok, err, srv.Grants())
 	}
@@ -349,7 +349,7 @@ func TestConcurrentRefreshKeepsFileWhole(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 40)
 	for range 8 {
-		login := codeassist.NewLogin(path, srv.TokenURL(), nil)
+		login := codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: srv.TokenURL()})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -384,14 +384,14 @@ func TestLoginErrors(t *testing.T) {
 	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{RefreshToken: "the-real-one"})
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "oauth_creds.json")
-	_, err := codeassist.NewLogin(missing, srv.TokenURL(), nil).Token(context.Background())
+	_, err := codeassist.NewLogin(codeassist.LoginConfig{Path: missing, TokenURL: srv.TokenURL()}).Token(context.Background())
 	var noLogin *codeassist.NoLoginError
 	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "run `gemini`, choose \"Sign in with Google\"") {
 		t.Errorf("missing file: %v", err)
 	}
 
 	revoked := writeCreds(t, dir, map[string]any{"access_token": "old", "refresh_token": "revoked", "expiry_date": 1})
-	_, err = codeassist.NewLogin(revoked, srv.TokenURL(), nil).Token(context.Background())
+	_, err = codeassist.NewLogin(codeassist.LoginConfig{Path: revoked, TokenURL: srv.TokenURL()}).Token(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "invalid_grant") || !strings.Contains(err.Error(), "Sign in with Google") {
 		t.Errorf("revoked login: %v", err)
 	}
@@ -401,7 +401,7 @@ func TestLoginErrors(t *testing.T) {
 
 	noRefresh := filepath.Join(dir, "x.json")
 	os.WriteFile(noRefresh, []byte(`{"access_token":"old","expiry_date":1}`), 0o600)
-	_, err = codeassist.NewLogin(noRefresh, srv.TokenURL(), nil).Token(context.Background())
+	_, err = codeassist.NewLogin(codeassist.LoginConfig{Path: noRefresh, TokenURL: srv.TokenURL()}).Token(context.Background())
 	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "expired and it holds no refresh token") {
 		t.Errorf("no refresh token: %v", err)
 	}
@@ -446,7 +446,7 @@ func TestOnboardRequest(t *testing.T) {
 func TestLoginRotationAndExpiry(t *testing.T) {
 	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{NewRefreshToken: "rotated", ExpiresIn: 1})
 	path := writeCreds(t, t.TempDir(), map[string]any{"access_token": "old", "refresh_token": "refresh", "expiry_date": 1})
-	login := codeassist.NewLogin(path, srv.TokenURL(), nil)
+	login := codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: srv.TokenURL()})
 	for i := 1; i <= 2; i++ {
 		// A token for a second is already within oauth2's early-expiry margin.
 		if _, err := login.Token(context.Background()); err != nil {

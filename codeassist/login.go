@@ -58,11 +58,8 @@ func (e *NoLoginError) Error() string {
 
 func (e *NoLoginError) Unwrap() error { return e.Err }
 
-// Login is the cached Google login Gemini CLI keeps in Path. It reads the
-// file when it needs a token (so a login made after gemini-ls started is
-// used), refreshes an expired token with the refresh token, and writes the
-// new token back to the file, for Gemini CLI and the next gemini-ls.
-type Login struct {
+// LoginConfig configures a Login.
+type LoginConfig struct {
 	// Path is the credentials file, <UserDir>/oauth_creds.json.
 	Path string
 	// TokenURL is the OAuth token endpoint; GoogleTokenURL when empty.
@@ -72,16 +69,29 @@ type Login struct {
 	// Warn, when set, hears of a refreshed token that could not be
 	// written back to Path.
 	Warn func(error)
+}
 
+// Login is the cached Google login Gemini CLI keeps in a file. It reads
+// the file when it needs a token (so a login made after gemini-ls started
+// is used), refreshes an expired token with the refresh token, and writes
+// the new token back to the file, for Gemini CLI and the next gemini-ls.
+type Login struct {
+	cfg LoginConfig
 	// lock is held while the token is read or refreshed: a channel so that
 	// a waiter whose context ends stops waiting.
 	lock  chan struct{}
 	token *oauth2.Token // the last token read or granted
 }
 
-// NewLogin returns the cached login in path.
-func NewLogin(path, tokenURL string, client *http.Client) *Login {
-	return &Login{Path: path, TokenURL: tokenURL, HTTPClient: client, lock: make(chan struct{}, 1)}
+// NewLogin returns the cached login cfg names.
+func NewLogin(cfg LoginConfig) *Login {
+	if cfg.TokenURL == "" {
+		cfg.TokenURL = GoogleTokenURL
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	return &Login{cfg: cfg, lock: make(chan struct{}, 1)}
 }
 
 // CheckLogin reports whether path holds a cached login gemini-ls can use
@@ -116,9 +126,9 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 	}
 	// Another process (Gemini CLI, another gemini-ls) may have refreshed or
 	// replaced the login since: read the file again before refreshing.
-	raw, creds, err := readCreds(l.Path)
+	raw, creds, err := readCreds(l.cfg.Path)
 	if err != nil {
-		return "", &NoLoginError{Path: l.Path, Err: err}
+		return "", &NoLoginError{Path: l.cfg.Path, Err: err}
 	}
 	tok := &oauth2.Token{AccessToken: creds.AccessToken, RefreshToken: creds.RefreshToken, TokenType: creds.TokenType}
 	if creds.ExpiryDate > 0 {
@@ -129,37 +139,29 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		return tok.AccessToken, nil
 	}
 	if tok.RefreshToken == "" {
-		return "", &NoLoginError{Path: l.Path, Err: errors.New("its token expired and it holds no refresh token")}
+		return "", &NoLoginError{Path: l.cfg.Path, Err: errors.New("its token expired and it holds no refresh token")}
 	}
 	fresh, err := l.refresh(ctx, tok)
 	if err != nil {
-		return "", fmt.Errorf("refreshing the cached Google login %s: %w (if the login was revoked: %s)", l.Path, err, LoginHowTo)
+		return "", fmt.Errorf("refreshing the cached Google login %s: %w (if the login was revoked: %s)", l.cfg.Path, err, LoginHowTo)
 	}
-	if err := writeCreds(l.Path, raw, fresh); err != nil && l.Warn != nil {
+	if err := writeCreds(l.cfg.Path, raw, fresh); err != nil && l.cfg.Warn != nil {
 		// The token is good for this process all the same; the file keeps
 		// the old one, which Gemini CLI refreshes on its own.
-		l.Warn(fmt.Errorf("writing the refreshed login back to %s: %w", l.Path, err))
+		l.cfg.Warn(fmt.Errorf("writing the refreshed login back to %s: %w", l.cfg.Path, err))
 	}
 	l.token = fresh
 	return fresh.AccessToken, nil
 }
 
 func (l *Login) refresh(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
-	tokenURL := l.TokenURL
-	if tokenURL == "" {
-		tokenURL = GoogleTokenURL
-	}
 	cfg := &oauth2.Config{
 		ClientID:     oauthClientID,
 		ClientSecret: oauthClientSecret,
-		Endpoint:     oauth2.Endpoint{TokenURL: tokenURL, AuthStyle: oauth2.AuthStyleInParams},
+		Endpoint:     oauth2.Endpoint{TokenURL: l.cfg.TokenURL, AuthStyle: oauth2.AuthStyleInParams},
 		Scopes:       OAuthScopes,
 	}
-	client := l.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, client)
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, l.cfg.HTTPClient)
 	// An expired token makes the source refresh; a copy without the access
 	// token makes sure it does even within oauth2's early-expiry margin.
 	expired := *tok
@@ -237,6 +239,11 @@ func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token) 
 	data, err := json.MarshalIndent(raw, "", "  ")
 	if err != nil {
 		return err
+	}
+	// A symlinked file (a dotfiles manager's) is rewritten where it
+	// points, leaving the link in place, as Gemini CLI's writeFile does.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".oauth_creds-*.tmp")
 	if err != nil {
