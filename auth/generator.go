@@ -6,7 +6,7 @@ import (
 	"iter"
 	"net/http"
 
-	"cloud.google.com/go/auth/credentials"
+	gauth "cloud.google.com/go/auth"
 	"cloud.google.com/go/auth/httptransport"
 	"google.golang.org/genai"
 
@@ -94,7 +94,9 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 				Path: a.CodeAssist.CredsPath, TokenURL: a.CodeAssist.TokenURL, HTTPClient: plain, Warn: g.opts.warn,
 			})
 		} else {
-			tokens = codeassist.NewADC(a.CredentialsFile, plain)
+			tokens = codeassist.NewADC(func() (*gauth.Credentials, error) {
+				return detectADC(a.CredentialsFile, codeassist.OAuthScopes, plain)
+			})
 		}
 		return codeassist.New(codeassist.Config{
 			Endpoint:   a.CodeAssist.Endpoint,
@@ -116,13 +118,9 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	if cfg.Backend == genai.BackendVertexAI && cfg.APIKey == "" && cfg.Credentials == nil {
 		// What genai does for Vertex AI without a client of its own, done
 		// here so that the proxy and Retry-After transport stay under it.
-		creds, err := credentials.DetectDefault(&credentials.DetectOptions{
-			Scopes:          []string{"https://www.googleapis.com/auth/cloud-platform"},
-			Client:          plain,
-			CredentialsFile: a.CredentialsFile,
-		})
+		creds, err := detectADC(a.CredentialsFile, []string{"https://www.googleapis.com/auth/cloud-platform"}, plain)
 		if err != nil {
-			return nil, fmt.Errorf("finding Application Default Credentials: %w", err)
+			return nil, err
 		}
 		quotaProject, err := creds.QuotaProjectID(ctx)
 		if err != nil {

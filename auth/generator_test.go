@@ -371,3 +371,23 @@ func TestOAuthPersonalMissingLoginIsResolveError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A credentials file named through getenv is read as ADC would read it,
+// only if it is one of ADC's types and a regular file.
+func TestCredentialsFileFromGetenv(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd.json")
+	os.WriteFile(odd, []byte(`{"type": "api_key", "key": "x"}`), 0o600)
+	notFile := filepath.Join(dir, "a-directory")
+	os.Mkdir(notFile, 0o700)
+	for file, want := range map[string]string{
+		odd:     `has type "api_key", not one of Application Default Credentials' types`,
+		notFile: "not a regular file",
+	} {
+		a := resolve(t, "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "l", "GOOGLE_VERTEX_BASE_URL": "http://127.0.0.1:9", "GOOGLE_APPLICATION_CREDENTIALS": file})
+		_, err := auth.NewGenerator(a).GenerateContent(context.Background(), "m", genai.Text("x"), nil)
+		if err == nil || !strings.HasPrefix(err.Error(), "creating vertex-ai client: ") || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), file) {
+			t.Errorf("%s: err = %v", file, err)
+		}
+	}
+}
