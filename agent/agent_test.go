@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -74,7 +74,7 @@ func TestLogging(t *testing.T) {
 	now := time.Date(2026, 5, 4, 3, 2, 1, 0, time.UTC)
 	a, _ := newAgent(t, srv, agent.Config{
 		Logger:   zap.New(core),
-		AuthType: agent.AuthGeminiAPIKey,
+		AuthType: auth.GeminiAPIKey,
 		Model:    "gemini-log",
 		Now:      func() time.Time { return now },
 	})
@@ -148,115 +148,5 @@ func TestUsageEvents(t *testing.T) {
 	}
 	if infos := a.LiveSessions(); len(infos) != 1 || infos[0].Usage.TotalTokens != 59 || infos[0].Prompts != 2 || infos[0].Title != "hi" {
 		t.Errorf("session info = %+v", infos)
-	}
-}
-
-func env(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
-}
-
-func TestAuthFromEnv(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		vars    map[string]string
-		want    agent.Auth
-		wantErr string
-	}{
-		{
-			name:    "no key",
-			vars:    map[string]string{},
-			wantErr: "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!",
-		},
-		{
-			name: "gemini key with base URL",
-			vars: map[string]string{"GEMINI_API_KEY": "k1", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9"},
-			want: agent.Auth{Type: "gemini-api-key", Config: genai.ClientConfig{
-				Backend: genai.BackendGeminiAPI, APIKey: "k1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://127.0.0.1:9"},
-			}},
-		},
-		{
-			name: "vertex with project and location",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://v"},
-			want: agent.Auth{Type: "vertex-ai", Config: genai.ClientConfig{
-				Backend: genai.BackendVertexAI, Project: "p", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://v"},
-			}},
-		},
-		{
-			name: "vertex express mode",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "True", "GOOGLE_API_KEY": "gk", "GEMINI_API_KEY": "ignored"},
-			want: agent.Auth{Type: "vertex-ai", Config: genai.ClientConfig{Backend: genai.BackendVertexAI, APIKey: "gk"}},
-		},
-		{
-			name: "vertex without credentials",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_PROJECT": "p", "GEMINI_API_KEY": "k"},
-			wantErr: "When using Vertex AI, you must specify either:\n" +
-				"• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.\n" +
-				"• GOOGLE_API_KEY environment variable (if using express mode).\n" +
-				"Update your environment and try again (no reload needed if using .env)!",
-		},
-		{
-			name: "vertex off",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "false", "GEMINI_API_KEY": "k"},
-			want: agent.Auth{Type: "gemini-api-key", Config: genai.ClientConfig{Backend: genai.BackendGeminiAPI, APIKey: "k"}},
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := agent.AuthFromEnv(env(tc.vars))
-			if tc.wantErr != "" {
-				var authErr *agent.AuthError
-				if !errors.As(err, &authErr) || authErr.Message != tc.wantErr || err.Error() != tc.wantErr {
-					t.Fatalf("err = %q, want an *AuthError %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if toJSON(got) != toJSON(tc.want) {
-				t.Errorf("auth = %s, want %s", toJSON(got), toJSON(tc.want))
-			}
-		})
-	}
-}
-
-func TestGeneratorFromEnv(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		vars func(url string) map[string]string
-		key  string
-	}{
-		{"gemini api", func(url string) map[string]string {
-			return map[string]string{"GEMINI_API_KEY": "gemini-key", "GOOGLE_GEMINI_BASE_URL": url}
-		}, "gemini-key"},
-		{"vertex express", func(url string) map[string]string {
-			return map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_API_KEY": "vertex-key", "GOOGLE_VERTEX_BASE_URL": url}
-		}, "vertex-key"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.NewTestServer(t, geminitest.TextTurn("hi"))
-			auth, err := agent.AuthFromEnv(env(tc.vars(srv.URL)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			auth.Version = "1.2.3"
-			gen := agent.NewGenerator(auth)
-			resp, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
-			if err != nil || resp.Text() != "hi" {
-				t.Fatalf("GenerateContent = %v, %v", resp, err)
-			}
-			if _, err := gen.CountTokens(context.Background(), "gemini-x", genai.Text("hello"), nil); err != nil {
-				t.Fatal(err)
-			}
-			r := srv.Requests()[0]
-			if r.APIKey != tc.key || r.Model != "gemini-x" {
-				t.Errorf("request key %q model %q", r.APIKey, r.Model)
-			}
-			if ua := r.Header.Values("User-Agent"); !strings.Contains(strings.Join(ua, " "), "gemini-ls/1.2.3") {
-				t.Errorf("User-Agent = %q", ua)
-			}
-			if auth.Config.HTTPOptions.Headers != nil {
-				t.Error("NewGenerator modified the caller's headers")
-			}
-		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -22,8 +23,8 @@ import (
 // Retry waits are recorded instead of slept.
 func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
 	t.Helper()
-	cfg.Generator = agent.NewGenerator(agent.Auth{
-		Type:    agent.AuthGeminiAPIKey,
+	cfg.Generator = auth.NewGenerator(auth.Auth{
+		Type:    auth.GeminiAPIKey,
 		Version: "test",
 		Config: genai.ClientConfig{
 			APIKey:      "test-key",

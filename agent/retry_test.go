@@ -14,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/auth"
 )
 
 func TestRetryOn429WithRetryInfo(t *testing.T) {
@@ -148,7 +149,7 @@ func TestDefaultSleepHonoursCancel(t *testing.T) {
 
 func generatorFor(t *testing.T, srv *geminitest.Server) agent.ContentGenerator {
 	t.Helper()
-	return agent.NewGenerator(agent.Auth{Type: agent.AuthGeminiAPIKey, Config: genai.ClientConfig{
+	return auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Config: genai.ClientConfig{
 		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
 	}})
 }

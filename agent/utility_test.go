@@ -9,14 +9,15 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
 )
 
 // A tool's utility call goes to the Flash model as one generateContent
 // request, retried on a server error like any model request.
 func TestUtilityCallsTheFlashModelWithRetry(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(503, "overloaded"), geminitest.TextTurn("a summary"))
-	gen := agent.NewGenerator(agent.Auth{
-		Type:   agent.AuthGeminiAPIKey,
+	gen := auth.NewGenerator(auth.Auth{
+		Type:   auth.GeminiAPIKey,
 		Config: genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}},
 	})
 	var waits int

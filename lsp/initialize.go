@@ -82,6 +82,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 	built, err := setup.Build(ctx, setup.Options{
 		Workspace:    ws,
 		Getenv:       s.getenv,
+		LookupEnv:    s.opts.LookupEnv,
 		Version:      s.opts.Version,
 		Logger:       s.log, // the agent's warnings reach the editor too
 		Warn:         s.warnUser,

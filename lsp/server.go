@@ -29,8 +29,11 @@ const (
 type Options struct {
 	Logger  *zap.Logger
 	Version string
-	// Getenv reads the environment (auth, GEMINI_MODEL); os.Getenv when nil.
-	Getenv func(string) string
+	// Getenv and LookupEnv read the environment (auth, GEMINI_MODEL);
+	// os.Getenv and os.LookupEnv when nil. With Getenv set and LookupEnv
+	// nil, an empty variable counts as unset.
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
 	// Retry is the model-call retry policy; the agent's default when zero.
 	Retry agent.RetryPolicy
 	// TranscriptDir is where executeCommand prompts write their Markdown
@@ -90,7 +93,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		opts.Logger = zap.NewNop()
 	}
 	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
+		opts.Getenv, opts.LookupEnv = os.Getenv, os.LookupEnv
 	}
 	if opts.ConfirmWait == 0 {
 		opts.ConfirmWait = 2 * time.Second
@@ -248,6 +251,8 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 		return s.listSessions(ctx, params)
 	case "gemini/resumeSession":
 		return s.resumeSession(ctx, params)
+	case "gemini/authStatus":
+		return s.authStatus()
 	case "workspace/executeCommand":
 		release()
 		return s.executeCommand(ctx, params)

@@ -102,3 +102,15 @@ func (s *Server) resumeSession(ctx context.Context, raw []byte) (any, error) {
 	}
 	return map[string]any{"session": sessionInfoOf(info), "exchanges": out}, nil
 }
+
+// authStatus answers gemini/authStatus: the auth mode chosen, why, whether
+// it is usable and what is missing; never a secret.
+func (s *Server) authStatus() (any, error) {
+	s.mu.Lock()
+	built := s.built
+	s.mu.Unlock()
+	if built == nil {
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "the agent could not be set up; see the server's log")
+	}
+	return built.AuthStatus(), nil
+}

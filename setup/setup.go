@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -22,9 +23,11 @@ import (
 // Options is what a front end knows when it builds the agent.
 type Options struct {
 	Workspace *workspace.Workspace
-	// Getenv reads the process environment; the .env file is layered
-	// under it here.
-	Getenv  settings.Getenv
+	// Getenv and LookupEnv read the process environment (LookupEnv tells
+	// a variable set to "" from an unset one; derived from Getenv when
+	// nil); the .env file is layered under it here.
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
 	Version string
 	Logger  *zap.Logger
 	// Warn tells the user of a problem that does not stop the build: the
@@ -55,8 +58,9 @@ type Built struct {
 	Tools    *toolset.Set // nil when AuthErr is set
 	Settings settings.Settings
 	// Getenv is the environment as the agent sees it: the process's,
-	// then the .env file's.
-	Getenv settings.Getenv
+	// then the .env file's (EnvFile, "" when none was found).
+	Getenv  settings.Getenv
+	EnvFile string
 	// Model and ApprovalMode are what was chosen.
 	Model        string
 	ApprovalMode tools.ApprovalMode
@@ -77,7 +81,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if o.Warn == nil {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
 	}
-	b := &Built{Getenv: o.Getenv, opts: o}
+	b := &Built{opts: o}
+	b.Getenv, b.EnvFile = loadEnv(o)
 	set, err := b.loadSettings(nil)
 	if err != nil {
 		return nil, err
@@ -85,13 +90,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Settings = set
 	b.Model, b.ApprovalMode = b.choose(set, set)
 
-	auth, err := agent.AuthFromEnv(b.Getenv)
+	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	if err != nil {
 		b.AuthErr = err
 		return b, nil
 	}
-	auth.Version = o.Version
-	gen := agent.NewGenerator(auth) // makes its client on the first prompt
+	creds.Version = o.Version
+	// The generator makes its client on the first prompt.
+	gen := auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
 	b.memory = memory.New(memory.Config{
 		Workspace: o.Workspace,
 		UserDir:   settings.UserDir(b.Getenv),
@@ -145,7 +151,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		TrustedTools: trusted,
 		MaxTurns:     maxTurns,
 		Logger:       o.Logger,
-		AuthType:     auth.Type,
+		AuthType:     creds.Type,
 		Retry:        o.Retry,
 		Thinking:     true,
 
@@ -153,6 +159,38 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})
 	return b, nil
+}
+
+// loadEnv is the environment with the .env file Gemini CLI would load
+// under it: the first .gemini/.env or .env from the first root upward,
+// else the user's.
+func loadEnv(o Options) (settings.Getenv, string) {
+	lookup := o.LookupEnv
+	if lookup == nil {
+		lookup = func(name string) (string, bool) {
+			v := o.Getenv(name)
+			return v, v != ""
+		}
+	}
+	roots := o.Workspace.Roots()
+	if len(roots) == 0 {
+		return o.Getenv, ""
+	}
+	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
+		Dir:             roots[0],
+		Trusted:         settings.WorkspaceTrusted(o.Getenv, roots[0]),
+		ExcludedEnvVars: settings.DefaultExcludedEnvVars,
+	})
+	if err != nil {
+		o.Warn("the .env file was not read", err)
+	}
+	return getenv, path
+}
+
+// AuthStatus says which auth mode is chosen, why, and what is missing,
+// never a secret: for gemini/authStatus.
+func (b *Built) AuthStatus() auth.Report {
+	return auth.Status(b.Settings.Security.Auth.SelectedType, b.Getenv)
 }
 
 // loadSettings reads the settings files, then the front end's overlay,

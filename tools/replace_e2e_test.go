@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -29,8 +30,8 @@ func (p *recordingProposer) Propose(ctx context.Context, change workspace.FileCh
 func TestReplaceLLMFixThroughGemini(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn(
 		`{"search": "\ttimeout := 30\n", "replace": "\ttimeout := 60\n", "explanation": "The file has 30, not 10."}`))
-	gen := agent.NewGenerator(agent.Auth{
-		Type:   agent.AuthGeminiAPIKey,
+	gen := auth.NewGenerator(auth.Auth{
+		Type:   auth.GeminiAPIKey,
 		Config: genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}},
 	})
 	root, err := filepath.EvalSymlinks(t.TempDir())

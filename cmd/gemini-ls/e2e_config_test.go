@@ -117,3 +117,53 @@ func TestGeminiMdReachesTheModel(t *testing.T) {
 		t.Errorf("the edited global file is not seen by the next prompt:\n%s", got)
 	}
 }
+
+// gemini/authStatus says which auth mode is chosen and what is missing,
+// never a secret; a key in the workspace's .env is used as Gemini CLI
+// uses it, and one set in the environment wins over it.
+func TestAuthStatusAndDotEnv(t *testing.T) {
+	type report struct {
+		Type      string   `json:"type"`
+		Source    string   `json:"source"`
+		Usable    bool     `json:"usable"`
+		Problem   string   `json:"problem"`
+		Variables []string `json:"variables"`
+	}
+	status := func(h *harness) (r report) {
+		t.Helper()
+		if err := h.client.Call(h.ctx, "gemini/authStatus", nil, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+
+	none := start(t, setup{profile: lsptest.Plugin(), noKey: true})
+	if r := status(none); r.Usable || r.Type != "gemini-api-key" || !strings.Contains(r.Problem, "GEMINI_API_KEY environment variable not found") {
+		t.Errorf("without credentials: %+v", r)
+	}
+
+	const secret = "dotenv-secret-key"
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, files: map[string]string{".env": "GEMINI_API_KEY=" + secret + "\n"}},
+		geminitest.TextTurn("hello"))
+	r := status(h)
+	if !r.Usable || r.Type != "gemini-api-key" || !strings.Contains(strings.Join(r.Variables, ","), "GEMINI_API_KEY") {
+		t.Errorf("with the key in .env: %+v", r)
+	}
+	var raw json.RawMessage
+	if err := h.client.Call(h.ctx, "gemini/authStatus", nil, &raw); err != nil || strings.Contains(string(raw), secret) {
+		t.Errorf("authStatus shows the key: %s (%v)", raw, err)
+	}
+	if res := h.prompt(map[string]any{"prompt": "hi"}); res.StopReason != "end_turn" {
+		t.Fatalf("prompt with the .env key: %+v", res)
+	}
+	if got := h.model.Requests()[0].Header.Get("x-goog-api-key"); got != secret {
+		t.Errorf("the request's key = %q, want the .env's", got)
+	}
+
+	// The environment wins over .env.
+	env := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{".env": "GEMINI_API_KEY=" + secret + "\n"}}, geminitest.TextTurn("hello"))
+	env.prompt(map[string]any{"prompt": "hi"})
+	if got := env.model.Requests()[0].Header.Get("x-goog-api-key"); got != "test-key" {
+		t.Errorf("the request's key = %q, want the environment's", got)
+	}
+}

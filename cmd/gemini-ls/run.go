@@ -83,6 +83,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	built, err := agentsetup.Build(ctx, agentsetup.Options{
 		Workspace:    ws,
 		Getenv:       os.Getenv,
+		LookupEnv:    os.LookupEnv,
 		Version:      version,
 		Logger:       log,
 		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },

@@ -38,9 +38,10 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
-		Logger:  log,
-		Version: version,
-		Getenv:  os.Getenv,
+		Logger:    log,
+		Version:   version,
+		Getenv:    os.Getenv,
+		LookupEnv: os.LookupEnv,
 	})
 }
 

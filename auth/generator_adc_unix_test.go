@@ -1,6 +1,6 @@
 //go:build unix
 
-package agent_test
+package auth_test
 
 import (
 	"context"
@@ -12,15 +12,15 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
 )
 
 // While one request makes the client (here: reading a credentials file
 // nobody has written yet), another whose context ends stops waiting for it.
 func TestGeneratorWaitForClientEndsWithContext(t *testing.T) {
 	a := newADC(t, geminitest.TextTurn("hi"))
-	gen := agent.NewGenerator(a.auth)
+	gen := auth.NewGenerator(a.auth)
 	if err := syscall.Mkfifo(a.credsPath, 0o600); err != nil {
 		t.Fatal(err)
 	}

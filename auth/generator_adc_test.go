@@ -1,4 +1,4 @@
-package agent_test
+package auth_test
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
 )
 
 // adc is Vertex AI with Application Default Credentials from a service
@@ -28,7 +28,7 @@ type adc struct {
 	credsPath string
 	key       []byte // PEM
 	model     *geminitest.Server
-	auth      agent.Auth
+	auth      auth.Auth
 }
 
 func newADC(t *testing.T, turns ...geminitest.Turn) *adc {
@@ -51,7 +51,7 @@ func newADC(t *testing.T, turns ...geminitest.Turn) *adc {
 	}
 	a.key = pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 	a.model = geminitest.NewTestServer(t, turns...)
-	a.auth, err = agent.AuthFromEnv(env(map[string]string{
+	a.auth, err = auth.Resolve("", env(map[string]string{
 		"GOOGLE_GENAI_USE_VERTEXAI": "true",
 		"GOOGLE_CLOUD_PROJECT":      "p",
 		"GOOGLE_CLOUD_LOCATION":     "us-central1",
@@ -117,7 +117,7 @@ func TestGeneratorReadsCredentialsAtFirstRequest(t *testing.T) {
 	staleURL, staleGrants := a.tokenServer("stale-token")
 	freshURL, _ := a.tokenServer("fresh-token")
 	a.writeCredentials(staleURL)
-	gen := agent.NewGenerator(a.auth)
+	gen := auth.NewGenerator(a.auth)
 	a.writeCredentials(freshURL) // e.g. `gcloud auth application-default login` after the server started
 
 	resp, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
@@ -136,7 +136,7 @@ func TestGeneratorReadsCredentialsAtFirstRequest(t *testing.T) {
 // looks again.
 func TestGeneratorRetriesCredentialLookup(t *testing.T) {
 	a := newADC(t, geminitest.TextTurn("hi"))
-	gen := agent.NewGenerator(a.auth)
+	gen := auth.NewGenerator(a.auth)
 
 	_, err := gen.GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "creating vertex-ai client: ") || !strings.Contains(err.Error(), a.credsPath) {

@@ -1,0 +1,24 @@
+// Package auth decides how gemini-ls reaches the model, as Gemini CLI
+// decides it, and makes the content generator for that choice.
+//
+// The auth type is the user's security.auth.selectedType, else the one the
+// environment implies (GOOGLE_GENAI_USE_GCA, GOOGLE_GENAI_USE_VERTEXAI,
+// GEMINI_API_KEY, CLOUD_SHELL, in Gemini CLI's order). Four types are
+// served, named as Gemini CLI names them: gemini-api-key and vertex-ai
+// through the genai SDK, oauth-personal (Gemini CLI's cached "Sign in with
+// Google") and cloud-shell (Application Default Credentials) through the
+// Code Assist server (package codeassist).
+//
+// Invariants:
+//   - Missing credentials are an *Error whose Message is Gemini CLI's
+//     wording, shown to the user as it is; gemini-ls runs no login flow of
+//     its own, it says how to log in with Gemini CLI.
+//   - Nothing is read from the network, and no credential file beyond a
+//     stat, until the first request: a front end makes its generator while
+//     the editor waits.
+//   - Status never carries a secret: a key or token is reported as "set".
+//   - Every request of every backend goes through one transport: the proxy
+//     the environment names, the User-Agent gemini-ls/<version>, and an
+//     HTTP Retry-After turned into the RetryInfo detail the agent's retry
+//     obeys (transport.go).
+package auth

@@ -1,0 +1,222 @@
+package codeassist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// UserData is what the setup found: the project requests are billed to and
+// the user's tier.
+type UserData struct {
+	ProjectID string
+	TierID    string
+	TierName  string
+}
+
+// Setup errors, worded as setup.ts words them.
+var (
+	ErrProjectIDRequired = errors.New("This account requires setting the GOOGLE_CLOUD_PROJECT or GOOGLE_CLOUD_PROJECT_ID env var. See https://goo.gle/gemini-cli-auth-docs#workspace-gca")
+)
+
+// Tier ids setup.ts knows.
+const (
+	tierFree     = "free-tier"
+	tierLegacy   = "legacy-tier"
+	tierStandard = "standard-tier"
+)
+
+var numericProject = regexp.MustCompile(`^\d+$`)
+
+type clientMetadata struct {
+	IDEType     string `json:"ideType"`
+	Platform    string `json:"platform"`
+	PluginType  string `json:"pluginType"`
+	DuetProject string `json:"duetProject,omitempty"`
+}
+
+type tier struct {
+	ID                                 string `json:"id"`
+	Name                               string `json:"name"`
+	IsDefault                          bool   `json:"isDefault"`
+	UserDefinedCloudaicompanionProject bool   `json:"userDefinedCloudaicompanionProject"`
+}
+
+type ineligibleTier struct {
+	ReasonCode    string `json:"reasonCode"`
+	ReasonMessage string `json:"reasonMessage"`
+	ValidationURL string `json:"validationUrl"`
+}
+
+type loadResponse struct {
+	CurrentTier             *tier            `json:"currentTier"`
+	PaidTier                *tier            `json:"paidTier"`
+	AllowedTiers            []tier           `json:"allowedTiers"`
+	IneligibleTiers         []ineligibleTier `json:"ineligibleTiers"`
+	CloudaicompanionProject string           `json:"cloudaicompanionProject"`
+}
+
+type operation struct {
+	Name     string `json:"name"`
+	Done     bool   `json:"done"`
+	Response struct {
+		CloudaicompanionProject struct {
+			ID string `json:"id"`
+		} `json:"cloudaicompanionProject"`
+	} `json:"response"`
+}
+
+// Setup finds the user's project and tier once per Client, as setup.ts's
+// setupUser does: loadCodeAssist, then, for an account without a tier,
+// onboardUser with the default allowed tier and polls of its operation.
+// Generate calls run it themselves; a front end may call it early to
+// report problems. A failure is not kept: the next call tries again.
+func (c *Client) Setup(ctx context.Context) (UserData, error) {
+	select {
+	case c.settingUp <- struct{}{}:
+	case <-ctx.Done():
+		return UserData{}, ctx.Err()
+	}
+	defer func() { <-c.settingUp }()
+	if c.user != nil {
+		return *c.user, nil
+	}
+	user, err := c.setup(ctx)
+	if err != nil {
+		return UserData{}, fmt.Errorf("setting up Code Assist: %w", err)
+	}
+	c.user = &user
+	return user, nil
+}
+
+func (c *Client) setup(ctx context.Context) (UserData, error) {
+	project := c.cfg.Project
+	if numericProject.MatchString(project) {
+		return UserData{}, fmt.Errorf("Invalid Google Cloud Project ID: %q. The GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) environment variable must be set to your string-based Project ID (e.g., \"my-project-123\"), not your numeric Project Number. Please update your environment variables.", project)
+	}
+	meta := clientMetadata{IDEType: "IDE_UNSPECIFIED", Platform: "PLATFORM_UNSPECIFIED", PluginType: "GEMINI", DuetProject: project}
+	loadReq := map[string]any{"metadata": meta}
+	if project != "" {
+		loadReq["cloudaicompanionProject"] = project
+	}
+	data, err := c.call(ctx, "loadCodeAssist", loadReq)
+	if err != nil {
+		return UserData{}, err
+	}
+	var load loadResponse
+	if err := json.Unmarshal(data, &load); err != nil {
+		return UserData{}, fmt.Errorf("decoding the loadCodeAssist answer: %w", err)
+	}
+	if load.CurrentTier == nil {
+		for _, t := range load.IneligibleTiers {
+			if t.ReasonCode == "VALIDATION_REQUIRED" && t.ValidationURL != "" {
+				return UserData{}, fmt.Errorf("Account validation required: %s (verify at %s, then try again)", t.ReasonMessage, t.ValidationURL)
+			}
+		}
+	}
+
+	if cur := load.CurrentTier; cur != nil {
+		user := UserData{TierID: cur.ID, TierName: cur.Name}
+		if p := load.PaidTier; p != nil && p.ID != "" {
+			user.TierID, user.TierName = p.ID, p.Name
+		}
+		if user.TierID == "" {
+			user.TierID = tierStandard
+		}
+		switch {
+		case load.CloudaicompanionProject != "":
+			user.ProjectID = load.CloudaicompanionProject
+		case project != "":
+			user.ProjectID = project
+		default:
+			return UserData{}, ineligibleOrProjectRequired(load)
+		}
+		return user, nil
+	}
+
+	t := onboardTier(load)
+	req := map[string]any{"tierId": t.ID, "metadata": meta}
+	if t.ID == tierFree {
+		// The free tier uses a managed project; naming one fails.
+		meta.DuetProject = ""
+		req["metadata"] = meta
+	} else if project != "" {
+		req["cloudaicompanionProject"] = project
+	}
+	data, err = c.call(ctx, "onboardUser", req)
+	if err != nil {
+		return UserData{}, err
+	}
+	var op operation
+	if err := json.Unmarshal(data, &op); err != nil {
+		return UserData{}, fmt.Errorf("decoding the onboardUser answer: %w", err)
+	}
+	for polls := 0; !op.Done && op.Name != ""; polls++ {
+		if polls >= c.cfg.MaxPolls {
+			return UserData{}, fmt.Errorf("onboarding to the %s tier did not finish after %d polls of %s", t.ID, polls, op.Name)
+		}
+		if err := sleep(ctx, c.cfg.PollInterval); err != nil {
+			return UserData{}, err
+		}
+		data, err := c.get(ctx, c.base+"/"+strings.TrimPrefix(op.Name, "/"))
+		if err != nil {
+			return UserData{}, fmt.Errorf("polling the onboarding operation: %w", err)
+		}
+		name := op.Name
+		op = operation{}
+		if err := json.Unmarshal(data, &op); err != nil {
+			return UserData{}, fmt.Errorf("decoding the onboarding operation: %w", err)
+		}
+		if op.Name == "" {
+			op.Name = name
+		}
+	}
+	user := UserData{ProjectID: op.Response.CloudaicompanionProject.ID, TierID: t.ID, TierName: t.Name}
+	if user.ProjectID == "" {
+		if project == "" {
+			return UserData{}, ineligibleOrProjectRequired(load)
+		}
+		user.ProjectID = project
+	}
+	return user, nil
+}
+
+// onboardTier is the default allowed tier, else the legacy tier, as
+// setup.ts's getOnboardTier picks it.
+func onboardTier(load loadResponse) tier {
+	for _, t := range load.AllowedTiers {
+		if t.IsDefault {
+			if t.ID == "" {
+				t.ID = tierStandard
+			}
+			return t
+		}
+	}
+	return tier{ID: tierLegacy, UserDefinedCloudaicompanionProject: true}
+}
+
+func ineligibleOrProjectRequired(load loadResponse) error {
+	var reasons []string
+	for _, t := range load.IneligibleTiers {
+		reasons = append(reasons, t.ReasonMessage)
+	}
+	if len(reasons) > 0 {
+		return errors.New(strings.Join(reasons, ", "))
+	}
+	return ErrProjectIDRequired
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,251 @@
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// LookupEnv looks up an environment variable, telling unset from empty
+// (os.LookupEnv).
+type LookupEnv func(string) (string, bool)
+
+// DefaultExcludedEnvVars are the variables a project's .env may not set
+// unless advanced.excludedEnvVars says otherwise (Gemini CLI's
+// DEFAULT_EXCLUDED_ENV_VARS): they change how the tool itself runs.
+var DefaultExcludedEnvVars = []string{"DEBUG", "DEBUG_MODE", "GEMINI_CLI_IDE_SERVER_STDIO_COMMAND", "GEMINI_CLI_IDE_SERVER_STDIO_ARGS"}
+
+// untrustedEnvVars are the only variables read from a .env file in an
+// untrusted workspace (Gemini CLI's AUTH_ENV_VAR_WHITELIST).
+var untrustedEnvVars = []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"}
+
+// DotenvOptions say where to look for a .env file and what it may set.
+type DotenvOptions struct {
+	// Dir is the working root the search starts from.
+	Dir string
+	// Trusted is whether Dir is a trusted folder (WorkspaceTrusted). Only
+	// then is a .gemini/.env read, and a .env file may set anything;
+	// otherwise it may set only the auth variables, their values stripped
+	// to letters, digits and -_./ as Gemini CLI strips them.
+	Trusted bool
+	// ExcludedEnvVars is advanced.excludedEnvVars: variables a plain .env
+	// file (not one in a .gemini directory) does not set.
+	// DefaultExcludedEnvVars when nil.
+	ExcludedEnvVars []string
+	// IgnoreLocalEnv is advanced.ignoreLocalEnv: a plain .env is read only
+	// from the home directory.
+	IgnoreLocalEnv bool
+}
+
+// LoadDotenv finds the .env file Gemini CLI would load and returns a
+// getenv that answers from lookup (the process environment) first and the
+// file second: a variable already set, even to "", wins. The file is the
+// first found from opts.Dir upward, in each directory .gemini/.env (when
+// trusted) then .env; else ~/.gemini/.env (when trusted) then ~/.env, home
+// being $GEMINI_CLI_HOME or $HOME. path is the file used ("" when none).
+// A file that cannot be read is an error, and its variables are left out;
+// nothing else is changed: the process environment is not touched.
+func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path string, err error) {
+	values := map[string]string{}
+	getenv = func(name string) string {
+		if v, ok := lookup(name); ok {
+			return v
+		}
+		return values[name]
+	}
+	home, _ := lookup("GEMINI_CLI_HOME")
+	if home == "" {
+		home, _ = lookup("HOME")
+	}
+	path = findEnvFile(opts.Dir, home, opts.Trusted, opts.IgnoreLocalEnv)
+	if path == "" {
+		return getenv, "", nil
+	}
+	src, err := readRegularFile(path)
+	if err != nil {
+		return getenv, path, &FileError{Path: path, Err: err}
+	}
+	excluded := opts.ExcludedEnvVars
+	if excluded == nil {
+		excluded = DefaultExcludedEnvVars
+	}
+	// Files in a .gemini directory are gemini-ls's own; the exclusions are
+	// for a project's .env, written for the project's tools.
+	projectFile := filepath.Base(filepath.Dir(path)) != ".gemini"
+	for key, value := range parseDotenv(src) {
+		if !opts.Trusted {
+			if !slices.Contains(untrustedEnvVars, key) {
+				continue
+			}
+			value = unsafeEnvChars.ReplaceAllString(value, "")
+		}
+		if projectFile && slices.Contains(excluded, key) {
+			continue
+		}
+		values[key] = value
+	}
+	return getenv, path, nil
+}
+
+var unsafeEnvChars = regexp.MustCompile(`[^a-zA-Z0-9\-_./]`)
+
+// findEnvFile is Gemini CLI's findEnvFile: "" when there is none.
+func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
+	exists := func(p string) bool {
+		_, err := os.Stat(p)
+		return err == nil
+	}
+	dir, err := filepath.Abs(start)
+	if err != nil || start == "" {
+		dir = ""
+	}
+	for dir != "" {
+		if trusted {
+			if p := filepath.Join(dir, ".gemini", ".env"); exists(p) {
+				return p
+			}
+		}
+		if p := filepath.Join(dir, ".env"); exists(p) && (!ignoreLocal || dir == home) {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	if home == "" {
+		return ""
+	}
+	if trusted {
+		if p := filepath.Join(home, ".gemini", ".env"); exists(p) {
+			return p
+		}
+	}
+	if p := filepath.Join(home, ".env"); exists(p) {
+		return p
+	}
+	return ""
+}
+
+// readRegularFile reads path if it is a regular file of at most
+// maxFileSize: a FIFO or a device would block or never end.
+func readRegularFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+		return nil, errors.New("replaced while being opened")
+	}
+	src, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > maxFileSize {
+		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	}
+	return src, nil
+}
+
+// parseDotenv parses a .env file as the dotenv package Gemini CLI uses
+// does: KEY=value or KEY: value lines, an optional "export ", comments
+// from #, values in single, double or back quotes (which may span lines;
+// in double quotes \n and \r are a newline and a carriage return),
+// unquoted values trimmed. A later line wins. Lines it cannot read are
+// skipped, as dotenv skips them.
+func parseDotenv(src []byte) map[string]string {
+	s := strings.ReplaceAll(strings.ReplaceAll(string(src), "\r\n", "\n"), "\r", "\n")
+	out := map[string]string{}
+	for len(s) > 0 {
+		if key, value, consumed, ok := parseDotenvEntry(s); ok {
+			out[key] = value
+			s = s[consumed:]
+			continue
+		}
+		_, s, _ = strings.Cut(s, "\n")
+	}
+	return out
+}
+
+var dotenvKey = regexp.MustCompile(`^[ \t]*(?:export[ \t]+)?([\w.-]+)(?:[ \t]*=[ \t]*|:[ \t]+)`)
+
+// parseDotenvEntry reads the entry at the start of s: its key, value and
+// how much of s it took (up to and including its line's newline).
+func parseDotenvEntry(s string) (key, value string, consumed int, ok bool) {
+	m := dotenvKey.FindStringSubmatchIndex(s)
+	if m == nil {
+		return "", "", 0, false
+	}
+	key = s[m[2]:m[3]]
+	pos := m[1]
+	// A quoted value: the closing quote must end the line, but for
+	// spaces and a comment; a backslash escapes the quote.
+	if pos < len(s) && strings.ContainsRune(`'"`+"`", rune(s[pos])) {
+		q := s[pos]
+		for i := pos + 1; i < len(s); i++ {
+			if s[i] == '\\' && i+1 < len(s) && s[i+1] == q {
+				i++
+				continue
+			}
+			if s[i] != q {
+				continue
+			}
+			after, end := lineEnd(s, i+1)
+			if t := strings.TrimLeft(after, " \t"); t == "" || t[0] == '#' {
+				value = s[pos+1 : i]
+				if q == '"' {
+					value = strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(value)
+				}
+				return key, value, end, true
+			}
+			break
+		}
+	}
+	// Unquoted: up to a comment or the end of the line, trimmed.
+	raw, end := lineEnd(s, pos)
+	if i := strings.IndexByte(raw, '#'); i >= 0 {
+		raw = raw[:i]
+	}
+	return key, strings.TrimSpace(raw), end, true
+}
+
+// lineEnd returns s from i to the end of its line, and the index after
+// that line's newline.
+func lineEnd(s string, i int) (string, int) {
+	j := strings.IndexByte(s[i:], '\n')
+	if j < 0 {
+		return s[i:], len(s)
+	}
+	return s[i : i+j], i + j + 1
+}
+
+// WorkspaceTrusted reports whether root is a folder the user trusts, as
+// Load decides it for the root's settings (trust.go), from the user's
+// settings and trustedFolders.json.
+func WorkspaceTrusted(getenv Getenv, root string) bool {
+	user := map[string]any{}
+	if dir := UserDir(getenv); dir != "" {
+		if obj, err := readSettingsFile(filepath.Join(dir, "settings.json")); err == nil {
+			user = obj
+		}
+	}
+	trust, err := loadTrust(getenv, user)
+	if err != nil {
+		return false
+	}
+	return trust.check(root) == nil
+}
