@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
 
@@ -165,5 +168,61 @@ func TestAuthStatusAndDotEnv(t *testing.T) {
 	env.prompt(map[string]any{"prompt": "hi"})
 	if got := env.model.Requests()[0].Header.Get("x-goog-api-key"); got != "test-key" {
 		t.Errorf("the request's key = %q, want the environment's", got)
+	}
+}
+
+// A Gemini CLI user who logged in with Google (settings' selectedType
+// oauth-personal, the cached login in ~/.gemini) prompts through the Code
+// Assist server: the bearer token, the project from loadCodeAssist, and
+// the Gemini request wrapped as Gemini CLI wraps it.
+func TestGoogleLoginThroughCodeAssist(t *testing.T) {
+	ca := codeassisttest.NewTestServer(t, codeassisttest.Options{
+		AccessToken: "cached-token",
+		CurrentTier: &codeassisttest.Tier{ID: "standard-tier", Name: "Standard"},
+		Project:     "my-project",
+	}, geminitest.TextTurn("hello from Code Assist"))
+	home := t.TempDir()
+	expiry := time.Now().Add(time.Hour).UnixMilli()
+	writeFiles(t, home, map[string]string{
+		".gemini/settings.json":    `{"security": {"auth": {"selectedType": "oauth-personal"}}}`,
+		".gemini/oauth_creds.json": fmt.Sprintf(`{"access_token": "cached-token", "refresh_token": "refresh", "token_type": "Bearer", "expiry_date": %d}`, expiry),
+	})
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: []string{"HOME=" + home, "CODE_ASSIST_ENDPOINT=" + ca.URL}})
+	var r struct {
+		Type   string `json:"type"`
+		Source string `json:"source"`
+		Usable bool   `json:"usable"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/authStatus", nil, &r); err != nil || r.Type != "oauth-personal" || r.Source != "settings" || !r.Usable {
+		t.Fatalf("authStatus = %+v, %v", r, err)
+	}
+	if res := h.prompt(map[string]any{"prompt": "hi"}); res.StopReason != "end_turn" || res.Text != "hello from Code Assist" {
+		t.Fatalf("prompt: %+v", res)
+	}
+	streams := ca.RequestsFor("streamGenerateContent")
+	if len(streams) != 1 {
+		t.Fatalf("%d stream requests", len(streams))
+	}
+	req := streams[0]
+	if got := req.Header.Get("Authorization"); got != "Bearer cached-token" {
+		t.Errorf("Authorization = %q", got)
+	}
+	if req.Path != "/v1internal:streamGenerateContent" || req.Query != "alt=sse" {
+		t.Errorf("path = %s?%s", req.Path, req.Query)
+	}
+	var body struct {
+		Model        string         `json:"model"`
+		Project      string         `json:"project"`
+		UserPromptID string         `json:"user_prompt_id"`
+		Request      map[string]any `json:"request"`
+	}
+	if err := json.Unmarshal(req.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body.Model != "gemini-2.5-pro" || body.Project != "my-project" || body.UserPromptID == "" || body.Request["contents"] == nil {
+		t.Errorf("wrapped body = %s", req.Body)
+	}
+	if len(ca.RequestsFor("loadCodeAssist")) != 1 {
+		t.Errorf("loadCodeAssist called %d times", len(ca.RequestsFor("loadCodeAssist")))
 	}
 }
