@@ -633,7 +633,12 @@ One list per request: the texts of its contents' parts."
             offered)
         (should first)
         ;; Restart: a new server process, a new chat.
-        (let ((eglot-autoreconnect nil)) (eglot-shutdown server))
+        ;; Emacs 30's eglot may trip over its own change tracker while
+        ;; shutting down in batch (as the cleanup of every test does); the
+        ;; process must end either way.
+        (let ((eglot-autoreconnect nil))
+          (ignore-errors (eglot-shutdown server))
+          (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
         (kill-buffer "*gemini*")
         (with-current-buffer buf
           (apply #'eglot (eglot--guess-contact))
