@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // CredsFile is the name of Gemini CLI's cached Google login in its user
@@ -245,23 +247,6 @@ func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token) 
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".oauth_creds-*.tmp")
-	if err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600, as Gemini CLI writes it: the tokens
-	// are the user's alone.
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	// 0600, as Gemini CLI writes it: the tokens are the user's alone.
+	return safefile.Replace(path, data, 0o600)
 }

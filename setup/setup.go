@@ -28,8 +28,8 @@ type Options struct {
 	// nil); the .env file is layered under it here.
 	Getenv    settings.Getenv
 	LookupEnv settings.LookupEnv
-	Version string
-	Logger  *zap.Logger
+	Version   string
+	Logger    *zap.Logger
 	// Warn tells the user of a problem that does not stop the build: the
 	// LSP shows it in the editor, headless writes it to stderr.
 	Warn func(what string, err error)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // ErrStale is returned by WriteFile when the file on disk is no longer
@@ -109,25 +111,7 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if change.BOM {
 		content = bom + content
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	_, err = tmp.WriteString(content)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := safefile.Replace(path, []byte(content), perm); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

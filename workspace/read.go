@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Every byte of file content this package reads from disk goes through
@@ -72,27 +74,10 @@ func (e *notRegularError) Error() string {
 	if e.mode.IsDir() {
 		return fmt.Sprintf("reading %s: it is a directory", e.path)
 	}
-	return fmt.Sprintf("reading %s: it is %s, not a regular file", e.path, describeMode(e.mode))
+	return fmt.Sprintf("reading %s: it is %s, not a regular file", e.path, safefile.DescribeMode(e.mode))
 }
 
 func (e *notRegularError) Is(target error) bool { return target == ErrNotRegular }
-
-// describeMode names a file type for messages.
-func describeMode(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	case mode&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "a special file"
-}
 
 // resolveInside follows every symlink in the absolute path (keeping
 // missing trailing components) and refuses a result outside the roots.

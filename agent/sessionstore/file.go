@@ -13,6 +13,8 @@ import (
 	"slices"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Record kinds; see the package doc for the file format.
@@ -91,26 +93,10 @@ type notRegularError struct {
 }
 
 func (e *notRegularError) Error() string {
-	return fmt.Sprintf("session file %s is %s, not a regular file", e.path, describeMode(e.mode))
+	return fmt.Sprintf("session file %s is %s, not a regular file", e.path, safefile.DescribeMode(e.mode))
 }
 
 func (e *notRegularError) Is(target error) bool { return target == ErrNotRegular }
-
-func describeMode(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
-}
 
 // openRead opens session id's file for reading: only a regular file, not
 // through a symlink, without blocking; fstat confirms it is what was

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // List returns the saved sessions' metadata, most recently updated first;
@@ -39,7 +41,7 @@ func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
 			continue
 		}
 		if !e.Type().IsRegular() {
-			s.log.Warn("skipping a session file that is not a regular file", zap.String("path", filepath.Join(s.dir, e.Name())), zap.String("type", describeMode(e.Type())))
+			s.log.Warn("skipping a session file that is not a regular file", zap.String("path", filepath.Join(s.dir, e.Name())), zap.String("type", safefile.DescribeMode(e.Type())))
 			continue
 		}
 		info, err := e.Info()

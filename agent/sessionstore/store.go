@@ -10,6 +10,8 @@ import (
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 const (
@@ -303,22 +305,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	tmp, err := os.CreateTemp(s.dir, "."+id+".*.tmp") // 0600
-	if err != nil {
-		return fmt.Errorf("saving session %s: %w", id, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	_, err = tmp.Write(buf)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := safefile.Replace(path, buf, 0o600); err != nil {
 		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
 	}
 	syncDir(s.dir)
