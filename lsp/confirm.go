@@ -23,7 +23,7 @@ type confirmer struct{ s *Server }
 // confirmParams are gemini/confirm's params.
 type confirmParams struct {
 	SessionID string `json:"sessionId"`
-	CallID    string `json:"callId"`
+	CallID    string `json:"callId,omitempty"` // none for model_fallback
 	Kind      string `json:"kind"`
 	Title     string `json:"title"`
 	Details   string `json:"details"`
