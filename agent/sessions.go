@@ -95,6 +95,15 @@ func (a *Agent) EndSession(id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.sessions, id)
+	a.forget(id)
+}
+
+// forget drops what the memory keeps per session (the context files a
+// session was shown); a.mu is held. A resumed session is shown them anew.
+func (a *Agent) forget(id string) {
+	if m, ok := a.cfg.Memory.(interface{ EndSession(string) }); ok {
+		m.EndSession(id)
+	}
 }
 
 // LiveSessions lists the sessions in memory, in no particular order.
@@ -135,6 +144,7 @@ func (a *Agent) touch(s *Session) {
 			return
 		}
 		delete(a.sessions, oldest.id)
+		a.forget(oldest.id)
 		if !a.persists() {
 			a.closed[oldest.id] = true
 		}

@@ -129,10 +129,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		}
 	}
 	var store *sessionstore.Store
-	if dir := sessionstore.DefaultDir(b.Getenv); dir != "" {
-		if store, err = sessionstore.New(dir, o.Logger); err != nil {
-			o.Warn("sessions will not be saved", err)
-		}
+	if dir := sessionstore.DefaultDir(b.Getenv); dir == "" {
+		o.Warn("sessions will not be saved", errors.New("neither XDG_STATE_HOME nor HOME is set, so sessions live only until gemini-ls exits"))
+	} else if store, err = sessionstore.New(dir, o.Logger); err != nil {
+		o.Warn("sessions will not be saved", err)
 	}
 	maxTurns := 0
 	if !set.Model.UnlimitedTurns() {
