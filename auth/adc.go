@@ -2,14 +2,13 @@ package auth
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 
 	gauth "cloud.google.com/go/auth"
 	"cloud.google.com/go/auth/credentials"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // adcTypes are the credential files a user sets up for Application
@@ -36,7 +35,7 @@ func detectADC(file string, scopes []string, client *http.Client) (*gauth.Creden
 		}
 		return creds, nil
 	}
-	data, err := readCredentialsFile(file)
+	data, err := safefile.Read(file, maxCredentialsFile)
 	if err != nil {
 		return nil, fmt.Errorf("reading the credentials file %s (GOOGLE_APPLICATION_CREDENTIALS): %w", file, err)
 	}
@@ -56,29 +55,4 @@ func detectADC(file string, scopes []string, client *http.Client) (*gauth.Creden
 		}
 	}
 	return nil, fmt.Errorf("the credentials file %s (GOOGLE_APPLICATION_CREDENTIALS) has type %q, not one of Application Default Credentials' types", file, head.Type)
-}
-
-// readCredentialsFile reads a regular file of bounded size (a FIFO would
-// block).
-func readCredentialsFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCredentialsFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxCredentialsFile {
-		return nil, fmt.Errorf("larger than %d MiB", maxCredentialsFile>>20)
-	}
-	return data, nil
 }

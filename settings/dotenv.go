@@ -1,14 +1,13 @@
 package settings
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // LookupEnv looks up an environment variable, telling unset from empty
@@ -66,7 +65,7 @@ func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path strin
 	if path == "" {
 		return getenv, "", nil
 	}
-	src, err := readRegularFile(path)
+	src, err := safefile.Read(path, maxFileSize)
 	if err != nil {
 		return getenv, path, &FileError{Path: path, Err: err}
 	}
@@ -131,34 +130,6 @@ func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
 		return p
 	}
 	return ""
-}
-
-// readRegularFile reads path if it is a regular file of at most
-// maxFileSize: a FIFO or a device would block or never end.
-func readRegularFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
-		return nil, errors.New("replaced while being opened")
-	}
-	src, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(src) > maxFileSize {
-		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
-	}
-	return src, nil
 }
 
 // parseDotenv parses a .env file as the dotenv package Gemini CLI uses

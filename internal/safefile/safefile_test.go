@@ -49,3 +49,20 @@ func TestDescribeMode(t *testing.T) {
 		t.Errorf("dir: %q", got)
 	}
 }
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := Read(path, 5); err != nil || string(b) != "12345" {
+		t.Errorf("Read = %q, %v", b, err)
+	}
+	if _, err := Read(path, 4); err == nil {
+		t.Error("a file over the limit was read")
+	}
+	if _, err := Read(dir, 1<<20); err == nil {
+		t.Error("a directory was read")
+	}
+}
