@@ -94,22 +94,13 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	case err != nil:
 		return nil, fmt.Errorf("resuming session %s: %w", id, err)
 	}
-	s := &Session{
-		id:        id,
-		agent:     a,
-		running:   make(chan struct{}, 1),
-		root:      snap.Meta.Root,
-		created:   snap.Meta.Created,
-		title:     snap.Meta.Title,
-		updated:   snap.Meta.Updated,
-		prompts:   snap.Meta.Prompts,
-		usage:     usageFromStore(snap.Usage),
-		exchanges: snap.Exchanges,
-	}
+	s := a.newSession(id, snap.Meta.Root, snap.Meta.Created)
+	s.title, s.updated, s.prompts = snap.Meta.Title, snap.Meta.Updated, snap.Meta.Prompts
+	s.usage = usageFromStore(snap.Usage)
+	s.exchanges = snap.Exchanges
 	s.chat.history = snap.History
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
 	s.saved = persisted{contents: len(snap.History)}
-	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	s.approvals.AllowAlways(snap.Allow...)
 
 	a.mu.Lock()

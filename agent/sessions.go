@@ -58,19 +58,20 @@ func (e *UnknownSessionError) Error() string {
 // NewSession starts a conversation with an empty history and a random id.
 func (a *Agent) NewSession() *Session {
 	now := a.cfg.Now().UTC()
-	s := &Session{
-		id:      rand.Text(),
-		agent:   a,
-		running: make(chan struct{}, 1),
-		root:    a.root(),
-		created: now,
-		updated: now,
-	}
-	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedKeys, a.cfg.TrustedTools)
+	s := a.newSession(rand.Text(), a.root(), now)
+	s.updated = now
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.id] = s
 	a.touch(s)
+	return s
+}
+
+// newSession is a session with an empty history and nothing allowed by
+// the user yet, not yet live: new, or about to be filled from disk.
+func (a *Agent) newSession(id, root string, created time.Time) *Session {
+	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
+	s.approvals = newApprovals(a.approvalMode, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	return s
 }
 

@@ -83,7 +83,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	b := &Built{opts: o}
 	b.Getenv, b.EnvFile = loadEnv(o)
-	set, err := b.loadSettings(nil)
+	set, err := b.loadSettings()
 	if err != nil {
 		return nil, err
 	}
@@ -193,20 +193,25 @@ func (b *Built) AuthStatus() auth.Report {
 	return auth.Status(b.Settings.Security.Auth.SelectedType, b.Getenv)
 }
 
-// loadSettings reads the settings files, then the front end's overlay,
-// then change (workspace/didChangeConfiguration's) over them.
-func (b *Built) loadSettings(change map[string]any) (settings.Settings, error) {
+// loadSettings reads the settings files, then the front end's overlay
+// over them.
+func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
 	set, err := settings.Load(b.Getenv, o.Workspace.Roots())
 	if err != nil {
 		o.Warn("some settings were not read", err)
 	}
-	for _, overlay := range []map[string]any{o.Overlay, change} {
-		if set, err = set.With(overlay); err != nil {
-			return set, fmt.Errorf("%w: %v", ErrOverlay, err)
-		}
+	return withOverlay(set, o.Overlay)
+}
+
+// withOverlay is set with overlay over it; an overlay that cannot be used
+// is an error wrapping ErrOverlay.
+func withOverlay(set settings.Settings, overlay map[string]any) (settings.Settings, error) {
+	out, err := set.With(overlay)
+	if err != nil {
+		return set, fmt.Errorf("%w: %v", ErrOverlay, err)
 	}
-	return set, nil
+	return out, nil
 }
 
 // choose picks the model and the approval mode: the front end's explicit
@@ -235,11 +240,12 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 // MCP servers, memory files, auth, limits). A change that cannot be used
 // is an error wrapping ErrOverlay, and nothing is applied.
 func (b *Built) Reload(change map[string]any) (applied, restart []string, err error) {
-	base, err := b.loadSettings(nil)
+	// The files are read once: base is what the change goes over.
+	base, err := b.loadSettings()
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := b.loadSettings(change)
+	set, err := withOverlay(base, change)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,15 @@
 package setup
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // The model and the approval mode are chosen as Gemini CLI ranks them:
@@ -43,5 +48,40 @@ func TestChoose(t *testing.T) {
 				t.Errorf("choose = %q, %q; want %q, %q", model, mode, tc.wantModel, tc.wantMode)
 			}
 		})
+	}
+}
+
+// Reload reads the settings files once: a broken file is reported once
+// per change, not once for the settings before it and again after.
+func TestReloadReadsTheFilesOnce(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte("{ broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	var warnings []string
+	b, err := Build(context.Background(), Options{
+		Workspace: ws,
+		Getenv:    func(k string) string { return env[k] },
+		Warn:      func(what string, err error) { warnings = append(warnings, what) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	warnings = nil
+	applied, _, err := b.Reload(map[string]any{"model": map[string]any{"name": "other"}})
+	if err != nil || len(applied) != 1 {
+		t.Fatalf("Reload = %q, %v", applied, err)
+	}
+	if n := slices.Index(warnings, "some settings were not read"); n < 0 || slices.Contains(warnings[n+1:], "some settings were not read") {
+		t.Errorf("warnings = %q, want the broken file reported once", warnings)
 	}
 }
