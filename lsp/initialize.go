@@ -28,7 +28,8 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	// The options are settings too: refuse now what the agent could not use.
+	// The options are settings too: refuse now what the agent could not
+	// use (a type, an approval mode), before anything is set up.
 	if _, err := (settings.Settings{}).With(p.InitializationOptions); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions: %v", err)
 	}
@@ -38,11 +39,6 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	opts.Model, _ = p.InitializationOptions["model"].(string)
 	mode, _ := p.InitializationOptions["approvalMode"].(string)
 	opts.ApprovalMode = tools.ApprovalMode(mode)
-	switch opts.ApprovalMode {
-	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
-	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions.approvalMode must be one of default, auto_edit, yolo, not %q", opts.ApprovalMode)
-	}
 	roots, err := p.roots()
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
@@ -56,7 +52,6 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	s.mu.Lock()
 	s.initialized = true
 	s.features = features
-	s.clientOpts = opts
 	s.ws = ws
 	s.mu.Unlock()
 

@@ -58,7 +58,6 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 	features    clientFeatures
-	clientOpts  ClientOptions
 	ws          *workspace.Workspace
 	agent       *agent.Agent
 	agentErr    error

@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,5 +65,34 @@ func TestServeEndsWhenTheClientGoes(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return when the stream closed")
+	}
+}
+
+// initializationOptions the agent could not use fail initialize with
+// InvalidParams naming the key, and the server stays uninitialized: a
+// corrected initialize then succeeds.
+func TestUnusableInitializationOptionsAreRefused(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	home := t.TempDir()
+	env := map[string]string{"GEMINI_API_KEY": "k", "HOME": home}
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, TranscriptDir: t.TempDir()})
+	c := lsptest.New(t, conn, lsptest.Plugin())
+	root := t.TempDir()
+	for _, tc := range []struct {
+		opts map[string]any
+		want string
+	}{
+		{map[string]any{"model": map[string]any{"name": 42}}, "model.name"},
+		{map[string]any{"approvalMode": "sometimes"}, `"sometimes" is not one of default, auto_edit, yolo`},
+		{map[string]any{"general": map[string]any{"defaultApprovalMode": "always"}}, "general.defaultApprovalMode"},
+	} {
+		_, err := c.Initialize(ctx, []string{root}, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), "invalid params: initializationOptions") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("initialize with %v: %v, want InvalidParams naming %s", tc.opts, err, tc.want)
+		}
+	}
+	if _, err := c.Initialize(ctx, []string{root}, map[string]any{"model": "gemini-test"}); err != nil {
+		t.Fatalf("a corrected initialize: %v", err)
 	}
 }
