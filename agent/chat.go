@@ -124,8 +124,9 @@ func (t *modelTurn) keep(p *genai.Part) {
 }
 
 // emptyAnswer returns an *EmptyAnswerError when the answer says nothing
-// the user or the loop can use: no candidates, no finish reason, a
-// malformed call, or no text and no call. An answer to function responses
+// the user or the loop can use: no candidates, a malformed call, or no
+// text and no call. (An answer without a finish reason never gets here:
+// the stream retries it or reports it cut off.) An answer to function responses
 // may be empty when the model simply finished (STOP), as Gemini CLI allows.
 func (t *modelTurn) emptyAnswer(answersFunctions bool) error {
 	if len(t.calls) > 0 {
@@ -154,8 +155,6 @@ func (t *modelTurn) emptyAnswer(answersFunctions bool) error {
 		return nil // done after the tools ran: nothing more to say
 	case t.thoughts:
 		e.What = "it only thought and gave no answer"
-	case t.finish == "":
-		e.What = "the stream ended without an answer or a finish reason"
 	default:
 		e.What = "it gave no answer"
 	}
