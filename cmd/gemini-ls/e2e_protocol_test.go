@@ -207,7 +207,6 @@ func TestMissingCredentials(t *testing.T) {
 	}
 }
 
-
 // Editors start the server with no arguments, or with --stdio (VS Code).
 func TestServeIsTheDefaultAndAcceptsStdio(t *testing.T) {
 	for _, args := range [][]string{nil, {"--stdio"}, {"serve", "--stdio"}} {
