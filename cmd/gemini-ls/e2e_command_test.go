@@ -405,3 +405,32 @@ func TestServeIsQuietByDefault(t *testing.T) {
 		t.Errorf("the info log holds the prompt or the answer:\n%s", log)
 	}
 }
+
+// Neovim without our plugin is asked with showMessageRequest and the diff,
+// even where it declares change annotations (0.12 confirms those with a
+// yes/no that shows nothing of the change); a CRLF file's diff comes
+// without its carriage returns, which would garble a terminal's prompt.
+func TestStockNeovimIsAskedWithTheDiff(t *testing.T) {
+	const crlf = "alpha\r\n😀 世界 beta\r\ngamma\r\n"
+	h := start(t, setup{profile: lsptest.Neovim012(), files: map[string]string{"c.txt": crlf}},
+		call("replace", map[string]any{"file_path": "c.txt", "old_string": "beta", "new_string": "BETA"}),
+		geminitest.TextTurn("done"))
+	if !strings.Contains(string(h.client.Profile.Capabilities), "changeAnnotationSupport") {
+		t.Fatal("the profile does not declare change annotations")
+	}
+	h.open("c.txt")
+	var asked []string
+	h.client.OnShowMessageRequest = func(msg string, _ []string) string {
+		asked = append(asked, msg)
+		return "Apply"
+	}
+	h.command("shout beta")
+	want := "Gemini wants to edit c.txt (+1 −1):\n@@ -1,3 +1,3 @@\n alpha\n-😀 世界 beta\n+😀 世界 BETA\n gamma"
+	if len(asked) != 1 || asked[0] != want {
+		t.Errorf("asked %q, want %q", asked, want)
+	}
+	if e := h.applyEdits(); len(e) != 1 || e[0].Annotated {
+		t.Errorf("applyEdit = %+v, want one plain edit after the question", e)
+	}
+	h.wantBuffer("c.txt", "alpha\r\n😀 世界 BETA\r\ngamma\r\n")
+}
