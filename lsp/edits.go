@@ -101,7 +101,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
 	if strat == askFirst {
-		action, err := s.showMessageRequest(ctx, protocol.MessageTypeInfo, "Gemini wants to edit "+summary, actionApply, actionAlwaysApply, actionReject)
+		action, err := s.askToEdit(ctx, f, name, base, change.After, summary)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
@@ -139,7 +139,15 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		if ctx.Err() != nil {
 			return tools.Decision{}, ctx.Err()
 		}
-		return tools.Decision{}, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+		var refused *jsonrpc2.Error
+		if !errors.As(err, &refused) {
+			return tools.Decision{}, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+		}
+		// The editor answered with an error: eglot does when the user
+		// says n to its own "Server wants to edit" question. The document
+		// says whether anything happened all the same.
+		reason := refused.Message
+		res = protocol.ApplyWorkspaceEditResult{Applied: false, FailureReason: &reason}
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
