@@ -351,7 +351,7 @@ func TestEditQuestionShowsTheChange(t *testing.T) {
 }
 
 // eglot answers an applyEdit with an error when the user says n to its
-// own question: the model is told the edit was declined, and why.
+// own question: the model is told the user declined the edit.
 func TestEditRefusedByTheEditor(t *testing.T) {
 	h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"a.go": aGo}}, editTurns()...)
 	h.open("a.go")
@@ -359,9 +359,7 @@ func TestEditRefusedByTheEditor(t *testing.T) {
 		return lsptest.Answer{Refuse: "User cancelled server edit"}
 	}
 	h.command("return 2")
-	out := strings.Join(h.toolOutputs(1), "")
-	contains(t, "tool output", out, "User cancelled server edit")
-	contains(t, "tool output", out, "This change was not applied")
+	h.wantOutput(1, "error: This change was not applied: the user declined the edit in the editor. The file was not modified.")
 	h.wantBuffer("a.go", aGo)
 }
 
