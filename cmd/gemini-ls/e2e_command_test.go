@@ -138,7 +138,8 @@ func TestCommandShowsTheTurn(t *testing.T) {
 		geminitest.TextTurn("A returns 1.\nThat is all."),
 	)
 	_, msg := h.command(map[string]any{"prompt": "what does A return?"})
-	if want := "Gemini: Let me read a.go.\n\nA returns 1.\nThat is all."; msg != want {
+	// Each line ends in a space, for a client that drops line breaks.
+	if want := "Gemini: Let me read a.go. \n\nA returns 1. \nThat is all."; msg != want {
 		t.Errorf("final message = %q, want %q", msg, want)
 	}
 	var got []string
@@ -433,4 +434,27 @@ func TestStockNeovimIsAskedWithTheDiff(t *testing.T) {
 		t.Errorf("applyEdit = %+v, want one plain edit after the question", e)
 	}
 	h.wantBuffer("c.txt", "alpha\r\n😀 世界 BETA\r\ngamma\r\n")
+}
+
+// A transcript the client has open (Helix syncs it) is not shown again:
+// Helix would put it in front of the user's code, whatever takeFocus says.
+func TestOpenTranscriptIsNotShownAgain(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Helix()}, geminitest.TextTurn("One."), geminitest.TextTurn("Two."))
+	h.command("first")
+	if _, err := h.client.WaitMessage(h.ctx, "window/showDocument", nil); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.TrimPrefix(h.shownDocuments()[0].URI, "file://")
+	if err := h.client.Open(h.ctx, path, readFile(path)); err != nil {
+		t.Fatal(err)
+	}
+	h.command("second")
+	// The second turn's answer came; a showDocument would have come with it.
+	if err := h.client.Call(h.ctx, "gemini/listSessions", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if docs := h.shownDocuments(); len(docs) != 1 {
+		t.Errorf("showDocument = %+v, want the first only", docs)
+	}
+	contains(t, "transcript", readFile(path), "Two.")
 }
