@@ -3,16 +3,19 @@
 # detached tmux against the real gemini-ls and fakegemini, as a user of the
 # README would: a code action, `:lsp-workspace-command gemini.prompt`, an edit
 # shown in Helix's window/showMessageRequest popup and applied, one rejected,
-# the conversation going on across prompts, gemini.newSession and
-# gemini.cancel. Each scenario checks the screens (tmux capture-pane) and
+# the conversation going on across prompts, its transcript, gemini.newSession,
+# gemini.cancel, a diff too long for the popup (Show diff) and Always Apply
+# holding for the next prompt. Each scenario checks the screens (tmux capture-pane) and
 # what reached the model (fakegemini --record).
 #
 # Run by editors/newer-editors.sh sid in a Debian sid chroot (Helix is in
 # Debian only there), with GEMINI_LS_BIN and FAKEGEMINI_BIN set; it runs
 # anywhere hx, tmux and git are. Screens go to
 # ${GEMINI_SCREENSHOTS_DIR:-build/screenshots} as helix-*.txt. Prints
-# "PASS name" or "FAIL name: why" per scenario and "N passed, N failed" last;
-# exits 1 if any failed.
+# "PASS name" or "FAIL name: why" per scenario, "NOTE ..." for what Helix was
+# seen to do that no scenario asserts, and "N passed, N failed" last; exits 1
+# if any failed. HELIX_TEST_KEEP=1 keeps the work directory (Helix's log with
+# every LSP message, the requests the model got).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -145,6 +148,18 @@ cat >"$work/script.json" <<'JSON'
   {"text": "Left it as it is."},
   {"text": "A fresh start."},
   {"delay": "60s", "text": "Too late."}
+JSON
+# A change whose diff is too long for the question: Show diff, then Always
+# Apply; then an edit that is not asked about.
+long=$(for i in $(seq 12); do printf 'def f%d():\\n    return %d\\n\\n\\n' "$i" "$i"; done)
+cat >>"$work/script.json" <<JSON
+  ,{"chunks": [{"call": {"name": "write_file", "args": {"file_path": "greet.py", "content": "$long"}}}]},
+  {"text": "Rewrote greet.py."},
+  {"chunks": [{"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return 12\n",
+      "new_string": "    return 144\n"}}}]},
+  {"text": "Changed f12 without asking."}
 ]
 JSON
 
@@ -306,6 +321,40 @@ cancel() {
   ! screen | grep -q 'Too late' || bad "the cancelled turn's answer was shown" || return 1
 }
 
+long_diff() {
+  cmd 'o greet.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "rewrite greet.py"' || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question about the long edit" || return 1
+  wait_for 'Show diff' "the Show diff action" 5 || return 1
+  screen | grep -q 'a diff of [0-9]* lines' || bad "the question does not say how long the diff is" || return 1
+  pick 'Show diff' "the long edit's popup" || return 1
+  wait_for '^ NOR .*\.diff' "the .diff file (window/showDocument)" 10 || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question asked again" 10 || return 1
+  wait_for '^\+def f12\(\):|\+def f1\(\):' "the diff's lines beside the question" 5 || return 1
+  screen >"$shots/helix-show-diff.txt"
+  pick 'Always Apply' "the long edit's popup, asked again" || return 1
+  wait_for 'Rewrote greet\.py' "the answer after the long edit" || return 1
+  wait_requests 9 || return 1
+  request 9 | grep -qF 'Successfully' || bad "the model was not told the long edit was applied: $(request 9 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+# always_apply: "Always Apply" holds for the next prompt of the conversation.
+always_apply() {
+  local asked
+  asked=$(grep -c '"method":"window/showMessageRequest"' "$work/hx.log")
+  cmd 'o greet.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "make f12 return 144"' || return 1
+  wait_for 'Changed f12 without asking' "the answer after the edit" || return 1
+  [[ $(grep -c '"method":"window/showMessageRequest"' "$work/hx.log") == "$asked" ]] \
+    || bad "the edit was asked about after Always Apply" || return 1
+  wait_requests 11 || return 1
+  request 11 | grep -qF 'Successfully modified' || bad "the model was not told the edit was applied: $(request 11 | grep -o '"functionResponse".\{0,200\}')" || return 1
+  cmd 'o greet.py' || return 1
+  esc
+  keys g e
+  wait_for 'return 144' "the edit in the buffer" 10 || return 1
+}
+
 scenario start
 scenario code_action
 scenario edit_applied
@@ -314,6 +363,8 @@ scenario edit_rejected
 scenario transcript
 scenario new_session
 scenario cancel
+scenario long_diff
+scenario always_apply
 
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]
