@@ -159,7 +159,9 @@ cat >>"$work/script.json" <<JSON
       "file_path": "greet.py",
       "old_string": "    return 12\n",
       "new_string": "    return 144\n"}}}]},
-  {"text": "Changed f12 without asking."}
+  {"text": "Changed f12 without asking."},
+  {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
+  {"text": "I did not run it."}
 ]
 JSON
 
@@ -353,6 +355,26 @@ always_apply() {
   esc
   keys g e
   wait_for 'return 144' "the edit in the buffer" 10 || return 1
+  # With a conversation going, the code actions offer to start over.
+  keys Space; sleep 0.3; keys a
+  wait_for 'Gemini: new conversation' "the new conversation code action" || return 1
+  screen >"$shots/helix-code-actions-conversation.txt"
+  esc
+}
+
+# shell_command: a shell command is asked about too; Esc dismisses the
+# question, which declines it.
+shell_command() {
+  cmd 'lsp-workspace-command gemini.prompt "make a marker"' || return 1
+  wait_for 'touch marker' "the question about the command" || return 1
+  wait_for 'Allow Once' "the question's actions" 5 || return 1
+  screen >"$shots/helix-shell-question.txt"
+  grep -q 'Always Allow' "$shots/helix-shell-question.txt" || bad "the question lacks Always Allow" || return 1
+  keys Escape
+  wait_for 'I did not run it' "the answer after Esc" || return 1
+  wait_requests 13 || return 1
+  [[ ! -e "$proj/marker" ]] || bad "the dismissed command ran" || return 1
+  request 13 | grep -qiE 'declined|rejected|cancel' || bad "the model was not told the command was declined: $(request 13 | grep -o '"functionResponse".\{0,200\}')" || return 1
 }
 
 scenario start
@@ -365,6 +387,7 @@ scenario new_session
 scenario cancel
 scenario long_diff
 scenario always_apply
+scenario shell_command
 
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]
