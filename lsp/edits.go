@@ -278,8 +278,9 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // skips an edit for an older version of its buffer, or, for version 0
 // (a document just opened), applies it at its old positions in the new
 // text, and answers applied either way. eglot sends its didChange only once
-// Emacs is idle, never while it waits for a workspace/executeCommand, so
-// an edit it applied then shows no change at all; its answer is taken.
+// Emacs is idle, so an edit it applied may show no change before the
+// deadline (Emacs busy, or a client still blocked in a synchronous
+// request); its answer is taken, and checked when the didChange comes.
 func (p *editProposer) decide(change workspace.FileChange, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	reason := "the user declined the edit"

@@ -80,7 +80,8 @@ func (s *Server) commandTurn(ctx context.Context, cancel, release context.Cancel
 	ctx = s.life // the turn's own context is done
 	if err != nil {
 		// Refused before it ran (another prompt of the session got there
-		// first): nothing to record.
+		// first).
+		tr.refused(err)
 		prog.end("Gemini: " + err.Error())
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return
@@ -111,6 +112,8 @@ func summary(res promptResult) string {
 		return "Gemini: cancelled"
 	case agent.StopMaxTurns:
 		return "Gemini: stopped after too many turns"
+	case agent.StopLoopDetected:
+		return "Gemini: stopped because the model was repeating itself"
 	case agent.StopMaxTokens:
 		return "Gemini: the answer was cut at the model's output token limit"
 	case agent.StopError:
@@ -138,6 +141,8 @@ func answerMessage(res promptResult) string {
 		return "Gemini (cut at the model's output token limit): " + strings.TrimSpace(res.Text)
 	case agent.StopMaxTurns:
 		return "Gemini (stopped after too many turns): " + strings.TrimSpace(res.Text)
+	case agent.StopLoopDetected:
+		return "Gemini (stopped because the model was repeating itself): " + strings.TrimSpace(res.Text)
 	}
 	return "Gemini: " + strings.TrimSpace(res.Text)
 }

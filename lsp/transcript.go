@@ -54,7 +54,7 @@ func (s *Server) stateDir() (string, error) {
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("finding a directory for transcripts: neither XDG_STATE_HOME nor HOME is set: %w", err)
+		return "", fmt.Errorf("finding a directory for transcripts: XDG_STATE_HOME and HOME are unset, and %w", err)
 	}
 	return filepath.Join(cache, "gemini-ls"), nil
 }
@@ -92,20 +92,43 @@ func (tr *transcript) event(e agent.Event) {
 		}
 		tr.b.WriteString(text)
 	case agent.EventToolCall:
-		fmt.Fprintf(&tr.b, "\n\n- **%s**", e.ToolCall.Title)
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "- **%s**", e.ToolCall.Title)
 	case agent.EventToolResult:
 		fmt.Fprintf(&tr.b, " — %s\n\n", e.ToolResult.Status)
 	case agent.EventNotice:
-		fmt.Fprintf(&tr.b, "\n\n> %s\n\n", e.Text)
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "> %s\n\n", e.Text)
 	case agent.EventError:
-		fmt.Fprintf(&tr.b, "\n\n> **Error:** %v\n\n", e.Err)
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", e.Err)
 	}
+}
+
+// paragraph ends what was written with a blank line, unless it ends so.
+func (tr *transcript) paragraph() {
+	text := tr.b.String()
+	switch {
+	case text == "", strings.HasSuffix(text, "\n\n"):
+	case strings.HasSuffix(text, "\n"):
+		tr.b.WriteString("\n")
+	default:
+		tr.b.WriteString("\n\n")
+	}
+}
+
+// refused records that the prompt did not run.
+func (tr *transcript) refused(err error) {
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "_not run: %v_\n\n---\n\n", err)
+	tr.write(tr.b.String())
 }
 
 // end appends the rest of the prompt: what the model said and did, and how
 // the turn ended.
 func (tr *transcript) end(res promptResult) {
-	fmt.Fprintf(&tr.b, "\n\n_%s_\n\n---\n\n", res.StopReason)
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "_%s_\n\n---\n\n", res.StopReason)
 	tr.write(tr.b.String())
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // Stock clients (Helix, eglot, Neovim without our plugin) prompt through
-// the gemini.prompt command. These tests hold what docs/protocol.md §9
+// the gemini.prompt command. These tests hold what docs/protocol.md §11
 // promises them.
 
 type progressValue struct {
