@@ -234,7 +234,7 @@ func (p *editProposer) outcome(ctx context.Context, change workspace.FileChange,
 			}
 			// Nothing moved for waitFor: settled, or the deadline passed.
 		}
-		d, pending := p.decide(change, synced, res)
+		d, pending := p.decide(change, sent, synced, res)
 		if pending {
 			go p.reconcile(change, docVersion(doc, open))
 		}
@@ -258,6 +258,8 @@ func docVersion(doc workspace.Document, open bool) int32 {
 //	  newline an editor adds, see holds)
 //	nothing: not open, no file                  applied       applied, on its word
 //	                                            not applied   declined
+//	the original, in a document not open        applied       declined
+//	  before or after (no didOpen came)
 //	the original, and no didChange came         applied       applied, pending sync
 //	                                            not applied   declined
 //	the original, after a didChange             either        declined
@@ -277,12 +279,16 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // Neovim produces one when the user typed before the edit reached it: it
 // skips an edit for an older version of its buffer, or, for version 0
 // (a document just opened), applies it at its old positions in the new
-// text, and answers applied either way. eglot sends its didChange only once
+// text, and answers applied either way. Every client opens (didOpen) a
+// file it applies an edit to; Emacs 30's eglot answers applied when its
+// user says n to its question about a file not visited, and opens nothing.
+// eglot sends its didChange only once
 // Emacs is idle, so an edit it applied may show no change before the
 // deadline (Emacs busy, or a client still blocked in a synchronous
 // request); its answer is taken, and checked when the didChange comes.
-func (p *editProposer) decide(change workspace.FileChange, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
+func (p *editProposer) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
+	_, openNow := p.s.docs.Get(change.Path)
 	reason := "the user declined the edit"
 	if res.FailureReason != nil && *res.FailureReason != "" {
 		reason = "the editor did not apply the edit: " + *res.FailureReason
@@ -296,6 +302,8 @@ func (p *editProposer) decide(change workspace.FileChange, synced bool, res prot
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}, false
 	case !visible:
 		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
+	case text == change.Before && res.Applied && sent < 0 && !openNow:
+		return tools.Decision{Outcome: tools.Declined, Reason: "the editor answered that it applied the edit, but it neither opened the file nor changed it"}, false
 	case text == change.Before && res.Applied && !synced:
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}, true
 	case text == change.Before && res.Applied:

@@ -50,7 +50,7 @@ func TestDecideReadsTheDocument(t *testing.T) {
 			if tc.text != nil {
 				s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: *tc.text})
 			}
-			d, pending := (&editProposer{s: s}).decide(change, tc.synced, tc.res)
+			d, pending := (&editProposer{s: s}).decide(change, 1, tc.synced, tc.res)
 			if d.Outcome != tc.want || d.Content != tc.content || pending != tc.pending {
 				t.Errorf("decision = %+v, pending %v; want %s with content %q, pending %v", d, pending, tc.want, tc.content, tc.pending)
 			}
@@ -79,7 +79,7 @@ func TestDecideCountsAHunkKeptAsModified(t *testing.T) {
 	} {
 		s := &Server{docs: workspace.NewDocuments()}
 		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: tc.text})
-		d, _ := (&editProposer{s: s}).decide(change, true, protocol.ApplyWorkspaceEditResult{Applied: true})
+		d, _ := (&editProposer{s: s}).decide(change, 1, true, protocol.ApplyWorkspaceEditResult{Applied: true})
 		if d.Outcome != tc.want {
 			t.Errorf("document %q: %s, want %s", tc.text, d.Outcome, tc.want)
 		}

@@ -458,3 +458,18 @@ func TestOpenTranscriptIsNotShownAgain(t *testing.T) {
 	}
 	contains(t, "transcript", readFile(path), "Two.")
 }
+
+// Emacs 30's eglot asks its own y/n before editing a file not visited,
+// and answers applied even when the user says n. A client that applied an
+// edit opens the file (didOpen); one that opened nothing and left the
+// file as it was did not apply it, whatever it answered.
+func TestEditAnsweredAppliedButNeverOpened(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+	applied := true
+	h.client.OnApplyEdit = func(context.Context, lsptest.Edit) lsptest.Answer {
+		return lsptest.Answer{Applied: &applied} // n: nothing applied, "applied" answered
+	}
+	h.command("return 2")
+	h.wantOutput(1, "error: This change was not applied: the editor answered that it applied the edit, but it neither opened the file nor changed it. The file was not modified.")
+	h.wantDisk("a.go", aGo)
+}
