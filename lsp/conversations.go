@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -109,20 +110,55 @@ func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) 
 // cancelCommand runs gemini.cancel: the prompt of the session named, or
 // of the conversation of the file named, or with no argument every prompt
 // running for this client.
-func (s *Server) cancelCommand(_ context.Context, args []json.RawMessage) (any, error) {
+//
+// It answers once the cancelled gemini.prompt turns have shown how they
+// ended (or after cancelWait): Emacs 28's jsonrpc can leave a message that
+// arrives in the same read as the answer to its synchronous request unread
+// until the server sends more, so the answer comes last.
+func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any, error) {
 	sc, err := scopeArg(args)
 	if err != nil {
 		return nil, err
 	}
+	var cancelled bool
+	var ids []string
 	switch {
 	case sc.SessionID != "":
-		return map[string]bool{"cancelled": s.cancelRunning(sc.SessionID)}, nil
+		ids = []string{sc.SessionID}
+		cancelled = s.cancelRunning(sc.SessionID)
 	case sc.URI != "":
-		id := s.conversations.get(s.rootOf(sc.URI))
-		return map[string]bool{"cancelled": id != "" && s.cancelRunning(id)}, nil
+		if id := s.conversations.get(s.rootOf(sc.URI)); id != "" {
+			ids = []string{id}
+			cancelled = s.cancelRunning(id)
+		}
+	default:
+		s.mu.Lock()
+		for id := range s.reported {
+			ids = append(ids, id)
+		}
+		s.mu.Unlock()
+		cancelled = s.cancelAll() > 0
 	}
-	return map[string]bool{"cancelled": s.cancelAll() > 0}, nil
+	wait, stop := context.WithTimeout(ctx, cancelWait)
+	defer stop()
+	for _, id := range ids {
+		s.mu.Lock()
+		reported := s.reported[id]
+		s.mu.Unlock()
+		if reported == nil {
+			continue
+		}
+		select {
+		case <-reported:
+		case <-wait.Done():
+		}
+	}
+	return map[string]bool{"cancelled": cancelled}, nil
 }
+
+// cancelWait bounds how long gemini.cancel waits for the turns it
+// cancelled to report their end.
+const cancelWait = 2 * time.Second
 
 // busyError refuses a prompt for a session already answering one.
 func busyError(id string) error {

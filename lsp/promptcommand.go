@@ -57,9 +57,19 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 		cancel()
 		return nil, busyError(sess.ID())
 	}
+	reported := make(chan struct{})
+	s.mu.Lock()
+	s.reported[sess.ID()] = reported
+	s.mu.Unlock()
 	s.handlers.start()
 	go func() {
 		defer s.handlers.finish()
+		defer func() {
+			s.mu.Lock()
+			delete(s.reported, sess.ID())
+			s.mu.Unlock()
+			close(reported)
+		}()
 		s.commandTurn(turnCtx, cancel, release, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil

@@ -65,6 +65,9 @@ type Server struct {
 	built       *setup.Built                  // the agent and its tools; their MCP servers end with the connection
 	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
+	// reported: session id → closed when its gemini.prompt turn has sent
+	// everything it shows (its final message, its transcript).
+	reported map[string]chan struct{}
 	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
 	// toldNoWayToAsk: the user was shown how to allow edits.
 	toldNoWayToAsk bool
@@ -109,6 +112,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		exit:     make(chan int, 1),
 		running:  map[string]context.CancelFunc{},
 		progress: map[string]context.CancelFunc{},
+		reported: map[string]chan struct{}{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},
 		edits:    newEditQueue(),

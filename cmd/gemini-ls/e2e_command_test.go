@@ -96,8 +96,11 @@ func TestCommandAnswersAtOnce(t *testing.T) {
 	if err := h.executeCommand("gemini.cancel", nil, &cancelled); err != nil || !cancelled["cancelled"] {
 		t.Fatalf("gemini.cancel = %v, %v", cancelled, err)
 	}
-	if msg := h.waitAnswerMessage(0); !strings.HasPrefix(msg, "Gemini: cancelled.") {
-		t.Errorf("final message = %q", msg)
+	// gemini.cancel answers after the turn showed how it ended: Emacs 28
+	// may not read what comes in the same read as that answer.
+	msgs := h.client.Messages("window/showMessage")
+	if len(msgs) != 1 || !strings.Contains(string(msgs[0].Params), "Gemini: cancelled.") {
+		t.Errorf("messages when gemini.cancel answered: %v", msgs)
 	}
 	prog := h.progress()
 	if last := prog[len(prog)-1].Value; last.Kind != "end" || last.Message != "Gemini: cancelled" {
