@@ -43,6 +43,7 @@ fail() {
   if tmux -L "$sock" has-session 2>/dev/null; then
     echo "--- screen ---"; screen; echo "---"
     dump_events
+    [[ -f "$work/messages.txt" ]] && { echo "--- *Messages* (tail) ---"; tail -n 30 "$work/messages.txt"; }
     [[ -f "$work/events.txt" ]] && { echo "--- eglot events (tail) ---"; tail -n 80 "$work/events.txt"; }
   fi
   [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
@@ -78,16 +79,34 @@ eval_lisp() {
   keys Enter
 }
 
-# dump_events: writes eglot's events buffer to $work/events.txt (for
-# failures; best effort, Emacs may be busy).
+# elisp FORM: evaluates FORM in the Emacs under test through emacsclient
+# (the test's init starts a server), without touching its screen.
+elisp() { timeout 10 emacsclient -s "$work/emacs-server/server" --eval "$1" 2>&1; }
+
+# messages: *Messages* (where eglot's "Server reports" go) in $work/messages.txt.
+messages() {
+  rm -f "$work/messages.txt"
+  elisp "(with-current-buffer \"*Messages*\" (write-region nil nil \"$work/messages.txt\" nil 'silent))" >/dev/null
+  [[ -f "$work/messages.txt" ]] && cat "$work/messages.txt"
+}
+
+# wait_answer REGEX WHAT: polls *Messages* until REGEX appears. eglot 1.9
+# leaves the message in the echo area; newer eglot opens the transcript
+# right after it (window/showDocument), whose "Reverting file" takes the
+# echo area, so only *Messages* is sure to hold it.
+wait_answer() {
+  local deadline=$((SECONDS + ${3:-30}))
+  until messages | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2"
+    sleep 0.3
+  done
+  if [[ -n "$eglot_asks" ]]; then wait_for "$1" "$2 in the echo area" 5; fi
+}
+
+# dump_events: eglot's events buffer into $work/events.txt (for failures).
 dump_events() {
-  rm -f "$work/events.txt"
-  keys C-g 2>/dev/null
-  keys M-: 2>/dev/null
-  sleep 0.3
-  type_text "(with-current-buffer (jsonrpc-events-buffer (eglot-current-server)) (write-region nil nil \"$work/events.txt\"))" 2>/dev/null
-  keys Enter 2>/dev/null
-  for _ in $(seq 20); do [[ -f "$work/events.txt" ]] && break; sleep 0.2; done
+  messages >/dev/null
+  elisp "(with-current-buffer (jsonrpc-events-buffer (with-current-buffer \"greet.py\" (eglot-current-server))) (write-region nil nil \"$work/events.txt\" nil 'silent))" >/dev/null
 }
 
 # back_to_greet: greet.py alone in the frame (Emacs 30 pops the transcript
@@ -199,6 +218,9 @@ cat >"$work/init.el" <<EOF2
 (package-initialize)
 (require 'eglot)
 (load "$here/stock/init.el" nil t)
+(require 'server)
+(setq server-socket-dir "$work/emacs-server")
+(server-start) ; for the test's emacsclient --eval
 (setq inhibit-startup-screen t
       make-backup-files nil
       ;; A fresh HOME: Emacs 28 compiles eglot's dependencies natively in
@@ -228,9 +250,9 @@ eval_lisp '(message "Emacs still answers keys")'
 wait_for 'Emacs still answers keys' "Emacs to answer keys while the prompt runs" 8
 ! screen | grep -q 'greeting is built in' || fail "the answer came before the scripted 12 s"
 shot eglot-stock-waiting.txt
-wait_for 'and `shout` upper-cases it' "the 12 s answer" 60
+wait_answer 'and `shout` upper-cases it' "the 12 s answer" 60
 ((SECONDS - start >= 10)) || fail "the answer came after $((SECONDS - start)) s, before the scripted delay"
-screen | grep -q 'Timed out' && fail "eglot reported Timed out"
+{ screen; messages; } | grep -q 'Timed out' && fail "eglot reported Timed out"
 shot eglot-stock-answer.txt
 if [[ -z "$eglot_asks" ]]; then
   back_to_greet
@@ -257,7 +279,7 @@ if [[ -n "$eglot_asks" ]]; then
   shot eglot-stock-confirm.txt
   keys y
 fi
-wait_for 'Done: greet now says Hi' "the answer after the applied change" 30
+wait_answer 'Done: greet now says Hi' "the answer after the applied change"
 wait_requests 3
 shot eglot-stock-applied.txt
 if [[ -z "$eglot_asks" ]]; then back_to_greet; fi
@@ -281,7 +303,7 @@ wait_for 'Choose an option' "the question's options" 5
 keys C-a C-k
 type_text Reject
 keys Enter
-wait_for 'shout stays as it is' "the answer after the rejection" 30
+wait_answer 'shout stays as it is' "the answer after the rejection"
 wait_requests 5
 shot eglot-stock-rejected.txt
 out="$(record 5 response)"
@@ -305,7 +327,7 @@ wait_for 'Choose an option' "the question's options" 5
 keys Enter # Apply
 wait_for 'Proceed\? \(y or n\)' "eglot's own y/n" 15
 keys n
-wait_for 'main keeps calling greet' "the answer after n at eglot's y/n" 30
+wait_answer 'main keeps calling greet' "the answer after n at eglot's y/n"
 wait_requests 7
 shot eglot-stock-declined.txt
 out="$(record 7 response)"

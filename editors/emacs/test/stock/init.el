@@ -6,6 +6,9 @@
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs
                '((prog-mode text-mode) . ("gemini-ls" "serve"))))
+;; Emacs 29+'s eglot shows the conversation's transcript, which gemini-ls
+;; rewrites after each prompt: reread it without asking.
+(add-to-list 'revert-without-query "/gemini-ls/transcripts/")
 
 (defun my-gemini-command (command &rest arguments)
   "Run gemini-ls's COMMAND with ARGUMENTS; it answers at once."
