@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -148,5 +149,23 @@ func TestUsageEvents(t *testing.T) {
 	}
 	if infos := a.LiveSessions(); len(infos) != 1 || infos[0].Usage.TotalTokens != 59 || infos[0].Prompts != 2 || infos[0].Title != "hi" {
 		t.Errorf("session info = %+v", infos)
+	}
+}
+
+// Prompts and answers are logged at debug level only: an info log (what
+// `serve --log-file` writes by default) holds no text the user wrote.
+func TestLogsNoTextAboveDebug(t *testing.T) {
+	core, logs := observer.New(zapcore.InfoLevel)
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("the secret answer"))
+	a, _ := newAgent(t, srv, agent.Config{Logger: zap.New(core)})
+	prompt(t, a.NewSession(), "my secret prompt")
+	if logs.Len() == 0 {
+		t.Fatal("nothing logged at info")
+	}
+	for _, e := range logs.All() {
+		fields := fmt.Sprint(e.ContextMap())
+		if strings.Contains(fields, "secret") || strings.Contains(e.Message, "secret") {
+			t.Errorf("%s at %v holds the prompt or the answer: %s", e.Message, e.Level, fields)
+		}
 	}
 }

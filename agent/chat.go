@@ -63,6 +63,10 @@ type modelTurn struct {
 	parts []*genai.Part
 	calls []*genai.FunctionCall
 	text  strings.Builder
+	// sep is what went before this answer's text in the prompt's text: a
+	// blank line when an earlier model turn of the prompt said something,
+	// so that "…a greeting." and "Done: …" do not run together.
+	sep string
 
 	// What emptyAnswer judges: whether any response had a candidate, the
 	// last finish reason given, and whether the model thought.

@@ -26,22 +26,32 @@ func (l apiLog) event(name string, fields ...zap.Field) []zap.Field {
 }
 
 func (l apiLog) request(model, promptID, requestText string) {
-	l.log.Info("api_request", l.event("api_request",
+	fields := l.event("api_request",
 		zap.String("model", model),
 		zap.String("prompt_id", promptID),
-		zap.String("request_text", requestText),
-	)...)
+	)
+	l.log.Info("api_request", l.withText(fields, "request_text", requestText)...)
+}
+
+// withText adds what the user or the model wrote to fields, at debug level
+// only: prompts and file contents stay out of an info log that an editor
+// may show or a user may paste into a bug report.
+func (l apiLog) withText(fields []zap.Field, key, text string) []zap.Field {
+	if !l.log.Core().Enabled(zapcore.DebugLevel) {
+		return fields
+	}
+	return append(fields, zap.String(key, text))
 }
 
 func (l apiLog) response(model, promptID string, d time.Duration, usage *genai.GenerateContentResponseUsageMetadata, responseText string) {
-	l.log.Info("api_response", l.event("api_response",
+	fields := l.event("api_response",
 		zap.String("model", model),
 		zap.Int64("duration_ms", d.Milliseconds()),
 		zap.String("prompt_id", promptID),
 		zap.String("auth_type", l.authType),
 		zap.Object("usage_metadata", usageFields{usage}),
-		zap.String("response_text", responseText),
-	)...)
+	)
+	l.log.Info("api_response", l.withText(fields, "response_text", responseText)...)
 }
 
 func (l apiLog) error(model, promptID string, d time.Duration, err error) {

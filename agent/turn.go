@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/genai"
@@ -139,7 +140,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		a.log.error(model, t.promptID, elapsed, err)
 		if _, cut := errors.AsType[*AnswerCutOffError](err); cut && out != nil {
 			// The user saw it: the transcript has it, the history does not.
-			t.result.Text += out.text.String()
+			t.result.Text += out.sep + out.text.String()
 		}
 		if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
 			// As for any empty answer to the user: recorded, so that it
@@ -167,7 +168,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage)})
 	}
 	text := out.text.String()
-	t.result.Text += text
+	t.result.Text += out.sep + text
 	a.log.response(model, t.promptID, elapsed, usage, text)
 	return out, nil
 }
@@ -267,6 +268,19 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 	}
 }
 
+// paragraphBreak is what separates a new model turn's text from the
+// prompt's text so far: nothing at the start, else enough line breaks to
+// make a blank line.
+func paragraphBreak(sofar string) string {
+	switch {
+	case strings.TrimSpace(sofar) == "", strings.HasSuffix(sofar, "\n\n"):
+		return ""
+	case strings.HasSuffix(sofar, "\n"):
+		return "\n"
+	}
+	return "\n\n"
+}
+
 // streamOnce makes one streamed request to model, emitting text and
 // thoughts as they arrive; shown says whether any did.
 func (t *turn) streamOnce(model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
@@ -298,6 +312,11 @@ func (t *turn) streamOnce(model string, contents []*genai.Content, config *genai
 			if ev, ok := out.add(&t.s.chat, p); ok {
 				if err := t.loops.checkEvent(ev); err != nil {
 					return out, usage, shown, err
+				}
+				if ev.Kind == EventText && out.text.Len() == len(ev.Text) {
+					// This answer's first text: a paragraph of its own.
+					out.sep = paragraphBreak(t.result.Text)
+					ev.Text = out.sep + ev.Text
 				}
 				shown = true
 				t.emit(ev)

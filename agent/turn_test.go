@@ -533,3 +533,32 @@ func TestMaxPromptTurns(t *testing.T) {
 		t.Errorf("next prompt = %+v", res)
 	}
 }
+
+// The text of different model turns of one prompt reads as paragraphs:
+// a blank line between them in the result and in the streamed text, and
+// nothing added to the history.
+func TestTextOfModelTurnsIsSeparated(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "I'll add a greeting."}, {Call: call("c1", "read_file", map[string]any{"path": "a.go"})}}},
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Reading more.\n"}, {Call: call("c2", "read_file", map[string]any{"path": "b.go"})}}},
+		geminitest.TextTurn("Done: ", "greeting added."),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
+	res, evs := prompt(t, a.NewSession(), "add a greeting")
+	want := "I'll add a greeting.\n\nReading more.\n\nDone: greeting added."
+	if res.Text != want {
+		t.Errorf("text %q, want %q", res.Text, want)
+	}
+	var streamed strings.Builder
+	for _, e := range evs.of(agent.EventText) {
+		streamed.WriteString(e.Text)
+	}
+	if streamed.String() != want {
+		t.Errorf("streamed text %q, want %q", streamed.String(), want)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Contents
+	if got := last[3].Parts[0].Text; got != "Reading more.\n" {
+		t.Errorf("history keeps the model's text as it said it: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -80,28 +81,34 @@ func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
 		})
 	}
 
-	if d := p.Context.Diagnostics; len(d) > 0 {
-		title := fmt.Sprintf("Gemini: fix %d diagnostics here", len(d))
-		if len(d) == 1 {
-			title = "Gemini: fix " + quote(shorten(firstLine(d[0].Message), 60))
-		}
-		add("quickfix", title, fmt.Sprintf("Fix the diagnostics the editor shows here in %s. Change only what the fix needs.", name), d)
-	}
 	start := workspace.OffsetAt(text, r.Start.toWorkspace(), enc)
 	end := workspace.OffsetAt(text, r.End.toWorkspace(), enc)
 	if start > end {
 		start, end = end, start
 	}
-	if end > start {
-		lines := fmt.Sprintf("line %d", r.Start.Line+1)
-		if r.End.Line > r.Start.Line {
-			lines = fmt.Sprintf("lines %d–%d", r.Start.Line+1, r.End.Line+1)
+	// Titles say what goes with the prompt: the file and its lines.
+	where := fmt.Sprintf("%s, line %d", name, r.Start.Line+1)
+	if r.End.Line > r.Start.Line {
+		where = fmt.Sprintf("%s, lines %d–%d", name, r.Start.Line+1, r.End.Line+1)
+	}
+	if d := p.Context.Diagnostics; len(d) > 0 {
+		title := fmt.Sprintf("Gemini: fix the %d diagnostics here (%s)", len(d), where)
+		if len(d) == 1 {
+			title = fmt.Sprintf("Gemini: fix %s (%s)", quote(shorten(firstLine(d[0].Message), 60)), where)
 		}
-		add("", "Gemini: explain selection ("+lines+")", "Explain the selected code: what it does, and anything surprising in it.", nil)
+		add("quickfix", title, fmt.Sprintf("Fix the diagnostics the editor shows here in %s. Change only what the fix needs.", name), d)
 	}
 	if todo := todoAt(text, start, end); todo != "" {
-		add("refactor.rewrite", "Gemini: implement this TODO: "+quote(shorten(todo, 50)),
+		add("refactor.rewrite", fmt.Sprintf("Gemini: implement the TODO %s (%s)", quote(shorten(todo, 50)), name),
 			fmt.Sprintf("Implement this TODO in %s: %q. Keep the change focused, and remove the TODO once it is done.", name, todo), nil)
+	}
+	if selected(text[start:end]) {
+		add("", fmt.Sprintf("Gemini: explain the selected code (%s)", where), "Explain the selected code: what it does, and anything surprising in it.", nil)
+	}
+	if s.conversations.get(s.rootOf(p.TextDocument.URI)) != "" && kindAllowed("", p.Context.Only) {
+		actions = append(actions, codeAction{Title: "Gemini: new conversation", Command: command{
+			Title: "Gemini: new conversation", Command: CommandNewSession, Arguments: []any{commandScope{URI: p.TextDocument.URI}},
+		}})
 	}
 	if actions == nil {
 		actions = []codeAction{}
@@ -131,6 +138,15 @@ func todoAt(text string, start, end int) string {
 		}
 	}
 	return ""
+}
+
+// selected reports whether text, what a code action's range covers, is a
+// selection the user made: more than a word. Clients send a range without
+// one: Helix the character under its block cursor, eglot the word (or
+// sexp) at point, others an empty range.
+func selected(text string) bool {
+	text = strings.TrimSpace(text)
+	return strings.ContainsFunc(text, unicode.IsSpace)
 }
 
 // kindAllowed applies the client's context.only filter: a kind matches

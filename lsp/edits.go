@@ -29,6 +29,12 @@ const (
 	actionReject      = "Reject"
 )
 
+// eglotDeclined is the error eglot answers an applyEdit with when the
+// user says n to its own question (eglot asks before every server edit
+// up to 1.9, and before edits of files not visited in Emacs 30). Any other
+// error answer is a failure of the edit, not the user's decision.
+const eglotDeclined = "User cancelled server edit"
+
 // quietAfterChange is how long a document must stay unchanged after an
 // edit started landing before its text is taken as the outcome: clients
 // may send one didChange per text edit.
@@ -101,7 +107,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
 	if strat == askFirst {
-		action, err := s.showMessageRequest(ctx, protocol.MessageTypeInfo, "Gemini wants to edit "+summary, actionApply, actionAlwaysApply, actionReject)
+		action, err := s.askToEdit(ctx, f, name, base, change.After, summary)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
@@ -139,7 +145,13 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		if ctx.Err() != nil {
 			return tools.Decision{}, ctx.Err()
 		}
-		return tools.Decision{}, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+		var refused *jsonrpc2.Error
+		if !errors.As(err, &refused) || refused.Message != eglotDeclined {
+			return tools.Decision{}, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+		}
+		// The user said n to eglot's own "Server wants to edit"
+		// question, which eglot asks before it touches anything.
+		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit in the editor"}, nil
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
@@ -266,8 +278,9 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // skips an edit for an older version of its buffer, or, for version 0
 // (a document just opened), applies it at its old positions in the new
 // text, and answers applied either way. eglot sends its didChange only once
-// Emacs is idle, never while it waits for a workspace/executeCommand, so
-// an edit it applied then shows no change at all; its answer is taken.
+// Emacs is idle, so an edit it applied may show no change before the
+// deadline (Emacs busy, or a client still blocked in a synchronous
+// request); its answer is taken, and checked when the didChange comes.
 func (p *editProposer) decide(change workspace.FileChange, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	reason := "the user declined the edit"

@@ -14,12 +14,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// Commands the server executes through workspace/executeCommand.
-const (
-	CommandPrompt = "gemini.prompt"
-	CommandCancel = "gemini.cancel"
-)
-
 // ProtocolVersion is the version of the gemini/* protocol in docs/protocol.md.
 const ProtocolVersion = 1
 
@@ -110,7 +104,7 @@ func initializeResult(enc workspace.Encoding, version string) json.RawMessage {
 				"codeActionKinds": []string{"quickfix", "refactor.rewrite", ""},
 			},
 			"executeCommandProvider": map[string]any{
-				"commands": []string{CommandPrompt, CommandCancel},
+				"commands": commandNames(),
 			},
 			"experimental": map[string]any{
 				"gemini": map[string]any{"protocolVersion": ProtocolVersion},

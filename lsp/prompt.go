@@ -196,19 +196,32 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.In
 	defer cancel()
 	// Whether the session is free is the agent's to say; a second prompt
 	// it refuses must not take the first one's place here.
+	if release, ok := s.reserve(sess.ID(), cancel); ok {
+		defer release()
+	}
+	return s.promptSession(ctx, sess, in, emit)
+}
+
+// reserve records that sessionID runs a prompt for this client, cancelled
+// by cancel (gemini/cancel, gemini.cancel, shutdown); ok is false when one
+// is running already. release forgets it and cancels.
+func (s *Server) reserve(sessionID string, cancel context.CancelFunc) (release func(), ok bool) {
 	s.mu.Lock()
-	_, taken := s.running[sess.ID()]
-	if !taken {
-		s.running[sess.ID()] = cancel
+	defer s.mu.Unlock()
+	if _, taken := s.running[sessionID]; taken {
+		return nil, false
 	}
-	s.mu.Unlock()
-	if !taken {
-		defer func() {
-			s.mu.Lock()
-			delete(s.running, sess.ID())
-			s.mu.Unlock()
-		}()
-	}
+	s.running[sessionID] = cancel
+	return func() {
+		cancel()
+		s.mu.Lock()
+		delete(s.running, sessionID)
+		s.mu.Unlock()
+	}, true
+}
+
+// promptSession runs in in sess and says how it ended.
+func (s *Server) promptSession(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
 	res, err := sess.Prompt(ctx, in, emit)
 	switch {
 	case errors.Is(err, agent.ErrBusy):

@@ -36,9 +36,10 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// Retry is the model-call retry policy; the agent's default when zero.
 	Retry agent.RetryPolicy
-	// TranscriptDir is where executeCommand prompts write their Markdown
-	// transcripts; the user cache directory when empty.
-	TranscriptDir string
+	// StateDir is where gemini.prompt's transcripts and the diffs shown
+	// to clients that can only ask go; $XDG_STATE_HOME/gemini-ls (or
+	// ~/.local/state/gemini-ls) when empty.
+	StateDir string
 	// ConfirmWait bounds how long an applied edit may take to show up in
 	// the document before the outcome is read; 2s when zero.
 	ConfirmWait time.Duration
@@ -82,6 +83,11 @@ type Server struct {
 
 	// edits keeps one workspace/applyEdit in flight per client.
 	edits editQueue
+
+	// conversations and transcripts serve gemini.prompt; each has its own
+	// lock.
+	conversations conversations
+	transcripts   transcripts
 }
 
 // Serve speaks LSP on rwc until the client sends exit or closes the
@@ -166,12 +172,15 @@ func (s *Server) exitStatus() int {
 	return 1
 }
 
-func (s *Server) cancelAll() {
+// cancelAll cancels every prompt running for this client and says how
+// many there were.
+func (s *Server) cancelAll() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, cancel := range s.running {
 		cancel()
 	}
+	return len(s.running)
 }
 
 // handle dispatches one message. It runs on the read loop, so

@@ -18,7 +18,7 @@ func TestServeInProcess(t *testing.T) {
 	defer cancel()
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("in process"))
 	env := map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": model.URL}
-	conn, exit := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, TranscriptDir: t.TempDir()})
+	conn, exit := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
 	c := lsptest.New(t, conn, lsptest.Plugin())
 	if _, err := c.Initialize(ctx, []string{t.TempDir()}, map[string]any{"model": "gemini-test"}); err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestUnusableInitializationOptionsAreRefused(t *testing.T) {
 	defer cancel()
 	home := t.TempDir()
 	env := map[string]string{"GEMINI_API_KEY": "k", "HOME": home}
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, TranscriptDir: t.TempDir()})
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
 	c := lsptest.New(t, conn, lsptest.Plugin())
 	root := t.TempDir()
 	for _, tc := range []struct {

@@ -82,11 +82,7 @@ func TestAtPathInExecuteCommand(t *testing.T) {
 		"pkg/c.go":    "package c\n",
 		"pkg/img.png": "\x89PNG\r\n\x1a\n",
 	}}, geminitest.TextTurn("Two packages."))
-	var res any
-	if err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "gemini.prompt",
-		"arguments": []any{map[string]any{"prompt": "summarise @pkg", "uri": "file://" + h.path("pkg/b.go")}}}, &res); err != nil {
-		t.Fatalf("gemini.prompt: %v", err)
-	}
+	h.command(map[string]any{"prompt": "summarise @pkg", "uri": "file://" + h.path("pkg/b.go")})
 	wantUserParts(t, userParts(t, h.model), []string{
 		fullContextIntro + "\n```json\n{\n  \"activeFile\": {\n    \"path\": \"" + h.path("pkg/b.go") + "\"\n  }\n}\n```",
 		"summarise @pkg/**",

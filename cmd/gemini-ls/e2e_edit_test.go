@@ -81,10 +81,10 @@ func TestEditConfirmationStrategies(t *testing.T) {
 	}
 }
 
-// With no way to preview or ask (Helix 25.07), the approval mode decides.
+// With no way to preview or ask, the approval mode decides.
 func TestEditWithNoWayToAsk(t *testing.T) {
 	t.Run("default declines and says how to allow", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}}, editTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions(), files: map[string]string{"a.go": aGo}}, editTurns()...)
 		h.open("a.go")
 		h.prompt(map[string]any{"prompt": "return 2"})
 		out := h.toolOutputs(1)
@@ -106,7 +106,7 @@ func TestEditWithNoWayToAsk(t *testing.T) {
 		}
 	})
 	t.Run("auto_edit applies", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}}, editTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}}, editTurns()...)
 		h.open("a.go")
 		h.prompt(map[string]any{"prompt": "return 2"})
 		h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
@@ -129,7 +129,8 @@ func TestAlwaysApplyLastsForTheSession(t *testing.T) {
 	)
 	h.open("a.go")
 	h.client.OnShowMessageRequest = func(msg string, actions []string) string {
-		if msg != "Gemini wants to edit a.go (+1 −1)" || strings.Join(actions, ",") != "Apply,Always Apply,Reject" {
+		// The change itself is in the question.
+		if msg != "Gemini wants to edit a.go (+1 −1):\n@@ -1,3 +1,3 @@\n package a\n \n-func A() int { return 1 }\n+func A() int { return 2 }" || strings.Join(actions, ",") != "Apply,Always Apply,Reject" {
 			t.Errorf("asked %q with %q", msg, actions)
 		}
 		return "Always Apply"
@@ -305,7 +306,7 @@ func (h *harness) wantStrategy(asks bool, edits int) {
 	switch {
 	case asks && (asked != edits || sent[0].Annotated):
 		h.t.Errorf("asked %d times, annotated %v: want a question then a plain edit", asked, sent[0].Annotated)
-	case !asks && h.client.Profile.Name != "helix" && (asked != 0 || !sent[0].Annotated):
+	case !asks && h.client.Profile.Name != "no-questions" && (asked != 0 || !sent[0].Annotated):
 		h.t.Errorf("asked %d times, annotated %v: want one edit needing confirmation", asked, sent[0].Annotated)
 	}
 }

@@ -42,9 +42,15 @@ func TestHelixCodeActions(t *testing.T) {
 	diag := map[string]any{"range": rng(5, 5, 5, 6), "severity": 1, "message": "A redeclared in this block", "source": "compiler"}
 
 	t.Run("titles", func(t *testing.T) {
-		cursorOnTODO := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(2, 4, 2, 4), "context": map[string]any{"diagnostics": []any{}}})
-		if len(cursorOnTODO) != 1 || cursorOnTODO[0].Title != "Gemini: implement this TODO: “localise the greeting.”" || cursorOnTODO[0].Kind != "refactor.rewrite" {
+		// Helix's block cursor covers one character: not a selection.
+		cursorOnTODO := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(2, 4, 2, 5), "context": map[string]any{"diagnostics": []any{}}})
+		if len(cursorOnTODO) != 1 || cursorOnTODO[0].Title != "Gemini: implement the TODO “localise the greeting.” (a.go)" || cursorOnTODO[0].Kind != "refactor.rewrite" {
 			t.Errorf("actions on the TODO line = %+v", cursorOnTODO)
+		}
+		// eglot sends the word at point: not a selection either.
+		word := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(3, 5, 3, 10), "context": map[string]any{"diagnostics": []any{}}})
+		if len(word) != 0 {
+			t.Errorf("actions on the word at point = %+v", word)
 		}
 		selection := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(3, 0, 5, 10), "context": map[string]any{"diagnostics": []any{diag}}})
 		var titles []string
@@ -54,7 +60,7 @@ func TestHelixCodeActions(t *testing.T) {
 				t.Errorf("action %q runs %q", a.Title, a.Command.Command)
 			}
 		}
-		want := "quickfix|Gemini: fix “A redeclared in this block”,|Gemini: explain selection (lines 4–6)"
+		want := "quickfix|Gemini: fix “A redeclared in this block” (a.go, lines 4–6),|Gemini: explain the selected code (a.go, lines 4–6)"
 		if strings.Join(titles, ",") != want {
 			t.Errorf("titles = %q, want %q", titles, want)
 		}
@@ -70,12 +76,12 @@ func TestHelixCodeActions(t *testing.T) {
 
 	t.Run("running the fix", func(t *testing.T) {
 		fix := h.codeActions(map[string]any{"textDocument": map[string]any{"uri": uri}, "range": rng(5, 0, 5, 0), "context": map[string]any{"diagnostics": []any{diag}}})[0]
-		var res promptResult
-		if err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": fix.Command.Command, "arguments": fix.Command.Arguments}, &res); err != nil {
+		var arg map[string]any
+		if err := json.Unmarshal(fix.Command.Arguments[0], &arg); err != nil {
 			t.Fatal(err)
 		}
-		if res.StopReason != "end_turn" {
-			t.Errorf("result = %+v", res)
+		if _, msg := h.command(arg); msg != "Gemini: Fixed." {
+			t.Errorf("answer = %q", msg)
 		}
 		got, rest := editorContextJSON(t, lastUserParts(t, h.model, 0), fullContextIntro)
 		contains(t, "editor context", got, `"activeFile":{"path":"`+h.path("a.go")+`"`)

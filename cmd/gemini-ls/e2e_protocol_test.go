@@ -178,7 +178,7 @@ func TestInitializeNegotiates(t *testing.T) {
 			}
 			caps := r.Capabilities
 			if caps.PositionEncoding != tc.enc || caps.TextDocumentSync.Change != 2 ||
-				strings.Join(caps.ExecuteCommandProvider.Commands, ",") != "gemini.prompt,gemini.cancel" ||
+				strings.Join(caps.ExecuteCommandProvider.Commands, ",") != "gemini.prompt,gemini.newSession,gemini.cancel" ||
 				strings.Join(caps.CodeActionProvider.CodeActionKinds, ",") != "quickfix,refactor.rewrite," ||
 				caps.Experimental.Gemini.ProtocolVersion != 1 {
 				t.Errorf("capabilities = %s", b)
@@ -204,97 +204,6 @@ func TestMissingCredentials(t *testing.T) {
 	}
 	if err := h.client.Call(h.ctx, "shutdown", nil, nil); err != nil {
 		t.Errorf("shutdown: %v", err)
-	}
-}
-
-// Helix: a prompt through workspace/executeCommand, progress in $/progress,
-// the answer in window/showMessage and a transcript opened with showDocument.
-func TestExecuteCommandForClientsWithoutCustomMethods(t *testing.T) {
-	h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"a.go": aGo}},
-		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.go"})),
-		geminitest.TextTurn("A returns 1.\nThat is all."),
-	)
-	var res promptResult
-	err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{
-		"command":   "gemini.prompt",
-		"arguments": []any{map[string]any{"prompt": "what does A return?"}},
-	}, &res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StopReason != "end_turn" || res.Text != "A returns 1.\nThat is all." {
-		t.Errorf("result = %+v", res)
-	}
-	var kinds []string
-	for _, m := range h.client.Messages("$/progress") {
-		var p struct {
-			Value struct {
-				Kind    string `json:"kind"`
-				Title   string `json:"title"`
-				Message string `json:"message"`
-			} `json:"value"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
-		kinds = append(kinds, p.Value.Kind+":"+p.Value.Message)
-	}
-	want := "begin:what does A return?,report:ReadFile a.go,end:Gemini: A returns 1."
-	if strings.Join(kinds, ",") != want {
-		t.Errorf("progress = %q, want %q", kinds, want)
-	}
-	if n := len(h.client.Messages("window/workDoneProgress/create")); n != 1 {
-		t.Errorf("%d progress tokens created", n)
-	}
-	msgs := h.client.Messages("window/showMessage")
-	if len(msgs) != 1 || !strings.Contains(string(msgs[0].Params), "A returns 1.") {
-		t.Errorf("showMessage = %v", msgs)
-	}
-	docs := h.client.Messages("window/showDocument")
-	if len(docs) != 1 {
-		t.Fatalf("showDocument = %v", docs)
-	}
-	var sd struct {
-		URI string `json:"uri"`
-	}
-	_ = json.Unmarshal(docs[0].Params, &sd)
-	transcript, err := os.ReadFile(strings.TrimPrefix(sd.URI, "file://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"what does A return?", "**ReadFile a.go**", "A returns 1.\nThat is all."} {
-		contains(t, "transcript", string(transcript), w)
-	}
-	if strings.HasPrefix(strings.TrimPrefix(sd.URI, "file://"), h.root) {
-		t.Errorf("transcript %s written inside the workspace", sd.URI)
-	}
-	// No custom notifications reach a client that cannot handle them... but
-	// Helix drops them anyway; what matters is it never gets custom requests.
-	if n := len(h.client.Messages("gemini/confirm")); n != 0 {
-		t.Errorf("sent gemini/confirm to Helix")
-	}
-}
-
-func TestExecuteCommandCancel(t *testing.T) {
-	h := start(t, setup{profile: lsptest.Helix()}, hangingTurn())
-	ch := make(chan promptResult, 1)
-	go func() {
-		var res promptResult
-		_ = h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "gemini.prompt", "arguments": []any{"think hard"}}, &res)
-		ch <- res
-	}()
-	m, err := h.client.WaitMessage(h.ctx, "$/progress", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		Token any `json:"token"`
-	}
-	_ = json.Unmarshal(m.Params, &p)
-	// Helix's spinner cannot cancel, but clients that can use this.
-	if err := h.client.Notify(h.ctx, "window/workDoneProgress/cancel", map[string]any{"token": p.Token}); err != nil {
-		t.Fatal(err)
-	}
-	if res := waitResult(t, ch); res.StopReason != "cancelled" {
-		t.Errorf("result = %+v", res)
 	}
 }
 

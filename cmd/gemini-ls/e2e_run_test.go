@@ -173,7 +173,7 @@ func TestRunTextPrintsOnlyTheAnswer(t *testing.T) {
 	)
 	r := h.run("run", "-p", "what does a.txt say?")
 	r.wantExit(t, 0)
-	if want := "Reading the file. It says: the contents\n"; r.stdout != want {
+	if want := "Reading the file. \n\nIt says: the contents\n"; r.stdout != want {
 		t.Errorf("stdout = %q, want %q", r.stdout, want)
 	}
 	if r.stderr != "" {
@@ -304,7 +304,7 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 	if res.SessionID == "" {
 		t.Error("session_id is empty")
 	}
-	if res.Response != "Looking. All done." {
+	if res.Response != "Looking. \n\nAll done." {
 		t.Errorf("response = %q", res.Response)
 	}
 	if string(res.Error) != "null" {

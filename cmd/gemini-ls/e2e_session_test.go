@@ -307,7 +307,7 @@ func TestShellConfirmation(t *testing.T) {
 		}
 	})
 	t.Run("nobody to ask", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Helix()}, shellTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions()}, shellTurns()...)
 		h.prompt(map[string]any{"prompt": "run"})
 		out := h.toolOutputs(1)
 		if !strings.Contains(out[0], `"approvalMode": "yolo"`) {
@@ -318,7 +318,7 @@ func TestShellConfirmation(t *testing.T) {
 		}
 	})
 	t.Run("yolo", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.Helix(), opts: map[string]any{"approvalMode": "yolo"}}, shellTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions(), opts: map[string]any{"approvalMode": "yolo"}}, shellTurns()...)
 		h.prompt(map[string]any{"prompt": "run"})
 		h.wantDisk("out.txt", "hi\n")
 	})

@@ -117,6 +117,45 @@ func (h *harness) prompt(params map[string]any) promptResult {
 	return res
 }
 
+// commandStarted is gemini.prompt's answer.
+type commandStarted struct {
+	SessionID string `json:"sessionId"`
+	Status    string `json:"status"`
+}
+
+// command runs gemini.prompt with arg through workspace/executeCommand,
+// which answers as soon as the turn has started, and waits for the turn's
+// final window/showMessage, whose text it returns.
+func (h *harness) command(arg any) (commandStarted, string) {
+	h.t.Helper()
+	before := len(h.client.Messages("window/showMessage"))
+	var started commandStarted
+	if err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "gemini.prompt", "arguments": []any{arg}}, &started); err != nil {
+		h.t.Fatalf("gemini.prompt: %v", err)
+	}
+	if started.Status != "started" || started.SessionID == "" {
+		h.t.Fatalf("gemini.prompt answered %+v", started)
+	}
+	return started, h.waitAnswerMessage(before)
+}
+
+// waitAnswerMessage waits for a gemini.prompt's final window/showMessage
+// after the first skip ones, and returns its text.
+func (h *harness) waitAnswerMessage(skip int) string {
+	h.t.Helper()
+	var msg struct {
+		Message string `json:"message"`
+	}
+	m, err := h.client.WaitMessageAfter(h.ctx, "window/showMessage", skip, func(p json.RawMessage) bool {
+		return json.Unmarshal(p, &msg) == nil && strings.HasPrefix(msg.Message, "Gemini") && !strings.HasPrefix(msg.Message, "Gemini: a new conversation")
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	_ = json.Unmarshal(m.Params, &msg)
+	return msg.Message
+}
+
 // update is a gemini/update notification.
 type update struct {
 	SessionID   string         `json:"sessionId"`

@@ -30,7 +30,7 @@ func TestTurnListsReadsGlobsGrepsAndEdits(t *testing.T) {
 		geminitest.TextTurn("Done: ", "greet says Hi."),
 	)
 	res := h.prompt(map[string]any{"prompt": "make greet say Hi"})
-	if res.StopReason != "end_turn" || res.Text != "Let me look around. Done: greet says Hi." {
+	if res.StopReason != "end_turn" || res.Text != "Let me look around. \n\nDone: greet says Hi." {
 		t.Fatalf("result = %+v", res)
 	}
 	out := h.toolOutputs(1)

@@ -14,17 +14,35 @@ import (
 type logFlags struct {
 	file  string
 	level string
+	// fileLevel is the level when the logs go to a file and no
+	// --log-level was given; the flag's default is for stderr.
+	fileLevel   string
+	stderrLevel string
 }
 
-func (l *logFlags) register(fs *flag.FlagSet, defaultLevel string) {
+// register declares the flags. stderrLevel is the default level on
+// stderr, fileLevel with --log-file: editors show a language server's
+// stderr as errors (Helix, Neovim), so serve keeps it for warnings and
+// errors, and a log file the user asked for gets more.
+func (l *logFlags) register(fs *flag.FlagSet, stderrLevel, fileLevel string) {
+	l.fileLevel = fileLevel
 	fs.StringVar(&l.file, "log-file", "", "write logs to `PATH` (default: stderr)")
-	fs.StringVar(&l.level, "log-level", defaultLevel, "log `LEVEL`: debug, info, warn, error")
+	fs.StringVar(&l.level, "log-level", "", "log `LEVEL`: debug, info, warn, error (default: "+stderrLevel+" on stderr, "+fileLevel+" in a --log-file)")
+	l.stderrLevel = stderrLevel
 }
 
 // logger builds the process logger: JSON lines to the log file, or to
 // stderr. Never stdout: stdout carries the protocol or the answer.
 func (l *logFlags) logger(stderr io.Writer) (*zap.Logger, func(), error) {
-	level, err := zapcore.ParseLevel(l.level)
+	name := l.level
+	switch {
+	case name != "":
+	case l.file != "":
+		name = l.fileLevel
+	default:
+		name = l.stderrLevel
+	}
+	level, err := zapcore.ParseLevel(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log-level: %w", err)
 	}

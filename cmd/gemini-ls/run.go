@@ -47,7 +47,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
-	f.logs.register(fs, "warn")
+	f.logs.register(fs, "warn", "info")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

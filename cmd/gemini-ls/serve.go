@@ -17,7 +17,7 @@ import (
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var logs logFlags
-	logs.register(fs, "info")
+	logs.register(fs, "warn", "info")
 	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.lsp.dev/jsonrpc2"
 	"os"
 
 	"go.lsp.dev/uri"
@@ -40,6 +41,10 @@ type Answer struct {
 	// Applied overrides what the client answers (Apply by default), to
 	// imitate clients that answer untruthfully.
 	Applied *bool
+	// Refuse, when set, is the message of the JSON-RPC error the client
+	// answers with instead of a result, having applied nothing: eglot's
+	// "User cancelled server edit" when the user says n to its question.
+	Refuse string
 }
 
 // EditPolicy decides an Edit. It may block until ctx ends.
@@ -213,6 +218,9 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		policy = Accept
 	}
 	ans := policy(ctx, e)
+	if ans.Refuse != "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, ans.Refuse)
+	}
 	applied := ans.Apply
 	if ans.Apply {
 		// The document may have moved on while the user was looking at

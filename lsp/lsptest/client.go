@@ -305,11 +305,22 @@ func (c *Client) Messages(method string) []Message {
 // WaitMessage waits until the server sent a message with method whose
 // params satisfy match (nil matches any).
 func (c *Client) WaitMessage(ctx context.Context, method string, match func(json.RawMessage) bool) (Message, error) {
+	return c.WaitMessageAfter(ctx, method, 0, match)
+}
+
+// WaitMessageAfter is WaitMessage skipping the first skip messages with
+// method: it waits for one sent after them.
+func (c *Client) WaitMessageAfter(ctx context.Context, method string, skip int, match func(json.RawMessage) bool) (Message, error) {
 	for {
 		c.mu.Lock()
 		ch := c.changed
+		seen := 0
 		for _, m := range c.messages {
-			if m.Method == method && (match == nil || match(m.Params)) {
+			if m.Method != method {
+				continue
+			}
+			seen++
+			if seen > skip && (match == nil || match(m.Params)) {
 				c.mu.Unlock()
 				return m, nil
 			}

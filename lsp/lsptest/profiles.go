@@ -176,8 +176,8 @@ func Eglot() Profile {
 }
 
 // Helix is Helix 25.07's initialize capabilities, as its client sends
-// them. It has no custom methods and no window/showMessageRequest: both
-// get MethodNotFound.
+// them. It has no custom methods (MethodNotFound), and answers
+// window/showMessageRequest with a popup of the actions.
 func Helix() Profile {
 	return Profile{
 		Name:       "helix",
@@ -236,5 +236,16 @@ func Helix() Profile {
 			"window": {"workDoneProgress": true, "showDocument": {"support": true}},
 			"general": {"positionEncodings": ["utf-8", "utf-32", "utf-16"]}
 		}`),
+		ShowMessageRequest: true,
 	}
+}
+
+// NoQuestions is a client that can neither preview an edit nor ask the
+// user: Helix's capabilities, answering window/showMessageRequest with
+// MethodNotFound as Helix did before it had a popup for it.
+func NoQuestions() Profile {
+	p := Helix()
+	p.Name = "no-questions"
+	p.ShowMessageRequest = false
+	return p
 }

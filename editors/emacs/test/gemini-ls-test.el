@@ -720,11 +720,11 @@ answer streams into the chat, as with `gemini-ls-prompt'."
       '(("calc.py" . "x = 1  # TODO: make it 2\n"))
     (let ((offered
            (with-current-buffer buf
-             (gemini-ls-test--picking "Gemini: implement this TODO"
+             (gemini-ls-test--picking "Gemini: implement the TODO"
                ;; What M-x eglot-code-actions does on the line.
                (eglot-code-actions (line-beginning-position) (line-end-position)
                                    nil t)))))
-      (should (member "Gemini: explain selection (line 1)" offered)))
+      (should (member "Gemini: explain the selected code (calc.py, line 1)" offered)))
     (should (get-buffer "*gemini*"))
     (should (gemini-ls-test--busy-p))
     (should-not (string-match-p "Done: x is 2" (gemini-ls-test--chat)))
@@ -768,7 +768,7 @@ answer streams into the chat, as with `gemini-ls-prompt'."
                              ;; user has picked.
                              (with-current-buffer buf
                                (eglot--read-execute-code-action actions server)))
-                           '("Gemini: fix “undefined name y”")))
+                           '("Gemini: fix “undefined name y” (calc.py, line 2)")))
             (should (gemini-ls-test--busy-p))
             (gemini-ls-test--wait-done)
             (should (string-match-p "Fixed\\." (gemini-ls-test--chat)))

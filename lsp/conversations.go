@@ -1,0 +1,130 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+)
+
+// conversations are the sessions gemini.prompt continues: one per
+// workspace root, so that a stock client's successive prompts are one
+// conversation (the model sees the earlier turns, and "Always Apply"
+// holds) until gemini.newSession starts another. gemini/prompt, whose
+// clients name their sessions, does not use them.
+type conversations struct {
+	mu      sync.Mutex
+	current map[string]string // workspace root → session id
+}
+
+func (c *conversations) get(root string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.current[root]
+}
+
+func (c *conversations) set(root, id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.current == nil {
+		c.current = map[string]string{}
+	}
+	c.current[root] = id
+}
+
+// rootOf is the workspace root a command is about: the one holding uri's
+// file (the innermost, for nested roots), else the first.
+func (s *Server) rootOf(uri string) string {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	roots := ws.Roots()
+	best := roots[0]
+	if uri == "" {
+		return best
+	}
+	path, err := uriToPath(uri)
+	if err != nil {
+		return best
+	}
+	longest := -1
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, path); err == nil && filepath.IsLocal(rel) && len(r) > longest {
+			best, longest = r, len(r)
+		}
+	}
+	return best
+}
+
+// conversation is the session a gemini.prompt in root continues: the one
+// it names, else the root's current one, else a new one; it becomes the
+// root's current conversation.
+func (s *Server) conversation(ctx context.Context, ag *agent.Agent, root, sessionID string) (*agent.Session, error) {
+	if sessionID == "" {
+		sessionID = s.conversations.get(root)
+		if sessionID != "" {
+			// Resumed from disk if it was dropped from memory meanwhile.
+			if sess, err := ag.Session(ctx, sessionID); err == nil {
+				return sess, nil
+			}
+			s.log.Info("the root's conversation is gone; starting a new one", zap.String("session", sessionID))
+		}
+		sess := ag.NewSession()
+		s.conversations.set(root, sess.ID())
+		return sess, nil
+	}
+	sess, err := s.session(ctx, ag, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	s.conversations.set(root, sess.ID())
+	return sess, nil
+}
+
+// newSessionCommand runs gemini.newSession: the next gemini.prompt in the
+// root (of the argument's uri, else the first) starts a new conversation.
+func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+	sc, err := scopeArg(args)
+	if err != nil {
+		return nil, err
+	}
+	ag, _, err := s.state()
+	if err != nil {
+		return nil, err
+	}
+	sess := ag.NewSession()
+	root := s.rootOf(sc.URI)
+	s.conversations.set(root, sess.ID())
+	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
+		Message: "Gemini: a new conversation; the next prompt starts it"})
+	return map[string]string{"sessionId": sess.ID()}, nil
+}
+
+// cancelCommand runs gemini.cancel: the prompt of the session named, or
+// of the conversation of the file named, or with no argument every prompt
+// running for this client.
+func (s *Server) cancelCommand(_ context.Context, args []json.RawMessage) (any, error) {
+	sc, err := scopeArg(args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case sc.SessionID != "":
+		return map[string]bool{"cancelled": s.cancelRunning(sc.SessionID)}, nil
+	case sc.URI != "":
+		id := s.conversations.get(s.rootOf(sc.URI))
+		return map[string]bool{"cancelled": id != "" && s.cancelRunning(id)}, nil
+	}
+	return map[string]bool{"cancelled": s.cancelAll() > 0}, nil
+}
+
+// busyError refuses a prompt for a session already answering one.
+func busyError(id string) error {
+	return jsonrpc2.Errorf(codeRequestFailed, "Gemini is still answering the previous prompt of this conversation (session %s): wait for it, or cancel it with %s", id, CommandCancel)
+}

@@ -1,0 +1,163 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+)
+
+// gemini.prompt runs the same turn as gemini/prompt for clients that
+// cannot send custom requests. It answers the executeCommand request as
+// soon as the turn has started: eglot waits for that answer with a 10 s
+// limit while Emacs ignores the user, and no client should wait on a
+// request for the model. The turn goes on in the background, shown through
+// $/progress, and ends with the answer in window/showMessage and the
+// session's Markdown transcript (transcript.go).
+
+// commandStarted is gemini.prompt's answer.
+type commandStarted struct {
+	SessionID string `json:"sessionId"`
+	Status    string `json:"status"` // "started"
+}
+
+func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+	a, err := promptArg(args)
+	if err != nil {
+		return nil, err
+	}
+	ag, f, err := s.state()
+	if err != nil {
+		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
+		return nil, err
+	}
+	var pc *promptContext
+	if a.URI != "" || a.Range != nil || len(a.Diagnostics) > 0 {
+		pc = &promptContext{URI: a.URI, Range: a.Range, Diagnostics: a.Diagnostics}
+	}
+	// Read now: the selection is what the user had when they asked.
+	editor, err := s.editorContext(ctx, pc)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.conversation(ctx, ag, s.rootOf(a.URI), a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+
+	// The turn outlives this request: it ends with the connection, or when
+	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
+	turnCtx, cancel := context.WithCancel(s.life)
+	release, ok := s.reserve(sess.ID(), cancel)
+	if !ok {
+		cancel()
+		return nil, busyError(sess.ID())
+	}
+	s.handlers.start()
+	go func() {
+		defer s.handlers.finish()
+		s.commandTurn(turnCtx, cancel, release, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
+	}()
+	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
+}
+
+// commandTurn runs a gemini.prompt turn and shows how it went. release
+// frees the session for the next prompt: as soon as the turn is over, so
+// that a prompt sent on seeing the answer is not refused as busy.
+func (s *Server) commandTurn(ctx context.Context, cancel, release context.CancelFunc, sess *agent.Session, in agent.Input, f clientFeatures) {
+	prog := s.beginProgress(ctx, f, in.Text, cancel)
+	defer prog.forget()
+	tr := s.transcripts.begin(s, sess.ID(), in.Text)
+	res, err := s.promptSession(ctx, sess, in, func(e agent.Event) {
+		tr.event(e)
+		prog.event(e)
+	})
+	release()
+	ctx = s.life // the turn's own context is done
+	if err != nil {
+		// Refused before it ran (another prompt of the session got there
+		// first).
+		tr.refused(err)
+		prog.end("Gemini: " + err.Error())
+		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
+		return
+	}
+	tr.end(res)
+	prog.end(summary(res))
+
+	typ := protocol.MessageTypeInfo
+	if res.StopReason == string(agent.StopError) {
+		typ = protocol.MessageTypeError
+	}
+	msg := answerMessage(res)
+	if !f.ShowDocument && tr.path != "" {
+		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
+		msg += "\n\nTranscript: " + tr.path
+	}
+	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: msg})
+	if f.ShowDocument {
+		s.showTranscript(ctx, sess.ID(), tr.path)
+	}
+}
+
+// summary is the one line that ends the progress: the first line of the
+// answer's last paragraph, which is what the model said last.
+func summary(res promptResult) string {
+	switch agent.StopReason(res.StopReason) {
+	case agent.StopCancelled:
+		return "Gemini: cancelled"
+	case agent.StopMaxTurns:
+		return "Gemini: stopped after too many turns"
+	case agent.StopLoopDetected:
+		return "Gemini: stopped because the model was repeating itself"
+	case agent.StopMaxTokens:
+		return "Gemini: the answer was cut at the model's output token limit"
+	case agent.StopError:
+		return "Gemini failed: " + res.Error
+	}
+	return "Gemini: " + shorten(firstLine(lastParagraph(res.Text)), 80)
+}
+
+// lastParagraph is the text after text's last blank line.
+func lastParagraph(text string) string {
+	text = strings.TrimSpace(text)
+	if i := strings.LastIndex(text, "\n\n"); i >= 0 {
+		return text[i+2:]
+	}
+	return text
+}
+
+func answerMessage(res promptResult) string {
+	switch agent.StopReason(res.StopReason) {
+	case agent.StopError:
+		return "Gemini failed: " + res.Error
+	case agent.StopCancelled:
+		return strings.TrimSpace("Gemini: cancelled. " + res.Text)
+	case agent.StopMaxTokens:
+		return "Gemini (cut at the model's output token limit): " + strings.TrimSpace(res.Text)
+	case agent.StopMaxTurns:
+		return "Gemini (stopped after too many turns): " + strings.TrimSpace(res.Text)
+	case agent.StopLoopDetected:
+		return "Gemini (stopped because the model was repeating itself): " + strings.TrimSpace(res.Text)
+	}
+	return "Gemini: " + strings.TrimSpace(res.Text)
+}
+
+func (s *Server) notifyClient(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.log.Debug("notifying client", zap.String("method", method), zap.Error(err))
+	}
+}
+
+// shorten cuts s to at most n characters, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,164 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+)
+
+// Each session prompted through gemini.prompt has one Markdown transcript,
+// <state>/transcripts/<session>.md, appended to as its prompts run: the
+// prompt when it starts, the rest when it ends. It is opened for the user
+// once per session with focus (window/showDocument); later prompts show it
+// again without taking focus, for clients that refresh it.
+
+// transcripts remembers which sessions' transcripts the client was shown.
+type transcripts struct {
+	mu    sync.Mutex
+	shown map[string]bool
+}
+
+// firstShow records that id's transcript is shown and reports whether it
+// is the first time.
+func (t *transcripts) firstShow(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.shown[id] {
+		return false
+	}
+	if t.shown == nil {
+		t.shown = map[string]bool{}
+	}
+	t.shown[id] = true
+	return true
+}
+
+// stateDir is where the server keeps files for the user to open
+// (transcripts, diffs): never inside the workspace.
+func (s *Server) stateDir() (string, error) {
+	if s.opts.StateDir != "" {
+		return s.opts.StateDir, nil
+	}
+	if dir := sessionstore.DefaultDir(s.getenv); dir != "" {
+		return filepath.Dir(dir), nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a directory for transcripts: XDG_STATE_HOME and HOME are unset, and %w", err)
+	}
+	return filepath.Join(cache, "gemini-ls"), nil
+}
+
+// transcript is one prompt's part of a session's transcript.
+type transcript struct {
+	s    *Server
+	path string // "" when it cannot be written
+	b    strings.Builder
+}
+
+// begin appends the prompt to the session's transcript.
+func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
+	tr := &transcript{s: s}
+	dir, err := s.stateDir()
+	if err == nil {
+		dir = filepath.Join(dir, "transcripts")
+		err = os.MkdirAll(dir, 0o700)
+	}
+	if err != nil {
+		s.log.Warn("transcripts are not written", zap.Error(err))
+		return tr
+	}
+	tr.path = filepath.Join(dir, sessionID+".md")
+	tr.write(fmt.Sprintf("## Prompt\n\n%s\n\n## Gemini\n\n", prompt))
+	return tr
+}
+
+func (tr *transcript) event(e agent.Event) {
+	switch e.Kind {
+	case agent.EventText:
+		text := e.Text
+		if strings.HasSuffix(tr.b.String(), "\n\n") {
+			text = strings.TrimLeft(text, "\n")
+		}
+		tr.b.WriteString(text)
+	case agent.EventToolCall:
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "- **%s**", e.ToolCall.Title)
+	case agent.EventToolResult:
+		fmt.Fprintf(&tr.b, " — %s\n\n", e.ToolResult.Status)
+	case agent.EventNotice:
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "> %s\n\n", e.Text)
+	case agent.EventError:
+		tr.paragraph()
+		fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", e.Err)
+	}
+}
+
+// paragraph ends what was written with a blank line, unless it ends so.
+func (tr *transcript) paragraph() {
+	text := tr.b.String()
+	switch {
+	case text == "", strings.HasSuffix(text, "\n\n"):
+	case strings.HasSuffix(text, "\n"):
+		tr.b.WriteString("\n")
+	default:
+		tr.b.WriteString("\n\n")
+	}
+}
+
+// refused records that the prompt did not run.
+func (tr *transcript) refused(err error) {
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "_not run: %v_\n\n---\n\n", err)
+	tr.write(tr.b.String())
+}
+
+// end appends the rest of the prompt: what the model said and did, and how
+// the turn ended.
+func (tr *transcript) end(res promptResult) {
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "_%s_\n\n---\n\n", res.StopReason)
+	tr.write(tr.b.String())
+}
+
+func (tr *transcript) write(text string) {
+	if tr.path == "" {
+		return
+	}
+	f, err := os.OpenFile(tr.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err == nil {
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		tr.s.log.Warn("writing the transcript", zap.String("path", tr.path), zap.Error(err))
+		tr.path = ""
+	}
+}
+
+// showTranscript opens the session's transcript: with focus the first
+// time, without later, so a prompt does not pull the user away from the
+// code they are working on.
+func (s *Server) showTranscript(ctx context.Context, sessionID, path string) {
+	if path == "" {
+		return
+	}
+	focus := s.transcripts.firstShow(sessionID)
+	var res protocol.ShowDocumentResult
+	if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(path), TakeFocus: &focus}, &res); err != nil {
+		s.log.Info("window/showDocument", zap.Error(err))
+	}
+}
