@@ -48,6 +48,10 @@ fail() {
   fi
   [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
   [[ -f "$work/server.log" ]] && { echo "--- gemini-ls log (tail) ---"; tail -n 60 "$work/server.log"; }
+  if [[ -f "$work/server.pid" ]] && kill -QUIT "$(cat "$work/server.pid")" 2>/dev/null; then
+    sleep 1
+    echo "--- gemini-ls goroutines (SIGQUIT) ---"; cat "$work/server.stderr"
+  fi
   exit 1
 }
 
@@ -156,10 +160,15 @@ PY
 
 # 1: the 12 s answer (a). 2-3: the TODO's change, applied (b). 4-5: a change
 # rejected at gemini-ls's question (c). 6-7: one declined at eglot's y/n (c).
+# The turns a command starts take 500 ms, as a real model's do: Emacs 28's
+# jsonrpc leaves a message that arrives in the same read as the answer to
+# its synchronous workspace/executeCommand unread until the server sends
+# something more, so an instant question would never show (the server waits
+# for its answer meanwhile).
 cat >"$work/script.json" <<'JSON'
 [
   {"delay": "12s", "text": "The greeting is built in `greet`,\nand `shout` upper-cases it."},
-  {"chunks": [
+  {"delay": "500ms", "chunks": [
     {"text": "I'll make the greeting say Hi and drop the TODO."},
     {"call": {"name": "replace", "args": {
       "file_path": "greet.py",
@@ -167,7 +176,7 @@ cat >"$work/script.json" <<'JSON'
       "new_string": "    return \"Hi, \" + name\n"}}}
   ]},
   {"text": "Done: greet now says Hi."},
-  {"chunks": [
+  {"delay": "500ms", "chunks": [
     {"text": "Shouting with three exclamation marks."},
     {"call": {"name": "replace", "args": {
       "file_path": "greet.py",
@@ -175,7 +184,7 @@ cat >"$work/script.json" <<'JSON'
       "new_string": "    return greet(name).upper() + \"!!!\"\n"}}}
   ]},
   {"text": "Understood, shout stays as it is."},
-  {"chunks": [
+  {"delay": "500ms", "chunks": [
     {"call": {"name": "replace", "args": {
       "file_path": "greet.py",
       "old_string": "    print(greet(\"world\"))\n",
@@ -198,9 +207,11 @@ done
 
 # gemini-ls on PATH, as the README's eglot-server-programs entry expects;
 # its debug log is shown when the test fails.
+# On failure, its goroutines are dumped (SIGQUIT) from its stderr copy.
 cat >"$work/bin/gemini-ls" <<EOF2
-#!/bin/sh
-exec "$GEMINI_LS_BIN" "\$@" --log-file "$work/server.log" --log-level debug
+#!/usr/bin/env bash
+echo \$\$ >"$work/server.pid"
+exec "$GEMINI_LS_BIN" "\$@" --log-file "$work/server.log" --log-level debug 2> >(tee -a "$work/server.stderr" >&2)
 EOF2
 chmod +x "$work/bin/gemini-ls"
 
