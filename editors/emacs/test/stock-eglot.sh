@@ -94,17 +94,34 @@ messages() {
   [[ -f "$work/messages.txt" ]] && cat "$work/messages.txt"
 }
 
-# wait_answer REGEX WHAT: polls *Messages* until REGEX appears. eglot 1.9
-# leaves the message in the echo area; newer eglot opens the transcript
-# right after it (window/showDocument), whose "Reverting file" takes the
-# echo area, so only *Messages* is sure to hold it.
+# wait_answer REGEX WHAT: waits until REGEX is in the conversation's
+# transcript on disk (polling Emacs itself through emacsclient would keep
+# it from ever being idle, and Emacs 30's eglot sends didChange only once
+# idle), then checks that eglot showed it: eglot 1.9 leaves the message in
+# the echo area; newer eglot opens the transcript right after it
+# (window/showDocument), whose "Reverting file" takes the echo area, so
+# there *Messages* is checked.
 wait_answer() {
   local deadline=$((SECONDS + ${3:-30}))
-  until messages | grep -Eq -- "$1"; do
-    ((SECONDS < deadline)) || fail "timed out waiting for $2"
-    sleep 0.3
+  until cat "$work"/state/gemini-ls/transcripts/*.md 2>/dev/null | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2 in the transcript"
+    sleep 0.2
   done
-  if [[ -n "$eglot_asks" ]]; then wait_for "$1" "$2 in the echo area" 5; fi
+  wait_message "$1" "$2" 10
+}
+
+# wait_message REGEX WHAT [SECONDS]: waits for eglot's message: on the
+# screen with eglot 1.9, else in *Messages* (see wait_answer).
+wait_message() {
+  if [[ -n "$eglot_asks" ]]; then
+    wait_for "$1" "$2 in the echo area" "${3:-30}"
+    return
+  fi
+  local deadline=$((SECONDS + ${3:-30}))
+  until messages | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2 in *Messages*"
+    sleep 1
+  done
 }
 
 # dump_events: eglot's events buffer into $work/events.txt (for failures).
@@ -159,7 +176,9 @@ def main():
 PY
 
 # 1: the 12 s answer (a). 2-3: the TODO's change, applied (b). 4-5: a change
-# rejected at gemini-ls's question (c). 6-7: one declined at eglot's y/n (c).
+# rejected at gemini-ls's question (c). 6: a question left with C-g, then the
+# prompt cancelled. 7-8: in a new conversation, a change declined at eglot's
+# y/n (c).
 # The turns a command starts take 500 ms, as a real model's do: Emacs 28's
 # jsonrpc leaves a message that arrives in the same read as the answer to
 # its synchronous workspace/executeCommand unread until the server sends
@@ -184,6 +203,13 @@ cat >"$work/script.json" <<'JSON'
       "new_string": "    return greet(name).upper() + \"!!!\"\n"}}}
   ]},
   {"text": "Understood, shout stays as it is."},
+  {"delay": "500ms", "chunks": [
+    {"text": "Being polite."},
+    {"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return \"Hi, \" + name\n",
+      "new_string": "    return \"Dear \" + name\n"}}}
+  ]},
   {"delay": "500ms", "chunks": [
     {"call": {"name": "replace", "args": {
       "file_path": "greet.py",
@@ -324,6 +350,39 @@ grep -qF 'upper() + "!!!"' "$proj/greet.py" && fail "the rejected change reached
 if [[ -z "$eglot_asks" ]]; then back_to_greet; fi
 screen | grep -qF '"!!!"' && fail "the rejected change is in greet.py's buffer"
 
+# C-g at the question leaves it unanswered (eglot sends no answer when its
+# handler is quit: "error in process filter: Quit"); gemini.cancel ends the
+# prompt. Then a new conversation.
+mx my-gemini-prompt
+wait_for 'Ask Gemini:' "my-gemini-prompt's question" 10
+type_text 'make greet polite'
+keys Enter
+wait_for 'Gemini wants to edit greet\.py' "the question about the polite change" 30
+wait_for 'Choose an option' "the question's options" 5
+keys C-g
+wait_for 'Quit' "C-g to quit the question" 10
+mx my-gemini-cancel
+# Emacs 28's jsonrpc may leave the message that follows gemini.cancel's
+# answer unread until the server sends more (see the script's delays): it
+# then shows with the next command's traffic, so only newer eglot is sure
+# to show it here; eglot 1.9's *Messages* is checked after the next command.
+if [[ -z "$eglot_asks" ]]; then
+  wait_message 'Gemini: cancelled' "the cancelled prompt's message"
+  shot eglot-stock-cancelled.txt
+fi
+deadline=$((SECONDS + 15))
+until cat "$work"/state/gemini-ls/transcripts/*.md 2>/dev/null | grep -q '^_cancelled_'; do
+  ((SECONDS < deadline)) || fail "the transcript does not say the prompt was cancelled"
+  sleep 0.2
+done
+grep -qF 'Dear ' "$proj/greet.py" && fail "the cancelled change reached greet.py"
+if [[ -z "$eglot_asks" ]]; then back_to_greet; fi
+screen | grep -qF 'Dear ' && fail "the cancelled change is in greet.py's buffer"
+(($(nreq) == 6)) || fail "the model was asked again after the cancel ($(nreq) requests)"
+mx my-gemini-new-conversation
+wait_message 'Gemini: a new conversation' "gemini.newSession's message" 10
+messages | grep -q 'Gemini: cancelled' || fail "eglot never showed the cancelled prompt's message"
+
 # c. Applied at gemini-ls's question, declined at eglot's own y/n. Newer
 # eglot asks only as eglot-confirm-server-edits says, so it is set there.
 if [[ -z "$eglot_asks" ]]; then
@@ -339,9 +398,11 @@ keys Enter # Apply
 wait_for 'Proceed\? \(y or n\)' "eglot's own y/n" 15
 keys n
 wait_answer 'main keeps calling greet' "the answer after n at eglot's y/n"
-wait_requests 7
+wait_requests 8
 shot eglot-stock-declined.txt
-out="$(record 7 response)"
+record 7 text | grep -qF 'Where is the greeting built?' \
+  && fail "the prompt after gemini.newSession still continued the first conversation"
+out="$(record 8 response)"
 grep -qi 'declined\|rejected\|not applied' <<<"$out" || fail "the model was not told the change was declined: $out"
 echo "stock-eglot: declined at eglot's y/n, the model read: $out"
 if [[ -z "$eglot_asks" ]]; then back_to_greet; fi

@@ -12,6 +12,7 @@
 
 (defun my-gemini-command (command &rest arguments)
   "Run gemini-ls's COMMAND with ARGUMENTS; it answers at once."
+  (eglot--signal-textDocument/didChange) ; the buffer's edits first, as eglot does
   (jsonrpc-request (eglot--current-server-or-lose) :workspace/executeCommand
                    `(:command ,command :arguments ,(vconcat arguments))))
 
