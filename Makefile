@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go test-vscode test-nvim test-emacs test-newer-editors vsix screenshots bench
+.PHONY: build install lint test test-go test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -21,11 +21,12 @@ lint:
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
 # Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
-# testing's newest Neovim. Each target first installs the Debian packages
-# its suite needs (apt-get, so as root), and the first run makes the chroots
-# (~/.cache/gemini-ls/{trixie,testing}). Test pictures go to
+# testing's newest Neovim, and real Helix 25.07 from Debian sid. Each target
+# first installs the Debian packages its suite needs (apt-get, so as root),
+# and the first run makes the chroots
+# (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
 # build/screenshots; `make screenshots` copies them into docs/screenshots.
-test: test-go test-vscode test-nvim test-emacs test-newer-editors
+test: test-go test-vscode test-nvim test-emacs test-newer-editors test-helix
 
 # debs installs those of the Debian packages $(1) that are not installed.
 define debs
@@ -64,13 +65,19 @@ test-newer-editors:
 	bash editors/newer-editors.sh trixie
 	bash editors/newer-editors.sh testing
 
+# Real Helix (Debian sid's hx: Helix is in no other suite) in tmux, with only
+# editors/helix/languages.toml; its chroot is ~/.cache/gemini-ls/sid.
+test-helix:
+	bash editors/newer-editors.sh sid
+
 vsix:
 	bash editors/vscode/scripts/package.sh
 
 # The committed pictures change only here: copies what the last test-nvim,
-# test-emacs and test-vscode wrote to build/screenshots into docs/screenshots.
+# test-emacs, test-helix and test-vscode wrote to build/screenshots into
+# docs/screenshots.
 screenshots:
-	@ls build/screenshots/* >/dev/null 2>&1 || { echo "make screenshots: build/screenshots is empty: run make test-nvim, test-emacs or test-vscode first" >&2; exit 1; }
+	@ls build/screenshots/* >/dev/null 2>&1 || { echo "make screenshots: build/screenshots is empty: run make test-nvim, test-emacs, test-helix or test-vscode first" >&2; exit 1; }
 	cp build/screenshots/* docs/screenshots/
 	@git status --short docs/screenshots
 

@@ -5,12 +5,16 @@
 #   newer-editors.sh trixie   Neovim 0.10 and Emacs 30 with its built-in eglot
 #   newer-editors.sh testing  the newest Neovim that reached Debian testing
 #                             (0.12 in November 2026)
+#   newer-editors.sh sid      Helix (Debian's hx, 25.07) with no plugin, driven
+#                             in tmux (editors/helix/test/run.sh)
 #
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
-# $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots.
+# $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's
+# (helix-*.txt) are copied from there to the repository's build/screenshots,
+# which `make screenshots` copies to docs/screenshots.
 #
 # The tests run in their own mount and PID namespaces: whatever way the run
 # ends, its mounts vanish and the processes it started end with it, and
@@ -61,12 +65,23 @@ if [ "${1:-}" = --in-namespace ]; then
     [ "$status" = 0 ] || failed=1
     summary+=("$name ($version): $last, exit status $status, $((SECONDS - start)) s")
   }
-  run_suite Neovim editors/nvim/tests/run.sh nvim
-  if [ -x "$c/usr/bin/emacs" ]; then
-    run_suite Emacs editors/emacs/test/run.sh emacs
+  if [ "$suite" = sid ]; then
+    run_suite Helix editors/helix/test/run.sh hx
+  else
+    run_suite Neovim editors/nvim/tests/run.sh nvim
+    if [ -x "$c/usr/bin/emacs" ]; then
+      run_suite Emacs editors/emacs/test/run.sh emacs
+    fi
   fi
   echo
   echo "newer-editors: screens captured in $c$shots"
+  # Helix's screens are made only here: into build/screenshots, as the
+  # host's runners do, for make screenshots.
+  if compgen -G "$c$shots/helix-*.txt" >/dev/null; then
+    mkdir -p "$repo/build/screenshots"
+    cp "$c$shots"/helix-*.txt "$repo/build/screenshots/"
+    echo "newer-editors: copied $(cd "$c$shots" && echo helix-*.txt) to build/screenshots"
+  fi
   printf 'newer-editors: %s\n' "${summary[@]}"
   exit "$failed"
 fi
@@ -83,7 +98,9 @@ case $suite in
   # Testing rather than sid: only installable packages migrate there.
   # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
   testing) packages=(neovim tmux git procps) ;;
-  *) die "unknown suite $suite: trixie or testing" ;;
+  # Helix reached Debian only in sid (the hx package).
+  sid) packages=(hx tmux git procps) ;;
+  *) die "unknown suite $suite: trixie, testing or sid" ;;
 esac
 stamp="$suite ${packages[*]}"
 
@@ -121,6 +138,11 @@ make_chroot() {
     die "debootstrap $suite failed (log: $log)"
   fi
   rm -rf "$partial"/var/cache/apt/archives/*.deb "$partial"/var/lib/apt/lists/*
+  # debootstrap ignores a Release file's Valid-Until; apt does not, and a
+  # mirror's sid Release may be past it: let apt in the chroot accept it.
+  if [ "$suite" = sid ]; then
+    echo 'Acquire::Check-Valid-Until "false";' >"$partial/etc/apt/apt.conf.d/99gemini-ls-valid-until"
+  fi
   echo "$stamp" >"$partial/.gemini-ls-chroot"
   # Renamed only when complete, so an interrupted debootstrap is never reused.
   mv "$partial" "$chroot_dir"

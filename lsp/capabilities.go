@@ -86,6 +86,11 @@ type clientFeatures struct {
 	// answers MethodNotFound (Helix 25.07).
 	ShowDocument     bool
 	WorkDoneProgress bool
+	// VimLSP: the client is Neovim's own (without our plugin, which
+	// declares EditPreview). Neovim 0.12 declares change annotations but
+	// confirms them with a yes/no that shows no diff, and answers applied
+	// when the user says no; it is asked with showMessageRequest instead.
+	VimLSP bool
 }
 
 func (p *initializeParams) features() clientFeatures {
@@ -93,6 +98,7 @@ func (p *initializeParams) features() clientFeatures {
 	f := clientFeatures{Encoding: workspace.UTF16}
 	if p.ClientInfo != nil {
 		f.Name = p.ClientInfo.Name
+		f.VimLSP = f.Name == "Neovim"
 	}
 	if c.General != nil {
 		f.Encoding = negotiateEncoding(c.General.PositionEncodings)

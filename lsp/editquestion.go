@@ -33,7 +33,9 @@ const actionShowDiff = "Show diff"
 // base) and returns the action chosen, "" when dismissed.
 func (s *Server) askToEdit(ctx context.Context, f clientFeatures, name, base, after, summary string) (string, error) {
 	diff := workspace.UnifiedDiff(name, base, after)
-	hunks := diffHunks(diff)
+	// A CRLF file's carriage returns would move the cursor back in a
+	// terminal's question (Neovim's prompt overwrote the line).
+	hunks := strings.ReplaceAll(diffHunks(diff), "\r", "")
 	question := "Gemini wants to edit " + summary
 	actions := []string{actionApply, actionAlwaysApply, actionReject}
 	var diffPath string

@@ -78,7 +78,7 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	strat := plain
 	switch {
 	case info.Allowed(tools.EditKey):
-	case (f.EditPreview || f.ChangeAnnotations) && f.DocumentChanges:
+	case (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges:
 		// Annotations travel only in documentChanges.
 		strat = annotated
 	case !noAsk:

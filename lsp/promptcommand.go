@@ -98,7 +98,7 @@ func (s *Server) commandTurn(ctx context.Context, cancel, release context.Cancel
 		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
 		msg += "\n\nTranscript: " + tr.path
 	}
-	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: msg})
+	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: spaceBeforeBreaks(msg)})
 	if f.ShowDocument {
 		s.showTranscript(ctx, sess.ID(), tr.path)
 	}
@@ -120,6 +120,20 @@ func summary(res promptResult) string {
 		return "Gemini failed: " + res.Error
 	}
 	return "Gemini: " + shorten(firstLine(lastParagraph(res.Text)), 80)
+}
+
+// spaceBeforeBreaks ends each line that ends in a word with a space: a
+// client that drops line breaks (Helix's status line) then shows
+// "…a greeting. Done: …" rather than "…a greeting.Done: …", and the others
+// show nothing of it.
+func spaceBeforeBreaks(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if l != "" && !strings.HasSuffix(l, " ") {
+			lines[i] = l + " "
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // lastParagraph is the text after text's last blank line.

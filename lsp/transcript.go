@@ -150,13 +150,18 @@ func (tr *transcript) write(text string) {
 }
 
 // showTranscript opens the session's transcript: with focus the first
-// time, without later, so a prompt does not pull the user away from the
-// code they are working on.
+// time; later without, so a prompt does not pull the user away from the
+// code they are working on, and not at all while the client has it open
+// (Helix, which syncs it, replaces the current view whatever takeFocus
+// says, and does not reload it: :reload shows the new turns).
 func (s *Server) showTranscript(ctx context.Context, sessionID, path string) {
 	if path == "" {
 		return
 	}
 	focus := s.transcripts.firstShow(sessionID)
+	if _, open := s.docs.Get(path); open && !focus {
+		return
+	}
 	var res protocol.ShowDocumentResult
 	if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(path), TakeFocus: &focus}, &res); err != nil {
 		s.log.Info("window/showDocument", zap.Error(err))

@@ -138,7 +138,8 @@ func TestCommandShowsTheTurn(t *testing.T) {
 		geminitest.TextTurn("A returns 1.\nThat is all."),
 	)
 	_, msg := h.command(map[string]any{"prompt": "what does A return?"})
-	if want := "Gemini: Let me read a.go.\n\nA returns 1.\nThat is all."; msg != want {
+	// Each line ends in a space, for a client that drops line breaks.
+	if want := "Gemini: Let me read a.go. \n\nA returns 1. \nThat is all."; msg != want {
 		t.Errorf("final message = %q, want %q", msg, want)
 	}
 	var got []string
@@ -404,4 +405,56 @@ func TestServeIsQuietByDefault(t *testing.T) {
 	if strings.Contains(string(log), "secret") {
 		t.Errorf("the info log holds the prompt or the answer:\n%s", log)
 	}
+}
+
+// Neovim without our plugin is asked with showMessageRequest and the diff,
+// even where it declares change annotations (0.12 confirms those with a
+// yes/no that shows nothing of the change); a CRLF file's diff comes
+// without its carriage returns, which would garble a terminal's prompt.
+func TestStockNeovimIsAskedWithTheDiff(t *testing.T) {
+	const crlf = "alpha\r\n😀 世界 beta\r\ngamma\r\n"
+	h := start(t, setup{profile: lsptest.Neovim012(), files: map[string]string{"c.txt": crlf}},
+		call("replace", map[string]any{"file_path": "c.txt", "old_string": "beta", "new_string": "BETA"}),
+		geminitest.TextTurn("done"))
+	if !strings.Contains(string(h.client.Profile.Capabilities), "changeAnnotationSupport") {
+		t.Fatal("the profile does not declare change annotations")
+	}
+	h.open("c.txt")
+	var asked []string
+	h.client.OnShowMessageRequest = func(msg string, _ []string) string {
+		asked = append(asked, msg)
+		return "Apply"
+	}
+	h.command("shout beta")
+	want := "Gemini wants to edit c.txt (+1 −1):\n@@ -1,3 +1,3 @@\n alpha\n-😀 世界 beta\n+😀 世界 BETA\n gamma"
+	if len(asked) != 1 || asked[0] != want {
+		t.Errorf("asked %q, want %q", asked, want)
+	}
+	if e := h.applyEdits(); len(e) != 1 || e[0].Annotated {
+		t.Errorf("applyEdit = %+v, want one plain edit after the question", e)
+	}
+	h.wantBuffer("c.txt", "alpha\r\n😀 世界 BETA\r\ngamma\r\n")
+}
+
+// A transcript the client has open (Helix syncs it) is not shown again:
+// Helix would put it in front of the user's code, whatever takeFocus says.
+func TestOpenTranscriptIsNotShownAgain(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Helix()}, geminitest.TextTurn("One."), geminitest.TextTurn("Two."))
+	h.command("first")
+	if _, err := h.client.WaitMessage(h.ctx, "window/showDocument", nil); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.TrimPrefix(h.shownDocuments()[0].URI, "file://")
+	if err := h.client.Open(h.ctx, path, readFile(path)); err != nil {
+		t.Fatal(err)
+	}
+	h.command("second")
+	// The second turn's answer came; a showDocument would have come with it.
+	if err := h.client.Call(h.ctx, "gemini/listSessions", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if docs := h.shownDocuments(); len(docs) != 1 {
+		t.Errorf("showDocument = %+v, want the first only", docs)
+	}
+	contains(t, "transcript", readFile(path), "Two.")
 }

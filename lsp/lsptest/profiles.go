@@ -1,6 +1,9 @@
 package lsptest
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Profile is what one editor says about itself in initialize, and how it
 // answers the server's requests.
@@ -247,5 +250,17 @@ func NoQuestions() Profile {
 	p := Helix()
 	p.Name = "no-questions"
 	p.ShowMessageRequest = false
+	return p
+}
+
+// Neovim012 is Neovim 0.12's built-in client, which declares change
+// annotations (it confirms them with a yes/no that shows no diff).
+func Neovim012() Profile {
+	p := Neovim()
+	p.Name = "neovim-0.12"
+	p.ClientInfo = map[string]string{"name": "Neovim", "version": "0.12.4"}
+	p.Capabilities = json.RawMessage(strings.Replace(string(p.Capabilities),
+		`"workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]}`,
+		`"workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename", "create", "delete"], "changeAnnotationSupport": {"groupsOnLabel": true}}`, 1))
 	return p
 }

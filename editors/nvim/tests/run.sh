@@ -53,6 +53,16 @@ if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
     echo "fail screenshots: screenshots.sh exited with status $status" >>"$results"
   fi
 fi
+# Neovim's built-in client with no plugin, configured as the README says,
+# in tmux: writes nvim-stock-*.txt screens.
+if [ -z "${1:-}" ] || [[ stock == *"$1"* ]]; then
+  echo "== stock.sh (stock/script.json)"
+  timeout 240 bash "$here/stock.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
+  status=${PIPESTATUS[0]}; echo
+  if [ "$status" != 0 ] && ! grep -q '^fail stock' "$results"; then
+    echo "fail stock: stock.sh exited with status $status" >>"$results"
+  fi
+fi
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"

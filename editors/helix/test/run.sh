@@ -1,0 +1,391 @@
+#!/usr/bin/env bash
+# Drives a real Helix (hx, no plugin: only editors/helix/languages.toml) in a
+# detached tmux against the real gemini-ls and fakegemini, as a user of the
+# README would: a code action, `:lsp-workspace-command gemini.prompt`, an edit
+# shown in Helix's window/showMessageRequest popup and applied, one rejected,
+# the conversation going on across prompts, its transcript, gemini.newSession,
+# gemini.cancel, a diff too long for the popup (Show diff) and Always Apply
+# holding for the next prompt. Each scenario checks the screens (tmux capture-pane) and
+# what reached the model (fakegemini --record).
+#
+# Run by editors/newer-editors.sh sid in a Debian sid chroot (Helix is in
+# Debian only there), with GEMINI_LS_BIN and FAKEGEMINI_BIN set; it runs
+# anywhere hx, tmux and git are. Screens go to
+# ${GEMINI_SCREENSHOTS_DIR:-build/screenshots} as helix-*.txt. Prints
+# "PASS name" or "FAIL name: why" per scenario, "NOTE ..." for what Helix was
+# seen to do that no scenario asserts, and "N passed, N failed" last; exits 1
+# if any failed. HELIX_TEST_KEEP=1 keeps the work directory (Helix's log with
+# every LSP message, the requests the model got).
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
+mkdir -p "$shots"
+: "${GEMINI_LS_BIN:?set GEMINI_LS_BIN to the gemini-ls binary}"
+: "${FAKEGEMINI_BIN:?set FAKEGEMINI_BIN to the fakegemini binary}"
+command -v hx >/dev/null || { echo "helix: hx is not installed"; echo "0 passed, 1 failed"; exit 1; }
+
+work="$(mktemp -d)"
+sock="gemini-helix-$$"
+fake_pid=""
+passed=0 failed=0
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  [[ -n "$fake_pid" ]] && kill "$fake_pid" 2>/dev/null
+  # HELIX_TEST_KEEP=1 keeps Helix's log, the requests and the files.
+  if [[ -n "${HELIX_TEST_KEEP:-}" ]]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+screen() { tmux -L "$sock" capture-pane -p; }
+keys() { tmux -L "$sock" send-keys "$@"; }
+
+# A scenario is a function that returns 1 after saying why with `why`.
+why=""
+bad() { why="$*"; return 1; }
+scenario() {
+  local name=$1
+  why=""
+  if "$name"; then
+    echo "PASS $name"; passed=$((passed + 1))
+  else
+    echo "FAIL $name: $why"; failed=$((failed + 1))
+    echo "--- screen ---"; screen; echo "---"
+    echo "--- gemini-ls traffic (last 15 lines of Helix's log) ---"
+    grep -E 'transport|lsp' "$work/hx.log" 2>/dev/null | tail -n 15 | cut -c1-400
+    echo "---"
+  fi
+}
+
+# wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
+wait_for() {
+  local deadline=$((SECONDS + ${3:-30}))
+  until screen | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || { bad "timed out waiting for $2"; return 1; }
+    sleep 0.2
+  done
+}
+
+# wait_gone REGEX WHAT [SECONDS]: polls the screen until REGEX is gone.
+wait_gone() {
+  local deadline=$((SECONDS + ${3:-30}))
+  while screen | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || { bad "timed out waiting for $2 to go"; return 1; }
+    sleep 0.2
+  done
+}
+
+# Helix reads an Escape followed at once by a key as Alt-key: one key at a time.
+esc() { keys Escape; sleep 0.3; }
+
+# cmd LINE: types a : command and runs it.
+cmd() {
+  esc
+  keys :
+  wait_for '^:' "the command line" 5 || return 1
+  keys -l "$1"
+  keys Enter
+}
+
+# pick TEXT WHAT: moves the selection of the open menu (code actions, the
+# showMessageRequest popup) down to the item containing TEXT and chooses it.
+# The default theme shows the selected item on white.
+pick() {
+  local i
+  for i in $(seq 12); do
+    if tmux -L "$sock" capture-pane -p -e | grep -F -- "$1" | grep -qF $'\e[48;2;255;255;255m'; then
+      keys Enter
+      return 0
+    fi
+    keys Down
+    sleep 0.3
+  done
+  bad "could not select \"$1\" in $2"
+}
+
+# request N: the Nth request that reached the model, as recorded.
+request() { sed -n "${1}p" "$work/requests.jsonl"; }
+# wait_requests N: until the model has had N requests.
+wait_requests() {
+  local deadline=$((SECONDS + 30))
+  until [[ -f "$work/requests.jsonl" && $(wc -l <"$work/requests.jsonl") -ge $1 ]]; do
+    ((SECONDS < deadline)) || { bad "the model had $(wc -l <"$work/requests.jsonl" 2>/dev/null || echo 0) requests, not $1"; return 1; }
+    sleep 0.2
+  done
+}
+
+proj="$work/proj"
+mkdir -p "$proj"
+cat >"$proj/greet.py" <<'PY'
+def greet(name):
+    return "Hello, " + name
+
+
+# TODO: add a farewell function
+def main():
+    print(greet("world"))
+PY
+git -C "$proj" init -q . # Helix's workspace root is the nearest .git
+
+# The model's turns, in the order the scenarios ask for them.
+cat >"$work/script.json" <<'JSON'
+[
+  {"text": "Here is the plan for the TODO.\n\nA farewell would mirror greet."},
+  {"chunks": [
+    {"text": "I'll make the greeting say Hi."},
+    {"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return \"Hello, \" + name\n",
+      "new_string": "    return \"Hi, \" + name\n"}}}
+  ]},
+  {"text": "Done: greet now says Hi."},
+  {"chunks": [
+    {"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return \"Hi, \" + name\n",
+      "new_string": "    return \"Hi, \" + name + \"!\"\n"}}}
+  ]},
+  {"text": "Left it as it is."},
+  {"text": "A fresh start."},
+  {"delay": "60s", "text": "Too late."}
+JSON
+# A change whose diff is too long for the question: Show diff, then Always
+# Apply; then an edit that is not asked about.
+long=$(for i in $(seq 12); do printf 'def f%d():\\n    return %d\\n\\n\\n' "$i" "$i"; done)
+cat >>"$work/script.json" <<JSON
+  ,{"chunks": [{"call": {"name": "write_file", "args": {"file_path": "greet.py", "content": "$long"}}}]},
+  {"text": "Rewrote greet.py."},
+  {"chunks": [{"call": {"name": "replace", "args": {
+      "file_path": "greet.py",
+      "old_string": "    return 12\n",
+      "new_string": "    return 144\n"}}}]},
+  {"text": "Changed f12 without asking."},
+  {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
+  {"text": "I did not run it."}
+]
+JSON
+
+"$FAKEGEMINI_BIN" --script "$work/script.json" --record "$work/requests.jsonl" >"$work/fake.out" 2>"$work/fake.log" &
+fake_pid=$!
+url=""
+for _ in $(seq 300); do # up to 30 s: a loaded machine can be slow to start it
+  url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
+  [[ -n "$url" ]] && break
+  sleep 0.1
+done
+if [[ -z "$url" ]]; then
+  echo "FAIL start: fakegemini printed no URL"; cat "$work/fake.log"; echo "0 passed, 1 failed"; exit 1
+fi
+
+# Helix's configuration as the README has it: the languages.toml snippet
+# (with this gemini-ls) and display-progress-messages; approvalMode is left
+# at default.
+home="$work/home"
+mkdir -p "$home/.config/helix"
+sed "s|^command = \"gemini-ls\"|command = \"$GEMINI_LS_BIN\"|" "$here/../languages.toml" >"$home/.config/helix/languages.toml"
+grep -q "^command = \"$GEMINI_LS_BIN\"" "$home/.config/helix/languages.toml" \
+  || { echo "FAIL start: languages.toml has no command = \"gemini-ls\" line"; echo "0 passed, 1 failed"; exit 1; }
+cat >"$home/.config/helix/config.toml" <<'TOML'
+[editor.lsp]
+display-progress-messages = true
+TOML
+
+tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color \
+   HOME='$home' XDG_CONFIG_HOME='$home/.config' GEMINI_API_KEY=test GEMINI_MODEL=gemini-test \
+   GOOGLE_GEMINI_BASE_URL='$url' hx -v --log '$work/hx.log' greet.py; sleep 600" \
+  || { echo "FAIL start: tmux did not start"; echo "0 passed, 1 failed"; exit 1; }
+
+# note TEXT: an observation of Helix's behaviour, printed, not asserted.
+note() { echo "NOTE $*"; }
+
+log_has() { grep -qF -- "$1" "$work/hx.log"; }
+
+start() {
+  wait_for 'greet\.py' "Helix with greet.py" || return 1
+  local deadline=$((SECONDS + 30))
+  until log_has '"method":"initialized"'; do
+    ((SECONDS < deadline)) || { bad "gemini-ls was not initialized (Helix's log)"; return 1; }
+    sleep 0.2
+  done
+}
+
+code_action() {
+  keys 5 g g
+  sleep 0.3
+  keys Space; sleep 0.3; keys a
+  wait_for "Gemini: implement" "the code action menu" || return 1
+  screen >"$shots/helix-code-actions.txt"
+  ! screen | grep -q 'Gemini: explain' \
+    || bad "\"explain\" is offered for a cursor, not a selection" || return 1
+  pick "Gemini: implement" "the code action menu" || return 1
+  wait_for 'Gemini: Here is the plan for the TODO' "the answer in the status line" || return 1
+  wait_requests 1 || return 1
+  request 1 | grep -qF 'add a farewell function' || bad "the model was not told the TODO" || return 1
+  # The command answers at once; the turn goes on in the background.
+  log_has '"status":"started"' || bad "gemini.prompt did not answer {\"status\": \"started\"}" || return 1
+  wait_for 'transcripts/.*\.md' "the transcript (window/showDocument) to open" || return 1
+  wait_for 'A farewell would mirror greet' "the answer in the transcript" || return 1
+  screen >"$shots/helix-answer.txt"
+}
+
+# edit_applied: a gemini.prompt through :lsp-workspace-command; the edit it
+# proposes is shown in the popup with its diff, and applied.
+edit_applied() {
+  cmd 'o greet.py' || return 1
+  wait_for '^ NOR .*greet\.py' "greet.py" 10 || return 1
+  cmd 'lsp-workspace-command gemini.prompt "make greet say Hi"' || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question about the edit" || return 1
+  wait_for 'Reject' "the popup's actions" 5 || return 1
+  screen >"$shots/helix-popup.txt"
+  grep -qF -- '-    return "Hello, " + name' "$shots/helix-popup.txt" || bad "the question lacks the diff's - line" || return 1
+  grep -qF -- '+    return "Hi, " + name' "$shots/helix-popup.txt" || bad "the question lacks the diff's + line" || return 1
+  grep -q 'Always Apply' "$shots/helix-popup.txt" || bad "the popup lacks Always Apply" || return 1
+  pick Apply "the edit's popup" || return 1
+  wait_for 'Done: greet now says Hi' "the answer after the edit" || return 1
+  # The transcript is open in Helix (it syncs it to gemini-ls), so a later
+  # prompt does not show it again: Helix would put it in front of the code.
+  sleep 1
+  if screen | grep -q '^ NOR .*transcripts/.*\.md'; then
+    bad "a later prompt brought the transcript to the front" || return 1
+  fi
+  # Helix's status line drops line breaks; the lines end in a space.
+  screen | grep -q 'say Hi\. Done: greet' || bad "the answer's paragraphs run together in the status line" || return 1
+  wait_requests 3 || return 1
+  request 3 | grep -qF 'Successfully modified file' || bad "the model was not told the edit was applied: $(request 3 | grep -o '"functionResponse".\{0,200\}')" || return 1
+  cmd 'o greet.py' || return 1
+  wait_for '^ NOR .*greet\.py \[\+\]' "greet.py, modified and unsaved" 10 || return 1
+  wait_for 'return "Hi, " \+ name' "the edit in the buffer" 5 || return 1
+  screen >"$shots/helix-applied.txt"
+}
+
+# conversation: the second prompt continued the first one's session.
+conversation() {
+  wait_requests 2 || return 1
+  request 2 | grep -qF 'make greet say Hi' || bad "request 2 is not the second prompt" || return 1
+  request 2 | grep -qF 'add a farewell function' || bad "the second prompt's request lacks the first prompt (a new session?)" || return 1
+  request 2 | grep -qF 'A farewell would mirror greet' || bad "the second prompt's request lacks the first answer" || return 1
+}
+
+edit_rejected() {
+  cmd 'lsp-workspace-command gemini.prompt "add an exclamation mark"' || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question about the edit" || return 1
+  wait_for 'Reject' "the popup's actions" 5 || return 1
+  pick Reject "the edit's popup" || return 1
+  wait_for 'Left it as it is' "the answer after the rejection" || return 1
+  wait_requests 5 || return 1
+  request 5 | grep -qF 'declined' || bad "the model was not told the edit was declined: $(request 5 | grep -o '"functionResponse".\{0,200\}')" || return 1
+  cmd 'o greet.py' || return 1
+  wait_for '^ NOR .*greet\.py' "greet.py" 10 || return 1
+  wait_for 'return "Hi, " \+ name$' "greet.py as it was" 5 || return 1
+  ! screen | grep -qF '"!"' || bad "the rejected edit is in the buffer" || return 1
+}
+
+# transcript: the conversation's transcript, one file for its three prompts;
+# Helix does not reload a file changed on disk, :reload does.
+transcript() {
+  local path
+  path=$(grep -o '"method":"window/showDocument","params":{"uri":"file://[^"]*' "$work/hx.log" | tail -1 | sed 's|.*"file://||')
+  [[ -n "$path" ]] || bad "no window/showDocument in Helix's log" || return 1
+  [[ $path == *.md ]] || bad "the document shown is not a transcript: $path" || return 1
+  grep -qF 'make greet say Hi' "$path" && grep -qF 'add an exclamation mark' "$path" \
+    || bad "the transcript $path lacks the conversation's prompts" || return 1
+  cmd "o $path" || return 1
+  cmd 'reload' || return 1
+  esc
+  keys g e
+  wait_for 'add an exclamation mark' "the last prompt in the transcript" 10 || return 1
+  wait_for 'Edit greet\.py\*\* — rejected' "the rejected edit in the transcript" 5 || return 1
+  screen >"$shots/helix-transcript.txt"
+}
+
+new_session() {
+  cmd 'lsp-workspace-command gemini.newSession' || return 1
+  sleep 1
+  cmd 'lsp-workspace-command gemini.prompt "start afresh"' || return 1
+  wait_for 'Gemini: A fresh start' "the answer in the new session" || return 1
+  wait_requests 6 || return 1
+  request 6 | grep -qF 'start afresh' || bad "request 6 is not the new session's prompt" || return 1
+  ! request 6 | grep -qF 'make greet say Hi' || bad "the new session's request has the old conversation" || return 1
+}
+
+cancel() {
+  cmd 'o greet.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "take your time"' || return 1
+  wait_requests 7 || return 1
+  wait_for 'take your time' "the prompt in the progress" || return 1
+  screen >"$shots/helix-progress.txt"
+  cmd 'lsp-workspace-command gemini.cancel' || return 1
+  wait_for '[Cc]ancel' "the cancellation in the status line" || return 1
+  screen >"$shots/helix-cancelled.txt"
+  ! screen | grep -q 'Too late' || bad "the cancelled turn's answer was shown" || return 1
+}
+
+long_diff() {
+  cmd 'o greet.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "rewrite greet.py"' || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question about the long edit" || return 1
+  wait_for 'Show diff' "the Show diff action" 5 || return 1
+  screen | grep -q 'a diff of [0-9]* lines' || bad "the question does not say how long the diff is" || return 1
+  pick 'Show diff' "the long edit's popup" || return 1
+  wait_for '^ NOR .*\.diff' "the .diff file (window/showDocument)" 10 || return 1
+  wait_for 'Gemini wants to edit greet\.py' "the question asked again" 10 || return 1
+  wait_for '^\+def f12\(\):|\+def f1\(\):' "the diff's lines beside the question" 5 || return 1
+  screen >"$shots/helix-show-diff.txt"
+  pick 'Always Apply' "the long edit's popup, asked again" || return 1
+  wait_for 'Rewrote greet\.py' "the answer after the long edit" || return 1
+  wait_requests 9 || return 1
+  request 9 | grep -qF 'Successfully' || bad "the model was not told the long edit was applied: $(request 9 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+# always_apply: "Always Apply" holds for the next prompt of the conversation.
+always_apply() {
+  local asked
+  asked=$(grep -c '"method":"window/showMessageRequest"' "$work/hx.log")
+  cmd 'o greet.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "make f12 return 144"' || return 1
+  wait_for 'Changed f12 without asking' "the answer after the edit" || return 1
+  [[ $(grep -c '"method":"window/showMessageRequest"' "$work/hx.log") == "$asked" ]] \
+    || bad "the edit was asked about after Always Apply" || return 1
+  wait_requests 11 || return 1
+  request 11 | grep -qF 'Successfully modified' || bad "the model was not told the edit was applied: $(request 11 | grep -o '"functionResponse".\{0,200\}')" || return 1
+  cmd 'o greet.py' || return 1
+  esc
+  keys g e
+  wait_for 'return 144' "the edit in the buffer" 10 || return 1
+  # With a conversation going, the code actions offer to start over.
+  keys Space; sleep 0.3; keys a
+  wait_for 'Gemini: new conversation' "the new conversation code action" || return 1
+  screen >"$shots/helix-code-actions-conversation.txt"
+  esc
+}
+
+# shell_command: a shell command is asked about too; Esc dismisses the
+# question, which declines it.
+shell_command() {
+  cmd 'lsp-workspace-command gemini.prompt "make a marker"' || return 1
+  wait_for 'touch marker' "the question about the command" || return 1
+  wait_for 'Allow Once' "the question's actions" 5 || return 1
+  screen >"$shots/helix-shell-question.txt"
+  grep -q 'Always Allow' "$shots/helix-shell-question.txt" || bad "the question lacks Always Allow" || return 1
+  keys Escape
+  wait_for 'I did not run it' "the answer after Esc" || return 1
+  wait_requests 13 || return 1
+  [[ ! -e "$proj/marker" ]] || bad "the dismissed command ran" || return 1
+  request 13 | grep -qiE 'declined|rejected|cancel' || bad "the model was not told the command was declined: $(request 13 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+scenario start
+scenario code_action
+scenario edit_applied
+scenario conversation
+scenario edit_rejected
+scenario transcript
+scenario new_session
+scenario cancel
+scenario long_diff
+scenario always_apply
+scenario shell_command
+
+echo "$passed passed, $failed failed"
+[[ $failed == 0 ]]
