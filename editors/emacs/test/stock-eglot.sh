@@ -9,8 +9,13 @@
 #   b. a code action's change, asked through window/showMessageRequest with
 #      the diff in the question, is applied (Apply, then eglot 1.9's own
 #      y/n): the buffer shows it and the model is told it was applied;
-#   c. a change rejected at gemini-ls's question, and (eglot's own y/n) one
-#      declined with n: the model is told declined.
+#   c. a change rejected at gemini-ls's question: the model is told declined;
+#   d. a question left with C-g (eglot answers nothing), then gemini.cancel
+#      ends the prompt; gemini.newSession starts a new conversation;
+#   c. in it, a change declined with n at eglot's own y/n: the model is told
+#      declined (Emacs 30's eglot answers "applied" there: a known issue).
+# The model's requests (fakegemini --record) show what it was told and that
+# successive prompts continue one conversation.
 # Emacs 28 with elpa-eglot 1.9 and Emacs 30's built-in eglot both work:
 # eglot 1.9 asks its own y/n before every server edit, newer eglot asks only
 # when eglot-confirm-server-edits says so (it is set for the n case).
