@@ -66,7 +66,11 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 		defer s.handlers.finish()
 		defer func() {
 			s.mu.Lock()
-			delete(s.reported, sess.ID())
+			// The session is free once the turn ends (release), so the
+			// next prompt's turn may have taken the entry already.
+			if s.reported[sess.ID()] == reported {
+				delete(s.reported, sess.ID())
+			}
 			s.mu.Unlock()
 			close(reported)
 		}()
