@@ -138,15 +138,18 @@ func (m *Manager) run(s *server) {
 		<-stopped
 		m.withdraw(s)
 	case err := <-stopped:
-		m.withdraw(s)
 		_ = session.Close() // reaps the process, for explain's exit status
 		if m.ctx.Err() == nil {
 			if err == nil {
 				err = errors.New("the connection closed")
 			}
+			// Before withdrawing: a call that failed with the server
+			// waits for the withdrawal, and the user should have the
+			// warning by the time the model hears of the failure.
 			m.log.Warn("MCP server stopped; its tools were withdrawn",
 				zap.String("server", s.alias), zap.String("error", s.explain(err)))
 		}
+		m.withdraw(s)
 	}
 }
 
