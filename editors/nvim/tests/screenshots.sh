@@ -19,18 +19,9 @@ ws="$work/project"
 mkdir -p "$ws"
 printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
 
-# A private tmux server, so nothing collides with the user's or another run's.
-export TERM=xterm-256color
-tm() { tmux -L "gemini-nvim-$$" -f /dev/null "$@"; }
-fake=
-cleanup() {
-  tm kill-server 2>/dev/null
-  # kill-server leaves the socket file behind.
-  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/gemini-nvim-$$"
-  [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+sock="gemini-nvim-$$" session=shot
+# shellcheck source=tmux.sh
+. "$here/tmux.sh"
 
 fail() {
   echo "fail screenshots: $*" | tee -a "$results"
@@ -38,33 +29,7 @@ fail() {
   exit 1
 }
 
-# wait_for WHAT PATTERN...: polls the screen (at most ~15 s) until grep -E finds
-# every PATTERN in one capture. One pattern is not enough: Neovim redraws in
-# pieces, so a capture can hold the new message over the old windows; and the
-# screen must have settled, so the saved capture is a whole frame.
-wait_for() {
-  local what=$1; shift
-  for _ in $(seq 150); do
-    screen=$(tm capture-pane -p -t shot 2>/dev/null)
-    local p all=1
-    for p in "$@"; do grep -qE -- "$p" <<<"$screen" || { all=0; break; }; done
-    sleep 0.1
-    # Settled: the screen did not change in the last 0.1 s.
-    [ "$all" = 1 ] && [ "$screen" = "$(tm capture-pane -p -t shot 2>/dev/null)" ] && return 0
-  done
-  fail "timed out waiting for $what (want all of: $*)"
-}
-
-"$bin/fakegemini" --script "$here/scripts/screenshots.json" >"$work/fake.out" 2>"$work/fake.err" &
-fake=$!
-# Up to 30 s: a loaded machine can be slow to start it.
-for _ in $(seq 600); do
-  grep -q GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break
-  kill -0 "$fake" 2>/dev/null || break # it died: fake.err says why
-  sleep 0.05
-done
-url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
-[ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
+start_fake --script "$here/scripts/screenshots.json"
 
 cmd=$(printf 'env GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
   "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")

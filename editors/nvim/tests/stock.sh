@@ -30,16 +30,10 @@ log="$work/client.jsonl"      # what the client received (stock/helper.lua)
 requests="$work/requests.jsonl" # what reached the model (fakegemini --record)
 : >"$log"
 
-export TERM=xterm-256color LANG=${LANG:-C.UTF-8}
-tm() { tmux -L "gemini-nvim-stock-$$" -f /dev/null "$@"; }
-fake=
-cleanup() {
-  tm kill-server 2>/dev/null
-  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/gemini-nvim-stock-$$"
-  [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+export LANG=${LANG:-C.UTF-8}
+sock="gemini-nvim-stock-$$" session=stock
+# shellcheck source=tmux.sh
+. "$here/tmux.sh"
 
 fail() {
   echo "fail stock: $*" | tee -a "$results"
@@ -49,20 +43,6 @@ fail() {
 }
 pass() { echo "pass stock $*" | tee -a "$results"; }
 
-# wait_for WHAT PATTERN...: polls the screen (for $patience tenths of a
-# second, 150 unless set) until grep -E finds every PATTERN in one settled
-# capture (unchanged for 0.1 s, so a saved capture is a whole frame).
-wait_for() {
-  local what=$1; shift
-  for _ in $(seq "${patience:-150}"); do
-    screen=$(tm capture-pane -p -t stock 2>/dev/null)
-    local p all=1
-    for p in "$@"; do grep -qE -- "$p" <<<"$screen" || { all=0; break; }; done
-    sleep 0.1
-    [ "$all" = 1 ] && [ "$screen" = "$(tm capture-pane -p -t stock 2>/dev/null)" ] && return 0
-  done
-  fail "timed out waiting for $what (want all of: $*)"
-}
 # wait_log WHAT PATTERN [TENTHS]: polls the client log for a line matching
 # grep -E PATTERN.
 # Meanwhile it answers "Press ENTER" prompts, as a user would.
@@ -126,15 +106,7 @@ awk '/^## Without the plugin/ { on = 1; next } on && /^## / { on = 0 }
   "$here/../README.md" >"$work/init.lua"
 grep -q 'vim.lsp.start_client' "$work/init.lua" || fail "no init.lua in editors/nvim/README.md's section \"Without the plugin\""
 
-"$bin/fakegemini" --script "$here/stock/script.json" --record "$requests" >"$work/fake.out" 2>"$work/fake.err" &
-fake=$!
-for _ in $(seq 600); do
-  grep -qs GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break
-  kill -0 "$fake" 2>/dev/null || break
-  sleep 0.05
-done
-url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
-[ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
+start_fake --script "$here/stock/script.json" --record "$requests"
 
 # gemini-ls from PATH, as the README's cmd = { "gemini-ls" } has it; a home
 # of its own, so sessions and transcripts land in $work.

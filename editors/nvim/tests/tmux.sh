@@ -1,0 +1,48 @@
+# Sourced by screenshots.sh and stock.sh: a private tmux server for one
+# interactive Neovim, so nothing collides with the user's or another run's,
+# and a wait for what its screen shows. The sourcing script sets sock (the
+# server's name), session, work (removed at exit) and fail (reports, exits);
+# fakegemini is started by start_fake, from $bin.
+export TERM=xterm-256color
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+fake=
+cleanup() {
+  tm kill-server 2>/dev/null
+  # kill-server leaves the socket file behind.
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+  [ -n "$fake" ] && kill "$fake" 2>/dev/null && wait "$fake" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# wait_for WHAT PATTERN...: polls the screen (for $patience tenths of a
+# second, 150 unless set) until grep -E finds every PATTERN in one capture.
+# One pattern is not enough: Neovim redraws in pieces, so a capture can hold
+# the new message over the old windows; and the screen must have settled
+# (unchanged for 0.1 s), so a saved capture is a whole frame. The last
+# capture is left in $screen.
+wait_for() {
+  local what=$1; shift
+  for _ in $(seq "${patience:-150}"); do
+    screen=$(tm capture-pane -p -t "$session" 2>/dev/null)
+    local p all=1
+    for p in "$@"; do grep -qE -- "$p" <<<"$screen" || { all=0; break; }; done
+    sleep 0.1
+    [ "$all" = 1 ] && [ "$screen" = "$(tm capture-pane -p -t "$session" 2>/dev/null)" ] && return 0
+  done
+  fail "timed out waiting for $what (want all of: $*)"
+}
+
+# start_fake ARGS...: starts $bin/fakegemini with ARGS and sets url to its
+# address; up to 30 s, as a loaded machine can be slow to start it.
+start_fake() {
+  "$bin/fakegemini" "$@" >"$work/fake.out" 2>"$work/fake.err" &
+  fake=$!
+  for _ in $(seq 600); do
+    grep -qs GOOGLE_GEMINI_BASE_URL "$work/fake.out" && break
+    kill -0 "$fake" 2>/dev/null || break # it died: fake.err says why
+    sleep 0.05
+  done
+  url=$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out" | head -1)
+  [ -n "$url" ] || fail "fakegemini did not start: $(cat "$work/fake.err")"
+}
