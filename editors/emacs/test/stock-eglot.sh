@@ -24,24 +24,13 @@
 # $GEMINI_SCREENSHOTS_DIR). Called by run.sh with GEMINI_LS_BIN and
 # FAKEGEMINI_BIN set; prints "PASS stock-eglot" or "FAIL stock-eglot: why".
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
-mkdir -p "$shots"
-work="$(mktemp -d)"
 sock="gemini-eglot-$$"
-fake_pid=""
-cleanup() {
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  [[ -n "$fake_pid" ]] && kill "$fake_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=tmux.sh
+. "$(dirname "$0")/tmux.sh"
 
 # The screens are kept with the temporary directory's name replaced by one of
 # the same length, so they line up and do not change from run to run.
 placeholder="$(sed 's/[^/]/x/g; s|^/xxx/|/tmp/|' <<<"$work")"
-screen() { tmux -L "$sock" capture-pane -p; }
 shot() { screen | sed "s|$work|$placeholder|g" >"$shots/$1"; }
 
 fail() {
@@ -59,15 +48,6 @@ fail() {
     echo "--- gemini-ls goroutines (SIGQUIT) ---"; cat "$work/server.stderr"
   fi
   exit 1
-}
-
-# wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
-wait_for() {
-  local deadline=$((SECONDS + ${3:-20}))
-  until screen | grep -Eq -- "$1"; do
-    ((SECONDS < deadline)) || fail "timed out waiting for $2"
-    sleep 0.2
-  done
 }
 
 keys() { tmux -L "$sock" send-keys "$@"; }
@@ -234,16 +214,7 @@ cat >"$work/script.json" <<'JSON'
 ]
 JSON
 
-"$FAKEGEMINI_BIN" --script "$work/script.json" --record "$work/rec.jsonl" \
-  >"$work/fake.out" 2>"$work/fake.log" &
-fake_pid=$!
-url=""
-for _ in $(seq 300); do # up to 30 s: a loaded machine can be slow to start it
-  url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || fail "fakegemini printed no URL"
+start_fake --script "$work/script.json" --record "$work/rec.jsonl"
 
 # gemini-ls on PATH, as the README's eglot-server-programs entry expects;
 # its debug log is shown when the test fails.

@@ -9,38 +9,17 @@
 # GEMINI_SCREENSHOTS_DIR, when set, receives the screens instead of
 # build/screenshots; `make screenshots` copies them into docs/screenshots.
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
-mkdir -p "$shots"
-work="$(mktemp -d)"
 sock="gemini-emacs-$$"
-fake_pid=""
-cleanup() {
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  [[ -n "$fake_pid" ]] && kill "$fake_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=tmux.sh
+. "$(dirname "$0")/tmux.sh"
 
 fail() {
   echo "FAIL tmux-screens: $*"
   if tmux -L "$sock" has-session 2>/dev/null; then
-    echo "--- screen ---"; tmux -L "$sock" capture-pane -p; echo "---"
+    echo "--- screen ---"; screen; echo "---"
   fi
   [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
   exit 1
-}
-
-screen() { tmux -L "$sock" capture-pane -p; }
-
-# wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
-wait_for() {
-  local deadline=$((SECONDS + ${3:-20}))
-  until screen | grep -Eq -- "$1"; do
-    ((SECONDS < deadline)) || fail "timed out waiting for $2"
-    sleep 0.2
-  done
 }
 
 proj="$work/proj"
@@ -71,15 +50,7 @@ cat >"$work/script.json" <<'JSON'
 ]
 JSON
 
-"$FAKEGEMINI_BIN" --script "$work/script.json" >"$work/fake.out" 2>"$work/fake.log" &
-fake_pid=$!
-url=""
-for _ in $(seq 300); do # up to 30 s: a loaded machine can be slow to start it
-  url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || fail "fakegemini printed no URL"
+start_fake --script "$work/script.json"
 
 cat >"$work/init.el" <<EOF2
 (setq package-directory-list

@@ -1,0 +1,42 @@
+# Sourced by tmux-screens.sh and stock-eglot.sh, after they set sock (the
+# name of a private tmux server) and define fail (reports, exits): a work
+# directory removed at exit with the server and fakegemini, where the
+# screens go, and waits for what the screen shows.
+here="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
+mkdir -p "$shots"
+work="$(mktemp -d)"
+fake_pid=""
+cleanup() {
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  [[ -n "$fake_pid" ]] && kill "$fake_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+screen() { tmux -L "$sock" capture-pane -p; }
+
+# wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
+wait_for() {
+  local deadline=$((SECONDS + ${3:-20}))
+  until screen | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2"
+    sleep 0.2
+  done
+}
+
+# start_fake ARGS...: starts $FAKEGEMINI_BIN with ARGS (its log in
+# $work/fake.log) and sets url to its address; up to 30 s, as a loaded
+# machine can be slow to start it.
+start_fake() {
+  "$FAKEGEMINI_BIN" "$@" >"$work/fake.out" 2>"$work/fake.log" &
+  fake_pid=$!
+  url=""
+  for _ in $(seq 300); do
+    url="$(sed -n 's/^GOOGLE_GEMINI_BASE_URL=//p' "$work/fake.out")"
+    [[ -n "$url" ]] && break
+    sleep 0.1
+  done
+  [[ -n "$url" ]] || fail "fakegemini printed no URL"
+}
