@@ -43,26 +43,23 @@ for spec in "$here"/*_spec.lua; do
     echo "fail $(basename "$spec"): nvim exited with status $status after reporting $(( $(wc -l <"$results") - before )) results" >>"$results"
   fi
 done
-# Real interactive Neovim in tmux: writes build/screenshots/nvim-*.txt
-# (or to $GEMINI_SCREENSHOTS_DIR).
-if [ -z "${1:-}" ] || [[ screenshots == *"$1"* ]]; then
-  echo "== screenshots.sh (screenshots.json)"
-  timeout 60 bash "$here/screenshots.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
+# Real interactive Neovim in tmux, each writing its screens to
+# build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
+# plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
+# configured as the README says (nvim-stock-*.txt).
+# tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
+tmux_test() {
+  [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
+  echo "== $1.sh"
+  timeout "$2" bash "$here/$1.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
   status=${PIPESTATUS[0]}; echo
-  if [ "$status" != 0 ] && ! grep -q '^fail screenshots' "$results"; then
-    echo "fail screenshots: screenshots.sh exited with status $status" >>"$results"
+  if [ "$status" != 0 ] && ! grep -q "^fail $1" "$results"; then
+    echo "fail $1: $1.sh exited with status $status" >>"$results"
   fi
-fi
-# Neovim's built-in client with no plugin, configured as the README says,
-# in tmux: writes nvim-stock-*.txt screens.
-if [ -z "${1:-}" ] || [[ stock == *"$1"* ]]; then
-  echo "== stock.sh (stock/script.json)"
-  timeout 240 bash "$here/stock.sh" "$tmp" "$results" 2>&1 | sed 's/^/  /'
-  status=${PIPESTATUS[0]}; echo
-  if [ "$status" != 0 ] && ! grep -q '^fail stock' "$results"; then
-    echo "fail stock: stock.sh exited with status $status" >>"$results"
-  fi
-fi
+}
+filter=${1:-}
+tmux_test screenshots 60
+tmux_test stock 240
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"
