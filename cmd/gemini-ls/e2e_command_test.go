@@ -32,15 +32,7 @@ type progressParams struct {
 }
 
 func (h *harness) progress() []progressParams {
-	var out []progressParams
-	for _, m := range h.client.Messages("$/progress") {
-		var p progressParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			h.t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return messagesAs[progressParams](h, "$/progress")
 }
 
 type showDocumentParams struct {
@@ -49,15 +41,7 @@ type showDocumentParams struct {
 }
 
 func (h *harness) shownDocuments() []showDocumentParams {
-	var out []showDocumentParams
-	for _, m := range h.client.Messages("window/showDocument") {
-		var p showDocumentParams
-		if err := json.Unmarshal(m.Params, &p); err != nil {
-			h.t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return messagesAs[showDocumentParams](h, "window/showDocument")
 }
 
 // allTexts is every text part of contents, joined.

@@ -15,9 +15,7 @@ import (
 // showMessages is the text of every window/showMessage so far.
 func (h *harness) showMessages() []string {
 	var out []string
-	for _, m := range h.client.Messages("window/showMessage") {
-		var p struct{ Message string }
-		_ = json.Unmarshal(m.Params, &p)
+	for _, p := range messagesAs[struct{ Message string }](h, "window/showMessage") {
 		out = append(out, p.Message)
 	}
 	return out

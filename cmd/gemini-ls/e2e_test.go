@@ -174,14 +174,24 @@ type update struct {
 
 func (h *harness) updates(kind string) []update {
 	var out []update
-	for _, m := range h.client.Messages("gemini/update") {
-		var u update
-		if err := json.Unmarshal(m.Params, &u); err != nil {
-			h.t.Fatalf("bad gemini/update %s: %v", m.Params, err)
-		}
+	for _, u := range messagesAs[update](h, "gemini/update") {
 		if kind == "" || u.Kind == kind {
 			out = append(out, u)
 		}
+	}
+	return out
+}
+
+// messagesAs decodes the params of what the server sent with method.
+func messagesAs[T any](h *harness, method string) []T {
+	h.t.Helper()
+	var out []T
+	for _, m := range h.client.Messages(method) {
+		var p T
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			h.t.Fatalf("bad %s %s: %v", method, m.Params, err)
+		}
+		out = append(out, p)
 	}
 	return out
 }
