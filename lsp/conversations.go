@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -45,22 +44,12 @@ func (s *Server) rootOf(uri string) string {
 	s.mu.Lock()
 	ws := s.ws
 	s.mu.Unlock()
-	roots := ws.Roots()
-	best := roots[0]
-	if uri == "" {
-		return best
-	}
-	path, err := uriToPath(uri)
-	if err != nil {
-		return best
-	}
-	longest := -1
-	for _, r := range roots {
-		if rel, err := filepath.Rel(r, path); err == nil && filepath.IsLocal(rel) && len(r) > longest {
-			best, longest = r, len(r)
+	if path, err := uriToPath(uri); err == nil {
+		if root := ws.RootOf(path); root != "" {
+			return root
 		}
 	}
-	return best
+	return ws.Roots()[0]
 }
 
 // conversation is the session a gemini.prompt in root continues: the one

@@ -244,7 +244,7 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string, maxEntries int) ([]
 	if err != nil {
 		return nil, Omitted{}, err
 	}
-	rules := w.rulesFor(ctx, w.rootOf(dir), dir)
+	rules := w.rulesFor(ctx, w.RootOf(dir), dir)
 	out := make([]DirEntry, len(l.entries))
 	for i, e := range l.entries {
 		out[i] = e.DirEntry
@@ -338,7 +338,7 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 		om.Broken++
 		return nil
 	}
-	if w.rootOf(target) == "" {
+	if w.RootOf(target) == "" {
 		om.Outside++
 		return nil
 	}
@@ -437,7 +437,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if err != nil {
 		return Omitted{}, err
 	}
-	err = wk.walk(entries, w.rulesFor(ctx, w.rootOf(dir), dir))
+	err = wk.walk(entries, w.rulesFor(ctx, w.RootOf(dir), dir))
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
 	}

@@ -70,9 +70,9 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	return w.resolveNamed(path, filepath.Clean(p))
 }
 
-// rootOf returns the innermost root containing the absolute, cleaned path,
+// RootOf returns the innermost root containing the absolute, cleaned path,
 // or "" when none does. It does not touch the file system.
-func (w *Workspace) rootOf(path string) string {
+func (w *Workspace) RootOf(path string) string {
 	best := ""
 	for _, root := range w.roots {
 		if within(root, path) && len(root) > len(best) {
@@ -99,7 +99,7 @@ func (w *Workspace) checkResolved(path string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("path %s is not absolute; resolve it first", path)
 	}
-	if w.rootOf(filepath.Clean(path)) == "" {
+	if w.RootOf(filepath.Clean(path)) == "" {
 		return &outsideRootsError{path: path, resolved: filepath.Clean(path), roots: w.roots}
 	}
 	return nil
