@@ -268,10 +268,11 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 	}
 }
 
-// paragraphBreak is what separates a new model turn's text from the
-// prompt's text so far: nothing at the start, else enough line breaks to
-// make a blank line.
-func paragraphBreak(sofar string) string {
+// ParagraphBreak is what starts a new paragraph after the text so far:
+// nothing at the start, else enough line breaks to make a blank line. It
+// separates a new model turn's text from the prompt's text so far (and a
+// front end's transcript entries alike).
+func ParagraphBreak(sofar string) string {
 	switch {
 	case strings.TrimSpace(sofar) == "", strings.HasSuffix(sofar, "\n\n"):
 		return ""
@@ -315,7 +316,7 @@ func (t *turn) streamOnce(model string, contents []*genai.Content, config *genai
 				}
 				if ev.Kind == EventText && out.text.Len() == len(ev.Text) {
 					// This answer's first text: a paragraph of its own.
-					out.sep = paragraphBreak(t.result.Text)
+					out.sep = ParagraphBreak(t.result.Text)
 					ev.Text = out.sep + ev.Text
 				}
 				shown = true

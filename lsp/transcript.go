@@ -107,14 +107,7 @@ func (tr *transcript) event(e agent.Event) {
 
 // paragraph ends what was written with a blank line, unless it ends so.
 func (tr *transcript) paragraph() {
-	text := tr.b.String()
-	switch {
-	case text == "", strings.HasSuffix(text, "\n\n"):
-	case strings.HasSuffix(text, "\n"):
-		tr.b.WriteString("\n")
-	default:
-		tr.b.WriteString("\n\n")
-	}
+	tr.b.WriteString(agent.ParagraphBreak(tr.b.String()))
 }
 
 // refused records that the prompt did not run.
