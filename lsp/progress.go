@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -42,7 +43,7 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 	s.mu.Unlock()
 	cancellable := true
 	msg := shorten(firstLine(prompt), 100)
-	p.send(map[string]any{"kind": "begin", "title": "Gemini", "cancellable": cancellable, "message": msg})
+	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: "Gemini", Cancellable: &cancellable, Message: &msg})
 	return p
 }
 
@@ -85,11 +86,11 @@ func (p *progress) reportLines(text string) {
 }
 
 func (p *progress) report(message string) {
-	p.send(map[string]any{"kind": "report", "message": message})
+	p.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &message})
 }
 
 func (p *progress) end(message string) {
-	p.send(map[string]any{"kind": "end", "message": message})
+	p.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &message})
 }
 
 func (p *progress) send(value any) {

@@ -68,7 +68,7 @@ type Server struct {
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
 	reported map[string]chan struct{}
-	noAsk       bool                          // the client answered showMessageRequest with MethodNotFound
+	noAsk    bool // the client answered showMessageRequest with MethodNotFound
 	// toldNoWayToAsk: the user was shown how to allow edits.
 	toldNoWayToAsk bool
 	// calls cancels in-flight requests by id, for $/cancelRequest.
