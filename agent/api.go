@@ -85,7 +85,9 @@ type ToolCall struct {
 	CallID string
 	Name   string
 	Title  string
-	Args   map[string]any
+	// Kind is what the call can do; "" when the call could not be built.
+	Kind tools.Kind
+	Args map[string]any
 }
 
 // ToolResult is how a call ended.

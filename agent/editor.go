@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"google.golang.org/genai"
 )
 
 // Input is one prompt from the user: the text they typed, and what their
@@ -17,6 +19,9 @@ type Input struct {
 	// Editor is what the user is looking at; nil when the front end has no
 	// editor (headless) or the user sent none.
 	Editor *EditorContext
+	// Parts are what the user attached beside the text, sent after it:
+	// images, audio, documents a client embedded.
+	Parts []*genai.Part
 }
 
 // EditorContext is the user's editor as a front end sees it.

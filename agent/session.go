@@ -91,7 +91,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		emit(Event{Kind: EventError, Err: err})
 		return PromptResult{StopReason: StopError, Err: err}
 	}
-	if strings.TrimSpace(in.Text) == "" {
+	if strings.TrimSpace(in.Text) == "" && len(in.Parts) == 0 {
 		err := errors.New("the prompt is empty: nothing to send to the model")
 		emit(Event{Kind: EventError, Err: err})
 		return PromptResult{StopReason: StopError, Err: err}
@@ -130,12 +130,15 @@ func (s *Session) promptCount() int {
 // inputParts is what the model reads of the user's input: where the user
 // is in the editor, then the prompt with the files its @paths name.
 func (s *Session) inputParts(ctx context.Context, in Input) ([]*genai.Part, error) {
-	parts, err := ExpandReferences(ctx, s.agent.cfg.Workspace, in.Text)
-	if err != nil {
-		return nil, fmt.Errorf("reading the files the prompt references: %w", err)
+	var parts []*genai.Part
+	if strings.TrimSpace(in.Text) != "" {
+		var err error
+		if parts, err = ExpandReferences(ctx, s.agent.cfg.Workspace, in.Text); err != nil {
+			return nil, fmt.Errorf("reading the files the prompt references: %w", err)
+		}
 	}
 	if text := s.editor.next(in.Editor); text != "" {
 		parts = append([]*genai.Part{genai.NewPartFromText(text)}, parts...)
 	}
-	return parts, nil
+	return append(parts, in.Parts...), nil
 }

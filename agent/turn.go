@@ -366,7 +366,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
 		return t.finish(fc, tools.Result{Error: err.Error()})
 	}
-	event.Title = call.Title()
+	event.Title, event.Kind = call.Title(), call.Kind()
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
 	if res, ok := t.confirm(fc, call.Confirmation()); !ok {

@@ -1,7 +1,8 @@
 // Command gemini-ls is a Gemini coding agent behind the Language Server
 // Protocol: editors start it as a language server (`gemini-ls` or
-// `gemini-ls serve`), and `gemini-ls run -p PROMPT` runs the same agent
-// headless.
+// `gemini-ls serve`), agent clients (Zed, JetBrains) start it as an Agent
+// Client Protocol agent (`gemini-ls acp` or `gemini-ls --acp`), and
+// `gemini-ls run -p PROMPT` runs the same agent headless.
 package main
 
 import (
@@ -41,6 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "[serve] [flags]", "Speak LSP on stdin/stdout: what editors run. The default command.", serve},
+		{"acp", "acp [flags]  (or gemini-ls --acp)", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run.", serveACP},
 		{"run", "run -p PROMPT [flags]", "Run one prompt headless in a directory and print the answer.",
 			func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return runHeadless(ctx, args, stdout, stderr)
@@ -73,6 +75,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// every command rather than serve's flags alone.
 		if asksHelp(args) {
 			return help(ctx, nil, stdin, stdout, stderr)
+		}
+		if rest, ok := acpFlag(args); ok {
+			return serveACP(ctx, rest, stdin, stdout, stderr)
 		}
 		return serve(ctx, args, stdin, stdout, stderr)
 	}

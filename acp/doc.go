@@ -1,0 +1,29 @@
+// Package acp is gemini-ls's second front door: the Agent Client Protocol
+// (JSON-RPC 2.0, one message per line on stdio), which Zed, JetBrains IDEs
+// and the agent plugins of Neovim and Emacs use to run coding agents. It
+// talks to the same agent, sessions, approvals and tools as the lsp
+// package; no tool knows which front end confirms it.
+//
+// The protocol's types and its connection come from
+// github.com/coder/acp-go-sdk; wire.go stands in front of that connection
+// so that a line that is not a JSON-RPC message is answered with the error
+// JSON-RPC asks for, and the connection lives on.
+//
+// Invariants:
+//   - Each ACP session is one agent built for its cwd (setup.Build), with
+//     the MCP servers the client passed over those of settings, as Gemini
+//     CLI builds one config per session. The agent session's id is the
+//     ACP session id, so a saved session loads by the id the client knows.
+//   - The client's capabilities decide where things happen: files are read
+//     through fs/read_text_file and changes land through
+//     fs/write_text_file when the client declares them (so the editor's
+//     buffer is the truth), shell commands run in the client's terminal
+//     when it declares one; else on this machine, as headless does.
+//   - Nothing reaches a file unconfirmed: an edit is offered through
+//     session/request_permission with its diff unless the session's
+//     approvals allow edits, and the model is told what became of it.
+//   - session/cancel ends everything the session's prompt started (model
+//     request, questions, terminals), and the prompt answers "cancelled".
+//   - Nothing is written to stdout but protocol messages; logs go to the
+//     logger.
+package acp

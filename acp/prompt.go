@@ -1,0 +1,322 @@
+package acp
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// Prompt runs one turn of the session: the model's text and thoughts and
+// every tool call stream as session/updates, and the answer says why the
+// turn ended. The SDK cancels ctx on session/cancel (and on a newer
+// prompt for the session); the turn then ends promptly with "cancelled".
+func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	sess, err := s.lookup(p.SessionId)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	in, err := sess.input(p.Prompt)
+	if err != nil {
+		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	// The prompt ends with the connection too, whatever the SDK does.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.life, cancel)
+	defer stop()
+	select {
+	case sess.turn <- struct{}{}:
+	case <-ctx.Done():
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	defer func() { <-sess.turn }()
+	sess.mu.Lock()
+	sess.cancel = cancel
+	sess.mu.Unlock()
+	defer func() {
+		sess.mu.Lock()
+		sess.cancel = nil
+		sess.mu.Unlock()
+	}()
+
+	if done, res, err := sess.runCommand(ctx, in); done {
+		return res, err
+	}
+	sess.tail = ""
+	sess.waitForServers(ctx)
+	res, err := sess.agent.Prompt(ctx, in, func(e agent.Event) { sess.emit(ctx, e) })
+	if err != nil {
+		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", err)
+	}
+	return sess.answer(ctx, res)
+}
+
+// Cancel is handled by the SDK, which cancels the session's prompt's
+// context before calling it; nothing is left to do.
+func (s *server) Cancel(context.Context, sdk.CancelNotification) error { return nil }
+
+// waitForServers lets the session's first prompt see every MCP server's
+// tools, as Gemini CLI does; each server's timeout bounds its start.
+func (sess *session) waitForServers(ctx context.Context) {
+	sess.mu.Lock()
+	waited := sess.serversWaited
+	sess.serversWaited = true
+	sess.mu.Unlock()
+	if !waited {
+		_ = sess.built.Tools.WaitForServers(ctx)
+	}
+}
+
+// answer turns the agent's result into the prompt's answer, telling the
+// user in the message what the stop reason alone cannot.
+func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.PromptResponse, error) {
+	out := sdk.PromptResponse{Usage: &sdk.Usage{
+		InputTokens:  int(res.Usage.PromptTokens),
+		OutputTokens: int(res.Usage.CandidatesTokens),
+		TotalTokens:  int(res.Usage.TotalTokens),
+	}}
+	if res.Usage.ThoughtsTokens > 0 {
+		out.Usage.ThoughtTokens = sdk.Ptr(int(res.Usage.ThoughtsTokens))
+	}
+	switch res.StopReason {
+	case agent.StopEndTurn:
+		out.StopReason = sdk.StopReasonEndTurn
+	case agent.StopCancelled:
+		out.StopReason = sdk.StopReasonCancelled
+	case agent.StopMaxTurns:
+		out.StopReason = sdk.StopReasonMaxTurnRequests
+		sess.say(ctx, stopNote(res))
+	case agent.StopMaxTokens:
+		out.StopReason = sdk.StopReasonMaxTokens
+		sess.say(ctx, stopNote(res))
+	case agent.StopLoopDetected:
+		out.StopReason = sdk.StopReasonEndTurn
+		sess.say(ctx, stopNote(res))
+	default:
+		msg := "the turn failed"
+		if res.Err != nil {
+			msg = res.Err.Error()
+		}
+		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
+	}
+	return out, nil
+}
+
+// stopNote says why a turn stopped early, for the message.
+func stopNote(res agent.PromptResult) string {
+	switch res.StopReason {
+	case agent.StopLoopDetected:
+		return "Stopped: the model was repeating itself (loop detected)."
+	case agent.StopMaxTokens:
+		return "The answer was cut at the model's output token limit."
+	}
+	if res.Err != nil {
+		return "Stopped: " + res.Err.Error()
+	}
+	return "Stopped: the session reached its limit of model requests."
+}
+
+// say adds a paragraph of gemini-ls's own to the agent's message.
+func (sess *session) say(ctx context.Context, text string) {
+	sess.message(ctx, agent.ParagraphBreak(sess.tail)+text)
+}
+
+// message sends text as the agent's message, keeping its end for say.
+func (sess *session) message(ctx context.Context, text string) {
+	if text == "" {
+		return
+	}
+	sess.tail = lastRunes(sess.tail+text, 2)
+	sess.update(ctx, sdk.UpdateAgentMessageText(text))
+}
+
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[max(0, len(r)-n):])
+}
+
+// emit turns one agent event into the session/update the client shows.
+func (sess *session) emit(ctx context.Context, e agent.Event) {
+	switch e.Kind {
+	case agent.EventText:
+		sess.message(ctx, e.Text)
+	case agent.EventThought:
+		text := e.Thought.Description
+		if e.Thought.Subject != "" {
+			text = "**" + e.Thought.Subject + "**\n" + text
+		}
+		sess.update(ctx, sdk.UpdateAgentThoughtText(text))
+	case agent.EventToolCall:
+		c := e.ToolCall
+		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+			ToolCallId: sdk.ToolCallId(c.CallID),
+			Title:      c.Title,
+			Kind:       toolKind(c.Kind),
+			Status:     sdk.ToolCallStatusPending,
+			Locations:  locations(sess.cwd, c.Args),
+			RawInput:   c.Args,
+		}})
+	case agent.EventToolResult:
+		r := e.ToolResult
+		status := sdk.ToolCallStatusCompleted
+		if r.Status != tools.StatusOK {
+			status = sdk.ToolCallStatusFailed
+		}
+		content := sess.takeAttached(r.CallID)
+		if r.Display != "" {
+			content = append(content, sdk.ToolContent(sdk.TextBlock(r.Display)))
+		}
+		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(r.CallID),
+			Status:     sdk.Ptr(status),
+			Content:    content,
+		}})
+	case agent.EventRetry:
+		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
+	case agent.EventCompressed:
+		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
+	case agent.EventNotice:
+		sess.say(ctx, e.Text)
+	case agent.EventError:
+		sess.log.Debug("turn error", zap.Error(e.Err))
+	}
+}
+
+// toolKind is ACP's name for a tool's kind.
+func toolKind(k tools.Kind) sdk.ToolKind {
+	switch k {
+	case tools.KindRead:
+		return sdk.ToolKindRead
+	case tools.KindSearch:
+		return sdk.ToolKindSearch
+	case tools.KindEdit:
+		return sdk.ToolKindEdit
+	case tools.KindExecute:
+		return sdk.ToolKindExecute
+	case tools.KindFetch:
+		return sdk.ToolKindFetch
+	}
+	return sdk.ToolKindOther
+}
+
+// pathArgs are the argument names Gemini CLI's tools give paths.
+var pathArgs = []string{"file_path", "absolute_path", "dir_path", "path"}
+
+// locations are the files a call's arguments name, for the client to
+// follow along; relative paths are the cwd's.
+func locations(cwd string, args map[string]any) []sdk.ToolCallLocation {
+	var out []sdk.ToolCallLocation
+	for _, name := range pathArgs {
+		p, _ := args[name].(string)
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		out = append(out, sdk.ToolCallLocation{Path: filepath.Clean(p)})
+	}
+	return out
+}
+
+// input is the agent's Input for a prompt's content blocks: text as typed,
+// resource links as @path references (read as @path is), embedded text
+// resources, images and audio as parts of their own.
+func (sess *session) input(blocks []sdk.ContentBlock) (agent.Input, error) {
+	var text strings.Builder
+	var in agent.Input
+	for i, b := range blocks {
+		switch {
+		case b.Text != nil:
+			text.WriteString(b.Text.Text)
+		case b.ResourceLink != nil:
+			ref, err := sess.reference(b.ResourceLink.Uri)
+			if err != nil {
+				return agent.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
+			}
+			if text.Len() > 0 && !strings.HasSuffix(text.String(), " ") {
+				text.WriteByte(' ')
+			}
+			text.WriteString(ref + " ")
+		case b.Resource != nil:
+			part, err := embedded(b.Resource.Resource)
+			if err != nil {
+				return agent.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
+			}
+			in.Parts = append(in.Parts, part)
+		case b.Image != nil:
+			part, err := inline(b.Image.Data, b.Image.MimeType)
+			if err != nil {
+				return agent.Input{}, fmt.Errorf("prompt block %d (image): %w", i, err)
+			}
+			in.Parts = append(in.Parts, part)
+		case b.Audio != nil:
+			part, err := inline(b.Audio.Data, b.Audio.MimeType)
+			if err != nil {
+				return agent.Input{}, fmt.Errorf("prompt block %d (audio): %w", i, err)
+			}
+			in.Parts = append(in.Parts, part)
+		default:
+			return agent.Input{}, fmt.Errorf("prompt block %d: unsupported content", i)
+		}
+	}
+	in.Text = strings.TrimSpace(text.String())
+	if in.Text == "" && len(in.Parts) == 0 {
+		return agent.Input{}, errors.New("the prompt is empty")
+	}
+	return in, nil
+}
+
+// reference is the @path a resource link names: relative to the cwd when
+// inside it, spaces escaped as @paths escape them. A link that is not a
+// file URI is kept as its URI, for the model to read.
+func (sess *session) reference(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return uri, nil
+	}
+	p := filepath.Clean(u.Path)
+	if rel, err := filepath.Rel(sess.cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		p = rel
+	}
+	return "@" + strings.ReplaceAll(p, " ", `\ `), nil
+}
+
+// embedded is an embedded resource as the model reads it.
+func embedded(r sdk.EmbeddedResourceResource) (*genai.Part, error) {
+	switch {
+	case r.TextResourceContents != nil:
+		t := r.TextResourceContents
+		return genai.NewPartFromText(fmt.Sprintf("Content from %s:\n%s", t.Uri, t.Text)), nil
+	case r.BlobResourceContents != nil:
+		b := r.BlobResourceContents
+		mime := "application/octet-stream"
+		if b.MimeType != nil {
+			mime = *b.MimeType
+		}
+		return inline(b.Blob, mime)
+	}
+	return nil, errors.New("an embedded resource needs text or a blob")
+}
+
+func inline(data, mime string) (*genai.Part, error) {
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil, fmt.Errorf("data is not base64: %w", err)
+	}
+	if mime == "" {
+		return nil, errors.New("mimeType is required")
+	}
+	return genai.NewPartFromBytes(raw, mime), nil
+}

@@ -1,0 +1,84 @@
+package acp
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+)
+
+// Options configure a server.
+type Options struct {
+	Logger  *zap.Logger
+	Version string
+	// Getenv and LookupEnv read the environment (auth, GEMINI_MODEL);
+	// os.Getenv and os.LookupEnv when nil.
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
+	// Retry is the model-call retry policy; the agent's default when zero.
+	Retry agent.RetryPolicy
+}
+
+// server is one client connection; it implements the SDK's Agent.
+type server struct {
+	opts Options
+	log  *zap.Logger
+	conn *sdk.AgentSideConnection
+	// life ends when the connection does; sessions' builds and prompts
+	// derive from it, never from a request's context.
+	life context.Context
+
+	// mu guards what initialize and authenticate set, and the sessions.
+	mu       sync.Mutex
+	client   sdk.ClientCapabilities
+	authType string // the method the client authenticated with; "" for settings'
+	apiKey   string // the key the client passed in authenticate's _meta
+	sessions map[string]*session
+}
+
+// Serve speaks ACP on in and out until in ends or ctx is cancelled; then
+// every prompt is cancelled and every session's MCP servers and
+// terminals end before it returns.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.LookupEnv == nil && opts.Getenv != nil {
+		getenv := opts.Getenv
+		opts.LookupEnv = func(name string) (string, bool) {
+			v := getenv(name)
+			return v, v != ""
+		}
+	}
+	life, stop := context.WithCancel(ctx)
+	defer stop()
+	s := &server{opts: opts, log: opts.Logger, life: life, sessions: make(map[string]*session)}
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	s.conn = sdk.NewAgentSideConnection(s, w, pr)
+	s.conn.SetLogger(slogFor(opts.Logger))
+	go filterLines(in, pw, w, s.log)
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	stop()
+	_ = pr.Close()
+	s.closeSessions()
+	return nil
+}
+
+// capabilities is what the client declared in initialize.
+func (s *server) capabilities() sdk.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
+}

@@ -1,0 +1,243 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// session is one ACP session: an agent built for its cwd, and the agent
+// session the client's prompts go to.
+type session struct {
+	srv   *server
+	id    string
+	cwd   string
+	ws    *workspace.Workspace
+	built *setup.Built
+	agent *agent.Session
+	log   *zap.Logger
+
+	// turn holds a token while a prompt runs: a prompt that arrives while
+	// another ends (the SDK cancels the older one) waits for it. It
+	// guards tail.
+	turn chan struct{}
+	// tail is the end of the prompt's message so far, for say.
+	tail string
+
+	// mu guards the fields below.
+	mu sync.Mutex
+	// cancel ends the running prompt; nil when none runs.
+	cancel context.CancelFunc
+	// serversWaited: the first prompt waited for the MCP servers to start.
+	serversWaited bool
+	// attached is content for a call's final tool_call_update that the
+	// call's confirmation or run produced (a diff, a terminal), by call id.
+	attached map[string][]sdk.ToolCallContent
+}
+
+// NewSession builds an agent for the cwd the client names, with the MCP
+// servers it passes over those of settings.
+func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	sess, err := s.build(p.Cwd, p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	sess.start(sess.built.Agent.NewSession())
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+}
+
+// CloseSession cancels the session's prompt and ends its agent: its MCP
+// servers and terminals. Its saved history stays for session/load.
+func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	s.mu.Lock()
+	sess, ok := s.sessions[string(p.SessionId)]
+	delete(s.sessions, string(p.SessionId))
+	s.mu.Unlock()
+	if !ok {
+		return sdk.CloseSessionResponse{}, unknownSession(p.SessionId)
+	}
+	sess.close()
+	return sdk.CloseSessionResponse{}, nil
+}
+
+// build makes the agent of a session in cwd; the session is not yet known
+// to the server (start does that).
+func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", cwd)})
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %s is not a directory", cwd)})
+	}
+	overlay, err := mcpOverlay(servers)
+	if err != nil {
+		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	s.mu.Lock()
+	if s.authType != "" {
+		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
+	}
+	s.mu.Unlock()
+	sess := &session{srv: s, cwd: cwd, log: s.log, turn: make(chan struct{}, 1), attached: make(map[string][]sdk.ToolCallContent)}
+	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
+		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	built, err := setup.Build(s.life, setup.Options{
+		Workspace: sess.ws,
+		Getenv:    s.getenv(""),
+		LookupEnv: s.lookupEnv(),
+		Version:   s.opts.Version,
+		Logger:    s.log,
+		Warn:      func(what string, err error) { s.log.Warn(what, zap.Error(err)) },
+		Proposer:  sess.proposer(),
+		Confirmer: sess.confirmer(),
+		Overlay:   overlay,
+		Retry:     s.opts.Retry,
+	})
+	if err != nil {
+		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	if built.AuthErr != nil {
+		built.Close()
+		return nil, sdk.NewAuthRequired(map[string]any{"error": built.AuthErr.Error()})
+	}
+	sess.built = built
+	return sess, nil
+}
+
+// start makes the session known under the agent session's id.
+func (sess *session) start(as *agent.Session) {
+	sess.agent, sess.id = as, as.ID()
+	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
+	s := sess.srv
+	s.mu.Lock()
+	s.sessions[sess.id] = sess
+	s.mu.Unlock()
+	sess.log.Info("session started", zap.String("cwd", sess.cwd))
+	sess.announce()
+}
+
+// lookup returns the live session id.
+func (s *server) lookup(id sdk.SessionId) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[string(id)]
+	if !ok {
+		return nil, unknownSession(id)
+	}
+	return sess, nil
+}
+
+func unknownSession(id sdk.SessionId) error {
+	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("no session %q: create one with session/new or load it with session/load", id)})
+}
+
+// close cancels the running prompt and stops the session's agent.
+func (sess *session) close() {
+	sess.mu.Lock()
+	cancel := sess.cancel
+	sess.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	sess.built.Close()
+}
+
+// closeSessions ends every session, when the connection ends.
+func (s *server) closeSessions() {
+	s.mu.Lock()
+	all := s.sessions
+	s.sessions = make(map[string]*session)
+	s.mu.Unlock()
+	for _, sess := range all {
+		sess.close()
+	}
+}
+
+// attach adds content to call id's final tool_call_update.
+func (sess *session) attach(callID string, content ...sdk.ToolCallContent) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.attached[callID] = append(sess.attached[callID], content...)
+}
+
+// takeAttached returns and forgets what was attached to call id.
+func (sess *session) takeAttached(callID string) []sdk.ToolCallContent {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	c := sess.attached[callID]
+	delete(sess.attached, callID)
+	return c
+}
+
+// update sends one session/update; a failure to send is logged (the
+// connection is going away, and the prompt ends with it).
+func (sess *session) update(ctx context.Context, u sdk.SessionUpdate) {
+	err := sess.srv.conn.SessionUpdate(context.WithoutCancel(ctx), sdk.SessionNotification{SessionId: sdk.SessionId(sess.id), Update: u})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		sess.log.Debug("sending a session update", zap.Error(err))
+	}
+}
+
+// mcpOverlay is the MCP servers a client passed, spelled as settings.json
+// spells them, for the session's settings overlay.
+func mcpOverlay(servers []sdk.McpServer) (map[string]any, error) {
+	overlay := map[string]any{}
+	if len(servers) == 0 {
+		return overlay, nil
+	}
+	out := map[string]any{}
+	for _, srv := range servers {
+		var name string
+		conf := map[string]any{}
+		switch {
+		case srv.Stdio != nil:
+			name = srv.Stdio.Name
+			env := map[string]any{}
+			for _, v := range srv.Stdio.Env {
+				env[v.Name] = v.Value
+			}
+			conf["command"], conf["args"], conf["env"] = srv.Stdio.Command, stringsOrEmpty(srv.Stdio.Args), env
+		case srv.Http != nil:
+			name = srv.Http.Name
+			conf["httpUrl"], conf["headers"] = srv.Http.Url, headerMap(srv.Http.Headers)
+		case srv.Sse != nil:
+			name = srv.Sse.Name
+			conf["url"], conf["headers"] = srv.Sse.Url, headerMap(srv.Sse.Headers)
+		default:
+			return nil, errors.New("mcpServers: only stdio, http and sse servers are supported")
+		}
+		if name == "" {
+			return nil, errors.New("mcpServers: every server needs a name")
+		}
+		out[name] = conf
+	}
+	overlay["mcpServers"] = out
+	return overlay, nil
+}
+
+func headerMap(headers []sdk.HttpHeader) map[string]any {
+	m := map[string]any{}
+	for _, h := range headers {
+		m[h.Name] = h.Value
+	}
+	return m
+}
+
+func stringsOrEmpty(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}

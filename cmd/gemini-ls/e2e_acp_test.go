@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// acpHarness is an ACP client connected to `gemini-ls acp`, with a fake
+// model and a workspace on disk.
+type acpHarness struct {
+	t       *testing.T
+	ctx     context.Context
+	model   *geminitest.Server
+	root    string
+	env     []string
+	log     string
+	proc    *lsptest.Process
+	client  *acptest.Client
+	session sdk.SessionId
+}
+
+type acpSetup struct {
+	files map[string]string
+	env   []string // extra environment
+	cfg   acptest.Config
+	// home is the HOME (and so the session store) to use; a new one when "".
+	home string
+	// noSession: do not create a session.
+	noSession bool
+	// mcpServers are passed to session/new.
+	mcpServers []sdk.McpServer
+}
+
+func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	for name, content := range s.files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := s.home
+	if home == "" {
+		home = t.TempDir()
+	}
+	model := geminitest.NewTestServer(t, turns...)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key"}
+	env = append(env, s.env...)
+	h := &acpHarness{t: t, ctx: ctx, model: model, root: root, env: env}
+	h.connect(s)
+	return h
+}
+
+// connect starts the binary and initializes, and makes a session unless
+// s.noSession.
+func (h *acpHarness) connect(s acpSetup) {
+	t := h.t
+	t.Helper()
+	h.log = filepath.Join(t.TempDir(), "gemini-ls.log")
+	log := h.log
+	h.proc = lsptest.StartCommand(t, binary, h.env, log, "acp", "--log-file", log, "--log-level", "debug")
+	t.Cleanup(func() {
+		if t.Failed() {
+			if b, err := os.ReadFile(log); err == nil {
+				t.Logf("server log:\n%s", b)
+			}
+			if b, err := os.ReadFile(log + ".stderr"); err == nil && len(b) > 0 {
+				t.Logf("server stderr:\n%s", b)
+			}
+		}
+	})
+	h.client = acptest.New(t, h.proc, h.proc, s.cfg)
+	if _, err := h.client.Initialize(h.ctx); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if s.noSession {
+		return
+	}
+	servers := s.mcpServers
+	if servers == nil {
+		servers = []sdk.McpServer{}
+	}
+	res, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: servers})
+	if err != nil {
+		t.Fatalf("session/new: %v", err)
+	}
+	h.session = res.SessionId
+}
+
+func (h *acpHarness) path(name string) string { return filepath.Join(h.root, name) }
+
+// prompt sends text to the session and returns the answer.
+func (h *acpHarness) prompt(text string) (sdk.PromptResponse, error) {
+	return h.client.Conn.Prompt(h.ctx, sdk.PromptRequest{SessionId: h.session, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
+}
+
+// mustPrompt is prompt, failing the test on an error or a stop reason
+// other than want.
+func (h *acpHarness) mustPrompt(text string, want sdk.StopReason) sdk.PromptResponse {
+	h.t.Helper()
+	res, err := h.prompt(text)
+	if err != nil {
+		h.t.Fatalf("session/prompt: %v", err)
+	}
+	if res.StopReason != want {
+		h.t.Fatalf("stop reason %q, want %q", res.StopReason, want)
+	}
+	return res
+}
+
+// functionResponses are the functionResponse parts of model request i.
+func (h *acpHarness) functionResponses(i int) []map[string]any {
+	h.t.Helper()
+	reqs := h.model.Requests()
+	if i >= len(reqs) {
+		h.t.Fatalf("model request %d was not made (%d were)", i, len(reqs))
+	}
+	var out []map[string]any
+	for _, c := range reqs[i].Contents {
+		for _, p := range c.Parts {
+			if p.FunctionResponse != nil {
+				out = append(out, p.FunctionResponse.Response)
+			}
+		}
+	}
+	return out
+}
+
+func TestACPInitializeAndPrompt(t *testing.T) {
+	h := startACP(t, acpSetup{noSession: true}, geminitest.Turn{Chunks: []geminitest.Chunk{
+		{Text: "Thinking about it", Thought: true},
+		{Text: "Hello "},
+		{Text: "from gemini-ls."},
+	}})
+	init, err := h.client.Initialize(h.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := init.AgentCapabilities
+	if init.ProtocolVersion != 1 || !caps.LoadSession || !caps.PromptCapabilities.Image || !caps.PromptCapabilities.EmbeddedContext || !caps.McpCapabilities.Http || caps.SessionCapabilities.List == nil {
+		t.Errorf("initialize answered %+v", init)
+	}
+	var ids []string
+	for _, m := range init.AuthMethods {
+		ids = append(ids, m.Agent.Id)
+	}
+	if got := strings.Join(ids, ","); got != "oauth-personal,gemini-api-key,vertex-ai" {
+		t.Errorf("auth methods %s", got)
+	}
+	res, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.session = res.SessionId
+	if res.SessionId == "" {
+		t.Fatal("no session id")
+	}
+	answer := h.mustPrompt("Say hello", sdk.StopReasonEndTurn)
+	if answer.Usage == nil || answer.Usage.TotalTokens == 0 {
+		t.Errorf("no usage in %+v", answer)
+	}
+	if got := h.client.MessageText(h.session); got != "Hello from gemini-ls." {
+		t.Errorf("message %q", got)
+	}
+	var thought string
+	for _, u := range h.client.Updates() {
+		if c := u.Update.AgentThoughtChunk; c != nil {
+			thought += c.Content.Text.Text
+		}
+	}
+	if !strings.Contains(thought, "Thinking about it") {
+		t.Errorf("thought chunks %q", thought)
+	}
+}
+
+// A cancelled prompt answers "cancelled" promptly, the model request is
+// abandoned, and the session takes the next prompt.
+func TestACPCancelMidModelCall(t *testing.T) {
+	h := startACP(t, acpSetup{},
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Working on"}}, Hang: true},
+		geminitest.TextTurn("Next answer."))
+	done := make(chan struct{})
+	var res sdk.PromptResponse
+	var perr error
+	go func() {
+		defer close(done)
+		res, perr = h.prompt("Do something long")
+	}()
+	h.client.Wait(h.ctx, "the first chunk", func(c *acptest.Client) bool { return strings.Contains(c.MessageText(h.session), "Working on") })
+	if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the prompt did not answer within 2 s of session/cancel")
+	}
+	if perr != nil || res.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("cancelled prompt answered %+v, %v", res, perr)
+	}
+	h.mustPrompt("And now?", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); !strings.HasSuffix(got, "Next answer.") {
+		t.Errorf("message after cancel %q", got)
+	}
+}
+
+// Lines that are not JSON-RPC messages get JSON-RPC errors, and the
+// connection goes on.
+func TestACPMalformedMessages(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	log := filepath.Join(t.TempDir(), "gemini-ls.log")
+	proc := lsptest.StartCommand(t, binary, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, log, "--acp", "--log-file", log)
+	lines := bufio.NewScanner(proc)
+	lines.Buffer(nil, 1<<20)
+	send := func(s string) {
+		t.Helper()
+		if _, err := proc.Write([]byte(s + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type answer struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+		Result json.RawMessage `json:"result"`
+	}
+	next := func() answer {
+		t.Helper()
+		got := make(chan answer, 1)
+		go func() {
+			var a answer
+			if lines.Scan() {
+				_ = json.Unmarshal(lines.Bytes(), &a)
+			}
+			got <- a
+		}()
+		select {
+		case a := <-got:
+			return a
+		case <-ctx.Done():
+			t.Fatal("no answer")
+			return answer{}
+		}
+	}
+	long := `{"jsonrpc":"2.0","id":77,"method":"session/prompt","params":{"x":"` + strings.Repeat("a", 11<<20) + `"}}`
+	for _, c := range []struct {
+		line string
+		id   string
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}`, "null", -32700},
+		{`not json at all`, "null", -32700},
+		{`[{"jsonrpc":"2.0","id":2,"method":"initialize"}]`, "null", -32600},
+		{`42`, "null", -32600},
+		{`{"jsonrpc":"1.0","id":3,"method":"initialize","params":{}}`, "3", -32600},
+		{`{"jsonrpc":"2.0","id":4,"method":7}`, "4", -32600},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"initialize"}`, "null", -32600},
+		{`{"jsonrpc":"2.0","id":5,"method":"initialize","params":"x"}`, "5", -32600},
+		{`{"jsonrpc":"2.0","id":6,"method":"no/such/method","params":{}}`, "6", -32601},
+		{`{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":5}}`, "7", -32602},
+		{`{"jsonrpc":"2.0","id":8,"method":"session/new","params":{"cwd":"relative","mcpServers":[]}}`, "8", -32602},
+		{`{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"nope","prompt":[]}}`, "9", -32602},
+		{long, "77", -32600},
+	} {
+		send(c.line)
+		a := next()
+		if a.Error == nil || a.Error.Code != c.code || string(a.ID) != c.id {
+			t.Errorf("%.80s: answered id %s error %+v, want id %s code %d", c.line, a.ID, a.Error, c.id, c.code)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	if a := next(); string(a.ID) != "10" || a.Error != nil || len(a.Result) == 0 {
+		t.Errorf("initialize after the malformed messages answered %+v", a)
+	}
+}
