@@ -9,7 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 )
 
-func (sess *session) modes() *sdk.SessionModeState            { return nil }
+func (sess *session) modes() *sdk.SessionModeState             { return nil }
 func (sess *session) configOptions() []sdk.SessionConfigOption { return nil }
 
 func (s *server) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
