@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"slices"
@@ -65,6 +66,7 @@ type Client struct {
 func New(t testing.TB, w io.Writer, r io.Reader, cfg Config) *Client {
 	c := &Client{t: t, cfg: cfg, Buffers: map[string]string{}, terminals: map[string]*Terminal{}, changed: make(chan struct{})}
 	c.Conn = sdk.NewClientSideConnection(c, w, r)
+	c.Conn.SetLogger(slog.New(slog.DiscardHandler))
 	return c
 }
 

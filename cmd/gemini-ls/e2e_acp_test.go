@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +297,97 @@ func TestACPMalformedMessages(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
 	if a := next(); string(a.ID) != "10" || a.Error != nil || len(a.Result) == 0 {
 		t.Errorf("initialize after the malformed messages answered %+v", a)
+	}
+}
+
+// An MCP server the client passes in session/new is started like those of
+// settings: its tools are declared to the model, and a call runs on it
+// once the user allows it.
+func TestACPClientMCPServer(t *testing.T) {
+	bin := mcpServerBinary(t)
+	h := startACP(t, acpSetup{mcpServers: []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
+		Name: "tester", Command: bin, Args: []string{}, Env: []sdk.EnvVariable{},
+	}}}},
+		geminitest.CallTurn(geminitest.Call("echo", map[string]any{"message": "hello"})),
+		geminitest.TextTurn("done"))
+	h.mustPrompt("use the tester", sdk.StopReasonEndTurn)
+	reqs := h.model.Requests()
+	if !slices.Contains(declared(reqs, 0), "echo") {
+		t.Fatalf("the first request does not declare the client's server's echo: %v", declared(reqs, 0))
+	}
+	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "Echo: hello" {
+		t.Errorf("echo answered the model %v", got)
+	}
+	if p := h.client.Permissions(); len(p) != 1 || p[0].ToolCall.ToolCallId == "" {
+		t.Errorf("permission requests %+v, want one for the MCP call", p)
+	}
+}
+
+// Without credentials session/new asks for authentication; authenticate
+// with a key in _meta, as Gemini CLI takes it, lets it through.
+func TestACPAuthenticate(t *testing.T) {
+	h := startACP(t, acpSetup{noSession: true, env: []string{"GEMINI_API_KEY="}}, geminitest.TextTurn("Hi."))
+	_, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32000 || !strings.Contains(re.Error(), "GEMINI_API_KEY") {
+		t.Fatalf("session/new without a key: %v, want auth_required naming GEMINI_API_KEY", err)
+	}
+	_, err = h.client.Conn.Authenticate(h.ctx, sdk.AuthenticateRequest{MethodId: "gemini-api-key"})
+	if !errors.As(err, &re) || re.Code != -32000 {
+		t.Fatalf("authenticate without a key: %v, want auth_required", err)
+	}
+	if _, err := h.client.Conn.Authenticate(h.ctx, sdk.AuthenticateRequest{MethodId: "no-such-method"}); !errors.As(err, &re) || re.Code != -32602 {
+		t.Fatalf("authenticate with an unknown method: %v, want invalid params", err)
+	}
+	if _, err := h.client.Conn.Authenticate(h.ctx, sdk.AuthenticateRequest{MethodId: "gemini-api-key", Meta: map[string]any{"api-key": "key-from-client"}}); err != nil {
+		t.Fatalf("authenticate with a key: %v", err)
+	}
+	res, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.session = res.SessionId
+	h.mustPrompt("hello", sdk.StopReasonEndTurn)
+	if got := h.model.Requests()[0].APIKey; got != "key-from-client" {
+		t.Errorf("the model was called with key %q", got)
+	}
+}
+
+// A prompt's content blocks reach the model: text as typed, a resource
+// link as the file it names, an embedded resource and an image as parts.
+func TestACPPromptContentBlocks(t *testing.T) {
+	h := startACP(t, acpSetup{files: map[string]string{"notes/todo list.md": "buy milk\n"}}, geminitest.TextTurn("Seen."))
+	png := []byte("\x89PNG\r\n\x1a\nfake")
+	_, err := h.client.Conn.Prompt(h.ctx, sdk.PromptRequest{SessionId: h.session, Prompt: []sdk.ContentBlock{
+		sdk.TextBlock("Look at"),
+		sdk.ResourceLinkBlock("todo list.md", "file://"+h.path("notes/todo list.md")),
+		sdk.TextBlock("and this:"),
+		sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{Uri: "file:///elsewhere/snippet.go", Text: "package snippet"}}),
+		sdk.ImageBlock(base64.StdEncoding.EncodeToString(png), "image/png"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := h.model.Requests()[0].Contents[0]
+	var text strings.Builder
+	var image []byte
+	for _, p := range user.Parts {
+		text.WriteString(p.Text)
+		if p.InlineData != nil {
+			image = p.InlineData.Data
+		}
+	}
+	for _, want := range []string{"Look at @notes/todo list.md and this:", "buy milk", "Content from file:///elsewhere/snippet.go:\npackage snippet"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the model's user content lacks %q:\n%s", want, text.String())
+		}
+	}
+	if string(image) != string(png) {
+		t.Errorf("the image reached the model as %q", image)
+	}
+	_, err = h.client.Conn.Prompt(h.ctx, sdk.PromptRequest{SessionId: h.session, Prompt: []sdk.ContentBlock{sdk.ImageBlock("not base64!", "image/png")}})
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32602 {
+		t.Errorf("an image that is not base64: %v, want invalid params", err)
 	}
 }
