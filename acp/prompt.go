@@ -167,6 +167,9 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 			Locations:  locations(sess.cwd, c.Args),
 			RawInput:   c.Args,
 		}})
+		if c.Name == tools.WriteTodosName && c.Kind != "" {
+			sess.plan(ctx, c.Args)
+		}
 	case agent.EventToolResult:
 		r := e.ToolResult
 		status := sdk.ToolCallStatusCompleted
@@ -206,8 +209,37 @@ func toolKind(k tools.Kind) sdk.ToolKind {
 		return sdk.ToolKindExecute
 	case tools.KindFetch:
 		return sdk.ToolKindFetch
+	case tools.KindThink:
+		return sdk.ToolKindThink
 	}
 	return sdk.ToolKindOther
+}
+
+// plan shows the model's to-do list (write_todos' arguments, already
+// validated: the call was built) as the session's plan. ACP's entries are
+// pending, in progress or completed; a cancelled or blocked to-do says so
+// in its text.
+func (sess *session) plan(ctx context.Context, args map[string]any) {
+	todos, err := tools.ParseTodos(args)
+	if err != nil {
+		return
+	}
+	entries := make([]sdk.PlanEntry, 0, len(todos))
+	for _, t := range todos {
+		e := sdk.PlanEntry{Content: t.Description, Priority: sdk.PlanEntryPriorityMedium, Status: sdk.PlanEntryStatusPending}
+		switch t.Status {
+		case "in_progress":
+			e.Status = sdk.PlanEntryStatusInProgress
+		case "completed":
+			e.Status = sdk.PlanEntryStatusCompleted
+		case "cancelled":
+			e.Status, e.Content = sdk.PlanEntryStatusCompleted, "(cancelled) "+e.Content
+		case "blocked":
+			e.Content = "(blocked) " + e.Content
+		}
+		entries = append(entries, e)
+	}
+	sess.update(ctx, sdk.UpdatePlan(entries...))
 }
 
 // pathArgs are the argument names Gemini CLI's tools give paths.

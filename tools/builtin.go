@@ -80,5 +80,6 @@ func Builtin(opts Options) []Tool {
 		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
 		&webSearchTool{utility: opts.Utility},
 		&saveMemoryTool{path: opts.MemoryFile},
+		writeTodosTool{},
 	}
 }

@@ -28,6 +28,9 @@ const (
 	KindEdit    Kind = "edit"
 	KindExecute Kind = "execute"
 	KindFetch   Kind = "fetch"
+	// KindThink: the call only records the model's own reasoning (its
+	// to-do list).
+	KindThink Kind = "think"
 )
 
 // Call is a validated invocation of a tool.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -389,5 +390,37 @@ func TestACPPromptContentBlocks(t *testing.T) {
 	var re *sdk.RequestError
 	if !errors.As(err, &re) || re.Code != -32602 {
 		t.Errorf("an image that is not base64: %v, want invalid params", err)
+	}
+}
+
+// The model's to-do list (write_todos) is the session's plan.
+func TestACPPlan(t *testing.T) {
+	todo := func(desc, status string) map[string]any { return map[string]any{"description": desc, "status": status} }
+	h := startACP(t, acpSetup{},
+		geminitest.CallTurn(geminitest.Call("write_todos", map[string]any{"todos": []any{
+			todo("Read the code", "completed"), todo("Fix the bug", "in_progress"), todo("Ask about X", "blocked"), todo("Old idea", "cancelled"),
+		}})),
+		geminitest.TextTurn("Planned."))
+	h.mustPrompt("fix it", sdk.StopReasonEndTurn)
+	var plans [][]sdk.PlanEntry
+	for _, u := range h.client.Updates() {
+		if u.Update.Plan != nil {
+			plans = append(plans, u.Update.Plan.Entries)
+		}
+	}
+	want := []sdk.PlanEntry{
+		{Content: "Read the code", Priority: "medium", Status: "completed"},
+		{Content: "Fix the bug", Priority: "medium", Status: "in_progress"},
+		{Content: "(blocked) Ask about X", Priority: "medium", Status: "pending"},
+		{Content: "(cancelled) Old idea", Priority: "medium", Status: "completed"},
+	}
+	if len(plans) != 1 || !reflect.DeepEqual(plans[0], want) {
+		t.Errorf("plans %+v, want one: %+v", plans, want)
+	}
+	if calls := h.client.ToolCalls(); len(calls) != 1 || calls[0].Kind != sdk.ToolKindThink || calls[0].Title != "Set 4 todo(s)" {
+		t.Errorf("tool calls %+v", calls)
+	}
+	if got := h.functionResponses(1); len(got) != 1 || !strings.HasPrefix(got[0]["output"].(string), "Successfully updated the todo list.") {
+		t.Errorf("write_todos answered %v", got)
 	}
 }
