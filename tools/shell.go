@@ -148,21 +148,18 @@ func (c *shellCall) Execute(ctx context.Context) (Result, error) {
 	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
 
-	// The user who watched the output come need not read it again.
-	display := ""
-	if !o.Live {
-		display = fence("", output)
-	}
-	var note string
+	var display string
 	if errText != "(none)" {
-		note = errText
+		display = errText
 	} else if exitCode != "0" {
-		note = "Exit code " + exitCode
+		display = "Exit code " + exitCode
 	}
-	if note != "" && display != "" {
-		display = note + "\n\n" + display
-	} else if note != "" {
-		display = note
+	// The user who watched the output come need not read it again.
+	if !o.Live {
+		if display != "" {
+			display += "\n\n"
+		}
+		display += fence("", output)
 	}
 	return Result{Output: llm, Status: status, Display: display}, nil
 }
