@@ -103,6 +103,8 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		Confirmer: sess.confirmer(),
 		Overlay:   overlay,
 		Retry:     s.opts.Retry,
+		// Shell commands run in the client's terminal when it has one.
+		ShellRunner: sess.shellRunner(),
 	})
 	if err != nil {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})

@@ -36,6 +36,9 @@ type Options struct {
 
 	Proposer  tools.ChangeProposer
 	Confirmer agent.Confirmer
+	// ShellRunner runs run_shell_command's commands; on this machine
+	// when nil. ACP runs them in the client's terminal.
+	ShellRunner tools.CommandRunner
 
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
@@ -111,6 +114,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Proposer:  o.Proposer,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
 			Memory:    b.memory,
+			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
 		},
 		Settings: set,
 		Getenv:   b.Getenv,

@@ -57,6 +57,9 @@ type ShellOptions struct {
 	// Env is added to the server's own environment ("KEY=value"; later
 	// entries win).
 	Env []string
+	// Runner runs the commands; LocalRunner when nil. The ACP front end
+	// passes one that runs them in the client's terminal.
+	Runner CommandRunner
 }
 
 // DefaultShellTimeout bounds a shell command when ShellOptions.Timeout is zero.

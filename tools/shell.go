@@ -1,12 +1,12 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -108,35 +108,14 @@ func (c *shellCall) Confirmation() *Confirmation {
 func (c *shellCall) Execute(ctx context.Context) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-
-	out := &tailBuffer{max: maxShellOutput}
-	cmd := exec.CommandContext(runCtx, "bash", "-c", c.command)
-	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), c.opts.Env...)
-	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
-	cmd.Stdout = out
-	cmd.Stderr = out
-	startInGroup(cmd)
-	// Cancelling kills the whole group, so pipelines and children die too.
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	cmd.WaitDelay = shellWaitDelay
-	if err := cmd.Start(); err != nil {
-		return Result{}, fmt.Errorf("starting bash in %s: %w", c.dir, err)
+	runner := c.opts.Runner
+	if runner == nil {
+		runner = LocalRunner{}
 	}
-	pgid := cmd.Process.Pid
-	waitErr := cmd.Wait()
-
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return Result{}, fmt.Errorf("running %q: %w", c.command, waitErr)
+	o, err := runner.Run(runCtx, ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput})
+	if err != nil {
+		return Result{}, err
 	}
-	background := "(none)"
-	if runCtx.Err() == nil {
-		if pids := groupMembers(pgid); len(pids) > 0 {
-			background = strings.Join(pids, ", ")
-		}
-	}
-	exitCode, signal := exitStatus(cmd.ProcessState)
 
 	status := StatusOK
 	errText := "(none)"
@@ -146,8 +125,19 @@ func (c *shellCall) Execute(ctx context.Context) (Result, error) {
 	case runCtx.Err() != nil:
 		status, errText = StatusError, fmt.Sprintf("Command timed out after %s and was killed.", c.opts.Timeout)
 	}
+	// Gemini CLI writes "(none)" for what it does not know, as it does for
+	// what did not happen.
+	background := "(none)"
+	if len(o.Background) > 0 {
+		background = strings.Join(o.Background, ", ")
+	}
+	pgid := "(none)"
+	if o.PGID > 0 {
+		pgid = strconv.Itoa(o.PGID)
+	}
+	exitCode, signal := exitText(o.ExitCode, o.Signal)
 
-	output := out.String()
+	output := outputText(o.Output, o.Dropped)
 	if strings.TrimSpace(output) == "" {
 		output = "(empty)"
 	}
@@ -155,16 +145,130 @@ func (c *shellCall) Execute(ctx context.Context) (Result, error) {
 	if c.hasDir {
 		dir = displayPath(c.ws, c.dir)
 	}
-	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %d",
+	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
 
-	display := fence("", output)
+	var display string
 	if errText != "(none)" {
-		display = errText + "\n\n" + display
+		display = errText
 	} else if exitCode != "0" {
-		display = "Exit code " + exitCode + "\n\n" + display
+		display = "Exit code " + exitCode
+	}
+	// The user who watched the output come need not read it again.
+	if !o.Live {
+		if display != "" {
+			display += "\n\n"
+		}
+		display += fence("", output)
 	}
 	return Result{Output: llm, Status: status, Display: display}, nil
+}
+
+// CommandRunner runs run_shell_command's commands. LocalRunner, the
+// default, runs them on this machine; a front end whose client has
+// terminals of its own (ACP's terminal/create) runs them there, so that
+// the user watches them. The tool tells the model the same things in the
+// same words whichever runner ran the command; what a runner cannot know
+// reads "(none)", as in Gemini CLI.
+type CommandRunner interface {
+	// Run runs c until it ends or ctx does (the call was cancelled, or the
+	// tool's timeout fired): then it kills the command and still reports
+	// what it output and how it ended. An error means the command could
+	// not be run or followed to its end; the call fails with it.
+	Run(ctx context.Context, c ShellCommand) (ShellOutcome, error)
+}
+
+// ShellCommand is one command for a CommandRunner.
+type ShellCommand struct {
+	// Command is run as `bash -c Command`.
+	Command string
+	// Dir is the absolute directory to run in.
+	Dir string
+	// Env is added to the environment the command would otherwise get
+	// ("KEY=value"; later entries win).
+	Env []string
+	// OutputLimit is how many bytes of output to keep: the last ones.
+	OutputLimit int
+}
+
+// ShellOutcome is how a command ended, as far as its runner knows.
+type ShellOutcome struct {
+	// Output is the tail of the command's combined stdout and stderr, at
+	// most ShellCommand.OutputLimit bytes; it may start inside a
+	// character when Dropped is not zero.
+	Output string
+	// Dropped is how many bytes of output came before Output and were
+	// not kept; -1 when some were but how many is not known.
+	Dropped int64
+	// ExitCode is nil when the command was killed by a signal, or its
+	// exit is not known.
+	ExitCode *int
+	// Signal is the name of the signal that killed the command
+	// ("SIGKILL"); "" when none did.
+	Signal string
+	// Background are the PIDs of processes the command left running;
+	// nil when none are, or the runner cannot tell.
+	Background []string
+	// PGID is the command's process group; 0 when not known.
+	PGID int
+	// Live says the user watched the output as it came (in the client's
+	// terminal), so the call's display need not repeat it.
+	Live bool
+}
+
+// LocalRunner runs commands on this machine: bash in a process group of
+// its own with stdin empty, the whole group killed when ctx ends, output
+// awaited briefly when background processes keep it open.
+type LocalRunner struct{}
+
+// Run implements CommandRunner.
+func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+	limit := c.OutputLimit
+	if limit <= 0 {
+		limit = maxShellOutput
+	}
+	out := &tailBuffer{max: limit}
+	cmd := exec.CommandContext(ctx, "bash", "-c", c.Command)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
+	cmd.Stdout = out
+	cmd.Stderr = out
+	startInGroup(cmd)
+	// Cancelling kills the whole group, so pipelines and children die too.
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	cmd.WaitDelay = shellWaitDelay
+	if err := cmd.Start(); err != nil {
+		return ShellOutcome{}, fmt.Errorf("starting bash in %s: %w", c.Dir, err)
+	}
+	pgid := cmd.Process.Pid
+	waitErr := cmd.Wait()
+
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
+	}
+	o := ShellOutcome{PGID: pgid}
+	// A killed group left nothing behind.
+	if ctx.Err() == nil {
+		o.Background = groupMembers(pgid)
+	}
+	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)
+	o.Output, o.Dropped = out.kept()
+	return o, nil
+}
+
+// exitText renders how a command ended as Gemini CLI reports it: an exit
+// code, or "(none)" and the signal that killed it.
+func exitText(code *int, signal string) (exitCode, sig string) {
+	exitCode, sig = "(none)", "(none)"
+	if code != nil {
+		exitCode = strconv.Itoa(*code)
+	}
+	if signal != "" {
+		sig = signal
+	}
+	return exitCode, sig
 }
 
 // firstLine is s up to its first line break, marked when cut.
@@ -195,21 +299,35 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String is the kept output, valid UTF-8, without trailing line breaks,
-// preceded by a note when the start was cut.
-func (t *tailBuffer) String() string {
+// kept is the output kept and how many bytes before it were dropped.
+func (t *tailBuffer) kept() (string, int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	b := t.buf
-	if t.dropped > 0 {
+	return string(t.buf), t.dropped
+}
+
+// String is the kept output as the model sees it (outputText).
+func (t *tailBuffer) String() string {
+	return outputText(t.kept())
+}
+
+// outputText is the tail of a command's output as the model sees it:
+// valid UTF-8, without trailing line breaks, preceded by a note when
+// dropped bytes came before it (-1: some, how many unknown).
+func outputText(kept string, dropped int64) string {
+	b := kept
+	if dropped != 0 {
 		// Do not start in the middle of a character.
 		for len(b) > 0 && !utf8.RuneStart(b[0]) {
 			b = b[1:]
 		}
 	}
-	s := strings.ToValidUTF8(string(bytes.TrimRight(b, "\r\n")), "\uFFFD")
-	if t.dropped > 0 {
-		s = fmt.Sprintf("[Output truncated: showing the last %d of %d bytes]\n", len(b), int64(len(t.buf))+t.dropped) + s
+	s := strings.ToValidUTF8(strings.TrimRight(b, "\r\n"), "\uFFFD")
+	switch {
+	case dropped > 0:
+		s = fmt.Sprintf("[Output truncated: showing the last %d of %d bytes]\n", len(b), int64(len(kept))+dropped) + s
+	case dropped < 0:
+		s = fmt.Sprintf("[Output truncated: showing the last %d bytes]\n", len(b)) + s
 	}
 	return s
 }

@@ -5,7 +5,6 @@ package tools
 import (
 	"os"
 	"os/exec"
-	"strconv"
 )
 
 func startInGroup(cmd *exec.Cmd) {}
@@ -20,6 +19,11 @@ func killGroup(pid int) error {
 
 func groupMembers(pgid int) []string { return nil }
 
+func processEnd(state *os.ProcessState) (code *int, signal string) {
+	c := state.ExitCode()
+	return &c, ""
+}
+
 func exitStatus(state *os.ProcessState) (exitCode, signal string) {
-	return strconv.Itoa(state.ExitCode()), "(none)"
+	return exitText(processEnd(state))
 }

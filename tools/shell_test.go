@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"os"
 	"reflect"
 	"regexp"
@@ -221,5 +222,75 @@ func TestShellValidation(t *testing.T) {
 	call := build(t, tool, map[string]any{"command": "make\n  test", "directory": "."})
 	if call.Title() != "Shell make …" {
 		t.Errorf("Title = %q", call.Title())
+	}
+}
+
+// fakeRunner records the command it is given and answers with outcome,
+// after ctx ends when wait is set.
+type fakeRunner struct {
+	got      ShellCommand
+	deadline bool
+	wait     bool
+	outcome  ShellOutcome
+	err      error
+}
+
+func (f *fakeRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+	f.got = c
+	_, f.deadline = ctx.Deadline()
+	if f.wait {
+		<-ctx.Done()
+	}
+	return f.outcome, f.err
+}
+
+func TestShellRunsThroughTheRunner(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
+	code := 2
+	runner := &fakeRunner{outcome: ShellOutcome{Output: "made\n", ExitCode: &code}}
+	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
+	want := ShellCommand{Command: "make", Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
+	if !reflect.DeepEqual(runner.got, want) || !runner.deadline {
+		t.Errorf("the runner got %+v (deadline %v), want %+v with the timeout's deadline", runner.got, runner.deadline, want)
+	}
+	// What the runner cannot know reads "(none)", as in Gemini CLI.
+	if res.Output != "Command: make\nDirectory: sub\nOutput: made\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)" {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != StatusOK || res.Display != "Exit code 2\n\n```\nmade\n```" {
+		t.Errorf("Status %q Display %q", res.Status, res.Display)
+	}
+
+	// Output the user watched live is not repeated in the display; output
+	// cut by an unknown amount says so.
+	runner = &fakeRunner{outcome: ShellOutcome{Output: "tail\n", Dropped: -1, Signal: "SIGTERM", Live: true, Background: []string{"7", "8"}, PGID: 7}}
+	res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "run"})
+	if res.Output != "Command: run\nDirectory: (root)\nOutput: [Output truncated: showing the last 5 bytes]\ntail\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\nBackground PIDs: 7, 8\nProcess Group PGID: 7" {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Display != "Exit code (none)" {
+		t.Errorf("Display %q", res.Display)
+	}
+	zero := 0
+	runner = &fakeRunner{outcome: ShellOutcome{Output: "ok", ExitCode: &zero, Live: true}}
+	if res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "true"}); res.Display != "" {
+		t.Errorf("Display %q, want none for a watched command that succeeded", res.Display)
+	}
+
+	// The runner's timeout is the tool's: it reports the kill as the local run does.
+	runner = &fakeRunner{wait: true, outcome: ShellOutcome{Signal: "SIGKILL", Live: true}}
+	res = runShell(t, tw, ShellOptions{Runner: runner, Timeout: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	if !strings.Contains(res.Output, "\nError: Command timed out after 50ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != StatusError {
+		t.Errorf("timed out: %q, %q", res.Output, res.Status)
+	}
+	if res.Display != "Command timed out after 50ms and was killed." {
+		t.Errorf("Display %q", res.Display)
+	}
+
+	// A runner that fails fails the call.
+	runner = &fakeRunner{err: errors.New("the terminal is gone")}
+	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Runner: runner}}), map[string]any{"command": "ls"})
+	if _, err := call.Execute(t.Context()); err == nil || err.Error() != "the terminal is gone" {
+		t.Errorf("Execute error %v", err)
 	}
 }

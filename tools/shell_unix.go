@@ -55,11 +55,18 @@ func groupMembers(pgid int) []string {
 	return pids
 }
 
+// processEnd is how the process ended: its exit code, or the name of
+// the signal that killed it.
+func processEnd(state *os.ProcessState) (code *int, signal string) {
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil, unix.SignalName(ws.Signal())
+	}
+	c := state.ExitCode()
+	return &c, ""
+}
+
 // exitStatus renders how the process ended as Gemini CLI reports it: an
 // exit code, or "(none)" and the signal that killed it.
 func exitStatus(state *os.ProcessState) (exitCode, signal string) {
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "(none)", unix.SignalName(ws.Signal())
-	}
-	return strconv.Itoa(state.ExitCode()), "(none)"
+	return exitText(processEnd(state))
 }

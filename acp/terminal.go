@@ -1,0 +1,218 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// Shell commands in the client's terminal: when the client declared
+// `terminal` in initialize, run_shell_command's commands run there
+// (terminal/create, wait_for_exit, output, kill, release) and the tool
+// call shows the terminal, so the user watches them; else on this
+// machine, as headless runs them. The model is told the same either way
+// (tools.CommandRunner).
+
+// terminalStepTimeout bounds each terminal request made after the
+// command's context ended (kill, output, release): they must happen even
+// when the prompt was cancelled, but a client that does not answer must
+// not hold the cancelled prompt up.
+const terminalStepTimeout = time.Second
+
+// terminalRunner runs a session's shell commands.
+type terminalRunner struct{ sess *session }
+
+// shellRunner is the runner of the session's shell commands.
+func (sess *session) shellRunner() tools.CommandRunner { return terminalRunner{sess} }
+
+// Run implements tools.CommandRunner: in the client's terminal when it
+// has one, else locally. The terminal is killed when ctx ends (the prompt
+// was cancelled or the tool's timeout fired), and always released.
+func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.ShellOutcome, error) {
+	sess := r.sess
+	if !sess.srv.capabilities().Terminal {
+		return tools.LocalRunner{}.Run(ctx, c)
+	}
+	id, err := sess.createTerminal(ctx, c)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.ShellOutcome{}, fmt.Errorf("the command did not start in the editor's terminal: %w", ctx.Err())
+		}
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal could not run the command: terminal/create failed: %s", clientFailure(err))
+	}
+	log := sess.log.With(zap.String("terminalId", id))
+	if info, ok := tools.CallInfoFrom(ctx); ok && info.CallID != "" {
+		// The terminal shows in the call from now on, live; the final
+		// update keeps it.
+		ref := sdk.ToolTerminalRef(id)
+		sess.attach(info.CallID, ref)
+		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(info.CallID),
+			Status:     sdk.Ptr(sdk.ToolCallStatusInProgress),
+			Content:    []sdk.ToolCallContent{ref},
+		}})
+	}
+	t := clientTerminal{sess: sess, id: id, log: log}
+	defer t.release(ctx)
+
+	var status *sdk.TerminalExitStatus
+	exit, waitErr := sess.srv.conn.WaitForTerminalExit(ctx, sdk.WaitForTerminalExitRequest{SessionId: sdk.SessionId(sess.id), TerminalId: id})
+	if waitErr == nil {
+		status = &sdk.TerminalExitStatus{ExitCode: exit.ExitCode, Signal: exit.Signal}
+	} else {
+		// Cancelled, timed out, or the client lost track of it: the
+		// command must not run on unwatched.
+		status = t.kill(ctx)
+	}
+	out, outErr := t.output(ctx)
+	switch {
+	case waitErr != nil && ctx.Err() == nil:
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not report the command's end: terminal/wait_for_exit failed: %s", clientFailure(waitErr))
+	case outErr != nil && ctx.Err() == nil:
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not give the command's output: terminal/output failed: %s", clientFailure(outErr))
+	case outErr != nil:
+		log.Debug("reading a killed terminal's output", zap.Error(outErr))
+	}
+	if status == nil {
+		status = out.ExitStatus
+	}
+	o := tools.ShellOutcome{Output: out.Output, Live: true}
+	if out.Truncated {
+		o.Dropped = -1
+	}
+	// The client may keep more than asked.
+	if over := len(o.Output) - c.OutputLimit; c.OutputLimit > 0 && over > 0 {
+		o.Output = o.Output[over:]
+		if o.Dropped == 0 {
+			o.Dropped = int64(over)
+		}
+	}
+	if status != nil {
+		o.ExitCode = status.ExitCode
+		if status.Signal != nil {
+			o.Signal = *status.Signal
+		}
+	}
+	return o, nil
+}
+
+// createTerminal asks the client for a terminal running c and returns its
+// id. The request outlives ctx: should ctx end first, createTerminal
+// returns at once, and the terminal, once the client makes it, is killed
+// and released.
+func (sess *session) createTerminal(ctx context.Context, c tools.ShellCommand) (string, error) {
+	req := sdk.CreateTerminalRequest{
+		SessionId: sdk.SessionId(sess.id),
+		Command:   "bash",
+		Args:      []string{"-c", c.Command},
+		Cwd:       sdk.Ptr(c.Dir),
+	}
+	if c.OutputLimit > 0 {
+		req.OutputByteLimit = sdk.Ptr(c.OutputLimit)
+	}
+	for _, kv := range c.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		req.Env = append(req.Env, sdk.EnvVariable{Name: name, Value: value})
+	}
+	type created struct {
+		id  string
+		err error
+	}
+	done := make(chan created, 1)
+	go func() {
+		// The connection's life bounds it: the SDK answers when the
+		// client goes away.
+		res, err := sess.srv.conn.CreateTerminal(sess.srv.life, req)
+		done <- created{res.TerminalId, err}
+	}()
+	select {
+	case r := <-done:
+		return r.id, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.err == nil {
+				t := clientTerminal{sess: sess, id: r.id, log: sess.log.With(zap.String("terminalId", r.id))}
+				t.kill(ctx)
+				t.release(ctx)
+			}
+		}()
+		return "", ctx.Err()
+	}
+}
+
+// clientTerminal is a terminal the client made for a command. Its
+// methods run after the command's context ctx may have ended.
+type clientTerminal struct {
+	sess *session
+	id   string
+	log  *zap.Logger
+}
+
+// afterwards is a context for a request made once ctx may have ended: it
+// survives the cancellation, briefly.
+func afterwards(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), terminalStepTimeout)
+}
+
+// kill ends the command and returns how it ended, when the client says
+// so in time.
+func (t clientTerminal) kill(ctx context.Context) *sdk.TerminalExitStatus {
+	kctx, cancel := afterwards(ctx)
+	defer cancel()
+	conn, sid := t.sess.srv.conn, sdk.SessionId(t.sess.id)
+	if _, err := conn.KillTerminal(kctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: t.id}); err != nil {
+		t.log.Debug("killing a terminal", zap.Error(err))
+		return nil
+	}
+	exit, err := conn.WaitForTerminalExit(kctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: t.id})
+	if err != nil {
+		t.log.Debug("waiting for a killed terminal", zap.Error(err))
+		return nil
+	}
+	return &sdk.TerminalExitStatus{ExitCode: exit.ExitCode, Signal: exit.Signal}
+}
+
+// output is the terminal's output and, if it has ended, its exit status.
+func (t clientTerminal) output(ctx context.Context) (sdk.TerminalOutputResponse, error) {
+	octx, cancel := afterwards(ctx)
+	defer cancel()
+	return t.sess.srv.conn.TerminalOutput(octx, sdk.TerminalOutputRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id})
+}
+
+// release lets the client free the terminal; the tool call keeps showing
+// its output.
+func (t clientTerminal) release(ctx context.Context) {
+	rctx, cancel := afterwards(ctx)
+	defer cancel()
+	if _, err := t.sess.srv.conn.ReleaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id}); err != nil {
+		t.log.Warn("releasing a terminal", zap.Error(err))
+	}
+}
+
+// clientFailure words a client's error answer for the model: its message
+// and the reason it gave, rather than the JSON the SDK spells it as.
+func clientFailure(err error) string {
+	var re *sdk.RequestError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	msg := re.Message
+	if data, ok := re.Data.(map[string]any); ok {
+		for _, key := range []string{"error", "message", "details"} {
+			if s, ok := data[key].(string); ok && s != "" {
+				return msg + ": " + s
+			}
+		}
+	}
+	if s, ok := re.Data.(string); ok && s != "" {
+		return msg + ": " + s
+	}
+	return msg
+}

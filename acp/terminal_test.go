@@ -1,0 +1,104 @@
+package acp
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// terminalShell connects an in-process server to an acptest client with
+// cfg, the server believing the client declared caps, and returns the
+// run_shell_command tool of a session in a new directory, running
+// commands through the session's runner with opts.
+func terminalShell(t *testing.T, cfg acptest.Config, caps sdk.ClientCapabilities, opts tools.ShellOptions) (tools.Tool, *session, *acptest.Client) {
+	t.Helper()
+	toAgent, fromClient := io.Pipe()
+	toClient, fromAgent := io.Pipe()
+	t.Cleanup(func() { toAgent.Close(); toClient.Close() })
+	s := &server{log: zap.NewNop(), life: t.Context(), client: caps, sessions: map[string]*session{}}
+	s.conn = sdk.NewAgentSideConnection(s, fromAgent, toAgent)
+	client := acptest.New(t, fromClient, toClient, cfg)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s.conn.SetLogger(quiet)
+	client.Conn.SetLogger(quiet)
+	sess := &session{srv: s, id: "s1", cwd: t.TempDir(), log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}}
+	ws, err := workspace.New([]string{sess.cwd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Runner = sess.shellRunner()
+	shell, ok := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Shell: opts})...).Get(tools.ShellName)
+	if !ok {
+		t.Fatal("no shell tool")
+	}
+	return shell, sess, client
+}
+
+func runIn(t *testing.T, shell tools.Tool, command string) (tools.Result, error) {
+	t.Helper()
+	call, err := shell.Build(map[string]any{"command": command})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return call.Execute(tools.WithCallInfo(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "call-1"}))
+}
+
+// The shell tool's timeout holds in the client's terminal: the terminal
+// is killed and released, and the model told the command timed out.
+func TestTerminalTimeout(t *testing.T) {
+	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Timeout: 200 * time.Millisecond})
+	start := time.Now()
+	res, err := runIn(t, shell, "echo started; sleep 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a command timing out after 200ms took %s", d)
+	}
+	if !strings.Contains(res.Output, "\nOutput: started\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != tools.StatusError {
+		t.Errorf("result %q, %q", res.Output, res.Status)
+	}
+	terms := client.Terminals()
+	if len(terms) != 1 || !terms[0].Killed || !terms[0].Released {
+		t.Fatalf("terminals %+v, want one killed and released", terms)
+	}
+	// The call's final update will show the terminal.
+	if got := sess.takeAttached("call-1"); len(got) != 1 || got[0].Terminal == nil || got[0].Terminal.TerminalId != terms[0].ID {
+		t.Errorf("attached %+v", got)
+	}
+}
+
+// A terminal that fails to start fails the call with the client's reason.
+func TestTerminalCreateFails(t *testing.T) {
+	// The server believes in a terminal the client refuses to make.
+	shell, _, client := terminalShell(t, acptest.Config{}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
+	_, err := runIn(t, shell, "echo hi")
+	if err == nil || err.Error() != "the editor's terminal could not run the command: terminal/create failed: Internal error: terminal was not declared" {
+		t.Errorf("error %v", err)
+	}
+	if n := len(client.Terminals()); n != 0 {
+		t.Errorf("%d terminals", n)
+	}
+}
+
+// Output beyond the tool's cap is cut to its tail even when the client
+// keeps more, with the note the local run writes.
+func TestTerminalOutputCap(t *testing.T) {
+	shell, _, _ := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
+	res, err := runIn(t, shell, "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa") || !strings.Contains(res.Output, "a\nEND\nError: (none)\nExit Code: 0\n") {
+		t.Errorf("output %.200q … %q", res.Output, res.Output[len(res.Output)-120:])
+	}
+}
