@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -148,7 +147,7 @@ func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (too
 // editor keeps when it saves; in its text it would be a stray U+FEFF
 // character. A new file the model began with a BOM is created without it.
 func (sess *session) land(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
-	if !sess.srv.capabilities().Fs.WriteTextFile || !isText(change.Before) || !isText(change.After) {
+	if !sess.srv.capabilities().Fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
 		if err := workspace.WriteFile(ctx, change, change.After); err != nil {
 			if errors.Is(err, workspace.ErrStale) {
 				return tools.Decision{Outcome: tools.Stale, Reason: err.Error()}, nil
@@ -200,12 +199,6 @@ func (sess *session) staleReason(ctx context.Context, change workspace.FileChang
 		return "it changed " + where + " after the change was proposed", string(f.Content), nil
 	}
 	return "", "", nil
-}
-
-// isText reports whether s is text an editor's buffer holds byte for
-// byte, as workspace reads judge it.
-func isText(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // diffContent is change as ACP's diff content: the absolute path, the old

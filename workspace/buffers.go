@@ -46,7 +46,7 @@ func (w *Workspace) readText(ctx context.Context, path, real string, limit int64
 		return nil, false, err
 	}
 	content, hadBOM = bytes.CutPrefix(data, []byte(bom))
-	if w.buffers == nil || !isText(content) {
+	if w.buffers == nil || !IsText(content) {
 		return content, hadBOM, nil
 	}
 	text, ok, err := w.buffers.ReadBuffer(ctx, real)
@@ -65,8 +65,18 @@ func (w *Workspace) readText(ctx context.Context, path, real string, limit int64
 	return []byte(text), hadBOM, nil
 }
 
-// isText reports whether content is what an editor's text buffer holds
-// byte for byte: valid UTF-8 without NUL bytes.
-func isText(content []byte) bool {
-	return bytes.IndexByte(content, 0) < 0 && utf8.Valid(content)
+// IsText reports whether content is what an editor's text buffer holds
+// byte for byte, and JSON carries unchanged: valid UTF-8 without NUL
+// bytes. Reads through Buffers ask only about such files; a front end
+// writes only such text through the editor.
+func IsText[T string | []byte](content T) bool {
+	// Either form is checked in place: a copy of a 20 MiB file would be
+	// the read's largest allocation.
+	switch c := any(content).(type) {
+	case []byte:
+		return bytes.IndexByte(c, 0) < 0 && utf8.Valid(c)
+	case string:
+		return strings.IndexByte(c, 0) < 0 && utf8.ValidString(c)
+	}
+	return false
 }

@@ -218,3 +218,11 @@ func TestAReadWaitingForTheEditorEndsWithItsContext(t *testing.T) {
 		t.Fatal("the read went on after its context ended")
 	}
 }
+
+func TestIsText(t *testing.T) {
+	for s, want := range map[string]bool{"": true, "héllo\r\n\t": true, "a\x00b": false, "caf\xe9": false} {
+		if IsText(s) != want || IsText([]byte(s)) != want {
+			t.Errorf("IsText(%q) = %v, %v; want %v", s, IsText(s), IsText([]byte(s)), want)
+		}
+	}
+}

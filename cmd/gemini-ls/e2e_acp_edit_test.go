@@ -357,3 +357,37 @@ func TestACPCancelWhileAsking(t *testing.T) {
 		})
 	}
 }
+
+// The model fallback belongs to no tool call: it is shown as a tool call
+// of its own, asked about without "always" (both switch for the rest of
+// the session), and ended.
+func TestACPModelFallbackIsAskedAsACallOfItsOwn(t *testing.T) {
+	quota := geminitest.Turn{Err: &geminitest.APIError{
+		Code:    429,
+		Message: "You exceeded your current quota, please check your plan and billing details.",
+		Details: []map[string]any{{
+			"@type":      "type.googleapis.com/google.rpc.QuotaFailure",
+			"violations": []any{map[string]any{"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests", "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}},
+		}},
+	}}
+	h := startACP(t, acpSetup{env: []string{"GEMINI_MODEL=gemini-2.5-pro"}}, quota, geminitest.TextTurn("from flash"))
+	h.mustPrompt("hi", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); !strings.HasSuffix(got, "from flash") {
+		t.Errorf("message %q", got)
+	}
+	perms := h.client.Permissions()
+	if len(perms) != 1 {
+		t.Fatalf("%d permission requests, want 1", len(perms))
+	}
+	tc := perms[0].ToolCall
+	if got := optionKinds(perms[0]); got != "allow_once=proceed_once,reject_once=cancel" {
+		t.Errorf("options %s", got)
+	}
+	calls := h.client.ToolCalls()
+	if len(calls) != 1 || calls[0].ToolCallId != tc.ToolCallId || calls[0].Kind != sdk.ToolKindOther || calls[0].Title != "Switch to gemini-2.5-flash?" {
+		t.Errorf("tool calls %+v, want the question's own, as the request's %+v", calls, tc)
+	}
+	if ups := h.client.ToolCallUpdates(tc.ToolCallId); len(ups) != 1 || ups[0].Status == nil || *ups[0].Status != sdk.ToolCallStatusCompleted {
+		t.Errorf("updates of the question %+v, want it completed", ups)
+	}
+}
