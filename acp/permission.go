@@ -140,19 +140,31 @@ func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (too
 // UTF-8, no NUL: what JSON carries faithfully, and what reads took from
 // the editor), after checking that the file still holds what the change
 // was made from; else on disk, as headless does, where WriteFile makes
-// the same check.
+// the same check against disk (so a change made from an unsaved buffer
+// of a client that reads buffers but cannot write them is stale, rather
+// than writing the unsaved text to disk).
 //
 // The text sent is change.After exactly: the file's own line endings
 // (\r\n kept), without a BOM. A BOM is the file's encoding, which the
 // editor keeps when it saves; in its text it would be a stray U+FEFF
 // character. A new file the model began with a BOM is created without it.
 func (sess *session) land(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
-	if !sess.srv.capabilities().Fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
+	fs := sess.srv.capabilities().Fs
+	if !fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
 		if err := workspace.WriteFile(ctx, change, change.After); err != nil {
-			if errors.Is(err, workspace.ErrStale) {
-				return tools.Decision{Outcome: tools.Stale, Reason: err.Error()}, nil
+			if !errors.Is(err, workspace.ErrStale) {
+				return tools.Decision{}, err
 			}
-			return tools.Decision{}, err
+			reason := err.Error()
+			if fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
+				// The change was made from the editor's buffer, which
+				// may hold unsaved changes disk does not: writing disk
+				// would put them there behind the editor's back.
+				reason = "the change was made from the editor's buffer, and the file on disk does not hold that text " +
+					"(unsaved changes in the editor, or the file changed on disk); this editor cannot take changes " +
+					"through fs/write_text_file, so gemini-ls writes disk only when it holds what the editor showed"
+			}
+			return tools.Decision{Outcome: tools.Stale, Reason: reason}, nil
 		}
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
 	}

@@ -391,3 +391,21 @@ func TestACPModelFallbackIsAskedAsACallOfItsOwn(t *testing.T) {
 		t.Errorf("updates of the question %+v, want it completed", ups)
 	}
 }
+
+// A client that reads buffers but cannot write them: a change made from
+// an unsaved buffer does not go to disk, where it would carry the unsaved
+// text behind the editor's back; one made from a buffer disk agrees with
+// lands there.
+func TestACPEditFromAnUnsavedBufferOfAClientThatCannotWrite(t *testing.T) {
+	h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo, "b.txt": "one\n"}, cfg: acptest.Config{ReadTextFile: true}},
+		replaceA(), geminitest.TextTurn("ok"),
+		call("replace", map[string]any{"file_path": "b.txt", "old_string": "one", "new_string": "two"}), geminitest.TextTurn("ok"))
+	h.client.SetBuffer(h.path("a.go"), unsavedGo)
+	h.mustPrompt("return 2", sdk.StopReasonEndTurn)
+	h.wantDisk("a.go", aGo)
+	if _, errText := h.result(1); !strings.Contains(errText, "did not land as proposed (the change was made from the editor's buffer, and the file on disk does not hold that text") {
+		t.Errorf("the model was told %q", errText)
+	}
+	h.mustPrompt("two", sdk.StopReasonEndTurn)
+	h.wantDisk("b.txt", "two\n")
+}
