@@ -156,7 +156,7 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (too
 				return tools.Decision{}, err
 			}
 			reason := err.Error()
-			if fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
+			if !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
 				// The change was made from the editor's buffer, which
 				// may hold unsaved changes disk does not: writing disk
 				// would put them there behind the editor's back.
