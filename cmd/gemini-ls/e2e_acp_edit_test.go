@@ -50,8 +50,8 @@ func (h *acpHarness) result(i int) (output, errText string) {
 	return output, errText
 }
 
-// lastStatus is the status of the last tool_call_update of the only tool
-// call, with its content.
+// lastUpdate is the last tool_call_update of the last tool
+// call, with its status and content.
 func (h *acpHarness) lastUpdate() sdk.SessionToolCallUpdate {
 	h.t.Helper()
 	calls := h.client.ToolCalls()
