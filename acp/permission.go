@@ -1,29 +1,351 @@
 package acp
 
-// SKELETON (helper "edits" replaces this file): edits and confirmations
-// through session/request_permission.
+// Edits and confirmations through session/request_permission.
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
+// The options of every session/request_permission, by optionId. The ids
+// are stable: they are Gemini CLI's (its ToolConfirmationOutcome values,
+// which agent.ConfirmOutcome spells the same), so a client that learnt
+// Gemini CLI's finds them here. Clients choose by kind; the ids only have
+// to come back.
+const (
+	// optionAllowOnce (kind allow_once) runs this call, or lands this edit.
+	optionAllowOnce sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedOnce)
+	// optionAllowAlways (kind allow_always) does so and allows its like
+	// for the rest of the session: every edit, or the command names of a
+	// shell line (what the tool's AllowKeys say).
+	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedAlways)
+	// optionReject (kind reject_once) refuses this call; the model is
+	// told the user refused it.
+	optionReject sdk.PermissionOptionId = sdk.PermissionOptionId(agent.Cancel)
+)
+
+// answer is what became of a permission request.
+type answer int
+
+const (
+	rejected      answer = iota // the user chose Reject
+	allowedOnce                 // the user chose Allow
+	allowedAlways               // the user chose Always allow
+	dismissed                   // the client answered "cancelled"
+)
+
+// ask sends session/request_permission about call and returns the user's
+// answer. alwaysLabel names the allow_always option; "" leaves it out. A
+// ctx that ends while the client holds the request returns ctx's error at
+// once (the SDK tells the client with $/cancel_request).
+func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLabel string) (answer, error) {
+	options := []sdk.PermissionOption{{OptionId: optionAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
+	if alwaysLabel != "" {
+		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: alwaysLabel, Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	options = append(options, sdk.PermissionOption{OptionId: optionReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
+	res, err := sess.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
+	switch {
+	case ctx.Err() != nil:
+		return dismissed, ctx.Err()
+	case err != nil:
+		return dismissed, fmt.Errorf("session/request_permission: %s", clientError(err))
+	case res.Outcome.Cancelled != nil:
+		return dismissed, nil
+	case res.Outcome.Selected == nil:
+		return dismissed, errors.New("session/request_permission was answered without an outcome")
+	}
+	switch res.Outcome.Selected.OptionId {
+	case optionAllowOnce:
+		return allowedOnce, nil
+	case optionAllowAlways:
+		if alwaysLabel != "" {
+			return allowedAlways, nil
+		}
+	case optionReject:
+		return rejected, nil
+	}
+	return dismissed, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.Outcome.Selected.OptionId)
+}
+
+// proposer offers a tool's file change to the user through
+// session/request_permission with its diff, unless the session allows
+// edits, and lands it through the client's fs/write_text_file when the
+// client declared it (the editor's buffer is the truth), else on disk.
 type proposer struct{ sess *session }
 
 func (sess *session) proposer() tools.ChangeProposer { return proposer{sess} }
 
-func (p proposer) Propose(context.Context, workspace.FileChange) (tools.Decision, error) {
-	return tools.Decision{Outcome: tools.Declined, Reason: "not built yet"}, nil
+// Reasons a change was declined, as the model reads them (the tools
+// package wraps them: "This change was not applied: <reason>. The file
+// was not modified.").
+const (
+	reasonRejected  = "the user rejected the edit"
+	reasonDismissed = "the editor withdrew the permission request without an answer (the user dismissed it, or the turn was cancelled)"
+)
+
+func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+	sess := p.sess
+	info, _ := tools.CallInfoFrom(ctx)
+	diff := diffContent(change)
+	if !info.Allowed(tools.EditKey) {
+		always := ""
+		if info.Permissions != nil {
+			always = "Always allow edits in this session"
+		}
+		a, err := sess.ask(ctx, sdk.ToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(info.CallID),
+			Status:     sdk.Ptr(sdk.ToolCallStatusPending),
+			Kind:       sdk.Ptr(sdk.ToolKindEdit),
+			Title:      sdk.Ptr(sess.editTitle(change)),
+			Locations:  []sdk.ToolCallLocation{{Path: change.Path}},
+			Content:    []sdk.ToolCallContent{diff},
+		}, always)
+		switch {
+		case err != nil:
+			return tools.Decision{}, err
+		case a == rejected:
+			return tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}, nil
+		case a == dismissed:
+			return tools.Decision{Outcome: tools.Declined, Reason: reasonDismissed}, nil
+		case a == allowedAlways:
+			// The user decided here: the session's service records it,
+			// and later edits land without asking.
+			info.Permissions.AllowAlways(tools.EditKey)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Decision{}, err
+	}
+	d, err := sess.land(ctx, change)
+	if err == nil && d.Outcome == tools.Applied {
+		sess.attach(info.CallID, diff)
+	}
+	return d, err
 }
 
-type confirmer struct{ sess *session }
+// land writes an allowed change: through fs/write_text_file when the
+// client declared it and the change is text an editor holds (valid
+// UTF-8, no NUL: what JSON carries faithfully, and what reads took from
+// the editor), after checking that the file still holds what the change
+// was made from; else on disk, as headless does, where WriteFile makes
+// the same check against disk (so a change made from an unsaved buffer
+// of a client that reads buffers but cannot write them is stale, rather
+// than writing the unsaved text to disk).
+//
+// The text sent is change.After exactly: the file's own line endings
+// (\r\n kept), without a BOM. A BOM is the file's encoding, which the
+// editor keeps when it saves; in its text it would be a stray U+FEFF
+// character. A new file the model began with a BOM is created without it.
+func (sess *session) land(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+	fs := sess.srv.capabilities().Fs
+	if !fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
+		if err := workspace.WriteFile(ctx, change, change.After); err != nil {
+			if !errors.Is(err, workspace.ErrStale) {
+				return tools.Decision{}, err
+			}
+			reason := err.Error()
+			if !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
+				// The change was made from the editor's buffer, which
+				// may hold unsaved changes disk does not: writing disk
+				// would put them there behind the editor's back.
+				reason = "the change was made from the editor's buffer, and the file on disk does not hold that text " +
+					"(unsaved changes in the editor, or the file changed on disk); this editor cannot take changes " +
+					"through fs/write_text_file, so gemini-ls writes disk only when it holds what the editor showed"
+			}
+			return tools.Decision{Outcome: tools.Stale, Reason: reason}, nil
+		}
+		return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+	}
+	reason, now, err := sess.staleReason(ctx, change)
+	if err != nil {
+		return tools.Decision{}, err
+	}
+	if reason != "" {
+		return tools.Decision{Outcome: tools.Stale, Reason: reason, Content: now}, nil
+	}
+	_, err = sess.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: change.Path, Content: change.After})
+	switch {
+	case ctx.Err() != nil:
+		return tools.Decision{}, ctx.Err()
+	case err != nil:
+		return tools.Decision{}, fmt.Errorf("the editor did not write the file: fs/write_text_file: %s", clientError(err))
+	}
+	return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+}
 
-func (sess *session) confirmer() agent.Confirmer { return confirmer{sess} }
+// staleReason reports why the file no longer holds what change was made
+// from, and what it holds now, or "". The file is read as the change's
+// Before was: through fs/read_text_file when the client declared it (the
+// buffer may have moved on while the user looked at the diff), else from
+// disk, with the workspace's checks either way.
+func (sess *session) staleReason(ctx context.Context, change workspace.FileChange) (reason, now string, err error) {
+	where := "on disk"
+	if sess.srv.capabilities().Fs.ReadTextFile {
+		where = "in the editor"
+	}
+	f, err := sess.ws.ReadFile(ctx, change.Path, workspace.MaxFileSize)
+	switch {
+	case ctx.Err() != nil:
+		return "", "", ctx.Err()
+	case errors.Is(err, workspace.ErrNotExist) && change.Exists:
+		return "the file was deleted after the change was proposed", "", nil
+	case errors.Is(err, workspace.ErrNotExist):
+		return "", "", nil
+	case err != nil:
+		return "", "", fmt.Errorf("checking the file before writing it: %w", err)
+	case !change.Exists:
+		return "a file was created at that path " + where + " after the change was proposed", string(f.Content), nil
+	case string(f.Content) != change.Before:
+		return "it changed " + where + " after the change was proposed", string(f.Content), nil
+	}
+	return "", "", nil
+}
 
-func (confirmer) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	return agent.Cancel, fmt.Errorf("%w: not built yet", agent.ErrCannotAsk)
+// diffContent is change as ACP's diff content: the absolute path, the old
+// text (none for a new file) and the new, in the file's line endings.
+func diffContent(change workspace.FileChange) sdk.ToolCallContent {
+	if !change.Exists {
+		return sdk.ToolDiffContent(change.Path, change.After)
+	}
+	return sdk.ToolDiffContent(change.Path, change.After, change.Before)
+}
+
+// editTitle is the permission request's title for change: what it does
+// to which file, and how many lines it adds and removes.
+func (sess *session) editTitle(change workspace.FileChange) string {
+	name := change.Path
+	if rel, err := filepath.Rel(sess.cwd, change.Path); err == nil && filepath.IsLocal(rel) {
+		name = filepath.ToSlash(rel)
+	}
+	base, verb := change.Before, "Edit"
+	if !change.Exists {
+		base, verb = "", "Create"
+	}
+	added, removed := workspace.DiffLines(base, change.After).Stat()
+	return fmt.Sprintf("%s %s (+%d −%d)", verb, name, added, removed)
+}
+
+// confirmer asks the user about calls that need approval (shell commands,
+// web fetches, MCP tools, the model fallback) through
+// session/request_permission.
+type confirmer struct {
+	sess *session
+	// asked numbers the requests that belong to no tool call, for their
+	// own tool call id.
+	asked atomic.Int64
+}
+
+func (sess *session) confirmer() agent.Confirmer { return &confirmer{sess: sess} }
+
+// Confirm asks about req. A call the client already shows (it was sent as
+// a tool_call) keeps its title, "Shell ls" say, which outlives the
+// question: the question and the details go in the content. A request of
+// no call (the model fallback) is shown as a tool call of its own, asked
+// about, and ended.
+func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	sess := c.sess
+	call := sdk.ToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(req.CallID),
+		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
+		Kind:       sdk.Ptr(toolKind(tools.Kind(req.Kind))),
+		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(confirmText(req)))},
+	}
+	always := "Always allow in this session"
+	own := req.CallID == ""
+	if own {
+		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, c.asked.Add(1)))
+		call.Title = sdk.Ptr(req.Title)
+		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+			ToolCallId: call.ToolCallId, Title: req.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending,
+		}})
+	}
+	if req.Kind == agent.ConfirmModelFallback {
+		always = "" // both switch for the rest of the session
+	}
+	a, err := sess.ask(ctx, call, always)
+	if own {
+		status := sdk.ToolCallStatusCompleted
+		if err != nil || a == rejected || a == dismissed {
+			status = sdk.ToolCallStatusFailed
+		}
+		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: call.ToolCallId, Status: sdk.Ptr(status)}})
+	}
+	switch {
+	case err != nil:
+		return agent.Cancel, err
+	case a == allowedOnce:
+		return agent.ProceedOnce, nil
+	case a == allowedAlways:
+		return agent.ProceedAlways, nil
+	}
+	return agent.Cancel, nil
+}
+
+// confirmText is the question and what it is about, as Markdown: the
+// details (a command, a tool's arguments, URLs) verbatim in a fence.
+func confirmText(req agent.ConfirmRequest) string {
+	text := req.Title
+	if req.Details == "" {
+		return text
+	}
+	if req.Kind == agent.ConfirmModelFallback {
+		return text + "\n\n" + req.Details
+	}
+	lang := ""
+	switch req.Kind {
+	case string(tools.KindExecute):
+		lang = "sh"
+	case mcp.ConfirmationKind:
+		lang = "json"
+	}
+	return text + "\n\n" + fence(lang, req.Details)
+}
+
+// fence puts text in a Markdown code fence longer than any run of
+// backticks in it.
+func fence(lang, text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	marks := strings.Repeat("`", max(3, longest+1))
+	return marks + lang + "\n" + strings.TrimSuffix(text, "\n") + "\n" + marks
+}
+
+// clientError is an error the client answered, in words for the model
+// and the log: the JSON-RPC message and the data's error text.
+func clientError(err error) string {
+	var re *sdk.RequestError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	msg := re.Message
+	if data, ok := re.Data.(map[string]any); ok {
+		for _, key := range []string{"error", "details", "message"} {
+			if s, ok := data[key].(string); ok && s != "" {
+				return msg + ": " + s
+			}
+		}
+	}
+	if s, ok := re.Data.(string); ok && s != "" {
+		return msg + ": " + s
+	}
+	return re.Error()
 }

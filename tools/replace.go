@@ -92,7 +92,7 @@ func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
 		if c.oldString != "" {
 			return failure("File not found. Cannot apply edit. Use an empty old_string to create a new file."), nil
 		}
-		change, err := ws.PrepareChange(c.path, toLF(c.newString))
+		change, err := ws.PrepareChange(ctx, c.path, toLF(c.newString))
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}
@@ -141,7 +141,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 		}
 		return failure(msg), nil
 	}
-	change, err := c.tool.ws.PrepareChange(c.path, loc.apply(text))
+	change, err := c.tool.ws.PrepareChange(ctx, c.path, loc.apply(text))
 	if err != nil {
 		return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 	}

@@ -61,7 +61,7 @@ func (c *writeFileCall) Execute(ctx context.Context) (Result, error) {
 	if err == nil && isDir {
 		return failure("Path is a directory, not a file: " + c.path), nil
 	}
-	change, err := c.ws.PrepareChange(c.path, c.content)
+	change, err := c.ws.PrepareChange(ctx, c.path, c.content)
 	if err != nil {
 		return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 	}

@@ -17,13 +17,14 @@ import (
 var ErrStale = errors.New("the file changed since the change was prepared")
 
 // PrepareChange builds the FileChange for writing newText (LF or any line
-// endings, as the model wrote it) to path: Before from the overlay or disk,
+// endings, as the model wrote it) to path: Before from the overlay, else
+// as ReadFile reads it (the editor's buffer through Buffers, or disk),
 // After with the file's existing line endings and BOM preserved.
 //
 // Exists reports whether an open document or a file on disk holds path.
 // A file that mostly uses \r\n gets its lone \n turned into \r\n; other
 // text is kept as written. A BOM at the start of newText is moved to BOM.
-func (w *Workspace) PrepareChange(path, newText string) (FileChange, error) {
+func (w *Workspace) PrepareChange(ctx context.Context, path, newText string) (FileChange, error) {
 	if err := w.checkResolved(path); err != nil {
 		return FileChange{}, err
 	}
@@ -33,14 +34,14 @@ func (w *Workspace) PrepareChange(path, newText string) (FileChange, error) {
 		change.Before = doc.Text
 		change.BOM = w.diskHasBOM(path)
 	} else {
-		data, err := w.readRegular(context.TODO(), path, MaxFileSize)
+		data, hadBOM, err := w.readChanged(ctx, path)
 		switch {
 		case errors.Is(err, ErrNotExist):
 		case err != nil:
 			return FileChange{}, fmt.Errorf("preparing a change: %w", err)
 		default:
 			change.Exists = true
-			change.Before, change.BOM = strings.CutPrefix(string(data), bom)
+			change.Before, change.BOM = string(data), hadBOM
 		}
 	}
 	after, hadBOM := strings.CutPrefix(newText, bom)
@@ -50,6 +51,16 @@ func (w *Workspace) PrepareChange(path, newText string) (FileChange, error) {
 	}
 	change.After = after
 	return change, nil
+}
+
+// readChanged reads the file a change is prepared from, as ReadFile does
+// when no document is open.
+func (w *Workspace) readChanged(ctx context.Context, path string) ([]byte, bool, error) {
+	real, err := w.resolveInside(path)
+	if err != nil {
+		return nil, false, err
+	}
+	return w.readText(ctx, path, real, MaxFileSize)
 }
 
 // usesCRLF reports whether most of text's line breaks are \r\n.

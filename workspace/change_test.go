@@ -24,7 +24,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 	})
 
 	path := filepath.Join(root, "crlf.txt")
-	c, err := w.PrepareChange(path, "one\nTWO\r\nthree\n")
+	c, err := w.PrepareChange(t.Context(), path, "one\nTWO\r\nthree\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 	}
 
 	path = filepath.Join(root, "lf.txt")
-	c, err = w.PrepareChange(path, "one\r\nmixed\n")
+	c, err = w.PrepareChange(t.Context(), path, "one\r\nmixed\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 func TestPrepareChangeNewFile(t *testing.T) {
 	w, root := newTestWorkspace(t, nil)
 	path := filepath.Join(root, "a", "b", "new.txt")
-	c, err := w.PrepareChange(path, "x\r\ny\n")
+	c, err := w.PrepareChange(t.Context(), path, "x\r\ny\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,11 @@ func TestPrepareChangeNewFile(t *testing.T) {
 		t.Fatalf("new file mode: %v, %v", fi.Mode(), err)
 	}
 
-	c, err = w.PrepareChange(filepath.Join(root, "bom.txt"), "\uFEFFhi")
+	c, err = w.PrepareChange(t.Context(), filepath.Join(root, "bom.txt"), "\uFEFFhi")
 	if err != nil || !c.BOM || c.After != "hi" {
 		t.Fatalf("model-written BOM: %+v, %v", c, err)
 	}
-	if _, err := w.PrepareChange(filepath.Join(root, "a"), "x"); err == nil || !strings.Contains(err.Error(), "directory") {
+	if _, err := w.PrepareChange(t.Context(), filepath.Join(root, "a"), "x"); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Fatalf("change to a directory: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestPrepareChangeFromOpenDocument(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "\uFEFFdisk\r\n"})
 	path := filepath.Join(root, "a.txt")
 	w.Documents().Open(Document{Path: path, Version: 4, Text: "buffer\r\nline\r\n"})
-	c, err := w.PrepareChange(path, "buffer\nnew\n")
+	c, err := w.PrepareChange(t.Context(), path, "buffer\nnew\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestPrepareChangeFromOpenDocument(t *testing.T) {
 
 	unsaved := filepath.Join(root, "unsaved.txt")
 	w.Documents().Open(Document{Path: unsaved, Version: 1, Text: "draft\n"})
-	c, err = w.PrepareChange(unsaved, "final\n")
+	c, err = w.PrepareChange(t.Context(), unsaved, "final\n")
 	if err != nil || !c.Exists || !c.Open || c.Before != "draft\n" || c.BOM {
 		t.Fatalf("unsaved document change: %+v, %v", c, err)
 	}
@@ -112,7 +112,7 @@ func TestWriteFileKeepsPermissions(t *testing.T) {
 	if err := os.Chmod(path, 0o750); err != nil {
 		t.Fatal(err)
 	}
-	c, err := w.PrepareChange(path, "#!/bin/sh\necho hi\n")
+	c, err := w.PrepareChange(t.Context(), path, "#!/bin/sh\necho hi\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestWriteFileKeepsPermissions(t *testing.T) {
 func TestWriteFileRefusesStaleChanges(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "v1\n"})
 	path := filepath.Join(root, "a.txt")
-	c, err := w.PrepareChange(path, "mine\n")
+	c, err := w.PrepareChange(t.Context(), path, "mine\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 	}
 
 	newPath := filepath.Join(root, "new.txt")
-	c, err = w.PrepareChange(newPath, "mine\n")
+	c, err = w.PrepareChange(t.Context(), newPath, "mine\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 		t.Fatalf("file created meanwhile: %v", err)
 	}
 
-	c, err = w.PrepareChange(path, "mine\n")
+	c, err = w.PrepareChange(t.Context(), path, "mine\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestWriteFileRefusesStaleChanges(t *testing.T) {
 
 	// A change from an open document is checked by the editor, not disk.
 	w.Documents().Open(Document{Path: newPath, Version: 1, Text: "buffer\n"})
-	c, err = w.PrepareChange(newPath, "from buffer\n")
+	c, err = w.PrepareChange(t.Context(), newPath, "from buffer\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestWriteFileWritesGivenContent(t *testing.T) {
 	// The user may edit the proposal before accepting; content wins over After.
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "old\n"})
 	path := filepath.Join(root, "a.txt")
-	c, err := w.PrepareChange(path, "proposed\n")
+	c, err := w.PrepareChange(t.Context(), path, "proposed\n")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,10 +53,11 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 }
 
 // ReadFile reads the open document at path, else the regular file on
-// disk (see read.go), refusing either when larger than limit bytes
-// (*TooLargeError; on disk, from stat, before reading a byte). path must
-// be resolved; its symlinks are followed again and must stay inside the
-// roots, and reading stops when ctx ends.
+// disk (see read.go) or, when the workspace has Buffers and the file holds
+// text, the editor's buffer of it (see buffers.go), refusing any of them
+// when larger than limit bytes (*TooLargeError; on disk, from stat, before
+// reading a byte). path must be resolved; its symlinks are followed again
+// and must stay inside the roots, and reading stops when ctx ends.
 func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (File, error) {
 	if err := w.checkResolved(path); err != nil {
 		return File{}, err
@@ -80,11 +81,10 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 			Version: doc.Version,
 		}, nil
 	}
-	data, err := readResolved(ctx, path, real, limit)
+	content, hadBOM, err := w.readText(ctx, path, real, limit)
 	if err != nil {
 		return File{}, err
 	}
-	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
 	return File{Path: path, Content: content, BOM: hadBOM}, nil
 }
 

@@ -84,7 +84,7 @@ func TestReadFileChecksTheSizeBeforeReading(t *testing.T) {
 	if want := "the file is 2.0 GiB, over the 20.0 MiB limit"; !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
-	if _, err := w.PrepareChange(sparse, "x"); !errors.Is(err, ErrTooLarge) {
+	if _, err := w.PrepareChange(t.Context(), sparse, "x"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("PrepareChange of a 2 GiB file: %v", err)
 	}
 

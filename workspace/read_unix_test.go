@@ -31,7 +31,7 @@ func TestReadFileRefusesDevices(t *testing.T) {
 			t.Errorf("reading %s: %v, want ErrNotRegular naming a device", p, err)
 		}
 	}
-	if _, err := w.PrepareChange("/dev/zero", "x"); !errors.Is(err, ErrNotRegular) {
+	if _, err := w.PrepareChange(t.Context(), "/dev/zero", "x"); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("PrepareChange of a device: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestReadFileRefusesFIFOsWithoutBlocking(t *testing.T) {
 			t.Errorf("reading %s: %v", p, err)
 		}
 	}
-	if _, err := w.PrepareChange(fifo, "x"); !errors.Is(err, ErrNotRegular) {
+	if _, err := w.PrepareChange(t.Context(), fifo, "x"); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("PrepareChange of a FIFO: %v", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestOpeningConfirmsTheFileThatWasChecked(t *testing.T) {
 func TestWriteFileStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "before\n"})
 	path := filepath.Join(root, "a.txt")
-	c, err := w.PrepareChange(path, "after\n")
+	c, err := w.PrepareChange(t.Context(), path, "after\n")
 	if err != nil {
 		t.Fatal(err)
 	}

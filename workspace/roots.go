@@ -14,6 +14,9 @@ import (
 type Workspace struct {
 	roots []string
 	docs  *Documents
+	// buffers, when set, is asked for the editor's text by single-file
+	// reads (see buffers.go).
+	buffers Buffers
 
 	ignoreMu sync.Mutex
 	ignores  map[ignoreKey]*ignoreFiles // parsed ignore files per directory

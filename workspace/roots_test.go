@@ -198,7 +198,7 @@ func TestReadsRefuseUnresolvedPaths(t *testing.T) {
 	if _, err := w.ReadFile(context.Background(), "/etc/passwd", MaxFileSize); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("ReadFile outside the roots: %v", err)
 	}
-	if _, err := w.PrepareChange("/etc/passwd", "x"); !errors.Is(err, ErrOutsideRoots) {
+	if _, err := w.PrepareChange(t.Context(), "/etc/passwd", "x"); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("PrepareChange outside the roots: %v", err)
 	}
 }
