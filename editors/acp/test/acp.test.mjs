@@ -21,8 +21,8 @@ const noCaps = { fs: { readTextFile: false, writeTextFile: false }, terminal: fa
 const call = (name, args) => ({ chunks: [{ call: { name, args } }] });
 const text = (t) => ({ text: t });
 
-// lastOutput is the output the model was given for the call answered in
-// model request i (the first functionResponse there).
+// outputOf is the output the model was given for the call answered in
+// model request i.
 const outputOf = (fake, i) => {
   const r = functionResponses(fake.requests(), i)[0]?.response;
   return r ? (r.output ?? r.error ?? JSON.stringify(r)) : undefined;
@@ -310,7 +310,7 @@ const scenarios = [
   {
     name: "modes",
     title: "Modes and commands",
-    doc: "session/new offers the approval modes; the client switches to YOLO with session/set_mode, and the next command runs unasked. The session's commands arrive as available_commands_update.",
+    doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. The client switches to YOLO with session/set_mode, and the next command runs unasked.",
     async run(t) {
       const dir = workdir();
       const fake = await t.fake(dir, [call("run_shell_command", { command: "echo yolo-ok" }), text("Ran.")]);
@@ -323,6 +323,11 @@ const scenarios = [
       await a.waitFor(() => a.of("available_commands_update").length > 0, "available_commands_update", 3000).catch(() => {});
       const cmds = a.of("available_commands_update").at(-1)?.availableCommands ?? [];
       t.check("available_commands_update", cmds.length > 0, short(cmds));
+      if (cmds.some((c) => c.name === "tools")) {
+        const before = fake.requests().length;
+        const res = await within(a.prompt("/tools"), 10000, "the /tools command");
+        t.check("a slash command answers without the model", res.stopReason === "end_turn" && a.text().includes("read_file") && fake.requests().length === before, short(a.text()));
+      }
       if (yolo) {
         await within(a.agent.request(methods.agent.session.setMode, { sessionId: a.sessionId, modeId: yolo }), 5000, "session/set_mode");
         const res = await within(a.prompt("Run echo"), 15000, "the prompt's answer");
@@ -334,6 +339,31 @@ const scenarios = [
       } catch (err) {
         t.check("an unknown mode is an error", err.code === -32602, `code ${err.code}: ${err.message}`);
       }
+    },
+  },
+  {
+    name: "plan",
+    title: "The model's to-do list as the session's plan",
+    doc: "The model writes its to-do list (write_todos); the client sees it as a plan update.",
+    async run(t) {
+      const dir = workdir();
+      const todos = [
+        { description: "Read the code", status: "completed" },
+        { description: "Fix the bug", status: "in_progress" },
+        { description: "Run the tests", status: "pending" },
+      ];
+      const fake = await t.fake(dir, [call("write_todos", { todos }), text("Planned.")]);
+      const a = await t.agent({ dir, fake, caps: allCaps });
+      await a.initialize();
+      await a.newSession();
+      const res = await within(a.prompt("Plan the fix"), 15000, "the prompt's answer");
+      t.check("prompt ends the turn", res.stopReason === "end_turn", short(res));
+      const entries = a.of("plan").at(-1)?.entries ?? [];
+      t.check(
+        "plan update with the list",
+        entries.length === 3 && entries.every((e, i) => e.content === todos[i].description && e.status === todos[i].status),
+        short(a.of("plan")),
+      );
     },
   },
   {
@@ -392,6 +422,12 @@ const scenarios = [
 ];
 
 async function main() {
+  const unset = ["GEMINI_LS_BIN", "FAKEGEMINI_BIN", "MCPSERVER_BIN"].filter((v) => !process.env[v]);
+  if (unset.length) {
+    console.log(`FAIL acp.test.mjs: set ${unset.join(", ")} (run.sh builds them)`);
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
   const filter = process.argv[2];
   const results = new Results();
   const sections = [];

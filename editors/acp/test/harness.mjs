@@ -96,14 +96,12 @@ export async function startFake(dir, turns) {
   };
 }
 
-// functionResponses are the functionResponse parts of model request i
-// (each {name, response}).
+// functionResponses are the functionResponse parts model request i adds
+// to the history (each {name, response}): those of its last content, the
+// answers to the calls of the model's previous turn.
 export function functionResponses(requests, i) {
-  const out = [];
-  for (const c of requests[i]?.contents ?? []) {
-    for (const p of c.parts ?? []) if (p.functionResponse) out.push(p.functionResponse);
-  }
-  return out;
+  const last = requests[i]?.contents?.at(-1);
+  return (last?.parts ?? []).filter((p) => p.functionResponse).map((p) => p.functionResponse);
 }
 
 // declared are the function names model request i declares.

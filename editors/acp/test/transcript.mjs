@@ -31,7 +31,7 @@ const expected = [
   "update: tool_call",
   "update: tool_call_update",
   "update: available_commands_update",
-  "update: current_mode_update",
+  "update: plan",
   "content: diff",
   "content: terminal",
   "error",
@@ -52,6 +52,14 @@ function seen(set, msg) {
   if (msg.error) set.add("error");
 }
 
+// sameness is a message's JSON with its request id and session ids
+// blanked, to find repeats.
+function sameness(json) {
+  const m = JSON.parse(json);
+  delete m.id;
+  return JSON.stringify(m).replace(/"sessionId":"[^"]*"/g, '"sessionId":""');
+}
+
 // render is a message as on the wire, one line, when short; else indented.
 function render(m) {
   const line = JSON.stringify(m);
@@ -63,6 +71,9 @@ export function writeTranscript(file, sections, { mcp }) {
   const out = [];
   let firstInit; // the first section's initialize params, as JSON
   let initShown = false;
+  // Long messages already shown, but for their ids, by the title of the
+  // section that showed them: later ones say so instead of repeating.
+  const long = new Map();
   for (const { scenario, wire, failed, dirs } of sections) {
     const paths = [];
     for (const d of dirs) paths.push([d.root, "/home/user/project"], [d.home, "/home/user"], [d.base, "/tmp/acp-test"]);
@@ -110,7 +121,17 @@ export function writeTranscript(file, sections, { mcp }) {
           continue;
         }
       }
-      out.push(`// ${arrow}: ${what}`, clean(render(m)));
+      const text = clean(render(m));
+      if (text.includes("\n")) {
+        const key = sameness(clean(JSON.stringify(m)));
+        const where = long.get(key);
+        if (where) {
+          out.push(`// ${arrow}: ${what}, the same as in "${where}" but for its ids`);
+          continue;
+        }
+        long.set(key, scenario.title);
+      }
+      out.push(`// ${arrow}: ${what}`, text);
     }
     if (initId !== undefined) initShown = true;
     out.push("```", "");
