@@ -310,10 +310,10 @@ const scenarios = [
   {
     name: "modes",
     title: "Modes and commands",
-    doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. The client switches to YOLO with session/set_mode, and the next command runs unasked.",
+    doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. The client switches to YOLO with session/set_mode, and the next command runs unasked; session/set_config_option changes the model.",
     async run(t) {
       const dir = workdir();
-      const fake = await t.fake(dir, [call("run_shell_command", { command: "echo yolo-ok" }), text("Ran.")]);
+      const fake = await t.fake(dir, [call("run_shell_command", { command: "echo yolo-ok" }), text("Ran."), text("This one.")]);
       const a = await t.agent({ dir, fake, caps: noCaps, answer: () => "reject_once" });
       await a.initialize();
       const s = await a.newSession();
@@ -332,6 +332,16 @@ const scenarios = [
         await within(a.agent.request(methods.agent.session.setMode, { sessionId: a.sessionId, modeId: yolo }), 5000, "session/set_mode");
         const res = await within(a.prompt("Run echo"), 15000, "the prompt's answer");
         t.check("in yolo the command runs unasked", res.stopReason === "end_turn" && a.permissions.length === 0 && (outputOf(fake, 1) ?? "").includes("yolo-ok"), short({ permissions: a.permissions.length, out: outputOf(fake, 1) }));
+      }
+      const model = s.configOptions?.find((o) => o.id === "model");
+      const other = model?.options?.find((o) => o.value !== model.currentValue)?.value;
+      if (other) {
+        const set = await within(a.agent.request(methods.agent.session.setConfigOption, { sessionId: a.sessionId, configId: "model", value: other }), 5000, "session/set_config_option");
+        const now = set.configOptions?.find((o) => o.id === "model")?.currentValue;
+        await within(a.prompt("Which model?"), 10000, "the prompt after the model changed");
+        t.check("set_config_option picks the model of the next request", now === other && fake.records().at(-1)?.model === other, short({ now, sent: fake.records().at(-1)?.model }));
+      } else {
+        t.check("config option: model", false, short(s.configOptions));
       }
       try {
         await a.agent.request(methods.agent.session.setMode, { sessionId: a.sessionId, modeId: "no-such-mode" });

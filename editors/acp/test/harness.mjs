@@ -76,14 +76,19 @@ export async function startFake(dir, turns) {
   );
   return {
     url,
-    // requests are the bodies the model was sent, in order.
-    requests() {
+    // records are the requests the model was sent, in order, each
+    // {method, model, body}.
+    records() {
       if (!fs.existsSync(record)) return [];
       return fs
         .readFileSync(record, "utf8")
         .split("\n")
         .filter((l) => l.trim())
-        .map((l) => JSON.parse(l).body);
+        .map((l) => JSON.parse(l));
+    },
+    // requests are the bodies the model was sent, in order.
+    requests() {
+      return this.records().map((r) => r.body);
     },
     // problems are the requests the script did not cover, as fakegemini logs them.
     stderr: () => stderr,
