@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install lint test test-go test-acp test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -17,7 +17,8 @@ lint:
 	go run $(STATICCHECK) ./...
 
 # Every test: the server's, the VS Code extension's unit tests and its
-# scenarios in real VS Code (code-server + Debian's Chromium), the Neovim
+# scenarios in real VS Code (code-server + Debian's Chromium), `gemini-ls
+# acp` driven by the ACP reference client (npm), the Neovim
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
 # Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
@@ -26,7 +27,7 @@ lint:
 # and the first run makes the chroots
 # (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
 # build/screenshots; `make screenshots` copies them into docs/screenshots.
-test: test-go test-vscode test-nvim test-emacs test-newer-editors test-helix
+test: test-go test-acp test-vscode test-nvim test-emacs test-newer-editors test-helix
 
 # debs installs those of the Debian packages $(1) that are not installed.
 define debs
@@ -44,6 +45,14 @@ endef
 test-go:
 	@$(call debs,gcc libc6-dev ripgrep)
 	go test -race -count=1 ./...
+
+# `gemini-ls acp` driven by the protocol's reference client, the npm
+# package @agentclientprotocol/sdk (installed with npm ci into
+# editors/acp/test from its lockfile), against the fake model; run.sh builds
+# gemini-ls, fakegemini and the test MCP server. `make test-acp
+# ACP_TRANSCRIPT=docs/acp.md` also rewrites the transcript in docs/acp.md.
+test-acp:
+	bash editors/acp/test/run.sh
 
 # setup.sh installs Chromium, code-server and what they need.
 test-vscode: vsix
