@@ -165,21 +165,38 @@ func TestACPSessionLoadedAfterRestart(t *testing.T) {
 	}
 }
 
-// session/resume continues a saved session without replaying it; loading
-// a session live in the same connection ends the live one first.
+// session/resume continues a saved session without replaying it. Loading
+// a session live in the same connection ends the live one first: its
+// prompt is cancelled, and saved before the load reads the session.
 func TestACPSessionResumedAndReloaded(t *testing.T) {
 	h := startACP(t, acpSetup{},
-		geminitest.TextTurn("First."), geminitest.TextTurn("Second."), geminitest.TextTurn("Third."))
+		geminitest.TextTurn("First."), geminitest.Turn{Hang: true}, geminitest.TextTurn("Second."), geminitest.TextTurn("Third."))
 	h.mustPrompt("one", sdk.StopReasonEndTurn)
 	id := h.session
 
-	// Loaded again in the same process: the live session is replaced.
+	hung := make(chan sdk.PromptResponse, 1)
+	go func() {
+		res, _ := h.prompt("hang")
+		hung <- res
+	}()
+	if _, err := h.model.WaitRequests(h.ctx, 2); err != nil {
+		t.Fatal(err)
+	}
 	n := len(h.client.Updates())
 	if _, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.since(n); len(got) < 2 || replayed(got[0]) != "user: one" || replayed(got[1]) != "agent: First." {
-		t.Errorf("replay of a live session: %d updates", len(got))
+	if res := <-hung; res.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("the prompt of the session loaded again answered %+v", res)
+	}
+	var got []string
+	for _, u := range h.since(n) {
+		if u.UserMessageChunk != nil || u.AgentMessageChunk != nil {
+			got = append(got, replayed(u))
+		}
+	}
+	if strings.Join(got, "|") != "user: one|agent: First.|user: hang" {
+		t.Errorf("replay of a live session: %q", got)
 	}
 	h.mustPrompt("two", sdk.StopReasonEndTurn)
 
@@ -202,8 +219,9 @@ func TestACPSessionResumedAndReloaded(t *testing.T) {
 		t.Errorf("session/resume answered %+v", res)
 	}
 	h.mustPrompt("three", sdk.StopReasonEndTurn)
-	last := h.model.Requests()[2]
-	if n := len(last.Contents); n != 5 || last.Contents[2].Parts[0].Text != "two" {
+	last := h.model.Requests()[3]
+	// one, First., hang (cancelled before an answer), two, Second., three
+	if n := len(last.Contents); n != 6 || last.Contents[3].Parts[0].Text != "two" {
 		t.Errorf("the resumed request has %d contents: %+v", n, last.Contents)
 	}
 	if _, err := h.client.Conn.ResumeSession(h.ctx, sdk.ResumeSessionRequest{SessionId: "nope", Cwd: h.root}); acpCode(err) != -32002 {
