@@ -108,8 +108,11 @@ func Start(cfg Config) *Manager {
 	}
 	slices.Sort(aliases)
 	m.aliases = aliases
+	// Every status is there before any server's goroutine changes one.
 	for _, alias := range aliases {
 		m.status[alias] = ServerStatus{Name: alias, State: StateStarting}
+	}
+	for _, alias := range aliases {
 		s := &server{alias: alias, cfg: serverConfig(cfg.Servers[alias]), dir: cfg.Dir, version: cfg.Version, gone: make(chan struct{})}
 		m.wg.Add(1)
 		m.ready.Add(1)
