@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
 
@@ -258,5 +262,67 @@ func TestListSessionsWithoutAStore(t *testing.T) {
 	res, err := s.ListSessions(context.Background(), sdk.ListSessionsRequest{})
 	if err != nil || res.Sessions == nil || len(res.Sessions) != 0 {
 		t.Errorf("ListSessions = %+v, %v", res, err)
+	}
+}
+
+// The server in this process (so the race detector sees it): a session
+// made, prompted, its mode and model set, a command run and the session
+// loaded again, while the commands are announced in the background.
+func TestSessionLifeInProcess(t *testing.T) {
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("Hello."), geminitest.TextTurn("Again."))
+	home, root := t.TempDir(), t.TempDir()
+	env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key"}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, serverIn, serverOut, Options{Getenv: func(k string) string { return env[k] }, Version: "test"})
+	}()
+	c := acptest.New(t, clientOut, clientIn, acptest.Config{})
+	if _, err := c.Initialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.SessionId
+	prompt := func(text string) {
+		t.Helper()
+		if r, err := c.Conn.Prompt(ctx, sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+			t.Fatalf("prompt %q: %+v, %v", text, r, err)
+		}
+	}
+	prompt("hi")
+	if _, err := c.Conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: id, ModeId: "yolo"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Conn.SetSessionConfigOption(ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "gemini-2.5-flash"}}); err != nil {
+		t.Fatal(err)
+	}
+	prompt("/stats")
+	if msg := c.MessageText(id); !strings.Contains(msg, "- Model: gemini-2.5-flash") || !strings.Contains(msg, "- Mode: YOLO") || !strings.Contains(msg, "- Prompts: 1") {
+		t.Errorf("/stats said %q", msg)
+	}
+	before := len(c.Updates())
+	loaded, err := c.Conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session loaded is built anew: the mode and model are the settings' again.
+	if loaded.Modes.CurrentModeId != "default" {
+		t.Errorf("the loaded session's mode: %s", loaded.Modes.CurrentModeId)
+	}
+	prompt("again")
+	// (The first session's may never come: a session replaced before its
+	// announcement is not announced.)
+	c.Wait(ctx, "the commands of the loaded session", func(c *acptest.Client) bool {
+		return slices.ContainsFunc(c.Updates()[before:], func(u sdk.SessionNotification) bool { return u.Update.AvailableCommandsUpdate != nil })
+	})
+	_ = clientOut.Close()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
