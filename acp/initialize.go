@@ -38,8 +38,9 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
 			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
-				List:  &sdk.SessionListCapabilities{},
-				Close: &sdk.SessionCloseCapabilities{},
+				List:   &sdk.SessionListCapabilities{},
+				Close:  &sdk.SessionCloseCapabilities{},
+				Resume: &sdk.SessionResumeCapabilities{},
 			},
 		},
 	}, nil

@@ -1,22 +1,360 @@
 package acp
 
-// SKELETON (helper "sessions" replaces this file): session/load,
-// session/list, session/resume.
+// session/load, session/resume and session/list: the sessions the agent
+// saved (agent/sessionstore, shared with the LSP front end), by the id the
+// client knows, since the agent session's id is the ACP session id.
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
 
-func (s *server) LoadSession(context.Context, sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	return sdk.LoadSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionLoad)
+// LoadSession continues a saved session in cwd, with the MCP servers the
+// client passes, and shows its history as session/updates before it
+// answers, as the protocol asks.
+func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.McpServers)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	if err := sess.replay(ctx); err != nil {
+		// The session is loaded all the same: the model has its history.
+		sess.log.Warn("replaying the session's history", zap.Error(err))
+	}
+	return sdk.LoadSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
 }
 
-func (s *server) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
-	return sdk.ListSessionsResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionList)
+// ResumeSession is LoadSession without the replay, for a client that
+// still shows the conversation.
+func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.McpServers)
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
+	return sdk.ResumeSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
 }
 
-func (s *server) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionResume)
+// open builds a session's agent for cwd and resumes saved session id in
+// it. The same session live in this connection ends first, so that one
+// agent at a time writes its file.
+func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, servers []sdk.McpServer) (*session, error) {
+	if err := sessionstore.ValidateID(string(id)); err != nil {
+		return nil, notFound(id)
+	}
+	s.retire(ctx, id)
+	sess, err := s.build(cwd, servers)
+	if err != nil {
+		return nil, err
+	}
+	as, err := sess.built.Agent.Session(ctx, string(id))
+	if err != nil {
+		sess.built.Close()
+		if _, unknown := errors.AsType[*agent.UnknownSessionError](err); unknown {
+			return nil, notFound(id)
+		}
+		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	sess.start(as)
+	return sess, nil
+}
+
+// notFound is ACP's resource_not_found error for a session id with no
+// saved session.
+func notFound(id sdk.SessionId) error {
+	return &sdk.RequestError{Code: -32002, Message: "Resource not found", Data: map[string]any{
+		"error": fmt.Sprintf("no saved session %q: session/list lists the sessions that can be loaded", id),
+	}}
+}
+
+// retire ends session id if it is live here, and waits for its prompt to
+// end (and save). The session never runs a prompt again: its turn is kept.
+func (s *server) retire(ctx context.Context, id sdk.SessionId) {
+	s.mu.Lock()
+	old, ok := s.sessions[string(id)]
+	delete(s.sessions, string(id))
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	old.close()
+	select {
+	case old.turn <- struct{}{}:
+	case <-ctx.Done():
+	}
+}
+
+// replay sends the session's history as the user saw it.
+func (sess *session) replay(ctx context.Context) error {
+	history, err := sess.agent.History()
+	if err != nil {
+		return err
+	}
+	_, exchanges, err := sess.built.Agent.Transcript(ctx, sess.id)
+	if err != nil {
+		return err
+	}
+	for _, u := range replayUpdates(history, exchanges, sess.cwd, sess.describe) {
+		sess.update(ctx, u)
+	}
+	return nil
+}
+
+// describe is the title and kind a call of tool name with args had, as
+// the tool gives them; the name and "other" when the tool is not there
+// (an MCP server not started yet) or refuses the args.
+func (sess *session) describe(name string, args map[string]any) (string, sdk.ToolKind) {
+	t, ok := sess.built.Tools.Registry.Get(name)
+	if !ok {
+		return name, sdk.ToolKindOther
+	}
+	call, err := t.Build(args)
+	if err != nil {
+		return name, sdk.ToolKindOther
+	}
+	return call.Title(), toolKind(call.Kind())
+}
+
+// maxReplayedOutput bounds the text of a replayed call's result: the
+// model had it all, the user was shown a summary that was not saved.
+const maxReplayedOutput = 2000
+
+// replayUpdates are the session/updates that show a saved session: each
+// prompt as a user message (as typed: the transcript's text, not the
+// files and editor state the model was sent with it), the model's text,
+// and each call as a tool_call with its title and kind, then its result
+// as a tool_call_update. Thoughts are not saved, so not shown. Exchanges
+// a compression summarised away are shown from the transcript alone.
+func replayUpdates(history []*genai.Content, exchanges []agent.Exchange, cwd string, describe func(string, map[string]any) (string, sdk.ToolKind)) []sdk.SessionUpdate {
+	var out []sdk.SessionUpdate
+	history = history[agent.CompressedPrefix(history):]
+	results := map[string]*genai.FunctionResponse{}
+	prompts := 0
+	for _, c := range history {
+		if isPrompt(c) {
+			prompts++
+		}
+		for _, p := range c.Parts {
+			if r := p.FunctionResponse; r != nil && r.ID != "" {
+				results[r.ID] = r
+			}
+		}
+	}
+	// The history's prompts are the transcript's last ones.
+	earlier := max(0, len(exchanges)-prompts)
+	for _, e := range exchanges[:earlier] {
+		out = appendText(out, sdk.UpdateUserMessageText, e.Prompt)
+		out = appendText(out, sdk.UpdateAgentMessageText, e.Answer)
+	}
+	k := len(exchanges) - prompts // the exchange of the next prompt
+	for _, c := range history {
+		switch {
+		case isPrompt(c):
+			text := contentText(c)
+			if k >= 0 {
+				text = exchanges[k].Prompt
+			}
+			k++
+			out = appendText(out, sdk.UpdateUserMessageText, text)
+		case c.Role == genai.RoleModel:
+			for _, p := range c.Parts {
+				switch {
+				case p.FunctionCall != nil:
+					out = append(out, replayCall(p.FunctionCall, results[p.FunctionCall.ID], cwd, describe)...)
+				case !p.Thought:
+					out = appendText(out, sdk.UpdateAgentMessageText, p.Text)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// replayCall is a call as a tool_call, and its result as a
+// tool_call_update; a call with no result failed.
+func replayCall(fc *genai.FunctionCall, res *genai.FunctionResponse, cwd string, describe func(string, map[string]any) (string, sdk.ToolKind)) []sdk.SessionUpdate {
+	title, kind := describe(fc.Name, fc.Args)
+	status := sdk.ToolCallStatusCompleted
+	var text string
+	if res == nil {
+		status = sdk.ToolCallStatusFailed
+	} else {
+		text = resultText(res.Response)
+		if _, failed := res.Response["error"]; failed {
+			status = sdk.ToolCallStatusFailed
+		}
+	}
+	out := []sdk.SessionUpdate{{ToolCall: &sdk.SessionUpdateToolCall{
+		ToolCallId: sdk.ToolCallId(fc.ID),
+		Title:      title,
+		Kind:       kind,
+		Status:     status,
+		Locations:  locations(cwd, fc.Args),
+		RawInput:   fc.Args,
+	}}}
+	if res != nil {
+		u := &sdk.SessionToolCallUpdate{ToolCallId: sdk.ToolCallId(fc.ID), Status: sdk.Ptr(status)}
+		if text != "" {
+			u.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))}
+		}
+		out = append(out, sdk.SessionUpdate{ToolCallUpdate: u})
+	}
+	return out
+}
+
+// resultText is what a call's response said: its error, or its output,
+// cut to maxReplayedOutput.
+func resultText(response map[string]any) string {
+	v, ok := response["error"]
+	if !ok {
+		v = response["output"]
+	}
+	text, ok := v.(string)
+	if !ok && v != nil {
+		b, _ := json.Marshal(v)
+		text = string(b)
+	}
+	if len(text) <= maxReplayedOutput {
+		return text
+	}
+	cut := maxReplayedOutput
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "\n…"
+}
+
+func appendText(out []sdk.SessionUpdate, update func(string) sdk.SessionUpdate, text string) []sdk.SessionUpdate {
+	if strings.TrimSpace(text) == "" {
+		return out
+	}
+	return append(out, update(text))
+}
+
+// isPrompt reports whether c is a prompt's input, not calls' responses.
+func isPrompt(c *genai.Content) bool {
+	if c.Role != genai.RoleUser {
+		return false
+	}
+	for _, p := range c.Parts {
+		if p.FunctionResponse != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// contentText is c's text parts, for a prompt with no transcript entry.
+func contentText(c *genai.Content) string {
+	var texts []string
+	for _, p := range c.Parts {
+		if p.Text != "" && !p.Thought {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// listPageSize is how many sessions one session/list answer holds.
+const listPageSize = 50
+
+// ListSessions lists the saved sessions, of cwd when it is given, the
+// most recently updated first, a page at a time. It needs no session: it
+// reads the store's files.
+func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	root := ""
+	if p.Cwd != nil && *p.Cwd != "" {
+		if !filepath.IsAbs(*p.Cwd) {
+			return sdk.ListSessionsResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", *p.Cwd)})
+		}
+		// Sessions are filed under their workspace root, symlinks resolved.
+		root = filepath.Clean(*p.Cwd)
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			root = real
+		}
+	}
+	var after *listCursor
+	if p.Cursor != nil && *p.Cursor != "" {
+		c, err := parseCursor(*p.Cursor)
+		if err != nil {
+			return sdk.ListSessionsResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		}
+		after = &c
+	}
+	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	dir := sessionstore.DefaultDir(s.opts.Getenv)
+	if dir == "" {
+		return out, nil // sessions are not saved without HOME
+	}
+	store, err := sessionstore.New(dir, s.log)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	metas, err := store.List(ctx, root)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	var last sessionstore.Meta
+	for _, m := range metas {
+		if after != nil && !after.before(m) {
+			continue
+		}
+		if len(out.Sessions) == listPageSize {
+			out.NextCursor = sdk.Ptr(listCursor{Updated: last.Updated, ID: last.ID}.String())
+			break
+		}
+		last = m
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: sdk.Ptr(m.Updated.UTC().Format(time.RFC3339))}
+		if m.Title != "" {
+			info.Title = sdk.Ptr(m.Title)
+		}
+		out.Sessions = append(out.Sessions, info)
+	}
+	return out, nil
+}
+
+// listCursor is where a page of sessions ended: the last one's place in
+// the order (updated, newest first, then id). The next page starts after
+// it, so sessions saved meanwhile do not shift it.
+type listCursor struct {
+	Updated time.Time `json:"u"`
+	ID      string    `json:"id"`
+}
+
+// before reports whether the cursor's session comes before m in the order.
+func (c listCursor) before(m sessionstore.Meta) bool {
+	if !m.Updated.Equal(c.Updated) {
+		return m.Updated.Before(c.Updated)
+	}
+	return m.ID > c.ID
+}
+
+func (c listCursor) String() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func parseCursor(s string) (listCursor, error) {
+	var c listCursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || c.ID == "" {
+		return listCursor{}, fmt.Errorf("cursor %q is not one session/list gave", s)
+	}
+	return c, nil
 }

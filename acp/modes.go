@@ -1,21 +1,189 @@
 package acp
 
-// SKELETON (helper "sessions" replaces this file): approval modes and
-// the model, as modes and config options.
+// The approval modes and the model, as ACP session modes and config
+// options. Each session has an agent of its own (see doc.go), so changing
+// either changes that session only.
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-func (sess *session) modes() *sdk.SessionModeState             { return nil }
-func (sess *session) configOptions() []sdk.SessionConfigOption { return nil }
-
-func (s *server) SetSessionMode(context.Context, sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
-	return sdk.SetSessionModeResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetMode)
+// approvalMode is one approval mode as a session mode.
+type approvalMode struct {
+	// id is Gemini CLI's ApprovalMode value, which its ACP mode uses as the
+	// mode id, so a client's saved choice means the same to both.
+	id          sdk.SessionModeId
+	mode        tools.ApprovalMode
+	name        string
+	description string
 }
 
-func (s *server) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
-	return sdk.SetSessionConfigOptionResponse{}, sdk.NewMethodNotFound(sdk.AgentMethodSessionSetConfigOption)
+var approvalModes = []approvalMode{
+	{"default", tools.ApprovalDefault, "Default", "Asks before edits and shell commands"},
+	{"autoEdit", tools.ApprovalAutoEdit, "Auto Edit", "Makes edits without asking; asks before shell commands"},
+	{"yolo", tools.ApprovalYolo, "YOLO", "Runs every tool without asking"},
+}
+
+// modeByID is the approval mode a client names: by its mode id, or as
+// settings and the command line spell it ("auto_edit").
+func modeByID(id string) (approvalMode, bool) {
+	for _, m := range approvalModes {
+		if string(m.id) == id || string(m.mode) == id {
+			return m, true
+		}
+	}
+	return approvalMode{}, false
+}
+
+// modeOf is the session mode of an approval mode; default for one it
+// does not know.
+func modeOf(mode tools.ApprovalMode) approvalMode {
+	for _, m := range approvalModes {
+		if m.mode == mode {
+			return m
+		}
+	}
+	return approvalModes[0]
+}
+
+// knownModels are the models offered besides the session's own, as Gemini
+// CLI's model menu offers them (models.ts: DEFAULT_GEMINI_MODEL,
+// DEFAULT_GEMINI_FLASH_MODEL, DEFAULT_GEMINI_FLASH_LITE_MODEL, then the
+// previews, which need an account with access). Gemini CLI's "auto" is
+// left out: gemini-ls has no model router.
+var knownModels = []struct{ id, description string }{
+	{"gemini-2.5-pro", "The most capable 2.5 model"},
+	{"gemini-2.5-flash", "Fast and capable"},
+	{"gemini-3.1-flash-lite", "The fastest and cheapest"},
+	{"gemini-3-pro-preview", "Preview; needs access to preview models"},
+	{"gemini-3-flash-preview", "Preview; needs access to preview models"},
+}
+
+// The config options' ids.
+const (
+	configMode  = "mode"
+	configModel = "model"
+)
+
+// modes is the session's mode state.
+func (sess *session) modes() *sdk.SessionModeState {
+	state := &sdk.SessionModeState{CurrentModeId: modeOf(sess.built.Agent.ApprovalMode()).id}
+	for _, m := range approvalModes {
+		state.AvailableModes = append(state.AvailableModes, sdk.SessionMode{Id: m.id, Name: m.name, Description: sdk.Ptr(m.description)})
+	}
+	return state
+}
+
+// models are the models a session may choose: its own first when it is
+// none of the known ones (a model settings or GEMINI_MODEL named).
+func (sess *session) models() []sdk.SessionConfigSelectOption {
+	current := sess.built.Agent.Model()
+	var out []sdk.SessionConfigSelectOption
+	if !slices.ContainsFunc(knownModels, func(m struct{ id, description string }) bool { return m.id == current }) {
+		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(current), Name: current, Description: sdk.Ptr("The model the settings chose")})
+	}
+	for _, m := range knownModels {
+		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.id), Name: m.id, Description: sdk.Ptr(m.description)})
+	}
+	return out
+}
+
+// configOptions are the session's mode and model as config options, the
+// mode as the modes show it.
+func (sess *session) configOptions() []sdk.SessionConfigOption {
+	var modes sdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range approvalModes {
+		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.id), Name: m.name, Description: sdk.Ptr(m.description)})
+	}
+	models := sdk.SessionConfigSelectOptionsUngrouped(sess.models())
+	return []sdk.SessionConfigOption{
+		{Select: &sdk.SessionConfigOptionSelect{
+			Id:           configMode,
+			Name:         "Mode",
+			Description:  sdk.Ptr("What runs without asking"),
+			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryMode),
+			CurrentValue: sdk.SessionConfigValueId(modeOf(sess.built.Agent.ApprovalMode()).id),
+			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &modes},
+		}},
+		{Select: &sdk.SessionConfigOptionSelect{
+			Id:           configModel,
+			Name:         "Model",
+			Description:  sdk.Ptr("The Gemini model the session's requests go to"),
+			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryModel),
+			CurrentValue: sdk.SessionConfigValueId(sess.built.Agent.Model()),
+			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &models},
+		}},
+	}
+}
+
+// SetSessionMode changes what runs without asking in the session, from
+// its next tool call on. The config options show the mode too, so the
+// client is sent them anew.
+func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	sess, err := s.lookup(p.SessionId)
+	if err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	if err := sess.setMode(string(p.ModeId)); err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
+	return sdk.SetSessionModeResponse{}, nil
+}
+
+// setMode applies the mode a client names.
+func (sess *session) setMode(id string) error {
+	m, ok := modeByID(id)
+	if !ok {
+		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q: the modes are %s", id, modeList())})
+	}
+	sess.built.Agent.SetApprovalMode(m.mode)
+	sess.log.Info("approval mode changed")
+	return nil
+}
+
+func modeList() string {
+	var ids []string
+	for _, m := range approvalModes {
+		ids = append(ids, string(m.id))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// SetSessionConfigOption sets the session's mode or model, and answers
+// every option as it is now. A mode change is also a current_mode_update,
+// for clients that show the modes.
+func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	v := p.ValueId
+	if v == nil {
+		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "the mode and the model take a value id, not a boolean"})
+	}
+	sess, err := s.lookup(v.SessionId)
+	if err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, err
+	}
+	value := string(v.Value)
+	switch v.ConfigId {
+	case configMode:
+		if err := sess.setMode(value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, err
+		}
+		sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.built.Agent.ApprovalMode()).id}})
+	case configModel:
+		if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == value }) {
+			return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown model %q: choose one of the option's values", value)})
+		}
+		sess.built.Agent.SetModel(value)
+		sess.log.Info("model changed")
+	default:
+		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: the options are %s and %s", v.ConfigId, configMode, configModel)})
+	}
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: sess.configOptions()}, nil
 }

@@ -137,6 +137,9 @@ func (a *Agent) approvalMode() tools.ApprovalMode {
 	return a.cfg.ApprovalMode
 }
 
+// ApprovalMode is what runs without asking now.
+func (a *Agent) ApprovalMode() tools.ApprovalMode { return a.approvalMode() }
+
 // SetApprovalMode changes what runs without asking, for every session,
 // from the next call on.
 func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {

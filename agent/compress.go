@@ -78,20 +78,48 @@ func (t *turn) compress() {
 	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit()) {
 		return
 	}
+	_, err := t.summarizeHistory(history, before)
+	var grew *summaryGrewError
+	switch {
+	case err == nil, t.ctx.Err() != nil, errors.Is(err, ErrNothingToCompress):
+	case errors.As(err, &grew):
+		c.compressionFailed = true
+		a.cfg.Logger.Warn("chat compression discarded: the summary would not make the history smaller",
+			zap.String("prompt_id", t.promptID), zap.Int32("tokens_before", grew.before), zap.Int32("tokens_after", grew.after))
+	default:
+		a.cfg.Logger.Warn("chat compression failed; the history is kept", zap.String("prompt_id", t.promptID), zap.Error(err))
+	}
+}
+
+// ErrNothingToCompress is Compress's answer for a history with no older
+// exchange to summarise.
+var ErrNothingToCompress = errors.New("nothing to compress: the history has no earlier exchange to summarise")
+
+// summaryGrewError is a summary that would not have made the history
+// smaller; it was thrown away.
+type summaryGrewError struct{ before, after int32 }
+
+func (e *summaryGrewError) Error() string {
+	return fmt.Sprintf("the summary (%d tokens) would not be smaller than the history (%d tokens), so the history is kept", e.after, e.before)
+}
+
+// summarizeHistory replaces the oldest 70% of history (the chat's
+// contents, before tokens long) with the model's summary, and tells the
+// user. On an error the history stays as it was.
+func (t *turn) summarizeHistory(history []*genai.Content, before int32) (CompressionInfo, error) {
+	a, c := t.s.agent, &t.s.chat
 	split := compressSplitPoint(history, 1-compressionPreserveFraction)
 	if split == 0 {
-		return // no point to split at
+		return CompressionInfo{}, ErrNothingToCompress
 	}
 	summary, err := t.summarize(history[:split])
 	switch {
 	case t.ctx.Err() != nil:
-		return
+		return CompressionInfo{}, t.ctx.Err()
 	case err != nil:
-		a.cfg.Logger.Warn("chat compression failed; the history is kept", zap.String("prompt_id", t.promptID), zap.Error(err))
-		return
+		return CompressionInfo{}, err
 	case summary == "":
-		a.cfg.Logger.Warn("chat compression failed: the summary was empty; the history is kept", zap.String("prompt_id", t.promptID))
-		return
+		return CompressionInfo{}, errors.New("the model's summary of the history was empty, so the history is kept")
 	}
 	compressed := append([]*genai.Content{
 		genai.NewContentFromText(summary, genai.RoleUser),
@@ -100,17 +128,65 @@ func (t *turn) compress() {
 	after := t.countTokens(compressed)
 	a.log.compression(t.promptID, before, after)
 	if after >= before {
-		c.compressionFailed = true
-		a.cfg.Logger.Warn("chat compression discarded: the summary would not make the history smaller",
-			zap.String("prompt_id", t.promptID), zap.Int32("tokens_before", before), zap.Int32("tokens_after", after))
-		return
+		return CompressionInfo{}, &summaryGrewError{before: before, after: after}
 	}
 	c.replace(compressed)
 	c.promptTokens = after
 	// What the model was told of the editor may be in the summary now, or
 	// gone: the next prompt tells it all again, as Gemini CLI does.
 	t.s.editor.reset()
-	t.emit(Event{Kind: EventCompressed, Compressed: CompressionInfo{Before: before, After: after}})
+	info := CompressionInfo{Before: before, After: after}
+	t.emit(Event{Kind: EventCompressed, Compressed: info})
+	return info, nil
+}
+
+// Compress summarises the session's history now, whatever its size, as
+// Gemini CLI's /compress does: the oldest 70% becomes a <state_snapshot>,
+// and the session's file is rewritten. It returns the history's size in
+// tokens before and after. An error says why nothing changed: a prompt is
+// running (*BusyError), nothing is old enough to summarise
+// (ErrNothingToCompress), the model failed, or the summary would not be
+// smaller. Unlike the automatic compression, a failure does not stop
+// later ones.
+func (s *Session) Compress(ctx context.Context) (CompressionInfo, error) {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return CompressionInfo{}, &BusyError{SessionID: s.id}
+	}
+	defer s.end()
+	history := s.chat.contents()
+	if len(history) == 0 {
+		return CompressionInfo{}, ErrNothingToCompress
+	}
+	before := s.chat.promptTokens
+	if before == 0 {
+		before = estimateTokens(history)
+	}
+	t := &turn{s: s, ctx: ctx, emit: func(Event) {}, promptID: s.id + "########compress"}
+	info, err := t.summarizeHistory(history, before)
+	if err != nil {
+		return CompressionInfo{}, err
+	}
+	if err := s.persist(ctx, Usage{}, nil); err != nil {
+		s.agent.cfg.Logger.Warn("saving the compressed session", zap.String("sessionId", s.id), zap.Error(err))
+		return info, fmt.Errorf("the history was compressed, but the session could not be saved: %w", err)
+	}
+	return info, nil
+}
+
+// CompressedPrefix is how many contents at the start of history are what
+// a compression left of older turns (its summary and the model's
+// acknowledgement): 2 after a compression, else 0. A front end replaying
+// a session shows them as no exchange.
+func CompressedPrefix(history []*genai.Content) int {
+	if len(history) < 2 || history[0].Role != genai.RoleUser || history[1].Role != genai.RoleModel {
+		return 0
+	}
+	if p := history[1].Parts; len(p) != 1 || p[0].Text != compressionAcknowledgement {
+		return 0
+	}
+	return 2
 }
 
 // summarize asks the model for a <state_snapshot> of contents, with the

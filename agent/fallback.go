@@ -54,6 +54,10 @@ func (a *Agent) SetModel(model string) {
 	a.fallback.told = nil
 }
 
+// Model is the model requests go to now: the fallback model once the
+// agent fell back.
+func (a *Agent) Model() string { return a.activeModel() }
+
 // activeModel is the model requests go to now.
 func (a *Agent) activeModel() string {
 	a.fallback.mu.Lock()

@@ -30,11 +30,21 @@ func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit fun
 	ex := sessionstore.Exchange{Prompt: in.Text, Answer: res.Text, StopReason: string(res.StopReason)}
 	s.exchangesMu.Lock()
 	s.exchanges = append(s.exchanges, ex)
-	exchanges := slices.Clone(s.exchanges)
 	s.exchangesMu.Unlock()
+	if err := s.persist(ctx, res.Usage, &ex); err != nil {
+		s.agent.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
+		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+	}
+}
+
+// persist brings the session's file up to date: what was added since the
+// last save, with usage and ex (nil for none) as what it added, or the
+// whole session when the history was replaced since. The running prompt
+// (or whatever holds s.running) calls it.
+func (s *Session) persist(ctx context.Context, usage Usage, ex *sessionstore.Exchange) error {
 	store := s.agent.cfg.Store
 	if store == nil {
-		return
+		return nil
 	}
 	// Saving is part of ending the prompt, even a cancelled one.
 	ctx = context.WithoutCancel(ctx)
@@ -47,6 +57,9 @@ func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit fun
 	a.mu.Unlock()
 	var err error
 	if s.chat.epoch != s.saved.epoch || s.saved.contents > len(s.chat.history) {
+		s.exchangesMu.Lock()
+		exchanges := slices.Clone(s.exchanges)
+		s.exchangesMu.Unlock()
 		snap := sessionstore.Snapshot{
 			Meta: meta, History: s.chat.history, Allow: s.approvals.keys(),
 			Usage: storeUsage(s.sessionUsage()), Exchanges: exchanges,
@@ -55,15 +68,14 @@ func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit fun
 	} else {
 		err = store.Append(ctx, sessionstore.Turn{
 			Meta: meta, History: s.chat.history[s.saved.contents:], Allow: s.approvals.keys(),
-			Usage: storeUsage(res.Usage), Exchange: &ex,
+			Usage: storeUsage(usage), Exchange: ex,
 		})
 	}
 	if err != nil {
-		a.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
-		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
-		return
+		return err
 	}
 	s.saved = persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
+	return nil
 }
 
 func storeUsage(u Usage) sessionstore.Usage {
@@ -173,6 +185,21 @@ func (a *Agent) Transcript(ctx context.Context, id string) (SessionInfo, []Excha
 		out[i] = Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: StopReason(e.StopReason)}
 	}
 	return info, out, nil
+}
+
+// History is a copy of the session's whole history as recorded: what the
+// model was sent and answered, a compression's summary first (see
+// CompressedPrefix), one user content per prompt (as Transcript has one
+// exchange per prompt) and the calls' responses. While a prompt runs it
+// is a *BusyError: the history is the prompt's to change.
+func (s *Session) History() ([]*genai.Content, error) {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return nil, &BusyError{SessionID: s.id}
+	}
+	defer s.end()
+	return slices.Clone(s.chat.history), nil
 }
 
 // Exchange is one prompt of a session as the user saw it.

@@ -188,6 +188,13 @@ func (s *Session) end() { <-s.running }
 // busy reports whether s is running a prompt.
 func (s *Session) busy() bool { return len(s.running) > 0 }
 
+// Info is what a session list shows of s now.
+func (s *Session) Info() SessionInfo {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	return s.info()
+}
+
 // info is what a session list shows of s; s.agent.mu is held.
 func (s *Session) info() SessionInfo {
 	return SessionInfo{

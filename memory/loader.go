@@ -136,6 +136,31 @@ func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
 	return renderUserMemory(strings.Join(blocks, "\n\n"), l.names), nil
 }
 
+// File is a context file in the memory: its path and the length in bytes
+// of its text, imports expanded.
+type File struct {
+	Path string
+	Size int
+}
+
+// Files lists the context files SystemMemory holds now, in its order: the
+// files it skips (unreadable, or blank) are left out.
+func (l *Loader) Files(ctx context.Context) ([]File, error) {
+	var out []File
+	for _, f := range l.systemFiles() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if text, ok := l.load(ctx, f); ok && strings.TrimSpace(text) != "" {
+			out = append(out, File{Path: f.path, Size: len(strings.TrimSpace(text))})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // systemFiles lists the global files, then each trusted root's from its
 // git root down, each file once.
 func (l *Loader) systemFiles() []file {

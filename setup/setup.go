@@ -191,6 +191,10 @@ func loadEnv(o Options) (settings.Getenv, string) {
 	return getenv, path
 }
 
+// Memory is the loader of the context files (GEMINI.md) the agent reads;
+// nil when AuthErr is set.
+func (b *Built) Memory() *memory.Loader { return b.memory }
+
 // AuthStatus says which auth mode is chosen, why, and what is missing,
 // never a secret: for gemini/authStatus.
 func (b *Built) AuthStatus() auth.Report {

@@ -43,6 +43,50 @@ type Manager struct {
 	mu    sync.Mutex
 	names map[string]bool // every tool name given, reserved ones included
 	tools []*tool         // the live servers' tools, in the order listed
+	// status is each server's, by alias, for Servers.
+	status  map[string]ServerStatus
+	aliases []string // sorted
+}
+
+// ServerState is where a server stands.
+type ServerState string
+
+const (
+	StateStarting ServerState = "starting"
+	StateReady    ServerState = "ready"
+	// StateFailed: the server did not start, or did not list its tools.
+	StateFailed ServerState = "failed"
+	// StateStopped: the server ran and died; its tools were withdrawn.
+	StateStopped ServerState = "stopped"
+)
+
+// ServerStatus is what a user is shown of a server.
+type ServerStatus struct {
+	Name  string
+	State ServerState
+	// Tools is how many tools it offers (ready), or offered.
+	Tools int
+	// Error says why a failed or stopped server is not running, with what
+	// its process said.
+	Error string
+}
+
+// Servers returns every configured server's status, by name.
+func (m *Manager) Servers() []ServerStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]ServerStatus, 0, len(m.aliases))
+	for _, alias := range m.aliases {
+		out = append(out, m.status[alias])
+	}
+	return out
+}
+
+// setStatus records where s stands now.
+func (m *Manager) setStatus(s *server, state ServerState, tools int, err string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.status[s.alias] = ServerStatus{Name: s.alias, State: state, Tools: tools, Error: err}
 }
 
 // Start starts every server in the background and returns at once.
@@ -52,7 +96,7 @@ func Start(cfg Config) *Manager {
 		log = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}}
+	m := &Manager{log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}, status: map[string]ServerStatus{}}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
@@ -63,6 +107,11 @@ func Start(cfg Config) *Manager {
 		aliases = append(aliases, alias)
 	}
 	slices.Sort(aliases)
+	m.aliases = aliases
+	// Every status is there before any server's goroutine changes one.
+	for _, alias := range aliases {
+		m.status[alias] = ServerStatus{Name: alias, State: StateStarting}
+	}
 	for _, alias := range aliases {
 		s := &server{alias: alias, cfg: serverConfig(cfg.Servers[alias]), dir: cfg.Dir, version: cfg.Version, gone: make(chan struct{})}
 		m.wg.Add(1)
@@ -120,6 +169,7 @@ func (m *Manager) run(s *server) {
 	session, listed, err := s.start(m.ctx)
 	if err != nil {
 		if m.ctx.Err() == nil {
+			m.setStatus(s, StateFailed, 0, s.explain(err))
 			m.log.Warn("MCP server failed to start; its tools are unavailable",
 				zap.String("server", s.alias), zap.String("error", s.explain(err)))
 		}
@@ -136,20 +186,21 @@ func (m *Manager) run(s *server) {
 	case <-m.ctx.Done():
 		_ = session.Close()
 		<-stopped
-		m.withdraw(s)
+		m.withdraw(s, "")
 	case err := <-stopped:
 		_ = session.Close() // reaps the process, for explain's exit status
+		if err == nil {
+			err = errors.New("the connection closed")
+		}
+		why := s.explain(err)
 		if m.ctx.Err() == nil {
-			if err == nil {
-				err = errors.New("the connection closed")
-			}
 			// Before withdrawing: a call that failed with the server
 			// waits for the withdrawal, and the user should have the
 			// warning by the time the model hears of the failure.
 			m.log.Warn("MCP server stopped; its tools were withdrawn",
-				zap.String("server", s.alias), zap.String("error", s.explain(err)))
+				zap.String("server", s.alias), zap.String("error", why))
 		}
-		m.withdraw(s)
+		m.withdraw(s, why)
 	}
 }
 
@@ -175,15 +226,20 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		m.tools = append(m.tools, &tool{server: s, session: session, name: name, remote: remote})
 		count++
 	}
+	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
 	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
 }
 
 // withdraw removes the tools of s. Their names stay taken, so that a name
-// never comes to mean another server's tool in the same run.
-func (m *Manager) withdraw(s *server) {
+// never comes to mean another server's tool in the same run. why, unless
+// "" (the manager is closing), says why s stopped.
+func (m *Manager) withdraw(s *server, why string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tools = slices.DeleteFunc(m.tools, func(t *tool) bool { return t.server == s })
+	if why != "" {
+		m.status[s.alias] = ServerStatus{Name: s.alias, State: StateStopped, Tools: m.status[s.alias].Tools, Error: why}
+	}
 	s.markDead()
 }
 

@@ -234,6 +234,11 @@ func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
 		!strings.Contains(w[0], "exit status 3") {
 		t.Errorf("warnings = %q, want one naming alpha, its stderr and its exit status", w)
 	}
+	st := m.Servers()
+	if len(st) != 2 || st[0].Name != "alpha" || st[0].State != StateStopped || st[0].Tools == 0 || !strings.Contains(st[0].Error, "crashing on purpose") ||
+		st[1] != (ServerStatus{Name: "beta", State: StateReady, Tools: 1}) {
+		t.Errorf("Servers = %+v, want alpha stopped saying why, beta ready with 1 tool", st)
+	}
 }
 
 func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
@@ -261,6 +266,15 @@ func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
 				t.Errorf("warning %q does not say %q", w[i], want)
 			}
 		}
+	}
+	st := m.Servers()
+	var got []string
+	for _, s := range st {
+		got = append(got, s.Name+" "+string(s.State)+" "+strconv.Itoa(s.Tools))
+	}
+	if strings.Join(got, ", ") != "broken failed 0, missing failed 0, nothing failed 0, ok ready 1" ||
+		!strings.Contains(st[0].Error, "cannot open the database") {
+		t.Errorf("Servers = %+v", st)
 	}
 }
 
@@ -313,6 +327,9 @@ func TestStartDoesNotWaitForASlowServer(t *testing.T) {
 	defer m.Close()
 	if len(m.Tools()) != 0 {
 		t.Error("tools before any server answered")
+	}
+	if st := m.Servers(); len(st) != 2 || st[0].State != StateStarting || st[1].State != StateStarting {
+		t.Errorf("Servers before any answered = %+v", st)
 	}
 	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

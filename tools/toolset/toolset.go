@@ -89,6 +89,15 @@ func (s *Set) WaitForServers(ctx context.Context) error {
 	return s.mcp.Wait(ctx)
 }
 
+// MCPServers is the status of each MCP server, by name; none without
+// servers. It is safe on a nil Set.
+func (s *Set) MCPServers() []mcp.ServerStatus {
+	if s == nil || s.mcp == nil {
+		return nil
+	}
+	return s.mcp.Servers()
+}
+
 // Close ends the discovery command, if still running, and every MCP server
 // process. It is safe on a nil Set.
 func (s *Set) Close() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -77,5 +78,34 @@ func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(home, ".gemini", tools.MemoryFileName))
 	if err != nil || !strings.Contains(string(got), "- tabs, not spaces") {
 		t.Errorf("GEMINI.md in the user's directory = %q, %v", got, err)
+	}
+}
+
+// MCPServers reports the servers settings name, each as it stands.
+func TestMCPServers(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var none *Set
+	if none.MCPServers() != nil {
+		t.Error("a nil set has servers")
+	}
+	set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Getenv: func(string) string { return "" }})
+	defer set.Close()
+	if set.MCPServers() != nil {
+		t.Error("a set without servers has some")
+	}
+	set = Build(t.Context(), Config{
+		Tools:    tools.Options{Workspace: ws},
+		Settings: settings.Settings{MCPServers: map[string]settings.MCPServer{"nothing": {}}},
+		Getenv:   func(string) string { return "" },
+	})
+	defer set.Close()
+	if err := set.WaitForServers(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if st := set.MCPServers(); len(st) != 1 || st[0].Name != "nothing" || st[0].State != mcp.StateFailed || st[0].Error == "" {
+		t.Errorf("MCPServers = %+v", st)
 	}
 }
