@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -45,7 +44,7 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 		if ctx.Err() != nil {
 			return tools.ShellOutcome{}, fmt.Errorf("the command did not start in the editor's terminal: %w", ctx.Err())
 		}
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal could not run the command: terminal/create failed: %s", clientFailure(err))
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal could not run the command: terminal/create failed: %s", clientError(err))
 	}
 	log := sess.log.With(zap.String("terminalId", id))
 	if info, ok := tools.CallInfoFrom(ctx); ok && info.CallID != "" {
@@ -74,9 +73,9 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	out, outErr := t.output(ctx)
 	switch {
 	case waitErr != nil && ctx.Err() == nil:
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not report the command's end: terminal/wait_for_exit failed: %s", clientFailure(waitErr))
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not report the command's end: terminal/wait_for_exit failed: %s", clientError(waitErr))
 	case outErr != nil && ctx.Err() == nil:
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not give the command's output: terminal/output failed: %s", clientFailure(outErr))
+		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not give the command's output: terminal/output failed: %s", clientError(outErr))
 	case outErr != nil:
 		log.Debug("reading a killed terminal's output", zap.Error(outErr))
 	}
@@ -194,25 +193,4 @@ func (t clientTerminal) release(ctx context.Context) {
 	if _, err := t.sess.srv.conn.ReleaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id}); err != nil {
 		t.log.Warn("releasing a terminal", zap.Error(err))
 	}
-}
-
-// clientFailure words a client's error answer for the model: its message
-// and the reason it gave, rather than the JSON the SDK spells it as.
-func clientFailure(err error) string {
-	var re *sdk.RequestError
-	if !errors.As(err, &re) {
-		return err.Error()
-	}
-	msg := re.Message
-	if data, ok := re.Data.(map[string]any); ok {
-		for _, key := range []string{"error", "message", "details"} {
-			if s, ok := data[key].(string); ok && s != "" {
-				return msg + ": " + s
-			}
-		}
-	}
-	if s, ok := re.Data.(string); ok && s != "" {
-		return msg + ": " + s
-	}
-	return msg
 }

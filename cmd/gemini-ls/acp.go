@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"go.uber.org/zap"
 
@@ -19,33 +17,18 @@ import (
 // JetBrains IDEs and the agent plugins of Neovim and Emacs.
 func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
-	var logs logFlags
-	logs.register(fs, "warn", "info")
-	if code, ok := parseFlags(fs, args, stderr); !ok {
-		return code
-	}
-	log, closeLog, err := logs.logger(stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return 2
-	}
-	defer closeLog()
-	defer func() { _ = log.Sync() }()
-	log.Info("serving ACP on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
-	// As serve: a write after the client died fails instead of killing us.
-	sigpipe := make(chan os.Signal, 1)
-	signal.Notify(sigpipe, syscall.SIGPIPE)
-	defer signal.Stop(sigpipe)
-	if err := acp.Serve(ctx, stdin, stdout, acp.Options{
-		Logger:    log,
-		Version:   version,
-		Getenv:    os.Getenv,
-		LookupEnv: os.LookupEnv,
-	}); err != nil {
-		fmt.Fprintf(stderr, "gemini-ls acp: %v\n", err)
-		return 1
-	}
-	return 0
+	return serveStdio(fs, "ACP", args, stderr, func(log *zap.Logger) int {
+		if err := acp.Serve(ctx, stdin, stdout, acp.Options{
+			Logger:    log,
+			Version:   version,
+			Getenv:    os.Getenv,
+			LookupEnv: os.LookupEnv,
+		}); err != nil {
+			fmt.Fprintf(stderr, "gemini-ls acp: %v\n", err)
+			return 1
+		}
+		return 0
+	})
 }
 
 // acpFlag finds --acp (or -acp) among flags given without a command, the

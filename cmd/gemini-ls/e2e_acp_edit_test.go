@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -328,25 +327,7 @@ func TestACPCancelWhileAsking(t *testing.T) {
 			cfg := editorACP
 			cfg.Answer = func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.Hold }
 			h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo}, cfg: cfg}, c.turn, geminitest.TextTurn("next"))
-			done := make(chan struct{})
-			var res sdk.PromptResponse
-			var perr error
-			go func() {
-				defer close(done)
-				res, perr = h.prompt("go")
-			}()
-			h.client.Wait(h.ctx, "the permission request", func(c *acptest.Client) bool { return len(c.Permissions()) == 1 })
-			if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-done:
-			case <-time.After(2 * time.Second):
-				t.Fatal("the prompt did not answer within 2 s of session/cancel")
-			}
-			if perr != nil || res.StopReason != sdk.StopReasonCancelled {
-				t.Fatalf("the prompt answered %+v, %v; want cancelled", res, perr)
-			}
+			h.cancelMidway("go", "the permission request", func(c *acptest.Client) bool { return len(c.Permissions()) == 1 })
 			if w := h.client.Writes(); len(w) != 0 {
 				t.Errorf("fs/write_text_file requests %+v after a cancel", w)
 			}

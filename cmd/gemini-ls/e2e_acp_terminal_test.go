@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -151,25 +150,7 @@ func TestACPTerminalCancel(t *testing.T) {
 	h := startACP(t, acpSetup{home: shellAllowedHome(t), cfg: acptest.Config{Terminal: true}},
 		shellCall("sleep 30", nil),
 		geminitest.TextTurn("Next answer."))
-	done := make(chan struct{})
-	var res sdk.PromptResponse
-	var perr error
-	go func() {
-		defer close(done)
-		res, perr = h.prompt("Sleep")
-	}()
-	h.client.Wait(h.ctx, "the terminal", func(c *acptest.Client) bool { return len(c.Terminals()) == 1 })
-	if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the prompt did not answer within 2 s of session/cancel")
-	}
-	if perr != nil || res.StopReason != sdk.StopReasonCancelled {
-		t.Fatalf("cancelled prompt answered %+v, %v", res, perr)
-	}
+	h.cancelMidway("Sleep", "the terminal", func(c *acptest.Client) bool { return len(c.Terminals()) == 1 })
 	term := onlyTerminal(t, h.client)
 	if !term.Killed || !term.Released {
 		t.Errorf("terminal killed %v, released %v; want both", term.Killed, term.Released)

@@ -51,19 +51,7 @@ func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	root := t.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	for name, content := range s.files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := newRoot(t, s.files)
 	home := s.home
 	if home == "" {
 		home = t.TempDir()
@@ -131,6 +119,31 @@ func (h *acpHarness) mustPrompt(text string, want sdk.StopReason) sdk.PromptResp
 		h.t.Fatalf("stop reason %q, want %q", res.StopReason, want)
 	}
 	return res
+}
+
+// cancelMidway sends text, waits until started holds, sends
+// session/cancel, and requires the prompt to answer "cancelled" within 2 s.
+func (h *acpHarness) cancelMidway(text, what string, started func(*acptest.Client) bool) {
+	h.t.Helper()
+	done := make(chan struct{})
+	var res sdk.PromptResponse
+	var err error
+	go func() {
+		defer close(done)
+		res, err = h.prompt(text)
+	}()
+	h.client.Wait(h.ctx, what, started)
+	if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
+		h.t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		h.t.Fatal("the prompt did not answer within 2 s of session/cancel")
+	}
+	if err != nil || res.StopReason != sdk.StopReasonCancelled {
+		h.t.Fatalf("the cancelled prompt answered %+v, %v", res, err)
+	}
 }
 
 // functionResponses are the functionResponse parts of model request i.
@@ -204,25 +217,7 @@ func TestACPCancelMidModelCall(t *testing.T) {
 	h := startACP(t, acpSetup{},
 		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Working on"}}, Hang: true},
 		geminitest.TextTurn("Next answer."))
-	done := make(chan struct{})
-	var res sdk.PromptResponse
-	var perr error
-	go func() {
-		defer close(done)
-		res, perr = h.prompt("Do something long")
-	}()
-	h.client.Wait(h.ctx, "the first chunk", func(c *acptest.Client) bool { return strings.Contains(c.MessageText(h.session), "Working on") })
-	if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the prompt did not answer within 2 s of session/cancel")
-	}
-	if perr != nil || res.StopReason != sdk.StopReasonCancelled {
-		t.Fatalf("cancelled prompt answered %+v, %v", res, perr)
-	}
+	h.cancelMidway("Do something long", "the first chunk", func(c *acptest.Client) bool { return strings.Contains(c.MessageText(h.session), "Working on") })
 	h.mustPrompt("And now?", sdk.StopReasonEndTurn)
 	if got := h.client.MessageText(h.session); !strings.HasSuffix(got, "Next answer.") {
 		t.Errorf("message after cancel %q", got)

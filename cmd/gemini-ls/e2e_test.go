@@ -43,19 +43,7 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	root := t.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	for name, content := range s.files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := newRoot(t, s.files)
 	model := geminitest.NewTestServer(t, turns...)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL}
 	if !s.noKey {
@@ -79,6 +67,25 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 		t.Fatalf("initialize: %v", err)
 	}
 	return &harness{t: t, ctx: ctx, model: model, root: root, proc: proc, client: client, log: log}
+}
+
+// newRoot is a workspace root (symlinks resolved) holding files.
+func newRoot(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
 
 func (h *harness) path(name string) string { return filepath.Join(h.root, name) }

@@ -9,6 +9,7 @@ import (
 // flagsOf is every flag each command takes, as its help must show it.
 var flagsOf = map[string][]string{
 	"serve": {"-log-file PATH", "-log-level LEVEL", "-stdio"},
+	"acp":   {"-log-file PATH", "-log-level LEVEL"},
 	"run":   {"-p PROMPT", "-prompt PROMPT", "-C DIR", "-model MODEL", "-approval-mode", "-output-format", "-log-file PATH", "-log-level LEVEL"},
 }
 
@@ -42,7 +43,7 @@ func TestHelpShowsEveryCommand(t *testing.T) {
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 			}
-			for _, name := range []string{"serve", "run", "version", "help"} {
+			for _, name := range []string{"serve", "acp", "run", "version", "help"} {
 				wantCommandHelp(t, stdout, name)
 			}
 			if !strings.Contains(stdout, "GEMINI_API_KEY") {
@@ -53,14 +54,14 @@ func TestHelpShowsEveryCommand(t *testing.T) {
 }
 
 func TestCommandHelp(t *testing.T) {
-	for _, name := range []string{"serve", "run", "version"} {
+	for _, name := range []string{"serve", "acp", "run", "version"} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := runMain(t, name, "--help")
 			if code != 0 || stdout != "" {
 				t.Fatalf("exit %d, stdout %q; want 0 and the help on stderr", code, stdout)
 			}
 			wantCommandHelp(t, stderr, name)
-			if foreign := map[string]string{"serve": "-approval-mode", "run": "-stdio", "version": "-log-file"}[name]; strings.Contains(stderr, foreign) {
+			if foreign := map[string]string{"serve": "-approval-mode", "acp": "-stdio", "run": "-stdio", "version": "-log-file"}[name]; strings.Contains(stderr, foreign) {
 				t.Errorf("%s's help shows another command's flag %s:\n%s", name, foreign, stderr)
 			}
 			// help NAME shows the same on stdout.

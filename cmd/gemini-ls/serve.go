@@ -16,9 +16,23 @@ import (
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
+	return serveStdio(fs, "LSP", args, stderr, func(log *zap.Logger) int {
+		return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
+			Logger:    log,
+			Version:   version,
+			Getenv:    os.Getenv,
+			LookupEnv: os.LookupEnv,
+		})
+	})
+}
+
+// serveStdio is what the protocol servers (serve, acp) share: it parses
+// fs's flags with the log flags added, makes the logger, and runs the
+// server with it, returning its exit status.
+func serveStdio(fs *flag.FlagSet, protocol string, args []string, stderr io.Writer, run func(*zap.Logger) int) int {
 	var logs logFlags
 	logs.register(fs, "warn", "info")
-	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -29,20 +43,15 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	}
 	defer closeLog()
 	defer func() { _ = log.Sync() }()
-	log.Info("serving LSP on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
-	// A write to stdout after the editor died must fail (EPIPE) rather
+	log.Info("serving "+protocol+" on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
+	// A write to stdout after the client died must fail (EPIPE) rather
 	// than kill the process by SIGPIPE: gemini-ls still has shell
 	// commands to kill. Catching the signal, unlike ignoring it, is not
 	// inherited by the commands it runs.
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
-	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
-		Logger:    log,
-		Version:   version,
-		Getenv:    os.Getenv,
-		LookupEnv: os.LookupEnv,
-	})
+	return run(log)
 }
 
 // stdio joins stdin and stdout into the connection the server speaks on.
