@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -310,23 +309,7 @@ func confirmText(req agent.ConfirmRequest) string {
 	case mcp.ConfirmationKind:
 		lang = "json"
 	}
-	return text + "\n\n" + fence(lang, req.Details)
-}
-
-// fence puts text in a Markdown code fence longer than any run of
-// backticks in it.
-func fence(lang, text string) string {
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	marks := strings.Repeat("`", max(3, longest+1))
-	return marks + lang + "\n" + strings.TrimSuffix(text, "\n") + "\n" + marks
+	return text + "\n\n" + tools.Fence(lang, req.Details)
 }
 
 // clientError is an error the client answered, in words for the model

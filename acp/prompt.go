@@ -196,21 +196,12 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 	}
 }
 
-// toolKind is ACP's name for a tool's kind.
+// toolKind is ACP's name for a tool's kind: the same word, for the kinds
+// ACP has.
 func toolKind(k tools.Kind) sdk.ToolKind {
 	switch k {
-	case tools.KindRead:
-		return sdk.ToolKindRead
-	case tools.KindSearch:
-		return sdk.ToolKindSearch
-	case tools.KindEdit:
-		return sdk.ToolKindEdit
-	case tools.KindExecute:
-		return sdk.ToolKindExecute
-	case tools.KindFetch:
-		return sdk.ToolKindFetch
-	case tools.KindThink:
-		return sdk.ToolKindThink
+	case tools.KindRead, tools.KindSearch, tools.KindEdit, tools.KindExecute, tools.KindFetch, tools.KindThink:
+		return sdk.ToolKind(k)
 	}
 	return sdk.ToolKindOther
 }

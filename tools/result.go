@@ -64,7 +64,7 @@ func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangePropos
 
 // diffDisplay is a change shown to the user as a fenced unified diff.
 func diffDisplay(name, before, after string) string {
-	return fence("diff", workspace.UnifiedDiff(name, before, after))
+	return Fence("diff", workspace.UnifiedDiff(name, before, after))
 }
 
 // failure is an expected failure of a call, told to the model as an error.

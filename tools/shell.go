@@ -159,7 +159,7 @@ func (c *shellCall) Execute(ctx context.Context) (Result, error) {
 		if display != "" {
 			display += "\n\n"
 		}
-		display += fence("", output)
+		display += Fence("", output)
 	}
 	return Result{Output: llm, Status: status, Display: display}, nil
 }

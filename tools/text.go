@@ -101,9 +101,9 @@ func cutLine(line string) (string, bool) {
 	return line, false
 }
 
-// fence wraps body in a Markdown code fence longer than any backtick run
-// inside it.
-func fence(lang, body string) string {
+// Fence wraps body in a Markdown code fence longer than any backtick run
+// inside it (for tool displays, and front ends showing a tool's details).
+func Fence(lang, body string) string {
 	longest, run := 0, 0
 	for _, c := range body {
 		if c == '`' {
