@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
 )
 
 // RetryPolicy says how model requests are retried on rate limits (429) and
@@ -42,23 +44,12 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 		p.MaxDelay = 30 * time.Second
 	}
 	if p.Sleep == nil {
-		p.Sleep = sleep
+		p.Sleep = ctxtime.Sleep
 	}
 	if p.Rand == nil {
 		p.Rand = rand.Float64
 	}
 	return p
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // backoff paces the retries of one request: the attempts made and the

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
 )
 
 // UserData is what the setup found: the project requests are billed to and
@@ -159,7 +160,7 @@ func (c *Client) setup(ctx context.Context) (UserData, error) {
 		if polls >= c.cfg.MaxPolls {
 			return UserData{}, fmt.Errorf("onboarding to the %s tier did not finish after %d polls of %s", t.ID, polls, op.Name)
 		}
-		if err := sleep(ctx, c.cfg.PollInterval); err != nil {
+		if err := ctxtime.Sleep(ctx, c.cfg.PollInterval); err != nil {
 			return UserData{}, err
 		}
 		data, err := c.get(ctx, c.base+"/"+strings.TrimPrefix(op.Name, "/"))
@@ -208,15 +209,4 @@ func ineligibleOrProjectRequired(load loadResponse) error {
 		return errors.New(strings.Join(reasons, ", "))
 	}
 	return ErrProjectIDRequired
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
