@@ -23,6 +23,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
 )
 
 // command is one slash command.
@@ -161,9 +162,6 @@ func size(n int) string {
 	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }
 
-// mcpOrigin is what an MCP server's tool tells of itself.
-type mcpOrigin interface{ MCPOrigin() (server, tool string) }
-
 // toolsCommand lists the tools the next request declares, once the MCP
 // servers have listed theirs (as the first prompt waits for them).
 func (sess *session) toolsCommand(ctx context.Context, _ string) (sdk.PromptResponse, error) {
@@ -178,7 +176,7 @@ func (sess *session) toolsCommand(ctx context.Context, _ string) (sdk.PromptResp
 			continue // an MCP server died meanwhile
 		}
 		fmt.Fprintf(&b, "- `%s`", name)
-		if m, ok := t.(mcpOrigin); ok {
+		if m, ok := t.(toolset.MCPTool); ok {
 			server, _ := m.MCPOrigin()
 			fmt.Fprintf(&b, " (MCP server `%s`)", server)
 		}
@@ -210,7 +208,7 @@ func (sess *session) mcpCommand(ctx context.Context, _ string) (sdk.PromptRespon
 	toolsOf := map[string][]string{}
 	for _, name := range reg.Names() {
 		if t, ok := reg.Get(name); ok {
-			if m, ok := t.(mcpOrigin); ok {
+			if m, ok := t.(toolset.MCPTool); ok {
 				server, _ := m.MCPOrigin()
 				toolsOf[server] = append(toolsOf[server], "`"+name+"`")
 			}
@@ -274,12 +272,7 @@ func (sess *session) initCommand(ctx context.Context, _ string) (sdk.PromptRespo
 	if _, err := os.Lstat(filepath.Join(sess.cwd, "GEMINI.md")); err == nil {
 		return sess.done(ctx, "A GEMINI.md file already exists in this directory. No changes were made.")
 	}
-	sess.waitForServers(ctx)
-	res, err := sess.agent.Prompt(ctx, agent.Input{Text: initPrompt}, func(e agent.Event) { sess.emit(ctx, e) })
-	if err != nil {
-		return sdk.PromptResponse{}, fmt.Errorf("running /init: %w", err)
-	}
-	return sess.answer(ctx, res)
+	return sess.runTurn(ctx, agent.Input{Text: initPrompt})
 }
 
 // initPrompt is Gemini CLI's /init prompt (packages/core/src/commands/init.ts).

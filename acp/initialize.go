@@ -56,7 +56,7 @@ func (s *server) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk
 		known = known || m.Agent.Id == method
 	}
 	if !known {
-		return sdk.AuthenticateResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown auth method %q", p.MethodId)})
+		return sdk.AuthenticateResponse{}, invalidParams(fmt.Sprintf("unknown auth method %q", p.MethodId))
 	}
 	key, _ := p.Meta["api-key"].(string)
 	getenv := s.getenv(key)

@@ -83,10 +83,7 @@ func notFound(id sdk.SessionId) error {
 // retire ends session id if it is live here, and waits for its prompt to
 // end (and save). The session never runs a prompt again: its turn is kept.
 func (s *server) retire(ctx context.Context, id sdk.SessionId) {
-	s.mu.Lock()
-	old, ok := s.sessions[string(id)]
-	delete(s.sessions, string(id))
-	s.mu.Unlock()
+	old, ok := s.take(id)
 	if !ok {
 		return
 	}
@@ -278,7 +275,7 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	root := ""
 	if p.Cwd != nil && *p.Cwd != "" {
 		if !filepath.IsAbs(*p.Cwd) {
-			return sdk.ListSessionsResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", *p.Cwd)})
+			return sdk.ListSessionsResponse{}, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", *p.Cwd))
 		}
 		// Sessions are filed under their workspace root, symlinks resolved.
 		root = filepath.Clean(*p.Cwd)
@@ -290,7 +287,7 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	if p.Cursor != nil && *p.Cursor != "" {
 		c, err := parseCursor(*p.Cursor)
 		if err != nil {
-			return sdk.ListSessionsResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+			return sdk.ListSessionsResponse{}, invalidParams(err.Error())
 		}
 		after = &c
 	}

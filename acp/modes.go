@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -59,8 +60,8 @@ func modeOf(mode tools.ApprovalMode) approvalMode {
 // previews, which need an account with access). Gemini CLI's "auto" is
 // left out: gemini-ls has no model router.
 var knownModels = []struct{ id, description string }{
-	{"gemini-2.5-pro", "The most capable 2.5 model"},
-	{"gemini-2.5-flash", "Fast and capable"},
+	{agent.DefaultModel, "The most capable 2.5 model"},
+	{agent.DefaultFallbackModel, "Fast and capable"},
 	{"gemini-3.1-flash-lite", "The fastest and cheapest"},
 	{"gemini-3-pro-preview", "Preview; needs access to preview models"},
 	{"gemini-3-flash-preview", "Preview; needs access to preview models"},
@@ -142,7 +143,7 @@ func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest
 func (sess *session) setMode(id string) error {
 	m, ok := modeByID(id)
 	if !ok {
-		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q: the modes are %s", id, modeList())})
+		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, modeList()))
 	}
 	sess.built.Agent.SetApprovalMode(m.mode)
 	sess.log.Info("approval mode changed")
@@ -163,7 +164,7 @@ func modeList() string {
 func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
 	v := p.ValueId
 	if v == nil {
-		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "the mode and the model take a value id, not a boolean"})
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams("the mode and the model take a value id, not a boolean")
 	}
 	sess, err := s.lookup(v.SessionId)
 	if err != nil {
@@ -178,12 +179,12 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 		sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.built.Agent.ApprovalMode()).id}})
 	case configModel:
 		if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == value }) {
-			return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown model %q: choose one of the option's values", value)})
+			return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown model %q: choose one of the option's values", value))
 		}
 		sess.built.Agent.SetModel(value)
 		sess.log.Info("model changed")
 	default:
-		return sdk.SetSessionConfigOptionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: the options are %s and %s", v.ConfigId, configMode, configModel)})
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown config option %q: the options are %s and %s", v.ConfigId, configMode, configModel))
 	}
 	return sdk.SetSessionConfigOptionResponse{ConfigOptions: sess.configOptions()}, nil
 }

@@ -150,22 +150,16 @@ func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (too
 func (sess *session) land(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
 	fs := sess.srv.capabilities().Fs
 	if !fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
-		if err := workspace.WriteFile(ctx, change, change.After); err != nil {
-			if !errors.Is(err, workspace.ErrStale) {
-				return tools.Decision{}, err
-			}
-			reason := err.Error()
-			if !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
-				// The change was made from the editor's buffer, which
-				// may hold unsaved changes disk does not: writing disk
-				// would put them there behind the editor's back.
-				reason = "the change was made from the editor's buffer, and the file on disk does not hold that text " +
-					"(unsaved changes in the editor, or the file changed on disk); this editor cannot take changes " +
-					"through fs/write_text_file, so gemini-ls writes disk only when it holds what the editor showed"
-			}
-			return tools.Decision{Outcome: tools.Stale, Reason: reason}, nil
+		d, err := tools.LandOnDisk(ctx, change)
+		if err == nil && d.Outcome == tools.Stale && !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
+			// The change was made from the editor's buffer, which may
+			// hold unsaved changes disk does not: writing disk would put
+			// them there behind the editor's back.
+			d.Reason = "the change was made from the editor's buffer, and the file on disk does not hold that text " +
+				"(unsaved changes in the editor, or the file changed on disk); this editor cannot take changes " +
+				"through fs/write_text_file, so gemini-ls writes disk only when it holds what the editor showed"
 		}
-		return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+		return d, err
 	}
 	reason, now, err := sess.staleReason(ctx, change)
 	if err != nil {

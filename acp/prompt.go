@@ -28,7 +28,7 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	}
 	in, err := sess.input(p.Prompt)
 	if err != nil {
-		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return sdk.PromptResponse{}, invalidParams(err.Error())
 	}
 	// The prompt ends with the connection too, whatever the SDK does.
 	ctx, cancel := context.WithCancel(ctx)
@@ -54,6 +54,12 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return res, err
 	}
 	sess.tail = ""
+	return sess.runTurn(ctx, in)
+}
+
+// runTurn sends in to the model, once the MCP servers are up, streams the
+// turn to the client and answers how it ended.
+func (sess *session) runTurn(ctx context.Context, in agent.Input) (sdk.PromptResponse, error) {
 	sess.waitForServers(ctx)
 	res, err := sess.agent.Prompt(ctx, in, func(e agent.Event) { sess.emit(ctx, e) })
 	if err != nil {

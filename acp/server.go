@@ -82,3 +82,9 @@ func (s *server) capabilities() sdk.ClientCapabilities {
 	defer s.mu.Unlock()
 	return s.client
 }
+
+// invalidParams is the JSON-RPC error for a request whose params cannot be
+// used, saying why.
+func invalidParams(why string) error {
+	return sdk.NewInvalidParams(map[string]any{"error": why})
+}

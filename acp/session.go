@@ -59,10 +59,7 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 // CloseSession cancels the session's prompt and ends its agent: its MCP
 // servers and terminals. Its saved history stays for session/load.
 func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
-	s.mu.Lock()
-	sess, ok := s.sessions[string(p.SessionId)]
-	delete(s.sessions, string(p.SessionId))
-	s.mu.Unlock()
+	sess, ok := s.take(p.SessionId)
 	if !ok {
 		return sdk.CloseSessionResponse{}, unknownSession(p.SessionId)
 	}
@@ -74,14 +71,14 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 // to the server (start does that).
 func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 	if !filepath.IsAbs(cwd) {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", cwd)})
+		return nil, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", cwd))
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %s is not a directory", cwd)})
+		return nil, invalidParams(fmt.Sprintf("cwd %s is not a directory", cwd))
 	}
 	overlay, err := mcpOverlay(servers)
 	if err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return nil, invalidParams(err.Error())
 	}
 	s.mu.Lock()
 	if s.authType != "" {
@@ -90,7 +87,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 	s.mu.Unlock()
 	sess := &session{srv: s, cwd: cwd, log: s.log, turn: make(chan struct{}, 1), attached: make(map[string][]sdk.ToolCallContent)}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return nil, invalidParams(err.Error())
 	}
 	built, err := setup.Build(s.life, setup.Options{
 		Workspace: sess.ws,
@@ -98,7 +95,6 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		LookupEnv: s.lookupEnv(),
 		Version:   s.opts.Version,
 		Logger:    s.log,
-		Warn:      func(what string, err error) { s.log.Warn(what, zap.Error(err)) },
 		Proposer:  sess.proposer(),
 		Confirmer: sess.confirmer(),
 		Overlay:   overlay,
@@ -107,7 +103,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		ShellRunner: sess.shellRunner(),
 	})
 	if err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return nil, invalidParams(err.Error())
 	}
 	if built.AuthErr != nil {
 		built.Close()
@@ -129,6 +125,15 @@ func (sess *session) start(as *agent.Session) {
 	sess.announce()
 }
 
+// take removes live session id from the server, for its caller to end.
+func (s *server) take(id sdk.SessionId) (*session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[string(id)]
+	delete(s.sessions, string(id))
+	return sess, ok
+}
+
 // lookup returns the live session id.
 func (s *server) lookup(id sdk.SessionId) (*session, error) {
 	s.mu.Lock()
@@ -141,7 +146,7 @@ func (s *server) lookup(id sdk.SessionId) (*session, error) {
 }
 
 func unknownSession(id sdk.SessionId) error {
-	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("no session %q: create one with session/new or load it with session/load", id)})
+	return invalidParams(fmt.Sprintf("no session %q: create one with session/new or load it with session/load", id))
 }
 
 // close cancels the running prompt and stops the session's agent.

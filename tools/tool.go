@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 
 	"google.golang.org/genai"
 
@@ -150,6 +151,19 @@ type Decision struct {
 	Content string
 	// Reason explains Declined or Stale in words for the model.
 	Reason string
+}
+
+// LandOnDisk writes an allowed change to disk, for the proposers with no
+// editor to land it in: applied, or stale when disk no longer holds what
+// the change was made from (workspace.WriteFile's check), with why.
+func LandOnDisk(ctx context.Context, change workspace.FileChange) (Decision, error) {
+	if err := workspace.WriteFile(ctx, change, change.After); err != nil {
+		if errors.Is(err, workspace.ErrStale) {
+			return Decision{Outcome: Stale, Reason: err.Error()}, nil
+		}
+		return Decision{}, err
+	}
+	return Decision{Outcome: Applied, Content: change.After}, nil
 }
 
 // ChangeProposer confirms and applies file changes. Each front end has one.

@@ -154,13 +154,7 @@ func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) 
 	if err := ctx.Err(); err != nil {
 		return tools.Decision{}, err
 	}
-	if err := workspace.WriteFile(ctx, change, change.After); err != nil {
-		if errors.Is(err, workspace.ErrStale) {
-			return tools.Decision{Outcome: tools.Stale, Reason: err.Error()}, nil
-		}
-		return tools.Decision{}, err
-	}
-	return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+	return tools.LandOnDisk(ctx, change)
 }
 
 // nobodyToAsk refuses calls that need approval, saying how to allow them.
