@@ -187,3 +187,13 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 		t.Errorf("Load error = %v", err)
 	}
 }
+
+// Gemini CLI's top-level useWriteTodos is read as it writes it.
+func TestLoadUseWriteTodos(t *testing.T) {
+	home := t.TempDir()
+	writeSettings(t, home, `{"useWriteTodos": false}`)
+	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	if err != nil || s.UseWriteTodos == nil || *s.UseWriteTodos {
+		t.Errorf("Load = %v, %v; want useWriteTodos false", s.UseWriteTodos, err)
+	}
+}

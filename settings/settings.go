@@ -18,6 +18,9 @@ type Settings struct {
 	Context      Context              `json:"context"`
 	Security     Security             `json:"security"`
 	MCPServers   map[string]MCPServer `json:"mcpServers"`
+	// UseWriteTodos offers the model write_todos, its to-do list; on unless
+	// false, as in Gemini CLI.
+	UseWriteTodos *bool `json:"useWriteTodos"`
 
 	// untrusted are the roots that are not trusted folders; Load sets it.
 	untrusted map[string]bool

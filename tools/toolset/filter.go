@@ -26,6 +26,7 @@ var geminiClassNames = map[string][]string{
 	tools.WebFetchName:      {"WebFetchTool"},
 	tools.WebSearchName:     {"WebSearchTool"},
 	tools.MemoryName:        {"MemoryTool"},
+	tools.WriteTodosName:    {"WriteTodosTool"},
 }
 
 // builtinNames is every name a built-in tool answers to in settings.

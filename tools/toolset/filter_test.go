@@ -53,6 +53,28 @@ func TestExcludeRemovesBuiltinTools(t *testing.T) {
 	}
 }
 
+// useWriteTodos: false takes write_todos away, as Gemini CLI does; its
+// class name counts in tools.core.
+func TestUseWriteTodos(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		use  *bool
+		want bool
+	}{{nil, true}, {new(true), true}, {new(false), false}} {
+		set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Settings: settings.Settings{UseWriteTodos: c.use}, Getenv: func(string) string { return "" }})
+		if _, got := set.Registry.Get("write_todos"); got != c.want {
+			t.Errorf("useWriteTodos %v: write_todos offered %v, want %v", c.use, got, c.want)
+		}
+		set.Close()
+	}
+	if got := build(t, settings.Tools{Core: []string{"WriteTodosTool"}}).Registry.Names(); !slices.Equal(got, []string{"write_todos"}) {
+		t.Errorf("tools.core [WriteTodosTool]: %q", got)
+	}
+}
+
 func TestExcludeRemovesDiscoveredTools(t *testing.T) {
 	discover, err := filepath.Abs("../discovered/testdata/discover.sh")
 	if err != nil {

@@ -55,6 +55,9 @@ func Build(ctx context.Context, c Config) *Set {
 		builtin = append(builtin, t.Name())
 	}
 	keep := newFilter(c.Settings.Tools)
+	if use := c.Settings.UseWriteTodos; use != nil && !*use {
+		keep.exclude[tools.WriteTodosName] = true
+	}
 	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...)}
 	if c.Settings.Tools.DiscoveryCommand != "" {
 		set.discovery = startDiscovery(ctx, discovered.Config{
