@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -291,8 +293,10 @@ func TestMCPToolsHeadless(t *testing.T) {
 }
 
 // everythingServer is the command line of the reference MCP server from
-// the npm registry, @modelcontextprotocol/server-everything, installed
-// into the user's cache on first use. Only a missing node skips.
+// the npm registry, @modelcontextprotocol/server-everything, at the version
+// testdata/everything's lockfile pins. npm ci installs it into the user's
+// cache on first use, in a directory named by the lockfile's hash, so a new
+// pin gets a fresh install. Only a missing node skips.
 func everythingServer(t *testing.T) []string {
 	t.Helper()
 	node, err := exec.LookPath("node")
@@ -303,7 +307,13 @@ func everythingServer(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(cache, "gemini-ls", "npm")
+	src := filepath.Join("testdata", "everything")
+	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(lock)
+	dir := filepath.Join(cache, "gemini-ls", "npm-everything-"+hex.EncodeToString(sum[:6]))
 	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	if _, err := os.Stat(script); err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -311,9 +321,19 @@ func everythingServer(t *testing.T) []string {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", dir, "--no-audit", "--no-fund", "@modelcontextprotocol/server-everything")
+		for _, name := range []string{"package.json", "package-lock.json"} {
+			data, err := os.ReadFile(filepath.Join(src, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("installing @modelcontextprotocol/server-everything: %v\n%s", err, out)
+			t.Fatalf("installing @modelcontextprotocol/server-everything from %s's lockfile: %v\n%s", src, err, out)
 		}
 	}
 	return []string{node, script, "stdio"}
