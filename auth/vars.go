@@ -24,24 +24,32 @@ const (
 )
 
 var (
-	// location is a Google Cloud region or multi-region name (us-central1,
-	// europe-west4, us, global): one DNS label of lowercase letters, digits
-	// and hyphens, so it cannot leave the googleapis.com host it is put in.
-	location = regexp.MustCompile(`^[a-z](?:[a-z0-9-]*[a-z0-9])?$`)
-	// project is a project ID as Google allows it (6 to 30 lowercase
+	// regionName is a Google Cloud region or multi-region name
+	// (us-central1, europe-west4, us, global): one DNS label of lowercase
+	// letters, digits and hyphens, so it cannot leave the googleapis.com
+	// host it is put in.
+	regionName = regexp.MustCompile(`^[a-z](?:[a-z0-9-]*[a-z0-9])?$`)
+	// projectID is a project ID as Google allows it (6 to 30 lowercase
 	// letters, digits and hyphens, starting with a letter and not ending
 	// with a hyphen), optionally in the legacy domain-scoped form
 	// example.com:my-project, or a project number, which Vertex AI paths
-	// accept too (Code Assist refuses numbers itself, in Gemini CLI's words).
-	// None of them holds a slash, so none leaves its path segment.
-	project = regexp.MustCompile(`^(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$|^[1-9][0-9]{0,19}$`)
+	// accept too (Code Assist refuses numbers itself, in Gemini CLI's
+	// words). None of them holds a slash, so none leaves its path segment.
+	projectID = regexp.MustCompile(`^(?:` + domainName + `:)?` + bareProjectID + `$|^` + projectNumber + `$`)
+)
+
+const (
+	bareProjectID = `[a-z][a-z0-9-]{4,28}[a-z0-9]`
+	domainLabel   = `[a-z0-9](?:[a-z0-9-]*[a-z0-9])?`
+	domainName    = `(?:` + domainLabel + `\.)+` + domainLabel
+	projectNumber = `[1-9][0-9]{0,19}`
 )
 
 // checkLocation checks that value, the variable name's, is a region name;
 // "" (unset) passes. The value itself is not quoted back: it may be
 // anything, of any length.
 func checkLocation(name, value string) error {
-	if value != "" && (len(value) > maxLocation || !location.MatchString(value)) {
+	if value != "" && (len(value) > maxLocation || !regionName.MatchString(value)) {
 		return errors.New(name + " is not a Google Cloud region name. Set it to a region such as us-central1 or europe-west4, or to global: lowercase letters, digits and hyphens.")
 	}
 	return nil
@@ -50,7 +58,7 @@ func checkLocation(name, value string) error {
 // checkProject checks that value, the variable name's, is a project ID;
 // "" (unset) passes.
 func checkProject(name, value string) error {
-	if value != "" && (len(value) > maxProject || !project.MatchString(value)) {
+	if value != "" && (len(value) > maxProject || !projectID.MatchString(value)) {
 		return errors.New(name + " is not a Google Cloud project ID. Set it to your project's ID, such as my-project-123: 6 to 30 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.")
 	}
 	return nil
