@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -93,7 +94,10 @@ func (e *Error) Error() string { return e.Message }
 // credentials. getenv reads the environment (the process's with .env
 // layered under it, or a fake in tests); the cached Google login is looked
 // for in Gemini CLI's user directory (settings.UserDir of getenv).
-// Missing credentials and an unknown type are an *Error.
+// Missing credentials, an unknown type and a variable the type reads that
+// is not of its form (a location that is not a region name, a project
+// that is not a project ID, a base URL that is not an http(s) URL) are an
+// *Error; endpoints are built only from values that passed.
 func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	a := Auth{Type: strings.TrimSpace(selectedType), Source: FromSettings, Proxy: proxyFunc(env)}
@@ -106,27 +110,44 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	}
 	switch a.Type {
 	case GeminiAPIKey:
-		key := env("GEMINI_API_KEY")
+		key, baseURL := env("GEMINI_API_KEY"), env("GOOGLE_GEMINI_BASE_URL")
 		if key == "" {
 			return Auth{}, &Error{Type: a.Type, Message: missingGeminiKey}
 		}
+		if err := checkBaseURL("GOOGLE_GEMINI_BASE_URL", baseURL); err != nil {
+			return Auth{}, a.invalid(err)
+		}
 		a.Config = genai.ClientConfig{Backend: genai.BackendGeminiAPI, APIKey: key}
-		a.Config.HTTPOptions.BaseURL = env("GOOGLE_GEMINI_BASE_URL")
+		a.Config.HTTPOptions.BaseURL = baseURL
 	case VertexAI:
 		a.Config = genai.ClientConfig{Backend: genai.BackendVertexAI}
 		project, location, key := env("GOOGLE_CLOUD_PROJECT"), env("GOOGLE_CLOUD_LOCATION"), env("GOOGLE_API_KEY")
+		baseURL := env("GOOGLE_VERTEX_BASE_URL")
+		// Checked even when express mode leaves them unused: a value that
+		// is set and malformed is a mistake to report, not to pass over.
+		if err := cmp.Or(checkProject("GOOGLE_CLOUD_PROJECT", project), checkLocation("GOOGLE_CLOUD_LOCATION", location),
+			checkBaseURL("GOOGLE_VERTEX_BASE_URL", baseURL)); err != nil {
+			return Auth{}, a.invalid(err)
+		}
 		switch {
 		case project != "" && location != "":
 			// Credentials come from Application Default Credentials.
 			a.Config.Project, a.Config.Location = project, location
 		case key != "":
+			// genai fills a project and location missing here from the
+			// process environment, but drops them again in favour of
+			// this key (an explicit key wins over implicit ones).
 			a.Config.APIKey = key
 		default:
 			return Auth{}, &Error{Type: a.Type, Message: missingVertex}
 		}
-		a.Config.HTTPOptions.BaseURL = env("GOOGLE_VERTEX_BASE_URL")
+		a.Config.HTTPOptions.BaseURL = baseURL
 	case OAuthPersonal, CloudShell, ComputeADC:
-		a.CodeAssist = CodeAssist{Endpoint: env("CODE_ASSIST_ENDPOINT"), Project: codeAssistProject(env)}
+		projectVar, project := codeAssistProject(env)
+		a.CodeAssist = CodeAssist{Endpoint: env("CODE_ASSIST_ENDPOINT"), Project: project}
+		if err := cmp.Or(checkProject(projectVar, project), checkBaseURL("CODE_ASSIST_ENDPOINT", a.CodeAssist.Endpoint)); err != nil {
+			return Auth{}, a.invalid(err)
+		}
 		if a.Type == OAuthPersonal {
 			userDir := settings.UserDir(getenv)
 			if userDir == "" {
@@ -168,12 +189,18 @@ func isTrue(v string) bool {
 	return v == "true" || v == "1"
 }
 
-// codeAssistProject is the project setup.ts asks Code Assist for.
-func codeAssistProject(env func(string) string) string {
+// codeAssistProject is the project setup.ts asks Code Assist for, and the
+// variable it came from.
+func codeAssistProject(env func(string) string) (name, value string) {
 	if p := env("GOOGLE_CLOUD_PROJECT"); p != "" {
-		return p
+		return "GOOGLE_CLOUD_PROJECT", p
 	}
-	return env("GOOGLE_CLOUD_PROJECT_ID")
+	return "GOOGLE_CLOUD_PROJECT_ID", env("GOOGLE_CLOUD_PROJECT_ID")
+}
+
+// invalid is the *Error of a's type for a malformed variable.
+func (a Auth) invalid(err error) error {
+	return &Error{Type: a.Type, Message: err.Error()}
 }
 
 // proxyFunc reads the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY,

@@ -16,6 +16,14 @@
 //   - Nothing is read from the network, and no credential file beyond a
 //     stat, until the first request: a front end makes its generator while
 //     the editor waits.
+//   - A variable that becomes part of an endpoint is held to its form by
+//     Resolve, wherever it came from (the process, a .env file an
+//     untrusted workspace may write): GOOGLE_CLOUD_LOCATION a region name,
+//     GOOGLE_CLOUD_PROJECT(_ID) a project ID, the base URLs http(s) URLs
+//     (vars.go). The Vertex AI host genai makes of the location, which
+//     the user's Application Default Credentials token goes to, is thus
+//     always Google's; the generator checks the location again before it
+//     mints that token. Errors name the variable, never its value.
 //   - Status never carries a secret: a key or token is reported as "set".
 //   - Every request of every backend goes through one transport: the proxy
 //     the environment names, the User-Agent gemini-ls/<version>, and an

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
@@ -118,6 +119,11 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	if cfg.Backend == genai.BackendVertexAI && cfg.APIKey == "" && cfg.Credentials == nil {
 		// What genai does for Vertex AI without a client of its own, done
 		// here so that the proxy and Retry-After transport stay under it.
+		// The token goes to the host genai makes of the location: an Auth
+		// not made by Resolve is held to its checks too.
+		if err := cmp.Or(checkProject("the Vertex AI project", cfg.Project), checkLocation("the Vertex AI location", cfg.Location)); err != nil {
+			return nil, err
+		}
 		creds, err := detectADC(a.CredentialsFile, []string{"https://www.googleapis.com/auth/cloud-platform"}, plain)
 		if err != nil {
 			return nil, err

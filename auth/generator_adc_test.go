@@ -53,7 +53,7 @@ func newADC(t *testing.T, turns ...geminitest.Turn) *adc {
 	a.model = geminitest.NewTestServer(t, turns...)
 	a.auth, err = auth.Resolve("", env(map[string]string{
 		"GOOGLE_GENAI_USE_VERTEXAI": "true",
-		"GOOGLE_CLOUD_PROJECT":      "p",
+		"GOOGLE_CLOUD_PROJECT":      "my-project",
 		"GOOGLE_CLOUD_LOCATION":     "us-central1",
 		"GOOGLE_VERTEX_BASE_URL":    a.model.URL,
 	}))

@@ -384,7 +384,7 @@ func TestCredentialsFileFromGetenv(t *testing.T) {
 		odd:     `has type "api_key", not one of Application Default Credentials' types`,
 		notFile: "not a regular file",
 	} {
-		a := resolve(t, "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "l", "GOOGLE_VERTEX_BASE_URL": "http://127.0.0.1:9", "GOOGLE_APPLICATION_CREDENTIALS": file})
+		a := resolve(t, "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://127.0.0.1:9", "GOOGLE_APPLICATION_CREDENTIALS": file})
 		_, err := auth.NewGenerator(a).GenerateContent(context.Background(), "m", genai.Text("x"), nil)
 		if err == nil || !strings.HasPrefix(err.Error(), "creating vertex-ai client: ") || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), file) {
 			t.Errorf("%s: err = %v", file, err)

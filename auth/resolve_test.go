@@ -79,9 +79,9 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "vertex with project and location",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "p", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://v"},
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "my-project", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://v"},
 			want: auth.Auth{Type: "vertex-ai", Source: "environment", Config: genai.ClientConfig{
-				Backend: genai.BackendVertexAI, Project: "p", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://v"},
+				Backend: genai.BackendVertexAI, Project: "my-project", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://v"},
 			}},
 		},
 		{
@@ -91,7 +91,7 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name:    "vertex without credentials",
-			vars:    map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_PROJECT": "p", "GEMINI_API_KEY": "k"},
+			vars:    map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_PROJECT": "my-project", "GEMINI_API_KEY": "k"},
 			wantErr: missingVertex,
 		},
 		{
@@ -107,8 +107,8 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "GCA wins over Vertex AI and a key, as in Gemini CLI",
-			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "CODE_ASSIST_ENDPOINT": "http://ca", "GOOGLE_CLOUD_PROJECT_ID": "proj"},
-			want: auth.Auth{Type: "oauth-personal", Source: "environment", CodeAssist: auth.CodeAssist{Endpoint: "http://ca", Project: "proj", CredsPath: credsPath}},
+			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "CODE_ASSIST_ENDPOINT": "http://ca", "GOOGLE_CLOUD_PROJECT_ID": "my-project"},
+			want: auth.Auth{Type: "oauth-personal", Source: "environment", CodeAssist: auth.CodeAssist{Endpoint: "http://ca", Project: "my-project", CredsPath: credsPath}},
 		},
 		{
 			name:     "settings win over the environment",
@@ -124,8 +124,8 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "Cloud Shell from the environment",
-			vars: map[string]string{"CLOUD_SHELL": "true", "GOOGLE_CLOUD_PROJECT": "p"},
-			want: auth.Auth{Type: "cloud-shell", Source: "environment", CodeAssist: auth.CodeAssist{Project: "p"}},
+			vars: map[string]string{"CLOUD_SHELL": "true", "GOOGLE_CLOUD_PROJECT": "my-project"},
+			want: auth.Auth{Type: "cloud-shell", Source: "environment", CodeAssist: auth.CodeAssist{Project: "my-project"}},
 		},
 		{
 			name:     "an unknown type",
@@ -177,7 +177,7 @@ func TestStatus(t *testing.T) {
 	}{
 		{"key from the environment", "", map[string]string{"GEMINI_API_KEY": "secret-key", "HOME": t.TempDir()},
 			auth.Report{Type: "gemini-api-key", Source: "environment", Usable: true, Variables: []string{"GEMINI_API_KEY"}, Files: []string{}}},
-		{"vertex from settings, incomplete", "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "p", "GEMINI_API_KEY": "secret-key"},
+		{"vertex from settings, incomplete", "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GEMINI_API_KEY": "secret-key"},
 			auth.Report{Type: "vertex-ai", Source: "settings", Problem: missingVertex, Variables: []string{"GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"}, Files: []string{}}},
 		{"nothing", "", map[string]string{},
 			auth.Report{Type: "gemini-api-key", Source: "default", Problem: missingKey, Variables: []string{}, Files: []string{}}},

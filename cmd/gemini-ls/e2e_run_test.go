@@ -675,7 +675,7 @@ func TestRunWithoutCredentials(t *testing.T) {
 	// or a Gemini key is not enough.
 	for name, extra := range map[string][]string{
 		"vertex":              {"GOOGLE_GENAI_USE_VERTEXAI=true"},
-		"vertex project only": {"GOOGLE_GENAI_USE_VERTEXAI=true", "GOOGLE_CLOUD_PROJECT=p"},
+		"vertex project only": {"GOOGLE_GENAI_USE_VERTEXAI=true", "GOOGLE_CLOUD_PROJECT=my-project"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHeadless(t, nil)
