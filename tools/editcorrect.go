@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // How replace finds where old_string belongs. Models get old_string wrong
@@ -37,16 +38,22 @@ func (s matchStage) what() string {
 	case stageLineEndings:
 		return "converting its line endings to the file's"
 	case stageUnescape:
-		return "unescaping the over-escaped old_string and new_string"
+		return "unescaping old_string and new_string"
 	case stageIndentation:
-		return "comparing line by line, ignoring leading and trailing whitespace (new_string was re-indented to the file's indentation)"
+		return "comparing line by line, ignoring leading and trailing whitespace" + reindented
 	case stageWhitespace:
-		return "comparing line by line, ignoring whitespace differences within lines (new_string was re-indented to the file's indentation)"
+		return "comparing line by line, ignoring whitespace differences within lines" + reindented
 	case stageLLM:
 		return "an LLM correction of old_string and new_string"
 	}
 	return "exact match"
 }
+
+// reindented says what the line-by-line stages do to new_string (see
+// reindent).
+const reindented = " (new_string was re-indented to the matched block: on every line, the indentation of its first line became that of the block's first line, " +
+	"deeper lines keeping their extra indentation (converted to the file's where old_string's own lines show the file indents them differently), " +
+	"and lines indented less than its first line were put at the block's first line's indentation)"
 
 // splice is one replacement: text[start:end] becomes with.
 type splice struct {
@@ -57,9 +64,10 @@ type splice struct {
 // located is what the first stage that found old_string found.
 type located struct {
 	stage matchStage
-	// unescaped: the indentation or whitespace stage matched the
-	// unescaped old_string (and used the unescaped new_string).
-	unescaped bool
+	// unescaped is how old_string and new_string were unescaped before
+	// matching: always for stageUnescape, maybe for the line-by-line
+	// stages, never for the others.
+	unescaped unescaping
 	splices   []splice // ascending, one per occurrence
 }
 
@@ -76,11 +84,18 @@ func (l located) note() string {
 	if l.silent() {
 		return ""
 	}
-	how := l.stage.what()
-	if l.unescaped {
-		how = stageUnescape.what() + ", then " + how
+	return "old_string matched after " + l.how() + "."
+}
+
+// how describes the stage's matching, with the unescaping it used.
+func (l located) how() string {
+	switch {
+	case l.unescaped == unescapeNone:
+		return l.stage.what()
+	case l.stage == stageUnescape:
+		return l.unescaped.what()
 	}
-	return "old_string matched after " + how + "."
+	return l.unescaped.what() + ", then " + l.stage.what()
 }
 
 // overlapping reports whether two occurrences share text; replacing both
@@ -132,8 +147,7 @@ func locate(text, old, new string) (loc located, ok bool) {
 		return lines
 	}
 	oldLF, newLF := toLF(old), toLF(new)
-	unOld, unNew := unescapeOnce(oldLF), unescapeOnce(newLF)
-	overEscaped := unOld != oldLF
+	readings := readingsOf(oldLF, newLF)
 	for _, stage := range deterministicStages {
 		switch stage {
 		case stageExact:
@@ -150,19 +164,13 @@ func locate(text, old, new string) (loc located, ok bool) {
 		case stageUnescape:
 			// Reached only when old_string did not match as written, so
 			// an old_string that matches literally is never "fixed".
-			if !overEscaped {
-				continue
-			}
-			loc = located{stage: stage, splices: lfv().find(unOld, unNew)}
+			loc = firstFound(stage, readings[1:], func(old, new string) []splice { return lfv().find(old, new) })
 		case stageIndentation, stageWhitespace:
 			norm := strings.TrimSpace
 			if stage == stageWhitespace {
 				norm = squeezeSpace
 			}
-			loc = located{stage: stage, splices: byLine().match(oldLF, newLF, norm)}
-			if len(loc.splices) == 0 && overEscaped {
-				loc = located{stage: stage, unescaped: true, splices: byLine().match(unOld, unNew, norm)}
-			}
+			loc = firstFound(stage, readings, func(old, new string) []splice { return byLine().match(old, new, norm) })
 		}
 		if len(loc.splices) > 0 {
 			return loc, true
@@ -237,11 +245,131 @@ func withEOL(replaced, replacement string) string {
 	return replacement
 }
 
-// unescapeOnce undoes one level of string escaping, the way a model's
-// over-escaped argument was escaped: \n \t \r \" \' \` \\ become what they
-// stand for, and any other backslash is kept. One level exactly, so a
-// backslash that was escaped along with everything else (\\n, meaning
-// the two characters \n in code) comes out as written in the file.
+// unescaping is a way of reading an over-escaped old_string and
+// new_string back.
+type unescaping int
+
+const (
+	unescapeNone unescaping = iota
+	// unescapeRuns is Gemini CLI's reading (unescapeStringForGeminiBug):
+	// a run of backslashes before n, t, r, a quote, a backtick, a
+	// backslash or a line break is one escape, so \\n is a line break.
+	unescapeRuns
+	// unescapeOneLevel undoes exactly one level, for a model that escaped
+	// a backslash of the code along with everything else: \\n is the
+	// code's \n. Tried after unescapeRuns, which reads that as a line
+	// break.
+	unescapeOneLevel
+)
+
+// what is how the unescaping is described to the model.
+func (u unescaping) what() string {
+	switch u {
+	case unescapeRuns:
+		return stageUnescape.what() + " (each run of backslashes before n, t, r, a quote, a backtick, a backslash or a line break read as one escape)"
+	case unescapeOneLevel:
+		return stageUnescape.what() + " (one level of escaping undone)"
+	}
+	return ""
+}
+
+// read is s (LF) read back this way, line endings made LF again.
+func (u unescaping) read(s string) string {
+	switch u {
+	case unescapeRuns:
+		return toLF(unescapeRunsOfBackslashes(s))
+	case unescapeOneLevel:
+		return toLF(unescapeOnce(s))
+	}
+	return s
+}
+
+// reading is old_string and new_string (LF) read one way.
+type reading struct {
+	how      unescaping
+	old, new string
+}
+
+// readingsOf lists the distinct readings of old (LF), with new read the
+// same way, in the order they are tried: as written first, then each
+// unescaping that changes old.
+func readingsOf(old, new string) []reading {
+	readings := []reading{{how: unescapeNone, old: old, new: new}}
+	for _, u := range []unescaping{unescapeRuns, unescapeOneLevel} {
+		o := u.read(old)
+		if o == old || o == readings[len(readings)-1].old {
+			continue
+		}
+		readings = append(readings, reading{how: u, old: o, new: u.read(new)})
+	}
+	return readings
+}
+
+// firstFound is what find finds for the first of readings it finds
+// anything for.
+func firstFound(stage matchStage, readings []reading, find func(old, new string) []splice) located {
+	for _, r := range readings {
+		if splices := find(r.old, r.new); len(splices) > 0 {
+			return located{stage: stage, unescaped: r.how, splices: splices}
+		}
+	}
+	return located{stage: stage}
+}
+
+// unescapeRunsOfBackslashes is Gemini CLI's unescapeStringForGeminiBug:
+// one or more backslashes followed by n, t, r, ', ", `, \ or a line
+// break become what that character stands for (\n a line break, \t a tab,
+// \r a carriage return, a line break itself); any other backslash is kept.
+// Like the reference's greedy regexp, a run of backslashes before any
+// other character is one backslash.
+func unescapeRunsOfBackslashes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		run := i
+		for run < len(s) && s[run] == '\\' {
+			run++
+		}
+		if run < len(s) {
+			if c, ok := escaped(s[run]); ok {
+				b.WriteByte(c)
+				i = run + 1
+				continue
+			}
+		}
+		// The run's last backslash is not an escape: the ones before it
+		// escape it (one backslash), or it stands alone.
+		b.WriteByte('\\')
+		i = run
+	}
+	return b.String()
+}
+
+// escaped is what c stands for after a backslash, for the characters
+// models over-escape.
+func escaped(c byte) (byte, bool) {
+	switch c {
+	case 'n', '\n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	case 'r':
+		return '\r', true
+	case '"', '\'', '`', '\\':
+		return c, true
+	}
+	return 0, false
+}
+
+// unescapeOnce undoes one level of string escaping: \n \t \r \" \' \`
+// \\ become what they stand for, and any other backslash is kept.
 func unescapeOnce(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
@@ -249,26 +377,19 @@ func unescapeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '\\' || i+1 == len(s) {
+		if c != '\\' || i+1 == len(s) || s[i+1] == '\n' {
 			b.WriteByte(c)
 			continue
 		}
-		switch next := s[i+1]; next {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case '"', '\'', '`', '\\':
-			b.WriteByte(next)
-		default:
+		e, ok := escaped(s[i+1])
+		if !ok {
 			b.WriteByte(c)
 			continue
 		}
+		b.WriteByte(e)
 		i++
 	}
-	return toLF(b.String())
+	return b.String()
 }
 
 // squeezeSpace is a line compared ignoring whitespace differences: runs
@@ -320,9 +441,11 @@ func (fl fileLines) after(i int) int {
 }
 
 // match finds old (LF) as a run of whole lines equal under norm, and
-// returns a splice per run with new re-indented to the file. A trailing
-// line break in old covers the last line's; old must have some text.
+// returns a splice per run with new re-indented to the run's first line.
+// A trailing line break in old covers the last line's; old must have some
+// text.
 func (fl fileLines) match(old, new string, norm func(string) string) []splice {
+	newLines := strings.Split(new, "\n")
 	withBreak := strings.HasSuffix(old, "\n")
 	oldLines := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	want := make([]string, len(oldLines))
@@ -343,13 +466,6 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		}
 		return normed[i]
 	}
-	unit, unitKnown := "", false
-	fileUnit := func() string {
-		if !unitKnown {
-			unit, unitKnown = fl.indentUnit(), true
-		}
-		return unit
-	}
 	for i := 0; i+len(want) <= len(fl.starts); i++ {
 		if normLine(i) != want[0] {
 			continue
@@ -366,150 +482,73 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		if withBreak {
 			s.end = fl.after(last)
 		}
-		window := make([]string, len(want))
-		for k := range window {
-			window[k] = fl.line(i + k)
+		block := make([]string, len(want))
+		for k := range block {
+			block[k] = fl.line(i + k)
 		}
-		s.with = withEOL(fl.text[s.start:s.end], reindent(oldLines, window, new, fileUnit))
+		s.with = withEOL(fl.text[s.start:s.end], reindent(newLines, oldLines, block))
 		out = append(out, s)
 	}
 	return out
-}
-
-// indentUnit is the file's indentation step ("\t" or some spaces), or ""
-// when it has none.
-func (fl fileLines) indentUnit() string {
-	lines := make([]string, len(fl.starts))
-	for i := range lines {
-		lines[i] = fl.line(i)
-	}
-	return indentUnit(lines)
-}
-
-// indentUnit detects the indentation step of lines: a tab when most
-// indented lines start with one, else the most common change in width
-// between consecutive non-blank lines.
-func indentUnit(lines []string) string {
-	tabs, spaces := 0, 0
-	steps := map[int]int{}
-	prev := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		ws := leadingSpace(l)
-		switch {
-		case strings.HasPrefix(ws, "\t"):
-			tabs++
-		case ws != "":
-			spaces++
-		}
-		if !strings.Contains(ws, "\t") {
-			if prev >= 0 && len(ws) != prev {
-				steps[abs(len(ws)-prev)]++
-			}
-			prev = len(ws)
-		}
-	}
-	if tabs > spaces {
-		return "\t"
-	}
-	best, count := 0, 0
-	for step, n := range steps {
-		if n > count || n == count && step < best {
-			best, count = step, n
-		}
-	}
-	return strings.Repeat(" ", best)
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 func leadingSpace(s string) string {
 	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
 }
 
-// reindent gives new the file's indentation, learnt from the pairs of old
-// lines and the file lines they matched: an indentation old used maps to
-// the one the file has there; any other is converted level by level
-// relative to the first line, from old's unit (tab or spaces) to the
-// file's. Whitespace-only lines become empty.
-func reindent(oldLines, fileWindow []string, new string, fileUnitOf func() string) string {
-	mapping := map[string]string{}
-	var baseOld, baseFile string
-	haveBase := false
-	for i, l := range oldLines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		o, f := leadingSpace(l), leadingSpace(fileWindow[i])
-		if _, seen := mapping[o]; !seen {
-			mapping[o] = f
-		}
-		if !haveBase {
-			baseOld, baseFile, haveBase = o, f, true
-		}
-	}
-	newLines := strings.Split(new, "\n")
-	var oldUnit, fileUnit string
-	known := false
-	units := func() {
-		if known {
-			return
-		}
-		known = true
-		fileUnit = fileUnitOf()
-		oldUnit = indentUnit(append(append([]string{}, oldLines...), newLines...))
+// reindent gives newLines (new_string's) the indentation of block, the
+// file lines oldLines (old_string's) matched, the way Gemini CLI's
+// applyIndentation (edit.ts) does: the indentation of new_string's first
+// line is the reference, and on every line starting with it, it becomes
+// the indentation of the block's first line, so deeper lines keep their
+// extra indentation; a line indented less gets the block's first line's
+// indentation alone; a whitespace-only line becomes empty.
+//
+// One refinement: where old_string indents a line relative to its first
+// line differently from how the file indents the line it matched (tabs
+// against spaces, two spaces against four), a new line with that same
+// relative indentation gets the file's, as Gemini CLI's rule would
+// otherwise re-indent the lines new_string keeps from old_string. When
+// old_string's lines are indented like the block's, which is the usual
+// case, this changes nothing.
+func reindent(newLines, oldLines, block []string) string {
+	target := leadingSpace(block[0])
+	relative := relativeIndentation(oldLines, block)
+	ref := leadingSpace(newLines[0])
+	out := make([]string, len(newLines))
+	for i, l := range newLines {
 		switch {
-		case oldUnit == "":
-			oldUnit = fileUnit
-		case fileUnit == "":
-			fileUnit = oldUnit
+		case strings.TrimSpace(l) == "":
+		case strings.HasPrefix(l, ref):
+			ws := leadingSpace(l)
+			extra, ok := relative[ws[len(ref):]]
+			if !ok {
+				extra = ws[len(ref):]
+			}
+			out[i] = target + extra + l[len(ws):]
+		default:
+			out[i] = target + strings.TrimLeftFunc(l, unicode.IsSpace)
 		}
 	}
-	for k, l := range newLines {
-		if strings.TrimSpace(l) == "" {
-			newLines[k] = ""
-			continue
-		}
-		ws := leadingSpace(l)
-		f, ok := mapping[ws]
-		if !ok {
-			units()
-			f = convertIndent(ws, baseOld, baseFile, oldUnit, fileUnit)
-		}
-		newLines[k] = f + l[len(ws):]
-	}
-	return strings.Join(newLines, "\n")
+	return strings.Join(out, "\n")
 }
 
-// convertIndent is the file's indentation for a new line indented ws,
-// where old's base indentation baseOld sits at the file's baseFile.
-func convertIndent(ws, baseOld, baseFile, oldUnit, fileUnit string) string {
-	if oldUnit == fileUnit && strings.HasPrefix(ws, baseOld) {
-		return baseFile + ws[len(baseOld):]
+// relativeIndentation maps each indentation old_string's lines have
+// beyond its first line's to the one the block's matching lines have
+// beyond the block's first line's (the first such pair wins).
+func relativeIndentation(oldLines, block []string) map[string]string {
+	oldRef, blockRef := leadingSpace(oldLines[0]), leadingSpace(block[0])
+	relative := map[string]string{}
+	for k, l := range oldLines {
+		ws, fws := leadingSpace(l), leadingSpace(block[k])
+		if strings.TrimSpace(l) == "" || !strings.HasPrefix(ws, oldRef) || !strings.HasPrefix(fws, blockRef) {
+			continue
+		}
+		if _, seen := relative[ws[len(oldRef):]]; !seen {
+			relative[ws[len(oldRef):]] = fws[len(blockRef):]
+		}
 	}
-	// A tab counts as one level of the spaces on the other side.
-	tabWidth := 4
-	if !strings.Contains(oldUnit, "\t") && oldUnit != "" {
-		tabWidth = len(oldUnit)
-	} else if !strings.Contains(fileUnit, "\t") && fileUnit != "" {
-		tabWidth = len(fileUnit)
-	}
-	width := func(s string) int { return len(s) + strings.Count(s, "\t")*(tabWidth-1) }
-	unitWidth := func(u string) int { return max(1, width(u)) }
-	delta := width(ws) - width(baseOld)
-	levels, rest := delta/unitWidth(oldUnit), delta%unitWidth(oldUnit)
-	target := max(0, width(baseFile)+levels*unitWidth(fileUnit)+rest)
-	if fileUnit == "\t" {
-		return strings.Repeat("\t", target/tabWidth) + strings.Repeat(" ", target%tabWidth)
-	}
-	return strings.Repeat(" ", target)
+	return relative
 }
 
 // lineOf is the 1-based line number of offset in text.

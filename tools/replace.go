@@ -124,7 +124,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 	if n := len(loc.splices); n != c.expected || loc.overlapping() {
 		msg := fmt.Sprintf("Failed to edit, expected %d occurrence(s) but found %d for old_string in file: %s", c.expected, n, c.path)
 		if !loc.silent() {
-			msg += " (matching after " + loc.stage.what() + ")"
+			msg += " (matching after " + loc.how() + ")"
 		}
 		if n == 1 {
 			msg += ". It starts at line " + occurrenceLines(text, loc) + "."

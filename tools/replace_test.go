@@ -334,3 +334,233 @@ func TestReplaceDeclaration(t *testing.T) {
 		t.Errorf("error = %q", got)
 	}
 }
+
+// Gemini CLI's own cases for unescapeStringForGeminiBug
+// (packages/core/src/utils/editCorrector.test.ts), the JavaScript
+// literals written as the same Go literals.
+func TestUnescapeRunsOfBackslashes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\\n", "\n"},
+		{"\\t", "\t"},
+		{"\\'", "'"},
+		{"\\\"", "\""},
+		{"\\`", "`"},
+		{"Hello\\nWorld\\tTest", "Hello\nWorld\tTest"},
+		{"\n", "\n"},
+		{"Correct string", "Correct string"},
+		{"\\nCorrect\t\\`", "\nCorrect\t`"},
+		// A backslash before a real line break.
+		{"\\\n", "\n"},
+		{"First line\\\nSecond line", "First line\nSecond line"},
+		// Runs of backslashes are one escape.
+		{"\\\\n", "\n"},
+		{"\\\\\\t", "\t"},
+		{"\\\\\\\\`", "`"},
+		{"", ""},
+		{"abc def", "abc def"},
+		{"C:\\Folder\\File", "C:\\Folder\\File"},
+		{"C:\\Users\\name", "C:\\Users\name"},
+		{"\\\\\\\nLine1\\\nLine2\\tTab\\\\`Tick\\\"", "\nLine1\nLine2\tTab`Tick\""},
+		{"\\\\", "\\"},
+		{"C:\\\\Users", "C:\\Users"},
+		{"path\\\\to\\\\file", "path\to\\file"},
+		{"line1\\\\\\nline2", "line1\nline2"},
+		{"quote\\\\\"text\\\\nline", "quote\"text\nline"},
+		{"LaTeX command \\\\title{Example}", "LaTeX command \title{Example}"},
+		// A lone backslash at the end, and a run before a character that
+		// is not escaped: the greedy regexp leaves one backslash.
+		{"end\\", "end\\"},
+		{"\\\\\\x", "\\x"},
+	} {
+		if got := unescapeRunsOfBackslashes(tc.in); got != tc.want {
+			t.Errorf("unescapeRunsOfBackslashes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The fallback reading undoes exactly one level: an escaped backslash of
+// the code stays a backslash, and a backslash before a line break stays.
+func TestUnescapeOnce(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\\n", "\n"},
+		{"\\\\n", "\\n"},
+		{"printf(\\\"%d\\\\n\\\", 42);", "printf(\"%d\\n\", 42);"},
+		{"a \\\nb", "a \\\nb"},
+		{"C:\\Folder", "C:\\Folder"},
+		{"end\\", "end\\"},
+	} {
+		if got := unescapeOnce(tc.in); got != tc.want {
+			t.Errorf("unescapeOnce(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The readings tried: as written, then Gemini CLI's, then one level, each
+// only when it is new.
+func TestReadingsOf(t *testing.T) {
+	got := readingsOf(`f(\"a\\n\")`, `g(\"a\\n\")`)
+	want := []reading{
+		{unescapeNone, `f(\"a\\n\")`, `g(\"a\\n\")`},
+		{unescapeRuns, "f(\"a\n\")", "g(\"a\n\")"},
+		{unescapeOneLevel, `f("a\n")`, `g("a\n")`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("readingsOf = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("reading %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if got := readingsOf(`f(\"a\")`, "x"); len(got) != 2 || got[1].how != unescapeRuns {
+		t.Errorf("one level reading the same as Gemini CLI's is tried again: %+v", got)
+	}
+	if got := readingsOf("plain\nlines", "x"); len(got) != 1 {
+		t.Errorf("nothing to unescape, yet readings %+v", got)
+	}
+}
+
+// An over-escaped old_string and new_string are read as Gemini CLI reads
+// them, and the model is told which reading matched.
+func TestReplaceUnescapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, old, new, want, how string
+	}{
+		{
+			name: "backslash before a real line break",
+			file: "a = 1\nb = 2\nc = 3\n",
+			old:  "a = 1\\\nb = 2",
+			new:  "a = 1\\\nb = 20",
+			want: "a = 1\nb = 20\nc = 3\n",
+			how:  "each run of backslashes before n, t, r, a quote, a backtick, a backslash or a line break read as one escape",
+		},
+		{
+			name: "doubled backslash before n",
+			file: "x := 1\ny := 2\n",
+			old:  "x := 1\\\\ny := 2",
+			new:  "x := 1\\\\ny := 3\\\\n",
+			want: "x := 1\ny := 3\n\n",
+			how:  "each run of backslashes before n, t, r, a quote, a backtick, a backslash or a line break read as one escape",
+		},
+		{
+			name: "mixed",
+			file: "say(\"hi\")\n\tdone()\n",
+			old:  "say(\\\\\"hi\\\")\\\n\\tdone()",
+			new:  "say(\\\"bye\\\\\")\\n\\\\tdone()",
+			want: "say(\"bye\")\n\tdone()\n",
+			how:  "each run of backslashes before n, t, r, a quote, a backtick, a backslash or a line break read as one escape",
+		},
+		{
+			name: "the code's own backslash: one level",
+			file: "puts(\"a\\n\");\nreturn 0;\n",
+			old:  "puts(\\\"a\\\\n\\\");",
+			new:  "puts(\\\"b\\\\n\\\");",
+			want: "puts(\"b\\n\");\nreturn 0;\n",
+			how:  "(one level of escaping undone)",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
+			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
+			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after unescaping old_string and new_string "+
+				map[bool]string{true: tc.how, false: "(" + tc.how + ")"}[strings.HasPrefix(tc.how, "(")]+".")
+			if c := p.only(t); c.After != tc.want {
+				t.Errorf("After = %q, want %q", c.After, tc.want)
+			}
+		})
+	}
+}
+
+// A block matched with different indentation: every line of new_string
+// gets the block's indentation in place of new_string's first line's, as
+// Gemini CLI's applyIndentation does. Deeper lines keep their extra
+// indentation, blank and whitespace-only lines become empty, and a line
+// shallower than the first goes at the block's indentation.
+func TestReplaceReindentsEveryLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{
+			name: "python, old_string without the block's indentation",
+			file: "class Report:\n    def render(self, rows):\n        for row in rows:\n            if row.visible:\n                self.emit(row)\n        return self.out\n",
+			old:  "for row in rows:\n    if row.visible:\n        self.emit(row)\n",
+			new:  "for row in rows:\n    if row.visible:\n        self.emit(row)\n\n        for cell in row.cells:\n            self.emit(cell)\n    \n    self.count += 1\nself.flush()\n",
+			want: "class Report:\n    def render(self, rows):\n        for row in rows:\n            if row.visible:\n                self.emit(row)\n\n                for cell in row.cells:\n                    self.emit(cell)\n\n            self.count += 1\n        self.flush()\n        return self.out\n",
+		},
+		{
+			// The block is the file's only indentation, so the file
+			// shows no indentation step of its own.
+			name: "a deep block alone in its file, old_string indented less",
+			file: "<ul>\n            <li>one</li>\n            <li>two</li>\n</ul>\n",
+			old:  "    <li>one</li>\n    <li>two</li>",
+			new:  "    <li>one</li>\n    <li>\n        <b>two</b>\n    </li>",
+			want: "<ul>\n            <li>one</li>\n            <li>\n                <b>two</b>\n            </li>\n</ul>\n",
+		},
+		{
+			name: "tabs, old_string indented deeper",
+			file: "func f() {\n\tif ok {\n\t\treturn\n\t}\n}\n",
+			old:  "\t\t\tif ok {\n\t\t\t\treturn\n\t\t\t}",
+			new:  "\t\t\tif ok {\n\t\t\t\tlog()\n\n\t\t\t\tif again {\n\t\t\t\t\treturn\n\t\t\t\t}\n\t\t\t}",
+			want: "func f() {\n\tif ok {\n\t\tlog()\n\n\t\tif again {\n\t\t\treturn\n\t\t}\n\t}\n}\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
+			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
+			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after comparing line by line, ignoring leading and trailing whitespace"+
+				" (new_string was re-indented to the matched block: on every line, the indentation of its first line became that of the block's first line, "+
+				"deeper lines keeping their extra indentation (converted to the file's where old_string's own lines show the file indents them differently), "+
+				"and lines indented less than its first line were put at the block's first line's indentation).")
+			if c := p.only(t); c.After != tc.want {
+				t.Errorf("After:\n%q\nwant:\n%q", c.After, tc.want)
+			}
+		})
+	}
+}
+
+// Where old_string indents its lines relative to its first line unlike
+// the file (tabs against spaces, two spaces against four), new lines that
+// keep old_string's relative indentation get the file's; others keep
+// theirs, as Gemini CLI's rule has it.
+func TestReindentConvertsWhatOldStringShows(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		newLines, old, block []string
+		want                 string
+	}{
+		{
+			name:     "spaces in old_string, tabs in the file",
+			old:      []string{"    if x {", "        a()", "    }"},
+			block:    []string{"\tif x {", "\t\ta()", "\t}"},
+			newLines: []string{"    if x {", "        a()", "        b()", "            c()", "    }"},
+			want:     "\tif x {\n\t\ta()\n\t\tb()\n\t        c()\n\t}", // c() deeper than any line of old_string: as Gemini CLI has it
+		},
+		{
+			name:     "four spaces in old_string, two in the file",
+			old:      []string{"return f()", "    .then(g)"},
+			block:    []string{"  return f()", "    .then(g)"},
+			newLines: []string{"return f()", "    .then(g)", "    .then(h)"},
+			want:     "  return f()\n    .then(g)\n    .then(h)",
+		},
+		{
+			name:     "old_string indented like the block: Gemini CLI's rule alone",
+			old:      []string{"a:", "  b: 1"},
+			block:    []string{"    a:", "      b: 1"},
+			newLines: []string{"a:", "  b: 2", "    c: 3", "", "   ", "d: 4"},
+			want:     "    a:\n      b: 2\n        c: 3\n\n\n    d: 4",
+		},
+		{
+			name:     "a line shallower than new_string's first goes at the block's indentation",
+			old:      []string{"  x()"},
+			block:    []string{"\t\tx()"},
+			newLines: []string{"  x()", "y()", " z()"},
+			want:     "\t\tx()\n\t\ty()\n\t\tz()",
+		},
+	} {
+		if got := reindent(tc.newLines, tc.old, tc.block); got != tc.want {
+			t.Errorf("%s: reindent = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
