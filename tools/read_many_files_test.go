@@ -183,6 +183,7 @@ func TestResolveReference(t *testing.T) {
 		"secret.txt":     {Spec: "secret.txt", Path: tw.abs("secret.txt"), Ignored: true},
 		"my file.txt":    {Spec: "my file.txt", Path: tw.abs("my file.txt")},
 		"path/widget.ts": {Spec: "deep/path/widget.ts", Path: tw.abs("deep/path/widget.ts")},
+		"src/*.go":       {Spec: "src/a.go", Path: tw.abs("src/a.go")},
 	} {
 		got, ok, err := ResolveReference(ctx, tw.ws, name)
 		if err != nil || !ok || got != want {
