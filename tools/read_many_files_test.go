@@ -205,3 +205,14 @@ func TestResolveReference(t *testing.T) {
 		t.Errorf("ResolveReference(gadget) = %+v, %v, %v; want the newer b/gadget.go", got, ok, err)
 	}
 }
+
+func TestReadManyFilesSaysWhenItsSearchRanOutOfTime(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/a.go": "package a\n"})
+	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.go"}})
+	call.(*readManyCall).timeout = time.Nanosecond
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, res.Output, "- the search (Reason: stopped after 1ns; the files found by then were read: name narrower paths to see the rest)")
+}
