@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"google.golang.org/genai"
@@ -74,7 +75,7 @@ func (t *globTool) Build(raw map[string]any) (Call, error) {
 		return nil, fmt.Errorf("params/pattern: invalid glob pattern %q", pattern)
 	}
 	return &globCall{ws: t.ws, pattern: pattern, match: match, dir: dir, hasPath: hasPath,
-		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk}, nil
+		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk, timeout: searchTimeout}, nil
 }
 
 type globCall struct {
@@ -87,7 +88,7 @@ type globCall struct {
 	caseSensitive    bool
 	respectGitIgnore bool
 	ignoredBudget    int // ignored entries visited at most, to count them
-	limits           workspace.WalkOptions
+	timeout          time.Duration
 }
 
 func (c *globCall) Title() string {
@@ -139,10 +140,11 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 		}
 		return doublestar.MatchUnvalidated(p, rel)
 	}
-	opts := c.limits
 	// The files that match are stat-ed as they are listed, for sorting.
-	opts.Stat = func(path string) bool { return matches(relSlash(c.dir, path)) }
-	omitted, err := c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
+	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }}
+	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	omitted, err := c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if matchesAny(c.ignore, rel, c.caseSensitive) {
 			if e.IsDir {
@@ -169,12 +171,23 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 		}
 		return nil
 	})
-	if err != nil {
+	timedOut := err != nil && ctx.Err() == nil && walkCtx.Err() != nil
+	switch {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case err != nil && !timedOut:
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
 	}
-	note, displayNote := "", ""
+	var notes []string
+	if timedOut {
+		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the files found by then: search a narrower path or pattern to see the rest)", c.timeout))
+	}
 	if n := omittedNote(omitted); n != "" {
-		note, displayNote = "\n\n"+n, " "+n
+		notes = append(notes, n)
+	}
+	note, displayNote := "", ""
+	if len(notes) > 0 {
+		note, displayNote = "\n\n"+strings.Join(notes, "\n"), " "+strings.Join(notes, " ")
 	}
 	files := newestFirst(c.ws, found)
 	if len(files) == 0 {

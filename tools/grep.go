@@ -25,9 +25,10 @@ const (
 	// maxGrepFileSize is the largest file grep_search searches; larger
 	// ones (bundles, dumps, data) are skipped unread and counted.
 	maxGrepFileSize = 8 << 20
-	// grepTimeout bounds one search; what was found by then is returned,
-	// with the cut said.
-	grepTimeout = 30 * time.Second
+	// searchTimeout bounds one search (grep_search, glob, the walks of
+	// read_many_files and @path): a walk sees every entry, however many,
+	// until then. What was found by then is returned, with the cut said.
+	searchTimeout = 30 * time.Second
 )
 
 type grepTool struct{ ws *workspace.Workspace }
@@ -72,7 +73,7 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 		}
 	}
 	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.Include,
-		maxFileSize: maxGrepFileSize, maxMatches: maxGrepMatches, timeout: grepTimeout}, nil
+		maxFileSize: maxGrepFileSize, maxMatches: maxGrepMatches, timeout: searchTimeout}, nil
 }
 
 type grepCall struct {
@@ -85,7 +86,6 @@ type grepCall struct {
 	maxFileSize int64
 	maxMatches  int
 	timeout     time.Duration
-	limits      workspace.WalkOptions
 	// engine, when set, is used whatever is installed (tests compare them).
 	engine grepEngine
 }
@@ -263,7 +263,7 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, files chan
 		// A path given is resolved again when read, as a symlink is.
 		return workspace.Omitted{}, send(workspace.DirEntry{Path: c.dir, Symlink: true}, rel)
 	}
-	opts := c.limits
+	var opts workspace.WalkOptions
 	if stat {
 		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
 	}

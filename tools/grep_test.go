@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func TestGrepSearch(t *testing.T) {
@@ -210,20 +208,4 @@ func TestGrepSearchSkipsUnreadableFiles(t *testing.T) {
 	}
 	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
 	wantContains(t, res.Output, "File: ok.txt\nL1: needle\n---\n\n(skipped 1 unreadable file)")
-}
-
-func TestGrepSearchSaysWhenItWasCut(t *testing.T) {
-	files := map[string]string{}
-	for i := range 12 {
-		files[fmt.Sprintf("a/f%02d.txt", i)] = "needle\n"
-	}
-	tw := newTestWorkspace(t, files)
-	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
-	call.(*grepCall).limits = workspace.WalkOptions{MaxEntries: 6}
-	res, err := call.Execute(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantContains(t, res.Output, "Found 5 matches")
-	wantContains(t, res.Output, "\n\n(stopped after reading 6 entries; search a narrower path to see the rest)")
 }

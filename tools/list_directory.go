@@ -12,6 +12,11 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
+// maxListedEntries is how many entries list_directory shows. A bigger
+// directory is read whole and sorted, then cut, saying how many entries
+// were left out: the same ones every time.
+const maxListedEntries = 1000
+
 type listDirectoryTool struct {
 	ws     *workspace.Workspace
 	memory ContextDiscoverer
@@ -43,7 +48,7 @@ func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxEntries: workspace.MaxDirEntries}, nil
+	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxShown: maxListedEntries}, nil
 }
 
 type listDirectoryCall struct {
@@ -52,7 +57,7 @@ type listDirectoryCall struct {
 	dir              string
 	ignore           []string
 	respectGitIgnore bool
-	maxEntries       int // entries read from the directory at most
+	maxShown         int // entries shown at most
 }
 
 func (c *listDirectoryCall) Title() string {
@@ -74,7 +79,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 	if !isDir {
 		return failure(fmt.Sprintf("Path is not a directory: %s", c.dir)), nil
 	}
-	entries, omitted, err := c.ws.ReadDir(ctx, c.dir, c.maxEntries)
+	entries, omitted, err := c.ws.ReadDir(ctx, c.dir)
 	if err != nil {
 		return Result{}, fmt.Errorf("listing %s: %w", c.dir, err)
 	}
@@ -103,6 +108,8 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 		}
 		return strings.Compare(x.Name, y.Name)
 	})
+	notShown := max(0, len(shown)-c.maxShown)
+	shown = shown[:len(shown)-notShown]
 
 	var b strings.Builder
 	if len(shown) == 0 {
@@ -122,6 +129,10 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 		}
 	}
 	display := fmt.Sprintf("Listed %d item(s).", len(shown))
+	if notShown > 0 {
+		fmt.Fprintf(&b, "\n\n(%d more entries not shown; list a subdirectory, or find files with glob)", notShown)
+		display += fmt.Sprintf(" (%d more entries not shown)", notShown)
+	}
 	if ignored > 0 {
 		fmt.Fprintf(&b, "\n\n(%d ignored)", ignored)
 		display += fmt.Sprintf(" (%d ignored)", ignored)

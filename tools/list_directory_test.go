@@ -165,16 +165,19 @@ func TestListDirectorySaysWhenItWasCut(t *testing.T) {
 	}
 	tw := newTestWorkspace(t, files)
 	call := build(t, tw.tool(ListDirectoryName, Options{}), map[string]any{"path": "."})
-	call.(*listDirectoryCall).maxEntries = 10
+	call.(*listDirectoryCall).maxShown = 10
 	res, err := call.Execute(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(res.Output, " (0 bytes)"); got != 10 {
-		t.Errorf("listed %d entries, want 10:\n%s", got, res.Output)
+	want := "Directory listing for " + tw.root + ":"
+	for i := range 10 {
+		want += fmt.Sprintf("\nf%02d (0 bytes)", i)
 	}
-	wantContains(t, res.Output, "\n\n(a directory has more than 10 entries and only 10 of them were read)")
-	wantContains(t, res.Display, "Listed 10 item(s). (a directory has more than 10 entries and only 10 of them were read)")
+	wantOutput(t, res, want+"\n\n(2 more entries not shown; list a subdirectory, or find files with glob)")
+	if want := "Listed 10 item(s). (2 more entries not shown)"; res.Display != want {
+		t.Errorf("Display = %q, want %q", res.Display, want)
+	}
 }
 
 func TestListingsQuoteNamesThatAreNotPlainText(t *testing.T) {

@@ -80,21 +80,8 @@ func omittedNote(o workspace.Omitted, extra ...string) string {
 	add(o.Unreadable, "unreadable directory", "unreadable directories")
 	skipped = append(skipped, extra...)
 
-	var parts []string
-	if len(skipped) > 0 {
-		parts = append(parts, "skipped "+strings.Join(skipped, ", "))
-	}
-	switch {
-	case o.CutDirs == 1:
-		parts = append(parts, fmt.Sprintf("a directory has more than %d entries and only %d of them were read", o.DirCap, o.DirCap))
-	case o.CutDirs > 1:
-		parts = append(parts, fmt.Sprintf("%d directories have more than %d entries and only %d of each were read", o.CutDirs, o.DirCap, o.DirCap))
-	}
-	if o.WalkCut {
-		parts = append(parts, fmt.Sprintf("stopped after reading %d entries; search a narrower path to see the rest", o.WalkCap))
-	}
-	if len(parts) == 0 {
+	if len(skipped) == 0 {
 		return ""
 	}
-	return "(" + strings.Join(parts, "; ") + ")"
+	return "(skipped " + strings.Join(skipped, ", ") + ")"
 }

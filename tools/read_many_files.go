@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"google.golang.org/genai"
@@ -130,7 +131,7 @@ func filteringOption(opts map[string]any, name string) (bool, error) {
 
 // newReadManyCall validates the patterns of a read_many_files call.
 func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respectIgnore bool) (*readManyCall, error) {
-	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore}
+	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout}
 	for _, p := range include {
 		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
 			return nil, fmt.Errorf("params/include: invalid glob pattern %q", p)
@@ -155,7 +156,7 @@ type readManyCall struct {
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
 	respectIgnore bool
-	limits        workspace.WalkOptions
+	timeout       time.Duration // for finding the files the patterns name
 }
 
 func (c *readManyCall) Title() string {
@@ -315,9 +316,15 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 			m.outside[pattern] = true
 		}
 	}
+	findCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	timedOut := false
 	for _, root := range roots {
-		if err := c.matchRoot(ctx, root, m); err != nil {
-			return ManyFiles{}, err
+		if err := c.matchRoot(findCtx, root, m); err != nil {
+			if timedOut = ctx.Err() == nil && findCtx.Err() != nil; !timedOut {
+				return ManyFiles{}, err
+			}
+			break
 		}
 	}
 	var out ManyFiles
@@ -364,6 +371,9 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 	}
 	if note := omittedNote(m.omitted); note != "" {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: "the search", Reason: strings.Trim(note, "()")})
+	}
+	if timedOut {
+		out.Skipped = append(out.Skipped, SkippedFile{Path: "the search", Reason: fmt.Sprintf("stopped after %s; the files found by then were read: name narrower paths to see the rest", c.timeout)})
 	}
 	return out, nil
 }
@@ -441,10 +451,6 @@ func (c *readManyCall) matchRoot(ctx context.Context, root string, m *matched) e
 		m.omitted.Special += om.Special
 		m.omitted.Broken += om.Broken
 		m.omitted.Unreadable += om.Unreadable
-		m.omitted.CutDirs += om.CutDirs
-		m.omitted.DirCap = om.DirCap
-		m.omitted.WalkCut = m.omitted.WalkCut || om.WalkCut
-		m.omitted.WalkCap = om.WalkCap
 	}
 	return nil
 }
@@ -454,7 +460,7 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 	// Ignored directories are entered to count the matches they hide, up
 	// to a budget, so big ignored trees do not spend the walk's.
 	ignoredBudget := maxIgnoredWalk
-	return c.ws.Walk(ctx, dir, c.limits, func(e workspace.DirEntry) error {
+	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
 			if c.excludesDir(r) {
@@ -535,15 +541,10 @@ func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matc
 }
 
 // isIgnored reports whether ignore files ignore the file or directory at
-// abs, from its parent's listing.
+// abs (false when that cannot be told).
 func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
-	entries, _, err := ws.ReadDir(ctx, filepath.Dir(abs), 0)
-	if err != nil {
-		return false
-	}
-	name := filepath.Base(abs)
-	i := slices.IndexFunc(entries, func(e workspace.DirEntry) bool { return e.Name == name })
-	return i >= 0 && entries[i].Ignored
+	ignored, err := ws.Ignored(ctx, abs)
+	return err == nil && ignored
 }
 
 func (c *readManyCall) excluded(rel string) bool {
@@ -566,18 +567,6 @@ func (c *readManyCall) excludesDir(rel string) bool {
 		}
 	}
 	return false
-}
-
-// escapeGlob makes a literal path safe to use as a glob pattern.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // readOne reads one file; reason says why it was skipped instead.
@@ -647,8 +636,9 @@ type Reference struct {
 
 // ResolveReference finds what the @path name of a prompt refers to, as
 // Gemini CLI does: a file, a directory (everything below it), else the
-// most recently modified file matching "**/*name*" that no ignore file
-// ignores. ok is false when nothing matches.
+// most recently modified file matching the glob "**/*name*" that no
+// ignore file ignores (of those found within searchTimeout). ok is false
+// when nothing matches.
 func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string) (ref Reference, ok bool, err error) {
 	if abs, err := ws.Resolve(name); err == nil {
 		if isDir, err := ws.Stat(abs); err == nil {
@@ -662,11 +652,17 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 	if filepath.IsAbs(name) || !doublestar.ValidatePattern("**/*"+filepath.ToSlash(name)+"*") {
 		return Reference{}, false, nil
 	}
-	pattern := strings.ToLower("**/*" + escapeGlob(filepath.ToSlash(name)) + "*")
+	// Glob characters in name are a glob, as in Gemini CLI: a name that is
+	// a path was taken literally above.
+	pattern := strings.ToLower("**/*" + filepath.ToSlash(name) + "*")
 	var best *workspace.DirEntry
 	var bestMod int64
+	// A search that runs out of time settles for the newest file found by
+	// then, as a search that found one file would.
+	findCtx, cancel := context.WithTimeout(ctx, searchTimeout)
+	defer cancel()
 	for _, root := range ws.Roots() {
-		_, err := ws.Walk(ctx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+		_, err := ws.Walk(findCtx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 			if e.Ignored {
 				if e.IsDir {
 					return fs.SkipDir
@@ -685,11 +681,14 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 			}
 			return nil
 		})
-		if err != nil {
+		if err != nil && (ctx.Err() != nil || findCtx.Err() == nil) {
 			return Reference{}, false, fmt.Errorf("searching for %q: %w", name, err)
 		}
 		if best != nil {
 			return Reference{Spec: referenceSpec(ws, best.Path), Path: best.Path}, true, nil
+		}
+		if err != nil { // out of time
+			break
 		}
 	}
 	return Reference{}, false, nil

@@ -183,6 +183,7 @@ func TestResolveReference(t *testing.T) {
 		"secret.txt":     {Spec: "secret.txt", Path: tw.abs("secret.txt"), Ignored: true},
 		"my file.txt":    {Spec: "my file.txt", Path: tw.abs("my file.txt")},
 		"path/widget.ts": {Spec: "deep/path/widget.ts", Path: tw.abs("deep/path/widget.ts")},
+		"src/*.go":       {Spec: "src/a.go", Path: tw.abs("src/a.go")},
 	} {
 		got, ok, err := ResolveReference(ctx, tw.ws, name)
 		if err != nil || !ok || got != want {
@@ -203,4 +204,15 @@ func TestResolveReference(t *testing.T) {
 	if got, ok, err := ResolveReference(ctx, tw.ws, "gadget"); !ok || err != nil || got.Path != tw.abs("b/gadget.go") {
 		t.Errorf("ResolveReference(gadget) = %+v, %v, %v; want the newer b/gadget.go", got, ok, err)
 	}
+}
+
+func TestReadManyFilesSaysWhenItsSearchRanOutOfTime(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/a.go": "package a\n"})
+	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.go"}})
+	call.(*readManyCall).timeout = time.Nanosecond
+	res, err := call.Execute(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, res.Output, "- the search (Reason: stopped after 1ns; the files found by then were read: name narrower paths to see the rest)")
 }

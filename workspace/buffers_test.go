@@ -81,7 +81,7 @@ func TestReadFileSeesTheEditorsBuffer(t *testing.T) {
 		t.Errorf("PrepareChange = %+v, %v; want Before from the buffer and \\r\\n kept", c, err)
 	}
 	// Walks and searches read disk.
-	entries, _, err := w.ReadDir(t.Context(), root, MaxDirEntries)
+	entries, _, err := w.ReadDir(t.Context(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,11 +37,16 @@
 // Listings (ReadDir, Walk) hold only directories and regular files inside
 // the roots, symlinks followed; a symlink leading outside, nowhere or to a
 // special file is left out and counted in Omitted, and so is an unreadable
-// directory, so one bad entry never fails a listing. A directory is read
-// up to MaxDirEntries entries, a walk up to MaxWalkEntries; reaching a cap
-// is reported in Omitted too. Entries carry Ignored, from ignore files read
-// once per directory per listing, never per entry. Entries are typed from
-// the listing without a stat (symlinks aside); a caller asks Info for the
+// directory, so one bad entry never fails a listing. Nothing else is left
+// out, however big a directory: ReadDir reads it whole and sorts it; Walk
+// streams, reading a directory a batch (dirBatch entries) at a time and
+// visiting each batch in name order, so that it holds no more than a
+// batch of any directory's names, and runs until it ends, its callback
+// stops it or its ctx is done. A caller bounds a search by time (a ctx
+// deadline), never by an entry count. Entries carry Ignored, from ignore
+// files read once per directory per listing, never per entry (Ignored
+// tells it of one path without a listing). Entries are typed from the
+// listing without a stat (symlinks aside); a caller asks Info for the
 // sizes and times it needs (WalkOptions.Stat has a walk take them as it
 // lists), and a read checks the size when it opens the file.
 //

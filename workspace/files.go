@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -186,13 +185,9 @@ func (w *Workspace) holdsDocuments(dir string) bool {
 	return slices.ContainsFunc(w.docs.List(), func(d Document) bool { return d.Path != dir && within(dir, d.Path) })
 }
 
-// Listing caps; a listing or walk that reaches one says so in Omitted.
-const (
-	// MaxDirEntries is how many entries are read from one directory.
-	MaxDirEntries = 10_000
-	// MaxWalkEntries is how many entries one Walk reads in all.
-	MaxWalkEntries = 100_000
-)
+// dirBatch is how many entries a walk reads from one directory at a time,
+// so that it never holds more of a huge directory's names than this.
+const dirBatch = 4096
 
 // Omitted counts what a listing or walk left out, ignore rules aside.
 // Only directories and regular files inside the roots are listed: a
@@ -202,56 +197,76 @@ type Omitted struct {
 	Outside    int // symlinks leading outside every root
 	Special    int // devices, named pipes and sockets, or symlinks to them
 	Broken     int // dangling or looping symlinks, entries that could not be examined
-	Unreadable int // directories that could not be listed
-
-	CutDirs int  // directories with more than DirCap entries: only DirCap were read
-	DirCap  int  // the per-directory cap in force
-	WalkCut bool // the walk read WalkCap entries and stopped there
-	WalkCap int
+	Unreadable int // directories that could not be listed (or listed to their end)
 }
 
 // Skipped is how many entries were left out.
 func (o Omitted) Skipped() int { return o.Outside + o.Special + o.Broken + o.Unreadable }
-
-// Cut reports whether a cap stopped the listing before its end.
-func (o Omitted) Cut() bool { return o.CutDirs > 0 || o.WalkCut }
 
 func (o *Omitted) add(p Omitted) {
 	o.Outside += p.Outside
 	o.Special += p.Special
 	o.Broken += p.Broken
 	o.Unreadable += p.Unreadable
-	o.CutDirs += p.CutDirs
 }
 
-// ReadDir lists dir sorted by name: disk plus open documents directly
-// inside it that are not on disk (and directories holding only unsaved
-// documents), at most maxEntries disk entries (MaxDirEntries when not
-// positive), with Ignored set. Symlinks report their target's kind. What
-// it leaves out it counts.
-func (w *Workspace) ReadDir(ctx context.Context, dir string, maxEntries int) ([]DirEntry, Omitted, error) {
+// ReadDir lists all of dir, sorted by name: disk plus open documents
+// directly inside it that are not on disk (and directories holding only
+// unsaved documents), with Ignored set. Symlinks report their target's
+// kind. What it leaves out it counts. It holds the whole directory: a
+// search streams with Walk instead.
+func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
 		return nil, Omitted{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, Omitted{}, err
 	}
-	if maxEntries <= 0 {
-		maxEntries = MaxDirEntries
-	}
 	dir = filepath.Clean(dir)
-	l, err := w.readDir(dir, w.docs.List(), maxEntries, nil)
+	r, err := w.openDir(dir, w.docs.List(), nil)
 	if err != nil {
 		return nil, Omitted{}, err
 	}
+	defer r.close()
+	var all []listed
+	for !r.finished {
+		if err := ctx.Err(); err != nil {
+			return nil, Omitted{}, err
+		}
+		batch, err := r.next(dirBatch)
+		if err != nil {
+			return nil, Omitted{}, fmt.Errorf("listing %s: %w", dir, err)
+		}
+		all = append(all, batch...)
+	}
+	slices.SortFunc(all, byName)
 	rules := w.rulesFor(ctx, w.RootOf(dir), dir)
-	out := make([]DirEntry, len(l.entries))
-	for i, e := range l.entries {
+	out := make([]DirEntry, len(all))
+	for i, e := range all {
 		out[i] = e.DirEntry
 		out[i].Ignored = rules.match(e.Name, e.IsDir)
 	}
-	l.om.DirCap = maxEntries
-	return out, l.om, nil
+	return out, r.om, nil
+}
+
+// Ignored reports whether ignore files ignore the file or directory at
+// path (resolved), as Ignored of its directory's listing says, without
+// listing the directory. A root is not ignored.
+func (w *Workspace) Ignored(ctx context.Context, path string) (bool, error) {
+	if err := w.checkResolved(path); err != nil {
+		return false, err
+	}
+	isDir, err := w.Stat(path)
+	if err != nil {
+		return false, err
+	}
+	path = filepath.Clean(path)
+	dir := filepath.Dir(path)
+	root := w.RootOf(dir)
+	if root == "" {
+		return false, nil
+	}
+	return w.rulesFor(ctx, root, dir).match(filepath.Base(path), isDir), nil
 }
 
 // listed is a DirEntry plus whether it is a symlink, which Walk does not
@@ -261,39 +276,151 @@ type listed struct {
 	symlink bool
 }
 
-// dirListing is one directory's entries and what was left out.
-type dirListing struct {
-	entries []listed // sorted by name
-	om      Omitted  // CutDirs is 1 when entries were left unread
-	read    int      // entries read from disk
+func byName(a, b listed) int { return strings.Compare(a.Name, b.Name) }
+
+// dirReader reads one directory a batch at a time: disk's entries, then
+// the open documents inside it that disk does not hold. Nothing is left
+// unread but what Omitted counts.
+type dirReader struct {
+	w      *Workspace
+	dir    string
+	f      *os.File // nil once disk's entries are all read
+	prefix string   // dir and a separator
+	// docs are the names of the open documents (or of directories
+	// holding them) directly inside dir that disk has not shown yet,
+	// each with whether it is a directory.
+	docs map[string]bool
+	stat func(path string) bool // see WalkOptions.Stat
+	om   Omitted
+	// finished: every entry has been returned.
+	finished bool
 }
 
-// readDir lists at most maxEntries disk entries of dir (which ones, when
-// there are more, is up to the file system) and the open documents
-// inside it, stat-ing the regular files whose path stat (when not nil)
-// names.
-func (w *Workspace) readDir(dir string, docs []Document, maxEntries int, stat func(path string) bool) (dirListing, error) {
-	var om Omitted
+// openDir opens dir for reading in batches, stat-ing the regular files
+// whose path stat (when not nil) names as it lists them. A directory
+// missing on disk is listed when open documents lie inside it.
+func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) bool) (*dirReader, error) {
 	if slices.ContainsFunc(docs, func(d Document) bool { return d.Path == dir }) {
-		return dirListing{}, fmt.Errorf("listing %s: it is a file", dir)
+		return nil, fmt.Errorf("listing %s: it is a file", dir)
 	}
-	diskEntries, cut, err := readDirNames(dir, maxEntries, stat)
-	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
-		return dirListing{}, fmt.Errorf("listing %s: %w", dir, err)
+	r := &dirReader{w: w, dir: dir, docs: docsInside(dir, docs), stat: stat,
+		// dir is clean and a name holds no separator: joining needs no
+		// cleaning (filepath.Join's, per entry, shows in a walk's profile).
+		prefix: strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)}
+	// Opened so that a FIFO put in the directory's place fails instead
+	// of blocking.
+	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
+	switch {
+	case err == nil:
+		r.f = f
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("listing %s: %w", dir, err)
+	case len(r.docs) == 0:
+		return nil, &notExistError{dir}
 	}
-	if cut {
-		om.CutDirs = 1
-	}
+	return r, nil
+}
 
-	entries := make([]listed, 0, len(diskEntries))
-	seen := make(map[string]bool, len(diskEntries))
-	for _, de := range diskEntries {
+// docsInside names the open documents directly inside dir, and the
+// directories inside it holding open documents (true).
+func docsInside(dir string, docs []Document) map[string]bool {
+	var names map[string]bool
+	for _, d := range docs {
+		if d.Path == dir || !within(dir, d.Path) {
+			continue
+		}
+		rel := strings.TrimPrefix(d.Path[len(dir):], string(filepath.Separator))
+		name, _, nested := strings.Cut(rel, string(filepath.Separator))
+		if names == nil {
+			names = map[string]bool{}
+		}
+		names[name] = names[name] || nested
+	}
+	return names
+}
+
+// close releases the directory; reading stops.
+func (r *dirReader) close() {
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
+	}
+}
+
+// next returns the next batch of at most n disk entries (fewer when some
+// are left out), sorted by name; the last batch adds the open documents
+// disk does not hold and sets finished. Which entries come in which
+// batch is up to the file system.
+func (r *dirReader) next(n int) ([]listed, error) {
+	var batch []listed
+	if r.f != nil {
+		disk, eof, err := r.readDisk(n)
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+		batch = r.keep(disk)
+		if !eof {
+			slices.SortFunc(batch, byName)
+			return batch, nil
+		}
+		r.close()
+	}
+	for name, isDir := range r.docs {
+		batch = append(batch, listed{DirEntry: DirEntry{Name: name, Path: r.prefix + name, IsDir: isDir}})
+	}
+	r.docs, r.finished = nil, true
+	slices.SortFunc(batch, byName)
+	return batch, nil
+}
+
+// diskEntry is one name read from a directory, typed from the listing.
+type diskEntry struct {
+	name, path string
+	typ        fs.FileMode
+	info       *EntryInfo // taken for the regular files asked for
+}
+
+// readDisk reads up to n entries, typed from the listing (d_type; Go
+// lstats an entry the file system does not type), and stats the regular
+// files whose path r.stat names, relative to the open directory (a stat
+// by path walks every directory above it again); eof: none are left.
+func (r *dirReader) readDisk(n int) (entries []diskEntry, eof bool, err error) {
+	var des []fs.DirEntry
+	for len(des) < n && !eof {
+		more, err := r.f.ReadDir(n - len(des))
+		if errors.Is(err, io.EOF) {
+			eof = true
+		} else if err != nil {
+			return nil, false, err
+		}
+		des = append(des, more...)
+	}
+	entries = make([]diskEntry, len(des))
+	var wanted []int
+	for i, de := range des {
+		entries[i] = diskEntry{name: de.Name(), path: r.prefix + de.Name(), typ: de.Type()}
+		if r.stat != nil && entries[i].typ.IsRegular() && r.stat(entries[i].path) {
+			wanted = append(wanted, i)
+		}
+	}
+	if len(wanted) > 0 {
+		statEntries(r.f, entries, wanted)
+	}
+	return entries, eof, nil
+}
+
+// keep is the disk entries that are directories or regular files inside
+// the roots, symlinks followed, counting the rest; open documents they
+// name are no longer to be added.
+func (r *dirReader) keep(disk []diskEntry) []listed {
+	entries := make([]listed, 0, len(disk))
+	for _, de := range disk {
 		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info}}
 		typ := de.typ
 		if typ&fs.ModeSymlink != 0 {
 			e.symlink, e.Symlink = true, true
-			fi := w.followListed(e.Path, &om)
+			fi := r.w.followListed(e.Path, &r.om)
 			if fi == nil {
 				continue
 			}
@@ -303,31 +430,13 @@ func (w *Workspace) readDir(dir string, docs []Document, maxEntries int, stat fu
 		case typ.IsDir():
 			e.IsDir = true
 		case !typ.IsRegular():
-			om.Special++
+			r.om.Special++
 			continue
 		}
-		seen[e.Name] = true
+		delete(r.docs, e.Name)
 		entries = append(entries, e)
 	}
-
-	for _, d := range docs {
-		if d.Path == dir || !within(dir, d.Path) {
-			continue
-		}
-		rel := d.Path[len(dir):]
-		rel = strings.TrimPrefix(rel, string(filepath.Separator))
-		name, _, nested := strings.Cut(rel, string(filepath.Separator))
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		entries = append(entries, listed{DirEntry: DirEntry{Name: name, Path: filepath.Join(dir, name), IsDir: nested}})
-	}
-	if missing && len(entries) == 0 {
-		return dirListing{}, &notExistError{dir}
-	}
-	slices.SortFunc(entries, func(a, b listed) int { return strings.Compare(a.Name, b.Name) })
-	return dirListing{entries: entries, om: om, read: len(diskEntries)}, nil
+	return entries
 }
 
 // followListed stats the target of the symlink at path, or counts why it
@@ -350,49 +459,6 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 	return fi
 }
 
-// diskEntry is one name read from a directory, typed from the listing.
-type diskEntry struct {
-	name, path string
-	typ        fs.FileMode
-	info       *EntryInfo // taken for the regular files asked for
-}
-
-// readDirNames reads at most maxEntries entries of dir, typed from the
-// listing (d_type; Go lstats an entry the file system does not type), and
-// stats the regular files whose path stat (when not nil) names, relative
-// to the open directory (a stat by path walks every directory above it
-// again). The directory is opened so that a FIFO put in its place fails
-// instead of blocking; cut reports that there were more entries.
-func readDirNames(dir string, maxEntries int, stat func(path string) bool) (entries []diskEntry, cut bool, err error) {
-	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	des, err := f.ReadDir(maxEntries + 1)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, err
-	}
-	if len(des) > maxEntries {
-		des, cut = des[:maxEntries], true
-	}
-	entries = make([]diskEntry, len(des))
-	var wanted []int
-	// dir is clean and a name holds no separator: joining needs no
-	// cleaning (filepath.Join's, per entry, shows in a walk's profile).
-	prefix := strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
-	for i, de := range des {
-		entries[i] = diskEntry{name: de.Name(), path: prefix + de.Name(), typ: de.Type()}
-		if stat != nil && entries[i].typ.IsRegular() && stat(entries[i].path) {
-			wanted = append(wanted, i)
-		}
-	}
-	if len(wanted) > 0 {
-		statEntries(f, entries, wanted)
-	}
-	return entries, cut, nil
-}
-
 // statEntriesByPath lstats the entries at the indexes wanted by path,
 // keeping the stats of those still regular files.
 func statEntriesByPath(entries []diskEntry, wanted []int) {
@@ -403,10 +469,8 @@ func statEntriesByPath(entries []diskEntry, wanted []int) {
 	}
 }
 
-// WalkOptions control Walk; zero fields take the defaults.
+// WalkOptions control Walk.
 type WalkOptions struct {
-	MaxEntries    int // entries read in all; MaxWalkEntries by default
-	MaxDirEntries int // entries read from one directory; MaxDirEntries by default
 	// Stat, when not nil, names (by path) the regular files whose Info
 	// the caller will ask: the walk stats them as it lists their
 	// directory, which costs a fraction of stat-ing them by path later.
@@ -415,29 +479,34 @@ type WalkOptions struct {
 }
 
 // Walk visits every file and directory below dir (open-but-unsaved
-// documents included), depth first in name order, with Ignored set as in
-// ReadDir, skipping the always-skipped directories (.git, node_modules)
-// and what Omitted counts. Directories inside ignored ones are entered
-// too; a caller that does not want them returns fs.SkipDir. fn may return
+// documents included), depth first, with Ignored set as in ReadDir,
+// skipping the always-skipped directories (.git, node_modules) and what
+// Omitted counts. Nothing else is left out, however big a directory: it
+// is read dirBatch entries at a time, each batch visited in name order
+// (a directory of at most dirBatch entries is visited in name order; a
+// bigger one batch by batch, in the file system's order), so the walk
+// runs until it ends, fn stops it or ctx is done (ctx.Err()), checked
+// between entries. Directories inside ignored ones are entered too; a
+// caller that does not want them returns fs.SkipDir. fn may return
 // fs.SkipDir (for a directory: do not enter it; for a file: skip the rest
 // of its directory) or fs.SkipAll. Symlinked directories are reported but
 // not entered. Subdirectories that cannot be read are skipped and counted.
-// The walk reads at most opts.MaxEntries entries.
 func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
 		return Omitted{}, err
 	}
-	dir = filepath.Clean(dir)
-	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn, stat: opts.Stat,
-		budget: cmp.Or(opts.MaxEntries, MaxWalkEntries), dirCap: cmp.Or(opts.MaxDirEntries, MaxDirEntries),
-		readers: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
-	defer wk.readAhead.Wait()
-	wk.om.DirCap, wk.om.WalkCap = wk.dirCap, wk.budget
-	entries, err := wk.list(dir, nil)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return Omitted{}, err
 	}
-	err = wk.walk(entries, w.rulesFor(ctx, w.RootOf(dir), dir))
+	dir = filepath.Clean(dir)
+	wk := walker{w: w, ctx: ctx, docs: w.docs.List(), fn: fn, stat: opts.Stat,
+		readers: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
+	defer wk.readAhead.Wait()
+	top := wk.open(dir)
+	if top.err != nil {
+		return Omitted{}, top.err
+	}
+	err := wk.walkDir(top, w.rulesFor(ctx, w.RootOf(dir), dir))
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
 	}
@@ -445,92 +514,150 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 }
 
 type walker struct {
-	w      *Workspace
-	ctx    context.Context
-	docs   []Document
-	fn     func(DirEntry) error
-	stat   func(path string) bool // see WalkOptions.Stat
-	budget int                    // entries still to be read
-	dirCap int
-	om     Omitted
+	w    *Workspace
+	ctx  context.Context
+	docs []Document
+	fn   func(DirEntry) error
+	stat func(path string) bool // see WalkOptions.Stat
+	om   Omitted
 
-	// Subdirectories that will be entered are read ahead, a few readers
-	// per core (a reader waits in the kernel about as long as it
-	// computes), while fn runs on what comes before them: listing (and the
-	// stats asked for) is most of a walk's time.
+	// Subdirectories that will be entered are opened, and their first
+	// batch read, ahead, a few readers per core (a reader waits in the
+	// kernel about as long as it computes), while fn runs on what comes
+	// before them: listing (and the stats asked for) is most of a walk's
+	// time.
 	readers   chan struct{} // a slot per reader
 	readAhead sync.WaitGroup
 }
 
-// pendingList is a directory being read ahead.
-type pendingList struct {
-	done chan struct{}
-	l    dirListing
-	err  error
+// openedDir is a directory opened and its first batch read, maybe in the
+// background (done is closed when it has been).
+type openedDir struct {
+	done  chan struct{}
+	r     *dirReader
+	first []listed
+	err   error
 }
 
-// readAheadOf starts reading dir in the background when a reader is free
-// and the budget leaves room for a whole directory; nil when not started.
-func (wk *walker) readAheadOf(dir string) *pendingList {
-	if wk.budget < 2*wk.dirCap {
-		return nil
-	}
+// open opens dir and reads its first batch.
+func (wk *walker) open(dir string) *openedDir {
+	o := &openedDir{done: make(chan struct{})}
+	wk.read(dir, o, false)
+	return o
+}
+
+// openAhead opens dir in the background when a reader is free; nil when
+// none is. A directory bigger than a batch is not kept open: the walk
+// opens it again when it gets there, so that directories opened ahead
+// hold no descriptors.
+func (wk *walker) openAhead(dir string) *openedDir {
 	select {
 	case wk.readers <- struct{}{}:
 	default:
 		return nil
 	}
-	p := &pendingList{done: make(chan struct{})}
+	o := &openedDir{done: make(chan struct{})}
 	wk.readAhead.Go(func() {
 		defer func() { <-wk.readers }()
-		defer close(p.done)
-		if wk.ctx.Err() == nil {
-			p.l, p.err = wk.w.readDir(dir, wk.docs, wk.dirCap, wk.stat)
-		}
+		wk.read(dir, o, true)
 	})
-	return p
+	return o
 }
 
-// list reads dir within the walk's budget, or takes what was read ahead
-// when the budget still allows a whole directory (else it reads again, so
-// what the budget cuts does not depend on timing); (nil, nil) once the
-// budget is spent.
-func (wk *walker) list(dir string, ahead *pendingList) ([]listed, error) {
-	if wk.budget <= 0 {
-		wk.om.WalkCut = true
-		return nil, nil
+// take is the directory at dir opened: o, opened ahead (or nil), when it
+// was read whole.
+func (wk *walker) take(o *openedDir, dir string) *openedDir {
+	if o != nil {
+		<-o.done
+		if o.r != nil || o.err != nil {
+			return o
+		}
 	}
-	n := min(wk.dirCap, wk.budget)
-	var l dirListing
-	var err error
-	if ahead != nil {
-		<-ahead.done
-	}
-	if ahead != nil && n == wk.dirCap && wk.ctx.Err() == nil {
-		l, err = ahead.l, ahead.err
-	} else {
-		l, err = wk.w.readDir(dir, wk.docs, n, wk.stat)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if l.om.CutDirs > 0 && n < wk.dirCap {
-		l.om.CutDirs = 0 // the walk's budget cut it, not the directory's size
-		wk.om.WalkCut = true
-	}
-	wk.budget -= l.read
-	wk.om.add(l.om)
-	return l.entries, nil
+	return wk.open(dir)
 }
+
+// read opens dir into o and reads its first batch; ahead, it keeps the
+// directory only when read whole.
+func (wk *walker) read(dir string, o *openedDir, ahead bool) {
+	defer close(o.done)
+	if o.err = wk.ctx.Err(); o.err != nil {
+		return
+	}
+	if o.r, o.err = wk.w.openDir(dir, wk.docs, wk.stat); o.err != nil {
+		return
+	}
+	o.first, o.err = o.r.next(dirBatch)
+	switch {
+	case o.err != nil:
+		o.r.close()
+		o.err = fmt.Errorf("listing %s: %w", dir, o.err)
+	case ahead && !o.r.finished:
+		o.r.close()
+		o.r, o.first = nil, nil
+	}
+}
+
+// discard closes a directory opened ahead that the walk will not enter.
+func (o *openedDir) discard() {
+	<-o.done
+	if o.r != nil {
+		o.r.close()
+	}
+}
+
+// walkDir visits the entries of the opened directory o, batch by batch,
+// closing it when done; rules are the ignore rules inside it.
+func (wk *walker) walkDir(o *openedDir, rules ignoreRules) error {
+	defer func() {
+		o.r.close()
+		wk.om.add(o.r.om)
+	}()
+	batch := o.first
+	for {
+		if err := wk.visit(batch, rules); err != nil {
+			if errors.Is(err, errSkipRest) {
+				return nil
+			}
+			return err
+		}
+		if o.r.finished {
+			return nil
+		}
+		if err := wk.ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		if batch, err = o.r.next(dirBatch); err != nil {
+			if ctxErr := wk.ctx.Err(); ctxErr != nil {
+				return ctxErr
+			}
+			o.r.om.Unreadable++ // listed up to here
+			return nil
+		}
+	}
+}
+
+// errSkipRest is fs.SkipDir returned for a file: the rest of its
+// directory is skipped.
+var errSkipRest = errors.New("skip the rest of the directory")
 
 // enters reports whether the walk would enter e (fn permitting).
 func enters(e listed, ignored bool) bool {
 	return e.IsDir && !e.symlink && !ignored && !alwaysSkipped(e.Name)
 }
 
-func (wk *walker) walk(entries []listed, rules ignoreRules) error {
-	ahead := make([]*pendingList, len(entries))
-	next := 0 // entries before next have been considered for reading ahead
+// visit hands fn one batch of a directory's entries, walking into the
+// subdirectories fn lets it enter.
+func (wk *walker) visit(entries []listed, rules ignoreRules) error {
+	ahead := make([]*openedDir, len(entries))
+	defer func() {
+		for _, o := range ahead {
+			if o != nil {
+				o.discard()
+			}
+		}
+	}()
+	next := 0 // entries before next have been considered for opening ahead
 	for i, e := range entries {
 		if err := wk.ctx.Err(); err != nil {
 			return err
@@ -544,7 +671,7 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 			if e.IsDir {
 				continue
 			}
-			return nil
+			return errSkipRest
 		}
 		if err != nil {
 			return err
@@ -552,22 +679,31 @@ func (wk *walker) walk(entries []listed, rules ignoreRules) error {
 		if !e.IsDir || e.symlink {
 			continue
 		}
-		// Read ahead the next directories (not ignored ones, which
+		// Open the next directories ahead (not ignored ones, which
 		// callers mostly skip) while this one's subtree is walked.
 		for next = max(next, i+1); next < len(entries); next++ {
 			if c := entries[next]; enters(c, rules.match(c.Name, c.IsDir)) {
-				if ahead[next] = wk.readAheadOf(c.Path); ahead[next] == nil {
+				if ahead[next] = wk.openAhead(c.Path); ahead[next] == nil {
 					break
 				}
 			}
 		}
-		children, err := wk.list(e.Path, ahead[i])
-		if err != nil {
+		child := wk.take(ahead[i], e.Path)
+		ahead[i] = nil
+		if child.err != nil {
+			if err := wk.ctx.Err(); err != nil {
+				return err
+			}
 			wk.om.Unreadable++
 			continue
 		}
-		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored, children)
-		if err := wk.walk(children, childRules); err != nil {
+		// A listing read whole tells which ignore files exist.
+		var listing []listed
+		if child.r.finished {
+			listing = child.first
+		}
+		childRules := wk.w.descend(wk.ctx, rules, e.Name, e.Path, e.Ignored, listing)
+		if err := wk.walkDir(child, childRules); err != nil {
 			return err
 		}
 	}

@@ -29,7 +29,7 @@ func hugeDirectory(b *testing.B) (*Workspace, string) {
 func BenchmarkReadDir100k(b *testing.B) {
 	w, root := hugeDirectory(b)
 	for b.Loop() {
-		if _, _, err := w.ReadDir(b.Context(), root, 0); err != nil {
+		if _, _, err := w.ReadDir(b.Context(), root); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +80,7 @@ func TestReadDir(t *testing.T) {
 	docs.Open(Document{Path: filepath.Join(root, "unsaved.go"), Text: "abc"})
 	docs.Open(Document{Path: filepath.Join(root, "newdir", "f.go"), Text: "f"})
 
-	entries, _, err := w.ReadDir(context.Background(), root, 0)
+	entries, _, err := w.ReadDir(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,19 +126,19 @@ func TestReadDir(t *testing.T) {
 		t.Error("Info of a symlink dangling since the listing succeeded")
 	}
 
-	entries, _, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"), 0)
+	entries, _, err = w.ReadDir(context.Background(), filepath.Join(root, "newdir"))
 	if err != nil || len(entries) != 1 || entries[0].Name != "f.go" || entries[0].IsDir {
 		t.Fatalf("virtual directory listing = %+v, %v", entries, err)
 	}
-	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing"), 0); !errors.Is(err, ErrNotExist) {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "missing")); !errors.Is(err, ErrNotExist) {
 		t.Fatalf("missing directory: %v", err)
 	}
-	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt"), 0); err == nil {
+	if _, _, err := w.ReadDir(context.Background(), filepath.Join(root, "b.txt")); err == nil {
 		t.Fatal("listing a file succeeded")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := w.ReadDir(ctx, root, 0); !errors.Is(err, context.Canceled) {
+	if _, _, err := w.ReadDir(ctx, root); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled ReadDir: %v", err)
 	}
 }
@@ -405,7 +404,7 @@ func TestIgnoredMarks(t *testing.T) {
 			t.Errorf("Walk: %s ignored %v (listed %v), want %v", tt.path, got, ok, tt.ignored)
 		}
 		// ReadDir of the parent, and a walk starting below the root, agree.
-		entries, _, err := w.ReadDir(context.Background(), filepath.Dir(filepath.Join(root, tt.path)), 0)
+		entries, _, err := w.ReadDir(context.Background(), filepath.Dir(filepath.Join(root, tt.path)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -417,7 +416,7 @@ func TestIgnoredMarks(t *testing.T) {
 	// A file named like an ignored directory is not ignored ("/build/" is
 	// for directories only).
 	w2, root2 := newTestWorkspace(t, map[string]string{".gitignore": "/build/\n", "build": ""})
-	entries, _, err := w2.ReadDir(context.Background(), root2, 0)
+	entries, _, err := w2.ReadDir(context.Background(), root2)
 	if err != nil || len(entries) != 2 || entries[1].Name != "build" || entries[1].Ignored {
 		t.Errorf("a file named build: %+v, %v", entries, err)
 	}
@@ -438,12 +437,12 @@ func TestListingsSkipWhatTheyCannotList(t *testing.T) {
 		t.Errorf("Walk = %v, want %v", names, want)
 	}
 	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(DirEntry) error { return nil })
-	want := Omitted{Outside: 2, Broken: 2, DirCap: MaxDirEntries, WalkCap: MaxWalkEntries}
+	want := Omitted{Outside: 2, Broken: 2}
 	if err != nil || om != want {
 		t.Errorf("Walk omitted %+v, %v; want %+v", om, err, want)
 	}
 
-	entries, om, err := w.ReadDir(context.Background(), root, 0)
+	entries, om, err := w.ReadDir(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +453,7 @@ func TestListingsSkipWhatTheyCannotList(t *testing.T) {
 	if want := []string{"in-link", "ok.txt", "sub"}; !slices.Equal(got, want) {
 		t.Errorf("ReadDir = %v, want %v", got, want)
 	}
-	if want := (Omitted{Outside: 1, Broken: 1, DirCap: MaxDirEntries}); om != want {
+	if want := (Omitted{Outside: 1, Broken: 1}); om != want {
 		t.Errorf("ReadDir omitted %+v, want %+v", om, want)
 	}
 }
@@ -470,45 +469,6 @@ func TestWalkCountsDirectoriesItCannotList(t *testing.T) {
 	})
 	if err != nil || om.Unreadable != 1 || om.Skipped() != 1 {
 		t.Errorf("Walk: %+v, %v; want one unreadable directory", om, err)
-	}
-}
-
-func TestListingCaps(t *testing.T) {
-	files := map[string]string{}
-	for i := range 30 {
-		files[fmt.Sprintf("big/%02d", i)] = ""
-		files[fmt.Sprintf("small/%02d", i%5)] = ""
-	}
-	w, root := newTestWorkspace(t, files)
-	big := filepath.Join(root, "big")
-
-	entries, om, err := w.ReadDir(context.Background(), big, 10)
-	if err != nil || len(entries) != 10 || om.CutDirs != 1 || om.DirCap != 10 || !om.Cut() {
-		t.Errorf("ReadDir of 30 entries capped at 10: %d entries, %+v, %v", len(entries), om, err)
-	}
-	entries, om, err = w.ReadDir(context.Background(), big, 30)
-	if err != nil || len(entries) != 30 || om.Cut() {
-		t.Errorf("ReadDir of 30 entries capped at 30: %d entries, %+v, %v", len(entries), om, err)
-	}
-
-	count := func(opts WalkOptions) (int, Omitted) {
-		n := 0
-		om, err := w.Walk(context.Background(), root, opts, func(DirEntry) error { n++; return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n, om
-	}
-	// big/ is cut at 10 entries, small/ (5 entries) is whole.
-	if n, om := count(WalkOptions{MaxDirEntries: 10}); n != 2+10+5 || om.CutDirs != 1 || om.WalkCut {
-		t.Errorf("Walk with 10 entries a directory: %d visited, %+v", n, om)
-	}
-	// The walk's budget: 2 entries at the root, then 10 of big/, then nothing.
-	if n, om := count(WalkOptions{MaxEntries: 12}); n != 12 || !om.WalkCut || om.CutDirs != 0 || om.WalkCap != 12 {
-		t.Errorf("Walk with a budget of 12 entries: %d visited, %+v", n, om)
-	}
-	if n, om := count(WalkOptions{}); n != 2+30+5 || om.Cut() {
-		t.Errorf("Walk without caps reached: %d visited, %+v", n, om)
 	}
 }
 
@@ -542,21 +502,8 @@ func TestIgnoreRulesCutShortAreNotRemembered(t *testing.T) {
 	if _, err := w.Walk(ctx, root, WalkOptions{}, func(DirEntry) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled walk: %v", err)
 	}
-	entries, _, err := w.ReadDir(context.Background(), root, 0)
+	entries, _, err := w.ReadDir(context.Background(), root)
 	if err != nil || len(entries) != 2 || entries[1].Name != "a.txt" || !entries[1].Ignored {
 		t.Errorf("after a cancelled walk: %+v, %v; want a.txt ignored", entries, err)
-	}
-}
-
-func TestReadDirReadsNoMoreThanItsCap(t *testing.T) {
-	w, root := newTestWorkspace(t, nil)
-	for i := range 2000 {
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d", i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Reading all 2000 names allocates about 250 KiB; 10 of them, under 20 KiB.
-	if n := allocated(func() { _, _, _ = w.ReadDir(context.Background(), root, 10) }); n > 64<<10 {
-		t.Errorf("ReadDir capped at 10 entries allocated %d bytes", n)
 	}
 }

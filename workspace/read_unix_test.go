@@ -79,13 +79,13 @@ func TestListingsSkipSpecialFiles(t *testing.T) {
 	if err != nil || len(names) != 1 || names[0] != "ok.txt" || om.Special != 3 || om.Skipped() != 3 {
 		t.Errorf("Walk = %v, %+v, %v; want only ok.txt and 3 special files", names, om, err)
 	}
-	entries, om, err := w.ReadDir(context.Background(), root, 0)
+	entries, om, err := w.ReadDir(context.Background(), root)
 	if err != nil || len(entries) != 1 || om.Special != 3 {
 		t.Errorf("ReadDir = %+v, %+v, %v", entries, om, err)
 	}
 	// A FIFO where a directory is expected fails to open instead of blocking.
 	err = finishWithin(t, 5*time.Second, func() error {
-		_, _, err := w.ReadDir(context.Background(), filepath.Join(root, "fifo"), 0)
+		_, _, err := w.ReadDir(context.Background(), filepath.Join(root, "fifo"))
 		return err
 	})
 	if err == nil {
