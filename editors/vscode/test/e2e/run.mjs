@@ -326,6 +326,12 @@ class Workbench {
     w.page.setDefaultTimeout(30_000);
     await w.page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
     await w.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    // The Gemini status bar item appears when the extension activates, in
+    // the same step that registers its commands. Before that the extension
+    // host may still be starting ("Activating Extensions..."), and the
+    // palette lists no "Gemini: ..." command at all: the first command of a
+    // fresh workbench (the nokey scenario's, always) used to fail there.
+    await w.page.locator('.statusbar-item', { hasText: 'Gemini' }).first().waitFor({ timeout: 60_000 });
     log(`[${id}] workbench up on ${base}`);
     return w;
   }
@@ -349,30 +355,24 @@ class Workbench {
   // command runs a command by its exact palette title: F1, the title, wait
   // until the row with exactly that title is there, then run that row.
   // Pressing Enter on whatever row came first can run the wrong command.
+  // There is one try: start waits until the extension is active, so a
+  // palette without the row is a failure to see, not to retry away.
   async command(title) {
     const page = this.page;
     const input = page.locator('.quick-input-widget input[type="text"]');
     const row = page.locator('.quick-input-list .monaco-list-row').filter({
       has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
     }).first();
-    // On a workbench that is still settling (a webview loading and taking
-    // focus, the palette's command list not filled yet) the palette can
-    // close under the test or come up without the row: start over.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible', timeout: 3000 });
-        await input.fill(`>${title}`, { timeout: 5000 });
-        await row.waitFor({ state: 'visible', timeout: attempt === 1 ? 8000 : 15_000 });
-        await row.click({ timeout: 5000 });
-        break;
-      } catch (e) {
-        await page.keyboard.press('Escape').catch(() => {});
-        if (attempt >= 3) throw new Error(`could not run "${title}" from the command palette: ${e.message.split('\n')[0]}`);
-        log(`  the command palette failed for "${title}" (${e.message.split('\n')[0]}); trying again`);
-        // Give the workbench focus: F1 does not reach it from everywhere.
-        await page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => {});
-      }
+    try {
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(`>${title}`, { timeout: 5000 });
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.click({ timeout: 5000 });
+    } catch (e) {
+      const shown = await page.locator('.quick-input-widget').innerText().catch(() => '(no palette)');
+      await page.keyboard.press('Escape').catch(() => {});
+      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}): ${e.message.split('\n')[0]}`);
     }
     await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   }
