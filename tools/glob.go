@@ -123,9 +123,9 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	gitIgnored := 0
 	// Ignored directories are walked too, to count the matches they hide
 	// as Gemini CLI reports them. Big ignored trees (build output,
-	// virtualenvs) are only counted up to a budget, so the count may then
-	// be a lower bound.
-	ignoredBudget := c.ignoredBudget
+	// virtualenvs) are only counted up to a budget; the count is then a
+	// lower bound, and says so.
+	ignoredBudget, ignoredCut := c.ignoredBudget, false
 	// "**/P" with no "/" in P matches a path whose last name P matches:
 	// a walk matches every file, and the name alone is quicker.
 	name, nameOnly := strings.CutPrefix(pattern, "**/")
@@ -155,6 +155,7 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 		ignored := c.respectGitIgnore && e.Ignored
 		if ignored {
 			if ignoredBudget--; ignoredBudget < 0 && e.IsDir {
+				ignoredCut = true
 				return fs.SkipDir
 			}
 		}
@@ -196,7 +197,10 @@ func (c *globCall) Execute(ctx context.Context) (Result, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(files), c.pattern, quoteName(c.dir))
-	if gitIgnored > 0 {
+	switch {
+	case ignoredCut:
+		fmt.Fprintf(&b, " (at least %d additional files were ignored)", gitIgnored)
+	case gitIgnored > 0:
 		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
 	}
 	b.WriteString(", sorted by modification time (newest first):")

@@ -131,7 +131,7 @@ func filteringOption(opts map[string]any, name string) (bool, error) {
 
 // newReadManyCall validates the patterns of a read_many_files call.
 func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respectIgnore bool) (*readManyCall, error) {
-	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout}
+	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk}
 	for _, p := range include {
 		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
 			return nil, fmt.Errorf("params/include: invalid glob pattern %q", p)
@@ -157,6 +157,7 @@ type readManyCall struct {
 	exclude       []string // lower-cased, slash-separated, relative to a root
 	respectIgnore bool
 	timeout       time.Duration // for finding the files the patterns name
+	ignoredBudget int           // ignored directories entered at most, to count their matches
 }
 
 func (c *readManyCall) Title() string {
@@ -301,6 +302,9 @@ type matched struct {
 	found map[string]candidate
 	// Matches left out, by path: ignored by ignore files, or excluded.
 	ignored, excluded map[string]bool
+	// ignoredCut: ignored directories were left unvisited, so ignored is
+	// a lower bound.
+	ignoredCut bool
 	// outside holds patterns that lead outside every root.
 	outside map[string]bool
 	omitted workspace.Omitted
@@ -367,7 +371,11 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "excluded by the exclude patterns or the default excludes"})
 	}
 	if n := len(m.ignored); n > 0 {
-		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "ignored by project ignore files"})
+		count := fmt.Sprintf("%d file(s)", n)
+		if m.ignoredCut {
+			count = "at least " + count
+		}
+		out.Skipped = append(out.Skipped, SkippedFile{Path: count, Reason: "ignored by project ignore files"})
 	}
 	if note := omittedNote(m.omitted); note != "" {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: "the search", Reason: strings.Trim(note, "()")})
@@ -459,7 +467,7 @@ func (c *readManyCall) matchRoot(ctx context.Context, root string, m *matched) e
 func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootGlob, m *matched) (workspace.Omitted, error) {
 	// Ignored directories are entered to count the matches they hide, up
 	// to a budget, so big ignored trees do not spend the walk's.
-	ignoredBudget := maxIgnoredWalk
+	ignoredBudget := c.ignoredBudget
 	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
@@ -468,6 +476,7 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 			}
 			if c.respectIgnore && e.Ignored {
 				if ignoredBudget--; ignoredBudget < 0 {
+					m.ignoredCut = true
 					return fs.SkipDir
 				}
 			}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -215,4 +216,27 @@ func TestReadManyFilesSaysWhenItsSearchRanOutOfTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantContains(t, res.Output, "- the search (Reason: stopped after 1ns; the files found by then were read: name narrower paths to see the rest)")
+}
+
+// Ignored directories are entered only up to a budget, to count the
+// matches they hide; past it the count is a lower bound and says so.
+func TestReadManyFilesCountsIgnoredWithinBudget(t *testing.T) {
+	files := map[string]string{".gitignore": "out/\n", "a.go": ""}
+	for i := range 30 {
+		files[fmt.Sprintf("out/d%d/x%d.go", i/10, i%10)] = ""
+	}
+	tw := newTestWorkspace(t, files)
+	tool := tw.tool(ReadManyFilesName, Options{})
+	skipped := func(budget int) string {
+		call := build(t, tool, map[string]any{"include": []any{"**/*.go"}})
+		call.(*readManyCall).ignoredBudget = budget
+		res, err := call.Execute(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Output
+	}
+	wantContains(t, skipped(maxIgnoredWalk), "- 30 file(s) (Reason: ignored by project ignore files)")
+	// out and out/d0 use up a budget of 2: d1 and d2 are not entered.
+	wantContains(t, skipped(2), "- at least 10 file(s) (Reason: ignored by project ignore files)")
 }
