@@ -290,6 +290,17 @@ func TestACPMalformedMessages(t *testing.T) {
 			t.Errorf("%.80s: answered id %s error %+v, want id %s code %d", c.line, a.ID, a.Error, c.id, c.code)
 		}
 	}
+	// Answers, to nothing or malformed, are never answered: an error
+	// carrying their id would answer a request the client never sent.
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":10,"result":null}`,
+		`{"jsonrpc":"2.0","id":10}`,
+		`{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":10,"result":{"x":`,
+		`{"jsonrpc":"2.0","id":10,"result":"` + strings.Repeat("a", 11<<20) + `"}`,
+	} {
+		send(line)
+	}
 	send(`{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
 	if a := next(); string(a.ID) != "10" || a.Error != nil || len(a.Result) == 0 {
 		t.Errorf("initialize after the malformed messages answered %+v", a)
