@@ -122,6 +122,7 @@ export function declared(requests, i) {
 //   buffers    {absolute path: text}: the editor's unsaved buffers
 //   answer     (RequestPermissionRequest) => option kind to pick ("allow_once",
 //              "allow_always", "reject_once", …), "cancelled", or "hold"
+//   writeNull  answer fs/write_text_file with a null result, as codecompanion.nvim does
 //   wire       a Wire to log every message to
 export class Agent {
   constructor(opts) {
@@ -135,6 +136,10 @@ export class Agent {
     this.terminals = new Map();
     this.terminalRequests = [];
     this.rawAnswers = [];
+    // agentAnswers are the agent's answers (messages without a method);
+    // clientRequestIds the ids of the requests the SDK's client sent.
+    this.agentAnswers = [];
+    this.clientRequestIds = new Set();
     this.waiters = new Set();
     this.nextTerminal = 0;
     this.caps = opts.caps ?? { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
@@ -178,6 +183,7 @@ export class Agent {
       new TransformStream({
         transform: (msg, ctl) => {
           wire?.add("agent", msg);
+          if (!("method" in msg)) this.agentAnswers.push(msg);
           const raw = !("method" in msg) && (msg.id === null || (typeof msg.id === "string" && msg.id.startsWith("raw-")));
           if (raw) {
             this.rawAnswers.push(msg);
@@ -191,11 +197,17 @@ export class Agent {
     const out = new TransformStream({
       transform: (msg, ctl) => {
         wire?.add("client", msg);
+        if ("method" in msg && "id" in msg) this.clientRequestIds.add(JSON.stringify(msg.id));
         ctl.enqueue(msg);
       },
     });
     out.readable.pipeTo(stream.writable).catch(() => {});
     return { readable, writable: out.writable };
+  }
+
+  // strayAnswers are the agent's answers to no request the client sent.
+  strayAnswers() {
+    return this.agentAnswers.filter((m) => !this.clientRequestIds.has(JSON.stringify(m.id)));
   }
 
   // raw writes line to the agent's stdin as it is, beside the SDK.
@@ -254,7 +266,8 @@ export class Agent {
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
         this.buffers.set(params.path, params.content);
         rec(this.writes, params);
-        return {};
+        // codecompanion.nvim answers {"result": null}.
+        return this.opts.writeNull ? null : {};
       })
       .onRequest(methods.client.terminal.create, ({ params }) => this.createTerminal(params))
       .onRequest(methods.client.terminal.output, ({ params }) => {
