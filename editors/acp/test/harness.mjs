@@ -140,6 +140,7 @@ export class Agent {
     // clientRequestIds the ids of the requests the SDK's client sent.
     this.agentAnswers = [];
     this.clientRequestIds = new Set();
+    this.agentRequests = new Map(); // the agent's requests' methods, by id
     this.waiters = new Set();
     this.nextTerminal = 0;
     this.caps = opts.caps ?? { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
@@ -184,6 +185,7 @@ export class Agent {
         transform: (msg, ctl) => {
           wire?.add("agent", msg);
           if (!("method" in msg)) this.agentAnswers.push(msg);
+          else if ("id" in msg) this.agentRequests.set(JSON.stringify(msg.id), msg.method);
           const raw = !("method" in msg) && (msg.id === null || (typeof msg.id === "string" && msg.id.startsWith("raw-")));
           if (raw) {
             this.rawAnswers.push(msg);
@@ -196,6 +198,11 @@ export class Agent {
     );
     const out = new TransformStream({
       transform: (msg, ctl) => {
+        // codecompanion.nvim answers fs/write_text_file {"result": null};
+        // the SDK would send {}.
+        if (this.opts.writeNull && !("method" in msg) && "result" in msg && this.agentRequests.get(JSON.stringify(msg.id)) === methods.client.fs.writeTextFile) {
+          msg = { jsonrpc: "2.0", id: msg.id, result: null };
+        }
         wire?.add("client", msg);
         if ("method" in msg && "id" in msg) this.clientRequestIds.add(JSON.stringify(msg.id));
         ctl.enqueue(msg);
@@ -266,8 +273,7 @@ export class Agent {
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
         this.buffers.set(params.path, params.content);
         rec(this.writes, params);
-        // codecompanion.nvim answers {"result": null}.
-        return this.opts.writeNull ? null : {};
+        return {};
       })
       .onRequest(methods.client.terminal.create, ({ params }) => this.createTerminal(params))
       .onRequest(methods.client.terminal.output, ({ params }) => {
