@@ -325,8 +325,19 @@ func TestACPClientMCPServer(t *testing.T) {
 	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "Echo: hello" {
 		t.Errorf("echo answered the model %v", got)
 	}
-	if p := h.client.Permissions(); len(p) != 1 || p[0].ToolCall.ToolCallId == "" {
-		t.Errorf("permission requests %+v, want one for the MCP call", p)
+	p := h.client.Permissions()
+	if len(p) != 1 || p[0].ToolCall.ToolCallId == "" {
+		t.Fatalf("permission requests %+v, want one for the MCP call", p)
+	}
+	// Its title names the server and the tool, for clients that show the
+	// title alone; the arguments come as rawInput.
+	tc := p[0].ToolCall
+	title := "<none>"
+	if tc.Title != nil {
+		title = *tc.Title
+	}
+	if title != "tester: echo" || !reflect.DeepEqual(tc.RawInput, map[string]any{"message": "hello"}) {
+		t.Errorf("the permission request's tool call: title %q, rawInput %v; want \"tester: echo\" and the arguments", title, tc.RawInput)
 	}
 }
 

@@ -179,3 +179,27 @@ func TestACPLargeReadAnswer(t *testing.T) {
 	}
 	h.wantAnswersOnlyToRequests()
 }
+
+// A client that never answers fs/write_text_file holds the turn until
+// session/cancel, which ends it at once; the agent withdraws the request.
+func TestACPUnansweredWriteCancelled(t *testing.T) {
+	cfg := editorACP
+	cfg.Rewrite = func(method string, _ json.RawMessage, answer []byte) []byte {
+		if method == "fs/write_text_file" {
+			return nil
+		}
+		return answer
+	}
+	h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo}, cfg: cfg}, replaceA(), geminitest.TextTurn("next"))
+	h.cancelMidway("return 2", "the write", func(c *acptest.Client) bool { return len(c.Writes()) == 1 })
+	h.client.Wait(h.ctx, "$/cancel_request", func(c *acptest.Client) bool {
+		for _, line := range c.Received() {
+			if strings.Contains(line, `"method":"$/cancel_request"`) {
+				return true
+			}
+		}
+		return false
+	})
+	h.mustPrompt("again", sdk.StopReasonEndTurn)
+	h.wantAnswersOnlyToRequests()
+}
