@@ -336,8 +336,9 @@ func requestID(raw json.RawMessage) (int64, bool) {
 	return n, err == nil
 }
 
-// envelope is what wire reads of a line: the top-level members it has
-// (their values only for a whole line) and its id, if usable.
+// envelope is what wire reads of a line: the top-level members it has,
+// the values of those an answer is made of (only of a whole line: a
+// request's params are not copied), and its id, if usable.
 type envelope struct {
 	keys    map[string]bool
 	members map[string]json.RawMessage
@@ -349,14 +350,24 @@ func (e envelope) has(key string) bool { return e.keys[key] }
 // envelopeOf reads a whole line; a line that is not an object has no
 // members.
 func envelopeOf(line []byte) envelope {
-	env := envelope{keys: map[string]bool{}}
-	if json.Unmarshal(line, &env.members) != nil {
+	var m struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	env := envelope{keys: map[string]bool{}, members: map[string]json.RawMessage{}}
+	if json.Unmarshal(line, &m) != nil {
 		return env
 	}
-	for k := range env.members {
-		env.keys[k] = true
+	// A member given as null is there: json.RawMessage keeps "null".
+	for key, v := range map[string]json.RawMessage{"jsonrpc": m.JSONRPC, "id": m.ID, "method": m.Method, "result": m.Result, "error": m.Error} {
+		if v != nil {
+			env.keys[key], env.members[key] = true, v
+		}
 	}
-	env.id = usableID(env.members["id"])
+	env.id = usableID(m.ID)
 	return env
 }
 
