@@ -179,7 +179,7 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		}
 	case agent.EventToolResult:
 		r := e.ToolResult
-		sess.end(r.CallID)
+		sess.unshow(r.CallID)
 		status := sdk.ToolCallStatusCompleted
 		if r.Status != tools.StatusOK {
 			status = sdk.ToolCallStatusFailed

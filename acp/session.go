@@ -186,7 +186,7 @@ func (sess *session) attach(callID string, content ...sdk.ToolCallContent) {
 	sess.attached[callID] = append(sess.attached[callID], content...)
 }
 
-// show records call as shown to the client, until end.
+// show records call as shown to the client, until unshow.
 func (sess *session) show(call agent.ToolCall) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
@@ -201,8 +201,8 @@ func (sess *session) shownCall(id string) (agent.ToolCall, bool) {
 	return c, ok
 }
 
-// end forgets call id.
-func (sess *session) end(id string) {
+// unshow forgets call id, ended.
+func (sess *session) unshow(id string) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	delete(sess.shown, id)
