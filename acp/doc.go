@@ -7,7 +7,9 @@
 // The protocol's types and its connection come from
 // github.com/coder/acp-go-sdk; wire.go stands in front of that connection
 // so that a line that is not a JSON-RPC message is answered with the error
-// JSON-RPC asks for, and the connection lives on.
+// JSON-RPC asks for, and the connection lives on. The SDK's connection
+// serves the client's requests; the requests gemini-ls sends the client
+// go through wire (calls.go), which matches their answers itself.
 //
 // Invariants:
 //   - Each ACP session is one agent built for its cwd (setup.Build), with
@@ -24,6 +26,11 @@
 //     approvals allow edits, and the model is told what became of it.
 //   - session/cancel ends everything the session's prompt started (model
 //     request, questions, terminals), and the prompt answers "cancelled".
+//     So does a permission request answered "cancelled", which in ACP
+//     means the client cancelled the turn.
+//   - Every answer of the client's ends the wait for it: a null result,
+//     a malformed answer or the connection's end included; what it lacks
+//     is an error the model is told. Answers are never answered.
 //   - Nothing is written to stdout but protocol messages; logs go to the
 //     logger.
 package acp

@@ -46,12 +46,12 @@ func (b clientBuffers) ReadBuffer(ctx context.Context, path string) (string, boo
 
 // readTextFile is fs/read_text_file of the whole of path.
 func (sess *session) readTextFile(ctx context.Context, path string) (string, error) {
-	res, err := sess.srv.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: path})
+	text, err := sess.srv.readTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: path})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("fs/read_text_file: %s", clientError(err))
 	}
-	return res.Content, nil
+	return text, nil
 }

@@ -152,20 +152,23 @@ func replayUpdates(history []*genai.Content, exchanges []agent.Exchange, cwd str
 	}
 	// The history's prompts are the transcript's last ones.
 	earlier := max(0, len(exchanges)-prompts)
+	var last agent.StopReason // how the prompt shown last ended
 	for _, e := range exchanges[:earlier] {
-		out = appendText(out, sdk.UpdateUserMessageText, e.Prompt)
+		out = appendPrompt(out, e.Prompt, last)
 		out = appendText(out, sdk.UpdateAgentMessageText, e.Answer)
+		last = e.StopReason
 	}
 	k := len(exchanges) - prompts // the exchange of the next prompt
 	for _, c := range history {
 		switch {
 		case isPrompt(c):
-			text := contentText(c)
+			text, stop := contentText(c), agent.StopReason("")
 			if k >= 0 {
-				text = exchanges[k].Prompt
+				text, stop = exchanges[k].Prompt, exchanges[k].StopReason
 			}
 			k++
-			out = appendText(out, sdk.UpdateUserMessageText, text)
+			out = appendPrompt(out, text, last)
+			last = stop
 		case c.Role == genai.RoleModel:
 			for _, p := range c.Parts {
 				switch {
@@ -232,6 +235,24 @@ func resultText(response map[string]any) string {
 		cut--
 	}
 	return text[:cut] + "\n…"
+}
+
+// appendPrompt shows a prompt as a user message of its own. Clients join
+// consecutive user_message_chunks into one message, so a prompt that
+// got no answer (cancelled before the model said anything) would run
+// into the next: a line saying how it ended (prev) keeps them apart.
+func appendPrompt(out []sdk.SessionUpdate, text string, prev agent.StopReason) []sdk.SessionUpdate {
+	if strings.TrimSpace(text) == "" {
+		return out
+	}
+	if n := len(out); n > 0 && out[n-1].UserMessageChunk != nil {
+		note := "(No answer.)"
+		if prev == agent.StopCancelled {
+			note = "(Cancelled.)"
+		}
+		out = append(out, sdk.UpdateAgentMessageText(note))
+	}
+	return append(out, sdk.UpdateUserMessageText(text))
 }
 
 func appendText(out []sdk.SessionUpdate, update func(string) sdk.SessionUpdate, text string) []sdk.SessionUpdate {

@@ -128,9 +128,23 @@ func TestReplayAfterACompression(t *testing.T) {
 		user(genai.NewPartFromText("third")),
 		model(genai.NewPartFromText("third answer")),
 	}
-	exchanges := []agent.Exchange{{Prompt: "first", Answer: "first answer"}, {Prompt: "second"}, {Prompt: "third", Answer: "third answer"}}
+	exchanges := []agent.Exchange{{Prompt: "first", Answer: "first answer"}, {Prompt: "second", StopReason: agent.StopError}, {Prompt: "third", Answer: "third answer"}}
 	checkUpdates(t, replayUpdates(history, exchanges, "/w", describeFake),
-		"user: first", "agent: first answer", "user: second", "user: third", "agent: third answer")
+		"user: first", "agent: first answer", "user: second", "agent: (No answer.)", "user: third", "agent: third answer")
+}
+
+// A prompt cancelled before the model said anything is shown as a message
+// of its own: a note on how it ended keeps it from running into the next
+// prompt, as clients join consecutive user_message_chunks.
+func TestReplayKeepsACancelledPromptApart(t *testing.T) {
+	history := []*genai.Content{
+		user(genai.NewPartFromText("first")),
+		user(genai.NewPartFromText("second")),
+		model(genai.NewPartFromText("second answer")),
+	}
+	exchanges := []agent.Exchange{{Prompt: "first", StopReason: agent.StopCancelled}, {Prompt: "second", Answer: "second answer", StopReason: agent.StopEndTurn}}
+	checkUpdates(t, replayUpdates(history, exchanges, "/w", describeFake),
+		"user: first", "agent: (Cancelled.)", "user: second", "agent: second answer")
 }
 
 // A history with prompts the transcript lacks shows their text; a call

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -14,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -34,38 +36,43 @@ const (
 	optionReject sdk.PermissionOptionId = sdk.PermissionOptionId(agent.Cancel)
 )
 
-// answer is what became of a permission request.
+// answer is what the user chose.
 type answer int
 
 const (
 	rejected      answer = iota // the user chose Reject
 	allowedOnce                 // the user chose Allow
 	allowedAlways               // the user chose Always allow
-	dismissed                   // the client answered "cancelled"
 )
 
 // ask sends session/request_permission about call and returns the user's
 // answer. alwaysLabel names the allow_always option; "" leaves it out. A
 // ctx that ends while the client holds the request returns ctx's error at
-// once (the SDK tells the client with $/cancel_request).
+// once (the client is told with $/cancel_request). An answer of
+// "cancelled" means, in ACP, that the prompt turn was cancelled: the
+// turn is cancelled here too, as session/cancel would, and ask returns
+// ctx's error, so that nothing runs and the model is not asked again.
 func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLabel string) (answer, error) {
 	options := []sdk.PermissionOption{{OptionId: optionAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
 	if alwaysLabel != "" {
 		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: alwaysLabel, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{OptionId: optionReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
-	res, err := sess.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
+	res, err := sess.srv.requestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
 	switch {
 	case ctx.Err() != nil:
-		return dismissed, ctx.Err()
+		return rejected, ctx.Err()
 	case err != nil:
-		return dismissed, fmt.Errorf("session/request_permission: %s", clientError(err))
-	case res.Outcome.Cancelled != nil:
-		return dismissed, nil
-	case res.Outcome.Selected == nil:
-		return dismissed, errors.New("session/request_permission was answered without an outcome")
+		return rejected, fmt.Errorf("session/request_permission: %s", clientError(err))
+	case res.cancelled:
+		sess.log.Info("the client answered a permission request \"cancelled\": the turn is cancelled")
+		sess.cancelTurn()
+		if ctx.Err() != nil {
+			return rejected, ctx.Err()
+		}
+		return rejected, errors.New("the editor answered session/request_permission \"cancelled\" (the prompt turn was cancelled)")
 	}
-	switch res.Outcome.Selected.OptionId {
+	switch res.option {
 	case optionAllowOnce:
 		return allowedOnce, nil
 	case optionAllowAlways:
@@ -75,7 +82,7 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 	case optionReject:
 		return rejected, nil
 	}
-	return dismissed, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.Outcome.Selected.OptionId)
+	return rejected, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
 }
 
 // proposer offers a tool's file change to the user through
@@ -86,13 +93,10 @@ type proposer struct{ sess *session }
 
 func (sess *session) proposer() tools.ChangeProposer { return proposer{sess} }
 
-// Reasons a change was declined, as the model reads them (the tools
-// package wraps them: "This change was not applied: <reason>. The file
-// was not modified.").
-const (
-	reasonRejected  = "the user rejected the edit"
-	reasonDismissed = "the editor withdrew the permission request without an answer (the user dismissed it, or the turn was cancelled)"
-)
+// reasonRejected is why a change was declined, as the model reads it
+// (the tools package wraps it: "This change was not applied: <reason>.
+// The file was not modified.").
+const reasonRejected = "the user rejected the edit"
 
 func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
 	sess := p.sess
@@ -116,8 +120,6 @@ func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (too
 			return tools.Decision{}, err
 		case a == rejected:
 			return tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}, nil
-		case a == dismissed:
-			return tools.Decision{Outcome: tools.Declined, Reason: reasonDismissed}, nil
 		case a == allowedAlways:
 			// The user decided here: the session's service records it,
 			// and later edits land without asking.
@@ -168,10 +170,12 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (too
 	if reason != "" {
 		return tools.Decision{Outcome: tools.Stale, Reason: reason, Content: now}, nil
 	}
-	_, err = sess.srv.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: change.Path, Content: change.After})
+	err = sess.srv.writeTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: change.Path, Content: change.After})
 	switch {
 	case ctx.Err() != nil:
 		return tools.Decision{}, ctx.Err()
+	case errors.As(err, new(*malformedAnswerError)):
+		return tools.Decision{}, fmt.Errorf("fs/write_text_file: %s, so whether the editor changed the file is unknown: read it before changing it again", err)
 	case err != nil:
 		return tools.Decision{}, fmt.Errorf("the editor did not write the file: fs/write_text_file: %s", clientError(err))
 	}
@@ -243,23 +247,28 @@ type confirmer struct {
 func (sess *session) confirmer() agent.Confirmer { return &confirmer{sess: sess} }
 
 // Confirm asks about req. A call the client already shows (it was sent as
-// a tool_call) keeps its title, "Shell ls" say, which outlives the
-// question: the question and the details go in the content. A request of
-// no call (the model fallback) is shown as a tool call of its own, asked
-// about, and ended.
+// a tool_call) is asked about with a title that names what it does (see
+// permissionTitle), its kind and its arguments; the question and the
+// details go in the content. A request of no call (the model fallback)
+// is shown as a tool call of its own, asked about, and ended.
 func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	sess := c.sess
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
 		Kind:       sdk.Ptr(toolKind(tools.Kind(req.Kind))),
+		Title:      sdk.Ptr(req.Title),
 		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(confirmText(req)))},
+	}
+	if shown, ok := sess.shownCall(req.CallID); ok {
+		call.Title = sdk.Ptr(sess.permissionTitle(req, shown))
+		call.Kind = sdk.Ptr(toolKind(shown.Kind))
+		call.RawInput = shown.Args
 	}
 	always := "Always allow in this session"
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, c.asked.Add(1)))
-		call.Title = sdk.Ptr(req.Title)
 		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: call.ToolCallId, Title: req.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending,
 		}})
@@ -270,7 +279,7 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	a, err := sess.ask(ctx, call, always)
 	if own {
 		status := sdk.ToolCallStatusCompleted
-		if err != nil || a == rejected || a == dismissed {
+		if err != nil || a == rejected {
 			status = sdk.ToolCallStatusFailed
 		}
 		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: call.ToolCallId, Status: sdk.Ptr(status)}})
@@ -284,6 +293,33 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 		return agent.ProceedAlways, nil
 	}
 	return agent.Cancel, nil
+}
+
+// permissionTitle is what a permission request about a shown call says it
+// is about, for clients that show the request's title alone: a shell
+// call's command, an MCP call's "server: tool", a web fetch's URLs, else
+// the call's title.
+func (sess *session) permissionTitle(req agent.ConfirmRequest, shown agent.ToolCall) string {
+	switch shown.Name {
+	case tools.ShellName:
+		if req.Details != "" {
+			return req.Details
+		}
+	case tools.WebFetchName:
+		if req.Details != "" {
+			return "Fetch " + strings.ReplaceAll(req.Details, "\n", ", ")
+		}
+	}
+	if t, ok := sess.built.Tools.Registry.Get(shown.Name); ok {
+		if m, ok := t.(toolset.MCPTool); ok {
+			server, tool := m.MCPOrigin()
+			return server + ": " + tool
+		}
+	}
+	if shown.Title != "" {
+		return shown.Title
+	}
+	return req.Title
 }
 
 // confirmText is the question and what it is about, as Markdown: the

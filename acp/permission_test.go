@@ -8,6 +8,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -72,5 +73,23 @@ func TestDiffContent(t *testing.T) {
 	d = diffContent(workspace.FileChange{Path: "/w/b", After: "new"}).Diff
 	if d == nil || d.OldText != nil || d.NewText != "new" {
 		t.Errorf("diff of a new file %+v, want no old text", d)
+	}
+}
+
+// A permission request's title says what is asked about, for clients
+// that show it alone: a shell call's command, a web fetch's URLs.
+func TestPermissionTitle(t *testing.T) {
+	sess := &session{}
+	for _, c := range []struct {
+		req   agent.ConfirmRequest
+		shown agent.ToolCall
+		want  string
+	}{
+		{agent.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "go test ./..."}, agent.ToolCall{Name: tools.ShellName, Title: "Shell go test ./..."}, "go test ./..."},
+		{agent.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, agent.ToolCall{Name: tools.WebFetchName}, "Fetch https://a, https://b"},
+	} {
+		if got := sess.permissionTitle(c.req, c.shown); got != c.want {
+			t.Errorf("permissionTitle(%+v) = %q, want %q", c.req, got, c.want)
+		}
 	}
 }

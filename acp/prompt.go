@@ -165,6 +165,7 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		sess.update(ctx, sdk.UpdateAgentThoughtText(text))
 	case agent.EventToolCall:
 		c := e.ToolCall
+		sess.show(c)
 		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: sdk.ToolCallId(c.CallID),
 			Title:      c.Title,
@@ -178,6 +179,7 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		}
 	case agent.EventToolResult:
 		r := e.ToolResult
+		sess.unshow(r.CallID)
 		status := sdk.ToolCallStatusCompleted
 		if r.Status != tools.StatusOK {
 			status = sdk.ToolCallStatusFailed

@@ -29,6 +29,9 @@ type server struct {
 	opts Options
 	log  *zap.Logger
 	conn *sdk.AgentSideConnection
+	// wire reads the client's lines and carries gemini-ls's requests to
+	// the client (calls.go); the SDK's connection serves the client's.
+	wire *wire
 	// life ends when the connection does; sessions' builds and prompts
 	// derive from it, never from a request's context.
 	life context.Context
@@ -61,19 +64,28 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	life, stop := context.WithCancel(ctx)
 	defer stop()
 	s := &server{opts: opts, log: opts.Logger, life: life, sessions: make(map[string]*session)}
-	w := &lockedWriter{w: out}
-	pr, pw := io.Pipe()
-	s.conn = sdk.NewAgentSideConnection(s, w, pr)
-	s.conn.SetLogger(slogFor(opts.Logger))
-	go filterLines(in, pw, w, s.log)
+	closeSDK := s.connect(in, out)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
 	}
 	stop()
-	_ = pr.Close()
+	closeSDK()
 	s.closeSessions()
 	return nil
+}
+
+// connect speaks ACP on in and out: wire reads in, and the SDK's
+// connection serves the client's requests. The returned function ends
+// the SDK's connection.
+func (s *server) connect(in io.Reader, out io.Writer) (closeSDK func()) {
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	s.wire = newWire(w, s.log)
+	s.conn = sdk.NewAgentSideConnection(s, w, pr)
+	s.conn.SetLogger(slogFor(s.log))
+	go s.wire.serve(in, pw)
+	return func() { _ = pr.Close() }
 }
 
 // capabilities is what the client declared in initialize.

@@ -43,6 +43,9 @@ type session struct {
 	// attached is content for a call's final tool_call_update that the
 	// call's confirmation or run produced (a diff, a terminal), by call id.
 	attached map[string][]sdk.ToolCallContent
+	// shown are the calls sent as tool_calls and not yet ended, by call
+	// id, for their permission requests.
+	shown map[string]agent.ToolCall
 }
 
 // NewSession builds an agent for the cwd the client names, with the MCP
@@ -85,7 +88,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
 	}
 	s.mu.Unlock()
-	sess := &session{srv: s, cwd: cwd, log: s.log, turn: make(chan struct{}, 1), attached: make(map[string][]sdk.ToolCallContent)}
+	sess := &session{srv: s, cwd: cwd, log: s.log, turn: make(chan struct{}, 1), attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]agent.ToolCall)}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}
@@ -151,13 +154,18 @@ func unknownSession(id sdk.SessionId) error {
 
 // close cancels the running prompt and stops the session's agent.
 func (sess *session) close() {
+	sess.cancelTurn()
+	sess.built.Close()
+}
+
+// cancelTurn cancels the running prompt, if any, as session/cancel does.
+func (sess *session) cancelTurn() {
 	sess.mu.Lock()
 	cancel := sess.cancel
 	sess.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
-	sess.built.Close()
 }
 
 // closeSessions ends every session, when the connection ends.
@@ -176,6 +184,28 @@ func (sess *session) attach(callID string, content ...sdk.ToolCallContent) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sess.attached[callID] = append(sess.attached[callID], content...)
+}
+
+// show records call as shown to the client, until unshow.
+func (sess *session) show(call agent.ToolCall) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.shown[call.CallID] = call
+}
+
+// shownCall is call id as shown, if it is.
+func (sess *session) shownCall(id string) (agent.ToolCall, bool) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	c, ok := sess.shown[id]
+	return c, ok
+}
+
+// unshow forgets call id, ended.
+func (sess *session) unshow(id string) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	delete(sess.shown, id)
 }
 
 // takeAttached returns and forgets what was attached to call id.

@@ -62,7 +62,7 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	defer t.release(ctx)
 
 	var status *sdk.TerminalExitStatus
-	exit, waitErr := sess.srv.conn.WaitForTerminalExit(ctx, sdk.WaitForTerminalExitRequest{SessionId: sdk.SessionId(sess.id), TerminalId: id})
+	exit, waitErr := sess.srv.waitForTerminalExit(ctx, sdk.WaitForTerminalExitRequest{SessionId: sdk.SessionId(sess.id), TerminalId: id})
 	if waitErr == nil {
 		status = &sdk.TerminalExitStatus{ExitCode: exit.ExitCode, Signal: exit.Signal}
 	} else {
@@ -126,10 +126,10 @@ func (sess *session) createTerminal(ctx context.Context, c tools.ShellCommand) (
 	}
 	done := make(chan created, 1)
 	go func() {
-		// The connection's life bounds it: the SDK answers when the
+		// The connection's life bounds it: wire answers when the
 		// client goes away.
-		res, err := sess.srv.conn.CreateTerminal(sess.srv.life, req)
-		done <- created{res.TerminalId, err}
+		id, err := sess.srv.createTerminal(sess.srv.life, req)
+		done <- created{id, err}
 	}()
 	select {
 	case r := <-done:
@@ -165,12 +165,12 @@ func afterwards(ctx context.Context) (context.Context, context.CancelFunc) {
 func (t clientTerminal) kill(ctx context.Context) *sdk.TerminalExitStatus {
 	kctx, cancel := afterwards(ctx)
 	defer cancel()
-	conn, sid := t.sess.srv.conn, sdk.SessionId(t.sess.id)
-	if _, err := conn.KillTerminal(kctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: t.id}); err != nil {
+	srv, sid := t.sess.srv, sdk.SessionId(t.sess.id)
+	if err := srv.killTerminal(kctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: t.id}); err != nil {
 		t.log.Debug("killing a terminal", zap.Error(err))
 		return nil
 	}
-	exit, err := conn.WaitForTerminalExit(kctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: t.id})
+	exit, err := srv.waitForTerminalExit(kctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: t.id})
 	if err != nil {
 		t.log.Debug("waiting for a killed terminal", zap.Error(err))
 		return nil
@@ -182,7 +182,7 @@ func (t clientTerminal) kill(ctx context.Context) *sdk.TerminalExitStatus {
 func (t clientTerminal) output(ctx context.Context) (sdk.TerminalOutputResponse, error) {
 	octx, cancel := afterwards(ctx)
 	defer cancel()
-	return t.sess.srv.conn.TerminalOutput(octx, sdk.TerminalOutputRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id})
+	return t.sess.srv.terminalOutput(octx, sdk.TerminalOutputRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id})
 }
 
 // release lets the client free the terminal; the tool call keeps showing
@@ -190,7 +190,7 @@ func (t clientTerminal) output(ctx context.Context) (sdk.TerminalOutputResponse,
 func (t clientTerminal) release(ctx context.Context) {
 	rctx, cancel := afterwards(ctx)
 	defer cancel()
-	if _, err := t.sess.srv.conn.ReleaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id}); err != nil {
+	if err := t.sess.srv.releaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id}); err != nil {
 		t.log.Warn("releasing a terminal", zap.Error(err))
 	}
 }

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -25,11 +24,8 @@ func terminalShell(t *testing.T, cfg acptest.Config, caps sdk.ClientCapabilities
 	toClient, fromAgent := io.Pipe()
 	t.Cleanup(func() { toAgent.Close(); toClient.Close() })
 	s := &server{log: zap.NewNop(), life: t.Context(), client: caps, sessions: map[string]*session{}}
-	s.conn = sdk.NewAgentSideConnection(s, fromAgent, toAgent)
+	s.connect(toAgent, fromAgent)
 	client := acptest.New(t, fromClient, toClient, cfg)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s.conn.SetLogger(quiet)
-	client.Conn.SetLogger(quiet)
 	sess := &session{srv: s, id: "s1", cwd: t.TempDir(), log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}}
 	ws, err := workspace.New([]string{sess.cwd}, nil)
 	if err != nil {

@@ -2,11 +2,15 @@
 // (or serves in-process), records every session/update, answers
 // permission requests by a policy, serves fs/read_text_file and
 // fs/write_text_file from in-memory buffers over the disk, and runs
-// terminals as an editor does (locally, output kept, exit reported).
+// terminals as an editor does (locally, output kept, exit reported). It
+// records every line either side sends, and can answer the agent's
+// requests with lines of the test's own (Config.Rewrite).
 package acptest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +45,12 @@ type Config struct {
 	ReadTextFile, WriteTextFile, Terminal bool
 	// Answer answers permission requests; AllowOnce when nil.
 	Answer func(sdk.RequestPermissionRequest) Answer
+	// Rewrite, when set, sees each answer the client is about to send to
+	// a request of the agent's (method is the request's, answer the line
+	// without its newline; the client has done what it answers, a write
+	// landed say) and returns the line to send instead; nil sends nothing,
+	// and the request is never answered.
+	Rewrite func(method string, id json.RawMessage, answer []byte) []byte
 }
 
 // Client is the client side of one connection.
@@ -60,14 +70,107 @@ type Client struct {
 	terminals   map[string]*Terminal
 	nextTerm    int
 	changed     chan struct{} // closed and replaced on every record
+	// received and sent are the lines each side wrote, in order;
+	// requested is the method of each request of the agent's, by id.
+	received, sent []string
+	requested      map[string]string
+
+	writeMu sync.Mutex // one message at a time on w
+	w       io.Writer
 }
 
 // New connects a client over r and w.
 func New(t testing.TB, w io.Writer, r io.Reader, cfg Config) *Client {
-	c := &Client{t: t, cfg: cfg, Buffers: map[string]string{}, terminals: map[string]*Terminal{}, changed: make(chan struct{})}
-	c.Conn = sdk.NewClientSideConnection(c, w, r)
+	c := &Client{t: t, cfg: cfg, Buffers: map[string]string{}, terminals: map[string]*Terminal{}, changed: make(chan struct{}),
+		requested: map[string]string{}, w: w}
+	c.Conn = sdk.NewClientSideConnection(c, sender{c}, io.TeeReader(r, &lineSplitter{line: c.receive}))
 	c.Conn.SetLogger(slog.New(slog.DiscardHandler))
 	return c
+}
+
+// envelope is what the client reads of a line to record it.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// receive records a line the agent wrote.
+func (c *Client) receive(line []byte) {
+	var e envelope
+	_ = json.Unmarshal(line, &e)
+	c.record(func() {
+		c.received = append(c.received, string(line))
+		if e.Method != "" && len(e.ID) > 0 {
+			c.requested[string(e.ID)] = e.Method
+		}
+	})
+}
+
+// sender is the client's side of w: every message the SDK's connection
+// writes, an answer rewritten by Config.Rewrite.
+type sender struct{ c *Client }
+
+func (s sender) Write(b []byte) (int, error) {
+	c := s.c
+	line := bytes.TrimSuffix(b, []byte("\n"))
+	var e envelope
+	if c.cfg.Rewrite != nil && json.Unmarshal(line, &e) == nil && e.Method == "" && len(e.ID) > 0 {
+		c.mu.Lock()
+		method := c.requested[string(e.ID)]
+		c.mu.Unlock()
+		line = c.cfg.Rewrite(method, e.ID, line)
+		if line == nil {
+			return len(b), nil
+		}
+	}
+	if err := c.Send(string(line)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Send writes line, and a newline, to the agent as it is.
+func (c *Client) Send(line string) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if _, err := io.WriteString(c.w, line+"\n"); err != nil {
+		return err
+	}
+	c.record(func() { c.sent = append(c.sent, line) })
+	return nil
+}
+
+// Received returns the lines the agent wrote so far; Sent those the
+// client wrote.
+func (c *Client) Received() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.received)
+}
+
+func (c *Client) Sent() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.sent)
+}
+
+// lineSplitter calls line with each whole line written to it.
+type lineSplitter struct {
+	buf  []byte
+	line func([]byte)
+}
+
+func (l *lineSplitter) Write(b []byte) (int, error) {
+	n := len(b)
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			l.buf = append(l.buf, b...)
+			return n, nil
+		}
+		l.line(append(l.buf, b[:i]...))
+		l.buf, b = nil, b[i+1:]
+	}
 }
 
 // Initialize sends initialize with the configured capabilities.

@@ -165,6 +165,32 @@ func TestACPSessionLoadedAfterRestart(t *testing.T) {
 	}
 }
 
+// A prompt cancelled before the model said anything is replayed as a
+// message of its own, not run into the next prompt: clients join
+// consecutive user_message_chunks.
+func TestACPCancelledPromptReplayedApart(t *testing.T) {
+	h := startACP(t, acpSetup{}, geminitest.Turn{Hang: true}, geminitest.TextTurn("Second answer."))
+	h.cancelMidway("first prompt", "the model request", func(*acptest.Client) bool { return len(h.model.Requests()) == 1 })
+	h.mustPrompt("second prompt", sdk.StopReasonEndTurn)
+	id := h.session
+
+	h.restart()
+	if _, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	h.session = id
+	var got []string
+	for _, u := range h.since(0) {
+		if u.AvailableCommandsUpdate == nil {
+			got = append(got, replayed(u))
+		}
+	}
+	want := []string{"user: first prompt", "agent: (Cancelled.)", "user: second prompt", "agent: Second answer."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replayed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // session/resume continues a saved session without replaying it. Loading
 // a session live in the same connection ends the live one first: its
 // prompt is cancelled, and saved before the load reads the session.

@@ -290,6 +290,17 @@ func TestACPMalformedMessages(t *testing.T) {
 			t.Errorf("%.80s: answered id %s error %+v, want id %s code %d", c.line, a.ID, a.Error, c.id, c.code)
 		}
 	}
+	// Answers, to nothing or malformed, are never answered: an error
+	// carrying their id would answer a request the client never sent.
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":10,"result":null}`,
+		`{"jsonrpc":"2.0","id":10}`,
+		`{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":10,"result":{"x":`,
+		`{"jsonrpc":"2.0","id":10,"result":"` + strings.Repeat("a", 11<<20) + `"}`,
+	} {
+		send(line)
+	}
 	send(`{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
 	if a := next(); string(a.ID) != "10" || a.Error != nil || len(a.Result) == 0 {
 		t.Errorf("initialize after the malformed messages answered %+v", a)
@@ -314,8 +325,19 @@ func TestACPClientMCPServer(t *testing.T) {
 	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "Echo: hello" {
 		t.Errorf("echo answered the model %v", got)
 	}
-	if p := h.client.Permissions(); len(p) != 1 || p[0].ToolCall.ToolCallId == "" {
-		t.Errorf("permission requests %+v, want one for the MCP call", p)
+	p := h.client.Permissions()
+	if len(p) != 1 || p[0].ToolCall.ToolCallId == "" {
+		t.Fatalf("permission requests %+v, want one for the MCP call", p)
+	}
+	// Its title names the server and the tool, for clients that show the
+	// title alone; the arguments come as rawInput.
+	tc := p[0].ToolCall
+	title := "<none>"
+	if tc.Title != nil {
+		title = *tc.Title
+	}
+	if title != "tester: echo" || !reflect.DeepEqual(tc.RawInput, map[string]any{"message": "hello"}) {
+		t.Errorf("the permission request's tool call: title %q, rawInput %v; want \"tester: echo\" and the arguments", title, tc.RawInput)
 	}
 }
 

@@ -139,6 +139,44 @@ const scenarios = [
     },
   },
   {
+    name: "edit-null-answer",
+    title: "An edit whose fs/write_text_file is answered null",
+    doc: "Some clients (codecompanion.nvim) answer fs/write_text_file with a null result: a JSON-RPC success. The model is told the edit landed, and the turn goes on; the agent answers nothing back.",
+    async run(t) {
+      const before = "alpha\nbeta\ngamma\n";
+      const dir = workdir({ "a.txt": before });
+      const fake = await t.fake(dir, [call("replace", { file_path: "a.txt", old_string: "beta", new_string: "BETA" }), text("Done.")]);
+      const a = await t.agent({ dir, fake, caps: allCaps, answer: () => "allow_once", writeNull: true });
+      await a.initialize();
+      await a.newSession();
+      const res = await within(a.prompt("Capitalise beta in a.txt"), 15000, "the prompt's answer");
+      t.check("prompt ends the turn", res.stopReason === "end_turn", short(res));
+      t.check("one fs/write_text_file", a.writes.length === 1 && a.writes[0].content === "alpha\nBETA\ngamma\n", short(a.writes));
+      const tc = toolCalls(a)[0];
+      t.check("tool_call_update completed", tc && finalUpdate(a, tc.toolCallId)?.status === "completed", short(a.of("tool_call_update")));
+      const out = outputOf(fake, 1) ?? "";
+      t.check("the model is told it landed", out.startsWith("Successfully modified file") && !told.test(out), short(out));
+      t.check("the agent answers only the client's requests", a.strayAnswers().length === 0, short(a.strayAnswers()));
+    },
+  },
+  {
+    name: "permission-cancelled",
+    title: "A permission request answered cancelled ends the turn",
+    doc: "In ACP, a permission answered {outcome: cancelled} means the prompt turn was cancelled: nothing lands, the prompt answers cancelled, and the model is not asked again.",
+    async run(t) {
+      const before = "alpha\nbeta\ngamma\n";
+      const dir = workdir({ "a.txt": before });
+      const fake = await t.fake(dir, [call("replace", { file_path: "a.txt", old_string: "beta", new_string: "BETA" }), text("Not this.")]);
+      const a = await t.agent({ dir, fake, caps: allCaps, answer: () => "cancelled" });
+      await a.initialize();
+      await a.newSession();
+      const res = await within(a.prompt("Capitalise beta in a.txt"), 15000, "the prompt's answer");
+      t.check("prompt answers cancelled", res.stopReason === "cancelled", short(res));
+      t.check("no fs/write_text_file", a.writes.length === 0, short(a.writes));
+      t.check("the model was asked once", fake.requests().length === 1, `${fake.requests().length} requests`);
+    },
+  },
+  {
     name: "edit-always",
     title: "Always allow: the next edit is not asked",
     doc: "The client answers the first edit with always allow; the second edit of the turn is not asked. Both land in the buffer, the second on top of the first (read back through fs/read_text_file).",

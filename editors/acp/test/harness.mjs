@@ -122,6 +122,7 @@ export function declared(requests, i) {
 //   buffers    {absolute path: text}: the editor's unsaved buffers
 //   answer     (RequestPermissionRequest) => option kind to pick ("allow_once",
 //              "allow_always", "reject_once", …), "cancelled", or "hold"
+//   writeNull  answer fs/write_text_file with a null result, as codecompanion.nvim does
 //   wire       a Wire to log every message to
 export class Agent {
   constructor(opts) {
@@ -135,6 +136,11 @@ export class Agent {
     this.terminals = new Map();
     this.terminalRequests = [];
     this.rawAnswers = [];
+    // agentAnswers are the agent's answers (messages without a method);
+    // clientRequestIds the ids of the requests the SDK's client sent.
+    this.agentAnswers = [];
+    this.clientRequestIds = new Set();
+    this.agentRequests = new Map(); // the agent's requests' methods, by id
     this.waiters = new Set();
     this.nextTerminal = 0;
     this.caps = opts.caps ?? { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
@@ -178,6 +184,8 @@ export class Agent {
       new TransformStream({
         transform: (msg, ctl) => {
           wire?.add("agent", msg);
+          if (!("method" in msg)) this.agentAnswers.push(msg);
+          else if ("id" in msg) this.agentRequests.set(JSON.stringify(msg.id), msg.method);
           const raw = !("method" in msg) && (msg.id === null || (typeof msg.id === "string" && msg.id.startsWith("raw-")));
           if (raw) {
             this.rawAnswers.push(msg);
@@ -190,12 +198,23 @@ export class Agent {
     );
     const out = new TransformStream({
       transform: (msg, ctl) => {
+        // codecompanion.nvim answers fs/write_text_file {"result": null};
+        // the SDK would send {}.
+        if (this.opts.writeNull && !("method" in msg) && "result" in msg && this.agentRequests.get(JSON.stringify(msg.id)) === methods.client.fs.writeTextFile) {
+          msg = { jsonrpc: "2.0", id: msg.id, result: null };
+        }
         wire?.add("client", msg);
+        if ("method" in msg && "id" in msg) this.clientRequestIds.add(JSON.stringify(msg.id));
         ctl.enqueue(msg);
       },
     });
     out.readable.pipeTo(stream.writable).catch(() => {});
     return { readable, writable: out.writable };
+  }
+
+  // strayAnswers are the agent's answers to no request the client sent.
+  strayAnswers() {
+    return this.agentAnswers.filter((m) => !this.clientRequestIds.has(JSON.stringify(m.id)));
   }
 
   // raw writes line to the agent's stdin as it is, beside the SDK.
