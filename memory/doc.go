@@ -27,9 +27,9 @@
 // through a workspace.Workspace rooted at the scope (sharing the editor's
 // buffers), so only regular files are opened, without blocking, symlinks
 // must stay inside the scope, and each file is size-checked before being
-// read (maxFileSize). A FIFO, device, symlink leading out, or oversized
+// read (MaxFileSize). A FIFO, device, symlink leading out, or oversized
 // file is skipped and logged; the expansion of one file stops adding
-// imports once maxFileSize of text is reached. The global file may be a
+// imports once MaxFileSize of text is reached. The global file may be a
 // symlink anywhere (the user's own dotfiles); its target's directory then
 // joins the global scope.
 package memory
