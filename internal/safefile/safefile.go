@@ -1,9 +1,11 @@
 // Package safefile holds the file chores several packages share: writes
-// that replace a file atomically, creating a user's file as every Unix
-// tool does (0o666 less the umask), a lock for read-modify-write cycles, and
-// words for a file type that is not a regular file. It exists so that the
-// session store, the cached Google login, save_memory and the workspace's
-// writes replace files the same careful way.
+// that replace a file atomically, a lock for read-modify-write cycles, a
+// bounded read that never blocks, and words for a file type that is not a
+// regular file. It exists so that every file gemini-ls writes is written
+// the same careful way: a user's file (what the model writes, GEMINI.md,
+// transcripts, diffs, logs) is created as every Unix tool creates one,
+// 0o666 less the umask, and keeps its mode when replaced; a private one
+// (sessions, cached tokens) is 0o600.
 package safefile
 
 import (
@@ -76,6 +78,12 @@ func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Append opens path for appending, creating it as a user's file is
+// created, 0o666 less the umask: transcripts and logs.
+func Append(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o666)
 }
 
 // createTemp creates a new file beside path with mode perm, which the
