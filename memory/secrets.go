@@ -55,7 +55,8 @@ func (g guard) refuses(path string) bool {
 // secret judges path by its name and where it is, not following links.
 func (g guard) secret(path string) bool {
 	base := filepath.Base(path)
-	if base == ".env" || strings.HasPrefix(base, ".env.") {
+	// Lower case: on a case-insensitive disk ".ENV" is the .env file.
+	if lower := strings.ToLower(base); lower == ".env" || strings.HasPrefix(lower, ".env.") {
 		return true
 	}
 	if !g.inGeminiDir(path) {
@@ -77,7 +78,7 @@ func (g guard) inGeminiDir(path string) bool {
 		}
 	}
 	for _, part := range strings.Split(filepath.Dir(path), string(filepath.Separator)) {
-		if part == geminiDirName {
+		if strings.EqualFold(part, geminiDirName) {
 			return true
 		}
 	}

@@ -56,16 +56,17 @@ func TestProjectEnvAndSettingsNeverImported(t *testing.T) {
 	tr := newTree(t)
 	markers := secrets(t, filepath.Join(tr.root, ".gemini"))
 	write(t, filepath.Join(tr.root, ".env.local"), "MARKER-envlocal")
+	write(t, filepath.Join(tr.root, ".ENV"), "MARKER-upperenv")
 	write(t, filepath.Join(tr.repo, ".env"), "MARKER-repoenv")
 	write(t, filepath.Join(tr.root, "config.json"), "project config")
 	write(t, filepath.Join(tr.root, ".gemini", "notes.md"), "project notes")
-	markers = append(markers, "MARKER-envlocal", "MARKER-repoenv")
+	markers = append(markers, "MARKER-envlocal", "MARKER-repoenv", "MARKER-upperenv")
 	write(t, filepath.Join(tr.root, "GEMINI.md"),
-		"@./.env.local @../../.env @./.gemini/settings.json @./.gemini/.env @./config.json @./.gemini/notes.md")
+		"@./.env.local @./.ENV @../../.env @./.gemini/settings.json @./.gemini/.env @./config.json @./.gemini/notes.md")
 
 	got := rootBlock(t, tr)
 	noMarker(t, got, markers)
-	for _, p := range []string{"./.env.local", "../../.env", "./.gemini/settings.json", "./.gemini/.env"} {
+	for _, p := range []string{"./.env.local", "./.ENV", "../../.env", "./.gemini/settings.json", "./.gemini/.env"} {
 		if !strings.Contains(got, "<!-- Import failed: "+p+" - "+refusedWhy+" -->") {
 			t.Errorf("the refusal of %s is not noted:\n%s", p, got)
 		}
