@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -96,7 +97,7 @@ func (s *Server) writeDiff(name, diff string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(diff))
 	path := filepath.Join(dir, filepath.Base(name)+"-"+hex.EncodeToString(sum[:6])+".diff")
-	if err := os.WriteFile(path, []byte(diff), 0o600); err != nil {
+	if err := safefile.Write(path, []byte(diff)); err != nil {
 		return "", fmt.Errorf("writing the diff: %w", err)
 	}
 	return path, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Each session prompted through gemini.prompt has one Markdown transcript,
@@ -129,7 +130,7 @@ func (tr *transcript) write(text string) {
 	if tr.path == "" {
 		return
 	}
-	f, err := os.OpenFile(tr.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := safefile.Append(tr.path)
 	if err == nil {
 		_, err = f.WriteString(text)
 		if cerr := f.Close(); err == nil {

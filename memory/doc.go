@@ -22,14 +22,24 @@
 //     file's scope: the git root (or workspace root) for project files, the
 //     Gemini directory for global ones. A failed import stays in the text
 //     as a comment saying why; it is never an error.
+//   - No file that may hold credentials or settings reaches the model,
+//     whoever names it, an import or context.fileName (the guard,
+//     secrets.go): a .env or .env.* anywhere, and in the user's Gemini
+//     directory or any .gemini directory everything but Markdown and the
+//     configured context file names (and never a .json among those). It
+//     is an allowlist, so files later Gemini CLI versions add there are
+//     refused too. A symlink is judged by its name and by its target. A
+//     refused import is a comment saying so, never the content; a refused
+//     context file is skipped and logged.
 //
 // Reading never blocks and never leaves its scope: every file is read
 // through a workspace.Workspace rooted at the scope (sharing the editor's
 // buffers), so only regular files are opened, without blocking, symlinks
 // must stay inside the scope, and each file is size-checked before being
-// read (maxFileSize). A FIFO, device, symlink leading out, or oversized
-// file is skipped and logged; the expansion of one file stops adding
-// imports once maxFileSize of text is reached. The global file may be a
-// symlink anywhere (the user's own dotfiles); its target's directory then
-// joins the global scope.
+// read (MaxFileSize, which save_memory also keeps the global file under).
+// A FIFO, device, symlink leading out, or oversized file is skipped and
+// logged; the expansion of one file stops adding imports once MaxFileSize
+// of text is reached. The global file may be a symlink anywhere (the
+// user's own dotfiles); its target's directory then joins the global
+// scope.
 package memory

@@ -26,7 +26,7 @@ func TestHostileContextFilesSkipped(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(tr.repo, "a", "GEMINI.md")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(tr.repo, "GEMINI.md"), strings.Repeat("x", maxFileSize+1))
+	write(t, filepath.Join(tr.repo, "GEMINI.md"), strings.Repeat("x", MaxFileSize+1))
 	if err := os.MkdirAll(filepath.Join(tr.root, "c"), 0o755); err != nil {
 		t.Fatal(err)
 	}

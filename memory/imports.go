@@ -24,6 +24,7 @@ const (
 // processImports, tree format) and records every file it looked at.
 type expander struct {
 	scope *scope
+	guard guard
 	log   *zap.Logger
 	deps  []stamp // the file and every import tried, for the cache
 	size  int     // bytes of text read so far
@@ -91,12 +92,16 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 		e.log.Warn("context file import outside its scope refused", zap.String("import", path), zap.String("scope", e.scope.root))
 		return failed("Path traversal attempt")
 	}
+	if e.guard.refuses(full) {
+		e.log.Warn("context file import of credentials or settings refused", zap.String("import", path))
+		return failed(refusedWhy)
+	}
 	key := identity(full)
 	if chain[key] {
 		return fmt.Sprintf("<!-- File already processed: %s -->", path)
 	}
-	if e.count >= maxImports || e.size >= maxFileSize {
-		return failed(fmt.Sprintf("this context file's imports reached the limit of %d files or %s", maxImports, workspace.FormatSize(maxFileSize)))
+	if e.count >= maxImports || e.size >= MaxFileSize {
+		return failed(fmt.Sprintf("this context file's imports reached the limit of %d files or %s", maxImports, workspace.FormatSize(MaxFileSize)))
 	}
 	e.count++
 	e.deps = append(e.deps, e.scope.stampOf(full))
@@ -114,6 +119,10 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 	text = e.expand(ctx, text, filepath.Dir(full), inner, depth+1)
 	return fmt.Sprintf("<!-- Imported from: %s -->\n%s\n<!-- End of import from: %s -->", path, text, path)
 }
+
+// refusedWhy is what the memory says of a file the guard refuses, in
+// place of its text.
+const refusedWhy = "it may hold credentials or settings, which are never imported"
 
 // isURL reports what Gemini CLI refuses as a URL import.
 func isURL(path string) bool {

@@ -16,10 +16,12 @@ import (
 // DefaultFileName is the context file name when settings name none.
 const DefaultFileName = "GEMINI.md"
 
-// maxFileSize bounds one context file, and the text one file's imports
+// MaxFileSize bounds one context file, and the text one file's imports
 // may add; Gemini CLI has no bound, but a context file is instructions,
-// not data, and every byte of it is sent with every request.
-const maxFileSize = 1 << 20
+// not data, and every byte of it is sent with every request. A larger
+// file is skipped whole, which is why save_memory refuses a fact that
+// would make the global file larger.
+const MaxFileSize = 1 << 20
 
 // Config is what a Loader reads.
 type Config struct {
@@ -47,6 +49,7 @@ type Loader struct {
 	userDir string
 	names   []string
 	trusted func(string) bool
+	guard   guard
 	log     *zap.Logger
 
 	mu    sync.Mutex
@@ -74,6 +77,7 @@ func New(cfg Config) *Loader {
 		}
 	}
 	l.names = cleanNames(cfg.FileNames, l.log)
+	l.guard = newGuard(l.userDir, l.names)
 	return l
 }
 
@@ -279,6 +283,10 @@ func (l *Loader) globalScope() *scope {
 // neither f nor anything it imported changed; ok is false when f cannot
 // be read (logged).
 func (l *Loader) load(ctx context.Context, f file) (string, bool) {
+	if l.guard.refuses(f.path) {
+		l.log.Warn("skipping context file: it may hold credentials or settings", zap.String("path", f.path))
+		return "", false
+	}
 	key := cacheKey{scope: f.scope.root, path: f.path}
 	l.mu.Lock()
 	c, hit := l.cache[key]
@@ -286,7 +294,7 @@ func (l *Loader) load(ctx context.Context, f file) (string, bool) {
 	if hit && c.fresh(f.scope) {
 		return c.text, c.ok
 	}
-	exp := &expander{scope: f.scope, log: l.log}
+	exp := &expander{scope: f.scope, guard: l.guard, log: l.log}
 	text, err := exp.file(ctx, f.path)
 	if ctx.Err() != nil {
 		return "", false // not cached: the next call reads it whole

@@ -54,7 +54,7 @@ func (s *scope) read(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := s.ws.ReadFile(ctx, real, maxFileSize)
+	f, err := s.ws.ReadFile(ctx, real, MaxFileSize)
 	if err != nil {
 		return "", err
 	}

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -25,11 +26,19 @@ const MemorySectionHeader = "## Gemini Added Memories"
 // Gemini directory (~/.gemini), shared with Gemini CLI.
 const MemoryFileName = "GEMINI.md"
 
-// maxMemoryFileSize bounds the GEMINI.md save_memory reads and rewrites.
-const maxMemoryFileSize = workspace.MaxFileSize
+// maxFactSize bounds one fact: a memory is a short statement, loaded with
+// every request of every later session.
+const maxFactSize = 4 << 10
+
+// maxSaveAttempts bounds how often a save starts over because another
+// program (Gemini CLI, which takes no lock) changed the file meanwhile.
+const maxSaveAttempts = 8
 
 type saveMemoryTool struct {
 	path string // the global GEMINI.md; "" when there is no home directory
+	// interleave, when set, runs in each save between reading the file and
+	// replacing it: the tests' other writer.
+	interleave func(path string)
 }
 
 func (t *saveMemoryTool) Name() string { return MemoryName }
@@ -56,15 +65,20 @@ func (t *saveMemoryTool) Build(raw map[string]any) (Call, error) {
 	if memoryItem(p.Fact) == "- " {
 		return nil, errors.New(`Parameter "fact" must be a non-empty string.`)
 	}
+	if n := len(memoryItem(p.Fact)); n > maxFactSize {
+		return nil, fmt.Errorf(`Parameter "fact" is %s; a memory must be at most %s, a short single statement: save a brief summary instead.`,
+			workspace.FormatSize(int64(n)), workspace.FormatSize(maxFactSize))
+	}
 	if t.path == "" {
 		return nil, errors.New("save_memory is unavailable: gemini-ls has no home directory (HOME is not set), so it has no global GEMINI.md")
 	}
-	return &saveMemoryCall{path: t.path, fact: p.Fact}, nil
+	return &saveMemoryCall{path: t.path, fact: p.Fact, interleave: t.interleave}, nil
 }
 
 type saveMemoryCall struct {
-	path string
-	fact string
+	path       string
+	fact       string
+	interleave func(path string)
 }
 
 func (c *saveMemoryCall) Title() string { return "SaveMemory in " + c.path }
@@ -79,7 +93,8 @@ func (c *saveMemoryCall) Kind() Kind { return KindEdit }
 // the editor.
 func (c *saveMemoryCall) Confirmation() *Confirmation {
 	details := "Add to " + c.path + ":\n" + memoryItem(c.fact)
-	if target, before, err := readMemoryFile(c.path); err == nil {
+	target := memoryTarget(c.path)
+	if before, err := readMemoryFile(target); err == nil {
 		details = workspace.UnifiedDiff(target, before, addMemory(before, c.fact))
 	}
 	return &Confirmation{
@@ -106,57 +121,107 @@ func (c *saveMemoryCall) Execute(ctx context.Context) (Result, error) {
 	return Result{Output: string(out), Display: msg}, nil
 }
 
+// errChanged is a save finding the file changed since it read it.
+var errChanged = errors.New("GEMINI.md changed while the fact was being added")
+
 // save adds the fact to the file as it is now (not as it was when the user
-// was asked, so a concurrent write by Gemini CLI is kept).
+// was asked), and reports success only once the fact is on disk. Writers
+// in gemini-ls (any session, any process) take turns through a lock;
+// Gemini CLI takes none, so the file is replaced only if it still holds
+// what was read, and read back after, the save starting over when another
+// write got in between.
 func (c *saveMemoryCall) save(ctx context.Context) error {
-	target, before, err := readMemoryFile(c.path)
+	target := memoryTarget(c.path)
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return err
+	}
+	unlock, err := safefile.LockDir(ctx, filepath.Dir(target))
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	defer unlock()
+	for range maxSaveAttempts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := c.saveOnce(target)
+		if !errors.Is(err, errChanged) {
+			return err
+		}
 	}
-	return writeFileAtomic(target, addMemory(before, c.fact))
+	return fmt.Errorf("%s kept changing while the fact was being added (another program is writing it); the fact was not saved, try again", c.path)
 }
 
-// readMemoryFile returns the file's text and the path to write: the file a
-// symlink points to, so a GEMINI.md kept in a dotfiles repository stays a
-// link. A missing file reads as empty.
-func readMemoryFile(path string) (target, text string, err error) {
-	target = path
+// saveOnce adds the fact to target as read now; errChanged means another
+// write got in the way and the fact is not on disk.
+func (c *saveMemoryCall) saveOnce(target string) error {
+	before, err := readMemoryFile(target)
+	if err != nil {
+		return err
+	}
+	after := addMemory(before, c.fact)
+	if len(after) > memory.MaxFileSize {
+		return fmt.Errorf("adding this fact would make %s %s, over the %s a context file is loaded up to: "+
+			"the whole file, the user's own instructions included, would no longer be loaded. "+
+			"The file was left unchanged; ask the user to shorten it",
+			c.path, workspace.FormatSize(int64(len(after))), workspace.FormatSize(memory.MaxFileSize))
+	}
+	if c.interleave != nil {
+		c.interleave(target)
+	}
+	err = safefile.WriteIf(target, []byte(after), func() error {
+		now, err := readMemoryFile(target)
+		if err == nil && now != before {
+			return errChanged
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// A writer that read before the rename and wrote after it drops
+	// the fact; it is then added again.
+	now, err := readMemoryFile(target)
+	if err != nil {
+		return err
+	}
+	if item := memoryItem(c.fact); countLines(now, item) < countLines(after, item) {
+		return errChanged
+	}
+	return nil
+}
+
+// memoryTarget is the file to write for path: the file a symlink points to,
+// so a GEMINI.md kept in a dotfiles repository stays a link.
+func memoryTarget(path string) string {
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved
+		return resolved
 	}
-	info, err := os.Stat(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return target, "", nil
-	}
-	if err != nil {
-		return "", "", err
-	}
-	if !info.Mode().IsRegular() {
-		return "", "", fmt.Errorf("%s is not a regular file", path)
-	}
-	if info.Size() > maxMemoryFileSize {
-		return "", "", fmt.Errorf("%s is larger than %d MB", path, maxMemoryFileSize>>20)
-	}
-	data, err := os.ReadFile(target)
-	return target, string(data), err
+	return path
 }
 
-// writeFileAtomic replaces path with content through a temporary file in
-// the same directory, keeping the file's mode, so a reader (Gemini CLI)
-// sees the old file or the new one, never half of it.
-func writeFileAtomic(path, content string) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+// readMemoryFile returns the text of the file at path, "" when it is
+// missing: a regular file the memory loader would load.
+func readMemoryFile(path string) (string, error) {
+	data, err := safefile.Read(path, memory.MaxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
 	}
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	return safefile.Replace(path, []byte(content), mode)
+	return string(data), nil
+}
+
+// countLines counts the lines of text that are line.
+func countLines(text, line string) int {
+	n := 0
+	for l := range strings.Lines(text) {
+		if strings.TrimRight(l, "\r\n") == line {
+			n++
+		}
+	}
+	return n
 }
 
 // sanitizeFact is the fact on one line, as Gemini CLI quotes it back.
@@ -168,9 +233,27 @@ func sanitizeFact(fact string) string {
 var leadingDashes = regexp.MustCompile(`^(-+\s*)+`)
 
 // memoryItem is the list item for fact: one line, so a fact cannot inject
-// Markdown structure (headings) into the file.
+// Markdown structure (headings) into the file, and no import.
 func memoryItem(fact string) string {
-	return "- " + strings.TrimSpace(leadingDashes.ReplaceAllString(sanitizeFact(fact), ""))
+	return "- " + escapeImports(strings.TrimSpace(leadingDashes.ReplaceAllString(sanitizeFact(fact), "")))
+}
+
+// escapeImports puts a backslash before each @ of text that would start an
+// "@path" import in a context file: an @ at the start (the item's "- "
+// comes before it) or after a space, tab or line break, which is how both
+// memory's and Gemini CLI's import processors find them. A saved fact is
+// data: "@./oauth_creds.json" must not make every later session load the
+// file, in gemini-ls or in Gemini CLI reading the same GEMINI.md. "\@"
+// is Markdown's escape for "@", so the text still reads the same.
+func escapeImports(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '@' && (i == 0 || strings.IndexByte(" \t\r\n", text[i-1]) >= 0) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
 }
 
 // addMemory returns content with fact added as the last item of the

@@ -89,8 +89,9 @@ func toCRLF(text string) string {
 }
 
 // WriteFile writes a change to disk atomically (temp file + rename),
-// creating parent directories, keeping the file's permission bits and
-// re-adding the BOM. Unless the change came from an open document, it
+// creating parent directories, keeping the file's permission bits (a new
+// file and directory get 0o666 and 0o777 less the umask, as with any Unix
+// tool) and re-adding the BOM. Unless the change came from an open document, it
 // first checks that disk still holds change.Before (or, for a new file,
 // nothing) and returns ErrStale otherwise.
 func WriteFile(ctx context.Context, change FileChange, content string) error {
@@ -98,14 +99,11 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("writing %s: the path is not absolute", path)
 	}
-	perm := fs.FileMode(0o644)
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
 		return fmt.Errorf("writing %s: it is a directory", path)
-	case err == nil:
-		perm = fi.Mode().Perm()
-	case !errors.Is(err, fs.ErrNotExist):
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if !change.Open {
@@ -115,14 +113,14 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	}
 
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	content = strings.TrimPrefix(content, bom)
 	if change.BOM {
 		content = bom + content
 	}
-	if err := safefile.Replace(path, []byte(content), perm); err != nil {
+	if err := safefile.Write(path, []byte(content)); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -4,7 +4,9 @@
 // count), saved after every prompt.
 //
 // A session is ONE JSON-lines file, <dir>/<id>.jsonl (file 0600, directory
-// 0700). Every line is one record:
+// 0700, whatever the umask: a session holds everything the user, the model
+// and the tools said, secrets read from files included, so it is private
+// as the cached tokens are). Every line is one record:
 //
 //	{"kind":"meta","v":1,"meta":{…}}            first line: the header
 //	{"kind":"prompt","history":[…],"allow":[…],"usage":{…}}

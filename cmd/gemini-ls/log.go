@@ -4,10 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // logFlags are shared by serve and run.
@@ -49,7 +50,7 @@ func (l *logFlags) logger(stderr io.Writer) (*zap.Logger, func(), error) {
 	sink := zapcore.AddSync(stderr)
 	closeFn := func() {}
 	if l.file != "" {
-		f, err := os.OpenFile(l.file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		f, err := safefile.Append(l.file)
 		if err != nil {
 			return nil, nil, fmt.Errorf("opening the log file: %w", err)
 		}

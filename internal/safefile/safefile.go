@@ -1,29 +1,69 @@
-// Package safefile holds the two file chores several packages share: a
-// write that replaces a file atomically, and words for a file type that
-// is not a regular file. It exists so that the session store, the cached
-// Google login, save_memory and the workspace's writes replace files the
-// same careful way.
+// Package safefile holds the file chores several packages share: writes
+// that replace a file atomically, a lock for read-modify-write cycles, a
+// bounded read that never blocks, and words for a file type that is not a
+// regular file. It exists so that every file gemini-ls writes is written
+// the same careful way: a user's file (what the model writes, GEMINI.md,
+// transcripts, diffs, logs) is created as every Unix tool creates one,
+// 0o666 less the umask, and keeps its mode when replaced; a private one
+// (sessions, cached tokens) is 0o600.
 package safefile
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 )
 
 // Replace writes data to path through a temporary file in the same
-// directory: written, given perm, synced, then renamed over path, so a
-// reader (or a crash) sees the old file or the new one, never part of
-// either. The temporary file is removed when anything fails.
+// directory: written, synced, then renamed over path, so a reader (or a
+// crash) sees the old file or the new one, never part of either. The file
+// gets exactly perm: Replace is for the files whose mode gemini-ls decides
+// (sessions and cached tokens are 0o600 whatever the umask or a previous
+// mode). The temporary file is removed when anything fails.
 func Replace(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	return replace(path, data, 0o600, perm, nil)
+}
+
+// Write is Replace for the user's files (what the model writes, the
+// user's GEMINI.md, logs): an existing file keeps its mode, and a new one
+// gets 0o666 less the umask, as every Unix tool creates one.
+func Write(path string, data []byte) error {
+	return WriteIf(path, data, nil)
+}
+
+// WriteIf is Write that calls unchanged, when not nil, once the new file
+// is ready and just before the rename: when it returns an error, path is
+// left as it is and the error returned. A read-modify-write passes a check
+// that the file still holds what was read, so that a writer that takes no
+// lock (Gemini CLI) does not lose what it wrote in between.
+func WriteIf(path string, data []byte, unchanged func() error) error {
+	if info, err := os.Stat(path); err == nil {
+		// Created with the old mode, the umask may take bits from it,
+		// never add any; the chmod before any data restores them, so the
+		// data is never readable by more than the old file was.
+		perm := info.Mode().Perm()
+		return replace(path, data, perm, perm, unchanged)
+	}
+	return replace(path, data, 0o666, 0, unchanged)
+}
+
+// replace writes data to a new file beside path, created with create (less
+// the umask), then given chmod unless 0, and renames it over path once
+// unchanged (when not nil) agrees.
+func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func() error) error {
+	tmp, err := createTemp(path, create)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	_, err = tmp.Write(data)
+	if chmod != 0 {
+		err = tmp.Chmod(chmod)
+	}
 	if err == nil {
-		err = tmp.Chmod(perm)
+		_, err = tmp.Write(data)
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -31,10 +71,35 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil && unchanged != nil {
+		err = unchanged()
+	}
 	if err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Append opens path for appending, creating it as a user's file is
+// created, 0o666 less the umask: transcripts and logs.
+func Append(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o666)
+}
+
+// createTemp creates a new file beside path with mode perm, which the
+// kernel reduces by the umask: os.CreateTemp's fixed 0o600 would make
+// every file a private one, and reading the umask (syscall.Umask sets it
+// too) would race with other goroutines creating files.
+func createTemp(path string, perm fs.FileMode) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("creating a temporary file in %s: too many names taken", dir)
 }
 
 // DescribeMode names a file type for messages: "a directory", "a named

@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,5 +65,32 @@ func TestRead(t *testing.T) {
 	}
 	if _, err := Read(dir, 1<<20); err == nil {
 		t.Error("a directory was read")
+	}
+}
+
+func TestWriteKeepsTheModeAndWriteIfChecks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o751); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o751 {
+		t.Errorf("mode after Write = %v, want 0751 kept", fi.Mode().Perm())
+	}
+	changed := errors.New("changed")
+	if err := WriteIf(path, []byte("newer"), func() error { return changed }); err != changed {
+		t.Errorf("WriteIf = %v, want the check's error", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("a refused WriteIf replaced the file: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a refused WriteIf left %d files behind", len(entries)-1)
 	}
 }
