@@ -21,15 +21,7 @@ type Settings struct {
 	// UseWriteTodos offers the model write_todos, its to-do list; on unless
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool `json:"useWriteTodos"`
-
-	// untrusted are the roots that are not trusted folders; Load sets it.
-	untrusted map[string]bool
 }
-
-// Trusted reports whether root is a trusted folder, whose own settings,
-// .env and GEMINI.md files count. Settings not made by Load trust every
-// root.
-func (s Settings) Trusted(root string) bool { return !s.untrusted[root] }
 
 // General is the "general" object.
 type General struct {
