@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 )
@@ -232,4 +232,3 @@ func jsonTypeName(t reflect.Type) string {
 	}
 	return t.String()
 }
-
