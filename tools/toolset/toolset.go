@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"go.uber.org/zap"
@@ -26,6 +27,10 @@ type Config struct {
 	Logger *zap.Logger
 	// Warn tells the user that part of the tools could not be set up.
 	Warn func(what string, err error)
+	// NotTrusted is why the workspace is not a trusted folder
+	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
+	// no MCP server starts, whichever settings name it.
+	NotTrusted error
 }
 
 // Set is a session's tools and what runs behind some of them.
@@ -40,7 +45,8 @@ type Set struct {
 // Neither of the last two holds Build up: the discovery command
 // runs once, in the first root, in the background, and the first lookup of
 // the tools waits for it; the MCP servers start in the background and join
-// the registry as each lists its tools. ctx's values are kept, not its end:
+// the registry as each lists its tools (only in a trusted folder,
+// Config.NotTrusted). ctx's values are kept, not its end:
 // what Build starts lasts until Close.
 func Build(ctx context.Context, c Config) *Set {
 	opts := c.Tools
@@ -67,7 +73,12 @@ func Build(ctx context.Context, c Config) *Set {
 		}, c.Warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
-	if len(c.Settings.MCPServers) > 0 {
+	switch {
+	case len(c.Settings.MCPServers) > 0 && c.NotTrusted != nil:
+		if c.Warn != nil {
+			c.Warn("no MCP server was started", fmt.Errorf("as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
+		}
+	case len(c.Settings.MCPServers) > 0:
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: c.Logger, Version: c.Version})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
