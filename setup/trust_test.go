@@ -205,4 +205,3 @@ func TestSettingsCannotExhaustMemory(t *testing.T) {
 		})
 	}
 }
-
