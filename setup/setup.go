@@ -261,8 +261,8 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
 	if why := b.notTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
-		b.opts.Warn(`the approval mode is "default", not "`+mode+`"`,
-			fmt.Errorf("as in Gemini CLI, a folder that is not trusted runs in the default approval mode until you trust it: %w", why))
+		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
+			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
 		mode = string(tools.ApprovalDefault)
 	}
 	return model, tools.ApprovalMode(mode)

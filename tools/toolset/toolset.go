@@ -76,7 +76,7 @@ func Build(ctx context.Context, c Config) *Set {
 	switch {
 	case len(c.Settings.MCPServers) > 0 && c.NotTrusted != nil:
 		if c.Warn != nil {
-			c.Warn("no MCP server was started", fmt.Errorf("as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
+			c.Warn("untrusted folder", fmt.Errorf("no MCP server was started: as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
 		}
 	case len(c.Settings.MCPServers) > 0:
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: c.Logger, Version: c.Version})
