@@ -22,8 +22,9 @@ import (
 //     decides outright (a .env file is read only after the decision, so it
 //     cannot make its own folder trusted);
 //  2. security.folderTrust.enabled, merged from the system defaults, the
-//     user's settings and the system settings (which win), false trusts
-//     every folder; it is on unless a layer turns it off;
+//     user's settings and the system settings (which win): false trusts
+//     every folder; it is on unless the winning layer says false, so
+//     system settings that turn it on enforce it over the user's;
 //  3. ~/.gemini/trustedFolders.json (or $GEMINI_CLI_TRUSTED_FOLDERS_PATH),
 //     its longest matching rule winning: TRUST_FOLDER (that folder and
 //     below), TRUST_PARENT (the folder's parent and below) or DO_NOT_TRUST.
