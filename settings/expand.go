@@ -24,10 +24,11 @@ const (
 )
 
 // expandFile expands the variables in every string of obj, one file's
-// object, in place. Past a bound it stops with an error naming the key,
+// object, in place, and adds to given each value a variable gave, with the
+// variable's name. Past a bound it stops with an error naming the key,
 // never a value: obj is then half expanded and must not be used.
-func expandFile(obj map[string]any, getenv Getenv) error {
-	e := expander{getenv: getenv, budget: maxExpansionGrowth}
+func expandFile(obj map[string]any, getenv Getenv, given map[string]string) error {
+	e := expander{getenv: getenv, budget: maxExpansionGrowth, given: given}
 	_, err := e.value(obj, "")
 	return err
 }
@@ -35,7 +36,8 @@ func expandFile(obj map[string]any, getenv Getenv) error {
 // expander expands one file's strings, within the file's budget.
 type expander struct {
 	getenv Getenv
-	budget int // bytes the variables may still add to the file
+	budget int               // bytes the variables may still add to the file
+	given  map[string]string // value → the variable that gave it
 }
 
 // value expands v, a decoded JSON value at the dotted path key.
@@ -85,6 +87,9 @@ func (e *expander) string(s, key string) (string, error) {
 		val := e.getenv(ref.name)
 		switch {
 		case val != "":
+			if len(val) >= minRedacted && e.given != nil {
+				e.given[val] = ref.name
+			}
 		case ref.hasDefault:
 			val = ref.def
 		default:
@@ -163,4 +168,25 @@ func tooLong(key string, limit int, fileBound bool) error {
 		return fmt.Errorf("%s: expanding its variables would make the file's strings more than %d MiB longer than written; the file is not used", key, maxExpansionGrowth>>20)
 	}
 	return fmt.Errorf("%s: expanding its variables would make it longer than %d bytes (the longer of %d KiB and its length as written); the file is not used", key, limit, maxExpandedString>>10)
+}
+
+// minRedacted is the shortest value Redact hides: a shorter one would
+// match all over a message and hide nothing worth hiding.
+const minRedacted = 4
+
+// Redact is text with every value a variable gave a setting (of at least
+// 4 bytes) replaced by the variable ($NAME): an error or a log line about
+// a setting (a discovery command that failed, an MCP server's URL) never
+// shows what the environment held.
+func (s Settings) Redact(text string) string {
+	if len(s.given) == 0 {
+		return text
+	}
+	// Longest first, so that a value holding another is hidden whole.
+	values := slices.SortedFunc(maps.Keys(s.given), func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(values))
+	for _, v := range values {
+		pairs = append(pairs, v, "$"+s.given[v])
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
 }

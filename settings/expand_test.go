@@ -191,3 +191,22 @@ func TestExpansionMatchesGeminiCLI(t *testing.T) {
 		}
 	}
 }
+
+// Redact hides every value a variable gave a setting behind the
+// variable's name, also after an overlay.
+func TestRedactHidesWhatVariablesGave(t *testing.T) {
+	home := t.TempDir()
+	writeSettings(t, home, `{"tools": {"discoveryCommand": "$TOOLS/discover ${SHORT}"}, "mcpServers": {"s": {"headers": {"Authorization": "Bearer ${TOKEN}"}}}}`)
+	s, err := load(env(map[string]string{"HOME": home, "TOOLS": "/opt/secret-tools", "TOKEN": "sk-123456", "SHORT": "x"}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = s.With(map[string]any{"model": "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Redact(`"/opt/secret-tools/discover x" failed; sent Bearer sk-123456`)
+	if want := `"$TOOLS/discover x" failed; sent Bearer $TOKEN`; got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+}

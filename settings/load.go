@@ -96,13 +96,14 @@ func SystemDefaultsPath(getenv Getenv) string {
 func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	var problems []error
 	seen := map[string]bool{}
+	given := map[string]string{}
 	// read reads one layer; nil when it is missing, unusable or read already.
 	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
 			return nil
 		}
 		seen[path] = true
-		obj, errs := readLayer(path, getenv)
+		obj, errs := readLayer(path, getenv, given)
 		problems = append(problems, errs...)
 		return obj
 	}
@@ -133,14 +134,16 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
+	s.given = given
 	return s, errors.Join(problems...)
 }
 
 // readLayer reads one settings file: nil and no error when it is missing;
 // nil and the error when it cannot be used; else its object, variables
-// expanded, deprecated spellings migrated and bad values removed, with an
-// error for each value removed.
-func readLayer(path string, getenv Getenv) (map[string]any, []error) {
+// expanded (each value a variable gave added to given), deprecated
+// spellings migrated and bad values removed, with an error for each value
+// removed.
+func readLayer(path string, getenv Getenv, given map[string]string) (map[string]any, []error) {
 	obj, err := readSettingsFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -150,7 +153,7 @@ func readLayer(path string, getenv Getenv) (map[string]any, []error) {
 	}
 	migrateLegacy(obj)
 	written := checkedValues(obj)
-	if err := expandFile(obj, getenv); err != nil {
+	if err := expandFile(obj, getenv, given); err != nil {
 		return nil, []error{&FileError{Path: path, Err: err}}
 	}
 	var problems []error

@@ -21,6 +21,10 @@ type Settings struct {
 	// UseWriteTodos offers the model write_todos, its to-do list; on unless
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool `json:"useWriteTodos"`
+
+	// given are the values variables gave the files' strings, with the
+	// variables' names, for Redact; Load sets it.
+	given map[string]string
 }
 
 // General is the "general" object.
