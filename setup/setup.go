@@ -131,7 +131,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Version:    o.Version,
 		Logger:     o.Logger,
 		Warn:       o.Warn,
-		NotTrusted: b.notTrusted(),
+		NotTrusted: b.NotTrusted(),
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
@@ -234,9 +234,10 @@ func withOverlay(set settings.Settings, overlay map[string]any) (settings.Settin
 	return out, nil
 }
 
-// notTrusted is why the workspace is not a trusted folder: the first
-// untrusted root's reason; nil when every root is trusted.
-func (b *Built) notTrusted() error {
+// NotTrusted is why the workspace is not a trusted folder: the first
+// untrusted root's reason; nil when every root is trusted. While it is
+// set, only the default approval mode may be chosen, as in Gemini CLI.
+func (b *Built) NotTrusted() error {
 	if untrusted := b.Trust.Untrusted(); len(untrusted) > 0 {
 		return b.Trust.Why(untrusted[0])
 	}
@@ -260,7 +261,7 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
-	if why := b.notTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
+	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
 		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
 			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
 		mode = string(tools.ApprovalDefault)

@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -23,6 +24,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
@@ -149,6 +152,21 @@ func TestServeInAnUntrustedRepositoryKeepsTheKey(t *testing.T) {
 		t.Errorf("showMessage = %q, want the lowered approval mode explained", shown)
 	}
 	a.check(t)
+}
+
+// An ACP client cannot raise the mode of a session in an untrusted folder
+// either, as Gemini CLI refuses it; default stays choosable.
+func TestACPModeInAnUntrustedFolder(t *testing.T) {
+	h := startACP(t, acpSetup{})
+	for _, mode := range []string{"yolo", "autoEdit"} {
+		_, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: sdk.SessionModeId(mode)})
+		if acpCode(err) != -32602 || !strings.Contains(fmt.Sprint(err), "is not trusted") {
+			t.Errorf("set_mode %s: %v; want it refused, saying the folder is not trusted", mode, err)
+		}
+	}
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "default"}); err != nil {
+		t.Errorf("set_mode default: %v", err)
+	}
 }
 
 // selfSigned writes a self-signed certificate for host, its own
