@@ -29,7 +29,7 @@ const (
 // never a value: obj is then half expanded and must not be used.
 func expandFile(obj map[string]any, getenv Getenv, given map[string]string) error {
 	e := expander{getenv: getenv, budget: maxExpansionGrowth, given: given}
-	_, err := e.value(obj, "")
+	_, err := e.value(obj)
 	return err
 }
 
@@ -38,21 +38,26 @@ type expander struct {
 	getenv Getenv
 	budget int               // bytes the variables may still add to the file
 	given  map[string]string // value → the variable that gave it
+	// path is where the value being expanded is, spelled out only for an
+	// error.
+	path []step
 }
 
-// value expands v, a decoded JSON value at the dotted path key.
-func (e *expander) value(v any, key string) (any, error) {
+// step is one step of a path: a key, or an index (then index ≥ 0).
+type step struct {
+	key   string
+	index int
+}
+
+// value expands v, a decoded JSON value at e.path.
+func (e *expander) value(v any) (any, error) {
 	switch v := v.(type) {
 	case string:
-		return e.string(v, key)
+		return e.string(v)
 	case map[string]any:
 		// In order, so that the key an error names is the same each time.
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			path := k
-			if key != "" {
-				path = key + "." + k
-			}
-			out, err := e.value(v[k], path)
+			out, err := e.child(step{key: k, index: -1}, v[k])
 			if err != nil {
 				return nil, err
 			}
@@ -60,7 +65,7 @@ func (e *expander) value(v any, key string) (any, error) {
 		}
 	case []any:
 		for i, elem := range v {
-			out, err := e.value(elem, key+"["+strconv.Itoa(i)+"]")
+			out, err := e.child(step{index: i}, elem)
 			if err != nil {
 				return nil, err
 			}
@@ -70,9 +75,33 @@ func (e *expander) value(v any, key string) (any, error) {
 	return v, nil
 }
 
+// child expands v, one step below e.path.
+func (e *expander) child(s step, v any) (any, error) {
+	e.path = append(e.path, s)
+	out, err := e.value(v)
+	e.path = e.path[:len(e.path)-1]
+	return out, err
+}
+
+// key is e.path spelled as settings.json's keys: "mcpServers.s.args[2]".
+func (e *expander) key() string {
+	var b strings.Builder
+	for i, s := range e.path {
+		switch {
+		case s.index >= 0:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case i > 0:
+			b.WriteString("." + s.key)
+		default:
+			b.WriteString(s.key)
+		}
+	}
+	return b.String()
+}
+
 // string replaces each variable in s with its value, else its default,
 // else leaves it as written.
-func (e *expander) string(s, key string) (string, error) {
+func (e *expander) string(s string) (string, error) {
 	ref, ok := nextVar(s, 0)
 	if !ok {
 		return s, nil
@@ -96,13 +125,13 @@ func (e *expander) string(s, key string) (string, error) {
 			val = s[ref.start:ref.end]
 		}
 		if b.Len()+len(val) > limit {
-			return "", tooLong(key, limit, limit < own)
+			return "", tooLong(e.key(), limit, limit < own)
 		}
 		b.WriteString(val)
 	}
 	b.WriteString(s[last:])
 	if b.Len() > limit {
-		return "", tooLong(key, limit, limit < own)
+		return "", tooLong(e.key(), limit, limit < own)
 	}
 	e.budget -= max(0, b.Len()-len(s))
 	return b.String(), nil

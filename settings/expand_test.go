@@ -185,7 +185,7 @@ func TestExpansionMatchesGeminiCLI(t *testing.T) {
 		"${a}b}", "$A_1x!", "${ A }", "${A:b}", "x${B}y$B${A}", "${:}", "${::-z}", "$${A}", "${{A}}", "$A${",
 	} {
 		e := expander{getenv: func(k string) string { return vars[k] }, budget: maxExpansionGrowth}
-		got, err := e.string(s, "k")
+		got, err := e.string(s)
 		if want := oracle(s); got != want || err != nil {
 			t.Errorf("expand(%q) = %q, %v; want %q", s, got, err, want)
 		}
