@@ -145,6 +145,9 @@ func (sess *session) setMode(id string) error {
 	if !ok {
 		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, modeList()))
 	}
+	if why := sess.built.NotTrusted(); why != nil && m.mode != tools.ApprovalDefault {
+		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", id, why))
+	}
 	sess.built.Agent.SetApprovalMode(m.mode)
 	sess.log.Info("approval mode changed")
 	return nil

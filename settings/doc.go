@@ -1,9 +1,17 @@
 // Package settings reads Gemini CLI's settings files, so a Gemini CLI
 // user's configuration works in gemini-ls unchanged: the system defaults,
 // the user's ~/.gemini/settings.json, each workspace root's
-// .gemini/settings.json (only in a folder the user trusts, trust.go) and
-// the system settings, merged in that order as Gemini CLI merges them
-// (load.go, merge.go); an editor's options go over them (With). It imports
-// nothing of gemini-ls: cmd and the front ends read settings and hand each
-// part to what it configures.
+// .gemini/settings.json (only in a folder the user trusts) and the system
+// settings, merged in that order as Gemini CLI merges them (load.go,
+// merge.go); an editor's options go over them (With). It imports nothing
+// of gemini-ls: cmd and the front ends read settings and hand each part to
+// what it configures.
+//
+// Invariants:
+//   - Trust is one decision (DecideTrust, trust.go), made from the process
+//     environment and the non-workspace layers before any .env file is
+//     read; Load and LoadDotenv take it and never decide again.
+//   - An untrusted root's settings file is not read, let alone expanded.
+//   - Variable expansion is bounded per string and per file (expand.go),
+//     and no error shows a value that came from the environment.
 package settings

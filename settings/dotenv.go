@@ -27,8 +27,9 @@ var untrustedEnvVars = []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOU
 type DotenvOptions struct {
 	// Dir is the working root the search starts from.
 	Dir string
-	// Trusted is whether Dir is a trusted folder (WorkspaceTrusted). Only
-	// then is a .gemini/.env read, and a .env file may set anything;
+	// Trusted is whether Dir is a trusted folder (Trust.Trusted, decided
+	// from the process environment before any .env is read). Only then is
+	// a .gemini/.env read, and a .env file may set anything;
 	// otherwise it may set only the auth variables, their values stripped
 	// to letters, digits and -_./ as Gemini CLI strips them.
 	Trusted bool
@@ -202,21 +203,4 @@ func lineEnd(s string, i int) (string, int) {
 		return s[i:], len(s)
 	}
 	return s[i : i+j], i + j + 1
-}
-
-// WorkspaceTrusted reports whether root is a folder the user trusts, as
-// Load decides it for the root's settings (trust.go), from the user's
-// settings and trustedFolders.json.
-func WorkspaceTrusted(getenv Getenv, root string) bool {
-	user := map[string]any{}
-	if dir := UserDir(getenv); dir != "" {
-		if obj, err := readSettingsFile(filepath.Join(dir, "settings.json")); err == nil {
-			user = obj
-		}
-	}
-	trust, err := loadTrust(getenv, user)
-	if err != nil {
-		return false
-	}
-	return trust.check(root) == nil
 }

@@ -37,7 +37,7 @@ func TestLoadLayerOrder(t *testing.T) {
 	vars["HOME"] = home
 	writeSettings(t, home, `{"model": {"name": "user"}, "tools": {"callCommand": "user", "discoveryCommand": "user"}}`)
 	writeSettings(t, root, `{"model": {"name": "workspace"}, "tools": {"callCommand": "workspace"}}`)
-	s, err := Load(env(vars), []string{root})
+	s, err := load(env(vars), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestMergeStrategies(t *testing.T) {
 	vars["HOME"] = home
 	writeSettings(t, home, `{"tools": {"exclude": ["run_shell_command", "web_fetch"], "core": ["read_file", "glob"], "allowed": ["run_shell_command(git)"]}}`)
 	writeSettings(t, root, `{"tools": {"exclude": ["google_web_search"], "core": ["read_file"], "allowed": ["read_file"]}}`)
-	s, err := Load(env(vars), []string{root})
+	s, err := load(env(vars), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestBadValuesAreReportedAndIgnored(t *testing.T) {
 		"model": {"compressionThreshold": 1.5, "name": "kept"},
 		"security": {"auth": {"selectedType": "password"}}
 	}`)
-	s, err := Load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
 	if s.General.DefaultApprovalMode != "auto_edit" || s.Model.CompressionThreshold != 0.3 || s.Security.Auth.SelectedType != "vertex-ai" {
 		t.Errorf("settings = %+v %+v %+v; want the user's values, the workspace's bad ones ignored", s.General, s.Model, s.Security)
 	}
@@ -129,7 +129,7 @@ func TestBadValuesAreReportedAndIgnored(t *testing.T) {
 func TestYoloIsNotTakenFromAFile(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"general": {"defaultApprovalMode": "yolo"}}`)
-	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if s.General.DefaultApprovalMode != "default" || err == nil || !strings.Contains(err.Error(), "--approval-mode yolo") {
 		t.Errorf("mode %q, error %v; want default and a warning saying where yolo is chosen", s.General.DefaultApprovalMode, err)
 	}
@@ -139,12 +139,12 @@ func TestLegacyApprovalModeIsMigrated(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"approvalMode": "auto_edit"}}`)
 	writeSettings(t, root, `{"tools": {"approvalMode": "auto_edit"}, "general": {"defaultApprovalMode": "default"}}`)
-	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil || s.General.DefaultApprovalMode != "auto_edit" {
 		t.Errorf("tools.approvalMode: %q, %v; want general.defaultApprovalMode auto_edit", s.General.DefaultApprovalMode, err)
 	}
 	// The new key wins over the old one in the same file.
-	s, err = Load(env(map[string]string{"HOME": t.TempDir()}), []string{root})
+	s, err = load(env(map[string]string{"HOME": t.TempDir()}), []string{root})
 	if err != nil || s.General.DefaultApprovalMode != "default" {
 		t.Errorf("both keys: %q, %v; want the new key's value", s.General.DefaultApprovalMode, err)
 	}
@@ -162,7 +162,7 @@ func TestWrongTypesAreNamed(t *testing.T) {
 	} {
 		home := t.TempDir()
 		path := writeSettings(t, home, c.file)
-		_, err := Load(env(map[string]string{"HOME": home}), nil)
+		_, err := load(env(map[string]string{"HOME": home}), nil)
 		if err == nil || !strings.Contains(err.Error(), path+": "+c.want) {
 			t.Errorf("%s: error = %v, want %q", c.file, err, c.want)
 		}
@@ -172,12 +172,12 @@ func TestWrongTypesAreNamed(t *testing.T) {
 func TestStringListTakesBothForms(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"context": {"fileName": "AGENTS.md"}}`)
-	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil || !slices.Equal(s.Context.FileNames(), []string{"AGENTS.md"}) {
 		t.Errorf("one string: %q, %v", s.Context.FileName, err)
 	}
 	writeSettings(t, home, `{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}`)
-	s, err = Load(env(map[string]string{"HOME": home}), nil)
+	s, err = load(env(map[string]string{"HOME": home}), nil)
 	if err != nil || !slices.Equal(s.Context.FileNames(), []string{"AGENTS.md", "GEMINI.md"}) {
 		t.Errorf("a list: %q, %v", s.Context.FileName, err)
 	}
@@ -207,7 +207,7 @@ func TestThinkingBudgetFor(t *testing.T) {
 			]
 		}
 	}`)
-	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestWithOverlay(t *testing.T) {
 		"tools": {"exclude": ["web_fetch"], "core": ["read_file", "glob"]},
 		"mcpServers": {"a": {"command": "a", "args": ["-v"]}}
 	}`)
-	files, err := Load(env(map[string]string{"HOME": home}), nil)
+	files, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
-	"strings"
 )
 
 // Getenv looks up an environment variable; "" when unset.
@@ -78,56 +77,56 @@ func SystemDefaultsPath(getenv Getenv) string {
 // Load reads Gemini CLI's settings layers and merges them as Gemini CLI
 // does (settings.ts), each later one winning: the schema's defaults, the
 // system defaults (SystemDefaultsPath), the user's settings.json (in
-// UserDir), each root's .gemini/settings.json when the root is a trusted
-// folder (trust.go), in the roots' order, and last the system settings
+// UserDir), each root's .gemini/settings.json when trust says the root is
+// a trusted folder, in the roots' order, and last the system settings
 // (SystemSettingsPath), which override all. Objects merge key by key; an
 // mcpServers entry is replaced whole and tools.exclude lists are joined
 // (merge.go). Comments and trailing commas are allowed, and $VAR, ${VAR}
 // and ${VAR:-default} in strings are expanded from getenv (an unset
-// variable without a default stays as written).
+// variable without a default stays as written), within bounds (expand.go).
 //
 // Missing files are skipped. A file that cannot be read or parsed, holds a
-// value of the wrong type, or is a root's in an untrusted folder is left
-// out; a value that has the right type but is not allowed (an unknown
-// approval mode or auth type) is left out alone. Each is reported in the
-// returned error (FileErrors, joined); the settings hold the rest, so the
-// error is a warning to show, not a reason to stop.
-func Load(getenv Getenv, roots []string) (Settings, error) {
+// value of the wrong type, grows past the bounds when expanded, or is a
+// root's in an untrusted folder (which is not even read) is left out; a
+// value that has the right type but is not allowed (an unknown approval
+// mode or auth type) is left out alone. Each is reported in the returned
+// error (FileErrors, joined), never with a value a variable gave; the
+// settings hold the rest, so the error is a warning to show, not a reason
+// to stop.
+func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	var problems []error
 	seen := map[string]bool{}
+	given := map[string]string{}
 	// read reads one layer; nil when it is missing, unusable or read already.
-	read := func(path string, trusted func() error) map[string]any {
+	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
 			return nil
 		}
 		seen[path] = true
-		obj, errs := readLayer(path, getenv)
-		if obj != nil && trusted != nil {
-			if why := trusted(); why != nil {
-				obj, errs = nil, []error{&FileError{Path: path, Err: why}}
-			}
-		}
+		obj, errs := readLayer(path, getenv, given)
 		problems = append(problems, errs...)
 		return obj
 	}
-	system := read(SystemSettingsPath(getenv), nil)
-	systemDefaults := read(SystemDefaultsPath(getenv), nil)
+	system := read(SystemSettingsPath(getenv))
+	systemDefaults := read(SystemDefaultsPath(getenv))
 	var user map[string]any
 	if dir := UserDir(getenv); dir != "" {
-		user = read(filepath.Join(dir, "settings.json"), nil)
-	}
-	// Trust is decided without any workspace's settings.
-	trust, err := loadTrust(getenv, mergeLayers(systemDefaults, user, system))
-	if err != nil {
-		problems = append(problems, err)
+		user = read(filepath.Join(dir, "settings.json"))
 	}
 	layers := []map[string]any{schemaDefaults(), systemDefaults, user}
-	untrusted := map[string]bool{}
 	for _, root := range roots {
-		if trust.check(root) != nil {
-			untrusted[root] = true
+		path := filepath.Join(root, ".gemini", "settings.json")
+		why := trust.Why(root)
+		if why == nil || seen[path] {
+			layers = append(layers, read(path))
+			continue
 		}
-		layers = append(layers, read(filepath.Join(root, ".gemini", "settings.json"), func() error { return trust.check(root) }))
+		// Not read, let alone expanded: nothing an untrusted folder
+		// writes is used.
+		seen[path] = true
+		if _, err := os.Lstat(path); err == nil {
+			problems = append(problems, &FileError{Path: path, Err: fmt.Errorf("not read (as in Gemini CLI, a workspace's settings apply only in a trusted folder): %w", why)})
+		}
 	}
 	layers = append(layers, system)
 	var s Settings
@@ -135,15 +134,16 @@ func Load(getenv Getenv, roots []string) (Settings, error) {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
-	s.untrusted = untrusted
+	s.given = given
 	return s, errors.Join(problems...)
 }
 
 // readLayer reads one settings file: nil and no error when it is missing;
 // nil and the error when it cannot be used; else its object, variables
-// expanded, deprecated spellings migrated and bad values removed, with an
-// error for each value removed.
-func readLayer(path string, getenv Getenv) (map[string]any, []error) {
+// expanded (each value a variable gave added to given), deprecated
+// spellings migrated and bad values removed, with an error for each value
+// removed.
+func readLayer(path string, getenv Getenv, given map[string]string) (map[string]any, []error) {
 	obj, err := readSettingsFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -151,10 +151,13 @@ func readLayer(path string, getenv Getenv) (map[string]any, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	obj = expandEnv(obj, getenv).(map[string]any)
 	migrateLegacy(obj)
+	written := checkedValues(obj)
+	if err := expandFile(obj, getenv, given); err != nil {
+		return nil, []error{&FileError{Path: path, Err: err}}
+	}
 	var problems []error
-	for _, err := range checkValues(obj, false) {
+	for _, err := range checkValues(obj, written, false) {
 		problems = append(problems, &FileError{Path: path, Err: fmt.Errorf("%w; ignored", err)})
 	}
 	return obj, problems
@@ -231,52 +234,4 @@ func jsonTypeName(t reflect.Type) string {
 		return "an object"
 	}
 	return t.String()
-}
-
-// envVar matches $VAR, ${VAR} and ${VAR:-default}, as Gemini CLI's
-// envVarResolver.ts does.
-var envVar = regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`)
-
-// expandEnv expands variables in every string of v, a decoded JSON value.
-func expandEnv(v any, getenv Getenv) any {
-	switch v := v.(type) {
-	case string:
-		return expandString(v, getenv)
-	case map[string]any:
-		for k, e := range v {
-			v[k] = expandEnv(e, getenv)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = expandEnv(e, getenv)
-		}
-	}
-	return v
-}
-
-// expandString replaces each variable with its value, else its default,
-// else leaves it as written.
-func expandString(s string, getenv Getenv) string {
-	var b strings.Builder
-	last := 0
-	for _, m := range envVar.FindAllStringSubmatchIndex(s, -1) {
-		b.WriteString(s[last:m[0]])
-		last = m[1]
-		var name string
-		if m[2] >= 0 {
-			name = s[m[2]:m[3]] // $VAR
-		} else {
-			name = s[m[4]:m[5]] // ${VAR...}
-		}
-		switch val := getenv(name); {
-		case val != "":
-			b.WriteString(val)
-		case m[6] >= 0:
-			b.WriteString(s[m[6]:m[7]])
-		default:
-			b.WriteString(s[m[0]:m[1]])
-		}
-	}
-	b.WriteString(s[last:])
-	return b.String()
 }

@@ -27,6 +27,14 @@ func env(vars map[string]string) Getenv {
 	}
 }
 
+// load is Load as setup calls it: trust decided first, from the same
+// environment, its error joined to Load's.
+func load(getenv Getenv, roots []string) (Settings, error) {
+	trust, trustErr := DecideTrust(getenv, roots)
+	s, err := Load(getenv, roots, trust)
+	return s, errors.Join(trustErr, err)
+}
+
 func writeSettings(t *testing.T, dir, text string) string {
 	t.Helper()
 	path := filepath.Join(dir, ".gemini", "settings.json")
@@ -53,7 +61,7 @@ func TestLoadWorkspaceWinsKeyByKey(t *testing.T) {
 		"tools": {"callCommand": "ws-call"},
 		"mcpServers": {"shared": {"command": "ws-cmd"}}
 	}`)
-	s, err := Load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -73,7 +81,7 @@ func TestLoadLaterRootWins(t *testing.T) {
 	home, a, b := t.TempDir(), t.TempDir(), t.TempDir()
 	writeSettings(t, a, `{"tools": {"discoveryCommand": "a"}}`)
 	writeSettings(t, b, `{"tools": {"discoveryCommand": "b"}}`)
-	s, err := Load(env(map[string]string{"HOME": home}), []string{a, b})
+	s, err := load(env(map[string]string{"HOME": home}), []string{a, b})
 	if err != nil || s.Tools.DiscoveryCommand != "b" {
 		t.Errorf("Load = %+v, %v; want the last root's value", s.Tools, err)
 	}
@@ -83,14 +91,14 @@ func TestLoadGeminiCLIHome(t *testing.T) {
 	home, cliHome := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "home"}}`)
 	writeSettings(t, cliHome, `{"tools": {"callCommand": "cli-home"}}`)
-	s, err := Load(env(map[string]string{"HOME": home, "GEMINI_CLI_HOME": cliHome}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_HOME": cliHome}), nil)
 	if err != nil || s.Tools.CallCommand != "cli-home" {
 		t.Errorf("Load = %+v, %v; want GEMINI_CLI_HOME's file", s.Tools, err)
 	}
 }
 
 func TestLoadMissingFilesAreNotErrors(t *testing.T) {
-	s, err := Load(env(map[string]string{"HOME": t.TempDir()}), []string{t.TempDir()})
+	s, err := load(env(map[string]string{"HOME": t.TempDir()}), []string{t.TempDir()})
 	if err != nil {
 		t.Errorf("Load with no files: %v", err)
 	}
@@ -107,7 +115,7 @@ func TestLoadMalformedFileIsReportedAndSkipped(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"discoveryCommand": "user-discover"}}`)
 	bad := writeSettings(t, root, "{\n  \"tools\": {\n    \"callCommand\": \"x\"\n    \"discoveryCommand\": \"y\"\n  }\n}")
-	s, err := Load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
 	var fe *FileError
 	if !errors.As(err, &fe) {
 		t.Fatalf("Load error = %v, want a *FileError", err)
@@ -127,7 +135,7 @@ func TestLoadWrongTypeIsBlamedOnItsFile(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "user-call"}}`)
 	bad := writeSettings(t, root, `{"tools": {"callCommand": ["not", "a", "string"]}}`)
-	s, err := Load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "tools.callCommand must be a string") {
 		t.Errorf("Load error = %v, want %s blamed for tools.callCommand", err, bad)
 	}
@@ -139,7 +147,7 @@ func TestLoadWrongTypeIsBlamedOnItsFile(t *testing.T) {
 func TestLoadNotAnObject(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `[1, 2]`)
-	_, err := Load(env(map[string]string{"HOME": home}), nil)
+	_, err := load(env(map[string]string{"HOME": home}), nil)
 	if err == nil || !strings.Contains(err.Error(), "must hold a JSON object") {
 		t.Errorf("Load error = %v", err)
 	}
@@ -151,7 +159,7 @@ func TestLoadExpandsEnvironmentVariables(t *testing.T) {
 		"tools": {"discoveryCommand": "$TOOLS/discover --root ${ROOT}", "callCommand": "${MISSING:-fallback}/call $UNSET"},
 		"mcpServers": {"s": {"headers": {"Authorization": "Bearer ${TOKEN}"}}}
 	}`)
-	s, err := Load(env(map[string]string{"HOME": home, "TOOLS": "/opt/t", "ROOT": "/w", "TOKEN": "sekrit"}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "TOOLS": "/opt/t", "ROOT": "/w", "TOKEN": "sekrit"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +178,7 @@ func TestLoadHomeAsRootReadsTheFileOnce(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "c"}}`)
 	// Untrusted: were the file read again as the root's, it would be refused.
-	s, err := Load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{home})
+	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{home})
 	if err != nil || s.Tools.CallCommand != "c" {
 		t.Errorf("Load = %+v, %v; want the user's file, once", s.Tools, err)
 	}
@@ -182,7 +190,7 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 	if err := os.MkdirAll(path, 0o755); err != nil { // a directory in its place
 		t.Fatal(err)
 	}
-	_, err := Load(env(map[string]string{"HOME": home}), nil)
+	_, err := load(env(map[string]string{"HOME": home}), nil)
 	if err == nil || !strings.Contains(err.Error(), path+": not a regular file") {
 		t.Errorf("Load error = %v", err)
 	}
@@ -192,7 +200,7 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 func TestLoadUseWriteTodos(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"useWriteTodos": false}`)
-	s, err := Load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil || s.UseWriteTodos == nil || *s.UseWriteTodos {
 		t.Errorf("Load = %v, %v; want useWriteTodos false", s.UseWriteTodos, err)
 	}

@@ -25,14 +25,14 @@ func (s Settings) With(overlay map[string]any) (Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	if problems := checkValues(obj, true); len(problems) > 0 {
+	if problems := checkValues(obj, nil, true); len(problems) > 0 {
 		return s, errors.Join(problems...)
 	}
 	var out Settings
 	if err := fromMap(mergeLayers(toMap(s), obj), &out); err != nil {
 		return s, err // a value of the wrong type, which is the overlay's
 	}
-	out.untrusted = s.untrusted // the editor's options decide no trust
+	out.given = s.given
 	return out, nil
 }
 

@@ -22,14 +22,10 @@ type Settings struct {
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool `json:"useWriteTodos"`
 
-	// untrusted are the roots that are not trusted folders; Load sets it.
-	untrusted map[string]bool
+	// given are the values variables gave the files' strings, with the
+	// variables' names, for Redact; Load sets it.
+	given map[string]string
 }
-
-// Trusted reports whether root is a trusted folder, whose own settings,
-// .env and GEMINI.md files count. Settings not made by Load trust every
-// root.
-func (s Settings) Trusted(root string) bool { return !s.untrusted[root] }
 
 // General is the "general" object.
 type General struct {

@@ -7,19 +7,32 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
-// A workspace's settings can name commands to run (tools.discoveryCommand,
-// MCP servers), so, as in Gemini CLI, they apply only in a folder the user
-// trusts; a repository someone cloned runs nothing of its own by being
-// opened. Trust is Gemini CLI's, read from the same places:
-// GEMINI_CLI_TRUST_WORKSPACE=true or false decides outright; the user's
-// "security": {"folderTrust": {"enabled": false}} trusts every folder;
-// otherwise ~/.gemini/trustedFolders.json (or
-// $GEMINI_CLI_TRUSTED_FOLDERS_PATH) does, its longest matching rule winning:
-// TRUST_FOLDER (that folder and below), TRUST_PARENT (the folder's parent
-// and below) or DO_NOT_TRUST. A folder no rule covers is not trusted.
+// A workspace can name commands to run (tools.discoveryCommand, MCP
+// servers), hold a .env that points the API key elsewhere, and bring
+// GEMINI.md instructions, so, as in Gemini CLI, what it says applies only
+// in a folder the user trusts; a repository someone cloned runs nothing of
+// its own by being opened. Trust is decided once, by DecideTrust, from what
+// no workspace can change, in Gemini CLI's order (checkPathTrust):
+//
+//  1. GEMINI_CLI_TRUST_WORKSPACE=true or false in the process environment
+//     decides outright (a .env file is read only after the decision, so it
+//     cannot make its own folder trusted);
+//  2. security.folderTrust.enabled, merged from the system defaults, the
+//     user's settings and the system settings (which win): false trusts
+//     every folder; it is on unless the winning layer says false, so
+//     system settings that turn it on enforce it over the user's;
+//  3. ~/.gemini/trustedFolders.json (or $GEMINI_CLI_TRUSTED_FOLDERS_PATH),
+//     its longest matching rule winning: TRUST_FOLDER (that folder and
+//     below), TRUST_PARENT (the folder's parent and below) or DO_NOT_TRUST.
+//     A folder no rule covers is not trusted.
+//
+// Every reader takes that one answer (Trust): Load for the roots'
+// settings, LoadDotenv for the .env, and, in setup, the GEMINI.md loader,
+// the MCP servers and the approval mode.
 
 // Trust levels of trustedFolders.json.
 const (
@@ -28,23 +41,98 @@ const (
 	DoNotTrust  = "DO_NOT_TRUST"
 )
 
-// folderTrust decides which workspace roots' settings apply.
-type folderTrust struct {
-	env      string            // GEMINI_CLI_TRUST_WORKSPACE
-	disabled bool              // the user turned folder trust off
-	rules    map[string]string // trustedFolders.json: path → level
-	rulesAt  string            // where the rules came from
+// Trust is the decision of which workspace roots are trusted folders. The
+// zero Trust trusts nothing.
+type Trust struct {
+	roots []string
+	why   map[string]error // an untrusted root → why it is not trusted
 }
 
-// loadTrust reads what decides trust; user is the user's settings object.
-// A trustedFolders.json that cannot be read trusts nothing, and is reported.
-func loadTrust(getenv Getenv, user map[string]any) (folderTrust, error) {
-	ft := folderTrust{env: getenv("GEMINI_CLI_TRUST_WORKSPACE")}
-	security, _ := user["security"].(map[string]any)
-	folderTrustSetting, _ := security["folderTrust"].(map[string]any)
-	if enabled, ok := folderTrustSetting["enabled"].(bool); ok && !enabled {
-		ft.disabled = true
+// DecideTrust decides which roots are trusted folders. getenv must be the
+// process environment, never one a workspace's .env file added to: a
+// workspace cannot vouch for itself. It reads the system and user settings
+// for security.folderTrust.enabled only (their other problems are Load's
+// to report), and trustedFolders.json; a trustedFolders.json that cannot
+// be read trusts nothing, and is the error.
+func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
+	ft, err := loadTrust(getenv, folderTrustEnabled(getenv))
+	t := Trust{roots: slices.Clone(roots), why: map[string]error{}}
+	for _, root := range roots {
+		if why := ft.check(root); why != nil {
+			t.why[root] = why
+		}
 	}
+	return t, err
+}
+
+// Trusted reports whether root is a trusted folder: its settings, its .env
+// file and its GEMINI.md files count. A root DecideTrust was not asked
+// about is not trusted.
+func (t Trust) Trusted(root string) bool {
+	_, untrusted := t.why[root]
+	return !untrusted && slices.Contains(t.roots, root)
+}
+
+// Why is nil when root is trusted, else why not, in words that say how to
+// trust it.
+func (t Trust) Why(root string) error {
+	if why, ok := t.why[root]; ok {
+		return why
+	}
+	if !slices.Contains(t.roots, root) {
+		return fmt.Errorf("the folder %s is not one whose trust was decided", root)
+	}
+	return nil
+}
+
+// Untrusted are the roots that are not trusted folders, in order. While
+// there is one, as in Gemini CLI, no MCP server starts and the approval
+// mode is "default".
+func (t Trust) Untrusted() []string {
+	var out []string
+	for _, root := range t.roots {
+		if !t.Trusted(root) {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
+// folderTrust decides whether one folder is trusted.
+type folderTrust struct {
+	env     string            // GEMINI_CLI_TRUST_WORKSPACE
+	enabled bool              // security.folderTrust.enabled
+	rules   map[string]string // trustedFolders.json: path → level
+	rulesAt string            // where the rules came from
+}
+
+// folderTrustEnabled is security.folderTrust.enabled of the system
+// defaults, the user's settings and the system settings merged, as Gemini
+// CLI merges them for its trust check: on unless the winning layer says
+// false. A file that cannot be used counts as empty; Load reports it.
+func folderTrustEnabled(getenv Getenv) bool {
+	var layers []map[string]any
+	paths := []string{SystemDefaultsPath(getenv), "", SystemSettingsPath(getenv)}
+	if dir := UserDir(getenv); dir != "" {
+		paths[1] = filepath.Join(dir, "settings.json")
+	}
+	for _, path := range paths {
+		if path == "" {
+			continue
+		}
+		// Not expanded: the key is a boolean, which no variable changes.
+		if obj, err := readSettingsFile(path); err == nil {
+			layers = append(layers, obj)
+		}
+	}
+	enabled, ok := lookup(mergeLayers(layers...), "security.folderTrust.enabled")
+	return !ok || enabled != false
+}
+
+// loadTrust reads what decides trust besides the settings. A
+// trustedFolders.json that cannot be read trusts nothing, and is reported.
+func loadTrust(getenv Getenv, enabled bool) (folderTrust, error) {
+	ft := folderTrust{env: getenv("GEMINI_CLI_TRUST_WORKSPACE"), enabled: enabled}
 	ft.rulesAt = getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
 	if ft.rulesAt == "" {
 		if dir := UserDir(getenv); dir != "" {
@@ -74,10 +162,12 @@ func loadTrust(getenv Getenv, user map[string]any) (folderTrust, error) {
 // how to trust it.
 func (ft folderTrust) check(root string) error {
 	switch {
-	case ft.env == "true", ft.disabled:
+	case ft.env == "true":
 		return nil
 	case ft.env == "false":
-		return errors.New("not read: GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
+		return errors.New("GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
+	case !ft.enabled:
+		return nil
 	}
 	real := realPath(root)
 	bestLen, best := -1, ""
@@ -97,10 +187,14 @@ func (ft folderTrust) check(root string) error {
 	case TrustFolder, TrustParent:
 		return nil
 	case DoNotTrust:
-		return fmt.Errorf("not read: %s marks the folder %s %s", ft.rulesAt, root, DoNotTrust)
+		return fmt.Errorf("%s marks the folder %s %s", ft.rulesAt, root, DoNotTrust)
 	}
-	return fmt.Errorf("not read: the folder %s is not trusted (as in Gemini CLI, a workspace's settings apply only in a trusted folder). "+
-		"Trust it in Gemini CLI, add %q: %q to %s, or set GEMINI_CLI_TRUST_WORKSPACE=true", root, root, TrustFolder, ft.rulesAt)
+	where := ft.rulesAt
+	if where == "" {
+		where = "~/.gemini/trustedFolders.json"
+	}
+	return fmt.Errorf("the folder %s is not trusted. "+
+		"Trust it in Gemini CLI, add %q: %q to %s, or set GEMINI_CLI_TRUST_WORKSPACE=true", root, root, TrustFolder, where)
 }
 
 // realPath is path with symlinks resolved, when it exists.

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,14 +31,14 @@ func newTrustCase(t *testing.T, rules string) trustCase {
 
 func (c trustCase) load(t *testing.T) (string, error) {
 	t.Helper()
-	s, err := Load(env(c.vars), []string{c.root})
-	// Settings.Trusted, which .env and GEMINI.md loading ask, agrees with
-	// whether the root's settings were read, and survives an overlay.
-	over, _ := s.With(map[string]any{"model": "m"})
-	if workspace := s.Tools.DiscoveryCommand == "workspace"; s.Trusted(c.root) != workspace || over.Trusted(c.root) != workspace {
-		t.Errorf("Trusted(root) = %v (after With: %v), but the root's settings were read: %v", s.Trusted(c.root), over.Trusted(c.root), workspace)
+	trust, trustErr := DecideTrust(env(c.vars), []string{c.root})
+	s, err := Load(env(c.vars), []string{c.root}, trust)
+	// The one decision, which .env and GEMINI.md loading ask, agrees with
+	// whether the root's settings were read.
+	if workspace := s.Tools.DiscoveryCommand == "workspace"; trust.Trusted(c.root) != workspace || (trust.Why(c.root) == nil) != workspace {
+		t.Errorf("Trusted(root) = %v, Why(root) = %v, but the root's settings were read: %v", trust.Trusted(c.root), trust.Why(c.root), workspace)
 	}
-	return s.Tools.DiscoveryCommand, err
+	return s.Tools.DiscoveryCommand, errors.Join(trustErr, err)
 }
 
 func TestUntrustedWorkspaceSettingsAreNotRead(t *testing.T) {

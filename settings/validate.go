@@ -37,14 +37,16 @@ func migrateLegacy(obj map[string]any) {
 
 // valueRule is a check of one key's value beyond its JSON type.
 type valueRule struct {
-	path  string
-	check func(v any, overlay bool) error // v has the right type already
+	path string
+	// check checks v, which has the right type already; shown is v quoted
+	// as the file wrote it, for the error.
+	check func(v any, shown string, overlay bool) error
 }
 
 var authTypes = []string{AuthGeminiAPIKey, AuthVertexAI, AuthOAuthPersonal, AuthCloudShell}
 
 var valueRules = []valueRule{
-	{"general.defaultApprovalMode", func(v any, overlay bool) error {
+	{"general.defaultApprovalMode", func(v any, shown string, overlay bool) error {
 		switch mode := v.(string); {
 		case mode == ApprovalDefault, mode == ApprovalAutoEdit:
 			return nil
@@ -59,34 +61,53 @@ var valueRules = []valueRule{
 			if overlay {
 				valid += ", yolo"
 			}
-			return fmt.Errorf("%q is not one of %s", mode, valid)
+			return fmt.Errorf("%s is not one of %s", shown, valid)
 		}
 	}},
-	{"model.compressionThreshold", func(v any, _ bool) error {
+	{"model.compressionThreshold", func(v any, _ string, _ bool) error {
 		if x := v.(float64); x <= 0 || x > 1 {
 			return fmt.Errorf("%v is not a fraction above 0 and at most 1", x)
 		}
 		return nil
 	}},
-	{"security.auth.selectedType", func(v any, _ bool) error {
+	{"security.auth.selectedType", func(v any, shown string, _ bool) error {
 		if t := v.(string); !slices.Contains(authTypes, t) {
-			return fmt.Errorf("%q is not one of %s", t, strings.Join(authTypes, ", "))
+			return fmt.Errorf("%s is not one of %s", shown, strings.Join(authTypes, ", "))
 		}
 		return nil
 	}},
 }
 
+// checkedValues are the values of obj that checkValues checks, by path, as
+// written: before their variables are expanded.
+func checkedValues(obj map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, r := range valueRules {
+		if v, ok := lookup(obj, r.path); ok {
+			out[r.path] = v
+		}
+	}
+	return out
+}
+
 // checkValues checks the values of obj, whose types are right, removes
-// each bad one, and says why. overlay is true for the editor's options,
-// which may choose yolo.
-func checkValues(obj map[string]any, overlay bool) []error {
+// each bad one, and says why. written are the values before their
+// variables were expanded (checkedValues; nil when nothing was expanded):
+// an error shows a value as written, so that what a variable held is
+// never shown. overlay is true for the editor's options, which may choose
+// yolo.
+func checkValues(obj, written map[string]any, overlay bool) []error {
 	var problems []error
 	for _, r := range valueRules {
 		v, ok := lookup(obj, r.path)
 		if !ok || v == nil {
 			continue
 		}
-		if err := r.check(v, overlay); err != nil {
+		shown := fmt.Sprintf("%q", v)
+		if w, ok := written[r.path]; ok && w != v {
+			shown = fmt.Sprintf("%q (its variables expanded)", w)
+		}
+		if err := r.check(v, shown, overlay); err != nil {
 			remove(obj, r.path)
 			problems = append(problems, fmt.Errorf("%s: %w", r.path, err))
 		}

@@ -67,8 +67,11 @@ type Built struct {
 	// Model and ApprovalMode are what was chosen.
 	Model        string
 	ApprovalMode tools.ApprovalMode
-	memory       *memory.Loader
-	opts         Options
+	// Trust says which roots are trusted folders, decided once, before
+	// anything of a workspace is read; everything here takes its answer.
+	Trust  settings.Trust
+	memory *memory.Loader
+	opts   Options
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -85,7 +88,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
 	}
 	b := &Built{opts: o}
-	b.Getenv, b.EnvFile = loadEnv(o)
+	// From the process environment alone: no .env has been read yet, and
+	// none is read before its folder's trust is known.
+	trust, err := settings.DecideTrust(o.Getenv, o.Workspace.Roots())
+	if err != nil {
+		o.Warn("the trusted folders were not read, so no folder is trusted", err)
+	}
+	b.Trust = trust
+	b.Getenv, b.EnvFile = loadEnv(o, trust)
 	set, err := b.loadSettings()
 	if err != nil {
 		return nil, err
@@ -105,7 +115,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Workspace: o.Workspace,
 		UserDir:   settings.UserDir(b.Getenv),
 		FileNames: set.Context.FileNames(),
-		Trusted:   set.Trusted,
+		Trusted:   trust.Trusted,
 		Logger:    o.Logger,
 	})
 	b.Tools = toolset.Build(ctx, toolset.Config{
@@ -116,11 +126,12 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:    b.memory,
 			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
 		},
-		Settings: set,
-		Getenv:   b.Getenv,
-		Version:  o.Version,
-		Logger:   o.Logger,
-		Warn:     o.Warn,
+		Settings:   set,
+		Getenv:     b.Getenv,
+		Version:    o.Version,
+		Logger:     o.Logger,
+		Warn:       o.Warn,
+		NotTrusted: b.NotTrusted(),
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
@@ -167,8 +178,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 
 // loadEnv is the environment with the .env file Gemini CLI would load
 // under it: the first .gemini/.env or .env from the first root upward,
-// else the user's.
-func loadEnv(o Options) (settings.Getenv, string) {
+// else the user's; all of it only when trust says the first root is a
+// trusted folder, else only the auth variables.
+func loadEnv(o Options, trust settings.Trust) (settings.Getenv, string) {
 	lookup := o.LookupEnv
 	if lookup == nil {
 		lookup = func(name string) (string, bool) {
@@ -182,7 +194,7 @@ func loadEnv(o Options) (settings.Getenv, string) {
 	}
 	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
 		Dir:             roots[0],
-		Trusted:         settings.WorkspaceTrusted(o.Getenv, roots[0]),
+		Trusted:         trust.Trusted(roots[0]),
 		ExcludedEnvVars: settings.DefaultExcludedEnvVars,
 	})
 	if err != nil {
@@ -205,7 +217,7 @@ func (b *Built) AuthStatus() auth.Report {
 // over them.
 func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
-	set, err := settings.Load(b.Getenv, o.Workspace.Roots())
+	set, err := settings.Load(b.Getenv, o.Workspace.Roots(), b.Trust)
 	if err != nil {
 		o.Warn("some settings were not read", err)
 	}
@@ -222,10 +234,22 @@ func withOverlay(set settings.Settings, overlay map[string]any) (settings.Settin
 	return out, nil
 }
 
+// NotTrusted is why the workspace is not a trusted folder: the first
+// untrusted root's reason; nil when every root is trusted. While it is
+// set, only the default approval mode may be chosen, as in Gemini CLI.
+func (b *Built) NotTrusted() error {
+	if untrusted := b.Trust.Untrusted(); len(untrusted) > 0 {
+		return b.Trust.Why(untrusted[0])
+	}
+	return nil
+}
+
 // choose picks the model and the approval mode: the front end's explicit
 // choice, unless a later change of settings (in set but not in base, the
 // settings before it) names another; then GEMINI_MODEL, as Gemini CLI
-// ranks it; then settings.
+// ranks it; then settings. As in Gemini CLI, a workspace that is not a
+// trusted folder runs in the default approval mode whatever was asked,
+// and the user is told why.
 func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode) {
 	o := b.opts
 	model, mode := o.Model, string(o.ApprovalMode)
@@ -237,6 +261,11 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
+	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
+		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
+			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
+		mode = string(tools.ApprovalDefault)
+	}
 	return model, tools.ApprovalMode(mode)
 }
 

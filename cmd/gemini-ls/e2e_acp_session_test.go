@@ -272,7 +272,7 @@ func configOption(t *testing.T, opts []sdk.SessionConfigOption, id string) *sdk.
 // would reject it), an unknown mode is refused.
 func TestACPModes(t *testing.T) {
 	shell := geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo hello-from-yolo"}))
-	h := startACP(t, acpSetup{noSession: true, cfg: acptest.Config{Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.RejectOnce }}},
+	h := startACP(t, acpSetup{noSession: true, env: trustTheWorkspace(), cfg: acptest.Config{Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.RejectOnce }}},
 		shell, geminitest.TextTurn("Not run."),
 		shell, geminitest.TextTurn("Ran."))
 	res, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})

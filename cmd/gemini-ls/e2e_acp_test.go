@@ -312,7 +312,7 @@ func TestACPMalformedMessages(t *testing.T) {
 // once the user allows it.
 func TestACPClientMCPServer(t *testing.T) {
 	bin := mcpServerBinary(t)
-	h := startACP(t, acpSetup{mcpServers: []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
+	h := startACP(t, acpSetup{env: trustTheWorkspace(), mcpServers: []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
 		Name: "tester", Command: bin, Args: []string{}, Env: []sdk.EnvVariable{},
 	}}}},
 		geminitest.CallTurn(geminitest.Call("echo", map[string]any{"message": "hello"})),

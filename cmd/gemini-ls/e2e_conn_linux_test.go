@@ -24,7 +24,7 @@ import (
 func TestEditorGoneDuringShellCommand(t *testing.T) {
 	t.Run("stdin closed", func(t *testing.T) {
 		marker, command := sleepCommand()
-		h := start(t, setup{profile: lsptest.Plugin(), opts: map[string]any{"approvalMode": "yolo"}},
+		h := start(t, setup{profile: lsptest.Plugin(), opts: map[string]any{"approvalMode": "yolo"}, env: trustTheWorkspace()},
 			call("run_shell_command", map[string]any{"command": command}))
 		h.asyncPrompt(map[string]any{"prompt": "run it"})
 		pgid := commandGroup(t, h.ctx, marker, h.proc.Cmd.Process.Pid)
@@ -45,7 +45,7 @@ func TestEditorGoneDuringShellCommand(t *testing.T) {
 		log := filepath.Join(t.TempDir(), "gemini-ls.log")
 		cmd := exec.Command(binary, "serve", "--log-file", log, "--log-level", "debug")
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(),
-			"GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key"}
+			"GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", "GEMINI_CLI_TRUST_WORKSPACE=true"}
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)

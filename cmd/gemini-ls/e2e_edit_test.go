@@ -106,7 +106,7 @@ func TestEditWithNoWayToAsk(t *testing.T) {
 		}
 	})
 	t.Run("auto_edit applies", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.NoQuestions(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}}, editTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions(), files: map[string]string{"a.go": aGo}, opts: map[string]any{"approvalMode": "auto_edit"}, env: trustTheWorkspace()}, editTurns()...)
 		h.open("a.go")
 		h.prompt(map[string]any{"prompt": "return 2"})
 		h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")

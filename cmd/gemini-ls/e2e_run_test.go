@@ -506,7 +506,7 @@ var editAndShellFiles = map[string]string{
 func runEditAndShell(t *testing.T, args ...string) (*headless, []*genai.FunctionResponse) {
 	t.Helper()
 	h := newHeadless(t, editAndShellFiles, editAndShellTurns()...)
-	r := h.run(append([]string{"run", "-p", "change things"}, args...)...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), append([]string{"run", "-p", "change things"}, args...)...)
 	r.wantExit(t, 0)
 	if r.stdout != "Finished.\n" {
 		t.Errorf("stdout = %q", r.stdout)
@@ -606,7 +606,7 @@ func TestRunInDirectory(t *testing.T) {
 		geminitest.TextTurn("ok"),
 	)
 	elsewhere := t.TempDir()
-	r := h.runIn(elsewhere, h.env, "run", "-p", "read", "-C", h.path("proj"), "--approval-mode", "auto_edit")
+	r := h.runIn(elsewhere, append(h.env, trustTheWorkspace()...), "run", "-p", "read", "-C", h.path("proj"), "--approval-mode", "auto_edit")
 	r.wantExit(t, 0)
 	if r.stdout != "ok\n" {
 		t.Errorf("stdout = %q", r.stdout)

@@ -318,7 +318,7 @@ func TestShellConfirmation(t *testing.T) {
 		}
 	})
 	t.Run("yolo", func(t *testing.T) {
-		h := start(t, setup{profile: lsptest.NoQuestions(), opts: map[string]any{"approvalMode": "yolo"}}, shellTurns()...)
+		h := start(t, setup{profile: lsptest.NoQuestions(), opts: map[string]any{"approvalMode": "yolo"}, env: trustTheWorkspace()}, shellTurns()...)
 		h.prompt(map[string]any{"prompt": "run"})
 		h.wantDisk("out.txt", "hi\n")
 	})

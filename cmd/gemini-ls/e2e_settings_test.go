@@ -204,7 +204,7 @@ func TestRunSaveMemoryYolo(t *testing.T) {
 		geminitest.TextTurn("ok"),
 	)
 	home := t.TempDir()
-	env := append(h.withoutEnv("HOME"), "HOME="+home)
+	env := append(h.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "remember").wantExit(t, 0)
 	got, err := os.ReadFile(filepath.Join(home, ".gemini", "GEMINI.md"))
 	if want := "## Gemini Added Memories\n- Prefers table-driven tests\n"; err != nil || string(got) != want {
@@ -215,12 +215,13 @@ func TestRunSaveMemoryYolo(t *testing.T) {
 	}
 }
 
-// A malformed settings file is reported with its path and position, and
-// the run goes on without it.
+// A malformed settings file (of a trusted folder: an untrusted one's is
+// not read) is reported with its path and position, and the run goes on
+// without it.
 func TestRunReportsABadSettingsFile(t *testing.T) {
 	h := newHeadless(t, map[string]string{".gemini/settings.json": "{\n  \"tools\": {\"discoveryCommand\": \"x\" \"callCommand\": \"y\"}\n}"},
 		geminitest.TextTurn("fine"))
-	res := h.run("run", "-p", "hi")
+	res := h.runIn(h.root, trusted(t, h), "run", "-p", "hi")
 	res.wantExit(t, 0)
 	if want := h.path(".gemini/settings.json") + ":2:37"; !strings.Contains(res.stderr, want) {
 		t.Errorf("stderr = %q, want it to name %s", res.stderr, want)

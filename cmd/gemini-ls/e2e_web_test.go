@@ -132,7 +132,7 @@ func TestWebFetchHeadlessRefusesLocalAddresses(t *testing.T) {
 		call("web_fetch", map[string]any{"prompt": "Summarize " + strings.Join(urls, " ")}),
 		geminitest.TextTurn("Could not fetch."),
 	)
-	env := append(h.withoutEnv("NO_PROXY"), "HTTP_PROXY="+proxy.URL, "HTTPS_PROXY="+proxy.URL)
+	env := append(h.withoutEnv("NO_PROXY"), "HTTP_PROXY="+proxy.URL, "HTTPS_PROXY="+proxy.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	r := h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "read those pages")
 	r.wantExit(t, 0)
 	fr := h.responses(1)

@@ -9,6 +9,8 @@
 //
 // Invariants: a part that cannot be set up (a failing discovery command, an
 // MCP server that does not start) is reported once through Config.Warn or
-// the MCP package's log and leaves the rest working; every process a Set
-// started ends with Close.
+// the MCP package's log and leaves the rest working, never showing what a
+// settings variable held (settings.Settings.Redact); no MCP server starts
+// in an untrusted folder (Config.NotTrusted); every process a Set started
+// ends with Close.
 package toolset

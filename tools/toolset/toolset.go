@@ -2,9 +2,12 @@ package toolset
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -26,6 +29,10 @@ type Config struct {
 	Logger *zap.Logger
 	// Warn tells the user that part of the tools could not be set up.
 	Warn func(what string, err error)
+	// NotTrusted is why the workspace is not a trusted folder
+	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
+	// no MCP server starts, whichever settings name it.
+	NotTrusted error
 }
 
 // Set is a session's tools and what runs behind some of them.
@@ -33,6 +40,7 @@ type Set struct {
 	Registry  *tools.Registry
 	discovery *discovery   // nil without a discovery command
 	mcp       *mcp.Manager // nil without MCP servers
+	redact    func(string) string
 }
 
 // Build makes the tools: the built-in ones tools.core keeps, the discovered
@@ -40,7 +48,8 @@ type Set struct {
 // Neither of the last two holds Build up: the discovery command
 // runs once, in the first root, in the background, and the first lookup of
 // the tools waits for it; the MCP servers start in the background and join
-// the registry as each lists its tools. ctx's values are kept, not its end:
+// the registry as each lists its tools (only in a trusted folder,
+// Config.NotTrusted). ctx's values are kept, not its end:
 // what Build starts lasts until Close.
 func Build(ctx context.Context, c Config) *Set {
 	opts := c.Tools
@@ -58,17 +67,31 @@ func Build(ctx context.Context, c Config) *Set {
 	if use := c.Settings.UseWriteTodos; use != nil && !*use {
 		keep.exclude[tools.WriteTodosName] = true
 	}
-	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...)}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact}
+	// What the settings' variables held stays out of every message.
+	warn := func(what string, err error) {
+		if c.Warn != nil {
+			c.Warn(what, errors.New(c.Settings.Redact(err.Error())))
+		}
+	}
 	if c.Settings.Tools.DiscoveryCommand != "" {
 		set.discovery = startDiscovery(ctx, discovered.Config{
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
-		}, c.Warn)
+		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
-	if len(c.Settings.MCPServers) > 0 {
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: c.Logger, Version: c.Version})
+	switch {
+	case len(c.Settings.MCPServers) > 0 && c.NotTrusted != nil:
+		warn("untrusted folder", fmt.Errorf("no MCP server was started: as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
+	case len(c.Settings.MCPServers) > 0:
+		logger := c.Logger
+		if logger == nil {
+			logger = zap.NewNop()
+		}
+		logger = logger.WithOptions(zap.WrapCore(func(core zapcore.Core) zapcore.Core { return redactingCore{core, c.Settings.Redact} }))
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
@@ -98,7 +121,11 @@ func (s *Set) MCPServers() []mcp.ServerStatus {
 	if s == nil || s.mcp == nil {
 		return nil
 	}
-	return s.mcp.Servers()
+	servers := s.mcp.Servers()
+	for i := range servers {
+		servers[i].Error = s.redact(servers[i].Error)
+	}
+	return servers
 }
 
 // Close ends the discovery command, if still running, and every MCP server
@@ -143,4 +170,45 @@ func startDiscovery(ctx context.Context, cfg discovered.Config, warn func(string
 func (d *discovery) Tools() []tools.Tool {
 	<-d.done
 	return d.found
+}
+
+// redactingCore is a log core that hides what the settings' variables
+// held (settings.Settings.Redact) in messages and in string and error
+// fields: the MCP servers' logs name their commands, URLs and what the
+// servers said.
+type redactingCore struct {
+	zapcore.Core
+	redact func(string) string
+}
+
+func (c redactingCore) With(fields []zapcore.Field) zapcore.Core {
+	return redactingCore{c.Core.With(c.fields(fields)), c.redact}
+}
+
+func (c redactingCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if c.Enabled(e.Level) {
+		return ce.AddCore(e, c)
+	}
+	return ce
+}
+
+func (c redactingCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
+	e.Message = c.redact(e.Message)
+	return c.Core.Write(e, c.fields(fields))
+}
+
+func (c redactingCore) fields(fields []zapcore.Field) []zapcore.Field {
+	out := make([]zapcore.Field, len(fields))
+	for i, f := range fields {
+		switch f.Type {
+		case zapcore.StringType:
+			f.String = c.redact(f.String)
+		case zapcore.ErrorType:
+			if err, ok := f.Interface.(error); ok {
+				f = zap.String(f.Key, c.redact(err.Error()))
+			}
+		}
+		out[i] = f
+	}
+	return out
 }

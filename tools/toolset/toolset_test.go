@@ -2,11 +2,14 @@ package toolset
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -107,5 +110,69 @@ func TestMCPServers(t *testing.T) {
 	}
 	if st := set.MCPServers(); len(st) != 1 || st[0].Name != "nothing" || st[0].State != mcp.StateFailed || st[0].Error == "" {
 		t.Errorf("MCPServers = %+v", st)
+	}
+}
+
+// What the settings' variables held stays out of the warnings, the MCP
+// servers' statuses and their logs: a failing discovery command and an
+// MCP server that cannot be reached are shown as written ($NAME).
+func TestVariablesStayOutOfMessages(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(`{
+		"tools": {"discoveryCommand": "$SECRET_TOOL --list", "callCommand": "x"},
+		"mcpServers": {"s": {"httpUrl": "http://127.0.0.1:1/mcp?key=${MCP_KEY}"}}
+	}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{
+		"HOME":                            home,
+		"SECRET_TOOL":                     "/nonexistent/secret-tool-path",
+		"MCP_KEY":                         "sk-mcp-secret",
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
+	}
+	getenv := func(k string) string { return vars[k] }
+	root := t.TempDir()
+	trust, err := settings.DecideTrust(getenv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := settings.Load(getenv, nil, trust)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.DebugLevel)
+	var warnings []string
+	built := Build(t.Context(), Config{
+		Tools:    tools.Options{Workspace: ws},
+		Settings: set,
+		Getenv:   getenv,
+		Logger:   zap.New(core),
+		Warn:     func(what string, err error) { warnings = append(warnings, what+": "+err.Error()) },
+	})
+	defer built.Close()
+	if err := built.WaitForServers(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	seen = append(seen, warnings...)
+	for _, st := range built.MCPServers() {
+		seen = append(seen, st.Error)
+	}
+	for _, e := range logs.All() {
+		seen = append(seen, e.Message+" "+fmt.Sprint(e.ContextMap()))
+	}
+	text := strings.Join(seen, "\n")
+	if strings.Contains(text, "secret-tool-path") || strings.Contains(text, "sk-mcp-secret") {
+		t.Errorf("a variable's value was shown:\n%s", text)
+	}
+	if !strings.Contains(text, "$SECRET_TOOL --list") || !strings.Contains(text, "key=$MCP_KEY") {
+		t.Errorf("the failures are not shown as written:\n%s", text)
 	}
 }
