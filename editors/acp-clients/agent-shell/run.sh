@@ -63,7 +63,7 @@ settle() { sleep 2; }
 
 reject_ends_turn() {
   start_fake '[
-    {"call": {"name": "run_shell_command", "args": {"command": "echo ran > ran.txt", "description": "Write ran.txt"}}},
+    {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "echo ran > ran.txt", "description": "Write ran.txt"}}}]},
     {"text": "The model was asked again after the rejection."}
   ]' || return 1
   start_emacs || return 1

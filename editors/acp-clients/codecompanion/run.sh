@@ -72,7 +72,7 @@ edit_accepted() {
 
 shell_permission_names_command() {
   start_fake '[
-    {"call": {"name": "run_shell_command", "args": {"command": "echo shell-ran > ran.txt", "description": "Write ran.txt"}}},
+    {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "echo shell-ran > ran.txt", "description": "Write ran.txt"}}}]},
     {"text": "The command ran."}
   ]' || return 1
   start_nvim || return 1

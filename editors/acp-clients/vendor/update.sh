@@ -20,9 +20,9 @@ case $name in
   shell-maker) paths=(LICENSE shell-maker.el markdown-overlays.el markdown-overlays-tables.el) ;;
   *) echo "update.sh: unknown snapshot $name" >&2; exit 2 ;;
 esac
-out="$here/$name.tar.xz"
+out="$here/$name.tar.gz"
 # Fixed owner, order and times, so the same commit makes the same bytes.
 git --git-dir="$git_dir" archive --format=tar --prefix="$name/" "$commit" -- "${paths[@]}" |
-  xz -9e >"$out.tmp"
+  gzip -9n >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "$name $(git --git-dir="$git_dir" rev-parse "$commit") $(du -k "$out" | cut -f1) KB"
