@@ -61,13 +61,18 @@ edit_accepted() {
   wait_for "the edit's approval prompt" 'Proposed edits for .?notes.txt' 'g2.* - Accept' '\+hello, world' || return 1
   save_screen edit-proposed
   keys g2
-  wait_for "the turn's answer" 'The edit is in' --for 300 || return 1
+  # Whether or not the turn goes on, what landed and what the model was
+  # told say why.
+  wait_for "the turn's answer" 'The edit is in' --for 300
+  local answered=$? waited=$why
   save_screen edit-accepted
-  [ "$(cat "$work/project/notes.txt")" = "hello, world" ] || bad "notes.txt holds $(cat "$work/project/notes.txt"), want the edit" || return 1
-  [ "$(requests)" = 2 ] || bad "the model got $(requests) requests, want 2 (the prompt, the edit's result)" || return 1
+  [ "$(cat "$work/project/notes.txt")" = "hello, world" ] || bad "notes.txt holds \"$(cat "$work/project/notes.txt")\", want the edit" || return 1
+  [ "$(requests)" -ge 2 ] || bad "the edit landed but the model never got its result (1 request); codecompanion shows: $(grep -m1 -E 'error = ' <<<"$last_screen" | sed 's/^ *//')" || return 1
   local response
   response=$(function_response 2 replace)
-  grep -q 'Successfully modified' <<<"$response" || bad "the model was told of the edit: $response, want that it was applied" || return 1
+  grep -q 'Successfully modified' <<<"$response" || bad "the edit landed but the model was told: $response" || return 1
+  [ "$answered" = 0 ] || bad "$waited" || return 1
+  [ "$(requests)" = 2 ] || bad "the model got $(requests) requests, want 2 (the prompt, the edit's result)" || return 1
 }
 
 shell_permission_names_command() {
