@@ -111,9 +111,10 @@ case $suite/$tests in
 esac
 # The editors, and what the runners use that minbase lacks: tmux for the
 # screenshot tests, git as on the host (project.el asks VC). procps for
-# looking into a stuck run.
+# looking into a stuck run. curl in trixie for agent-shell: its shell-maker
+# refuses every prompt without curl 7.76 or newer.
 case $suite in
-  trixie) packages=(neovim emacs-nox tmux git procps) ;;
+  trixie) packages=(neovim emacs-nox tmux git procps curl) ;;
   # Testing rather than sid: only installable packages migrate there.
   # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
   testing) packages=(neovim tmux git procps) ;;

@@ -52,6 +52,14 @@ m_x() {
   keys Enter
 }
 
+# new_shell: M-x agent-shell, and RET for its default choice, a new shell.
+new_shell() {
+  m_x agent-shell
+  wait_for "agent-shell's choice of shell" 'Start shell \(default: New shell\)' || return 1
+  keys Enter
+  wait_for "agent-shell's prompt" '^ *❯' --for 300
+}
+
 # send TEXT: types TEXT at the shell's prompt and submits it.
 send() {
   type_text "$1"
@@ -67,8 +75,7 @@ reject_ends_turn() {
     {"text": "The model was asked again after the rejection."}
   ]' || return 1
   start_emacs || return 1
-  m_x agent-shell
-  wait_for "agent-shell's prompt" '^gemini-ls> ' --for 300 || return 1
+  new_shell || return 1
   send "Run the command"
   wait_for "the permission dialog" 'Tool Permission' 'Reject \(' || return 1
   save_screen permission
@@ -76,7 +83,7 @@ reject_ends_turn() {
   reject=$(grep -oE 'Reject \([^)]+\)' <<<"$last_screen" | head -1 | sed -E 's/Reject \((.*)\)/\1/')
   [ "$reject" = "C-c C-c" ] || bad "the dialog offers Reject with \"$reject\", want C-c C-c (agent-shell-interrupt)" || return 1
   keys C-c C-c
-  wait_for "the turn to end" 'Cancelled|cancelled' '^gemini-ls> *$' || return 1
+  wait_for "the turn to end" 'Cancelled|cancelled' '^ *❯ *$' || return 1
   settle
   save_screen rejected
   [ ! -e "$work/project/ran.txt" ] || bad "the rejected command ran" || return 1
@@ -89,17 +96,16 @@ cancelled_prompt_replayed_apart() {
     {"text": "Answer to the second question."}
   ]' || return 1
   start_emacs || return 1
-  m_x agent-shell
-  wait_for "agent-shell's prompt" '^gemini-ls> ' --for 300 || return 1
+  new_shell || return 1
   send "first question"
   wait_for "the model's first words" 'Working on the first question' || return 1
   keys C-c C-c
   # agent-shell-confirm-interrupt (on by default) asks first.
   wait_for "the interrupt's confirmation" 'Interrupt' || return 1
   keys y
-  wait_for "the prompt back" '^gemini-ls> *$' || return 1
+  wait_for "the prompt back" '^ *❯ *$' || return 1
   send "second question"
-  wait_for "the second answer" 'Answer to the second question' '^gemini-ls> *$' || return 1
+  wait_for "the second answer" 'Answer to the second question' '^ *❯ *$' || return 1
   save_screen before-load
   tm kill-server 2>/dev/null
   sleep 0.5
@@ -112,7 +118,7 @@ cancelled_prompt_replayed_apart() {
   keys Tab
   sleep 0.3
   keys Enter
-  wait_for "the replayed session" 'second question' 'Answer to the second question' '^gemini-ls> *$' --for 300 || return 1
+  wait_for "the replayed session" 'second question' 'Answer to the second question' '^ *❯ *$' --for 300 || return 1
   save_screen loaded
   grep -qE '^gemini-ls> first question *$' <<<"$last_screen" &&
     grep -qE '^gemini-ls> second question *$' <<<"$last_screen" ||

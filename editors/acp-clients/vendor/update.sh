@@ -16,7 +16,7 @@ case $name in
   codecompanion.nvim) paths=(LICENSE lua plugin queries) ;;
   plenary.nvim) paths=(LICENSE lua/plenary plugin) ;;
   agent-shell) paths=(LICENSE ':(glob)*.el') ;;
-  acp.el) paths=(LICENSE acp.el) ;;
+  acp.el) paths=(LICENSE acp.el acp-traffic.el) ;;
   shell-maker) paths=(LICENSE shell-maker.el markdown-overlays.el markdown-overlays-tables.el) ;;
   *) echo "update.sh: unknown snapshot $name" >&2; exit 2 ;;
 esac
