@@ -10,8 +10,8 @@
 #     the outcome "cancelled" followed by session/cancel. Per ACP that
 #     cancels the prompt turn: the turn ends, the command never runs, and
 #     the model is not asked again.
-#   cancelled_prompt_replayed_apart: a prompt cancelled while the model
-#     answers (C-c C-c), then a second prompt answered; the session,
+#   cancelled_prompt_replayed_apart: a prompt cancelled (C-c C-c) before
+#     the model said anything, then a second prompt answered; the session,
 #     loaded in a new Emacs with agent-shell-session-restore-verbosity
 #     `full', replays the two prompts as two prompts, not glued into one.
 # Run by editors/newer-editors.sh trixie acp-clients; runs anywhere emacs,
@@ -92,13 +92,14 @@ reject_ends_turn() {
 
 cancelled_prompt_replayed_apart() {
   start_fake '[
-    {"chunks": [{"text": "Working on the first question"}], "hang": true},
+    {"delay": "60s", "text": "Too late: the first prompt was cancelled."},
     {"text": "Answer to the second question."}
   ]' || return 1
   start_emacs || return 1
   new_shell || return 1
   send "first question"
-  wait_for "the model's first words" 'Working on the first question' || return 1
+  # Cancelled while the model has said nothing: the prompt has no answer.
+  wait_requests 1 "the first prompt to reach the model" || return 1
   keys C-c C-c
   # agent-shell-confirm-interrupt (on by default) asks first.
   wait_for "the interrupt's confirmation" 'Interrupt' || return 1
@@ -120,9 +121,13 @@ cancelled_prompt_replayed_apart() {
   keys Enter
   wait_for "the replayed session" 'second question' 'Answer to the second question' '^ *❯ *$' --for 300 || return 1
   save_screen loaded
-  grep -qE '^gemini-ls> first question *$' <<<"$last_screen" &&
-    grep -qE '^gemini-ls> second question *$' <<<"$last_screen" ||
-    bad "the replay does not show the two prompts apart (want a line \"gemini-ls> first question\" and a line \"gemini-ls> second question\")" || return 1
+  # agent-shell's chat mode labels each user message " Me ": the two
+  # prompts are apart when a label stands between them.
+  local shown
+  shown=$(awk '/^first question *$/ { f = NR } /^second question *$/ { s = NR }
+    f && !s && NR > f && /^ Me *$/ { m = 1 }
+    END { print (f && s && m) ? "apart" : "glued" }' <<<"$last_screen")
+  [ "$shown" = apart ] || bad "the replay shows the cancelled prompt and the next as one message: $(grep -m1 'first question.*second question\|^first question' <<<"$last_screen")" || return 1
 }
 
 scenario reject_ends_turn
