@@ -8,8 +8,9 @@
 #   reject_ends_turn: the model runs a shell command; the user rejects it
 #     with the key the permission dialog offers, which agent-shell sends as
 #     the outcome "cancelled" followed by session/cancel. Per ACP that
-#     cancels the prompt turn: the turn ends, the command never runs, and
-#     the model is not asked again.
+#     cancels the prompt turn: the turn ends, the command never runs, the
+#     model is not asked again, and the next prompt tells the model the
+#     operation was cancelled (not that the user declined the command).
 #   cancelled_prompt_replayed_apart: a prompt cancelled (C-c C-c) before
 #     the model said anything, then a second prompt answered; the session,
 #     loaded in a new Emacs with agent-shell-session-restore-verbosity
@@ -72,7 +73,7 @@ settle() { sleep 2; }
 reject_ends_turn() {
   start_fake '[
     {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "echo ran > ran.txt", "description": "Write ran.txt"}}}]},
-    {"text": "The model was asked again after the rejection."}
+    {"text": "Answer to the follow-up."}
   ]' || return 1
   start_emacs || return 1
   new_shell || return 1
@@ -83,11 +84,21 @@ reject_ends_turn() {
   reject=$(grep -oE 'Reject \([^)]+\)' <<<"$last_screen" | head -1 | sed -E 's/Reject \((.*)\)/\1/')
   [ "$reject" = "C-c C-c" ] || bad "the dialog offers Reject with \"$reject\", want C-c C-c (agent-shell-interrupt)" || return 1
   keys C-c C-c
-  wait_for "the turn to end" 'Cancelled|cancelled' '^ *❯ *$' || return 1
+  wait_for "the turn to end" 'Cancelled|cancelled' '^ *❯ *$'
+  local ended=$? waited=$why
   settle
   save_screen rejected
   [ ! -e "$work/project/ran.txt" ] || bad "the rejected command ran" || return 1
   [ "$(requests)" = 1 ] || bad "the model got $(requests) requests, want 1: it was asked again after the turn was cancelled" || return 1
+  [ "$ended" = 0 ] || bad "$waited" || return 1
+  # Whether the model is asked again races the session/cancel that
+  # follows; what the session kept does not: the next prompt's request
+  # tells the model how the call ended.
+  send "What happened?"
+  wait_for "the follow-up's answer" 'Answer to the follow-up' || return 1
+  local response
+  response=$(function_response 2 run_shell_command)
+  grep -q 'cancelled the operation' <<<"$response" || bad "the model was told of the command: $response, want that the user cancelled the operation" || return 1
 }
 
 cancelled_prompt_replayed_apart() {
