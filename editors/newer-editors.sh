@@ -107,7 +107,7 @@ suite=${1:-trixie}
 tests=${2:-editors}
 case $suite/$tests in
   */editors | testing/acp-clients | trixie/acp-clients) ;;
-  *) echo "newer-editors: no $tests tests for $suite: acp-clients runs in testing or trixie" >&2; exit 1 ;;
+  *) die "no $tests tests for $suite: editors (any suite) or acp-clients (testing, trixie)" ;;
 esac
 # The editors, and what the runners use that minbase lacks: tmux for the
 # screenshot tests, git as on the host (project.el asks VC). procps for

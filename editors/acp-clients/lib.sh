@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by codecompanion/run.sh and agent-shell/run.sh: the machinery of
 # a scenario that drives a real editor with a third-party ACP client in a
 # private tmux server against the real `gemini-ls acp` and fakegemini.
@@ -11,6 +12,7 @@
 # chroot). Screens go to ${GEMINI_SCREENSHOTS_DIR:-build/screenshots} as
 # acp-NAME-*.txt. ACP_CLIENTS_KEEP=1 keeps each scenario's directory.
 set -uo pipefail
+: "${name:?set name (the client) before sourcing lib.sh}"
 lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$lib_dir/../.." && pwd)
 vendor="$lib_dir/vendor"
@@ -106,7 +108,9 @@ wait_for() {
 save_screen() { screen >"$shots/acp-$name-$1.txt"; }
 
 # requests: how many requests reached the model.
-requests() { [ -f "$work/requests.jsonl" ] && grep -c . "$work/requests.jsonl" || echo 0; }
+requests() {
+  if [ -f "$work/requests.jsonl" ]; then grep -c . "$work/requests.jsonl"; else echo 0; fi
+}
 
 # function_response N TOOL: the first key and string value of the response
 # of a TOOL call in model request N (from 1), as JSON text
@@ -137,7 +141,6 @@ scenario() {
     failed=$((failed + 1))
     echo "--- screen ---"; screen; echo "---"
     if [ -s "$work/fake.err" ]; then echo "--- fakegemini ---"; cat "$work/fake.err"; echo "---"; fi
-    [ -n "${debug_log:-}" ] && [ -s "$work/$debug_log" ] && { echo "--- $debug_log (last 30 lines) ---"; tail -n 30 "$work/$debug_log" | cut -c1-400; echo "---"; }
   fi
   teardown
 }

@@ -19,6 +19,7 @@
 # tmux and git are, with GEMINI_LS_BIN and FAKEGEMINI_BIN set. Prints
 # "PASS name" or "FAIL name: why" per scenario and "N passed, N failed".
 name=agent-shell
+# shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 command -v emacs >/dev/null || { echo "agent-shell: emacs is not installed"; echo "0 passed, 1 failed"; exit 1; }
 
