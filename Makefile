@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go test-acp test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install lint test test-go test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -18,7 +18,8 @@ lint:
 
 # Every test: the server's, the VS Code extension's unit tests and its
 # scenarios in real VS Code (code-server + Debian's Chromium), `gemini-ls
-# acp` driven by the ACP reference client (npm), the Neovim
+# acp` driven by the ACP reference client (npm) and by codecompanion.nvim
+# and agent-shell in real Neovim 0.12 and Emacs 30, the Neovim
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
 # Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
@@ -27,7 +28,7 @@ lint:
 # and the first run makes the chroots
 # (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
 # build/screenshots; `make screenshots` copies them into docs/screenshots.
-test: test-go test-acp test-vscode test-nvim test-emacs test-newer-editors test-helix
+test: test-go test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix
 
 # debs installs those of the Debian packages $(1) that are not installed.
 define debs
@@ -53,6 +54,19 @@ test-go:
 # ACP_TRANSCRIPT=docs/acp.md` also rewrites the transcript in docs/acp.md.
 test-acp:
 	bash editors/acp/test/run.sh
+
+# Third-party ACP clients, unchanged, as their users run them, configured
+# with README.md's snippets: codecompanion.nvim in Debian testing's Neovim
+# (0.12) and agent-shell in Debian trixie's Emacs 30, each in tmux driving
+# `gemini-ls acp` against the fake model. The clients are the pinned
+# snapshots in editors/acp-clients/vendor; the chroots are
+# test-newer-editors' (newer-editors.sh makes them the first time). Both
+# run, whatever the first's result.
+test-acp-clients:
+	status=0; \
+	bash editors/newer-editors.sh testing acp-clients || status=1; \
+	bash editors/newer-editors.sh trixie acp-clients || status=1; \
+	exit $$status
 
 # setup.sh installs Chromium, code-server and what they need.
 test-vscode: vsix

@@ -7,14 +7,20 @@
 #                             (0.12 in November 2026)
 #   newer-editors.sh sid      Helix (Debian's hx, 25.07) with no plugin, driven
 #                             in tmux (editors/helix/test/run.sh)
+#   newer-editors.sh testing acp-clients
+#                             codecompanion.nvim in Neovim 0.12 driving
+#                             `gemini-ls acp` (editors/acp-clients)
+#   newer-editors.sh trixie acp-clients
+#                             agent-shell in Emacs 30 driving `gemini-ls acp`
 #
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
 # $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's
-# (helix-*.txt) are copied from there to the repository's build/screenshots,
-# which `make screenshots` copies to docs/screenshots.
+# and the ACP clients' (helix-*.txt, acp-*.txt) are copied from there to the
+# repository's build/screenshots, which `make screenshots` copies to
+# docs/screenshots.
 #
 # The tests run in their own mount and PID namespaces: whatever way the run
 # ends, its mounts vanish and the processes it started end with it, and
@@ -27,7 +33,7 @@ shots=/var/tmp/gemini-ls-screenshots
 
 # Inside the namespaces (see the end of the file): mount, run, summarize.
 if [ "${1:-}" = --in-namespace ]; then
-  c=$2 repo=$3 bin=$4 suite=$5
+  c=$2 repo=$3 bin=$4 suite=$5 tests=$6
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
@@ -65,23 +71,30 @@ if [ "${1:-}" = --in-namespace ]; then
     [ "$status" = 0 ] || failed=1
     summary+=("$name ($version): $last, exit status $status, $((SECONDS - start)) s")
   }
-  if [ "$suite" = sid ]; then
+  if [ "$tests" = acp-clients ] && [ "$suite" = testing ]; then
+    run_suite codecompanion.nvim editors/acp-clients/codecompanion/run.sh nvim
+  elif [ "$tests" = acp-clients ]; then
+    run_suite agent-shell editors/acp-clients/agent-shell/run.sh emacs
+  elif [ "$suite" = sid ]; then
     run_suite Helix editors/helix/test/run.sh hx
   else
     run_suite Neovim editors/nvim/tests/run.sh nvim
-    if [ -x "$c/usr/bin/emacs" ]; then
+    # Asked inside: /usr/bin/emacs is an absolute symlink into the
+    # chroot's /etc/alternatives, which the host may not have.
+    if in_chroot test -x /usr/bin/emacs; then
       run_suite Emacs editors/emacs/test/run.sh emacs
     fi
   fi
   echo
   echo "newer-editors: screens captured in $c$shots"
-  # Helix's screens are made only here: into build/screenshots, as the
-  # host's runners do, for make screenshots.
-  if compgen -G "$c$shots/helix-*.txt" >/dev/null; then
+  # Helix's and the ACP clients' screens are made only here: into
+  # build/screenshots, as the host's runners do, for make screenshots.
+  for f in "$c$shots"/helix-* "$c$shots"/acp-*; do
+    [ -e "$f" ] || continue
     mkdir -p "$repo/build/screenshots"
-    cp "$c$shots"/helix-*.txt "$repo/build/screenshots/"
-    echo "newer-editors: copied $(cd "$c$shots" && echo helix-*.txt) to build/screenshots"
-  fi
+    cp "$f" "$repo/build/screenshots/"
+    echo "newer-editors: copied ${f##*/} to build/screenshots"
+  done
   printf 'newer-editors: %s\n' "${summary[@]}"
   exit "$failed"
 fi
@@ -90,11 +103,20 @@ die() { echo "newer-editors: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
 suite=${1:-trixie}
+# editors: our Neovim plugin's and Emacs package's tests (Helix's in sid);
+# acp-clients: third-party ACP clients (codecompanion.nvim in testing's
+# Neovim, agent-shell in trixie's Emacs).
+tests=${2:-editors}
+case $suite/$tests in
+  */editors | testing/acp-clients | trixie/acp-clients) ;;
+  *) die "no $tests tests for $suite: editors (any suite) or acp-clients (testing, trixie)" ;;
+esac
 # The editors, and what the runners use that minbase lacks: tmux for the
 # screenshot tests, git as on the host (project.el asks VC). procps for
-# looking into a stuck run.
+# looking into a stuck run. curl in trixie for agent-shell: its shell-maker
+# refuses every prompt without curl 7.76 or newer.
 case $suite in
-  trixie) packages=(neovim emacs-nox tmux git procps) ;;
+  trixie) packages=(neovim emacs-nox tmux git procps curl) ;;
   # Testing rather than sid: only installable packages migrate there.
   # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
   testing) packages=(neovim tmux git procps) ;;
@@ -169,7 +191,7 @@ echo "newer-editors: building static gemini-ls and fakegemini"
 # unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
 # (--kill-child) kill the namespace's first process, and so every process in it.
 unshare --mount --propagation private --pid --fork --kill-child \
-  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" "$suite" &
+  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" "$suite" "$tests" &
 ns=$!
 trap 'kill -KILL "$ns" 2>/dev/null; exit 130' INT TERM HUP
 status=0
