@@ -348,9 +348,9 @@ const scenarios = [
   {
     name: "modes",
     title: "Modes and commands",
-    doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. The client switches to YOLO with session/set_mode, and the next command runs unasked; session/set_config_option changes the model.",
+    doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. In a folder the user trusts, the client switches to YOLO with session/set_mode, and the next command runs unasked; session/set_config_option changes the model. In a folder not trusted, YOLO is refused, as in Gemini CLI.",
     async run(t) {
-      const dir = workdir();
+      const dir = workdir({}, { trusted: true });
       const fake = await t.fake(dir, [call("run_shell_command", { command: "echo yolo-ok" }), text("Ran."), text("This one.")]);
       const a = await t.agent({ dir, fake, caps: noCaps, answer: () => "reject_once" });
       await a.initialize();
@@ -387,6 +387,15 @@ const scenarios = [
       } catch (err) {
         t.check("an unknown mode is an error", err.code === -32602, `code ${err.code}: ${err.message}`);
       }
+      const untrusted = await t.agent({ dir: t.workdir(), fake, caps: noCaps });
+      await untrusted.initialize();
+      await untrusted.newSession();
+      try {
+        await untrusted.agent.request(methods.agent.session.setMode, { sessionId: untrusted.sessionId, modeId: yolo });
+        t.check("yolo is refused in a folder not trusted", false, "answered without an error");
+      } catch (err) {
+        t.check("yolo is refused in a folder not trusted", err.code === -32602 && /not trusted/.test(err.data?.error), `code ${err.code}: ${err.message} ${JSON.stringify(err.data)}`);
+      }
     },
   },
   {
@@ -417,9 +426,9 @@ const scenarios = [
   {
     name: "mcp",
     title: "An MCP server passed by the client",
-    doc: "The client passes a stdio MCP server in session/new; its tools are declared to the model, and a call runs on it once allowed.",
+    doc: "In a folder the user trusts, the client passes a stdio MCP server in session/new; its tools are declared to the model, and a call runs on it once allowed.",
     async run(t) {
-      const dir = workdir();
+      const dir = workdir({}, { trusted: true });
       const fake = await t.fake(dir, [call("echo", { message: "hello" }), text("It echoed.")]);
       const a = await t.agent({ dir, fake, caps: allCaps, answer: () => "allow_once" });
       await a.initialize();
@@ -496,6 +505,11 @@ async function main() {
         const f = await startFake(dir, turns);
         fakes.push(f);
         return f;
+      },
+      workdir(files, opts) {
+        const d = workdir(files, opts);
+        dirs.push(d);
+        return d;
       },
       async agent(opts) {
         const a = new Agent({ ...opts, wire }).start();
