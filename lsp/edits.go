@@ -176,6 +176,10 @@ const noWayToAskEdits = "edits need the user's confirmation, but this editor can
 // staleReason reports why change no longer matches what the user has, or "".
 func (p *editProposer) staleReason(change workspace.FileChange) string {
 	doc, open := p.s.docs.Get(change.Path)
+	if u, ok := p.s.unsynced.get(change.Path); ok && u.version == docVersion(doc, open) && !holds(change.Before, u.after) {
+		// The editor holds u.after, not what change was prepared from.
+		return unsyncedReason
+	}
 	switch {
 	case change.Open && !open:
 		return "the document was closed in the editor after the change was proposed"
@@ -236,7 +240,13 @@ func (p *editProposer) outcome(ctx context.Context, change workspace.FileChange,
 		}
 		d, pending := p.decide(change, sent, synced, res)
 		if pending {
-			go p.reconcile(change, docVersion(doc, open))
+			// Recorded before the next proposal gets its turn.
+			version := docVersion(doc, open)
+			remove := s.unsynced.add(change.Path, unsyncedEdit{after: change.After, version: version})
+			go func() {
+				defer remove()
+				p.reconcile(change, version)
+			}()
 		}
 		return d, nil
 	}

@@ -2,10 +2,13 @@ package lsp
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -171,3 +174,69 @@ func messages(logs *observer.ObservedLogs) string {
 }
 
 func ptr(s string) *string { return &s }
+
+// A change taken as applied on the editor's word before its didChange came
+// (eglot) lets the next proposal go at once. A change to the same document
+// prepared from the text before it is then stale at once: never shown
+// against text the editor no longer holds, nor held back for a didChange
+// that may never come. Once the didChange comes, changes prepared from the
+// document go ahead.
+func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
+	const path = "/w/a.go"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // hang guard
+	defer cancel()
+	s := &Server{docs: workspace.NewDocuments(), log: zap.NewNop(), life: ctx, edits: newEditQueue(),
+		opts:     Options{ConfirmWait: 50 * time.Millisecond},
+		features: clientFeatures{ApplyEdit: true, DocumentChanges: true, EditPreview: true}}
+	asked := editorAnswering(ctx, t, s)
+	s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
+	p := &editProposer{s: s}
+
+	first := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
+	d, err := p.outcome(ctx, first, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
+	if err != nil || d.Outcome != tools.Applied {
+		t.Fatalf("first outcome = %+v, %v; want applied on the editor's word", d, err)
+	}
+	second := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "three\n"}
+	d, err = p.Propose(ctx, second)
+	if err != nil || d.Outcome != tools.Stale || d.Reason != unsyncedReason {
+		t.Errorf("second = %+v, %v; want stale: %s", d, err, unsyncedReason)
+	}
+	if m := asked(); len(m) > 0 {
+		t.Errorf("the editor was asked %q about a change prepared from text it no longer holds", m)
+	}
+
+	if err := s.docs.Change(path, 2, []workspace.ContentChange{{Text: "two\n"}}, workspace.UTF16); err != nil {
+		t.Fatal(err)
+	}
+	third := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 2, Before: "two\n", After: "four\n"}
+	if reason := p.staleReason(third); reason != "" {
+		t.Errorf("a change prepared from the synchronised document is stale: %s", reason)
+	}
+}
+
+// editorAnswering connects s to an editor that declines every request;
+// asked returns the methods it was sent.
+func editorAnswering(ctx context.Context, t *testing.T, s *Server) (asked func() []string) {
+	serverEnd, editorEnd := jsonrpc2.NewChannelStreamPair(16)
+	s.conn = jsonrpc2.NewConn(serverEnd)
+	s.conn.Go(ctx, func(context.Context, *jsonrpc2.Request) (any, error) { return nil, nil })
+	editor := jsonrpc2.NewConn(editorEnd)
+	var mu sync.Mutex
+	var methods []string
+	editor.Go(ctx, func(_ context.Context, req *jsonrpc2.Request) (any, error) {
+		mu.Lock()
+		methods = append(methods, req.Method())
+		mu.Unlock()
+		return protocol.ApplyWorkspaceEditResult{}, nil
+	})
+	t.Cleanup(func() {
+		_ = s.conn.Close()
+		_ = editor.Close()
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(methods)
+	}
+}

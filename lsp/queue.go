@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"sync"
 
 	"go.uber.org/zap"
 )
@@ -14,6 +15,13 @@ import (
 // proposal goes ahead. A proposal waiting its turn leaves the queue when
 // its own prompt is cancelled, so a client that never answers (a user who
 // pressed C-g in Emacs) holds up nothing once its prompt is gone.
+//
+// The invariant: a proposal waits only for the outcome of the change ahead
+// of it (applied, declined, failed, its prompt cancelled, the connection
+// gone), never for anything that may not come. A change taken as applied
+// on the client's word leaves the queue before its didChange arrives (see
+// decide); until then it is unsynced, and a later change to the document
+// prepared from the text gemini-ls still has is answered stale at once.
 type editQueue struct {
 	turn chan struct{} // holds a token while a proposal has its turn
 }
@@ -52,3 +60,54 @@ func (s *Server) awaitEditTurn(ctx context.Context, path string) (done func(), e
 // notShownReason is what the model is told about a change whose prompt was
 // cancelled while it waited for its turn.
 const notShownReason = "the prompt was cancelled while this change waited for the user to decide on another one, so it was never shown to the user"
+
+// unsyncedEdits are the edits taken as applied on the client's word whose
+// didChange has not come yet, by path: the editor holds text gemini-ls has
+// not seen. A change prepared from what gemini-ls has meanwhile would be
+// shown against text the editor no longer holds (refused, or misplaced by
+// a client that does not check versions), and the didChange it would need
+// to wait for may never come; such a change is stale.
+type unsyncedEdits struct {
+	mu     sync.Mutex
+	byPath map[string]*unsyncedEdit
+}
+
+// unsyncedEdit: the editor holds after, on its word, while gemini-ls has
+// the document at version (-1: not open).
+type unsyncedEdit struct {
+	after   string
+	version int32
+}
+
+// add records e at path until the returned remove is called.
+func (u *unsyncedEdits) add(path string, e unsyncedEdit) (remove func()) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byPath == nil {
+		u.byPath = map[string]*unsyncedEdit{}
+	}
+	entry := &e
+	u.byPath[path] = entry
+	return func() {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		if u.byPath[path] == entry {
+			delete(u.byPath, path)
+		}
+	}
+}
+
+// get returns the unsynced edit of path, if any.
+func (u *unsyncedEdits) get(path string) (unsyncedEdit, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	e, ok := u.byPath[path]
+	if !ok {
+		return unsyncedEdit{}, false
+	}
+	return *e, true
+}
+
+// unsyncedReason is what the model is told of a change to a document whose
+// last edit the editor has not synchronised yet.
+const unsyncedReason = "the editor applied another change to the file meanwhile and has not synchronised it with gemini-ls yet"

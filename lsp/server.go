@@ -84,8 +84,10 @@ type Server struct {
 	// connection can wait for them to stop.
 	handlers inflight
 
-	// edits keeps one workspace/applyEdit in flight per client.
-	edits editQueue
+	// edits keeps one workspace/applyEdit in flight per client; unsynced
+	// are the edits it let go on the client's word, before their didChange.
+	edits    editQueue
+	unsynced unsyncedEdits
 
 	// conversations and transcripts serve gemini.prompt; each has its own
 	// lock.

@@ -151,13 +151,13 @@ func testUnansweredConfirmation(t *testing.T, profile lsptest.Profile, withdraw 
 	if _, err := h.client.WaitMessage(h.ctx, question, nil); err != nil {
 		t.Fatal(err)
 	}
+	sessionA := h.waitUpdate("toolCall").SessionID
 	resB := h.asyncPrompt(map[string]any{"prompt": "edit b"})
+	// B's toolCall update and the log line of its change waiting travel
+	// apart (the LSP stream, the log file): the log may come first, so
+	// wait for each.
+	sessionB := h.waitToolCallOutside(sessionA).SessionID
 	h.waitLog("waiting for the change in flight")
-	calls := h.updates("toolCall")
-	if len(calls) != 2 {
-		t.Fatalf("toolCall updates = %+v, want A's and B's", calls)
-	}
-	sessionA, sessionB := calls[0].SessionID, calls[1].SessionID
 
 	// B's change waits for A's; B's prompt is cancelled meanwhile.
 	h.cancelSession(sessionB)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -378,4 +379,81 @@ func TestOneApplyEditInFlight(t *testing.T) {
 	}
 	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
 	h.wantBuffer("b.go", "package a\n\nfunc A() int { return 2 }\n")
+}
+
+// Two sessions replace the same line of one file at the same moment. One
+// change lands; the other finds the document moved on (or, proposed
+// after it, nothing left to replace). Neither prompt waits for more than
+// its own confirmation: both end, and the buffer holds exactly one of the
+// two changes.
+func TestTwoSessionsEditTheSameLine(t *testing.T) {
+	for _, s := range strategies {
+		t.Run(s.name, func(t *testing.T) {
+			// Without the LLM correction, a replace that finds nothing to
+			// replace asks the model nothing more: each session takes two
+			// turns whatever the interleaving. With it, the session whose
+			// replace runs after the other's change landed (likelier on a
+			// busy CPU) asks the model for a fix, which takes a scripted
+			// turn; the last request then finds none, the fake answers
+			// 500, and the agent retries it for over a minute, which
+			// looks like an edit hanging behind the other.
+			noFix := `{"tools": {"disableLLMCorrection": true}}`
+			h := start(t, setup{profile: s.profile(), files: map[string]string{"a.go": aGo, ".gemini/settings.json": noFix}, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}},
+				call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+				call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 3"}),
+				geminitest.TextTurn("done"),
+				geminitest.TextTurn("done"),
+			)
+			h.open("a.go")
+			h.client.OnShowMessageRequest = func(string, []string) string { return "Apply" }
+			first := h.asyncPrompt(map[string]any{"prompt": "edit"})
+			second := h.asyncPrompt(map[string]any{"prompt": "edit"})
+			for _, ch := range []<-chan promptResult{first, second} {
+				if res := waitResultOrDump(t, h, ch); res.StopReason != "end_turn" {
+					t.Errorf("result = %+v, want end_turn", res)
+				}
+			}
+			// Exactly one session was told its change landed, and the
+			// buffer holds that one; the other was told why not.
+			var landed, refused []string
+			for i := range h.model.Requests() {
+				for _, out := range h.toolOutputs(i) {
+					switch {
+					case strings.HasPrefix(out, "Successfully modified file"):
+						landed = append(landed, out)
+					case strings.HasPrefix(out, "error: The file "+h.path("a.go")+" changed before this change could be applied"),
+						strings.HasPrefix(out, "error: Failed to edit, 0 occurrences found"),
+						strings.HasPrefix(out, "error: Failed to edit: "+h.path("a.go")+" changed while this edit was being prepared"):
+						refused = append(refused, out)
+					default:
+						t.Errorf("a session was told %q", out)
+					}
+				}
+			}
+			if len(landed) != 1 || len(refused) != 1 {
+				t.Errorf("told of changes landed %q and refused %q, want one each", landed, refused)
+			}
+			got, _ := h.client.Buffer(h.path("a.go"))
+			if got != "package a\n\nfunc A() int { return 2 }\n" && got != "package a\n\nfunc A() int { return 3 }\n" {
+				t.Errorf("buffer a.go = %q, want one of the two changes", got)
+			}
+		})
+	}
+}
+
+// waitResultOrDump waits for a prompt's result up to 45 s, within the
+// harness's minute: a prompt still running by then hangs, and the server
+// is made to print its goroutines (SIGQUIT) into the stderr log shown
+// with the failure.
+func waitResultOrDump(t *testing.T, h *harness, ch <-chan promptResult) promptResult {
+	t.Helper()
+	select {
+	case res := <-ch:
+		return res
+	case <-time.After(45 * time.Second):
+		_ = h.proc.Cmd.Process.Signal(syscall.SIGQUIT)
+		_, _ = h.proc.Wait(context.Background())
+		t.Fatal("the prompt hangs; the server's goroutines are in its stderr below")
+		return promptResult{}
+	}
 }

@@ -155,6 +155,22 @@ func waitResult(t *testing.T, ch <-chan promptResult) promptResult {
 	}
 }
 
+// waitToolCallOutside waits for a toolCall update of a session other than
+// sessionID.
+func (h *harness) waitToolCallOutside(sessionID string) update {
+	h.t.Helper()
+	m, err := h.client.WaitMessage(h.ctx, "gemini/update", func(p json.RawMessage) bool {
+		var u update
+		return json.Unmarshal(p, &u) == nil && u.Kind == "toolCall" && u.SessionID != sessionID
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var u update
+	_ = json.Unmarshal(m.Params, &u)
+	return u
+}
+
 func hangingTurn() geminitest.Turn {
 	return geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "Thinking about it"}}, Hang: true}
 }
