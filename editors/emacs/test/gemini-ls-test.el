@@ -460,8 +460,11 @@ It replaces the first line with TEXT."
     (should-not (gemini-ls-test--review-buffers))))
 
 (ert-deftest gemini-ls-test-plain-edit-applied ()
-  "With approvalMode auto_edit a change is applied and saved without review."
-  (let ((gemini-ls-initialization-options '(:approvalMode "auto_edit")))
+  "With approvalMode auto_edit a change is applied and saved without review.
+As in Gemini CLI, a folder the user has not trusted runs in the default
+mode whatever is asked, so the test trusts it."
+  (let ((gemini-ls-initialization-options '(:approvalMode "auto_edit"))
+        (process-environment (cons "GEMINI_CLI_TRUST_WORKSPACE=true" process-environment)))
     (gemini-ls-test--with-greeting-edit
       (let ((opened nil))
         (add-hook 'gemini-ls-review-mode-hook (lambda () (setq opened t)))

@@ -2,6 +2,9 @@
 -- In approval mode auto_edit a change lands without a review, and is saved
 -- before the shell command the agent runs next.
 local gemini = require("gemini")
+-- As in Gemini CLI, a folder the user has not trusted runs in the default
+-- mode whatever is asked: trust it, as Gemini CLI's CI guidance does.
+vim.env.GEMINI_CLI_TRUST_WORKSPACE = "true"
 gemini.setup({ cmd = { os.getenv("GEMINI_LS") }, approval_mode = "auto_edit" })
 
 describe("auto_edit", function()
