@@ -135,15 +135,26 @@ func (sess *session) createTerminal(ctx context.Context, c tools.ShellCommand) (
 	case r := <-done:
 		return r.id, r.err
 	case <-ctx.Done():
-		go func() {
-			if r := <-done; r.err == nil {
-				t := clientTerminal{sess: sess, id: r.id, log: sess.log.With(zap.String("terminalId", r.id))}
-				t.kill(ctx)
-				t.release(ctx)
-			}
-		}()
-		return "", ctx.Err()
 	}
+	// ACP's prompt answers "cancelled" only once what ran is stopped: a
+	// terminal the client makes in the next moment is killed and released
+	// before this returns; one made later, whenever it comes.
+	end := func(r created) {
+		if r.err == nil {
+			t := clientTerminal{sess: sess, id: r.id, log: sess.log.With(zap.String("terminalId", r.id))}
+			t.kill(ctx)
+			t.release(ctx)
+		}
+	}
+	wait, cancel := afterwards(ctx)
+	defer cancel()
+	select {
+	case r := <-done:
+		end(r)
+	case <-wait.Done():
+		go func() { end(<-done) }()
+	}
+	return "", ctx.Err()
 }
 
 // clientTerminal is a terminal the client made for a command. Its
