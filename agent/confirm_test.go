@@ -364,3 +364,28 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 		t.Errorf("ran %q, want all 8 commands", got)
 	}
 }
+
+// A call whose question is not asked with a proposed change (save_memory
+// shows its change to GEMINI.md in the question, and writes it itself) is
+// asked about before it runs, whatever its kind.
+func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("save_memory", nil)), geminitest.TextTurn("ok"))
+	ran := false
+	memory := fakeTool{name: "save_memory", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "Save", kind: tools.KindEdit,
+			confirmation: &tools.Confirmation{Kind: "edit", Title: "Confirm Memory Save", AllowKeys: []string{"save_memory"}},
+			exec: func(context.Context) (tools.Result, error) {
+				ran = true
+				return tools.Result{Output: "saved"}, nil
+			}}, nil
+	}}
+	conf := always(agent.Cancel)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory), Confirmer: conf, Lander: landerFunc(func(context.Context, agent.LandRequest) (agent.Landing, error) {
+		t.Error("a call that proposes no change was handed to the lander")
+		return agent.Landing{}, nil
+	})})
+	prompt(t, a.NewSession(), "remember")
+	if len(conf.asked()) != 1 || ran {
+		t.Errorf("asked %d times, ran %v; want asked once and declined", len(conf.asked()), ran)
+	}
+}
