@@ -49,9 +49,10 @@ const declinedGrace = 300 * time.Millisecond
 // an edit it took on the client's word (see reconcile).
 const pendingSyncLimit = time.Minute
 
-// editLander turns a tool's FileChange into a workspace/applyEdit the
-// client confirms in the way it can, and reports what the document then
-// holds.
+// editLander is the LSP front end's ChangeLander: it turns a tool's
+// FileChange into a workspace/applyEdit, which the client confirms in the
+// way it can when the agent says the user must be asked, and reports what
+// the document then holds. Whether to ask is never its decision.
 type editLander struct{ s *Server }
 
 // strategy is how a proposal is confirmed with this client.
@@ -63,7 +64,7 @@ const (
 	annotated strategy = iota
 	// askFirst: window/showMessageRequest, then a plain applyEdit.
 	askFirst
-	// plain: applyEdit without asking (auto-approved).
+	// plain: applyEdit without asking (the session allowed it).
 	plain
 )
 
