@@ -103,7 +103,10 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 	}
 	defer done()
 
-	if stale := p.staleReason(change); stale != "" {
+	// One look at the document serves the staleness check and the edit's
+	// version, so the edit goes out against the text it was checked on.
+	doc, open := s.docs.Get(change.Path)
+	if stale := p.staleAgainst(change, doc, open); stale != "" {
 		return tools.Decision{Outcome: tools.Stale, Reason: stale}, false, nil
 	}
 	name := displayName(ws, change.Path)
@@ -128,21 +131,19 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 		}
 		// The user decided here; the agent's approval service records it.
 		always = action == actionAlwaysApply
-		if stale := p.staleReason(change); stale != "" {
+		// The document may have moved on while the user answered.
+		doc, open = s.docs.Get(change.Path)
+		if stale := p.staleAgainst(change, doc, open); stale != "" {
 			return tools.Decision{Outcome: tools.Stale, Reason: stale}, always, nil
 		}
 	}
 
-	before, wasOpen := s.docs.Get(change.Path)
-	version := int32(-1)
-	if wasOpen {
-		version = before.Version
-	}
+	version := docVersion(doc, open)
 	edits := []workspace.TextEdit{newFileEdit(change.After)}
 	if change.Exists {
 		edits = diff.Edits(f.Encoding)
 	}
-	params := p.workspaceEdit(change, edits, f, strat == annotated, "Gemini: edit "+summary)
+	params := p.workspaceEdit(change, doc, open, edits, f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
 	send := s.call
 	if strat == annotated {
@@ -184,6 +185,12 @@ const noWayToAskEdits = "edits need the user's confirmation, but this editor can
 // staleReason reports why change no longer matches what the user has, or "".
 func (p *editLander) staleReason(change workspace.FileChange) string {
 	doc, open := p.s.docs.Get(change.Path)
+	return p.staleAgainst(change, doc, open)
+}
+
+// staleAgainst is staleReason with the document as the editor last
+// synchronised it (open false: not open).
+func (p *editLander) staleAgainst(change workspace.FileChange, doc workspace.Document, open bool) string {
 	if u, ok := p.s.unsynced.get(change.Path); ok && u.version == docVersion(doc, open) && !holds(change.Before, u.after) {
 		// The editor holds u.after, not what change was prepared from.
 		return unsyncedReason
@@ -433,11 +440,12 @@ func (p *editLander) currentText(path string) (string, bool) {
 	return string(f.Content), true
 }
 
-// workspaceEdit builds the applyEdit params for change.
-func (p *editLander) workspaceEdit(change workspace.FileChange, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
+// workspaceEdit builds the applyEdit params for change, against doc when
+// it is open.
+func (p *editLander) workspaceEdit(change workspace.FileChange, doc workspace.Document, open bool, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
 	docURI := uri.File(change.Path)
 	var version *int32
-	if doc, ok := p.s.docs.Get(change.Path); ok {
+	if open {
 		docURI = uri.URI(doc.URI)
 		v := doc.Version
 		version = &v
