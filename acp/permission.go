@@ -85,55 +85,51 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 	return rejected, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
 }
 
-// proposer offers a tool's file change to the user through
-// session/request_permission with its diff, unless the session allows
-// edits, and lands it through the client's fs/write_text_file when the
-// client declared it (the editor's buffer is the truth), else on disk.
-type proposer struct{ sess *session }
+// lander lands a tool's file change, first offering it to the user
+// through session/request_permission with its diff when the session did
+// not allow it, through the client's fs/write_text_file when the client
+// declared it (the editor's buffer is the truth), else on disk.
+type lander struct{ sess *session }
 
-func (sess *session) proposer() tools.ChangeProposer { return proposer{sess} }
+func (sess *session) lander() agent.ChangeLander { return lander{sess} }
 
 // reasonRejected is why a change was declined, as the model reads it
 // (the tools package wraps it: "This change was not applied: <reason>.
 // The file was not modified.").
 const reasonRejected = "the user rejected the edit"
 
-func (p proposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
-	sess := p.sess
-	info, _ := tools.CallInfoFrom(ctx)
+func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	sess, change := l.sess, req.Change
 	diff := diffContent(change)
-	if !info.Allowed(tools.EditKey) {
-		always := ""
-		if info.Permissions != nil {
-			always = "Always allow edits in this session"
-		}
+	var landing agent.Landing
+	if req.Ask {
 		a, err := sess.ask(ctx, sdk.ToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(info.CallID),
+			ToolCallId: sdk.ToolCallId(req.CallID),
 			Status:     sdk.Ptr(sdk.ToolCallStatusPending),
 			Kind:       sdk.Ptr(sdk.ToolKindEdit),
 			Title:      sdk.Ptr(sess.editTitle(change)),
 			Locations:  []sdk.ToolCallLocation{{Path: change.Path}},
 			Content:    []sdk.ToolCallContent{diff},
-		}, always)
+		}, "Always allow edits in this session")
 		switch {
 		case err != nil:
-			return tools.Decision{}, err
+			return agent.Landing{}, err
 		case a == rejected:
-			return tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}, nil
-		case a == allowedAlways:
-			// The user decided here: the session's service records it,
-			// and later edits land without asking.
-			info.Permissions.AllowAlways(tools.EditKey)
+			return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}}, nil
 		}
+		// The user decided here: the agent's approval service records
+		// it, and later edits land without asking.
+		landing.AllowAlways = a == allowedAlways
 	}
 	if err := ctx.Err(); err != nil {
-		return tools.Decision{}, err
+		return agent.Landing{}, err
 	}
 	d, err := sess.land(ctx, change)
 	if err == nil && d.Outcome == tools.Applied {
-		sess.attach(info.CallID, diff)
+		sess.attach(req.CallID, diff)
 	}
-	return d, err
+	landing.Decision = d
+	return landing, err
 }
 
 // land writes an allowed change: through fs/write_text_file when the

@@ -98,7 +98,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		LookupEnv: s.lookupEnv(),
 		Version:   s.opts.Version,
 		Logger:    s.log,
-		Proposer:  sess.proposer(),
+		Lander:    sess.lander(),
 		Confirmer: sess.confirmer(),
 		Overlay:   overlay,
 		Retry:     s.opts.Retry,

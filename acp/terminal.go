@@ -47,13 +47,13 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal could not run the command: terminal/create failed: %s", clientError(err))
 	}
 	log := sess.log.With(zap.String("terminalId", id))
-	if info, ok := tools.CallInfoFrom(ctx); ok && info.CallID != "" {
+	if c.CallID != "" {
 		// The terminal shows in the call from now on, live; the final
 		// update keeps it.
 		ref := sdk.ToolTerminalRef(id)
-		sess.attach(info.CallID, ref)
+		sess.attach(c.CallID, ref)
 		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(info.CallID),
+			ToolCallId: sdk.ToolCallId(c.CallID),
 			Status:     sdk.Ptr(sdk.ToolCallStatusInProgress),
 			Content:    []sdk.ToolCallContent{ref},
 		}})

@@ -45,7 +45,7 @@ func runIn(t *testing.T, shell tools.Tool, command string) (tools.Result, error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return call.Execute(tools.WithCallInfo(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "call-1"}))
+	return call.Execute(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "call-1"})
 }
 
 // The shell tool's timeout holds in the client's terminal: the terminal

@@ -43,7 +43,10 @@ type Config struct {
 	Workspace *workspace.Workspace
 	// Confirmer asks the user before calls that need approval. Without one,
 	// such calls are declined unless ApprovalMode is yolo.
-	Confirmer    Confirmer
+	Confirmer Confirmer
+	// Lander presents and lands the edits' changes; edits fail without
+	// one.
+	Lander       ChangeLander
 	ApprovalMode tools.ApprovalMode
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // ContentGenerator hides which backend serves the model.
@@ -171,7 +172,8 @@ const (
 	Cancel        ConfirmOutcome = "cancel"
 )
 
-// ConfirmRequest asks the user to approve a non-edit call (shell).
+// ConfirmRequest asks the user to approve a call that is not an edit
+// (shell, web fetch, MCP tools).
 type ConfirmRequest struct {
 	SessionID string
 	CallID    string
@@ -188,4 +190,29 @@ var ErrCannotAsk = errors.New("cannot ask the user")
 // a reason when there is nobody to ask.
 type Confirmer interface {
 	Confirm(ctx context.Context, req ConfirmRequest) (ConfirmOutcome, error)
+}
+
+// LandRequest hands a front end an edit call's change to land.
+type LandRequest struct {
+	SessionID string
+	CallID    string
+	Change    workspace.FileChange
+	// Ask says the session's approval service did not allow the change:
+	// the front end presents the question, with the change, and lands it
+	// only if the user allows it. Without Ask the change is allowed.
+	Ask bool
+}
+
+// Landing is what became of a change a front end was asked to land.
+type Landing struct {
+	tools.Decision
+	// AllowAlways says the user, asked, allowed edits for the rest of the
+	// session; the agent's approval service records it.
+	AllowAlways bool
+}
+
+// ChangeLander presents edits and lands those allowed. Each front end has
+// one; it never decides what is allowed (LandRequest.Ask says).
+type ChangeLander interface {
+	Land(ctx context.Context, req LandRequest) (Landing, error)
 }

@@ -7,11 +7,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// approvals is one session's permission service (tools.Permissions): the
-// agent asks it before a call that needs confirmation, a front end's
-// proposer asks it before showing an edit, and whichever of them asked the
-// user records an "always allow" here. It is the only record of what the
-// user allowed, so it is what a persisted session saves and restores.
+// approvals is one session's approval service, the one door every call
+// passes: before a call runs, the turn asks it whether the call may run
+// without asking the user (allows), and where the user is asked, the
+// turn records their "always allow" here (allowAlways). Front ends never
+// consult it: they present the question they are handed and land what
+// was allowed. It is the only record of what the user allowed, so it is
+// what a persisted session saves and restores.
 type approvals struct {
 	// mode reads the agent's approval mode, which may change while the
 	// session lives (workspace/didChangeConfiguration).
@@ -36,24 +38,27 @@ func newApprovals(mode func() tools.ApprovalMode, preapproved, trustedTools []st
 	return a
 }
 
-// allowedCall reports whether a call of tool name whose confirmation
-// carries keys runs without asking.
-func (a *approvals) allowedCall(name string, keys []string) bool {
-	return a.trustedTools[name] || a.Allowed(keys...)
-}
-
-// Allowed reports whether every one of keys runs without asking: yolo
-// allows everything, auto_edit allows edits, and otherwise each key must
-// be preapproved by settings or allowed for good by the user. A call
-// without keys always asks.
-func (a *approvals) Allowed(keys ...string) bool {
-	mode := a.mode()
-	if mode == tools.ApprovalYolo {
+// allows reports whether a call of tool name that needs c approved runs
+// without asking. In order: a call needing no approval runs; yolo allows
+// everything; a call its settings trust (an MCP server's "trust": true)
+// runs, as does every call of a tool settings' tools.allowed names; else
+// every one of c's keys must be allowed: edits by auto_edit, any key by
+// tools.allowed or the user's "always allow". A call without keys asks.
+func (a *approvals) allows(name string, c *tools.Confirmation) bool {
+	switch {
+	case c == nil:
+		return true
+	case a.mode() == tools.ApprovalYolo, c.Trusted, a.trustedTools[name]:
 		return true
 	}
+	return a.allowedKeys(c.AllowKeys)
+}
+
+func (a *approvals) allowedKeys(keys []string) bool {
 	if len(keys) == 0 {
 		return false
 	}
+	mode := a.mode()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, key := range keys {
@@ -67,8 +72,8 @@ func (a *approvals) Allowed(keys ...string) bool {
 	return true
 }
 
-// AllowAlways records keys as allowed for the rest of the session.
-func (a *approvals) AllowAlways(keys ...string) {
+// allowAlways records keys as allowed for the rest of the session.
+func (a *approvals) allowAlways(keys ...string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, key := range keys {

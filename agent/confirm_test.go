@@ -10,6 +10,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func shellTurn(cmds ...string) geminitest.Turn {
@@ -130,62 +131,133 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 	}
 }
 
-// editTool records whether each execution's edit was allowed without
-// asking; args["always"] plays a proposer whose user chose "always allow".
-type editTool struct {
-	infos   []tools.CallInfo
-	allowed []bool
-}
-
-func (e *editTool) tool() fakeTool {
-	return fakeTool{name: "replace", build: func(args map[string]any) (tools.Call, error) {
-		always, _ := args["always"].(bool)
-		return fakeCall{title: "Edit", kind: tools.KindEdit, exec: func(ctx context.Context) (tools.Result, error) {
-			info, ok := tools.CallInfoFrom(ctx)
-			if !ok {
-				return tools.Result{}, errors.New("no CallInfo in ctx")
-			}
-			e.infos = append(e.infos, info)
-			e.allowed = append(e.allowed, info.Allowed(tools.EditKey))
-			if always {
-				info.Permissions.AllowAlways(tools.EditKey)
-			}
-			return tools.Result{Output: "edited"}, nil
+// editTool proposes, for each call, to write args["text"] to a.txt.
+func editTool() fakeTool {
+	return fakeTool{name: tools.ReplaceName, build: func(args map[string]any) (tools.Call, error) {
+		text, _ := args["text"].(string)
+		return fakeCall{title: "Edit", kind: tools.KindEdit, confirmation: tools.EditConfirmation(), exec: func(context.Context) (tools.Result, error) {
+			change := workspace.FileChange{Path: "/w/a.txt", Exists: true, Before: "old\n", After: text}
+			return tools.Result{Proposal: &tools.Proposal{Change: change}}, nil
 		}}, nil
 	}}
 }
 
-func TestEditsAllowedPerMode(t *testing.T) {
-	edit := func(always bool) geminitest.Turn {
-		return geminitest.CallTurn(geminitest.Call("replace", map[string]any{"always": always}))
+// frontEnd is a front end's edit door: it records what it was handed and
+// answers "always allow" when the change's text says so. It has no way to
+// look permissions up, and its Confirmer fails the test if asked: an
+// edit's question travels with its change, in the LandRequest.
+type frontEnd struct {
+	t        *testing.T
+	requests []agent.LandRequest
+}
+
+func (f *frontEnd) Land(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+	f.requests = append(f.requests, req)
+	always := req.Ask && req.Change.After == "always\n"
+	return agent.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}, AllowAlways: always}, nil
+}
+
+func (f *frontEnd) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	f.t.Error("an edit was asked about through the Confirmer, without its change")
+	return agent.Cancel, nil
+}
+
+func (f *frontEnd) asked() []bool {
+	var ask []bool
+	for _, r := range f.requests {
+		ask = append(ask, r.Ask)
+	}
+	return ask
+}
+
+// The agent's approval service decides whether each edit is asked about,
+// per mode, and records the user's "always allow" given while landing; the
+// front end is handed the proposed change with the question.
+func TestEditsAskedPerMode(t *testing.T) {
+	edit := func(text string) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": text}))
 	}
 	for _, tc := range []struct {
 		mode tools.ApprovalMode
-		want []bool
+		ask  []bool
 	}{
-		// In default mode, edits are allowed once the proposer recorded the
-		// user's "always allow" in the session's approval service.
-		{tools.ApprovalDefault, []bool{false, false, true}},
-		{tools.ApprovalAutoEdit, []bool{true, true, true}},
-		{tools.ApprovalYolo, []bool{true, true, true}},
+		// In default mode, edits land without asking once the user chose
+		// "always allow" when asked.
+		{tools.ApprovalDefault, []bool{true, true, false}},
+		{tools.ApprovalAutoEdit, []bool{false, false, false}},
+		{tools.ApprovalYolo, []bool{false, false, false}},
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
-			srv := geminitest.NewTestServer(t, edit(false), edit(true), edit(false), geminitest.TextTurn("ok"))
-			et := &editTool{}
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(et.tool()), ApprovalMode: tc.mode})
+			srv := geminitest.NewTestServer(t, edit("once\n"), edit("always\n"), edit("later\n"), geminitest.TextTurn("ok"))
+			fe := &frontEnd{t: t}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tc.mode, Lander: fe, Confirmer: fe})
 			s := a.NewSession()
-			prompt(t, s, "edit")
-			for i, info := range et.infos {
-				if info.SessionID != s.ID() || info.CallID == "" {
-					t.Errorf("call %d info = %+v", i, info)
+			_, evs := prompt(t, s, "edit")
+			if got := fe.asked(); !slices.Equal(got, tc.ask) {
+				t.Errorf("asked = %v, want %v", got, tc.ask)
+			}
+			for i, req := range fe.requests {
+				if req.SessionID != s.ID() || req.CallID == "" || req.Change.Path != "/w/a.txt" || req.Change.Before != "old\n" {
+					t.Errorf("request %d = %+v: want the session, the call and the proposed change", i, req)
 				}
 			}
-			if !slices.Equal(et.allowed, tc.want) {
-				t.Errorf("edits allowed = %v, want %v", et.allowed, tc.want)
+			if want := []string{"once\n", "always\n", "later\n"}; len(fe.requests) != len(want) {
+				t.Fatalf("%d changes landed, want %d", len(fe.requests), len(want))
+			} else {
+				for i, w := range want {
+					if fe.requests[i].Change.After != w {
+						t.Errorf("change %d = %q, want %q", i, fe.requests[i].Change.After, w)
+					}
+				}
 			}
-
+			for _, ev := range evs.of(agent.EventToolResult) {
+				if ev.ToolResult.Status != tools.StatusOK {
+					t.Errorf("result %+v", ev.ToolResult)
+				}
+			}
 		})
 	}
+}
+
+// A declined edit is what the front end says became of it, and the
+// service records nothing: the next edit is asked about again.
+func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})),
+		geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "b\n"})),
+		geminitest.TextTurn("ok"))
+	var asked []bool
+	lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+		asked = append(asked, req.Ask)
+		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
+	})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander})
+	_, evs := prompt(t, a.NewSession(), "edit")
+	if !slices.Equal(asked, []bool{true, true}) {
+		t.Errorf("asked = %v", asked)
+	}
+	for _, ev := range evs.of(agent.EventToolResult) {
+		if ev.ToolResult.Status != tools.StatusRejected {
+			t.Errorf("result %+v, want rejected", ev.ToolResult)
+		}
+	}
+}
+
+// Without a front end to land it, an edit fails and says so; nothing is
+// written.
+func TestEditWithoutLander(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tools.ApprovalYolo})
+	_, evs := prompt(t, a.NewSession(), "edit")
+	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
+		t.Errorf("result %+v", r)
+	}
+}
+
+type landerFunc func(context.Context, agent.LandRequest) (agent.Landing, error)
+
+func (f landerFunc) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	return f(ctx, req)
 }
 
 func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
@@ -290,5 +362,30 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 	}
 	if got := sh.commands(); len(got) != 8 {
 		t.Errorf("ran %q, want all 8 commands", got)
+	}
+}
+
+// A call whose question is not asked with a proposed change (save_memory
+// shows its change to GEMINI.md in the question, and writes it itself) is
+// asked about before it runs, whatever its kind.
+func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("save_memory", nil)), geminitest.TextTurn("ok"))
+	ran := false
+	memory := fakeTool{name: "save_memory", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "Save", kind: tools.KindEdit,
+			confirmation: &tools.Confirmation{Kind: "edit", Title: "Confirm Memory Save", AllowKeys: []string{"save_memory"}},
+			exec: func(context.Context) (tools.Result, error) {
+				ran = true
+				return tools.Result{Output: "saved"}, nil
+			}}, nil
+	}}
+	conf := always(agent.Cancel)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory), Confirmer: conf, Lander: landerFunc(func(context.Context, agent.LandRequest) (agent.Landing, error) {
+		t.Error("a call that proposes no change was handed to the lander")
+		return agent.Landing{}, nil
+	})})
+	prompt(t, a.NewSession(), "remember")
+	if len(conf.asked()) != 1 || ran {
+		t.Errorf("asked %d times, ran %v; want asked once and declined", len(conf.asked()), ran)
 	}
 }

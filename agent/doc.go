@@ -2,7 +2,17 @@
 // (streaming), a chat that keeps curated history, a turn loop that executes
 // tool calls and feeds their results back until the model stops, retry on
 // transient API errors, and structured api_request/api_response/api_error
-// logging. Front ends observe a turn through Events and answer permission
-// requests through a Confirmer; the agent never knows which front end it
-// serves.
+// logging. Front ends observe a turn through Events; the agent never knows
+// which front end it serves.
+//
+// Invariant: one approval door. Before any call runs, built-in, edit,
+// discovered or MCP, the turn asks the session's approval service
+// (approvals.go) whether it may run without asking: the approval mode,
+// settings' tools.allowed (keys and whole tools), an MCP server's trust,
+// and what the user allowed for good. Nothing else decides. When the user
+// must be asked, the turn asks the front end: a Confirmer for a call, or,
+// for an edit, the ChangeLander with the proposed change and Ask set; the
+// front end presents the question, lands only what was allowed, and
+// reports the user's "always allow", which the turn records in the
+// service. Front ends never look permissions up.
 package agent

@@ -149,10 +149,12 @@ type fakeCall struct {
 	exec         func(ctx context.Context) (tools.Result, error)
 }
 
-func (c fakeCall) Title() string                                     { return c.title }
-func (c fakeCall) Kind() tools.Kind                                  { return c.kind }
-func (c fakeCall) Confirmation() *tools.Confirmation                 { return c.confirmation }
-func (c fakeCall) Execute(ctx context.Context) (tools.Result, error) { return c.exec(ctx) }
+func (c fakeCall) Title() string                     { return c.title }
+func (c fakeCall) Kind() tools.Kind                  { return c.kind }
+func (c fakeCall) Confirmation() *tools.Confirmation { return c.confirmation }
+func (c fakeCall) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
+	return c.exec(ctx)
+}
 
 // readTool needs a "path" and answers "contents of PATH".
 func readTool() fakeTool {

@@ -113,7 +113,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.chat.history = snap.History
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
 	s.saved = persisted{contents: len(snap.History)}
-	s.approvals.AllowAlways(snap.Allow...)
+	s.approvals.allowAlways(snap.Allow...)
 
 	a.mu.Lock()
 	defer a.mu.Unlock()

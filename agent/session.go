@@ -52,8 +52,9 @@ type Session struct {
 	// editor is what the model was last told of the editor.
 	editor editorState
 
-	// approvals is the session's permission service; it has a lock of its
-	// own, as a front end's proposer asks it from the call's goroutine.
+	// approvals is the session's approval service, the one door every
+	// call passes (approvals.go); it has a lock of its own, as saving the
+	// session reads it.
 	approvals *approvals
 }
 

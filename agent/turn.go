@@ -369,12 +369,19 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	event.Title, event.Kind = call.Title(), call.Kind()
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
-	if res, ok := t.confirm(fc, call.Confirmation()); !ok {
-		return t.finish(fc, res)
+	// Every call passes the session's approval service; an edit's
+	// question waits for its change, asked when it is landed.
+	c := call.Confirmation()
+	if c == nil || !c.AskWithChange {
+		if res, ok := t.confirm(fc, c); !ok {
+			return t.finish(fc, res)
+		}
 	}
 
-	info := tools.CallInfo{SessionID: s.id, CallID: fc.ID, Permissions: s.approvals}
-	res, err := call.Execute(tools.WithCallInfo(t.ctx, info))
+	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID})
+	if err == nil && res.Proposal != nil {
+		res, err = t.land(fc, c, res.Proposal)
+	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
 		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
@@ -388,7 +395,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	a, s := t.s.agent, t.s
-	if c == nil || s.approvals.allowedCall(fc.Name, c.AllowKeys) {
+	if s.approvals.allows(fc.Name, c) {
 		return tools.Result{}, true
 	}
 	if a.cfg.Confirmer == nil {
@@ -409,12 +416,32 @@ func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Res
 	case err != nil:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
 	case outcome == ProceedAlways:
-		s.approvals.AllowAlways(c.AllowKeys...)
+		s.approvals.allowAlways(c.AllowKeys...)
 		return tools.Result{}, true
 	case outcome == ProceedOnce:
 		return tools.Result{}, true
 	}
 	return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
+}
+
+// land has the front end land an edit's proposed change, asking the user
+// first when the session's approval service does not allow c, and
+// returns the call's result. Where the user allowed edits for good, the
+// service records it.
+func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal) (tools.Result, error) {
+	a, s := t.s.agent, t.s
+	if a.cfg.Lander == nil {
+		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
+	}
+	ask := !s.approvals.allows(fc.Name, c)
+	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("proposing change to %s: %w", p.Change.Path, err)
+	}
+	if ask && landing.AllowAlways {
+		s.approvals.allowAlways(c.AllowKeys...)
+	}
+	return p.Settle(landing.Decision)
 }
 
 // finish emits the call's result and returns the parts answering it.

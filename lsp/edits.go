@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -48,10 +49,11 @@ const declinedGrace = 300 * time.Millisecond
 // an edit it took on the client's word (see reconcile).
 const pendingSyncLimit = time.Minute
 
-// editProposer turns a tool's FileChange into a workspace/applyEdit the
-// client confirms in the way it can, and reports what the document then
-// holds.
-type editProposer struct{ s *Server }
+// editLander is the LSP front end's ChangeLander: it turns a tool's
+// FileChange into a workspace/applyEdit, which the client confirms in the
+// way it can when the agent says the user must be asked, and reports what
+// the document then holds. Whether to ask is never its decision.
+type editLander struct{ s *Server }
 
 // strategy is how a proposal is confirmed with this client.
 type strategy int
@@ -62,22 +64,29 @@ const (
 	annotated strategy = iota
 	// askFirst: window/showMessageRequest, then a plain applyEdit.
 	askFirst
-	// plain: applyEdit without asking (auto-approved).
+	// plain: applyEdit without asking (the session allowed it).
 	plain
 )
 
-func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+// Land lands req.Change, asking the user first the way this client can
+// when req.Ask says the session did not allow it.
+func (p *editLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	d, always, err := p.land(ctx, req.Change, req.Ask)
+	return agent.Landing{Decision: d, AllowAlways: always}, err
+}
+
+// land is Land's work; always says the user chose "Always Apply".
+func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask bool) (d tools.Decision, always bool, err error) {
 	s := p.s
-	info, _ := tools.CallInfoFrom(ctx)
 	s.mu.Lock()
 	f, noAsk, ws := s.features, s.noAsk, s.ws
 	s.mu.Unlock()
 	if !f.ApplyEdit {
-		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, nil
+		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
 	}
 	strat := plain
 	switch {
-	case info.Allowed(tools.EditKey):
+	case !ask:
 	case (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges:
 		// Annotations travel only in documentChanges.
 		strat = annotated
@@ -85,17 +94,20 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		strat = askFirst
 	default:
 		s.explainNoWayToAsk()
-		return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, nil
+		return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, false, nil
 	}
 
 	done, err := s.awaitEditTurn(ctx, change.Path)
 	if err != nil {
-		return tools.Decision{Outcome: tools.Declined, Reason: notShownReason}, nil
+		return tools.Decision{Outcome: tools.Declined, Reason: notShownReason}, false, nil
 	}
 	defer done()
 
-	if stale := p.staleReason(change); stale != "" {
-		return tools.Decision{Outcome: tools.Stale, Reason: stale}, nil
+	// One look at the document serves the staleness check and the edit's
+	// version, so the edit goes out against the text it was checked on.
+	doc, open := s.docs.Get(change.Path)
+	if stale := p.staleAgainst(change, doc, open); stale != "" {
+		return tools.Decision{Outcome: tools.Stale, Reason: stale}, false, nil
 	}
 	name := displayName(ws, change.Path)
 	base := change.Before
@@ -111,31 +123,27 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
-			return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, nil
+			return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, false, nil
 		case err != nil:
-			return tools.Decision{}, fmt.Errorf("asking to edit %s: %w", name, err)
+			return tools.Decision{}, false, fmt.Errorf("asking to edit %s: %w", name, err)
 		case action == actionReject || action == "":
-			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, nil
+			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, false, nil
 		}
-		if action == actionAlwaysApply && info.Permissions != nil {
-			// The user decided here: the session's service records it.
-			info.Permissions.AllowAlways(tools.EditKey)
-		}
-		if stale := p.staleReason(change); stale != "" {
-			return tools.Decision{Outcome: tools.Stale, Reason: stale}, nil
+		// The user decided here; the agent's approval service records it.
+		always = action == actionAlwaysApply
+		// The document may have moved on while the user answered.
+		doc, open = s.docs.Get(change.Path)
+		if stale := p.staleAgainst(change, doc, open); stale != "" {
+			return tools.Decision{Outcome: tools.Stale, Reason: stale}, always, nil
 		}
 	}
 
-	before, wasOpen := s.docs.Get(change.Path)
-	version := int32(-1)
-	if wasOpen {
-		version = before.Version
-	}
+	version := docVersion(doc, open)
 	edits := []workspace.TextEdit{newFileEdit(change.After)}
 	if change.Exists {
 		edits = diff.Edits(f.Encoding)
 	}
-	params := p.workspaceEdit(change, edits, f, strat == annotated, "Gemini: edit "+summary)
+	params := p.workspaceEdit(change, doc, open, edits, f, strat == annotated, "Gemini: edit "+summary)
 	var res protocol.ApplyWorkspaceEditResult
 	send := s.call
 	if strat == annotated {
@@ -143,19 +151,20 @@ func (p *editProposer) Propose(ctx context.Context, change workspace.FileChange)
 	}
 	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
 		if ctx.Err() != nil {
-			return tools.Decision{}, ctx.Err()
+			return tools.Decision{}, false, ctx.Err()
 		}
 		var refused *jsonrpc2.Error
 		if !errors.As(err, &refused) || refused.Message != eglotDeclined {
-			return tools.Decision{}, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+			return tools.Decision{}, false, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
 		}
 		// The user said n to eglot's own "Server wants to edit"
 		// question, which eglot asks before it touches anything.
-		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit in the editor"}, nil
+		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit in the editor"}, always, nil
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
-	return p.outcome(ctx, change, version, res)
+	d, err = p.outcome(ctx, change, version, res)
+	return d, always, err
 }
 
 // explainNoWayToAsk tells the user, once per connection, why edits are
@@ -174,8 +183,14 @@ const noWayToAskEdits = "edits need the user's confirmation, but this editor can
 	`set "approvalMode": "auto_edit" in gemini-ls's initializationOptions to allow edits without asking`
 
 // staleReason reports why change no longer matches what the user has, or "".
-func (p *editProposer) staleReason(change workspace.FileChange) string {
+func (p *editLander) staleReason(change workspace.FileChange) string {
 	doc, open := p.s.docs.Get(change.Path)
+	return p.staleAgainst(change, doc, open)
+}
+
+// staleAgainst is staleReason with the document as the editor last
+// synchronised it (open false: not open).
+func (p *editLander) staleAgainst(change workspace.FileChange, doc workspace.Document, open bool) string {
 	if u, ok := p.s.unsynced.get(change.Path); ok && u.version == docVersion(doc, open) && !holds(change.Before, u.after) {
 		// The editor holds u.after, not what change was prepared from.
 		return unsyncedReason
@@ -199,7 +214,7 @@ func (p *editProposer) staleReason(change workspace.FileChange) string {
 // outcome reads what the exchange did to the document: the truth, whatever
 // the client answered. sent is the document's version when the edit went
 // out, -1 when it was not open.
-func (p *editProposer) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
+func (p *editLander) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
 	s := p.s
 	wait := s.opts.ConfirmWait
 	if !res.Applied {
@@ -296,7 +311,7 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // Emacs is idle, so an edit it applied may show no change before the
 // deadline (Emacs busy, or a client still blocked in a synchronous
 // request); its answer is taken, and checked when the didChange comes.
-func (p *editProposer) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
+func (p *editLander) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	_, openNow := p.s.docs.Get(change.Path)
 	reason := "the user declined the edit"
@@ -372,7 +387,7 @@ func distance(a, b string) int {
 // any didChange showed it (eglot), from the document's version then (-1:
 // not open). The model was told it was applied; if the document the client
 // then sends disagrees, the user is warned through the log.
-func (p *editProposer) reconcile(change workspace.FileChange, version int32) {
+func (p *editLander) reconcile(change workspace.FileChange, version int32) {
 	s := p.s
 	ctx := s.life
 	if ctx == nil {
@@ -407,7 +422,7 @@ func (p *editProposer) reconcile(change workspace.FileChange, version int32) {
 // currentText is the document's text, else the file on disk, read as the
 // tools read it (a regular file inside the roots, bounded, never blocking
 // on a FIFO put in its place); visible is false when neither can be read.
-func (p *editProposer) currentText(path string) (string, bool) {
+func (p *editLander) currentText(path string) (string, bool) {
 	s := p.s
 	if doc, ok := s.docs.Get(path); ok {
 		return doc.Text, true
@@ -425,11 +440,12 @@ func (p *editProposer) currentText(path string) (string, bool) {
 	return string(f.Content), true
 }
 
-// workspaceEdit builds the applyEdit params for change.
-func (p *editProposer) workspaceEdit(change workspace.FileChange, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
+// workspaceEdit builds the applyEdit params for change, against doc when
+// it is open.
+func (p *editLander) workspaceEdit(change workspace.FileChange, doc workspace.Document, open bool, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
 	docURI := uri.File(change.Path)
 	var version *int32
-	if doc, ok := p.s.docs.Get(change.Path); ok {
+	if open {
 		docURI = uri.URI(doc.URI)
 		v := doc.Version
 		version = &v

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -53,7 +54,7 @@ func TestDecideReadsTheDocument(t *testing.T) {
 			if tc.text != nil {
 				s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: *tc.text})
 			}
-			d, pending := (&editProposer{s: s}).decide(change, 1, tc.synced, tc.res)
+			d, pending := (&editLander{s: s}).decide(change, 1, tc.synced, tc.res)
 			if d.Outcome != tc.want || d.Content != tc.content || pending != tc.pending {
 				t.Errorf("decision = %+v, pending %v; want %s with content %q, pending %v", d, pending, tc.want, tc.content, tc.pending)
 			}
@@ -82,7 +83,7 @@ func TestDecideCountsAHunkKeptAsModified(t *testing.T) {
 	} {
 		s := &Server{docs: workspace.NewDocuments()}
 		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: tc.text})
-		d, _ := (&editProposer{s: s}).decide(change, 1, true, protocol.ApplyWorkspaceEditResult{Applied: true})
+		d, _ := (&editLander{s: s}).decide(change, 1, true, protocol.ApplyWorkspaceEditResult{Applied: true})
 		if d.Outcome != tc.want {
 			t.Errorf("document %q: %s, want %s", tc.text, d.Outcome, tc.want)
 		}
@@ -140,7 +141,7 @@ func TestPendingEditIsReconciledWithTheLateDidChange(t *testing.T) {
 			s := &Server{docs: workspace.NewDocuments(), log: zap.New(core), life: ctx, opts: Options{ConfirmWait: 50 * time.Millisecond}}
 			s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
 
-			d, err := (&editProposer{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
+			d, err := (&editLander{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
 			if err != nil || d.Outcome != tools.Applied || d.Content != "two\n" {
 				t.Fatalf("outcome = %+v, %v; want applied on the client's word", d, err)
 			}
@@ -190,7 +191,7 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 		features: clientFeatures{ApplyEdit: true, DocumentChanges: true, EditPreview: true}}
 	asked := editorAnswering(ctx, t, s)
 	s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
-	p := &editProposer{s: s}
+	p := &editLander{s: s}
 
 	first := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
 	d, err := p.outcome(ctx, first, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
@@ -198,7 +199,8 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 		t.Fatalf("first outcome = %+v, %v; want applied on the editor's word", d, err)
 	}
 	second := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "three\n"}
-	d, err = p.Propose(ctx, second)
+	landing, err := p.Land(ctx, agent.LandRequest{Change: second, Ask: true})
+	d = landing.Decision
 	if err != nil || d.Outcome != tools.Stale || d.Reason != unsyncedReason {
 		t.Errorf("second = %+v, %v; want stale: %s", d, err, unsyncedReason)
 	}

@@ -75,7 +75,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Version:      s.opts.Version,
 		Logger:       s.log, // the agent's warnings reach the editor too
 		Warn:         s.warnUser,
-		Proposer:     &editProposer{s: s},
+		Lander:       &editLander{s: s},
 		Confirmer:    &confirmer{s: s},
 		Overlay:      overlay,
 		Model:        opts.Model,

@@ -34,7 +34,9 @@ type Options struct {
 	// LSP shows it in the editor, headless writes it to stderr.
 	Warn func(what string, err error)
 
-	Proposer  tools.ChangeProposer
+	// Lander presents and lands edits, Confirmer asks about other calls:
+	// the front end's doors, which never decide what is allowed.
+	Lander    agent.ChangeLander
 	Confirmer agent.Confirmer
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
@@ -121,7 +123,6 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Workspace: o.Workspace,
-			Proposer:  o.Proposer,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
 			Memory:    b.memory,
 			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
@@ -161,6 +162,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Store:        store,
 		Memory:       b.memory,
 		Confirmer:    o.Confirmer,
+		Lander:       o.Lander,
 		ApprovalMode: b.ApprovalMode,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,

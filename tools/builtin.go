@@ -27,9 +27,7 @@ type Options struct {
 	// Workspace is what the file tools read and resolve paths against.
 	// Required.
 	Workspace *workspace.Workspace
-	// Proposer confirms and applies write_file and replace changes.
-	Proposer ChangeProposer
-	Shell    ShellOptions
+	Shell     ShellOptions
 	// Utility answers the tools' one-off model calls; nil when there is
 	// no model (tools that need it then fail with a clear message).
 	Utility Utility
@@ -74,7 +72,7 @@ func Builtin(opts Options) []Tool {
 	return []Tool{
 		&listDirectoryTool{ws: ws, memory: opts.Memory},
 		&readFileTool{ws: ws, memory: opts.Memory},
-		&writeFileTool{ws: ws, proposer: opts.Proposer},
+		&writeFileTool{ws: ws},
 		newReplaceTool(opts),
 		&globTool{ws: ws},
 		&grepTool{ws: ws},

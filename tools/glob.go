@@ -103,7 +103,7 @@ func (c *globCall) Kind() Kind { return KindSearch }
 
 func (c *globCall) Confirmation() *Confirmation { return nil }
 
-func (c *globCall) Execute(ctx context.Context) (Result, error) {
+func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.dir)
 	if errors.Is(err, workspace.ErrNotExist) {
 		return failure("Path does not exist: " + c.dir), nil

@@ -27,7 +27,7 @@ func TestGlob(t *testing.T) {
 	if call.Title() != "FindFiles **/*.go" || call.Kind() != KindSearch || call.Confirmation() != nil {
 		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
 	}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestGlobCountsIgnoredWithinBudget(t *testing.T) {
 	count := func(budget int) string {
 		call := build(t, tool, map[string]any{"pattern": "**/*.go"})
 		call.(*globCall).ignoredBudget = budget
-		res, err := call.Execute(t.Context())
+		res, err := call.Execute(t.Context(), CallInfo{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestGlobSaysWhenItRanOutOfTime(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": ""})
 	call := build(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "**/*.go"})
 	call.(*globCall).timeout = time.Nanosecond
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}

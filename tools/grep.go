@@ -147,7 +147,7 @@ type grepQuery struct {
 	maxMatches  int // per file
 }
 
-func (c *grepCall) Execute(ctx context.Context) (Result, error) {
+func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.dir)
 	if errors.Is(err, workspace.ErrNotExist) {
 		return failure("Path does not exist: " + c.dir), nil

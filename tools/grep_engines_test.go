@@ -126,7 +126,7 @@ func TestGrepEnginesAgree(t *testing.T) {
 				e.dir = filepath.Dir(dir)
 				call.engine = e
 			}
-			res, err := call.Execute(t.Context())
+			res, err := call.Execute(t.Context(), CallInfo{})
 			if err != nil {
 				t.Fatalf("%s %v: %v", name, args, err)
 			}
@@ -147,7 +147,7 @@ func TestGrepInProcessOnTheFixture(t *testing.T) {
 	tw := engineFixture(t)
 	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "todo"}).(*grepCall)
 	call.engine = inProcessGrep{}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestGrepEnginesShareTheCap(t *testing.T) {
 	for name, engine := range grepEngines(t, tw.root) {
 		call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
 		call.engine, call.maxMatches = engine, 100
-		res, err := call.Execute(t.Context())
+		res, err := call.Execute(t.Context(), CallInfo{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,7 +350,7 @@ func (b brokenTool) args(q *grepQuery) ([]string, bool) {
 
 func mustExecute(t *testing.T, call Call) Result {
 	t.Helper()
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestGrepSearch(t *testing.T) {
 	if call.Title() != `SearchText "TODO"` || call.Kind() != KindSearch || call.Confirmation() != nil {
 		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
 	}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestGrepSearchSkipsFilesOverItsLimit(t *testing.T) {
 			call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
 			call.(*grepCall).maxFileSize = 10
 			call.(*grepCall).engine = engine
-			res, err := call.Execute(t.Context())
+			res, err := call.Execute(t.Context(), CallInfo{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,7 @@ func build(t *testing.T, tool Tool, args map[string]any) Call {
 // run builds and executes a call, failing the test on any error.
 func run(t *testing.T, tool Tool, args map[string]any) Result {
 	t.Helper()
-	res, err := build(t, tool, args).Execute(context.Background())
+	res, err := build(t, tool, args).Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatalf("Execute(%v): %v", args, err)
 	}
@@ -139,6 +140,49 @@ func wantContains(t *testing.T, got, want string) {
 	if !strings.Contains(got, want) {
 		t.Errorf("%q does not contain %q", got, want)
 	}
+}
+
+// proposer plays the front end a proposal is landed by, as the agent has
+// it landed.
+type proposer interface {
+	Propose(ctx context.Context, change workspace.FileChange) (Decision, error)
+}
+
+// proposing returns tool name whose calls settle their proposals with p,
+// as the agent does with what became of a change.
+func (tw *testWorkspace) proposing(p proposer, name string, opts Options) Tool {
+	tw.t.Helper()
+	return proposingTool{Tool: tw.tool(name, opts), p: p}
+}
+
+type proposingTool struct {
+	Tool
+	p proposer
+}
+
+func (t proposingTool) Build(args map[string]any) (Call, error) {
+	c, err := t.Tool.Build(args)
+	if err != nil {
+		return nil, err
+	}
+	return proposingCall{Call: c, p: t.p}, nil
+}
+
+type proposingCall struct {
+	Call
+	p proposer
+}
+
+func (c proposingCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	res, err := c.Call.Execute(ctx, info)
+	if err != nil || res.Proposal == nil {
+		return res, err
+	}
+	d, err := c.p.Propose(ctx, res.Proposal.Change)
+	if err != nil {
+		return Result{}, fmt.Errorf("proposing change to %s: %w", res.Proposal.Change.Path, err)
+	}
+	return res.Proposal.Settle(d)
 }
 
 // fakeProposer answers every proposal with decision and records what it saw.

@@ -72,7 +72,7 @@ func runBounded(t *testing.T, tool Tool, args map[string]any) Result {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	go func() {
-		res, err := call.Execute(context.Background())
+		res, err := call.Execute(context.Background(), CallInfo{})
 		done <- outcome{res, err}
 	}()
 	var o outcome
@@ -174,7 +174,7 @@ func TestFileToolsStopWhenCancelled(t *testing.T) {
 		{ListDirectoryName, map[string]any{"path": "."}},
 		{ReadFileName, map[string]any{"path": "ok.txt"}},
 	} {
-		res, err := build(t, tw.tool(tc.tool, Options{}), tc.args).Execute(ctx)
+		res, err := build(t, tw.tool(tc.tool, Options{}), tc.args).Execute(ctx, CallInfo{})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s %v with a cancelled context: %+v, %v", tc.tool, tc.args, res, err)
 		}

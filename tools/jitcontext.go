@@ -18,17 +18,17 @@ const (
 	jitContextSuffix = "\n--- End Project Context ---"
 )
 
-// discoverContext asks d (nil: off) about each path in turn, so a file
+// discoverContext asks d (nil: off) about each path in turn, for the
+// session sessionID, so a file
 // shared by their parents comes once, and returns what it found delimited
 // as Gemini CLI delimits it, for the model only; "" when nothing is new.
-func discoverContext(ctx context.Context, d ContextDiscoverer, paths ...string) string {
+func discoverContext(ctx context.Context, d ContextDiscoverer, sessionID string, paths ...string) string {
 	if d == nil {
 		return ""
 	}
-	info, _ := CallInfoFrom(ctx)
 	var found []string
 	for _, p := range paths {
-		if text := d.Discover(ctx, info.SessionID, p); text != "" {
+		if text := d.Discover(ctx, sessionID, p); text != "" {
 			found = append(found, text)
 		}
 	}

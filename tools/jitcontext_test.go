@@ -29,8 +29,7 @@ func (tw *testWorkspace) subContext() string {
 
 func runIn(t *testing.T, session string, tool Tool, args map[string]any) Result {
 	t.Helper()
-	ctx := WithCallInfo(context.Background(), CallInfo{SessionID: session, CallID: "c"})
-	res, err := build(t, tool, args).Execute(ctx)
+	res, err := build(t, tool, args).Execute(context.Background(), CallInfo{SessionID: session, CallID: "c"})
 	if err != nil {
 		t.Fatalf("Execute(%v): %v", args, err)
 	}

@@ -68,7 +68,7 @@ func (c *listDirectoryCall) Kind() Kind { return KindRead }
 
 func (c *listDirectoryCall) Confirmation() *Confirmation { return nil }
 
-func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
+func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.dir)
 	if errors.Is(err, workspace.ErrNotExist) {
 		return failure(fmt.Sprintf("Directory not found or inaccessible: %s", c.dir)), nil
@@ -141,6 +141,6 @@ func (c *listDirectoryCall) Execute(ctx context.Context) (Result, error) {
 		b.WriteString("\n\n" + note)
 		display += " " + note
 	}
-	b.WriteString(discoverContext(ctx, c.memory, c.dir))
+	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, c.dir))
 	return Result{Output: b.String(), Display: display}, nil
 }

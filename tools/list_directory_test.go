@@ -145,7 +145,7 @@ func TestFileToolsRefuseOutsidePaths(t *testing.T) {
 		ShellName:      func(p string) map[string]any { return map[string]any{"command": "ls", "directory": p} },
 	}
 	for name, mk := range argsFor {
-		tool := tw.tool(name, Options{Proposer: propose})
+		tool := tw.proposing(propose, name, Options{})
 		for _, p := range paths {
 			msg := buildError(t, tool, mk(p))
 			if !strings.HasPrefix(msg, "Path must be within one of the workspace directories: ") || !strings.Contains(msg, "outside the workspace roots ("+tw.root+")") {
@@ -166,7 +166,7 @@ func TestListDirectorySaysWhenItWasCut(t *testing.T) {
 	tw := newTestWorkspace(t, files)
 	call := build(t, tw.tool(ListDirectoryName, Options{}), map[string]any{"path": "."})
 	call.(*listDirectoryCall).maxShown = 10
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}

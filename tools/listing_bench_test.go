@@ -41,7 +41,7 @@ func benchmarkTool(b *testing.B, name string, args map[string]any) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := call.Execute(b.Context()); err != nil {
+		if _, err := call.Execute(b.Context(), CallInfo{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -79,10 +79,10 @@ func (c *readFileCall) Kind() Kind { return KindRead }
 
 func (c *readFileCall) Confirmation() *Confirmation { return nil }
 
-func (c *readFileCall) Execute(ctx context.Context) (Result, error) {
+func (c *readFileCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
 	res, err := c.read(ctx)
 	if err == nil && res.Error == "" {
-		res.Output += discoverContext(ctx, c.memory, c.path)
+		res.Output += discoverContext(ctx, c.memory, info.SessionID, c.path)
 	}
 	return res, err
 }

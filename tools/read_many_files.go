@@ -207,7 +207,7 @@ func ReadReferences(ctx context.Context, ws *workspace.Workspace, specs []string
 	return c.read(ctx)
 }
 
-func (c *readManyCall) Execute(ctx context.Context) (Result, error) {
+func (c *readManyCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
 	got, err := c.read(ctx)
 	if err != nil {
 		return Result{}, err
@@ -237,7 +237,7 @@ func (c *readManyCall) Execute(ctx context.Context) (Result, error) {
 	} else {
 		b.WriteString("No files matching the criteria were found or all were skipped.")
 	}
-	b.WriteString(discoverContext(ctx, c.memory, fileDirs(got.Files)...))
+	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, fileDirs(got.Files)...))
 	return Result{Output: b.String(), Parts: parts, Display: manyDisplay(got)}, nil
 }
 

@@ -211,7 +211,7 @@ func TestReadManyFilesSaysWhenItsSearchRanOutOfTime(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"src/a.go": "package a\n"})
 	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.go"}})
 	call.(*readManyCall).timeout = time.Nanosecond
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestReadManyFilesCountsIgnoredWithinBudget(t *testing.T) {
 	skipped := func(budget int) string {
 		call := build(t, tool, map[string]any{"include": []any{"**/*.go"}})
 		call.(*readManyCall).ignoredBudget = budget
-		res, err := call.Execute(t.Context())
+		res, err := call.Execute(t.Context(), CallInfo{})
 		if err != nil {
 			t.Fatal(err)
 		}

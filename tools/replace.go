@@ -12,15 +12,14 @@ import (
 )
 
 type replaceTool struct {
-	ws       *workspace.Workspace
-	proposer ChangeProposer
+	ws *workspace.Workspace
 	// fixer is the LLM fix, nil when it is off (noFix says why).
 	fixer *editFixer
 	noFix string
 }
 
 func newReplaceTool(opts Options) *replaceTool {
-	t := &replaceTool{ws: opts.Workspace, proposer: opts.Proposer}
+	t := &replaceTool{ws: opts.Workspace}
 	switch {
 	case opts.DisableLLMCorrection:
 		t.noFix = "it is turned off (tools.disableLLMCorrection)"
@@ -83,9 +82,9 @@ func (c *replaceCall) Title() string { return "Edit " + displayPath(c.tool.ws, c
 
 func (c *replaceCall) Kind() Kind { return KindEdit }
 
-func (c *replaceCall) Confirmation() *Confirmation { return nil }
+func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation() }
 
-func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
+func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	ws := c.tool.ws
 	isDir, err := ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
@@ -96,7 +95,7 @@ func (c *replaceCall) Execute(ctx context.Context) (Result, error) {
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}
-		return propose(ctx, ws, c.tool.proposer, change, fmt.Sprintf("Created new file: %s with provided content.", c.path))
+		return propose(ws, change, fmt.Sprintf("Created new file: %s with provided content.", c.path))
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("checking %s: %w", c.path, err)
@@ -157,7 +156,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 	if why != "" {
 		msg += " " + why
 	}
-	return propose(ctx, c.tool.ws, c.tool.proposer, change, msg)
+	return propose(c.tool.ws, change, msg)
 }
 
 // fix is the last stage: old_string was not found by any deterministic

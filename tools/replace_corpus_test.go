@@ -129,7 +129,7 @@ func TestReplaceCorpus(t *testing.T) {
 			for _, withLLM := range []bool{false, true} {
 				tw := newTestWorkspace(t, map[string]string{tc.FilePath: tc.File})
 				p := &fakeProposer{decision: Decision{Outcome: Applied}}
-				opts := Options{Proposer: p}
+				var opts Options
 				var u *fakeUtility
 				if withLLM {
 					u = &fakeUtility{answer: tc.LLM, err: fmt.Errorf("unexpected LLM call")}
@@ -138,7 +138,7 @@ func TestReplaceCorpus(t *testing.T) {
 					}
 					opts.Utility = u
 				}
-				res := run(t, tw.tool(ReplaceName, opts), tc.Args)
+				res := run(t, tw.proposing(p, ReplaceName, opts), tc.Args)
 
 				wantStage := matchStage(-1)
 				if tc.Want.Error == "" {

@@ -46,7 +46,7 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &recordingProposer{}
-	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Proposer: p, Utility: agent.NewUtility(gen, "", agent.RetryPolicy{})})...)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, "", agent.RetryPolicy{})})...)
 	replace, _ := reg.Get(tools.ReplaceName)
 	call, err := replace.Build(map[string]any{
 		"file_path": "serve.go", "old_string": "\ttimeout := 10\n", "new_string": "\ttimeout := 60\n",
@@ -55,8 +55,15 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), tools.CallInfo{})
+	if err != nil || res.Proposal == nil {
+		t.Fatalf("result = %+v, %v; want a proposal", res, err)
+	}
+	d, err := p.Propose(t.Context(), res.Proposal.Change)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = res.Proposal.Settle(d); err != nil {
 		t.Fatal(err)
 	}
 	if res.Error != "" || !strings.HasSuffix(res.Output, "old_string matched after an LLM correction of old_string and new_string. The correction: The file has 30, not 10.") {

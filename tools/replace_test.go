@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -17,13 +18,13 @@ func TestReplace(t *testing.T) {
 	files := demoFiles()
 	tw := newTestWorkspace(t, files)
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(ReplaceName, Options{Proposer: p})
+	tool := tw.proposing(p, ReplaceName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "main.go", "old_string": "\treturn \"Hello, \" + util.Title(name)", "new_string": "\treturn \"Hi, \" + util.Title(name)"})
-	if call.Title() != "Edit main.go" || call.Kind() != KindEdit || call.Confirmation() != nil {
+	if call.Title() != "Edit main.go" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation()) {
 		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
 	}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestReplace(t *testing.T) {
 func TestReplaceMany(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "x = 1\nx = 1\ny = 2\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(ReplaceName, Options{Proposer: p})
+	tool := tw.proposing(p, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3"}),
 		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt")+". They start at lines 1, 2. No edits made. "+
@@ -65,7 +66,7 @@ func TestReplaceMany(t *testing.T) {
 func TestReplaceCRLF(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"win.txt": "one\r\ntwo\r\nthree\r\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "win.txt", "old_string": "one\ntwo\n", "new_string": "1\n2\n"})
+	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "win.txt", "old_string": "one\ntwo\n", "new_string": "1\n2\n"})
 	wantOutput(t, res, "Successfully modified file: "+tw.abs("win.txt")+" (1 replacements).")
 	if c := p.only(t); c.Before != "one\r\ntwo\r\nthree\r\n" || c.After != "1\r\n2\r\nthree\r\n" {
 		t.Errorf("change = %q -> %q", c.Before, c.After)
@@ -76,7 +77,7 @@ func TestReplaceCRLF(t *testing.T) {
 func TestReplaceKeepsLFFile(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"unix.txt": "one\ntwo\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "unix.txt", "old_string": "one", "new_string": "1\r\n1.5"})
+	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "unix.txt", "old_string": "one", "new_string": "1\r\n1.5"})
 	wantOutput(t, res, "Successfully modified file: "+tw.abs("unix.txt")+" (1 replacements).")
 	if c := p.only(t); c.After != "1\n1.5\ntwo\n" {
 		t.Errorf("After = %q", c.After)
@@ -87,7 +88,7 @@ func TestReplaceSeesOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "func disk() {}\n"})
 	tw.open("a.go", "func buffer() {}\n")
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(ReplaceName, Options{Proposer: p})
+	tool := tw.proposing(p, ReplaceName, Options{})
 
 	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "func disk()", "new_string": "func x()"})
 	if res.Error == "" {
@@ -102,7 +103,7 @@ func TestReplaceSeesOverlay(t *testing.T) {
 func TestReplaceCreate(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"exists.txt": "x\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(ReplaceName, Options{Proposer: p})
+	tool := tw.proposing(p, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "exists.txt", "old_string": "", "new_string": "y\n"}),
 		"Failed to edit. Attempted to create a file that already exists.")
@@ -121,7 +122,7 @@ func TestReplaceCreate(t *testing.T) {
 
 func TestReplaceValidation(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "a\n", "dir/": ""})
-	tool := tw.tool(ReplaceName, Options{Proposer: &fakeProposer{decision: Decision{Outcome: Applied}}})
+	tool := tw.proposing(&fakeProposer{decision: Decision{Outcome: Applied}}, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "dir", "old_string": "a", "new_string": "b"}), "Path is a directory, not a file: "+tw.abs("dir"))
 	for _, tc := range []struct {
@@ -145,10 +146,10 @@ func TestReplaceValidation(t *testing.T) {
 
 // replaceWith is the replace tool over tw with the LLM fix asking u,
 // bounded by timeout.
-func replaceWith(tw *testWorkspace, p ChangeProposer, u Utility, timeout time.Duration) Tool {
-	tool := tw.tool(ReplaceName, Options{Proposer: p, Utility: u})
+func replaceWith(tw *testWorkspace, p proposer, u Utility, timeout time.Duration) Tool {
+	tool := tw.tool(ReplaceName, Options{Utility: u})
 	tool.(*replaceTool).fixer.timeout = timeout
-	return tool
+	return proposingTool{Tool: tool, p: p}
 }
 
 // The LLM fix gets Gemini CLI's prompt (instruction, the failed strings,
@@ -247,7 +248,7 @@ func TestReplaceLLMFixOff(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
 	u := &fakeUtility{answer: &llmEdit{Search: "keep = 1", Replace: "keep = 2"}}
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(ReplaceName, Options{Proposer: p, Utility: u, DisableLLMCorrection: true})
+	tool := tw.proposing(p, ReplaceName, Options{Utility: u, DisableLLMCorrection: true})
 	res := run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
 	wantContains(t, res.Error, "No LLM correction was tried: it is turned off (tools.disableLLMCorrection).")
 	if u.count() != 0 || len(p.changes) != 0 {
@@ -268,7 +269,7 @@ func TestReplaceLLMFixCancelled(t *testing.T) {
 		}
 		cancel()
 	}()
-	if _, err := call.Execute(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := call.Execute(ctx, CallInfo{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Execute = %v, want context.Canceled", err)
 	}
 }
@@ -305,7 +306,7 @@ func TestReplaceFileChangedDuringFix(t *testing.T) {
 func TestReplaceShowsNearestLines(t *testing.T) {
 	file := "package a\n\nfunc f() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\nfunc g() {}\n"
 	tw := newTestWorkspace(t, map[string]string{"a.go": file})
-	tool := tw.tool(ReplaceName, Options{Proposer: &fakeProposer{}})
+	tool := tw.proposing(&fakeProposer{}, ReplaceName, Options{})
 
 	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "\tx := 1\n\ty := 20\n\tz := 3\n", "new_string": "\ty := 5\n"})
 	wantContains(t, res.Error, "\nThe closest lines in the file (lines 2-8):\n\nfunc f() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\n")
@@ -462,7 +463,7 @@ func TestReplaceUnescapes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
 			p := &fakeProposer{decision: Decision{Outcome: Applied}}
-			res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
+			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after unescaping old_string and new_string "+
 				map[bool]string{true: tc.how, false: "(" + tc.how + ")"}[strings.HasPrefix(tc.how, "(")]+".")
 			if c := p.only(t); c.After != tc.want {
@@ -508,7 +509,7 @@ func TestReplaceReindentsEveryLine(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
 			p := &fakeProposer{decision: Decision{Outcome: Applied}}
-			res := run(t, tw.tool(ReplaceName, Options{Proposer: p}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
+			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after comparing line by line, ignoring leading and trailing whitespace"+
 				" (new_string was re-indented to the matched block: on every line, the indentation of its first line became that of the block's first line, "+
 				"deeper lines keeping their extra indentation (converted to the file's where old_string's own lines show the file indents them differently), "+

@@ -1,26 +1,31 @@
 package tools
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// propose hands change to the proposer and turns the user's decision into
-// the call's result. applied is what the model is told when the change
-// went through as proposed.
-func propose(ctx context.Context, ws *workspace.Workspace, proposer ChangeProposer, change workspace.FileChange, applied string) (Result, error) {
-	if proposer == nil {
-		return Result{}, errors.New("no change proposer is configured; file changes cannot be applied")
-	}
-	decision, err := proposer.Propose(ctx, change)
-	if err != nil {
-		return Result{}, fmt.Errorf("proposing change to %s: %w", change.Path, err)
-	}
-	name := displayPath(ws, change.Path)
+// Proposal is a file change an edit call proposes. The agent, not the
+// tool, decides whether it lands without asking; the front end presents
+// the question when it must and lands what was allowed; Settle turns what
+// became of the change into the call's result.
+type Proposal struct {
+	Change workspace.FileChange
+	// name is the file as the user's display names it, and applied what
+	// the model is told when the change went through as proposed.
+	name, applied string
+}
+
+// propose returns the result of an edit call that proposes change.
+func propose(ws *workspace.Workspace, change workspace.FileChange, applied string) (Result, error) {
+	return Result{Proposal: &Proposal{Change: change, name: displayPath(ws, change.Path), applied: applied}}, nil
+}
+
+// Settle is the call's result once decision says what became of the change.
+func (p *Proposal) Settle(decision Decision) (Result, error) {
+	change, name, applied := p.Change, p.name, p.applied
 	var r Result
 	switch decision.Outcome {
 	case Applied:

@@ -105,7 +105,7 @@ func (c *saveMemoryCall) Confirmation() *Confirmation {
 	}
 }
 
-func (c *saveMemoryCall) Execute(ctx context.Context) (Result, error) {
+func (c *saveMemoryCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if err := c.save(ctx); err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()

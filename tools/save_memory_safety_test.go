@@ -41,7 +41,7 @@ func writeMemoryFile(t *testing.T, path, text string) {
 
 func saveFact(t *testing.T, path, fact string) Result {
 	t.Helper()
-	res, err := saveMemoryCallFor(t, path, fact).Execute(context.Background())
+	res, err := saveMemoryCallFor(t, path, fact).Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestConcurrentSavesKeepEveryFact(t *testing.T) {
 	for i := range n {
 		call := saveMemoryCallFor(t, path, fmt.Sprintf("fact number %d", i))
 		wg.Go(func() {
-			res, err := call.Execute(context.Background())
+			res, err := call.Execute(context.Background(), CallInfo{})
 			if err != nil {
 				res.Error = err.Error()
 			}
@@ -140,7 +140,7 @@ func TestSaveKeepsAWriteThatGotInBetween(t *testing.T) {
 			t.Fatal(err)
 		}
 		wg.Go(func() {
-			res, err := call.Execute(context.Background())
+			res, err := call.Execute(context.Background(), CallInfo{})
 			if err != nil || res.Error != "" {
 				t.Errorf("save %d: %+v, %v", i, res, err)
 			}

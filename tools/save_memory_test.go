@@ -76,7 +76,7 @@ func TestSaveMemoryWritesTheGlobalFile(t *testing.T) {
 		t.Fatal("asking for confirmation wrote the file")
 	}
 
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil || res.Error != "" {
 		t.Fatalf("Execute = %+v, %v", res, err)
 	}
@@ -101,7 +101,7 @@ func TestSaveMemoryKeepsTheUsersTextAndMode(t *testing.T) {
 	if err := os.WriteFile(path, []byte(user), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := saveMemoryCallFor(t, path, "new fact").Execute(context.Background()); err != nil {
+	if _, err := saveMemoryCallFor(t, path, "new fact").Execute(context.Background(), CallInfo{}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -125,7 +125,7 @@ func TestSaveMemoryWritesThroughASymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	if res, err := saveMemoryCallFor(t, link, "f").Execute(context.Background()); err != nil || res.Error != "" {
+	if res, err := saveMemoryCallFor(t, link, "f").Execute(context.Background(), CallInfo{}); err != nil || res.Error != "" {
 		t.Fatalf("Execute = %+v, %v", res, err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -141,7 +141,7 @@ func TestSaveMemoryRefusesASpecialFile(t *testing.T) {
 	if err := os.Mkdir(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res, err := saveMemoryCallFor(t, path, "f").Execute(context.Background())
+	res, err := saveMemoryCallFor(t, path, "f").Execute(context.Background(), CallInfo{})
 	if err != nil || !strings.HasPrefix(res.Error, "Failed to save memory. Detail: ") || !strings.Contains(res.Error, "not a regular file") {
 		t.Errorf("Execute = %+v, %v", res, err)
 	}

@@ -104,7 +104,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 					b.Fatal(err)
 				}
 				start = time.Now()
-				res, err := call.Execute(b.Context())
+				res, err := call.Execute(b.Context(), CallInfo{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -115,7 +115,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 				var inRes Result
 				p := peakHeap(func() {
 					start = time.Now()
-					inRes, err = call.Execute(b.Context())
+					inRes, err = call.Execute(b.Context(), CallInfo{})
 					inTime += time.Since(start)
 				})
 				if err != nil {
@@ -152,7 +152,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 			var res Result
 			peak = max(peak, peakHeap(func() {
 				start = time.Now()
-				res, err = call.Execute(b.Context())
+				res, err = call.Execute(b.Context(), CallInfo{})
 				globTime += time.Since(start)
 			}))
 			if err != nil {

@@ -105,14 +105,14 @@ func (c *shellCall) Confirmation() *Confirmation {
 	}
 }
 
-func (c *shellCall) Execute(ctx context.Context) (Result, error) {
+func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	runner := c.opts.Runner
 	if runner == nil {
 		runner = LocalRunner{}
 	}
-	o, err := runner.Run(runCtx, ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput})
+	o, err := runner.Run(runCtx, ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID})
 	if err != nil {
 		return Result{}, err
 	}
@@ -189,6 +189,9 @@ type ShellCommand struct {
 	Env []string
 	// OutputLimit is how many bytes of output to keep: the last ones.
 	OutputLimit int
+	// CallID is the tool call that runs the command, for a runner that
+	// shows the command in it (ACP's terminal); "" when none.
+	CallID string
 }
 
 // ShellOutcome is how a command ended, as far as its runner knows.

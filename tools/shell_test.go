@@ -48,7 +48,7 @@ func TestShell(t *testing.T) {
 	if c := redirected.Confirmation(); !reflect.DeepEqual(c, want) {
 		t.Errorf("Confirmation = %+v", c)
 	}
-	res, err := call.Execute(t.Context())
+	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestShellCancel(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		res, err = call.Execute(ctx)
+		res, err = call.Execute(ctx, CallInfo{})
 	}()
 	// Cancel once the background child exists.
 	var child int
@@ -290,7 +290,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	// A runner that fails fails the call.
 	runner = &fakeRunner{err: errors.New("the terminal is gone")}
 	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Runner: runner}}), map[string]any{"command": "ls"})
-	if _, err := call.Execute(t.Context()); err == nil || err.Error() != "the terminal is gone" {
+	if _, err := call.Execute(t.Context(), CallInfo{}); err == nil || err.Error() != "the terminal is gone" {
 		t.Errorf("Execute error %v", err)
 	}
 }

@@ -39,24 +39,43 @@ type Call interface {
 	// Title is one human line saying what this call will do.
 	Title() string
 	Kind() Kind
-	// Confirmation is what the user must approve before Execute, or nil when
-	// the call needs no approval. Edits return nil: their confirmation is the
-	// ChangeProposer's.
+	// Confirmation is what the agent's approval service decides on before
+	// the call runs, or nil when the call needs no approval. Edits return
+	// EditConfirmation: their question is asked with the change they
+	// propose (Result.Proposal).
 	Confirmation() *Confirmation
-	// Execute runs the call. A returned error is a failure of the call,
-	// reported to the model as an error result; ctx cancels it.
-	Execute(ctx context.Context) (Result, error)
+	// Execute runs the call that info identifies. A returned error is a
+	// failure of the call, reported to the model as an error result; ctx
+	// cancels it. An edit's Execute changes nothing: it returns the change
+	// in Result.Proposal.
+	Execute(ctx context.Context, info CallInfo) (Result, error)
 }
 
-// Confirmation describes a non-edit approval request.
+// Confirmation describes what a call needs approved. The agent's approval
+// service decides from it whether the call runs without asking (the
+// approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
+// decide that themselves.
 type Confirmation struct {
-	Kind    string // "execute"
+	Kind    string // e.g. "execute", "edit"
 	Title   string // e.g. "Allow shell command?", and why it always asks
 	Details string // the command, shown verbatim
 	// AllowKeys are what "always allow" remembers: for shell, the name of
 	// every command the line runs. The call runs without asking once the
 	// user allowed every key; without keys it asks every time.
 	AllowKeys []string
+	// Trusted says the user's settings trust where the call goes (an MCP
+	// server's "trust": true): it runs without asking.
+	Trusted bool
+	// AskWithChange says the user is asked, if at all, when the change
+	// the call proposes lands, with the change (Result.Proposal): the
+	// call runs first, changing nothing.
+	AskWithChange bool
+}
+
+// EditConfirmation is what every proposed file change needs approved:
+// edits are allowed as one kind (EditKey).
+func EditConfirmation() *Confirmation {
+	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true}
 }
 
 // Status is how a call ended, for the user's display.
@@ -81,53 +100,24 @@ type Result struct {
 	Status Status
 	// Display is Markdown for the user.
 	Display string
+	// Proposal, when set, is an edit's change, not landed yet: the call's
+	// result is what Proposal.Settle makes of what became of it. Every
+	// other field is then unset.
+	Proposal *Proposal
 }
 
-// CallInfo identifies the call being executed, for front ends that ask the
-// user. The agent attaches it to the context passed to Execute.
+// CallInfo identifies the call being executed: the session it belongs
+// to, which finds the context files it has not seen yet, and the model's
+// id of the call, by which a front end shows the call's progress (ACP's
+// terminal).
 type CallInfo struct {
 	SessionID string
 	CallID    string
-	// Permissions is the session's approval service; nil allows nothing.
-	Permissions Permissions
-}
-
-// Allowed reports whether the session allows every one of keys without
-// asking.
-func (c CallInfo) Allowed(keys ...string) bool {
-	return c.Permissions != nil && c.Permissions.Allowed(keys...)
 }
 
 // EditKey is the permission key of file changes: allowed by auto_edit and
 // yolo, or by the user's "always allow" on an edit.
 const EditKey = "edit"
-
-// Permissions is a session's approval service, the one place that knows
-// what runs without asking: the approval mode, the settings' allowed
-// tools, and what the user allowed for the rest of the session. Whoever
-// asks the user (the agent for confirmations, a front end's proposer for
-// edits) records an "always allow" here.
-type Permissions interface {
-	// Allowed reports whether every one of keys runs without asking; no
-	// keys is never allowed, except in yolo mode.
-	Allowed(keys ...string) bool
-	// AllowAlways records that the user allowed keys for the rest of the
-	// session.
-	AllowAlways(keys ...string)
-}
-
-type callInfoKey struct{}
-
-// WithCallInfo returns ctx carrying info.
-func WithCallInfo(ctx context.Context, info CallInfo) context.Context {
-	return context.WithValue(ctx, callInfoKey{}, info)
-}
-
-// CallInfoFrom returns the CallInfo in ctx, if any.
-func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
-	info, ok := ctx.Value(callInfoKey{}).(CallInfo)
-	return info, ok
-}
 
 // Outcome is what became of a proposed change.
 type Outcome string
@@ -153,7 +143,7 @@ type Decision struct {
 	Reason string
 }
 
-// LandOnDisk writes an allowed change to disk, for the proposers with no
+// LandOnDisk writes an allowed change to disk, for the front ends with no
 // editor to land it in: applied, or stale when disk no longer holds what
 // the change was made from (workspace.WriteFile's check), with why.
 func LandOnDisk(ctx context.Context, change workspace.FileChange) (Decision, error) {
@@ -164,11 +154,6 @@ func LandOnDisk(ctx context.Context, change workspace.FileChange) (Decision, err
 		return Decision{}, err
 	}
 	return Decision{Outcome: Applied, Content: change.After}, nil
-}
-
-// ChangeProposer confirms and applies file changes. Each front end has one.
-type ChangeProposer interface {
-	Propose(ctx context.Context, change workspace.FileChange) (Decision, error)
 }
 
 // ApprovalMode says what runs without asking.

@@ -46,7 +46,7 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 	if err := os.Chmod(existing, 0o640); err != nil {
 		return err
 	}
-	write := &writeFileTool{ws: ws, proposer: diskProposer{}}
+	write := proposingTool{Tool: &writeFileTool{ws: ws}, p: diskProposer{}}
 	memory := &saveMemoryTool{path: filepath.Join(dir, ".gemini", MemoryFileName)}
 	for _, c := range []struct {
 		tool Tool
@@ -60,7 +60,7 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 		if err != nil {
 			return err
 		}
-		res, err := call.Execute(ctx)
+		res, err := call.Execute(ctx, CallInfo{})
 		if err == nil && res.Error != "" {
 			err = errors.New(res.Error)
 		}

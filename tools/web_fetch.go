@@ -180,7 +180,7 @@ type fetched struct {
 	err  error
 }
 
-func (c *webFetchCall) Execute(ctx context.Context) (Result, error) {
+func (c *webFetchCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if c.utility == nil {
 		return failure("web_fetch needs a model to process the fetched content, and none is configured."), nil
 	}

@@ -44,7 +44,7 @@ func runWebFetch(t *testing.T, tool *webFetchTool, prompt string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}

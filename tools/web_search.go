@@ -47,7 +47,7 @@ func (c *webSearchCall) Kind() Kind { return KindSearch }
 // user already talks to, as Gemini CLI's does.
 func (c *webSearchCall) Confirmation() *Confirmation { return nil }
 
-func (c *webSearchCall) Execute(ctx context.Context) (Result, error) {
+func (c *webSearchCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if c.utility == nil {
 		return failure("google_web_search needs a model to search with, and none is configured."), nil
 	}

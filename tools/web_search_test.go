@@ -16,7 +16,7 @@ func runWebSearch(t *testing.T, u Utility, query string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}

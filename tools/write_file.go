@@ -11,8 +11,7 @@ import (
 )
 
 type writeFileTool struct {
-	ws       *workspace.Workspace
-	proposer ChangeProposer
+	ws *workspace.Workspace
 }
 
 func (t *writeFileTool) Name() string { return WriteFileName }
@@ -37,23 +36,22 @@ func (t *writeFileTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &writeFileCall{ws: t.ws, proposer: t.proposer, path: abs, content: p.Content}, nil
+	return &writeFileCall{ws: t.ws, path: abs, content: p.Content}, nil
 }
 
 type writeFileCall struct {
-	ws       *workspace.Workspace
-	proposer ChangeProposer
-	path     string
-	content  string
+	ws      *workspace.Workspace
+	path    string
+	content string
 }
 
 func (c *writeFileCall) Title() string { return "WriteFile " + displayPath(c.ws, c.path) }
 
 func (c *writeFileCall) Kind() Kind { return KindEdit }
 
-func (c *writeFileCall) Confirmation() *Confirmation { return nil }
+func (c *writeFileCall) Confirmation() *Confirmation { return EditConfirmation() }
 
-func (c *writeFileCall) Execute(ctx context.Context) (Result, error) {
+func (c *writeFileCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.path)
 	if err != nil && !errors.Is(err, workspace.ErrNotExist) {
 		return Result{}, fmt.Errorf("checking %s: %w", c.path, err)
@@ -72,5 +70,5 @@ func (c *writeFileCall) Execute(ctx context.Context) (Result, error) {
 	if change.Exists {
 		applied = "Successfully overwrote file: " + c.path
 	}
-	return propose(ctx, c.ws, c.proposer, change, applied)
+	return propose(c.ws, change, applied)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -11,13 +12,13 @@ import (
 func TestWriteFileCreates(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(WriteFileName, Options{Proposer: p})
+	tool := tw.proposing(p, WriteFileName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "notes/CHANGES.md", "content": "# Changes\n\n- greet now says Hi.\n"})
-	if call.Title() != "WriteFile notes/CHANGES.md" || call.Kind() != KindEdit || call.Confirmation() != nil {
+	if call.Title() != "WriteFile notes/CHANGES.md" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation()) {
 		t.Errorf("Title %q Kind %q Confirmation %v", call.Title(), call.Kind(), call.Confirmation())
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestWriteFileCreates(t *testing.T) {
 func TestWriteFileOverwritesKeepingLineEndings(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "old\r\ntext\r\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	res := run(t, tw.tool(WriteFileName, Options{Proposer: p}), map[string]any{"file_path": tw.abs("a.txt"), "content": "new\ntext\n"})
+	res := run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": tw.abs("a.txt"), "content": "new\ntext\n"})
 	wantOutput(t, res, "Successfully overwrote file: "+tw.abs("a.txt"))
 	if c := p.only(t); !c.Exists || c.Before != "old\r\ntext\r\n" || c.After != "new\r\ntext\r\n" {
 		t.Errorf("change = %+v", c)
@@ -49,7 +50,7 @@ func TestWriteFileProposesAgainstOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "disk\n"})
 	tw.open("a.txt", "buffer\n")
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	run(t, tw.tool(WriteFileName, Options{Proposer: p}), map[string]any{"file_path": "a.txt", "content": "model\n"})
+	run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "model\n"})
 	if c := p.only(t); !c.Open || c.Before != "buffer\n" || c.After != "model\n" || c.Version != 1 {
 		t.Errorf("change = %+v", c)
 	}
@@ -58,7 +59,7 @@ func TestWriteFileProposesAgainstOverlay(t *testing.T) {
 func TestWriteFileUnchangedContentProposesNothing(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "same\n"})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	res := run(t, tw.tool(WriteFileName, Options{Proposer: p}), map[string]any{"file_path": "a.txt", "content": "same\n"})
+	res := run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "same\n"})
 	wantOutput(t, res, "The file "+tw.abs("a.txt")+" already has exactly this content; nothing was changed.")
 	if len(p.changes) != 0 {
 		t.Errorf("proposed %d changes", len(p.changes))
@@ -109,7 +110,7 @@ func TestEditDecisions(t *testing.T) {
 			t.Run(tc.name+"/"+toolName, func(t *testing.T) {
 				tw := newTestWorkspace(t, map[string]string{"a.txt": "hello\nworld\n"})
 				p := &fakeProposer{decision: tc.decision}
-				tool := tw.tool(toolName, Options{Proposer: p})
+				tool := tw.proposing(p, toolName, Options{})
 				args := map[string]any{"file_path": "a.txt", "content": "hello\nthere\n"}
 				if toolName == ReplaceName {
 					args = map[string]any{"file_path": "a.txt", "old_string": "world", "new_string": "there"}
@@ -138,16 +139,22 @@ func TestEditProposerFailures(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
 
-	call := build(t, tw.tool(WriteFileName, Options{Proposer: &fakeProposer{err: errors.New("client gone")}}), map[string]any{"file_path": "a.txt", "content": "b\n"})
-	if _, err := call.Execute(ctx); err == nil || err.Error() != "proposing change to "+tw.abs("a.txt")+": client gone" {
+	call := build(t, tw.proposing(&fakeProposer{err: errors.New("client gone")}, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "b\n"})
+	if _, err := call.Execute(ctx, CallInfo{}); err == nil || err.Error() != "proposing change to "+tw.abs("a.txt")+": client gone" {
 		t.Errorf("proposer error: %v", err)
 	}
+	// Without anyone to land it, the call only proposes: the tool never
+	// writes, and its proposal decides nothing.
 	call = build(t, tw.tool(WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "b\n"})
-	if _, err := call.Execute(ctx); err == nil || !strings.Contains(err.Error(), "no change proposer") {
-		t.Errorf("nil proposer: %v", err)
+	res, err := call.Execute(ctx, CallInfo{})
+	if err != nil || res.Proposal == nil || res.Proposal.Change.After != "b\n" || res.Output != "" || res.Error != "" {
+		t.Errorf("unlanded edit = %+v, %v; want only its proposal", res, err)
 	}
-	call = build(t, tw.tool(WriteFileName, Options{Proposer: &fakeProposer{decision: Decision{Outcome: "shrug"}}}), map[string]any{"file_path": "a.txt", "content": "b\n"})
-	if _, err := call.Execute(ctx); err == nil || !strings.Contains(err.Error(), `unknown outcome "shrug"`) {
+	if got := tw.read("a.txt"); got != "a\n" {
+		t.Errorf("the tool wrote %q itself", got)
+	}
+	call = build(t, tw.proposing(&fakeProposer{decision: Decision{Outcome: "shrug"}}, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "b\n"})
+	if _, err := call.Execute(ctx, CallInfo{}); err == nil || !strings.Contains(err.Error(), `unknown outcome "shrug"`) {
 		t.Errorf("unknown outcome: %v", err)
 	}
 }
@@ -155,7 +162,7 @@ func TestEditProposerFailures(t *testing.T) {
 func TestWriteFileErrors(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"dir/": ""})
 	p := &fakeProposer{decision: Decision{Outcome: Applied}}
-	tool := tw.tool(WriteFileName, Options{Proposer: p})
+	tool := tw.proposing(p, WriteFileName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "dir", "content": "x"}), "Path is a directory, not a file: "+tw.abs("dir"))
 	for _, tc := range []struct {

@@ -115,7 +115,7 @@ func (writeTodosCall) Kind() Kind { return KindThink }
 
 func (writeTodosCall) Confirmation() *Confirmation { return nil }
 
-func (c writeTodosCall) Execute(context.Context) (Result, error) {
+func (c writeTodosCall) Execute(context.Context, CallInfo) (Result, error) {
 	if len(c.todos) == 0 {
 		return Result{Output: "Successfully cleared the todo list.", Display: "Cleared the todo list."}, nil
 	}

@@ -15,7 +15,7 @@ func TestWriteTodos(t *testing.T) {
 	if call.Title() != "Set 3 todo(s)" || call.Kind() != KindThink || call.Confirmation() != nil {
 		t.Errorf("title %q kind %q", call.Title(), call.Kind())
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestWriteTodos(t *testing.T) {
 		t.Errorf("display %q", res.Display)
 	}
 	empty, _ := writeTodosTool{}.Build(map[string]any{"todos": []any{}})
-	if res, _ := empty.Execute(context.Background()); res.Output != "Successfully cleared the todo list." || empty.Title() != "Cleared todo list" {
+	if res, _ := empty.Execute(context.Background(), CallInfo{}); res.Output != "Successfully cleared the todo list." || empty.Title() != "Cleared todo list" {
 		t.Errorf("empty list: %q %q", res.Output, empty.Title())
 	}
 	for _, c := range []struct {

@@ -87,7 +87,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Version:      version,
 		Logger:       log,
 		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
-		Proposer:     diskProposer{},
+		Lander:       diskLander{},
 		Confirmer:    nobodyToAsk{},
 		Model:        f.model,
 		ApprovalMode: mode,
@@ -142,19 +142,19 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-// diskProposer applies changes straight to disk when the session's
-// approvals allow edits; there is nobody to ask otherwise.
-type diskProposer struct{}
+// diskLander lands allowed changes straight on disk; there is nobody to
+// ask about the others.
+type diskLander struct{}
 
-func (p diskProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
-	info, _ := tools.CallInfoFrom(ctx)
-	if !info.Allowed(tools.EditKey) {
-		return tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless without --approval-mode auto_edit or yolo; rerun with --approval-mode auto_edit to allow edits"}, nil
+func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	if req.Ask {
+		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless without --approval-mode auto_edit or yolo; rerun with --approval-mode auto_edit to allow edits"}}, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return tools.Decision{}, err
+		return agent.Landing{}, err
 	}
-	return tools.LandOnDisk(ctx, change)
+	d, err := tools.LandOnDisk(ctx, req.Change)
+	return agent.Landing{Decision: d}, err
 }
 
 // nobodyToAsk refuses calls that need approval, saying how to allow them.

@@ -94,7 +94,7 @@ func TestCallRunsTheCallCommandInTheRoot(t *testing.T) {
 		conf.Details != cfg.CallCommand+" echo\n"+`{"count":2,"text":"hi \"there\""}` {
 		t.Errorf("Confirmation = %+v", conf)
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), tools.CallInfo{})
 	if err != nil || res.Error != "" {
 		t.Fatalf("Execute = %+v, %v", res, err)
 	}
@@ -137,7 +137,7 @@ func TestCallFailureReportsEverything(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := call.Execute(context.Background())
+		res, err := call.Execute(context.Background(), tools.CallInfo{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestCallCommandThatDoesNotExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), tools.CallInfo{})
 	if err != nil || !strings.Contains(res.Error, "Error: fork/exec "+cfg.CallCommand+": no such file or directory\nExit Code: (none)") {
 		t.Errorf("Execute = %+v, %v", res, err)
 	}
@@ -220,7 +220,7 @@ func TestCancelKillsTheCallsChildren(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { _, err := call.Execute(ctx); done <- err }()
+	go func() { _, err := call.Execute(ctx, tools.CallInfo{}); done <- err }()
 	pidFile := filepath.Join(cfg.Dir, "hang.pid")
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if data, _ := os.ReadFile(pidFile); len(data) > 0 {
@@ -246,7 +246,7 @@ func TestCallTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := call.Execute(context.Background())
+	res, err := call.Execute(context.Background(), tools.CallInfo{})
 	if err != nil || !strings.Contains(res.Error, "Error: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL") {
 		t.Errorf("Execute = %+v, %v", res, err)
 	}

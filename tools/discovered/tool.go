@@ -108,7 +108,7 @@ func (c *call) commandLine() string { return c.cfg.CallCommand + " " + c.origina
 // Execute runs callCommand NAME in the workspace root with the arguments on
 // stdin. Its stdout is the result; any error, non-zero exit, signal or
 // stderr output is a failure reported as Gemini CLI reports it.
-func (c *call) Execute(ctx context.Context) (tools.Result, error) {
+func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 	defer cancel()
 	stdout := &limitedBuffer{max: maxCallOutput}

@@ -83,7 +83,7 @@ func run(t *testing.T, tool tools.Tool, args map[string]any) tools.Result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := call.Execute(ctx)
+	res, err := call.Execute(ctx, tools.CallInfo{})
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
@@ -138,12 +138,14 @@ func TestConfirmationUnlessTrusted(t *testing.T) {
 		t.Fatal("an untrusted server's tool needs no confirmation")
 	}
 	if c.Kind != "mcp" || !strings.Contains(c.Title, `"echo"`) || !strings.Contains(c.Title, `"alpha"`) ||
-		!strings.Contains(c.Details, `"message": "hi"`) || !slices.Equal(c.AllowKeys, []string{"mcp:alpha:echo"}) {
+		!strings.Contains(c.Details, `"message": "hi"`) || !slices.Equal(c.AllowKeys, []string{"mcp:alpha:echo"}) || c.Trusted {
 		t.Errorf("confirmation = %+v", c)
 	}
+	// The agent's approval service, not the tool, lets a trusted server's
+	// calls run without asking: the tool says the settings trust it.
 	trusted, _ := find(t, m, "add").Build(map[string]any{"a": 1, "b": 2})
-	if c := trusted.Confirmation(); c != nil {
-		t.Errorf("a trusted server's tool asks: %+v", c)
+	if c := trusted.Confirmation(); c == nil || !c.Trusted || !slices.Equal(c.AllowKeys, []string{"mcp:beta:add"}) {
+		t.Errorf("a trusted server's confirmation = %+v", c)
 	}
 }
 
@@ -215,7 +217,7 @@ func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
 	call, _ := crash.Build(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if _, err := call.Execute(ctx); err == nil {
+	if _, err := call.Execute(ctx, tools.CallInfo{}); err == nil {
 		t.Error("a call whose server died succeeded")
 	}
 	// Withdrawn by the time the call failed: the model's next request
@@ -223,7 +225,7 @@ func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
 	if got := names(m); !slices.Equal(got, []string{"echo"}) {
 		t.Errorf("tools after the crash = %v, want only beta's", got)
 	}
-	if _, err := call.Execute(ctx); err == nil || !strings.Contains(err.Error(), `MCP server "alpha" is no longer running`) {
+	if _, err := call.Execute(ctx, tools.CallInfo{}); err == nil || !strings.Contains(err.Error(), `MCP server "alpha" is no longer running`) {
 		t.Errorf("a call to a dead server: %v", err)
 	}
 	if res := run(t, find(t, m, "echo"), map[string]any{"message": "still here"}); res.Output != "Echo: still here" {

@@ -94,23 +94,22 @@ func (c *call) Title() string {
 // Kind is execute: a server's tool can do anything.
 func (c *call) Kind() tools.Kind { return tools.KindExecute }
 
-// Confirmation asks before every call of an untrusted server. "Always
-// allow" covers this tool of this server for the session.
+// Confirmation asks before every call of a server the settings do not
+// trust (the agent's approval service decides); "always allow" covers
+// this tool of this server for the session.
 func (c *call) Confirmation() *tools.Confirmation {
 	s := c.tool.server
-	if s.cfg.Trust {
-		return nil
-	}
 	details, _ := json.MarshalIndent(c.args, "", "  ")
 	return &tools.Confirmation{
 		Kind:      ConfirmationKind,
 		Title:     fmt.Sprintf("Allow MCP tool %q from server %q?", c.tool.remote.Name, s.alias),
 		Details:   string(details),
 		AllowKeys: []string{"mcp:" + s.alias + ":" + c.tool.remote.Name},
+		Trusted:   s.cfg.Trust,
 	}
 }
 
-func (c *call) Execute(ctx context.Context) (tools.Result, error) {
+func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
 	s := c.tool.server
 	if s.isDead() {
 		return tools.Result{}, fmt.Errorf("MCP server %q is no longer running", s.alias)

@@ -57,7 +57,7 @@ func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := call.Execute(t.Context())
+		res, err := call.Execute(t.Context(), tools.CallInfo{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := call.Execute(t.Context()); err != nil {
+	if _, err := call.Execute(t.Context(), tools.CallInfo{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(home, ".gemini", tools.MemoryFileName))
