@@ -122,6 +122,8 @@ cp -a "$base" "$c"
 # The network as the host sees it: its resolver, and the certificate
 # authorities it added (a TLS-inspecting proxy's, say).
 cp /etc/resolv.conf "$c/etc/resolv.conf"
+# debootstrap writes no /etc/hosts; the Debian installer writes this one.
+[ -e "$c/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$c/etc/hosts"
 if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$c/usr/local/share/ca-certificates/"
   chroot "$c" update-ca-certificates >/dev/null 2>&1 || die "update-ca-certificates failed in the chroot"

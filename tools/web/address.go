@@ -109,6 +109,11 @@ func checkHost(ctx context.Context, r Resolver, host string) ([]netip.Addr, erro
 	var addrs []netip.Addr
 	if addr, err := netip.ParseAddr(bare); err == nil {
 		addrs = []netip.Addr{addr}
+	} else if isLocalhostName(bare) {
+		// RFC 6761: localhost names are loopback whatever a resolver
+		// says, and are refused even where none knows them (a machine
+		// without /etc/hosts).
+		addrs = []netip.Addr{netip.IPv6Loopback()}
 	} else {
 		found, err := r.LookupNetIP(ctx, "ip", bare)
 		if err != nil {
@@ -125,6 +130,12 @@ func checkHost(ctx context.Context, r Resolver, host string) ([]netip.Addr, erro
 		}
 	}
 	return addrs, nil
+}
+
+// isLocalhostName reports whether host is "localhost" or a name under it.
+func isLocalhostName(host string) bool {
+	host = strings.ToLower(host)
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // Dialer opens a connection to a host:port; (*net.Dialer).DialContext is one.

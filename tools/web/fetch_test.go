@@ -160,6 +160,9 @@ func TestFetchRefusesForbiddenAddresses(t *testing.T) {
 		{"http://100.64.0.1/", "shared (CGNAT)"},
 		{"http://intranet.test/", "private"},
 		{"http://localhost/", "loopback"},
+		// Names the resolver does not know: loopback by RFC 6761.
+		{"http://LocalHost./", "loopback"},
+		{"http://app.localhost/", "loopback"},
 		{"http://mixed.test/", "private"},
 		{"http://public.test/to-loopback", "loopback"},
 		{"http://public.test/to-intranet", "private"},
