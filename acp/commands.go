@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -49,30 +50,37 @@ var builtins = []builtin{
 type commandTable struct {
 	list    []commands.Command // for the client, in the order shown
 	builtin map[string]builtin
-	custom  map[string]commands.Custom
-	errs    []error // custom command files skipped
+	user    commands.UserCommands
 }
 
-// commandTable reads the custom commands again and lays them beside the
-// built-ins; a custom command replaces a built-in of its name, as a later
-// command of a name does in Gemini CLI.
+// commandTable reads the user's commands again (the custom commands on
+// disk, the running MCP servers' prompts) and lays them after the
+// built-ins; one of the user's replaces a built-in of its name, as a
+// later command of a name does in Gemini CLI.
 func (sess *session) commandTable(ctx context.Context) commandTable {
-	t := commandTable{builtin: map[string]builtin{}, custom: map[string]commands.Custom{}}
 	custom, errs := sess.built.CustomCommands(ctx)
-	t.errs = errs
-	for _, c := range custom {
-		t.custom[c.Name] = c
-	}
+	t := commandTable{builtin: map[string]builtin{}, user: commands.ReadUserCommands(ctx, custom, errs, sess.built.Tools)}
 	for _, b := range builtins {
-		if _, replaced := t.custom[b.Name]; !replaced {
+		if !t.user.Has(b.Name) {
 			t.builtin[b.Name] = b
 			t.list = append(t.list, b.Command)
 		}
 	}
-	for _, c := range custom {
-		t.list = append(t.list, c.Command())
-	}
+	t.list = append(t.list, t.user.List...)
 	return t
+}
+
+// available is the table as ACP lists it.
+func (t commandTable) available() []sdk.AvailableCommand {
+	var list []sdk.AvailableCommand
+	for _, c := range t.list {
+		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.Hint}}
+		}
+		list = append(list, ac)
+	}
+	return list
 }
 
 // announceDelay is how long announce waits before telling a new session's
@@ -83,20 +91,13 @@ const announceDelay = 50 * time.Millisecond
 
 // announce tells the client the session's commands, right after the
 // answer that made the session known (session/new, session/load), and
-// which custom command files were skipped, and why.
+// which custom command files were skipped, and why; and again once the
+// MCP servers have started, if their prompts changed the list.
 func (sess *session) announce() {
 	s := sess.srv
 	t := sess.commandTable(s.life)
-	var list []sdk.AvailableCommand
-	for _, c := range t.list {
-		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
-		if c.Hint != "" {
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.Hint}}
-		}
-		list = append(list, ac)
-	}
 	var skipped strings.Builder
-	for _, err := range t.errs {
+	for _, err := range t.user.Errs {
 		sess.log.Warn("custom command skipped", zap.Error(err))
 		fmt.Fprintf(&skipped, "- %v\n", err)
 	}
@@ -109,9 +110,19 @@ func (sess *session) announce() {
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
 			return // closed, or loaded again, meanwhile
 		}
-		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
+		first := t.available()
+		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: first}})
 		if skipped.Len() > 0 {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Some custom commands could not be loaded:\n"+skipped.String()))
+		}
+		if len(sess.built.Tools.MCPServers()) == 0 || sess.built.Tools.WaitForServers(s.life) != nil {
+			return
+		}
+		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
+			return
+		}
+		if now := sess.commandTable(s.life).available(); !reflect.DeepEqual(now, first) {
+			sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: now}})
 		}
 	}()
 }
@@ -124,15 +135,15 @@ func (sess *session) runCommand(ctx context.Context, in agent.Input) (done bool,
 		return false, sdk.PromptResponse{}, nil
 	}
 	t := sess.commandTable(ctx)
-	c, custom := t.custom[inv.Name]
+	user := t.user.Has(inv.Name)
 	b, builtin := t.builtin[inv.Name]
-	if !custom && !builtin {
+	if !user && !builtin {
 		return false, sdk.PromptResponse{}, nil
 	}
 	sess.tail = ""
 	sess.log.Info("slash command", zap.String("command", inv.Name))
-	if custom {
-		res, err = sess.customCommand(ctx, c, inv, in)
+	if user {
+		res, err = sess.userCommand(ctx, t.user, inv, in)
 	} else {
 		res, err = b.run(sess, ctx, inv.Args)
 	}
@@ -142,20 +153,29 @@ func (sess *session) runCommand(ctx context.Context, in agent.Input) (done bool,
 	return true, res, err
 }
 
-// customCommand sends the model the prompt c expands to, once the user
-// has allowed each !{…} command it runs; the prompt's attachments follow.
-func (sess *session) customCommand(ctx context.Context, c commands.Custom, inv commands.Invocation, in agent.Input) (sdk.PromptResponse, error) {
-	exp, err := c.Expand(ctx, inv, sess.commandShell(inv.Name), commands.WorkspaceFiles{WS: sess.ws})
+// userCommand sends the model the prompt one of the user's commands
+// expands to (a custom command's, once the user has allowed each !{…}
+// command it runs; an MCP prompt's); the prompt's attachments follow.
+func (sess *session) userCommand(ctx context.Context, u commands.UserCommands, inv commands.Invocation, in agent.Input) (sdk.PromptResponse, error) {
+	exp, err := u.Expand(ctx, inv, sess.commandShell(inv.Name), commands.WorkspaceFiles{WS: sess.ws})
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	if err != nil {
-		return sess.done(ctx, fmt.Sprintf("The custom command /%s (%s) was not run: %v.", inv.Name, c.File, strings.TrimPrefix(err.Error(), "/"+inv.Name+" was not run: ")))
+		return sess.done(ctx, fmt.Sprintf("%s was not run: %v.", upperFirst(u.Source(inv.Name)), err))
 	}
 	for _, note := range exp.Notes {
 		sess.say(ctx, note)
 	}
 	return sess.runTurn(ctx, agent.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor})
+}
+
+// upperFirst starts s with a capital.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // commandShell confirms a custom command's !{…} commands as the model's

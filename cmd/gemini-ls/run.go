@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -177,26 +176,26 @@ func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.C
 	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
 }
 
-// commandInput is what the prompt sends the model: when it names a custom
-// command ("/name args"), the command's expanded prompt, its !{…} shell
-// commands allowed as run_shell_command's are (headless cannot ask, so
-// only in yolo mode); else the prompt as typed, as Gemini CLI sends a
-// prompt that names no command. Skipped command files and @{…} that
-// read nothing are told on stderr.
+// commandInput is what the prompt sends the model: when it names one of
+// the user's commands ("/name args"), what the command expands to (a
+// custom command's prompt, its !{…} shell commands allowed as
+// run_shell_command's are, so, as headless cannot ask, only in yolo
+// mode; an MCP server's prompt); else the prompt as typed, as Gemini CLI
+// sends a prompt that names no command. Skipped command files and @{…}
+// that read nothing are told on stderr.
 func commandInput(ctx context.Context, built *agentsetup.Built, ws *workspace.Workspace, prompt string, stderr io.Writer) (agent.Input, error) {
 	inv, ok := usercommands.Parse(prompt)
 	if !ok || inv.Name == "" {
 		return agent.Input{Text: prompt}, nil
 	}
 	custom, errs := built.CustomCommands(ctx)
-	for _, err := range errs {
+	user := usercommands.ReadUserCommands(ctx, custom, errs, built.Tools)
+	for _, err := range user.Errs {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 	}
-	i := slices.IndexFunc(custom, func(c usercommands.Custom) bool { return c.Name == inv.Name })
-	if i < 0 {
+	if !user.Has(inv.Name) {
 		return agent.Input{Text: prompt}, nil
 	}
-	c := custom[i]
 	_, enabled := built.Tools.Registry.Get(tools.ShellName)
 	shell := usercommands.ToolShell{
 		Enabled: enabled,
@@ -206,12 +205,12 @@ func commandInput(ctx context.Context, built *agentsetup.Built, ws *workspace.Wo
 		},
 		Dir: ws.Roots()[0],
 	}
-	exp, err := c.Expand(ctx, inv, shell, usercommands.WorkspaceFiles{WS: ws})
+	exp, err := user.Expand(ctx, inv, shell, usercommands.WorkspaceFiles{WS: ws})
 	if err != nil {
-		return agent.Input{}, fmt.Errorf("the custom command /%s (%s): %w", c.Name, c.File, err)
+		return agent.Input{}, fmt.Errorf("%s was not run: %w", user.Source(inv.Name), err)
 	}
 	for _, note := range exp.Notes {
-		fmt.Fprintf(stderr, "gemini-ls: /%s: %s\n", c.Name, note)
+		fmt.Fprintf(stderr, "gemini-ls: /%s: %s\n", inv.Name, note)
 	}
 	return agent.Input{Command: inv.Raw, Parts: exp.Parts}, nil
 }

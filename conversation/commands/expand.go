@@ -223,7 +223,7 @@ func (c Custom) injectShell(ctx context.Context, segs []segment, args string, sh
 			return nil, fmt.Errorf("%s cannot run its shell commands here: %s", c.Name, strings.Join(toConfirm, "; "))
 		}
 		if err := sh.Confirm(ctx, toConfirm); err != nil {
-			return nil, fmt.Errorf("/%s was not run: %w", c.Name, err)
+			return nil, fmt.Errorf("its shell commands were not allowed: %w", err)
 		}
 	}
 	out := make([]segment, len(segs))

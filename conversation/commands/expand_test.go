@@ -104,7 +104,7 @@ func TestExpand(t *testing.T) {
 		{name: "escaped args inside", prompt: "Command: !{grep {{args}} file.txt}", typed: "/c user input", want: "Command: out(grep 'user input' file.txt)", ran: []string{"grep 'user input' file.txt"}},
 		{name: "both", prompt: `User "({{args}})" requested search: !{search {{args}}}`, typed: "/c user input", want: `User "(user input)" requested search: out(search 'user input')`, ran: []string{"search 'user input'"}},
 		{name: "injection attempt quoted", prompt: "!{echo {{args}}}", typed: "/c a; reboot", want: "out(echo 'a; reboot')", ran: []string{"echo 'a; reboot'"}},
-		{name: "declined runs nothing", prompt: "!{git log} then !{rm -rf /}", typed: "/c", shell: fakeShell{decline: "rm -rf /"}, wantErr: `/c was not run: "rm -rf /": declined`},
+		{name: "declined runs nothing", prompt: "!{git log} then !{rm -rf /}", typed: "/c", shell: fakeShell{decline: "rm -rf /"}, wantErr: `its shell commands were not allowed: "rm -rf /": declined`},
 		{name: "unclosed", prompt: "Failing !{command", typed: "/test-command", wantErr: "invalid syntax in command 'test-command': unclosed injection starting at index 8"},
 		{name: "no shell to ask", prompt: "!{ls}", typed: "/c", wantErr: "cannot run its shell commands here: ls"},
 	}
