@@ -140,3 +140,39 @@ func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
 		}
 	}
 }
+
+// An MCP server's prompt is a command in ACP (listed with its arguments
+// once the server is up) and headless; its arguments are parsed as Gemini
+// CLI parses them, and the model is sent the text the server made.
+func TestMCPPromptAsCommand(t *testing.T) {
+	files := map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": mcpServerBinary(t)}})}
+	want := "Greet Ada Lovelace in a warm way."
+
+	h := startACP(t, acpSetup{files: files, env: trustTheWorkspace()}, geminitest.TextTurn("Hello."))
+	var listed *sdk.AvailableCommand
+	h.client.Wait(h.ctx, "the MCP prompts among the available commands", func(c *acptest.Client) bool {
+		for _, u := range c.Updates() {
+			if a := u.Update.AvailableCommandsUpdate; a != nil {
+				for i, c := range a.AvailableCommands {
+					if c.Name == "greet" {
+						listed = &a.AvailableCommands[i]
+					}
+				}
+			}
+		}
+		return listed != nil
+	})
+	if listed.Description != "Greets someone." || listed.Input == nil || listed.Input.Unstructured.Hint != `--name="…" [--style="…"]` {
+		t.Errorf("/greet listed as %+v", listed)
+	}
+	h.mustPrompt(`/greet --style=warm "Ada Lovelace"`, sdk.StopReasonEndTurn)
+	if got := lastUserText(t, h.model.Requests(), 0); got != want {
+		t.Errorf("ACP sent the model %q, want %q", got, want)
+	}
+
+	hl := newHeadless(t, files, geminitest.TextTurn("Hello."))
+	hl.runIn(hl.root, append(hl.env, trustTheWorkspace()...), "run", "-p", `/greet Ada Lovelace --style=warm`).wantExit(t, 0)
+	if got := lastUserText(t, hl.model.Requests(), 0); got != want {
+		t.Errorf("headless sent the model %q, want %q", got, want)
+	}
+}
