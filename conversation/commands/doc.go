@@ -1,7 +1,8 @@
 // Package commands holds the user's commands: the custom commands of
 // TOML files (~/.gemini/commands, and <root>/.gemini/commands in a
-// trusted root) and how a prompt naming one becomes the prompt the model
-// is sent. It follows Gemini CLI 0.61's FileCommandLoader and its prompt
+// trusted root) and the MCP servers' prompts, and how a prompt naming one
+// becomes the prompt the model is sent. Command is the one entry type
+// every front end derives its list and dispatch from. It follows Gemini CLI 0.61's FileCommandLoader and its prompt
 // processors (argumentProcessor, shellProcessor, atFileProcessor,
 // injectionParser) so a team's commands mean the same in every front end
 // and in Gemini CLI.
@@ -26,6 +27,8 @@
 //     searched for {{args}} or !{…} (Gemini CLI would run a !{…} found in
 //     an injected file; a workspace file must not be able to name a
 //     command to run).
+//   - A custom command replaces an MCP prompt of its name, and either a
+//     front end's built-in of its name.
 //   - Every !{…} command is confirmed through the caller's Shell before
 //     any runs; one declined or refused and none runs, and the expansion
 //     fails saying so.
