@@ -95,12 +95,6 @@ const announceDelay = 50 * time.Millisecond
 // MCP servers have started, if their prompts changed the list.
 func (sess *session) announce() {
 	s := sess.srv
-	t := sess.commandTable(s.life)
-	var skipped strings.Builder
-	for _, err := range t.user.Errs {
-		sess.log.Warn("custom command skipped", zap.Error(err))
-		fmt.Fprintf(&skipped, "- %v\n", err)
-	}
 	go func() {
 		select {
 		case <-time.After(announceDelay):
@@ -110,8 +104,14 @@ func (sess *session) announce() {
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
 			return // closed, or loaded again, meanwhile
 		}
+		t := sess.commandTable(s.life)
 		first := t.available()
 		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: first}})
+		var skipped strings.Builder
+		for _, err := range t.user.Errs {
+			sess.log.Warn("custom command skipped", zap.Error(err))
+			fmt.Fprintf(&skipped, "- %v\n", err)
+		}
 		if skipped.Len() > 0 {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Some custom commands could not be loaded:\n"+skipped.String()))
 		}

@@ -129,14 +129,19 @@ func TestCustomCommandShellDeclined(t *testing.T) {
 // in an untrusted one no file commands load (as in Gemini CLI), so the
 // prompt goes to the model as typed.
 func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
-	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`})
+	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`, "broken.toml": `prompt = `})
 	files := map[string]string{".gemini/commands/test.toml": `prompt = "Project prompt"`}
 	for _, c := range []struct{ trust, want string }{{"true", "Project prompt"}, {"false", "/test"}} {
 		hl := newHeadless(t, files, geminitest.TextTurn("ok"))
 		env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE="+c.trust)
-		hl.runIn(hl.root, env, "run", "-p", "/test").wantExit(t, 0)
+		res := hl.runIn(hl.root, env, "run", "-p", "/test")
+		res.wantExit(t, 0)
 		if got := lastUserText(t, hl.model.Requests(), 0); got != c.want {
 			t.Errorf("trusted=%s: the model was sent %q, want %q", c.trust, got, c.want)
+		}
+		broken := filepath.Join(home, ".gemini", "commands", "broken.toml")
+		if reported := strings.Contains(res.stderr, broken); reported != (c.trust == "true") {
+			t.Errorf("trusted=%s: stderr %q; the broken file should be reported (with its path) only where commands load", c.trust, res.stderr)
 		}
 	}
 }
