@@ -65,7 +65,9 @@ type FileError struct {
 	Err  error
 }
 
-func (e *FileError) Error() string { return fmt.Sprintf("custom command %s skipped: %v", e.Path, e.Err) }
+func (e *FileError) Error() string {
+	return fmt.Sprintf("custom command %s skipped: %v", e.Path, e.Err)
+}
 func (e *FileError) Unwrap() error { return e.Err }
 
 // Dir is the directory commands of userDir (settings.UserDir) are in.
