@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"google.golang.org/genai"
 )
@@ -26,7 +25,7 @@ func Parse(prompt string) (inv Invocation, ok bool) {
 	if !ok {
 		return Invocation{}, false
 	}
-	words := strings.FieldsFunc(rest, unicode.IsSpace)
+	words := strings.FieldsFunc(rest, isSpace)
 	if len(words) == 0 {
 		return Invocation{Raw: raw}, true
 	}

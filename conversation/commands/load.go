@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -326,7 +325,7 @@ func collapseSpace(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
-		if unicode.IsSpace(r) {
+		if isSpace(r) {
 			if !space {
 				b.WriteByte(' ')
 			}

@@ -34,6 +34,8 @@ func PromptCommandName(name string) string {
 	return strings.Join(strings.FieldsFunc(name, isSpace), "-")
 }
 
+// isSpace is JavaScript's \s, which Gemini CLI splits and collapses
+// white space with.
 func isSpace(r rune) bool {
 	return strings.ContainsRune(" \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff", r)
 }
