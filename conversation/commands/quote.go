@@ -2,7 +2,6 @@ package commands
 
 import (
 	"strings"
-	"unicode"
 )
 
 // shellQuote makes arg one word of a POSIX shell command, exactly as
@@ -16,9 +15,9 @@ func shellQuote(arg string) string {
 	switch {
 	case arg == "":
 		return ""
-	case strings.ContainsFunc(arg, func(r rune) bool { return r == '"' || r == '\\' || unicode.IsSpace(r) }) && !strings.Contains(arg, "'"):
+	case strings.ContainsFunc(arg, func(r rune) bool { return r == '"' || r == '\\' || isSpace(r) }) && !strings.Contains(arg, "'"):
 		return "'" + arg + "'"
-	case strings.ContainsFunc(arg, func(r rune) bool { return r == '"' || r == '\'' || unicode.IsSpace(r) }):
+	case strings.ContainsFunc(arg, func(r rune) bool { return r == '"' || r == '\'' || isSpace(r) }):
 		var b strings.Builder
 		b.WriteByte('"')
 		for _, r := range arg {
