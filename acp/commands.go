@@ -1,14 +1,15 @@
 package acp
 
-// Slash commands. The built-ins are declared once, in the builtins table,
-// and the user's custom commands (conversation/commands) are read as they
-// are on disk when the session starts and at each prompt naming one; both
-// what clients are told (available_commands_update) and the dispatch of
-// a prompt that starts with "/name" come from that one table. A built-in
+// Slash commands. The built-ins are declared once, in the builtins table;
+// the user's commands (conversation/commands: custom commands as they are
+// on disk, the running MCP servers' prompts) are read when the session
+// starts, once its MCP servers have started, and at each prompt starting
+// with "/". Both what clients are told (available_commands_update) and
+// the dispatch of a "/name" prompt come from that one table. A built-in
 // answers in the agent's message and ends the prompt with end_turn, as
-// Gemini CLI's ACP commands do; a custom command sends its expanded
-// prompt to the model; a prompt naming no command goes to the model as
-// typed, as Gemini CLI sends it.
+// Gemini CLI's ACP commands do; a user's command sends the prompt it
+// expands to to the model; a prompt naming no command goes to the model
+// as typed, as Gemini CLI sends it.
 
 import (
 	"context"
