@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	cloud.google.com/go/auth v0.24.3
+	github.com/BurntSushi/toml v1.6.0
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4

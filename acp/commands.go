@@ -1,11 +1,15 @@
 package acp
 
-// Slash commands. Each is declared once, in the commands table, from which
-// both what clients are told (available_commands_update) and the dispatch
-// of a prompt that starts with "/name" are derived. A command answers in
-// the agent's message and ends the prompt with end_turn, as Gemini CLI's
-// ACP commands do; a prompt naming no command goes to the model as typed,
-// as Gemini CLI sends it.
+// Slash commands. The built-ins are declared once, in the builtins table;
+// the user's commands (conversation/commands: custom commands as they are
+// on disk, the running MCP servers' prompts) are read when the session
+// starts, once its MCP servers have started, and at each prompt starting
+// with "/". Both what clients are told (available_commands_update) and
+// the dispatch of a "/name" prompt come from that one table. A built-in
+// answers in the agent's message and ends the prompt with end_turn, as
+// Gemini CLI's ACP commands do; a user's command sends the prompt it
+// expands to to the model; a prompt naming no command goes to the model
+// as typed, as Gemini CLI sends it.
 
 import (
 	"context"
@@ -13,37 +17,71 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"time"
-	"unicode"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
 )
 
-// command is one slash command.
-type command struct {
-	name        string
-	description string
-	// hint is what may follow the name, for the client to show; "" when
-	// the command takes nothing.
-	hint string
-	// run does the command with what followed the name (trimmed).
+// builtin is one of gemini-ls's own commands.
+type builtin struct {
+	commands.Command
+	// run does the command with what followed the name.
 	run func(sess *session, ctx context.Context, args string) (sdk.PromptResponse, error)
 }
 
-var commands = []command{
-	{"memory", "Show the GEMINI.md files the model is given, or reload them", "show | refresh", (*session).memoryCommand},
-	{"tools", "List the tools the model can call", "", (*session).toolsCommand},
-	{"mcp", "List the MCP servers and how each stands", "", (*session).mcpCommand},
-	{"stats", "Show the session's token usage and prompt count", "", (*session).statsCommand},
-	{"compress", "Replace the older part of the history with a summary, now", "", (*session).compressCommand},
-	{"init", "Analyze the project and write a GEMINI.md file for it", "", (*session).initCommand},
+var builtins = []builtin{
+	{commands.Command{Name: "memory", Description: "Show the GEMINI.md files the model is given, or reload them", Hint: "show | refresh"}, (*session).memoryCommand},
+	{commands.Command{Name: "tools", Description: "List the tools the model can call"}, (*session).toolsCommand},
+	{commands.Command{Name: "mcp", Description: "List the MCP servers and how each stands"}, (*session).mcpCommand},
+	{commands.Command{Name: "stats", Description: "Show the session's token usage and prompt count"}, (*session).statsCommand},
+	{commands.Command{Name: "compress", Description: "Replace the older part of the history with a summary, now"}, (*session).compressCommand},
+	{commands.Command{Name: "init", Description: "Analyze the project and write a GEMINI.md file for it", Prompt: true}, (*session).initCommand},
+}
+
+// commandTable is a session's commands as they stand now.
+type commandTable struct {
+	list    []commands.Command // for the client, in the order shown
+	builtin map[string]builtin
+	user    commands.UserCommands
+}
+
+// commandTable reads the user's commands again (the custom commands on
+// disk, the running MCP servers' prompts) and lays them after the
+// built-ins; one of the user's replaces a built-in of its name, as a
+// later command of a name does in Gemini CLI.
+func (sess *session) commandTable(ctx context.Context) commandTable {
+	custom, errs := sess.built.CustomCommands(ctx)
+	t := commandTable{builtin: map[string]builtin{}, user: commands.ReadUserCommands(ctx, custom, errs, sess.built.Tools)}
+	for _, b := range builtins {
+		if !t.user.Has(b.Name) {
+			t.builtin[b.Name] = b
+			t.list = append(t.list, b.Command)
+		}
+	}
+	t.list = append(t.list, t.user.List...)
+	return t
+}
+
+// available is the table as ACP lists it.
+func (t commandTable) available() []sdk.AvailableCommand {
+	var list []sdk.AvailableCommand
+	for _, c := range t.list {
+		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.Hint}}
+		}
+		list = append(list, ac)
+	}
+	return list
 }
 
 // announceDelay is how long announce waits before telling a new session's
@@ -53,16 +91,10 @@ var commands = []command{
 const announceDelay = 50 * time.Millisecond
 
 // announce tells the client the session's commands, right after the
-// answer that made the session known (session/new, session/load).
+// answer that made the session known (session/new, session/load), and
+// which custom command files were skipped, and why; and again once the
+// MCP servers have started, if their prompts changed the list.
 func (sess *session) announce() {
-	var list []sdk.AvailableCommand
-	for _, c := range commands {
-		ac := sdk.AvailableCommand{Name: c.name, Description: c.description}
-		if c.hint != "" {
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.hint}}
-		}
-		list = append(list, ac)
-	}
 	s := sess.srv
 	go func() {
 		select {
@@ -73,42 +105,123 @@ func (sess *session) announce() {
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
 			return // closed, or loaded again, meanwhile
 		}
-		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
+		t := sess.commandTable(s.life)
+		first := t.available()
+		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: first}})
+		var skipped strings.Builder
+		for _, err := range t.user.Errs {
+			sess.log.Warn("custom command skipped", zap.Error(err))
+			fmt.Fprintf(&skipped, "- %v\n", err)
+		}
+		if skipped.Len() > 0 {
+			sess.update(s.life, sdk.UpdateAgentMessageText("Some custom commands could not be loaded:\n"+skipped.String()))
+		}
+		if len(sess.built.Tools.MCPServers()) == 0 || sess.built.Tools.WaitForServers(s.life) != nil {
+			return
+		}
+		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
+			return
+		}
+		if now := sess.commandTable(s.life).available(); !reflect.DeepEqual(now, first) {
+			sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: now}})
+		}
 	}()
-}
-
-// parseCommand splits "/name args" into the command and its arguments;
-// ok is false for text that names no command.
-func parseCommand(text string) (c command, args string, ok bool) {
-	rest, slash := strings.CutPrefix(strings.TrimSpace(text), "/")
-	if !slash {
-		return command{}, "", false
-	}
-	name := rest
-	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
-		name, args = rest[:i], rest[i:]
-	}
-	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
-	if i < 0 {
-		return command{}, "", false
-	}
-	return commands[i], strings.TrimSpace(args), true
 }
 
 // runCommand runs a slash command; done is false for a prompt that is not
 // one (which then goes to the model).
 func (sess *session) runCommand(ctx context.Context, in agent.Input) (done bool, res sdk.PromptResponse, err error) {
-	c, args, ok := parseCommand(in.Text)
-	if !ok {
+	inv, ok := commands.Parse(in.Text)
+	if !ok || inv.Name == "" {
+		return false, sdk.PromptResponse{}, nil
+	}
+	t := sess.commandTable(ctx)
+	user := t.user.Has(inv.Name)
+	b, builtin := t.builtin[inv.Name]
+	if !user && !builtin {
 		return false, sdk.PromptResponse{}, nil
 	}
 	sess.tail = ""
-	sess.log.Info("slash command", zap.String("command", c.name))
-	res, err = c.run(sess, ctx, args)
+	sess.log.Info("slash command", zap.String("command", inv.Name))
+	if user {
+		res, err = sess.userCommand(ctx, t.user, inv, in)
+	} else {
+		res, err = b.run(sess, ctx, inv.Args)
+	}
 	if err == nil && ctx.Err() != nil {
 		res = sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}
 	}
 	return true, res, err
+}
+
+// userCommand sends the model the prompt one of the user's commands
+// expands to (a custom command's, once the user has allowed each !{…}
+// command it runs; an MCP prompt's); the prompt's attachments follow.
+func (sess *session) userCommand(ctx context.Context, u commands.UserCommands, inv commands.Invocation, in agent.Input) (sdk.PromptResponse, error) {
+	exp, err := u.Expand(ctx, inv, sess.commandShell(inv.Name), commands.WorkspaceFiles{WS: sess.ws})
+	if ctx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		return sess.done(ctx, fmt.Sprintf("%s was not run: %v.", upperFirst(u.Source(inv.Name)), err))
+	}
+	for _, note := range exp.Notes {
+		sess.say(ctx, note)
+	}
+	return sess.runTurn(ctx, agent.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor})
+}
+
+// upperFirst starts s with a capital.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// commandShell confirms a custom command's !{…} commands as the model's
+// shell calls are confirmed (through session/request_permission unless
+// the mode is yolo) and runs them on this machine, in the session's cwd.
+func (sess *session) commandShell(name string) commands.Shell {
+	_, enabled := sess.built.Tools.Registry.Get(tools.ShellName)
+	return commands.ToolShell{
+		Enabled: enabled,
+		Mode:    sess.built.Agent.ApprovalMode(),
+		Ask:     func(ctx context.Context, command string) error { return sess.askShell(ctx, name, command) },
+		Dir:     sess.cwd,
+	}
+}
+
+// askShell asks the user whether the custom command name may run
+// command, shown as a shell call of its own; "always" is not offered, as
+// the answer is for this expansion alone.
+func (sess *session) askShell(ctx context.Context, name, command string) error {
+	id := sdk.ToolCallId(fmt.Sprintf("command-shell-%d", sess.commandAsks.Add(1)))
+	sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+		ToolCallId: id, Title: command, Kind: sdk.ToolKindExecute, Status: sdk.ToolCallStatusPending,
+		RawInput: map[string]any{"command": command},
+	}})
+	text := fmt.Sprintf("Allow shell command? /%s runs it to make its prompt:\n\n```sh\n%s\n```", name, command)
+	a, err := sess.ask(ctx, sdk.ToolCallUpdate{
+		ToolCallId: id,
+		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
+		Kind:       sdk.Ptr(sdk.ToolKindExecute),
+		Title:      sdk.Ptr(command),
+		RawInput:   map[string]any{"command": command},
+		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))},
+	}, "")
+	status := sdk.ToolCallStatusCompleted
+	if err != nil || a != allowedOnce {
+		status = sdk.ToolCallStatusFailed
+	}
+	sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Status: sdk.Ptr(status)}})
+	switch {
+	case err != nil:
+		return err
+	case a != allowedOnce:
+		return fmt.Errorf("%q: %w", command, commands.ErrDeclined)
+	}
+	return nil
 }
 
 // done says text and ends the prompt.

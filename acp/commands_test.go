@@ -1,8 +1,11 @@
 package acp
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
 )
 
 // A prompt is a command when it starts with "/" and a command's name;
@@ -23,9 +26,14 @@ func TestParseCommand(t *testing.T) {
 		{"say /memory", "", ""},
 		{"/Memory", "", ""},
 	} {
-		cmd, args, ok := parseCommand(c.text)
-		if ok != (c.name != "") || cmd.name != c.name || args != c.args {
-			t.Errorf("parseCommand(%q) = %q, %q, %v; want %q, %q", c.text, cmd.name, args, ok, c.name, c.args)
+		inv, ok := commands.Parse(c.text)
+		ok = ok && slices.ContainsFunc(builtins, func(b builtin) bool { return b.Name == inv.Name })
+		name, args := inv.Name, inv.Args
+		if !ok {
+			name, args = "", ""
+		}
+		if ok != (c.name != "") || name != c.name || args != c.args {
+			t.Errorf("%q names %q, %q, %v; want %q, %q", c.text, name, args, ok, c.name, c.args)
 		}
 	}
 }
@@ -34,11 +42,11 @@ func TestParseCommand(t *testing.T) {
 // only when it says what.
 func TestCommandsTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range commands {
-		if seen[c.name] || c.name == "" || strings.ContainsAny(c.name, " /") || c.description == "" || c.run == nil {
+	for _, c := range builtins {
+		if seen[c.Name] || c.Name == "" || strings.ContainsAny(c.Name, " /") || c.Description == "" || c.run == nil || c.Source != commands.BuiltIn {
 			t.Errorf("command %+v", c)
 		}
-		seen[c.name] = true
+		seen[c.Name] = true
 	}
 	for _, name := range []string{"memory", "tools", "mcp", "stats", "compress", "init"} {
 		if !seen[name] {

@@ -31,6 +31,11 @@
 //   - Every answer of the client's ends the wait for it: a null result,
 //     a malformed answer or the connection's end included; what it lacks
 //     is an error the model is told. Answers are never answered.
+//   - The slash commands are one table (commands.go): the built-ins and
+//     the user's commands (conversation/commands: custom commands, MCP
+//     prompts), from which both available_commands_update and the
+//     dispatch of a "/name" prompt come; a !{…} of a custom command is
+//     asked about through session/request_permission before any runs.
 //   - Nothing is written to stdout but protocol messages; logs go to the
 //     logger.
 package acp

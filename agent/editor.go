@@ -22,6 +22,10 @@ type Input struct {
 	// Parts are what the user attached beside the text, sent after it:
 	// images, audio, documents a client embedded.
 	Parts []*genai.Part
+	// Command is the "/name args" the user typed when Parts are what it
+	// expanded to (a custom command's prompt, sent as it is) and Text is
+	// empty: the session's title and its saved prompt say what was typed.
+	Command string
 }
 
 // EditorContext is the user's editor as a front end sees it.

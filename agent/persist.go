@@ -27,7 +27,7 @@ type persisted struct {
 // failure to the user: a session that will not survive a restart is
 // something they should know.
 func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit func(Event)) {
-	ex := sessionstore.Exchange{Prompt: in.Text, Answer: res.Text, StopReason: string(res.StopReason)}
+	ex := sessionstore.Exchange{Prompt: cmp.Or(in.Text, in.Command), Answer: res.Text, StopReason: string(res.StopReason)}
 	s.exchangesMu.Lock()
 	s.exchanges = append(s.exchanges, ex)
 	s.exchangesMu.Unlock()

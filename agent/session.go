@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,7 +74,7 @@ func (s *Session) ID() string { return s.id }
 // next prompt (calls the model made are answered as cancelled, and a model
 // answer cut short is not kept).
 func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) (PromptResult, error) {
-	if err := s.begin(in.Text); err != nil {
+	if err := s.begin(cmp.Or(in.Text, in.Command)); err != nil {
 		return PromptResult{}, err
 	}
 	defer s.end()

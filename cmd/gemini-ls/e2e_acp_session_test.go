@@ -418,9 +418,12 @@ func TestACPSlashCommands(t *testing.T) {
 		geminitest.TextTurn("You typed a command I do not know."),
 		geminitest.TextTurn("I will write GEMINI.md."),
 	)
-	h.client.Wait(h.ctx, "available_commands_update", func(c *acptest.Client) bool {
+	// The MCP server's prompts join the built-ins once it has started
+	// (in the first update, or in a second).
+	h.client.Wait(h.ctx, "available_commands_update with alpha's prompts", func(c *acptest.Client) bool {
 		for _, u := range c.Updates() {
-			if u.SessionId == h.session && u.Update.AvailableCommandsUpdate != nil {
+			if a := u.Update.AvailableCommandsUpdate; u.SessionId == h.session && a != nil &&
+				slices.ContainsFunc(a.AvailableCommands, func(c sdk.AvailableCommand) bool { return c.Name == "greet" }) {
 				return true
 			}
 		}
@@ -429,15 +432,16 @@ func TestACPSlashCommands(t *testing.T) {
 	var names []string
 	for _, u := range h.since(0) {
 		if a := u.AvailableCommandsUpdate; a != nil {
+			names = names[:0]
 			for _, c := range a.AvailableCommands {
 				names = append(names, c.Name)
-				if c.Description == "" || (c.Name == "memory") != (c.Input != nil) {
+				if c.Description == "" || (c.Name == "memory" || c.Name == "greet") != (c.Input != nil) {
 					t.Errorf("command %+v", c)
 				}
 			}
 		}
 	}
-	if strings.Join(names, ",") != "memory,tools,mcp,stats,compress,init" {
+	if strings.Join(names, ",") != "memory,tools,mcp,stats,compress,init,greet,status" {
 		t.Errorf("commands %v", names)
 	}
 

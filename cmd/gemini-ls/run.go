@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	usercommands "github.com/gemini-ls/gemini-ls/conversation/commands"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
@@ -113,9 +114,17 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
 	}
+	in, err := commandInput(ctx, built, ws, f.prompt, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		if ctx.Err() != nil {
+			return exitCancelled
+		}
+		return exitError
+	}
 	start := time.Now()
 	out.begin(sess.ID(), built.Model, f.prompt)
-	res, err := sess.Prompt(ctx, agent.Input{Text: f.prompt}, out.event)
+	res, err := sess.Prompt(ctx, in, out.event)
 	if err != nil {
 		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
 	}
@@ -165,6 +174,45 @@ func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.C
 		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
 	}
 	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
+}
+
+// commandInput is what the prompt sends the model: when it names one of
+// the user's commands ("/name args"), what the command expands to (a
+// custom command's prompt, its !{…} shell commands allowed as
+// run_shell_command's are, so, as headless cannot ask, only in yolo
+// mode; an MCP server's prompt); else the prompt as typed, as Gemini CLI
+// sends a prompt that names no command. Skipped command files and @{…}
+// that read nothing are told on stderr.
+func commandInput(ctx context.Context, built *agentsetup.Built, ws *workspace.Workspace, prompt string, stderr io.Writer) (agent.Input, error) {
+	inv, ok := usercommands.Parse(prompt)
+	if !ok || inv.Name == "" {
+		return agent.Input{Text: prompt}, nil
+	}
+	custom, errs := built.CustomCommands(ctx)
+	user := usercommands.ReadUserCommands(ctx, custom, errs, built.Tools)
+	for _, err := range user.Errs {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+	}
+	if !user.Has(inv.Name) {
+		return agent.Input{Text: prompt}, nil
+	}
+	_, enabled := built.Tools.Registry.Get(tools.ShellName)
+	shell := usercommands.ToolShell{
+		Enabled: enabled,
+		Mode:    built.Agent.ApprovalMode(),
+		Ask: func(_ context.Context, command string) error {
+			return fmt.Errorf("gemini-ls is running headless, so the shell command %q needs --approval-mode yolo", command)
+		},
+		Dir: ws.Roots()[0],
+	}
+	exp, err := user.Expand(ctx, inv, shell, usercommands.WorkspaceFiles{WS: ws})
+	if err != nil {
+		return agent.Input{}, fmt.Errorf("%s was not run: %w", user.Source(inv.Name), err)
+	}
+	for _, note := range exp.Notes {
+		fmt.Fprintf(stderr, "gemini-ls: /%s: %s\n", inv.Name, note)
+	}
+	return agent.Input{Command: inv.Raw, Parts: exp.Parts}, nil
 }
 
 // session is the session to run the prompt in: a new one, or the saved

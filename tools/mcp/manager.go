@@ -43,6 +43,8 @@ type Manager struct {
 	mu    sync.Mutex
 	names map[string]bool // every tool name given, reserved ones included
 	tools []*tool         // the live servers' tools, in the order listed
+	// live are the running servers' sessions, by alias, for their prompts.
+	live map[string]live
 	// status is each server's, by alias, for Servers.
 	status  map[string]ServerStatus
 	aliases []string // sorted
@@ -96,7 +98,7 @@ func Start(cfg Config) *Manager {
 		log = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}, status: map[string]ServerStatus{}}
+	m := &Manager{log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}, status: map[string]ServerStatus{}, live: map[string]live{}}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
@@ -227,6 +229,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		count++
 	}
 	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
+	m.live[s.alias] = live{server: s, session: session}
 	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
 }
 
@@ -237,6 +240,7 @@ func (m *Manager) withdraw(s *server, why string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tools = slices.DeleteFunc(m.tools, func(t *tool) bool { return t.server == s })
+	delete(m.live, s.alias)
 	if why != "" {
 		m.status[s.alias] = ServerStatus{Name: s.alias, State: StateStopped, Tools: m.status[s.alias].Tools, Error: why}
 	}

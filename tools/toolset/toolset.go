@@ -128,6 +128,23 @@ func (s *Set) MCPServers() []mcp.ServerStatus {
 	return servers
 }
 
+// MCPPrompts lists the prompts of the MCP servers running now; none
+// without servers. It is safe on a nil Set.
+func (s *Set) MCPPrompts(ctx context.Context) ([]mcp.Prompt, []error) {
+	if s == nil || s.mcp == nil {
+		return nil, nil
+	}
+	return s.mcp.Prompts(ctx)
+}
+
+// MCPPrompt has an MCP server fill in its prompt name with args.
+func (s *Set) MCPPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
+	if s == nil || s.mcp == nil {
+		return "", fmt.Errorf("MCP server %s is not running", server)
+	}
+	return s.mcp.GetPrompt(ctx, server, name, args)
+}
+
 // Close ends the discovery command, if still running, and every MCP server
 // process. It is safe on a nil Set.
 func (s *Set) Close() {

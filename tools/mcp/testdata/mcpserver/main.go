@@ -5,6 +5,7 @@
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid).
+// Its prompts: greet (name required, style optional) and status (none).
 package main
 
 import (
@@ -87,6 +88,19 @@ func main() {
 			}
 			return text(strconv.Itoa(child.Process.Pid)), nil, nil
 		})
+	server.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greets someone.", Arguments: []*mcp.PromptArgument{
+		{Name: "name", Description: "who to greet", Required: true},
+		{Name: "style", Description: "how"},
+	}}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text := "Greet " + req.Params.Arguments["name"]
+		if style := req.Params.Arguments["style"]; style != "" {
+			text += " in a " + style + " way"
+		}
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text + "."}}}}, nil
+	})
+	server.AddPrompt(&mcp.Prompt{Name: "status"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Report the status."}}}}, nil
+	})
 	if *extra != "" {
 		name := *extra
 		server.AddTool(&mcp.Tool{Name: name, Description: "Says its name.", InputSchema: map[string]any{"type": "object"}},

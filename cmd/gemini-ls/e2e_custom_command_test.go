@@ -1,0 +1,183 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+// reviewCommand is a user's custom command with all three injections.
+const reviewCommand = `description = "Review a file"
+prompt = """
+Review {{args}} with care.
+Notes: @{notes.txt}
+Branch: !{echo branch-{{args}}}
+"""
+`
+
+// commandHome is a HOME whose ~/.gemini/commands holds files.
+func commandHome(t *testing.T, files map[string]string) string {
+	t.Helper()
+	home := t.TempDir()
+	for name, content := range files {
+		writeFiles(t, filepath.Join(home, ".gemini", "commands"), map[string]string{name: content})
+	}
+	return home
+}
+
+// lastUserText is the text of the last user content of a model request.
+func lastUserText(t *testing.T, reqs []geminitest.Request, i int) string {
+	t.Helper()
+	if i >= len(reqs) {
+		t.Fatalf("model request %d was not made (%d were)", i, len(reqs))
+	}
+	contents := reqs[i].Contents
+	var b strings.Builder
+	for _, p := range contents[len(contents)-1].Parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// One custom command, run from ACP's session/prompt and from headless
+// `run -p`, sends the model the same expanded prompt: {{args}} in place,
+// the @{file}'s text, the !{cmd}'s output (asked about first in ACP).
+func TestCustomCommandSameInACPAndHeadless(t *testing.T) {
+	files := map[string]string{"notes.txt": "the notes"}
+	home := commandHome(t, map[string]string{"git/review.toml": reviewCommand})
+	want := "Review main with care.\nNotes: the notes\nBranch: branch-main\n\n"
+
+	h := startACP(t, acpSetup{files: files, home: home, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}}, geminitest.TextTurn("Reviewed."))
+	h.mustPrompt("/git:review main", sdk.StopReasonEndTurn)
+	acpText := lastUserText(t, h.model.Requests(), 0)
+	if acpText != want {
+		t.Errorf("ACP sent the model %q, want %q", acpText, want)
+	}
+	perms := h.client.Permissions()
+	if len(perms) != 1 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "echo branch-main" {
+		t.Errorf("permission requests %+v, want one about echo branch-main", perms)
+	}
+	var listed *sdk.AvailableCommand
+	h.client.Wait(h.ctx, "the available commands", func(c *acptest.Client) bool {
+		for _, u := range c.Updates() {
+			if a := u.Update.AvailableCommandsUpdate; a != nil {
+				for i, c := range a.AvailableCommands {
+					if c.Name == "git:review" {
+						listed = &a.AvailableCommands[i]
+					}
+				}
+				return true
+			}
+		}
+		return false
+	})
+	if listed == nil || listed.Description != "Review a file" || listed.Input == nil || listed.Input.Unstructured == nil || listed.Input.Unstructured.Hint == "" {
+		t.Errorf("available commands list /git:review as %+v, want it with its description and an input hint", listed)
+	}
+
+	hl := newHeadless(t, files, geminitest.TextTurn("Reviewed."))
+	env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
+	hl.runIn(hl.root, env, "run", "--approval-mode", "yolo", "-p", "/git:review main").wantExit(t, 0)
+	if got := lastUserText(t, hl.model.Requests(), 0); got != acpText {
+		t.Errorf("headless sent the model %q, ACP %q", got, acpText)
+	}
+}
+
+// A !{cmd} the user declines is not run, and nothing reaches the model;
+// headless, which cannot ask, refuses it in the default mode.
+func TestCustomCommandShellDeclined(t *testing.T) {
+	home := commandHome(t, map[string]string{"mark.toml": "prompt = \"Marked: !{touch marker}\""})
+	h := startACP(t, acpSetup{home: home, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}, cfg: acptest.Config{
+		Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.RejectOnce },
+	}})
+	h.mustPrompt("/mark", sdk.StopReasonEndTurn)
+	if n := len(h.client.Permissions()); n != 1 {
+		t.Errorf("%d permission requests, want 1", n)
+	}
+	if _, err := os.Stat(h.path("marker")); err == nil {
+		t.Error("the declined command ran")
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+	if msg := h.client.MessageText(h.session); !strings.Contains(msg, "/mark") || !strings.Contains(msg, "declined") {
+		t.Errorf("message %q, want one saying /mark was declined", msg)
+	}
+
+	hl := newHeadless(t, nil)
+	env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
+	res := hl.runIn(hl.root, env, "run", "-p", "/mark")
+	res.wantExit(t, exitError)
+	if !strings.Contains(res.stderr, "--approval-mode yolo") || !strings.Contains(res.stderr, "touch marker") {
+		t.Errorf("stderr %q, want it to name the command and how to allow it", res.stderr)
+	}
+	if hl.exists("marker") {
+		t.Error("headless ran the command it could not ask about")
+	}
+	if n := len(hl.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+}
+
+// A project's command replaces the user's of its name in a trusted root;
+// in an untrusted one no file commands load (as in Gemini CLI), so the
+// prompt goes to the model as typed.
+func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
+	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`, "broken.toml": `prompt = `})
+	files := map[string]string{".gemini/commands/test.toml": `prompt = "Project prompt"`}
+	for _, c := range []struct{ trust, want string }{{"true", "Project prompt"}, {"false", "/test"}} {
+		hl := newHeadless(t, files, geminitest.TextTurn("ok"))
+		env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE="+c.trust)
+		res := hl.runIn(hl.root, env, "run", "-p", "/test")
+		res.wantExit(t, 0)
+		if got := lastUserText(t, hl.model.Requests(), 0); got != c.want {
+			t.Errorf("trusted=%s: the model was sent %q, want %q", c.trust, got, c.want)
+		}
+		broken := filepath.Join(home, ".gemini", "commands", "broken.toml")
+		if reported := strings.Contains(res.stderr, broken); reported != (c.trust == "true") {
+			t.Errorf("trusted=%s: stderr %q; the broken file should be reported (with its path) only where commands load", c.trust, res.stderr)
+		}
+	}
+}
+
+// An MCP server's prompt is a command in ACP (listed with its arguments
+// once the server is up) and headless; its arguments are parsed as Gemini
+// CLI parses them, and the model is sent the text the server made.
+func TestMCPPromptAsCommand(t *testing.T) {
+	files := map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": mcpServerBinary(t)}})}
+	want := "Greet Ada Lovelace in a warm way."
+
+	h := startACP(t, acpSetup{files: files, env: trustTheWorkspace()}, geminitest.TextTurn("Hello."))
+	var listed *sdk.AvailableCommand
+	h.client.Wait(h.ctx, "the MCP prompts among the available commands", func(c *acptest.Client) bool {
+		for _, u := range c.Updates() {
+			if a := u.Update.AvailableCommandsUpdate; a != nil {
+				for i, c := range a.AvailableCommands {
+					if c.Name == "greet" {
+						listed = &a.AvailableCommands[i]
+					}
+				}
+			}
+		}
+		return listed != nil
+	})
+	if listed.Description != "Greets someone." || listed.Input == nil || listed.Input.Unstructured.Hint != `--name="…" [--style="…"]` {
+		t.Errorf("/greet listed as %+v", listed)
+	}
+	h.mustPrompt(`/greet --style=warm "Ada Lovelace"`, sdk.StopReasonEndTurn)
+	if got := lastUserText(t, h.model.Requests(), 0); got != want {
+		t.Errorf("ACP sent the model %q, want %q", got, want)
+	}
+
+	hl := newHeadless(t, files, geminitest.TextTurn("Hello."))
+	hl.runIn(hl.root, append(hl.env, trustTheWorkspace()...), "run", "-p", `/greet Ada Lovelace --style=warm`).wantExit(t, 0)
+	if got := lastUserText(t, hl.model.Requests(), 0); got != want {
+		t.Errorf("headless sent the model %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,35 @@
+// Package commands holds the user's commands: the custom commands of
+// TOML files (~/.gemini/commands, and <root>/.gemini/commands in a
+// trusted root) and the MCP servers' prompts, and how a prompt naming one
+// becomes the prompt the model is sent. Command is the one entry type
+// every front end derives its list and dispatch from. It follows Gemini CLI 0.61's FileCommandLoader and its prompt
+// processors (argumentProcessor, shellProcessor, atFileProcessor,
+// injectionParser) so a team's commands mean the same in every front end
+// and in Gemini CLI.
+//
+// Invariants:
+//   - A root the user does not trust loads no file commands at all, not
+//     even the user's own, as Gemini CLI's loader returns nothing in an
+//     untrusted folder: a cloned repository cannot shadow them either.
+//   - A project command overrides a user command of the same name (the
+//     project's are loaded last, and the last of a name wins).
+//   - A file that cannot be read or is not a valid command is skipped and
+//     reported with its path; the others load. Loading is bounded for a
+//     hostile workspace: files of at most maxFileSize bytes, at most
+//     maxFiles of them, directories at most maxDepth deep, and a symlink
+//     that leads out of its commands directory is refused (Gemini CLI
+//     follows every symlink; the directory itself may be one).
+//   - Expansion runs Gemini CLI's processors in its order: @{path}
+//     injection, then {{args}} (raw outside !{…}, shell-quoted inside)
+//     with !{…} shell injection, then, when the prompt has no {{args}},
+//     the whole invocation appended after a blank line if it had
+//     arguments. Text a @{…} brought in is data, not template: it is not
+//     searched for {{args}} or !{…} (Gemini CLI would run a !{…} found in
+//     an injected file; a workspace file must not be able to name a
+//     command to run).
+//   - A custom command replaces an MCP prompt of its name, and either a
+//     front end's built-in of its name.
+//   - Every !{…} command is confirmed through the caller's Shell before
+//     any runs; one declined or refused and none runs, and the expansion
+//     fails saying so.
+package commands
