@@ -158,7 +158,7 @@ func (sess *session) runCommand(ctx context.Context, in agent.Input) (done bool,
 // expands to (a custom command's, once the user has allowed each !{…}
 // command it runs; an MCP prompt's); the prompt's attachments follow.
 func (sess *session) userCommand(ctx context.Context, u commands.UserCommands, inv commands.Invocation, in agent.Input) (sdk.PromptResponse, error) {
-	exp, err := u.Expand(ctx, inv, sess.commandShell(inv.Name), commands.WorkspaceFiles{WS: sess.ws})
+	exp, err := u.Expand(ctx, inv, sess.commandShell(), commands.WorkspaceFiles{WS: sess.ws})
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
@@ -179,49 +179,14 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// commandShell confirms a custom command's !{…} commands as the model's
-// shell calls are confirmed (through session/request_permission unless
-// the mode is yolo) and runs them on this machine, in the session's cwd.
-func (sess *session) commandShell(name string) commands.Shell {
+// commandShell decides a custom command's !{…} commands as the model's
+// shell calls are decided, through the session's approval door (which
+// asks through session/request_permission, offering Always allow, unless
+// settings or an earlier answer allow the command), and runs them on this
+// machine, in the session's cwd.
+func (sess *session) commandShell() commands.Shell {
 	_, enabled := sess.built.Tools.Registry.Get(tools.ShellName)
-	return commands.ToolShell{
-		Enabled: enabled,
-		Mode:    sess.built.Agent.ApprovalMode(),
-		Ask:     func(ctx context.Context, command string) error { return sess.askShell(ctx, name, command) },
-		Dir:     sess.cwd,
-	}
-}
-
-// askShell asks the user whether the custom command name may run
-// command, shown as a shell call of its own; "always" is not offered, as
-// the answer is for this expansion alone.
-func (sess *session) askShell(ctx context.Context, name, command string) error {
-	id := sdk.ToolCallId(fmt.Sprintf("command-shell-%d", sess.commandAsks.Add(1)))
-	sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
-		ToolCallId: id, Title: command, Kind: sdk.ToolKindExecute, Status: sdk.ToolCallStatusPending,
-		RawInput: map[string]any{"command": command},
-	}})
-	text := fmt.Sprintf("Allow shell command? /%s runs it to make its prompt:\n\n```sh\n%s\n```", name, command)
-	a, err := sess.ask(ctx, sdk.ToolCallUpdate{
-		ToolCallId: id,
-		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
-		Kind:       sdk.Ptr(sdk.ToolKindExecute),
-		Title:      sdk.Ptr(command),
-		RawInput:   map[string]any{"command": command},
-		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))},
-	}, "")
-	status := sdk.ToolCallStatusCompleted
-	if err != nil || a != allowedOnce {
-		status = sdk.ToolCallStatusFailed
-	}
-	sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Status: sdk.Ptr(status)}})
-	switch {
-	case err != nil:
-		return err
-	case a != allowedOnce:
-		return fmt.Errorf("%q: %w", command, commands.ErrDeclined)
-	}
-	return nil
+	return commands.ToolShell{Enabled: enabled, Allow: sess.agent.AllowShell, Dir: sess.cwd}
 }
 
 // done says text and ends the prompt.

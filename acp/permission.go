@@ -245,8 +245,9 @@ func (sess *session) confirmer() agent.Confirmer { return &confirmer{sess: sess}
 // Confirm asks about req. A call the client already shows (it was sent as
 // a tool_call) is asked about with a title that names what it does (see
 // permissionTitle), its kind and its arguments; the question and the
-// details go in the content. A request of no call (the model fallback)
-// is shown as a tool call of its own, asked about, and ended.
+// details go in the content. A request of no call (the model fallback, a
+// custom command's !{…}) is shown as a tool call of its own, asked about,
+// and ended.
 func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	sess := c.sess
 	call := sdk.ToolCallUpdate{
@@ -265,8 +266,13 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, c.asked.Add(1)))
+		if tools.Kind(req.Kind) == tools.KindExecute {
+			// A command run for the user (a custom command's !{…}) is
+			// shown as a shell call of it: the command is its title.
+			call.Title, call.RawInput = sdk.Ptr(req.Details), map[string]any{"command": req.Details}
+		}
 		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
-			ToolCallId: call.ToolCallId, Title: req.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending,
+			ToolCallId: call.ToolCallId, Title: *call.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending, RawInput: call.RawInput,
 		}})
 	}
 	if req.Kind == agent.ConfirmModelFallback {

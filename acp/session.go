@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
@@ -47,10 +46,6 @@ type session struct {
 	// shown are the calls sent as tool_calls and not yet ended, by call
 	// id, for their permission requests.
 	shown map[string]agent.ToolCall
-
-	// commandAsks numbers the questions about custom commands' shell
-	// commands, for their tool call ids.
-	commandAsks atomic.Int64
 }
 
 // NewSession builds an agent for the cwd the client names, with the MCP

@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -91,4 +94,56 @@ func (a *approvals) keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// errNoConfirmer: a call needs the user's approval and no front end asks.
+var errNoConfirmer = errors.New("no one can be asked for approval")
+
+// approve is the door: it reports whether a call of tool name that needs
+// c approved may run, asking the user through the Confirmer when the
+// session's approvals do not allow it, and recording their "always
+// allow". callID is the call the question is about ("" for none). err is
+// why nobody answered: errNoConfirmer, the Confirmer's error, or ctx's.
+func (s *Session) approve(ctx context.Context, callID, name string, c *tools.Confirmation) (allowed bool, err error) {
+	if s.approvals.allows(name, c) {
+		return true, nil
+	}
+	confirmer := s.agent.cfg.Confirmer
+	if confirmer == nil {
+		return false, errNoConfirmer
+	}
+	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
+		SessionID: s.id,
+		CallID:    callID,
+		Kind:      c.Kind,
+		Title:     c.Title,
+		Details:   c.Details,
+	})
+	switch {
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil:
+		return false, err
+	case outcome == ProceedAlways:
+		s.approvals.allowAlways(c.AllowKeys...)
+		return true, nil
+	}
+	return outcome == ProceedOnce, nil
+}
+
+// AllowShell decides whether command, run for the user outside the
+// model's turn (a custom command's !{…}), may run, exactly as a
+// run_shell_command call of it would be: the same confirmation and keys
+// through the same door, so tools.allowed, yolo and the user's "always
+// allow" (given to either) count alike. false with a nil error is the
+// user's no; an error is why nobody could say yes.
+func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) {
+	allowed, err := s.approve(ctx, "", tools.ShellName, tools.ShellConfirmation(command))
+	switch {
+	case errors.Is(err, errNoConfirmer):
+		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)
+	case err != nil && ctx.Err() == nil:
+		return false, fmt.Errorf("%q: %w", command, err)
+	}
+	return allowed, err
 }

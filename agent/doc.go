@@ -14,5 +14,7 @@
 // for an edit, the ChangeLander with the proposed change and Ask set; the
 // front end presents the question, lands only what was allowed, and
 // reports the user's "always allow", which the turn records in the
-// service. Front ends never look permissions up.
+// service. Front ends never look permissions up. A shell command a front
+// end runs for the user (a custom command's !{…}) passes the same door as
+// a run_shell_command call of it (Session.AllowShell).
 package agent

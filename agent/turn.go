@@ -394,34 +394,20 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 // confirm asks the user when c requires it. It reports false, with the
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
-	a, s := t.s.agent, t.s
-	if s.approvals.allows(fc.Name, c) {
-		return tools.Result{}, true
-	}
-	if a.cfg.Confirmer == nil {
-		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
-	}
-	outcome, err := a.cfg.Confirmer.Confirm(t.ctx, ConfirmRequest{
-		SessionID: s.id,
-		CallID:    fc.ID,
-		Kind:      c.Kind,
-		Title:     c.Title,
-		Details:   c.Details,
-	})
+	allowed, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
 	switch {
 	case t.ctx.Err() != nil:
 		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+	case errors.Is(err, errNoConfirmer):
+		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
 	case errors.Is(err, ErrCannotAsk):
 		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
 	case err != nil:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
-	case outcome == ProceedAlways:
-		s.approvals.allowAlways(c.AllowKeys...)
-		return tools.Result{}, true
-	case outcome == ProceedOnce:
-		return tools.Result{}, true
+	case !allowed:
+		return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
 	}
-	return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
+	return tools.Result{}, true
 }
 
 // land has the front end land an edit's proposed change, asking the user

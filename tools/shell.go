@@ -91,8 +91,13 @@ func (c *shellCall) Title() string {
 
 func (c *shellCall) Kind() Kind { return KindExecute }
 
-func (c *shellCall) Confirmation() *Confirmation {
-	check := checkCommand(c.command)
+func (c *shellCall) Confirmation() *Confirmation { return ShellConfirmation(c.command) }
+
+// ShellConfirmation is what running command asks the user: the same for a
+// run_shell_command call and for a command run for the user (a custom
+// command's !{…}), so an "always allow" given to one covers the other.
+func ShellConfirmation(command string) *Confirmation {
+	check := checkCommand(command)
 	title := "Allow shell command?"
 	if check.why != "" {
 		title += " Always Allow cannot cover it: " + check.why + "."
@@ -100,7 +105,7 @@ func (c *shellCall) Confirmation() *Confirmation {
 	return &Confirmation{
 		Kind:      "execute",
 		Title:     title,
-		Details:   c.command,
+		Details:   command,
 		AllowKeys: check.names,
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,5 +181,46 @@ func TestMCPPromptAsCommand(t *testing.T) {
 	hl.runIn(hl.root, append(hl.env, trustTheWorkspace()...), "run", "-p", `/greet Ada Lovelace --style=warm`).wantExit(t, 0)
 	if got := lastUserText(t, hl.model.Requests(), 0); got != want {
 		t.Errorf("headless sent the model %q, want %q", got, want)
+	}
+}
+
+// A !{cmd} passes the approval door run_shell_command calls pass:
+// headless in the default mode runs it unasked when tools.allowed names
+// its command; in ACP the user may always allow it, which covers the
+// model's later call of that command and the command's next run.
+func TestCustomCommandShellThroughApprovalDoor(t *testing.T) {
+	home := commandHome(t, map[string]string{"say.toml": `prompt = "Said: !{echo said-{{args}}}"`})
+	writeFiles(t, filepath.Join(home, ".gemini"), map[string]string{"settings.json": `{"tools":{"allowed":["run_shell_command(echo)"]}}`})
+	hl := newHeadless(t, nil, geminitest.TextTurn("ok"))
+	env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
+	hl.runIn(hl.root, env, "run", "-p", "/say hi").wantExit(t, 0)
+	if got := lastUserText(t, hl.model.Requests(), 0); !strings.Contains(got, "Said: said-hi") {
+		t.Errorf("headless sent the model %q, want the command's output", got)
+	}
+
+	acpHome := commandHome(t, map[string]string{"say.toml": `prompt = "Said: !{echo said-{{args}}}"`})
+	h := startACP(t, acpSetup{home: acpHome, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}, cfg: acptest.Config{
+		Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.AllowAlways },
+	}},
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo from-the-model"})), geminitest.TextTurn("ran"),
+		geminitest.TextTurn("again"))
+	h.mustPrompt("/say hi", sdk.StopReasonEndTurn)
+	h.mustPrompt("/say there", sdk.StopReasonEndTurn)
+	perms := h.client.Permissions()
+	if len(perms) != 1 {
+		t.Fatalf("%d permission requests, want 1 (the first !{echo …}, always allowed)", len(perms))
+	}
+	var kinds []sdk.PermissionOptionKind
+	for _, o := range perms[0].Options {
+		kinds = append(kinds, o.Kind)
+	}
+	if !slices.Contains(kinds, sdk.PermissionOptionKindAllowAlways) || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "echo said-hi" {
+		t.Errorf("the !{…} was asked about as %q offering %v, want its command with Always allow", *perms[0].ToolCall.Title, kinds)
+	}
+	if got := lastUserText(t, h.model.Requests(), 2); !strings.Contains(got, "Said: said-there") {
+		t.Errorf("the second /say sent the model %q", got)
+	}
+	if fr := h.model.Requests()[1]; !strings.Contains(fmt.Sprint(fr.Contents[len(fr.Contents)-1].Parts[0].FunctionResponse.Response), "from-the-model") {
+		t.Errorf("the model's echo call answered %v, want its output", fr.Contents[len(fr.Contents)-1].Parts[0].FunctionResponse.Response)
 	}
 }

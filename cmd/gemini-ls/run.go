@@ -114,7 +114,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
 	}
-	in, err := commandInput(ctx, built, ws, f.prompt, stderr)
+	in, err := commandInput(ctx, built, sess, ws, f.prompt, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		if ctx.Err() != nil {
@@ -178,12 +178,13 @@ func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.C
 
 // commandInput is what the prompt sends the model: when it names one of
 // the user's commands ("/name args"), what the command expands to (a
-// custom command's prompt, its !{…} shell commands allowed as
-// run_shell_command's are, so, as headless cannot ask, only in yolo
-// mode; an MCP server's prompt); else the prompt as typed, as Gemini CLI
+// custom command's prompt, its !{…} shell commands decided by the
+// session's approval door as run_shell_command calls are, so, as
+// headless cannot ask, run only when yolo mode or tools.allowed allows
+// them; an MCP server's prompt); else the prompt as typed, as Gemini CLI
 // sends a prompt that names no command. Skipped command files and @{…}
 // that read nothing are told on stderr.
-func commandInput(ctx context.Context, built *agentsetup.Built, ws *workspace.Workspace, prompt string, stderr io.Writer) (agent.Input, error) {
+func commandInput(ctx context.Context, built *agentsetup.Built, sess *agent.Session, ws *workspace.Workspace, prompt string, stderr io.Writer) (agent.Input, error) {
 	inv, ok := usercommands.Parse(prompt)
 	if !ok || inv.Name == "" {
 		return agent.Input{Text: prompt}, nil
@@ -197,14 +198,7 @@ func commandInput(ctx context.Context, built *agentsetup.Built, ws *workspace.Wo
 		return agent.Input{Text: prompt}, nil
 	}
 	_, enabled := built.Tools.Registry.Get(tools.ShellName)
-	shell := usercommands.ToolShell{
-		Enabled: enabled,
-		Mode:    built.Agent.ApprovalMode(),
-		Ask: func(_ context.Context, command string) error {
-			return fmt.Errorf("gemini-ls is running headless, so the shell command %q needs --approval-mode yolo", command)
-		},
-		Dir: ws.Roots()[0],
-	}
+	shell := usercommands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: ws.Roots()[0]}
 	exp, err := user.Expand(ctx, inv, shell, usercommands.WorkspaceFiles{WS: ws})
 	if err != nil {
 		return agent.Input{}, fmt.Errorf("%s was not run: %w", user.Source(inv.Name), err)

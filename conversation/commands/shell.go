@@ -12,16 +12,16 @@ const maxShellOutput = 1 << 20
 
 // ToolShell confirms and runs !{…} commands as run_shell_command's are
 // (Gemini CLI checks them against the same policy): refused when that
-// tool is not enabled, run unasked in yolo mode, else each asked about
-// through Ask first; run by Runner in Dir, output and errors together.
+// tool is not enabled, else each decided by Allow, the session's approval
+// door (agent.Session.AllowShell); run by Runner in Dir, output and
+// errors together.
 type ToolShell struct {
 	// Enabled: run_shell_command is among the model's tools.
 	Enabled bool
-	Mode    tools.ApprovalMode
-	// Ask asks the user about one command: nil to run it, an error
-	// wrapping ErrDeclined when the user said no, else why nobody could
-	// say yes (headless in the default mode).
-	Ask    func(ctx context.Context, command string) error
+	// Allow decides one command as a run_shell_command call of it would
+	// be: true to run it, false when the user said no, else an error
+	// saying why nobody could say yes.
+	Allow  func(ctx context.Context, command string) (bool, error)
 	Runner tools.CommandRunner // nil for tools.LocalRunner
 	Dir    string
 }
@@ -30,18 +30,18 @@ func (s ToolShell) Confirm(ctx context.Context, commands []string) error {
 	if !s.Enabled {
 		return fmt.Errorf("%s is not enabled (see tools.core and tools.exclude in settings), so its shell commands cannot run", tools.ShellName)
 	}
-	if s.Mode == tools.ApprovalYolo {
-		return nil
-	}
 	for _, c := range commands {
-		if s.Ask == nil {
+		if s.Allow == nil {
 			return fmt.Errorf("nobody can be asked whether to run %q", c)
 		}
-		if err := s.Ask(ctx, c); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
+		allowed, err := s.Allow(ctx, c)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
 			return err
+		case !allowed:
+			return fmt.Errorf("%q: %w", c, ErrDeclined)
 		}
 	}
 	return nil

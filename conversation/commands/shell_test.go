@@ -5,21 +5,22 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// !{…} commands are allowed as run_shell_command's are: refused when the
-// tool is not enabled, unasked in yolo mode, else asked about one by one,
-// the first no ending the questions.
+// !{…} commands are decided by Allow (the approval door) one by one,
+// the first no ending the questions; none runs when the tool is not
+// enabled.
 func TestToolShellConfirm(t *testing.T) {
 	var asked []string
-	ask := func(_ context.Context, c string) error {
+	allow := func(_ context.Context, c string) (bool, error) {
 		asked = append(asked, c)
-		if c == "no" {
-			return ErrDeclined
+		switch c {
+		case "no":
+			return false, nil
+		case "cannot":
+			return false, errors.New("nobody to ask")
 		}
-		return nil
+		return true, nil
 	}
 	tests := []struct {
 		name    string
@@ -28,12 +29,11 @@ func TestToolShellConfirm(t *testing.T) {
 		asked   []string
 		wantErr string
 	}{
-		{"not enabled", ToolShell{Mode: tools.ApprovalYolo, Ask: ask}, []string{"ls"}, nil, "run_shell_command is not enabled"},
-		{"yolo", ToolShell{Enabled: true, Mode: tools.ApprovalYolo, Ask: ask}, []string{"ls", "no"}, nil, ""},
-		{"default asks each", ToolShell{Enabled: true, Mode: tools.ApprovalDefault, Ask: ask}, []string{"ls", "pwd"}, []string{"ls", "pwd"}, ""},
-		{"auto_edit asks too", ToolShell{Enabled: true, Mode: tools.ApprovalAutoEdit, Ask: ask}, []string{"ls"}, []string{"ls"}, ""},
-		{"declined stops", ToolShell{Enabled: true, Mode: tools.ApprovalDefault, Ask: ask}, []string{"no", "ls"}, []string{"no"}, "declined"},
-		{"nobody to ask", ToolShell{Enabled: true, Mode: tools.ApprovalDefault}, []string{"ls"}, nil, `nobody can be asked whether to run "ls"`},
+		{"not enabled", ToolShell{Allow: allow}, []string{"ls"}, nil, "run_shell_command is not enabled"},
+		{"decides each", ToolShell{Enabled: true, Allow: allow}, []string{"ls", "pwd"}, []string{"ls", "pwd"}, ""},
+		{"declined stops", ToolShell{Enabled: true, Allow: allow}, []string{"no", "ls"}, []string{"no"}, `"no": declined`},
+		{"cannot ask stops", ToolShell{Enabled: true, Allow: allow}, []string{"cannot", "ls"}, []string{"cannot"}, "nobody to ask"},
+		{"no door", ToolShell{Enabled: true}, []string{"ls"}, nil, `nobody can be asked whether to run "ls"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +47,7 @@ func TestToolShellConfirm(t *testing.T) {
 			}
 		})
 	}
-	if err := (ToolShell{Enabled: true, Ask: ask}).Confirm(context.Background(), []string{"no"}); !errors.Is(err, ErrDeclined) {
+	if err := (ToolShell{Enabled: true, Allow: allow}).Confirm(context.Background(), []string{"no"}); !errors.Is(err, ErrDeclined) {
 		t.Errorf("a no is %v, want ErrDeclined", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestToolShellRun(t *testing.T) {
 	if !strings.Contains(res.Output, dir) || !strings.Contains(res.Output, "oops") || res.ExitCode != 3 || res.Aborted {
 		t.Errorf("result %+v, want the dir, stderr, exit code 3", res)
 	}
-	got, err := Custom{Name: "c", Prompt: "!{exit 3}"}.Expand(context.Background(), Invocation{Name: "c", Raw: "/c"}, ToolShell{Enabled: true, Mode: tools.ApprovalYolo, Dir: dir}, nil)
+	got, err := Custom{Name: "c", Prompt: "!{exit 3}"}.Expand(context.Background(), Invocation{Name: "c", Raw: "/c"}, ToolShell{Enabled: true, Allow: func(context.Context, string) (bool, error) { return true, nil }, Dir: dir}, nil)
 	if err != nil || got.Text() != "\n[Shell command 'exit 3' exited with code 3]" {
 		t.Errorf("expanded to %q, %v", got.Text(), err)
 	}
