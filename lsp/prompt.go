@@ -194,11 +194,13 @@ func (s *Server) session(ctx context.Context, ag *agent.Agent, id string) (*agen
 func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Whether the session is free is the agent's to say; a second prompt
-	// it refuses must not take the first one's place here.
-	if release, ok := s.reserve(sess.ID(), cancel); ok {
-		defer release()
+	release, ok := s.reserve(sess.ID(), cancel)
+	if !ok {
+		// Refused before a command's !{…} could run for a prompt the
+		// agent would refuse.
+		return promptResult{}, promptBusyError(sess.ID())
 	}
+	defer release()
 	return s.promptSession(ctx, sess, in, emit)
 }
 
@@ -220,12 +222,17 @@ func (s *Server) reserve(sessionID string, cancel context.CancelFunc) (release f
 	}, true
 }
 
-// promptSession runs in in sess and says how it ended.
+// promptSession runs in in sess and says how it ended; a prompt naming
+// one of the user's commands sends what the command expands to.
 func (s *Server) promptSession(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
+	in, err := s.commandInput(ctx, sess, in, emit)
+	if err != nil {
+		return promptResult{}, err
+	}
 	res, err := sess.Prompt(ctx, in, emit)
 	switch {
 	case errors.Is(err, agent.ErrBusy):
-		return promptResult{}, jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", sess.ID())
+		return promptResult{}, promptBusyError(sess.ID())
 	case err != nil:
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}
@@ -234,6 +241,10 @@ func (s *Server) promptSession(ctx context.Context, sess *agent.Session, in agen
 		out.Error = res.Err.Error()
 	}
 	return out, nil
+}
+
+func promptBusyError(id string) error {
+	return jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", id)
 }
 
 type sessionParams struct {

@@ -267,6 +267,8 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 		return s.resumeSession(ctx, params)
 	case "gemini/authStatus":
 		return s.authStatus()
+	case "gemini/commands":
+		return s.listCommands(ctx, params)
 	case "workspace/executeCommand":
 		release()
 		return s.executeCommand(ctx, params)
