@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -16,15 +17,15 @@ import (
 // userCommands reads the user's commands as they are now: the custom
 // commands on disk (under the workspace's trust) and the running MCP
 // servers' prompts.
-func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, error) {
+func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, *setup.Built, error) {
 	s.mu.Lock()
 	built := s.built
 	s.mu.Unlock()
 	if built == nil {
-		return commands.UserCommands{}, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
+		return commands.UserCommands{}, nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
 	custom, errs := built.CustomCommands(ctx)
-	return commands.ReadUserCommands(ctx, custom, errs, built.Tools), nil
+	return commands.ReadUserCommands(ctx, custom, errs, built.Tools), built, nil
 }
 
 // commandInput is what a prompt sends the model: when it starts with
@@ -38,7 +39,7 @@ func (s *Server) commandInput(ctx context.Context, sess *agent.Session, in agent
 	if !ok || inv.Name == "" {
 		return in, nil
 	}
-	user, err := s.userCommands(ctx)
+	user, built, err := s.userCommands(ctx)
 	if err != nil {
 		return in, err
 	}
@@ -48,7 +49,7 @@ func (s *Server) commandInput(ctx context.Context, sess *agent.Session, in agent
 	for _, err := range user.Errs {
 		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
 	}
-	exp, err := user.Expand(ctx, inv, s.commandShell(sess), commands.WorkspaceFiles{WS: s.workspace()})
+	exp, err := user.Expand(ctx, inv, s.commandShell(built, sess), commands.WorkspaceFiles{WS: s.workspace()})
 	if err != nil {
 		return in, jsonrpc2.Errorf(codeRequestFailed, "%s was not run: %v", user.Source(inv.Name), err)
 	}
@@ -61,10 +62,7 @@ func (s *Server) commandInput(ctx context.Context, sess *agent.Session, in agent
 // commandShell runs a custom command's !{…} commands in the first root,
 // once the session's approval door allows each (asking, where it must,
 // through gemini/confirm or window/showMessageRequest).
-func (s *Server) commandShell(sess *agent.Session) commands.Shell {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+func (s *Server) commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
 	_, enabled := built.Tools.Registry.Get(tools.ShellName)
 	var dir string
 	if roots := s.workspace().Roots(); len(roots) > 0 {
@@ -100,7 +98,7 @@ func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
 	if _, _, err := s.state(); err != nil {
 		return nil, err
 	}
-	user, err := s.userCommands(ctx)
+	user, _, err := s.userCommands(ctx)
 	if err != nil {
 		return nil, err
 	}
