@@ -95,9 +95,6 @@ func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
 			return nil, err
 		}
 	}
-	if _, _, err := s.state(); err != nil {
-		return nil, err
-	}
 	user, _, err := s.userCommands(ctx)
 	if err != nil {
 		return nil, err

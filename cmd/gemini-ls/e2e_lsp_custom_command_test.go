@@ -161,3 +161,17 @@ func TestGeminiCommandsListsUserCommands(t *testing.T) {
 		t.Errorf("gemini/commands with params [1] = %+v, %v; want InvalidParams", res, err)
 	}
 }
+
+// Listing the commands needs no credentials: a client can show them
+// before the user has logged in.
+func TestGeminiCommandsWithoutCredentials(t *testing.T) {
+	home := commandHome(t, map[string]string{"git/review.toml": reviewCommand})
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"}})
+	var res commandsResult
+	if err := h.client.Call(h.ctx, "gemini/commands", nil, &res); err != nil {
+		t.Fatalf("gemini/commands: %v", err)
+	}
+	if len(res.Commands) != 1 || res.Commands[0].Name != "git:review" {
+		t.Errorf("gemini/commands = %+v, want /git:review", res)
+	}
+}
