@@ -26,7 +26,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
 )
@@ -59,8 +58,7 @@ type commandTable struct {
 // built-ins; one of the user's replaces a built-in of its name, as a
 // later command of a name does in Gemini CLI.
 func (sess *session) commandTable(ctx context.Context) commandTable {
-	custom, errs := sess.built.CustomCommands(ctx)
-	t := commandTable{builtin: map[string]builtin{}, user: commands.ReadUserCommands(ctx, custom, errs, sess.built.Tools)}
+	t := commandTable{builtin: map[string]builtin{}, user: sess.built.UserCommands(ctx)}
 	for _, b := range builtins {
 		if !t.user.Has(b.Name) {
 			t.builtin[b.Name] = b
@@ -185,8 +183,7 @@ func upperFirst(s string) string {
 // settings or an earlier answer allow the command), and runs them on this
 // machine, in the session's cwd.
 func (sess *session) commandShell() commands.Shell {
-	_, enabled := sess.built.Tools.Registry.Get(tools.ShellName)
-	return commands.ToolShell{Enabled: enabled, Allow: sess.agent.AllowShell, Dir: sess.cwd}
+	return sess.built.CommandShell(sess.agent, sess.cwd)
 }
 
 // done says text and ends the prompt.

@@ -10,7 +10,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/setup"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -24,8 +23,7 @@ func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, *setu
 	if built == nil {
 		return commands.UserCommands{}, nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
-	custom, errs := built.CustomCommands(ctx)
-	return commands.ReadUserCommands(ctx, custom, errs, built.Tools), built, nil
+	return built.UserCommands(ctx), built, nil
 }
 
 // commandInput is what a prompt sends the model: when it starts with
@@ -63,12 +61,11 @@ func (s *Server) commandInput(ctx context.Context, sess *agent.Session, in agent
 // once the session's approval door allows each (asking, where it must,
 // through gemini/confirm or window/showMessageRequest).
 func (s *Server) commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
-	_, enabled := built.Tools.Registry.Get(tools.ShellName)
 	var dir string
 	if roots := s.workspace().Roots(); len(roots) > 0 {
 		dir = roots[0]
 	}
-	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: dir}
+	return built.CommandShell(sess, dir)
 }
 
 // commandInfo is one command of gemini/commands' result.

@@ -189,17 +189,14 @@ func commandInput(ctx context.Context, built *agentsetup.Built, sess *agent.Sess
 	if !ok || inv.Name == "" {
 		return agent.Input{Text: prompt}, nil
 	}
-	custom, errs := built.CustomCommands(ctx)
-	user := usercommands.ReadUserCommands(ctx, custom, errs, built.Tools)
+	user := built.UserCommands(ctx)
 	for _, err := range user.Errs {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 	}
 	if !user.Has(inv.Name) {
 		return agent.Input{Text: prompt}, nil
 	}
-	_, enabled := built.Tools.Registry.Get(tools.ShellName)
-	shell := usercommands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: ws.Roots()[0]}
-	exp, err := user.Expand(ctx, inv, shell, usercommands.WorkspaceFiles{WS: ws})
+	exp, err := user.Expand(ctx, inv, built.CommandShell(sess, ws.Roots()[0]), usercommands.WorkspaceFiles{WS: ws})
 	if err != nil {
 		return agent.Input{}, fmt.Errorf("%s was not run: %w", user.Source(inv.Name), err)
 	}

@@ -28,9 +28,9 @@ type UserCommands struct {
 	prompts Prompts
 }
 
-// ReadUserCommands gathers the user's commands: custom (as Load or
-// setup.Built.CustomCommands read them) and src's MCP prompts (src may
-// be nil).
+// ReadUserCommands gathers the user's commands: custom (as Load reads
+// them; setup.Built.UserCommands calls it so) and src's MCP prompts (src
+// may be nil).
 func ReadUserCommands(ctx context.Context, custom []Custom, errs []error, src Prompts) UserCommands {
 	u := UserCommands{Custom: map[string]Custom{}, MCP: map[string]mcp.Prompt{}, Errs: errs, prompts: src}
 	for _, c := range custom {
