@@ -13,13 +13,12 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
 
@@ -81,160 +80,51 @@ func notFound(id sdk.SessionId) error {
 }
 
 // retire ends session id if it is live here, and waits for its prompt to
-// end (and save). The session never runs a prompt again: its turn is kept.
+// end (and save). The session never runs a prompt again: it is no longer
+// the server's, which a prompt checks once it has its turn.
 func (s *server) retire(ctx context.Context, id sdk.SessionId) {
 	old, ok := s.take(id)
 	if !ok {
 		return
 	}
 	old.close()
-	select {
-	case old.turn <- struct{}{}:
-	case <-ctx.Done():
-	}
+	s.turns.Stop(ctx, string(id))
 }
 
-// replay sends the session's history as the user saw it.
+// replay shows the saved session as the user saw it, as the shared
+// conversation layer replays it.
 func (sess *session) replay(ctx context.Context) error {
-	history, err := sess.agent.History()
+	_, exchanges, err := conversation.Replay(ctx, sess.built.Agent, sess.id, conversation.Describer(sess.built.Tools.Registry))
 	if err != nil {
 		return err
 	}
-	_, exchanges, err := sess.built.Agent.Transcript(ctx, sess.id)
-	if err != nil {
-		return err
-	}
-	for _, u := range replayUpdates(history, exchanges, sess.cwd, sess.describe) {
+	for _, u := range replayUpdates(exchanges, sess.cwd) {
 		sess.update(ctx, u)
 	}
 	return nil
 }
 
-// describe is the title and kind a call of tool name with args had, as
-// the tool gives them; the name and "other" when the tool is not there
-// (an MCP server not started yet) or refuses the args.
-func (sess *session) describe(name string, args map[string]any) (string, sdk.ToolKind) {
-	t, ok := sess.built.Tools.Registry.Get(name)
-	if !ok {
-		return name, sdk.ToolKindOther
-	}
-	call, err := t.Build(args)
-	if err != nil {
-		return name, sdk.ToolKindOther
-	}
-	return call.Title(), toolKind(call.Kind())
-}
-
-// maxReplayedOutput bounds the text of a replayed call's result: the
-// model had it all, the user was shown a summary that was not saved.
-const maxReplayedOutput = 2000
-
 // replayUpdates are the session/updates that show a saved session: each
-// prompt as a user message (as typed: the transcript's text, not the
-// files and editor state the model was sent with it), the model's text,
-// and each call as a tool_call with its title and kind, then its result
-// as a tool_call_update. Thoughts are not saved, so not shown. Exchanges
-// a compression summarised away are shown from the transcript alone.
-func replayUpdates(history []*genai.Content, exchanges []agent.Exchange, cwd string, describe func(string, map[string]any) (string, sdk.ToolKind)) []sdk.SessionUpdate {
+// prompt as a user message, then its turn as the live turn showed it (the
+// model's text, each call and its result, through the same translation).
+func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
 	var out []sdk.SessionUpdate
-	history = history[agent.CompressedPrefix(history):]
-	results := map[string]*genai.FunctionResponse{}
-	prompts := 0
-	for _, c := range history {
-		if isPrompt(c) {
-			prompts++
-		}
-		for _, p := range c.Parts {
-			if r := p.FunctionResponse; r != nil && r.ID != "" {
-				results[r.ID] = r
-			}
-		}
-	}
-	// The history's prompts are the transcript's last ones.
-	earlier := max(0, len(exchanges)-prompts)
 	var last agent.StopReason // how the prompt shown last ended
-	for _, e := range exchanges[:earlier] {
-		out = appendPrompt(out, e.Prompt, last)
-		out = appendText(out, sdk.UpdateAgentMessageText, e.Answer)
-		last = e.StopReason
-	}
-	k := len(exchanges) - prompts // the exchange of the next prompt
-	for _, c := range history {
-		switch {
-		case isPrompt(c):
-			text, stop := contentText(c), agent.StopReason("")
-			if k >= 0 {
-				text, stop = exchanges[k].Prompt, exchanges[k].StopReason
-			}
-			k++
-			out = appendPrompt(out, text, last)
-			last = stop
-		case c.Role == genai.RoleModel:
-			for _, p := range c.Parts {
-				switch {
-				case p.FunctionCall != nil:
-					out = append(out, replayCall(p.FunctionCall, results[p.FunctionCall.ID], cwd, describe)...)
-				case !p.Thought:
-					out = appendText(out, sdk.UpdateAgentMessageText, p.Text)
-				}
+	for _, x := range exchanges {
+		out = appendPrompt(out, x.Prompt, last)
+		last = x.StopReason
+		for _, e := range x.Events {
+			switch e.Kind {
+			case agent.EventText:
+				out = appendText(out, sdk.UpdateAgentMessageText, e.Text)
+			case agent.EventToolCall:
+				out = append(out, toolCallUpdate(cwd, e.ToolCall))
+			case agent.EventToolResult:
+				out = append(out, toolResultUpdate(e.ToolResult, nil))
 			}
 		}
 	}
 	return out
-}
-
-// replayCall is a call as a tool_call, and its result as a
-// tool_call_update; a call with no result failed.
-func replayCall(fc *genai.FunctionCall, res *genai.FunctionResponse, cwd string, describe func(string, map[string]any) (string, sdk.ToolKind)) []sdk.SessionUpdate {
-	title, kind := describe(fc.Name, fc.Args)
-	status := sdk.ToolCallStatusCompleted
-	var text string
-	if res == nil {
-		status = sdk.ToolCallStatusFailed
-	} else {
-		text = resultText(res.Response)
-		if _, failed := res.Response["error"]; failed {
-			status = sdk.ToolCallStatusFailed
-		}
-	}
-	out := []sdk.SessionUpdate{{ToolCall: &sdk.SessionUpdateToolCall{
-		ToolCallId: sdk.ToolCallId(fc.ID),
-		Title:      title,
-		Kind:       kind,
-		Status:     status,
-		Locations:  locations(cwd, fc.Args),
-		RawInput:   fc.Args,
-	}}}
-	if res != nil {
-		u := &sdk.SessionToolCallUpdate{ToolCallId: sdk.ToolCallId(fc.ID), Status: sdk.Ptr(status)}
-		if text != "" {
-			u.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))}
-		}
-		out = append(out, sdk.SessionUpdate{ToolCallUpdate: u})
-	}
-	return out
-}
-
-// resultText is what a call's response said: its error, or its output,
-// cut to maxReplayedOutput.
-func resultText(response map[string]any) string {
-	v, ok := response["error"]
-	if !ok {
-		v = response["output"]
-	}
-	text, ok := v.(string)
-	if !ok && v != nil {
-		b, _ := json.Marshal(v)
-		text = string(b)
-	}
-	if len(text) <= maxReplayedOutput {
-		return text
-	}
-	cut := maxReplayedOutput
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	return text[:cut] + "\n…"
 }
 
 // appendPrompt shows a prompt as a user message of its own. Clients join
@@ -260,30 +150,6 @@ func appendText(out []sdk.SessionUpdate, update func(string) sdk.SessionUpdate, 
 		return out
 	}
 	return append(out, update(text))
-}
-
-// isPrompt reports whether c is a prompt's input, not calls' responses.
-func isPrompt(c *genai.Content) bool {
-	if c.Role != genai.RoleUser {
-		return false
-	}
-	for _, p := range c.Parts {
-		if p.FunctionResponse != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// contentText is c's text parts, for a prompt with no transcript entry.
-func contentText(c *genai.Content) string {
-	var texts []string
-	for _, p := range c.Parts {
-		if p.Text != "" && !p.Thought {
-			texts = append(texts, p.Text)
-		}
-	}
-	return strings.Join(texts, "\n")
 }
 
 // listPageSize is how many sessions one session/list answer holds.

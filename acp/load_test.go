@@ -13,26 +13,14 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
-
-// describeFake titles a call by its tool and path, and reads and shells
-// by kind.
-func describeFake(name string, args map[string]any) (string, sdk.ToolKind) {
-	kind := sdk.ToolKindOther
-	switch name {
-	case "read_file":
-		kind = sdk.ToolKindRead
-	case "run_shell_command":
-		kind = sdk.ToolKindExecute
-	}
-	return fmt.Sprintf("%s %v", name, args["file_path"]), kind
-}
 
 // show is one update in a line, for comparing.
 func show(u sdk.SessionUpdate) string {
@@ -60,22 +48,6 @@ func show(u sdk.SessionUpdate) string {
 	return string(b)
 }
 
-func user(parts ...*genai.Part) *genai.Content {
-	return &genai.Content{Role: genai.RoleUser, Parts: parts}
-}
-
-func model(parts ...*genai.Part) *genai.Content {
-	return &genai.Content{Role: genai.RoleModel, Parts: parts}
-}
-
-func callPart(id, name string, args map[string]any) *genai.Part {
-	return &genai.Part{FunctionCall: &genai.FunctionCall{ID: id, Name: name, Args: args}}
-}
-
-func responsePart(id, name string, response map[string]any) *genai.Part {
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: id, Name: name, Response: response}}
-}
-
 func checkUpdates(t *testing.T, got []sdk.SessionUpdate, want ...string) {
 	t.Helper()
 	var lines []string
@@ -87,107 +59,44 @@ func checkUpdates(t *testing.T, got []sdk.SessionUpdate, want ...string) {
 	}
 }
 
-// The prompts are shown as typed (the transcript's text, not the files
-// and editor state the model was sent), the model's text as it said it,
-// each call with its tool's title and kind and then its result; the
-// thought signatures the history keeps show nothing.
-func TestReplayShowsPromptsTextAndCalls(t *testing.T) {
-	history := []*genai.Content{
-		user(genai.NewPartFromText("[editor state]"), genai.NewPartFromText("What is in @a.go?"), genai.NewPartFromText("--- a.go ---\npackage a")),
-		model(&genai.Part{ThoughtSignature: []byte("sig")}, genai.NewPartFromText("Let me look."),
-			callPart("c1", "read_file", map[string]any{"file_path": "a.go"}),
-			callPart("c2", "run_shell_command", map[string]any{"command": "false"})),
-		user(responsePart("c1", "read_file", map[string]any{"output": "package a"}),
-			responsePart("c2", "run_shell_command", map[string]any{"error": "The user declined to run this command."})),
-		model(genai.NewPartFromText("It is package a.")),
-		user(genai.NewPartFromText("Thanks")),
-		model(), // an empty answer, recorded
-	}
-	exchanges := []agent.Exchange{
-		{Prompt: "What is in @a.go?", Answer: "Let me look.\n\nIt is package a.", StopReason: agent.StopEndTurn},
-		{Prompt: "Thanks", StopReason: agent.StopError},
-	}
-	checkUpdates(t, replayUpdates(history, exchanges, "/w", describeFake),
+// A replayed exchange shows its prompt as a user message, then its turn
+// through the live translation: text as the agent's message, a call as a
+// pending tool_call with its title, kind and locations, its result as the
+// tool_call_update that ends it.
+func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
+	exchanges := []conversation.Exchange{{
+		Prompt: "What is in @a.go?",
+		Events: []agent.Event{
+			{Kind: agent.EventText, Text: "Let me look."},
+			{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}}},
+			{Kind: agent.EventToolResult, ToolResult: agent.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"}},
+			{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute}},
+			{Kind: agent.EventToolResult, ToolResult: agent.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"}},
+			{Kind: agent.EventText, Text: "It is package a."},
+		},
+	}}
+	checkUpdates(t, replayUpdates(exchanges, "/w"),
 		"user: What is in @a.go?",
 		"agent: Let me look.",
-		`tool_call c1 "read_file a.go" read completed [/w/a.go]`,
+		`tool_call c1 "a.go" read pending [/w/a.go]`,
 		`tool_call_update c1 completed "package a"`,
-		`tool_call c2 "run_shell_command <nil>" execute failed []`,
-		`tool_call_update c2 failed "The user declined to run this command."`,
+		`tool_call c2 "false" execute pending []`,
+		`tool_call_update c2 failed "declined"`,
 		"agent: It is package a.",
-		"user: Thanks",
 	)
 }
 
-// After a compression the history starts with the summary: the exchanges
-// it summarised are shown from the transcript, the summary not at all.
-func TestReplayAfterACompression(t *testing.T) {
-	history := []*genai.Content{
-		user(genai.NewPartFromText("<state_snapshot>all of it</state_snapshot>")),
-		model(genai.NewPartFromText("Got it. Thanks for the additional context!")),
-		user(genai.NewPartFromText("third")),
-		model(genai.NewPartFromText("third answer")),
+// A prompt that got no answer is shown as a message of its own: a note on
+// how it ended keeps it from running into the next prompt, as clients
+// join consecutive user_message_chunks.
+func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
+	exchanges := []conversation.Exchange{
+		{Prompt: "first", StopReason: agent.StopCancelled},
+		{Prompt: "second", StopReason: agent.StopError},
+		{Prompt: "third", Events: []agent.Event{{Kind: agent.EventText, Text: "third answer"}}},
 	}
-	exchanges := []agent.Exchange{{Prompt: "first", Answer: "first answer"}, {Prompt: "second", StopReason: agent.StopError}, {Prompt: "third", Answer: "third answer"}}
-	checkUpdates(t, replayUpdates(history, exchanges, "/w", describeFake),
-		"user: first", "agent: first answer", "user: second", "agent: (No answer.)", "user: third", "agent: third answer")
-}
-
-// A prompt cancelled before the model said anything is shown as a message
-// of its own: a note on how it ended keeps it from running into the next
-// prompt, as clients join consecutive user_message_chunks.
-func TestReplayKeepsACancelledPromptApart(t *testing.T) {
-	history := []*genai.Content{
-		user(genai.NewPartFromText("first")),
-		user(genai.NewPartFromText("second")),
-		model(genai.NewPartFromText("second answer")),
-	}
-	exchanges := []agent.Exchange{{Prompt: "first", StopReason: agent.StopCancelled}, {Prompt: "second", Answer: "second answer", StopReason: agent.StopEndTurn}}
-	checkUpdates(t, replayUpdates(history, exchanges, "/w", describeFake),
-		"user: first", "agent: (Cancelled.)", "user: second", "agent: second answer")
-}
-
-// A history with prompts the transcript lacks shows their text; a call
-// with no response failed; a long result is cut.
-func TestReplayWithoutTranscriptAndLongResults(t *testing.T) {
-	long := strings.Repeat("é", maxReplayedOutput)
-	history := []*genai.Content{
-		user(genai.NewPartFromText("old prompt")),
-		model(callPart("c1", "read_file", map[string]any{"file_path": "/abs/b.go"})),
-		user(responsePart("c1", "read_file", map[string]any{"output": long})),
-		model(callPart("c2", "other", map[string]any{"x": []any{1.0}})),
-	}
-	got := replayUpdates(history, nil, "/w", describeFake)
-	if len(got) != 4 {
-		t.Fatalf("%d updates", len(got))
-	}
-	if show(got[0]) != "user: old prompt" || show(got[1]) != `tool_call c1 "read_file /abs/b.go" read completed [/abs/b.go]` {
-		t.Errorf("updates %q, %q", show(got[0]), show(got[1]))
-	}
-	text := got[2].ToolCallUpdate.Content[0].Content.Content.Text.Text
-	if !strings.HasSuffix(text, "\n…") || len(text) > maxReplayedOutput+len("\n…") || !strings.HasPrefix(text, "éé") || strings.ContainsRune(text, '\uFFFD') {
-		t.Errorf("long result cut to %d bytes: %.20q…%q", len(text), text, text[len(text)-8:])
-	}
-	// A call without a response failed, and has no result to show.
-	if show(got[3]) != `tool_call c2 "other <nil>" other failed []` {
-		t.Errorf("a call without a response: %q", show(got[3]))
-	}
-}
-
-func TestResultText(t *testing.T) {
-	for _, c := range []struct {
-		response map[string]any
-		want     string
-	}{
-		{map[string]any{"output": "ok"}, "ok"},
-		{map[string]any{"error": "no"}, "no"},
-		{map[string]any{"output": map[string]any{"a": 1.0}}, `{"a":1}`},
-		{map[string]any{}, ""},
-	} {
-		if got := resultText(c.response); got != c.want {
-			t.Errorf("resultText(%v) = %q, want %q", c.response, got, c.want)
-		}
-	}
+	checkUpdates(t, replayUpdates(exchanges, "/w"),
+		"user: first", "agent: (Cancelled.)", "user: second", "agent: (No answer.)", "user: third", "agent: third answer")
 }
 
 // listServer is a server whose store is under home, with n sessions of

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -35,21 +36,19 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)
 	defer stop()
-	select {
-	case sess.turn <- struct{}{}:
-	case <-ctx.Done():
-		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	turn, err := s.turns.Begin(ctx, sess.id)
+	if err != nil {
+		if ctx.Err() != nil {
+			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+		}
+		return sdk.PromptResponse{}, invalidParams(err.Error())
 	}
-	defer func() { <-sess.turn }()
-	sess.mu.Lock()
-	sess.cancel = cancel
-	sess.mu.Unlock()
-	defer func() {
-		sess.mu.Lock()
-		sess.cancel = nil
-		sess.mu.Unlock()
-	}()
-
+	defer turn.End()
+	if live, err := s.lookup(p.SessionId); err != nil || live != sess {
+		// Closed or loaded again while it waited for the turn before.
+		return sdk.PromptResponse{}, unknownSession(p.SessionId)
+	}
+	ctx = turn.Context()
 	if done, res, err := sess.runCommand(ctx, in); done {
 		return res, err
 	}
@@ -102,13 +101,13 @@ func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.Pr
 		out.StopReason = sdk.StopReasonCancelled
 	case agent.StopMaxTurns:
 		out.StopReason = sdk.StopReasonMaxTurnRequests
-		sess.say(ctx, stopNote(res))
+		sess.say(ctx, conversation.Explanation(res))
 	case agent.StopMaxTokens:
 		out.StopReason = sdk.StopReasonMaxTokens
-		sess.say(ctx, stopNote(res))
+		sess.say(ctx, conversation.Explanation(res))
 	case agent.StopLoopDetected:
 		out.StopReason = sdk.StopReasonEndTurn
-		sess.say(ctx, stopNote(res))
+		sess.say(ctx, conversation.Explanation(res))
 	default:
 		msg := "the turn failed"
 		if res.Err != nil {
@@ -117,20 +116,6 @@ func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.Pr
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
 	}
 	return out, nil
-}
-
-// stopNote says why a turn stopped early, for the message.
-func stopNote(res agent.PromptResult) string {
-	switch res.StopReason {
-	case agent.StopLoopDetected:
-		return "Stopped: the model was repeating itself (loop detected)."
-	case agent.StopMaxTokens:
-		return "The answer was cut at the model's output token limit."
-	}
-	if res.Err != nil {
-		return "Stopped: " + res.Err.Error()
-	}
-	return "Stopped: the session reached its limit of model requests."
 }
 
 // say adds a paragraph of gemini-ls's own to the agent's message.
@@ -166,33 +151,13 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 	case agent.EventToolCall:
 		c := e.ToolCall
 		sess.show(c)
-		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
-			ToolCallId: sdk.ToolCallId(c.CallID),
-			Title:      c.Title,
-			Kind:       toolKind(c.Kind),
-			Status:     sdk.ToolCallStatusPending,
-			Locations:  locations(sess.cwd, c.Args),
-			RawInput:   c.Args,
-		}})
+		sess.update(ctx, toolCallUpdate(sess.cwd, c))
 		if c.Name == tools.WriteTodosName && c.Kind != "" {
 			sess.plan(ctx, c.Args)
 		}
 	case agent.EventToolResult:
-		r := e.ToolResult
-		sess.unshow(r.CallID)
-		status := sdk.ToolCallStatusCompleted
-		if r.Status != tools.StatusOK {
-			status = sdk.ToolCallStatusFailed
-		}
-		content := sess.takeAttached(r.CallID)
-		if r.Display != "" {
-			content = append(content, sdk.ToolContent(sdk.TextBlock(r.Display)))
-		}
-		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(r.CallID),
-			Status:     sdk.Ptr(status),
-			Content:    content,
-		}})
+		sess.unshow(e.ToolResult.CallID)
+		sess.update(ctx, toolResultUpdate(e.ToolResult, sess.takeAttached(e.ToolResult.CallID)))
 	case agent.EventRetry:
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
 	case agent.EventCompressed:
@@ -202,6 +167,35 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 	case agent.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}
+}
+
+// toolCallUpdate shows call c as pending.
+func toolCallUpdate(cwd string, c agent.ToolCall) sdk.SessionUpdate {
+	return sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+		ToolCallId: sdk.ToolCallId(c.CallID),
+		Title:      c.Title,
+		Kind:       toolKind(c.Kind),
+		Status:     sdk.ToolCallStatusPending,
+		Locations:  locations(cwd, c.Args),
+		RawInput:   c.Args,
+	}}
+}
+
+// toolResultUpdate ends a call: completed or failed, with what its
+// confirmation or run attached, then what it displays.
+func toolResultUpdate(r agent.ToolResult, content []sdk.ToolCallContent) sdk.SessionUpdate {
+	status := sdk.ToolCallStatusCompleted
+	if r.Status != tools.StatusOK {
+		status = sdk.ToolCallStatusFailed
+	}
+	if r.Display != "" {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(r.Display)))
+	}
+	return sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(r.CallID),
+		Status:     sdk.Ptr(status),
+		Content:    content,
+	}}
 }
 
 // toolKind is ACP's name for a tool's kind: the same word, for the kinds

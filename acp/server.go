@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
 // Options configure a server.
@@ -42,6 +43,10 @@ type server struct {
 	authType string // the method the client authenticated with; "" for settings'
 	apiKey   string // the key the client passed in authenticate's _meta
 	sessions map[string]*session
+
+	// turns are the prompts running, one per session, with their
+	// cancels; it has its own lock.
+	turns conversation.Turns
 }
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled; then

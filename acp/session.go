@@ -27,17 +27,13 @@ type session struct {
 	agent *agent.Session
 	log   *zap.Logger
 
-	// turn holds a token while a prompt runs: a prompt that arrives while
-	// another ends (the SDK cancels the older one) waits for it. It
-	// guards tail.
-	turn chan struct{}
-	// tail is the end of the prompt's message so far, for say.
+	// tail is the end of the prompt's message so far, for say; only the
+	// session's running turn touches it (the server's turns run one at a
+	// time), or the replay before any.
 	tail string
 
 	// mu guards the fields below.
 	mu sync.Mutex
-	// cancel ends the running prompt; nil when none runs.
-	cancel context.CancelFunc
 	// serversWaited: the first prompt waited for the MCP servers to start.
 	serversWaited bool
 	// attached is content for a call's final tool_call_update that the
@@ -88,7 +84,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
 	}
 	s.mu.Unlock()
-	sess := &session{srv: s, cwd: cwd, log: s.log, turn: make(chan struct{}, 1), attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]agent.ToolCall)}
+	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]agent.ToolCall)}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}
@@ -159,14 +155,7 @@ func (sess *session) close() {
 }
 
 // cancelTurn cancels the running prompt, if any, as session/cancel does.
-func (sess *session) cancelTurn() {
-	sess.mu.Lock()
-	cancel := sess.cancel
-	sess.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
+func (sess *session) cancelTurn() { sess.srv.turns.Cancel(sess.id) }
 
 // closeSessions ends every session, when the connection ends.
 func (s *server) closeSessions() {

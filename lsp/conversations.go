@@ -114,11 +114,11 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any
 	switch {
 	case sc.SessionID != "":
 		ids = []string{sc.SessionID}
-		cancelled = s.cancelRunning(sc.SessionID)
+		cancelled = s.turns.Cancel(sc.SessionID)
 	case sc.URI != "":
 		if id := s.conversations.get(s.rootOf(sc.URI)); id != "" {
 			ids = []string{id}
-			cancelled = s.cancelRunning(id)
+			cancelled = s.turns.Cancel(id)
 		}
 	default:
 		s.mu.Lock()
@@ -126,7 +126,7 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any
 			ids = append(ids, id)
 		}
 		s.mu.Unlock()
-		cancelled = s.cancelAll() > 0
+		cancelled = s.turns.CancelAll() > 0
 	}
 	wait, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -192,47 +193,29 @@ func (s *Server) session(ctx context.Context, ag *agent.Agent, id string) (*agen
 // runPrompt runs one prompt, cancellable by gemini/cancel, $/cancelRequest
 // (ctx) and shutdown.
 func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	release, ok := s.reserve(sess.ID(), cancel)
-	if !ok {
+	turn, err := s.turns.Begin(ctx, sess.ID())
+	if err != nil {
 		// Refused before a command's !{…} could run for a prompt the
 		// agent would refuse.
 		return promptResult{}, promptBusyError(sess.ID())
 	}
-	defer release()
-	return s.promptSession(ctx, sess, in, emit)
+	defer turn.End()
+	return s.promptSession(turn, sess, in, emit)
 }
 
-// reserve records that sessionID runs a prompt for this client, cancelled
-// by cancel (gemini/cancel, gemini.cancel, shutdown); ok is false when one
-// is running already. release forgets it and cancels.
-func (s *Server) reserve(sessionID string, cancel context.CancelFunc) (release func(), ok bool) {
+// promptSession runs in in sess as turn's prompt and says how it ended; a
+// prompt naming one of the user's commands sends what the command expands
+// to.
+func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, taken := s.running[sessionID]; taken {
-		return nil, false
-	}
-	s.running[sessionID] = cancel
-	return func() {
-		cancel()
-		s.mu.Lock()
-		delete(s.running, sessionID)
-		s.mu.Unlock()
-	}, true
-}
-
-// promptSession runs in in sess and says how it ended; a prompt naming
-// one of the user's commands sends what the command expands to.
-func (s *Server) promptSession(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	in, err := s.commandInput(ctx, sess, in, emit)
-	if err != nil {
-		return promptResult{}, err
-	}
-	res, err := sess.Prompt(ctx, in, emit)
+	built := s.built
+	s.mu.Unlock()
+	res, err := turn.Run(conversation.Session{Agent: sess, Built: built}, in, emit)
 	switch {
 	case errors.Is(err, agent.ErrBusy):
 		return promptResult{}, promptBusyError(sess.ID())
+	case errors.As(err, new(*conversation.CommandError)):
+		return promptResult{}, jsonrpc2.NewError(codeRequestFailed, err.Error())
 	case err != nil:
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}
@@ -259,20 +242,10 @@ func (s *Server) cancelSession(raw []byte) error {
 	if p.SessionID == nil {
 		return missingField("sessionId")
 	}
-	if !s.cancelRunning(*p.SessionID) {
+	if !s.turns.Cancel(*p.SessionID) {
 		s.log.Info("gemini/cancel: no prompt running", zap.String("sessionId", *p.SessionID))
 	}
 	return nil
-}
-
-func (s *Server) cancelRunning(sessionID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cancel, ok := s.running[sessionID]
-	if ok {
-		cancel()
-	}
-	return ok
 }
 
 // editorContext turns the prompt's context into what the agent is told of

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
 // gemini.prompt runs the same turn as gemini/prompt for clients that
@@ -51,10 +53,8 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 
 	// The turn outlives this request: it ends with the connection, or when
 	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
-	turnCtx, cancel := context.WithCancel(s.life)
-	release, ok := s.reserve(sess.ID(), cancel)
-	if !ok {
-		cancel()
+	turn, err := s.turns.Begin(s.life, sess.ID())
+	if err != nil {
 		return nil, busyError(sess.ID())
 	}
 	reported := make(chan struct{})
@@ -66,31 +66,34 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 		defer s.handlers.finish()
 		defer func() {
 			s.mu.Lock()
-			// The session is free once the turn ends (release), so the
-			// next prompt's turn may have taken the entry already.
+			// The session is free once the turn ends, so the next
+			// prompt's turn may have taken the entry already.
 			if s.reported[sess.ID()] == reported {
 				delete(s.reported, sess.ID())
 			}
 			s.mu.Unlock()
 			close(reported)
 		}()
-		s.commandTurn(turnCtx, cancel, release, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(turn, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
 
-// commandTurn runs a gemini.prompt turn and shows how it went. release
-// frees the session for the next prompt: as soon as the turn is over, so
-// that a prompt sent on seeing the answer is not refused as busy.
-func (s *Server) commandTurn(ctx context.Context, cancel, release context.CancelFunc, sess *agent.Session, in agent.Input, f clientFeatures) {
-	prog := s.beginProgress(ctx, f, in.Text, cancel)
+// commandTurn runs a gemini.prompt turn and shows how it went. The turn
+// ends (its session free for the next prompt) as soon as the model is
+// done, so that a prompt sent on seeing the answer is not refused as
+// busy.
+func (s *Server) commandTurn(turn *conversation.Turn, sess *agent.Session, in agent.Input, f clientFeatures) {
+	defer turn.End()
+	ctx := turn.Context()
+	prog := s.beginProgress(ctx, f, in.Text, turn.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, sess.ID(), in.Text)
-	res, err := s.promptSession(ctx, sess, in, func(e agent.Event) {
+	res, err := s.promptSession(turn, sess, in, func(e agent.Event) {
 		tr.event(e)
 		prog.event(e)
 	})
-	release()
+	turn.End()
 	ctx = s.life // the turn's own context is done
 	if err != nil {
 		// Refused before it ran (another prompt of the session got there
@@ -118,22 +121,23 @@ func (s *Server) commandTurn(ctx context.Context, cancel, release context.Cancel
 	}
 }
 
-// summary is the one line that ends the progress: the first line of the
-// answer's last paragraph, which is what the model said last.
+// summary is the one line that ends the progress: how the turn ended
+// when it ended early, else the first line of the answer's last
+// paragraph, which is what the model said last.
 func summary(res promptResult) string {
-	switch agent.StopReason(res.StopReason) {
-	case agent.StopCancelled:
-		return "Gemini: cancelled"
-	case agent.StopMaxTurns:
-		return "Gemini: stopped after too many turns"
-	case agent.StopLoopDetected:
-		return "Gemini: stopped because the model was repeating itself"
-	case agent.StopMaxTokens:
-		return "Gemini: the answer was cut at the model's output token limit"
-	case agent.StopError:
-		return "Gemini failed: " + res.Error
+	if h := headline(res); h != "" {
+		return "Gemini: " + h
 	}
 	return "Gemini: " + shorten(firstLine(lastParagraph(res.Text)), 80)
+}
+
+// headline is conversation.Headline of the turn res tells of.
+func headline(res promptResult) string {
+	r := agent.PromptResult{StopReason: agent.StopReason(res.StopReason)}
+	if res.Error != "" {
+		r.Err = errors.New(res.Error)
+	}
+	return conversation.Headline(r)
 }
 
 // spaceBeforeBreaks ends each line that ends in a word with a space: a
@@ -159,20 +163,18 @@ func lastParagraph(text string) string {
 	return text
 }
 
+// answerMessage is the turn's answer for window/showMessage: how it
+// ended when it ended early, then what the model said.
 func answerMessage(res promptResult) string {
-	switch agent.StopReason(res.StopReason) {
-	case agent.StopError:
-		return "Gemini failed: " + res.Error
-	case agent.StopCancelled:
-		return strings.TrimSpace("Gemini: cancelled. " + res.Text)
-	case agent.StopMaxTokens:
-		return "Gemini (cut at the model's output token limit): " + strings.TrimSpace(res.Text)
-	case agent.StopMaxTurns:
-		return "Gemini (stopped after too many turns): " + strings.TrimSpace(res.Text)
-	case agent.StopLoopDetected:
-		return "Gemini (stopped because the model was repeating itself): " + strings.TrimSpace(res.Text)
+	text := strings.TrimSpace(res.Text)
+	h := headline(res)
+	switch {
+	case h == "":
+		return "Gemini: " + text
+	case text == "":
+		return "Gemini: " + h + "."
 	}
-	return "Gemini: " + strings.TrimSpace(res.Text)
+	return "Gemini: " + h + ". " + text
 }
 
 func (s *Server) notifyClient(method string, params any) {

@@ -14,10 +14,11 @@ func TestCommandOutcomeMessages(t *testing.T) {
 		message, summary string
 	}{
 		{promptResult{StopReason: string(agent.StopEndTurn), Text: "I'll add it.\n\nDone: added.\nMore."}, "Gemini: I'll add it.\n\nDone: added.\nMore.", "Gemini: Done: added."},
-		{promptResult{StopReason: string(agent.StopLoopDetected), Text: "again and again"}, "Gemini (stopped because the model was repeating itself): again and again", "Gemini: stopped because the model was repeating itself"},
-		{promptResult{StopReason: string(agent.StopMaxTurns), Text: "so far"}, "Gemini (stopped after too many turns): so far", "Gemini: stopped after too many turns"},
+		{promptResult{StopReason: string(agent.StopLoopDetected), Text: "again and again"}, "Gemini: stopped because the model was repeating itself. again and again", "Gemini: stopped because the model was repeating itself"},
+		{promptResult{StopReason: string(agent.StopMaxTurns), Text: "so far"}, "Gemini: stopped after too many model requests. so far", "Gemini: stopped after too many model requests"},
 		{promptResult{StopReason: string(agent.StopCancelled)}, "Gemini: cancelled.", "Gemini: cancelled"},
-		{promptResult{StopReason: string(agent.StopError), Error: "quota"}, "Gemini failed: quota", "Gemini failed: quota"},
+		{promptResult{StopReason: string(agent.StopCancelled), Text: "half"}, "Gemini: cancelled. half", "Gemini: cancelled"},
+		{promptResult{StopReason: string(agent.StopError), Error: "quota"}, "Gemini: failed: quota.", "Gemini: failed: quota"},
 	} {
 		if got := answerMessage(tc.res); got != tc.message {
 			t.Errorf("%s: message %q, want %q", tc.res.StopReason, got, tc.message)

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -63,7 +64,6 @@ type Server struct {
 	agent       *agent.Agent
 	agentErr    error
 	built       *setup.Built                  // the agent and its tools; their MCP servers end with the connection
-	running     map[string]context.CancelFunc // session id → its prompt's cancel
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
@@ -89,6 +89,10 @@ type Server struct {
 	edits    editQueue
 	unsynced unsyncedEdits
 
+	// turns are the prompts running for this client, one per session,
+	// with their cancels; it has its own lock.
+	turns conversation.Turns
+
 	// conversations and transcripts serve gemini.prompt; each has its own
 	// lock.
 	conversations conversations
@@ -112,7 +116,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		opts:     opts,
 		docs:     workspace.NewDocuments(),
 		exit:     make(chan int, 1),
-		running:  map[string]context.CancelFunc{},
 		progress: map[string]context.CancelFunc{},
 		reported: map[string]chan struct{}{},
 		calls:    map[jsonrpc2.ID]context.CancelFunc{},
@@ -178,17 +181,6 @@ func (s *Server) exitStatus() int {
 	return 1
 }
 
-// cancelAll cancels every prompt running for this client and says how
-// many there were.
-func (s *Server) cancelAll() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, cancel := range s.running {
-		cancel()
-	}
-	return len(s.running)
-}
-
 // handle dispatches one message. It runs on the read loop, so
 // notifications are handled in wire order; requests that call back into
 // the client release the loop with jsonrpc2.Async first.
@@ -250,7 +242,7 @@ func (s *Server) request(ctx context.Context, release func(), method string, par
 		s.mu.Lock()
 		s.shutdown = true
 		s.mu.Unlock()
-		s.cancelAll()
+		s.turns.CancelAll()
 		return nil, nil
 	case shutdown:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "server is shutting down: %s refused", method)

@@ -2,12 +2,12 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
 // sessionInfo is what the client's session list shows of a session.
@@ -72,6 +72,9 @@ type exchange struct {
 	Prompt     string `json:"prompt"`
 	Answer     string `json:"answer"`
 	StopReason string `json:"stopReason,omitempty"`
+	// Updates are the turn as gemini/update showed it live: the model's
+	// text, each call and its result (thoughts are not saved).
+	Updates []update `json:"updates"`
 }
 
 // resumeSession answers gemini/resumeSession: it makes a saved session
@@ -89,16 +92,22 @@ func (s *Server) resumeSession(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, tr, err := ag.Transcript(ctx, *p.SessionID)
+	s.mu.Lock()
+	built := s.built
+	s.mu.Unlock()
+	info, tr, err := conversation.Replay(ctx, ag, *p.SessionID, conversation.Describer(built.Tools.Registry))
 	if err != nil {
-		if _, ok := errors.AsType[*agent.UnknownSessionError](err); ok {
+		if conversation.IsUnknownSession(err) {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 		}
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	out := make([]exchange, len(tr))
 	for i, e := range tr {
-		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason)}
+		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason), Updates: []update{}}
+		for _, ev := range e.Events {
+			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
+		}
 	}
 	return map[string]any{"session": sessionInfoOf(info), "exchanges": out}, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -24,48 +23,6 @@ func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, *setu
 		return commands.UserCommands{}, nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
 	return built.UserCommands(ctx), built, nil
-}
-
-// commandInput is what a prompt sends the model: when it starts with
-// "/name" naming one of the user's commands, what the command expands to
-// (a custom command's prompt, each !{…} decided by the session's approval
-// door as a run_shell_command call of it is; an MCP server's prompt), its
-// notes and the command files skipped told through emit; else the prompt
-// as typed, as Gemini CLI sends a "/xyz" that names no command.
-func (s *Server) commandInput(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (agent.Input, error) {
-	inv, ok := commands.Parse(in.Text)
-	if !ok || inv.Name == "" {
-		return in, nil
-	}
-	user, built, err := s.userCommands(ctx)
-	if err != nil {
-		return in, err
-	}
-	if !user.Has(inv.Name) {
-		return in, nil
-	}
-	for _, err := range user.Errs {
-		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
-	}
-	exp, err := user.Expand(ctx, inv, s.commandShell(built, sess), commands.WorkspaceFiles{WS: s.workspace()})
-	if err != nil {
-		return in, jsonrpc2.Errorf(codeRequestFailed, "%s was not run: %v", user.Source(inv.Name), err)
-	}
-	for _, note := range exp.Notes {
-		emit(agent.Event{Kind: agent.EventNotice, Text: "/" + inv.Name + ": " + note})
-	}
-	return agent.Input{Command: inv.Raw, Parts: exp.Parts, Editor: in.Editor}, nil
-}
-
-// commandShell runs a custom command's !{…} commands in the first root,
-// once the session's approval door allows each (asking, where it must,
-// through gemini/confirm or window/showMessageRequest).
-func (s *Server) commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
-	var dir string
-	if roots := s.workspace().Roots(); len(roots) > 0 {
-		dir = roots[0]
-	}
-	return built.CommandShell(sess, dir)
 }
 
 // commandInfo is one command of gemini/commands' result.

@@ -7,6 +7,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // UserCommands are the user's commands as they are now: the custom
@@ -31,3 +32,6 @@ func (b *Built) CommandShell(sess *agent.Session, dir string) commands.Shell {
 	_, enabled := b.Tools.Registry.Get(tools.ShellName)
 	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: dir}
 }
+
+// Workspace is the workspace the agent works in.
+func (b *Built) Workspace() *workspace.Workspace { return b.opts.Workspace }

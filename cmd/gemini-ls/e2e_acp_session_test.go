@@ -128,7 +128,7 @@ func TestACPSessionLoadedAfterRestart(t *testing.T) {
 	}
 	want := []string{
 		"user: What is in a.go?",
-		"tool_call ReadFile a.go read completed",
+		"tool_call ReadFile a.go read pending",
 		`tool_call_update completed "package a\n"`,
 		"agent: It is package a.",
 	}

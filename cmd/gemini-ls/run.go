@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	usercommands "github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
@@ -114,17 +114,20 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
 	}
-	in, err := commandInput(ctx, built, sess, ws, f.prompt, stderr)
+	var turns conversation.Turns
+	turn, err := turns.Begin(ctx, sess.ID())
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		if ctx.Err() != nil {
-			return exitCancelled
-		}
 		return exitError
 	}
+	defer turn.End()
 	start := time.Now()
 	out.begin(sess.ID(), built.Model, f.prompt)
-	res, err := sess.Prompt(ctx, in, out.event)
+	res, err := turn.Run(conversation.Session{Agent: sess, Built: built}, agent.Input{Text: f.prompt}, out.event)
+	if _, notRun := errors.AsType[*conversation.CommandError](err); notRun && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return exitError
+	}
 	if err != nil {
 		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
 	}
@@ -135,15 +138,12 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 0
 	case agent.StopCancelled:
 		return exitCancelled
-	case agent.StopMaxTurns:
-		fmt.Fprintln(stderr, "gemini-ls: Reached max session turns for this session.")
-		return exitMaxTurns
-	default:
-		if res.Err != nil {
-			fmt.Fprintf(stderr, "gemini-ls: %v\n", res.Err)
-		}
-		return exitError
 	}
+	fmt.Fprintf(stderr, "gemini-ls: %s\n", conversation.Explanation(res))
+	if res.StopReason == agent.StopMaxTurns {
+		return exitMaxTurns
+	}
+	return exitError
 }
 
 func usageError(stderr io.Writer, err error) int {
@@ -176,57 +176,20 @@ func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.C
 	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
 }
 
-// commandInput is what the prompt sends the model: when it names one of
-// the user's commands ("/name args"), what the command expands to (a
-// custom command's prompt, its !{…} shell commands decided by the
-// session's approval door as run_shell_command calls are, so, as
-// headless cannot ask, run only when yolo mode or tools.allowed allows
-// them; an MCP server's prompt); else the prompt as typed, as Gemini CLI
-// sends a prompt that names no command. Skipped command files and @{…}
-// that read nothing are told on stderr.
-func commandInput(ctx context.Context, built *agentsetup.Built, sess *agent.Session, ws *workspace.Workspace, prompt string, stderr io.Writer) (agent.Input, error) {
-	inv, ok := usercommands.Parse(prompt)
-	if !ok || inv.Name == "" {
-		return agent.Input{Text: prompt}, nil
-	}
-	user := built.UserCommands(ctx)
-	for _, err := range user.Errs {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-	}
-	if !user.Has(inv.Name) {
-		return agent.Input{Text: prompt}, nil
-	}
-	exp, err := user.Expand(ctx, inv, built.CommandShell(sess, ws.Roots()[0]), usercommands.WorkspaceFiles{WS: ws})
-	if err != nil {
-		return agent.Input{}, fmt.Errorf("%s was not run: %w", user.Source(inv.Name), err)
-	}
-	for _, note := range exp.Notes {
-		fmt.Fprintf(stderr, "gemini-ls: /%s: %s\n", inv.Name, note)
-	}
-	return agent.Input{Command: inv.Raw, Parts: exp.Parts}, nil
-}
-
 // session is the session to run the prompt in: a new one, or the saved
 // one resume names ("latest": the newest of dir).
 func session(ctx context.Context, ag *agent.Agent, resume, dir string) (*agent.Session, error) {
-	switch resume {
-	case "":
+	if resume == "" {
 		return ag.NewSession(), nil
-	case "latest":
-		list, err := ag.Sessions(ctx, dir)
-		if err != nil {
-			return nil, err
-		}
-		if len(list) == 0 {
-			return nil, fmt.Errorf("--resume latest: there is no saved session for %s", dir)
-		}
-		resume = list[0].ID
 	}
-	s, err := ag.Session(ctx, resume)
-	if _, unknown := errors.AsType[*agent.UnknownSessionError](err); unknown {
+	s, err := conversation.Resume(ctx, ag, resume, dir)
+	switch {
+	case conversation.IsUnknownSession(err):
 		return nil, fmt.Errorf("--resume %s: there is no saved session with that id (gemini-ls run -list-sessions lists them)", resume)
+	case err != nil:
+		return nil, fmt.Errorf("--resume %s: %w", resume, err)
 	}
-	return s, err
+	return s, nil
 }
 
 // listSessions prints dir's saved sessions, newest first: id, when, how

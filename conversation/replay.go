@@ -1,0 +1,191 @@
+package conversation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// Exchange is one prompt of a saved session, as it is shown again.
+type Exchange struct {
+	// Prompt is the prompt as the user typed it.
+	Prompt string
+	// Answer is all the model said, as the user saw it.
+	Answer     string
+	StopReason agent.StopReason
+	// Events are the turn as it was streamed, for a front end to show
+	// through the path it shows a live turn by: the model's text, and
+	// each call (titled as its tool titles it) followed by its result.
+	// Thoughts are not saved. An exchange a compression summarised away
+	// has its answer as its one text event.
+	Events []agent.Event
+}
+
+// Describe is the title and kind a call of tool name with args has.
+type Describe func(name string, args map[string]any) (title string, kind tools.Kind)
+
+// Describer titles calls as reg's tools do: by the tool's own title, else
+// (a tool not there now, as an MCP server not started yet, or args it
+// refuses) by the tool's name.
+func Describer(reg *tools.Registry) Describe {
+	return func(name string, args map[string]any) (string, tools.Kind) {
+		if reg == nil {
+			return name, ""
+		}
+		t, ok := reg.Get(name)
+		if !ok {
+			return name, ""
+		}
+		call, err := t.Build(args)
+		if err != nil {
+			return name, ""
+		}
+		return call.Title(), call.Kind()
+	}
+}
+
+// Replay is saved session id of ag as it is shown again, a prompt at a
+// time; it resumes the session if it is not live.
+func Replay(ctx context.Context, ag *agent.Agent, id string, describe Describe) (agent.SessionInfo, []Exchange, error) {
+	info, exchanges, err := ag.Transcript(ctx, id)
+	if err != nil {
+		return agent.SessionInfo{}, nil, err
+	}
+	sess, err := ag.Session(ctx, id)
+	if err != nil {
+		return agent.SessionInfo{}, nil, err
+	}
+	history, err := sess.History()
+	if err != nil {
+		return agent.SessionInfo{}, nil, fmt.Errorf("reading the session's history: %w", err)
+	}
+	return info, replay(history, exchanges, describe), nil
+}
+
+// MaxReplayedOutput bounds the text of a replayed call's result: the
+// model had it all, the user was shown a summary that was not saved.
+const MaxReplayedOutput = 2000
+
+// replay merges the transcript (the prompts as typed, the answers as
+// shown) with the history (the calls and their results).
+func replay(history []*genai.Content, exchanges []agent.Exchange, describe Describe) []Exchange {
+	history = history[agent.CompressedPrefix(history):]
+	results := map[string]*genai.FunctionResponse{}
+	prompts := 0
+	for _, c := range history {
+		if isPrompt(c) {
+			prompts++
+		}
+		for _, p := range c.Parts {
+			if r := p.FunctionResponse; r != nil && r.ID != "" {
+				results[r.ID] = r
+			}
+		}
+	}
+	var out []Exchange
+	// The history's prompts are the transcript's last ones; those before
+	// were summarised away and are shown from the transcript alone.
+	earlier := max(0, len(exchanges)-prompts)
+	for _, e := range exchanges[:earlier] {
+		x := Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.StopReason}
+		if strings.TrimSpace(e.Answer) != "" {
+			x.Events = []agent.Event{{Kind: agent.EventText, Text: e.Answer}}
+		}
+		out = append(out, x)
+	}
+	k := len(exchanges) - prompts // the exchange of the next prompt
+	var cur *Exchange
+	for _, c := range history {
+		switch {
+		case isPrompt(c):
+			x := Exchange{Prompt: contentText(c)}
+			if k >= 0 {
+				e := exchanges[k]
+				x.Prompt, x.Answer, x.StopReason = e.Prompt, e.Answer, e.StopReason
+			}
+			k++
+			out = append(out, x)
+			cur = &out[len(out)-1]
+		case c.Role == genai.RoleModel && cur != nil:
+			for _, p := range c.Parts {
+				switch {
+				case p.FunctionCall != nil:
+					cur.Events = append(cur.Events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
+				case !p.Thought && strings.TrimSpace(p.Text) != "":
+					cur.Events = append(cur.Events, agent.Event{Kind: agent.EventText, Text: p.Text})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callEvents are a call and how it ended; a call the history holds no
+// result for was cut short.
+func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []agent.Event {
+	title, kind := describe(fc.Name, fc.Args)
+	result := agent.ToolResult{CallID: fc.ID, Name: fc.Name, Status: tools.StatusCancelled}
+	if res != nil {
+		result.Status, result.Display = tools.StatusOK, resultText(res.Response)
+		if _, failed := res.Response["error"]; failed {
+			result.Status = tools.StatusError
+		}
+	}
+	return []agent.Event{
+		{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: fc.ID, Name: fc.Name, Title: title, Kind: kind, Args: fc.Args}},
+		{Kind: agent.EventToolResult, ToolResult: result},
+	}
+}
+
+// resultText is what a call's response said: its error, or its output,
+// cut to MaxReplayedOutput.
+func resultText(response map[string]any) string {
+	v, ok := response["error"]
+	if !ok {
+		v = response["output"]
+	}
+	text, ok := v.(string)
+	if !ok && v != nil {
+		b, _ := json.Marshal(v)
+		text = string(b)
+	}
+	if len(text) <= MaxReplayedOutput {
+		return text
+	}
+	cut := MaxReplayedOutput
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "\n…"
+}
+
+// isPrompt reports whether c is a prompt's input, not calls' responses.
+func isPrompt(c *genai.Content) bool {
+	if c.Role != genai.RoleUser {
+		return false
+	}
+	for _, p := range c.Parts {
+		if p.FunctionResponse != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// contentText is c's text parts, for a prompt with no transcript entry.
+func contentText(c *genai.Content) string {
+	var texts []string
+	for _, p := range c.Parts {
+		if p.Text != "" && !p.Thought {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
