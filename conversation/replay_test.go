@@ -52,8 +52,12 @@ func check(t *testing.T, got []Exchange, want ...string) {
 	}
 }
 
-func user(parts ...*genai.Part) *genai.Content  { return &genai.Content{Role: genai.RoleUser, Parts: parts} }
-func model(parts ...*genai.Part) *genai.Content { return &genai.Content{Role: genai.RoleModel, Parts: parts} }
+func user(parts ...*genai.Part) *genai.Content {
+	return &genai.Content{Role: genai.RoleUser, Parts: parts}
+}
+func model(parts ...*genai.Part) *genai.Content {
+	return &genai.Content{Role: genai.RoleModel, Parts: parts}
+}
 
 func callPart(id, name string, args map[string]any) *genai.Part {
 	return &genai.Part{FunctionCall: &genai.FunctionCall{ID: id, Name: name, Args: args}}
