@@ -150,3 +150,53 @@ func jsonField(t *testing.T, out, field string) string {
 	s, _ := m[field].(string)
 	return s
 }
+
+// gemini/resumeSession replays each exchange's turn as gemini/update
+// showed it live: the call with its tool's title, its result, the text;
+// the same replay ACP's session/load shows (TestACPSessionLoadedAfterRestart).
+func TestResumeSessionReplaysTheTurnOverLSP(t *testing.T) {
+	home := t.TempDir()
+	first := start(t, setup{profile: lsptest.Plugin(), env: []string{"HOME=" + home}, files: map[string]string{"a.go": "package a\n"}},
+		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.go"})),
+		geminitest.TextTurn("It is package a."))
+	old := first.prompt(map[string]any{"prompt": "What is in a.go?"})
+	if old.StopReason != "end_turn" {
+		t.Fatalf("first prompt: %+v", old)
+	}
+	if err := first.proc.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := start(t, setup{profile: lsptest.Plugin(), env: []string{"HOME=" + home}})
+	var resumed struct {
+		Exchanges []struct {
+			Prompt  string `json:"prompt"`
+			Updates []struct {
+				SessionID string `json:"sessionId"`
+				Kind      string `json:"kind"`
+				Text      string `json:"text"`
+				Name      string `json:"name"`
+				Title     string `json:"title"`
+				Status    string `json:"status"`
+				Display   string `json:"display"`
+			} `json:"updates"`
+		} `json:"exchanges"`
+	}
+	if err := second.client.Call(second.ctx, "gemini/resumeSession", map[string]any{"sessionId": old.SessionID}, &resumed); err != nil {
+		t.Fatal(err)
+	}
+	if len(resumed.Exchanges) != 1 || resumed.Exchanges[0].Prompt != "What is in a.go?" {
+		t.Fatalf("resumed = %+v", resumed)
+	}
+	var got []string
+	for _, u := range resumed.Exchanges[0].Updates {
+		if u.SessionID != old.SessionID {
+			t.Errorf("an update of session %q", u.SessionID)
+		}
+		got = append(got, strings.Join(strings.Fields(strings.Join([]string{u.Kind, u.Name, u.Title, u.Status, u.Display, u.Text}, " ")), " "))
+	}
+	want := []string{"toolCall read_file ReadFile a.go", "toolResult read_file ok package a", "text It is package a."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replayed updates:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
