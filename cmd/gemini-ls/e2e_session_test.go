@@ -190,6 +190,22 @@ func TestCancelMidStream(t *testing.T) {
 			t.Errorf("next prompt = %+v", next)
 		}
 	})
+	// "Stop and send again" in one step: the next prompt waits for the
+	// cancelled one to end (conversation.Turns) instead of meeting a busy
+	// session.
+	t.Run("prompt right after gemini/cancel", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.Plugin()}, hangingTurn(), geminitest.TextTurn("after"))
+		ch := h.asyncPrompt(map[string]any{"prompt": "think"})
+		u := h.waitUpdate("text")
+		h.cancelSession(u.SessionID)
+		next := h.prompt(map[string]any{"prompt": "again", "sessionId": u.SessionID})
+		if next.StopReason != "end_turn" || next.Text != "after" {
+			t.Errorf("the prompt sent right after cancelling = %+v", next)
+		}
+		if res := waitResult(t, ch); res.StopReason != "cancelled" {
+			t.Errorf("the cancelled prompt = %+v", res)
+		}
+	})
 	t.Run("$/cancelRequest", func(t *testing.T) {
 		h := start(t, setup{profile: lsptest.Plugin()}, hangingTurn())
 		if err := h.client.RawCall("p1", "gemini/prompt", map[string]any{"prompt": "think"}); err != nil {
