@@ -854,6 +854,7 @@ const scenarios = [
     title: 'typing "/" lists the custom commands; one chosen from the keyboard runs with its expanded prompt',
     script: [
       { text: 'chat.go has no bugs that I can see.' },
+      { text: 'Add a greeting: greet says Hello.' },
     ],
     async run(w, ctx) {
       await w.reset();
@@ -901,6 +902,23 @@ const scenarios = [
       await waitForRequests(ctx, 1);
       const sent = userText(ctx.requests[0].body);
       assert(sent.includes('Review chat.go for bugs and explain each one.'), `the model was not sent the command's expanded prompt: ${sent.slice(0, 800)}`);
+
+      // Enter accepts a partly typed name and sends nothing; on a name typed
+      // out in full, it sends the prompt.
+      await box.pressSequentially('/git:co');
+      await waitFor('the list showing /git:commit', async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/git:commit', { timeout: 5000 });
+      await box.press('Enter');
+      assert((await box.inputValue()) === '/git:commit ', `Enter left the prompt as ${JSON.stringify(await box.inputValue())}, want "/git:commit "`);
+      assert((await frame.locator('.turn').count()) === 1, 'Enter on a partly typed name sent the prompt');
+      await box.press('Backspace');
+      await waitFor('the list open on the full name', async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/git:commit', { timeout: 5000 });
+      await box.press('Enter');
+      await frame.locator('.message.user', { hasText: '/git:commit' }).first().waitFor({ timeout: 15_000 });
+      assert((await box.inputValue()) === '', `the prompt box holds ${JSON.stringify(await box.inputValue())} after sending`);
+      await frame.locator('.message.assistant', { hasText: 'greet says Hello' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const second = userText(ctx.requests[1].body);
+      assert(second.includes('Write a commit message for the staged changes.'), `the model was not sent /git:commit's prompt: ${second.slice(-800)}`);
     },
   },
   {
