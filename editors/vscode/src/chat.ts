@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { ChatEvent, ChatState } from "./chatModel";
 import { parseChatRequest, type ChatMessage, type ChatRequest } from "./chatProtocol";
+import type { SlashCommand } from "./slashCommands";
 
 export const chatViewId = "gemini.chat";
 
@@ -16,6 +17,7 @@ export class ChatView implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly state: () => ChatState,
+    private readonly commands: () => SlashCommand[],
     private readonly onRequest: (request: Exclude<ChatRequest, { type: "ready" }>) => void,
   ) {}
 
@@ -32,6 +34,9 @@ export class ChatView implements vscode.WebviewViewProvider {
         // From here on the view follows event by event.
         this.ready = true;
         void view.webview.postMessage({ type: "state", state: this.state() } satisfies ChatMessage);
+        void view.webview.postMessage({ type: "commands", commands: this.commands() } satisfies ChatMessage);
+        // The chat has opened: a good moment to bring the command list up to date.
+        this.onRequest({ type: "commands" });
       } else if (request !== undefined) {
         this.onRequest(request);
       }
@@ -48,6 +53,13 @@ export class ChatView implements vscode.WebviewViewProvider {
   post(event: ChatEvent): void {
     if (this.view !== undefined && this.ready) {
       void this.view.webview.postMessage({ type: "event", event } satisfies ChatMessage);
+    }
+  }
+
+  /** Sends the commands the prompt box completes after "/". */
+  postCommands(commands: SlashCommand[]): void {
+    if (this.view !== undefined && this.ready) {
+      void this.view.webview.postMessage({ type: "commands", commands } satisfies ChatMessage);
     }
   }
 
@@ -82,7 +94,12 @@ export class ChatView implements vscode.WebviewViewProvider {
 </div>
 <div id="working" class="working" hidden><span class="spinner" aria-hidden="true"></span><span id="working-text">Working…</span></div>
 <form id="composer" class="composer">
-  <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line)" aria-label="Prompt"></textarea>
+  <div class="prompt-box">
+    <ul id="command-list" class="command-list" role="listbox" aria-label="Commands" hidden></ul>
+    <div id="ghost" class="ghost" aria-hidden="true" hidden><span id="ghost-typed" class="ghost-typed"></span><span id="ghost-hint" class="ghost-hint"></span></div>
+    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line, / for commands)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
+    <span id="command-hint" class="visually-hidden" role="status" aria-live="polite"></span>
+  </div>
   <div class="actions">
     <button id="stop" type="button" class="secondary" disabled>Stop</button>
     <button id="send" type="submit">Send</button>

@@ -1,6 +1,7 @@
 // Messages between the extension and the chat webview.
 
 import type { ChatEvent, ChatState } from "./chatModel";
+import type { SlashCommand } from "./slashCommands";
 
 /** Messages from the webview. */
 export type ChatRequest =
@@ -8,10 +9,16 @@ export type ChatRequest =
   | { type: "prompt"; text: string }
   | { type: "cancel" }
   | { type: "newSession" }
-  | { type: "sessions" };
+  | { type: "sessions" }
+  /** The user started a "/": the list may be refreshed if it has aged. */
+  | { type: "commands" };
 
 /** Messages to the webview. */
-export type ChatMessage = { type: "state"; state: ChatState } | { type: "event"; event: ChatEvent };
+export type ChatMessage =
+  | { type: "state"; state: ChatState }
+  | { type: "event"; event: ChatEvent }
+  /** The commands a prompt may start with, for completion. */
+  | { type: "commands"; commands: SlashCommand[] };
 
 export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   if (typeof msg !== "object" || msg === null) {
@@ -25,6 +32,7 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
     case "cancel":
     case "newSession":
     case "sessions":
+    case "commands":
       return { type: m.type };
     default:
       return undefined;

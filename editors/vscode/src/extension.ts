@@ -24,10 +24,18 @@ import {
 import { isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
 import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
 import { resolveServer } from "./serverPath";
+import { CommandCache, parseCommandList, type CommandList } from "./slashCommands";
 import { StatusBar } from "./status";
 
 /** How long New Session waits for a stopped prompt to answer before moving on. */
 const stopWaitMs = 5000;
+
+/**
+ * How old the "/" command list may be before a new "/" asks the server
+ * again: MCP servers start after the chat opens and command files change,
+ * but one request per keystroke would be waste.
+ */
+const commandsMaxAgeMs = 10_000;
 
 /** The running extension; VS Code's activate/deactivate pair has nowhere else to keep it. */
 let gemini: Gemini | undefined;
@@ -56,10 +64,18 @@ class Gemini {
   private readonly reviews: ReviewManager;
   private client?: LanguageClient;
   private running?: RunningPrompt;
+  private readonly slashCommands = new CommandCache(() => this.fetchCommands(), Date.now, commandsMaxAgeMs);
+  /** The last thing said in the log about the command list, so it is said once. */
+  private commandsNote = "";
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(context: vscode.ExtensionContext) {
-    this.view = new ChatView(context.extensionUri, () => this.chat, (request) => this.onChatRequest(request));
+    this.view = new ChatView(
+      context.extensionUri,
+      () => this.chat,
+      () => this.slashCommands.current.commands,
+      (request) => this.onChatRequest(request),
+    );
     this.reviews = new ReviewManager({
       autoSave: () => config().get<boolean>("autoSave", true),
       applyPlain: async (edit) => {
@@ -127,6 +143,9 @@ class Gemini {
     client.onDidChangeState((e) => {
       if (this.client === client) {
         this.status.update({ server: e.newState === State.Running ? "running" : e.newState === State.Starting ? "starting" : "stopped" });
+        if (e.newState === State.Running) {
+          this.refreshCommands();
+        }
       }
     });
     client.onNotification(methods.update, (update: Update) => this.apply({ type: "update", update }));
@@ -161,6 +180,8 @@ class Gemini {
   private async stopClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.slashCommands.invalidate();
+    this.view.postCommands([]);
     await this.reviews.cancelAll();
     if (client !== undefined) {
       try {
@@ -192,7 +213,45 @@ class Gemini {
       case "sessions":
         void this.pickSession();
         return;
+      case "commands":
+        this.refreshCommands();
+        return;
     }
+  }
+
+  /** Brings the chat's "/" completion up to date, asking the server only if the list has aged. */
+  private refreshCommands(): void {
+    this.slashCommands.refresh().then(
+      (list) => {
+        this.view.postCommands(list.commands);
+        this.noteCommands(list.errors.map((e) => `gemini/commands: ${e}`).join("\n"));
+      },
+      (err: unknown) => {
+        // Before the server runs there is nothing to list; it is asked again once it does.
+        if (this.client?.isRunning()) {
+          this.noteCommands(
+            isMethodNotFound(err)
+              ? "This gemini-ls does not list commands (gemini/commands): the chat cannot complete \"/\" commands. Update gemini-ls."
+              : `Listing the "/" commands failed: ${errorMessage(err)}`,
+          );
+        }
+      },
+    );
+  }
+
+  private async fetchCommands(): Promise<CommandList> {
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      throw new Error("gemini-ls is not running");
+    }
+    return parseCommandList(await client.sendRequest(methods.commands, {}));
+  }
+
+  private noteCommands(note: string): void {
+    if (note !== "" && note !== this.commandsNote) {
+      this.output.appendLine(note);
+    }
+    this.commandsNote = note;
   }
 
   private async openChat(): Promise<void> {

@@ -136,5 +136,7 @@ export const methods = {
   /** gemini/listSessions' older name, for older servers. */
   sessions: "gemini/sessions",
   resumeSession: "gemini/resumeSession",
+  /** The user's "/name" commands (docs/protocol.md §5c). */
+  commands: "gemini/commands",
   applyEdit: "workspace/applyEdit",
 } as const;

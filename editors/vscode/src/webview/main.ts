@@ -3,6 +3,7 @@
 
 import { applyEvent, emptyChat, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
+import { CommandCompletion } from "./completion";
 import { renderMarkdown } from "./markdown";
 
 declare function acquireVsCodeApi(): { postMessage(msg: ChatRequest): void };
@@ -18,6 +19,14 @@ const workingText = byId<HTMLSpanElement>("working-text");
 const sessionTitle = byId<HTMLSpanElement>("session-title");
 
 let state: ChatState = emptyChat();
+const completion = new CommandCompletion(prompt, {
+  list: byId<HTMLUListElement>("command-list"),
+  ghost: byId<HTMLDivElement>("ghost"),
+  ghostTyped: byId<HTMLSpanElement>("ghost-typed"),
+  ghostHint: byId<HTMLSpanElement>("ghost-hint"),
+  status: byId<HTMLSpanElement>("command-hint"),
+  refresh: () => vscode.postMessage({ type: "commands" }),
+});
 /** The rev each item element was last drawn at. */
 const drawn = new WeakMap<Element, number>();
 let frame = 0;
@@ -40,6 +49,9 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
     if (msg.event.type === "session") {
       clearTurns();
     }
+  } else if (msg.type === "commands") {
+    completion.setCommands(msg.commands);
+    return;
   }
   scheduleRender();
 });
@@ -49,7 +61,10 @@ document.getElementById("composer")?.addEventListener("submit", (e) => {
   submit();
 });
 prompt.addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+  if (completion.onKeyDown(e)) {
+    e.preventDefault();
+    e.stopPropagation();
+  } else if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
   } else if (e.key === "Escape" && state.busy) {
@@ -67,6 +82,7 @@ function submit(): void {
   }
   vscode.postMessage({ type: "prompt", text });
   prompt.value = "";
+  completion.update();
 }
 
 function clearTurns(): void {

@@ -266,7 +266,7 @@ class Workbench {
   // dirs, installs the .vsix, and opens the workspace in a fresh Chromium.
   // noKey leaves GEMINI_API_KEY out of code-server's environment, as when
   // VS Code is started without one.
-  static async start({ id, bin, vsix, workspace, artifacts, modelURL, noKey = false }) {
+  static async start({ id, bin, vsix, workspace, home, artifacts, modelURL, noKey = false }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
@@ -282,7 +282,8 @@ class Workbench {
     if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
 
     // gemini-ls saves sessions under XDG_STATE_HOME: the scenario's own, never the user's.
-    const env = { ...process.env, GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL, XDG_STATE_HOME: path.join(root, 'state') };
+    // HOME is the run's own too, so ~/.gemini (settings, custom commands) is the test's.
+    const env = { ...process.env, HOME: home, GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL, XDG_STATE_HOME: path.join(root, 'state') };
     // A real key or Vertex settings from the caller's environment must not
     // send the tests anywhere but the fake.
     for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];
@@ -515,6 +516,26 @@ async function makeWorkspace(dir) {
     'stop.go': greet('Hello'),
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
+}
+
+// The home directory code-server (and so gemini-ls) runs with: its
+// ~/.gemini/commands holds the custom commands the "/" completion lists,
+// and its trustedFolders.json trusts the workspace, without which gemini-ls
+// loads no custom commands there (as Gemini CLI).
+const customCommands = {
+  'review.toml': 'description = "Review a file for bugs, one by one"\nprompt = "Review {{args}} for bugs and explain each one."\n',
+  'refactor.toml': 'description = "Refactor the code you name"\nprompt = "Refactor {{args}} without changing what it does."\n',
+  'git/commit.toml': 'description = "Write a commit message for the staged changes"\nprompt = "Write a commit message for the staged changes."\n',
+};
+
+async function makeHome(dir, workspace) {
+  await fsp.mkdir(path.join(dir, '.gemini'), { recursive: true });
+  await fsp.writeFile(path.join(dir, '.gemini/trustedFolders.json'), JSON.stringify({ [workspace]: 'TRUST_FOLDER' }));
+  for (const [name, text] of Object.entries(customCommands)) {
+    const file = path.join(dir, '.gemini/commands', name);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await fsp.writeFile(file, text);
+  }
 }
 
 // Each scenario brings its own model script: the turns the fake answers its
@@ -829,6 +850,78 @@ const scenarios = [
     },
   },
   {
+    name: 'slash-commands',
+    title: 'typing "/" lists the custom commands; one chosen from the keyboard runs with its expanded prompt',
+    script: [
+      { text: 'chat.go has no bugs that I can see.' },
+      { text: 'Add a greeting: greet says Hello.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.openChat();
+      const box = frame.locator('textarea#prompt');
+      const list = frame.locator('#command-list');
+      const rows = list.locator('[role="option"]');
+      const rowNames = async () => (await rows.locator('.command-name').allInnerTexts()).map((t) => t.trim());
+      await box.click();
+      await box.pressSequentially('/');
+      // Every command of the temp HOME's ~/.gemini/commands, with its description.
+      await waitFor('the three custom commands in the list', async () => (await rowNames()).join(' ') === '/git:commit /refactor /review', { timeout: 15_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
+      const review = rows.filter({ hasText: '/review' });
+      assert((await review.innerText()).includes('Review a file for bugs, one by one'), `the /review row lacks its description: ${await review.innerText()}`);
+      assert((await box.getAttribute('aria-expanded')) === 'true', 'the prompt does not say the list is expanded');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-slash-commands.png'));
+      // Typing filters.
+      await box.pressSequentially('re');
+      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/refactor /review', { timeout: 5000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
+      await filtered('the list filtered to /refactor and /review');
+      // Escape closes it and keeps the prompt; changing the name opens it again.
+      await box.press('Escape');
+      await list.waitFor({ state: 'hidden', timeout: 5000 });
+      assert((await box.inputValue()) === '/re', `Escape changed the prompt to ${JSON.stringify(await box.inputValue())}`);
+      await box.press('Backspace');
+      await filtered('the list open again for "/r"');
+      // Down moves to /review; Tab accepts it.
+      await box.press('ArrowDown');
+      assert((await rows.nth(1).getAttribute('aria-selected')) === 'true', 'ArrowDown did not select the second row');
+      assert((await box.getAttribute('aria-activedescendant')) === (await rows.nth(1).getAttribute('id')), 'the prompt\'s aria-activedescendant is not the selected row');
+      await box.press('Tab');
+      assert((await box.inputValue()) === '/review ', `Tab left the prompt as ${JSON.stringify(await box.inputValue())}, want "/review "`);
+      await list.waitFor({ state: 'hidden', timeout: 5000 });
+      // The hint shows after the name until arguments are typed.
+      const ghost = frame.locator('#ghost');
+      await ghost.waitFor({ state: 'visible', timeout: 5000 });
+      assert((await frame.locator('#ghost-hint').innerText()) === 'arguments', `the hint after /review is ${JSON.stringify(await frame.locator('#ghost-hint').innerText())}`);
+      await box.pressSequentially('chat.go');
+      await ghost.waitFor({ state: 'hidden', timeout: 5000 });
+      await box.press('Enter');
+      await frame.locator('.message.user', { hasText: '/review chat.go' }).first().waitFor({ timeout: 15_000 });
+      await frame.locator('.message.assistant', { hasText: 'no bugs that I can see' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 1);
+      const sent = userText(ctx.requests[0].body);
+      assert(sent.includes('Review chat.go for bugs and explain each one.'), `the model was not sent the command's expanded prompt: ${sent.slice(0, 800)}`);
+
+      // Enter accepts a partly typed name and sends nothing; on a name typed
+      // out in full, it sends the prompt.
+      await box.pressSequentially('/git:co');
+      await waitFor('the list showing /git:commit', async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/git:commit', { timeout: 5000 });
+      await box.press('Enter');
+      assert((await box.inputValue()) === '/git:commit ', `Enter left the prompt as ${JSON.stringify(await box.inputValue())}, want "/git:commit "`);
+      assert((await frame.locator('.turn').count()) === 1, 'Enter on a partly typed name sent the prompt');
+      await box.press('Backspace');
+      await waitFor('the list open on the full name', async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/git:commit', { timeout: 5000 });
+      await box.press('Enter');
+      await frame.locator('.message.user', { hasText: '/git:commit' }).first().waitFor({ timeout: 15_000 });
+      assert((await box.inputValue()) === '', `the prompt box holds ${JSON.stringify(await box.inputValue())} after sending`);
+      await frame.locator('.message.assistant', { hasText: 'greet says Hello' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const second = userText(ctx.requests[1].body);
+      assert(second.includes('Write a commit message for the staged changes.'), `the model was not sent /git:commit's prompt: ${second.slice(-800)}`);
+    },
+  },
+  {
     name: 'nokey',
     title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
     noKey: true,
@@ -928,7 +1021,8 @@ async function main() {
   process.on('SIGTERM', () => cleanup().finally(() => process.exit(143)));
 
   try {
-    const [vsix] = await Promise.all([ensureVsix(), buildGo(bin), makeWorkspace(workspace)]);
+    const home = path.join(artifacts, 'home');
+    const [vsix] = await Promise.all([ensureVsix(), buildGo(bin), makeWorkspace(workspace), makeHome(home, workspace)]);
     proxy = new ModelProxy(artifacts);
     await proxy.start();
 
@@ -946,7 +1040,7 @@ async function main() {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey) });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey) });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(s.script, null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));

@@ -5,7 +5,7 @@ import { parseChatRequest } from "../../src/chatProtocol";
 describe("parseChatRequest", () => {
   it("accepts the webview's messages", () => {
     assert.deepEqual(parseChatRequest({ type: "prompt", text: "hi" }), { type: "prompt", text: "hi" });
-    for (const type of ["ready", "cancel", "newSession", "sessions"]) {
+    for (const type of ["ready", "cancel", "newSession", "sessions", "commands"]) {
       assert.deepEqual(parseChatRequest({ type, extra: 1 }), { type });
     }
   });
