@@ -37,7 +37,10 @@ type Session struct {
 	usage   Usage
 	lastUse uint64
 
-	// running holds a token while a prompt runs; it guards the fields below.
+	// running holds a token while a prompt (or History, or a built-in
+	// command's change) uses the fields below: it is their lock. Front
+	// ends never see it refuse a prompt: conversation.Turns, their one
+	// gate, lets one prompt per session through at a time.
 	running chan struct{}
 
 	chat     chat
