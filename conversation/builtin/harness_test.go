@@ -74,7 +74,9 @@ func (h *harness) conversation() builtin.Env {
 		Workspace: ws,
 		Getenv:    func(k string) string { return h.env[k] },
 		Version:   "1.2.3-test",
-		Warn:      func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
+		// A request the test did not script fails at once.
+		Retry: agent.RetryPolicy{MaxAttempts: 1},
+		Warn:  func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
 	})
 	if err != nil {
 		h.t.Fatal(err)
