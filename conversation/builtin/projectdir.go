@@ -71,8 +71,11 @@ func (p projectDirs) find() (string, error) {
 		return filepath.Join(p.tmp(), slug), nil
 	}
 	slug, err := p.marked()
-	if err != nil || slug != "" {
-		return filepath.Join(p.tmp(), slug), err
+	if err != nil {
+		return "", err
+	}
+	if slug != "" {
+		return filepath.Join(p.tmp(), slug), nil
 	}
 	sum := sha256.Sum256([]byte(p.root))
 	legacy := filepath.Join(p.tmp(), hex.EncodeToString(sum[:]))
@@ -90,7 +93,10 @@ func (p projectDirs) findOrClaim() (string, error) {
 		return dir, err
 	}
 	base := slugify(filepath.Base(p.root))
-	taken := p.registeredSlugs()
+	taken := map[string]bool{}
+	for _, slug := range p.registry() {
+		taken[slug] = true
+	}
 	for n := 0; n < maxScanned; n++ {
 		slug := base
 		if n > 0 {
@@ -113,14 +119,7 @@ func (p projectDirs) findOrClaim() (string, error) {
 
 // registered is the id the registry gives the root, if the markers agree.
 func (p projectDirs) registered() string {
-	var reg struct {
-		Projects map[string]string `json:"projects"`
-	}
-	data, err := safefile.Read(filepath.Join(p.geminiDir, registryFile), maxRegistrySize)
-	if err != nil || json.Unmarshal(data, &reg) != nil {
-		return ""
-	}
-	slug := reg.Projects[p.root]
+	slug := p.registry()[p.root]
 	if !validSlug.MatchString(slug) {
 		return ""
 	}
@@ -132,18 +131,16 @@ func (p projectDirs) registered() string {
 	return slug
 }
 
-// registeredSlugs are the ids the registry gives any project.
-func (p projectDirs) registeredSlugs() map[string]bool {
+// registry is ~/.gemini/projects.json's map of roots to ids; empty when
+// it cannot be read, as Gemini CLI starts over from the markers then.
+func (p projectDirs) registry() map[string]string {
 	var reg struct {
 		Projects map[string]string `json:"projects"`
 	}
-	taken := map[string]bool{}
-	if data, err := safefile.Read(filepath.Join(p.geminiDir, registryFile), maxRegistrySize); err == nil && json.Unmarshal(data, &reg) == nil {
-		for _, slug := range reg.Projects {
-			taken[slug] = true
-		}
+	if data, err := safefile.Read(filepath.Join(p.geminiDir, registryFile), maxRegistrySize); err == nil {
+		_ = json.Unmarshal(data, &reg)
 	}
-	return taken
+	return reg.Projects
 }
 
 // marked is the directory of tmp whose marker names the root, "" for none.

@@ -17,9 +17,9 @@ import (
 type detail int
 
 const (
-	names        detail = iota
-	descriptions        // "desc"
-	schemas             // "schema": descriptions and parameters
+	detailNames        detail = iota
+	detailDescriptions        // "desc"
+	detailSchemas             // "schema": descriptions and parameters
 )
 
 // listTools lists the tools the next request declares, once the MCP
@@ -30,7 +30,7 @@ func listTools(ctx context.Context, env Env, args string) (Reply, error) {
 	switch args {
 	case "":
 	case "desc", "descriptions":
-		d = descriptions
+		d = detailDescriptions
 	default:
 		b, _ := Find("tools")
 		return Reply{}, b.usage(fmt.Sprintf("unknown /tools option %q", args))
@@ -68,9 +68,9 @@ func listMCP(_ context.Context, env Env, args string) (Reply, error) {
 	switch args {
 	case "":
 	case "desc", "descriptions":
-		d = descriptions
+		d = detailDescriptions
 	case "schema":
-		d = schemas
+		d = detailSchemas
 	default:
 		b, _ := Find("mcp")
 		return Reply{}, b.usage(fmt.Sprintf("unknown /mcp option %q", args))
@@ -113,7 +113,7 @@ func writeServerTools(b *strings.Builder, list []tools.Tool, d detail) {
 	if len(list) == 0 {
 		return
 	}
-	if d == names {
+	if d == detailNames {
 		var quoted []string
 		for _, t := range list {
 			quoted = append(quoted, "`"+t.Name()+"`")
@@ -131,13 +131,13 @@ func writeServerTools(b *strings.Builder, list []tools.Tool, d detail) {
 // its item, and its parameters as JSON Schema.
 func writeDetail(b *strings.Builder, t tools.Tool, d detail) {
 	decl := t.Declaration()
-	if d == names || decl == nil {
+	if d == detailNames || decl == nil {
 		return
 	}
 	if desc := strings.TrimSpace(decl.Description); desc != "" {
 		b.WriteString(": " + strings.ReplaceAll(desc, "\n", "\n    "))
 	}
-	if d == schemas {
+	if d == detailSchemas {
 		if schema := parameters(decl); schema != "" {
 			b.WriteString("\n    ```json\n    " + strings.ReplaceAll(schema, "\n", "\n    ") + "\n    ```")
 		}
