@@ -122,3 +122,25 @@ func TestClearWhileBusy(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// endings is a memory that records the sessions it was told to forget.
+type endings struct{ ended []string }
+
+func (m *endings) SystemMemory(context.Context) (string, error) { return "", nil }
+func (m *endings) EndSession(id string)                         { m.ended = append(m.ended, id) }
+
+// The context files a session was shown on the way (beside the files
+// its calls read) went with the history: the memory is told to show
+// them anew.
+func TestClearForgetsTheContextFilesShown(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	mem := &endings{}
+	a, _ := newAgent(t, srv, agent.Config{Memory: mem})
+	s := a.NewSession()
+	if err := s.Clear(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(mem.ended) != 1 || mem.ended[0] != s.ID() {
+		t.Errorf("the memory forgot %q, want the session's", mem.ended)
+	}
+}
