@@ -39,6 +39,9 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 		return &BusyError{SessionID: s.id}
 	}
 	defer s.end()
+	if len(history) == 0 && len(s.chat.history) == 0 && s.transcriptLen() == 0 {
+		return nil // nothing to clear: a new session is not saved empty
+	}
 	s.chat.replace(slices.Clone(history))
 	s.chat.calls = countCalls(history) // new call ids must not repeat old ones
 	s.chat.promptTokens = 0
@@ -57,6 +60,13 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 		return fmt.Errorf("the history was replaced, but the session could not be saved: %w", err)
 	}
 	return nil
+}
+
+// transcriptLen is how many exchanges the transcript has.
+func (s *Session) transcriptLen() int {
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	return len(s.exchanges)
 }
 
 // checkHistory refuses a history the model could not be sent.

@@ -133,14 +133,30 @@ func (m *endings) EndSession(id string)                         { m.ended = appe
 // its calls read) went with the history: the memory is told to show
 // them anew.
 func TestClearForgetsTheContextFilesShown(t *testing.T) {
-	srv := geminitest.NewTestServer(t)
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
 	mem := &endings{}
 	a, _ := newAgent(t, srv, agent.Config{Memory: mem})
 	s := a.NewSession()
+	prompt(t, s, "hi")
 	if err := s.Clear(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if len(mem.ended) != 1 || mem.ended[0] != s.ID() {
 		t.Errorf("the memory forgot %q, want the session's", mem.ended)
+	}
+}
+
+// Clearing a session that has said nothing saves nothing: no empty
+// session joins the saved ones.
+func TestClearOfANewSessionSavesNothing(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	a, _ := newAgent(t, srv, agent.Config{Store: newStore(t)})
+	s := a.NewSession()
+	if err := s.Clear(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a.EndSession(s.ID())
+	if list, err := a.Sessions(context.Background(), ""); err != nil || len(list) != 0 {
+		t.Errorf("sessions after clearing a new one = %+v, %v", list, err)
 	}
 }
