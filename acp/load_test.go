@@ -226,7 +226,7 @@ func TestSessionLifeInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt("/stats")
-	if msg := c.MessageText(id); !strings.Contains(msg, "- Model: gemini-2.5-flash") || !strings.Contains(msg, "- Mode: YOLO") || !strings.Contains(msg, "- Prompts: 1") {
+	if msg := c.MessageText(id); !strings.Contains(msg, "- Model: gemini-2.5-flash") || !strings.Contains(msg, "- Approval mode: yolo") || !strings.Contains(msg, "- Prompts: 1") {
 		t.Errorf("/stats said %q", msg)
 	}
 	before := len(c.Updates())

@@ -1,0 +1,56 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
+)
+
+// help lists every command available now, a built-in's subcommands under
+// it, as Gemini CLI's /help does.
+func help(_ context.Context, env Env, _ string) (Reply, error) {
+	var b strings.Builder
+	b.WriteString("Commands:\n")
+	for _, c := range env.Commands {
+		fmt.Fprintf(&b, "- `/%s`", c.Name)
+		if c.Description != "" {
+			b.WriteString(" — " + c.Description)
+		}
+		if c.Source != commands.BuiltIn {
+			fmt.Fprintf(&b, " (%s)", c.Source)
+		}
+		b.WriteByte('\n')
+		if c.Source != commands.BuiltIn {
+			continue
+		}
+		builtin, _ := Find(c.Name)
+		for _, s := range builtin.Subcommands {
+			fmt.Fprintf(&b, "  - `%s` — %s\n", strings.TrimSpace(s.Name+" "+s.Hint), s.Description)
+		}
+	}
+	b.WriteString("\nA prompt that starts with `/` and no command's name goes to the model as typed.")
+	return Reply{Text: b.String()}, nil
+}
+
+// about says what is running, never a secret: as Gemini CLI's /about,
+// for a bug report.
+func about(_ context.Context, env Env, _ string) (Reply, error) {
+	var b strings.Builder
+	b.WriteString("About gemini-ls\n")
+	fmt.Fprintf(&b, "- Version: %s\n", orUnknown(env.Version))
+	fmt.Fprintf(&b, "- Model: %s\n", env.Built.Agent.Model())
+	fmt.Fprintf(&b, "- Auth: %s\n", orUnknown(env.Built.AuthStatus().Type))
+	fmt.Fprintf(&b, "- OS: %s/%s\n", runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "- Go: %s", runtime.Version())
+	return Reply{Text: b.String()}, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

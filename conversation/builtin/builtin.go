@@ -1,0 +1,138 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/setup"
+)
+
+// Env is what a built-in works on.
+type Env struct {
+	// Session is the conversation's agent session; no prompt runs in it
+	// while a built-in runs.
+	Session *agent.Session
+	// Built is its agent, tools, memory, settings, model and auth.
+	Built *setup.Built
+	// Root is the workspace root the conversation is in.
+	Root    string
+	Version string
+	// Commands is every command available now, the built-ins and the
+	// user's, in the order shown: what /help lists.
+	Commands []commands.Command
+}
+
+// Reply is what a built-in did.
+type Reply struct {
+	// Text is the Markdown answer shown to the user; no model call made it.
+	Text string
+	// Input, when set, is a prompt to send to the model instead (/init).
+	Input *agent.Input
+}
+
+// Builtin is one of gemini-ls's own commands.
+type Builtin struct {
+	commands.Command
+	// Run does the command with what followed its name. A command of
+	// subcommands runs the one the first word of args names, the first
+	// when args is empty.
+	Run func(ctx context.Context, env Env, args string) (Reply, error)
+	// Subcommands are what /help lists under the command; nil when it
+	// has none.
+	Subcommands []Builtin
+}
+
+// Table is every built-in, in the order /help and completions show them
+// (Gemini CLI's: by name).
+func Table() []Builtin {
+	return []Builtin{
+		{Command: command("about", "Show the version, the model and how gemini-ls signs in", ""), Run: about},
+		withSubcommands(command("chat", "Save, resume, list and delete conversation checkpoints (shared with Gemini CLI)", ""), chatSubcommands()),
+		{Command: command("clear", "Clear the conversation: the next prompt starts afresh", ""), Run: clearConversation},
+		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress},
+		{Command: command("help", "List the commands", ""), Run: help},
+		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
+		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
+		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
+		{Command: command("stats", "Show the session's token usage and prompt count", ""), Run: stats},
+		{Command: command("tools", "List the tools the model can call", "desc"), Run: listTools},
+	}
+}
+
+// Find is the built-in called name.
+func Find(name string) (Builtin, bool) {
+	for _, b := range Table() {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Builtin{}, false
+}
+
+func command(name, description, hint string) commands.Command {
+	return commands.Command{Name: name, Description: description, Hint: hint, Source: commands.BuiltIn}
+}
+
+// prompt marks c as one that sends a prompt to the model.
+func prompt(c commands.Command) commands.Command {
+	c.Prompt = true
+	return c
+}
+
+// withSubcommands is c made of subs: its hint lists them, and it runs
+// the one its first word names.
+func withSubcommands(c commands.Command, subs []Builtin) Builtin {
+	var hints []string
+	for _, s := range subs {
+		hints = append(hints, strings.TrimSpace(s.Name+" "+s.Hint))
+	}
+	c.Hint = strings.Join(hints, " | ")
+	b := Builtin{Command: c, Subcommands: subs}
+	b.Run = func(ctx context.Context, env Env, args string) (Reply, error) {
+		name, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
+		if name == "" {
+			name = subs[0].Name
+		}
+		name = canonical(name)
+		for _, s := range subs {
+			if s.Name == name {
+				return s.Run(ctx, env, strings.TrimSpace(rest))
+			}
+		}
+		return Reply{}, b.usage(fmt.Sprintf("unknown /%s subcommand %q", c.Name, name))
+	}
+	return b
+}
+
+// canonical is the subcommand another of Gemini CLI's names for it
+// stands for.
+func canonical(name string) string {
+	switch name {
+	case "reload": // /memory reload
+		return "refresh"
+	case "load": // /chat load
+		return "resume"
+	}
+	return name
+}
+
+// usage is an error saying what went wrong, and how the command is used.
+func (b Builtin) usage(problem string) error {
+	return fmt.Errorf("%s; usage: /%s", problem, strings.TrimSpace(b.Name+" "+b.Hint))
+}
+
+// subUsage is usage for subcommand sub of parent.
+func subUsage(parent, sub, hint, problem string) error {
+	return fmt.Errorf("%s; usage: /%s %s", problem, parent, strings.TrimSpace(sub+" "+hint))
+}
+
+// size is n bytes in words.
+func size(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+}

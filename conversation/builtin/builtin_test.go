@@ -1,0 +1,245 @@
+package builtin_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/conversation/builtin"
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
+)
+
+// Every built-in is declared once, by name, with a description; only
+// /init is a prompt; a command of subcommands lists them in its hint.
+func TestTable(t *testing.T) {
+	var names []string
+	for _, b := range builtin.Table() {
+		names = append(names, b.Name)
+		if b.Description == "" || b.Run == nil || b.Source != commands.BuiltIn || b.Prompt != (b.Name == "init") {
+			t.Errorf("built-in %+v", b.Command)
+		}
+		for _, s := range b.Subcommands {
+			if s.Run == nil || s.Description == "" || !strings.Contains(b.Hint, s.Name) {
+				t.Errorf("/%s %s: %+v", b.Name, s.Name, s.Command)
+			}
+		}
+		if found, ok := builtin.Find(b.Name); !ok || found.Name != b.Name {
+			t.Errorf("Find(%q) = %v", b.Name, ok)
+		}
+	}
+	want := []string{"about", "chat", "clear", "compress", "help", "init", "mcp", "memory", "stats", "tools"}
+	if !slices.Equal(names, want) {
+		t.Errorf("built-ins %v, want %v", names, want)
+	}
+	if _, ok := builtin.Find("quit"); ok {
+		t.Error("Find found /quit")
+	}
+}
+
+// /help lists every command available, the user's too, and the
+// subcommands of the built-ins.
+func TestHelp(t *testing.T) {
+	h := newHarness(t)
+	h.write("~/.gemini/commands/deploy.toml", "description = \"Ship it\"\nprompt = \"Deploy the app.\"\n")
+	env := h.conversation()
+	got := h.answer(env, "/help")
+	for _, want := range []string{
+		"- `/about` — Show the version",
+		"- `/chat` — ",
+		"  - `save <tag>` — Save the conversation as a checkpoint",
+		"  - `add <text>` — Remember a fact",
+		"- `/deploy` — Ship it (user)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/help lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// /about says what runs, and no secret.
+func TestAbout(t *testing.T) {
+	h := newHarness(t)
+	got := h.answer(h.conversation(), "/about")
+	for _, want := range []string{"Version: 1.2.3-test", "Model: gemini-2.5-pro", "Auth: gemini-api-key", runtime.GOOS + "/" + runtime.GOARCH, runtime.Version()} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/about lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "test-key") {
+		t.Errorf("/about shows the API key:\n%s", got)
+	}
+}
+
+// /memory shows, lists and reloads the GEMINI.md files, and adds a fact
+// through save_memory, to the global GEMINI.md.
+func TestMemory(t *testing.T) {
+	h := newHarness(t)
+	global := h.write("~/.gemini/GEMINI.md", "Use tabs.\n")
+	env := h.conversation()
+	for _, line := range []string{"/memory", "/memory show"} {
+		if got := h.answer(env, line); !strings.HasPrefix(got, "Current memory content from 1 file(s):") || !strings.Contains(got, "Use tabs.") {
+			t.Errorf("%s said %q", line, got)
+		}
+	}
+	if got := h.answer(env, "/memory list"); !strings.Contains(got, "1 context file(s) (GEMINI.md) in use") || !strings.Contains(got, "- "+global+" (9 bytes)") {
+		t.Errorf("/memory list said %q", got)
+	}
+	if got := h.answer(env, "/memory add Prefers  Go over Rust"); got != `Okay, I've remembered that: "Prefers Go over Rust"` {
+		t.Errorf("/memory add said %q", got)
+	}
+	data, err := os.ReadFile(global)
+	if err != nil || string(data) != "Use tabs.\n\n## Gemini Added Memories\n- Prefers Go over Rust\n" {
+		t.Errorf("GEMINI.md after /memory add = %q, %v", data, err)
+	}
+	if got := h.answer(env, "/memory refresh"); !strings.HasPrefix(got, "Memory reloaded: ") || !strings.Contains(got, "from 1 file(s)") {
+		t.Errorf("/memory refresh said %q", got)
+	}
+	if got := h.answer(env, "/memory show"); !strings.Contains(got, "- Prefers Go over Rust") {
+		t.Errorf("/memory show after add said %q", got)
+	}
+	if err := h.fails(env, "/memory forget it"); err.Error() != `unknown /memory subcommand "forget"; usage: /memory show | add <text> | refresh | list` {
+		t.Errorf("/memory forget: %v", err)
+	}
+	if err := h.fails(env, "/memory add"); !strings.Contains(err.Error(), "usage: /memory add <text>") {
+		t.Errorf("/memory add without text: %v", err)
+	}
+}
+
+// /memory on an empty memory says so.
+func TestMemoryEmpty(t *testing.T) {
+	h := newHarness(t)
+	env := h.conversation()
+	if got := h.answer(env, "/memory show"); got != "Memory is currently empty." {
+		t.Errorf("/memory show said %q", got)
+	}
+	if got := h.answer(env, "/memory list"); got != "No context files (GEMINI.md) are in use." {
+		t.Errorf("/memory list said %q", got)
+	}
+}
+
+// /tools lists the tools by name; "desc" adds what the model is told.
+func TestTools(t *testing.T) {
+	h := newHarness(t)
+	env := h.conversation()
+	got := h.answer(env, "/tools")
+	if !strings.Contains(got, "\n- `read_file`\n") || !strings.HasPrefix(got, "The model can call ") {
+		t.Errorf("/tools said %q", got)
+	}
+	desc := h.answer(env, "/tools desc")
+	decl := toolDescription(t, env, "read_file")
+	if !strings.Contains(desc, "- `read_file`: "+strings.SplitN(decl, "\n", 2)[0]) {
+		t.Errorf("/tools desc lacks read_file's description %q:\n%s", decl, desc)
+	}
+	if err := h.fails(env, "/tools all"); !strings.Contains(err.Error(), "usage: /tools desc") {
+		t.Errorf("/tools all: %v", err)
+	}
+}
+
+func toolDescription(t *testing.T, env builtin.Env, name string) string {
+	tool, ok := env.Built.Tools.Registry.Get(name)
+	if !ok {
+		t.Fatalf("no %s tool", name)
+	}
+	return tool.Declaration().Description
+}
+
+// /mcp says how each server stands, with its tools; "desc" adds their
+// descriptions and "schema" their parameters.
+func TestMCP(t *testing.T) {
+	h := newHarness(t)
+	if got := h.answer(h.conversation(), "/mcp"); !strings.HasPrefix(got, "No MCP servers are configured") {
+		t.Errorf("/mcp without servers said %q", got)
+	}
+	server := filepath.Join(t.TempDir(), "mcpserver")
+	if out, err := exec.Command("go", "build", "-o", server, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
+		t.Fatalf("building the test MCP server: %v\n%s", err, out)
+	}
+	h.write("~/.gemini/settings.json", `{"mcpServers": {
+		"alpha": {"command": "`+server+`"},
+		"broken": {"command": "`+server+`", "args": ["-fail-at-start"]}
+	}}`)
+	env := h.conversation()
+	h.answer(env, "/tools") // waits for the servers
+	got := h.answer(env, "/mcp")
+	if !strings.Contains(got, "- `alpha`: ready, ") || !strings.Contains(got, "`echo`, ") ||
+		!strings.Contains(got, "- `broken`: failed: ") {
+		t.Errorf("/mcp said %q", got)
+	}
+	if strings.Contains(got, "Echoes the message.") {
+		t.Errorf("/mcp shows descriptions without desc: %q", got)
+	}
+	if got := h.answer(env, "/mcp desc"); !strings.Contains(got, "echo`: Echoes the message.") || strings.Contains(got, "```json") {
+		t.Errorf("/mcp desc said %q", got)
+	}
+	if got := h.answer(env, "/mcp schema"); !strings.Contains(got, "echo`: Echoes the message.\n    ```json\n    {") || !strings.Contains(got, `"message"`) {
+		t.Errorf("/mcp schema said %q", got)
+	}
+	if err := h.fails(env, "/mcp everything"); !strings.Contains(err.Error(), "usage: /mcp desc | schema") {
+		t.Errorf("/mcp everything: %v", err)
+	}
+}
+
+// /stats shows the session's prompts and tokens.
+func TestStats(t *testing.T) {
+	turn := geminitest.TextTurn("Hello.")
+	turn.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 3000, CandidatesTokenCount: 7, TotalTokenCount: 3007}
+	h := newHarness(t, turn)
+	env := h.conversation()
+	h.prompt(env, "hi")
+	got := h.answer(env, "/stats")
+	for _, want := range []string{"Session " + env.Session.ID(), "- Prompts: 1", "- Tokens: 3000 input, 7 output, 0 thinking, 3007 in all", "- Approval mode: default"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/stats lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// /compress of a history with nothing old enough says so, asking the
+// model nothing.
+func TestCompressNothing(t *testing.T) {
+	h := newHarness(t)
+	if got := h.answer(h.conversation(), "/compress"); !strings.HasPrefix(got, "Nothing to compress yet: ") {
+		t.Errorf("/compress said %q", got)
+	}
+}
+
+// /clear empties the conversation in place: the next prompt's request
+// carries nothing of what came before, in the same session.
+func TestClear(t *testing.T) {
+	h := newHarness(t, geminitest.TextTurn("Noted."), geminitest.TextTurn("I do not know."))
+	env := h.conversation()
+	h.prompt(env, "my number is 7")
+	id := env.Session.ID()
+	if got := h.answer(env, "/clear"); got != "The conversation was cleared: the next prompt starts afresh." {
+		t.Errorf("/clear said %q", got)
+	}
+	h.prompt(env, "what is my number?")
+	if got := h.lastRequest(); !slices.Equal(got, []string{"user:what is my number?"}) || env.Session.ID() != id {
+		t.Errorf("the request after /clear: %q", got)
+	}
+}
+
+// /init asks for Gemini CLI's prompt, which the front end sends; with a
+// GEMINI.md in the root it changes nothing.
+func TestInit(t *testing.T) {
+	h := newHarness(t)
+	env := h.conversation()
+	reply, err := h.run(env, "/init")
+	if err != nil || reply.Input == nil || !strings.Contains(reply.Input.Text, "generate a comprehensive GEMINI.md file") {
+		t.Fatalf("/init = %+v, %v", reply, err)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("/init made %d model requests itself", n)
+	}
+	h.write("GEMINI.md", "# Project\n")
+	if got := h.answer(env, "/init"); got != "A GEMINI.md file already exists in this directory. No changes were made." {
+		t.Errorf("/init with a GEMINI.md said %q", got)
+	}
+}

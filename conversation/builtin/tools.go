@@ -1,0 +1,161 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/toolset"
+)
+
+// detail is how much of each tool /tools and /mcp show.
+type detail int
+
+const (
+	detailNames        detail = iota
+	detailDescriptions        // "desc"
+	detailSchemas             // "schema": descriptions and parameters
+)
+
+// listTools lists the tools the next request declares, once the MCP
+// servers have listed theirs (as a prompt waits for them); with "desc",
+// what the model is told of each.
+func listTools(ctx context.Context, env Env, args string) (Reply, error) {
+	var d detail
+	switch args {
+	case "":
+	case "desc", "descriptions":
+		d = detailDescriptions
+	default:
+		b, _ := Find("tools")
+		return Reply{}, b.usage(fmt.Sprintf("unknown /tools option %q", args))
+	}
+	set := env.Built.Tools
+	_ = set.WaitForServers(ctx) // a server that did not start is left out
+	if err := ctx.Err(); err != nil {
+		return Reply{}, err
+	}
+	reg := set.Registry
+	var b strings.Builder
+	listed := 0
+	for _, name := range reg.Names() {
+		t, ok := reg.Get(name)
+		if !ok {
+			continue // an MCP server died meanwhile
+		}
+		listed++
+		fmt.Fprintf(&b, "- `%s`", name)
+		if m, ok := t.(toolset.MCPTool); ok {
+			server, _ := m.MCPOrigin()
+			fmt.Fprintf(&b, " (MCP server `%s`)", server)
+		}
+		writeDetail(&b, t, d)
+		b.WriteByte('\n')
+	}
+	return Reply{Text: fmt.Sprintf("The model can call %d tools:\n%s", listed, strings.TrimSuffix(b.String(), "\n"))}, nil
+}
+
+// listMCP lists the MCP servers (settings' and the client's) as they stand
+// now, with the tools of those running; "desc" adds what the model is
+// told of each tool, "schema" their parameters too.
+func listMCP(_ context.Context, env Env, args string) (Reply, error) {
+	var d detail
+	switch args {
+	case "":
+	case "desc", "descriptions":
+		d = detailDescriptions
+	case "schema":
+		d = detailSchemas
+	default:
+		b, _ := Find("mcp")
+		return Reply{}, b.usage(fmt.Sprintf("unknown /mcp option %q", args))
+	}
+	servers := env.Built.Tools.MCPServers()
+	if len(servers) == 0 {
+		return Reply{Text: "No MCP servers are configured: add them to mcpServers in settings.json (or, over ACP, have the client pass them when it creates the session)."}, nil
+	}
+	reg := env.Built.Tools.Registry
+	toolsOf := map[string][]tools.Tool{}
+	for _, name := range reg.Names() {
+		if t, ok := reg.Get(name); ok {
+			if m, ok := t.(toolset.MCPTool); ok {
+				server, _ := m.MCPOrigin()
+				toolsOf[server] = append(toolsOf[server], t)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("MCP servers:\n")
+	for _, s := range servers {
+		fmt.Fprintf(&b, "- `%s`: ", s.Name)
+		switch s.State {
+		case mcp.StateReady:
+			fmt.Fprintf(&b, "ready, %d tool(s)", s.Tools)
+			writeServerTools(&b, toolsOf[s.Name], d)
+		case mcp.StateStarting:
+			b.WriteString("starting")
+		default:
+			fmt.Fprintf(&b, "%s: %s", s.State, s.Error)
+		}
+		b.WriteByte('\n')
+	}
+	return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
+}
+
+// writeServerTools lists a server's tools: inline by name, else one a
+// line with their details.
+func writeServerTools(b *strings.Builder, list []tools.Tool, d detail) {
+	if len(list) == 0 {
+		return
+	}
+	if d == detailNames {
+		var quoted []string
+		for _, t := range list {
+			quoted = append(quoted, "`"+t.Name()+"`")
+		}
+		b.WriteString(": " + strings.Join(quoted, ", "))
+		return
+	}
+	for _, t := range list {
+		fmt.Fprintf(b, "\n  - `%s`", t.Name())
+		writeDetail(b, t, d)
+	}
+}
+
+// writeDetail adds what d asks of t: its description, indented under
+// its item, and its parameters as JSON Schema.
+func writeDetail(b *strings.Builder, t tools.Tool, d detail) {
+	decl := t.Declaration()
+	if d == detailNames || decl == nil {
+		return
+	}
+	if desc := strings.TrimSpace(decl.Description); desc != "" {
+		b.WriteString(": " + strings.ReplaceAll(desc, "\n", "\n    "))
+	}
+	if d == detailSchemas {
+		if schema := parameters(decl); schema != "" {
+			b.WriteString("\n    ```json\n    " + strings.ReplaceAll(schema, "\n", "\n    ") + "\n    ```")
+		}
+	}
+}
+
+// parameters is decl's parameter schema as indented JSON, "" for none.
+func parameters(decl *genai.FunctionDeclaration) string {
+	var schema any = decl.ParametersJsonSchema
+	if schema == nil && decl.Parameters != nil {
+		schema = decl.Parameters
+	}
+	if schema == nil {
+		return ""
+	}
+	out, err := json.MarshalIndent(schema, "", "  ")
+	if err != nil {
+		return fmt.Sprint(schema)
+	}
+	return string(out)
+}
