@@ -49,22 +49,31 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{}, unknownSession(p.SessionId)
 	}
 	ctx = turn.Context()
-	if done, res, err := sess.runCommand(ctx, in); done {
-		return res, err
-	}
-	sess.tail = ""
-	return sess.runTurn(ctx, in)
-}
-
-// runTurn sends in to the model, once the MCP servers are up, streams the
-// turn to the client and answers how it ended.
-func (sess *session) runTurn(ctx context.Context, in agent.Input) (sdk.PromptResponse, error) {
+	// The first prompt sees every MCP server's tools and prompts.
 	sess.waitForServers(ctx)
-	res, err := sess.agent.Prompt(ctx, in, func(e agent.Event) { sess.emit(ctx, e) })
+	sess.tail = ""
+	res, err := turn.Run(conversation.Session{Agent: sess.agent, Built: sess.built}, in, func(e agent.Event) { sess.emit(ctx, e) })
+	if _, notRun := errors.AsType[*conversation.CommandError](err); notRun {
+		// Said in the message, as Gemini CLI's ACP commands say theirs.
+		sess.message(ctx, sentence(err.Error()))
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+	}
 	if err != nil {
 		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", err)
 	}
 	return sess.answer(ctx, res)
+}
+
+// sentence is an error's text as a sentence of the message.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 // Cancel is handled by the SDK, which cancels the session's prompt's

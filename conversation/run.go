@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"google.golang.org/genai"
+
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/setup"
 )
@@ -20,58 +23,115 @@ type Session struct {
 // CommandError is a command that was not run, and why, worded for the
 // user; nothing was sent to the model.
 type CommandError struct {
-	// Command is the command as the user knows it ("custom command
-	// /review (project)").
+	// Command is the user's command as the user knows it ("custom
+	// command /review (project)"); "" for a built-in, whose error says
+	// its usage.
 	Command string
 	Err     error
 }
 
-func (e *CommandError) Error() string { return fmt.Sprintf("%s was not run: %v", e.Command, e.Err) }
+func (e *CommandError) Error() string {
+	if e.Command == "" {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("%s was not run: %v", e.Command, e.Err)
+}
+
 func (e *CommandError) Unwrap() error { return e.Err }
+
+// Commands are the commands a prompt may start with now, in the order
+// shown: the built-ins, then the user's commands (the custom commands on
+// disk, the running MCP servers' prompts); one of the user's replaces a
+// built-in of its name, as a later command of a name does in Gemini CLI.
+// user is the user's, with the command files skipped in its Errs.
+func Commands(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
+	user = built.UserCommands(ctx)
+	for _, b := range builtin.Table() {
+		if !user.Has(b.Name) {
+			list = append(list, b.Command)
+		}
+	}
+	return append(list, user.List...), user
+}
 
 // Run runs in as the turn's prompt in sess, emitting every event on the
 // caller's goroutine, and says how the turn ended. A prompt "/name args"
-// naming one of the user's commands sends the model what the command
-// expands to (each !{…} it runs decided by the session's approval door
-// as a run_shell_command call of it is), the command files skipped and
-// the expansion's notes told first as notices; one that cannot be
-// expanded is a *CommandError. Any other prompt goes as typed, as Gemini
-// CLI sends a "/xyz" that names no command. A refused prompt (the agent
-// session dropped meanwhile) is the agent's error.
+// runs a command:
+//   - one of the user's sends the model what it expands to (each !{…} it
+//     runs decided by the session's approval door as a run_shell_command
+//     call of it is), the command files skipped and the expansion's notes
+//     told first as notices;
+//   - a built-in answers without the model, its answer emitted as the
+//     turn's text (unless it is a prompt, as /init, which goes to the
+//     model).
+//
+// A command that cannot run is a *CommandError. Any other prompt goes as
+// typed, as Gemini CLI sends a "/xyz" that names no command. A refused
+// prompt (the agent session dropped meanwhile) is the agent's error.
 func (t *Turn) Run(sess Session, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
 	if emit == nil {
 		emit = func(agent.Event) {}
 	}
-	in, err := expand(t.ctx, sess, in, emit)
-	if err != nil {
-		if t.ctx.Err() != nil {
-			return agent.PromptResult{StopReason: agent.StopCancelled, Err: t.ctx.Err()}, nil
+	res, err := t.run(sess, in, emit)
+	if err != nil && t.ctx.Err() != nil {
+		return agent.PromptResult{StopReason: agent.StopCancelled, Err: t.ctx.Err()}, nil
+	}
+	return res, err
+}
+
+func (t *Turn) run(sess Session, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
+	inv, ok := commands.Parse(in.Text)
+	if !ok || inv.Name == "" {
+		return sess.Agent.Prompt(t.ctx, in, emit)
+	}
+	list, user := Commands(t.ctx, sess.Built)
+	if user.Has(inv.Name) {
+		in, err := expand(t.ctx, sess, user, inv, in, emit)
+		if err != nil {
+			return agent.PromptResult{}, err
 		}
-		return agent.PromptResult{}, err
+		return sess.Agent.Prompt(t.ctx, in, emit)
+	}
+	if b, ok := builtin.Find(inv.Name); ok {
+		return t.builtin(sess, b, list, inv, in, emit)
 	}
 	return sess.Agent.Prompt(t.ctx, in, emit)
 }
 
-// expand is what in sends the model: in itself, unless it names one of
-// the user's commands.
-func expand(ctx context.Context, sess Session, in agent.Input, emit func(agent.Event)) (agent.Input, error) {
-	inv, ok := commands.Parse(in.Text)
-	if !ok || inv.Name == "" {
-		return in, nil
+// builtin runs built-in b: its answer is the turn's text, or the prompt
+// it asks for goes to the model.
+func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
+	reply, err := b.Run(t.ctx, builtin.Env{
+		Session:  sess.Agent,
+		Built:    sess.Built,
+		Root:     root(sess.Built),
+		Version:  sess.Built.Version(),
+		Commands: list,
+	}, inv.Args)
+	switch {
+	case err != nil:
+		return agent.PromptResult{}, &CommandError{Err: err}
+	case reply.Input != nil:
+		// Sent as parts: the command's own prompt holds no @paths, and
+		// the session is titled and its transcript kept by "/init".
+		prompt := agent.Input{Command: inv.Raw, Parts: reply.Input.Parts, Editor: in.Editor}
+		if reply.Input.Text != "" {
+			prompt.Parts = append([]*genai.Part{genai.NewPartFromText(reply.Input.Text)}, prompt.Parts...)
+		}
+		return sess.Agent.Prompt(t.ctx, prompt, emit)
 	}
-	user := sess.Built.UserCommands(ctx)
-	if !user.Has(inv.Name) {
-		return in, nil
-	}
+	emit(agent.Event{Kind: agent.EventText, Text: reply.Text})
+	return agent.PromptResult{StopReason: agent.StopEndTurn, Text: reply.Text}, nil
+}
+
+// expand is what invocation inv of one of the user's commands sends the
+// model, in's attachments and editor state after it.
+func expand(ctx context.Context, sess Session, user commands.UserCommands, inv commands.Invocation, in agent.Input, emit func(agent.Event)) (agent.Input, error) {
 	for _, err := range user.Errs {
 		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
 	}
-	ws := sess.Built.Workspace()
-	var dir string
-	if roots := ws.Roots(); len(roots) > 0 {
-		dir = roots[0]
-	}
-	exp, err := user.Expand(ctx, inv, sess.Built.CommandShell(sess.Agent, dir), commands.WorkspaceFiles{WS: ws})
+	shell := sess.Built.CommandShell(sess.Agent, root(sess.Built))
+	exp, err := user.Expand(ctx, inv, shell, commands.WorkspaceFiles{WS: sess.Built.Workspace()})
 	if err != nil {
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}
 	}
@@ -79,6 +139,14 @@ func expand(ctx context.Context, sess Session, in agent.Input, emit func(agent.E
 		emit(agent.Event{Kind: agent.EventNotice, Text: "/" + inv.Name + ": " + note})
 	}
 	return agent.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
+}
+
+// root is the workspace root commands run in: the first.
+func root(built *setup.Built) string {
+	if roots := built.Workspace().Roots(); len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
 }
 
 // Resume is the session id of ag names, live or saved; "latest" is the

@@ -35,3 +35,6 @@ func (b *Built) CommandShell(sess *agent.Session, dir string) commands.Shell {
 
 // Workspace is the workspace the agent works in.
 func (b *Built) Workspace() *workspace.Workspace { return b.opts.Workspace }
+
+// Version is gemini-ls's version, as the front end gave it.
+func (b *Built) Version() string { return b.opts.Version }

@@ -1,4 +1,4 @@
-package acp
+package conversation
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 )
 
 // A prompt is a command when it starts with "/" and a command's name;
-// anything else goes to the model.
+// anything else goes to the model (Run dispatches by this rule).
 func TestParseCommand(t *testing.T) {
 	for _, c := range []struct {
 		text, name, args string
