@@ -403,10 +403,87 @@ continues the chat's session."
          (with-current-buffer chat (setq gemini-ls--busy nil))
          (gemini-ls--status-changed))))))
 
+;;;; Reading a prompt: "/" completes the user's commands
+
+(defconst gemini-ls--commands-ttl 10
+  "Seconds a `gemini/commands' list is used before it is asked again.
+New command files and MCP servers that start later show up after this.")
+
+(defvar gemini-ls--commands-cache nil
+  "(SERVER TIME . COMMANDS): SERVER's last `gemini/commands' list.")
+
+(defun gemini-ls--commands (server)
+  "The commands a prompt may start with, as SERVER lists them.
+Each is a plist (:name :description :hint :source), fetched with
+`gemini/commands' and kept for `gemini-ls--commands-ttl' seconds.  A
+server that cannot list them (an older one) completes none; the
+command files it skipped are told once."
+  (let ((cache gemini-ls--commands-cache))
+    (if (and (eq (car cache) server)
+             (< (float-time (time-since (cadr cache))) gemini-ls--commands-ttl))
+        (cddr cache)
+      (let ((commands
+             (condition-case err
+                 (let ((result (jsonrpc-request server :gemini/commands
+                                                (make-hash-table) :timeout 5)))
+                   (dolist (e (append (plist-get result :errors) nil))
+                     (unless (gethash e gemini-ls--warned)
+                       (puthash e t gemini-ls--warned)
+                       (message "Gemini: %s" e)))
+                   (append (plist-get result :commands) nil))
+               (error
+                (message "Gemini: could not list the commands: %s"
+                         (error-message-string err))
+                ;; The last list, not asked again until it is stale.
+                (and (eq (car cache) server) (cddr cache))))))
+        (setq gemini-ls--commands-cache (cons server (cons (current-time) commands)))
+        commands))))
+
+(defun gemini-ls--command-capf (server)
+  "A `completion-at-point' function for SERVER's commands.
+It completes \"/name\" at the start of the minibuffer's prompt, each
+name annotated with its description."
+  (lambda ()
+    (let ((start (minibuffer-prompt-end)))
+      (when (and (eq (char-after start) ?/)
+                 (not (string-match-p "[[:space:]]"
+                                      (buffer-substring-no-properties start (point)))))
+        (let* ((commands (mapcar (lambda (c) (cons (concat "/" (plist-get c :name)) c))
+                                 (gemini-ls--commands server)))
+               (end (save-excursion (skip-chars-forward "^[:space:]") (point))))
+          (list start end commands
+                :exclusive 'no
+                :annotation-function
+                (lambda (name)
+                  (let ((c (cdr (assoc name commands))))
+                    (concat "  " (plist-get c :description)
+                            (when (plist-get c :hint)
+                              (format " (%s)" (plist-get c :hint))))))))))))
+
+(defvar gemini-ls-prompt-minibuffer-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map minibuffer-local-map)
+    (define-key map (kbd "TAB") #'completion-at-point)
+    map)
+  "Keymap of the minibuffer reading a prompt: TAB completes \"/name\".")
+
+(defun gemini-ls--read-prompt (question)
+  "Read a prompt, asking QUESTION.
+TAB after a leading \"/\" completes the commands of the current
+buffer's gemini-ls server (`gemini/commands'): custom commands, MCP
+prompts and the rest, each shown with its description."
+  (let ((server (ignore-errors (gemini-ls--server))))
+    (minibuffer-with-setup-hook
+        (lambda ()
+          (when server
+            (add-hook 'completion-at-point-functions
+                      (gemini-ls--command-capf server) nil t)))
+      (read-from-minibuffer question nil gemini-ls-prompt-minibuffer-map))))
+
 ;;;###autoload
 (defun gemini-ls-prompt (prompt)
   "Send PROMPT with the current file, the region or point, and diagnostics."
-  (interactive (list (read-string "Ask Gemini: ")))
+  (interactive (list (gemini-ls--read-prompt "Ask Gemini: ")))
   (when (string-blank-p prompt) (user-error "Empty prompt"))
   (gemini-ls--send prompt
                    (if (use-region-p)
@@ -418,7 +495,7 @@ continues the chat's session."
   "Ask PROMPT about the region BEG..END."
   (interactive (if (use-region-p)
                    (list (region-beginning) (region-end)
-                         (read-string "Ask Gemini about the region: "))
+                         (gemini-ls--read-prompt "Ask Gemini about the region: "))
                  (user-error "No region")))
   (gemini-ls--send prompt (gemini-ls--context beg end beg end)))
 
