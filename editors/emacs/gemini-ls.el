@@ -450,15 +450,15 @@ name annotated with its description."
                                       (buffer-substring-no-properties start (point)))))
         (let* ((commands (mapcar (lambda (c) (cons (concat "/" (plist-get c :name)) c))
                                  (gemini-ls--commands server)))
+               (width (apply #'max 0 (mapcar (lambda (c) (length (car c))) commands)))
                (end (save-excursion (skip-chars-forward "^[:space:]") (point))))
           (list start end commands
                 :exclusive 'no
                 :annotation-function
                 (lambda (name)
-                  (let ((c (cdr (assoc name commands))))
-                    (concat "  " (plist-get c :description)
-                            (when (plist-get c :hint)
-                              (format " (%s)" (plist-get c :hint))))))))))))
+                  ;; Descriptions in a column after the longest name.
+                  (concat (make-string (+ 2 (- width (length name))) ?\s)
+                          (plist-get (cdr (assoc name commands)) :description)))))))))
 
 (defvar gemini-ls-prompt-minibuffer-map
   (let ((map (make-sparse-keymap)))
