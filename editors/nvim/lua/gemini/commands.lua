@@ -93,6 +93,107 @@ function M.matches(lead)
   return out
 end
 
+-- The completion menu of the command line shows names only: a float
+-- beside it lists the matching commands with their descriptions while
+-- "/name" is being typed (and narrows to the one <Tab> picked).
+local float = { win = nil, buf = nil }
+
+-- Set by the plugin while its prompt input is open, so input()'s
+-- command line ("@") is known to be a Gemini prompt.
+M.input_open = false
+
+local function close_float()
+  if float.win and vim.api.nvim_win_is_valid(float.win) then
+    vim.api.nvim_win_close(float.win, true)
+  end
+  float.win = nil
+end
+M.close_float = close_float
+
+local function show_float(lines)
+  if not (float.buf and vim.api.nvim_buf_is_valid(float.buf)) then
+    float.buf = vim.api.nvim_create_buf(false, true)
+  end
+  vim.api.nvim_buf_set_lines(float.buf, 0, -1, false, lines)
+  local width = 1
+  for _, l in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(l))
+  end
+  width = math.min(width, vim.o.columns)
+  local height = math.min(#lines, 10)
+  local config = {
+    relative = "editor",
+    -- Above the status line over the command line, at the right, clear
+    -- of the completion menu that opens at the typed word.
+    row = math.max(0, vim.o.lines - vim.o.cmdheight - 1 - height),
+    col = vim.o.columns - width,
+    width = width,
+    height = height,
+    style = "minimal",
+    focusable = false,
+    zindex = 250,
+  }
+  if float.win and vim.api.nvim_win_is_valid(float.win) then
+    vim.api.nvim_win_set_config(float.win, config)
+  else
+    float.win = vim.api.nvim_open_win(float.buf, false, config)
+  end
+  vim.cmd("redraw")
+end
+
+-- The "/name" being typed as a prompt's first word, or nil: in the prompt
+-- input or after :Gemini.
+local function typed()
+  local kind, line = vim.fn.getcmdtype(), vim.fn.getcmdline()
+  if kind == "@" and M.input_open then
+    return line:match("^(/%S*)$")
+  elseif kind == ":" then
+    return line:match("^[^%a]*Gemini!?%s+(/%S*)$")
+  end
+end
+
+local ns = vim.api.nvim_create_namespace("gemini.commands")
+
+-- Marks the line of the command <Tab> put on the command line.
+local function mark(name)
+  vim.api.nvim_buf_clear_namespace(float.buf, ns, 0, -1)
+  for i, n in ipairs(float.names) do
+    if n == name then
+      vim.api.nvim_buf_add_highlight(float.buf, ns, "PmenuSel", i - 1, 0, -1)
+    end
+  end
+  vim.cmd("redraw")
+end
+
+--- On CmdlineChanged: shows the descriptions of the commands matching
+--- the "/name" typed, or closes them. While <Tab> cycles through the
+--- completions the list stays, the one on the command line marked.
+function M.describe_typed()
+  local lead = typed()
+  if lead and vim.fn.wildmenumode() == 1 and float.win and vim.api.nvim_win_is_valid(float.win) then
+    mark(lead)
+    return
+  end
+  local names = lead and M.matches(lead) or {}
+  if #names == 0 then
+    close_float()
+    return
+  end
+  float.names = names
+  local descriptions, width = {}, 0
+  for _, c in ipairs(cache.commands) do
+    descriptions["/" .. c.name] = c.description or ""
+  end
+  for _, name in ipairs(names) do
+    width = math.max(width, #name)
+  end
+  local lines = {}
+  for _, name in ipairs(names) do
+    table.insert(lines, string.format(" %-" .. width .. "s  %s ", name, descriptions[name]))
+  end
+  show_float(lines)
+end
+
 --- :Gemini's completion: "/name" as the first argument.
 function M.complete_command(lead, line, pos)
   local before = line:sub(1, pos)

@@ -492,7 +492,9 @@ local function ask(text, cb)
     if client then
       commands.refresh(M, client)
     end
+    commands.input_open = true
     vim.ui.input({ prompt = "Gemini: ", completion = "customlist,v:lua.require'gemini.commands'.complete_input" }, function(input)
+      commands.input_open = false
       if input then
         cb(input)
       end
@@ -537,6 +539,8 @@ function M.setup(opts)
       end
     end,
   })
+  vim.api.nvim_create_autocmd("CmdlineChanged", { group = group, callback = commands.describe_typed })
+  vim.api.nvim_create_autocmd("CmdlineLeave", { group = group, callback = commands.close_float })
   if attachable(vim.api.nvim_get_current_buf()) then
     M.attach(0)
   end
