@@ -458,7 +458,9 @@ name annotated with its description."
                 (lambda (name)
                   ;; Descriptions in a column after the longest name.
                   (concat (make-string (+ 2 (- width (length name))) ?\s)
-                          (plist-get (cdr (assoc name commands)) :description)))))))))
+                          (replace-regexp-in-string
+                           "[[:space:]]+" " "
+                           (or (plist-get (cdr (assoc name commands)) :description) ""))))))))))
 
 (defvar gemini-ls-prompt-minibuffer-map
   (let ((map (make-sparse-keymap)))

@@ -34,10 +34,9 @@ local function failed(client)
   cache.client_id, cache.at = client.id, now()
 end
 
---- Fetches the list in the background unless it is fresh; on_done() after.
-function M.refresh(gemini, client, on_done)
+--- Fetches the list in the background unless it is fresh.
+function M.refresh(gemini, client)
   if fresh(client) then
-    if on_done then on_done() end
     return
   end
   gemini.when_ready(client, function()
@@ -47,7 +46,6 @@ function M.refresh(gemini, client, on_done)
       else
         store(client, result, gemini.notify_once)
       end
-      if on_done then on_done() end
     end)
   end)
 end
@@ -95,7 +93,7 @@ end
 
 -- The completion menu of the command line shows names only: a float
 -- beside it lists the matching commands with their descriptions while
--- "/name" is being typed (and narrows to the one <Tab> picked).
+-- "/name" is being typed.
 local float = { win = nil, buf = nil }
 
 -- Set by the plugin while its prompt input is open, so input()'s
@@ -159,7 +157,8 @@ local function mark(name)
   vim.api.nvim_buf_clear_namespace(float.buf, ns, 0, -1)
   for i, n in ipairs(float.names) do
     if n == name then
-      vim.api.nvim_buf_add_highlight(float.buf, ns, "PmenuSel", i - 1, 0, -1)
+      local line = vim.api.nvim_buf_get_lines(float.buf, i - 1, i, false)[1]
+      vim.api.nvim_buf_set_extmark(float.buf, ns, i - 1, 0, { end_row = i - 1, end_col = #line, hl_group = "PmenuSel" })
     end
   end
   vim.cmd("redraw")
@@ -182,7 +181,7 @@ function M.describe_typed()
   float.names = names
   local descriptions, width = {}, 0
   for _, c in ipairs(cache.commands) do
-    descriptions["/" .. c.name] = c.description or ""
+    descriptions["/" .. c.name] = (c.description or ""):gsub("%s+", " ")
   end
   for _, name in ipairs(names) do
     width = math.max(width, #name)
