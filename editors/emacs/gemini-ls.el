@@ -194,6 +194,15 @@ Reviewing means a review or a question waits for the user."
        (dolist (f follow)
          (when (cdr f) (set-window-point (car f) (point-max)))))))
 
+(defun gemini-ls--display-chat (chat)
+  "Display the chat buffer CHAT.
+A window that opens for it shows its end, and so follows what streams
+in (see `gemini-ls--with-chat'); one already showing it is left alone."
+  (let* ((shown (get-buffer-window chat t))
+         (window (display-buffer chat)))
+    (when (and window (not shown))
+      (set-window-point window (with-current-buffer chat (point-max))))))
+
 (defun gemini-ls--fresh-line ()
   "Start a new line unless at the beginning of one."
   (unless (bolp) (insert "\n")))
@@ -367,7 +376,7 @@ continues the chat's session."
       (unless (bobp) (insert "\n"))
       (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
       (insert "\n## Gemini\n\n"))
-    (display-buffer chat)
+    (gemini-ls--display-chat chat)
     (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
       (jsonrpc-async-request
        server :gemini/prompt
@@ -640,7 +649,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
              (gemini-ls--fresh-line)
              (gemini-ls--insert-styled (concat msg "\n") 'error))
            (message "%s" msg)))))
-    (display-buffer chat)))
+    (gemini-ls--display-chat chat)))
 
 ;;;###autoload
 (defun gemini-ls-sessions ()

@@ -809,6 +809,21 @@ answer streams into the chat, as with `gemini-ls-prompt'."
       (should (equal result '(:cancelled :json-false))))
     (should-not (get-buffer "*gemini*"))))
 
+(ert-deftest gemini-ls-test-chat-window-follows ()
+  "A chat window that opens shows the chat's end and follows the answer.
+Its earlier text is longer than the window."
+  (gemini-ls-test--with-server [((text . "Hello from the end."))] '(("a.txt" . "one\n"))
+    (gemini-ls--with-chat
+      (dotimes (i 200) (insert (format "earlier line %d\n" i))))
+    (delete-other-windows)
+    (switch-to-buffer buf)
+    (gemini-ls-test--prompt buf "say hello")
+    (let ((window (get-buffer-window "*gemini*")))
+      (should window)
+      (should (string-match-p "Hello from the end\\." (gemini-ls-test--chat)))
+      (should (= (window-point window)
+                 (with-current-buffer "*gemini*" (point-max)))))))
+
 ;;;; "/" commands in the prompt
 
 (defun gemini-ls-test--last-request-text (file)
