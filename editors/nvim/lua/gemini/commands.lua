@@ -106,7 +106,15 @@ local function close_float()
   end
   float.win = nil
 end
-M.close_float = close_float
+
+--- On CmdlineLeave: closes the descriptions; an input() left (even with
+--- <C-c>, which calls no callback) is no longer the prompt input.
+function M.left_cmdline()
+  close_float()
+  if vim.v.event.cmdtype == "@" then
+    M.input_open = false
+  end
+end
 
 local function show_float(lines)
   if not (float.buf and vim.api.nvim_buf_is_valid(float.buf)) then

@@ -540,7 +540,7 @@ function M.setup(opts)
     end,
   })
   vim.api.nvim_create_autocmd("CmdlineChanged", { group = group, callback = commands.describe_typed })
-  vim.api.nvim_create_autocmd("CmdlineLeave", { group = group, callback = commands.close_float })
+  vim.api.nvim_create_autocmd("CmdlineLeave", { group = group, callback = commands.left_cmdline })
   if attachable(vim.api.nvim_get_current_buf()) then
     M.attach(0)
   end
