@@ -194,6 +194,15 @@ Reviewing means a review or a question waits for the user."
        (dolist (f follow)
          (when (cdr f) (set-window-point (car f) (point-max)))))))
 
+(defun gemini-ls--display-chat (chat)
+  "Display the chat buffer CHAT.
+A window that opens for it shows its end, and so follows what streams
+in (see `gemini-ls--with-chat'); one already showing it is left alone."
+  (let* ((shown (get-buffer-window chat t))
+         (window (display-buffer chat)))
+    (when (and window (not shown))
+      (set-window-point window (with-current-buffer chat (point-max))))))
+
 (defun gemini-ls--fresh-line ()
   "Start a new line unless at the beginning of one."
   (unless (bolp) (insert "\n")))
@@ -367,7 +376,7 @@ continues the chat's session."
       (unless (bobp) (insert "\n"))
       (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
       (insert "\n## Gemini\n\n"))
-    (display-buffer chat)
+    (gemini-ls--display-chat chat)
     (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
       (jsonrpc-async-request
        server :gemini/prompt
@@ -403,10 +412,89 @@ continues the chat's session."
          (with-current-buffer chat (setq gemini-ls--busy nil))
          (gemini-ls--status-changed))))))
 
+;;;; Reading a prompt: "/" completes the user's commands
+
+(defconst gemini-ls--commands-ttl 10
+  "Seconds a `gemini/commands' list is used before it is asked again.
+New command files and MCP servers that start later show up after this.")
+
+(defvar gemini-ls--commands-cache nil
+  "(SERVER TIME . COMMANDS): SERVER's last `gemini/commands' list.")
+
+(defun gemini-ls--commands (server)
+  "The commands a prompt may start with, as SERVER lists them.
+Each is a plist (:name :description :hint :source), fetched with
+`gemini/commands' and kept for `gemini-ls--commands-ttl' seconds.  A
+server that cannot list them (an older one) completes none; the
+command files it skipped are told once."
+  (let ((cache gemini-ls--commands-cache))
+    (if (and (eq (car cache) server)
+             (< (float-time (time-since (cadr cache))) gemini-ls--commands-ttl))
+        (cddr cache)
+      (let ((commands
+             (condition-case err
+                 (let ((result (jsonrpc-request server :gemini/commands
+                                                (make-hash-table) :timeout 5)))
+                   (dolist (e (append (plist-get result :errors) nil))
+                     (unless (gethash e gemini-ls--warned)
+                       (puthash e t gemini-ls--warned)
+                       (message "Gemini: %s" e)))
+                   (append (plist-get result :commands) nil))
+               (error
+                (message "Gemini: could not list the commands: %s"
+                         (error-message-string err))
+                ;; The last list, not asked again until it is stale.
+                (and (eq (car cache) server) (cddr cache))))))
+        (setq gemini-ls--commands-cache (cons server (cons (current-time) commands)))
+        commands))))
+
+(defun gemini-ls--command-capf (server)
+  "A `completion-at-point' function for SERVER's commands.
+It completes \"/name\" at the start of the minibuffer's prompt, each
+name annotated with its description."
+  (lambda ()
+    (let ((start (minibuffer-prompt-end)))
+      (when (and (eq (char-after start) ?/)
+                 (not (string-match-p "[[:space:]]"
+                                      (buffer-substring-no-properties start (point)))))
+        (let* ((commands (mapcar (lambda (c) (cons (concat "/" (plist-get c :name)) c))
+                                 (gemini-ls--commands server)))
+               (width (apply #'max 0 (mapcar (lambda (c) (length (car c))) commands)))
+               (end (save-excursion (skip-chars-forward "^[:space:]") (point))))
+          (list start end commands
+                :exclusive 'no
+                :annotation-function
+                (lambda (name)
+                  ;; Descriptions in a column after the longest name.
+                  (concat (make-string (+ 2 (- width (length name))) ?\s)
+                          (replace-regexp-in-string
+                           "[[:space:]]+" " "
+                           (or (plist-get (cdr (assoc name commands)) :description) ""))))))))))
+
+(defvar gemini-ls-prompt-minibuffer-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map minibuffer-local-map)
+    (define-key map (kbd "TAB") #'completion-at-point)
+    map)
+  "Keymap of the minibuffer reading a prompt: TAB completes \"/name\".")
+
+(defun gemini-ls--read-prompt (question)
+  "Read a prompt, asking QUESTION.
+TAB after a leading \"/\" completes the commands of the current
+buffer's gemini-ls server (`gemini/commands'): custom commands, MCP
+prompts and the rest, each shown with its description."
+  (let ((server (ignore-errors (gemini-ls--server))))
+    (minibuffer-with-setup-hook
+        (lambda ()
+          (when server
+            (add-hook 'completion-at-point-functions
+                      (gemini-ls--command-capf server) nil t)))
+      (read-from-minibuffer question nil gemini-ls-prompt-minibuffer-map))))
+
 ;;;###autoload
 (defun gemini-ls-prompt (prompt)
   "Send PROMPT with the current file, the region or point, and diagnostics."
-  (interactive (list (read-string "Ask Gemini: ")))
+  (interactive (list (gemini-ls--read-prompt "Ask Gemini: ")))
   (when (string-blank-p prompt) (user-error "Empty prompt"))
   (gemini-ls--send prompt
                    (if (use-region-p)
@@ -418,7 +506,7 @@ continues the chat's session."
   "Ask PROMPT about the region BEG..END."
   (interactive (if (use-region-p)
                    (list (region-beginning) (region-end)
-                         (read-string "Ask Gemini about the region: "))
+                         (gemini-ls--read-prompt "Ask Gemini about the region: "))
                  (user-error "No region")))
   (gemini-ls--send prompt (gemini-ls--context beg end beg end)))
 
@@ -561,7 +649,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
              (gemini-ls--fresh-line)
              (gemini-ls--insert-styled (concat msg "\n") 'error))
            (message "%s" msg)))))
-    (display-buffer chat)))
+    (gemini-ls--display-chat chat)))
 
 ;;;###autoload
 (defun gemini-ls-sessions ()

@@ -809,6 +809,96 @@ answer streams into the chat, as with `gemini-ls-prompt'."
       (should (equal result '(:cancelled :json-false))))
     (should-not (get-buffer "*gemini*"))))
 
+(ert-deftest gemini-ls-test-chat-window-follows ()
+  "A chat window that opens shows the chat's end and follows the answer.
+Its earlier text is longer than the window."
+  (gemini-ls-test--with-server [((text . "Hello from the end."))] '(("a.txt" . "one\n"))
+    (gemini-ls--with-chat
+      (dotimes (i 200) (insert (format "earlier line %d\n" i))))
+    (delete-other-windows)
+    (switch-to-buffer buf)
+    (gemini-ls-test--prompt buf "say hello")
+    (let ((window (get-buffer-window "*gemini*")))
+      (should window)
+      (should (string-match-p "Hello from the end\\." (gemini-ls-test--chat)))
+      (should (= (window-point window)
+                 (with-current-buffer "*gemini*" (point-max)))))))
+
+;;;; "/" commands in the prompt
+
+(defun gemini-ls-test--last-request-text (file)
+  "The text of the last user turn of the last request fakegemini recorded in FILE."
+  (let* ((lines (split-string (gemini-ls-test--file "/" file) "\n" t))
+         (request (json-parse-string (car (last lines)) :object-type 'alist))
+         (contents (alist-get 'contents (alist-get 'body request))))
+    (mapconcat (lambda (p) (or (alist-get 'text p) ""))
+               (alist-get 'parts (aref contents (1- (length contents))))
+               "\n")))
+
+(ert-deftest gemini-ls-test-prompt-completes-commands ()
+  "TAB after \"/\" in the prompt's minibuffer completes the user's commands.
+They come from gemini/commands (custom commands in a HOME of the test's
+own, in a trusted workspace), shown with their descriptions; the one
+accepted is sent and the model gets what it expands to."
+  (let* ((home (make-temp-file "gemini-home" t))
+         (commands (expand-file-name ".gemini/commands" home))
+         (gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
+         (process-environment (append (list (concat "HOME=" home)
+                                            "GEMINI_CLI_TRUST_WORKSPACE=true")
+                                      process-environment))
+         (gemini-ls--commands-cache nil)
+         (shown nil)
+         ;; C-c s (the test's) keeps what *Completions* shows.
+         (gemini-ls-prompt-minibuffer-map
+          (let ((map (copy-keymap gemini-ls-prompt-minibuffer-map)))
+            (define-key map (kbd "C-c s")
+              (lambda () (interactive)
+                (setq shown (with-current-buffer "*Completions*"
+                              (buffer-substring-no-properties (point-min) (point-max))))))
+            map)))
+    (make-directory commands t)
+    (with-temp-file (expand-file-name "review.toml" commands)
+      (insert "description = \"Review a file for bugs\"\n"
+              "prompt = \"Please review {{args}} line by line.\"\n"))
+    (with-temp-file (expand-file-name "explain.toml" commands)
+      (insert "description = \"Explain the code\"\nprompt = \"Explain {{args}}.\"\n"))
+    (unwind-protect
+        (gemini-ls-test--with-server [((text . "Reviewed."))] '(("a.txt" . "one\n"))
+          (switch-to-buffer buf)
+          (execute-kbd-macro
+           (vconcat (kbd "M-x") "gemini-ls-prompt" (kbd "RET")
+                    "/" (kbd "TAB") (kbd "C-c s")
+                    "rev" (kbd "TAB") " a.txt" (kbd "RET")))
+          (gemini-ls-test--wait
+           (lambda () (not (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*"))))
+           "the prompt's answer")
+          (should shown)
+          (should (string-match-p "/explain +Explain the code" shown))
+          (should (string-match-p "/review +Review a file for bugs" shown))
+          (should (string-match-p "## You\n\n/review a.txt\n" (gemini-ls-test--chat)))
+          (should (string-match-p "Reviewed\\." (gemini-ls-test--chat)))
+          ;; The editor context, then the expansion, not the "/review" typed.
+          (let ((sent (gemini-ls-test--last-request-text gemini-ls-test--record)))
+            (should (string-suffix-p "\nPlease review a.txt line by line." sent))
+            (should-not (string-match-p "/review" sent))))
+      (delete-directory home t)
+      (delete-file gemini-ls-test--record))))
+
+(ert-deftest gemini-ls-test-command-completion-only-at-start ()
+  "\"/\" completes only as the prompt's first word."
+  (let ((gemini-ls--commands-cache
+         (list 'server (current-time) '(:name "review" :description "Review"))))
+    (with-temp-buffer
+      (let ((capf (gemini-ls--command-capf 'server)))
+        (insert "/re")
+        (should (equal (all-completions "/re" (nth 2 (funcall capf))) '("/review")))
+        (erase-buffer)
+        (insert "please /re")
+        (should-not (funcall capf))
+        (erase-buffer)
+        (insert "re")
+        (should-not (funcall capf))))))
+
 (ert-deftest gemini-ls-test-merge ()
   "Merging keeps the original where hunks are rejected."
   (let* ((old "a\nb\nc\n")

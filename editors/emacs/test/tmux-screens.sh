@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Drives a real interactive Emacs (emacs -nw inside a detached tmux) against
 # the real gemini-ls and fakegemini: prompt, review, accept, then a shell
-# command rejected with C-g. It writes the screens to emacs-chat.txt and
-# emacs-review.txt in build/screenshots and checks them, the
-# mode line's Gemini status, and the file on disk. Called by run.sh with
+# command rejected with C-g, then a prompt starting with "/" whose TAB
+# completes the user's commands (two custom commands in the run's own HOME).
+# It writes the screens to emacs-chat.txt, emacs-review.txt and
+# emacs-commands.txt in build/screenshots and checks them, the mode line's
+# Gemini status, the file on disk and what reached the model. Called by run.sh with
 # GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
 # "FAIL tmux-screens: why".
 # GEMINI_SCREENSHOTS_DIR, when set, receives the screens instead of
@@ -46,11 +48,20 @@ cat >"$work/script.json" <<'JSON'
   ]},
   {"text": "Done: `greet` now returns `Hi, <name>!`."},
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
-  {"text": "I did not run it."}
+  {"text": "I did not run it."},
+  {"text": "Reviewed greet.py: it looks fine."}
 ]
 JSON
 
-start_fake --script "$work/script.json"
+# The user's custom commands, in a HOME of the run's own; the workspace is
+# trusted (an untrusted one loads none).
+mkdir -p "$work/home/.gemini/commands"
+printf 'description = "Review a file for bugs"\nprompt = "Please review {{args}} line by line."\n' \
+  >"$work/home/.gemini/commands/review.toml"
+printf 'description = "Explain the code"\nprompt = "Explain {{args}}."\n' \
+  >"$work/home/.gemini/commands/explain.toml"
+
+start_fake --script "$work/script.json" --record "$work/requests.jsonl"
 
 cat >"$work/init.el" <<EOF2
 (setq package-directory-list
@@ -68,7 +79,7 @@ EOF2
 
 export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 45 \
-  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$HOME' GEMINI_API_KEY=test \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$work/home' GEMINI_CLI_TRUST_WORKSPACE=true GEMINI_API_KEY=test \
    GEMINI_MODEL=gemini-test \
    GOOGLE_GEMINI_BASE_URL='$url' \
    emacs -nw -Q -l '$work/init.el' greet.py" || fail "tmux did not start"
@@ -80,6 +91,7 @@ ask() {
   tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
   tmux -L "$sock" send-keys Enter
   wait_for 'Ask Gemini:' "the prompt question" 5
+  [[ $# -gt 0 ]] || return 0
   tmux -L "$sock" send-keys -l "$1"
   tmux -L "$sock" send-keys Enter
 }
@@ -126,4 +138,22 @@ tmux -L "$sock" send-keys C-g
 wait_for 'Shell touch marker \[rejected\]' "C-g to reject the command"
 wait_for 'I did not run it' "the answer after the rejection" 5
 [[ ! -e "$proj/marker" ]] || fail "the rejected command ran"
+
+# "/" then TAB lists the commands with their descriptions; "rev" TAB
+# completes /review, sent with an argument.
+ask
+tmux -L "$sock" send-keys -l '/'
+tmux -L "$sock" send-keys Tab
+wait_for '/review +Review a file for bugs' "the commands' completions"
+wait_for '/explain +Explain the code' "the second command's completion" 5
+screen >"$shots/emacs-commands.txt"
+grep -q 'Ask Gemini: /' "$shots/emacs-commands.txt" || fail "commands screen lacks the prompt"
+tmux -L "$sock" send-keys -l 'rev'
+tmux -L "$sock" send-keys Tab
+wait_for 'Ask Gemini: /review *$' "TAB to complete /review" 5
+tmux -L "$sock" send-keys -l ' greet.py'
+tmux -L "$sock" send-keys Enter
+wait_for 'Reviewed greet.py: it looks fine' "the answer to /review"
+tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review greet.py line by line.' \
+  || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 echo "PASS tmux-screens"

@@ -12,7 +12,12 @@ local function g()
 end
 
 local cmd = vim.api.nvim_create_user_command
-cmd("Gemini", function(o) g().command(o) end, { nargs = "*", range = true, desc = "Ask Gemini" })
+cmd("Gemini", function(o) g().command(o) end, {
+  nargs = "*",
+  range = true,
+  desc = "Ask Gemini",
+  complete = function(...) return g().commands.complete_command(...) end,
+})
 cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
 cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
 cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })

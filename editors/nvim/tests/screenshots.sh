@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives a real, interactive Neovim inside a detached tmux against the real
 # gemini-ls and fakegemini, and writes what the screen shows to
-# nvim-chat.txt and nvim-review.txt in build/screenshots (or
+# nvim-chat.txt, nvim-review.txt and nvim-commands.txt (":Gemini /" and
+# <Tab> completing the user's custom commands) in build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
 # than by hand; `make screenshots` copies them into docs/screenshots. Appends
 # one "pass screenshots ..." or "fail screenshots: why" line to the results
@@ -18,6 +19,13 @@ work=$(mktemp -d)
 ws="$work/project"
 mkdir -p "$ws"
 printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
+# The user's custom commands, in a HOME of the run's own; the workspace is
+# trusted (an untrusted one loads none).
+home="$work/home"
+mkdir -p "$home/.gemini/commands"
+printf 'description = "Review a file for bugs"\nprompt = "Please review {{args}} line by line."\n' >"$home/.gemini/commands/review.toml"
+printf 'description = "Explain the code"\nprompt = "Explain {{args}}."\n' >"$home/.gemini/commands/explain.toml"
+printf '{"%s": "TRUST_FOLDER"}\n' "$ws" >"$home/.gemini/trustedFolders.json"
 
 sock="gemini-nvim-$$" session=shot
 # shellcheck source=tmux.sh
@@ -29,10 +37,10 @@ fail() {
   exit 1
 }
 
-start_fake --script "$here/scripts/screenshots.json"
+start_fake --script "$here/scripts/screenshots.json" --record "$work/requests.jsonl"
 
-cmd=$(printf 'env GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
-  "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")
+cmd=$(printf 'env HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
+  "$home" "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")
 tm new-session -d -s shot -x 160 -y 45 "$cmd" || fail "tmux new-session failed"
 wait_for "numbers.txt to open" 'numbers\.txt'
 
@@ -54,4 +62,19 @@ for _ in $(seq 150); do [ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] && break; sle
 [ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] || fail "numbers.txt not changed on disk after ga: $(tr '\n' ' ' <"$ws/numbers.txt")"
 wait_for "the turn to end after accepting" 'Changed two to TWO\.'
 
-echo "pass screenshots wrote nvim-chat.txt and nvim-review.txt from a real Neovim in tmux; ga saved the edit" | tee -a "$results"
+# "/" lists the commands with their descriptions; <Tab> opens the
+# completion menu, its pick marked in the list; "/rev<Tab>" is sent.
+tm send-keys -t shot ':Gemini /'
+wait_for "the commands' descriptions" '/explain +Explain the code' '/review +Review a file for bugs'
+tm send-keys -t shot Tab
+wait_for "the completion menu" '^:Gemini /explain *$' '/explain +Explain the code' '/review +Review a file for bugs' ' /review +'
+printf '%s\n' "$screen" >"$shots/nvim-commands.txt"
+tm send-keys -t shot C-u 'Gemini /rev' Tab
+wait_for "/rev<Tab> to complete /review" '^:Gemini /review *$'
+tm send-keys -t shot ' numbers.txt' Enter
+wait_for "the answer to /review" 'Reviewed numbers\.txt: the numbers are in order\.'
+grep -q 'Explain the code' <<<"$screen" && fail "the descriptions stayed open after the prompt was sent"
+tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review numbers.txt line by line.' \
+  || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt and nvim-commands.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion" | tee -a "$results"

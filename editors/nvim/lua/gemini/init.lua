@@ -1,6 +1,7 @@
 -- gemini: a Neovim client for gemini-ls, the Gemini coding agent language server.
 local review = require("gemini.review")
 local chat = require("gemini.chat")
+local commands = require("gemini.commands")
 
 local M = {}
 
@@ -481,11 +482,19 @@ function M.sessions()
   end)
 end
 
+-- Reads a prompt when none was given; "/" at its start completes the
+-- user's commands (<Tab>), fetched in the background as it opens.
 local function ask(text, cb)
   if text and text ~= "" then
     cb(text)
   else
-    vim.ui.input({ prompt = "Gemini: " }, function(input)
+    local client = M.client()
+    if client then
+      commands.refresh(M, client)
+    end
+    commands.input_open = true
+    vim.ui.input({ prompt = "Gemini: ", completion = "customlist,v:lua.require'gemini.commands'.complete_input" }, function(input)
+      commands.input_open = false
       if input then
         cb(input)
       end
@@ -530,6 +539,8 @@ function M.setup(opts)
       end
     end,
   })
+  vim.api.nvim_create_autocmd("CmdlineChanged", { group = group, callback = commands.describe_typed })
+  vim.api.nvim_create_autocmd("CmdlineLeave", { group = group, callback = commands.left_cmdline })
   if attachable(vim.api.nvim_get_current_buf()) then
     M.attach(0)
   end
@@ -547,4 +558,5 @@ chat.actions = {
 
 M.review = review
 M.chat = chat
+M.commands = commands
 return M

@@ -1,0 +1,221 @@
+-- The user's commands (gemini/commands) for completing a prompt's "/name":
+-- custom commands, MCP prompts and whatever else the server lists. The
+-- list is kept briefly, as completion asks for it on every <Tab>.
+local M = {}
+
+-- How long a fetched list is used before it is asked for again: new
+-- command files and MCP servers that start later show up after this.
+M.ttl_ms = 10000
+-- How long a completion waits for the list when it has none fresh.
+M.sync_timeout_ms = 1000
+
+local cache = { client_id = nil, at = nil, commands = {} }
+
+local function now()
+  return vim.loop.now()
+end
+
+local function fresh(client)
+  return cache.at ~= nil and cache.client_id == client.id and now() - cache.at < M.ttl_ms
+end
+
+-- Keeps a gemini/commands result; its skipped command files are told once.
+local function store(client, result, notify_once)
+  cache.client_id, cache.at = client.id, now()
+  cache.commands = (type(result) == "table" and result.commands) or {}
+  for _, e in ipairs((type(result) == "table" and result.errors) or {}) do
+    notify_once(e, vim.log.levels.WARN)
+  end
+end
+
+-- A failed listing leaves the last list (an older server has none) and is
+-- not asked again until the list would be stale.
+local function failed(client)
+  cache.client_id, cache.at = client.id, now()
+end
+
+--- Fetches the list in the background unless it is fresh.
+function M.refresh(gemini, client)
+  if fresh(client) then
+    return
+  end
+  gemini.when_ready(client, function()
+    gemini.client_call(client, "request", "gemini/commands", vim.empty_dict(), function(err, result)
+      if err then
+        failed(client)
+      else
+        store(client, result, gemini.notify_once)
+      end
+    end)
+  end)
+end
+
+-- The list now: fresh from the cache, else asked for and waited on (a
+-- completion must answer at once), else the stale one.
+local function list(gemini)
+  local client = gemini.client()
+  if not client then
+    return {}
+  end
+  if fresh(client) then
+    return cache.commands
+  end
+  local ready = client.initialized or (client.server_capabilities and next(client.server_capabilities))
+  if ready then
+    local resp = gemini.client_call(client, "request_sync", "gemini/commands", vim.empty_dict(), M.sync_timeout_ms)
+    if resp and resp.result then
+      store(client, resp.result, gemini.notify_once)
+    elseif resp and resp.err then
+      failed(client)
+    end
+  end
+  if not fresh(client) then
+    M.refresh(gemini, client)
+  end
+  return cache.commands
+end
+
+--- The "/name" completions of lead, the text typed so far: none unless it
+--- is a "/" and part of a name.
+function M.matches(lead)
+  if not lead:match("^/[^%s]*$") then
+    return {}
+  end
+  local out = {}
+  for _, c in ipairs(list(require("gemini"))) do
+    local word = "/" .. c.name
+    if word:sub(1, #lead) == lead then
+      table.insert(out, word)
+    end
+  end
+  return out
+end
+
+-- The completion menu of the command line shows names only: a float
+-- beside it lists the matching commands with their descriptions while
+-- "/name" is being typed.
+local float = { win = nil, buf = nil }
+
+-- Set by the plugin while its prompt input is open, so input()'s
+-- command line ("@") is known to be a Gemini prompt.
+M.input_open = false
+
+local function close_float()
+  if float.win and vim.api.nvim_win_is_valid(float.win) then
+    vim.api.nvim_win_close(float.win, true)
+  end
+  float.win = nil
+end
+
+--- On CmdlineLeave: closes the descriptions; an input() left (even with
+--- <C-c>, which calls no callback) is no longer the prompt input.
+function M.left_cmdline()
+  close_float()
+  if vim.v.event.cmdtype == "@" then
+    M.input_open = false
+  end
+end
+
+local function show_float(lines)
+  if not (float.buf and vim.api.nvim_buf_is_valid(float.buf)) then
+    float.buf = vim.api.nvim_create_buf(false, true)
+  end
+  vim.api.nvim_buf_set_lines(float.buf, 0, -1, false, lines)
+  local width = 1
+  for _, l in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(l))
+  end
+  width = math.min(width, vim.o.columns)
+  local height = math.min(#lines, 10)
+  local config = {
+    relative = "editor",
+    -- Above the status line over the command line, at the right, clear
+    -- of the completion menu that opens at the typed word.
+    row = math.max(0, vim.o.lines - vim.o.cmdheight - 1 - height),
+    col = vim.o.columns - width,
+    width = width,
+    height = height,
+    style = "minimal",
+    focusable = false,
+    zindex = 250,
+  }
+  if float.win and vim.api.nvim_win_is_valid(float.win) then
+    vim.api.nvim_win_set_config(float.win, config)
+  else
+    float.win = vim.api.nvim_open_win(float.buf, false, config)
+  end
+  vim.cmd("redraw")
+end
+
+-- The "/name" being typed as a prompt's first word, or nil: in the prompt
+-- input or after :Gemini.
+local function typed()
+  local kind, line = vim.fn.getcmdtype(), vim.fn.getcmdline()
+  if kind == "@" and M.input_open then
+    return line:match("^(/%S*)$")
+  elseif kind == ":" then
+    return line:match("^[^%a]*Gemini!?%s+(/%S*)$")
+  end
+end
+
+local ns = vim.api.nvim_create_namespace("gemini.commands")
+
+-- Marks the line of the command <Tab> put on the command line.
+local function mark(name)
+  vim.api.nvim_buf_clear_namespace(float.buf, ns, 0, -1)
+  for i, n in ipairs(float.names) do
+    if n == name then
+      local line = vim.api.nvim_buf_get_lines(float.buf, i - 1, i, false)[1]
+      vim.api.nvim_buf_set_extmark(float.buf, ns, i - 1, 0, { end_row = i - 1, end_col = #line, hl_group = "PmenuSel" })
+    end
+  end
+  vim.cmd("redraw")
+end
+
+--- On CmdlineChanged: shows the descriptions of the commands matching
+--- the "/name" typed, or closes them. While <Tab> cycles through the
+--- completions the list stays, the one on the command line marked.
+function M.describe_typed()
+  local lead = typed()
+  if lead and vim.fn.wildmenumode() == 1 and float.win and vim.api.nvim_win_is_valid(float.win) then
+    mark(lead)
+    return
+  end
+  local names = lead and M.matches(lead) or {}
+  if #names == 0 then
+    close_float()
+    return
+  end
+  float.names = names
+  local descriptions, width = {}, 0
+  for _, c in ipairs(cache.commands) do
+    descriptions["/" .. c.name] = (c.description or ""):gsub("%s+", " ")
+  end
+  for _, name in ipairs(names) do
+    width = math.max(width, #name)
+  end
+  local lines = {}
+  for _, name in ipairs(names) do
+    table.insert(lines, string.format(" %-" .. width .. "s  %s ", name, descriptions[name]))
+  end
+  show_float(lines)
+end
+
+--- :Gemini's completion: "/name" as the first argument.
+function M.complete_command(lead, line, pos)
+  local before = line:sub(1, pos)
+  -- The arguments so far, after the (ranged, abbreviated, banged) name.
+  local args = before:match("^.-Gem%a*!?%s+(.*)$")
+  if not args or args ~= lead then
+    return {}
+  end
+  return M.matches(lead)
+end
+
+--- The prompt input's completion (input()'s customlist): the whole text
+--- typed is the lead.
+function M.complete_input(_, line, pos)
+  return M.matches(line:sub(1, pos))
+end
+
+return M
