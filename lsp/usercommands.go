@@ -7,30 +7,15 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/conversation/commands"
-	"github.com/gemini-ls/gemini-ls/setup"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/conversation"
 )
-
-// userCommands reads the user's commands as they are now: the custom
-// commands on disk (under the workspace's trust) and the running MCP
-// servers' prompts.
-func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, *setup.Built, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
-	if built == nil {
-		return commands.UserCommands{}, nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
-	}
-	return built.UserCommands(ctx), built, nil
-}
 
 // commandInfo is one command of gemini/commands' result.
 type commandInfo struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Hint        string `json:"hint,omitempty"`
-	Source      string `json:"source"` // "user", "project", "mcp"
+	Source      string `json:"source"` // "built-in", "user", "project", "mcp"
 }
 
 // commandsResult is gemini/commands' result.
@@ -40,8 +25,9 @@ type commandsResult struct {
 	Errors []string `json:"errors,omitempty"`
 }
 
-// listCommands answers gemini/commands: the user's commands a prompt may
-// start with.
+// listCommands answers gemini/commands: the commands a prompt may start
+// with, the built-ins and the user's, as every front end has them
+// (conversation.Commands).
 func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && string(trimmed) != "null" {
 		var p struct{}
@@ -49,22 +35,19 @@ func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
 			return nil, err
 		}
 	}
-	user, _, err := s.userCommands(ctx)
-	if err != nil {
-		return nil, err
+	s.mu.Lock()
+	built := s.built
+	s.mu.Unlock()
+	if built == nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
+	list, user := conversation.Commands(ctx, built)
 	res := commandsResult{Commands: []commandInfo{}}
-	for _, c := range user.List {
+	for _, c := range list {
 		res.Commands = append(res.Commands, commandInfo{Name: c.Name, Description: c.Description, Hint: c.Hint, Source: c.Source.String()})
 	}
 	for _, err := range user.Errs {
 		res.Errors = append(res.Errors, fmt.Sprint(err))
 	}
 	return res, nil
-}
-
-func (s *Server) workspace() *workspace.Workspace {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ws
 }

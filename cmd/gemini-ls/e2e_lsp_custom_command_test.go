@@ -126,10 +126,11 @@ type commandsResult struct {
 	Errors []string `json:"errors"`
 }
 
-// gemini/commands lists the custom commands and, once their server is
-// up, the MCP prompts; params that are not an object are refused.
+// gemini/commands lists the built-ins, the custom commands and, once
+// their server is up, the MCP prompts; a custom command replaces the
+// built-in of its name; params that are not an object are refused.
 func TestGeminiCommandsListsUserCommands(t *testing.T) {
-	home := commandHome(t, map[string]string{"git/review.toml": reviewCommand})
+	home := commandHome(t, map[string]string{"git/review.toml": reviewCommand, "stats.toml": "description = \"My stats\"\nprompt = \"count\"\n"})
 	files := map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": mcpServerBinary(t)}})}
 	h := start(t, setup{profile: lsptest.Plugin(), files: files, env: []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"}})
 	found := map[string]string{}
@@ -153,6 +154,12 @@ func TestGeminiCommandsListsUserCommands(t *testing.T) {
 	if got := found["greet"]; got != `mcp|Greets someone.|--name="…" [--style="…"]` {
 		t.Errorf("/greet listed as %q", got)
 	}
+	if got := found["chat"]; !strings.HasPrefix(got, "built-in|") || !strings.Contains(got, "save <tag>") {
+		t.Errorf("/chat listed as %q", got)
+	}
+	if got := found["stats"]; !strings.HasPrefix(got, "user|My stats|") {
+		t.Errorf("/stats listed as %q, want the user's command in place of the built-in", got)
+	}
 
 	var res commandsResult
 	err := h.client.Call(h.ctx, "gemini/commands", []int{1}, &res)
@@ -171,7 +178,12 @@ func TestGeminiCommandsWithoutCredentials(t *testing.T) {
 	if err := h.client.Call(h.ctx, "gemini/commands", nil, &res); err != nil {
 		t.Fatalf("gemini/commands: %v", err)
 	}
-	if len(res.Commands) != 1 || res.Commands[0].Name != "git:review" {
-		t.Errorf("gemini/commands = %+v, want /git:review", res)
+	var names []string
+	for _, c := range res.Commands {
+		names = append(names, c.Name)
+	}
+	want := "about chat clear compress help init mcp memory stats tools git:review"
+	if strings.Join(names, " ") != want {
+		t.Errorf("gemini/commands lists %q, want %q", names, want)
 	}
 }

@@ -33,17 +33,23 @@ type harness struct {
 
 type setup struct {
 	profile lsptest.Profile
-	files   map[string]string
-	opts    map[string]any
-	env     []string // extra environment
-	noKey   bool
+	// root is a workspace made earlier (a second server on the same
+	// project); else a new one holding files.
+	root  string
+	files map[string]string
+	opts  map[string]any
+	env   []string // extra environment
+	noKey bool
 }
 
 func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	root := newRoot(t, s.files)
+	root := s.root
+	if root == "" {
+		root = newRoot(t, s.files)
+	}
 	model := geminitest.NewTestServer(t, turns...)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL}
 	if !s.noKey {
