@@ -43,11 +43,7 @@ type command struct {
 // todoPattern finds a TODO-style comment and what it asks for.
 var todoPattern = regexp.MustCompile(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
 
-func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
-	var p codeActionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAction, error) {
 	if p.TextDocument.URI == "" {
 		return nil, missingField("textDocument.uri")
 	}

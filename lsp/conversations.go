@@ -77,23 +77,33 @@ func (s *Server) conversation(ctx context.Context, ag *agent.Agent, root, sessio
 	return sess, nil
 }
 
+// newSessionResult is gemini.newSession's result.
+type newSessionResult struct {
+	SessionID string `json:"sessionId"`
+}
+
+// cancelResult is gemini.cancel's result: whether a prompt was running.
+type cancelResult struct {
+	Cancelled bool `json:"cancelled"`
+}
+
 // newSessionCommand runs gemini.newSession: the next gemini.prompt in the
 // root (of the argument's uri, else the first) starts a new conversation.
-func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) (newSessionResult, error) {
 	sc, err := scopeArg(args)
 	if err != nil {
-		return nil, err
+		return newSessionResult{}, err
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return newSessionResult{}, err
 	}
 	sess := ag.NewSession()
 	root := s.rootOf(sc.URI)
 	s.conversations.set(root, sess.ID())
 	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
 		Message: "Gemini: a new conversation; the next prompt starts it"})
-	return map[string]string{"sessionId": sess.ID()}, nil
+	return newSessionResult{SessionID: sess.ID()}, nil
 }
 
 // cancelCommand runs gemini.cancel: the prompt of the session named, or
@@ -104,10 +114,10 @@ func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) 
 // ended (or after cancelWait): Emacs 28's jsonrpc can leave a message that
 // arrives in the same read as the answer to its synchronous request unread
 // until the server sends more, so the answer comes last.
-func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (cancelResult, error) {
 	sc, err := scopeArg(args)
 	if err != nil {
-		return nil, err
+		return cancelResult{}, err
 	}
 	var cancelled bool
 	var ids []string
@@ -142,7 +152,7 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any
 		case <-wait.Done():
 		}
 	}
-	return map[string]bool{"cancelled": cancelled}, nil
+	return cancelResult{Cancelled: cancelled}, nil
 }
 
 // cancelWait bounds how long gemini.cancel waits for the turns it

@@ -19,8 +19,7 @@ import (
 // window/workDoneProgress/cancel cancels the turn.
 type progress struct {
 	s     *Server
-	token any
-	key   string
+	token string          // "" when the client shows no progress
 	line  strings.Builder // the model's text since its last line break
 }
 
@@ -33,13 +32,13 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 		return p
 	}
 	token := "gemini-" + rand.Text()
-	if err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+	if err := s.call(ctx, "window/workDoneProgress/create", progressCreateParams{Token: token}, nil); err != nil {
 		s.log.Info("window/workDoneProgress/create", zap.Error(err))
 		return p
 	}
-	p.token, p.key = token, token
+	p.token = token
 	s.mu.Lock()
-	s.progress[p.key] = cancel
+	s.progress[p.token] = cancel
 	s.mu.Unlock()
 	cancellable := true
 	msg := shorten(firstLine(prompt), 100)
@@ -94,30 +93,37 @@ func (p *progress) end(message string) {
 }
 
 func (p *progress) send(value any) {
-	if p.token == nil {
+	if p.token == "" {
 		return
 	}
-	p.s.notifyClient("$/progress", map[string]any{"token": p.token, "value": value})
+	p.s.notifyClient("$/progress", progressParams{Token: p.token, Value: value})
 }
 
 func (p *progress) forget() {
-	if p.key == "" {
+	if p.token == "" {
 		return
 	}
 	p.s.mu.Lock()
-	delete(p.s.progress, p.key)
+	delete(p.s.progress, p.token)
 	p.s.mu.Unlock()
+}
+
+// progressCreateParams are window/workDoneProgress/create's params.
+type progressCreateParams struct {
+	Token string `json:"token"`
+}
+
+// progressParams are $/progress' params: value is a begin, report or end.
+type progressParams struct {
+	Token string `json:"token"`
+	Value any    `json:"value"`
 }
 
 type progressCancelParams struct {
 	Token any `json:"token"`
 }
 
-func (s *Server) cancelProgress(raw []byte) error {
-	var p progressCancelParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) cancelProgress(p progressCancelParams) error {
 	s.mu.Lock()
 	cancel, ok := s.progress[fmt.Sprint(p.Token)]
 	s.mu.Unlock()

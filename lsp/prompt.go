@@ -145,28 +145,24 @@ func updateFor(sessionID string, e agent.Event) update {
 	return u
 }
 
-func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
-	var p promptParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {
 	if p.Prompt == nil {
-		return nil, missingField("prompt")
+		return promptResult{}, missingField("prompt")
 	}
 	if strings.TrimSpace(*p.Prompt) == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
+		return promptResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	sess, err := s.session(ctx, ag, p.SessionID)
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	editor, err := s.editorContext(ctx, p.Context)
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	notify := func(e agent.Event) {
 		// Updates outlive a cancelled prompt: the client should still see
@@ -234,11 +230,7 @@ type sessionParams struct {
 	SessionID *string `json:"sessionId"`
 }
 
-func (s *Server) cancelSession(raw []byte) error {
-	var p sessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) cancelSession(p sessionParams) error {
 	if p.SessionID == nil {
 		return missingField("sessionId")
 	}

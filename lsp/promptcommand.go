@@ -27,15 +27,15 @@ type commandStarted struct {
 	Status    string `json:"status"` // "started"
 }
 
-func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (commandStarted, error) {
 	a, err := promptArg(args)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 	ag, f, err := s.state()
 	if err != nil {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
-		return nil, err
+		return commandStarted{}, err
 	}
 	var pc *promptContext
 	if a.URI != "" || a.Range != nil || len(a.Diagnostics) > 0 {
@@ -44,18 +44,18 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 	// Read now: the selection is what the user had when they asked.
 	editor, err := s.editorContext(ctx, pc)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 	sess, err := s.conversation(ctx, ag, s.rootOf(a.URI), a.SessionID)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 
 	// The turn outlives this request: it ends with the connection, or when
 	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
 	turn, err := s.turns.Begin(s.life, sess.ID())
 	if err != nil {
-		return nil, busyError(sess.ID())
+		return commandStarted{}, busyError(sess.ID())
 	}
 	reported := make(chan struct{})
 	s.mu.Lock()

@@ -25,6 +25,11 @@ type tunneledRequest struct {
 	Params any    `json:"params"`
 }
 
+// tunneledCancel is gemini/cancelRequest's params.
+type tunneledCancel struct {
+	ID string `json:"id"`
+}
+
 // tunneledResponse is gemini/response's params.
 type tunneledResponse struct {
 	ID     *string         `json:"id"`
@@ -68,18 +73,14 @@ func (s *Server) askUser(ctx context.Context, method string, params, result any)
 		}
 		return nil
 	case <-ctx.Done():
-		s.notifyClient("gemini/cancelRequest", map[string]string{"id": id})
+		s.notifyClient("gemini/cancelRequest", tunneledCancel{ID: id})
 		return ctx.Err()
 	}
 }
 
 // tunneledAnswer takes a gemini/response to the request it answers. An
 // answer nobody waits for (cancelled, or answered twice) is dropped.
-func (s *Server) tunneledAnswer(raw []byte) error {
-	var r tunneledResponse
-	if err := decodeParams(raw, &r); err != nil {
-		return err
-	}
+func (s *Server) tunneledAnswer(r tunneledResponse) error {
 	if r.ID == nil {
 		return missingField("id")
 	}

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -42,16 +41,10 @@ type commandsResult struct {
 
 // listCommands answers gemini/commands: the user's commands a prompt may
 // start with.
-func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && string(trimmed) != "null" {
-		var p struct{}
-		if err := decodeParams(raw, &p); err != nil {
-			return nil, err
-		}
-	}
+func (s *Server) listCommands(ctx context.Context, _ noParams) (commandsResult, error) {
 	user, _, err := s.userCommands(ctx)
 	if err != nil {
-		return nil, err
+		return commandsResult{}, err
 	}
 	res := commandsResult{Commands: []commandInfo{}}
 	for _, c := range user.List {
