@@ -39,10 +39,10 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	features := p.features()
 
 	s.mu.Lock()
-	s.initialized = true
 	s.features = features
 	s.ws = ws
 	s.mu.Unlock()
+	s.lifecycle.markInitialized()
 
 	ag, err := s.newAgent(ctx, ws, opts, p.InitializationOptions)
 	s.mu.Lock()

@@ -58,9 +58,11 @@ type Server struct {
 	// methods are the methods the server handles; read-only.
 	methods handledMethods
 
+	// Each part of the state has its own lock (state.go, and beside
+	// its use), held only to read or change that part.
+	lifecycle lifecycle
+
 	mu          sync.Mutex
-	initialized bool
-	isShutdown  bool
 	features    clientFeatures
 	ws          *workspace.Workspace
 	agent       *agent.Agent
@@ -142,7 +144,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-st.ended:
 		// The editor went away (or broke the framing): nobody is left
 		// to answer a question or read an answer.
-		code = s.exitStatus()
+		code = s.lifecycle.exitStatus()
 		s.log.Info("the client's input ended", zap.Error(st.endErr))
 	}
 	// Everything at once: model calls, questions to the user, edits
@@ -173,15 +175,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		s.log.Debug("connection still draining at exit")
 	}
 	return code
-}
-
-func (s *Server) exitStatus() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.isShutdown {
-		return 0
-	}
-	return 1
 }
 
 // handle dispatches one message by the method table (methods.go). It runs
@@ -231,7 +224,7 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 // requires; an unknown method is refused the same way before initialize
 // and after shutdown.
 func (s *Server) request(ctx, rq context.Context, name string, params []byte) (any, error) {
-	now := s.phase()
+	now := s.lifecycle.phase()
 	m := s.methods.lookup(requestKind, name)
 	if m == nil || !m.handledIn(now) {
 		return nil, refusal(m, name, now)
@@ -259,7 +252,7 @@ func refusal(m *method, name string, now phase) error {
 // initialize and after shutdown) only exit counts, and an unknown one is
 // logged and dropped.
 func (s *Server) notification(name string, params []byte) error {
-	now := s.phase()
+	now := s.lifecycle.phase()
 	m := s.methods.lookup(notificationKind, name)
 	switch {
 	case m != nil && m.handledIn(now):
@@ -273,30 +266,16 @@ func (s *Server) notification(name string, params []byte) error {
 	return nil
 }
 
-func (s *Server) phase() phase {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.isShutdown:
-		return shutDown
-	case s.initialized:
-		return serving
-	}
-	return uninitialized
-}
-
 // shutdown answers shutdown: every prompt is cancelled, and from now on
 // only exit counts.
 func (s *Server) shutdown(context.Context, noParams) (nothing, error) {
-	s.mu.Lock()
-	s.isShutdown = true
-	s.mu.Unlock()
+	s.lifecycle.markShutdown()
 	s.turns.CancelAll()
 	return nil, nil
 }
 
 func (s *Server) exitNotification(noParams) error {
-	s.exit <- s.exitStatus()
+	s.exit <- s.lifecycle.exitStatus()
 	return nil
 }
 
