@@ -54,9 +54,7 @@ func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAct
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: textDocument.uri: %v", err)
 	}
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
+	ws, enc := s.agentState.workspace(), s.features.get().Encoding
 	var text string
 	if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 		text = string(f.Content)

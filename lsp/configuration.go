@@ -34,9 +34,7 @@ func (s *Server) didChangeConfiguration(p configurationParams) error {
 			break
 		}
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	if built == nil {
 		return nil
 	}

@@ -41,9 +41,7 @@ func (c *conversations) set(root, id string) {
 // rootOf is the workspace root a command is about: the one holding uri's
 // file (the innermost, for nested roots), else the first.
 func (s *Server) rootOf(uri string) string {
-	s.mu.Lock()
-	ws := s.ws
-	s.mu.Unlock()
+	ws := s.agentState.workspace()
 	if path, err := uriToPath(uri); err == nil {
 		if root := ws.RootOf(path); root != "" {
 			return root

@@ -78,8 +78,9 @@ func (p *editLander) Land(ctx context.Context, req agent.LandRequest) (agent.Lan
 // land is Land's work; always says the user chose "Always Apply".
 func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask bool) (d tools.Decision, always bool, err error) {
 	s := p.s
+	f, ws := s.features.get(), s.agentState.workspace()
 	s.mu.Lock()
-	f, noAsk, ws := s.features, s.noAsk, s.ws
+	noAsk := s.noAsk
 	s.mu.Unlock()
 	if !f.ApplyEdit {
 		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
@@ -427,9 +428,7 @@ func (p *editLander) currentText(path string) (string, bool) {
 	if doc, ok := s.docs.Get(path); ok {
 		return doc.Text, true
 	}
-	s.mu.Lock()
-	ws := s.ws
-	s.mu.Unlock()
+	ws := s.agentState.workspace()
 	if ws == nil {
 		return "", false
 	}

@@ -38,16 +38,12 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	}
 	features := p.features()
 
-	s.mu.Lock()
-	s.features = features
-	s.ws = ws
-	s.mu.Unlock()
+	s.features.set(features)
+	s.agentState.setWorkspace(ws)
 	s.lifecycle.markInitialized()
 
 	ag, err := s.newAgent(ctx, ws, opts, p.InitializationOptions)
-	s.mu.Lock()
-	s.agent, s.agentErr = ag, err
-	s.mu.Unlock()
+	s.agentState.setAgent(ag, err)
 	if err != nil {
 		// The server still serves everything else; prompts answer this error.
 		s.log.Warn("the agent is unavailable", zap.Error(err))
@@ -80,9 +76,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.built = built
-	s.mu.Unlock()
+	s.agentState.setBuilt(built)
 	return built.Agent, built.AuthErr
 }
 

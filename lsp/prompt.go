@@ -203,10 +203,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.In
 // prompt naming one of the user's commands sends what the command expands
 // to.
 func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
-	res, err := turn.Run(conversation.Session{Agent: sess, Built: built}, in, emit)
+	res, err := turn.Run(conversation.Session{Agent: sess, Built: s.agentState.setup()}, in, emit)
 	switch {
 	case errors.Is(err, agent.ErrBusy):
 		return promptResult{}, promptBusyError(sess.ID())
@@ -252,9 +249,7 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 	if pc.URI == "" && (pc.Range != nil || len(pc.Diagnostics) > 0) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 	}
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
+	ws, enc := s.agentState.workspace(), s.features.get().Encoding
 	var editor agent.EditorContext
 	if pc.URI != "" {
 		f, err := s.activeFile(ctx, ws, enc, pc)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -60,14 +59,11 @@ type Server struct {
 
 	// Each part of the state has its own lock (state.go, and beside
 	// its use), held only to read or change that part.
-	lifecycle lifecycle
+	lifecycle  lifecycle
+	features   negotiated
+	agentState agentState
 
-	mu          sync.Mutex
-	features    clientFeatures
-	ws          *workspace.Workspace
-	agent       *agent.Agent
-	agentErr    error
-	built       *setup.Built                  // the agent and its tools; their MCP servers end with the connection
+	mu sync.Mutex
 	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
@@ -157,10 +153,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if !s.handlers.wait(drain) {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
-	built.Close() // no MCP server process outlives gemini-ls
+	s.agentState.setup().Close() // no MCP server process outlives gemini-ls
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,
 	// so give it a moment and go.
@@ -308,12 +301,8 @@ func (s *Server) cancelRequest(p cancelParams) error {
 // state returns what the prompt handlers need, or an error when the
 // server cannot run prompts.
 func (s *Server) state() (*agent.Agent, clientFeatures, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.agentErr != nil {
-		return nil, s.features, jsonrpc2.NewError(codeRequestFailed, s.agentErr.Error())
-	}
-	return s.agent, s.features, nil
+	ag, err := s.agentState.runner()
+	return ag, s.features.get(), err
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }

@@ -94,9 +94,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	if err != nil {
 		return resumeSessionResult{}, err
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	info, tr, err := conversation.Replay(ctx, ag, *p.SessionID, conversation.Describer(built.Tools.Registry))
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
@@ -117,9 +115,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether
 // it is usable and what is missing; never a secret.
 func (s *Server) authStatus(context.Context, noParams) (auth.Report, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	if built == nil {
 		return auth.Report{}, jsonrpc2.Errorf(codeRequestFailed, "the agent could not be set up; see the server's log")
 	}

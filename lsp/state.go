@@ -1,6 +1,14 @@
 package lsp
 
-import "sync"
+import (
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
 
 // The server's state is split by concern, each part behind its own lock,
 // so that no lock is held across a call into another part or out to the
@@ -47,4 +55,76 @@ func (l *lifecycle) exitStatus() int {
 		return 0
 	}
 	return 1
+}
+
+// negotiated holds the client's features, concluded once at initialize
+// and read by every handler and callback after.
+type negotiated struct {
+	mu       sync.Mutex
+	features clientFeatures
+}
+
+func (n *negotiated) set(f clientFeatures) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.features = f
+}
+
+func (n *negotiated) get() clientFeatures {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.features
+}
+
+// agentState is what initialize sets up: the workspace first, then the
+// agent with its tools, or why there is none. Serve's end reads built to
+// close it, whatever initialize got to.
+type agentState struct {
+	mu    sync.Mutex
+	ws    *workspace.Workspace
+	built *setup.Built // the agent and its tools; their MCP servers end with the connection
+	agent *agent.Agent
+	err   error // why prompts cannot run; the rest of the server still serves
+}
+
+func (a *agentState) setWorkspace(ws *workspace.Workspace) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ws = ws
+}
+
+func (a *agentState) setBuilt(b *setup.Built) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.built = b
+}
+
+func (a *agentState) setAgent(ag *agent.Agent, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.agent, a.err = ag, err
+}
+
+// workspace is nil before initialize.
+func (a *agentState) workspace() *workspace.Workspace {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ws
+}
+
+// setup is nil when the agent could not be set up (or not yet).
+func (a *agentState) setup() *setup.Built {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.built
+}
+
+// runner returns the agent, or RequestFailed saying why there is none.
+func (a *agentState) runner() (*agent.Agent, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.err != nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, a.err.Error())
+	}
+	return a.agent, nil
 }

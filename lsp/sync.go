@@ -86,9 +86,7 @@ func (s *Server) didChange(p didChangeParams) error {
 			changes[i].Range = &r
 		}
 	}
-	s.mu.Lock()
-	enc := s.features.Encoding
-	s.mu.Unlock()
+	enc := s.features.get().Encoding
 	if err := s.docs.Change(path, p.TextDocument.Version, changes, enc); err != nil {
 		return fmt.Errorf("didChange %s: %w", p.TextDocument.URI, err)
 	}

@@ -41,11 +41,10 @@ type tunneledResponse struct {
 // gemini/request notification to clients that declared it, else as a
 // request.
 func (s *Server) askUser(ctx context.Context, method string, params, result any) error {
-	s.mu.Lock()
-	if !s.features.RequestNotifications {
-		s.mu.Unlock()
+	if !s.features.get().RequestNotifications {
 		return s.call(ctx, method, params, result)
 	}
+	s.mu.Lock()
 	s.nextTunnelID++
 	id := "g" + strconv.Itoa(s.nextTunnelID)
 	answer := make(chan tunneledResponse, 1)

@@ -15,9 +15,7 @@ import (
 // commands on disk (under the workspace's trust) and the running MCP
 // servers' prompts.
 func (s *Server) userCommands(ctx context.Context) (commands.UserCommands, *setup.Built, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	if built == nil {
 		return commands.UserCommands{}, nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
@@ -57,7 +55,5 @@ func (s *Server) listCommands(ctx context.Context, _ noParams) (commandsResult, 
 }
 
 func (s *Server) workspace() *workspace.Workspace {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ws
+	return s.agentState.workspace()
 }
