@@ -62,15 +62,13 @@ type Server struct {
 	lifecycle  lifecycle
 	features   negotiated
 	agentState agentState
+	asking     asking
 
-	mu sync.Mutex
-	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
+	mu       sync.Mutex
+	progress map[string]context.CancelFunc // progress token → its prompt's cancel
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
 	reported map[string]chan struct{}
-	noAsk    bool // the client answered showMessageRequest with MethodNotFound
-	// toldNoWayToAsk: the user was shown how to allow edits.
-	toldNoWayToAsk bool
 	// calls cancels in-flight requests by id, for $/cancelRequest.
 	calls map[jsonrpc2.ID]context.CancelFunc
 	// tunneled are the gemini/request ids waiting for a gemini/response.

@@ -128,3 +128,32 @@ func (a *agentState) runner() (*agent.Agent, error) {
 	}
 	return a.agent, nil
 }
+
+// asking remembers what the client showed of its means to ask the user.
+type asking struct {
+	mu        sync.Mutex
+	cannotAsk bool // the client answered showMessageRequest with MethodNotFound
+	told      bool // the user was shown how to allow edits
+}
+
+func (a *asking) canAsk() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return !a.cannotAsk
+}
+
+func (a *asking) markCannotAsk() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cannotAsk = true
+}
+
+// firstTelling records that the user is told how to allow edits and
+// reports whether it is the first time.
+func (a *asking) firstTelling() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	first := !a.told
+	a.told = true
+	return first
+}
