@@ -63,14 +63,13 @@ type Server struct {
 	features   negotiated
 	agentState agentState
 	asking     asking
+	calls      calls
 
 	mu       sync.Mutex
 	progress map[string]context.CancelFunc // progress token → its prompt's cancel
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
 	reported map[string]chan struct{}
-	// calls cancels in-flight requests by id, for $/cancelRequest.
-	calls map[jsonrpc2.ID]context.CancelFunc
 	// tunneled are the gemini/request ids waiting for a gemini/response.
 	tunneled     map[string]chan tunneledResponse
 	nextTunnelID int
@@ -117,7 +116,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		methods:  newHandledMethods(),
 		progress: map[string]context.CancelFunc{},
 		reported: map[string]chan struct{}{},
-		calls:    map[jsonrpc2.ID]context.CancelFunc{},
 		tunneled: map[string]chan tunneledResponse{},
 		edits:    newEditQueue(),
 	}
@@ -191,13 +189,9 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 	s.handlers.start()
 	defer s.handlers.finish()
 	ctx, cancel := context.WithCancel(s.life)
-	s.mu.Lock()
-	s.calls[id] = cancel
-	s.mu.Unlock()
+	s.calls.add(id, cancel)
 	defer func() {
-		s.mu.Lock()
-		delete(s.calls, id)
-		s.mu.Unlock()
+		s.calls.remove(id)
 		cancel()
 	}()
 	result, err := s.request(ctx, rq, name, params)
@@ -287,12 +281,7 @@ func (s *Server) cancelRequest(p cancelParams) error {
 	default:
 		return fmt.Errorf("$/cancelRequest: id must be a number or a string, not %s", p.ID)
 	}
-	s.mu.Lock()
-	cancel, ok := s.calls[id]
-	s.mu.Unlock()
-	if ok {
-		cancel()
-	}
+	s.calls.cancel(id)
 	return nil
 }
 
