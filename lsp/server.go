@@ -64,15 +64,13 @@ type Server struct {
 	agentState agentState
 	asking     asking
 	calls      calls
+	tunneled   tunneled
 
 	mu       sync.Mutex
 	progress map[string]context.CancelFunc // progress token → its prompt's cancel
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
 	reported map[string]chan struct{}
-	// tunneled are the gemini/request ids waiting for a gemini/response.
-	tunneled     map[string]chan tunneledResponse
-	nextTunnelID int
 	// life is the connection's lifetime context; every request's context
 	// derives from it, never from jsonrpc2's pooled request context. It
 	// ends with the connection, which cancels everything under way.
@@ -116,7 +114,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		methods:  newHandledMethods(),
 		progress: map[string]context.CancelFunc{},
 		reported: map[string]chan struct{}{},
-		tunneled: map[string]chan tunneledResponse{},
 		edits:    newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
