@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -23,6 +24,39 @@ type progress struct {
 	line  strings.Builder // the model's text since its last line break
 }
 
+// progressTokens are the cancels of the gemini.prompt turns shown through
+// $/progress, by token, for window/workDoneProgress/cancel: each turn's
+// goroutine adds and removes its own, and the read loop cancels.
+type progressTokens struct {
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc
+}
+
+func (p *progressTokens) add(token string, cancel context.CancelFunc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancels == nil {
+		p.cancels = map[string]context.CancelFunc{}
+	}
+	p.cancels[token] = cancel
+}
+
+func (p *progressTokens) remove(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.cancels, token)
+}
+
+// cancel cancels the turn shown under token, if it still runs.
+func (p *progressTokens) cancel(token string) {
+	p.mu.Lock()
+	cancel, ok := p.cancels[token]
+	p.mu.Unlock()
+	if ok {
+		cancel()
+	}
+}
+
 // beginProgress creates a token of the server's own: a token the client
 // put in the executeCommand request is valid only until the answer, which
 // comes at once.
@@ -37,9 +71,7 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 		return p
 	}
 	p.token = token
-	s.mu.Lock()
-	s.progress[p.token] = cancel
-	s.mu.Unlock()
+	s.progress.add(token, cancel)
 	cancellable := true
 	msg := shorten(firstLine(prompt), 100)
 	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: "Gemini", Cancellable: &cancellable, Message: &msg})
@@ -103,9 +135,7 @@ func (p *progress) forget() {
 	if p.token == "" {
 		return
 	}
-	p.s.mu.Lock()
-	delete(p.s.progress, p.token)
-	p.s.mu.Unlock()
+	p.s.progress.remove(p.token)
 }
 
 // progressCreateParams are window/workDoneProgress/create's params.
@@ -124,11 +154,6 @@ type progressCancelParams struct {
 }
 
 func (s *Server) cancelProgress(p progressCancelParams) error {
-	s.mu.Lock()
-	cancel, ok := s.progress[fmt.Sprint(p.Token)]
-	s.mu.Unlock()
-	if ok {
-		cancel()
-	}
+	s.progress.cancel(fmt.Sprint(p.Token))
 	return nil
 }

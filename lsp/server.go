@@ -65,9 +65,9 @@ type Server struct {
 	asking     asking
 	calls      calls
 	tunneled   tunneled
+	progress   progressTokens
 
-	mu       sync.Mutex
-	progress map[string]context.CancelFunc // progress token → its prompt's cancel
+	mu sync.Mutex
 	// reported: session id → closed when its gemini.prompt turn has sent
 	// everything it shows (its final message, its transcript).
 	reported map[string]chan struct{}
@@ -112,7 +112,6 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		docs:     workspace.NewDocuments(),
 		exit:     make(chan int, 1),
 		methods:  newHandledMethods(),
-		progress: map[string]context.CancelFunc{},
 		reported: map[string]chan struct{}{},
 		edits:    newEditQueue(),
 	}

@@ -79,7 +79,7 @@ func (s *Server) askUser(ctx context.Context, method string, params, result any)
 		return s.call(ctx, method, params, result)
 	}
 	id, answer := s.tunneled.open()
-	defer s.tunneled.take(id)
+	defer s.tunneled.take(id) // an answer that comes later is dropped
 
 	if err := s.conn.Notify(ctx, "gemini/request", tunneledRequest{ID: id, Method: method, Params: params}); err != nil {
 		return fmt.Errorf("sending %s as gemini/request: %w", method, err)
