@@ -129,19 +129,13 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (can
 			cancelled = s.turns.Cancel(id)
 		}
 	default:
-		s.mu.Lock()
-		for id := range s.reported {
-			ids = append(ids, id)
-		}
-		s.mu.Unlock()
+		ids = s.reports.sessions()
 		cancelled = s.turns.CancelAll() > 0
 	}
 	wait, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()
 	for _, id := range ids {
-		s.mu.Lock()
-		reported := s.reported[id]
-		s.mu.Unlock()
+		reported := s.reports.of(id)
 		if reported == nil {
 			continue
 		}

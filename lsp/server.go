@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -57,20 +56,17 @@ type Server struct {
 	// methods are the methods the server handles; read-only.
 	methods handledMethods
 
-	// Each part of the state has its own lock (state.go, and beside
-	// its use), held only to read or change that part.
-	lifecycle  lifecycle
-	features   negotiated
-	agentState agentState
-	asking     asking
-	calls      calls
-	tunneled   tunneled
-	progress   progressTokens
+	// Each part of the state below has its own lock, held only to read or
+	// change that part, never across a call out.
+	lifecycle  lifecycle      // initialized, shut down (state.go)
+	features   negotiated     // what the client can do (state.go)
+	agentState agentState     // workspace, agent, its tools (state.go)
+	asking     asking         // whether the client can ask the user (state.go)
+	calls      calls          // requests being answered, for $/cancelRequest (lifetime.go)
+	tunneled   tunneled       // gemini/request awaiting gemini/response (tunnel.go)
+	progress   progressTokens // $/progress tokens, for workDoneProgress/cancel (progress.go)
+	reports    reports        // gemini.prompt turns still reporting, for gemini.cancel (promptcommand.go)
 
-	mu sync.Mutex
-	// reported: session id → closed when its gemini.prompt turn has sent
-	// everything it shows (its final message, its transcript).
-	reported map[string]chan struct{}
 	// life is the connection's lifetime context; every request's context
 	// derives from it, never from jsonrpc2's pooled request context. It
 	// ends with the connection, which cancels everything under way.
@@ -108,12 +104,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		opts.ConfirmWait = 2 * time.Second
 	}
 	s := &Server{
-		opts:     opts,
-		docs:     workspace.NewDocuments(),
-		exit:     make(chan int, 1),
-		methods:  newHandledMethods(),
-		reported: map[string]chan struct{}{},
-		edits:    newEditQueue(),
+		opts:    opts,
+		docs:    workspace.NewDocuments(),
+		exit:    make(chan int, 1),
+		methods: newHandledMethods(),
+		edits:   newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(payloadCodec{}))
