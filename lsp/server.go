@@ -217,6 +217,7 @@ func refusal(m *method, name string, now phase) error {
 	case now == uninitialized:
 		return jsonrpc2.Errorf(codeServerNotInitialized, "server not initialized: send initialize before %s", name)
 	case m != nil && m.handledIn(uninitialized):
+		// Handled only before initialize: initialize itself.
 		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, name+" was already called")
 	case now == shutDown:
 		return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "server is shutting down: %s refused", name)
@@ -250,6 +251,7 @@ func (s *Server) shutdown(context.Context, noParams) (nothing, error) {
 	return nil, nil
 }
 
+// exitNotification ends Serve with the exit status, in any phase.
 func (s *Server) exitNotification(noParams) error {
 	s.exit <- s.lifecycle.exitStatus()
 	return nil
