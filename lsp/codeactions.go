@@ -43,11 +43,7 @@ type command struct {
 // todoPattern finds a TODO-style comment and what it asks for.
 var todoPattern = regexp.MustCompile(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
 
-func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
-	var p codeActionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAction, error) {
 	if p.TextDocument.URI == "" {
 		return nil, missingField("textDocument.uri")
 	}
@@ -58,9 +54,7 @@ func (s *Server) codeActions(ctx context.Context, raw []byte) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: textDocument.uri: %v", err)
 	}
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
+	ws, enc := s.agentState.workspace(), s.features.get().Encoding
 	var text string
 	if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 		text = string(f.Content)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -21,17 +22,30 @@ const (
 	CommandCancel     = "gemini.cancel"
 )
 
-// serverCommand is one command: its name and what runs it.
+// serverCommand is one command: its name, its result's type and what
+// runs it.
 type serverCommand struct {
-	name string
-	run  func(s *Server, ctx context.Context, args []json.RawMessage) (any, error)
+	name   string
+	result reflect.Type
+	run    func(s *Server, ctx context.Context, args []json.RawMessage) (any, error)
+}
+
+// commandOf declares a command run by fn.
+func commandOf[R any](name string, fn func(*Server, context.Context, []json.RawMessage) (R, error)) serverCommand {
+	return serverCommand{name: name, result: reflect.TypeFor[R](), run: func(s *Server, ctx context.Context, args []json.RawMessage) (any, error) {
+		r, err := fn(s, ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}}
 }
 
 func serverCommands() []serverCommand {
 	return []serverCommand{
-		{CommandPrompt, (*Server).promptCommand},
-		{CommandNewSession, (*Server).newSessionCommand},
-		{CommandCancel, (*Server).cancelCommand},
+		commandOf(CommandPrompt, (*Server).promptCommand),
+		commandOf(CommandNewSession, (*Server).newSessionCommand),
+		commandOf(CommandCancel, (*Server).cancelCommand),
 	}
 }
 
@@ -48,11 +62,9 @@ type executeCommandParams struct {
 	Arguments []json.RawMessage `json:"arguments"`
 }
 
-func (s *Server) executeCommand(ctx context.Context, raw []byte) (any, error) {
-	var p executeCommandParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// executeCommand answers workspace/executeCommand; the result is the
+// command's.
+func (s *Server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
 	if p.Command == "" {
 		return nil, missingField("command")
 	}

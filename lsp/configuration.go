@@ -17,17 +17,16 @@ import (
 // object is taken whole.
 var configurationSections = []string{"gemini-ls", "gemini"}
 
+// configurationParams are workspace/didChangeConfiguration's params.
+type configurationParams struct {
+	Settings any `json:"settings"`
+}
+
 // didChangeConfiguration reads the settings again with the client's over
 // them, applies what can change at once (the model, the approval mode),
 // and tells the user what waits for a restart. Settings that cannot be
 // used are shown and change nothing.
-func (s *Server) didChangeConfiguration(raw []byte) error {
-	var p struct {
-		Settings any `json:"settings"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) didChangeConfiguration(p configurationParams) error {
 	change, _ := p.Settings.(map[string]any)
 	for _, section := range configurationSections {
 		if sub, ok := change[section].(map[string]any); ok {
@@ -35,9 +34,7 @@ func (s *Server) didChangeConfiguration(raw []byte) error {
 			break
 		}
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	if built == nil {
 		return nil
 	}

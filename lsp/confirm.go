@@ -35,10 +35,7 @@ type confirmResult struct {
 
 func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	s := c.s
-	s.mu.Lock()
-	custom := s.features.Confirm
-	s.mu.Unlock()
-	if custom {
+	if s.features.get().Confirm {
 		var res confirmResult
 		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details}
 		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {

@@ -41,9 +41,7 @@ func (c *conversations) set(root, id string) {
 // rootOf is the workspace root a command is about: the one holding uri's
 // file (the innermost, for nested roots), else the first.
 func (s *Server) rootOf(uri string) string {
-	s.mu.Lock()
-	ws := s.ws
-	s.mu.Unlock()
+	ws := s.agentState.workspace()
 	if path, err := uriToPath(uri); err == nil {
 		if root := ws.RootOf(path); root != "" {
 			return root
@@ -77,23 +75,33 @@ func (s *Server) conversation(ctx context.Context, ag *agent.Agent, root, sessio
 	return sess, nil
 }
 
+// newSessionResult is gemini.newSession's result.
+type newSessionResult struct {
+	SessionID string `json:"sessionId"`
+}
+
+// cancelResult is gemini.cancel's result: whether a prompt was running.
+type cancelResult struct {
+	Cancelled bool `json:"cancelled"`
+}
+
 // newSessionCommand runs gemini.newSession: the next gemini.prompt in the
 // root (of the argument's uri, else the first) starts a new conversation.
-func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) (newSessionResult, error) {
 	sc, err := scopeArg(args)
 	if err != nil {
-		return nil, err
+		return newSessionResult{}, err
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return newSessionResult{}, err
 	}
 	sess := ag.NewSession()
 	root := s.rootOf(sc.URI)
 	s.conversations.set(root, sess.ID())
 	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
 		Message: "Gemini: a new conversation; the next prompt starts it"})
-	return map[string]string{"sessionId": sess.ID()}, nil
+	return newSessionResult{SessionID: sess.ID()}, nil
 }
 
 // cancelCommand runs gemini.cancel: the prompt of the session named, or
@@ -104,10 +112,10 @@ func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) 
 // ended (or after cancelWait): Emacs 28's jsonrpc can leave a message that
 // arrives in the same read as the answer to its synchronous request unread
 // until the server sends more, so the answer comes last.
-func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (cancelResult, error) {
 	sc, err := scopeArg(args)
 	if err != nil {
-		return nil, err
+		return cancelResult{}, err
 	}
 	var cancelled bool
 	var ids []string
@@ -121,19 +129,13 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any
 			cancelled = s.turns.Cancel(id)
 		}
 	default:
-		s.mu.Lock()
-		for id := range s.reported {
-			ids = append(ids, id)
-		}
-		s.mu.Unlock()
+		ids = s.reports.sessions()
 		cancelled = s.turns.CancelAll() > 0
 	}
 	wait, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()
 	for _, id := range ids {
-		s.mu.Lock()
-		reported := s.reported[id]
-		s.mu.Unlock()
+		reported := s.reports.of(id)
 		if reported == nil {
 			continue
 		}
@@ -142,7 +144,7 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (any
 		case <-wait.Done():
 		}
 	}
-	return map[string]bool{"cancelled": cancelled}, nil
+	return cancelResult{Cancelled: cancelled}, nil
 }
 
 // cancelWait bounds how long gemini.cancel waits for the turns it

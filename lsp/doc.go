@@ -13,7 +13,14 @@
 // is answered stale at once, not shown against text the editor no longer
 // holds.
 //
-// The protocol layer is thin: handlers decode params, call into agent,
-// tools and workspace, and encode results. Protocol v1 is documented in
-// docs/protocol.md.
+// The protocol layer is thin and declared once: methods.go lists every
+// method served or sent, with its params and result types, the lifecycle
+// phases it runs in and whether it releases the read loop; dispatch
+// derives from it, and a test holds docs/protocol.md (protocol v1) to it.
+// Handlers take typed params, call into agent, tools and workspace, and
+// return typed results.
+//
+// The server's state is split by concern, each part behind its own lock
+// (see Server's fields), held only to read or change that part and never
+// across a call out to the client or into another part.
 package lsp

@@ -78,9 +78,7 @@ func (p *editLander) Land(ctx context.Context, req agent.LandRequest) (agent.Lan
 // land is Land's work; always says the user chose "Always Apply".
 func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask bool) (d tools.Decision, always bool, err error) {
 	s := p.s
-	s.mu.Lock()
-	f, noAsk, ws := s.features, s.noAsk, s.ws
-	s.mu.Unlock()
+	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {
 		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
 	}
@@ -90,7 +88,7 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 	case (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges:
 		// Annotations travel only in documentChanges.
 		strat = annotated
-	case !noAsk:
+	case s.asking.canAsk():
 		strat = askFirst
 	default:
 		s.explainNoWayToAsk()
@@ -170,11 +168,7 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 // explainNoWayToAsk tells the user, once per connection, why edits are
 // declined and how to allow them: the model's tool result is not enough.
 func (s *Server) explainNoWayToAsk() {
-	s.mu.Lock()
-	told := s.toldNoWayToAsk
-	s.toldNoWayToAsk = true
-	s.mu.Unlock()
-	if !told {
+	if s.asking.firstTelling() {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "Gemini: " + noWayToAskEdits})
 	}
 }
@@ -427,9 +421,7 @@ func (p *editLander) currentText(path string) (string, bool) {
 	if doc, ok := s.docs.Get(path); ok {
 		return doc.Text, true
 	}
-	s.mu.Lock()
-	ws := s.ws
-	s.mu.Unlock()
+	ws := s.agentState.workspace()
 	if ws == nil {
 		return "", false
 	}
@@ -535,9 +527,7 @@ func (s *Server) showMessageRequest(ctx context.Context, typ protocol.MessageTyp
 	err := s.call(ctx, "window/showMessageRequest", &protocol.ShowMessageRequestParams{Type: typ, Message: message, Actions: items}, &chosen)
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound {
-		s.mu.Lock()
-		s.noAsk = true
-		s.mu.Unlock()
+		s.asking.markCannotAsk()
 		return "", errNoShowMessageRequest
 	}
 	if err != nil {

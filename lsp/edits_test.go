@@ -188,7 +188,7 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 	defer cancel()
 	s := &Server{docs: workspace.NewDocuments(), log: zap.NewNop(), life: ctx, edits: newEditQueue(),
 		opts:     Options{ConfirmWait: 50 * time.Millisecond},
-		features: clientFeatures{ApplyEdit: true, DocumentChanges: true, EditPreview: true}}
+		features: negotiated{features: clientFeatures{ApplyEdit: true, DocumentChanges: true, EditPreview: true}}}
 	asked := editorAnswering(ctx, t, s)
 	s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
 	p := &editLander{s: s}

@@ -24,7 +24,7 @@ func TestStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{docs: workspace.NewDocuments(), ws: ws, life: context.Background()}
+	s := &Server{docs: workspace.NewDocuments(), agentState: agentState{ws: ws}, life: context.Background()}
 	change := workspace.FileChange{Path: path, Exists: true, Before: "before\n", After: "after\n"}
 	got := make(chan string, 1)
 	go func() { got <- (&editLander{s: s}).staleReason(change) }()

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
@@ -17,15 +16,11 @@ import (
 // ProtocolVersion is the version of the gemini/* protocol in docs/protocol.md.
 const ProtocolVersion = 1
 
-func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
-	var p initializeParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) initialize(ctx context.Context, p initializeParams) (initializeResult, error) {
 	// The options are settings too: refuse now what the agent could not
 	// use (a type, an approval mode), before anything is set up.
 	if _, err := (settings.Settings{}).With(p.InitializationOptions); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions: %v", err)
+		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions: %v", err)
 	}
 	// The flat keys are the editor's explicit choices, like Gemini CLI's
 	// flags; nested ones ({"model": {"name": …}}) are settings.
@@ -35,24 +30,20 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 	opts.ApprovalMode = tools.ApprovalMode(mode)
 	roots, err := p.roots()
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 	}
 	ws, err := workspace.New(roots, s.docs)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: workspace roots: %v", err)
+		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: workspace roots: %v", err)
 	}
 	features := p.features()
 
-	s.mu.Lock()
-	s.initialized = true
-	s.features = features
-	s.ws = ws
-	s.mu.Unlock()
+	s.features.set(features)
+	s.agentState.setWorkspace(ws)
+	s.lifecycle.markInitialized()
 
 	ag, err := s.newAgent(ctx, ws, opts, p.InitializationOptions)
-	s.mu.Lock()
-	s.agent, s.agentErr = ag, err
-	s.mu.Unlock()
+	s.agentState.setAgent(ag, err)
 	if err != nil {
 		// The server still serves everything else; prompts answer this error.
 		s.log.Warn("the agent is unavailable", zap.Error(err))
@@ -64,7 +55,7 @@ func (s *Server) initialize(ctx context.Context, raw []byte) (any, error) {
 		zap.Bool("editPreview", features.EditPreview),
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
 		zap.String("approvalMode", string(opts.ApprovalMode)))
-	return initializeResult(features.Encoding, s.opts.Version), nil
+	return newInitializeResult(features.Encoding, s.opts.Version), nil
 }
 
 func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions, overlay map[string]any) (*agent.Agent, error) {
@@ -85,31 +76,63 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.built = built
-	s.mu.Unlock()
+	s.agentState.setBuilt(built)
 	return built.Agent, built.AuthErr
 }
 
-func initializeResult(enc workspace.Encoding, version string) json.RawMessage {
-	return mustJSON(map[string]any{
-		"capabilities": map[string]any{
-			"positionEncoding": encodingName(enc),
-			"textDocumentSync": map[string]any{
-				"openClose": true,
-				"change":    2, // incremental
-				"save":      map[string]any{"includeText": false},
-			},
-			"codeActionProvider": map[string]any{
-				"codeActionKinds": []string{"quickfix", "refactor.rewrite", ""},
-			},
-			"executeCommandProvider": map[string]any{
-				"commands": commandNames(),
-			},
-			"experimental": map[string]any{
-				"gemini": map[string]any{"protocolVersion": ProtocolVersion},
-			},
-		},
-		"serverInfo": map[string]any{"name": "gemini-ls", "version": version},
-	})
+// initializeResult is initialize's result.
+type initializeResult struct {
+	Capabilities serverCapabilities `json:"capabilities"`
+	ServerInfo   serverInfo         `json:"serverInfo"`
+}
+
+type serverCapabilities struct {
+	PositionEncoding       string                 `json:"positionEncoding"`
+	TextDocumentSync       textDocumentSync       `json:"textDocumentSync"`
+	CodeActionProvider     codeActionOptions      `json:"codeActionProvider"`
+	ExecuteCommandProvider executeCommandOptions  `json:"executeCommandProvider"`
+	Experimental           experimentalCapability `json:"experimental"`
+}
+
+type textDocumentSync struct {
+	OpenClose bool        `json:"openClose"`
+	Change    int         `json:"change"`
+	Save      saveOptions `json:"save"`
+}
+
+type saveOptions struct {
+	IncludeText bool `json:"includeText"`
+}
+
+type codeActionOptions struct {
+	CodeActionKinds []string `json:"codeActionKinds"`
+}
+
+type executeCommandOptions struct {
+	Commands []string `json:"commands"`
+}
+
+type experimentalCapability struct {
+	Gemini struct {
+		ProtocolVersion int `json:"protocolVersion"`
+	} `json:"gemini"`
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// textDocumentSyncIncremental is LSP's TextDocumentSyncKind.Incremental.
+const textDocumentSyncIncremental = 2
+
+func newInitializeResult(enc workspace.Encoding, version string) initializeResult {
+	caps := serverCapabilities{
+		PositionEncoding:       encodingName(enc),
+		TextDocumentSync:       textDocumentSync{OpenClose: true, Change: textDocumentSyncIncremental},
+		CodeActionProvider:     codeActionOptions{CodeActionKinds: []string{"quickfix", "refactor.rewrite", ""}},
+		ExecuteCommandProvider: executeCommandOptions{Commands: commandNames()},
+	}
+	caps.Experimental.Gemini.ProtocolVersion = ProtocolVersion
+	return initializeResult{Capabilities: caps, ServerInfo: serverInfo{Name: "gemini-ls", Version: version}}
 }

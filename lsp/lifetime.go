@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
 // drainTimeout bounds how long the end of the connection waits for the
@@ -53,5 +55,38 @@ func (w *inflight) wait(ctx context.Context) bool {
 		return true
 	case <-ctx.Done():
 		return false
+	}
+}
+
+// calls are the cancels of the requests being answered, by id, for
+// $/cancelRequest: the read loop adds them, and each handler, possibly
+// released from the loop, removes its own.
+type calls struct {
+	mu      sync.Mutex
+	cancels map[jsonrpc2.ID]context.CancelFunc
+}
+
+func (c *calls) add(id jsonrpc2.ID, cancel context.CancelFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancels == nil {
+		c.cancels = map[jsonrpc2.ID]context.CancelFunc{}
+	}
+	c.cancels[id] = cancel
+}
+
+func (c *calls) remove(id jsonrpc2.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.cancels, id)
+}
+
+// cancel cancels the request id, if it is still being answered.
+func (c *calls) cancel(id jsonrpc2.ID) {
+	c.mu.Lock()
+	cancel, ok := c.cancels[id]
+	c.mu.Unlock()
+	if ok {
+		cancel()
 	}
 }

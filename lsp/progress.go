@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -19,9 +20,41 @@ import (
 // window/workDoneProgress/cancel cancels the turn.
 type progress struct {
 	s     *Server
-	token any
-	key   string
+	token string          // "" when the client shows no progress
 	line  strings.Builder // the model's text since its last line break
+}
+
+// progressTokens are the cancels of the gemini.prompt turns shown through
+// $/progress, by token, for window/workDoneProgress/cancel: each turn's
+// goroutine adds and removes its own, and the read loop cancels.
+type progressTokens struct {
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc
+}
+
+func (p *progressTokens) add(token string, cancel context.CancelFunc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancels == nil {
+		p.cancels = map[string]context.CancelFunc{}
+	}
+	p.cancels[token] = cancel
+}
+
+func (p *progressTokens) remove(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.cancels, token)
+}
+
+// cancel cancels the turn shown under token, if it still runs.
+func (p *progressTokens) cancel(token string) {
+	p.mu.Lock()
+	cancel, ok := p.cancels[token]
+	p.mu.Unlock()
+	if ok {
+		cancel()
+	}
 }
 
 // beginProgress creates a token of the server's own: a token the client
@@ -33,14 +66,12 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 		return p
 	}
 	token := "gemini-" + rand.Text()
-	if err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+	if err := s.call(ctx, "window/workDoneProgress/create", progressCreateParams{Token: token}, nil); err != nil {
 		s.log.Info("window/workDoneProgress/create", zap.Error(err))
 		return p
 	}
-	p.token, p.key = token, token
-	s.mu.Lock()
-	s.progress[p.key] = cancel
-	s.mu.Unlock()
+	p.token = token
+	s.progress.add(token, cancel)
 	cancellable := true
 	msg := shorten(firstLine(prompt), 100)
 	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: "Gemini", Cancellable: &cancellable, Message: &msg})
@@ -94,35 +125,35 @@ func (p *progress) end(message string) {
 }
 
 func (p *progress) send(value any) {
-	if p.token == nil {
+	if p.token == "" {
 		return
 	}
-	p.s.notifyClient("$/progress", map[string]any{"token": p.token, "value": value})
+	p.s.notifyClient("$/progress", progressParams{Token: p.token, Value: value})
 }
 
 func (p *progress) forget() {
-	if p.key == "" {
+	if p.token == "" {
 		return
 	}
-	p.s.mu.Lock()
-	delete(p.s.progress, p.key)
-	p.s.mu.Unlock()
+	p.s.progress.remove(p.token)
+}
+
+// progressCreateParams are window/workDoneProgress/create's params.
+type progressCreateParams struct {
+	Token string `json:"token"`
+}
+
+// progressParams are $/progress' params: value is a begin, report or end.
+type progressParams struct {
+	Token string `json:"token"`
+	Value any    `json:"value"`
 }
 
 type progressCancelParams struct {
 	Token any `json:"token"`
 }
 
-func (s *Server) cancelProgress(raw []byte) error {
-	var p progressCancelParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	cancel, ok := s.progress[fmt.Sprint(p.Token)]
-	s.mu.Unlock()
-	if ok {
-		cancel()
-	}
+func (s *Server) cancelProgress(p progressCancelParams) error {
+	s.progress.cancel(fmt.Sprint(p.Token))
 	return nil
 }

@@ -145,28 +145,24 @@ func updateFor(sessionID string, e agent.Event) update {
 	return u
 }
 
-func (s *Server) prompt(ctx context.Context, raw []byte) (any, error) {
-	var p promptParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {
 	if p.Prompt == nil {
-		return nil, missingField("prompt")
+		return promptResult{}, missingField("prompt")
 	}
 	if strings.TrimSpace(*p.Prompt) == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
+		return promptResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	sess, err := s.session(ctx, ag, p.SessionID)
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	editor, err := s.editorContext(ctx, p.Context)
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	notify := func(e agent.Event) {
 		// Updates outlive a cancelled prompt: the client should still see
@@ -207,10 +203,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.In
 // prompt naming one of the user's commands sends what the command expands
 // to.
 func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
-	res, err := turn.Run(conversation.Session{Agent: sess, Built: built}, in, emit)
+	res, err := turn.Run(conversation.Session{Agent: sess, Built: s.agentState.setup()}, in, emit)
 	switch {
 	case errors.Is(err, agent.ErrBusy):
 		return promptResult{}, promptBusyError(sess.ID())
@@ -234,11 +227,7 @@ type sessionParams struct {
 	SessionID *string `json:"sessionId"`
 }
 
-func (s *Server) cancelSession(raw []byte) error {
-	var p sessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) cancelSession(p sessionParams) error {
 	if p.SessionID == nil {
 		return missingField("sessionId")
 	}
@@ -260,9 +249,7 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 	if pc.URI == "" && (pc.Range != nil || len(pc.Diagnostics) > 0) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 	}
-	s.mu.Lock()
-	ws, enc := s.ws, s.features.Encoding
-	s.mu.Unlock()
+	ws, enc := s.agentState.workspace(), s.features.get().Encoding
 	var editor agent.EditorContext
 	if pc.URI != "" {
 		f, err := s.activeFile(ctx, ws, enc, pc)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -27,15 +28,15 @@ type commandStarted struct {
 	Status    string `json:"status"` // "started"
 }
 
-func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any, error) {
+func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (commandStarted, error) {
 	a, err := promptArg(args)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 	ag, f, err := s.state()
 	if err != nil {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
-		return nil, err
+		return commandStarted{}, err
 	}
 	var pc *promptContext
 	if a.URI != "" || a.Range != nil || len(a.Diagnostics) > 0 {
@@ -44,39 +45,80 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (any
 	// Read now: the selection is what the user had when they asked.
 	editor, err := s.editorContext(ctx, pc)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 	sess, err := s.conversation(ctx, ag, s.rootOf(a.URI), a.SessionID)
 	if err != nil {
-		return nil, err
+		return commandStarted{}, err
 	}
 
 	// The turn outlives this request: it ends with the connection, or when
 	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
 	turn, err := s.turns.Begin(s.life, sess.ID())
 	if err != nil {
-		return nil, busyError(sess.ID())
+		return commandStarted{}, busyError(sess.ID())
 	}
-	reported := make(chan struct{})
-	s.mu.Lock()
-	s.reported[sess.ID()] = reported
-	s.mu.Unlock()
+	reported := s.reports.begin(sess.ID())
 	s.handlers.start()
 	go func() {
 		defer s.handlers.finish()
-		defer func() {
-			s.mu.Lock()
-			// The session is free once the turn ends, so the next
-			// prompt's turn may have taken the entry already.
-			if s.reported[sess.ID()] == reported {
-				delete(s.reported, sess.ID())
-			}
-			s.mu.Unlock()
-			close(reported)
-		}()
+		defer s.reports.end(sess.ID(), reported)
 		s.commandTurn(turn, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
+}
+
+// reports are the gemini.prompt turns still showing how they went, by
+// session id, each a channel closed when its turn has sent everything it
+// shows (its final message, its transcript), for gemini.cancel to wait
+// for. The turn's goroutine begins and ends its own; gemini.cancel reads.
+type reports struct {
+	mu   sync.Mutex
+	done map[string]chan struct{}
+}
+
+func (r *reports) begin(sessionID string) chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done == nil {
+		r.done = map[string]chan struct{}{}
+	}
+	done := make(chan struct{})
+	r.done[sessionID] = done
+	return done
+}
+
+// end closes done, begun for sessionID.
+func (r *reports) end(sessionID string, done chan struct{}) {
+	r.mu.Lock()
+	// The session is free once the turn ends, so the next prompt's turn
+	// may have taken the entry already.
+	if r.done[sessionID] == done {
+		delete(r.done, sessionID)
+	}
+	r.mu.Unlock()
+	close(done)
+}
+
+// of returns the channel of sessionID's turn, nil when none is showing.
+func (r *reports) of(sessionID string) <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if done, ok := r.done[sessionID]; ok {
+		return done
+	}
+	return nil
+}
+
+// sessions are the ids of the turns showing.
+func (r *reports) sessions() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for id := range r.done {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // commandTurn runs a gemini.prompt turn and shows how it went. The turn

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -55,27 +53,20 @@ type Server struct {
 
 	// exit carries the process exit status once `exit` arrives.
 	exit chan int
+	// methods are the methods the server handles; read-only.
+	methods handledMethods
 
-	mu          sync.Mutex
-	initialized bool
-	shutdown    bool
-	features    clientFeatures
-	ws          *workspace.Workspace
-	agent       *agent.Agent
-	agentErr    error
-	built       *setup.Built                  // the agent and its tools; their MCP servers end with the connection
-	progress    map[string]context.CancelFunc // progress token → its prompt's cancel
-	// reported: session id → closed when its gemini.prompt turn has sent
-	// everything it shows (its final message, its transcript).
-	reported map[string]chan struct{}
-	noAsk    bool // the client answered showMessageRequest with MethodNotFound
-	// toldNoWayToAsk: the user was shown how to allow edits.
-	toldNoWayToAsk bool
-	// calls cancels in-flight requests by id, for $/cancelRequest.
-	calls map[jsonrpc2.ID]context.CancelFunc
-	// tunneled are the gemini/request ids waiting for a gemini/response.
-	tunneled     map[string]chan tunneledResponse
-	nextTunnelID int
+	// Each part of the state below has its own lock, held only to read or
+	// change that part, never across a call out.
+	lifecycle  lifecycle      // initialized, shut down (state.go)
+	features   negotiated     // what the client can do (state.go)
+	agentState agentState     // workspace, agent, its tools (state.go)
+	asking     asking         // whether the client can ask the user (state.go)
+	calls      calls          // requests being answered, for $/cancelRequest (lifetime.go)
+	tunneled   tunneled       // gemini/request awaiting gemini/response (tunnel.go)
+	progress   progressTokens // $/progress tokens, for workDoneProgress/cancel (progress.go)
+	reports    reports        // gemini.prompt turns still reporting, for gemini.cancel (promptcommand.go)
+
 	// life is the connection's lifetime context; every request's context
 	// derives from it, never from jsonrpc2's pooled request context. It
 	// ends with the connection, which cancels everything under way.
@@ -113,14 +104,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		opts.ConfirmWait = 2 * time.Second
 	}
 	s := &Server{
-		opts:     opts,
-		docs:     workspace.NewDocuments(),
-		exit:     make(chan int, 1),
-		progress: map[string]context.CancelFunc{},
-		reported: map[string]chan struct{}{},
-		calls:    map[jsonrpc2.ID]context.CancelFunc{},
-		tunneled: map[string]chan tunneledResponse{},
-		edits:    newEditQueue(),
+		opts:    opts,
+		docs:    workspace.NewDocuments(),
+		exit:    make(chan int, 1),
+		methods: newHandledMethods(),
+		edits:   newEditQueue(),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(payloadCodec{}))
@@ -139,7 +127,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-st.ended:
 		// The editor went away (or broke the framing): nobody is left
 		// to answer a question or read an answer.
-		code = s.exitStatus()
+		code = s.lifecycle.exitStatus()
 		s.log.Info("the client's input ended", zap.Error(st.endErr))
 	}
 	// Everything at once: model calls, questions to the user, edits
@@ -152,10 +140,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if !s.handlers.wait(drain) {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
-	built.Close() // no MCP server process outlives gemini-ls
+	s.agentState.setup().Close() // no MCP server process outlives gemini-ls
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,
 	// so give it a moment and go.
@@ -172,30 +157,22 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	return code
 }
 
-func (s *Server) exitStatus() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.shutdown {
-		return 0
-	}
-	return 1
-}
-
-// handle dispatches one message. It runs on the read loop, so
-// notifications are handled in wire order; requests that call back into
-// the client release the loop with jsonrpc2.Async first.
+// handle dispatches one message by the method table (methods.go). It runs
+// on the read loop, so notifications are handled in wire order; requests
+// that call back into the client release the loop with jsonrpc2.Async
+// first (method.async).
 //
 // jsonrpc2 pools the request context rq and recycles it when handle
 // returns; a stdlib context derived from it can touch it after that (and
 // panic), so work runs under a context of the server's own, cancelled by
 // $/cancelRequest or when the handler returns.
 func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) {
-	method := req.Method()
+	name := req.Method()
 	params := append([]byte(nil), req.Params()...)
 	if !req.IsCall() {
 		// A notification's error would end the connection: log instead.
-		if err := s.notification(method, params); err != nil {
-			s.log.Warn("notification failed", zap.String("method", method), zap.Error(err))
+		if err := s.notification(name, params); err != nil {
+			s.log.Warn("notification failed", zap.String("method", name), zap.Error(err))
 		}
 		return nil, nil
 	}
@@ -203,119 +180,89 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 	s.handlers.start()
 	defer s.handlers.finish()
 	ctx, cancel := context.WithCancel(s.life)
-	s.mu.Lock()
-	s.calls[id] = cancel
-	s.mu.Unlock()
+	s.calls.add(id, cancel)
 	defer func() {
-		s.mu.Lock()
-		delete(s.calls, id)
-		s.mu.Unlock()
+		s.calls.remove(id)
 		cancel()
 	}()
-	release := func() { jsonrpc2.Async(rq) }
-	result, err := s.request(ctx, release, method, params)
+	result, err := s.request(ctx, rq, name, params)
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if !errors.As(err, &rpcErr) {
 			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 		}
-		s.log.Debug("request failed", zap.String("method", method), zap.Error(err))
+		s.log.Debug("request failed", zap.String("method", name), zap.Error(err))
 	}
 	return result, err
 }
 
-// request answers a call; release lets the read loop go on, for handlers
-// that call back into the client.
-func (s *Server) request(ctx context.Context, release func(), method string, params []byte) (any, error) {
-	s.mu.Lock()
-	initialized, shutdown := s.initialized, s.shutdown
-	s.mu.Unlock()
+// request answers a call, or refuses it as the connection's phase
+// requires; an unknown method is refused the same way before initialize
+// and after shutdown.
+func (s *Server) request(ctx, rq context.Context, name string, params []byte) (any, error) {
+	now := s.lifecycle.phase()
+	m := s.methods.lookup(requestKind, name)
+	if m == nil || !m.handledIn(now) {
+		return nil, refusal(m, name, now)
+	}
+	if m.async {
+		jsonrpc2.Async(rq)
+	}
+	return m.sig.serve(s, ctx, params, m.params)
+}
+
+// refusal is the error for a request the server does not handle now.
+func refusal(m *method, name string, now phase) error {
 	switch {
-	case method == "initialize":
-		if initialized {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
-		}
-		return s.initialize(ctx, params)
-	case !initialized:
-		return nil, jsonrpc2.Errorf(codeServerNotInitialized, "server not initialized: send initialize before %s", method)
-	case method == "shutdown":
-		s.mu.Lock()
-		s.shutdown = true
-		s.mu.Unlock()
-		s.turns.CancelAll()
-		return nil, nil
-	case shutdown:
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "server is shutting down: %s refused", method)
+	case now == uninitialized:
+		return jsonrpc2.Errorf(codeServerNotInitialized, "server not initialized: send initialize before %s", name)
+	case m != nil && m.handledIn(uninitialized):
+		// Handled only before initialize: initialize itself.
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, name+" was already called")
+	case now == shutDown:
+		return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "server is shutting down: %s refused", name)
 	}
-	switch method {
-	case "gemini/prompt":
-		release()
-		return s.prompt(ctx, params)
-	case "textDocument/codeAction":
-		return s.codeActions(ctx, params)
-	case "gemini/listSessions", "gemini/sessions":
-		return s.listSessions(ctx, params)
-	case "gemini/resumeSession":
-		return s.resumeSession(ctx, params)
-	case "gemini/authStatus":
-		return s.authStatus()
-	case "gemini/commands":
-		return s.listCommands(ctx, params)
-	case "workspace/executeCommand":
-		release()
-		return s.executeCommand(ctx, params)
-	default:
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
-	}
+	return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", name)
 }
 
-func (s *Server) notification(method string, params []byte) error {
-	if method == "exit" {
-		s.exit <- s.exitStatus()
-		return nil
-	}
-	s.mu.Lock()
-	live := s.initialized && !s.shutdown
-	s.mu.Unlock()
-	if !live {
-		// LSP: before initialize and after shutdown, only exit counts.
-		s.log.Info("dropping notification outside the session", zap.String("method", method))
-		return nil
-	}
-	switch method {
-	case "$/cancelRequest":
-		return s.cancelRequest(params)
-	case "initialized", "$/setTrace", "workspace/didChangeWatchedFiles":
-		return nil
-	case "workspace/didChangeConfiguration":
-		return s.didChangeConfiguration(params)
-	case "textDocument/didOpen":
-		return s.didOpen(params)
-	case "textDocument/didChange":
-		return s.didChange(params)
-	case "textDocument/didClose":
-		return s.didClose(params)
-	case "textDocument/didSave":
-		return s.didSave(params)
-	case "gemini/cancel":
-		return s.cancelSession(params)
-	case "gemini/response":
-		return s.tunneledAnswer(params)
-	case "window/workDoneProgress/cancel":
-		return s.cancelProgress(params)
-	default:
-		s.log.Info("dropping unknown notification", zap.String("method", method))
-		return nil
-	}
-}
-
-func (s *Server) cancelRequest(raw []byte) error {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
+// notification handles a notification; outside the session (LSP: before
+// initialize and after shutdown) only exit counts, and an unknown one is
+// logged and dropped.
+func (s *Server) notification(name string, params []byte) error {
+	now := s.lifecycle.phase()
+	m := s.methods.lookup(notificationKind, name)
+	switch {
+	case m != nil && m.handledIn(now):
+		_, err := m.sig.serve(s, s.life, params, m.params)
 		return err
+	case now != serving:
+		s.log.Info("dropping notification outside the session", zap.String("method", name))
+	default:
+		s.log.Info("dropping unknown notification", zap.String("method", name))
 	}
+	return nil
+}
+
+// shutdown answers shutdown: every prompt is cancelled, and from now on
+// only exit counts.
+func (s *Server) shutdown(context.Context, noParams) (nothing, error) {
+	s.lifecycle.markShutdown()
+	s.turns.CancelAll()
+	return nil, nil
+}
+
+// exitNotification ends Serve with the exit status, in any phase.
+func (s *Server) exitNotification(noParams) error {
+	s.exit <- s.lifecycle.exitStatus()
+	return nil
+}
+
+// cancelParams are $/cancelRequest's params.
+type cancelParams struct {
+	ID json.RawMessage `json:"id"`
+}
+
+func (s *Server) cancelRequest(p cancelParams) error {
 	var id jsonrpc2.ID
 	var n int64
 	var str string
@@ -327,24 +274,15 @@ func (s *Server) cancelRequest(raw []byte) error {
 	default:
 		return fmt.Errorf("$/cancelRequest: id must be a number or a string, not %s", p.ID)
 	}
-	s.mu.Lock()
-	cancel, ok := s.calls[id]
-	s.mu.Unlock()
-	if ok {
-		cancel()
-	}
+	s.calls.cancel(id)
 	return nil
 }
 
 // state returns what the prompt handlers need, or an error when the
 // server cannot run prompts.
 func (s *Server) state() (*agent.Agent, clientFeatures, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.agentErr != nil {
-		return nil, s.features, jsonrpc2.NewError(codeRequestFailed, s.agentErr.Error())
-	}
-	return s.agent, s.features, nil
+	ag, err := s.agentState.runner()
+	return ag, s.features.get(), err
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }
@@ -361,7 +299,7 @@ func (s *Server) call(ctx context.Context, method string, params, result any) er
 		} else if str, ok := id.StringValue(); ok {
 			wire = str
 		}
-		s.notifyClient("$/cancelRequest", map[string]any{"id": wire})
+		s.notifyClient("$/cancelRequest", cancelParams{ID: mustJSON(wire)})
 	}
 	return err
 }

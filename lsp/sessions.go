@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
@@ -27,6 +28,11 @@ func sessionInfoOf(i agent.SessionInfo) sessionInfo {
 	return sessionInfo{SessionID: i.ID, Title: i.Title, Root: i.Root, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt, Prompts: i.Prompts, Live: i.Live}
 }
 
+// listSessionsResult is gemini/listSessions' result.
+type listSessionsResult struct {
+	Sessions []sessionInfo `json:"sessions"`
+}
+
 type listSessionsParams struct {
 	// Root filters by workspace root (a path or a file URI); "" lists the
 	// sessions of every root.
@@ -35,13 +41,7 @@ type listSessionsParams struct {
 
 // listSessions answers gemini/listSessions (and gemini/sessions, its older
 // name): the sessions live and saved, the most recently updated first.
-func (s *Server) listSessions(ctx context.Context, raw []byte) (any, error) {
-	var p listSessionsParams
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := decodeParams(raw, &p); err != nil {
-			return nil, err
-		}
-	}
+func (s *Server) listSessions(ctx context.Context, p listSessionsParams) (listSessionsResult, error) {
 	root := p.Root
 	if root != "" {
 		if path, err := uriToPath(root); err == nil {
@@ -50,21 +50,27 @@ func (s *Server) listSessions(ctx context.Context, raw []byte) (any, error) {
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return listSessionsResult{}, err
 	}
 	infos, err := ag.Sessions(ctx, root)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+		return listSessionsResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	list := make([]sessionInfo, 0, len(infos))
 	for _, i := range infos {
 		list = append(list, sessionInfoOf(i))
 	}
-	return map[string]any{"sessions": list}, nil
+	return listSessionsResult{Sessions: list}, nil
 }
 
 type resumeSessionParams struct {
 	SessionID *string `json:"sessionId"`
+}
+
+// resumeSessionResult is gemini/resumeSession's result.
+type resumeSessionResult struct {
+	Session   sessionInfo `json:"session"`
+	Exchanges []exchange  `json:"exchanges"`
 }
 
 // exchange is one prompt of a resumed session's transcript.
@@ -80,27 +86,21 @@ type exchange struct {
 // resumeSession answers gemini/resumeSession: it makes a saved session
 // live again and returns what the user saw of it, so the client can show
 // the conversation before the next prompt continues it.
-func (s *Server) resumeSession(ctx context.Context, raw []byte) (any, error) {
-	var p resumeSessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resumeSessionResult, error) {
 	if p.SessionID == nil {
-		return nil, missingField("sessionId")
+		return resumeSessionResult{}, missingField("sessionId")
 	}
 	ag, _, err := s.state()
 	if err != nil {
-		return nil, err
+		return resumeSessionResult{}, err
 	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+	built := s.agentState.setup()
 	info, tr, err := conversation.Replay(ctx, ag, *p.SessionID, conversation.Describer(built.Tools.Registry))
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
+			return resumeSessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 		}
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+		return resumeSessionResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	out := make([]exchange, len(tr))
 	for i, e := range tr {
@@ -109,17 +109,15 @@ func (s *Server) resumeSession(ctx context.Context, raw []byte) (any, error) {
 			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
 		}
 	}
-	return map[string]any{"session": sessionInfoOf(info), "exchanges": out}, nil
+	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out}, nil
 }
 
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether
 // it is usable and what is missing; never a secret.
-func (s *Server) authStatus() (any, error) {
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+func (s *Server) authStatus(context.Context, noParams) (auth.Report, error) {
+	built := s.agentState.setup()
 	if built == nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "the agent could not be set up; see the server's log")
+		return auth.Report{}, jsonrpc2.Errorf(codeRequestFailed, "the agent could not be set up; see the server's log")
 	}
 	return built.AuthStatus(), nil
 }

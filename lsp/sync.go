@@ -55,11 +55,7 @@ type textDocumentParams struct {
 	Text *string `json:"text"`
 }
 
-func (s *Server) didOpen(raw []byte) error {
-	var p didOpenParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) didOpen(p didOpenParams) error {
 	path, err := uriToPath(p.TextDocument.URI)
 	if err != nil {
 		return fmt.Errorf("didOpen: %w", err)
@@ -77,11 +73,7 @@ func (s *Server) didOpen(raw []byte) error {
 	return nil
 }
 
-func (s *Server) didChange(raw []byte) error {
-	var p didChangeParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) didChange(p didChangeParams) error {
 	path, err := uriToPath(p.TextDocument.URI)
 	if err != nil {
 		return fmt.Errorf("didChange: %w", err)
@@ -94,20 +86,14 @@ func (s *Server) didChange(raw []byte) error {
 			changes[i].Range = &r
 		}
 	}
-	s.mu.Lock()
-	enc := s.features.Encoding
-	s.mu.Unlock()
+	enc := s.features.get().Encoding
 	if err := s.docs.Change(path, p.TextDocument.Version, changes, enc); err != nil {
 		return fmt.Errorf("didChange %s: %w", p.TextDocument.URI, err)
 	}
 	return nil
 }
 
-func (s *Server) didClose(raw []byte) error {
-	var p textDocumentParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) didClose(p textDocumentParams) error {
 	path, err := uriToPath(p.TextDocument.URI)
 	if err != nil {
 		return fmt.Errorf("didClose: %w", err)
@@ -116,11 +102,7 @@ func (s *Server) didClose(raw []byte) error {
 	return nil
 }
 
-func (s *Server) didSave(raw []byte) error {
-	var p textDocumentParams
-	if err := decodeParams(raw, &p); err != nil {
-		return err
-	}
+func (s *Server) didSave(p textDocumentParams) error {
 	path, err := uriToPath(p.TextDocument.URI)
 	if err != nil {
 		return fmt.Errorf("didSave: %w", err)

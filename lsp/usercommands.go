@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -28,18 +27,10 @@ type commandsResult struct {
 // listCommands answers gemini/commands: the commands a prompt may start
 // with, the built-ins and the user's, as every front end has them
 // (conversation.Commands).
-func (s *Server) listCommands(ctx context.Context, raw []byte) (any, error) {
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && string(trimmed) != "null" {
-		var p struct{}
-		if err := decodeParams(raw, &p); err != nil {
-			return nil, err
-		}
-	}
-	s.mu.Lock()
-	built := s.built
-	s.mu.Unlock()
+func (s *Server) listCommands(ctx context.Context, _ noParams) (commandsResult, error) {
+	built := s.agentState.setup()
 	if built == nil {
-		return nil, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
+		return commandsResult{}, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
 	list, user := conversation.Commands(ctx, built)
 	res := commandsResult{Commands: []commandInfo{}}
