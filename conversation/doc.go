@@ -8,12 +8,17 @@
 //   - a saved session as a replayable sequence of agent events (Replay),
 //     which LSP's gemini/resumeSession and ACP's session/load both show;
 //   - finding a saved session to continue (Resume);
-//   - the user's commands: a prompt "/name args" runs a built-in, or sends
-//     the prompt one of the user's commands expands to (Turn.Run).
+//   - the commands: Commands lists them (conversation/builtin's built-ins,
+//     then the user's: custom commands read under the one trust decision,
+//     MCP servers' prompts), and a prompt "/name args" runs a built-in or
+//     sends the prompt one of the user's commands expands to (Turn.Run).
 //
 // A front end decodes its protocol's message, calls this package and
 // encodes the answer; it keeps only what its protocol alone needs (LSP's
 // progress tokens, ACP's tool-call contents).
+//
+// It sits between the front ends and setup: cmd → lsp, acp →
+// conversation → setup → agent → tools → workspace.
 //
 // Invariants:
 //   - A session runs one prompt at a time. A prompt for a session whose

@@ -45,7 +45,7 @@ func (e *CommandError) Unwrap() error { return e.Err }
 // built-in of its name, as a later command of a name does in Gemini CLI.
 // user is the user's, with the command files skipped in its Errs.
 func Commands(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
-	user = built.UserCommands(ctx)
+	user = userCommands(ctx, built)
 	for _, b := range builtin.Table() {
 		if !user.Has(b.Name) {
 			list = append(list, b.Command)
@@ -130,8 +130,7 @@ func expand(ctx context.Context, sess Session, user commands.UserCommands, inv c
 	for _, err := range user.Errs {
 		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
 	}
-	shell := sess.Built.CommandShell(sess.Agent, root(sess.Built))
-	exp, err := user.Expand(ctx, inv, shell, commands.WorkspaceFiles{WS: sess.Built.Workspace()})
+	exp, err := user.Expand(ctx, inv, commandShell(sess.Built, sess.Agent), commands.WorkspaceFiles{WS: sess.Built.Workspace()})
 	if err != nil {
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}
 	}
@@ -139,14 +138,6 @@ func expand(ctx context.Context, sess Session, user commands.UserCommands, inv c
 		emit(agent.Event{Kind: agent.EventNotice, Text: "/" + inv.Name + ": " + note})
 	}
 	return agent.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
-}
-
-// root is the workspace root commands run in: the first.
-func root(built *setup.Built) string {
-	if roots := built.Workspace().Roots(); len(roots) > 0 {
-		return roots[0]
-	}
-	return ""
 }
 
 // Resume is the session id of ag names, live or saved; "latest" is the

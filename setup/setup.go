@@ -336,3 +336,9 @@ func thinkingBudget(n *int) *int32 {
 	v := int32(*n)
 	return &v
 }
+
+// Workspace is the workspace the agent works in.
+func (b *Built) Workspace() *workspace.Workspace { return b.opts.Workspace }
+
+// Version is gemini-ls's version, as the front end gave it.
+func (b *Built) Version() string { return b.opts.Version }

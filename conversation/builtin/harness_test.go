@@ -10,6 +10,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -89,7 +90,10 @@ func (h *harness) conversation() builtin.Env {
 	for _, b := range builtin.Table() {
 		env.Commands = append(env.Commands, b.Command)
 	}
-	env.Commands = append(env.Commands, built.UserCommands(context.Background()).List...)
+	// As conversation.Commands lists them (which this package cannot
+	// import: it is the conversation's).
+	custom, errs := commands.Load(context.Background(), settings.UserDir(built.Getenv), h.root, built.Trust.Trusted(h.root))
+	env.Commands = append(env.Commands, commands.ReadUserCommands(context.Background(), custom, errs, built.Tools).List...)
 	return env
 }
 

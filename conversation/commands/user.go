@@ -29,7 +29,7 @@ type UserCommands struct {
 }
 
 // ReadUserCommands gathers the user's commands: custom (as Load reads
-// them; setup.Built.UserCommands calls it so) and src's MCP prompts (src
+// them; the conversation layer calls it so) and src's MCP prompts (src
 // may be nil).
 func ReadUserCommands(ctx context.Context, custom []Custom, errs []error, src Prompts) UserCommands {
 	u := UserCommands{Custom: map[string]Custom{}, MCP: map[string]mcp.Prompt{}, Errs: errs, prompts: src}

@@ -1,0 +1,42 @@
+package conversation
+
+import (
+	"context"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// userCommands are the user's commands as they are now: the custom
+// commands of the user's and the first root's TOML files, read from disk
+// under the one trust decision (in a root the user does not trust there
+// are none, see commands.Load), and the running MCP servers' prompts.
+// Its Errs are the command files skipped, each with its path.
+func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands {
+	var custom []commands.Custom
+	var errs []error
+	if r := root(built); r != "" {
+		custom, errs = commands.Load(ctx, settings.UserDir(built.Getenv), r, built.Trust.Trusted(r))
+	}
+	return commands.ReadUserCommands(ctx, custom, errs, built.Tools)
+}
+
+// commandShell runs a custom command's !{…} commands in the first root,
+// each once sess's approval door allows it as it would a
+// run_shell_command call of it (asking through the front end where it
+// must); none runs while that tool is not enabled.
+func commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
+	_, enabled := built.Tools.Registry.Get(tools.ShellName)
+	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: root(built)}
+}
+
+// root is the workspace root commands run in: the first.
+func root(built *setup.Built) string {
+	if roots := built.Workspace().Roots(); len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
+}
