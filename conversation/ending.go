@@ -11,49 +11,52 @@ import (
 // (ACP's message, the LSP transcript) and headless's stderr all take
 // them from here.
 
+// ending is the words for one way a turn ends early.
+type ending struct {
+	// headline is a few words for a status line.
+	headline string
+	// explanation is the sentence for after the answer; errSays: the
+	// turn's error says it better, when it has one.
+	explanation string
+	errSays     bool
+}
+
+var endings = map[agent.StopReason]ending{
+	agent.StopCancelled:    {"cancelled", "Cancelled.", false},
+	agent.StopMaxTurns:     {"stopped after too many model requests", "Stopped after too many model requests; send another prompt to go on.", true},
+	agent.StopLoopDetected: {"stopped because the model was repeating itself", "Stopped because the model was repeating itself (a loop was detected). Rephrase or narrow the request to go on.", false},
+	agent.StopMaxTokens:    {"the answer was cut at the model's output token limit", "The answer was cut at the model's output token limit.", true},
+}
+
 // Headline is how a turn ended, in a few words for a status line: "" for
 // a turn that ended as it should ("cancelled", "stopped because the
 // model was repeating itself", "failed: …").
 func Headline(res agent.PromptResult) string {
-	switch res.StopReason {
-	case agent.StopEndTurn, "":
+	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
 		return ""
-	case agent.StopCancelled:
-		return "cancelled"
-	case agent.StopMaxTurns:
-		return "stopped after too many model requests"
-	case agent.StopLoopDetected:
-		return "stopped because the model was repeating itself"
-	case agent.StopMaxTokens:
-		return "the answer was cut at the model's output token limit"
+	}
+	if e, ok := endings[res.StopReason]; ok {
+		return e.headline
 	}
 	return "failed: " + errText(res)
 }
 
 // Explanation says in full why a turn stopped before it was done, for
 // after whatever the model said: "" for a turn that ended as it should.
+// Where the turn's error says which limit it met (the session's, in
+// Gemini CLI's words, or one prompt's), it is the error's sentence.
 func Explanation(res agent.PromptResult) string {
-	switch res.StopReason {
-	case agent.StopEndTurn, "":
+	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
 		return ""
-	case agent.StopCancelled:
-		return "Cancelled."
-	case agent.StopMaxTurns:
-		if res.Err != nil {
-			// Which limit: the session's (Gemini CLI's words) or one
-			// prompt's, which says how to go on.
-			return sentence(res.Err.Error())
-		}
-		return "Stopped after too many model requests; send another prompt to go on."
-	case agent.StopLoopDetected:
-		return "Stopped because the model was repeating itself (a loop was detected). Rephrase or narrow the request to go on."
-	case agent.StopMaxTokens:
-		if res.Err != nil {
-			return sentence(upperFirst(res.Err.Error()))
-		}
-		return "The answer was cut at the model's output token limit."
 	}
-	return "Failed: " + sentence(errText(res))
+	e, ok := endings[res.StopReason]
+	switch {
+	case !ok:
+		return "Failed: " + sentence(errText(res))
+	case e.errSays && res.Err != nil:
+		return sentence(upperFirst(res.Err.Error()))
+	}
+	return e.explanation
 }
 
 func errText(res agent.PromptResult) string {
