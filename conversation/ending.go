@@ -21,11 +21,20 @@ type ending struct {
 	errSays     bool
 }
 
-var endings = map[agent.StopReason]ending{
-	agent.StopCancelled:    {"cancelled", "Cancelled.", false},
-	agent.StopMaxTurns:     {"stopped after too many model requests", "Stopped after too many model requests; send another prompt to go on.", true},
-	agent.StopLoopDetected: {"stopped because the model was repeating itself", "Stopped because the model was repeating itself (a loop was detected). Rephrase or narrow the request to go on.", false},
-	agent.StopMaxTokens:    {"the answer was cut at the model's output token limit", "The answer was cut at the model's output token limit.", true},
+// endingOf is the words for stop reason r; false for an error (whose
+// words are the error's) and for a turn that ended as it should.
+func endingOf(r agent.StopReason) (ending, bool) {
+	switch r {
+	case agent.StopCancelled:
+		return ending{"cancelled", "Cancelled.", false}, true
+	case agent.StopMaxTurns:
+		return ending{"stopped after too many model requests", "Stopped after too many model requests; send another prompt to go on.", true}, true
+	case agent.StopLoopDetected:
+		return ending{"stopped because the model was repeating itself", "Stopped because the model was repeating itself (a loop was detected). Rephrase or narrow the request to go on.", false}, true
+	case agent.StopMaxTokens:
+		return ending{"the answer was cut at the model's output token limit", "The answer was cut at the model's output token limit.", true}, true
+	}
+	return ending{}, false
 }
 
 // Headline is how a turn ended, in a few words for a status line: "" for
@@ -35,7 +44,7 @@ func Headline(res agent.PromptResult) string {
 	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
 		return ""
 	}
-	if e, ok := endings[res.StopReason]; ok {
+	if e, ok := endingOf(res.StopReason); ok {
 		return e.headline
 	}
 	return "failed: " + errText(res)
@@ -49,7 +58,7 @@ func Explanation(res agent.PromptResult) string {
 	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
 		return ""
 	}
-	e, ok := endings[res.StopReason]
+	e, ok := endingOf(res.StopReason)
 	switch {
 	case !ok:
 		return "Failed: " + sentence(errText(res))
