@@ -865,16 +865,19 @@ const scenarios = [
       const rowNames = async () => (await rows.locator('.command-name').allInnerTexts()).map((t) => t.trim());
       await box.click();
       await box.pressSequentially('/');
-      // Every command of the temp HOME's ~/.gemini/commands, with its description.
-      await waitFor('the three custom commands in the list', async () => (await rowNames()).join(' ') === '/git:commit /refactor /review', { timeout: 15_000 })
+      // The built-ins, then every command of the temp HOME's
+      // ~/.gemini/commands, with its description.
+      const all = '/about /chat /clear /compress /help /init /mcp /memory /stats /tools /git:commit /refactor /review';
+      await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });
       assert((await review.innerText()).includes('Review a file for bugs, one by one'), `the /review row lacks its description: ${await review.innerText()}`);
       assert((await box.getAttribute('aria-expanded')) === 'true', 'the prompt does not say the list is expanded');
       await w.screenshot(path.join(screenshotsDir, 'vscode-slash-commands.png'));
-      // Typing filters.
+      // Typing filters: the names that start with what was typed come
+      // first (then those that merely contain it, such as /compress).
       await box.pressSequentially('re');
-      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).join(' ') === '/refactor /review', { timeout: 5000 })
+      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).slice(0, 2).join(' ') === '/refactor /review', { timeout: 5000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       await filtered('the list filtered to /refactor and /review');
       // Escape closes it and keeps the prompt; changing the name opens it again.
