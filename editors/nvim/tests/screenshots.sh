@@ -65,9 +65,9 @@ wait_for "the turn to end after accepting" 'Changed two to TWO\.'
 # "/" lists the commands with their descriptions; <Tab> opens the
 # completion menu, its pick marked in the list; "/rev<Tab>" is sent.
 tm send-keys -t shot ':Gemini /'
-wait_for "the commands' descriptions" '/explain +Explain the code' '/review +Review a file for bugs'
+wait_for "the commands' descriptions" '/chat +Save, resume' '/explain +Explain the code' '/review +Review a file for bugs'
 tm send-keys -t shot Tab
-wait_for "the completion menu" '^:Gemini /explain *$' '/explain +Explain the code' '/review +Review a file for bugs' ' /review +'
+wait_for "the completion menu" '^:Gemini /about *$' '/about +Show the version' '/explain +Explain the code' '/review +Review a file for bugs' ' /review +'
 printf '%s\n' "$screen" >"$shots/nvim-commands.txt"
 tm send-keys -t shot C-u 'Gemini /rev' Tab
 wait_for "/rev<Tab> to complete /review" '^:Gemini /review *$'

@@ -126,7 +126,9 @@ local function show_float(lines)
     width = math.max(width, vim.fn.strdisplaywidth(l))
   end
   width = math.min(width, vim.o.columns)
-  local height = math.min(#lines, 10)
+  -- As many as fit in half the screen: the built-ins and the user's
+  -- commands together are a dozen or more.
+  local height = math.min(#lines, math.max(1, math.floor((vim.o.lines - vim.o.cmdheight - 2) / 2)))
   local config = {
     relative = "editor",
     -- Above the status line over the command line, at the right, clear
@@ -167,6 +169,10 @@ local function mark(name)
     if n == name then
       local line = vim.api.nvim_buf_get_lines(float.buf, i - 1, i, false)[1]
       vim.api.nvim_buf_set_extmark(float.buf, ns, i - 1, 0, { end_row = i - 1, end_col = #line, hl_group = "PmenuSel" })
+      -- Scrolled into view when the list is taller than its window.
+      if float.win and vim.api.nvim_win_is_valid(float.win) then
+        pcall(vim.api.nvim_win_set_cursor, float.win, { i, 0 })
+      end
     end
   end
   vim.cmd("redraw")
