@@ -153,6 +153,8 @@ func readParams[P any](raw json.RawMessage, rule paramsRule) (P, error) {
 		if trimmed := bytes.TrimSpace(raw); len(trimmed) == 0 || string(trimmed) == "null" {
 			return p, nil
 		}
+	case paramsRequired:
+		// decodeParams refuses absent or null params.
 	}
 	err := decodeParams(raw, &p)
 	return p, err
