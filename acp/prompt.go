@@ -76,9 +76,14 @@ func sentence(s string) string {
 	return s
 }
 
-// Cancel is handled by the SDK, which cancels the session's prompt's
-// context before calling it; nothing is left to do.
-func (s *server) Cancel(context.Context, sdk.CancelNotification) error { return nil }
+// Cancel cancels the session's running prompt. The SDK cancels the
+// prompt's request context too, but it forgets the cancel of a prompt
+// that took over from an older one once the older returns; the turn's
+// own cancel always reaches it.
+func (s *server) Cancel(_ context.Context, p sdk.CancelNotification) error {
+	s.turns.Cancel(string(p.SessionId))
+	return nil
+}
 
 // waitForServers lets the session's first prompt see every MCP server's
 // tools, as Gemini CLI does; each server's timeout bounds its start.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
@@ -513,5 +514,42 @@ func TestACPSlashCommands(t *testing.T) {
 	}
 	if _, err := os.Stat(gemini); !os.IsNotExist(err) {
 		t.Errorf("/init wrote GEMINI.md itself: %v", err)
+	}
+}
+
+// A prompt sent while another runs takes over (the SDK cancels the older
+// one, and the newer waits for it to end); session/cancel then stops the
+// newer one, although the SDK forgot its cancel when the older returned.
+func TestACPCancelAfterAPromptTookOver(t *testing.T) {
+	h := startACP(t, acpSetup{}, geminitest.Turn{Hang: true}, geminitest.Turn{Hang: true})
+	first := make(chan sdk.PromptResponse, 1)
+	go func() {
+		res, _ := h.prompt("first")
+		first <- res
+	}()
+	if _, err := h.model.WaitRequests(h.ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	second := make(chan sdk.PromptResponse, 1)
+	go func() {
+		res, _ := h.prompt("second")
+		second <- res
+	}()
+	if res := <-first; res.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("the older prompt answered %+v", res)
+	}
+	if _, err := h.model.WaitRequests(h.ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Conn.Cancel(h.ctx, sdk.CancelNotification{SessionId: h.session}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-second:
+		if res.StopReason != sdk.StopReasonCancelled {
+			t.Errorf("the newer prompt answered %+v", res)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("session/cancel did not stop the prompt that took over")
 	}
 }
