@@ -44,6 +44,9 @@ type Config struct {
 	// Confirmer asks the user before calls that need approval. Without one,
 	// such calls are declined unless ApprovalMode is yolo.
 	Confirmer Confirmer
+	// Asker puts calls' questions to the user; without one, a call that
+	// asks is told nobody can answer.
+	Asker Asker
 	// Lander presents and lands the edits' changes; edits fail without
 	// one.
 	Lander       ChangeLander

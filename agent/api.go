@@ -192,6 +192,20 @@ type Confirmer interface {
 	Confirm(ctx context.Context, req ConfirmRequest) (ConfirmOutcome, error)
 }
 
+// AskRequest is a call's question to the user.
+type AskRequest struct {
+	SessionID string
+	CallID    string
+	Question  tools.Question
+}
+
+// Asker puts calls' questions to the user (ask_user, plan approval). Each
+// front end that can ask has one; an error wrapping ErrCannotAsk says,
+// for the model, that nobody can answer.
+type Asker interface {
+	Ask(ctx context.Context, req AskRequest) (tools.Answer, error)
+}
+
 // LandRequest hands a front end an edit call's change to land.
 type LandRequest struct {
 	SessionID string

@@ -378,7 +378,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		}
 	}
 
-	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID})
+	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
 		res, err = t.land(fc, c, res.Proposal)
 	}
@@ -458,4 +458,15 @@ func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
 		response = map[string]any{"error": res.Error}
 	}
 	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: response}}
+}
+
+// asker is how call id asks the user; nil when the front end cannot.
+func (t *turn) asker(id string) tools.AskFunc {
+	a := t.s.agent.cfg.Asker
+	if a == nil {
+		return nil
+	}
+	return func(ctx context.Context, q tools.Question) (tools.Answer, error) {
+		return a.Ask(ctx, AskRequest{SessionID: t.s.id, CallID: id, Question: q})
+	}
 }

@@ -38,6 +38,9 @@ type Options struct {
 	// the front end's doors, which never decide what is allowed.
 	Lander    agent.ChangeLander
 	Confirmer agent.Confirmer
+	// Asker puts calls' questions to the user (ask_user, plan approval);
+	// nil when the front end cannot ask.
+	Asker agent.Asker
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
 	ShellRunner tools.CommandRunner
@@ -162,6 +165,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Store:        store,
 		Memory:       b.memory,
 		Confirmer:    o.Confirmer,
+		Asker:        o.Asker,
 		Lander:       o.Lander,
 		ApprovalMode: b.ApprovalMode,
 		AllowedKeys:  keys,

@@ -113,6 +113,9 @@ type Result struct {
 type CallInfo struct {
 	SessionID string
 	CallID    string
+	// Ask puts a question to the user through the session's front end;
+	// nil when the front end has no way to ask.
+	Ask AskFunc
 }
 
 // EditKey is the permission key of file changes: allowed by auto_edit and

@@ -1,0 +1,42 @@
+package tools
+
+import "context"
+
+// Question is what a call asks the user to answer (ask_user's question,
+// exit_plan_mode's approval), presented by whichever front end runs the
+// session: a plugin's own UI, window/showMessageRequest, ACP's permission
+// request. No tool knows which.
+type Question struct {
+	// Kind says what asks: "ask_user", "plan_approval".
+	Kind  string
+	Title string
+	// Text is the question, Markdown.
+	Text    string
+	Options []Option
+	// Multiple lets the user choose more than one option.
+	Multiple bool
+	// FreeText lets the user answer in their own words instead.
+	FreeText bool
+}
+
+// Option is one answer a Question offers.
+type Option struct {
+	ID          string
+	Label       string
+	Description string
+}
+
+// Answer is the user's answer to a Question.
+type Answer struct {
+	// Chosen are the IDs of the options chosen.
+	Chosen []string
+	// Text is the user's own words, where the question allowed them.
+	Text string
+	// Declined: the user dismissed the question without answering; that
+	// is an answer too, for the model to act on.
+	Declined bool
+}
+
+// AskFunc puts q to the user and waits for the answer. Its error wraps
+// the front end's reason when nobody can be asked.
+type AskFunc func(ctx context.Context, q Question) (Answer, error)
