@@ -82,5 +82,6 @@ func Builtin(opts Options) []Tool {
 		&webSearchTool{utility: opts.Utility},
 		&saveMemoryTool{path: opts.MemoryFile},
 		writeTodosTool{},
+		askUserTool{},
 	}
 }

@@ -3,14 +3,16 @@
 // the workspace; they never know which front end (LSP, ACP, headless)
 // shows a call or lands a change.
 //
-// Invariant: no tool decides whether it may run or asks the user. A call
+// Invariant: no tool decides whether it may run. A call
 // says what it needs approved (Call.Confirmation: its AllowKeys, whether
 // settings trust it), and the agent's approval service decides. An edit
 // changes nothing itself: its Execute returns the change it proposes
 // (Result.Proposal), the agent has the front end land it (asking first
 // when it must), and Proposal.Settle tells the model what became of it.
 // What identifies a call (its session and id) is passed to Execute, not
-// carried in the context.
+// carried in the context. A call that puts a question to the user
+// (ask_user) does so through CallInfo.Ask, never knowing which front end
+// presents it; nil there means nobody can answer, and the model is told.
 //
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
 // write_file, replace, glob, grep_search, run_shell_command, save_memory) with its

@@ -27,6 +27,7 @@ var geminiClassNames = map[string][]string{
 	tools.WebSearchName:     {"WebSearchTool"},
 	tools.MemoryName:        {"MemoryTool"},
 	tools.WriteTodosName:    {"WriteTodosTool"},
+	tools.AskUserName:       {"AskUserTool"},
 }
 
 // builtinNames is every name a built-in tool answers to in settings.

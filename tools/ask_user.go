@@ -1,0 +1,334 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// AskUserName is the tool with which the model asks the user questions,
+// as Gemini CLI names it.
+const AskUserName = "ask_user"
+
+// KindCommunicate: the call talks with the user (Gemini CLI's
+// Kind.Communicate); it changes nothing and needs no approval, since
+// asking is the user's involvement.
+const KindCommunicate Kind = "communicate"
+
+// The question types of ask_user, in Gemini CLI's words.
+const (
+	questionChoice = "choice"
+	questionText   = "text"
+	questionYesNo  = "yesno"
+)
+
+// What the model is told when the user dismissed the questions, and when
+// nobody can answer them.
+const (
+	askDismissed   = "User dismissed ask_user dialog without answering."
+	askNobodyHere  = "Nobody can answer your questions here: carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
+	askMaxQuestion = 4
+)
+
+// askUserTool puts the model's questions to the user through the call's
+// AskFunc, whichever front end presents them.
+type askUserTool struct{}
+
+func (askUserTool) Name() string { return AskUserName }
+
+// Declaration is Gemini CLI's (its default model family's), word for
+// word. Its parameters are a list of objects, which the struct schemas of
+// schema.go do not describe, so the schema is written out.
+func (askUserTool) Declaration() *genai.FunctionDeclaration {
+	option := map[string]any{
+		"type":     "object",
+		"required": []string{"label", "description"},
+		"properties": map[string]any{
+			"label":       map[string]any{"type": "string", "description": `The display text for this option (1-5 words). Example: "OAuth 2.0"`},
+			"description": map[string]any{"type": "string", "description": `Brief explanation of this option. Example: "Industry standard, supports SSO"`},
+		},
+	}
+	question := map[string]any{
+		"type":     "object",
+		"required": []string{"question", "header", "type"},
+		"properties": map[string]any{
+			"question": map[string]any{"type": "string", "description": "The complete question to ask the user. Should be clear, specific, and end with a question mark."},
+			"header":   map[string]any{"type": "string", "description": `Very short label displayed as a chip/tag. Use abbreviations: "Auth" not "Authentication", "Config" not "Configuration". Examples: "Auth method", "Library", "Approach", "Database".`},
+			"type": map[string]any{
+				"type":        "string",
+				"enum":        []string{questionChoice, questionText, questionYesNo},
+				"default":     questionChoice,
+				"description": "Question type: 'choice' (default) for multiple-choice with options, 'text' for free-form input, 'yesno' for Yes/No confirmation with optional 'Other' feedback.",
+			},
+			"options": map[string]any{
+				"type":        "array",
+				"description": "The selectable choices for 'choice' type questions. Provide 2-4 options. An 'Other' option is automatically added for 'choice' and 'yesno' types. Not needed for 'text' or 'yesno'.",
+				"items":       option,
+			},
+			"multiSelect": map[string]any{"type": "boolean", "description": "Only applies when type='choice'. Set to true to allow selecting multiple options."},
+			"placeholder": map[string]any{"type": "string", "description": "Hint text shown in the input field. For type='text', shown in the main input. For type='choice' and 'yesno', shown in the 'Other' custom input."},
+		},
+	}
+	return &genai.FunctionDeclaration{
+		Name:        AskUserName,
+		Description: "Ask the user one or more questions to gather preferences, clarify requirements, or make decisions.",
+		ParametersJsonSchema: map[string]any{
+			"type":     "object",
+			"required": []string{"questions"},
+			"properties": map[string]any{
+				"questions": map[string]any{"type": "array", "minItems": 1, "maxItems": askMaxQuestion, "items": question},
+			},
+		},
+	}
+}
+
+// askQuestion is one of ask_user's questions as the model wrote it.
+type askQuestion struct {
+	Question    string      `json:"question"`
+	Header      string      `json:"header"`
+	Type        string      `json:"type"`
+	Options     []askOption `json:"options"`
+	MultiSelect bool        `json:"multiSelect"`
+	Placeholder string      `json:"placeholder"`
+}
+
+type askOption struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+func (askUserTool) Build(args map[string]any) (Call, error) {
+	questions, err := parseQuestions(args)
+	if err != nil {
+		return nil, err
+	}
+	return askUserCall{questions}, nil
+}
+
+// parseQuestions reads ask_user's arguments with the messages of Gemini
+// CLI's schema validator and of its own checks, so the model can fix its
+// call, and unescapes the text as it does (a model may write \n).
+func parseQuestions(args map[string]any) ([]askQuestion, error) {
+	raw, ok := args["questions"]
+	if !ok || raw == nil {
+		return nil, missing("questions")
+	}
+	items, ok := raw.([]any)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("params/questions must be array")
+	case len(items) == 0:
+		return nil, fmt.Errorf("params/questions must NOT have fewer than 1 items")
+	case len(items) > askMaxQuestion:
+		return nil, fmt.Errorf("params/questions must NOT have more than %d items", askMaxQuestion)
+	}
+	questions := make([]askQuestion, len(items))
+	for i, item := range items {
+		q, err := parseQuestion(item, fmt.Sprintf("params/questions/%d", i))
+		if err != nil {
+			return nil, err
+		}
+		if err := q.validate(i + 1); err != nil {
+			return nil, err
+		}
+		questions[i] = q.unescaped()
+	}
+	return questions, nil
+}
+
+func parseQuestion(item any, where string) (askQuestion, error) {
+	obj, ok := item.(map[string]any)
+	if !ok {
+		return askQuestion{}, fmt.Errorf("%s must be object", where)
+	}
+	for _, key := range []string{"question", "header", "type"} {
+		if v, ok := obj[key]; !ok || v == nil {
+			return askQuestion{}, fmt.Errorf("%s must have required property '%s'", where, key)
+		}
+	}
+	if opts, ok := obj["options"].([]any); ok {
+		for j, o := range opts {
+			opt, _ := o.(map[string]any)
+			for _, key := range []string{"label", "description"} {
+				if _, ok := opt[key]; !ok {
+					return askQuestion{}, fmt.Errorf("%s/options/%d must have required property '%s'", where, j, key)
+				}
+			}
+		}
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return askQuestion{}, fmt.Errorf("%s: %w", where, err)
+	}
+	var q askQuestion
+	if err := json.Unmarshal(b, &q); err != nil {
+		if typeErr, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return askQuestion{}, fmt.Errorf("%s/%s must be %s", where, strings.ReplaceAll(typeErr.Field, ".", "/"), schemaTypeName(typeErr.Type))
+		}
+		return askQuestion{}, fmt.Errorf("%s: %w", where, err)
+	}
+	if !slices.Contains([]string{questionChoice, questionText, questionYesNo}, q.Type) {
+		return askQuestion{}, fmt.Errorf("%s/type must be equal to one of the allowed values", where)
+	}
+	return q, nil
+}
+
+// schemaTypeName names t's JSON type as the schema validator does.
+func schemaTypeName(t reflect.Type) string {
+	if t.Kind() == reflect.Struct {
+		return "object"
+	}
+	return jsonType(t)
+}
+
+// validate makes Gemini CLI's checks of question n (1-based).
+func (q askQuestion) validate(n int) error {
+	if q.Type == questionChoice {
+		if len(q.Options) < 2 {
+			return fmt.Errorf("Question %d: type='choice' requires 'options' array with 2-4 items.", n)
+		}
+		if len(q.Options) > 4 {
+			return fmt.Errorf("Question %d: 'options' array must have at most 4 items.", n)
+		}
+	}
+	for j, o := range q.Options {
+		if strings.TrimSpace(o.Label) == "" {
+			return fmt.Errorf("Question %d, option %d: 'label' is required and must be a non-empty string.", n, j+1)
+		}
+	}
+	return nil
+}
+
+// unescaped turns the literal \n a model may write into line breaks, as
+// Gemini CLI does, and trims the options' descriptions.
+func (q askQuestion) unescaped() askQuestion {
+	unescape := strings.NewReplacer(`\r\n`, "\n", `\n`, "\n").Replace
+	q.Question, q.Header, q.Placeholder = unescape(q.Question), unescape(q.Header), unescape(q.Placeholder)
+	opts := make([]askOption, len(q.Options))
+	for i, o := range q.Options {
+		opts[i] = askOption{Label: unescape(o.Label), Description: unescape(strings.TrimSpace(o.Description))}
+	}
+	q.Options = opts
+	return q
+}
+
+// yesNo are the options of a yesno question, as Gemini CLI shows them.
+var yesNo = []askOption{{Label: "Yes"}, {Label: "No"}}
+
+// options are what the user chooses from: a choice's options, Yes and No,
+// or none for a text question. The options' ids are their positions.
+func (q askQuestion) options() []askOption {
+	switch q.Type {
+	case questionChoice:
+		return q.Options
+	case questionYesNo:
+		return yesNo
+	}
+	return nil
+}
+
+// asked is q as a front end presents it. Every type takes the user's own
+// words too: text is nothing else, and Gemini CLI adds "Other" to the
+// others.
+func (q askQuestion) asked() Question {
+	opts := q.options()
+	out := Question{Kind: AskUserName, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
+	for i, o := range opts {
+		out.Options = append(out.Options, Option{ID: strconv.Itoa(i), Label: o.Label, Description: o.Description})
+	}
+	return out
+}
+
+// answerText is the user's answer as Gemini CLI's dialog writes it: the
+// chosen options' labels in their order, then the user's own words,
+// joined by ", "; "" when the user gave none.
+func (q askQuestion) answerText(a Answer) string {
+	var parts []string
+	for i, o := range q.options() {
+		if slices.Contains(a.Chosen, strconv.Itoa(i)) {
+			parts = append(parts, o.Label)
+		}
+	}
+	if text := strings.TrimSpace(a.Text); text != "" {
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, ", ")
+}
+
+type askUserCall struct{ questions []askQuestion }
+
+// Title is Gemini CLI's description of the call.
+func (c askUserCall) Title() string {
+	texts := make([]string, len(c.questions))
+	for i, q := range c.questions {
+		texts[i] = q.Question
+	}
+	return "Asking user: " + strings.Join(texts, ", ")
+}
+
+func (askUserCall) Kind() Kind { return KindCommunicate }
+
+// Confirmation is nil: asking is the user's involvement.
+func (askUserCall) Confirmation() *Confirmation { return nil }
+
+// Execute asks the questions one after another. The first one the user
+// dismisses dismisses them all, as closing Gemini CLI's dialog does; a
+// question answered with nothing is left out of the answers.
+func (c askUserCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	if info.Ask == nil {
+		return Result{Error: "No front end can put questions to the user. " + askNobodyHere}, nil
+	}
+	answers := map[string]string{}
+	for i, q := range c.questions {
+		a, err := info.Ask(ctx, q.asked())
+		switch {
+		case ctx.Err() != nil:
+			return Result{}, ctx.Err()
+		case err != nil:
+			return Result{Error: fmt.Sprintf("The user could not be asked: %v. %s", err, askNobodyHere)}, nil
+		case a.Declined:
+			return Result{Output: askDismissed, Display: "User dismissed dialog"}, nil
+		}
+		if text := c.questions[i].answerText(a); text != "" {
+			answers[strconv.Itoa(i)] = text
+		}
+	}
+	return Result{Output: answersJSON(answers), Display: c.display(answers)}, nil
+}
+
+// answersJSON is {"answers": {...}} as JSON.stringify writes it: no HTML
+// escaping. The keys, question positions below 5, sort as numbers.
+func answersJSON(answers map[string]string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string]any{"answers": answers}) // strings always encode
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// display is Gemini CLI's: each answer after its question's header.
+func (c askUserCall) display(answers map[string]string) string {
+	if len(answers) == 0 {
+		return "User submitted without answering questions."
+	}
+	var b strings.Builder
+	b.WriteString("**User answered:**")
+	for i, q := range c.questions {
+		answer, ok := answers[strconv.Itoa(i)]
+		if !ok {
+			continue
+		}
+		prefix := "  " + q.Header + " → "
+		indent := strings.Repeat(" ", len([]rune(prefix)))
+		b.WriteString("\n" + prefix + strings.ReplaceAll(answer, "\n", "\n"+indent))
+	}
+	return b.String()
+}
