@@ -96,6 +96,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		Logger:    s.log,
 		Lander:    sess.lander(),
 		Confirmer: sess.confirmer(),
+		Asker:     sess.asker(),
 		Overlay:   overlay,
 		Retry:     s.opts.Retry,
 		// Shell commands run in the client's terminal when it has one.

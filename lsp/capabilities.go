@@ -60,6 +60,7 @@ type clientCapabilities struct {
 		Gemini *struct {
 			EditPreview          bool `json:"editPreview"`
 			Confirm              bool `json:"confirm"`
+			Ask                  bool `json:"ask"`
 			RequestNotifications bool `json:"requestNotifications"`
 		} `json:"gemini"`
 	} `json:"experimental"`
@@ -78,6 +79,8 @@ type clientFeatures struct {
 	EditPreview bool
 	// Confirm: the client answers gemini/confirm.
 	Confirm bool
+	// Ask: the client answers gemini/ask.
+	Ask bool
 	// RequestNotifications: requests that wait for the user go as
 	// gemini/request notifications (see tunnel.go).
 	RequestNotifications bool
@@ -124,6 +127,7 @@ func (p *initializeParams) features() clientFeatures {
 	if e := c.Experimental; e != nil && e.Gemini != nil {
 		f.EditPreview = e.Gemini.EditPreview
 		f.Confirm = e.Gemini.Confirm
+		f.Ask = e.Gemini.Ask
 		f.RequestNotifications = e.Gemini.RequestNotifications
 	}
 	return f

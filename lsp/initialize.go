@@ -68,6 +68,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Warn:         s.warnUser,
 		Lander:       &editLander{s: s},
 		Confirmer:    &confirmer{s: s},
+		Asker:        &asker{s: s},
 		Overlay:      overlay,
 		Model:        opts.Model,
 		ApprovalMode: opts.ApprovalMode,

@@ -195,12 +195,13 @@ func protocolMethods() []method {
 		{name: "gemini/cancel", dir: clientToServer, sig: notification((*Server).cancelSession)},
 		{name: "$/cancelRequest", dir: bothWays, sig: notification((*Server).cancelRequest)},
 
-		// Edits and questions (8, 9, 9a, 10).
+		// Edits and questions (8, 9, 9a, 9b, 10).
 		{name: "workspace/applyEdit", dir: serverToClient, sig: sentRequest[*protocol.ApplyWorkspaceEditParams, protocol.ApplyWorkspaceEditResult]()},
 		{name: "gemini/confirm", dir: serverToClient, sig: sentRequest[confirmParams, confirmResult]()},
 		{name: "gemini/request", dir: serverToClient, sig: sentNotification[tunneledRequest]()},
 		{name: "gemini/cancelRequest", dir: serverToClient, sig: sentNotification[tunneledCancel]()},
 		{name: "gemini/response", dir: clientToServer, sig: notification((*Server).tunneledAnswer)},
+		{name: "gemini/ask", dir: serverToClient, sig: sentRequest[askParams, askResult]()},
 		{name: "window/showMessageRequest", dir: serverToClient, sig: sentRequest[*protocol.ShowMessageRequestParams, *protocol.MessageActionItem]()},
 
 		// Commands and code actions (11).

@@ -287,6 +287,7 @@ func (c askUserCall) Execute(ctx context.Context, info CallInfo) (Result, error)
 		return Result{Error: "No front end can put questions to the user. " + askNobodyHere}, nil
 	}
 	answers := map[string]string{}
+	var notes []string
 	for i, q := range c.questions {
 		a, err := info.Ask(ctx, q.asked())
 		switch {
@@ -300,8 +301,16 @@ func (c askUserCall) Execute(ctx context.Context, info CallInfo) (Result, error)
 		if text := c.questions[i].answerText(a); text != "" {
 			answers[strconv.Itoa(i)] = text
 		}
+		if a.Note != "" && !slices.Contains(notes, a.Note) {
+			notes = append(notes, a.Note)
+		}
 	}
-	return Result{Output: answersJSON(answers), Display: c.display(answers)}, nil
+	output := answersJSON(answers)
+	// Gemini CLI's dialog offers everything, so its text has no notes.
+	for _, n := range notes {
+		output += "\nNote: " + n
+	}
+	return Result{Output: output, Display: c.display(answers)}, nil
 }
 
 // answersJSON is {"answers": {...}} as JSON.stringify writes it: no HTML

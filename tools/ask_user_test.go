@@ -122,6 +122,18 @@ func TestAskUserSingleChoice(t *testing.T) {
 	}
 }
 
+// What a front end could not offer the user is told to the model after
+// the answers, once.
+func TestAskUserNotes(t *testing.T) {
+	var asked []Question
+	note := "this editor offers one choice only"
+	args := map[string]any{"questions": []any{choiceQuestion(true), choiceQuestion(true)}}
+	res := runAskUser(t, args, scriptedAsk(&asked, Answer{Chosen: []string{"0"}, Note: note}, Answer{Chosen: []string{"1"}, Note: note}))
+	if want := `{"answers":{"0":"PostgreSQL","1":"SQLite"}}` + "\nNote: " + note; res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+}
+
 // Declining is an answer: the model is told the user dismissed the
 // questions, and nothing more is asked.
 func TestAskUserDeclined(t *testing.T) {

@@ -1,6 +1,9 @@
 package tools
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // Question is what a call asks the user to answer (ask_user's question,
 // exit_plan_mode's approval), presented by whichever front end runs the
@@ -35,6 +38,23 @@ type Answer struct {
 	// Declined: the user dismissed the question without answering; that
 	// is an answer too, for the model to act on.
 	Declined bool
+	// Note says what the front end could not offer the user (a choice of
+	// several options, their own words), for the model; "" when nothing.
+	Note string
+}
+
+// OneChoiceNote is the Answer.Note of a front end that offers one option
+// and no words of the user's own (a message box's buttons, ACP's
+// permission options): what of q it could not offer; "" when nothing.
+func (q Question) OneChoiceNote() string {
+	var notes []string
+	if q.Multiple {
+		notes = append(notes, "the user's editor could offer a choice of one option only, so at most one was chosen")
+	}
+	if q.FreeText {
+		notes = append(notes, "the user's editor could offer the options only, not an answer in their own words")
+	}
+	return strings.Join(notes, "; ")
 }
 
 // AskFunc puts q to the user and waits for the answer. Its error wraps

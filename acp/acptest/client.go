@@ -26,7 +26,8 @@ import (
 )
 
 // Answer picks the option a permission request is answered with: an
-// option kind (allow_once, allow_always, reject_once), or Cancelled.
+// option kind (allow_once, allow_always, reject_once), an option's id (a
+// question's option), or Cancelled.
 type Answer string
 
 const (
@@ -307,7 +308,7 @@ func (c *Client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}}, nil
 	}
 	for _, o := range p.Options {
-		if string(o.Kind) == string(answer) {
+		if string(o.Kind) == string(answer) || string(o.OptionId) == string(answer) {
 			return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{Outcome: "selected", OptionId: o.OptionId}}}, nil
 		}
 	}

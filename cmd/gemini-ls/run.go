@@ -90,6 +90,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
 		Lander:       diskLander{},
 		Confirmer:    nobodyToAsk{},
+		Asker:        nobodyToAsk{},
 		Model:        f.model,
 		ApprovalMode: mode,
 	})
@@ -166,8 +167,14 @@ func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landin
 	return agent.Landing{Decision: d}, err
 }
 
-// nobodyToAsk refuses calls that need approval, saying how to allow them.
+// nobodyToAsk refuses calls that need approval, saying how to allow them,
+// and tells calls that ask questions that nobody can answer.
 type nobodyToAsk struct{}
+
+// Ask words the reason as Gemini CLI does where it cannot prompt.
+func (nobodyToAsk) Ask(context.Context, agent.AskRequest) (tools.Answer, error) {
+	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", agent.ErrCannotAsk)
+}
 
 func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	if req.Kind == mcp.ConfirmationKind {

@@ -40,6 +40,9 @@ type Client struct {
 	OnShowMessageRequest func(message string, actions []string) string
 	// OnConfirm answers gemini/confirm (plugin profile); proceed_once when nil.
 	OnConfirm func(ctx context.Context, params json.RawMessage) string
+	// OnAsk answers gemini/ask (plugin profile) with its result
+	// ({chosen, text, declined}); the first option when nil.
+	OnAsk func(ctx context.Context, params json.RawMessage) any
 
 	mu       sync.Mutex
 	calls    map[string]context.CancelFunc // the server's in-flight requests, for $/cancelRequest
@@ -403,7 +406,7 @@ func (c *Client) cancelCall(via string, rawID json.RawMessage) {
 // waitsForUser reports whether a request is one the plugins ask the user about.
 func waitsForUser(method string, params json.RawMessage) bool {
 	switch method {
-	case "gemini/confirm":
+	case "gemini/confirm", "gemini/ask":
 		return true
 	case "workspace/applyEdit":
 		var p wireEdit
@@ -490,6 +493,22 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 			outcome = c.OnConfirm(ctx, params)
 		}
 		return map[string]string{"outcome": outcome}, nil
+	case "gemini/ask":
+		if !c.Profile.Custom {
+			break
+		}
+		if c.OnAsk != nil {
+			return c.OnAsk(ctx, params), nil
+		}
+		var p struct {
+			Options []struct {
+				ID string `json:"id"`
+			} `json:"options"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil || len(p.Options) == 0 {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("gemini/ask without options: %s", params))
+		}
+		return map[string]any{"chosen": []string{p.Options[0].ID}}, nil
 	case "window/showDocument":
 		return map[string]bool{"success": true}, nil
 	case "window/workDoneProgress/create":

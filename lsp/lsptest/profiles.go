@@ -11,7 +11,8 @@ type Profile struct {
 	Name         string
 	ClientInfo   map[string]string
 	Capabilities json.RawMessage
-	// Custom: the client implements gemini/confirm (our plugins).
+	// Custom: the client implements gemini/confirm and gemini/ask (our
+	// plugins).
 	Custom bool
 	// ShowMessageRequest: the client answers window/showMessageRequest;
 	// otherwise it answers MethodNotFound (Helix 25.07).
@@ -70,14 +71,15 @@ func VSCode() Profile {
 	}
 }
 
-// Plugin is our editor plugins: they preview edits and answer gemini/confirm.
+// Plugin is our editor plugins: they preview edits and answer gemini/confirm
+// and gemini/ask.
 func Plugin() Profile {
 	p := VSCode()
 	p.Name = "plugin"
 	p.ClientInfo = map[string]string{"name": "gemini-ls test plugin"}
 	var caps map[string]any
 	_ = json.Unmarshal(p.Capabilities, &caps)
-	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true}}
+	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true, "ask": true}}
 	caps["general"] = map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}}
 	p.Capabilities, _ = json.Marshal(caps)
 	p.Custom = true
@@ -92,7 +94,7 @@ func NeovimPlugin() Profile {
 	p.Name = "neovim plugin"
 	var caps map[string]any
 	_ = json.Unmarshal(p.Capabilities, &caps)
-	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true, "requestNotifications": true}}
+	caps["experimental"] = map[string]any{"gemini": map[string]any{"editPreview": true, "confirm": true, "ask": true, "requestNotifications": true}}
 	p.Capabilities, _ = json.Marshal(caps)
 	p.Custom = true
 	p.RequestNotifications = true
