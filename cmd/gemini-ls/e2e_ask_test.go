@@ -194,3 +194,15 @@ func TestRunAskUserNobodyCanAnswer(t *testing.T) {
 		t.Errorf("the model was told\n%q\nwant\n%q", got, want)
 	}
 }
+
+// ACP's "cancelled" outcome says the prompt turn was cancelled: the
+// question is not taken as declined, the turn ends cancelled, and the
+// model is not asked again.
+func TestACPAskUserCancelled(t *testing.T) {
+	h := startACP(t, acpSetup{cfg: acptest.Config{Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.Cancelled }}},
+		askDatabase(false), geminitest.TextTurn("never sent"))
+	h.mustPrompt("set up storage", sdk.StopReasonCancelled)
+	if n := len(h.model.Requests()); n != 1 {
+		t.Errorf("the model saw %d requests, want 1 (nothing after the cancelled question)", n)
+	}
+}
