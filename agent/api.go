@@ -182,9 +182,10 @@ type ConfirmRequest struct {
 	Details   string
 }
 
-// ErrCannotAsk is wrapped by a Confirmer's error when there is nobody to
-// ask; the error's text, written for the model, says how to allow the call.
-var ErrCannotAsk = errors.New("cannot ask the user")
+// ErrCannotAsk is wrapped by a Confirmer's or an Asker's error when there
+// is nobody to ask; the error's text, written for the model, says how to
+// allow the call. It is tools.ErrCannotAsk, which the calls that ask see.
+var ErrCannotAsk = tools.ErrCannotAsk
 
 // Confirmer asks the user. Each front end has one; it may return Cancel with
 // a reason when there is nobody to ask.

@@ -114,8 +114,12 @@ func (a *asker) askWithMessage(ctx context.Context, q tools.Question) (tools.Ans
 		return tools.Answer{}, fmt.Errorf("asking the user: %w", err)
 	}
 	i := slices.Index(actions, action)
-	if i < 0 {
-		return tools.Answer{Declined: true}, nil // Decline, or dismissed
+	switch {
+	case i >= 0:
+	case action == actionDecline || action == "": // "": dismissed
+		return tools.Answer{Declined: true}, nil
+	default:
+		return tools.Answer{}, fmt.Errorf("window/showMessageRequest was answered with %q, which was not offered", action)
 	}
 	return tools.Answer{Chosen: []string{q.Options[i].ID}, Note: q.OneChoiceNote()}, nil
 }

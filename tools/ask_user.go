@@ -34,6 +34,7 @@ const (
 // nobody can answer them.
 const (
 	askDismissed   = "User dismissed ask_user dialog without answering."
+	askGoOn        = "Carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
 	askNobodyHere  = "Nobody can answer your questions here: carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
 	askMaxQuestion = 4
 )
@@ -293,8 +294,10 @@ func (c askUserCall) Execute(ctx context.Context, info CallInfo) (Result, error)
 		switch {
 		case ctx.Err() != nil:
 			return Result{}, ctx.Err()
-		case err != nil:
+		case errors.Is(err, ErrCannotAsk):
 			return Result{Error: fmt.Sprintf("The user could not be asked: %v. %s", err, askNobodyHere)}, nil
+		case err != nil:
+			return Result{Error: fmt.Sprintf("Asking the user failed: %v. %s", err, askGoOn)}, nil
 		case a.Declined:
 			return Result{Output: askDismissed, Display: "User dismissed dialog"}, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -166,11 +167,24 @@ func TestAskUserNobodyCanAnswer(t *testing.T) {
 		t.Errorf("without an AskFunc: %+v", res)
 	}
 	headless := func(context.Context, Question) (Answer, error) {
-		return Answer{}, errors.New("cannot ask the user: gemini-ls is running headless")
+		return Answer{}, fmt.Errorf("%w: gemini-ls is running headless", ErrCannotAsk)
 	}
 	res = runAskUser(t, args, headless)
 	if want := "The user could not be asked: cannot ask the user: gemini-ls is running headless. " + askNobodyHere; res.Error != want {
 		t.Errorf("with a front end that cannot ask:\n%q\nwant\n%q", res.Error, want)
+	}
+}
+
+// A front end that failed to ask (a malformed answer, a broken
+// connection) is not said to have nobody to ask.
+func TestAskUserAskingFailed(t *testing.T) {
+	failing := func(context.Context, Question) (Answer, error) {
+		return Answer{}, errors.New("gemini/ask: the answer chose option \"9\", which was not offered")
+	}
+	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, failing)
+	want := `Asking the user failed: gemini/ask: the answer chose option "9", which was not offered. ` + askGoOn
+	if res.Error != want {
+		t.Errorf("error %q, want %q", res.Error, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -56,6 +57,10 @@ func (q Question) OneChoiceNote() string {
 	}
 	return strings.Join(notes, "; ")
 }
+
+// ErrCannotAsk is wrapped by an AskFunc's error when nobody can answer
+// (agent.ErrCannotAsk is the same error).
+var ErrCannotAsk = errors.New("cannot ask the user")
 
 // AskFunc puts q to the user and waits for the answer. Its error wraps
 // the front end's reason when nobody can be asked.

@@ -30,6 +30,7 @@ func askDatabase(multi bool) geminitest.Turn {
 // The wording of ask_user's results, as Gemini CLI's (tools/ask_user.go).
 const (
 	askDismissed  = "User dismissed ask_user dialog without answering."
+	askGoOn       = "Carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
 	askNobodyHere = "Nobody can answer your questions here: carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
 )
 
@@ -96,6 +97,7 @@ func TestAskUserStockEditor(t *testing.T) {
 		{"SQLite", `{"answers":{"0":"SQLite"}}` + "\nNote: the user's editor could offer a choice of one option only, so at most one was chosen; the user's editor could offer the options only, not an answer in their own words"},
 		{"Decline", askDismissed},
 		{"", askDismissed},
+		{"MySQL", "error: Asking the user failed: window/showMessageRequest was answered with \"MySQL\", which was not offered. " + askGoOn},
 	} {
 		t.Run(c.pick, func(t *testing.T) {
 			h := start(t, setup{profile: lsptest.Eglot()}, askDatabase(true), geminitest.TextTurn("Done."))
