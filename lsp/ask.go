@@ -17,12 +17,6 @@ import (
 // question.
 const actionDecline = "Decline"
 
-// What the model is told of what window/showMessageRequest cannot offer.
-const (
-	noteOneChoice  = "the user's editor could offer a choice of one option only, so at most one was chosen"
-	noteNoOwnWords = "the user's editor could offer the options only, not an answer in their own words"
-)
-
 // asker puts calls' questions to the user: gemini/ask when the client
 // implements it, else window/showMessageRequest, which offers one choice
 // and no words of the user's own.
