@@ -76,4 +76,3 @@ func (sess *session) announce() {
 		}
 	}()
 }
-
