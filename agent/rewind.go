@@ -1,0 +1,397 @@
+package agent
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// RewindMode is what a rewind takes back, as Gemini CLI's /rewind
+// offers: the conversation, the agent's file changes, or both.
+type RewindMode string
+
+const (
+	RewindConversation RewindMode = "conversation"
+	RewindCode         RewindMode = "code"
+	RewindBoth         RewindMode = "both"
+)
+
+// RewindPoint is one prompt of the conversation, which a rewind can go
+// back to before.
+type RewindPoint struct {
+	// Prompt numbers it from 1, as the transcript orders prompts.
+	Prompt int
+	Text   string
+	// Files are the files the agent changed during it, in the order
+	// first changed.
+	Files []string
+}
+
+// RevertChange is one file of a revert: Change takes the file from what
+// it holds now (Before; Exists) back to After, unless Remove says the
+// agent created it, and the revert deletes it.
+type RevertChange struct {
+	workspace.FileChange
+	Remove bool
+}
+
+// LandFilesRequest hands a front end a revert to land as one change,
+// previewed and confirmed once.
+type LandFilesRequest struct {
+	SessionID string
+	// Title says what the change is, for the question and the preview.
+	Title   string
+	Changes []RevertChange
+}
+
+// FilesLander is a ChangeLander that lands several changes as one (a
+// rewind's revert of the agent's changes): it presents them all, asks
+// the user once, lands what was allowed and reports each change's
+// outcome, in order. The user asked for the revert, so a front end with
+// nobody to ask (headless) lands it.
+type FilesLander interface {
+	LandFiles(ctx context.Context, req LandFilesRequest) ([]tools.Decision, error)
+}
+
+// FileRevert is what became of one file in a rewind.
+type FileRevert struct {
+	Path    string
+	Outcome RevertOutcome
+	// Reason says why it was not reverted.
+	Reason string
+}
+
+// RevertOutcome is the fate of one file of a revert.
+type RevertOutcome string
+
+const (
+	Reverted RevertOutcome = "reverted"
+	// NotReverted: the user declined, the file could not be written, or
+	// its change was never journaled; Reason says which.
+	NotReverted RevertOutcome = "not_reverted"
+	// Conflict: the file changed since the agent last changed it, and
+	// the user chose (or nobody could be asked) to keep it.
+	Conflict RevertOutcome = "conflict"
+	// Unchanged: it already holds what it held before.
+	Unchanged RevertOutcome = "unchanged"
+)
+
+// RewindResult is what a rewind did.
+type RewindResult struct {
+	Prompt int
+	Mode   RewindMode
+	// Removed is how many prompts left the conversation.
+	Removed int
+	Files   []FileRevert
+	// Notes tell the user what could not be rewound as asked.
+	Notes []string
+}
+
+// ErrNoSuchPrompt is wrapped by Rewind's error for a prompt number the
+// conversation does not have.
+var ErrNoSuchPrompt = errors.New("no such prompt")
+
+// RewindPoints lists the conversation's prompts, from its transcript,
+// with the files the agent changed at each.
+func (s *Session) RewindPoints() []RewindPoint {
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	out := make([]RewindPoint, len(s.exchanges))
+	for i, ex := range s.exchanges {
+		out[i] = RewindPoint{Prompt: i + 1, Text: ex.Prompt}
+		for _, f := range ex.Files {
+			out[i].Files = append(out[i].Files, f.Path)
+		}
+	}
+	return out
+}
+
+// Rewind goes back to before prompt (numbered from 1): mode says whether
+// the conversation (the prompts from it on leave the history, the
+// transcript and the saved session), the agent's file changes since
+// (each file back to what it held before the agent first changed it at
+// or after the prompt) or both. A file changed since the agent last
+// changed it is a conflict: the user is asked (through the Confirmer)
+// whether to revert it anyway, and it is kept when they say no or
+// nobody can be asked. The revert is landed through the FilesLander, as
+// one change the user previews. While a prompt runs it is a *BusyError.
+func (s *Session) Rewind(ctx context.Context, prompt int, mode RewindMode) (RewindResult, error) {
+	if mode != RewindConversation && mode != RewindCode && mode != RewindBoth {
+		return RewindResult{}, fmt.Errorf("unknown rewind mode %q: conversation, code or both", mode)
+	}
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return RewindResult{}, &BusyError{SessionID: s.id}
+	}
+	defer s.end()
+	s.exchangesMu.Lock()
+	exchanges := slices.Clone(s.exchanges)
+	s.exchangesMu.Unlock()
+	if prompt < 1 || prompt > len(exchanges) {
+		return RewindResult{}, fmt.Errorf("%w %d: the conversation has %d prompts", ErrNoSuchPrompt, prompt, len(exchanges))
+	}
+	i := prompt - 1
+	res := RewindResult{Prompt: prompt, Mode: mode}
+	if mode != RewindConversation {
+		files, err := s.revert(ctx, prompt, exchanges[i:])
+		if err != nil {
+			return res, err
+		}
+		res.Files = files
+		if mode == RewindCode {
+			s.forgetReverted(i, files)
+		}
+	}
+	if mode != RewindCode {
+		res.Removed = len(exchanges) - i
+		res.Notes = s.cutConversation(i, len(exchanges))
+		if mode == RewindConversation && changedFiles(exchanges[i:]) {
+			res.Notes = append(res.Notes, "The files the removed prompts changed keep those changes; their journal went with the prompts, so a later rewind cannot revert them.")
+		}
+	}
+	// The whole session is rewritten, as after a compression.
+	s.saved = persisted{epoch: -1}
+	if err := s.persist(ctx, Usage{}, nil); err != nil {
+		s.agent.cfg.Logger.Warn("saving the rewound session", zap.String("sessionId", s.id), zap.Error(err))
+		return res, fmt.Errorf("the session was rewound, but it could not be saved: %w", err)
+	}
+	return res, nil
+}
+
+func changedFiles(exchanges []sessionstore.Exchange) bool {
+	return slices.ContainsFunc(exchanges, func(ex sessionstore.Exchange) bool { return len(ex.Files) > 0 })
+}
+
+// cutConversation drops the exchanges from i (of n) on, and the history
+// from prompt i on, and says what could not be dropped.
+func (s *Session) cutConversation(i, n int) (notes []string) {
+	kept, note := historyBefore(s.chat.history, n, i)
+	if note != "" {
+		notes = append(notes, note)
+	}
+	s.chat.replace(kept)
+	s.chat.promptTokens = 0
+	s.chat.compressionFailed = false
+	// As after ReplaceHistory: what the model was told of the editor and
+	// the context files may have gone with the history.
+	s.editor.reset()
+	s.agent.mu.Lock()
+	s.agent.forget(s.id)
+	s.agent.mu.Unlock()
+	s.exchangesMu.Lock()
+	s.exchanges = s.exchanges[:i:i]
+	s.exchangesMu.Unlock()
+	return notes
+}
+
+// historyBefore is history without prompt i (from 0, of the transcript's
+// n) and what followed it. The history's prompts (user contents that
+// answer no call) are the transcript's last ones; those before them were
+// compressed into the summary at its start (CompressedPrefix). Before
+// prompt 0 is nothing at all; before a compressed prompt after the
+// first, the summary stays, since it cannot be cut apart, and the note
+// says so.
+func historyBefore(history []*genai.Content, n, i int) ([]*genai.Content, string) {
+	if i == 0 {
+		return nil, ""
+	}
+	prefix := CompressedPrefix(history)
+	var starts []int
+	for j := prefix; j < len(history); j++ {
+		if c := history[j]; c.Role == genai.RoleUser && !hasFunctionResponse(c) {
+			starts = append(starts, j)
+		}
+	}
+	first := n - len(starts) // the transcript's index of the history's first prompt
+	if i >= first {
+		return slices.Clone(history[:starts[i-first]]), ""
+	}
+	return slices.Clone(history[:prefix]), fmt.Sprintf(
+		"Prompts %d to %d were compressed into a summary, which cannot be cut apart: the model keeps that summary, and with it what it knew of them. Everything after it was removed.", i+1, first)
+}
+
+// revertPlan is one file's revert: back to what it held before the
+// agent's first change at or after the rewound prompt (target; existed),
+// from what the agent left (left).
+type revertPlan struct {
+	path        string
+	existed     bool
+	target      []byte
+	left        []byte
+	unjournaled string
+}
+
+// plans is each file the exchanges changed, in the order first changed.
+func plans(exchanges []sessionstore.Exchange) []*revertPlan {
+	var out []*revertPlan
+	byPath := map[string]*revertPlan{}
+	for _, ex := range exchanges {
+		for _, f := range ex.Files {
+			p, ok := byPath[f.Path]
+			if !ok {
+				p = &revertPlan{path: f.Path, existed: f.Existed, target: f.Before}
+				byPath[f.Path] = p
+				out = append(out, p)
+			}
+			p.left = f.After
+			if f.Unjournaled != "" && p.unjournaled == "" {
+				p.unjournaled = f.Unjournaled
+			}
+		}
+	}
+	return out
+}
+
+// revert takes the files exchanges changed back, asking about conflicts
+// first, and landing the rest as one change.
+func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionstore.Exchange) ([]FileRevert, error) {
+	ps := plans(exchanges)
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	ws := s.agent.cfg.Workspace
+	if ws == nil {
+		return nil, errors.New("reverting the agent's changes: the session has no workspace")
+	}
+	out := make([]FileRevert, len(ps))
+	var changes []RevertChange
+	var landed []int // out's index of each change
+	for k, p := range ps {
+		out[k] = FileRevert{Path: p.path}
+		change, outcome, reason, err := s.revertChange(ctx, ws, prompt, p)
+		if err != nil {
+			return nil, err
+		}
+		if outcome != "" {
+			out[k].Outcome, out[k].Reason = outcome, reason
+			continue
+		}
+		changes = append(changes, change)
+		landed = append(landed, k)
+	}
+	if len(changes) == 0 {
+		return out, nil
+	}
+	lander, ok := s.agent.cfg.Lander.(FilesLander)
+	if !ok {
+		for _, k := range landed {
+			out[k].Outcome, out[k].Reason = NotReverted, "this front end cannot land a revert"
+		}
+		return out, nil
+	}
+	title := fmt.Sprintf("Revert the agent's changes since prompt %d (%d %s)", prompt, len(changes), plural(len(changes), "file", "files"))
+	decisions, err := lander.LandFiles(ctx, LandFilesRequest{SessionID: s.id, Title: title, Changes: changes})
+	if err != nil {
+		return nil, fmt.Errorf("reverting the agent's changes: %w", err)
+	}
+	for j, k := range landed {
+		d := tools.Decision{Outcome: tools.Declined, Reason: "the front end did not say"}
+		if j < len(decisions) {
+			d = decisions[j]
+		}
+		if d.Outcome == tools.Applied {
+			out[k].Outcome = Reverted
+			continue
+		}
+		out[k].Outcome, out[k].Reason = NotReverted, cmp.Or(d.Reason, string(d.Outcome))
+	}
+	return out, nil
+}
+
+// revertChange is p's revert from what the file holds now, or, when
+// there is none to land, the file's outcome and why.
+func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, prompt int, p *revertPlan) (RevertChange, RevertOutcome, string, error) {
+	if p.unjournaled != "" {
+		return RevertChange{}, NotReverted, "its change was not journaled: " + p.unjournaled, nil
+	}
+	now, err := ws.PrepareChange(ctx, p.path, "")
+	if err != nil {
+		if ctx.Err() != nil {
+			return RevertChange{}, "", "", ctx.Err()
+		}
+		return RevertChange{}, NotReverted, fmt.Sprintf("reading it: %v", err), nil
+	}
+	current := fileBytes(now.BOM, now.Before)
+	switch {
+	case !p.existed && !now.Exists, p.existed && now.Exists && bytes.Equal(current, p.target):
+		return RevertChange{}, Unchanged, "", nil
+	case !now.Exists || !bytes.Equal(current, p.left):
+		revert, err := s.askAboutConflict(ctx, prompt, p.path)
+		if err != nil || !revert {
+			reason := "it was changed after the agent's last change, and the user chose to keep it"
+			if err != nil {
+				if ctx.Err() != nil {
+					return RevertChange{}, "", "", ctx.Err()
+				}
+				reason = fmt.Sprintf("it was changed after the agent's last change, and nobody could be asked whether to revert it anyway (%v)", err)
+			}
+			return RevertChange{}, Conflict, reason, nil
+		}
+	}
+	target, hasBOM := strings.CutPrefix(string(p.target), bom)
+	change := now
+	change.After, change.BOM = target, hasBOM
+	return RevertChange{FileChange: change, Remove: !p.existed}, "", "", nil
+}
+
+// askAboutConflict asks the user whether to revert path anyway.
+func (s *Session) askAboutConflict(ctx context.Context, prompt int, path string) (bool, error) {
+	confirmer := s.agent.cfg.Confirmer
+	if confirmer == nil {
+		return false, errNoConfirmer
+	}
+	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
+		SessionID: s.id,
+		Kind:      "rewind",
+		Title:     fmt.Sprintf("Revert %s anyway?", path),
+		Details: fmt.Sprintf("%s was changed after the agent last changed it. Reverting it to what it held before prompt %d discards those changes too; "+
+			"skipping it keeps the file as it is.", path, prompt),
+	})
+	if err != nil {
+		return false, err
+	}
+	return outcome == ProceedOnce || outcome == ProceedAlways, nil
+}
+
+// forgetReverted drops, from the exchanges from i on, the journal of
+// the files reverted: they hold what they held before, and a later
+// rewind has nothing of theirs to take back.
+func (s *Session) forgetReverted(i int, files []FileRevert) {
+	reverted := map[string]bool{}
+	for _, f := range files {
+		if f.Outcome == Reverted || f.Outcome == Unchanged {
+			reverted[f.Path] = true
+		}
+	}
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	for k := i; k < len(s.exchanges); k++ {
+		s.exchanges[k].Files = slices.DeleteFunc(slices.Clone(s.exchanges[k].Files), func(f sessionstore.FileEdit) bool { return reverted[f.Path] })
+	}
+}
+
+// journalSize is how many bytes the session's journal holds.
+func (s *Session) journalSize() int {
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	return journalSize(s.exchanges)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
