@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 
@@ -394,4 +396,37 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// LandRevertOnDisk lands one file of a revert on disk, for the front
+// ends with no editor to land it in: written back (tools.LandOnDisk,
+// which checks that disk still holds what the revert was made from), or
+// deleted, after the same check, when the agent had created it.
+func LandRevertOnDisk(ctx context.Context, c RevertChange) (tools.Decision, error) {
+	if !c.Remove {
+		return tools.LandOnDisk(ctx, c.FileChange)
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Decision{}, err
+	}
+	fi, err := os.Lstat(c.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tools.Decision{Outcome: tools.Applied}, nil
+	case err != nil:
+		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+	case !fi.Mode().IsRegular():
+		return tools.Decision{Outcome: tools.Stale, Reason: fmt.Sprintf("%s is no longer a regular file", c.Path)}, nil
+	}
+	data, err := os.ReadFile(c.Path)
+	if err != nil {
+		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+	}
+	if strings.TrimPrefix(string(data), bom) != c.Before {
+		return tools.Decision{Outcome: tools.Stale, Reason: "the file changed on disk after the revert was prepared"}, nil
+	}
+	if err := os.Remove(c.Path); err != nil {
+		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+	}
+	return tools.Decision{Outcome: tools.Applied}, nil
 }

@@ -166,6 +166,20 @@ func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landin
 	return agent.Landing{Decision: d}, err
 }
 
+// LandFiles lands a revert on disk: the user asked for it, and there is
+// nobody else to ask.
+func (diskLander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	out := make([]tools.Decision, len(req.Changes))
+	for i, c := range req.Changes {
+		d, err := agent.LandRevertOnDisk(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
 // nobodyToAsk refuses calls that need approval, saying how to allow them.
 type nobodyToAsk struct{}
 
