@@ -100,6 +100,10 @@ type RewindResult struct {
 	Notes []string
 }
 
+// ConfirmRewind is the Kind of the ConfirmRequest asking the user
+// whether to revert a file changed since the agent last changed it.
+const ConfirmRewind = "rewind"
+
 // ErrNoSuchPrompt is wrapped by Rewind's error for a prompt number the
 // conversation does not have.
 var ErrNoSuchPrompt = errors.New("no such prompt")
@@ -356,7 +360,7 @@ func (s *Session) askAboutConflict(ctx context.Context, prompt int, path string)
 	}
 	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
 		SessionID: s.id,
-		Kind:      "rewind",
+		Kind:      ConfirmRewind,
 		Title:     fmt.Sprintf("Revert %s anyway?", path),
 		Details: fmt.Sprintf("%s was changed after the agent last changed it. Reverting it to what it held before prompt %d discards those changes too; "+
 			"skipping it keeps the file as it is.", path, prompt),

@@ -66,7 +66,7 @@ func TestRewindHeadless(t *testing.T) {
 	if got := h.readFile("b.txt"); got != "the user's b\n" {
 		t.Errorf("b.txt = %q: the user's change was overwritten", got)
 	}
-	for _, want := range []string{"3 prompts removed", "`" + h.path("a.txt") + "`: reverted", "`" + h.path("b.txt") + "`: conflict, not reverted"} {
+	for _, want := range []string{"3 prompts removed", "`" + h.path("a.txt") + "`: reverted", "`" + h.path("b.txt") + "`: conflict, not reverted", "nobody could be asked whether to revert it anyway (cannot ask the user: gemini-ls is running headless; revert the file yourself"} {
 		if !strings.Contains(rw.stdout, want) {
 			t.Errorf("/rewind 1 both printed %q, want %q", rw.stdout, want)
 		}

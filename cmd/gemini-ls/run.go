@@ -184,6 +184,9 @@ func (diskLander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]
 type nobodyToAsk struct{}
 
 func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	if req.Kind == agent.ConfirmRewind {
+		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", agent.ErrCannotAsk)
+	}
 	if req.Kind == mcp.ConfirmationKind {
 		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
 	}
