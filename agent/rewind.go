@@ -162,7 +162,7 @@ func (s *Session) Rewind(ctx context.Context, prompt int, mode RewindMode) (Rewi
 	}
 	if mode != RewindCode {
 		res.Removed = len(exchanges) - i
-		res.Notes = s.cutConversation(i, len(exchanges))
+		res.Notes = s.cutConversation(i, exchanges)
 		if mode == RewindConversation && changedFiles(exchanges[i:]) {
 			res.Notes = append(res.Notes, "The files the removed prompts changed keep those changes; their journal went with the prompts, so a later rewind cannot revert them.")
 		}
@@ -180,10 +180,10 @@ func changedFiles(exchanges []sessionstore.Exchange) bool {
 	return slices.ContainsFunc(exchanges, func(ex sessionstore.Exchange) bool { return len(ex.Files) > 0 })
 }
 
-// cutConversation drops the exchanges from i (of n) on, and the history
-// from prompt i on, and says what could not be dropped.
-func (s *Session) cutConversation(i, n int) (notes []string) {
-	kept, note := historyBefore(s.chat.history, n, i)
+// cutConversation drops the exchanges from i on, and the history from
+// prompt i on, and says what could not be rewound exactly.
+func (s *Session) cutConversation(i int, exchanges []sessionstore.Exchange) (notes []string) {
+	kept, note := historyBefore(s.chat.history, exchanges, i)
 	if note != "" {
 		notes = append(notes, note)
 	}
@@ -202,14 +202,17 @@ func (s *Session) cutConversation(i, n int) (notes []string) {
 	return notes
 }
 
-// historyBefore is history without prompt i (from 0, of the transcript's
-// n) and what followed it. The history's prompts (user contents that
-// answer no call) are the transcript's last ones; those before them were
-// compressed into the summary at its start (CompressedPrefix). Before
-// prompt 0 is nothing at all; before a compressed prompt after the
-// first, the summary stays, since it cannot be cut apart, and the note
-// says so.
-func historyBefore(history []*genai.Content, n, i int) ([]*genai.Content, string) {
+// historyBefore is history without prompt i (from 0, of the transcript
+// exchanges) and what followed it. The history's prompts (user contents
+// that answer no call) are the transcript's last ones; those before them
+// were compressed into the summary at its start (CompressedPrefix).
+// Before a prompt after the summary the cut is exact. Before a
+// compressed prompt the summary cannot stay (it tells of the prompts
+// rewound), so, as Gemini CLI rebuilds the history from its recording,
+// the history is rebuilt from the transcript of the prompts kept: what
+// was asked and answered, without the calls and their results, which
+// the note says.
+func historyBefore(history []*genai.Content, exchanges []sessionstore.Exchange, i int) ([]*genai.Content, string) {
 	if i == 0 {
 		return nil, ""
 	}
@@ -220,12 +223,17 @@ func historyBefore(history []*genai.Content, n, i int) ([]*genai.Content, string
 			starts = append(starts, j)
 		}
 	}
-	first := n - len(starts) // the transcript's index of the history's first prompt
+	first := len(exchanges) - len(starts) // the transcript's index of the history's first prompt
 	if i >= first {
 		return slices.Clone(history[:starts[i-first]]), ""
 	}
-	return slices.Clone(history[:prefix]), fmt.Sprintf(
-		"Prompts %d to %d were compressed into a summary, which cannot be cut apart: the model keeps that summary, and with it what it knew of them. Everything after it was removed.", i+1, first)
+	var rebuilt []*genai.Content
+	for _, ex := range exchanges[:i] {
+		// An empty text is refused by the API.
+		answer := cmp.Or(ex.Answer, "(no text answer)")
+		rebuilt = append(rebuilt, genai.NewContentFromText(ex.Prompt, genai.RoleUser), genai.NewContentFromText(answer, genai.RoleModel))
+	}
+	return rebuilt, fmt.Sprintf("A compression had summarised the prompts kept, and the summary told of those rewound too, so the model's history of prompts 1 to %d was rebuilt from the transcript: it sees what was asked and answered, but no longer the tool calls and their results.", i)
 }
 
 // revertPlan is one file's revert: back to what it held before the

@@ -5,11 +5,14 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 )
 
 // Before a prompt a compression summarised, other than the first, the
-// history keeps the summary (it cannot be cut apart) and drops the rest,
-// and the note says which prompts the summary still holds.
+// summary cannot stay (it tells of the prompts rewound): the history of
+// the prompts kept is rebuilt from the transcript, and the note says
+// what the model no longer sees. After the summary the cut is exact.
 func TestHistoryBeforeASummarisedPrompt(t *testing.T) {
 	user := func(text string) *genai.Content { return genai.NewContentFromText(text, genai.RoleUser) }
 	model := func(text string) *genai.Content { return genai.NewContentFromText(text, genai.RoleModel) }
@@ -17,18 +20,22 @@ func TestHistoryBeforeASummarisedPrompt(t *testing.T) {
 		user("<state_snapshot>prompts 1 to 3</state_snapshot>"), model(compressionAcknowledgement),
 		user("fourth"), model("4"), user("fifth"), model("5"),
 	}
-	kept, note := historyBefore(history, 5, 1)
-	if len(kept) != 2 || kept[0] != history[0] {
-		t.Errorf("kept %d contents, want the summary's 2", len(kept))
+	exchanges := []sessionstore.Exchange{{Prompt: "first", Answer: "1"}, {Prompt: "second"}, {Prompt: "third", Answer: "3"}, {Prompt: "fourth", Answer: "4"}, {Prompt: "fifth", Answer: "5"}}
+	kept, note := historyBefore(history, exchanges, 2)
+	var got []string
+	for _, c := range kept {
+		got = append(got, c.Role+": "+c.Parts[0].Text)
 	}
-	if !strings.Contains(note, "Prompts 2 to 3 were compressed into a summary") {
+	if want := "user: first|model: 1|user: second|model: (no text answer)"; strings.Join(got, "|") != want {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+	if !strings.Contains(note, "prompts 1 to 2 was rebuilt from the transcript") {
 		t.Errorf("note = %q", note)
 	}
-	// After the summary, the cut is exact and nothing is said.
-	if kept, note := historyBefore(history, 5, 4); len(kept) != 4 || note != "" {
+	if kept, note := historyBefore(history, exchanges, 4); len(kept) != 4 || kept[0] != history[0] || note != "" {
 		t.Errorf("before prompt 5: %d contents, note %q", len(kept), note)
 	}
-	if kept, note := historyBefore(history, 5, 0); len(kept) != 0 || note != "" {
+	if kept, note := historyBefore(history, exchanges, 0); len(kept) != 0 || note != "" {
 		t.Errorf("before prompt 1: %d contents, note %q", len(kept), note)
 	}
 }

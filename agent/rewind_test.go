@@ -269,8 +269,8 @@ func TestRewindConflictRevertedWhenTheUserSaysSo(t *testing.T) {
 	}
 }
 
-// Across a compression: the history can be cut back only to the
-// summary, and the user is told; before prompt 1 everything goes.
+// Across a compression: before a prompt after the summary the cut is
+// exact, and before prompt 1 everything goes, the summary too.
 func TestRewindAcrossCompression(t *testing.T) {
 	turns := append(conversation(), geminitest.TextTurn(snapshot))
 	srv := geminitest.NewTestServer(t, turns...)
@@ -293,7 +293,8 @@ func TestRewindAcrossCompression(t *testing.T) {
 	if len(res.Notes) != 0 {
 		t.Errorf("notes = %q", res.Notes)
 	}
-	// Prompt 1 was summarised; prompt 2 is partly kept, after the summary.
+	// Prompt 1 was summarised, prompt 2 is the first after the summary:
+	// the summary stays, as it tells of prompt 1 alone.
 	res, err = s.Rewind(context.Background(), 2, agent.RewindConversation)
 	must(t, err)
 	history, _ = s.History()
