@@ -217,3 +217,31 @@ func wholeTexts(contents []*genai.Content) []string {
 	}
 	return out
 }
+
+// Over LSP, reverting the code of a prompt that created a file deletes
+// it: one annotated applyEdit with a DeleteFile, the buffer closed and
+// the file gone; the conversation stays.
+func TestRewindDeletesAFileTheAgentCreatedOverLSP(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin()},
+		call("write_file", map[string]any{"file_path": "new.txt", "content": "hello\n"}), geminitest.TextTurn("created"))
+	res := h.prompt(map[string]any{"prompt": "create it"})
+	h.wantBuffer("new.txt", "hello\n")
+	edits := len(h.client.Messages("workspace/applyEdit"))
+	var rw rewindAnswer
+	if err := h.client.Call(h.ctx, "gemini/rewind", map[string]any{"sessionId": res.SessionID, "prompt": 1, "mode": "code"}, &rw); err != nil {
+		t.Fatal(err)
+	}
+	sent := h.applyEdits()[edits:]
+	if len(sent) != 1 || !sent[0].Annotated || !strings.Contains(string(sent[0].Params), `"kind":"delete"`) {
+		t.Errorf("applyEdits %+v, want one annotated DeleteFile", sent)
+	}
+	if _, open := h.client.Buffer(h.path("new.txt")); open {
+		t.Error("new.txt is still open in the editor")
+	}
+	if _, err := os.Stat(h.path("new.txt")); !os.IsNotExist(err) {
+		t.Errorf("new.txt: %v, want it deleted", err)
+	}
+	if rw.Removed != 0 || len(rw.Files) != 1 || rw.Files[0].Outcome != "reverted" {
+		t.Errorf("rewind = %+v", rw)
+	}
+}
