@@ -73,8 +73,12 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 		return rewindResult{Prompts: out}, nil
 	}
 	mode := agent.RewindBoth
-	if p.Mode != "" {
-		mode = agent.RewindMode(p.Mode)
+	switch m := agent.RewindMode(p.Mode); m {
+	case "":
+	case agent.RewindConversation, agent.RewindCode, agent.RewindBoth:
+		mode = m
+	default:
+		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: mode %q: conversation, code or both", p.Mode)
 	}
 	turn, err := s.turns.Begin(ctx, sess.ID())
 	if err != nil {
@@ -82,11 +86,12 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 	}
 	defer turn.End()
 	res, err := sess.Rewind(turn.Context(), *p.Prompt, mode)
+	_, busy := errors.AsType[*agent.BusyError](err)
 	switch {
 	case errors.Is(err, agent.ErrNoSuchPrompt):
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt: %v", err)
-	case err != nil && res.Mode == "":
-		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	case busy:
+		return rewindResult{}, busyError(sess.ID())
 	case err != nil:
 		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
