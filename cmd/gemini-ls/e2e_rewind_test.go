@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,5 +244,36 @@ func TestRewindDeletesAFileTheAgentCreatedOverLSP(t *testing.T) {
 	}
 	if rw.Removed != 0 || len(rw.Files) != 1 || rw.Files[0].Outcome != "reverted" {
 		t.Errorf("rewind = %+v", rw)
+	}
+}
+
+// A client that cannot preview an edit (eglot) is asked once with
+// window/showMessageRequest, then sent one plain applyEdit; "/rewind" in
+// gemini/prompt works there as in every front end.
+func TestRewindAskedWithShowMessageRequest(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"a.txt": "one\r\ntwo\r\n"}},
+		call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "ONE"}), geminitest.TextTurn("done"))
+	h.open("a.txt")
+	var questions []string
+	h.client.OnShowMessageRequest = func(message string, actions []string) string {
+		questions = append(questions, message+" "+strings.Join(actions, "/"))
+		if slices.Contains(actions, "Revert") {
+			return "Revert"
+		}
+		return "Apply"
+	}
+	res := h.prompt(map[string]any{"prompt": "shout"})
+	h.wantBuffer("a.txt", "ONE\r\ntwo\r\n")
+	edits := len(h.client.Messages("workspace/applyEdit"))
+	rw := h.prompt(map[string]any{"prompt": "/rewind 1 code", "sessionId": res.SessionID})
+	if !strings.Contains(rw.Text, "`"+h.path("a.txt")+"`: reverted") {
+		t.Errorf("/rewind 1 code answered %+v", rw)
+	}
+	h.wantBuffer("a.txt", "one\r\ntwo\r\n")
+	if sent := h.applyEdits()[edits:]; len(sent) != 1 || sent[0].Annotated {
+		t.Errorf("applyEdits %+v, want one plain edit", sent)
+	}
+	if n := len(questions); n != 2 || !strings.Contains(questions[1], "Revert the agent's changes since prompt 1 (1 file)? Revert/Cancel") {
+		t.Errorf("questions %q, want the edit's, then the revert's", questions)
 	}
 }
