@@ -101,3 +101,10 @@ func fileBytes(hasBOM bool, text string) []byte {
 	}
 	return []byte(text)
 }
+
+// journalSize is how many bytes the session's journal holds.
+func (s *Session) journalSize() int {
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	return journalSize(s.exchanges)
+}
