@@ -23,7 +23,8 @@
 //     when it declares one; else on this machine, as headless does.
 //   - Nothing reaches a file unconfirmed: an edit is offered through
 //     session/request_permission with its diff unless the session's
-//     approvals allow edits, and the model is told what became of it.
+//     approvals allow edits, and the model is told what became of it. A
+//     rewind's revert (revert.go) is offered once, with every file's diff.
 //   - session/cancel ends everything the session's prompt started (model
 //     request, questions, terminals), and the prompt answers "cancelled".
 //     So does a permission request answered "cancelled", which in ACP

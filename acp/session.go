@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
@@ -26,6 +27,8 @@ type session struct {
 	built *setup.Built
 	agent *agent.Session
 	log   *zap.Logger
+	// reverts numbers the rewinds' reverts, for their tool call ids.
+	reverts atomic.Int64
 
 	// tail is the end of the prompt's message so far, for say; only the
 	// session's running turn touches it (the server's turns run one at a

@@ -17,4 +17,14 @@
 // service. Front ends never look permissions up. A shell command a front
 // end runs for the user (a custom command's !{…}) passes the same door as
 // a run_shell_command call of it (Session.AllowShell).
+//
+// Invariant: every file change the agent lands (applied, or modified by
+// the user on the way) is journaled with its prompt's exchange (journal.go):
+// the file's exact bytes before the prompt's first change and after its
+// last, bounded (a change past the bounds keeps only its path and why),
+// saved with the session. Session.Rewind (rewind.go) takes back the
+// conversation from a prompt on, the journaled changes since, or both; a
+// revert never overwrites a file changed since the agent's last change
+// without the user's yes, and is landed through the front end's
+// FilesLander as one change the user previews.
 package agent

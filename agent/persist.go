@@ -23,11 +23,12 @@ type persisted struct {
 	epoch    int
 }
 
-// save writes what the prompt added to the session's file, and reports a
+// save writes what the prompt added (its exchange, with the journal of
+// the files it changed) to the session's file, and reports a
 // failure to the user: a session that will not survive a restart is
 // something they should know.
-func (s *Session) save(ctx context.Context, in Input, res PromptResult, emit func(Event)) {
-	ex := sessionstore.Exchange{Prompt: cmp.Or(in.Text, in.Command), Answer: res.Text, StopReason: string(res.StopReason)}
+func (s *Session) save(ctx context.Context, in Input, res PromptResult, files []sessionstore.FileEdit, emit func(Event)) {
+	ex := sessionstore.Exchange{Prompt: cmp.Or(in.Text, in.Command), Answer: res.Text, StopReason: string(res.StopReason), Files: files}
 	s.exchangesMu.Lock()
 	s.exchanges = append(s.exchanges, ex)
 	s.exchangesMu.Unlock()

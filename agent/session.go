@@ -115,13 +115,14 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		emit:     emit,
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
 		system:   s.agent.systemInstruction(ctx),
+		journal:  newJournal(s.journalSize()),
 	}
 	res := t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()
 	s.usage = s.usage.add(res.Usage)
 	s.updated = s.agent.cfg.Now().UTC()
 	s.agent.mu.Unlock()
-	s.save(ctx, in, res, emit)
+	s.save(ctx, in, res, t.journal.files, emit)
 	return res
 }
 

@@ -32,6 +32,8 @@ type turn struct {
 	result PromptResult
 	// loops watches this prompt's answers for repetition.
 	loops loopDetector
+	// journal records the files the prompt changed, for a rewind.
+	journal journal
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
@@ -427,6 +429,7 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 	if ask && landing.AllowAlways {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
+	t.journal.landed(p.Change, landing.Decision)
 	return p.Settle(landing.Decision)
 }
 

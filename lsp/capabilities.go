@@ -73,6 +73,7 @@ type clientFeatures struct {
 	ApplyEdit         bool
 	DocumentChanges   bool
 	CreateFiles       bool
+	DeleteFiles       bool
 	ChangeAnnotations bool
 	// EditPreview: our plugins show the diff and answer applyEdit after the
 	// user decides.
@@ -114,8 +115,11 @@ func (p *initializeParams) features() clientFeatures {
 			f.DocumentChanges = we.DocumentChanges || len(we.ResourceOperations) > 0
 			f.ChangeAnnotations = len(we.ChangeAnnotationSupport) > 0 && string(we.ChangeAnnotationSupport) != "null"
 			for _, op := range we.ResourceOperations {
-				if op == "create" {
+				switch op {
+				case "create":
 					f.CreateFiles = true
+				case "delete":
+					f.DeleteFiles = true
 				}
 			}
 		}

@@ -11,7 +11,8 @@
 // on the editor's word before its didChange leaves its turn at once; a
 // later change to that document prepared from the text gemini-ls still has
 // is answered stale at once, not shown against text the editor no longer
-// holds.
+// holds. A rewind's revert (revert.go) takes one such turn for all its
+// files: ONE workspace/applyEdit, confirmed as a whole.
 //
 // The protocol layer is thin and declared once: methods.go lists every
 // method served or sent, with its params and result types, the lifecycle

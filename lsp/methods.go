@@ -189,6 +189,7 @@ func protocolMethods() []method {
 		{name: "gemini/resumeSession", dir: clientToServer, sig: request((*Server).resumeSession)},
 		{name: "gemini/authStatus", dir: clientToServer, sig: request((*Server).authStatus), params: paramsIgnored},
 		{name: "gemini/commands", dir: clientToServer, sig: request((*Server).listCommands), params: paramsOptional},
+		{name: "gemini/rewind", dir: clientToServer, sig: request((*Server).rewind), async: true},
 		{name: "gemini/update", dir: serverToClient, sig: sentNotification[update]()},
 
 		// Cancelling (7).

@@ -45,6 +45,9 @@
 //     there: the header's metadata, dated by the file's time, stands in),
 //     never a whole history, and considers only the MaxListed most recently
 //     modified files.
+//   - An exchange carries the journal of the agent's file changes during
+//     its prompt (FileEdit: exact bytes before and after, or why they were
+//     not kept); the caller bounds it, the store keeps what it is given.
 //   - The caller sets the metadata (times, title, prompt count); the store
 //     records what it is given.
 //

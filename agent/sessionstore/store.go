@@ -112,6 +112,23 @@ type Exchange struct {
 	Prompt     string `json:"prompt"`
 	Answer     string `json:"answer,omitempty"`
 	StopReason string `json:"stopReason,omitempty"`
+	// Files journals the agent's file changes during the prompt, one
+	// per file in the order first changed, so a rewind can revert them.
+	Files []FileEdit `json:"files,omitempty"`
+}
+
+// FileEdit is what the agent did to one file during one prompt: the
+// file's exact bytes (BOM and line endings kept) before the prompt's
+// first change to it and after its last. A change too large to journal
+// keeps only its path and why (Unjournaled), so a rewind can say it
+// cannot revert it.
+type FileEdit struct {
+	Path string `json:"path"`
+	// Existed is false for a file the prompt created.
+	Existed     bool   `json:"existed,omitempty"`
+	Before      []byte `json:"before,omitempty"`
+	After       []byte `json:"after,omitempty"`
+	Unjournaled string `json:"unjournaled,omitempty"`
 }
 
 // Snapshot is a whole session: Load returns one, Replace writes one.

@@ -608,3 +608,25 @@ func TestExchangesAreKeptThroughReplace(t *testing.T) {
 		t.Fatalf("after Replace: exchanges %+v, %d contents", again.Exchanges, len(again.History))
 	}
 }
+
+// The journal of file changes keeps a file's exact bytes, a BOM, CRLF and
+// bytes that are not UTF-8 included, through Append and Replace.
+func TestFileEditsKeepExactBytes(t *testing.T) {
+	s := newStore(t)
+	ex := Exchange{Prompt: "edit", Files: []FileEdit{
+		{Path: "/w/a.txt", Existed: true, Before: []byte("\ufeffone\r\ntwo\r\n\xff\xfe"), After: []byte("\ufeffONE\r\n")},
+		{Path: "/w/new.txt", After: []byte("new\n")},
+		{Path: "/w/big.bin", Unjournaled: "too large"},
+	}}
+	mustAppend(t, s, Turn{Meta: meta("S1", 1), History: richHistory(1), Exchange: &ex})
+	got := mustLoad(t, s, "S1")
+	if !reflect.DeepEqual(got.Exchanges, []Exchange{ex}) {
+		t.Fatalf("exchanges = %+v", got.Exchanges)
+	}
+	if err := s.Replace(context.Background(), got); err != nil {
+		t.Fatal(err)
+	}
+	if again := mustLoad(t, s, "S1"); !reflect.DeepEqual(again.Exchanges, []Exchange{ex}) {
+		t.Fatalf("after Replace: exchanges %+v", again.Exchanges)
+	}
+}

@@ -167,6 +167,20 @@ func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landin
 	return agent.Landing{Decision: d}, err
 }
 
+// LandFiles lands a revert on disk: the user asked for it, and there is
+// nobody else to ask.
+func (diskLander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	out := make([]tools.Decision, len(req.Changes))
+	for i, c := range req.Changes {
+		d, err := agent.LandRevertOnDisk(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
 // nobodyToAsk refuses calls that need approval, saying how to allow them,
 // and tells calls that ask questions that nobody can answer.
 type nobodyToAsk struct{}
@@ -177,6 +191,9 @@ func (nobodyToAsk) Ask(context.Context, agent.AskRequest) (tools.Answer, error) 
 }
 
 func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	if req.Kind == agent.ConfirmRewind {
+		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", agent.ErrCannotAsk)
+	}
 	if req.Kind == mcp.ConfirmationKind {
 		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
 	}

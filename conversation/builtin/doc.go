@@ -1,6 +1,6 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
 // every front end: /about, /chat, /clear, /compress, /help, /init, /mcp,
-// /memory, /stats and /tools, as Gemini CLI 0.61 spells them where they
+// /memory, /rewind, /stats and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
 // with its Run, then shows the Reply's Markdown, or sends its Input to
@@ -11,7 +11,7 @@
 //     Reply.Input the front end sends) or asks for a summary (/compress);
 //     every other answers from what the process knows.
 //   - A built-in changes the conversation only through agent.Session
-//     (Clear, ReplaceHistory, Compress), which refuses while a prompt
+//     (Clear, ReplaceHistory, Compress, Rewind), which refuses while a prompt
 //     runs and saves the session as a prompt does; nothing here touches
 //     the session store.
 //   - /memory add saves through the save_memory tool itself, so a fact

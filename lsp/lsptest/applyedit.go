@@ -30,6 +30,8 @@ type FileEdit struct {
 	Before   string
 	Proposed string
 	Created  bool
+	// Deleted: a DeleteFile of the file.
+	Deleted bool
 }
 
 // Answer is what the user does with an Edit.
@@ -138,6 +140,7 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	e := Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0}
 	created := map[string]bool{}
+	var deleted []string
 	checked := map[string]versionCheck{} // the buffer versions the edit was made for
 	edits := map[string][][]workspace.TextEdit{}
 	proposed := map[string]string{}
@@ -195,6 +198,14 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		switch op.Kind {
 		case "create":
 			created[uri.URI(op.URI).FsPath()] = true
+		case "delete":
+			path := uri.URI(op.URI).FsPath()
+			deleted = append(deleted, path)
+			before, _, _, err := c.textFor(path)
+			if err != nil {
+				return failed(err.Error()), nil
+			}
+			e.Files = append(e.Files, FileEdit{Path: path, Before: before, Deleted: true})
 		case "":
 			if err := addEdits(op.TextDocument.URI, op.TextDocument.Version, i == 0, op.Edits); err != nil {
 				return failed(err.Error()), nil
@@ -209,6 +220,9 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 		}
 	}
 	for i := range e.Files {
+		if e.Files[i].Deleted {
+			continue
+		}
 		e.Files[i].Proposed = proposed[e.Files[i].Path]
 		e.Files[i].Created = created[e.Files[i].Path]
 	}
@@ -266,6 +280,11 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 				text = t
 			}
 			if err := c.put(ctx, path, text, created[path]); err != nil {
+				return failed(err.Error()), nil
+			}
+		}
+		for _, path := range deleted {
+			if err := c.remove(ctx, path); err != nil {
 				return failed(err.Error()), nil
 			}
 		}
@@ -342,6 +361,20 @@ func (c *Client) load(path string) (string, error) {
 		return "\n", nil
 	}
 	return string(data), nil
+}
+
+// remove deletes path as editors do for a DeleteFile: its buffer closed,
+// then the file.
+func (c *Client) remove(ctx context.Context, path string) error {
+	c.mu.Lock()
+	_, open := c.buffers[path]
+	c.mu.Unlock()
+	if open {
+		if err := c.Close(ctx, path); err != nil {
+			return err
+		}
+	}
+	return os.Remove(path)
 }
 
 // put sets a buffer's text, opening it first (and creating the file for a
