@@ -51,6 +51,9 @@ type Config struct {
 	// one.
 	Lander       ChangeLander
 	ApprovalMode tools.ApprovalMode
+	// PlansDir is where plan mode lets the model write its plan
+	// (tools.PlanOptions.Dir).
+	PlansDir string
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools
 	// every call of which does: settings' tools.allowed.
@@ -147,11 +150,14 @@ func (a *Agent) approvalMode() tools.ApprovalMode {
 func (a *Agent) ApprovalMode() tools.ApprovalMode { return a.approvalMode() }
 
 // SetApprovalMode changes what runs without asking, for every session,
-// from the next call on.
+// from the next call on: a mode a session chose for itself gives way.
 func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.cfg.ApprovalMode = mode
+	for _, s := range a.sessions {
+		s.SetApprovalMode("")
+	}
 }
 
 // MemorySource supplies the user's memory (the GEMINI.md files) that ends

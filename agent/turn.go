@@ -372,6 +372,9 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	// Every call passes the session's approval service; an edit's
 	// question waits for its change, asked when it is landed.
 	c := call.Confirmation()
+	if why := s.approvals.refusal(fc.Name, c); why != "" {
+		return t.finish(fc, tools.Result{Error: why, Status: tools.StatusRejected})
+	}
 	if c == nil || !c.AskWithChange {
 		if res, ok := t.confirm(fc, c); !ok {
 			return t.finish(fc, res)
@@ -387,6 +390,9 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
+	case res.Mode != "":
+		s.SetApprovalMode(res.Mode)
+		t.emit(Event{Kind: EventMode, Mode: res.Mode})
 	}
 	return t.finish(fc, res)
 }

@@ -70,12 +70,15 @@ type Confirmation struct {
 	// the call proposes lands, with the change (Result.Proposal): the
 	// call runs first, changing nothing.
 	AskWithChange bool
+	// Path is the file an edit changes (absolute, resolved), by which plan
+	// mode lets the plan file be written and refuses every other edit.
+	Path string
 }
 
 // EditConfirmation is what every proposed file change needs approved:
-// edits are allowed as one kind (EditKey).
-func EditConfirmation() *Confirmation {
-	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true}
+// edits are allowed as one kind (EditKey). path is the file changed.
+func EditConfirmation(path string) *Confirmation {
+	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
 }
 
 // Status is how a call ended, for the user's display.
@@ -104,6 +107,9 @@ type Result struct {
 	// result is what Proposal.Settle makes of what became of it. Every
 	// other field is then unset.
 	Proposal *Proposal
+	// Mode, when set, is the session's approval mode from now on: the
+	// planning tools switch it (plan.go), and the agent applies it.
+	Mode ApprovalMode
 }
 
 // CallInfo identifies the call being executed: the session it belongs
@@ -166,4 +172,7 @@ const (
 	ApprovalDefault  ApprovalMode = "default"   // ask for edits and shell
 	ApprovalAutoEdit ApprovalMode = "auto_edit" // edits without asking
 	ApprovalYolo     ApprovalMode = "yolo"      // everything without asking
+	// ApprovalPlan: read-only research and the plan file (plan.go); every
+	// other write, edit and command is refused.
+	ApprovalPlan ApprovalMode = "plan"
 )
