@@ -14,13 +14,14 @@ func TestModeIDs(t *testing.T) {
 		"autoEdit":  tools.ApprovalAutoEdit,
 		"auto_edit": tools.ApprovalAutoEdit,
 		"yolo":      tools.ApprovalYolo,
+		"plan":      tools.ApprovalPlan,
 	} {
 		m, ok := modeByID(id)
 		if !ok || m.mode != want {
 			t.Errorf("modeByID(%q) = %+v, %v", id, m, ok)
 		}
 	}
-	for _, id := range []string{"", "plan", "YOLO", "auto"} {
+	for _, id := range []string{"", "Plan", "YOLO", "auto"} {
 		if _, ok := modeByID(id); ok {
 			t.Errorf("modeByID(%q) found a mode", id)
 		}

@@ -178,6 +178,11 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
 	case agent.EventNotice:
 		sess.say(ctx, e.Text)
+	case agent.EventMode:
+		// A planning tool switched the mode: the modes and the config
+		// options show it.
+		sess.modeChanged(ctx)
+		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case agent.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}

@@ -54,6 +54,10 @@ type Config struct {
 	// PlansDir is where plan mode lets the model write its plan
 	// (tools.PlanOptions.Dir).
 	PlansDir string
+	// Untrusted: the workspace is not a trusted folder, so a call may
+	// switch a session to the default or the plan mode only, as in Gemini
+	// CLI (an approved plan's auto_edit becomes default).
+	Untrusted bool
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools
 	// every call of which does: settings' tools.allowed.

@@ -391,10 +391,22 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
-		s.SetApprovalMode(res.Mode)
-		t.emit(Event{Kind: EventMode, Mode: res.Mode})
+		res = t.switchMode(res)
 	}
 	return t.finish(fc, res)
+}
+
+// switchMode switches the session to the mode res chose and says so; in
+// a folder that is not trusted, only to default or plan, and the model
+// is told.
+func (t *turn) switchMode(res tools.Result) tools.Result {
+	if t.s.agent.cfg.Untrusted && res.Mode != tools.ApprovalPlan && res.Mode != tools.ApprovalDefault {
+		res.Output += fmt.Sprintf("\n\nThe folder is not trusted, so the approval mode is default, not %s: edits will require confirmation.", res.Mode)
+		res.Mode = tools.ApprovalDefault
+	}
+	t.s.SetApprovalMode(res.Mode)
+	t.emit(Event{Kind: EventMode, Mode: res.Mode})
+	return res
 }
 
 // confirm asks the user when c requires it. It reports false, with the

@@ -102,6 +102,8 @@ type update struct {
 	TokensAfter  int32 `json:"tokensAfter,omitempty"`
 
 	Message string `json:"message,omitempty"` // error, notice
+
+	Mode string `json:"mode,omitempty"` // mode
 }
 
 // usage is a sum of token counts.
@@ -137,6 +139,8 @@ func updateFor(sessionID string, e agent.Event) update {
 		u.TokensBefore, u.TokensAfter = e.Compressed.Before, e.Compressed.After
 	case agent.EventNotice:
 		u.Message = e.Text
+	case agent.EventMode:
+		u.Mode = string(e.Mode)
 	case agent.EventError:
 		if e.Err != nil {
 			u.Message = e.Err.Error()

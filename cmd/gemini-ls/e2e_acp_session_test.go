@@ -329,8 +329,8 @@ func TestACPModes(t *testing.T) {
 		t.Errorf("yolo asked: %+v", h.client.Permissions()[asked:])
 	}
 
-	_, err = h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "plan"})
-	if acpCode(err) != -32602 || !strings.Contains(err.Error(), "default, autoEdit, yolo") {
+	_, err = h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "planning"})
+	if acpCode(err) != -32602 || !strings.Contains(err.Error(), "default, autoEdit, yolo, plan") {
 		t.Errorf("an unknown mode: %v", err)
 	}
 	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: "nope", ModeId: "yolo"}); acpCode(err) != -32602 {
