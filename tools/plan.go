@@ -196,7 +196,7 @@ func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, 
 	case err != nil:
 		return Result{}, err
 	case invalid != "":
-		return Result{Error: invalid, Display: "Error: Invalid plan"}, nil
+		return Result{Error: invalid, Status: StatusError, Display: "Error: Invalid plan"}, nil
 	case info.Ask == nil:
 		return failure("The plan could not be presented for approval: this front end cannot ask the user. You are still in Plan Mode."), nil
 	}
