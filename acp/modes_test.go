@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -33,5 +34,18 @@ func TestModeIDs(t *testing.T) {
 	}
 	if modeOf("strange").id != "default" {
 		t.Error("an unknown approval mode is not shown as default")
+	}
+}
+
+// A plan is sent as the session's plan by its list items, bullets and
+// numbers alike; a plan without a list is one entry.
+func TestPlanItems(t *testing.T) {
+	got := planItems("# Plan\n\nWhy.\n\n1. Add the flag.\n2. Test it.\n   - check the help\n* Ship\n")
+	want := []string{"Add the flag.", "Test it.", "check the help", "Ship"}
+	if !slices.Equal(got, want) {
+		t.Errorf("planItems = %q, want %q", got, want)
+	}
+	if got := planItems("  Just do it.\n"); !slices.Equal(got, []string{"Just do it."}) {
+		t.Errorf("a plan without a list: %q", got)
 	}
 }

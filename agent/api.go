@@ -94,6 +94,9 @@ type ToolCall struct {
 	// Kind is what the call can do; "" when the call could not be built.
 	Kind tools.Kind
 	Args map[string]any
+	// Path is the file the call is about, for the front end to show
+	// (tools.Located: exit_plan_mode's plan); "" for most calls.
+	Path string
 }
 
 // ToolResult is how a call ended.

@@ -367,6 +367,9 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		return t.finish(fc, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), call.Kind()
+	if l, ok := call.(tools.Located); ok {
+		event.Path = l.Location()
+	}
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
 	// Every call passes the session's approval service; an edit's

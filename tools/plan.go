@@ -184,6 +184,9 @@ func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for
 
 func (*exitPlanModeCall) Kind() Kind { return KindThink }
 
+// Location is the plan, which the front ends show while it is approved.
+func (c *exitPlanModeCall) Location() string { return c.path }
+
 // Confirmation is nil: the plan approval is the question, put by Execute.
 func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
 

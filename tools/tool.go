@@ -51,6 +51,13 @@ type Call interface {
 	Execute(ctx context.Context, info CallInfo) (Result, error)
 }
 
+// Located is a call about one file the user should see as it runs
+// (exit_plan_mode's plan): front ends show it (LSP window/showDocument,
+// ACP the tool call's location).
+type Located interface {
+	Location() string
+}
+
 // Confirmation describes what a call needs approved. The agent's approval
 // service decides from it whether the call runs without asking (the
 // approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
