@@ -293,11 +293,11 @@ func TestACPModes(t *testing.T) {
 	for _, m := range res.Modes.AvailableModes {
 		ids = append(ids, string(m.Id)+"="+m.Name)
 	}
-	if res.Modes.CurrentModeId != "default" || strings.Join(ids, ",") != "default=Default,autoEdit=Auto Edit,yolo=YOLO" {
+	if res.Modes.CurrentModeId != "default" || strings.Join(ids, ",") != "default=Default,autoEdit=Auto Edit,yolo=YOLO,plan=Plan" {
 		t.Errorf("modes %+v", res.Modes)
 	}
 	mode := configOption(t, res.ConfigOptions, "mode")
-	if mode.CurrentValue != "default" || mode.Category == nil || *mode.Category != sdk.SessionConfigOptionCategoryMode || len(*mode.Options.Ungrouped) != 3 {
+	if mode.CurrentValue != "default" || mode.Category == nil || *mode.Category != sdk.SessionConfigOptionCategoryMode || len(*mode.Options.Ungrouped) != 4 {
 		t.Errorf("mode option %+v", mode)
 	}
 

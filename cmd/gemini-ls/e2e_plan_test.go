@@ -1,8 +1,13 @@
 package main
 
 import (
+	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 )
@@ -65,5 +70,95 @@ func TestRunPlanModeOff(t *testing.T) {
 	}
 	if firstDeclares(h.model, "enter_plan_mode") || firstDeclares(h.model, "exit_plan_mode") {
 		t.Error("the planning tools were offered with plan mode off")
+	}
+}
+
+// A plan-mode session over ACP: enter_plan_mode asks (a permission
+// request) and switches the session, a current_mode_update says so;
+// the model's write_file of a source file and its shell command are
+// refused in Gemini CLI's words; the plan file is written without
+// asking; exit_plan_mode's call shows the plan file as its location and
+// the plan as the session's plan. (The approval itself needs the ACP
+// Asker, which another change brings: without it, the model is told
+// nobody can approve, and the session stays in plan mode.) The user
+// then picks auto edit, and the next prompt's edit lands without asking.
+func TestACPPlanMode(t *testing.T) {
+	write := func(path, content string) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": path, "content": content}))
+	}
+	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
+		write("main.go", "package main // changed\n"),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
+		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"})),
+		geminitest.TextTurn("Planned."),
+		write("main.go", "package main // implemented\n"),
+		geminitest.TextTurn("Done."),
+	)
+	h.mustPrompt("Plan a new flag", sdk.StopReasonEndTurn)
+
+	var modes []string
+	var plans [][]sdk.PlanEntry
+	for _, u := range h.since(0) {
+		if u.CurrentModeUpdate != nil {
+			modes = append(modes, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+		if u.Plan != nil {
+			plans = append(plans, u.Plan.Entries)
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("current_mode_updates %v, want plan", modes)
+	}
+	if perms := h.client.Permissions(); len(perms) != 1 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "a new flag" {
+		t.Errorf("permission requests %+v, want only enter_plan_mode's", perms)
+	}
+	responses := func(i int) map[string]any {
+		r := h.functionResponses(i)
+		return r[len(r)-1]
+	}
+	if got := responses(2)["error"]; got != planEditRefusal {
+		t.Errorf("write_file of main.go in plan mode: %v", got)
+	}
+	if got := responses(3)["error"]; got != planModeRefusal {
+		t.Errorf("run_shell_command in plan mode: %v", got)
+	}
+	if _, err := os.Stat(h.path("marker")); err == nil {
+		t.Error("the shell command ran in plan mode")
+	}
+	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main\n" {
+		t.Errorf("main.go changed in plan mode: %q", b)
+	}
+	if b, _ := os.ReadFile(h.path(".gemini/plans/flag.md")); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
+		t.Errorf("the plan file holds %q", b)
+	}
+	if got, _ := responses(5)["error"].(string); !strings.Contains(got, "You are still in Plan Mode.") {
+		t.Errorf("exit_plan_mode without an Asker: %v", responses(5))
+	}
+	want := []sdk.PlanEntry{{Content: "Add the flag.", Priority: "medium", Status: "pending"}, {Content: "Test it.", Priority: "medium", Status: "pending"}}
+	if len(plans) != 1 || !reflect.DeepEqual(plans[0], want) {
+		t.Errorf("plans %+v, want %+v", plans, want)
+	}
+	var exit *sdk.SessionUpdateToolCall
+	for _, c := range h.client.ToolCalls() {
+		if strings.HasPrefix(c.Title, "Requesting plan approval") {
+			exit = &c
+		}
+	}
+	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != h.path(".gemini/plans/flag.md") {
+		t.Errorf("exit_plan_mode's tool call %+v, want the plan as its location", exit)
+	}
+
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
+		t.Fatal(err)
+	}
+	asked := len(h.client.Permissions())
+	h.mustPrompt("Implement it", sdk.StopReasonEndTurn)
+	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main // implemented\n" {
+		t.Errorf("the implementation's edit did not land: %q", b)
+	}
+	if len(h.client.Permissions()) != asked {
+		t.Errorf("auto edit asked: %+v", h.client.Permissions()[asked:])
 	}
 }
