@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"reflect"
 	"slices"
@@ -8,8 +9,10 @@ import (
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.lsp.dev/uri"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
 
 // Gemini CLI's plan-mode refusals, which the model reads.
@@ -160,5 +163,80 @@ func TestACPPlanMode(t *testing.T) {
 	}
 	if len(h.client.Permissions()) != asked {
 		t.Errorf("auto edit asked: %+v", h.client.Permissions()[asked:])
+	}
+}
+
+// A plan-mode session over LSP (our plugins' profile): enter_plan_mode
+// is confirmed (gemini/confirm) and switches the session, which a `mode`
+// update says; the model's write_file of a source file and its shell
+// command are refused in Gemini CLI's words; the plan file is written
+// without asking; exit_plan_mode opens the plan in the editor
+// (window/showDocument). (Its approval needs the LSP Asker, which
+// another change brings.) The user then chooses auto_edit, and the next
+// prompt's edit lands without asking.
+func TestLSPPlanMode(t *testing.T) {
+	write := func(path, content string) geminitest.Turn {
+		return call("write_file", map[string]any{"file_path": path, "content": content})
+	}
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
+		write("main.go", "package main // changed\n"),
+		call("run_shell_command", map[string]any{"command": "touch marker"}),
+		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"}),
+		geminitest.TextTurn("Planned."),
+		write("main.go", "package main // implemented\n"),
+		geminitest.TextTurn("Done."),
+	)
+	first := h.prompt(map[string]any{"prompt": "Plan a new flag"})
+	if first.StopReason != "end_turn" {
+		t.Fatalf("the prompt ended %+v", first)
+	}
+	var modes []string
+	for _, u := range messagesAs[struct {
+		Kind string `json:"kind"`
+		Mode string `json:"mode"`
+	}](h, "gemini/update") {
+		if u.Kind == "mode" {
+			modes = append(modes, u.Mode)
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("mode updates %v, want plan", modes)
+	}
+	if got := h.toolOutputs(2); len(got) != 1 || got[0] != "error: "+planEditRefusal {
+		t.Errorf("write_file of main.go in plan mode: %q", got)
+	}
+	if got := h.toolOutputs(3); len(got) != 1 || got[0] != "error: "+planModeRefusal {
+		t.Errorf("run_shell_command in plan mode: %q", got)
+	}
+	if got, open := h.client.Buffer(h.path("main.go")); got != "" || open || h.readFile("main.go") != "package main\n" {
+		t.Errorf("main.go changed in plan mode: %q", got)
+	}
+	if _, err := os.Stat(h.path("marker")); err == nil {
+		t.Error("the shell command ran in plan mode")
+	}
+	h.wantBuffer(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n")
+	docs := h.shownDocuments()
+	if len(docs) != 1 || docs[0].URI != string(uri.File(h.path(".gemini/plans/flag.md"))) {
+		t.Errorf("shown documents %+v, want the plan", docs)
+	}
+	if got := h.toolOutputs(5); len(got) != 1 || !strings.Contains(got[0], "You are still in Plan Mode.") {
+		t.Errorf("exit_plan_mode without an Asker: %q", got)
+	}
+
+	if err := h.client.Notify(h.ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"gemini": map[string]any{"general": map[string]any{"defaultApprovalMode": "auto_edit"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), "approval mode auto_edit")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	asked := len(h.client.Messages("gemini/confirm"))
+	h.prompt(map[string]any{"prompt": "Implement it", "sessionId": first.SessionID})
+	h.wantBuffer("main.go", "package main // implemented\n")
+	if n := len(h.client.Messages("gemini/confirm")); n != asked {
+		t.Errorf("auto edit asked %d more time(s)", n-asked)
 	}
 }
