@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genai"
+
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -124,6 +126,24 @@ func TestPlanModeSession(t *testing.T) {
 		t.Errorf("after approval: the session's mode %q, the agent's %q; want only the session in auto_edit", s.ApprovalMode(), a.ApprovalMode())
 	}
 
+	// The model is told of the tools as the mode has them.
+	for i, want := range map[int]struct {
+		enter, exit, planWrites bool
+	}{0: {true, false, false}, 1: {false, true, true}, 4: {false, true, true}, 5: {true, false, false}} {
+		decls := map[string]string{}
+		for _, tool := range reqs[i].Tools {
+			for _, d := range tool.FunctionDeclarations {
+				decls[d.Name] = d.Description
+			}
+		}
+		_, enter := decls[tools.EnterPlanModeName]
+		_, exit := decls[tools.ExitPlanModeName]
+		planWrites := strings.HasPrefix(decls[tools.WriteFileName], "ONLY FOR PLANS: ") && strings.Contains(decls[tools.ReplaceName], "plans directory: "+plans+"/.")
+		if enter != want.enter || exit != want.exit || planWrites != want.planWrites {
+			t.Errorf("request %d declares enter_plan_mode %v, exit_plan_mode %v, write_file and replace for plans only %v; want %+v", i, enter, exit, planWrites, want)
+		}
+	}
+
 	if res, _ := prompt(t, s, "Implement it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -131,6 +151,11 @@ func TestPlanModeSession(t *testing.T) {
 		t.Errorf("the implementation's edit did not land: %q", data)
 	}
 	// The plan file landed without asking, and so did the edit in auto_edit.
+	if decls := srv.Requests()[6].Tools[0].FunctionDeclarations; slices.ContainsFunc(decls, func(d *genai.FunctionDeclaration) bool {
+		return d.Name == tools.ExitPlanModeName || strings.HasPrefix(d.Description, "ONLY FOR PLANS")
+	}) {
+		t.Error("after the plan's approval the model is still told of plan mode's tools")
+	}
 	if !slices.Equal(lander.asked, []bool{false, false}) {
 		t.Errorf("landings asked %v, want neither asked", lander.asked)
 	}

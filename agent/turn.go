@@ -105,7 +105,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
-	config := a.generateConfig(t.system)
+	config := a.generateConfig(t.system, t.s.ApprovalMode())
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
