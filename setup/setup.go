@@ -48,6 +48,9 @@ type Options struct {
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
 	Overlay map[string]any
+	// Unattended: nobody is there to ask (headless), which plan mode's
+	// tools heed as Gemini CLI's non-interactive runs do.
+	Unattended bool
 	// Model and ApprovalMode are the front end's explicit choices (a flag,
 	// initializationOptions); they win over the environment and settings.
 	Model        string
@@ -203,7 +206,7 @@ func (b *Built) planOptions(set settings.Settings) tools.PlanOptions {
 		b.opts.Warn("plan mode is off", err)
 		return tools.PlanOptions{}
 	}
-	return tools.PlanOptions{Enabled: true, Dir: dir}
+	return tools.PlanOptions{Enabled: true, Dir: dir, Unattended: b.opts.Unattended}
 }
 
 // loadEnv is the environment with the .env file Gemini CLI would load

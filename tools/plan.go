@@ -44,6 +44,10 @@ type PlanOptions struct {
 	Enabled bool
 	// Dir is the plans directory, absolute and inside the workspace.
 	Dir string
+	// Unattended: nobody can be asked (headless). As in Gemini CLI's
+	// non-interactive runs, entering plan mode is not asked about, and a
+	// plan is approved at once, into yolo, so the implementation runs.
+	Unattended bool
 }
 
 // planFileName is a plan's file name as Gemini CLI's policy lets plan
@@ -60,10 +64,13 @@ func planTools(ws *workspace.Workspace, opts PlanOptions) []Tool {
 	if !opts.Enabled {
 		return nil
 	}
-	return []Tool{enterPlanModeTool{dir: opts.Dir}, &exitPlanModeTool{ws: ws, dir: opts.Dir}}
+	return []Tool{enterPlanModeTool{dir: opts.Dir, unattended: opts.Unattended}, &exitPlanModeTool{ws: ws, dir: opts.Dir, unattended: opts.Unattended}}
 }
 
-type enterPlanModeTool struct{ dir string }
+type enterPlanModeTool struct {
+	dir        string
+	unattended bool
+}
 
 func (enterPlanModeTool) Name() string { return EnterPlanModeName }
 
@@ -86,18 +93,24 @@ func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
 	if v, present := raw["reason"]; present && v != nil && !ok {
 		return nil, errors.New("params/reason must be string")
 	}
-	return enterPlanModeCall{dir: t.dir, reason: strings.TrimSpace(reason)}, nil
+	return enterPlanModeCall{dir: t.dir, reason: strings.TrimSpace(reason), unattended: t.unattended}, nil
 }
 
-type enterPlanModeCall struct{ dir, reason string }
+type enterPlanModeCall struct {
+	dir, reason string
+	unattended  bool
+}
 
 func (c enterPlanModeCall) Title() string { return cmp.Or(c.reason, "Initiating Plan Mode") }
 
 func (enterPlanModeCall) Kind() Kind { return KindThink }
 
 // Confirmation asks every time, as Gemini CLI does in an interactive
-// session.
-func (enterPlanModeCall) Confirmation() *Confirmation {
+// session; an unattended one is not asked.
+func (c enterPlanModeCall) Confirmation() *Confirmation {
+	if c.unattended {
+		return nil
+	}
 	return &Confirmation{Kind: "plan", Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
 }
 
@@ -115,8 +128,9 @@ func (c enterPlanModeCall) Execute(context.Context, CallInfo) (Result, error) {
 }
 
 type exitPlanModeTool struct {
-	ws  *workspace.Workspace
-	dir string
+	ws         *workspace.Workspace
+	dir        string
+	unattended bool
 }
 
 func (*exitPlanModeTool) Name() string { return ExitPlanModeName }
@@ -146,7 +160,7 @@ func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exitPlanModeCall{ws: t.ws, path: path}, nil
+	return &exitPlanModeCall{ws: t.ws, path: path, unattended: t.unattended}, nil
 }
 
 // resolve finds the plan the model names, as Gemini CLI does
@@ -176,8 +190,9 @@ func inDir(dir, path string) bool {
 }
 
 type exitPlanModeCall struct {
-	ws   *workspace.Workspace
-	path string
+	ws         *workspace.Workspace
+	path       string
+	unattended bool
 }
 
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
@@ -200,6 +215,8 @@ func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, 
 		return Result{}, err
 	case invalid != "":
 		return Result{Error: invalid, Status: StatusError, Display: "Error: Invalid plan"}, nil
+	case c.unattended:
+		return c.settle(Answer{Chosen: []string{planApproveYolo}}), nil
 	case info.Ask == nil:
 		return failure("The plan could not be presented for approval: this front end cannot ask the user. You are still in Plan Mode."), nil
 	}
@@ -277,4 +294,8 @@ var approvedModes = map[string]struct {
 }{
 	PlanApproveAutoEdit: {ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)"},
 	PlanApproveDefault:  {ApprovalDefault, "Default mode (edits will require confirmation)"},
+	planApproveYolo:     {ApprovalYolo, "YOLO mode (all tool calls auto-approved)"},
 }
+
+// planApproveYolo is the approval of an unattended run, never offered.
+const planApproveYolo = string(ApprovalYolo)

@@ -169,3 +169,21 @@ func TestIsPlanFile(t *testing.T) {
 		t.Error("a plan file without a plans directory")
 	}
 }
+
+// Unattended (headless), as Gemini CLI's non-interactive runs: entering
+// plan mode asks nobody, and a valid plan is approved at once, into yolo.
+func TestPlanModeUnattended(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
+	opts := Options{Plan: PlanOptions{Enabled: true, Dir: tw.abs(".gemini/plans"), Unattended: true}}
+	if c := build(t, tw.tool(EnterPlanModeName, opts), nil).Confirmation(); c != nil {
+		t.Errorf("unattended enter_plan_mode asks: %+v", c)
+	}
+	res, err := build(t, tw.tool(ExitPlanModeName, opts), map[string]any{"plan_filename": "p.md"}).Execute(context.Background(), CallInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOutput(t, res, "Plan approved. Switching to YOLO mode (all tool calls auto-approved).\n\nThe approved implementation plan is stored at: "+tw.abs(".gemini/plans/p.md")+"\nRead and follow the plan strictly during implementation.")
+	if res.Mode != ApprovalYolo {
+		t.Errorf("Mode %q", res.Mode)
+	}
+}

@@ -240,3 +240,32 @@ func TestLSPPlanMode(t *testing.T) {
 		t.Errorf("auto edit asked %d more time(s)", n-asked)
 	}
 }
+
+// Headless, as Gemini CLI's non-interactive runs: the model enters plan
+// mode without anyone asked, its shell command is refused while it
+// plans, its plan is approved at once into yolo, and the implementation's
+// command then runs.
+func TestRunPlanModeUnattended(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/p.md", "content": "# Plan\n\n1. Make the marker.\n"})),
+		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "p.md"})),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.TextTurn("Done."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "make a marker, with a plan")
+	r.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "Switching to Plan mode." {
+		t.Errorf("enter_plan_mode answered %q (error %q)", got, responseError(h.responses(1)[0]))
+	}
+	if got := responseError(h.responses(2)[0]); got != planModeRefusal {
+		t.Errorf("the shell command while planning: %q", got)
+	}
+	if got := responseOutput(h.responses(4)[0]); !strings.HasPrefix(got, "Plan approved. Switching to YOLO mode") {
+		t.Errorf("exit_plan_mode answered %q (error %q)", got, responseError(h.responses(4)[0]))
+	}
+	if !h.exists("marker") {
+		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
+	}
+}

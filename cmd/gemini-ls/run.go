@@ -90,6 +90,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
 		Lander:       diskLander{},
 		Confirmer:    nobodyToAsk{},
+		Unattended:   true,
 		Model:        f.model,
 		ApprovalMode: mode,
 	})
