@@ -7,7 +7,9 @@
 //
 // Invariant: one approval door. Before any call runs, built-in, edit,
 // discovered or MCP, the turn asks the session's approval service
-// (approvals.go) whether it may run without asking: the approval mode,
+// (approvals.go) whether it may run at all (plan mode refuses all but
+// reading and the plan file, in Gemini CLI's words) and whether it may
+// run without asking: the approval mode,
 // settings' tools.allowed (keys and whole tools), an MCP server's trust,
 // and what the user allowed for good. Nothing else decides. When the user
 // must be asked, the turn asks the front end: a Confirmer for a call, or,
@@ -17,4 +19,8 @@
 // service. Front ends never look permissions up. A shell command a front
 // end runs for the user (a custom command's !{…}) passes the same door as
 // a run_shell_command call of it (Session.AllowShell).
+//
+// The approval mode is the agent's, unless a session chose its own (the
+// planning tools through Result.Mode, /plan): then the session's, until
+// the agent's is set anew. A call that switches it is an EventMode.
 package agent
