@@ -269,3 +269,28 @@ func TestRunPlanModeUnattended(t *testing.T) {
 		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
 	}
 }
+
+// /plan over ACP switches the session to plan mode, which a
+// current_mode_update says, and sends the goal as the prompt, answered
+// in plan mode.
+func TestACPPlanCommand(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.TextTurn("Researching."))
+	h.mustPrompt("/plan add a flag", sdk.StopReasonEndTurn)
+	var modes []string
+	for _, u := range h.since(0) {
+		if u.CurrentModeUpdate != nil {
+			modes = append(modes, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("current_mode_updates %v, want plan", modes)
+	}
+	if first := h.model.Requests()[0].Contents; first[len(first)-1].Parts[0].Text != "add a flag" {
+		t.Errorf("the prompt sent: %+v", first[len(first)-1].Parts[0])
+	}
+	if r := h.functionResponses(1); len(r) != 1 || r[0]["error"] != planModeRefusal {
+		t.Errorf("the shell command after /plan: %v", r)
+	}
+}
