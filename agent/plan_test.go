@@ -167,3 +167,42 @@ func TestPlanModeSession(t *testing.T) {
 		t.Errorf("after SetApprovalMode the session's mode is %q", s.ApprovalMode())
 	}
 }
+
+// In a folder that is not trusted, as in Gemini CLI, an approved plan
+// cannot lead into auto_edit: the session continues in default, and the
+// model is told.
+func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := filepath.Join(root, ".gemini", "plans")
+	if err := os.MkdirAll(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(plans, "p.md"), []byte("# Plan\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Dir: plans}})...),
+		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: plans, Untrusted: true,
+	})
+	s := a.NewSession()
+	s.SetApprovalMode(tools.ApprovalPlan)
+	_, evs := prompt(t, s, "done planning")
+	if s.ApprovalMode() != tools.ApprovalDefault {
+		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
+	}
+	if got := evs.of(agent.EventMode); len(got) != 1 || got[0].Mode != tools.ApprovalDefault {
+		t.Errorf("mode events %+v", got)
+	}
+	out, _ := responses(t, srv.Requests()[1])[0].Response["output"].(string)
+	if !strings.Contains(out, "The folder is not trusted, so the approval mode is default, not auto_edit") {
+		t.Errorf("exit_plan_mode answered %q", out)
+	}
+}
