@@ -142,6 +142,16 @@ func TestPlanModeSession(t *testing.T) {
 		if enter != want.enter || exit != want.exit || planWrites != want.planWrites {
 			t.Errorf("request %d declares enter_plan_mode %v, exit_plan_mode %v, write_file and replace for plans only %v; want %+v", i, enter, exit, planWrites, want)
 		}
+		// The system instruction has Gemini CLI's planning workflow while
+		// the session plans, naming the plans directory and the tools
+		// that run.
+		system := reqs[i].SystemInstruction.Parts[0].Text
+		workflow := strings.Contains(system, "# Active Approval Mode: Plan") &&
+			strings.Contains(system, "- Save your plans as Markdown (.md) files ONLY within: `"+plans+"/`") &&
+			strings.Contains(system, "  <tool>`read_file`</tool>\n") && !strings.Contains(system, "<tool>`run_shell_command`</tool>")
+		if workflow != want.planWrites {
+			t.Errorf("request %d: the planning workflow in the system instruction %v, want %v:\n%s", i, workflow, want.planWrites, system)
+		}
 	}
 
 	if res, _ := prompt(t, s, "Implement it"); res.Err != nil {

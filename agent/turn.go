@@ -105,7 +105,13 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
-	config := a.generateConfig(t.system, t.s.ApprovalMode())
+	mode := t.s.ApprovalMode()
+	system := t.system
+	if mode == tools.ApprovalPlan {
+		// Read per request: a call may have switched the mode mid-turn.
+		system += "\n\n" + a.planInstruction()
+	}
+	config := a.generateConfig(system, mode)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
