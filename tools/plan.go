@@ -268,7 +268,7 @@ func (c *exitPlanModeCall) settle(a Answer) Result {
 	for _, id := range a.Chosen {
 		if mode, ok := approvedModes[id]; ok {
 			return Result{
-				Output: fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
+				Output:  fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
 				Display: "Plan approved: " + c.path,
 				Mode:    mode.mode,
 			}
