@@ -294,3 +294,24 @@ func TestACPPlanCommand(t *testing.T) {
 		t.Errorf("the shell command after /plan: %v", r)
 	}
 }
+
+// initializationOptions choose plan mode as settings do: the model's
+// edit is refused, and plan mode off (general.plan.enabled) starts the
+// server in default, telling the user why.
+func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace(), opts: map[string]any{"approvalMode": "plan"}},
+		call("write_file", map[string]any{"file_path": "main.go", "content": "package main // changed\n"}),
+		geminitest.TextTurn("Refused."),
+	)
+	h.prompt(map[string]any{"prompt": "change main"})
+	if got := h.toolOutputs(1); len(got) != 1 || got[0] != "error: "+planEditRefusal {
+		t.Errorf("write_file in plan mode: %q", got)
+	}
+
+	off := start(t, setup{profile: lsptest.Plugin(), env: trustTheWorkspace(), opts: map[string]any{"approvalMode": "plan", "general": map[string]any{"plan": map[string]any{"enabled": false}}}})
+	if _, err := off.client.WaitMessage(off.ctx, "window/showMessage", func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), `the approval mode is \"default\", not \"plan\"`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
