@@ -30,6 +30,20 @@ var approvalModes = []approvalMode{
 	{"default", tools.ApprovalDefault, "Default", "Asks before edits and shell commands"},
 	{"autoEdit", tools.ApprovalAutoEdit, "Auto Edit", "Makes edits without asking; asks before shell commands"},
 	{"yolo", tools.ApprovalYolo, "YOLO", "Runs every tool without asking"},
+	// Offered only while settings enable plan mode (offered).
+	{"plan", tools.ApprovalPlan, "Plan", "Read-only mode"},
+}
+
+// offered are the modes the session may choose: plan only where
+// settings enable it (general.plan.enabled), as Gemini CLI offers it.
+func (sess *session) offered() []approvalMode {
+	var out []approvalMode
+	for _, m := range approvalModes {
+		if m.mode != tools.ApprovalPlan || sess.built.Plan.Enabled {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // modeByID is the approval mode a client names: by its mode id, or as
@@ -75,8 +89,8 @@ const (
 
 // modes is the session's mode state.
 func (sess *session) modes() *sdk.SessionModeState {
-	state := &sdk.SessionModeState{CurrentModeId: modeOf(sess.built.Agent.ApprovalMode()).id}
-	for _, m := range approvalModes {
+	state := &sdk.SessionModeState{CurrentModeId: modeOf(sess.agent.ApprovalMode()).id}
+	for _, m := range sess.offered() {
 		state.AvailableModes = append(state.AvailableModes, sdk.SessionMode{Id: m.id, Name: m.name, Description: sdk.Ptr(m.description)})
 	}
 	return state
@@ -100,7 +114,7 @@ func (sess *session) models() []sdk.SessionConfigSelectOption {
 // mode as the modes show it.
 func (sess *session) configOptions() []sdk.SessionConfigOption {
 	var modes sdk.SessionConfigSelectOptionsUngrouped
-	for _, m := range approvalModes {
+	for _, m := range sess.offered() {
 		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.id), Name: m.name, Description: sdk.Ptr(m.description)})
 	}
 	models := sdk.SessionConfigSelectOptionsUngrouped(sess.models())
@@ -110,7 +124,7 @@ func (sess *session) configOptions() []sdk.SessionConfigOption {
 			Name:         "Mode",
 			Description:  sdk.Ptr("What runs without asking"),
 			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryMode),
-			CurrentValue: sdk.SessionConfigValueId(modeOf(sess.built.Agent.ApprovalMode()).id),
+			CurrentValue: sdk.SessionConfigValueId(modeOf(sess.agent.ApprovalMode()).id),
 			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &modes},
 		}},
 		{Select: &sdk.SessionConfigOptionSelect{
@@ -142,10 +156,10 @@ func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest
 // setMode applies the mode a client names.
 func (sess *session) setMode(id string) error {
 	m, ok := modeByID(id)
-	if !ok {
-		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, modeList()))
+	if !ok || !slices.Contains(sess.offered(), m) {
+		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, sess.modeList()))
 	}
-	if why := sess.built.NotTrusted(); why != nil && m.mode != tools.ApprovalDefault {
+	if why := sess.built.NotTrusted(); why != nil && m.mode != tools.ApprovalDefault && m.mode != tools.ApprovalPlan {
 		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", id, why))
 	}
 	sess.built.Agent.SetApprovalMode(m.mode)
@@ -153,9 +167,15 @@ func (sess *session) setMode(id string) error {
 	return nil
 }
 
-func modeList() string {
+// modeChanged tells the client of the session's mode as it is now: the
+// current_mode_update for clients that show the modes.
+func (sess *session) modeChanged(ctx context.Context) {
+	sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.agent.ApprovalMode()).id}})
+}
+
+func (sess *session) modeList() string {
 	var ids []string
-	for _, m := range approvalModes {
+	for _, m := range sess.offered() {
 		ids = append(ids, string(m.id))
 	}
 	return strings.Join(ids, ", ")
@@ -179,7 +199,7 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 		if err := sess.setMode(value); err != nil {
 			return sdk.SetSessionConfigOptionResponse{}, err
 		}
-		sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.built.Agent.ApprovalMode()).id}})
+		sess.modeChanged(ctx)
 	case configModel:
 		if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == value }) {
 			return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown model %q: choose one of the option's values", value))

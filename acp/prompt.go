@@ -169,6 +169,9 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		if c.Name == tools.WriteTodosName && c.Kind != "" {
 			sess.plan(ctx, c.Args)
 		}
+		if c.Name == tools.ExitPlanModeName && c.Path != "" {
+			sess.planFile(ctx, c.Path)
+		}
 	case agent.EventToolResult:
 		sess.unshow(e.ToolResult.CallID)
 		sess.update(ctx, toolResultUpdate(e.ToolResult, sess.takeAttached(e.ToolResult.CallID)))
@@ -178,6 +181,11 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
 	case agent.EventNotice:
 		sess.say(ctx, e.Text)
+	case agent.EventMode:
+		// A planning tool switched the mode: the modes and the config
+		// options show it.
+		sess.modeChanged(ctx)
+		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case agent.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}
@@ -190,7 +198,7 @@ func toolCallUpdate(cwd string, c agent.ToolCall) sdk.SessionUpdate {
 		Title:      c.Title,
 		Kind:       toolKind(c.Kind),
 		Status:     sdk.ToolCallStatusPending,
-		Locations:  locations(cwd, c.Args),
+		Locations:  append(locations(cwd, c.Args), pathLocation(c.Path)...),
 		RawInput:   c.Args,
 	}}
 }
@@ -247,6 +255,68 @@ func (sess *session) plan(ctx context.Context, args map[string]any) {
 		entries = append(entries, e)
 	}
 	sess.update(ctx, sdk.UpdatePlan(entries...))
+}
+
+// pathLocation is the file a call is about (agent.ToolCall.Path), as a
+// location; none for "".
+func pathLocation(path string) []sdk.ToolCallLocation {
+	if path == "" {
+		return nil
+	}
+	return []sdk.ToolCallLocation{{Path: path}}
+}
+
+// planFile sends the plan exit_plan_mode presents for approval as the
+// session's plan: each of its list items an entry, or the whole text as
+// one when it has none. A plan that cannot be read is not sent: the
+// call's result says why.
+func (sess *session) planFile(ctx context.Context, path string) {
+	f, err := sess.ws.ReadFile(ctx, path, maxPlanShown)
+	if err != nil {
+		sess.log.Debug("reading the plan to show", zap.Error(err))
+		return
+	}
+	var entries []sdk.PlanEntry
+	for _, item := range planItems(string(f.Content)) {
+		entries = append(entries, sdk.PlanEntry{Content: item, Priority: sdk.PlanEntryPriorityMedium, Status: sdk.PlanEntryStatusPending})
+	}
+	if len(entries) > 0 {
+		sess.update(ctx, sdk.UpdatePlan(entries...))
+	}
+}
+
+// maxPlanShown bounds the plan read to show it.
+const maxPlanShown = 1 << 20
+
+// planItems are a Markdown plan's list items ("- x", "* x", "1. x"),
+// in order; the whole text, trimmed, when it has none.
+func planItems(text string) []string {
+	var items []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if item, ok := listItem(line); ok && item != "" {
+			items = append(items, item)
+		}
+	}
+	if len(items) == 0 && strings.TrimSpace(text) != "" {
+		items = []string{strings.TrimSpace(text)}
+	}
+	return items
+}
+
+func listItem(line string) (string, bool) {
+	for _, bullet := range []string{"- ", "* ", "+ "} {
+		if rest, ok := strings.CutPrefix(line, bullet); ok {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	digits := len(line) - len(strings.TrimLeft(line, "0123456789"))
+	if digits > 0 {
+		if rest, ok := strings.CutPrefix(line[digits:], ". "); ok {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return "", false
 }
 
 // pathArgs are the argument names Gemini CLI's tools give paths.

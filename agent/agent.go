@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -51,6 +52,13 @@ type Config struct {
 	// one.
 	Lander       ChangeLander
 	ApprovalMode tools.ApprovalMode
+	// PlansDir is where plan mode lets the model write its plan
+	// (tools.PlanOptions.Dir).
+	PlansDir string
+	// Untrusted: the workspace is not a trusted folder, so a call may
+	// switch a session to the default or the plan mode only, as in Gemini
+	// CLI (an approved plan's auto_edit becomes default).
+	Untrusted bool
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools
 	// every call of which does: settings' tools.allowed.
@@ -147,11 +155,14 @@ func (a *Agent) approvalMode() tools.ApprovalMode {
 func (a *Agent) ApprovalMode() tools.ApprovalMode { return a.approvalMode() }
 
 // SetApprovalMode changes what runs without asking, for every session,
-// from the next call on.
+// from the next call on: a mode a session chose for itself gives way.
 func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.cfg.ApprovalMode = mode
+	for _, s := range a.sessions {
+		s.SetApprovalMode("")
+	}
 }
 
 // MemorySource supplies the user's memory (the GEMINI.md files) that ends
@@ -177,14 +188,35 @@ func (a *Agent) systemInstruction(ctx context.Context) string {
 	return a.cfg.SystemPrompt + "\n\n" + mem
 }
 
+// declarations are the tools as the model is told of them in mode, as
+// Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
+// plan mode, exit_plan_mode only in it, where write_file and replace
+// say they are for the plan alone.
+func (a *Agent) declarations(mode tools.ApprovalMode) []*genai.FunctionDeclaration {
+	planning := mode == tools.ApprovalPlan
+	var out []*genai.FunctionDeclaration
+	for _, d := range a.cfg.Tools.Declarations() {
+		switch {
+		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
+			continue
+		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
+			plan := *d
+			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, a.cfg.PlansDir)
+			d = &plan
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // generateConfig is what every model request of the agent carries, with
-// system as the system instruction.
-func (a *Agent) generateConfig(system string) *genai.GenerateContentConfig {
+// system as the system instruction, for a session in mode.
+func (a *Agent) generateConfig(system string, mode tools.ApprovalMode) *genai.GenerateContentConfig {
 	cfg := &genai.GenerateContentConfig{
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
 	if a.cfg.Tools != nil {
-		if decls := a.cfg.Tools.Declarations(); len(decls) > 0 {
+		if decls := a.declarations(mode); len(decls) > 0 {
 			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		}
 	}

@@ -37,6 +37,9 @@ const (
 	// EventNotice: something the user must be told that is not the
 	// model's text, such as a switch to the fallback model.
 	EventNotice EventKind = "notice"
+	// EventMode: a call switched the session's approval mode (the
+	// planning tools); Mode is the new one.
+	EventMode EventKind = "mode"
 )
 
 // Event is one thing that happened during a turn, in order.
@@ -59,6 +62,8 @@ type Event struct {
 	Retry      RetryInfo       // EventRetry
 	Compressed CompressionInfo // EventCompressed
 	// EventNotice uses Text.
+
+	Mode tools.ApprovalMode // EventMode
 }
 
 // RetryInfo describes a retry about to wait.
@@ -89,6 +94,9 @@ type ToolCall struct {
 	// Kind is what the call can do; "" when the call could not be built.
 	Kind tools.Kind
 	Args map[string]any
+	// Path is the file the call is about, for the front end to show
+	// (tools.Located: exit_plan_mode's plan); "" for most calls.
+	Path string
 }
 
 // ToolResult is how a call ended.

@@ -25,13 +25,15 @@ type approvals struct {
 	// trustedTools the tools every call of which they allow.
 	preapproved  map[string]bool
 	trustedTools map[string]bool
+	// plansDir is where plan mode lets the plan file be written.
+	plansDir string
 
 	mu      sync.Mutex // guards allowed
 	allowed map[string]bool
 }
 
-func newApprovals(mode func() tools.ApprovalMode, preapproved, trustedTools []string) *approvals {
-	a := &approvals{mode: mode, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
+func newApprovals(mode func() tools.ApprovalMode, plansDir string, preapproved, trustedTools []string) *approvals {
+	a := &approvals{mode: mode, plansDir: plansDir, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
 	}
@@ -41,14 +43,65 @@ func newApprovals(mode func() tools.ApprovalMode, preapproved, trustedTools []st
 	return a
 }
 
+// Plan mode's refusals, in Gemini CLI's words (policies/plan.toml).
+const (
+	planModeRefusal   = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
+	planEditRefusal   = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
+	alreadyPlanning   = "You are already in Plan Mode."
+	notPlanning       = "You are not currently in Plan Mode. Use enter_plan_mode first to design a plan."
+	noPlanningForYolo = `Tool execution for "Enter Plan Mode" denied by policy: plan mode is not available in YOLO mode.`
+)
+
+// planReadOnly are the tools plan mode runs, as Gemini CLI's policy
+// allows them there (read-only.toml, plan.toml); ask_user's question is
+// its own confirmation, and web_fetch asks (allows).
+var planReadOnly = map[string]bool{
+	tools.GlobName: true, tools.GrepSearchName: true, tools.ListDirectoryName: true,
+	tools.ReadFileName: true, tools.WebSearchName: true, tools.WebFetchName: true,
+	"ask_user": true, tools.ExitPlanModeName: true,
+}
+
+// refusal is why a call of tool name that needs c approved may not run
+// at all in the approval mode, for the model to act on; "" when it may
+// (asking or not: allows decides). Plan mode runs only the read-only
+// tools and the writing of a plan file (tools.IsPlanFile); the planning
+// tools refuse to switch to the mode the session is in.
+func (a *approvals) refusal(name string, c *tools.Confirmation) string {
+	mode := a.mode()
+	switch {
+	case name == tools.EnterPlanModeName && mode == tools.ApprovalPlan:
+		return alreadyPlanning
+	case name == tools.EnterPlanModeName && mode == tools.ApprovalYolo:
+		return noPlanningForYolo
+	case name == tools.ExitPlanModeName && mode != tools.ApprovalPlan:
+		return notPlanning
+	case mode != tools.ApprovalPlan, planReadOnly[name], a.isPlanEdit(name, c):
+		return ""
+	case name == tools.WriteFileName, name == tools.ReplaceName:
+		return planEditRefusal
+	}
+	return planModeRefusal
+}
+
+// isPlanEdit reports whether the call is a write of a plan file.
+func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
+	return (name == tools.WriteFileName || name == tools.ReplaceName) && c != nil && tools.IsPlanFile(a.plansDir, c.Path)
+}
+
 // allows reports whether a call of tool name that needs c approved runs
-// without asking. In order: a call needing no approval runs; yolo allows
-// everything; a call its settings trust (an MCP server's "trust": true)
-// runs, as does every call of a tool settings' tools.allowed names; else
-// every one of c's keys must be allowed: edits by auto_edit, any key by
-// tools.allowed or the user's "always allow". A call without keys asks.
+// without asking, once refusal let it run at all. In order: plan mode
+// runs what needs no approval and the plan file's writes, and asks about
+// the rest it lets run (web_fetch), whatever was allowed before, as
+// Gemini CLI's approvals of other modes do not count in plan mode; a call
+// needing no approval runs; yolo allows everything; a call its settings
+// trust (an MCP server's "trust": true) runs, as does every call of a
+// tool settings' tools.allowed names; else every one of c's keys must be
+// allowed: edits by auto_edit, any key by tools.allowed or the user's
+// "always allow". A call without keys asks.
 func (a *approvals) allows(name string, c *tools.Confirmation) bool {
 	switch {
+	case a.mode() == tools.ApprovalPlan:
+		return c == nil || a.isPlanEdit(name, c)
 	case c == nil:
 		return true
 	case a.mode() == tools.ApprovalYolo, c.Trusted, a.trustedTools[name]:
@@ -138,6 +191,9 @@ func (s *Session) approve(ctx context.Context, callID, name string, c *tools.Con
 // allow" (given to either) count alike. false with a nil error is the
 // user's no; an error is why nobody could say yes.
 func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) {
+	if why := s.approvals.refusal(tools.ShellName, tools.ShellConfirmation(command)); why != "" {
+		return false, fmt.Errorf("%q: %s", command, why)
+	}
 	allowed, err := s.approve(ctx, "", tools.ShellName, tools.ShellConfirmation(command))
 	switch {
 	case errors.Is(err, errNoConfirmer):

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -28,8 +29,8 @@ func TestApprovalsAllow(t *testing.T) {
 	}
 	var (
 		read         = call{tools.ReadFileName, nil}
-		edit         = call{tools.ReplaceName, tools.EditConfirmation()}
-		write        = call{tools.WriteFileName, tools.EditConfirmation()}
+		edit         = call{tools.ReplaceName, tools.EditConfirmation("")}
+		write        = call{tools.WriteFileName, tools.EditConfirmation("")}
 		git          = call{tools.ShellName, shell("git")}
 		gitRm        = call{tools.ShellName, shell("git", "rm")}
 		noKeys       = call{tools.ShellName, shell()}
@@ -74,7 +75,7 @@ func TestApprovalsAllow(t *testing.T) {
 		{name: "tools.allowed whole MCP tool", mode: tools.ApprovalDefault, trusted: []string{"lookup"}, call: mcpUntrusted, want: allow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, tc.allowedKeys, tc.trusted)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, "", tc.allowedKeys, tc.trusted)
 			a.allowAlways(tc.always...)
 			if got := a.allows(tc.call.name, tc.call.c); got != tc.want {
 				t.Errorf("allows(%s, %s) = %v, want %v", tc.call.name, describe(tc.call.c), got, tc.want)
@@ -92,16 +93,86 @@ func describe(c *tools.Confirmation) string {
 
 func TestApprovalsModeIsReadOnEveryQuestion(t *testing.T) {
 	mode := tools.ApprovalDefault
-	a := newApprovals(func() tools.ApprovalMode { return mode }, []string{"git"}, nil)
-	if a.allows(tools.ReplaceName, tools.EditConfirmation()) {
+	a := newApprovals(func() tools.ApprovalMode { return mode }, "", []string{"git"}, nil)
+	if a.allows(tools.ReplaceName, tools.EditConfirmation("")) {
 		t.Fatal("default mode allowed an edit")
 	}
 	mode = tools.ApprovalAutoEdit
-	if !a.allows(tools.ReplaceName, tools.EditConfirmation()) {
+	if !a.allows(tools.ReplaceName, tools.EditConfirmation("")) {
 		t.Error("a change to auto_edit did not apply at once")
 	}
 	a.allowAlways("rm")
 	if got := a.keys(); !slices.Equal(got, []string{"rm"}) {
 		t.Errorf("keys() = %q: want only what the user allowed, not the settings' keys", got)
+	}
+}
+
+// Plan mode, as Gemini CLI's plan.toml decides it: the read-only tools
+// run, web_fetch asks, the plan file may be written without asking, and
+// everything else is refused with words the model can act on, whatever
+// was allowed before. The planning tools refuse the mode the session is
+// already in.
+func TestApprovalsPlanMode(t *testing.T) {
+	plans := filepath.Join(t.TempDir(), "plans")
+	const (
+		refusedMode  = planModeRefusal
+		refusedEdit  = planEditRefusal
+		runs         = "runs"
+		asks         = "asks"
+		anyOtherMode = tools.ApprovalDefault
+	)
+	edit := func(name, path string) (string, *tools.Confirmation) { return name, tools.EditConfirmation(path) }
+	type call struct {
+		name string
+		c    *tools.Confirmation
+	}
+	mk := func(name string, c *tools.Confirmation) call { return call{name, c} }
+	for _, tc := range []struct {
+		name string
+		mode tools.ApprovalMode
+		call call
+		want string
+	}{
+		{"read_file runs", tools.ApprovalPlan, mk(tools.ReadFileName, nil), runs},
+		{"list_directory runs", tools.ApprovalPlan, mk(tools.ListDirectoryName, nil), runs},
+		{"glob runs", tools.ApprovalPlan, mk(tools.GlobName, nil), runs},
+		{"grep_search runs", tools.ApprovalPlan, mk(tools.GrepSearchName, nil), runs},
+		{"google_web_search runs", tools.ApprovalPlan, mk(tools.WebSearchName, nil), runs},
+		{"ask_user runs", tools.ApprovalPlan, mk("ask_user", nil), runs},
+		{"web_fetch asks although allowed for good", tools.ApprovalPlan, mk(tools.WebFetchName, &tools.Confirmation{Kind: "fetch", AllowKeys: []string{"web_fetch:example.com"}}), asks},
+		{"exit_plan_mode runs", tools.ApprovalPlan, mk(tools.ExitPlanModeName, nil), runs},
+		{"the plan file is written without asking", tools.ApprovalPlan, mk(edit(tools.WriteFileName, filepath.Join(plans, "feature-x.md"))), runs},
+		{"the plan file is edited without asking", tools.ApprovalPlan, mk(edit(tools.ReplaceName, filepath.Join(plans, "feature-x.md"))), runs},
+		{"a source file is not written", tools.ApprovalPlan, mk(edit(tools.WriteFileName, "/src/main.go")), refusedEdit},
+		{"a source file is not edited", tools.ApprovalPlan, mk(edit(tools.ReplaceName, "/src/main.go")), refusedEdit},
+		{"a text file in the plans directory is not written", tools.ApprovalPlan, mk(edit(tools.WriteFileName, filepath.Join(plans, "notes.txt"))), refusedEdit},
+		{"a Markdown file below the plans directory is not written", tools.ApprovalPlan, mk(edit(tools.WriteFileName, filepath.Join(plans, "sub", "x.md"))), refusedEdit},
+		{"a Markdown file elsewhere is not written", tools.ApprovalPlan, mk(edit(tools.WriteFileName, "/src/README.md")), refusedEdit},
+		{"shell is refused although allowed for good", tools.ApprovalPlan, mk(tools.ShellName, &tools.Confirmation{Kind: "execute", AllowKeys: []string{"git"}}), refusedMode},
+		{"save_memory is refused", tools.ApprovalPlan, mk(tools.MemoryName, &tools.Confirmation{Kind: "edit", AllowKeys: []string{tools.MemoryName}}), refusedMode},
+		{"write_todos is refused", tools.ApprovalPlan, mk(tools.WriteTodosName, nil), refusedMode},
+		{"read_many_files is refused", tools.ApprovalPlan, mk(tools.ReadManyFilesName, nil), refusedMode},
+		{"a trusted MCP tool is refused", tools.ApprovalPlan, mk("lookup", &tools.Confirmation{Kind: "mcp", AllowKeys: []string{"mcp:srv:lookup"}, Trusted: true}), refusedMode},
+		{"enter_plan_mode in plan mode", tools.ApprovalPlan, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), alreadyPlanning},
+		{"enter_plan_mode asks in default mode", anyOtherMode, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), asks},
+		{"enter_plan_mode in yolo", tools.ApprovalYolo, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), noPlanningForYolo},
+		{"exit_plan_mode outside plan mode", anyOtherMode, mk(tools.ExitPlanModeName, nil), notPlanning},
+		{"exit_plan_mode in auto_edit", tools.ApprovalAutoEdit, mk(tools.ExitPlanModeName, nil), notPlanning},
+		{"default mode does not refuse a source edit", anyOtherMode, mk(edit(tools.WriteFileName, "/src/main.go")), runs},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, plans, nil, nil)
+			a.allowAlways("git", "web_fetch:example.com", tools.EditKey, tools.MemoryName)
+			got := a.refusal(tc.call.name, tc.call.c)
+			if got == "" {
+				got = asks
+				if a.allows(tc.call.name, tc.call.c) {
+					got = runs
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%s %s in %s mode: %q, want %q", tc.call.name, describe(tc.call.c), tc.mode, got, tc.want)
+			}
+		})
 	}
 }

@@ -135,7 +135,7 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 func editTool() fakeTool {
 	return fakeTool{name: tools.ReplaceName, build: func(args map[string]any) (tools.Call, error) {
 		text, _ := args["text"].(string)
-		return fakeCall{title: "Edit", kind: tools.KindEdit, confirmation: tools.EditConfirmation(), exec: func(context.Context) (tools.Result, error) {
+		return fakeCall{title: "Edit", kind: tools.KindEdit, confirmation: tools.EditConfirmation(""), exec: func(context.Context) (tools.Result, error) {
 			change := workspace.FileChange{Path: "/w/a.txt", Exists: true, Before: "old\n", After: text}
 			return tools.Result{Proposal: &tools.Proposal{Change: change}}, nil
 		}}, nil

@@ -7,7 +7,9 @@
 //
 // Invariant: one approval door. Before any call runs, built-in, edit,
 // discovered or MCP, the turn asks the session's approval service
-// (approvals.go) whether it may run without asking: the approval mode,
+// (approvals.go) whether it may run at all (plan mode refuses all but
+// reading and the plan file, in Gemini CLI's words) and whether it may
+// run without asking: the approval mode,
 // settings' tools.allowed (keys and whole tools), an MCP server's trust,
 // and what the user allowed for good. Nothing else decides. When the user
 // must be asked, the turn asks the front end: a Confirmer for a call, or,
@@ -27,4 +29,8 @@
 // revert never overwrites a file changed since the agent's last change
 // without the user's yes, and is landed through the front end's
 // FilesLander as one change the user previews.
+//
+// The approval mode is the agent's, unless a session chose its own (the
+// planning tools through Result.Mode, /plan): then the session's, until
+// the agent's is set anew. A call that switches it is an EventMode.
 package agent

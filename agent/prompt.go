@@ -1,5 +1,12 @@
 package agent
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
 // DefaultSystemPrompt tells the model how to work as a coding agent inside
 // the user's editor.
 const DefaultSystemPrompt = `You are a coding agent working inside the user's code editor. You help with software engineering tasks: answering questions about the code, fixing bugs, adding features, refactoring and explaining.
@@ -24,3 +31,60 @@ const DefaultSystemPrompt = `You are a coding agent working inside the user's co
 - Be concise and direct; the user reads your answers in an editor panel. Use GitHub-flavored Markdown.
 - Do not narrate each tool call; summarize what you did and what remains when you finish.
 - Never expose secrets, and never add code that logs or commits them.`
+
+// planInstruction ends the system instruction while the session is in
+// plan mode: Gemini CLI's planning workflow (snippets.legacy.ts,
+// renderPlanningWorkflow), naming the tools plan mode runs of those the
+// agent has and the plans directory.
+func (a *Agent) planInstruction() string {
+	var list strings.Builder
+	if a.cfg.Tools != nil {
+		for _, d := range a.cfg.Tools.Declarations() {
+			if planReadOnly[d.Name] && d.Name != tools.ExitPlanModeName {
+				fmt.Fprintf(&list, "  <tool>`%s`</tool>\n", d.Name)
+			}
+		}
+	}
+	return fmt.Sprintf(planWorkflow, strings.TrimSuffix(list.String(), "\n"), a.cfg.PlansDir)
+}
+
+// planWorkflow is Gemini CLI's, word for word, without its approved-plan
+// section; its verbs are the tool list and the plans directory.
+const planWorkflow = "# Active Approval Mode: Plan\n\n" +
+	"You are operating in **Plan Mode** - a structured planning workflow for designing implementation strategies before execution.\n\n" +
+	"## Available Tools\n" +
+	"The following read-only tools are available in Plan Mode:\n" +
+	"%s\n" +
+	"- `write_file` - Save plans to the plans directory (see Plan Storage below)\n" +
+	"- `replace` - Update plans in the plans directory\n\n" +
+	"## Plan Storage\n" +
+	"- Save your plans as Markdown (.md) files ONLY within: `%s/`\n" +
+	"- You are restricted to writing files within this directory while in Plan Mode.\n" +
+	"- Use descriptive filenames: `feature-name.md` or `bugfix-description.md`\n\n" +
+	"## Workflow Phases\n\n" +
+	"**IMPORTANT: Complete ONE phase at a time. Do NOT skip ahead or combine phases. Wait for user input before proceeding to the next phase.**\n\n" +
+	"### Phase 1: Requirements Understanding\n" +
+	"- Analyze the user's request to identify core requirements and constraints\n" +
+	"- If critical information is missing or ambiguous, ask clarifying questions using the `ask_user` tool\n" +
+	"- When using `ask_user`, prefer providing multiple-choice options for the user to select from when possible\n" +
+	"- Do NOT explore the project or create a plan yet\n\n" +
+	"### Phase 2: Project Exploration\n" +
+	"- Only begin this phase after requirements are clear\n" +
+	"- Use the available read-only tools to explore the project\n" +
+	"- Identify existing patterns, conventions, and architectural decisions\n\n" +
+	"### Phase 3: Design & Planning\n" +
+	"- Only begin this phase after exploration is complete\n" +
+	"- Create a detailed implementation plan with clear steps\n" +
+	"- The plan MUST include:\n" +
+	"  - Iterative development steps (e.g., \"Implement X, then verify with test Y\")\n" +
+	"  - Specific verification steps (unit tests, manual checks, build commands)\n" +
+	"  - File paths, function signatures, and code snippets where helpful\n" +
+	"- Save the implementation plan to the designated plans directory\n\n" +
+	"### Phase 4: Review & Approval\n" +
+	"- Present the plan and request approval for the finalized plan using the built-in `exit_plan_mode` tool. **CRITICAL: NEVER attempt to call this tool via `run_shell_command`.**\n" +
+	"- If plan is approved, you can begin implementation\n" +
+	"- If plan is rejected, address the feedback and iterate on the plan\n\n" +
+	"## Constraints\n" +
+	"- You may ONLY use the read-only tools listed above\n" +
+	"- You MUST NOT modify source code, configs, or any files\n" +
+	"- If asked to modify code, explain you are in Plan Mode and suggest exiting Plan Mode to enable edits"

@@ -21,7 +21,7 @@ func writeTool(ws *workspace.Workspace) fakeTool {
 	return fakeTool{name: "write", build: func(args map[string]any) (tools.Call, error) {
 		path, _ := args["path"].(string)
 		text, _ := args["text"].(string)
-		return fakeCall{title: "Write", kind: tools.KindEdit, confirmation: tools.EditConfirmation(), exec: func(ctx context.Context) (tools.Result, error) {
+		return fakeCall{title: "Write", kind: tools.KindEdit, confirmation: tools.EditConfirmation(path), exec: func(ctx context.Context) (tools.Result, error) {
 			change, err := ws.PrepareChange(ctx, path, text)
 			if err != nil {
 				return tools.Result{}, err

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // ErrMaxTurns ends a prompt when the session has made Config.MaxTurns model
@@ -60,6 +61,30 @@ type Session struct {
 	// call passes (approvals.go); it has a lock of its own, as saving the
 	// session reads it.
 	approvals *approvals
+
+	// modeMu guards mode: the session's own approval mode, which a
+	// planning tool or the user (/plan, a front end's mode menu) chose;
+	// "" follows the agent's.
+	modeMu sync.Mutex
+	mode   tools.ApprovalMode
+}
+
+// ApprovalMode is what runs without asking in the session now.
+func (s *Session) ApprovalMode() tools.ApprovalMode {
+	s.modeMu.Lock()
+	mode := s.mode
+	s.modeMu.Unlock()
+	// The agent's lock is taken after the session's is let go: the agent
+	// takes them in the other order (Agent.SetApprovalMode).
+	return cmp.Or(mode, s.agent.approvalMode())
+}
+
+// SetApprovalMode changes what runs without asking in this session
+// alone, from its next call on, until the agent's mode is set anew.
+func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	s.mode = mode
 }
 
 // ID identifies the session to Agent.Session.

@@ -107,7 +107,13 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
-	config := a.generateConfig(t.system)
+	mode := t.s.ApprovalMode()
+	system := t.system
+	if mode == tools.ApprovalPlan {
+		// Read per request: a call may have switched the mode mid-turn.
+		system += "\n\n" + a.planInstruction()
+	}
+	config := a.generateConfig(system, mode)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
@@ -369,11 +375,17 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		return t.finish(fc, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), call.Kind()
+	if l, ok := call.(tools.Located); ok {
+		event.Path = l.Location()
+	}
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
 	// Every call passes the session's approval service; an edit's
 	// question waits for its change, asked when it is landed.
 	c := call.Confirmation()
+	if why := s.approvals.refusal(fc.Name, c); why != "" {
+		return t.finish(fc, tools.Result{Error: why, Status: tools.StatusRejected})
+	}
 	if c == nil || !c.AskWithChange {
 		if res, ok := t.confirm(fc, c); !ok {
 			return t.finish(fc, res)
@@ -389,8 +401,23 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
+	case res.Mode != "":
+		res = t.switchMode(res)
 	}
 	return t.finish(fc, res)
+}
+
+// switchMode switches the session to the mode res chose and says so; in
+// a folder that is not trusted, only to default or plan, and the model
+// is told.
+func (t *turn) switchMode(res tools.Result) tools.Result {
+	if t.s.agent.cfg.Untrusted && res.Mode != tools.ApprovalPlan && res.Mode != tools.ApprovalDefault {
+		res.Output += fmt.Sprintf("\n\nThe folder is not trusted, so the approval mode is default, not %s: edits will require confirmation.", res.Mode)
+		res.Mode = tools.ApprovalDefault
+	}
+	t.s.SetApprovalMode(res.Mode)
+	t.emit(Event{Kind: EventMode, Mode: res.Mode})
+	return res
 }
 
 // confirm asks the user when c requires it. It reports false, with the

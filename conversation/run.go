@@ -111,6 +111,11 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 	switch {
 	case err != nil:
 		return agent.PromptResult{}, &CommandError{Err: err}
+	}
+	if reply.Mode != "" {
+		emit(agent.Event{Kind: agent.EventMode, Mode: reply.Mode})
+	}
+	switch {
 	case reply.Input != nil:
 		// Sent as parts: the command's own prompt holds no @paths, and
 		// the session is titled and its transcript kept by "/init".

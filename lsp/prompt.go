@@ -7,10 +7,13 @@ import (
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -102,6 +105,8 @@ type update struct {
 	TokensAfter  int32 `json:"tokensAfter,omitempty"`
 
 	Message string `json:"message,omitempty"` // error, notice
+
+	Mode string `json:"mode,omitempty"` // mode
 }
 
 // usage is a sum of token counts.
@@ -137,6 +142,8 @@ func updateFor(sessionID string, e agent.Event) update {
 		u.TokensBefore, u.TokensAfter = e.Compressed.Before, e.Compressed.After
 	case agent.EventNotice:
 		u.Message = e.Text
+	case agent.EventMode:
+		u.Mode = string(e.Mode)
 	case agent.EventError:
 		if e.Err != nil {
 			u.Message = e.Err.Error()
@@ -203,7 +210,7 @@ func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.In
 // prompt naming one of the user's commands sends what the command expands
 // to.
 func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	res, err := turn.Run(conversation.Session{Agent: sess, Built: s.agentState.setup()}, in, emit)
+	res, err := turn.Run(conversation.Session{Agent: sess, Built: s.agentState.setup()}, in, s.showingPlans(turn.Context(), emit))
 	switch {
 	case errors.Is(err, agent.ErrBusy):
 		return promptResult{}, promptBusyError(sess.ID())
@@ -217,6 +224,22 @@ func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in 
 		out.Error = res.Err.Error()
 	}
 	return out, nil
+}
+
+// showingPlans is emit that, before exit_plan_mode asks for approval,
+// opens the plan in the editor (window/showDocument) where the client
+// can, so the user reads what they approve.
+func (s *Server) showingPlans(ctx context.Context, emit func(agent.Event)) func(agent.Event) {
+	return func(e agent.Event) {
+		emit(e)
+		if e.Kind != agent.EventToolCall || e.ToolCall.Name != tools.ExitPlanModeName || e.ToolCall.Path == "" || !s.features.get().ShowDocument {
+			return
+		}
+		var res protocol.ShowDocumentResult
+		if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(e.ToolCall.Path), TakeFocus: new(true)}, &res); err != nil {
+			s.log.Info("window/showDocument of a plan", zap.Error(err))
+		}
+	}
 }
 
 func promptBusyError(id string) error {

@@ -84,7 +84,7 @@ func TestUnusableInitializationOptionsAreRefused(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"model": map[string]any{"name": 42}}, "model.name"},
-		{map[string]any{"approvalMode": "sometimes"}, `"sometimes" is not one of default, auto_edit, yolo`},
+		{map[string]any{"approvalMode": "sometimes"}, `"sometimes" is not one of default, auto_edit, plan, yolo`},
 		{map[string]any{"general": map[string]any{"defaultApprovalMode": "always"}}, "general.defaultApprovalMode"},
 	} {
 		_, err := c.Initialize(ctx, []string{root}, tc.opts)

@@ -111,7 +111,7 @@ func TestBadValuesAreReportedAndIgnored(t *testing.T) {
 		t.Errorf("model.name = %q: the rest of the file must still apply", s.Model.Name)
 	}
 	for _, want := range []string{
-		bad + `: general.defaultApprovalMode: "sometimes" is not one of default, auto_edit; ignored`,
+		bad + `: general.defaultApprovalMode: "sometimes" is not one of default, auto_edit, plan; ignored`,
 		bad + `: model.compressionThreshold: 1.5 is not a fraction above 0 and at most 1; ignored`,
 		bad + `: security.auth.selectedType: "password" is not one of gemini-api-key, vertex-ai, oauth-personal, cloud-shell; ignored`,
 	} {
@@ -275,7 +275,7 @@ func TestWithOverlay(t *testing.T) {
 	for want, overlay := range map[string]map[string]any{
 		"model.name must be a string, not number":                                      {"model": map[string]any{"name": 3.0}},
 		"approvalMode must be a string, not bool":                                      {"approvalMode": true},
-		`general.defaultApprovalMode: "always" is not one of default, auto_edit, yolo`: {"approvalMode": "always"},
+		`general.defaultApprovalMode: "always" is not one of default, auto_edit, plan, yolo`: {"approvalMode": "always"},
 		"tools.allowed must be an array, not string":                                   {"tools": map[string]any{"allowed": "read_file"}},
 	} {
 		got, err := files.With(overlay)

@@ -2,7 +2,10 @@ package settings
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
@@ -29,10 +32,46 @@ type Settings struct {
 
 // General is the "general" object.
 type General struct {
-	// DefaultApprovalMode is "default" or "auto_edit" in a file; "yolo" only
-	// through an overlay (the editor's options), as Gemini CLI allows yolo
-	// only from its command line. Load drops any other value with a warning.
+	// DefaultApprovalMode is "default", "auto_edit" or "plan" in a file;
+	// "yolo" only through an overlay (the editor's options), as Gemini CLI
+	// allows yolo only from its command line. Load drops any other value
+	// with a warning.
 	DefaultApprovalMode string `json:"defaultApprovalMode"`
+	Plan                Plan   `json:"plan"`
+}
+
+// Plan is "general.plan": plan mode (tools.ApprovalPlan).
+type Plan struct {
+	// Enabled offers plan mode; on unless false, as in Gemini CLI.
+	Enabled *bool `json:"enabled"`
+	// Directory is where plans are written, relative to the project root
+	// and inside it; read it through PlansDir.
+	Directory string `json:"directory"`
+}
+
+// PlanEnabled reports whether plan mode is offered.
+func (p Plan) PlanEnabled() bool { return p.Enabled == nil || *p.Enabled }
+
+// DefaultPlansDir is the plans directory under the project root when
+// general.plan.directory names none. (Gemini CLI's default lies outside
+// the project, under ~/.gemini/tmp; gemini-ls's tools write only inside
+// the workspace, so its plans live in the project's .gemini directory.)
+const DefaultPlansDir = ".gemini/plans"
+
+// PlansDir is the plans directory of the project at root: Directory, or
+// DefaultPlansDir, which must lie inside root, as Gemini CLI requires.
+func (p Plan) PlansDir(root string) (string, error) {
+	dir := filepath.Join(root, filepath.FromSlash(DefaultPlansDir))
+	if p.Directory != "" {
+		dir = filepath.Join(root, p.Directory)
+		if filepath.IsAbs(p.Directory) {
+			dir = filepath.Clean(p.Directory)
+		}
+	}
+	if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", p.Directory, dir, root)
+	}
+	return dir, nil
 }
 
 // Approval modes.
@@ -40,6 +79,7 @@ const (
 	ApprovalDefault  = "default"
 	ApprovalAutoEdit = "auto_edit"
 	ApprovalYolo     = "yolo"
+	ApprovalPlan     = "plan"
 )
 
 // Model is the "model" object.

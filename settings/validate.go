@@ -48,16 +48,14 @@ var authTypes = []string{AuthGeminiAPIKey, AuthVertexAI, AuthOAuthPersonal, Auth
 var valueRules = []valueRule{
 	{"general.defaultApprovalMode", func(v any, shown string, overlay bool) error {
 		switch mode := v.(string); {
-		case mode == ApprovalDefault, mode == ApprovalAutoEdit:
+		case mode == ApprovalDefault, mode == ApprovalAutoEdit, mode == ApprovalPlan:
 			return nil
 		case mode == ApprovalYolo && overlay:
 			return nil
 		case mode == ApprovalYolo:
 			return errors.New(`"yolo" is not taken from a settings file, as in Gemini CLI: choose it with --approval-mode yolo or the editor's initializationOptions`)
-		case mode == "plan":
-			return errors.New(`"plan" mode is not supported by gemini-ls; use "default" or "auto_edit"`)
 		default:
-			valid := "default, auto_edit"
+			valid := "default, auto_edit, plan"
 			if overlay {
 				valid += ", yolo"
 			}

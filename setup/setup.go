@@ -48,6 +48,9 @@ type Options struct {
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
 	Overlay map[string]any
+	// Unattended: nobody is there to ask (headless), which plan mode's
+	// tools heed as Gemini CLI's non-interactive runs do.
+	Unattended bool
 	// Model and ApprovalMode are the front end's explicit choices (a flag,
 	// initializationOptions); they win over the environment and settings.
 	Model        string
@@ -72,6 +75,9 @@ type Built struct {
 	// Model and ApprovalMode are what was chosen.
 	Model        string
 	ApprovalMode tools.ApprovalMode
+	// Plan is plan mode as the settings configure it; off (Enabled false)
+	// when the sessions may not enter it.
+	Plan tools.PlanOptions
 	// Trust says which roots are trusted folders, decided once, before
 	// anything of a workspace is read; everything here takes its answer.
 	Trust  settings.Trust
@@ -106,6 +112,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	b.Settings = set
+	b.Plan = b.planOptions(set)
 	b.Model, b.ApprovalMode = b.choose(set, set)
 
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
@@ -123,8 +130,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Trusted:   trust.Trusted,
 		Logger:    o.Logger,
 	})
+	plan := b.Plan
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
+			Plan:      plan,
 			Workspace: o.Workspace,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
 			Memory:    b.memory,
@@ -168,6 +177,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Asker:        o.Asker,
 		Lander:       o.Lander,
 		ApprovalMode: b.ApprovalMode,
+		PlansDir:     plan.Dir,
+		Untrusted:    b.NotTrusted() != nil,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,
 		MaxTurns:     maxTurns,
@@ -180,6 +191,22 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})
 	return b, nil
+}
+
+// planOptions are plan mode's tools as settings configure them: off when
+// general.plan.enabled is false or the plans directory is unusable (the
+// user is told why).
+func (b *Built) planOptions(set settings.Settings) tools.PlanOptions {
+	roots := b.opts.Workspace.Roots()
+	if !set.General.Plan.PlanEnabled() || len(roots) == 0 {
+		return tools.PlanOptions{}
+	}
+	dir, err := set.General.Plan.PlansDir(roots[0])
+	if err != nil {
+		b.opts.Warn("plan mode is off", err)
+		return tools.PlanOptions{}
+	}
+	return tools.PlanOptions{Enabled: true, Dir: dir, Unattended: b.opts.Unattended}
 }
 
 // loadEnv is the environment with the .env file Gemini CLI would load
@@ -267,6 +294,10 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
+	if mode == string(tools.ApprovalPlan) && !b.Plan.Enabled {
+		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings, or the plans directory cannot be used`))
+		mode = string(tools.ApprovalDefault)
+	}
 	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
 		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
 			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))

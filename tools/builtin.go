@@ -43,6 +43,8 @@ type Options struct {
 	// where save_memory adds facts; "" when there is no home directory
 	// (save_memory then fails with a clear message).
 	MemoryFile string
+	// Plan configures plan mode's tools.
+	Plan PlanOptions
 	// Memory gives read_file, list_directory and read_many_files the
 	// context files around what they read (nil: none).
 	Memory ContextDiscoverer
@@ -69,7 +71,7 @@ func Builtin(opts Options) []Tool {
 		opts.Shell.Timeout = DefaultShellTimeout
 	}
 	ws := opts.Workspace
-	return []Tool{
+	return append([]Tool{
 		&listDirectoryTool{ws: ws, memory: opts.Memory},
 		&readFileTool{ws: ws, memory: opts.Memory},
 		&writeFileTool{ws: ws},
@@ -83,5 +85,5 @@ func Builtin(opts Options) []Tool {
 		&saveMemoryTool{path: opts.MemoryFile},
 		writeTodosTool{},
 		askUserTool{},
-	}
+	}, planTools(ws, opts.Plan)...)
 }

@@ -15,8 +15,10 @@
 // presents it; nil there means nobody can answer, and the model is told.
 //
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
-// write_file, replace, glob, grep_search, run_shell_command, save_memory) with its
-// parameter names and the llmContent texts its model was trained against.
+// write_file, replace, glob, grep_search, run_shell_command, save_memory,
+// and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:
+// plan.go) with its parameter names and the llmContent texts its model
+// was trained against.
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.
 package tools

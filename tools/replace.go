@@ -82,7 +82,7 @@ func (c *replaceCall) Title() string { return "Edit " + displayPath(c.tool.ws, c
 
 func (c *replaceCall) Kind() Kind { return KindEdit }
 
-func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation() }
+func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
 func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	ws := c.tool.ws

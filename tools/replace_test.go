@@ -21,7 +21,7 @@ func TestReplace(t *testing.T) {
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "main.go", "old_string": "\treturn \"Hello, \" + util.Title(name)", "new_string": "\treturn \"Hi, \" + util.Title(name)"})
-	if call.Title() != "Edit main.go" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation()) {
+	if call.Title() != "Edit main.go" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("main.go"))) {
 		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})

@@ -51,6 +51,13 @@ type Call interface {
 	Execute(ctx context.Context, info CallInfo) (Result, error)
 }
 
+// Located is a call about one file the user should see as it runs
+// (exit_plan_mode's plan): front ends show it (LSP window/showDocument,
+// ACP the tool call's location).
+type Located interface {
+	Location() string
+}
+
 // Confirmation describes what a call needs approved. The agent's approval
 // service decides from it whether the call runs without asking (the
 // approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
@@ -70,12 +77,15 @@ type Confirmation struct {
 	// the call proposes lands, with the change (Result.Proposal): the
 	// call runs first, changing nothing.
 	AskWithChange bool
+	// Path is the file an edit changes (absolute, resolved), by which plan
+	// mode lets the plan file be written and refuses every other edit.
+	Path string
 }
 
 // EditConfirmation is what every proposed file change needs approved:
-// edits are allowed as one kind (EditKey).
-func EditConfirmation() *Confirmation {
-	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true}
+// edits are allowed as one kind (EditKey). path is the file changed.
+func EditConfirmation(path string) *Confirmation {
+	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
 }
 
 // Status is how a call ended, for the user's display.
@@ -104,6 +114,9 @@ type Result struct {
 	// result is what Proposal.Settle makes of what became of it. Every
 	// other field is then unset.
 	Proposal *Proposal
+	// Mode, when set, is the session's approval mode from now on: the
+	// planning tools switch it (plan.go), and the agent applies it.
+	Mode ApprovalMode
 }
 
 // CallInfo identifies the call being executed: the session it belongs
@@ -166,4 +179,7 @@ const (
 	ApprovalDefault  ApprovalMode = "default"   // ask for edits and shell
 	ApprovalAutoEdit ApprovalMode = "auto_edit" // edits without asking
 	ApprovalYolo     ApprovalMode = "yolo"      // everything without asking
+	// ApprovalPlan: read-only research and the plan file (plan.go); every
+	// other write, edit and command is refused.
+	ApprovalPlan ApprovalMode = "plan"
 )

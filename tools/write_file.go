@@ -49,7 +49,7 @@ func (c *writeFileCall) Title() string { return "WriteFile " + displayPath(c.ws,
 
 func (c *writeFileCall) Kind() Kind { return KindEdit }
 
-func (c *writeFileCall) Confirmation() *Confirmation { return EditConfirmation() }
+func (c *writeFileCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
 func (c *writeFileCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.path)

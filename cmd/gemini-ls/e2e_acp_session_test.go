@@ -293,11 +293,11 @@ func TestACPModes(t *testing.T) {
 	for _, m := range res.Modes.AvailableModes {
 		ids = append(ids, string(m.Id)+"="+m.Name)
 	}
-	if res.Modes.CurrentModeId != "default" || strings.Join(ids, ",") != "default=Default,autoEdit=Auto Edit,yolo=YOLO" {
+	if res.Modes.CurrentModeId != "default" || strings.Join(ids, ",") != "default=Default,autoEdit=Auto Edit,yolo=YOLO,plan=Plan" {
 		t.Errorf("modes %+v", res.Modes)
 	}
 	mode := configOption(t, res.ConfigOptions, "mode")
-	if mode.CurrentValue != "default" || mode.Category == nil || *mode.Category != sdk.SessionConfigOptionCategoryMode || len(*mode.Options.Ungrouped) != 3 {
+	if mode.CurrentValue != "default" || mode.Category == nil || *mode.Category != sdk.SessionConfigOptionCategoryMode || len(*mode.Options.Ungrouped) != 4 {
 		t.Errorf("mode option %+v", mode)
 	}
 
@@ -329,8 +329,8 @@ func TestACPModes(t *testing.T) {
 		t.Errorf("yolo asked: %+v", h.client.Permissions()[asked:])
 	}
 
-	_, err = h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "plan"})
-	if acpCode(err) != -32602 || !strings.Contains(err.Error(), "default, autoEdit, yolo") {
+	_, err = h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "planning"})
+	if acpCode(err) != -32602 || !strings.Contains(err.Error(), "default, autoEdit, yolo, plan") {
 		t.Errorf("an unknown mode: %v", err)
 	}
 	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: "nope", ModeId: "yolo"}); acpCode(err) != -32602 {
@@ -436,14 +436,14 @@ func TestACPSlashCommands(t *testing.T) {
 			names = names[:0]
 			for _, c := range a.AvailableCommands {
 				names = append(names, c.Name)
-				takesInput := slices.Contains([]string{"chat", "mcp", "memory", "rewind", "tools", "greet"}, c.Name)
+				takesInput := slices.Contains([]string{"chat", "mcp", "memory", "plan", "rewind", "tools", "greet"}, c.Name)
 				if c.Description == "" || takesInput != (c.Input != nil) {
 					t.Errorf("command %+v", c)
 				}
 			}
 		}
 	}
-	if strings.Join(names, ",") != "about,chat,clear,compress,help,init,mcp,memory,rewind,stats,tools,greet,status" {
+	if strings.Join(names, ",") != "about,chat,clear,compress,help,init,mcp,memory,plan,rewind,stats,tools,greet,status" {
 		t.Errorf("commands %v", names)
 	}
 

@@ -730,7 +730,7 @@ func TestRunBadUsage(t *testing.T) {
 		want string
 	}{
 		{"output format", []string{"-p", "hi", "--output-format", "xml"}, `--output-format must be text, json or stream-json, not "xml"`},
-		{"approval mode", []string{"-p", "hi", "--approval-mode", "always"}, `--approval-mode must be default, auto_edit or yolo, not "always"`},
+		{"approval mode", []string{"-p", "hi", "--approval-mode", "always"}, `--approval-mode must be default, auto_edit, yolo or plan, not "always"`},
 		{"no prompt", nil, "-p PROMPT is required"},
 		{"empty prompt", []string{"-p", ""}, "-p PROMPT is required"},
 		{"unknown flag", []string{"-p", "hi", "--bogus"}, "flag provided but not defined: -bogus"},

@@ -44,7 +44,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
 	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
 	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else "+agent.DefaultModel+")")
-	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything); settings' general.defaultApprovalMode when not given, else default")
+	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
@@ -58,9 +58,9 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	mode := tools.ApprovalMode(f.approvalMode)
 	switch mode {
-	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo:
+	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo, tools.ApprovalPlan:
 	default:
-		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit or yolo, not %q", f.approvalMode))
+		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit, yolo or plan, not %q", f.approvalMode))
 	}
 	if f.prompt == "" && !f.listSessions {
 		return usageError(stderr, errors.New("-p PROMPT is required"))
@@ -91,6 +91,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Lander:       diskLander{},
 		Confirmer:    nobodyToAsk{},
 		Asker:        nobodyToAsk{},
+		Unattended:   true,
 		Model:        f.model,
 		ApprovalMode: mode,
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // Env is what a built-in works on.
@@ -31,6 +32,9 @@ type Reply struct {
 	Text string
 	// Input, when set, is a prompt to send to the model instead (/init).
 	Input *agent.Input
+	// Mode, when set, is the approval mode the command switched the
+	// session to (/plan), for the front end to show.
+	Mode tools.ApprovalMode
 }
 
 // Builtin is one of gemini-ls's own commands.
@@ -57,6 +61,7 @@ func Table() []Builtin {
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
+		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		{Command: command("stats", "Show the session's token usage and prompt count", ""), Run: stats},
 		{Command: command("tools", "List the tools the model can call", "desc"), Run: listTools},

@@ -17,12 +17,12 @@ import (
 )
 
 // Every built-in is declared once, by name, with a description; only
-// /init is a prompt; a command of subcommands lists them in its hint.
+// /init and /plan are prompts; a command of subcommands lists them in its hint.
 func TestTable(t *testing.T) {
 	var names []string
 	for _, b := range builtin.Table() {
 		names = append(names, b.Name)
-		if b.Description == "" || b.Run == nil || b.Source != commands.BuiltIn || b.Prompt != (b.Name == "init") {
+		if b.Description == "" || b.Run == nil || b.Source != commands.BuiltIn || b.Prompt != (b.Name == "init" || b.Name == "plan") {
 			t.Errorf("built-in %+v", b.Command)
 		}
 		for _, s := range b.Subcommands {
@@ -34,7 +34,7 @@ func TestTable(t *testing.T) {
 			t.Errorf("Find(%q) = %v", b.Name, ok)
 		}
 	}
-	want := []string{"about", "chat", "clear", "compress", "help", "init", "mcp", "memory", "rewind", "stats", "tools"}
+	want := []string{"about", "chat", "clear", "compress", "help", "init", "mcp", "memory", "plan", "rewind", "stats", "tools"}
 	if !slices.Equal(names, want) {
 		t.Errorf("built-ins %v, want %v", names, want)
 	}

@@ -1,0 +1,218 @@
+package agent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// diskLander lands every change on disk, recording whether it was to ask.
+type diskLander struct{ asked []bool }
+
+func (d *diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	d.asked = append(d.asked, req.Ask)
+	dec, err := tools.LandOnDisk(ctx, req.Change)
+	return agent.Landing{Decision: dec}, err
+}
+
+// planAsker answers the plan approval with one of its options.
+type planAsker struct {
+	choose string
+	asked  []agent.AskRequest
+}
+
+func (p *planAsker) Ask(_ context.Context, req agent.AskRequest) (tools.Answer, error) {
+	p.asked = append(p.asked, req)
+	return tools.Answer{Chosen: []string{p.choose}}, nil
+}
+
+// A whole plan-mode session with the real tools: enter_plan_mode asks
+// and switches the session (an EventMode); in plan mode the model's
+// write_file of a source file and its shell command are refused in
+// Gemini CLI's words, while the plan file lands without asking;
+// exit_plan_mode asks for approval through the Asker, and the approval
+// (edits accepted automatically) switches the session to auto_edit, so
+// the next prompt's edit lands without asking.
+func TestPlanModeSession(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(root, "main.go")
+	if err := os.WriteFile(main, []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := filepath.Join(root, ".gemini", "plans")
+	write := func(path, content string) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call(tools.WriteFileName, map[string]any{"file_path": path, "content": content}))
+	}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call(tools.EnterPlanModeName, map[string]any{"reason": "a new flag"})),
+		write("main.go", "package main // changed\n"),
+		geminitest.CallTurn(geminitest.Call(tools.ShellName, map[string]any{"command": "touch x"})),
+		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "flag.md"})),
+		geminitest.TextTurn("Planned."),
+		write("main.go", "package main // implemented\n"),
+		geminitest.TextTurn("Done."),
+	)
+	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(agent.ProceedOnce)
+	a, _ := newAgent(t, srv, agent.Config{
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Dir: plans}})...),
+		Workspace: ws, Lander: lander, Confirmer: conf, Asker: asker, PlansDir: plans,
+	})
+	s := a.NewSession()
+
+	res, evs := prompt(t, s, "Plan a new flag")
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	var modes []tools.ApprovalMode
+	for _, ev := range evs.of(agent.EventMode) {
+		modes = append(modes, ev.Mode)
+	}
+	if !slices.Equal(modes, []tools.ApprovalMode{tools.ApprovalPlan, tools.ApprovalAutoEdit}) {
+		t.Errorf("mode events %v, want plan then auto_edit", modes)
+	}
+	if got := conf.asked(); len(got) != 1 || got[0].Title != "Enter Plan Mode" {
+		t.Errorf("asked %+v, want only whether to enter plan mode", got)
+	}
+	reqs := srv.Requests()
+	errorOf := func(i int) string {
+		r := responses(t, reqs[i])
+		if len(r) != 1 {
+			t.Fatalf("request %d answers %d calls", i, len(r))
+		}
+		msg, _ := r[0].Response["error"].(string)
+		return msg
+	}
+	if got := errorOf(2); got != "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files." {
+		t.Errorf("write_file of main.go in plan mode: %q", got)
+	}
+	if got := errorOf(3); got != "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked." {
+		t.Errorf("run_shell_command in plan mode: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, "x")); err == nil {
+		t.Error("the shell command ran in plan mode")
+	}
+	if data, _ := os.ReadFile(main); string(data) != "package main\n" {
+		t.Errorf("main.go changed in plan mode: %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(plans, "flag.md")); string(data) != "# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("the plan file holds %q", data)
+	}
+	out, _ := responses(t, reqs[5])[0].Response["output"].(string)
+	if !strings.HasPrefix(out, "Plan approved. Switching to Auto-Edit mode") {
+		t.Errorf("exit_plan_mode answered %q", out)
+	}
+	if len(asker.asked) != 1 || asker.asked[0].Question.Kind != tools.PlanQuestionKind || asker.asked[0].Question.Text != "# Plan\n\n1. Add the flag.\n" || asker.asked[0].SessionID != s.ID() {
+		t.Errorf("the plan approval asked %+v", asker.asked)
+	}
+	if s.ApprovalMode() != tools.ApprovalAutoEdit || a.ApprovalMode() != tools.ApprovalDefault {
+		t.Errorf("after approval: the session's mode %q, the agent's %q; want only the session in auto_edit", s.ApprovalMode(), a.ApprovalMode())
+	}
+
+	// The model is told of the tools as the mode has them.
+	for i, want := range map[int]struct {
+		enter, exit, planWrites bool
+	}{0: {true, false, false}, 1: {false, true, true}, 4: {false, true, true}, 5: {true, false, false}} {
+		decls := map[string]string{}
+		for _, tool := range reqs[i].Tools {
+			for _, d := range tool.FunctionDeclarations {
+				decls[d.Name] = d.Description
+			}
+		}
+		_, enter := decls[tools.EnterPlanModeName]
+		_, exit := decls[tools.ExitPlanModeName]
+		planWrites := strings.HasPrefix(decls[tools.WriteFileName], "ONLY FOR PLANS: ") && strings.Contains(decls[tools.ReplaceName], "plans directory: "+plans+"/.")
+		if enter != want.enter || exit != want.exit || planWrites != want.planWrites {
+			t.Errorf("request %d declares enter_plan_mode %v, exit_plan_mode %v, write_file and replace for plans only %v; want %+v", i, enter, exit, planWrites, want)
+		}
+		// The system instruction has Gemini CLI's planning workflow while
+		// the session plans, naming the plans directory and the tools
+		// that run.
+		system := reqs[i].SystemInstruction.Parts[0].Text
+		workflow := strings.Contains(system, "# Active Approval Mode: Plan") &&
+			strings.Contains(system, "- Save your plans as Markdown (.md) files ONLY within: `"+plans+"/`") &&
+			strings.Contains(system, "  <tool>`read_file`</tool>\n") && !strings.Contains(system, "<tool>`run_shell_command`</tool>")
+		if workflow != want.planWrites {
+			t.Errorf("request %d: the planning workflow in the system instruction %v, want %v:\n%s", i, workflow, want.planWrites, system)
+		}
+	}
+
+	if res, _ := prompt(t, s, "Implement it"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if data, _ := os.ReadFile(main); string(data) != "package main // implemented\n" {
+		t.Errorf("the implementation's edit did not land: %q", data)
+	}
+	// The plan file landed without asking, and so did the edit in auto_edit.
+	if decls := srv.Requests()[6].Tools[0].FunctionDeclarations; slices.ContainsFunc(decls, func(d *genai.FunctionDeclaration) bool {
+		return d.Name == tools.ExitPlanModeName || strings.HasPrefix(d.Description, "ONLY FOR PLANS")
+	}) {
+		t.Error("after the plan's approval the model is still told of plan mode's tools")
+	}
+	if !slices.Equal(lander.asked, []bool{false, false}) {
+		t.Errorf("landings asked %v, want neither asked", lander.asked)
+	}
+
+	// The agent's mode set anew (the user's choice for every session)
+	// overrides the session's own.
+	a.SetApprovalMode(tools.ApprovalDefault)
+	if s.ApprovalMode() != tools.ApprovalDefault {
+		t.Errorf("after SetApprovalMode the session's mode is %q", s.ApprovalMode())
+	}
+}
+
+// In a folder that is not trusted, as in Gemini CLI, an approved plan
+// cannot lead into auto_edit: the session continues in default, and the
+// model is told.
+func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := filepath.Join(root, ".gemini", "plans")
+	if err := os.MkdirAll(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(plans, "p.md"), []byte("# Plan\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Dir: plans}})...),
+		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: plans, Untrusted: true,
+	})
+	s := a.NewSession()
+	s.SetApprovalMode(tools.ApprovalPlan)
+	_, evs := prompt(t, s, "done planning")
+	if s.ApprovalMode() != tools.ApprovalDefault {
+		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
+	}
+	if got := evs.of(agent.EventMode); len(got) != 1 || got[0].Mode != tools.ApprovalDefault {
+		t.Errorf("mode events %+v", got)
+	}
+	out, _ := responses(t, srv.Requests()[1])[0].Response["output"].(string)
+	if !strings.Contains(out, "The folder is not trusted, so the approval mode is default, not auto_edit") {
+		t.Errorf("exit_plan_mode answered %q", out)
+	}
+}

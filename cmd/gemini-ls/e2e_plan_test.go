@@ -1,0 +1,317 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.lsp.dev/uri"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// Gemini CLI's plan-mode refusals, which the model reads.
+const (
+	planEditRefusal = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
+	planModeRefusal = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
+)
+
+// `run --approval-mode plan` refuses every edit and shell command in
+// Gemini CLI's words, while the plan file in the plans directory
+// (.gemini/plans) is written and files are read.
+func TestRunPlanModeRefusesWrites(t *testing.T) {
+	h := newHeadless(t, editAndShellFiles, editAndShellTurns()[0],
+		geminitest.CallTurn(
+			geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+			geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/change-things.md", "content": "# Plan\n\n1. Change a.txt.\n"}),
+		),
+		geminitest.TextTurn("Planned."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "change things")
+	r.wantExit(t, 0)
+	if r.stdout != "Planned.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	fr := h.responses(1)
+	if len(fr) != 4 {
+		t.Fatalf("function responses = %+v", fr)
+	}
+	for i, want := range []string{planEditRefusal, planEditRefusal, planEditRefusal, planModeRefusal} {
+		if got := responseError(fr[i]); got != want {
+			t.Errorf("%s response %d error = %q, want %q", fr[i].Name, i, got, want)
+		}
+	}
+	if got := h.disk("a.txt"); got != "one\ntwo\n" {
+		t.Errorf("a.txt = %q, want it unchanged", got)
+	}
+	if h.exists("new/file.txt") || h.exists("marker") {
+		t.Error("plan mode let a write or the shell command through")
+	}
+	fr = h.responses(2)
+	if len(fr) != 2 || !strings.Contains(responseOutput(fr[0]), "two") || responseError(fr[1]) != "" {
+		t.Errorf("the read and the plan's write: %+v, %+v", fr[0].Response, fr[1].Response)
+	}
+	if got := h.disk(".gemini/plans/change-things.md"); got != "# Plan\n\n1. Change a.txt.\n" {
+		t.Errorf("the plan file = %q", got)
+	}
+}
+
+// With general.plan.enabled false, plan mode is not entered: the run
+// warns and goes on in the default mode, as Gemini CLI does, and the
+// planning tools are not offered.
+func TestRunPlanModeOff(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"enabled": false}}}`}, geminitest.TextTurn("Hi."))
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "hello")
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, `the approval mode is "default", not "plan": general.plan.enabled is false`) {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if firstDeclares(h.model, "enter_plan_mode") || firstDeclares(h.model, "exit_plan_mode") {
+		t.Error("the planning tools were offered with plan mode off")
+	}
+}
+
+// A plan-mode session over ACP: enter_plan_mode asks (a permission
+// request) and switches the session, a current_mode_update says so;
+// the model's write_file of a source file and its shell command are
+// refused in Gemini CLI's words; the plan file is written without
+// asking; exit_plan_mode's call shows the plan file as its location and
+// the plan as the session's plan. (The approval itself needs the ACP
+// Asker, which another change brings: without it, the model is told
+// nobody can approve, and the session stays in plan mode.) The user
+// then picks auto edit, and the next prompt's edit lands without asking.
+func TestACPPlanMode(t *testing.T) {
+	write := func(path, content string) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": path, "content": content}))
+	}
+	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
+		write("main.go", "package main // changed\n"),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
+		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"})),
+		geminitest.TextTurn("Planned."),
+		write("main.go", "package main // implemented\n"),
+		geminitest.TextTurn("Done."),
+	)
+	h.mustPrompt("Plan a new flag", sdk.StopReasonEndTurn)
+
+	var modes []string
+	var plans [][]sdk.PlanEntry
+	for _, u := range h.since(0) {
+		if u.CurrentModeUpdate != nil {
+			modes = append(modes, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+		if u.Plan != nil {
+			plans = append(plans, u.Plan.Entries)
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("current_mode_updates %v, want plan", modes)
+	}
+	if perms := h.client.Permissions(); len(perms) != 1 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "a new flag" {
+		t.Errorf("permission requests %+v, want only enter_plan_mode's", perms)
+	}
+	responses := func(i int) map[string]any {
+		r := h.functionResponses(i)
+		return r[len(r)-1]
+	}
+	if got := responses(2)["error"]; got != planEditRefusal {
+		t.Errorf("write_file of main.go in plan mode: %v", got)
+	}
+	if got := responses(3)["error"]; got != planModeRefusal {
+		t.Errorf("run_shell_command in plan mode: %v", got)
+	}
+	if _, err := os.Stat(h.path("marker")); err == nil {
+		t.Error("the shell command ran in plan mode")
+	}
+	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main\n" {
+		t.Errorf("main.go changed in plan mode: %q", b)
+	}
+	if b, _ := os.ReadFile(h.path(".gemini/plans/flag.md")); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
+		t.Errorf("the plan file holds %q", b)
+	}
+	if got, _ := responses(5)["error"].(string); !strings.Contains(got, "You are still in Plan Mode.") {
+		t.Errorf("exit_plan_mode without an Asker: %v", responses(5))
+	}
+	want := []sdk.PlanEntry{{Content: "Add the flag.", Priority: "medium", Status: "pending"}, {Content: "Test it.", Priority: "medium", Status: "pending"}}
+	if len(plans) != 1 || !reflect.DeepEqual(plans[0], want) {
+		t.Errorf("plans %+v, want %+v", plans, want)
+	}
+	var exit *sdk.SessionUpdateToolCall
+	for _, c := range h.client.ToolCalls() {
+		if strings.HasPrefix(c.Title, "Requesting plan approval") {
+			exit = &c
+		}
+	}
+	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != h.path(".gemini/plans/flag.md") {
+		t.Errorf("exit_plan_mode's tool call %+v, want the plan as its location", exit)
+	}
+
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
+		t.Fatal(err)
+	}
+	asked := len(h.client.Permissions())
+	h.mustPrompt("Implement it", sdk.StopReasonEndTurn)
+	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main // implemented\n" {
+		t.Errorf("the implementation's edit did not land: %q", b)
+	}
+	if len(h.client.Permissions()) != asked {
+		t.Errorf("auto edit asked: %+v", h.client.Permissions()[asked:])
+	}
+}
+
+// A plan-mode session over LSP (our plugins' profile): enter_plan_mode
+// is confirmed (gemini/confirm) and switches the session, which a `mode`
+// update says; the model's write_file of a source file and its shell
+// command are refused in Gemini CLI's words; the plan file is written
+// without asking; exit_plan_mode opens the plan in the editor
+// (window/showDocument). (Its approval needs the LSP Asker, which
+// another change brings.) The user then chooses auto_edit, and the next
+// prompt's edit lands without asking.
+func TestLSPPlanMode(t *testing.T) {
+	write := func(path, content string) geminitest.Turn {
+		return call("write_file", map[string]any{"file_path": path, "content": content})
+	}
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
+		write("main.go", "package main // changed\n"),
+		call("run_shell_command", map[string]any{"command": "touch marker"}),
+		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"}),
+		geminitest.TextTurn("Planned."),
+		write("main.go", "package main // implemented\n"),
+		geminitest.TextTurn("Done."),
+	)
+	first := h.prompt(map[string]any{"prompt": "Plan a new flag"})
+	if first.StopReason != "end_turn" {
+		t.Fatalf("the prompt ended %+v", first)
+	}
+	var modes []string
+	for _, u := range messagesAs[struct {
+		Kind string `json:"kind"`
+		Mode string `json:"mode"`
+	}](h, "gemini/update") {
+		if u.Kind == "mode" {
+			modes = append(modes, u.Mode)
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("mode updates %v, want plan", modes)
+	}
+	if got := h.toolOutputs(2); len(got) != 1 || got[0] != "error: "+planEditRefusal {
+		t.Errorf("write_file of main.go in plan mode: %q", got)
+	}
+	if got := h.toolOutputs(3); len(got) != 1 || got[0] != "error: "+planModeRefusal {
+		t.Errorf("run_shell_command in plan mode: %q", got)
+	}
+	if got, open := h.client.Buffer(h.path("main.go")); got != "" || open || h.readFile("main.go") != "package main\n" {
+		t.Errorf("main.go changed in plan mode: %q", got)
+	}
+	if _, err := os.Stat(h.path("marker")); err == nil {
+		t.Error("the shell command ran in plan mode")
+	}
+	h.wantBuffer(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n")
+	docs := h.shownDocuments()
+	if len(docs) != 1 || docs[0].URI != string(uri.File(h.path(".gemini/plans/flag.md"))) {
+		t.Errorf("shown documents %+v, want the plan", docs)
+	}
+	if got := h.toolOutputs(5); len(got) != 1 || !strings.Contains(got[0], "You are still in Plan Mode.") {
+		t.Errorf("exit_plan_mode without an Asker: %q", got)
+	}
+
+	if err := h.client.Notify(h.ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"gemini": map[string]any{"general": map[string]any{"defaultApprovalMode": "auto_edit"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), "approval mode auto_edit")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	asked := len(h.client.Messages("gemini/confirm"))
+	h.prompt(map[string]any{"prompt": "Implement it", "sessionId": first.SessionID})
+	h.wantBuffer("main.go", "package main // implemented\n")
+	if n := len(h.client.Messages("gemini/confirm")); n != asked {
+		t.Errorf("auto edit asked %d more time(s)", n-asked)
+	}
+}
+
+// Headless, as Gemini CLI's non-interactive runs: the model enters plan
+// mode without anyone asked, its shell command is refused while it
+// plans, its plan is approved at once into yolo, and the implementation's
+// command then runs.
+func TestRunPlanModeUnattended(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/p.md", "content": "# Plan\n\n1. Make the marker.\n"})),
+		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "p.md"})),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.TextTurn("Done."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "make a marker, with a plan")
+	r.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "Switching to Plan mode." {
+		t.Errorf("enter_plan_mode answered %q (error %q)", got, responseError(h.responses(1)[0]))
+	}
+	if got := responseError(h.responses(2)[0]); got != planModeRefusal {
+		t.Errorf("the shell command while planning: %q", got)
+	}
+	if got := responseOutput(h.responses(4)[0]); !strings.HasPrefix(got, "Plan approved. Switching to YOLO mode") {
+		t.Errorf("exit_plan_mode answered %q (error %q)", got, responseError(h.responses(4)[0]))
+	}
+	if !h.exists("marker") {
+		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
+	}
+}
+
+// /plan over ACP switches the session to plan mode, which a
+// current_mode_update says, and sends the goal as the prompt, answered
+// in plan mode.
+func TestACPPlanCommand(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.TextTurn("Researching."))
+	h.mustPrompt("/plan add a flag", sdk.StopReasonEndTurn)
+	var modes []string
+	for _, u := range h.since(0) {
+		if u.CurrentModeUpdate != nil {
+			modes = append(modes, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+	}
+	if !slices.Equal(modes, []string{"plan"}) {
+		t.Errorf("current_mode_updates %v, want plan", modes)
+	}
+	if first := h.model.Requests()[0].Contents; first[len(first)-1].Parts[0].Text != "add a flag" {
+		t.Errorf("the prompt sent: %+v", first[len(first)-1].Parts[0])
+	}
+	if r := h.functionResponses(1); len(r) != 1 || r[0]["error"] != planModeRefusal {
+		t.Errorf("the shell command after /plan: %v", r)
+	}
+}
+
+// initializationOptions choose plan mode as settings do: the model's
+// edit is refused, and plan mode off (general.plan.enabled) starts the
+// server in default, telling the user why.
+func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace(), opts: map[string]any{"approvalMode": "plan"}},
+		call("write_file", map[string]any{"file_path": "main.go", "content": "package main // changed\n"}),
+		geminitest.TextTurn("Refused."),
+	)
+	h.prompt(map[string]any{"prompt": "change main"})
+	if got := h.toolOutputs(1); len(got) != 1 || got[0] != "error: "+planEditRefusal {
+		t.Errorf("write_file in plan mode: %q", got)
+	}
+
+	off := start(t, setup{profile: lsptest.Plugin(), env: trustTheWorkspace(), opts: map[string]any{"approvalMode": "plan", "general": map[string]any{"plan": map[string]any{"enabled": false}}}})
+	if _, err := off.client.WaitMessage(off.ctx, "window/showMessage", func(raw json.RawMessage) bool {
+		return strings.Contains(string(raw), `the approval mode is \"default\", not \"plan\"`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,301 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Plan mode, as Gemini CLI defines it (enter-plan-mode.ts,
+// exit-plan-mode.ts, policies/plan.toml): the model researches with
+// read-only tools, writes its plan as a Markdown file in the plans
+// directory, and asks the user to approve it. Which calls plan mode
+// refuses is the agent's approval service's to decide; these tools only
+// say which mode the session takes next (Result.Mode).
+
+// Names of the planning tools, as the model calls them.
+const (
+	EnterPlanModeName = "enter_plan_mode"
+	ExitPlanModeName  = "exit_plan_mode"
+)
+
+// PlanQuestionKind is the Question.Kind of exit_plan_mode's approval.
+const PlanQuestionKind = "plan_approval"
+
+// The options of the plan approval, by the mode each approves into.
+const (
+	PlanApproveAutoEdit = string(ApprovalAutoEdit)
+	PlanApproveDefault  = string(ApprovalDefault)
+)
+
+// PlanOptions configure plan mode's tools.
+type PlanOptions struct {
+	// Enabled offers enter_plan_mode and exit_plan_mode (settings'
+	// general.plan.enabled, on by default).
+	Enabled bool
+	// Dir is the plans directory, absolute and inside the workspace.
+	Dir string
+	// Unattended: nobody can be asked (headless). As in Gemini CLI's
+	// non-interactive runs, entering plan mode is not asked about, and a
+	// plan is approved at once, into yolo, so the implementation runs.
+	Unattended bool
+}
+
+// planFileName is a plan's file name as Gemini CLI's policy lets plan
+// mode write it: word characters and dashes, ending in .md.
+var planFileName = regexp.MustCompile(`^[\w-]+\.md$`)
+
+// IsPlanFile reports whether path (absolute, resolved) is a plan file in
+// dir: a Markdown file directly in it, named as plan mode may write it.
+func IsPlanFile(dir, path string) bool {
+	return dir != "" && filepath.Dir(path) == filepath.Clean(dir) && planFileName.MatchString(filepath.Base(path))
+}
+
+func planTools(ws *workspace.Workspace, opts PlanOptions) []Tool {
+	if !opts.Enabled {
+		return nil
+	}
+	return []Tool{enterPlanModeTool{dir: opts.Dir, unattended: opts.Unattended}, &exitPlanModeTool{ws: ws, dir: opts.Dir, unattended: opts.Unattended}}
+}
+
+type enterPlanModeTool struct {
+	dir        string
+	unattended bool
+}
+
+func (enterPlanModeTool) Name() string { return EnterPlanModeName }
+
+// Declaration is Gemini CLI's, word for word.
+func (enterPlanModeTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name:        EnterPlanModeName,
+		Description: "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.",
+		ParametersJsonSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"reason": map[string]any{"type": "string", "description": "Short reason explaining why you are entering plan mode."},
+			},
+		},
+	}
+}
+
+func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
+	reason, ok := raw["reason"].(string)
+	if v, present := raw["reason"]; present && v != nil && !ok {
+		return nil, errors.New("params/reason must be string")
+	}
+	return enterPlanModeCall{dir: t.dir, reason: strings.TrimSpace(reason), unattended: t.unattended}, nil
+}
+
+type enterPlanModeCall struct {
+	dir, reason string
+	unattended  bool
+}
+
+func (c enterPlanModeCall) Title() string { return cmp.Or(c.reason, "Initiating Plan Mode") }
+
+func (enterPlanModeCall) Kind() Kind { return KindThink }
+
+// Confirmation asks every time, as Gemini CLI does in an interactive
+// session; an unattended one is not asked.
+func (c enterPlanModeCall) Confirmation() *Confirmation {
+	if c.unattended {
+		return nil
+	}
+	return &Confirmation{Kind: "plan", Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
+}
+
+// Execute switches the session to plan mode and makes the plans
+// directory, so that the model's first write_file of its plan lands.
+func (c enterPlanModeCall) Execute(context.Context, CallInfo) (Result, error) {
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return Result{}, fmt.Errorf("making the plans directory: %w", err)
+	}
+	display := "Switching to Plan mode"
+	if c.reason != "" {
+		display += ": " + c.reason
+	}
+	return Result{Output: "Switching to Plan mode.", Display: display, Mode: ApprovalPlan}, nil
+}
+
+type exitPlanModeTool struct {
+	ws         *workspace.Workspace
+	dir        string
+	unattended bool
+}
+
+func (*exitPlanModeTool) Name() string { return ExitPlanModeName }
+
+// Declaration is Gemini CLI's, word for word (getExitPlanModeDeclaration:
+// the plan's file name; its docs' "plan_path" is older).
+func (*exitPlanModeTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Name:        ExitPlanModeName,
+		Description: "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.",
+		ParametersJsonSchema: map[string]any{
+			"type":     "object",
+			"required": []string{"plan_filename"},
+			"properties": map[string]any{
+				"plan_filename": map[string]any{"type": "string", "description": `The filename of the finalized plan (e.g., "feature-x.md"). Do not provide an absolute path.`},
+			},
+		},
+	}
+}
+
+func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
+	name, _ := raw["plan_filename"].(string)
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("plan_filename is required.")
+	}
+	path, err := t.resolve(strings.TrimSpace(name))
+	if err != nil {
+		return nil, err
+	}
+	return &exitPlanModeCall{ws: t.ws, path: path, unattended: t.unattended}, nil
+}
+
+// resolve finds the plan the model names, as Gemini CLI does
+// (resolveAndValidatePlanPath): an absolute path, a path from the
+// project root, or a name in the plans directory; it must be in the
+// plans directory.
+func (t *exitPlanModeTool) resolve(name string) (string, error) {
+	var candidates []string
+	if filepath.IsAbs(name) {
+		candidates = append(candidates, name)
+	}
+	if roots := t.ws.Roots(); len(roots) > 0 {
+		candidates = append(candidates, filepath.Join(roots[0], name))
+	}
+	candidates = append(candidates, filepath.Join(t.dir, name))
+	for _, c := range candidates {
+		if inDir(t.dir, filepath.Clean(c)) {
+			return filepath.Clean(c), nil
+		}
+	}
+	return "", fmt.Errorf("Access denied: plan path (%s) must be within the designated plans directory (%s).", name, t.dir)
+}
+
+func inDir(dir, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+type exitPlanModeCall struct {
+	ws         *workspace.Workspace
+	path       string
+	unattended bool
+}
+
+func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
+
+func (*exitPlanModeCall) Kind() Kind { return KindThink }
+
+// Location is the plan, which the front ends show while it is approved.
+func (c *exitPlanModeCall) Location() string { return c.path }
+
+// Confirmation is nil: the plan approval is the question, put by Execute.
+func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
+
+// Execute presents the plan for approval and reports the user's answer:
+// approved, the session leaves plan mode for the mode they chose;
+// otherwise it stays in plan mode and the model hears their feedback.
+func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	plan, invalid, err := c.read(ctx)
+	switch {
+	case err != nil:
+		return Result{}, err
+	case invalid != "":
+		return Result{Error: invalid, Status: StatusError, Display: "Error: Invalid plan"}, nil
+	case c.unattended:
+		return c.settle(Answer{Chosen: []string{planApproveYolo}}), nil
+	case info.Ask == nil:
+		return failure("The plan could not be presented for approval: this front end cannot ask the user. You are still in Plan Mode."), nil
+	}
+	answer, err := info.Ask(ctx, PlanQuestion(c.path, plan))
+	if err != nil {
+		return Result{}, fmt.Errorf("asking the user to approve the plan: %w", err)
+	}
+	return c.settle(answer), nil
+}
+
+// read is the plan's text, or why it cannot be approved, in Gemini CLI's
+// words (PlanErrorMessages).
+func (c *exitPlanModeCall) read(ctx context.Context) (plan, invalid string, err error) {
+	f, err := c.ws.ReadFile(ctx, c.path, maxPlanSize)
+	switch {
+	case errors.Is(err, workspace.ErrNotExist):
+		return "", fmt.Sprintf("Plan file does not exist: %s. You must create the plan file before requesting approval.", c.path), nil
+	case err != nil:
+		return "", fmt.Sprintf("Failed to read plan file: %v", err), nil
+	case strings.TrimSpace(string(f.Content)) == "":
+		return "", "Plan file is empty. You must write content to the plan file before requesting approval.", nil
+	}
+	return string(f.Content), "", nil
+}
+
+// maxPlanSize bounds the plan read to show it.
+const maxPlanSize = 1 << 20
+
+// PlanQuestion is the plan approval Gemini CLI's dialog offers: approve
+// with edits accepted automatically or one by one, or type feedback to
+// keep planning.
+func PlanQuestion(path, plan string) Question {
+	return Question{
+		Kind:  PlanQuestionKind,
+		Title: "Plan Approval",
+		Text:  plan,
+		Options: []Option{
+			{ID: PlanApproveAutoEdit, Label: "Yes, automatically accept edits", Description: "Approves plan and allows tools to run automatically"},
+			{ID: PlanApproveDefault, Label: "Yes, manually accept edits", Description: "Approves plan but requires confirmation for each tool"},
+		},
+		FreeText: true,
+	}
+}
+
+func (c *exitPlanModeCall) settle(a Answer) Result {
+	if a.Declined {
+		return Result{Output: "User cancelled the plan approval dialog. The plan was not approved and you are still in Plan Mode.", Display: "Cancelled"}
+	}
+	for _, id := range a.Chosen {
+		if mode, ok := approvedModes[id]; ok {
+			return Result{
+				Output:  fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
+				Display: "Plan approved: " + c.path,
+				Mode:    mode.mode,
+			}
+		}
+	}
+	if feedback := strings.TrimSpace(a.Text); feedback != "" {
+		return Result{
+			Output:  fmt.Sprintf("Plan rejected. User feedback: %s\n\nThe plan is stored at: %s\nRevise the plan based on the feedback.", feedback, c.path),
+			Display: "Feedback: " + feedback,
+		}
+	}
+	return Result{
+		Output:  fmt.Sprintf("Plan rejected. No feedback provided.\n\nThe plan is stored at: %s\nAsk the user for specific feedback on how to improve the plan.", c.path),
+		Display: "Rejected (no feedback)",
+	}
+}
+
+// approvedModes are the modes an approval leaves plan mode for, with
+// Gemini CLI's description of each (getApprovalModeDescription).
+var approvedModes = map[string]struct {
+	mode        ApprovalMode
+	description string
+}{
+	PlanApproveAutoEdit: {ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)"},
+	PlanApproveDefault:  {ApprovalDefault, "Default mode (edits will require confirmation)"},
+	planApproveYolo:     {ApprovalYolo, "YOLO mode (all tool calls auto-approved)"},
+}
+
+// planApproveYolo is the approval of an unattended run, never offered.
+const planApproveYolo = string(ApprovalYolo)
