@@ -81,10 +81,10 @@ func TestRunPlanModeOff(t *testing.T) {
 // the model's write_file of a source file and its shell command are
 // refused in Gemini CLI's words; the plan file is written without
 // asking; exit_plan_mode's call shows the plan file as its location and
-// the plan as the session's plan. (The approval itself needs the ACP
-// Asker, which another change brings: without it, the model is told
-// nobody can approve, and the session stays in plan mode.) The user
-// then picks auto edit, and the next prompt's edit lands without asking.
+// the plan as the session's plan, and asks for approval (a permission
+// request with Gemini CLI's options). The user picks "automatically
+// accept edits": the session switches to auto edit (current_mode_update),
+// and the next prompt's edit lands without asking.
 func TestACPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": path, "content": content}))
@@ -111,11 +111,19 @@ func TestACPPlanMode(t *testing.T) {
 			plans = append(plans, u.Plan.Entries)
 		}
 	}
-	if !slices.Equal(modes, []string{"plan"}) {
-		t.Errorf("current_mode_updates %v, want plan", modes)
+	if !slices.Equal(modes, []string{"plan", "autoEdit"}) {
+		t.Errorf("current_mode_updates %v, want plan, then autoEdit", modes)
 	}
-	if perms := h.client.Permissions(); len(perms) != 1 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "a new flag" {
-		t.Errorf("permission requests %+v, want only enter_plan_mode's", perms)
+	perms := h.client.Permissions()
+	if len(perms) != 2 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "a new flag" {
+		t.Fatalf("permission requests %+v, want enter_plan_mode's and the plan's approval", perms)
+	}
+	var options []string
+	for _, o := range perms[1].Options {
+		options = append(options, o.Name)
+	}
+	if strings.Join(options, "|") != "Yes, automatically accept edits|Yes, manually accept edits|Decline" {
+		t.Errorf("the plan's approval offers %q", options)
 	}
 	responses := func(i int) map[string]any {
 		r := h.functionResponses(i)
@@ -136,8 +144,8 @@ func TestACPPlanMode(t *testing.T) {
 	if b, _ := os.ReadFile(h.path(".gemini/plans/flag.md")); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
 		t.Errorf("the plan file holds %q", b)
 	}
-	if got, _ := responses(5)["error"].(string); !strings.Contains(got, "You are still in Plan Mode.") {
-		t.Errorf("exit_plan_mode without an Asker: %v", responses(5))
+	if got, _ := responses(5)["output"].(string); !strings.HasPrefix(got, "Plan approved. Switching to Auto-Edit mode") {
+		t.Errorf("exit_plan_mode, approved: %v", responses(5))
 	}
 	want := []sdk.PlanEntry{{Content: "Add the flag.", Priority: "medium", Status: "pending"}, {Content: "Test it.", Priority: "medium", Status: "pending"}}
 	if len(plans) != 1 || !reflect.DeepEqual(plans[0], want) {
@@ -153,9 +161,6 @@ func TestACPPlanMode(t *testing.T) {
 		t.Errorf("exit_plan_mode's tool call %+v, want the plan as its location", exit)
 	}
 
-	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
-		t.Fatal(err)
-	}
 	asked := len(h.client.Permissions())
 	h.mustPrompt("Implement it", sdk.StopReasonEndTurn)
 	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main // implemented\n" {
@@ -171,9 +176,9 @@ func TestACPPlanMode(t *testing.T) {
 // update says; the model's write_file of a source file and its shell
 // command are refused in Gemini CLI's words; the plan file is written
 // without asking; exit_plan_mode opens the plan in the editor
-// (window/showDocument). (Its approval needs the LSP Asker, which
-// another change brings.) The user then chooses auto_edit, and the next
-// prompt's edit lands without asking.
+// (window/showDocument) and asks for approval (gemini/ask, kind
+// plan_approval). The user picks "automatically accept edits": a `mode`
+// update says auto_edit, and the next prompt's edit lands without asking.
 func TestLSPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return call("write_file", map[string]any{"file_path": path, "content": content})
@@ -201,8 +206,17 @@ func TestLSPPlanMode(t *testing.T) {
 			modes = append(modes, u.Mode)
 		}
 	}
-	if !slices.Equal(modes, []string{"plan"}) {
-		t.Errorf("mode updates %v, want plan", modes)
+	if !slices.Equal(modes, []string{"plan", "auto_edit"}) {
+		t.Errorf("mode updates %v, want plan, then auto_edit", modes)
+	}
+	asks := messagesAs[struct {
+		Kind    string `json:"kind"`
+		Options []struct {
+			ID string `json:"id"`
+		} `json:"options"`
+	}](h, "gemini/ask")
+	if len(asks) != 1 || asks[0].Kind != "plan_approval" || len(asks[0].Options) != 2 || asks[0].Options[0].ID != "auto_edit" {
+		t.Errorf("gemini/ask %+v, want the plan's approval", asks)
 	}
 	if got := h.toolOutputs(2); len(got) != 1 || got[0] != "error: "+planEditRefusal {
 		t.Errorf("write_file of main.go in plan mode: %q", got)
@@ -221,18 +235,10 @@ func TestLSPPlanMode(t *testing.T) {
 	if len(docs) != 1 || docs[0].URI != string(uri.File(h.path(".gemini/plans/flag.md"))) {
 		t.Errorf("shown documents %+v, want the plan", docs)
 	}
-	if got := h.toolOutputs(5); len(got) != 1 || !strings.Contains(got[0], "You are still in Plan Mode.") {
-		t.Errorf("exit_plan_mode without an Asker: %q", got)
+	if got := h.toolOutputs(5); len(got) != 1 || !strings.HasPrefix(got[0], "Plan approved. Switching to Auto-Edit mode") {
+		t.Errorf("exit_plan_mode, approved: %q", got)
 	}
 
-	if err := h.client.Notify(h.ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"gemini": map[string]any{"general": map[string]any{"defaultApprovalMode": "auto_edit"}}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", func(raw json.RawMessage) bool {
-		return strings.Contains(string(raw), "approval mode auto_edit")
-	}); err != nil {
-		t.Fatal(err)
-	}
 	asked := len(h.client.Messages("gemini/confirm"))
 	h.prompt(map[string]any{"prompt": "Implement it", "sessionId": first.SessionID})
 	h.wantBuffer("main.go", "package main // implemented\n")
