@@ -273,10 +273,10 @@ func TestWithOverlay(t *testing.T) {
 
 	// Bad input: an error naming the key, and nothing changed.
 	for want, overlay := range map[string]map[string]any{
-		"model.name must be a string, not number":                                      {"model": map[string]any{"name": 3.0}},
-		"approvalMode must be a string, not bool":                                      {"approvalMode": true},
+		"model.name must be a string, not number":                                            {"model": map[string]any{"name": 3.0}},
+		"approvalMode must be a string, not bool":                                            {"approvalMode": true},
 		`general.defaultApprovalMode: "always" is not one of default, auto_edit, plan, yolo`: {"approvalMode": "always"},
-		"tools.allowed must be an array, not string":                                   {"tools": map[string]any{"allowed": "read_file"}},
+		"tools.allowed must be an array, not string":                                         {"tools": map[string]any{"allowed": "read_file"}},
 	} {
 		got, err := files.With(overlay)
 		if err == nil || !strings.Contains(err.Error(), want) {
