@@ -18,7 +18,7 @@
 //     typed by the user and one the model saves go the same way to the
 //     same file; the user typed it, so it is not confirmed again.
 //   - /chat keeps checkpoints where Gemini CLI does and as it writes them
-//     (checkpoint.go, projectdir.go): either resumes the other's. A tag
+//     (checkpoint.go, internal/geminidir): either resumes the other's. A tag
 //     with a path separator, no tag, or a file over maxCheckpointSize is
 //     refused with an error, and a checkpoint is never overwritten.
 //   - A usage error (an unknown subcommand or option, a missing tag)
