@@ -49,7 +49,10 @@ type Config struct {
 	Asker Asker
 	// Lander presents and lands the edits' changes; edits fail without
 	// one.
-	Lander       ChangeLander
+	Lander ChangeLander
+	// Checkpointer takes a checkpoint before each edit lands; none when
+	// nil (checkpointer.go).
+	Checkpointer Checkpointer
 	ApprovalMode tools.ApprovalMode
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools

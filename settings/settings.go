@@ -33,6 +33,11 @@ type General struct {
 	// through an overlay (the editor's options), as Gemini CLI allows yolo
 	// only from its command line. Load drops any other value with a warning.
 	DefaultApprovalMode string `json:"defaultApprovalMode"`
+	// Checkpointing, when enabled, snapshots the workspace and the
+	// conversation before each edit lands, for /restore.
+	Checkpointing struct {
+		Enabled bool `json:"enabled"`
+	} `json:"checkpointing"`
 }
 
 // Approval modes.

@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"reflect"
 	"strings"
 
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/memory"
@@ -65,6 +67,9 @@ type Built struct {
 	AuthErr  error
 	Tools    *toolset.Set // nil when AuthErr is set
 	Settings settings.Settings
+	// Checkpoints are the project's checkpoints, for /restore; nil when
+	// checkpointing is off.
+	Checkpoints *checkpoint.Store
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's (EnvFile, "" when none was found).
 	Getenv  settings.Getenv
@@ -157,6 +162,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if !set.Model.UnlimitedTurns() {
 		maxTurns = set.Model.MaxSessionTurns
 	}
+	b.Checkpoints = b.checkpoints(o, set)
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
@@ -167,6 +173,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Confirmer:    o.Confirmer,
 		Asker:        o.Asker,
 		Lander:       o.Lander,
+		Checkpointer: b.checkpointer(),
 		ApprovalMode: b.ApprovalMode,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,
@@ -180,6 +187,38 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})
 	return b, nil
+}
+
+// checkpoints is the project's checkpoint store when settings enable
+// checkpointing (general.checkpointing.enabled), else nil; as Gemini
+// CLI, it needs git, and one root: the first.
+func (b *Built) checkpoints(o Options, set settings.Settings) *checkpoint.Store {
+	if !set.General.Checkpointing.Enabled {
+		return nil
+	}
+	roots := o.Workspace.Roots()
+	if len(roots) == 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		o.Warn("checkpointing is off", fmt.Errorf("general.checkpointing.enabled needs git, which was not found: %w", err))
+		return nil
+	}
+	store, err := checkpoint.New(settings.UserDir(b.Getenv), roots[0])
+	if err != nil {
+		o.Warn("checkpointing is off", err)
+		return nil
+	}
+	return store
+}
+
+// checkpointer is b.Checkpoints as the agent takes it: no interface
+// holding a nil store.
+func (b *Built) checkpointer() agent.Checkpointer {
+	if b.Checkpoints == nil {
+		return nil
+	}
+	return b.Checkpoints
 }
 
 // loadEnv is the environment with the .env file Gemini CLI would load
