@@ -27,4 +27,10 @@
 // revert never overwrites a file changed since the agent's last change
 // without the user's yes, and is landed through the front end's
 // FilesLander as one change the user previews.
+//
+// With a Checkpointer (agent/checkpoint, settings'
+// general.checkpointing.enabled), every edit's change is preceded by a
+// checkpoint: the workspace and the history, which ends with the call.
+// A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
+// lands a checkpoint's files through the same FilesLander.
 package agent
