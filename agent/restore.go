@@ -16,6 +16,9 @@ type FileTarget struct {
 	Path    string
 	Exists  bool
 	Content []byte
+	// Skip, when set, says why the file cannot be restored; it is
+	// reported as not restored.
+	Skip string
 }
 
 // RestoreFiles puts the files back to targets, landed through the
@@ -39,6 +42,10 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 	var landed []int // out's index of each change
 	for k, target := range targets {
 		out[k] = FileRevert{Path: target.Path}
+		if target.Skip != "" {
+			out[k].Outcome, out[k].Reason = NotReverted, target.Skip
+			continue
+		}
 		now, err := ws.PrepareChange(ctx, target.Path, "")
 		if err != nil {
 			if ctx.Err() != nil {

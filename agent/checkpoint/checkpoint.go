@@ -209,8 +209,8 @@ func (s *Store) Targets(ctx context.Context, commit string) ([]agent.FileTarget,
 	}
 	targets := make([]agent.FileTarget, 0, len(diffs))
 	for _, d := range diffs {
-		t := agent.FileTarget{Path: filepath.Join(s.root, filepath.FromSlash(d.path)), Exists: d.inSnapshot}
-		if d.inSnapshot {
+		t := agent.FileTarget{Path: filepath.Join(s.root, filepath.FromSlash(d.path)), Exists: d.inSnapshot, Skip: d.notAFile}
+		if d.inSnapshot && d.notAFile == "" {
 			if t.Content, err = repo.content(ctx, commit, d.path); err != nil {
 				return nil, fmt.Errorf("reading %s from the snapshot: %w", d.path, err)
 			}

@@ -231,3 +231,32 @@ func TestRestorableHistoryAndLoad(t *testing.T) {
 		}
 	}
 }
+
+// A symbolic link deleted since the snapshot is reported, not recreated
+// as a regular file holding its target.
+func TestSymbolicLinkIsNotRestoredAsAFile(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	link := filepath.Join(p.root, "link")
+	if err := os.Symlink("keep.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.store.Checkpoint(ctx, request(filepath.Join(p.root, "a.txt"))); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := p.store.List()
+	cp, err := p.store.Load(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	targets, err := p.store.Targets(ctx, cp.CommitHash)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Targets = %+v, %v", targets, err)
+	}
+	if targets[0].Path != link || !strings.Contains(targets[0].Skip, "symbolic link") {
+		t.Errorf("target = %+v; want the link skipped, saying why", targets[0])
+	}
+}

@@ -139,15 +139,34 @@ func (r shadowRepo) differences(ctx context.Context, commit string) ([]differenc
 	if _, err := r.git(ctx, "add", "--all", "."); err != nil {
 		return nil, err
 	}
-	out, err := r.git(ctx, "diff", "--cached", "--name-status", "--no-renames", "-z", commit)
+	out, err := r.git(ctx, "diff", "--cached", "--raw", "--no-renames", "-z", commit)
 	if err != nil {
 		return nil, err
 	}
-	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	return parseRaw(string(out))
+}
+
+// parseRaw reads git diff --raw -z: for each file, ":<old mode> <new
+// mode> <old hash> <new hash> <status>" and the path, NUL-separated.
+func parseRaw(out string) ([]difference, error) {
+	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	var diffs []difference
 	for i := 0; i+1 < len(fields); i += 2 {
-		// A: added since the snapshot; D: deleted since; else changed.
-		diffs = append(diffs, difference{path: fields[i+1], inSnapshot: fields[i] != "A"})
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if len(meta) != 5 {
+			return nil, fmt.Errorf("unexpected git diff output %q", fields[i])
+		}
+		d := difference{path: fields[i+1], inSnapshot: meta[4] != "A"}
+		// A symbolic link or a submodule is not a file's bytes to land.
+		for _, mode := range meta[:2] {
+			switch mode {
+			case "120000":
+				d.notAFile = "it is a symbolic link in the snapshot or now; restore it yourself"
+			case "160000":
+				d.notAFile = "it is a nested git repository; restore it yourself"
+			}
+		}
+		diffs = append(diffs, d)
 	}
 	return diffs, nil
 }
@@ -155,6 +174,8 @@ func (r shadowRepo) differences(ctx context.Context, commit string) ([]differenc
 type difference struct {
 	path       string
 	inSnapshot bool
+	// notAFile says why the difference cannot be restored as a file.
+	notAFile string
 }
 
 // content is path's bytes in commit.
