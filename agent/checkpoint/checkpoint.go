@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -59,6 +60,9 @@ type Store struct {
 	// paths Targets returns.
 	root string
 	now  func() time.Time
+	// git serialises the runs of git on the shadow repository: the
+	// sessions of one process share it, and git's index takes one writer.
+	git sync.Mutex
 }
 
 // New is the Store of the project at root, its checkpoints under
@@ -88,6 +92,8 @@ func (s *Store) Checkpoint(ctx context.Context, req agent.CheckpointRequest) err
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
+	s.git.Lock()
+	defer s.git.Unlock()
 	repo := s.repo(tmp)
 	if err := repo.ensure(ctx); err != nil {
 		return err
@@ -199,6 +205,8 @@ func (s *Store) Targets(ctx context.Context, commit string) ([]agent.FileTarget,
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
+	s.git.Lock()
+	defer s.git.Unlock()
 	repo := s.repo(tmp)
 	if _, err := os.Stat(filepath.Join(repo.dir, ".git")); err != nil {
 		return nil, fmt.Errorf("the project has no shadow repository: %w", err)

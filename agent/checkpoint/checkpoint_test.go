@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -258,5 +259,22 @@ func TestSymbolicLinkIsNotRestoredAsAFile(t *testing.T) {
 	}
 	if targets[0].Path != link || !strings.Contains(targets[0].Skip, "symbolic link") {
 		t.Errorf("target = %+v; want the link skipped, saying why", targets[0])
+	}
+}
+
+// The sessions of one process checkpoint concurrently: each succeeds,
+// though git's index takes one writer at a time.
+func TestConcurrentCheckpoints(t *testing.T) {
+	p := newProject(t)
+	errs := make(chan error, 8)
+	for i := range cap(errs) {
+		name := filepath.Join(p.root, "f"+strconv.Itoa(i)+".txt")
+		write(t, name, strings.Repeat("x", i))
+		go func() { errs <- p.store.Checkpoint(context.Background(), request(name)) }()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Errorf("Checkpoint: %v", err)
+		}
 	}
 }

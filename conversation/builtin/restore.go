@@ -57,6 +57,10 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 		b.WriteString("\nNo file was restored, so the conversation was left as it is.")
 		return Reply{Text: b.String()}, nil
 	}
+	if len(cp.ClientHistory) == 0 {
+		b.WriteString("\nThe checkpoint holds no conversation, so the conversation was left as it is.")
+		return Reply{Text: b.String()}, nil
+	}
 	history := cp.RestorableHistory()
 	if err := env.Session.ReplaceHistory(ctx, history); err != nil {
 		fmt.Fprintf(&b, "\nThe conversation was not restored: %v", err)
