@@ -278,3 +278,34 @@ func TestConcurrentCheckpoints(t *testing.T) {
 		}
 	}
 }
+
+// A checkpoint Gemini CLI wrote (its UI history and messageId beside
+// the fields read) is listed and loaded.
+func TestLoadsGeminiCLIsCheckpoint(t *testing.T) {
+	p := newProject(t)
+	if err := p.store.Checkpoint(context.Background(), request(filepath.Join(p.root, "a.txt"))); err != nil {
+		t.Fatal(err)
+	}
+	name := "2025-06-22T10-00-00_000Z-my-file.txt-replace"
+	write(t, filepath.Join(p.gemini, "tmp", "app", "checkpoints", name+".json"), `{
+  "history": [{"type": "user", "id": 1, "text": "fix it"}],
+  "clientHistory": [{"role": "user", "parts": [{"text": "fix it"}]}, {"role": "model", "parts": [{"functionCall": {"name": "replace", "args": {"file_path": "my-file.txt"}}}]}],
+  "toolCall": {"name": "replace", "args": {"file_path": "my-file.txt", "old_string": "a", "new_string": "b"}},
+  "commitHash": "0123456789abcdef0123456789abcdef01234567",
+  "messageId": "m-1"
+}`)
+	names, err := p.store.List()
+	if err != nil || len(names) != 2 || names[0] != name {
+		t.Fatalf("List = %q, %v; want Gemini CLI's first (oldest)", names, err)
+	}
+	cp, err := p.store.Load(name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp.ToolCall.Name != "replace" || cp.ToolCall.Args["old_string"] != "a" || len(cp.ClientHistory) != 2 || cp.MessageID != "m-1" {
+		t.Errorf("Load = %+v", cp)
+	}
+	if _, err := p.store.Targets(context.Background(), cp.CommitHash); err == nil || !strings.Contains(err.Error(), "not in the shadow repository") {
+		t.Errorf("Targets of a snapshot the repository lacks = %v", err)
+	}
+}
