@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
@@ -202,4 +205,47 @@ func TestRestoreOverLSP(t *testing.T) {
 		t.Errorf("the request after the restore holds %q; want the prompt before the call, not what followed", got)
 	}
 	wantUntouched(t, root, gitBefore)
+}
+
+// Over ACP with approvals: the edit and the command are allowed when
+// asked; "/restore <name>" asks ONE permission for every file, then
+// victim.txt is back byte for byte, notes.txt gone, and the conversation
+// is back to the moment of the call.
+func TestRestoreOverACP(t *testing.T) {
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"general": {"checkpointing": {"enabled": true}}}`})
+	h := startACP(t, acpSetup{files: map[string]string{"victim.txt": victim}, home: home, env: trustTheWorkspace(), cfg: acptest.Config{Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.AllowOnce }}},
+		restoreTurns("notes.txt")...)
+	gitBefore := gitInit(t, h.root)
+	h.mustPrompt("write the notes", sdk.StopReasonEndTurn)
+	if _, err := os.Stat(h.path("victim.txt")); err == nil {
+		t.Fatal("the shell command did not delete victim.txt")
+	}
+	name := checkpointName.FindString(h.command("/restore"))
+	if name == "" {
+		t.Fatal("/restore did not list the checkpoint")
+	}
+	asked := len(h.client.Permissions())
+	msg := h.command("/restore " + name)
+	h.wantDisk("victim.txt", victim)
+	if _, err := os.Stat(h.path("notes.txt")); err == nil {
+		t.Error("notes.txt, created after the checkpoint, is still there")
+	}
+	var titles []string
+	for _, p := range h.client.Permissions()[asked:] {
+		titles = append(titles, *p.ToolCall.Title)
+	}
+	if len(titles) != 1 || !strings.HasPrefix(titles[0], "Restore the files to checkpoint "+name+" (2 files)") {
+		t.Errorf("permission requests %q, want one for the restore", titles)
+	}
+	if !strings.Contains(msg, "Restored the conversation") {
+		t.Errorf("/restore answered %q", msg)
+	}
+	h.mustPrompt("again", sdk.StopReasonEndTurn)
+	reqs := h.model.Requests()
+	got := strings.Join(wholeTexts(reqs[len(reqs)-1].Contents), "|")
+	if !strings.Contains(got, "write the notes") || strings.Contains(got, "model: done") || !strings.HasSuffix(got, "again") {
+		t.Errorf("the request after the restore holds %q", got)
+	}
+	wantUntouched(t, h.root, gitBefore)
 }
