@@ -50,7 +50,10 @@ type Config struct {
 	Asker Asker
 	// Lander presents and lands the edits' changes; edits fail without
 	// one.
-	Lander       ChangeLander
+	Lander ChangeLander
+	// Checkpointer takes a checkpoint before each edit lands; none when
+	// nil (checkpointer.go).
+	Checkpointer Checkpointer
 	ApprovalMode tools.ApprovalMode
 	// PlansDir is where plan mode lets the model write its plan
 	// (tools.PlanOptions.Dir).

@@ -33,4 +33,10 @@
 // The approval mode is the agent's, unless a session chose its own (the
 // planning tools through Result.Mode, /plan): then the session's, until
 // the agent's is set anew. A call that switches it is an EventMode.
+//
+// With a Checkpointer (agent/checkpoint, settings'
+// general.checkpointing.enabled), every edit's change is preceded by a
+// checkpoint: the workspace and the history, which ends with the call.
+// A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
+// lands a checkpoint's files through the same FilesLander.
 package agent

@@ -129,17 +129,26 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 	if len(changes) == 0 {
 		return out, nil
 	}
+	title := fmt.Sprintf("Revert the agent's changes since prompt %d (%d %s)", prompt, len(changes), plural(len(changes), "file", "files"))
+	if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
+		return nil, fmt.Errorf("reverting the agent's changes: %w", err)
+	}
+	return out, nil
+}
+
+// landFiles lands changes as one through the FilesLander and records
+// each one's outcome in out, at its index in landed.
+func (s *Session) landFiles(ctx context.Context, title string, changes []RevertChange, landed []int, out []FileRevert) error {
 	lander, ok := s.agent.cfg.Lander.(FilesLander)
 	if !ok {
 		for _, k := range landed {
 			out[k].Outcome, out[k].Reason = NotReverted, "this front end cannot land a revert"
 		}
-		return out, nil
+		return nil
 	}
-	title := fmt.Sprintf("Revert the agent's changes since prompt %d (%d %s)", prompt, len(changes), plural(len(changes), "file", "files"))
 	decisions, err := lander.LandFiles(ctx, LandFilesRequest{SessionID: s.id, Title: title, Changes: changes})
 	if err != nil {
-		return nil, fmt.Errorf("reverting the agent's changes: %w", err)
+		return err
 	}
 	for j, k := range landed {
 		d := tools.Decision{Outcome: tools.Declined, Reason: "the front end did not say"}
@@ -152,7 +161,7 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 		}
 		out[k].Outcome, out[k].Reason = NotReverted, cmp.Or(d.Reason, string(d.Outcome))
 	}
-	return out, nil
+	return nil
 }
 
 // revertChange is p's revert from what the file holds now, or, when

@@ -449,6 +449,7 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
 	}
 	ask := !s.approvals.allows(fc.Name, c)
+	t.checkpoint(fc)
 	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("proposing change to %s: %w", p.Change.Path, err)

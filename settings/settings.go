@@ -38,6 +38,11 @@ type General struct {
 	// with a warning.
 	DefaultApprovalMode string `json:"defaultApprovalMode"`
 	Plan                Plan   `json:"plan"`
+	// Checkpointing, when enabled, snapshots the workspace and the
+	// conversation before each edit lands, for /restore.
+	Checkpointing struct {
+		Enabled bool `json:"enabled"`
+	} `json:"checkpointing"`
 }
 
 // Plan is "general.plan": plan mode (tools.ApprovalPlan).

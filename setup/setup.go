@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"reflect"
 	"strings"
 
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/memory"
@@ -68,6 +70,9 @@ type Built struct {
 	AuthErr  error
 	Tools    *toolset.Set // nil when AuthErr is set
 	Settings settings.Settings
+	// Checkpoints are the project's checkpoints, for /restore; nil when
+	// checkpointing is off.
+	Checkpoints *checkpoint.Store
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's (EnvFile, "" when none was found).
 	Getenv  settings.Getenv
@@ -166,6 +171,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if !set.Model.UnlimitedTurns() {
 		maxTurns = set.Model.MaxSessionTurns
 	}
+	b.Checkpoints = b.checkpoints(o, set)
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
@@ -176,6 +182,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Confirmer:    o.Confirmer,
 		Asker:        o.Asker,
 		Lander:       o.Lander,
+		Checkpointer: b.checkpointer(),
 		ApprovalMode: b.ApprovalMode,
 		PlansDir:     plan.Dir,
 		Untrusted:    b.NotTrusted() != nil,
@@ -207,6 +214,38 @@ func (b *Built) planOptions(set settings.Settings) tools.PlanOptions {
 		return tools.PlanOptions{}
 	}
 	return tools.PlanOptions{Enabled: true, Dir: dir, Unattended: b.opts.Unattended}
+}
+
+// checkpoints is the project's checkpoint store when settings enable
+// checkpointing (general.checkpointing.enabled), else nil; as Gemini
+// CLI, it needs git, and one root: the first.
+func (b *Built) checkpoints(o Options, set settings.Settings) *checkpoint.Store {
+	if !set.General.Checkpointing.Enabled {
+		return nil
+	}
+	roots := o.Workspace.Roots()
+	if len(roots) == 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		o.Warn("checkpointing is off", fmt.Errorf("general.checkpointing.enabled needs git, which was not found: %w", err))
+		return nil
+	}
+	store, err := checkpoint.New(settings.UserDir(b.Getenv), roots[0])
+	if err != nil {
+		o.Warn("checkpointing is off", err)
+		return nil
+	}
+	return store
+}
+
+// checkpointer is b.Checkpoints as the agent takes it: no interface
+// holding a nil store.
+func (b *Built) checkpointer() agent.Checkpointer {
+	if b.Checkpoints == nil {
+		return nil
+	}
+	return b.Checkpoints
 }
 
 // loadEnv is the environment with the .env file Gemini CLI would load

@@ -9,11 +9,12 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
 // Gemini CLI's manual checkpoints (/chat), in its place and format
-// (checkpoint.go, projectdir.go): a conversation saved by either is
+// (checkpoint.go, internal/geminidir): a conversation saved by either is
 // resumed by the other.
 func chatSubcommands() []Builtin {
 	return []Builtin{
@@ -26,7 +27,7 @@ func chatSubcommands() []Builtin {
 
 // checkpointsOf are the checkpoints of env's project.
 func checkpointsOf(env Env) (checkpoints, error) {
-	dirs, err := newProjectDirs(settings.UserDir(env.Built.Getenv), env.Root)
+	dirs, err := geminidir.New(settings.UserDir(env.Built.Getenv), env.Root)
 	return checkpoints{dirs: dirs}, err
 }
 

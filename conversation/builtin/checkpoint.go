@@ -17,6 +17,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -53,7 +54,7 @@ type savedChat struct {
 var errNoCheckpoint = errors.New("no checkpoint")
 
 // checkpoints are the checkpoints of one project.
-type checkpoints struct{ dirs projectDirs }
+type checkpoints struct{ dirs geminidir.Dirs }
 
 // checkTag refuses a tag that cannot name a checkpoint file here. Gemini
 // CLI encodes a separator, but also looks for the raw tag as a file name:
@@ -118,7 +119,7 @@ func checkpointPath(dir, tag string) string {
 // save writes cp as tag's checkpoint; one of that tag is not replaced
 // (Gemini CLI asks first; here the user deletes it first).
 func (c checkpoints) save(tag string, cp checkpoint) (string, error) {
-	dir, err := c.dirs.findOrClaim()
+	dir, err := c.dirs.FindOrClaim()
 	if err != nil {
 		return "", err
 	}
@@ -138,7 +139,7 @@ func (c checkpoints) save(tag string, cp checkpoint) (string, error) {
 
 // load reads tag's checkpoint; errNoCheckpoint when there is none.
 func (c checkpoints) load(tag string) (checkpoint, error) {
-	dir, err := c.dirs.find()
+	dir, err := c.dirs.Find()
 	if err != nil {
 		return checkpoint{}, err
 	}
@@ -185,11 +186,11 @@ func parseCheckpoint(data []byte) (checkpoint, error) {
 // list is every checkpoint of the project, the oldest first, as Gemini
 // CLI lists them.
 func (c checkpoints) list() ([]savedChat, error) {
-	dir, err := c.dirs.find()
+	dir, err := c.dirs.Find()
 	if err != nil || dir == "" {
 		return nil, err
 	}
-	entries, err := readDirBounded(dir, maxScanned)
+	entries, err := geminidir.ReadDirBounded(dir, geminidir.MaxScanned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -219,7 +220,7 @@ func (c checkpoints) list() ([]savedChat, error) {
 
 // delete removes tag's checkpoint; errNoCheckpoint when there is none.
 func (c checkpoints) delete(tag string) error {
-	dir, err := c.dirs.find()
+	dir, err := c.dirs.Find()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
 // every front end: /about, /chat, /clear, /compress, /help, /init, /mcp,
-// /memory, /rewind, /stats and /tools, as Gemini CLI 0.61 spells them where they
+// /memory, /restore, /rewind, /stats and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
 // with its Run, then shows the Reply's Markdown, or sends its Input to
@@ -11,16 +11,20 @@
 //     Reply.Input the front end sends) or asks for a summary (/compress);
 //     every other answers from what the process knows.
 //   - A built-in changes the conversation only through agent.Session
-//     (Clear, ReplaceHistory, Compress, Rewind), which refuses while a prompt
+//     (Clear, ReplaceHistory, Compress, Rewind, RestoreFiles), which refuses while a prompt
 //     runs and saves the session as a prompt does; nothing here touches
 //     the session store.
 //   - /memory add saves through the save_memory tool itself, so a fact
 //     typed by the user and one the model saves go the same way to the
 //     same file; the user typed it, so it is not confirmed again.
 //   - /chat keeps checkpoints where Gemini CLI does and as it writes them
-//     (checkpoint.go, projectdir.go): either resumes the other's. A tag
+//     (checkpoint.go, internal/geminidir): either resumes the other's. A tag
 //     with a path separator, no tag, or a file over maxCheckpointSize is
 //     refused with an error, and a checkpoint is never overwritten.
+//   - /restore reads the checkpoints agent/checkpoint takes before
+//     edits (Gemini CLI's, in its places); it puts the files back only
+//     through Session.RestoreFiles, one change the user previews, and
+//     the conversation only when some file was restored or none differed.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

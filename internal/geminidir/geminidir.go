@@ -1,4 +1,10 @@
-package builtin
+// Package geminidir finds Gemini CLI's directories of a project under
+// ~/.gemini: its temporary directory (tmp/<id>, where /chat checkpoints
+// and /restore's checkpoints/ live) and its history directory
+// (history/<id>, the checkpointing shadow git repository), named as
+// Gemini CLI 0.61 names them, so either program finds what the other
+// wrote.
+package geminidir
 
 import (
 	"crypto/sha256"
@@ -29,44 +35,44 @@ const (
 	projectRootFile = ".project_root"
 	registryFile    = "projects.json"
 	// maxRegistrySize and maxMarkerSize bound what is read of Gemini
-	// CLI's files; maxScanned bounds the directories searched for a
+	// CLI's files; MaxScanned bounds the directories searched for a
 	// marker.
 	maxRegistrySize = 4 << 20
 	maxMarkerSize   = 64 << 10
-	maxScanned      = 10000
+	MaxScanned      = 10000
 )
 
 // validSlug is an id the registry may hold, as Gemini CLI checks it.
 var validSlug = regexp.MustCompile(`^[a-z0-9-]+$`)
 
-// projectDirs finds Gemini CLI's directories of a project.
-type projectDirs struct {
+// Dirs finds Gemini CLI's directories of a project.
+type Dirs struct {
 	geminiDir string // ~/.gemini
 	root      string // the project's root, absolute and clean
 }
 
-func newProjectDirs(geminiDir, root string) (projectDirs, error) {
+func New(geminiDir, root string) (Dirs, error) {
 	if geminiDir == "" {
-		return projectDirs{}, errors.New("there is no home directory (HOME is not set), so there is no ~/.gemini to keep checkpoints in")
+		return Dirs{}, errors.New("there is no home directory (HOME is not set), so there is no ~/.gemini to keep checkpoints in")
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return projectDirs{}, fmt.Errorf("finding the project's root: %w", err)
+		return Dirs{}, fmt.Errorf("finding the project's root: %w", err)
 	}
 	// Gemini CLI's root is its working directory, which the system gives
 	// with every symlink resolved.
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	return projectDirs{geminiDir: geminiDir, root: abs}, nil
+	return Dirs{geminiDir: geminiDir, root: abs}, nil
 }
 
-func (p projectDirs) tmp() string     { return filepath.Join(p.geminiDir, "tmp") }
-func (p projectDirs) history() string { return filepath.Join(p.geminiDir, "history") }
+func (p Dirs) tmp() string     { return filepath.Join(p.geminiDir, "tmp") }
+func (p Dirs) history() string { return filepath.Join(p.geminiDir, "history") }
 
-// find is the project's temporary directory as Gemini CLI would find it
+// Find is the project's temporary directory as Gemini CLI would find it
 // now, "" when it has none yet.
-func (p projectDirs) find() (string, error) {
+func (p Dirs) Find() (string, error) {
 	if slug := p.registered(); slug != "" {
 		return filepath.Join(p.tmp(), slug), nil
 	}
@@ -85,10 +91,10 @@ func (p projectDirs) find() (string, error) {
 	return "", nil
 }
 
-// findOrClaim is the project's temporary directory, claimed (created,
+// FindOrClaim is the project's temporary directory, claimed (created,
 // with its markers) as Gemini CLI claims one when the project has none.
-func (p projectDirs) findOrClaim() (string, error) {
-	dir, err := p.find()
+func (p Dirs) FindOrClaim() (string, error) {
+	dir, err := p.Find()
 	if err != nil || dir != "" {
 		return dir, err
 	}
@@ -97,7 +103,7 @@ func (p projectDirs) findOrClaim() (string, error) {
 	for _, slug := range p.registry() {
 		taken[slug] = true
 	}
-	for n := 0; n < maxScanned; n++ {
+	for n := 0; n < MaxScanned; n++ {
 		slug := base
 		if n > 0 {
 			slug = fmt.Sprintf("%s-%d", base, n)
@@ -118,7 +124,7 @@ func (p projectDirs) findOrClaim() (string, error) {
 }
 
 // registered is the id the registry gives the root, if the markers agree.
-func (p projectDirs) registered() string {
+func (p Dirs) registered() string {
 	slug := p.registry()[p.root]
 	if !validSlug.MatchString(slug) {
 		return ""
@@ -133,7 +139,7 @@ func (p projectDirs) registered() string {
 
 // registry is ~/.gemini/projects.json's map of roots to ids; empty when
 // it cannot be read, as Gemini CLI starts over from the markers then.
-func (p projectDirs) registry() map[string]string {
+func (p Dirs) registry() map[string]string {
 	var reg struct {
 		Projects map[string]string `json:"projects"`
 	}
@@ -144,8 +150,8 @@ func (p projectDirs) registry() map[string]string {
 }
 
 // marked is the directory of tmp whose marker names the root, "" for none.
-func (p projectDirs) marked() (string, error) {
-	entries, err := readDirBounded(p.tmp(), maxScanned)
+func (p Dirs) marked() (string, error) {
+	entries, err := ReadDirBounded(p.tmp(), MaxScanned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -163,7 +169,7 @@ func (p projectDirs) marked() (string, error) {
 }
 
 // owner is the root dir's marker names; an error when it has none.
-func (p projectDirs) owner(dir string) (string, error) {
+func (p Dirs) owner(dir string) (string, error) {
 	data, err := safefile.Read(filepath.Join(dir, projectRootFile), maxMarkerSize)
 	if err != nil {
 		return "", err
@@ -173,7 +179,7 @@ func (p projectDirs) owner(dir string) (string, error) {
 
 // claim marks slug's directories (in tmp and history, as Gemini CLI
 // does) as the root's; fs.ErrExist when one is another project's.
-func (p projectDirs) claim(slug string) error {
+func (p Dirs) claim(slug string) error {
 	for _, base := range []string{p.tmp(), p.history()} {
 		dir := filepath.Join(base, slug)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -222,8 +228,8 @@ func slugify(name string) string {
 	return b.String()
 }
 
-// readDirBounded lists at most n entries of dir, in no particular order.
-func readDirBounded(dir string, n int) ([]fs.DirEntry, error) {
+// ReadDirBounded lists at most n entries of dir, in no particular order.
+func ReadDirBounded(dir string, n int) ([]fs.DirEntry, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
@@ -234,4 +240,13 @@ func readDirBounded(dir string, n int) ([]fs.DirEntry, error) {
 		err = nil
 	}
 	return entries, err
+}
+
+// Root is the project's root, absolute, clean and with symlinks resolved.
+func (p Dirs) Root() string { return p.root }
+
+// HistoryOf is the history directory of the project whose temporary
+// directory is tmp: Gemini CLI names both by the same id.
+func (p Dirs) HistoryOf(tmp string) string {
+	return filepath.Join(p.history(), filepath.Base(tmp))
 }

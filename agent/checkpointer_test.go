@@ -1,0 +1,129 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// checkpointer records what it is asked, with the file's bytes at that
+// moment, and fails with err.
+type checkpointer struct {
+	path  string
+	reqs  []agent.CheckpointRequest
+	found []string
+	err   error
+}
+
+func (c *checkpointer) Checkpoint(_ context.Context, req agent.CheckpointRequest) error {
+	c.reqs = append(c.reqs, req)
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		data = []byte("(none)")
+	}
+	c.found = append(c.found, string(data))
+	return c.err
+}
+
+func checkpointSetup(t *testing.T, cp *checkpointer) (*agent.Session, string, *diskUser) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	must(t, os.WriteFile(path, []byte("before\n"), 0o644))
+	cp.path = path
+	ws, err := workspace.New([]string{dir}, nil)
+	must(t, err)
+	srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"))
+	user := &diskUser{}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
+		Lander: user, Workspace: ws, Checkpointer: cp})
+	return a.NewSession(), path, user
+}
+
+// The checkpoint is taken before the edit lands, with the history ending
+// with the model's call, and the call's name and arguments.
+func TestCheckpointBeforeTheEditLands(t *testing.T) {
+	cp := &checkpointer{}
+	s, path, _ := checkpointSetup(t, cp)
+	if res, _ := prompt(t, s, "edit"); res.StopReason != agent.StopEndTurn {
+		t.Fatalf("prompt: %+v", res)
+	}
+	if len(cp.reqs) != 1 || cp.found[0] != "before\n" {
+		t.Fatalf("checkpoints %d, the file then %q; want one, before the edit", len(cp.reqs), cp.found)
+	}
+	req := cp.reqs[0]
+	last := req.History[len(req.History)-1]
+	if req.Tool != "write" || req.Args["path"] != path || last.Role != genai.RoleModel || last.Parts[0].FunctionCall == nil {
+		t.Errorf("checkpoint request %+v; want the write call, after the history's call", req)
+	}
+	if got := read(t, path); got != "after\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+}
+
+// A checkpoint that fails is told as a notice, and the edit goes on.
+func TestFailedCheckpointIsANoticeAndTheEditGoesOn(t *testing.T) {
+	cp := &checkpointer{err: errors.New("git is broken")}
+	s, path, _ := checkpointSetup(t, cp)
+	res, evs := prompt(t, s, "edit")
+	if res.StopReason != agent.StopEndTurn {
+		t.Fatalf("prompt: %+v", res)
+	}
+	notices := evs.of(agent.EventNotice)
+	if len(notices) != 1 || !strings.Contains(notices[0].Text, "git is broken") {
+		t.Errorf("notices %+v; want the checkpoint's failure", notices)
+	}
+	if got := read(t, path); got != "after\n" {
+		t.Errorf("a.txt = %q; the edit should have gone on", got)
+	}
+}
+
+// RestoreFiles lands every target as one change: a changed file gets
+// its bytes back, a deleted one is recreated, one created since is
+// removed, one already as it was is left, and a skipped one reported.
+func TestRestoreFilesLandsOneChange(t *testing.T) {
+	cp := &checkpointer{}
+	s, path, user := checkpointSetup(t, cp)
+	dir := filepath.Dir(path)
+	gone, created, same := filepath.Join(dir, "gone.txt"), filepath.Join(dir, "new.txt"), filepath.Join(dir, "same.txt")
+	must(t, os.WriteFile(created, []byte("new\n"), 0o644))
+	must(t, os.WriteFile(same, []byte("same\n"), 0o644))
+	files, err := s.RestoreFiles(context.Background(), "Restore", []agent.FileTarget{
+		{Path: path, Exists: true, Content: []byte("old\r\n")},
+		{Path: gone, Exists: true, Content: []byte("\ufeffgone\n")},
+		{Path: created},
+		{Path: same, Exists: true, Content: []byte("same\n")},
+		{Path: filepath.Join(dir, "link"), Exists: true, Skip: "a link"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []agent.RevertOutcome{agent.Reverted, agent.Reverted, agent.Reverted, agent.Unchanged, agent.NotReverted}
+	for i, f := range files {
+		if f.Outcome != want[i] {
+			t.Errorf("%s: %s (%s), want %s", f.Path, f.Outcome, f.Reason, want[i])
+		}
+	}
+	if len(user.reverts) != 1 || len(user.reverts[0].Changes) != 3 {
+		t.Errorf("landed %+v; want one change of three files", user.reverts)
+	}
+	if got := read(t, path); got != "old\r\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	if got := read(t, gone); got != "\ufeffgone\n" {
+		t.Errorf("gone.txt = %q", got)
+	}
+	if _, err := os.Stat(created); err == nil {
+		t.Error("new.txt was not removed")
+	}
+}

@@ -1,0 +1,74 @@
+package agent
+
+// Restoring the workspace's files to a checkpoint's snapshot.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// FileTarget is what a restore puts one file back to: Content, or no
+// file at all when !Exists (it was created after the snapshot).
+type FileTarget struct {
+	Path    string
+	Exists  bool
+	Content []byte
+	// Skip, when set, says why the file cannot be restored; it is
+	// reported as not restored.
+	Skip string
+}
+
+// RestoreFiles puts the files back to targets, landed through the
+// front end's FilesLander as one change the user previews (titled
+// title), as a rewind's revert is: deleted files are recreated, files
+// created since are removed. It reports each file's outcome, in order.
+// While a prompt runs it is a *BusyError.
+func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]FileRevert, error) {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return nil, &BusyError{SessionID: s.id}
+	}
+	defer s.end()
+	ws := s.agent.cfg.Workspace
+	if ws == nil {
+		return nil, errors.New("restoring files: the session has no workspace")
+	}
+	out := make([]FileRevert, len(targets))
+	var changes []RevertChange
+	var landed []int // out's index of each change
+	for k, target := range targets {
+		out[k] = FileRevert{Path: target.Path}
+		if target.Skip != "" {
+			out[k].Outcome, out[k].Reason = NotReverted, target.Skip
+			continue
+		}
+		now, err := ws.PrepareChange(ctx, target.Path, "")
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out[k].Outcome, out[k].Reason = NotReverted, fmt.Sprintf("reading it: %v", err)
+			continue
+		}
+		if !target.Exists && !now.Exists || target.Exists && now.Exists && bytes.Equal(fileBytes(now.BOM, now.Before), target.Content) {
+			out[k].Outcome = Unchanged
+			continue
+		}
+		after, hasBOM := strings.CutPrefix(string(target.Content), bom)
+		change := now
+		change.After, change.BOM = after, hasBOM
+		changes = append(changes, RevertChange{FileChange: change, Remove: !target.Exists})
+		landed = append(landed, k)
+	}
+	if len(changes) == 0 {
+		return out, nil
+	}
+	if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
+		return nil, fmt.Errorf("restoring files: %w", err)
+	}
+	return out, nil
+}

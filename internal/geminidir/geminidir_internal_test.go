@@ -1,0 +1,58 @@
+package geminidir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSlugify(t *testing.T) {
+	for name, want := range map[string]string{
+		"gemini-ls":     "gemini-ls",
+		"My Project!!":  "my-project",
+		"--a__b--":      "a-b",
+		"日本":            "project",
+		"":              "project",
+		"Go1.22 (beta)": "go1-22-beta",
+	} {
+		if got := slugify(name); got != want {
+			t.Errorf("slugify(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// A slug another project's marker holds is not taken: the next free one
+// is claimed, as Gemini CLI claims one, and found again after.
+func TestProjectDirClaimsAFreeSlug(t *testing.T) {
+	gemini := t.TempDir()
+	root := filepath.Join(t.TempDir(), "app")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(gemini, "tmp", "app")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, projectRootFile), []byte("/somewhere/else/app"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := New(gemini, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err := dirs.Find(); dir != "" || err != nil {
+		t.Fatalf("find before a claim = %q, %v", dir, err)
+	}
+	dir, err := dirs.FindOrClaim()
+	if want := filepath.Join(gemini, "tmp", "app-1"); dir != want || err != nil {
+		t.Fatalf("findOrClaim = %q, %v; want %q", dir, err, want)
+	}
+	for _, base := range []string{"tmp", "history"} {
+		if owner, err := os.ReadFile(filepath.Join(gemini, base, "app-1", projectRootFile)); err != nil || string(owner) != dirs.root {
+			t.Errorf("%s marker = %q, %v", base, owner, err)
+		}
+	}
+	if again, err := dirs.Find(); again != dir || err != nil {
+		t.Errorf("find after the claim = %q, %v", again, err)
+	}
+}
