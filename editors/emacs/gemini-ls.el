@@ -1163,13 +1163,6 @@ It is a review or a question.  This returns at once; the answer goes as
 (defconst gemini-ls--decline "Decline"
   "The choice that dismisses a question of the model's.")
 
-(defun gemini-ls--option-label (option)
-  "How OPTION of a `gemini/ask' question reads in the minibuffer."
-  (let ((description (plist-get option :description)))
-    (if (string-empty-p (or description ""))
-        (plist-get option :label)
-      (format "%s — %s" (plist-get option :label) description))))
-
 (defun gemini-ls--question-prompt (params)
   "The minibuffer prompt of the `gemini/ask' question PARAMS."
   (let ((title (plist-get params :title)))
@@ -1183,8 +1176,7 @@ It is a review or a question.  This returns at once; the answer goes as
   "The `gemini/ask' result of PICKS, the strings read for PARAMS.
 A pick naming an option chooses it; any other is the user's own words
 \(read only where the question takes them)."
-  (let* ((labels (mapcar (lambda (o) (cons (gemini-ls--option-label o)
-                                           (plist-get o :id)))
+  (let* ((labels (mapcar (lambda (o) (cons (plist-get o :label) (plist-get o :id)))
                          (plist-get params :options)))
          (picks (cl-remove-if #'string-empty-p (mapcar #'string-trim picks)))
          (chosen (delq nil (mapcar (lambda (p) (cdr (assoc p labels))) picks)))
@@ -1200,13 +1192,24 @@ Return the result; C-g or \"Decline\" declines."
   (let* ((options (plist-get params :options))
          (free (eq t (plist-get params :freeText)))
          (prompt (gemini-ls--question-prompt params))
-         (table (append (mapcar #'gemini-ls--option-label options)
+         (table (append (mapcar (lambda (o) (plist-get o :label)) options)
                         (list gemini-ls--decline)))
-         ;; The minibuffer keeps the options' order.
-         (collection (lambda (str pred action)
-                       (if (eq action 'metadata)
-                           '(metadata (display-sort-function . identity))
-                         (complete-with-action action table str pred)))))
+         (descriptions (mapcar (lambda (o) (cons (plist-get o :label)
+                                                 (plist-get o :description)))
+                               options))
+         ;; The minibuffer keeps the options' order and shows what each
+         ;; means beside it; the labels alone are read, as a description
+         ;; may hold the commas that separate several picks.
+         (collection
+          (lambda (str pred action)
+            (if (eq action 'metadata)
+                `(metadata (display-sort-function . identity)
+                           (annotation-function
+                            . ,(lambda (label)
+                                 (let ((d (cdr (assoc label descriptions))))
+                                   (if (string-empty-p (or d "")) ""
+                                     (concat " — " d))))))
+              (complete-with-action action table str pred)))))
     (condition-case nil
         (let ((inhibit-quit nil))
           (gemini-ls--question-answer

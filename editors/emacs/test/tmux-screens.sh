@@ -166,18 +166,18 @@ tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review greet.py line by line
   || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 
 # The model's ask_user question in the minibuffer, TAB listing its
-# options; "SQ" TAB completes SQLite's, sent with RET.
+# options with what each means; "SQ" TAB completes SQLite, sent with RET.
 ask 'set up storage'
 wait_for 'Database: Which database should the service use\?' "the model's question"
 tmux -L "$sock" send-keys Tab
-wait_for 'SQLite — One file, nothing to run\.' "the question's options" 5
+wait_for 'SQLite +— One file, nothing to run\.' "the question's options" 5
 wait_for 'Decline' "the question's Decline" 5
 screen >"$shots/emacs-ask.txt"
-grep -q 'PostgreSQL — Relational, what production runs\.' "$shots/emacs-ask.txt" \
+grep -Eq 'PostgreSQL +— Relational, what production runs\.' "$shots/emacs-ask.txt" \
   || fail "question screen lacks the first option"
 tmux -L "$sock" send-keys -l 'SQ'
 tmux -L "$sock" send-keys Tab
-wait_for 'should the service use\? SQLite — One file, nothing to run\.' "TAB to complete SQLite" 5
+wait_for 'should the service use\? SQLite$' "TAB to complete SQLite" 5
 tmux -L "$sock" send-keys Enter
 wait_for 'SQLite it is: one file, nothing to run\.' "the answer after the question"
 tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
