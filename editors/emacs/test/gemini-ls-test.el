@@ -994,25 +994,28 @@ several allowed the picks and the user's words, reach the model."
       (should (string-match-p "Still mine to pick\\." (gemini-ls-test--chat))))))
 
 (ert-deftest gemini-ls-test-rewind-both ()
-  "Rewinding conversation and code to before the first of two prompts that
-edited a file restores it once the revert is accepted; the chat shows the
-session as it now is and the model no longer sees the rewound prompts."
+  "Rewinding conversation and code to before the second of three prompts
+that edited two files restores both once the revert, one review of both,
+is accepted; the chat shows the session as it now is and the model no
+longer sees the rewound prompts."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
-        (edit (lambda (old new)
+        (edit (lambda (file old new)
                 `((chunks . [((call . ((name . "replace")
-                                       (args . ((file_path . "a.txt")
+                                       (args . ((file_path . ,file)
                                                 (old_string . ,old)
                                                 (new_string . ,new))))))])))))
     (gemini-ls-test--with-server
-        (vector (funcall edit "one" "ONE") '((text . "Changed one."))
-                (funcall edit "two" "TWO") '((text . "Changed two."))
+        (vector (funcall edit "a.txt" "one" "ONE") '((text . "Changed one."))
+                (funcall edit "a.txt" "two" "TWO") '((text . "Changed two."))
+                (funcall edit "b.txt" "x" "X") '((text . "Changed x."))
                 '((text . "Starting over.")))
-        '(("a.txt" . "one\ntwo\n"))
-      (dolist (p '("change one" "change two"))
+        '(("a.txt" . "one\ntwo\n") ("b.txt" . "x\n"))
+      (dolist (p '("change one" "change two" "change x"))
         (gemini-ls-test--start buf p)
         (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-accept-all))
         (gemini-ls-test--wait-done))
       (should (equal (gemini-ls-test--file dir "a.txt") "ONE\nTWO\n"))
+      (should (equal (gemini-ls-test--file dir "b.txt") "X\n"))
       (let (offered modes)
         (cl-letf (((symbol-function 'completing-read)
                    (lambda (prompt table &rest _)
@@ -1020,25 +1023,31 @@ session as it now is and the model no longer sees the rewound prompts."
                        (if (equal prompt "Rewind to before: ")
                            (setq offered all)
                          (setq modes all))
-                       (car all)))))
+                       (if (equal prompt "Rewind to before: ") (nth 1 all) (car all))))))
           (let ((default-directory dir))
             (with-current-buffer buf (gemini-ls-rewind))))
-        (should (equal offered '("1. change one  [a.txt]" "2. change two  [a.txt]")))
+        (should (equal offered '("1. change one  [a.txt]" "2. change two  [a.txt]"
+                                 "3. change x  [b.txt]")))
         (should (equal modes '("Conversation and code" "Conversation only" "Code only"))))
       (with-current-buffer (gemini-ls-test--review)
-        (should (string-match-p "^-ONE$" (buffer-string)))
-        (should (string-match-p "^\\+one$" (buffer-string)))
+        (should (string-match-p "^-TWO$" (buffer-string)))
+        (should (string-match-p "^\\+two$" (buffer-string)))
+        (should (string-match-p "^-X$" (buffer-string)))
+        (should (string-match-p "^\\+x$" (buffer-string)))
         (gemini-ls-review-accept-all))
       (gemini-ls-test--wait (lambda () (string-match-p "reverted" (gemini-ls-test--chat)))
                             "the rewind's report")
-      (should (equal (gemini-ls-test--file dir "a.txt") "one\ntwo\n"))
-      (should (string-match-p "\\`\\*Rewound to before prompt 1\\*" (gemini-ls-test--chat)))
-      (should-not (string-match-p "change one" (gemini-ls-test--chat)))
+      (should (equal (gemini-ls-test--file dir "a.txt") "ONE\ntwo\n"))
+      (should (equal (gemini-ls-test--file dir "b.txt") "x\n"))
+      (should (string-match-p "\\`\\*Rewound to before prompt 2\\*\n\n## You\n\nchange one\n"
+                              (gemini-ls-test--chat)))
+      (should-not (string-match-p "change two" (gemini-ls-test--chat)))
       (gemini-ls-test--prompt buf "start over")
       (let ((last (car (last (gemini-ls-test--model-requests gemini-ls-test--record)))))
         (should (equal "start over" (car (last last))))
-        (should-not (cl-find "change one" last :test #'equal))
-        (should-not (cl-find "change two" last :test #'equal))))))
+        (should (cl-find "change one" last :test #'equal))
+        (should-not (cl-find "change two" last :test #'equal))
+        (should-not (cl-find "change x" last :test #'equal))))))
 
 (provide 'gemini-ls-test)
 ;;; gemini-ls-test.el ends here
