@@ -405,6 +405,20 @@ function M.session_label(s, now)
   return string.format("%s (%d prompts, %s%s)", title, s.prompts or 0, when, s.live == false and ", saved" or "")
 end
 
+-- The chat's lines for a session's exchanges, after lines.
+local function exchange_lines(lines, exchanges)
+  for _, e in ipairs(exchanges or {}) do
+    vim.list_extend(lines, { "", "## Prompt", "" })
+    vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
+    vim.list_extend(lines, { "", "## Gemini", "" })
+    vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
+    if e.stopReason and e.stopReason ~= "end_turn" then
+      vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
+    end
+  end
+  return lines
+end
+
 --- Continues session id: asks the server to resume it (so a session saved
 --- by an earlier server comes back) and shows its earlier conversation in
 --- the chat; the next prompt goes to it.
@@ -427,17 +441,7 @@ function M.resume(id, title, on_done)
     else
       local session = result.session or {}
       M.state.session_id = session.sessionId or id
-      local lines = { "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }
-      for _, e in ipairs(result.exchanges or {}) do
-        vim.list_extend(lines, { "", "## Prompt", "" })
-        vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
-        vim.list_extend(lines, { "", "## Gemini", "" })
-        vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
-        if e.stopReason and e.stopReason ~= "end_turn" then
-          vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
-        end
-      end
-      chat.lines(lines)
+      chat.lines(exchange_lines({ "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }, result.exchanges))
     end
     if on_done then
       on_done(err, result)
@@ -510,16 +514,8 @@ end
 local function reload_chat(client, header, on_done)
   client_call(client, "request", "gemini/resumeSession", { sessionId = M.state.session_id }, function(err, result)
     if not err then
-      local buf = chat.ensure()
-      vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
-      local lines = { header }
-      for _, e in ipairs(result.exchanges or {}) do
-        vim.list_extend(lines, { "", "## Prompt", "" })
-        vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
-        vim.list_extend(lines, { "", "## Gemini", "" })
-        vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
-      end
-      chat.lines(lines)
+      vim.api.nvim_buf_set_lines(chat.ensure(), 0, -1, false, {})
+      chat.lines(exchange_lines({ header }, result.exchanges))
     end
     if on_done then
       on_done(err)
@@ -541,7 +537,7 @@ function M.rewind(on_done)
     return
   end
   local function fail(err)
-    notify_once("could not rewind: " .. (err.message or vim.inspect(err)))
+    vim.notify("Gemini: could not rewind: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     if on_done then
       on_done(err)
     end
