@@ -685,8 +685,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
 
 (defun gemini-ls--rewind-label (prompt)
   "One row of the rewind list: PROMPT as typed and the files it changed."
-  (let ((files (mapcar (lambda (f) (file-relative-name f))
-                       (plist-get prompt :files))))
+  (let ((files (mapcar #'file-relative-name (plist-get prompt :files))))
     (format "%d. %s%s" (plist-get prompt :prompt)
             (replace-regexp-in-string "[ \t\n]+" " " (or (plist-get prompt :text) ""))
             (if files (format "  [%s]" (string-join files ", ")) ""))))
