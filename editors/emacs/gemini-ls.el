@@ -77,11 +77,12 @@ Shell commands the agent runs next then see the change on disk."
 (with-eval-after-load 'eglot (gemini-ls-register))
 
 (cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
-  "Declare gemini-ls's extensions: edit previews and confirmations.
-Both come as `gemini/request' notifications, so they do not block Emacs."
+  "Declare gemini-ls's extensions: edit previews, confirmations, questions.
+They come as `gemini/request' notifications, so they do not block Emacs."
   (let ((caps (cl-call-next-method)))
     (plist-put caps :experimental
-               '(:gemini (:editPreview t :confirm t :requestNotifications t)))))
+               '(:gemini (:editPreview t :confirm t :ask t
+                                       :requestNotifications t)))))
 
 (defvar gemini-ls--servers nil
   "The gemini-ls servers eglot connected; dead ones are pruned lazily.")
@@ -164,6 +165,7 @@ Reviewing means a review or a question waits for the user."
     (define-key map (kbd "C-c C-k") #'gemini-ls-cancel)
     (define-key map (kbd "C-c C-n") #'gemini-ls-new-session)
     (define-key map (kbd "C-c C-s") #'gemini-ls-sessions)
+    (define-key map (kbd "C-c C-r") #'gemini-ls-rewind)
     (define-key map (kbd "C-c C-t") #'gemini-ls-toggle-thoughts)
     map)
   "Keymap of `gemini-ls-chat-mode'.")
@@ -609,7 +611,12 @@ Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
 (defun gemini-ls--insert-transcript (title exchanges)
   "Show a continued session TITLE and its EXCHANGES in the chat."
   (gemini-ls--with-chat
-    (insert (format "\n---\n*Continuing: %s*\n" title))
+    (insert (format "\n---\n*Continuing: %s*\n" title)))
+  (gemini-ls--insert-exchanges exchanges))
+
+(defun gemini-ls--insert-exchanges (exchanges)
+  "Show EXCHANGES, a session's prompts and answers, in the chat."
+  (gemini-ls--with-chat
     (dolist (e exchanges)
       (insert "\n")
       (gemini-ls--insert-styled (concat "## You\n\n" (plist-get e :prompt) "\n")
@@ -673,6 +680,86 @@ chat shows its earlier prompts and answers; the next prompt continues it."
       (when session
         (gemini-ls-resume (plist-get session :sessionId)
                           (plist-get session :title) server)))))
+
+;;;; Rewind
+
+(defun gemini-ls--rewind-label (prompt)
+  "One row of the rewind list: PROMPT as typed and the files it changed."
+  (let ((files (mapcar #'file-relative-name (plist-get prompt :files))))
+    (format "%d. %s%s" (plist-get prompt :prompt)
+            (replace-regexp-in-string "[ \t\n]+" " " (or (plist-get prompt :text) ""))
+            (if files (format "  [%s]" (string-join files ", ")) ""))))
+
+(defconst gemini-ls--rewind-modes
+  '(("Conversation and code" . "both")
+    ("Conversation only" . "conversation")
+    ("Code only" . "code"))
+  "What a rewind may go back on, as offered and as `gemini/rewind' names it.")
+
+(defun gemini-ls--read-ordered (prompt choices)
+  "Read one of CHOICES, strings, with PROMPT, keeping their order."
+  (completing-read prompt
+                   (lambda (str pred action)
+                     (if (eq action 'metadata)
+                         '(metadata (display-sort-function . identity))
+                       (complete-with-action action choices str pred)))
+                   nil t))
+
+(defun gemini-ls--reload-chat (server session header then)
+  "Show SESSION of SERVER afresh in the chat, under HEADER; then call THEN."
+  (jsonrpc-async-request
+   server :gemini/resumeSession (list :sessionId session)
+   :success-fn
+   (lambda (result)
+     (with-current-buffer (gemini-ls--chat-buffer)
+       (let ((inhibit-read-only t))
+         (erase-buffer)
+         (insert (format "*%s*\n" header))))
+     (gemini-ls--insert-exchanges (append (plist-get result :exchanges) nil))
+     (funcall then))
+   :error-fn (lambda (_) (funcall then))))
+
+;;;###autoload
+(defun gemini-ls-rewind ()
+  "Rewind the chat's session to before one of its prompts.
+Offers the session's prompts with the files each changed, then whether
+to rewind the conversation, the code or both.  The agent's changes to
+files come back as one change to review; the chat then shows the
+session as it is now."
+  (interactive)
+  (let* ((chat (gemini-ls--chat-buffer))
+         (session (buffer-local-value 'gemini-ls--session-id chat))
+         (server (gemini-ls--server)))
+    (unless session (user-error "No Gemini session to rewind yet"))
+    (let* ((prompts (append (plist-get (jsonrpc-request server :gemini/rewind
+                                                        (list :sessionId session))
+                                       :prompts)
+                            nil))
+           (rows (mapcar (lambda (p) (cons (gemini-ls--rewind-label p) p)) prompts)))
+      (unless rows (user-error "Nothing to rewind"))
+      (let* ((prompt (cdr (assoc (gemini-ls--read-ordered "Rewind to before: "
+                                                          (mapcar #'car rows))
+                                 rows)))
+             (n (plist-get prompt :prompt))
+             (mode (cdr (assoc (gemini-ls--read-ordered
+                                "Rewind what: " (mapcar #'car gemini-ls--rewind-modes))
+                               gemini-ls--rewind-modes))))
+        ;; Not a blocking request: the revert is reviewed meanwhile.
+        (jsonrpc-async-request
+         server :gemini/rewind (list :sessionId session :prompt n :mode mode)
+         :timeout 86400
+         :success-fn
+         (lambda (result)
+           (gemini-ls--reload-chat
+            server session (format "Rewound to before prompt %d" n)
+            (lambda ()
+              (gemini-ls--with-chat
+                (gemini-ls--fresh-line)
+                (insert "\n" (or (plist-get result :message) "") "\n"))
+              (gemini-ls--display-chat chat))))
+         :error-fn
+         (lambda (err)
+           (message "Could not rewind: %s" (plist-get err :message))))))))
 
 ;;;###autoload
 (defun gemini-ls-chat ()
@@ -1027,7 +1114,8 @@ It is a review or a question.  This returns at once; the answer goes as
         ("workspace/applyEdit" (gemini-ls--review-next))
         ;; From a timer, so that the process filter returns first and the
         ;; question does not hold up the server's other messages.
-        ("gemini/confirm" (run-at-time 0 nil #'gemini-ls--ask-next))
+        ((or "gemini/confirm" "gemini/ask")
+         (run-at-time 0 nil #'gemini-ls--ask-next))
         (_ (gemini-ls--answer
             req :error
             (list :code -32601
@@ -1050,7 +1138,11 @@ It is a review or a question.  This returns at once; the answer goes as
 
 ;;;; Confirmations
 
-(defun gemini-ls--ask (params)
+(defun gemini-ls--confirm (params)
+  "Ask whether the tool call of PARAMS may run; return the result."
+  (list :outcome (gemini-ls--confirm-outcome params)))
+
+(defun gemini-ls--confirm-outcome (params)
   "Ask whether the tool call of PARAMS may run; return the outcome."
   (condition-case nil
       ;; Timers run with quitting inhibited; C-g should reject.
@@ -1067,21 +1159,85 @@ It is a review or a question.  This returns at once; the answer goes as
           (_ "cancel")))
     (quit "cancel")))
 
+(defconst gemini-ls--decline "Decline"
+  "The choice that dismisses a question of the model's.")
+
+(defun gemini-ls--question-prompt (params)
+  "The minibuffer prompt of the `gemini/ask' question PARAMS."
+  (let ((title (plist-get params :title)))
+    (format "%s%s%s "
+            (if (string-empty-p (or title "")) "" (concat title ": "))
+            (or (plist-get params :text) "")
+            (cond ((eq t (plist-get params :multiple)) " (several, comma-separated)")
+                  (t "")))))
+
+(defun gemini-ls--question-answer (params picks)
+  "The `gemini/ask' result of PICKS, the strings read for PARAMS.
+A pick naming an option chooses it; any other is the user's own words
+\(read only where the question takes them)."
+  (let* ((labels (mapcar (lambda (o) (cons (plist-get o :label) (plist-get o :id)))
+                         (plist-get params :options)))
+         (picks (cl-remove-if #'string-empty-p (mapcar #'string-trim picks)))
+         (chosen (delq nil (mapcar (lambda (p) (cdr (assoc p labels))) picks)))
+         (words (cl-remove-if (lambda (p) (assoc p labels)) picks)))
+    (if (or (null picks) (member gemini-ls--decline picks))
+        (list :declined t)
+      (append (list :chosen (vconcat chosen) :declined :json-false)
+              (and words (list :text (string-join words ", ")))))))
+
+(defun gemini-ls--question (params)
+  "Put the model's question PARAMS (`gemini/ask') to the user.
+Return the result; C-g or \"Decline\" declines."
+  (let* ((options (plist-get params :options))
+         (free (eq t (plist-get params :freeText)))
+         (prompt (gemini-ls--question-prompt params))
+         (table (append (mapcar (lambda (o) (plist-get o :label)) options)
+                        (list gemini-ls--decline)))
+         (descriptions (mapcar (lambda (o) (cons (plist-get o :label)
+                                                 (plist-get o :description)))
+                               options))
+         ;; The minibuffer keeps the options' order and shows what each
+         ;; means beside it; the labels alone are read, as a description
+         ;; may hold the commas that separate several picks.
+         (collection
+          (lambda (str pred action)
+            (if (eq action 'metadata)
+                `(metadata (display-sort-function . identity)
+                           (annotation-function
+                            . ,(lambda (label)
+                                 (let ((d (cdr (assoc label descriptions))))
+                                   (if (string-empty-p (or d "")) ""
+                                     (concat " — " d))))))
+              (complete-with-action action table str pred)))))
+    (condition-case nil
+        (let ((inhibit-quit nil))
+          (gemini-ls--question-answer
+           params
+           (cond ((and (seq-empty-p options) free) (list (read-string prompt)))
+                 ((eq t (plist-get params :multiple))
+                  (completing-read-multiple prompt collection nil (not free)))
+                 (t (list (completing-read prompt collection nil (not free)))))))
+      (quit (list :declined t)))))
+
 (defun gemini-ls--ask-next ()
   "Ask the oldest waiting question, unless a question is on screen."
-  (let ((req (cl-find "gemini/confirm" gemini-ls--requests
-                      :key #'gemini-ls--request-method :test #'equal)))
+  (let ((req (cl-find-if (lambda (m) (member m '("gemini/confirm" "gemini/ask")))
+                         gemini-ls--requests :key #'gemini-ls--request-method)))
     (when (and req (not gemini-ls--asking))
-      (let ((outcome
+      (let ((result
              (unwind-protect
                  (progn
                    (setq gemini-ls--asking req)
                    (gemini-ls--status-changed)
-                   (catch req (gemini-ls--ask (gemini-ls--request-params req))))
+                   (catch req
+                     (funcall (if (equal (gemini-ls--request-method req) "gemini/ask")
+                                  #'gemini-ls--question
+                                #'gemini-ls--confirm)
+                              (gemini-ls--request-params req))))
                (setq gemini-ls--asking nil)
                (gemini-ls--status-changed))))
-        (when outcome
-          (gemini-ls--answer req :result (list :outcome outcome))))
+        (when result
+          (gemini-ls--answer req :result result)))
       (run-at-time 0 nil #'gemini-ls--ask-next))))
 
 (defun gemini-ls--interrupt (req)

@@ -907,5 +907,147 @@ accepted is sent and the model gets what it expands to."
     (dolist (h hunks) (plist-put h :decision 'rejected))
     (should (equal (gemini-ls--merge old hunks) old))))
 
+;;;; Questions (gemini/ask) and rewind
+
+(defun gemini-ls-test--ask-turn (multi)
+  "A model turn calling ask_user: which database, several allowed if MULTI."
+  `((chunks . [((call . ((name . "ask_user")
+                         (args . ((questions
+                                   . [((header . "Database")
+                                       (question . "Which database?")
+                                       (type . "choice")
+                                       (multiSelect . ,(if multi t :json-false))
+                                       (options
+                                        . [((label . "PostgreSQL") (description . "Relational."))
+                                           ((label . "SQLite") (description . "One file."))
+                                           ((label . "Redis") (description . ""))]))]))))))])))
+
+(defun gemini-ls-test--tool-outputs (file)
+  "The tool outputs the last request in fakegemini's record FILE answered."
+  (with-temp-buffer
+    (insert-file-contents file)
+    (let* ((json-object-type 'plist)
+           (json-array-type 'list)
+           (last (json-read-from-string
+                  (car (last (split-string (buffer-string) "\n" t)))))
+           (contents (plist-get (plist-get last :body) :contents)))
+      (cl-loop for part in (plist-get (car (last contents)) :parts)
+               for response = (plist-get (plist-get part :functionResponse) :response)
+               when response
+               collect (or (plist-get response :output)
+                           (format "error: %s" (plist-get response :error)))))))
+
+(ert-deftest gemini-ls-test-ask-user-answered ()
+  "The model's question is read with completing-read; the pick, and with
+several allowed the picks and the user's words, reach the model."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        (vector (gemini-ls-test--ask-turn nil) '((text . "SQLite it is."))
+                (gemini-ls-test--ask-turn t) '((text . "Both, then.")))
+        '(("a.txt" . "x\n"))
+      (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
+                                                     :experimental)
+                                          :gemini)
+                               :ask)))
+      (let (asked offered annotate)
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (prompt table &rest _)
+                     (setq asked prompt offered (all-completions "" table)
+                           annotate (completion-metadata-get
+                                     (completion-metadata "" table nil)
+                                     'annotation-function))
+                     "SQLite")))
+          (gemini-ls-test--prompt buf "pick a database"))
+        (should (equal asked "Database: Which database? "))
+        (should (equal offered '("PostgreSQL" "SQLite" "Redis" "Decline")))
+        (should (equal (mapcar annotate offered) '(" — Relational." " — One file." "" "")))
+        (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                       '("{\"answers\":{\"0\":\"SQLite\"}}")))
+        (cl-letf (((symbol-function 'completing-read-multiple)
+                   (lambda (prompt &rest _)
+                     (setq asked prompt)
+                     '("PostgreSQL" "Redis" "and a cache"))))
+          (gemini-ls-test--prompt buf "set up storage"))
+        (should (equal asked "Database: Which database? (several, comma-separated) "))
+        (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                       '("{\"answers\":{\"0\":\"PostgreSQL, Redis, and a cache\"}}")))))))
+
+(ert-deftest gemini-ls-test-ask-user-declined ()
+  "Decline, or C-g, at the model's question tells the model it was dismissed."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        (vector (gemini-ls-test--ask-turn nil) '((text . "I will pick myself."))
+                (gemini-ls-test--ask-turn nil) '((text . "Still mine to pick.")))
+        '(("a.txt" . "x\n"))
+      (let (asked)
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (prompt &rest _) (setq asked prompt) "Decline")))
+          (gemini-ls-test--prompt buf "pick a database"))
+        ;; Asked by this package, not by eglot's window/showMessageRequest.
+        (should (equal asked "Database: Which database? ")))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("User dismissed ask_user dialog without answering.")))
+      (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) (signal 'quit nil))))
+        (gemini-ls-test--prompt buf "pick again"))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("User dismissed ask_user dialog without answering.")))
+      (should (string-match-p "Still mine to pick\\." (gemini-ls-test--chat))))))
+
+(ert-deftest gemini-ls-test-rewind-both ()
+  "Rewinding conversation and code to before the second of three prompts
+that edited two files restores both once the revert, one review of both,
+is accepted; the chat shows the session as it now is and the model no
+longer sees the rewound prompts."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
+        (edit (lambda (file old new)
+                `((chunks . [((call . ((name . "replace")
+                                       (args . ((file_path . ,file)
+                                                (old_string . ,old)
+                                                (new_string . ,new))))))])))))
+    (gemini-ls-test--with-server
+        (vector (funcall edit "a.txt" "one" "ONE") '((text . "Changed one."))
+                (funcall edit "a.txt" "two" "TWO") '((text . "Changed two."))
+                (funcall edit "b.txt" "x" "X") '((text . "Changed x."))
+                '((text . "Starting over.")))
+        '(("a.txt" . "one\ntwo\n") ("b.txt" . "x\n"))
+      (dolist (p '("change one" "change two" "change x"))
+        (gemini-ls-test--start buf p)
+        (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-accept-all))
+        (gemini-ls-test--wait-done))
+      (should (equal (gemini-ls-test--file dir "a.txt") "ONE\nTWO\n"))
+      (should (equal (gemini-ls-test--file dir "b.txt") "X\n"))
+      (let (offered modes)
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (prompt table &rest _)
+                     (let ((all (all-completions "" table)))
+                       (if (equal prompt "Rewind to before: ")
+                           (setq offered all)
+                         (setq modes all))
+                       (if (equal prompt "Rewind to before: ") (nth 1 all) (car all))))))
+          (let ((default-directory dir))
+            (with-current-buffer buf (gemini-ls-rewind))))
+        (should (equal offered '("1. change one  [a.txt]" "2. change two  [a.txt]"
+                                 "3. change x  [b.txt]")))
+        (should (equal modes '("Conversation and code" "Conversation only" "Code only"))))
+      (with-current-buffer (gemini-ls-test--review)
+        (should (string-match-p "^-TWO$" (buffer-string)))
+        (should (string-match-p "^\\+two$" (buffer-string)))
+        (should (string-match-p "^-X$" (buffer-string)))
+        (should (string-match-p "^\\+x$" (buffer-string)))
+        (gemini-ls-review-accept-all))
+      (gemini-ls-test--wait (lambda () (string-match-p "reverted" (gemini-ls-test--chat)))
+                            "the rewind's report")
+      (should (equal (gemini-ls-test--file dir "a.txt") "ONE\ntwo\n"))
+      (should (equal (gemini-ls-test--file dir "b.txt") "x\n"))
+      (should (string-match-p "\\`\\*Rewound to before prompt 2\\*\n\n## You\n\nchange one\n"
+                              (gemini-ls-test--chat)))
+      (should-not (string-match-p "change two" (gemini-ls-test--chat)))
+      (gemini-ls-test--prompt buf "start over")
+      (let ((last (car (last (gemini-ls-test--model-requests gemini-ls-test--record)))))
+        (should (equal "start over" (car (last last))))
+        (should (cl-find "change one" last :test #'equal))
+        (should-not (cl-find "change two" last :test #'equal))
+        (should-not (cl-find "change x" last :test #'equal))))))
+
 (provide 'gemini-ls-test)
 ;;; gemini-ls-test.el ends here

@@ -4,7 +4,9 @@
 # command rejected with C-g, then a prompt starting with "/" whose TAB
 # completes the user's commands (two custom commands in the run's own HOME).
 # It writes the screens to emacs-chat.txt, emacs-review.txt and
-# emacs-commands.txt in build/screenshots and checks them, the mode line's
+# emacs-commands.txt in build/screenshots, then answers the model's
+# ask_user question (emacs-ask.txt) and lists the prompts to rewind to
+# (emacs-rewind.txt) and checks them, the mode line's
 # Gemini status, the file on disk and what reached the model. Called by run.sh with
 # GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
 # "FAIL tmux-screens: why".
@@ -49,7 +51,13 @@ cat >"$work/script.json" <<'JSON'
   {"text": "Done: `greet` now returns `Hi, <name>!`."},
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
   {"text": "I did not run it."},
-  {"text": "Reviewed greet.py: it looks fine."}
+  {"text": "Reviewed greet.py: it looks fine."},
+  {"chunks": [{"call": {"name": "ask_user", "args": {"questions": [{
+    "header": "Database", "question": "Which database should the service use?",
+    "type": "choice", "multiSelect": false,
+    "options": [{"label": "PostgreSQL", "description": "Relational, what production runs."},
+                {"label": "SQLite", "description": "One file, nothing to run."}]}]}}}]},
+  {"text": "SQLite it is: one file, nothing to run."}
 ]
 JSON
 
@@ -156,4 +164,35 @@ tmux -L "$sock" send-keys Enter
 wait_for 'Reviewed greet.py: it looks fine' "the answer to /review"
 tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review greet.py line by line.' \
   || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+# The model's ask_user question in the minibuffer, TAB listing its
+# options with what each means; "SQ" TAB completes SQLite, sent with RET.
+ask 'set up storage'
+wait_for 'Database: Which database should the service use\?' "the model's question"
+tmux -L "$sock" send-keys Tab
+wait_for 'SQLite +— One file, nothing to run\.' "the question's options" 5
+wait_for 'Decline' "the question's Decline" 5
+screen >"$shots/emacs-ask.txt"
+grep -Eq 'PostgreSQL +— Relational, what production runs\.' "$shots/emacs-ask.txt" \
+  || fail "question screen lacks the first option"
+tmux -L "$sock" send-keys -l 'SQ'
+tmux -L "$sock" send-keys Tab
+wait_for 'should the service use\? SQLite$' "TAB to complete SQLite" 5
+tmux -L "$sock" send-keys Enter
+wait_for 'SQLite it is: one file, nothing to run\.' "the answer after the question"
+tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
+  || fail "the model was not told SQLite: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+# M-x gemini-ls-rewind lists the session's prompts with the files each
+# changed; C-g leaves the session alone.
+tmux -L "$sock" send-keys M-x
+wait_for '^M-x' "the M-x prompt" 5
+tmux -L "$sock" send-keys -l 'gemini-ls-rewind'
+tmux -L "$sock" send-keys Enter
+wait_for 'Rewind to before:' "the rewind question"
+tmux -L "$sock" send-keys Tab
+wait_for '1\. make greet say Hi  \[greet\.py\]' "the rewind list" 5
+wait_for '4\. set up storage' "the rewind list's last prompt" 5
+screen >"$shots/emacs-rewind.txt"
+tmux -L "$sock" send-keys C-g
 echo "PASS tmux-screens"

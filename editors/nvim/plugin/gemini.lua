@@ -21,6 +21,7 @@ cmd("Gemini", function(o) g().command(o) end, {
 cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
 cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
 cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })
+cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
 cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
 cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
 cmd("GeminiAccept", function() g().review.accept() end, { desc = "Accept the change under review" })

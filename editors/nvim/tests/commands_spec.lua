@@ -46,9 +46,9 @@ describe("commands", function()
       local c = gemini.client()
       return c and c.initialized or (c and c.server_capabilities and next(c.server_capabilities) ~= nil)
     end)
-    eq({ "/review" }, vim.fn.getcompletion("Gemini /re", "cmdline"), ":Gemini /re")
+    eq({ "/review" }, vim.fn.getcompletion("Gemini /rev", "cmdline"), ":Gemini /rev")
     -- The built-ins, then the user's commands.
-    eq({ "/about", "/chat", "/clear", "/compress", "/help", "/init", "/mcp", "/memory", "/stats", "/tools", "/review" },
+    eq({ "/about", "/chat", "/clear", "/compress", "/help", "/init", "/mcp", "/memory", "/rewind", "/stats", "/tools", "/review" },
       vim.fn.getcompletion("'<,'>Gemini /", "cmdline"), ":'<,'>Gemini /")
     eq({}, vim.fn.getcompletion("Gemini /x", "cmdline"), ":Gemini /x")
     eq({}, vim.fn.getcompletion("Gemini please /re", "cmdline"), "a later word")

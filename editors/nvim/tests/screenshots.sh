@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Drives a real, interactive Neovim inside a detached tmux against the real
 # gemini-ls and fakegemini, and writes what the screen shows to
-# nvim-chat.txt, nvim-review.txt and nvim-commands.txt (":Gemini /" and
-# <Tab> completing the user's custom commands) in build/screenshots (or
+# nvim-chat.txt, nvim-review.txt, nvim-commands.txt (":Gemini /" and
+# <Tab> completing the user's custom commands), nvim-ask.txt (the model's
+# ask_user question) and nvim-rewind.txt (:GeminiRewind's list) in build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
 # than by hand; `make screenshots` copies them into docs/screenshots. Appends
 # one "pass screenshots ..." or "fail screenshots: why" line to the results
@@ -77,4 +78,20 @@ grep -q 'Explain the code' <<<"$screen" && fail "the descriptions stayed open af
 tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review numbers.txt line by line.' \
   || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 
-echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt and nvim-commands.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion" | tee -a "$results"
+# The model's ask_user question, as vim.ui.select shows it; 2 picks SQLite.
+tm send-keys -t shot ':Gemini set up storage' Enter
+wait_for "the model's question" 'Database: Which database should the service use\?' '1: PostgreSQL — Relational, what production runs\.' '2: SQLite — One file, nothing to run\.' '3: Other… \(answer in your own words\)' '4: Decline'
+printf '%s\n' "$screen" >"$shots/nvim-ask.txt"
+tm send-keys -t shot 2 Enter
+wait_for "the answer after the question" 'SQLite it is: one file, nothing to run\.'
+tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
+  || fail "the model was not told SQLite: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+# :GeminiRewind lists the session's prompts with the files each changed;
+# an empty answer leaves the session alone.
+tm send-keys -t shot ':GeminiRewind' Enter
+wait_for "the rewind list" 'Rewind to before' '1: 1\. what is in this file\?' '2: 2\. write two in capitals  \[numbers\.txt\]' '4: 4\. set up storage'
+printf '%s\n' "$screen" >"$shots/nvim-rewind.txt"
+tm send-keys -t shot Enter
+
+echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt and nvim-rewind.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question" | tee -a "$results"

@@ -2,6 +2,7 @@
 local review = require("gemini.review")
 local chat = require("gemini.chat")
 local commands = require("gemini.commands")
+local question = require("gemini.ask")
 
 local M = {}
 
@@ -84,6 +85,13 @@ asks["gemini/confirm"] = function(params, respond)
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
     respond({ outcome = outcomes[idx] or "cancel" })
   end)
+end
+
+asks["gemini/ask"] = function(params, respond)
+  if chat.buf then
+    chat.lines({ "", "> question: " .. (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "") })
+  end
+  question.open(params, respond)
 end
 
 local handlers = {}
@@ -176,7 +184,7 @@ local function capabilities()
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
   caps.experimental = caps.experimental or {}
-  caps.experimental.gemini = { editPreview = true, confirm = true, requestNotifications = true }
+  caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true }
   return caps
 end
 
@@ -397,6 +405,20 @@ function M.session_label(s, now)
   return string.format("%s (%d prompts, %s%s)", title, s.prompts or 0, when, s.live == false and ", saved" or "")
 end
 
+-- The chat's lines for a session's exchanges, after lines.
+local function exchange_lines(lines, exchanges)
+  for _, e in ipairs(exchanges or {}) do
+    vim.list_extend(lines, { "", "## Prompt", "" })
+    vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
+    vim.list_extend(lines, { "", "## Gemini", "" })
+    vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
+    if e.stopReason and e.stopReason ~= "end_turn" then
+      vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
+    end
+  end
+  return lines
+end
+
 --- Continues session id: asks the server to resume it (so a session saved
 --- by an earlier server comes back) and shows its earlier conversation in
 --- the chat; the next prompt goes to it.
@@ -419,17 +441,7 @@ function M.resume(id, title, on_done)
     else
       local session = result.session or {}
       M.state.session_id = session.sessionId or id
-      local lines = { "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }
-      for _, e in ipairs(result.exchanges or {}) do
-        vim.list_extend(lines, { "", "## Prompt", "" })
-        vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
-        vim.list_extend(lines, { "", "## Gemini", "" })
-        vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
-        if e.stopReason and e.stopReason ~= "end_turn" then
-          vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
-        end
-      end
-      chat.lines(lines)
+      chat.lines(exchange_lines({ "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }, result.exchanges))
     end
     if on_done then
       on_done(err, result)
@@ -479,6 +491,97 @@ function M.sessions()
       pick(err, result)
     end
   end)
+  end)
+end
+
+local rewind_modes = {
+  { mode = "both", label = "Conversation and code" },
+  { mode = "conversation", label = "Conversation only" },
+  { mode = "code", label = "Code only" },
+}
+
+-- One row of the rewind list: the prompt as typed and the files it changed.
+function M.rewind_label(p)
+  local text = (p.text or ""):gsub("%s+", " ")
+  local files = {}
+  for _, f in ipairs(p.files or {}) do
+    table.insert(files, vim.fn.fnamemodify(f, ":~:."))
+  end
+  return string.format("%d. %s%s", p.prompt, text, #files > 0 and ("  [" .. table.concat(files, ", ") .. "]") or "")
+end
+
+-- Shows the session afresh in the chat, as the server now holds it.
+local function reload_chat(client, header, on_done)
+  client_call(client, "request", "gemini/resumeSession", { sessionId = M.state.session_id }, function(err, result)
+    if not err then
+      vim.api.nvim_buf_set_lines(chat.ensure(), 0, -1, false, {})
+      chat.lines(exchange_lines({ header }, result.exchanges))
+    end
+    if on_done then
+      on_done(err)
+    end
+  end)
+end
+
+--- Rewinds the session to before a prompt the user picks: its
+--- conversation, the agent's changes to files since, or both. The revert
+--- of files comes back as one change to review.
+function M.rewind(on_done)
+  local client = M.client()
+  local session = M.state.session_id
+  if not client then
+    return
+  end
+  if not session then
+    vim.notify("Gemini: no session to rewind yet")
+    return
+  end
+  local function fail(err)
+    vim.notify("Gemini: could not rewind: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    if on_done then
+      on_done(err)
+    end
+  end
+  local function run(p, mode)
+    client_call(client, "request", "gemini/rewind", { sessionId = session, prompt = p.prompt, mode = mode }, function(err, result)
+      if err then
+        return fail(err)
+      end
+      reload_chat(client, "_(rewound to before prompt " .. p.prompt .. ")_", function()
+        chat.show()
+        chat.lines(vim.list_extend({ "" }, vim.split(result.message or "", "\n", { plain = true })))
+        if on_done then
+          on_done(nil, result)
+        end
+      end)
+    end)
+  end
+  when_ready(client, function()
+    client_call(client, "request", "gemini/rewind", { sessionId = session }, function(err, result)
+      if err then
+        return fail(err)
+      end
+      local prompts = result and result.prompts or {}
+      if #prompts == 0 then
+        vim.notify("Gemini: nothing to rewind")
+        return
+      end
+      vim.ui.select(prompts, { prompt = "Rewind to before", format_item = M.rewind_label }, function(p)
+        if not p then
+          return
+        end
+        vim.ui.select(rewind_modes, {
+          prompt = "Rewind what",
+          format_item = function(m)
+            return m.label
+          end,
+        }, function(m)
+          if m then
+            run(p, m.mode)
+          end
+        end)
+      end)
+    end)
   end)
 end
 

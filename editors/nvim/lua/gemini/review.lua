@@ -165,9 +165,47 @@ function M.cancel(id)
   end
 end
 
+-- The text documents edit changes, each as a change of its own, labelled
+-- with its place among them.
+local function per_document(params)
+  local docs = {}
+  for _, change in ipairs(params.edit.documentChanges or {}) do
+    if change.textDocument and change.edits then
+      table.insert(docs, { edit = { documentChanges = { change } } })
+    end
+  end
+  for i, d in ipairs(docs) do
+    d.label = string.format("%s (file %d of %d)", params.label or "Gemini: edit", i, #docs)
+  end
+  return docs
+end
+
+-- Reviews a change of several files (a rewind's revert) one file after
+-- another and answers once: applied when any file was kept, as the server
+-- then reads what each file holds.
+local function open_each(docs, respond, opts)
+  local applied, why = false, nil
+  local function step(i)
+    if i > #docs then
+      respond(applied and { applied = true } or { applied = false, failureReason = why or "the user rejected the change" })
+      return
+    end
+    M.open(docs[i], function(result)
+      applied = applied or result.applied
+      why = why or result.failureReason
+      step(i + 1)
+    end, opts)
+  end
+  step(1)
+end
+
 --- Opens a review of an annotated workspace edit. respond(result) is called
 --- once the user decides.
 function M.open(params, respond, opts)
+  local docs = per_document(params)
+  if #docs > 1 then
+    return open_each(docs, respond, opts)
+  end
   if M.current then
     table.insert(queue, { params = params, respond = respond, opts = opts })
     return

@@ -1,0 +1,98 @@
+-- script: rewind.json
+-- :GeminiRewind lists the session's prompts with the files each changed;
+-- rewinding both to before the first restores the file once the revert is
+-- accepted, and the model no longer sees the rewound prompts.
+local gemini = require("gemini")
+gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
+local review = gemini.review
+
+local function prompt(text)
+  local done
+  gemini.prompt(text, nil, function(err, result)
+    done = { err = err, result = result }
+  end)
+  wait_for("the review", function() return review.current ~= nil or done ~= nil end, 15000)
+  if review.current then
+    review.accept()
+  end
+  wait_for("the prompt to end", function() return done ~= nil end, 15000)
+  eq(nil, done.err, "error")
+end
+
+local function last_contents()
+  local f = assert(io.open(os.getenv("GEMINI_REQUESTS")))
+  local last
+  for line in f:lines() do
+    last = vim.json.decode(line)
+  end
+  f:close()
+  local out = {}
+  for _, c in ipairs(last.body.contents) do
+    for _, p in ipairs(c.parts) do
+      if p.text then
+        table.insert(out, c.role .. ": " .. p.text)
+      end
+    end
+  end
+  return out
+end
+
+describe("rewind", function()
+  it("rewinds conversation and code to before a prompt, reviewing each file's revert", function()
+    vim.cmd("edit numbers.txt")
+    prompt("change two")
+    prompt("change three")
+    prompt("change the note")
+    eq("one\nTWO\nTHREE\nfour\nfive\nsix\nseven\neight\nnine\nten\n", read_file("numbers.txt"), "numbers after three prompts")
+    eq("a DONE here\n", read_file("notes.txt"), "notes after three prompts")
+
+    local offered, modes
+    vim.ui.select = function(items, opts, cb)
+      local labels = {}
+      for _, it in ipairs(items) do
+        table.insert(labels, opts.format_item(it))
+      end
+      if opts.prompt == "Rewind to before" then
+        offered = labels
+        cb(items[2], 2)
+      else
+        modes = labels
+        cb(items[1], 1) -- Conversation and code
+      end
+    end
+    local done
+    gemini.rewind(function(err, result)
+      done = { err = err, result = result }
+    end)
+    wait_for("the first file's review", function() return review.current ~= nil end)
+    eq({ "1. change two  [numbers.txt]", "2. change three  [numbers.txt]", "3. change the note  [notes.txt]" }, offered, "prompts offered")
+    eq({ "Conversation and code", "Conversation only", "Code only" }, modes, "modes offered")
+    local reviewed = {}
+    for i = 1, 2 do
+      wait_for("review " .. i, function() return review.current ~= nil end)
+      local r = review.current
+      table.insert(reviewed, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(r.buf), ":t") .. ": " .. r.label)
+      review.accept()
+    end
+    table.sort(reviewed)
+    eq({
+      "notes.txt: Gemini: Revert the agent's changes since prompt 2 (2 files) (file 2 of 2)",
+      "numbers.txt: Gemini: Revert the agent's changes since prompt 2 (2 files) (file 1 of 2)",
+    }, reviewed, "reviews")
+    wait_for("the rewind", function() return done ~= nil end)
+    eq(nil, done.err, "error")
+    eq(2, done.result.removed, "prompts removed")
+    eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", read_file("numbers.txt"), "numbers restored to after prompt 1")
+    eq("a TODO here\n", read_file("notes.txt"), "notes restored")
+    local chat = table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+    assert(chat:find("_(rewound to before prompt 2)_\n\n## Prompt\n\nchange two\n", 1, true), chat)
+    assert(not chat:find("change three", 1, true), "the chat still shows a rewound prompt:\n" .. chat)
+    assert(chat:find("reverted", 1, true), chat)
+
+    prompt("start over")
+    local users = vim.tbl_filter(function(l)
+      return l:find("^user: ") and not l:find("^user: Here is the user.s editor context")
+    end, last_contents())
+    eq({ "user: change two", "user: start over" }, users, "the model's request")
+  end)
+end)
