@@ -514,6 +514,7 @@ async function makeWorkspace(dir) {
     'reject.go': greet('Hello'),
     'partial.go': twoEnds('one', 'two'),
     'stop.go': greet('Hello'),
+    'rewind.txt': 'one\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -925,6 +926,115 @@ const scenarios = [
     },
   },
   {
+    name: 'ask',
+    title: 'the model asks (ask_user): the question shows in the chat, the user picks an option, the model gets it',
+    script: [
+      { chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Database', question: 'Which database should the service use?', type: 'choice', multiSelect: false,
+          options: [
+            { label: 'PostgreSQL', description: 'Relational, what production runs.' },
+            { label: 'SQLite', description: 'One file, nothing to run.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'SQLite it is.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Set up storage for the service');
+      const question = frame.locator('form.question');
+      await question.waitFor({ timeout: 30_000 });
+      assert((await question.locator('.question-title').innerText()) === 'Database', `the question's title is ${JSON.stringify(await question.locator('.question-title').innerText())}`);
+      assert((await question.innerText()).includes('Which database should the service use?'), 'the question does not show its text');
+      assert(await question.locator('input.question-words').isVisible(), 'ask_user allows the user\'s own words, but the question has no text field');
+      // Keyboard: the first option has the focus; Tab moves to the second,
+      // Space chooses it and Space again unchooses it.
+      await waitFor('the first option focused', async () => (await frame.evaluate(() => document.activeElement?.textContent ?? '')).includes('PostgreSQL'), { timeout: 5000 });
+      const sqlite = question.locator('button.question-option', { hasText: 'SQLite' });
+      await frame.page().keyboard.press('Tab');
+      await frame.page().keyboard.press('Space');
+      assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'Space on the focused SQLite option did not choose it');
+      await frame.page().keyboard.press('Space');
+      assert((await sqlite.getAttribute('aria-pressed')) === 'false', 'Space again did not unchoose SQLite');
+      // Submit with nothing chosen says what is missing and sends nothing.
+      await question.locator('button.question-submit').click();
+      await question.locator('.question-error', { hasText: 'Choose an option, or decline.' }).waitFor({ timeout: 5000 });
+      assert(ctx.requests.length === 1, 'an empty answer reached the model');
+      await sqlite.click();
+      assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'clicking SQLite did not choose it');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-ask.png'));
+      await question.locator('button.question-submit').click();
+      await frame.locator('.question-answered', { hasText: 'Database: SQLite' }).waitFor({ timeout: 10_000 });
+      await frame.locator('.message.assistant', { hasText: 'SQLite it is.' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{"0":"SQLite"}}'), `the model was not told the answer SQLite: ${told}`);
+    },
+  },
+  {
+    name: 'ask-stop',
+    title: 'Stop while the model\'s question is open: the question goes away',
+    script: [
+      { chunks: [
+        { call: { name: 'ask_user', args: { questions: [{ header: 'Name', question: 'What should the service be called?', type: 'text' }] } } },
+      ] },
+    ],
+    async run(w) {
+      await w.reset();
+      const frame = await w.prompt('Name the service');
+      const question = frame.locator('form.question');
+      await question.waitFor({ timeout: 30_000 });
+      assert(await question.locator('input.question-words').isVisible(), 'a question without options has no text field');
+      await frame.locator('button#stop').click();
+      await question.waitFor({ state: 'hidden', timeout: 15_000 });
+      await frame.locator('.turn-end', { hasText: 'Stopped.' }).first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'rewind',
+    title: 'two prompts edit a file; Rewind on the second, "both": the revert is reviewed, accepted, and the chat keeps one turn',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'rewind.txt', old_string: 'one', new_string: 'two' } } },
+      ] },
+      { text: 'It says two now.' },
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'rewind.txt', old_string: 'two', new_string: 'three' } } },
+      ] },
+      { text: 'It says three now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'rewind.txt');
+      let frame = await w.prompt('Make rewind.txt say two');
+      await waitForReview(w, 'rewind.txt', 'two');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 30_000 });
+      frame = await w.prompt('Make rewind.txt say three');
+      await waitForReview(w, 'rewind.txt', 'three');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says three now.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('rewind.txt saved as three', async () => (await fsp.readFile(file, 'utf8')) === 'three\n');
+      await w.command('View: Close All Editors');
+
+      frame = await w.chatFrame();
+      await frame.locator('.turn[data-turn="1"] button.rewind').click();
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const both = rows.filter({ hasText: 'Conversation and code' });
+      await both.waitFor({ timeout: 10_000 });
+      await both.click();
+      await waitForReview(w, 'rewind.txt', 'two');
+      assert((await fsp.readFile(file, 'utf8')) === 'three\n', 'rewind.txt changed on disk before the revert was accepted');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-rewind.png'));
+      await w.command('Gemini: Accept Change');
+      await waitFor('rewind.txt back to what it held after the first prompt', async () => (await fsp.readFile(file, 'utf8')) === 'two\n');
+      await waitFor('the chat showing one turn', async () => (await frame.locator('.turn').count()) === 1, { timeout: 15_000 });
+      assert((await frame.locator('.turn .message.user').innerText()).trim() === 'Make rewind.txt say two', 'the turn kept is not the first prompt');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 5000 });
+    },
+  },
+  {
     name: 'nokey',
     title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
     noKey: true,
@@ -983,6 +1093,15 @@ function userText(body) {
   const req = JSON.parse(body);
   const out = [];
   for (const c of req.contents || []) for (const p of c.parts || []) if (typeof p.text === 'string') out.push(p.text);
+  return out.join('\n');
+}
+
+// toolOutputs is what the model was told of its tool calls in a request:
+// each functionResponse's output, one a line.
+function toolOutputs(body) {
+  const req = JSON.parse(body);
+  const out = [];
+  for (const c of req.contents || []) for (const p of c.parts || []) if (p.functionResponse) out.push(p.functionResponse.response?.output ?? JSON.stringify(p.functionResponse.response));
   return out.join('\n');
 }
 
