@@ -245,6 +245,8 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   const text = div("question-text markdown");
   text.innerHTML = renderMarkdown(params.text);
   const options = div("question-options");
+  const error = div("question-error");
+  error.setAttribute("role", "alert");
   const chosen = new Set<string>();
   for (const option of params.options) {
     if (params.multiple) {
@@ -253,7 +255,14 @@ function questionForm(id: number, params: AskParams): HTMLElement {
       const box = document.createElement("input");
       box.type = "checkbox";
       box.value = option.id;
-      box.addEventListener("change", () => (box.checked ? chosen.add(option.id) : chosen.delete(option.id)));
+      box.addEventListener("change", () => {
+        if (box.checked) {
+          chosen.add(option.id);
+        } else {
+          chosen.delete(option.id);
+        }
+        error.textContent = "";
+      });
       label.append(box, optionText(option.label, option.description));
       options.append(label);
     } else {
@@ -265,6 +274,7 @@ function questionForm(id: number, params: AskParams): HTMLElement {
       button.append(optionText(option.label, option.description));
       button.addEventListener("click", () => {
         const on = !chosen.has(option.id);
+        error.textContent = "";
         chosen.clear();
         if (on) {
           chosen.add(option.id);
@@ -282,8 +292,7 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   words.placeholder = params.options.length === 0 ? "Your answer" : "Or say it in your own words";
   words.setAttribute("aria-label", "Your own answer");
   words.hidden = !params.freeText;
-  const error = div("question-error");
-  error.setAttribute("role", "alert");
+  words.addEventListener("input", () => (error.textContent = ""));
   const submit = document.createElement("button");
   submit.type = "submit";
   submit.className = "question-submit";

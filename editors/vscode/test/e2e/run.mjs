@@ -992,6 +992,44 @@ const scenarios = [
     },
   },
   {
+    name: 'ask-quickpick',
+    title: 'the model asks while the chat is hidden: a QuickPick of several options answers it',
+    script: [
+      // The delay leaves time to hide the chat before the question comes.
+      { delay: '3s', chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Stores', question: 'Which stores should the service use?', type: 'choice', multiSelect: true,
+          options: [
+            { label: 'PostgreSQL', description: 'Relational.' },
+            { label: 'SQLite', description: 'One file.' },
+            { label: 'Redis', description: 'A cache.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'PostgreSQL and Redis, then.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.prompt('Pick the stores');
+      await w.command('View: Show Explorer');
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
+      await row('PostgreSQL').waitFor({ timeout: 30_000 });
+      assert((await w.page.locator('.quick-input-widget').innerText()).includes('Stores'), 'the QuickPick does not carry the question\'s title');
+      assert(await w.page.locator('.quick-input-widget .quick-input-check-all').isVisible(), 'several options may be chosen, but the QuickPick is not a multi-select');
+      await row('PostgreSQL').click();
+      await row('Redis').click();
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{"0":"PostgreSQL, Redis"}}'), `the model was not told PostgreSQL and Redis: ${told}`);
+      const frame = await w.openChat();
+      await frame.locator('.message.assistant', { hasText: 'PostgreSQL and Redis, then.' }).first().waitFor({ timeout: 30_000 });
+      assert((await frame.locator('form.question').count()) === 0, 'the question answered in the QuickPick is also in the chat');
+    },
+  },
+  {
     name: 'rewind',
     title: 'two prompts edit a file; Rewind on the second, "both": the revert is reviewed, accepted, and the chat keeps one turn',
     script: [
