@@ -119,3 +119,17 @@ export function answerSummary(params: AskParams, answer: AskAnswer): string {
   const labels = answer.chosen.map((id) => params.options.find((o) => o.id === id)?.label ?? id);
   return [...labels, ...(answer.text === "" ? [] : [`“${answer.text}”`])].join(", ");
 }
+
+/**
+ * The server's prompt behind the chat's turn `turn` (from 0) that reads
+ * `text`: prompt turn+1 when it reads the same, else the last that does.
+ * The chat and the transcript may disagree (a session resumed from an
+ * older server); then nothing, and the user picks.
+ */
+export function promptForTurn(prompts: readonly RewindPrompt[], turn: number, text: string): RewindPrompt | undefined {
+  const same = prompts.find((p) => p.prompt === turn + 1);
+  if (same !== undefined && same.text === text) {
+    return same;
+  }
+  return prompts.findLast((p) => p.text === text);
+}

@@ -11,10 +11,12 @@ import {
   describeFiles,
   parseAskParams,
   parseRewindPrompts,
+  promptForTurn,
   rewindModes,
   type AskAnswer,
   type AskParams,
   type RewindMode,
+  type RewindPrompt,
 } from "./ask";
 import { ChatView, chatViewId } from "./chat";
 import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
@@ -319,7 +321,9 @@ class Gemini {
     }
     const request: Request = (method, params) => client.sendRequest(method, params);
     try {
-      const prompt = turn !== undefined ? { prompt: turn + 1, text: this.chat.turns[turn]?.prompt ?? "" } : await pickRewindPrompt(request, sessionId);
+      const prompts = parseRewindPrompts(await request(methods.rewind, { sessionId }));
+      const chosen = turn === undefined ? undefined : promptForTurn(prompts, turn, this.chat.turns[turn]?.prompt ?? "");
+      const prompt = chosen ?? (await pickRewindPrompt(prompts));
       if (prompt === undefined) {
         return;
       }
@@ -598,8 +602,7 @@ function firstLine(text: string): string {
 }
 
 /** The prompt to rewind to before, picked from the session's prompts with the files each changed. */
-async function pickRewindPrompt(request: Request, sessionId: string): Promise<{ prompt: number; text: string } | undefined> {
-  const prompts = parseRewindPrompts(await request(methods.rewind, { sessionId }));
+async function pickRewindPrompt(prompts: RewindPrompt[]): Promise<RewindPrompt | undefined> {
   if (prompts.length === 0) {
     void vscode.window.showInformationMessage("This session has no prompts to rewind.");
     return undefined;
@@ -607,10 +610,9 @@ async function pickRewindPrompt(request: Request, sessionId: string): Promise<{ 
   const picks = prompts.map((p) => ({
     label: `${p.prompt}. ${p.text}`,
     detail: describeFiles(p.files, (f) => vscode.workspace.asRelativePath(f)),
-    prompt: p.prompt,
-    text: p.text,
+    value: p,
   }));
-  return vscode.window.showQuickPick(picks, { title: "Gemini: Rewind", placeHolder: "Rewind to before which prompt?" });
+  return (await vscode.window.showQuickPick(picks, { title: "Gemini: Rewind", placeHolder: "Rewind to before which prompt?" }))?.value;
 }
 
 /**

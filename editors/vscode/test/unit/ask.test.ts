@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, type AskParams } from "../../src/ask";
+import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, promptForTurn, type AskParams } from "../../src/ask";
 
 const database: AskParams = {
   sessionId: "s",
@@ -71,5 +71,18 @@ describe("gemini/rewind picks", () => {
     assert.equal(describeFiles([], relative), "no files changed");
     assert.equal(describeFiles(["/p/a.txt"], relative), "1 file: a.txt");
     assert.equal(describeFiles(["/p/a.txt", "/p/b.go"], relative), "2 files: a.txt, b.go");
+  });
+
+  it("finds the server's prompt behind a chat turn by number and text", () => {
+    const prompts = [
+      { prompt: 1, text: "say two", files: [] },
+      { prompt: 2, text: "say three", files: [] },
+      { prompt: 3, text: "say two", files: [] },
+    ];
+    assert.equal(promptForTurn(prompts, 1, "say three")?.prompt, 2);
+    assert.equal(promptForTurn(prompts, 0, "say two")?.prompt, 1);
+    // The chat is off by one: the last prompt that reads the same.
+    assert.equal(promptForTurn(prompts, 1, "say two")?.prompt, 3);
+    assert.equal(promptForTurn(prompts, 1, "say four"), undefined);
   });
 });
