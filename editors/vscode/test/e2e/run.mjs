@@ -515,6 +515,7 @@ async function makeWorkspace(dir) {
     'partial.go': twoEnds('one', 'two'),
     'stop.go': greet('Hello'),
     'rewind.txt': 'one\n',
+    'palette.txt': 'alpha\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -868,7 +869,7 @@ const scenarios = [
       await box.pressSequentially('/');
       // The built-ins, then every command of the temp HOME's
       // ~/.gemini/commands, with its description.
-      const all = '/about /chat /clear /compress /help /init /mcp /memory /stats /tools /git:commit /refactor /review';
+      const all = '/about /chat /clear /compress /help /init /mcp /memory /rewind /stats /tools /git:commit /refactor /review';
       await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });
@@ -1071,6 +1072,42 @@ const scenarios = [
       await waitFor('the chat showing one turn', async () => (await frame.locator('.turn').count()) === 1, { timeout: 15_000 });
       assert((await frame.locator('.turn .message.user').innerText()).trim() === 'Make rewind.txt say two', 'the turn kept is not the first prompt');
       await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 5000 });
+    },
+  },
+  {
+    name: 'rewind-palette',
+    title: '"Gemini: Rewind" lists the prompts with the files each changed; the conversation alone is rewound',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'palette.txt', old_string: 'alpha', new_string: 'beta' } } },
+      ] },
+      { text: 'It says beta now.' },
+      { text: 'Nothing to change this time.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'palette.txt');
+      const frame = await w.prompt('Make palette.txt say beta');
+      await waitForReview(w, 'palette.txt', 'beta');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says beta now.' }).first().waitFor({ timeout: 30_000 });
+      await w.prompt('Just say hello');
+      await frame.locator('.message.assistant', { hasText: 'Nothing to change this time.' }).first().waitFor({ timeout: 30_000 });
+      await w.command('View: Close All Editors');
+
+      await w.command('Gemini: Rewind');
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const first = rows.filter({ hasText: '1. Make palette.txt say beta' });
+      await first.waitFor({ timeout: 10_000 });
+      assert((await first.innerText()).includes('1 file: palette.txt'), `the first prompt's row does not name the file it changed: ${await first.innerText()}`);
+      const second = rows.filter({ hasText: '2. Just say hello' });
+      assert((await second.innerText()).includes('no files changed'), `the second prompt's row: ${await second.innerText()}`);
+      await first.click();
+      const conversation = rows.filter({ hasText: 'Conversation only' });
+      await conversation.waitFor({ timeout: 10_000 });
+      await conversation.click();
+      await waitFor('the chat emptied', async () => (await frame.locator('.turn').count()) === 0, { timeout: 15_000 });
+      assert((await fsp.readFile(file, 'utf8')) === 'beta\n', 'rewinding the conversation only changed palette.txt');
     },
   },
   {
