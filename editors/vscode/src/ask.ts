@@ -133,3 +133,27 @@ export function promptForTurn(prompts: readonly RewindPrompt[], turn: number, te
   }
   return prompts.findLast((p) => p.text === text);
 }
+
+export interface RewindResult {
+  removed?: number;
+  files?: { path: string; outcome: string; reason?: string }[];
+  notes?: string[];
+  message?: string;
+}
+
+/**
+ * What to tell the user after a rewind: one line, and whether it is a
+ * warning: a file kept (a conflict, or not journaled) or a note on what
+ * could not be rewound as asked must not pass as success.
+ */
+export function rewindSummary(result: RewindResult | null | undefined, relative: (path: string) => string): { text: string; warn: boolean } {
+  const files = result?.files ?? [];
+  const kept = files.filter((f) => f.outcome === "conflict" || f.outcome === "not_reverted");
+  const reverted = files.filter((f) => f.outcome === "reverted").length;
+  const parts = [`Rewound: ${result?.removed ?? 0} prompt${result?.removed === 1 ? "" : "s"} removed, ${reverted} file${reverted === 1 ? "" : "s"} reverted.`];
+  for (const f of kept) {
+    parts.push(`${relative(f.path)} was not reverted${f.reason ? `: ${f.reason}` : ""}.`);
+  }
+  parts.push(...(result?.notes ?? []));
+  return { text: parts.join(" "), warn: kept.length > 0 || (result?.notes ?? []).length > 0 };
+}

@@ -13,10 +13,12 @@ import {
   parseRewindPrompts,
   promptForTurn,
   rewindModes,
+  rewindSummary,
   type AskAnswer,
   type AskParams,
   type RewindMode,
   type RewindPrompt,
+  type RewindResult,
 } from "./ask";
 import { ChatView, chatViewId } from "./chat";
 import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
@@ -334,10 +336,11 @@ class Gemini {
       if (mode === undefined) {
         return;
       }
-      const result = await request<{ message?: string }>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
+      const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
       const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 });
       this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges });
-      void vscode.window.showInformationMessage(firstLine(result?.message ?? "Rewound."));
+      const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
+      void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
       void vscode.window.showErrorMessage(
         isMethodNotFound(err) ? "This gemini-ls cannot rewind (gemini/rewind). Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
@@ -595,10 +598,6 @@ function editorSnapshot(): EditorSnapshot | undefined {
 function editorContext(): PromptContext | undefined {
   const snapshot = editorSnapshot();
   return snapshot && promptContext(snapshot);
-}
-
-function firstLine(text: string): string {
-  return text.split("\n", 1)[0];
 }
 
 /** The prompt to rewind to before, picked from the session's prompts with the files each changed. */

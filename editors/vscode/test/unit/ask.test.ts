@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, promptForTurn, type AskParams } from "../../src/ask";
+import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, promptForTurn, rewindSummary, type AskParams } from "../../src/ask";
 
 const database: AskParams = {
   sessionId: "s",
@@ -84,5 +84,21 @@ describe("gemini/rewind picks", () => {
     // The chat is off by one: the last prompt that reads the same.
     assert.equal(promptForTurn(prompts, 1, "say two")?.prompt, 3);
     assert.equal(promptForTurn(prompts, 1, "say four"), undefined);
+  });
+
+  it("says what a rewind did, and warns when a file was kept or a note came back", () => {
+    const relative = (p: string) => p.replace("/p/", "");
+    assert.deepEqual(rewindSummary({ removed: 1, files: [{ path: "/p/a.txt", outcome: "reverted" }, { path: "/p/b.txt", outcome: "unchanged" }] }, relative), {
+      text: "Rewound: 1 prompt removed, 1 file reverted.",
+      warn: false,
+    });
+    assert.deepEqual(
+      rewindSummary(
+        { removed: 2, files: [{ path: "/p/a.txt", outcome: "conflict", reason: "changed since" }], notes: ["The summary was dropped."] },
+        relative,
+      ),
+      { text: "Rewound: 2 prompts removed, 0 files reverted. a.txt was not reverted: changed since. The summary was dropped.", warn: true },
+    );
+    assert.deepEqual(rewindSummary(null, relative), { text: "Rewound: 0 prompts removed, 0 files reverted.", warn: false });
   });
 });
