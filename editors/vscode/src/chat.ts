@@ -49,6 +49,11 @@ export class ChatView implements vscode.WebviewViewProvider {
     });
   }
 
+  /** Whether the chat is on screen to show a question in. */
+  isShowing(): boolean {
+    return this.view !== undefined && this.ready && this.view.visible;
+  }
+
   /** Forwards an event the extension already applied to its state. */
   post(event: ChatEvent): void {
     if (this.view !== undefined && this.ready) {

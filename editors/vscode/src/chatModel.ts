@@ -3,6 +3,7 @@
 // reducer over the same events, so the view can be rebuilt from the state at
 // any time and otherwise follows event by event.
 
+import type { AskParams } from "./ask";
 import { describeError } from "./errors";
 import type { Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
 
@@ -21,6 +22,11 @@ export type Item = Revised &
     | { kind: "error"; message: string; title: string; action: string }
     /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression. */
     | { kind: "note"; tone: "status" | "notice"; text: string }
+    /**
+     * The model's question (gemini/ask), answered in the chat. `id` is the
+     * request's; "withdrawn" (the request was cancelled) is drawn as nothing.
+     */
+    | { kind: "question"; id: number; params: AskParams; status: "open" | "answered" | "withdrawn"; answer: string }
   );
 
 export interface Turn {
@@ -48,7 +54,11 @@ export type ChatEvent =
   | { type: "failed"; message: string }
   | { type: "stopping" }
   /** A new session (no id) or an earlier one to continue, with what was said in it so far. */
-  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[] };
+  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[] }
+  /** The model asks: the question joins the running turn. */
+  | { type: "ask"; id: number; params: AskParams }
+  /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */
+  | { type: "asked"; id: number; answer?: string };
 
 export function emptyChat(): ChatState {
   return { turns: [], busy: false, stopping: false };
@@ -90,7 +100,36 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
       state.busy = false;
       state.stopping = false;
       return;
+    case "ask":
+      currentTurn(state)?.items.push({ kind: "question", id: event.id, params: event.params, status: "open", answer: "", rev: 0 });
+      return;
+    case "asked": {
+      const question = findQuestion(state, event.id);
+      if (question !== undefined && question.status === "open") {
+        question.status = event.answer === undefined ? "withdrawn" : "answered";
+        question.answer = event.answer ?? "";
+        question.rev++;
+      }
+      return;
+    }
   }
+}
+
+type Question = Extract<Item, { kind: "question" }>;
+
+function findQuestion(state: ChatState, id: number): Question | undefined {
+  for (const turn of state.turns) {
+    const found = turn.items.find((i): i is Question => i.kind === "question" && i.id === id);
+    if (found !== undefined) {
+      return found;
+    }
+  }
+  return undefined;
+}
+
+/** Whether the chat can take a question now: a prompt is running in it. */
+export function canAsk(state: ChatState): boolean {
+  return currentTurn(state) !== undefined;
 }
 
 /** The title of the tool call running now, if any. */
@@ -221,6 +260,9 @@ function endTurn(state: ChatState, stopReason: StopReason): void {
     for (const item of turn.items) {
       if (item.kind === "tool" && item.status === "running") {
         item.status = "cancelled";
+        item.rev++;
+      } else if (item.kind === "question" && item.status === "open") {
+        item.status = "withdrawn";
         item.rev++;
       }
     }

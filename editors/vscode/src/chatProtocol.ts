@@ -1,5 +1,6 @@
 // Messages between the extension and the chat webview.
 
+import type { AskAnswer } from "./ask";
 import type { ChatEvent, ChatState } from "./chatModel";
 import type { SlashCommand } from "./slashCommands";
 
@@ -11,7 +12,11 @@ export type ChatRequest =
   | { type: "newSession" }
   | { type: "sessions" }
   /** The user started a "/": the list may be refreshed if it has aged. */
-  | { type: "commands" };
+  | { type: "commands" }
+  /** The user answered question `id` (gemini/ask's request id). */
+  | { type: "answer"; id: number; answer: AskAnswer }
+  /** Rewind to before the chat's turn `turn` (from 0). */
+  | { type: "rewind"; turn: number };
 
 /** Messages to the webview. */
 export type ChatMessage =
@@ -28,6 +33,16 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   switch (m.type) {
     case "prompt":
       return typeof m.text === "string" && m.text.trim() !== "" ? { type: "prompt", text: m.text } : undefined;
+    case "answer": {
+      const a = m.answer as Record<string, unknown> | null;
+      if (typeof m.id !== "number" || typeof a !== "object" || a === null) {
+        return undefined;
+      }
+      const chosen = Array.isArray(a.chosen) ? a.chosen.filter((c): c is string => typeof c === "string") : [];
+      return { type: "answer", id: m.id, answer: { chosen, text: typeof a.text === "string" ? a.text : "", declined: a.declined === true } };
+    }
+    case "rewind":
+      return typeof m.turn === "number" && Number.isInteger(m.turn) && m.turn >= 0 ? { type: "rewind", turn: m.turn } : undefined;
     case "ready":
     case "cancel":
     case "newSession":

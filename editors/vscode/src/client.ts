@@ -18,13 +18,13 @@ export interface ServerSettings {
 
 /**
  * Declares experimental.gemini: this client previews annotated edits and
- * answers only after the user decides (editPreview), and answers
- * gemini/confirm (confirm).
+ * answers only after the user decides (editPreview), answers
+ * gemini/confirm (confirm) and gemini/ask (ask).
  */
 class GeminiCapabilities implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
-    experimental.gemini = { editPreview: true, confirm: true };
+    experimental.gemini = { editPreview: true, confirm: true, ask: true };
   }
   /**
    * The server's gemini.prompt and gemini.cancel LSP commands are for

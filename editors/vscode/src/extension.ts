@@ -4,8 +4,24 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { State, type LanguageClient, type WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
+import {
+  answerSummary,
+  buildAnswer,
+  declined,
+  describeFiles,
+  parseAskParams,
+  parseRewindPrompts,
+  promptForTurn,
+  rewindModes,
+  rewindSummary,
+  type AskAnswer,
+  type AskParams,
+  type RewindMode,
+  type RewindPrompt,
+  type RewindResult,
+} from "./ask";
 import { ChatView, chatViewId } from "./chat";
-import { applyEvent, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
+import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
@@ -68,6 +84,9 @@ class Gemini {
   /** The last thing said in the log about the command list, so it is said once. */
   private commandsNote = "";
   private readonly disposables: vscode.Disposable[] = [];
+  /** The chat's open questions (gemini/ask), by the id the chat knows them by. */
+  private readonly questions = new Map<number, { params: AskParams; answer: (a: AskAnswer) => void }>();
+  private lastQuestionId = 0;
 
   constructor(context: vscode.ExtensionContext) {
     this.view = new ChatView(
@@ -112,6 +131,7 @@ class Gemini {
       register("gemini.cancel", () => this.cancel()),
       register("gemini.newSession", () => this.newSession()),
       register("gemini.sessions", () => this.pickSession()),
+      register("gemini.rewind", () => this.rewind()),
       register("gemini.restartServer", () => this.restart()),
       register("gemini.review.accept", (target?: unknown) => this.reviews.accept(target)),
       register("gemini.review.reject", (target?: unknown) => this.reviews.reject(target)),
@@ -150,6 +170,7 @@ class Gemini {
     });
     client.onNotification(methods.update, (update: Update) => this.apply({ type: "update", update }));
     client.onRequest(methods.confirm, (params: ConfirmParams) => confirm(params));
+    client.onRequest(methods.ask, (params: unknown, token: vscode.CancellationToken) => this.answerAsk(params, token));
     // Replaces the client's own handler, which would apply the edit at once.
     client.onRequest(methods.applyEdit, (params: ApplyEditParams, token: vscode.CancellationToken) =>
       this.reviews.applyEdit(params, token),
@@ -216,6 +237,114 @@ class Gemini {
       case "commands":
         this.refreshCommands();
         return;
+      case "answer":
+        this.answerQuestion(request.id, request.answer);
+        return;
+      case "rewind":
+        void this.rewind(request.turn);
+        return;
+    }
+  }
+
+  /**
+   * gemini/ask: in the chat when it is on screen with the prompt that asks
+   * running in it, otherwise with a QuickPick / InputBox. A cancelled
+   * request takes the question away.
+   */
+  private async answerAsk(raw: unknown, token: vscode.CancellationToken): Promise<AskAnswer> {
+    const params = parseAskParams(raw);
+    if (params === undefined) {
+      throw new Error("gemini/ask: the params are not an object");
+    }
+    if (!this.view.isShowing() || !canAsk(this.chat)) {
+      return askWithQuickPick(params, token);
+    }
+    const id = ++this.lastQuestionId;
+    return new Promise<AskAnswer>((resolve) => {
+      const cancelled = token.onCancellationRequested(() => {
+        if (this.questions.delete(id)) {
+          this.apply({ type: "asked", id });
+          resolve(declined);
+        }
+      });
+      this.questions.set(id, {
+        params,
+        answer: (a) => {
+          cancelled.dispose();
+          resolve(a);
+        },
+      });
+      this.apply({ type: "ask", id, params });
+    });
+  }
+
+  /** The chat's answer to question `id`, checked as the server will check it. */
+  private answerQuestion(id: number, answer: AskAnswer): void {
+    const question = this.questions.get(id);
+    if (question === undefined) {
+      return;
+    }
+    let checked = answer;
+    if (!answer.declined) {
+      const built = buildAnswer(question.params, answer.chosen, answer.text);
+      if ("error" in built) {
+        // The form checks the same before sending; reaching here is a bug in it.
+        this.output.appendLine(`gemini/ask: the chat sent an answer the question does not allow: ${built.error}`);
+        return;
+      }
+      checked = built.answer;
+    }
+    this.questions.delete(id);
+    this.apply({ type: "asked", id, answer: answerSummary(question.params, checked) });
+    question.answer(checked);
+  }
+
+  /**
+   * Goes back to before a prompt of the current session: the chat's turn
+   * `turn`, or one the user picks from gemini/rewind's list. The user picks
+   * the conversation, the code or both; a revert comes back as one
+   * workspace/applyEdit in review. The chat then shows the session as the
+   * server kept it.
+   */
+  private async rewind(turn?: number): Promise<void> {
+    const client = this.client;
+    const sessionId = this.chat.sessionId;
+    if (client === undefined || !client.isRunning()) {
+      void vscode.window.showErrorMessage("gemini-ls is not running, so there is nothing to rewind.");
+      return;
+    }
+    if (sessionId === undefined) {
+      void vscode.window.showInformationMessage("This session has no prompts to rewind yet.");
+      return;
+    }
+    if (this.running !== undefined) {
+      void vscode.window.showInformationMessage("Gemini is still answering. Wait for it, or stop it first, then rewind.");
+      return;
+    }
+    const request: Request = (method, params) => client.sendRequest(method, params);
+    try {
+      const prompts = parseRewindPrompts(await request(methods.rewind, { sessionId }));
+      const chosen = turn === undefined ? undefined : promptForTurn(prompts, turn, this.chat.turns[turn]?.prompt ?? "");
+      const prompt = chosen ?? (await pickRewindPrompt(prompts));
+      if (prompt === undefined) {
+        return;
+      }
+      const mode = await vscode.window.showQuickPick(
+        rewindModes.map((m) => ({ label: m.label, detail: m.detail, mode: m.mode })),
+        { title: `Rewind to before “${prompt.text}”`, placeHolder: "What to rewind" },
+      );
+      if (mode === undefined) {
+        return;
+      }
+      const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
+      const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 });
+      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges });
+      const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
+      void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
+    } catch (err) {
+      void vscode.window.showErrorMessage(
+        isMethodNotFound(err) ? "This gemini-ls cannot rewind (gemini/rewind). Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
+      );
     }
   }
 
@@ -469,6 +598,57 @@ function editorSnapshot(): EditorSnapshot | undefined {
 function editorContext(): PromptContext | undefined {
   const snapshot = editorSnapshot();
   return snapshot && promptContext(snapshot);
+}
+
+/** The prompt to rewind to before, picked from the session's prompts with the files each changed. */
+async function pickRewindPrompt(prompts: RewindPrompt[]): Promise<RewindPrompt | undefined> {
+  if (prompts.length === 0) {
+    void vscode.window.showInformationMessage("This session has no prompts to rewind.");
+    return undefined;
+  }
+  const picks = prompts.map((p) => ({
+    label: `${p.prompt}. ${p.text}`,
+    detail: describeFiles(p.files, (f) => vscode.workspace.asRelativePath(f)),
+    value: p,
+  }));
+  return (await vscode.window.showQuickPick(picks, { title: "Gemini: Rewind", placeHolder: "Rewind to before which prompt?" }))?.value;
+}
+
+/**
+ * gemini/ask without the chat: a QuickPick of the options (several when
+ * `multiple`), with a row for the user's own words where allowed, or an
+ * InputBox for a question without options. Dismissing declines.
+ */
+async function askWithQuickPick(params: AskParams, token: vscode.CancellationToken): Promise<AskAnswer> {
+  const title = params.title || "Gemini asks";
+  const ownWords = "own words";
+  let chosen: string[] = [];
+  let wantsWords = params.options.length === 0;
+  if (params.options.length > 0) {
+    const items = params.options.map((o) => ({ label: o.label, detail: o.description, id: o.id }));
+    if (params.freeText) {
+      items.push({ label: "Answer in my own words…", detail: undefined, id: ownWords });
+    }
+    const options = { title, placeHolder: params.text, ignoreFocusOut: true };
+    const picked = params.multiple
+      ? await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token)
+      : await vscode.window.showQuickPick(items, options, token).then((p) => (p === undefined ? undefined : [p]));
+    if (picked === undefined || picked.length === 0) {
+      return declined;
+    }
+    chosen = picked.filter((p) => p.id !== ownWords).map((p) => p.id);
+    wantsWords = picked.some((p) => p.id === ownWords);
+  }
+  let text = "";
+  if (wantsWords) {
+    const typed = await vscode.window.showInputBox({ title, prompt: params.text, ignoreFocusOut: true }, token);
+    if (typed === undefined) {
+      return declined;
+    }
+    text = typed;
+  }
+  const built = buildAnswer(params, chosen, text);
+  return "error" in built ? declined : built.answer;
 }
 
 /** gemini/confirm as VS Code's own modal: Allow Once, Always Allow, or dismiss to reject. */

@@ -139,4 +139,8 @@ export const methods = {
   /** The user's "/name" commands (docs/protocol.md §5c). */
   commands: "gemini/commands",
   applyEdit: "workspace/applyEdit",
+  /** The model's question to the user (docs/protocol.md §9b). */
+  ask: "gemini/ask",
+  /** List a session's prompts, or go back to before one (§5d). */
+  rewind: "gemini/rewind",
 } as const;

@@ -1,6 +1,7 @@
 // The chat webview: keeps a copy of the chat state by running the same
 // reducer as the extension, and redraws only the items whose rev changed.
 
+import { buildAnswer, type AskAnswer, type AskParams } from "../ask";
 import { applyEvent, emptyChat, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { CommandCompletion } from "./completion";
@@ -163,7 +164,14 @@ function createTurn(turn: Turn, index: number): HTMLElement {
   el.dataset.turn = String(index);
   const user = div("message user");
   user.textContent = turn.prompt;
-  el.append(user);
+  const rewind = document.createElement("button");
+  rewind.type = "button";
+  rewind.className = "rewind secondary";
+  rewind.textContent = "Rewind";
+  rewind.title = "Rewind the conversation, the code or both to before this prompt";
+  rewind.setAttribute("aria-label", `Rewind to before this prompt: ${turn.prompt}`);
+  rewind.addEventListener("click", () => vscode.postMessage({ type: "rewind", turn: index }));
+  el.append(user, rewind);
   messages.append(el);
   return el;
 }
@@ -215,7 +223,114 @@ function createItem(item: Item): HTMLElement {
       el.setAttribute("role", "status");
       return el;
     }
+    case "question":
+      return questionForm(item.id, item.params);
   }
+}
+
+/**
+ * The model's question as a form: its options as toggle buttons (checkboxes
+ * when several may be chosen), a text field where the user's own words are
+ * allowed, Submit and Decline. Built once; the answer replaces it.
+ */
+function questionForm(id: number, params: AskParams): HTMLElement {
+  const form = document.createElement("form");
+  form.className = "question";
+  form.setAttribute("role", "group");
+  const titleId = `question-${id}-title`;
+  form.setAttribute("aria-labelledby", titleId);
+  const title = div("question-title");
+  title.id = titleId;
+  title.textContent = params.title || "Gemini asks";
+  const text = div("question-text markdown");
+  text.innerHTML = renderMarkdown(params.text);
+  const options = div("question-options");
+  const error = div("question-error");
+  error.setAttribute("role", "alert");
+  const chosen = new Set<string>();
+  for (const option of params.options) {
+    if (params.multiple) {
+      const label = document.createElement("label");
+      label.className = "question-option";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = option.id;
+      box.addEventListener("change", () => {
+        if (box.checked) {
+          chosen.add(option.id);
+        } else {
+          chosen.delete(option.id);
+        }
+        error.textContent = "";
+      });
+      label.append(box, optionText(option.label, option.description));
+      options.append(label);
+    } else {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "question-option secondary";
+      button.dataset.option = option.id;
+      button.setAttribute("aria-pressed", "false");
+      button.append(optionText(option.label, option.description));
+      button.addEventListener("click", () => {
+        const on = !chosen.has(option.id);
+        error.textContent = "";
+        chosen.clear();
+        if (on) {
+          chosen.add(option.id);
+        }
+        for (const b of options.querySelectorAll<HTMLButtonElement>("button.question-option")) {
+          b.setAttribute("aria-pressed", String(chosen.has(b.dataset.option ?? "")));
+        }
+      });
+      options.append(button);
+    }
+  }
+  const words = document.createElement("input");
+  words.type = "text";
+  words.className = "question-words";
+  words.placeholder = params.options.length === 0 ? "Your answer" : "Or say it in your own words";
+  words.setAttribute("aria-label", "Your own answer");
+  words.hidden = !params.freeText;
+  words.addEventListener("input", () => (error.textContent = ""));
+  const submit = document.createElement("button");
+  submit.type = "submit";
+  submit.className = "question-submit";
+  submit.textContent = "Submit";
+  const decline = document.createElement("button");
+  decline.type = "button";
+  decline.className = "question-decline secondary";
+  decline.textContent = "Decline";
+  const answer = (a: AskAnswer) => vscode.postMessage({ type: "answer", id, answer: a });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const built = buildAnswer(params, [...chosen], params.freeText ? words.value : "");
+    if ("error" in built) {
+      error.textContent = built.error;
+    } else {
+      answer(built.answer);
+    }
+  });
+  decline.addEventListener("click", () => answer({ chosen: [], text: "", declined: true }));
+  const actions = div("question-actions");
+  actions.append(submit, decline);
+  form.append(title, text, options, words, error, actions);
+  // The question waits for the user: bring it into view and to the keyboard.
+  requestAnimationFrame(() => (form.querySelector<HTMLElement>(".question-option, .question-words:not([hidden])") ?? submit).focus());
+  return form;
+}
+
+function optionText(label: string, description: string | undefined): HTMLElement {
+  const el = span("option-text");
+  const name = span("option-label");
+  name.textContent = label;
+  el.append(name);
+  if (description) {
+    const more = span("option-description");
+    more.textContent = description;
+    el.append(more);
+  }
+  return el;
 }
 
 const statusWords: Record<string, string> = {
@@ -249,6 +364,17 @@ function drawItem(el: HTMLElement, item: Item): void {
       return;
     case "note":
       el.textContent = item.text;
+      return;
+    case "question":
+      el.dataset.status = item.status;
+      if (item.status === "answered") {
+        const done = div("question-answered");
+        done.textContent = `${item.params.title || "Gemini asked"}: ${item.answer}`;
+        el.replaceChildren(done);
+      } else if (item.status === "withdrawn") {
+        el.replaceChildren();
+        el.hidden = true;
+      }
       return;
   }
 }

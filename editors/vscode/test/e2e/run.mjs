@@ -514,6 +514,8 @@ async function makeWorkspace(dir) {
     'reject.go': greet('Hello'),
     'partial.go': twoEnds('one', 'two'),
     'stop.go': greet('Hello'),
+    'rewind.txt': 'one\n',
+    'palette.txt': 'alpha\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -867,7 +869,7 @@ const scenarios = [
       await box.pressSequentially('/');
       // The built-ins, then every command of the temp HOME's
       // ~/.gemini/commands, with its description.
-      const all = '/about /chat /clear /compress /help /init /mcp /memory /stats /tools /git:commit /refactor /review';
+      const all = '/about /chat /clear /compress /help /init /mcp /memory /rewind /stats /tools /git:commit /refactor /review';
       await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });
@@ -877,19 +879,20 @@ const scenarios = [
       // Typing filters: the names that start with what was typed come
       // first (then those that merely contain it, such as /compress).
       await box.pressSequentially('re');
-      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).slice(0, 2).join(' ') === '/refactor /review', { timeout: 5000 })
+      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).slice(0, 3).join(' ') === '/rewind /refactor /review', { timeout: 5000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
-      await filtered('the list filtered to /refactor and /review');
+      await filtered('the list filtered to /rewind (a built-in, first), /refactor and /review');
       // Escape closes it and keeps the prompt; changing the name opens it again.
       await box.press('Escape');
       await list.waitFor({ state: 'hidden', timeout: 5000 });
       assert((await box.inputValue()) === '/re', `Escape changed the prompt to ${JSON.stringify(await box.inputValue())}`);
       await box.press('Backspace');
       await filtered('the list open again for "/r"');
-      // Down moves to /review; Tab accepts it.
+      // Down twice moves to /review; Tab accepts it.
       await box.press('ArrowDown');
-      assert((await rows.nth(1).getAttribute('aria-selected')) === 'true', 'ArrowDown did not select the second row');
-      assert((await box.getAttribute('aria-activedescendant')) === (await rows.nth(1).getAttribute('id')), 'the prompt\'s aria-activedescendant is not the selected row');
+      await box.press('ArrowDown');
+      assert((await rows.nth(2).getAttribute('aria-selected')) === 'true', 'ArrowDown twice did not select the third row');
+      assert((await box.getAttribute('aria-activedescendant')) === (await rows.nth(2).getAttribute('id')), 'the prompt\'s aria-activedescendant is not the selected row');
       await box.press('Tab');
       assert((await box.inputValue()) === '/review ', `Tab left the prompt as ${JSON.stringify(await box.inputValue())}, want "/review "`);
       await list.waitFor({ state: 'hidden', timeout: 5000 });
@@ -922,6 +925,190 @@ const scenarios = [
       await waitForRequests(ctx, 2);
       const second = userText(ctx.requests[1].body);
       assert(second.includes('Write a commit message for the staged changes.'), `the model was not sent /git:commit's prompt: ${second.slice(-800)}`);
+    },
+  },
+  {
+    name: 'ask',
+    title: 'the model asks (ask_user): the question shows in the chat, the user picks an option, the model gets it',
+    script: [
+      { chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Database', question: 'Which database should the service use?', type: 'choice', multiSelect: false,
+          options: [
+            { label: 'PostgreSQL', description: 'Relational, what production runs.' },
+            { label: 'SQLite', description: 'One file, nothing to run.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'SQLite it is.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Set up storage for the service');
+      const question = frame.locator('form.question');
+      await question.waitFor({ timeout: 30_000 });
+      assert((await question.locator('.question-title').innerText()) === 'Database', `the question's title is ${JSON.stringify(await question.locator('.question-title').innerText())}`);
+      assert((await question.innerText()).includes('Which database should the service use?'), 'the question does not show its text');
+      assert(await question.locator('input.question-words').isVisible(), 'ask_user allows the user\'s own words, but the question has no text field');
+      // Keyboard: the first option has the focus; Tab moves to the second,
+      // Space chooses it and Space again unchooses it.
+      await waitFor('the first option focused', async () => (await frame.evaluate(() => document.activeElement?.textContent ?? '')).includes('PostgreSQL'), { timeout: 5000 });
+      const sqlite = question.locator('button.question-option', { hasText: 'SQLite' });
+      await frame.page().keyboard.press('Tab');
+      await frame.page().keyboard.press('Space');
+      assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'Space on the focused SQLite option did not choose it');
+      await frame.page().keyboard.press('Space');
+      assert((await sqlite.getAttribute('aria-pressed')) === 'false', 'Space again did not unchoose SQLite');
+      // Submit with nothing chosen says what is missing and sends nothing.
+      await question.locator('button.question-submit').click();
+      await question.locator('.question-error', { hasText: 'Choose an option, or decline.' }).waitFor({ timeout: 5000 });
+      assert(ctx.requests.length === 1, 'an empty answer reached the model');
+      await sqlite.click();
+      assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'clicking SQLite did not choose it');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-ask.png'));
+      await question.locator('button.question-submit').click();
+      await frame.locator('.question-answered', { hasText: 'Database: SQLite' }).waitFor({ timeout: 10_000 });
+      await frame.locator('.message.assistant', { hasText: 'SQLite it is.' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{"0":"SQLite"}}'), `the model was not told the answer SQLite: ${told}`);
+    },
+  },
+  {
+    name: 'ask-stop',
+    title: 'Stop while the model\'s question is open: the question goes away',
+    script: [
+      { chunks: [
+        { call: { name: 'ask_user', args: { questions: [{ header: 'Name', question: 'What should the service be called?', type: 'text' }] } } },
+      ] },
+    ],
+    async run(w) {
+      await w.reset();
+      const frame = await w.prompt('Name the service');
+      const question = frame.locator('form.question');
+      await question.waitFor({ timeout: 30_000 });
+      assert(await question.locator('input.question-words').isVisible(), 'a question without options has no text field');
+      await frame.locator('button#stop').click();
+      await question.waitFor({ state: 'hidden', timeout: 15_000 });
+      await frame.locator('.turn-end', { hasText: 'Stopped.' }).first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'ask-quickpick',
+    title: 'the model asks while the chat is hidden: a QuickPick of several options answers it',
+    script: [
+      // The delay leaves time to hide the chat before the question comes.
+      { delay: '3s', chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Stores', question: 'Which stores should the service use?', type: 'choice', multiSelect: true,
+          options: [
+            { label: 'PostgreSQL', description: 'Relational.' },
+            { label: 'SQLite', description: 'One file.' },
+            { label: 'Redis', description: 'A cache.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'PostgreSQL and Redis, then.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.prompt('Pick the stores');
+      await w.command('View: Show Explorer');
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
+      await row('PostgreSQL').waitFor({ timeout: 30_000 });
+      assert((await w.page.locator('.quick-input-widget').innerText()).includes('Stores'), 'the QuickPick does not carry the question\'s title');
+      // A multi-select QuickPick counts the rows checked.
+      assert((await w.page.locator('.quick-input-widget').innerText()).includes('0 Selected'), 'several options may be chosen, but the QuickPick is not a multi-select');
+      await row('PostgreSQL').click();
+      await row('Redis').click();
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{"0":"PostgreSQL, Redis"}}'), `the model was not told PostgreSQL and Redis: ${told}`);
+      const frame = await w.openChat();
+      await frame.locator('.message.assistant', { hasText: 'PostgreSQL and Redis, then.' }).first().waitFor({ timeout: 30_000 });
+      assert((await frame.locator('form.question').count()) === 0, 'the question answered in the QuickPick is also in the chat');
+    },
+  },
+  {
+    name: 'rewind',
+    title: 'two prompts edit a file; Rewind on the second, "both": the revert is reviewed, accepted, and the chat keeps one turn',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'rewind.txt', old_string: 'one', new_string: 'two' } } },
+      ] },
+      { text: 'It says two now.' },
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'rewind.txt', old_string: 'two', new_string: 'three' } } },
+      ] },
+      { text: 'It says three now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'rewind.txt');
+      let frame = await w.prompt('Make rewind.txt say two');
+      await waitForReview(w, 'rewind.txt', 'two');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 30_000 });
+      frame = await w.prompt('Make rewind.txt say three');
+      await waitForReview(w, 'rewind.txt', 'three');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says three now.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('rewind.txt saved as three', async () => (await fsp.readFile(file, 'utf8')) === 'three\n');
+      await w.command('View: Close All Editors');
+
+      frame = await w.chatFrame();
+      await frame.locator('.turn[data-turn="1"] button.rewind').click();
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const both = rows.filter({ hasText: 'Conversation and code' });
+      await both.waitFor({ timeout: 10_000 });
+      await both.click();
+      await waitForReview(w, 'rewind.txt', 'two');
+      assert((await fsp.readFile(file, 'utf8')) === 'three\n', 'rewind.txt changed on disk before the revert was accepted');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-rewind.png'));
+      await w.command('Gemini: Accept Change');
+      await waitFor('rewind.txt back to what it held after the first prompt', async () => (await fsp.readFile(file, 'utf8')) === 'two\n');
+      await waitFor('the chat showing one turn', async () => (await frame.locator('.turn').count()) === 1, { timeout: 15_000 });
+      assert((await frame.locator('.turn .message.user').innerText()).trim() === 'Make rewind.txt say two', 'the turn kept is not the first prompt');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 5000 });
+    },
+  },
+  {
+    name: 'rewind-palette',
+    title: '"Gemini: Rewind" lists the prompts with the files each changed; the conversation alone is rewound',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'palette.txt', old_string: 'alpha', new_string: 'beta' } } },
+      ] },
+      { text: 'It says beta now.' },
+      { text: 'Nothing to change this time.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'palette.txt');
+      const frame = await w.prompt('Make palette.txt say beta');
+      await waitForReview(w, 'palette.txt', 'beta');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says beta now.' }).first().waitFor({ timeout: 30_000 });
+      await w.prompt('Just say hello');
+      await frame.locator('.message.assistant', { hasText: 'Nothing to change this time.' }).first().waitFor({ timeout: 30_000 });
+      await w.command('View: Close All Editors');
+
+      await w.command('Gemini: Rewind');
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const first = rows.filter({ hasText: '1. Make palette.txt say beta' });
+      await first.waitFor({ timeout: 10_000 });
+      assert((await first.innerText()).includes('1 file: palette.txt'), `the first prompt's row does not name the file it changed: ${await first.innerText()}`);
+      const second = rows.filter({ hasText: '2. Just say hello' });
+      assert((await second.innerText()).includes('no files changed'), `the second prompt's row: ${await second.innerText()}`);
+      await first.click();
+      const conversation = rows.filter({ hasText: 'Conversation only' });
+      await conversation.waitFor({ timeout: 10_000 });
+      await conversation.click();
+      await waitFor('the chat emptied', async () => (await frame.locator('.turn').count()) === 0, { timeout: 15_000 });
+      assert((await fsp.readFile(file, 'utf8')) === 'beta\n', 'rewinding the conversation only changed palette.txt');
     },
   },
   {
@@ -983,6 +1170,15 @@ function userText(body) {
   const req = JSON.parse(body);
   const out = [];
   for (const c of req.contents || []) for (const p of c.parts || []) if (typeof p.text === 'string') out.push(p.text);
+  return out.join('\n');
+}
+
+// toolOutputs is what the model was told of its tool calls in a request:
+// each functionResponse's output, one a line.
+function toolOutputs(body) {
+  const req = JSON.parse(body);
+  const out = [];
+  for (const c of req.contents || []) for (const p of c.parts || []) if (p.functionResponse) out.push(p.functionResponse.response?.output ?? JSON.stringify(p.functionResponse.response));
   return out.join('\n');
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, emptyChat, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import { applyEvent, canAsk, emptyChat, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
 import type { Update } from "../../src/protocol";
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
@@ -175,5 +175,30 @@ describe("chat model", () => {
       ],
     );
     assert.equal(retryNote(1, 2000, ""), "The model call failed; retrying in 2 s (attempt 1)");
+  });
+
+  it("puts a question in the running turn; answering or withdrawing it closes it", () => {
+    const params = { sessionId: sid, callId: "c", kind: "ask_user", title: "Database", text: "Which?", options: [], multiple: false, freeText: true };
+    const state = run({ type: "prompt", text: "p" }, { type: "ask", id: 1, params }, { type: "ask", id: 2, params });
+    assert.equal(canAsk(state), true);
+    applyEvent(state, { type: "asked", id: 1, answer: "SQLite" });
+    applyEvent(state, { type: "asked", id: 2 });
+    assert.deepEqual(
+      state.turns[0].items.map((i) => i.kind === "question" && [i.id, i.status, i.answer, i.rev]),
+      [[1, "answered", "SQLite", 1], [2, "withdrawn", "", 1]],
+    );
+    // A late answer to a withdrawn question changes nothing.
+    applyEvent(state, { type: "asked", id: 2, answer: "late" });
+    assert.equal(state.turns[0].items[1].rev, 1);
+  });
+
+  it("withdraws a question left open when its turn ends, and asks nothing outside a turn", () => {
+    const params = { sessionId: sid, callId: "c", kind: "ask_user", title: "", text: "Which?", options: [], multiple: false, freeText: true };
+    const state = run({ type: "prompt", text: "p" }, { type: "ask", id: 1, params }, { type: "result", result: { sessionId: sid, stopReason: "cancelled", text: "" } });
+    const [q] = state.turns[0].items;
+    assert.equal(q.kind === "question" && q.status, "withdrawn");
+    assert.equal(canAsk(state), false);
+    applyEvent(state, { type: "ask", id: 2, params });
+    assert.equal(state.turns[0].items.length, 1);
   });
 });

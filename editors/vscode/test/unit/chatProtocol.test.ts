@@ -14,4 +14,21 @@ describe("parseChatRequest", () => {
       assert.equal(parseChatRequest(msg), undefined, JSON.stringify(msg));
     }
   });
+
+  it("reads an answer and a rewind, and drops malformed ones", () => {
+    assert.deepEqual(parseChatRequest({ type: "answer", id: 3, answer: { chosen: ["0", 1], text: "x" } }), {
+      type: "answer",
+      id: 3,
+      answer: { chosen: ["0"], text: "x", declined: false },
+    });
+    assert.deepEqual(parseChatRequest({ type: "answer", id: 3, answer: { declined: true } }), {
+      type: "answer",
+      id: 3,
+      answer: { chosen: [], text: "", declined: true },
+    });
+    assert.equal(parseChatRequest({ type: "answer", id: "3", answer: {} }), undefined);
+    assert.deepEqual(parseChatRequest({ type: "rewind", turn: 1 }), { type: "rewind", turn: 1 });
+    assert.equal(parseChatRequest({ type: "rewind", turn: -1 }), undefined);
+    assert.equal(parseChatRequest({ type: "rewind", turn: 0.5 }), undefined);
+  });
 });
