@@ -869,7 +869,7 @@ const scenarios = [
       await box.pressSequentially('/');
       // The built-ins, then every command of the temp HOME's
       // ~/.gemini/commands, with its description.
-      const all = '/about /chat /clear /compress /help /init /mcp /memory /rewind /stats /tools /git:commit /refactor /review';
+      const all = '/about /chat /clear /compress /help /init /mcp /memory /plan /restore /rewind /stats /tools /git:commit /refactor /review';
       await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });
@@ -879,20 +879,21 @@ const scenarios = [
       // Typing filters: the names that start with what was typed come
       // first (then those that merely contain it, such as /compress).
       await box.pressSequentially('re');
-      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).slice(0, 3).join(' ') === '/rewind /refactor /review', { timeout: 5000 })
+      const filtered = async (what) => waitFor(what, async () => (await list.isVisible()) && (await rowNames()).slice(0, 4).join(' ') === '/restore /rewind /refactor /review', { timeout: 5000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
-      await filtered('the list filtered to /rewind (a built-in, first), /refactor and /review');
+      await filtered('the list filtered to /restore and /rewind (built-ins, first), /refactor and /review');
       // Escape closes it and keeps the prompt; changing the name opens it again.
       await box.press('Escape');
       await list.waitFor({ state: 'hidden', timeout: 5000 });
       assert((await box.inputValue()) === '/re', `Escape changed the prompt to ${JSON.stringify(await box.inputValue())}`);
       await box.press('Backspace');
       await filtered('the list open again for "/r"');
-      // Down twice moves to /review; Tab accepts it.
+      // Down three times moves to /review; Tab accepts it.
       await box.press('ArrowDown');
       await box.press('ArrowDown');
-      assert((await rows.nth(2).getAttribute('aria-selected')) === 'true', 'ArrowDown twice did not select the third row');
-      assert((await box.getAttribute('aria-activedescendant')) === (await rows.nth(2).getAttribute('id')), 'the prompt\'s aria-activedescendant is not the selected row');
+      await box.press('ArrowDown');
+      assert((await rows.nth(3).getAttribute('aria-selected')) === 'true', 'ArrowDown three times did not select the fourth row');
+      assert((await box.getAttribute('aria-activedescendant')) === (await rows.nth(3).getAttribute('id')), 'the prompt\'s aria-activedescendant is not the selected row');
       await box.press('Tab');
       assert((await box.inputValue()) === '/review ', `Tab left the prompt as ${JSON.stringify(await box.inputValue())}, want "/review "`);
       await list.waitFor({ state: 'hidden', timeout: 5000 });
