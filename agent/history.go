@@ -42,16 +42,8 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 	if len(history) == 0 && len(s.chat.history) == 0 && s.transcriptLen() == 0 {
 		return nil // nothing to clear: a new session is not saved empty
 	}
-	s.chat.replace(slices.Clone(history))
+	s.replaceChat(slices.Clone(history))
 	s.chat.calls = countCalls(history) // new call ids must not repeat old ones
-	s.chat.promptTokens = 0
-	s.chat.compressionFailed = false
-	// The model is told of the editor, and shown the context files found
-	// on the way, anew: what it was told is gone with the history.
-	s.editor.reset()
-	s.agent.mu.Lock()
-	s.agent.forget(s.id)
-	s.agent.mu.Unlock()
 	s.exchangesMu.Lock()
 	s.exchanges = exchangesOf(history)
 	s.exchangesMu.Unlock()
@@ -124,4 +116,17 @@ func textOf(c *genai.Content) string {
 		}
 	}
 	return b.String()
+}
+
+// replaceChat makes history the model's; s.running is held. The model is
+// told of the editor, and shown the context files found on the way, anew:
+// what it was told is gone with the old history.
+func (s *Session) replaceChat(history []*genai.Content) {
+	s.chat.replace(history)
+	s.chat.promptTokens = 0
+	s.chat.compressionFailed = false
+	s.editor.reset()
+	s.agent.mu.Lock()
+	s.agent.forget(s.id)
+	s.agent.mu.Unlock()
 }

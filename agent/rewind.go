@@ -132,15 +132,7 @@ func (s *Session) cutConversation(i int, exchanges []sessionstore.Exchange) (not
 	if note != "" {
 		notes = append(notes, note)
 	}
-	s.chat.replace(kept)
-	s.chat.promptTokens = 0
-	s.chat.compressionFailed = false
-	// As after ReplaceHistory: what the model was told of the editor and
-	// the context files may have gone with the history.
-	s.editor.reset()
-	s.agent.mu.Lock()
-	s.agent.forget(s.id)
-	s.agent.mu.Unlock()
+	s.replaceChat(kept)
 	s.exchangesMu.Lock()
 	s.exchanges = s.exchanges[:i:i]
 	s.exchangesMu.Unlock()
