@@ -74,7 +74,6 @@ type rewindSetup struct {
 	aOriginal    string
 	srv          *geminitest.Server
 	user         *diskUser
-	store        string
 	newAgent     func() *agent.Agent
 }
 
