@@ -52,13 +52,16 @@ const (
 	noPlanningForYolo = `Tool execution for "Enter Plan Mode" denied by policy: plan mode is not available in YOLO mode.`
 )
 
-// planReadOnly are the tools plan mode runs, as Gemini CLI's policy
-// allows them there (read-only.toml, plan.toml); ask_user's question is
-// its own confirmation, and web_fetch asks (allows).
-var planReadOnly = map[string]bool{
-	tools.GlobName: true, tools.GrepSearchName: true, tools.ListDirectoryName: true,
-	tools.ReadFileName: true, tools.WebSearchName: true, tools.WebFetchName: true,
-	"ask_user": true, tools.ExitPlanModeName: true,
+// planReadOnly reports whether plan mode runs tool name, as Gemini CLI's
+// policy allows it there (read-only.toml, plan.toml); ask_user's question
+// is its own confirmation, and web_fetch asks (allows).
+func planReadOnly(name string) bool {
+	switch name {
+	case tools.GlobName, tools.GrepSearchName, tools.ListDirectoryName, tools.ReadFileName,
+		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName:
+		return true
+	}
+	return false
 }
 
 // refusal is why a call of tool name that needs c approved may not run
@@ -75,7 +78,7 @@ func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 		return noPlanningForYolo
 	case name == tools.ExitPlanModeName && mode != tools.ApprovalPlan:
 		return notPlanning
-	case mode != tools.ApprovalPlan, planReadOnly[name], a.isPlanEdit(name, c):
+	case mode != tools.ApprovalPlan, planReadOnly(name), a.isPlanEdit(name, c):
 		return ""
 	case name == tools.WriteFileName, name == tools.ReplaceName:
 		return planEditRefusal

@@ -40,7 +40,7 @@ func (a *Agent) planInstruction() string {
 	var list strings.Builder
 	if a.cfg.Tools != nil {
 		for _, d := range a.cfg.Tools.Declarations() {
-			if planReadOnly[d.Name] && d.Name != tools.ExitPlanModeName {
+			if planReadOnly(d.Name) && d.Name != tools.ExitPlanModeName {
 				fmt.Fprintf(&list, "  <tool>`%s`</tool>\n", d.Name)
 			}
 		}
