@@ -26,8 +26,9 @@
 //     prompt was cancelled: then the new one waits for it to end, so that
 //     "cancel and send again" (ACP's clients do it in one step) never
 //     meets a busy session.
-//   - A Turn is ended exactly once (End), which cancels what it still runs
-//     and frees the session; Cancel only asks it to stop.
+//   - A Turn ends at its first End (later calls do nothing), which
+//     cancels what it still runs and frees the session; Cancel only asks
+//     it to stop.
 //   - Replay shows a prompt as the user typed it (the transcript's text,
 //     never the files or editor state the model was sent with it), the
 //     model's text and each call with its result; exchanges a compression
