@@ -146,6 +146,8 @@ Reviewing means a review or a question waits for the user."
 (defvar-local gemini-ls--busy nil "Non-nil while a prompt runs.")
 (defvar-local gemini-ls--tool-lines nil "callId -> marker of the status text.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
+(defvar-local gemini-ls--modes nil
+  "Alist: session id -> the approval mode the server last reported for it.")
 (defvar gemini-ls--warned (make-hash-table :test 'equal)
   "Error messages already shown, so each is shown once.")
 
@@ -170,10 +172,20 @@ Reviewing means a review or a question waits for the user."
     map)
   "Keymap of `gemini-ls-chat-mode'.")
 
+(defun gemini-ls-approval-mode ()
+  "The chat session's approval mode: \"default\", \"auto_edit\", \"plan\"
+or \"yolo\".  The last the server reported, else the one configured."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (or (cdr (assoc gemini-ls--session-id gemini-ls--modes))
+        (plist-get gemini-ls-initialization-options :approvalMode)
+        "default")))
+
 (define-derived-mode gemini-ls-chat-mode gemini-ls--chat-parent-mode "Gemini"
   "Chat with the Gemini agent.  The answer streams in as Markdown.
 \\{gemini-ls-chat-mode-map}"
   (setq buffer-read-only t)
+  ;; "Gemini[plan]": the session's approval mode.
+  (setq mode-name '(:eval (format "Gemini[%s]" (gemini-ls-approval-mode))))
   (add-to-invisibility-spec '(gemini-ls-thought . t)))
 
 (defun gemini-ls--chat-buffer ()
@@ -270,6 +282,9 @@ the text it fontifies."
       ("notice"
        (gemini-ls--fresh-line)
        (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
+      ("mode"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (format "> mode: %s\n" (plist-get params :mode)) 'shadow))
       ("compressed"
        (gemini-ls--fresh-line)
        (gemini-ls--insert-styled
@@ -309,7 +324,11 @@ the text it fontifies."
   (with-current-buffer (gemini-ls--chat-buffer)
     (setq gemini-ls--chat-server server)
     (when (and sessionId (null gemini-ls--session-id))
-      (setq gemini-ls--session-id sessionId)))
+      (setq gemini-ls--session-id sessionId))
+    (when (and sessionId (equal kind "mode"))
+      (setf (alist-get sessionId gemini-ls--modes nil nil #'equal)
+            (plist-get params :mode))
+      (force-mode-line-update)))
   (gemini-ls--insert-update kind params))
 
 (defun gemini-ls-toggle-thoughts ()

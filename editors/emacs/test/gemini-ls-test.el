@@ -496,6 +496,35 @@ mode whatever is asked, so the test trusts it."
       (should (file-exists-p (expand-file-name "marker" dir)))
       (should (string-match-p "\\[ok\\]" (gemini-ls-test--chat))))))
 
+(defun gemini-ls-test--mode-name ()
+  "The chat's mode name as its mode line shows it.
+Evaluated here: `format-mode-line' gives \"\" in batch Emacs."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (pcase mode-name
+      (`(:eval ,form) (eval form t))
+      (name name))))
+
+(ert-deftest gemini-ls-test-approval-mode-shown ()
+  "The chat's mode line shows the session's approval mode, which becomes
+plan when the model's confirmed enter_plan_mode switches it, and the chat
+notes the switch."
+  (gemini-ls-test--with-server
+      (vector '((chunks . [((call . ((name . "enter_plan_mode")
+                                      (args . ((reason . "design first"))))))]))
+              '((text . "Planning now.")))
+      '(("a.txt" . "x\n"))
+    (should (equal (gemini-ls-test--mode-name) "Gemini[default]"))
+    (let ((asked 0))
+      (cl-letf (((symbol-function 'read-multiple-choice)
+                 (lambda (_prompt choices &rest _)
+                   (cl-incf asked)
+                   (assq ?y choices))))
+        (gemini-ls-test--prompt buf "plan it"))
+      (should (= asked 1)))
+    (should (equal (gemini-ls-approval-mode) "plan"))
+    (should (equal (gemini-ls-test--mode-name) "Gemini[plan]"))
+    (should (string-match-p "^> mode: plan$" (gemini-ls-test--chat)))))
+
 (ert-deftest gemini-ls-test-shell-rejected ()
   "Rejecting a shell command does not run it."
   (gemini-ls-test--with-server

@@ -51,6 +51,9 @@ function M.show()
   vim.api.nvim_win_set_buf(win, buf)
   vim.wo[win].wrap = true
   vim.wo[win].foldmethod = "marker"
+  -- The session's approval mode, e.g. "Gemini [plan]" (a statusline: no
+  -- winbar before Neovim 0.8).
+  vim.wo[win].statusline = "Gemini [%{luaeval('require(\"gemini\").mode()')}] %f"
   vim.api.nvim_set_current_win(cur)
   return win
 end
@@ -124,6 +127,8 @@ function M.update(u)
     M.lines({ "> " .. M.retry_note(u) })
   elseif u.kind == "notice" then
     M.lines({ "> **Note:** " .. (u.message or "") })
+  elseif u.kind == "mode" then
+    M.lines({ "> mode: " .. (u.mode or "?") })
   elseif u.kind == "compressed" then
     M.lines({
       string.format("> **Note:** the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),

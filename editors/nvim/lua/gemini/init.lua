@@ -14,7 +14,8 @@ M.config = {
   approval_mode = nil, -- "default", "auto_edit" or "yolo"
 }
 
-M.state = { session_id = nil, prompt_running = false, notified = {} }
+-- modes: session id -> the approval mode the server last reported for it.
+M.state = { session_id = nil, prompt_running = false, notified = {}, modes = {} }
 
 local function notify_once(msg, level)
   if M.state.notified[msg] then
@@ -62,6 +63,12 @@ function M.status()
     return "Gemini: working"
   end
   return ""
+end
+
+--- The current session's approval mode ("default", "auto_edit", "plan" or
+--- "yolo"): the last the server reported, else the one configured.
+function M.mode()
+  return M.state.modes[M.state.session_id or ""] or M.config.approval_mode or "default"
 end
 
 local asks = {}
@@ -170,6 +177,12 @@ end
 
 handlers["gemini/update"] = function(_, params)
   if params then
+    if params.kind == "mode" and params.sessionId then
+      -- The first prompt's session is named by its result, after its updates.
+      M.state.session_id = M.state.session_id or params.sessionId
+      M.state.modes[params.sessionId] = params.mode
+      pcall(vim.cmd, "redrawstatus!")
+    end
     chat.update(params)
     if params.kind == "error" then
       notify_once(params.message)

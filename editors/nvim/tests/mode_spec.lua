@@ -1,0 +1,34 @@
+-- script: mode.json
+-- The session's approval mode shows in the chat window's statusline and in
+-- gemini.mode(), and a switch (enter_plan_mode, confirmed) is noted in the chat.
+local gemini = require("gemini")
+gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
+
+local function chat_statusline()
+  local win = gemini.chat.show()
+  return vim.api.nvim_eval_statusline(vim.wo[win].statusline, { winid = win }).str
+end
+
+describe("approval mode", function()
+  it("starts in the configured mode and becomes plan on enter_plan_mode", function()
+    vim.cmd("edit notes.txt")
+    eq("default", gemini.mode(), "mode before")
+    assert(chat_statusline():find("Gemini [default]", 1, true), chat_statusline())
+    local confirms = 0
+    vim.ui.select = function(items, _, cb)
+      confirms = confirms + 1
+      vim.defer_fn(function() cb(items[1], 1) end, 10)
+    end
+    local done
+    gemini.prompt("plan it", nil, function(err, result)
+      done = { err = err, result = result }
+    end)
+    wait_for("the prompt to end", function() return done ~= nil end, 15000)
+    eq(nil, done.err, "error")
+    eq(1, confirms, "confirmations")
+    eq("plan", gemini.mode(), "mode after")
+    assert(chat_statusline():find("Gemini [plan]", 1, true), chat_statusline())
+    local text = table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+    assert(text:find("> mode: plan", 1, true), text)
+  end)
+end)
