@@ -48,6 +48,11 @@ export function parseAskParams(raw: unknown): AskParams | undefined {
   };
 }
 
+/** The line above the server's title that says what kind of question this is, if it needs one. */
+export function questionHeading(params: AskParams): string | undefined {
+  return params.kind === "plan_approval" ? "Approve the plan?" : undefined;
+}
+
 /**
  * The answer to `params` of the options `chosen` (ids) and the user's own
  * `text`, or why it is not one the question allows: an id not offered,

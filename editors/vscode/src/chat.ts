@@ -91,6 +91,7 @@ export class ChatView implements vscode.WebviewViewProvider {
 <body>
 <header class="toolbar">
   <span id="session-title" class="session-title">New session</span>
+  <span id="session-mode" class="session-mode" title="Approval mode: what Gemini may do without asking" aria-live="polite"><span class="visually-hidden">Approval mode: </span><span id="session-mode-text">Ask</span></span>
   <button id="sessions" type="button" class="secondary" title="Continue an earlier session">History</button>
   <button id="new-session" type="button" class="secondary" title="Start a new session">New Session</button>
 </header>

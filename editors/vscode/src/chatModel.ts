@@ -5,7 +5,7 @@
 
 import type { AskParams } from "./ask";
 import { describeError } from "./errors";
-import type { Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
+import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
 
 export type ToolLineStatus = "running" | ToolStatus;
 
@@ -40,6 +40,8 @@ export interface ChatState {
   sessionId?: string;
   /** Set when the user continues an earlier session. */
   sessionTitle?: string;
+  /** The session's approval mode: the configured one until a call switches it. */
+  mode: ApprovalMode;
   turns: Turn[];
   busy: boolean;
   /** The user pressed Stop and the prompt has not answered yet. */
@@ -53,15 +55,25 @@ export type ChatEvent =
   /** The prompt request failed with an error response, or could not be sent. */
   | { type: "failed"; message: string }
   | { type: "stopping" }
-  /** A new session (no id) or an earlier one to continue, with what was said in it so far. */
-  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[] }
+  /**
+   * A new session (no id) or an earlier one to continue, with what was said
+   * in it so far, in approval `mode` (the configured one, for a new session).
+   */
+  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[]; mode: ApprovalMode }
   /** The model asks: the question joins the running turn. */
   | { type: "ask"; id: number; params: AskParams }
   /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */
   | { type: "asked"; id: number; answer?: string };
 
-export function emptyChat(): ChatState {
-  return { turns: [], busy: false, stopping: false };
+export function emptyChat(mode: ApprovalMode = "default"): ChatState {
+  return { mode, turns: [], busy: false, stopping: false };
+}
+
+const modeLabels: Record<string, string> = { default: "Ask", auto_edit: "Auto edit", yolo: "YOLO", plan: "Plan" };
+
+/** The chat header's name for an approval mode; one this extension does not know shows as the server names it. */
+export function modeLabel(mode: ApprovalMode): string {
+  return modeLabels[mode] ?? mode;
 }
 
 export function applyEvent(state: ChatState, event: ChatEvent): void {
@@ -91,6 +103,7 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
     case "session":
       state.sessionId = event.sessionId;
       state.sessionTitle = event.title;
+      state.mode = event.mode;
       state.turns = (event.exchanges ?? []).map((e) => ({
         prompt: e.prompt,
         items: e.answer === "" ? [] : [{ kind: "text", text: e.answer, rev: 0 }],
@@ -144,6 +157,16 @@ function currentTurn(state: ChatState): Turn | undefined {
 }
 
 function applyUpdate(state: ChatState, update: Update): void {
+  // A mode switch may come between prompts (a slash command); it is the session's, not a turn's.
+  if (update.kind === "mode") {
+    if (state.sessionId === undefined && currentTurn(state) !== undefined) {
+      state.sessionId = update.sessionId;
+    }
+    if (update.sessionId === state.sessionId) {
+      state.mode = update.mode;
+    }
+    return;
+  }
   const turn = currentTurn(state);
   if (turn === undefined) {
     return;

@@ -75,7 +75,7 @@ interface RunningPrompt {
 class Gemini {
   private readonly output = vscode.window.createOutputChannel("Gemini");
   private readonly status = new StatusBar();
-  private readonly chat: ChatState = emptyChat();
+  private readonly chat: ChatState = emptyChat(configuredMode());
   private readonly view: ChatView;
   private readonly reviews: ReviewManager;
   private client?: LanguageClient;
@@ -156,7 +156,7 @@ class Gemini {
       return;
     }
     const client = createClient(
-      { command: resolved.command, model: settings.get<string>("model", ""), approvalMode: settings.get<string>("approvalMode", "default") },
+      { command: resolved.command, model: settings.get<string>("model", ""), approvalMode: configuredMode() },
       this.output,
     );
     this.client = client;
@@ -194,7 +194,7 @@ class Gemini {
   private async restart(): Promise<void> {
     await this.stopPrompt();
     await this.stopClient();
-    this.apply({ type: "session" });
+    this.apply({ type: "session", mode: configuredMode() });
     await this.start();
   }
 
@@ -338,7 +338,7 @@ class Gemini {
       }
       const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
       const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 });
-      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges });
+      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: this.chat.mode });
       const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
       void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
@@ -459,7 +459,7 @@ class Gemini {
 
   private async newSession(): Promise<void> {
     await this.stopPrompt();
-    this.apply({ type: "session" });
+    this.apply({ type: "session", mode: configuredMode() });
     await this.openChat();
   }
 
@@ -503,7 +503,7 @@ class Gemini {
       void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
       return;
     }
-    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges });
+    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: configuredMode() });
     await this.openChat();
   }
 
@@ -564,6 +564,11 @@ class Gemini {
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration("gemini");
+}
+
+/** The approval mode a session starts in: the one sent to the server in initializationOptions. */
+function configuredMode(): string {
+  return config().get<string>("approvalMode", "default");
 }
 
 function errorMessage(err: unknown): string {

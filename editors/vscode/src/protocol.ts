@@ -80,7 +80,12 @@ export type Update =
   /** The history was summarised to fit the model's window. */
   | { sessionId: string; kind: "compressed"; tokensBefore: number; tokensAfter: number }
   /** Something the user must be told that is not the model's text, such as a fallback to another model. */
-  | { sessionId: string; kind: "notice"; message: string };
+  | { sessionId: string; kind: "notice"; message: string }
+  /** A call switched the session's approval mode (enter_plan_mode, an approved exit_plan_mode, /plan). */
+  | { sessionId: string; kind: "mode"; mode: ApprovalMode };
+
+/** The session's approval mode; a newer server may send one not listed here. */
+export type ApprovalMode = "default" | "auto_edit" | "yolo" | "plan" | (string & {});
 
 export interface TokenUsage {
   promptTokens?: number;

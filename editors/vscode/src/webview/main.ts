@@ -1,8 +1,8 @@
 // The chat webview: keeps a copy of the chat state by running the same
 // reducer as the extension, and redraws only the items whose rev changed.
 
-import { buildAnswer, type AskAnswer, type AskParams } from "../ask";
-import { applyEvent, emptyChat, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
+import { buildAnswer, questionHeading, type AskAnswer, type AskParams } from "../ask";
+import { applyEvent, emptyChat, modeLabel, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { CommandCompletion } from "./completion";
 import { renderMarkdown } from "./markdown";
@@ -18,6 +18,8 @@ const stop = byId<HTMLButtonElement>("stop");
 const working = byId<HTMLDivElement>("working");
 const workingText = byId<HTMLSpanElement>("working-text");
 const sessionTitle = byId<HTMLSpanElement>("session-title");
+const sessionMode = byId<HTMLSpanElement>("session-mode");
+const sessionModeText = byId<HTMLSpanElement>("session-mode-text");
 
 let state: ChatState = emptyChat();
 const completion = new CommandCompletion(prompt, {
@@ -107,6 +109,8 @@ function render(): void {
   empty.hidden = state.turns.length > 0;
   sessionTitle.textContent = state.sessionTitle ?? state.turns[0]?.prompt ?? "New session";
   sessionTitle.title = state.sessionId ? `Session ${state.sessionId}` : "A new session starts with the next prompt";
+  sessionModeText.textContent = modeLabel(state.mode);
+  sessionMode.dataset.mode = state.mode;
   state.turns.forEach((turn, i) => renderTurn(turn, i));
   send.disabled = state.busy;
   stop.disabled = !state.busy || state.stopping;
@@ -242,6 +246,14 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   const title = div("question-title");
   title.id = titleId;
   title.textContent = params.title || "Gemini asks";
+  const heading = questionHeading(params);
+  if (heading !== undefined) {
+    const kind = div("question-heading");
+    kind.id = `question-${id}-heading`;
+    kind.textContent = heading;
+    form.setAttribute("aria-labelledby", `${kind.id} ${titleId}`);
+    form.append(kind);
+  }
   const text = div("question-text markdown");
   text.innerHTML = renderMarkdown(params.text);
   const options = div("question-options");

@@ -976,6 +976,39 @@ const scenarios = [
     },
   },
   {
+    name: 'plan-mode',
+    title: 'plan mode: the chat header shows the mode as it changes, and the plan approval is headed as one',
+    script: [
+      { chunks: [{ call: { name: 'enter_plan_mode', args: { reason: 'Design the cache first' } } }] },
+      { chunks: [{ call: { name: 'exit_plan_mode', args: { plan_filename: 'cache.md' } } }] },
+      { text: 'Implementing the plan.' },
+    ],
+    async run(w, ctx) {
+      const plans = path.join(ctx.workspace, '.gemini/plans');
+      await fsp.mkdir(plans, { recursive: true });
+      await fsp.writeFile(path.join(plans, 'cache.md'), '# Add a cache\n\n1. Cache greet\'s answer.\n');
+      await w.reset();
+      const frame = await w.prompt('Plan a cache for greet');
+      const mode = frame.locator('#session-mode-text');
+      assert((await mode.innerText()) === 'Ask', `a new session's mode shows as ${JSON.stringify(await mode.innerText())}, not the configured default`);
+      const dialog = w.dialog();
+      await dialog.waitFor({ timeout: 30_000 });
+      await dialog.locator('.monaco-button', { hasText: /^Allow Once$/ }).click();
+      await waitFor('the header to show Plan', async () => (await mode.innerText()) === 'Plan', { timeout: 30_000 });
+      const question = frame.locator('form.question');
+      await question.waitFor({ timeout: 30_000 });
+      const heading = await question.locator('.question-heading').innerText();
+      assert(heading === 'Approve the plan?', `the plan approval is headed ${JSON.stringify(heading)}`);
+      assert((await question.locator('.question-title').innerText()) === 'Plan Approval', 'the server\'s title is not under the heading');
+      assert((await question.innerText()).includes('Cache greet'), 'the plan is not shown');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-plan-approval.png'));
+      await question.locator('button.question-option', { hasText: 'manually accept edits' }).click();
+      await question.locator('button.question-submit').click();
+      await frame.locator('.message.assistant', { hasText: 'Implementing the plan.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('the header to show Ask again', async () => (await mode.innerText()) === 'Ask', { timeout: 10_000 });
+    },
+  },
+  {
     name: 'ask-stop',
     title: 'Stop while the model\'s question is open: the question goes away',
     script: [

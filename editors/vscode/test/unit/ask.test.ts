@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, promptForTurn, rewindSummary, type AskParams } from "../../src/ask";
+import { answerSummary, buildAnswer, describeFiles, parseAskParams, parseRewindPrompts, promptForTurn, questionHeading, rewindSummary, type AskParams } from "../../src/ask";
 
 const database: AskParams = {
   sessionId: "s",
@@ -53,6 +53,11 @@ describe("gemini/ask answers", () => {
     assert.equal(params?.multiple, false);
     assert.equal(parseAskParams({ text: "Anything else?" })?.freeText, true);
     assert.equal(parseAskParams(null), undefined);
+  });
+
+  it("heads a plan approval as one, and leaves the model's own questions to their title", () => {
+    assert.equal(questionHeading({ ...database, kind: "plan_approval", title: "Plan: add a cache" }), "Approve the plan?");
+    assert.equal(questionHeading(database), undefined);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, canAsk, emptyChat, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import { applyEvent, canAsk, emptyChat, modeLabel, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
 import type { Update } from "../../src/protocol";
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
@@ -89,7 +89,7 @@ describe("chat model", () => {
   });
 
   it("ignores updates of another session", () => {
-    const state = run({ type: "session", sessionId: sid }, { type: "prompt", text: "p" }, { type: "update", update: { sessionId: "OTHER", kind: "text", text: "not ours" } });
+    const state = run({ type: "session", mode: "default", sessionId: sid }, { type: "prompt", text: "p" }, { type: "update", update: { sessionId: "OTHER", kind: "text", text: "not ours" } });
     assert.deepEqual(state.turns[0].items, []);
   });
 
@@ -116,13 +116,37 @@ describe("chat model", () => {
 
   it("starts over on a new session, or on continuing an earlier one", () => {
     const state = run({ type: "prompt", text: "p" }, { type: "result", result: { sessionId: sid, stopReason: "end_turn", text: "" } });
-    applyEvent(state, { type: "session" });
+    applyEvent(state, { type: "session", mode: "default" });
     assert.deepEqual(state.turns, []);
     assert.equal(state.sessionId, undefined);
     assert.equal(state.busy, false);
-    applyEvent(state, { type: "session", sessionId: "EARLIER", title: "fix the build" });
+    applyEvent(state, { type: "session", mode: "default", sessionId: "EARLIER", title: "fix the build" });
     assert.equal(state.sessionId, "EARLIER");
     assert.equal(state.sessionTitle, "fix the build");
+  });
+
+  it("follows the session's approval mode, and resets it to the configured one for a new session", () => {
+    const state = emptyChat("auto_edit");
+    assert.equal(state.mode, "auto_edit", "a chat starts in the configured mode");
+    for (const e of [{ type: "prompt", text: "/plan" }, update({ kind: "mode", mode: "plan" })] satisfies ChatEvent[]) {
+      applyEvent(state, e);
+    }
+    assert.equal(state.mode, "plan");
+    assert.equal(state.sessionId, sid);
+    applyEvent(state, { type: "result", result: { sessionId: sid, stopReason: "end_turn", text: "" } });
+    applyEvent(state, update({ kind: "mode", mode: "default" }));
+    assert.equal(state.mode, "default", "a switch between prompts (a slash command) still counts");
+    applyEvent(state, { type: "update", update: { sessionId: "OTHER", kind: "mode", mode: "yolo" } });
+    assert.equal(state.mode, "default", "another session's switch is not this one's");
+    applyEvent(state, { type: "session", mode: "auto_edit" });
+    assert.equal(state.mode, "auto_edit");
+    applyEvent(state, update({ kind: "mode", mode: "plan" }));
+    assert.equal(state.mode, "auto_edit", "with no session yet and no prompt running, a switch is nobody's");
+    assert.equal(state.sessionId, undefined);
+  });
+
+  it("names each approval mode for the header, an unknown one as the server does", () => {
+    assert.deepEqual(["plan", "auto_edit", "default", "yolo", "careful"].map(modeLabel), ["Plan", "Auto edit", "Ask", "YOLO", "careful"]);
   });
 
   it("ignores usage updates", () => {
@@ -135,6 +159,7 @@ describe("chat model", () => {
       { type: "prompt", text: "p" },
       {
         type: "session",
+        mode: "default",
         sessionId: "EARLIER",
         title: "remember 42",
         exchanges: [

@@ -110,7 +110,7 @@ describe("sessions against gemini-ls", () => {
 
     const resumed = await resumeSession(second.request, pick.sessionId, pick.session);
     const chat = emptyChat();
-    applyEvent(chat, { type: "session", sessionId: resumed.session.sessionId, title: pick.title, exchanges: resumed.exchanges });
+    applyEvent(chat, { type: "session", mode: "default", sessionId: resumed.session.sessionId, title: pick.title, exchanges: resumed.exchanges });
     assert.equal(chat.sessionId, old.sessionId);
     assert.deepEqual(
       chat.turns.map((t) => [t.prompt, t.items.map((i) => i.kind === "text" && i.text), t.stopReason]),
