@@ -55,25 +55,13 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	res, err := turn.Run(conversation.Session{Agent: sess.agent, Built: sess.built}, in, func(e agent.Event) { sess.emit(ctx, e) })
 	if _, notRun := errors.AsType[*conversation.CommandError](err); notRun {
 		// Said in the message, as Gemini CLI's ACP commands say theirs.
-		sess.message(ctx, sentence(err.Error()))
+		sess.message(ctx, conversation.Sentence(err.Error()))
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
 	if err != nil {
 		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", err)
 	}
 	return sess.answer(ctx, res)
-}
-
-// sentence is an error's text as a sentence of the message.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 // Cancel cancels the session's running prompt. The SDK cancels the

@@ -63,7 +63,7 @@ func Explanation(res agent.PromptResult) string {
 	case !ok:
 		return "Failed: " + sentence(errText(res))
 	case e.errSays && res.Err != nil:
-		return sentence(upperFirst(res.Err.Error()))
+		return Sentence(res.Err.Error())
 	}
 	return e.explanation
 }
@@ -83,6 +83,10 @@ func sentence(s string) string {
 	}
 	return s + "."
 }
+
+// Sentence is s (an error's text, say) as a sentence of a message: a
+// capital first, a full stop last unless it ends one already.
+func Sentence(s string) string { return sentence(upperFirst(s)) }
 
 // upperFirst starts s with a capital.
 func upperFirst(s string) string {
