@@ -73,7 +73,7 @@ func (j *journal) landed(change workspace.FileChange, d tools.Decision) {
 	}
 	edit := sessionstore.FileEdit{Path: change.Path, Existed: change.Exists}
 	if change.Exists {
-		edit.Before = fileBytes(change.BOM, change.Before)
+		edit.Before = fileBytes(change.HadBOM, change.Before)
 	}
 	size := len(edit.Before) + len(after)
 	switch {

@@ -54,7 +54,7 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 			out[k].Outcome, out[k].Reason = NotReverted, fmt.Sprintf("reading it: %v", err)
 			continue
 		}
-		if !target.Exists && !now.Exists || target.Exists && now.Exists && bytes.Equal(fileBytes(now.BOM, now.Before), target.Content) {
+		if !target.Exists && !now.Exists || target.Exists && now.Exists && bytes.Equal(fileBytes(now.HadBOM, now.Before), target.Content) {
 			out[k].Outcome = Unchanged
 			continue
 		}

@@ -177,7 +177,7 @@ func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, pro
 		}
 		return RevertChange{}, NotReverted, fmt.Sprintf("reading it: %v", err), nil
 	}
-	current := fileBytes(now.BOM, now.Before)
+	current := fileBytes(now.HadBOM, now.Before)
 	switch {
 	case !p.existed && !now.Exists, p.existed && now.Exists && bytes.Equal(current, p.target):
 		return RevertChange{}, Unchanged, "", nil

@@ -337,3 +337,29 @@ func TestRewindReportsAnUnjournaledChange(t *testing.T) {
 		t.Errorf("big.txt: %v", err)
 	}
 }
+
+// A BOM the model adds is the agent's change: the journal keeps the
+// file's bytes before it, without a BOM, and the rewind takes it away.
+func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	must(t, os.WriteFile(plain, []byte("plain\n"), 0o644))
+	ws, err := workspace.New([]string{dir}, nil)
+	must(t, err)
+	srv := geminitest.NewTestServer(t, write(plain, "\ufeffPLAIN\n"), geminitest.TextTurn("done"))
+	user := &diskUser{answer: agent.Cancel}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
+		Lander: user, Confirmer: user, Workspace: ws, Store: newStore(t)})
+	s := a.NewSession()
+	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != agent.StopEndTurn {
+		t.Fatalf("prompt: %+v", res)
+	}
+	if got := read(t, plain); got != "\ufeffPLAIN\n" {
+		t.Fatalf("after the edit plain.txt = %q", got)
+	}
+	res, err := s.Rewind(context.Background(), 1, agent.RewindCode)
+	must(t, err)
+	if got := read(t, plain); got != "plain\n" {
+		t.Errorf("plain.txt = %q after the rewind, want its original %q (no BOM); files %+v", got, "plain\n", res.Files)
+	}
+}

@@ -61,11 +61,14 @@ type File struct {
 // saw (Before, from the overlay when open) and the text it wants (After).
 // Both are in the file's own line endings and without a BOM.
 type FileChange struct {
-	Path    string
-	Exists  bool
-	Before  string
-	After   string
-	BOM     bool // re-add a BOM when writing to disk
+	Path   string
+	Exists bool
+	Before string
+	After  string
+	BOM    bool // re-add a BOM when writing to disk
+	// HadBOM: the file held a BOM before the change. BOM may differ: a
+	// BOM the tool writes is kept, and one the file has is never lost.
+	HadBOM  bool
 	Open    bool // Before came from an open document at Version
 	Version int32
 }

@@ -32,7 +32,7 @@ func (w *Workspace) PrepareChange(ctx context.Context, path, newText string) (Fi
 	if doc, ok := w.docs.Get(path); ok {
 		change.Exists, change.Open, change.Version = true, true, doc.Version
 		change.Before = doc.Text
-		change.BOM = w.diskHasBOM(path)
+		change.HadBOM = w.diskHasBOM(path)
 	} else {
 		data, hadBOM, err := w.readChanged(ctx, path)
 		switch {
@@ -41,11 +41,11 @@ func (w *Workspace) PrepareChange(ctx context.Context, path, newText string) (Fi
 			return FileChange{}, fmt.Errorf("preparing a change: %w", err)
 		default:
 			change.Exists = true
-			change.Before, change.BOM = string(data), hadBOM
+			change.Before, change.HadBOM = string(data), hadBOM
 		}
 	}
-	after, hadBOM := strings.CutPrefix(newText, bom)
-	change.BOM = change.BOM || hadBOM
+	after, addsBOM := strings.CutPrefix(newText, bom)
+	change.BOM = change.HadBOM || addsBOM
 	if change.Exists && usesCRLF(change.Before) {
 		after = toCRLF(after)
 	}
