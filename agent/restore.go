@@ -16,6 +16,8 @@ type FileTarget struct {
 	Path    string
 	Exists  bool
 	Content []byte
+	// Executable: the file was executable (git's mode 100755).
+	Executable bool
 	// Skip, when set, says why the file cannot be restored; it is
 	// reported as not restored.
 	Skip string
