@@ -81,12 +81,16 @@ func restoredFiles(name string, files []agent.FileRevert) string {
 	for _, f := range files {
 		switch f.Outcome {
 		case agent.Reverted:
-			fmt.Fprintf(&b, "- `%s`: restored\n", f.Path)
+			fmt.Fprintf(&b, "- `%s`: restored", f.Path)
 		case agent.Unchanged:
-			fmt.Fprintf(&b, "- `%s`: already as it was\n", f.Path)
+			fmt.Fprintf(&b, "- `%s`: already as it was", f.Path)
 		default:
-			fmt.Fprintf(&b, "- `%s`: not restored: %s\n", f.Path, f.Reason)
+			fmt.Fprintf(&b, "- `%s`: not restored: %s", f.Path, f.Reason)
 		}
+		if f.ModeNotSet != "" {
+			fmt.Fprintf(&b, ", but its mode (whether it is executable) was not put back: %s", f.ModeNotSet)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
