@@ -194,3 +194,37 @@ func mode(t *testing.T, path string) os.FileMode {
 	must(t, err)
 	return fi.Mode().Perm()
 }
+
+// bufferOnly is an editor that applies a restore to its buffers only,
+// leaving disk as it is.
+type bufferOnly struct{ diskUser }
+
+func (bufferOnly) LandFiles(_ context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	out := make([]tools.Decision, len(req.Changes))
+	for i, c := range req.Changes {
+		out[i] = tools.Decision{Outcome: tools.Applied, Content: c.After}
+	}
+	return out, nil
+}
+
+// A restored file whose executable bit cannot be put back (it is not on
+// disk) is restored, and says why its mode was not.
+func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := workspace.New([]string{dir}, nil)
+	must(t, err)
+	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Lander: &bufferOnly{}, Workspace: ws})
+	files, err := a.NewSession().RestoreFiles(context.Background(), "Restore", []agent.FileTarget{
+		{Path: filepath.Join(dir, "run.sh"), Exists: true, Executable: true, Content: []byte("#!/bin/sh\n")},
+		{Path: filepath.Join(dir, "notes.txt"), Exists: true, Content: []byte("notes\n")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files[0].Outcome != agent.Reverted || !strings.Contains(files[0].ModeNotSet, "not on disk") {
+		t.Errorf("run.sh: %+v; want restored, its mode not set, saying why", files[0])
+	}
+	if files[1].Outcome != agent.Reverted || files[1].ModeNotSet != "" {
+		t.Errorf("notes.txt: %+v; want restored, no mode to set", files[1])
+	}
+}

@@ -111,8 +111,10 @@ func setExecutable(path string, executable bool) (bool, error) {
 	}
 	fi, err := os.Lstat(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && !executable:
+		return false, nil // when it reaches disk, it will not be executable
 	case errors.Is(err, fs.ErrNotExist):
-		return false, errors.New("the file is not on disk (the editor has not saved it)")
+		return false, errors.New("the file is not on disk (an editor may not have saved it yet)")
 	case err != nil:
 		return false, err
 	case !fi.Mode().IsRegular():
