@@ -127,3 +127,104 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 		t.Error("new.txt was not removed")
 	}
 }
+
+// declinedFiles is a FilesLander whose user declines every restore.
+type declinedFiles struct{ diskUser }
+
+func (declinedFiles) LandFiles(_ context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	out := make([]tools.Decision, len(req.Changes))
+	for i := range out {
+		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user declined"}
+	}
+	return out, nil
+}
+
+// A restore puts each file's executable bit back as the snapshot had
+// it, once the landing went through: a deleted script is recreated
+// executable, one whose bit alone was removed gets it back (restored,
+// not "already as it was"), and one made executable since loses it.
+// Declined, no mode changes either.
+func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
+	cp := &checkpointer{}
+	s, path, _ := checkpointSetup(t, cp)
+	dir := filepath.Dir(path)
+	gone, unset, set := filepath.Join(dir, "gone.sh"), filepath.Join(dir, "unset.sh"), filepath.Join(dir, "set.txt")
+	must(t, os.WriteFile(unset, []byte("#!/bin/sh\n"), 0o644))
+	must(t, os.WriteFile(set, []byte("text\n"), 0o755))
+	targets := []agent.FileTarget{
+		{Path: gone, Exists: true, Executable: true, Content: []byte("#!/bin/sh\necho gone\n")},
+		{Path: unset, Exists: true, Executable: true, Content: []byte("#!/bin/sh\n")},
+		{Path: set, Exists: true, Content: []byte("text\n")},
+	}
+
+	declined := &declinedFiles{}
+	ws, err := workspace.New([]string{dir}, nil)
+	must(t, err)
+	srv := geminitest.NewTestServer(t)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), Lander: declined, Workspace: ws})
+	if _, err := a.NewSession().RestoreFiles(context.Background(), "Restore", targets); err != nil {
+		t.Fatal(err)
+	}
+	if mode(t, unset) != 0o644 || mode(t, set) != 0o755 {
+		t.Errorf("after a declined restore: unset.sh %v, set.txt %v; want the modes left", mode(t, unset), mode(t, set))
+	}
+
+	files, err := s.RestoreFiles(context.Background(), "Restore", targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Outcome != agent.Reverted || f.ModeNotSet != "" {
+			t.Errorf("%s: %s (%s) mode %q; want restored", f.Path, f.Outcome, f.Reason, f.ModeNotSet)
+		}
+	}
+	if got := read(t, gone); got != "#!/bin/sh\necho gone\n" {
+		t.Errorf("gone.sh = %q", got)
+	}
+	for path, want := range map[string]os.FileMode{gone: 0o111, unset: 0o111, set: 0} {
+		if got := mode(t, path) & 0o111; got != want {
+			t.Errorf("%s is %v; want executable bits %v", path, mode(t, path), want)
+		}
+	}
+}
+
+func mode(t *testing.T, path string) os.FileMode {
+	t.Helper()
+	fi, err := os.Stat(path)
+	must(t, err)
+	return fi.Mode().Perm()
+}
+
+// bufferOnly is an editor that applies a restore to its buffers only,
+// leaving disk as it is.
+type bufferOnly struct{ diskUser }
+
+func (bufferOnly) LandFiles(_ context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	out := make([]tools.Decision, len(req.Changes))
+	for i, c := range req.Changes {
+		out[i] = tools.Decision{Outcome: tools.Applied, Content: c.After}
+	}
+	return out, nil
+}
+
+// A restored file whose executable bit cannot be put back (it is not on
+// disk) is restored, and says why its mode was not.
+func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := workspace.New([]string{dir}, nil)
+	must(t, err)
+	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Lander: &bufferOnly{}, Workspace: ws})
+	files, err := a.NewSession().RestoreFiles(context.Background(), "Restore", []agent.FileTarget{
+		{Path: filepath.Join(dir, "run.sh"), Exists: true, Executable: true, Content: []byte("#!/bin/sh\n")},
+		{Path: filepath.Join(dir, "notes.txt"), Exists: true, Content: []byte("notes\n")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files[0].Outcome != agent.Reverted || !strings.Contains(files[0].ModeNotSet, "not on disk") {
+		t.Errorf("run.sh: %+v; want restored, its mode not set, saying why", files[0])
+	}
+	if files[1].Outcome != agent.Reverted || files[1].ModeNotSet != "" {
+		t.Errorf("notes.txt: %+v; want restored, no mode to set", files[1])
+	}
+}

@@ -38,5 +38,12 @@
 // general.checkpointing.enabled), every edit's change is preceded by a
 // checkpoint: the workspace and the history, which ends with the call.
 // A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
-// lands a checkpoint's files through the same FilesLander.
+// lands a checkpoint's files through the same FilesLander, then puts
+// their executable bits back.
+//
+// Session.RunCall runs one call for the user outside a model turn (a
+// client-initiated call: /restore proposes the checkpoint's call again)
+// by the turn's own code, so it passes the same door, lands, checkpoints
+// and journals (with the last prompt) as the model's calls do; the call
+// and its answer are recorded as a model turn and a user turn.
 package agent

@@ -7,6 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +20,8 @@ type FileTarget struct {
 	Path    string
 	Exists  bool
 	Content []byte
+	// Executable: the file was executable (git's mode 100755).
+	Executable bool
 	// Skip, when set, says why the file cannot be restored; it is
 	// reported as not restored.
 	Skip string
@@ -24,8 +30,11 @@ type FileTarget struct {
 // RestoreFiles puts the files back to targets, landed through the
 // front end's FilesLander as one change the user previews (titled
 // title), as a rewind's revert is: deleted files are recreated, files
-// created since are removed. It reports each file's outcome, in order.
-// While a prompt runs it is a *BusyError.
+// created since are removed. Once the landing went through (the user
+// did not decline it), each target's file on disk gets its executable
+// bit back, the one mode git keeps; one that cannot is reported in its
+// ModeNotSet. It reports each file's outcome, in order. While a prompt
+// runs it is a *BusyError.
 func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]FileRevert, error) {
 	select {
 	case s.running <- struct{}{}:
@@ -64,11 +73,63 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 		changes = append(changes, RevertChange{FileChange: change, Remove: !target.Exists})
 		landed = append(landed, k)
 	}
-	if len(changes) == 0 {
-		return out, nil
+	if len(changes) > 0 {
+		if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
+			return nil, fmt.Errorf("restoring files: %w", err)
+		}
+		if !slices.ContainsFunc(landed, func(k int) bool { return out[k].Outcome == Reverted }) {
+			return out, nil // declined: nothing more is put back
+		}
 	}
-	if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
-		return nil, fmt.Errorf("restoring files: %w", err)
-	}
+	restoreModes(targets, out)
 	return out, nil
+}
+
+// restoreModes gives each file restored, or already as it was, the
+// executable bit its target has, on disk, where the landing put it.
+func restoreModes(targets []FileTarget, out []FileRevert) {
+	for k, target := range targets {
+		if !target.Exists || out[k].Outcome != Reverted && out[k].Outcome != Unchanged {
+			continue
+		}
+		changed, err := setExecutable(target.Path, target.Executable)
+		switch {
+		case err != nil:
+			out[k].ModeNotSet = err.Error()
+		case changed:
+			out[k].Outcome = Reverted // its mode was all that differed
+		}
+	}
+}
+
+// setExecutable makes the regular file at path executable, by whoever
+// may read it, or not executable at all, as git checks a file out; it
+// reports whether the mode changed.
+func setExecutable(path string, executable bool) (bool, error) {
+	if runtime.GOOS == "windows" {
+		return false, nil // no executable bit to set
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !executable:
+		return false, nil // when it reaches disk, it will not be executable
+	case errors.Is(err, fs.ErrNotExist):
+		return false, errors.New("the file is not on disk (an editor may not have saved it yet)")
+	case err != nil:
+		return false, err
+	case !fi.Mode().IsRegular():
+		return false, errors.New("it is not a regular file")
+	}
+	perm := fi.Mode().Perm()
+	want := perm &^ 0o111
+	if executable {
+		want |= (perm & 0o444) >> 2
+	}
+	if want == perm {
+		return false, nil
+	}
+	if err := os.Chmod(path, want); err != nil {
+		return false, err
+	}
+	return true, nil
 }

@@ -50,6 +50,9 @@ type FileRevert struct {
 	Outcome RevertOutcome
 	// Reason says why it was not reverted.
 	Reason string
+	// ModeNotSet says why a restored file's executable bit could not be
+	// put back (RestoreFiles); "" when it was, or needed none.
+	ModeNotSet string
 }
 
 // RevertOutcome is the fate of one file of a revert.

@@ -107,6 +107,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		Root:     root(sess.Built),
 		Version:  sess.Built.Version(),
 		Commands: list,
+		Emit:     emit,
 	}, inv.Args)
 	switch {
 	case err != nil:

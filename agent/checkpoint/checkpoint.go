@@ -1,10 +1,12 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 const (
@@ -59,6 +62,9 @@ type Store struct {
 	// root is the workspace root as the workspace names it, for the
 	// paths Targets returns.
 	root string
+	// docs are the editor's open documents, whose text a snapshot takes
+	// over disk's; nil for none.
+	docs *workspace.Documents
 	now  func() time.Time
 	// git serialises the runs of git on the shadow repository: the
 	// sessions of one process share it, and git's index takes one writer.
@@ -66,8 +72,9 @@ type Store struct {
 }
 
 // New is the Store of the project at root, its checkpoints under
-// geminiDir (~/.gemini).
-func New(geminiDir, root string) (*Store, error) {
+// geminiDir (~/.gemini); docs (nil for none) are the editor's open
+// documents, whose unsaved text is what a snapshot keeps of their files.
+func New(geminiDir, root string, docs *workspace.Documents) (*Store, error) {
 	dirs, err := geminidir.New(geminiDir, root)
 	if err != nil {
 		return nil, err
@@ -76,7 +83,7 @@ func New(geminiDir, root string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the project's root: %w", err)
 	}
-	return &Store{dirs: dirs, root: abs, now: time.Now}, nil
+	return &Store{dirs: dirs, root: abs, docs: docs, now: time.Now}, nil
 }
 
 // Checkpoint snapshots the workspace and writes req's checkpoint file,
@@ -98,7 +105,11 @@ func (s *Store) Checkpoint(ctx context.Context, req agent.CheckpointRequest) err
 	if err := repo.ensure(ctx); err != nil {
 		return err
 	}
-	hash, err := repo.snapshot(ctx, "Snapshot for "+req.Tool)
+	buffers, err := s.buffers()
+	if err != nil {
+		return err
+	}
+	hash, err := repo.snapshot(ctx, "Snapshot for "+req.Tool, buffers)
 	if err != nil {
 		return fmt.Errorf("snapshotting the workspace: %w", err)
 	}
@@ -211,13 +222,17 @@ func (s *Store) Targets(ctx context.Context, commit string) ([]agent.FileTarget,
 	if _, err := os.Stat(filepath.Join(repo.dir, ".git")); err != nil {
 		return nil, fmt.Errorf("the project has no shadow repository: %w", err)
 	}
-	diffs, err := repo.differences(ctx, commit)
+	buffers, err := s.buffers()
+	if err != nil {
+		return nil, err
+	}
+	diffs, err := repo.differences(ctx, commit, buffers)
 	if err != nil {
 		return nil, fmt.Errorf("comparing the workspace with the snapshot: %w", err)
 	}
 	targets := make([]agent.FileTarget, 0, len(diffs))
 	for _, d := range diffs {
-		t := agent.FileTarget{Path: filepath.Join(s.root, filepath.FromSlash(d.path)), Exists: d.inSnapshot, Skip: d.notAFile}
+		t := agent.FileTarget{Path: filepath.Join(s.root, filepath.FromSlash(d.path)), Exists: d.inSnapshot, Executable: d.executable, Skip: d.notAFile}
 		if d.inSnapshot && d.notAFile == "" {
 			if t.Content, err = repo.content(ctx, commit, d.path); err != nil {
 				return nil, fmt.Errorf("reading %s from the snapshot: %w", d.path, err)
@@ -227,6 +242,69 @@ func (s *Store) Targets(ctx context.Context, commit string) ([]agent.FileTarget,
 	}
 	return targets, nil
 }
+
+// buffers are the open documents inside the root whose text is not
+// what disk holds: the unsaved buffers, as the files would be saved
+// (with disk's byte-order mark).
+func (s *Store) buffers() ([]buffer, error) {
+	if s.docs == nil {
+		return nil, nil
+	}
+	var out []buffer
+	for _, doc := range s.docs.List() {
+		rel, err := filepath.Rel(s.dirs.Root(), doc.Path)
+		if err != nil || !filepath.IsLocal(rel) || slices.Contains(strings.Split(rel, string(filepath.Separator)), ".git") {
+			continue
+		}
+		content, saved, err := unsaved(doc)
+		if err != nil {
+			return nil, err
+		}
+		if !saved {
+			out = append(out, buffer{path: filepath.ToSlash(rel), content: content})
+		}
+	}
+	return out, nil
+}
+
+// unsaved is the bytes doc would save as (its text, after the BOM its
+// file has on disk), and whether disk holds them already; a document of
+// no regular file on disk is reported saved, as there is no file of it
+// to snapshot. No more of the file is read than the document holds.
+func unsaved(doc workspace.Document) (content []byte, saved bool, err error) {
+	fi, err := os.Stat(doc.Path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, err)
+	}
+	f, err := os.Open(doc.Path)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(bom))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, err)
+	}
+	content = []byte(doc.Text)
+	if string(head[:n]) == bom {
+		content = append([]byte(bom), content...)
+	}
+	if fi.Size() != int64(len(content)) {
+		return content, false, nil
+	}
+	disk := make([]byte, len(content))
+	copy(disk, head[:n])
+	if _, err := io.ReadFull(f, disk[n:]); err != nil {
+		return content, false, nil // it changed meanwhile: not what the buffer holds
+	}
+	return content, bytes.Equal(content, disk), nil
+}
+
+const bom = "\ufeff"
 
 // RestorableHistory is f's history made one the conversation can go on
 // from: it ends with the call the checkpoint was taken before, which is

@@ -16,12 +16,15 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // project is a workspace with its own git repository, and a ~/.gemini.
 type project struct {
 	root, gemini string
 	store        *checkpoint.Store
+	// docs are the editor's open documents.
+	docs *workspace.Documents
 }
 
 func newProject(t *testing.T) project {
@@ -38,7 +41,8 @@ func newProject(t *testing.T) project {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v: %s", err, out)
 	}
-	store, err := checkpoint.New(p.gemini, p.root)
+	p.docs = workspace.NewDocuments()
+	store, err := checkpoint.New(p.gemini, p.root, p.docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +181,66 @@ func TestCheckpointAndTargets(t *testing.T) {
 	}
 }
 
+// A snapshot holds what the user sees: an open document's unsaved text,
+// not disk's (with disk's BOM), and the workspace a restore compares
+// with is as the user sees it too; neither the files on disk nor the
+// project's .git are touched.
+func TestCheckpointTakesUnsavedBuffers(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	keep, bommed := filepath.Join(p.root, "keep.txt"), filepath.Join(p.root, "bom.txt")
+	write(t, bommed, "\ufeffsaved\n")
+	gitBefore := snapshotOfGit(t, p.root)
+	p.docs.Open(workspace.Document{Path: keep, URI: "file://" + keep, Text: "typed, not saved\n"})
+	p.docs.Open(workspace.Document{Path: bommed, URI: "file://" + bommed, Text: "typed\n"})
+	p.docs.Open(workspace.Document{Path: filepath.Join(p.root, "debug.log"), Text: "ignored, typed\n"})
+
+	if err := p.store.Checkpoint(ctx, request(filepath.Join(p.root, "notes.txt"))); err != nil {
+		t.Fatalf("Checkpoint: %v", err)
+	}
+	names, _ := p.store.List()
+	cp, err := p.store.Load(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user saves other text, and closes the buffers.
+	write(t, keep, "saved later\n")
+	write(t, bommed, "\ufeffsaved later\n")
+	for _, path := range []string{keep, bommed, filepath.Join(p.root, "debug.log")} {
+		p.docs.Close(path)
+	}
+	// The snapshot of a buffer equal to disk is disk's; the buffer typed
+	// since counts as what the file holds now.
+	gone := filepath.Join(p.root, "sub", "gone.bin")
+	p.docs.Open(workspace.Document{Path: gone, Text: "typed since\n"})
+
+	targets, err := p.store.Targets(ctx, cp.CommitHash)
+	if err != nil {
+		t.Fatalf("Targets: %v", err)
+	}
+	want := map[string]string{keep: "typed, not saved\n", bommed: "\ufefftyped\n", gone: "\x00\x01binary\r\n"}
+	if len(targets) != len(want) {
+		t.Errorf("Targets = %+v; want %d files", targets, len(want))
+	}
+	for _, got := range targets {
+		if w, ok := want[got.Path]; !ok || !got.Exists || string(got.Content) != w {
+			t.Errorf("target %s = %v %q; want %q", got.Path, got.Exists, got.Content, w)
+		}
+	}
+	if data, _ := os.ReadFile(keep); string(data) != "saved later\n" {
+		t.Errorf("keep.txt on disk = %q; the snapshot wrote to the workspace", data)
+	}
+	gitAfter := snapshotOfGit(t, p.root)
+	if len(gitAfter) != len(gitBefore) {
+		t.Errorf("the project's .git changed: %d files, was %d", len(gitAfter), len(gitBefore))
+	}
+	for path, data := range gitBefore {
+		if gitAfter[path] != data {
+			t.Errorf("the project's %s changed", path)
+		}
+	}
+}
+
 // A second checkpoint with nothing changed is the same snapshot.
 func TestCheckpointUnchangedReusesTheSnapshot(t *testing.T) {
 	p := newProject(t)
@@ -204,7 +268,7 @@ func TestCheckpointUnchangedReusesTheSnapshot(t *testing.T) {
 // The shadow repository is never put inside the workspace.
 func TestShadowRepositoryInsideTheWorkspaceIsRefused(t *testing.T) {
 	root := t.TempDir()
-	store, err := checkpoint.New(filepath.Join(root, ".gemini"), root)
+	store, err := checkpoint.New(filepath.Join(root, ".gemini"), root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

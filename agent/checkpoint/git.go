@@ -52,13 +52,21 @@ func (r shadowRepo) env(workTree bool) []string {
 // git runs git with args on the shadow repository, the workspace its
 // work tree, and returns its standard output.
 func (r shadowRepo) git(ctx context.Context, args ...string) ([]byte, error) {
-	return r.run(ctx, true, r.root, args...)
+	return r.run(ctx, true, r.root, nil, args...)
 }
 
-func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, args ...string) ([]byte, error) {
+// gitIn is git with stdin as its standard input.
+func (r shadowRepo) gitIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	return r.run(ctx, true, r.root, stdin, args...)
+}
+
+func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = r.env(workTree)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -88,10 +96,10 @@ func (r shadowRepo) ensure(ctx context.Context) error {
 		return fmt.Errorf("creating the shadow repository: %w", err)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, ".git", "HEAD")); errors.Is(err, fs.ErrNotExist) {
-		if _, err := r.run(ctx, false, r.dir, "init", "--quiet", "--initial-branch", "main"); err != nil {
+		if _, err := r.run(ctx, false, r.dir, nil, "init", "--quiet", "--initial-branch", "main"); err != nil {
 			return fmt.Errorf("creating the shadow repository: %w", err)
 		}
-		if _, err := r.run(ctx, false, r.dir, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", "Initial commit"); err != nil {
+		if _, err := r.run(ctx, false, r.dir, nil, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", "Initial commit"); err != nil {
 			return fmt.Errorf("creating the shadow repository: %w", err)
 		}
 	}
@@ -105,17 +113,24 @@ func (r shadowRepo) ensure(ctx context.Context) error {
 	return nil
 }
 
-// snapshot commits the workspace as it is and returns the commit's
-// hash; HEAD's when nothing changed since the last snapshot.
-func (r shadowRepo) snapshot(ctx context.Context, message string) (string, error) {
-	if _, err := r.git(ctx, "add", "--all", "."); err != nil {
+// snapshot commits the workspace as the user sees it (see stage) and
+// returns the commit's hash; HEAD's when nothing changed since the last
+// snapshot.
+func (r shadowRepo) snapshot(ctx context.Context, message string, buffers []buffer) (string, error) {
+	if err := r.stage(ctx, buffers); err != nil {
 		return "", err
 	}
-	status, err := r.git(ctx, "status", "--porcelain")
+	// The index, not the work tree, is what a commit holds: an unsaved
+	// buffer differs from disk without being a change to commit.
+	tree, err := r.git(ctx, "write-tree")
 	if err != nil {
 		return "", err
 	}
-	if len(bytes.TrimSpace(status)) > 0 {
+	headTree, err := r.git(ctx, "rev-parse", "HEAD^{tree}")
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(bytes.TrimSpace(tree), bytes.TrimSpace(headTree)) {
 		if _, err := r.git(ctx, "commit", "--quiet", "--no-verify", "-m", message); err != nil {
 			return "", err
 		}
@@ -127,16 +142,78 @@ func (r shadowRepo) snapshot(ctx context.Context, message string) (string, error
 	return strings.TrimSpace(string(head)), nil
 }
 
+// buffer is an editor's unsaved text of a file of the workspace: its
+// path from the root (slashed) and the bytes it would save.
+type buffer struct {
+	path    string
+	content []byte
+}
+
+// stage puts the workspace as the user sees it in the shadow index: the
+// files on disk (git add, which leaves ignored files out), then each
+// buffer's text in place of its file's, as a blob written with
+// hash-object and staged with update-index, so neither the user's files
+// nor their .git are touched. A buffer is staged only in place of a
+// regular file the index then holds (so not of an ignored file, one in a
+// nested repository, or one only the editor has), keeping its mode.
+func (r shadowRepo) stage(ctx context.Context, buffers []buffer) error {
+	if _, err := r.git(ctx, "add", "--all", "."); err != nil {
+		return err
+	}
+	if len(buffers) == 0 {
+		return nil
+	}
+	args := []string{"ls-files", "--stage", "-z", "--"}
+	for _, b := range buffers {
+		args = append(args, ":(literal)"+b.path)
+	}
+	out, err := r.git(ctx, args...)
+	if err != nil {
+		return err
+	}
+	modes := stagedModes(string(out))
+	var info bytes.Buffer
+	for _, b := range buffers {
+		mode := modes[b.path]
+		if mode != "100644" && mode != "100755" {
+			continue
+		}
+		hash, err := r.gitIn(ctx, b.content, "hash-object", "-w", "--stdin")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, bytes.TrimSpace(hash), b.path)
+	}
+	if info.Len() == 0 {
+		return nil
+	}
+	_, err = r.gitIn(ctx, info.Bytes(), "update-index", "-z", "--index-info")
+	return err
+}
+
+// stagedModes reads git ls-files --stage -z: "<mode> <hash> <stage>\t<path>"
+// per entry; each path's mode.
+func stagedModes(out string) map[string]string {
+	modes := map[string]string{}
+	for _, entry := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if mode, _, found := strings.Cut(meta, " "); ok && found {
+			modes[path] = mode
+		}
+	}
+	return modes
+}
+
 // differences are the files (slash paths from the root) that differ
 // between commit and the workspace now, each with whether commit has it.
-// The workspace is staged in the shadow index to compare it, as a
-// snapshot stages it; ignored files are left out, as Gemini CLI's
-// restore leaves them.
-func (r shadowRepo) differences(ctx context.Context, commit string) ([]difference, error) {
+// The workspace as the user sees it now (with buffers) is staged in the
+// shadow index to compare it, as a snapshot stages it; ignored files are
+// left out, as Gemini CLI's restore leaves them.
+func (r shadowRepo) differences(ctx context.Context, commit string, buffers []buffer) ([]difference, error) {
 	if _, err := r.git(ctx, "rev-parse", "--verify", "--quiet", commit+"^{commit}"); err != nil {
 		return nil, fmt.Errorf("the snapshot %s is not in the shadow repository: %w", commit, err)
 	}
-	if _, err := r.git(ctx, "add", "--all", "."); err != nil {
+	if err := r.stage(ctx, buffers); err != nil {
 		return nil, err
 	}
 	out, err := r.git(ctx, "diff", "--cached", "--raw", "--no-renames", "-z", commit)
@@ -156,7 +233,7 @@ func parseRaw(out string) ([]difference, error) {
 		if len(meta) != 5 {
 			return nil, fmt.Errorf("unexpected git diff output %q", fields[i])
 		}
-		d := difference{path: fields[i+1], inSnapshot: meta[4] != "A"}
+		d := difference{path: fields[i+1], inSnapshot: meta[4] != "A", executable: meta[0] == "100755"}
 		// A symbolic link or a submodule is not a file's bytes to land.
 		for _, mode := range meta[:2] {
 			switch mode {
@@ -174,6 +251,8 @@ func parseRaw(out string) ([]difference, error) {
 type difference struct {
 	path       string
 	inSnapshot bool
+	// executable: the snapshot has it as an executable file.
+	executable bool
 	// notAFile says why the difference cannot be restored as a file.
 	notAFile string
 }

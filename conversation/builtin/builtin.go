@@ -24,6 +24,9 @@ type Env struct {
 	// Commands is every command available now, the built-ins and the
 	// user's, in the order shown: what /help lists.
 	Commands []commands.Command
+	// Emit shows the user what a built-in runs on the way, as a prompt's
+	// events are shown (the call /restore proposes again); nil for none.
+	Emit func(agent.Event)
 }
 
 // Reply is what a built-in did.

@@ -11,7 +11,7 @@
 //     Reply.Input the front end sends) or asks for a summary (/compress);
 //     every other answers from what the process knows.
 //   - A built-in changes the conversation only through agent.Session
-//     (Clear, ReplaceHistory, Compress, Rewind, RestoreFiles), which refuses while a prompt
+//     (Clear, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
 //     runs and saves the session as a prompt does; nothing here touches
 //     the session store.
 //   - /memory add saves through the save_memory tool itself, so a fact
@@ -24,7 +24,9 @@
 //   - /restore reads the checkpoints agent/checkpoint takes before
 //     edits (Gemini CLI's, in its places); it puts the files back only
 //     through Session.RestoreFiles, one change the user previews, and
-//     the conversation only when some file was restored or none differed.
+//     the conversation only when some file was restored or none differed;
+//     then it proposes the checkpoint's call again (Session.RunCall),
+//     which the user confirms or declines as any call.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

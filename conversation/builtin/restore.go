@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	toolcheckpoint "github.com/gemini-ls/gemini-ls/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 const restoreHint = "[<checkpoint>]"
@@ -16,9 +17,9 @@ const restoreHint = "[<checkpoint>]"
 // restore is Gemini CLI's /restore: without arguments it lists the
 // checkpoints taken before edits (agent/checkpoint); "/restore <name>"
 // puts the files back to the checkpoint's snapshot, as one change the
-// user previews, and then the conversation, and says which call the
-// checkpoint was taken before. Gemini CLI re-proposes that call; here the
-// model is told it did not run, and the user asks again to redo it.
+// user previews, and then the conversation, and then proposes the call
+// the checkpoint was taken before again, as Gemini CLI does: run for the
+// user (agent.Session.RunCall), confirmed or declined as any call.
 func restore(ctx context.Context, env Env, args string) (Reply, error) {
 	store := env.Built.Checkpoints
 	if store == nil {
@@ -54,21 +55,42 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 	var b strings.Builder
 	b.WriteString(restoredFiles(name, files))
 	if len(files) > 0 && !slices.ContainsFunc(files, func(f agent.FileRevert) bool { return f.Outcome != agent.NotReverted }) {
-		b.WriteString("\nNo file was restored, so the conversation was left as it is.")
+		b.WriteString("\nNo file was restored, so the conversation was left as it is, and the call was not proposed again.")
 		return Reply{Text: b.String()}, nil
 	}
 	if len(cp.ClientHistory) == 0 {
-		b.WriteString("\nThe checkpoint holds no conversation, so the conversation was left as it is.")
+		b.WriteString("\nThe checkpoint holds no conversation, so the conversation was left as it is.\n")
+	} else {
+		history := cp.RestorableHistory()
+		if err := env.Session.ReplaceHistory(ctx, history); err != nil {
+			fmt.Fprintf(&b, "\nThe conversation was not restored, so the call %s was not proposed again: %v", callText(cp), err)
+			return Reply{Text: b.String()}, nil
+		}
+		fmt.Fprintf(&b, "\nRestored the conversation to that moment (%d %s).\n", prompts(history), plural(prompts(history), "prompt", "prompts"))
+	}
+	res, err := env.Session.RunCall(ctx, cp.ToolCall.Name, cp.ToolCall.Args, env.Emit)
+	if err != nil {
+		fmt.Fprintf(&b, "\nThe call %s was not proposed again: %v", callText(cp), err)
 		return Reply{Text: b.String()}, nil
 	}
-	history := cp.RestorableHistory()
-	if err := env.Session.ReplaceHistory(ctx, history); err != nil {
-		fmt.Fprintf(&b, "\nThe conversation was not restored: %v", err)
-		return Reply{Text: b.String()}, nil
-	}
-	fmt.Fprintf(&b, "\nRestored the conversation to that moment (%d %s).\n", prompts(history), plural(prompts(history), "prompt", "prompts"))
-	fmt.Fprintf(&b, "\nThe checkpoint was taken before the call %s, which did not run; ask the model again to have it redone.", callText(cp))
+	b.WriteString("\n" + proposedAgain(cp, res))
 	return Reply{Text: b.String()}, nil
+}
+
+// proposedAgain tells what became of the checkpoint's call, proposed
+// again: what ran and its result, or that it did not run.
+func proposedAgain(cp toolcheckpoint.File, res agent.ToolResult) string {
+	call := callText(cp)
+	display := strings.TrimSpace(res.Display)
+	switch res.Status {
+	case tools.StatusOK:
+		return fmt.Sprintf("The checkpoint was taken before the call %s, which was proposed again and ran:\n\n%s", call, display)
+	case tools.StatusRejected, tools.StatusCancelled:
+		// The first line says why; a declined edit's diff follows it.
+		why, _, _ := strings.Cut(display, "\n")
+		return fmt.Sprintf("The checkpoint was taken before the call %s, which was proposed again and did not run: %s\nThe files and the conversation stay as restored.", call, why)
+	}
+	return fmt.Sprintf("The checkpoint was taken before the call %s, which was proposed again and failed: %s", call, display)
 }
 
 // restoredFiles tells what became of each file of a restore.
@@ -81,12 +103,16 @@ func restoredFiles(name string, files []agent.FileRevert) string {
 	for _, f := range files {
 		switch f.Outcome {
 		case agent.Reverted:
-			fmt.Fprintf(&b, "- `%s`: restored\n", f.Path)
+			fmt.Fprintf(&b, "- `%s`: restored", f.Path)
 		case agent.Unchanged:
-			fmt.Fprintf(&b, "- `%s`: already as it was\n", f.Path)
+			fmt.Fprintf(&b, "- `%s`: already as it was", f.Path)
 		default:
-			fmt.Fprintf(&b, "- `%s`: not restored: %s\n", f.Path, f.Reason)
+			fmt.Fprintf(&b, "- `%s`: not restored: %s", f.Path, f.Reason)
 		}
+		if f.ModeNotSet != "" {
+			fmt.Fprintf(&b, ", but its mode (whether it is executable) was not put back: %s", f.ModeNotSet)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
