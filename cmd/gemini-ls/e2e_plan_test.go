@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -21,15 +22,60 @@ const (
 	planModeRefusal = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
 )
 
+// planWrite is the model writing its plan, name, where plan mode's system
+// instruction says plans go: the session's plans directory.
+func planWrite(name, content string) geminitest.Turn {
+	return geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": filepath.Join(plansDirTold(req), name), "content": content}))
+	}}
+}
+
+// plansDirTold is the plans directory plan mode's system instruction
+// names; "" when it names none.
+func plansDirTold(req geminitest.Request) string {
+	if req.SystemInstruction == nil || len(req.SystemInstruction.Parts) == 0 {
+		return ""
+	}
+	_, after, _ := strings.Cut(req.SystemInstruction.Parts[0].Text, "Markdown (.md) files ONLY within: `")
+	dir, _, _ := strings.Cut(after, "`")
+	return strings.TrimSuffix(dir, "/")
+}
+
+// sessionPlan is the plan file name of a session (id; "*" for any) where
+// Gemini CLI keeps it under home: ~/.gemini/tmp/<project>/<session>/plans.
+// It must be the one such file.
+func sessionPlan(t *testing.T, home, id, name string) string {
+	t.Helper()
+	found, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", id, "plans", name))
+	if err != nil || len(found) != 1 {
+		t.Fatalf("plan files %s in %s/.gemini/tmp/*/%s/plans: %v, %v", name, home, id, found, err)
+	}
+	return found[0]
+}
+
+// envHome is the HOME env gives (its last).
+func envHome(env []string) string {
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	return home
+}
+
 // `run --approval-mode plan` refuses every edit and shell command in
-// Gemini CLI's words, while the plan file in the plans directory
-// (.gemini/plans) is written and files are read.
+// Gemini CLI's words, while the plan file in the session's plans
+// directory (~/.gemini/tmp/<project>/<session>/plans) is written and
+// files are read; nothing lands in the project.
 func TestRunPlanModeRefusesWrites(t *testing.T) {
 	h := newHeadless(t, editAndShellFiles, editAndShellTurns()[0],
-		geminitest.CallTurn(
-			geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
-			geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/change-things.md", "content": "# Plan\n\n1. Change a.txt.\n"}),
-		),
+		geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
+			return geminitest.CallTurn(
+				geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+				geminitest.Call("write_file", map[string]any{"file_path": filepath.Join(plansDirTold(req), "change-things.md"), "content": "# Plan\n\n1. Change a.txt.\n"}),
+			)
+		}},
 		geminitest.TextTurn("Planned."),
 	)
 	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "change things")
@@ -56,8 +102,11 @@ func TestRunPlanModeRefusesWrites(t *testing.T) {
 	if len(fr) != 2 || !strings.Contains(responseOutput(fr[0]), "two") || responseError(fr[1]) != "" {
 		t.Errorf("the read and the plan's write: %+v, %+v", fr[0].Response, fr[1].Response)
 	}
-	if got := h.disk(".gemini/plans/change-things.md"); got != "# Plan\n\n1. Change a.txt.\n" {
-		t.Errorf("the plan file = %q", got)
+	if b, _ := os.ReadFile(sessionPlan(t, envHome(h.env), "*", "change-things.md")); string(b) != "# Plan\n\n1. Change a.txt.\n" {
+		t.Errorf("the plan file = %q", b)
+	}
+	if h.exists(".gemini/plans") {
+		t.Error("a plans directory was made in the project")
 	}
 }
 
@@ -89,11 +138,12 @@ func TestACPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": path, "content": content}))
 	}
-	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+	home := t.TempDir()
+	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace(), home: home},
 		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
 		write("main.go", "package main // changed\n"),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
-		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
 		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"})),
 		geminitest.TextTurn("Planned."),
 		write("main.go", "package main // implemented\n"),
@@ -141,7 +191,9 @@ func TestACPPlanMode(t *testing.T) {
 	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main\n" {
 		t.Errorf("main.go changed in plan mode: %q", b)
 	}
-	if b, _ := os.ReadFile(h.path(".gemini/plans/flag.md")); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
+	// The plan is the session's, where Gemini CLI keeps it.
+	plan := sessionPlan(t, home, string(h.session), "flag.md")
+	if b, _ := os.ReadFile(plan); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
 		t.Errorf("the plan file holds %q", b)
 	}
 	if got, _ := responses(5)["output"].(string); !strings.HasPrefix(got, "Plan approved. Switching to Auto-Edit mode") {
@@ -157,7 +209,7 @@ func TestACPPlanMode(t *testing.T) {
 			exit = &c
 		}
 	}
-	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != h.path(".gemini/plans/flag.md") {
+	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != plan {
 		t.Errorf("exit_plan_mode's tool call %+v, want the plan as its location", exit)
 	}
 
@@ -183,11 +235,12 @@ func TestLSPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return call("write_file", map[string]any{"file_path": path, "content": content})
 	}
-	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+	home := t.TempDir()
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: append(trustTheWorkspace(), "HOME="+home)},
 		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
 		write("main.go", "package main // changed\n"),
 		call("run_shell_command", map[string]any{"command": "touch marker"}),
-		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n"),
 		call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"}),
 		geminitest.TextTurn("Planned."),
 		write("main.go", "package main // implemented\n"),
@@ -230,9 +283,14 @@ func TestLSPPlanMode(t *testing.T) {
 	if _, err := os.Stat(h.path("marker")); err == nil {
 		t.Error("the shell command ran in plan mode")
 	}
-	h.wantBuffer(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n")
+	// The plan, outside the workspace folders, is created by
+	// workspace/applyEdit in the session's plans directory and shown.
+	plan := sessionPlan(t, home, first.SessionID, "flag.md")
+	if got, _ := h.client.Buffer(plan); got != "# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("the plan's buffer holds %q", got)
+	}
 	docs := h.shownDocuments()
-	if len(docs) != 1 || docs[0].URI != string(uri.File(h.path(".gemini/plans/flag.md"))) {
+	if len(docs) != 1 || docs[0].URI != string(uri.File(plan)) {
 		t.Errorf("shown documents %+v, want the plan", docs)
 	}
 	if got := h.toolOutputs(5); len(got) != 1 || !strings.HasPrefix(got[0], "Plan approved. Switching to Auto-Edit mode") {
@@ -255,7 +313,7 @@ func TestRunPlanModeUnattended(t *testing.T) {
 	h := newHeadless(t, nil,
 		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
-		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/p.md", "content": "# Plan\n\n1. Make the marker.\n"})),
+		planWrite("p.md", "# Plan\n\n1. Make the marker.\n"),
 		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "p.md"})),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
 		geminitest.TextTurn("Done."),
@@ -273,6 +331,9 @@ func TestRunPlanModeUnattended(t *testing.T) {
 	}
 	if !h.exists("marker") {
 		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
+	}
+	if b, _ := os.ReadFile(sessionPlan(t, envHome(h.env), "*", "p.md")); string(b) != "# Plan\n\n1. Make the marker.\n" {
+		t.Errorf("the plan file = %q", b)
 	}
 }
 
@@ -319,5 +380,30 @@ func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
 		return strings.Contains(string(raw), `the approval mode is \"default\", not \"plan\"`)
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A custom general.plan.directory inside the project is where plans go,
+// for every session; one that leaves the project turns plan mode off,
+// and the user is told why.
+func TestRunPlanModeCustomDirectory(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "docs/plans"}}}`},
+		planWrite("p.md", "# Plan\n"),
+		geminitest.TextTurn("Planned."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "plan it")
+	r.wantExit(t, 0)
+	if got := h.disk("docs/plans/p.md"); got != "# Plan\n" {
+		t.Errorf("the plan in the custom directory = %q (responses %+v)", got, h.responses(1))
+	}
+
+	outside := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "../elsewhere"}}}`}, geminitest.TextTurn("Hi."))
+	r = outside.runIn(outside.root, append(outside.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "hello")
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, "plan mode is off") || !strings.Contains(r.stderr, `general.plan.directory "../elsewhere"`) || !strings.Contains(r.stderr, "outside the project root") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if firstDeclares(outside.model, "enter_plan_mode") {
+		t.Error("the planning tools were offered with the plans directory outside the project")
 	}
 }
