@@ -221,6 +221,13 @@ func TestACPPlanMode(t *testing.T) {
 	if len(h.client.Permissions()) != asked {
 		t.Errorf("auto edit asked: %+v", h.client.Permissions()[asked:])
 	}
+
+	// /plan, without a goal, goes back to plan mode and shows the plan
+	// approved, as Gemini CLI's does.
+	h.mustPrompt("/plan", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); !strings.Contains(got, "Switched to Plan Mode.\n\nApproved Plan: flag.md\n\n# Plan\n\n1. Add the flag.\n2. Test it.\n") {
+		t.Errorf("/plan answered %q", got)
+	}
 }
 
 // A plan-mode session over LSP (our plugins' profile): enter_plan_mode
