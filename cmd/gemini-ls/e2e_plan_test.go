@@ -414,3 +414,79 @@ func TestRunPlanModeCustomDirectory(t *testing.T) {
 		t.Error("the planning tools were offered with the plans directory outside the project")
 	}
 }
+
+// planning is the system instruction's mark of plan mode.
+const planning = "# Active Approval Mode: Plan"
+
+// A session in plan mode is still in it when a new server process, as
+// after an editor restart, resumes it: gemini/resumeSession says so
+// (mode), and the model is told it plans.
+func TestLSPPlanModeSurvivesARestart(t *testing.T) {
+	home := t.TempDir()
+	env := append(trustTheWorkspace(), "HOME="+home)
+	first := start(t, setup{profile: lsptest.Plugin(), env: env},
+		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
+		geminitest.TextTurn("Planning."),
+	)
+	old := first.prompt(map[string]any{"prompt": "plan a flag"})
+	if old.StopReason != "end_turn" {
+		t.Fatalf("first prompt: %+v", old)
+	}
+	if err := first.proc.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := start(t, setup{profile: lsptest.Plugin(), env: env}, geminitest.TextTurn("Still planning."))
+	var resumed struct {
+		Mode string `json:"mode"`
+	}
+	if err := second.client.Call(second.ctx, "gemini/resumeSession", map[string]any{"sessionId": old.SessionID}, &resumed); err != nil {
+		t.Fatal(err)
+	}
+	if resumed.Mode != "plan" {
+		t.Errorf("gemini/resumeSession's mode = %q, want plan", resumed.Mode)
+	}
+	second.prompt(map[string]any{"prompt": "go on", "sessionId": old.SessionID})
+	if system := second.model.Requests()[0].SystemInstruction.Parts[0].Text; !strings.Contains(system, planning) {
+		t.Errorf("the resumed session's request is not in plan mode:\n%s", system)
+	}
+}
+
+// session/load after a restart answers with the session's own mode.
+func TestACPPlanModeSurvivesARestart(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
+		geminitest.TextTurn("Planning."),
+	)
+	h.mustPrompt("plan a flag", sdk.StopReasonEndTurn)
+	id := h.session
+	h.restart()
+	res, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "plan" {
+		t.Errorf("session/load's modes = %+v, want plan current", res.Modes)
+	}
+}
+
+// `run --resume` continues a session in its own mode: the model is told
+// it plans; an --approval-mode given with it wins.
+func TestRunResumeContinuesInPlanMode(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)), geminitest.TextTurn("Planning."),
+		geminitest.TextTurn("Still planning."),
+		geminitest.TextTurn("Told to stop planning."),
+	)
+	env := append(h.env, trustTheWorkspace()...)
+	h.runIn(h.root, env, "run", "-p", "plan a flag").wantExit(t, 0)
+	h.runIn(h.root, env, "run", "--resume", "latest", "-p", "go on").wantExit(t, 0)
+	reqs := h.model.Requests()
+	if system := reqs[2].SystemInstruction.Parts[0].Text; !strings.Contains(system, planning) {
+		t.Errorf("the resumed run is not in plan mode:\n%s", system)
+	}
+	h.runIn(h.root, env, "run", "--resume", "latest", "--approval-mode", "default", "-p", "stop").wantExit(t, 0)
+	if system := h.model.Requests()[3].SystemInstruction.Parts[0].Text; strings.Contains(system, planning) {
+		t.Errorf("--approval-mode default did not win over the resumed session's plan mode:\n%s", system)
+	}
+}
