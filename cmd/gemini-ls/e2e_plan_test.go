@@ -490,3 +490,25 @@ func TestRunResumeContinuesInPlanMode(t *testing.T) {
 		t.Errorf("--approval-mode default did not win over the resumed session's plan mode:\n%s", system)
 	}
 }
+
+// With a client that keeps the files (fs/write_text_file), the plan, in
+// the session's plans directory outside the project, is written through
+// it.
+func TestACPPlanWrittenThroughTheClient(t *testing.T) {
+	home := t.TempDir()
+	h := startACP(t, acpSetup{env: trustTheWorkspace(), home: home, cfg: editorACP},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n"),
+		geminitest.TextTurn("Planned."),
+	)
+	h.mustPrompt("Plan a new flag", sdk.StopReasonEndTurn)
+	dirs, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", string(h.session), "plans"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("the session's plans directory: %v, %v", dirs, err)
+	}
+	plan := filepath.Join(dirs[0], "flag.md")
+	writes := h.client.Writes()
+	if len(writes) != 1 || writes[0].Path != plan || writes[0].Content != "# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("fs/write_text_file requests %+v, want the plan at %s", writes, plan)
+	}
+}
