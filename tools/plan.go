@@ -155,8 +155,15 @@ func (*exitPlanModeTool) Declaration() *genai.FunctionDeclaration {
 	}
 }
 
+// Build, outside a session, makes a call that names the plan as the
+// model did, for a transcript's title; it has no plan to present
+// (Execute fails).
 func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
-	return t.BuildIn(SessionScope{}, raw)
+	name, _ := raw["plan_filename"].(string)
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("plan_filename is required.")
+	}
+	return &exitPlanModeCall{ws: t.ws, path: strings.TrimSpace(name), noSession: true}, nil
 }
 
 func (t *exitPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
@@ -201,6 +208,8 @@ type exitPlanModeCall struct {
 	ws         *workspace.Workspace
 	path       string
 	unattended bool
+	// noSession: built outside a session, for its title alone.
+	noSession bool
 }
 
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
@@ -217,6 +226,9 @@ func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
 // approved, the session leaves plan mode for the mode they chose;
 // otherwise it stays in plan mode and the model hears their feedback.
 func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	if c.noSession {
+		return Result{}, errors.New("the plan cannot be presented outside a session")
+	}
 	plan, invalid, err := c.read(ctx)
 	switch {
 	case err != nil:

@@ -193,13 +193,23 @@ func TestPlanModeUnattended(t *testing.T) {
 	}
 }
 
-// A planning call built outside a session has no plans directory: no plan
-// is found, and entering plan mode makes no directory.
+// A planning call built outside a session (a transcript's title) has no
+// plans directory: it names the plan as the model did, but presents none,
+// and entering plan mode makes no directory.
 func TestPlanToolsOutsideASession(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
 	opts := Options{Plan: PlanOptions{Enabled: true}}
-	if got := buildError(t, tw.tool(ExitPlanModeName, opts), map[string]any{"plan_filename": "p.md"}); !strings.HasPrefix(got, "Access denied") {
-		t.Errorf("exit_plan_mode without a session: %q", got)
+	exit := build(t, tw.tool(ExitPlanModeName, opts), map[string]any{"plan_filename": "p.md"})
+	if title := exit.Title(); title != "Requesting plan approval for: p.md" {
+		t.Errorf("exit_plan_mode's title without a session: %q", title)
+	}
+	asked := false
+	ask := func(context.Context, Question) (Answer, error) {
+		asked = true
+		return Answer{Chosen: []string{PlanApproveAutoEdit}}, nil
+	}
+	if res, err := exit.Execute(context.Background(), CallInfo{Ask: ask}); err == nil || asked {
+		t.Errorf("exit_plan_mode without a session ran: %+v, asked %v", res, asked)
 	}
 	if _, err := build(t, tw.tool(EnterPlanModeName, opts), nil).Execute(context.Background(), CallInfo{}); err == nil {
 		t.Error("enter_plan_mode without a session's plans directory succeeded")
