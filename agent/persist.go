@@ -51,9 +51,11 @@ func (s *Session) persist(ctx context.Context, usage Usage, ex *sessionstore.Exc
 	// Saving is part of ending the prompt, even a cancelled one.
 	ctx = context.WithoutCancel(ctx)
 	a := s.agent
-	// Read before a.mu is taken: the session's mode lock is taken first
-	// elsewhere (Session.ApprovalMode).
-	mode, plan := s.ApprovalMode(), s.ApprovedPlan()
+	// Only the mode the session chose is saved: one it follows is the
+	// agent's, which its next run chooses anew. Read before a.mu is
+	// taken: the session's mode lock is taken first elsewhere
+	// (Session.ApprovalMode).
+	mode, plan := s.ownMode(), s.ApprovedPlan()
 	a.mu.Lock()
 	meta := sessionstore.Meta{
 		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),

@@ -123,8 +123,9 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 }
 
 // A session's own approval mode and the plan approved in it are saved
-// with it and come back when it is resumed, as after a restart: as they
-// were in a trusted folder; in one that is not trusted auto_edit comes
+// with it and come back when it is resumed, as after a restart (a session
+// that chose none follows the new agent's): as they were in a trusted
+// folder; in one that is not trusted auto_edit comes
 // back as default (plan is kept), and plan comes back as default where
 // plan mode is off.
 func TestSessionModeSurvivesARestart(t *testing.T) {
@@ -142,6 +143,7 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 	srv := geminitest.NewTestServer(t,
 		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("Approved."),
 		geminitest.TextTurn("Still planning."),
+		geminitest.TextTurn("Following."),
 	)
 	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...)
 	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
@@ -150,6 +152,8 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 	prompt(t, approved, "done planning")
 	planning.SetApprovalMode(tools.ApprovalPlan)
 	prompt(t, planning, "keep planning")
+	follower := first.NewSession() // never chose a mode
+	prompt(t, follower, "hello")
 	if approved.ApprovalMode() != tools.ApprovalAutoEdit || approved.ApprovedPlan() != plan {
 		t.Fatalf("before the restart: mode %q, approved plan %q", approved.ApprovalMode(), approved.ApprovedPlan())
 	}
@@ -179,6 +183,14 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 			}
 			if p.ApprovalMode() != tc.planMode || p.ApprovedPlan() != "" {
 				t.Errorf("the planning session resumed in %q with approved plan %q, want %q and none", p.ApprovalMode(), p.ApprovedPlan(), tc.planMode)
+			}
+			// A session that chose no mode follows the restarted agent's.
+			f, err := restarted.Session(context.Background(), follower.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.ApprovalMode() != tools.ApprovalYolo {
+				t.Errorf("the session that chose no mode resumed in %q, want the agent's yolo", f.ApprovalMode())
 			}
 		})
 	}

@@ -88,6 +88,13 @@ func (s *Session) ApprovalMode() tools.ApprovalMode {
 	return cmp.Or(mode, s.agent.approvalMode())
 }
 
+// ownMode is the mode the session chose, "" when it follows the agent's.
+func (s *Session) ownMode() tools.ApprovalMode {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	return s.mode
+}
+
 // SetApprovalMode changes what runs without asking in this session
 // alone, from its next call on, until the agent's mode is set anew.
 func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {

@@ -512,3 +512,23 @@ func TestACPPlanWrittenThroughTheClient(t *testing.T) {
 		t.Errorf("fs/write_text_file requests %+v, want the plan at %s", writes, plan)
 	}
 }
+
+// The mode a client chose for a session (session/set_mode) is the
+// session's own: saved with its next prompt, it is the mode session/load
+// answers with after a restart.
+func TestACPChosenModeSurvivesARestart(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()}, geminitest.TextTurn("Hi."))
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
+		t.Fatal(err)
+	}
+	h.mustPrompt("hello", sdk.StopReasonEndTurn)
+	id := h.session
+	h.restart()
+	res, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "autoEdit" {
+		t.Errorf("session/load's modes = %+v, want autoEdit current", res.Modes)
+	}
+}
