@@ -163,6 +163,9 @@ func (sess *session) setMode(id string) error {
 		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", id, why))
 	}
 	sess.built.Agent.SetApprovalMode(m.mode)
+	// The session's own choice too, which is saved with it, so that it
+	// loads in this mode after a restart.
+	sess.agent.SetApprovalMode(m.mode)
 	sess.log.Info("approval mode changed")
 	return nil
 }

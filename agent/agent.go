@@ -55,9 +55,11 @@ type Config struct {
 	// nil (checkpointer.go).
 	Checkpointer Checkpointer
 	ApprovalMode tools.ApprovalMode
-	// PlansDir is where plan mode lets the model write its plan
-	// (tools.PlanOptions.Dir).
-	PlansDir string
+	// PlansDir finds the plans directory of the session with the id:
+	// where plan mode lets the model write its plan. A session asks once,
+	// on first use, and makes the directory reachable through Workspace
+	// (Workspace.Allow). Plan mode has no plans directory when nil.
+	PlansDir func(sessionID string) (string, error)
 	// Untrusted: the workspace is not a trusted folder, so a call may
 	// switch a session to the default or the plan mode only, as in Gemini
 	// CLI (an approved plan's auto_edit becomes default).
@@ -194,8 +196,8 @@ func (a *Agent) systemInstruction(ctx context.Context) string {
 // declarations are the tools as the model is told of them in mode, as
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
 // plan mode, exit_plan_mode only in it, where write_file and replace
-// say they are for the plan alone.
-func (a *Agent) declarations(mode tools.ApprovalMode) []*genai.FunctionDeclaration {
+// say they are for the plan alone, in plansDir.
+func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == tools.ApprovalPlan
 	var out []*genai.FunctionDeclaration
 	for _, d := range a.cfg.Tools.Declarations() {
@@ -204,7 +206,7 @@ func (a *Agent) declarations(mode tools.ApprovalMode) []*genai.FunctionDeclarati
 			continue
 		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
 			plan := *d
-			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, a.cfg.PlansDir)
+			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, plansDir)
 			d = &plan
 		}
 		out = append(out, d)
@@ -213,13 +215,14 @@ func (a *Agent) declarations(mode tools.ApprovalMode) []*genai.FunctionDeclarati
 }
 
 // generateConfig is what every model request of the agent carries, with
-// system as the system instruction, for a session in mode.
-func (a *Agent) generateConfig(system string, mode tools.ApprovalMode) *genai.GenerateContentConfig {
+// system as the system instruction, for a session in mode whose plans
+// directory is plansDir.
+func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir string) *genai.GenerateContentConfig {
 	cfg := &genai.GenerateContentConfig{
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
 	if a.cfg.Tools != nil {
-		if decls := a.declarations(mode); len(decls) > 0 {
+		if decls := a.declarations(mode, plansDir); len(decls) > 0 {
 			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		}
 	}

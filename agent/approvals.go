@@ -25,14 +25,15 @@ type approvals struct {
 	// trustedTools the tools every call of which they allow.
 	preapproved  map[string]bool
 	trustedTools map[string]bool
-	// plansDir is where plan mode lets the plan file be written.
-	plansDir string
+	// plansDir is where plan mode lets the plan file be written; "" when
+	// the session has none.
+	plansDir func() string
 
 	mu      sync.Mutex // guards allowed
 	allowed map[string]bool
 }
 
-func newApprovals(mode func() tools.ApprovalMode, plansDir string, preapproved, trustedTools []string) *approvals {
+func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, preapproved, trustedTools []string) *approvals {
 	a := &approvals{mode: mode, plansDir: plansDir, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
@@ -88,7 +89,7 @@ func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 
 // isPlanEdit reports whether the call is a write of a plan file.
 func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
-	return (name == tools.WriteFileName || name == tools.ReplaceName) && c != nil && tools.IsPlanFile(a.plansDir, c.Path)
+	return (name == tools.WriteFileName || name == tools.ReplaceName) && c != nil && tools.IsPlanFile(a.plansDir(), c.Path)
 }
 
 // allows reports whether a call of tool name that needs c approved runs

@@ -75,7 +75,7 @@ func TestApprovalsAllow(t *testing.T) {
 		{name: "tools.allowed whole MCP tool", mode: tools.ApprovalDefault, trusted: []string{"lookup"}, call: mcpUntrusted, want: allow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, "", tc.allowedKeys, tc.trusted)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, tc.allowedKeys, tc.trusted)
 			a.allowAlways(tc.always...)
 			if got := a.allows(tc.call.name, tc.call.c); got != tc.want {
 				t.Errorf("allows(%s, %s) = %v, want %v", tc.call.name, describe(tc.call.c), got, tc.want)
@@ -93,7 +93,7 @@ func describe(c *tools.Confirmation) string {
 
 func TestApprovalsModeIsReadOnEveryQuestion(t *testing.T) {
 	mode := tools.ApprovalDefault
-	a := newApprovals(func() tools.ApprovalMode { return mode }, "", []string{"git"}, nil)
+	a := newApprovals(func() tools.ApprovalMode { return mode }, noPlans, []string{"git"}, nil)
 	if a.allows(tools.ReplaceName, tools.EditConfirmation("")) {
 		t.Fatal("default mode allowed an edit")
 	}
@@ -161,7 +161,7 @@ func TestApprovalsPlanMode(t *testing.T) {
 		{"default mode does not refuse a source edit", anyOtherMode, mk(edit(tools.WriteFileName, "/src/main.go")), runs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, plans, nil, nil)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, func() string { return plans }, nil, nil)
 			a.allowAlways("git", "web_fetch:example.com", tools.EditKey, tools.MemoryName)
 			got := a.refusal(tc.call.name, tc.call.c)
 			if got == "" {
@@ -176,3 +176,6 @@ func TestApprovalsPlanMode(t *testing.T) {
 		})
 	}
 }
+
+// noPlans is a session without a plans directory.
+func noPlans() string { return "" }

@@ -32,7 +32,16 @@
 //
 // The approval mode is the agent's, unless a session chose its own (the
 // planning tools through Result.Mode, /plan): then the session's, until
-// the agent's is set anew. A call that switches it is an EventMode.
+// the agent's is set anew. A call that switches it is an EventMode. The
+// session's mode, and the plan last approved in it, are saved with it and
+// restored on resume, within what the agent allows (persist.go,
+// restoredMode: an untrusted folder lowers auto_edit and yolo to default).
+//
+// Each session has its own plans directory (Config.PlansDir, by session
+// id, found on first use): the workspace is told to allow it
+// (workspace.Workspace.Allow), the approval door lets plan mode write plan
+// files in it alone, and the planning tools build their calls in it
+// (tools.SessionTool).
 //
 // With a Checkpointer (agent/checkpoint, settings'
 // general.checkpointing.enabled), every edit's change is preceded by a

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // persisted is where a session stands with its file: how much of the
@@ -50,10 +51,16 @@ func (s *Session) persist(ctx context.Context, usage Usage, ex *sessionstore.Exc
 	// Saving is part of ending the prompt, even a cancelled one.
 	ctx = context.WithoutCancel(ctx)
 	a := s.agent
+	// Only the mode the session chose is saved: one it follows is the
+	// agent's, which its next run chooses anew. Read before a.mu is
+	// taken: the session's mode lock is taken first elsewhere
+	// (Session.ApprovalMode).
+	mode, plan := s.ownMode(), s.ApprovedPlan()
 	a.mu.Lock()
 	meta := sessionstore.Meta{
 		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),
 		Created: s.created, Updated: s.updated, Prompts: s.prompts,
+		Mode: string(mode), ApprovedPlan: plan,
 	}
 	a.mu.Unlock()
 	var err error
@@ -115,6 +122,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
 	s.saved = persisted{contents: len(snap.History)}
 	s.approvals.allowAlways(snap.Allow...)
+	s.mode, s.approvedPlan = a.restoredMode(tools.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
 
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -125,6 +133,30 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	a.touch(s)
 	a.cfg.Logger.Info("resumed a session", zap.String("sessionId", id), zap.Int("contents", len(snap.History)), zap.Int("prompts", snap.Meta.Prompts))
 	return s, nil
+}
+
+// restoredMode is the approval mode a resumed session continues in, its
+// own as it was saved, within what this agent allows: in a folder that
+// is not trusted, auto_edit and yolo come back as default, as a call
+// could not switch to them there (turn.switchMode); plan comes back as
+// default where plan mode is off. "" (a file saved before modes were
+// kept) follows the agent's mode.
+func (a *Agent) restoredMode(saved tools.ApprovalMode) tools.ApprovalMode {
+	switch saved {
+	case tools.ApprovalDefault:
+		return saved
+	case tools.ApprovalPlan:
+		if a.cfg.PlansDir == nil {
+			return tools.ApprovalDefault
+		}
+		return saved
+	case tools.ApprovalAutoEdit, tools.ApprovalYolo:
+		if a.cfg.Untrusted {
+			return tools.ApprovalDefault
+		}
+		return saved
+	}
+	return ""
 }
 
 func countCalls(history []*genai.Content) int {

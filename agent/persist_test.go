@@ -3,6 +3,8 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func newStore(t *testing.T) *sessionstore.Store {
@@ -116,5 +119,79 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 	// first's old value is a dropped session: prompting it is refused.
 	if _, err := first.Prompt(context.Background(), agent.Input{Text: "stale"}, nil); err == nil && first != back {
 		t.Error("a prompt to the dropped session object ran")
+	}
+}
+
+// A session's own approval mode and the plan approved in it are saved
+// with it and come back when it is resumed, as after a restart (a session
+// that chose none follows the new agent's): as they were in a trusted
+// folder; in one that is not trusted auto_edit comes
+// back as default (plan is kept), and plan comes back as default where
+// plan mode is off.
+func TestSessionModeSurvivesARestart(t *testing.T) {
+	store := newStore(t)
+	plans := t.TempDir()
+	plan := filepath.Join(plans, "p.md")
+	if err := os.WriteFile(plan, []byte("# Plan\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plansDir := func(string) (string, error) { return plans, nil }
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("Approved."),
+		geminitest.TextTurn("Still planning."),
+		geminitest.TextTurn("Following."),
+	)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...)
+	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
+	approved, planning := first.NewSession(), first.NewSession()
+	approved.SetApprovalMode(tools.ApprovalPlan)
+	prompt(t, approved, "done planning")
+	planning.SetApprovalMode(tools.ApprovalPlan)
+	prompt(t, planning, "keep planning")
+	follower := first.NewSession() // never chose a mode
+	prompt(t, follower, "hello")
+	if approved.ApprovalMode() != tools.ApprovalAutoEdit || approved.ApprovedPlan() != plan {
+		t.Fatalf("before the restart: mode %q, approved plan %q", approved.ApprovalMode(), approved.ApprovedPlan())
+	}
+
+	for _, tc := range []struct {
+		name                   string
+		cfg                    agent.Config
+		approvedMode, planMode tools.ApprovalMode
+	}{
+		{"trusted", agent.Config{PlansDir: plansDir}, tools.ApprovalAutoEdit, tools.ApprovalPlan},
+		{"untrusted", agent.Config{PlansDir: plansDir, Untrusted: true}, tools.ApprovalDefault, tools.ApprovalPlan},
+		{"plan mode off", agent.Config{}, tools.ApprovalAutoEdit, tools.ApprovalDefault},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Store, tc.cfg.Workspace, tc.cfg.ApprovalMode = store, ws, tools.ApprovalYolo
+			restarted, _ := newAgent(t, srv, tc.cfg)
+			a, err := restarted.Session(context.Background(), approved.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.ApprovalMode() != tc.approvedMode || a.ApprovedPlan() != plan {
+				t.Errorf("the approved session resumed in %q with approved plan %q, want %q and %q", a.ApprovalMode(), a.ApprovedPlan(), tc.approvedMode, plan)
+			}
+			p, err := restarted.Session(context.Background(), planning.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.ApprovalMode() != tc.planMode || p.ApprovedPlan() != "" {
+				t.Errorf("the planning session resumed in %q with approved plan %q, want %q and none", p.ApprovalMode(), p.ApprovedPlan(), tc.planMode)
+			}
+			// A session that chose no mode follows the restarted agent's.
+			f, err := restarted.Session(context.Background(), follower.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.ApprovalMode() != tools.ApprovalYolo {
+				t.Errorf("the session that chose no mode resumed in %q, want the agent's yolo", f.ApprovalMode())
+			}
+		})
 	}
 }

@@ -56,7 +56,18 @@ func TestPlanModeSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plans := filepath.Join(root, ".gemini", "plans")
+	// The plans directory lies outside the workspace, as Gemini CLI's
+	// does (~/.gemini/tmp/<project>/<session>/plans).
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := filepath.Join(home, "tmp", "project", "session", "plans")
+	var plansOf []string
+	plansDir := func(id string) (string, error) {
+		plansOf = append(plansOf, id)
+		return plans, nil
+	}
 	write := func(path, content string) geminitest.Turn {
 		return geminitest.CallTurn(geminitest.Call(tools.WriteFileName, map[string]any{"file_path": path, "content": content}))
 	}
@@ -64,7 +75,7 @@ func TestPlanModeSession(t *testing.T) {
 		geminitest.CallTurn(geminitest.Call(tools.EnterPlanModeName, map[string]any{"reason": "a new flag"})),
 		write("main.go", "package main // changed\n"),
 		geminitest.CallTurn(geminitest.Call(tools.ShellName, map[string]any{"command": "touch x"})),
-		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		write(filepath.Join(plans, "flag.md"), "# Plan\n\n1. Add the flag.\n"),
 		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "flag.md"})),
 		geminitest.TextTurn("Planned."),
 		write("main.go", "package main // implemented\n"),
@@ -72,8 +83,8 @@ func TestPlanModeSession(t *testing.T) {
 	)
 	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(agent.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{
-		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Dir: plans}})...),
-		Workspace: ws, Lander: lander, Confirmer: conf, Asker: asker, PlansDir: plans,
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+		Workspace: ws, Lander: lander, Confirmer: conf, Asker: asker, PlansDir: plansDir,
 	})
 	s := a.NewSession()
 
@@ -124,6 +135,15 @@ func TestPlanModeSession(t *testing.T) {
 	}
 	if s.ApprovalMode() != tools.ApprovalAutoEdit || a.ApprovalMode() != tools.ApprovalDefault {
 		t.Errorf("after approval: the session's mode %q, the agent's %q; want only the session in auto_edit", s.ApprovalMode(), a.ApprovalMode())
+	}
+	if got := s.ApprovedPlan(); got != filepath.Join(plans, "flag.md") {
+		t.Errorf("the session's approved plan is %q", got)
+	}
+	if len(plansOf) != 1 || plansOf[0] != s.ID() {
+		t.Errorf("the plans directory was asked for sessions %v, want once, for %s", plansOf, s.ID())
+	}
+	if roots := ws.Roots(); len(roots) != 1 || roots[0] != root {
+		t.Errorf("the plans directory became a root: %v", roots)
 	}
 
 	// The model is told of the tools as the mode has them.
@@ -199,8 +219,8 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 	}
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{
-		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Dir: plans}})...),
-		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: plans, Untrusted: true,
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true,
 	})
 	s := a.NewSession()
 	s.SetApprovalMode(tools.ApprovalPlan)

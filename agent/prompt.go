@@ -35,8 +35,8 @@ const DefaultSystemPrompt = `You are a coding agent working inside the user's co
 // planInstruction ends the system instruction while the session is in
 // plan mode: Gemini CLI's planning workflow (snippets.legacy.ts,
 // renderPlanningWorkflow), naming the tools plan mode runs of those the
-// agent has and the plans directory.
-func (a *Agent) planInstruction() string {
+// agent has and the session's plans directory.
+func (a *Agent) planInstruction(plansDir string) string {
 	var list strings.Builder
 	if a.cfg.Tools != nil {
 		for _, d := range a.cfg.Tools.Declarations() {
@@ -45,7 +45,7 @@ func (a *Agent) planInstruction() string {
 			}
 		}
 	}
-	return fmt.Sprintf(planWorkflow, strings.TrimSuffix(list.String(), "\n"), a.cfg.PlansDir)
+	return fmt.Sprintf(planWorkflow, strings.TrimSuffix(list.String(), "\n"), plansDir)
 }
 
 // planWorkflow is Gemini CLI's, word for word, without its approved-plan

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
@@ -67,6 +68,14 @@ type Session struct {
 	// "" follows the agent's.
 	modeMu sync.Mutex
 	mode   tools.ApprovalMode
+	// approvedPlan is the plan file the user last approved (guarded by
+	// modeMu), which /plan shows.
+	approvedPlan string
+
+	// plansMu guards plansDir, the session's plans directory once found
+	// (PlansDir).
+	plansMu  sync.Mutex
+	plansDir string
 }
 
 // ApprovalMode is what runs without asking in the session now.
@@ -79,12 +88,84 @@ func (s *Session) ApprovalMode() tools.ApprovalMode {
 	return cmp.Or(mode, s.agent.approvalMode())
 }
 
+// ownMode is the mode the session chose, "" when it follows the agent's.
+func (s *Session) ownMode() tools.ApprovalMode {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	return s.mode
+}
+
 // SetApprovalMode changes what runs without asking in this session
 // alone, from its next call on, until the agent's mode is set anew.
 func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
 	s.mode = mode
+}
+
+// ApprovedPlan is the plan file the user last approved in the session
+// (exit_plan_mode), "" when none.
+func (s *Session) ApprovedPlan() string {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	return s.approvedPlan
+}
+
+func (s *Session) setApprovedPlan(path string) {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	s.approvedPlan = path
+}
+
+// PlansDir is the session's plans directory, found on first use
+// (Config.PlansDir) and made reachable through the workspace, then kept:
+// the session's plans stay where it wrote them.
+func (s *Session) PlansDir() (string, error) {
+	s.plansMu.Lock()
+	defer s.plansMu.Unlock()
+	if s.plansDir != "" {
+		return s.plansDir, nil
+	}
+	find := s.agent.cfg.PlansDir
+	if find == nil {
+		return "", errors.New("plan mode has no plans directory")
+	}
+	dir, err := find(s.id)
+	if err != nil {
+		return "", fmt.Errorf("finding the session's plans directory: %w", err)
+	}
+	if ws := s.agent.cfg.Workspace; ws != nil {
+		if dir, err = ws.Allow(dir); err != nil {
+			return "", fmt.Errorf("opening the session's plans directory: %w", err)
+		}
+	}
+	s.plansDir = dir
+	return dir, nil
+}
+
+// plansDirOrNone is PlansDir, "" when it has none (logged): plan mode
+// then lets no plan be written.
+func (s *Session) plansDirOrNone() string {
+	dir, err := s.PlansDir()
+	if err != nil && s.agent.cfg.PlansDir != nil {
+		s.agent.cfg.Logger.Warn("plan mode has no plans directory", zap.String("sessionId", s.id), zap.Error(err))
+	}
+	return dir
+}
+
+// build makes the call of tool with args in this session: a tool whose
+// calls depend on the session (tools.SessionTool) gets its plans
+// directory.
+func (s *Session) build(tool tools.Tool, args map[string]any) (tools.Call, error) {
+	st, ok := tool.(tools.SessionTool)
+	if !ok {
+		return tool.Build(args)
+	}
+	dir, err := s.PlansDir()
+	if err != nil {
+		return nil, err
+	}
+	return st.BuildIn(tools.SessionScope{PlansDir: dir}, args)
 }
 
 // ID identifies the session to Agent.Session.

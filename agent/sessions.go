@@ -71,7 +71,7 @@ func (a *Agent) NewSession() *Session {
 // the user yet, not yet live: new, or about to be filled from disk.
 func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
-	s.approvals = newApprovals(s.ApprovalMode, a.cfg.PlansDir, a.cfg.AllowedKeys, a.cfg.TrustedTools)
+	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	return s
 }
 

@@ -109,11 +109,13 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	contents := t.s.chat.contents()
 	mode := t.s.ApprovalMode()
 	system := t.system
+	plansDir := ""
 	if mode == tools.ApprovalPlan {
 		// Read per request: a call may have switched the mode mid-turn.
-		system += "\n\n" + a.planInstruction()
+		plansDir = t.s.plansDirOrNone()
+		system += "\n\n" + a.planInstruction(plansDir)
 	}
-	config := a.generateConfig(system, mode)
+	config := a.generateConfig(system, mode, plansDir)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
@@ -369,7 +371,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
 		return t.finish(fc, tools.Result{Error: msg})
 	}
-	call, err := tool.Build(fc.Args)
+	call, err := s.build(tool, fc.Args)
 	if err != nil {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
 		return t.finish(fc, tools.Result{Error: err.Error()})
@@ -416,6 +418,9 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 		res.Mode = tools.ApprovalDefault
 	}
 	t.s.SetApprovalMode(res.Mode)
+	if res.ApprovedPlan != "" {
+		t.s.setApprovedPlan(res.ApprovedPlan)
+	}
 	t.emit(Event{Kind: EventMode, Mode: res.Mode})
 	return res
 }

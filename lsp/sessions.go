@@ -71,6 +71,9 @@ type resumeSessionParams struct {
 type resumeSessionResult struct {
 	Session   sessionInfo `json:"session"`
 	Exchanges []exchange  `json:"exchanges"`
+	// Mode is the approval mode the session continues in, as a
+	// gemini/update of kind "mode" names it: its own, saved with it.
+	Mode string `json:"mode"`
 }
 
 // exchange is one prompt of a resumed session's transcript.
@@ -102,6 +105,10 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 		}
 		return resumeSessionResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
+	sess, err := ag.Session(ctx, info.ID)
+	if err != nil {
+		return resumeSessionResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	}
 	out := make([]exchange, len(tr))
 	for i, e := range tr {
 		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason), Updates: []update{}}
@@ -109,7 +116,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
 		}
 	}
-	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out}, nil
+	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.ApprovalMode())}, nil
 }
 
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether

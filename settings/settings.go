@@ -50,28 +50,24 @@ type Plan struct {
 	// Enabled offers plan mode; on unless false, as in Gemini CLI.
 	Enabled *bool `json:"enabled"`
 	// Directory is where plans are written, relative to the project root
-	// and inside it; read it through PlansDir.
+	// and inside it; read it through PlansDir. Unset, each session has
+	// its own, as in Gemini CLI: ~/.gemini/tmp/<project>/<session>/plans.
 	Directory string `json:"directory"`
 }
 
 // PlanEnabled reports whether plan mode is offered.
 func (p Plan) PlanEnabled() bool { return p.Enabled == nil || *p.Enabled }
 
-// DefaultPlansDir is the plans directory under the project root when
-// general.plan.directory names none. (Gemini CLI's default lies outside
-// the project, under ~/.gemini/tmp; gemini-ls's tools write only inside
-// the workspace, so its plans live in the project's .gemini directory.)
-const DefaultPlansDir = ".gemini/plans"
-
-// PlansDir is the plans directory of the project at root: Directory, or
-// DefaultPlansDir, which must lie inside root, as Gemini CLI requires.
+// PlansDir is the plans directory Directory names in the project at
+// root, which must lie inside root, as Gemini CLI requires; "" when
+// Directory is unset, and each session has its own under ~/.gemini/tmp.
 func (p Plan) PlansDir(root string) (string, error) {
-	dir := filepath.Join(root, filepath.FromSlash(DefaultPlansDir))
-	if p.Directory != "" {
-		dir = filepath.Join(root, p.Directory)
-		if filepath.IsAbs(p.Directory) {
-			dir = filepath.Clean(p.Directory)
-		}
+	if p.Directory == "" {
+		return "", nil
+	}
+	dir := filepath.Join(root, p.Directory)
+	if filepath.IsAbs(p.Directory) {
+		dir = filepath.Clean(p.Directory)
 	}
 	if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", p.Directory, dir, root)

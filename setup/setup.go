@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -83,6 +85,9 @@ type Built struct {
 	// Plan is plan mode as the settings configure it; off (Enabled false)
 	// when the sessions may not enter it.
 	Plan tools.PlanOptions
+	// plansDir finds a session's plans directory (agent.Config.PlansDir);
+	// nil when plan mode is off.
+	plansDir func(sessionID string) (string, error)
 	// Trust says which roots are trusted folders, decided once, before
 	// anything of a workspace is read; everything here takes its answer.
 	Trust  settings.Trust
@@ -117,7 +122,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	b.Settings = set
-	b.Plan = b.planOptions(set)
+	b.Plan, b.plansDir = b.planOptions(set)
 	b.Model, b.ApprovalMode = b.choose(set, set)
 
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
@@ -184,7 +189,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Lander:       o.Lander,
 		Checkpointer: b.checkpointer(),
 		ApprovalMode: b.ApprovalMode,
-		PlansDir:     plan.Dir,
+		PlansDir:     b.plansDir,
 		Untrusted:    b.NotTrusted() != nil,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,
@@ -200,20 +205,45 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	return b, nil
 }
 
-// planOptions are plan mode's tools as settings configure them: off when
-// general.plan.enabled is false or the plans directory is unusable (the
-// user is told why).
-func (b *Built) planOptions(set settings.Settings) tools.PlanOptions {
+// planOptions are plan mode's tools as settings configure them, and how
+// a session finds its plans directory: off when general.plan.enabled is
+// false or general.plan.directory is unusable (the user is told why).
+func (b *Built) planOptions(set settings.Settings) (tools.PlanOptions, func(string) (string, error)) {
 	roots := b.opts.Workspace.Roots()
 	if !set.General.Plan.PlanEnabled() || len(roots) == 0 {
-		return tools.PlanOptions{}
+		return tools.PlanOptions{}, nil
 	}
-	dir, err := set.General.Plan.PlansDir(roots[0])
+	custom, err := set.General.Plan.PlansDir(roots[0])
 	if err != nil {
 		b.opts.Warn("plan mode is off", err)
-		return tools.PlanOptions{}
+		return tools.PlanOptions{}, nil
 	}
-	return tools.PlanOptions{Enabled: true, Dir: dir, Unattended: b.opts.Unattended}
+	opts := tools.PlanOptions{Enabled: true, Unattended: b.opts.Unattended}
+	if custom != "" {
+		return opts, func(string) (string, error) { return custom, nil }
+	}
+	return opts, sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+}
+
+// sessionPlansDir finds a session's plans directory where Gemini CLI
+// keeps it (Storage.getProjectTempPlansDir): in the project's temporary
+// directory, ~/.gemini/tmp/<project>/<session id>/plans, claimed on
+// first use as Gemini CLI claims it.
+func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
+	return func(sessionID string) (string, error) {
+		if sessionID == "" || sessionID != filepath.Base(sessionID) || sessionID == "." || sessionID == ".." {
+			return "", fmt.Errorf("the session id %q cannot name a directory", sessionID)
+		}
+		dirs, err := geminidir.New(geminiDir, root)
+		if err != nil {
+			return "", err
+		}
+		tmp, err := dirs.FindOrClaim()
+		if err != nil {
+			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
+		}
+		return filepath.Join(tmp, sessionID, "plans"), nil
+	}
 }
 
 // checkpoints is the project's checkpoint store when settings enable

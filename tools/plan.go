@@ -40,10 +40,9 @@ const (
 // PlanOptions configure plan mode's tools.
 type PlanOptions struct {
 	// Enabled offers enter_plan_mode and exit_plan_mode (settings'
-	// general.plan.enabled, on by default).
+	// general.plan.enabled, on by default). Their calls are built in a
+	// session (SessionTool), whose plans directory they use.
 	Enabled bool
-	// Dir is the plans directory, absolute and inside the workspace.
-	Dir string
 	// Unattended: nobody can be asked (headless). As in Gemini CLI's
 	// non-interactive runs, entering plan mode is not asked about, and a
 	// plan is approved at once, into yolo, so the implementation runs.
@@ -64,11 +63,10 @@ func planTools(ws *workspace.Workspace, opts PlanOptions) []Tool {
 	if !opts.Enabled {
 		return nil
 	}
-	return []Tool{enterPlanModeTool{dir: opts.Dir, unattended: opts.Unattended}, &exitPlanModeTool{ws: ws, dir: opts.Dir, unattended: opts.Unattended}}
+	return []Tool{enterPlanModeTool{unattended: opts.Unattended}, &exitPlanModeTool{ws: ws, unattended: opts.Unattended}}
 }
 
 type enterPlanModeTool struct {
-	dir        string
 	unattended bool
 }
 
@@ -89,11 +87,15 @@ func (enterPlanModeTool) Declaration() *genai.FunctionDeclaration {
 }
 
 func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
+	return t.BuildIn(SessionScope{}, raw)
+}
+
+func (t enterPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
 	reason, ok := raw["reason"].(string)
 	if v, present := raw["reason"]; present && v != nil && !ok {
 		return nil, errors.New("params/reason must be string")
 	}
-	return enterPlanModeCall{dir: t.dir, reason: strings.TrimSpace(reason), unattended: t.unattended}, nil
+	return enterPlanModeCall{dir: s.PlansDir, reason: strings.TrimSpace(reason), unattended: t.unattended}, nil
 }
 
 type enterPlanModeCall struct {
@@ -117,6 +119,9 @@ func (c enterPlanModeCall) Confirmation() *Confirmation {
 // Execute switches the session to plan mode and makes the plans
 // directory, so that the model's first write_file of its plan lands.
 func (c enterPlanModeCall) Execute(context.Context, CallInfo) (Result, error) {
+	if c.dir == "" {
+		return Result{}, errors.New("the session has no plans directory")
+	}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return Result{}, fmt.Errorf("making the plans directory: %w", err)
 	}
@@ -129,7 +134,6 @@ func (c enterPlanModeCall) Execute(context.Context, CallInfo) (Result, error) {
 
 type exitPlanModeTool struct {
 	ws         *workspace.Workspace
-	dir        string
 	unattended bool
 }
 
@@ -151,12 +155,23 @@ func (*exitPlanModeTool) Declaration() *genai.FunctionDeclaration {
 	}
 }
 
+// Build, outside a session, makes a call that names the plan as the
+// model did, for a transcript's title; it has no plan to present
+// (Execute fails).
 func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
 	name, _ := raw["plan_filename"].(string)
 	if strings.TrimSpace(name) == "" {
 		return nil, errors.New("plan_filename is required.")
 	}
-	path, err := t.resolve(strings.TrimSpace(name))
+	return &exitPlanModeCall{ws: t.ws, path: strings.TrimSpace(name), noSession: true}, nil
+}
+
+func (t *exitPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
+	name, _ := raw["plan_filename"].(string)
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("plan_filename is required.")
+	}
+	path, err := t.resolve(s.PlansDir, strings.TrimSpace(name))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +182,7 @@ func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
 // (resolveAndValidatePlanPath): an absolute path, a path from the
 // project root, or a name in the plans directory; it must be in the
 // plans directory.
-func (t *exitPlanModeTool) resolve(name string) (string, error) {
+func (t *exitPlanModeTool) resolve(dir, name string) (string, error) {
 	var candidates []string
 	if filepath.IsAbs(name) {
 		candidates = append(candidates, name)
@@ -175,13 +190,13 @@ func (t *exitPlanModeTool) resolve(name string) (string, error) {
 	if roots := t.ws.Roots(); len(roots) > 0 {
 		candidates = append(candidates, filepath.Join(roots[0], name))
 	}
-	candidates = append(candidates, filepath.Join(t.dir, name))
+	candidates = append(candidates, filepath.Join(dir, name))
 	for _, c := range candidates {
-		if inDir(t.dir, filepath.Clean(c)) {
+		if dir != "" && inDir(dir, filepath.Clean(c)) {
 			return filepath.Clean(c), nil
 		}
 	}
-	return "", fmt.Errorf("Access denied: plan path (%s) must be within the designated plans directory (%s).", name, t.dir)
+	return "", fmt.Errorf("Access denied: plan path (%s) must be within the designated plans directory (%s).", name, dir)
 }
 
 func inDir(dir, path string) bool {
@@ -193,6 +208,8 @@ type exitPlanModeCall struct {
 	ws         *workspace.Workspace
 	path       string
 	unattended bool
+	// noSession: built outside a session, for its title alone.
+	noSession bool
 }
 
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
@@ -209,6 +226,9 @@ func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
 // approved, the session leaves plan mode for the mode they chose;
 // otherwise it stays in plan mode and the model hears their feedback.
 func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	if c.noSession {
+		return Result{}, errors.New("the plan cannot be presented outside a session")
+	}
 	plan, invalid, err := c.read(ctx)
 	switch {
 	case err != nil:
@@ -268,9 +288,10 @@ func (c *exitPlanModeCall) settle(a Answer) Result {
 	for _, id := range a.Chosen {
 		if mode, ok := approvedModes[id]; ok {
 			return Result{
-				Output:  fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
-				Display: "Plan approved: " + c.path,
-				Mode:    mode.mode,
+				Output:       fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
+				Display:      "Plan approved: " + c.path,
+				Mode:         mode.mode,
+				ApprovedPlan: c.path,
 			}
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // word, and offered only while plan mode is enabled.
 func TestPlanToolDeclarations(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
-	opts := Options{Plan: PlanOptions{Enabled: true, Dir: tw.abs(".gemini/plans")}}
+	opts := Options{Plan: PlanOptions{Enabled: true}}
 	enter := tw.tool(EnterPlanModeName, opts).Declaration()
 	if enter.Description != "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools." ||
 		!reflect.DeepEqual(enter.ParametersJsonSchema, map[string]any{"type": "object", "properties": map[string]any{
@@ -42,8 +42,8 @@ func TestPlanToolDeclarations(t *testing.T) {
 func TestEnterPlanMode(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	dir := tw.abs(".gemini/plans")
-	tool := tw.tool(EnterPlanModeName, Options{Plan: PlanOptions{Enabled: true, Dir: dir}})
-	call := build(t, tool, map[string]any{"reason": "Starting a complex feature implementation"})
+	tool := tw.tool(EnterPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
+	call := buildIn(t, tool, dir, map[string]any{"reason": "Starting a complex feature implementation"})
 	if c := call.Confirmation(); c == nil || len(c.AllowKeys) != 0 || c.Title != "Enter Plan Mode" {
 		t.Errorf("Confirmation %+v: want a question every time", c)
 	}
@@ -65,7 +65,8 @@ func TestEnterPlanMode(t *testing.T) {
 func TestExitPlanModeApproval(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/feature-x.md": "# Plan\n\n1. Add the flag.\n"})
 	plan := tw.abs(".gemini/plans/feature-x.md")
-	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true, Dir: tw.abs(".gemini/plans")}})
+	dir := tw.abs(".gemini/plans")
+	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
 	for _, tc := range []struct {
 		name     string
 		answer   Answer
@@ -90,13 +91,16 @@ func TestExitPlanModeApproval(t *testing.T) {
 				asked = append(asked, q)
 				return tc.answer, nil
 			}
-			res, err := build(t, tool, map[string]any{"plan_filename": "feature-x.md"}).Execute(context.Background(), CallInfo{Ask: ask})
+			res, err := buildIn(t, tool, dir, map[string]any{"plan_filename": "feature-x.md"}).Execute(context.Background(), CallInfo{Ask: ask})
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantOutput(t, res, tc.output)
 			if res.Mode != tc.mode {
 				t.Errorf("Mode %q, want %q", res.Mode, tc.mode)
+			}
+			if approved := tc.mode != ""; (res.ApprovedPlan == plan) != approved || (!approved && res.ApprovedPlan != "") {
+				t.Errorf("ApprovedPlan %q, want %q only when approved", res.ApprovedPlan, plan)
 			}
 			if len(asked) != 1 || !reflect.DeepEqual(asked[0], PlanQuestion(plan, "# Plan\n\n1. Add the flag.\n")) {
 				t.Errorf("asked %+v", asked)
@@ -115,14 +119,14 @@ func TestExitPlanModeApproval(t *testing.T) {
 func TestExitPlanModeRefusesWhatCannotBeApproved(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/empty.md": " \n", ".gemini/plans/ok.md": "# Plan\n", "main.go": "package main\n"})
 	dir := tw.abs(".gemini/plans")
-	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true, Dir: dir}})
+	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
 	never := func(context.Context, Question) (Answer, error) {
 		t.Error("asked about a plan that cannot be approved")
 		return Answer{}, errors.New("no")
 	}
 	exec := func(name string, ask AskFunc) Result {
 		t.Helper()
-		res, err := build(t, tool, map[string]any{"plan_filename": name}).Execute(context.Background(), CallInfo{Ask: ask})
+		res, err := buildIn(t, tool, dir, map[string]any{"plan_filename": name}).Execute(context.Background(), CallInfo{Ask: ask})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,15 +137,15 @@ func TestExitPlanModeRefusesWhatCannotBeApproved(t *testing.T) {
 	if res := exec("ok.md", nil); res.Mode != "" || !strings.Contains(res.Error, "You are still in Plan Mode.") {
 		t.Errorf("with nobody to ask: %+v", res)
 	}
-	if got := buildError(t, tool, map[string]any{"plan_filename": "../../main.go"}); got != "Access denied: plan path (../../main.go) must be within the designated plans directory ("+dir+")." {
+	if got := buildInError(t, tool, dir, map[string]any{"plan_filename": "../../main.go"}); got != "Access denied: plan path (../../main.go) must be within the designated plans directory ("+dir+")." {
 		t.Errorf("a path outside the plans directory: %q", got)
 	}
-	if got := buildError(t, tool, map[string]any{"plan_filename": " "}); got != "plan_filename is required." {
+	if got := buildInError(t, tool, dir, map[string]any{"plan_filename": " "}); got != "plan_filename is required." {
 		t.Errorf("no name: %q", got)
 	}
 	// The plan named from the project root, or by its absolute path.
 	for _, name := range []string{".gemini/plans/ok.md", tw.abs(".gemini/plans/ok.md")} {
-		if title := build(t, tool, map[string]any{"plan_filename": name}).Title(); title != "Requesting plan approval for: "+tw.abs(".gemini/plans/ok.md") {
+		if title := buildIn(t, tool, dir, map[string]any{"plan_filename": name}).Title(); title != "Requesting plan approval for: "+tw.abs(".gemini/plans/ok.md") {
 			t.Errorf("%s: %q", name, title)
 		}
 	}
@@ -174,11 +178,12 @@ func TestIsPlanFile(t *testing.T) {
 // plan mode asks nobody, and a valid plan is approved at once, into yolo.
 func TestPlanModeUnattended(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
-	opts := Options{Plan: PlanOptions{Enabled: true, Dir: tw.abs(".gemini/plans"), Unattended: true}}
-	if c := build(t, tw.tool(EnterPlanModeName, opts), nil).Confirmation(); c != nil {
+	opts := Options{Plan: PlanOptions{Enabled: true, Unattended: true}}
+	dir := tw.abs(".gemini/plans")
+	if c := buildIn(t, tw.tool(EnterPlanModeName, opts), dir, nil).Confirmation(); c != nil {
 		t.Errorf("unattended enter_plan_mode asks: %+v", c)
 	}
-	res, err := build(t, tw.tool(ExitPlanModeName, opts), map[string]any{"plan_filename": "p.md"}).Execute(context.Background(), CallInfo{})
+	res, err := buildIn(t, tw.tool(ExitPlanModeName, opts), dir, map[string]any{"plan_filename": "p.md"}).Execute(context.Background(), CallInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,4 +191,47 @@ func TestPlanModeUnattended(t *testing.T) {
 	if res.Mode != ApprovalYolo {
 		t.Errorf("Mode %q", res.Mode)
 	}
+}
+
+// A planning call built outside a session (a transcript's title) has no
+// plans directory: it names the plan as the model did, but presents none,
+// and entering plan mode makes no directory.
+func TestPlanToolsOutsideASession(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
+	opts := Options{Plan: PlanOptions{Enabled: true}}
+	exit := build(t, tw.tool(ExitPlanModeName, opts), map[string]any{"plan_filename": "p.md"})
+	if title := exit.Title(); title != "Requesting plan approval for: p.md" {
+		t.Errorf("exit_plan_mode's title without a session: %q", title)
+	}
+	asked := false
+	ask := func(context.Context, Question) (Answer, error) {
+		asked = true
+		return Answer{Chosen: []string{PlanApproveAutoEdit}}, nil
+	}
+	if res, err := exit.Execute(context.Background(), CallInfo{Ask: ask}); err == nil || asked {
+		t.Errorf("exit_plan_mode without a session ran: %+v, asked %v", res, asked)
+	}
+	if _, err := build(t, tw.tool(EnterPlanModeName, opts), nil).Execute(context.Background(), CallInfo{}); err == nil {
+		t.Error("enter_plan_mode without a session's plans directory succeeded")
+	}
+}
+
+// buildIn builds tool's call in a session whose plans directory is dir.
+func buildIn(t *testing.T, tool Tool, dir string, args map[string]any) Call {
+	t.Helper()
+	call, err := tool.(SessionTool).BuildIn(SessionScope{PlansDir: dir}, args)
+	if err != nil {
+		t.Fatalf("BuildIn(%v): %v", args, err)
+	}
+	return call
+}
+
+// buildInError is buildIn's error, which it must have.
+func buildInError(t *testing.T, tool Tool, dir string, args map[string]any) string {
+	t.Helper()
+	_, err := tool.(SessionTool).BuildIn(SessionScope{PlansDir: dir}, args)
+	if err == nil {
+		t.Fatalf("BuildIn(%v) succeeded", args)
+	}
+	return err.Error()
 }

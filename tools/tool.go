@@ -51,6 +51,22 @@ type Call interface {
 	Execute(ctx context.Context, info CallInfo) (Result, error)
 }
 
+// SessionTool is a tool whose calls depend on the session that makes
+// them: plan mode's tools find the plan in the session's own plans
+// directory. The agent builds their calls with BuildIn; Build builds one
+// for no session (a transcript's title).
+type SessionTool interface {
+	Tool
+	BuildIn(s SessionScope, raw map[string]any) (Call, error)
+}
+
+// SessionScope is what a SessionTool's call knows of its session.
+type SessionScope struct {
+	// PlansDir is the session's plans directory, absolute with its
+	// symlinks resolved, and reachable through the workspace.
+	PlansDir string
+}
+
 // Located is a call about one file the user should see as it runs
 // (exit_plan_mode's plan): front ends show it (LSP window/showDocument,
 // ACP the tool call's location).
@@ -117,6 +133,9 @@ type Result struct {
 	// Mode, when set, is the session's approval mode from now on: the
 	// planning tools switch it (plan.go), and the agent applies it.
 	Mode ApprovalMode
+	// ApprovedPlan, when set, is the plan file the user just approved
+	// (exit_plan_mode), which the session keeps for /plan.
+	ApprovedPlan string
 }
 
 // CallInfo identifies the call being executed: the session it belongs

@@ -9,6 +9,15 @@
 // resolved path too, so the editor's spelling of a path and the resolved
 // one reach the same buffer.
 //
+// Allowed directories (Allow) are the one way past the roots: a directory
+// outside them (a session's plans directory, under ~/.gemini/tmp) that
+// Resolve, the reads and PrepareChange reach as if it were inside, its
+// symlinks followed and checked the same way. It is never a root: Roots
+// and RootOf do not name it, so nothing lists or searches it by default
+// (a relative path is still the first root's); a listing or walk goes in
+// only when it is asked for that directory by name. Only what a caller
+// allows is reachable, never a parent of it.
+//
 // Reads (ReadFile, Stat, ReadDir, Walk) see open documents first, including
 // ones not yet saved.
 //

@@ -240,7 +240,7 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, Omitte
 		all = append(all, batch...)
 	}
 	slices.SortFunc(all, byName)
-	rules := w.rulesFor(ctx, w.RootOf(dir), dir)
+	rules := w.rulesFor(ctx, w.scopeOf(dir), dir)
 	out := make([]DirEntry, len(all))
 	for i, e := range all {
 		out[i] = e.DirEntry
@@ -262,7 +262,7 @@ func (w *Workspace) Ignored(ctx context.Context, path string) (bool, error) {
 	}
 	path = filepath.Clean(path)
 	dir := filepath.Dir(path)
-	root := w.RootOf(dir)
+	root := w.scopeOf(dir)
 	if root == "" {
 		return false, nil
 	}
@@ -447,7 +447,7 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 		om.Broken++
 		return nil
 	}
-	if w.RootOf(target) == "" {
+	if w.scopeOf(target) == "" {
 		om.Outside++
 		return nil
 	}
@@ -506,7 +506,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if top.err != nil {
 		return Omitted{}, top.err
 	}
-	err := wk.walkDir(top, w.rulesFor(ctx, w.RootOf(dir), dir))
+	err := wk.walkDir(top, w.rulesFor(ctx, w.scopeOf(dir), dir))
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
 	}

@@ -92,7 +92,7 @@ func (w *Workspace) resolveNamed(path, p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("resolving %s: %w", path, err)
 	}
-	if w.RootOf(real) == "" {
+	if w.scopeOf(real) == "" {
 		return "", &outsideRootsError{path: path, resolved: real, roots: w.roots}
 	}
 	return real, nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -17,6 +18,11 @@ type Workspace struct {
 	// buffers, when set, is asked for the editor's text by single-file
 	// reads (see buffers.go).
 	buffers Buffers
+
+	// extraMu guards extra: directories outside the roots the agent may
+	// read and write in too (Allow), never roots.
+	extraMu sync.RWMutex
+	extra   []string
 
 	ignoreMu sync.Mutex
 	ignores  map[ignoreKey]*ignoreFiles // parsed ignore files per directory
@@ -55,6 +61,44 @@ func New(roots []string, docs *Documents) (*Workspace, error) {
 
 // Roots returns the resolved roots; the first is the default for relative paths.
 func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) }
+
+// Allow makes dir, outside the roots, reachable as if it were inside
+// them (by Resolve, the reads and PrepareChange), without making it a
+// root: Roots never lists it and nothing searches it unless asked to.
+// It returns dir absolute, with its symlinks resolved, as paths in it
+// resolve. Gemini CLI's plans directories, under ~/.gemini/tmp, are
+// allowed so.
+func (w *Workspace) Allow(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("allowing %s: %w", dir, err)
+	}
+	real, err := resolveSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("allowing %s: %w", dir, err)
+	}
+	w.extraMu.Lock()
+	defer w.extraMu.Unlock()
+	if !slices.Contains(w.extra, real) {
+		w.extra = append(w.extra, real)
+	}
+	return real, nil
+}
+
+// scopeOf returns the innermost root or allowed directory containing the
+// absolute, cleaned path, or "" when none does: where its ignore rules
+// start, and whether it may be touched at all.
+func (w *Workspace) scopeOf(path string) string {
+	best := w.RootOf(path)
+	w.extraMu.RLock()
+	defer w.extraMu.RUnlock()
+	for _, dir := range w.extra {
+		if within(dir, path) && len(dir) > len(best) {
+			best = dir
+		}
+	}
+	return best
+}
 
 // Documents returns the overlay.
 func (w *Workspace) Documents() *Documents { return w.docs }
@@ -102,7 +146,7 @@ func (w *Workspace) checkResolved(path string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("path %s is not absolute; resolve it first", path)
 	}
-	if w.RootOf(filepath.Clean(path)) == "" {
+	if w.scopeOf(filepath.Clean(path)) == "" {
 		return &outsideRootsError{path: path, resolved: filepath.Clean(path), roots: w.roots}
 	}
 	return nil

@@ -202,3 +202,49 @@ func TestReadsRefuseUnresolvedPaths(t *testing.T) {
 		t.Errorf("PrepareChange outside the roots: %v", err)
 	}
 }
+
+// An allowed directory outside the roots is reachable by Resolve, the
+// reads and PrepareChange, yet is never a root, and nothing beside it
+// (its parent, a sibling) becomes reachable.
+func TestAllowReachesOnlyTheDirectory(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.go": "package a\n"})
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{"tmp/p/plans/old.md": "# old\n", "tmp/p/secret": "no\n"})
+	plans := filepath.Join(home, "tmp", "p", "plans")
+	if _, err := w.Resolve(filepath.Join(plans, "new.md")); !errors.Is(err, ErrOutsideRoots) {
+		t.Fatalf("before Allow, Resolve = %v, want ErrOutsideRoots", err)
+	}
+	got, err := w.Allow(plans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(plans)
+	if got != real {
+		t.Errorf("Allow = %s, want %s", got, real)
+	}
+	p, err := w.Resolve(filepath.Join(plans, "new.md"))
+	if err != nil {
+		t.Fatalf("Resolve in the allowed directory: %v", err)
+	}
+	if _, err := w.PrepareChange(context.Background(), p, "# plan\n"); err != nil {
+		t.Errorf("PrepareChange in the allowed directory: %v", err)
+	}
+	f, err := w.ReadFile(context.Background(), filepath.Join(real, "old.md"), 1<<10)
+	if err != nil || string(f.Content) != "# old\n" {
+		t.Errorf("ReadFile in the allowed directory = %q, %v", f.Content, err)
+	}
+	if entries, _, err := w.ReadDir(context.Background(), real); err != nil || len(entries) != 1 {
+		t.Errorf("ReadDir of the allowed directory = %v, %v", entries, err)
+	}
+	for _, outside := range []string{filepath.Join(home, "tmp", "p", "secret"), filepath.Join(home, "tmp", "p", "plans2", "x.md")} {
+		if _, err := w.Resolve(outside); !errors.Is(err, ErrOutsideRoots) {
+			t.Errorf("Resolve(%s) beside the allowed directory = %v, want ErrOutsideRoots", outside, err)
+		}
+	}
+	if roots := w.Roots(); len(roots) != 1 || roots[0] != root {
+		t.Errorf("Roots = %v, want only %s", roots, root)
+	}
+	if r := w.RootOf(filepath.Join(real, "old.md")); r != "" {
+		t.Errorf("RootOf in the allowed directory = %q, want none", r)
+	}
+}

@@ -194,6 +194,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.handlers.Done()
 
 	req, turn, ok := s.record(r)
+	if ok && turn.From != nil {
+		turn = turn.From(req)
+	}
 	if s.onRequest != nil {
 		s.onRequest(req)
 	}

@@ -410,3 +410,17 @@ func TestErrorDetails(t *testing.T) {
 		t.Errorf("details = %v", apiErr.Details)
 	}
 }
+
+// A turn made From the request answers with what the request said.
+func TestTurnFromRequest(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
+		return geminitest.TextTurn("you said " + req.Contents[len(req.Contents)-1].Parts[0].Text)
+	}})
+	resp, err := newClient(t, srv).Models.GenerateContent(context.Background(), "gemini-2.5-pro", genai.Text("hello"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Text(); got != "you said hello" {
+		t.Errorf("answer %q", got)
+	}
+}

@@ -37,6 +37,10 @@ type Turn struct {
 	// Cut breaks the connection after the chunks, without ending the
 	// stream: the client reads an unexpected EOF (a transport error).
 	Cut bool
+	// From, when set, makes the answer from the request it answers, as a
+	// model acts on what it was told (a path the system instruction
+	// names); every other field is then unused.
+	From func(Request) Turn
 }
 
 // Chunk is one streamed part of a model answer.

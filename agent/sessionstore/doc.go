@@ -1,7 +1,7 @@
 // Package sessionstore keeps each agent session on disk so it survives a
 // restart: its history, the approvals the user gave for good, its token
 // usage and its metadata (id, workspace root, title, model, times, prompt
-// count), saved after every prompt.
+// count, approval mode, approved plan), saved after every prompt.
 //
 // A session is ONE JSON-lines file, <dir>/<id>.jsonl (file 0600, directory
 // 0700, whatever the umask: a session holds everything the user, the model

@@ -73,6 +73,11 @@ type Meta struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	Prompts int       `json:"prompts"`
+	// Mode is the session's approval mode when it was saved ("plan",
+	// "auto_edit"…), and ApprovedPlan the plan file the user last
+	// approved in it; both "" in files saved before they were kept.
+	Mode         string `json:"mode,omitempty"`
+	ApprovedPlan string `json:"approvedPlan,omitempty"`
 }
 
 // Usage counts tokens: one prompt's in a Turn, the session's sum in a

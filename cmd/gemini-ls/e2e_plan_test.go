@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -21,15 +22,60 @@ const (
 	planModeRefusal = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
 )
 
+// planWrite is the model writing its plan, name, where plan mode's system
+// instruction says plans go: the session's plans directory.
+func planWrite(name, content string) geminitest.Turn {
+	return geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
+		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": filepath.Join(plansDirTold(req), name), "content": content}))
+	}}
+}
+
+// plansDirTold is the plans directory plan mode's system instruction
+// names; "" when it names none.
+func plansDirTold(req geminitest.Request) string {
+	if req.SystemInstruction == nil || len(req.SystemInstruction.Parts) == 0 {
+		return ""
+	}
+	_, after, _ := strings.Cut(req.SystemInstruction.Parts[0].Text, "Markdown (.md) files ONLY within: `")
+	dir, _, _ := strings.Cut(after, "`")
+	return strings.TrimSuffix(dir, "/")
+}
+
+// sessionPlan is the plan file name of a session (id; "*" for any) where
+// Gemini CLI keeps it under home: ~/.gemini/tmp/<project>/<session>/plans.
+// It must be the one such file.
+func sessionPlan(t *testing.T, home, id, name string) string {
+	t.Helper()
+	found, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", id, "plans", name))
+	if err != nil || len(found) != 1 {
+		t.Fatalf("plan files %s in %s/.gemini/tmp/*/%s/plans: %v, %v", name, home, id, found, err)
+	}
+	return found[0]
+}
+
+// envHome is the HOME env gives (its last).
+func envHome(env []string) string {
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	return home
+}
+
 // `run --approval-mode plan` refuses every edit and shell command in
-// Gemini CLI's words, while the plan file in the plans directory
-// (.gemini/plans) is written and files are read.
+// Gemini CLI's words, while the plan file in the session's plans
+// directory (~/.gemini/tmp/<project>/<session>/plans) is written and
+// files are read; nothing lands in the project.
 func TestRunPlanModeRefusesWrites(t *testing.T) {
 	h := newHeadless(t, editAndShellFiles, editAndShellTurns()[0],
-		geminitest.CallTurn(
-			geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
-			geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/change-things.md", "content": "# Plan\n\n1. Change a.txt.\n"}),
-		),
+		geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
+			return geminitest.CallTurn(
+				geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+				geminitest.Call("write_file", map[string]any{"file_path": filepath.Join(plansDirTold(req), "change-things.md"), "content": "# Plan\n\n1. Change a.txt.\n"}),
+			)
+		}},
 		geminitest.TextTurn("Planned."),
 	)
 	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "change things")
@@ -56,8 +102,11 @@ func TestRunPlanModeRefusesWrites(t *testing.T) {
 	if len(fr) != 2 || !strings.Contains(responseOutput(fr[0]), "two") || responseError(fr[1]) != "" {
 		t.Errorf("the read and the plan's write: %+v, %+v", fr[0].Response, fr[1].Response)
 	}
-	if got := h.disk(".gemini/plans/change-things.md"); got != "# Plan\n\n1. Change a.txt.\n" {
-		t.Errorf("the plan file = %q", got)
+	if b, _ := os.ReadFile(sessionPlan(t, envHome(h.env), "*", "change-things.md")); string(b) != "# Plan\n\n1. Change a.txt.\n" {
+		t.Errorf("the plan file = %q", b)
+	}
+	if h.exists(".gemini/plans") {
+		t.Error("a plans directory was made in the project")
 	}
 }
 
@@ -89,11 +138,12 @@ func TestACPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": path, "content": content}))
 	}
-	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+	home := t.TempDir()
+	h := startACP(t, acpSetup{files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace(), home: home},
 		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
 		write("main.go", "package main // changed\n"),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
-		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n2. Test it.\n"),
 		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"})),
 		geminitest.TextTurn("Planned."),
 		write("main.go", "package main // implemented\n"),
@@ -141,7 +191,9 @@ func TestACPPlanMode(t *testing.T) {
 	if b, _ := os.ReadFile(h.path("main.go")); string(b) != "package main\n" {
 		t.Errorf("main.go changed in plan mode: %q", b)
 	}
-	if b, _ := os.ReadFile(h.path(".gemini/plans/flag.md")); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
+	// The plan is the session's, where Gemini CLI keeps it.
+	plan := sessionPlan(t, home, string(h.session), "flag.md")
+	if b, _ := os.ReadFile(plan); string(b) != "# Plan\n\n1. Add the flag.\n2. Test it.\n" {
 		t.Errorf("the plan file holds %q", b)
 	}
 	if got, _ := responses(5)["output"].(string); !strings.HasPrefix(got, "Plan approved. Switching to Auto-Edit mode") {
@@ -157,7 +209,7 @@ func TestACPPlanMode(t *testing.T) {
 			exit = &c
 		}
 	}
-	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != h.path(".gemini/plans/flag.md") {
+	if exit == nil || len(exit.Locations) != 1 || exit.Locations[0].Path != plan {
 		t.Errorf("exit_plan_mode's tool call %+v, want the plan as its location", exit)
 	}
 
@@ -168,6 +220,13 @@ func TestACPPlanMode(t *testing.T) {
 	}
 	if len(h.client.Permissions()) != asked {
 		t.Errorf("auto edit asked: %+v", h.client.Permissions()[asked:])
+	}
+
+	// /plan, without a goal, goes back to plan mode and shows the plan
+	// approved, as Gemini CLI's does.
+	h.mustPrompt("/plan", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); !strings.Contains(got, "Switched to Plan Mode.\n\nApproved Plan: flag.md\n\n# Plan\n\n1. Add the flag.\n2. Test it.\n") {
+		t.Errorf("/plan answered %q", got)
 	}
 }
 
@@ -183,11 +242,12 @@ func TestLSPPlanMode(t *testing.T) {
 	write := func(path, content string) geminitest.Turn {
 		return call("write_file", map[string]any{"file_path": path, "content": content})
 	}
-	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: trustTheWorkspace()},
+	home := t.TempDir()
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"main.go": "package main\n"}, env: append(trustTheWorkspace(), "HOME="+home)},
 		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
 		write("main.go", "package main // changed\n"),
 		call("run_shell_command", map[string]any{"command": "touch marker"}),
-		write(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n"),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n"),
 		call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"}),
 		geminitest.TextTurn("Planned."),
 		write("main.go", "package main // implemented\n"),
@@ -230,9 +290,14 @@ func TestLSPPlanMode(t *testing.T) {
 	if _, err := os.Stat(h.path("marker")); err == nil {
 		t.Error("the shell command ran in plan mode")
 	}
-	h.wantBuffer(".gemini/plans/flag.md", "# Plan\n\n1. Add the flag.\n")
+	// The plan, outside the workspace folders, is created by
+	// workspace/applyEdit in the session's plans directory and shown.
+	plan := sessionPlan(t, home, first.SessionID, "flag.md")
+	if got, _ := h.client.Buffer(plan); got != "# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("the plan's buffer holds %q", got)
+	}
 	docs := h.shownDocuments()
-	if len(docs) != 1 || docs[0].URI != string(uri.File(h.path(".gemini/plans/flag.md"))) {
+	if len(docs) != 1 || docs[0].URI != string(uri.File(plan)) {
 		t.Errorf("shown documents %+v, want the plan", docs)
 	}
 	if got := h.toolOutputs(5); len(got) != 1 || !strings.HasPrefix(got[0], "Plan approved. Switching to Auto-Edit mode") {
@@ -255,7 +320,7 @@ func TestRunPlanModeUnattended(t *testing.T) {
 	h := newHeadless(t, nil,
 		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
-		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": ".gemini/plans/p.md", "content": "# Plan\n\n1. Make the marker.\n"})),
+		planWrite("p.md", "# Plan\n\n1. Make the marker.\n"),
 		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "p.md"})),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
 		geminitest.TextTurn("Done."),
@@ -273,6 +338,9 @@ func TestRunPlanModeUnattended(t *testing.T) {
 	}
 	if !h.exists("marker") {
 		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
+	}
+	if b, _ := os.ReadFile(sessionPlan(t, envHome(h.env), "*", "p.md")); string(b) != "# Plan\n\n1. Make the marker.\n" {
+		t.Errorf("the plan file = %q", b)
 	}
 }
 
@@ -319,5 +387,148 @@ func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
 		return strings.Contains(string(raw), `the approval mode is \"default\", not \"plan\"`)
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A custom general.plan.directory inside the project is where plans go,
+// for every session; one that leaves the project turns plan mode off,
+// and the user is told why.
+func TestRunPlanModeCustomDirectory(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "docs/plans"}}}`},
+		planWrite("p.md", "# Plan\n"),
+		geminitest.TextTurn("Planned."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "plan it")
+	r.wantExit(t, 0)
+	if got := h.disk("docs/plans/p.md"); got != "# Plan\n" {
+		t.Errorf("the plan in the custom directory = %q (responses %+v)", got, h.responses(1))
+	}
+
+	outside := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "../elsewhere"}}}`}, geminitest.TextTurn("Hi."))
+	r = outside.runIn(outside.root, append(outside.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "hello")
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, "plan mode is off") || !strings.Contains(r.stderr, `general.plan.directory "../elsewhere"`) || !strings.Contains(r.stderr, "outside the project root") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if firstDeclares(outside.model, "enter_plan_mode") {
+		t.Error("the planning tools were offered with the plans directory outside the project")
+	}
+}
+
+// planning is the system instruction's mark of plan mode.
+const planning = "# Active Approval Mode: Plan"
+
+// A session in plan mode is still in it when a new server process, as
+// after an editor restart, resumes it: gemini/resumeSession says so
+// (mode), and the model is told it plans.
+func TestLSPPlanModeSurvivesARestart(t *testing.T) {
+	home := t.TempDir()
+	env := append(trustTheWorkspace(), "HOME="+home)
+	first := start(t, setup{profile: lsptest.Plugin(), env: env},
+		call("enter_plan_mode", map[string]any{"reason": "a new flag"}),
+		geminitest.TextTurn("Planning."),
+	)
+	old := first.prompt(map[string]any{"prompt": "plan a flag"})
+	if old.StopReason != "end_turn" {
+		t.Fatalf("first prompt: %+v", old)
+	}
+	if err := first.proc.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := start(t, setup{profile: lsptest.Plugin(), env: env}, geminitest.TextTurn("Still planning."))
+	var resumed struct {
+		Mode string `json:"mode"`
+	}
+	if err := second.client.Call(second.ctx, "gemini/resumeSession", map[string]any{"sessionId": old.SessionID}, &resumed); err != nil {
+		t.Fatal(err)
+	}
+	if resumed.Mode != "plan" {
+		t.Errorf("gemini/resumeSession's mode = %q, want plan", resumed.Mode)
+	}
+	second.prompt(map[string]any{"prompt": "go on", "sessionId": old.SessionID})
+	if system := second.model.Requests()[0].SystemInstruction.Parts[0].Text; !strings.Contains(system, planning) {
+		t.Errorf("the resumed session's request is not in plan mode:\n%s", system)
+	}
+}
+
+// session/load after a restart answers with the session's own mode.
+func TestACPPlanModeSurvivesARestart(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a new flag"})),
+		geminitest.TextTurn("Planning."),
+	)
+	h.mustPrompt("plan a flag", sdk.StopReasonEndTurn)
+	id := h.session
+	h.restart()
+	res, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "plan" {
+		t.Errorf("session/load's modes = %+v, want plan current", res.Modes)
+	}
+}
+
+// `run --resume` continues a session in its own mode: the model is told
+// it plans; an --approval-mode given with it wins.
+func TestRunResumeContinuesInPlanMode(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)), geminitest.TextTurn("Planning."),
+		geminitest.TextTurn("Still planning."),
+		geminitest.TextTurn("Told to stop planning."),
+	)
+	env := append(h.env, trustTheWorkspace()...)
+	h.runIn(h.root, env, "run", "-p", "plan a flag").wantExit(t, 0)
+	h.runIn(h.root, env, "run", "--resume", "latest", "-p", "go on").wantExit(t, 0)
+	reqs := h.model.Requests()
+	if system := reqs[2].SystemInstruction.Parts[0].Text; !strings.Contains(system, planning) {
+		t.Errorf("the resumed run is not in plan mode:\n%s", system)
+	}
+	h.runIn(h.root, env, "run", "--resume", "latest", "--approval-mode", "default", "-p", "stop").wantExit(t, 0)
+	if system := h.model.Requests()[3].SystemInstruction.Parts[0].Text; strings.Contains(system, planning) {
+		t.Errorf("--approval-mode default did not win over the resumed session's plan mode:\n%s", system)
+	}
+}
+
+// With a client that keeps the files (fs/write_text_file), the plan, in
+// the session's plans directory outside the project, is written through
+// it.
+func TestACPPlanWrittenThroughTheClient(t *testing.T) {
+	home := t.TempDir()
+	h := startACP(t, acpSetup{env: trustTheWorkspace(), home: home, cfg: editorACP},
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
+		planWrite("flag.md", "# Plan\n\n1. Add the flag.\n"),
+		geminitest.TextTurn("Planned."),
+	)
+	h.mustPrompt("Plan a new flag", sdk.StopReasonEndTurn)
+	dirs, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", string(h.session), "plans"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("the session's plans directory: %v, %v", dirs, err)
+	}
+	plan := filepath.Join(dirs[0], "flag.md")
+	writes := h.client.Writes()
+	if len(writes) != 1 || writes[0].Path != plan || writes[0].Content != "# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("fs/write_text_file requests %+v, want the plan at %s", writes, plan)
+	}
+}
+
+// The mode a client chose for a session (session/set_mode) is the
+// session's own: saved with its next prompt, it is the mode session/load
+// answers with after a restart.
+func TestACPChosenModeSurvivesARestart(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()}, geminitest.TextTurn("Hi."))
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
+		t.Fatal(err)
+	}
+	h.mustPrompt("hello", sdk.StopReasonEndTurn)
+	id := h.session
+	h.restart()
+	res, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "autoEdit" {
+		t.Errorf("session/load's modes = %+v, want autoEdit current", res.Modes)
 	}
 }

@@ -116,6 +116,11 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
 	}
+	if f.approvalMode != "" {
+		// Chosen for this run: it wins over the mode a resumed session
+		// saved, which it continues in otherwise.
+		sess.SetApprovalMode("")
+	}
 	var turns conversation.Turns
 	turn, err := turns.Begin(ctx, sess.ID())
 	if err != nil {

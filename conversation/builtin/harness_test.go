@@ -23,6 +23,9 @@ type harness struct {
 	root  string
 	model *geminitest.Server
 	env   map[string]string
+	// unattended builds conversations nobody can be asked in (headless),
+	// where a plan is approved at once.
+	unattended bool
 }
 
 func newHarness(t *testing.T, turns ...geminitest.Turn) *harness {
@@ -76,8 +79,9 @@ func (h *harness) conversation() builtin.Env {
 		Getenv:    func(k string) string { return h.env[k] },
 		Version:   "1.2.3-test",
 		// A request the test did not script fails at once.
-		Retry: agent.RetryPolicy{MaxAttempts: 1},
-		Warn:  func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
+		Retry:      agent.RetryPolicy{MaxAttempts: 1},
+		Warn:       func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
+		Unattended: h.unattended,
 	})
 	if err != nil {
 		h.t.Fatal(err)

@@ -1,9 +1,12 @@
 package builtin_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -48,5 +51,35 @@ func TestPlanIsRefusedWhenPlanModeIsOff(t *testing.T) {
 	}
 	if env.Session.ApprovalMode() != tools.ApprovalDefault {
 		t.Errorf("the mode is %q", env.Session.ApprovalMode())
+	}
+}
+
+// /plan without a goal shows the plan the user approved in the session,
+// as Gemini CLI's does: its file name, then its text.
+func TestPlanShowsTheApprovedPlan(t *testing.T) {
+	h := newHarness(t,
+		geminitest.CallTurn(geminitest.Call(tools.EnterPlanModeName, nil)), geminitest.TextTurn("Planning."),
+		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "flag.md"})), geminitest.TextTurn("Approved."),
+	)
+	h.unattended = true
+	env := h.conversation()
+	h.prompt(env, "plan a flag")
+	// The session's plans directory, where Gemini CLI keeps it.
+	dirs, err := filepath.Glob(filepath.Join(h.home, ".gemini", "tmp", "*", env.Session.ID(), "plans"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("the session's plans directory: %v, %v", dirs, err)
+	}
+	if err := os.WriteFile(filepath.Join(dirs[0], "flag.md"), []byte("# Plan\n\n1. Add the flag.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(env, "done planning")
+	if env.Session.ApprovalMode() != tools.ApprovalYolo {
+		t.Fatalf("the plan was not approved: the mode is %q", env.Session.ApprovalMode())
+	}
+	if got := h.answer(env, "/plan"); got != "Switched to Plan Mode.\n\nApproved Plan: flag.md\n\n# Plan\n\n1. Add the flag.\n" {
+		t.Errorf("/plan answered %q", got)
+	}
+	if env.Session.ApprovalMode() != tools.ApprovalPlan {
+		t.Errorf("after /plan the mode is %q", env.Session.ApprovalMode())
 	}
 }
