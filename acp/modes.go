@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -146,7 +147,7 @@ func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest
 	if err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
-	if err := sess.setMode(string(p.ModeId)); err != nil {
+	if err := sess.setMode(ctx, string(p.ModeId)); err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
 	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
@@ -154,7 +155,7 @@ func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest
 }
 
 // setMode applies the mode a client names.
-func (sess *session) setMode(id string) error {
+func (sess *session) setMode(ctx context.Context, id string) error {
 	m, ok := modeByID(id)
 	if !ok || !slices.Contains(sess.offered(), m) {
 		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, sess.modeList()))
@@ -166,6 +167,11 @@ func (sess *session) setMode(id string) error {
 	// The session's own choice too, which is saved with it, so that it
 	// loads in this mode after a restart.
 	sess.agent.SetApprovalMode(m.mode)
+	if err := sess.agent.SaveMode(ctx); err != nil {
+		// The switch holds; only a restart before the next prompt,
+		// which saves the session again, would lose it.
+		sess.log.Warn("saving the session's mode", zap.Error(err))
+	}
 	sess.log.Info("approval mode changed")
 	return nil
 }
@@ -199,7 +205,7 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 	value := string(v.Value)
 	switch v.ConfigId {
 	case configMode:
-		if err := sess.setMode(value); err != nil {
+		if err := sess.setMode(ctx, value); err != nil {
 			return sdk.SetSessionConfigOptionResponse{}, err
 		}
 		sess.modeChanged(ctx)

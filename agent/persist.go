@@ -39,6 +39,26 @@ func (s *Session) save(ctx context.Context, in Input, res PromptResult, files []
 	}
 }
 
+// SaveMode saves the mode the session chose between prompts (/plan, a
+// client's mode switch), so a restart before the next prompt keeps it. A
+// running prompt saves it when it ends, and a session with nothing said
+// yet is not saved for its mode alone.
+func (s *Session) SaveMode(ctx context.Context) error {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return nil
+	}
+	defer s.end()
+	if len(s.chat.history) == 0 && s.transcriptLen() == 0 {
+		return nil
+	}
+	if err := s.persist(ctx, Usage{}, nil); err != nil {
+		return fmt.Errorf("saving the session's mode: %w", err)
+	}
+	return nil
+}
+
 // persist brings the session's file up to date: what was added since the
 // last save, with usage and ex (nil for none) as what it added, or the
 // whole session when the history was replaced since. The running prompt

@@ -195,3 +195,38 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 		})
 	}
 }
+
+// A mode chosen between prompts (/plan, a client's mode switch) is saved
+// when it is chosen: a restart before the next prompt keeps it.
+func TestModeChosenBetweenPromptsSurvivesARestart(t *testing.T) {
+	store := newStore(t)
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("hello"))
+	first, _ := newAgent(t, srv, agent.Config{Store: store})
+	s := first.NewSession()
+	prompt(t, s, "hi")
+	s.SetApprovalMode(tools.ApprovalAutoEdit)
+	if err := s.SaveMode(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	restarted, _ := newAgent(t, srv, agent.Config{Store: store})
+	resumed, err := restarted.Session(context.Background(), s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.ApprovalMode() != tools.ApprovalAutoEdit {
+		t.Errorf("resumed in %q, want auto_edit", resumed.ApprovalMode())
+	}
+	if got := len(resumed.RewindPoints()); got != 1 {
+		t.Errorf("the resumed session has %d prompts, want 1: saving the mode must add none", got)
+	}
+
+	// A session never saved is not saved for its mode alone.
+	fresh := first.NewSession()
+	fresh.SetApprovalMode(tools.ApprovalAutoEdit)
+	if err := fresh.SaveMode(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := restarted.Session(context.Background(), fresh.ID()); err == nil {
+		t.Error("a session with no prompt was saved")
+	}
+}

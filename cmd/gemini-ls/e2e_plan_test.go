@@ -532,3 +532,22 @@ func TestACPChosenModeSurvivesARestart(t *testing.T) {
 		t.Errorf("session/load's modes = %+v, want autoEdit current", res.Modes)
 	}
 }
+
+// A mode chosen after the last prompt is saved when chosen: a restart
+// before another prompt loads the session in it.
+func TestACPModeChosenAfterThePromptSurvivesARestart(t *testing.T) {
+	h := startACP(t, acpSetup{env: trustTheWorkspace()}, geminitest.TextTurn("Hi."))
+	h.mustPrompt("hello", sdk.StopReasonEndTurn)
+	if _, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "autoEdit"}); err != nil {
+		t.Fatal(err)
+	}
+	id := h.session
+	h.restart()
+	res, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "autoEdit" {
+		t.Errorf("session/load's modes = %+v, want autoEdit current", res.Modes)
+	}
+}

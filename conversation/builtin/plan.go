@@ -20,7 +20,7 @@ const maxPlanShown = 1 << 20
 // one, it shows the plan the user last approved in the session, if any.
 // Plan mode is allowed in a folder that is not trusted: it allows less
 // than the default mode.
-func plan(_ context.Context, env Env, goal string) (Reply, error) {
+func plan(ctx context.Context, env Env, goal string) (Reply, error) {
 	if !env.Built.Plan.Enabled {
 		return Reply{}, errors.New("plan mode is off: general.plan.enabled is false in the settings, or the plans directory cannot be used")
 	}
@@ -32,6 +32,9 @@ func plan(_ context.Context, env Env, goal string) (Reply, error) {
 	text := "Already in Plan Mode."
 	if was != tools.ApprovalPlan {
 		text = "Switched to Plan Mode."
+	}
+	if err := env.Session.SaveMode(ctx); err != nil {
+		text += fmt.Sprintf(" (It will not survive a restart before the next prompt: %v.)", err)
 	}
 	if path := env.Session.ApprovedPlan(); path != "" {
 		text += "\n\n" + approvedPlan(path)

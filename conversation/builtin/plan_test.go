@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,24 @@ func TestPlanShowsTheApprovedPlan(t *testing.T) {
 	}
 	if env.Session.ApprovalMode() != tools.ApprovalPlan {
 		t.Errorf("after /plan the mode is %q", env.Session.ApprovalMode())
+	}
+}
+
+// /plan between prompts is saved at once: a new process resuming the
+// session before another prompt finds it planning.
+func TestPlanIsSavedWithTheSession(t *testing.T) {
+	h := newHarness(t, geminitest.TextTurn("Hi."))
+	env := h.conversation()
+	h.prompt(env, "hello")
+	if got := h.answer(env, "/plan"); got != "Switched to Plan Mode." {
+		t.Fatalf("/plan answered %q", got)
+	}
+	next := h.conversation()
+	resumed, err := next.Built.Agent.Session(context.Background(), env.Session.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resumed.ApprovalMode(); got != tools.ApprovalPlan {
+		t.Errorf("the session resumed in a new process in %q, want plan", got)
 	}
 }
