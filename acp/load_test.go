@@ -234,8 +234,9 @@ func TestSessionLifeInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The session loaded is built anew: the mode and model are the settings' again.
-	if loaded.Modes.CurrentModeId != "default" {
+	// The session loaded is built anew: the model is the settings' again,
+	// and the mode the one the session chose, which was saved with it.
+	if loaded.Modes.CurrentModeId != "yolo" {
 		t.Errorf("the loaded session's mode: %s", loaded.Modes.CurrentModeId)
 	}
 	prompt("again")
