@@ -95,4 +95,54 @@ describe("rewind", function()
     end, last_contents())
     eq({ "user: change two", "user: start over" }, users, "the model's request")
   end)
+
+  it("deletes a file the agent created once its deletion is accepted, and keeps it when rejected", function()
+    prompt("make a file")
+    local path = vim.fn.fnamemodify("made.txt", ":p")
+    eq("made by the agent\n", read_file("made.txt"), "the file the agent made")
+
+    local function rewind(mode)
+      vim.ui.select = function(items, opts, cb)
+        if opts.prompt == "Rewind to before" then
+          cb(items[3], 3)
+        else
+          for i, it in ipairs(items) do
+            if opts.format_item(it) == mode then
+              return cb(it, i)
+            end
+          end
+        end
+      end
+      local done
+      gemini.rewind(function(err, result)
+        done = { err = err, result = result }
+      end)
+      wait_for("the deletion's review", function() return review.current ~= nil or done ~= nil end)
+      local r = review.current
+      eq("delete", r and r.kind, "the review's kind")
+      eq("Gemini: Revert the agent's changes since prompt 3 (1 file): delete made.txt", r.label, "the review's label")
+      eq({ "made by the agent" }, vim.api.nvim_buf_get_lines(r.orig, 0, -1, false), "the text to be deleted")
+      return r, function()
+        wait_for("the rewind", function() return done ~= nil end)
+        eq(nil, done.err, "error")
+        return done.result
+      end
+    end
+
+    local _, result = rewind("Code only")
+    review.reject()
+    local files = result().files
+    eq(1, #files, "files")
+    eq("not_reverted", files[1].outcome, "outcome when rejected")
+    eq("made by the agent\n", read_file("made.txt"), "the file kept")
+
+    _, result = rewind("Conversation and code")
+    review.accept()
+    files = result().files
+    eq("reverted", files[1].outcome, "outcome when accepted")
+    eq(nil, vim.loop.fs_stat(path), "made.txt still exists")
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      assert(vim.api.nvim_buf_get_name(b) ~= path, "made.txt's buffer is still there")
+    end
+  end)
 end)
