@@ -157,7 +157,8 @@ export function rewindSummary(result: RewindResult | null | undefined, relative:
   const reverted = files.filter((f) => f.outcome === "reverted").length;
   const parts = [`Rewound: ${result?.removed ?? 0} prompt${result?.removed === 1 ? "" : "s"} removed, ${reverted} file${reverted === 1 ? "" : "s"} reverted.`];
   for (const f of kept) {
-    parts.push(`${relative(f.path)} was not reverted${f.reason ? `: ${f.reason}` : ""}.`);
+    const what = f.outcome === "conflict" ? "was kept (a conflict)" : "was not reverted";
+    parts.push(`${relative(f.path)} ${what}${f.reason ? `: ${f.reason}` : ""}.`);
   }
   parts.push(...(result?.notes ?? []));
   return { text: parts.join(" "), warn: kept.length > 0 || (result?.notes ?? []).length > 0 };

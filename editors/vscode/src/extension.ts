@@ -25,7 +25,7 @@ import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatSt
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
-import { confirmChoices, confirmOutcome, sessionPicks } from "./present";
+import { confirmButtons, confirmOutcome, sessionPicks } from "./present";
 import {
   methods,
   type ConfirmOutcome,
@@ -656,13 +656,9 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
   return "error" in built ? declined : built.answer;
 }
 
-/** gemini/confirm as VS Code's own modal: Allow Once, Always Allow, or dismiss to reject. */
+/** gemini/confirm as VS Code's own modal: its kind's buttons (Allow Once, Always Allow), or dismiss to reject. */
 async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
-  const choice = await vscode.window.showWarningMessage(
-    params.title,
-    { modal: true, detail: params.details },
-    confirmChoices.once,
-    confirmChoices.always,
-  );
-  return { outcome: confirmOutcome(choice) };
+  const buttons = confirmButtons(params.kind);
+  const choice = await vscode.window.showWarningMessage(params.title, { modal: true, detail: params.details }, ...buttons.map((b) => b.label));
+  return { outcome: confirmOutcome(params.kind, choice) };
 }

@@ -516,6 +516,8 @@ async function makeWorkspace(dir) {
     'stop.go': greet('Hello'),
     'rewind.txt': 'one\n',
     'palette.txt': 'alpha\n',
+    // CRLF: the revert must give back these very bytes.
+    'conflict.txt': 'one\r\nkeep\r\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -1107,6 +1109,70 @@ const scenarios = [
       await waitFor('the chat showing one turn', async () => (await frame.locator('.turn').count()) === 1, { timeout: 15_000 });
       assert((await frame.locator('.turn .message.user').innerText()).trim() === 'Make rewind.txt say two', 'the turn kept is not the first prompt');
       await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 5000 });
+    },
+  },
+  {
+    name: 'rewind-conflict',
+    title: 'the user changes a file after the agent did; Rewind asks: keeping the change leaves it and reports a conflict, reverting anyway restores the bytes',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'conflict.txt', old_string: 'one', new_string: 'two' } } },
+      ] },
+      { text: 'It says two now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'conflict.txt');
+      const original = await fsp.readFile(file);
+      const frame = await w.prompt('Make conflict.txt say two');
+      await waitForReview(w, 'conflict.txt', 'two');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('conflict.txt saved as two', async () => (await fsp.readFile(file, 'utf8')) === 'two\r\nkeep\r\n');
+      // The user's own change, after the agent's, typed and saved.
+      const mine = 'two\r\nkeep\r\nmine\r\n';
+      await w.command('View: Close All Editors');
+      await w.quickOpen('conflict.txt');
+      await w.page.keyboard.press('Control+End');
+      await w.page.keyboard.type('mine');
+      await w.page.keyboard.press('Enter');
+      await w.command('File: Save');
+      await waitFor('conflict.txt saved with the user\'s line', async () => (await fsp.readFile(file, 'utf8')) === mine);
+      await w.command('View: Close All Editors');
+
+      // rewindCode rewinds the code of the first prompt and waits for the
+      // conflict's question.
+      const rewindCode = async () => {
+        await frame.locator('.turn[data-turn="0"] button.rewind').click();
+        const code = w.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Code only' });
+        await code.waitFor({ timeout: 10_000 });
+        await code.click();
+        const dialog = w.dialog();
+        await dialog.waitFor({ timeout: 30_000 });
+        const asked = await dialog.innerText();
+        assert(asked.includes('conflict.txt') && asked.includes('changed after the agent last changed it'), `the question does not say conflict.txt changed since the agent's change: ${asked}`);
+        return dialog;
+      };
+      const toast = (text) => w.page.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+
+      let dialog = await rewindCode();
+      assert(!(await dialog.innerText()).includes('Always'), `the conflict's question offers to always allow: ${await dialog.innerText()}`);
+      await dialog.locator('.monaco-button', { hasText: /^Keep My Changes$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await toast('conflict').waitFor({ timeout: 15_000 });
+      assert((await toast('conflict').innerText()).includes('conflict.txt'), `the report does not name conflict.txt: ${await toast('conflict').innerText()}`);
+      assert((await fsp.readFile(file, 'utf8')) === mine, 'keeping the user\'s change changed conflict.txt');
+      await toast('conflict').locator('.codicon-notifications-clear').click().catch(() => {});
+
+      dialog = await rewindCode();
+      await dialog.locator('.monaco-button', { hasText: /^Revert Anyway$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await waitForReview(w, 'conflict.txt', 'one');
+      assert((await fsp.readFile(file, 'utf8')) === mine, 'conflict.txt changed on disk before the revert was accepted');
+      await w.command('Gemini: Accept Change');
+      await waitFor('conflict.txt back to its original bytes', async () => (await fsp.readFile(file)).equals(original));
+      await toast('1 file reverted').waitFor({ timeout: 15_000 });
+      assert((await frame.locator('.turn').count()) === 1, 'rewinding the code only changed the conversation');
     },
   },
   {

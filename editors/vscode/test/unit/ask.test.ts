@@ -99,10 +99,20 @@ describe("gemini/rewind picks", () => {
     });
     assert.deepEqual(
       rewindSummary(
-        { removed: 2, files: [{ path: "/p/a.txt", outcome: "conflict", reason: "changed since" }], notes: ["The summary was dropped."] },
+        {
+          removed: 2,
+          files: [
+            { path: "/p/a.txt", outcome: "conflict", reason: "changed since" },
+            { path: "/p/b.txt", outcome: "not_reverted", reason: "declined" },
+          ],
+          notes: ["The summary was dropped."],
+        },
         relative,
       ),
-      { text: "Rewound: 2 prompts removed, 0 files reverted. a.txt was not reverted: changed since. The summary was dropped.", warn: true },
+      {
+        text: "Rewound: 2 prompts removed, 0 files reverted. a.txt was kept (a conflict): changed since. b.txt was not reverted: declined. The summary was dropped.",
+        warn: true,
+      },
     );
     assert.deepEqual(rewindSummary(null, relative), { text: "Rewound: 0 prompts removed, 0 files reverted.", warn: false });
   });
