@@ -372,8 +372,10 @@ class Workbench {
       await row.click({ timeout: 5000 });
     } catch (e) {
       const shown = await page.locator('.quick-input-widget').innerText().catch(() => '(no palette)');
+      // Where the focus went says who closed a palette that opened.
+      const focus = await page.evaluate(() => document.activeElement?.className || document.activeElement?.tagName).catch(() => '?');
       await page.keyboard.press('Escape').catch(() => {});
-      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}): ${e.message.split('\n')[0]}`);
+      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}; the focus was on ${JSON.stringify(focus)}): ${e.message.split('\n')[0]}`);
     }
     await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   }
@@ -408,7 +410,17 @@ class Workbench {
 
   async openChat() {
     await this.command('Gemini: Open Chat');
-    return this.chatFrame();
+    return this.chatFocused();
+  }
+
+  // chatFocused waits until the chat webview has the focus a command gave
+  // it. VS Code moves the focus into a webview a moment after the command
+  // returns; a palette opened before that lands loses its focus to the
+  // webview and closes, and the next command() finds no palette.
+  async chatFocused() {
+    const frame = await this.chatFrame();
+    await waitFor('the chat webview to have the focus', () => frame.evaluate(() => document.hasFocus()).catch(() => false), { timeout: 10_000, interval: 50 });
+    return frame;
   }
 
   async prompt(text) {
@@ -432,7 +444,7 @@ class Workbench {
 
   async newSession() {
     await this.command('Gemini: New Session');
-    const frame = await this.chatFrame();
+    const frame = await this.chatFocused();
     await waitFor('an empty chat after New Session', async () => (await frame.locator('.turn').count()) === 0, { timeout: 10_000 });
   }
 
@@ -803,7 +815,7 @@ const scenarios = [
       await w.quickOpen('chat.go', 'chat.go:6:3');
       await w.page.locator('.statusbar-item', { hasText: 'Ln 6, Col 6' }).first().waitFor({ timeout: 10_000 });
       await w.command('Gemini: Explain');
-      const frame = await w.chatFrame();
+      const frame = await w.chatFocused();
       await frame.locator('.message.user', { hasText: 'Explain the code around the cursor.' }).first().waitFor();
       await frame.locator('.message.assistant', { hasText: 'greet joins the greeting' }).first().waitFor();
       await waitForRequests(ctx, 1);
@@ -842,7 +854,7 @@ const scenarios = [
       await waitFor('quick pick rows for both sessions', async () => (await row(first).count()) === 1 && (await row(second).count()) === 1, { timeout: 15_000 });
       await row(first).click();
       await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
-      frame = await w.chatFrame();
+      frame = await w.chatFocused();
       await waitFor('the chat titled by the continued session', async () => (await frame.locator('#session-title').innerText()).trim() === first, { timeout: 10_000 });
 
       await w.prompt('And one more thing');
