@@ -622,7 +622,8 @@ async function pickRewindPrompt(prompts: RewindPrompt[]): Promise<RewindPrompt |
 /**
  * gemini/ask without the chat: a QuickPick of the options (several when
  * `multiple`), with a row for the user's own words where allowed, or an
- * InputBox for a question without options. Dismissing declines.
+ * InputBox for a question without options. Dismissing declines; nothing
+ * ticked of several options answers nothing.
  */
 async function askWithQuickPick(params: AskParams, token: vscode.CancellationToken): Promise<AskAnswer> {
   const title = params.title || "Gemini asks";
@@ -638,7 +639,8 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
     const picked = params.multiple
       ? await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token)
       : await vscode.window.showQuickPick(items, options, token).then((p) => (p === undefined ? undefined : [p]));
-    if (picked === undefined || picked.length === 0) {
+    // Nothing ticked in a multi-select is an answer of nothing (buildAnswer); dismissing declines.
+    if (picked === undefined) {
       return declined;
     }
     chosen = picked.filter((p) => p.id !== ownWords).map((p) => p.id);

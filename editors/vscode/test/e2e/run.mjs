@@ -1042,6 +1042,38 @@ const scenarios = [
     },
   },
   {
+    name: 'ask-quickpick-none',
+    title: 'the QuickPick of several options submitted with none ticked: the model is told the user answered nothing, not that they declined',
+    script: [
+      // The delay leaves time to hide the chat before the question comes.
+      { delay: '3s', chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Extras', question: 'Which extras should the service have?', type: 'choice', multiSelect: true,
+          options: [
+            { label: 'Metrics', description: 'Prometheus.' },
+            { label: 'Tracing', description: 'OpenTelemetry.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'No extras, then.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.prompt('Pick the extras');
+      await w.command('View: Show Explorer');
+      const row = w.page.locator('.quick-input-list .monaco-list-row').filter({ has: w.page.locator('.label-name', { hasText: /^\s*Metrics\s*$/ }) });
+      await row.waitFor({ timeout: 30_000 });
+      assert((await w.page.locator('.quick-input-widget').innerText()).includes('0 Selected'), 'the QuickPick is not a multi-select');
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{}}'), `the model was not told the user answered nothing: ${told}`);
+      const frame = await w.openChat();
+      await frame.locator('.message.assistant', { hasText: 'No extras, then.' }).first().waitFor({ timeout: 30_000 });
+    },
+  },
+  {
     name: 'ask-quickpick',
     title: 'the model asks while the chat is hidden: a QuickPick of several options answers it',
     script: [

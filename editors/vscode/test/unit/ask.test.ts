@@ -36,9 +36,15 @@ describe("gemini/ask answers", () => {
     });
   });
 
-  it("refuses an empty answer: declining is its own button", () => {
+  it("refuses an empty answer to a question of one option or words: declining is its own button", () => {
     assert.deepEqual(buildAnswer(database, [], "   "), { error: "Choose an option, or decline." });
     assert.deepEqual(buildAnswer({ ...database, options: [] }, [], ""), { error: "Type an answer, or decline." });
+  });
+
+  it("takes nothing ticked of several options as an answer of nothing, not a decline", () => {
+    const several = { ...database, multiple: true };
+    assert.deepEqual(buildAnswer(several, [], "  "), { answer: { chosen: [], text: "", declined: false } });
+    assert.equal(answerSummary(several, { chosen: [], text: "", declined: false }), "Nothing chosen");
   });
 
   it("summarises the answer by labels and words", () => {
