@@ -1193,13 +1193,17 @@ It is a review or a question.  This returns at once; the answer goes as
 (defun gemini-ls--question-answer (params picks)
   "The `gemini/ask' result of PICKS, the strings read for PARAMS.
 A pick naming an option chooses it; any other is the user's own words
-\(read only where the question takes them)."
+\(read only where the question takes them).  \"Decline\" declines, and
+so does nothing at all, except where several options may be chosen:
+there nothing is an answer, as Gemini CLI's \"Done\" with none ticked
+is, and the model is told the user answered nothing."
   (let* ((labels (mapcar (lambda (o) (cons (plist-get o :label) (plist-get o :id)))
                          (plist-get params :options)))
          (picks (cl-remove-if #'string-empty-p (mapcar #'string-trim picks)))
          (chosen (delq nil (mapcar (lambda (p) (cdr (assoc p labels))) picks)))
          (words (cl-remove-if (lambda (p) (assoc p labels)) picks)))
-    (if (or (null picks) (member gemini-ls--decline picks))
+    (if (or (member gemini-ls--decline picks)
+            (and (null picks) (not (eq t (plist-get params :multiple)))))
         (list :declined t)
       (append (list :chosen (vconcat chosen) :declined :json-false)
               (and words (list :text (string-join words ", ")))))))

@@ -1022,6 +1022,25 @@ several allowed the picks and the user's words, reach the model."
                      '("User dismissed ask_user dialog without answering.")))
       (should (string-match-p "Still mine to pick\\." (gemini-ls-test--chat))))))
 
+(ert-deftest gemini-ls-test-ask-user-nothing-ticked ()
+  "RET with nothing picked at a question of several options tells the
+model the user answered nothing, as Gemini CLI's Done does; Decline
+there still declines."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        (vector (gemini-ls-test--ask-turn t) '((text . "Nothing, then."))
+                (gemini-ls-test--ask-turn t) '((text . "I will pick myself.")))
+        '(("a.txt" . "x\n"))
+      (cl-letf (((symbol-function 'completing-read-multiple) (lambda (&rest _) nil)))
+        (gemini-ls-test--prompt buf "set up storage"))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("{\"answers\":{}}")))
+      (cl-letf (((symbol-function 'completing-read-multiple)
+                 (lambda (&rest _) (list gemini-ls--decline))))
+        (gemini-ls-test--prompt buf "set up storage again"))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("User dismissed ask_user dialog without answering."))))))
+
 (ert-deftest gemini-ls-test-rewind-both ()
   "Rewinding conversation and code to before the second of three prompts
 that edited two files restores both once the revert, one review of both,
