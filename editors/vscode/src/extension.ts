@@ -337,8 +337,8 @@ class Gemini {
         return;
       }
       const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
-      const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 });
-      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: this.chat.mode });
+      const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 }, this.chat.mode);
+      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode });
       const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
       void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
@@ -496,14 +496,14 @@ class Gemini {
       return;
     }
     await this.stopPrompt();
-    let resumed: ResumeSessionResult;
+    let resumed: Required<ResumeSessionResult>;
     try {
-      resumed = await resumeSession(request, choice.sessionId, choice.session);
+      resumed = await resumeSession(request, choice.sessionId, choice.session, configuredMode());
     } catch (err) {
       void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
       return;
     }
-    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: configuredMode() });
+    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: resumed.mode });
     await this.openChat();
   }
 
