@@ -647,6 +647,15 @@ Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
           (gemini-ls--insert-styled (concat "\n" (gemini-ls--stop-note reason) "\n")
                                     'warning))))))
 
+(defun gemini-ls--adopt-mode (session result)
+  "Take SESSION's approval mode from the `gemini/resumeSession' RESULT.
+Older servers say none; then the mode is left as it was."
+  (let ((mode (plist-get result :mode)))
+    (when (and (stringp mode) (not (string-empty-p mode)))
+      (with-current-buffer (gemini-ls--chat-buffer)
+        (setf (alist-get session gemini-ls--modes nil nil #'equal) mode))
+      (force-mode-line-update t))))
+
 (defun gemini-ls-resume (id &optional title server)
   "Continue session ID (TITLE for the chat) of SERVER.
 The server resumes it, a session saved by an earlier server too, and the
@@ -659,7 +668,8 @@ chat shows its earlier prompts and answers; the next prompt continues it."
                (session (plist-get result :session)))
           (with-current-buffer chat
             (setq gemini-ls--session-id (or (plist-get session :sessionId) id)
-                  gemini-ls--chat-server server))
+                  gemini-ls--chat-server server)
+            (gemini-ls--adopt-mode gemini-ls--session-id result))
           (gemini-ls--insert-transcript (or (plist-get session :title) title id)
                                         (append (plist-get result :exchanges) nil)))
       (jsonrpc-error
@@ -730,6 +740,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
    server :gemini/resumeSession (list :sessionId session)
    :success-fn
    (lambda (result)
+     (gemini-ls--adopt-mode session result)
      (with-current-buffer (gemini-ls--chat-buffer)
        (let ((inhibit-read-only t))
          (erase-buffer)

@@ -1041,6 +1041,31 @@ there still declines."
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                      '("User dismissed ask_user dialog without answering."))))))
 
+(ert-deftest gemini-ls-test-resume-takes-mode ()
+  "A resumed session's approval mode, in the mode line, is the one the
+`gemini/resumeSession' result says; a result without one (an older
+server) leaves the configured mode."
+  (let ((gemini-ls-initialization-options nil)
+        (answer nil))
+    (cl-letf (((symbol-function 'jsonrpc-request)
+               (lambda (_server method params &rest _)
+                 (should (eq method :gemini/resumeSession))
+                 (should (equal params (list :sessionId (plist-get (plist-get answer :session) :sessionId))))
+                 answer)))
+      (unwind-protect
+          (progn
+            (setq answer '(:session (:sessionId "S-PLAN" :title "planning") :exchanges [] :mode "plan"))
+            (gemini-ls-resume "S-PLAN" "planning" 'server)
+            (should (equal (gemini-ls-approval-mode) "plan"))
+            (should (equal (gemini-ls-test--mode-name) "Gemini[plan]"))
+            (setq answer '(:session (:sessionId "S-EDIT") :exchanges [] :mode "auto_edit"))
+            (gemini-ls-resume "S-EDIT" nil 'server)
+            (should (equal (gemini-ls-approval-mode) "auto_edit"))
+            (setq answer '(:session (:sessionId "S-OLD") :exchanges []))
+            (gemini-ls-resume "S-OLD" nil 'server)
+            (should (equal (gemini-ls-approval-mode) "default")))
+        (kill-buffer (gemini-ls--chat-buffer))))))
+
 (ert-deftest gemini-ls-test-rewind-both ()
   "Rewinding conversation and code to before the second of three prompts
 that edited two files restores both once the revert, one review of both,
