@@ -85,6 +85,12 @@ end
 asks["gemini/confirm"] = function(params, respond)
   local choices = { "Allow once", "Always allow", "Reject" }
   local outcomes = { "proceed_once", "proceed_always", "cancel" }
+  if params.kind == "rewind" then
+    -- A file changed since the agent's change: revert it anyway or keep
+    -- it; "always" means nothing there.
+    choices = { "Revert anyway", "Keep my changes" }
+    outcomes = { "proceed_once", "cancel" }
+  end
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
   if chat.buf then
     chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
