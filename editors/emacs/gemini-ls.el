@@ -1172,6 +1172,18 @@ It is a review or a question.  This returns at once; the answer goes as
   "Ask whether the tool call of PARAMS may run; return the result."
   (list :outcome (gemini-ls--confirm-outcome params)))
 
+(defconst gemini-ls--confirm-choices
+  '((?y "allow once" "Run it this time")
+    (?a "always allow" "Allow such commands for this session")
+    (?n "reject" "Do not run it"))
+  "The answers to a `gemini/confirm' question.")
+
+(defconst gemini-ls--rewind-choices
+  '((?r "revert anyway" "Discard the changes made since the agent's too")
+    (?k "keep my changes" "Leave the file as it is"))
+  "The answers to a rewind's conflict: a file changed since the agent's
+change is reverted anyway or kept; \"always\" means nothing there.")
+
 (defun gemini-ls--confirm-outcome (params)
   "Ask whether the tool call of PARAMS may run; return the outcome."
   (condition-case nil
@@ -1180,11 +1192,11 @@ It is a review or a question.  This returns at once; the answer goes as
              (choice (read-multiple-choice
                       (format "%s %s" (or (plist-get params :title) "Allow?")
                               (or (plist-get params :details) ""))
-                      '((?y "allow once" "Run it this time")
-                        (?a "always allow" "Allow such commands for this session")
-                        (?n "reject" "Do not run it")))))
+                      (if (equal (plist-get params :kind) "rewind")
+                          gemini-ls--rewind-choices
+                        gemini-ls--confirm-choices))))
         (pcase (car choice)
-          (?y "proceed_once")
+          ((or ?y ?r) "proceed_once")
           (?a "proceed_always")
           (_ "cancel")))
     (quit "cancel")))

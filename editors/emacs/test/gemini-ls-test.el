@@ -1066,6 +1066,27 @@ server) leaves the configured mode."
             (should (equal (gemini-ls-approval-mode) "default")))
         (kill-buffer (gemini-ls--chat-buffer))))))
 
+(ert-deftest gemini-ls-test-rewind-conflict-choices ()
+  "A rewind's conflict is asked as revert anyway or keep my changes, never
+always allow; a tool call's confirmation keeps its three answers."
+  (let (offered pick)
+    (cl-letf (((symbol-function 'read-multiple-choice)
+               (lambda (_prompt choices &rest _)
+                 (setq offered (mapcar #'cadr choices))
+                 (assq pick choices))))
+      (setq pick ?r)
+      (should (equal (gemini-ls--confirm-outcome
+                      '(:kind "rewind" :title "Revert a.txt anyway?" :details "a.txt was changed"))
+                     "proceed_once"))
+      (should (equal offered '("revert anyway" "keep my changes")))
+      (setq pick ?k)
+      (should (equal (gemini-ls--confirm-outcome '(:kind "rewind" :title "Revert a.txt anyway?"))
+                     "cancel"))
+      (setq pick ?a)
+      (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?"))
+                     "proceed_always"))
+      (should (equal offered '("allow once" "always allow" "reject"))))))
+
 (ert-deftest gemini-ls-test-rewind-both ()
   "Rewinding conversation and code to before the second of three prompts
 that edited two files restores both once the revert, one review of both,
