@@ -1206,7 +1206,6 @@ const scenarios = [
       await toast('conflict').waitFor({ timeout: 15_000 });
       assert((await toast('conflict').innerText()).includes('conflict.txt'), `the report does not name conflict.txt: ${await toast('conflict').innerText()}`);
       assert((await fsp.readFile(file, 'utf8')) === mine, 'keeping the user\'s change changed conflict.txt');
-      await toast('conflict').locator('.codicon-notifications-clear').click().catch(() => {});
 
       dialog = await rewindCode();
       await dialog.locator('.monaco-button', { hasText: /^Revert Anyway$/ }).click();
