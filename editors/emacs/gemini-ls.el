@@ -647,6 +647,15 @@ Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
           (gemini-ls--insert-styled (concat "\n" (gemini-ls--stop-note reason) "\n")
                                     'warning))))))
 
+(defun gemini-ls--adopt-mode (session result)
+  "Take SESSION's approval mode from the `gemini/resumeSession' RESULT.
+Older servers say none; then the mode is left as it was."
+  (let ((mode (plist-get result :mode)))
+    (when (and (stringp mode) (not (string-empty-p mode)))
+      (with-current-buffer (gemini-ls--chat-buffer)
+        (setf (alist-get session gemini-ls--modes nil nil #'equal) mode))
+      (force-mode-line-update t))))
+
 (defun gemini-ls-resume (id &optional title server)
   "Continue session ID (TITLE for the chat) of SERVER.
 The server resumes it, a session saved by an earlier server too, and the
@@ -659,7 +668,8 @@ chat shows its earlier prompts and answers; the next prompt continues it."
                (session (plist-get result :session)))
           (with-current-buffer chat
             (setq gemini-ls--session-id (or (plist-get session :sessionId) id)
-                  gemini-ls--chat-server server))
+                  gemini-ls--chat-server server)
+            (gemini-ls--adopt-mode gemini-ls--session-id result))
           (gemini-ls--insert-transcript (or (plist-get session :title) title id)
                                         (append (plist-get result :exchanges) nil)))
       (jsonrpc-error
@@ -730,6 +740,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
    server :gemini/resumeSession (list :sessionId session)
    :success-fn
    (lambda (result)
+     (gemini-ls--adopt-mode session result)
      (with-current-buffer (gemini-ls--chat-buffer)
        (let ((inhibit-read-only t))
          (erase-buffer)
@@ -1161,6 +1172,18 @@ It is a review or a question.  This returns at once; the answer goes as
   "Ask whether the tool call of PARAMS may run; return the result."
   (list :outcome (gemini-ls--confirm-outcome params)))
 
+(defconst gemini-ls--confirm-choices
+  '((?y "allow once" "Run it this time")
+    (?a "always allow" "Allow such commands for this session")
+    (?n "reject" "Do not run it"))
+  "The answers to a `gemini/confirm' question.")
+
+(defconst gemini-ls--rewind-choices
+  '((?r "revert anyway" "Discard the changes made since the agent's too")
+    (?k "keep my changes" "Leave the file as it is"))
+  "The answers to a rewind's conflict: a file changed since the agent's
+change is reverted anyway or kept; \"always\" means nothing there.")
+
 (defun gemini-ls--confirm-outcome (params)
   "Ask whether the tool call of PARAMS may run; return the outcome."
   (condition-case nil
@@ -1169,11 +1192,11 @@ It is a review or a question.  This returns at once; the answer goes as
              (choice (read-multiple-choice
                       (format "%s %s" (or (plist-get params :title) "Allow?")
                               (or (plist-get params :details) ""))
-                      '((?y "allow once" "Run it this time")
-                        (?a "always allow" "Allow such commands for this session")
-                        (?n "reject" "Do not run it")))))
+                      (if (equal (plist-get params :kind) "rewind")
+                          gemini-ls--rewind-choices
+                        gemini-ls--confirm-choices))))
         (pcase (car choice)
-          (?y "proceed_once")
+          ((or ?y ?r) "proceed_once")
           (?a "proceed_always")
           (_ "cancel")))
     (quit "cancel")))
@@ -1193,13 +1216,17 @@ It is a review or a question.  This returns at once; the answer goes as
 (defun gemini-ls--question-answer (params picks)
   "The `gemini/ask' result of PICKS, the strings read for PARAMS.
 A pick naming an option chooses it; any other is the user's own words
-\(read only where the question takes them)."
+\(read only where the question takes them).  \"Decline\" declines, and
+so does nothing at all, except where several options may be chosen:
+there nothing is an answer, as Gemini CLI's \"Done\" with none ticked
+is, and the model is told the user answered nothing."
   (let* ((labels (mapcar (lambda (o) (cons (plist-get o :label) (plist-get o :id)))
                          (plist-get params :options)))
          (picks (cl-remove-if #'string-empty-p (mapcar #'string-trim picks)))
          (chosen (delq nil (mapcar (lambda (p) (cdr (assoc p labels))) picks)))
          (words (cl-remove-if (lambda (p) (assoc p labels)) picks)))
-    (if (or (null picks) (member gemini-ls--decline picks))
+    (if (or (member gemini-ls--decline picks)
+            (and (null picks) (not (eq t (plist-get params :multiple)))))
         (list :declined t)
       (append (list :chosen (vconcat chosen) :declined :json-false)
               (and words (list :text (string-join words ", ")))))))

@@ -1022,6 +1022,71 @@ several allowed the picks and the user's words, reach the model."
                      '("User dismissed ask_user dialog without answering.")))
       (should (string-match-p "Still mine to pick\\." (gemini-ls-test--chat))))))
 
+(ert-deftest gemini-ls-test-ask-user-nothing-ticked ()
+  "RET with nothing picked at a question of several options tells the
+model the user answered nothing, as Gemini CLI's Done does; Decline
+there still declines."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        (vector (gemini-ls-test--ask-turn t) '((text . "Nothing, then."))
+                (gemini-ls-test--ask-turn t) '((text . "I will pick myself.")))
+        '(("a.txt" . "x\n"))
+      (cl-letf (((symbol-function 'completing-read-multiple) (lambda (&rest _) nil)))
+        (gemini-ls-test--prompt buf "set up storage"))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("{\"answers\":{}}")))
+      (cl-letf (((symbol-function 'completing-read-multiple)
+                 (lambda (&rest _) (list gemini-ls--decline))))
+        (gemini-ls-test--prompt buf "set up storage again"))
+      (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
+                     '("User dismissed ask_user dialog without answering."))))))
+
+(ert-deftest gemini-ls-test-resume-takes-mode ()
+  "A resumed session's approval mode, in the mode line, is the one the
+`gemini/resumeSession' result says; a result without one (an older
+server) leaves the configured mode."
+  (let ((gemini-ls-initialization-options nil)
+        (answer nil))
+    (cl-letf (((symbol-function 'jsonrpc-request)
+               (lambda (_server method params &rest _)
+                 (should (eq method :gemini/resumeSession))
+                 (should (equal params (list :sessionId (plist-get (plist-get answer :session) :sessionId))))
+                 answer)))
+      (unwind-protect
+          (progn
+            (setq answer '(:session (:sessionId "S-PLAN" :title "planning") :exchanges [] :mode "plan"))
+            (gemini-ls-resume "S-PLAN" "planning" 'server)
+            (should (equal (gemini-ls-approval-mode) "plan"))
+            (should (equal (gemini-ls-test--mode-name) "Gemini[plan]"))
+            (setq answer '(:session (:sessionId "S-EDIT") :exchanges [] :mode "auto_edit"))
+            (gemini-ls-resume "S-EDIT" nil 'server)
+            (should (equal (gemini-ls-approval-mode) "auto_edit"))
+            (setq answer '(:session (:sessionId "S-OLD") :exchanges []))
+            (gemini-ls-resume "S-OLD" nil 'server)
+            (should (equal (gemini-ls-approval-mode) "default")))
+        (kill-buffer (gemini-ls--chat-buffer))))))
+
+(ert-deftest gemini-ls-test-rewind-conflict-choices ()
+  "A rewind's conflict is asked as revert anyway or keep my changes, never
+always allow; a tool call's confirmation keeps its three answers."
+  (let (offered pick)
+    (cl-letf (((symbol-function 'read-multiple-choice)
+               (lambda (_prompt choices &rest _)
+                 (setq offered (mapcar #'cadr choices))
+                 (assq pick choices))))
+      (setq pick ?r)
+      (should (equal (gemini-ls--confirm-outcome
+                      '(:kind "rewind" :title "Revert a.txt anyway?" :details "a.txt was changed"))
+                     "proceed_once"))
+      (should (equal offered '("revert anyway" "keep my changes")))
+      (setq pick ?k)
+      (should (equal (gemini-ls--confirm-outcome '(:kind "rewind" :title "Revert a.txt anyway?"))
+                     "cancel"))
+      (setq pick ?a)
+      (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?"))
+                     "proceed_always"))
+      (should (equal offered '("allow once" "always allow" "reject"))))))
+
 (ert-deftest gemini-ls-test-rewind-both ()
   "Rewinding conversation and code to before the second of three prompts
 that edited two files restores both once the revert, one review of both,

@@ -95,4 +95,108 @@ describe("rewind", function()
     end, last_contents())
     eq({ "user: change two", "user: start over" }, users, "the model's request")
   end)
+
+  it("deletes a file the agent created once its deletion is accepted, and keeps it when rejected", function()
+    prompt("make a file")
+    local path = vim.fn.fnamemodify("made.txt", ":p")
+    eq("made by the agent\n", read_file("made.txt"), "the file the agent made")
+
+    local function rewind(mode)
+      vim.ui.select = function(items, opts, cb)
+        if opts.prompt == "Rewind to before" then
+          cb(items[3], 3)
+        else
+          for i, it in ipairs(items) do
+            if opts.format_item(it) == mode then
+              return cb(it, i)
+            end
+          end
+        end
+      end
+      local done
+      gemini.rewind(function(err, result)
+        done = { err = err, result = result }
+      end)
+      wait_for("the deletion's review", function() return review.current ~= nil or done ~= nil end)
+      local r = review.current
+      eq("delete", r and r.kind, "the review's kind")
+      eq("Gemini: Revert the agent's changes since prompt 3 (1 file): delete made.txt", r.label, "the review's label")
+      eq({ "made by the agent" }, vim.api.nvim_buf_get_lines(r.orig, 0, -1, false), "the text to be deleted")
+      return r, function()
+        wait_for("the rewind", function() return done ~= nil end)
+        eq(nil, done.err, "error")
+        return done.result
+      end
+    end
+
+    local _, result = rewind("Code only")
+    review.reject()
+    local files = result().files
+    eq(1, #files, "files")
+    eq("not_reverted", files[1].outcome, "outcome when rejected")
+    eq("made by the agent\n", read_file("made.txt"), "the file kept")
+
+    _, result = rewind("Conversation and code")
+    review.accept()
+    files = result().files
+    eq("reverted", files[1].outcome, "outcome when accepted")
+    eq(nil, vim.loop.fs_stat(path), "made.txt still exists")
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      assert(vim.api.nvim_buf_get_name(b) ~= path, "made.txt's buffer is still there")
+    end
+  end)
+
+  it("asks about a file the user changed since the agent did: kept, it is a conflict; reverted anyway, it is restored", function()
+    prompt("change four")
+    local before = "one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n"
+    local mine = "one\nTWO\nthree\nFOUR\nfive\nsix\nseven\neight\nnine\nten\nmine\n"
+    vim.cmd("edit numbers.txt")
+    vim.api.nvim_buf_set_lines(0, -1, -1, false, { "mine" })
+    vim.cmd("write")
+    eq(mine, read_file("numbers.txt"), "numbers.txt with the user's line")
+
+    local function rewind(answer)
+      local conflict
+      vim.ui.select = function(items, opts, cb)
+        local labels = {}
+        for _, it in ipairs(items) do
+          table.insert(labels, opts.format_item and opts.format_item(it) or it)
+        end
+        if opts.prompt == "Rewind to before" then
+          return cb(items[3], 3)
+        end
+        for i, l in ipairs(labels) do
+          if l == "Code only" or l == answer then
+            if l == answer then
+              conflict = { prompt = opts.prompt, labels = labels }
+            end
+            return cb(items[i], i)
+          end
+        end
+        cb(nil, nil)
+      end
+      local done
+      gemini.rewind(function(err, result)
+        done = { err = err, result = result }
+      end)
+      return function()
+        wait_for("the rewind", function() return done ~= nil end)
+        eq(nil, done.err, "error")
+        assert(conflict, "the conflict was not asked about")
+        assert(conflict.prompt:find("Revert " .. vim.fn.fnamemodify("numbers.txt", ":p") .. " anyway?", 1, true), conflict.prompt)
+        eq({ "Revert anyway", "Keep my changes" }, conflict.labels, "the conflict's choices")
+        return done.result
+      end
+    end
+
+    local files = rewind("Keep my changes")().files
+    eq("conflict", files[1].outcome, "outcome when kept")
+    eq(mine, read_file("numbers.txt"), "numbers.txt as the user left it")
+
+    local result = rewind("Revert anyway")
+    wait_for("the revert's review", function() return review.current ~= nil end)
+    review.accept()
+    eq("reverted", result().files[1].outcome, "outcome when reverted anyway")
+    eq(before, read_file("numbers.txt"), "numbers.txt restored")
+  end)
 end)

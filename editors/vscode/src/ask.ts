@@ -57,6 +57,9 @@ export function questionHeading(params: AskParams): string | undefined {
  * The answer to `params` of the options `chosen` (ids) and the user's own
  * `text`, or why it is not one the question allows: an id not offered,
  * several where one is allowed, words where none are, or nothing at all.
+ * Nothing at all is an answer to a question of several options, as
+ * Gemini CLI's "Done" with none ticked is: the model is told the user
+ * answered nothing, which is not declining.
  */
 export function buildAnswer(params: AskParams, chosen: readonly string[], text: string): { answer: AskAnswer } | { error: string } {
   const offered = new Set(params.options.map((o) => o.id));
@@ -72,7 +75,7 @@ export function buildAnswer(params: AskParams, chosen: readonly string[], text: 
   if (words !== "" && !params.freeText) {
     return { error: "This question takes one of the options, not your own words." };
   }
-  if (ids.length === 0 && words === "") {
+  if (ids.length === 0 && words === "" && !params.multiple) {
     return { error: params.options.length === 0 ? "Type an answer, or decline." : "Choose an option, or decline." };
   }
   return { answer: { chosen: ids, text: words, declined: false } };
@@ -121,6 +124,9 @@ export function answerSummary(params: AskParams, answer: AskAnswer): string {
   if (answer.declined) {
     return "Declined";
   }
+  if (answer.chosen.length === 0 && answer.text === "") {
+    return "Nothing chosen";
+  }
   const labels = answer.chosen.map((id) => params.options.find((o) => o.id === id)?.label ?? id);
   return [...labels, ...(answer.text === "" ? [] : [`“${answer.text}”`])].join(", ");
 }
@@ -157,7 +163,8 @@ export function rewindSummary(result: RewindResult | null | undefined, relative:
   const reverted = files.filter((f) => f.outcome === "reverted").length;
   const parts = [`Rewound: ${result?.removed ?? 0} prompt${result?.removed === 1 ? "" : "s"} removed, ${reverted} file${reverted === 1 ? "" : "s"} reverted.`];
   for (const f of kept) {
-    parts.push(`${relative(f.path)} was not reverted${f.reason ? `: ${f.reason}` : ""}.`);
+    const what = f.outcome === "conflict" ? "was kept (a conflict)" : "was not reverted";
+    parts.push(`${relative(f.path)} ${what}${f.reason ? `: ${f.reason}` : ""}.`);
   }
   parts.push(...(result?.notes ?? []));
   return { text: parts.join(" "), warn: kept.length > 0 || (result?.notes ?? []).length > 0 };

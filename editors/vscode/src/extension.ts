@@ -25,7 +25,7 @@ import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatSt
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
-import { confirmChoices, confirmOutcome, sessionPicks } from "./present";
+import { confirmButtons, confirmOutcome, sessionPicks } from "./present";
 import {
   methods,
   type ConfirmOutcome,
@@ -337,8 +337,8 @@ class Gemini {
         return;
       }
       const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
-      const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 });
-      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: this.chat.mode });
+      const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 }, this.chat.mode);
+      this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode });
       const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
       void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
@@ -496,14 +496,14 @@ class Gemini {
       return;
     }
     await this.stopPrompt();
-    let resumed: ResumeSessionResult;
+    let resumed: Required<ResumeSessionResult>;
     try {
-      resumed = await resumeSession(request, choice.sessionId, choice.session);
+      resumed = await resumeSession(request, choice.sessionId, choice.session, configuredMode());
     } catch (err) {
       void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
       return;
     }
-    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: configuredMode() });
+    this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: resumed.mode });
     await this.openChat();
   }
 
@@ -622,7 +622,8 @@ async function pickRewindPrompt(prompts: RewindPrompt[]): Promise<RewindPrompt |
 /**
  * gemini/ask without the chat: a QuickPick of the options (several when
  * `multiple`), with a row for the user's own words where allowed, or an
- * InputBox for a question without options. Dismissing declines.
+ * InputBox for a question without options. Dismissing declines; nothing
+ * ticked of several options answers nothing.
  */
 async function askWithQuickPick(params: AskParams, token: vscode.CancellationToken): Promise<AskAnswer> {
   const title = params.title || "Gemini asks";
@@ -638,7 +639,8 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
     const picked = params.multiple
       ? await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token)
       : await vscode.window.showQuickPick(items, options, token).then((p) => (p === undefined ? undefined : [p]));
-    if (picked === undefined || picked.length === 0) {
+    // Nothing ticked in a multi-select is an answer of nothing (buildAnswer); dismissing declines.
+    if (picked === undefined) {
       return declined;
     }
     chosen = picked.filter((p) => p.id !== ownWords).map((p) => p.id);
@@ -656,13 +658,9 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
   return "error" in built ? declined : built.answer;
 }
 
-/** gemini/confirm as VS Code's own modal: Allow Once, Always Allow, or dismiss to reject. */
+/** gemini/confirm as VS Code's own modal: its kind's buttons (Allow Once, Always Allow), or dismiss to reject. */
 async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
-  const choice = await vscode.window.showWarningMessage(
-    params.title,
-    { modal: true, detail: params.details },
-    confirmChoices.once,
-    confirmChoices.always,
-  );
-  return { outcome: confirmOutcome(choice) };
+  const buttons = confirmButtons(params.kind);
+  const choice = await vscode.window.showWarningMessage(params.title, { modal: true, detail: params.details }, ...buttons.map((b) => b.label));
+  return { outcome: confirmOutcome(params.kind, choice) };
 }

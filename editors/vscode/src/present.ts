@@ -42,16 +42,33 @@ export function statusView(s: StatusInput): StatusView {
 
 export const confirmChoices = { once: "Allow Once", always: "Always Allow" } as const;
 
-/** The answer to gemini/confirm for the button the user chose; dismissing the dialog rejects. */
-export function confirmOutcome(choice: string | undefined): ConfirmOutcome {
-  switch (choice) {
-    case confirmChoices.once:
-      return "proceed_once";
-    case confirmChoices.always:
-      return "proceed_always";
-    default:
-      return "cancel";
+export interface ConfirmButton {
+  label: string;
+  outcome: ConfirmOutcome;
+}
+
+/**
+ * The buttons of gemini/confirm's modal for a question of kind; dismissing
+ * the dialog answers "cancel". A rewind's conflict (a file changed since
+ * the agent's change) is revert it anyway or keep it: "always" means
+ * nothing there.
+ */
+export function confirmButtons(kind: string): ConfirmButton[] {
+  if (kind === "rewind") {
+    return [
+      { label: "Revert Anyway", outcome: "proceed_once" },
+      { label: "Keep My Changes", outcome: "cancel" },
+    ];
   }
+  return [
+    { label: confirmChoices.once, outcome: "proceed_once" },
+    { label: confirmChoices.always, outcome: "proceed_always" },
+  ];
+}
+
+/** The answer to gemini/confirm for the button the user chose; dismissing the dialog rejects. */
+export function confirmOutcome(kind: string, choice: string | undefined): ConfirmOutcome {
+  return confirmButtons(kind).find((b) => b.label === choice)?.outcome ?? "cancel";
 }
 
 export interface SessionPick {

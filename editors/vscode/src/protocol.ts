@@ -130,6 +130,8 @@ export interface Exchange {
 export interface ResumeSessionResult {
   session: SessionInfo;
   exchanges: Exchange[];
+  /** The session's approval mode, as gemini/update kind "mode" names it; absent from older servers. */
+  mode?: ApprovalMode;
 }
 
 export const methods = {

@@ -2,7 +2,7 @@
 // so they are tested against the real server: gemini/listSessions (with
 // gemini/sessions for older servers) and gemini/resumeSession.
 
-import { methods, type ResumeSessionResult, type SessionInfo, type SessionsResult } from "./protocol";
+import { methods, type ApprovalMode, type ResumeSessionResult, type SessionInfo, type SessionsResult } from "./protocol";
 
 /** JSON-RPC's MethodNotFound: a server older than the method asked. */
 export const methodNotFound = -32601;
@@ -34,17 +34,27 @@ export async function listSessions(request: Request, root: string | undefined): 
 
 /**
  * Makes session `id` live in the server (a session saved by an earlier
- * server too) and returns what was said in it. A server without
- * gemini/resumeSession continues its live sessions by id alone: then the
- * session is `fallback` and there is nothing to show.
+ * server too) and returns what was said in it, and its approval mode:
+ * the server's, else `mode`. A server without gemini/resumeSession
+ * continues its live sessions by id alone: then the session is `fallback`
+ * and there is nothing to show.
  */
-export async function resumeSession(request: Request, id: string, fallback: SessionInfo): Promise<ResumeSessionResult> {
+export async function resumeSession(
+  request: Request,
+  id: string,
+  fallback: SessionInfo,
+  mode: ApprovalMode,
+): Promise<Required<ResumeSessionResult>> {
   try {
     const result = await request<ResumeSessionResult>(methods.resumeSession, { sessionId: id });
-    return { session: result.session ?? fallback, exchanges: result.exchanges ?? [] };
+    return {
+      session: result.session ?? fallback,
+      exchanges: result.exchanges ?? [],
+      mode: typeof result.mode === "string" && result.mode !== "" ? result.mode : mode,
+    };
   } catch (err) {
     if (isMethodNotFound(err)) {
-      return { session: fallback, exchanges: [] };
+      return { session: fallback, exchanges: [], mode };
     }
     throw err;
   }

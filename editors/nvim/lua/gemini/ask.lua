@@ -99,6 +99,8 @@ local function ask_many(params, respond)
       if choice == nil or choice == DECLINE then
         respond(declined())
       elseif choice == DONE then
+        -- Done with nothing ticked answers nothing, as Gemini CLI's Done
+        -- does; only Decline (or Esc) declines.
         local chosen = {}
         for _, o in ipairs(params.options or {}) do
           if ticked[o.id] then

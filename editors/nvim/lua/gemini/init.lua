@@ -85,6 +85,12 @@ end
 asks["gemini/confirm"] = function(params, respond)
   local choices = { "Allow once", "Always allow", "Reject" }
   local outcomes = { "proceed_once", "proceed_always", "cancel" }
+  if params.kind == "rewind" then
+    -- A file changed since the agent's change: revert it anyway or keep
+    -- it; "always" means nothing there.
+    choices = { "Revert anyway", "Keep my changes" }
+    outcomes = { "proceed_once", "cancel" }
+  end
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
   if chat.buf then
     chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
@@ -442,25 +448,42 @@ function M.resume(id, title, on_done)
   end
   when_ready(client, function()
   client_call(client, "request", "gemini/resumeSession", { sessionId = id }, function(err, result)
-    chat.show()
-    if err and err.code == method_not_found then
-      -- An older server: its sessions are live ones, continued by id.
-      M.state.session_id = id
-      chat.lines({ "", "---", "_(continuing: " .. (title or id) .. ")_" })
-    elseif err then
-      local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
-      chat.lines({ "", "**Error:** " .. msg })
-      vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
-    else
-      local session = result.session or {}
-      M.state.session_id = session.sessionId or id
-      chat.lines(exchange_lines({ "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }, result.exchanges))
-    end
+    M.resumed(id, title, err, result)
     if on_done then
       on_done(err, result)
     end
   end)
   end)
+end
+
+-- Takes the session's approval mode from a resumeSession result, where
+-- the server says it (older servers do not).
+local function adopt_mode(session_id, result)
+  if type(result.mode) == "string" and result.mode ~= "" then
+    M.state.modes[session_id] = result.mode
+    pcall(vim.cmd, "redrawstatus!")
+  end
+end
+
+--- Shows what gemini/resumeSession of session id (titled title) answered:
+--- the earlier conversation in the chat, the session's approval mode in
+--- the statusline; the next prompt goes to the session.
+function M.resumed(id, title, err, result)
+  chat.show()
+  if err and err.code == method_not_found then
+    -- An older server: its sessions are live ones, continued by id.
+    M.state.session_id = id
+    chat.lines({ "", "---", "_(continuing: " .. (title or id) .. ")_" })
+  elseif err then
+    local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
+    chat.lines({ "", "**Error:** " .. msg })
+    vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+  else
+    local session = result.session or {}
+    M.state.session_id = session.sessionId or id
+    adopt_mode(M.state.session_id, result)
+    chat.lines(exchange_lines({ "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }, result.exchanges))
+  end
 end
 
 --- Lists the sessions of this workspace, live and saved, the most recently
@@ -527,6 +550,7 @@ end
 local function reload_chat(client, header, on_done)
   client_call(client, "request", "gemini/resumeSession", { sessionId = M.state.session_id }, function(err, result)
     if not err then
+      adopt_mode(M.state.session_id, result)
       vim.api.nvim_buf_set_lines(chat.ensure(), 0, -1, false, {})
       chat.lines(exchange_lines({ header }, result.exchanges))
     end

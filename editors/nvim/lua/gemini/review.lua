@@ -4,17 +4,7 @@ local M = {}
 
 M.current = nil -- the review on screen, if any
 local queue = {}
-
-local function text_edit_of(params)
-  for _, change in ipairs(params.edit.documentChanges or {}) do
-    if change.textDocument and change.edits then
-      return change.textDocument.uri, change.edits
-    end
-  end
-  for uri, edits in pairs(params.edit.changes or {}) do
-    return uri, edits
-  end
-end
+local open_step -- defined below; close opens the next queued step
 
 local function close(r)
   if M.current == r then
@@ -42,7 +32,7 @@ local function close(r)
   if #queue > 0 then
     local next = table.remove(queue, 1)
     vim.schedule(function()
-      M.open(next.params, next.respond, next.opts)
+      open_step(next.step, next.respond, next.opts)
     end)
   end
 end
@@ -56,27 +46,30 @@ local function finish(r, result)
   r.respond(result)
 end
 
---- Accepts the change as the right-hand buffer now holds it.
+--- Accepts the change: the text as the right-hand buffer now holds it,
+--- or the file operation (deletion, rename, creation) reviewed.
 function M.accept(r)
   r = r or M.current
   if not r then
     return
   end
-  if r.opts.auto_save then
+  local ok, why = r.perform()
+  if ok and r.opts.auto_save and r.kind == "text" then
     vim.api.nvim_buf_call(r.buf, function()
       vim.cmd("silent! write")
     end)
   end
-  finish(r, { applied = true })
+  finish(r, ok and { applied = true } or { applied = false, failureReason = why })
 end
 
---- Rejects the whole change: the buffer gets its original text back.
+--- Rejects the whole change: the buffer gets its original text back; a
+--- file operation is not done.
 function M.reject(r)
   r = r or M.current
   if not r then
     return
   end
-  if vim.api.nvim_buf_is_valid(r.buf) then
+  if r.kind == "text" and vim.api.nvim_buf_is_valid(r.buf) then
     vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
     vim.bo[r.buf].modified = r.modified
   end
@@ -87,7 +80,7 @@ end
 --- back from the original.
 function M.drop_hunk(r)
   r = r or M.current
-  if not r then
+  if not r or r.kind ~= "text" then
     return
   end
   if vim.api.nvim_get_current_buf() == r.orig then
@@ -122,7 +115,7 @@ end
 --- a drop or an edit of your own.
 function M.take_hunk(r)
   r = r or M.current
-  if not r then
+  if not r or r.kind ~= "text" then
     return
   end
   local cur = vim.api.nvim_buf_get_lines(r.buf, 0, -1, false)
@@ -165,100 +158,242 @@ function M.cancel(id)
   end
 end
 
--- The text documents edit changes, each as a change of its own, labelled
--- with its place among them.
-local function per_document(params)
-  local docs = {}
-  for _, change in ipairs(params.edit.documentChanges or {}) do
-    if change.textDocument and change.edits then
-      table.insert(docs, { edit = { documentChanges = { change } } })
+-- The steps of an edit, each reviewed on its own: a text document's edits
+-- (with the CreateFile just before them, if any), a file's creation,
+-- deletion or rename, in the edit's order.
+local function steps_of(edit)
+  local steps = {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    local last = steps[#steps]
+    if change.kind == "create" then
+      table.insert(steps, { kind = "create", uri = change.uri, create = change })
+    elseif change.kind == "delete" then
+      table.insert(steps, { kind = "delete", uri = change.uri, delete = change })
+    elseif change.kind == "rename" then
+      table.insert(steps, { kind = "rename", uri = change.oldUri, rename = change })
+    elseif change.textDocument and change.edits then
+      if last and last.kind == "create" and last.uri == change.textDocument.uri then
+        last.kind, last.edits = "text", change.edits
+      else
+        table.insert(steps, { kind = "text", uri = change.textDocument.uri, edits = change.edits })
+      end
     end
   end
-  for i, d in ipairs(docs) do
-    d.label = string.format("%s (file %d of %d)", params.label or "Gemini: edit", i, #docs)
-  end
-  return docs
-end
-
--- Reviews a change of several files (a rewind's revert) one file after
--- another and answers once: applied when any file was kept, as the server
--- then reads what each file holds.
-local function open_each(docs, respond, opts)
-  local applied, why = false, nil
-  local function step(i)
-    if i > #docs then
-      respond(applied and { applied = true } or { applied = false, failureReason = why or "the user rejected the change" })
-      return
+  if #steps == 0 then
+    for uri, edits in pairs(edit.changes or {}) do
+      table.insert(steps, { kind = "text", uri = uri, edits = edits })
     end
-    M.open(docs[i], function(result)
-      applied = applied or result.applied
-      why = why or result.failureReason
-      step(i + 1)
-    end, opts)
   end
-  step(1)
+  return steps
 end
 
---- Opens a review of an annotated workspace edit. respond(result) is called
---- once the user decides.
-function M.open(params, respond, opts)
-  local docs = per_document(params)
-  if #docs > 1 then
-    return open_each(docs, respond, opts)
-  end
-  if M.current then
-    table.insert(queue, { params = params, respond = respond, opts = opts })
-    return
-  end
-  local uri, edits = text_edit_of(params)
-  if not uri then
-    respond({ applied = false, failureReason = "the change has no text edits" })
-    return
-  end
-  local buf = vim.uri_to_bufnr(uri)
-  vim.fn.bufload(buf)
-  vim.bo[buf].buflisted = true
-  local r = {
-    id = opts.id,
-    buf = buf,
-    lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
-    modified = vim.bo[buf].modified,
-    respond = respond,
-    opts = opts,
-    label = params.label or "Gemini: edit",
-  }
-  -- The review is the confirmation the annotations ask for: apply the
-  -- edits plain (0.12 refuses annotated ones without their annotations).
-  local plain = {}
-  for i, e in ipairs(edits) do
-    plain[i] = { range = e.range, newText = e.newText }
-  end
-  vim.lsp.util.apply_text_edits(plain, buf, opts.offset_encoding or "utf-16")
-  r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local function exists(path)
+  return vim.loop.fs_stat(path) ~= nil
+end
 
+-- The loaded buffer of path, if any.
+local function buffer_of(path)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.api.nvim_buf_get_name(b) == path then
+      return b
+    end
+  end
+end
+
+-- The file operations, as LSP defines them (options included); each
+-- returns true, or false and why not.
+local operations = {}
+
+function operations.create(change)
+  local path = vim.uri_to_fname(change.uri)
+  local opts = change.options or {}
+  if exists(path) and not opts.overwrite then
+    if opts.ignoreIfExists then
+      return true
+    end
+    return false, path .. " already exists"
+  end
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
+  if vim.fn.writefile({}, path) ~= 0 then
+    return false, "could not create " .. path
+  end
+  return true
+end
+
+function operations.delete(change)
+  local path = vim.uri_to_fname(change.uri)
+  local opts = change.options or {}
+  local stat = vim.loop.fs_stat(path)
+  if not stat then
+    if opts.ignoreIfNotExists then
+      return true
+    end
+    return false, path .. " does not exist"
+  end
+  local flags = stat.type == "directory" and (opts.recursive and "rf" or "d") or ""
+  if vim.fn.delete(path, flags) ~= 0 then
+    return false, "could not delete " .. path
+  end
+  -- Its buffer goes too: it would write the file back, and the server
+  -- would still see the document open.
+  local buf = buffer_of(path)
+  if buf then
+    vim.api.nvim_buf_delete(buf, { force = true })
+  end
+  return true
+end
+
+function operations.rename(change)
+  local old, new = vim.uri_to_fname(change.oldUri), vim.uri_to_fname(change.newUri)
+  local opts = change.options or {}
+  if not exists(old) then
+    return false, old .. " does not exist"
+  end
+  if exists(new) and not opts.overwrite then
+    if opts.ignoreIfExists then
+      return true
+    end
+    return false, new .. " already exists"
+  end
+  local ok, err = pcall(vim.lsp.util.rename, old, new, { overwrite = opts.overwrite })
+  if not ok or exists(old) or not exists(new) then
+    return false, "could not rename " .. old .. " to " .. new .. (ok and "" or ": " .. tostring(err))
+  end
+  return true
+end
+
+-- A new tab with buffer on the left; the window the right-hand side goes
+-- into, after a vertical split.
+local function new_tab(r, left)
   vim.cmd("tabnew")
   r.tab = vim.api.nvim_get_current_tabpage()
   r.orig = vim.api.nvim_get_current_buf()
-  vim.api.nvim_buf_set_lines(r.orig, 0, -1, false, r.lines)
+  vim.api.nvim_buf_set_lines(r.orig, 0, -1, false, left)
   vim.bo[r.orig].buftype = "nofile"
   vim.bo[r.orig].bufhidden = "wipe"
   vim.bo[r.orig].modifiable = false
+end
+
+-- A scratch buffer for the right-hand side of a file operation's review.
+local function scratch(lines, name)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].bufhidden = "wipe"
+  vim.bo[buf].modifiable = false
+  pcall(vim.api.nvim_buf_set_name, buf, name)
+  return buf
+end
+
+local function relative(path)
+  return vim.fn.fnamemodify(path, ":~:.")
+end
+
+-- Opens the review of a text document's edits: the real buffer, holding
+-- the proposal, on the right of a copy of its text.
+local function open_text(r, step)
+  local buf = vim.uri_to_bufnr(step.uri)
+  vim.fn.bufload(buf)
+  vim.bo[buf].buflisted = true
+  r.buf = buf
+  r.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  r.modified = vim.bo[buf].modified
+  r.perform = function()
+    local path = vim.api.nvim_buf_get_name(buf)
+    if not step.create or exists(path) then
+      return true
+    end
+    -- The file is created with the text accepted, by writing the buffer:
+    -- an empty file made under it would make a later :w warn that the
+    -- file appeared after editing started.
+    vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd("silent! write")
+    end)
+    if not exists(path) then
+      return false, "could not create " .. path
+    end
+    return true
+  end
+  -- The review is the confirmation the annotations ask for: apply the
+  -- edits plain (0.12 refuses annotated ones without their annotations).
+  local plain = {}
+  for i, e in ipairs(step.edits) do
+    plain[i] = { range = e.range, newText = e.newText }
+  end
+  vim.lsp.util.apply_text_edits(plain, buf, r.opts.offset_encoding or "utf-16")
+  r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+
+  new_tab(r, r.lines)
   vim.bo[r.orig].filetype = vim.bo[buf].filetype
-  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":~:."))
+  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. relative(vim.api.nvim_buf_get_name(buf)))
   vim.cmd("diffthis")
   vim.cmd("rightbelow vsplit")
   r.win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(r.win, buf)
   vim.cmd("diffthis")
+  return "ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk"
+end
+
+-- Opens the review of a file operation: for a deletion, the file's text
+-- against nothing; for a creation or rename, what is to happen.
+local function open_operation(r, step)
+  local change = step[step.kind]
+  local path = vim.uri_to_fname(step.uri)
+  local left, right, what = {}, {}, nil
+  if step.kind == "delete" then
+    local buf = buffer_of(path)
+    if buf then
+      left = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    elseif vim.fn.filereadable(path) == 1 then
+      left = vim.fn.readfile(path)
+    end
+    what = "delete " .. relative(path)
+  elseif step.kind == "rename" then
+    what = "rename " .. relative(path) .. " to " .. relative(vim.uri_to_fname(change.newUri))
+    left = { what }
+  else
+    what = "create " .. relative(path) .. " (empty)"
+    left = { what }
+  end
+  r.label = r.label .. ": " .. what
+  r.perform = function()
+    return operations[step.kind](change)
+  end
+  new_tab(r, left)
+  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://" .. step.kind .. "/" .. relative(path))
+  if step.kind == "delete" then
+    vim.cmd("diffthis")
+    vim.cmd("rightbelow vsplit")
+    r.win = vim.api.nvim_get_current_win()
+    r.buf = scratch(right, "gemini://deleted/" .. relative(path))
+    vim.api.nvim_win_set_buf(r.win, r.buf)
+    vim.cmd("diffthis")
+  else
+    r.win = vim.api.nvim_get_current_win()
+    r.buf = r.orig
+  end
+  return "ga accept, gr reject"
+end
+
+-- Opens the review of one step, or queues it behind the one on screen.
+function open_step(step, respond, opts)
+  if M.current then
+    table.insert(queue, { step = step, respond = respond, opts = opts })
+    return
+  end
+  local r = { id = opts.id, kind = step.kind, respond = respond, opts = opts, label = step.label }
+  local keys = step.kind == "text" and open_text(r, step) or open_operation(r, step)
   M.current = r
 
   local maps = {
     ga = { M.accept, "Gemini: accept the change" },
     gr = { M.reject, "Gemini: reject the change" },
-    gx = { M.drop_hunk, "Gemini: drop the hunk under the cursor" },
-    gy = { M.take_hunk, "Gemini: take the proposal's hunk under the cursor" },
   }
-  for _, b in ipairs({ buf, r.orig }) do
+  if r.kind == "text" then
+    maps.gx = { M.drop_hunk, "Gemini: drop the hunk under the cursor" }
+    maps.gy = { M.take_hunk, "Gemini: take the proposal's hunk under the cursor" }
+  end
+  for _, b in ipairs(r.buf == r.orig and { r.buf } or { r.buf, r.orig }) do
     for key, m in pairs(maps) do
       vim.api.nvim_buf_set_keymap(b, "n", key, "", {
         nowait = true,
@@ -270,7 +405,45 @@ function M.open(params, respond, opts)
       })
     end
   end
-  vim.api.nvim_echo({ { r.label .. "  — ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk", "Title" } }, false, {})
+  vim.api.nvim_echo({ { r.label .. "  — " .. keys, "Title" } }, false, {})
+end
+
+-- Reviews the steps of a change one after another and answers once:
+-- applied when any was kept, as the server then reads what each file
+-- holds.
+local function open_each(steps, respond, opts)
+  local applied, why = false, nil
+  local function step(i)
+    if i > #steps then
+      respond(applied and { applied = true } or { applied = false, failureReason = why or "the user rejected the change" })
+      return
+    end
+    open_step(steps[i], function(result)
+      applied = applied or result.applied
+      why = why or result.failureReason
+      step(i + 1)
+    end, opts)
+  end
+  step(1)
+end
+
+--- Opens a review of an annotated workspace edit: each text document and
+--- each file operation (create, delete, rename) in turn. respond(result)
+--- is called once the user decides.
+function M.open(params, respond, opts)
+  local label = params.label or "Gemini: edit"
+  local steps = steps_of(params.edit or {})
+  if #steps == 0 then
+    respond({ applied = false, failureReason = "the change has no text edits or file operations" })
+    return
+  end
+  for i, s in ipairs(steps) do
+    s.label = #steps > 1 and string.format("%s (file %d of %d)", label, i, #steps) or label
+  end
+  if #steps == 1 then
+    return open_step(steps[1], respond, opts)
+  end
+  open_each(steps, respond, opts)
 end
 
 function M.pending()

@@ -372,8 +372,10 @@ class Workbench {
       await row.click({ timeout: 5000 });
     } catch (e) {
       const shown = await page.locator('.quick-input-widget').innerText().catch(() => '(no palette)');
+      // Where the focus went says who closed a palette that opened.
+      const focus = await page.evaluate(() => document.activeElement?.className || document.activeElement?.tagName).catch(() => '?');
       await page.keyboard.press('Escape').catch(() => {});
-      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}): ${e.message.split('\n')[0]}`);
+      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}; the focus was on ${JSON.stringify(focus)}): ${e.message.split('\n')[0]}`);
     }
     await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   }
@@ -408,7 +410,17 @@ class Workbench {
 
   async openChat() {
     await this.command('Gemini: Open Chat');
-    return this.chatFrame();
+    return this.chatFocused();
+  }
+
+  // chatFocused waits until the chat webview has the focus a command gave
+  // it. VS Code moves the focus into a webview a moment after the command
+  // returns; a palette opened before that lands loses its focus to the
+  // webview and closes, and the next command() finds no palette.
+  async chatFocused() {
+    const frame = await this.chatFrame();
+    await waitFor('the chat webview to have the focus', () => frame.evaluate(() => document.hasFocus()).catch(() => false), { timeout: 10_000, interval: 50 });
+    return frame;
   }
 
   async prompt(text) {
@@ -432,7 +444,7 @@ class Workbench {
 
   async newSession() {
     await this.command('Gemini: New Session');
-    const frame = await this.chatFrame();
+    const frame = await this.chatFocused();
     await waitFor('an empty chat after New Session', async () => (await frame.locator('.turn').count()) === 0, { timeout: 10_000 });
   }
 
@@ -516,6 +528,8 @@ async function makeWorkspace(dir) {
     'stop.go': greet('Hello'),
     'rewind.txt': 'one\n',
     'palette.txt': 'alpha\n',
+    // CRLF: the revert must give back these very bytes.
+    'conflict.txt': 'one\r\nkeep\r\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -801,7 +815,7 @@ const scenarios = [
       await w.quickOpen('chat.go', 'chat.go:6:3');
       await w.page.locator('.statusbar-item', { hasText: 'Ln 6, Col 6' }).first().waitFor({ timeout: 10_000 });
       await w.command('Gemini: Explain');
-      const frame = await w.chatFrame();
+      const frame = await w.chatFocused();
       await frame.locator('.message.user', { hasText: 'Explain the code around the cursor.' }).first().waitFor();
       await frame.locator('.message.assistant', { hasText: 'greet joins the greeting' }).first().waitFor();
       await waitForRequests(ctx, 1);
@@ -840,7 +854,7 @@ const scenarios = [
       await waitFor('quick pick rows for both sessions', async () => (await row(first).count()) === 1 && (await row(second).count()) === 1, { timeout: 15_000 });
       await row(first).click();
       await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
-      frame = await w.chatFrame();
+      frame = await w.chatFocused();
       await waitFor('the chat titled by the continued session', async () => (await frame.locator('#session-title').innerText()).trim() === first, { timeout: 10_000 });
 
       await w.prompt('And one more thing');
@@ -1028,6 +1042,38 @@ const scenarios = [
     },
   },
   {
+    name: 'ask-quickpick-none',
+    title: 'the QuickPick of several options submitted with none ticked: the model is told the user answered nothing, not that they declined',
+    script: [
+      // The delay leaves time to hide the chat before the question comes.
+      { delay: '3s', chunks: [
+        { call: { name: 'ask_user', args: { questions: [{
+          header: 'Extras', question: 'Which extras should the service have?', type: 'choice', multiSelect: true,
+          options: [
+            { label: 'Metrics', description: 'Prometheus.' },
+            { label: 'Tracing', description: 'OpenTelemetry.' },
+          ],
+        }] } } },
+      ] },
+      { text: 'No extras, then.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.prompt('Pick the extras');
+      await w.command('View: Show Explorer');
+      const row = w.page.locator('.quick-input-list .monaco-list-row').filter({ has: w.page.locator('.label-name', { hasText: /^\s*Metrics\s*$/ }) });
+      await row.waitFor({ timeout: 30_000 });
+      assert((await w.page.locator('.quick-input-widget').innerText()).includes('0 Selected'), 'the QuickPick is not a multi-select');
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      await waitForRequests(ctx, 2);
+      const told = toolOutputs(ctx.requests[1].body);
+      assert(told.includes('{"answers":{}}'), `the model was not told the user answered nothing: ${told}`);
+      const frame = await w.openChat();
+      await frame.locator('.message.assistant', { hasText: 'No extras, then.' }).first().waitFor({ timeout: 30_000 });
+    },
+  },
+  {
     name: 'ask-quickpick',
     title: 'the model asks while the chat is hidden: a QuickPick of several options answers it',
     script: [
@@ -1107,6 +1153,69 @@ const scenarios = [
       await waitFor('the chat showing one turn', async () => (await frame.locator('.turn').count()) === 1, { timeout: 15_000 });
       assert((await frame.locator('.turn .message.user').innerText()).trim() === 'Make rewind.txt say two', 'the turn kept is not the first prompt');
       await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 5000 });
+    },
+  },
+  {
+    name: 'rewind-conflict',
+    title: 'the user changes a file after the agent did; Rewind asks: keeping the change leaves it and reports a conflict, reverting anyway restores the bytes',
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'conflict.txt', old_string: 'one', new_string: 'two' } } },
+      ] },
+      { text: 'It says two now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'conflict.txt');
+      const original = await fsp.readFile(file);
+      const frame = await w.prompt('Make conflict.txt say two');
+      await waitForReview(w, 'conflict.txt', 'two');
+      await w.command('Gemini: Accept Change');
+      await frame.locator('.message.assistant', { hasText: 'It says two now.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('conflict.txt saved as two', async () => (await fsp.readFile(file, 'utf8')) === 'two\r\nkeep\r\n');
+      // The user's own change, after the agent's, typed and saved.
+      const mine = 'two\r\nkeep\r\nmine\r\n';
+      await w.command('View: Close All Editors');
+      await w.quickOpen('conflict.txt');
+      await w.page.keyboard.press('Control+End');
+      await w.page.keyboard.type('mine');
+      await w.page.keyboard.press('Enter');
+      await w.command('File: Save');
+      await waitFor('conflict.txt saved with the user\'s line', async () => (await fsp.readFile(file, 'utf8')) === mine);
+      await w.command('View: Close All Editors');
+
+      // rewindCode rewinds the code of the first prompt and waits for the
+      // conflict's question.
+      const rewindCode = async () => {
+        await frame.locator('.turn[data-turn="0"] button.rewind').click();
+        const code = w.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Code only' });
+        await code.waitFor({ timeout: 10_000 });
+        await code.click();
+        const dialog = w.dialog();
+        await dialog.waitFor({ timeout: 30_000 });
+        const asked = await dialog.innerText();
+        assert(asked.includes('conflict.txt') && asked.includes('changed after the agent last changed it'), `the question does not say conflict.txt changed since the agent's change: ${asked}`);
+        return dialog;
+      };
+      const toast = (text) => w.page.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+
+      let dialog = await rewindCode();
+      assert(!(await dialog.innerText()).includes('Always'), `the conflict's question offers to always allow: ${await dialog.innerText()}`);
+      await dialog.locator('.monaco-button', { hasText: /^Keep My Changes$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await toast('conflict').waitFor({ timeout: 15_000 });
+      assert((await toast('conflict').innerText()).includes('conflict.txt'), `the report does not name conflict.txt: ${await toast('conflict').innerText()}`);
+      assert((await fsp.readFile(file, 'utf8')) === mine, 'keeping the user\'s change changed conflict.txt');
+
+      dialog = await rewindCode();
+      await dialog.locator('.monaco-button', { hasText: /^Revert Anyway$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await waitForReview(w, 'conflict.txt', 'one');
+      assert((await fsp.readFile(file, 'utf8')) === mine, 'conflict.txt changed on disk before the revert was accepted');
+      await w.command('Gemini: Accept Change');
+      await waitFor('conflict.txt back to its original bytes', async () => (await fsp.readFile(file)).equals(original));
+      await toast('1 file reverted').waitFor({ timeout: 15_000 });
+      assert((await frame.locator('.turn').count()) === 1, 'rewinding the code only changed the conversation');
     },
   },
   {

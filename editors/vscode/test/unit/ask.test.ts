@@ -36,9 +36,15 @@ describe("gemini/ask answers", () => {
     });
   });
 
-  it("refuses an empty answer: declining is its own button", () => {
+  it("refuses an empty answer to a question of one option or words: declining is its own button", () => {
     assert.deepEqual(buildAnswer(database, [], "   "), { error: "Choose an option, or decline." });
     assert.deepEqual(buildAnswer({ ...database, options: [] }, [], ""), { error: "Type an answer, or decline." });
+  });
+
+  it("takes nothing ticked of several options as an answer of nothing, not a decline", () => {
+    const several = { ...database, multiple: true };
+    assert.deepEqual(buildAnswer(several, [], "  "), { answer: { chosen: [], text: "", declined: false } });
+    assert.equal(answerSummary(several, { chosen: [], text: "", declined: false }), "Nothing chosen");
   });
 
   it("summarises the answer by labels and words", () => {
@@ -99,10 +105,20 @@ describe("gemini/rewind picks", () => {
     });
     assert.deepEqual(
       rewindSummary(
-        { removed: 2, files: [{ path: "/p/a.txt", outcome: "conflict", reason: "changed since" }], notes: ["The summary was dropped."] },
+        {
+          removed: 2,
+          files: [
+            { path: "/p/a.txt", outcome: "conflict", reason: "changed since" },
+            { path: "/p/b.txt", outcome: "not_reverted", reason: "declined" },
+          ],
+          notes: ["The summary was dropped."],
+        },
         relative,
       ),
-      { text: "Rewound: 2 prompts removed, 0 files reverted. a.txt was not reverted: changed since. The summary was dropped.", warn: true },
+      {
+        text: "Rewound: 2 prompts removed, 0 files reverted. a.txt was kept (a conflict): changed since. b.txt was not reverted: declined. The summary was dropped.",
+        warn: true,
+      },
     );
     assert.deepEqual(rewindSummary(null, relative), { text: "Rewound: 0 prompts removed, 0 files reverted.", warn: false });
   });

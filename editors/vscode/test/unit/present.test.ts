@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { confirmOutcome, sessionPicks, statusView } from "../../src/present";
+import { confirmButtons, confirmOutcome, sessionPicks, statusView } from "../../src/present";
 
 describe("statusView", () => {
   it("is idle, working with a spinner, or reviewing with a count", () => {
@@ -21,9 +21,20 @@ describe("statusView", () => {
 
 describe("confirmOutcome", () => {
   it("maps the buttons, and a dismissed dialog rejects", () => {
-    assert.equal(confirmOutcome("Allow Once"), "proceed_once");
-    assert.equal(confirmOutcome("Always Allow"), "proceed_always");
-    assert.equal(confirmOutcome(undefined), "cancel");
+    assert.equal(confirmOutcome("execute", "Allow Once"), "proceed_once");
+    assert.equal(confirmOutcome("execute", "Always Allow"), "proceed_always");
+    assert.equal(confirmOutcome("execute", undefined), "cancel");
+  });
+
+  it("asks a rewind's conflict as revert anyway or keep, never always", () => {
+    assert.deepEqual(
+      confirmButtons("rewind").map((b) => b.label),
+      ["Revert Anyway", "Keep My Changes"],
+    );
+    assert.equal(confirmOutcome("rewind", "Revert Anyway"), "proceed_once");
+    assert.equal(confirmOutcome("rewind", "Keep My Changes"), "cancel");
+    assert.equal(confirmOutcome("rewind", "Always Allow"), "cancel");
+    assert.equal(confirmOutcome("rewind", undefined), "cancel");
   });
 });
 

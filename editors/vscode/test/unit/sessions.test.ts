@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
-import { applyEvent, emptyChat } from "../../src/chatModel";
+import { applyEvent, emptyChat, modeLabel } from "../../src/chatModel";
 import { sessionPicks } from "../../src/present";
 import type { PromptResult, SessionInfo } from "../../src/protocol";
 import { listSessions, methodNotFound, resumeSession, type Request } from "../../src/sessions";
@@ -108,7 +108,7 @@ describe("sessions against gemini-ls", () => {
     assert.deepEqual([pick.sessionId, pick.label, pick.description], [old.sessionId, "remember 42", "1 prompt · just now · saved"]);
     assert.deepEqual(await listSessions(second.request, pathToFileURL(tmp).toString()), [], "another root's list");
 
-    const resumed = await resumeSession(second.request, pick.sessionId, pick.session);
+    const resumed = await resumeSession(second.request, pick.sessionId, pick.session, "default");
     const chat = emptyChat();
     applyEvent(chat, { type: "session", mode: "default", sessionId: resumed.session.sessionId, title: pick.title, exchanges: resumed.exchanges });
     assert.equal(chat.sessionId, old.sessionId);
@@ -127,7 +127,7 @@ describe("sessions against gemini-ls", () => {
       ["user: remember 42", "model: noted: 42", "user: what was it?"],
     );
 
-    await assert.rejects(resumeSession(second.request, "NOSUCHSESSION", pick.session), /unknown session "NOSUCHSESSION"/);
+    await assert.rejects(resumeSession(second.request, "NOSUCHSESSION", pick.session, "default"), /unknown session "NOSUCHSESSION"/);
   });
 });
 
@@ -145,7 +145,7 @@ describe("sessions from older servers", () => {
       throw notFound;
     };
     assert.deepEqual(await listSessions(request, "file:///w"), [live]);
-    assert.deepEqual(await resumeSession(request, "A", live), { session: live, exchanges: [] });
+    assert.deepEqual(await resumeSession(request, "A", live, "auto_edit"), { session: live, exchanges: [], mode: "auto_edit" });
     assert.deepEqual(asked, ["gemini/listSessions", "gemini/sessions", "gemini/resumeSession"]);
   });
 
@@ -154,6 +154,28 @@ describe("sessions from older servers", () => {
       throw Object.assign(new Error("invalid params: sessionId: unknown session"), { code: -32602 });
     };
     await assert.rejects(listSessions(request, undefined), /unknown session/);
-    await assert.rejects(resumeSession(request, "A", live), /unknown session/);
+    await assert.rejects(resumeSession(request, "A", live, "default"), /unknown session/);
+  });
+});
+
+describe("a resumed session's approval mode", () => {
+  const info: SessionInfo = { sessionId: "P", title: "plan it", createdAt: "2026-11-20T10:00:00Z", prompts: 1 };
+  const answering =
+    (result: object): Request =>
+    async <R>() =>
+      result as R;
+
+  it("is the server's, where it says one, and shows in the chat's header", async () => {
+    const resumed = await resumeSession(answering({ session: info, exchanges: [], mode: "plan" }), "P", info, "default");
+    assert.equal(resumed.mode, "plan");
+    const chat = emptyChat("default");
+    applyEvent(chat, { type: "session", sessionId: "P", title: info.title, exchanges: resumed.exchanges, mode: resumed.mode });
+    assert.equal(chat.mode, "plan");
+    assert.equal(modeLabel(chat.mode), "Plan");
+  });
+
+  it("is the one given where the server says none", async () => {
+    assert.equal((await resumeSession(answering({ session: info, exchanges: [] }), "P", info, "auto_edit")).mode, "auto_edit");
+    assert.equal((await resumeSession(answering({ session: info, exchanges: [], mode: "" }), "P", info, "yolo")).mode, "yolo");
   });
 });
