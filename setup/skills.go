@@ -1,0 +1,37 @@
+package setup
+
+import (
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/skills"
+)
+
+// discoverSkills finds the agent skills where Gemini CLI finds them
+// (package skills): the extensions', the user's, and the trusted roots'.
+// Every SKILL.md skipped, conflict and untrusted skills directory is told
+// to the user. nil when settings turn skills off (skills.enabled false).
+func (b *Built) discoverSkills(set settings.Settings) *skills.Catalog {
+	if !set.Skills.SkillsEnabled() {
+		return nil
+	}
+	catalog, problems := skills.Discover(skills.Config{
+		UserDir:    settings.UserDir(b.Getenv),
+		Roots:      b.opts.Workspace.Roots(),
+		Trusted:    b.Trust.Trusted,
+		Extensions: b.opts.ExtensionSkills,
+		Disabled:   set.Skills.Disabled,
+	})
+	for _, p := range problems {
+		b.opts.Warn("agent skills", p)
+	}
+	return catalog
+}
+
+// skillSource is b.Skills as the agent takes it: no interface holding a
+// nil catalog.
+func (b *Built) skillSource() agent.SkillSource {
+	if b.Skills == nil {
+		return nil
+	}
+	return b.Skills
+}
