@@ -1,6 +1,8 @@
 package setup
 
 import (
+	"errors"
+
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/skills"
@@ -34,4 +36,19 @@ func (b *Built) skillSource() agent.SkillSource {
 		return nil
 	}
 	return b.Skills
+}
+
+// ReloadSkills finds the agent skills again (/skills reload), with
+// skills.disabled as the settings say now, and reports what was skipped.
+// The change counts from the next request of every session.
+func (b *Built) ReloadSkills() ([]skills.Problem, error) {
+	if b.Skills == nil {
+		return nil, errors.New("agent skills are off: skills.enabled is false in the settings (a change to it takes effect when gemini-ls starts again)")
+	}
+	set, err := b.loadSettings()
+	if err != nil {
+		return nil, err
+	}
+	b.Skills.SetDisabled(set.Skills.Disabled)
+	return b.Skills.Reload(), nil
 }

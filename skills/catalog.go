@@ -62,6 +62,9 @@ func Discover(cfg Config) (*Catalog, []Problem) {
 // Reload finds the skills again (/skills reload), replacing those found
 // before, and reports what it skipped.
 func (c *Catalog) Reload() []Problem {
+	c.mu.Lock()
+	disabled := c.cfg.Disabled
+	c.mu.Unlock()
 	d := discovery{byName: map[string]int{}}
 	for _, ext := range c.cfg.Extensions {
 		dir, err := filepath.Abs(ext.Dir)
@@ -86,13 +89,27 @@ func (c *Catalog) Reload() []Problem {
 			d.addDir(dir, "")
 		}
 	}
-	for i := range d.skills {
-		d.skills[i].Disabled = slices.ContainsFunc(c.cfg.Disabled, func(n string) bool { return strings.EqualFold(n, d.skills[i].Name) })
-	}
+	markDisabled(d.skills, disabled)
 	c.mu.Lock()
 	c.skills = d.skills
 	c.mu.Unlock()
 	return d.problems
+}
+
+// SetDisabled makes names, in any case, the disabled skills, from now on
+// and at every Reload.
+func (c *Catalog) SetDisabled(names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cfg.Disabled = slices.Clone(names)
+	c.skills = slices.Clone(c.skills)
+	markDisabled(c.skills, names)
+}
+
+func markDisabled(list []Skill, names []string) {
+	for i := range list {
+		list[i].Disabled = slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, list[i].Name) })
+	}
 }
 
 // All is every skill found, disabled ones too (/skills list).

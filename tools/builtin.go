@@ -50,7 +50,7 @@ type Options struct {
 	// context files around what they read (nil: none).
 	Memory ContextDiscoverer
 	// Skills are the agent skills activate_skill offers; the tool is left
-	// out when nil or when none was found.
+	// out when nil (settings turn skills off).
 	Skills *skills.Catalog
 }
 
@@ -92,9 +92,11 @@ func Builtin(opts Options) []Tool {
 	}, append(planTools(ws, opts.Plan), skillTools(ws, opts.Skills)...)...)
 }
 
-// skillTools is activate_skill, when there are skills to activate.
+// skillTools is activate_skill while skills are on (catalog set), as
+// Gemini CLI declares it: with no skill found its parameter says none is
+// available, and /skills reload can add some without a restart.
 func skillTools(ws *workspace.Workspace, catalog *skills.Catalog) []Tool {
-	if len(catalog.All()) == 0 {
+	if catalog == nil {
 		return nil
 	}
 	return []Tool{&activateSkillTool{catalog: catalog, ws: ws}}
