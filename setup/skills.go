@@ -2,6 +2,7 @@ package setup
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -51,4 +52,22 @@ func (b *Built) ReloadSkills() ([]skills.Problem, error) {
 	}
 	b.Skills.SetDisabled(set.Skills.Disabled)
 	return b.Skills.Reload(), nil
+}
+
+// SkillSettingsFiles are the settings files /skills enable and disable
+// write skills.disabled in: the user's, and the first root's when it is
+// a trusted folder ("" otherwise, or when there is no home directory or
+// root): an untrusted folder's settings are never read, so a change
+// there would do nothing.
+func (b *Built) SkillSettingsFiles() (user, workspace string) {
+	if dir := settings.UserDir(b.Getenv); dir != "" {
+		user = filepath.Join(dir, "settings.json")
+	}
+	if roots := b.opts.Workspace.Roots(); len(roots) > 0 && b.Trust.Trusted(roots[0]) {
+		workspace = filepath.Join(roots[0], ".gemini", "settings.json")
+		if workspace == user {
+			workspace = "" // the home directory's file is the user's
+		}
+	}
+	return user, workspace
 }

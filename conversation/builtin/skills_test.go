@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,54 @@ func TestSkillsNone(t *testing.T) {
 	if got := h.answer(h.conversation(), "/skills list"); !strings.HasPrefix(got, "No skills available.\nLearn how to add skills: ") {
 		t.Errorf("/skills list = %q", got)
 	}
+}
+
+// /skills disable writes skills.disabled where Gemini CLI writes it (the
+// user's settings, or the workspace's with --scope workspace), keeping
+// the rest of the file, and applies at once; /skills enable takes it out
+// of both.
+func TestSkillsDisableEnable(t *testing.T) {
+	h := newHarness(t)
+	h.write("~/.gemini/skills/alpha/SKILL.md", "---\nname: alpha\ndescription: First letter.\n---\nA.\n")
+	userFile := h.write("~/.gemini/settings.json", "{\n  // mine\n  \"model\": {\"name\": \"m\"}\n}\n")
+	env := h.conversation()
+	enabled := func() bool { _, ok := env.Built.Skills.Get("alpha"); return ok }
+
+	got := h.answer(env, "/skills disable ALPHA")
+	if !strings.HasPrefix(got, `Skill "alpha" disabled by adding it to the disabled list in user (`+userFile+`) settings.`) || enabled() {
+		t.Errorf("/skills disable = %q, enabled %v", got, enabled())
+	}
+	if text := readText(t, userFile); text != "{\n  \"skills\": {\n    \"disabled\": [\"alpha\"]\n  },\n  // mine\n  \"model\": {\"name\": \"m\"}\n}\n" {
+		t.Errorf("user settings =\n%s", text)
+	}
+	if got := h.answer(env, "/skills disable alpha"); got != `Skill "alpha" is already disabled.` {
+		t.Errorf("again: %q", got)
+	}
+	got = h.answer(env, "/skills disable alpha --scope workspace")
+	workspaceFile := h.root + "/.gemini/settings.json"
+	if !strings.Contains(got, "workspace ("+workspaceFile+")") || !strings.Contains(readText(t, workspaceFile), `"disabled": ["alpha"]`) {
+		t.Errorf("/skills disable --scope workspace = %q", got)
+	}
+
+	got = h.answer(env, "/skills enable alpha")
+	if !strings.HasPrefix(got, `Skill "alpha" enabled by removing it from the disabled list in workspace (`+workspaceFile+`) and user (`+userFile+`) settings.`) || !enabled() {
+		t.Errorf("/skills enable = %q, enabled %v", got, enabled())
+	}
+	if got := h.answer(env, "/skills enable alpha"); got != `Skill "alpha" is already enabled.` {
+		t.Errorf("again: %q", got)
+	}
+	for _, line := range []string{"/skills disable", "/skills disable nope", "/skills disable alpha --scope system"} {
+		if err := h.fails(env, line); err == nil {
+			t.Errorf("%s succeeded", line)
+		}
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
