@@ -187,13 +187,14 @@ func (d *discovery) add(s Skill) {
 	d.skills[i] = s
 }
 
+var errUntrusted = errors.New("its skills were not loaded: as in Gemini CLI, workspace skills are read only in a trusted folder")
+
 // noticeUntrusted reports the skill directories of an untrusted root,
 // unread.
 func (d *discovery) noticeUntrusted(dirs []string) {
 	for _, dir := range dirs {
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
-			d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf(
-				"its skills were not loaded: as in Gemini CLI, workspace skills are read only in a trusted folder")})
+			d.problems = append(d.problems, Problem{Path: dir, Err: errUntrusted})
 		}
 	}
 }
