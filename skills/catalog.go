@@ -47,10 +47,10 @@ func (p Problem) Error() string { return p.Path + ": " + p.Err.Error() }
 // Catalog is the discovered skills. It is safe for concurrent use:
 // Reload replaces them while sessions read them.
 type Catalog struct {
-	cfg Config
+	cfg Config // fixed but for Disabled
 
-	mu     sync.Mutex
-	skills []Skill // in precedence order of first discovery, as Gemini CLI's
+	mu     sync.Mutex // guards skills and cfg.Disabled
+	skills []Skill    // in precedence order of first discovery, as Gemini CLI's
 }
 
 // Discover finds the skills cfg names, reporting what it skipped.

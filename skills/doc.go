@@ -26,4 +26,7 @@
 //     trimmed.
 //   - skills.disabled names (any case) are disabled: listed by /skills,
 //     never offered to the model.
+//   - A Catalog is read by every session while /skills reload and enable
+//     or disable replace what it holds (Reload, SetDisabled): readers get
+//     copies, so a request sees one whole discovery or the next.
 package skills
