@@ -195,3 +195,28 @@ func TestFolderStructure(t *testing.T) {
 		t.Errorf("FolderStructure =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// Sessions read the catalog while /skills reloads it (run with -race).
+func TestCatalogReadWhileReloading(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, ".gemini")
+	writeSkill(t, filepath.Join(user, "skills"), "one", skillMD("one", "1", ""))
+	c, _ := skills.Discover(skills.Config{UserDir: user})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 50 {
+			c.Reload()
+			c.SetDisabled([]string{"one"})
+			c.SetDisabled(nil)
+		}
+	}()
+	for range 200 {
+		for _, s := range c.Enabled() {
+			if s.Name != "one" {
+				t.Errorf("read %q", s.Name)
+			}
+		}
+	}
+	<-done
+}
