@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -69,6 +70,9 @@ type Config struct {
 	// every call of which does: settings' tools.allowed.
 	AllowedKeys  []string
 	TrustedTools []string
+	// Policy is the policy files' rules, which the approval door consults
+	// for every call (approvals.go decide); none when nil.
+	Policy *policy.Engine
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.

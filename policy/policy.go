@@ -125,6 +125,9 @@ type Verdict struct {
 	// Rule is the rule responsible, when one is; a shell line that asks
 	// because it redirects or cannot be parsed has none.
 	Rule *Rule
+	// Priority is the responsible rule's, or, for a shell line that asks
+	// for want of one, that of the rule that allowed the line.
+	Priority float64
 	// Undecided are the commands of an allowed shell line that no rule
 	// decided; the caller judges them as it would without rules.
 	Undecided []string
@@ -176,7 +179,7 @@ func (e *Engine) Check(c Call) Verdict {
 		}
 	}
 	if r := e.first(c); r != nil {
-		return Verdict{Decision: r.Decision, Rule: r}
+		return decided(r)
 	}
 	return Verdict{}
 }
@@ -209,7 +212,7 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	top := e.first(c)
 	v := Verdict{}
 	if top != nil {
-		v = Verdict{Decision: top.Decision, Rule: top}
+		v = decided(top)
 	}
 	if v.Decision == Deny {
 		return v
@@ -217,12 +220,12 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	parts, ok := shellCommands(command)
 	if !ok {
 		if v.Decision == Allow && c.Mode != ModeYolo {
-			return Verdict{Decision: AskUser}
+			return Verdict{Decision: AskUser, Priority: top.Priority}
 		}
 		return v
 	}
 	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && redirects(command) {
-		v = Verdict{Decision: AskUser}
+		v = Verdict{Decision: AskUser, Priority: top.Priority}
 	}
 	if len(parts) == 1 && strings.TrimSpace(parts[0]) == strings.TrimSpace(command) {
 		return v
@@ -237,16 +240,18 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 				v.Undecided = append(v.Undecided, part)
 			}
 		case r.Decision == Deny:
-			return Verdict{Decision: Deny, Rule: r}
+			return decided(r)
 		case r.Decision == AskUser:
 			if v.Decision != AskUser || v.Rule == nil {
-				v.Rule = r
+				v.Rule, v.Priority = r, r.Priority
 			}
 			v.Decision, v.Undecided = AskUser, nil
 		}
 	}
 	return v
 }
+
+func decided(r *Rule) Verdict { return Verdict{Decision: r.Decision, Rule: r, Priority: r.Priority} }
 
 // shellArgs are a shell call's arguments with command replaced by part.
 func shellArgs(args map[string]any, part string) map[string]any {
