@@ -330,7 +330,12 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 // mcpTool is a tool of an MCP server (tools/mcp), which policies name by
 // its server: mcp_SERVER_TOOL.
 type mcpTool interface {
-	MCPServer() (server, tool string)
+	MCPOrigin() (server, tool string)
+}
+
+// annotated is a tool with hints of what it does (an MCP tool's
+// readOnlyHint ...), which rules' toolAnnotations match.
+type annotated interface {
 	MCPAnnotations() map[string]any
 }
 
@@ -338,8 +343,11 @@ type mcpTool interface {
 func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
 	call := policy.Call{Name: fc.Name, Args: fc.Args}
 	if m, ok := tool.(mcpTool); ok {
-		server, name := m.MCPServer()
-		call.Name, call.Server, call.Annotations = policy.MCPToolName(server, name), server, m.MCPAnnotations()
+		server, name := m.MCPOrigin()
+		call.Name, call.Server = policy.MCPToolName(server, name), server
+	}
+	if a, ok := tool.(annotated); ok {
+		call.Annotations = a.MCPAnnotations()
 	}
 	return call
 }
