@@ -3,7 +3,10 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -128,5 +131,53 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 				t.Errorf("decide(%s %v) = %+v, want %+v", call.Name, call.Args, got, tc.want)
 			}
 		})
+	}
+}
+
+// namedTool is a tool that is only a name.
+type namedTool string
+
+func (n namedTool) Name() string { return string(n) }
+func (n namedTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: string(n)}
+}
+func (n namedTool) Build(map[string]any) (tools.Call, error) { return nil, nil }
+
+// A tool a rule denies whatever its arguments is not declared to the
+// model, as in Gemini CLI, unless settings' tools.allowed outranks the
+// rule; a rule that denies some arguments only, or another mode, hides
+// nothing.
+func TestToolsDeniedOutrightAreNotDeclared(t *testing.T) {
+	engine := userPolicy(t, true, `
+[[rule]]
+toolName = "web_fetch"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "glob"
+decision = "deny"
+priority = 100
+modes = ["plan"]
+
+[[rule]]
+toolName = "google_web_search"
+decision = "deny"
+priority = 100
+`)
+	reg := tools.NewRegistry(namedTool(tools.WebFetchName), namedTool(tools.ShellName), namedTool(tools.GlobName), namedTool(tools.WebSearchName))
+	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
+	var names []string
+	for _, d := range a.declarations(tools.ApprovalDefault, "") {
+		names = append(names, d.Name)
+	}
+	if want := []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(names, want) {
+		t.Errorf("declared %q, want %q", names, want)
 	}
 }

@@ -184,6 +184,31 @@ func (e *Engine) Check(c Call) Verdict {
 	return Verdict{}
 }
 
+// Excluded is the rule that denies every call of c's tool, whatever its
+// arguments, so that the model is not told of the tool, as Gemini CLI's
+// getExcludedTools finds it: the first rule for the tool (c.Args are not
+// read) that does not look at arguments decides, unless a rule that does
+// and does not deny comes first. nil when no rule excludes the tool.
+func (e *Engine) Excluded(c Call) *Rule {
+	if e == nil {
+		return nil
+	}
+	for _, r := range e.rules {
+		unconditional := *r
+		unconditional.Args = nil
+		if !e.matches(&unconditional, c, c.Name, "") {
+			continue
+		}
+		switch {
+		case r.Args == nil && r.Decision == Deny:
+			return r
+		case r.Args == nil, r.Decision != Deny:
+			return nil
+		}
+	}
+	return nil
+}
+
 // first is the rule of the highest priority that matches c, or nil.
 func (e *Engine) first(c Call) *Rule {
 	stringified := stableStringify(c.Args)

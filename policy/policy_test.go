@@ -400,3 +400,48 @@ priority = 5
 		t.Errorf("no engine: %q", got)
 	}
 }
+
+// Excluded finds the rule that denies a tool whatever its arguments, as
+// Gemini CLI's getExcludedTools: a rule allowing some arguments above it
+// keeps the tool; a rule denying some arguments is passed over.
+func TestExcluded(t *testing.T) {
+	e := load(t, policy.TierUser, true, map[string]string{"r.toml": `
+[[rule]]
+toolName = "write_file"
+argsPattern = "docs/"
+decision = "allow"
+priority = 200
+
+[[rule]]
+toolName = ["write_file", "replace", "glob"]
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "replace"
+argsPattern = "secret"
+decision = "deny"
+priority = 300
+
+[[rule]]
+toolName = "glob"
+decision = "allow"
+priority = 150
+modes = ["yolo"]
+`})
+	for _, tc := range []struct {
+		name string
+		mode policy.Mode
+		want bool
+	}{
+		{"write_file", policy.ModeDefault, false},
+		{"replace", policy.ModeDefault, true},
+		{"glob", policy.ModeDefault, true},
+		{"glob", policy.ModeYolo, false},
+		{"read_file", policy.ModeDefault, false},
+	} {
+		if got := e.Excluded(policy.Call{Name: tc.name, Mode: tc.mode}) != nil; got != tc.want {
+			t.Errorf("Excluded(%s in %s) = %v, want %v", tc.name, tc.mode, got, tc.want)
+		}
+	}
+}

@@ -18,3 +18,7 @@ func (t *tool) MCPAnnotations() map[string]any {
 	}
 	return m
 }
+
+// MCPTrusted reports whether the settings trust the tool's server, which
+// ranks above some policy rules.
+func (t *tool) MCPTrusted() bool { return t.server.cfg.Trust }
