@@ -90,6 +90,8 @@ priority = 200
 		{"git push origin", policy.AskUser, nil},
 		{"ls && rm -rf /", policy.Deny, nil},
 		{"echo $(rm -rf /)", policy.Deny, nil},
+		{"bash -c 'rm -rf /'", policy.Deny, nil},
+		{`/bin/sh -c "ls; rm -rf /tmp/x"`, policy.Deny, nil},
 		{"git status; git push", policy.AskUser, nil},
 		{"git status && make", policy.Allow, []string{"make"}},
 		{"git status > out.txt", policy.AskUser, nil}, // redirection asks
