@@ -14,7 +14,8 @@
 //     sorted, each top-level pair between NUL bytes). commandPrefix and
 //     commandRegex are argsPatterns, built as Gemini CLI builds them.
 //   - A shell command is decided as a whole and as each of the commands
-//     it runs (bash parsed, command substitutions included): a deny of any
+//     it runs (bash parsed, command substitutions and sh/bash/zsh -c
+//     scripts included): a deny of any
 //     part denies, an ask of any part asks; an allow that covers the line
 //     but not every part lists the parts no rule decided (Verdict.Undecided)
 //     for the caller's own logic, and asks instead when the line
