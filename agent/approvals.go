@@ -227,9 +227,12 @@ func denial(rule *policy.Rule) string {
 
 // allowedPriority is the priority of what allows a call of tool name
 // that needs c approved, besides the mode: settings' tools.allowed, an
-// MCP server's trust, the user's "always allow"; 0 when none does.
+// MCP server's trust, the user's "always allow"; 0 when none does, as in
+// plan mode, where none of them counts (allows).
 func (a *approvals) allowedPriority(name string, c *tools.Confirmation) float64 {
 	switch {
+	case a.mode() == tools.ApprovalPlan:
+		return 0
 	case a.trustedTools[name]:
 		return toolsAllowedPriority
 	case c == nil:
