@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -69,6 +71,9 @@ type Config struct {
 	// every call of which does: settings' tools.allowed.
 	AllowedKeys  []string
 	TrustedTools []string
+	// Policy is the policy files' rules, which the approval door consults
+	// for every call (approvals.go decide); none when nil.
+	Policy *policy.Engine
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.
@@ -214,6 +219,8 @@ func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.
 		switch {
 		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
+		case a.deniedByPolicy(d.Name, mode):
+			continue
 		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
 			plan := *d
 			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, plansDir)
@@ -222,6 +229,33 @@ func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.
 		out = append(out, d)
 	}
 	return out
+}
+
+// deniedByPolicy reports whether a policy rule denies every call of tool
+// name in mode, above what settings allow of it (tools.allowed, an MCP
+// server's trust): as in Gemini CLI, the model is not told of the tool.
+func (a *Agent) deniedByPolicy(name string, mode tools.ApprovalMode) bool {
+	if a.cfg.Policy == nil {
+		return false
+	}
+	tool, ok := a.cfg.Tools.Get(name)
+	if !ok {
+		return false
+	}
+	call := policyCall(tool, &genai.FunctionCall{Name: name})
+	call.Mode = policyMode(mode)
+	rule := a.cfg.Policy.Excluded(call)
+	if rule == nil {
+		return false
+	}
+	allowed := 0.0
+	if t, ok := tool.(interface{ MCPTrusted() bool }); ok && t.MCPTrusted() {
+		allowed = trustedMCPPriority
+	}
+	if slices.Contains(a.cfg.TrustedTools, name) {
+		allowed = toolsAllowedPriority
+	}
+	return rule.Priority > allowed
 }
 
 // generateConfig is what every model request of the agent carries, with

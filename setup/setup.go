@@ -18,6 +18,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -80,6 +81,9 @@ type Built struct {
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
+	// Policy is the policy files' rules, and what could not be loaded of
+	// them (/policies list); nil when AuthErr is set.
+	Policy *policy.Engine
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's (EnvFile, "" when none was found).
 	Getenv  settings.Getenv
@@ -187,6 +191,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		maxTurns = set.Model.MaxSessionTurns
 	}
 	b.Checkpoints = b.checkpoints(o, set)
+	// The extensions' policies directories join here (policy.TierExtension).
+	b.Policy = b.loadPolicies(nil)
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
@@ -204,6 +210,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Untrusted:    b.NotTrusted() != nil,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,
+		Policy:       b.Policy,
 		MaxTurns:     maxTurns,
 		Logger:       o.Logger,
 		AuthType:     creds.Type,

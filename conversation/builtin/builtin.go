@@ -65,6 +65,7 @@ func Table() []Builtin {
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
+		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),
