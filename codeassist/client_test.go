@@ -386,7 +386,7 @@ func TestLoginErrors(t *testing.T) {
 	missing := filepath.Join(dir, "oauth_creds.json")
 	_, err := codeassist.NewLogin(codeassist.LoginConfig{Path: missing, TokenURL: srv.TokenURL()}).Token(context.Background())
 	var noLogin *codeassist.NoLoginError
-	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "run `gemini`, choose \"Sign in with Google\"") {
+	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "run `gemini-ls login`") {
 		t.Errorf("missing file: %v", err)
 	}
 
