@@ -85,6 +85,23 @@ type Login struct {
 	// a waiter whose context ends stops waiting.
 	lock  chan struct{}
 	token *oauth2.Token // the last token read or granted
+	// read is the file as it was when token was read or written: a new
+	// sign-in that replaced it is used at once, not when token expires.
+	read fileStamp
+}
+
+// fileStamp tells one version of a file from another.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(path string) fileStamp {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{info.ModTime(), info.Size()}
 }
 
 // NewLogin returns the cached login cfg names.
@@ -125,7 +142,8 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		return "", ctx.Err()
 	}
 	defer func() { <-l.lock }()
-	if l.token.Valid() {
+	stamp := stampOf(l.cfg.Path)
+	if l.token.Valid() && stamp == l.read {
 		return l.token.AccessToken, nil
 	}
 	// Another process (Gemini CLI, another gemini-ls) may have refreshed or
@@ -139,7 +157,7 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		tok.Expiry = time.UnixMilli(creds.ExpiryDate)
 	}
 	if tok.Valid() {
-		l.token = tok
+		l.token, l.read = tok, stamp
 		return tok.AccessToken, nil
 	}
 	if tok.RefreshToken == "" {
@@ -154,7 +172,7 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		// the old one, which Gemini CLI refreshes on its own.
 		l.cfg.Warn(fmt.Errorf("writing the refreshed login back to %s: %w", l.cfg.Path, err))
 	}
-	l.token = fresh
+	l.token, l.read = fresh, stampOf(l.cfg.Path)
 	return fresh.AccessToken, nil
 }
 
