@@ -194,7 +194,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": s.opts.AccessToken, "expires_in": 3599, "refresh_token": s.opts.RefreshToken,
-		"scope": "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile openid",
+		"scope":      "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile openid",
 		"token_type": "Bearer", "id_token": "id-token",
 	})
 }
