@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth/login/logintest"
+	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// signInBuild is gemini-ls built with the gemini_ls_e2e tag, whose
+// sign-in can be pointed at a fake authorization server (signin_e2e.go);
+// built once, beside the binary TestMain built.
+var signInBuild struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+func signInBinary(t *testing.T) string {
+	t.Helper()
+	signInBuild.once.Do(func() {
+		signInBuild.path = filepath.Join(filepath.Dir(binary), "gemini-ls-e2e")
+		build := exec.Command("go", "build", "-tags", "gemini_ls_e2e", "-o", signInBuild.path, "github.com/gemini-ls/gemini-ls/cmd/gemini-ls")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		signInBuild.out, signInBuild.err = build.CombinedOutput()
+	})
+	if signInBuild.err != nil {
+		t.Fatalf("building gemini-ls with the sign-in seam: %v\n%s", signInBuild.err, signInBuild.out)
+	}
+	return signInBuild.path
+}
+
+// signInEnv points the test build's sign-in at fake.
+func signInEnv(fake *logintest.Server) []string {
+	e := fake.Endpoints()
+	return []string{"GEMINI_LS_E2E_OAUTH_AUTH_URL=" + e.AuthURL, "GEMINI_LS_E2E_OAUTH_TOKEN_URL=" + e.TokenURL, "GEMINI_LS_E2E_OAUTH_USERINFO_URL=" + e.UserInfoURL}
+}
+
+// loginResult is gemini/login's result.
+type loginResult struct {
+	Email           string `json:"email"`
+	CredentialsFile string `json:"credentialsFile"`
+	Auth            struct {
+		Type   string `json:"type"`
+		Usable bool   `json:"usable"`
+	} `json:"auth"`
+}
+
+// The browser the server asks the editor to open: the URL of the first
+// window/showDocument with external: true.
+func (h *harness) signInPage() string {
+	h.t.Helper()
+	var p struct {
+		URI      string `json:"uri"`
+		External bool   `json:"external"`
+	}
+	m, err := h.client.WaitMessage(h.ctx, "window/showDocument", func(raw json.RawMessage) bool {
+		return json.Unmarshal(raw, &p) == nil && p.External
+	})
+	if err != nil {
+		h.t.Fatalf("no sign-in page was opened: %v", err)
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	return p.URI
+}
+
+// A user with no login at all signs in from the editor: gemini/login has
+// the editor open Google's page (window/showDocument, external), the
+// browser comes back to gemini-ls's loopback port, the login is cached as
+// Gemini CLI caches it (0600), and the next prompt goes through Code
+// Assist with it, onboarding the account first, without a restart.
+func TestLSPSignInWithGoogle(t *testing.T) {
+	ca := codeassisttest.NewTestServer(t, codeassisttest.Options{AccessToken: "signed-in", Project: "onboarded-project"},
+		geminitest.TextTurn("hello after signing in"))
+	fake := logintest.NewTestServer(t, logintest.Options{AccessToken: "signed-in", Email: "ada@example.com"})
+	home := t.TempDir()
+	env := append([]string{"HOME=" + home, "CODE_ASSIST_ENDPOINT=" + ca.URL}, signInEnv(fake)...)
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: env, bin: signInBinary(t)})
+
+	var before struct{ Usable bool }
+	if err := h.client.Call(h.ctx, "gemini/authStatus", nil, &before); err != nil || before.Usable {
+		t.Fatalf("before signing in: %+v, %v", before, err)
+	}
+
+	visited := make(chan logintest.Visit, 1)
+	go func() {
+		v, err := logintest.Browse(h.ctx, h.signInPage())
+		if err != nil {
+			v.Body = err.Error()
+		}
+		visited <- v
+	}()
+	var res loginResult
+	if err := h.client.Call(h.ctx, "gemini/login", nil, &res); err != nil {
+		t.Fatalf("gemini/login: %v", err)
+	}
+	credsPath := filepath.Join(home, ".gemini", "oauth_creds.json")
+	if res.Email != "ada@example.com" || res.CredentialsFile != credsPath || res.Auth.Type != "oauth-personal" || !res.Auth.Usable {
+		t.Errorf("gemini/login = %+v", res)
+	}
+	if v := <-visited; !strings.Contains(v.Location, "auth_success_gemini") {
+		t.Errorf("the browser ended at %+v", v)
+	}
+	info, err := os.Stat(credsPath)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the cached login: %v, %v", info, err)
+	}
+	if !strings.Contains(strings.Join(h.showMessages(), "\n"), "signed in with Google as ada@example.com.") {
+		t.Errorf("messages: %q", h.showMessages())
+	}
+
+	if r := h.prompt(map[string]any{"prompt": "hi"}); r.StopReason != "end_turn" || r.Text != "hello after signing in" {
+		t.Fatalf("prompt after signing in: %+v", r)
+	}
+	if len(ca.RequestsFor("onboardUser")) != 1 {
+		t.Errorf("the account was not onboarded: %d onboardUser", len(ca.RequestsFor("onboardUser")))
+	}
+	for _, r := range ca.RequestsFor("streamGenerateContent") {
+		if r.Header.Get("Authorization") != "Bearer signed-in" {
+			t.Errorf("the prompt was sent with %q", r.Header.Get("Authorization"))
+		}
+	}
+}
+
+// A redirect with another state than the one sent fails gemini/login with
+// Gemini CLI's words, and nothing is cached.
+func TestLSPSignInRefusesAWrongState(t *testing.T) {
+	fake := logintest.NewTestServer(t, logintest.Options{})
+	home := t.TempDir()
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: append([]string{"HOME=" + home}, signInEnv(fake)...), bin: signInBinary(t)})
+	go func() {
+		page, _ := url.Parse(h.signInPage())
+		forged := logintest.WithParams(page.Query().Get("redirect_uri"), url.Values{"code": {"x"}, "state": {"forged"}})
+		_, _ = logintest.Browse(context.WithoutCancel(h.ctx), forged)
+	}()
+	err := h.client.Call(h.ctx, "gemini/login", nil, &loginResult{})
+	if err == nil || !strings.Contains(err.Error(), "OAuth state mismatch") {
+		t.Fatalf("gemini/login = %v, want the state mismatch", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".gemini", "oauth_creds.json")); !os.IsNotExist(err) {
+		t.Errorf("a login was cached: %v", err)
+	}
+}
