@@ -7,9 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth/login/logintest"
@@ -150,5 +154,82 @@ func TestLSPSignInRefusesAWrongState(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, ".gemini", "oauth_creds.json")); !os.IsNotExist(err) {
 		t.Errorf("a login was cached: %v", err)
+	}
+}
+
+// fakeBrowser is a BROWSER command that writes the URL it is given to a
+// file, and that file: the test then plays the browser on it.
+func fakeBrowser(t *testing.T) (command, opened string) {
+	t.Helper()
+	dir := t.TempDir()
+	opened = filepath.Join(dir, "opened-url")
+	command = filepath.Join(dir, "browser")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + opened + ".tmp && mv " + opened + ".tmp " + opened + "\n"
+	if err := os.WriteFile(command, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return command, opened
+}
+
+// waitFile waits for path to exist and returns what it holds.
+func waitFile(ctx context.Context, t *testing.T, path string) string {
+	t.Helper()
+	for {
+		if data, err := os.ReadFile(path); err == nil {
+			return string(data)
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s never appeared", path)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// ACP's authenticate with oauth-personal and no cached login signs in as
+// Gemini CLI's does: the browser (BROWSER) opened on Google's page, the
+// loopback redirect, the login cached (0600); then a session prompts
+// through Code Assist with it.
+func TestACPAuthenticateSignsInWithGoogle(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake browser is a shell script")
+	}
+	ca := codeassisttest.NewTestServer(t, codeassisttest.Options{AccessToken: "signed-in", Project: "p"},
+		geminitest.TextTurn("hello over ACP"))
+	fake := logintest.NewTestServer(t, logintest.Options{AccessToken: "signed-in", Email: "ada@example.com"})
+	browser, opened := fakeBrowser(t)
+	home := t.TempDir()
+	env := append([]string{"GEMINI_API_KEY=", "BROWSER=" + browser, "CODE_ASSIST_ENDPOINT=" + ca.URL}, signInEnv(fake)...)
+	h := startACP(t, acpSetup{noSession: true, home: home, env: env, bin: signInBinary(t)})
+
+	visited := make(chan logintest.Visit, 1)
+	go func() {
+		v, err := logintest.Browse(h.ctx, waitFile(h.ctx, t, opened))
+		if err != nil {
+			v.Body = err.Error()
+		}
+		visited <- v
+	}()
+	if _, err := h.client.Conn.Authenticate(h.ctx, sdk.AuthenticateRequest{MethodId: "oauth-personal"}); err != nil {
+		t.Fatalf("authenticate: %v", err)
+	}
+	if v := <-visited; !strings.Contains(v.Location, "auth_success_gemini") {
+		t.Errorf("the browser ended at %+v", v)
+	}
+	info, err := os.Stat(filepath.Join(home, ".gemini", "oauth_creds.json"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the cached login: %v, %v", info, err)
+	}
+	res, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatalf("session/new after signing in: %v", err)
+	}
+	h.session = res.SessionId
+	h.mustPrompt("hi", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); got != "hello over ACP" {
+		t.Errorf("answer = %q", got)
+	}
+	if n := len(ca.RequestsFor("streamGenerateContent")); n != 1 {
+		t.Errorf("%d prompts reached Code Assist", n)
 	}
 }
