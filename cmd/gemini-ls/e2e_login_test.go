@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -231,5 +234,109 @@ func TestACPAuthenticateSignsInWithGoogle(t *testing.T) {
 	}
 	if n := len(ca.RequestsFor("streamGenerateContent")); n != 1 {
 		t.Errorf("%d prompts reached Code Assist", n)
+	}
+}
+
+// `gemini-ls login -no-browser`: Gemini CLI's pasted-code sign-in in a
+// terminal. The URL is printed, the code Google's page shows is read from
+// stdin, and the login is cached (0600) for the next prompt.
+func TestLoginCommandWithAPastedCode(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	fake := logintest.NewTestServer(t, logintest.Options{AccessToken: "pasted", Email: "ada@example.com"})
+	home := t.TempDir()
+	cmd := exec.CommandContext(ctx, signInBinary(t), "login", "-no-browser")
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}, signInEnv(fake)...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	var printed strings.Builder
+	var authURL string
+	for authURL == "" {
+		line, err := out.ReadString('\n')
+		printed.WriteString(line)
+		if err != nil {
+			t.Fatalf("no URL was printed: %v\n%s\n%s", err, printed.String(), stderr.String())
+		}
+		if strings.HasPrefix(line, fake.URL) {
+			authURL = strings.TrimSpace(line)
+		}
+	}
+	if !strings.Contains(printed.String(), "Please visit the following URL to authorize the application:") {
+		t.Errorf("printed %q", printed.String())
+	}
+	code, err := fake.Code(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, code+"\n")
+	rest, _ := io.ReadAll(out)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("gemini-ls login: %v\n%s\n%s", err, rest, stderr.String())
+	}
+	credsPath := filepath.Join(home, ".gemini", "oauth_creds.json")
+	if want := "Signed in with Google as ada@example.com. The login is cached in " + credsPath; !strings.Contains(string(rest), want) {
+		t.Errorf("printed %q, want %q", rest, want)
+	}
+	info, err := os.Stat(credsPath)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the cached login: %v, %v", info, err)
+	}
+}
+
+// `gemini-ls login` opens the browser (BROWSER) and waits for it to come
+// back; a wrong state there fails the command and caches nothing.
+func TestLoginCommandInTheBrowser(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake browser is a shell script")
+	}
+	for _, tc := range []struct {
+		name   string
+		forge  bool
+		exit   int
+		output string
+	}{
+		{name: "signed in", output: "Signed in with Google as ada@example.com."},
+		{name: "wrong state", forge: true, exit: 1, output: "OAuth state mismatch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			fake := logintest.NewTestServer(t, logintest.Options{Email: "ada@example.com"})
+			browser, opened := fakeBrowser(t)
+			home := t.TempDir()
+			cmd := exec.CommandContext(ctx, signInBinary(t), "login")
+			cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "BROWSER=" + browser}, signInEnv(fake)...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			page := waitFile(ctx, t, opened)
+			if tc.forge {
+				u, _ := url.Parse(page)
+				page = logintest.WithParams(u.Query().Get("redirect_uri"), url.Values{"code": {"x"}, "state": {"forged"}})
+			}
+			if _, err := logintest.Browse(ctx, page); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if (err == nil && tc.exit != 0) || (err != nil && (!errors.As(err, &exit) || exit.ExitCode() != tc.exit)) {
+				t.Fatalf("exit: %v, want %d\n%s\n%s", err, tc.exit, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String()+stderr.String(), tc.output) || !strings.Contains(stdout.String(), "Otherwise navigate to:\n\n"+fake.URL) {
+				t.Errorf("output:\n%s\n%s\nwant %q", stdout.String(), stderr.String(), tc.output)
+			}
+			_, statErr := os.Stat(filepath.Join(home, ".gemini", "oauth_creds.json"))
+			if tc.forge != os.IsNotExist(statErr) {
+				t.Errorf("cached login: %v", statErr)
+			}
+		})
 	}
 }
