@@ -340,3 +340,41 @@ func TestLoginCommandInTheBrowser(t *testing.T) {
 		})
 	}
 }
+
+// gemini/login with manual: the server asks for the code with gemini/ask
+// (the URL in its text, the user's own words only), and the code pasted
+// back signs in.
+func TestLSPSignInWithAPastedCode(t *testing.T) {
+	fake := logintest.NewTestServer(t, logintest.Options{AccessToken: "pasted", Email: "ada@example.com"})
+	home := t.TempDir()
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: append([]string{"HOME=" + home}, signInEnv(fake)...), bin: signInBinary(t)})
+	var asked struct {
+		Kind     string `json:"kind"`
+		Text     string `json:"text"`
+		FreeText bool   `json:"freeText"`
+	}
+	h.client.OnAsk = func(_ context.Context, raw json.RawMessage) any {
+		if err := json.Unmarshal(raw, &asked); err != nil {
+			return map[string]any{"declined": true}
+		}
+		i := strings.Index(asked.Text, fake.URL)
+		if i < 0 {
+			return map[string]any{"declined": true}
+		}
+		code, err := fake.Code(strings.Fields(asked.Text[i:])[0])
+		if err != nil {
+			return map[string]any{"declined": true}
+		}
+		return map[string]any{"chosen": []string{}, "text": code}
+	}
+	var res loginResult
+	if err := h.client.Call(h.ctx, "gemini/login", map[string]any{"manual": true}, &res); err != nil {
+		t.Fatalf("gemini/login: %v (asked %+v)", err, asked)
+	}
+	if asked.Kind != "login" || !asked.FreeText || !strings.Contains(asked.Text, "redirect_uri=https%3A%2F%2Fcodeassist.google.com%2Fauthcode") {
+		t.Errorf("asked %+v", asked)
+	}
+	if res.Email != "ada@example.com" || !res.Auth.Usable {
+		t.Errorf("gemini/login = %+v", res)
+	}
+}
