@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -376,5 +377,36 @@ func TestLSPSignInWithAPastedCode(t *testing.T) {
 	}
 	if res.Email != "ada@example.com" || !res.Auth.Usable {
 		t.Errorf("gemini/login = %+v", res)
+	}
+}
+
+// $/cancelRequest ends a gemini/login that waits for the browser:
+// RequestCancelled, and its loopback port closes.
+func TestLSPSignInCancelled(t *testing.T) {
+	fake := logintest.NewTestServer(t, logintest.Options{})
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true, env: signInEnv(fake), bin: signInBinary(t)})
+	if err := h.client.RawCall("login", "gemini/login", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := url.Parse(h.signInPage())
+	redirect, _ := url.Parse(page.Query().Get("redirect_uri"))
+	if err := h.client.Notify(h.ctx, "$/cancelRequest", map[string]any{"id": "raw-login"}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := h.client.RawResponse(h.ctx, "login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp struct {
+		Error struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(raw, &resp) != nil || resp.Error.Code != -32800 {
+		t.Fatalf("answer = %s, want RequestCancelled", raw)
+	}
+	if conn, err := net.Dial("tcp", redirect.Host); err == nil {
+		conn.Close()
+		t.Errorf("the sign-in still listens on %s", redirect.Host)
 	}
 }
