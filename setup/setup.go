@@ -443,6 +443,12 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	return applied, restart, nil
 }
 
+// Rebuild builds the agent again from the same options, reading the
+// settings, the environment's files and the credentials anew: after a
+// sign-in, the agent that had none. The caller closes b once nothing uses
+// it.
+func (b *Built) Rebuild(ctx context.Context) (*Built, error) { return Build(ctx, b.opts) }
+
 // Close stops what the tools run in the background (MCP servers, the
 // discovery command). It is safe on a nil Built.
 func (b *Built) Close() {
