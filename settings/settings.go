@@ -10,7 +10,7 @@ import (
 
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
 // spelled as Gemini CLI spells it, so a user's file works unchanged.
-// Unknown keys are ignored. Load fills in Gemini CLI's schema defaults
+// Other keys are ignored, and Load lists them (UnreadKeys). Load fills in Gemini CLI's schema defaults
 // (defaults.go); a Settings built by hand has zero values, which every
 // accessor below reads as the default.
 type Settings struct {
@@ -28,6 +28,8 @@ type Settings struct {
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
 	given map[string]string
+	// unread are the keys of the files that nothing reads; Load sets it.
+	unread []Unread
 }
 
 // General is the "general" object.
