@@ -61,6 +61,11 @@ type Options struct {
 	ApprovalMode tools.ApprovalMode
 
 	Retry agent.RetryPolicy
+
+	// Told is what the user has been told of once per process; a front
+	// end that builds more than once (ACP, per session) shares one. nil:
+	// once per Built.
+	Told *Told
 }
 
 // Built is the agent and what it was built from.
@@ -107,6 +112,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	if o.Warn == nil {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
+	}
+	if o.Told == nil {
+		o.Told = &Told{}
 	}
 	b := &Built{opts: o}
 	// From the process environment alone: no .env has been read yet, and
@@ -322,6 +330,9 @@ func (b *Built) loadSettings() (settings.Settings, error) {
 	set, err := settings.Load(b.Getenv, o.Workspace.Roots(), b.Trust)
 	if err != nil {
 		o.Warn("some settings were not read", err)
+	}
+	for _, err := range o.Told.unread(set.UnreadKeys()) {
+		o.Warn("settings gemini-ls does not read are ignored", err)
 	}
 	return withOverlay(set, o.Overlay)
 }
