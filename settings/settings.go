@@ -188,6 +188,12 @@ type Context struct {
 	// FileName is the name, or names, of the context (memory) files; read
 	// it through FileNames.
 	FileName StringList `json:"fileName"`
+	// IncludeDirectories are more workspace roots (setup adds them); a
+	// relative one is the first root's, ~ the home directory's.
+	IncludeDirectories []string `json:"includeDirectories"`
+	// LoadMemoryFromIncludeDirectories reads the context files of the
+	// IncludeDirectories too.
+	LoadMemoryFromIncludeDirectories bool `json:"loadMemoryFromIncludeDirectories"`
 }
 
 // DefaultContextFileName is the context file's name when context.fileName

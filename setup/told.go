@@ -13,7 +13,7 @@ import (
 // ACP session): the settings keys nothing reads. Safe for concurrent
 // use; the zero Told has told nothing.
 type Told struct {
-	mu     sync.Mutex
+	mu   sync.Mutex
 	keys map[settings.Unread]bool
 }
 
