@@ -33,7 +33,7 @@ func wantEachNamedOnce(t *testing.T, out, file string) {
 		t.Errorf("the file is not named:\n%s", out)
 	}
 	for _, key := range unreadKeys {
-		if n := strings.Count(out, key+",")+strings.Count(out, key+";"); n != 1 {
+		if n := strings.Count(out, key+",") + strings.Count(out, key+";"); n != 1 {
 			t.Errorf("%s named %d times, want once:\n%s", key, n, out)
 		}
 	}
