@@ -343,7 +343,7 @@ func (b *Built) loadSettings() (settings.Settings, error) {
 		o.Warn("some settings were not read", err)
 	}
 	for _, err := range o.Told.unread(set.UnreadKeys()) {
-		o.Warn("settings gemini-ls does not read are ignored", err)
+		o.Warn(UnreadSettings, err)
 	}
 	return withOverlay(set, o.Overlay)
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
+// UnreadSettings is what Options.Warn is called with for the settings
+// keys nothing reads, one error per file: a front end that shows only
+// some warnings picks it out by this.
+const UnreadSettings = "settings gemini-ls does not read are ignored"
+
 // Told remembers what the user has been told of that is worth saying
 // once per process however often the settings are read (a reload, each
 // ACP session): the settings keys nothing reads. Safe for concurrent
