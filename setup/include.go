@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,16 +53,40 @@ func (b *Built) includeDirectories(set settings.Settings) {
 }
 
 // AddDirectory makes dir a root of the workspace from now on, as Gemini
-// CLI's /directory add does: ~ is the home directory, and a relative
-// path is the first root's. It returns dir resolved, and whether it was
-// not a root already.
+// CLI's --include-directories does: ~ is the home directory, and a
+// relative path is the first root's. It returns dir resolved, and
+// whether it was not a root already.
 func (b *Built) AddDirectory(dir string) (string, bool, error) {
+	return b.addDirectory(dir, false)
+}
+
+// ErrNotTrusted is a directory /directory add refuses: as in Gemini CLI,
+// the user adds only a folder they trust (Gemini CLI asks; gemini-ls,
+// which never writes trustedFolders.json, says how to trust it).
+var ErrNotTrusted = errors.New("not a trusted folder")
+
+// AddTrustedDirectory is AddDirectory for /directory add, which, as in
+// Gemini CLI, adds only a trusted folder (wrapping ErrNotTrusted
+// otherwise): trust is decided for dir as for a workspace root.
+func (b *Built) AddTrustedDirectory(dir string) (string, bool, error) {
+	return b.addDirectory(dir, true)
+}
+
+func (b *Built) addDirectory(dir string, mustTrust bool) (string, bool, error) {
 	dir = strings.TrimSpace(dir)
 	if dir == "" {
 		return "", false, fmt.Errorf("an empty directory name")
 	}
 	if home := b.home(); home != "" && (dir == "~" || strings.HasPrefix(dir, "~"+string(filepath.Separator))) {
 		dir = filepath.Join(home, dir[1:])
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(b.projectRoots[0], dir)
+	}
+	if mustTrust {
+		if err := b.trusts(dir); err != nil {
+			return "", false, err
+		}
 	}
 	real, added, err := b.opts.Workspace.AddRoot(dir)
 	if err != nil {
@@ -71,6 +96,24 @@ func (b *Built) AddDirectory(dir string) (string, bool, error) {
 		b.includes.add(real)
 	}
 	return real, added, nil
+}
+
+// trusts is nil when dir, as it resolves, is a trusted folder, else why
+// not, wrapping ErrNotTrusted; decided from the process environment as
+// the workspace's trust was.
+func (b *Built) trusts(dir string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("adding %s to the workspace: %w", dir, err)
+	}
+	trust, err := settings.DecideTrust(b.opts.Getenv, []string{real})
+	if err != nil {
+		return fmt.Errorf("%w: %s: the trusted folders were not read: %w", ErrNotTrusted, dir, err)
+	}
+	if why := trust.Why(real); why != nil {
+		return fmt.Errorf("%w: %w", ErrNotTrusted, why)
+	}
+	return nil
 }
 
 // home is the user's home directory, for ~.
