@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -180,17 +181,33 @@ type MemorySource interface {
 // now: read for every prompt, so that save_memory's additions and the
 // user's edits count from the next one.
 func (a *Agent) systemInstruction(ctx context.Context) string {
+	prompt := a.cfg.SystemPrompt + a.rootsNote()
 	if a.cfg.Memory == nil {
-		return a.cfg.SystemPrompt
+		return prompt
 	}
 	mem, err := a.cfg.Memory.SystemMemory(ctx)
 	if err != nil {
 		a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
 	}
 	if mem == "" {
-		return a.cfg.SystemPrompt
+		return prompt
 	}
-	return a.cfg.SystemPrompt + "\n\n" + mem
+	return prompt + "\n\n" + mem
+}
+
+// rootsNote tells the model the workspace's roots when there is more
+// than one (--include-directories, /directory add: they may grow), as
+// Gemini CLI tells it its workspace directories; "" for one root, which
+// the prompt's relative paths already mean.
+func (a *Agent) rootsNote() string {
+	if a.cfg.Workspace == nil {
+		return ""
+	}
+	roots := a.cfg.Workspace.Roots()
+	if len(roots) < 2 {
+		return ""
+	}
+	return "\n\n# Workspace directories\nThe workspace has these root directories; files in any of them can be read, searched and edited, and a relative path is the first one's:\n- " + strings.Join(roots, "\n- ")
 }
 
 // declarations are the tools as the model is told of them in mode, as

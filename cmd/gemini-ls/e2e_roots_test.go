@@ -119,6 +119,16 @@ func TestRunIncludeDirectories(t *testing.T) {
 	if e := responseError(fr[3]); !strings.Contains(e, "within one of the workspace directories") {
 		t.Errorf("read_file beside the added roots: error %q, output %q", e, responseOutput(fr[3]))
 	}
+	// The model is told the roots.
+	var system string
+	if si := h.model.Requests()[0].SystemInstruction; si != nil {
+		for _, p := range si.Parts {
+			system += p.Text
+		}
+	}
+	if want := "\n- " + h.root + "\n- " + docs + "\n- " + lib + "\n- " + tools + "\n"; !strings.Contains(system+"\n", want) {
+		t.Errorf("the system instruction does not list the roots %q:\n%s", want, system)
+	}
 
 	// In a folder that is not trusted, its settings add nothing; the
 	// flag's directories are the user's own choice, and still count.
