@@ -33,6 +33,16 @@ func schemaKeys() map[string]support {
 		"$schema": implemented,
 		// gemini-ls's own.
 		"model.thinkingBudget": implemented,
+		// Deprecated spellings Gemini CLI still migrates
+		// (migrateDeprecatedSettings); tools.approvalMode gemini-ls
+		// migrates too (migrateLegacy), so a file never holds it here.
+		"general.disableAutoUpdate":                 notImplemented,
+		"general.disableUpdateNag":                  notImplemented,
+		"ui.accessibility.disableLoadingPhrases":    notImplemented,
+		"context.fileFiltering.disableFuzzySearch":  notImplemented,
+		"experimental.codebaseInvestigatorSettings": notImplemented,
+		"experimental.cliHelpAgentSettings":         notImplemented,
+		"tools.approvalMode":                        implemented,
 
 		"policyPaths": policyPart,
 
