@@ -142,3 +142,19 @@ func TestRunIncludeDirectories(t *testing.T) {
 		t.Errorf("untrusted: responses %+v, want lib read and docs refused", fr)
 	}
 }
+
+// /directory show, run headless, lists the roots --include-directories
+// added, without a model request.
+func TestRunDirectoryShow(t *testing.T) {
+	h := newHeadless(t, nil)
+	lib := filepath.Join(filepath.Dir(h.root), "lib")
+	writeFiles(t, lib, map[string]string{"x.go": "package x\n"})
+	res := h.run("run", "--include-directories", lib, "-p", "/directory show")
+	res.wantExit(t, 0)
+	if want := "Current workspace directories:\n- " + h.root + "\n- " + lib; !strings.Contains(res.stdout, want) {
+		t.Errorf("stdout = %q, want %q", res.stdout, want)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+}
