@@ -271,8 +271,17 @@ func TestAddRoot(t *testing.T) {
 	if f, err := w.ReadFile(context.Background(), p, 1<<10); err != nil || string(f.Content) != "package x\n" {
 		t.Errorf("ReadFile in the added root = %q, %v", f.Content, err)
 	}
+	if _, err := w.PrepareChange(context.Background(), filepath.Join(real, "y.go"), "package x\n"); err != nil {
+		t.Errorf("PrepareChange in the added root: %v", err)
+	}
+	if entries, _, err := w.ReadDir(context.Background(), real); err != nil || len(entries) != 1 {
+		t.Errorf("ReadDir of the added root = %v, %v", entries, err)
+	}
 	if _, err := w.Resolve(filepath.Join(parent, "secret.txt")); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("Resolve beside the added root = %v, want ErrOutsideRoots", err)
+	}
+	if _, err := w.PrepareChange(context.Background(), filepath.Join(parent, "secret.txt"), "x"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("PrepareChange beside the added root = %v, want ErrOutsideRoots", err)
 	}
 	if roots := w.Roots(); len(roots) != 2 || roots[0] != first || roots[1] != real {
 		t.Errorf("Roots = %v, want %s then %s", roots, first, real)
