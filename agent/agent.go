@@ -76,6 +76,9 @@ type Config struct {
 	MaxTurns int
 	// Memory is appended to the system prompt; none when nil.
 	Memory MemorySource
+	// Skills are the agent skills the system prompt lists (prompt.go),
+	// read for every prompt; none when nil.
+	Skills SkillSource
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
 	// Logger receives the api_request/api_response/api_error events; none
@@ -177,22 +180,28 @@ type MemorySource interface {
 	SystemMemory(ctx context.Context) (string, error)
 }
 
-// systemInstruction is the system prompt with the user's memory as it is
-// now: read for every prompt, so that save_memory's additions and the
-// user's edits count from the next one.
+// systemInstruction is the system prompt with the enabled skills and the
+// user's memory as they are now: read for every prompt, so that
+// save_memory's additions, the user's edits and /skills count from the
+// next one.
 func (a *Agent) systemInstruction(ctx context.Context) string {
-	prompt := a.cfg.SystemPrompt + a.rootsNote()
+	system := a.cfg.SystemPrompt + a.rootsNote()
+	if a.cfg.Skills != nil {
+		if section := skillsSection(a.cfg.Skills.Enabled()); section != "" {
+			system += "\n\n" + section
+		}
+	}
 	if a.cfg.Memory == nil {
-		return prompt
+		return system
 	}
 	mem, err := a.cfg.Memory.SystemMemory(ctx)
 	if err != nil {
 		a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
 	}
 	if mem == "" {
-		return prompt
+		return system
 	}
-	return prompt + "\n\n" + mem
+	return system + "\n\n" + mem
 }
 
 // rootsNote tells the model the workspace's roots when there is more

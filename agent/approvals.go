@@ -55,11 +55,11 @@ const (
 
 // planReadOnly reports whether plan mode runs tool name, as Gemini CLI's
 // policy allows it there (read-only.toml, plan.toml); ask_user's question
-// is its own confirmation, and web_fetch asks (allows).
+// is its own confirmation, and web_fetch and activate_skill ask (allows).
 func planReadOnly(name string) bool {
 	switch name {
 	case tools.GlobName, tools.GrepSearchName, tools.ListDirectoryName, tools.ReadFileName,
-		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName:
+		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName, tools.ActivateSkillName:
 		return true
 	}
 	return false

@@ -50,6 +50,10 @@
 // lands a checkpoint's files through the same FilesLander, then puts
 // their executable bits back.
 //
+// The system instruction is read for every prompt: the system prompt,
+// the enabled agent skills (Config.Skills, listed as Gemini CLI lists
+// them), then the memory.
+//
 // Session.RunCall runs one call for the user outside a model turn (a
 // client-initiated call: /restore proposes the checkpoint's call again)
 // by the turn's own code, so it passes the same door, lands, checkpoints

@@ -16,8 +16,9 @@ const (
 )
 
 var mergeStrategies = map[string]string{
-	"mcpServers":    mergeShallow,
-	"tools.exclude": mergeUnion,
+	"mcpServers":      mergeShallow,
+	"tools.exclude":   mergeUnion,
+	"skills.disabled": mergeUnion,
 
 	"context.includeDirectories": mergeConcat,
 }

@@ -8,8 +8,8 @@
 // Invariants:
 //   - Folder trust is decided once, from the process environment, before
 //     the .env file is read (Built.Trust); the .env, the settings, the
-//     GEMINI.md loader, the MCP servers and the approval mode all take that
-//     answer. An untrusted workspace runs in the default approval mode and
+//     GEMINI.md loader, the agent skills, the MCP servers and the approval
+//     mode all take that answer. An untrusted workspace runs in the default approval mode and
 //     starts no MCP server, and the user is told why.
 //   - Nothing here talks to the model or blocks on the network: the
 //     generator makes its client on the first request, and MCP servers and

@@ -19,6 +19,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -62,6 +63,10 @@ type Options struct {
 
 	Retry agent.RetryPolicy
 
+	// ExtensionSkills are the active extensions' skill directories, the
+	// lowest tier of agent skills (setup/skills.go).
+	ExtensionSkills []skills.ExtensionDir
+
 	// IncludeDirectories are more roots, beyond the workspace's, from the
 	// front end (run's --include-directories, an ACP client's
 	// additionalDirectories); Build adds them after context.includeDirectories.
@@ -100,7 +105,10 @@ type Built struct {
 	plansDir func(sessionID string) (string, error)
 	// Trust says which roots are trusted folders, decided once, before
 	// anything of a workspace is read; everything here takes its answer.
-	Trust  settings.Trust
+	Trust settings.Trust
+	// Skills are the agent skills found (/skills); nil when settings turn
+	// them off or AuthErr is set.
+	Skills *skills.Catalog
 	memory *memory.Loader
 	opts   Options
 	// projectRoots are the workspace's roots as the front end gave them,
@@ -160,8 +168,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:    o.Logger,
 	})
 	plan := b.Plan
+	b.Skills = b.discoverSkills(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
+			Skills:    b.Skills,
 			Plan:      plan,
 			Workspace: o.Workspace,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
@@ -203,6 +213,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Workspace:    o.Workspace,
 		Store:        store,
 		Memory:       b.memory,
+		Skills:       b.skillSource(),
 		Confirmer:    o.Confirmer,
 		Asker:        o.Asker,
 		Lander:       o.Lander,
