@@ -64,6 +64,9 @@ func (sess *session) announce() {
 		if skipped.Len() > 0 {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Some custom commands could not be loaded:\n"+skipped.String()))
 		}
+		if notes := sess.takeNotes(); len(notes) > 0 {
+			sess.update(s.life, sdk.UpdateAgentMessageText("Note:\n- "+strings.Join(notes, "\n- ")+"\n"))
+		}
 		if len(sess.built.Tools.MCPServers()) == 0 || sess.built.Tools.WaitForServers(s.life) != nil {
 			return
 		}

@@ -41,6 +41,8 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 				List:   &sdk.SessionListCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
 				Resume: &sdk.SessionResumeCapabilities{},
+
+				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
 			},
 		},
 	}, nil

@@ -26,7 +26,7 @@ import (
 // client passes, and shows its history as session/updates before it
 // answers, as the protocol asks.
 func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.McpServers)
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -40,7 +40,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 // ResumeSession is LoadSession without the replay, for a client that
 // still shows the conversation.
 func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.McpServers)
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -50,12 +50,12 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 // open builds a session's agent for cwd and resumes saved session id in
 // it. The same session live in this connection ends first, so that one
 // agent at a time writes its file.
-func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, servers []sdk.McpServer) (*session, error) {
+func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
 	if err := sessionstore.ValidateID(string(id)); err != nil {
 		return nil, notFound(id)
 	}
 	s.retire(ctx, id)
-	sess, err := s.build(cwd, servers)
+	sess, err := s.build(cwd, dirs, servers)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // Options configure a server.
@@ -51,6 +52,9 @@ type server struct {
 	// turns are the prompts running, one per session, with their
 	// cancels; it has its own lock.
 	turns conversation.Turns
+	// told is what the user has been told of once for all the sessions
+	// (settings keys nothing reads); it has its own lock.
+	told setup.Told
 }
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled; then

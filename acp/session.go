@@ -45,12 +45,16 @@ type session struct {
 	// shown are the calls sent as tool_calls and not yet ended, by call
 	// id, for their permission requests.
 	shown map[string]agent.ToolCall
+	// notes are what setup warned of while the agent was built, for
+	// announce to tell; noted once it has taken them.
+	notes []string
+	noted bool
 }
 
 // NewSession builds an agent for the cwd the client names, with the MCP
 // servers it passes over those of settings.
 func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	sess, err := s.build(p.Cwd, p.McpServers)
+	sess, err := s.build(p.Cwd, p.AdditionalDirectories, p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -69,14 +73,21 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 	return sdk.CloseSessionResponse{}, nil
 }
 
-// build makes the agent of a session in cwd; the session is not yet known
-// to the server (start does that).
-func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
-	if !filepath.IsAbs(cwd) {
-		return nil, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", cwd))
-	}
-	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, invalidParams(fmt.Sprintf("cwd %s is not a directory", cwd))
+// build makes the agent of a session in cwd, with the client's
+// additionalDirectories as more roots; the session is not yet known to
+// the server (start does that).
+func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
+	for _, dir := range append([]string{cwd}, dirs...) {
+		name := "cwd"
+		if dir != cwd {
+			name = "an additional directory"
+		}
+		if !filepath.IsAbs(dir) {
+			return nil, invalidParams(fmt.Sprintf("%s must be an absolute path, not %q", name, dir))
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, invalidParams(fmt.Sprintf("%s %s is not a directory", name, dir))
+		}
 	}
 	overlay, err := mcpOverlay(servers)
 	if err != nil {
@@ -102,6 +113,10 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		Asker:     sess.asker(),
 		Overlay:   overlay,
 		Retry:     s.opts.Retry,
+		Warn:      sess.warn,
+		Told:      &s.told,
+
+		IncludeDirectories: dirs,
 		// Shell commands run in the client's terminal when it has one.
 		ShellRunner: sess.shellRunner(),
 	})
@@ -114,6 +129,27 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 	}
 	sess.built = built
 	return sess, nil
+}
+
+// warn logs a problem setup found. The settings keys nothing reads it
+// also keeps for announce to tell the user, as a note in the
+// conversation; once announce has told the notes, it only logs.
+func (sess *session) warn(what string, err error) {
+	sess.log.Warn(what, zap.Error(err))
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if what == setup.UnreadSettings && !sess.noted {
+		sess.notes = append(sess.notes, fmt.Sprintf("%s: %v", what, err))
+	}
+}
+
+// takeNotes returns the notes kept so far, once.
+func (sess *session) takeNotes() []string {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	notes := sess.notes
+	sess.notes, sess.noted = nil, true
+	return notes
 }
 
 // start makes the session known under the agent session's id.

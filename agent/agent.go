@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -189,7 +190,7 @@ type MemorySource interface {
 // save_memory's additions, the user's edits and /skills count from the
 // next one.
 func (a *Agent) systemInstruction(ctx context.Context) string {
-	system := a.cfg.SystemPrompt
+	system := a.cfg.SystemPrompt + a.rootsNote()
 	if a.cfg.Skills != nil {
 		if section := skillsSection(a.cfg.Skills.Enabled()); section != "" {
 			system += "\n\n" + section
@@ -206,6 +207,21 @@ func (a *Agent) systemInstruction(ctx context.Context) string {
 		return system
 	}
 	return system + "\n\n" + mem
+}
+
+// rootsNote tells the model the workspace's roots when there is more
+// than one (--include-directories, /directory add: they may grow), as
+// Gemini CLI tells it its workspace directories; "" for one root, which
+// the prompt's relative paths already mean.
+func (a *Agent) rootsNote() string {
+	if a.cfg.Workspace == nil {
+		return ""
+	}
+	roots := a.cfg.Workspace.Roots()
+	if len(roots) < 2 {
+		return ""
+	}
+	return "\n\n# Workspace directories\nThe workspace has these root directories; files in any of them can be read, searched and edited, and a relative path is the first one's:\n- " + strings.Join(roots, "\n- ")
 }
 
 // declarations are the tools as the model is told of them in mode, as

@@ -14,4 +14,9 @@
 //   - An untrusted root's settings file is not read, let alone expanded.
 //   - Variable expansion is bounded per string and per file (expand.go),
 //     and no error shows a value that came from the environment.
+//   - Every key of a file Load uses that gemini-ls does not read is
+//     listed (UnreadKeys), as Gemini CLI's key or as unknown, against one
+//     catalogue of Gemini CLI 0.61's keys (catalogue.go), whose test holds
+//     it to Gemini CLI's configuration reference. A key read elsewhere is
+//     marked implemented there, in one line.
 package settings

@@ -85,6 +85,9 @@ func SystemDefaultsPath(getenv Getenv) string {
 // and ${VAR:-default} in strings are expanded from getenv (an unset
 // variable without a default stays as written), within bounds (expand.go).
 //
+// The keys of the files used that gemini-ls does not read (Gemini CLI's
+// that it does not implement, and keys of neither) are in UnreadKeys.
+//
 // Missing files are skipped. A file that cannot be read or parsed, holds a
 // value of the wrong type, grows past the bounds when expanded, or is a
 // root's in an untrusted folder (which is not even read) is left out; a
@@ -95,8 +98,10 @@ func SystemDefaultsPath(getenv Getenv) string {
 // to stop.
 func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	var problems []error
+	var unread []Unread
 	seen := map[string]bool{}
 	given := map[string]string{}
+	keys := newCatalogue()
 	// read reads one layer; nil when it is missing, unusable or read already.
 	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
@@ -105,6 +110,9 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		seen[path] = true
 		obj, errs := readLayer(path, getenv, given)
 		problems = append(problems, errs...)
+		if obj != nil {
+			unread = append(unread, keys.unreadKeys(path, obj)...)
+		}
 		return obj
 	}
 	system := read(SystemSettingsPath(getenv))
@@ -135,6 +143,7 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
 	s.given = given
+	s.unread = unread
 	return s, errors.Join(problems...)
 }
 

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -11,12 +12,15 @@ import (
 const (
 	mergeShallow = "shallow_merge" // entries merge by name, each replaced whole
 	mergeUnion   = "union"         // arrays joined, each value once
+	mergeConcat  = "concat"        // arrays joined
 )
 
 var mergeStrategies = map[string]string{
 	"mcpServers":      mergeShallow,
 	"tools.exclude":   mergeUnion,
 	"skills.disabled": mergeUnion,
+
+	"context.includeDirectories": mergeConcat,
 }
 
 // mergeLayers merges layers, later ones winning, into a new object; nil
@@ -53,12 +57,16 @@ func merge(dst, src map[string]any, prefix string) {
 			dst[key] = joined
 			continue
 		}
-		if oldList, ok := old.([]any); ok && strategy == mergeUnion {
+		if oldList, ok := old.([]any); ok && (strategy == mergeUnion || strategy == mergeConcat) {
 			newList, ok := val.([]any)
 			if !ok {
 				newList = []any{val}
 			}
-			dst[key] = union(oldList, newList)
+			if strategy == mergeUnion {
+				dst[key] = union(oldList, newList)
+			} else {
+				dst[key] = slices.Concat(oldList, newList)
+			}
 			continue
 		}
 		srcObj, srcIsObj := val.(map[string]any)

@@ -32,7 +32,7 @@ func (s Settings) With(overlay map[string]any) (Settings, error) {
 	if err := fromMap(mergeLayers(toMap(s), obj), &out); err != nil {
 		return s, err // a value of the wrong type, which is the overlay's
 	}
-	out.given = s.given
+	out.given, out.unread = s.given, s.unread
 	return out, nil
 }
 

@@ -10,7 +10,7 @@ import (
 
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
 // spelled as Gemini CLI spells it, so a user's file works unchanged.
-// Unknown keys are ignored. Load fills in Gemini CLI's schema defaults
+// Other keys are ignored, and Load lists them (UnreadKeys). Load fills in Gemini CLI's schema defaults
 // (defaults.go); a Settings built by hand has zero values, which every
 // accessor below reads as the default.
 type Settings struct {
@@ -29,6 +29,8 @@ type Settings struct {
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
 	given map[string]string
+	// unread are the keys of the files that nothing reads; Load sets it.
+	unread []Unread
 }
 
 // General is the "general" object.
@@ -199,6 +201,12 @@ type Context struct {
 	// FileName is the name, or names, of the context (memory) files; read
 	// it through FileNames.
 	FileName StringList `json:"fileName"`
+	// IncludeDirectories are more workspace roots (setup adds them); a
+	// relative one is the first root's, ~ the home directory's.
+	IncludeDirectories []string `json:"includeDirectories"`
+	// LoadMemoryFromIncludeDirectories reads the context files of the
+	// IncludeDirectories too.
+	LoadMemoryFromIncludeDirectories bool `json:"loadMemoryFromIncludeDirectories"`
 }
 
 // DefaultContextFileName is the context file's name when context.fileName

@@ -19,4 +19,13 @@
 //   - A problem with the configuration never stops the build: unreadable
 //     settings are reported through Options.Warn and left out; missing
 //     credentials leave Built.AuthErr set and the rest usable.
+//   - The settings keys nothing reads are told through Options.Warn
+//     (UnreadSettings) once per process (Told), however often the
+//     settings are read.
+//   - Roots added to the front end's (context.includeDirectories, the
+//     front end's IncludeDirectories, /directory add) are not projects:
+//     trust is decided and settings, .env and commands are read for the
+//     front end's roots alone; their GEMINI.md files count only with
+//     context.loadMemoryFromIncludeDirectories in a trusted workspace, and
+//     /directory add adds only a trusted folder.
 package setup

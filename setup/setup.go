@@ -67,6 +67,16 @@ type Options struct {
 	// ExtensionSkills are the active extensions' skill directories, the
 	// lowest tier of agent skills (setup/skills.go).
 	ExtensionSkills []skills.ExtensionDir
+
+	// IncludeDirectories are more roots, beyond the workspace's, from the
+	// front end (run's --include-directories, an ACP client's
+	// additionalDirectories); Build adds them after context.includeDirectories.
+	IncludeDirectories []string
+
+	// Told is what the user has been told of once per process; a front
+	// end that builds more than once (ACP, per session) shares one. nil:
+	// once per Built.
+	Told *Told
 }
 
 // Built is the agent and what it was built from.
@@ -105,6 +115,11 @@ type Built struct {
 	Skills *skills.Catalog
 	memory *memory.Loader
 	opts   Options
+	// projectRoots are the workspace's roots as the front end gave them,
+	// whose trust was decided and whose settings are read; the roots
+	// added to them (includes) are neither.
+	projectRoots []string
+	includes     includes
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -120,10 +135,13 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if o.Warn == nil {
 		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
 	}
-	b := &Built{opts: o}
+	if o.Told == nil {
+		o.Told = &Told{}
+	}
+	b := &Built{opts: o, projectRoots: o.Workspace.Roots()}
 	// From the process environment alone: no .env has been read yet, and
 	// none is read before its folder's trust is known.
-	trust, err := settings.DecideTrust(o.Getenv, o.Workspace.Roots())
+	trust, err := settings.DecideTrust(o.Getenv, b.projectRoots)
 	if err != nil {
 		o.Warn("the trusted folders were not read, so no folder is trusted", err)
 	}
@@ -134,6 +152,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	b.Settings = set
+	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
 	b.Model, b.ApprovalMode = b.choose(set, set)
 
@@ -149,7 +168,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Workspace: o.Workspace,
 		UserDir:   settings.UserDir(b.Getenv),
 		FileNames: set.Context.FileNames(),
-		Trusted:   trust.Trusted,
+		Trusted:   b.readsMemory,
 		Logger:    o.Logger,
 	})
 	plan := b.Plan
@@ -337,9 +356,12 @@ func (b *Built) AuthStatus() auth.Report {
 // over them.
 func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
-	set, err := settings.Load(b.Getenv, o.Workspace.Roots(), b.Trust)
+	set, err := settings.Load(b.Getenv, b.projectRoots, b.Trust)
 	if err != nil {
 		o.Warn("some settings were not read", err)
+	}
+	for _, err := range o.Told.unread(set.UnreadKeys()) {
+		o.Warn(UnreadSettings, err)
 	}
 	return withOverlay(set, o.Overlay)
 }

@@ -19,7 +19,7 @@ func (b *Built) discoverSkills(set settings.Settings) *skills.Catalog {
 	}
 	catalog, problems := skills.Discover(skills.Config{
 		UserDir:    settings.UserDir(b.Getenv),
-		Roots:      b.opts.Workspace.Roots(),
+		Roots:      b.projectRoots,
 		Trusted:    b.Trust.Trusted,
 		Extensions: b.opts.ExtensionSkills,
 		Disabled:   set.Skills.Disabled,

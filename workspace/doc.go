@@ -9,6 +9,11 @@
 // resolved path too, so the editor's spelling of a path and the resolved
 // one reach the same buffer.
 //
+// Roots grow and never shrink: AddRoot makes a directory a root while the
+// workspace is in use (Gemini CLI's --include-directories, /directory
+// add), resolved and checked as New checks the first ones, and from then
+// on it is a root like them. The first root never changes.
+//
 // Allowed directories (Allow) are the one way past the roots: a directory
 // outside them (a session's plans directory, under ~/.gemini/tmp) that
 // Resolve, the reads and PrepareChange reach as if it were inside, its

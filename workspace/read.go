@@ -93,7 +93,7 @@ func (w *Workspace) resolveNamed(path, p string) (string, error) {
 		return "", fmt.Errorf("resolving %s: %w", path, err)
 	}
 	if w.scopeOf(real) == "" {
-		return "", &outsideRootsError{path: path, resolved: real, roots: w.roots}
+		return "", &outsideRootsError{path: path, resolved: real, roots: w.Roots()}
 	}
 	return real, nil
 }

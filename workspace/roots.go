@@ -13,8 +13,11 @@ import (
 
 // Workspace is the set of roots plus the open documents.
 type Workspace struct {
-	roots []string
-	docs  *Documents
+	// rootsMu guards roots, which grow (AddRoot) but never shrink; the
+	// first never changes.
+	rootsMu sync.RWMutex
+	roots   []string
+	docs    *Documents
 	// buffers, when set, is asked for the editor's text by single-file
 	// reads (see buffers.go).
 	buffers Buffers
@@ -39,28 +42,71 @@ func New(roots []string, docs *Documents) (*Workspace, error) {
 		w.docs = NewDocuments()
 	}
 	for _, root := range roots {
-		abs, err := filepath.Abs(root)
+		real, err := resolveRoot(root)
 		if err != nil {
-			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
-		}
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
-		}
-		fi, err := os.Stat(real)
-		if err != nil {
-			return nil, fmt.Errorf("resolving workspace root %s: %w", root, err)
-		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("workspace root %s is not a directory", root)
+			return nil, err
 		}
 		w.roots = append(w.roots, real)
 	}
 	return w, nil
 }
 
+// resolveRoot is root absolute with its symlinks resolved, which must be
+// an existing directory.
+func resolveRoot(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("resolving workspace root %s: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("resolving workspace root %s: %w", root, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("resolving workspace root %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("workspace root %s is not a directory", root)
+	}
+	return real, nil
+}
+
 // Roots returns the resolved roots; the first is the default for relative paths.
-func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) }
+func (w *Workspace) Roots() []string {
+	w.rootsMu.RLock()
+	defer w.rootsMu.RUnlock()
+	return append([]string(nil), w.roots...)
+}
+
+// AddRoot makes dir (relative to the first root when not absolute; an
+// existing directory) a root from now on, as Gemini CLI's
+// --include-directories and /directory add do: listed by Roots, searched,
+// read and written like the others. It returns dir resolved, and whether
+// it is new: a directory that is a root already is not added twice.
+func (w *Workspace) AddRoot(dir string) (string, bool, error) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(w.firstRoot(), dir)
+	}
+	real, err := resolveRoot(dir)
+	if err != nil {
+		return "", false, err
+	}
+	w.rootsMu.Lock()
+	defer w.rootsMu.Unlock()
+	if slices.Contains(w.roots, real) {
+		return real, false, nil
+	}
+	w.roots = append(w.roots, real)
+	return real, true, nil
+}
+
+// firstRoot is the root relative paths are resolved against.
+func (w *Workspace) firstRoot() string {
+	w.rootsMu.RLock()
+	defer w.rootsMu.RUnlock()
+	return w.roots[0]
+}
 
 // Allow makes dir, outside the roots, reachable as if it were inside
 // them (by Resolve, the reads and PrepareChange), without making it a
@@ -112,7 +158,7 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	}
 	p := path
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(w.roots[0], p)
+		p = filepath.Join(w.firstRoot(), p)
 	}
 	return w.resolveNamed(path, filepath.Clean(p))
 }
@@ -121,6 +167,8 @@ func (w *Workspace) Resolve(path string) (string, error) {
 // or "" when none does. It does not touch the file system.
 func (w *Workspace) RootOf(path string) string {
 	best := ""
+	w.rootsMu.RLock()
+	defer w.rootsMu.RUnlock()
 	for _, root := range w.roots {
 		if within(root, path) && len(root) > len(best) {
 			best = root
@@ -147,7 +195,7 @@ func (w *Workspace) checkResolved(path string) error {
 		return fmt.Errorf("path %s is not absolute; resolve it first", path)
 	}
 	if w.scopeOf(filepath.Clean(path)) == "" {
-		return &outsideRootsError{path: path, resolved: filepath.Clean(path), roots: w.roots}
+		return &outsideRootsError{path: path, resolved: filepath.Clean(path), roots: w.Roots()}
 	}
 	return nil
 }

@@ -248,3 +248,54 @@ func TestAllowReachesOnlyTheDirectory(t *testing.T) {
 		t.Errorf("RootOf in the allowed directory = %q, want none", r)
 	}
 }
+
+// A root added while the workspace is in use is one like the others: a
+// path in it resolves and reads, a path beside it is still refused, and
+// adding it again (or a path naming it another way) adds nothing.
+func TestAddRoot(t *testing.T) {
+	w, first := newTestWorkspace(t, map[string]string{"a.txt": "a"})
+	parent := t.TempDir()
+	writeFiles(t, parent, map[string]string{"lib/x.go": "package x\n", "secret.txt": "no"})
+	lib := filepath.Join(parent, "lib")
+	if _, err := w.Resolve(filepath.Join(lib, "x.go")); !errors.Is(err, ErrOutsideRoots) {
+		t.Fatalf("before AddRoot, Resolve = %v, want ErrOutsideRoots", err)
+	}
+	real, added, err := w.AddRoot(lib)
+	if err != nil || !added {
+		t.Fatalf("AddRoot = %q, %v, %v", real, added, err)
+	}
+	p, err := w.Resolve(filepath.Join(lib, "x.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := w.ReadFile(context.Background(), p, 1<<10); err != nil || string(f.Content) != "package x\n" {
+		t.Errorf("ReadFile in the added root = %q, %v", f.Content, err)
+	}
+	if _, err := w.PrepareChange(context.Background(), filepath.Join(real, "y.go"), "package x\n"); err != nil {
+		t.Errorf("PrepareChange in the added root: %v", err)
+	}
+	if entries, _, err := w.ReadDir(context.Background(), real); err != nil || len(entries) != 1 {
+		t.Errorf("ReadDir of the added root = %v, %v", entries, err)
+	}
+	if _, err := w.Resolve(filepath.Join(parent, "secret.txt")); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("Resolve beside the added root = %v, want ErrOutsideRoots", err)
+	}
+	if _, err := w.PrepareChange(context.Background(), filepath.Join(parent, "secret.txt"), "x"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("PrepareChange beside the added root = %v, want ErrOutsideRoots", err)
+	}
+	if roots := w.Roots(); len(roots) != 2 || roots[0] != first || roots[1] != real {
+		t.Errorf("Roots = %v, want %s then %s", roots, first, real)
+	}
+	if _, added, err := w.AddRoot(filepath.Join(lib, ".", "")); err != nil || added {
+		t.Errorf("AddRoot again = %v, %v; want nothing added", added, err)
+	}
+	if _, _, err := w.AddRoot(filepath.Join(parent, "secret.txt")); err == nil {
+		t.Error("AddRoot of a file succeeded")
+	}
+	if _, added, err := w.AddRoot("sub"); err == nil || added {
+		t.Errorf("AddRoot of a missing directory = %v, %v; want an error", added, err)
+	}
+	if len(w.Roots()) != 2 {
+		t.Errorf("failed AddRoots changed the roots: %v", w.Roots())
+	}
+}

@@ -186,6 +186,10 @@ func (c *Client) Initialize(ctx context.Context) (sdk.InitializeResponse, error)
 	})
 }
 
+// waitPoll is how often Wait checks a condition the client's own changes
+// do not wake it for.
+const waitPoll = 20 * time.Millisecond
+
 // record runs f under the lock and wakes waiters.
 func (c *Client) record(f func()) {
 	c.mu.Lock()
@@ -196,9 +200,13 @@ func (c *Client) record(f func()) {
 }
 
 // Wait waits until cond holds; cond reads the client through its
-// methods.
+// methods, or what else it likes (the fake model's requests): it is
+// checked on every change of the client and, for what the client does not
+// see change, every waitPoll.
 func (c *Client) Wait(ctx context.Context, what string, cond func(*Client) bool) {
 	c.t.Helper()
+	poll := time.NewTicker(waitPoll)
+	defer poll.Stop()
 	for {
 		c.mu.Lock()
 		ch := c.changed
@@ -208,6 +216,7 @@ func (c *Client) Wait(ctx context.Context, what string, cond func(*Client) bool)
 		}
 		select {
 		case <-ch:
+		case <-poll.C:
 		case <-ctx.Done():
 			c.t.Fatalf("waiting for %s: %v", what, ctx.Err())
 		}

@@ -10,7 +10,7 @@ import (
 var flagsOf = map[string][]string{
 	"serve": {"-log-file PATH", "-log-level LEVEL", "-stdio"},
 	"acp":   {"-log-file PATH", "-log-level LEVEL"},
-	"run":   {"-p PROMPT", "-prompt PROMPT", "-C DIR", "-model MODEL", "-approval-mode", "-output-format", "-log-file PATH", "-log-level LEVEL"},
+	"run":   {"-p PROMPT", "-prompt PROMPT", "-C DIR", "-model MODEL", "-approval-mode", "-include-directories DIRS", "-output-format", "-log-file PATH", "-log-level LEVEL"},
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -34,7 +35,23 @@ type runFlags struct {
 	outputFormat string
 	resume       string
 	listSessions bool
+	include      dirList
 	logs         logFlags
+}
+
+// dirList is a repeatable flag of comma-separated directories, as Gemini
+// CLI's --include-directories.
+type dirList []string
+
+func (l *dirList) String() string { return strings.Join(*l, ",") }
+
+func (l *dirList) Set(v string) error {
+	for _, dir := range strings.Split(v, ",") {
+		if dir = strings.TrimSpace(dir); dir != "" {
+			*l = append(*l, dir)
+		}
+	}
+	return nil
 }
 
 func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -47,6 +64,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
+	fs.Var(&f.include, "include-directories", "more workspace roots: `DIRS`, comma-separated (relative to -C), the flag repeatable; after settings' context.includeDirectories")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
 	f.logs.register(fs, "warn", "info")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
@@ -94,6 +112,8 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Unattended:   true,
 		Model:        f.model,
 		ApprovalMode: mode,
+
+		IncludeDirectories: f.include,
 	})
 	if err != nil {
 		return usageError(stderr, err)

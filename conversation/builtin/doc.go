@@ -1,5 +1,5 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
-// every front end: /about, /chat, /clear, /compress, /help, /init, /mcp,
+// every front end: /about, /chat, /clear, /compress, /directory, /help, /init, /mcp,
 // /memory, /restore, /rewind, /skills, /stats and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
@@ -27,6 +27,9 @@
 //     the conversation only when some file was restored or none differed;
 //     then it proposes the checkpoint's call again (Session.RunCall),
 //     which the user confirms or declines as any call.
+//   - /directory add adds only a trusted folder (setup's
+//     AddTrustedDirectory), as Gemini CLI asks before it adds another;
+//     the roots grow, never shrink.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

@@ -1,0 +1,331 @@
+package settings
+
+// The catalogue of Gemini CLI 0.61's settings keys (settingsSchema.ts, and
+// its docs' reference/configuration.md, which unreadKeys reports against),
+// each marked with whether gemini-ls reads it. A key whose value is an
+// object of free names (mcpServers, modelConfigs.aliases, ui.customThemes)
+// is one entry: what is inside it is its own business, except that each
+// MCP server's fields are checked against mcpServerFields.
+
+// support says whether gemini-ls reads a key.
+type support bool
+
+const (
+	implemented    support = true
+	notImplemented support = false
+)
+
+// The parts of issue 21 being built alongside this catalogue read these
+// keys; each part is one line, so a part that does not land flips one line.
+const (
+	hooksPart      = implemented // hooks.<event>, hooksConfig.*
+	policyPart     = implemented // policyPaths, adminPolicyPaths
+	extensionsPart = implemented // extensions.disabled
+	skillsPart     = implemented // skills.enabled, skills.disabled
+	mcpRemotePart  = implemented // mcpServers' type, oauth, authProviderType
+)
+
+// schemaKeys is every settings key of Gemini CLI 0.61, and gemini-ls's own
+// (model.thinkingBudget), by dotted path.
+func schemaKeys() map[string]support {
+	return map[string]support{
+		// Gemini CLI's pointer to its JSON schema: nothing to read.
+		"$schema": implemented,
+		// gemini-ls's own.
+		"model.thinkingBudget": implemented,
+		// Deprecated spellings Gemini CLI still migrates
+		// (migrateDeprecatedSettings); tools.approvalMode gemini-ls
+		// migrates too (migrateLegacy), so a file never holds it here.
+		"general.disableAutoUpdate":                 notImplemented,
+		"general.disableUpdateNag":                  notImplemented,
+		"ui.accessibility.disableLoadingPhrases":    notImplemented,
+		"context.fileFiltering.disableFuzzySearch":  notImplemented,
+		"experimental.codebaseInvestigatorSettings": notImplemented,
+		"experimental.cliHelpAgentSettings":         notImplemented,
+		"tools.approvalMode":                        implemented,
+
+		"policyPaths": policyPart,
+
+		"adminPolicyPaths": policyPart,
+
+		"general.preferredEditor":               notImplemented,
+		"general.openEditorInNewWindow":         notImplemented,
+		"general.vimMode":                       notImplemented,
+		"general.defaultApprovalMode":           implemented,
+		"general.devtools":                      notImplemented,
+		"general.enableAutoUpdate":              notImplemented,
+		"general.enableAutoUpdateNotification":  notImplemented,
+		"general.enableNotifications":           notImplemented,
+		"general.notificationMethod":            notImplemented,
+		"general.checkpointing.enabled":         implemented,
+		"general.plan.enabled":                  implemented,
+		"general.plan.directory":                implemented,
+		"general.plan.modelRouting":             notImplemented,
+		"general.retryFetchErrors":              notImplemented,
+		"general.maxAttempts":                   notImplemented,
+		"general.debugKeystrokeLogging":         notImplemented,
+		"general.sessionRetention.enabled":      notImplemented,
+		"general.sessionRetention.maxAge":       notImplemented,
+		"general.sessionRetention.maxCount":     notImplemented,
+		"general.sessionRetention.minRetention": notImplemented,
+		"general.topicUpdateNarration":          notImplemented,
+		"general.logRagSnippets":                notImplemented,
+
+		"output.format": notImplemented,
+
+		"ui.debugRainbow":                       notImplemented,
+		"ui.theme":                              notImplemented,
+		"ui.autoThemeSwitching":                 notImplemented,
+		"ui.terminalBackgroundPollingInterval":  notImplemented,
+		"ui.customThemes":                       notImplemented,
+		"ui.hideWindowTitle":                    notImplemented,
+		"ui.inlineThinkingMode":                 notImplemented,
+		"ui.showStatusInTitle":                  notImplemented,
+		"ui.dynamicWindowTitle":                 notImplemented,
+		"ui.showHomeDirectoryWarning":           notImplemented,
+		"ui.showCompatibilityWarnings":          notImplemented,
+		"ui.hideTips":                           notImplemented,
+		"ui.escapePastedAtSymbols":              notImplemented,
+		"ui.showShortcutsHint":                  notImplemented,
+		"ui.compactToolOutput":                  notImplemented,
+		"ui.hideBanner":                         notImplemented,
+		"ui.hideContextSummary":                 notImplemented,
+		"ui.footer.items":                       notImplemented,
+		"ui.footer.showLabels":                  notImplemented,
+		"ui.footer.hideCWD":                     notImplemented,
+		"ui.footer.hideSandboxStatus":           notImplemented,
+		"ui.footer.hideModelInfo":               notImplemented,
+		"ui.footer.hideContextPercentage":       notImplemented,
+		"ui.hideFooter":                         notImplemented,
+		"ui.collapseDrawerDuringApproval":       notImplemented,
+		"ui.showMemoryUsage":                    notImplemented,
+		"ui.showLineNumbers":                    notImplemented,
+		"ui.showCitations":                      notImplemented,
+		"ui.showModelInfoInChat":                notImplemented,
+		"ui.showUserIdentity":                   notImplemented,
+		"ui.useAlternateBuffer":                 notImplemented,
+		"ui.renderProcess":                      notImplemented,
+		"ui.terminalBuffer":                     notImplemented,
+		"ui.useBackgroundColor":                 notImplemented,
+		"ui.incrementalRendering":               notImplemented,
+		"ui.showSpinner":                        notImplemented,
+		"ui.loadingPhrases":                     notImplemented,
+		"ui.errorVerbosity":                     notImplemented,
+		"ui.customWittyPhrases":                 notImplemented,
+		"ui.accessibility.enableLoadingPhrases": notImplemented,
+		"ui.accessibility.screenReader":         notImplemented,
+
+		"ide.enabled":      notImplemented,
+		"ide.hasSeenNudge": notImplemented,
+
+		"privacy.usageStatisticsEnabled": notImplemented,
+
+		"billing.overageStrategy":            notImplemented,
+		"billing.vertexAi.requestType":       notImplemented,
+		"billing.vertexAi.sharedRequestType": notImplemented,
+
+		"model.name":                 implemented,
+		"model.maxSessionTurns":      implemented,
+		"model.summarizeToolOutput":  notImplemented,
+		"model.compressionThreshold": implemented,
+		"model.disableLoopDetection": notImplemented,
+		"model.skipNextSpeakerCheck": notImplemented,
+
+		"modelConfigs.aliases":                 notImplemented,
+		"modelConfigs.customAliases":           notImplemented,
+		"modelConfigs.customOverrides":         implemented,
+		"modelConfigs.overrides":               implemented,
+		"modelConfigs.modelDefinitions":        notImplemented,
+		"modelConfigs.modelIdResolutions":      notImplemented,
+		"modelConfigs.classifierIdResolutions": notImplemented,
+		"modelConfigs.modelChains":             notImplemented,
+
+		"agents.overrides":                       notImplemented,
+		"agents.browser.sessionMode":             notImplemented,
+		"agents.browser.headless":                notImplemented,
+		"agents.browser.profilePath":             notImplemented,
+		"agents.browser.visualModel":             notImplemented,
+		"agents.browser.allowedDomains":          notImplemented,
+		"agents.browser.disableUserInput":        notImplemented,
+		"agents.browser.maxActionsPerTask":       notImplemented,
+		"agents.browser.confirmSensitiveActions": notImplemented,
+		"agents.browser.blockFileUploads":        notImplemented,
+
+		"context.fileName":                                implemented,
+		"context.importFormat":                            notImplemented,
+		"context.includeDirectoryTree":                    notImplemented,
+		"context.discoveryMaxDirs":                        notImplemented,
+		"context.memoryBoundaryMarkers":                   notImplemented,
+		"context.includeDirectories":                      implemented,
+		"context.loadMemoryFromIncludeDirectories":        implemented,
+		"context.fileFiltering.respectGitIgnore":          notImplemented,
+		"context.fileFiltering.respectGeminiIgnore":       notImplemented,
+		"context.fileFiltering.enableFileWatcher":         notImplemented,
+		"context.fileFiltering.enableRecursiveFileSearch": notImplemented,
+		"context.fileFiltering.enableFuzzySearch":         notImplemented,
+		"context.fileFiltering.customIgnoreFilePaths":     notImplemented,
+
+		"tools.sandbox":                            notImplemented,
+		"tools.sandboxAllowedPaths":                notImplemented,
+		"tools.sandboxNetworkAccess":               notImplemented,
+		"tools.shell.enableInteractiveShell":       notImplemented,
+		"tools.shell.backgroundCompletionBehavior": notImplemented,
+		"tools.shell.pager":                        notImplemented,
+		"tools.shell.showColor":                    notImplemented,
+		"tools.shell.inactivityTimeout":            notImplemented,
+		"tools.shell.enableShellOutputEfficiency":  notImplemented,
+		"tools.core":                               implemented,
+		"tools.allowed":                            implemented,
+		"tools.confirmationRequired":               notImplemented,
+		"tools.exclude":                            implemented,
+		"tools.discoveryCommand":                   implemented,
+		"tools.callCommand":                        implemented,
+		"tools.useRipgrep":                         notImplemented,
+		"tools.truncateToolOutputThreshold":        notImplemented,
+		"tools.disableLLMCorrection":               implemented,
+
+		"mcp.serverCommand": notImplemented,
+		"mcp.allowed":       notImplemented,
+		"mcp.excluded":      notImplemented,
+
+		"useWriteTodos": implemented,
+
+		"security.toolSandboxing":                       notImplemented,
+		"security.disableYoloMode":                      notImplemented,
+		"security.disableAlwaysAllow":                   notImplemented,
+		"security.enablePermanentToolApproval":          notImplemented,
+		"security.autoAddToPolicyByDefault":             notImplemented,
+		"security.blockGitExtensions":                   notImplemented,
+		"security.allowedExtensions":                    notImplemented,
+		"security.folderTrust.enabled":                  implemented,
+		"security.environmentVariableRedaction.allowed": notImplemented,
+		"security.environmentVariableRedaction.blocked": notImplemented,
+		"security.environmentVariableRedaction.enabled": notImplemented,
+		"security.auth.selectedType":                    implemented,
+		"security.auth.enforcedType":                    notImplemented,
+		"security.auth.useExternal":                     notImplemented,
+		"security.enableConseca":                        notImplemented,
+		"security.allowedEnvironmentVariables":          notImplemented,
+		"security.blockedEnvironmentVariables":          notImplemented,
+
+		"advanced.autoConfigureMemory": notImplemented,
+		"advanced.dnsResolutionOrder":  notImplemented,
+		"advanced.excludedEnvVars":     notImplemented,
+		"advanced.ignoreLocalEnv":      notImplemented,
+		"advanced.bugCommand":          notImplemented,
+
+		"experimental.gemma":                                 notImplemented,
+		"experimental.voiceMode":                             notImplemented,
+		"experimental.voice.activationMode":                  notImplemented,
+		"experimental.voice.backend":                         notImplemented,
+		"experimental.voice.whisperModel":                    notImplemented,
+		"experimental.voice.stopGracePeriodMs":               notImplemented,
+		"experimental.adk.agentSessionNoninteractiveEnabled": notImplemented,
+		"experimental.adk.agentSessionInteractiveEnabled":    notImplemented,
+		"experimental.adk.agentSessionSubagentEnabled":       notImplemented,
+		"experimental.enableAgents":                          notImplemented,
+		"experimental.worktrees":                             notImplemented,
+		"experimental.extensionManagement":                   notImplemented,
+		"experimental.extensionConfig":                       notImplemented,
+		"experimental.extensionRegistry":                     notImplemented,
+		"experimental.extensionRegistryURI":                  notImplemented,
+		"experimental.extensionReloading":                    notImplemented,
+		"experimental.useOSC52Paste":                         notImplemented,
+		"experimental.useOSC52Copy":                          notImplemented,
+		"experimental.taskTracker":                           notImplemented,
+		"experimental.modelSteering":                         notImplemented,
+		"experimental.directWebFetch":                        notImplemented,
+		"experimental.dynamicModelConfiguration":             notImplemented,
+		"experimental.gemmaModelRouter.enabled":              notImplemented,
+		"experimental.gemmaModelRouter.autoStartServer":      notImplemented,
+		"experimental.gemmaModelRouter.binaryPath":           notImplemented,
+		"experimental.gemmaModelRouter.classifier.host":      notImplemented,
+		"experimental.gemmaModelRouter.classifier.model":     notImplemented,
+		"experimental.stressTestProfile":                     notImplemented,
+		"experimental.autoMemory":                            notImplemented,
+		"experimental.generalistProfile":                     notImplemented,
+		"experimental.powerUserProfile":                      notImplemented,
+		"experimental.contextManagement":                     notImplemented,
+		"experimental.topicUpdateNarration":                  notImplemented,
+
+		"extensions.disabled":                     extensionsPart,
+		"extensions.workspacesWithMigrationNudge": notImplemented,
+
+		"skills.enabled":  skillsPart,
+		"skills.disabled": skillsPart,
+
+		"hooksConfig.enabled":       hooksPart,
+		"hooksConfig.disabled":      hooksPart,
+		"hooksConfig.notifications": hooksPart,
+
+		"contextManagement.historyWindow.maxTokens":                         notImplemented,
+		"contextManagement.historyWindow.retainedTokens":                    notImplemented,
+		"contextManagement.messageLimits.normalMaxTokens":                   notImplemented,
+		"contextManagement.messageLimits.retainedMaxTokens":                 notImplemented,
+		"contextManagement.messageLimits.normalizationHeadRatio":            notImplemented,
+		"contextManagement.tools.distillation.maxOutputTokens":              notImplemented,
+		"contextManagement.tools.distillation.summarizationThresholdTokens": notImplemented,
+		"contextManagement.tools.outputMasking.protectionThresholdTokens":   notImplemented,
+		"contextManagement.tools.outputMasking.minPrunableThresholdTokens":  notImplemented,
+		"contextManagement.tools.outputMasking.protectLatestTurn":           notImplemented,
+
+		"admin.secureModeEnabled":  notImplemented,
+		"admin.extensions.enabled": notImplemented,
+		"admin.mcp.enabled":        notImplemented,
+		"admin.mcp.config":         notImplemented,
+		"admin.mcp.requiredConfig": notImplemented,
+		"admin.skills.enabled":     notImplemented,
+
+		"hooks.BeforeTool":          hooksPart,
+		"hooks.AfterTool":           hooksPart,
+		"hooks.BeforeAgent":         hooksPart,
+		"hooks.AfterAgent":          hooksPart,
+		"hooks.Notification":        hooksPart,
+		"hooks.SessionStart":        hooksPart,
+		"hooks.SessionEnd":          hooksPart,
+		"hooks.PreCompress":         hooksPart,
+		"hooks.BeforeModel":         hooksPart,
+		"hooks.AfterModel":          hooksPart,
+		"hooks.BeforeToolSelection": hooksPart,
+
+		"telemetry.enabled":      notImplemented,
+		"telemetry.target":       notImplemented,
+		"telemetry.otlpEndpoint": notImplemented,
+		"telemetry.otlpProtocol": notImplemented,
+		"telemetry.traces":       notImplemented,
+		"telemetry.logPrompts":   notImplemented,
+		"telemetry.outfile":      notImplemented,
+		"telemetry.useCollector": notImplemented,
+		"telemetry.useCliAuth":   notImplemented,
+
+		"mcpServers": implemented,
+	}
+}
+
+// mcpServerFields are the fields of an mcpServers entry (Gemini CLI's
+// MCPServerConfig).
+func mcpServerFields() map[string]support {
+	return map[string]support{
+		"command":      implemented,
+		"args":         implemented,
+		"env":          implemented,
+		"cwd":          implemented,
+		"url":          implemented,
+		"httpUrl":      implemented,
+		"headers":      implemented,
+		"timeout":      implemented,
+		"trust":        implemented,
+		"includeTools": implemented,
+		"excludeTools": implemented,
+
+		"type":             mcpRemotePart,
+		"oauth":            mcpRemotePart,
+		"authProviderType": mcpRemotePart,
+
+		"description":          notImplemented,
+		"tcp":                  notImplemented,
+		"extension":            notImplemented,
+		"targetAudience":       notImplemented,
+		"targetServiceAccount": notImplemented,
+	}
+}

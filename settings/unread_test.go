@@ -1,0 +1,128 @@
+package settings
+
+import (
+	"bufio"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	user := writeSettings(t, home, `{
+		"$schema": "https://example.com/schema.json",
+		"general": {"vimMode": true, "defaultApprovalMode": "auto_edit", "sessionRetention": {"maxAge": "30d"}},
+		"ui": {"theme": "GitHub", "footer": {"hideCWD": true}},
+		"model": {"name": "gemini-2.5-flash", "thinkingBudget": 0},
+		"telemetry": {"enabled": false},
+		"colour": "blue",
+		"tools": {"sandbox": "docker", "core": ["read_file"], "shel": {}},
+		"mcpServers": {"s": {"command": "srv", "description": "a server", "tpc": "x"}},
+	}`)
+	project := writeSettings(t, root, `{"ui": {"theme": "Dracula"}, "advanced": {"ignoreLocalEnv": true}}`)
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Unread{
+		{File: user, Key: "colour", Unknown: true},
+		{File: user, Key: "general.sessionRetention.maxAge"},
+		{File: user, Key: "general.vimMode"},
+		{File: user, Key: "mcpServers.s.description"},
+		{File: user, Key: "mcpServers.s.tpc", Unknown: true},
+		{File: user, Key: "telemetry.enabled"},
+		{File: user, Key: "tools.sandbox"},
+		{File: user, Key: "tools.shel", Unknown: true},
+		{File: user, Key: "ui.footer.hideCWD"},
+		{File: user, Key: "ui.theme"},
+		{File: project, Key: "advanced.ignoreLocalEnv"},
+		{File: project, Key: "ui.theme"},
+	}
+	if got := s.UnreadKeys(); !reflect.DeepEqual(got, want) {
+		t.Errorf("UnreadKeys:\n got %+v\nwant %+v", got, want)
+	}
+	if s.Model.Name != "gemini-2.5-flash" || s.General.DefaultApprovalMode != "auto_edit" {
+		t.Errorf("the keys that are read were lost: %+v", s)
+	}
+	// An editor's options go over the files; what the files held that is
+	// not read stays listed.
+	over, err := s.With(map[string]any{"model": "m"})
+	if err != nil || len(over.UnreadKeys()) != len(want) {
+		t.Errorf("With: %v, %d unread keys, want %d", err, len(over.UnreadKeys()), len(want))
+	}
+}
+
+func TestUntrustedFolderKeysAreNotListed(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	writeSettings(t, root, `{"ui": {"theme": "Dracula"}}`)
+	s, _ := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
+	if got := s.UnreadKeys(); len(got) != 0 {
+		t.Errorf("a file not read listed keys: %+v", got)
+	}
+}
+
+// TestCatalogueCoversTheDocs checks the catalogue against Gemini CLI
+// 0.61's reference/configuration.md (a copy in testdata): every key it
+// documents is in the catalogue, so none is called unknown.
+func TestCatalogueCoversTheDocs(t *testing.T) {
+	keys, fields := documentedKeys(t, "testdata/gemini-cli-0.61-configuration.md")
+	if len(keys) < 200 || len(fields) < 10 {
+		t.Fatalf("read %d keys and %d MCP server fields from the docs; the parser is broken", len(keys), len(fields))
+	}
+	c := newCatalogue()
+	for _, key := range keys {
+		if _, ok := c.keys[key]; !ok {
+			t.Errorf("the docs' %s is not in the catalogue", key)
+		}
+	}
+	for _, f := range fields {
+		if _, ok := c.mcp[f]; !ok {
+			t.Errorf("the docs' mcpServers field %s is not in the catalogue", f)
+		}
+	}
+}
+
+// documentedKeys reads the settings keys of the docs' "Available settings"
+// part: each "- **`key`**" entry (mcpServers.<SERVER_NAME> giving its
+// fields, "  - `field`"), and each "**`property`**" of telemetry's list.
+func documentedKeys(t *testing.T, path string) (keys, mcpFields []string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entry := regexp.MustCompile("^- \\*\\*`([^`]+)`\\*\\*")
+	field := regexp.MustCompile("^  - `([A-Za-z]+)` \\(")
+	property := regexp.MustCompile("^  - \\*\\*`([A-Za-z]+)`\\*\\*")
+	section, inSettings := "", false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "### Available settings"):
+			inSettings = true
+		case strings.HasPrefix(line, "## "):
+			inSettings = false
+		case strings.HasPrefix(line, "#### "):
+			section = strings.Trim(strings.TrimPrefix(line, "#### "), "`")
+		}
+		if m := entry.FindStringSubmatch(line); m != nil && (inSettings || strings.HasPrefix(m[1], "security.")) {
+			if m[1] != "mcpServers.<SERVER_NAME>" {
+				keys = append(keys, m[1])
+			}
+		}
+		if m := field.FindStringSubmatch(line); m != nil && inSettings && section == "mcpServers" {
+			mcpFields = append(mcpFields, m[1])
+		}
+		if m := property.FindStringSubmatch(line); m != nil && inSettings && section == "telemetry" {
+			keys = append(keys, "telemetry."+m[1])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return keys, mcpFields
+}
