@@ -34,11 +34,16 @@ type turn struct {
 	loops loopDetector
 	// journal records the files the prompt changed, for a rewind.
 	journal journal
+	// hookStop is why a hook ended the agent's loop ("continue": false);
+	// the calls left are not run, and the turn ends.
+	hookStop string
+	// requests are the model requests the prompt made, bounded by
+	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
+	requests int
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
-	requests := 0
 	for {
 		if maxTurns <= 0 || t.s.requests < maxTurns {
 			t.compress()
@@ -49,10 +54,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if maxTurns > 0 && t.s.requests >= maxTurns {
 			return t.stop(StopMaxTurns, ErrMaxTurns)
 		}
-		if requests >= MaxPromptTurns {
+		if t.requests >= MaxPromptTurns {
 			return t.stop(StopMaxTurns, errMaxPromptTurns)
 		}
-		requests++
+		t.requests++
 		answer, err := t.callModel(input)
 		if loop, ok := errors.AsType[*LoopError](err); ok {
 			// The looping answer is not kept.
@@ -80,6 +85,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
 			return t.stop(StopCancelled, t.ctx.Err())
+		}
+		if t.hookStop != "" {
+			t.s.chat.record(input)
+			return t.stopByHook(t.hookStop)
 		}
 	}
 }
@@ -346,6 +355,10 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: cancelledMessage}))
 			continue
 		}
+		if t.hookStop != "" {
+			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: hookStoppedPrefix + t.hookStop}))
+			continue
+		}
 		t.result.ToolCalls++
 		answer.Parts = append(answer.Parts, t.runCall(fc)...)
 	}
@@ -393,8 +406,13 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 			return t.finish(fc, res)
 		}
 	}
+	call, changed, res, ok := t.beforeTool(fc, tool, call)
+	if !ok {
+		return t.finish(fc, res)
+	}
+	c = call.Confirmation()
 
-	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
+	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
 		res, err = t.land(fc, c, res.Proposal)
 	}
@@ -405,6 +423,12 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
 		res = t.switchMode(res)
+	}
+	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
+		if changed != nil {
+			res = appendToResult(res, modifiedNote(changed))
+		}
+		res = t.afterTool(fc, res)
 	}
 	return t.finish(fc, res)
 }

@@ -11,12 +11,20 @@ import (
 const (
 	mergeShallow = "shallow_merge" // entries merge by name, each replaced whole
 	mergeUnion   = "union"         // arrays joined, each value once
+	mergeConcat  = "concat"        // arrays joined, every value kept
 )
 
-var mergeStrategies = map[string]string{
-	"mcpServers":    mergeShallow,
-	"tools.exclude": mergeUnion,
-}
+var mergeStrategies = func() map[string]string {
+	m := map[string]string{
+		"mcpServers":           mergeShallow,
+		"tools.exclude":        mergeUnion,
+		"hooksConfig.disabled": mergeUnion,
+	}
+	for _, event := range HookEvents {
+		m["hooks."+event] = mergeConcat
+	}
+	return m
+}()
 
 // mergeLayers merges layers, later ones winning, into a new object; nil
 // layers (missing or unusable files) are skipped. The layers are not
@@ -52,12 +60,16 @@ func merge(dst, src map[string]any, prefix string) {
 			dst[key] = joined
 			continue
 		}
-		if oldList, ok := old.([]any); ok && strategy == mergeUnion {
+		if oldList, ok := old.([]any); ok && (strategy == mergeUnion || strategy == mergeConcat) {
 			newList, ok := val.([]any)
 			if !ok {
 				newList = []any{val}
 			}
-			dst[key] = union(oldList, newList)
+			if strategy == mergeUnion {
+				dst[key] = union(oldList, newList)
+			} else {
+				dst[key] = append(append([]any{}, oldList...), newList...)
+			}
 			continue
 		}
 		srcObj, srcIsObj := val.(map[string]any)

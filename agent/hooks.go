@@ -1,0 +1,280 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// The hook events the agent fires, as Gemini CLI names them.
+const (
+	HookBeforeTool   = "BeforeTool"
+	HookAfterTool    = "AfterTool"
+	HookBeforeAgent  = "BeforeAgent"
+	HookAfterAgent   = "AfterAgent"
+	HookSessionStart = "SessionStart"
+	HookSessionEnd   = "SessionEnd"
+)
+
+// Hooks runs the user's hooks (settings' "hooks") at an event; the
+// hooks package's Runner satisfies it. Fire never fails: a hook that
+// fails or times out is one of the outcome's Messages, and what it
+// hooked goes on as if it had not run.
+type Hooks interface {
+	Fire(ctx context.Context, ev HookEvent) HookOutcome
+}
+
+// HookEvent is one point of a session at which hooks run.
+type HookEvent struct {
+	Name      string
+	SessionID string
+	// TranscriptPath is the session's file; "" when sessions are not saved.
+	TranscriptPath string
+	// Target is what the hooks' matchers match: the tool's name for the
+	// tool events, the trigger (startup, resume, exit) for the session
+	// events; "" for the others.
+	Target string
+	// Input is the event's own fields of the hooks' JSON input, by their
+	// names there (tool_name, tool_input, prompt, …).
+	Input map[string]any
+}
+
+// HookOutcome is what an event's hooks decided, all of them together.
+type HookOutcome struct {
+	// Block: a hook denied what it hooked (decision "deny" or "block",
+	// or exit code 2); Reason says why, for the model.
+	Block  bool
+	Reason string
+	// Stop: a hook asked to end the agent's loop ("continue": false).
+	Stop       bool
+	StopReason string
+	// AdditionalContext is for the model, escaped for its tags.
+	AdditionalContext string
+	// ToolInput (BeforeTool) is merged over the call's arguments.
+	ToolInput map[string]any
+	// Messages are for the user: the hooks' systemMessages, and each
+	// failure of a hook.
+	Messages []string
+}
+
+// fireHook runs the hooks of event name in the session, if any, and
+// tells the user what they said.
+func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
+	out := t.s.fireHook(t.ctx, name, target, input)
+	for _, msg := range out.Messages {
+		t.emit(Event{Kind: EventNotice, Text: msg})
+	}
+	return out
+}
+
+func (s *Session) fireHook(ctx context.Context, name, target string, input map[string]any) HookOutcome {
+	h := s.agent.cfg.Hooks
+	if h == nil {
+		return HookOutcome{}
+	}
+	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), Target: target, Input: input})
+}
+
+// transcriptPath is the file session id is saved in; "" when none.
+func (a *Agent) transcriptPath(id string) string {
+	if a.cfg.Store == nil {
+		return ""
+	}
+	path, err := a.cfg.Store.File(id)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
+// hookContext wraps a hook's additional context as Gemini CLI hands it
+// to the model.
+func hookContext(text string) string { return "<hook_context>" + text + "</hook_context>" }
+
+// What the model and the user are told when a hook stops something, in
+// Gemini CLI's words.
+const (
+	hookStoppedPrefix = "Agent execution stopped by hook: "
+	hookBlockedTool   = "Tool execution blocked: "
+	hookBlockedResult = "Tool result blocked: "
+	hookBlockedPrompt = "Agent execution blocked by hook: "
+)
+
+// beforeTool runs the BeforeTool hooks on a call the approval door let
+// through, before it runs. It returns the call to run: call itself, or,
+// when a hook rewrote its arguments, the call built anew from them, which
+// passes the door again; or the result to answer with instead, ok false.
+// changed names the arguments a hook rewrote.
+func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call) (next tools.Call, changed []string, res tools.Result, ok bool) {
+	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": argsOrEmpty(fc.Args)})
+	switch {
+	case out.Stop:
+		t.hookStop = out.StopReason
+		return nil, nil, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
+	case out.Block:
+		return nil, nil, tools.Result{Error: hookBlockedTool + out.Reason}, false
+	case len(out.ToolInput) == 0:
+		return call, nil, tools.Result{}, true
+	}
+	args := maps.Clone(argsOrEmpty(fc.Args))
+	maps.Copy(args, out.ToolInput)
+	changed = slices.Sorted(maps.Keys(out.ToolInput))
+	next, err := t.s.build(tool, args)
+	if err != nil {
+		return nil, nil, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+	}
+	fc.Args = args
+	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(changed, ", "), fc.Name, toJSONText(args))})
+	c := next.Confirmation()
+	if why := t.s.approvals.refusal(fc.Name, c); why != "" {
+		return nil, nil, tools.Result{Error: why, Status: tools.StatusRejected}, false
+	}
+	if c == nil || !c.AskWithChange {
+		if res, ok := t.confirm(fc, c); !ok {
+			return nil, nil, res, false
+		}
+	}
+	return next, changed, tools.Result{}, true
+}
+
+// afterTool runs the AfterTool hooks on the result of a call that ran
+// with args, and returns the result the model is told.
+func (t *turn) afterTool(fc *genai.FunctionCall, res tools.Result) tools.Result {
+	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
+	if res.Error != "" {
+		response["llmContent"] = res.Error
+		response["error"] = map[string]any{"message": res.Error}
+	}
+	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": argsOrEmpty(fc.Args), "tool_response": response})
+	switch {
+	case out.Stop:
+		t.hookStop = out.StopReason
+		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
+	case out.Block:
+		return tools.Result{Error: hookBlockedResult + out.Reason}
+	case out.AdditionalContext != "":
+		res = appendToResult(res, "\n\n"+hookContext(out.AdditionalContext))
+	}
+	return res
+}
+
+// appendToResult adds text to what the model reads of res.
+func appendToResult(res tools.Result, text string) tools.Result {
+	if res.Error != "" {
+		res.Error += text
+	} else {
+		res.Output += text
+	}
+	return res
+}
+
+// modifiedNote tells the model which arguments a hook rewrote, in Gemini
+// CLI's words.
+func modifiedNote(keys []string) string {
+	return fmt.Sprintf("\n\n[System] Tool input parameters (%s) were modified by a hook before execution.", strings.Join(keys, ", "))
+}
+
+func argsOrEmpty(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return args
+}
+
+func toJSONText(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+// stopByHook ends the turn a hook stopped, and tells the user why.
+func (t *turn) stopByHook(reason string) PromptResult {
+	t.emit(Event{Kind: EventNotice, Text: hookStoppedPrefix + reason})
+	return t.stop(StopEndTurn, nil)
+}
+
+// runHooked runs the turn for the user's prompt text, whose content is
+// input, between the session's hooks: on the session's first prompt the
+// SessionStart hooks, whose context goes before the prompt; then the
+// BeforeAgent hooks, which may add to the prompt, block it (it is not
+// kept) or stop (it is kept, unanswered); and once the model is done,
+// the AfterAgent hooks, which may have it go on with their reason as a
+// new prompt.
+func (t *turn) runHooked(prompt string, input *genai.Content) PromptResult {
+	if t.s.agent.cfg.Hooks == nil {
+		return t.run(input)
+	}
+	if source := t.s.takeStartSource(); source != "" {
+		out := t.fireHook(HookSessionStart, source, map[string]any{"source": source})
+		if out.AdditionalContext != "" {
+			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
+		}
+	}
+	out := t.fireHook(HookBeforeAgent, "", map[string]any{"prompt": prompt})
+	switch {
+	case out.Stop:
+		t.s.chat.record(input)
+		return t.stopByHook(out.StopReason)
+	case out.Block:
+		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return t.stop(StopEndTurn, nil)
+	case out.AdditionalContext != "":
+		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
+	}
+	res := t.run(input)
+	for retried := false; res.StopReason == StopEndTurn && t.hookStop == ""; retried = true {
+		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		switch {
+		case out.Stop:
+			return t.stopByHook(out.StopReason)
+		case !out.Block:
+			return res
+		}
+		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
+	}
+	return res
+}
+
+// takeStartSource is what started the session if its SessionStart hooks
+// have not run yet, and marks them run.
+func (s *Session) takeStartSource() string {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	source := s.startSource
+	s.startSource = ""
+	return source
+}
+
+// Close runs the SessionEnd hooks (reason "exit") of the live sessions
+// whose SessionStart hooks ran, for a front end that is exiting; what the
+// hooks say goes to the log, as nobody is there to read it.
+func (a *Agent) Close(ctx context.Context) {
+	if a.cfg.Hooks == nil {
+		return
+	}
+	a.mu.Lock()
+	var started []*Session
+	for _, s := range a.sessions {
+		if s.startSource == "" {
+			started = append(started, s)
+		}
+	}
+	a.mu.Unlock()
+	for _, s := range started {
+		out := s.fireHook(ctx, HookSessionEnd, "exit", map[string]any{"reason": "exit"})
+		for _, msg := range out.Messages {
+			a.cfg.Logger.Info("SessionEnd hook", zap.String("sessionId", s.id), zap.String("message", msg))
+		}
+	}
+}
