@@ -56,7 +56,7 @@ type Config struct {
 	Checkpointer Checkpointer
 	// Hooks runs the user's hooks at the session's events (hooks.go);
 	// none when nil.
-	Hooks Hooks
+	Hooks        Hooks
 	ApprovalMode tools.ApprovalMode
 	// PlansDir finds the plans directory of the session with the id:
 	// where plan mode lets the model write its plan. A session asks once,
