@@ -1,0 +1,319 @@
+package hooks_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/hooks"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// The agent's turns with real hooks (shell commands) and a fake model.
+
+// noteTool is "write_note": it records the paths it was run with, and
+// refuses a call without one.
+type noteTool struct {
+	mu  sync.Mutex
+	ran []string
+}
+
+func (n *noteTool) Name() string { return "write_note" }
+func (n *noteTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: "write_note", Description: "writes a note",
+		Parameters: &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{"path": {Type: genai.TypeString}}}}
+}
+func (n *noteTool) Build(args map[string]any) (tools.Call, error) {
+	path, _ := args["path"].(string)
+	if path == "" {
+		return nil, errors.New("params must have required property 'path'")
+	}
+	return noteCall{n, path}, nil
+}
+
+func (n *noteTool) paths() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.ran...)
+}
+
+type noteCall struct {
+	n    *noteTool
+	path string
+}
+
+func (c noteCall) Title() string                     { return "Write " + c.path }
+func (c noteCall) Kind() tools.Kind                  { return tools.KindEdit }
+func (c noteCall) Confirmation() *tools.Confirmation { return nil }
+func (c noteCall) Execute(context.Context, tools.CallInfo) (tools.Result, error) {
+	c.n.mu.Lock()
+	defer c.n.mu.Unlock()
+	c.n.ran = append(c.n.ran, c.path)
+	return tools.Result{Output: "wrote " + c.path}, nil
+}
+
+// oneTool is an agent.ToolSet of one tool.
+type oneTool struct{ tools.Tool }
+
+func (o oneTool) Get(name string) (tools.Tool, bool) { return o.Tool, name == o.Name() }
+func (o oneTool) Declarations() []*genai.FunctionDeclaration {
+	return []*genai.FunctionDeclaration{o.Declaration()}
+}
+func (o oneTool) UnknownToolError(name string) string { return "no tool " + name }
+
+// session is a new session of an agent with hooks, talking to srv.
+func session(t *testing.T, srv *geminitest.Server, tool tools.Tool, project string, hs settings.Hooks) *agent.Session {
+	t.Helper()
+	r, problems := hooks.New(hooks.Config{Sources: []hooks.Source{{Name: "settings", Hooks: hs}}, ProjectDir: project})
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	a := agent.New(agent.Config{
+		Generator: auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "test", Config: genai.ClientConfig{
+			APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		}}),
+		Model:        "gemini-test",
+		Tools:        oneTool{tool},
+		ApprovalMode: tools.ApprovalYolo,
+		Hooks:        r,
+	})
+	return a.NewSession()
+}
+
+// prompt runs one prompt, with a hang guard, and returns its result and
+// the notices the user was shown.
+func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var notices []string
+	res, err := s.Prompt(ctx, agent.Input{Text: text}, func(ev agent.Event) {
+		if ev.Kind == agent.EventNotice {
+			notices = append(notices, ev.Text)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the prompt outlived the hang guard")
+	}
+	return res, notices
+}
+
+// functionResponse is the response to the call in request r's last content.
+func functionResponse(t *testing.T, r geminitest.Request) map[string]any {
+	t.Helper()
+	for _, p := range r.Contents[len(r.Contents)-1].Parts {
+		if p.FunctionResponse != nil {
+			return p.FunctionResponse.Response
+		}
+	}
+	t.Fatalf("no function response in %v", r.Contents[len(r.Contents)-1])
+	return nil
+}
+
+func writeCall(path string) geminitest.Turn {
+	return geminitest.CallTurn(geminitest.Call("write_note", map[string]any{"path": path}))
+}
+
+// TestBeforeToolHookBlocksCall: a BeforeTool hook exiting 2 keeps the
+// call from running, and the model is told the hook's reason.
+func TestBeforeToolHookBlocksCall(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeTool: {
+		def("write_.*", command(`echo "notes are read-only today" >&2; exit 2`, 0)),
+	}})
+	res, _ := prompt(t, s, "write a note")
+	if res.StopReason != agent.StopEndTurn {
+		t.Fatalf("stop %s: %v", res.StopReason, res.Err)
+	}
+	if ran := tool.paths(); len(ran) != 0 {
+		t.Errorf("the blocked call ran: %v", ran)
+	}
+	got := functionResponse(t, srv.Requests()[1])
+	if got["error"] != "Tool execution blocked: notes are read-only today" {
+		t.Errorf("the model was told %v", got)
+	}
+}
+
+// TestBeforeToolHookRewritesArguments: a hook's tool_input is merged over
+// the call's arguments, the call is built anew from them and runs with
+// them, and the model is told which were changed; a rewrite the tool
+// refuses is an error result, and nothing runs.
+func TestBeforeToolHookRewritesArguments(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"), writeCall("bad"), geminitest.TextTurn("ok"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeTool: {
+		def("write_note", command(`if grep -q '"bad"' ; then echo '{"hookSpecificOutput":{"tool_input":{"path":""}}}'; else echo '{"hookSpecificOutput":{"tool_input":{"path":"notes/a.md"}}}'; fi`, 0)),
+	}})
+	_, notices := prompt(t, s, "write a note")
+	if ran := tool.paths(); len(ran) != 1 || ran[0] != "notes/a.md" {
+		t.Fatalf("the call ran with %v, not the hook's notes/a.md", ran)
+	}
+	got := functionResponse(t, srv.Requests()[1])
+	if out, _ := got["output"].(string); out != "wrote notes/a.md\n\n[System] Tool input parameters (path) were modified by a hook before execution." {
+		t.Errorf("the model was told %v", got)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "A BeforeTool hook changed path of the write_note call") {
+		t.Errorf("the user was told %q", notices)
+	}
+
+	prompt(t, s, "write a bad note")
+	if ran := tool.paths(); len(ran) != 1 {
+		t.Errorf("a call the tool refused ran: %v", ran)
+	}
+	got = functionResponse(t, srv.Requests()[3])
+	if e, _ := got["error"].(string); e != "Tool parameter modification by hook failed validation: params must have required property 'path'" {
+		t.Errorf("the model was told %v", got)
+	}
+}
+
+// TestTimedOutHookLetsTheTurnGoOn: a hook past its timeout is stopped,
+// the user is told, and the call runs as if it had not been there.
+func TestTimedOutHookLetsTheTurnGoOn(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("done"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeTool: {
+		def("", settings.HookCommand{Type: "command", Name: "slow-check", Command: "sleep 120", Timeout: 200}),
+	}})
+	res, notices := prompt(t, s, "write a note")
+	if res.StopReason != agent.StopEndTurn || !strings.Contains(res.Text, "done") {
+		t.Errorf("the turn ended %s with %q", res.StopReason, res.Text)
+	}
+	if ran := tool.paths(); len(ran) != 1 {
+		t.Errorf("the call did not run: %v", ran)
+	}
+	if len(notices) != 1 || notices[0] != `Hook "slow-check" failed for event BeforeTool: it timed out after 200ms and was stopped. It was ignored.` {
+		t.Errorf("the user was told %q", notices)
+	}
+}
+
+// TestSessionStartAndBeforeAgentContextReachTheModel: the SessionStart
+// hooks' context goes before the session's first prompt, the BeforeAgent
+// hooks' after every prompt, and they read what they are documented to.
+func TestSessionStartAndBeforeAgentContextReachTheModel(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
+		agent.HookSessionStart: {def("startup", command(`grep -q '"source":"startup"' && echo '{"hookSpecificOutput":{"additionalContext":"on branch main"},"systemMessage":"loaded"}'`, 0))},
+		agent.HookBeforeAgent: {def("", command(`p=$(sed 's/.*"prompt":"\([^"]*\)".*/\1/'); echo "{\"hookSpecificOutput\":{\"additionalContext\":\"ticket for $p\"}}"`, 0))},
+	})
+	_, notices := prompt(t, s, "first")
+	prompt(t, s, "second")
+	reqs := srv.Requests()
+	first := texts(reqs[0].Contents[len(reqs[0].Contents)-1])
+	if want := []string{"<hook_context>on branch main</hook_context>", "first", "<hook_context>ticket for first</hook_context>"}; strings.Join(first, "|") != strings.Join(want, "|") {
+		t.Errorf("first prompt = %q, want %q", first, want)
+	}
+	if len(notices) != 1 || notices[0] != "loaded" {
+		t.Errorf("the user was told %q", notices)
+	}
+	second := texts(reqs[1].Contents[len(reqs[1].Contents)-1])
+	if want := []string{"second", "<hook_context>ticket for second</hook_context>"}; strings.Join(second, "|") != strings.Join(want, "|") {
+		t.Errorf("second prompt = %q, want %q", second, want)
+	}
+}
+
+func texts(c *genai.Content) []string {
+	var out []string
+	for _, p := range c.Parts {
+		if p.Text != "" {
+			out = append(out, p.Text)
+		}
+	}
+	return out
+}
+
+// TestBeforeAgentHookBlocksPrompt: a denied prompt is not sent, nor kept;
+// the user is told why.
+func TestBeforeAgentHookBlocksPrompt(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("answer"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
+		agent.HookBeforeAgent: {def("", command(`if grep -q secret; then echo '{"decision":"deny","reason":"prompts may not hold secrets"}'; fi`, 0))},
+	})
+	_, notices := prompt(t, s, "my secret is 42")
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the blocked prompt was sent (%d requests)", n)
+	}
+	if len(notices) != 1 || notices[0] != "Agent execution blocked by hook: prompts may not hold secrets" {
+		t.Errorf("the user was told %q", notices)
+	}
+	prompt(t, s, "hello")
+	if c := srv.Requests()[0].Contents; len(c) != 1 || texts(c[0])[0] != "hello" {
+		t.Errorf("the blocked prompt was kept: %v", c)
+	}
+}
+
+// TestAfterToolHookAddsContextAndHidesResults: AfterTool's context is
+// appended to the result, and a denial replaces the result with its
+// reason.
+func TestAfterToolHookAddsContextAndHidesResults(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"), writeCall("secret.md"), geminitest.TextTurn("ok"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterTool: {
+		def("write_note", command(`if grep -q 'secret'; then echo '{"decision":"deny","reason":"the result is hidden"}'; else echo '{"hookSpecificOutput":{"additionalContext":"lint: clean"}}'; fi`, 0)),
+	}})
+	prompt(t, s, "one")
+	prompt(t, s, "two")
+	reqs := srv.Requests()
+	if got := functionResponse(t, reqs[1]); got["output"] != "wrote a.md\n\n<hook_context>lint: clean</hook_context>" {
+		t.Errorf("first result %v", got)
+	}
+	if got := functionResponse(t, reqs[3]); got["error"] != "Tool result blocked: the result is hidden" {
+		t.Errorf("second result %v", got)
+	}
+}
+
+// TestAfterAgentHookAsksForMore: a denial of the final answer sends its
+// reason as a new prompt, and the hook then knows it is retrying.
+func TestAfterAgentHookAsksForMore(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("draft"), geminitest.TextTurn("final"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterAgent: {
+		def("", command(`grep -q '"stop_hook_active":false' && echo '{"decision":"deny","reason":"add the tests"}'; true`, 0)),
+	}})
+	res, _ := prompt(t, s, "do it")
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := texts(reqs[1].Contents[len(reqs[1].Contents)-1]); len(got) != 1 || got[0] != "add the tests" {
+		t.Errorf("the retry sent %q", got)
+	}
+	if !strings.Contains(res.Text, "final") {
+		t.Errorf("result %q", res.Text)
+	}
+}
+
+// TestHookStopsTheLoop: "continue": false from a BeforeTool hook ends the
+// turn; the call does not run, the user is told why.
+func TestHookStopsTheLoop(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeTool: {
+		def("", command(`echo '{"continue":false,"stopReason":"budget spent"}'`, 0)),
+	}})
+	res, notices := prompt(t, s, "go")
+	if res.StopReason != agent.StopEndTurn || len(srv.Requests()) != 1 || len(tool.paths()) != 0 {
+		t.Errorf("stop %s, %d requests, ran %v", res.StopReason, len(srv.Requests()), tool.paths())
+	}
+	if len(notices) != 1 || notices[0] != "Agent execution stopped by hook: budget spent" {
+		t.Errorf("the user was told %q", notices)
+	}
+}
