@@ -108,52 +108,69 @@ const (
 	hookBlockedPrompt = "Agent execution blocked by hook: "
 )
 
+// hookedCall is a call as the BeforeTool hooks let it run.
+type hookedCall struct {
+	call tools.Call
+	// args are what it runs with; changed the arguments hooks rewrote.
+	args    map[string]any
+	changed []string
+}
+
 // beforeTool runs the BeforeTool hooks on a call the approval door let
 // through, before it runs. It returns the call to run: call itself, or,
 // when a hook rewrote its arguments, the call built anew from them, which
 // passes the door again; or the result to answer with instead, ok false.
-// changed names the arguments a hook rewrote.
-func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call) (next tools.Call, changed []string, res tools.Result, ok bool) {
-	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": argsOrEmpty(fc.Args)})
+// The model's call, fc, is left as the model made it: the history keeps
+// what the model asked for.
+func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args)}
+	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
 	switch {
 	case out.Stop:
 		t.hookStop = out.StopReason
-		return nil, nil, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
+		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
 	case out.Block:
-		return nil, nil, tools.Result{Error: hookBlockedTool + out.Reason}, false
+		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
 	case len(out.ToolInput) == 0:
-		return call, nil, tools.Result{}, true
+		return hooked, tools.Result{}, true
 	}
-	args := maps.Clone(argsOrEmpty(fc.Args))
-	maps.Copy(args, out.ToolInput)
-	changed = slices.Sorted(maps.Keys(out.ToolInput))
-	next, err := t.s.build(tool, args)
+	hooked.args = hookedArgs(fc, out.ToolInput)
+	hooked.changed = slices.Sorted(maps.Keys(out.ToolInput))
+	next, err := t.s.build(tool, hooked.args)
 	if err != nil {
-		return nil, nil, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
-	fc.Args = args
-	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(changed, ", "), fc.Name, toJSONText(args))})
+	hooked.call = next
+	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), fc.Name, toJSONText(hooked.args))})
 	c := next.Confirmation()
 	if why := t.s.approvals.refusal(fc.Name, c); why != "" {
-		return nil, nil, tools.Result{Error: why, Status: tools.StatusRejected}, false
+		return hooked, tools.Result{Error: why, Status: tools.StatusRejected}, false
 	}
 	if c == nil || !c.AskWithChange {
 		if res, ok := t.confirm(fc, c); !ok {
-			return nil, nil, res, false
+			return hooked, res, false
 		}
 	}
-	return next, changed, tools.Result{}, true
+	return hooked, tools.Result{}, true
+}
+
+// hookedArgs are the arguments a call runs with: the model's, with what
+// the BeforeTool hooks changed over them.
+func hookedArgs(fc *genai.FunctionCall, changed map[string]any) map[string]any {
+	args := maps.Clone(argsOrEmpty(fc.Args))
+	maps.Copy(args, changed)
+	return args
 }
 
 // afterTool runs the AfterTool hooks on the result of a call that ran
 // with args, and returns the result the model is told.
-func (t *turn) afterTool(fc *genai.FunctionCall, res tools.Result) tools.Result {
+func (t *turn) afterTool(fc *genai.FunctionCall, args map[string]any, res tools.Result) tools.Result {
 	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
 	if res.Error != "" {
 		response["llmContent"] = res.Error
 		response["error"] = map[string]any{"message": res.Error}
 	}
-	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": argsOrEmpty(fc.Args), "tool_response": response})
+	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": args, "tool_response": response})
 	switch {
 	case out.Stop:
 		t.hookStop = out.StopReason

@@ -396,7 +396,8 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
 	// Every call passes the session's approval service; an edit's
-	// question waits for its change, asked when it is landed.
+	// question waits for its change, asked when it is landed. Then the
+	// BeforeTool hooks; a call they rewrite passes the door again.
 	c := call.Confirmation()
 	if why := s.approvals.refusal(fc.Name, c); why != "" {
 		return t.finish(fc, tools.Result{Error: why, Status: tools.StatusRejected})
@@ -406,11 +407,11 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 			return t.finish(fc, res)
 		}
 	}
-	call, changed, res, ok := t.beforeTool(fc, tool, call)
+	hooked, res, ok := t.beforeTool(fc, tool, call)
 	if !ok {
 		return t.finish(fc, res)
 	}
-	c = call.Confirmation()
+	call, c = hooked.call, hooked.call.Confirmation()
 
 	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
@@ -425,10 +426,10 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = t.switchMode(res)
 	}
 	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
-		if changed != nil {
-			res = appendToResult(res, modifiedNote(changed))
+		if hooked.changed != nil {
+			res = appendToResult(res, modifiedNote(hooked.changed))
 		}
-		res = t.afterTool(fc, res)
+		res = t.afterTool(fc, hooked.args, res)
 	}
 	return t.finish(fc, res)
 }

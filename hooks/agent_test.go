@@ -122,6 +122,20 @@ func functionResponse(t *testing.T, r geminitest.Request) map[string]any {
 	return nil
 }
 
+// modelCall is the model's call in request r's last model content.
+func modelCall(t *testing.T, r geminitest.Request) *genai.FunctionCall {
+	t.Helper()
+	for i := len(r.Contents) - 1; i >= 0; i-- {
+		for _, p := range r.Contents[i].Parts {
+			if p.FunctionCall != nil {
+				return p.FunctionCall
+			}
+		}
+	}
+	t.Fatal("no function call in the history")
+	return nil
+}
+
 func writeCall(path string) geminitest.Turn {
 	return geminitest.CallTurn(geminitest.Call("write_note", map[string]any{"path": path}))
 }
@@ -166,6 +180,9 @@ func TestBeforeToolHookRewritesArguments(t *testing.T) {
 	got := functionResponse(t, srv.Requests()[1])
 	if out, _ := got["output"].(string); out != "wrote notes/a.md\n\n[System] Tool input parameters (path) were modified by a hook before execution." {
 		t.Errorf("the model was told %v", got)
+	}
+	if call := modelCall(t, srv.Requests()[1]); call.Args["path"] != "a.md" {
+		t.Errorf("the history says the model called %v, not what it asked for", call.Args)
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "A BeforeTool hook changed path of the write_note call") {
 		t.Errorf("the user was told %q", notices)
