@@ -22,6 +22,7 @@ const (
 	HookAfterAgent   = "AfterAgent"
 	HookSessionStart = "SessionStart"
 	HookSessionEnd   = "SessionEnd"
+	HookPreCompress  = "PreCompress"
 )
 
 // Hooks runs the user's hooks (settings' "hooks") at an event; the

@@ -2,7 +2,10 @@ package hooks_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -332,5 +335,28 @@ func TestHookStopsTheLoop(t *testing.T) {
 	}
 	if len(notices) != 1 || notices[0] != "Agent execution stopped by hook: budget spent" {
 		t.Errorf("the user was told %q", notices)
+	}
+}
+
+// TestPreCompressHookHearsCompression: /compress fires the PreCompress
+// hooks with trigger "manual" before the history is summarised.
+func TestPreCompressHookHearsCompression(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("<state_snapshot>short</state_snapshot>"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
+		"PreCompress": {def("manual", command(`cat > pre-compress.json`, 0))},
+	})
+	prompt(t, s, strings.Repeat("a long first prompt ", 50))
+	prompt(t, s, strings.Repeat("a long second prompt ", 50))
+	if _, err := s.Compress(context.Background()); err != nil {
+		t.Logf("compress: %v", err) // the hook's part is over by then
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "pre-compress.json"))
+	if err != nil {
+		t.Fatalf("the PreCompress hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil || in["trigger"] != "manual" || in["hook_event_name"] != "PreCompress" {
+		t.Errorf("PreCompress input %s (%v)", data, err)
 	}
 }
