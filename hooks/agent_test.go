@@ -230,7 +230,7 @@ func TestSessionStartAndBeforeAgentContextReachTheModel(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
 		agent.HookSessionStart: {def("startup", command(`grep -q '"source":"startup"' && echo '{"hookSpecificOutput":{"additionalContext":"on branch main"},"systemMessage":"loaded"}'`, 0))},
-		agent.HookBeforeAgent: {def("", command(`p=$(sed 's/.*"prompt":"\([^"]*\)".*/\1/'); echo "{\"hookSpecificOutput\":{\"additionalContext\":\"ticket for $p\"}}"`, 0))},
+		agent.HookBeforeAgent:  {def("", command(`p=$(sed 's/.*"prompt":"\([^"]*\)".*/\1/'); echo "{\"hookSpecificOutput\":{\"additionalContext\":\"ticket for $p\"}}"`, 0))},
 	})
 	_, notices := prompt(t, s, "first")
 	prompt(t, s, "second")
