@@ -296,3 +296,19 @@ func (a *Agent) Close(ctx context.Context) {
 		}
 	}
 }
+
+// promptText is the prompt as the BeforeAgent and AfterAgent hooks read
+// it: what the user typed, else (a command's expansion) the text of its
+// parts.
+func promptText(in Input, parts []*genai.Part) string {
+	if strings.TrimSpace(in.Text) != "" {
+		return in.Text
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}

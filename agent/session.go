@@ -228,7 +228,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		system:   s.agent.systemInstruction(ctx),
 		journal:  newJournal(s.journalSize()),
 	}
-	res := t.runHooked(in.Text, &genai.Content{Role: genai.RoleUser, Parts: parts})
+	res := t.runHooked(promptText(in, parts), &genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()
 	s.usage = s.usage.add(res.Usage)
 	s.updated = s.agent.cfg.Now().UTC()
