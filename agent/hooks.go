@@ -23,6 +23,9 @@ const (
 	HookSessionStart = "SessionStart"
 	HookSessionEnd   = "SessionEnd"
 	HookPreCompress  = "PreCompress"
+	// HookBeforeToolSelection runs before each model request that offers
+	// tools, and may narrow them.
+	HookBeforeToolSelection = "BeforeToolSelection"
 )
 
 // Hooks runs the user's hooks (settings' "hooks") at an event; the
@@ -31,6 +34,9 @@ const (
 // hooked goes on as if it had not run.
 type Hooks interface {
 	Fire(ctx context.Context, ev HookEvent) HookOutcome
+	// Handles reports whether any hook runs for event name: an input
+	// that is costly to make (the whole request) is made only then.
+	Handles(name string) bool
 }
 
 // HookEvent is one point of a session at which hooks run.
@@ -61,9 +67,21 @@ type HookOutcome struct {
 	AdditionalContext string
 	// ToolInput (BeforeTool) is merged over the call's arguments.
 	ToolInput map[string]any
+	// ToolConfig (BeforeToolSelection) is the tools the request offers;
+	// nil leaves them as they are.
+	ToolConfig *HookToolConfig
 	// Messages are for the user: the hooks' systemMessages, and each
 	// failure of a hook.
 	Messages []string
+}
+
+// HookToolConfig is the BeforeToolSelection hooks' choice of tools:
+// Mode "NONE" offers none, "ANY" forces a call of AllowedFunctionNames
+// (of any tool when empty), "AUTO" offers AllowedFunctionNames (every
+// tool when empty).
+type HookToolConfig struct {
+	Mode                 string
+	AllowedFunctionNames []string
 }
 
 // fireHook runs the hooks of event name in the session, if any, and
@@ -311,4 +329,65 @@ func promptText(in Input, parts []*genai.Part) string {
 		}
 	}
 	return strings.Join(texts, "\n")
+}
+
+// selectTools runs the BeforeToolSelection hooks on a request to model
+// with contents that offers tools, and applies their choice to config:
+// NONE offers no tool, ANY has the model call one of those named (any
+// when none is), AUTO with names offers only those. Gemini's API takes
+// names with ANY alone, so AUTO's are applied by leaving the others out.
+func (t *turn) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
+		return
+	}
+	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents)})
+	tc := out.ToolConfig
+	if tc == nil {
+		return
+	}
+	switch tc.Mode {
+	case "NONE":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
+	case "ANY":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: tc.AllowedFunctionNames}}
+	default:
+		if len(tc.AllowedFunctionNames) == 0 {
+			return
+		}
+		var kept []*genai.FunctionDeclaration
+		for _, d := range config.Tools[0].FunctionDeclarations {
+			if slices.Contains(tc.AllowedFunctionNames, d.Name) {
+				kept = append(kept, d)
+			}
+		}
+		config.Tools = []*genai.Tool{{FunctionDeclarations: kept}}
+		if len(kept) == 0 {
+			config.Tools = nil
+		}
+	}
+}
+
+// hookRequest is a request as hooks read it (Gemini CLI's LLMRequest):
+// the model, and each content's text as a message; other parts are left
+// out, as in Gemini CLI.
+func hookRequest(model string, contents []*genai.Content) map[string]any {
+	messages := []map[string]any{}
+	for _, c := range contents {
+		var text strings.Builder
+		for _, p := range c.Parts {
+			if !p.Thought {
+				text.WriteString(p.Text)
+			}
+		}
+		if text.Len() == 0 {
+			continue
+		}
+		role := "user"
+		if c.Role == genai.RoleModel {
+			role = "model"
+		}
+		messages = append(messages, map[string]any{"role": role, "content": text.String()})
+	}
+	return map[string]any{"model": model, "messages": messages, "config": map[string]any{}}
 }

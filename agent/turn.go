@@ -125,6 +125,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
 	config := a.generateConfig(system, mode, plansDir)
+	t.selectTools(a.activeModel(), contents, config)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)

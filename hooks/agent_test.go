@@ -360,3 +360,40 @@ func TestPreCompressHookHearsCompression(t *testing.T) {
 		t.Errorf("PreCompress input %s (%v)", data, err)
 	}
 }
+
+// TestBeforeToolSelectionHookChoosesTools: the hooks read the request's
+// messages and choose the tools it offers: ANY forces a call of those
+// named, AUTO with names offers only those.
+func TestBeforeToolSelectionHookChoosesTools(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{"BeforeToolSelection": {def("", command(`
+input=$(cat)
+case "$input" in
+*'"messages":[{"content":"must write","role":"user"}]'*) echo '{"hookSpecificOutput":{"toolConfig":{"mode":"ANY","allowedFunctionNames":["write_note"]}}}' ;;
+*) echo '{"hookSpecificOutput":{"toolConfig":{"mode":"AUTO","allowedFunctionNames":["read_file"]}}}' ;;
+esac`, 0))}})
+	prompt(t, s, "must write")
+	prompt(t, s, "anything")
+	reqs := srv.Requests()
+	var first struct {
+		ToolConfig struct {
+			FunctionCallingConfig struct {
+				Mode                 string   `json:"mode"`
+				AllowedFunctionNames []string `json:"allowedFunctionNames"`
+			} `json:"functionCallingConfig"`
+		} `json:"toolConfig"`
+	}
+	if err := json.Unmarshal(reqs[0].Body, &first); err != nil {
+		t.Fatal(err)
+	}
+	if fc := first.ToolConfig.FunctionCallingConfig; fc.Mode != "ANY" || len(fc.AllowedFunctionNames) != 1 || fc.AllowedFunctionNames[0] != "write_note" {
+		t.Errorf("first request's tool config = %+v (%s)", fc, reqs[0].Body)
+	}
+	if len(reqs[0].Tools) != 1 {
+		t.Errorf("first request's tools = %v", reqs[0].Tools)
+	}
+	if len(reqs[1].Tools) != 0 {
+		t.Errorf("the second request offered %v, which the hook did not allow", reqs[1].Tools)
+	}
+}

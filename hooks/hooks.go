@@ -136,6 +136,9 @@ func sortedEvents(hooks settings.Hooks) []string {
 	return append(out, unknown...)
 }
 
+// Handles reports whether any hook runs for event.
+func (r *Runner) Handles(event string) bool { return len(r.byName[event]) > 0 }
+
 // Empty reports whether no hook runs at all.
 func (r *Runner) Empty() bool { return len(r.byName) == 0 }
 

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -64,6 +65,7 @@ var contextEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;")
 func merge(event string, results []result) agent.HookOutcome {
 	var out agent.HookOutcome
 	var reasons, stopReasons, contexts []string
+	var tools toolSelection
 	for _, res := range results {
 		if res.failure != "" {
 			out.Messages = append(out.Messages, fmt.Sprintf("Hook %q failed for event %s: %s. It was ignored.", res.name, event, res.failure))
@@ -88,6 +90,9 @@ func merge(event string, results []result) agent.HookOutcome {
 		if c := o.additionalContext(); c != "" {
 			contexts = append(contexts, contextEscaper.Replace(c))
 		}
+		if event == agent.HookBeforeToolSelection {
+			tools.add(o.HookSpecificOutput["toolConfig"])
+		}
 		if in := o.toolInput(); in != nil && event == agent.HookBeforeTool {
 			if out.ToolInput == nil {
 				out.ToolInput = map[string]any{}
@@ -100,7 +105,52 @@ func merge(event string, results []result) agent.HookOutcome {
 	out.Reason = firstNonEmpty(strings.Join(reasons, "\n"), "No reason provided")
 	out.StopReason = firstNonEmpty(strings.Join(nonEmpty(stopReasons), "\n"), "No reason provided")
 	out.AdditionalContext = strings.Join(contexts, "\n")
+	out.ToolConfig = tools.config()
 	return out
+}
+
+// toolSelection merges the BeforeToolSelection hooks' toolConfigs as
+// Gemini CLI does: NONE wins, then ANY, else AUTO; the names of all are
+// offered (sorted).
+type toolSelection struct {
+	seen      bool
+	none, any bool
+	names     []string
+}
+
+func (s *toolSelection) add(v any) {
+	tc, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	s.seen = true
+	switch tc["mode"] {
+	case "NONE":
+		s.none = true
+	case "ANY":
+		s.any = true
+	}
+	names, _ := tc["allowedFunctionNames"].([]any)
+	for _, n := range names {
+		if name, ok := n.(string); ok && !slices.Contains(s.names, name) {
+			s.names = append(s.names, name)
+		}
+	}
+}
+
+func (s *toolSelection) config() *agent.HookToolConfig {
+	switch {
+	case !s.seen:
+		return nil
+	case s.none:
+		return &agent.HookToolConfig{Mode: "NONE"}
+	}
+	mode := "AUTO"
+	if s.any {
+		mode = "ANY"
+	}
+	slices.Sort(s.names)
+	return &agent.HookToolConfig{Mode: mode, AllowedFunctionNames: s.names}
 }
 
 func firstNonEmpty(values ...string) string {
