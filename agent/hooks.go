@@ -23,6 +23,7 @@ const (
 	HookSessionStart = "SessionStart"
 	HookSessionEnd   = "SessionEnd"
 	HookPreCompress  = "PreCompress"
+	HookNotification = "Notification"
 	// HookBeforeToolSelection runs before each model request that offers
 	// tools, and may narrow them.
 	HookBeforeToolSelection = "BeforeToolSelection"
@@ -390,4 +391,39 @@ func hookRequest(model string, contents []*genai.Content) map[string]any {
 		messages = append(messages, map[string]any{"role": role, "content": text.String()})
 	}
 	return map[string]any{"model": model, "messages": messages, "config": map[string]any{}}
+}
+
+// notifyPermission fires the Notification hooks before the user is
+// asked about a call of kind (a tools.Confirmation's) titled title
+// (notification_type "ToolPermission"), with Gemini CLI's message and
+// details. They only observe: what they say goes to the log.
+func (t *turn) notifyPermission(kind, title string, details map[string]any) {
+	if h := t.s.agent.cfg.Hooks; h != nil && h.Handles(HookNotification) {
+		t.s.agent.notify(t.ctx, t.s.id, kind, title, details)
+	}
+}
+
+func (a *Agent) notify(ctx context.Context, sessionID, kind, title string, details map[string]any) {
+	kind = notificationKind(kind)
+	details["type"], details["title"] = kind, title
+	message := "Tool requires confirmation"
+	if what, ok := map[string]string{"edit": "editing", "exec": "execution", "mcp": "MCP", "info": "information"}[kind]; ok {
+		message = fmt.Sprintf("Tool %s requires %s", title, what)
+	}
+	out := a.cfg.Hooks.Fire(ctx, HookEvent{Name: HookNotification, SessionID: sessionID, TranscriptPath: a.transcriptPath(sessionID),
+		Input: map[string]any{"notification_type": "ToolPermission", "message": message, "details": details}})
+	for _, msg := range out.Messages {
+		a.cfg.Logger.Info("Notification hook", zap.String("sessionId", sessionID), zap.String("message", msg))
+	}
+}
+
+// notificationKind is a confirmation's kind as Gemini CLI names it.
+func notificationKind(kind string) string {
+	switch kind {
+	case "execute":
+		return "exec"
+	case "edit", "mcp":
+		return kind
+	}
+	return "info"
 }

@@ -454,6 +454,9 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 // confirm asks the user when c requires it. It reports false, with the
 // result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
+	if c != nil && !t.s.approvals.allows(fc.Name, c) {
+		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
+	}
 	allowed, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
 	switch {
 	case t.ctx.Err() != nil:
@@ -480,6 +483,9 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
 	}
 	ask := !s.approvals.allows(fc.Name, c)
+	if ask {
+		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
+	}
 	t.checkpoint(fc)
 	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})
 	if err != nil {

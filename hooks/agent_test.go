@@ -28,6 +28,8 @@ import (
 type noteTool struct {
 	mu  sync.Mutex
 	ran []string
+	// confirm is what its calls need approved; nil when nothing.
+	confirm *tools.Confirmation
 }
 
 func (n *noteTool) Name() string { return "write_note" }
@@ -56,7 +58,7 @@ type noteCall struct {
 
 func (c noteCall) Title() string                     { return "Write " + c.path }
 func (c noteCall) Kind() tools.Kind                  { return tools.KindEdit }
-func (c noteCall) Confirmation() *tools.Confirmation { return nil }
+func (c noteCall) Confirmation() *tools.Confirmation { return c.n.confirm }
 func (c noteCall) Execute(context.Context, tools.CallInfo) (tools.Result, error) {
 	c.n.mu.Lock()
 	defer c.n.mu.Unlock()
@@ -73,23 +75,25 @@ func (o oneTool) Declarations() []*genai.FunctionDeclaration {
 }
 func (o oneTool) UnknownToolError(name string) string { return "no tool " + name }
 
-// session is a new session of an agent with hooks, talking to srv.
+// session is a new session of an agent with hooks, talking to srv, in
+// yolo mode.
 func session(t *testing.T, srv *geminitest.Server, tool tools.Tool, project string, hs settings.Hooks) *agent.Session {
+	t.Helper()
+	return sessionWith(t, srv, project, hs, agent.Config{Tools: oneTool{tool}, ApprovalMode: tools.ApprovalYolo})
+}
+
+// sessionWith is session with cfg's tools, mode and doors.
+func sessionWith(t *testing.T, srv *geminitest.Server, project string, hs settings.Hooks, cfg agent.Config) *agent.Session {
 	t.Helper()
 	r, problems := hooks.New(hooks.Config{Sources: []hooks.Source{{Name: "settings", Hooks: hs}}, ProjectDir: project})
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
-	a := agent.New(agent.Config{
-		Generator: auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "test", Config: genai.ClientConfig{
-			APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
-		}}),
-		Model:        "gemini-test",
-		Tools:        oneTool{tool},
-		ApprovalMode: tools.ApprovalYolo,
-		Hooks:        r,
-	})
-	return a.NewSession()
+	cfg.Generator = auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "test", Config: genai.ClientConfig{
+		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+	}})
+	cfg.Model, cfg.Hooks = "gemini-test", r
+	return agent.New(cfg).NewSession()
 }
 
 // prompt runs one prompt, with a hang guard, and returns its result and
@@ -395,5 +399,44 @@ esac`, 0))}})
 	}
 	if len(reqs[1].Tools) != 0 {
 		t.Errorf("the second request offered %v, which the hook did not allow", reqs[1].Tools)
+	}
+}
+
+// allowOnce is a Confirmer that allows every call once.
+type allowOnce struct{}
+
+func (allowOnce) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	return agent.ProceedOnce, nil
+}
+
+// TestNotificationHookHearsPermissionQuestions: before the user is asked
+// to allow a call, the Notification hooks hear it, as Gemini CLI's
+// ToolPermission notification.
+func TestNotificationHookHearsPermissionQuestions(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"))
+	tool := &noteTool{confirm: &tools.Confirmation{Kind: "execute", Title: "Allow note?", Details: "write a.md", AllowKeys: []string{"write_note"}}}
+	s := sessionWith(t, srv, dir, settings.Hooks{"Notification": {def("", command(`cat >> notifications.jsonl; echo >> notifications.jsonl`, 0))}},
+		agent.Config{Tools: oneTool{tool}, Confirmer: allowOnce{}})
+	prompt(t, s, "write")
+	if ran := tool.paths(); len(ran) != 1 {
+		t.Fatalf("ran %v", ran)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "notifications.jsonl"))
+	if err != nil {
+		t.Fatalf("the Notification hook did not run: %v", err)
+	}
+	var in struct {
+		Event   string         `json:"hook_event_name"`
+		Type    string         `json:"notification_type"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(data))), &in); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	if in.Event != "Notification" || in.Type != "ToolPermission" || in.Message != "Tool Allow note? requires execution" ||
+		in.Details["type"] != "exec" || in.Details["details"] != "write a.md" {
+		t.Errorf("Notification input = %+v", in)
 	}
 }
