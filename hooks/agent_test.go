@@ -15,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/hooks"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -438,5 +439,58 @@ func TestNotificationHookHearsPermissionQuestions(t *testing.T) {
 	if in.Event != "Notification" || in.Type != "ToolPermission" || in.Message != "Tool Allow note? requires execution" ||
 		in.Details["type"] != "exec" || in.Details["details"] != "write a.md" {
 		t.Errorf("Notification input = %+v", in)
+	}
+}
+
+// TestSessionStartOnResume: a session read back from disk fires its
+// SessionStart hooks with source "resume" (matched exactly), and the
+// hooks read the session's file as transcript_path.
+func TestSessionStartOnResume(t *testing.T) {
+	dir, stateDir := t.TempDir(), t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	hs := settings.Hooks{agent.HookSessionStart: {
+		def("startup", command(`cat > started.json`, 0)),
+		def("resume", command(`cat > resumed.json`, 0)),
+	}}
+	newStore := func() *sessionstore.Store {
+		store, err := sessionstore.New(stateDir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store
+	}
+	first := sessionWith(t, srv, dir, hs, agent.Config{Tools: oneTool{&noteTool{}}, Store: newStore()})
+	prompt(t, first, "hello")
+	if _, err := os.Stat(filepath.Join(dir, "resumed.json")); err == nil {
+		t.Fatal("a new session's start fired the resume hook")
+	}
+
+	r, _ := hooks.New(hooks.Config{Sources: []hooks.Source{{Name: "settings", Hooks: hs}}, ProjectDir: dir})
+	store := newStore()
+	later := agent.New(agent.Config{
+		Generator: auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "test", Config: genai.ClientConfig{
+			APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		}}),
+		Model: "gemini-test", Tools: oneTool{&noteTool{}}, Store: store, Hooks: r,
+	})
+	resumed, err := later.Session(context.Background(), first.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt(t, resumed, "again")
+	data, err := os.ReadFile(filepath.Join(dir, "resumed.json"))
+	if err != nil {
+		t.Fatalf("the resume hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatal(err)
+	}
+	file, _ := store.File(first.ID())
+	if in["source"] != "resume" || in["session_id"] != first.ID() || in["transcript_path"] != file || file == "" {
+		t.Errorf("SessionStart input = %v, want source resume and transcript %s", in, file)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Errorf("transcript_path %s: %v", file, err)
 	}
 }
