@@ -445,6 +445,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}{
 		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
 		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
+		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig, set.HooksConfig)},
 		{"context", !reflect.DeepEqual(old.Context, set.Context)},
 		{"security", !reflect.DeepEqual(old.Security, set.Security)},
 		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
