@@ -294,3 +294,14 @@ func TestMergedDecisions(t *testing.T) {
 		t.Errorf("the second hook saw %v, not the first's change", in.ToolInput)
 	}
 }
+
+// TestHookThatIgnoresItsInput: a hook that never reads its (large) input
+// still decides, and is no failure.
+func TestHookThatIgnoresItsInput(t *testing.T) {
+	dir := t.TempDir()
+	r := runner(t, dir, agent.HookBeforeTool, def("", command(`echo '{"decision":"deny","reason":"not read"}'`, 0)))
+	out := fire(t, r, beforeTool("write_file", map[string]any{"content": strings.Repeat("x", 4<<20)}))
+	if !out.Block || out.Reason != "not read" || len(out.Messages) != 0 {
+		t.Errorf("outcome = %+v", out)
+	}
+}
