@@ -146,6 +146,8 @@ func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Ca
 	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args)}
 	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
 	switch {
+	case t.ctx.Err() != nil:
+		return hooked, tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
 	case out.Stop:
 		t.hookStop = out.StopReason
 		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
@@ -403,6 +405,7 @@ func (t *turn) notifyPermission(kind, title string, details map[string]any) {
 	}
 }
 
+// notify fires the Notification hooks of session sessionID.
 func (a *Agent) notify(ctx context.Context, sessionID, kind, title string, details map[string]any) {
 	kind = notificationKind(kind)
 	details["type"], details["title"] = kind, title

@@ -494,3 +494,42 @@ func TestSessionStartOnResume(t *testing.T) {
 		t.Errorf("transcript_path %s: %v", file, err)
 	}
 }
+
+// TestCancelStopsAHookAndItsCall: cancelling the prompt while a
+// BeforeTool hook runs stops the hook, the call does not run, and no
+// failure is reported: the user cancelled.
+func TestCancelStopsAHookAndItsCall(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeTool: {def("", command(`touch started; sleep 120`, 0))}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	guard := time.AfterFunc(60*time.Second, cancel)
+	defer guard.Stop()
+	var notices []string
+	res, err := s.Prompt(ctx, agent.Input{Text: "write"}, func(ev agent.Event) {
+		if ev.Kind == agent.EventNotice {
+			notices = append(notices, ev.Text)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != agent.StopCancelled || len(tool.paths()) != 0 || len(notices) != 0 {
+		t.Errorf("stop %s, ran %v, notices %q", res.StopReason, tool.paths(), notices)
+	}
+}

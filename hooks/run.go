@@ -75,8 +75,9 @@ func (r *Runner) run(ctx context.Context, e entry, event string, input map[strin
 		res.failure = fmt.Sprintf("it timed out after %v and was stopped", timeout)
 		return r.logged(event, res, elapsed, cmd.ProcessState, stderr.String())
 	case ctx.Err() != nil:
-		res.failure = "it was stopped, as what it hooked was cancelled"
-		return r.logged(event, res, elapsed, cmd.ProcessState, stderr.String())
+		// What it hooked was cancelled, by the user: no failure to report.
+		r.cfg.Logger.Info("a hook was stopped, as what it hooked was cancelled", zap.String("event", event), zap.String("hook", res.name))
+		return res
 	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
