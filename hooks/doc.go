@@ -4,8 +4,8 @@
 // SessionEnd, PreCompress, BeforeToolSelection, Notification), with
 // Gemini CLI's input on stdin, environment, exit codes and output
 // (packages/core/src/hooks). BeforeModel and AfterModel hooks are read
-// but not fired. Runner implements agent.Hooks;
-// the agent decides what an outcome does to its turn.
+// but not fired. Runner implements agent.Hooks; the agent decides what an
+// outcome does to its turn.
 //
 // Invariants:
 //   - A hook never hangs or ends a turn by failing: each runs under its
@@ -13,8 +13,9 @@
 //     process group killed whole when either ends; what it prints is
 //     bounded. A hook that fails or times out is told to the user (and
 //     logged), and what it hooked goes on as if it had not run; one
-//     stopped because what it hooked was cancelled is only logged. Only a decision (deny/block, "continue":
-//     false, exit code 2) stops anything.
+//     stopped because what it hooked was cancelled is only logged. Only
+//     a decision (deny/block, "continue": false, exit code 2) stops
+//     anything.
 //   - Only what settings decided runs: setup builds a Runner only when
 //     hooksConfig.enabled is not false, from the merged settings, which
 //     hold no workspace hooks in a folder that is not trusted;
