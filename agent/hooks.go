@@ -46,6 +46,9 @@ type HookEvent struct {
 	SessionID string
 	// TranscriptPath is the session's file; "" when sessions are not saved.
 	TranscriptPath string
+	// PlansDir is the session's plans directory once it has one; "" until
+	// then (finding it claims a directory, which a hook does not cause).
+	PlansDir string
 	// Target is what the hooks' matchers match: the tool's name for the
 	// tool events, the trigger (startup, resume, exit) for the session
 	// events; "" for the others.
@@ -100,7 +103,14 @@ func (s *Session) fireHook(ctx context.Context, name, target string, input map[s
 	if h == nil {
 		return HookOutcome{}
 	}
-	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), Target: target, Input: input})
+	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), PlansDir: s.knownPlansDir(), Target: target, Input: input})
+}
+
+// knownPlansDir is the session's plans directory if it was found already.
+func (s *Session) knownPlansDir() string {
+	s.plansMu.Lock()
+	defer s.plansMu.Unlock()
+	return s.plansDir
 }
 
 // transcriptPath is the file session id is saved in; "" when none.

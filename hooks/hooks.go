@@ -190,13 +190,13 @@ func (r *Runner) Fire(ctx context.Context, ev agent.HookEvent) agent.HookOutcome
 	results := make([]result, len(hooks))
 	if sequential {
 		for i, e := range hooks {
-			results[i] = r.run(ctx, e, ev.Name, input)
+			results[i] = r.run(ctx, e, ev, input)
 			input = chain(ev.Name, input, results[i])
 		}
 	} else {
 		var wg sync.WaitGroup
 		for i, e := range hooks {
-			wg.Go(func() { results[i] = r.run(ctx, e, ev.Name, input) })
+			wg.Go(func() { results[i] = r.run(ctx, e, ev, input) })
 		}
 		wg.Wait()
 	}

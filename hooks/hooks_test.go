@@ -305,3 +305,38 @@ func TestHookThatIgnoresItsInput(t *testing.T) {
 		t.Errorf("outcome = %+v", out)
 	}
 }
+
+// TestPlansDir: once the session has a plans directory, hooks have it as
+// GEMINI_PLANS_DIR, and $GEMINI_PLANS_DIR in the command is it: a plain
+// path as it is, so that it works in double quotes too.
+func TestPlansDir(t *testing.T) {
+	dir := t.TempDir()
+	r := runner(t, dir, agent.HookBeforeTool, def("", command(`printf '%s|' "$GEMINI_PLANS_DIR" $GEMINI_PLANS_DIR > plans.txt`, 0)))
+	ev := beforeTool("write_file", nil)
+	ev.PlansDir = "/home/u/.gemini/tmp/p/s-1/plans"
+	fire(t, r, ev)
+	data, err := os.ReadFile(filepath.Join(dir, "plans.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ev.PlansDir + "|" + ev.PlansDir + "|"; string(data) != want {
+		t.Errorf("plans dir = %q, want %q", data, want)
+	}
+}
+
+// TestShellWords: values replaced in a command stay one word, whatever
+// they hold, as the shell reads them back.
+func TestShellWords(t *testing.T) {
+	for _, dir := range []string{"plain-dir_1.0", "with space", `it's "quoted"`, `back\slash and space`, "a$b`c`!d", "semi;colon&amp"} {
+		root := filepath.Join(t.TempDir(), dir)
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := runner(t, root, agent.HookBeforeTool, def("", command(`printf '%s' $GEMINI_PROJECT_DIR > out.txt`, 0)))
+		fire(t, r, beforeTool("glob", nil))
+		data, err := os.ReadFile(filepath.Join(root, "out.txt"))
+		if err != nil || string(data) != root {
+			t.Errorf("%q read back as %q (%v)", root, data, err)
+		}
+	}
+}

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -37,8 +39,9 @@ type result struct {
 	failure string
 }
 
-// run runs hook e of event with input on its stdin.
-func (r *Runner) run(ctx context.Context, e entry, event string, input map[string]any) result {
+// run runs hook e of ev with input on its stdin.
+func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map[string]any) result {
+	event := ev.Name
 	res := result{name: e.name()}
 	timeout := DefaultTimeout
 	if e.hook.Timeout > 0 {
@@ -49,10 +52,9 @@ func (r *Runner) run(ctx context.Context, e entry, event string, input map[strin
 		res.failure = fmt.Sprintf("its input could not be encoded: %v", err)
 		return r.logged(event, res, 0, nil, "")
 	}
-	sessionID, _ := input["session_id"].(string)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, shell(), "-c", r.expand(e.hook.Command, sessionID))
+	cmd := exec.CommandContext(ctx, shell(), "-c", r.expand(e.hook.Command, ev))
 	tools.KillGroupOnCancel(cmd)
 	// A process that left the group may hold the pipes open; it does not
 	// keep the hook's result waiting.
@@ -61,9 +63,12 @@ func (r *Runner) run(ctx context.Context, e entry, event string, input map[strin
 	cmd.Env = append(r.environ(),
 		"GEMINI_PROJECT_DIR="+r.cfg.ProjectDir,
 		"GEMINI_CWD="+r.cfg.ProjectDir,
-		"GEMINI_SESSION_ID="+sessionID,
+		"GEMINI_SESSION_ID="+ev.SessionID,
 		"CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir,
 	)
+	if ev.PlansDir != "" {
+		cmd.Env = append(cmd.Env, "GEMINI_PLANS_DIR="+ev.PlansDir)
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &boundedBuffer{max: maxOutput}, &boundedBuffer{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -164,21 +169,45 @@ func (r *Runner) environ() []string {
 }
 
 // expand replaces the GEMINI_ variables in command with their values,
-// quoted for the shell, as Gemini CLI does before it runs the command.
-func (r *Runner) expand(command, sessionID string) string {
+// quoted for the shell, as Gemini CLI does before it runs the command;
+// $GEMINI_PLANS_DIR only once the session has a plans directory.
+func (r *Runner) expand(command string, ev agent.HookEvent) string {
 	dir := shellQuote(r.cfg.ProjectDir)
-	return strings.NewReplacer(
+	pairs := []string{
 		"$GEMINI_PROJECT_DIR", dir,
 		"$GEMINI_CWD", dir,
-		"$GEMINI_SESSION_ID", shellQuote(sessionID),
+		"$GEMINI_SESSION_ID", shellQuote(ev.SessionID),
 		"$CLAUDE_PROJECT_DIR", dir,
-	).Replace(command)
+	}
+	if ev.PlansDir != "" {
+		pairs = append(pairs, "$GEMINI_PLANS_DIR", shellQuote(ev.PlansDir))
+	}
+	return strings.NewReplacer(pairs...).Replace(command)
 }
 
-// shellQuote quotes s as one word for a POSIX shell.
+// shellQuote makes s one word for a POSIX shell as Gemini CLI's
+// escapeShellArg (shell-quote's quote) does: a plain path stays as it is,
+// so that "$GEMINI_PROJECT_DIR/hook.sh" in double quotes works too; one
+// with blanks or quotes is quoted, and other special characters escaped.
+// Like Gemini CLI's, a quoted value is not meant to go inside quotes.
 func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	switch {
+	case s == "":
+		return ""
+	case strings.ContainsAny(s, "\" \t\n\r\v\f") && !strings.Contains(s, "'"):
+		// Single quotes keep every character as it is (shell-quote would
+		// escape backslashes here, which single quotes keep literally).
+		return "'" + s + "'"
+	case strings.ContainsAny(s, "\"' \t\n\r\v\f"):
+		return `"` + doubleQuoted.Replace(s) + `"`
+	}
+	return shellSpecial.ReplaceAllString(s, `$1\$2`)
 }
+
+var (
+	doubleQuoted = strings.NewReplacer(`"`, `\"`, `\`, `\\`, `$`, `\$`, "`", "\\`", `!`, `\!`)
+	shellSpecial = regexp.MustCompile("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
+)
 
 // firstLines is at most n lines of s, marked when cut.
 func firstLines(s string, n int) string {
