@@ -57,6 +57,9 @@ type Config struct {
 	// Checkpointer takes a checkpoint before each edit lands; none when
 	// nil (checkpointer.go).
 	Checkpointer Checkpointer
+	// Hooks runs the user's hooks at the session's events (hooks.go);
+	// none when nil.
+	Hooks        Hooks
 	ApprovalMode tools.ApprovalMode
 	// PlansDir finds the plans directory of the session with the id:
 	// where plan mode lets the model write its plan. A session asks once,

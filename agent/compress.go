@@ -78,7 +78,7 @@ func (t *turn) compress() {
 	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit()) {
 		return
 	}
-	_, err := t.summarizeHistory(history, before)
+	_, err := t.summarizeHistory(history, before, "auto")
 	var grew *summaryGrewError
 	switch {
 	case err == nil, t.ctx.Err() != nil, errors.Is(err, ErrNothingToCompress):
@@ -105,13 +105,15 @@ func (e *summaryGrewError) Error() string {
 
 // summarizeHistory replaces the oldest 70% of history (the chat's
 // contents, before tokens long) with the model's summary, and tells the
-// user. On an error the history stays as it was.
-func (t *turn) summarizeHistory(history []*genai.Content, before int32) (CompressionInfo, error) {
+// user. On an error the history stays as it was. trigger is what the
+// PreCompress hooks are told: "auto", or "manual" for /compress.
+func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger string) (CompressionInfo, error) {
 	a, c := t.s.agent, &t.s.chat
 	split := compressSplitPoint(history, 1-compressionPreserveFraction)
 	if split == 0 {
 		return CompressionInfo{}, ErrNothingToCompress
 	}
+	t.fireHook(HookPreCompress, trigger, map[string]any{"trigger": trigger})
 	summary, err := t.summarize(history[:split])
 	switch {
 	case t.ctx.Err() != nil:
@@ -164,7 +166,7 @@ func (s *Session) Compress(ctx context.Context) (CompressionInfo, error) {
 		before = estimateTokens(history)
 	}
 	t := &turn{s: s, ctx: ctx, emit: func(Event) {}, promptID: s.id + "########compress"}
-	info, err := t.summarizeHistory(history, before)
+	info, err := t.summarizeHistory(history, before, "manual")
 	if err != nil {
 		return CompressionInfo{}, err
 	}

@@ -57,6 +57,14 @@
 // the enabled agent skills (Config.Skills, listed as Gemini CLI lists
 // them), then the memory.
 //
+// Config.Hooks runs the user's hooks (hooks.go) at the session's events.
+// BeforeTool hooks run after the approval door let a call through and
+// before it runs: a call they rewrite is built anew from the new
+// arguments and passes the door again; the model's call stays in the
+// history as the model made it. A hook never ends a turn by failing; a
+// block or a stop is told to the model (the call's result) and the user
+// (a notice).
+//
 // Session.RunCall runs one call for the user outside a model turn (a
 // client-initiated call: /restore proposes the checkpoint's call again)
 // by the turn's own code, so it passes the same door, lands, checkpoints

@@ -143,6 +143,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.saved = persisted{contents: len(snap.History)}
 	s.approvals.allowAlways(snap.Allow...)
 	s.mode, s.approvedPlan = a.restoredMode(tools.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
+	s.startSource = "resume"
 
 	a.mu.Lock()
 	defer a.mu.Unlock()

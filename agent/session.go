@@ -72,6 +72,11 @@ type Session struct {
 	// modeMu), which /plan shows.
 	approvedPlan string
 
+	// startSource is what started the session, for the SessionStart
+	// hooks its next prompt runs: "startup", or "resume" for one read
+	// back from disk; "" once they ran. Guarded by agent.mu.
+	startSource string
+
 	// plansMu guards plansDir, the session's plans directory once found
 	// (PlansDir).
 	plansMu  sync.Mutex
@@ -223,7 +228,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		system:   s.agent.systemInstruction(ctx),
 		journal:  newJournal(s.journalSize()),
 	}
-	res := t.run(&genai.Content{Role: genai.RoleUser, Parts: parts})
+	res := t.runHooked(promptText(in, parts), &genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()
 	s.usage = s.usage.add(res.Usage)
 	s.updated = s.agent.cfg.Now().UTC()

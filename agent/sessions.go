@@ -60,6 +60,7 @@ func (a *Agent) NewSession() *Session {
 	now := a.cfg.Now().UTC()
 	s := a.newSession(rand.Text(), a.root(), now)
 	s.updated = now
+	s.startSource = "startup"
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.sessions[s.id] = s

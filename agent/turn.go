@@ -34,11 +34,16 @@ type turn struct {
 	loops loopDetector
 	// journal records the files the prompt changed, for a rewind.
 	journal journal
+	// hookStop is why a hook ended the agent's loop ("continue": false);
+	// the calls left are not run, and the turn ends.
+	hookStop string
+	// requests are the model requests the prompt made, bounded by
+	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
+	requests int
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
-	requests := 0
 	for {
 		if maxTurns <= 0 || t.s.requests < maxTurns {
 			t.compress()
@@ -49,10 +54,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if maxTurns > 0 && t.s.requests >= maxTurns {
 			return t.stop(StopMaxTurns, ErrMaxTurns)
 		}
-		if requests >= MaxPromptTurns {
+		if t.requests >= MaxPromptTurns {
 			return t.stop(StopMaxTurns, errMaxPromptTurns)
 		}
-		requests++
+		t.requests++
 		answer, err := t.callModel(input)
 		if loop, ok := errors.AsType[*LoopError](err); ok {
 			// The looping answer is not kept.
@@ -80,6 +85,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
 			return t.stop(StopCancelled, t.ctx.Err())
+		}
+		if t.hookStop != "" {
+			t.s.chat.record(input)
+			return t.stopByHook(t.hookStop)
 		}
 	}
 }
@@ -116,6 +125,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
 	config := a.generateConfig(system, mode, plansDir)
+	t.selectTools(a.activeModel(), contents, config)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
@@ -346,6 +356,10 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: cancelledMessage}))
 			continue
 		}
+		if t.hookStop != "" {
+			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: hookStoppedPrefix + t.hookStop}))
+			continue
+		}
 		t.result.ToolCalls++
 		answer.Parts = append(answer.Parts, t.runCall(fc)...)
 	}
@@ -383,7 +397,8 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
 
 	// Every call passes the session's approval service; an edit's
-	// question waits for its change, asked when it is landed.
+	// question waits for its change, asked when it is landed. Then the
+	// BeforeTool hooks; a call they rewrite passes the door again.
 	c := call.Confirmation()
 	v := s.approvals.decide(policyCall(tool, fc), fc.Name, c)
 	if v.refusal != "" {
@@ -397,10 +412,17 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 			return t.finish(fc, res)
 		}
 	}
+	hooked, res, ok := t.beforeTool(fc, tool, call, v.ask)
+	if !ok {
+		return t.finish(fc, res)
+	}
+	if hooked.changed != nil { // rebuilt from the arguments a hook rewrote
+		call, c = hooked.call, hooked.call.Confirmation()
+	}
 
-	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
+	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
-		res, err = t.land(fc, c, res.Proposal, v.ask)
+		res, err = t.land(fc, c, res.Proposal, hooked.ask)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -409,6 +431,12 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
 		res = t.switchMode(res)
+	}
+	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
+		if hooked.changed != nil {
+			res = appendToResult(res, modifiedNote(hooked.changed))
+		}
+		res = t.afterTool(fc, hooked.args, res)
 	}
 	return t.finish(fc, res)
 }
@@ -432,6 +460,7 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 // confirm asks the user about a call that needs c approved. It reports
 // false, with the result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
+	t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
 	allowed, err := t.s.approve(t.ctx, fc.ID, c)
 	switch {
 	case t.ctx.Err() != nil:
@@ -455,6 +484,9 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 	a, s := t.s.agent, t.s
 	if a.cfg.Lander == nil {
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
+	}
+	if ask {
+		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
 	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})

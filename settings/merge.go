@@ -12,16 +12,23 @@ import (
 const (
 	mergeShallow = "shallow_merge" // entries merge by name, each replaced whole
 	mergeUnion   = "union"         // arrays joined, each value once
-	mergeConcat  = "concat"        // arrays joined
+	mergeConcat  = "concat"        // arrays joined, every value kept
 )
 
-var mergeStrategies = map[string]string{
-	"mcpServers":      mergeShallow,
-	"tools.exclude":   mergeUnion,
-	"skills.disabled": mergeUnion,
+var mergeStrategies = func() map[string]string {
+	m := map[string]string{
+		"mcpServers":           mergeShallow,
+		"tools.exclude":        mergeUnion,
+		"skills.disabled":      mergeUnion,
+		"hooksConfig.disabled": mergeUnion,
 
-	"context.includeDirectories": mergeConcat,
-}
+		"context.includeDirectories": mergeConcat,
+	}
+	for _, event := range HookEvents {
+		m["hooks."+event] = mergeConcat
+	}
+	return m
+}()
 
 // mergeLayers merges layers, later ones winning, into a new object; nil
 // layers (missing or unusable files) are skipped. The layers are not

@@ -25,6 +25,10 @@ type Settings struct {
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool  `json:"useWriteTodos"`
 	Skills        Skills `json:"skills"`
+	// Hooks are the commands run at points of the agent's loop (hooks.go),
+	// and HooksConfig turns them on or off.
+	Hooks       Hooks       `json:"hooks"`
+	HooksConfig HooksConfig `json:"hooksConfig"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.

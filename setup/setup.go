@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/policy"
@@ -77,6 +78,10 @@ type Options struct {
 	// end that builds more than once (ACP, per session) shares one. nil:
 	// once per Built.
 	Told *Told
+
+	// ExtraHooks are hooks from elsewhere than the settings files (the
+	// extensions'), run after the settings' hooks.
+	ExtraHooks []hooks.Source
 }
 
 // Built is the agent and what it was built from.
@@ -224,6 +229,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Asker:        o.Asker,
 		Lander:       o.Lander,
 		Checkpointer: b.checkpointer(),
+		Hooks:        b.hooks(set),
 		ApprovalMode: b.ApprovalMode,
 		PlansDir:     b.plansDir,
 		Untrusted:    b.NotTrusted() != nil,
@@ -240,6 +246,34 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})
 	return b, nil
+}
+
+// hooks runs the hooks the settings configure, and o.ExtraHooks; nil
+// when hooksConfig.enabled is false or there are none. The settings hold
+// no workspace's hooks unless its folder is trusted (settings.Load).
+func (b *Built) hooks(set settings.Settings) agent.Hooks {
+	o := b.opts
+	if !set.HooksConfig.HooksEnabled() {
+		return nil
+	}
+	sources := append([]hooks.Source{{Name: "settings", Hooks: set.Hooks}}, o.ExtraHooks...)
+	dir := ""
+	if roots := o.Workspace.Roots(); len(roots) > 0 {
+		dir = roots[0]
+	}
+	r, problems := hooks.New(hooks.Config{
+		Sources:    sources,
+		Disabled:   set.HooksConfig.Disabled,
+		ProjectDir: dir,
+		Logger:     o.Logger,
+	})
+	for _, err := range problems {
+		o.Warn("a hook does not run", err)
+	}
+	if r.Empty() {
+		return nil
+	}
+	return r
 }
 
 // planOptions are plan mode's tools as settings configure them, and how
@@ -451,6 +485,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}{
 		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
 		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
+		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig, set.HooksConfig)},
 		{"context", !reflect.DeepEqual(old.Context, set.Context)},
 		{"security", !reflect.DeepEqual(old.Security, set.Security)},
 		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
@@ -471,12 +506,18 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 // it.
 func (b *Built) Rebuild(ctx context.Context) (*Built, error) { return Build(ctx, b.opts) }
 
-// Close stops what the tools run in the background (MCP servers, the
-// discovery command). It is safe on a nil Built.
+// Close runs the sessions' SessionEnd hooks, then stops what the tools
+// run in the background (MCP servers, the discovery command). It is safe
+// on a nil Built.
 func (b *Built) Close() {
-	if b != nil {
-		b.Tools.Close()
+	if b == nil {
+		return
 	}
+	if b.Agent != nil {
+		// The SessionEnd hooks are bounded by their own timeouts.
+		b.Agent.Close(context.Background())
+	}
+	b.Tools.Close()
 }
 
 func thinkingBudget(n *int) *int32 {

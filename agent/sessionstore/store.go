@@ -211,6 +211,9 @@ func (s *Store) path(id string) (string, error) {
 	return filepath.Join(s.dir, id+ext), nil
 }
 
+// File is the file session id is saved in (hooks' transcript_path).
+func (s *Store) File(id string) (string, error) { return s.path(id) }
+
 // Load replays session id's file: its latest metadata, whole history,
 // allow keys and summed usage. An interrupted last append is ignored.
 func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {

@@ -1,0 +1,450 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// The hook events the agent fires, as Gemini CLI names them.
+const (
+	HookBeforeTool   = "BeforeTool"
+	HookAfterTool    = "AfterTool"
+	HookBeforeAgent  = "BeforeAgent"
+	HookAfterAgent   = "AfterAgent"
+	HookSessionStart = "SessionStart"
+	HookSessionEnd   = "SessionEnd"
+	HookPreCompress  = "PreCompress"
+	HookNotification = "Notification"
+	// HookBeforeToolSelection runs before each model request that offers
+	// tools, and may narrow them.
+	HookBeforeToolSelection = "BeforeToolSelection"
+)
+
+// Hooks runs the user's hooks (settings' "hooks") at an event; the
+// hooks package's Runner satisfies it. Fire never fails: a hook that
+// fails or times out is one of the outcome's Messages, and what it
+// hooked goes on as if it had not run.
+type Hooks interface {
+	Fire(ctx context.Context, ev HookEvent) HookOutcome
+	// Handles reports whether any hook runs for event name: an input
+	// that is costly to make (the whole request) is made only then.
+	Handles(name string) bool
+}
+
+// HookEvent is one point of a session at which hooks run.
+type HookEvent struct {
+	Name      string
+	SessionID string
+	// TranscriptPath is the session's file; "" when sessions are not saved.
+	TranscriptPath string
+	// PlansDir is the session's plans directory once it has one; "" until
+	// then (finding it claims a directory, which a hook does not cause).
+	PlansDir string
+	// Target is what the hooks' matchers match: the tool's name for the
+	// tool events, the trigger (startup, resume, exit) for the session
+	// events; "" for the others.
+	Target string
+	// Input is the event's own fields of the hooks' JSON input, by their
+	// names there (tool_name, tool_input, prompt, …).
+	Input map[string]any
+}
+
+// HookOutcome is what an event's hooks decided, all of them together.
+type HookOutcome struct {
+	// Block: a hook denied what it hooked (decision "deny" or "block",
+	// or exit code 2); Reason says why, for the model.
+	Block  bool
+	Reason string
+	// Stop: a hook asked to end the agent's loop ("continue": false).
+	Stop       bool
+	StopReason string
+	// AdditionalContext is for the model, escaped for its tags.
+	AdditionalContext string
+	// ToolInput (BeforeTool) is merged over the call's arguments.
+	ToolInput map[string]any
+	// ToolConfig (BeforeToolSelection) is the tools the request offers;
+	// nil leaves them as they are.
+	ToolConfig *HookToolConfig
+	// Messages are for the user: the hooks' systemMessages, and each
+	// failure of a hook.
+	Messages []string
+}
+
+// HookToolConfig is the BeforeToolSelection hooks' choice of tools:
+// Mode "NONE" offers none, "ANY" forces a call of AllowedFunctionNames
+// (of any tool when empty), "AUTO" offers AllowedFunctionNames (every
+// tool when empty).
+type HookToolConfig struct {
+	Mode                 string
+	AllowedFunctionNames []string
+}
+
+// fireHook runs the hooks of event name in the session, if any, and
+// tells the user what they said.
+func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
+	out := t.s.fireHook(t.ctx, name, target, input)
+	for _, msg := range out.Messages {
+		t.emit(Event{Kind: EventNotice, Text: msg})
+	}
+	return out
+}
+
+func (s *Session) fireHook(ctx context.Context, name, target string, input map[string]any) HookOutcome {
+	h := s.agent.cfg.Hooks
+	if h == nil {
+		return HookOutcome{}
+	}
+	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), PlansDir: s.knownPlansDir(), Target: target, Input: input})
+}
+
+// knownPlansDir is the session's plans directory if it was found already.
+func (s *Session) knownPlansDir() string {
+	s.plansMu.Lock()
+	defer s.plansMu.Unlock()
+	return s.plansDir
+}
+
+// transcriptPath is the file session id is saved in; "" when none.
+func (a *Agent) transcriptPath(id string) string {
+	if a.cfg.Store == nil {
+		return ""
+	}
+	path, err := a.cfg.Store.File(id)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
+// hookContext wraps a hook's additional context as Gemini CLI hands it
+// to the model.
+func hookContext(text string) string { return "<hook_context>" + text + "</hook_context>" }
+
+// What the model and the user are told when a hook stops something, in
+// Gemini CLI's words.
+const (
+	hookStoppedPrefix = "Agent execution stopped by hook: "
+	hookBlockedTool   = "Tool execution blocked: "
+	hookBlockedResult = "Tool result blocked: "
+	hookBlockedPrompt = "Agent execution blocked by hook: "
+)
+
+// hookedCall is a call as the BeforeTool hooks let it run.
+type hookedCall struct {
+	call tools.Call
+	// args are what it runs with; changed the arguments hooks rewrote.
+	args    map[string]any
+	changed []string
+	// ask: the door asks the user about the call (an edit's question
+	// waits for its change).
+	ask bool
+}
+
+// beforeTool runs the BeforeTool hooks on a call the approval door let
+// through, before it runs. It returns the call to run: call itself, or,
+// when a hook rewrote its arguments, the call built anew from them, which
+// passes the door again; or the result to answer with instead, ok false.
+// The model's call, fc, is left as the model made it: the history keeps
+// what the model asked for.
+func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call, ask bool) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args), ask: ask}
+	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
+	switch {
+	case t.ctx.Err() != nil:
+		return hooked, tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+	case out.Stop:
+		t.hookStop = out.StopReason
+		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
+	case out.Block:
+		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
+	case len(out.ToolInput) == 0:
+		return hooked, tools.Result{}, true
+	}
+	hooked.args = hookedArgs(fc, out.ToolInput)
+	hooked.changed = slices.Sorted(maps.Keys(out.ToolInput))
+	next, err := t.s.build(tool, hooked.args)
+	if err != nil {
+		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+	}
+	hooked.call = next
+	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), fc.Name, toJSONText(hooked.args))})
+	c := next.Confirmation()
+	v := t.s.approvals.decide(policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: hooked.args}), fc.Name, c)
+	if v.refusal != "" {
+		return hooked, tools.Result{Error: v.refusal, Status: tools.StatusRejected}, false
+	}
+	if v.ask && c == nil {
+		c = policyConfirmation(fc.Name, next)
+	}
+	hooked.ask = v.ask
+	if v.ask && !c.AskWithChange {
+		if res, ok := t.confirm(fc, c); !ok {
+			return hooked, res, false
+		}
+	}
+	return hooked, tools.Result{}, true
+}
+
+// hookedArgs are the arguments a call runs with: the model's, with what
+// the BeforeTool hooks changed over them.
+func hookedArgs(fc *genai.FunctionCall, changed map[string]any) map[string]any {
+	args := maps.Clone(argsOrEmpty(fc.Args))
+	maps.Copy(args, changed)
+	return args
+}
+
+// afterTool runs the AfterTool hooks on the result of a call that ran
+// with args, and returns the result the model is told.
+func (t *turn) afterTool(fc *genai.FunctionCall, args map[string]any, res tools.Result) tools.Result {
+	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
+	if res.Error != "" {
+		response["llmContent"] = res.Error
+		response["error"] = map[string]any{"message": res.Error}
+	}
+	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": args, "tool_response": response})
+	switch {
+	case out.Stop:
+		t.hookStop = out.StopReason
+		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
+	case out.Block:
+		return tools.Result{Error: hookBlockedResult + out.Reason}
+	case out.AdditionalContext != "":
+		res = appendToResult(res, "\n\n"+hookContext(out.AdditionalContext))
+	}
+	return res
+}
+
+// appendToResult adds text to what the model reads of res.
+func appendToResult(res tools.Result, text string) tools.Result {
+	if res.Error != "" {
+		res.Error += text
+	} else {
+		res.Output += text
+	}
+	return res
+}
+
+// modifiedNote tells the model which arguments a hook rewrote, in Gemini
+// CLI's words.
+func modifiedNote(keys []string) string {
+	return fmt.Sprintf("\n\n[System] Tool input parameters (%s) were modified by a hook before execution.", strings.Join(keys, ", "))
+}
+
+func argsOrEmpty(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return args
+}
+
+func toJSONText(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+// stopByHook ends the turn a hook stopped, and tells the user why.
+func (t *turn) stopByHook(reason string) PromptResult {
+	t.emit(Event{Kind: EventNotice, Text: hookStoppedPrefix + reason})
+	return t.stop(StopEndTurn, nil)
+}
+
+// runHooked runs the turn for the user's prompt text, whose content is
+// input, between the session's hooks: on the session's first prompt the
+// SessionStart hooks, whose context goes before the prompt; then the
+// BeforeAgent hooks, which may add to the prompt, block it (it is not
+// kept) or stop (it is kept, unanswered); and once the model is done,
+// the AfterAgent hooks, which may have it go on with their reason as a
+// new prompt.
+func (t *turn) runHooked(prompt string, input *genai.Content) PromptResult {
+	if t.s.agent.cfg.Hooks == nil {
+		return t.run(input)
+	}
+	if source := t.s.takeStartSource(); source != "" {
+		out := t.fireHook(HookSessionStart, source, map[string]any{"source": source})
+		if out.AdditionalContext != "" {
+			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
+		}
+	}
+	out := t.fireHook(HookBeforeAgent, "", map[string]any{"prompt": prompt})
+	switch {
+	case out.Stop:
+		t.s.chat.record(input)
+		return t.stopByHook(out.StopReason)
+	case out.Block:
+		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return t.stop(StopEndTurn, nil)
+	case out.AdditionalContext != "":
+		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
+	}
+	res := t.run(input)
+	for retried := false; res.StopReason == StopEndTurn && t.hookStop == ""; retried = true {
+		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		switch {
+		case out.Stop:
+			return t.stopByHook(out.StopReason)
+		case !out.Block:
+			return res
+		}
+		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
+	}
+	return res
+}
+
+// takeStartSource is what started the session if its SessionStart hooks
+// have not run yet, and marks them run.
+func (s *Session) takeStartSource() string {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	source := s.startSource
+	s.startSource = ""
+	return source
+}
+
+// Close runs the SessionEnd hooks (reason "exit") of the live sessions
+// whose SessionStart hooks ran, for a front end that is exiting; what the
+// hooks say goes to the log, as nobody is there to read it.
+func (a *Agent) Close(ctx context.Context) {
+	if a.cfg.Hooks == nil {
+		return
+	}
+	a.mu.Lock()
+	var started []*Session
+	for _, s := range a.sessions {
+		if s.startSource == "" {
+			started = append(started, s)
+		}
+	}
+	a.mu.Unlock()
+	for _, s := range started {
+		out := s.fireHook(ctx, HookSessionEnd, "exit", map[string]any{"reason": "exit"})
+		for _, msg := range out.Messages {
+			a.cfg.Logger.Info("SessionEnd hook", zap.String("sessionId", s.id), zap.String("message", msg))
+		}
+	}
+}
+
+// promptText is the prompt as the BeforeAgent and AfterAgent hooks read
+// it: what the user typed, else (a command's expansion) the text of its
+// parts.
+func promptText(in Input, parts []*genai.Part) string {
+	if strings.TrimSpace(in.Text) != "" {
+		return in.Text
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// selectTools runs the BeforeToolSelection hooks on a request to model
+// with contents that offers tools, and applies their choice to config:
+// NONE offers no tool, ANY has the model call one of those named (any
+// when none is), AUTO with names offers only those. Gemini's API takes
+// names with ANY alone, so AUTO's are applied by leaving the others out.
+func (t *turn) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
+		return
+	}
+	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents)})
+	tc := out.ToolConfig
+	if tc == nil {
+		return
+	}
+	switch tc.Mode {
+	case "NONE":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
+	case "ANY":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: tc.AllowedFunctionNames}}
+	default:
+		if len(tc.AllowedFunctionNames) == 0 {
+			return
+		}
+		var kept []*genai.FunctionDeclaration
+		for _, d := range config.Tools[0].FunctionDeclarations {
+			if slices.Contains(tc.AllowedFunctionNames, d.Name) {
+				kept = append(kept, d)
+			}
+		}
+		config.Tools = []*genai.Tool{{FunctionDeclarations: kept}}
+		if len(kept) == 0 {
+			config.Tools = nil
+		}
+	}
+}
+
+// hookRequest is a request as hooks read it (Gemini CLI's LLMRequest):
+// the model, and each content's text as a message; other parts are left
+// out, as in Gemini CLI.
+func hookRequest(model string, contents []*genai.Content) map[string]any {
+	messages := []map[string]any{}
+	for _, c := range contents {
+		var text strings.Builder
+		for _, p := range c.Parts {
+			if !p.Thought {
+				text.WriteString(p.Text)
+			}
+		}
+		if text.Len() == 0 {
+			continue
+		}
+		role := "user"
+		if c.Role == genai.RoleModel {
+			role = "model"
+		}
+		messages = append(messages, map[string]any{"role": role, "content": text.String()})
+	}
+	return map[string]any{"model": model, "messages": messages, "config": map[string]any{}}
+}
+
+// notifyPermission fires the Notification hooks before the user is
+// asked about a call of kind (a tools.Confirmation's) titled title
+// (notification_type "ToolPermission"), with Gemini CLI's message and
+// details. They only observe: what they say goes to the log.
+func (t *turn) notifyPermission(kind, title string, details map[string]any) {
+	if h := t.s.agent.cfg.Hooks; h != nil && h.Handles(HookNotification) {
+		t.s.agent.notify(t.ctx, t.s.id, kind, title, details)
+	}
+}
+
+// notify fires the Notification hooks of session sessionID.
+func (a *Agent) notify(ctx context.Context, sessionID, kind, title string, details map[string]any) {
+	kind = notificationKind(kind)
+	details["type"], details["title"] = kind, title
+	message := "Tool requires confirmation"
+	if what, ok := map[string]string{"edit": "editing", "exec": "execution", "mcp": "MCP", "info": "information"}[kind]; ok {
+		message = fmt.Sprintf("Tool %s requires %s", title, what)
+	}
+	out := a.cfg.Hooks.Fire(ctx, HookEvent{Name: HookNotification, SessionID: sessionID, TranscriptPath: a.transcriptPath(sessionID),
+		Input: map[string]any{"notification_type": "ToolPermission", "message": message, "details": details}})
+	for _, msg := range out.Messages {
+		a.cfg.Logger.Info("Notification hook", zap.String("sessionId", sessionID), zap.String("message", msg))
+	}
+}
+
+// notificationKind is a confirmation's kind as Gemini CLI names it.
+func notificationKind(kind string) string {
+	switch kind {
+	case "execute":
+		return "exec"
+	case "edit", "mcp":
+		return kind
+	}
+	return "info"
+}

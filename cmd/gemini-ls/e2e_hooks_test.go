@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+)
+
+// Gemini CLI's hooks, as a user writes them: shell scripts in the
+// project's .gemini/hooks, configured in its .gemini/settings.json.
+
+// hookScripts are the project's hooks: guard.sh blocks a shell command
+// that touches "forbidden" (exit 2, stderr the reason); pin.sh rewrites
+// write_file's content; slow.sh outlives its timeout; context.sh gives the
+// model context at the session's start and with each prompt, naming the
+// event it read; end.sh records the SessionEnd input.
+var hookScripts = map[string]string{
+	".gemini/hooks/guard.sh": `input=$(cat)
+case "$input" in
+*forbidden*) echo "forbidden files are off limits" >&2; exit 2 ;;
+esac
+echo '{"decision":"allow"}'
+`,
+	".gemini/hooks/pin.sh":     `cat >/dev/null; printf '%s\n' '{"hookSpecificOutput":{"tool_input":{"content":"pinned by the hook\n"}}}'` + "\n",
+	".gemini/hooks/slow.sh":    "sleep 120\n",
+	".gemini/hooks/context.sh": `event=$(sed 's/.*"hook_event_name":"\([A-Za-z]*\)".*/\1/'); echo "{\"hookSpecificOutput\":{\"additionalContext\":\"context from $event\"}}"` + "\n",
+	".gemini/hooks/end.sh":     `cat > "$GEMINI_PROJECT_DIR/session-ended.json"` + "\n",
+	"a.txt":                    "the contents\n",
+}
+
+// hookSettings is the project's settings.json with the hooks above;
+// enabled false turns them all off (hooksConfig.enabled).
+func hookSettings(t *testing.T, enabled bool) string {
+	t.Helper()
+	hook := func(name, script string, timeout int) map[string]any {
+		h := map[string]any{"type": "command", "name": name, "command": "sh $GEMINI_PROJECT_DIR/.gemini/hooks/" + script}
+		if timeout > 0 {
+			h["timeout"] = timeout
+		}
+		return h
+	}
+	group := func(matcher string, hooks ...map[string]any) map[string]any {
+		return map[string]any{"matcher": matcher, "hooks": hooks}
+	}
+	b, err := json.Marshal(map[string]any{
+		"hooksConfig": map[string]any{"enabled": enabled},
+		"hooks": map[string]any{
+			"BeforeTool": []any{
+				group("run_shell_command", hook("guard", "guard.sh", 0)),
+				group("write_.*", hook("pin", "pin.sh", 0)),
+				group("read_file", hook("slow", "slow.sh", 300)),
+			},
+			"SessionStart": []any{group("startup", hook("start-context", "context.sh", 0))},
+			"BeforeAgent":  []any{group("", hook("prompt-context", "context.sh", 0))},
+			"SessionEnd":   []any{group("exit", hook("end", "end.sh", 0))},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// hookTurns call a shell command the guard blocks, a write the pin
+// rewrites and a read the slow hook would hold up, then finish.
+func hookTurns() []geminitest.Turn {
+	return []geminitest.Turn{
+		geminitest.CallTurn(
+			geminitest.Call("run_shell_command", map[string]any{"command": "touch forbidden"}),
+			geminitest.Call("write_file", map[string]any{"file_path": "new.txt", "content": "from the model\n"}),
+			geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+		),
+		geminitest.TextTurn("Finished."),
+	}
+}
+
+func hookFiles(t *testing.T, enabled bool) map[string]string {
+	files := map[string]string{".gemini/settings.json": hookSettings(t, enabled)}
+	for name, content := range hookScripts {
+		files[name] = content
+	}
+	return files
+}
+
+// promptTexts are the text parts of the first request's last content.
+func promptTexts(reqs []geminitest.Request) []string {
+	var out []string
+	contents := reqs[0].Contents
+	for _, p := range contents[len(contents)-1].Parts {
+		if p.Text != "" {
+			out = append(out, p.Text)
+		}
+	}
+	return out
+}
+
+// TestRunHooks: headless, the project's hooks block a call (the model is
+// told why), rewrite one (it runs with the hook's arguments), time out
+// (stderr says so; the turn goes on), give the model context at the
+// session's start and with the prompt, and hear the session end.
+func TestRunHooks(t *testing.T) {
+	h := newHeadless(t, hookFiles(t, true), hookTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "do things")
+	r.wantExit(t, 0)
+	if r.stdout != "Finished.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	fr := h.responses(1)
+	if len(fr) != 3 {
+		t.Fatalf("function responses = %+v", fr)
+	}
+	if e := responseError(fr[0]); e != "Tool execution blocked: forbidden files are off limits" {
+		t.Errorf("the blocked call's response = %+v", fr[0].Response)
+	}
+	if h.exists("forbidden") {
+		t.Error("the blocked shell command ran")
+	}
+	if got := h.disk("new.txt"); got != "pinned by the hook\n" {
+		t.Errorf("new.txt = %q, want the hook's content", got)
+	}
+	contains(t, "write_file's response", responseOutput(fr[1]), "[System] Tool input parameters (content) were modified by a hook before execution.")
+	contains(t, "read_file's response", responseOutput(fr[2]), "the contents")
+	contains(t, "stderr", r.stderr, `Hook "slow" failed for event BeforeTool: it timed out after 300ms and was stopped. It was ignored.`)
+	want := []string{"<hook_context>context from SessionStart</hook_context>", "do things", "<hook_context>context from BeforeAgent</hook_context>"}
+	if got := promptTexts(h.model.Requests()); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the prompt the model read = %q, want %q", got, want)
+	}
+	var end map[string]any
+	if err := json.Unmarshal([]byte(h.disk("session-ended.json")), &end); err != nil {
+		t.Fatalf("the SessionEnd hook's input: %v (%s)", err, h.disk("session-ended.json"))
+	}
+	if end["hook_event_name"] != "SessionEnd" || end["reason"] != "exit" || end["cwd"] != h.root || end["session_id"] == "" {
+		t.Errorf("SessionEnd input = %v", end)
+	}
+}
+
+// TestRunHooksDisabled: hooksConfig.enabled false runs none of them.
+func TestRunHooksDisabled(t *testing.T) {
+	h := newHeadless(t, hookFiles(t, false), hookTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "do things")
+	r.wantExit(t, 0)
+	if !h.exists("forbidden") {
+		t.Error("the shell command did not run")
+	}
+	if got := h.disk("new.txt"); got != "from the model\n" {
+		t.Errorf("new.txt = %q, want the model's content", got)
+	}
+	if strings.Contains(r.stderr, "Hook") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if got := promptTexts(h.model.Requests()); len(got) != 1 || got[0] != "do things" {
+		t.Errorf("the prompt the model read = %q", got)
+	}
+	if h.exists("session-ended.json") {
+		t.Error("the SessionEnd hook ran")
+	}
+}
+
+// TestLSPHooks: in the editor, the same hooks block, rewrite and time out,
+// and the user sees the timeout as a notice.
+func TestLSPHooks(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: hookFiles(t, true), env: trustTheWorkspace(),
+		opts: map[string]any{"approvalMode": "yolo"}}, hookTurns()...)
+	res := h.prompt(map[string]any{"prompt": "do things"})
+	if res.StopReason != "end_turn" || res.Text != "Finished." {
+		t.Fatalf("result = %+v", res)
+	}
+	out := h.toolOutputs(1)
+	if len(out) != 3 || out[0] != "error: Tool execution blocked: forbidden files are off limits" {
+		t.Fatalf("tool outputs = %q", out)
+	}
+	contains(t, "write_file's output", out[1], "[System] Tool input parameters (content) were modified by a hook before execution.")
+	buf, _ := h.client.Buffer(h.path("new.txt"))
+	if got := buf + h.readFile("new.txt"); !strings.Contains(got, "pinned by the hook") {
+		t.Errorf("new.txt = %q (buffer and disk), want the hook's content", got)
+	}
+	var notices []string
+	for _, u := range h.updates("notice") {
+		notices = append(notices, u.Message)
+	}
+	contains(t, "notices", strings.Join(notices, "\n"), `Hook "slow" failed for event BeforeTool: it timed out after 300ms and was stopped. It was ignored.`)
+	want := []string{"<hook_context>context from SessionStart</hook_context>", "do things", "<hook_context>context from BeforeAgent</hook_context>"}
+	if got := promptTexts(h.model.Requests()); len(got) < 3 || got[0] != want[0] || got[len(got)-1] != want[2] {
+		t.Errorf("the prompt the model read = %q, want %q", got, want)
+	}
+}
