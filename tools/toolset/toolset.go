@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/discovered"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
 
 // Config is what a session's tools are made of.
@@ -91,7 +92,11 @@ func Build(ctx context.Context, c Config) *Set {
 			logger = zap.NewNop()
 		}
 		logger = logger.WithOptions(zap.WrapCore(func(core zapcore.Core) zapcore.Core { return redactingCore{core, c.Settings.Redact} }))
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version})
+		var tokenFile string
+		if dir := settings.UserDir(c.Getenv); dir != "" {
+			tokenFile = filepath.Join(dir, oauth.FileName)
+		}
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
