@@ -243,7 +243,7 @@ func mcpOverlay(servers []sdk.McpServer) (map[string]any, error) {
 			conf["httpUrl"], conf["headers"] = srv.Http.Url, headerMap(srv.Http.Headers)
 		case srv.Sse != nil:
 			name = srv.Sse.Name
-			conf["url"], conf["headers"] = srv.Sse.Url, headerMap(srv.Sse.Headers)
+			conf["url"], conf["type"], conf["headers"] = srv.Sse.Url, "sse", headerMap(srv.Sse.Headers)
 		default:
 			return nil, errors.New("mcpServers: only stdio, http and sse servers are supported")
 		}

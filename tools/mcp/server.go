@@ -45,6 +45,8 @@ type server struct {
 	unauthorized atomic.Bool
 	hadToken     atomic.Bool           // a stored token was sent
 	refreshErr   atomic.Pointer[error] // why the stored token could not be refreshed
+	// endConnection ends the context the connection was made under.
+	endConnection context.CancelFunc
 
 	// ctx ends this incarnation of the server: Close, or a restart.
 	ctx  context.Context
@@ -65,7 +67,7 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 	session, err := s.connect(ctx)
 	if err != nil && s.unauthorized.Load() && s.cfg.OAuth != nil && s.cfg.OAuth.Enabled {
 		if err := s.signIn(ctx, s.showAuthURL); err != nil {
-			return nil, nil, fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)
+			return nil, nil, &authError{fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)}
 		}
 		s.refreshErr.Store(nil)
 		session, err = s.connect(ctx)
@@ -94,10 +96,30 @@ type authError struct{ error }
 
 func (e *authError) Unwrap() error { return e.error }
 
-// connect opens the session, bounded by the server's timeout.
+// connect opens the session, bounded by the server's timeout. The context
+// of the connection lives as long as ctx: an SSE transport's stream is
+// read under it.
 func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
-	defer cancel()
+	ctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(s.cfg.timeout(), cancel)
+	session, err := s.handshake(ctx)
+	if !timer.Stop() {
+		cancel()
+		if session != nil {
+			_ = session.Close()
+		}
+		return nil, fmt.Errorf("connecting: %w after %s", context.DeadlineExceeded, s.cfg.timeout())
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.endConnection = cancel
+	return session, nil
+}
+
+// handshake connects and initializes the session under ctx.
+func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	s.unauthorized.Store(false)
 	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, nil)
 	if s.cfg.Command != "" {
@@ -148,8 +170,11 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 }
 
-// kill ends whatever is left of the server's process group.
+// kill ends whatever is left of the server's connection and process group.
 func (s *server) kill() {
+	if s.endConnection != nil {
+		s.endConnection()
+	}
 	if s.cmd != nil && s.cmd.Process != nil {
 		killGroup(s.cmd.Process.Pid)
 	}
