@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/mcptest"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
+)
+
+// signInURL finds the authorization URL gemini-ls shows.
+var signInURL = regexp.MustCompile(`https?://127\.0\.0\.1:\d+/authorize\?[^\s"\\]+`)
+
+// runSigningIn runs `gemini-ls args...` headless, playing the user's
+// browser on every authorization URL it prints on stderr.
+func (h *headless) runSigningIn(env []string, args ...string) (res cliResult, signIns int) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir, cmd.Env = h.root, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		lines := bufio.NewScanner(io.TeeReader(pipe, &stderr))
+		for lines.Scan() {
+			if u := signInURL.FindString(lines.Text()); u != "" {
+				signIns++
+				if err := mcptest.Browse(u); err != nil {
+					h.t.Errorf("browsing %s: %v", u, err)
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	err = cmd.Wait()
+	res = cliResult{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.code = exit.ExitCode()
+	default:
+		h.t.Fatalf("running gemini-ls %q: %v\nstderr:\n%s", args, err, stderr.String())
+	}
+	return res, signIns
+}
+
+// Headless, an SSE-only server is used over SSE, whether "type": "sse"
+// says so or a url without a type falls back to it.
+func TestMCPSSEServerHeadless(t *testing.T) {
+	sse := mcptest.NewSSE(t)
+	h := newHeadless(t, map[string]string{},
+		call("echo", map[string]any{"message": "over sse"}),
+		call("add", map[string]any{"a": 20, "b": 22}),
+		geminitest.TextTurn("done"),
+	)
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"typed":   map[string]any{"url": sse.URL, "type": "sse", "includeTools": []string{"echo"}},
+		"untyped": map[string]any{"url": sse.URL, "includeTools": []string{"add"}, "headers": map[string]string{"X-Api-Key": "k1"}},
+	})})
+	res := h.runIn(h.root, trusted(t, h), "run", "-p", "use the sse server", "--approval-mode", "yolo")
+	res.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "sse echo: over sse" {
+		t.Errorf("echo = %q\nstderr:\n%s", got, res.stderr)
+	}
+	if got := responseOutput(h.responses(2)[0]); got != "42" {
+		t.Errorf("add = %q", got)
+	}
+	keyed := false
+	for _, hd := range sse.Headers() {
+		keyed = keyed || hd.Get("X-Api-Key") == "k1"
+	}
+	if !keyed {
+		t.Error("the configured header never reached the server")
+	}
+}
+
+// Headless, an OAuth-protected streamable HTTP server: the first run
+// discovers, registers, prints the URL on stderr (the test is the
+// browser), stores the token 0600 in Gemini CLI's file and calls the tool;
+// a second run reuses the token with no sign-in; a third, after the token
+// expired, refreshes it.
+func TestMCPOAuthServerHeadless(t *testing.T) {
+	srv := mcptest.NewOAuth(t)
+	h := newHeadless(t, map[string]string{},
+		call("echo", map[string]any{"message": "signed in"}), geminitest.TextTurn("one"),
+		call("echo", map[string]any{"message": "again"}), geminitest.TextTurn("two"),
+		call("add", map[string]any{"a": 1, "b": 2}), geminitest.TextTurn("three"),
+	)
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"secure": map[string]any{"httpUrl": srv.URL, "oauth": map[string]any{"enabled": true}},
+	})})
+	env := trusted(t, h)
+	var home string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	tokens := filepath.Join(home, ".gemini", oauth.FileName)
+
+	res, signIns := h.runSigningIn(env, "run", "-p", "first", "--approval-mode", "yolo")
+	res.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "oauth echo: signed in" || signIns != 1 {
+		t.Fatalf("first run: echo = %q after %d sign-ins\nstderr:\n%s", got, signIns, res.stderr)
+	}
+	info, err := os.Stat(tokens)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v, %v", info, err)
+	}
+	var stored []oauth.Credentials
+	data, _ := os.ReadFile(tokens)
+	if err := json.Unmarshal(data, &stored); err != nil || len(stored) != 1 || stored[0].ServerName != "secure" || stored[0].Token.RefreshToken == "" {
+		t.Fatalf("token file %s: %v", data, err)
+	}
+	if strings.Contains(res.stderr, stored[0].Token.AccessToken) || strings.Contains(res.stderr, stored[0].Token.RefreshToken) {
+		t.Error("a token reached the log")
+	}
+
+	res, signIns = h.runSigningIn(env, "run", "-p", "second", "--approval-mode", "yolo")
+	res.wantExit(t, 0)
+	if got := responseOutput(h.responses(3)[0]); got != "oauth echo: again" || signIns != 0 {
+		t.Errorf("second run: echo = %q after %d sign-ins\nstderr:\n%s", got, signIns, res.stderr)
+	}
+
+	srv.RevokeAccessTokens()
+	stored[0].Token.ExpiresAt = time.Now().Add(-time.Minute).UnixMilli()
+	data, _ = json.Marshal(stored)
+	if err := os.WriteFile(tokens, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, signIns = h.runSigningIn(env, "run", "-p", "third", "--approval-mode", "yolo")
+	res.wantExit(t, 0)
+	if got := responseOutput(h.responses(5)[0]); got != "3" || signIns != 0 {
+		t.Errorf("third run: add = %q after %d sign-ins\nstderr:\n%s", got, signIns, res.stderr)
+	}
+	if c := srv.Counts(); c.Authorizations != 1 || c.Refreshes != 1 {
+		t.Errorf("the authorization server saw %+v, want one sign-in and one refresh", c)
+	}
+}
