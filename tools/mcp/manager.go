@@ -166,16 +166,16 @@ func (m *Manager) launch(alias string, started func()) {
 	go m.run(s, started)
 }
 
-// Authenticate signs in to the remote server alias, show telling the user
-// where, then restarts the server with its new token, and returns once it
-// has listed its tools (nil) or failed again (why).
-func (m *Manager) Authenticate(ctx context.Context, alias string, show func(authURL string)) error {
+// Authenticate signs in to the remote server alias (Config.ShowAuthURL
+// tells the user where), then restarts the server with its new token, and
+// returns once it has listed its tools (nil) or failed again (why).
+func (m *Manager) Authenticate(ctx context.Context, alias string) error {
 	cfg, ok := m.cfg.Servers[alias]
 	if !ok {
 		return fmt.Errorf("no MCP server is named %q", alias)
 	}
 	s := &server{alias: alias, cfg: serverConfig(cfg), tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout}
-	if err := s.signIn(ctx, show); err != nil {
+	if err := s.signIn(ctx, func(authURL string) { m.showAuthURL(alias, authURL) }); err != nil {
 		return fmt.Errorf("signing in to MCP server %q: %w", alias, err)
 	}
 	return m.restart(ctx, alias)

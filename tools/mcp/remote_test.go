@@ -148,7 +148,8 @@ func TestOAuthSignInAtStartStoresReusesAndRefreshes(t *testing.T) {
 func TestUnauthenticatedUntilAuthenticate(t *testing.T) {
 	srv := mcptest.NewOAuth(t)
 	file := filepath.Join(t.TempDir(), oauth.FileName)
-	m, _ := startedWith(t, Config{Servers: map[string]settings.MCPServer{"secure": {URL: srv.URL, Type: "http"}}, TokenFile: file})
+	browse := func(_, authURL string) { go func() { _ = mcptest.Browse(authURL) }() }
+	m, _ := startedWith(t, Config{Servers: map[string]settings.MCPServer{"secure": {URL: srv.URL, Type: "http"}}, TokenFile: file, ShowAuthURL: browse})
 	st := m.Servers()[0]
 	if st.State != StateUnauthenticated || !strings.Contains(st.Error, "requires authentication using: /mcp auth secure") {
 		t.Fatalf("status: %+v", st)
@@ -158,10 +159,7 @@ func TestUnauthenticatedUntilAuthenticate(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := m.Authenticate(ctx, "secure", func(authURL string) {
-		go func() { _ = mcptest.Browse(authURL) }()
-	})
-	if err != nil {
+	if err := m.Authenticate(ctx, "secure"); err != nil {
 		t.Fatal(err)
 	}
 	if st := m.Servers()[0]; st.State != StateReady || st.Tools != 2 {

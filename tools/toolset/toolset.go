@@ -30,6 +30,8 @@ type Config struct {
 	Logger *zap.Logger
 	// Warn tells the user that part of the tools could not be set up.
 	Warn func(what string, err error)
+	// ShowAuthURL is mcp.Config's.
+	ShowAuthURL func(server, authURL string)
 	// NotTrusted is why the workspace is not a trusted folder
 	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
 	// no MCP server starts, whichever settings name it.
@@ -96,7 +98,8 @@ func Build(ctx context.Context, c Config) *Set {
 		if dir := settings.UserDir(c.Getenv); dir != "" {
 			tokenFile = filepath.Join(dir, oauth.FileName)
 		}
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile})
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version,
+			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
