@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/mcptest"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
@@ -160,5 +161,53 @@ func TestMCPOAuthServerHeadless(t *testing.T) {
 	}
 	if c := srv.Counts(); c.Authorizations != 1 || c.Refreshes != 1 {
 		t.Errorf("the authorization server saw %+v, want one sign-in and one refresh", c)
+	}
+}
+
+// Through the editor, an OAuth-protected server: the sign-in page is opened
+// in the user's browser (window/showDocument, external) and named in a
+// message; once the test, as the browser, completes it, the server's tool
+// is declared and called, and the token is in Gemini CLI's file.
+func TestMCPOAuthServerThroughTheEditor(t *testing.T) {
+	srv := mcptest.NewOAuth(t)
+	home := t.TempDir()
+	h := start(t, setup{profile: lsptest.Plugin(), env: append(trustTheWorkspace(), "HOME="+home), files: map[string]string{
+		".gemini/settings.json": settingsJSON(t, map[string]any{
+			"secure": map[string]any{"url": srv.URL, "type": "http", "oauth": map[string]any{"enabled": true}},
+		}),
+	}},
+		call("add", map[string]any{"a": 40, "b": 2}),
+		geminitest.TextTurn("done"),
+	)
+	h.client.OnConfirm = func(context.Context, json.RawMessage) string { return "proceed_once" }
+	shown, err := h.client.WaitMessage(h.ctx, "window/showDocument", nil)
+	if err != nil {
+		t.Fatalf("no window/showDocument: %v", err)
+	}
+	var doc struct {
+		URI      string `json:"uri"`
+		External bool   `json:"external"`
+	}
+	if err := json.Unmarshal(shown.Params, &doc); err != nil || !doc.External || !signInURL.MatchString(doc.URI) {
+		t.Fatalf("window/showDocument %s: %v", shown.Params, err)
+	}
+	if _, err := h.client.WaitMessage(h.ctx, "window/showMessage", func(p json.RawMessage) bool {
+		return strings.Contains(string(p), "requires authentication") && strings.Contains(string(p), srv.Issuer+"/authorize?")
+	}); err != nil {
+		t.Errorf("no message names the sign-in URL: %v", err)
+	}
+	if err := mcptest.Browse(doc.URI); err != nil {
+		t.Fatal(err)
+	}
+	h.waitLog("MCP server ready")
+	if res := h.prompt(map[string]any{"prompt": "add"}); res.Text != "done" {
+		t.Fatalf("prompt = %+v", res)
+	}
+	if got := h.toolOutputs(1); len(got) != 1 || got[0] != "42" {
+		t.Errorf("add = %q", got)
+	}
+	info, err := os.Stat(filepath.Join(home, ".gemini", oauth.FileName))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("token file: %v, %v", info, err)
 	}
 }

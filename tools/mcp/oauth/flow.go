@@ -280,7 +280,13 @@ func (f Flow) awaitCode(ctx context.Context, l net.Listener, state, authURL stri
 		}
 	})}
 	go func() { _ = srv.Serve(l) }()
-	defer srv.Close()
+	defer func() {
+		// Shutdown, not Close: the browser gets the page that says it is
+		// done before the server goes.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}()
 	f.Show(authURL)
 	select {
 	case res := <-results:
