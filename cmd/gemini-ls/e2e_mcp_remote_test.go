@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
@@ -92,8 +95,8 @@ func TestMCPSSEServerHeadless(t *testing.T) {
 		t.Errorf("add = %q", got)
 	}
 	keyed := false
-	for _, hd := range sse.Headers() {
-		keyed = keyed || hd.Get("X-Api-Key") == "k1"
+	for _, r := range sse.Requests() {
+		keyed = keyed || r.Header.Get("X-Api-Key") == "k1"
 	}
 	if !keyed {
 		t.Error("the configured header never reached the server")
@@ -209,5 +212,25 @@ func TestMCPOAuthServerThroughTheEditor(t *testing.T) {
 	info, err := os.Stat(filepath.Join(home, ".gemini", oauth.FileName))
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("token file: %v, %v", info, err)
+	}
+}
+
+// An SSE server the ACP client passes in session/new is reached over SSE
+// from its first request (not tried as streamable HTTP), with its headers,
+// and its tool runs.
+func TestACPClientSSEServer(t *testing.T) {
+	sse := mcptest.NewSSE(t)
+	h := startACP(t, acpSetup{env: trustTheWorkspace(), mcpServers: []sdk.McpServer{{Sse: &sdk.McpServerSseInline{
+		Name: "remote", Type: "sse", Url: sse.URL, Headers: []sdk.HttpHeader{{Name: "X-Api-Key", Value: "k2"}},
+	}}}},
+		geminitest.CallTurn(geminitest.Call("echo", map[string]any{"message": "from acp"})),
+		geminitest.TextTurn("done"))
+	h.mustPrompt("use the remote server", sdk.StopReasonEndTurn)
+	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "sse echo: from acp" {
+		t.Errorf("echo answered the model %v", got)
+	}
+	reqs := sse.Requests()
+	if len(reqs) == 0 || reqs[0].Method != http.MethodGet || reqs[0].Header.Get("X-Api-Key") != "k2" {
+		t.Errorf("the SSE server's first request: %+v, want the SSE stream's GET with the client's header", reqs)
 	}
 }

@@ -52,8 +52,8 @@ func TestSSEServers(t *testing.T) {
 		t.Errorf("add = %+v", got)
 	}
 	teams := map[string]bool{}
-	for _, h := range sse.Headers() {
-		teams[h.Get("X-Team")] = true
+	for _, r := range sse.Requests() {
+		teams[r.Header.Get("X-Team")] = true
 	}
 	if !teams["typed"] || !teams["fallback"] {
 		t.Errorf("headers seen: %v", teams)

@@ -54,8 +54,14 @@ func newMCPServer(name string) *sdk.Server {
 type SSEServer struct {
 	URL string // the SSE endpoint
 
-	mu      sync.Mutex
-	headers []http.Header
+	mu       sync.Mutex
+	requests []Request
+}
+
+// Request is what the SSE server saw of a request.
+type Request struct {
+	Method string
+	Header http.Header
 }
 
 // NewSSE starts an SSE-only server; it ends with the test.
@@ -65,7 +71,7 @@ func NewSSE(t testing.TB) *SSEServer {
 	handler := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return server }, nil)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.headers = append(s.headers, r.Header.Clone())
+		s.requests = append(s.requests, Request{Method: r.Method, Header: r.Header.Clone()})
 		s.mu.Unlock()
 		handler.ServeHTTP(w, r)
 	}))
@@ -74,11 +80,11 @@ func NewSSE(t testing.TB) *SSEServer {
 	return s
 }
 
-// Headers are the headers of every request the server received.
-func (s *SSEServer) Headers() []http.Header {
+// Requests are the requests the server received, in order.
+func (s *SSEServer) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.headers)
+	return slices.Clone(s.requests)
 }
 
 // OAuthServer is a streamable HTTP MCP server at URL that requires a bearer
