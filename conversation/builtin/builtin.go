@@ -62,7 +62,7 @@ func Table() []Builtin {
 		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress},
 		{Command: command("help", "List the commands", ""), Run: help},
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
-		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
+		{Command: command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", "desc | schema | auth [server]"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},

@@ -172,13 +172,28 @@ func (m *Manager) launch(alias string, started func()) {
 func (m *Manager) Authenticate(ctx context.Context, alias string) error {
 	cfg, ok := m.cfg.Servers[alias]
 	if !ok {
-		return fmt.Errorf("no MCP server is named %q", alias)
+		return fmt.Errorf("MCP server '%s' not found", alias)
 	}
 	s := &server{alias: alias, cfg: serverConfig(cfg), tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout}
 	if err := s.signIn(ctx, func(authURL string) { m.showAuthURL(alias, authURL) }); err != nil {
 		return fmt.Errorf("signing in to MCP server %q: %w", alias, err)
 	}
 	return m.restart(ctx, alias)
+}
+
+// OAuthServers are the servers that sign in with OAuth, as Gemini CLI's
+// /mcp auth lists them: those whose oauth block is enabled, and those that
+// asked for a sign-in.
+func (m *Manager) OAuthServers() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, alias := range m.aliases {
+		if c := m.cfg.Servers[alias]; c.OAuth != nil && c.OAuth.Enabled || m.status[alias].State == StateUnauthenticated {
+			out = append(out, alias)
+		}
+	}
+	return out
 }
 
 // restart ends the server's current incarnation and starts a new one.

@@ -136,6 +136,26 @@ func (s *Set) MCPServers() []mcp.ServerStatus {
 	return servers
 }
 
+// MCPOAuthServers are the MCP servers that sign in with OAuth; none
+// without servers. It is safe on a nil Set.
+func (s *Set) MCPOAuthServers() []string {
+	if s == nil || s.mcp == nil {
+		return nil
+	}
+	return s.mcp.OAuthServers()
+}
+
+// AuthenticateMCP signs in to the MCP server name and restarts it.
+func (s *Set) AuthenticateMCP(ctx context.Context, name string) error {
+	if s == nil || s.mcp == nil {
+		return fmt.Errorf("MCP server '%s' not found", name)
+	}
+	if err := s.mcp.Authenticate(ctx, name); err != nil {
+		return errors.New(s.redact(err.Error()))
+	}
+	return nil
+}
+
 // MCPPrompts lists the prompts of the MCP servers running now; none
 // without servers. It is safe on a nil Set.
 func (s *Set) MCPPrompts(ctx context.Context) ([]mcp.Prompt, []error) {
