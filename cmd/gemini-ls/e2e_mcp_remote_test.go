@@ -141,6 +141,9 @@ func TestMCPOAuthServerHeadless(t *testing.T) {
 	if err := json.Unmarshal(data, &stored); err != nil || len(stored) != 1 || stored[0].ServerName != "secure" || stored[0].Token.RefreshToken == "" {
 		t.Fatalf("token file %s: %v", data, err)
 	}
+	if !strings.Contains(res.stderr, "gemini-ls: MCP server 'secure' requires authentication. Open this URL in your browser to sign in:\n"+srv.Issuer+"/authorize?") {
+		t.Errorf("stderr does not show the sign-in URL on a line of its own:\n%s", res.stderr)
+	}
 	if strings.Contains(res.stderr, stored[0].Token.AccessToken) || strings.Contains(res.stderr, stored[0].Token.RefreshToken) {
 		t.Error("a token reached the log")
 	}
