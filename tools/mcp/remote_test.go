@@ -189,3 +189,21 @@ func TestSignInNobodyCompletesTimesOut(t *testing.T) {
 		t.Errorf("a token file was written: %v", err)
 	}
 }
+
+// A stored token the server refuses is reported as such, with Gemini CLI's
+// words, and no sign-in starts without oauth.enabled.
+func TestRejectedStoredToken(t *testing.T) {
+	srv := mcptest.NewOAuth(t)
+	file := filepath.Join(t.TempDir(), oauth.FileName)
+	if err := oauth.NewStore(file).Save(oauth.Credentials{ServerName: "secure", Token: oauth.Token{AccessToken: "stale", TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := startedWith(t, Config{Servers: map[string]settings.MCPServer{"secure": {HTTPURL: srv.URL}}, TokenFile: file})
+	st := m.Servers()[0]
+	if st.State != StateUnauthenticated || !strings.Contains(st.Error, "MCP server 'secure' rejected stored OAuth token. Please re-authenticate using: /mcp auth secure") {
+		t.Errorf("status: %+v", st)
+	}
+	if c := srv.Counts(); c.Unauthorized == 0 || c.Authorizations != 0 {
+		t.Errorf("counts: %+v, want the stale token refused and no sign-in", c)
+	}
+}
