@@ -237,3 +237,28 @@ func TestACPClientSSEServer(t *testing.T) {
 		t.Errorf("the SSE server's first request: %+v, want the SSE stream's GET with the client's header", reqs)
 	}
 }
+
+// Headless, a server that requires a sign-in without oauth.enabled says so
+// on stderr; `run -p "/mcp auth NAME"` signs in (the URL on stderr), and
+// the next run uses the server.
+func TestMCPAuthCommandHeadless(t *testing.T) {
+	srv := mcptest.NewOAuth(t)
+	h := newHeadless(t, map[string]string{},
+		call("echo", map[string]any{"message": "after /mcp auth"}), geminitest.TextTurn("done"),
+	)
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"secure": map[string]any{"url": srv.URL},
+	})})
+	env := trusted(t, h)
+	res, signIns := h.runSigningIn(env, "run", "-p", "/mcp auth secure")
+	res.wantExit(t, 0)
+	if signIns != 1 || !strings.Contains(res.stderr, "MCP server 'secure' requires authentication using: /mcp auth secure") ||
+		!strings.Contains(res.stdout, "Successfully authenticated and reloaded tools for 'secure'") {
+		t.Fatalf("/mcp auth: %d sign-ins\nstdout:\n%s\nstderr:\n%s", signIns, res.stdout, res.stderr)
+	}
+	res, signIns = h.runSigningIn(env, "run", "-p", "echo", "--approval-mode", "yolo")
+	res.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "oauth echo: after /mcp auth" || signIns != 0 {
+		t.Errorf("echo = %q after %d sign-ins\nstderr:\n%s", got, signIns, res.stderr)
+	}
+}
