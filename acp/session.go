@@ -104,6 +104,7 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 		Retry:     s.opts.Retry,
 		// Shell commands run in the client's terminal when it has one.
 		ShellRunner: sess.shellRunner(),
+		ShowAuthURL: sess.showAuthURL,
 	})
 	if err != nil {
 		return nil, invalidParams(err.Error())
@@ -118,7 +119,9 @@ func (s *server) build(cwd string, servers []sdk.McpServer) (*session, error) {
 
 // start makes the session known under the agent session's id.
 func (sess *session) start(as *agent.Session) {
+	sess.mu.Lock() // for showAuthURL, which another goroutine may call
 	sess.agent, sess.id = as, as.ID()
+	sess.mu.Unlock()
 	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
 	s := sess.srv
 	s.mu.Lock()
@@ -126,6 +129,25 @@ func (sess *session) start(as *agent.Session) {
 	s.mu.Unlock()
 	sess.log.Info("session started", zap.String("cwd", sess.cwd))
 	sess.announce()
+}
+
+// showAuthURL tells the user to sign in to an MCP server, in the session's
+// agent message: /mcp auth waits for the sign-in, so its reply would come
+// too late to carry the URL. Before the session has its id (a server
+// signing in while session/new is answered) the URL is only logged.
+func (sess *session) showAuthURL(server, authURL string) {
+	sess.mu.Lock()
+	id := sess.id
+	sess.mu.Unlock()
+	text := "MCP server '" + server + "' requires authentication. Open this URL in your browser to sign in:\n" + authURL
+	if id == "" {
+		sess.srv.log.Warn(text)
+		return
+	}
+	err := sess.srv.conn.SessionUpdate(sess.srv.life, sdk.SessionNotification{SessionId: sdk.SessionId(id), Update: sdk.UpdateAgentMessageText("\n\n" + text + "\n\n")})
+	if err != nil {
+		sess.srv.log.Warn(text, zap.Error(err))
+	}
 }
 
 // take removes live session id from the server, for its caller to end.

@@ -19,6 +19,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/mcptest"
@@ -260,5 +261,36 @@ func TestMCPAuthCommandHeadless(t *testing.T) {
 	res.wantExit(t, 0)
 	if got := responseOutput(h.responses(1)[0]); got != "oauth echo: after /mcp auth" || signIns != 0 {
 		t.Errorf("echo = %q after %d sign-ins\nstderr:\n%s", got, signIns, res.stderr)
+	}
+}
+
+// Over ACP, /mcp auth puts the sign-in URL in the session's agent message
+// while it waits (its reply comes after the sign-in), and the server's
+// tool is there once the test, as the browser, has signed in.
+func TestACPMCPAuth(t *testing.T) {
+	srv := mcptest.NewOAuth(t)
+	h := startACP(t, acpSetup{env: trustTheWorkspace(), mcpServers: []sdk.McpServer{{Http: &sdk.McpServerHttpInline{
+		Name: "secure", Type: "http", Url: srv.URL, Headers: []sdk.HttpHeader{},
+	}}}},
+		geminitest.CallTurn(geminitest.Call("echo", map[string]any{"message": "acp"})),
+		geminitest.TextTurn("done"))
+	go func() {
+		var authURL string
+		h.client.Wait(h.ctx, "the sign-in URL", func(c *acptest.Client) bool {
+			authURL = signInURL.FindString(c.MessageText(h.session))
+			return authURL != ""
+		})
+		if err := mcptest.Browse(authURL); err != nil {
+			t.Errorf("browsing: %v", err)
+		}
+	}()
+	h.mustPrompt("/mcp auth secure", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session); !strings.Contains(got, "MCP server 'secure' requires authentication. Open this URL") ||
+		!strings.Contains(got, "Successfully authenticated and reloaded tools for 'secure'") {
+		t.Fatalf("the session's message: %q", got)
+	}
+	h.mustPrompt("echo", sdk.StopReasonEndTurn)
+	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "oauth echo: acp" {
+		t.Errorf("echo answered the model %v", got)
 	}
 }
