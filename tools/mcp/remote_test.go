@@ -41,9 +41,10 @@ func TestSSEServers(t *testing.T) {
 	m, logs := startedWith(t, Config{Servers: map[string]settings.MCPServer{
 		"typed":    {URL: sse.URL, Type: "sse", Headers: map[string]string{"X-Team": "typed"}, IncludeTools: []string{"echo"}},
 		"fallback": {URL: sse.URL, Headers: map[string]string{"X-Team": "fallback"}, IncludeTools: []string{"add"}},
+		"mistyped": {URL: sse.URL, Type: "websocket"},
 	}})
-	if w := warnings(logs); len(w) > 0 {
-		t.Fatalf("warnings: %v", w)
+	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], `server=mistyped error=its "type" is "websocket": it must be "http" (streamable HTTP) or "sse"`) {
+		t.Fatalf("warnings: %v, want one about the mistyped server", w)
 	}
 	if got := run(t, find(t, m, "echo"), map[string]any{"message": "hi"}); got.Output != "sse echo: hi" {
 		t.Errorf("echo = %+v", got)

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
 
@@ -135,6 +136,9 @@ func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	}
 	if url, _ := s.cfg.remoteURL(); url == "" {
 		return nil, errors.New("no command, httpUrl or url is configured")
+	}
+	if t := s.cfg.Type; t != "" && t != settings.MCPTypeHTTP && t != settings.MCPTypeSSE {
+		return nil, fmt.Errorf(`its "type" is %q: it must be "http" (streamable HTTP) or "sse"`, t)
 	}
 	if s.token == nil {
 		token, err := s.tokenSource()
