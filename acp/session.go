@@ -119,6 +119,7 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		IncludeDirectories: dirs,
 		// Shell commands run in the client's terminal when it has one.
 		ShellRunner: sess.shellRunner(),
+		ShowAuthURL: sess.showAuthURL,
 	})
 	if err != nil {
 		return nil, invalidParams(err.Error())
@@ -154,7 +155,9 @@ func (sess *session) takeNotes() []string {
 
 // start makes the session known under the agent session's id.
 func (sess *session) start(as *agent.Session) {
+	sess.mu.Lock() // for showAuthURL, which another goroutine may call
 	sess.agent, sess.id = as, as.ID()
+	sess.mu.Unlock()
 	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
 	s := sess.srv
 	s.mu.Lock()
@@ -162,6 +165,25 @@ func (sess *session) start(as *agent.Session) {
 	s.mu.Unlock()
 	sess.log.Info("session started", zap.String("cwd", sess.cwd))
 	sess.announce()
+}
+
+// showAuthURL tells the user to sign in to an MCP server, in the session's
+// agent message: /mcp auth waits for the sign-in, so its reply would come
+// too late to carry the URL. Before the session has its id (a server
+// signing in while session/new is answered) the URL is only logged.
+func (sess *session) showAuthURL(server, authURL string) {
+	sess.mu.Lock()
+	id := sess.id
+	sess.mu.Unlock()
+	text := "MCP server '" + server + "' requires authentication. Open this URL in your browser to sign in:\n" + authURL
+	if id == "" {
+		sess.srv.log.Warn(text)
+		return
+	}
+	err := sess.srv.conn.SessionUpdate(sess.srv.life, sdk.SessionNotification{SessionId: sdk.SessionId(id), Update: sdk.UpdateAgentMessageText("\n\n" + text + "\n\n")})
+	if err != nil {
+		sess.srv.log.Warn(text, zap.Error(err))
+	}
 }
 
 // take removes live session id from the server, for its caller to end.
@@ -279,7 +301,7 @@ func mcpOverlay(servers []sdk.McpServer) (map[string]any, error) {
 			conf["httpUrl"], conf["headers"] = srv.Http.Url, headerMap(srv.Http.Headers)
 		case srv.Sse != nil:
 			name = srv.Sse.Name
-			conf["url"], conf["headers"] = srv.Sse.Url, headerMap(srv.Sse.Headers)
+			conf["url"], conf["type"], conf["headers"] = srv.Sse.Url, "sse", headerMap(srv.Sse.Headers)
 		default:
 			return nil, errors.New("mcpServers: only stdio, http and sse servers are supported")
 		}

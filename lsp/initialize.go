@@ -66,6 +66,7 @@ func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts Cli
 		Version:      s.opts.Version,
 		Logger:       s.log, // the agent's warnings reach the editor too
 		Warn:         s.warnUser,
+		ShowAuthURL:  s.showAuthURL,
 		Lander:       &editLander{s: s},
 		Confirmer:    &confirmer{s: s},
 		Asker:        &asker{s: s},

@@ -297,7 +297,9 @@ const (
 )
 
 // MCPServer is one entry of "mcpServers": a stdio server (Command) or a
-// streamable HTTP one (HTTPURL, or URL).
+// remote one: HTTPURL (streamable HTTP), or URL with Type "http"
+// (streamable HTTP) or "sse" (SSE); a URL without a type tries streamable
+// HTTP, then SSE, as Gemini CLI does.
 type MCPServer struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
@@ -306,7 +308,14 @@ type MCPServer struct {
 
 	HTTPURL string            `json:"httpUrl"`
 	URL     string            `json:"url"`
+	Type    string            `json:"type"`
 	Headers map[string]string `json:"headers"`
+	// OAuth configures the sign-in of a remote server that requires it.
+	OAuth *MCPOAuth `json:"oauth"`
+	// AuthProviderType "google_credentials" sends the Application Default
+	// Credentials' token (scopes: OAuth.Scopes); "dynamic_discovery", the
+	// default, uses OAuth when the server asks for it.
+	AuthProviderType string `json:"authProviderType"`
 
 	// Timeout is in milliseconds, for each request to the server.
 	Timeout int `json:"timeout"`
@@ -314,4 +323,32 @@ type MCPServer struct {
 	Trust        bool     `json:"trust"`
 	IncludeTools []string `json:"includeTools"`
 	ExcludeTools []string `json:"excludeTools"`
+}
+
+// MCP server transport types, as Gemini CLI spells "type".
+const (
+	MCPTypeHTTP = "http"
+	MCPTypeSSE  = "sse"
+)
+
+// MCP server auth provider types, as Gemini CLI spells "authProviderType".
+const (
+	MCPAuthDynamicDiscovery  = "dynamic_discovery"
+	MCPAuthGoogleCredentials = "google_credentials"
+)
+
+// MCPOAuth is an MCP server's "oauth" block, Gemini CLI's names. What it
+// leaves out is discovered from the server.
+type MCPOAuth struct {
+	// Enabled signs in at start-up when the server asks for it; otherwise
+	// the user is told to run /mcp auth.
+	Enabled          bool     `json:"enabled"`
+	ClientID         string   `json:"clientId"`
+	ClientSecret     string   `json:"clientSecret"`
+	AuthorizationURL string   `json:"authorizationUrl"`
+	TokenURL         string   `json:"tokenUrl"`
+	RegistrationURL  string   `json:"registrationUrl"`
+	Scopes           []string `json:"scopes"`
+	Audiences        []string `json:"audiences"`
+	RedirectURI      string   `json:"redirectUri"`
 }

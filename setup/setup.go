@@ -40,6 +40,9 @@ type Options struct {
 	// Warn tells the user of a problem that does not stop the build: the
 	// LSP shows it in the editor, headless writes it to stderr.
 	Warn func(what string, err error)
+	// ShowAuthURL tells the user to open authURL to sign in to the MCP
+	// server; nil logs it as a warning (headless: on stderr).
+	ShowAuthURL func(server, authURL string)
 
 	// Lander presents and lands edits, Confirmer asks about other calls:
 	// the front end's doors, which never decide what is allowed.
@@ -187,12 +190,13 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:    b.memory,
 			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
 		},
-		Settings:   set,
-		Getenv:     b.Getenv,
-		Version:    o.Version,
-		Logger:     o.Logger,
-		Warn:       o.Warn,
-		NotTrusted: b.NotTrusted(),
+		Settings:    set,
+		Getenv:      b.Getenv,
+		Version:     o.Version,
+		Logger:      o.Logger,
+		Warn:        o.Warn,
+		ShowAuthURL: o.ShowAuthURL,
+		NotTrusted:  b.NotTrusted(),
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {

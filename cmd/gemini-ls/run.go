@@ -100,12 +100,16 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	built, err := agentsetup.Build(ctx, agentsetup.Options{
-		Workspace:    ws,
-		Getenv:       os.Getenv,
-		LookupEnv:    os.LookupEnv,
-		Version:      version,
-		Logger:       log,
-		Warn:         func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
+		Workspace: ws,
+		Getenv:    os.Getenv,
+		LookupEnv: os.LookupEnv,
+		Version:   version,
+		Logger:    log,
+		Warn:      func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
+		// The URL on a line of its own, to copy whole.
+		ShowAuthURL: func(server, authURL string) {
+			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
+		},
 		Lander:       diskLander{},
 		Confirmer:    nobodyToAsk{},
 		Asker:        nobodyToAsk{},

@@ -63,7 +63,7 @@ func Table() []Builtin {
 		withSubcommands(command("directory", "Manage workspace directories", ""), directorySubcommands()),
 		{Command: command("help", "List the commands", ""), Run: help},
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
-		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
+		{Command: command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", "desc | schema | auth [server]"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),

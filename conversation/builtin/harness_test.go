@@ -26,6 +26,8 @@ type harness struct {
 	// unattended builds conversations nobody can be asked in (headless),
 	// where a plan is approved at once.
 	unattended bool
+	// showAuthURL is setup.Options'.
+	showAuthURL func(server, authURL string)
 }
 
 func newHarness(t *testing.T, turns ...geminitest.Turn) *harness {
@@ -79,9 +81,10 @@ func (h *harness) conversation() builtin.Env {
 		Getenv:    func(k string) string { return h.env[k] },
 		Version:   "1.2.3-test",
 		// A request the test did not script fails at once.
-		Retry:      agent.RetryPolicy{MaxAttempts: 1},
-		Warn:       func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
-		Unattended: h.unattended,
+		Retry:       agent.RetryPolicy{MaxAttempts: 1},
+		Warn:        func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
+		Unattended:  h.unattended,
+		ShowAuthURL: h.showAuthURL,
 	})
 	if err != nil {
 		h.t.Fatal(err)

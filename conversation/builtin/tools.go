@@ -63,7 +63,10 @@ func listTools(ctx context.Context, env Env, args string) (Reply, error) {
 // listMCP lists the MCP servers (settings' and the client's) as they stand
 // now, with the tools of those running; "desc" adds what the model is
 // told of each tool, "schema" their parameters too.
-func listMCP(_ context.Context, env Env, args string) (Reply, error) {
+func listMCP(ctx context.Context, env Env, args string) (Reply, error) {
+	if sub, name, _ := strings.Cut(args, " "); sub == "auth" {
+		return authMCP(ctx, env, strings.TrimSpace(name))
+	}
 	var d detail
 	switch args {
 	case "":

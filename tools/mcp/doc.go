@@ -24,6 +24,17 @@
 //   - Calls ask for confirmation (Kind "mcp", AllowKeys "mcp:SERVER:TOOL":
 //     "always allow" covers that tool of that server) unless the server is
 //     trusted.
+//   - A remote server is reached as Gemini CLI reads its entry: httpUrl is
+//     streamable HTTP; url is what its type says ("http", "sse"), and
+//     without one streamable HTTP, then SSE if that failed other than
+//     with a 401. Every request carries the configured headers and the
+//     server's token: the Application Default Credentials' for
+//     google_credentials, else the stored OAuth token (package oauth).
+//   - A server that answers 401 is signed in to at start-up only when its
+//     oauth block is enabled; otherwise, or when the sign-in fails or
+//     times out, it is StateUnauthenticated with Gemini CLI's words, and
+//     Manager.Authenticate (/mcp auth) signs in and restarts it, its tools
+//     keeping their names.
 //   - Close ends every server: stdio servers are asked to stop by closing
 //     their stdin, then SIGTERM, then SIGKILL, and their whole process
 //     group is killed, so no child (npx's node) outlives gemini-ls.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
 
 // DefaultTimeout bounds each request to a server (start-up, listing, a
@@ -29,22 +31,40 @@ type Config struct {
 	Logger   *zap.Logger
 	// Version is gemini-ls's, sent in the MCP handshake.
 	Version string
+	// TokenFile is where OAuth tokens are kept (Gemini CLI's
+	// ~/.gemini/mcp-oauth-tokens.json); "" keeps none, and no sign-in can
+	// happen.
+	TokenFile string
+	// ShowAuthURL tells the user to open authURL to sign in to server; it
+	// must not block. Without it the URL is logged as a warning.
+	ShowAuthURL func(server, authURL string)
+	// SignInTimeout bounds the wait for a user to sign in;
+	// oauth.DefaultTimeout when 0.
+	SignInTimeout time.Duration
 }
 
 // Manager runs the configured servers and offers their tools. It is a
 // tools.Source.
 type Manager struct {
+	cfg    Config
+	tokens *oauth.Store // nil without Config.TokenFile
 	log    *zap.Logger
 	ctx    context.Context // ends every server
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // one per server goroutine
 	ready  sync.WaitGroup // one per server still starting
 
-	mu    sync.Mutex
-	names map[string]bool // every tool name given, reserved ones included
-	tools []*tool         // the live servers' tools, in the order listed
+	mu     sync.Mutex
+	closed bool            // no server starts any more
+	names  map[string]bool // every tool name given, reserved ones included
+	tools  []*tool         // the live servers' tools, in the order listed
 	// live are the running servers' sessions, by alias, for their prompts.
 	live map[string]live
+	// running is each server's current incarnation, by alias.
+	running map[string]*server
+	// given are the names given, by alias and the server's tool name: a
+	// server restarted after a sign-in gets its names back.
+	given map[[2]string]string
 	// status is each server's, by alias, for Servers.
 	status  map[string]ServerStatus
 	aliases []string // sorted
@@ -60,6 +80,8 @@ const (
 	StateFailed ServerState = "failed"
 	// StateStopped: the server ran and died; its tools were withdrawn.
 	StateStopped ServerState = "stopped"
+	// StateUnauthenticated: the server requires a sign-in (/mcp auth).
+	StateUnauthenticated ServerState = "unauthenticated"
 )
 
 // ServerStatus is what a user is shown of a server.
@@ -98,7 +120,11 @@ func Start(cfg Config) *Manager {
 		log = zap.NewNop()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}, status: map[string]ServerStatus{}, live: map[string]live{}}
+	m := &Manager{cfg: cfg, log: log, ctx: ctx, cancel: cancel, names: map[string]bool{}, status: map[string]ServerStatus{},
+		live: map[string]live{}, running: map[string]*server{}, given: map[[2]string]string{}}
+	if cfg.TokenFile != "" {
+		m.tokens = oauth.NewStore(cfg.TokenFile)
+	}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
@@ -114,13 +140,98 @@ func Start(cfg Config) *Manager {
 	for _, alias := range aliases {
 		m.status[alias] = ServerStatus{Name: alias, State: StateStarting}
 	}
+	m.ready.Add(len(aliases))
 	for _, alias := range aliases {
-		s := &server{alias: alias, cfg: serverConfig(cfg.Servers[alias]), dir: cfg.Dir, version: cfg.Version, gone: make(chan struct{})}
-		m.wg.Add(1)
-		m.ready.Add(1)
-		go m.run(s)
+		m.launch(alias, m.ready.Done)
 	}
 	return m
+}
+
+// launch starts a new incarnation of the server alias; started is called
+// once it has listed its tools or failed.
+func (m *Manager) launch(alias string, started func()) {
+	s := &server{alias: alias, cfg: serverConfig(m.cfg.Servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
+		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{})}
+	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }
+	s.ctx, s.stop = context.WithCancel(m.ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		s.stop()
+		started()
+		return
+	}
+	m.running[alias] = s
+	m.wg.Add(1)
+	go m.run(s, started)
+}
+
+// Authenticate signs in to the remote server alias (Config.ShowAuthURL
+// tells the user where), then restarts the server with its new token, and
+// returns once it has listed its tools (nil) or failed again (why).
+func (m *Manager) Authenticate(ctx context.Context, alias string) error {
+	cfg, ok := m.cfg.Servers[alias]
+	if !ok {
+		return fmt.Errorf("MCP server '%s' not found", alias)
+	}
+	s := &server{alias: alias, cfg: serverConfig(cfg), tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout}
+	if err := s.signIn(ctx, func(authURL string) { m.showAuthURL(alias, authURL) }); err != nil {
+		return fmt.Errorf("signing in to MCP server %q: %w", alias, err)
+	}
+	return m.restart(ctx, alias)
+}
+
+// OAuthServers are the servers that sign in with OAuth, as Gemini CLI's
+// /mcp auth lists them: those whose oauth block is enabled, and those that
+// asked for a sign-in.
+func (m *Manager) OAuthServers() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, alias := range m.aliases {
+		if c := m.cfg.Servers[alias]; c.OAuth != nil && c.OAuth.Enabled || m.status[alias].State == StateUnauthenticated {
+			out = append(out, alias)
+		}
+	}
+	return out
+}
+
+// restart ends the server's current incarnation and starts a new one.
+func (m *Manager) restart(ctx context.Context, alias string) error {
+	m.mu.Lock()
+	old := m.running[alias]
+	m.mu.Unlock()
+	if old != nil {
+		old.stop()
+		<-old.ended
+	}
+	m.mu.Lock()
+	m.status[alias] = ServerStatus{Name: alias, State: StateStarting}
+	m.mu.Unlock()
+	started := make(chan struct{})
+	m.launch(alias, func() { close(started) })
+	select {
+	case <-started:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	m.mu.Lock()
+	st := m.status[alias]
+	m.mu.Unlock()
+	if st.State != StateReady {
+		return fmt.Errorf("MCP server %q did not start after signing in: %s", alias, st.Error)
+	}
+	return nil
+}
+
+// showAuthURL tells the user where to sign in to server.
+func (m *Manager) showAuthURL(server, authURL string) {
+	if m.cfg.ShowAuthURL != nil {
+		m.cfg.ShowAuthURL(server, authURL)
+		return
+	}
+	m.log.Warn("MCP server "+server+" requires authentication: open this URL in your browser to sign in: "+authURL,
+		zap.String("server", server))
 }
 
 // Tools returns the tools of the servers running now.
@@ -152,40 +263,44 @@ func (m *Manager) Wait(ctx context.Context) error {
 
 // Close ends every server and waits until their processes are gone.
 func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
 }
 
 // run is one server's life: connect, list, serve until it dies or the
 // manager closes.
-func (m *Manager) run(s *server) {
+func (m *Manager) run(s *server, started func()) {
 	defer m.wg.Done()
-	started := false
-	defer func() {
-		if !started {
-			m.ready.Done()
-		}
-	}()
+	defer close(s.ended)
+	once := sync.OnceFunc(started)
+	defer once()
 	defer s.kill() // whatever happened, no process of it outlives this
 
-	session, listed, err := s.start(m.ctx)
+	session, listed, err := s.start(s.ctx)
 	if err != nil {
-		if m.ctx.Err() == nil {
-			m.setStatus(s, StateFailed, 0, s.explain(err))
+		if s.ctx.Err() == nil {
+			state := StateFailed
+			if errors.As(err, new(*authError)) {
+				state = StateUnauthenticated
+			}
+			m.setStatus(s, state, 0, s.explain(err))
 			m.log.Warn("MCP server failed to start; its tools are unavailable",
 				zap.String("server", s.alias), zap.String("error", s.explain(err)))
 		}
 		return
 	}
 	m.add(s, session, listed)
-	started = true
-	m.ready.Done()
+	once()
 
-	// The session ends when the server dies, or when Close cancels m.ctx.
+	// The session ends when the server dies, or when Close (or a restart)
+	// cancels s.ctx.
 	stopped := make(chan error, 1)
 	go func() { stopped <- session.Wait() }()
 	select {
-	case <-m.ctx.Done():
+	case <-s.ctx.Done():
 		_ = session.Close()
 		<-stopped
 		m.withdraw(s, "")
@@ -215,16 +330,21 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		if !s.cfg.enabled(remote.Name) {
 			continue
 		}
-		name := validName(remote.Name)
-		if m.names[name] {
-			name = validName(s.alias + "__" + remote.Name)
+		key := [2]string{s.alias, remote.Name}
+		name, ok := m.given[key]
+		if !ok {
+			name = validName(remote.Name)
+			if m.names[name] {
+				name = validName(s.alias + "__" + remote.Name)
+			}
+			if m.names[name] {
+				m.log.Warn("MCP tool skipped: its name is taken",
+					zap.String("server", s.alias), zap.String("tool", remote.Name), zap.String("name", name))
+				continue
+			}
+			m.names[name] = true
+			m.given[key] = name
 		}
-		if m.names[name] {
-			m.log.Warn("MCP tool skipped: its name is taken",
-				zap.String("server", s.alias), zap.String("tool", remote.Name), zap.String("name", name))
-			continue
-		}
-		m.names[name] = true
 		m.tools = append(m.tools, &tool{server: s, session: session, name: name, remote: remote})
 		count++
 	}

@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
 
 // terminateWait is how long a stdio server gets to exit after its stdin
@@ -33,25 +36,51 @@ type server struct {
 	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
 	stderr tail
 
+	// Remote servers only.
+	tokens        *oauth.Store // nil without a user directory
+	signInTimeout time.Duration
+	// showAuthURL tells the user where to sign in at start-up.
+	showAuthURL func(authURL string)
+	token       func(context.Context) (string, error) // nil: no token is sent
+	// unauthorized: the server answered 401 to the latest connection.
+	unauthorized atomic.Bool
+	hadToken     atomic.Bool           // a stored token was sent
+	refreshErr   atomic.Pointer[error] // why the stored token could not be refreshed
+	// endConnection ends the context the connection was made under.
+	endConnection context.CancelFunc
+
+	// ctx ends this incarnation of the server: Close, or a restart.
+	ctx  context.Context
+	stop context.CancelFunc
+	// ended is closed when its run has returned.
+	ended chan struct{}
+
 	// gone is closed once the connection has ended and the tools are
 	// withdrawn; calls fail at once after that.
 	gone     chan struct{}
 	goneOnce sync.Once
 }
 
-// start connects to the server and lists its tools.
+// start connects to the server and lists its tools. A remote server that
+// answers 401 is signed in to first when its oauth block is enabled, as in
+// Gemini CLI; otherwise the user is told to run /mcp auth.
 func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
-	defer cancel()
-	transport, err := s.transport()
+	session, err := s.connect(ctx)
+	if err != nil && s.unauthorized.Load() && s.cfg.OAuth != nil && s.cfg.OAuth.Enabled {
+		if err := s.signIn(ctx, s.showAuthURL); err != nil {
+			return nil, nil, &authError{fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)}
+		}
+		s.refreshErr.Store(nil)
+		session, err = s.connect(ctx)
+	}
 	if err != nil {
+		if s.unauthorized.Load() {
+			return nil, nil, &authError{s.errAuthRequired()}
+		}
 		return nil, nil, err
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, nil)
-	session, err := client.Connect(ctx, transport, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("connecting: %w", err)
-	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
 	var listed []*sdk.Tool
 	for t, err := range session.Tools(ctx, nil) {
 		if err != nil {
@@ -63,40 +92,93 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 	return session, listed, nil
 }
 
-// transport is how to reach the server: a process speaking on its stdin
-// and stdout, or streamable HTTP (httpUrl, else url, as Gemini CLI reads
-// a url without a type).
-func (s *server) transport() (sdk.Transport, error) {
-	url := s.cfg.HTTPURL
-	if url == "" {
-		url = s.cfg.URL
-	}
-	switch {
-	case s.cfg.Command != "":
-		cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-		cmd.Dir = s.dir
-		if s.cfg.Cwd != "" {
-			cmd.Dir = s.cfg.Cwd
-			if !filepath.IsAbs(s.cfg.Cwd) && s.dir != "" {
-				cmd.Dir = filepath.Join(s.dir, s.cfg.Cwd)
-			}
+// authError is a server that wants a sign-in.
+type authError struct{ error }
+
+func (e *authError) Unwrap() error { return e.error }
+
+// connect opens the session, bounded by the server's timeout. The context
+// of the connection lives as long as ctx: an SSE transport's stream is
+// read under it.
+func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(s.cfg.timeout(), cancel)
+	session, err := s.handshake(ctx)
+	if !timer.Stop() {
+		cancel()
+		if session != nil {
+			_ = session.Close()
 		}
-		cmd.Env = serverEnv(os.Environ(), s.cfg.Env)
-		cmd.Stderr = &s.stderr
-		// The pipes' copying must not wait for a child that kept them.
-		cmd.WaitDelay = terminateWait
-		ownGroup(cmd)
-		s.cmd = cmd
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
-	case url != "":
-		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}}
-		return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil
+		return nil, fmt.Errorf("connecting: %w after %s", context.DeadlineExceeded, s.cfg.timeout())
 	}
-	return nil, errors.New("no command, httpUrl or url is configured")
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.endConnection = cancel
+	return session, nil
 }
 
-// kill ends whatever is left of the server's process group.
+// handshake connects and initializes the session under ctx.
+func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
+	s.unauthorized.Store(false)
+	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, nil)
+	if s.cfg.Command != "" {
+		transport, err := s.stdioTransport()
+		if err != nil {
+			return nil, err
+		}
+		session, err := client.Connect(ctx, transport, nil)
+		if err != nil {
+			return nil, fmt.Errorf("connecting: %w", err)
+		}
+		return session, nil
+	}
+	if url, _ := s.cfg.remoteURL(); url == "" {
+		return nil, errors.New("no command, httpUrl or url is configured")
+	}
+	if t := s.cfg.Type; t != "" && t != settings.MCPTypeHTTP && t != settings.MCPTypeSSE {
+		return nil, fmt.Errorf(`its "type" is %q: it must be "http" (streamable HTTP) or "sse"`, t)
+	}
+	if s.token == nil {
+		token, err := s.tokenSource()
+		if err != nil {
+			return nil, err
+		}
+		s.token = token
+	}
+	session, err := s.connectRemote(ctx, client)
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	return session, nil
+}
+
+// stdioTransport runs the server's command, speaking on its stdin and
+// stdout.
+func (s *server) stdioTransport() (sdk.Transport, error) {
+	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	cmd.Dir = s.dir
+	if s.cfg.Cwd != "" {
+		cmd.Dir = s.cfg.Cwd
+		if !filepath.IsAbs(s.cfg.Cwd) && s.dir != "" {
+			cmd.Dir = filepath.Join(s.dir, s.cfg.Cwd)
+		}
+	}
+	cmd.Env = serverEnv(os.Environ(), s.cfg.Env)
+	cmd.Stderr = &s.stderr
+	// The pipes' copying must not wait for a child that kept them.
+	cmd.WaitDelay = terminateWait
+	ownGroup(cmd)
+	s.cmd = cmd
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+}
+
+// kill ends whatever is left of the server's connection and process group.
 func (s *server) kill() {
+	if s.endConnection != nil {
+		s.endConnection()
+	}
 	if s.cmd != nil && s.cmd.Process != nil {
 		killGroup(s.cmd.Process.Pid)
 	}
@@ -127,22 +209,6 @@ func (s *server) explain(err error) string {
 		}
 	}
 	return msg
-}
-
-// headerTransport adds the configured headers to every request.
-type headerTransport struct {
-	headers map[string]string
-	base    http.RoundTripper
-}
-
-func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
-		req = req.Clone(req.Context())
-		for k, v := range t.headers {
-			req.Header.Set(k, v)
-		}
-	}
-	return t.base.RoundTrip(req)
 }
 
 // tail keeps the last stderrTail bytes written to it.

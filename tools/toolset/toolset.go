@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/discovered"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
 
 // Config is what a session's tools are made of.
@@ -29,6 +30,8 @@ type Config struct {
 	Logger *zap.Logger
 	// Warn tells the user that part of the tools could not be set up.
 	Warn func(what string, err error)
+	// ShowAuthURL is mcp.Config's.
+	ShowAuthURL func(server, authURL string)
 	// NotTrusted is why the workspace is not a trusted folder
 	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
 	// no MCP server starts, whichever settings name it.
@@ -91,7 +94,12 @@ func Build(ctx context.Context, c Config) *Set {
 			logger = zap.NewNop()
 		}
 		logger = logger.WithOptions(zap.WrapCore(func(core zapcore.Core) zapcore.Core { return redactingCore{core, c.Settings.Redact} }))
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version})
+		var tokenFile string
+		if dir := settings.UserDir(c.Getenv); dir != "" {
+			tokenFile = filepath.Join(dir, oauth.FileName)
+		}
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version,
+			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
@@ -126,6 +134,26 @@ func (s *Set) MCPServers() []mcp.ServerStatus {
 		servers[i].Error = s.redact(servers[i].Error)
 	}
 	return servers
+}
+
+// MCPOAuthServers are the MCP servers that sign in with OAuth; none
+// without servers. It is safe on a nil Set.
+func (s *Set) MCPOAuthServers() []string {
+	if s == nil || s.mcp == nil {
+		return nil
+	}
+	return s.mcp.OAuthServers()
+}
+
+// AuthenticateMCP signs in to the MCP server name and restarts it.
+func (s *Set) AuthenticateMCP(ctx context.Context, name string) error {
+	if s == nil || s.mcp == nil {
+		return fmt.Errorf("MCP server '%s' not found", name)
+	}
+	if err := s.mcp.Authenticate(ctx, name); err != nil {
+		return errors.New(s.redact(err.Error()))
+	}
+	return nil
 }
 
 // MCPPrompts lists the prompts of the MCP servers running now; none

@@ -1,0 +1,293 @@
+// Package mcptest runs remote MCP servers on loopback for tests, built with
+// the SDK gemini-ls's client uses: one speaking only SSE, and one speaking
+// streamable HTTP behind OAuth, with a fake authorization server (metadata
+// discovery, dynamic client registration, authorization code with PKCE,
+// refresh) whose authorization endpoint a test plays the browser on.
+package mcptest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+type echoArgs struct {
+	Message string `json:"message" jsonschema:"the text to echo"`
+}
+
+type addArgs struct {
+	A int `json:"a" jsonschema:"first addend"`
+	B int `json:"b" jsonschema:"second addend"`
+}
+
+// newMCPServer offers echo and add.
+func newMCPServer(name string) *sdk.Server {
+	server := sdk.NewServer(&sdk.Implementation{Name: name, Version: "1"}, nil)
+	sdk.AddTool(server, &sdk.Tool{Name: "echo", Description: "Echoes the message."},
+		func(_ context.Context, _ *sdk.CallToolRequest, a echoArgs) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: name + " echo: " + a.Message}}}, nil, nil
+		})
+	sdk.AddTool(server, &sdk.Tool{Name: "add", Description: "Adds two integers."},
+		func(_ context.Context, _ *sdk.CallToolRequest, a addArgs) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strconv.Itoa(a.A + a.B)}}}, nil, nil
+		})
+	return server
+}
+
+// SSEServer is an MCP server that speaks only the 2024-11-05 SSE transport.
+type SSEServer struct {
+	URL string // the SSE endpoint
+
+	mu       sync.Mutex
+	requests []Request
+}
+
+// Request is what the SSE server saw of a request.
+type Request struct {
+	Method string
+	Header http.Header
+}
+
+// NewSSE starts an SSE-only server; it ends with the test.
+func NewSSE(t testing.TB) *SSEServer {
+	s := &SSEServer{}
+	server := newMCPServer("sse")
+	handler := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests = append(s.requests, Request{Method: r.Method, Header: r.Header.Clone()})
+		s.mu.Unlock()
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	s.URL = ts.URL + "/sse"
+	return s
+}
+
+// Requests are the requests the server received, in order.
+func (s *SSEServer) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// OAuthServer is a streamable HTTP MCP server at URL that requires a bearer
+// token from its own authorization server, on the same origin.
+type OAuthServer struct {
+	URL    string // the MCP endpoint
+	Issuer string // the authorization server
+	// TokenLifetime is the expires_in of the tokens it grants.
+	TokenLifetime time.Duration
+
+	mu       sync.Mutex
+	clients  map[string][]string // client id → redirect URIs
+	codes    map[string]grant
+	access   map[string]bool // valid access tokens
+	refresh  map[string]string
+	counts   Counts
+	lastAuth url.Values
+}
+
+// Counts say what the authorization server did.
+type Counts struct {
+	Registrations, Authorizations, CodeGrants, Refreshes, Unauthorized int
+}
+
+type grant struct {
+	client, redirect, challenge string
+}
+
+// NewOAuth starts an OAuth-protected server; it ends with the test.
+func NewOAuth(t testing.TB) *OAuthServer {
+	o := &OAuthServer{TokenLifetime: time.Hour, clients: map[string][]string{}, codes: map[string]grant{},
+		access: map[string]bool{}, refresh: map[string]string{}}
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	o.URL, o.Issuer = ts.URL+"/mcp", ts.URL
+	server := newMCPServer("oauth")
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	prmURL := ts.URL + "/.well-known/oauth-protected-resource/mcp"
+	protect := auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: prmURL})
+	mux.Handle("/mcp", protect(mcpHandler))
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource: o.URL, AuthorizationServers: []string{o.Issuer}, ScopesSupported: []string{"tools"},
+	}))
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"issuer": o.Issuer, "authorization_endpoint": o.Issuer + "/authorize", "token_endpoint": o.Issuer + "/token",
+			"registration_endpoint": o.Issuer + "/register", "response_types_supported": []string{"code"},
+			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
+		})
+	})
+	mux.HandleFunc("POST /register", o.register)
+	mux.HandleFunc("GET /authorize", o.authorize)
+	mux.HandleFunc("POST /token", o.token)
+	return o
+}
+
+// Counts says what the authorization server did so far.
+func (o *OAuthServer) Counts() Counts {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.counts
+}
+
+// LastAuthorization is the query of the latest authorization request.
+func (o *OAuthServer) LastAuthorization() url.Values {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.lastAuth
+}
+
+// RevokeAccessTokens makes every access token granted so far invalid, as
+// their expiry would; refresh tokens stay valid.
+func (o *OAuthServer) RevokeAccessTokens() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.access = map[string]bool{}
+}
+
+// Browse plays the user's browser: it opens authURL, which the
+// authorization server answers by redirecting to the client's loopback
+// redirect URI with a code, and follows the redirect there.
+func Browse(authURL string) error {
+	resp, err := http.Get(authURL)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("the redirect answered %s", resp.Status)
+	}
+	return nil
+}
+
+func (o *OAuthServer) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.access[token] {
+		o.counts.Unauthorized++
+		return nil, auth.ErrInvalidToken
+	}
+	return &auth.TokenInfo{Scopes: []string{"tools"}, Expiration: time.Now().Add(o.TokenLifetime)}, nil
+}
+
+func (o *OAuthServer) register(w http.ResponseWriter, r *http.Request) {
+	var meta oauthex.ClientRegistrationMetadata
+	if err := json.NewDecoder(r.Body).Decode(&meta); err != nil || len(meta.RedirectURIs) == 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_client_metadata"})
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.counts.Registrations++
+	id := "client-" + random()
+	o.clients[id] = meta.RedirectURIs
+	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "redirect_uris": meta.RedirectURIs, "token_endpoint_auth_method": "none"})
+}
+
+func (o *OAuthServer) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.lastAuth = q
+	redirects, known := o.clients[q.Get("client_id")]
+	switch {
+	case !known:
+		http.Error(w, "unknown client", http.StatusBadRequest)
+		return
+	case !slices.Contains(redirects, q.Get("redirect_uri")):
+		http.Error(w, "unregistered redirect_uri", http.StatusBadRequest)
+		return
+	case q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "":
+		http.Error(w, "not an authorization code request with PKCE", http.StatusBadRequest)
+		return
+	case q.Get("resource") != o.URL:
+		http.Error(w, "wrong resource", http.StatusBadRequest)
+		return
+	}
+	o.counts.Authorizations++
+	code := random()
+	o.codes[code] = grant{client: q.Get("client_id"), redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge")}
+	back, _ := url.Parse(q.Get("redirect_uri"))
+	v := back.Query()
+	v.Set("code", code)
+	v.Set("state", q.Get("state"))
+	back.RawQuery = v.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+func (o *OAuthServer) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_request"})
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	f := r.PostForm
+	switch f.Get("grant_type") {
+	case "authorization_code":
+		g, ok := o.codes[f.Get("code")]
+		delete(o.codes, f.Get("code"))
+		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+		if !ok || g.client != f.Get("client_id") || g.redirect != f.Get("redirect_uri") ||
+			base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
+			return
+		}
+		o.counts.CodeGrants++
+		o.grantTokens(w, g.client)
+	case "refresh_token":
+		client, ok := o.refresh[f.Get("refresh_token")]
+		if !ok || client != f.Get("client_id") {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
+			return
+		}
+		delete(o.refresh, f.Get("refresh_token"))
+		o.counts.Refreshes++
+		o.grantTokens(w, client)
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
+	}
+}
+
+// grantTokens answers with a new access token and refresh token; o.mu is
+// held.
+func (o *OAuthServer) grantTokens(w http.ResponseWriter, client string) {
+	access, refresh := "at-"+random(), "rt-"+random()
+	o.access[access] = true
+	o.refresh[refresh] = client
+	writeJSON(w, http.StatusOK, map[string]any{
+		"access_token": access, "refresh_token": refresh, "token_type": "Bearer",
+		"expires_in": int(o.TokenLifetime.Seconds()), "scope": "tools",
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func random() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

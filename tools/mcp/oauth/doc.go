@@ -1,0 +1,22 @@
+// Package oauth signs gemini-ls in to remote MCP servers that require
+// OAuth, as Gemini CLI does, and keeps the tokens where Gemini CLI keeps
+// them, so that the two programs share one sign-in.
+//
+// Invariants:
+//   - Tokens live in ~/.gemini/mcp-oauth-tokens.json, Gemini CLI's file and
+//     JSON shape (an array of {serverName, token: {accessToken,
+//     refreshToken, expiresAt (ms), tokenType, scope}, clientId, tokenUrl,
+//     mcpServerUrl, updatedAt}); the file is replaced atomically, mode
+//     0600, and the entries of other servers are kept byte for byte.
+//   - A token is used until five minutes before it expires (Gemini CLI's
+//     margin), then refreshed with its refresh token; a refresh the
+//     server refuses deletes the entry, so the user is asked to sign in
+//     again rather than sent a dead token forever.
+//   - A sign-in (Flow.Run) is the authorization code grant with PKCE
+//     (S256) through a loopback redirect: endpoints come from the settings'
+//     "oauth" block or are discovered (protected resource metadata, then
+//     the authorization server's); a client without a configured id is
+//     registered dynamically. It is bounded: a flow nobody completes ends
+//     after its timeout with an error saying so.
+//   - No token, code or secret is ever logged or put in an error.
+package oauth

@@ -1,0 +1,83 @@
+package oauth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A save replaces the server's entry, keeps the others byte for byte
+// (fields gemini-ls does not know included), keeps a refresh token the new
+// token lacks, and leaves the file 0600.
+func TestStoreKeepsOtherEntriesAndTheRefreshToken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".gemini", FileName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	other := `{"serverName":"cli","token":{"accessToken":"x","tokenType":"Bearer"},"futureField":{"kept":true},"updatedAt":1}`
+	if err := os.WriteFile(path, []byte("["+other+"]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(path)
+	if err := s.Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", RefreshToken: "r1", TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a2", TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get("ls")
+	if err != nil || got.Token.AccessToken != "a2" || got.Token.RefreshToken != "r1" || got.UpdatedAt == 0 {
+		t.Errorf("Get = %+v, %v", got, err)
+	}
+	data, _ := os.ReadFile(path)
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil || len(raw) != 2 {
+		t.Fatalf("file: %s", data)
+	}
+	var compact bytes.Buffer
+	_ = json.Compact(&compact, raw[0])
+	if compact.String() != other {
+		t.Errorf("the other entry became %s", compact.String())
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", info.Mode())
+	}
+	if err := s.Delete("ls"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get("ls"); got != nil {
+		t.Errorf("after Delete: %+v", got)
+	}
+}
+
+// A refresh the token endpoint refuses deletes the entry and says so,
+// without the tokens in the error.
+func TestRefusedRefreshDeletesTheEntry(t *testing.T) {
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":"invalid_grant","error_description":"revoked"}`))
+	}))
+	defer endpoint.Close()
+	s := NewStore(filepath.Join(t.TempDir(), FileName))
+	expired := time.Now().Add(time.Minute).UnixMilli() // inside the 5-minute margin
+	if err := s.Save(Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL,
+		Token: Token{AccessToken: "secret-access", RefreshToken: "secret-refresh", ExpiresAt: expired, TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Server: "ls", Store: s, Client: endpoint.Client()}
+	token, err := src.AccessToken(context.Background())
+	if token != "" || err == nil || !strings.Contains(err.Error(), "invalid_grant") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("AccessToken = %q, %v", token, err)
+	}
+	if got, _ := s.Get("ls"); got != nil {
+		t.Errorf("the entry was kept: %+v", got)
+	}
+}

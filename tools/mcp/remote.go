@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+
+	"cloud.google.com/go/auth/credentials"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
+)
+
+// remoteURL is the server's endpoint and whether it speaks SSE, as Gemini
+// CLI reads the settings: httpUrl is streamable HTTP; url is what its type
+// says, streamable HTTP without one (then SSE is tried after it).
+func (c serverConfig) remoteURL() (url string, sse bool) {
+	if c.HTTPURL != "" {
+		return c.HTTPURL, false
+	}
+	return c.URL, c.Type == settings.MCPTypeSSE
+}
+
+// fallsBackToSSE says whether a failed streamable HTTP connection is tried
+// again over SSE: a url with no type, as in Gemini CLI.
+func (c serverConfig) fallsBackToSSE() bool {
+	return c.HTTPURL == "" && c.URL != "" && c.Type == ""
+}
+
+// connectRemote connects over streamable HTTP or SSE, falling back from
+// the first to the second as fallsBackToSSE says. A 401 ends the attempts:
+// signing in, not another transport, is what the server asks for.
+func (s *server) connectRemote(ctx context.Context, client *sdk.Client) (*sdk.ClientSession, error) {
+	url, sse := s.cfg.remoteURL()
+	session, err := client.Connect(ctx, s.remoteTransport(url, sse), nil)
+	if err == nil || sse || !s.cfg.fallsBackToSSE() || s.unauthorized.Load() {
+		return session, err
+	}
+	session, sseErr := client.Connect(ctx, s.remoteTransport(url, true), nil)
+	if sseErr == nil || s.unauthorized.Load() {
+		return session, sseErr
+	}
+	return nil, fmt.Errorf("over streamable HTTP: %w; over SSE: %w", err, sseErr)
+}
+
+// remoteTransport is the SDK's transport to url, its requests carrying the
+// configured headers and the server's token.
+func (s *server) remoteTransport(url string, sse bool) sdk.Transport {
+	client := &http.Client{Transport: &authTransport{
+		headers:      s.cfg.Headers,
+		token:        s.token,
+		unauthorized: &s.unauthorized,
+		base:         http.DefaultTransport,
+	}}
+	if sse {
+		return &sdk.SSEClientTransport{Endpoint: url, HTTPClient: client}
+	}
+	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client}
+}
+
+// authTransport adds the configured headers and the bearer token to every
+// request, and notes a 401.
+type authTransport struct {
+	headers map[string]string
+	// token is the access token to send, "" for none; nil sends none.
+	token        func(context.Context) (string, error)
+	unauthorized *atomic.Bool
+	base         http.RoundTripper
+}
+
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	if t.token != nil {
+		token, err := t.token(req.Context())
+		if err != nil {
+			return nil, err
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		t.unauthorized.Store(true)
+	}
+	return resp, err
+}
+
+// tokenSource is how the server's requests get their token: the
+// Application Default Credentials' for google_credentials, else the
+// stored OAuth sign-in's, if any.
+func (s *server) tokenSource() (func(context.Context) (string, error), error) {
+	if s.cfg.AuthProviderType == settings.MCPAuthGoogleCredentials {
+		var scopes []string
+		if s.cfg.OAuth != nil {
+			scopes = s.cfg.OAuth.Scopes
+		}
+		if len(scopes) == 0 {
+			return nil, errors.New(`authProviderType "google_credentials" needs oauth.scopes`)
+		}
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: scopes})
+		if err != nil {
+			return nil, fmt.Errorf("finding Application Default Credentials: %w", err)
+		}
+		return func(ctx context.Context) (string, error) {
+			tok, err := creds.Token(ctx)
+			if err != nil {
+				return "", fmt.Errorf("getting a token from the Application Default Credentials: %w", err)
+			}
+			return tok.Value, nil
+		}, nil
+	}
+	if s.tokens == nil {
+		return nil, nil
+	}
+	source := &oauth.Source{Server: s.alias, Config: s.oauthConfig(), Store: s.tokens, Client: http.DefaultClient}
+	return func(ctx context.Context) (string, error) {
+		token, err := source.AccessToken(ctx)
+		if token != "" {
+			s.hadToken.Store(true)
+		}
+		if errors.Is(err, oauth.ErrRefreshFailed) {
+			// Sent without a token, the server answers 401 and the user
+			// is asked to sign in again.
+			s.refreshErr.Store(&err)
+			return "", nil
+		}
+		return token, err
+	}, nil
+}
+
+// oauthConfig is the server's "oauth" block, empty without one.
+func (s *server) oauthConfig() settings.MCPOAuth {
+	if s.cfg.OAuth == nil {
+		return settings.MCPOAuth{}
+	}
+	return *s.cfg.OAuth
+}
+
+// signIn runs the OAuth sign-in for the server, showing its URL with show.
+func (s *server) signIn(ctx context.Context, show func(authURL string)) error {
+	if s.tokens == nil {
+		return errors.New("there is no user directory to keep the token in")
+	}
+	url, _ := s.cfg.remoteURL()
+	if url == "" {
+		return fmt.Errorf("MCP server %q is not a remote (url or httpUrl) server", s.alias)
+	}
+	return oauth.Flow{
+		Server:    s.alias,
+		ServerURL: url,
+		Config:    s.oauthConfig(),
+		Store:     s.tokens,
+		Client:    http.DefaultClient,
+		Show:      show,
+		Timeout:   s.signInTimeout,
+	}.Run(ctx)
+}
+
+// errAuthRequired is a server that answered 401: Gemini CLI's words.
+func (s *server) errAuthRequired() error {
+	if p := s.refreshErr.Load(); p != nil {
+		return fmt.Errorf("MCP server '%s' rejected stored OAuth token (%v). Please re-authenticate using: /mcp auth %s", s.alias, *p, s.alias)
+	}
+	if s.hadToken.Load() {
+		return fmt.Errorf("MCP server '%s' rejected stored OAuth token. Please re-authenticate using: /mcp auth %s", s.alias, s.alias)
+	}
+	return fmt.Errorf("MCP server '%s' requires authentication using: /mcp auth %s", s.alias, s.alias)
+}
