@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -90,8 +91,11 @@ type Built struct {
 	plansDir func(sessionID string) (string, error)
 	// Trust says which roots are trusted folders, decided once, before
 	// anything of a workspace is read; everything here takes its answer.
-	Trust  settings.Trust
-	memory *memory.Loader
+	Trust settings.Trust
+	// Extensions are the user's installed extensions, enabled or not;
+	// the enabled ones' servers and excludeTools are in Settings.
+	Extensions extensions.Loaded
+	memory     *memory.Loader
 	opts   Options
 }
 
@@ -117,9 +121,13 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	b.Trust = trust
 	b.Getenv, b.EnvFile = loadEnv(o, trust)
-	set, err := b.loadSettings()
+	b.Extensions = b.loadExtensions()
+	set, notes, err := b.loadSettings()
 	if err != nil {
 		return nil, err
+	}
+	for _, note := range notes {
+		o.Warn("part of an extension is not used", note)
 	}
 	b.Settings = set
 	b.Plan, b.plansDir = b.planOptions(set)
@@ -136,9 +144,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.memory = memory.New(memory.Config{
 		Workspace: o.Workspace,
 		UserDir:   settings.UserDir(b.Getenv),
-		FileNames: set.Context.FileNames(),
-		Trusted:   trust.Trusted,
-		Logger:    o.Logger,
+		FileNames:  set.Context.FileNames(),
+		Trusted:    trust.Trusted,
+		Extensions: extensionContext(b.Extensions),
+		Logger:     o.Logger,
 	})
 	plan := b.Plan
 	b.Tools = toolset.Build(ctx, toolset.Config{
@@ -316,14 +325,44 @@ func (b *Built) AuthStatus() auth.Report {
 }
 
 // loadSettings reads the settings files, then the front end's overlay
-// over them.
-func (b *Built) loadSettings() (settings.Settings, error) {
+// over them, then adds what the enabled extensions bring (Gemini CLI's
+// lowest layer): notes say what of theirs is not used.
+func (b *Built) loadSettings() (settings.Settings, []error, error) {
 	o := b.opts
 	set, err := settings.Load(b.Getenv, o.Workspace.Roots(), b.Trust)
 	if err != nil {
 		o.Warn("some settings were not read", err)
 	}
-	return withOverlay(set, o.Overlay)
+	set, err = withOverlay(set, o.Overlay)
+	if err != nil {
+		return set, nil, err
+	}
+	set, notes := b.Extensions.Apply(set)
+	return set, notes, nil
+}
+
+// loadExtensions reads the user's installed extensions, each one that
+// cannot be used reported once, by name.
+func (b *Built) loadExtensions() extensions.Loaded {
+	var ws string
+	if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
+		ws = roots[0]
+	}
+	loaded := extensions.Load(extensions.Config{UserDir: settings.UserDir(b.Getenv), Workspace: ws, Getenv: b.Getenv})
+	for _, err := range loaded.Errs {
+		b.opts.Warn("an extension was not loaded", err)
+	}
+	return loaded
+}
+
+// extensionContext is the enabled extensions' context files, for the
+// memory loader.
+func extensionContext(loaded extensions.Loaded) []memory.ExtensionFiles {
+	var out []memory.ExtensionFiles
+	for _, e := range loaded.Active() {
+		out = append(out, memory.ExtensionFiles{Dir: e.Path, Files: e.ContextFiles})
+	}
+	return out
 }
 
 // withOverlay is set with overlay over it; an overlay that cannot be used
@@ -384,7 +423,7 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 // is an error wrapping ErrOverlay, and nothing is applied.
 func (b *Built) Reload(change map[string]any) (applied, restart []string, err error) {
 	// The files are read once: base is what the change goes over.
-	base, err := b.loadSettings()
+	base, _, err := b.loadSettings()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,50 @@
+package extensions
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+)
+
+// Apply is set with what the enabled extensions add to it: their MCP
+// servers under mcpServers, and their excludeTools under tools.exclude.
+// A server of a name settings already have is left out (settings.json
+// wins, as Gemini CLI documents), and so is one a former extension (by
+// name) already gave; notes say which, and which excludeTools entries are
+// not applied. set itself is not changed.
+func (l Loaded) Apply(set settings.Settings) (out settings.Settings, notes []error) {
+	out = set
+	servers := maps.Clone(set.MCPServers)
+	from := map[string]string{} // server name → the extension that gave it
+	for _, e := range l.Active() {
+		for _, name := range slices.Sorted(maps.Keys(e.MCPServers)) {
+			if _, taken := servers[name]; taken {
+				if owner := from[name]; owner != "" {
+					notes = append(notes, fmt.Errorf("extension %s: its MCP server %q is skipped: extension %s already has one of that name", e.Name, name, owner))
+				} else {
+					notes = append(notes, fmt.Errorf("extension %s: its MCP server %q is not used: mcpServers in the settings has one of that name, which wins", e.Name, name))
+				}
+				continue
+			}
+			if servers == nil {
+				servers = map[string]settings.MCPServer{}
+			}
+			servers[name] = e.MCPServers[name]
+			from[name] = e.Name
+		}
+		for _, tool := range e.ExcludeTools {
+			if strings.Contains(tool, "(") {
+				notes = append(notes, fmt.Errorf("extension %s: excludeTools %q is not applied: gemini-ls excludes whole tools, not some of their commands", e.Name, tool))
+				continue
+			}
+			if !slices.Contains(out.Tools.Exclude, tool) {
+				out.Tools.Exclude = append(slices.Clip(out.Tools.Exclude), tool)
+			}
+		}
+	}
+	out.MCPServers = servers
+	return out, notes
+}
