@@ -96,7 +96,7 @@ type Built struct {
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
 	memory     *memory.Loader
-	opts   Options
+	opts       Options
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -142,8 +142,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	// The generator makes its client on the first prompt.
 	gen := auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
 	b.memory = memory.New(memory.Config{
-		Workspace: o.Workspace,
-		UserDir:   settings.UserDir(b.Getenv),
+		Workspace:  o.Workspace,
+		UserDir:    settings.UserDir(b.Getenv),
 		FileNames:  set.Context.FileNames(),
 		Trusted:    trust.Trusted,
 		Extensions: extensionContext(b.Extensions),
