@@ -124,6 +124,12 @@ type Config struct {
 	Workspace string
 	// Getenv resolves $VAR in manifests, after the extension's settings.
 	Getenv func(string) string
+	// Allowed (security.allowedExtensions), when not empty, are regular
+	// expressions one of which an extension's install source must match;
+	// else BlockGit (security.blockGitExtensions) leaves out those
+	// installed from git.
+	Allowed  []string
+	BlockGit bool
 }
 
 // Loaded is every extension installed, enabled or not.
@@ -226,6 +232,9 @@ func load(cfg Config, installDir string) (Extension, error) {
 		return ext, err
 	}
 	ext.Install = meta
+	if err := cfg.permits(meta); err != nil {
+		return ext, err
+	}
 	if meta.Type == "link" {
 		if !filepath.IsAbs(meta.Source) {
 			return ext, fmt.Errorf("%s links to %q, which is not an absolute path", InstallMetadataFile, meta.Source)
@@ -268,6 +277,34 @@ func load(cfg Config, installDir string) (Extension, error) {
 	}
 	ext.ContextFiles, err = contextFiles(ext.Path, m.ContextFileName)
 	return ext, err
+}
+
+// permits says why the settings do not let an extension installed as
+// meta load, as Gemini CLI decides it; nil when they do.
+func (cfg Config) permits(meta InstallMetadata) error {
+	if len(cfg.Allowed) > 0 {
+		if meta.Source == "" {
+			return fmt.Errorf("security.allowedExtensions is set and its %s is missing or has no source", InstallMetadataFile)
+		}
+		source := meta.Source
+		if real, err := filepath.EvalSymlinks(source); err == nil {
+			source = real
+		}
+		for _, pattern := range cfg.Allowed {
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return fmt.Errorf("invalid regular expression %q in security.allowedExtensions: %w", pattern, err)
+			}
+			if re.MatchString(source) {
+				return nil
+			}
+		}
+		return fmt.Errorf("its source %s is not allowed by security.allowedExtensions", meta.Source)
+	}
+	if cfg.BlockGit && (meta.Type == "git" || meta.Type == "github-release") {
+		return errors.New("extensions installed from git are blocked by security.blockGitExtensions")
+	}
+	return nil
 }
 
 // readInstallMetadata reads installDir's .gemini-extension-install.json;

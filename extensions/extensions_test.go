@@ -194,3 +194,48 @@ func TestNoExtensionsDirectory(t *testing.T) {
 		t.Errorf("no user directory: got %+v", got)
 	}
 }
+
+// security.allowedExtensions and security.blockGitExtensions leave out
+// the extensions they do not allow, each named with why, as in Gemini CLI.
+func TestLoadSecuritySettings(t *testing.T) {
+	userDir, extDir := home(t)
+	for name, meta := range map[string]string{
+		"from-git":   `{"source": "https://github.com/acme/from-git", "type": "git"}`,
+		"from-local": `{"source": "/opt/ext/from-local", "type": "local"}`,
+		"no-meta":    "",
+	} {
+		write(t, filepath.Join(extDir, name, ManifestFile), `{"name": "`+name+`", "version": "1"}`)
+		if meta != "" {
+			write(t, filepath.Join(extDir, name, InstallMetadataFile), meta)
+		}
+	}
+	tests := []struct {
+		name        string
+		cfg         Config
+		loaded      []string
+		errsContain []string
+	}{
+		{"none", Config{}, []string{"from-git", "from-local", "no-meta"}, nil},
+		{"block git", Config{BlockGit: true}, []string{"from-local", "no-meta"}, []string{"blocked by security.blockGitExtensions"}},
+		{"allowed", Config{Allowed: []string{`^https://github\.com/acme/`}, BlockGit: true}, []string{"from-git"},
+			[]string{"/opt/ext/from-local is not allowed by security.allowedExtensions", "security.allowedExtensions is set and its " + InstallMetadataFile + " is missing"}},
+		{"bad pattern", Config{Allowed: []string{`(`}}, nil, []string{"invalid regular expression"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.UserDir = userDir
+			got := Load(tt.cfg)
+			if !slices.Equal(names(got.All), tt.loaded) {
+				t.Errorf("loaded %v, want %v", names(got.All), tt.loaded)
+			}
+			if len(got.Errs)+len(got.All) != 3 {
+				t.Errorf("%d loaded and %d errors, want each extension once: %v", len(got.All), len(got.Errs), got.Errs)
+			}
+			for _, want := range tt.errsContain {
+				if !slices.ContainsFunc(got.Errs, func(err error) bool { return strings.Contains(err.Error(), want) }) {
+					t.Errorf("errors %v lack %q", got.Errs, want)
+				}
+			}
+		})
+	}
+}

@@ -121,11 +121,12 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	b.Trust = trust
 	b.Getenv, b.EnvFile = loadEnv(o, trust)
-	b.Extensions = b.loadExtensions()
-	set, notes, err := b.loadSettings()
+	set, err := b.loadSettings()
 	if err != nil {
 		return nil, err
 	}
+	b.Extensions = b.loadExtensions(set.Security)
+	set, notes := b.Extensions.Apply(set)
 	for _, note := range notes {
 		o.Warn("part of an extension is not used", note)
 	}
@@ -325,30 +326,31 @@ func (b *Built) AuthStatus() auth.Report {
 }
 
 // loadSettings reads the settings files, then the front end's overlay
-// over them, then adds what the enabled extensions bring (Gemini CLI's
-// lowest layer): notes say what of theirs is not used.
-func (b *Built) loadSettings() (settings.Settings, []error, error) {
+// over them. The extensions' servers and excludeTools go under them
+// (Extensions.Apply), Gemini CLI's lowest layer.
+func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
 	set, err := settings.Load(b.Getenv, o.Workspace.Roots(), b.Trust)
 	if err != nil {
 		o.Warn("some settings were not read", err)
 	}
-	set, err = withOverlay(set, o.Overlay)
-	if err != nil {
-		return set, nil, err
-	}
-	set, notes := b.Extensions.Apply(set)
-	return set, notes, nil
+	return withOverlay(set, o.Overlay)
 }
 
-// loadExtensions reads the user's installed extensions, each one that
-// cannot be used reported once, by name.
-func (b *Built) loadExtensions() extensions.Loaded {
+// loadExtensions reads the user's installed extensions, as sec allows,
+// each one that cannot be used reported once, by name.
+func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
 	var ws string
 	if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
 		ws = roots[0]
 	}
-	loaded := extensions.Load(extensions.Config{UserDir: settings.UserDir(b.Getenv), Workspace: ws, Getenv: b.Getenv})
+	loaded := extensions.Load(extensions.Config{
+		UserDir:   settings.UserDir(b.Getenv),
+		Workspace: ws,
+		Getenv:    b.Getenv,
+		Allowed:   sec.AllowedExtensions,
+		BlockGit:  sec.BlockGitExtensions,
+	})
 	for _, err := range loaded.Errs {
 		b.opts.Warn("an extension was not loaded", err)
 	}
@@ -423,10 +425,11 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 // is an error wrapping ErrOverlay, and nothing is applied.
 func (b *Built) Reload(change map[string]any) (applied, restart []string, err error) {
 	// The files are read once: base is what the change goes over.
-	base, _, err := b.loadSettings()
+	base, err := b.loadSettings()
 	if err != nil {
 		return nil, nil, err
 	}
+	base, _ = b.Extensions.Apply(base)
 	set, err := withOverlay(base, change)
 	if err != nil {
 		return nil, nil, err
