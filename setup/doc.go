@@ -11,6 +11,12 @@
 //     GEMINI.md loader, the MCP servers and the approval mode all take that
 //     answer. An untrusted workspace runs in the default approval mode and
 //     starts no MCP server, and the user is told why.
+//   - The user's installed extensions (package extensions) are read once,
+//     after the settings files, as security.allowedExtensions and
+//     blockGitExtensions allow; the enabled ones' MCP servers and
+//     excludeTools go under the settings (a settings server of the same
+//     name wins), their context files into the memory, and Built.Extensions
+//     keeps them for their commands and /extensions.
 //   - Nothing here talks to the model or blocks on the network: the
 //     generator makes its client on the first request, and MCP servers and
 //     the discovery command start in the background.
