@@ -66,8 +66,13 @@ type Extension struct {
 	Settings []Setting
 
 	// Variables are what ${…} means in its files, for those who read
-	// the rest of its directory (hooks/hooks.json, skills).
+	// the rest of its directory (hooks/hooks.json, skills): the path
+	// variables, and the values of its .env file, as Gemini CLI's
+	// hydration context holds them.
 	Variables Variables
+	// SettingsEnv are its settings' values that are set, by envVar: the
+	// environment Gemini CLI adds for its servers and its command hooks.
+	SettingsEnv map[string]string
 }
 
 // Setting is one of a manifest's "settings": a value the extension asks
@@ -260,6 +265,11 @@ func load(cfg Config, installDir string) (Extension, error) {
 	}
 	// The variables resolve with the settings the manifest declares.
 	custom := readSettings(installDir)
+	for k, v := range custom {
+		if _, taken := ext.Variables[k]; !taken {
+			ext.Variables[k] = v
+		}
+	}
 	walkStrings(raw, func(s string) string { return resolveEnv(ext.Variables.Hydrate(s), custom, cfg.Getenv) })
 	if err := decode(raw, &m); err != nil {
 		return ext, fmt.Errorf("reading %s: %w", filepath.Join(ext.Path, ManifestFile), err)
@@ -267,12 +277,17 @@ func load(cfg Config, installDir string) (Extension, error) {
 	ext.Name, ext.Version, ext.Description = m.Name, m.Version, m.Description
 	ext.ExcludeTools = m.ExcludeTools
 	ext.Settings = m.Settings
-	for i := range ext.Settings {
-		_, ext.Settings[i].Set = custom[ext.Settings[i].EnvVar]
+	ext.SettingsEnv = map[string]string{}
+	for i, s := range ext.Settings {
+		if v, ok := custom[s.EnvVar]; ok && s.EnvVar != "" {
+			ext.Settings[i].Set = true
+			ext.SettingsEnv[s.EnvVar] = v
+		}
 	}
 	ext.MCPServers = map[string]settings.MCPServer{}
 	for name, s := range m.MCPServers {
 		s.Trust = false // an extension cannot approve its own tools
+		s.Env = withSettings(s.Env, ext.SettingsEnv)
 		ext.MCPServers[name] = s
 	}
 	ext.ContextFiles, err = contextFiles(ext.Path, m.ContextFileName)
@@ -305,6 +320,23 @@ func (cfg Config) permits(meta InstallMetadata) error {
 		return errors.New("extensions installed from git are blocked by security.blockGitExtensions")
 	}
 	return nil
+}
+
+// withSettings is a server's env with the values of the extension's
+// settings that are set, under their envVar, as Gemini CLI hands them to
+// an extension's servers whatever their names (the user gave them to the
+// extension); a variable env names itself keeps env's value.
+func withSettings(env, values map[string]string) map[string]string {
+	for k, v := range values {
+		if _, named := env[k]; named {
+			continue
+		}
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[k] = v
+	}
+	return env
 }
 
 // readInstallMetadata reads installDir's .gemini-extension-install.json;

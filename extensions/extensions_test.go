@@ -180,6 +180,18 @@ func TestSettingsFromEnvFile(t *testing.T) {
 	if v := e.MCPServers["s"].Env["KEY"]; v != "from-env-file" {
 		t.Errorf("KEY = %q, want the extension's .env value first", v)
 	}
+	if v, ok := e.MCPServers["s"].Env["API_KEY"]; v != "from-env-file" || !ok {
+		t.Errorf("API_KEY = %q, want the setting handed to the extension's server", v)
+	}
+	if _, ok := e.MCPServers["s"].Env["API_HOST"]; ok {
+		t.Error("a setting without a value was handed to the server")
+	}
+	if got := e.SettingsEnv; len(got) != 1 || got["API_KEY"] != "from-env-file" {
+		t.Errorf("SettingsEnv = %v", got)
+	}
+	if got := e.Variables.Hydrate("${API_KEY} ${extensionPath}"); got != "from-env-file "+e.Path {
+		t.Errorf("Hydrate = %q, want the .env value and the path", got)
+	}
 	if !e.Settings[0].Set || e.Settings[1].Set {
 		t.Errorf("settings = %+v", e.Settings)
 	}
