@@ -1,6 +1,8 @@
 package extensions
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // EnablementFile is where `gemini extensions enable` and `disable` record
@@ -87,4 +91,68 @@ func overrideRegexp(glob string) *regexp.Regexp {
 	}
 	b.WriteString("$")
 	return regexp.MustCompile(b.String())
+}
+
+// SetEnabled records in the enablement file of userDir's extensions
+// directory that the extension called name is enabled (or disabled) in
+// dir and every directory below it, as `gemini extensions enable` and
+// `disable` record it: the rules of the same directory and those below it
+// give way to the new one, the others stay. It takes effect when the
+// extensions are loaded again. An enablement file that cannot be read is
+// left as it is, and the error says why.
+func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir string) error {
+	extDir := Dir(userDir)
+	if extDir == "" {
+		return errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor HOME is set")
+	}
+	unlock, err := safefile.LockDir(ctx, extDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := filepath.Join(extDir, EnablementFile)
+	before, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	e := enablement{}
+	if len(before) > 0 {
+		if err := json.Unmarshal(before, &e); err != nil {
+			return fmt.Errorf("%s is not valid, so it was left as it is: %w", path, err)
+		}
+	}
+	rule := withSlashes(dir) + "*"
+	if !enable {
+		rule = "!" + rule
+	}
+	entry := e[name]
+	entry.Overrides = append(keptRules(entry.Overrides, withSlashes(dir)), rule)
+	e[name] = entry
+	data, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return err
+	}
+	return safefile.WriteIf(path, data, func() error {
+		now, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, before) {
+			return fmt.Errorf("%s changed while it was being written; try again", path)
+		}
+		return nil
+	})
+}
+
+// keptRules are the rules a new rule for base and its subdirectories
+// leaves, as Gemini CLI's enable keeps them: not those of base itself,
+// nor those below it.
+func keptRules(rules []string, base string) []string {
+	parent := overrideRegexp(base + "*")
+	var kept []string
+	for _, r := range rules {
+		b := strings.TrimSuffix(strings.TrimPrefix(r, "!"), "*")
+		if b == base || parent.MatchString(b) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }

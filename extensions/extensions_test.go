@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -249,5 +250,48 @@ func TestLoadSecuritySettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// SetEnabled writes what `gemini extensions disable|enable` writes, and
+// Load reads it back: a later rule for a directory replaces those of it
+// and below it, and leaves the others and the other extensions'.
+func TestSetEnabled(t *testing.T) {
+	userDir, extDir := home(t)
+	write(t, filepath.Join(extDir, "one", ManifestFile), `{"name": "one", "version": "1"}`)
+	write(t, filepath.Join(extDir, EnablementFile), `{"other": {"overrides": ["!/x/*"]}, "one": {"overrides": ["!/proj/sub/*", "/elsewhere/*", "/proj/"]}}`)
+	ctx := context.Background()
+	if err := SetEnabled(ctx, userDir, "one", false, "/proj"); err != nil {
+		t.Fatal(err)
+	}
+	e, err := readEnablement(extDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e["one"].Overrides, []string{"/elsewhere/*", "!/proj/*"}; !slices.Equal(got, want) {
+		t.Errorf("one's overrides = %q, want %q", got, want)
+	}
+	if got := e["other"].Overrides; !slices.Equal(got, []string{"!/x/*"}) {
+		t.Errorf("other's overrides = %q: another extension's rules changed", got)
+	}
+	if got := Load(Config{UserDir: userDir, Workspace: "/proj/sub"}); len(got.Active()) != 0 {
+		t.Errorf("one is still enabled below /proj")
+	}
+	if err := SetEnabled(ctx, userDir, "one", true, "/proj/sub"); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(Config{UserDir: userDir, Workspace: "/proj/sub/deeper"}); len(got.Active()) != 1 {
+		t.Errorf("one is not enabled again below /proj/sub")
+	}
+	if got := Load(Config{UserDir: userDir, Workspace: "/proj"}); len(got.Active()) != 0 {
+		t.Errorf("enabling /proj/sub enabled /proj")
+	}
+
+	write(t, filepath.Join(extDir, EnablementFile), `{broken`)
+	if err := SetEnabled(ctx, userDir, "one", false, "/proj"); err == nil || !strings.Contains(err.Error(), "left as it is") {
+		t.Errorf("SetEnabled over a broken file: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(extDir, EnablementFile)); string(b) != `{broken` {
+		t.Errorf("the broken file was overwritten: %q", b)
 	}
 }

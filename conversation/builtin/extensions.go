@@ -2,20 +2,99 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/settings"
 )
+
+const enableHint = "<extension>|--all [--scope=user|workspace]"
 
 func extensionsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List the installed extensions and what each contributes", ""), Run: listExtensions},
+		{Command: command("enable", "Enable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(true)},
+		{Command: command("disable", "Disable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(false)},
 	}
+}
+
+// setEnabled enables or disables extensions as Gemini CLI's /extensions
+// enable and disable do: recorded in extension-enablement.json for the
+// user's home directory or the workspace (the first root), and all below
+// it. The scope is the user's when none is named, as `gemini extensions
+// disable` takes it. This process keeps the extensions it loaded.
+func setEnabled(enable bool) func(context.Context, Env, string) (Reply, error) {
+	verb := "disable"
+	if enable {
+		verb = "enable"
+	}
+	return func(ctx context.Context, env Env, args string) (Reply, error) {
+		names, scope, err := parseEnableArgs(env, args, enable)
+		if err != nil {
+			return Reply{}, subUsage("extensions", verb, enableHint, err.Error())
+		}
+		userDir := settings.UserDir(env.Built.Getenv)
+		dir, label := filepath.Dir(userDir), "User"
+		if scope == "workspace" {
+			dir, label = env.Root, "Workspace"
+		}
+		var b strings.Builder
+		for _, name := range names {
+			if err := extensions.SetEnabled(ctx, userDir, name, enable, dir); err != nil {
+				return Reply{}, fmt.Errorf("extension %q was not %sd: %w", name, verb, err)
+			}
+			fmt.Fprintf(&b, "Extension %q %sd for the scope %q.\n", name, verb, label)
+		}
+		if len(names) == 0 {
+			fmt.Fprintf(&b, "No extension to %s.\n", verb)
+		}
+		b.WriteString("It takes effect when gemini-ls starts again; this session keeps the extensions it loaded.")
+		return Reply{Text: b.String()}, nil
+	}
+}
+
+// parseEnableArgs reads "<name>|--all [--scope=<scope>|--scope <scope>]":
+// the extensions named (--all: every one whose state would change) and
+// the scope, "user" or "workspace".
+func parseEnableArgs(env Env, args string, enable bool) (names []string, scope string, err error) {
+	parts := strings.Fields(args)
+	if len(parts) == 0 {
+		return nil, "", errors.New("name an extension, or --all")
+	}
+	scope = "user"
+	switch rest := parts[1:]; {
+	case len(rest) == 0:
+	case len(rest) == 1 && strings.HasPrefix(rest[0], "--scope="):
+		scope = strings.TrimPrefix(rest[0], "--scope=")
+	case len(rest) == 2 && rest[0] == "--scope":
+		scope = rest[1]
+	default:
+		return nil, "", fmt.Errorf("unexpected %q", strings.Join(rest, " "))
+	}
+	scope = strings.ToLower(scope)
+	if scope != "user" && scope != "workspace" {
+		return nil, "", fmt.Errorf(`unsupported scope %q, should be "user" or "workspace" (gemini-ls loads extensions once, at its start, so there is no "session" scope)`, scope)
+	}
+	loaded := env.Built.Extensions.All
+	if parts[0] == "--all" {
+		for _, e := range loaded {
+			if e.Enabled != enable {
+				names = append(names, e.Name)
+			}
+		}
+		return names, scope, nil
+	}
+	if !slices.ContainsFunc(loaded, func(e extensions.Extension) bool { return e.Name == parts[0] }) {
+		return nil, "", fmt.Errorf("extension with name %s does not exist", parts[0])
+	}
+	return []string{parts[0]}, scope, nil
 }
 
 // listExtensions lists the extensions as this process loaded them at its

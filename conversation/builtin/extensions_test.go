@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,5 +51,42 @@ func TestExtensionsList(t *testing.T) {
 	}
 	if err := h.fails(h.conversation(), "/extensions list more"); !strings.Contains(err.Error(), "usage: /extensions list") {
 		t.Errorf("/extensions list more: %v", err)
+	}
+}
+
+// /extensions disable and enable record the choice as Gemini CLI does,
+// for the next start: the session that ran it keeps its extensions, the
+// next conversation does not have the disabled one.
+func TestExtensionsDisableEnable(t *testing.T) {
+	h := newHarness(t)
+	h.write("~/.gemini/extensions/helper/gemini-extension.json", `{"name": "helper", "version": "1.0.0"}`)
+	h.write("~/.gemini/extensions/helper/GEMINI.md", "HELPER-CONTEXT")
+	env := h.conversation()
+	got := h.answer(env, "/extensions disable helper --scope=workspace")
+	if !strings.Contains(got, `Extension "helper" disabled for the scope "Workspace".`) || !strings.Contains(got, "starts again") {
+		t.Errorf("/extensions disable said %q", got)
+	}
+	if got := h.answer(env, "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — enabled") {
+		t.Errorf("the running session changed: %q", got)
+	}
+	next := h.conversation()
+	if got := h.answer(next, "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — disabled here") {
+		t.Errorf("after disable, /extensions said %q", got)
+	}
+	if mem, _ := next.Built.Memory().SystemMemory(context.Background()); strings.Contains(mem, "HELPER-CONTEXT") {
+		t.Errorf("a disabled extension's context is in the memory:\n%s", mem)
+	}
+	h.answer(next, "/extensions enable --all --scope workspace")
+	if got := h.answer(h.conversation(), "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — enabled") {
+		t.Errorf("after enable --all, /extensions said %q", got)
+	}
+	for line, want := range map[string]string{
+		"/extensions disable":                        "name an extension, or --all",
+		"/extensions disable nobody":                 "extension with name nobody does not exist",
+		"/extensions disable helper --scope=session": `unsupported scope "session"`,
+	} {
+		if err := h.fails(env, line); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "usage: /extensions ") {
+			t.Errorf("%s: %v, want %q and the usage", line, err, want)
+		}
 	}
 }
