@@ -11,6 +11,8 @@ import (
 
 // Apply is set with what the enabled extensions add to it: their MCP
 // servers under mcpServers, and their excludeTools under tools.exclude.
+// What variables gave their manifests and their settings' values are
+// hidden from messages as the settings' own (settings.Settings.Redact).
 // A server of a name settings already have is left out (settings.json
 // wins, as Gemini CLI documents), and so is one a former extension (by
 // name) already gave; notes say which, and which excludeTools entries are
@@ -46,5 +48,13 @@ func (l Loaded) Apply(set settings.Settings) (out settings.Settings, notes []err
 		}
 	}
 	out.MCPServers = servers
+	for _, e := range l.Active() {
+		out = out.WithRedacted(e.Redacted)
+		secrets := map[string]string{}
+		for name, v := range e.SettingsEnv {
+			secrets[v] = name
+		}
+		out = out.WithRedacted(secrets)
+	}
 	return out, notes
 }

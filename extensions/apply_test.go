@@ -46,3 +46,16 @@ func TestApplySettingsWinAndDisabledGiveNothing(t *testing.T) {
 		t.Errorf("%d notes, want 3:\n%s", len(notes), text)
 	}
 }
+
+// What an extension's variables and settings hold never shows in a
+// message about the settings, as the settings' own variables' values.
+func TestApplyRedacts(t *testing.T) {
+	l := Loaded{All: []Extension{{Name: "a", Enabled: true,
+		Redacted:    map[string]string{"https://user:hunter22@example.com": "SERVER_URL"},
+		SettingsEnv: map[string]string{"API_KEY": "sk-secret-value", "SHORT": "ab"}}}}
+	got, _ := l.Apply(settings.Settings{})
+	msg := got.Redact("failed https://user:hunter22@example.com with sk-secret-value ab")
+	if want := "failed $SERVER_URL with $API_KEY ab"; msg != want {
+		t.Errorf("Redact = %q, want %q", msg, want)
+	}
+}

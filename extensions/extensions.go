@@ -73,6 +73,9 @@ type Extension struct {
 	// SettingsEnv are its settings' values that are set, by envVar: the
 	// environment Gemini CLI adds for its servers and its command hooks.
 	SettingsEnv map[string]string
+	// Redacted are the values variables gave its manifest, with their
+	// variables' names, to keep out of messages (settings.Settings.Redact).
+	Redacted map[string]string
 }
 
 // Setting is one of a manifest's "settings": a value the extension asks
@@ -270,7 +273,12 @@ func load(cfg Config, installDir string) (Extension, error) {
 			ext.Variables[k] = v
 		}
 	}
-	walkStrings(raw, func(s string) string { return resolveEnv(ext.Variables.Hydrate(s), custom, cfg.Getenv) })
+	env := newResolver(custom, cfg.Getenv)
+	walkStrings(raw, func(s string) string { return env.resolve(ext.Variables.Hydrate(s)) })
+	if env.exceeded() {
+		return ext, fmt.Errorf("%s: expanding its variables would make it more than %d KiB longer", filepath.Join(ext.Path, ManifestFile), maxGrowth>>10)
+	}
+	ext.Redacted = env.given
 	if err := decode(raw, &m); err != nil {
 		return ext, fmt.Errorf("reading %s: %w", filepath.Join(ext.Path, ManifestFile), err)
 	}

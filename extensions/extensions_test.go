@@ -71,6 +71,9 @@ func TestLoadCopiedAndLinked(t *testing.T) {
 	if want := []string{ws, "hello", "fallback", "$UNSET"}; !slices.Equal(srv.Args, want) {
 		t.Errorf("args = %q, want %q", srv.Args, want)
 	}
+	if copied.Redacted["hello"] != "GREETING" {
+		t.Errorf("Redacted = %v, want the value $GREETING gave", copied.Redacted)
+	}
 	if srv.Trust {
 		t.Error("an extension's server kept its trust")
 	}
@@ -293,5 +296,17 @@ func TestSetEnabled(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(extDir, EnablementFile)); string(b) != `{broken` {
 		t.Errorf("the broken file was overwritten: %q", b)
+	}
+}
+
+// Variables cannot make a manifest grow without bound: the extension is
+// reported instead.
+func TestLoadBoundsExpansion(t *testing.T) {
+	userDir, extDir := home(t)
+	write(t, filepath.Join(extDir, "big", ManifestFile), `{"name": "big", "version": "1", "description": "`+strings.Repeat("$BIG", 100)+`"}`)
+	big := strings.Repeat("x", 64<<10)
+	got := Load(Config{UserDir: userDir, Getenv: func(string) string { return big }})
+	if len(got.All) != 0 || len(got.Errs) != 1 || !strings.Contains(got.Errs[0].Error(), "expanding its variables") {
+		t.Errorf("loaded %v, errors %v", names(got.All), got.Errs)
 	}
 }

@@ -27,10 +27,32 @@ func (v Variables) Hydrate(s string) string {
 // resolveEnvVarsInString pattern.
 var envVariable = regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`)
 
-// resolveEnv is s with each environment variable replaced: from custom
-// (the extension's settings) first, then getenv, then its default; one
-// that none defines stays as written.
-func resolveEnv(s string, custom map[string]string, getenv func(string) string) string {
+// maxGrowth bounds what variables may add to one manifest, so that a
+// few bytes of "$BIG" repeated cannot make gemini-ls hold gigabytes.
+const maxGrowth = 1 << 20
+
+// minRedacted is the shortest value a variable gives that is hidden from
+// messages, as settings.Settings.Redact hides them.
+const minRedacted = 4
+
+// resolver replaces the environment variables of a manifest's strings:
+// from custom (the extension's settings) first, then getenv, then the
+// default; one that none defines stays as written. given records each
+// value of at least minRedacted bytes with its variable's name.
+type resolver struct {
+	custom map[string]string
+	getenv func(string) string
+	budget int // bytes the variables may still add
+	given  map[string]string
+}
+
+func newResolver(custom map[string]string, getenv func(string) string) *resolver {
+	return &resolver{custom: custom, getenv: getenv, budget: maxGrowth, given: map[string]string{}}
+}
+
+// resolve is s with its variables replaced; past the budget the
+// variables stay as written, and exceeded says so.
+func (r *resolver) resolve(s string) string {
 	return envVariable.ReplaceAllStringFunc(s, func(m string) string {
 		idx := envVariable.FindStringSubmatchIndex(m)
 		group := func(i int) string {
@@ -40,20 +62,31 @@ func resolveEnv(s string, custom map[string]string, getenv func(string) string) 
 			return m[idx[2*i]:idx[2*i+1]]
 		}
 		name := group(1) + group(2)
-		if v, ok := custom[name]; ok {
-			return v
+		val, ok := r.custom[name]
+		if !ok && r.getenv != nil {
+			val = r.getenv(name)
+			ok = val != ""
 		}
-		if getenv != nil {
-			if v := getenv(name); v != "" {
-				return v
+		switch {
+		case ok:
+			if len(val) >= minRedacted {
+				r.given[val] = name
 			}
+		case idx[6] >= 0: // ${NAME:-default}, if an empty default
+			val = group(3)
+		default:
+			return m
 		}
-		if idx[6] >= 0 { // ${NAME:-default}, if an empty default
-			return group(3)
+		if r.budget -= len(val) - len(m); r.budget < 0 {
+			return m
 		}
-		return m
+		return val
 	})
 }
+
+// exceeded reports whether the variables would have added more than
+// maxGrowth bytes.
+func (r *resolver) exceeded() bool { return r.budget < 0 }
 
 // walkStrings is v, a decoded JSON value, with f applied to every
 // string in it (keys are left alone).
