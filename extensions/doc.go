@@ -23,7 +23,9 @@
 //   - Every string of the manifest has ${extensionPath}, ${workspacePath},
 //     ${/} and ${pathSeparator} replaced first, then $VAR, ${VAR} and
 //     ${VAR:-default} from the extension's .env settings, then the
-//     environment; a variable nothing defines stays as written.
+//     environment; a variable nothing defines stays as written. The
+//     values variables give are Extension.Redacted, kept out of messages,
+//     and may add at most maxGrowth bytes to a manifest.
 //   - An extension's MCP server never skips confirmations: its "trust" is
 //     dropped, as Gemini CLI drops it.
 //   - A disabled extension is listed, and contributes nothing (Active
