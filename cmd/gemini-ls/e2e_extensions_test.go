@@ -20,7 +20,7 @@ import (
 //   - copied: a copy in ~/.gemini/extensions/copied, with its install
 //     metadata, its own MCP server binary (run as
 //     ${extensionPath}${/}bin${/}mcpserver, offering ext_tool), a GEMINI.md
-//     and a /greet command;
+//     and a /welcome command;
 //   - linked: only install metadata linking to a developer's directory,
 //     which holds the manifest, LINKED.md (its contextFileName) and /ship;
 //   - off: disabled in extension-enablement.json, with a server offering
@@ -37,7 +37,7 @@ func installExtensions(t *testing.T) string {
 			"mcpServers": {"ext-tools": {"command": "${extensionPath}${/}bin${/}mcpserver", "args": ["-extra", "ext_tool"], "trust": true}}}`,
 		".gemini-extension-install.json": `{"source": "/home/someone/src/copied", "type": "local"}`,
 		"GEMINI.md":                      "COPIED-CONTEXT: answer in haiku.",
-		"commands/greet.toml":            `prompt = "Greetings from the copied extension: {{args}}"`,
+		"commands/welcome.toml":          `prompt = "Greetings from the copied extension: {{args}}"`,
 	})
 	installBinary(t, bin, filepath.Join(copied, "bin", "mcpserver"))
 
@@ -83,7 +83,7 @@ func installBinary(t *testing.T, bin, dst string) {
 }
 
 // extensionTurns are the model's answers to the prompts of
-// checkExtensionsReachedModel: /greet calls the copied extension's tool.
+// checkExtensionsReachedModel: /welcome calls the copied extension's tool.
 func extensionTurns() []geminitest.Turn {
 	return []geminitest.Turn{
 		geminitest.CallTurn(geminitest.Call("ext_tool", map[string]any{})),
@@ -94,7 +94,7 @@ func extensionTurns() []geminitest.Turn {
 }
 
 // extensionPrompts are what the user types, in order.
-var extensionPrompts = []string{"/greet world", "/ship", "/off"}
+var extensionPrompts = []string{"/welcome world", "/ship", "/off"}
 
 // checkExtensionsReachedModel checks the model's requests after
 // extensionPrompts: the enabled extensions' context files are in the
@@ -168,6 +168,17 @@ func TestExtensionsOverLSP(t *testing.T) {
 		}
 	}
 	checkExtensionsReachedModel(t, h.model.Requests())
+	var res commandsResult
+	if err := h.client.Call(h.ctx, "gemini/commands", map[string]any{}, &res); err != nil {
+		t.Fatalf("gemini/commands: %v", err)
+	}
+	listed := map[string]string{}
+	for _, c := range res.Commands {
+		listed[c.Name] = c.Source + "|" + c.Description
+	}
+	if listed["welcome"] != "extension|[copied] Custom command from welcome.toml" || listed["ship"] != "extension|[linked] Custom command from ship.toml" || listed["off"] != "" {
+		t.Errorf("gemini/commands lists /welcome as %q, /ship as %q, /off as %q", listed["welcome"], listed["ship"], listed["off"])
+	}
 	var broken int
 	for _, m := range h.client.Messages("window/showMessage") {
 		var p struct{ Message string }
@@ -192,7 +203,7 @@ func TestExtensionsOverACP(t *testing.T) {
 	before := len(h.client.MessageText(h.session))
 	h.mustPrompt("/extensions list", sdk.StopReasonEndTurn)
 	got := h.client.MessageText(h.session)[before:]
-	for _, want := range []string{"`copied` 1.0.0 — enabled", "MCP servers: `ext-tools`", "`/greet`", "`linked` 0.3.0 — enabled, linked to ", "`/ship`", "`off` 2.0.0 — disabled here", "extension broken ("} {
+	for _, want := range []string{"`copied` 1.0.0 — enabled", "MCP servers: `ext-tools`", "`/welcome`", "`linked` 0.3.0 — enabled, linked to ", "`/ship`", "`off` 2.0.0 — disabled here", "extension broken ("} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/extensions lacks %q:\n%s", want, got)
 		}
