@@ -19,12 +19,13 @@ import (
 // as `gemini extensions install` and `link` leave them:
 //   - copied: a copy in ~/.gemini/extensions/copied, with its install
 //     metadata, its own MCP server binary (run as
-//     ${extensionPath}${/}bin${/}mcpserver, offering ext_tool), a GEMINI.md
-//     and a /welcome command;
+//     ${extensionPath}${/}bin${/}mcpserver, offering ext_tool), a GEMINI.md,
+//     a /welcome command, and excludeTools glob;
 //   - linked: only install metadata linking to a developer's directory,
 //     which holds the manifest, LINKED.md (its contextFileName) and /ship;
 //   - off: disabled in extension-enablement.json, with a server offering
-//     off_tool, a GEMINI.md and /off, none of which may reach the model;
+//     off_tool, a GEMINI.md, /off and excludeTools grep_search, none of
+//     which may have any effect;
 //   - broken: a manifest that is not JSON.
 func installExtensions(t *testing.T) string {
 	t.Helper()
@@ -34,7 +35,8 @@ func installExtensions(t *testing.T) string {
 	copied := filepath.Join(exts, "copied")
 	writeFiles(t, copied, map[string]string{
 		"gemini-extension.json": `{"name": "copied", "version": "1.0.0", "description": "Copied in by install",
-			"mcpServers": {"ext-tools": {"command": "${extensionPath}${/}bin${/}mcpserver", "args": ["-extra", "ext_tool"], "trust": true}}}`,
+			"mcpServers": {"ext-tools": {"command": "${extensionPath}${/}bin${/}mcpserver", "args": ["-extra", "ext_tool"], "trust": true}},
+			"excludeTools": ["glob"]}`,
 		".gemini-extension-install.json": `{"source": "/home/someone/src/copied", "type": "local"}`,
 		"GEMINI.md":                      "COPIED-CONTEXT: answer in haiku.",
 		"commands/welcome.toml":          `prompt = "Greetings from the copied extension: {{args}}"`,
@@ -52,7 +54,7 @@ func installExtensions(t *testing.T) string {
 	})
 
 	writeFiles(t, filepath.Join(exts, "off"), map[string]string{
-		"gemini-extension.json": `{"name": "off", "version": "2.0.0", "mcpServers": {"off-tools": {"command": "` + bin + `", "args": ["-extra", "off_tool"]}}}`,
+		"gemini-extension.json": `{"name": "off", "version": "2.0.0", "mcpServers": {"off-tools": {"command": "` + bin + `", "args": ["-extra", "off_tool"]}}, "excludeTools": ["grep_search"]}`,
 		"GEMINI.md":             "OFF-CONTEXT",
 		"commands/off.toml":     `prompt = "OFF-COMMAND"`,
 	})
@@ -118,6 +120,9 @@ func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
 	tools := declared(reqs, 0)
 	if !slices.Contains(tools, "ext_tool") || slices.Contains(tools, "off_tool") {
 		t.Errorf("declared tools %v, want the copied extension's ext_tool and not the disabled one's off_tool", tools)
+	}
+	if slices.Contains(tools, "glob") || !slices.Contains(tools, "grep_search") {
+		t.Errorf("declared tools %v, want glob excluded by the copied extension, grep_search kept (only the disabled one excludes it)", tools)
 	}
 	var answered []string
 	for _, c := range reqs[1].Contents {
