@@ -116,10 +116,23 @@ func listExtensions(_ context.Context, env Env, args string) (Reply, error) {
 	for _, e := range loaded.All {
 		writeExtension(&b, e, env.Commands)
 	}
-	if len(loaded.Errs) > 0 {
-		b.WriteString("Not loaded:\n")
-		for _, err := range loaded.Errs {
-			fmt.Fprintf(&b, "- %v\n", err)
+	var broken, other []error
+	for _, err := range loaded.Errs {
+		if e := (*extensions.Error)(nil); errors.As(err, &e) {
+			broken = append(broken, err)
+		} else {
+			other = append(other, err)
+		}
+	}
+	for _, group := range []struct {
+		heading string
+		errs    []error
+	}{{"Not loaded:", broken}, {"Problems:", other}} {
+		if len(group.errs) > 0 {
+			b.WriteString(group.heading + "\n")
+			for _, err := range group.errs {
+				fmt.Fprintf(&b, "- %v\n", err)
+			}
 		}
 	}
 	b.WriteString("Changes take effect when gemini-ls starts again.")

@@ -24,6 +24,7 @@ func TestExtensionsList(t *testing.T) {
 	h.write("~/.gemini/extensions/tools-ext/skills/audit/SKILL.md", "---\nname: audit\n---\n")
 	h.write("~/.gemini/extensions/quiet/gemini-extension.json", `{"name": "quiet", "version": "0.1.0", "mcpServers": {"q": {"command": "q"}}}`)
 	h.write("~/.gemini/extensions/extension-enablement.json", `{"quiet": {"overrides": ["!/*"]}}`)
+	h.write("~/.gemini/extensions/.gemini-extension-install.json", `stray: not an extension, no error`)
 	h.write("~/.gemini/extensions/broken/gemini-extension.json", `{"name": "broken"`)
 
 	got := h.answer(h.conversation(), "/extensions")
@@ -88,5 +89,17 @@ func TestExtensionsDisableEnable(t *testing.T) {
 		if err := h.fails(env, line); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "usage: /extensions ") {
 			t.Errorf("%s: %v, want %q and the usage", line, err, want)
 		}
+	}
+}
+
+// An enablement file that cannot be read enables every extension, and
+// /extensions says why.
+func TestExtensionsListUnreadableEnablement(t *testing.T) {
+	h := newHarness(t)
+	h.write("~/.gemini/extensions/one/gemini-extension.json", `{"name": "one", "version": "1"}`)
+	h.write("~/.gemini/extensions/extension-enablement.json", `{"one": {"overrides": "not a list"}}`)
+	got := h.answer(h.conversation(), "/extensions")
+	if !strings.Contains(got, "`one` 1 — enabled") || !strings.Contains(got, "Problems:\n- reading ") || !strings.Contains(got, "so every extension is enabled") || strings.Contains(got, "Not loaded") {
+		t.Errorf("/extensions said %q", got)
 	}
 }
