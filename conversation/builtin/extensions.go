@@ -118,7 +118,8 @@ func listExtensions(_ context.Context, env Env, args string) (Reply, error) {
 	}
 	var broken, other []error
 	for _, err := range loaded.Errs {
-		if e := (*extensions.Error)(nil); errors.As(err, &e) {
+		var ext *extensions.Error
+		if errors.As(err, &ext) {
 			broken = append(broken, err)
 		} else {
 			other = append(other, err)
