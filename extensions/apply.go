@@ -3,6 +3,7 @@ package extensions
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -57,4 +58,16 @@ func (l Loaded) Apply(set settings.Settings) (out settings.Settings, notes []err
 		out = out.WithRedacted(secrets)
 	}
 	return out, notes
+}
+
+// ServerOwner is the enabled extension whose MCP server is the one
+// called name that is in use (used, from the settings Apply made); ""
+// when it is another's (the settings', a client's).
+func (l Loaded) ServerOwner(name string, used settings.MCPServer) string {
+	for _, e := range l.Active() {
+		if s, ok := e.MCPServers[name]; ok && reflect.DeepEqual(s, used) {
+			return e.Name
+		}
+	}
+	return ""
 }

@@ -42,6 +42,15 @@ func TestApplySettingsWinAndDisabledGiveNothing(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", w, text)
 		}
 	}
+	if owner := l.ServerOwner("only-a", got.MCPServers["only-a"]); owner != "a" {
+		t.Errorf("ServerOwner(only-a) = %q, want a", owner)
+	}
+	if owner := l.ServerOwner("mine", got.MCPServers["mine"]); owner != "" {
+		t.Errorf("ServerOwner(mine) = %q, want none: the settings' server is in use", owner)
+	}
+	if owner := l.ServerOwner("off-srv", settings.MCPServer{Command: "off"}); owner != "" {
+		t.Errorf("ServerOwner(off-srv) = %q, want none: its extension is disabled", owner)
+	}
 	if len(notes) != 3 {
 		t.Errorf("%d notes, want 3:\n%s", len(notes), text)
 	}

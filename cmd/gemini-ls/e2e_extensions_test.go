@@ -216,4 +216,9 @@ func TestExtensionsOverACP(t *testing.T) {
 	if strings.Contains(got, "`/off`") {
 		t.Errorf("/extensions lists the disabled extension's command:\n%s", got)
 	}
+	before = len(h.client.MessageText(h.session))
+	h.mustPrompt("/mcp", sdk.StopReasonEndTurn)
+	if got := h.client.MessageText(h.session)[before:]; !strings.Contains(got, "- `ext-tools` (extension `copied`): ready") || strings.Contains(got, "off-tools") {
+		t.Errorf("/mcp said:\n%s", got)
+	}
 }
