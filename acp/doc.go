@@ -38,5 +38,7 @@
 //     dispatch of a "/name" prompt come; a !{…} of a custom command is
 //     asked about through session/request_permission before any runs.
 //   - Nothing is written to stdout but protocol messages; logs go to the
-//     logger.
+//     logger. So the sign-in authenticate runs for oauth-personal with no
+//     cached login (signin.go) opens the browser and logs the URL, and
+//     the sign-in's endpoints come from Options alone.
 package acp

@@ -17,7 +17,7 @@ func authMethods() []sdk.AuthMethod {
 		return sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{Id: id, Name: name, Description: &description, Meta: meta}}
 	}
 	return []sdk.AuthMethod{
-		method(auth.OAuthPersonal, "Log in with Google", "Use the Google login Gemini CLI cached (gemini, then /auth)", nil),
+		method(auth.OAuthPersonal, "Log in with Google", "Sign in with Google in the browser, or use the login cached before (by gemini-ls or Gemini CLI)", nil),
 		method(auth.GeminiAPIKey, "Gemini API key", "Use GEMINI_API_KEY, or the key passed in _meta[\"api-key\"]", map[string]any{"api-key": map[string]any{"provider": "google"}}),
 		method(auth.VertexAI, "Vertex AI", "Use GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or GOOGLE_API_KEY", nil),
 	}
@@ -48,8 +48,10 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 
 // Authenticate chooses the login for the sessions created from now on:
 // the method's credentials must be there (a key may come in _meta), or
-// the answer says what is missing, as Gemini CLI words it.
-func (s *server) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+// the answer says what is missing, as Gemini CLI words it. The Google
+// login, when none is cached, is signed in first, in the browser, as
+// Gemini CLI's authenticate does.
+func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	method := strings.TrimSpace(p.MethodId)
 	known := false
 	for _, m := range authMethods() {
@@ -60,7 +62,13 @@ func (s *server) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk
 	}
 	key, _ := p.Meta["api-key"].(string)
 	getenv := s.getenv(key)
-	if _, err := auth.Resolve(method, getenv); err != nil {
+	_, err := auth.Resolve(method, getenv)
+	if err != nil && method == auth.OAuthPersonal && !hasCachedLogin(getenv) {
+		if err = s.signIn(ctx, getenv); err == nil {
+			_, err = auth.Resolve(method, getenv)
+		}
+	}
+	if err != nil {
 		return sdk.AuthenticateResponse{}, sdk.NewAuthRequired(map[string]any{"error": err.Error()})
 	}
 	s.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
@@ -23,6 +24,9 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// Retry is the model-call retry policy; the agent's default when zero.
 	Retry agent.RetryPolicy
+	// SignIn configures the sign-in authenticate runs for oauth-personal:
+	// Google's endpoints when zero. Only tests set it.
+	SignIn login.Config
 }
 
 // server is one client connection; it implements the SDK's Agent.

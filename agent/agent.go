@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -69,12 +71,18 @@ type Config struct {
 	// every call of which does: settings' tools.allowed.
 	AllowedKeys  []string
 	TrustedTools []string
+	// Policy is the policy files' rules, which the approval door consults
+	// for every call (approvals.go decide); none when nil.
+	Policy *policy.Engine
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.
 	MaxTurns int
 	// Memory is appended to the system prompt; none when nil.
 	Memory MemorySource
+	// Skills are the agent skills the system prompt lists (prompt.go),
+	// read for every prompt; none when nil.
+	Skills SkillSource
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
 	// Logger receives the api_request/api_response/api_error events; none
@@ -176,21 +184,28 @@ type MemorySource interface {
 	SystemMemory(ctx context.Context) (string, error)
 }
 
-// systemInstruction is the system prompt with the user's memory as it is
-// now: read for every prompt, so that save_memory's additions and the
-// user's edits count from the next one.
+// systemInstruction is the system prompt with the enabled skills and the
+// user's memory as they are now: read for every prompt, so that
+// save_memory's additions, the user's edits and /skills count from the
+// next one.
 func (a *Agent) systemInstruction(ctx context.Context) string {
+	system := a.cfg.SystemPrompt
+	if a.cfg.Skills != nil {
+		if section := skillsSection(a.cfg.Skills.Enabled()); section != "" {
+			system += "\n\n" + section
+		}
+	}
 	if a.cfg.Memory == nil {
-		return a.cfg.SystemPrompt
+		return system
 	}
 	mem, err := a.cfg.Memory.SystemMemory(ctx)
 	if err != nil {
 		a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
 	}
 	if mem == "" {
-		return a.cfg.SystemPrompt
+		return system
 	}
-	return a.cfg.SystemPrompt + "\n\n" + mem
+	return system + "\n\n" + mem
 }
 
 // declarations are the tools as the model is told of them in mode, as
@@ -204,6 +219,8 @@ func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.
 		switch {
 		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
+		case a.deniedByPolicy(d.Name, mode):
+			continue
 		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
 			plan := *d
 			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, plansDir)
@@ -212,6 +229,33 @@ func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.
 		out = append(out, d)
 	}
 	return out
+}
+
+// deniedByPolicy reports whether a policy rule denies every call of tool
+// name in mode, above what settings allow of it (tools.allowed, an MCP
+// server's trust): as in Gemini CLI, the model is not told of the tool.
+func (a *Agent) deniedByPolicy(name string, mode tools.ApprovalMode) bool {
+	if a.cfg.Policy == nil {
+		return false
+	}
+	tool, ok := a.cfg.Tools.Get(name)
+	if !ok {
+		return false
+	}
+	call := policyCall(tool, &genai.FunctionCall{Name: name})
+	call.Mode = policyMode(mode)
+	rule := a.cfg.Policy.Excluded(call)
+	if rule == nil {
+		return false
+	}
+	allowed := 0.0
+	if t, ok := tool.(interface{ MCPTrusted() bool }); ok && t.MCPTrusted() {
+		allowed = trustedMCPPriority
+	}
+	if slices.Contains(a.cfg.TrustedTools, name) {
+		allowed = toolsAllowedPriority
+	}
+	return rule.Priority > allowed
 }
 
 // generateConfig is what every model request of the agent carries, with

@@ -3,11 +3,15 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -92,5 +96,56 @@ func TestAllowShellNobodyToAsk(t *testing.T) {
 	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Confirmer: nobody})
 	if allowed, err := b.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, agent.ErrCannotAsk) {
 		t.Errorf("with a Confirmer that cannot ask: %v, %v; want ErrCannotAsk", allowed, err)
+	}
+}
+
+// A command run for the user passes the policy rules as the model's calls
+// do: denied even in yolo, allowed without asking, or asked about even in
+// yolo.
+func TestAllowShellFollowsPolicyRules(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	rules := `
+[[rule]]
+commandPrefix = "rm"
+decision = "deny"
+priority = 100
+
+[[rule]]
+commandPrefix = "git"
+decision = "allow"
+priority = 100
+
+[[rule]]
+commandPrefix = "make"
+decision = "ask_user"
+priority = 100
+`
+	if err := os.WriteFile(filepath.Join(dir, "rules.toml"), []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	engine := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
+	for _, tc := range []struct {
+		mode    tools.ApprovalMode
+		command string
+		allowed bool
+		asked   bool
+	}{
+		{tools.ApprovalYolo, "rm -rf x", false, false},
+		{tools.ApprovalDefault, "git log", true, false},
+		{tools.ApprovalYolo, "make all", true, true},
+	} {
+		conf := always(agent.ProceedOnce)
+		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Confirmer: conf, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())})
+		allowed, err := a.NewSession().AllowShell(ctx, tc.command)
+		if allowed != tc.allowed || (err != nil) != !tc.allowed {
+			t.Errorf("%s in %s: AllowShell = %v, %v; want %v", tc.command, tc.mode, allowed, err, tc.allowed)
+		}
+		if !tc.allowed && (err == nil || !strings.Contains(err.Error(), "Tool execution denied by policy.")) {
+			t.Errorf("%s: error %v, want the policy's denial", tc.command, err)
+		}
+		if asked := len(conf.asked()) > 0; asked != tc.asked {
+			t.Errorf("%s in %s: asked=%v, want %v", tc.command, tc.mode, asked, tc.asked)
+		}
 	}
 }

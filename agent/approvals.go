@@ -7,6 +7,9 @@ import (
 	"slices"
 	"sync"
 
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -28,6 +31,9 @@ type approvals struct {
 	// plansDir is where plan mode lets the plan file be written; "" when
 	// the session has none.
 	plansDir func() string
+	// policy holds the rules of the policy files, which outrank all the
+	// above as their priorities say (decide); none when nil.
+	policy *policy.Engine
 
 	mu      sync.Mutex // guards allowed
 	allowed map[string]bool
@@ -55,11 +61,11 @@ const (
 
 // planReadOnly reports whether plan mode runs tool name, as Gemini CLI's
 // policy allows it there (read-only.toml, plan.toml); ask_user's question
-// is its own confirmation, and web_fetch asks (allows).
+// is its own confirmation, and web_fetch and activate_skill ask (allows).
 func planReadOnly(name string) bool {
 	switch name {
 	case tools.GlobName, tools.GrepSearchName, tools.ListDirectoryName, tools.ReadFileName,
-		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName:
+		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName, tools.ActivateSkillName:
 		return true
 	}
 	return false
@@ -153,18 +159,129 @@ func (a *approvals) keys() []string {
 	return keys
 }
 
+// verdict is the door's decision on one call.
+type verdict struct {
+	// refusal is why the call may not run, for the model; "" when it may.
+	refusal string
+	// ask says the user must be asked first.
+	ask bool
+}
+
+// Priorities of what settings and the user allowed, as Gemini CLI ranks
+// them among the policy files' rules (policy/config.ts): tools.allowed
+// and a trusted MCP server in the user tier, above its files' rules of
+// priority up to 300 and 200; "always allow" in the workspace tier.
+const (
+	toolsAllowedPriority = 4.3
+	trustedMCPPriority   = 4.2
+	alwaysAllowPriority  = 3.95
+)
+
+// decide is the door's decision on call, a call of tool name that needs
+// c approved. The policy rule that decides the call wins when its
+// priority outranks what settings and the user allowed, as Gemini CLI
+// ranks them: a deny refuses in Gemini CLI's words, an ask_user asks in
+// any mode (and refuses where nobody can be asked: Gemini CLI's
+// non-interactive mode), an allow runs, once the commands of a shell
+// line no rule decided would. Where no rule decides, the built-in logic
+// does (Gemini CLI's default policies: refusal, allows).
+func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation) verdict {
+	call.Mode = policyMode(a.mode())
+	v := a.policy.Check(call)
+	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {
+		return a.builtin(name, c)
+	}
+	switch v.Decision {
+	case policy.Deny:
+		return verdict{refusal: denial(v.Rule)}
+	case policy.AskUser:
+		if !a.policy.Interactive() {
+			return verdict{refusal: fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)}
+		}
+		return verdict{ask: true}
+	}
+	for _, part := range v.Undecided {
+		if b := a.builtin(tools.ShellName, tools.ShellConfirmation(part)); b.refusal != "" || b.ask {
+			return verdict{refusal: b.refusal, ask: b.refusal == ""}
+		}
+	}
+	return verdict{}
+}
+
+// builtin is the decision without policy rules.
+func (a *approvals) builtin(name string, c *tools.Confirmation) verdict {
+	if why := a.refusal(name, c); why != "" {
+		return verdict{refusal: why}
+	}
+	return verdict{ask: !a.allows(name, c)}
+}
+
+// denial is what the model is told of a call rule denied, in Gemini CLI's
+// words (getPolicyDenialError).
+func denial(rule *policy.Rule) string {
+	if rule == nil || rule.DenyMessage == "" {
+		return "Tool execution denied by policy."
+	}
+	return "Tool execution denied by policy. " + rule.DenyMessage
+}
+
+// allowedPriority is the priority of what allows a call of tool name
+// that needs c approved, besides the mode: settings' tools.allowed, an
+// MCP server's trust, the user's "always allow"; 0 when none does, as in
+// plan mode, where none of them counts (allows).
+func (a *approvals) allowedPriority(name string, c *tools.Confirmation) float64 {
+	switch {
+	case a.mode() == tools.ApprovalPlan:
+		return 0
+	case a.trustedTools[name]:
+		return toolsAllowedPriority
+	case c == nil:
+		return 0
+	case a.everyKey(c.AllowKeys, false):
+		return toolsAllowedPriority
+	case c.Trusted:
+		return trustedMCPPriority
+	case a.everyKey(c.AllowKeys, true):
+		return alwaysAllowPriority
+	}
+	return 0
+}
+
+// everyKey reports whether keys are some and each is in tools.allowed,
+// or, withUser, allowed by the user for the session.
+func (a *approvals) everyKey(keys []string, withUser bool) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, key := range keys {
+		if !a.preapproved[key] && !(withUser && a.allowed[key]) {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
+// policyMode is mode as policy files spell it.
+func policyMode(mode tools.ApprovalMode) policy.Mode {
+	switch mode {
+	case tools.ApprovalAutoEdit:
+		return policy.ModeAutoEdit
+	case tools.ApprovalYolo:
+		return policy.ModeYolo
+	case tools.ApprovalPlan:
+		return policy.ModePlan
+	}
+	return policy.ModeDefault
+}
+
 // errNoConfirmer: a call needs the user's approval and no front end asks.
 var errNoConfirmer = errors.New("no one can be asked for approval")
 
-// approve is the door: it reports whether a call of tool name that needs
-// c approved may run, asking the user through the Confirmer when the
-// session's approvals do not allow it, and recording their "always
-// allow". callID is the call the question is about ("" for none). err is
-// why nobody answered: errNoConfirmer, the Confirmer's error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID, name string, c *tools.Confirmation) (allowed bool, err error) {
-	if s.approvals.allows(name, c) {
-		return true, nil
-	}
+// approve asks the user, through the Confirmer, whether a call that
+// needs c approved may run, once decide said to ask, and records their
+// "always allow". callID is the call the question is about ("" for
+// none). err is why nobody answered: errNoConfirmer, the Confirmer's
+// error, or ctx's.
+func (s *Session) approve(ctx context.Context, callID string, c *tools.Confirmation) (allowed bool, err error) {
 	confirmer := s.agent.cfg.Confirmer
 	if confirmer == nil {
 		return false, errNoConfirmer
@@ -195,10 +312,15 @@ func (s *Session) approve(ctx context.Context, callID, name string, c *tools.Con
 // allow" (given to either) count alike. false with a nil error is the
 // user's no; an error is why nobody could say yes.
 func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) {
-	if why := s.approvals.refusal(tools.ShellName, tools.ShellConfirmation(command)); why != "" {
-		return false, fmt.Errorf("%q: %s", command, why)
+	c := tools.ShellConfirmation(command)
+	v := s.approvals.decide(policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, c)
+	switch {
+	case v.refusal != "":
+		return false, fmt.Errorf("%q: %s", command, v.refusal)
+	case !v.ask:
+		return true, nil
 	}
-	allowed, err := s.approve(ctx, "", tools.ShellName, tools.ShellConfirmation(command))
+	allowed, err := s.approve(ctx, "", c)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)
@@ -206,4 +328,39 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 		return false, fmt.Errorf("%q: %w", command, err)
 	}
 	return allowed, err
+}
+
+// mcpTool is a tool of an MCP server (tools/mcp), which policies name by
+// its server: mcp_SERVER_TOOL.
+type mcpTool interface {
+	MCPOrigin() (server, tool string)
+}
+
+// annotated is a tool with hints of what it does (an MCP tool's
+// readOnlyHint ...), which rules' toolAnnotations match.
+type annotated interface {
+	MCPAnnotations() map[string]any
+}
+
+// policyCall is the model's call of tool as policy rules see it.
+func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
+	call := policy.Call{Name: fc.Name, Args: fc.Args}
+	if m, ok := tool.(mcpTool); ok {
+		server, name := m.MCPOrigin()
+		call.Name, call.Server = policy.MCPToolName(server, name), server
+	}
+	if a, ok := tool.(annotated); ok {
+		call.Annotations = a.MCPAnnotations()
+	}
+	return call
+}
+
+// policyConfirmation is the question about a call that needs no approval
+// but which a policy rule says to ask about.
+func policyConfirmation(name string, call tools.Call) *tools.Confirmation {
+	return &tools.Confirmation{
+		Kind:    string(call.Kind()),
+		Title:   fmt.Sprintf("Allow %s? A policy rule asks before it runs.", name),
+		Details: call.Title(),
+	}
 }

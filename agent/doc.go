@@ -9,9 +9,12 @@
 // discovered or MCP, the turn asks the session's approval service
 // (approvals.go) whether it may run at all (plan mode refuses all but
 // reading and the plan file, in Gemini CLI's words) and whether it may
-// run without asking: the approval mode,
-// settings' tools.allowed (keys and whole tools), an MCP server's trust,
-// and what the user allowed for good. Nothing else decides. When the user
+// run without asking: the policy files' rules (Config.Policy), ranked
+// as Gemini CLI ranks them against settings' tools.allowed (keys and
+// whole tools), an MCP server's trust and what the user allowed for
+// good, then the approval mode. A rule's deny refuses in Gemini CLI's
+// words; its ask_user asks in every mode, and refuses where the policy
+// engine is headless. Nothing else decides. When the user
 // must be asked, the turn asks the front end: a Confirmer for a call, or,
 // for an edit, the ChangeLander with the proposed change and Ask set; the
 // front end presents the question, lands only what was allowed, and
@@ -49,6 +52,10 @@
 // A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
 // lands a checkpoint's files through the same FilesLander, then puts
 // their executable bits back.
+//
+// The system instruction is read for every prompt: the system prompt,
+// the enabled agent skills (Config.Skills, listed as Gemini CLI lists
+// them), then the memory.
 //
 // Session.RunCall runs one call for the user outside a model turn (a
 // client-initiated call: /restore proposes the checkpoint's call again)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -31,6 +32,38 @@ const DefaultSystemPrompt = `You are a coding agent working inside the user's co
 - Be concise and direct; the user reads your answers in an editor panel. Use GitHub-flavored Markdown.
 - Do not narrate each tool call; summarize what you did and what remains when you finish.
 - Never expose secrets, and never add code that logs or commits them.`
+
+// SkillSource lists the enabled agent skills; *skills.Catalog satisfies
+// it.
+type SkillSource interface {
+	Enabled() []skills.Skill
+}
+
+// skillsSection lists the skills the model may activate, as Gemini CLI's
+// prompt does (snippets.ts, renderAgentSkills), with its mandate on how
+// to follow an activated skill (mandateSkillGuidance); "" for none.
+func skillsSection(list []skills.Skill) string {
+	if len(list) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# Available Agent Skills\n\n")
+	b.WriteString("You have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `" +
+		tools.ActivateSkillName + "` tool with the skill's name.\n\n<available_skills>\n")
+	for _, s := range list {
+		fmt.Fprintf(&b, "  <skill>\n    <name>%s</name>\n    <description>%s</description>\n    <location>%s</location>\n  </skill>\n",
+			s.Name, s.Description, s.Location)
+	}
+	b.WriteString("</available_skills>\n\n")
+	b.WriteString(skillGuidance)
+	return b.String()
+}
+
+// skillGuidance is Gemini CLI's core mandate for activated skills, word
+// for word.
+const skillGuidance = "- **Skill Guidance:** Once a skill is activated via `" + tools.ActivateSkillName + "`, its instructions and resources are returned wrapped in `<activated_skill>` tags. " +
+	"You MUST treat the content within `<instructions>` as expert procedural guidance, prioritizing these specialized rules and workflows over your general defaults for the duration of the task. " +
+	"You may utilize any listed `<available_resources>` as needed. Follow this expert guidance strictly while continuing to uphold your core safety and security standards."
 
 // planInstruction ends the system instruction while the session is in
 // plan mode: Gemini CLI's planning workflow (snippets.legacy.ts,

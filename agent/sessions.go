@@ -72,6 +72,7 @@ func (a *Agent) NewSession() *Session {
 func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
 	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.cfg.AllowedKeys, a.cfg.TrustedTools)
+	s.approvals.policy = a.cfg.Policy
 	return s
 }
 

@@ -385,10 +385,14 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	// Every call passes the session's approval service; an edit's
 	// question waits for its change, asked when it is landed.
 	c := call.Confirmation()
-	if why := s.approvals.refusal(fc.Name, c); why != "" {
-		return t.finish(fc, tools.Result{Error: why, Status: tools.StatusRejected})
+	v := s.approvals.decide(policyCall(tool, fc), fc.Name, c)
+	if v.refusal != "" {
+		return t.finish(fc, tools.Result{Error: v.refusal, Status: tools.StatusRejected})
 	}
-	if c == nil || !c.AskWithChange {
+	if v.ask && c == nil {
+		c = policyConfirmation(fc.Name, call)
+	}
+	if v.ask && !c.AskWithChange {
 		if res, ok := t.confirm(fc, c); !ok {
 			return t.finish(fc, res)
 		}
@@ -396,7 +400,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 
 	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
-		res, err = t.land(fc, c, res.Proposal)
+		res, err = t.land(fc, c, res.Proposal, v.ask)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -425,10 +429,10 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 	return res
 }
 
-// confirm asks the user when c requires it. It reports false, with the
-// result to send instead, when the call must not run.
+// confirm asks the user about a call that needs c approved. It reports
+// false, with the result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
-	allowed, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
+	allowed, err := t.s.approve(t.ctx, fc.ID, c)
 	switch {
 	case t.ctx.Err() != nil:
 		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
@@ -445,15 +449,13 @@ func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Res
 }
 
 // land has the front end land an edit's proposed change, asking the user
-// first when the session's approval service does not allow c, and
-// returns the call's result. Where the user allowed edits for good, the
-// service records it.
-func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal) (tools.Result, error) {
+// first when the door said to (ask), and returns the call's result.
+// Where the user allowed edits for good, the service records it.
+func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal, ask bool) (tools.Result, error) {
 	a, s := t.s.agent, t.s
 	if a.cfg.Lander == nil {
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
 	}
-	ask := !s.approvals.allows(fc.Name, c)
 	t.checkpoint(fc)
 	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})
 	if err != nil {

@@ -105,7 +105,7 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	if a.Type == "" {
 		a.Type, a.Source = typeFromEnv(env), FromEnvironment
 		if a.Type == "" {
-			a.Type, a.Source = GeminiAPIKey, FromDefault
+			a.Type, a.Source = defaultType(getenv), FromDefault
 		}
 	}
 	switch a.Type {
@@ -180,6 +180,18 @@ func typeFromEnv(env func(string) string) string {
 		return CloudShell
 	}
 	return ""
+}
+
+// defaultType is the type used when neither settings nor the environment
+// name one: the cached Google login when there is one (gemini-ls's own
+// sign-in writes it without touching settings.json, and the user who
+// signed in means to use it), else the Gemini API key, whose absence is
+// then reported.
+func defaultType(getenv func(string) string) string {
+	if dir := settings.UserDir(getenv); dir != "" && codeassist.CheckLogin(filepath.Join(dir, codeassist.CredsFile)) == nil {
+		return OAuthPersonal
+	}
+	return GeminiAPIKey
 }
 
 // isTrue accepts "true" as Gemini CLI does, and the "1" and any case the

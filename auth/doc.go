@@ -3,7 +3,9 @@
 //
 // The auth type is the user's security.auth.selectedType, else the one the
 // environment implies (GOOGLE_GENAI_USE_GCA, GOOGLE_GENAI_USE_VERTEXAI,
-// GEMINI_API_KEY, CLOUD_SHELL, in Gemini CLI's order). Four types are
+// GEMINI_API_KEY, CLOUD_SHELL, in Gemini CLI's order), else the cached
+// Google login when there is one (gemini-ls's sign-in writes no settings),
+// else the Gemini API key, reported missing. Four types are
 // served, named as Gemini CLI names them: gemini-api-key and vertex-ai
 // through the genai SDK, oauth-personal (Gemini CLI's cached "Sign in with
 // Google") and cloud-shell (Application Default Credentials) through the
@@ -11,8 +13,8 @@
 //
 // Invariants:
 //   - Missing credentials are an *Error whose Message is Gemini CLI's
-//     wording, shown to the user as it is; gemini-ls runs no login flow of
-//     its own, it says how to log in with Gemini CLI.
+//     wording, shown to the user as it is, with how to sign in (the
+//     sign-in is package auth/login's, run by the front ends on request).
 //   - Nothing is read from the network, and no credential file beyond a
 //     stat, until the first request: a front end makes its generator while
 //     the editor waits.

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/codeassist"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -117,10 +118,20 @@ func TestResolve(t *testing.T) {
 			want:     auth.Auth{Type: "oauth-personal", Source: "settings", CodeAssist: auth.CodeAssist{CredsPath: credsPath}},
 		},
 		{
+			name: "nothing chosen, a cached Google login: the login",
+			vars: map[string]string{"HOME": home},
+			want: auth.Auth{Type: "oauth-personal", Source: "default", CodeAssist: auth.CodeAssist{CredsPath: credsPath}},
+		},
+		{
+			name:    "nothing chosen, no cached Google login: the key, missing",
+			vars:    map[string]string{"HOME": emptyHome},
+			wantErr: missingKey,
+		},
+		{
 			name:     "oauth-personal without a cached login",
 			selected: "oauth-personal",
 			vars:     map[string]string{"HOME": emptyHome},
-			wantErr:  "No cached Google login found (" + filepath.Join(emptyHome, ".gemini", "oauth_creds.json") + " does not exist). Log in with Gemini CLI: run `gemini`, choose \"Sign in with Google\" and follow the browser prompt; gemini-ls then uses the login Gemini CLI caches.",
+			wantErr:  "No cached Google login found (" + filepath.Join(emptyHome, ".gemini", "oauth_creds.json") + " does not exist). " + codeassist.LoginHowTo,
 		},
 		{
 			name: "Cloud Shell from the environment",

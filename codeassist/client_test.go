@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
@@ -386,7 +387,7 @@ func TestLoginErrors(t *testing.T) {
 	missing := filepath.Join(dir, "oauth_creds.json")
 	_, err := codeassist.NewLogin(codeassist.LoginConfig{Path: missing, TokenURL: srv.TokenURL()}).Token(context.Background())
 	var noLogin *codeassist.NoLoginError
-	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "run `gemini`, choose \"Sign in with Google\"") {
+	if !errors.As(err, &noLogin) || !strings.Contains(err.Error(), "run `gemini-ls login`") {
 		t.Errorf("missing file: %v", err)
 	}
 
@@ -459,5 +460,23 @@ func TestLoginRotationAndExpiry(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if file := decode(t, data); file["refresh_token"] != "rotated" || file["access_token"] != "granted-2" {
 		t.Errorf("file = %s", data)
+	}
+}
+
+// A login written over the file (a new sign-in) is used from the next
+// request on, though the token read before has not expired.
+func TestLoginUsesANewSignInAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	later := time.Now().Add(time.Hour).UnixMilli()
+	path := writeCreds(t, dir, map[string]any{"access_token": "first", "refresh_token": "r", "expiry_date": later})
+	login := codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: "http://127.0.0.1:1/token"})
+	if tok, err := login.Token(context.Background()); err != nil || tok != "first" {
+		t.Fatalf("token = %q, %v", tok, err)
+	}
+	if err := codeassist.SaveLogin(path, (&oauth2.Token{AccessToken: "second-sign-in", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)})); err != nil {
+		t.Fatal(err)
+	}
+	if tok, err := login.Token(context.Background()); err != nil || tok != "second-sign-in" {
+		t.Errorf("after a new sign-in, token = %q, %v", tok, err)
 	}
 }

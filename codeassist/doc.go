@@ -14,7 +14,9 @@
 //     status, details), as the genai SDK reports it for the Gemini API, so
 //     the agent's retry treats both backends alike.
 //   - The cached login (Login) is Gemini CLI's own ~/.gemini/oauth_creds.json:
-//     read on use, refreshed when expired, written back atomically with
-//     the fields it had kept. gemini-ls never runs a login flow of its own.
+//     read on use (again whenever the file changed, so a new sign-in is
+//     used at once), refreshed when expired, written back atomically with
+//     the fields it had kept. The sign-in itself is package auth/login's,
+//     which writes the file through SaveLogin.
 //   - Every call takes a context and ends with it.
 package codeassist

@@ -24,10 +24,11 @@ const CredsFile = "oauth_creds.json"
 // Gemini CLI's OAuth client (oauth2.ts). It is an installed application's
 // client: Google documents that its "secret" is not treated as one, which
 // is why Gemini CLI ships it in its source; gemini-ls refreshes the tokens
-// Gemini CLI's login granted to that client, so it must present the same.
+// Gemini CLI's login granted to that client, and signs in as that client
+// (package auth/login), so that either program can use the other's login.
 const (
-	oauthClientID     = "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"
-	oauthClientSecret = "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"
+	OAuthClientID     = "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com"
+	OAuthClientSecret = "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"
 	// GoogleTokenURL is Google's OAuth token endpoint.
 	GoogleTokenURL = "https://oauth2.googleapis.com/token"
 )
@@ -42,8 +43,9 @@ var OAuthScopes = []string{
 // maxCredsSize bounds the credentials file.
 const maxCredsSize = 1 << 20
 
-// LoginHowTo says how to get a cached login: Gemini CLI's own flow.
-const LoginHowTo = "Log in with Gemini CLI: run `gemini`, choose \"Sign in with Google\" and follow the browser prompt; gemini-ls then uses the login Gemini CLI caches."
+// LoginHowTo says how to get a cached login: gemini-ls's own sign-in, or
+// Gemini CLI's, which caches the same file.
+const LoginHowTo = "Sign in with Google: run `gemini-ls login` (or your editor's \"Gemini: Sign in with Google\"), or run `gemini` and choose \"Sign in with Google\"; both cache the same login."
 
 // NoLoginError reports that there is no usable cached login.
 type NoLoginError struct {
@@ -83,6 +85,23 @@ type Login struct {
 	// a waiter whose context ends stops waiting.
 	lock  chan struct{}
 	token *oauth2.Token // the last token read or granted
+	// read is the file as it was when token was read or written: a new
+	// sign-in that replaced it is used at once, not when token expires.
+	read fileStamp
+}
+
+// fileStamp tells one version of a file from another.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(path string) fileStamp {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{info.ModTime(), info.Size()}
 }
 
 // NewLogin returns the cached login cfg names.
@@ -123,7 +142,8 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		return "", ctx.Err()
 	}
 	defer func() { <-l.lock }()
-	if l.token.Valid() {
+	stamp := stampOf(l.cfg.Path)
+	if l.token.Valid() && stamp == l.read {
 		return l.token.AccessToken, nil
 	}
 	// Another process (Gemini CLI, another gemini-ls) may have refreshed or
@@ -137,7 +157,7 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		tok.Expiry = time.UnixMilli(creds.ExpiryDate)
 	}
 	if tok.Valid() {
-		l.token = tok
+		l.token, l.read = tok, stamp
 		return tok.AccessToken, nil
 	}
 	if tok.RefreshToken == "" {
@@ -152,14 +172,14 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 		// the old one, which Gemini CLI refreshes on its own.
 		l.cfg.Warn(fmt.Errorf("writing the refreshed login back to %s: %w", l.cfg.Path, err))
 	}
-	l.token = fresh
+	l.token, l.read = fresh, stampOf(l.cfg.Path)
 	return fresh.AccessToken, nil
 }
 
 func (l *Login) refresh(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
 	cfg := &oauth2.Config{
-		ClientID:     oauthClientID,
-		ClientSecret: oauthClientSecret,
+		ClientID:     OAuthClientID,
+		ClientSecret: OAuthClientSecret,
 		Endpoint:     oauth2.Endpoint{TokenURL: l.cfg.TokenURL, AuthStyle: oauth2.AuthStyleInParams},
 		Scopes:       OAuthScopes,
 	}
@@ -215,6 +235,21 @@ func readCreds(path string) (map[string]json.RawMessage, credsFile, error) {
 		return nil, credsFile{}, errors.New("it holds no token")
 	}
 	return raw, creds, nil
+}
+
+// SaveLogin writes a new login to path as Gemini CLI caches one (its
+// cacheCredentials): the token's fields alone, in the shape of
+// google-auth-library's Credentials, replacing whatever login the file
+// held, atomically and with mode 0600. The directory is made (0700) when
+// missing.
+func SaveLogin(path string, tok *oauth2.Token) error {
+	if tok == nil || tok.AccessToken == "" {
+		return errors.New("the sign-in granted no access token")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return writeCreds(path, map[string]json.RawMessage{}, tok)
 }
 
 // writeCreds writes tok over the file's token fields, keeping the others,

@@ -182,12 +182,13 @@ func protocolMethods() []method {
 		{name: "textDocument/didSave", dir: clientToServer, sig: notification((*Server).didSave)},
 		{name: "textDocument/didClose", dir: clientToServer, sig: notification((*Server).didClose)},
 
-		// Prompts and sessions (5, 5a, 5b, 5c, 6).
+		// Prompts and sessions (5, 5a, 5b, 5c, 5d, 5e, 6).
 		{name: "gemini/prompt", dir: clientToServer, sig: request((*Server).prompt), async: true},
 		{name: "gemini/listSessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional},
 		{name: "gemini/sessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional}, // gemini/listSessions' older name
 		{name: "gemini/resumeSession", dir: clientToServer, sig: request((*Server).resumeSession)},
 		{name: "gemini/authStatus", dir: clientToServer, sig: request((*Server).authStatus), params: paramsIgnored},
+		{name: "gemini/login", dir: clientToServer, sig: request((*Server).login), params: paramsOptional, async: true},
 		{name: "gemini/commands", dir: clientToServer, sig: request((*Server).listCommands), params: paramsOptional},
 		{name: "gemini/rewind", dir: clientToServer, sig: request((*Server).rewind), async: true},
 		{name: "gemini/update", dir: serverToClient, sig: sentNotification[update]()},

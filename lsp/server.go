@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -22,6 +23,7 @@ import (
 const (
 	codeServerNotInitialized jsonrpc2.Code = -32002
 	codeRequestFailed        jsonrpc2.Code = -32803
+	codeRequestCancelled     jsonrpc2.Code = -32800
 )
 
 // Options configure a server.
@@ -39,6 +41,10 @@ type Options struct {
 	// to clients that can only ask go; $XDG_STATE_HOME/gemini-ls (or
 	// ~/.local/state/gemini-ls) when empty.
 	StateDir string
+	// SignIn configures gemini/login: Google's endpoints when zero. Only
+	// tests set it; the user directory and callback address come from
+	// the environment.
+	SignIn login.Config
 	// ConfirmWait bounds how long an applied edit may take to show up in
 	// the document before the outcome is read; 2s when zero.
 	ConfirmWait time.Duration

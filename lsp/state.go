@@ -105,6 +105,16 @@ func (a *agentState) setAgent(ag *agent.Agent, err error) {
 	a.agent, a.err = ag, err
 }
 
+// replace puts b in place of the agent set up before (a rebuild), and
+// returns what it replaced.
+func (a *agentState) replace(b *setup.Built) (old *setup.Built) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old = a.built
+	a.built, a.agent, a.err = b, b.Agent, b.AuthErr
+	return old
+}
+
 // workspace is nil before initialize.
 func (a *agentState) workspace() *workspace.Workspace {
 	a.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -203,5 +204,20 @@ func TestLoadUseWriteTodos(t *testing.T) {
 	s, err := load(env(map[string]string{"HOME": home}), nil)
 	if err != nil || s.UseWriteTodos == nil || *s.UseWriteTodos {
 		t.Errorf("Load = %v, %v; want useWriteTodos false", s.UseWriteTodos, err)
+	}
+}
+
+// Gemini CLI's skills object is read as it writes it; skills.disabled is
+// a union of the layers, as in its schema.
+func TestLoadSkills(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	writeSettings(t, home, `{"skills": {"disabled": ["a", "b"]}}`)
+	writeSettings(t, root, `{"skills": {"enabled": false, "disabled": ["c"]}}`)
+	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Skills.SkillsEnabled() || !slices.Equal(s.Skills.Disabled, []string{"a", "b", "c"}) {
+		t.Errorf("skills = enabled %v, disabled %q; want false and a, b, c", s.Skills.SkillsEnabled(), s.Skills.Disabled)
 	}
 }

@@ -14,8 +14,9 @@ const (
 )
 
 var mergeStrategies = map[string]string{
-	"mcpServers":    mergeShallow,
-	"tools.exclude": mergeUnion,
+	"mcpServers":      mergeShallow,
+	"tools.exclude":   mergeUnion,
+	"skills.disabled": mergeUnion,
 }
 
 // mergeLayers merges layers, later ones winning, into a new object; nil

@@ -23,7 +23,8 @@ type Settings struct {
 	MCPServers   map[string]MCPServer `json:"mcpServers"`
 	// UseWriteTodos offers the model write_todos, its to-do list; on unless
 	// false, as in Gemini CLI.
-	UseWriteTodos *bool `json:"useWriteTodos"`
+	UseWriteTodos *bool  `json:"useWriteTodos"`
+	Skills        Skills `json:"skills"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
@@ -156,6 +157,18 @@ func (s Settings) ThinkingBudgetFor(model string) *int {
 	}
 	return s.Model.ThinkingBudget
 }
+
+// Skills is the "skills" object: agent skills (package skills).
+type Skills struct {
+	// Enabled offers agent skills; on unless false, as in Gemini CLI.
+	Enabled *bool `json:"enabled"`
+	// Disabled are skills, by name in any case, the model is not offered.
+	// Merged across files as a union, as in Gemini CLI.
+	Disabled []string `json:"disabled"`
+}
+
+// SkillsEnabled reports whether agent skills are offered.
+func (s Skills) SkillsEnabled() bool { return s.Enabled == nil || *s.Enabled }
 
 // Tools is the "tools" object.
 type Tools struct {

@@ -1,22 +1,26 @@
 // Package setup builds the agent the way a Gemini CLI user's setup asks
 // for: the environment with its .env file, the layered settings with the
 // front end's options over them, the auth mode and its content generator,
-// the tools (built-in, discovered, MCP), the GEMINI.md memory and the
-// session store. It is the one place that turns configuration into an
+// the tools (built-in, discovered, MCP), the policy files' rules, the
+// GEMINI.md memory and the session store. It is the one place that turns configuration into an
 // agent, so `serve` (the LSP front end) and `run` (headless) cannot drift.
 //
 // Invariants:
 //   - Folder trust is decided once, from the process environment, before
 //     the .env file is read (Built.Trust); the .env, the settings, the
-//     GEMINI.md loader, the MCP servers and the approval mode all take that
-//     answer. An untrusted workspace runs in the default approval mode and
-//     starts no MCP server, and the user is told why.
+//     GEMINI.md loader, the agent skills, the MCP servers, the workspace's
+//     policy files and the approval mode all take that answer. An
+//     untrusted workspace runs in the default approval mode, starts no MCP
+//     server and reads no .gemini/policies or skills, and the user is told
+//     why.
 //   - The user's installed extensions (package extensions) are read once,
 //     after the settings files, as security.allowedExtensions and
 //     blockGitExtensions allow; the enabled ones' MCP servers and
 //     excludeTools go under the settings (a settings server of the same
-//     name wins), their context files into the memory, and Built.Extensions
-//     keeps them for their commands and /extensions.
+//     name wins), their context files into the memory, their skills
+//     directories under the agent skills, their policies under the
+//     policy engine's extension tier, and Built.Extensions keeps them for
+//     their commands and /extensions.
 //   - Nothing here talks to the model or blocks on the network: the
 //     generator makes its client on the first request, and MCP servers and
 //     the discovery command start in the background.

@@ -19,7 +19,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -76,6 +78,9 @@ type Built struct {
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
+	// Policy is the policy files' rules, and what could not be loaded of
+	// them (/policies list); nil when AuthErr is set.
+	Policy *policy.Engine
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's (EnvFile, "" when none was found).
 	Getenv  settings.Getenv
@@ -92,6 +97,9 @@ type Built struct {
 	// Trust says which roots are trusted folders, decided once, before
 	// anything of a workspace is read; everything here takes its answer.
 	Trust settings.Trust
+	// Skills are the agent skills found (/skills); nil when settings turn
+	// them off or AuthErr is set.
+	Skills *skills.Catalog
 	// Extensions are the user's installed extensions, enabled or not;
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
@@ -151,8 +159,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:     o.Logger,
 	})
 	plan := b.Plan
+	b.Skills = b.discoverSkills(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
+			Skills:    b.Skills,
 			Plan:      plan,
 			Workspace: o.Workspace,
 			Utility:   agent.NewUtility(gen, "", o.Retry),
@@ -187,6 +197,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		maxTurns = set.Model.MaxSessionTurns
 	}
 	b.Checkpoints = b.checkpoints(o, set)
+	b.Policy = b.loadPolicies(extensionPolicies(b.Extensions))
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
@@ -194,6 +205,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Workspace:    o.Workspace,
 		Store:        store,
 		Memory:       b.memory,
+		Skills:       b.skillSource(),
 		Confirmer:    o.Confirmer,
 		Asker:        o.Asker,
 		Lander:       o.Lander,
@@ -203,6 +215,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Untrusted:    b.NotTrusted() != nil,
 		AllowedKeys:  keys,
 		TrustedTools: trusted,
+		Policy:       b.Policy,
 		MaxTurns:     maxTurns,
 		Logger:       o.Logger,
 		AuthType:     creds.Type,
@@ -357,6 +370,26 @@ func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
 	return loaded
 }
 
+// extensionPolicies are the enabled extensions' policies directories,
+// the policy engine's extension tier.
+func extensionPolicies(loaded extensions.Loaded) []policy.Source {
+	var out []policy.Source
+	for _, e := range loaded.Active() {
+		out = append(out, policy.Source{Tier: policy.TierExtension, Path: e.PoliciesDir(), Extension: e.Name})
+	}
+	return out
+}
+
+// extensionSkills are the enabled extensions' skills directories, the
+// lowest tier of agent skills.
+func extensionSkills(loaded extensions.Loaded) []skills.ExtensionDir {
+	var out []skills.ExtensionDir
+	for _, e := range loaded.Active() {
+		out = append(out, skills.ExtensionDir{Extension: e.Name, Dir: e.SkillsDir()})
+	}
+	return out
+}
+
 // extensionContext is the enabled extensions' context files, for the
 // memory loader.
 func extensionContext(loaded extensions.Loaded) []memory.ExtensionFiles {
@@ -466,6 +499,12 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	b.Settings = set
 	return applied, restart, nil
 }
+
+// Rebuild builds the agent again from the same options, reading the
+// settings, the environment's files and the credentials anew: after a
+// sign-in, the agent that had none. The caller closes b once nothing uses
+// it.
+func (b *Built) Rebuild(ctx context.Context) (*Built, error) { return Build(ctx, b.opts) }
 
 // Close stops what the tools run in the background (MCP servers, the
 // discovery command). It is safe on a nil Built.

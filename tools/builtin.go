@@ -3,6 +3,7 @@ package tools
 import (
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -48,6 +49,9 @@ type Options struct {
 	// Memory gives read_file, list_directory and read_many_files the
 	// context files around what they read (nil: none).
 	Memory ContextDiscoverer
+	// Skills are the agent skills activate_skill offers; the tool is left
+	// out when nil (settings turn skills off).
+	Skills *skills.Catalog
 }
 
 // ShellOptions configure run_shell_command.
@@ -85,5 +89,15 @@ func Builtin(opts Options) []Tool {
 		&saveMemoryTool{path: opts.MemoryFile},
 		writeTodosTool{},
 		askUserTool{},
-	}, planTools(ws, opts.Plan)...)
+	}, append(planTools(ws, opts.Plan), skillTools(ws, opts.Skills)...)...)
+}
+
+// skillTools is activate_skill while skills are on (catalog set), as
+// Gemini CLI declares it: with no skill found its parameter says none is
+// available, and /skills reload can add some without a restart.
+func skillTools(ws *workspace.Workspace, catalog *skills.Catalog) []Tool {
+	if catalog == nil {
+		return nil
+	}
+	return []Tool{&activateSkillTool{catalog: catalog, ws: ws}}
 }

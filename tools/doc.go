@@ -17,7 +17,8 @@
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
 // write_file, replace, glob, grep_search, run_shell_command, save_memory,
 // and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:
-// plan.go) with its parameter names and the llmContent texts its model
+// plan.go; and activate_skill while skills are on: activate_skill.go)
+// with its parameter names and the llmContent texts its model
 // was trained against.
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.

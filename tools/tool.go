@@ -32,6 +32,8 @@ const (
 	// KindThink: the call only records the model's own reasoning (its
 	// to-do list).
 	KindThink Kind = "think"
+	// KindOther: none of the above (activate_skill).
+	KindOther Kind = "other"
 )
 
 // Call is a validated invocation of a tool.

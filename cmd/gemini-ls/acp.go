@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/acp"
+	"github.com/gemini-ls/gemini-ls/auth/login"
 )
 
 // serveACP speaks the Agent Client Protocol on stdin/stdout, for Zed,
@@ -23,6 +24,7 @@ func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			Version:   version,
 			Getenv:    os.Getenv,
 			LookupEnv: os.LookupEnv,
+			SignIn:    login.Config{Endpoints: signInEndpoints()},
 		}); err != nil {
 			fmt.Fprintf(stderr, "gemini-ls acp: %v\n", err)
 			return 1

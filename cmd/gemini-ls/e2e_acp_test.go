@@ -45,6 +45,8 @@ type acpSetup struct {
 	noSession bool
 	// mcpServers are passed to session/new.
 	mcpServers []sdk.McpServer
+	// bin is the binary to run; the one TestMain built when "".
+	bin string
 }
 
 func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
@@ -71,7 +73,11 @@ func (h *acpHarness) connect(s acpSetup) {
 	t.Helper()
 	h.log = filepath.Join(t.TempDir(), "gemini-ls.log")
 	log := h.log
-	h.proc = lsptest.StartCommand(t, binary, h.env, log, "acp", "--log-file", log, "--log-level", "debug")
+	bin := s.bin
+	if bin == "" {
+		bin = binary
+	}
+	h.proc = lsptest.StartCommand(t, bin, h.env, log, "acp", "--log-file", log, "--log-level", "debug")
 	t.Cleanup(func() {
 		if t.Failed() {
 			if b, err := os.ReadFile(log); err == nil {

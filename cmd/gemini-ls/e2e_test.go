@@ -40,6 +40,7 @@ type setup struct {
 	opts  map[string]any
 	env   []string // extra environment
 	noKey bool
+	bin   string // the binary to run; the one TestMain built when ""
 }
 
 func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
@@ -57,7 +58,11 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 	}
 	env = append(env, s.env...)
 	log := filepath.Join(t.TempDir(), "gemini-ls.log")
-	proc := lsptest.StartBinary(t, binary, env, log)
+	bin := s.bin
+	if bin == "" {
+		bin = binary
+	}
+	proc := lsptest.StartBinary(t, bin, env, log)
 	t.Cleanup(func() {
 		if t.Failed() {
 			if b, err := os.ReadFile(log); err == nil {

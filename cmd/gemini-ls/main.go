@@ -26,8 +26,9 @@ Commands (flags take one dash or two):
 `
 
 const auth = `Auth: GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
-and GOOGLE_CLOUD_LOCATION (or GOOGLE_API_KEY). GOOGLE_GEMINI_BASE_URL points the
-client at another endpoint; GEMINI_MODEL picks the model.
+and GOOGLE_CLOUD_LOCATION (or GOOGLE_API_KEY), or the Google login (gemini-ls login,
+or Gemini CLI's). GOOGLE_GEMINI_BASE_URL points the client at another endpoint;
+GEMINI_MODEL picks the model.
 `
 
 // command is one subcommand: what its help shows, and how to run it.
@@ -47,6 +48,7 @@ func commands() []command {
 			func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return runHeadless(ctx, args, stdout, stderr)
 			}},
+		{"login", "login [-no-browser]", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
 		{"version", "version", "Print the version.", printVersion},
 		{"help", "help [COMMAND]", "Show this help, or one command's.", help},
 	}

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/lsp"
 )
 
@@ -23,6 +24,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			Version:   version,
 			Getenv:    os.Getenv,
 			LookupEnv: os.LookupEnv,
+			SignIn:    login.Config{Endpoints: signInEndpoints()},
 		})
 	})
 }

@@ -66,8 +66,10 @@ func Table() []Builtin {
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools", "desc | schema"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
+		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
+		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),
 		{Command: command("stats", "Show the session's token usage and prompt count", ""), Run: stats},
 		{Command: command("tools", "List the tools the model can call", "desc"), Run: listTools},
 	}
@@ -107,10 +109,11 @@ func withSubcommands(c commands.Command, subs []Builtin) Builtin {
 		if name == "" {
 			name = subs[0].Name
 		}
-		name = canonical(name)
-		for _, s := range subs {
-			if s.Name == name {
-				return s.Run(ctx, env, strings.TrimSpace(rest))
+		for _, n := range []string{name, canonical(name)} {
+			for _, s := range subs {
+				if s.Name == n {
+					return s.Run(ctx, env, strings.TrimSpace(rest))
+				}
 			}
 		}
 		return Reply{}, b.usage(fmt.Sprintf("unknown /%s subcommand %q", c.Name, name))
@@ -124,6 +127,8 @@ func canonical(name string) string {
 	switch name {
 	case "reload": // /memory reload
 		return "refresh"
+	case "refresh": // /skills refresh
+		return "reload"
 	case "load": // /chat load
 		return "resume"
 	}

@@ -79,7 +79,10 @@ Shell commands the agent runs next then see the change on disk."
 (cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
   "Declare gemini-ls's extensions: edit previews, confirmations, questions.
 They come as `gemini/request' notifications, so they do not block Emacs."
-  (let ((caps (cl-call-next-method)))
+  (let* ((caps (cl-call-next-method))
+         (window (copy-sequence (plist-get caps :window))))
+    ;; External documents (the sign-in page) open in the browser.
+    (setq caps (plist-put caps :window (plist-put window :showDocument '(:support t))))
     (plist-put caps :experimental
                '(:gemini (:editPreview t :confirm t :ask t
                                        :requestNotifications t)))))
@@ -750,6 +753,56 @@ chat shows its earlier prompts and answers; the next prompt continues it."
    :error-fn (lambda (_) (funcall then))))
 
 ;;;###autoload
+(defvar gemini-ls-browse-url-function #'browse-url
+  "Opens an external URL the server shows: Google's sign-in page.")
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql window/showDocument)) &key uri external
+   &allow-other-keys)
+  "Open URI in the browser when EXTERNAL (the sign-in page), as eglot
+may not; other documents as eglot shows them."
+  (cond (external
+         (condition-case err
+             (progn (funcall gemini-ls-browse-url-function uri) (list :success t))
+           (error (message "Gemini: open %s in your browser (%s)" uri (error-message-string err))
+                  (list :success :json-false))))
+        (t (condition-case nil
+               (cl-call-next-method)
+             (cl-no-next-method (list :success :json-false))))))
+
+(defun gemini-ls--login-message (result)
+  "What the user is told of gemini/login's RESULT."
+  (let* ((email (plist-get result :email))
+         (who (if (and email (not (string-empty-p email)))
+                  (format "Signed in with Google as %s" email)
+                "Signed in with Google"))
+         (auth (plist-get result :auth))
+         (type (plist-get auth :type)))
+    (cond ((and (equal type "oauth-personal") (eq (plist-get auth :usable) t))
+           (concat who "."))
+          ((equal type "oauth-personal")
+           (format "%s, but the login cannot be used: %s" who (plist-get auth :problem)))
+          (t (format "%s, but gemini-ls uses %s (from %s); set security.auth.selectedType to \"oauth-personal\" in ~/.gemini/settings.json to use the Google login."
+                     who type (plist-get auth :source))))))
+
+(defun gemini-ls-login (&optional manual)
+  "Sign in with Google, as Gemini CLI does.
+gemini-ls has Google's page opened in the browser and waits for it to
+come back; the login is cached in ~/.gemini for gemini-ls and Gemini CLI,
+and the next prompt uses it.  With a prefix argument (MANUAL), the code
+Google's page shows is asked for instead, for a browser on another
+machine."
+  (interactive "P")
+  (let ((server (gemini-ls--server)))
+    (message "Gemini: signing in with Google; finish in your browser")
+    ;; Not a blocking request: the browser takes minutes.
+    (jsonrpc-async-request
+     server :gemini/login (if manual '(:manual t) (make-hash-table))
+     :timeout 600
+     :success-fn (lambda (result) (message "Gemini: %s" (gemini-ls--login-message result)))
+     :error-fn (lambda (err) (message "Gemini: %s" (plist-get err :message)))
+     :timeout-fn (lambda () (message "Gemini: the sign-in did not end")))))
+
 (defun gemini-ls-rewind ()
   "Rewind the chat's session to before one of its prompts.
 Offers the session's prompts with the files each changed, then whether

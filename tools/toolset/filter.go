@@ -28,6 +28,7 @@ var geminiClassNames = map[string][]string{
 	tools.MemoryName:        {"MemoryTool"},
 	tools.WriteTodosName:    {"WriteTodosTool"},
 	tools.AskUserName:       {"AskUserTool"},
+	tools.ActivateSkillName: {"ActivateSkillTool"},
 }
 
 // builtinNames is every name a built-in tool answers to in settings.

@@ -8,6 +8,7 @@
 (require 'ert)
 (require 'cl-lib)
 (require 'gemini-ls)
+(require 'url-util)
 
 (defvar gemini-ls-test--timeout 30 "Seconds a test waits for the server.")
 
@@ -1145,3 +1146,40 @@ longer sees the rewound prompts."
 
 (provide 'gemini-ls-test)
 ;;; gemini-ls-test.el ends here
+
+(ert-deftest gemini-ls-test-login ()
+  "`gemini-ls-login' sends gemini/login to the real server, which has
+Google's page (PKCE, a loopback redirect) opened in the browser and waits;
+a redirect with a forged state fails the sign-in, and the user is told."
+  (let ((gemini-ls-test--api-key nil)
+        (opened nil)
+        (messages nil))
+    (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+      (cl-letf* ((gemini-ls-browse-url-function (lambda (url) (setq opened url)))
+                 (real-message (symbol-function 'message))
+                 ((symbol-function 'message)
+                  (lambda (fmt &rest args)
+                    (when fmt (push (apply #'format fmt args) messages))
+                    (apply real-message fmt args))))
+        (with-current-buffer buf (gemini-ls-login))
+        (gemini-ls-test--wait (lambda () opened) "the sign-in page")
+        (should (string-prefix-p "https://accounts.google.com/" opened))
+        (should (string-match-p "code_challenge_method=S256" opened))
+        (should (string-match "redirect_uri=\\([^&]+\\)" opened))
+        (let ((redirect (url-unhex-string (match-string 1 opened))))
+          (should (string-match-p "\\`http://127\\.0\\.0\\.1:[0-9]+/oauth2callback\\'" redirect))
+          (call-process "curl" nil nil nil "-s" "-o" "/dev/null"
+                        (concat redirect "?code=stolen&state=forged")))
+        (gemini-ls-test--wait
+         (lambda () (seq-some (lambda (m) (string-match-p "OAuth state mismatch" m)) messages))
+         "the sign-in's failure")))))
+
+(ert-deftest gemini-ls-test-login-message ()
+  "The user is told who signed in, and when another auth type stays in use."
+  (should (equal (gemini-ls--login-message
+                  '(:email "ada@example.com" :auth (:type "oauth-personal" :usable t)))
+                 "Signed in with Google as ada@example.com."))
+  (should (string-match-p
+           "uses gemini-api-key (from settings); set security.auth.selectedType to \"oauth-personal\""
+           (gemini-ls--login-message
+            '(:email "" :auth (:type "gemini-api-key" :source "settings" :usable t))))))

@@ -21,6 +21,11 @@ cmd("Gemini", function(o) g().command(o) end, {
 cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
 cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
 cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })
+cmd("GeminiLogin", function(o) g().login(o.args == "manual") end, {
+  nargs = "?",
+  complete = function() return { "manual" } end,
+  desc = "Sign in with Google (manual: paste the code, for a browser elsewhere)",
+})
 cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
 cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
 cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })

@@ -13,7 +13,14 @@ const rules: ReadonlyArray<{ test: RegExp; help: ErrorHelp }> = [
     help: {
       title: "Gemini needs an API key.",
       action:
-        "Create a key at https://aistudio.google.com/apikey, set GEMINI_API_KEY to it in the environment VS Code is started from, and restart VS Code.",
+        "Run “Gemini: Sign in with Google” to use your Google account, or create a key at https://aistudio.google.com/apikey, set GEMINI_API_KEY to it in the environment VS Code is started from, and restart VS Code.",
+    },
+  },
+  {
+    test: /No cached Google login found|The cached Google login .* cannot be used|refreshing the cached Google login/,
+    help: {
+      title: "Gemini needs you to sign in with Google.",
+      action: "Run “Gemini: Sign in with Google”; the next prompt uses the login.",
     },
   },
   {

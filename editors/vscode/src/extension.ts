@@ -37,6 +37,7 @@ import {
   type SessionInfo,
   type Update,
 } from "./protocol";
+import { signIn } from "./login";
 import { isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
 import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
 import { resolveServer } from "./serverPath";
@@ -133,6 +134,7 @@ class Gemini {
       register("gemini.sessions", () => this.pickSession()),
       register("gemini.rewind", () => this.rewind()),
       register("gemini.restartServer", () => this.restart()),
+      register("gemini.signIn", (manual?: unknown) => this.signIn(manual === true)),
       register("gemini.review.accept", (target?: unknown) => this.reviews.accept(target)),
       register("gemini.review.reject", (target?: unknown) => this.reviews.reject(target)),
       register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
@@ -346,6 +348,27 @@ class Gemini {
         isMethodNotFound(err) ? "This gemini-ls cannot rewind (gemini/rewind). Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
       );
     }
+  }
+
+  /**
+   * Signs in with Google (gemini/login): the server has VS Code open
+   * Google's page in the browser and waits for it; a cancellable
+   * notification shows meanwhile.
+   */
+  private async signIn(manual: boolean): Promise<void> {
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      void vscode.window.showErrorMessage("gemini-ls is not running, so it cannot sign in.");
+      return;
+    }
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Gemini: signing in with Google in your browser…", cancellable: true },
+      (_progress, token) => signIn((method, params) => client.sendRequest(method, params, token), manual),
+    );
+    if (outcome.cancelled) {
+      return;
+    }
+    void (outcome.warn ? vscode.window.showWarningMessage(outcome.text) : vscode.window.showInformationMessage(outcome.text));
   }
 
   /** Brings the chat's "/" completion up to date, asking the server only if the list has aged. */

@@ -150,4 +150,13 @@ export const methods = {
   ask: "gemini/ask",
   /** List a session's prompts, or go back to before one (§5d). */
   rewind: "gemini/rewind",
+  /** Sign in with Google, as Gemini CLI does (§5e). */
+  login: "gemini/login",
 } as const;
+
+/** gemini/login's result (docs/protocol.md §5e). */
+export interface LoginResult {
+  email: string;
+  credentialsFile: string;
+  auth: { type: string; source: string; usable: boolean; problem?: string };
+}

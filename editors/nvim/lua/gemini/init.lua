@@ -181,6 +181,37 @@ handlers["workspace/applyEdit"] = function(err, params, ctx, config)
   return result
 end
 
+--- Opens uri (Google's sign-in page) in the browser: vim.ui.open where
+--- Neovim has it (0.10), else the system's opener. Reports whether one ran.
+function M.open_external(uri)
+  if vim.ui.open then
+    local job = vim.ui.open(uri)
+    return job ~= nil
+  end
+  local opener = vim.fn.has("mac") == 1 and "open" or "xdg-open"
+  if vim.fn.executable(opener) == 1 then
+    return vim.fn.jobstart({ opener, uri }, { detach = true }) > 0
+  end
+  return false
+end
+
+-- window/showDocument with external (the sign-in page), which Neovim
+-- before 0.10 does not open; other documents as Neovim shows them.
+handlers["window/showDocument"] = function(err, params, ctx, config)
+  if params and params.external then
+    local ok = M.open_external(params.uri)
+    if not ok then
+      vim.notify("Gemini: open this in your browser: " .. params.uri)
+    end
+    return { success = ok }
+  end
+  local default = vim.lsp.handlers["window/showDocument"]
+  if default then
+    return default(err, params, ctx, config)
+  end
+  return { success = false }
+end
+
 handlers["gemini/update"] = function(_, params)
   if params then
     if params.kind == "mode" and params.sessionId then
@@ -202,6 +233,9 @@ local function capabilities()
   caps.workspace.applyEdit = true
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
+  -- The plugin opens external documents (the sign-in page) itself.
+  caps.window = caps.window or {}
+  caps.window.showDocument = { support = true }
   caps.experimental = caps.experimental or {}
   caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true }
   return caps
@@ -642,7 +676,52 @@ local function ask(text, cb)
   end
 end
 
+--- What the user is told of gemini/login's result, and at which level.
+function M.login_message(result)
+  local who = "Gemini: signed in with Google"
+  if result.email and result.email ~= "" then
+    who = who .. " as " .. result.email
+  end
+  local auth = result.auth or {}
+  if auth.type == "oauth-personal" and auth.usable then
+    return who .. ".", vim.log.levels.INFO
+  elseif auth.type == "oauth-personal" then
+    return who .. ", but the login cannot be used: " .. tostring(auth.problem), vim.log.levels.WARN
+  end
+  return string.format('%s, but gemini-ls uses %s (from %s); set security.auth.selectedType to "oauth-personal" in ~/.gemini/settings.json to use the Google login.',
+    who, tostring(auth.type), tostring(auth.source)), vim.log.levels.WARN
+end
+
+--- Signs in with Google (gemini/login), as Gemini CLI does: gemini-ls
+--- shows Google's page (window/showDocument, and a message with its URL)
+--- and waits for the browser to come back; with manual, it asks for the
+--- code Google's page shows, for a browser on another machine.
+function M.login(manual, on_done)
+  local client = M.client()
+  if not client then
+    return
+  end
+  when_ready(client, function()
+    vim.notify("Gemini: signing in with Google; finish in your browser")
+    local params = manual and { manual = true } or vim.empty_dict()
+    client_call(client, "request", "gemini/login", params, function(err, result)
+      if err then
+        vim.notify("Gemini: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      else
+        local msg, level = M.login_message(result)
+        vim.notify(msg, level)
+      end
+      if on_done then
+        on_done(err, result)
+      end
+    end)
+  end)
+end
+
 function M.command(opts)
+  if vim.trim(opts.args or "") == "login" then
+    return M.login(false)
+  end
   local buf = vim.api.nvim_get_current_buf()
   local ctx
   if opts.range and opts.range > 0 then

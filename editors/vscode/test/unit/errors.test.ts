@@ -5,6 +5,7 @@ import { describeError } from "../../src/errors";
 describe("describeError", () => {
   const cases: Array<[string, string]> = [
     ["GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!", "Gemini needs an API key."],
+    ["No cached Google login found (/home/ada/.gemini/oauth_creds.json does not exist). Sign in with Google: run `gemini-ls login`", "Gemini needs you to sign in with Google."],
     ["When using Vertex AI, you must specify either:\n• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.", "Vertex AI needs a project or an API key."],
     ["Error 400, Message: API key not valid. Please pass a valid API key., Status: INVALID_ARGUMENT, Details: []", "The API key was refused."],
     ["Error 429, Message: Resource has been exhausted (e.g. check quota)., Status: RESOURCE_EXHAUSTED, Details: []", "The Gemini quota is used up."],

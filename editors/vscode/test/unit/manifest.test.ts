@@ -29,6 +29,7 @@ describe("package.json", () => {
       "gemini.cancel": "Gemini: Cancel",
       "gemini.newSession": "Gemini: New Session",
       "gemini.sessions": "Gemini: Show Sessions",
+      "gemini.signIn": "Gemini: Sign in with Google",
       "gemini.review.accept": "Gemini: Accept Change",
       "gemini.review.reject": "Gemini: Reject Change",
       "gemini.review.acceptHunk": "Gemini: Accept Hunk",

@@ -1,0 +1,186 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/policy"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// userPolicy is an engine of one user policy file.
+func userPolicy(t *testing.T, interactive bool, toml string) *policy.Engine {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "rules.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, interactive)
+	for _, p := range e.Problems() {
+		t.Fatalf("policy problem: %s", p)
+	}
+	return e
+}
+
+const doorRules = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 100
+denyMessage = "Deletion is permanent"
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "write_file"
+decision = "ask_user"
+priority = 100
+
+[[rule]]
+mcpName = "srv"
+toolName = "lookup"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "read_file"
+decision = "ask_user"
+priority = 100
+
+[[rule]]
+toolName = "web_fetch"
+decision = "deny"
+priority = 500
+`
+
+// The door consults the rules first, ranked as Gemini CLI ranks them
+// against the approval mode (default tier, below every file's rule),
+// tools.allowed (4.3), an MCP server's trust (4.2) and "always allow"
+// (3.95); where no rule decides, the built-in logic does.
+func TestDoorFollowsPolicyRules(t *testing.T) {
+	shellCall := func(command string) (policy.Call, string, *tools.Confirmation) {
+		return policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, tools.ShellConfirmation(command)
+	}
+	write := func() (policy.Call, string, *tools.Confirmation) {
+		return policy.Call{Name: tools.WriteFileName, Args: map[string]any{"file_path": "a.txt", "content": "x"}}, tools.WriteFileName, tools.EditConfirmation("/w/a.txt")
+	}
+	mcpCall := func(tool string, trusted bool) func() (policy.Call, string, *tools.Confirmation) {
+		return func() (policy.Call, string, *tools.Confirmation) {
+			return policy.Call{Name: policy.MCPToolName("srv", tool), Server: "srv", Args: map[string]any{}}, tool,
+				&tools.Confirmation{Kind: "mcp", AllowKeys: []string{"mcp:srv:" + tool}, Trusted: trusted}
+		}
+	}
+	read := func() (policy.Call, string, *tools.Confirmation) {
+		return policy.Call{Name: tools.ReadFileName, Args: map[string]any{"file_path": "a.txt"}}, tools.ReadFileName, nil
+	}
+	fetch := func() (policy.Call, string, *tools.Confirmation) {
+		return policy.Call{Name: tools.WebFetchName, Args: map[string]any{"prompt": "x"}}, tools.WebFetchName,
+			&tools.Confirmation{Kind: "fetch", AllowKeys: []string{"web_fetch"}}
+	}
+	shell := func(command string) func() (policy.Call, string, *tools.Confirmation) {
+		return func() (policy.Call, string, *tools.Confirmation) { return shellCall(command) }
+	}
+	const denied = "Tool execution denied by policy. Deletion is permanent"
+	for _, tc := range []struct {
+		name        string
+		mode        tools.ApprovalMode
+		headless    bool
+		allowedKeys []string
+		trusted     []string
+		always      []string
+		call        func() (policy.Call, string, *tools.Confirmation)
+		want        verdict
+	}{
+		{name: "deny of a prefix, even in yolo", mode: tools.ApprovalYolo, call: shell("rm -rf build"), want: verdict{refusal: denied}},
+		{name: "deny of a part of a line", mode: tools.ApprovalYolo, call: shell("ls && rm -rf build"), want: verdict{refusal: denied}},
+		{name: "deny outranks always allow", mode: tools.ApprovalDefault, always: []string{"rm"}, call: shell("rm x"), want: verdict{refusal: denied}},
+		{name: "tools.allowed outranks a priority-100 deny", mode: tools.ApprovalDefault, allowedKeys: []string{"rm"}, call: shell("rm x"), want: verdict{}},
+		{name: "a priority-500 deny outranks tools.allowed", mode: tools.ApprovalDefault, trusted: []string{tools.WebFetchName}, call: fetch, want: verdict{refusal: "Tool execution denied by policy."}},
+		{name: "allow of a prefix", mode: tools.ApprovalDefault, call: shell("git status"), want: verdict{}},
+		{name: "allow of a prefix outranks plan mode", mode: tools.ApprovalPlan, call: shell("git log"), want: verdict{}},
+		{name: "allowed line with an undecided part asks", mode: tools.ApprovalDefault, call: shell("git status && make"), want: verdict{ask: true}},
+		{name: "allowed line with an undecided part in yolo", mode: tools.ApprovalYolo, call: shell("git status && make"), want: verdict{}},
+		{name: "allowed line with an undecided part in plan mode", mode: tools.ApprovalPlan, call: shell("git status && make"), want: verdict{refusal: planModeRefusal}},
+		{name: "ask for a write in auto_edit", mode: tools.ApprovalAutoEdit, call: write, want: verdict{ask: true}},
+		{name: "ask for a write in yolo", mode: tools.ApprovalYolo, call: write, want: verdict{ask: true}},
+		{name: "ask for a write outranks always allow", mode: tools.ApprovalDefault, always: []string{tools.EditKey}, call: write, want: verdict{ask: true}},
+		{name: "ask headless is a refusal", mode: tools.ApprovalAutoEdit, headless: true, call: write,
+			want: verdict{refusal: `Tool execution for "write_file" requires user confirmation, which is not supported in non-interactive mode.`}},
+		{name: "ask for a call that needs no approval", mode: tools.ApprovalDefault, call: read, want: verdict{ask: true}},
+		{name: "allow of an MCP tool", mode: tools.ApprovalDefault, call: mcpCall("lookup", false), want: verdict{}},
+		{name: "MCP trust outranks a priority-100 rule", mode: tools.ApprovalDefault, call: mcpCall("lookup", true), want: verdict{}},
+		{name: "in plan mode, MCP trust counts for nothing: the rule allows", mode: tools.ApprovalPlan, call: mcpCall("lookup", true), want: verdict{}},
+		{name: "in plan mode, without a rule, trust counts for nothing", mode: tools.ApprovalPlan, call: mcpCall("other", true), want: verdict{refusal: planModeRefusal}},
+		{name: "no rule for another MCP tool", mode: tools.ApprovalDefault, call: mcpCall("other", false), want: verdict{ask: true}},
+		{name: "no rule: built-in", mode: tools.ApprovalDefault, call: shell("make"), want: verdict{ask: true}},
+		{name: "no rule: built-in yolo", mode: tools.ApprovalYolo, call: shell("make"), want: verdict{}},
+		{name: "no rule: built-in plan mode", mode: tools.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, tc.allowedKeys, tc.trusted)
+			a.policy = userPolicy(t, !tc.headless, doorRules)
+			a.allowAlways(tc.always...)
+			call, name, c := tc.call()
+			if got := a.decide(call, name, c); got != tc.want {
+				t.Errorf("decide(%s %v) = %+v, want %+v", call.Name, call.Args, got, tc.want)
+			}
+		})
+	}
+}
+
+// namedTool is a tool that is only a name.
+type namedTool string
+
+func (n namedTool) Name() string { return string(n) }
+func (n namedTool) Declaration() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: string(n)}
+}
+func (n namedTool) Build(map[string]any) (tools.Call, error) { return nil, nil }
+
+// A tool a rule denies whatever its arguments is not declared to the
+// model, as in Gemini CLI, unless settings' tools.allowed outranks the
+// rule; a rule that denies some arguments only, or another mode, hides
+// nothing.
+func TestToolsDeniedOutrightAreNotDeclared(t *testing.T) {
+	engine := userPolicy(t, true, `
+[[rule]]
+toolName = "web_fetch"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "glob"
+decision = "deny"
+priority = 100
+modes = ["plan"]
+
+[[rule]]
+toolName = "google_web_search"
+decision = "deny"
+priority = 100
+`)
+	reg := tools.NewRegistry(namedTool(tools.WebFetchName), namedTool(tools.ShellName), namedTool(tools.GlobName), namedTool(tools.WebSearchName))
+	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
+	var names []string
+	for _, d := range a.declarations(tools.ApprovalDefault, "") {
+		names = append(names, d.Name)
+	}
+	if want := []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(names, want) {
+		t.Errorf("declared %q, want %q", names, want)
+	}
+}

@@ -1,0 +1,86 @@
+package login
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"slices"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// maxAnswer bounds what is read of the user-info answer and the accounts
+// file.
+const maxAnswer = 1 << 20
+
+// email reads the signed-in account's address, as Gemini CLI's
+// fetchAndCacheUserInfo does.
+func (c Config) email(ctx context.Context, accessToken string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Endpoints.UserInfoURL, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+accessToken)
+	resp, err := c.HTTPClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("reading the account's address: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("reading the account's address: %s", resp.Status)
+	}
+	var info struct {
+		Email string `json:"email"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&info); err != nil {
+		return "", fmt.Errorf("reading the account's address: %w", err)
+	}
+	if info.Email == "" {
+		return "", errors.New("reading the account's address: the answer holds none")
+	}
+	return info.Email, nil
+}
+
+// accounts is google_accounts.json: the active account and those used
+// before it (Gemini CLI's UserAccountManager).
+type accounts struct {
+	Active *string  `json:"active"`
+	Old    []string `json:"old"`
+}
+
+// cacheAccount makes email the active account in path, moving the one
+// active before to old, as Gemini CLI's cacheGoogleAccount does. A file
+// that cannot be read as accounts starts afresh, as there.
+func cacheAccount(path, email string) error {
+	var acc accounts
+	data, err := safefile.Read(path, maxAnswer)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", path, err)
+	default:
+		if json.Unmarshal(data, &acc) != nil {
+			acc = accounts{}
+		}
+	}
+	if acc.Active != nil && *acc.Active != email && !slices.Contains(acc.Old, *acc.Active) {
+		acc.Old = append(acc.Old, *acc.Active)
+	}
+	acc.Old = slices.DeleteFunc(acc.Old, func(old string) bool { return old == email })
+	if acc.Old == nil {
+		acc.Old = []string{}
+	}
+	acc.Active = &email
+	out, err := json.MarshalIndent(acc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := safefile.Replace(path, out, 0o600); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

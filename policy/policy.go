@@ -1,0 +1,375 @@
+package policy
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Decision is what a rule decides, spelled as in the TOML files.
+type Decision string
+
+const (
+	Allow   Decision = "allow"
+	Deny    Decision = "deny"
+	AskUser Decision = "ask_user"
+)
+
+// Mode is an approval mode as policy files spell it.
+type Mode string
+
+const (
+	ModeDefault  Mode = "default"
+	ModeAutoEdit Mode = "autoEdit"
+	ModeYolo     Mode = "yolo"
+	ModePlan     Mode = "plan"
+)
+
+// Modes are every mode, from the least permissive, as Gemini CLI orders
+// them (MODES_BY_PERMISSIVENESS).
+var modes = []Mode{ModePlan, ModeDefault, ModeAutoEdit, ModeYolo}
+
+// Tier is where a policy file comes from; it is the whole part of its
+// rules' final priorities.
+type Tier int
+
+const (
+	TierDefault   Tier = 1
+	TierExtension Tier = 2
+	TierWorkspace Tier = 3
+	TierUser      Tier = 4
+	TierAdmin     Tier = 5
+)
+
+func (t Tier) String() string {
+	switch t {
+	case TierExtension:
+		return "extension"
+	case TierWorkspace:
+		return "workspace"
+	case TierUser:
+		return "user"
+	case TierAdmin:
+		return "admin"
+	}
+	return "default"
+}
+
+// ShellToolName is the tool whose commands commandPrefix and commandRegex
+// speak of.
+const ShellToolName = "run_shell_command"
+
+// MCPPrefix starts the name of every MCP tool as policies name it:
+// mcp_SERVER_TOOL.
+const MCPPrefix = "mcp_"
+
+// MCPToolName is how policies name tool of an MCP server.
+func MCPToolName(server, tool string) string {
+	switch {
+	case server == "*" && (tool == "" || tool == "*"):
+		return MCPPrefix + "*"
+	case server == "*":
+		return MCPPrefix + "*_" + tool
+	case tool == "" || tool == "*":
+		return MCPPrefix + server + "_*"
+	}
+	return MCPPrefix + server + "_" + tool
+}
+
+// legacyAliases are tools' former names, which rules may still use.
+var legacyAliases = map[string]string{"search_file_content": "grep_search"}
+
+// Rule is one [[rule]] of a file, one per tool name and command prefix
+// it lists.
+type Rule struct {
+	// ToolName is the tool, a wildcard, or an MCP tool's full name
+	// (mcpName joined in).
+	ToolName string
+	MCPName  string
+	Subagent string
+	// Args is the regular expression over the stringified arguments;
+	// nil for none.
+	Args            *regexp.Regexp
+	ToolAnnotations map[string]any
+	Decision        Decision
+	// Priority is the final priority: tier + priority/1000.
+	Priority float64
+	// Modes are where the rule applies; every mode when empty.
+	Modes []Mode
+	// Interactive, when set, restricts the rule to interactive (true) or
+	// headless (false) sessions.
+	Interactive      *bool
+	AllowRedirection bool
+	DenyMessage      string
+	// Source is where the rule was read, as Gemini CLI shows it:
+	// "User: my-rules.toml".
+	Source string
+}
+
+// Call is a tool call as rules see it.
+type Call struct {
+	// Name is the tool's name; an MCP tool's is MCPToolName(Server, tool).
+	Name string
+	// Server is the MCP server of an MCP tool; "" for others.
+	Server      string
+	Args        map[string]any
+	Annotations map[string]any
+	Mode        Mode
+}
+
+// Verdict is what the rules decide on a call.
+type Verdict struct {
+	// Decision is "" when no rule decides the call.
+	Decision Decision
+	// Rule is the rule responsible, when one is; a shell line that asks
+	// because it redirects or cannot be parsed has none.
+	Rule *Rule
+	// Priority is the responsible rule's, or, for a shell line that asks
+	// for want of one, that of the rule that allowed the line.
+	Priority float64
+	// Undecided are the commands of an allowed shell line that no rule
+	// decided; the caller judges them as it would without rules.
+	Undecided []string
+}
+
+// Engine decides calls by the rules it was loaded with. Its zero value,
+// and a nil *Engine, have no rules.
+type Engine struct {
+	rules       []*Rule
+	interactive bool
+	problems    []Problem
+}
+
+// New makes an engine of rules, sorted by priority (stable), for
+// interactive or headless sessions.
+func New(rules []*Rule, interactive bool) *Engine {
+	sorted := slices.Clone(rules)
+	slices.SortStableFunc(sorted, func(a, b *Rule) int { return cmp.Compare(b.Priority, a.Priority) })
+	return &Engine{rules: sorted, interactive: interactive}
+}
+
+// Rules are the engine's rules, the highest priority first.
+func (e *Engine) Rules() []*Rule {
+	if e == nil {
+		return nil
+	}
+	return e.rules
+}
+
+// Problems are what loading the engine's files reported.
+func (e *Engine) Problems() []Problem {
+	if e == nil {
+		return nil
+	}
+	return e.problems
+}
+
+// Interactive reports whether the engine serves sessions that can ask.
+func (e *Engine) Interactive() bool { return e != nil && e.interactive }
+
+// Check decides c by the rules.
+func (e *Engine) Check(c Call) Verdict {
+	if e == nil || len(e.rules) == 0 {
+		return Verdict{}
+	}
+	if c.Name == ShellToolName {
+		if command, ok := c.Args["command"].(string); ok {
+			return e.checkShell(c, command)
+		}
+	}
+	if r := e.first(c); r != nil {
+		return decided(r)
+	}
+	return Verdict{}
+}
+
+// Excluded is the rule that denies every call of c's tool, whatever its
+// arguments, so that the model is not told of the tool, as Gemini CLI's
+// getExcludedTools finds it: the first rule for the tool (c.Args are not
+// read) that does not look at arguments decides, unless a rule that does
+// and does not deny comes first. nil when no rule excludes the tool.
+func (e *Engine) Excluded(c Call) *Rule {
+	if e == nil {
+		return nil
+	}
+	for _, r := range e.rules {
+		unconditional := *r
+		unconditional.Args = nil
+		if !e.matches(&unconditional, c, c.Name, "") {
+			continue
+		}
+		switch {
+		case r.Args == nil && r.Decision == Deny:
+			return r
+		case r.Args == nil, r.Decision != Deny:
+			return nil
+		}
+	}
+	return nil
+}
+
+// first is the rule of the highest priority that matches c, or nil.
+func (e *Engine) first(c Call) *Rule {
+	stringified := stableStringify(c.Args)
+	names := []string{c.Name}
+	if alias, ok := legacyAliases[c.Name]; ok {
+		names = append(names, alias)
+	}
+	for legacy, current := range legacyAliases {
+		if current == c.Name {
+			names = append(names, legacy)
+		}
+	}
+	for _, r := range e.rules {
+		for _, name := range names {
+			if e.matches(r, c, name, stringified) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// checkShell decides a shell line and each command it runs, as Gemini
+// CLI's checkShellCommand does.
+func (e *Engine) checkShell(c Call, command string) Verdict {
+	top := e.first(c)
+	v := Verdict{}
+	if top != nil {
+		v = decided(top)
+	}
+	if v.Decision == Deny {
+		return v
+	}
+	parts, ok := shellCommands(command)
+	if !ok {
+		if v.Decision == Allow && c.Mode != ModeYolo {
+			return Verdict{Decision: AskUser, Priority: top.Priority}
+		}
+		return v
+	}
+	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && redirects(command) {
+		v = Verdict{Decision: AskUser, Priority: top.Priority}
+	}
+	if len(parts) == 1 && strings.TrimSpace(parts[0]) == strings.TrimSpace(command) {
+		return v
+	}
+	for _, part := range parts {
+		sub := c
+		sub.Args = shellArgs(c.Args, part)
+		r := e.first(sub)
+		switch {
+		case r == nil:
+			if v.Decision == Allow {
+				v.Undecided = append(v.Undecided, part)
+			}
+		case r.Decision == Deny:
+			return decided(r)
+		case r.Decision == AskUser:
+			if v.Decision != AskUser || v.Rule == nil {
+				v.Rule, v.Priority = r, r.Priority
+			}
+			v.Decision, v.Undecided = AskUser, nil
+		}
+	}
+	return v
+}
+
+func decided(r *Rule) Verdict { return Verdict{Decision: r.Decision, Rule: r, Priority: r.Priority} }
+
+// shellArgs are a shell call's arguments with command replaced by part.
+func shellArgs(args map[string]any, part string) map[string]any {
+	sub := map[string]any{"command": part}
+	if dir, ok := args["dir_path"]; ok {
+		sub["dir_path"] = dir
+	}
+	return sub
+}
+
+// matches reports whether r applies to c, called name, as Gemini CLI's
+// ruleMatches decides.
+func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
+	switch {
+	case len(r.Modes) > 0 && !slices.Contains(r.Modes, c.Mode):
+		return false
+	case r.Subagent != "": // gemini-ls runs no subagents
+		return false
+	case r.Interactive != nil && *r.Interactive != e.interactive:
+		return false
+	case r.MCPName == "*" && c.Server == "":
+		return false
+	case r.MCPName != "" && r.MCPName != "*" && r.MCPName != c.Server:
+		return false
+	case !toolNameMatches(r.ToolName, name, c.Server):
+		return false
+	case !annotationsMatch(r.ToolAnnotations, c.Annotations):
+		return false
+	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
+		return false
+	}
+	return true
+}
+
+// toolNameMatches matches a rule's tool name, wildcards included, against
+// a call of name (of server, for an MCP tool).
+func toolNameMatches(pattern, name, server string) bool {
+	switch {
+	case pattern == "*":
+		return true
+	case !strings.Contains(pattern, "*"):
+		return pattern == name
+	case pattern == MCPPrefix+"*":
+		return server != ""
+	case strings.HasPrefix(pattern, MCPPrefix+"*_"):
+		return server != "" && name == MCPToolName(server, strings.TrimPrefix(pattern, MCPPrefix+"*_"))
+	case strings.HasPrefix(pattern, MCPPrefix) && strings.HasSuffix(pattern, "_*"):
+		want := strings.TrimSuffix(strings.TrimPrefix(pattern, MCPPrefix), "_*")
+		return server == want && strings.HasPrefix(name, MCPPrefix+want+"_")
+	}
+	return pattern == name
+}
+
+// annotationsMatch reports whether the call's annotations hold every
+// key-value pair the rule asks for.
+func annotationsMatch(want, have map[string]any) bool {
+	if want == nil {
+		return true
+	}
+	if have == nil {
+		return false
+	}
+	for k, v := range want {
+		if !sameValue(v, have[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue is JavaScript's === on the values TOML and JSON give: numbers
+// compare by value whatever their Go type.
+func sameValue(a, b any) bool {
+	fa, aNum := number(a)
+	fb, bNum := number(b)
+	if aNum || bNum {
+		return aNum && bNum && fa == fb
+	}
+	switch a.(type) {
+	case string, bool:
+		return a == b
+	}
+	return false // objects are never === another
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}

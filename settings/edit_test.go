@@ -1,0 +1,71 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// /skills disable and enable change skills.disabled and nothing else of
+// the file: comments, order and layout stay; a missing file or key is
+// created; what was there is read, whatever the case of the layout.
+func TestEditSkillsDisabled(t *testing.T) {
+	add := func(name string) func([]string) []string {
+		return func(old []string) []string { return append(old, name) }
+	}
+	for _, tc := range []struct {
+		name, before, want string
+	}{
+		{"no file", "", "{\n  \"skills\": {\n    \"disabled\": [\"a\"]\n  }\n}\n"},
+		{"empty object", "{}\n", "{\n  \"skills\": {\n    \"disabled\": [\"a\"]\n  }\n}\n"},
+		{"other keys, comments", "{\n  // my model\n  \"model\": {\"name\": \"x\"}, /* keep */\n}\n",
+			"{\n  \"skills\": {\n    \"disabled\": [\"a\"]\n  },\n  // my model\n  \"model\": {\"name\": \"x\"}, /* keep */\n}\n"},
+		{"skills without disabled", "{\n  \"skills\": {\n    \"enabled\": true\n  }\n}\n",
+			"{\n  \"skills\": {\n    \"disabled\": [\"a\"],\n    \"enabled\": true\n  }\n}\n"},
+		{"existing list", "{\n  \"skills\": {\"disabled\": [\"z\"] // why\n  }\n}\n",
+			"{\n  \"skills\": {\"disabled\": [\"z\", \"a\"] // why\n  }\n}\n"},
+		{"skills null", "{\"skills\": null}", "{\"skills\": {\n  \"disabled\": [\"a\"]\n}}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+			if tc.before != "" {
+				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(tc.before), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := EditSkillsDisabled(path, add("a")); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != tc.want {
+				t.Errorf("file =\n%s\nwant\n%s", got, tc.want)
+			}
+			obj, err := parseObject(path, got)
+			if err != nil {
+				t.Fatalf("the edited file does not parse: %v", err)
+			}
+			var s Settings
+			if err := fromMap(obj, &s); err != nil || !slices.Contains(s.Skills.Disabled, "a") {
+				t.Errorf("skills.disabled = %q, %v", s.Skills.Disabled, err)
+			}
+		})
+	}
+}
+
+// A file that is not a settings object is left alone, with an error.
+func TestEditSkillsDisabledRefusesABrokenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte("{ broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := EditSkillsDisabled(path, func(old []string) []string { return old }); err == nil {
+		t.Error("no error for a broken file")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "{ broken" {
+		t.Errorf("the broken file became %q", got)
+	}
+}

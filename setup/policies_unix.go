@@ -1,0 +1,13 @@
+//go:build unix
+
+package setup
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+func ownedByRoot(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return !ok || st.Uid == 0
+}

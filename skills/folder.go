@@ -1,0 +1,166 @@
+package skills
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Gemini CLI's getFolderStructure defaults (utils/getFolderStructure.ts).
+const (
+	maxFolderItems      = 200
+	truncationIndicator = "..."
+)
+
+var ignoredFolders = map[string]bool{"node_modules": true, ".git": true, "dist": true, "__pycache__": true}
+
+// folder is one directory of the structure, as Gemini CLI's FullFolderInfo.
+type folder struct {
+	name              string
+	files             []string
+	subFolders        []*folder
+	ignored           bool
+	hasMoreFiles      bool
+	hasMoreSubfolders bool
+}
+
+// FolderStructure is dir's tree as Gemini CLI's getFolderStructure draws
+// it for a skill's resources: breadth first, up to 200 files and folders,
+// ignored folders shown with "...", and a summary line first.
+func FolderStructure(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Sprintf("Error processing directory %q: %v", dir, err)
+	}
+	root, err := readStructure(abs)
+	if err != nil {
+		return fmt.Sprintf("Error: Could not read directory %q. Check path and permissions.", abs)
+	}
+	var lines []string
+	formatFolder(root, "", true, true, &lines)
+	summary := fmt.Sprintf("Showing up to %d items (files + folders).", maxFolderItems)
+	if truncated(root) {
+		summary += fmt.Sprintf(" Folders or files indicated with %s contain more items not shown, were ignored, or the display limit (%d items) was reached.",
+			truncationIndicator, maxFolderItems)
+	}
+	sep := string(filepath.Separator)
+	return summary + "\n\n" + abs + sep + "\n" + strings.Join(lines, "\n")
+}
+
+// readStructure reads the tree under rootPath breadth first, up to
+// maxFolderItems entries; an error is the root's.
+func readStructure(rootPath string) (*folder, error) {
+	root := &folder{name: filepath.Base(rootPath)}
+	type item struct {
+		f    *folder
+		path string
+	}
+	queue := []item{{root, rootPath}}
+	seen := map[string]bool{}
+	count := 0
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if seen[it.path] || count >= maxFolderItems {
+			continue
+		}
+		seen[it.path] = true
+		entries, err := os.ReadDir(it.path)
+		if err != nil {
+			if it.f == root {
+				return nil, err
+			}
+			continue
+		}
+		slices.SortFunc(entries, func(a, b os.DirEntry) int { return localeCompare(a.Name(), b.Name()) })
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			if count >= maxFolderItems {
+				it.f.hasMoreFiles = true
+				break
+			}
+			it.f.files = append(it.f.files, e.Name())
+			count++
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			if count >= maxFolderItems {
+				it.f.hasMoreSubfolders = true
+				break
+			}
+			sub := &folder{name: e.Name(), ignored: ignoredFolders[e.Name()]}
+			it.f.subFolders = append(it.f.subFolders, sub)
+			count++
+			if !sub.ignored {
+				queue = append(queue, item{sub, filepath.Join(it.path, e.Name())})
+			}
+		}
+	}
+	return root, nil
+}
+
+// localeCompare orders names roughly as JavaScript's localeCompare does:
+// case-insensitively, a lower-case letter before its capital.
+func localeCompare(a, b string) int {
+	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+		return c
+	}
+	return -strings.Compare(a, b)
+}
+
+// formatFolder draws node, as Gemini CLI's formatStructure.
+func formatFolder(node *folder, indent string, isLast, isRoot bool, lines *[]string) {
+	connector := "├───"
+	if isLast {
+		connector = "└───"
+	}
+	sep := string(filepath.Separator)
+	if !isRoot || node.ignored {
+		suffix := ""
+		if node.ignored {
+			suffix = truncationIndicator
+		}
+		*lines = append(*lines, indent+connector+node.name+sep+suffix)
+	}
+	childIndent := ""
+	if !isRoot {
+		childIndent = indent + "│   "
+		if isLast {
+			childIndent = indent + "    "
+		}
+	}
+	noFolders := len(node.subFolders) == 0 && !node.hasMoreSubfolders
+	for i, name := range node.files {
+		c := "├───"
+		if i == len(node.files)-1 && noFolders {
+			c = "└───"
+		}
+		*lines = append(*lines, childIndent+c+name)
+	}
+	if node.hasMoreFiles {
+		c := "├───"
+		if noFolders {
+			c = "└───"
+		}
+		*lines = append(*lines, childIndent+c+truncationIndicator)
+	}
+	for i, sub := range node.subFolders {
+		formatFolder(sub, childIndent, i == len(node.subFolders)-1 && !node.hasMoreSubfolders, false, lines)
+	}
+	if node.hasMoreSubfolders {
+		*lines = append(*lines, childIndent+"└───"+truncationIndicator)
+	}
+}
+
+func truncated(node *folder) bool {
+	if node.hasMoreFiles || node.hasMoreSubfolders || node.ignored {
+		return true
+	}
+	return slices.ContainsFunc(node.subFolders, truncated)
+}

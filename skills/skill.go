@@ -1,0 +1,93 @@
+package skills
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// FileName is the file that makes a directory a skill.
+const FileName = "SKILL.md"
+
+// maxFileSize bounds the SKILL.md read: its body goes to the model whole.
+const maxFileSize = 1 << 20
+
+// Skill is one discovered skill, as Gemini CLI's SkillDefinition.
+type Skill struct {
+	// Name is the front matter's name, with the characters a file name
+	// cannot hold replaced by -.
+	Name        string
+	Description string
+	// Location is the SKILL.md's absolute path.
+	Location string
+	// Body is the instructions: the text after the front matter, trimmed.
+	Body string
+	// Disabled: skills.disabled names it.
+	Disabled bool
+	// Extension is the name of the extension that provides the skill; ""
+	// for the user's and the workspace's.
+	Extension string
+}
+
+// Dir is the skill's directory: its resources.
+func (s Skill) Dir() string { return filepath.Dir(s.Location) }
+
+// frontMatter is Gemini CLI's FRONTMATTER_REGEX.
+var frontMatter = regexp.MustCompile(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
+
+// unsafeNameChars are what Gemini CLI replaces in a name, which it uses
+// as a file name.
+var unsafeNameChars = regexp.MustCompile(`[:\\/<>*?"|]`)
+
+// errNoFrontMatter and errNoFields say why a SKILL.md is not a skill.
+var (
+	errNoFrontMatter = errors.New("it does not begin with front matter: a --- line, the name: and description: lines, and a --- line")
+	errNoFields      = errors.New("its front matter lacks a name or a description")
+)
+
+// Load reads the skill at path, a SKILL.md.
+func Load(path string) (Skill, error) {
+	content, err := readFile(path)
+	if err != nil {
+		return Skill{}, err
+	}
+	return Parse(path, content)
+}
+
+// Parse reads content, the text of the SKILL.md at path.
+func Parse(path, content string) (Skill, error) {
+	m := frontMatter.FindStringSubmatch(content)
+	if m == nil {
+		return Skill{}, errNoFrontMatter
+	}
+	name, description, ok := parseFrontMatter(m[1])
+	if !ok {
+		return Skill{}, errNoFields
+	}
+	return Skill{
+		Name:        unsafeNameChars.ReplaceAllString(name, "-"),
+		Description: description,
+		Location:    path,
+		Body:        strings.TrimSpace(m[2]),
+	}, nil
+}
+
+func readFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return "", err
+	}
+	if len(data) > maxFileSize {
+		return "", fmt.Errorf("it is over the %d bytes a SKILL.md may have", maxFileSize)
+	}
+	return string(data), nil
+}

@@ -1,0 +1,126 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/skills"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// ActivateSkillName is the tool that gives the model a skill's
+// instructions and resources (skills).
+const ActivateSkillName = "activate_skill"
+
+// activateSkillTool is Gemini CLI's activate_skill (activate-skill.ts):
+// its declaration names the enabled skills as they are now.
+type activateSkillTool struct {
+	catalog *skills.Catalog
+	ws      *workspace.Workspace
+}
+
+func (t *activateSkillTool) Name() string { return ActivateSkillName }
+
+// Declaration is Gemini CLI's getActivateSkillDeclaration, word for word.
+func (t *activateSkillTool) Declaration() *genai.FunctionDeclaration {
+	var names []any
+	var quoted []string
+	for _, s := range t.catalog.Enabled() {
+		names = append(names, s.Name)
+		quoted = append(quoted, "'"+s.Name+"'")
+	}
+	hint := ""
+	param := map[string]any{"type": "string", "description": "No skills are currently available."}
+	if len(names) > 0 {
+		hint = " (Available: " + strings.Join(quoted, ", ") + ")"
+		param = map[string]any{"type": "string", "description": "The name of the skill to activate.", "enum": names}
+	}
+	return &genai.FunctionDeclaration{
+		Name: ActivateSkillName,
+		Description: "Activates a specialized agent skill by name" + hint + ". " +
+			"Returns the skill's instructions wrapped in `<activated_skill>` tags. " +
+			"These provide specialized guidance for the current task. " +
+			"Use this when you identify a task that matches a skill's description. " +
+			"ONLY use names exactly as they appear in the `<available_skills>` section.",
+		ParametersJsonSchema: map[string]any{
+			"type":                 "object",
+			"properties":           map[string]any{"name": param},
+			"required":             []string{"name"},
+			"additionalProperties": false,
+		},
+	}
+}
+
+type activateSkillParams struct {
+	Name string `json:"name"`
+}
+
+// Build finds the skill; an unknown one is Gemini CLI's error, naming
+// those there are.
+func (t *activateSkillTool) Build(raw map[string]any) (Call, error) {
+	var p activateSkillParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	skill, ok := t.catalog.Get(p.Name)
+	if !ok {
+		var names []string
+		for _, s := range t.catalog.Enabled() {
+			names = append(names, s.Name)
+		}
+		return nil, fmt.Errorf("Skill %q not found. Available skills are: %s", p.Name, strings.Join(names, ", "))
+	}
+	return &activateSkillCall{name: p.Name, skill: skill, resources: skills.FolderStructure(skill.Dir()), ws: t.ws}, nil
+}
+
+type activateSkillCall struct {
+	name      string // as the model gave it
+	skill     skills.Skill
+	resources string // the skill directory's structure, read once per call
+	ws        *workspace.Workspace
+}
+
+func (c *activateSkillCall) Title() string {
+	return fmt.Sprintf("%q: %s", c.name, c.skill.Description)
+}
+
+func (c *activateSkillCall) Kind() Kind { return KindOther }
+
+// Confirmation asks as Gemini CLI asks: the skill, what it is for and
+// every file its directory shares with the model. Always Allow covers
+// later activations, as Gemini CLI's policy update for the tool does.
+func (c *activateSkillCall) Confirmation() *Confirmation {
+	return &Confirmation{
+		Kind:  "info",
+		Title: "Activate Skill: " + c.name,
+		Details: "You are about to enable the specialized agent skill **" + c.name + "**.\n\n" +
+			"**Description:**\n" + c.skill.Description + "\n\n" +
+			"**Resources to be shared with the model:**\n" + c.resources,
+		AllowKeys: []string{ActivateSkillName},
+	}
+}
+
+// Execute lets the model read the skill's directory and gives it the
+// instructions, in Gemini CLI's llmContent.
+func (c *activateSkillCall) Execute(_ context.Context, _ CallInfo) (Result, error) {
+	dir := c.skill.Dir()
+	if c.ws != nil {
+		if _, err := c.ws.Allow(dir); err != nil {
+			return failure(fmt.Sprintf("Skill %q could not be activated: %v", c.name, err)), nil
+		}
+	}
+	return Result{
+		Output: "<activated_skill name=\"" + c.name + "\">\n" +
+			"  <instructions>\n" +
+			"    " + c.skill.Body + "\n" +
+			"  </instructions>\n\n" +
+			"  <available_resources>\n" +
+			"    " + c.resources + "\n" +
+			"  </available_resources>\n" +
+			"</activated_skill>",
+		Display: fmt.Sprintf("Skill **%s** activated. Resources loaded from `%s`:\n\n%s", c.name, dir, c.resources),
+	}, nil
+}
