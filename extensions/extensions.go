@@ -273,25 +273,15 @@ func load(cfg Config, installDir string) (Extension, error) {
 			ext.Variables[k] = v
 		}
 	}
-	env := newResolver(custom, cfg.Getenv)
-	walkStrings(raw, func(s string) string { return env.resolve(ext.Variables.Hydrate(s)) })
-	if env.exceeded() {
-		return ext, fmt.Errorf("%s: expanding its variables would make it more than %d KiB longer", filepath.Join(ext.Path, ManifestFile), maxGrowth>>10)
+	if ext.Redacted, err = resolveVariables(raw, ext.Variables, custom, cfg.Getenv); err != nil {
+		return ext, fmt.Errorf("%s: %w", filepath.Join(ext.Path, ManifestFile), err)
 	}
-	ext.Redacted = env.given
 	if err := decode(raw, &m); err != nil {
 		return ext, fmt.Errorf("reading %s: %w", filepath.Join(ext.Path, ManifestFile), err)
 	}
 	ext.Name, ext.Version, ext.Description = m.Name, m.Version, m.Description
 	ext.ExcludeTools = m.ExcludeTools
-	ext.Settings = m.Settings
-	ext.SettingsEnv = map[string]string{}
-	for i, s := range ext.Settings {
-		if v, ok := custom[s.EnvVar]; ok && s.EnvVar != "" {
-			ext.Settings[i].Set = true
-			ext.SettingsEnv[s.EnvVar] = v
-		}
-	}
+	ext.Settings, ext.SettingsEnv = settingValues(m.Settings, custom)
 	ext.MCPServers = map[string]settings.MCPServer{}
 	for name, s := range m.MCPServers {
 		s.Trust = false // an extension cannot approve its own tools
@@ -300,6 +290,32 @@ func load(cfg Config, installDir string) (Extension, error) {
 	}
 	ext.ContextFiles, err = contextFiles(ext.Path, m.ContextFileName)
 	return ext, err
+}
+
+// resolveVariables replaces, in place, the variables of every string of
+// raw, a decoded manifest: vars' ${…} first, then the environment's (the
+// extension's settings, then getenv). It returns the values the
+// environment gave, to keep out of messages.
+func resolveVariables(raw map[string]any, vars Variables, custom map[string]string, getenv func(string) string) (given map[string]string, err error) {
+	env := newResolver(custom, getenv)
+	walkStrings(raw, func(s string) string { return env.resolve(vars.Hydrate(s)) })
+	if env.exceeded() {
+		return nil, fmt.Errorf("expanding its variables would make it more than %d KiB longer", maxGrowth>>10)
+	}
+	return env.given, nil
+}
+
+// settingValues are the declared settings, each marked Set when custom
+// (its .env file) has a value for it, and those values by envVar.
+func settingValues(declared []Setting, custom map[string]string) ([]Setting, map[string]string) {
+	values := map[string]string{}
+	for i, s := range declared {
+		if v, ok := custom[s.EnvVar]; ok && s.EnvVar != "" {
+			declared[i].Set = true
+			values[s.EnvVar] = v
+		}
+	}
+	return declared, values
 }
 
 // permits says why the settings do not let an extension installed as
