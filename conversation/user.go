@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
@@ -11,15 +12,25 @@ import (
 )
 
 // userCommands are the user's commands as they are now: the custom
-// commands of the user's and the first root's TOML files, read from disk
-// under the one trust decision (in a root the user does not trust there
-// are none, see commands.Load), and the running MCP servers' prompts.
-// Its Errs are the command files skipped, each with its path.
+// commands of the user's and the first root's TOML files, then the
+// enabled extensions' (renamed "<extension>.<name>" where a built-in or
+// one of the others has their name), read from disk under the one trust
+// decision (in a root the user does not trust there are none, see
+// commands.Load), and the running MCP servers' prompts. Its Errs are the
+// command files skipped, each with its path.
 func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands {
 	var custom []commands.Custom
 	var errs []error
 	if r := root(built); r != "" {
-		custom, errs = commands.Load(ctx, settings.UserDir(built.Getenv), r, built.Trust.Trusted(r))
+		trusted := built.Trust.Trusted(r)
+		custom, errs = commands.Load(ctx, settings.UserDir(built.Getenv), r, trusted)
+		var dirs []commands.ExtensionDir
+		for _, e := range built.Extensions.Active() {
+			dirs = append(dirs, commands.ExtensionDir{Name: e.Name, Dir: e.CommandsDir()})
+		}
+		isBuiltin := func(name string) bool { _, ok := builtin.Find(name); return ok }
+		ext, extErrs := commands.LoadExtensions(ctx, dirs, custom, isBuiltin, trusted)
+		custom, errs = append(custom, ext...), append(errs, extErrs...)
 	}
 	return commands.ReadUserCommands(ctx, custom, errs, built.Tools)
 }

@@ -14,7 +14,7 @@ type commandInfo struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Hint        string `json:"hint,omitempty"`
-	Source      string `json:"source"` // "built-in", "user", "project", "mcp"
+	Source      string `json:"source"` // "built-in", "user", "project", "mcp", "extension"
 }
 
 // commandsResult is gemini/commands' result.

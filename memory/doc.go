@@ -2,8 +2,9 @@
 // settings' context.fileName lists) as Gemini CLI does, for the model:
 //
 //   - SystemMemory is the section appended to the system instruction: the
-//     global files in the user's Gemini directory (~/.gemini), then for
-//     each workspace root the files from the root's git root (the nearest
+//     global files in the user's Gemini directory (~/.gemini), then the
+//     enabled extensions' (Config.Extensions, each read in its extension's
+//     directory), then for each workspace root the files from the root's git root (the nearest
 //     ancestor holding .git; the root itself outside git) down to the root,
 //     each directory's names in the configured order. Each file appears
 //     once (by its resolved path), wrapped in "--- Context from: <path> ---"

@@ -38,8 +38,19 @@ type Config struct {
 	// root's project files are not loaded, as in Gemini CLI. nil trusts
 	// every root.
 	Trusted func(root string) bool
+	// Extensions are the enabled extensions' context files, read after
+	// the global files and before the project's, as Gemini CLI orders
+	// them; each is read in the scope of its extension's directory.
+	Extensions []ExtensionFiles
 	// Logger gets what was skipped and why. nil discards.
 	Logger *zap.Logger
+}
+
+// ExtensionFiles are one extension's context files: absolute paths in
+// Dir, its directory, which their imports may not leave.
+type ExtensionFiles struct {
+	Dir   string
+	Files []string
 }
 
 // Loader finds, reads and renders context files; see the package doc.
@@ -49,6 +60,7 @@ type Loader struct {
 	userDir string
 	names   []string
 	trusted func(string) bool
+	exts    []ExtensionFiles
 	guard   guard
 	log     *zap.Logger
 
@@ -64,6 +76,7 @@ func New(cfg Config) *Loader {
 		ws:      cfg.Workspace,
 		userDir: cfg.UserDir,
 		trusted: cfg.Trusted,
+		exts:    cfg.Extensions,
 		log:     cfg.Logger,
 		cache:   make(map[cacheKey]cached),
 		seen:    make(map[string]map[string]bool),
@@ -165,8 +178,8 @@ func (l *Loader) Files(ctx context.Context) ([]File, error) {
 	return out, nil
 }
 
-// systemFiles lists the global files, then each trusted root's from its
-// git root down, each file once.
+// systemFiles lists the global files, then the extensions', then each
+// trusted root's from its git root down, each file once.
 func (l *Loader) systemFiles() []file {
 	var files []file
 	seen := make(map[string]bool) // by resolved path
@@ -184,6 +197,18 @@ func (l *Loader) systemFiles() []file {
 		for _, name := range l.names {
 			if p := filepath.Join(l.userDir, name); present(l.ws.Documents(), p) {
 				add(p, global)
+			}
+		}
+	}
+	for _, ext := range l.exts {
+		sc, err := newScope(ext.Dir, nil, l.ws.Documents())
+		if err != nil {
+			l.log.Warn("cannot read an extension's context files", zap.String("dir", ext.Dir), zap.Error(err))
+			continue
+		}
+		for _, p := range ext.Files {
+			if present(l.ws.Documents(), p) {
+				add(p, sc)
 			}
 		}
 	}

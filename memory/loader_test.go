@@ -322,3 +322,31 @@ func TestGlobalFileSymlinkedToDotfiles(t *testing.T) {
 		t.Errorf("the user's own symlinked global file did not load:\n%s", got)
 	}
 }
+
+// An enabled extension's context file is read after the global file and
+// before the project's, as Gemini CLI orders them, and its imports stay
+// in its directory.
+func TestSystemMemoryExtensionFiles(t *testing.T) {
+	tr := newTree(t)
+	write(t, filepath.Join(tr.userDir, "GEMINI.md"), "GLOBAL-TEXT")
+	write(t, filepath.Join(tr.root, "GEMINI.md"), "PROJECT-TEXT")
+	ext := filepath.Join(tr.userDir, "extensions", "ext")
+	write(t, filepath.Join(ext, "GEMINI.md"), "extension @./more.md @../../GEMINI.md")
+	write(t, filepath.Join(ext, "more.md"), "imported")
+	ws, err := workspace.New([]string{tr.root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(Config{Workspace: ws, UserDir: tr.userDir, Extensions: []ExtensionFiles{{Dir: ext, Files: []string{filepath.Join(ext, "GEMINI.md")}}}})
+	got := systemMemory(t, l)
+	g, e, p := strings.Index(got, "GLOBAL-TEXT"), strings.Index(got, "extension "), strings.Index(got, "PROJECT-TEXT")
+	if g < 0 || e < 0 || p < 0 || !(g < e && e < p) {
+		t.Fatalf("want global, extension, project in that order:\n%s", got)
+	}
+	if !strings.Contains(got, "imported") {
+		t.Errorf("the extension's own import is missing:\n%s", got)
+	}
+	if strings.Count(got, "GLOBAL-TEXT") != 1 {
+		t.Errorf("an import left the extension's directory:\n%s", got)
+	}
+}

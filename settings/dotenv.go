@@ -133,6 +133,10 @@ func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
 	return ""
 }
 
+// ParseDotenv parses a .env file as LoadDotenv does (parseDotenv): for
+// the other .env files Gemini CLI reads, as an extension's settings.
+func ParseDotenv(src []byte) map[string]string { return parseDotenv(src) }
+
 // parseDotenv parses a .env file as the dotenv package Gemini CLI uses
 // does: KEY=value or KEY: value lines, an optional "export ", comments
 // from #, values in single, double or back quotes (which may span lines;

@@ -203,6 +203,23 @@ func tooLong(key string, limit int, fileBound bool) error {
 // match all over a message and hide nothing worth hiding.
 const minRedacted = 4
 
+// WithRedacted is s whose Redact also hides each of values (value →
+// the variable that gave it), those of at least 4 bytes: for what other
+// files' variables gave settings (an extension's manifest).
+func (s Settings) WithRedacted(values map[string]string) Settings {
+	given := maps.Clone(s.given)
+	for v, name := range values {
+		if len(v) >= minRedacted {
+			if given == nil {
+				given = map[string]string{}
+			}
+			given[v] = name
+		}
+	}
+	s.given = given
+	return s
+}
+
 // Redact is text with every value a variable gave a setting (of at least
 // 4 bytes) replaced by the variable ($NAME): an error or a log line about
 // a setting (a discovery command that failed, an MCP server's URL) never

@@ -279,6 +279,11 @@ func mustMarshal(v any) []byte {
 // Security is the "security" object.
 type Security struct {
 	Auth Auth `json:"auth"`
+	// BlockGitExtensions leaves out the extensions installed from git;
+	// AllowedExtensions, when not empty, loads only those whose install
+	// source matches one of its regular expressions (and overrides it).
+	BlockGitExtensions bool     `json:"blockGitExtensions"`
+	AllowedExtensions  []string `json:"allowedExtensions"`
 }
 
 // Auth is "security.auth".

@@ -13,6 +13,14 @@
 //     untrusted workspace runs in the default approval mode, starts no MCP
 //     server and reads no .gemini/policies or skills, and the user is told
 //     why.
+//   - The user's installed extensions (package extensions) are read once,
+//     after the settings files, as security.allowedExtensions and
+//     blockGitExtensions allow; the enabled ones' MCP servers and
+//     excludeTools go under the settings (a settings server of the same
+//     name wins), their context files into the memory, their skills
+//     directories under the agent skills, their policies under the
+//     policy engine's extension tier, and Built.Extensions keeps them for
+//     their commands and /extensions.
 //   - Nothing here talks to the model or blocks on the network: the
 //     generator makes its client on the first request, and MCP servers and
 //     the discovery command start in the background.

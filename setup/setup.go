@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/memory"
@@ -68,10 +69,6 @@ type Options struct {
 
 	Retry agent.RetryPolicy
 
-	// ExtensionSkills are the active extensions' skill directories, the
-	// lowest tier of agent skills (setup/skills.go).
-	ExtensionSkills []skills.ExtensionDir
-
 	// IncludeDirectories are more roots, beyond the workspace's, from the
 	// front end (run's --include-directories, an ACP client's
 	// additionalDirectories); Build adds them after context.includeDirectories.
@@ -121,8 +118,11 @@ type Built struct {
 	// Skills are the agent skills found (/skills); nil when settings turn
 	// them off or AuthErr is set.
 	Skills *skills.Catalog
-	memory *memory.Loader
-	opts   Options
+	// Extensions are the user's installed extensions, enabled or not;
+	// the enabled ones' servers and excludeTools are in Settings.
+	Extensions extensions.Loaded
+	memory     *memory.Loader
+	opts       Options
 	// projectRoots are the workspace's roots as the front end gave them,
 	// whose trust was decided and whose settings are read; the roots
 	// added to them (includes) are neither.
@@ -159,6 +159,11 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.Extensions = b.loadExtensions(set.Security)
+	set, notes := b.Extensions.Apply(set)
+	for _, note := range notes {
+		o.Warn("part of an extension is not used", note)
+	}
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
@@ -173,11 +178,12 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	// The generator makes its client on the first prompt.
 	gen := auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
 	b.memory = memory.New(memory.Config{
-		Workspace: o.Workspace,
-		UserDir:   settings.UserDir(b.Getenv),
-		FileNames: set.Context.FileNames(),
-		Trusted:   b.readsMemory,
-		Logger:    o.Logger,
+		Workspace:  o.Workspace,
+		UserDir:    settings.UserDir(b.Getenv),
+		FileNames:  set.Context.FileNames(),
+		Trusted:    b.readsMemory,
+		Extensions: extensionContext(b.Extensions),
+		Logger:     o.Logger,
 	})
 	plan := b.Plan
 	b.Skills = b.discoverSkills(set)
@@ -219,8 +225,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		maxTurns = set.Model.MaxSessionTurns
 	}
 	b.Checkpoints = b.checkpoints(o, set)
-	// The extensions' policies directories join here (policy.TierExtension).
-	b.Policy = b.loadPolicies(nil)
+	b.Policy = b.loadPolicies(extensionPolicies(b.Extensions))
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
@@ -391,7 +396,8 @@ func (b *Built) AuthStatus() auth.Report {
 }
 
 // loadSettings reads the settings files, then the front end's overlay
-// over them.
+// over them. The extensions' servers and excludeTools go under them
+// (Extensions.Apply), Gemini CLI's lowest layer.
 func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
 	set, err := settings.Load(b.Getenv, b.projectRoots, b.Trust)
@@ -402,6 +408,56 @@ func (b *Built) loadSettings() (settings.Settings, error) {
 		o.Warn(UnreadSettings, err)
 	}
 	return withOverlay(set, o.Overlay)
+}
+
+// loadExtensions reads the user's installed extensions, as sec allows,
+// each one that cannot be used reported once, by name.
+func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
+	var ws string
+	if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
+		ws = roots[0]
+	}
+	loaded := extensions.Load(extensions.Config{
+		UserDir:   settings.UserDir(b.Getenv),
+		Workspace: ws,
+		Getenv:    b.Getenv,
+		Allowed:   sec.AllowedExtensions,
+		BlockGit:  sec.BlockGitExtensions,
+	})
+	for _, err := range loaded.Errs {
+		b.opts.Warn("an extension was not loaded", err)
+	}
+	return loaded
+}
+
+// extensionPolicies are the enabled extensions' policies directories,
+// the policy engine's extension tier.
+func extensionPolicies(loaded extensions.Loaded) []policy.Source {
+	var out []policy.Source
+	for _, e := range loaded.Active() {
+		out = append(out, policy.Source{Tier: policy.TierExtension, Path: e.PoliciesDir(), Extension: e.Name})
+	}
+	return out
+}
+
+// extensionSkills are the enabled extensions' skills directories, the
+// lowest tier of agent skills.
+func extensionSkills(loaded extensions.Loaded) []skills.ExtensionDir {
+	var out []skills.ExtensionDir
+	for _, e := range loaded.Active() {
+		out = append(out, skills.ExtensionDir{Extension: e.Name, Dir: e.SkillsDir()})
+	}
+	return out
+}
+
+// extensionContext is the enabled extensions' context files, for the
+// memory loader.
+func extensionContext(loaded extensions.Loaded) []memory.ExtensionFiles {
+	var out []memory.ExtensionFiles
+	for _, e := range loaded.Active() {
+		out = append(out, memory.ExtensionFiles{Dir: e.Path, Files: e.ContextFiles})
+	}
+	return out
 }
 
 // withOverlay is set with overlay over it; an overlay that cannot be used
@@ -466,6 +522,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
+	base, _ = b.Extensions.Apply(base)
 	set, err := withOverlay(base, change)
 	if err != nil {
 		return nil, nil, err

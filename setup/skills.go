@@ -21,7 +21,7 @@ func (b *Built) discoverSkills(set settings.Settings) *skills.Catalog {
 		UserDir:    settings.UserDir(b.Getenv),
 		Roots:      b.projectRoots,
 		Trusted:    b.Trust.Trusted,
-		Extensions: b.opts.ExtensionSkills,
+		Extensions: extensionSkills(b.Extensions),
 		Disabled:   set.Skills.Disabled,
 	})
 	for _, p := range problems {

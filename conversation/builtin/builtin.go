@@ -61,6 +61,7 @@ func Table() []Builtin {
 		{Command: command("clear", "Clear the conversation: the next prompt starts afresh", ""), Run: clearConversation},
 		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress},
 		withSubcommands(command("directory", "Manage workspace directories", ""), directorySubcommands()),
+		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: command("help", "List the commands", ""), Run: help},
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", "desc | schema | auth [server]"), Run: listMCP},

@@ -100,6 +100,12 @@ func (h *harness) conversation() builtin.Env {
 	// As conversation.Commands lists them (which this package cannot
 	// import: it is the conversation's).
 	custom, errs := commands.Load(context.Background(), settings.UserDir(built.Getenv), h.root, built.Trust.Trusted(h.root))
+	var dirs []commands.ExtensionDir
+	for _, e := range built.Extensions.Active() {
+		dirs = append(dirs, commands.ExtensionDir{Name: e.Name, Dir: e.CommandsDir()})
+	}
+	ext, _ := commands.LoadExtensions(context.Background(), dirs, custom, func(name string) bool { _, ok := builtin.Find(name); return ok }, built.Trust.Trusted(h.root))
+	custom = append(custom, ext...)
 	env.Commands = append(env.Commands, commands.ReadUserCommands(context.Background(), custom, errs, built.Tools).List...)
 	return env
 }

@@ -95,7 +95,11 @@ func listMCP(ctx context.Context, env Env, args string) (Reply, error) {
 	var b strings.Builder
 	b.WriteString("MCP servers:\n")
 	for _, s := range servers {
-		fmt.Fprintf(&b, "- `%s`: ", s.Name)
+		fmt.Fprintf(&b, "- `%s`", s.Name)
+		if owner := env.Built.Extensions.ServerOwner(s.Name, env.Built.Settings.MCPServers[s.Name]); owner != "" {
+			fmt.Fprintf(&b, " (extension `%s`)", owner)
+		}
+		b.WriteString(": ")
 		switch s.State {
 		case mcp.StateReady:
 			fmt.Fprintf(&b, "ready, %d tool(s)", s.Tools)

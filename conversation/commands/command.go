@@ -12,6 +12,8 @@ type Command struct {
 	// the command takes nothing.
 	Hint   string
 	Source Source
+	// Extension is the extension whose command it is; "" for others.
+	Extension string
 	// Prompt: running it sends a prompt to the model (a custom command,
 	// /init); else it answers without a model call.
 	Prompt bool
@@ -24,5 +26,5 @@ func (c Custom) Command() Command {
 	if strings.Contains(c.Prompt, argsPlaceholder) {
 		hint = "arguments"
 	}
-	return Command{Name: c.Name, Description: c.Description, Hint: hint, Source: c.Source, Prompt: true}
+	return Command{Name: c.Name, Description: c.Description, Hint: hint, Source: c.Source, Extension: c.Extension, Prompt: true}
 }

@@ -1,7 +1,8 @@
 // Package commands holds the user's commands: the custom commands of
-// TOML files (~/.gemini/commands, and <root>/.gemini/commands in a
-// trusted root) and the MCP servers' prompts, and how a prompt naming one
-// becomes the prompt the model is sent. Command is the one entry type
+// TOML files (~/.gemini/commands, <root>/.gemini/commands in a trusted
+// root, and the enabled extensions' commands directories) and the MCP
+// servers' prompts, and how a prompt naming one becomes the prompt the
+// model is sent. Command is the one entry type
 // every front end derives its list and dispatch from. It follows Gemini CLI 0.61's FileCommandLoader and its prompt
 // processors (argumentProcessor, shellProcessor, atFileProcessor,
 // injectionParser) so a team's commands mean the same in every front end
@@ -13,6 +14,11 @@
 //     untrusted folder: a cloned repository cannot shadow them either.
 //   - A project command overrides a user command of the same name (the
 //     project's are loaded last, and the last of a name wins).
+//   - An enabled extension's commands (LoadExtensions) have the lowest
+//     precedence, as Gemini CLI documents: one whose name a built-in, a
+//     user's or project's command or an earlier extension's (by name) has
+//     is renamed "<extension>.<name>", so none is lost; like any custom
+//     command it replaces an MCP prompt of its name.
 //   - A file that cannot be read or is not a valid command is skipped and
 //     reported with its path; the others load. Loading is bounded for a
 //     hostile workspace: files of at most maxFileSize bytes, at most

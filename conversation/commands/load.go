@@ -29,10 +29,11 @@ const (
 type Source int
 
 const (
-	BuiltIn Source = iota // gemini-ls itself
-	User                  // ~/.gemini/commands
-	Project               // <root>/.gemini/commands
-	MCP                   // an MCP server's prompt
+	BuiltIn   Source = iota // gemini-ls itself
+	User                    // ~/.gemini/commands
+	Project                 // <root>/.gemini/commands
+	MCP                     // an MCP server's prompt
+	Extension               // an extension's commands directory
 )
 
 func (s Source) String() string {
@@ -45,6 +46,8 @@ func (s Source) String() string {
 		return "project"
 	case MCP:
 		return "mcp"
+	case Extension:
+		return "extension"
 	}
 	return fmt.Sprintf("Source(%d)", int(s))
 }
@@ -53,9 +56,12 @@ func (s Source) String() string {
 type Custom struct {
 	Name        string // "git:commit" for git/commit.toml
 	Description string // the file's, else "Custom command from <file>"
-	Source      Source // User or Project
+	Source      Source // User, Project or Extension
 	File        string // the TOML file
-	Prompt      string // the template: {{args}}, !{…}, @{…}
+	// Extension is the name of the extension whose command it is; "" for
+	// the user's and the project's.
+	Extension string
+	Prompt    string // the template: {{args}}, !{…}, @{…}
 }
 
 // FileError is a command file that was skipped, and why.

@@ -89,6 +89,9 @@ func (u UserCommands) Expand(ctx context.Context, inv Invocation, sh Shell, file
 // Source says where the command inv names was declared, for what a front
 // end tells the user.
 func (u UserCommands) Source(name string) string {
+	if c, ok := u.Custom[name]; ok && c.Extension != "" {
+		return "the command /" + name + " of extension " + c.Extension + " (" + c.File + ")"
+	}
 	if c, ok := u.Custom[name]; ok {
 		return "the custom command /" + name + " (" + c.File + ")"
 	}

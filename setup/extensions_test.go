@@ -1,0 +1,36 @@
+package setup
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// An enabled extension's skills join the agent skills and its policies
+// the policy engine's extension tier; a disabled one's do neither.
+func TestExtensionSkillsAndPolicies(t *testing.T) {
+	a := newAttack(t)
+	a.env["GEMINI_API_KEY"] = "k"
+	exts := filepath.Join(a.home, ".gemini", "extensions")
+	for _, name := range []string{"on", "off"} {
+		dir := filepath.Join(exts, name)
+		writeFile(t, filepath.Join(dir, "gemini-extension.json"), `{"name": "`+name+`", "version": "1"}`)
+		writeFile(t, filepath.Join(dir, "skills", name+"-skill", "SKILL.md"), "---\nname: "+name+"-skill\ndescription: the "+name+" extension's\n---\n")
+		writeFile(t, filepath.Join(dir, "policies", "rules.toml"), "[[rule]]\ntoolName = \""+name+"_tool\"\ndecision = \"deny\"\npriority = 10\n")
+	}
+	writeFile(t, filepath.Join(exts, "extension-enablement.json"), `{"off": {"overrides": ["!/*"]}}`)
+	b := a.build(t, "")
+	if _, ok := b.Skills.Get("on-skill"); !ok {
+		t.Errorf("skills %+v: the enabled extension's skill is missing", b.Skills.All())
+	}
+	if _, ok := b.Skills.Get("off-skill"); ok {
+		t.Error("the disabled extension's skill was loaded")
+	}
+	var tools []string
+	for _, r := range b.Policy.Rules() {
+		tools = append(tools, r.ToolName)
+	}
+	if !slices.Contains(tools, "on_tool") || slices.Contains(tools, "off_tool") {
+		t.Errorf("policy rules for %v, want the enabled extension's and not the disabled one's", tools)
+	}
+}
