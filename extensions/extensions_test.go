@@ -310,3 +310,32 @@ func TestLoadBoundsExpansion(t *testing.T) {
 		t.Errorf("loaded %v, errors %v", names(got.All), got.Errs)
 	}
 }
+
+// An extension's hooks/hooks.json gives its hooks, with its variables and
+// settings filled in, as Gemini CLI's loadExtensionHooks does; none is
+// no hooks, and a broken file is named.
+func TestExtensionHooks(t *testing.T) {
+	dir := t.TempDir()
+	ext := Extension{Name: "audit", Path: dir, Variables: Variables{"extensionPath": dir, "/": string(filepath.Separator)},
+		SettingsEnv: map[string]string{"AUDIT_LOG": "/var/log/audit"}}
+	if h, err := ext.Hooks(); h != nil || err != nil {
+		t.Fatalf("no hooks file: %v, %v", h, err)
+	}
+	write(t, ext.HooksFile(), `{"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+		{"type": "command", "command": "${extensionPath}${/}check.sh ${AUDIT_LOG}", "timeout": 5000}]}]}}`)
+	h, err := ext.Hooks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := h["BeforeTool"]
+	if len(defs) != 1 || defs[0].Matcher != "write_file" || len(defs[0].Hooks) != 1 {
+		t.Fatalf("hooks = %+v", h)
+	}
+	if got, want := defs[0].Hooks[0].Command, filepath.Join(dir, "check.sh")+" /var/log/audit"; got != want {
+		t.Errorf("command = %q, want %q", got, want)
+	}
+	write(t, ext.HooksFile(), `{"BeforeTool": []}`)
+	if _, err := ext.Hooks(); err == nil || !strings.Contains(err.Error(), `"hooks" property must be an object`) || !strings.Contains(err.Error(), "audit") {
+		t.Errorf("a file without a hooks object: %v", err)
+	}
+}

@@ -18,6 +18,8 @@ func TestExtensionSkillsAndPolicies(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "skills", name+"-skill", "SKILL.md"), "---\nname: "+name+"-skill\ndescription: the "+name+" extension's\n---\n")
 		writeFile(t, filepath.Join(dir, "policies", "rules.toml"), "[[rule]]\ntoolName = \""+name+"_tool\"\ndecision = \"deny\"\npriority = 10\n")
 	}
+	writeFile(t, filepath.Join(exts, "on", "hooks", "hooks.json"), `{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "${extensionPath}${/}after.sh"}]}]}}`)
+	writeFile(t, filepath.Join(exts, "off", "hooks", "hooks.json"), `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
 	writeFile(t, filepath.Join(exts, "extension-enablement.json"), `{"off": {"overrides": ["!/*"]}}`)
 	b := a.build(t, "")
 	if _, ok := b.Skills.Get("on-skill"); !ok {
@@ -32,5 +34,13 @@ func TestExtensionSkillsAndPolicies(t *testing.T) {
 	}
 	if !slices.Contains(tools, "on_tool") || slices.Contains(tools, "off_tool") {
 		t.Errorf("policy rules for %v, want the enabled extension's and not the disabled one's", tools)
+	}
+	// Its hooks run with the settings' (Gemini CLI's loadExtensionHooks).
+	h := b.hooks(b.Settings)
+	if h == nil || !h.Handles("AfterTool") {
+		t.Error("the enabled extension's AfterTool hook is not run")
+	}
+	if h != nil && h.Handles("BeforeTool") {
+		t.Error("the disabled extension's BeforeTool hook is run")
 	}
 }

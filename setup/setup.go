@@ -78,10 +78,6 @@ type Options struct {
 	// end that builds more than once (ACP, per session) shares one. nil:
 	// once per Built.
 	Told *Told
-
-	// ExtraHooks are hooks from elsewhere than the settings files (the
-	// extensions'), run after the settings' hooks.
-	ExtraHooks []hooks.Source
 }
 
 // Built is the agent and what it was built from.
@@ -257,15 +253,26 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	return b, nil
 }
 
-// hooks runs the hooks the settings configure, and o.ExtraHooks; nil
-// when hooksConfig.enabled is false or there are none. The settings hold
-// no workspace's hooks unless its folder is trusted (settings.Load).
+// hooks runs the hooks the settings configure, then the enabled
+// extensions'; nil when hooksConfig.enabled is false or there are none.
+// The settings hold no workspace's hooks unless its folder is trusted
+// (settings.Load).
 func (b *Built) hooks(set settings.Settings) agent.Hooks {
 	o := b.opts
 	if !set.HooksConfig.HooksEnabled() {
 		return nil
 	}
-	sources := append([]hooks.Source{{Name: "settings", Hooks: set.Hooks}}, o.ExtraHooks...)
+	sources := []hooks.Source{{Name: "settings", Hooks: set.Hooks}}
+	for _, e := range b.Extensions.Active() {
+		h, err := e.Hooks()
+		if err != nil {
+			o.Warn("an extension's hooks do not run", err)
+			continue
+		}
+		if len(h) > 0 {
+			sources = append(sources, hooks.Source{Name: e.Name, Hooks: h})
+		}
+	}
 	dir := ""
 	if roots := o.Workspace.Roots(); len(roots) > 0 {
 		dir = roots[0]

@@ -1,0 +1,56 @@
+package extensions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/settings"
+)
+
+// maxHooksFile bounds the hooks file read.
+const maxHooksFile = 1 << 20
+
+// Hooks are the hooks the extension's hooks/hooks.json declares, as
+// Gemini CLI loads them (loadExtensionHooks): the file's "hooks" object,
+// each string with ${extensionPath}, ${workspacePath}, ${/} and the
+// extension's settings (${ENV_VAR}) filled in. No file is no hooks; a
+// file that cannot be read or is not such an object is an error naming
+// it, and gives none.
+func (e Extension) Hooks() (settings.Hooks, error) {
+	path := e.HooksFile()
+	data, err := safefile.Read(path, maxHooksFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("extension %q: reading its hooks: %w", e.Name, err)
+	}
+	var raw struct {
+		Hooks map[string]any `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Hooks == nil {
+		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: \"hooks\" property must be an object", e.Name, path)
+	}
+	vars := maps.Clone(e.Variables)
+	if vars == nil {
+		vars = Variables{}
+	}
+	for k, v := range e.SettingsEnv {
+		if _, taken := vars[k]; !taken {
+			vars[k] = v
+		}
+	}
+	hydrated, err := json.Marshal(walkStrings(map[string]any(raw.Hooks), vars.Hydrate))
+	if err != nil {
+		return nil, fmt.Errorf("extension %q: its hooks: %w", e.Name, err)
+	}
+	var hooks settings.Hooks
+	if err := json.Unmarshal(hydrated, &hooks); err != nil {
+		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: %w", e.Name, path, err)
+	}
+	return hooks, nil
+}
