@@ -15,16 +15,6 @@ const (
 	notImplemented support = false
 )
 
-// The parts of issue 21 being built alongside this catalogue read these
-// keys; each part is one line, so a part that does not land flips one line.
-const (
-	hooksPart      = implemented // hooks.<event>, hooksConfig.*
-	policyPart     = implemented // policyPaths, adminPolicyPaths
-	extensionsPart = implemented // extensions.disabled
-	skillsPart     = implemented // skills.enabled, skills.disabled
-	mcpRemotePart  = implemented // mcpServers' type, oauth, authProviderType
-)
-
 // schemaKeys is every settings key of Gemini CLI 0.61, and gemini-ls's own
 // (model.thinkingBudget), by dotted path.
 func schemaKeys() map[string]support {
@@ -44,9 +34,9 @@ func schemaKeys() map[string]support {
 		"experimental.cliHelpAgentSettings":         notImplemented,
 		"tools.approvalMode":                        implemented,
 
-		"policyPaths": policyPart,
+		"policyPaths": notImplemented,
 
-		"adminPolicyPaths": policyPart,
+		"adminPolicyPaths": notImplemented,
 
 		"general.preferredEditor":               notImplemented,
 		"general.openEditorInNewWindow":         notImplemented,
@@ -195,8 +185,8 @@ func schemaKeys() map[string]support {
 		"security.disableAlwaysAllow":                   notImplemented,
 		"security.enablePermanentToolApproval":          notImplemented,
 		"security.autoAddToPolicyByDefault":             notImplemented,
-		"security.blockGitExtensions":                   notImplemented,
-		"security.allowedExtensions":                    notImplemented,
+		"security.blockGitExtensions":                   implemented,
+		"security.allowedExtensions":                    implemented,
 		"security.folderTrust.enabled":                  implemented,
 		"security.environmentVariableRedaction.allowed": notImplemented,
 		"security.environmentVariableRedaction.blocked": notImplemented,
@@ -248,15 +238,15 @@ func schemaKeys() map[string]support {
 		"experimental.contextManagement":                     notImplemented,
 		"experimental.topicUpdateNarration":                  notImplemented,
 
-		"extensions.disabled":                     extensionsPart,
+		"extensions.disabled":                     notImplemented,
 		"extensions.workspacesWithMigrationNudge": notImplemented,
 
-		"skills.enabled":  skillsPart,
-		"skills.disabled": skillsPart,
+		"skills.enabled":  implemented,
+		"skills.disabled": implemented,
 
-		"hooksConfig.enabled":       hooksPart,
-		"hooksConfig.disabled":      hooksPart,
-		"hooksConfig.notifications": hooksPart,
+		"hooksConfig.enabled":       implemented,
+		"hooksConfig.disabled":      implemented,
+		"hooksConfig.notifications": notImplemented,
 
 		"contextManagement.historyWindow.maxTokens":                         notImplemented,
 		"contextManagement.historyWindow.retainedTokens":                    notImplemented,
@@ -276,17 +266,17 @@ func schemaKeys() map[string]support {
 		"admin.mcp.requiredConfig": notImplemented,
 		"admin.skills.enabled":     notImplemented,
 
-		"hooks.BeforeTool":          hooksPart,
-		"hooks.AfterTool":           hooksPart,
-		"hooks.BeforeAgent":         hooksPart,
-		"hooks.AfterAgent":          hooksPart,
-		"hooks.Notification":        hooksPart,
-		"hooks.SessionStart":        hooksPart,
-		"hooks.SessionEnd":          hooksPart,
-		"hooks.PreCompress":         hooksPart,
-		"hooks.BeforeModel":         hooksPart,
-		"hooks.AfterModel":          hooksPart,
-		"hooks.BeforeToolSelection": hooksPart,
+		"hooks.BeforeTool":          implemented,
+		"hooks.AfterTool":           implemented,
+		"hooks.BeforeAgent":         implemented,
+		"hooks.AfterAgent":          implemented,
+		"hooks.Notification":        implemented,
+		"hooks.SessionStart":        implemented,
+		"hooks.SessionEnd":          implemented,
+		"hooks.PreCompress":         implemented,
+		"hooks.BeforeModel":         notImplemented,
+		"hooks.AfterModel":          notImplemented,
+		"hooks.BeforeToolSelection": implemented,
 
 		"telemetry.enabled":      notImplemented,
 		"telemetry.target":       notImplemented,
@@ -318,9 +308,9 @@ func mcpServerFields() map[string]support {
 		"includeTools": implemented,
 		"excludeTools": implemented,
 
-		"type":             mcpRemotePart,
-		"oauth":            mcpRemotePart,
-		"authProviderType": mcpRemotePart,
+		"type":             implemented,
+		"oauth":            implemented,
+		"authProviderType": implemented,
 
 		"description":          notImplemented,
 		"tcp":                  notImplemented,

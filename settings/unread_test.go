@@ -126,3 +126,34 @@ func documentedKeys(t *testing.T, path string) (keys, mcpFields []string) {
 	}
 	return keys, mcpFields
 }
+
+// The keys of issue 21's parts are named as they are read: what a part
+// left out (policyPaths, BeforeModel hooks, the hooks' notifications,
+// extensions.disabled) is named, what it reads is not.
+func TestUnreadKeysOfTheInstalledWorld(t *testing.T) {
+	home := t.TempDir()
+	user := writeSettings(t, home, `{
+		"policyPaths": ["/p"], "adminPolicyPaths": ["/a"],
+		"hooks": {"BeforeTool": [], "BeforeModel": [], "AfterModel": []},
+		"hooksConfig": {"enabled": true, "notifications": true},
+		"extensions": {"disabled": ["x"]},
+		"skills": {"disabled": ["s"]},
+		"security": {"allowedExtensions": ["a"], "blockGitExtensions": true},
+		"mcpServers": {"s": {"url": "http://127.0.0.1:1", "type": "sse", "oauth": {"enabled": true}}}
+	}`)
+	s, err := load(env(map[string]string{"HOME": home}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range s.UnreadKeys() {
+		if u.File != user || u.Unknown {
+			t.Errorf("unexpected %+v", u)
+		}
+		got = append(got, u.Key)
+	}
+	want := []string{"adminPolicyPaths", "extensions.disabled", "hooks.AfterModel", "hooks.BeforeModel", "hooksConfig.notifications", "policyPaths"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("UnreadKeys = %q, want %q", got, want)
+	}
+}
