@@ -34,9 +34,9 @@ func schemaKeys() map[string]support {
 		"experimental.cliHelpAgentSettings":         notImplemented,
 		"tools.approvalMode":                        implemented,
 
-		"policyPaths": notImplemented,
+		"policyPaths": implemented,
 
-		"adminPolicyPaths": notImplemented,
+		"adminPolicyPaths": implemented,
 
 		"general.preferredEditor":               notImplemented,
 		"general.openEditorInNewWindow":         notImplemented,

@@ -102,6 +102,9 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	seen := map[string]bool{}
 	given := map[string]string{}
 	keys := newCatalogue()
+	// adminElsewhere are the files other than the system's that set
+	// adminPolicyPaths, which only the administrator may.
+	var adminElsewhere []string
 	// read reads one layer; nil when it is missing, unusable or read already.
 	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
@@ -112,6 +115,9 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		problems = append(problems, errs...)
 		if obj != nil {
 			unread = append(unread, keys.unreadKeys(path, obj)...)
+		}
+		if _, set := obj["adminPolicyPaths"]; set && path != SystemSettingsPath(getenv) {
+			adminElsewhere = append(adminElsewhere, path)
 		}
 		return obj
 	}
@@ -141,6 +147,18 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	if err := fromMap(mergeLayers(layers...), &s); err != nil {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
+	}
+	// Admin policies come from the administrator alone, as Gemini CLI's
+	// docs have them: the system settings file.
+	s.AdminPolicyPaths = nil
+	if system != nil {
+		var sys Settings
+		if err := fromMap(system, &sys); err == nil {
+			s.AdminPolicyPaths = sys.AdminPolicyPaths
+		}
+	}
+	for _, path := range adminElsewhere {
+		problems = append(problems, &FileError{Path: path, Err: errors.New("adminPolicyPaths is read only from the system settings file; ignored")})
 	}
 	s.given = given
 	s.unread = unread

@@ -29,6 +29,11 @@ type Settings struct {
 	// and HooksConfig turns them on or off.
 	Hooks       Hooks       `json:"hooks"`
 	HooksConfig HooksConfig `json:"hooksConfig"`
+	// PolicyPaths are policy files or directories read instead of
+	// ~/.gemini/policies, in the user tier; AdminPolicyPaths more in the
+	// admin tier, taken from the system settings file only (Load).
+	PolicyPaths      []string `json:"policyPaths"`
+	AdminPolicyPaths []string `json:"adminPolicyPaths"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.

@@ -3,6 +3,7 @@ package settings
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -128,12 +129,12 @@ func documentedKeys(t *testing.T, path string) (keys, mcpFields []string) {
 }
 
 // The keys of issue 21's parts are named as they are read: what a part
-// left out (policyPaths, BeforeModel hooks, the hooks' notifications,
+// left out (BeforeModel hooks, the hooks' notifications,
 // extensions.disabled) is named, what it reads is not.
 func TestUnreadKeysOfTheInstalledWorld(t *testing.T) {
 	home := t.TempDir()
 	user := writeSettings(t, home, `{
-		"policyPaths": ["/p"], "adminPolicyPaths": ["/a"],
+		"policyPaths": ["/p"],
 		"hooks": {"BeforeTool": [], "BeforeModel": [], "AfterModel": []},
 		"hooksConfig": {"enabled": true, "notifications": true},
 		"extensions": {"disabled": ["x"]},
@@ -152,8 +153,27 @@ func TestUnreadKeysOfTheInstalledWorld(t *testing.T) {
 		}
 		got = append(got, u.Key)
 	}
-	want := []string{"adminPolicyPaths", "extensions.disabled", "hooks.AfterModel", "hooks.BeforeModel", "hooksConfig.notifications", "policyPaths"}
+	want := []string{"extensions.disabled", "hooks.AfterModel", "hooks.BeforeModel", "hooksConfig.notifications"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("UnreadKeys = %q, want %q", got, want)
+	}
+}
+
+// policyPaths is read from any file; adminPolicyPaths, which puts rules in
+// the administrator's tier, only from the system settings file: anywhere
+// else it is refused, by name.
+func TestPolicyPaths(t *testing.T) {
+	home := t.TempDir()
+	user := writeSettings(t, home, `{"policyPaths": ["/mine"], "adminPolicyPaths": ["/not-admin"]}`)
+	system := filepath.Join(t.TempDir(), "system.json")
+	if err := os.WriteFile(system, []byte(`{"adminPolicyPaths": ["/admin"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH": system}), nil)
+	if err == nil || !strings.Contains(err.Error(), user) || !strings.Contains(err.Error(), "adminPolicyPaths is read only from the system settings file") {
+		t.Errorf("the user's adminPolicyPaths was not refused: %v", err)
+	}
+	if !reflect.DeepEqual(s.PolicyPaths, []string{"/mine"}) || !reflect.DeepEqual(s.AdminPolicyPaths, []string{"/admin"}) {
+		t.Errorf("policyPaths %q, adminPolicyPaths %q", s.PolicyPaths, s.AdminPolicyPaths)
 	}
 }

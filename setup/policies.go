@@ -7,17 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
 // loadPolicies reads the policy files of every tier Gemini CLI reads
-// (extensions, the trusted roots' .gemini/policies, ~/.gemini/policies,
-// the system's), for sessions that can ask unless Unattended, and tells
-// the user of every file or rule that could not be used.
-func (b *Built) loadPolicies(extensions []policy.Source) *policy.Engine {
-	engine := policy.Load(b.policySources(extensions), !b.opts.Unattended)
+// (extensions, the trusted roots' .gemini/policies, ~/.gemini/policies
+// or settings' policyPaths, the system's and settings'
+// adminPolicyPaths), for sessions that can ask unless Unattended, and
+// tells the user of every file or rule that could not be used.
+func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) *policy.Engine {
+	engine := policy.Load(b.policySources(set, extensions), !b.opts.Unattended)
 	for _, p := range engine.Problems() {
 		b.opts.Warn("a policy file could not be used as written", errors.New(p.String()))
 	}
@@ -27,7 +29,7 @@ func (b *Built) loadPolicies(extensions []policy.Source) *policy.Engine {
 // policySources are where policy files are read, by tier. A root that is
 // not a trusted folder gives none, as its settings give none; nor does
 // one whose .gemini is the user's own (the home folder).
-func (b *Built) policySources(extensions []policy.Source) []policy.Source {
+func (b *Built) policySources(set settings.Settings, extensions []policy.Source) []policy.Source {
 	sources := append([]policy.Source(nil), extensions...)
 	userDir := settings.UserDir(b.Getenv)
 	for _, root := range b.opts.Workspace.Roots() {
@@ -36,17 +38,59 @@ func (b *Built) policySources(extensions []policy.Source) []policy.Source {
 			sources = append(sources, policy.Source{Tier: policy.TierWorkspace, Path: filepath.Join(dir, "policies")})
 		}
 	}
-	if userDir != "" {
+	// policyPaths replace the user's policies directory, as Gemini CLI's
+	// getPolicyDirectories has it.
+	switch {
+	case len(set.PolicyPaths) > 0:
+		for _, p := range set.PolicyPaths {
+			sources = append(sources, policy.Source{Tier: policy.TierUser, Path: b.policyPath(p)})
+		}
+	case userDir != "":
 		sources = append(sources, policy.Source{Tier: policy.TierUser, Path: filepath.Join(userDir, "policies")})
 	}
-	if dir := systemPoliciesDir(); dir != "" {
-		if err := secureDir(dir); err != nil {
-			b.opts.Warn("the system policies were skipped", fmt.Errorf("Security Warning: Skipping system policies from %s: %w", dir, err))
-		} else {
-			sources = append(sources, policy.Source{Tier: policy.TierAdmin, Path: dir})
+	dir := systemPoliciesDir()
+	if err := secureDir(dir); err != nil {
+		b.opts.Warn("the system policies were skipped", fmt.Errorf("Security Warning: Skipping system policies from %s: %w", dir, err))
+	} else {
+		sources = append(sources, policy.Source{Tier: policy.TierAdmin, Path: dir})
+	}
+	return append(sources, b.adminPolicySources(set, dir)...)
+}
+
+// adminPolicySources are the settings' adminPolicyPaths, in the admin
+// tier; none, and the user told, when the system directory holds
+// policies already: a central policy is not overridden (Gemini CLI's
+// createPolicyEngineConfig).
+func (b *Built) adminPolicySources(set settings.Settings, systemDir string) []policy.Source {
+	if len(set.AdminPolicyPaths) == 0 {
+		return nil
+	}
+	if tomls, _ := filepath.Glob(filepath.Join(systemDir, "*.toml")); len(tomls) > 0 {
+		b.opts.Warn("adminPolicyPaths were skipped", fmt.Errorf("Security Warning: Ignoring adminPolicyPaths because system policies are already defined in %s", systemDir))
+		return nil
+	}
+	var out []policy.Source
+	for _, p := range set.AdminPolicyPaths {
+		out = append(out, policy.Source{Tier: policy.TierAdmin, Path: b.policyPath(p)})
+	}
+	return out
+}
+
+// policyPath is a path the settings name, ~ expanded and a relative one
+// taken from the first root (an editor's server has no meaningful
+// working directory).
+func (b *Built) policyPath(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home := b.Getenv("HOME"); home != "" {
+			return filepath.Join(home, rest)
 		}
 	}
-	return sources
+	if !filepath.IsAbs(p) {
+		if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
+			return filepath.Join(roots[0], p)
+		}
+	}
+	return filepath.Clean(p)
 }
 
 // systemPoliciesDir is where Gemini CLI reads the administrator's

@@ -221,7 +221,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		maxTurns = set.Model.MaxSessionTurns
 	}
 	b.Checkpoints = b.checkpoints(o, set)
-	b.Policy = b.loadPolicies(extensionPolicies(b.Extensions))
+	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
 	b.Agent = agent.New(agent.Config{
 		Generator:    gen,
 		Model:        b.Model,
