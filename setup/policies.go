@@ -19,6 +19,12 @@ import (
 // adminPolicyPaths), for sessions that can ask unless Unattended, and
 // tells the user of every file or rule that could not be used.
 func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) *policy.Engine {
+	if len(b.opts.PolicyPaths) > 0 {
+		set.PolicyPaths = b.opts.PolicyPaths
+	}
+	if len(b.opts.AdminPolicyPaths) > 0 {
+		set.AdminPolicyPaths = b.opts.AdminPolicyPaths
+	}
 	engine := policy.Load(b.policySources(set, extensions), !b.opts.Unattended)
 	for _, p := range engine.Problems() {
 		b.opts.Warn("a policy file could not be used as written", errors.New(p.String()))

@@ -74,6 +74,11 @@ type Options struct {
 	// additionalDirectories); Build adds them after context.includeDirectories.
 	IncludeDirectories []string
 
+	// PolicyPaths and AdminPolicyPaths are the front end's policy files
+	// or directories (run's --policy and --admin-policy); given, they
+	// replace the settings' policyPaths and adminPolicyPaths.
+	PolicyPaths, AdminPolicyPaths []string
+
 	// Told is what the user has been told of once per process; a front
 	// end that builds more than once (ACP, per session) shares one. nil:
 	// once per Built.

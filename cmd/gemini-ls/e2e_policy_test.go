@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,6 +212,48 @@ func TestLSPReportsAMalformedPolicyFileAndListsPolicies(t *testing.T) {
 	} {
 		if !strings.Contains(res.Text, want) {
 			t.Errorf("/policies list = %q, want it to contain %q", res.Text, want)
+		}
+	}
+}
+
+// run's --policy names the user tier's policy files instead of
+// ~/.gemini/policies, a path relative to -C; --admin-policy adds the
+// administrator's, which outrank them (Gemini CLI's flags).
+func TestRunPolicyFlags(t *testing.T) {
+	files := map[string]string{
+		"notes.txt": "notes\n",
+		"rules/deny-read.toml": `
+[[rule]]
+toolName = "read_file"
+decision = "deny"
+priority = 10
+denyMessage = "No reading here."
+`,
+	}
+	admin := filepath.Join(t.TempDir(), "admin.toml")
+	if err := os.WriteFile(admin, []byte(`
+[[rule]]
+toolName = "read_file"
+decision = "deny"
+priority = 10
+denyMessage = "The administrator says no."
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--policy", "rules"}, "Tool execution denied by policy. No reading here."},
+		{[]string{"--policy", "rules", "--admin-policy", admin}, "Tool execution denied by policy. The administrator says no."},
+	} {
+		h := newHeadless(t, files,
+			geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "notes.txt"})),
+			geminitest.TextTurn("Finished."),
+		)
+		h.runIn(h.root, h.env, append([]string{"run", "-p", "read the notes"}, tc.flags...)...).wantExit(t, 0)
+		if e := responseError(h.responses(1)[0]); e != tc.want {
+			t.Errorf("%v: read_file error = %q, want %q", tc.flags, e, tc.want)
 		}
 	}
 }

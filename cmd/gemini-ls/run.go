@@ -36,6 +36,8 @@ type runFlags struct {
 	resume       string
 	listSessions bool
 	include      dirList
+	policies     dirList
+	adminPolicy  dirList
 	logs         logFlags
 }
 
@@ -54,6 +56,18 @@ func (l *dirList) Set(v string) error {
 	return nil
 }
 
+// from is paths, each relative one taken from dir.
+func from(dir string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
@@ -65,6 +79,8 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
 	fs.Var(&f.include, "include-directories", "more workspace roots: `DIRS`, comma-separated (relative to -C), the flag repeatable; after settings' context.includeDirectories")
+	fs.Var(&f.policies, "policy", "policy `PATHS` (files or directories, comma-separated, the flag repeatable) read instead of ~/.gemini/policies and settings' policyPaths")
+	fs.Var(&f.adminPolicy, "admin-policy", "admin-tier policy `PATHS` (comma-separated, repeatable), instead of settings' adminPolicyPaths; skipped when the system policies directory holds policies")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
 	f.logs.register(fs, "warn", "info")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
@@ -118,6 +134,8 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		ApprovalMode: mode,
 
 		IncludeDirectories: f.include,
+		PolicyPaths:        from(dir, f.policies),
+		AdminPolicyPaths:   from(dir, f.adminPolicy),
 	})
 	if err != nil {
 		return usageError(stderr, err)
