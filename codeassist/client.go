@@ -33,6 +33,13 @@ type TokenSource interface {
 	Token(ctx context.Context) (string, error)
 }
 
+// granted is a TokenSource that tells one sign-in from another (Login):
+// Grant changes when the user signs in again, maybe as another account,
+// whose project the client must then set up anew.
+type granted interface {
+	Grant() string
+}
+
 // Config configures a Client.
 type Config struct {
 	// Endpoint is the server's base URL (CODE_ASSIST_ENDPOINT);
@@ -67,6 +74,7 @@ type Client struct {
 	// rather than a mutex so that a caller whose context ends stops waiting.
 	settingUp chan struct{}
 	user      *UserData // nil until a setup succeeded
+	userGrant string    // the sign-in user was set up for
 }
 
 // New returns a Client; nothing is sent until the first call.

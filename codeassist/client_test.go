@@ -480,3 +480,35 @@ func TestLoginUsesANewSignInAtOnce(t *testing.T) {
 		t.Errorf("after a new sign-in, token = %q, %v", tok, err)
 	}
 }
+
+// A new sign-in (another refresh token in the file: possibly another
+// account) sets Code Assist up again before the next request, so that
+// request goes to the new account's project, not the first one's.
+func TestANewSignInIsSetUpAgain(t *testing.T) {
+	// The first sign-in's token is refreshed (granted-1); the second's is
+	// the one the fake accepts from the start.
+	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{CurrentTier: &codeassisttest.Tier{ID: "standard-tier"}, Project: "p", AccessToken: "second"},
+		geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
+	expired := time.Now().Add(-time.Hour)
+	path := writeCreds(t, t.TempDir(), map[string]any{"access_token": "first", "refresh_token": "refresh", "expiry_date": expired.UnixMilli()})
+	c := codeassist.New(codeassist.Config{Endpoint: srv.URL, Tokens: codeassist.NewLogin(codeassist.LoginConfig{Path: path, TokenURL: srv.TokenURL()})})
+	ask := func() {
+		t.Helper()
+		if _, err := c.GenerateContent(context.Background(), "m", genai.Text("x"), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask()
+	ask()
+	if n := len(srv.RequestsFor("loadCodeAssist")); n != 1 {
+		t.Fatalf("%d setups for two requests of one sign-in, want 1", n)
+	}
+	if err := codeassist.SaveLogin(path, &oauth2.Token{AccessToken: "second", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	ask()
+	loads := srv.RequestsFor("loadCodeAssist")
+	if len(loads) != 2 || loads[1].Header.Get("Authorization") != "Bearer second" {
+		t.Errorf("after a new sign-in: %d setups (the last with %q), want a second one with the new token", len(loads), loads[len(loads)-1].Header.Get("Authorization"))
+	}
+}

@@ -134,6 +134,16 @@ type credsFile struct {
 	ExpiryDate   int64  `json:"expiry_date"` // ms since the epoch
 }
 
+// Grant names the sign-in the file holds now: its refresh token, which a
+// refresh keeps and a new sign-in replaces; "" when it cannot be read.
+func (l *Login) Grant() string {
+	_, creds, err := readCreds(l.cfg.Path)
+	if err != nil {
+		return ""
+	}
+	return creds.RefreshToken
+}
+
 // Token returns a valid access token, refreshing it when it expired.
 func (l *Login) Token(ctx context.Context) (string, error) {
 	select {

@@ -75,7 +75,8 @@ type operation struct {
 // setupUser does: loadCodeAssist, then, for an account without a tier,
 // onboardUser with the default allowed tier and polls of its operation.
 // Generate calls run it themselves; a front end may call it early to
-// report problems. A failure is not kept: the next call tries again.
+// report problems. A failure is not kept: the next call tries again; nor
+// is a setup once the user signed in again (Login.Grant).
 func (c *Client) Setup(ctx context.Context) (UserData, error) {
 	select {
 	case c.settingUp <- struct{}{}:
@@ -83,14 +84,18 @@ func (c *Client) Setup(ctx context.Context) (UserData, error) {
 		return UserData{}, ctx.Err()
 	}
 	defer func() { <-c.settingUp }()
-	if c.user != nil {
+	grant := ""
+	if g, ok := c.cfg.Tokens.(granted); ok {
+		grant = g.Grant()
+	}
+	if c.user != nil && c.userGrant == grant {
 		return *c.user, nil
 	}
 	user, err := c.setup(ctx)
 	if err != nil {
 		return UserData{}, fmt.Errorf("setting up Code Assist: %w", err)
 	}
-	c.user = &user
+	c.user, c.userGrant = &user, grant
 	return user, nil
 }
 
