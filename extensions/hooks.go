@@ -35,6 +35,22 @@ func (e Extension) Hooks() (settings.Hooks, error) {
 	if err := json.Unmarshal(data, &raw); err != nil || raw.Hooks == nil {
 		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: \"hooks\" property must be an object", e.Name, path)
 	}
+	hydrated, err := json.Marshal(walkStrings(map[string]any(raw.Hooks), e.Hydrate))
+	if err != nil {
+		return nil, fmt.Errorf("extension %q: its hooks: %w", e.Name, err)
+	}
+	var hooks settings.Hooks
+	if err := json.Unmarshal(hydrated, &hooks); err != nil {
+		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: %w", e.Name, path, err)
+	}
+	return hooks, nil
+}
+
+// Hydrate fills ${extensionPath}, ${workspacePath}, ${/} and the
+// extension's settings (${ENV_VAR}) into s, as Gemini CLI's
+// recursivelyHydrateStrings does for what an extension gives besides its
+// manifest: its hooks and its skills.
+func (e Extension) Hydrate(s string) string {
 	vars := maps.Clone(e.Variables)
 	if vars == nil {
 		vars = Variables{}
@@ -44,13 +60,5 @@ func (e Extension) Hooks() (settings.Hooks, error) {
 			vars[k] = v
 		}
 	}
-	hydrated, err := json.Marshal(walkStrings(map[string]any(raw.Hooks), vars.Hydrate))
-	if err != nil {
-		return nil, fmt.Errorf("extension %q: its hooks: %w", e.Name, err)
-	}
-	var hooks settings.Hooks
-	if err := json.Unmarshal(hydrated, &hooks); err != nil {
-		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: %w", e.Name, path, err)
-	}
-	return hooks, nil
+	return vars.Hydrate(s)
 }

@@ -15,15 +15,17 @@ func TestExtensionSkillsAndPolicies(t *testing.T) {
 	for _, name := range []string{"on", "off"} {
 		dir := filepath.Join(exts, name)
 		writeFile(t, filepath.Join(dir, "gemini-extension.json"), `{"name": "`+name+`", "version": "1"}`)
-		writeFile(t, filepath.Join(dir, "skills", name+"-skill", "SKILL.md"), "---\nname: "+name+"-skill\ndescription: the "+name+" extension's\n---\n")
+		writeFile(t, filepath.Join(dir, "skills", name+"-skill", "SKILL.md"), "---\nname: "+name+"-skill\ndescription: the "+name+" extension's\n---\nRun ${extensionPath}${/}tool.\n")
 		writeFile(t, filepath.Join(dir, "policies", "rules.toml"), "[[rule]]\ntoolName = \""+name+"_tool\"\ndecision = \"deny\"\npriority = 10\n")
 	}
 	writeFile(t, filepath.Join(exts, "on", "hooks", "hooks.json"), `{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "${extensionPath}${/}after.sh"}]}]}}`)
 	writeFile(t, filepath.Join(exts, "off", "hooks", "hooks.json"), `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
 	writeFile(t, filepath.Join(exts, "extension-enablement.json"), `{"off": {"overrides": ["!/*"]}}`)
 	b := a.build(t, "")
-	if _, ok := b.Skills.Get("on-skill"); !ok {
+	if s, ok := b.Skills.Get("on-skill"); !ok {
 		t.Errorf("skills %+v: the enabled extension's skill is missing", b.Skills.All())
+	} else if want := "Run " + filepath.Join(exts, "on", "tool") + "."; s.Body != want {
+		t.Errorf("the skill's instructions = %q, want %q: its extension's variables filled in", s.Body, want)
 	}
 	if _, ok := b.Skills.Get("off-skill"); ok {
 		t.Error("the disabled extension's skill was loaded")

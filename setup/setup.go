@@ -457,7 +457,7 @@ func extensionPolicies(loaded extensions.Loaded) []policy.Source {
 func extensionSkills(loaded extensions.Loaded) []skills.ExtensionDir {
 	var out []skills.ExtensionDir
 	for _, e := range loaded.Active() {
-		out = append(out, skills.ExtensionDir{Extension: e.Name, Dir: e.SkillsDir()})
+		out = append(out, skills.ExtensionDir{Extension: e.Name, Dir: e.SkillsDir(), Hydrate: e.Hydrate})
 	}
 	return out
 }

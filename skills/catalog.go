@@ -33,6 +33,9 @@ type Config struct {
 type ExtensionDir struct {
 	Extension string
 	Dir       string
+	// Hydrate fills the extension's variables into its skills'
+	// descriptions and instructions, as Gemini CLI does; none when nil.
+	Hydrate func(string) string
 }
 
 // Problem is a skill directory or SKILL.md that was skipped or overridden,
@@ -72,11 +75,11 @@ func (c *Catalog) Reload() []Problem {
 			d.problems = append(d.problems, Problem{Path: ext.Dir, Err: err})
 			continue
 		}
-		d.addDir(dir, ext.Extension)
+		d.addDir(dir, ext.Extension, ext.Hydrate)
 	}
 	if c.cfg.UserDir != "" {
-		d.addDir(filepath.Join(c.cfg.UserDir, "skills"), "")
-		d.addDir(filepath.Join(filepath.Dir(c.cfg.UserDir), ".agents", "skills"), "")
+		d.addDir(filepath.Join(c.cfg.UserDir, "skills"), "", nil)
+		d.addDir(filepath.Join(filepath.Dir(c.cfg.UserDir), ".agents", "skills"), "", nil)
 	}
 	// The first root is read last: it wins.
 	for _, root := range slices.Backward(c.cfg.Roots) {
@@ -86,7 +89,7 @@ func (c *Catalog) Reload() []Problem {
 			continue
 		}
 		for _, dir := range dirs {
-			d.addDir(dir, "")
+			d.addDir(dir, "", nil)
 		}
 	}
 	markDisabled(d.skills, disabled)
@@ -153,7 +156,7 @@ type discovery struct {
 
 // addDir adds the skills of dir, over those of the same name found
 // before; a missing dir has none.
-func (d *discovery) addDir(dir, extension string) {
+func (d *discovery) addDir(dir, extension string, hydrate func(string) string) {
 	info, err := os.Stat(dir)
 	if err != nil || !info.IsDir() {
 		if err != nil && !missing(err) {
@@ -168,6 +171,9 @@ func (d *discovery) addDir(dir, extension string) {
 			continue
 		}
 		s.Extension = extension
+		if hydrate != nil {
+			s.Description, s.Body = hydrate(s.Description), hydrate(s.Body)
+		}
 		d.add(s)
 	}
 }
