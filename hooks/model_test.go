@@ -1,0 +1,168 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/settings"
+)
+
+// The model hooks, BeforeModel and AfterModel, with real shell hooks and
+// the fake Gemini API.
+
+// TestBeforeModelHookBlocksTheRequest: a BeforeModel hook exiting 2
+// keeps the request from the model; the turn ends and the user is told
+// the hook's reason.
+func TestBeforeModelHookBlocksTheRequest(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("never sent"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {
+		def("", command(`cat > before-model.json; echo "the model is off limits" >&2; exit 2`, 0)),
+	}})
+	res, notices := prompt(t, s, "hello")
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	if res.StopReason != agent.StopEndTurn || res.Text != "" {
+		t.Errorf("stop %s, text %q", res.StopReason, res.Text)
+	}
+	if !slices.Contains(notices, "Agent execution blocked by hook: the model is off limits") {
+		t.Errorf("the user was told %q", notices)
+	}
+	var in struct {
+		Event   string `json:"hook_event_name"`
+		Request struct {
+			Model    string              `json:"model"`
+			Messages []map[string]string `json:"messages"`
+			Config   map[string]any      `json:"config"`
+		} `json:"llm_request"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "before-model.json"))
+	if err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Event != "BeforeModel" || in.Request.Model != "gemini-test" || len(in.Request.Messages) != 1 ||
+		in.Request.Messages[0]["role"] != "user" || in.Request.Messages[0]["content"] != "hello" || in.Request.Config == nil {
+		t.Errorf("BeforeModel input %s", data)
+	}
+}
+
+// TestBeforeModelHookChangesTheRequest: a BeforeModel hook's llm_request
+// changes the model, the first message's text and the temperature of
+// every request; the call and its response, which hooks do not see, are
+// kept in the request after the call.
+func TestBeforeModelHookChangesTheRequest(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("done"))
+	tool := &noteTool{}
+	s := session(t, srv, tool, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
+		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"model":"gemini-hooked","messages":[{"role":"user","content":"rewritten by the hook"}],"config":{"temperature":0.25}}}}'`, 0))}})
+	res, _ := prompt(t, s, "the secret prompt")
+	if res.Text != "done" || len(tool.paths()) != 1 {
+		t.Fatalf("text %q, ran %v", res.Text, tool.paths())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Model != "gemini-hooked" {
+			t.Errorf("request %d went to %q", i, r.Model)
+		}
+		if got := texts(r.Contents[0]); len(got) != 1 || got[0] != "rewritten by the hook" {
+			t.Errorf("request %d's first content = %q", i, got)
+		}
+		if r.GenerationConfig == nil || r.GenerationConfig.Temperature == nil || *r.GenerationConfig.Temperature != 0.25 {
+			t.Errorf("request %d's generation config = %+v", i, r.GenerationConfig)
+		}
+		if strings.Contains(string(r.Body), "the secret prompt") {
+			t.Errorf("request %d still says what the hook rewrote: %s", i, r.Body)
+		}
+	}
+	if len(reqs[1].Contents) != 3 || modelCall(t, reqs[1]).Name != "write_note" || functionResponse(t, reqs[1])["output"] != "wrote a.md" {
+		t.Errorf("the second request lost the call or its response: %v", reqs[1].Contents)
+	}
+}
+
+// TestBeforeModelHookAnswersInsteadOfTheModel: a BeforeModel hook's
+// llm_response is the answer; no request reaches the model.
+func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("from the model"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
+		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["a cached ","answer"]}}]}}}'`, 0))}})
+	var shown strings.Builder
+	res, err := s.Prompt(t.Context(), agent.Input{Text: "hello"}, func(ev agent.Event) {
+		if ev.Kind == agent.EventText {
+			shown.WriteString(ev.Text)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	if res.StopReason != agent.StopEndTurn || res.Text != "a cached answer" || shown.String() != "a cached answer" {
+		t.Errorf("stop %s, text %q, shown %q", res.StopReason, res.Text, shown.String())
+	}
+}
+
+// TestAfterModelHookReplacesTheResponseText: an AfterModel hook runs on
+// each streamed chunk, with the request and the chunk; the chunk it
+// replaces is what the user is shown and what the conversation keeps.
+func TestAfterModelHookReplacesTheResponseText(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("the secret", " is 42"), geminitest.TextTurn("ok"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("", command(`
+input=$(cat)
+printf '%s\n' "$input" >> after-model.jsonl
+case "$input" in
+*'"text":"the secret"'*) echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["[redacted]"]}}]}}}' ;;
+*) echo '{}' ;;
+esac`, 0))}})
+	res, notices := prompt(t, s, "tell me")
+	if res.Text != "[redacted] is 42" || len(notices) != 0 {
+		t.Errorf("text %q, notices %q", res.Text, notices)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "after-model.jsonl"))
+	if err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("the hook ran %d times for 2 chunks: %s", len(lines), data)
+	}
+	var in struct {
+		Event    string `json:"hook_event_name"`
+		Request  struct{ Messages []map[string]string } `json:"llm_request"`
+		Response struct {
+			Text       string `json:"text"`
+			Candidates []struct {
+				Content struct{ Parts []string } `json:"content"`
+			} `json:"candidates"`
+		} `json:"llm_response"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Event != "AfterModel" || len(in.Request.Messages) != 1 || in.Request.Messages[0]["content"] != "tell me" ||
+		in.Response.Text != "the secret" || len(in.Response.Candidates) != 1 || !slices.Equal(in.Response.Candidates[0].Content.Parts, []string{"the secret"}) {
+		t.Errorf("AfterModel input %s", lines[0])
+	}
+
+	prompt(t, s, "again")
+	history := srv.Requests()[1].Contents
+	if got := texts(history[1]); len(got) != 1 || got[0] != "[redacted] is 42" {
+		t.Errorf("the conversation kept %q", got)
+	}
+}
