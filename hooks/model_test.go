@@ -143,7 +143,7 @@ esac`, 0))}})
 		t.Fatalf("the hook ran %d times for 2 chunks: %s", len(lines), data)
 	}
 	var in struct {
-		Event    string `json:"hook_event_name"`
+		Event    string                                 `json:"hook_event_name"`
 		Request  struct{ Messages []map[string]string } `json:"llm_request"`
 		Response struct {
 			Text       string `json:"text"`
