@@ -166,3 +166,48 @@ esac`, 0))}})
 		t.Errorf("the conversation kept %q", got)
 	}
 }
+
+// TestModelHooksMergeByFieldReplacement: the model events' hooks merge
+// as Gemini CLI's mergeWithFieldReplacement: a later hook's decision
+// replaces an earlier one's; their llm_requests merge key by key, and in
+// order each sequential hook reads the request the one before left.
+func TestModelHooksMergeByFieldReplacement(t *testing.T) {
+	dir := t.TempDir()
+	ev := agent.HookEvent{Name: agent.HookBeforeModel, SessionID: "s-1",
+		Input: map[string]any{"llm_request": map[string]any{"model": "gemini-test", "messages": []any{}}}}
+	first := `cat >/dev/null; echo '{"decision":"deny","reason":"first says no","hookSpecificOutput":{"llm_request":{"model":"gemini-hooked"}}}'`
+	second := `grep -q '"model":"gemini-hooked"' && echo '{"decision":"allow","hookSpecificOutput":{"llm_request":{"config":{"temperature":0}}}}'`
+	r := runner(t, dir, agent.HookBeforeModel, settings.HookDefinition{Sequential: true, Hooks: []settings.HookCommand{command(first, 0), command(second, 0)}})
+	out := fire(t, r, ev)
+	if out.Block || len(out.Messages) != 0 {
+		t.Errorf("the later allow did not replace the earlier deny: %+v", out)
+	}
+	if out.LLMRequest["model"] != "gemini-hooked" || out.LLMRequest["config"] == nil {
+		t.Errorf("merged llm_request = %v", out.LLMRequest)
+	}
+}
+
+// TestAfterModelHookBlocksTheAnswer: an AfterModel hook exiting 2 ends
+// the turn; the user is told why, the answer is not kept, and a hook
+// failing on every chunk is reported once.
+func TestAfterModelHookBlocksTheAnswer(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("fine", " words", " then forbidden"), geminitest.TextTurn("ok"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("",
+		command(`grep -q forbidden && { echo "no forbidden words" >&2; exit 2; }; exit 0`, 0),
+		command(`cat >/dev/null; echo broken >&2; exit 1`, 0),
+	)}})
+	res, notices := prompt(t, s, "talk")
+	want := []string{`Hook "cat >/dev/null; echo broken >&2; exit 1" failed for event AfterModel: it exited with code 1: broken. It was ignored.`,
+		"Agent execution blocked by hook: no forbidden words"}
+	if res.StopReason != agent.StopEndTurn || !slices.Equal(notices, want) {
+		t.Errorf("stop %s, notices %q", res.StopReason, notices)
+	}
+	if res.Text != "fine words" {
+		t.Errorf("text %q: the transcript keeps what was shown, and no more", res.Text)
+	}
+	prompt(t, s, "again")
+	if strings.Contains(string(srv.Requests()[1].Body), "fine words") {
+		t.Errorf("the conversation kept the blocked answer: %s", srv.Requests()[1].Body)
+	}
+}
