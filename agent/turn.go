@@ -264,6 +264,9 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 				return nil, nil, model, cut.gaveUp(cutOffs)
 			}
 			wait = cutOffDelay << (cutOffs - 1)
+		case kind == failQuota && req.model != "":
+			// A BeforeModel hook chose the model: no fallback replaces it.
+			return nil, nil, model, err
 		case kind == failQuota:
 			switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
 			if ferr != nil {
@@ -281,7 +284,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 			} else {
 				rateLimited = 0
 			}
-			if rateLimited >= persistentRateLimit && !offered {
+			if rateLimited >= persistentRateLimit && !offered && req.model == "" {
 				offered = true
 				why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, rateLimited, apiStatus(err))
 				switched, ferr := t.fallBack(model, why, err)

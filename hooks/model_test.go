@@ -211,3 +211,20 @@ func TestAfterModelHookBlocksTheAnswer(t *testing.T) {
 		t.Errorf("the conversation kept the blocked answer: %s", srv.Requests()[1].Body)
 	}
 }
+
+// TestBeforeModelHookModelOutOfQuota: a model a BeforeModel hook chose
+// that is out of quota ends the turn with the error; no fallback model
+// replaces it, and the request is not sent again.
+func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(429, "Quota exceeded for gemini-hooked, limit: 0"), geminitest.TextTurn("never"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
+		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"model":"gemini-hooked"}}}'`, 0))}})
+	res, _ := prompt(t, s, "hello")
+	if res.StopReason != agent.StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "limit: 0") {
+		t.Errorf("stop %s, err %v", res.StopReason, res.Err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-hooked" {
+		t.Errorf("%d requests", len(reqs))
+	}
+}
