@@ -539,7 +539,7 @@ func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateC
 	}
 	switch {
 	case t.ctx.Err() != nil:
-		return resp, nil // the stream ends with the cancellation
+		return nil, t.ctx.Err()
 	case out.Stop:
 		return nil, &hookEnd{stop: true, reason: out.StopReason}
 	case out.Block:

@@ -1,12 +1,14 @@
 package hooks_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
@@ -226,5 +228,39 @@ func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-hooked" {
 		t.Errorf("%d requests", len(reqs))
+	}
+}
+
+// TestCancelStopsAnAfterModelHook: cancelling the prompt while an
+// AfterModel hook runs stops it; the chunk it held is not shown, and no
+// failure is reported: the user cancelled.
+func TestCancelStopsAnAfterModelHook(t *testing.T) {
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("held back"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("", command(`touch started; sleep 120`, 0))}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	guard := time.AfterFunc(60*time.Second, cancel)
+	defer guard.Stop()
+	var shown []agent.Event
+	res, err := s.Prompt(ctx, agent.Input{Text: "talk"}, func(ev agent.Event) {
+		if ev.Kind == agent.EventNotice || ev.Kind == agent.EventText {
+			shown = append(shown, ev)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != agent.StopCancelled || len(shown) != 0 {
+		t.Errorf("stop %s, shown %+v", res.StopReason, shown)
 	}
 }
