@@ -61,4 +61,3 @@ func TestMergeMessagesKeepsWhatHooksDoNotSee(t *testing.T) {
 		t.Error("a system message was taken as a turn")
 	}
 }
-
