@@ -128,7 +128,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		plansDir = t.s.plansDirOrNone()
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
-	req, hookAnswer, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
+	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
 	if err != nil {
 		return nil, err
 	}
@@ -144,10 +144,10 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	var usage *genai.GenerateContentResponseUsageMetadata
 	var model string // the model that answered (or failed) last
 	for attempt := 1; ; attempt++ {
-		if hookAnswer != nil {
+		if hookReply != nil {
 			// A BeforeModel hook answered: the model is not asked.
 			out, model = &modelTurn{}, cmp.Or(req.model, a.activeModel())
-			_, err = t.take(out, hookAnswer)
+			_, err = t.take(out, hookReply)
 			break
 		}
 		out, usage, model, err = t.stream(req)
