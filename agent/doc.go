@@ -63,7 +63,13 @@
 // arguments and passes the door again; the model's call stays in the
 // history as the model made it. A hook never ends a turn by failing; a
 // block or a stop is told to the model (the call's result) and the user
-// (a notice).
+// (a notice). BeforeModel hooks run once per model request (not per
+// retry), AfterModel hooks on each streamed chunk, each only when one is
+// configured (Hooks.Handles); what they change of a request is for that
+// request only, and is merged back so that the parts hooks do not see
+// (calls, their responses, signatures) are kept (hookmodel.go). A
+// response they replace or give is what the user sees and the history
+// keeps.
 //
 // Session.RunCall runs one call for the user outside a model turn (a
 // client-initiated call: /restore proposes the checkpoint's call again)

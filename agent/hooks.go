@@ -27,6 +27,13 @@ const (
 	// HookBeforeToolSelection runs before each model request that offers
 	// tools, and may narrow them.
 	HookBeforeToolSelection = "BeforeToolSelection"
+	// HookBeforeModel runs before each model request of the turn loop (not
+	// each retry of it): it may change the request, answer it instead of
+	// the model, or block it.
+	HookBeforeModel = "BeforeModel"
+	// HookAfterModel runs on each streamed chunk of the model's answer: it
+	// may replace the chunk's text, or block or stop the turn.
+	HookAfterModel = "AfterModel"
 )
 
 // Hooks runs the user's hooks (settings' "hooks") at an event; the
@@ -74,6 +81,14 @@ type HookOutcome struct {
 	// ToolConfig (BeforeToolSelection) is the tools the request offers;
 	// nil leaves them as they are.
 	ToolConfig *HookToolConfig
+	// LLMRequest (BeforeModel) is what the hooks changed of the request,
+	// in Gemini CLI's LLMRequest format: their llm_requests merged over
+	// each other, key by key, in order.
+	LLMRequest map[string]any
+	// LLMResponse is a response in Gemini CLI's LLMResponse format, the
+	// last hook's: for BeforeModel the answer used instead of the model's,
+	// for AfterModel the chunk's replacement.
+	LLMResponse map[string]any
 	// Messages are for the user: the hooks' systemMessages, and each
 	// failure of a hook.
 	Messages []string
@@ -362,7 +377,7 @@ func (t *turn) selectTools(model string, contents []*genai.Content, config *gena
 	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
 		return
 	}
-	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents)})
+	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents, config)})
 	tc := out.ToolConfig
 	if tc == nil {
 		return
@@ -387,30 +402,6 @@ func (t *turn) selectTools(model string, contents []*genai.Content, config *gena
 			config.Tools = nil
 		}
 	}
-}
-
-// hookRequest is a request as hooks read it (Gemini CLI's LLMRequest):
-// the model, and each content's text as a message; other parts are left
-// out, as in Gemini CLI.
-func hookRequest(model string, contents []*genai.Content) map[string]any {
-	messages := []map[string]any{}
-	for _, c := range contents {
-		var text strings.Builder
-		for _, p := range c.Parts {
-			if !p.Thought {
-				text.WriteString(p.Text)
-			}
-		}
-		if text.Len() == 0 {
-			continue
-		}
-		role := "user"
-		if c.Role == genai.RoleModel {
-			role = "model"
-		}
-		messages = append(messages, map[string]any{"role": role, "content": text.String()})
-	}
-	return map[string]any{"model": model, "messages": messages, "config": map[string]any{}}
 }
 
 // notifyPermission fires the Notification hooks before the user is
@@ -447,4 +438,125 @@ func notificationKind(kind string) string {
 		return kind
 	}
 	return "info"
+}
+
+// hookEnd is a model hook ending the turn: a stop ("continue": false) or
+// a block.
+type hookEnd struct {
+	stop   bool
+	reason string
+}
+
+func (e *hookEnd) Error() string {
+	if e.stop {
+		return hookStoppedPrefix + e.reason
+	}
+	return hookBlockedPrompt + e.reason
+}
+
+// endByHook ends the turn a model hook ended, telling the user why. The
+// input stays in the history unanswered, as after a failed request; the
+// AfterAgent hooks do not run.
+func (t *turn) endByHook(end *hookEnd) PromptResult {
+	t.hookStop = end.reason
+	if end.stop {
+		return t.stopByHook(end.reason)
+	}
+	t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + end.reason})
+	return t.stop(StopEndTurn, nil)
+}
+
+// beforeModel runs the BeforeModel hooks on req. It returns the request
+// to send, as they changed it, or the answer they gave instead of the
+// model's (nil when none); a *hookEnd when they stopped or blocked the
+// request. A hook's llm_response is the answer whether or not it also
+// blocks, as the documentation says (Gemini CLI itself reads it only
+// with a block, which is then shown too).
+func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateContentResponse, error) {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || !h.Handles(HookBeforeModel) {
+		return req, nil, nil
+	}
+	out := t.fireHook(HookBeforeModel, "", map[string]any{"llm_request": hookRequest(t.s.agent.activeModel(), req.contents, req.config)})
+	if t.ctx.Err() != nil {
+		return req, nil, t.ctx.Err()
+	}
+	if out.Stop {
+		return req, nil, &hookEnd{stop: true, reason: out.StopReason}
+	}
+	var answer *genai.GenerateContentResponse
+	if out.LLMResponse != nil {
+		resp, err := syntheticResponse(out.LLMResponse)
+		if err != nil {
+			t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
+		}
+		answer = resp
+	}
+	switch {
+	case out.Block && answer == nil:
+		return req, nil, &hookEnd{reason: out.Reason}
+	case out.Block:
+		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return req, answer, nil
+	case answer != nil:
+		return req, answer, nil
+	case out.LLMRequest == nil:
+		return req, nil, nil
+	}
+	changed, err := applyHookRequest(req, out.LLMRequest)
+	if err != nil {
+		t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
+		return req, nil, nil
+	}
+	return changed, nil, nil
+}
+
+// afterModel fires the AfterModel hooks on each chunk of one streamed
+// answer, as Gemini CLI does; nil when none are configured.
+type afterModel struct {
+	t *turn
+	// request is the request as the hooks read it, made once.
+	request map[string]any
+	// told are the messages already shown for this answer: a hook that
+	// fails on every chunk is reported once, as in Gemini CLI.
+	told map[string]bool
+}
+
+func (t *turn) afterModel(model string, req modelRequest) *afterModel {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || !h.Handles(HookAfterModel) {
+		return nil
+	}
+	return &afterModel{t: t, request: hookRequest(model, req.contents, req.config), told: map[string]bool{}}
+}
+
+// fire returns the chunk as the hooks left it, or a *hookEnd.
+func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateContentResponse, error) {
+	t := m.t
+	out := t.s.fireHook(t.ctx, HookAfterModel, "", map[string]any{"llm_request": m.request, "llm_response": hookResponse(resp)})
+	for _, msg := range out.Messages {
+		m.tell(msg)
+	}
+	switch {
+	case t.ctx.Err() != nil:
+		return nil, t.ctx.Err()
+	case out.Stop:
+		return nil, &hookEnd{stop: true, reason: out.StopReason}
+	case out.Block:
+		return nil, &hookEnd{reason: out.Reason}
+	case out.LLMResponse == nil:
+		return resp, nil
+	}
+	replaced, _, err := replaceResponse(resp, out.LLMResponse)
+	if err != nil {
+		m.tell(fmt.Sprintf("An AfterModel hook's llm_response was ignored: %v.", err))
+	}
+	return replaced, nil
+}
+
+func (m *afterModel) tell(msg string) {
+	if !m.told[msg] {
+		m.told[msg] = true
+		m.t.emit(Event{Kind: EventNotice, Text: msg})
+	}
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,6 +60,9 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		}
 		t.requests++
 		answer, err := t.callModel(input)
+		if end, ok := errors.AsType[*hookEnd](err); ok {
+			return t.endByHook(end)
+		}
 		if loop, ok := errors.AsType[*LoopError](err); ok {
 			// The looping answer is not kept.
 			return t.stopLoop(loop)
@@ -124,20 +128,29 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		plansDir = t.s.plansDirOrNone()
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
-	config := a.generateConfig(system, mode, plansDir)
-	t.selectTools(a.activeModel(), contents, config)
+	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
+	if err != nil {
+		return nil, err
+	}
+	t.selectTools(cmp.Or(req.model, a.activeModel()), req.contents, req.config)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
 	}
-	a.log.request(a.activeModel(), t.promptID, string(requestText))
+	a.log.request(cmp.Or(req.model, a.activeModel()), t.promptID, string(requestText))
 
 	start := a.cfg.Now()
 	var out *modelTurn
 	var usage *genai.GenerateContentResponseUsageMetadata
 	var model string // the model that answered (or failed) last
 	for attempt := 1; ; attempt++ {
-		out, usage, model, err = t.stream(contents, config)
+		if hookReply != nil {
+			// A BeforeModel hook answered: the model is not asked.
+			out, model = &modelTurn{}, cmp.Or(req.model, a.activeModel())
+			_, err = t.take(out, hookReply)
+			break
+		}
+		out, usage, model, err = t.stream(req)
 		if err == nil {
 			err = out.emptyAnswer(hasFunctionResponse(input))
 		}
@@ -158,7 +171,9 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	elapsed := a.cfg.Now().Sub(start)
 	if err != nil {
 		a.log.error(model, t.promptID, elapsed, err)
-		if _, cut := errors.AsType[*AnswerCutOffError](err); cut && out != nil {
+		_, cut := errors.AsType[*AnswerCutOffError](err)
+		_, ended := errors.AsType[*hookEnd](err)
+		if (cut || ended) && out != nil {
 			// The user saw it: the transcript has it, the history does not.
 			t.result.Text += out.sep + out.text.String()
 		}
@@ -206,7 +221,7 @@ const (
 // ended without a finish reason is retried when none of it was shown;
 // otherwise a retry would repeat it, so stream returns the partial answer
 // with an *AnswerCutOffError.
-func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
+func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
 	a := t.s.agent
 	b := newBackoff(a.cfg.Retry)
 	cutOffs, rateLimited, offered := 0, 0, false
@@ -214,9 +229,11 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(Event{Kind: EventNotice, Text: notice})
 		}
-		model := a.activeModel()
-		out, usage, shown, err := t.streamOnce(model, contents, config)
-		if _, loop := errors.AsType[*LoopError](err); loop {
+		model := cmp.Or(req.model, a.activeModel())
+		out, usage, shown, err := t.streamOnce(model, req)
+		_, loop := errors.AsType[*LoopError](err)
+		_, ended := errors.AsType[*hookEnd](err)
+		if loop || ended {
 			return out, usage, model, err // not a broken stream: nothing to retry
 		}
 		if err == nil && out.candidates && out.finish == "" {
@@ -247,6 +264,9 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 				return nil, nil, model, cut.gaveUp(cutOffs)
 			}
 			wait = cutOffDelay << (cutOffs - 1)
+		case kind == failQuota && req.model != "":
+			// A BeforeModel hook chose the model: no fallback replaces it.
+			return nil, nil, model, err
 		case kind == failQuota:
 			switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
 			if ferr != nil {
@@ -264,7 +284,7 @@ func (t *turn) stream(contents []*genai.Content, config *genai.GenerateContentCo
 			} else {
 				rateLimited = 0
 			}
-			if rateLimited >= persistentRateLimit && !offered {
+			if rateLimited >= persistentRateLimit && !offered && req.model == "" {
 				offered = true
 				why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, rateLimited, apiStatus(err))
 				switched, ferr := t.fallBack(model, why, err)
@@ -303,48 +323,66 @@ func ParagraphBreak(sofar string) string {
 }
 
 // streamOnce makes one streamed request to model, emitting text and
-// thoughts as they arrive; shown says whether any did.
-func (t *turn) streamOnce(model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
+// thoughts as they arrive, each chunk as the AfterModel hooks left it;
+// shown says whether any did.
+func (t *turn) streamOnce(model string, req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
 	out := &modelTurn{}
 	var usage *genai.GenerateContentResponseUsageMetadata
 	shown := false
-	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, contents, config) {
+	hooks := t.afterModel(model, req)
+	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, req.contents, req.config) {
 		if err != nil {
 			return out, usage, shown, err
 		}
 		if resp.UsageMetadata != nil {
 			usage = resp.UsageMetadata
 		}
-		if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
-			return out, usage, shown, fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)
-		}
-		if len(resp.Candidates) == 0 {
-			continue
-		}
-		c := resp.Candidates[0]
-		out.candidates = true
-		if c.FinishReason != "" {
-			out.finish = c.FinishReason
-		}
-		if c.Content == nil {
-			continue
-		}
-		for _, p := range c.Content.Parts {
-			if ev, ok := out.add(&t.s.chat, p); ok {
-				if err := t.loops.checkEvent(ev); err != nil {
-					return out, usage, shown, err
-				}
-				if ev.Kind == EventText && out.text.Len() == len(ev.Text) {
-					// This answer's first text: a paragraph of its own.
-					out.sep = ParagraphBreak(t.result.Text)
-					ev.Text = out.sep + ev.Text
-				}
-				shown = true
-				t.emit(ev)
+		if hooks != nil {
+			if resp, err = hooks.fire(resp); err != nil {
+				return out, usage, shown, err
 			}
+		}
+		showed, err := t.take(out, resp)
+		shown = shown || showed
+		if err != nil {
+			return out, usage, shown, err
 		}
 	}
 	return out, usage, shown, nil
+}
+
+// take adds one response (a streamed chunk) to out, emitting its text and
+// thoughts; showed says whether it did.
+func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed bool, err error) {
+	if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
+		return false, fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)
+	}
+	if len(resp.Candidates) == 0 {
+		return false, nil
+	}
+	c := resp.Candidates[0]
+	out.candidates = true
+	if c.FinishReason != "" {
+		out.finish = c.FinishReason
+	}
+	if c.Content == nil {
+		return false, nil
+	}
+	for _, p := range c.Content.Parts {
+		if ev, ok := out.add(&t.s.chat, p); ok {
+			if err := t.loops.checkEvent(ev); err != nil {
+				return showed, err
+			}
+			if ev.Kind == EventText && out.text.Len() == len(ev.Text) {
+				// This answer's first text: a paragraph of its own.
+				out.sep = ParagraphBreak(t.result.Text)
+				ev.Text = out.sep + ev.Text
+			}
+			showed = true
+			t.emit(ev)
+		}
+	}
+	return showed, nil
 }
 
 // runCalls runs the calls in order and returns the user content answering

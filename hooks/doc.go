@@ -1,11 +1,12 @@
 // Package hooks runs Gemini CLI's hooks: the commands settings' "hooks"
 // (and, later, extensions) configure for the points of the agent's loop
 // (BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart,
-// SessionEnd, PreCompress, BeforeToolSelection, Notification), with
-// Gemini CLI's input on stdin, environment, exit codes and output
-// (packages/core/src/hooks). BeforeModel and AfterModel hooks are read
-// but not fired. Runner implements agent.Hooks; the agent decides what an
-// outcome does to its turn.
+// SessionEnd, PreCompress, BeforeModel, AfterModel, BeforeToolSelection,
+// Notification), with Gemini CLI's input on stdin, environment, exit
+// codes and output (packages/core/src/hooks). Runner implements
+// agent.Hooks and merges what an event's hooks decided; the agent decides
+// what an outcome does to its turn, and translates the model events'
+// llm_request and llm_response (agent/hookmodel.go).
 //
 // Invariants:
 //   - A hook never hangs or ends a turn by failing: each runs under its

@@ -220,7 +220,8 @@ func (r *Runner) input(ev agent.HookEvent) map[string]any {
 }
 
 // chain is the input of the next hook of a sequential event: the tool
-// arguments or the prompt as the hook before it changed them.
+// arguments, the model request or the prompt as the hook before it
+// changed them.
 func chain(event string, input map[string]any, res result) map[string]any {
 	if res.output == nil {
 		return input
@@ -242,6 +243,11 @@ func chain(event string, input map[string]any, res result) map[string]any {
 				args[k] = v
 			}
 			next["tool_input"] = args
+		}
+	case agent.HookBeforeModel:
+		if changes := res.output.llmRequest(); changes != nil {
+			old, _ := input["llm_request"].(map[string]any)
+			next["llm_request"] = mergedRequest(old, changes)
 		}
 	case agent.HookBeforeAgent:
 		if add := res.output.additionalContext(); add != "" {

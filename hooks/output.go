@@ -59,10 +59,29 @@ func (o *output) additionalContext() string {
 // reads it in, as Gemini CLI escapes it.
 var contextEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;")
 
+// llmRequest is BeforeModel's hookSpecificOutput.llm_request, when an
+// object.
+func (o *output) llmRequest() map[string]any {
+	req, _ := o.HookSpecificOutput["llm_request"].(map[string]any)
+	return req
+}
+
+// llmResponse is the model events' hookSpecificOutput.llm_response, when
+// an object.
+func (o *output) llmResponse() map[string]any {
+	resp, _ := o.HookSpecificOutput["llm_response"].(map[string]any)
+	return resp
+}
+
 // merge is what an event's hooks decided together, as Gemini CLI's
 // aggregator merges them: any block or stop wins, reasons and messages
-// are joined, the contexts too, and later tool_input keys win.
+// are joined, the contexts too, and later tool_input keys win. The model
+// events' decisions are merged as Gemini CLI's mergeWithFieldReplacement:
+// later hooks' fields replace earlier ones.
 func merge(event string, results []result) agent.HookOutcome {
+	if event == agent.HookBeforeModel || event == agent.HookAfterModel {
+		return mergeModel(event, results)
+	}
 	var out agent.HookOutcome
 	var reasons, stopReasons, contexts []string
 	var tools toolSelection
@@ -106,6 +125,57 @@ func merge(event string, results []result) agent.HookOutcome {
 	out.StopReason = firstNonEmpty(strings.Join(nonEmpty(stopReasons), "\n"), "No reason provided")
 	out.AdditionalContext = strings.Join(contexts, "\n")
 	out.ToolConfig = tools.config()
+	return out
+}
+
+// mergeModel merges the outcome of a model event's hooks: each field is
+// the last hook's that set it (decision, continue, reasons, llm_response),
+// the llm_requests are merged over each other key by key; every message
+// is kept.
+func mergeModel(event string, results []result) agent.HookOutcome {
+	var out agent.HookOutcome
+	var decision, reason, stopReason string
+	for _, res := range results {
+		if res.failure != "" {
+			out.Messages = append(out.Messages, fmt.Sprintf("Hook %q failed for event %s: %s. It was ignored.", res.name, event, res.failure))
+		}
+		o := res.output
+		if o == nil {
+			continue
+		}
+		if o.SystemMessage != "" {
+			out.Messages = append(out.Messages, o.SystemMessage)
+		}
+		if o.Continue != nil {
+			out.Stop = !*o.Continue
+		}
+		decision = firstNonEmpty(o.Decision, decision)
+		reason = firstNonEmpty(o.Reason, reason)
+		stopReason = firstNonEmpty(o.StopReason, stopReason)
+		if req := o.llmRequest(); req != nil {
+			out.LLMRequest = mergedRequest(out.LLMRequest, req)
+		}
+		if resp := o.llmResponse(); resp != nil {
+			out.LLMResponse = resp
+		}
+	}
+	out.Block = decision == "deny" || decision == "block"
+	// Gemini CLI's getEffectiveReason, for a block and a stop alike.
+	out.Reason = firstNonEmpty(stopReason, reason, "No reason provided")
+	out.StopReason = out.Reason
+	return out
+}
+
+// mergedRequest is req with changes over it, key by key, as Gemini CLI
+// hands a sequential BeforeModel hook the request the one before it left.
+func mergedRequest(req, changes map[string]any) map[string]any {
+	out := make(map[string]any, len(req)+len(changes))
+	for k, v := range req {
+		out[k] = v
+	}
+	for k, v := range changes {
+		out[k] = v
+	}
 	return out
 }
 

@@ -274,8 +274,8 @@ func schemaKeys() map[string]support {
 		"hooks.SessionStart":        implemented,
 		"hooks.SessionEnd":          implemented,
 		"hooks.PreCompress":         implemented,
-		"hooks.BeforeModel":         notImplemented,
-		"hooks.AfterModel":          notImplemented,
+		"hooks.BeforeModel":         implemented,
+		"hooks.AfterModel":          implemented,
 		"hooks.BeforeToolSelection": implemented,
 
 		"telemetry.enabled":      notImplemented,

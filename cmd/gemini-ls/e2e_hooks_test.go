@@ -187,3 +187,62 @@ func TestLSPHooks(t *testing.T) {
 		t.Errorf("the prompt the model read = %q, want %q", got, want)
 	}
 }
+
+// modelHookFiles are a project whose BeforeModel hook redacts "secret
+// plan" from every request, or answers a prompt asking for the cache
+// itself, and whose AfterModel hook redacts the model's secret.
+func modelHookFiles(t *testing.T) map[string]string {
+	t.Helper()
+	hook := func(name, script string) map[string]any {
+		return map[string]any{"matcher": "", "hooks": []any{map[string]any{"type": "command", "name": name, "command": "sh $GEMINI_PROJECT_DIR/.gemini/hooks/" + script}}}
+	}
+	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{
+		"BeforeModel": []any{hook("redact-request", "before-model.sh")},
+		"AfterModel":  []any{hook("redact-response", "after-model.sh")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		".gemini/settings.json": string(settings),
+		".gemini/hooks/before-model.sh": `input=$(cat)
+case "$input" in
+*'answer from the cache'*) echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["cached by the hook"]}}]}}}' ;;
+*) request=$(printf '%s' "$input" | sed 's/.*"llm_request":\({.*}\),"session_id".*/\1/; s/secret plan/public plan/g')
+   printf '{"hookSpecificOutput":{"llm_request":%s}}\n' "$request" ;;
+esac
+`,
+		".gemini/hooks/after-model.sh": `input=$(cat)
+case "$input" in
+*'"text":"the secret is 42"'*) echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["the answer is [redacted]"]}}]}}}' ;;
+*) echo '{}' ;;
+esac
+`,
+	}
+}
+
+// TestRunModelHooks: headless, a BeforeModel hook rewrites the request
+// the model reads, an AfterModel hook replaces the answer the user reads,
+// and a BeforeModel hook's own answer is printed without any request.
+func TestRunModelHooks(t *testing.T) {
+	h := newHeadless(t, modelHookFiles(t), geminitest.TextTurn("the secret is 42"))
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "tell me the secret plan")
+	r.wantExit(t, 0)
+	if r.stdout != "the answer is [redacted]\n" {
+		t.Errorf("stdout = %q (stderr %q)", r.stdout, r.stderr)
+	}
+	reqs := h.model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := strings.Join(promptTexts(reqs), "|"); !strings.Contains(got, "tell me the public plan") || strings.Contains(string(reqs[0].Body), "secret plan") {
+		t.Errorf("the model read %q", got)
+	}
+
+	cached := newHeadless(t, modelHookFiles(t))
+	r = cached.runIn(cached.root, append(cached.env, trustTheWorkspace()...), "run", "-p", "answer from the cache")
+	r.wantExit(t, 0)
+	if r.stdout != "cached by the hook\n" || len(cached.model.Requests()) != 0 {
+		t.Errorf("stdout = %q, %d requests (stderr %q)", r.stdout, len(cached.model.Requests()), r.stderr)
+	}
+}
