@@ -547,6 +547,10 @@ const customCommands = {
 async function makeHome(dir, workspace) {
   await fsp.mkdir(path.join(dir, '.gemini'), { recursive: true });
   await fsp.writeFile(path.join(dir, '.gemini/trustedFolders.json'), JSON.stringify({ [workspace]: 'TRUST_FOLDER' }));
+  // Plans in the project (general.plan.directory), where the plan-mode
+  // scenario can write one before the model names it: by default they go
+  // to ~/.gemini/tmp/<project>/<session id>/plans, a session not made yet.
+  await fsp.writeFile(path.join(dir, '.gemini/settings.json'), JSON.stringify({ general: { plan: { directory: '.gemini/plans' } } }));
   for (const [name, text] of Object.entries(customCommands)) {
     const file = path.join(dir, '.gemini/commands', name);
     await fsp.mkdir(path.dirname(file), { recursive: true });
