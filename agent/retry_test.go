@@ -129,7 +129,10 @@ func TestCancelDuringRetryWait(t *testing.T) {
 }
 
 func TestDefaultSleepHonoursCancel(t *testing.T) {
-	srv := geminitest.NewTestServer(t, geminitest.Turn{Err: &geminitest.APIError{Code: 503, RetryDelay: time.Hour}})
+	// A delay the agent waits out (one over maxServerDelay, five minutes,
+	// ends the prompt at once as a quota error, and the cancel would
+	// race that ending).
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Err: &geminitest.APIError{Code: 503, RetryDelay: 4 * time.Minute}})
 	ctx, cancel := context.WithCancel(context.Background())
 	// The default policy, with its real timer.
 	a := agent.New(agent.Config{Generator: generatorFor(t, srv), Model: "m"})
