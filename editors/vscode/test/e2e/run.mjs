@@ -424,9 +424,14 @@ class Workbench {
   }
 
   async prompt(text) {
-    const frame = await this.openChat();
+    // Open Chat moves the focus into a chat it opens, not always into
+    // one already shown; the click below gives it the focus either way,
+    // and is waited for, so the next palette command keeps its own.
+    await this.command('Gemini: Open Chat');
+    const frame = await this.chatFrame();
     const box = frame.locator('textarea#prompt');
     await box.click();
+    await waitFor('the chat webview to have the focus', () => frame.evaluate(() => document.hasFocus()).catch(() => false), { timeout: 10_000, interval: 50 });
     await box.fill(text);
     await box.press('Enter');
     // The prompt shows as the user's message once the webview sent it.
