@@ -1168,11 +1168,21 @@ a redirect with a forged state fails the sign-in, and the user is told."
         (should (string-match "redirect_uri=\\([^&]+\\)" opened))
         (let ((redirect (url-unhex-string (match-string 1 opened))))
           (should (string-match-p "\\`http://127\\.0\\.0\\.1:[0-9]+/oauth2callback\\'" redirect))
-          (call-process "curl" nil nil nil "-s" "-o" "/dev/null"
-                        (concat redirect "?code=stolen&state=forged")))
+          (gemini-ls-test--browse (concat redirect "?code=stolen&state=forged")))
         (gemini-ls-test--wait
          (lambda () (seq-some (lambda (m) (string-match-p "OAuth state mismatch" m)) messages))
          "the sign-in's failure")))))
+
+;; The browser following a redirect: a GET on loopback over a raw
+;; network stream, so the test needs no HTTP client installed.
+(defun gemini-ls-test--browse (url)
+  (should (string-match "\\`http://\\([0-9.]+\\):\\([0-9]+\\)\\(/.*\\)\\'" url))
+  (let* ((host (match-string 1 url))
+         (port (string-to-number (match-string 2 url)))
+         (path (match-string 3 url))
+         (proc (open-network-stream "gemini-ls-test-browse" nil host port)))
+    (process-send-string proc (format "GET %s HTTP/1.0\r\nHost: %s\r\n\r\n" path host))
+    (gemini-ls-test--wait (lambda () (not (process-live-p proc))) "the redirect's answer")))
 
 (ert-deftest gemini-ls-test-login-message ()
   "The user is told who signed in, and when another auth type stays in use."

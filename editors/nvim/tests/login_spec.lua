@@ -18,6 +18,26 @@ gemini.open_external = function(uri)
   return true
 end
 
+-- browse is the browser following the redirect: a GET on loopback over
+-- Neovim's own libuv, so the test needs no HTTP client installed.
+local function browse(url)
+  local host, port, path = url:match("^http://([%d%.]+):(%d+)(/.*)$")
+  assert(host, url)
+  local tcp = vim.loop.new_tcp()
+  local ended = false
+  tcp:connect(host, tonumber(port), function(err)
+    assert(not err, err)
+    tcp:write("GET " .. path .. " HTTP/1.0\r\nHost: " .. host .. "\r\n\r\n")
+    tcp:read_start(function(_, data)
+      if not data then
+        tcp:close()
+        ended = true
+      end
+    end)
+  end)
+  wait_for("the redirect's answer", function() return ended end, 10000)
+end
+
 local function find_note(pattern)
   for _, n in ipairs(notes) do
     if n.msg:find(pattern) then
@@ -40,7 +60,7 @@ describe("login", function()
     local redirect = vim.uri_decode and vim.uri_decode(url:match("redirect_uri=([^&]+)")) or url:match("redirect_uri=([^&]+)"):gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end)
     assert(redirect:find("^http://127%.0%.0%.1:%d+/oauth2callback$"), redirect)
     -- The browser comes back with a state the server did not send.
-    vim.fn.system({ "curl", "-s", "-o", "/dev/null", redirect .. "?code=stolen&state=forged" })
+    browse(redirect .. "?code=stolen&state=forged")
     wait_for("the sign-in to end", function() return done ~= nil end, 15000)
     assert(done.err, "the forged sign-in succeeded: " .. vim.inspect(done))
     local told = find_note("OAuth state mismatch")
