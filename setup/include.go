@@ -77,12 +77,7 @@ func (b *Built) addDirectory(dir string, mustTrust bool) (string, bool, error) {
 	if dir == "" {
 		return "", false, fmt.Errorf("an empty directory name")
 	}
-	if home := b.home(); home != "" && (dir == "~" || strings.HasPrefix(dir, "~"+string(filepath.Separator))) {
-		dir = filepath.Join(home, dir[1:])
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(b.projectRoots[0], dir)
-	}
+	dir = b.userPath(dir)
 	if mustTrust {
 		if err := b.trusts(dir); err != nil {
 			return "", false, err
@@ -114,6 +109,19 @@ func (b *Built) trusts(dir string) error {
 		return fmt.Errorf("%w: %w", ErrNotTrusted, why)
 	}
 	return nil
+}
+
+// userPath is a path the user wrote (a setting, a command's argument):
+// ~ is the home directory, and a relative path the first root's (an
+// editor's server has no meaningful working directory).
+func (b *Built) userPath(p string) string {
+	if home := b.home(); home != "" && (p == "~" || strings.HasPrefix(p, "~"+string(filepath.Separator))) {
+		p = filepath.Join(home, p[1:])
+	}
+	if !filepath.IsAbs(p) && len(b.projectRoots) > 0 {
+		p = filepath.Join(b.projectRoots[0], p)
+	}
+	return filepath.Clean(p)
 }
 
 // home is the user's home directory, for ~.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -49,7 +48,7 @@ func (b *Built) policySources(set settings.Settings, extensions []policy.Source)
 	switch {
 	case len(set.PolicyPaths) > 0:
 		for _, p := range set.PolicyPaths {
-			sources = append(sources, policy.Source{Tier: policy.TierUser, Path: b.policyPath(p)})
+			sources = append(sources, policy.Source{Tier: policy.TierUser, Path: b.userPath(p)})
 		}
 	case userDir != "":
 		sources = append(sources, policy.Source{Tier: policy.TierUser, Path: filepath.Join(userDir, "policies")})
@@ -77,26 +76,9 @@ func (b *Built) adminPolicySources(set settings.Settings, systemDir string) []po
 	}
 	var out []policy.Source
 	for _, p := range set.AdminPolicyPaths {
-		out = append(out, policy.Source{Tier: policy.TierAdmin, Path: b.policyPath(p)})
+		out = append(out, policy.Source{Tier: policy.TierAdmin, Path: b.userPath(p)})
 	}
 	return out
-}
-
-// policyPath is a path the settings name, ~ expanded and a relative one
-// taken from the first root (an editor's server has no meaningful
-// working directory).
-func (b *Built) policyPath(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home := b.Getenv("HOME"); home != "" {
-			return filepath.Join(home, rest)
-		}
-	}
-	if !filepath.IsAbs(p) {
-		if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
-			return filepath.Join(roots[0], p)
-		}
-	}
-	return filepath.Clean(p)
 }
 
 // systemPoliciesDir is where Gemini CLI reads the administrator's
