@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,10 +19,13 @@ import (
 )
 
 // The search benchmarks run on $(go env GOROOT)/src and time, in each
-// iteration and in turn, ripgrep alone and gemini-ls's tool on the same
-// query, so the ratios are taken in one run under the same load. Nothing
-// passes or fails on time. Peak heap is the tool's, sampled during its
-// query above the heap before it.
+// iteration and in turn, ripgrep and gemini-ls's tool on the same query,
+// so the ratios are taken in one run under the same load. Each query runs
+// on one core (GOMAXPROCS=1 against rg -j1: the work per file) and on
+// every core (the scaling). CPU time is the process's user+system time
+// (for the tool, this process's and that of any program it ran). Nothing
+// passes or fails on time. Peak heap is the tool's, sampled during one
+// extra, untimed query above the heap before it.
 //
 //	go test -run '^$' -bench 'SearchGoroot' -benchtime 10x ./tools/
 
@@ -72,6 +77,55 @@ func peakHeap(fn func()) (peak uint64) {
 	return peak
 }
 
+// cpuTime is the user and system time of this process and of the
+// children it has waited for.
+func cpuTime() time.Duration {
+	var self, children syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + children.Utime.Nano() + children.Stime.Nano())
+}
+
+// timing sums one side's wall and CPU time over the iterations.
+type timing struct{ wall, cpu time.Duration }
+
+func (t *timing) measure(fn func()) {
+	start, cpu := time.Now(), cpuTime()
+	fn()
+	t.wall += time.Since(start)
+	t.cpu += cpuTime() - cpu
+}
+
+// report gives t's times per iteration, and as ratios to rg's.
+func (t timing) report(b *testing.B, name string, rg timing) {
+	if name != "rg" {
+		b.ReportMetric(float64(t.wall)/float64(rg.wall), name+"/rg-wall")
+		b.ReportMetric(float64(t.cpu)/float64(rg.cpu), name+"/rg-cpu")
+	}
+	b.ReportMetric(float64(t.wall.Microseconds())/1000/float64(b.N), name+"-ms")
+	b.ReportMetric(float64(t.cpu.Microseconds())/1000/float64(b.N), name+"-cpu-ms")
+}
+
+// runRg runs rg with args and returns its output; its CPU time is this
+// process's children's.
+func runRg(b *testing.B, args ...string) []byte {
+	out, err := exec.Command("rg", args...).Output()
+	if err != nil {
+		b.Fatalf("rg %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// onCores runs fn as sub-benchmarks P1 (GOMAXPROCS=1, rg -j1) and PN (every core).
+func onCores(b *testing.B, fn func(b *testing.B, procs int)) {
+	for _, procs := range []int{1, runtime.NumCPU()} {
+		b.Run(fmt.Sprintf("P%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			fn(b, procs)
+		})
+	}
+}
+
 func BenchmarkSearchGoroot(b *testing.B) {
 	if _, err := exec.LookPath("rg"); err != nil {
 		b.Skip("rg is not installed (apt-get install ripgrep)")
@@ -80,91 +134,66 @@ func BenchmarkSearchGoroot(b *testing.B) {
 	reg := NewRegistry(Builtin(Options{Workspace: ws})...)
 	grep, _ := reg.Get(GrepSearchName)
 	glob, _ := reg.Get(GlobName)
-	for _, q := range []struct {
-		name, pattern string
-	}{
+	execute := func(b *testing.B, tool Tool, params map[string]any, engine grepEngine) Result {
+		call, err := tool.Build(params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if engine != nil {
+			call.(*grepCall).engine = engine
+		}
+		res, err := call.Execute(b.Context(), CallInfo{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	for _, q := range []struct{ name, pattern string }{
 		{"Literal", "func main"},
 		{"Regex", `func \w+Handler\(`},
 	} {
 		b.Run("Grep"+q.name, func(b *testing.B) {
-			var rgTime, autoTime, inTime time.Duration
-			var peak uint64
-			var rgCount, autoCount, inCount int
-			for b.Loop() {
-				start := time.Now()
-				out, err := exec.Command("rg", "--json", "-i", "-e", q.pattern, root).Output()
-				if err != nil {
-					b.Fatal(err)
+			params := map[string]any{"pattern": q.pattern}
+			onCores(b, func(b *testing.B, procs int) {
+				var rg, tool, inProcess timing
+				var rgCount, toolCount, inCount int
+				for b.Loop() {
+					rg.measure(func() {
+						out := runRg(b, "-j", strconv.Itoa(procs), "--json", "-i", "-e", q.pattern, root)
+						rgCount = bytes.Count(out, []byte(`{"type":"match"`))
+					})
+					tool.measure(func() { toolCount = count(b, execute(b, grep, params, nil)) })
+					inProcess.measure(func() { inCount = count(b, execute(b, grep, params, inProcessGrep{})) })
 				}
-				rgTime += time.Since(start)
-				rgCount = bytes.Count(out, []byte(`{"type":"match"`))
-
-				call, err := grep.Build(map[string]any{"pattern": q.pattern})
-				if err != nil {
-					b.Fatal(err)
-				}
-				start = time.Now()
-				res, err := call.Execute(b.Context(), CallInfo{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				autoTime += time.Since(start)
-				autoCount = count(b, res)
-
-				call.(*grepCall).engine = inProcessGrep{}
-				var inRes Result
-				p := peakHeap(func() {
-					start = time.Now()
-					inRes, err = call.Execute(b.Context(), CallInfo{})
-					inTime += time.Since(start)
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				peak = max(peak, p)
-				inCount = count(b, inRes)
-			}
-			b.ReportMetric(float64(autoTime)/float64(rgTime), "tool/rg")
-			b.ReportMetric(float64(inTime)/float64(rgTime), "inprocess/rg")
-			b.ReportMetric(float64(rgTime.Milliseconds())/float64(b.N), "rg-ms")
-			b.ReportMetric(float64(peak)/(1<<20), "inprocess-peak-heap-MB")
-			b.ReportMetric(float64(rgCount), "rg-matches")
-			b.ReportMetric(float64(autoCount), "tool-matches")
-			b.ReportMetric(float64(inCount), "inprocess-matches")
+				rg.report(b, "rg", rg)
+				tool.report(b, "tool", rg)
+				inProcess.report(b, "inprocess", rg)
+				peak := peakHeap(func() { execute(b, grep, params, nil) })
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+				b.ReportMetric(float64(rgCount), "rg-matches")
+				b.ReportMetric(float64(toolCount), "tool-matches")
+				b.ReportMetric(float64(inCount), "inprocess-matches")
+			})
 		})
 	}
 	b.Run("Glob", func(b *testing.B) {
-		var rgTime, globTime time.Duration
-		var peak uint64
-		var rgCount, globCount int
-		for b.Loop() {
-			start := time.Now()
-			out, err := exec.Command("rg", "--files", "-g", "*.go", root).Output()
-			if err != nil {
-				b.Fatal(err)
+		params := map[string]any{"pattern": "**/*.go"}
+		onCores(b, func(b *testing.B, procs int) {
+			var rg, tool timing
+			var rgCount, globCount int
+			for b.Loop() {
+				rg.measure(func() {
+					rgCount = bytes.Count(runRg(b, "-j", strconv.Itoa(procs), "--files", "-g", "*.go", root), []byte("\n"))
+				})
+				tool.measure(func() { globCount = count(b, execute(b, glob, params, nil)) })
 			}
-			rgTime += time.Since(start)
-			rgCount = bytes.Count(out, []byte("\n"))
-			call, err := glob.Build(map[string]any{"pattern": "**/*.go"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			var res Result
-			peak = max(peak, peakHeap(func() {
-				start = time.Now()
-				res, err = call.Execute(b.Context(), CallInfo{})
-				globTime += time.Since(start)
-			}))
-			if err != nil {
-				b.Fatal(err)
-			}
-			globCount = count(b, res)
-		}
-		b.ReportMetric(float64(globTime)/float64(rgTime), "glob/rg")
-		b.ReportMetric(float64(rgTime.Milliseconds())/float64(b.N), "rg-ms")
-		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-		b.ReportMetric(float64(rgCount), "rg-files")
-		b.ReportMetric(float64(globCount), "glob-files")
+			rg.report(b, "rg", rg)
+			tool.report(b, "glob", rg)
+			peak := peakHeap(func() { execute(b, glob, params, nil) })
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			b.ReportMetric(float64(rgCount), "rg-files")
+			b.ReportMetric(float64(globCount), "glob-files")
+		})
 	})
 }
 
