@@ -364,7 +364,7 @@ type slowEngine struct{}
 func (slowEngine) asksInfo() bool { return false }
 
 func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
-	found(searchOne(ctx, q, <-files, new([]byte)))
+	found(searchOne(ctx, q, <-files, new(searchBuffers)))
 	<-ctx.Done()
 	return ctx.Err()
 }

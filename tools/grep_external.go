@@ -108,10 +108,10 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		})
 	}
 	var batch []grepFile
-	var scratch []byte
+	var bufs searchBuffers
 	for f := range files {
 		if f.open || f.entry.Symlink || strings.ContainsAny(f.rel, "\n\r\x00") {
-			found(searchOne(ctx, q, f, &scratch))
+			found(searchOne(ctx, q, f, &bufs))
 			continue
 		}
 		if batch = append(batch, f); len(batch) == externalBatch {
@@ -147,9 +147,9 @@ func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) (kept []
 }
 
 func searchInProcess(ctx context.Context, q *grepQuery, batch []grepFile, found func(grepOutcome)) {
-	var scratch []byte
+	var bufs searchBuffers
 	for _, f := range batch {
-		found(searchOne(ctx, q, f, &scratch))
+		found(searchOne(ctx, q, f, &bufs))
 	}
 }
 

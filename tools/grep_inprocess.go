@@ -19,9 +19,9 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			var scratch []byte
+			var bufs searchBuffers
 			for f := range files {
-				found(searchOne(ctx, q, f, &scratch))
+				found(searchOne(ctx, q, f, &bufs))
 			}
 		})
 	}
@@ -29,14 +29,35 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	return ctx.Err()
 }
 
-// searchOne searches one file in-process (scratch: see grepMatcher.search) through the workspace (its open
+// searchBuffers are what one goroutine searching files in turn reuses
+// from one file to the next.
+type searchBuffers struct {
+	content []byte // the file read (workspace.ReadEntryInto)
+	scratch []byte // see grepMatcher.search
+}
+
+// keptBuffer is the most a searchBuffers keeps between files: a rare
+// big file's storage is let go rather than held for the rest of the search.
+const keptBuffer = 1 << 20
+
+func (b *searchBuffers) trim() {
+	if cap(b.content) > keptBuffer {
+		b.content = nil
+	}
+	if cap(b.scratch) > keptBuffer {
+		b.scratch = nil
+	}
+}
+
+// searchOne searches one file in-process through the workspace (its open
 // document's text, else the regular file on disk).
-func searchOne(ctx context.Context, q *grepQuery, f grepFile, scratch *[]byte) grepOutcome {
+func searchOne(ctx context.Context, q *grepQuery, f grepFile, bufs *searchBuffers) grepOutcome {
 	o := grepOutcome{file: f}
 	if ctx.Err() != nil {
 		return o
 	}
-	content, err := q.ws.ReadEntry(ctx, f.entry, q.maxFileSize)
+	defer bufs.trim()
+	content, err := q.ws.ReadEntryInto(ctx, f.entry, q.maxFileSize, &bufs.content)
 	switch {
 	case ctx.Err() != nil, errors.Is(err, workspace.ErrNotExist):
 		return o // cut short, or gone since it was listed
@@ -50,7 +71,7 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile, scratch *[]byte) g
 		return o
 	}
 	// Binary content is told only for files with matches: few are.
-	if o.matches = q.matcher.search(content.Content, q.maxMatches, scratch); len(o.matches) > 0 && isBinary(content.Content) {
+	if o.matches = q.matcher.search(content.Content, q.maxMatches, &bufs.scratch); len(o.matches) > 0 && isBinary(content.Content) {
 		o.matches = nil
 	}
 	return o

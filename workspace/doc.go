@@ -46,7 +46,12 @@
 // file is opened (never a device, FIFO or socket), without blocking, and
 // confirmed by fstat to be the file that was checked; its size from stat
 // is checked against the caller's limit before reading (ErrTooLarge), no
-// read holds more than the limit, and ctx is checked between chunks.
+// read holds more than the limit, and ctx is checked between chunks. A
+// file a walk or listing typed a regular file (ReadEntry, ReadEntryInto:
+// a search's reads) is not stat-ed again by path before it is opened:
+// the listing was that check, the open neither blocks nor follows a
+// symlink, and the fstat refuses, before a byte is read, anything swapped
+// in since.
 //
 // Listings (ReadDir, Walk) hold only directories and regular files inside
 // the roots, symlinks followed; a symlink leading outside, nowhere or to a

@@ -95,6 +95,15 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 // following a symlink swapped in since, the size checked before reading.
 // A symlink entry is resolved and checked as ReadFile does.
 func (w *Workspace) ReadEntry(ctx context.Context, e DirEntry, limit int64) (File, error) {
+	return w.ReadEntryInto(ctx, e, limit, nil)
+}
+
+// ReadEntryInto is ReadEntry reading a file from disk into *buf's
+// storage, for a caller that reads many files in turn (a search): *buf
+// is set to the storage read into, grown when it was too small, and the
+// Content returned is valid until *buf is used again. An open document's
+// text, or a symlink's target, is read as ReadEntry reads it.
+func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, buf *[]byte) (File, error) {
 	if e.Symlink || e.IsDir {
 		return w.ReadFile(ctx, e.Path, limit)
 	}
@@ -104,9 +113,16 @@ func (w *Workspace) ReadEntry(ctx context.Context, e DirEntry, limit int64) (Fil
 	if _, ok := w.docs.Get(e.Path); ok {
 		return w.ReadFile(ctx, e.Path, limit)
 	}
-	data, err := readResolved(ctx, e.Path, e.Path, limit)
+	var storage []byte
+	if buf != nil {
+		storage = *buf
+	}
+	data, err := readListedInto(ctx, e.Path, limit, storage)
 	if err != nil {
 		return File{}, err
+	}
+	if buf != nil {
+		*buf = data
 	}
 	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
 	return File{Path: e.Path, Content: content, BOM: hadBOM}, nil

@@ -168,26 +168,23 @@ func (w *Workspace) readRegular(ctx context.Context, path string, limit int64) (
 
 // readResolved is readRegular for a path already resolved to real.
 func readResolved(ctx context.Context, path, real string, limit int64) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	f, fi, err := openResolved(path, real)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readOpened(ctx, f, path, fi.Size(), limit)
+	return readResolvedInto(ctx, path, real, limit, nil)
 }
 
 // readOpened reads f, whose size stat reported, to its end: never more
-// than limit bytes, in chunks, stopping when ctx ends.
-func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64) ([]byte, error) {
+// than limit bytes, in chunks, stopping when ctx ends. The content is
+// read into buf's storage when it has room for it (a caller reading many
+// files in turn reuses one buffer), else into a new one.
+func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64, buf []byte) ([]byte, error) {
 	if size > limit {
 		return nil, &TooLargeError{Path: path, Size: size, Limit: limit}
 	}
 	// The buffer never grows past limit+1 bytes: the one byte more tells
 	// a file that grew past the limit since the stat.
-	buf := make([]byte, 0, size+1)
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
+	buf = buf[:0]
 	for int64(len(buf)) <= limit {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -112,7 +112,7 @@ func TestReadNeverHoldsMoreThanTheLimit(t *testing.T) {
 	var err error
 	n := allocated(func() {
 		err = finishWithin(t, 5*time.Second, func() error {
-			_, err := readOpened(context.Background(), endless{}, "growing", 10, limit)
+			_, err := readOpened(context.Background(), endless{}, "growing", 10, limit, nil)
 			return err
 		})
 	})
@@ -124,7 +124,7 @@ func TestReadNeverHoldsMoreThanTheLimit(t *testing.T) {
 	if n > 2*limit+readChunk {
 		t.Errorf("reading a file that grows past a %d-byte limit allocated %d bytes", limit, n)
 	}
-	data, err := readOpened(context.Background(), strings.NewReader("grew a bit"), "p", 3, limit)
+	data, err := readOpened(context.Background(), strings.NewReader("grew a bit"), "p", 3, limit, nil)
 	if err != nil || string(data) != "grew a bit" {
 		t.Errorf("a file that grew within the limit: %q, %v", data, err)
 	}
@@ -140,7 +140,7 @@ func (r cancelAfterFirstRead) Read(p []byte) (int, error) {
 
 func TestReadStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err := readOpened(ctx, cancelAfterFirstRead{cancel}, "long", 8*readChunk, 16*readChunk)
+	_, err := readOpened(ctx, cancelAfterFirstRead{cancel}, "long", 8*readChunk, 16*readChunk, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("read cancelled after its first chunk: %v", err)
 	}
@@ -175,8 +175,27 @@ func TestDiskHasBOMReadsOnlyRegularFilesInside(t *testing.T) {
 
 func TestReadOpenedReadsInChunks(t *testing.T) {
 	// A reader that returns less than asked must still be read to its end.
-	data, err := readOpened(context.Background(), io.MultiReader(strings.NewReader("ab"), strings.NewReader("cd")), "p", 4, 10)
+	data, err := readOpened(context.Background(), io.MultiReader(strings.NewReader("ab"), strings.NewReader("cd")), "p", 4, 10, nil)
 	if err != nil || string(data) != "abcd" {
 		t.Errorf("read %q, %v", data, err)
+	}
+}
+
+// ReadEntryInto reads into the caller's storage while it has room, and
+// hands back bigger storage when it had not.
+func TestReadEntryIntoReusesTheCallersBuffer(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"small": "abc", "big": strings.Repeat("x", 100), "bom": "\uFEFFhi"})
+	entry := func(name string) DirEntry { return DirEntry{Name: name, Path: filepath.Join(root, name)} }
+	buf := make([]byte, 0, 16)
+	storage := &buf[:1][0]
+	f, err := w.ReadEntryInto(t.Context(), entry("small"), MaxFileSize, &buf)
+	if err != nil || string(f.Content) != "abc" || &buf[0] != storage {
+		t.Fatalf("small: %q, %v; read into the caller's storage: %v", f.Content, err, &buf[0] == storage)
+	}
+	if f, err = w.ReadEntryInto(t.Context(), entry("big"), MaxFileSize, &buf); err != nil || len(f.Content) != 100 || cap(buf) < 100 {
+		t.Fatalf("big: %d bytes, %v; storage now %d", len(f.Content), err, cap(buf))
+	}
+	if f, err = w.ReadEntryInto(t.Context(), entry("bom"), MaxFileSize, &buf); err != nil || string(f.Content) != "hi" || !f.BOM || cap(buf) < 100 {
+		t.Fatalf("bom: %q BOM %v, %v; storage %d", f.Content, f.BOM, err, cap(buf))
 	}
 }

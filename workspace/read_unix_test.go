@@ -140,3 +140,38 @@ func TestWriteFileStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
 		t.Fatal("WriteFile blocked on a FIFO put in the file's place")
 	}
 }
+
+// A file the walk listed as a regular file is read without another stat
+// by path, so what a swap since the listing put there is refused by the
+// open and the fstat: a FIFO without blocking, a symlink (to a secret
+// outside the roots, or to a device) without being followed.
+func TestReadEntryRefusesWhatWasSwappedInSinceTheListing(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"fifo": "x", "out": "x", "dev": "x"})
+	listed := map[string]DirEntry{}
+	if _, err := w.Walk(t.Context(), root, WalkOptions{}, func(e DirEntry) error {
+		listed[e.Name] = e
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, swap := range map[string]func(path string){
+		"fifo": func(p string) { mkfifo(t, p) },
+		"out":  func(p string) { symlink(t, secret, p) },
+		"dev":  func(p string) { symlink(t, "/dev/zero", p) },
+	} {
+		p := filepath.Join(root, name)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		swap(p)
+		var buf []byte
+		f, err := w.ReadEntryInto(t.Context(), listed[name], MaxFileSize, &buf)
+		if err == nil || strings.Contains(string(f.Content), "SECRET") {
+			t.Errorf("%s swapped since the listing: read %q, %v; want it refused", name, f.Content, err)
+		}
+	}
+}
