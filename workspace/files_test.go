@@ -147,9 +147,29 @@ func TestReadDir(t *testing.T) {
 // a trailing / on directories, leaving out ignored ones when skipIgnored.
 func walkNames(t *testing.T, w *Workspace, dir string, skipIgnored bool) []string {
 	t.Helper()
+	names, om := walkNamesWith(t, w, dir, skipIgnored, w.Walk)
+	// The parallel walk sees the same, in another order, and leaves out
+	// the same; the walk's own order is ComparePaths'.
+	parallel, parallelOm := walkNamesWith(t, w, dir, skipIgnored, w.WalkParallel)
+	byPath := func(a, b string) int { return ComparePaths(strings.TrimSuffix(a, "/"), strings.TrimSuffix(b, "/")) }
+	if !slices.IsSortedFunc(names, byPath) {
+		t.Errorf("Walk's order is not ComparePaths': %v", names)
+	}
+	slices.SortFunc(parallel, byPath)
+	if !slices.Equal(parallel, names) || parallelOm != om {
+		t.Errorf("WalkParallel saw %v, left out %+v;\nWalk saw %v, left out %+v", parallel, parallelOm, names, om)
+	}
+	return names
+}
+
+type walkFunc func(ctx context.Context, dir string, opts WalkOptions, fn func(DirEntry) error) (Omitted, error)
+
+func walkNamesWith(t *testing.T, w *Workspace, dir string, skipIgnored bool, walk walkFunc) ([]string, Omitted) {
+	t.Helper()
 	root := w.Roots()[0]
+	var mu sync.Mutex
 	var names []string
-	_, err := w.Walk(context.Background(), dir, WalkOptions{}, func(e DirEntry) error {
+	om, err := walk(context.Background(), dir, WalkOptions{}, func(e DirEntry) error {
 		if skipIgnored && e.Ignored {
 			if e.IsDir {
 				return fs.SkipDir
@@ -164,13 +184,15 @@ func walkNames(t *testing.T, w *Workspace, dir string, skipIgnored bool) []strin
 		if e.IsDir {
 			rel += "/"
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		names = append(names, rel)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return names
+	return names, om
 }
 
 var ignoreTree = map[string]string{

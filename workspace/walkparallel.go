@@ -1,0 +1,223 @@
+package workspace
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// WalkParallel visits what Walk visits, on every core: a goroutine per
+// core takes a directory, lists it a batch at a time and calls fn for
+// each batch's entries in name order, then takes the next directory, so
+// fn is called from several goroutines at once and for different
+// directories in no set order. fn's answers mean what they mean for Walk
+// (fs.SkipDir for a directory: do not enter it; for a file: skip the rest
+// of its directory; fs.SkipAll, or an error, ends the walk). A search
+// whose result must not depend on that order orders what fn found itself
+// (ComparePaths).
+//
+// Directories waiting to be walked are taken deepest first, so that the
+// walk holds few of them at once.
+func (w *Workspace) WalkParallel(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
+	if err := w.checkResolved(dir); err != nil {
+		return Omitted{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Omitted{}, err
+	}
+	dir = filepath.Clean(dir)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pw := &parallelWalk{w: w, ctx: ctx, cancel: cancel, docs: w.docs.List(), fn: fn, stat: opts.Stat}
+	pw.idle = sync.NewCond(&pw.mu)
+	top, err := w.openDir(dir, pw.docs, pw.stat)
+	if err != nil {
+		return Omitted{}, err
+	}
+	first, err := top.next(dirBatch)
+	if err != nil {
+		top.close()
+		return Omitted{}, fmt.Errorf("listing %s: %w", dir, err)
+	}
+	pw.pending = []pendingDir{{path: dir, opened: top, first: first, rules: w.rulesFor(ctx, w.scopeOf(dir), dir)}}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(pw.work)
+	}
+	wg.Wait()
+	switch {
+	case pw.err != nil && !errors.Is(pw.err, fs.SkipAll):
+		return pw.om, pw.err
+	case pw.err == nil && ctx.Err() != nil:
+		return pw.om, ctx.Err()
+	}
+	return pw.om, nil
+}
+
+// parallelWalk is one WalkParallel.
+type parallelWalk struct {
+	w      *Workspace
+	ctx    context.Context
+	cancel context.CancelFunc
+	docs   []Document
+	fn     func(DirEntry) error
+	stat   func(path string) bool
+
+	// mu guards what follows: the directories not taken yet, how many are
+	// being walked, what was left out and how the walk ended.
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when pending grows or the walk ends
+	pending []pendingDir
+	busy    int
+	om      Omitted
+	err     error // the first of fn's errors (fs.SkipAll included)
+}
+
+// pendingDir is a directory to walk: its parent's rules and whether it
+// is ignored, since its own rules need its listing.
+type pendingDir struct {
+	path, name string
+	parent     ignoreRules
+	ignored    bool
+	// The top directory, opened by WalkParallel, its first batch read,
+	// and its rules.
+	opened *dirReader
+	first  []listed
+	rules  ignoreRules
+}
+
+// work walks directories until none are left or the walk ends.
+func (pw *parallelWalk) work() {
+	for {
+		d, ok := pw.take()
+		if !ok {
+			return
+		}
+		om, subdirs, err := pw.walkDir(d)
+		pw.done(om, subdirs, err)
+	}
+}
+
+// take waits for a directory to walk; false when the walk is over.
+func (pw *parallelWalk) take() (pendingDir, bool) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	for len(pw.pending) == 0 && pw.busy > 0 && pw.err == nil && pw.ctx.Err() == nil {
+		pw.idle.Wait()
+	}
+	if len(pw.pending) == 0 || pw.err != nil || pw.ctx.Err() != nil {
+		pw.idle.Broadcast()
+		return pendingDir{}, false
+	}
+	d := pw.pending[len(pw.pending)-1]
+	pw.pending[len(pw.pending)-1] = pendingDir{}
+	pw.pending = pw.pending[:len(pw.pending)-1]
+	pw.busy++
+	return d, true
+}
+
+// done records a walked directory: what it left out, its subdirectories
+// to walk and how fn ended it.
+func (pw *parallelWalk) done(om Omitted, subdirs []pendingDir, err error) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	pw.busy--
+	pw.om.add(om)
+	pw.pending = append(pw.pending, subdirs...)
+	if err != nil && pw.err == nil && pw.ctx.Err() == nil {
+		pw.err = err
+		pw.cancel()
+	}
+	pw.idle.Broadcast()
+}
+
+// walkDir lists one directory, batch by batch, calling fn for its
+// entries and returning the subdirectories fn lets the walk enter.
+func (pw *parallelWalk) walkDir(d pendingDir) (om Omitted, subdirs []pendingDir, err error) {
+	r, batch, rules := d.opened, d.first, d.rules
+	if r == nil {
+		if r, err = pw.w.openDir(d.path, pw.docs, pw.stat); err == nil {
+			if batch, err = r.next(dirBatch); err != nil {
+				r.close()
+			}
+		}
+		if err != nil {
+			if pw.ctx.Err() == nil {
+				om.Unreadable++
+			}
+			return om, nil, nil
+		}
+	}
+	defer func() {
+		r.close()
+		om.add(r.om)
+	}()
+	if d.opened == nil {
+		// A listing read whole tells which ignore files exist.
+		var listing []listed
+		if r.finished {
+			listing = batch
+		}
+		rules = pw.w.descend(pw.ctx, d.parent, d.name, d.path, d.ignored, listing)
+	}
+	for {
+		for _, e := range batch {
+			if err := pw.ctx.Err(); err != nil {
+				return om, subdirs, nil
+			}
+			if alwaysSkipped(e.Name) {
+				continue
+			}
+			e.Ignored = rules.match(e.Name, e.IsDir)
+			err := pw.fn(e.DirEntry)
+			switch {
+			case errors.Is(err, fs.SkipDir) && e.IsDir:
+				continue
+			case errors.Is(err, fs.SkipDir):
+				return om, subdirs, nil // the rest of the directory
+			case err != nil:
+				return om, subdirs, err
+			}
+			if e.IsDir && !e.symlink {
+				subdirs = append(subdirs, pendingDir{path: e.Path, name: e.Name, parent: rules, ignored: e.Ignored})
+			}
+		}
+		if r.finished {
+			return om, subdirs, nil
+		}
+		if batch, err = r.next(dirBatch); err != nil {
+			if pw.ctx.Err() == nil {
+				r.om.Unreadable++ // listed up to here
+			}
+			return om, subdirs, nil
+		}
+	}
+}
+
+// ComparePaths orders two slash-separated relative paths as a walk of
+// directories in name order meets them: component by component, so a
+// directory's entries come before its next sibling's ("a/z" before
+// "a-b"). It is strings.Compare with "/" lower than every other byte.
+func ComparePaths(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case i == n:
+		return cmp.Compare(len(a), len(b))
+	case a[i] == '/':
+		return -1
+	case b[i] == '/':
+		return 1
+	case a[i] < b[i]:
+		return -1
+	}
+	return 1
+}
