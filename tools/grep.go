@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"cmp"
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -112,9 +113,8 @@ type grepMatch struct {
 
 // grepFile is one file the search selected: a regular file (or a symlink
 // to one) inside the roots, not ignored, within the size cap, or an open
-// document. seq is its place in walk order.
+// document.
 type grepFile struct {
-	seq   int
 	entry workspace.DirEntry
 	rel   string // slash-separated, relative to the search directory
 	open  bool   // an open document: its buffer is searched, not the disk
@@ -174,20 +174,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	walkCtx, stopWalk := context.WithCancel(runCtx)
 	defer stopWalk()
 
-	var (
-		mu       sync.Mutex
-		outcomes []grepOutcome
-		total    int
-	)
-	found := func(o grepOutcome) {
-		mu.Lock()
-		defer mu.Unlock()
-		outcomes = append(outcomes, o)
-		if total += len(o.matches); total >= c.maxMatches {
-			stopWalk() // what was sent is searched; the prefix is complete
-		}
-	}
-
+	first := newFirstMatches(c.maxMatches)
 	files := make(chan grepFile, 256)
 	var (
 		omitted workspace.Omitted
@@ -201,10 +188,10 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	go func() {
 		defer close(walked)
 		defer close(files)
-		omitted, walkErr = c.selectFiles(walkCtx, isDir, engine.asksInfo(), files)
+		omitted, walkErr = c.selectFiles(walkCtx, isDir, engine.asksInfo(), first, files)
 	}()
 	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.maxMatches}
-	engineErr := engine.search(runCtx, q, files, found)
+	engineErr := engine.search(runCtx, q, files, first.add)
 	stopWalk()
 	for range files { // an engine that failed left some unread
 	}
@@ -220,7 +207,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if walkErr != nil && walkCtx.Err() == nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
-	return c.format(outcomes, omitted, timedOut), nil
+	return c.format(first.outcomes, omitted, timedOut), nil
 }
 
 // programDir is where an external engine runs: the search directory, or
@@ -236,19 +223,18 @@ func (c *grepCall) included(rel string) bool {
 	return c.include == "" || doublestar.MatchUnvalidated(c.include, rel) || doublestar.MatchUnvalidated(c.include, path.Base(rel))
 }
 
-// selectFiles sends the files to search, in walk order: the same for
-// every engine, so every engine keeps the workspace's guarantees (roots,
-// regular files only, ignore rules, open documents). The size cap is the
-// engines' to check: the in-process engine's from the stat of the file it
-// opens, so the walk stats no file; an engine that asksInfo has the walk
-// stat the files it sends as it lists them.
-func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, files chan<- grepFile) (workspace.Omitted, error) {
-	seq := 0
+// selectFiles sends the files to search as a walk on every core finds
+// them: the same for every engine, so every engine keeps the workspace's
+// guarantees (roots, regular files only, ignore rules, open documents).
+// Files after the bound of first, in path order, are not sent. The size
+// cap is the engines' to check: the in-process engine's from the stat of
+// the file it opens, so the walk stats no file; an engine that asksInfo
+// has the walk stat the files it sends as it lists them.
+func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, first *firstMatches, files chan<- grepFile) (workspace.Omitted, error) {
 	send := func(e workspace.DirEntry, rel string) error {
 		_, open := c.ws.Documents().Get(e.Path)
 		select {
-		case files <- grepFile{seq: seq, entry: e, rel: rel, open: open}:
-			seq++
+		case files <- grepFile{entry: e, rel: rel, open: open}:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
@@ -267,26 +253,97 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, files chan
 	if stat {
 		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
 	}
-	omitted, err := c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
+	return c.ws.WalkParallel(ctx, c.dir, opts, func(e workspace.DirEntry) error {
 		if e.Ignored && e.IsDir {
 			return fs.SkipDir
 		}
-		if e.Ignored || e.IsDir {
+		if e.Ignored {
 			return nil
 		}
 		rel := relSlash(c.dir, e.Path)
-		if !c.included(rel) {
+		if first.after(rel) {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir || !c.included(rel) {
 			return nil
 		}
 		return send(e, rel)
 	})
-	return omitted, err
 }
 
-// format writes the result: the first maxMatches matches in walk order,
-// grouped by file in path order.
+// firstMatches collects what the engines found. The result is the first
+// maxMatches matches in path order (workspace.ComparePaths), whatever
+// order a parallel walk and the engines found them in: once the files
+// with matches hold maxMatches of them, the last of those files in path
+// order is the bound, and no file after it can be among the first, so
+// the walk sends none (it still sends every file before the bound).
+type firstMatches struct {
+	maxMatches int
+	bound      atomic.Pointer[string]
+
+	mu       sync.Mutex // guards outcomes, kept and total
+	outcomes []grepOutcome
+	kept     fileHeap // files with matches that may be among the first, last first
+	total    int      // matches in kept
+}
+
+func newFirstMatches(maxMatches int) *firstMatches {
+	return &firstMatches{maxMatches: maxMatches}
+}
+
+// add takes what an engine found in one file; engines call it from any
+// goroutine.
+func (f *firstMatches) add(o grepOutcome) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.outcomes = append(f.outcomes, o)
+	if len(o.matches) == 0 {
+		return
+	}
+	heap.Push(&f.kept, matchedFile{rel: o.file.rel, matches: len(o.matches)})
+	f.total += len(o.matches)
+	for f.total-f.kept[0].matches >= f.maxMatches {
+		f.total -= heap.Pop(&f.kept).(matchedFile).matches
+	}
+	if f.total >= f.maxMatches {
+		bound := f.kept[0].rel
+		f.bound.Store(&bound)
+	}
+}
+
+// after reports whether rel comes after the bound: nothing in it, or
+// below it, can be among the first matches.
+func (f *firstMatches) after(rel string) bool {
+	bound := f.bound.Load()
+	return bound != nil && workspace.ComparePaths(rel, *bound) > 0
+}
+
+type matchedFile struct {
+	rel     string
+	matches int
+}
+
+// fileHeap is a heap of files, the last in path order on top.
+type fileHeap []matchedFile
+
+func (h fileHeap) Len() int           { return len(h) }
+func (h fileHeap) Less(i, j int) bool { return workspace.ComparePaths(h[i].rel, h[j].rel) > 0 }
+func (h fileHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *fileHeap) Push(x any)        { *h = append(*h, x.(matchedFile)) }
+func (h *fileHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// format writes the result: the first maxMatches matches in path order
+// (workspace.ComparePaths), grouped by file in path order.
 func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, timedOut bool) Result {
-	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return cmp.Compare(a.file.seq, b.file.seq) })
+	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return workspace.ComparePaths(a.file.rel, b.file.rel) })
 	count, unreadable, tooLarge := 0, 0, 0
 	var kept []grepOutcome
 	for _, o := range outcomes {

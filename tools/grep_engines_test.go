@@ -401,3 +401,72 @@ func TestLowerInto(t *testing.T) {
 		}
 	}
 }
+
+// countingEngine counts the files the walk sent to the engine it wraps.
+type countingEngine struct {
+	grepEngine
+	sent *atomic.Int64
+}
+
+func (e countingEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
+	counted := make(chan grepFile)
+	go func() {
+		defer close(counted)
+		for f := range files {
+			e.sent.Add(1)
+			counted <- f
+		}
+	}()
+	return e.grepEngine.search(ctx, q, counted, found)
+}
+
+// TestGrepCapIsTheFirstMatchesInPathOrder: the walk runs on every core
+// and finds files in no set order, yet the matches kept at the cap are
+// the first in path order ("a/…" before "a-…", as directories are walked),
+// every time, and the walk stops sending files past them.
+func TestGrepCapIsTheFirstMatchesInPathOrder(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		for j := range 100 {
+			files[fmt.Sprintf("d%02d/f%03d.txt", i, j)] = "needle\nneedle\n"
+		}
+	}
+	files["a-b/f.txt"] = "needle\n"
+	files["a/z.txt"] = "needle\n"
+	tw := newTestWorkspace(t, files)
+	var want string
+	for round := range 5 {
+		for name, engine := range grepEngines(t, tw.root) {
+			var sent atomic.Int64
+			call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+			call.engine, call.maxMatches = countingEngine{engine, &sent}, 7
+			res, err := call.Execute(t.Context(), CallInfo{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == "" {
+				want = "Found 7 matches for pattern \"needle\" in the workspace directory (results limited to 7 matches for performance):\n---\n" +
+					"File: a-b/f.txt\nL1: needle\n---\nFile: a/z.txt\nL1: needle\n---\n" +
+					"File: d00/f000.txt\nL1: needle\nL2: needle\n---\nFile: d00/f001.txt\nL1: needle\nL2: needle\n---\nFile: d00/f002.txt\nL1: needle\n---"
+			}
+			if res.Output != want {
+				t.Errorf("round %d, %s:\n%s\nwant:\n%s", round, name, res.Output, want)
+			}
+			// A program is given files a thousand at a time, so it hears
+			// of the first matches later than the in-process engine.
+			limit := len(files) / 2
+			if name != "in-process" {
+				limit = len(files) - 1
+			}
+			if n := sent.Load(); n > int64(limit) {
+				t.Errorf("round %d, %s: the walk sent %d of %d files, past the first matches", round, name, n, len(files))
+			}
+			// a/ is walked whole before a-b/ is entered.
+			call = build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+			call.engine, call.maxMatches = engine, 1
+			if res, err = call.Execute(t.Context(), CallInfo{}); err != nil || !strings.Contains(res.Output, "\nFile: a/z.txt\nL1: needle\n---") {
+				t.Errorf("round %d, %s, the first match: %v\n%s", round, name, err, res.Output)
+			}
+		}
+	}
+}

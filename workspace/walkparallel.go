@@ -21,8 +21,9 @@ import (
 // whose result must not depend on that order orders what fn found itself
 // (ComparePaths).
 //
-// Directories waiting to be walked are taken deepest first, so that the
-// walk holds few of them at once.
+// Directories waiting to be walked are taken deepest first, and of
+// siblings the first in name order, so that the walk holds few of them at
+// once and meets the tree roughly in path order.
 func (w *Workspace) WalkParallel(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
 		return Omitted{}, err
@@ -128,7 +129,12 @@ func (pw *parallelWalk) done(om Omitted, subdirs []pendingDir, err error) {
 	defer pw.mu.Unlock()
 	pw.busy--
 	pw.om.add(om)
-	pw.pending = append(pw.pending, subdirs...)
+	// The first in name order on top: taken first, so the walk goes
+	// through the tree roughly in path order, which a search bounded by
+	// path order (grep_search's cap) counts on.
+	for i := len(subdirs) - 1; i >= 0; i-- {
+		pw.pending = append(pw.pending, subdirs[i])
+	}
 	if err != nil && pw.err == nil && pw.ctx.Err() == nil {
 		pw.err = err
 		pw.cancel()
