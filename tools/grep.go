@@ -183,7 +183,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	)
 	engine := c.engine
 	if engine == nil {
-		engine = pickGrepEngine(c.programDir(isDir))
+		engine = pickGrepEngine(c.programDir(isDir), c.matcher)
 	}
 	go func() {
 		defer close(walked)

@@ -470,3 +470,32 @@ func TestGrepCapIsTheFirstMatchesInPathOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPickGrepEngine: a pattern whose matches all hold a literal of a few
+// bytes is searched in-process, where scanning for the literal is as fast
+// as ripgrep; one without goes to ripgrep, whose automata are faster than
+// Go's regexp on every line.
+func TestPickGrepEngine(t *testing.T) {
+	dir := t.TempDir()
+	for pattern, inProcess := range map[string]bool{
+		"func main":                  true,
+		`func \w+Handler\(`:          true,
+		"TODO":                       true,
+		`[0-9]{4}-[0-9]{2}-[0-9]{2}`: false,
+		`\w+_\d+`:                    false,
+		"ab":                         false,
+	} {
+		m, err := newGrepMatcher(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine := pickGrepEngine(dir, m)
+		_, isInProcess := engine.(inProcessGrep)
+		if _, err := exec.LookPath("rg"); err != nil && !inProcess {
+			continue // without rg (and outside git) in-process is all there is
+		}
+		if isInProcess != inProcess {
+			t.Errorf("%q: engine %T, want in-process %v", pattern, engine, inProcess)
+		}
+	}
+}

@@ -452,9 +452,19 @@ func (gitGrep) failed(code int, stderr []byte) bool {
 	return code != 0 && code != 1
 }
 
-// pickGrepEngine is the fastest engine installed for dir: ripgrep, else
-// git grep inside a git work tree, else the in-process engine.
-func pickGrepEngine(dir string) grepEngine {
+// prefilterLiteral is the shortest literal the in-process engine finds
+// lines by as fast as ripgrep: a file is scanned for it, and only the
+// lines holding it go through Go's regexp, which is slower per line than
+// ripgrep's automata (docs/benchmarks.md, "Search").
+const prefilterLiteral = 3
+
+// pickGrepEngine is the fastest engine for matcher in dir: the in-process
+// one when every match holds a literal long enough to scan for, else
+// ripgrep, else git grep inside a git work tree, else the in-process one.
+func pickGrepEngine(dir string, matcher *grepMatcher) grepEngine {
+	if len(matcher.lit) >= prefilterLiteral {
+		return inProcessGrep{}
+	}
 	if _, err := exec.LookPath("rg"); err == nil {
 		return externalGrep{tool: ripgrep{}, dir: dir, inProcessBelow: smallSearch}
 	}

@@ -151,6 +151,8 @@ func BenchmarkSearchGoroot(b *testing.B) {
 	for _, q := range []struct{ name, pattern string }{
 		{"Literal", "func main"},
 		{"Regex", `func \w+Handler\(`},
+		// No literal of more than a byte that every match holds.
+		{"NoLiteral", `[0-9]{4}-[0-9]{2}-[0-9]{2}`},
 	} {
 		b.Run("Grep"+q.name, func(b *testing.B) {
 			params := map[string]any{"pattern": q.pattern}
