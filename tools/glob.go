@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -119,6 +120,8 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if !c.caseSensitive {
 		pattern = strings.ToLower(pattern)
 	}
+	// mu guards what the walk finds, as it calls from every core.
+	var mu sync.Mutex
 	var found []workspace.DirEntry
 	gitIgnored := 0
 	// Ignored directories are walked too, to count the matches they hide
@@ -126,6 +129,17 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	// virtualenvs) are only counted up to a budget; the count is then a
 	// lower bound, and says so.
 	ignoredBudget, ignoredCut := c.ignoredBudget, false
+	// spendIgnored reports whether an ignored entry is still within the
+	// budget; past it the entry is neither entered nor counted.
+	spendIgnored := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if ignoredBudget--; ignoredBudget < 0 {
+			ignoredCut = true
+			return false
+		}
+		return true
+	}
 	// "**/P" with no "/" in P matches a path whose last name P matches:
 	// a walk matches every file, and the name alone is quicker.
 	name, nameOnly := strings.CutPrefix(pattern, "**/")
@@ -144,7 +158,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }}
 	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	omitted, err := c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
+	omitted, err := c.ws.WalkParallel(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if matchesAny(c.ignore, rel, c.caseSensitive) {
 			if e.IsDir {
@@ -153,18 +167,17 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 			return nil
 		}
 		ignored := c.respectGitIgnore && e.Ignored
-		if ignored {
-			if ignoredBudget--; ignoredBudget < 0 && e.IsDir {
-				ignoredCut = true
+		if ignored && !spendIgnored() {
+			if e.IsDir {
 				return fs.SkipDir
 			}
-		}
-		if e.IsDir {
 			return nil
 		}
-		if !matches(rel) {
+		if e.IsDir || !matches(rel) {
 			return nil
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if ignored {
 			gitIgnored++
 		} else {
