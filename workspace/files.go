@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -307,7 +306,9 @@ type dirReader struct {
 	// each with whether it is a directory.
 	docs map[string]bool
 	stat func(path string) bool // see WalkOptions.Stat
-	om   Omitted
+	// names reads disk's entries, while f is open.
+	names *direntReader
+	om    Omitted
 	// finished: every entry has been returned.
 	finished bool
 }
@@ -328,7 +329,7 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
 	switch {
 	case err == nil:
-		r.f = f
+		r.f, r.names = f, w.dirNames.reader()
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("listing %s: %w", dir, err)
 	case len(r.docs) == 0:
@@ -360,6 +361,7 @@ func (r *dirReader) close() {
 	if r.f != nil {
 		r.f.Close()
 		r.f = nil
+		r.names.release()
 	}
 }
 
@@ -402,20 +404,14 @@ type diskEntry struct {
 // files whose path r.stat names, relative to the open directory (a stat
 // by path walks every directory above it again); eof: none are left.
 func (r *dirReader) readDisk(n int) (entries []diskEntry, eof bool, err error) {
-	var des []fs.DirEntry
-	for len(des) < n && !eof {
-		more, err := r.f.ReadDir(n - len(des))
-		if errors.Is(err, io.EOF) {
-			eof = true
-		} else if err != nil {
-			return nil, false, err
-		}
-		des = append(des, more...)
+	names, eof, err := r.names.read(r.f, n)
+	if err != nil {
+		return nil, false, err
 	}
-	entries = make([]diskEntry, len(des))
+	entries = make([]diskEntry, len(names))
 	var wanted []int
-	for i, de := range des {
-		entries[i] = diskEntry{name: de.Name(), path: r.prefix + de.Name(), typ: de.Type()}
+	for i, de := range names {
+		entries[i] = diskEntry{name: de.name, path: r.prefix + de.name, typ: de.typ}
 		if r.stat != nil && entries[i].typ.IsRegular() && r.stat(entries[i].path) {
 			wanted = append(wanted, i)
 		}

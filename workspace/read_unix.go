@@ -26,7 +26,7 @@ func readResolvedInto(ctx context.Context, path, real string, limit int64, buf [
 		return nil, readError(path, err)
 	}
 	if !isRegular(&checked) {
-		return nil, &notRegularError{path: path, mode: fileMode(&checked)}
+		return nil, &notRegularError{path: path, mode: fileMode(checked.Mode)}
 	}
 	return readChecked(ctx, path, real, limit, buf, &checked)
 }
@@ -62,7 +62,7 @@ func readChecked(ctx context.Context, path, real string, limit int64, buf []byte
 	}
 	switch {
 	case !isRegular(&opened):
-		return nil, &notRegularError{path: path, mode: fileMode(&opened)}
+		return nil, &notRegularError{path: path, mode: fileMode(opened.Mode)}
 	case checked != nil && (opened.Dev != checked.Dev || opened.Ino != checked.Ino):
 		return nil, fmt.Errorf("reading %s: it was replaced while being opened", path)
 	}
@@ -86,9 +86,9 @@ func retryEINTR(call func() error) error {
 
 func isRegular(st *syscall.Stat_t) bool { return st.Mode&syscall.S_IFMT == syscall.S_IFREG }
 
-// fileMode is the type of st, for messages.
-func fileMode(st *syscall.Stat_t) fs.FileMode {
-	switch st.Mode & syscall.S_IFMT {
+// fileMode is the type of a stat's mode.
+func fileMode[M uint16 | uint32](mode M) fs.FileMode {
+	switch uint32(mode) & syscall.S_IFMT {
 	case syscall.S_IFDIR:
 		return fs.ModeDir
 	case syscall.S_IFLNK:

@@ -29,6 +29,8 @@ type Workspace struct {
 
 	ignoreMu sync.Mutex
 	ignores  map[ignoreKey]*ignoreFiles // parsed ignore files per directory
+
+	dirNames dirNames // listings' buffers
 }
 
 // New returns a workspace over roots (absolute dirs; symlinks resolved) with
