@@ -207,7 +207,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if walkErr != nil && walkCtx.Err() == nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
-	return c.format(first.outcomes, omitted, timedOut), nil
+	return c.format(first, omitted, timedOut), nil
 }
 
 // programDir is where an external engine runs: the search directory, or
@@ -279,15 +279,17 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, first *fir
 // order a parallel walk and the engines found them in: once the files
 // with matches hold maxMatches of them, the last of those files in path
 // order is the bound, and no file after it can be among the first, so
-// the walk sends none (it still sends every file before the bound).
+// the walk sends none (it still sends every file before the bound) and
+// what was found past it is let go. It holds the files that may be among
+// the first, never every file searched.
 type firstMatches struct {
 	maxMatches int
 	bound      atomic.Pointer[string]
 
-	mu       sync.Mutex // guards outcomes, kept and total
-	outcomes []grepOutcome
-	kept     fileHeap // files with matches that may be among the first, last first
-	total    int      // matches in kept
+	mu                   sync.Mutex // guards what follows
+	kept                 outcomeHeap
+	total                int // matches in kept
+	unreadable, tooLarge int // files
 }
 
 func newFirstMatches(maxMatches int) *firstMatches {
@@ -299,17 +301,22 @@ func newFirstMatches(maxMatches int) *firstMatches {
 func (f *firstMatches) add(o grepOutcome) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.outcomes = append(f.outcomes, o)
+	if o.unreadable {
+		f.unreadable++
+	}
+	if o.tooLarge {
+		f.tooLarge++
+	}
 	if len(o.matches) == 0 {
 		return
 	}
-	heap.Push(&f.kept, matchedFile{rel: o.file.rel, matches: len(o.matches)})
+	heap.Push(&f.kept, o)
 	f.total += len(o.matches)
-	for f.total-f.kept[0].matches >= f.maxMatches {
-		f.total -= heap.Pop(&f.kept).(matchedFile).matches
+	for f.total-len(f.kept[0].matches) >= f.maxMatches {
+		f.total -= len(heap.Pop(&f.kept).(grepOutcome).matches)
 	}
 	if f.total >= f.maxMatches {
-		bound := f.kept[0].rel
+		bound := f.kept[0].file.rel
 		f.bound.Store(&bound)
 	}
 }
@@ -321,19 +328,31 @@ func (f *firstMatches) after(rel string) bool {
 	return bound != nil && workspace.ComparePaths(rel, *bound) > 0
 }
 
-type matchedFile struct {
-	rel     string
-	matches int
+// first is the files with the first maxMatches matches, in path order,
+// the last one's matches cut at the cap.
+func (f *firstMatches) first() []grepOutcome {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	files := slices.Clone(f.kept)
+	slices.SortFunc(files, func(a, b grepOutcome) int { return workspace.ComparePaths(a.file.rel, b.file.rel) })
+	count := 0
+	for i, o := range files {
+		files[i].matches = o.matches[:min(len(o.matches), f.maxMatches-count)]
+		count += len(files[i].matches)
+	}
+	return files
 }
 
-// fileHeap is a heap of files, the last in path order on top.
-type fileHeap []matchedFile
+// outcomeHeap is a heap of files with matches, the last in path order on top.
+type outcomeHeap []grepOutcome
 
-func (h fileHeap) Len() int           { return len(h) }
-func (h fileHeap) Less(i, j int) bool { return workspace.ComparePaths(h[i].rel, h[j].rel) > 0 }
-func (h fileHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *fileHeap) Push(x any)        { *h = append(*h, x.(matchedFile)) }
-func (h *fileHeap) Pop() any {
+func (h outcomeHeap) Len() int { return len(h) }
+func (h outcomeHeap) Less(i, j int) bool {
+	return workspace.ComparePaths(h[i].file.rel, h[j].file.rel) > 0
+}
+func (h outcomeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *outcomeHeap) Push(x any)   { *h = append(*h, x.(grepOutcome)) }
+func (h *outcomeHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
@@ -342,25 +361,14 @@ func (h *fileHeap) Pop() any {
 
 // format writes the result: the first maxMatches matches in path order
 // (workspace.ComparePaths), grouped by file in path order.
-func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, timedOut bool) Result {
-	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return workspace.ComparePaths(a.file.rel, b.file.rel) })
-	count, unreadable, tooLarge := 0, 0, 0
-	var kept []grepOutcome
-	for _, o := range outcomes {
-		if o.unreadable {
-			unreadable++
-		}
-		if o.tooLarge {
-			tooLarge++
-		}
-		if len(o.matches) == 0 || count == c.maxMatches {
-			continue
-		}
-		o.matches = o.matches[:min(len(o.matches), c.maxMatches-count)]
+func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedOut bool) Result {
+	kept := found.first()
+	count := 0
+	for _, o := range kept {
 		count += len(o.matches)
-		kept = append(kept, o)
 	}
 	limited := count >= c.maxMatches
+	unreadable, tooLarge := found.unreadable, found.tooLarge
 
 	var extra []string // what the search itself skipped
 	if tooLarge > 0 {

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // grepEngines are the engines installed here, by name; the in-process
@@ -497,5 +500,52 @@ func TestPickGrepEngine(t *testing.T) {
 		if isInProcess != inProcess {
 			t.Errorf("%q: engine %T, want in-process %v", pattern, engine, inProcess)
 		}
+	}
+}
+
+// TestFirstMatchesHoldsOnlyTheFirst: whatever order files come in, the
+// first matches in path order are kept, and nothing more is held than
+// the files that may be among them.
+func TestFirstMatchesHoldsOnlyTheFirst(t *testing.T) {
+	var all []grepOutcome
+	for i := range 2000 {
+		o := grepOutcome{file: grepFile{rel: fmt.Sprintf("d%d/f%04d", i%7, i)}}
+		if i%2 == 0 {
+			for l := range 1 + i%3 {
+				o.matches = append(o.matches, grepMatch{line: l + 1, text: "x"})
+			}
+		}
+		o.unreadable = i%101 == 0
+		all = append(all, o)
+	}
+	const maxMatches = 50
+	first := newFirstMatches(maxMatches)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	for _, o := range all {
+		first.add(o)
+		if len(first.kept) > maxMatches {
+			t.Fatalf("holding %d files for the first %d matches", len(first.kept), maxMatches)
+		}
+	}
+	slices.SortFunc(all, func(a, b grepOutcome) int { return workspace.ComparePaths(a.file.rel, b.file.rel) })
+	var want []string
+	for _, o := range all {
+		for _, m := range o.matches {
+			if len(want) < maxMatches {
+				want = append(want, fmt.Sprintf("%s:%d", o.file.rel, m.line))
+			}
+		}
+	}
+	var got []string
+	for _, o := range first.first() {
+		for _, m := range o.matches {
+			got = append(got, fmt.Sprintf("%s:%d", o.file.rel, m.line))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("kept %v\nwant %v", got, want)
+	}
+	if first.unreadable != 20 {
+		t.Errorf("%d unreadable files counted, want 20", first.unreadable)
 	}
 }
