@@ -177,7 +177,7 @@ priority = 100
 	reg := tools.NewRegistry(namedTool(tools.WebFetchName), namedTool(tools.ShellName), namedTool(tools.GlobName), namedTool(tools.WebSearchName))
 	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
 	var names []string
-	for _, d := range a.declarations(tools.ApprovalDefault, "") {
+	for _, d := range a.offeredTools(tools.ApprovalDefault, "")[0].FunctionDeclarations {
 		names = append(names, d.Name)
 	}
 	if want := []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(names, want) {
