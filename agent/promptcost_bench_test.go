@@ -171,10 +171,10 @@ func benchWorkspace(b *testing.B) (string, *workspace.Workspace) {
 	b.Helper()
 	root := b.TempDir()
 	files := map[string]string{
-		"go.mod":      "module example.com/bench\n\ngo 1.26\n",
-		"main.go":     "package main\n\nimport \"example.com/bench/pkg\"\n\nfunc main() { pkg.Helper() } // TODO: flags\n",
-		"pkg/util.go": "package pkg\n\n// Helper helps.\nfunc Helper() {} // TODO: help\n",
-		"README.md":   "# bench\n",
+		"go.mod":                         "module example.com/bench\n\ngo 1.26\n",
+		"main.go":                        "package main\n\nimport \"example.com/bench/pkg\"\n\nfunc main() { pkg.Helper() } // TODO: flags\n",
+		"pkg/util.go":                    "package pkg\n\n// Helper helps.\nfunc Helper() {} // TODO: help\n",
+		"README.md":                      "# bench\n",
 		".gemini/skills/review/SKILL.md": "---\nname: review\ndescription: Reviews a change.\n---\nRead the diff first.\n",
 	}
 	for name, content := range files {
