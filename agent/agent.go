@@ -262,7 +262,7 @@ func (a *Agent) offeredTools(mode tools.ApprovalMode, plansDir string) []*genai.
 
 // toolsCache keeps what the agent made of one slice of the ToolSet's
 // declarations: the tools offered in each mode, and plan mode's list of
-// them. Building them for every request cost more than the rest of it.
+// them, which were a good part of a request's cost when made for each.
 type toolsCache struct {
 	mu     sync.Mutex
 	from   []*genai.FunctionDeclaration // what the rest was made of

@@ -18,9 +18,10 @@ type Registry struct {
 	// every lookup, so each model request declares what is there now.
 	sources []Source
 
-	// mu guards what Declarations keeps between model requests: building
-	// and converting the declarations for each one cost more than the
-	// rest of the request.
+	// mu guards what Declarations keeps between model requests, each of
+	// which asks for them: making them every time (a schema derived from
+	// a struct by reflection per tool) was a good part of a request's
+	// cost.
 	mu sync.Mutex
 	// made is each registered tool's declaration, made on first use
 	// (nil until then); Redeclaring tools are asked every time instead.
