@@ -125,7 +125,13 @@ func startFakeProcess(b *testing.B, prompts int) *fakeProcess {
 		_ = cmd.Wait()
 		b.Fatalf("reading the fake Gemini process's URL: %v", err)
 	}
-	return &fakeProcess{URL: strings.TrimSpace(line), cmd: cmd, stdin: stdin}
+	f := &fakeProcess{URL: strings.TrimSpace(line), cmd: cmd, stdin: stdin}
+	b.Cleanup(func() {
+		if cmd.ProcessState == nil { // not stopped: the benchmark failed
+			_, _ = f.stop()
+		}
+	})
+	return f
 }
 
 // stop ends the fake and returns the CPU time it spent.
