@@ -18,9 +18,10 @@ import (
 // declarations every agent request carries (18 KB of its 20, the same
 // each time), that was about half of the agent's CPU per request.
 //
-// A declaration is taken as unchanging once sent, as the agent's are (its
-// ToolSet hands out declarations nobody may change); a changed tool set
-// brings new declarations, encoded in their turn.
+// A declaration, and a list of them, is taken as unchanging once sent, as
+// the agent's are (its ToolSet hands out declarations nobody may change,
+// and it offers each list to every request); a changed tool set brings
+// new declarations and lists, encoded in their turn.
 type declaredModels struct {
 	*genai.Models
 	encoded *declarationCache

@@ -33,5 +33,6 @@
 //     obeys (transport.go).
 //   - The genai backend encodes each function declaration once, as genai
 //     would, and sends it as it was encoded then (declarations.go): a
-//     declaration sent is taken as unchanging, as the agent's are.
+//     declaration sent, and a list of them, is taken as unchanging, as
+//     the agent's are.
 package auth
