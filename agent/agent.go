@@ -28,6 +28,10 @@ const MaxPromptTurns = 100
 // satisfies it.
 type ToolSet interface {
 	Get(name string) (tools.Tool, bool)
+	// Declarations returns the same slice while the tools and their
+	// declarations stay the same, and a new one when they change: the
+	// agent keeps what it makes of one slice until it gets another.
+	// Nobody changes the slice or its declarations.
 	Declarations() []*genai.FunctionDeclaration
 	// UnknownToolError is the message sent to the model for a call to a
 	// tool that does not exist.
@@ -128,6 +132,9 @@ type Agent struct {
 	log apiLog
 	// fallback is the model every session uses after a fallback.
 	fallback modelSwitch
+	// offered is what the model is told of the tools, made once per
+	// change of the tools (toolsCache).
+	offered toolsCache
 
 	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex
@@ -227,27 +234,92 @@ func (a *Agent) rootsNote() string {
 	return "\n\n# Workspace directories\nThe workspace has these root directories; files in any of them can be read, searched and edited, and a relative path is the first one's:\n- " + strings.Join(roots, "\n- ")
 }
 
-// declarations are the tools as the model is told of them in mode, as
+// offeredTools are the tools as the model is told of them in mode, with
+// plansDir as the plans directory in plan mode: made once for each mode
+// and plans directory while the ToolSet's declarations stay the same
+// slice. They are shared by every request: nobody may change them (a
+// BeforeToolSelection hook's choice makes new ones).
+func (a *Agent) offeredTools(mode tools.ApprovalMode, plansDir string) []*genai.Tool {
+	decls := a.cfg.Tools.Declarations()
+	c := &a.offered
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.renew(decls)
+	key := toolsKey{mode: mode, plansDir: plansDir}
+	if offered, ok := c.byMode[key]; ok {
+		return offered
+	}
+	if len(c.byMode) >= maxToolSets {
+		clear(c.byMode)
+	}
+	var offered []*genai.Tool
+	if d := a.declarations(decls, mode, plansDir); len(d) > 0 {
+		offered = []*genai.Tool{{FunctionDeclarations: d}}
+	}
+	c.byMode[key] = offered
+	return offered
+}
+
+// toolsCache keeps what the agent made of one slice of the ToolSet's
+// declarations: the tools offered in each mode, and plan mode's list of
+// them, which were a good part of a request's cost when made for each.
+type toolsCache struct {
+	mu     sync.Mutex
+	from   []*genai.FunctionDeclaration // what the rest was made of
+	byMode map[toolsKey][]*genai.Tool
+	// planTools is planInstruction's list of tools; planListed says it
+	// was made.
+	planTools  string
+	planListed bool
+}
+
+// toolsKey is what the declarations of one slice vary with: deniedByPolicy
+// reads the mode, and plan mode names its plans directory.
+type toolsKey struct {
+	mode     tools.ApprovalMode
+	plansDir string
+}
+
+// maxToolSets bounds the modes and plans directories (one per session in
+// plan mode) kept at once.
+const maxToolSets = 16
+
+// renew forgets what was made of another slice than decls; c.mu is held.
+func (c *toolsCache) renew(decls []*genai.FunctionDeclaration) {
+	if c.byMode != nil && sameSlice(decls, c.from) {
+		return
+	}
+	c.from, c.byMode = decls, make(map[toolsKey][]*genai.Tool)
+	c.planTools, c.planListed = "", false
+}
+
+// sameSlice reports whether a and b are the same slice. While c.from
+// holds a slice, no other can be allocated where it is.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// declarations are decls as the model is told of them in mode, as
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
 // plan mode, exit_plan_mode only in it, where write_file and replace
 // say they are for the plan alone, in plansDir.
-func (a *Agent) declarations(mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
+func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == tools.ApprovalPlan
 	var out []*genai.FunctionDeclaration
-	for _, d := range a.cfg.Tools.Declarations() {
+	for _, d := range decls {
 		switch {
 		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
 		case a.deniedByPolicy(d.Name, mode):
 			continue
 		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
-			plan := *d
+			plan := *d // the shared declaration stays as it is
 			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, plansDir)
 			d = &plan
 		}
 		out = append(out, d)
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // deniedByPolicy reports whether a policy rule denies every call of tool
@@ -285,9 +357,7 @@ func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir 
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
 	if a.cfg.Tools != nil {
-		if decls := a.declarations(mode, plansDir); len(decls) > 0 {
-			cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
-		}
+		cfg.Tools = a.offeredTools(mode, plansDir)
 	}
 	// Only models that think take a thinking config; gemini-2.0 and
 	// earlier refuse the request that carries one.

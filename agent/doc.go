@@ -23,6 +23,13 @@
 // end runs for the user (a custom command's !{…}) passes the same door as
 // a run_shell_command call of it (Session.AllowShell).
 //
+// Invariant: the tools offered are made once per change of the tool set
+// (Agent.offeredTools): for each approval mode (the policy's denials) and
+// plans directory, from one slice of the ToolSet's declarations, and shared
+// by every request, so no request and no hook changes them: a
+// BeforeToolSelection hook's choice makes new ones, plan mode's write_file
+// and replace are copies.
+//
 // Invariant: every file change the agent lands (applied, or modified by
 // the user on the way) is journaled with its prompt's exchange (journal.go):
 // the file's exact bytes before the prompt's first change and after its

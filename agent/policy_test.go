@@ -176,11 +176,21 @@ priority = 100
 `)
 	reg := tools.NewRegistry(namedTool(tools.WebFetchName), namedTool(tools.ShellName), namedTool(tools.GlobName), namedTool(tools.WebSearchName))
 	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
-	var names []string
-	for _, d := range a.declarations(tools.ApprovalDefault, "") {
-		names = append(names, d.Name)
+	declared := func(mode tools.ApprovalMode) []string {
+		var names []string
+		for _, d := range a.offeredTools(mode, "")[0].FunctionDeclarations {
+			names = append(names, d.Name)
+		}
+		return names
 	}
-	if want := []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(names, want) {
-		t.Errorf("declared %q, want %q", names, want)
+	if got, want := declared(tools.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
+		t.Errorf("declared %q, want %q", got, want)
+	}
+	// Each mode its own: the plan mode rule hides glob there only.
+	if got, want := declared(tools.ApprovalPlan), []string{tools.ShellName, tools.WebSearchName}; !slices.Equal(got, want) {
+		t.Errorf("declared in plan mode %q, want %q", got, want)
+	}
+	if got, want := declared(tools.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
+		t.Errorf("declared in the default mode again %q, want %q", got, want)
 	}
 }

@@ -70,15 +70,30 @@ const skillGuidance = "- **Skill Guidance:** Once a skill is activated via `" + 
 // renderPlanningWorkflow), naming the tools plan mode runs of those the
 // agent has and the session's plans directory.
 func (a *Agent) planInstruction(plansDir string) string {
-	var list strings.Builder
-	if a.cfg.Tools != nil {
-		for _, d := range a.cfg.Tools.Declarations() {
+	return fmt.Sprintf(planWorkflow, a.planTools(), plansDir)
+}
+
+// planTools lists the tools plan mode runs of those the agent has, made
+// once per change of the tools.
+func (a *Agent) planTools() string {
+	if a.cfg.Tools == nil {
+		return ""
+	}
+	decls := a.cfg.Tools.Declarations()
+	c := &a.offered
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.renew(decls)
+	if !c.planListed {
+		var list strings.Builder
+		for _, d := range decls {
 			if planReadOnly(d.Name) && d.Name != tools.ExitPlanModeName {
 				fmt.Fprintf(&list, "  <tool>`%s`</tool>\n", d.Name)
 			}
 		}
+		c.planTools, c.planListed = strings.TrimSuffix(list.String(), "\n"), true
 	}
-	return fmt.Sprintf(planWorkflow, strings.TrimSuffix(list.String(), "\n"), plansDir)
+	return c.planTools
 }
 
 // planWorkflow is Gemini CLI's, word for word, without its approved-plan

@@ -31,4 +31,8 @@
 //     the environment names, the User-Agent gemini-ls/<version>, and an
 //     HTTP Retry-After turned into the RetryInfo detail the agent's retry
 //     obeys (transport.go).
+//   - The genai backend encodes each function declaration once, as genai
+//     would, and sends it as it was encoded then (declarations.go): a
+//     declaration sent, and a list of them, is taken as unchanging, as
+//     the agent's are.
 package auth

@@ -149,7 +149,7 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return client.Models, nil
+	return declaredModels{Models: client.Models, encoded: &declarationCache{}}, nil
 }
 
 func (g *generator) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {

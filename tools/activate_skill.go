@@ -3,7 +3,9 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"google.golang.org/genai"
 
@@ -20,17 +22,40 @@ const ActivateSkillName = "activate_skill"
 type activateSkillTool struct {
 	catalog *skills.Catalog
 	ws      *workspace.Workspace
+
+	mu       sync.Mutex
+	declared []string                   // the names of the skills decl offers
+	decl     *genai.FunctionDeclaration // nil until first asked
 }
 
 func (t *activateSkillTool) Name() string { return ActivateSkillName }
 
-// Declaration is Gemini CLI's getActivateSkillDeclaration, word for word.
+// Redeclares: /skills enable, disable and reload change the declaration.
+func (t *activateSkillTool) Redeclares() {}
+
+// Declaration is the declaration for the skills enabled now: the last
+// one while they are the same skills.
 func (t *activateSkillTool) Declaration() *genai.FunctionDeclaration {
+	var enabled []string
+	for _, s := range t.catalog.Enabled() {
+		enabled = append(enabled, s.Name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.decl == nil || !slices.Equal(enabled, t.declared) {
+		t.decl, t.declared = activateSkillDeclaration(enabled), enabled
+	}
+	return t.decl
+}
+
+// activateSkillDeclaration is Gemini CLI's getActivateSkillDeclaration,
+// word for word, for the enabled skills called enabled.
+func activateSkillDeclaration(enabled []string) *genai.FunctionDeclaration {
 	var names []any
 	var quoted []string
-	for _, s := range t.catalog.Enabled() {
-		names = append(names, s.Name)
-		quoted = append(quoted, "'"+s.Name+"'")
+	for _, name := range enabled {
+		names = append(names, name)
+		quoted = append(quoted, "'"+name+"'")
 	}
 	hint := ""
 	param := map[string]any{"type": "string", "description": "No skills are currently available."}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,55 @@ func TestActivateSkillUnknown(t *testing.T) {
 	_, err := (&activateSkillTool{catalog: catalog}).Build(map[string]any{"name": "b"})
 	if err == nil || err.Error() != `Skill "b" not found. Available skills are: a` {
 		t.Errorf("Build = %v; want Gemini CLI's not-found error naming a", err)
+	}
+}
+
+// The registry keeps activate_skill's declaration while the enabled
+// skills stay the same, and takes a new one when /skills disable, enable
+// or reload changes them.
+func TestActivateSkillRedeclaredWhenSkillsChange(t *testing.T) {
+	catalog, dir := skillCatalog(t, map[string]string{
+		"skill1/SKILL.md": "---\nname: skill1\ndescription: one\n---\n",
+		"skill2/SKILL.md": "---\nname: skill2\ndescription: two\n---\n",
+	})
+	reg := NewRegistry(&activateSkillTool{catalog: catalog})
+	enum := func() []any {
+		t.Helper()
+		decls := reg.Declarations()
+		schema := decls[0].ParametersJsonSchema.(map[string]any)
+		enum, _ := schema["properties"].(map[string]any)["name"].(map[string]any)["enum"].([]any)
+		return enum
+	}
+	first := reg.Declarations()
+	if want := []any{"skill1", "skill2"}; !slices.Equal(enum(), want) {
+		t.Fatalf("enum %v, want %v", enum(), want)
+	}
+	if again := reg.Declarations(); &again[0] != &first[0] {
+		t.Error("the same skills, but a new slice")
+	}
+
+	catalog.SetDisabled([]string{"skill1"})
+	if want := []any{"skill2"}; !slices.Equal(enum(), want) {
+		t.Errorf("after disabling skill1: enum %v, want %v", enum(), want)
+	}
+	catalog.SetDisabled(nil)
+	if want := []any{"skill1", "skill2"}; !slices.Equal(enum(), want) {
+		t.Errorf("after enabling skill1 again: enum %v, want %v", enum(), want)
+	}
+
+	if err := os.MkdirAll(filepath.Join(dir, "skill3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "skill3", "SKILL.md"), []byte("---\nname: skill3\ndescription: three\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if problems := catalog.Reload(); len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	if want := []any{"skill1", "skill2", "skill3"}; !slices.Equal(enum(), want) {
+		t.Errorf("after a reload found skill3: enum %v, want %v", enum(), want)
+	}
+	if desc := reg.Declarations()[0].Description; !strings.Contains(desc, "'skill3'") {
+		t.Errorf("after a reload found skill3: description %q", desc)
 	}
 }

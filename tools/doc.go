@@ -14,6 +14,13 @@
 // (ask_user) does so through CallInfo.Ask, never knowing which front end
 // presents it; nil there means nobody can answer, and the model is told.
 //
+// Invariant: declarations are made once and shared, never changed. The
+// registry makes each registered tool's declaration on first use and
+// hands out the same slice of them until a tool comes or goes (a Source:
+// MCP servers, discovered tools) or a Redeclaring tool's declaration
+// changes (activate_skill's, with the enabled skills); then a new slice.
+// Whoever needs a declaration changed copies it (plan mode's write_file).
+//
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
 // write_file, replace, glob, grep_search, run_shell_command, save_memory,
 // and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:

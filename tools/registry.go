@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"google.golang.org/genai"
 )
@@ -16,10 +17,34 @@ type Registry struct {
 	// servers start in the background and may die); they are asked at
 	// every lookup, so each model request declares what is there now.
 	sources []Source
+
+	// mu guards what Declarations keeps between model requests, each of
+	// which asks for them: making them every time (a schema derived from
+	// a struct by reflection per tool) was a good part of a request's
+	// cost.
+	mu sync.Mutex
+	// made is each registered tool's declaration, made on first use
+	// (nil until then); Redeclaring tools are asked every time instead.
+	made []*genai.FunctionDeclaration
+	// decls is what Declarations returned last.
+	decls []*genai.FunctionDeclaration
+}
+
+// Redeclaring is a tool whose declaration changes while it is registered
+// (activate_skill's names the skills enabled now). The registry asks it
+// for its declaration at every request, where it asks the other
+// registered tools once.
+type Redeclaring interface {
+	Tool
+	// Redeclares marks the tool; its Declaration returns the same
+	// declaration, not a copy, while the declaration has not changed.
+	Redeclares()
 }
 
 // Source offers tools whose set changes at run time. Tools returns the
-// tools available now; a name the registry already holds is ignored.
+// tools available now; a name the registry already holds is ignored. Its
+// tools' Declaration is asked at every request and returns the same
+// declaration, not a copy, every time.
 type Source interface {
 	Tools() []Tool
 }
@@ -81,13 +106,45 @@ func (r *Registry) Get(name string) (Tool, bool) {
 }
 
 // Declarations returns every tool's declaration in registration order.
+// The slice is the same one, and so are its declarations, until a tool
+// comes, goes or changes its declaration; then it is a new slice. They
+// are shared: nobody may change them (copy a declaration to change it).
 func (r *Registry) Declarations() []*genai.FunctionDeclaration {
 	tools := r.all()
-	decls := make([]*genai.FunctionDeclaration, len(tools))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var fresh []*genai.FunctionDeclaration // nil while each is the last one's
 	for i, t := range tools {
-		decls[i] = t.Declaration()
+		d := r.declaration(i, t)
+		if fresh == nil && (i >= len(r.decls) || r.decls[i] != d) {
+			fresh = make([]*genai.FunctionDeclaration, i, len(tools))
+			copy(fresh, r.decls)
+		}
+		if fresh != nil {
+			fresh = append(fresh, d)
+		}
 	}
-	return decls
+	switch {
+	case fresh != nil:
+		r.decls = fresh
+	case len(tools) < len(r.decls): // the last ones went
+		r.decls = slices.Clone(r.decls[:len(tools)])
+	}
+	return r.decls
+}
+
+// declaration is the declaration of t, the i-th of r.all(); r.mu is held.
+func (r *Registry) declaration(i int, t Tool) *genai.FunctionDeclaration {
+	if _, changes := t.(Redeclaring); changes || i >= len(r.tools) {
+		return t.Declaration()
+	}
+	if r.made == nil {
+		r.made = make([]*genai.FunctionDeclaration, len(r.tools))
+	}
+	if r.made[i] == nil {
+		r.made[i] = t.Declaration()
+	}
+	return r.made[i]
 }
 
 // Names returns the tool names, sorted.

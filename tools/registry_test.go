@@ -142,3 +142,94 @@ func TestRegistrySourceIsReadAtEveryLookup(t *testing.T) {
 		t.Errorf("declared after the source withdrew its tools: %v", got)
 	}
 }
+
+// countingTool counts how often its declaration is made.
+type countingTool struct {
+	name string
+	made *int
+	Tool // unused: Build is never called
+}
+
+func (c countingTool) Name() string { return c.name }
+func (c countingTool) Declaration() *genai.FunctionDeclaration {
+	*c.made++
+	return &genai.FunctionDeclaration{Name: c.name, Description: "counts"}
+}
+
+// toolSource is a Source whose tools the test sets.
+type toolSource struct{ tools []Tool }
+
+func (s *toolSource) Tools() []Tool { return s.tools }
+
+// stableTool is a source's tool, whose declaration is made once.
+type stableTool struct {
+	Tool
+	decl *genai.FunctionDeclaration
+}
+
+func newStableTool(name string) *stableTool {
+	return &stableTool{decl: &genai.FunctionDeclaration{Name: name, Description: "from a source"}}
+}
+
+func (s *stableTool) Name() string                            { return s.decl.Name }
+func (s *stableTool) Declaration() *genai.FunctionDeclaration { return s.decl }
+
+func declaredNames(decls []*genai.FunctionDeclaration) []string {
+	var names []string
+	for _, d := range decls {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// A registered tool's declaration is made once, and Declarations hands
+// out the same slice until a source's tool comes or goes: then a new one,
+// leaving the one handed out before as it was.
+func TestDeclarationsMadeOnceAndRenewedWhenToolsChange(t *testing.T) {
+	made := 0
+	src := &toolSource{}
+	reg := NewRegistry(countingTool{name: "static", made: &made})
+	reg.AddSource(src)
+
+	first := reg.Declarations()
+	if again := reg.Declarations(); &again[0] != &first[0] || len(again) != 1 {
+		t.Errorf("unchanged tools: a new slice %v", declaredNames(again))
+	}
+	if made != 1 {
+		t.Errorf("the registered tool's declaration was made %d times, want once", made)
+	}
+
+	mcpTool := newStableTool("mcp_tool")
+	src.tools = []Tool{mcpTool}
+	grown := reg.Declarations()
+	if got := declaredNames(grown); !slices.Equal(got, []string{"static", "mcp_tool"}) {
+		t.Errorf("after a source's tool came: %v", got)
+	}
+	if &grown[0] == &first[0] {
+		t.Error("a tool came, and the slice handed out before was reused")
+	}
+	if got := declaredNames(first); !slices.Equal(got, []string{"static"}) {
+		t.Errorf("the slice handed out before changed to %v", got)
+	}
+	if again := reg.Declarations(); &again[0] != &grown[0] {
+		t.Error("unchanged again, but a new slice")
+	}
+
+	src.tools = []Tool{newStableTool("mcp_tool")} // relisted: a new tool of the same name
+	relisted := reg.Declarations()
+	if &relisted[0] == &grown[0] || relisted[1] != src.tools[0].Declaration() {
+		t.Error("a relisted tool's declaration was not taken")
+	}
+
+	src.tools = nil
+	shrunk := reg.Declarations()
+	if got := declaredNames(shrunk); !slices.Equal(got, []string{"static"}) {
+		t.Errorf("after the source's tool went: %v", got)
+	}
+	if &shrunk[0] == &relisted[0] {
+		t.Error("a tool went, and the slice handed out before was reused")
+	}
+	if made != 1 {
+		t.Errorf("the registered tool's declaration was made %d times, want once", made)
+	}
+}

@@ -345,7 +345,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 			m.names[name] = true
 			m.given[key] = name
 		}
-		m.tools = append(m.tools, &tool{server: s, session: session, name: name, remote: remote})
+		m.tools = append(m.tools, newTool(s, session, name, remote))
 		count++
 	}
 	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}

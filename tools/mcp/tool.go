@@ -52,21 +52,26 @@ type tool struct {
 	session *sdk.ClientSession
 	name    string // the function name the model uses
 	remote  *sdk.Tool
+	// decl is made once: the registry asks for it at every model
+	// request, and a listing that changes makes new tools.
+	decl *genai.FunctionDeclaration
+}
+
+func newTool(s *server, session *sdk.ClientSession, name string, remote *sdk.Tool) *tool {
+	schema := remote.InputSchema
+	if schema == nil {
+		schema = map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	return &tool{server: s, session: session, name: name, remote: remote, decl: &genai.FunctionDeclaration{
+		Name:                 name,
+		Description:          remote.Description,
+		ParametersJsonSchema: schema,
+	}}
 }
 
 func (t *tool) Name() string { return t.name }
 
-func (t *tool) Declaration() *genai.FunctionDeclaration {
-	schema := t.remote.InputSchema
-	if schema == nil {
-		schema = map[string]any{"type": "object", "properties": map[string]any{}}
-	}
-	return &genai.FunctionDeclaration{
-		Name:                 t.name,
-		Description:          t.remote.Description,
-		ParametersJsonSchema: schema,
-	}
-}
+func (t *tool) Declaration() *genai.FunctionDeclaration { return t.decl }
 
 // Build passes the arguments on as they are: the server validates them
 // against its schema and says what is wrong.
