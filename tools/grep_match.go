@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -265,7 +264,7 @@ func (f *literalFinder) index(from int) int {
 			return from + i
 		}
 		return -1
-	case f.dense || pairMode:
+	case f.dense:
 		return f.indexPair(from)
 	}
 	n := len(l.lit)
@@ -278,7 +277,7 @@ func (f *literalFinder) index(from int) int {
 		if f.hay[start+l.rare2]|l.mask[l.rare2] == l.lit[l.rare2] && l.equalFold(f.hay[start:start+n]) {
 			return start
 		}
-		if f.misses++; f.misses > denseMisses(start) && !noPair {
+		if f.misses++; f.misses > denseMisses(start) {
 			f.dense = true
 			return f.indexPair(start + 1)
 		}
@@ -399,6 +398,3 @@ var sourceByteFrequency = [256]uint16{
 	10, 3, 8, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, // 0xe0
 	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // 0xf0
 }
-
-var pairMode = os.Getenv("PAIR") == "1"
-var noPair = os.Getenv("PAIR") == "2"
