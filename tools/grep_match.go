@@ -107,9 +107,9 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// search returns the matching lines of content, at most limit. The
-// scratch buffer is no longer used: the literal is found in content
-// itself.
+// search returns the matching lines of content, at most limit. Its
+// scratch buffer is unused: the literal is found in content itself, not
+// in a lower-cased copy.
 func (m *grepMatcher) search(content []byte, limit int, _ *[]byte) []grepMatch {
 	var find literalFinder
 	if m.lit != nil {
@@ -144,10 +144,10 @@ func (m *grepMatcher) search(content []byte, limit int, _ *[]byte) []grepMatch {
 	return out
 }
 
-// grepLiteral is a byte string searched for, as is or with ASCII case
-// folded, without copying the text it is searched in: bytes.IndexByte
-// (vectorised) finds the literal's rarest byte, in either case, and a
-// folded compare around it confirms.
+// grepLiteral is a byte string searched for, as is (bytes.Index) or with
+// ASCII case folded, then in place rather than in a lower-cased copy of
+// the text: a scan for the literal's rarest bytes in source code (see
+// literalFinder) and a folded compare at each candidate.
 type grepLiteral struct {
 	lit []byte // lower-case when fold
 	// fold: letters match either case. Then mask has 0x20 where lit has a
@@ -155,8 +155,7 @@ type grepLiteral struct {
 	fold bool
 	mask []byte
 	// rare and rare2 are the offsets of the two bytes of lit rarest in
-	// source code (equal when lit is one byte): rare is scanned for,
-	// rare2 is checked before the whole compare.
+	// source code (equal when lit is one byte).
 	rare, rare2 int
 }
 
