@@ -12,23 +12,6 @@ import (
 	"testing"
 )
 
-// benchLiterals are the patterns BenchmarkGrepMatcherGoroot times: typical
-// searches, from rare literals to ones of only common letters.
-var benchLiterals = []struct{ name, pattern string }{
-	{"func_main", "func main"},
-	{"handler_paren", `handler\(`},
-	{"todo", "todo"},
-	{"return_err", "return err"},
-	{"package", "package"},
-	{"import", "import"},
-	{"long_identifier", "newGrepMatcherForTheWholeTree"},
-	{"digits", "0x7f"},
-	{"the", "the"},
-	{"ent", "ent"},
-	{"case_sensitive", "(?-i)Handler"},
-	{"regexp", `err\s*!=\s*nil`},
-}
-
 // BenchmarkGrepMatcherGoroot runs the matcher alone over GOROOT/src's Go
 // files, held in memory, and reports the speed in MB/s, and in MB per
 // second of the thread's CPU time (steadier on a busy machine); in_place
@@ -37,8 +20,23 @@ var benchLiterals = []struct{ name, pattern string }{
 //
 //	go test -run '^$' -bench GrepMatcherGoroot -benchtime 5x ./tools/
 func BenchmarkGrepMatcherGoroot(b *testing.B) {
+	// Typical searches, from rare literals to ones of only common letters.
+	literals := []struct{ name, pattern string }{
+		{"func_main", "func main"},
+		{"handler_paren", `handler\(`},
+		{"todo", "todo"},
+		{"return_err", "return err"},
+		{"package", "package"},
+		{"import", "import"},
+		{"long_identifier", "newGrepMatcherForTheWholeTree"},
+		{"digits", "0x7f"},
+		{"the", "the"},
+		{"ent", "ent"},
+		{"case_sensitive", "(?-i)Handler"},
+		{"regexp", `err\s*!=\s*nil`},
+	}
 	files, size := loadGoSources(b, filepath.Join(runtime.GOROOT(), "src"))
-	for _, lit := range benchLiterals {
+	for _, lit := range literals {
 		m, err := newGrepMatcher(lit.pattern)
 		if err != nil {
 			b.Fatal(err)

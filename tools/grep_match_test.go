@@ -47,44 +47,43 @@ func checkSearch(t *testing.T, pattern string, content []byte, limit int) {
 	}
 }
 
-// grepSeeds are patterns and texts for the fuzz test's seed corpus: case
-// variants, the letters other scripts fold to (k, s), invalid UTF-8 (read
-// as U+FFFD), CR, NUL, long lines, matches at the very start and end, and
-// texts dense with a literal's rare bytes (the pair scan's case).
-var grepSeeds = struct{ patterns, texts []string }{
-	patterns: []string{
-		"func main", "FUNC MAIN", `handler\(`, "todo", "return err", "package", "import",
-		"newGrepMatcherForTheWholeTree", "0x7f", "the", "ent", "(?-i)Handler", `err\s*!=\s*nil`,
-		"k", "K", "s", "kelvin", "\u212a", "\u017f", "ſtop", "(?-i)\u212a", "é", "É", "(?-i)é", `\x{FFFD}`, `(?-i)\x{FFFD}`,
-		"a", "ab", "x$", "^x", "^$", "", ".", "a\r", "a\nb", "\x00", "a\x00b", "[kK]ey", "ab|cd", `\d+`, "mm", "m", "zz",
-	},
-	texts: []string{
-		"",
-		"\n",
-		"func main() {}",
-		"package main\n\nfunc main() {\n}\n",
-		"FUNC MAIN\r\nFunc Main\r\nfunc\tmain\r\n",
-		"xfunc mainx\nfunc mai\nunc main\nfunc main",
-		"\u212aelvin \u212a\nkelvin\nKELVIN\nſtop stop\n",
-		"caf\xc3\xa9 CAF\xc3\x89 \xff\xfe bad\n\xff\n",
-		"a\x00b\nA\x00B\r\n\x00\n",
-		"\r\n\r\n\n\r",
-		strings.Repeat("m", 200) + "func main" + strings.Repeat("M", 200),
-		strings.Repeat("mmmm func mai\n", 40) + "func main\n" + strings.Repeat("MAIN ", 100),
-		strings.Repeat("ab", 300) + "\n" + strings.Repeat("x", 5000) + "handler(\n",
-		"0x7F 0X7f\nreturn ERR\nimport (\nthe entity\nTODO: todo\n",
-		"err != nil\nerr!=nil\nERR  !=  NIL\n",
-		"zz",
-	},
-}
-
 // FuzzGrepMatcherSearch: the matcher finds exactly the lines a plain
 // line-by-line regexp match does, whatever the pattern, text and limit.
 //
 //	go test -run '^$' -fuzz FuzzGrepMatcherSearch ./tools/
 func FuzzGrepMatcherSearch(f *testing.F) {
-	for _, p := range grepSeeds.patterns {
-		for _, text := range grepSeeds.texts {
+	// Case variants, the letters other scripts fold to (k, s), invalid
+	// UTF-8 (read as U+FFFD), CR, NUL, long lines, matches at the very
+	// start and end, and texts dense with a literal's rare bytes (the pair
+	// scan's case).
+	seeds := struct{ patterns, texts []string }{
+		patterns: []string{
+			"func main", "FUNC MAIN", `handler\(`, "todo", "return err", "package", "import",
+			"newGrepMatcherForTheWholeTree", "0x7f", "the", "ent", "(?-i)Handler", `err\s*!=\s*nil`,
+			"k", "K", "s", "kelvin", "\u212a", "\u017f", "ſtop", "(?-i)\u212a", "é", "É", "(?-i)é", `\x{FFFD}`, `(?-i)\x{FFFD}`,
+			"a", "ab", "x$", "^x", "^$", "", ".", "a\r", "a\nb", "\x00", "a\x00b", "[kK]ey", "ab|cd", `\d+`, "mm", "m", "zz",
+		},
+		texts: []string{
+			"",
+			"\n",
+			"func main() {}",
+			"package main\n\nfunc main() {\n}\n",
+			"FUNC MAIN\r\nFunc Main\r\nfunc\tmain\r\n",
+			"xfunc mainx\nfunc mai\nunc main\nfunc main",
+			"\u212aelvin \u212a\nkelvin\nKELVIN\nſtop stop\n",
+			"caf\xc3\xa9 CAF\xc3\x89 \xff\xfe bad\n\xff\n",
+			"a\x00b\nA\x00B\r\n\x00\n",
+			"\r\n\r\n\n\r",
+			strings.Repeat("m", 200) + "func main" + strings.Repeat("M", 200),
+			strings.Repeat("mmmm func mai\n", 40) + "func main\n" + strings.Repeat("MAIN ", 100),
+			strings.Repeat("ab", 300) + "\n" + strings.Repeat("x", 5000) + "handler(\n",
+			"0x7F 0X7f\nreturn ERR\nimport (\nthe entity\nTODO: todo\n",
+			"err != nil\nerr!=nil\nERR  !=  NIL\n",
+			"zz",
+		},
+	}
+	for _, p := range seeds.patterns {
+		for _, text := range seeds.texts {
 			f.Add(p, []byte(text), uint8(0))
 		}
 	}
