@@ -462,7 +462,7 @@ const prefilterLiteral = 3
 // one when every match holds a literal long enough to scan for, else
 // ripgrep, else git grep inside a git work tree, else the in-process one.
 func pickGrepEngine(dir string, matcher *grepMatcher) grepEngine {
-	if len(matcher.lit) >= prefilterLiteral {
+	if matcher.lit != nil && len(matcher.lit.lit) >= prefilterLiteral {
 		return inProcessGrep{}
 	}
 	if _, err := exec.LookPath("rg"); err == nil {

@@ -33,7 +33,6 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 // from one file to the next.
 type searchBuffers struct {
 	content []byte // the file read (workspace.ReadEntryInto)
-	scratch []byte // see grepMatcher.search
 }
 
 // keptBuffer is the most a searchBuffers keeps between files: a rare
@@ -43,9 +42,6 @@ const keptBuffer = 1 << 20
 func (b *searchBuffers) trim() {
 	if cap(b.content) > keptBuffer {
 		b.content = nil
-	}
-	if cap(b.scratch) > keptBuffer {
-		b.scratch = nil
 	}
 }
 
@@ -71,7 +67,7 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile, bufs *searchBuffer
 		return o
 	}
 	// Binary content is told only for files with matches: few are.
-	if o.matches = q.matcher.search(content.Content, q.maxMatches, &bufs.scratch); len(o.matches) > 0 && isBinary(content.Content) {
+	if o.matches = q.matcher.search(content.Content, q.maxMatches); len(o.matches) > 0 && isBinary(content.Content) {
 		o.matches = nil
 	}
 	return o

@@ -107,10 +107,9 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// search returns the matching lines of content, at most limit. Its
-// scratch buffer is unused: the literal is found in content itself, not
-// in a lower-cased copy.
-func (m *grepMatcher) search(content []byte, limit int, _ *[]byte) []grepMatch {
+// search returns the matching lines of content, at most limit; the
+// literal is found in content itself, not in a lower-cased copy.
+func (m *grepMatcher) search(content []byte, limit int) []grepMatch {
 	var find literalFinder
 	if m.lit != nil {
 		find = m.lit.finder(content)

@@ -42,7 +42,7 @@ func checkSearch(t *testing.T, pattern string, content []byte, limit int) {
 		return // not a pattern grep_search searches with
 	}
 	want := naiveGrep(regexp.MustCompile("(?i)"+pattern), content, limit)
-	if got := m.search(content, limit, new([]byte)); !slices.Equal(got, want) {
+	if got := m.search(content, limit); !slices.Equal(got, want) {
 		t.Fatalf("pattern %q, limit %d, in %q:\nmatched %v\nwant    %v", pattern, limit, content, got, want)
 	}
 }
