@@ -174,16 +174,9 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	walkCtx, stopWalk := context.WithCancel(runCtx)
 	defer stopWalk()
 
-	var (
-		mu       sync.Mutex
-		outcomes []grepOutcome
-		total    int
-	)
+	var tally grepTally
 	found := func(o grepOutcome) {
-		mu.Lock()
-		defer mu.Unlock()
-		outcomes = append(outcomes, o)
-		if total += len(o.matches); total >= c.maxMatches {
+		if tally.add(o) >= c.maxMatches {
 			stopWalk() // what was sent is searched; the prefix is complete
 		}
 	}
@@ -220,7 +213,35 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if walkErr != nil && walkCtx.Err() == nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
-	return c.format(outcomes, omitted, timedOut), nil
+	return c.format(&tally, omitted, timedOut), nil
+}
+
+// grepTally is what the engines reported: the files with matches, all a
+// result can show, and counts of the others worth telling, so that a
+// search of a million files holds no more than what it shows.
+type grepTally struct {
+	mu         sync.Mutex
+	withMatch  []grepOutcome
+	matches    int
+	unreadable int
+	tooLarge   int
+}
+
+// add records one file's outcome and returns the matches found so far.
+func (t *grepTally) add(o grepOutcome) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if o.unreadable {
+		t.unreadable++
+	}
+	if o.tooLarge {
+		t.tooLarge++
+	}
+	if len(o.matches) > 0 {
+		t.withMatch = append(t.withMatch, o)
+		t.matches += len(o.matches)
+	}
+	return t.matches
 }
 
 // programDir is where an external engine runs: the search directory, or
@@ -285,19 +306,14 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, files chan
 
 // format writes the result: the first maxMatches matches in walk order,
 // grouped by file in path order.
-func (c *grepCall) format(outcomes []grepOutcome, omitted workspace.Omitted, timedOut bool) Result {
+func (c *grepCall) format(tally *grepTally, omitted workspace.Omitted, timedOut bool) Result {
+	outcomes, unreadable, tooLarge := tally.withMatch, tally.unreadable, tally.tooLarge
 	slices.SortFunc(outcomes, func(a, b grepOutcome) int { return cmp.Compare(a.file.seq, b.file.seq) })
-	count, unreadable, tooLarge := 0, 0, 0
+	count := 0
 	var kept []grepOutcome
 	for _, o := range outcomes {
-		if o.unreadable {
-			unreadable++
-		}
-		if o.tooLarge {
-			tooLarge++
-		}
-		if len(o.matches) == 0 || count == c.maxMatches {
-			continue
+		if count == c.maxMatches {
+			break
 		}
 		o.matches = o.matches[:min(len(o.matches), c.maxMatches-count)]
 		count += len(o.matches)

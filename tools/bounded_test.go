@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// TestGlobListsTheNewestAndCountsTheRest: past its cap, glob lists the
+// most recently modified files, newest first, and tells how many more
+// matched (a search of a million files holds no more than it lists).
+func TestGlobListsTheNewestAndCountsTheRest(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		files[fmt.Sprintf("d%d/f%02d.txt", i%5, i)] = ""
+	}
+	tw := newTestWorkspace(t, files)
+	for i := range 50 {
+		// f07 is the newest, then f14, f21, …: neither name nor
+		// directory order.
+		tw.touch(fmt.Sprintf("d%d/f%02d.txt", i%5, i), time.Duration((i*7)%50)*time.Minute)
+	}
+	call := build(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "**/*.txt"}).(*globCall)
+	call.maxFiles = 10
+	res := mustExecute(t, call)
+
+	var want strings.Builder
+	fmt.Fprintf(&want, "Found 50 file(s) matching \"**/*.txt\" within %s, sorted by modification time (newest first); "+
+		"the newest 10 are listed, 40 more are not: search a narrower path or pattern to see them:", tw.root)
+	for age := range 10 {
+		// The file touched (49-age) minutes after the base: i*7 ≡ 49-age (mod 50).
+		for i := range 50 {
+			if (i*7)%50 == 49-age {
+				fmt.Fprintf(&want, "\n%s", tw.abs(fmt.Sprintf("d%d/f%02d.txt", i%5, i)))
+			}
+		}
+	}
+	wantOutput(t, res, want.String())
+	if res.Display != "Found 50 matching file(s); the newest 10 listed." {
+		t.Errorf("Display = %q", res.Display)
+	}
+}
+
+// TestGlobUnderItsCapListsEverything: at its cap, nothing is said to be
+// left out.
+func TestGlobUnderItsCapListsEverything(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.txt": "", "b.txt": ""})
+	tw.touch("a.txt", time.Minute)
+	tw.touch("b.txt", 0)
+	call := build(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "*.txt"}).(*globCall)
+	call.maxFiles = 2
+	wantOutput(t, mustExecute(t, call), fmt.Sprintf("Found 2 file(s) matching \"*.txt\" within %s, sorted by modification time (newest first):\n%s\n%s",
+		tw.root, tw.abs("a.txt"), tw.abs("b.txt")))
+}
+
+// TestGrepTallyKeepsOnlyFilesWithMatches: a search of a million files
+// holds the outcomes it shows, and counts the others it tells of.
+func TestGrepTallyKeepsOnlyFilesWithMatches(t *testing.T) {
+	var tally grepTally
+	for i := range 10_000 {
+		o := grepOutcome{file: grepFile{seq: i, entry: workspace.DirEntry{Path: fmt.Sprintf("/f%d", i)}}}
+		switch i % 1000 {
+		case 1:
+			o.matches = []grepMatch{{line: 1, text: "x"}, {line: 2, text: "x"}}
+		case 2:
+			o.unreadable = true
+		case 3:
+			o.tooLarge = true
+		}
+		tally.add(o)
+	}
+	if len(tally.withMatch) != 10 || tally.matches != 20 || tally.unreadable != 10 || tally.tooLarge != 10 {
+		t.Errorf("kept %d outcomes, %d matches, %d unreadable, %d too large; want 10, 20, 10, 10",
+			len(tally.withMatch), tally.matches, tally.unreadable, tally.tooLarge)
+	}
+}
