@@ -77,3 +77,41 @@ func TestGrepTallyKeepsOnlyFilesWithMatches(t *testing.T) {
 			len(tally.withMatch), tally.matches, tally.unreadable, tally.tooLarge)
 	}
 }
+
+// TestReadManyFilesReadsTheFirstFilesAndCountsTheRest: past its file cap,
+// read_many_files reads the first files in path order and says how many
+// more matched; empty files, which cost no text, are held to it too.
+func TestReadManyFilesReadsTheFirstFilesAndCountsTheRest(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		files[fmt.Sprintf("d%d/f%02d.txt", i%5, i)] = ""
+	}
+	tw := newTestWorkspace(t, files)
+	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.txt"}}).(*readManyCall)
+	call.maxFiles = 10
+	res := mustExecute(t, call)
+
+	var want strings.Builder
+	for _, i := range []int{0, 5, 10, 15, 20, 25, 30, 35, 40, 45} { // d0/…, the first ten paths
+		fmt.Fprintf(&want, "--- %s ---\n\n\n\n", tw.abs(fmt.Sprintf("d0/f%02d.txt", i)))
+	}
+	want.WriteString("Skipped 1 item(s):\n- 40 file(s) (Reason: not read: the output limit (2.0 MiB of text, 16.0 MiB of data, 10 files) was reached; read them in smaller groups)\n")
+	want.WriteString("\n" + ReferenceContentEnd)
+	wantOutput(t, res, want.String())
+}
+
+// TestReadManyFilesCountsAFileReachedTwiceOnce: a file named literally and
+// by a glob, or lying below a root inside another root, is read and
+// counted once.
+func TestReadManyFilesCountsAFileReachedTwiceOnce(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"sub/.gitignore": "*.log\n", "a.txt": "A", "sub/b.txt": "B", "sub/c.log": "C", "sub/d.bin": "D",
+	})
+	if _, _, err := tw.ws.AddRoot("sub"); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"a.txt", "**/*.txt", "**/*.log", "**/*.bin"}})
+	wantOutput(t, res, fmt.Sprintf("--- %s ---\n\nA\n\n--- %s ---\n\nB\n\n"+
+		"Skipped 2 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n- 1 file(s) (Reason: ignored by project ignore files)\n"+
+		"\n%s", tw.abs("a.txt"), tw.abs("sub/b.txt"), ReferenceContentEnd))
+}
