@@ -95,8 +95,8 @@ type millionResult struct {
 	Finished bool
 	PeakRSS  int64
 	Err      string
-	// Summary is the result's first line and its last non-empty one
-	// (where the caps are told), and Bytes its length.
+	// Summary is the result's first line and those telling what was
+	// left out, and Bytes its length.
 	Summary string
 	Bytes   int
 }
@@ -240,12 +240,14 @@ func runMillionCase(ctx context.Context, ws *workspace.Workspace, c millionCase,
 	return r
 }
 
-// summary is out's first line and its last non-empty one.
+// summary is out's first line and those telling what was left out.
 func summary(out string) string {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	first, last := lines[0], lines[len(lines)-1]
-	if len(lines) == 1 {
-		return first
+	told := []string{lines[0]}
+	for _, line := range lines[1:] {
+		if strings.Contains(line, "(Reason: ") || strings.HasPrefix(line, "(") {
+			told = append(told, line)
+		}
 	}
-	return first + " … " + last
+	return strings.Join(told, " … ")
 }

@@ -1,8 +1,12 @@
 package tools
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,4 +118,99 @@ func TestReadManyFilesCountsAFileReachedTwiceOnce(t *testing.T) {
 	wantOutput(t, res, fmt.Sprintf("--- %s ---\n\nA\n\n--- %s ---\n\nB\n\n"+
 		"Skipped 2 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n- 1 file(s) (Reason: ignored by project ignore files)\n"+
 		"\n%s", tw.abs("a.txt"), tw.abs("sub/b.txt"), ReferenceContentEnd))
+}
+
+// TestSearchesCancelledMidWalkReturnAndLeaveNothingRunning: every search
+// over a directory of 100,000 files (glob, grep_search with each engine,
+// read_many_files, an @path that is a glob or a directory) cancelled in
+// the middle returns the cancel, and no goroutine or process of it is left
+// running. Hang guards only: nothing is timed. The cancel comes after a
+// short delay, shorter each time the search ended before it.
+func TestSearchesCancelledMidWalkReturnAndLeaveNothingRunning(t *testing.T) {
+	tw, tree := bigWorkspace(t)
+	tool := func(name string, args map[string]any) func(context.Context) error {
+		return func(ctx context.Context) error {
+			_, err := build(t, tw.tool(name, Options{}), args).Execute(ctx, CallInfo{})
+			return err
+		}
+	}
+	grepWith := func(engine grepEngine) func(context.Context) error {
+		return func(ctx context.Context) error {
+			call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"}).(*grepCall)
+			call.engine = engine
+			_, err := call.Execute(ctx, CallInfo{})
+			return err
+		}
+	}
+	searches := map[string]func(context.Context) error{
+		"glob":            tool(GlobName, map[string]any{"pattern": "**/*"}),
+		"read_many_files": tool(ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}}),
+		"@path glob": func(ctx context.Context) error {
+			_, _, err := ResolveReference(ctx, tw.ws, "f0")
+			return err
+		},
+		"@path directory": func(ctx context.Context) error {
+			_, err := ReadReferences(ctx, tw.ws, []string{"many/**"})
+			return err
+		},
+	}
+	for name, engine := range grepEngines(t, tree.Root) {
+		searches["grep_search "+name] = grepWith(engine)
+	}
+	for name, search := range searches {
+		t.Run(name, func(t *testing.T) {
+			for _, delay := range []time.Duration{50 * time.Millisecond, 10 * time.Millisecond, time.Millisecond} {
+				if cancelMidSearch(t, search, delay) {
+					return
+				}
+			}
+			t.Fatal("the search ended before every cancel")
+		})
+	}
+}
+
+// cancelMidSearch runs search, cancelling it after delay, and checks that
+// it returns the cancel and leaves no goroutine behind; false when it
+// ended before the cancel.
+func cancelMidSearch(t *testing.T, search func(context.Context) error, delay time.Duration) bool {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var cancelled atomic.Bool
+	timer := time.AfterFunc(delay, func() {
+		cancelled.Store(true)
+		cancel()
+	})
+	done := make(chan error, 1)
+	go func() { done <- search(ctx) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("cancelled, it did not return")
+	}
+	if timer.Stop() || err == nil && cancelled.Load() {
+		waitGoroutines(t, before)
+		return false
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled after %s, it returned %v", delay, err)
+	}
+	waitGoroutines(t, before)
+	return true
+}
+
+// waitGoroutines waits, within a hang guard, until no more goroutines run
+// than want.
+func waitGoroutines(t *testing.T, want int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for runtime.NumGoroutine() > want {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines still run, %d before:\n%s", runtime.NumGoroutine(), want, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
