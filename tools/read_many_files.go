@@ -152,6 +152,7 @@ func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respect
 		}
 		c.exclude = append(c.exclude, strings.ToLower(p))
 	}
+	c.excludes = newExcludeSet(c.exclude)
 	return c, nil
 }
 
@@ -160,6 +161,7 @@ type readManyCall struct {
 	memory        ContextDiscoverer // nil for @path prompts
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
+	excludes      excludeSet
 	respectIgnore bool
 	timeout       time.Duration // for finding the files the patterns name
 	ignoredBudget int           // ignored directories entered at most, to count their matches
@@ -634,13 +636,7 @@ func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
 }
 
 func (c *readManyCall) excluded(rel string) bool {
-	rel = strings.ToLower(rel)
-	for _, p := range c.exclude {
-		if doublestar.MatchUnvalidated(p, rel) {
-			return true
-		}
-	}
-	return false
+	return c.excludes.match(strings.ToLower(rel))
 }
 
 // excludesDir reports whether an exclude pattern "P/**" takes in everything
