@@ -45,6 +45,8 @@ type millionCase struct {
 
 // millionCases are the searches measured, by name.
 var millionCases = []millionCase{
+	// baseline: the child's own memory (test binary, workspace), no search.
+	{name: "baseline", run: func(context.Context, *workspace.Workspace) (string, error) { return "nothing searched", nil }},
 	{name: "glob-all", run: toolRun(tools.GlobName, map[string]any{"pattern": "**/*"})},
 	{name: "glob-narrow", run: toolRun(tools.GlobName, map[string]any{"pattern": "t42/**/*.md"})},
 	{name: "grep-needle", run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "zebra-needle-7391"})},
