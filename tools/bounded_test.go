@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os/exec"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -213,4 +215,39 @@ func waitGoroutines(t *testing.T, want int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestGrepExternalEngineSearchesBatchesOfSmallFilesInProcess: a batch of
+// small files, not only the last, is searched in-process, where starting
+// rg for each thousand of a tree's small files cost more than reading them.
+func TestGrepExternalEngineSearchesBatchesOfSmallFilesInProcess(t *testing.T) {
+	if _, err := exec.LookPath("rg"); err != nil {
+		t.Skip("rg is not installed (make test-go installs it)")
+	}
+	files := map[string]string{"big.txt": strings.Repeat("filler\n", smallSearch/7+1) + "x big\n"}
+	for i := range 2*externalBatch + 500 {
+		files[fmt.Sprintf("d%d/f%04d.txt", i%3, i)] = ""
+	}
+	files["d1/f0001.txt"] = "one x\n"
+	tw := newTestWorkspace(t, files)
+	var runs atomic.Int32
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x"}).(*grepCall)
+	call.engine = externalGrep{tool: runCountedTool{ripgrep{}, &runs}, dir: tw.root, inProcessBelow: smallSearch}
+	wantOutput(t, mustExecute(t, call), fmt.Sprintf("Found 2 matches for pattern \"x\" in the workspace directory:\n---\nFile: big.txt\nL%d: x big\n---\nFile: d1/f0001.txt\nL1: one x\n---", smallSearch/7+2))
+	// The batch holding big.txt, over smallSearch, is rg's; the other
+	// two are searched in-process.
+	if n := runs.Load(); n != 1 {
+		t.Errorf("rg ran %d times, want once", n)
+	}
+}
+
+// runCountedTool is rg, counting its runs (each has its output parsed once).
+type runCountedTool struct {
+	ripgrep
+	runs *atomic.Int32
+}
+
+func (c runCountedTool) parse(out io.Reader, line func(path string, number int, text []byte)) error {
+	c.runs.Add(1)
+	return c.ripgrep.parse(out, line)
 }
