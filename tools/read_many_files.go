@@ -326,7 +326,13 @@ type matched struct {
 	// are kept in seen (by kind) to count them once. No other file is
 	// reached twice: a root's walks do not overlap.
 	nested []string
-	seen   map[string]bool
+	seen   map[seenMatch]bool
+}
+
+// seenMatch is a match of one kind at one path.
+type seenMatch struct {
+	kind byte
+	path string
 }
 
 // Kinds of match, for matched.add.
@@ -336,8 +342,9 @@ const (
 	matchExcluded = 'e'
 )
 
+// newMatched collects matches over roots, keeping at most limit files.
 func newMatched(roots []string, limit int) *matched {
-	m := &matched{limit: limit, outside: map[string]bool{}, seen: map[string]bool{}}
+	m := &matched{limit: limit, outside: map[string]bool{}, seen: map[seenMatch]bool{}}
 	for _, r := range roots {
 		if slices.ContainsFunc(roots, func(outer string) bool { return outer != r && isBelow(outer, r) }) {
 			m.nested = append(m.nested, r)
@@ -346,10 +353,10 @@ func newMatched(roots []string, limit int) *matched {
 	return m
 }
 
-// add counts a match of kind at path, once, keeping a file found while
+// add counts a match of kind at c.path once, keeping a file found while
 // it is among the first limit in path order; literal: named by a path.
 func (m *matched) add(kind byte, c candidate, literal bool) {
-	key := string(kind) + c.path
+	key := seenMatch{kind, c.path}
 	if m.seen[key] {
 		return
 	}
