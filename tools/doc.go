@@ -29,4 +29,11 @@
 // was trained against.
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.
+//
+// A search holds what its result can show, however many files it walks:
+// glob the newest maxGlobFiles matches, grep_search the files with
+// matches, read_many_files and @path the first maxManyFiles in path
+// order; the rest are counted, and the result tells the model how many
+// were left out. Searches of a million files stay within tens of MB
+// (docs/benchmarks.md, "A million files").
 package tools

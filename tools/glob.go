@@ -2,6 +2,7 @@ package tools
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +20,14 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// maxIgnoredWalk bounds how many ignored entries glob visits to count them.
-const maxIgnoredWalk = 10000
+const (
+	// maxIgnoredWalk bounds how many ignored entries glob visits to count them.
+	maxIgnoredWalk = 10000
+	// maxGlobFiles bounds how many files glob lists: the most recently
+	// modified ones, with a count of the rest. Gemini CLI lists every
+	// match; a million paths would overflow the model's context.
+	maxGlobFiles = 2000
+)
 
 type globTool struct{ ws *workspace.Workspace }
 
@@ -76,7 +83,7 @@ func (t *globTool) Build(raw map[string]any) (Call, error) {
 		return nil, fmt.Errorf("params/pattern: invalid glob pattern %q", pattern)
 	}
 	return &globCall{ws: t.ws, pattern: pattern, match: match, dir: dir, hasPath: hasPath,
-		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk, timeout: searchTimeout}, nil
+		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk, maxFiles: maxGlobFiles, timeout: searchTimeout}, nil
 }
 
 type globCall struct {
@@ -89,6 +96,7 @@ type globCall struct {
 	caseSensitive    bool
 	respectGitIgnore bool
 	ignoredBudget    int // ignored entries visited at most, to count them
+	maxFiles         int // listed at most, the newest
 	timeout          time.Duration
 }
 
@@ -122,7 +130,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	}
 	// mu guards what the walk finds, as it calls from every core.
 	var mu sync.Mutex
-	var found []workspace.DirEntry
+	found := newestFiles{ws: c.ws, limit: c.maxFiles}
 	gitIgnored := 0
 	// Ignored directories are walked too, to count the matches they hide
 	// as Gemini CLI reports them. Big ignored trees (build output,
@@ -181,7 +189,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		if ignored {
 			gitIgnored++
 		} else {
-			found = append(found, e)
+			found.add(e)
 		}
 		return nil
 	})
@@ -203,48 +211,98 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if len(notes) > 0 {
 		note, displayNote = "\n\n"+strings.Join(notes, "\n"), " "+strings.Join(notes, " ")
 	}
-	files := newestFirst(c.ws, found)
+	files := found.sorted()
 	if len(files) == 0 {
 		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, quoteName(c.dir))
 		return Result{Output: msg + note, Display: "No files found." + displayNote}, nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", len(files), c.pattern, quoteName(c.dir))
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", found.matched, c.pattern, quoteName(c.dir))
 	switch {
 	case ignoredCut:
 		fmt.Fprintf(&b, " (at least %d additional files were ignored)", gitIgnored)
 	case gitIgnored > 0:
 		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
 	}
-	b.WriteString(", sorted by modification time (newest first):")
+	b.WriteString(", sorted by modification time (newest first)")
+	display := fmt.Sprintf("Found %d matching file(s).", found.matched)
+	if unlisted := found.matched - len(files); unlisted > 0 {
+		fmt.Fprintf(&b, "; the newest %d are listed, %d more are not: search a narrower path or pattern to see them", len(files), unlisted)
+		display = fmt.Sprintf("Found %d matching file(s); the newest %d listed.", found.matched, len(files))
+	}
+	b.WriteString(":")
 	for _, e := range files {
 		b.WriteString("\n" + quoteName(e.Path))
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d matching file(s).", len(files)) + displayNote}, nil
+	return Result{Output: b.String(), Display: display + displayNote}, nil
 }
 
-// newestFirst is the files found sorted by modification time, newest
-// first, then by path, without those removed since the walk.
-func newestFirst(ws *workspace.Workspace, found []workspace.DirEntry) []workspace.DirEntry {
-	type dated struct {
-		entry workspace.DirEntry
-		mod   int64
+// newestFiles keeps the limit most recently modified of the files added
+// (ties broken by path) and counts them all, so that a glob matching a
+// million files holds no more than it lists.
+type newestFiles struct {
+	ws    *workspace.Workspace
+	limit int
+	// kept is a heap whose top is the oldest file kept: the one a newer
+	// file replaces.
+	kept datedHeap
+	// matched counts the files added that still exist.
+	matched int
+}
+
+// add counts e and keeps it if it is among the newest; a file removed
+// since the walk listed it is left out.
+func (n *newestFiles) add(e workspace.DirEntry) {
+	info, err := n.ws.Info(e)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return
 	}
-	files := make([]dated, 0, len(found))
-	for _, e := range found {
-		info, err := ws.Info(e)
-		if errors.Is(err, workspace.ErrNotExist) {
-			continue
-		}
-		files = append(files, dated{e, info.ModTime}) // unknown (err): oldest
+	n.matched++
+	d := dated{entry: e, mod: info.ModTime} // unknown (err): oldest
+	switch {
+	case len(n.kept) < n.limit:
+		heap.Push(&n.kept, d)
+	case n.limit > 0 && newer(d, n.kept[0]):
+		n.kept[0] = d
+		heap.Fix(&n.kept, 0)
 	}
-	slices.SortFunc(files, func(x, y dated) int {
+}
+
+// sorted is the files kept, newest first, then by path.
+func (n *newestFiles) sorted() []workspace.DirEntry {
+	slices.SortFunc(n.kept, func(x, y dated) int {
 		return cmp.Or(cmp.Compare(y.mod, x.mod), strings.Compare(x.entry.Path, y.entry.Path))
 	})
-	sorted := make([]workspace.DirEntry, len(files))
-	for i, f := range files {
-		sorted[i] = f.entry
+	files := make([]workspace.DirEntry, len(n.kept))
+	for i, d := range n.kept {
+		files[i] = d.entry
 	}
-	return sorted
+	return files
+}
+
+// dated is a file and its modification time.
+type dated struct {
+	entry workspace.DirEntry
+	mod   int64
+}
+
+// newer reports whether x is listed before y: modified later, or at the
+// same time with a lesser path.
+func newer(x, y dated) bool {
+	return x.mod > y.mod || x.mod == y.mod && x.entry.Path < y.entry.Path
+}
+
+// datedHeap is a container/heap of files, the oldest on top.
+type datedHeap []dated
+
+func (h datedHeap) Len() int           { return len(h) }
+func (h datedHeap) Less(i, j int) bool { return newer(h[j], h[i]) }
+func (h datedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *datedHeap) Push(x any)        { *h = append(*h, x.(dated)) }
+func (h *datedHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

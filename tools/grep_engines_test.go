@@ -516,6 +516,7 @@ func TestFirstMatchesHoldsOnlyTheFirst(t *testing.T) {
 			}
 		}
 		o.unreadable = i%101 == 0
+		o.tooLarge = i%103 == 1
 		all = append(all, o)
 	}
 	const maxMatches = 50
@@ -545,7 +546,7 @@ func TestFirstMatchesHoldsOnlyTheFirst(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("kept %v\nwant %v", got, want)
 	}
-	if first.unreadable != 20 {
-		t.Errorf("%d unreadable files counted, want 20", first.unreadable)
+	if first.unreadable != 20 || first.tooLarge != 20 {
+		t.Errorf("%d unreadable and %d too large files counted, want 20 and 20", first.unreadable, first.tooLarge)
 	}
 }

@@ -35,8 +35,8 @@ type externalGrep struct {
 	// dir is the directory the program runs in (git grep takes paths
 	// below it only).
 	dir string
-	// inProcessBelow: a last batch smaller than this many bytes is
-	// searched in-process, where starting the program would cost more
+	// inProcessBelow: a batch smaller than this many bytes is searched
+	// in-process, where starting the program would cost more
 	// (smallSearch for the engine picked at run time).
 	inProcessBelow int64
 }
@@ -60,9 +60,10 @@ const (
 	externalBatch = 1000
 	// externalRuns is how many runs go at once.
 	externalRuns = 2
-	// smallSearch is the size under which a last batch is searched
-	// in-process: starting the program costs more than reading that little
-	// (an agent's search of a small project, or the rest of a large one).
+	// smallSearch is the size under which a batch is searched in-process:
+	// starting the program costs more than reading that little (an
+	// agent's search of a small project, the rest of a large one, or a
+	// thousand of a tree's small files).
 	smallSearch = 1 << 20
 )
 
@@ -87,7 +88,7 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		defer mu.Unlock()
 		return fallback
 	}
-	flush := func(batch []grepFile, last bool) {
+	flush := func(batch []grepFile) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
@@ -95,7 +96,7 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 			if len(batch) == 0 {
 				return
 			}
-			if useFallback() || last && size < e.inProcessBelow {
+			if useFallback() || size < e.inProcessBelow {
 				searchInProcess(ctx, q, batch, found)
 				return
 			}
@@ -115,12 +116,12 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 			continue
 		}
 		if batch = append(batch, f); len(batch) == externalBatch {
-			flush(batch, false)
+			flush(batch)
 			batch = nil
 		}
 	}
 	if len(batch) > 0 {
-		flush(batch, true)
+		flush(batch)
 	}
 	wg.Wait()
 	return ctx.Err()

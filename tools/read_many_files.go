@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,10 @@ const (
 	// maxManyMedia bounds the inline data (images, audio, PDFs) of one
 	// call: Gemini's API refuses requests with more than 20 MB inline.
 	maxManyMedia = 16 << 20
+	// maxManyFiles bounds how many files one call reads, the first in
+	// path order: empty files cost no text, and a pattern matching a
+	// million of them would otherwise hold and name them all.
+	maxManyFiles = 10_000
 )
 
 // defaultManyExcludes are Gemini CLI's default excludes for read_many_files
@@ -131,7 +136,7 @@ func filteringOption(opts map[string]any, name string) (bool, error) {
 
 // newReadManyCall validates the patterns of a read_many_files call.
 func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respectIgnore bool) (*readManyCall, error) {
-	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk}
+	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk, maxFiles: maxManyFiles}
 	for _, p := range include {
 		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
 			return nil, fmt.Errorf("params/include: invalid glob pattern %q", p)
@@ -147,6 +152,7 @@ func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respect
 		}
 		c.exclude = append(c.exclude, strings.ToLower(p))
 	}
+	c.excludes = newExcludeSet(c.exclude)
 	return c, nil
 }
 
@@ -155,9 +161,11 @@ type readManyCall struct {
 	memory        ContextDiscoverer // nil for @path prompts
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
+	excludes      excludeSet
 	respectIgnore bool
 	timeout       time.Duration // for finding the files the patterns name
 	ignoredBudget int           // ignored directories entered at most, to count their matches
+	maxFiles      int           // read at most, the first in path order
 }
 
 func (c *readManyCall) Title() string {
@@ -297,24 +305,101 @@ type candidate struct {
 	path, rel string
 }
 
-// matched collects what the include patterns name.
+// matched collects what the include patterns name, holding no more of it
+// than can be read: the first files in path order, and counts.
 type matched struct {
-	found map[string]candidate
-	// Matches left out, by path: ignored by ignore files, or excluded.
-	ignored, excluded map[string]bool
+	// first is the files found that come first in path order, at most
+	// limit of them; found counts them all.
+	first candidateHeap
+	limit int
+	found int
+	// Matches left out: ignored by ignore files, or excluded.
+	ignored, excluded int
 	// ignoredCut: ignored directories were left unvisited, so ignored is
 	// a lower bound.
 	ignoredCut bool
 	// outside holds patterns that lead outside every root.
 	outside map[string]bool
 	omitted workspace.Omitted
+	// nested are the roots inside other roots: the files below them, and
+	// the files named literally, may be reached twice, so their paths
+	// are kept in seen (by kind) to count them once. No other file is
+	// reached twice: a root's walks do not overlap.
+	nested []string
+	seen   map[seenMatch]bool
+}
+
+// seenMatch is a match of one kind at one path.
+type seenMatch struct {
+	kind byte
+	path string
+}
+
+// Kinds of match, for matched.add.
+const (
+	matchFound    = 'f'
+	matchIgnored  = 'i'
+	matchExcluded = 'e'
+)
+
+// newMatched collects matches over roots, keeping at most limit files.
+func newMatched(roots []string, limit int) *matched {
+	m := &matched{limit: limit, outside: map[string]bool{}, seen: map[seenMatch]bool{}}
+	for _, r := range roots {
+		if slices.ContainsFunc(roots, func(outer string) bool { return outer != r && isBelow(outer, r) }) {
+			m.nested = append(m.nested, r)
+		}
+	}
+	return m
+}
+
+// add counts a match of kind at c.path once, keeping a file found while
+// it is among the first limit in path order; literal: named by a path.
+func (m *matched) add(kind byte, c candidate, literal bool) {
+	key := seenMatch{kind, c.path}
+	if m.seen[key] {
+		return
+	}
+	if literal || slices.ContainsFunc(m.nested, func(r string) bool { return isBelow(r, c.path) }) {
+		m.seen[key] = true
+	}
+	switch kind {
+	case matchIgnored:
+		m.ignored++
+	case matchExcluded:
+		m.excluded++
+	default:
+		m.found++
+		switch {
+		case len(m.first) < m.limit:
+			heap.Push(&m.first, c)
+		case m.limit > 0 && c.path < m.first[0].path:
+			m.first[0] = c
+			heap.Fix(&m.first, 0)
+		}
+	}
+}
+
+// candidateHeap is a container/heap of candidates, the last in path
+// order on top: the one an earlier path replaces.
+type candidateHeap []candidate
+
+func (h candidateHeap) Len() int           { return len(h) }
+func (h candidateHeap) Less(i, j int) bool { return h[i].path > h[j].path }
+func (h candidateHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *candidateHeap) Push(x any)        { *h = append(*h, x.(candidate)) }
+func (h *candidateHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // read finds the files the patterns name in every root and reads them
 // within the output bounds.
 func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
-	m := &matched{found: map[string]candidate{}, ignored: map[string]bool{}, excluded: map[string]bool{}, outside: map[string]bool{}}
 	roots := c.ws.Roots()
+	m := newMatched(roots, c.maxFiles)
 	for _, pattern := range c.include {
 		if !insideSomeRoot(roots, pattern) {
 			m.outside[pattern] = true
@@ -338,21 +423,15 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 			delete(m.outside, pattern) // once, however often it is given
 		}
 	}
-	files := make([]candidate, 0, len(m.found))
-	for _, f := range m.found {
-		files = append(files, f)
-	}
+	files := []candidate(m.first)
 	slices.SortFunc(files, func(x, y candidate) int { return strings.Compare(x.path, y.path) })
 
-	text, media := 0, 0
-	for i, f := range files {
+	text, media, considered := 0, 0, 0
+	for _, f := range files {
 		if text >= maxManyText || media >= maxManyMedia {
-			out.Skipped = append(out.Skipped, SkippedFile{
-				Path:   fmt.Sprintf("%d file(s)", len(files)-i),
-				Reason: fmt.Sprintf("not read: the output limit (%s of text, %s of data) was reached; read them in smaller groups", workspace.FormatSize(maxManyText), workspace.FormatSize(maxManyMedia)),
-			})
 			break
 		}
+		considered++
 		mf, reason, err := c.readOne(ctx, f)
 		if err != nil {
 			return ManyFiles{}, err
@@ -367,10 +446,17 @@ func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
 		text += len(mf.Text)
 		out.Files = append(out.Files, mf)
 	}
-	if n := len(m.excluded); n > 0 {
+	if rest := m.found - considered; rest > 0 {
+		out.Skipped = append(out.Skipped, SkippedFile{
+			Path: fmt.Sprintf("%d file(s)", rest),
+			Reason: fmt.Sprintf("not read: the output limit (%s of text, %s of data, %d files) was reached; read them in smaller groups",
+				workspace.FormatSize(maxManyText), workspace.FormatSize(maxManyMedia), c.maxFiles),
+		})
+	}
+	if n := m.excluded; n > 0 {
 		out.Skipped = append(out.Skipped, SkippedFile{Path: fmt.Sprintf("%d file(s)", n), Reason: "excluded by the exclude patterns or the default excludes"})
 	}
-	if n := len(m.ignored); n > 0 {
+	if n := m.ignored; n > 0 {
 		count := fmt.Sprintf("%d file(s)", n)
 		if m.ignoredCut {
 			count = "at least " + count
@@ -487,14 +573,14 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 		}) {
 			return nil
 		}
+		kind := byte(matchFound)
 		switch {
 		case c.excluded(r):
-			m.excluded[e.Path] = true
+			kind = matchExcluded
 		case c.respectIgnore && e.Ignored:
-			m.ignored[e.Path] = true
-		default:
-			m.found[e.Path] = candidate{path: e.Path, rel: r}
+			kind = matchIgnored
 		}
+		m.add(kind, candidate{path: e.Path, rel: r}, false)
 		return nil
 	})
 }
@@ -539,14 +625,14 @@ func insideSomeRoot(roots []string, pattern string) bool {
 // addLiteral adds the file at abs unless excluded or ignored.
 func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matched) {
 	r := relSlash(root, abs)
+	kind := byte(matchFound)
 	switch {
 	case c.excluded(r):
-		m.excluded[abs] = true
+		kind = matchExcluded
 	case c.respectIgnore && isIgnored(ctx, c.ws, abs):
-		m.ignored[abs] = true
-	default:
-		m.found[abs] = candidate{path: abs, rel: r}
+		kind = matchIgnored
 	}
+	m.add(kind, candidate{path: abs, rel: r}, true)
 }
 
 // isIgnored reports whether ignore files ignore the file or directory at
@@ -557,13 +643,7 @@ func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
 }
 
 func (c *readManyCall) excluded(rel string) bool {
-	rel = strings.ToLower(rel)
-	for _, p := range c.exclude {
-		if doublestar.MatchUnvalidated(p, rel) {
-			return true
-		}
-	}
-	return false
+	return c.excludes.match(strings.ToLower(rel))
 }
 
 // excludesDir reports whether an exclude pattern "P/**" takes in everything
