@@ -164,10 +164,14 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	}
 	// The files that match are stat-ed as they are listed, for sorting.
 	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }}
+	prefix := newPatternDirs(pattern)
 	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	omitted, err := c.ws.WalkParallel(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
+		if e.IsDir && prefix.holdsNoMatch(rel, c.caseSensitive) {
+			return fs.SkipDir
+		}
 		if matchesAny(c.ignore, rel, c.caseSensitive) {
 			if e.IsDir {
 				return fs.SkipDir
@@ -305,4 +309,46 @@ func (h *datedHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// patternDirs are the names of a glob pattern's directories, up to its
+// first "**", for a walk to leave out the directories no match can be
+// below (a pattern "src/app/**/*.ts" walks src/app alone).
+type patternDirs struct {
+	names []string // the pattern's names, the last the file's
+	prune bool     // false: every directory may hold a match
+}
+
+func newPatternDirs(pattern string) patternDirs {
+	// Braces may hold a "/", and an escape may too: such a pattern is
+	// not split into names.
+	if strings.ContainsAny(pattern, "{}\\") {
+		return patternDirs{}
+	}
+	return patternDirs{names: strings.Split(pattern, "/"), prune: true}
+}
+
+// holdsNoMatch reports whether no path below the directory at rel (its
+// names lower-cased when the match is not case-sensitive, as the pattern
+// then is) can match the pattern.
+func (p patternDirs) holdsNoMatch(rel string, caseSensitive bool) bool {
+	if !p.prune {
+		return false
+	}
+	if !caseSensitive {
+		rel = strings.ToLower(rel)
+	}
+	for i := 0; rel != ""; i++ {
+		var name string
+		name, rel, _ = strings.Cut(rel, "/")
+		switch {
+		case i >= len(p.names)-1:
+			return true // deeper than the pattern's files
+		case p.names[i] == "**":
+			return false
+		case !doublestar.MatchUnvalidated(p.names[i], name):
+			return true
+		}
+	}
+	return false
 }

@@ -164,3 +164,37 @@ func TestGlobSaysWhenItRanOutOfTime(t *testing.T) {
 
 (the search stopped after 1ns; these are the files found by then: search a narrower path or pattern to see the rest)`)
 }
+
+// TestGlobWalksOnlyWhereMatchesCanBe: a pattern whose leading names are
+// fixed walks only below them (the rest of a big tree is not listed, and
+// what it would have left out is not reported); any case, as matching is.
+func TestGlobWalksOnlyWhereMatchesCanBe(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/app/x.ts": "", "src/y.ts": "", "other/z.ts": ""})
+	if err := os.Symlink(t.TempDir(), tw.abs("other/outside")); err != nil {
+		t.Fatal(err)
+	}
+	const note = "skipped 1 symlink leading outside the workspace"
+	for _, tt := range []struct {
+		pattern string
+		want    []string
+		walked  bool // other/ is listed
+	}{
+		{"src/**/*.ts", []string{"src/app/x.ts", "src/y.ts"}, false},
+		{"SRC/App/*.TS", []string{"src/app/x.ts"}, false},
+		{"src/*.ts", []string{"src/y.ts"}, false},
+		{"*/*.ts", []string{"other/z.ts", "src/y.ts"}, true},
+		{"**/*.ts", []string{"other/z.ts", "src/app/x.ts", "src/y.ts"}, true},
+		{"{src,other}/**/z.ts", []string{"other/z.ts"}, true},
+	} {
+		res := run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": tt.pattern})
+		for _, f := range tt.want {
+			wantContains(t, res.Output, "\n"+tw.abs(f))
+		}
+		if !strings.Contains(res.Output, fmt.Sprintf("Found %d file(s)", len(tt.want))) {
+			t.Errorf("%s: %s", tt.pattern, res.Output)
+		}
+		if got := strings.Contains(res.Output, note); got != tt.walked {
+			t.Errorf("%s: other/ listed %v, want %v:\n%s", tt.pattern, got, tt.walked, res.Output)
+		}
+	}
+}
