@@ -51,6 +51,9 @@ var millionCases = []millionCase{
 	{name: "glob-narrow", run: toolRun(tools.GlobName, map[string]any{"pattern": "t42/**/*.md"})},
 	{name: "grep-needle", run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "zebra-needle-7391"})},
 	{name: "grep-needle-rg", rg: true, run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "zebra-needle-7391"})},
+	// No literal of 3 bytes or more: with rg installed, rg searches.
+	{name: "grep-regex", run: toolRun(tools.GrepSearchName, map[string]any{"pattern": `[a-z]{5}-[a-z]{6}-[0-9]{4}`})},
+	{name: "grep-regex-rg", rg: true, run: toolRun(tools.GrepSearchName, map[string]any{"pattern": `[a-z]{5}-[a-z]{6}-[0-9]{4}`})},
 	{name: "grep-common", run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "lazy dog"})},
 	{name: "grep-common-rg", rg: true, run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "lazy dog"})},
 	{name: "read_many_files", run: toolRun(tools.ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}})},
