@@ -152,6 +152,9 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	// a walk matches every file, and the name alone is quicker.
 	name, nameOnly := strings.CutPrefix(pattern, "**/")
 	nameOnly = nameOnly && !strings.Contains(name, "/")
+	// "**/*.go" and the like: the name's ending is all there is to match.
+	suffix, suffixOnly := strings.CutPrefix(name, "*")
+	suffixOnly = suffixOnly && nameOnly && !strings.ContainsAny(suffix, "*?[]{}\\")
 	matches := func(rel string) bool {
 		p := pattern
 		if nameOnly {
@@ -159,6 +162,9 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		}
 		if !c.caseSensitive {
 			rel = strings.ToLower(rel)
+		}
+		if suffixOnly {
+			return strings.HasSuffix(rel, suffix)
 		}
 		return doublestar.MatchUnvalidated(p, rel)
 	}
