@@ -105,6 +105,9 @@ const maxIgnoreFileSize = 1 << 20
 // stat-ed, only for the files dir's listing (when given) shows: the files
 // are read once and then only when they change.
 func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing []listed) []gitignore.Pattern {
+	if dir != root && !slices.ContainsFunc(ignoreFileNames, func(name string) bool { return !listedAbsent(listing, true, name) }) {
+		return nil // the listing shows none: most directories of a walk
+	}
 	files := make([]string, 0, 3)
 	if dir == root {
 		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
