@@ -31,9 +31,17 @@
 // reads and searches see the editor's unsaved buffers.
 //
 // A search holds what its result can show, however many files it walks:
-// glob the newest maxGlobFiles matches, grep_search the files with
-// matches, read_many_files and @path the first maxManyFiles in path
-// order; the rest are counted, and the result tells the model how many
-// were left out. Searches of a million files stay within tens of MB
-// (docs/benchmarks.md, "A million files").
+// glob the newest maxGlobFiles matches, grep_search the files that may
+// hold its first maxGrepMatches matches, read_many_files and @path the
+// first maxManyFiles in path order; the rest are counted, and the result
+// tells the model how many were left out. Searches of a million files
+// stay within tens of MB (docs/benchmarks.md, "A million files").
+//
+// glob and grep_search walk on every core (workspace.WalkParallel), so
+// they find files in no set order; what they return does not depend on
+// it: glob sorts what it keeps, and grep_search keeps the first matches
+// in path order (workspace.ComparePaths), the walk sending no file past
+// the last of them. Every grep engine gets the files the walk selected
+// and gives the same result (grep_external.go: rg only finds candidate
+// lines; pickGrepEngine).
 package tools

@@ -68,6 +68,10 @@
 // listing without a stat (symlinks aside); a caller asks Info for the
 // sizes and times it needs (WalkOptions.Stat has a walk take them as it
 // lists), and a read checks the size when it opens the file.
+// WalkParallel selects exactly what Walk selects, from the same listings
+// and rules, on every core: its callback runs on several goroutines at
+// once, for different directories in no set order (ComparePaths orders
+// what it finds as Walk would meet it).
 //
 // Writes are proposed as a FileChange (PrepareChange,
 // keeping the file's BOM and \r\n line endings) and reach disk only through
