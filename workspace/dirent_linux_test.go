@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,5 +61,36 @@ func TestDirentReaderListsWhatReadDirLists(t *testing.T) {
 		if got[i].name != de.Name() || got[i].typ != de.Type() {
 			t.Errorf("entry %d: %q %v, os.ReadDir: %q %v", i, got[i].name, got[i].typ, de.Name(), de.Type())
 		}
+	}
+}
+
+// A walk cancelled before its goroutines took the top directory, which it
+// opened to begin with, still closes it.
+func TestWalkParallelCancelledBeforeItBeganClosesTheDirectory(t *testing.T) {
+	// Bigger than a batch, so that the directory is still open after it.
+	files := map[string]string{}
+	for i := range dirBatch + 10 {
+		files[strconv.Itoa(i)] = ""
+	}
+	w, root := newTestWorkspace(t, files)
+	openFiles := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(fds)
+	}
+	before := openFiles()
+	for range 20 {
+		ctx, cancel := context.WithCancel(t.Context())
+		// Stat is asked while the top directory is read, before the
+		// walk's goroutines start.
+		_, err := w.WalkParallel(ctx, root, WalkOptions{Stat: func(string) bool { cancel(); return false }}, func(DirEntry) error { return nil })
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("WalkParallel: %v, want the cancel", err)
+		}
+	}
+	if after := openFiles(); after > before {
+		t.Errorf("%d files open before the walks, %d after", before, after)
 	}
 }

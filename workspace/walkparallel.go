@@ -51,6 +51,11 @@ func (w *Workspace) WalkParallel(ctx context.Context, dir string, opts WalkOptio
 		wg.Go(pw.work)
 	}
 	wg.Wait()
+	for _, d := range pw.pending { // the top, when the walk ended before it began
+		if d.opened != nil {
+			d.opened.close()
+		}
+	}
 	switch {
 	case pw.err != nil && !errors.Is(pw.err, fs.SkipAll):
 		return pw.om, pw.err
