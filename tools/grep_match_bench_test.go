@@ -35,7 +35,7 @@ func BenchmarkGrepMatcherGoroot(b *testing.B) {
 		{"case_sensitive", "(?-i)Handler"},
 		{"regexp", `err\s*!=\s*nil`},
 	}
-	files, size := loadGoSources(b, filepath.Join(runtime.GOROOT(), "src"))
+	files, size := loadGoSources(b, filepath.Join(goroot(b), "src"))
 	for _, lit := range literals {
 		m, err := newGrepMatcher(lit.pattern)
 		if err != nil {
