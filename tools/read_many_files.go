@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -554,13 +555,19 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 	// Ignored directories are entered to count the matches they hide, up
 	// to a budget, so big ignored trees do not spend the walk's.
 	ignoredBudget := c.ignoredBudget
-	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+	// mu guards m and the budget: the walk calls from every core, and
+	// what it finds does not depend on the order (m keeps the first files
+	// in path order).
+	var mu sync.Mutex
+	return c.ws.WalkParallel(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
 			if c.excludesDir(r) {
 				return fs.SkipDir
 			}
 			if c.respectIgnore && e.Ignored {
+				mu.Lock()
+				defer mu.Unlock()
 				if ignoredBudget--; ignoredBudget < 0 {
 					m.ignoredCut = true
 					return fs.SkipDir
@@ -580,6 +587,8 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 		case c.respectIgnore && e.Ignored:
 			kind = matchIgnored
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		m.add(kind, candidate{path: e.Path, rel: r}, false)
 		return nil
 	})
@@ -750,8 +759,9 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 	// then, as a search that found one file would.
 	findCtx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
+	var mu sync.Mutex // guards best: the walk calls from every core
 	for _, root := range ws.Roots() {
-		_, err := ws.Walk(findCtx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+		_, err := ws.WalkParallel(findCtx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 			if e.Ignored {
 				if e.IsDir {
 					return fs.SkipDir
@@ -765,6 +775,8 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 			if err != nil {
 				return nil // gone since the walk, or not to be stat-ed: not the one meant
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			if best == nil || info.ModTime > bestMod || (info.ModTime == bestMod && e.Path < best.Path) {
 				best, bestMod = &e, info.ModTime
 			}
