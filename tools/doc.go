@@ -37,11 +37,12 @@
 // tells the model how many were left out. Searches of a million files
 // stay within tens of MB (docs/benchmarks.md, "A million files").
 //
-// glob and grep_search walk on every core (workspace.WalkParallel), so
-// they find files in no set order; what they return does not depend on
-// it: glob sorts what it keeps, and grep_search keeps the first matches
-// in path order (workspace.ComparePaths), the walk sending no file past
-// the last of them. Every grep engine gets the files the walk selected
+// Searches walk on every core (workspace.Walk), so they find files in no
+// set order; what they return does not depend on it: glob sorts what it
+// keeps, read_many_files and @path keep the first files by path, and
+// grep_search keeps the first matches in path order
+// (workspace.ComparePaths), the walk sending no file past the last of
+// them. Every grep engine gets the files the walk selected
 // and gives the same result (grep_external.go: rg only finds candidate
 // lines; pickGrepEngine).
 package tools

@@ -173,7 +173,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	prefix := newPatternDirs(pattern)
 	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	omitted, err := c.ws.WalkParallel(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
+	omitted, err := c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if e.IsDir && prefix.holdsNoMatch(rel, c.caseSensitive) {
 			return fs.SkipDir

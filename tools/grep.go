@@ -253,7 +253,7 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, first *fir
 	if stat {
 		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
 	}
-	return c.ws.WalkParallel(ctx, c.dir, opts, func(e workspace.DirEntry) error {
+	return c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
 		if e.Ignored && e.IsDir {
 			return fs.SkipDir
 		}

@@ -559,7 +559,7 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 	// what it finds does not depend on the order (m keeps the first files
 	// in path order).
 	var mu sync.Mutex
-	return c.ws.WalkParallel(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
 			if c.excludesDir(r) {
@@ -761,7 +761,7 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 	defer cancel()
 	var mu sync.Mutex // guards best: the walk calls from every core
 	for _, root := range ws.Roots() {
-		_, err := ws.WalkParallel(findCtx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+		_, err := ws.Walk(findCtx, root, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 			if e.Ignored {
 				if e.IsDir {
 					return fs.SkipDir

@@ -66,7 +66,7 @@ func TestDirentReaderListsWhatReadDirLists(t *testing.T) {
 
 // A walk cancelled before its goroutines took the top directory, which it
 // opened to begin with, still closes it.
-func TestWalkParallelCancelledBeforeItBeganClosesTheDirectory(t *testing.T) {
+func TestWalkCancelledBeforeItBeganClosesTheDirectory(t *testing.T) {
 	// Bigger than a batch, so that the directory is still open after it.
 	files := map[string]string{}
 	for i := range dirBatch + 10 {
@@ -85,9 +85,9 @@ func TestWalkParallelCancelledBeforeItBeganClosesTheDirectory(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		// Stat is asked while the top directory is read, before the
 		// walk's goroutines start.
-		_, err := w.WalkParallel(ctx, root, WalkOptions{Stat: func(string) bool { cancel(); return false }}, func(DirEntry) error { return nil })
+		_, err := w.Walk(ctx, root, WalkOptions{Stat: func(string) bool { cancel(); return false }}, func(DirEntry) error { return nil })
 		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("WalkParallel: %v, want the cancel", err)
+			t.Fatalf("Walk: %v, want the cancel", err)
 		}
 	}
 	if after := openFiles(); after > before {

@@ -67,11 +67,11 @@
 // tells it of one path without a listing). Entries are typed from the
 // listing without a stat (symlinks aside); a caller asks Info for the
 // sizes and times it needs (WalkOptions.Stat has a walk take them as it
-// lists), and a read checks the size when it opens the file.
-// WalkParallel selects exactly what Walk selects, from the same listings
-// and rules, on every core: its callback runs on several goroutines at
-// once, for different directories in no set order (ComparePaths orders
-// what it finds as Walk would meet it).
+// lists), and a read checks the size when it opens the file. Walk runs
+// on every core: its callback runs on several goroutines at once, for
+// different directories in no set order, and a caller whose result must
+// not depend on that order orders what it found (ComparePaths: as a walk
+// of directories in name order would meet it).
 //
 // Writes are proposed as a FileChange (PrepareChange,
 // keeping the file's BOM and \r\n line endings) and reach disk only through

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -71,8 +72,11 @@ func TestListingsSkipSpecialFiles(t *testing.T) {
 	symlink(t, "/dev/zero", filepath.Join(root, "zero")) // inside the /dev root
 	symlink(t, "fifo", filepath.Join(root, "to-fifo"))
 
+	var mu sync.Mutex
 	var names []string
 	om, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		mu.Lock()
+		defer mu.Unlock()
 		names = append(names, e.Name)
 		return nil
 	})
@@ -148,7 +152,10 @@ func TestWriteFileStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
 func TestReadEntryRefusesWhatWasSwappedInSinceTheListing(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"fifo": "x", "out": "x", "dev": "x"})
 	listed := map[string]DirEntry{}
+	var mu sync.Mutex
 	if _, err := w.Walk(t.Context(), root, WalkOptions{}, func(e DirEntry) error {
+		mu.Lock()
+		defer mu.Unlock()
 		listed[e.Name] = e
 		return nil
 	}); err != nil {

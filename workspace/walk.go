@@ -11,20 +11,28 @@ import (
 	"sync"
 )
 
-// WalkParallel visits what Walk visits, on every core: a goroutine per
-// core takes a directory, lists it a batch at a time and calls fn for
-// each batch's entries in name order, then takes the next directory, so
-// fn is called from several goroutines at once and for different
-// directories in no set order. fn's answers mean what they mean for Walk
-// (fs.SkipDir for a directory: do not enter it; for a file: skip the rest
-// of its directory; fs.SkipAll, or an error, ends the walk). A search
-// whose result must not depend on that order orders what fn found itself
-// (ComparePaths).
+// Walk visits every file and directory below dir (open-but-unsaved
+// documents included), with Ignored set as in ReadDir, skipping the
+// always-skipped directories (.git, node_modules) and what Omitted
+// counts, on every core: a goroutine per core takes a directory, lists it
+// a batch at a time (dirBatch entries) and calls fn for each batch's
+// entries in name order, then takes the next directory. So fn is called
+// from several goroutines at once, for different directories in no set
+// order; a search whose result must not depend on that order orders what
+// fn found itself (ComparePaths orders it as a walk of directories in
+// name order would meet it). Nothing else is left out, however big a
+// directory: the walk runs until it ends, fn stops it or ctx is done
+// (ctx.Err()), checked between entries. Directories inside ignored ones
+// are entered too; a caller that does not want them returns fs.SkipDir.
+// fn may return fs.SkipDir (for a directory: do not enter it; for a
+// file: skip the rest of its directory), fs.SkipAll, or an error, which
+// ends the walk. Symlinked directories are reported but not entered.
+// Subdirectories that cannot be read are skipped and counted.
 //
 // Directories waiting to be walked are taken deepest first, and of
 // siblings the first in name order, so that the walk holds few of them at
 // once and meets the tree roughly in path order.
-func (w *Workspace) WalkParallel(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
+func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e DirEntry) error) (Omitted, error) {
 	if err := w.checkResolved(dir); err != nil {
 		return Omitted{}, err
 	}
@@ -65,7 +73,7 @@ func (w *Workspace) WalkParallel(ctx context.Context, dir string, opts WalkOptio
 	return pw.om, nil
 }
 
-// parallelWalk is one WalkParallel.
+// parallelWalk is one Walk.
 type parallelWalk struct {
 	w      *Workspace
 	ctx    context.Context
@@ -90,7 +98,7 @@ type pendingDir struct {
 	path, name string
 	parent     ignoreRules
 	ignored    bool
-	// The top directory, opened by WalkParallel, its first batch read,
+	// The top directory, opened by Walk, its first batch read,
 	// and its rules.
 	opened *dirReader
 	first  []listed
