@@ -176,12 +176,7 @@ func TestOfferedToolsFollowTheSkills(t *testing.T) {
 	ask := func(change func()) []any {
 		t.Helper()
 		change()
-		srv.Push(geminitest.TextTurn("ok"))
-		if res, _ := prompt(t, s, "hi"); res.Err != nil {
-			t.Fatal(res.Err)
-		}
-		reqs := srv.Requests()
-		return skillEnum(t, reqs[len(reqs)-1])
+		return skillEnum(t, promptOnce(t, srv, s))
 	}
 	if got, want := ask(func() {}), []any{"deploy", "review"}; !slices.Equal(got, want) {
 		t.Errorf("at first: %v, want %v", got, want)
@@ -248,12 +243,7 @@ func TestOfferedToolsFollowToolsComingAndGoing(t *testing.T) {
 	ask := func(change func()) []string {
 		t.Helper()
 		change()
-		srv.Push(geminitest.TextTurn("ok"))
-		if res, _ := prompt(t, s, "hi"); res.Err != nil {
-			t.Fatal(res.Err)
-		}
-		reqs := srv.Requests()
-		return declared(reqs[len(reqs)-1])
+		return declared(promptOnce(t, srv, s))
 	}
 	if got, want := ask(func() {}), []string{"read_file"}; !slices.Equal(got, want) {
 		t.Errorf("no server yet: %v, want %v", got, want)
@@ -278,12 +268,7 @@ func TestPlanModeDeclarationsNameEachSessionsPlans(t *testing.T) {
 	ask := func(s *agent.Session, mode tools.ApprovalMode) geminitest.Request {
 		t.Helper()
 		s.SetApprovalMode(mode)
-		srv.Push(geminitest.TextTurn("ok"))
-		if res, _ := prompt(t, s, "hi"); res.Err != nil {
-			t.Fatal(res.Err)
-		}
-		reqs := srv.Requests()
-		return reqs[len(reqs)-1]
+		return promptOnce(t, srv, s)
 	}
 	first, second := a.NewSession(), a.NewSession()
 	for _, s := range []*agent.Session{first, second, first} {
@@ -380,12 +365,7 @@ func TestPlanInstructionFollowsTheTools(t *testing.T) {
 	listsGlob := func(change func()) bool {
 		t.Helper()
 		change()
-		srv.Push(geminitest.TextTurn("ok"))
-		if res, _ := prompt(t, s, "hi"); res.Err != nil {
-			t.Fatal(res.Err)
-		}
-		reqs := srv.Requests()
-		system := reqs[len(reqs)-1].SystemInstruction.Parts[0].Text
+		system := promptOnce(t, srv, s).SystemInstruction.Parts[0].Text
 		if !strings.Contains(system, "<tool>`read_file`</tool>") {
 			t.Fatalf("plan mode's instruction lists no read_file:\n%s", system)
 		}
@@ -400,4 +380,16 @@ func TestPlanInstructionFollowsTheTools(t *testing.T) {
 	if listsGlob(func() { src.set() }) {
 		t.Error("glob went, but is still listed")
 	}
+}
+
+// promptOnce prompts s once, the model answering with text, and returns
+// the request the prompt made.
+func promptOnce(t *testing.T, srv *geminitest.Server, s *agent.Session) geminitest.Request {
+	t.Helper()
+	srv.Push(geminitest.TextTurn("ok"))
+	if res, _ := prompt(t, s, "hi"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	reqs := srv.Requests()
+	return reqs[len(reqs)-1]
 }
