@@ -56,7 +56,10 @@ func (d *direntReader) read(f *os.File, n int) (entries []direntName, eof bool, 
 			var got int
 			var rerr error
 			if err := rc.Control(func(fd uintptr) {
-				got, rerr = retryEINTRCount(func() (int, error) { return unix.Getdents(int(fd), *d.buf) })
+				rerr = retryEINTR(func() (err error) {
+					got, err = unix.Getdents(int(fd), *d.buf)
+					return err
+				})
 			}); err != nil {
 				return entries, false, err
 			}
@@ -135,13 +138,4 @@ func direntType(t byte) (fs.FileMode, bool) {
 		return fs.ModeDevice, true
 	}
 	return 0, false
-}
-
-func retryEINTRCount(call func() (int, error)) (int, error) {
-	for {
-		n, err := call()
-		if err != unix.EINTR {
-			return n, err
-		}
-	}
 }
