@@ -367,7 +367,7 @@ type slowEngine struct{}
 func (slowEngine) asksInfo() bool { return false }
 
 func (slowEngine) search(ctx context.Context, q *grepQuery, files <-chan grepFile, found func(grepOutcome)) error {
-	found(searchOne(ctx, q, <-files, new(searchBuffers)))
+	found(searchOne(ctx, q, <-files, new([]byte)))
 	<-ctx.Done()
 	return ctx.Err()
 }

@@ -109,10 +109,10 @@ func (e externalGrep) search(ctx context.Context, q *grepQuery, files <-chan gre
 		})
 	}
 	var batch []grepFile
-	var bufs searchBuffers
+	var buf []byte
 	for f := range files {
 		if f.open || f.entry.Symlink || strings.ContainsAny(f.rel, "\n\r\x00") {
-			found(searchOne(ctx, q, f, &bufs))
+			found(searchOne(ctx, q, f, &buf))
 			continue
 		}
 		if batch = append(batch, f); len(batch) == externalBatch {
@@ -148,9 +148,9 @@ func withinCap(q *grepQuery, batch []grepFile, found func(grepOutcome)) (kept []
 }
 
 func searchInProcess(ctx context.Context, q *grepQuery, batch []grepFile, found func(grepOutcome)) {
-	var bufs searchBuffers
+	var buf []byte
 	for _, f := range batch {
-		found(searchOne(ctx, q, f, &bufs))
+		found(searchOne(ctx, q, f, &buf))
 	}
 }
 

@@ -19,9 +19,9 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			var bufs searchBuffers
+			var buf []byte
 			for f := range files {
-				found(searchOne(ctx, q, f, &bufs))
+				found(searchOne(ctx, q, f, &buf))
 			}
 		})
 	}
@@ -29,34 +29,27 @@ func (inProcessGrep) search(ctx context.Context, q *grepQuery, files <-chan grep
 	return ctx.Err()
 }
 
-// searchBuffers are what one goroutine searching files in turn reuses
-// from one file to the next.
-type searchBuffers struct {
-	content []byte // the file read (workspace.ReadEntryInto)
-}
-
 // keptBuffers is the most the searching goroutines keep between files in
-// all: within it each keeps storage for the biggest file it has read
+// all: within it each keeps the storage of the biggest file it has read
 // (allocating, and the kernel zeroing, a big file's storage for each big
 // file was a sixth of a search's time on GOROOT/src); past it a big
 // file's storage is let go after the file.
 const keptBuffers = 64 << 20
 
-func (b *searchBuffers) trim() {
-	if cap(b.content) > keptBuffers/runtime.GOMAXPROCS(0) {
-		b.content = nil
-	}
-}
-
 // searchOne searches one file in-process through the workspace (its open
-// document's text, else the regular file on disk).
-func searchOne(ctx context.Context, q *grepQuery, f grepFile, bufs *searchBuffers) grepOutcome {
+// document's text, else the regular file on disk), read into *buf, the
+// storage one goroutine searching files in turn reuses.
+func searchOne(ctx context.Context, q *grepQuery, f grepFile, buf *[]byte) grepOutcome {
 	o := grepOutcome{file: f}
 	if ctx.Err() != nil {
 		return o
 	}
-	defer bufs.trim()
-	content, err := q.ws.ReadEntryInto(ctx, f.entry, q.maxFileSize, &bufs.content)
+	defer func() {
+		if cap(*buf) > keptBuffers/runtime.GOMAXPROCS(0) {
+			*buf = nil
+		}
+	}()
+	content, err := q.ws.ReadEntryInto(ctx, f.entry, q.maxFileSize, buf)
 	switch {
 	case ctx.Err() != nil, errors.Is(err, workspace.ErrNotExist):
 		return o // cut short, or gone since it was listed
