@@ -130,7 +130,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	}
 	// mu guards what the walk finds, as it calls from every core.
 	var mu sync.Mutex
-	found := newestFiles{ws: c.ws, limit: c.maxFiles}
+	found := newestFiles{limit: c.maxFiles}
 	gitIgnored := 0
 	// Ignored directories are walked too, to count the matches they hide
 	// as Gemini CLI reports them. Big ignored trees (build output,
@@ -194,13 +194,20 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		if e.IsDir || !matches(rel) {
 			return nil
 		}
+		if ignored {
+			mu.Lock()
+			defer mu.Unlock()
+			gitIgnored++
+			return nil
+		}
+		// Taken outside the lock: a symlink's is a stat of its target.
+		info, err := c.ws.Info(e)
+		if errors.Is(err, workspace.ErrNotExist) {
+			return nil // removed since the walk listed it
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		if ignored {
-			gitIgnored++
-		} else {
-			found.add(e)
-		}
+		found.add(dated{entry: e, mod: info.ModTime}) // unknown (err): oldest
 		return nil
 	})
 	timedOut := err != nil && ctx.Err() == nil && walkCtx.Err() != nil
@@ -252,24 +259,17 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 // (ties broken by path) and counts them all, so that a glob matching a
 // million files holds no more than it lists.
 type newestFiles struct {
-	ws    *workspace.Workspace
 	limit int
 	// kept is a heap whose top is the oldest file kept: the one a newer
 	// file replaces.
 	kept datedHeap
-	// matched counts the files added that still exist.
+	// matched counts the files added.
 	matched int
 }
 
-// add counts e and keeps it if it is among the newest; a file removed
-// since the walk listed it is left out.
-func (n *newestFiles) add(e workspace.DirEntry) {
-	info, err := n.ws.Info(e)
-	if errors.Is(err, workspace.ErrNotExist) {
-		return
-	}
+// add counts d and keeps it if it is among the newest.
+func (n *newestFiles) add(d dated) {
 	n.matched++
-	d := dated{entry: e, mod: info.ModTime} // unknown (err): oldest
 	switch {
 	case len(n.kept) < n.limit:
 		heap.Push(&n.kept, d)
