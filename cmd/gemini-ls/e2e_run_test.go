@@ -247,10 +247,11 @@ type jsonResult struct {
 	Response  string          `json:"response"`
 	Stats     stats           `json:"stats"`
 	Error     json.RawMessage `json:"error"`
+	Warnings  []string        `json:"warnings"`
 }
 
 // decodeOne decodes stdout as exactly one JSON object with exactly the keys
-// of jsonResult.
+// of jsonResult, warnings only when there are some.
 func decodeOne(t *testing.T, stdout string) jsonResult {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(stdout))
@@ -265,8 +266,12 @@ func decodeOne(t *testing.T, stdout string) jsonResult {
 	for k := range raw {
 		keys = append(keys, k)
 	}
-	if len(keys) != 4 || raw["session_id"] == nil || raw["response"] == nil || raw["stats"] == nil || raw["error"] == nil {
-		t.Errorf("keys = %q, want session_id, response, stats, error", keys)
+	want := 4
+	if raw["warnings"] != nil {
+		want++
+	}
+	if len(keys) != want || raw["session_id"] == nil || raw["response"] == nil || raw["stats"] == nil || raw["error"] == nil {
+		t.Errorf("keys = %q, want session_id, response, stats, error and perhaps warnings", keys)
 	}
 	var res jsonResult
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
@@ -386,6 +391,7 @@ type streamLine struct {
 	Parameters  map[string]any `json:"parameters"`
 	Status      string         `json:"status"`
 	Output      string         `json:"output"`
+	Severity    string         `json:"severity"`
 	Message     string         `json:"message"`
 	Error       *struct {
 		Type    string `json:"type"`
@@ -474,7 +480,7 @@ func TestRunStreamJSONReportsAnAPIError(t *testing.T) {
 	if want := []string{"init", "message(user)", "error", "result"}; !reflect.DeepEqual(types, want) {
 		t.Fatalf("types = %q, want %q", types, want)
 	}
-	if !strings.Contains(lines[2].Message, "bad request") {
+	if !strings.Contains(lines[2].Message, "bad request") || lines[2].Severity != "error" {
 		t.Errorf("error event = %+v", lines[2])
 	}
 	if end := lines[3]; end.Status != "error" || end.Error == nil || end.Error.Type != "error" || !strings.Contains(end.Error.Message, "bad request") {

@@ -4,51 +4,102 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// output renders a headless run in one of the output formats.
+// output renders a headless run in one of the output formats. Its
+// methods are called one at a time (report's lock).
 type output interface {
 	begin(sessionID, model, prompt string)
 	event(e agent.Event)
+	// warn carries a warning, which report has written to stderr, in the
+	// format's own way: nothing more in text.
+	warn(msg string)
 	end(res agent.PromptResult, model string, elapsed time.Duration)
 }
 
-func newOutput(format string, w, stderr io.Writer) (output, error) {
+// report is a run's output: the format's on stdout, and every warning
+// on stderr whatever the format (a start-up notice, a retry's wait, a
+// switch of model, a compression), as Gemini CLI writes its warnings
+// there; json and stream-json carry the warnings too. Safe for
+// concurrent use: setup's warnings may come from any goroutine.
+type report struct {
+	mu     sync.Mutex
+	stderr io.Writer
+	out    output
+}
+
+func newReport(format string, stdout, stderr io.Writer) (*report, error) {
+	var out output
 	switch format {
 	case "text":
-		return &textOutput{w: w, stderr: stderr}, nil
+		out = &textOutput{w: stdout}
 	case "json":
-		return &jsonOutput{w: w}, nil
+		out = &jsonOutput{w: stdout}
 	case "stream-json":
-		return &streamOutput{enc: json.NewEncoder(w)}, nil
+		out = &streamOutput{enc: json.NewEncoder(stdout)}
+	default:
+		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 	}
-	return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
+	return &report{stderr: stderr, out: out}, nil
+}
+
+// warn tells the user msg, something that is not the answer.
+func (r *report) warn(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.warnLocked(msg)
+}
+
+func (r *report) warnLocked(msg string) {
+	fmt.Fprintf(r.stderr, "gemini-ls: %s\n", msg)
+	r.out.warn(msg)
+}
+
+func (r *report) begin(sessionID, model, prompt string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.begin(sessionID, model, prompt)
+}
+
+func (r *report) event(e agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch e.Kind {
+	case agent.EventRetry, agent.EventNotice, agent.EventCompressed:
+		r.warnLocked(describe(e))
+		return
+	}
+	r.out.event(e)
+}
+
+func (r *report) end(res agent.PromptResult, model string, elapsed time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.end(res, model, elapsed)
 }
 
 // textOutput streams the model's text as it arrives, ending it with a
 // newline if it has none. A run that printed nothing leaves stdout empty.
-// What the user must know that is not the answer (a retry's wait, a switch
-// of model, a compression) goes to stderr.
 type textOutput struct {
-	w, stderr io.Writer
-	wrote     bool
-	endedNL   bool
+	w       io.Writer
+	wrote   bool
+	endedNL bool
 }
 
 func (o *textOutput) begin(string, string, string) {}
 
+func (o *textOutput) warn(string) {}
+
 func (o *textOutput) event(e agent.Event) {
-	switch {
-	case e.Kind == agent.EventText && e.Text != "":
+	if e.Kind == agent.EventText && e.Text != "" {
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
-	case e.Kind == agent.EventRetry || e.Kind == agent.EventNotice || e.Kind == agent.EventCompressed:
-		fmt.Fprintf(o.stderr, "gemini-ls: %s\n", describe(e))
 	}
 }
 
@@ -164,14 +215,18 @@ func errorOf(res agent.PromptResult) *jsonError {
 	}
 }
 
-// jsonOutput prints one object when the run ends.
+// jsonOutput prints one object when the run ends; its warnings, as
+// Gemini CLI's, are there only when there were some.
 type jsonOutput struct {
 	w         io.Writer
 	sessionID string
+	warnings  []string
 	tally
 }
 
 func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
+
+func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 
 func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Duration) {
 	enc := json.NewEncoder(o.w)
@@ -181,12 +236,17 @@ func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Dura
 		Response  string     `json:"response"`
 		Stats     stats      `json:"stats"`
 		Error     *jsonError `json:"error"`
-	}{o.sessionID, res.Text, o.stats(res, model, elapsed), errorOf(res)})
+		Warnings  []string   `json:"warnings,omitempty"`
+	}{o.sessionID, res.Text, o.stats(res, model, elapsed), errorOf(res), o.warnings})
 }
 
-// streamOutput prints one JSON event per line as the run goes.
+// streamOutput prints one JSON event per line as the run goes. A
+// warning is an "error" event of severity "warning", as Gemini CLI's
+// are; those before the run began follow its "init".
 type streamOutput struct {
-	enc *json.Encoder
+	enc     *json.Encoder
+	begun   bool
+	pending []string
 	tally
 }
 
@@ -211,9 +271,10 @@ type streamEvent struct {
 	Status     string         `json:"status,omitempty"`
 	Output     string         `json:"output,omitempty"`
 
-	Message string     `json:"message,omitempty"`
-	Error   *jsonError `json:"error,omitempty"`
-	Stats   *stats     `json:"stats,omitempty"`
+	Severity string     `json:"severity,omitempty"`
+	Message  string     `json:"message,omitempty"`
+	Error    *jsonError `json:"error,omitempty"`
+	Stats    *stats     `json:"stats,omitempty"`
 }
 
 func (o *streamOutput) emit(e streamEvent) {
@@ -223,7 +284,20 @@ func (o *streamOutput) emit(e streamEvent) {
 
 func (o *streamOutput) begin(sessionID, model, prompt string) {
 	o.emit(streamEvent{Type: "init", SessionID: sessionID, Model: model})
+	o.begun = true
+	for _, msg := range o.pending {
+		o.warn(msg)
+	}
+	o.pending = nil
 	o.emit(streamEvent{Type: "message", Role: "user", Content: prompt})
+}
+
+func (o *streamOutput) warn(msg string) {
+	if !o.begun {
+		o.pending = append(o.pending, msg)
+		return
+	}
+	o.emit(streamEvent{Type: "error", Severity: "warning", Message: msg})
 }
 
 func (o *streamOutput) event(e agent.Event) {
@@ -239,12 +313,8 @@ func (o *streamOutput) event(e agent.Event) {
 		o.emit(streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display})
 	case agent.EventError:
 		if e.Err != nil {
-			o.emit(streamEvent{Type: "error", Message: e.Err.Error()})
+			o.emit(streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()})
 		}
-	case agent.EventRetry:
-		o.emit(streamEvent{Type: "retry", Message: describe(e)})
-	case agent.EventNotice, agent.EventCompressed:
-		o.emit(streamEvent{Type: "notice", Message: describe(e)})
 	}
 }
 

@@ -86,7 +86,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	out, err := newOutput(f.outputFormat, stdout, stderr)
+	out, err := newReport(f.outputFormat, stdout, stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -121,7 +121,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		LookupEnv: os.LookupEnv,
 		Version:   version,
 		Logger:    log,
-		Warn:      func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
+		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
 		// The URL on a line of its own, to copy whole.
 		ShowAuthURL: func(server, authURL string) {
 			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
