@@ -185,9 +185,13 @@ const (
 type ConfirmRequest struct {
 	SessionID string
 	CallID    string
-	Kind      string
-	Title     string
-	Details   string
+	// Tool is the tool the call is of, for a front end that cannot ask
+	// to name in its refusal; "" when the question is not about a call
+	// (a switch of model, a rewind's conflict).
+	Tool    string
+	Kind    string
+	Title   string
+	Details string
 }
 
 // ErrCannotAsk is wrapped by a Confirmer's or an Asker's error when there

@@ -276,12 +276,12 @@ func policyMode(mode tools.ApprovalMode) policy.Mode {
 // errNoConfirmer: a call needs the user's approval and no front end asks.
 var errNoConfirmer = errors.New("no one can be asked for approval")
 
-// approve asks the user, through the Confirmer, whether a call that
-// needs c approved may run, once decide said to ask, and records their
-// "always allow". callID is the call the question is about ("" for
+// approve asks the user, through the Confirmer, whether a call of tool
+// that needs c approved may run, once decide said to ask, and records
+// their "always allow". callID is the call the question is about ("" for
 // none). err is why nobody answered: errNoConfirmer, the Confirmer's
 // error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID string, c *tools.Confirmation) (allowed bool, err error) {
+func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation) (allowed bool, err error) {
 	confirmer := s.agent.cfg.Confirmer
 	if confirmer == nil {
 		return false, errNoConfirmer
@@ -289,6 +289,7 @@ func (s *Session) approve(ctx context.Context, callID string, c *tools.Confirmat
 	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
 		SessionID: s.id,
 		CallID:    callID,
+		Tool:      tool,
 		Kind:      c.Kind,
 		Title:     c.Title,
 		Details:   c.Details,
@@ -320,7 +321,7 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	case !v.ask:
 		return true, nil
 	}
-	allowed, err := s.approve(ctx, "", c)
+	allowed, err := s.approve(ctx, "", tools.ShellName, c)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)

@@ -499,7 +499,7 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 // false, with the result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-	allowed, err := t.s.approve(t.ctx, fc.ID, c)
+	allowed, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
 	switch {
 	case t.ctx.Err() != nil:
 		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
