@@ -115,6 +115,19 @@ type Usage struct {
 	TotalTokens      int32
 }
 
+// usageOf is a response's usage metadata (nil for none) as a Usage.
+func usageOf(m *genai.GenerateContentResponseUsageMetadata) Usage {
+	if m == nil {
+		return Usage{}
+	}
+	return Usage{
+		PromptTokens:     m.PromptTokenCount,
+		CandidatesTokens: m.CandidatesTokenCount,
+		ThoughtsTokens:   m.ThoughtsTokenCount,
+		TotalTokens:      m.TotalTokenCount,
+	}
+}
+
 func (u Usage) add(v Usage) Usage {
 	return Usage{
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
@@ -179,6 +192,9 @@ const (
 	ProceedAlways ConfirmOutcome = "proceed_always"
 	Cancel        ConfirmOutcome = "cancel"
 )
+
+// allows reports whether the answer lets the call run.
+func (o ConfirmOutcome) allows() bool { return o == ProceedOnce || o == ProceedAlways }
 
 // ConfirmRequest asks the user to approve a call that is not an edit
 // (shell, web fetch, MCP tools).
