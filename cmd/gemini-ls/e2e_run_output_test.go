@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -100,5 +101,100 @@ func TestRunOutputTellsASkippedCommandsFile(t *testing.T) {
 	}
 	if broken := filepath.Join(home, ".gemini", "commands", "broken.toml"); !strings.Contains(r.stderr, broken) {
 		t.Errorf("stderr = %q, want it to name %s", r.stderr, broken)
+	}
+}
+
+// greetTurns: the model says it will edit notes.txt and run a command,
+// tries both, then says it is done, whatever became of them.
+func greetTurns() []geminitest.Turn {
+	return []geminitest.Turn{
+		{Chunks: []geminitest.Chunk{
+			{Text: "I'll edit notes.txt."},
+			{Call: geminitest.Call("replace", map[string]any{"file_path": "notes.txt", "old_string": "hello", "new_string": "hello, world"})},
+			{Call: geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})},
+		}},
+		geminitest.TextTurn("Done."),
+	}
+}
+
+// Headless text in the default mode: the model's "Done." is printed, and
+// stderr says the edit and the command were refused, naming each and
+// why, as Gemini CLI reports a tool it could not run.
+func TestRunOutputTextSaysWhatWasRefused(t *testing.T) {
+	h := newHeadless(t, map[string]string{"notes.txt": "hello\n"}, greetTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "greet the world in notes.txt")
+	r.wantExit(t, 0)
+	if r.stdout != "I'll edit notes.txt.\n\nDone.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	for _, want := range []string{
+		"gemini-ls: replace (Edit notes.txt) was refused: Not applied: edits need confirmation",
+		"rerun with --approval-mode auto_edit to allow edits",
+		"gemini-ls: run_shell_command (Shell touch marker) was refused: cannot ask the user: run_shell_command needs confirmation",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr = %q, want it to say %q", r.stderr, want)
+		}
+	}
+	if got := h.disk("notes.txt"); got != "hello\n" {
+		t.Errorf("notes.txt = %q, want it unchanged", got)
+	}
+	if h.exists("marker") {
+		t.Error("the command ran")
+	}
+}
+
+// json's stats count the refused edit and command as failed calls and
+// rejections (Gemini CLI's stats.tools: totalFail, byName, decisions).
+func TestRunOutputJSONStatsShowTheRefusals(t *testing.T) {
+	h := newHeadless(t, map[string]string{"notes.txt": "hello\n"}, greetTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "greet the world in notes.txt", "--output-format", "json")
+	r.wantExit(t, 0)
+	res := decodeOne(t, r.stdout)
+	got := withoutTimes(res.Stats).Tools
+	want := toolStats{
+		TotalCalls: 2, TotalFail: 2,
+		TotalDecisions: decisions{Reject: 2},
+		ByName: map[string]toolCount{
+			"replace":           {Count: 1, Fail: 1, Decisions: decisions{Reject: 1}},
+			"run_shell_command": {Count: 1, Fail: 1, Decisions: decisions{Reject: 1}},
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stats.tools = %+v, want %+v", got, want)
+	}
+	if !strings.Contains(r.stderr, "replace (Edit notes.txt) was refused") || !strings.Contains(r.stderr, "run_shell_command (Shell touch marker) was refused") {
+		t.Errorf("stderr = %q, want both refusals", r.stderr)
+	}
+}
+
+// stream-json's result carries the same stats, and an edit auto_edit
+// lets through is a success with no decision: nobody was asked.
+func TestRunOutputStreamJSONStatsCountWhatRan(t *testing.T) {
+	h := newHeadless(t, map[string]string{"notes.txt": "hello\n"}, greetTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "greet", "--approval-mode", "auto_edit", "--output-format", "stream-json")
+	r.wantExit(t, 0)
+	lines, _ := streamLines(t, r.stdout)
+	end := lines[len(lines)-1]
+	if end.Type != "result" || end.Stats == nil {
+		t.Fatalf("last line = %+v, want the result with stats", end)
+	}
+	got := withoutTimes(*end.Stats).Tools
+	want := toolStats{
+		TotalCalls: 2, TotalSuccess: 1, TotalFail: 1,
+		TotalDecisions: decisions{Reject: 1},
+		ByName: map[string]toolCount{
+			"replace":           {Count: 1, Success: 1},
+			"run_shell_command": {Count: 1, Fail: 1, Decisions: decisions{Reject: 1}},
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stats.tools = %+v, want %+v", got, want)
+	}
+	if got := h.disk("notes.txt"); got != "hello, world\n" {
+		t.Errorf("notes.txt = %q", got)
+	}
+	if strings.Contains(r.stderr, "replace") || !strings.Contains(r.stderr, "run_shell_command (Shell touch marker) was refused") {
+		t.Errorf("stderr = %q, want the refused command alone", r.stderr)
 	}
 }

@@ -280,6 +280,25 @@ func decodeOne(t *testing.T, stdout string) jsonResult {
 	return res
 }
 
+// withoutTimes is s with its durations and latencies zero: how long
+// things took is no test's business.
+func withoutTimes(s stats) stats {
+	s.DurationMS, s.Tools.TotalDurationMS = 0, 0
+	byName := map[string]toolCount{}
+	for name, c := range s.Tools.ByName {
+		c.DurationMS = 0
+		byName[name] = c
+	}
+	s.Tools.ByName = byName
+	models := map[string]modelStats{}
+	for name, m := range s.Models {
+		m.API.TotalLatencyMS = 0
+		models[name] = m
+	}
+	s.Models = models
+	return s
+}
+
 func usageOf(prompt, candidates, thoughts int32) *genai.GenerateContentResponseUsageMetadata {
 	return &genai.GenerateContentResponseUsageMetadata{
 		PromptTokenCount: prompt, CandidatesTokenCount: candidates, ThoughtsTokenCount: thoughts,
@@ -302,8 +321,8 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 	)
 	r := h.run("run", "-p", "look", "--output-format", "json")
 	r.wantExit(t, 0)
-	if r.stderr != "" {
-		t.Errorf("stderr = %q", r.stderr)
+	if want := "gemini-ls: read_file (ReadFile missing.txt) failed: File not found: " + h.path("missing.txt") + "\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want only the call that failed: %q", r.stderr, want)
 	}
 	res := decodeOne(t, r.stdout)
 	if res.SessionID == "" {
@@ -322,11 +341,11 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 			"list_directory": {Count: 1, Success: 1},
 		},
 	}
-	if !reflect.DeepEqual(res.Stats.Tools, wantTools) {
-		t.Errorf("stats.tools = %+v, want %+v", res.Stats.Tools, wantTools)
+	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Tools, wantTools) {
+		t.Errorf("stats.tools = %+v, want %+v", got.Tools, wantTools)
 	}
-	wantModels := map[string]modelStats{agent.DefaultModel: {Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
-	if !reflect.DeepEqual(res.Stats.Models, wantModels) {
+	wantModels := map[string]modelStats{agent.DefaultModel: {API: apiStats{TotalRequests: 3}, Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
+	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Models, wantModels) {
 		t.Errorf("stats.models = %+v, want %+v", res.Stats.Models, wantModels)
 	}
 	if fr := h.responses(2); len(fr) != 1 || !strings.Contains(responseError(fr[0]), "missing.txt") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,18 +20,21 @@ type output interface {
 	// warn carries a warning, which report has written to stderr, in the
 	// format's own way: nothing more in text.
 	warn(msg string)
-	end(res agent.PromptResult, model string, elapsed time.Duration)
+	end(res agent.PromptResult, st stats)
 }
 
-// report is a run's output: the format's on stdout, and every warning
-// on stderr whatever the format (a start-up notice, a retry's wait, a
-// switch of model, a compression), as Gemini CLI writes its warnings
-// there; json and stream-json carry the warnings too. Safe for
-// concurrent use: setup's warnings may come from any goroutine.
+// report is a run's output: the format's on stdout, and on stderr
+// whatever the format every warning (a start-up notice, a retry's wait,
+// a switch of model, a compression) and every call that did not succeed
+// (refused, failed or cancelled), as Gemini CLI writes its warnings and
+// the tools it could not run there. json and stream-json carry the
+// warnings too, and the calls in their stats. Safe for concurrent use:
+// setup's warnings may come from any goroutine.
 type report struct {
 	mu     sync.Mutex
 	stderr io.Writer
 	out    output
+	titles map[string]string // call id: the call's title, for stderr
 }
 
 func newReport(format string, stdout, stderr io.Writer) (*report, error) {
@@ -45,7 +49,7 @@ func newReport(format string, stdout, stderr io.Writer) (*report, error) {
 	default:
 		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 	}
-	return &report{stderr: stderr, out: out}, nil
+	return &report{stderr: stderr, out: out, titles: map[string]string{}}, nil
 }
 
 // warn tells the user msg, something that is not the answer.
@@ -73,14 +77,42 @@ func (r *report) event(e agent.Event) {
 	case agent.EventRetry, agent.EventNotice, agent.EventCompressed:
 		r.warnLocked(describe(e))
 		return
+	case agent.EventToolCall:
+		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
+	case agent.EventToolResult:
+		if e.ToolResult.Status != tools.StatusOK {
+			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.ToolResult))
+		}
+		delete(r.titles, e.ToolResult.CallID)
 	}
 	r.out.event(e)
 }
 
-func (r *report) end(res agent.PromptResult, model string, elapsed time.Duration) {
+// notDone says which call did not succeed, how, and why: the first line
+// of what the user would see of it.
+func (r *report) notDone(res agent.ToolResult) string {
+	how := "failed"
+	switch res.Status {
+	case tools.StatusRejected:
+		how = "was refused"
+	case tools.StatusCancelled:
+		how = "was cancelled"
+	}
+	what := res.Name
+	if title := r.titles[res.CallID]; title != "" && title != res.Name {
+		what += " (" + title + ")"
+	}
+	why, rest, cut := strings.Cut(strings.TrimSpace(res.Display), "\n")
+	if cut && strings.TrimSpace(rest) != "" {
+		why += " …"
+	}
+	return fmt.Sprintf("%s %s: %s", what, how, why)
+}
+
+func (r *report) end(res agent.PromptResult, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.out.end(res, model, elapsed)
+	r.out.end(res, st)
 }
 
 // textOutput streams the model's text as it arrives, ending it with a
@@ -114,24 +146,32 @@ func describe(e agent.Event) string {
 	return e.Text
 }
 
-func (o *textOutput) end(agent.PromptResult, string, time.Duration) {
+func (o *textOutput) end(agent.PromptResult, stats) {
 	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
 }
 
-// stats is the accounting printed by the json formats.
+// stats is the accounting printed by the json formats, from what the
+// session recorded of this run (agent.Stats), in Gemini CLI's names.
 type stats struct {
 	Models map[string]modelStats `json:"models"`
 	// Session is the tokens of the whole session, earlier runs included
 	// when it was resumed.
-	Session    *tokenStats `json:"session,omitempty"`
-	Tools      toolStats   `json:"tools"`
-	DurationMS int64       `json:"duration_ms"`
+	Session    tokenStats `json:"session"`
+	Tools      toolStats  `json:"tools"`
+	DurationMS int64      `json:"duration_ms"`
 }
 
 type modelStats struct {
+	API    apiStats   `json:"api"`
 	Tokens tokenStats `json:"tokens"`
+}
+
+type apiStats struct {
+	TotalRequests  int   `json:"totalRequests"`
+	TotalErrors    int   `json:"totalErrors"`
+	TotalLatencyMS int64 `json:"totalLatencyMs"`
 }
 
 type tokenStats struct {
@@ -141,62 +181,70 @@ type tokenStats struct {
 	Total      int32 `json:"total"`
 }
 
+func tokensOf(u agent.Usage) tokenStats {
+	return tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+}
+
 type toolStats struct {
-	TotalCalls   int                  `json:"totalCalls"`
-	TotalSuccess int                  `json:"totalSuccess"`
-	TotalFail    int                  `json:"totalFail"`
-	ByName       map[string]toolCount `json:"byName"`
+	TotalCalls      int                  `json:"totalCalls"`
+	TotalSuccess    int                  `json:"totalSuccess"`
+	TotalFail       int                  `json:"totalFail"`
+	TotalDurationMS int64                `json:"totalDurationMs"`
+	TotalDecisions  decisions            `json:"totalDecisions"`
+	ByName          map[string]toolCount `json:"byName"`
 }
 
 type toolCount struct {
-	Count   int `json:"count"`
-	Success int `json:"success"`
-	Fail    int `json:"fail"`
+	Count      int       `json:"count"`
+	Success    int       `json:"success"`
+	Fail       int       `json:"fail"`
+	DurationMS int64     `json:"durationMs"`
+	Decisions  decisions `json:"decisions"`
 }
 
-// tally accumulates stats from events.
-type tally struct {
-	tools   toolStats
-	session *tokenStats // from the last usage event
+// decisions are the user's answers to the calls that asked; headless,
+// every call that asked was refused (reject).
+type decisions struct {
+	Accept     int `json:"accept"`
+	Reject     int `json:"reject"`
+	Modify     int `json:"modify"`
+	AutoAccept int `json:"auto_accept"`
 }
 
-func (t *tally) event(e agent.Event) {
-	if e.Kind == agent.EventUsage {
-		u := e.SessionUsage
-		t.session = &tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
-	}
-	if e.Kind != agent.EventToolResult {
-		return
-	}
-	if t.tools.ByName == nil {
-		t.tools.ByName = map[string]toolCount{}
-	}
-	c := t.tools.ByName[e.ToolResult.Name]
-	c.Count++
-	t.tools.TotalCalls++
-	if e.ToolResult.Status == tools.StatusOK {
-		c.Success++
-		t.tools.TotalSuccess++
-	} else {
-		c.Fail++
-		t.tools.TotalFail++
-	}
-	t.tools.ByName[e.ToolResult.Name] = c
+func (d *decisions) add(v agent.Decisions) {
+	d.Accept += v.Accept
+	d.Reject += v.Reject
+	d.Modify += v.Modify
+	d.AutoAccept += v.AutoAccept
 }
 
-func (t *tally) stats(res agent.PromptResult, model string, elapsed time.Duration) stats {
-	if t.tools.ByName == nil {
-		t.tools.ByName = map[string]toolCount{}
-	}
-	return stats{
-		Models: map[string]modelStats{model: {Tokens: tokenStats{
-			Prompt: res.Usage.PromptTokens, Candidates: res.Usage.CandidatesTokens,
-			Thoughts: res.Usage.ThoughtsTokens, Total: res.Usage.TotalTokens,
-		}}},
-		Session:    t.session,
-		Tools:      t.tools,
+// statsOf is the json stats of a run that took elapsed, in a session
+// that recorded st and used session's tokens in all.
+func statsOf(st agent.Stats, session agent.Usage, elapsed time.Duration) stats {
+	out := stats{
+		Models:     map[string]modelStats{},
+		Session:    tokensOf(session),
+		Tools:      toolStats{ByName: map[string]toolCount{}},
 		DurationMS: elapsed.Milliseconds(),
 	}
+	for name, m := range st.Models {
+		out.Models[name] = modelStats{
+			API:    apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds()},
+			Tokens: tokensOf(m.Tokens),
+		}
+	}
+	t := &out.Tools
+	for name, c := range st.Tools {
+		var d decisions
+		d.add(c.Decisions)
+		t.ByName[name] = toolCount{Count: c.Calls, Success: c.Success, Fail: c.Fail, DurationMS: c.Duration.Milliseconds(), Decisions: d}
+		t.TotalCalls += c.Calls
+		t.TotalSuccess += c.Success
+		t.TotalFail += c.Fail
+		t.TotalDurationMS += c.Duration.Milliseconds()
+		t.TotalDecisions.add(c.Decisions)
+	}
+	return out
 }
 
 type jsonError struct {
@@ -221,14 +269,16 @@ type jsonOutput struct {
 	w         io.Writer
 	sessionID string
 	warnings  []string
-	tally
 }
 
 func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
 
 func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 
-func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Duration) {
+// event shows nothing: the object comes at the end.
+func (o *jsonOutput) event(agent.Event) {}
+
+func (o *jsonOutput) end(res agent.PromptResult, st stats) {
 	enc := json.NewEncoder(o.w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(struct {
@@ -237,7 +287,7 @@ func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Dura
 		Stats     stats      `json:"stats"`
 		Error     *jsonError `json:"error"`
 		Warnings  []string   `json:"warnings,omitempty"`
-	}{o.sessionID, res.Text, o.stats(res, model, elapsed), errorOf(res), o.warnings})
+	}{o.sessionID, res.Text, st, errorOf(res), o.warnings})
 }
 
 // streamOutput prints one JSON event per line as the run goes. A
@@ -247,7 +297,6 @@ type streamOutput struct {
 	enc     *json.Encoder
 	begun   bool
 	pending []string
-	tally
 }
 
 type streamEvent struct {
@@ -301,7 +350,6 @@ func (o *streamOutput) warn(msg string) {
 }
 
 func (o *streamOutput) event(e agent.Event) {
-	o.tally.event(e)
 	switch e.Kind {
 	case agent.EventText:
 		o.emit(streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true})
@@ -318,14 +366,10 @@ func (o *streamOutput) event(e agent.Event) {
 	}
 }
 
-func (o *streamOutput) end(res agent.PromptResult, model string, elapsed time.Duration) {
+func (o *streamOutput) end(res agent.PromptResult, st stats) {
 	status := "success"
 	if res.StopReason != agent.StopEndTurn {
 		status = string(res.StopReason)
 	}
-	st := o.stats(res, model, elapsed)
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: &st})
 }
-
-// jsonOutput tallies too.
-func (o *jsonOutput) event(e agent.Event) { o.tally.event(e) }

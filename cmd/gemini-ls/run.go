@@ -183,7 +183,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
 	}
-	out.end(res, built.Model, time.Since(start))
+	out.end(res, statsOf(sess.Stats(), sess.Info().Usage, time.Since(start)))
 
 	switch res.StopReason {
 	case agent.StopEndTurn:
