@@ -115,6 +115,19 @@ type Usage struct {
 	TotalTokens      int32
 }
 
+// usageOf is a response's usage metadata (nil for none) as a Usage.
+func usageOf(m *genai.GenerateContentResponseUsageMetadata) Usage {
+	if m == nil {
+		return Usage{}
+	}
+	return Usage{
+		PromptTokens:     m.PromptTokenCount,
+		CandidatesTokens: m.CandidatesTokenCount,
+		ThoughtsTokens:   m.ThoughtsTokenCount,
+		TotalTokens:      m.TotalTokenCount,
+	}
+}
+
 func (u Usage) add(v Usage) Usage {
 	return Usage{
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
@@ -180,14 +193,21 @@ const (
 	Cancel        ConfirmOutcome = "cancel"
 )
 
+// allows reports whether the answer lets the call run.
+func (o ConfirmOutcome) allows() bool { return o == ProceedOnce || o == ProceedAlways }
+
 // ConfirmRequest asks the user to approve a call that is not an edit
 // (shell, web fetch, MCP tools).
 type ConfirmRequest struct {
 	SessionID string
 	CallID    string
-	Kind      string
-	Title     string
-	Details   string
+	// Tool is the tool the call is of, for a front end that cannot ask
+	// to name in its refusal; "" when the question is not about a call
+	// (a switch of model, a rewind's conflict).
+	Tool    string
+	Kind    string
+	Title   string
+	Details string
 }
 
 // ErrCannotAsk is wrapped by a Confirmer's or an Asker's error when there

@@ -276,33 +276,33 @@ func policyMode(mode tools.ApprovalMode) policy.Mode {
 // errNoConfirmer: a call needs the user's approval and no front end asks.
 var errNoConfirmer = errors.New("no one can be asked for approval")
 
-// approve asks the user, through the Confirmer, whether a call that
-// needs c approved may run, once decide said to ask, and records their
-// "always allow". callID is the call the question is about ("" for
-// none). err is why nobody answered: errNoConfirmer, the Confirmer's
-// error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID string, c *tools.Confirmation) (allowed bool, err error) {
+// approve asks the user, through the Confirmer, whether a call of tool
+// that needs c approved may run, once decide said to ask, and records
+// their "always allow". callID is the call the question is about ("" for
+// none). err is why nobody answered (the outcome is then Cancel):
+// errNoConfirmer, the Confirmer's error, or ctx's.
+func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation) (ConfirmOutcome, error) {
 	confirmer := s.agent.cfg.Confirmer
 	if confirmer == nil {
-		return false, errNoConfirmer
+		return Cancel, errNoConfirmer
 	}
 	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
 		SessionID: s.id,
 		CallID:    callID,
+		Tool:      tool,
 		Kind:      c.Kind,
 		Title:     c.Title,
 		Details:   c.Details,
 	})
 	switch {
 	case ctx.Err() != nil:
-		return false, ctx.Err()
+		return Cancel, ctx.Err()
 	case err != nil:
-		return false, err
+		return Cancel, err
 	case outcome == ProceedAlways:
 		s.approvals.allowAlways(c.AllowKeys...)
-		return true, nil
 	}
-	return outcome == ProceedOnce, nil
+	return outcome, nil
 }
 
 // AllowShell decides whether command, run for the user outside the
@@ -320,14 +320,14 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	case !v.ask:
 		return true, nil
 	}
-	allowed, err := s.approve(ctx, "", c)
+	outcome, err := s.approve(ctx, "", tools.ShellName, c)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)
 	case err != nil && ctx.Err() == nil:
 		return false, fmt.Errorf("%q: %w", command, err)
 	}
-	return allowed, err
+	return outcome.allows(), err
 }
 
 // mcpTool is a tool of an MCP server (tools/mcp), which policies name by

@@ -50,7 +50,7 @@ func TestConfirmation(t *testing.T) {
 				t.Errorf("asked %d times, want %d", len(asked), tc.asked)
 			}
 			first := asked[0]
-			if first.SessionID != s.ID() || first.CallID != "call_1" || first.Kind != "execute" || first.Title != "Allow shell command?" || first.Details != "go test" {
+			if first.SessionID != s.ID() || first.CallID != "call_1" || first.Tool != "run_shell_command" || first.Kind != "execute" || first.Title != "Allow shell command?" || first.Details != "go test" {
 				t.Errorf("confirm request = %+v", first)
 			}
 			if got := sh.commands(); !slices.Equal(got, tc.ran) {

@@ -48,6 +48,10 @@ type Session struct {
 	chat     chat
 	requests int // model requests made, for MaxTurns
 
+	// stats counts the requests and calls by model and by tool, for
+	// /stats; it has a lock of its own.
+	stats statsRecord
+
 	// saved is how much of the chat is on disk.
 	saved persisted
 	// exchanges is the transcript the user saw, one per prompt; it has a

@@ -41,6 +41,12 @@ type turn struct {
 	// requests are the model requests the prompt made, bounded by
 	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
 	requests int
+	// call is the call running now (runCalls runs one at a time): when
+	// it started, and the user's decision on it, for the session's stats.
+	call struct {
+		start    time.Time
+		decision Decision
+	}
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
@@ -193,12 +199,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	}
 	if usage != nil {
 		t.s.chat.promptTokens = usage.PromptTokenCount
-		u := Usage{
-			PromptTokens:     usage.PromptTokenCount,
-			CandidatesTokens: usage.CandidatesTokenCount,
-			ThoughtsTokens:   usage.ThoughtsTokenCount,
-			TotalTokens:      usage.TotalTokenCount,
-		}
+		u := usageOf(usage)
 		t.result.Usage = t.result.Usage.add(u)
 		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage)})
 	}
@@ -230,9 +231,12 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 			t.emit(Event{Kind: EventNotice, Text: notice})
 		}
 		model := cmp.Or(req.model, a.activeModel())
+		start := a.cfg.Now()
 		out, usage, shown, err := t.streamOnce(model, req)
 		_, loop := errors.AsType[*LoopError](err)
 		_, ended := errors.AsType[*hookEnd](err)
+		// A loop or a hook stopped an answer that came: not a failure.
+		t.s.stats.request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
 		if loop || ended {
 			return out, usage, model, err // not a broken stream: nothing to retry
 		}
@@ -408,6 +412,7 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 // any extra parts (images, PDFs) the tool returned.
 func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	a, s := t.s.agent, t.s
+	t.call.start, t.call.decision = a.cfg.Now(), ""
 	event := ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
 
 	var tool tools.Tool
@@ -499,20 +504,35 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 // false, with the result to send instead, when the call must not run.
 func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
 	t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-	allowed, err := t.s.approve(t.ctx, fc.ID, c)
+	outcome, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
+	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, ErrCannotAsk)
 	switch {
 	case t.ctx.Err() != nil:
 		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+	case err != nil && !nobodyToAsk:
+		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
+	}
+	t.call.decision = decisionOf(outcome) // nobody to ask: a rejection
+	switch {
 	case errors.Is(err, errNoConfirmer):
 		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
-	case errors.Is(err, ErrCannotAsk):
-		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
 	case err != nil:
-		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
-	case !allowed:
+		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
+	case !outcome.allows():
 		return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
 	}
 	return tools.Result{}, true
+}
+
+// decisionOf is the user's answer as Gemini CLI counts it.
+func decisionOf(o ConfirmOutcome) Decision {
+	switch o {
+	case ProceedOnce:
+		return DecisionAccept
+	case ProceedAlways:
+		return DecisionAutoAccept
+	}
+	return DecisionReject
 }
 
 // land has the front end land an edit's proposed change, asking the user
@@ -534,11 +554,29 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 	if ask && landing.AllowAlways {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
+	if ask {
+		t.call.decision = landingDecision(landing)
+	}
 	t.journal.landed(p.Change, landing.Decision)
 	return p.Settle(landing.Decision)
 }
 
-// finish emits the call's result and returns the parts answering it.
+// landingDecision is the user's answer to a change they were asked
+// about: a stale change was accepted, though it did not land.
+func landingDecision(l Landing) Decision {
+	switch {
+	case l.Outcome == tools.Declined:
+		return DecisionReject
+	case l.Outcome == tools.Modified:
+		return DecisionModify
+	case l.AllowAlways:
+		return DecisionAutoAccept
+	}
+	return DecisionAccept
+}
+
+// finish emits the call's result, records it in the session's stats and
+// returns the parts answering it.
 func (t *turn) finish(fc *genai.FunctionCall, res tools.Result) []*genai.Part {
 	if res.Status == "" {
 		res.Status = tools.StatusOK
@@ -546,6 +584,7 @@ func (t *turn) finish(fc *genai.FunctionCall, res tools.Result) []*genai.Part {
 			res.Status = tools.StatusError
 		}
 	}
+	t.s.stats.call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(t.call.start), t.call.decision)
 	display := res.Display
 	if display == "" && res.Error != "" {
 		display = res.Error

@@ -59,15 +59,16 @@ func Commands(ctx context.Context, built *setup.Built) (list []commands.Command,
 // runs a command:
 //   - one of the user's sends the model what it expands to (each !{…} it
 //     runs decided by the session's approval door as a run_shell_command
-//     call of it is), the command files skipped and the expansion's notes
-//     told first as notices;
+//     call of it is), the expansion's notes told first as notices;
 //   - a built-in answers without the model, its answer emitted as the
 //     turn's text (unless it is a prompt, as /init, which goes to the
 //     model).
 //
-// A command that cannot run is a *CommandError. Any other prompt goes as
-// typed, as Gemini CLI sends a "/xyz" that names no command. A refused
-// prompt (the agent session dropped meanwhile) is the agent's error.
+// The command files skipped are told first, as notices, whatever the
+// command. A command that cannot run is a *CommandError. Any other
+// prompt goes as typed, as Gemini CLI sends a "/xyz" that names no
+// command. A refused prompt (the agent session dropped meanwhile) is the
+// agent's error.
 func (t *Turn) Run(sess Session, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
 	if emit == nil {
 		emit = func(agent.Event) {}
@@ -85,6 +86,11 @@ func (t *Turn) run(sess Session, in agent.Input, emit func(agent.Event)) (agent.
 		return sess.Agent.Prompt(t.ctx, in, emit)
 	}
 	list, user := Commands(t.ctx, sess.Built)
+	// Told whichever command the prompt names: a file skipped may be the
+	// very command meant, and the prompt then goes to the model as typed.
+	for _, err := range user.Errs {
+		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
+	}
 	if user.Has(inv.Name) {
 		in, err := expand(t.ctx, sess, user, inv, in, emit)
 		if err != nil {
@@ -133,9 +139,6 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 // expand is what invocation inv of one of the user's commands sends the
 // model, in's attachments and editor state after it.
 func expand(ctx context.Context, sess Session, user commands.UserCommands, inv commands.Invocation, in agent.Input, emit func(agent.Event)) (agent.Input, error) {
-	for _, err := range user.Errs {
-		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
-	}
 	exp, err := user.Expand(ctx, inv, commandShell(sess.Built, sess.Agent), commands.WorkspaceFiles{WS: sess.Built.Workspace()})
 	if err != nil {
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}

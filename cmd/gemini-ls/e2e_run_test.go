@@ -247,10 +247,11 @@ type jsonResult struct {
 	Response  string          `json:"response"`
 	Stats     stats           `json:"stats"`
 	Error     json.RawMessage `json:"error"`
+	Warnings  []string        `json:"warnings"`
 }
 
 // decodeOne decodes stdout as exactly one JSON object with exactly the keys
-// of jsonResult.
+// of jsonResult, warnings only when there are some.
 func decodeOne(t *testing.T, stdout string) jsonResult {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(stdout))
@@ -265,14 +266,37 @@ func decodeOne(t *testing.T, stdout string) jsonResult {
 	for k := range raw {
 		keys = append(keys, k)
 	}
-	if len(keys) != 4 || raw["session_id"] == nil || raw["response"] == nil || raw["stats"] == nil || raw["error"] == nil {
-		t.Errorf("keys = %q, want session_id, response, stats, error", keys)
+	want := 4
+	if raw["warnings"] != nil {
+		want++
+	}
+	if len(keys) != want || raw["session_id"] == nil || raw["response"] == nil || raw["stats"] == nil || raw["error"] == nil {
+		t.Errorf("keys = %q, want session_id, response, stats, error and perhaps warnings", keys)
 	}
 	var res jsonResult
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// withoutTimes is s with its durations and latencies zero: how long
+// things took is no test's business.
+func withoutTimes(s stats) stats {
+	s.DurationMS, s.Tools.TotalDurationMS = 0, 0
+	byName := map[string]toolCount{}
+	for name, c := range s.Tools.ByName {
+		c.DurationMS = 0
+		byName[name] = c
+	}
+	s.Tools.ByName = byName
+	models := map[string]modelStats{}
+	for name, m := range s.Models {
+		m.API.TotalLatencyMS = 0
+		models[name] = m
+	}
+	s.Models = models
+	return s
 }
 
 func usageOf(prompt, candidates, thoughts int32) *genai.GenerateContentResponseUsageMetadata {
@@ -297,8 +321,8 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 	)
 	r := h.run("run", "-p", "look", "--output-format", "json")
 	r.wantExit(t, 0)
-	if r.stderr != "" {
-		t.Errorf("stderr = %q", r.stderr)
+	if want := "gemini-ls: read_file (ReadFile missing.txt) failed: File not found: " + h.path("missing.txt") + "\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want only the call that failed: %q", r.stderr, want)
 	}
 	res := decodeOne(t, r.stdout)
 	if res.SessionID == "" {
@@ -317,11 +341,11 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 			"list_directory": {Count: 1, Success: 1},
 		},
 	}
-	if !reflect.DeepEqual(res.Stats.Tools, wantTools) {
-		t.Errorf("stats.tools = %+v, want %+v", res.Stats.Tools, wantTools)
+	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Tools, wantTools) {
+		t.Errorf("stats.tools = %+v, want %+v", got.Tools, wantTools)
 	}
-	wantModels := map[string]modelStats{agent.DefaultModel: {Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
-	if !reflect.DeepEqual(res.Stats.Models, wantModels) {
+	wantModels := map[string]modelStats{agent.DefaultModel: {API: apiStats{TotalRequests: 3}, Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
+	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Models, wantModels) {
 		t.Errorf("stats.models = %+v, want %+v", res.Stats.Models, wantModels)
 	}
 	if fr := h.responses(2); len(fr) != 1 || !strings.Contains(responseError(fr[0]), "missing.txt") {
@@ -386,6 +410,7 @@ type streamLine struct {
 	Parameters  map[string]any `json:"parameters"`
 	Status      string         `json:"status"`
 	Output      string         `json:"output"`
+	Severity    string         `json:"severity"`
 	Message     string         `json:"message"`
 	Error       *struct {
 		Type    string `json:"type"`
@@ -474,7 +499,7 @@ func TestRunStreamJSONReportsAnAPIError(t *testing.T) {
 	if want := []string{"init", "message(user)", "error", "result"}; !reflect.DeepEqual(types, want) {
 		t.Fatalf("types = %q, want %q", types, want)
 	}
-	if !strings.Contains(lines[2].Message, "bad request") {
+	if !strings.Contains(lines[2].Message, "bad request") || lines[2].Severity != "error" {
 		t.Errorf("error event = %+v", lines[2])
 	}
 	if end := lines[3]; end.Status != "error" || end.Error == nil || end.Error.Type != "error" || !strings.Contains(end.Error.Message, "bad request") {

@@ -189,8 +189,8 @@ func TestRunDiscoveredToolDefaultModeRefuses(t *testing.T) {
 	)
 	makeExecutable(t, h.root)
 	h.runIn(h.root, trusted(t, h), "run", "-p", "hang").wantExit(t, 0)
-	if fr := h.responses(1); len(fr) != 1 || !strings.Contains(responseError(fr[0]), "--approval-mode yolo") {
-		t.Errorf("responses = %+v, want a refusal naming --approval-mode yolo", fr)
+	if fr := h.responses(1); len(fr) != 1 || !strings.Contains(responseError(fr[0]), "discovered_tool_hang needs confirmation") || !strings.Contains(responseError(fr[0]), "--approval-mode yolo") {
+		t.Errorf("responses = %+v, want a refusal naming the tool and --approval-mode yolo", fr)
 	}
 	if h.exists("hang.pid") {
 		t.Error("the call command ran")

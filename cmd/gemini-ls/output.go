@@ -4,51 +4,134 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// output renders a headless run in one of the output formats.
+// output renders a headless run in one of the output formats. Its
+// methods are called one at a time (report's lock).
 type output interface {
 	begin(sessionID, model, prompt string)
 	event(e agent.Event)
-	end(res agent.PromptResult, model string, elapsed time.Duration)
+	// warn carries a warning, which report has written to stderr, in the
+	// format's own way: nothing more in text.
+	warn(msg string)
+	end(res agent.PromptResult, st stats)
 }
 
-func newOutput(format string, w, stderr io.Writer) (output, error) {
+// report is a run's output: the format's on stdout, and on stderr
+// whatever the format every warning (a start-up notice, a retry's wait,
+// a switch of model, a compression) and every call that did not succeed
+// (refused, failed or cancelled), as Gemini CLI writes its warnings and
+// the tools it could not run there. json and stream-json carry the
+// warnings too, and the calls in their stats. Safe for concurrent use:
+// setup's warnings may come from any goroutine.
+type report struct {
+	mu     sync.Mutex
+	stderr io.Writer
+	out    output
+	titles map[string]string // call id: the call's title, for stderr
+}
+
+func newReport(format string, stdout, stderr io.Writer) (*report, error) {
+	var out output
 	switch format {
 	case "text":
-		return &textOutput{w: w, stderr: stderr}, nil
+		out = &textOutput{w: stdout}
 	case "json":
-		return &jsonOutput{w: w}, nil
+		out = &jsonOutput{w: stdout}
 	case "stream-json":
-		return &streamOutput{enc: json.NewEncoder(w)}, nil
+		out = &streamOutput{enc: json.NewEncoder(stdout)}
+	default:
+		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 	}
-	return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
+	return &report{stderr: stderr, out: out, titles: map[string]string{}}, nil
+}
+
+// warn tells the user msg, something that is not the answer.
+func (r *report) warn(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.warnLocked(msg)
+}
+
+func (r *report) warnLocked(msg string) {
+	fmt.Fprintf(r.stderr, "gemini-ls: %s\n", msg)
+	r.out.warn(msg)
+}
+
+func (r *report) begin(sessionID, model, prompt string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.begin(sessionID, model, prompt)
+}
+
+func (r *report) event(e agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch e.Kind {
+	case agent.EventRetry, agent.EventNotice, agent.EventCompressed:
+		r.warnLocked(describe(e))
+		return
+	case agent.EventToolCall:
+		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
+	case agent.EventToolResult:
+		if e.ToolResult.Status != tools.StatusOK {
+			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.ToolResult))
+		}
+		delete(r.titles, e.ToolResult.CallID)
+	}
+	r.out.event(e)
+}
+
+// notDone says which call did not succeed, how, and why: the first line
+// of what the user would see of it.
+func (r *report) notDone(res agent.ToolResult) string {
+	how := "failed"
+	switch res.Status {
+	case tools.StatusRejected:
+		how = "was refused"
+	case tools.StatusCancelled:
+		how = "was cancelled"
+	}
+	what := res.Name
+	if title := r.titles[res.CallID]; title != "" && title != res.Name {
+		what += " (" + title + ")"
+	}
+	why, rest, cut := strings.Cut(strings.TrimSpace(res.Display), "\n")
+	if cut && strings.TrimSpace(rest) != "" {
+		why += " …"
+	}
+	return fmt.Sprintf("%s %s: %s", what, how, why)
+}
+
+func (r *report) end(res agent.PromptResult, st stats) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.end(res, st)
 }
 
 // textOutput streams the model's text as it arrives, ending it with a
 // newline if it has none. A run that printed nothing leaves stdout empty.
-// What the user must know that is not the answer (a retry's wait, a switch
-// of model, a compression) goes to stderr.
 type textOutput struct {
-	w, stderr io.Writer
-	wrote     bool
-	endedNL   bool
+	w       io.Writer
+	wrote   bool
+	endedNL bool
 }
 
 func (o *textOutput) begin(string, string, string) {}
 
+func (o *textOutput) warn(string) {}
+
 func (o *textOutput) event(e agent.Event) {
-	switch {
-	case e.Kind == agent.EventText && e.Text != "":
+	if e.Kind == agent.EventText && e.Text != "" {
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
-	case e.Kind == agent.EventRetry || e.Kind == agent.EventNotice || e.Kind == agent.EventCompressed:
-		fmt.Fprintf(o.stderr, "gemini-ls: %s\n", describe(e))
 	}
 }
 
@@ -63,24 +146,32 @@ func describe(e agent.Event) string {
 	return e.Text
 }
 
-func (o *textOutput) end(agent.PromptResult, string, time.Duration) {
+func (o *textOutput) end(agent.PromptResult, stats) {
 	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
 }
 
-// stats is the accounting printed by the json formats.
+// stats is the accounting printed by the json formats, from what the
+// session recorded of this run (agent.Stats), in Gemini CLI's names.
 type stats struct {
 	Models map[string]modelStats `json:"models"`
 	// Session is the tokens of the whole session, earlier runs included
 	// when it was resumed.
-	Session    *tokenStats `json:"session,omitempty"`
-	Tools      toolStats   `json:"tools"`
-	DurationMS int64       `json:"duration_ms"`
+	Session    tokenStats `json:"session"`
+	Tools      toolStats  `json:"tools"`
+	DurationMS int64      `json:"duration_ms"`
 }
 
 type modelStats struct {
+	API    apiStats   `json:"api"`
 	Tokens tokenStats `json:"tokens"`
+}
+
+type apiStats struct {
+	TotalRequests  int   `json:"totalRequests"`
+	TotalErrors    int   `json:"totalErrors"`
+	TotalLatencyMS int64 `json:"totalLatencyMs"`
 }
 
 type tokenStats struct {
@@ -90,62 +181,70 @@ type tokenStats struct {
 	Total      int32 `json:"total"`
 }
 
+func tokensOf(u agent.Usage) tokenStats {
+	return tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+}
+
 type toolStats struct {
-	TotalCalls   int                  `json:"totalCalls"`
-	TotalSuccess int                  `json:"totalSuccess"`
-	TotalFail    int                  `json:"totalFail"`
-	ByName       map[string]toolCount `json:"byName"`
+	TotalCalls      int                  `json:"totalCalls"`
+	TotalSuccess    int                  `json:"totalSuccess"`
+	TotalFail       int                  `json:"totalFail"`
+	TotalDurationMS int64                `json:"totalDurationMs"`
+	TotalDecisions  decisions            `json:"totalDecisions"`
+	ByName          map[string]toolCount `json:"byName"`
 }
 
 type toolCount struct {
-	Count   int `json:"count"`
-	Success int `json:"success"`
-	Fail    int `json:"fail"`
+	Count      int       `json:"count"`
+	Success    int       `json:"success"`
+	Fail       int       `json:"fail"`
+	DurationMS int64     `json:"durationMs"`
+	Decisions  decisions `json:"decisions"`
 }
 
-// tally accumulates stats from events.
-type tally struct {
-	tools   toolStats
-	session *tokenStats // from the last usage event
+// decisions are the user's answers to the calls that asked; headless,
+// every call that asked was refused (reject).
+type decisions struct {
+	Accept     int `json:"accept"`
+	Reject     int `json:"reject"`
+	Modify     int `json:"modify"`
+	AutoAccept int `json:"auto_accept"`
 }
 
-func (t *tally) event(e agent.Event) {
-	if e.Kind == agent.EventUsage {
-		u := e.SessionUsage
-		t.session = &tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
-	}
-	if e.Kind != agent.EventToolResult {
-		return
-	}
-	if t.tools.ByName == nil {
-		t.tools.ByName = map[string]toolCount{}
-	}
-	c := t.tools.ByName[e.ToolResult.Name]
-	c.Count++
-	t.tools.TotalCalls++
-	if e.ToolResult.Status == tools.StatusOK {
-		c.Success++
-		t.tools.TotalSuccess++
-	} else {
-		c.Fail++
-		t.tools.TotalFail++
-	}
-	t.tools.ByName[e.ToolResult.Name] = c
+func (d *decisions) add(v agent.Decisions) {
+	d.Accept += v.Accept
+	d.Reject += v.Reject
+	d.Modify += v.Modify
+	d.AutoAccept += v.AutoAccept
 }
 
-func (t *tally) stats(res agent.PromptResult, model string, elapsed time.Duration) stats {
-	if t.tools.ByName == nil {
-		t.tools.ByName = map[string]toolCount{}
-	}
-	return stats{
-		Models: map[string]modelStats{model: {Tokens: tokenStats{
-			Prompt: res.Usage.PromptTokens, Candidates: res.Usage.CandidatesTokens,
-			Thoughts: res.Usage.ThoughtsTokens, Total: res.Usage.TotalTokens,
-		}}},
-		Session:    t.session,
-		Tools:      t.tools,
+// statsOf is the json stats of a run that took elapsed, in a session
+// that recorded st and used session's tokens in all.
+func statsOf(st agent.Stats, session agent.Usage, elapsed time.Duration) stats {
+	out := stats{
+		Models:     map[string]modelStats{},
+		Session:    tokensOf(session),
+		Tools:      toolStats{ByName: map[string]toolCount{}},
 		DurationMS: elapsed.Milliseconds(),
 	}
+	for name, m := range st.Models {
+		out.Models[name] = modelStats{
+			API:    apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds()},
+			Tokens: tokensOf(m.Tokens),
+		}
+	}
+	t := &out.Tools
+	for name, c := range st.Tools {
+		var d decisions
+		d.add(c.Decisions)
+		t.ByName[name] = toolCount{Count: c.Calls, Success: c.Success, Fail: c.Fail, DurationMS: c.Duration.Milliseconds(), Decisions: d}
+		t.TotalCalls += c.Calls
+		t.TotalSuccess += c.Success
+		t.TotalFail += c.Fail
+		t.TotalDurationMS += c.Duration.Milliseconds()
+		t.TotalDecisions.add(c.Decisions)
+	}
+	return out
 }
 
 type jsonError struct {
@@ -164,16 +263,22 @@ func errorOf(res agent.PromptResult) *jsonError {
 	}
 }
 
-// jsonOutput prints one object when the run ends.
+// jsonOutput prints one object when the run ends; its warnings, as
+// Gemini CLI's, are there only when there were some.
 type jsonOutput struct {
 	w         io.Writer
 	sessionID string
-	tally
+	warnings  []string
 }
 
 func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
 
-func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Duration) {
+func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
+
+// event shows nothing: the object comes at the end.
+func (o *jsonOutput) event(agent.Event) {}
+
+func (o *jsonOutput) end(res agent.PromptResult, st stats) {
 	enc := json.NewEncoder(o.w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(struct {
@@ -181,13 +286,17 @@ func (o *jsonOutput) end(res agent.PromptResult, model string, elapsed time.Dura
 		Response  string     `json:"response"`
 		Stats     stats      `json:"stats"`
 		Error     *jsonError `json:"error"`
-	}{o.sessionID, res.Text, o.stats(res, model, elapsed), errorOf(res)})
+		Warnings  []string   `json:"warnings,omitempty"`
+	}{o.sessionID, res.Text, st, errorOf(res), o.warnings})
 }
 
-// streamOutput prints one JSON event per line as the run goes.
+// streamOutput prints one JSON event per line as the run goes. A
+// warning is an "error" event of severity "warning", as Gemini CLI's
+// are; those before the run began follow its "init".
 type streamOutput struct {
-	enc *json.Encoder
-	tally
+	enc     *json.Encoder
+	begun   bool
+	pending []string
 }
 
 type streamEvent struct {
@@ -211,9 +320,10 @@ type streamEvent struct {
 	Status     string         `json:"status,omitempty"`
 	Output     string         `json:"output,omitempty"`
 
-	Message string     `json:"message,omitempty"`
-	Error   *jsonError `json:"error,omitempty"`
-	Stats   *stats     `json:"stats,omitempty"`
+	Severity string     `json:"severity,omitempty"`
+	Message  string     `json:"message,omitempty"`
+	Error    *jsonError `json:"error,omitempty"`
+	Stats    *stats     `json:"stats,omitempty"`
 }
 
 func (o *streamOutput) emit(e streamEvent) {
@@ -223,11 +333,23 @@ func (o *streamOutput) emit(e streamEvent) {
 
 func (o *streamOutput) begin(sessionID, model, prompt string) {
 	o.emit(streamEvent{Type: "init", SessionID: sessionID, Model: model})
+	o.begun = true
+	for _, msg := range o.pending {
+		o.warn(msg)
+	}
+	o.pending = nil
 	o.emit(streamEvent{Type: "message", Role: "user", Content: prompt})
 }
 
+func (o *streamOutput) warn(msg string) {
+	if !o.begun {
+		o.pending = append(o.pending, msg)
+		return
+	}
+	o.emit(streamEvent{Type: "error", Severity: "warning", Message: msg})
+}
+
 func (o *streamOutput) event(e agent.Event) {
-	o.tally.event(e)
 	switch e.Kind {
 	case agent.EventText:
 		o.emit(streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true})
@@ -239,23 +361,15 @@ func (o *streamOutput) event(e agent.Event) {
 		o.emit(streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display})
 	case agent.EventError:
 		if e.Err != nil {
-			o.emit(streamEvent{Type: "error", Message: e.Err.Error()})
+			o.emit(streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()})
 		}
-	case agent.EventRetry:
-		o.emit(streamEvent{Type: "retry", Message: describe(e)})
-	case agent.EventNotice, agent.EventCompressed:
-		o.emit(streamEvent{Type: "notice", Message: describe(e)})
 	}
 }
 
-func (o *streamOutput) end(res agent.PromptResult, model string, elapsed time.Duration) {
+func (o *streamOutput) end(res agent.PromptResult, st stats) {
 	status := "success"
 	if res.StopReason != agent.StopEndTurn {
 		status = string(res.StopReason)
 	}
-	st := o.stats(res, model, elapsed)
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: &st})
 }
-
-// jsonOutput tallies too.
-func (o *jsonOutput) event(e agent.Event) { o.tally.event(e) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -86,7 +87,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	out, err := newOutput(f.outputFormat, stdout, stderr)
+	out, err := newReport(f.outputFormat, stdout, stderr)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -115,20 +116,21 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
 		return exitUsage
 	}
+	user := &unattended{}
 	built, err := agentsetup.Build(ctx, agentsetup.Options{
 		Workspace: ws,
 		Getenv:    os.Getenv,
 		LookupEnv: os.LookupEnv,
 		Version:   version,
 		Logger:    log,
-		Warn:      func(what string, err error) { fmt.Fprintf(stderr, "gemini-ls: %s: %v\n", what, err) },
+		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
 		// The URL on a line of its own, to copy whole.
 		ShowAuthURL: func(server, authURL string) {
 			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
 		},
-		Lander:       diskLander{},
-		Confirmer:    nobodyToAsk{},
-		Asker:        nobodyToAsk{},
+		Lander:       user,
+		Confirmer:    user,
+		Asker:        user,
 		Unattended:   true,
 		Model:        f.model,
 		ApprovalMode: mode,
@@ -141,6 +143,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(stderr, err)
 	}
 	defer built.Close()
+	user.untrusted = built.NotTrusted() != nil // before any call asks
 	if built.AuthErr != nil {
 		fmt.Fprintln(stderr, built.AuthErr)
 		return exitError
@@ -180,7 +183,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
 	}
-	out.end(res, built.Model, time.Since(start))
+	out.end(res, statsOf(sess.Stats(), sess.Info().Usage, time.Since(start)))
 
 	switch res.StopReason {
 	case agent.StopEndTurn:
@@ -200,13 +203,20 @@ func usageError(stderr io.Writer, err error) int {
 	return exitUsage
 }
 
-// diskLander lands allowed changes straight on disk; there is nobody to
-// ask about the others.
-type diskLander struct{}
+// unattended is the user of a headless run, who is not there: it lands
+// allowed changes straight on disk, and refuses what needs asking, saying
+// what was refused and how to allow it.
+type unattended struct {
+	// untrusted says the folder is not trusted, so no --approval-mode
+	// but default holds until it is (setup says so at start).
+	untrusted bool
+}
 
-func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+// Land lands an allowed change on disk and refuses the others.
+func (u *unattended) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
 	if req.Ask {
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation and gemini-ls is running headless without --approval-mode auto_edit or yolo; rerun with --approval-mode auto_edit to allow edits"}}, nil
+		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
+			u.rerun("auto_edit") + " to allow edits"}}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return agent.Landing{}, err
@@ -217,7 +227,7 @@ func (diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landin
 
 // LandFiles lands a revert on disk: the user asked for it, and there is
 // nobody else to ask.
-func (diskLander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (*unattended) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
 	out := make([]tools.Decision, len(req.Changes))
 	for i, c := range req.Changes {
 		d, err := agent.LandRevertOnDisk(ctx, c)
@@ -229,23 +239,37 @@ func (diskLander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]
 	return out, nil
 }
 
-// nobodyToAsk refuses calls that need approval, saying how to allow them,
-// and tells calls that ask questions that nobody can answer.
-type nobodyToAsk struct{}
-
 // Ask words the reason as Gemini CLI does where it cannot prompt.
-func (nobodyToAsk) Ask(context.Context, agent.AskRequest) (tools.Answer, error) {
+func (*unattended) Ask(context.Context, agent.AskRequest) (tools.Answer, error) {
 	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", agent.ErrCannotAsk)
 }
 
-func (nobodyToAsk) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	if req.Kind == agent.ConfirmRewind {
+// Confirm refuses: there is nobody to ask. The refusal names the tool
+// and what would let it run headless: yolo, the only mode that runs a
+// call that asks (web_fetch, MCP tools, discovered tools, save_memory,
+// activate_skill and shell commands alike), or settings that allow it.
+func (u *unattended) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	switch req.Kind {
+	case agent.ConfirmRewind:
 		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", agent.ErrCannotAsk)
+	case agent.ConfirmModelFallback:
+		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", agent.ErrCannotAsk, req.Title)
 	}
+	tool := cmp.Or(req.Tool, "this call")
+	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
 	if req.Kind == mcp.ConfirmationKind {
-		return agent.Cancel, fmt.Errorf(`%w: gemini-ls is running headless, so tools of MCP servers without "trust": true need --approval-mode yolo`, agent.ErrCannotAsk)
+		allow = `or trust its MCP server ("trust": true), or allow the tool in settings' tools.allowed`
 	}
-	return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so shell commands need --approval-mode yolo", agent.ErrCannotAsk)
+	return agent.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",
+		agent.ErrCannotAsk, tool, u.rerun("yolo"), allow)
+}
+
+// rerun says to run again in mode, in a trusted folder if this one is not.
+func (u *unattended) rerun(mode string) string {
+	if u.untrusted {
+		return "trust this folder and rerun with --approval-mode " + mode + " (an untrusted folder runs in the default mode)"
+	}
+	return "rerun with --approval-mode " + mode
 }
 
 // session is the session to run the prompt in: a new one, or the saved

@@ -71,7 +71,7 @@ func Table() []Builtin {
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),
-		{Command: command("stats", "Show the session's token usage and prompt count", ""), Run: stats},
+		withSubcommands(command("stats", "Show the session's usage: its tokens and prompts, each model's requests, each tool's calls", ""), statsSubcommands()),
 		{Command: command("tools", "List the tools the model can call", "desc"), Run: listTools},
 	}
 }

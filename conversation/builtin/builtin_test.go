@@ -186,18 +186,65 @@ func TestMCP(t *testing.T) {
 	}
 }
 
-// /stats shows the session's prompts and tokens.
+// /stats (and /stats session) shows the session's prompts and tokens.
 func TestStats(t *testing.T) {
 	turn := geminitest.TextTurn("Hello.")
 	turn.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 3000, CandidatesTokenCount: 7, TotalTokenCount: 3007}
 	h := newHarness(t, turn)
 	env := h.conversation()
 	h.prompt(env, "hi")
-	got := h.answer(env, "/stats")
-	for _, want := range []string{"Session " + env.Session.ID(), "- Prompts: 1", "- Tokens: 3000 input, 7 output, 0 thinking, 3007 in all", "- Approval mode: default"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("/stats lacks %q:\n%s", want, got)
+	for _, line := range []string{"/stats", "/stats session"} {
+		got := h.answer(env, line)
+		for _, want := range []string{"Session " + env.Session.ID(), "- Prompts: 1", "- Tokens: 3000 input, 7 output, 0 thinking, 3007 in all", "- Approval mode: default"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s lacks %q:\n%s", line, want, got)
+			}
 		}
+	}
+}
+
+// /stats model and /stats tools answer apart from /stats, as Gemini
+// CLI's do: each model's requests and tokens, each tool's calls and the
+// user's decisions (here a shell command refused with nobody to ask).
+func TestStatsModelAndTools(t *testing.T) {
+	calls := geminitest.CallTurn(
+		geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+		geminitest.Call("read_file", map[string]any{"path": "missing.txt"}),
+		geminitest.Call("run_shell_command", map[string]any{"command": "echo hi"}),
+	)
+	calls.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 100, CandidatesTokenCount: 5, ThoughtsTokenCount: 2, TotalTokenCount: 107}
+	done := geminitest.TextTurn("Read.")
+	done.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 200, CandidatesTokenCount: 3, TotalTokenCount: 203}
+	h := newHarness(t, calls, done)
+	h.write("a.txt", "text\n")
+	env := h.conversation()
+
+	if got := h.answer(env, "/stats model"); got != "No model requests have been made since gemini-ls started or resumed this session." {
+		t.Errorf("/stats model before any request said %q", got)
+	}
+	if got := h.answer(env, "/stats tools"); got != "No tool calls have been made since gemini-ls started or resumed this session." {
+		t.Errorf("/stats tools before any call said %q", got)
+	}
+	h.prompt(env, "read")
+
+	model := env.Built.Agent.Model()
+	got := h.answer(env, "/stats model")
+	for _, want := range []string{"|  | " + model + " |", "| Requests | 2 |", "| Errors | 0 (0.0%) |", "| Tokens | 310 |", "| ↳ Input | 300 |", "| ↳ Thoughts | 2 |", "| ↳ Output | 8 |", "Avg latency"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/stats model lacks %q:\n%s", want, got)
+		}
+	}
+	got = h.answer(env, "/stats tools")
+	for _, want := range []string{"| read_file | 2 | 50.0% |", "| run_shell_command | 1 | 0.0% |", "1 calls reviewed", "- Accepted: 0", "- Rejected: 1", "- Agreement rate: 0.0%"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/stats tools lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Prompts") || strings.Contains(h.answer(env, "/stats model"), "Prompts") {
+		t.Error("/stats model or /stats tools printed /stats's summary")
+	}
+	if err := h.fails(env, "/stats everything"); err.Error() != `unknown /stats subcommand "everything"; usage: /stats session | model | tools` {
+		t.Errorf("/stats everything: %v", err)
 	}
 }
 

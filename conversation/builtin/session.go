@@ -7,24 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 )
-
-// stats shows what the session has used, over restarts.
-func stats(_ context.Context, env Env, _ string) (Reply, error) {
-	info := env.Session.Info()
-	u := info.Usage
-	var b strings.Builder
-	fmt.Fprintf(&b, "Session %s\n", info.ID)
-	fmt.Fprintf(&b, "- Model: %s\n", env.Built.Agent.Model())
-	fmt.Fprintf(&b, "- Approval mode: %s\n", env.Built.Agent.ApprovalMode())
-	fmt.Fprintf(&b, "- Prompts: %d\n", info.Prompts)
-	fmt.Fprintf(&b, "- Tokens: %d input, %d output, %d thinking, %d in all\n", u.PromptTokens, u.CandidatesTokens, u.ThoughtsTokens, u.TotalTokens)
-	fmt.Fprintf(&b, "- Started: %s", info.CreatedAt.UTC().Format(time.RFC3339))
-	return Reply{Text: b.String()}, nil
-}
 
 // compress summarises the older history now. It is the one built-in
 // besides /init that calls the model: the summary is the model's.

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+// Headless in the default mode, each call that asks is refused in words
+// naming its tool and what would let it run (yolo, or tools.allowed),
+// not in a shell command's words.
+func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(
+			geminitest.Call("web_fetch", map[string]any{"prompt": "Summarize https://example.com/page"}),
+			geminitest.Call("save_memory", map[string]any{"fact": "Prefers tabs"}),
+			geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"}),
+		),
+		geminitest.TextTurn("done"),
+	)
+	h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "go").wantExit(t, 0)
+	fr := h.responses(1)
+	if len(fr) != 3 {
+		t.Fatalf("responses = %+v", fr)
+	}
+	for _, r := range fr {
+		e := responseError(r)
+		for _, want := range []string{r.Name + " needs confirmation", "running headless", "--approval-mode yolo", "allow " + r.Name + " in settings' tools.allowed"} {
+			if !strings.Contains(e, want) {
+				t.Errorf("%s refused with %q, want it to say %q", r.Name, e, want)
+			}
+		}
+		if r.Name != "run_shell_command" && strings.Contains(e, "shell") {
+			t.Errorf("%s refused in a shell command's words: %q", r.Name, e)
+		}
+	}
+	if h.exists("marker") {
+		t.Error("the shell command ran")
+	}
+}
+
+// In a folder that is not trusted no mode but default holds, so the
+// refusal says to trust the folder, not only to pick a mode.
+func TestRunRefusalInAnUntrustedFolderSaysToTrustIt(t *testing.T) {
+	h := newHeadless(t, map[string]string{"a.txt": "one\n"},
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "ONE"})),
+		geminitest.TextTurn("done"),
+	)
+	r := h.run("run", "--approval-mode", "auto_edit", "-p", "shout")
+	r.wantExit(t, 0)
+	if e := responseError(h.responses(1)[0]); !strings.Contains(e, "trust this folder and rerun with --approval-mode auto_edit") {
+		t.Errorf("refusal = %q, want it to say to trust the folder", e)
+	}
+	if got := h.disk("a.txt"); got != "one\n" {
+		t.Errorf("a.txt = %q, want it unchanged", got)
+	}
+}
