@@ -2,7 +2,8 @@
 // the SDK gemini-ls's client uses: one speaking only SSE, and one speaking
 // streamable HTTP behind OAuth, with a fake authorization server (metadata
 // discovery, dynamic client registration, authorization code with PKCE,
-// refresh) whose authorization endpoint a test plays the browser on.
+// refresh) whose authorization endpoint a test plays the browser on; and
+// one of either transport that a client reaches through a redirect.
 package mcptest
 
 import (
@@ -25,6 +26,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 )
 
 type echoArgs struct {
@@ -85,6 +88,45 @@ func (s *SSEServer) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.requests)
+}
+
+// Redirected is an MCP server a client reaches through a redirect: URL
+// answers every request with a 307 to the server, which is on another
+// origin (127.0.0.2) or on URL's own. Both keep the headers of what
+// reaches them.
+type Redirected struct {
+	URL    string // what a client is configured with
+	Front  *origintest.Recorder
+	Server *origintest.Recorder
+}
+
+// NewRedirected starts a server speaking SSE (sse) or streamable HTTP
+// behind a redirect from another origin or (sameOrigin) its own; it ends
+// with the test. Over SSE the session endpoint the server names is on URL
+// too, so that its POSTs are redirected as well.
+func NewRedirected(t testing.TB, sse, sameOrigin bool) *Redirected {
+	server := newMCPServer("redirected")
+	var handler http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	if sse {
+		handler = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	}
+	r := &Redirected{Server: origintest.Record(handler)}
+	if sameOrigin {
+		mux := http.NewServeMux()
+		r.Front = origintest.Record(origintest.Redirect("/moved"))
+		mux.Handle("/mcp", r.Front)
+		mux.Handle("/moved/", http.StripPrefix("/moved", r.Server))
+		front := httptest.NewServer(mux)
+		t.Cleanup(front.Close)
+		r.URL = front.URL + "/mcp"
+		return r
+	}
+	back := origintest.NewServer(t, r.Server)
+	r.Front = origintest.Record(origintest.Redirect(back.URL))
+	front := httptest.NewServer(r.Front)
+	t.Cleanup(front.Close)
+	r.URL = front.URL + "/mcp"
+	return r
 }
 
 // OAuthServer is a streamable HTTP MCP server at URL that requires a bearer
