@@ -75,15 +75,15 @@ func TestCredentialsStayWithTheirOrigin(t *testing.T) {
 
 	home := origintest.Record(nil)
 	mux := http.NewServeMux()
-	mux.Handle("/to-host/", http.StripPrefix("/to-host", origintest.Redirect(otherHost.URL)))
-	mux.Handle("/to-port/", http.StripPrefix("/to-port", origintest.Redirect(otherPort.URL)))
-	mux.Handle("/within/", http.StripPrefix("/within", origintest.Redirect("/landed")))
+	mux.Handle("/to-host/", http.StripPrefix("/to-host", origintest.Redirect(http.StatusTemporaryRedirect, otherHost.URL)))
+	mux.Handle("/to-port/", http.StripPrefix("/to-port", origintest.Redirect(http.StatusTemporaryRedirect, otherPort.URL)))
+	mux.Handle("/within/", http.StripPrefix("/within", origintest.Redirect(http.StatusTemporaryRedirect, "/landed")))
 	mux.Handle("/", home)
 	first := httptest.NewServer(mux)
 	t.Cleanup(first.Close)
 	// From the other port back home.
 	bounce := http.NewServeMux()
-	bounce.Handle("/back/", http.StripPrefix("/back", origintest.Redirect(first.URL)))
+	bounce.Handle("/back/", http.StripPrefix("/back", origintest.Redirect(http.StatusTemporaryRedirect, first.URL)))
 	bounce.Handle("/", elsewhere)
 	otherPort.Config.Handler = bounce
 
@@ -132,14 +132,10 @@ func TestBodyNeverGoesToAnotherOrigin(t *testing.T) {
 	})
 	elsewhere := origintest.NewServer(t, sink)
 	mux := http.NewServeMux()
-	mux.Handle("/307/", http.StripPrefix("/307", origintest.Redirect(elsewhere.URL)))
-	mux.Handle("/308/", http.StripPrefix("/308", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusPermanentRedirect)
-	})))
-	mux.Handle("/302/", http.StripPrefix("/302", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
-	})))
-	mux.Handle("/within/", http.StripPrefix("/within", origintest.Redirect("/landed")))
+	mux.Handle("/307/", http.StripPrefix("/307", origintest.Redirect(http.StatusTemporaryRedirect, elsewhere.URL)))
+	mux.Handle("/308/", http.StripPrefix("/308", origintest.Redirect(http.StatusPermanentRedirect, elsewhere.URL)))
+	mux.Handle("/302/", http.StripPrefix("/302", origintest.Redirect(http.StatusFound, elsewhere.URL)))
+	mux.Handle("/within/", http.StripPrefix("/within", origintest.Redirect(http.StatusTemporaryRedirect, "/landed")))
 	mux.Handle("/", sink)
 	first := httptest.NewServer(mux)
 	t.Cleanup(first.Close)

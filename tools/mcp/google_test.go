@@ -134,7 +134,7 @@ func decodeSegment(s string) ([]byte, error) { return base64.RawURLEncoding.Deco
 func TestGoogleTokenRequestDoesNotFollowARedirectElsewhere(t *testing.T) {
 	elsewhere := origintest.Record(nil)
 	other := origintest.NewServer(t, elsewhere)
-	redirect := httptest.NewServer(origintest.Redirect(other.URL))
+	redirect := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
 	t.Cleanup(redirect.Close)
 	newGoogleADC(t, "adc-token", redirect.URL+"/token")
 	mcpServer := httptest.NewServer(http.NotFoundHandler())

@@ -30,11 +30,12 @@ func NewServer(t testing.TB, handler http.Handler) *httptest.Server {
 	return srv
 }
 
-// Redirect answers every request with a 307 (method and body kept) to the
-// same path and query under base.
-func Redirect(base string) http.Handler {
+// Redirect answers every request with a redirect of status code (a 307
+// or 308 keeps the method and body; a 301, 302 or 303 makes a POST a GET
+// without them) to the same path and query under base.
+func Redirect(code int, base string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, strings.TrimSuffix(base, "/")+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+		http.Redirect(w, r, strings.TrimSuffix(base, "/")+r.URL.RequestURI(), code)
 	})
 }
 

@@ -113,7 +113,7 @@ func NewRedirected(t testing.TB, sse, sameOrigin bool) *Redirected {
 	r := &Redirected{Server: origintest.Record(handler)}
 	if sameOrigin {
 		mux := http.NewServeMux()
-		r.Front = origintest.Record(origintest.Redirect("/moved"))
+		r.Front = origintest.Record(origintest.Redirect(http.StatusTemporaryRedirect, "/moved"))
 		mux.Handle("/mcp", r.Front)
 		mux.Handle("/moved/", http.StripPrefix("/moved", r.Server))
 		front := httptest.NewServer(mux)
@@ -122,7 +122,7 @@ func NewRedirected(t testing.TB, sse, sameOrigin bool) *Redirected {
 		return r
 	}
 	back := origintest.NewServer(t, r.Server)
-	r.Front = origintest.Record(origintest.Redirect(back.URL))
+	r.Front = origintest.Record(origintest.Redirect(http.StatusTemporaryRedirect, back.URL))
 	front := httptest.NewServer(r.Front)
 	t.Cleanup(front.Close)
 	r.URL = front.URL + "/mcp"

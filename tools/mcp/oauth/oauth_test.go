@@ -91,7 +91,7 @@ func TestRefusedRefreshDeletesTheEntry(t *testing.T) {
 func TestRefreshDoesNotFollowARedirectElsewhere(t *testing.T) {
 	elsewhere := origintest.Record(nil)
 	other := origintest.NewServer(t, elsewhere)
-	endpoint := httptest.NewServer(origintest.Redirect(other.URL))
+	endpoint := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
 	defer endpoint.Close()
 	s := NewStore(filepath.Join(t.TempDir(), FileName))
 	if err := s.Save(Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL + "/token",
