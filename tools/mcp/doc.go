@@ -35,6 +35,11 @@
 //     endpoint on another origin is refused, as in Gemini CLI. A token
 //     request's body (refresh token, code, signed assertion) goes to no
 //     other origin than its endpoint's.
+//   - Every message read from a remote server is bounded (maxMessage, the
+//     SDK's bound on an SSE event: an event of a stream, or a whole JSON
+//     answer): a server that goes over, as with one endless line, is
+//     read no further, disconnected and StateFailed, saying so, and a
+//     call it was answering returns that; the session goes on.
 //   - A server that answers 401 is signed in to at start-up only when its
 //     oauth block is enabled; otherwise, or when the sign-in fails or
 //     times out, it is StateUnauthenticated with Gemini CLI's words, and

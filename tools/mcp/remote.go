@@ -61,7 +61,7 @@ func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 		headers:      s.cfg.Headers,
 		token:        s.token,
 		unauthorized: &s.unauthorized,
-		base:         http.DefaultTransport,
+		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: http.DefaultTransport},
 	}}
 	if sse {
 		return &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}
