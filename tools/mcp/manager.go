@@ -313,7 +313,7 @@ func (m *Manager) run(s *server, started func()) {
 		// Withdrawn before the session is closed: a call that failed
 		// waits for the withdrawal, and a server that broke a bound may
 		// take its time over the close.
-		m.stopped(s, StateFailed, s.breach())
+		m.lose(s, StateFailed, s.breach())
 		_ = session.Close()
 		<-stopped
 	case err := <-stopped:
@@ -325,15 +325,15 @@ func (m *Manager) run(s *server, started func()) {
 		if s.breach() != nil {
 			state = StateFailed
 		}
-		m.stopped(s, state, err)
+		m.lose(s, state, err)
 	}
 }
 
-// stopped reports why s stopped (unless the manager is closing) and
+// lose reports why s ended in state (unless the manager is closing) and
 // withdraws its tools. The warning comes first: a call that failed with
 // the server waits for the withdrawal, and the user should have the
 // warning by the time the model hears of the failure.
-func (m *Manager) stopped(s *server, state ServerState, err error) {
+func (m *Manager) lose(s *server, state ServerState, err error) {
 	why := s.explain(err)
 	if m.ctx.Err() == nil {
 		m.log.Warn("MCP server "+string(state)+"; its tools were withdrawn",

@@ -48,9 +48,9 @@ func (s *server) connectRemote(ctx context.Context, client *sdk.Client) (*sdk.Cl
 	return nil, fmt.Errorf("over streamable HTTP: %w; over SSE: %w", err, sseErr)
 }
 
-// remoteTransport is the SDK's transport to url, its requests carrying the
-// configured headers and the server's token to the server's origin only,
-// and every message it reads bounded.
+// remoteTransport is the SDK's transport to endpoint, its requests
+// carrying the configured headers and the server's token to the server's
+// origin only, and every message it reads bounded.
 func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 	home := ""
 	if u, err := url.Parse(endpoint); err == nil {
