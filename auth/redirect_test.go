@@ -85,19 +85,35 @@ func TestCredentialsDoNotFollowARedirectToAnotherOrigin(t *testing.T) {
 }
 
 // A token endpoint that redirects to another origin is not followed: the
-// signed assertion in the token request's body stays home.
-func TestADCTokenRequestDoesNotFollowARedirectElsewhere(t *testing.T) {
+// signed assertion of Application Default Credentials, or the Google
+// login's refresh token, in the token request's body stays home.
+func TestTokenRequestDoesNotFollowARedirectElsewhere(t *testing.T) {
 	elsewhere := origintest.Record(nil)
 	other := origintest.NewServer(t, elsewhere)
-	a := newADC(t)
 	tokens := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
 	t.Cleanup(tokens.Close)
-	a.writeCredentials(tokens.URL + "/token")
-	_, err := auth.NewGenerator(a.auth).GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
-	if err == nil || !strings.Contains(err.Error(), "another origin") {
-		t.Errorf("GenerateContent: %v, want the token request's redirect refused", err)
-	}
-	if n := len(elsewhere.Headers()); n != 0 {
-		t.Errorf("%d token requests reached the other origin", n)
+	for name, backend := range map[string]func(t *testing.T) auth.Auth{
+		"adc": func(t *testing.T) auth.Auth {
+			a := newADC(t)
+			a.writeCredentials(tokens.URL + "/token")
+			return a.auth
+		},
+		"google login": func(t *testing.T) auth.Auth {
+			home := t.TempDir()
+			writeLogin(t, home, map[string]any{"access_token": "stale", "refresh_token": "the-refresh-token", "expiry_date": 1})
+			a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": "http://127.0.0.1:1"})
+			a.CodeAssist.TokenURL = tokens.URL + "/token"
+			return a
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := auth.NewGenerator(backend(t)).GenerateContent(context.Background(), "gemini-x", genai.Text("hello"), nil)
+			if err == nil || !strings.Contains(err.Error(), "another origin") {
+				t.Errorf("GenerateContent: %v, want the token request's redirect refused", err)
+			}
+			if n := len(elsewhere.Headers()); n != 0 {
+				t.Errorf("%d token requests reached the other origin", n)
+			}
+		})
 	}
 }
