@@ -31,6 +31,10 @@
 //     the environment names, the User-Agent gemini-ls/<version>, and an
 //     HTTP Retry-After turned into the RetryInfo detail the agent's retry
 //     obeys (transport.go).
+//   - No credential (API key, token, a token request's body) follows a
+//     redirect to another origin (scheme, host, port): a redirect that
+//     drops the body is followed without the credential headers, one
+//     that would resend the body there is refused (internal/origin).
 //   - The genai backend encodes each function declaration once, as genai
 //     would, and sends it as it was encoded then (declarations.go): a
 //     declaration sent, and a list of them, is taken as unchanging, as

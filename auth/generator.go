@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 // ContentGenerator is what NewGenerator returns: the agent's
@@ -86,7 +87,9 @@ func (g *generator) client(ctx context.Context) (ContentGenerator, error) {
 func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	a := g.auth
 	transport := newTransport(a)
-	plain := &http.Client{Transport: transport}
+	// No request's body follows a redirect to another origin: a token
+	// request's is its credential, a model request's the user's prompt.
+	plain := &http.Client{Transport: transport, CheckRedirect: origin.CheckRedirect}
 	switch a.Type {
 	case OAuthPersonal, CloudShell, ComputeADC:
 		var tokens codeassist.TokenSource
@@ -144,6 +147,7 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 		if err != nil {
 			return nil, fmt.Errorf("making the authorized HTTP client: %w", err)
 		}
+		cfg.HTTPClient.CheckRedirect = plain.CheckRedirect
 	}
 	client, err := genai.NewClient(ctx, &cfg)
 	if err != nil {

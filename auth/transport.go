@@ -8,17 +8,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 // newTransport is the transport under every backend: the proxy a names,
-// and Retry-After made a RetryInfo detail.
+// Retry-After made a RetryInfo detail, and no credential on a request a
+// redirect brought from another origin, whichever layer above added it
+// (genai's API key, Code Assist's token, the Vertex AI client's).
 func newTransport(a Auth) http.RoundTripper {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.Proxy = a.Proxy
 	if base.Proxy == nil {
 		base.Proxy = http.ProxyFromEnvironment
 	}
-	return &retryAfterTransport{base: base, now: time.Now}
+	return origin.DropCredentials(&retryAfterTransport{base: base, now: time.Now})
 }
 
 // maxErrorBody bounds the error body read to add the detail; a larger one

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/gemini-ls/gemini-ls/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 // Endpoints are the OAuth server's.
@@ -65,7 +66,8 @@ type Config struct {
 	// Endpoints are Google's when AuthURL is empty; only tests set them.
 	Endpoints Endpoints
 	// HTTPClient exchanges the code and reads the account's address;
-	// http.DefaultClient when nil.
+	// when nil, one that keeps the code and the token to their origin
+	// across redirects (origin.Client).
 	HTTPClient *http.Client
 	// Timeout bounds the sign-in; DefaultTimeout when zero.
 	Timeout time.Duration
@@ -95,7 +97,7 @@ func (c Config) withDefaults() Config {
 		c.Endpoints = Google()
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = http.DefaultClient
+		c.HTTPClient = origin.Client(http.DefaultTransport)
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout

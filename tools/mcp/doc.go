@@ -27,9 +27,19 @@
 //   - A remote server is reached as Gemini CLI reads its entry: httpUrl is
 //     streamable HTTP; url is what its type says ("http", "sse"), and
 //     without one streamable HTTP, then SSE if that failed other than
-//     with a 401. Every request carries the configured headers and the
-//     server's token: the Application Default Credentials' for
-//     google_credentials, else the stored OAuth token (package oauth).
+//     with a 401. Every request to the server's origin carries the
+//     configured headers and the server's token: the Application Default
+//     Credentials' for google_credentials, else the stored OAuth token
+//     (package oauth). A redirect to another origin (scheme, host, port)
+//     is followed without them, as a browser's fetch does, and an SSE
+//     endpoint on another origin is refused, as in Gemini CLI. A token
+//     request's body (refresh token, code, signed assertion) goes to no
+//     other origin than its endpoint's.
+//   - Every message read from a remote server is bounded (maxMessage, the
+//     SDK's bound on an SSE event: an event of a stream, or a whole JSON
+//     answer): a server that goes over, as with one endless line, is
+//     read no further, disconnected and StateFailed, saying so, and a
+//     call it was answering returns that; the session goes on.
 //   - A server that answers 401 is signed in to at start-up only when its
 //     oauth block is enabled; otherwise, or when the sign-in fails or
 //     times out, it is StateUnauthenticated with Gemini CLI's words, and

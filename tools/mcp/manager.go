@@ -76,7 +76,9 @@ type ServerState string
 const (
 	StateStarting ServerState = "starting"
 	StateReady    ServerState = "ready"
-	// StateFailed: the server did not start, or did not list its tools.
+	// StateFailed: the server did not start, or did not list its tools,
+	// or broke a bound (a remote server's message over maxMessage) and
+	// was disconnected; its tools were withdrawn.
 	StateFailed ServerState = "failed"
 	// StateStopped: the server ran and died; its tools were withdrawn.
 	StateStopped ServerState = "stopped"
@@ -151,7 +153,8 @@ func Start(cfg Config) *Manager {
 // once it has listed its tools or failed.
 func (m *Manager) launch(alias string, started func()) {
 	s := &server{alias: alias, cfg: serverConfig(m.cfg.Servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
-		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{})}
+		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
+		broken: make(chan struct{})}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }
 	s.ctx, s.stop = context.WithCancel(m.ctx)
 	m.mu.Lock()
@@ -296,29 +299,47 @@ func (m *Manager) run(s *server, started func()) {
 	once()
 
 	// The session ends when the server dies, or when Close (or a restart)
-	// cancels s.ctx.
+	// cancels s.ctx, or when the server breaks a bound: the SDK may carry
+	// on after that (a call whose stream was cut is only that call's
+	// failure), so the session is ended here.
 	stopped := make(chan error, 1)
 	go func() { stopped <- session.Wait() }()
 	select {
 	case <-s.ctx.Done():
 		_ = session.Close()
 		<-stopped
-		m.withdraw(s, "")
+		m.withdraw(s, StateStopped, "")
+	case <-s.broken:
+		// Withdrawn before the session is closed: a call that failed
+		// waits for the withdrawal, and a server that broke a bound may
+		// take its time over the close.
+		m.lose(s, StateFailed, s.breach())
+		_ = session.Close()
+		<-stopped
 	case err := <-stopped:
 		_ = session.Close() // reaps the process, for explain's exit status
 		if err == nil {
 			err = errors.New("the connection closed")
 		}
-		why := s.explain(err)
-		if m.ctx.Err() == nil {
-			// Before withdrawing: a call that failed with the server
-			// waits for the withdrawal, and the user should have the
-			// warning by the time the model hears of the failure.
-			m.log.Warn("MCP server stopped; its tools were withdrawn",
-				zap.String("server", s.alias), zap.String("error", why))
+		state := StateStopped
+		if s.breach() != nil {
+			state = StateFailed
 		}
-		m.withdraw(s, why)
+		m.lose(s, state, err)
 	}
+}
+
+// lose reports why s ended in state (unless the manager is closing) and
+// withdraws its tools. The warning comes first: a call that failed with
+// the server waits for the withdrawal, and the user should have the
+// warning by the time the model hears of the failure.
+func (m *Manager) lose(s *server, state ServerState, err error) {
+	why := s.explain(err)
+	if m.ctx.Err() == nil {
+		m.log.Warn("MCP server "+string(state)+"; its tools were withdrawn",
+			zap.String("server", s.alias), zap.String("error", why))
+	}
+	m.withdraw(s, state, why)
 }
 
 // add names and offers the tools s listed.
@@ -355,14 +376,14 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 
 // withdraw removes the tools of s. Their names stay taken, so that a name
 // never comes to mean another server's tool in the same run. why, unless
-// "" (the manager is closing), says why s stopped.
-func (m *Manager) withdraw(s *server, why string) {
+// "" (the manager is closing), says why s is now in state.
+func (m *Manager) withdraw(s *server, state ServerState, why string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tools = slices.DeleteFunc(m.tools, func(t *tool) bool { return t.server == s })
 	delete(m.live, s.alias)
 	if why != "" {
-		m.status[s.alias] = ServerStatus{Name: s.alias, State: StateStopped, Tools: m.status[s.alias].Tools, Error: why}
+		m.status[s.alias] = ServerStatus{Name: s.alias, State: state, Tools: m.status[s.alias].Tools, Error: why}
 	}
 	s.markDead()
 }

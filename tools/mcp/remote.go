@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 
 	"cloud.google.com/go/auth/credentials"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
 )
@@ -46,24 +48,39 @@ func (s *server) connectRemote(ctx context.Context, client *sdk.Client) (*sdk.Cl
 	return nil, fmt.Errorf("over streamable HTTP: %w; over SSE: %w", err, sseErr)
 }
 
-// remoteTransport is the SDK's transport to url, its requests carrying the
-// configured headers and the server's token.
-func (s *server) remoteTransport(url string, sse bool) sdk.Transport {
+// remoteTransport is the SDK's transport to endpoint, its requests
+// carrying the configured headers and the server's token to the server's
+// origin only, and every message it reads bounded.
+func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
+	home := ""
+	if u, err := url.Parse(endpoint); err == nil {
+		home = origin.Of(u)
+	}
 	client := &http.Client{Transport: &authTransport{
+		origin:       home,
 		headers:      s.cfg.Headers,
 		token:        s.token,
 		unauthorized: &s.unauthorized,
-		base:         http.DefaultTransport,
+		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: http.DefaultTransport},
 	}}
 	if sse {
-		return &sdk.SSEClientTransport{Endpoint: url, HTTPClient: client}
+		return &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}
 	}
-	return &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client}
+	return &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client}
 }
 
-// authTransport adds the configured headers and the bearer token to every
-// request, and notes a 401.
+// authTransport adds the configured headers and the bearer token to the
+// requests that go to the server's origin, and notes a 401.
+//
+// A redirect is followed as a browser's fetch follows it: to another
+// origin (scheme, host and port) without the headers and the token, and
+// without them from there on. The SDK asks the Client to send each
+// redirected request, and the Client asks this transport, so a transport
+// that added them to every request would hand them to whatever origin
+// the server redirected to.
 type authTransport struct {
+	// origin is the configured URL's: requests start only there.
+	origin  string
 	headers map[string]string
 	// token is the access token to send, "" for none; nil sends none.
 	token        func(context.Context) (string, error)
@@ -72,6 +89,15 @@ type authTransport struct {
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if to := origin.Of(req.URL); req.Response == nil && to != t.origin {
+		// The one way there: an SSE server's endpoint event naming
+		// another origin, which Gemini CLI refuses too.
+		closeBody(req)
+		return nil, fmt.Errorf("the server sent its messages elsewhere (%s), not to its own origin %s: refused", to, t.origin)
+	}
+	if origin.Crossed(req) {
+		return t.note(t.base.RoundTrip(req))
+	}
 	req = req.Clone(req.Context())
 	for k, v := range t.headers {
 		req.Header.Set(k, v)
@@ -79,17 +105,29 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.token != nil {
 		token, err := t.token(req.Context())
 		if err != nil {
+			closeBody(req)
 			return nil, err
 		}
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
 	}
-	resp, err := t.base.RoundTrip(req)
+	return t.note(t.base.RoundTrip(req))
+}
+
+// note records a 401.
+func (t *authTransport) note(resp *http.Response, err error) (*http.Response, error) {
 	if err == nil && resp.StatusCode == http.StatusUnauthorized {
 		t.unauthorized.Store(true)
 	}
 	return resp, err
+}
+
+// closeBody closes the body of a request not sent, as a RoundTripper must.
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
 }
 
 // tokenSource is how the server's requests get their token: the
@@ -104,7 +142,9 @@ func (s *server) tokenSource() (func(context.Context) (string, error), error) {
 		if len(scopes) == 0 {
 			return nil, errors.New(`authProviderType "google_credentials" needs oauth.scopes`)
 		}
-		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: scopes})
+		// Its token requests' bodies (a signed assertion, a refresh
+		// token) go to no other origin than the credentials name.
+		creds, err := credentials.DetectDefault(&credentials.DetectOptions{Scopes: scopes, Client: origin.Client(http.DefaultTransport)})
 		if err != nil {
 			return nil, fmt.Errorf("finding Application Default Credentials: %w", err)
 		}

@@ -48,6 +48,11 @@ type server struct {
 	refreshErr   atomic.Pointer[error] // why the stored token could not be refreshed
 	// endConnection ends the context the connection was made under.
 	endConnection context.CancelFunc
+	// broken is closed once the server broke a bound (brokeWith says
+	// how): it is failed and disconnected.
+	broken    chan struct{}
+	brokeOnce sync.Once
+	brokeWith error
 
 	// ctx ends this incarnation of the server: Close, or a restart.
 	ctx  context.Context
@@ -89,7 +94,30 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 		}
 		listed = append(listed, t)
 	}
+	if err := s.breach(); err != nil {
+		// On a stream the listing did not need.
+		_ = session.Close()
+		return nil, nil, err
+	}
 	return session, listed, nil
+}
+
+// broke records that the server broke a bound; the first such fails it.
+func (s *server) broke(err error) {
+	s.brokeOnce.Do(func() {
+		s.brokeWith = err
+		close(s.broken)
+	})
+}
+
+// breach is the bound the server broke, nil while it keeps them.
+func (s *server) breach() error {
+	select {
+	case <-s.broken:
+		return s.brokeWith
+	default:
+		return nil
+	}
 }
 
 // authError is a server that wants a sign-in.
@@ -197,8 +225,13 @@ func (s *server) isDead() bool {
 	}
 }
 
-// explain is err with what the process said and how it ended.
+// explain is err with what the process said and how it ended. A bound
+// the server broke is what it says instead of err: whatever failed then
+// failed for that.
 func (s *server) explain(err error) string {
+	if b := s.breach(); b != nil {
+		err = b
+	}
 	msg := err.Error()
 	if s.cmd != nil {
 		if st := s.cmd.ProcessState; st != nil && !st.Success() {

@@ -134,6 +134,9 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 			case <-time.After(withdrawWait):
 			}
 		}
+		if b := s.breach(); b != nil {
+			err = b // what the SDK says of the cut stream is its consequence
+		}
 		return tools.Result{}, fmt.Errorf("calling tool %q of MCP server %q: %w", c.tool.remote.Name, s.alias, err)
 	}
 	return toResult(c.tool.remote.Name, res), nil

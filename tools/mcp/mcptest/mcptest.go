@@ -2,16 +2,20 @@
 // the SDK gemini-ls's client uses: one speaking only SSE, and one speaking
 // streamable HTTP behind OAuth, with a fake authorization server (metadata
 // discovery, dynamic client registration, authorization code with PKCE,
-// refresh) whose authorization endpoint a test plays the browser on.
+// refresh) whose authorization endpoint a test plays the browser on; one
+// of either transport that a client reaches through a redirect; and one
+// that floods its client with a message that never ends.
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -19,12 +23,15 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 )
 
 type echoArgs struct {
@@ -86,6 +93,141 @@ func (s *SSEServer) Requests() []Request {
 	defer s.mu.Unlock()
 	return slices.Clone(s.requests)
 }
+
+// Redirected is an MCP server a client reaches through a redirect: URL
+// answers every request with a 307 to the server, which is on another
+// origin (127.0.0.2) or on URL's own. Both keep the headers of what
+// reaches them.
+type Redirected struct {
+	URL    string // what a client is configured with
+	Front  *origintest.Recorder
+	Server *origintest.Recorder
+}
+
+// NewRedirected starts a server speaking SSE (sse) or streamable HTTP
+// behind a redirect from another origin or (sameOrigin) its own; it ends
+// with the test. Over SSE the session endpoint the server names is on URL
+// too, so that its POSTs are redirected as well.
+func NewRedirected(t testing.TB, sse, sameOrigin bool) *Redirected {
+	server := newMCPServer("redirected")
+	var handler http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	if sse {
+		handler = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	}
+	r := &Redirected{Server: origintest.Record(handler)}
+	if sameOrigin {
+		mux := http.NewServeMux()
+		r.Front = origintest.Record(origintest.Redirect(http.StatusTemporaryRedirect, "/moved"))
+		mux.Handle("/mcp", r.Front)
+		mux.Handle("/moved/", http.StripPrefix("/moved", r.Server))
+		front := httptest.NewServer(mux)
+		t.Cleanup(front.Close)
+		r.URL = front.URL + "/mcp"
+		return r
+	}
+	back := origintest.NewServer(t, r.Server)
+	r.Front = origintest.Record(origintest.Redirect(http.StatusTemporaryRedirect, back.URL))
+	front := httptest.NewServer(r.Front)
+	t.Cleanup(front.Close)
+	r.URL = front.URL + "/mcp"
+	return r
+}
+
+// FloodOptions say how a Flood server floods.
+type FloodOptions struct {
+	// SSE serves the 2024-11-05 SSE transport; else streamable HTTP.
+	SSE bool
+	// JSON makes a streamable HTTP server answer application/json, not
+	// an SSE stream.
+	JSON bool
+	// In is the request whose answer never ends: "initialize",
+	// "tools/list", or "tools/call" of the tool flood.
+	In string
+}
+
+// Flood is an MCP server (tools echo, add and flood) that answers one
+// request with a message that never ends: one endless line of x, where a
+// `data:` line or a JSON string should have ended, made as it is sent. It
+// stops only when the client stops reading, or once it has sent
+// FloodLimit bytes, which a client that bounds its reads never takes: the
+// test then fails.
+type Flood struct {
+	URL string
+}
+
+// FloodLimit is how much of an endless message a Flood server sends
+// before it gives up on the client.
+const FloodLimit = 256 << 20
+
+// floodMarker is the text the server's answer says where the flood goes.
+const floodMarker = "FLOOD-MARKER-a9f3"
+
+// NewFlood starts a Flood server; it ends with the test.
+func NewFlood(t testing.TB, opts FloodOptions) *Flood {
+	var serverOpts sdk.ServerOptions
+	if opts.In == "initialize" {
+		serverOpts.Instructions = floodMarker
+	}
+	server := sdk.NewServer(&sdk.Implementation{Name: "flood", Version: "1"}, &serverOpts)
+	sdk.AddTool(server, &sdk.Tool{Name: "echo", Description: "Echoes the message."},
+		func(_ context.Context, _ *sdk.CallToolRequest, a echoArgs) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "flood echo: " + a.Message}}}, nil, nil
+		})
+	description := "Answers at length."
+	if opts.In == "tools/list" {
+		description = floodMarker
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "flood", Description: description},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: floodMarker}}}, nil, nil
+		})
+	var handler http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server },
+		&sdk.StreamableHTTPOptions{JSONResponse: opts.JSON})
+	if opts.SSE {
+		handler = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	}
+	var overran atomic.Bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handler.ServeHTTP(&floodWriter{ResponseWriter: w, overran: &overran}, r)
+	}))
+	t.Cleanup(func() {
+		ts.Close()
+		if overran.Load() {
+			t.Errorf("the client read %d MiB of one message: nothing bounds what it reads", FloodLimit>>20)
+		}
+	})
+	return &Flood{URL: ts.URL}
+}
+
+// floodWriter writes an endless run of x in place of floodMarker.
+type floodWriter struct {
+	http.ResponseWriter
+	overran *atomic.Bool
+}
+
+func (w *floodWriter) Write(p []byte) (int, error) {
+	i := bytes.Index(p, []byte(floodMarker))
+	if i < 0 {
+		return w.ResponseWriter.Write(p)
+	}
+	if _, err := w.ResponseWriter.Write(p[:i]); err != nil {
+		return 0, err
+	}
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	rc := http.NewResponseController(w.ResponseWriter)
+	for sent := 0; sent < FloodLimit; sent += len(chunk) {
+		if _, err := w.ResponseWriter.Write(chunk); err != nil {
+			return 0, err
+		}
+		if err := rc.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	w.overran.Store(true)
+	return 0, errors.New("the client read the whole flood")
+}
+
+func (w *floodWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // OAuthServer is a streamable HTTP MCP server at URL that requires a bearer
 // token from its own authorization server, on the same origin.

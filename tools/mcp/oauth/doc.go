@@ -18,5 +18,7 @@
 //     the authorization server's); a client without a configured id is
 //     registered dynamically. It is bounded: a flow nobody completes ends
 //     after its timeout with an error saying so.
-//   - No token, code or secret is ever logged or put in an error.
+//   - No token, code or secret is ever logged or put in an error, or sent
+//     to another origin than the token endpoint's: a redirect that would
+//     carry a token request's form elsewhere is refused.
 package oauth

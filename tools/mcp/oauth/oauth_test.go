@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/origin"
+	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 )
 
 // A save replaces the server's entry, keeps the others byte for byte
@@ -79,5 +83,26 @@ func TestRefusedRefreshDeletesTheEntry(t *testing.T) {
 	}
 	if got, _ := s.Get("ls"); got != nil {
 		t.Errorf("the entry was kept: %+v", got)
+	}
+}
+
+// A token endpoint that redirects to another origin gets no refresh there:
+// the form holds the refresh token.
+func TestRefreshDoesNotFollowARedirectElsewhere(t *testing.T) {
+	elsewhere := origintest.Record(nil)
+	other := origintest.NewServer(t, elsewhere)
+	endpoint := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
+	defer endpoint.Close()
+	s := NewStore(filepath.Join(t.TempDir(), FileName))
+	if err := s.Save(Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL + "/token",
+		Token: Token{AccessToken: "a", RefreshToken: "secret-refresh", ExpiresAt: 1, TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Server: "ls", Store: s, Client: http.DefaultClient}
+	if _, err := src.AccessToken(context.Background()); !errors.Is(err, origin.ErrBodyElsewhere) {
+		t.Errorf("AccessToken: %v, want the redirect refused", err)
+	}
+	if n := len(elsewhere.Headers()); n != 0 {
+		t.Errorf("%d refreshes reached the other origin", n)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -107,7 +108,11 @@ func requestToken(ctx context.Context, client *http.Client, endpoint string, for
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
+	// The form is the credential (a code, a refresh token, a secret): a
+	// redirect may not take it to another origin.
+	guarded := *client
+	guarded.CheckRedirect = origin.CheckRedirect
+	resp, err := guarded.Do(req)
 	if err != nil {
 		return Token{}, fmt.Errorf("token endpoint: %w", err)
 	}

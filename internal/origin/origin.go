@@ -1,0 +1,95 @@
+// Package origin keeps credentials with the origin they were meant for, as
+// a browser's fetch does: once a redirect has taken a request to another
+// origin (scheme, host and port), no credential goes with it.
+//
+// Go's http.Client has a rule of its own, looser: it drops Authorization
+// (and Cookie) from a redirect only when the host name changes and is not
+// a subdomain of the first, whatever the scheme and port, and it keeps
+// every other header it copies, such as x-goog-api-key. A RoundTripper
+// that adds a credential to each request (an OAuth transport) adds it to
+// every redirected request too. This package holds the browser's rule
+// under both.
+package origin
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// maxRedirects is how many redirects a client follows, Go's default.
+const maxRedirects = 10
+
+// credentialHeaders are the headers that carry credentials: Go's sensitive
+// ones and the Google API key's.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "X-Goog-Api-Key"}
+
+// Of is u's origin, "scheme://host:port": lower-case, the scheme's default
+// port when u names none.
+func Of(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// Crossed reports whether req was brought by redirects that, at some hop,
+// went to another origin than the hop before: from there on it carries no
+// credential, even back at the first origin, as in a browser.
+func Crossed(req *http.Request) bool {
+	for r := req; r.Response != nil && r.Response.Request != nil; r = r.Response.Request {
+		if Of(r.URL) != Of(r.Response.Request.URL) {
+			return true
+		}
+	}
+	return false
+}
+
+// DropCredentials wraps base: a request Crossed goes without the
+// credential headers, whoever set them (the client copying the first
+// request's, or a transport above adding its own to every request).
+func DropCredentials(base http.RoundTripper) http.RoundTripper {
+	return dropCredentials{base}
+}
+
+type dropCredentials struct{ base http.RoundTripper }
+
+func (d dropCredentials) RoundTrip(req *http.Request) (*http.Response, error) {
+	if Crossed(req) {
+		req = req.Clone(req.Context())
+		for _, h := range credentialHeaders {
+			req.Header.Del(h)
+		}
+	}
+	return d.base.RoundTrip(req)
+}
+
+// ErrBodyElsewhere is a redirect refused because it would send the
+// request's body to another origin.
+var ErrBodyElsewhere = errors.New("a redirect would send the request's body to another origin")
+
+// CheckRedirect is an http.Client's CheckRedirect for requests whose body
+// is itself a credential (a token request's refresh token, code or signed
+// assertion): a redirect that would send the body to another origin than
+// the first request's (a 307 or 308) is refused, which a browser would
+// follow. It follows at most 10, as Go does.
+func CheckRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	if req.Body != nil && req.Body != http.NoBody && Of(req.URL) != Of(via[0].URL) {
+		return fmt.Errorf("%w (%s)", ErrBodyElsewhere, Of(req.URL))
+	}
+	return nil
+}
+
+// Client is a client over base that keeps credentials to their origin:
+// headers (DropCredentials) and bodies (CheckRedirect).
+func Client(base http.RoundTripper) *http.Client {
+	return &http.Client{Transport: DropCredentials(base), CheckRedirect: CheckRedirect}
+}
