@@ -309,3 +309,28 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 		}
 	}
 }
+
+// In yolo, whatever the front end, the model is not offered
+// enter_plan_mode, as Gemini CLI's yolo policy leaves it out: it would
+// be refused. auto_edit and default offer it.
+func TestYoloOffersNoPlanMode(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, offered := range map[tools.ApprovalMode]bool{tools.ApprovalYolo: false, tools.ApprovalAutoEdit: true, tools.ApprovalDefault: true} {
+		srv := geminitest.NewTestServer(t, geminitest.TextTurn("Hi."))
+		a, _ := newAgent(t, srv, agent.Config{
+			Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+			Workspace: ws,
+		})
+		a.SetApprovalMode(mode)
+		if res, _ := prompt(t, a.NewSession(), "hello"); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		got := slices.ContainsFunc(srv.Requests()[0].Tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool { return d.Name == tools.EnterPlanModeName })
+		if got != offered {
+			t.Errorf("%s: enter_plan_mode offered %v, want %v", mode, got, offered)
+		}
+	}
+}

@@ -390,6 +390,22 @@ func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
 	}
 }
 
+// In yolo, as in Gemini CLI (yolo.toml denies the planning tools, so its
+// registry leaves them out), the model is not offered enter_plan_mode,
+// which would be refused; in the default mode it is.
+func TestLSPYoloOffersNoPlanMode(t *testing.T) {
+	for mode, offered := range map[string]bool{"yolo": false, "default": true} {
+		h := start(t, setup{profile: lsptest.Plugin(), env: trustTheWorkspace(), opts: map[string]any{"approvalMode": mode}}, geminitest.TextTurn("Hi."))
+		h.prompt(map[string]any{"prompt": "hello"})
+		if got := slices.Contains(declared(h.model.Requests(), 0), "enter_plan_mode"); got != offered {
+			t.Errorf("%s: enter_plan_mode declared %v, want %v", mode, got, offered)
+		}
+		if slices.Contains(declared(h.model.Requests(), 0), "exit_plan_mode") {
+			t.Errorf("%s: exit_plan_mode declared outside plan mode", mode)
+		}
+	}
+}
+
 // A custom general.plan.directory inside the project is where plans go,
 // for every session; one that leaves the project is not used, as in
 // Gemini CLI: the user is told why, and the session plans in its own
