@@ -536,7 +536,7 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
 	if mode == string(tools.ApprovalPlan) && !b.Plan.Enabled {
-		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings, or the plans directory cannot be used`))
+		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings`))
 		mode = string(tools.ApprovalDefault)
 	}
 	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
