@@ -236,3 +236,101 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 		t.Errorf("exit_plan_mode answered %q", out)
 	}
 }
+
+// Plan mode is read-only through symlinks: a plan-named file in the
+// plans directory that leads to a source file is not a plan file, so
+// write_file and replace of it are refused in plan mode, and one that
+// leads out of the workspace is neither read nor written, the model
+// told why; nothing it leads to changes.
+func TestPlanModeThroughSymlinks(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := filepath.Join(root, "plans")
+	files := map[string]string{filepath.Join(root, "main.md"): "# Source\n", filepath.Join(outside, "creds.md"): "secret-token\n"}
+	for path, content := range files {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"source.md": filepath.Join(root, "main.md"), "creds.md": filepath.Join(outside, "creds.md")} {
+		if err := os.Symlink(target, filepath.Join(plans, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(
+			geminitest.Call(tools.WriteFileName, map[string]any{"file_path": "plans/source.md", "content": "# Plan\n"}),
+			geminitest.Call(tools.ReplaceName, map[string]any{"file_path": "plans/source.md", "old_string": "Source", "new_string": "Plan"}),
+			geminitest.Call(tools.ReadFileName, map[string]any{"path": "plans/creds.md"}),
+			geminitest.Call(tools.WriteFileName, map[string]any{"file_path": "plans/creds.md", "content": "# Plan\n"}),
+		),
+		geminitest.TextTurn("Planned."),
+	)
+	a, _ := newAgent(t, srv, agent.Config{
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+		Workspace: ws, Lander: &diskLander{}, Confirmer: always(agent.ProceedOnce),
+		PlansDir: func(string) (string, error) { return plans, nil },
+	})
+	a.SetApprovalMode(tools.ApprovalPlan)
+	if res, _ := prompt(t, a.NewSession(), "Plan it"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	fr := responses(t, srv.Requests()[1])
+	if len(fr) != 4 {
+		t.Fatalf("responses %+v", fr)
+	}
+	errorOf := func(i int) string { msg, _ := fr[i].Response["error"].(string); return msg }
+	for i := range 2 {
+		if got := errorOf(i); !strings.HasPrefix(got, "You are in Plan Mode and cannot modify source code.") {
+			t.Errorf("%s of a plan-named symlink to a source file: %q", fr[i].Name, got)
+		}
+	}
+	for i := 2; i < 4; i++ {
+		if got := errorOf(i); !strings.Contains(got, "resolves to "+filepath.Join(outside, "creds.md")+", outside the workspace roots") || strings.Contains(toJSON(fr[i].Response), "secret-token") {
+			t.Errorf("%s of a symlink out of the workspace: %+v", fr[i].Name, fr[i].Response)
+		}
+	}
+	for path, content := range files {
+		if b, _ := os.ReadFile(path); string(b) != content {
+			t.Errorf("%s = %q, want %q", path, b, content)
+		}
+	}
+}
+
+// In yolo, whatever the front end, the model is not offered
+// enter_plan_mode, as Gemini CLI's yolo policy leaves it out: it would
+// be refused. auto_edit and default offer it.
+func TestYoloOffersNoPlanMode(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, offered := range map[tools.ApprovalMode]bool{tools.ApprovalYolo: false, tools.ApprovalAutoEdit: true, tools.ApprovalDefault: true} {
+		srv := geminitest.NewTestServer(t, geminitest.TextTurn("Hi."))
+		a, _ := newAgent(t, srv, agent.Config{
+			Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+			Workspace: ws,
+		})
+		a.SetApprovalMode(mode)
+		if res, _ := prompt(t, a.NewSession(), "hello"); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		got := slices.ContainsFunc(srv.Requests()[0].Tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool { return d.Name == tools.EnterPlanModeName })
+		if got != offered {
+			t.Errorf("%s: enter_plan_mode offered %v, want %v", mode, got, offered)
+		}
+	}
+}

@@ -299,22 +299,48 @@ func (b *Built) hooks(set settings.Settings) agent.Hooks {
 
 // planOptions are plan mode's tools as settings configure them, and how
 // a session finds its plans directory: off when general.plan.enabled is
-// false or general.plan.directory is unusable (the user is told why).
+// false. A general.plan.directory that is not inside the project, or
+// leads out of it through a symlink, is not used: as Gemini CLI does
+// (Config.initialize), the user is warned and each session plans in its
+// own directory instead.
 func (b *Built) planOptions(set settings.Settings) (tools.PlanOptions, func(string) (string, error)) {
 	roots := b.opts.Workspace.Roots()
 	if !set.General.Plan.PlanEnabled() || len(roots) == 0 {
 		return tools.PlanOptions{}, nil
 	}
-	custom, err := set.General.Plan.PlansDir(roots[0])
-	if err != nil {
-		b.opts.Warn("plan mode is off", err)
-		return tools.PlanOptions{}, nil
-	}
 	opts := tools.PlanOptions{Enabled: true, Unattended: b.opts.Unattended}
-	if custom != "" {
-		return opts, func(string) (string, error) { return custom, nil }
+	sessions := sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+	custom := func(string) (string, error) { return projectPlansDir(set.General.Plan, roots[0]) }
+	switch dir, err := custom(""); {
+	case err != nil:
+		b.opts.Warn("the custom plans directory is not used", fmt.Errorf("%w; each session plans in its own directory instead", err))
+		return opts, sessions
+	case dir == "":
+		return opts, sessions
 	}
-	return opts, sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+	return opts, custom
+}
+
+// projectPlansDir is the plans directory general.plan.directory names in
+// the project at root, with its symlinks resolved; "" when it names none.
+// Where it really lies must be inside root, as Gemini CLI requires
+// (Storage.getPlansDir): a symlink out of the project (to ~/.gemini, say)
+// would make what it leads to the plan mode's to read and write. It is
+// checked again each time a session finds it, as the directory may have
+// changed since.
+func projectPlansDir(plan settings.Plan, root string) (string, error) {
+	dir, err := plan.PlansDir(root)
+	if err != nil || dir == "" {
+		return "", err
+	}
+	real, err := workspace.RealPath(dir)
+	if err != nil {
+		return "", fmt.Errorf("general.plan.directory %q: %w", plan.Directory, err)
+	}
+	if !workspace.Within(root, real) {
+		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", plan.Directory, real, root)
+	}
+	return real, nil
 }
 
 // sessionPlansDir finds a session's plans directory where Gemini CLI
@@ -510,7 +536,7 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
 	if mode == string(tools.ApprovalPlan) && !b.Plan.Enabled {
-		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings, or the plans directory cannot be used`))
+		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings`))
 		mode = string(tools.ApprovalDefault)
 	}
 	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {

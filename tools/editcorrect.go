@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -51,7 +53,7 @@ func (s matchStage) what() string {
 
 // reindented says what the line-by-line stages do to new_string (see
 // reindent).
-const reindented = " (new_string was re-indented to the matched block: on every line, the indentation of its first line became that of the block's first line, " +
+const reindented = " (new_string was re-indented to the matched block: on every line, the indentation of its first line with text became that of the block's first line with text, " +
 	"deeper lines keeping their extra indentation (converted to the file's where old_string's own lines show the file indents them differently), " +
 	"and lines indented less than its first line were put at the block's first line's indentation)"
 
@@ -69,6 +71,10 @@ type located struct {
 	// stages, never for the others.
 	unescaped unescaping
 	splices   []splice // ascending, one per occurrence
+	// unreindentable is why new_string could not be given the file's
+	// indentation at an occurrence a line-by-line stage found: the edit
+	// is refused rather than landed mis-indented.
+	unreindentable error
 }
 
 // silent reports whether the model is told nothing about the stage: an
@@ -170,7 +176,13 @@ func locate(text, old, new string) (loc located, ok bool) {
 			if stage == stageWhitespace {
 				norm = squeezeSpace
 			}
-			loc = firstFound(stage, readings, func(old, new string) []splice { return byLine().match(old, new, norm) })
+			var unreindentable error
+			loc = firstFound(stage, readings, func(old, new string) []splice {
+				splices, err := byLine().match(old, new, norm)
+				unreindentable = err
+				return splices
+			})
+			loc.unreindentable = unreindentable
 		}
 		if len(loc.splices) > 0 {
 			return loc, true
@@ -441,10 +453,11 @@ func (fl fileLines) after(i int) int {
 }
 
 // match finds old (LF) as a run of whole lines equal under norm, and
-// returns a splice per run with new re-indented to the run's first line.
-// A trailing line break in old covers the last line's; old must have some
-// text.
-func (fl fileLines) match(old, new string, norm func(string) string) []splice {
+// returns a splice per run with new re-indented to the run (reindent),
+// and the first run's error when new could not be re-indented to one (its
+// splice then replaces nothing). A trailing line break in old covers the
+// last line's; old must have some text.
+func (fl fileLines) match(old, new string, norm func(string) string) ([]splice, error) {
 	newLines := strings.Split(new, "\n")
 	withBreak := strings.HasSuffix(old, "\n")
 	oldLines := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
@@ -455,9 +468,10 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		blank = blank && want[i] == ""
 	}
 	if blank {
-		return nil
+		return nil, nil
 	}
 	var out []splice
+	var unreindentable error
 	normed := make([]string, len(fl.starts))
 	done := make([]bool, len(fl.starts))
 	normLine := func(i int) string {
@@ -486,10 +500,15 @@ func (fl fileLines) match(old, new string, norm func(string) string) []splice {
 		for k := range block {
 			block[k] = fl.line(i + k)
 		}
-		s.with = withEOL(fl.text[s.start:s.end], reindent(newLines, oldLines, block))
+		with, err := reindent(newLines, oldLines, block)
+		if err != nil {
+			unreindentable = cmp.Or(unreindentable, fmt.Errorf("at line %d: %w", i+1, err))
+			with = fl.text[s.start:s.end]
+		}
+		s.with = withEOL(fl.text[s.start:s.end], with)
 		out = append(out, s)
 	}
-	return out
+	return out, unreindentable
 }
 
 func leadingSpace(s string) string {
@@ -504,51 +523,156 @@ func leadingSpace(s string) string {
 // extra indentation; a line indented less gets the block's first line's
 // indentation alone; a whitespace-only line becomes empty.
 //
-// One refinement: where old_string indents a line relative to its first
-// line differently from how the file indents the line it matched (tabs
-// against spaces, two spaces against four), a new line with that same
-// relative indentation gets the file's, as Gemini CLI's rule would
-// otherwise re-indent the lines new_string keeps from old_string. When
-// old_string's lines are indented like the block's, which is the usual
-// case, this changes nothing.
-func reindent(newLines, oldLines, block []string) string {
-	target := leadingSpace(block[0])
-	relative := relativeIndentation(oldLines, block)
-	ref := leadingSpace(newLines[0])
+// Two refinements, so that every line gets the file's indentation.
+// The reference lines are the first that are not blank: a blank line
+// has no indentation to go by, and an old_string that starts with the
+// blank line before a block (new_string alike) would otherwise lose the
+// block's indentation on every line. And where old_string indents its
+// lines relative to its first line unlike the file (tabs against spaces,
+// two spaces against four), a new line's extra indentation is converted
+// to the file's: as the line of old_string with the same extra
+// indentation shows, else step by step, as old_string's lines show one
+// step of each; Gemini CLI's rule would keep old_string's indentation in
+// a file indented otherwise. When old_string's lines show no step that
+// converts a new line's extra indentation, the edit is refused (the
+// error says which line): it would land mis-indented.
+func reindent(newLines, oldLines, block []string) (string, error) {
+	first := firstNonBlank(oldLines) // old_string has text (match)
+	target := leadingSpace(block[first])
+	indent := learnIndentation(oldLines[first:], block[first:])
+	ref := ""
+	if i := firstNonBlank(newLines); i >= 0 {
+		ref = leadingSpace(newLines[i])
+	}
 	out := make([]string, len(newLines))
 	for i, l := range newLines {
 		switch {
 		case strings.TrimSpace(l) == "":
 		case strings.HasPrefix(l, ref):
 			ws := leadingSpace(l)
-			extra, ok := relative[ws[len(ref):]]
+			extra, ok := indent.convert(ws[len(ref):])
 			if !ok {
-				extra = ws[len(ref):]
+				return "", fmt.Errorf("new_string's line %d (%q) is indented %q beyond its first line, and old_string's lines, indented unlike the file's, do not show how the file indents that", i+1, strings.TrimSpace(l), ws[len(ref):])
 			}
 			out[i] = target + extra + l[len(ws):]
 		default:
 			out[i] = target + strings.TrimLeftFunc(l, unicode.IsSpace)
 		}
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(out, "\n"), nil
 }
 
-// relativeIndentation maps each indentation old_string's lines have
-// beyond its first line's to the one the block's matching lines have
-// beyond the block's first line's (the first such pair wins).
-func relativeIndentation(oldLines, block []string) map[string]string {
+// firstNonBlank is the index of the first of lines with text, -1 when
+// none has.
+func firstNonBlank(lines []string) int {
+	return slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(l) != "" })
+}
+
+// indentation is how the file indents what old_string indents, beyond
+// the first line of each, as old_string's lines and the block they
+// matched show it.
+type indentation struct {
+	// relative maps each extra indentation old_string's lines have to
+	// the block's matching lines' (the first such pair wins).
+	relative map[string]string
+	// asWritten: every pair maps an indentation to itself, so old_string
+	// is indented as the file is.
+	asWritten bool
+	// oldStep and fileStep are one step of indentation in old_string and
+	// in the file ("    " and "\t", say), when the pairs show them; ""
+	// when they show none, or disagree.
+	oldStep, fileStep string
+}
+
+// learnIndentation reads how the file indents old_string's lines from
+// the block they matched; both start with a line that is not blank.
+func learnIndentation(oldLines, block []string) indentation {
 	oldRef, blockRef := leadingSpace(oldLines[0]), leadingSpace(block[0])
-	relative := map[string]string{}
+	in := indentation{relative: map[string]string{}, asWritten: true}
 	for k, l := range oldLines {
 		ws, fws := leadingSpace(l), leadingSpace(block[k])
 		if strings.TrimSpace(l) == "" || !strings.HasPrefix(ws, oldRef) || !strings.HasPrefix(fws, blockRef) {
 			continue
 		}
-		if _, seen := relative[ws[len(oldRef):]]; !seen {
-			relative[ws[len(oldRef):]] = fws[len(blockRef):]
+		extra, fileExtra := ws[len(oldRef):], fws[len(blockRef):]
+		if _, seen := in.relative[extra]; !seen {
+			in.relative[extra] = fileExtra
+			in.asWritten = in.asWritten && extra == fileExtra
 		}
 	}
-	return relative
+	in.oldStep, in.fileStep = indentSteps(in.relative)
+	return in
+}
+
+// convert is extra, a new line's indentation beyond new_string's first
+// line's, as the file indents it; false when that cannot be told.
+func (in indentation) convert(extra string) (string, bool) {
+	if fileExtra, ok := in.relative[extra]; ok {
+		return fileExtra, true
+	}
+	if in.asWritten {
+		return extra, true
+	}
+	if n, ok := repeats(extra, in.oldStep); ok {
+		return strings.Repeat(in.fileStep, n), true
+	}
+	return "", false
+}
+
+// indentSteps finds one step of indentation in old_string and in the
+// file from relative's pairs: each pair's indentations must be runs of
+// one character (the same in every pair on each side), and a pair n
+// steps deep in old_string must be n steps deep in the file. The old
+// step is the greatest that divides every pair's; "" when there is none.
+func indentSteps(relative map[string]string) (oldStep, fileStep string) {
+	var oldChar, fileChar byte
+	step := 0
+	for extra, fileExtra := range relative {
+		if extra == "" {
+			continue
+		}
+		if !uniform(extra) || !uniform(fileExtra) || fileExtra == "" ||
+			oldChar != 0 && (extra[0] != oldChar || fileExtra[0] != fileChar) {
+			return "", ""
+		}
+		oldChar, fileChar = extra[0], fileExtra[0]
+		step = gcd(step, len(extra))
+	}
+	if step == 0 {
+		return "", ""
+	}
+	perStep := 0
+	for extra, fileExtra := range relative {
+		if extra == "" {
+			continue
+		}
+		n := len(extra) / step
+		if len(fileExtra)%n != 0 || perStep != 0 && len(fileExtra)/n != perStep {
+			return "", ""
+		}
+		perStep = len(fileExtra) / n
+	}
+	return strings.Repeat(string(oldChar), step), strings.Repeat(string(fileChar), perStep)
+}
+
+// uniform reports whether s is a run of one character.
+func uniform(s string) bool {
+	return s != "" && strings.Count(s, s[:1]) == len(s)
+}
+
+// repeats reports whether s is step repeated, and how many times.
+func repeats(s, step string) (int, bool) {
+	if step == "" || len(s)%len(step) != 0 || strings.Repeat(step, len(s)/len(step)) != s {
+		return 0, false
+	}
+	return len(s) / len(step), true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // lineOf is the 1-based line number of offset in text.

@@ -179,24 +179,29 @@ func (t *exitPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, er
 }
 
 // resolve finds the plan the model names, as Gemini CLI does
-// (resolveAndValidatePlanPath): an absolute path, a path from the
-// project root, or a name in the plans directory; it must be in the
-// plans directory.
+// (resolveAndValidatePlanPath): an absolute path, else a path from the
+// project root or a name in the plans directory; where it really lies,
+// its symlinks followed, must be in the plans directory (so a plan
+// file leading to a source file or out of the workspace is not
+// presented as the plan). It returns that real path.
 func (t *exitPlanModeTool) resolve(dir, name string) (string, error) {
-	var candidates []string
-	if filepath.IsAbs(name) {
-		candidates = append(candidates, name)
+	candidates := []string{name}
+	if !filepath.IsAbs(name) {
+		candidates = nil
+		if roots := t.ws.Roots(); len(roots) > 0 {
+			candidates = append(candidates, filepath.Join(roots[0], name))
+		}
+		candidates = append(candidates, filepath.Join(dir, name))
 	}
-	if roots := t.ws.Roots(); len(roots) > 0 {
-		candidates = append(candidates, filepath.Join(roots[0], name))
-	}
-	candidates = append(candidates, filepath.Join(dir, name))
-	for _, c := range candidates {
-		if dir != "" && inDir(dir, filepath.Clean(c)) {
-			return filepath.Clean(c), nil
+	realDir, err := workspace.RealPath(dir)
+	if dir != "" && err == nil {
+		for _, c := range candidates {
+			if real, err := t.ws.Resolve(c); err == nil && inDir(realDir, real) {
+				return real, nil
+			}
 		}
 	}
-	return "", fmt.Errorf("Access denied: plan path (%s) must be within the designated plans directory (%s).", name, dir)
+	return "", fmt.Errorf("Access denied: plan path (%s) must be within the designated plans directory (%s).", name, cmp.Or(realDir, dir))
 }
 
 func inDir(dir, path string) bool {

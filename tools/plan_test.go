@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -148,6 +149,33 @@ func TestExitPlanModeRefusesWhatCannotBeApproved(t *testing.T) {
 		if title := buildIn(t, tool, dir, map[string]any{"plan_filename": name}).Title(); title != "Requesting plan approval for: "+tw.abs(".gemini/plans/ok.md") {
 			t.Errorf("%s: %q", name, title)
 		}
+	}
+}
+
+// A plan file is where its symlinks lead, as Gemini CLI resolves it
+// (resolveToRealPath): one in the plans directory that leads to a source
+// file, or out of the workspace, is not presented as the plan, and the
+// model is told it must be in the plans directory.
+func TestExitPlanModeFollowsSymlinks(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{".gemini/plans/real.md": "# Plan\n", "main.md": "# Not a plan\n"})
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := tw.abs(".gemini/plans")
+	for name, target := range map[string]string{"source.md": tw.abs("main.md"), "out.md": outside, "alias.md": tw.abs(".gemini/plans/real.md")} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
+	for _, name := range []string{"source.md", "out.md", tw.abs(".gemini/plans/out.md")} {
+		if got := buildInError(t, tool, dir, map[string]any{"plan_filename": name}); got != "Access denied: plan path ("+name+") must be within the designated plans directory ("+dir+")." {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	if title := buildIn(t, tool, dir, map[string]any{"plan_filename": "alias.md"}).Title(); title != "Requesting plan approval for: "+tw.abs(".gemini/plans/real.md") {
+		t.Errorf("a symlink to a plan in the plans directory: %q", title)
 	}
 }
 

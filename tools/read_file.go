@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
@@ -56,13 +58,19 @@ func (t *readFileTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
+	given := p.Path
+	if !filepath.IsAbs(given) {
+		given = filepath.Join(t.ws.Roots()[0], given)
+	}
+	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, given: filepath.Clean(given), offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
 }
 
 type readFileCall struct {
-	ws            *workspace.Workspace
-	memory        ContextDiscoverer
-	path          string
+	ws     *workspace.Workspace
+	memory ContextDiscoverer
+	// path is the file, its symlinks resolved; given is the path as the
+	// model gave it, made absolute.
+	path, given   string
 	offset, limit int
 	ranged        bool // offset or limit was given
 }
@@ -87,7 +95,30 @@ func (c *readFileCall) Execute(ctx context.Context, info CallInfo) (Result, erro
 	return res, err
 }
 
+// ignored reports whether the file is kept from being read, as Gemini
+// CLI's read_file keeps it (its file discovery's shouldIgnoreFile), by
+// its own path or where it leads: ignored by .gitignore or .geminiignore,
+// as glob, grep_search and the listings leave it out, or inside .git,
+// which Gemini CLI's ignore rules always hold.
+func (c *readFileCall) ignored(ctx context.Context) bool {
+	for _, p := range []string{c.path, c.given} {
+		if inGitDir(c.ws, p) || isIgnored(ctx, c.ws, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// inGitDir reports whether abs lies in a .git directory of its root.
+func inGitDir(ws *workspace.Workspace, abs string) bool {
+	root := ws.RootOf(abs)
+	return root != "" && slices.Contains(strings.Split(relSlash(root, abs), "/"), ".git")
+}
+
 func (c *readFileCall) read(ctx context.Context) (Result, error) {
+	if c.ignored(ctx) {
+		return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", c.path)), nil
+	}
 	isDir, err := c.ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
 		return failure("File not found: " + c.path), nil

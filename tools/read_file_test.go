@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -181,4 +182,41 @@ func TestReadFileTitle(t *testing.T) {
 			t.Errorf("%v: Title %q Kind %q", tc.args, call.Title(), call.Kind())
 		}
 	}
+}
+
+// A file .geminiignore or .gitignore ignores is not read, as Gemini CLI's
+// read_file refuses it (its own path or where it leads), in its words;
+// glob, grep_search, list_directory and read_many_files leave it out
+// too. An unsaved buffer of it is refused alike, and so is a file in
+// .git, which Gemini CLI's ignore rules always hold.
+func TestReadFileRefusesIgnored(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		".geminiignore":   "secret.env\nprivate/\n",
+		".gitignore":      "build/\n",
+		"secret.env":      "TOKEN=1\n",
+		"private/notes":   "mine\n",
+		"build/out.txt":   "built\n",
+		"public.txt":      "hello\n",
+		"sub/.gitignore":  "*.log\n",
+		"sub/debug.log":   "log\n",
+		"sub/keep.txt":    "kept\n",
+		"private/buf.txt": "",
+		".git/config":     "[remote]\n",
+	})
+	for link, target := range map[string]string{"alias.txt": "secret.env", "private/public-link.txt": "../public.txt"} {
+		if err := os.Symlink(target, tw.abs(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tw.open("private/buf.txt", "unsaved\n")
+	tool := tw.tool(ReadFileName, Options{})
+	for name, real := range map[string]string{
+		"secret.env": "secret.env", "private/notes": "private/notes", "build/out.txt": "build/out.txt", "sub/debug.log": "sub/debug.log",
+		"alias.txt": "secret.env", "private/public-link.txt": "public.txt", "private/buf.txt": "private/buf.txt",
+		".git/config": ".git/config",
+	} {
+		wantError(t, run(t, tool, map[string]any{"path": name}), "File path '"+tw.abs(real)+"' is ignored by configured ignore patterns.")
+	}
+	wantOutput(t, run(t, tool, map[string]any{"path": "public.txt"}), "hello\n")
+	wantOutput(t, run(t, tool, map[string]any{"path": "sub/keep.txt"}), "kept\n")
 }

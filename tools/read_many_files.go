@@ -631,14 +631,15 @@ func insideSomeRoot(roots []string, pattern string) bool {
 	return slices.ContainsFunc(roots, func(root string) bool { return isBelow(root, filepath.Clean(pattern)) })
 }
 
-// addLiteral adds the file at abs unless excluded or ignored.
+// addLiteral adds the file at abs unless excluded or ignored (inside
+// .git too, which the walk never enters).
 func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matched) {
 	r := relSlash(root, abs)
 	kind := byte(matchFound)
 	switch {
 	case c.excluded(r):
 		kind = matchExcluded
-	case c.respectIgnore && isIgnored(ctx, c.ws, abs):
+	case c.respectIgnore && (inGitDir(c.ws, abs) || isIgnored(ctx, c.ws, abs)):
 		kind = matchIgnored
 	}
 	m.add(kind, candidate{path: abs, rel: r}, true)

@@ -113,6 +113,12 @@ func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
 	if strings.Contains(res.Output, "password") {
 		t.Errorf("read with .geminiignore still respected: %q", res.Output)
 	}
+	// .git, named, is ignored even without the default excludes, as
+	// Gemini CLI's ignore rules always hold it (the walk never enters it).
+	tw.write(".git/config", "[remote]\n")
+	if res := run(t, tool, map[string]any{"include": []any{".git/config"}, "useDefaultExcludes": false}); strings.Contains(res.Output, "[remote]") {
+		t.Errorf(".git/config was read: %q", res.Output)
+	}
 }
 
 func TestReadManyFilesBounds(t *testing.T) {

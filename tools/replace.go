@@ -140,6 +140,10 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 		}
 		return failure(msg), nil
 	}
+	if loc.unreindentable != nil {
+		return failure(fmt.Sprintf("Failed to edit %s: old_string matched after %s, but new_string could not be given the file's indentation %v. No edits made. "+
+			"Give old_string and new_string the file's exact indentation, as read_file shows it.", c.path, strings.TrimSuffix(loc.how(), reindented), loc.unreindentable)), nil
+	}
 	change, err := c.tool.ws.PrepareChange(ctx, c.path, loc.apply(text))
 	if err != nil {
 		return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)

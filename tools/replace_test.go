@@ -511,7 +511,7 @@ func TestReplaceReindentsEveryLine(t *testing.T) {
 			p := &fakeProposer{decision: Decision{Outcome: Applied}}
 			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after comparing line by line, ignoring leading and trailing whitespace"+
-				" (new_string was re-indented to the matched block: on every line, the indentation of its first line became that of the block's first line, "+
+				" (new_string was re-indented to the matched block: on every line, the indentation of its first line with text became that of the block's first line with text, "+
 				"deeper lines keeping their extra indentation (converted to the file's where old_string's own lines show the file indents them differently), "+
 				"and lines indented less than its first line were put at the block's first line's indentation).")
 			if c := p.only(t); c.After != tc.want {
@@ -521,10 +521,91 @@ func TestReplaceReindentsEveryLine(t *testing.T) {
 	}
 }
 
+// A block matched line by line lands with the file's indentation on
+// every line, new lines deeper than any of old_string's included: also
+// when old_string starts with the blank line (or lines) before the block,
+// which has no indentation to go by, when the block starts the file, and
+// when old_string indents in other steps than the file (tabs against
+// spaces, two spaces against four), converted step by step.
+func TestReplaceReindentsBlocksAfterBlankLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{
+			name: "a method preceded by a blank line, old_string starting with it, without the class's indentation",
+			file: "class Greeter:\n    greeting = \"hi\"\n\n    def greet(self, name):\n        if name:\n            return self.greeting + name\n        return self.greeting\n",
+			old:  "\ndef greet(self, name):\n    if name:\n        return self.greeting + name\n    return self.greeting\n",
+			new:  "\ndef greet(self, name):\n    if name:\n        for part in name.split():\n            if part:\n                return self.greeting + part\n    return self.greeting\n",
+			want: "class Greeter:\n    greeting = \"hi\"\n\n    def greet(self, name):\n        if name:\n            for part in name.split():\n                if part:\n                    return self.greeting + part\n        return self.greeting\n",
+		},
+		{
+			name: "tabs in the file, spaces in old_string, after a blank line",
+			file: "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\n\tfor _, x := range xs {\n\t\tn += x\n\t}\n\treturn n\n}\n",
+			old:  "\nfor _, x := range xs {\n    n += x\n}\n",
+			new:  "\nfor _, x := range xs {\n    if x > 0 {\n        n += x\n    }\n}\n",
+			want: "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\tn += x\n\t\t}\n\t}\n\treturn n\n}\n",
+		},
+		{
+			name: "deeper nesting, two spaces in the file, four in old_string",
+			file: "function main() {\n  setup();\n\n  if (ready) {\n    run();\n  }\n}\n",
+			old:  "\nif (ready) {\n    run();\n}",
+			new:  "\nif (ready) {\n    for (const job of jobs) {\n        if (job.ok) {\n            run(job);\n        }\n    }\n}",
+			want: "function main() {\n  setup();\n\n  if (ready) {\n    for (const job of jobs) {\n      if (job.ok) {\n        run(job);\n      }\n    }\n  }\n}\n",
+		},
+		{
+			name: "the block at the file's start, two spaces in old_string, four in the file",
+			file: "def f():\n    if x:\n        return 1\n    return 2\n",
+			old:  "def f():\n  if x:\n    return 1\n",
+			new:  "def f():\n  if x:\n    if y:\n      return 1\n",
+			want: "def f():\n    if x:\n        if y:\n            return 1\n    return 2\n",
+		},
+		{
+			name: "preceded by two blank lines",
+			file: "import os\n\n\ndef main():\n    if os.environ:\n        print(1)\n",
+			old:  "\n\ndef main():\n  if os.environ:\n    print(1)\n",
+			new:  "\n\ndef main():\n  if os.environ:\n    for k in os.environ:\n      print(k)\n",
+			want: "import os\n\n\ndef main():\n    if os.environ:\n        for k in os.environ:\n            print(k)\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
+			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			wantContains(t, res.Output, "old_string matched after comparing line by line, ignoring leading and trailing whitespace")
+			if c := p.only(t); c.After != tc.want {
+				t.Errorf("After:\n%s\nwant:\n%s", c.After, tc.want)
+			}
+		})
+	}
+}
+
+// When old_string's lines do not show how the file indents a new line of
+// new_string (old_string indented in steps the file's cannot be told
+// from), the edit is refused and the model told which line and why,
+// rather than landed mis-indented.
+func TestReplaceRefusesWhatCannotBeReindented(t *testing.T) {
+	file := "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"
+	tw := newTestWorkspace(t, map[string]string{"f.go": file})
+	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.go",
+		"old_string": "if x {\n   return\n}", "new_string": "if x {\n   log()\n    return\n}"})
+	wantError(t, res, "Failed to edit "+tw.abs("f.go")+": old_string matched after comparing line by line, ignoring leading and trailing whitespace, "+
+		"but new_string could not be given the file's indentation at line 2: new_string's line 3 (\"return\") is indented \"    \" beyond its first line, "+
+		"and old_string's lines, indented unlike the file's, do not show how the file indents that. No edits made. "+
+		"Give old_string and new_string the file's exact indentation, as read_file shows it.")
+	if len(p.changes) != 0 {
+		t.Errorf("proposed %d changes", len(p.changes))
+	}
+}
+
 // Where old_string indents its lines relative to its first line unlike
-// the file (tabs against spaces, two spaces against four), new lines that
-// keep old_string's relative indentation get the file's; others keep
-// theirs, as Gemini CLI's rule has it.
+// the file (tabs against spaces, two spaces against four), new lines get
+// the file's indentation: as old_string's line of the same indentation
+// shows, else step by step (where Gemini CLI's rule keeps old_string's
+// indentation, mixing it into the file's).
 func TestReindentConvertsWhatOldStringShows(t *testing.T) {
 	for _, tc := range []struct {
 		name                 string
@@ -536,7 +617,7 @@ func TestReindentConvertsWhatOldStringShows(t *testing.T) {
 			old:      []string{"    if x {", "        a()", "    }"},
 			block:    []string{"\tif x {", "\t\ta()", "\t}"},
 			newLines: []string{"    if x {", "        a()", "        b()", "            c()", "    }"},
-			want:     "\tif x {\n\t\ta()\n\t\tb()\n\t        c()\n\t}", // c() deeper than any line of old_string: as Gemini CLI has it
+			want:     "\tif x {\n\t\ta()\n\t\tb()\n\t\t\tc()\n\t}", // c() deeper than any line of old_string: two steps of it
 		},
 		{
 			name:     "four spaces in old_string, two in the file",
@@ -560,8 +641,8 @@ func TestReindentConvertsWhatOldStringShows(t *testing.T) {
 			want:     "\t\tx()\n\t\ty()\n\t\tz()",
 		},
 	} {
-		if got := reindent(tc.newLines, tc.old, tc.block); got != tc.want {
-			t.Errorf("%s: reindent = %q, want %q", tc.name, got, tc.want)
+		if got, err := reindent(tc.newLines, tc.old, tc.block); err != nil || got != tc.want {
+			t.Errorf("%s: reindent = %q, %v; want %q", tc.name, got, err, tc.want)
 		}
 	}
 }

@@ -117,11 +117,7 @@ func (w *Workspace) firstRoot() string {
 // resolve. Gemini CLI's plans directories, under ~/.gemini/tmp, are
 // allowed so.
 func (w *Workspace) Allow(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("allowing %s: %w", dir, err)
-	}
-	real, err := resolveSymlinks(abs)
+	real, err := RealPath(dir)
 	if err != nil {
 		return "", fmt.Errorf("allowing %s: %w", dir, err)
 	}
@@ -179,6 +175,10 @@ func (w *Workspace) RootOf(path string) string {
 	return best
 }
 
+// Within reports whether path is root or below it; both absolute and
+// cleaned, and compared as they are: resolve symlinks first (RealPath).
+func Within(root, path string) bool { return within(root, path) }
+
 // within reports whether path is root or below it; both absolute and cleaned.
 func within(root, path string) bool {
 	if path == root {
@@ -217,6 +217,22 @@ func (e *outsideRootsError) Error() string {
 }
 
 func (e *outsideRootsError) Unwrap() error { return ErrOutsideRoots }
+
+// RealPath is path absolute, with every symlink in it followed (those
+// of its longest existing prefix, for a path that does not exist yet),
+// where it lies wherever that is: what a check of where a path leads
+// must look at, as Gemini CLI's resolveToRealPath.
+func RealPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	real, err := resolveSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	return real, nil
+}
 
 // maxSymlinks bounds symlink chains, as the kernel does with ELOOP.
 const maxSymlinks = 255

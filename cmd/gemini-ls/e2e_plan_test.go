@@ -390,9 +390,26 @@ func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
 	}
 }
 
+// In yolo, as in Gemini CLI (yolo.toml denies the planning tools, so its
+// registry leaves them out), the model is not offered enter_plan_mode,
+// which would be refused; in the default mode it is.
+func TestLSPYoloOffersNoPlanMode(t *testing.T) {
+	for mode, offered := range map[string]bool{"yolo": false, "default": true} {
+		h := start(t, setup{profile: lsptest.Plugin(), env: trustTheWorkspace(), opts: map[string]any{"approvalMode": mode}}, geminitest.TextTurn("Hi."))
+		h.prompt(map[string]any{"prompt": "hello"})
+		if got := slices.Contains(declared(h.model.Requests(), 0), "enter_plan_mode"); got != offered {
+			t.Errorf("%s: enter_plan_mode declared %v, want %v", mode, got, offered)
+		}
+		if slices.Contains(declared(h.model.Requests(), 0), "exit_plan_mode") {
+			t.Errorf("%s: exit_plan_mode declared outside plan mode", mode)
+		}
+	}
+}
+
 // A custom general.plan.directory inside the project is where plans go,
-// for every session; one that leaves the project turns plan mode off,
-// and the user is told why.
+// for every session; one that leaves the project is not used, as in
+// Gemini CLI: the user is told why, and the session plans in its own
+// directory.
 func TestRunPlanModeCustomDirectory(t *testing.T) {
 	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "docs/plans"}}}`},
 		planWrite("p.md", "# Plan\n"),
@@ -404,14 +421,18 @@ func TestRunPlanModeCustomDirectory(t *testing.T) {
 		t.Errorf("the plan in the custom directory = %q (responses %+v)", got, h.responses(1))
 	}
 
-	outside := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "../elsewhere"}}}`}, geminitest.TextTurn("Hi."))
-	r = outside.runIn(outside.root, append(outside.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "hello")
+	outside := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "../elsewhere"}}}`}, planWrite("p.md", "# Plan\n"), geminitest.TextTurn("Planned."))
+	r = outside.runIn(outside.root, append(outside.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "plan it")
 	r.wantExit(t, 0)
-	if !strings.Contains(r.stderr, "plan mode is off") || !strings.Contains(r.stderr, `general.plan.directory "../elsewhere"`) || !strings.Contains(r.stderr, "outside the project root") {
+	if !strings.Contains(r.stderr, "the custom plans directory is not used") || !strings.Contains(r.stderr, `general.plan.directory "../elsewhere"`) ||
+		!strings.Contains(r.stderr, "outside the project root") || !strings.Contains(r.stderr, "each session plans in its own directory instead") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
-	if firstDeclares(outside.model, "enter_plan_mode") {
-		t.Error("the planning tools were offered with the plans directory outside the project")
+	if b, err := os.ReadFile(sessionPlan(t, envHome(outside.env), "*", "p.md")); err != nil || string(b) != "# Plan\n" {
+		t.Errorf("the plan in the session's own directory = %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(outside.root), "elsewhere")); err == nil {
+		t.Error("the plans directory outside the project was made")
 	}
 }
 
@@ -549,5 +570,50 @@ func TestACPModeChosenAfterThePromptSurvivesARestart(t *testing.T) {
 	}
 	if res.Modes == nil || res.Modes.CurrentModeId != "autoEdit" {
 		t.Errorf("session/load's modes = %+v, want autoEdit current", res.Modes)
+	}
+}
+
+// A general.plan.directory that is a symlink out of the project (here to
+// ~/.gemini) is not the plans directory: it resolves outside the project
+// root, as Gemini CLI finds it (Storage.getPlansDir), so the run warns
+// and plans in the session's own directory instead. Plan mode reads
+// nothing through it and writes nothing there: ~/.gemini's credentials
+// are not read to the model, its GEMINI.md is not overwritten, and the
+// model is told why each call was refused.
+func TestRunPlanModeSymlinkedDirectoryOutside(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "plans"}}}`},
+		geminitest.CallTurn(
+			geminitest.Call("read_file", map[string]any{"path": "plans/oauth_creds.json"}),
+			geminitest.Call("write_file", map[string]any{"file_path": "plans/GEMINI.md", "content": "# Plan\n"}),
+		),
+		geminitest.TextTurn("Planned."),
+	)
+	geminiDir := filepath.Join(envHome(h.env), ".gemini")
+	writeFiles(t, geminiDir, map[string]string{"oauth_creds.json": `{"refresh_token": "secret-token"}`, "GEMINI.md": "my memory\n"})
+	if err := os.Symlink(geminiDir, h.path("plans")); err != nil {
+		t.Fatal(err)
+	}
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "plan", "-p", "plan it")
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, `general.plan.directory "plans" resolves to `+geminiDir+", which is outside the project root") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	fr := h.responses(1)
+	if len(fr) != 2 {
+		t.Fatalf("function responses = %+v", fr)
+	}
+	for _, f := range fr {
+		if strings.Contains(responseOutput(f), "secret-token") || !strings.Contains(responseError(f), "resolves to "+geminiDir) {
+			t.Errorf("%s: %+v, want it refused as outside the workspace", f.Name, f.Response)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(geminiDir, "GEMINI.md")); err != nil || string(b) != "my memory\n" {
+		t.Errorf("~/.gemini/GEMINI.md = %q, %v; want it untouched", b, err)
+	}
+	if !strings.Contains(h.model.Requests()[0].SystemInstruction.Parts[0].Text, planning) {
+		t.Error("the run does not plan")
+	}
+	if told := plansDirTold(h.model.Requests()[0]); !strings.HasPrefix(told, filepath.Join(geminiDir, "tmp")+string(filepath.Separator)) {
+		t.Errorf("the model was told to plan in %s, want the session's own plans directory", told)
 	}
 }
