@@ -49,10 +49,14 @@ func Read(path string, limit int64) ([]byte, error) {
 // ReadDir lists the directory dir, following symlinks, sorted by name: all
 // of it, or at most n entries (any n of them) when n > 0. Opening it never
 // blocks: a FIFO or a device named dir is refused as not a directory, not
-// waited on as os.ReadDir would.
+// waited on as os.ReadDir would; that error, naming what it is instead,
+// does not repeat the path.
 func ReadDir(dir string, n int) ([]fs.DirEntry, error) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|openDirectory, 0)
 	if err != nil {
+		if info, serr := os.Stat(dir); serr == nil && !info.IsDir() {
+			return nil, fmt.Errorf("it is %s, not a directory", DescribeMode(info.Mode()))
+		}
 		return nil, err
 	}
 	defer f.Close()

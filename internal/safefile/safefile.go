@@ -110,6 +110,8 @@ func createTemp(path string, perm fs.FileMode) (*os.File, error) {
 // pipe (FIFO)", ….
 func DescribeMode(mode fs.FileMode) string {
 	switch {
+	case mode.IsRegular():
+		return "a regular file"
 	case mode.IsDir():
 		return "a directory"
 	case mode&fs.ModeSymlink != 0:
