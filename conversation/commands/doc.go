@@ -20,7 +20,9 @@
 //     is renamed "<extension>.<name>", so none is lost; like any custom
 //     command it replaces an MCP prompt of its name.
 //   - A file that cannot be read or is not a valid command is skipped and
-//     reported with its path; the others load. Loading is bounded for a
+//     reported with its path; the others load. A FIFO, device or socket
+//     in a file's or a directory's place is one, refused without waiting
+//     on it (internal/safefile): a repository cannot hang the loader. Loading is bounded for a
 //     hostile workspace: files of at most maxFileSize bytes, at most
 //     maxFiles of them, directories at most maxDepth deep, and a symlink
 //     that leads out of its commands directory is refused (Gemini CLI

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Bounds on what a commands directory may make gemini-ls read: a
@@ -167,7 +168,7 @@ func loadDir(ctx context.Context, dir string, source Source) ([]Custom, []error)
 // walk reads the directory named path (whose symlinks resolve to real),
 // depth below the commands directory, in name order.
 func (l *loader) walk(path, real string, depth int) {
-	entries, err := os.ReadDir(real)
+	entries, err := safefile.ReadDir(real, 0)
 	if err != nil {
 		l.errs = append(l.errs, fmt.Errorf("reading custom commands from %s: %w", path, err))
 		return
@@ -245,17 +246,9 @@ func (l *loader) load(name, real string) {
 // and a string description (optional); other keys are ignored, as Gemini
 // CLI's schema ignores them.
 func parseFile(path string) (Custom, error) {
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if err != nil {
 		return Custom{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return Custom{}, err
-	}
-	if len(data) > maxFileSize {
-		return Custom{}, fmt.Errorf("larger than %d KB", maxFileSize>>10)
 	}
 	if !utf8.Valid(data) {
 		return Custom{}, errors.New("not UTF-8 text")
