@@ -88,14 +88,13 @@ func Dir(userDir string) string {
 func ProjectDir(root string) string { return filepath.Join(root, ".gemini", "commands") }
 
 // Load reads the custom commands of the user's directory (userDir as
-// settings.UserDir gives it) and of root's .gemini/commands, by name,
-// sorted; a project command replaces a user command of its name. An
-// untrusted root loads none, as in Gemini CLI. errs are the files
-// skipped, each a *FileError, and directories that could not be read.
+// settings.UserDir gives it) and, when root is trusted, of root's
+// .gemini/commands, by name, sorted; a project command replaces a user
+// command of its name. As in Gemini CLI 0.61 (FileCommandLoader's
+// getCommandDirectories), the user's are read whatever the folder: only
+// the project's wait for trust. errs are the files skipped, each a
+// *FileError, and directories that could not be read.
 func Load(ctx context.Context, userDir, root string, trusted bool) (cmds []Custom, errs []error) {
-	if !trusted {
-		return nil, nil
-	}
 	byName := map[string]Custom{}
 	dirs := []struct {
 		path   string
@@ -103,7 +102,7 @@ func Load(ctx context.Context, userDir, root string, trusted bool) (cmds []Custo
 	}{{Dir(userDir), User}}
 	// A root that is the home directory has the user's commands as its
 	// own: loaded once, as the user's.
-	if p := ProjectDir(root); root != "" && !sameDir(p, Dir(userDir)) {
+	if p := ProjectDir(root); trusted && root != "" && !sameDir(p, Dir(userDir)) {
 		dirs = append(dirs, struct {
 			path   string
 			source Source
