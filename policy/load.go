@@ -112,9 +112,9 @@ func policyFiles(path string) (files []string, skipped []skippedFile, err error)
 		case e.Type().IsRegular():
 			files = append(files, name)
 		case e.Type()&fs.ModeSymlink != 0:
-			skipped = append(skipped, skippedFile{name, "it is a symbolic link, and as in Gemini CLI a policies directory's files are read only when they are regular files; skipped"})
+			skipped = append(skipped, skippedFile{name, "it is a symbolic link, and as in Gemini CLI a policies directory's files are read only when they are regular files"})
 		default:
-			skipped = append(skipped, skippedFile{name, fmt.Sprintf("it is %s, not a regular file; skipped", safefile.DescribeMode(e.Type()))})
+			skipped = append(skipped, skippedFile{name, fmt.Sprintf("it is %s, not a regular file", safefile.DescribeMode(e.Type()))})
 		}
 	}
 	return files, skipped, nil
