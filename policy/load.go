@@ -84,7 +84,8 @@ func Load(sources []Source, interactive bool) *Engine {
 type skippedFile struct{ path, why string }
 
 // policyFiles are the .toml files of path: path itself, or the regular
-// files of the directory, by name; none when path does not exist. The
+// files of the directory, by name; none when path does not exist, and an
+// error when it is neither a directory nor a file (a FIFO). The
 // directory's other .toml entries are skipped, as Gemini CLI skips them,
 // and returned to be named: a symlink, or a FIFO, device or socket that
 // would block the read.
@@ -95,6 +96,8 @@ func policyFiles(path string) (files []string, skipped []skippedFile, err error)
 		return nil, nil, nil
 	case err != nil:
 		return nil, nil, err
+	case !info.IsDir() && !info.Mode().IsRegular():
+		return nil, nil, fmt.Errorf("it is %s, neither a directory nor a file", safefile.DescribeMode(info.Mode()))
 	case !info.IsDir():
 		if strings.HasSuffix(path, ".toml") {
 			return []string{path}, nil, nil

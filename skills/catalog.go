@@ -160,10 +160,14 @@ type discovery struct {
 // before; a missing dir has none.
 func (d *discovery) addDir(dir, extension string, hydrate func(string) string) {
 	info, err := os.Stat(dir)
-	if err != nil || !info.IsDir() {
-		if err != nil && !missing(err) {
-			d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: %w", err)})
-		}
+	switch {
+	case err != nil && missing(err):
+		return
+	case err != nil:
+		d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: %w", err)})
+		return
+	case !info.IsDir():
+		d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: it is %s, not a directory", safefile.DescribeMode(info.Mode()))})
 		return
 	}
 	for _, path := range skillFiles(dir) {

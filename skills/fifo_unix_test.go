@@ -21,7 +21,7 @@ func TestDiscoverSkipsFIFOs(t *testing.T) {
 		fifotest.Make(t, filepath.Join(root, ".gemini", "skills", skills.FileName)),
 		fifotest.Make(t, filepath.Join(ext, "skills", "x", skills.FileName)),
 	}
-	fifotest.Make(t, filepath.Join(root, ".agents", "skills"))
+	fifos = append(fifos, fifotest.Make(t, filepath.Join(root, ".agents", "skills")))
 	var c *skills.Catalog
 	var problems []skills.Problem
 	fifotest.Returns(t, "discovering skills", func() {
