@@ -50,6 +50,7 @@ func TestRunNamesFIFOsInsteadOfBlocking(t *testing.T) {
 		filepath.Join(user, "skills", "pipe", "SKILL.md"),
 		filepath.Join(root, ".gemini", "skills", "pipe", "SKILL.md"),
 		filepath.Join(ext, "tools", "skills", "pipe", "SKILL.md"),
+		filepath.Join(home, ".agents", "skills"), // a directory's place
 		// Extensions: the enablement file, a manifest, a .env, hooks.
 		filepath.Join(ext, "extension-enablement.json"),
 		filepath.Join(ext, "broken", "gemini-extension.json"),
