@@ -15,7 +15,7 @@ import (
 // commands of the user's and the first root's TOML files, then the
 // enabled extensions' (renamed "<extension>.<name>" where a built-in or
 // one of the others has their name), read from disk under the one trust
-// decision (in a root the user does not trust there are none, see
+// decision (in a root the user does not trust, the user's alone, see
 // commands.Load), and the running MCP servers' prompts. Its Errs are the
 // command files skipped, each with its path.
 func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,7 +31,7 @@ type enablement map[string]struct {
 // then says (as Gemini CLI reports it and goes on).
 func readEnablement(dir string) (enablement, error) {
 	path := filepath.Join(dir, EnablementFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -111,7 +110,7 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 	}
 	defer unlock()
 	path := filepath.Join(extDir, EnablementFile)
-	before, err := os.ReadFile(path)
+	before, err := safefile.Read(path, maxFileSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -133,7 +132,7 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 		return err
 	}
 	return safefile.WriteIf(path, data, func() error {
-		now, err := os.ReadFile(path)
+		now, err := safefile.Read(path, maxFileSize)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, before) {
 			return fmt.Errorf("%s changed while it was being written; try again", path)
 		}

@@ -1,11 +1,9 @@
 package extensions
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -25,8 +24,9 @@ const (
 	DefaultContextFile = "GEMINI.md"
 )
 
-// maxManifestSize bounds what one manifest makes gemini-ls read.
-const maxManifestSize = 1 << 20
+// maxFileSize bounds each file of an extension's that gemini-ls reads
+// (its manifest, install metadata, .env, hooks) and the enablement file.
+const maxFileSize = 1 << 20
 
 // Dir is the directory extensions are installed in, for userDir as
 // settings.UserDir gives it (~/.gemini); "" when it is "".
@@ -167,7 +167,7 @@ func Load(cfg Config) Loaded {
 	if dir == "" {
 		return Loaded{}
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := safefile.ReadDir(dir, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Loaded{}
 	}
@@ -267,7 +267,10 @@ func load(cfg Config, installDir string) (Extension, error) {
 		return ext, fmt.Errorf("%s: %w", filepath.Join(ext.Path, ManifestFile), err)
 	}
 	// The variables resolve with the settings the manifest declares.
-	custom := readSettings(installDir)
+	custom, err := readSettings(installDir)
+	if err != nil {
+		return ext, err
+	}
 	for k, v := range custom {
 		if _, taken := ext.Variables[k]; !taken {
 			ext.Variables[k] = v
@@ -367,7 +370,7 @@ func withSettings(env, values map[string]string) map[string]string {
 // none is the zero metadata (an extension copied in by hand).
 func readInstallMetadata(installDir string) (InstallMetadata, error) {
 	path := filepath.Join(installDir, InstallMetadataFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return InstallMetadata{}, nil
 	}
@@ -384,23 +387,15 @@ func readInstallMetadata(installDir string) (InstallMetadata, error) {
 // readManifest reads dir's manifest as JSON.
 func readManifest(dir string) (map[string]any, error) {
 	path := filepath.Join(dir, ManifestFile)
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("it has no %s (looked for %s)", ManifestFile, path)
-		}
-		return nil, fmt.Errorf("reading its manifest: %w", err)
+	data, err := safefile.Read(path, maxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("it has no %s (looked for %s)", ManifestFile, path)
 	}
-	defer f.Close()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxManifestSize+1)); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if buf.Len() > maxManifestSize {
-		return nil, fmt.Errorf("%s is larger than %d KB", path, maxManifestSize>>10)
-	}
 	var raw map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s is not valid JSON: %w", path, err)
 	}
 	if raw == nil {
@@ -433,13 +428,19 @@ func check(m manifest) error {
 }
 
 // readSettings are the values of the extension's .env file (its settings
-// of user scope, in its install directory), as Gemini CLI reads them.
-func readSettings(installDir string) map[string]string {
-	data, err := os.ReadFile(filepath.Join(installDir, SettingsFile))
-	if err != nil {
-		return map[string]string{}
+// of user scope, in its install directory), as Gemini CLI reads them: none
+// when there is no file; one that cannot be read is an error, as it fails
+// Gemini CLI's load of the extension.
+func readSettings(installDir string) (map[string]string, error) {
+	path := filepath.Join(installDir, SettingsFile)
+	data, err := safefile.Read(path, maxFileSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
 	}
-	return settings.ParseDotenv(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return settings.ParseDotenv(data), nil
 }
 
 // contextFiles are the files names (GEMINI.md when none) in dir that

@@ -11,9 +11,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
-// maxHooksFile bounds the hooks file read.
-const maxHooksFile = 1 << 20
-
 // Hooks are the hooks the extension's hooks/hooks.json declares, as
 // Gemini CLI loads them (loadExtensionHooks): the file's "hooks" object,
 // each string with ${extensionPath}, ${workspacePath}, ${/} and the
@@ -22,12 +19,12 @@ const maxHooksFile = 1 << 20
 // it, and gives none.
 func (e Extension) Hooks() (settings.Hooks, error) {
 	path := e.HooksFile()
-	data, err := safefile.Read(path, maxHooksFile)
+	data, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("extension %q: reading its hooks: %w", e.Name, err)
+		return nil, fmt.Errorf("extension %q: reading its hooks, %s: %w", e.Name, path, err)
 	}
 	var raw struct {
 		Hooks map[string]any `json:"hooks"`

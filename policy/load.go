@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Source is a place policy files are read from: a directory (its .toml
@@ -49,6 +51,9 @@ func (p Problem) String() string {
 	return fmt.Sprintf("[%s] Policy file %s in %s%s: %s", strings.ToUpper(p.Tier.String()), severity, p.Path, where, p.Message)
 }
 
+// maxFileSize bounds a policy file.
+const maxFileSize = 4 << 20
+
 // Load reads the rules of every source, for interactive or headless
 // sessions. Sources that do not exist are skipped; everything else that
 // cannot be used is in the engine's Problems.
@@ -56,10 +61,13 @@ func Load(sources []Source, interactive bool) *Engine {
 	var rules []*Rule
 	var problems []Problem
 	for _, src := range sources {
-		files, err := policyFiles(src.Path)
+		files, skipped, err := policyFiles(src.Path)
 		if err != nil {
 			problems = append(problems, Problem{Path: src.Path, Tier: src.Tier, Message: "Failed to read policy path: " + err.Error()})
 			continue
+		}
+		for _, s := range skipped {
+			problems = append(problems, Problem{Path: s.path, Tier: src.Tier, Message: "Failed to read policy file: " + s.why})
 		}
 		for _, file := range files {
 			r, p := loadFile(src, file)
@@ -72,32 +80,47 @@ func Load(sources []Source, interactive bool) *Engine {
 	return e
 }
 
+// skippedFile is a .toml entry of a policies directory that is not read.
+type skippedFile struct{ path, why string }
+
 // policyFiles are the .toml files of path: path itself, or the regular
-// files of the directory, by name; none when path does not exist.
-func policyFiles(path string) ([]string, error) {
+// files of the directory, by name; none when path does not exist, and an
+// error when it is neither a directory nor a file (a FIFO). The
+// directory's other .toml entries are skipped, as Gemini CLI skips them,
+// and returned to be named: a symlink, or a FIFO, device or socket that
+// would block the read.
+func policyFiles(path string) (files []string, skipped []skippedFile, err error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
+		return nil, nil, nil
 	case err != nil:
-		return nil, err
+		return nil, nil, err
+	case !info.IsDir() && !info.Mode().IsRegular():
+		return nil, nil, fmt.Errorf("it is %s, neither a directory nor a file", safefile.DescribeMode(info.Mode()))
 	case !info.IsDir():
 		if strings.HasSuffix(path, ".toml") {
-			return []string{path}, nil
+			return []string{path}, nil, nil
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := safefile.ReadDir(path, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var files []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".toml") {
-			files = append(files, filepath.Join(path, e.Name()))
+		name := filepath.Join(path, e.Name())
+		switch {
+		case !strings.HasSuffix(e.Name(), ".toml") || e.IsDir():
+		case e.Type().IsRegular():
+			files = append(files, name)
+		case e.Type()&fs.ModeSymlink != 0:
+			skipped = append(skipped, skippedFile{name, "it is a symbolic link, and as in Gemini CLI a policies directory's files are read only when they are regular files"})
+		default:
+			skipped = append(skipped, skippedFile{name, fmt.Sprintf("it is %s, not a regular file", safefile.DescribeMode(e.Type()))})
 		}
 	}
-	return files, nil
+	return files, skipped, nil
 }
 
 // loadFile reads the rules of one file.
@@ -105,7 +128,7 @@ func loadFile(src Source, path string) ([]*Rule, []Problem) {
 	problem := func(rule int, warning bool, format string, args ...any) Problem {
 		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if err != nil {
 		return nil, []Problem{problem(0, false, "Failed to read policy file: %v", err)}
 	}

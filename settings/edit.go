@@ -49,7 +49,7 @@ func EditSkillsDisabled(path string, edit func(old []string) []string) error {
 		return err
 	}
 	return safefile.WriteIf(path, out, func() error {
-		now, err := os.ReadFile(path)
+		now, err := safefile.Read(path, maxSettingsFile)
 		if errors.Is(err, fs.ErrNotExist) && len(src) == 0 {
 			return nil
 		}

@@ -192,7 +192,7 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := load(env(map[string]string{"HOME": home}), nil)
-	if err == nil || !strings.Contains(err.Error(), path+": not a regular file") {
+	if err == nil || !strings.Contains(err.Error(), path+": it is a directory, not a regular file") {
 		t.Errorf("Load error = %v", err)
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // A workspace can name commands to run (tools.discoveryCommand, MCP
@@ -219,23 +220,14 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// readJSONObject reads a JSON-with-comments file holding an object.
+// readJSONObject reads a JSON-with-comments file holding an object:
+// bounded, and refusing a FIFO or a device in its place without blocking
+// on it (safefile.Read). A missing file is fs.ErrNotExist, unwrapped.
 func readJSONObject(path string) (map[string]any, error) {
-	info, err := os.Stat(path)
+	src, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	if err != nil {
-		return nil, &FileError{Path: path, Err: err}
-	}
-	// A FIFO or a device would block or never end: only regular files.
-	if !info.Mode().IsRegular() {
-		return nil, &FileError{Path: path, Err: errors.New("not a regular file")}
-	}
-	if info.Size() > maxFileSize {
-		return nil, &FileError{Path: path, Err: fmt.Errorf("larger than %d MiB", maxFileSize>>20)}
-	}
-	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Config says where skills are found.
@@ -158,10 +160,14 @@ type discovery struct {
 // before; a missing dir has none.
 func (d *discovery) addDir(dir, extension string, hydrate func(string) string) {
 	info, err := os.Stat(dir)
-	if err != nil || !info.IsDir() {
-		if err != nil && !missing(err) {
-			d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: %w", err)})
-		}
+	switch {
+	case err != nil && missing(err):
+		return
+	case err != nil:
+		d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: %w", err)})
+		return
+	case !info.IsDir():
+		d.problems = append(d.problems, Problem{Path: dir, Err: fmt.Errorf("its skills were not read: it is %s, not a directory", safefile.DescribeMode(info.Mode()))})
 		return
 	}
 	for _, path := range skillFiles(dir) {
@@ -207,13 +213,14 @@ func (d *discovery) noticeUntrusted(dirs []string) {
 
 // skillFiles are dir's SKILL.md and its subdirectories' (symlinks
 // followed, hidden ones left out), as Gemini CLI's glob of SKILL.md and
-// */SKILL.md finds them, sorted.
+// */SKILL.md finds them, sorted. A SKILL.md that is not a regular file
+// (a FIFO) is among them, for Load to refuse and the user to be told.
 func skillFiles(dir string) []string {
 	var out []string
 	if isFile(filepath.Join(dir, FileName)) {
 		out = append(out, filepath.Join(dir, FileName))
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := safefile.ReadDir(dir, 0)
 	if err != nil {
 		return out
 	}
@@ -228,9 +235,11 @@ func skillFiles(dir string) []string {
 	return out
 }
 
+// isFile reports whether path, symlinks followed, is there and is not a
+// directory.
 func isFile(path string) bool {
 	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular()
+	return err == nil && !info.IsDir()
 }
 
 // missing reports whether err says there is no such directory.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Gemini CLI's getFolderStructure defaults (utils/getFolderStructure.ts).
@@ -67,7 +69,7 @@ func readStructure(rootPath string) (*folder, error) {
 			continue
 		}
 		seen[it.path] = true
-		entries, err := os.ReadDir(it.path)
+		entries, err := safefile.ReadDir(it.path, 0)
 		if err != nil {
 			if it.f == root {
 				return nil, err

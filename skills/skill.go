@@ -2,12 +2,11 @@ package skills
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // FileName is the file that makes a directory a skill.
@@ -77,17 +76,9 @@ func Parse(path, content string) (Skill, error) {
 }
 
 func readFile(path string) (string, error) {
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return "", err
-	}
-	if len(data) > maxFileSize {
-		return "", fmt.Errorf("it is over the %d bytes a SKILL.md may have", maxFileSize)
 	}
 	return string(data), nil
 }

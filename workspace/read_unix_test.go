@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/fifotest"
 )
 
 func TestReadFileRefusesDevices(t *testing.T) {
@@ -179,6 +181,34 @@ func TestReadEntryRefusesWhatWasSwappedInSinceTheListing(t *testing.T) {
 		f, err := w.ReadEntryInto(t.Context(), listed[name], MaxFileSize, &buf)
 		if err == nil || strings.Contains(string(f.Content), "SECRET") {
 			t.Errorf("%s swapped since the listing: read %q, %v; want it refused", name, f.Content, err)
+		}
+	}
+}
+
+// A FIFO named .gitignore, .geminiignore or .git/info/exclude is not read
+// (rules of it there are none) and never blocks a listing; a regular
+// ignore file beside it still applies.
+func TestIgnoreFilesThatAreFIFOsDoNotBlock(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"sub/.geminiignore": "*.log\n", "sub/a.log": "", "sub/b.txt": "", ".git/info/": ""})
+	for _, name := range []string{".gitignore", ".geminiignore", ".git/info/exclude", "sub/.gitignore"} {
+		fifotest.Make(t, filepath.Join(root, filepath.FromSlash(name)))
+	}
+	var entries []DirEntry
+	var ignored bool
+	var listErr, ignoredErr error
+	fifotest.Returns(t, "listing a directory under FIFO ignore files", func() {
+		entries, _, listErr = w.ReadDir(t.Context(), filepath.Join(root, "sub"))
+		ignored, ignoredErr = w.Ignored(t.Context(), filepath.Join(root, "sub", "a.log"))
+	})
+	if listErr != nil || ignoredErr != nil {
+		t.Fatalf("ReadDir: %v; Ignored: %v", listErr, ignoredErr)
+	}
+	if !ignored {
+		t.Error("sub/.geminiignore's rule does not apply beside a FIFO .gitignore")
+	}
+	for _, e := range entries {
+		if want := e.Name == "a.log"; e.Name != ".gitignore" && e.Name != ".geminiignore" && e.Ignored != want {
+			t.Errorf("%s: ignored %v, want %v", e.Name, e.Ignored, want)
 		}
 	}
 }

@@ -152,7 +152,7 @@ func (s *Store) List() ([]string, error) {
 	if err != nil || tmp == "" {
 		return nil, err
 	}
-	entries, err := geminidir.ReadDirBounded(filepath.Join(tmp, checkpointsDir), geminidir.MaxScanned)
+	entries, err := safefile.ReadDir(filepath.Join(tmp, checkpointsDir), geminidir.MaxScanned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

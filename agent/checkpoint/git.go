@@ -10,7 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
+
+// maxGitignore bounds the project's .gitignore, copied into the shadow
+// repository.
+const maxGitignore = 1 << 20
 
 // The shadow repository's author, and its .gitconfig, as Gemini CLI's.
 const (
@@ -103,9 +109,10 @@ func (r shadowRepo) ensure(ctx context.Context) error {
 			return fmt.Errorf("creating the shadow repository: %w", err)
 		}
 	}
-	ignore, err := os.ReadFile(filepath.Join(r.root, ".gitignore"))
+	gitignore := filepath.Join(r.root, ".gitignore")
+	ignore, err := safefile.Read(gitignore, maxGitignore)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading the project's .gitignore: %w", err)
+		return fmt.Errorf("reading the project's .gitignore, %s: %w", gitignore, err)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, ".gitignore"), ignore, 0o600); err != nil {
 		return fmt.Errorf("copying the project's .gitignore: %w", err)

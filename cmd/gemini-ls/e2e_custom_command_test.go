@@ -128,22 +128,32 @@ func TestCustomCommandShellDeclined(t *testing.T) {
 }
 
 // A project's command replaces the user's of its name in a trusted root;
-// in an untrusted one no file commands load (as in Gemini CLI), so the
-// prompt goes to the model as typed.
+// in an untrusted one only the user's load (as in Gemini CLI 0.61), so
+// /test is the user's and the project's /team goes to the model as typed.
 func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
 	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`, "broken.toml": `prompt = `})
-	files := map[string]string{".gemini/commands/test.toml": `prompt = "Project prompt"`}
-	for _, c := range []struct{ trust, want string }{{"true", "Project prompt"}, {"false", "/test"}} {
-		hl := newHeadless(t, files, geminitest.TextTurn("ok"))
+	files := map[string]string{
+		".gemini/commands/test.toml": `prompt = "Project prompt"`,
+		".gemini/commands/team.toml": `prompt = "Team prompt"`,
+	}
+	broken := filepath.Join(home, ".gemini", "commands", "broken.toml")
+	for _, c := range []struct{ trust, test, team string }{
+		{"true", "Project prompt", "Team prompt"},
+		{"false", "User prompt", "/team"},
+	} {
+		hl := newHeadless(t, files, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
 		env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE="+c.trust)
-		res := hl.runIn(hl.root, env, "run", "-p", "/test")
-		res.wantExit(t, 0)
-		if got := lastUserText(t, hl.model.Requests(), 0); got != c.want {
-			t.Errorf("trusted=%s: the model was sent %q, want %q", c.trust, got, c.want)
-		}
-		broken := filepath.Join(home, ".gemini", "commands", "broken.toml")
-		if reported := strings.Contains(res.stderr, broken); reported != (c.trust == "true") {
-			t.Errorf("trusted=%s: stderr %q; the broken file should be reported (with its path) only where commands load", c.trust, res.stderr)
+		for i, prompt := range []struct{ typed, want string }{{"/test", c.test}, {"/team", c.team}} {
+			res := hl.runIn(hl.root, env, "run", "-p", prompt.typed)
+			res.wantExit(t, 0)
+			if got := lastUserText(t, hl.model.Requests(), i); got != prompt.want {
+				t.Errorf("trusted=%s: %s sent the model %q, want %q", c.trust, prompt.typed, got, prompt.want)
+			}
+			// The user's files load in either folder, and every prompt
+			// starting with / reports those skipped.
+			if !strings.Contains(res.stderr, broken) {
+				t.Errorf("trusted=%s: stderr %q does not report %s", c.trust, res.stderr, broken)
+			}
 		}
 	}
 }

@@ -190,7 +190,7 @@ func (c checkpoints) list() ([]savedChat, error) {
 	if err != nil || dir == "" {
 		return nil, err
 	}
-	entries, err := geminidir.ReadDirBounded(dir, geminidir.MaxScanned)
+	entries, err := safefile.ReadDir(dir, geminidir.MaxScanned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
 // Package commands holds the user's commands: the custom commands of
-// TOML files (~/.gemini/commands, <root>/.gemini/commands in a trusted
-// root, and the enabled extensions' commands directories) and the MCP
+// TOML files (~/.gemini/commands, and in a trusted root
+// <root>/.gemini/commands and the enabled extensions' commands
+// directories) and the MCP
 // servers' prompts, and how a prompt naming one becomes the prompt the
 // model is sent. Command is the one entry type
 // every front end derives its list and dispatch from. It follows Gemini CLI 0.61's FileCommandLoader and its prompt
@@ -9,9 +10,11 @@
 // and in Gemini CLI.
 //
 // Invariants:
-//   - A root the user does not trust loads no file commands at all, not
-//     even the user's own, as Gemini CLI's loader returns nothing in an
-//     untrusted folder: a cloned repository cannot shadow them either.
+//   - A root the user does not trust loads the user's own commands
+//     alone: neither the project's nor the extensions', as Gemini CLI
+//     0.61's FileCommandLoader.getCommandDirectories has it. The user's
+//     are the user's whatever folder they are in; a cloned repository
+//     can neither add commands nor shadow the user's.
 //   - A project command overrides a user command of the same name (the
 //     project's are loaded last, and the last of a name wins).
 //   - An enabled extension's commands (LoadExtensions) have the lowest
@@ -20,7 +23,9 @@
 //     is renamed "<extension>.<name>", so none is lost; like any custom
 //     command it replaces an MCP prompt of its name.
 //   - A file that cannot be read or is not a valid command is skipped and
-//     reported with its path; the others load. Loading is bounded for a
+//     reported with its path; the others load. A FIFO, device or socket
+//     in a file's or a directory's place is one, refused without waiting
+//     on it (internal/safefile): a repository cannot hang the loader. Loading is bounded for a
 //     hostile workspace: files of at most maxFileSize bytes, at most
 //     maxFiles of them, directories at most maxDepth deep, and a symlink
 //     that leads out of its commands directory is refused (Gemini CLI

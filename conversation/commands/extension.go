@@ -18,7 +18,8 @@ type ExtensionDir struct {
 // lowest precedence, so one whose name is taken (taken reports a
 // built-in's name or one of custom's, the user's and project's commands)
 // or an earlier extension's is called "<extension>.<name>", with a number
-// after it if that is taken too. An untrusted root loads none, as Load.
+// after it if that is taken too. An untrusted root loads none, as Gemini
+// CLI reads extensions' commands only in a trusted folder.
 func LoadExtensions(ctx context.Context, dirs []ExtensionDir, custom []Custom, taken func(string) bool, trusted bool) (cmds []Custom, errs []error) {
 	if !trusted {
 		return nil, nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Bounds on what a commands directory may make gemini-ls read: a
@@ -87,14 +88,13 @@ func Dir(userDir string) string {
 func ProjectDir(root string) string { return filepath.Join(root, ".gemini", "commands") }
 
 // Load reads the custom commands of the user's directory (userDir as
-// settings.UserDir gives it) and of root's .gemini/commands, by name,
-// sorted; a project command replaces a user command of its name. An
-// untrusted root loads none, as in Gemini CLI. errs are the files
-// skipped, each a *FileError, and directories that could not be read.
+// settings.UserDir gives it) and, when root is trusted, of root's
+// .gemini/commands, by name, sorted; a project command replaces a user
+// command of its name. As in Gemini CLI 0.61 (FileCommandLoader's
+// getCommandDirectories), the user's are read whatever the folder: only
+// the project's wait for trust. errs are the files skipped, each a
+// *FileError, and directories that could not be read.
 func Load(ctx context.Context, userDir, root string, trusted bool) (cmds []Custom, errs []error) {
-	if !trusted {
-		return nil, nil
-	}
 	byName := map[string]Custom{}
 	dirs := []struct {
 		path   string
@@ -102,7 +102,7 @@ func Load(ctx context.Context, userDir, root string, trusted bool) (cmds []Custo
 	}{{Dir(userDir), User}}
 	// A root that is the home directory has the user's commands as its
 	// own: loaded once, as the user's.
-	if p := ProjectDir(root); root != "" && !sameDir(p, Dir(userDir)) {
+	if p := ProjectDir(root); trusted && root != "" && !sameDir(p, Dir(userDir)) {
 		dirs = append(dirs, struct {
 			path   string
 			source Source
@@ -167,7 +167,7 @@ func loadDir(ctx context.Context, dir string, source Source) ([]Custom, []error)
 // walk reads the directory named path (whose symlinks resolve to real),
 // depth below the commands directory, in name order.
 func (l *loader) walk(path, real string, depth int) {
-	entries, err := os.ReadDir(real)
+	entries, err := safefile.ReadDir(real, 0)
 	if err != nil {
 		l.errs = append(l.errs, fmt.Errorf("reading custom commands from %s: %w", path, err))
 		return
@@ -245,17 +245,9 @@ func (l *loader) load(name, real string) {
 // and a string description (optional); other keys are ignored, as Gemini
 // CLI's schema ignores them.
 func parseFile(path string) (Custom, error) {
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, maxFileSize)
 	if err != nil {
 		return Custom{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return Custom{}, err
-	}
-	if len(data) > maxFileSize {
-		return Custom{}, fmt.Errorf("larger than %d KB", maxFileSize>>10)
 	}
 	if !utf8.Valid(data) {
 		return Custom{}, errors.New("not UTF-8 text")

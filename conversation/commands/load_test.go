@@ -107,8 +107,8 @@ func TestLoadPrompt(t *testing.T) {
 }
 
 // A project command replaces a user command of its name in a trusted
-// root; an untrusted root loads neither, as Gemini CLI loads no file
-// commands in an untrusted folder.
+// root; an untrusted root loads the user's alone, as Gemini CLI 0.61's
+// getCommandDirectories has it.
 func TestLoadProjectOverridesUserOnlyWhenTrusted(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	write(t, Dir(home), map[string]string{"test.toml": `prompt = "User prompt"`, "mine.toml": `prompt = "only mine"`})
@@ -127,8 +127,18 @@ func TestLoadProjectOverridesUserOnlyWhenTrusted(t *testing.T) {
 	}
 
 	cmds, errs = Load(context.Background(), home, root, false)
-	if len(cmds) != 0 || len(errs) != 0 {
-		t.Errorf("untrusted root: commands %v, errors %v; want none", cmds, errs)
+	got = names(cmds)
+	if len(errs) > 0 || len(got) != 2 {
+		t.Fatalf("untrusted root: commands %v, errors %v; want the user's two", got, errs)
+	}
+	if c := got["test"]; c.Prompt != "User prompt" || c.Source != User {
+		t.Errorf("untrusted root: test = %+v, want the user's", c)
+	}
+	if c := got["mine"]; c.Source != User {
+		t.Errorf("untrusted root: mine = %+v, want the user's", c)
+	}
+	if _, ok := got["team"]; ok {
+		t.Error("untrusted root: the project's team command loaded")
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -151,7 +150,7 @@ func (p Dirs) registry() map[string]string {
 
 // marked is the directory of tmp whose marker names the root, "" for none.
 func (p Dirs) marked() (string, error) {
-	entries, err := ReadDirBounded(p.tmp(), MaxScanned)
+	entries, err := safefile.ReadDir(p.tmp(), MaxScanned)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -226,20 +225,6 @@ func slugify(name string) string {
 		return "project"
 	}
 	return b.String()
-}
-
-// ReadDirBounded lists at most n entries of dir, in no particular order.
-func ReadDirBounded(dir string, n int) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(n)
-	if errors.Is(err, io.EOF) {
-		err = nil
-	}
-	return entries, err
 }
 
 // Root is the project's root, absolute, clean and with symlinks resolved.

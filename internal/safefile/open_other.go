@@ -2,4 +2,8 @@
 
 package safefile
 
-const openNonBlocking = 0
+// Windows has no FIFOs to block on.
+const (
+	openNonBlocking = 0
+	openDirectory   = 0
+)

@@ -1,11 +1,15 @@
 // Package safefile holds the file chores several packages share: writes
 // that replace a file atomically, a lock for read-modify-write cycles, a
-// bounded read that never blocks, and words for a file type that is not a
-// regular file. It exists so that every file gemini-ls writes is written
-// the same careful way: a user's file (what the model writes, GEMINI.md,
-// transcripts, diffs, logs) is created as every Unix tool creates one,
-// 0o666 less the umask, and keeps its mode when replaced; a private one
-// (sessions, cached tokens) is 0o600.
+// bounded read and a directory listing that never block, and words for a
+// file type that is not a regular file. It exists so that every file
+// gemini-ls writes is written the same careful way, and every
+// configuration file it reads (the user's, a repository's, an
+// extension's) is read the same careful way: a FIFO, device or socket in
+// a file's place is refused, for the loader to name, never waited on.
+// A user's file (what the model writes, GEMINI.md, transcripts, diffs,
+// logs) is created as every Unix tool creates one, 0o666 less the umask,
+// and keeps its mode when replaced; a private one (sessions, cached
+// tokens) is 0o600.
 package safefile
 
 import (
@@ -106,6 +110,8 @@ func createTemp(path string, perm fs.FileMode) (*os.File, error) {
 // pipe (FIFO)", ….
 func DescribeMode(mode fs.FileMode) string {
 	switch {
+	case mode.IsRegular():
+		return "a regular file"
 	case mode.IsDir():
 		return "a directory"
 	case mode&fs.ModeSymlink != 0:

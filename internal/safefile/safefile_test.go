@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,36 @@ func TestWriteKeepsTheModeAndWriteIfChecks(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("a refused WriteIf left %d files behind", len(entries)-1)
+	}
+}
+
+// ReadDir lists a directory, through a symlink too, by name; n bounds it.
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"c", "a", "b"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	entries, err := ReadDir(link, 0)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if err != nil || strings.Join(names, ",") != "a,b,c" {
+		t.Errorf("ReadDir = %v, %v; want a, b, c", names, err)
+	}
+	if entries, err := ReadDir(dir, 2); err != nil || len(entries) != 2 {
+		t.Errorf("ReadDir(dir, 2) = %d entries, %v", len(entries), err)
+	}
+	if _, err := ReadDir(filepath.Join(dir, "a"), 0); err == nil {
+		t.Error("ReadDir of a file succeeded")
+	}
+	if entries, err := ReadDir(t.TempDir(), 5); err != nil || len(entries) != 0 {
+		t.Errorf("ReadDir of an empty directory, bounded = %v, %v", entries, err)
 	}
 }
