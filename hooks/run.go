@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
 
 // maxOutput bounds what is kept of a hook's stdout and of its stderr:
@@ -55,7 +55,7 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell(), "-c", r.expand(e.hook.Command, ev))
-	tools.KillGroupOnCancel(cmd)
+	procgroup.Own(cmd)
 	// A process that left the group may hold the pipes open; it does not
 	// keep the hook's result waiting.
 	cmd.WaitDelay = time.Second

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/genai"
 	"mvdan.cc/sh/v3/shell"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -133,7 +134,7 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 	cmd.Dir = cfg.Dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	tools.KillGroupOnCancel(cmd)
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}

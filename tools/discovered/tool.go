@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -119,7 +120,7 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	cmd.Stdin = bytes.NewReader(c.input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	tools.KillGroupOnCancel(cmd)
+	procgroup.Own(cmd)
 
 	errText, exitCode, signal := "(none)", "(none)", "(none)"
 	var runErr error
