@@ -139,12 +139,19 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 		return nil, err
 	}
 	err = cmd.Wait()
+	if err != nil || ctx.Err() != nil {
+		// A command that failed or was stopped leaves nothing running.
+		// Its group is gone or ours to kill: an error here has no remedy.
+		_ = procgroup.Kill(cmd)
+	}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, fmt.Errorf("it did not finish within %s and was killed", cfg.DiscoveryTimeout)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case errors.Is(err, exec.ErrWaitDelay):
+		return nil, errors.New("it exited leaving a process that held its output open, which was killed")
 	case stdout.dropped > 0:
 		return nil, fmt.Errorf("its output exceeded the size limit of %d bytes", maxDiscoveryOutput)
 	case errors.As(err, &exitErr):
@@ -157,7 +164,7 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 			msg += ": " + s
 		}
 		return nil, errors.New(msg)
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+	case err != nil:
 		return nil, err
 	}
 	return stdout.buf.Bytes(), nil
