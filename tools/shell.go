@@ -257,8 +257,13 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
 	}
 	o := ShellOutcome{PGID: pgid}
-	// A killed group left nothing behind.
-	if ctx.Err() == nil {
+	if ctx.Err() != nil {
+		// Cancelled or timed out: Cancel killed the group only if the
+		// shell still ran, not once only its output was awaited. A killed
+		// group leaves nothing to report. (The group is gone or ours: an
+		// error here has no remedy.)
+		_ = procgroup.Kill(cmd)
+	} else {
 		o.Background = procgroup.Members(cmd)
 	}
 	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)

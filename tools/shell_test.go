@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -147,6 +148,28 @@ func TestShellCancel(t *testing.T) {
 		t.Errorf("Status = %q", res.Status)
 	}
 	procgrouptest.WaitGone(t, child)
+}
+
+// TestShellCancelWhileOutputIsAwaited: cancelling a command whose shell
+// has exited, while the runner awaits the output a background child holds
+// open, kills that child too, as cancelling kills the whole group.
+func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan ShellOutcome, 1)
+	go func() {
+		o, err := LocalRunner{}.Run(ctx, ShellCommand{Command: "sleep 300 & echo $! > child.pid", Dir: dir})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- o
+	}()
+	child := procgrouptest.PID(t, filepath.Join(dir, "child.pid"))
+	cancel()
+	procgrouptest.WaitGone(t, child)
+	if o := <-done; o.Background != nil {
+		t.Errorf("background processes %v reported after the group was killed", o.Background)
+	}
 }
 
 func TestShellTimeout(t *testing.T) {
