@@ -29,7 +29,9 @@ const (
 	optionAllowOnce sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedOnce)
 	// optionAllowAlways (kind allow_always) does so and allows its like
 	// for the rest of the session: every edit, or the command names of a
-	// shell line (what the tool's AllowKeys say).
+	// shell line (what the tool's AllowKeys say). It is offered only where
+	// it would hold (agent.ConfirmRequest.CanAllowAlways): not for a
+	// command "always" cannot cover, nor for the model fallback.
 	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedAlways)
 	// optionReject (kind reject_once) refuses this call; the model is
 	// told the user refused it.
@@ -262,7 +264,10 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 		call.Kind = sdk.Ptr(toolKind(shown.Kind))
 		call.RawInput = shown.Args
 	}
-	always := "Always allow in this session"
+	always := ""
+	if req.CanAllowAlways {
+		always = "Always allow in this session"
+	}
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, c.asked.Add(1)))
@@ -274,9 +279,6 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 		sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: call.ToolCallId, Title: *call.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending, RawInput: call.RawInput,
 		}})
-	}
-	if req.Kind == agent.ConfirmModelFallback {
-		always = "" // both switch for the rest of the session
 	}
 	a, err := sess.ask(ctx, call, always)
 	if own {

@@ -208,6 +208,11 @@ type ConfirmRequest struct {
 	Kind    string
 	Title   string
 	Details string
+	// CanAllowAlways says that ProceedAlways would hold: calls like this
+	// one would run without asking for the rest of the session. The front
+	// end offers "always allow" only then; without it, ProceedAlways
+	// allows this call once, as ProceedOnce does.
+	CanAllowAlways bool
 }
 
 // ErrCannotAsk is wrapped by a Confirmer's or an Asker's error when there

@@ -287,12 +287,13 @@ func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Con
 		return Cancel, errNoConfirmer
 	}
 	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
-		SessionID: s.id,
-		CallID:    callID,
-		Tool:      tool,
-		Kind:      c.Kind,
-		Title:     c.Title,
-		Details:   c.Details,
+		SessionID:      s.id,
+		CallID:         callID,
+		Tool:           tool,
+		Kind:           c.Kind,
+		Title:          c.Title,
+		Details:        c.Details,
+		CanAllowAlways: c.CanAllowAlways(),
 	})
 	switch {
 	case ctx.Err() != nil:

@@ -95,6 +95,35 @@ func TestAlwaysAllowIsPerSessionAndPerKey(t *testing.T) {
 	}
 }
 
+// A confirmation says whether "always allow" would hold, as the tool
+// decided: not for a command Always Allow cannot cover, which asks again
+// however it was answered; for one it covers, which it then allows.
+func TestConfirmRequestSaysWhetherAlwaysHolds(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		shellTurn("go test > out.txt"), geminitest.TextTurn("ok"),
+		shellTurn("go test > out.txt"), geminitest.TextTurn("ok"),
+		shellTurn("go test"), geminitest.TextTurn("ok"),
+		shellTurn("go test -v"), geminitest.TextTurn("ok"),
+	)
+	sh := &shellTool{}
+	conf := always(agent.ProceedAlways)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	s := a.NewSession()
+	for _, p := range []string{"one", "two", "three", "four"} {
+		prompt(t, s, p)
+	}
+	var asked []string
+	for _, r := range conf.asked() {
+		asked = append(asked, fmt.Sprintf("%s %v", r.Details, r.CanAllowAlways))
+	}
+	if want := []string{"go test > out.txt false", "go test > out.txt false", "go test true"}; !slices.Equal(asked, want) {
+		t.Errorf("asked %q, want %q", asked, want)
+	}
+	if ran := sh.commands(); len(ran) != 4 {
+		t.Errorf("ran %q, want every command", ran)
+	}
+}
+
 func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("rm -rf build"), geminitest.TextTurn("ok"), shellTurn("ls"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}

@@ -23,13 +23,19 @@ import (
 // Retry waits are recorded instead of slept.
 func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
 	t.Helper()
+	return newAgentAt(t, srv.URL, cfg)
+}
+
+// newAgentAt is newAgent with the model API at baseURL.
+func newAgentAt(t *testing.T, baseURL string, cfg agent.Config) (*agent.Agent, *sleeps) {
+	t.Helper()
 	cfg.Generator = auth.NewGenerator(auth.Auth{
 		Type:    auth.GeminiAPIKey,
 		Version: "test",
 		Config: genai.ClientConfig{
 			APIKey:      "test-key",
 			Backend:     genai.BackendGeminiAPI,
-			HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+			HTTPOptions: genai.HTTPOptions{BaseURL: baseURL},
 		},
 	})
 	if cfg.Model == "" {

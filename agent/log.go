@@ -74,8 +74,11 @@ func (l apiLog) error(model, promptID string, d time.Duration, err error) {
 	l.log.Log(level, "api_error", fields...)
 }
 
+// retry logs a retry at info level: the front end tells the user of each
+// (a retry event), so on stderr, where warnings go by default, it would
+// say it twice.
 func (l apiLog) retry(model, promptID string, attempt int, err error, wait time.Duration) {
-	l.log.Warn("retrying model request",
+	l.log.Info("retrying model request",
 		zap.String("model", model),
 		zap.String("prompt_id", promptID),
 		zap.Int("attempt", attempt),

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -75,7 +77,10 @@ func (b *backoff) reset() {
 // attempts are used up.
 func (b *backoff) next(err error) (time.Duration, bool) {
 	b.attempts++
-	if kind := classify(err); b.attempts >= b.p.MaxAttempts || kind != failTransient && kind != failBroken {
+	switch kind := classify(err); {
+	case b.attempts >= b.p.MaxAttempts:
+		return 0, false
+	case kind != failTransient && kind != failBroken && kind != failUnreachable:
 		return 0, false
 	}
 	if d, ok := serverDelay(err); ok {
@@ -98,6 +103,9 @@ func (p RetryPolicy) do(ctx context.Context, fn func() error, onRetry func(attem
 		err := fn()
 		if err == nil {
 			return nil
+		}
+		if down := unreachable(err); down != nil {
+			err = down
 		}
 		if ctx.Err() != nil {
 			return err
@@ -131,6 +139,9 @@ const (
 	// failBroken: the connection broke (reset, unexpected EOF, a torn
 	// chunk), retried as a stream that broke off.
 	failBroken
+	// failUnreachable: no connection could be made (refused, no route,
+	// unknown host): nothing was sent. Retried as failBroken is.
+	failUnreachable
 )
 
 // maxServerDelay is the longest server-given wait still worth waiting
@@ -152,6 +163,9 @@ func classify(err error) failure {
 		}
 		return failFinal
 	}
+	if unreachable(err) != nil {
+		return failUnreachable
+	}
 	if brokenConnection(err) {
 		return failBroken
 	}
@@ -171,6 +185,91 @@ func brokenConnection(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
 		errors.As(err, &opErr) || errors.As(err, &netErr) && netErr.Timeout() || errors.As(err, &syntaxErr)
+}
+
+// UnreachableError is a model request that never reached the server: no
+// connection to Endpoint could be made. Nothing was sent or received, so
+// nothing broke off; it is retried as an answer that broke off before
+// any of it was shown is.
+type UnreachableError struct {
+	// Endpoint is where the request went: the URL's scheme and host
+	// ("http://127.0.0.1:8080"), else the address dialled.
+	Endpoint string
+	// Proxy is the proxy that could not be reached on the way there; ""
+	// when none was used.
+	Proxy string
+	// Cause is the transport's error.
+	Cause error
+	// Attempts is how many attempts in a row failed in the transport,
+	// this one last, when the prompt ends with it; 0 on each retry.
+	Attempts int
+}
+
+func (e *UnreachableError) Error() string {
+	msg := "could not connect to " + e.Endpoint
+	if e.Proxy != "" {
+		msg = fmt.Sprintf("could not connect to the proxy %s (for %s)", e.Proxy, e.Endpoint)
+	}
+	msg += ": " + dialFailure(e.Cause)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (%d attempts)", e.Attempts)
+	}
+	return msg
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Cause }
+
+// unreachable is err as an *UnreachableError when it is a failure to
+// connect (a dial, or a proxy's), nil when it is not.
+func unreachable(err error) *UnreachableError {
+	if down, ok := errors.AsType[*UnreachableError](err); ok {
+		return down
+	}
+	opErr, ok := errors.AsType[*net.OpError](err)
+	if !ok || opErr.Op != "dial" && opErr.Op != "proxyconnect" {
+		return nil
+	}
+	down := &UnreachableError{Cause: err}
+	if urlErr, ok := errors.AsType[*url.Error](err); ok {
+		if u, perr := url.Parse(urlErr.URL); perr == nil && u.Host != "" {
+			down.Endpoint = u.Scheme + "://" + u.Host
+		}
+	}
+	dialled := opErr
+	if opErr.Op == "proxyconnect" {
+		// The transport wraps the dial of the proxy, which has its address.
+		if inner, ok := errors.AsType[*net.OpError](opErr.Err); ok {
+			dialled = inner
+		}
+		down.Proxy = "(unknown address)"
+		if dialled.Addr != nil {
+			down.Proxy = dialled.Addr.String()
+		}
+	}
+	if down.Endpoint == "" {
+		down.Endpoint = "the model server"
+		if dialled.Addr != nil && down.Proxy == "" {
+			down.Endpoint = dialled.Addr.String()
+		}
+	}
+	return down
+}
+
+// dialFailure is why a connection could not be made, in the system's
+// words ("connection refused", "lookup x: no such host"), without the
+// layers of operations around them.
+func dialFailure(err error) string {
+	var opErr *net.OpError
+	for errors.As(err, &opErr) {
+		err = opErr.Err
+	}
+	if sysErr, ok := errors.AsType[*os.SyscallError](err); ok {
+		err = sysErr.Err
+	}
+	if err == nil {
+		return "the connection failed"
+	}
+	return err.Error()
 }
 
 // limitZero matches "limit: 0" (and not "limit: 0.5" or "limit: 05"): a
@@ -253,7 +352,10 @@ func serverDelay(err error) (time.Duration, bool) {
 func retryReason(err error) string {
 	var apiErr genai.APIError
 	var cut *AnswerCutOffError
+	var down *UnreachableError
 	switch {
+	case errors.As(err, &down):
+		return down.Error()
 	case errors.As(err, &cut):
 		return cut.what() + " before any answer was shown"
 	case errors.As(err, &apiErr):

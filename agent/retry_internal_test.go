@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
+	"os"
 	"syscall"
 	"testing"
 
@@ -51,11 +53,45 @@ func TestClassify(t *testing.T) {
 		{"unexpected EOF", fmt.Errorf("reading: %w", io.ErrUnexpectedEOF), failBroken},
 		{"reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, failBroken},
 		{"torn chunk", fmt.Errorf("iterateResponseStream: %w", jsonSyntaxError()), failBroken},
+		{"refused", dialError(syscall.ECONNREFUSED), failUnreachable},
+		{"unknown host", &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nowhere.invalid", IsNotFound: true}}, failUnreachable},
+		{"proxy refused", &url.Error{Op: "Post", URL: "https://x.example/v1", Err: &net.OpError{Op: "proxyconnect", Net: "tcp", Err: dialError(syscall.ECONNREFUSED)}}, failUnreachable},
 		{"missing credentials", errors.New("no API key"), failFinal},
 	} {
 		if got := classify(tc.err); got != tc.want {
 			t.Errorf("%s: classify(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
 		}
+	}
+}
+
+// dialError is the transport's error when dialling 127.0.0.1:9 fails with errno.
+func dialError(errno syscall.Errno) *net.OpError {
+	return &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9}, Err: os.NewSyscallError("connect", errno)}
+}
+
+// An *UnreachableError says where the request could not go, and why, in
+// the system's words.
+func TestUnreachableError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"with the URL", fmt.Errorf("doRequest: %w", &url.Error{Op: "Post", URL: "http://127.0.0.1:9/v1beta/models/m:streamGenerateContent?alt=sse", Err: dialError(syscall.ECONNREFUSED)}),
+			"could not connect to http://127.0.0.1:9: connection refused"},
+		{"the address only", dialError(syscall.EHOSTUNREACH), "could not connect to 127.0.0.1:9: no route to host"},
+		{"unknown host", &url.Error{Op: "Post", URL: "https://nowhere.invalid/v1", Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nowhere.invalid", IsNotFound: true}}},
+			"could not connect to https://nowhere.invalid: lookup nowhere.invalid: no such host"},
+		{"through a proxy", &url.Error{Op: "Post", URL: "https://x.example/v1", Err: &net.OpError{Op: "proxyconnect", Net: "tcp", Err: dialError(syscall.ECONNREFUSED)}},
+			"could not connect to the proxy 127.0.0.1:9 (for https://x.example): connection refused"},
+	} {
+		down := unreachable(tc.err)
+		if down == nil || down.Error() != tc.want || !errors.Is(down, tc.err) {
+			t.Errorf("%s: unreachable(%v) = %v, want %q wrapping the error", tc.name, tc.err, down, tc.want)
+		}
+	}
+	if down := unreachable(&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}); down != nil {
+		t.Errorf("a connection reset is unreachable: %v", down)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -400,6 +401,41 @@ func TestStreamCutBeforeAnythingShownGivesUp(t *testing.T) {
 	}
 	if len(evs.of(agent.EventError)) != 1 {
 		t.Errorf("events = %v", evs.kinds())
+	}
+}
+
+// A request that cannot connect is retried as an answer that broke off
+// before anything was shown is, and the user is told what happened, each
+// time: no connection could be made to the endpoint, not an answer cut
+// off.
+func TestRequestThatCannotConnect(t *testing.T) {
+	url := geminitest.RefusingURL(t)
+	a, sl := newAgentAt(t, url, agent.Config{})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	reason := "could not connect to " + url + ": connection refused"
+	if res.StopReason != agent.StopError || res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
+		t.Fatalf("result = %+v, want the error %q", res, reason+" (4 attempts)")
+	}
+	want := []agent.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: reason}, {Attempt: 3, Delay: 4 * time.Second, Reason: reason}}
+	if got := evs.retries(); !slices.Equal(got, want) {
+		t.Errorf("retry events = %+v\nwant %+v", got, want)
+	}
+	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
+		t.Errorf("waits = %v", got)
+	}
+}
+
+// The utility model's requests (compression, tools' helpers) that cannot
+// connect say so too.
+func TestUtilityRequestThatCannotConnect(t *testing.T) {
+	url := geminitest.RefusingURL(t)
+	gen := auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Config: genai.ClientConfig{
+		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: url},
+	}})
+	u := agent.NewUtility(gen, "", agent.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	_, err := u.GenerateContent(t.Context(), []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
+	if want := "utility call to gemini-2.5-flash: could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
+		t.Errorf("GenerateContent = %v, want %q", err, want)
 	}
 }
 

@@ -257,17 +257,29 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 
 		var wait time.Duration
 		kind := classify(err)
-		if kind == failBroken {
+		switch kind {
+		case failBroken:
 			err = &AnswerCutOffError{Cause: err}
+		case failUnreachable:
+			err = unreachable(err)
 		}
 		var cut *AnswerCutOffError
+		var down *UnreachableError
 		switch {
-		case errors.As(err, &cut):
+		case errors.As(err, &cut), errors.As(err, &down):
+			// A request that could not connect is paced as an answer that
+			// broke off before anything was shown, and counted with them:
+			// the transport fails either way.
 			cutOffs++
-			if cutOffs >= cutOffAttempts {
+			switch {
+			case cutOffs < cutOffAttempts:
+				wait = cutOffDelay << (cutOffs - 1)
+			case down != nil:
+				down.Attempts = cutOffs
+				return nil, nil, model, down
+			default:
 				return nil, nil, model, cut.gaveUp(cutOffs)
 			}
-			wait = cutOffDelay << (cutOffs - 1)
 		case kind == failQuota && req.model != "":
 			// A BeforeModel hook chose the model: no fallback replaces it.
 			return nil, nil, model, err

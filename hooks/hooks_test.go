@@ -6,14 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/hooks"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -167,33 +166,36 @@ sleep 120`)
 	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0], `Hook "slow" failed for event BeforeTool: it timed out after 300ms`) {
 		t.Errorf("messages = %q", out.Messages)
 	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The group was killed; give the kernel a moment to reap the child.
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil && !zombie(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %d outlived its timeout", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	procgrouptest.WaitGone(t, procgrouptest.PID(t, pidFile))
 }
 
-// zombie reports whether pid has exited and awaits its parent.
-func zombie(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
+// TestHookLeavesNothingRunning: a hook that exits leaving a child holding
+// its output (stdout or stderr, backgrounded in a subshell or not) is a
+// failure the user is told of, and the child is killed with the hook's
+// process group, when the output is given up for or when the timeout
+// comes first; so is the child of a hook that failed.
+func TestHookLeavesNothingRunning(t *testing.T) {
+	for _, tc := range []struct {
+		name, command string
+		timeoutMS     float64
+		failure       string
+	}{
+		{"stdout held", `sleep 300 & echo $! > child.pid`, 0, "it exited leaving a process that held its output open, which was stopped"},
+		{"stderr held by a subshell", `(sleep 300; echo late) >&2 & echo $! > child.pid`, 0, "it exited leaving a process that held its output open, which was stopped"},
+		{"timed out first", `sleep 300 & echo $! > child.pid`, 100, "it timed out after 100ms and was stopped"},
+		{"failed", `sleep 300 >/dev/null 2>&1 & echo $! > child.pid; exit 1`, 0, "it exited with code 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := runner(t, dir, agent.HookBeforeTool, def("", settings.HookCommand{Type: "command", Name: "bg", Command: tc.command, Timeout: tc.timeoutMS}))
+			out := fire(t, r, beforeTool("glob", nil))
+			want := `Hook "bg" failed for event BeforeTool: ` + tc.failure
+			if out.Block || out.Stop || len(out.Messages) != 1 || !strings.Contains(out.Messages[0], want) {
+				t.Errorf("outcome %+v, want the one message %q", out, want)
+			}
+			procgrouptest.WaitGone(t, procgrouptest.PID(t, filepath.Join(dir, "child.pid")))
+		})
 	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
 }
 
 // TestMatchers: tool events match a regular expression on the tool name,

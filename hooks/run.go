@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
 
 // maxOutput bounds what is kept of a hook's stdout and of its stderr:
@@ -55,8 +55,8 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell(), "-c", r.expand(e.hook.Command, ev))
-	tools.KillGroupOnCancel(cmd)
-	// A process that left the group may hold the pipes open; it does not
+	procgroup.Own(cmd)
+	// A process the hook left behind may hold its output open; it does not
 	// keep the hook's result waiting.
 	cmd.WaitDelay = time.Second
 	cmd.Dir = r.cfg.ProjectDir
@@ -75,23 +75,38 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	start := time.Now()
 	err = cmd.Run()
 	elapsed := time.Since(start)
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		res.failure = fmt.Sprintf("it timed out after %v and was stopped", timeout)
-		return r.logged(event, res, elapsed, cmd.ProcessState, stderr.String())
-	case ctx.Err() != nil:
+	cancelled := ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded)
+	res.output, res.failure = outcome(err, ctx.Err(), timeout, cmd.ProcessState, stdout, stderr)
+	if res.failure != "" || cancelled {
+		// A hook stopped or failed leaves nothing running: what it started
+		// and left behind goes with it (its group), even once it exited.
+		if kerr := procgroup.Kill(cmd); kerr != nil {
+			r.cfg.Logger.Warn("a hook's processes could not be stopped", zap.String("event", event), zap.String("hook", res.name), zap.Error(kerr))
+		}
+	}
+	if cancelled {
 		// What it hooked was cancelled, by the user: no failure to report.
 		r.cfg.Logger.Info("a hook was stopped, as what it hooked was cancelled", zap.String("event", event), zap.String("hook", res.name))
-		return res
+		return result{name: res.name}
 	}
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		res.failure = fmt.Sprintf("it could not be run: %v", err)
-		return r.logged(event, res, elapsed, nil, stderr.String())
-	}
-	code := cmd.ProcessState.ExitCode()
-	res.output, res.failure = interpret(code, stdout, stderr)
 	return r.logged(event, res, elapsed, cmd.ProcessState, stderr.String())
+}
+
+// outcome is what a hook decided, or how it failed, from how its run
+// ended: err is cmd.Run's, ctxErr its context's.
+func outcome(err, ctxErr error, timeout time.Duration, state *os.ProcessState, stdout, stderr *boundedBuffer) (*output, string) {
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		return nil, fmt.Sprintf("it timed out after %v and was stopped", timeout)
+	case errors.Is(err, exec.ErrWaitDelay):
+		// It exited, but what it left running holds its output open: its
+		// output may not be all there.
+		return nil, "it exited leaving a process that held its output open, which was stopped"
+	case err != nil && !errors.As(err, &exit):
+		return nil, fmt.Sprintf("it could not be run: %v", err)
+	}
+	return interpret(state.ExitCode(), stdout, stderr)
 }
 
 // interpret reads a hook that exited with code, as Gemini CLI does: its

@@ -27,6 +27,9 @@ type confirmParams struct {
 	Kind      string `json:"kind"`
 	Title     string `json:"title"`
 	Details   string `json:"details"`
+	// CanAllowAlways says proceed_always would hold for later calls; the
+	// client offers it only then.
+	CanAllowAlways bool `json:"canAllowAlways"`
 }
 
 type confirmResult struct {
@@ -37,7 +40,7 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	s := c.s
 	if s.features.get().Confirm {
 		var res confirmResult
-		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details}
+		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details, CanAllowAlways: req.CanAllowAlways}
 		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {
 			return agent.Cancel, fmt.Errorf("gemini/confirm: %w", err)
 		}
@@ -48,7 +51,12 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 			return agent.Cancel, fmt.Errorf("gemini/confirm answered an unknown outcome %q", res.Outcome)
 		}
 	}
-	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actionAllowOnce, actionAlwaysAllow, actionReject)
+	// Always Allow is offered only where it would hold.
+	actions := []string{actionAllowOnce, actionReject}
+	if req.CanAllowAlways {
+		actions = []string{actionAllowOnce, actionAlwaysAllow, actionReject}
+	}
+	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actions...)
 	switch {
 	case errors.Is(err, errNoShowMessageRequest):
 		return agent.Cancel, fmt.Errorf(`%w: this call needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run such calls (shell commands, web fetches) without asking`, agent.ErrCannotAsk)
@@ -56,7 +64,7 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 		return agent.Cancel, fmt.Errorf("asking for confirmation: %w", err)
 	case action == actionAllowOnce:
 		return agent.ProceedOnce, nil
-	case action == actionAlwaysAllow:
+	case action == actionAlwaysAllow && req.CanAllowAlways:
 		return agent.ProceedAlways, nil
 	default:
 		return agent.Cancel, nil

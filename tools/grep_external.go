@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -168,6 +169,9 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 	cmd := exec.CommandContext(ctx, e.tool.name(), cmdArgs...)
 	cmd.Dir = e.dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "GIT_CONFIG_NOSYSTEM=1", "RIPGREP_CONFIG_PATH=")
+	// The end of ctx kills the program and all it started: a process
+	// left holding its output would keep the read below waiting.
+	procgroup.Own(cmd)
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 64 << 10}
@@ -196,6 +200,9 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 	})
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
+	// A search starts nothing meant to outlive it. The group is gone or
+	// ours to kill: an error here has no remedy.
+	_ = procgroup.Kill(cmd)
 	if ctx.Err() != nil {
 		return nil // the search's time is up: report nothing more
 	}

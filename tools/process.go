@@ -1,20 +1,9 @@
 package tools
 
-import (
-	"os"
-	"os/exec"
-)
+import "os"
 
-// Helpers for tools in other packages that run commands (discovered tools),
-// so every command gemini-ls starts ends the same way.
-
-// KillGroupOnCancel makes cmd the leader of a new process group, killed as
-// a whole when cmd's context ends, so its children die with it. Call it
-// before cmd.Start; cmd must come from exec.CommandContext.
-func KillGroupOnCancel(cmd *exec.Cmd) {
-	startInGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-}
+// A helper for tools in other packages that run commands (discovered
+// tools), so that they report how a command ended as the shell tool does.
 
 // ExitStatus renders how a process ended as Gemini CLI reports it: an exit
 // code and "(none)", or "(none)" and the signal that killed it (SIGKILL).

@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -242,9 +243,8 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
 	cmd.Stdout = out
 	cmd.Stderr = out
-	startInGroup(cmd)
 	// Cancelling kills the whole group, so pipelines and children die too.
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	procgroup.Own(cmd)
 	cmd.WaitDelay = shellWaitDelay
 	if err := cmd.Start(); err != nil {
 		return ShellOutcome{}, fmt.Errorf("starting bash in %s: %w", c.Dir, err)
@@ -257,9 +257,14 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
 	}
 	o := ShellOutcome{PGID: pgid}
-	// A killed group left nothing behind.
-	if ctx.Err() == nil {
-		o.Background = groupMembers(pgid)
+	if ctx.Err() != nil {
+		// Cancelled or timed out: Cancel killed the group only if the
+		// shell still ran, not once only its output was awaited. A killed
+		// group leaves nothing to report. (The group is gone or ours: an
+		// error here has no remedy.)
+		_ = procgroup.Kill(cmd)
+	} else {
+		o.Background = procgroup.Members(cmd)
 	}
 	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)
 	o.Output, o.Dropped = out.kept()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 )
 
 // shellOutput splits a shell result into everything before the PGID line
@@ -115,22 +118,6 @@ func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
 	}
 }
 
-// processGone waits for pid to die (a zombie waiting to be reaped is dead).
-func processGone(pid int) bool {
-	for range 100 {
-		if syscall.Kill(pid, 0) != nil {
-			return true
-		}
-		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-			if _, after, ok := strings.Cut(string(stat), ") "); ok && strings.HasPrefix(after, "Z") {
-				return true
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return false
-}
-
 func TestShellCancel(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	call := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "sleep 30 & echo $! > child.pid; echo started; wait"})
@@ -143,12 +130,7 @@ func TestShellCancel(t *testing.T) {
 		res, err = call.Execute(ctx, CallInfo{})
 	}()
 	// Cancel once the background child exists.
-	var child int
-	for child == 0 {
-		data, _ := os.ReadFile(tw.abs("child.pid"))
-		child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-		time.Sleep(10 * time.Millisecond)
-	}
+	child := procgrouptest.PID(t, tw.abs("child.pid"))
 	cancel()
 	select {
 	case <-done:
@@ -165,9 +147,28 @@ func TestShellCancel(t *testing.T) {
 	if res.Status != StatusCancelled {
 		t.Errorf("Status = %q", res.Status)
 	}
-	if !processGone(child) {
-		syscall.Kill(child, syscall.SIGKILL)
-		t.Error("the command's child survived cancellation")
+	procgrouptest.WaitGone(t, child)
+}
+
+// TestShellCancelWhileOutputIsAwaited: cancelling a command whose shell
+// has exited, while the runner awaits the output a background child holds
+// open, kills that child too, as cancelling kills the whole group.
+func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan ShellOutcome, 1)
+	go func() {
+		o, err := LocalRunner{}.Run(ctx, ShellCommand{Command: "sleep 300 & echo $! > child.pid", Dir: dir})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- o
+	}()
+	child := procgrouptest.PID(t, filepath.Join(dir, "child.pid"))
+	cancel()
+	procgrouptest.WaitGone(t, child)
+	if o := <-done; o.Background != nil {
+		t.Errorf("background processes %v reported after the group was killed", o.Background)
 	}
 }
 

@@ -86,7 +86,8 @@ type Confirmation struct {
 	Details string // the command, shown verbatim
 	// AllowKeys are what "always allow" remembers: for shell, the name of
 	// every command the line runs. The call runs without asking once the
-	// user allowed every key; without keys it asks every time.
+	// user allowed every key; without keys it asks every time, and no
+	// "always" is offered (CanAllowAlways).
 	AllowKeys []string
 	// Trusted says the user's settings trust where the call goes (an MCP
 	// server's "trust": true): it runs without asking.
@@ -99,6 +100,12 @@ type Confirmation struct {
 	// mode lets the plan file be written and refuses every other edit.
 	Path string
 }
+
+// CanAllowAlways reports whether the user's "always allow" of the call
+// would hold: it allows the call's AllowKeys for the session, so that
+// calls like it run without asking; a call without keys asks every time,
+// and a front end offers it no "always".
+func (c *Confirmation) CanAllowAlways() bool { return len(c.AllowKeys) > 0 }
 
 // EditConfirmation is what every proposed file change needs approved:
 // edits are allowed as one kind (EditKey). path is the file changed.

@@ -96,6 +96,21 @@ func NewTestServer(t testing.TB, turns ...Turn) *Server {
 	return s
 }
 
+// RefusingURL is the URL of a model endpoint that refuses connections: a
+// port on 127.0.0.1 that was listened on and let go of.
+func RefusingURL(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("finding a free port: %v", err)
+	}
+	url := "http://" + l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatalf("freeing a port: %v", err)
+	}
+	return url
+}
+
 // Start starts a server with opts answering with turns, in order.
 func Start(opts Options, turns ...Turn) (*Server, error) {
 	addr := opts.Addr

@@ -1245,9 +1245,14 @@ change is reverted anyway or kept; \"always\" means nothing there.")
              (choice (read-multiple-choice
                       (format "%s %s" (or (plist-get params :title) "Allow?")
                               (or (plist-get params :details) ""))
-                      (if (equal (plist-get params :kind) "rewind")
-                          gemini-ls--rewind-choices
-                        gemini-ls--confirm-choices))))
+                      (cond ((equal (plist-get params :kind) "rewind")
+                             gemini-ls--rewind-choices)
+                            ;; "Always" only where it would hold: not
+                            ;; for a command it cannot cover.
+                            ((eq (plist-get params :canAllowAlways) t)
+                             gemini-ls--confirm-choices)
+                            (t (assq-delete-all
+                                ?a (copy-sequence gemini-ls--confirm-choices)))))))
         (pcase (car choice)
           ((or ?y ?r) "proceed_once")
           (?a "proceed_always")

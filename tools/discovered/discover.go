@@ -13,6 +13,7 @@ import (
 	"google.golang.org/genai"
 	"mvdan.cc/sh/v3/shell"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -133,17 +134,24 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 	cmd.Dir = cfg.Dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	tools.KillGroupOnCancel(cmd)
+	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	err = cmd.Wait()
+	if err != nil || ctx.Err() != nil {
+		// A command that failed or was stopped leaves nothing running.
+		// Its group is gone or ours to kill: an error here has no remedy.
+		_ = procgroup.Kill(cmd)
+	}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, fmt.Errorf("it did not finish within %s and was killed", cfg.DiscoveryTimeout)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case errors.Is(err, exec.ErrWaitDelay):
+		return nil, errors.New("it exited leaving a process that held its output open, which was killed")
 	case stdout.dropped > 0:
 		return nil, fmt.Errorf("its output exceeded the size limit of %d bytes", maxDiscoveryOutput)
 	case errors.As(err, &exitErr):
@@ -156,7 +164,7 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 			msg += ": " + s
 		}
 		return nil, errors.New(msg)
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+	case err != nil:
 		return nil, err
 	}
 	return stdout.buf.Bytes(), nil

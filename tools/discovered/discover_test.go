@@ -8,14 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -172,44 +171,11 @@ func TestCallCommandThatDoesNotExist(t *testing.T) {
 	}
 }
 
-// alive reports whether pid runs: not gone, and not a zombie waiting for
-// a slow init to reap it.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: trust kill
-	}
-	s := string(stat)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(fields) == 0 || fields[0] != "Z"
-}
-
-// waitGone waits until process pid has ended, failing after a deadline.
+// waitGone waits until the process whose pid a command wrote to pidFile
+// has ended, failing after a deadline.
 func waitGone(t *testing.T, pidFile string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	var data []byte
-	for time.Now().Before(deadline) {
-		if data, _ = os.ReadFile(pidFile); len(data) > 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("no child pid in %s: %q", pidFile, data)
-	}
-	for time.Now().Before(deadline) {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	syscall.Kill(pid, syscall.SIGKILL)
-	t.Errorf("child %d outlived the call", pid)
+	procgrouptest.WaitGone(t, procgrouptest.PID(t, pidFile))
 }
 
 func TestCancelKillsTheCallsChildren(t *testing.T) {
@@ -222,11 +188,7 @@ func TestCancelKillsTheCallsChildren(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := call.Execute(ctx, tools.CallInfo{}); done <- err }()
 	pidFile := filepath.Join(cfg.Dir, "hang.pid")
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if data, _ := os.ReadFile(pidFile); len(data) > 0 {
-			break
-		}
-	}
+	procgrouptest.PID(t, pidFile)
 	cancel()
 	select {
 	case err := <-done:
@@ -251,6 +213,33 @@ func TestCallTimeout(t *testing.T) {
 		t.Errorf("Execute = %+v, %v", res, err)
 	}
 	waitGone(t, filepath.Join(cfg.Dir, "hang.pid"))
+}
+
+// TestCallLeavesNothingRunning: a call command that fails, or exits
+// leaving a child that holds its output, has its process group killed,
+// and the model is told how it ended.
+func TestCallLeavesNothingRunning(t *testing.T) {
+	for _, c := range []struct {
+		name, body, want string
+	}{
+		{"output held", "sleep 300 & echo $! > child.pid; echo '{}'",
+			"Error: The command exited leaving a process that held its output open, which was killed.\nExit Code: 0\nSignal: (none)"},
+		{"failed", "sleep 300 >/dev/null 2>&1 & echo $! > child.pid; exit 3", "Error: (none)\nExit Code: 3\nSignal: (none)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.CallCommand = script(t, cfg.Dir, c.body)
+			call, err := discover(t, cfg)["discovered_tool_echo"].Build(map[string]any{"text": "x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := call.Execute(context.Background(), tools.CallInfo{})
+			if err != nil || res.Status != tools.StatusError || !strings.Contains(res.Error, c.want) {
+				t.Errorf("Execute = %+v, %v; want an error saying %q", res, err, c.want)
+			}
+			waitGone(t, filepath.Join(cfg.Dir, "child.pid"))
+		})
+	}
 }
 
 // script writes an executable shell script into dir and returns its path.
@@ -292,6 +281,28 @@ func TestDiscoveryTimeout(t *testing.T) {
 		t.Errorf("Discover = %v, %v", found, err)
 	}
 	waitGone(t, filepath.Join(cfg.Dir, "hang.pid"))
+}
+
+// TestDiscoveryLeavesNothingRunning: a discovery command that fails, or
+// exits leaving a child that holds its output, has its process group
+// killed and discovers nothing.
+func TestDiscoveryLeavesNothingRunning(t *testing.T) {
+	for _, c := range []struct {
+		name, body, want string
+	}{
+		{"output held", "sleep 300 & echo $! > child.pid; echo '[]'", "it exited leaving a process that held its output open, which was killed"},
+		{"failed", "sleep 300 >/dev/null 2>&1 & echo $! > child.pid; exit 3", "it failed with exit code 3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.DiscoveryCommand = script(t, cfg.Dir, c.body)
+			found, err := Discover(context.Background(), cfg)
+			if len(found) != 0 || err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Discover = %v, %v; want an error saying %q", found, err, c.want)
+			}
+			waitGone(t, filepath.Join(cfg.Dir, "child.pid"))
+		})
+	}
 }
 
 func TestDiscoveryWithoutCallCommand(t *testing.T) {

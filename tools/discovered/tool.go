@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -119,7 +120,7 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	cmd.Stdin = bytes.NewReader(c.input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	tools.KillGroupOnCancel(cmd)
+	procgroup.Own(cmd)
 
 	errText, exitCode, signal := "(none)", "(none)", "(none)"
 	var runErr error
@@ -127,13 +128,20 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 		runErr = cmd.Wait()
 		exitCode, signal = tools.ExitStatus(cmd.ProcessState)
 	}
+	if runErr != nil || runCtx.Err() != nil {
+		// A call that failed or was stopped leaves nothing running. Its
+		// group is gone or ours to kill: an error here has no remedy.
+		_ = procgroup.Kill(cmd)
+	}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
 		return tools.Result{}, ctx.Err()
 	case runCtx.Err() != nil:
 		errText = fmt.Sprintf("Command timed out after %s and was killed.", c.cfg.CallTimeout)
-	case runErr != nil && !errors.As(runErr, &exitErr) && !errors.Is(runErr, exec.ErrWaitDelay):
+	case errors.Is(runErr, exec.ErrWaitDelay):
+		errText = "The command exited leaving a process that held its output open, which was killed."
+	case runErr != nil && !errors.As(runErr, &exitErr):
 		errText = runErr.Error()
 	}
 	out, errOut := stdout.text(), stderr.text()

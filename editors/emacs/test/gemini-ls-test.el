@@ -1069,7 +1069,8 @@ server) leaves the configured mode."
 
 (ert-deftest gemini-ls-test-rewind-conflict-choices ()
   "A rewind's conflict is asked as revert anyway or keep my changes, never
-always allow; a tool call's confirmation keeps its three answers."
+always allow; a tool call's confirmation has its three answers where
+always allow would hold, else two."
   (let (offered pick)
     (cl-letf (((symbol-function 'read-multiple-choice)
                (lambda (_prompt choices &rest _)
@@ -1084,9 +1085,14 @@ always allow; a tool call's confirmation keeps its three answers."
       (should (equal (gemini-ls--confirm-outcome '(:kind "rewind" :title "Revert a.txt anyway?"))
                      "cancel"))
       (setq pick ?a)
-      (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?"))
+      (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?" :canAllowAlways t))
                      "proceed_always"))
-      (should (equal offered '("allow once" "always allow" "reject"))))))
+      (should (equal offered '("allow once" "always allow" "reject")))
+      ;; A command "always" cannot cover is offered no "always allow".
+      (setq pick ?y)
+      (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?" :canAllowAlways :json-false))
+                     "proceed_once"))
+      (should (equal offered '("allow once" "reject"))))))
 
 (ert-deftest gemini-ls-test-rewind-both ()
   "Rewinding conversation and code to before the second of three prompts

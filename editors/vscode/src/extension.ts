@@ -681,9 +681,9 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
   return "error" in built ? declined : built.answer;
 }
 
-/** gemini/confirm as VS Code's own modal: its kind's buttons (Allow Once, Always Allow), or dismiss to reject. */
+/** gemini/confirm as VS Code's own modal: its buttons (Allow Once, and Always Allow where it would hold), or dismiss to reject. */
 async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
-  const buttons = confirmButtons(params.kind);
+  const buttons = confirmButtons(params);
   const choice = await vscode.window.showWarningMessage(params.title, { modal: true, detail: params.details }, ...buttons.map((b) => b.label));
-  return { outcome: confirmOutcome(params.kind, choice) };
+  return { outcome: confirmOutcome(params, choice) };
 }

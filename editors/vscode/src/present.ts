@@ -1,7 +1,7 @@
 // How the extension's state reads in the status bar, quick picks and
 // dialogs. Pure, so each wording is tested without VS Code.
 
-import type { ConfirmOutcome, SessionInfo } from "./protocol";
+import type { ConfirmOutcome, ConfirmParams, SessionInfo } from "./protocol";
 
 export type ServerState = "starting" | "running" | "stopped";
 
@@ -47,28 +47,32 @@ export interface ConfirmButton {
   outcome: ConfirmOutcome;
 }
 
+/** What of a gemini/confirm question its buttons depend on. */
+export type ConfirmQuestion = Pick<ConfirmParams, "kind" | "canAllowAlways">;
+
 /**
- * The buttons of gemini/confirm's modal for a question of kind; dismissing
- * the dialog answers "cancel". A rewind's conflict (a file changed since
- * the agent's change) is revert it anyway or keep it: "always" means
- * nothing there.
+ * The buttons of gemini/confirm's modal for question q; dismissing the
+ * dialog answers "cancel". Always Allow only where the server says it
+ * would hold (not for a command it cannot cover). A rewind's conflict (a
+ * file changed since the agent's change) is revert it anyway or keep it.
  */
-export function confirmButtons(kind: string): ConfirmButton[] {
-  if (kind === "rewind") {
+export function confirmButtons(q: ConfirmQuestion): ConfirmButton[] {
+  if (q.kind === "rewind") {
     return [
       { label: "Revert Anyway", outcome: "proceed_once" },
       { label: "Keep My Changes", outcome: "cancel" },
     ];
   }
-  return [
-    { label: confirmChoices.once, outcome: "proceed_once" },
-    { label: confirmChoices.always, outcome: "proceed_always" },
-  ];
+  const once: ConfirmButton = { label: confirmChoices.once, outcome: "proceed_once" };
+  if (!q.canAllowAlways) {
+    return [once];
+  }
+  return [once, { label: confirmChoices.always, outcome: "proceed_always" }];
 }
 
 /** The answer to gemini/confirm for the button the user chose; dismissing the dialog rejects. */
-export function confirmOutcome(kind: string, choice: string | undefined): ConfirmOutcome {
-  return confirmButtons(kind).find((b) => b.label === choice)?.outcome ?? "cancel";
+export function confirmOutcome(q: ConfirmQuestion, choice: string | undefined): ConfirmOutcome {
+  return confirmButtons(q).find((b) => b.label === choice)?.outcome ?? "cancel";
 }
 
 export interface SessionPick {

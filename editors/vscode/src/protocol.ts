@@ -100,6 +100,8 @@ export interface ConfirmParams {
   kind: string;
   title: string;
   details?: string;
+  /** proceed_always would hold for later calls; offer "Always Allow" only then. */
+  canAllowAlways?: boolean;
 }
 
 export type ConfirmOutcome = "proceed_once" | "proceed_always" | "cancel";

@@ -90,6 +90,10 @@ asks["gemini/confirm"] = function(params, respond)
     -- it; "always" means nothing there.
     choices = { "Revert anyway", "Keep my changes" }
     outcomes = { "proceed_once", "cancel" }
+  elseif not params.canAllowAlways then
+    -- "Always" would not hold (a command it cannot cover): not offered.
+    choices = { "Allow once", "Reject" }
+    outcomes = { "proceed_once", "cancel" }
   end
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
   if chat.buf then

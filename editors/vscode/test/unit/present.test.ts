@@ -20,21 +20,31 @@ describe("statusView", () => {
 });
 
 describe("confirmOutcome", () => {
+  const coverable = { kind: "execute", canAllowAlways: true };
+  const uncoverable = { kind: "execute", canAllowAlways: false };
   it("maps the buttons, and a dismissed dialog rejects", () => {
-    assert.equal(confirmOutcome("execute", "Allow Once"), "proceed_once");
-    assert.equal(confirmOutcome("execute", "Always Allow"), "proceed_always");
-    assert.equal(confirmOutcome("execute", undefined), "cancel");
+    assert.equal(confirmOutcome(coverable, "Allow Once"), "proceed_once");
+    assert.equal(confirmOutcome(coverable, "Always Allow"), "proceed_always");
+    assert.equal(confirmOutcome(coverable, undefined), "cancel");
+  });
+
+  it("offers Always Allow only where the server says it holds", () => {
+    assert.deepEqual(confirmButtons(coverable).map((b) => b.label), ["Allow Once", "Always Allow"]);
+    assert.deepEqual(confirmButtons(uncoverable).map((b) => b.label), ["Allow Once"]);
+    assert.deepEqual(confirmButtons({ kind: "execute" }).map((b) => b.label), ["Allow Once"]);
+    assert.equal(confirmOutcome(uncoverable, "Always Allow"), "cancel");
   });
 
   it("asks a rewind's conflict as revert anyway or keep, never always", () => {
+    const rewind = { kind: "rewind", canAllowAlways: false };
     assert.deepEqual(
-      confirmButtons("rewind").map((b) => b.label),
+      confirmButtons(rewind).map((b) => b.label),
       ["Revert Anyway", "Keep My Changes"],
     );
-    assert.equal(confirmOutcome("rewind", "Revert Anyway"), "proceed_once");
-    assert.equal(confirmOutcome("rewind", "Keep My Changes"), "cancel");
-    assert.equal(confirmOutcome("rewind", "Always Allow"), "cancel");
-    assert.equal(confirmOutcome("rewind", undefined), "cancel");
+    assert.equal(confirmOutcome(rewind, "Revert Anyway"), "proceed_once");
+    assert.equal(confirmOutcome(rewind, "Keep My Changes"), "cancel");
+    assert.equal(confirmOutcome(rewind, "Always Allow"), "cancel");
+    assert.equal(confirmOutcome(rewind, undefined), "cancel");
   });
 });
 
