@@ -105,6 +105,10 @@ func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing,
 	diff := diffContent(change)
 	var landing agent.Landing
 	if req.Ask {
+		always := "Always allow edits in this session"
+		if !req.CanAllowAlways {
+			always = ""
+		}
 		a, err := sess.ask(ctx, sdk.ToolCallUpdate{
 			ToolCallId: sdk.ToolCallId(req.CallID),
 			Status:     sdk.Ptr(sdk.ToolCallStatusPending),
@@ -112,7 +116,7 @@ func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing,
 			Title:      sdk.Ptr(sess.editTitle(change)),
 			Locations:  []sdk.ToolCallLocation{{Path: change.Path}},
 			Content:    []sdk.ToolCallContent{diff},
-		}, "Always allow edits in this session")
+		}, always)
 		switch {
 		case err != nil:
 			return agent.Landing{}, err
@@ -121,7 +125,7 @@ func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing,
 		}
 		// The user decided here: the agent's approval service records
 		// it, and later edits land without asking.
-		landing.AllowAlways = a == allowedAlways
+		landing.AllowAlways = a == allowedAlways && req.CanAllowAlways
 	}
 	if err := ctx.Err(); err != nil {
 		return agent.Landing{}, err

@@ -249,6 +249,9 @@ type LandRequest struct {
 	// the front end presents the question, with the change, and lands it
 	// only if the user allows it. Without Ask the change is allowed.
 	Ask bool
+	// CanAllowAlways says an "always allow edits" answer would hold, for
+	// the front end to offer it only then (as ConfirmRequest's).
+	CanAllowAlways bool
 }
 
 // Landing is what became of a change a front end was asked to land.

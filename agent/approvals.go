@@ -165,6 +165,11 @@ type verdict struct {
 	refusal string
 	// ask says the user must be asked first.
 	ask bool
+	// always says an "always allow" answer would hold: later calls like
+	// this one would then run unasked. Not in plan mode, where no
+	// earlier approval counts, nor where a policy ask_user rule outranks
+	// the user's approvals.
+	always bool
 }
 
 // Priorities of what settings and the user allowed, as Gemini CLI ranks
@@ -198,11 +203,11 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 		if !a.policy.Interactive() {
 			return verdict{refusal: fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)}
 		}
-		return verdict{ask: true}
+		return verdict{ask: true, always: v.Priority <= alwaysAllowPriority && a.alwaysCounts(c)}
 	}
 	for _, part := range v.Undecided {
 		if b := a.builtin(tools.ShellName, tools.ShellConfirmation(part)); b.refusal != "" || b.ask {
-			return verdict{refusal: b.refusal, ask: b.refusal == ""}
+			return verdict{refusal: b.refusal, ask: b.refusal == "", always: b.always && a.alwaysCounts(c)}
 		}
 	}
 	return verdict{}
@@ -213,7 +218,15 @@ func (a *approvals) builtin(name string, c *tools.Confirmation) verdict {
 	if why := a.refusal(name, c); why != "" {
 		return verdict{refusal: why}
 	}
-	return verdict{ask: !a.allows(name, c)}
+	ask := !a.allows(name, c)
+	return verdict{ask: ask, always: ask && a.alwaysCounts(c)}
+}
+
+// alwaysCounts reports whether the user's "always allow" of a call that
+// needs c approved would count for later calls: c has keys to allow, and
+// the mode is not plan, where no approval given before counts (allows).
+func (a *approvals) alwaysCounts(c *tools.Confirmation) bool {
+	return c != nil && c.CanAllowAlways() && a.mode() != tools.ApprovalPlan
 }
 
 // denial is what the model is told of a call rule denied, in Gemini CLI's
@@ -278,10 +291,11 @@ var errNoConfirmer = errors.New("no one can be asked for approval")
 
 // approve asks the user, through the Confirmer, whether a call of tool
 // that needs c approved may run, once decide said to ask, and records
-// their "always allow". callID is the call the question is about ("" for
+// their "always allow", offered only where it would hold (always, the
+// verdict's). callID is the call the question is about ("" for
 // none). err is why nobody answered (the outcome is then Cancel):
 // errNoConfirmer, the Confirmer's error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation) (ConfirmOutcome, error) {
+func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation, always bool) (ConfirmOutcome, error) {
 	confirmer := s.agent.cfg.Confirmer
 	if confirmer == nil {
 		return Cancel, errNoConfirmer
@@ -293,14 +307,14 @@ func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Con
 		Kind:           c.Kind,
 		Title:          c.Title,
 		Details:        c.Details,
-		CanAllowAlways: c.CanAllowAlways(),
+		CanAllowAlways: always,
 	})
 	switch {
 	case ctx.Err() != nil:
 		return Cancel, ctx.Err()
 	case err != nil:
 		return Cancel, err
-	case outcome == ProceedAlways:
+	case outcome == ProceedAlways && always:
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
 	return outcome, nil
@@ -321,7 +335,7 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	case !v.ask:
 		return true, nil
 	}
-	outcome, err := s.approve(ctx, "", tools.ShellName, c)
+	outcome, err := s.approve(ctx, "", tools.ShellName, c, v.always)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)

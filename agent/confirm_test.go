@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -416,5 +419,48 @@ func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
 	prompt(t, a.NewSession(), "remember")
 	if len(conf.asked()) != 1 || ran {
 		t.Errorf("asked %d times, ran %v; want asked once and declined", len(conf.asked()), ran)
+	}
+}
+
+// An edit's question offers "always allow" only where it would hold: not
+// where a policy rule that asks outranks the user's approvals. An
+// AllowAlways answered anyway counts as once: the next edit is asked too.
+func TestEditQuestionSaysWhetherAlwaysHolds(t *testing.T) {
+	dir := t.TempDir()
+	rules := "[[rule]]\ntoolName = \"replace\"\ndecision = \"ask_user\"\npriority = 100\n"
+	if err := os.WriteFile(filepath.Join(dir, "rules.toml"), []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asking := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
+	for _, tc := range []struct {
+		name   string
+		policy *policy.Engine
+		want   []bool // CanAllowAlways of each question asked
+	}{
+		{"no rule", nil, []bool{true}},
+		{"a rule that asks outranks always allow", asking, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t,
+				geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})),
+				geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "b\n"})),
+				geminitest.TextTurn("ok"))
+			var offered []bool
+			lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+				if req.Ask {
+					offered = append(offered, req.CanAllowAlways)
+				}
+				return agent.Landing{Decision: tools.Decision{Outcome: tools.Applied}, AllowAlways: true}, nil
+			})
+			cfg := agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander}
+			if tc.policy != nil {
+				cfg.Policy = tc.policy
+			}
+			a, _ := newAgent(t, srv, cfg)
+			prompt(t, a.NewSession(), "edit twice")
+			if !slices.Equal(offered, tc.want) {
+				t.Errorf("questions offered always allow %v, want %v", offered, tc.want)
+			}
+		})
 	}
 }

@@ -159,9 +159,10 @@ type hookedCall struct {
 	// args are what it runs with; changed the arguments hooks rewrote.
 	args    map[string]any
 	changed []string
-	// ask: the door asks the user about the call (an edit's question
-	// waits for its change).
-	ask bool
+	// door is the approval door's verdict on the call as it runs: whether
+	// the user is asked (an edit's question waits for its change), and
+	// whether "always allow" would hold.
+	door verdict
 }
 
 // beforeTool runs the BeforeTool hooks on a call the approval door let
@@ -170,8 +171,8 @@ type hookedCall struct {
 // passes the door again; or the result to answer with instead, ok false.
 // The model's call, fc, is left as the model made it: the history keeps
 // what the model asked for.
-func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call, ask bool) (hookedCall, tools.Result, bool) {
-	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args), ask: ask}
+func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args), door: door}
 	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
 	switch {
 	case t.ctx.Err() != nil:
@@ -200,9 +201,9 @@ func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Ca
 	if v.ask && c == nil {
 		c = policyConfirmation(fc.Name, next)
 	}
-	hooked.ask = v.ask
+	hooked.door = v
 	if v.ask && !c.AskWithChange {
-		if res, ok := t.confirm(fc, c); !ok {
+		if res, ok := t.confirm(fc, c, v.always); !ok {
 			return hooked, res, false
 		}
 	}

@@ -86,6 +86,10 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		return policy.Call{Name: tools.WebFetchName, Args: map[string]any{"prompt": "x"}}, tools.WebFetchName,
 			&tools.Confirmation{Kind: "fetch", AllowKeys: []string{"web_fetch"}}
 	}
+	skill := func() (policy.Call, string, *tools.Confirmation) {
+		return policy.Call{Name: tools.ActivateSkillName, Args: map[string]any{"name": "x"}}, tools.ActivateSkillName,
+			&tools.Confirmation{Kind: "skill", AllowKeys: []string{"skill:x"}}
+	}
 	shell := func(command string) func() (policy.Call, string, *tools.Confirmation) {
 		return func() (policy.Call, string, *tools.Confirmation) { return shellCall(command) }
 	}
@@ -107,7 +111,7 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		{name: "a priority-500 deny outranks tools.allowed", mode: tools.ApprovalDefault, trusted: []string{tools.WebFetchName}, call: fetch, want: verdict{refusal: "Tool execution denied by policy."}},
 		{name: "allow of a prefix", mode: tools.ApprovalDefault, call: shell("git status"), want: verdict{}},
 		{name: "allow of a prefix outranks plan mode", mode: tools.ApprovalPlan, call: shell("git log"), want: verdict{}},
-		{name: "allowed line with an undecided part asks", mode: tools.ApprovalDefault, call: shell("git status && make"), want: verdict{ask: true}},
+		{name: "allowed line with an undecided part asks", mode: tools.ApprovalDefault, call: shell("git status && make"), want: verdict{ask: true, always: true}},
 		{name: "allowed line with an undecided part in yolo", mode: tools.ApprovalYolo, call: shell("git status && make"), want: verdict{}},
 		{name: "allowed line with an undecided part in plan mode", mode: tools.ApprovalPlan, call: shell("git status && make"), want: verdict{refusal: planModeRefusal}},
 		{name: "ask for a write in auto_edit", mode: tools.ApprovalAutoEdit, call: write, want: verdict{ask: true}},
@@ -120,8 +124,11 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		{name: "MCP trust outranks a priority-100 rule", mode: tools.ApprovalDefault, call: mcpCall("lookup", true), want: verdict{}},
 		{name: "in plan mode, MCP trust counts for nothing: the rule allows", mode: tools.ApprovalPlan, call: mcpCall("lookup", true), want: verdict{}},
 		{name: "in plan mode, without a rule, trust counts for nothing", mode: tools.ApprovalPlan, call: mcpCall("other", true), want: verdict{refusal: planModeRefusal}},
-		{name: "no rule for another MCP tool", mode: tools.ApprovalDefault, call: mcpCall("other", false), want: verdict{ask: true}},
-		{name: "no rule: built-in", mode: tools.ApprovalDefault, call: shell("make"), want: verdict{ask: true}},
+		{name: "no rule for another MCP tool", mode: tools.ApprovalDefault, call: mcpCall("other", false), want: verdict{ask: true, always: true}},
+		{name: "no rule: built-in", mode: tools.ApprovalDefault, call: shell("make"), want: verdict{ask: true, always: true}},
+		{name: "no rule: a line always allow cannot cover", mode: tools.ApprovalDefault, call: shell("make > log.txt"), want: verdict{ask: true}},
+		{name: "in plan mode, always allow counts for nothing", mode: tools.ApprovalPlan, call: skill, want: verdict{ask: true}},
+		{name: "outside plan mode, the same call's always allow holds", mode: tools.ApprovalDefault, call: skill, want: verdict{ask: true, always: true}},
 		{name: "no rule: built-in yolo", mode: tools.ApprovalYolo, call: shell("make"), want: verdict{}},
 		{name: "no rule: built-in plan mode", mode: tools.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
 	} {

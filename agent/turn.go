@@ -463,11 +463,11 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		c = policyConfirmation(fc.Name, call)
 	}
 	if v.ask && !c.AskWithChange {
-		if res, ok := t.confirm(fc, c); !ok {
+		if res, ok := t.confirm(fc, c, v.always); !ok {
 			return t.finish(fc, res)
 		}
 	}
-	hooked, res, ok := t.beforeTool(fc, tool, call, v.ask)
+	hooked, res, ok := t.beforeTool(fc, tool, call, v)
 	if !ok {
 		return t.finish(fc, res)
 	}
@@ -477,7 +477,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 
 	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
 	if err == nil && res.Proposal != nil {
-		res, err = t.land(fc, c, res.Proposal, hooked.ask)
+		res, err = t.land(fc, c, res.Proposal, hooked.door)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -512,11 +512,12 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 	return res
 }
 
-// confirm asks the user about a call that needs c approved. It reports
-// false, with the result to send instead, when the call must not run.
-func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation) (tools.Result, bool) {
+// confirm asks the user about a call that needs c approved, offering
+// "always allow" where it would hold. It reports false, with the result
+// to send instead, when the call must not run.
+func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation, always bool) (tools.Result, bool) {
 	t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-	outcome, err := t.s.approve(t.ctx, fc.ID, fc.Name, c)
+	outcome, err := t.s.approve(t.ctx, fc.ID, fc.Name, c, always)
 	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, ErrCannotAsk)
 	switch {
 	case t.ctx.Err() != nil:
@@ -550,8 +551,8 @@ func decisionOf(o ConfirmOutcome) Decision {
 // land has the front end land an edit's proposed change, asking the user
 // first when the door said to (ask), and returns the call's result.
 // Where the user allowed edits for good, the service records it.
-func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal, ask bool) (tools.Result, error) {
-	a, s := t.s.agent, t.s
+func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
+	a, s, ask := t.s.agent, t.s, door.ask
 	if a.cfg.Lander == nil {
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
 	}
@@ -559,11 +560,11 @@ func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Prop
 		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
-	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask})
+	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask, CanAllowAlways: door.always})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("proposing change to %s: %w", p.Change.Path, err)
 	}
-	if ask && landing.AllowAlways {
+	if ask && door.always && landing.AllowAlways {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
 	if ask {

@@ -31,14 +31,18 @@ const maxDiffLinesInQuestion = 20
 const actionShowDiff = "Show diff"
 
 // askToEdit asks whether to apply change (of the file named name, from
-// base) and returns the action chosen, "" when dismissed.
-func (s *Server) askToEdit(ctx context.Context, f clientFeatures, name, base, after, summary string) (string, error) {
+// base) and returns the action chosen, "" when dismissed. "Always Apply"
+// is offered only where it would hold (canAlways).
+func (s *Server) askToEdit(ctx context.Context, f clientFeatures, name, base, after, summary string, canAlways bool) (string, error) {
 	diff := workspace.UnifiedDiff(name, base, after)
 	// A CRLF file's carriage returns would move the cursor back in a
 	// terminal's question (Neovim's prompt overwrote the line).
 	hunks := strings.ReplaceAll(diffHunks(diff), "\r", "")
 	question := "Gemini wants to edit " + summary
-	actions := []string{actionApply, actionAlwaysApply, actionReject}
+	actions := []string{actionApply, actionReject}
+	if canAlways {
+		actions = []string{actionApply, actionAlwaysApply, actionReject}
+	}
 	var diffPath string
 	if n := strings.Count(hunks, "\n"); n <= maxDiffLinesInQuestion {
 		question += ":\n" + strings.TrimSuffix(hunks, "\n")

@@ -71,13 +71,14 @@ const (
 // Land lands req.Change, asking the user first the way this client can
 // when req.Ask says the session did not allow it.
 func (p *editLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
-	d, always, err := p.land(ctx, req.Change, req.Ask)
+	d, always, err := p.land(ctx, req)
 	return agent.Landing{Decision: d, AllowAlways: always}, err
 }
 
-// land is Land's work; always says the user chose "Always Apply".
-func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask bool) (d tools.Decision, always bool, err error) {
-	s := p.s
+// land is Land's work; always says the user chose "Always Apply",
+// offered only where req says it would hold.
+func (p *editLander) land(ctx context.Context, req agent.LandRequest) (d tools.Decision, always bool, err error) {
+	s, change, ask := p.s, req.Change, req.Ask
 	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {
 		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
@@ -117,7 +118,7 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
 	if strat == askFirst {
-		action, err := s.askToEdit(ctx, f, name, base, change.After, summary)
+		action, err := s.askToEdit(ctx, f, name, base, change.After, summary, req.CanAllowAlways)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
@@ -128,7 +129,7 @@ func (p *editLander) land(ctx context.Context, change workspace.FileChange, ask 
 			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, false, nil
 		}
 		// The user decided here; the agent's approval service records it.
-		always = action == actionAlwaysApply
+		always = action == actionAlwaysApply && req.CanAllowAlways
 		// The document may have moved on while the user answered.
 		doc, open = s.docs.Get(change.Path)
 		if stale := p.staleAgainst(change, doc, open); stale != "" {
