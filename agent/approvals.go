@@ -105,9 +105,10 @@ func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
 // Gemini CLI's approvals of other modes do not count in plan mode; a call
 // needing no approval runs; yolo allows everything; a call its settings
 // trust (an MCP server's "trust": true) runs, as does every call of a
-// tool settings' tools.allowed names; else every one of c's keys must be
-// allowed: edits by auto_edit, any key by tools.allowed or the user's
-// "always allow". A call without keys asks.
+// tool settings' tools.allowed names; auto_edit runs web_fetch, as
+// Gemini CLI's write.toml allows it there; else every one of c's keys
+// must be allowed: edits by auto_edit, any key by tools.allowed or the
+// user's "always allow". A call without keys asks.
 func (a *approvals) allows(name string, c *tools.Confirmation) bool {
 	switch {
 	case a.mode() == tools.ApprovalPlan:
@@ -115,6 +116,8 @@ func (a *approvals) allows(name string, c *tools.Confirmation) bool {
 	case c == nil:
 		return true
 	case a.mode() == tools.ApprovalYolo, c.Trusted, a.trustedTools[name]:
+		return true
+	case a.mode() == tools.ApprovalAutoEdit && name == tools.WebFetchName:
 		return true
 	}
 	return a.allowedKeys(c.AllowKeys)

@@ -57,6 +57,8 @@ func TestApprovalsAllow(t *testing.T) {
 		{name: "auto_edit allows write_file", mode: tools.ApprovalAutoEdit, call: write, want: allow},
 		{name: "auto_edit asks for shell", mode: tools.ApprovalAutoEdit, call: git, want: ask},
 		{name: "auto_edit asks for untrusted MCP", mode: tools.ApprovalAutoEdit, call: mcpUntrusted, want: ask},
+		{name: "auto_edit allows web_fetch, as Gemini CLI's write.toml", mode: tools.ApprovalAutoEdit, call: fetch, want: allow},
+		{name: "default asks for web_fetch", mode: tools.ApprovalDefault, call: fetch, want: ask},
 		{name: "yolo allows shell", mode: tools.ApprovalYolo, call: git, want: allow},
 		{name: "yolo allows edits", mode: tools.ApprovalYolo, call: edit, want: allow},
 		{name: "yolo allows untrusted MCP", mode: tools.ApprovalYolo, call: mcpUntrusted, want: allow},

@@ -8,7 +8,8 @@ import (
 )
 
 // Headless in the default mode, each call that asks is refused in words
-// naming its tool and what would let it run (yolo, or tools.allowed),
+// naming its tool and what would let it run (auto_edit for web_fetch, as
+// Gemini CLI's write.toml allows it there, else yolo; or tools.allowed),
 // not in a shell command's words.
 func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
 	h := newHeadless(t, nil,
@@ -26,7 +27,11 @@ func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
 	}
 	for _, r := range fr {
 		e := responseError(r)
-		for _, want := range []string{r.Name + " needs confirmation", "running headless", "--approval-mode yolo", "allow " + r.Name + " in settings' tools.allowed"} {
+		mode := "--approval-mode yolo"
+		if r.Name == "web_fetch" {
+			mode = "--approval-mode auto_edit"
+		}
+		for _, want := range []string{r.Name + " needs confirmation", "running headless", mode, "allow " + r.Name + " in settings' tools.allowed"} {
 			if !strings.Contains(e, want) {
 				t.Errorf("%s refused with %q, want it to say %q", r.Name, e, want)
 			}

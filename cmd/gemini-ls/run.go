@@ -245,9 +245,10 @@ func (*unattended) Ask(context.Context, agent.AskRequest) (tools.Answer, error) 
 }
 
 // Confirm refuses: there is nobody to ask. The refusal names the tool
-// and what would let it run headless: yolo, the only mode that runs a
-// call that asks (web_fetch, MCP tools, discovered tools, save_memory,
-// activate_skill and shell commands alike), or settings that allow it.
+// and what would let it run headless: auto_edit for web_fetch (as in
+// Gemini CLI), else yolo, the only mode that runs a call that asks (MCP
+// tools, discovered tools, save_memory, activate_skill and shell
+// commands alike), or settings that allow it.
 func (u *unattended) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	switch req.Kind {
 	case agent.ConfirmRewind:
@@ -260,8 +261,12 @@ func (u *unattended) Confirm(_ context.Context, req agent.ConfirmRequest) (agent
 	if req.Kind == mcp.ConfirmationKind {
 		allow = `or trust its MCP server ("trust": true), or allow the tool in settings' tools.allowed`
 	}
+	mode := "yolo"
+	if tool == tools.WebFetchName {
+		mode = "auto_edit"
+	}
 	return agent.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",
-		agent.ErrCannotAsk, tool, u.rerun("yolo"), allow)
+		agent.ErrCannotAsk, tool, u.rerun(mode), allow)
 }
 
 // rerun says to run again in mode, in a trusted folder if this one is not.
