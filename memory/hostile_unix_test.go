@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/fifotest"
 )
 
 // TestHostileContextFilesSkipped: a FIFO, a symlink leading out of the
@@ -18,37 +18,23 @@ import (
 func TestHostileContextFilesSkipped(t *testing.T) {
 	tr := newTree(t)
 	write(t, filepath.Join(tr.userDir, "GEMINI.md"), "global rules")
-	if err := syscall.Mkfifo(filepath.Join(tr.root, "GEMINI.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Make(t, filepath.Join(tr.root, "GEMINI.md"))
 	secret := filepath.Join(tr.base, "secret.md")
 	write(t, secret, "SECRET")
 	if err := os.Symlink(secret, filepath.Join(tr.repo, "a", "GEMINI.md")); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(tr.repo, "GEMINI.md"), strings.Repeat("x", MaxFileSize+1))
-	if err := os.MkdirAll(filepath.Join(tr.root, "c"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(tr.root, "c", "GEMINI.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Make(t, filepath.Join(tr.root, "c", "GEMINI.md"))
 
 	l := tr.loader(t)
-	done := make(chan string, 1)
-	go func() {
-		got, err := l.SystemMemory(context.Background())
-		if err != nil {
+	var got string
+	fifotest.Returns(t, "SystemMemory", func() {
+		var err error
+		if got, err = l.SystemMemory(context.Background()); err != nil {
 			t.Error(err)
 		}
-		done <- got
-	}()
-	var got string
-	select {
-	case got = <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("SystemMemory blocked on a hostile context file")
-	}
+	})
 	if !strings.Contains(got, "global rules") {
 		t.Errorf("the readable file did not load:\n%s", got)
 	}
@@ -59,36 +45,22 @@ func TestHostileContextFilesSkipped(t *testing.T) {
 	}
 
 	// A subdirectory's FIFO is skipped by Discover too.
-	jit := make(chan string, 1)
-	go func() { jit <- l.Discover(context.Background(), "s", filepath.Join(tr.root, "c", "x.go")) }()
-	select {
-	case got := <-jit:
-		if got != "" {
+	fifotest.Returns(t, "Discover", func() {
+		if got := l.Discover(context.Background(), "s", filepath.Join(tr.root, "c", "x.go")); got != "" {
 			t.Errorf("Discover returned a FIFO's block:\n%s", got)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Discover blocked on a FIFO")
-	}
+	})
 }
 
 func TestImportOfFIFONoted(t *testing.T) {
 	tr := newTree(t)
-	if err := syscall.Mkfifo(filepath.Join(tr.root, "pipe.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fifotest.Make(t, filepath.Join(tr.root, "pipe.md"))
 	write(t, filepath.Join(tr.root, "GEMINI.md"), "@./pipe.md")
 	l := tr.loader(t)
-	done := make(chan string, 1)
-	go func() {
+	fifotest.Returns(t, "importing a FIFO", func() {
 		got, _ := l.SystemMemory(context.Background())
-		done <- got
-	}()
-	select {
-	case got := <-done:
 		if !strings.Contains(got, "\n<!-- Import failed: ./pipe.md - ") || !strings.Contains(got, "FIFO") {
 			t.Errorf("the FIFO import is not noted:\n%s", got)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("importing a FIFO blocked")
-	}
+	})
 }
