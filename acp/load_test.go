@@ -222,11 +222,11 @@ func TestSessionLifeInProcess(t *testing.T) {
 	if _, err := c.Conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: id, ModeId: "yolo"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Conn.SetSessionConfigOption(ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "gemini-2.5-flash"}}); err != nil {
+	if _, err := c.Conn.SetSessionConfigOption(ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "gemini-3-flash-preview"}}); err != nil {
 		t.Fatal(err)
 	}
 	prompt("/stats")
-	if msg := c.MessageText(id); !strings.Contains(msg, "- Model: gemini-2.5-flash") || !strings.Contains(msg, "- Approval mode: yolo") || !strings.Contains(msg, "- Prompts: 1") {
+	if msg := c.MessageText(id); !strings.Contains(msg, "- Model: gemini-3-flash-preview") || !strings.Contains(msg, "- Approval mode: yolo") || !strings.Contains(msg, "- Prompts: 1") {
 		t.Errorf("/stats said %q", msg)
 	}
 	before := len(c.Updates())

@@ -13,7 +13,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -69,19 +69,6 @@ func modeOf(mode tools.ApprovalMode) approvalMode {
 	return approvalModes[0]
 }
 
-// knownModels are the models offered besides the session's own, as Gemini
-// CLI's model menu offers them (models.ts: DEFAULT_GEMINI_MODEL,
-// DEFAULT_GEMINI_FLASH_MODEL, DEFAULT_GEMINI_FLASH_LITE_MODEL, then the
-// previews, which need an account with access). Gemini CLI's "auto" is
-// left out: gemini-ls has no model router.
-var knownModels = []struct{ id, description string }{
-	{agent.DefaultModel, "The most capable 2.5 model"},
-	{agent.DefaultFallbackModel, "Fast and capable"},
-	{"gemini-3.1-flash-lite", "The fastest and cheapest"},
-	{"gemini-3-pro-preview", "Preview; needs access to preview models"},
-	{"gemini-3-flash-preview", "Preview; needs access to preview models"},
-}
-
 // The config options' ids.
 const (
 	configMode  = "mode"
@@ -97,16 +84,22 @@ func (sess *session) modes() *sdk.SessionModeState {
 	return state
 }
 
-// models are the models a session may choose: its own first when it is
-// none of the known ones (a model settings or GEMINI_MODEL named).
+// models are the models a session may choose, as Gemini CLI 0.61's ACP
+// agent offers them (models.Offered): its own first when it is none of
+// those (a model settings or GEMINI_MODEL named).
 func (sess *session) models() []sdk.SessionConfigSelectOption {
-	current := sess.built.Agent.Model()
+	current := sess.built.Agent.ModelSetting()
+	offered := models.Offered()
 	var out []sdk.SessionConfigSelectOption
-	if !slices.ContainsFunc(knownModels, func(m struct{ id, description string }) bool { return m.id == current }) {
-		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(current), Name: current, Description: sdk.Ptr("The model the settings chose")})
+	if !slices.ContainsFunc(offered, func(m models.Option) bool { return m.ID == current }) {
+		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(current), Name: models.Display(current), Description: sdk.Ptr("The model the settings chose")})
 	}
-	for _, m := range knownModels {
-		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.id), Name: m.id, Description: sdk.Ptr(m.description)})
+	for _, m := range offered {
+		opt := sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.ID), Name: m.Name}
+		if m.Description != "" {
+			opt.Description = sdk.Ptr(m.Description)
+		}
+		out = append(out, opt)
 	}
 	return out
 }
@@ -133,7 +126,7 @@ func (sess *session) configOptions() []sdk.SessionConfigOption {
 			Name:         "Model",
 			Description:  sdk.Ptr("The Gemini model the session's requests go to"),
 			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryModel),
-			CurrentValue: sdk.SessionConfigValueId(sess.built.Agent.Model()),
+			CurrentValue: sdk.SessionConfigValueId(sess.built.Agent.ModelSetting()),
 			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &models},
 		}},
 	}

@@ -12,13 +12,16 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// DefaultModel is used when Config.Model is empty.
-const DefaultModel = "gemini-2.5-pro"
+// DefaultModel is used when Config.Model is empty. Gemini CLI 0.61's
+// default is auto (models.Default); gemini-ls still defaults to Gemini 2.5
+// Pro, named outright, until its tests are moved to a default that routes.
+const DefaultModel = models.Gemini25Pro
 
 // MaxPromptTurns bounds the model requests of one prompt, as Gemini CLI's
 // MAX_TURNS does, whatever the session's bound.
@@ -114,7 +117,8 @@ type Config struct {
 	// Fallback from a Pro model that is out of quota (retry.go, fallback.go).
 
 	// FallbackModel replaces a Pro model that is out of quota, for every
-	// session from then on; DefaultFallbackModel when empty.
+	// session from then on; when empty, the next in Gemini CLI 0.61's chain
+	// (models.Fallback), none for a model outside one.
 	FallbackModel string
 	// Fallback says whether to switch to FallbackModel: ask the user (the
 	// default), always, or never.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // FallbackMode says whether the agent switches from a Pro model that is
@@ -21,10 +23,6 @@ const (
 	// FallbackNever keeps the model and never asks.
 	FallbackNever FallbackMode = "never"
 )
-
-// DefaultFallbackModel is used when Config.FallbackModel is empty: Gemini
-// CLI's DEFAULT_GEMINI_FLASH_MODEL.
-const DefaultFallbackModel = "gemini-2.5-flash"
 
 // ConfirmModelFallback is the Kind of the ConfirmRequest asking the user
 // whether to switch to the fallback model. ProceedOnce and ProceedAlways
@@ -54,25 +52,61 @@ func (a *Agent) SetModel(model string) {
 	a.fallback.told = nil
 }
 
-// Model is the model requests go to now: the fallback model once the
-// agent fell back.
+// Model is the concrete model requests go to now when not routed: the
+// fallback model once the agent fell back, else what the configured model
+// resolves to (models.Resolve; an auto's model when its classifier gives
+// no answer).
 func (a *Agent) Model() string { return a.activeModel() }
 
-// activeModel is the model requests go to now.
+// ModelSetting is the model as configured: an alias (auto, pro, ...) or a
+// concrete model.
+func (a *Agent) ModelSetting() string { return a.configuredModel() }
+
+// activeModel is the model requests go to now when not routed.
 func (a *Agent) activeModel() string {
 	a.fallback.mu.Lock()
 	defer a.fallback.mu.Unlock()
 	if a.fallback.model != "" {
 		return a.fallback.model
 	}
+	return models.Resolve(a.cfg.Model)
+}
+
+// configuredModel is Config.Model as set (or SetModel changed it).
+func (a *Agent) configuredModel() string {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
 	return a.cfg.Model
 }
 
-func (a *Agent) fallbackModel() string {
+// fellBack is the fallback model once the agent fell back, else "".
+func (a *Agent) fellBack() string {
+	a.fallback.mu.Lock()
+	defer a.fallback.mu.Unlock()
+	return a.fallback.model
+}
+
+// model is the model the prompt's requests go to: the fallback model once
+// the agent fell back, else the one the prompt was routed to, else the
+// agent's.
+func (t *turn) model() string {
+	if m := t.s.agent.fellBack(); m != "" {
+		return m
+	}
+	if t.routed != "" {
+		return t.routed
+	}
+	return t.s.agent.activeModel()
+}
+
+// fallbackModel is where model falls back to: Config.FallbackModel when
+// set, else the next in Gemini CLI 0.61's chain (models.Fallback); "" for
+// none.
+func (a *Agent) fallbackModel(model string) string {
 	if a.cfg.FallbackModel != "" {
 		return a.cfg.FallbackModel
 	}
-	return DefaultFallbackModel
+	return models.Fallback(a.configuredModel(), model)
 }
 
 // switchModel makes every later request go to model.
@@ -111,11 +145,11 @@ func isProModel(model string) bool {
 // declined, or cancelled while being asked).
 func (t *turn) fallBack(model, why string, cause error) (bool, error) {
 	a := t.s.agent
-	to := a.fallbackModel()
-	if current := a.activeModel(); current != model {
+	to := a.fallbackModel(model)
+	if current := t.model(); current != model {
 		return true, nil // another session switched meanwhile
 	}
-	if !isProModel(model) || model == to {
+	if to == "" || !isProModel(model) || model == to {
 		return false, nil
 	}
 	switch a.cfg.Fallback {

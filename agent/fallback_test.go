@@ -39,7 +39,7 @@ func models(reqs []geminitest.Request) []string {
 	return out
 }
 
-const switchNotice = "Switched to gemini-2.5-flash for the rest of this session because gemini-2.5-pro is out of quota (429 RESOURCE_EXHAUSTED)."
+const switchNotice = "Switched to gemini-3-flash-preview for the rest of this session because gemini-3.1-pro-preview-customtools is out of quota (429 RESOURCE_EXHAUSTED)."
 
 func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 	for _, answer := range []agent.ConfirmOutcome{agent.ProceedOnce, agent.ProceedAlways} {
@@ -47,7 +47,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			core, logs := observer.New(zapcore.InfoLevel)
 			srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("from flash"), geminitest.TextTurn("flash again"), geminitest.TextTurn("other session"))
 			c := always(answer)
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Logger: zap.New(core)})
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Logger: zap.New(core)})
 			s := a.NewSession()
 			res, evs := prompt(t, s, "hi")
 			if res.StopReason != agent.StopEndTurn || res.Text != "from flash" {
@@ -55,8 +55,8 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			}
 			asked := c.asked()
 			if len(asked) != 1 || asked[0].Kind != agent.ConfirmModelFallback || asked[0].SessionID != s.ID() ||
-				asked[0].Title != "Switch to gemini-2.5-flash?" ||
-				asked[0].Details != "gemini-2.5-pro is out of quota (429 RESOURCE_EXHAUSTED). Switch to gemini-2.5-flash for the rest of this session and try again? Otherwise this prompt stops." {
+				asked[0].Title != "Switch to gemini-3-flash-preview?" ||
+				asked[0].Details != "gemini-3.1-pro-preview-customtools is out of quota (429 RESOURCE_EXHAUSTED). Switch to gemini-3-flash-preview for the rest of this session and try again? Otherwise this prompt stops." {
 				t.Errorf("asked %+v", asked)
 			}
 			// A daily quota is not waited for.
@@ -74,7 +74,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			if _, evs := prompt(t, a.NewSession(), "other"); len(evs.of(agent.EventNotice)) != 1 {
 				t.Errorf("another session was not told of the switch: %v", evs.kinds())
 			}
-			if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash", "gemini-2.5-flash"}) {
+			if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
 				t.Errorf("models requested = %v", got)
 			}
 			if len(c.asked()) != 1 {
@@ -82,7 +82,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			}
 			// The log names the model that answered.
 			resp := logs.FilterMessage("api_response").AllUntimed()
-			if len(resp) != 3 || resp[0].ContextMap()["model"] != "gemini-2.5-flash" {
+			if len(resp) != 3 || resp[0].ContextMap()["model"] != "gemini-3-flash-preview" {
 				t.Errorf("api_response entries = %v", resp)
 			}
 		})
@@ -92,7 +92,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 func TestProQuotaUserDeclines(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("still pro"))
 	c := always(agent.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hi")
 	var apiErr genai.APIError
@@ -103,7 +103,7 @@ func TestProQuotaUserDeclines(t *testing.T) {
 		t.Errorf("asked %d times, events %v, %d requests", len(c.asked()), evs.kinds(), len(srv.Requests()))
 	}
 	prompt(t, s, "again")
-	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-2.5-pro", "gemini-2.5-pro"}) {
+	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools"}) {
 		t.Errorf("models requested = %v", got)
 	}
 }
@@ -132,7 +132,7 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 			if tc.switched {
 				srv.Push(geminitest.TextTurn("from flash"))
 			}
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: tc.confirmer, Fallback: tc.mode})
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: tc.confirmer, Fallback: tc.mode})
 			res, evs := prompt(t, a.NewSession(), "hi")
 			if tc.switched {
 				if res.Text != "from flash" || len(evs.of(agent.EventNotice)) != 1 {
@@ -154,7 +154,7 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 func TestFallbackNeverAsksNobody(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(agent.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Fallback: agent.FallbackNever})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Fallback: agent.FallbackNever})
 	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != agent.StopError || len(c.asked()) != 0 {
 		t.Errorf("result %+v after asking %d times", res, len(c.asked()))
 	}
@@ -170,15 +170,15 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 		geminitest.TextTurn("flash here"),
 	)
 	c := always(agent.ProceedAlways)
-	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Retry: agent.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Retry: agent.RetryPolicy{Rand: func() float64 { return 0.5 }}})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	if res.Text != "flash here" {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-2.5-pro", "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash"}) {
+	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
 		t.Errorf("models requested = %v", got)
 	}
-	if len(c.asked()) != 1 || !strings.HasPrefix(c.asked()[0].Details, "gemini-2.5-pro is rate-limited: 2 requests in a row were refused (429 RESOURCE_EXHAUSTED).") {
+	if len(c.asked()) != 1 || !strings.HasPrefix(c.asked()[0].Details, "gemini-3.1-pro-preview-customtools is rate-limited: 2 requests in a row were refused (429 RESOURCE_EXHAUSTED).") {
 		t.Errorf("asked %+v", c.asked())
 	}
 	// One wait on Pro, then on Flash the backoff starts again at attempt 1.
@@ -203,7 +203,7 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 	rateLimited := geminitest.ErrorTurn(429, "Resource has been exhausted (e.g. check quota).")
 	t.Run("declined", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, rateLimited, rateLimited)
-		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: always(agent.Cancel)})
+		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: always(agent.Cancel)})
 		res, _ := prompt(t, a.NewSession(), "hi")
 		var apiErr genai.APIError
 		if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
@@ -212,7 +212,7 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 	})
 	t.Run("nobody to ask", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, rateLimited, rateLimited, rateLimited, geminitest.TextTurn("pro again"))
-		a, sl := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro"})
+		a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"})
 		res, _ := prompt(t, a.NewSession(), "hi")
 		if res.Text != "pro again" || len(sl.got()) != 3 {
 			t.Errorf("result = %+v after waits %v", res, sl.got())
@@ -225,7 +225,7 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 func TestQuotaOnNonProModel(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(agent.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-flash", Confirmer: c, Fallback: agent.FallbackAlways})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Confirmer: c, Fallback: agent.FallbackAlways})
 	res, _ := prompt(t, a.NewSession(), "hi")
 	if res.StopReason != agent.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result %+v, asked %d times, %d requests", res, len(c.asked()), len(srv.Requests()))
@@ -240,8 +240,20 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 		<-ctx.Done()
 		return agent.Cancel, ctx.Err()
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
 	if res, _ := promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != agent.StopCancelled {
 		t.Errorf("result = %+v", res)
+	}
+}
+
+// A Pro model named outright outside 0.61's chains has no fallback there:
+// gemini-2.5-pro out of quota stops the prompt, nobody is asked.
+func TestProQuotaOutsideAChainDoesNotFallBack(t *testing.T) {
+	srv := geminitest.NewTestServer(t, dailyQuota())
+	c := always(agent.ProceedOnce)
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Fallback: agent.FallbackAlways})
+	res, _ := prompt(t, a.NewSession(), "hi")
+	if res.StopReason != agent.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
+		t.Errorf("result = %+v, asked %d, %d requests", res, len(c.asked()), len(srv.Requests()))
 	}
 }

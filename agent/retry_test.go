@@ -434,7 +434,7 @@ func TestUtilityRequestThatCannotConnect(t *testing.T) {
 	}})
 	u := agent.NewUtility(gen, "", agent.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	_, err := u.GenerateContent(t.Context(), []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
-	if want := "utility call to gemini-2.5-flash: could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
+	if want := "utility call to " + agent.DefaultUtilityModel + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
 		t.Errorf("GenerateContent = %v, want %q", err, want)
 	}
 }

@@ -41,6 +41,8 @@ type turn struct {
 	// requests are the model requests the prompt made, bounded by
 	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
 	requests int
+	// routed is the model an auto routed the prompt to; "" when none.
+	routed string
 	// call is the call running now (runCalls runs one at a time): when
 	// it started, and the user's decision on it, for the session's stats.
 	call struct {
@@ -51,9 +53,16 @@ type turn struct {
 
 func (t *turn) run(input *genai.Content) PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
+	routed := false
 	for {
 		if maxTurns <= 0 || t.s.requests < maxTurns {
 			t.compress()
+		}
+		if !routed {
+			// Once a prompt, before its input joins the history: the
+			// classifier reads the history and the input apart.
+			routed = true
+			t.routed = t.route(t.s.chat.contents(), input)
 		}
 		// The input is kept even if the model call fails, so function calls
 		// already in the history always have their responses.
@@ -138,12 +147,12 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.selectTools(cmp.Or(req.model, a.activeModel()), req.contents, req.config)
+	t.selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
 	requestText, err := json.Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
 	}
-	a.log.request(cmp.Or(req.model, a.activeModel()), t.promptID, string(requestText))
+	a.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
 
 	start := a.cfg.Now()
 	var out *modelTurn
@@ -152,7 +161,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	for attempt := 1; ; attempt++ {
 		if hookReply != nil {
 			// A BeforeModel hook answered: the model is not asked.
-			out, model = &modelTurn{}, cmp.Or(req.model, a.activeModel())
+			out, model = &modelTurn{}, cmp.Or(req.model, t.model())
 			_, err = t.take(out, hookReply)
 			break
 		}
@@ -230,7 +239,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(Event{Kind: EventNotice, Text: notice})
 		}
-		model := cmp.Or(req.model, a.activeModel())
+		model := cmp.Or(req.model, t.model())
 		start := a.cfg.Now()
 		out, usage, shown, err := t.streamOnce(model, req)
 		_, loop := errors.AsType[*LoopError](err)

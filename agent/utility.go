@@ -6,12 +6,13 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// DefaultUtilityModel answers tools' utility calls, as Gemini CLI's
-// helper calls use its Flash model.
-const DefaultUtilityModel = "gemini-2.5-flash"
+// DefaultUtilityModel answers tools' utility calls (web search, web fetch,
+// fixing an edit): the model Gemini CLI 0.61 gives those calls.
+const DefaultUtilityModel = models.UtilityModel
 
 // utility is the tools.Utility over a content generator.
 type utility struct {

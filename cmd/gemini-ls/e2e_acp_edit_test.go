@@ -353,7 +353,7 @@ func TestACPModelFallbackIsAskedAsACallOfItsOwn(t *testing.T) {
 			"violations": []any{map[string]any{"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests", "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}},
 		}},
 	}}
-	h := startACP(t, acpSetup{env: []string{"GEMINI_MODEL=gemini-2.5-pro"}}, quota, geminitest.TextTurn("from flash"))
+	h := startACP(t, acpSetup{env: []string{"GEMINI_MODEL=gemini-3.1-pro-preview-customtools"}}, quota, geminitest.TextTurn("from flash"))
 	h.mustPrompt("hi", sdk.StopReasonEndTurn)
 	if got := h.client.MessageText(h.session); !strings.HasSuffix(got, "from flash") {
 		t.Errorf("message %q", got)
@@ -367,7 +367,7 @@ func TestACPModelFallbackIsAskedAsACallOfItsOwn(t *testing.T) {
 		t.Errorf("options %s", got)
 	}
 	calls := h.client.ToolCalls()
-	if len(calls) != 1 || calls[0].ToolCallId != tc.ToolCallId || calls[0].Kind != sdk.ToolKindOther || calls[0].Title != "Switch to gemini-2.5-flash?" {
+	if len(calls) != 1 || calls[0].ToolCallId != tc.ToolCallId || calls[0].Kind != sdk.ToolKindOther || calls[0].Title != "Switch to gemini-3-flash-preview?" {
 		t.Errorf("tool calls %+v, want the question's own, as the request's %+v", calls, tc)
 	}
 	if ups := h.client.ToolCallUpdates(tc.ToolCallId); len(ups) != 1 || ups[0].Status == nil || *ups[0].Status != sdk.ToolCallStatusCompleted {

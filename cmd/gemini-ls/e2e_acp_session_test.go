@@ -368,21 +368,21 @@ func TestACPModelOption(t *testing.T) {
 		values = append(values, string(o.Value))
 	}
 	if model.CurrentValue != "gemini-custom-test" || *model.Category != sdk.SessionConfigOptionCategoryModel ||
-		values[0] != "gemini-custom-test" || !slices.Contains(values, "gemini-2.5-pro") || !slices.Contains(values, "gemini-2.5-flash") {
+		values[0] != "gemini-custom-test" || !slices.Contains(values, "gemini-2.5-pro") || !slices.Contains(values, "gemini-3-flash-preview") {
 		t.Errorf("model option %+v, values %v", model, values)
 	}
 	h.mustPrompt("hi", sdk.StopReasonEndTurn)
 
-	set, err := h.client.Conn.SetSessionConfigOption(h.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: h.session, ConfigId: "model", Value: "gemini-2.5-flash"}})
+	set, err := h.client.Conn.SetSessionConfigOption(h.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: h.session, ConfigId: "model", Value: "gemini-3-flash-preview"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if configOption(t, set.ConfigOptions, "model").CurrentValue != "gemini-2.5-flash" || configOption(t, set.ConfigOptions, "mode").CurrentValue != "default" {
+	if configOption(t, set.ConfigOptions, "model").CurrentValue != "gemini-3-flash-preview" || configOption(t, set.ConfigOptions, "mode").CurrentValue != "default" {
 		t.Errorf("set_config_option answered %+v", set.ConfigOptions)
 	}
 	h.mustPrompt("hi again", sdk.StopReasonEndTurn)
 	reqs := h.model.Requests()
-	if reqs[0].Model != "gemini-custom-test" || reqs[1].Model != "gemini-2.5-flash" {
+	if reqs[0].Model != "gemini-custom-test" || reqs[1].Model != "gemini-3-flash-preview" {
 		t.Errorf("requests went to %s, then %s", reqs[0].Model, reqs[1].Model)
 	}
 

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+// The model of every request `gemini-ls run` sends for a model name, and
+// the classifier's answer where an auto routes: what Gemini CLI 0.61 sent
+// to the same fake for the same settings (bench/compare-0.61/models.sh,
+// docs/benchmarks.md). An alias never reaches the API; a routed prompt's
+// tool-call continuation stays on the model it was routed to.
+func TestRunModelRouting(t *testing.T) {
+	low := geminitest.TextTurn(`{"complexity_reasoning":"Simple read.","complexity_score":10}`)
+	high := geminitest.TextTurn(`{"complexity_reasoning":"Architecture.","complexity_score":95}`)
+	flash := geminitest.TextTurn(`{"reasoning":"Simple read.","model_choice":"flash"}`)
+	pro := geminitest.TextTurn(`{"reasoning":"Architecture.","model_choice":"pro"}`)
+	fails := geminitest.Turn{Err: &geminitest.APIError{Code: 400, Message: "classifier refused"}}
+	garbage := geminitest.TextTurn("not json")
+	call := geminitest.CallTurn(geminitest.Call("list_directory", map[string]any{"dir_path": "."}))
+	done := geminitest.TextTurn("Done.")
+	const (
+		classifier = "generateContent gemini-3.5-flash-lite"
+		custom     = "streamGenerateContent gemini-3.1-pro-preview-customtools"
+		pro31      = "streamGenerateContent gemini-3.1-pro-preview"
+		flash38    = "streamGenerateContent gemini-3.8-flash"
+	)
+	for _, tc := range []struct {
+		name, model string
+		turns       []geminitest.Turn
+		want        []string
+	}{
+		{"auto low", "auto", []geminitest.Turn{low, call, done}, []string{classifier, flash38, flash38}},
+		{"auto high", "auto", []geminitest.Turn{high, call, done}, []string{classifier, custom, custom}},
+		{"auto classifier fails", "auto", []geminitest.Turn{fails, done}, []string{classifier, pro31}},
+		{"auto classifier garbage", "auto", []geminitest.Turn{garbage, garbage, garbage, garbage, garbage, done},
+			[]string{classifier, classifier, classifier, classifier, classifier, pro31}},
+		{"auto-gemini-3 low", "auto-gemini-3", []geminitest.Turn{low, done}, []string{classifier, flash38}},
+		{"auto-gemini-2.5 flash", "auto-gemini-2.5", []geminitest.Turn{flash, done}, []string{classifier, flash38}},
+		{"auto-gemini-2.5 pro", "auto-gemini-2.5", []geminitest.Turn{pro, done}, []string{classifier, "streamGenerateContent gemini-2.5-pro"}},
+		{"auto-gemini-2.5 classifier fails", "auto-gemini-2.5", []geminitest.Turn{fails, done}, []string{classifier, "streamGenerateContent gemini-2.5-pro"}},
+		{"pro", "pro", []geminitest.Turn{done}, []string{pro31}},
+		{"flash", "flash", []geminitest.Turn{done}, []string{flash38}},
+		{"flash-lite", "flash-lite", []geminitest.Turn{done}, []string{"streamGenerateContent gemini-3.5-flash-lite"}},
+		{"concrete", "gemini-2.5-flash", []geminitest.Turn{done}, []string{"streamGenerateContent gemini-2.5-flash"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHeadless(t, map[string]string{"README.md": "hello\n"}, tc.turns...)
+			writeFiles(t, homeOf(t, h.env), map[string]string{
+				".gemini/settings.json": `{"model": {"name": "` + tc.model + `"}}`,
+			})
+			r := h.run("run", "-p", "list the files here", "--output-format", "json", "--approval-mode", "yolo")
+			r.wantExit(t, 0)
+			var got []string
+			for _, req := range h.model.Requests() {
+				got = append(got, req.Method+" "+req.Model)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("requests =\n  %s\nwant\n  %s\nstderr: %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "), r.stderr)
+			}
+			res := decodeOne(t, r.stdout)
+			for _, w := range tc.want {
+				if m := strings.Fields(w)[1]; res.Stats.Models[m].API.TotalRequests == 0 {
+					t.Errorf("stats.models = %+v, lacks %s", res.Stats.Models, m)
+				}
+			}
+		})
+	}
+}
+
+// homeOf is the HOME in env.
+func homeOf(t *testing.T, env []string) string {
+	for _, kv := range env {
+		if home, ok := strings.CutPrefix(kv, "HOME="); ok {
+			return home
+		}
+	}
+	t.Fatal("no HOME in the environment")
+	return ""
+}
