@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -124,7 +123,6 @@ type localProcess struct {
 	// Set before done is closed.
 	code   *int
 	signal string
-	killMu sync.Mutex
 }
 
 func (p *localProcess) wait() {
@@ -141,11 +139,7 @@ func (p *localProcess) Exit() (code *int, sig string) { return p.code, p.signal 
 
 // Kill kills the process group: the command and what it started, also
 // what outlived the shell.
-func (p *localProcess) Kill() error {
-	p.killMu.Lock()
-	defer p.killMu.Unlock()
-	return procgroup.Kill(p.cmd)
-}
+func (p *localProcess) Kill() error { return procgroup.Kill(p.cmd) }
 
 type listBackgroundTool struct{}
 
