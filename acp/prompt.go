@@ -167,6 +167,10 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
 	case agent.EventCompressed:
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
+	case agent.EventTopic:
+		// A thought, not the plan: the plan is write_todos' list, which
+		// each plan update replaces whole.
+		sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(e.Topic)))
 	case agent.EventNotice:
 		sess.say(ctx, e.Text)
 	case agent.EventMode:
@@ -177,6 +181,21 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 	case agent.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}
+}
+
+// topicThought is update_topic's topic as a thought is shown: its title
+// as the subject, then its summary (when it starts the topic) and the
+// model's intent.
+func topicThought(t tools.Topic) string {
+	var b strings.Builder
+	if t.Title != "" {
+		b.WriteString("**Topic: " + t.Title + "**\n")
+	}
+	if t.New && strings.TrimSpace(t.Summary) != "" {
+		b.WriteString(t.Summary + "\n")
+	}
+	b.WriteString("Intent: " + t.Intent + "\n")
+	return b.String()
 }
 
 // toolCallUpdate shows call c as pending.

@@ -40,6 +40,10 @@ const (
 	// EventMode: a call switched the session's approval mode (the
 	// planning tools); Mode is the new one.
 	EventMode EventKind = "mode"
+	// EventTopic: the model named what it is doing (update_topic); Topic
+	// is the session's topic now. Front ends show it where they show the
+	// turn's progress.
+	EventTopic EventKind = "topic"
 )
 
 // Event is one thing that happened during a turn, in order.
@@ -64,6 +68,8 @@ type Event struct {
 	// EventNotice uses Text.
 
 	Mode tools.ApprovalMode // EventMode
+
+	Topic tools.Topic // EventTopic
 }
 
 // RetryInfo describes a retry about to wait.

@@ -62,10 +62,13 @@ const (
 // planReadOnly reports whether plan mode runs tool name, as Gemini CLI's
 // policy allows it there (read-only.toml, plan.toml); ask_user's question
 // is its own confirmation, and web_fetch and activate_skill ask (allows).
+// update_topic is read-only.toml's too; the background tools are not, so
+// plan.toml's catch-all refuses them, as it refuses the shell.
 func planReadOnly(name string) bool {
 	switch name {
 	case tools.GlobName, tools.GrepSearchName, tools.ListDirectoryName, tools.ReadFileName,
-		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName, tools.ActivateSkillName:
+		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName, tools.ActivateSkillName,
+		tools.UpdateTopicName:
 		return true
 	}
 	return false

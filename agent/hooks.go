@@ -331,19 +331,26 @@ func (s *Session) takeStartSource() string {
 
 // Close runs the SessionEnd hooks (reason "exit") of the live sessions
 // whose SessionStart hooks ran, for a front end that is exiting; what the
-// hooks say goes to the log, as nobody is there to read it.
+// hooks say goes to the log, as nobody is there to read it. Then it kills
+// every session's background processes.
 func (a *Agent) Close(ctx context.Context) {
-	if a.cfg.Hooks == nil {
-		return
-	}
 	a.mu.Lock()
-	var started []*Session
+	var started, live []*Session
 	for _, s := range a.sessions {
+		live = append(live, s)
 		if s.startSource == "" {
 			started = append(started, s)
 		}
 	}
 	a.mu.Unlock()
+	defer func() {
+		for _, s := range live {
+			s.closeBackground()
+		}
+	}()
+	if a.cfg.Hooks == nil {
+		return
+	}
 	for _, s := range started {
 		out := s.fireHook(ctx, HookSessionEnd, "exit", map[string]any{"reason": "exit"})
 		for _, msg := range out.Messages {

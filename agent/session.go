@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/background"
 )
 
 // ErrMaxTurns ends a prompt when the session has made Config.MaxTurns model
@@ -85,6 +86,19 @@ type Session struct {
 	// (PlansDir).
 	plansMu  sync.Mutex
 	plansDir string
+
+	// background are the commands run_shell_command left running for
+	// the session, killed when it ends (closeBackground); topic is what
+	// update_topic last said. Each has a lock of its own.
+	background background.Registry
+	topic      tools.TopicState
+}
+
+// closeBackground kills the session's background processes, as it ends.
+func (s *Session) closeBackground() {
+	if err := s.background.Close(); err != nil {
+		s.agent.cfg.Logger.Warn("a background process of an ended session could not be killed", zap.String("sessionId", s.id), zap.Error(err))
+	}
 }
 
 // ApprovalMode is what runs without asking in the session now.

@@ -93,12 +93,17 @@ func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	return a.resume(ctx, id)
 }
 
-// EndSession forgets the session with id; a prompt it is running finishes.
+// EndSession forgets the session with id and kills its background
+// processes; a prompt it is running finishes.
 func (a *Agent) EndSession(id string) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	s := a.sessions[id]
 	delete(a.sessions, id)
 	a.forget(id)
+	a.mu.Unlock()
+	if s != nil {
+		s.closeBackground()
+	}
 }
 
 // forget drops what the memory keeps per session (the context files a
@@ -148,6 +153,8 @@ func (a *Agent) touch(s *Session) {
 		}
 		delete(a.sessions, oldest.id)
 		a.forget(oldest.id)
+		// Nobody could list or read its background processes any more.
+		go oldest.closeBackground()
 		if !a.persists() {
 			a.closed[oldest.id] = true
 		}

@@ -484,7 +484,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		call, c = hooked.call, hooked.call.Confirmation()
 	}
 
-	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID)})
+	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID), Background: &s.background, Topic: &s.topic})
 	if err == nil && res.Proposal != nil {
 		res, err = t.land(fc, c, res.Proposal, hooked.door)
 	}
@@ -495,6 +495,8 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
 		res = t.switchMode(res)
+	case res.Topic != nil:
+		t.emit(Event{Kind: EventTopic, Topic: *res.Topic})
 	}
 	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
 		if hooked.changed != nil {

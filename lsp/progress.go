@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // progress shows a gemini.prompt turn through $/progress: begun with the
@@ -98,7 +99,19 @@ func (p *progress) event(e agent.Event) {
 		p.reportLines(text[:i])
 	case agent.EventRetry:
 		p.report(fmt.Sprintf("retrying in %s: %s", e.Retry.Delay.Round(100*time.Millisecond), e.Retry.Reason))
+	case agent.EventTopic:
+		// A progress's title is fixed at its begin: the topic is a report.
+		p.flush()
+		p.report(shorten(topicLine(e.Topic), 100))
 	}
+}
+
+// topicLine is the topic and intent update_topic set, in one line.
+func topicLine(t tools.Topic) string {
+	if t.Title == "" {
+		return t.Intent
+	}
+	return t.Title + ": " + t.Intent
 }
 
 // flush reports the text since the last line break.

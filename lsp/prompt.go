@@ -107,6 +107,11 @@ type update struct {
 	Message string `json:"message,omitempty"` // error, notice
 
 	Mode string `json:"mode,omitempty"` // mode
+
+	// topic: what the model says it is doing (update_topic). Title is
+	// the topic's, Text its summary when New starts it, Intent always.
+	Intent   string `json:"intent,omitempty"`
+	NewTopic bool   `json:"newTopic,omitempty"`
 }
 
 // usage is a sum of token counts.
@@ -144,6 +149,11 @@ func updateFor(sessionID string, e agent.Event) update {
 		u.Message = e.Text
 	case agent.EventMode:
 		u.Mode = string(e.Mode)
+	case agent.EventTopic:
+		u.Title, u.Intent, u.NewTopic = e.Topic.Title, e.Topic.Intent, e.Topic.New
+		if e.Topic.New {
+			u.Text = e.Topic.Summary
+		}
 	case agent.EventError:
 		if e.Err != nil {
 			u.Message = e.Err.Error()

@@ -89,6 +89,9 @@ func Builtin(opts Options) []Tool {
 		&saveMemoryTool{path: opts.MemoryFile},
 		writeTodosTool{},
 		askUserTool{},
+		updateTopicTool{},
+		listBackgroundTool{},
+		readBackgroundTool{},
 	}, append(planTools(ws, opts.Plan), skillTools(ws, opts.Skills)...)...)
 }
 

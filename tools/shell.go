@@ -38,6 +38,9 @@ type shellParams struct {
 	Command     string `json:"command" desc:"The exact bash command to run."`
 	Description string `json:"description,omitempty" desc:"A brief description of what the command does, shown to the user."`
 	Directory   string `json:"directory,omitempty" desc:"The directory to run in, relative to the workspace root. Defaults to the root."`
+	// Gemini CLI 0.61's words (getShellDeclaration).
+	IsBackground bool `json:"is_background,omitempty" desc:"Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background."`
+	DelayMS      *int `json:"delay_ms,omitempty" desc:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
 }
 
 func (t *shellTool) Declaration() *genai.FunctionDeclaration {
@@ -67,7 +70,15 @@ func (t *shellTool) Build(raw map[string]any) (Call, error) {
 			return nil, fmt.Errorf("Directory must exist and be a directory: %s", dir)
 		}
 	}
-	return &shellCall{ws: t.ws, opts: t.opts, command: p.Command, description: p.Description, dir: dir, hasDir: dir != root}, nil
+	delay := defaultBackgroundDelay
+	if p.DelayMS != nil {
+		if *p.DelayMS < 0 {
+			return nil, errors.New("The 'delay_ms' parameter must not be negative.")
+		}
+		delay = time.Duration(*p.DelayMS) * time.Millisecond
+	}
+	return &shellCall{ws: t.ws, opts: t.opts, command: p.Command, description: p.Description, dir: dir, hasDir: dir != root,
+		background: p.IsBackground, delay: delay}, nil
 }
 
 type shellCall struct {
@@ -77,6 +88,10 @@ type shellCall struct {
 	description string
 	dir         string
 	hasDir      bool
+	// background runs the command as the session's background process
+	// (shell_background.go), after delay.
+	background bool
+	delay      time.Duration
 }
 
 func (c *shellCall) Title() string {
@@ -86,6 +101,9 @@ func (c *shellCall) Title() string {
 	}
 	if c.description != "" {
 		title += " (" + firstLine(c.description) + ")"
+	}
+	if c.background {
+		title += " [background]"
 	}
 	return title
 }
@@ -112,17 +130,26 @@ func ShellConfirmation(command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID}
+	if c.background {
+		return c.executeInBackground(ctx, info, cmd)
+	}
 	runCtx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	runner := c.opts.Runner
 	if runner == nil {
 		runner = LocalRunner{}
 	}
-	o, err := runner.Run(runCtx, ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID})
+	o, err := runner.Run(runCtx, cmd)
 	if err != nil {
 		return Result{}, err
 	}
+	return c.report(ctx, runCtx, o), nil
+}
 
+// report is the result of a command that ended as o: ctx is the call's
+// context, runCtx the command's (the call's, bounded by the timeout).
+func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 	status := StatusOK
 	errText := "(none)"
 	switch {
@@ -167,7 +194,7 @@ func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) 
 		}
 		display += Fence("", output)
 	}
-	return Result{Output: llm, Status: status, Display: display}, nil
+	return Result{Output: llm, Status: status, Display: display}
 }
 
 // CommandRunner runs run_shell_command's commands. LocalRunner, the

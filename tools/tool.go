@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/tools/background"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -145,6 +146,9 @@ type Result struct {
 	// ApprovedPlan, when set, is the plan file the user just approved
 	// (exit_plan_mode), which the session keeps for /plan.
 	ApprovedPlan string
+	// Topic, when set, is the session's topic as update_topic just set
+	// it, which front ends show where they show the turn's progress.
+	Topic *Topic
 }
 
 // CallInfo identifies the call being executed: the session it belongs
@@ -157,6 +161,14 @@ type CallInfo struct {
 	// Ask puts a question to the user through the session's front end;
 	// nil when the front end has no way to ask.
 	Ask AskFunc
+	// Background is the session's background processes, which
+	// run_shell_command's is_background adds to and the background tools
+	// read; nil where there is no session to own them (such calls fail,
+	// saying so).
+	Background *background.Registry
+	// Topic is the session's topic, which update_topic sets; nil where
+	// there is no session (update_topic then only reports it).
+	Topic *TopicState
 }
 
 // EditKey is the permission key of file changes: allowed by auto_edit and

@@ -15,20 +15,23 @@ import (
 // geminiClassNames are the class names Gemini CLI also accepts for its
 // built-in tools in tools.core and tools.exclude (older settings use them).
 var geminiClassNames = map[string][]string{
-	tools.ListDirectoryName: {"LSTool"},
-	tools.ReadFileName:      {"ReadFileTool"},
-	tools.WriteFileName:     {"WriteFileTool"},
-	tools.ReplaceName:       {"EditTool"},
-	tools.GlobName:          {"GlobTool"},
-	tools.GrepSearchName:    {"GrepTool", "RipGrepTool", "search_file_content"}, // and its legacy name
-	tools.ShellName:         {"ShellTool"},
-	tools.ReadManyFilesName: {"ReadManyFilesTool"},
-	tools.WebFetchName:      {"WebFetchTool"},
-	tools.WebSearchName:     {"WebSearchTool"},
-	tools.MemoryName:        {"MemoryTool"},
-	tools.WriteTodosName:    {"WriteTodosTool"},
-	tools.AskUserName:       {"AskUserTool"},
-	tools.ActivateSkillName: {"ActivateSkillTool"},
+	tools.ListDirectoryName:  {"LSTool"},
+	tools.ReadFileName:       {"ReadFileTool"},
+	tools.WriteFileName:      {"WriteFileTool"},
+	tools.ReplaceName:        {"EditTool"},
+	tools.GlobName:           {"GlobTool"},
+	tools.GrepSearchName:     {"GrepTool", "RipGrepTool", "search_file_content"}, // and its legacy name
+	tools.ShellName:          {"ShellTool"},
+	tools.ReadManyFilesName:  {"ReadManyFilesTool"},
+	tools.WebFetchName:       {"WebFetchTool"},
+	tools.WebSearchName:      {"WebSearchTool"},
+	tools.MemoryName:         {"MemoryTool"},
+	tools.WriteTodosName:     {"WriteTodosTool"},
+	tools.AskUserName:        {"AskUserTool"},
+	tools.ActivateSkillName:  {"ActivateSkillTool"},
+	tools.UpdateTopicName:    {"UpdateTopicTool"},
+	tools.ListBackgroundName: {"ListBackgroundProcessesTool"},
+	tools.ReadBackgroundName: {"ReadBackgroundOutputTool"},
 }
 
 // builtinNames is every name a built-in tool answers to in settings.

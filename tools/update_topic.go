@@ -1,0 +1,122 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"google.golang.org/genai"
+)
+
+// update_topic, as Gemini CLI 0.61 has it (topicTool.ts): the model names
+// the phase of its work (a title, a summary of it) and its intent of the
+// moment; the user follows along. It changes nothing but the session's
+// topic, and needs no approval (read-only.toml allows it).
+
+// UpdateTopicName is update_topic's name.
+const UpdateTopicName = "update_topic"
+
+// Topic is what the model says it is doing: Title and Summary when a new
+// phase starts, Intent always.
+type Topic struct {
+	Title   string
+	Summary string
+	Intent  string
+	// New reports whether Title starts a new topic, as against one more
+	// intent within the current.
+	New bool
+}
+
+// TopicState is a session's current topic and intent.
+type TopicState struct {
+	mu     sync.Mutex
+	title  string
+	intent string
+}
+
+// set records a title (when not blank) and an intent (when not blank), and
+// returns the topic now current; New when title changed it.
+func (s *TopicState) set(title, summary, intent string) Topic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	title, intent = strings.TrimSpace(title), strings.TrimSpace(intent)
+	t := Topic{Summary: summary, New: title != "" && title != s.title}
+	if title != "" {
+		s.title = title
+	}
+	if intent != "" {
+		s.intent = intent
+	}
+	t.Title, t.Intent = s.title, s.intent
+	return t
+}
+
+type updateTopicTool struct{}
+
+func (updateTopicTool) Name() string { return UpdateTopicName }
+
+type updateTopicParams struct {
+	Title           string `json:"title,omitempty" desc:"The title of the new topic or chapter."`
+	Summary         string `json:"summary,omitempty" desc:"(OPTIONAL) A detailed summary (5-10 sentences) covering both the work completed in the previous topic and the strategic intent of the new topic. This is required when transitioning between topics to maintain continuity."`
+	StrategicIntent string `json:"strategic_intent" desc:"A mandatory one-sentence statement of your immediate intent."`
+}
+
+func (updateTopicTool) Declaration() *genai.FunctionDeclaration {
+	return declare[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
+}
+
+func (updateTopicTool) Build(raw map[string]any) (Call, error) {
+	var p updateTopicParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.StrategicIntent) == "" {
+		return nil, errors.New("The 'strategic_intent' parameter must be non-empty.")
+	}
+	return &updateTopicCall{p: p}, nil
+}
+
+type updateTopicCall struct{ p updateTopicParams }
+
+func (c *updateTopicCall) Title() string {
+	if c.p.Title != "" {
+		return fmt.Sprintf("Update topic to: \"%s\"", c.p.Title)
+	}
+	return fmt.Sprintf("Update tactical intent: \"%s\"", c.p.StrategicIntent)
+}
+
+func (c *updateTopicCall) Kind() Kind                  { return KindThink }
+func (c *updateTopicCall) Confirmation() *Confirmation { return nil }
+
+// Execute sets the session's topic and tells the model what it is now,
+// in Gemini CLI's words.
+func (c *updateTopicCall) Execute(_ context.Context, info CallInfo) (Result, error) {
+	state := info.Topic
+	if state == nil {
+		state = &TopicState{}
+	}
+	t := state.set(c.p.Title, c.p.Summary, c.p.StrategicIntent)
+	title, intent, summary := orEllipsis(t.Title), orEllipsis(t.Intent), orEllipsis(t.Summary)
+	var llm, display string
+	if t.New {
+		llm = fmt.Sprintf("Current topic: \"%s\"\nTopic summary: %s", title, summary)
+		display = fmt.Sprintf("## 📂 Topic: **%s**\n\n**Summary:**\n%s", title, summary)
+		if in := strings.TrimSpace(c.p.StrategicIntent); in != "" {
+			llm += "\n\nStrategic Intent: " + in
+			display += "\n\n> [!STRATEGY]\n> **Intent:** " + in
+		}
+	} else {
+		llm = "Strategic Intent: " + intent
+		display = "> [!STRATEGY]\n> **Intent:** " + intent
+	}
+	return Result{Output: llm, Display: display, Topic: &t}, nil
+}
+
+func orEllipsis(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "..."
+	}
+	return s
+}
