@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +78,57 @@ deny_message = "Secrets stay secret."
 	last := reqs[1].Contents[len(reqs[1].Contents)-2]
 	if args := last.Parts[0].FunctionCall.Args; args["path"] != "a.txt" || args["offset"] != 1.0 {
 		t.Errorf("the first call, as sent back = %v", args)
+	}
+}
+
+// MCP tools are named as Gemini CLI 0.61 names them, mcp_SERVER_TOOL:
+// two servers' echo are two tools, and the user's tools.allowed and
+// policy rules written for 0.61 name them so. Headless, in the default
+// mode, one's echo runs because tools.allowed names it; two's is denied
+// by the rule naming it, and so not declared either (as in 0.61).
+func TestRunMCPToolsHaveGeminiCLI061Names(t *testing.T) {
+	bin := mcpServerBinary(t)
+	settings, err := json.Marshal(map[string]any{
+		"mcpServers": map[string]any{"one": map[string]any{"command": bin}, "two": map[string]any{"command": bin}},
+		"tools":      map[string]any{"allowed": []string{"mcp_one_echo"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHeadless(t, map[string]string{".gemini/settings.json": string(settings)},
+		geminitest.CallTurn(
+			geminitest.Call("mcp_one_echo", map[string]any{"message": "from one"}),
+			geminitest.Call("mcp_two_echo", map[string]any{"message": "from two"}),
+		),
+		geminitest.TextTurn("Echoed."),
+	)
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/policies/mcp.toml": `
+[[rule]]
+toolName = "mcp_two_echo"
+decision = "deny"
+priority = 100
+deny_message = "Not server two."
+`})
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "echo twice")
+	r.wantExit(t, 0)
+	reqs := h.model.Requests()
+	for _, name := range []string{"mcp_one_echo", "mcp_one_add", "mcp_two_add"} {
+		if !slices.Contains(declared(reqs, 0), name) {
+			t.Errorf("%s is not declared: %v", name, declared(reqs, 0))
+		}
+	}
+	if slices.Contains(declared(reqs, 0), "mcp_two_echo") {
+		t.Errorf("mcp_two_echo, which a rule denies, is declared: %v", declared(reqs, 0))
+	}
+	fr := h.responses(1)
+	if len(fr) != 2 {
+		t.Fatalf("function responses = %+v", fr)
+	}
+	if got := responseOutput(fr[0]); got != "Echo: from one" {
+		t.Errorf("one's echo answered %+v, want it run as tools.allowed allows", fr[0].Response)
+	}
+	if got := responseError(fr[1]); got != "Tool execution denied by policy. Not server two." {
+		t.Errorf("two's echo answered %+v, want it denied by the rule", fr[1].Response)
 	}
 }
