@@ -363,7 +363,9 @@ type annotated interface {
 	MCPAnnotations() map[string]any
 }
 
-// policyCall is the model's call of tool as policy rules see it.
+// policyCall is the model's call of tool as policy rules see it: fc's
+// arguments are as Gemini CLI 0.61 names them (tools.NormalizeArgs),
+// which rules' argsPattern match.
 func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
 	call := policy.Call{Name: fc.Name, Args: fc.Args}
 	if m, ok := tool.(mcpTool); ok {

@@ -170,9 +170,10 @@ type hookedCall struct {
 // when a hook rewrote its arguments, the call built anew from them, which
 // passes the door again; or the result to answer with instead, ok false.
 // The model's call, fc, is left as the model made it: the history keeps
-// what the model asked for.
-func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
-	hooked := hookedCall{call: call, args: argsOrEmpty(fc.Args), door: door}
+// what the model asked for. args are its arguments as Gemini CLI 0.61
+// names them (tools.NormalizeArgs), the hooks' tool_input.
+func (t *turn) beforeTool(fc *genai.FunctionCall, args map[string]any, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(args), door: door}
 	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
 	switch {
 	case t.ctx.Err() != nil:
@@ -185,8 +186,14 @@ func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Ca
 	case len(out.ToolInput) == 0:
 		return hooked, tools.Result{}, true
 	}
-	hooked.args = hookedArgs(fc, out.ToolInput)
-	hooked.changed = slices.Sorted(maps.Keys(out.ToolInput))
+	changed, err := tools.NormalizeArgs(tool, out.ToolInput)
+	if err == nil {
+		hooked.args, err = tools.NormalizeArgs(tool, hookedArgs(hooked.args, changed))
+	}
+	if err != nil {
+		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+	}
+	hooked.changed = slices.Sorted(maps.Keys(changed))
 	next, err := t.s.build(tool, hooked.args)
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
@@ -210,10 +217,10 @@ func (t *turn) beforeTool(fc *genai.FunctionCall, tool tools.Tool, call tools.Ca
 	return hooked, tools.Result{}, true
 }
 
-// hookedArgs are the arguments a call runs with: the model's, with what
-// the BeforeTool hooks changed over them.
-func hookedArgs(fc *genai.FunctionCall, changed map[string]any) map[string]any {
-	args := maps.Clone(argsOrEmpty(fc.Args))
+// hookedArgs are the arguments a call runs with: the model's (as 0.61
+// names them), with what the BeforeTool hooks changed over them.
+func hookedArgs(args, changed map[string]any) map[string]any {
+	args = maps.Clone(argsOrEmpty(args))
 	maps.Copy(args, changed)
 	return args
 }

@@ -449,7 +449,15 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
 		return t.finish(fc, tools.Result{Error: msg})
 	}
-	call, err := s.build(tool, fc.Args)
+	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
+	// would have made it, whichever names the model used; the history
+	// keeps fc as the model made it.
+	args, err := tools.NormalizeArgs(tool, fc.Args)
+	if err != nil {
+		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		return t.finish(fc, tools.Result{Error: err.Error()})
+	}
+	call, err := s.build(tool, args)
 	if err != nil {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
 		return t.finish(fc, tools.Result{Error: err.Error()})
@@ -464,7 +472,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	// question waits for its change, asked when it is landed. Then the
 	// BeforeTool hooks; a call they rewrite passes the door again.
 	c := call.Confirmation()
-	v := s.approvals.decide(policyCall(tool, fc), fc.Name, c)
+	v := s.approvals.decide(policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: args}), fc.Name, c)
 	if v.refusal != "" {
 		return t.finish(fc, tools.Result{Error: v.refusal, Status: tools.StatusRejected})
 	}
@@ -476,7 +484,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 			return t.finish(fc, res)
 		}
 	}
-	hooked, res, ok := t.beforeTool(fc, tool, call, v)
+	hooked, res, ok := t.beforeTool(fc, args, tool, call, v)
 	if !ok {
 		return t.finish(fc, res)
 	}

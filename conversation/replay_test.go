@@ -2,6 +2,8 @@ package conversation
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // describeFake titles a call by its tool and path, and reads and shells
@@ -153,6 +156,36 @@ func TestResultText(t *testing.T) {
 	} {
 		if got := resultText(c.response); got != c.want {
 			t.Errorf("resultText(%v) = %q, want %q", c.response, got, c.want)
+		}
+	}
+}
+
+// A saved session's calls made with the argument names gemini-ls declared
+// before it followed Gemini CLI 0.61 are titled as the same calls with
+// 0.61's names.
+func TestDescriberTitlesOlderCallsAsTheirTools(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, workspace.NewDocuments())
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := Describer(tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...))
+	for _, tc := range []struct {
+		name       string
+		old, later map[string]any
+		want       string
+	}{
+		{"read_file", map[string]any{"path": "a.go", "offset": 9.0, "limit": 5.0}, map[string]any{"file_path": "a.go", "start_line": 10.0, "end_line": 14.0}, "ReadFile a.go (lines 10-14)"},
+		{"grep_search", map[string]any{"pattern": "x", "path": "src", "include": "*.go"}, map[string]any{"pattern": "x", "dir_path": "src", "include_pattern": "*.go"}, `SearchText "x" in src (filter: *.go)`},
+		{"run_shell_command", map[string]any{"command": "ls", "directory": "sub"}, map[string]any{"command": "ls", "dir_path": "sub"}, "Shell ls [in sub]"},
+	} {
+		for _, args := range []map[string]any{tc.old, tc.later} {
+			if title, _ := describe(tc.name, args); !strings.HasPrefix(title, tc.want) {
+				t.Errorf("%s %v is titled %q, want %q", tc.name, args, title, tc.want)
+			}
 		}
 	}
 }

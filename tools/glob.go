@@ -33,23 +33,36 @@ type globTool struct{ ws *workspace.Workspace }
 
 func (t *globTool) Name() string { return GlobName }
 
-// globParams are glob's parameters.
+// globParams are glob's parameters, as Gemini CLI 0.61 declares them.
+// Older calls' path is normalized to dir_path; their ignore, which 0.61
+// does not have, still works.
 type globParams struct {
-	Pattern          string   `json:"pattern" desc:"The glob pattern, matched against paths relative to the search directory (\"*\" does not cross \"/\"; \"**\" does)."`
-	Path             *string  `json:"path,omitempty" desc:"The directory to search: absolute, or relative to the workspace root. Defaults to the root."`
-	Ignore           []string `json:"ignore,omitempty" desc:"Glob patterns of paths (relative to the search directory) to leave out."`
-	CaseSensitive    bool     `json:"case_sensitive,omitempty" desc:"Whether matching is case-sensitive. Defaults to false."`
-	RespectGitIgnore *bool    `json:"respect_git_ignore,omitempty" desc:"Whether to leave out files ignored by .gitignore and .geminiignore. Defaults to true."`
+	Pattern             string   `json:"pattern" desc:"The glob pattern to match against paths relative to the search directory (e.g., '**/*.py', 'docs/*.md'; \"*\" does not cross \"/\", \"**\" does)."`
+	DirPath             *string  `json:"dir_path,omitempty" was:"path" desc:"Optional: The path to the directory to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
+	CaseSensitive       bool     `json:"case_sensitive,omitempty" desc:"Optional: Whether the search should be case-sensitive. Defaults to false."`
+	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" desc:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
+	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" desc:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
+	Ignore              []string `json:"ignore,omitempty,undeclared"`
 }
 
 func (t *globTool) Declaration() *genai.FunctionDeclaration {
-	return declare[globParams](GlobName, "Finds files whose path relative to the search directory matches a glob pattern (e.g. \"**/*.go\", \"src/**/*.{ts,tsx}\"), "+
-		"returning absolute paths, most recently modified first. Skips .git, node_modules and git-ignored files.")
+	return declare[globParams](GlobName, "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), "+
+		"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. "+
+		"Skips .git, node_modules and ignored files.")
+}
+
+// NormalizeArgs renames path to dir_path.
+func (t *globTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	return renameOlder[globParams](raw)
 }
 
 func (t *globTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	var p globParams
-	if err := decode(raw, &p); err != nil {
+	if err := decode(args, &p); err != nil {
 		return nil, err
 	}
 	pattern, ignore, caseSensitive := p.Pattern, p.Ignore, p.CaseSensitive
@@ -59,14 +72,14 @@ func (t *globTool) Build(raw map[string]any) (Call, error) {
 	if err := validatePatterns("ignore", ignore); err != nil {
 		return nil, err
 	}
-	respect := p.RespectGitIgnore == nil || *p.RespectGitIgnore
+	respect := orTrue(p.RespectGitIgnore) || orTrue(p.RespectGeminiIgnore)
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
-	hasPath := p.Path != nil
+	hasPath := p.DirPath != nil
 	if hasPath {
-		if dir, err = resolvePath(t.ws, "path", *p.Path); err != nil {
+		if dir, err = resolvePath(t.ws, "dir_path", *p.DirPath); err != nil {
 			return nil, err
 		}
 	}

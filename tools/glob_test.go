@@ -34,9 +34,14 @@ func TestGlob(t *testing.T) {
 	wantOutput(t, res, `Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first):`+"\n"+
 		tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go"))
 
-	// Without git-ignore rules build/gen.go is found, and nothing is reported ignored.
+	// One rule set covers both ignore files: respecting .geminiignore
+	// still leaves build/gen.go out.
 	tw.touch("build/gen.go", -time.Hour)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.go", "respect_git_ignore": false}),
+		`Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first):`+"\n"+
+			tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go"))
+	// Respecting neither, build/gen.go is found, and nothing is reported ignored.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.go", "respect_git_ignore": false, "respect_gemini_ignore": false}),
 		`Found 3 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+
 			tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go")+"\n"+tw.abs("build/gen.go"))
 
@@ -115,7 +120,9 @@ func TestGlobErrors(t *testing.T) {
 		{map[string]any{"pattern": "/elsewhere/*.go"}, `The pattern "/elsewhere/*.go" is absolute but not inside the search directory ` + tw.root + `; give a pattern relative to it.`},
 		{map[string]any{"pattern": "*", "case_sensitive": "no"}, "params/case_sensitive must be boolean"},
 		{map[string]any{"pattern": "*", "ignore": []any{"{a"}}, `params/ignore: invalid glob pattern "{a"`},
-		{map[string]any{"pattern": "*", "path": 1.0}, "params/path must be string"},
+		{map[string]any{"pattern": "*", "path": 1.0}, "params/dir_path must be string"},
+		{map[string]any{"pattern": "*", "dir_path": 1.0}, "params/dir_path must be string"},
+		{map[string]any{"pattern": "*", "respect_gemini_ignore": "no"}, "params/respect_gemini_ignore must be boolean"},
 	} {
 		if got := buildError(t, tool, tc.args); got != tc.want {
 			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -36,45 +37,80 @@ type grepTool struct{ ws *workspace.Workspace }
 
 func (t *grepTool) Name() string { return GrepSearchName }
 
-// grepParams are grep_search's parameters.
+// grepParams are grep_search's parameters, as Gemini CLI 0.61 declares
+// them. Older calls' path and include are normalized to dir_path and
+// include_pattern.
 type grepParams struct {
-	Pattern string  `json:"pattern" desc:"The regular expression to search for, e.g. \"func\\s+main\"."`
-	Path    *string `json:"path,omitempty" desc:"The directory (or file) to search: absolute, or relative to the workspace root. Defaults to the root."`
-	Include string  `json:"include,omitempty" desc:"A glob limiting which files are searched, matched against the path relative to the search directory or the file name, e.g. \"*.go\" or \"src/**/*.{ts,tsx}\"."`
+	Pattern           string  `json:"pattern" desc:"The regular expression (RE2 syntax) to search for within file contents (e.g., 'function\\s+myFunction', 'import\\s+\\{.*\\}\\s+from\\s+.*'). Case-insensitive unless case_sensitive is true."`
+	DirPath           *string `json:"dir_path,omitempty" was:"path" desc:"Optional: The directory (or file) to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
+	IncludePattern    string  `json:"include_pattern,omitempty" was:"include" desc:"Optional: A glob pattern to filter which files are searched, matched against the path relative to the search directory or the file name (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting ignore files)."`
+	NamesOnly         bool    `json:"names_only,omitempty" desc:"Optional: If true, only the file paths of the matches will be returned, without the line content or line numbers. This is useful for gathering a list of files."`
+	CaseSensitive     bool    `json:"case_sensitive,omitempty" desc:"If true, search is case-sensitive. Defaults to false (ignore case) if omitted."`
+	FixedStrings      bool    `json:"fixed_strings,omitempty" desc:"If true, treats the pattern as a literal string instead of a regular expression. Defaults to false if omitted."`
+	MaxMatchesPerFile *int    `json:"max_matches_per_file,omitempty" desc:"Optional: Maximum number of matches to return per file. Use this to prevent being overwhelmed by repetitive matches in large files."`
+	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" desc:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 2000 if omitted."`
 }
 
 func (t *grepTool) Declaration() *genai.FunctionDeclaration {
-	return declare[grepParams](GrepSearchName, "Searches the content of files in the workspace (as open in the editor) for a regular expression (RE2 syntax, case-insensitive; "+
-		"start with (?-i) for case-sensitive), returning matching lines with their file paths and line numbers. Skips binary and git-ignored files.")
+	return declare[grepParams](GrepSearchName, "Searches for a regular expression pattern within the content of files in the workspace (as open in the editor), "+
+		"returning matching lines with their file paths and line numbers. Skips binary and ignored files.")
+}
+
+// NormalizeArgs renames path to dir_path and include to include_pattern.
+func (t *grepTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	return renameOlder[grepParams](raw)
 }
 
 func (t *grepTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	var p grepParams
-	if err := decode(raw, &p); err != nil {
+	if err := decode(args, &p); err != nil {
 		return nil, err
 	}
 	if p.Pattern == "" {
 		return nil, errors.New("The 'pattern' parameter must be non-empty.")
 	}
-	m, err := newGrepMatcher(p.Pattern)
+	expr := p.Pattern
+	if p.FixedStrings {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if p.CaseSensitive {
+		expr = "(?-i)" + expr // after newGrepMatcher's (?i)
+	}
+	m, err := newGrepMatcher(expr)
 	if err != nil {
 		return nil, fmt.Errorf("Invalid regular expression pattern provided: %s. Error: %v", p.Pattern, err)
 	}
-	if p.Include != "" && !doublestar.ValidatePattern(p.Include) {
-		return nil, fmt.Errorf("params/include: invalid glob pattern %q", p.Include)
+	if p.IncludePattern != "" && !doublestar.ValidatePattern(p.IncludePattern) {
+		return nil, fmt.Errorf("params/include_pattern: invalid glob pattern %q", p.IncludePattern)
 	}
-	hasPath := p.Path != nil
+	total, perFile := maxGrepMatches, maxGrepMatches
+	if p.TotalMaxMatches != nil {
+		if total = *p.TotalMaxMatches; total < 1 {
+			return nil, errors.New("params/total_max_matches must be >= 1")
+		}
+		total = min(total, maxGrepMatches)
+	}
+	if p.MaxMatchesPerFile != nil {
+		if perFile = *p.MaxMatchesPerFile; perFile < 1 {
+			return nil, errors.New("params/max_matches_per_file must be >= 1")
+		}
+	}
+	hasPath := p.DirPath != nil
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
 	}
 	if hasPath {
-		if dir, err = resolvePath(t.ws, "path", *p.Path); err != nil {
+		if dir, err = resolvePath(t.ws, "dir_path", *p.DirPath); err != nil {
 			return nil, err
 		}
 	}
-	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.Include,
-		maxFileSize: maxGrepFileSize, maxMatches: maxGrepMatches, timeout: searchTimeout}, nil
+	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.IncludePattern, namesOnly: p.NamesOnly,
+		maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
 }
 
 type grepCall struct {
@@ -84,8 +120,10 @@ type grepCall struct {
 	dir         string
 	hasPath     bool
 	include     string
+	namesOnly   bool // the files with matches, not the lines
 	maxFileSize int64
-	maxMatches  int
+	maxMatches  int // in all
+	perFile     int // in one file
 	timeout     time.Duration
 	// engine, when set, is used whatever is installed (tests compare them).
 	engine grepEngine
@@ -190,7 +228,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		defer close(files)
 		omitted, walkErr = c.selectFiles(walkCtx, isDir, engine.asksInfo(), first, files)
 	}()
-	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.maxMatches}
+	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.perFile}
 	engineErr := engine.search(runCtx, q, files, first.add)
 	stopWalk()
 	for range files { // an engine that failed left some unread
@@ -407,6 +445,9 @@ func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedO
 	if count == 1 {
 		term = "match"
 	}
+	if c.namesOnly {
+		return c.formatNames(kept, where, filter, limited, note, displayNote)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Found %d %s for pattern \"%s\" %s%s", count, term, c.pattern, where, filter)
 	if limited {
@@ -423,4 +464,21 @@ func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedO
 	}
 	b.WriteString(note)
 	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
+}
+
+// formatNames writes a names_only result, in Gemini CLI's words: the
+// files with matches, one a line.
+func (c *grepCall) formatNames(kept []grepOutcome, where, filter string, limited bool, note, displayNote string) Result {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %d files with matches for pattern \"%s\" %s%s", len(kept), c.pattern, where, filter)
+	if limited {
+		fmt.Fprintf(&b, " (results limited to %d matches for performance)", c.maxMatches)
+	}
+	b.WriteString(":")
+	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
+	for _, o := range kept {
+		b.WriteString("\n" + o.file.rel)
+	}
+	b.WriteString(note)
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d files.", len(kept)) + displayNote}
 }

@@ -145,6 +145,56 @@ func TestGrepSearchCapsMatches(t *testing.T) {
 	}
 }
 
+// grep_search's options as Gemini CLI 0.61 declares them, the older
+// names beside them.
+func TestGrepSearchOptions(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"a.go": "Todo one\nTODO two\nTODO three\n",
+		"b.go": "TODO four\na.b c\n",
+		"c.md": "TODO five\naxb\n",
+	})
+	tool := tw.tool(GrepSearchName, Options{})
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "TODO", "dir_path": ".", "include_pattern": "*.go", "case_sensitive": true}),
+		`Found 3 matches for pattern "TODO" in path "." (filter: "*.go"):
+---
+File: a.go
+L2: TODO two
+L3: TODO three
+---
+File: b.go
+L1: TODO four
+---`)
+	same := run(t, tool, map[string]any{"pattern": "todo", "path": ".", "include": "*.go"})
+	wantOutput(t, same, run(t, tool, map[string]any{"pattern": "todo", "dir_path": ".", "include_pattern": "*.go"}).Output)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "names_only": true}),
+		`Found 3 files with matches for pattern "todo" in the workspace directory:
+a.go
+b.go
+c.md`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "max_matches_per_file": 1.0, "include_pattern": "*.go"}),
+		`Found 2 matches for pattern "todo" in the workspace directory (filter: "*.go"):
+---
+File: a.go
+L1: Todo one
+---
+File: b.go
+L1: TODO four
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "total_max_matches": 2.0}),
+		`Found 2 matches for pattern "todo" in the workspace directory (results limited to 2 matches for performance):
+---
+File: a.go
+L1: Todo one
+L2: TODO two
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "a.b", "fixed_strings": true}),
+		`Found 1 match for pattern "a.b" in the workspace directory:
+---
+File: b.go
+L2: a.b c
+---`)
+}
+
 func TestGrepSearchErrors(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	tool := tw.tool(GrepSearchName, Options{})
@@ -156,8 +206,12 @@ func TestGrepSearchErrors(t *testing.T) {
 		{map[string]any{}, "params must have required property 'pattern'"},
 		{map[string]any{"pattern": ""}, "The 'pattern' parameter must be non-empty."},
 		{map[string]any{"pattern": "a("}, "Invalid regular expression pattern provided: a(. Error: error parsing regexp: missing closing ): `a(`"},
-		{map[string]any{"pattern": "a", "include": "[x"}, `params/include: invalid glob pattern "[x"`},
-		{map[string]any{"pattern": "a", "include": 2.0}, "params/include must be string"},
+		{map[string]any{"pattern": "a", "include_pattern": "[x"}, `params/include_pattern: invalid glob pattern "[x"`},
+		{map[string]any{"pattern": "a", "include": 2.0}, "params/include_pattern must be string"},
+		{map[string]any{"pattern": "a", "include": "*.go", "include_pattern": "*.md"}, "params/include_pattern and params/include (its older name) were both given, with different values: give only include_pattern"},
+		{map[string]any{"pattern": "a", "total_max_matches": 0.0}, "params/total_max_matches must be >= 1"},
+		{map[string]any{"pattern": "a", "max_matches_per_file": 0.0}, "params/max_matches_per_file must be >= 1"},
+		{map[string]any{"pattern": "a", "names_only": "yes"}, "params/names_only must be boolean"},
 	} {
 		if got := buildError(t, tool, tc.args); got != tc.want {
 			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)

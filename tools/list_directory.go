@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,31 +25,66 @@ type listDirectoryTool struct {
 
 func (t *listDirectoryTool) Name() string { return ListDirectoryName }
 
-// listDirectoryParams are list_directory's parameters.
+// listDirectoryParams are list_directory's parameters, as Gemini CLI 0.61
+// declares them. Older calls' path and respect_git_ignore are normalized
+// to them (NormalizeArgs).
 type listDirectoryParams struct {
-	Path             string   `json:"path" desc:"The directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
-	Ignore           []string `json:"ignore,omitempty" desc:"Glob patterns matched against entry names to leave out, e.g. [\"*.log\"]."`
-	RespectGitIgnore *bool    `json:"respect_git_ignore,omitempty" desc:"Whether to hide entries ignored by .gitignore and .geminiignore. Defaults to true."`
+	DirPath       string         `json:"dir_path" was:"path" desc:"The path to the directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
+	Ignore        []string       `json:"ignore,omitempty" desc:"List of glob patterns to ignore, matched against entry names, e.g. [\"*.log\"]."`
+	FileFiltering map[string]any `json:"file_filtering_options,omitempty" desc:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored entries are listed only when both are false)."`
 }
 
 func (t *listDirectoryTool) Declaration() *genai.FunctionDeclaration {
-	return declare[listDirectoryParams](ListDirectoryName, "Lists the files and subdirectories directly inside a workspace directory, directories first, with file sizes. "+
-		"Can skip entries matching glob patterns and git-ignored entries.")
+	return declare[listDirectoryParams](ListDirectoryName, "Lists the names of files and subdirectories directly within a specified workspace directory, directories first, with file sizes. "+
+		"Can optionally ignore entries matching provided glob patterns, and those .gitignore or .geminiignore ignore.")
+}
+
+// NormalizeArgs renames path to dir_path, and turns respect_git_ignore,
+// which said whether both .gitignore and .geminiignore were respected,
+// into file_filtering_options saying so of each.
+func (t *listDirectoryTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	return respectIgnoreToFiltering(renameOlder[listDirectoryParams](raw))
+}
+
+// respectIgnoreToFiltering moves an older call's respect_git_ignore into
+// file_filtering_options.
+func respectIgnoreToFiltering(args map[string]any, err error) (map[string]any, error) {
+	respect, ok := args["respect_git_ignore"]
+	if err != nil || !ok {
+		return args, err
+	}
+	if args["file_filtering_options"] != nil {
+		return nil, errors.New("respect_git_ignore is an older name for file_filtering_options: give only file_filtering_options")
+	}
+	args = maps.Clone(args) // raw is the model's call, kept as made
+	delete(args, "respect_git_ignore")
+	if respect != nil {
+		args["file_filtering_options"] = map[string]any{"respect_git_ignore": respect, "respect_gemini_ignore": respect}
+	}
+	return args, nil
 }
 
 func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	var p listDirectoryParams
-	if err := decode(raw, &p); err != nil {
+	if err := decode(args, &p); err != nil {
 		return nil, err
 	}
 	if err := validatePatterns("ignore", p.Ignore); err != nil {
 		return nil, err
 	}
-	abs, err := resolvePath(t.ws, "path", p.Path)
+	respect, err := respectsIgnoreFiles(p.FileFiltering)
 	if err != nil {
 		return nil, err
 	}
-	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: orTrue(p.RespectGitIgnore), maxShown: maxListedEntries}, nil
+	abs, err := resolvePath(t.ws, "dir_path", p.DirPath)
+	if err != nil {
+		return nil, err
+	}
+	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: respect, maxShown: maxListedEntries}, nil
 }
 
 type listDirectoryCall struct {

@@ -56,6 +56,12 @@ func TestListDirectoryGitDirCountsAsIgnored(t *testing.T) {
 		"Directory listing for "+tw.root+":\na.txt (1 bytes)\n\n(1 ignored)")
 	wantOutput(t, run(t, tool, map[string]any{"path": ".", "respect_git_ignore": false}),
 		"Directory listing for "+tw.root+":\n[DIR] .git\na.txt (1 bytes)")
+	off := map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}
+	wantOutput(t, run(t, tool, map[string]any{"dir_path": ".", "file_filtering_options": off}),
+		"Directory listing for "+tw.root+":\n[DIR] .git\na.txt (1 bytes)")
+	// One rule set covers both ignore files: either respected hides them.
+	wantOutput(t, run(t, tool, map[string]any{"dir_path": ".", "file_filtering_options": map[string]any{"respect_git_ignore": false}}),
+		"Directory listing for "+tw.root+":\na.txt (1 bytes)\n\n(1 ignored)")
 }
 
 func TestListDirectorySortsCaseInsensitively(t *testing.T) {
@@ -91,12 +97,17 @@ func TestListDirectoryErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{}, "params must have required property 'path'"},
-		{map[string]any{"path": 3.0}, "params/path must be string"},
-		{map[string]any{"path": ""}, "The 'path' parameter must be non-empty."},
+		{map[string]any{}, "params must have required property 'dir_path'"},
+		{map[string]any{"dir_path": 3.0}, "params/dir_path must be string"},
+		{map[string]any{"dir_path": ""}, "The 'dir_path' parameter must be non-empty."},
+		{map[string]any{"path": 3.0}, "params/dir_path must be string"},
+		{map[string]any{"dir_path": ".", "file_filtering_options": true}, "params/file_filtering_options must be object"},
+		{map[string]any{"dir_path": ".", "file_filtering_options": map[string]any{"respect_gemini_ignore": 1.0}}, "params/file_filtering_options/respect_gemini_ignore must be boolean"},
+		{map[string]any{"dir_path": ".", "path": "sub"}, "params/dir_path and params/path (its older name) were both given, with different values: give only dir_path"},
+		{map[string]any{"dir_path": ".", "respect_git_ignore": false, "file_filtering_options": map[string]any{}}, "respect_git_ignore is an older name for file_filtering_options: give only file_filtering_options"},
 		{map[string]any{"path": ".", "ignore": "*.md"}, "params/ignore must be array"},
 		{map[string]any{"path": ".", "ignore": []any{"[z"}}, `params/ignore: invalid glob pattern "[z"`},
-		{map[string]any{"path": ".", "respect_git_ignore": "yes"}, "params/respect_git_ignore must be boolean"},
+		{map[string]any{"path": ".", "respect_git_ignore": "yes"}, "params/file_filtering_options/respect_git_ignore must be boolean"},
 	} {
 		if got := buildError(t, tool, tc.args); got != tc.want {
 			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)

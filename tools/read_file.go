@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,42 +28,100 @@ type readFileTool struct {
 
 func (t *readFileTool) Name() string { return ReadFileName }
 
-// readFileParams are read_file's parameters.
+// readFileParams are read_file's parameters, as Gemini CLI 0.61 declares
+// them. Older calls' path, offset (0-based) and limit are normalized to
+// them (NormalizeArgs).
 type readFileParams struct {
-	Path   string `json:"path" desc:"The file to read: absolute, or relative to the workspace root."`
-	Offset int    `json:"offset,omitempty" desc:"The 0-based line to start reading at. Use with limit to read part of a large file."`
-	Limit  *int   `json:"limit,omitempty" desc:"How many lines to read. Defaults to 2000."`
+	FilePath  string `json:"file_path" was:"path" desc:"The path to the file to read: absolute, or relative to the workspace root."`
+	StartLine *int   `json:"start_line,omitempty" desc:"Optional: The 1-based line number to start reading from."`
+	EndLine   *int   `json:"end_line,omitempty" desc:"Optional: The 1-based line number to end reading at (inclusive)."`
 }
 
 func (t *readFileTool) Declaration() *genai.FunctionDeclaration {
-	return declare[readFileParams](ReadFileName, "Reads a file in the workspace, as open in the editor (unsaved changes included). "+
-		"Text files return their content, at most 2000 lines at a time (use offset and limit to page through larger files); "+
-		"images, audio and PDF files are returned as data.")
+	return declare[readFileParams](ReadFileName, "Reads and returns the content of a specified file in the workspace, as open in the editor (unsaved changes included). "+
+		"If the file is large, the content will be truncated (at most 2000 lines at a time); the response says so and which lines it shows: "+
+		"use the 'start_line' and 'end_line' parameters to read more of it. "+
+		"Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), audio files (MP3, WAV, AIFF, AAC, OGG, FLAC), and PDF files. For text files, it can read specific line ranges.")
 }
 
-func (t *readFileTool) Build(raw map[string]any) (Call, error) {
-	var p readFileParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if p.Offset < 0 {
-		return nil, errors.New("Offset must be a non-negative number")
-	}
-	limit := defaultReadLimit
-	if p.Limit != nil {
-		if limit = *p.Limit; limit <= 0 {
-			return nil, errors.New("Limit must be a positive number")
-		}
-	}
-	abs, err := resolvePath(t.ws, "path", p.Path)
+// NormalizeArgs renames path to file_path, and turns offset (the 0-based
+// line to start at) and limit (how many lines) into the start_line and
+// end_line that read the same lines.
+func (t *readFileTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	args, err := renameOlder[readFileParams](raw)
 	if err != nil {
 		return nil, err
 	}
-	given := p.Path
+	offset, hasOffset := args["offset"]
+	limit, hasLimit := args["limit"]
+	if !hasOffset && !hasLimit {
+		return args, nil
+	}
+	if args["start_line"] != nil || args["end_line"] != nil {
+		return nil, errors.New("offset and limit are older names for start_line and end_line: give only start_line and end_line")
+	}
+	args = maps.Clone(args) // raw is the model's call, kept as made
+	delete(args, "offset")
+	delete(args, "limit")
+	from := 0
+	if offset != nil {
+		n, ok := wholeNumber(offset)
+		if !ok {
+			return nil, errors.New("params/offset must be integer")
+		}
+		if n < 0 {
+			return nil, errors.New("Offset must be a non-negative number")
+		}
+		from = n
+		args["start_line"] = float64(n + 1)
+	}
+	if limit != nil {
+		n, ok := wholeNumber(limit)
+		if !ok {
+			return nil, errors.New("params/limit must be integer")
+		}
+		if n <= 0 {
+			return nil, errors.New("Limit must be a positive number")
+		}
+		args["end_line"] = float64(from + n)
+	}
+	return args, nil
+}
+
+func (t *readFileTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	var p readFileParams
+	if err := decode(args, &p); err != nil {
+		return nil, err
+	}
+	offset, limit := 0, defaultReadLimit
+	if p.StartLine != nil {
+		if *p.StartLine < 1 {
+			return nil, errors.New("params/start_line must be >= 1")
+		}
+		offset = *p.StartLine - 1
+	}
+	if p.EndLine != nil {
+		if *p.EndLine < 1 {
+			return nil, errors.New("params/end_line must be >= 1")
+		}
+		if *p.EndLine <= offset {
+			return nil, errors.New("start_line cannot be greater than end_line")
+		}
+		limit = *p.EndLine - offset
+	}
+	abs, err := resolvePath(t.ws, "file_path", p.FilePath)
+	if err != nil {
+		return nil, err
+	}
+	given := p.FilePath
 	if !filepath.IsAbs(given) {
 		given = filepath.Join(t.ws.Roots()[0], given)
 	}
-	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, given: filepath.Clean(given), offset: p.Offset, limit: limit, ranged: p.Limit != nil || p.Offset > 0}, nil
+	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, given: filepath.Clean(given), offset: offset, limit: limit, ranged: p.StartLine != nil || p.EndLine != nil}, nil
 }
 
 type readFileCall struct {
@@ -165,7 +224,7 @@ func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	}
 	total := len(lines)
 	if c.offset > 0 && c.offset >= total {
-		return failure(fmt.Sprintf("Offset %d is beyond the end of the file: %s has %d lines.", c.offset, c.path, total)), nil
+		return failure(fmt.Sprintf("start_line %d is beyond the end of the file: %s has %d lines.", c.offset+1, c.path, total)), nil
 	}
 	end := min(c.offset+c.limit, total)
 	selected := lines[c.offset:end]

@@ -53,14 +53,22 @@ func TestReadFileRanges(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"ten.txt": numberedLines(10), "big.txt": numberedLines(2500), "noeol.txt": "a\nb\nc"})
 	tool := tw.tool(ReadFileName, Options{})
 
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 3.0, "end_line": 5.0}),
+		"[File content truncated: showing lines 3-5 of 10 total lines...]\nline 3\nline 4\nline 5\n")
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 9.0}),
+		"[File content truncated: showing lines 9-10 of 10 total lines...]\nline 9\nline 10\n")
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 4.0, "end_line": 4.0}),
+		"[File content truncated: showing lines 4-4 of 10 total lines...]\nline 4\n")
+	// An end_line covering the whole file is no truncation.
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "ten.txt", "end_line": 10.0}), numberedLines(10))
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "noeol.txt", "start_line": 2.0, "end_line": 6.0}),
+		"[File content truncated: showing lines 2-3 of 3 total lines...]\nb\nc")
+	// The older 0-based offset and line count read the same lines.
 	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 2.0, "limit": 3.0}),
 		"[File content truncated: showing lines 3-5 of 10 total lines...]\nline 3\nline 4\nline 5\n")
 	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 8.0}),
 		"[File content truncated: showing lines 9-10 of 10 total lines...]\nline 9\nline 10\n")
-	// A limit covering the whole file is no truncation.
 	wantOutput(t, run(t, tool, map[string]any{"path": "ten.txt", "limit": 10.0}), numberedLines(10))
-	wantOutput(t, run(t, tool, map[string]any{"path": "noeol.txt", "offset": 1.0, "limit": 5.0}),
-		"[File content truncated: showing lines 2-3 of 3 total lines...]\nb\nc")
 
 	res := run(t, tool, map[string]any{"path": "big.txt"})
 	wantOutput(t, res, "[File content truncated: showing lines 1-2000 of 2500 total lines...]\n"+numberedLines(2000))
@@ -68,8 +76,8 @@ func TestReadFileRanges(t *testing.T) {
 		t.Errorf("Display = %q", res.Display)
 	}
 
-	wantError(t, run(t, tool, map[string]any{"path": "ten.txt", "offset": 10.0}),
-		"Offset 10 is beyond the end of the file: "+tw.abs("ten.txt")+" has 10 lines.")
+	wantError(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 11.0}),
+		"start_line 11 is beyond the end of the file: "+tw.abs("ten.txt")+" has 10 lines.")
 }
 
 func TestReadFileLongLines(t *testing.T) {
@@ -151,9 +159,17 @@ func TestReadFileErrors(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{map[string]any{}, "params must have required property 'path'"},
-		{map[string]any{"path": true}, "params/path must be string"},
-		{map[string]any{"path": "  "}, "The 'path' parameter must be non-empty."},
+		{map[string]any{}, "params must have required property 'file_path'"},
+		{map[string]any{"file_path": true}, "params/file_path must be string"},
+		{map[string]any{"file_path": "  "}, "The 'file_path' parameter must be non-empty."},
+		{map[string]any{"path": true}, "params/file_path must be string"},
+		{map[string]any{"file_path": "a.txt", "start_line": 0.0}, "params/start_line must be >= 1"},
+		{map[string]any{"file_path": "a.txt", "end_line": 0.0}, "params/end_line must be >= 1"},
+		{map[string]any{"file_path": "a.txt", "start_line": 5.0, "end_line": 4.0}, "start_line cannot be greater than end_line"},
+		{map[string]any{"file_path": "a.txt", "start_line": 1.5}, "params/start_line must be integer"},
+		// Older and newer names of one argument: refused unless they agree.
+		{map[string]any{"file_path": "a.txt", "path": "b.txt"}, "params/file_path and params/path (its older name) were both given, with different values: give only file_path"},
+		{map[string]any{"file_path": "a.txt", "start_line": 2.0, "offset": 1.0}, "offset and limit are older names for start_line and end_line: give only start_line and end_line"},
 		{map[string]any{"path": "a.txt", "offset": -1.0}, "Offset must be a non-negative number"},
 		{map[string]any{"path": "a.txt", "offset": 1.5}, "params/offset must be integer"},
 		{map[string]any{"path": "a.txt", "offset": "2"}, "params/offset must be integer"},
@@ -176,6 +192,8 @@ func TestReadFileTitle(t *testing.T) {
 		{map[string]any{"path": "main.go"}, "ReadFile main.go"},
 		{map[string]any{"path": tw.abs("main.go")}, "ReadFile main.go"},
 		{map[string]any{"path": "main.go", "offset": 10.0, "limit": 20.0}, "ReadFile main.go (lines 11-30)"},
+		{map[string]any{"file_path": "main.go", "start_line": 11.0, "end_line": 30.0}, "ReadFile main.go (lines 11-30)"},
+		{map[string]any{"file_path": "main.go", "path": "main.go"}, "ReadFile main.go"},
 	} {
 		call := build(t, tool, tc.args)
 		if call.Title() != tc.want || call.Kind() != KindRead || call.Confirmation() != nil {

@@ -99,11 +99,7 @@ func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
 			return nil, fmt.Errorf("params/exclude/%d must NOT have fewer than 1 characters", i)
 		}
 	}
-	respectGit, err := filteringOption(p.FileFiltering, "respect_git_ignore")
-	if err != nil {
-		return nil, err
-	}
-	respectGemini, err := filteringOption(p.FileFiltering, "respect_gemini_ignore")
+	respect, err := respectsIgnoreFiles(p.FileFiltering)
 	if err != nil {
 		return nil, err
 	}
@@ -111,9 +107,7 @@ func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
 	if p.UseDefaultExcludes == nil || *p.UseDefaultExcludes {
 		excludes = append(slices.Clone(defaultManyExcludes), excludes...)
 	}
-	// One rule set covers both ignore files: ignored files are read only
-	// when neither is respected.
-	c, err := newReadManyCall(t.ws, p.Include, excludes, respectGit || respectGemini)
+	c, err := newReadManyCall(t.ws, p.Include, excludes, respect)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +117,21 @@ func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
 
 // filteringOption is the boolean name of file_filtering_options, true when
 // absent.
+// respectsIgnoreFiles reads a call's file_filtering_options: whether
+// ignored files are left out. One rule set covers both ignore files
+// (workspace), so they are left out unless neither is respected.
+func respectsIgnoreFiles(opts map[string]any) (bool, error) {
+	respectGit, err := filteringOption(opts, "respect_git_ignore")
+	if err != nil {
+		return false, err
+	}
+	respectGemini, err := filteringOption(opts, "respect_gemini_ignore")
+	if err != nil {
+		return false, err
+	}
+	return respectGit || respectGemini, nil
+}
+
 func filteringOption(opts map[string]any, name string) (bool, error) {
 	v, ok := opts[name]
 	if !ok || v == nil {

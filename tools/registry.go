@@ -102,7 +102,23 @@ func (r *Registry) Get(name string) (Tool, bool) {
 			}
 		}
 	}
+	// A call by a name the tool had before (a saved session's, a model's
+	// that read one) still reaches it, when no tool has it now.
+	for _, src := range r.sources {
+		for _, t := range src.Tools() {
+			if o, ok := t.(Renamed); ok && slices.Contains(o.OlderNames(), name) {
+				return t, true
+			}
+		}
+	}
 	return nil, false
+}
+
+// Renamed is a tool that had other names before (an MCP tool, before
+// gemini-ls named them as Gemini CLI 0.61 does): calls by those still
+// reach it, while no other tool has the name.
+type Renamed interface {
+	OlderNames() []string
 }
 
 // Declarations returns every tool's declaration in registration order.

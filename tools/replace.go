@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"google.golang.org/genai"
@@ -33,28 +34,59 @@ func newReplaceTool(opts Options) *replaceTool {
 
 func (t *replaceTool) Name() string { return ReplaceName }
 
-// replaceParams are replace's parameters.
+// replaceParams are replace's parameters, as Gemini CLI 0.61 declares
+// them. Older calls' expected_replacements still holds the edit to that
+// many occurrences; one above 1 is normalized to allow_multiple.
 type replaceParams struct {
-	FilePath             string `json:"file_path" desc:"The file to edit: absolute, or relative to the workspace root."`
-	OldString            string `json:"old_string" desc:"The exact literal text to replace, unescaped; empty to create a new file."`
-	NewString            string `json:"new_string" desc:"The exact literal text to put in its place, unescaped."`
-	ExpectedReplacements *int   `json:"expected_replacements,omitempty" desc:"How many occurrences of old_string to replace, at least 1. Defaults to 1."`
-	Instruction          string `json:"instruction,omitempty" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change."`
+	FilePath      string `json:"file_path" desc:"The path to the file to modify: absolute, or relative to the workspace root."`
+	Instruction   string `json:"instruction,unenforced" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change: why it is needed, where it happens, what the high-level change is and what the desired outcome is."`
+	OldString     string `json:"old_string" desc:"The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. Empty to create a new file."`
+	NewString     string `json:"new_string" desc:"The exact literal text to replace old_string with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic. Do not use omission placeholders like '(rest of methods ...)', '...', or 'unchanged code'; provide exact literal code."`
+	AllowMultiple bool   `json:"allow_multiple,omitempty" desc:"If true, the tool will replace all occurrences of old_string. If false (default), it will only succeed if exactly one occurrence is found."`
+	// ExpectedReplacements is what gemini-ls declared before allow_multiple.
+	ExpectedReplacements *int `json:"expected_replacements,omitempty,undeclared"`
 }
 
 func (t *replaceTool) Declaration() *genai.FunctionDeclaration {
-	return declare[replaceParams](ReplaceName, "Replaces exact text in a file in the workspace (as open in the editor). old_string must match the file literally, "+
-		"whitespace and indentation included, with enough surrounding context (about 3 lines before and after) to be unique; "+
-		"it must occur exactly expected_replacements times. An empty old_string creates a new file holding new_string. "+
-		"The user reviews the change in the editor and may accept, modify or decline it.")
+	return declare[replaceParams](ReplaceName, "Replaces text within a file in the workspace (as open in the editor). By default, the tool expects to find and replace exactly ONE occurrence of `old_string`; "+
+		"if you want to replace multiple occurrences of the exact same string, set `allow_multiple` to true. old_string must match the file literally, "+
+		"whitespace and indentation included, with enough surrounding context (at least 3 lines before and after) to be unique. Always use the read_file tool to examine the file's current content before attempting a text replacement. "+
+		"An empty old_string creates a new file holding new_string. NEVER escape old_string or new_string. "+
+		"The user reviews the change in the editor and may accept, modify or decline it; if modified, the response says so.")
+}
+
+// NormalizeArgs gives an older call's expected_replacements above 1 the
+// allow_multiple it needs now; expected_replacements stays, and still
+// holds the edit to that count.
+func (t *replaceTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	n, ok := wholeNumber(raw["expected_replacements"])
+	if !ok || n <= 1 {
+		return raw, nil
+	}
+	switch multiple := raw["allow_multiple"]; multiple {
+	case true:
+		return raw, nil
+	case false:
+		return nil, errors.New("expected_replacements above 1 needs allow_multiple: give allow_multiple true, or only allow_multiple")
+	}
+	args := maps.Clone(raw) // raw is the model's call, kept as made
+	args["allow_multiple"] = true
+	return args, nil
 }
 
 func (t *replaceTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	var p replaceParams
-	if err := decode(raw, &p); err != nil {
+	if err := decode(args, &p); err != nil {
 		return nil, err
 	}
 	expected := 1
+	if p.AllowMultiple {
+		expected = anyCount
+	}
 	if p.ExpectedReplacements != nil {
 		if expected = *p.ExpectedReplacements; expected < 1 {
 			return nil, errors.New("params/expected_replacements must be >= 1")
@@ -69,6 +101,10 @@ func (t *replaceTool) Build(raw map[string]any) (Call, error) {
 	}
 	return &replaceCall{tool: t, path: abs, oldString: p.OldString, newString: p.NewString, expected: expected, instruction: p.Instruction}, nil
 }
+
+// anyCount is a replaceCall's expected count under allow_multiple: every
+// occurrence, however many, at least one.
+const anyCount = 0
 
 type replaceCall struct {
 	tool                 *replaceTool
@@ -120,8 +156,13 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 // apply proposes text with loc's splices made, when loc found exactly the
 // expected number of separate occurrences.
 func (c *replaceCall) apply(ctx context.Context, text string, loc located, why string) (Result, error) {
-	if n := len(loc.splices); n != c.expected || loc.overlapping() {
-		msg := fmt.Sprintf("Failed to edit, expected %d occurrence(s) but found %d for old_string in file: %s", c.expected, n, c.path)
+	n := len(loc.splices)
+	if (c.expected != anyCount && n != c.expected) || loc.overlapping() {
+		want := fmt.Sprintf("%d occurrence(s)", c.expected)
+		if c.expected == anyCount {
+			want = "separate occurrences"
+		}
+		msg := fmt.Sprintf("Failed to edit, expected %s but found %d for old_string in file: %s", want, n, c.path)
 		if !loc.silent() {
 			msg += " (matching after " + loc.how() + ")"
 		}
@@ -131,8 +172,10 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 			msg += ". They start at lines " + occurrenceLines(text, loc) + "."
 		}
 		switch {
-		case n == c.expected:
+		case n == c.expected || c.expected == anyCount:
 			msg += " They overlap, so they cannot all be replaced. No edits made. Include more of the surrounding lines in old_string to make it unique."
+		case c.expected == 1:
+			msg += " No edits made. Include more of the surrounding lines in old_string to make it unique, or set allow_multiple to true to replace them all."
 		case n > c.expected:
 			msg += fmt.Sprintf(" No edits made. Include more of the surrounding lines in old_string to make it unique, or set expected_replacements to %d to replace them all.", n)
 		default:

@@ -43,7 +43,7 @@ func TestReplaceMany(t *testing.T) {
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3"}),
 		"Failed to edit, expected 1 occurrence(s) but found 2 for old_string in file: "+tw.abs("a.txt")+". They start at lines 1, 2. No edits made. "+
-			"Include more of the surrounding lines in old_string to make it unique, or set expected_replacements to 2 to replace them all.")
+			"Include more of the surrounding lines in old_string to make it unique, or set allow_multiple to true to replace them all.")
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "y = 2", "new_string": "y = 3", "expected_replacements": 2.0}),
 		"Failed to edit, expected 2 occurrence(s) but found 1 for old_string in file: "+tw.abs("a.txt")+". It starts at line 3. No edits made. "+
 			"Set expected_replacements to 1 to replace just these.")
@@ -61,6 +61,15 @@ func TestReplaceMany(t *testing.T) {
 	if c := p.only(t); c.After != "x = 3\nx = 3\ny = 2\n" {
 		t.Errorf("After = %q", c.After)
 	}
+	p.changes = nil
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3", "allow_multiple": true}),
+		"Successfully modified file: "+tw.abs("a.txt")+" (2 replacements).")
+	if c := p.only(t); c.After != "x = 3\nx = 3\ny = 2\n" {
+		t.Errorf("After = %q", c.After)
+	}
+	p.changes = nil
+	wantOutput(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "y = 2", "new_string": "y = 3", "allow_multiple": true}),
+		"Successfully modified file: "+tw.abs("a.txt")+" (1 replacements).")
 }
 
 func TestReplaceCRLF(t *testing.T) {
@@ -320,16 +329,25 @@ func TestReplaceShowsNearestLines(t *testing.T) {
 	wantContains(t, res.Error, "(lines 7-9):\n}\n\nfunc g() {}\n")
 }
 
-// The parameters, declared once: instruction is optional, as in Gemini
-// CLI 0.61.
+// The parameters, declared once as Gemini CLI 0.61 declares them:
+// instruction required, though a call without it (as gemini-ls's older
+// declaration allowed) still runs; expected_replacements undeclared, but
+// an older call's still holds.
 func TestReplaceDeclaration(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	schema, err := json.Marshal(tw.tool(ReplaceName, Options{}).Declaration().ParametersJsonSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"required":["file_path","old_string","new_string"]`, `"instruction":{"description":"A clear, semantic instruction`, `"expected_replacements":{"description":"How many occurrences of old_string to replace, at least 1. Defaults to 1.","type":"integer"}`} {
+	for _, want := range []string{`"required":["file_path","instruction","old_string","new_string"]`, `"instruction":{"description":"A clear, semantic instruction`, `"allow_multiple":{"description":"If true`} {
 		wantContains(t, string(schema), want)
+	}
+	if strings.Contains(string(schema), "expected_replacements") {
+		t.Errorf("expected_replacements is declared: %s", schema)
+	}
+	build(t, tw.tool(ReplaceName, Options{}), map[string]any{"file_path": "a", "old_string": "a", "new_string": "b"})
+	if got := buildError(t, tw.tool(ReplaceName, Options{}), map[string]any{"file_path": "a", "old_string": "a", "new_string": "b", "expected_replacements": 2.0, "allow_multiple": false}); got != "expected_replacements above 1 needs allow_multiple: give allow_multiple true, or only allow_multiple" {
+		t.Errorf("error = %q", got)
 	}
 	if got := buildError(t, tw.tool(ReplaceName, Options{}), map[string]any{"file_path": "a", "old_string": "a", "new_string": "b", "instruction": 3.0}); got != "params/instruction must be string" {
 		t.Errorf("error = %q", got)

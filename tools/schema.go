@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"strings"
@@ -17,6 +18,13 @@ import (
 //	json:"name"            a required parameter
 //	json:"name,omitempty"  an optional one; use a pointer to tell absent from zero
 //	desc:"..."             its description for the model
+//	was:"older"            the name gemini-ls declared it by before it
+//	                       followed Gemini CLI 0.61; calls (a model's, a
+//	                       hook's, a saved session's) may still use it
+//	json:"name,unenforced" declared required, as 0.61 declares it, but a
+//	                       call without it still runs: gemini-ls's older
+//	                       declaration had it optional
+//	json:"name,undeclared" accepted from older calls but not declared
 //
 // Supported field types: string, bool, int, float64, []string, pointers to
 // those, and map[string]any (any JSON object).
@@ -32,8 +40,11 @@ func schemaFor[P any]() map[string]any {
 	props := map[string]any{}
 	var required []string
 	for _, f := range paramFields(t) {
+		if f.undeclared {
+			continue
+		}
 		props[f.name] = fieldSchema(f.typ, f.desc)
-		if f.required {
+		if f.required || f.unenforced {
 			required = append(required, f.name)
 		}
 	}
@@ -79,11 +90,15 @@ func jsonType(t reflect.Type) string {
 }
 
 type paramField struct {
-	index    int
-	name     string
-	desc     string
-	required bool
-	typ      reflect.Type
+	index int
+	name  string
+	// was is the parameter's older name, "" when it had none.
+	was  string
+	desc string
+	// required: a call without it is refused; unenforced: declared
+	// required, but calls without it run; undeclared: not declared.
+	required, unenforced, undeclared bool
+	typ                              reflect.Type
 }
 
 func paramFields(t reflect.Type) []paramField {
@@ -95,9 +110,47 @@ func paramFields(t reflect.Type) []paramField {
 			continue
 		}
 		jsonType(f.Type) // panics early on an unsupported type
-		out = append(out, paramField{index: i, name: name, desc: f.Tag.Get("desc"), required: !strings.Contains(opts, "omitempty"), typ: f.Type})
+		optional, unenforced := strings.Contains(opts, "omitempty"), strings.Contains(opts, "unenforced")
+		out = append(out, paramField{index: i, name: name, was: f.Tag.Get("was"), desc: f.Tag.Get("desc"),
+			required: !optional && !unenforced, unenforced: unenforced, undeclared: strings.Contains(opts, "undeclared"), typ: f.Type})
 	}
 	return out
+}
+
+// renameOlder returns raw with each argument given by the older name a
+// field's was tag names moved to the field's own name: the call as Gemini
+// CLI 0.61 would have made it. raw is never changed, and is itself
+// returned when it holds no older name. An older name given alongside the
+// newer one is refused unless both hold the same value: guessing which
+// one the caller meant could run a different call than the one approved.
+func renameOlder[P any](raw map[string]any) (map[string]any, error) {
+	out, copied := raw, false
+	for _, f := range paramFields(reflect.TypeFor[P]()) {
+		if f.was == "" {
+			continue
+		}
+		old, ok := raw[f.was]
+		if !ok {
+			continue
+		}
+		if !copied {
+			out, copied = maps.Clone(raw), true
+		}
+		delete(out, f.was)
+		if cur := raw[f.name]; cur != nil && old != nil && !reflect.DeepEqual(cur, old) {
+			return nil, bothNames(f.name, f.was)
+		}
+		if old != nil && raw[f.name] == nil {
+			out[f.name] = old
+		}
+	}
+	return out, nil
+}
+
+// bothNames is the error for a call that gave a parameter under its
+// current and its older name, with different values.
+func bothNames(name, older string) error {
+	return fmt.Errorf("params/%s and params/%s (its older name) were both given, with different values: give only %s", name, older, name)
 }
 
 // missing is the error for a required parameter the call left out.

@@ -33,11 +33,12 @@ type shellTool struct {
 
 func (t *shellTool) Name() string { return ShellName }
 
-// shellParams are run_shell_command's parameters.
+// shellParams are run_shell_command's parameters, as Gemini CLI 0.61
+// declares them. Older calls' directory is normalized to dir_path.
 type shellParams struct {
 	Command     string `json:"command" desc:"The exact bash command to run."`
-	Description string `json:"description,omitempty" desc:"A brief description of what the command does, shown to the user."`
-	Directory   string `json:"directory,omitempty" desc:"The directory to run in, relative to the workspace root. Defaults to the root."`
+	Description string `json:"description,omitempty" desc:"Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."`
+	DirPath     string `json:"dir_path,omitempty" was:"directory" desc:"(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."`
 	// Gemini CLI 0.61's words (getShellDeclaration).
 	IsBackground bool `json:"is_background,omitempty" desc:"Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background."`
 	DelayMS      *int `json:"delay_ms,omitempty" desc:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
@@ -48,9 +49,18 @@ func (t *shellTool) Declaration() *genai.FunctionDeclaration {
 		"The user must approve it. Commands are killed after a timeout; do not start interactive programs.")
 }
 
+// NormalizeArgs renames directory to dir_path.
+func (t *shellTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	return renameOlder[shellParams](raw)
+}
+
 func (t *shellTool) Build(raw map[string]any) (Call, error) {
+	args, err := t.NormalizeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
 	var p shellParams
-	if err := decode(raw, &p); err != nil {
+	if err := decode(args, &p); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(p.Command) == "" {
@@ -61,8 +71,8 @@ func (t *shellTool) Build(raw map[string]any) (Call, error) {
 		return nil, err
 	}
 	dir := root
-	if p.Directory != "" {
-		if dir, err = resolvePath(t.ws, "directory", p.Directory); err != nil {
+	if p.DirPath != "" {
+		if dir, err = resolvePath(t.ws, "dir_path", p.DirPath); err != nil {
 			return nil, err
 		}
 		isDir, err := t.ws.Stat(dir)

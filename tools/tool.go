@@ -223,3 +223,22 @@ const (
 	// other write, edit and command is refused.
 	ApprovalPlan ApprovalMode = "plan"
 )
+
+// Normalizer is a tool whose calls may name arguments as gemini-ls
+// declared them before it followed Gemini CLI 0.61 (a model told the
+// older declaration, a saved session, a hook written for it).
+// NormalizeArgs returns raw as 0.61 would have had the same call, without
+// changing raw: what BeforeTool hooks and policy rules see, and what the
+// tool's Build decodes.
+type Normalizer interface {
+	NormalizeArgs(raw map[string]any) (map[string]any, error)
+}
+
+// NormalizeArgs is raw as tool t declares its arguments (Normalizer);
+// raw itself for a tool whose arguments have no older names.
+func NormalizeArgs(t Tool, raw map[string]any) (map[string]any, error) {
+	if n, ok := t.(Normalizer); ok {
+		return n.NormalizeArgs(raw)
+	}
+	return raw, nil
+}

@@ -462,11 +462,11 @@ func TestACPSlashCommands(t *testing.T) {
 	}
 
 	tools := h.command("/tools desc")
-	if !strings.Contains(tools, "- `read_file`: ") || !strings.Contains(tools, "- `echo` (MCP server `alpha`): Echoes the message.") {
+	if !strings.Contains(tools, "- `read_file`: ") || !strings.Contains(tools, "- `mcp_alpha_echo` (MCP server `alpha`): Echoes the message.") {
 		t.Errorf("/tools desc said %q", tools)
 	}
 	mcp := h.command("/mcp")
-	if !strings.Contains(mcp, "- `alpha`: ready, ") || !strings.Contains(mcp, "`echo`") ||
+	if !strings.Contains(mcp, "- `alpha`: ready, ") || !strings.Contains(mcp, "`mcp_alpha_echo`") ||
 		!strings.Contains(mcp, "- `broken`: failed: ") || !strings.Contains(mcp, "cannot open the database") {
 		t.Errorf("/mcp said %q", mcp)
 	}

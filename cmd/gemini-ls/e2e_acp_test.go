@@ -325,7 +325,7 @@ func TestACPClientMCPServer(t *testing.T) {
 		geminitest.TextTurn("done"))
 	h.mustPrompt("use the tester", sdk.StopReasonEndTurn)
 	reqs := h.model.Requests()
-	if !slices.Contains(declared(reqs, 0), "echo") {
+	if !slices.Contains(declared(reqs, 0), "mcp_tester_echo") {
 		t.Fatalf("the first request does not declare the client's server's echo: %v", declared(reqs, 0))
 	}
 	if got := h.functionResponses(1); len(got) != 1 || got[0]["output"] != "Echo: hello" {

@@ -118,7 +118,7 @@ func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
 		t.Errorf("the system instruction does not hold the enabled extensions' context (and only theirs):\n%s", s)
 	}
 	tools := declared(reqs, 0)
-	if !slices.Contains(tools, "ext_tool") || slices.Contains(tools, "off_tool") {
+	if !slices.Contains(tools, "mcp_ext-tools_ext_tool") || slices.Contains(tools, "mcp_off-tools_off_tool") {
 		t.Errorf("declared tools %v, want the copied extension's ext_tool and not the disabled one's off_tool", tools)
 	}
 	if slices.Contains(tools, "glob") || !slices.Contains(tools, "grep_search") {

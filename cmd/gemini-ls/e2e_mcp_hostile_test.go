@@ -44,7 +44,7 @@ func TestMCPEndlessMessageHeadless(t *testing.T) {
 		t.Errorf("read_file after the flood = %q", got)
 	}
 	reqs := h.model.Requests()
-	if !slices.Contains(declared(reqs, 0), "flood") || slices.Contains(declared(reqs, 1), "flood") {
+	if !slices.Contains(declared(reqs, 0), "mcp_hostile_flood") || slices.Contains(declared(reqs, 1), "mcp_hostile_flood") {
 		t.Errorf("declared: first %v, after the flood %v; want flood withdrawn", declared(reqs, 0), declared(reqs, 1))
 	}
 	for _, want := range []string{`"server":"hostile","error":"` + floodFailure, `"server":"listing","error":"` + floodFailure} {

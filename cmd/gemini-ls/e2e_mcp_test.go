@@ -158,15 +158,15 @@ func TestMCPToolsThroughTheEditor(t *testing.T) {
 		t.Fatalf("prompt = %+v", res)
 	}
 	reqs := h.model.Requests()
-	for _, name := range []string{"echo", "add", "image", "spawn", "read_file"} {
+	for _, name := range []string{"mcp_tester_echo", "mcp_tester_add", "mcp_tester_image", "mcp_tester_spawn", "read_file"} {
 		if !slices.Contains(declared(reqs, 0), name) {
 			t.Errorf("the first request does not declare %s: %v", name, declared(reqs, 0))
 		}
 	}
-	if slices.Contains(declared(reqs, 0), "crash") {
+	if slices.Contains(declared(reqs, 0), "mcp_tester_crash") {
 		t.Error("an excluded tool was declared")
 	}
-	if d := declaration(reqs, 0, "add"); d == nil || !strings.Contains(mustMarshal(t, d.ParametersJsonSchema), `"a"`) {
+	if d := declaration(reqs, 0, "mcp_tester_add"); d == nil || !strings.Contains(mustMarshal(t, d.ParametersJsonSchema), `"a"`) {
 		t.Errorf("add's declaration lacks its input schema: %+v", d)
 	}
 	if got := h.toolOutputs(1); len(got) != 1 || got[0] != "Echo: hello" {
@@ -282,7 +282,7 @@ func TestMCPToolsHeadless(t *testing.T) {
 	}
 	reqs := h.model.Requests()
 	// Withdrawn from the request that reports the crash on.
-	if !slices.Contains(declared(reqs, 0), "add") || slices.Contains(declared(reqs, 2), "add") || !slices.Contains(declared(reqs, 2), "echo") {
+	if !slices.Contains(declared(reqs, 0), "mcp_calc_add") || slices.Contains(declared(reqs, 2), "mcp_calc_add") || !slices.Contains(declared(reqs, 2), "mcp_talk_echo") {
 		t.Errorf("declared: first %v, after the crash %v; want add withdrawn, echo kept", declared(reqs, 0), declared(reqs, 2))
 	}
 	for _, want := range []string{"gemini-ls-no-such-mcp-server", "crashing on purpose"} {

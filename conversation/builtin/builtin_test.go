@@ -168,7 +168,7 @@ func TestMCP(t *testing.T) {
 	env := h.conversation()
 	h.answer(env, "/tools") // waits for the servers
 	got := h.answer(env, "/mcp")
-	if !strings.Contains(got, "- `alpha`: ready, ") || !strings.Contains(got, "`echo`, ") ||
+	if !strings.Contains(got, "- `alpha`: ready, ") || !strings.Contains(got, "`mcp_alpha_echo`, ") ||
 		!strings.Contains(got, "- `broken`: failed: ") {
 		t.Errorf("/mcp said %q", got)
 	}

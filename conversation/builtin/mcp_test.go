@@ -35,7 +35,7 @@ func TestMCPAuth(t *testing.T) {
 	if got := h.answer(env, "/mcp auth secure"); got != "Successfully authenticated and reloaded tools for 'secure'" {
 		t.Fatalf("/mcp auth secure said %q", got)
 	}
-	if got := h.answer(env, "/mcp"); !strings.Contains(got, "- `secure`: ready, 2 tool(s): `add`, `echo`") {
+	if got := h.answer(env, "/mcp"); !strings.Contains(got, "- `secure`: ready, 2 tool(s): `mcp_secure_add`, `mcp_secure_echo`") {
 		t.Errorf("/mcp after signing in said %q", got)
 	}
 }

@@ -43,11 +43,11 @@ func TestEndlessMessageFailsTheServer(t *testing.T) {
 			}})
 			const why = "the server sent a message of more than 16 MiB: gemini-ls stopped reading it and disconnected the server"
 			if opts.In == "tools/call" {
-				_, err := execute(find(t, m, "flood"), nil)
+				_, err := execute(find(t, m, "mcp_flood_flood"), nil)
 				if err == nil || !strings.Contains(err.Error(), `calling tool "flood" of MCP server "flood": `+why) {
 					t.Errorf("the call: %v", err)
 				}
-				if got := names(m); len(got) != 1 || got[0] != "echo" {
+				if got := names(m); len(got) != 1 || got[0] != "mcp_other_echo" {
 					t.Errorf("tools after the flood: %v, want the flood server's withdrawn", got)
 				}
 			}
@@ -57,7 +57,7 @@ func TestEndlessMessageFailsTheServer(t *testing.T) {
 			if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], why) {
 				t.Errorf("warnings: %q, want one saying why", w)
 			}
-			if got := run(t, find(t, m, "echo"), map[string]any{"message": "still here"}); got.Output != "sse echo: still here" {
+			if got := run(t, find(t, m, "mcp_other_echo"), map[string]any{"message": "still here"}); got.Output != "sse echo: still here" {
 				t.Errorf("the other server's echo: %+v", got)
 			}
 		})

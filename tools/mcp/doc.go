@@ -16,11 +16,13 @@
 //     next request never offers a dead server's tools.
 //   - A stdio server does not inherit gemini-ls's variables that look like
 //     secrets (Gemini CLI's rules); its "env" may name them ($VAR).
-//   - A tool is named after the server's tool, made a valid function name
-//     (letters, digits, _ . : -, at most 63 characters); a name already
-//     taken (a built-in tool, or another server's tool listed earlier) is
-//     qualified with the server's alias: alias__tool. A name, once given,
-//     stays for the life of the server.
+//   - A tool is named as Gemini CLI 0.61 names it: mcp_SERVER_TOOL, made
+//     a valid function name (letters, digits, _ . : -, at most 63
+//     characters, a long one cut to its first and last 30 around "...").
+//     Two servers' tools of one name so have two names. Two tools whose
+//     names come out the same cannot both be offered: the one named
+//     first keeps it, the other is left out with a warning. A name, once
+//     given, stays for the life of the server.
 //   - Calls ask for confirmation (Kind "mcp", AllowKeys "mcp:SERVER:TOOL":
 //     "always allow" covers that tool of that server) unless the server is
 //     trusted.

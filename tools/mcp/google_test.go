@@ -116,7 +116,7 @@ func TestGoogleCredentialsSendTheADCToken(t *testing.T) {
 	if w := warnings(logs); len(w) > 0 {
 		t.Fatalf("warnings: %v", w)
 	}
-	if got := run(t, find(t, m, "whoami"), nil); got.Output != "ok" {
+	if got := run(t, find(t, m, "mcp_google_whoami"), nil); got.Output != "ok" {
 		t.Errorf("whoami = %+v", got)
 	}
 	mu.Lock()

@@ -354,10 +354,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		key := [2]string{s.alias, remote.Name}
 		name, ok := m.given[key]
 		if !ok {
-			name = validName(remote.Name)
-			if m.names[name] {
-				name = validName(s.alias + "__" + remote.Name)
-			}
+			name = qualifiedName(s.alias, remote.Name)
 			if m.names[name] {
 				m.log.Warn("MCP tool skipped: its name is taken",
 					zap.String("server", s.alias), zap.String("tool", remote.Name), zap.String("name", name))

@@ -104,22 +104,22 @@ func warnings(logs *observer.ObservedLogs) []string {
 
 func TestToolsAreListedDeclaredAndCalled(t *testing.T) {
 	m, logs := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
-	want := []string{"add", "crash", "echo", "fail", "image", "resource", "spawn"}
+	want := []string{"mcp_alpha_add", "mcp_alpha_crash", "mcp_alpha_echo", "mcp_alpha_fail", "mcp_alpha_image", "mcp_alpha_resource", "mcp_alpha_spawn"}
 	got := names(m)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Fatalf("tools = %v, want %v", got, want)
 	}
-	decl := find(t, m, "echo").Declaration()
+	decl := find(t, m, "mcp_alpha_echo").Declaration()
 	schema, _ := decl.ParametersJsonSchema.(map[string]any)
 	props, _ := schema["properties"].(map[string]any)
 	if decl.Description != "Echoes the message." || props["message"] == nil {
 		t.Errorf("declaration = %q, schema %v; want the server's description and input schema", decl.Description, decl.ParametersJsonSchema)
 	}
-	if res := run(t, find(t, m, "echo"), map[string]any{"message": "hi"}); res.Output != "Echo: hi" || res.Error != "" {
+	if res := run(t, find(t, m, "mcp_alpha_echo"), map[string]any{"message": "hi"}); res.Output != "Echo: hi" || res.Error != "" {
 		t.Errorf("echo = %+v", res)
 	}
-	if res := run(t, find(t, m, "add"), map[string]any{"a": 2, "b": 40}); res.Output != "42" {
+	if res := run(t, find(t, m, "mcp_alpha_add"), map[string]any{"a": 2, "b": 40}); res.Output != "42" {
 		t.Errorf("add = %+v", res)
 	}
 	if w := warnings(logs); len(w) > 0 {
@@ -132,7 +132,7 @@ func TestConfirmationUnlessTrusted(t *testing.T) {
 		"alpha": {Command: testServer, ExcludeTools: []string{"add"}},
 		"beta":  {Command: testServer, Trust: true, IncludeTools: []string{"add"}},
 	})
-	call, _ := find(t, m, "echo").Build(map[string]any{"message": "hi"})
+	call, _ := find(t, m, "mcp_alpha_echo").Build(map[string]any{"message": "hi"})
 	c := call.Confirmation()
 	if c == nil {
 		t.Fatal("an untrusted server's tool needs no confirmation")
@@ -143,30 +143,52 @@ func TestConfirmationUnlessTrusted(t *testing.T) {
 	}
 	// The agent's approval service, not the tool, lets a trusted server's
 	// calls run without asking: the tool says the settings trust it.
-	trusted, _ := find(t, m, "add").Build(map[string]any{"a": 1, "b": 2})
+	trusted, _ := find(t, m, "mcp_beta_add").Build(map[string]any{"a": 1, "b": 2})
 	if c := trusted.Confirmation(); c == nil || !c.Trusted || !slices.Equal(c.AllowKeys, []string{"mcp:beta:add"}) {
 		t.Errorf("a trusted server's confirmation = %+v", c)
 	}
 }
 
-func TestNamesAreValidAndClashesQualified(t *testing.T) {
-	m, _ := started(t, map[string]settings.MCPServer{
+// Every tool is named as Gemini CLI 0.61 names it, mcp_SERVER_TOOL made
+// valid: two servers' tools of one name have two names. Two tools whose
+// names come out the same (server s_x's fail, server s's x_fail) cannot
+// both be offered: the one named first keeps the name, the other is left
+// out with a warning (0.61 lets the one registered last replace the
+// other; a name here never comes to mean another tool in one run).
+func TestNamesAreQualifiedAsGeminiCLI061(t *testing.T) {
+	m, logs := started(t, map[string]settings.MCPServer{
 		"alpha":    {Command: testServer, Args: []string{"-extra", "read file/now!"}, IncludeTools: []string{"add(a, b)", "read file/now!", "fail"}},
 		"beta.srv": {Command: testServer, ExcludeTools: []string{"crash", "spawn", "image", "resource", "add"}},
+		"s":        {Command: testServer, Args: []string{"-extra", "x_fail"}, IncludeTools: []string{"x_fail"}},
+		"s_x":      {Command: testServer, IncludeTools: []string{"fail"}},
 	}, "add", "echo")
 	got := names(m)
 	slices.Sort(got)
-	// fail goes to the server listed first, the other one's is qualified.
-	want1 := []string{"alpha__add", "beta.srv__echo", "beta.srv__fail", "fail", "read_file_now_"}
-	want2 := []string{"alpha__add", "alpha__fail", "beta.srv__echo", "fail", "read_file_now_"}
-	if !slices.Equal(got, want1) && !slices.Equal(got, want2) {
-		t.Fatalf("tools = %v, want %v or %v", got, want1, want2)
+	want := []string{"mcp_alpha_add", "mcp_alpha_fail", "mcp_alpha_read_file_now_", "mcp_beta.srv_echo", "mcp_beta.srv_fail", "mcp_s_x_fail"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("tools = %v, want %v", got, want)
 	}
-	if res := run(t, find(t, m, "read_file_now_"), nil); res.Output != "I am read file/now!" {
+	if res := run(t, find(t, m, "mcp_alpha_read_file_now_"), nil); res.Output != "I am read file/now!" {
 		t.Errorf("a renamed tool is called by its server's name: %+v", res)
 	}
-	if res := run(t, find(t, m, "beta.srv__echo"), map[string]any{"message": "x"}); res.Output != "Echo: x" {
+	if res := run(t, find(t, m, "mcp_beta.srv_echo"), map[string]any{"message": "x"}); res.Output != "Echo: x" {
 		t.Errorf("a qualified tool is called by its server's name: %+v", res)
+	}
+	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], "MCP tool skipped: its name is taken") || !strings.Contains(w[0], "name=mcp_s_x_fail") {
+		t.Errorf("warnings = %q, want the clash named", w)
+	}
+}
+
+func TestQualifiedName(t *testing.T) {
+	for _, tc := range []struct{ server, tool, want string }{
+		{"github", "create_issue", "mcp_github_create_issue"},
+		{"my server", "get weather", "mcp_my_server_get_weather"},
+		{"mcp_tools", "echo", "mcp_tools_echo"}, // already prefixed, as 0.61 keeps it
+		{"s", strings.Repeat("t", 70), "mcp_s_" + strings.Repeat("t", 24) + "..." + strings.Repeat("t", 30)},
+	} {
+		if got := qualifiedName(tc.server, tc.tool); got != tc.want {
+			t.Errorf("qualifiedName(%q, %q) = %q, want %q", tc.server, tc.tool, got, tc.want)
+		}
 	}
 }
 
@@ -188,7 +210,7 @@ func TestValidName(t *testing.T) {
 
 func TestResultsMapToParts(t *testing.T) {
 	m, _ := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
-	res := run(t, find(t, m, "image"), nil)
+	res := run(t, find(t, m, "mcp_alpha_image"), nil)
 	if res.Output != "a red pixel\n[Tool 'image' provided the following image data with mime-type: image/png]" ||
 		len(res.Parts) != 1 || res.Parts[0].InlineData == nil || res.Parts[0].InlineData.MIMEType != "image/png" ||
 		!strings.HasPrefix(string(res.Parts[0].InlineData.Data), "\x89PNG") {
@@ -197,12 +219,12 @@ func TestResultsMapToParts(t *testing.T) {
 	if res.Display != "a red pixel\n[Image: image/png]" {
 		t.Errorf("image display = %q", res.Display)
 	}
-	res = run(t, find(t, m, "resource"), nil)
+	res = run(t, find(t, m, "mcp_alpha_resource"), nil)
 	wantOut := "the notes\n[Tool 'resource' provided the following embedded resource with mime-type: application/octet-stream]\nResource Link: The manual at file:///manual.pdf"
 	if res.Output != wantOut || len(res.Parts) != 1 || string(res.Parts[0].InlineData.Data) != "\x01\x02\x03" {
 		t.Errorf("resource = %q %+v, want %q", res.Output, res.Parts, wantOut)
 	}
-	res = run(t, find(t, m, "fail"), nil)
+	res = run(t, find(t, m, "mcp_alpha_fail"), nil)
 	if res.Error != "MCP tool 'fail' reported an error: the disk is full" || res.Output != "" {
 		t.Errorf("fail = %+v", res)
 	}
@@ -210,10 +232,10 @@ func TestResultsMapToParts(t *testing.T) {
 
 func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
 	m, logs := started(t, map[string]settings.MCPServer{
-		"alpha": {Command: testServer, ExcludeTools: []string{"echo"}},
+		"alpha": {Command: testServer, ExcludeTools: []string{"mcp_beta_echo"}},
 		"beta":  {Command: testServer, IncludeTools: []string{"echo"}},
 	})
-	crash := find(t, m, "crash")
+	crash := find(t, m, "mcp_alpha_crash")
 	call, _ := crash.Build(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -222,13 +244,13 @@ func TestServerThatCrashesIsReportedOnceAndWithdrawn(t *testing.T) {
 	}
 	// Withdrawn by the time the call failed: the model's next request
 	// must not offer them.
-	if got := names(m); !slices.Equal(got, []string{"echo"}) {
+	if got := names(m); !slices.Equal(got, []string{"mcp_beta_echo"}) {
 		t.Errorf("tools after the crash = %v, want only beta's", got)
 	}
 	if _, err := call.Execute(ctx, tools.CallInfo{}); err == nil || !strings.Contains(err.Error(), `MCP server "alpha" is no longer running`) {
 		t.Errorf("a call to a dead server: %v", err)
 	}
-	if res := run(t, find(t, m, "echo"), map[string]any{"message": "still here"}); res.Output != "Echo: still here" {
+	if res := run(t, find(t, m, "mcp_beta_echo"), map[string]any{"message": "still here"}); res.Output != "Echo: still here" {
 		t.Errorf("the other server: %+v", res)
 	}
 	w := warnings(logs)
@@ -250,7 +272,7 @@ func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
 		"nothing": {},
 		"ok":      {Command: testServer, IncludeTools: []string{"echo"}},
 	})
-	if got := names(m); !slices.Equal(got, []string{"echo"}) {
+	if got := names(m); !slices.Equal(got, []string{"mcp_ok_echo"}) {
 		t.Errorf("tools = %v, want only ok's", got)
 	}
 	w := warnings(logs)
@@ -296,7 +318,7 @@ func TestCloseEndsEveryProcess(t *testing.T) {
 	if err := m.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	spawn := find(t, m, "spawn").(*tool)
+	spawn := find(t, m, "mcp_alpha_spawn").(*tool)
 	child, err := strconv.Atoi(run(t, spawn, nil).Output)
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +390,7 @@ func TestStreamableHTTPWithHeaders(t *testing.T) {
 		"url":   {URL: web.URL, Headers: headers, IncludeTools: []string{"whoami"}},
 		"nokey": {URL: web.URL},
 	})
-	if res := run(t, find(t, m, "whoami"), nil); res.Output != "you are ada" {
+	if res := run(t, find(t, m, "mcp_url_whoami"), nil); res.Output != "you are ada" {
 		t.Errorf("whoami = %+v", res)
 	}
 	if got := names(m); len(got) != 2 {

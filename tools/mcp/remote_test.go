@@ -46,10 +46,10 @@ func TestSSEServers(t *testing.T) {
 	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], `server=mistyped error=its "type" is "websocket": it must be "http" (streamable HTTP) or "sse"`) {
 		t.Fatalf("warnings: %v, want one about the mistyped server", w)
 	}
-	if got := run(t, find(t, m, "echo"), map[string]any{"message": "hi"}); got.Output != "sse echo: hi" {
+	if got := run(t, find(t, m, "mcp_typed_echo"), map[string]any{"message": "hi"}); got.Output != "sse echo: hi" {
 		t.Errorf("echo = %+v", got)
 	}
-	if got := run(t, find(t, m, "add"), map[string]any{"a": 2, "b": 3}); got.Output != "5" {
+	if got := run(t, find(t, m, "mcp_fallback_add"), map[string]any{"a": 2, "b": 3}); got.Output != "5" {
 		t.Errorf("add = %+v", got)
 	}
 	teams := map[string]bool{}
@@ -96,7 +96,7 @@ func TestOAuthSignInAtStartStoresReusesAndRefreshes(t *testing.T) {
 	if w := warnings(logs); len(w) > 0 {
 		t.Fatalf("warnings: %v", w)
 	}
-	if got := run(t, find(t, m, "echo"), map[string]any{"message": "hi"}); got.Output != "oauth echo: hi" {
+	if got := run(t, find(t, m, "mcp_secure_echo"), map[string]any{"message": "hi"}); got.Output != "oauth echo: hi" {
 		t.Errorf("echo = %+v", got)
 	}
 	if c := srv.Counts(); c.Registrations != 1 || c.Authorizations != 1 || c.CodeGrants != 1 {
@@ -118,7 +118,7 @@ func TestOAuthSignInAtStartStoresReusesAndRefreshes(t *testing.T) {
 
 	// The next start reuses the token.
 	m, _ = startedWith(t, Config{Servers: servers, TokenFile: file, ShowAuthURL: browse})
-	find(t, m, "echo")
+	find(t, m, "mcp_secure_echo")
 	if c := srv.Counts(); c.Authorizations != 1 || c.Refreshes != 0 {
 		t.Errorf("counts after a restart: %+v", c)
 	}
@@ -132,7 +132,7 @@ func TestOAuthSignInAtStartStoresReusesAndRefreshes(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ = startedWith(t, Config{Servers: servers, TokenFile: file, ShowAuthURL: browse})
-	if got := run(t, find(t, m, "add"), map[string]any{"a": 1, "b": 1}); got.Output != "2" {
+	if got := run(t, find(t, m, "mcp_secure_add"), map[string]any{"a": 1, "b": 1}); got.Output != "2" {
 		t.Errorf("add after the refresh = %+v", got)
 	}
 	if c := srv.Counts(); c.Authorizations != 1 || c.Refreshes != 1 {
@@ -166,7 +166,7 @@ func TestUnauthenticatedUntilAuthenticate(t *testing.T) {
 	if st := m.Servers()[0]; st.State != StateReady || st.Tools != 2 {
 		t.Errorf("after /mcp auth: %+v", st)
 	}
-	if got := run(t, find(t, m, "echo"), map[string]any{"message": "in"}); got.Output != "oauth echo: in" {
+	if got := run(t, find(t, m, "mcp_secure_echo"), map[string]any{"message": "in"}); got.Output != "oauth echo: in" {
 		t.Errorf("echo = %+v", got)
 	}
 }

@@ -26,6 +26,20 @@ const withdrawWait = time.Second
 // one, as Gemini CLI keeps it.
 const maxNameLength = 63
 
+// qualifiedName is the function name of a server's tool, as Gemini CLI
+// 0.61 gives it (getFullyQualifiedName): mcp_SERVER_TOOL, made valid.
+// Two servers' tools of one name so have two names.
+func qualifiedName(server, tool string) string {
+	name := server + "_" + tool
+	if !strings.HasPrefix(name, mcpPrefix) {
+		name = mcpPrefix + name
+	}
+	return validName(name)
+}
+
+// mcpPrefix begins every MCP tool's name.
+const mcpPrefix = "mcp_"
+
 // validName makes name a valid function name as Gemini CLI's
 // generateValidName does: other characters become _, a name must start
 // with a letter or _, and a long one keeps its first and last 30
@@ -51,6 +65,7 @@ type tool struct {
 	server  *server
 	session *sdk.ClientSession
 	name    string // the function name the model uses
+	older   []string
 	remote  *sdk.Tool
 	// decl is made once: the registry asks for it at every model
 	// request, and a listing that changes makes new tools.
@@ -62,7 +77,8 @@ func newTool(s *server, session *sdk.ClientSession, name string, remote *sdk.Too
 	if schema == nil {
 		schema = map[string]any{"type": "object", "properties": map[string]any{}}
 	}
-	return &tool{server: s, session: session, name: name, remote: remote, decl: &genai.FunctionDeclaration{
+	older := []string{validName(remote.Name), validName(s.alias + "__" + remote.Name)}
+	return &tool{server: s, session: session, name: name, older: older, remote: remote, decl: &genai.FunctionDeclaration{
 		Name:                 name,
 		Description:          remote.Description,
 		ParametersJsonSchema: schema,
@@ -70,6 +86,11 @@ func newTool(s *server, session *sdk.ClientSession, name string, remote *sdk.Too
 }
 
 func (t *tool) Name() string { return t.name }
+
+// OlderNames are the names gemini-ls gave the tool before it named MCP
+// tools as Gemini CLI 0.61 does: the server's tool name, and, where that
+// was taken, SERVER__TOOL. Calls by them still reach it (tools.Renamed).
+func (t *tool) OlderNames() []string { return t.older }
 
 func (t *tool) Declaration() *genai.FunctionDeclaration { return t.decl }
 

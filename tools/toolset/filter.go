@@ -145,6 +145,12 @@ type restrictedShell struct {
 	prefixes []string
 }
 
+// NormalizeArgs is the shell's: hooks and policy rules see its calls'
+// arguments as Gemini CLI 0.61 names them.
+func (r *restrictedShell) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+	return tools.NormalizeArgs(r.Tool, raw)
+}
+
 func (r *restrictedShell) Build(args map[string]any) (tools.Call, error) {
 	call, err := r.Tool.Build(args)
 	if err != nil {

@@ -429,13 +429,13 @@ const scenarios = [
     doc: "In a folder the user trusts, the client passes a stdio MCP server in session/new; its tools are declared to the model, and a call runs on it once allowed.",
     async run(t) {
       const dir = workdir({}, { trusted: true });
-      const fake = await t.fake(dir, [call("echo", { message: "hello" }), text("It echoed.")]);
+      const fake = await t.fake(dir, [call("mcp_tester_echo", { message: "hello" }), text("It echoed.")]);
       const a = await t.agent({ dir, fake, caps: allCaps, answer: () => "allow_once" });
       await a.initialize();
       await a.newSession({ mcpServers: [{ name: "tester", command: bins.mcp(), args: [], env: [] }] });
       const res = await within(a.prompt("Use the tester"), 20000, "the prompt's answer");
       t.check("prompt ends the turn", res.stopReason === "end_turn", short(res));
-      t.check("the model is offered the server's tool", declared(fake.requests(), 0).includes("echo"), short(declared(fake.requests(), 0)));
+      t.check("the model is offered the server's tool", declared(fake.requests(), 0).includes("mcp_tester_echo"), short(declared(fake.requests(), 0)));
       t.check("the call is asked", a.permissions.length === 1, short(a.permissions));
       t.check("the call ran on the server", outputOf(fake, 1) === "Echo: hello", short(outputOf(fake, 1)));
     },
