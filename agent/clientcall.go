@@ -59,7 +59,7 @@ func (s *Session) RunCall(ctx context.Context, name string, args map[string]any,
 	// Recorded before it runs, as the model's call is: a checkpoint
 	// taken before its edit holds the history ending with it.
 	s.chat.record(&genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: fc}}})
-	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(fc)})
+	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(&toolRun{fc: fc, start: s.agent.cfg.Now()})})
 	s.keepJournal(t.journal)
 	if err := s.persist(ctx, Usage{}, nil); err != nil {
 		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +90,31 @@ func (e events) of(kind agent.EventKind) events {
 		if ev.Kind == kind {
 			out = append(out, ev)
 		}
+	}
+	return out
+}
+
+// byCall is e with each run of tool events, which calls running at once
+// interleave, grouped by call in the order of ids (each call's own
+// events keep their order): the events as they would come one call at
+// a time.
+func (e events) byCall(ids ...string) events {
+	rank := func(ev agent.Event) int {
+		id := ev.ToolCall.CallID
+		if ev.Kind == agent.EventToolResult {
+			id = ev.ToolResult.CallID
+		}
+		return slices.Index(ids, id)
+	}
+	tool := func(ev agent.Event) bool { return ev.Kind == agent.EventToolCall || ev.Kind == agent.EventToolResult }
+	out := slices.Clone(e)
+	for lo := 0; lo < len(out); lo++ {
+		hi := lo
+		for hi < len(out) && tool(out[hi]) {
+			hi++
+		}
+		slices.SortStableFunc(out[lo:hi], func(a, b agent.Event) int { return rank(a) - rank(b) })
+		lo = hi
 	}
 	return out
 }

@@ -172,14 +172,15 @@ type hookedCall struct {
 // The model's call, fc, is left as the model made it: the history keeps
 // what the model asked for. args are its arguments as Gemini CLI 0.61
 // names them (tools.NormalizeArgs), the hooks' tool_input.
-func (t *turn) beforeTool(fc *genai.FunctionCall, args map[string]any, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
+func (t *turn) beforeTool(run *toolRun, args map[string]any, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
+	fc := run.fc
 	hooked := hookedCall{call: call, args: argsOrEmpty(args), door: door}
 	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
 	switch {
 	case t.ctx.Err() != nil:
 		return hooked, tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
 	case out.Stop:
-		t.hookStop = out.StopReason
+		t.stopByHookLater(out.StopReason)
 		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
 	case out.Block:
 		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
@@ -210,7 +211,7 @@ func (t *turn) beforeTool(fc *genai.FunctionCall, args map[string]any, tool tool
 	}
 	hooked.door = v
 	if v.ask && !c.AskWithChange {
-		if res, ok := t.confirm(fc, c, v.always); !ok {
+		if res, ok := t.confirm(run, c, v.always, nil); !ok {
 			return hooked, res, false
 		}
 	}
@@ -236,7 +237,7 @@ func (t *turn) afterTool(fc *genai.FunctionCall, args map[string]any, res tools.
 	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": args, "tool_response": response})
 	switch {
 	case out.Stop:
-		t.hookStop = out.StopReason
+		t.stopByHookLater(out.StopReason)
 		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
 	case out.Block:
 		return tools.Result{Error: hookBlockedResult + out.Reason}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -43,12 +44,13 @@ type turn struct {
 	requests int
 	// routed is the model an auto routed the prompt to; "" when none.
 	routed string
-	// call is the call running now (runCalls runs one at a time): when
-	// it started, and the user's decision on it, for the session's stats.
-	call struct {
-		start    time.Time
-		decision Decision
-	}
+	// questions lets one call at a time put a question to the user.
+	questions questionLine
+	// runs are the calls of the model answer being run (runCalls).
+	runs []*toolRun
+	// mu guards what the calls running at once share: result.ToolCalls,
+	// hookStop, journal.
+	mu sync.Mutex
 }
 
 func (t *turn) run(input *genai.Content) PromptResult {
@@ -410,30 +412,10 @@ func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed
 	return showed, nil
 }
 
-// runCalls runs the calls in order and returns the user content answering
-// them all. Once ctx ends, the calls left are answered as cancelled.
-func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
-	answer := &genai.Content{Role: genai.RoleUser}
-	for _, fc := range calls {
-		if t.ctx.Err() != nil {
-			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: cancelledMessage}))
-			continue
-		}
-		if t.hookStop != "" {
-			answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: hookStoppedPrefix + t.hookStop}))
-			continue
-		}
-		t.result.ToolCalls++
-		answer.Parts = append(answer.Parts, t.runCall(fc)...)
-	}
-	return answer
-}
-
 // runCall runs one call and returns its functionResponse part, followed by
 // any extra parts (images, PDFs) the tool returned.
-func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
-	a, s := t.s.agent, t.s
-	t.call.start, t.call.decision = a.cfg.Now(), ""
+func (t *turn) runCall(run *toolRun) []*genai.Part {
+	a, s, fc := t.s.agent, t.s, run.fc
 	event := ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
 
 	var tool tools.Tool
@@ -447,7 +429,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 			msg = a.cfg.Tools.UnknownToolError(fc.Name)
 		}
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
-		return t.finish(fc, tools.Result{Error: msg})
+		return t.finish(run, tools.Result{Error: msg})
 	}
 	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
 	// would have made it, whichever names the model used; the history
@@ -455,12 +437,12 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	args, err := tools.NormalizeArgs(tool, fc.Args)
 	if err != nil {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
-		return t.finish(fc, tools.Result{Error: err.Error()})
+		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	call, err := s.build(tool, args)
 	if err != nil {
 		t.emit(Event{Kind: EventToolCall, ToolCall: event})
-		return t.finish(fc, tools.Result{Error: err.Error()})
+		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), call.Kind()
 	if l, ok := call.(tools.Located); ok {
@@ -472,29 +454,35 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 	// question waits for its change, asked when it is landed. Then the
 	// BeforeTool hooks; a call they rewrite passes the door again.
 	c := call.Confirmation()
-	v := s.approvals.decide(policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: args}), fc.Name, c)
+	pc := policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: args})
+	v := s.approvals.decide(pc, fc.Name, c)
 	if v.refusal != "" {
-		return t.finish(fc, tools.Result{Error: v.refusal, Status: tools.StatusRejected})
+		return t.finish(run, tools.Result{Error: v.refusal, Status: tools.StatusRejected})
 	}
 	if v.ask && c == nil {
 		c = policyConfirmation(fc.Name, call)
 	}
 	if v.ask && !c.AskWithChange {
-		if res, ok := t.confirm(fc, c, v.always); !ok {
-			return t.finish(fc, res)
+		settled := func() bool { // by the user's answer to another call's question
+			v := s.approvals.decide(pc, fc.Name, c)
+			return v.refusal == "" && !v.ask
+		}
+		if res, ok := t.confirm(run, c, v.always, settled); !ok {
+			return t.finish(run, res)
 		}
 	}
-	hooked, res, ok := t.beforeTool(fc, args, tool, call, v)
+	hooked, res, ok := t.beforeTool(run, args, tool, call, v)
 	if !ok {
-		return t.finish(fc, res)
+		return t.finish(run, res)
 	}
 	if hooked.changed != nil { // rebuilt from the arguments a hook rewrote
 		call, c = hooked.call, hooked.call.Confirmation()
 	}
 
-	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(fc.ID), Background: &s.background, Topic: &s.topic})
+	run.pastQuestions()
+	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: &s.background, Topic: &s.topic})
 	if err == nil && res.Proposal != nil {
-		res, err = t.land(fc, c, res.Proposal, hooked.door)
+		res, err = t.land(run, c, res.Proposal, hooked.door)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -512,7 +500,7 @@ func (t *turn) runCall(fc *genai.FunctionCall) []*genai.Part {
 		}
 		res = t.afterTool(fc, hooked.args, res)
 	}
-	return t.finish(fc, res)
+	return t.finish(run, res)
 }
 
 // switchMode switches the session to the mode res chose and says so; in
@@ -533,10 +521,24 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 
 // confirm asks the user about a call that needs c approved, offering
 // "always allow" where it would hold. It reports false, with the result
-// to send instead, when the call must not run.
-func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation, always bool) (tools.Result, bool) {
-	t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-	outcome, err := t.s.approve(t.ctx, fc.ID, fc.Name, c, always)
+// to send instead, when the call must not run. The user is asked once no
+// other call's question is before them, unless settled (when not nil)
+// then says the call may run unasked: an answer to another call's
+// question ("always allow") covered it.
+func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled func() bool) (tools.Result, bool) {
+	fc := run.fc
+	unasked := false
+	outcome, err := ask(t, run, func() (ConfirmOutcome, error) {
+		if settled != nil && settled() {
+			unasked = true
+			return ProceedOnce, nil
+		}
+		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
+		return t.s.approve(t.ctx, fc.ID, fc.Name, c, always)
+	})
+	if unasked {
+		return tools.Result{}, true
+	}
 	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, ErrCannotAsk)
 	switch {
 	case t.ctx.Err() != nil:
@@ -544,7 +546,7 @@ func (t *turn) confirm(fc *genai.FunctionCall, c *tools.Confirmation, always boo
 	case err != nil && !nobodyToAsk:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
 	}
-	t.call.decision = decisionOf(outcome) // nobody to ask: a rejection
+	run.decision = decisionOf(outcome) // nobody to ask: a rejection
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
@@ -570,26 +572,37 @@ func decisionOf(o ConfirmOutcome) Decision {
 // land has the front end land an edit's proposed change, asking the user
 // first when the door said to (ask), and returns the call's result.
 // Where the user allowed edits for good, the service records it.
-func (t *turn) land(fc *genai.FunctionCall, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
-	a, s, ask := t.s.agent, t.s, door.ask
+func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
+	a, s, fc, asks := t.s.agent, t.s, run.fc, door.ask
 	if a.cfg.Lander == nil {
 		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
 	}
-	if ask {
+	if asks {
 		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
-	landing, err := a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: ask, CanAllowAlways: door.always})
+	landIt := func() (Landing, error) {
+		return a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
+	}
+	var landing Landing
+	var err error
+	if asks {
+		landing, err = ask(t, run, landIt)
+	} else {
+		landing, err = landIt()
+	}
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("proposing change to %s: %w", p.Change.Path, err)
 	}
-	if ask && door.always && landing.AllowAlways {
+	if asks && door.always && landing.AllowAlways {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
-	if ask {
-		t.call.decision = landingDecision(landing)
+	if asks {
+		run.decision = landingDecision(landing)
 	}
+	t.mu.Lock()
 	t.journal.landed(p.Change, landing.Decision)
+	t.mu.Unlock()
 	return p.Settle(landing.Decision)
 }
 
@@ -609,14 +622,15 @@ func landingDecision(l Landing) Decision {
 
 // finish emits the call's result, records it in the session's stats and
 // returns the parts answering it.
-func (t *turn) finish(fc *genai.FunctionCall, res tools.Result) []*genai.Part {
+func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
+	fc := run.fc
 	if res.Status == "" {
 		res.Status = tools.StatusOK
 		if res.Error != "" {
 			res.Status = tools.StatusError
 		}
 	}
-	t.s.stats.call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(t.call.start), t.call.decision)
+	t.s.stats.call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
 	display := res.Display
 	if display == "" && res.Error != "" {
 		display = res.Error
@@ -639,13 +653,16 @@ func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
 	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: response}}
 }
 
-// asker is how call id asks the user; nil when the front end cannot.
-func (t *turn) asker(id string) tools.AskFunc {
+// asker is how run's call asks the user, once no other call's question
+// is before them; nil when the front end cannot.
+func (t *turn) asker(run *toolRun) tools.AskFunc {
 	a := t.s.agent.cfg.Asker
 	if a == nil {
 		return nil
 	}
 	return func(ctx context.Context, q tools.Question) (tools.Answer, error) {
-		return a.Ask(ctx, AskRequest{SessionID: t.s.id, CallID: id, Question: q})
+		return ask(t, run, func() (tools.Answer, error) {
+			return a.Ask(ctx, AskRequest{SessionID: t.s.id, CallID: run.fc.ID, Question: q})
+		})
 	}
 }

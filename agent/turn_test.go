@@ -28,6 +28,7 @@ func TestMultiToolTurn(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "read a.go and b.go")
+	evs = evs.byCall("c1", "c2") // the calls ran at once
 
 	if res.StopReason != agent.StopEndTurn || res.Err != nil {
 		t.Fatalf("result = %+v", res)
@@ -156,6 +157,7 @@ func TestGeneratedCallIDsPairResponses(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	_, evs := prompt(t, a.NewSession(), "read")
+	evs = evs.byCall("call_1", "call_2", "call_3", "model-id") // each turn's calls ran at once
 
 	var ids []string
 	for _, ev := range evs.of(agent.EventToolCall) {
@@ -237,6 +239,7 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 	reg := tools.NewRegistry(readTool())
 	a, _ := newAgent(t, srv, agent.Config{Tools: reg})
 	res, evs := prompt(t, a.NewSession(), "go")
+	evs = evs.byCall("call_1", "call_2", "call_3")
 	if res.StopReason != agent.StopEndTurn || res.Text != "Recovered." {
 		t.Fatalf("result = %+v: the turn must go on after bad calls", res)
 	}
@@ -301,6 +304,7 @@ func TestToolExtraPartsAndErrors(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(img, failing, soft)})
 	_, evs := prompt(t, a.NewSession(), "look")
+	evs = evs.byCall("call_1", "call_2", "call_3")
 	last := srv.Requests()[1].Contents
 	parts := last[len(last)-1].Parts
 	if len(parts) != 4 || parts[0].FunctionResponse == nil || parts[1].InlineData == nil || !bytes.Equal(parts[1].InlineData.Data, png) {

@@ -1,0 +1,252 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// patience bounds a wait for something that must happen: generous, as
+// the machine is shared; only a broken scheduler reaches it.
+const patience = 10 * time.Second
+
+// barrier lets n goroutines through once all n are in it; all reports
+// false for one that waited patience in vain.
+type barrier struct {
+	n    int
+	in   atomic.Int32
+	full chan struct{}
+	once sync.Once
+}
+
+func newBarrier(n int) *barrier { return &barrier{n: n, full: make(chan struct{})} }
+
+func (b *barrier) all() bool {
+	if int(b.in.Add(1)) == b.n {
+		b.once.Do(func() { close(b.full) })
+	}
+	select {
+	case <-b.full:
+		return true
+	case <-time.After(patience):
+		return false
+	}
+}
+
+// gatedTool is a read-only tool whose calls run exec with the call's path.
+func gatedTool(name string, exec func(ctx context.Context, path string) (tools.Result, error)) fakeTool {
+	return fakeTool{name: name, build: func(args map[string]any) (tools.Call, error) {
+		path, _ := args["path"].(string)
+		return fakeCall{title: name + " " + path, kind: tools.KindRead, exec: func(ctx context.Context) (tools.Result, error) {
+			return exec(ctx, path)
+		}}, nil
+	}}
+}
+
+// Four read-only calls of one answer are all running at once, and their
+// results go back in the order of the calls.
+func TestCallsOfOneAnswerRunAtOnce(t *testing.T) {
+	b := newBarrier(4)
+	slow := gatedTool("slow_read", func(_ context.Context, path string) (tools.Result, error) {
+		if !b.all() {
+			return tools.Result{}, fmt.Errorf("%s ran alone: the calls did not run at once", path)
+		}
+		return tools.Result{Output: "read " + path}, nil
+	})
+	var calls []geminitest.Chunk
+	for _, p := range []string{"a", "b", "c", "d"} {
+		calls = append(calls, geminitest.Chunk{Call: geminitest.Call("slow_read", map[string]any{"path": p})})
+	}
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Chunks: calls}, geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(slow)})
+	res, _ := prompt(t, a.NewSession(), "read")
+	if res.ToolCalls != 4 {
+		t.Fatalf("result = %+v", res)
+	}
+	fr := responses(t, srv.Requests()[1])
+	for i, p := range []string{"a", "b", "c", "d"} {
+		if fr[i].Response["output"] != "read "+p {
+			t.Errorf("response %d = %v, want read %s", i, fr[i].Response, p)
+		}
+	}
+}
+
+// A call with wait_for_previous starts only once the calls before it
+// ended.
+func TestWaitForPreviousOrdersACall(t *testing.T) {
+	laterStarted := make(chan struct{})
+	var firstEnded atomic.Bool
+	first := gatedTool("first", func(context.Context, string) (tools.Result, error) {
+		defer firstEnded.Store(true)
+		select {
+		case <-laterStarted:
+			return tools.Result{}, fmt.Errorf("the waiting call started while this one ran")
+		case <-time.After(300 * time.Millisecond):
+		}
+		return tools.Result{Output: "first"}, nil
+	})
+	later := gatedTool("later", func(context.Context, string) (tools.Result, error) {
+		close(laterStarted)
+		return tools.Result{Output: fmt.Sprintf("first ended: %v", firstEnded.Load())}, nil
+	})
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("first", nil),
+		geminitest.Call("later", map[string]any{"wait_for_previous": true}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(first, later)})
+	prompt(t, a.NewSession(), "go")
+	fr := responses(t, srv.Requests()[1])
+	if fr[0].Response["output"] != "first" || fr[1].Response["output"] != "first ended: true" {
+		t.Errorf("responses = %s", toJSON(fr))
+	}
+}
+
+// Two replaces of one file in one answer land in order, the second on
+// what the first left.
+func TestTwoReplacesOfOneFileLandInOrder(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "a.txt")
+	if err := os.WriteFile(file, []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "two"}),
+		geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "two", "new_string": "three"}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{
+		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...),
+		Workspace: ws, Lander: &diskLander{}, ApprovalMode: tools.ApprovalAutoEdit,
+	})
+	prompt(t, a.NewSession(), "edit")
+	got, err := os.ReadFile(file)
+	if err != nil || string(got) != "three\n" {
+		t.Errorf("file = %q (%v), want three: %s", got, err, toJSON(responses(t, srv.Requests()[1])))
+	}
+}
+
+// A read-only call runs while another call's question waits for the
+// user.
+func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
+	read := make(chan struct{})
+	reader := gatedTool("read_file", func(context.Context, string) (tools.Result, error) {
+		close(read)
+		return tools.Result{Output: "read"}, nil
+	})
+	sh := &shellTool{}
+	conf := &confirmer{answer: func(ctx context.Context, _ agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		select { // the user answers once the read is done
+		case <-read:
+			return agent.ProceedOnce, nil
+		case <-time.After(patience):
+			return agent.Cancel, nil
+		}
+	}}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("run_shell_command", map[string]any{"command": "make"}),
+		geminitest.Call("read_file", map[string]any{"path": "a"}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader), Confirmer: conf})
+	prompt(t, a.NewSession(), "go")
+	if got := sh.commands(); len(got) != 1 {
+		t.Errorf("ran %q: the question waited for the read, which waited for it", got)
+	}
+}
+
+// The questions of calls running at once reach the front end one at a
+// time, in call order.
+func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
+	var asking atomic.Int32
+	overlap := make(chan struct{}, 8)
+	conf := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		if asking.Add(1) > 1 {
+			overlap <- struct{}{}
+		}
+		defer asking.Add(-1)
+		select { // a question asked meanwhile would show here
+		case <-overlap:
+			overlap <- struct{}{}
+		case <-time.After(100 * time.Millisecond):
+		}
+		return agent.ProceedOnce, nil
+	}}
+	sh := &shellTool{}
+	srv := geminitest.NewTestServer(t, shellTurn("make a", "make b", "make c"), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	prompt(t, a.NewSession(), "go")
+	if len(overlap) > 0 {
+		t.Errorf("%d questions were put while another was open", len(overlap))
+	}
+	var asked []string
+	for _, r := range conf.asked() {
+		asked = append(asked, r.Details)
+	}
+	if fmt.Sprint(asked) != "[make a make b make c]" {
+		t.Errorf("asked %q, want in call order", asked)
+	}
+}
+
+// Cancelling the turn while its calls run stops every one of them: each
+// has returned by the time Prompt does, answered as cancelled.
+func TestCancelStopsEveryRunningCall(t *testing.T) {
+	b := newBarrier(3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var running atomic.Int32
+	block := gatedTool("block", func(ctx context.Context, path string) (tools.Result, error) {
+		running.Add(1)
+		defer running.Add(-1)
+		if !b.all() {
+			t.Errorf("%s ran alone: the calls did not run at once", path)
+		}
+		cancel()
+		<-ctx.Done()
+		return tools.Result{}, ctx.Err()
+	})
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("block", map[string]any{"path": "a"}),
+		geminitest.Call("block", map[string]any{"path": "b"}),
+		geminitest.Call("block", map[string]any{"path": "c"}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(block)})
+	s := a.NewSession()
+	res, evs := promptCtx(ctx, s, "go")
+	if res.StopReason != agent.StopCancelled {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := running.Load(); n != 0 {
+		t.Errorf("%d calls still running after the turn ended", n)
+	}
+	results := evs.of(agent.EventToolResult)
+	if len(results) != 3 {
+		t.Fatalf("results = %+v", results)
+	}
+	for _, r := range results {
+		if r.ToolResult.Status != tools.StatusCancelled {
+			t.Errorf("result = %+v, want cancelled", r.ToolResult)
+		}
+	}
+	prompt(t, s, "next")
+	fr := srv.Requests()[1].Contents[2].Parts
+	for i, p := range fr {
+		if p.FunctionResponse == nil || p.FunctionResponse.Response["error"] != "The user cancelled the operation while this call was running." {
+			t.Errorf("response %d = %s", i, toJSON(p))
+		}
+	}
+	if len(fr) != 3 {
+		t.Errorf("%d responses, want 3", len(fr))
+	}
+}

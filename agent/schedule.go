@@ -1,0 +1,233 @@
+package agent
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// The calls of one model answer run as Gemini CLI 0.61's scheduler runs
+// them: in batches, one after another, the calls of a batch at once. A
+// batch is a run of calls that may go in parallel; a call that may not
+// (an edit, or one whose wait_for_previous is true) is a batch of its
+// own, so it starts once every earlier call has ended, and the later
+// ones start once it has. Edits to one file thus land in order, each
+// built on the file the one before left.
+
+// waitForPrevious is the argument by which the model orders a call after
+// the earlier calls of its answer.
+const waitForPrevious = "wait_for_previous"
+
+// parallel reports whether fc may run alongside its neighbours: not an
+// edit, and not asking with wait_for_previous to wait (Gemini CLI 0.61's
+// _isParallelizable: only a boolean counts).
+func parallel(fc *genai.FunctionCall) bool {
+	if fc.Name == tools.ReplaceName || fc.Name == tools.WriteFileName {
+		return false
+	}
+	wait, _ := fc.Args[waitForPrevious].(bool)
+	return !wait
+}
+
+// batches splits calls into the runs that go at once, in order: each is
+// calls[lo:hi] for one of the returned [lo, hi).
+func batches(calls []*genai.FunctionCall) [][2]int {
+	var out [][2]int
+	for lo := 0; lo < len(calls); {
+		hi := lo + 1
+		if parallel(calls[lo]) {
+			for hi < len(calls) && parallel(calls[hi]) {
+				hi++
+			}
+		}
+		out = append(out, [2]int{lo, hi})
+		lo = hi
+	}
+	return out
+}
+
+// toolRun is one call of a model answer as it runs.
+type toolRun struct {
+	fc *genai.FunctionCall
+	// index is the call's place in the answer: questions wait in this order.
+	index int
+	// start is when it started and decision the user's answer about it,
+	// for the session's stats.
+	start    time.Time
+	decision Decision
+	// asked is closed once the call is past the questions asked before
+	// it runs (or ended): a later call's question waits for it, so they
+	// reach the user in call order and each is asked knowing the answers
+	// before it ("always allow").
+	asked     chan struct{}
+	closeOnce sync.Once
+}
+
+// pastQuestions marks run past the questions asked before it runs.
+func (run *toolRun) pastQuestions() {
+	if run.asked != nil {
+		run.closeOnce.Do(func() { close(run.asked) })
+	}
+}
+
+// runCalls runs the calls of one model answer and returns the user
+// content answering them all, in the order of the calls. Once the turn's
+// ctx ends, the calls not started are answered as cancelled, and the
+// running ones end as their tools see it; none outlives runCalls.
+func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
+	answers := make([][]*genai.Part, len(calls))
+	t.runs = make([]*toolRun, len(calls))
+	for i, fc := range calls {
+		t.runs[i] = &toolRun{fc: fc, index: i, asked: make(chan struct{})}
+	}
+	defer func() { t.runs = nil }()
+	for _, b := range batches(calls) {
+		t.runBatch(calls, b[0], b[1], answers)
+	}
+	answer := &genai.Content{Role: genai.RoleUser}
+	for _, parts := range answers {
+		answer.Parts = append(answer.Parts, parts...)
+	}
+	return answer
+}
+
+// runBatch runs calls[lo:hi] at once, each answer in answers. Their
+// events reach emit on this goroutine, one at a time, as Prompt promises.
+func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*genai.Part) {
+	if hi-lo == 1 {
+		answers[lo] = t.startCall(t.runs[lo])
+		return
+	}
+	emit := t.emit
+	events := make(chan Event)
+	t.emit = func(ev Event) { events <- ev }
+	var running sync.WaitGroup
+	for i := lo; i < hi; i++ {
+		running.Go(func() { answers[i] = t.startCall(t.runs[i]) })
+	}
+	done := make(chan struct{})
+	go func() { running.Wait(); close(done) }()
+	for {
+		select {
+		case ev := <-events:
+			emit(ev)
+		case <-done:
+			// Every send was taken before its call returned.
+			t.emit = emit
+			return
+		}
+	}
+}
+
+// startCall runs run's call unless the turn was cancelled or a hook
+// stopped it, and returns the parts answering it.
+func (t *turn) startCall(run *toolRun) []*genai.Part {
+	defer run.pastQuestions()
+	fc := run.fc
+	if t.ctx.Err() != nil {
+		return []*genai.Part{functionResponse(fc, tools.Result{Error: cancelledMessage})}
+	}
+	if stop := t.stoppedByHook(); stop != "" {
+		return []*genai.Part{functionResponse(fc, tools.Result{Error: hookStoppedPrefix + stop})}
+	}
+	t.mu.Lock()
+	t.result.ToolCalls++
+	t.mu.Unlock()
+	run.start = t.s.agent.cfg.Now()
+	return t.runCall(run)
+}
+
+// stopByHookLater records that a hook stopped the agent's loop: the calls
+// not started yet are not run, and the turn ends.
+func (t *turn) stopByHookLater(reason string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.hookStop = reason
+}
+
+func (t *turn) stoppedByHook() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hookStop
+}
+
+// questionLine lets the questions of calls running at once reach the
+// front end one at a time, the earliest call's first, as Gemini CLI 0.61
+// shows the first call awaiting approval and queues the rest. A call
+// that asks nothing never waits on it.
+type questionLine struct {
+	mu      sync.Mutex
+	asking  bool
+	waiting map[int]chan struct{} // by call index
+}
+
+// wait returns once the index-th call may ask, or with ctx's error; on
+// nil the caller must call done after its question is answered.
+func (q *questionLine) wait(ctx context.Context, index int) error {
+	q.mu.Lock()
+	if !q.asking {
+		q.asking = true
+		q.mu.Unlock()
+		return nil
+	}
+	if q.waiting == nil {
+		q.waiting = make(map[int]chan struct{})
+	}
+	turn := make(chan struct{})
+	q.waiting[index] = turn
+	q.mu.Unlock()
+	select {
+	case <-turn:
+		return nil
+	case <-ctx.Done():
+	}
+	q.mu.Lock()
+	_, still := q.waiting[index]
+	delete(q.waiting, index)
+	q.mu.Unlock()
+	if !still { // its turn came as ctx ended: pass it on
+		q.done()
+	}
+	return ctx.Err()
+}
+
+// done hands the line to the earliest call waiting.
+func (q *questionLine) done() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	next := -1
+	for i := range q.waiting {
+		if next < 0 || i < next {
+			next = i
+		}
+	}
+	if next < 0 {
+		q.asking = false
+		return
+	}
+	close(q.waiting[next])
+	delete(q.waiting, next)
+}
+
+// ask runs question, a question to the user about run's call, once the
+// earlier calls are past their questions before running and no other
+// call's question is before the user.
+func ask[R any](t *turn, run *toolRun, question func() (R, error)) (R, error) {
+	var zero R
+	for _, earlier := range t.runs[:min(run.index, len(t.runs))] {
+		select {
+		case <-earlier.asked:
+		case <-t.ctx.Done():
+			return zero, t.ctx.Err()
+		}
+	}
+	if err := t.questions.wait(t.ctx, run.index); err != nil {
+		return zero, err
+	}
+	defer t.questions.done()
+	return question()
+}
