@@ -18,10 +18,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// DefaultModel is used when Config.Model is empty. Gemini CLI 0.61's
-// default is auto (models.Default); gemini-ls still defaults to Gemini 2.5
-// Pro, named outright, until its tests are moved to a default that routes.
-const DefaultModel = models.Gemini25Pro
+// DefaultModel is used when Config.Model is empty: auto, routed per
+// prompt, as Gemini CLI 0.61 defaults to it.
+const DefaultModel = models.Default
 
 // MaxPromptTurns bounds the model requests of one prompt, as Gemini CLI's
 // MAX_TURNS does, whatever the session's bound.

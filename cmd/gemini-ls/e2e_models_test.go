@@ -52,7 +52,7 @@ func TestRunModelRouting(t *testing.T) {
 			writeFiles(t, homeOf(t, h.env), map[string]string{
 				".gemini/settings.json": `{"model": {"name": "` + tc.model + `"}}`,
 			})
-			r := h.run("run", "-p", "list the files here", "--output-format", "json", "--approval-mode", "yolo")
+			r := h.runIn(h.root, h.withoutEnv("GEMINI_MODEL"), "run", "-p", "list the files here", "--output-format", "json", "--approval-mode", "yolo")
 			r.wantExit(t, 0)
 			var got []string
 			for _, req := range h.model.Requests() {
@@ -80,4 +80,26 @@ func homeOf(t *testing.T, env []string) string {
 	}
 	t.Fatal("no HOME in the environment")
 	return ""
+}
+
+// With no model named anywhere (no --model, GEMINI_MODEL or model.name)
+// the model is auto, as Gemini CLI 0.61's default: the first request is
+// the classifier's, on its flash-lite model, and the prompt goes where it
+// routed.
+func TestRunDefaultModelRoutes(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`), geminitest.TextTurn("hi"))
+	r := h.runIn(h.root, h.withoutEnv("GEMINI_MODEL"), "run", "-p", "hi", "--output-format", "json")
+	r.wantExit(t, 0)
+	var got []string
+	for _, req := range h.model.Requests() {
+		got = append(got, req.Method+" "+req.Model)
+	}
+	want := []string{"generateContent gemini-3.5-flash-lite", "streamGenerateContent gemini-3.8-flash"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("requests = %q, want %q\nstderr: %s", got, want, r.stderr)
+	}
+	if res := decodeOne(t, r.stdout); res.Response != "hi" || len(res.Stats.Models) != 2 {
+		t.Errorf("response %q, stats.models %+v; want hi, both models", res.Response, res.Stats.Models)
+	}
 }
