@@ -72,6 +72,9 @@ type Config struct {
 	// on first use, and makes the directory reachable through Workspace
 	// (Workspace.Allow). Plan mode has no plans directory when nil.
 	PlansDir func(sessionID string) (string, error)
+	// NoPlanRouting turns off plan mode's say in an auto's model
+	// (route.go): general.plan.modelRouting false.
+	NoPlanRouting bool
 	// Untrusted: the workspace is not a trusted folder, so a call may
 	// switch a session to the default or the plan mode only, as in Gemini
 	// CLI (an approved plan's auto_edit becomes default).
