@@ -194,7 +194,8 @@ func TestListSessionsWithoutAStore(t *testing.T) {
 func TestSessionLifeInProcess(t *testing.T) {
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("Hello."), geminitest.TextTurn("Again."))
 	home, root := t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+		"GEMINI_MODEL": "gemini-2.5-pro"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	serverIn, clientOut := io.Pipe()

@@ -96,6 +96,7 @@ func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.Pr
 	if res.Usage.ThoughtsTokens > 0 {
 		out.Usage.ThoughtTokens = sdk.Ptr(int(res.Usage.ThoughtsTokens))
 	}
+	out.Meta = map[string]any{"quota": quota(res)}
 	switch res.StopReason {
 	case agent.StopEndTurn:
 		out.StopReason = sdk.StopReasonEndTurn
@@ -118,6 +119,21 @@ func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.Pr
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
 	}
 	return out, nil
+}
+
+// quota is the prompt's tokens as Gemini CLI 0.61's ACP agent reports
+// them in the answer's _meta: in all, and by the concrete model the
+// prompt's requests went to (where an auto routed it), so a client sees
+// which model answered.
+func quota(res agent.PromptResult) map[string]any {
+	count := func(u agent.Usage) map[string]any {
+		return map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CandidatesTokens}
+	}
+	usage := []any{}
+	if res.Model != "" && (res.Usage.PromptTokens > 0 || res.Usage.CandidatesTokens > 0) {
+		usage = append(usage, map[string]any{"model": res.Model, "token_count": count(res.Usage)})
+	}
+	return map[string]any{"token_count": count(res.Usage), "model_usage": usage}
 }
 
 // say adds a paragraph of gemini-ls's own to the agent's message.

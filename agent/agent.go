@@ -18,10 +18,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// DefaultModel is used when Config.Model is empty. Gemini CLI 0.61's
-// default is auto (models.Default); gemini-ls still defaults to Gemini 2.5
-// Pro, named outright, until its tests are moved to a default that routes.
-const DefaultModel = models.Gemini25Pro
+// DefaultModel is used when Config.Model is empty: auto, routed per
+// prompt, as Gemini CLI 0.61 defaults to it.
+const DefaultModel = models.Default
 
 // MaxPromptTurns bounds the model requests of one prompt, as Gemini CLI's
 // MAX_TURNS does, whatever the session's bound.
@@ -73,6 +72,9 @@ type Config struct {
 	// on first use, and makes the directory reachable through Workspace
 	// (Workspace.Allow). Plan mode has no plans directory when nil.
 	PlansDir func(sessionID string) (string, error)
+	// NoPlanRouting turns off plan mode's say in an auto's model
+	// (route.go): general.plan.modelRouting false.
+	NoPlanRouting bool
 	// Untrusted: the workspace is not a trusted folder, so a call may
 	// switch a session to the default or the plan mode only, as in Gemini
 	// CLI (an approved plan's auto_edit becomes default).

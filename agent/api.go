@@ -58,8 +58,10 @@ type Event struct {
 	ToolResult ToolResult // EventToolResult
 
 	// EventUsage: the response's tokens, and the sums so far of the
-	// prompt and of the whole session.
+	// prompt and of the whole session; Model is the concrete model that
+	// answered (where an auto routed the prompt).
 	Usage, PromptUsage, SessionUsage Usage
+	Model                            string
 
 	Err error // EventError
 
@@ -188,6 +190,9 @@ type PromptResult struct {
 	Usage      Usage  // summed over the turn
 	ToolCalls  int
 	Err        error // set with StopError
+	// Model is the concrete model the turn's last request went to (the
+	// one an auto routed it to, or fell back to); "" when none was made.
+	Model string
 }
 
 // ConfirmOutcome is the user's answer to a permission request.

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // Routing of an auto model, as Gemini CLI 0.61's ModelRouterService does it
@@ -32,6 +33,16 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 	configured := a.configuredModel()
 	if !models.IsAuto(configured) || hasFunctionResponse(input) {
 		return ""
+	}
+	// 0.61's ApprovalModeStrategy, ahead of the classifier: plan mode
+	// plans on Pro, an approved plan is carried out on Flash.
+	if !a.cfg.NoPlanRouting {
+		if t.s.ApprovalMode() == tools.ApprovalPlan {
+			return models.ResolveRouted(configured, models.ChoicePro)
+		}
+		if t.s.ApprovedPlan() != "" {
+			return models.ResolveRouted(configured, models.ChoiceFlash)
+		}
 	}
 	numerical := models.NumericalClassifier(configured)
 	var contents []*genai.Content

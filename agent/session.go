@@ -82,6 +82,11 @@ type Session struct {
 	// back from disk; "" once they ran. Guarded by agent.mu.
 	startSource string
 
+	// modelMu guards lastModel, the concrete model the last request of
+	// the session's prompts went to (LastModel).
+	modelMu   sync.Mutex
+	lastModel string
+
 	// plansMu guards plansDir, the session's plans directory once found
 	// (PlansDir).
 	plansMu  sync.Mutex
@@ -124,6 +129,24 @@ func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
 	s.mode = mode
+}
+
+// LastModel is the concrete model the session's last prompt went to:
+// where an auto routed it, or the model it fell back to; "" before any
+// request. /about shows it.
+func (s *Session) LastModel() string {
+	s.modelMu.Lock()
+	defer s.modelMu.Unlock()
+	return s.lastModel
+}
+
+func (s *Session) noteModel(model string) {
+	if model == "" {
+		return
+	}
+	s.modelMu.Lock()
+	defer s.modelMu.Unlock()
+	s.lastModel = model
 }
 
 // ApprovedPlan is the plan file the user last approved in the session

@@ -186,6 +186,8 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		}
 	}
 	elapsed := a.cfg.Now().Sub(start)
+	t.result.Model = model
+	t.s.noteModel(model)
 	if err != nil {
 		a.log.error(model, t.promptID, elapsed, err)
 		_, cut := errors.AsType[*AnswerCutOffError](err)
@@ -212,7 +214,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := usageOf(usage)
 		t.result.Usage = t.result.Usage.add(u)
-		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage)})
+		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage), Model: model})
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text

@@ -94,6 +94,8 @@ type update struct {
 	// PromptUsage and SessionUsage are the sums so far (usage).
 	PromptUsage  *usage `json:"promptUsage,omitempty"`
 	SessionUsage *usage `json:"sessionUsage,omitempty"`
+	// Model is the concrete model that answered (usage).
+	Model string `json:"model,omitempty"`
 
 	// retry
 	Attempt int    `json:"attempt,omitempty"`
@@ -141,6 +143,7 @@ func updateFor(sessionID string, e agent.Event) update {
 		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
 		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens
 		u.PromptUsage, u.SessionUsage = usageOf(e.PromptUsage), usageOf(e.SessionUsage)
+		u.Model = e.Model
 	case agent.EventRetry:
 		u.Attempt, u.DelayMs, u.Reason = e.Retry.Attempt, e.Retry.Delay.Milliseconds(), e.Retry.Reason
 	case agent.EventCompressed:

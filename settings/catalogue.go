@@ -50,7 +50,7 @@ func schemaKeys() map[string]support {
 		"general.checkpointing.enabled":         implemented,
 		"general.plan.enabled":                  implemented,
 		"general.plan.directory":                implemented,
-		"general.plan.modelRouting":             notImplemented,
+		"general.plan.modelRouting":             implemented,
 		"general.retryFetchErrors":              notImplemented,
 		"general.maxAttempts":                   notImplemented,
 		"general.debugKeystrokeLogging":         notImplemented,

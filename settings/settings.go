@@ -65,7 +65,13 @@ type Plan struct {
 	// and inside it; read it through PlansDir. Unset, each session has
 	// its own, as in Gemini CLI: ~/.gemini/tmp/<project>/<session>/plans.
 	Directory string `json:"directory"`
+	// ModelRouting sends an auto's prompts in plan mode to Pro and, once
+	// a plan is approved, to Flash; on unless false, as in Gemini CLI.
+	ModelRouting *bool `json:"modelRouting"`
 }
+
+// RoutesByMode reports whether plan mode decides an auto's model.
+func (p Plan) RoutesByMode() bool { return p.ModelRouting == nil || *p.ModelRouting }
 
 // PlanEnabled reports whether plan mode is offered.
 func (p Plan) PlanEnabled() bool { return p.Enabled == nil || *p.Enabled }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -30,7 +31,7 @@ func TestChoose(t *testing.T) {
 		{"explicit beats both", Options{Model: "flag-model", ApprovalMode: tools.ApprovalYolo}, "env-model", files, "flag-model", tools.ApprovalYolo},
 		{"a later change beats the explicit choice", Options{Model: "flag-model", ApprovalMode: tools.ApprovalYolo}, "env-model",
 			settings.Settings{Model: settings.Model{Name: "changed"}, General: settings.General{DefaultApprovalMode: "default"}}, "changed", tools.ApprovalDefault},
-		{"defaults", Options{}, "", settings.Settings{}, "gemini-2.5-pro", tools.ApprovalDefault},
+		{"defaults", Options{}, "", settings.Settings{}, models.Default, tools.ApprovalDefault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := files

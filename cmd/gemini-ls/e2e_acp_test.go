@@ -59,7 +59,7 @@ func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
 		home = t.TempDir()
 	}
 	model := geminitest.NewTestServer(t, turns...)
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key"}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", pinnedModel}
 	env = append(env, s.env...)
 	h := &acpHarness{t: t, ctx: ctx, model: model, root: root, env: env}
 	h.connect(s)

@@ -76,6 +76,7 @@ func newVertexADC(t *testing.T) *vertexADC {
 		"HOME=" + home,
 		"XDG_CACHE_HOME=" + t.TempDir(),
 		"CLOUDSDK_CONFIG=" + home,
+		pinnedModel,
 		"GOOGLE_API_USE_CLIENT_CERTIFICATE=false",
 		"GOOGLE_GENAI_USE_VERTEXAI=true",
 		"GOOGLE_APPLICATION_CREDENTIALS=" + credsPath,

@@ -356,7 +356,7 @@ func TestEditRefusedByTheEditor(t *testing.T) {
 // lines, but never the prompt's text.
 func TestServeIsQuietByDefault(t *testing.T) {
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("a secret answer"), geminitest.TextTurn("another secret answer"))
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key"}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", pinnedModel}
 	run := func(logFile string, args ...string) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

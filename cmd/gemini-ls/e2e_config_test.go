@@ -34,7 +34,7 @@ func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
 }`})
 	h := start(t, setup{
 		profile: lsptest.Plugin(),
-		env:     []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"},
+		env:     []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_MODEL="},
 		files:   map[string]string{".gemini/settings.json": `{"model": {"name": "workspace-model"}}`},
 	}, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
 

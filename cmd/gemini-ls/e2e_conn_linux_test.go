@@ -45,7 +45,7 @@ func TestEditorGoneDuringShellCommand(t *testing.T) {
 		log := filepath.Join(t.TempDir(), "gemini-ls.log")
 		cmd := exec.Command(binary, "serve", "--log-file", log, "--log-level", "debug")
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(),
-			"GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", "GEMINI_CLI_TRUST_WORKSPACE=true"}
+			"GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", "GEMINI_CLI_TRUST_WORKSPACE=true", pinnedModel}
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)

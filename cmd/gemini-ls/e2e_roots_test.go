@@ -51,7 +51,7 @@ func TestRunNamesEachUnreadSettingOnce(t *testing.T) {
 	h := newHeadless(t, nil, geminitest.TextTurn("fine"))
 	home := t.TempDir()
 	writeFiles(t, home, map[string]string{".gemini/settings.json": unreadSettings})
-	res := h.runIn(h.root, append(h.withoutEnv("HOME"), "HOME="+home), "run", "-p", "hi")
+	res := h.runIn(h.root, append(h.withoutEnv("HOME"), "HOME="+home, "GEMINI_MODEL="), "run", "-p", "hi")
 	res.wantExit(t, 0)
 	wantEachNamedOnce(t, res.stderr, filepath.Join(home, ".gemini", "settings.json"))
 	if n := strings.Count(res.stderr, "settings file "); n != 1 {

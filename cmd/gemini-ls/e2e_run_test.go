@@ -18,7 +18,6 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 )
 
@@ -50,6 +49,7 @@ func newHeadless(t *testing.T, files map[string]string, turns ...geminitest.Turn
 		"XDG_CACHE_HOME=" + t.TempDir(),
 		"GOOGLE_GEMINI_BASE_URL=" + model.URL,
 		"GEMINI_API_KEY=test-key",
+		pinnedModel,
 	}
 	return &headless{t: t, model: model, root: root, env: env}
 }
@@ -344,7 +344,7 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Tools, wantTools) {
 		t.Errorf("stats.tools = %+v, want %+v", got.Tools, wantTools)
 	}
-	wantModels := map[string]modelStats{agent.DefaultModel: {API: apiStats{TotalRequests: 3}, Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
+	wantModels := map[string]modelStats{"gemini-2.5-pro": {API: apiStats{TotalRequests: 3}, Tokens: tokenStats{Prompt: 60, Candidates: 11, Thoughts: 4, Total: 75}}}
 	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Models, wantModels) {
 		t.Errorf("stats.models = %+v, want %+v", res.Stats.Models, wantModels)
 	}
@@ -717,8 +717,8 @@ func TestRunWithoutCredentials(t *testing.T) {
 	}
 }
 
-// --model, else GEMINI_MODEL, else the default, is the model in the
-// request path.
+// --model, else GEMINI_MODEL, is the model in the request path (the
+// default, auto, routes: TestRunDefaultModelRoutes).
 func TestRunModelChoice(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -729,7 +729,6 @@ func TestRunModelChoice(t *testing.T) {
 		{"flag", nil, []string{"--model", "gemini-x"}, "gemini-x"},
 		{"flag over env", []string{"GEMINI_MODEL=gemini-env"}, []string{"--model", "gemini-x"}, "gemini-x"},
 		{"env", []string{"GEMINI_MODEL=gemini-env"}, nil, "gemini-env"},
-		{"default", nil, nil, agent.DefaultModel},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHeadless(t, nil, geminitest.TextTurn("hi"))

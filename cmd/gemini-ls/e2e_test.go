@@ -43,6 +43,12 @@ type setup struct {
 	bin   string // the binary to run; the one TestMain built when ""
 }
 
+// pinnedModel is the model the harnesses name, as a user could with
+// GEMINI_MODEL, for tests not about routing: a concrete model, so the
+// default auto's classifier request does not come ahead of the prompt's in
+// the fake's script. Tests about the default or routing leave it out.
+const pinnedModel = "GEMINI_MODEL=gemini-2.5-pro"
+
 func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -52,7 +58,7 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 		root = newRoot(t, s.files)
 	}
 	model := geminitest.NewTestServer(t, turns...)
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, pinnedModel}
 	if !s.noKey {
 		env = append(env, "GEMINI_API_KEY=test-key")
 	}

@@ -72,6 +72,7 @@ func newAttackedRepo(t *testing.T, turns ...geminitest.Turn) *attackedRepo {
 		"HOME=" + home,
 		"XDG_CACHE_HOME=" + t.TempDir(),
 		"GEMINI_API_KEY=users-key",
+		pinnedModel,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + filepath.Join(sys, "settings.json"),
 		"HTTPS_PROXY=" + a.proxy.URL,
 		"SSL_CERT_FILE=" + certFile,

@@ -28,7 +28,7 @@ Commands (flags take one dash or two):
 const auth = `Auth: GEMINI_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
 and GOOGLE_CLOUD_LOCATION (or GOOGLE_API_KEY), or the Google login (gemini-ls login,
 or Gemini CLI's). GOOGLE_GEMINI_BASE_URL points the client at another endpoint;
-GEMINI_MODEL picks the model.
+GEMINI_MODEL picks the model; auto, routed per prompt, when nothing names one.
 `
 
 // command is one subcommand: what its help shows, and how to run it.

@@ -75,7 +75,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.prompt, "p", "", "the `PROMPT` to run")
 	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
 	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
-	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else "+agent.DefaultModel+")")
+	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else "+agent.DefaultModel+")")
 	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")

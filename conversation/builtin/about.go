@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // help lists every command available now, a built-in's subcommands under
@@ -41,7 +42,13 @@ func about(_ context.Context, env Env, _ string) (Reply, error) {
 	var b strings.Builder
 	b.WriteString("About gemini-ls\n")
 	fmt.Fprintf(&b, "- Version: %s\n", orUnknown(env.Version))
-	fmt.Fprintf(&b, "- Model: %s\n", env.Built.Agent.Model())
+	// As Gemini CLI 0.61's /about: the model as configured, an alias by
+	// its display name ("Auto (Gemini 3)"); then where the last prompt
+	// went, which an alias does not say.
+	fmt.Fprintf(&b, "- Model: %s\n", models.Display(env.Built.Agent.ModelSetting()))
+	if last := env.Session.LastModel(); last != "" {
+		fmt.Fprintf(&b, "- Last prompt's model: %s\n", last)
+	}
 	fmt.Fprintf(&b, "- Auth: %s\n", orUnknown(env.Built.AuthStatus().Type))
 	fmt.Fprintf(&b, "- OS: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- Go: %s", runtime.Version())

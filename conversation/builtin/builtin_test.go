@@ -77,6 +77,37 @@ func TestAbout(t *testing.T) {
 	}
 }
 
+// /about shows the model as configured, an alias by Gemini CLI 0.61's
+// display name, and the concrete model the last prompt was routed to;
+// /stats says the same model, and /stats model has a column for each
+// concrete model asked, the classifier's too.
+func TestAboutAndStatsShowTheRoutedModel(t *testing.T) {
+	h := newHarness(t, geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`), geminitest.TextTurn("Hi."))
+	h.env["GEMINI_MODEL"] = "auto-gemini-3"
+	env := h.conversation()
+	if got := h.answer(env, "/about"); !strings.Contains(got, "- Model: Auto (Gemini 3)\n") || strings.Contains(got, "Last prompt") {
+		t.Errorf("/about before a prompt:\n%s", got)
+	}
+	if res := h.prompt(env, "hi"); res.Model != "gemini-3.8-flash" {
+		t.Errorf("the prompt's model = %q, want gemini-3.8-flash", res.Model)
+	}
+	if got := h.answer(env, "/about"); !strings.Contains(got, "- Model: Auto (Gemini 3)\n- Last prompt's model: gemini-3.8-flash\n") {
+		t.Errorf("/about after a routed prompt:\n%s", got)
+	}
+	if got := h.answer(env, "/stats"); !strings.Contains(got, "- Model: Auto (Gemini 3)\n") {
+		t.Errorf("/stats:\n%s", got)
+	}
+	got := h.answer(env, "/stats model")
+	for _, want := range []string{"gemini-3.5-flash-lite", "gemini-3.8-flash", "| Requests | 1 | 1 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/stats model lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "auto") {
+		t.Errorf("/stats model has a column for the alias:\n%s", got)
+	}
+}
+
 // /memory shows, lists and reloads the GEMINI.md files, and adds a fact
 // through save_memory, to the global GEMINI.md.
 func TestMemory(t *testing.T) {

@@ -34,8 +34,11 @@ func newHarness(t *testing.T, turns ...geminitest.Turn) *harness {
 	t.Helper()
 	h := &harness{t: t, home: t.TempDir(), root: t.TempDir(), model: geminitest.NewTestServer(t, turns...)}
 	h.env = map[string]string{
-		"HOME":                            h.home,
-		"GEMINI_API_KEY":                  "test-key",
+		"HOME":           h.home,
+		"GEMINI_API_KEY": "test-key",
+		// A concrete model, as a user could name it: no routing classifier
+		// request ahead of the prompt's in the fake's script.
+		"GEMINI_MODEL":                    "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          h.model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(h.home, "no-system-settings.json"),
 		// Custom commands and MCP servers load only in a trusted folder.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // statsSubcommands are /stats's, as Gemini CLI's: session (the default),
@@ -27,7 +28,7 @@ func sessionStats(_ context.Context, env Env, _ string) (Reply, error) {
 	u := info.Usage
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session %s\n", info.ID)
-	fmt.Fprintf(&b, "- Model: %s\n", env.Built.Agent.Model())
+	fmt.Fprintf(&b, "- Model: %s\n", models.Display(env.Built.Agent.ModelSetting()))
 	fmt.Fprintf(&b, "- Approval mode: %s\n", env.Built.Agent.ApprovalMode())
 	fmt.Fprintf(&b, "- Prompts: %d\n", info.Prompts)
 	fmt.Fprintf(&b, "- Tokens: %d input, %d output, %d thinking, %d in all\n", u.PromptTokens, u.CandidatesTokens, u.ThoughtsTokens, u.TotalTokens)

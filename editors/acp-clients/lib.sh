@@ -81,7 +81,7 @@ start_fake() {
 start_editor() {
   tm new-session -d -s editor -x 100 -y 45 -c "$work/project" \
     env -u TMUX HOME="$work/home" PATH="$work/bin:$PATH" \
-    GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=fake-key "$@"
+    GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=fake-key GEMINI_MODEL=gemini-2.5-pro "$@"
 }
 
 # wait_for WHAT PATTERN... [--for TENTHS]: polls the screen until grep -E

@@ -165,6 +165,9 @@ export class Agent {
       XDG_STATE_HOME: path.join(dir.home, ".local", "state"),
       XDG_DATA_HOME: path.join(dir.home, ".local", "share"),
       GEMINI_API_KEY: "test-key",
+      // A concrete model, as a user could name it: the default, auto,
+      // would send a routing classifier request ahead of the script's.
+      GEMINI_MODEL: "gemini-2.5-pro",
       ...(fake ? { GOOGLE_GEMINI_BASE_URL: fake.url } : {}),
       ...(this.opts.env ?? {}),
     };

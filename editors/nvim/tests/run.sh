@@ -33,7 +33,7 @@ for spec in "$here"/*_spec.lua; do
   # fakegemini runs nvim with GOOGLE_GEMINI_BASE_URL pointing at itself, and
   # stops when nvim ends; its status is nvim's, or 1 if nvim passed but
   # asked for a turn the script lacks.
-  GEMINI_API_KEY=test GEMINI_LS="$tmp/gemini-ls" \
+  GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro GEMINI_LS="$tmp/gemini-ls" \
     GEMINI_SPEC="$spec" GEMINI_WORKSPACE="$ws" GEMINI_TEST_RESULTS="$results" GEMINI_REQUESTS="$requests" \
     "$tmp/fakegemini" --script "$here/scripts/$script" --record "$requests" -- \
     timeout 60 nvim --headless -u NONE -i NONE -S "$here/init.lua" 2>&1 | sed 's/^/  /'

@@ -110,7 +110,7 @@ start_fake --script "$here/stock/script.json" --record "$requests"
 
 # gemini-ls from PATH, as the README's cmd = { "gemini-ls" } has it; a home
 # of its own, so sessions and transcripts land in $work.
-cmd=$(printf 'cd %q && env PATH=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test HOME=%q XDG_STATE_HOME=%q GEMINI_STOCK_LOG=%q nvim -u %q -i NONE -S %q numbers.txt' \
+cmd=$(printf 'cd %q && env PATH=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro HOME=%q XDG_STATE_HOME=%q GEMINI_STOCK_LOG=%q nvim -u %q -i NONE -S %q numbers.txt' \
   "$ws" "$bin:$PATH" "$url" "$work/home" "$work/state" "$log" "$work/init.lua" "$here/stock/helper.lua")
 tm new-session -d -s stock -x 120 -y 40 "$cmd" || fail "tmux new-session failed"
 wait_for "numbers.txt to open" '^two' 'numbers\.txt'

@@ -287,6 +287,9 @@ class Workbench {
     // A real key or Vertex settings from the caller's environment must not
     // send the tests anywhere but the fake.
     for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];
+    // A concrete model, as a user could name it: the default, auto, would
+    // send a routing classifier request ahead of the scripted ones.
+    env.GEMINI_MODEL = 'gemini-2.5-pro';
     if (noKey) delete env.GEMINI_API_KEY;
 
     if (vsix) {

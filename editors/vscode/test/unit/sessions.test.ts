@@ -74,7 +74,7 @@ describe("sessions against gemini-ls", () => {
 
   // A gemini-ls whose saved sessions go to the test's own HOME.
   async function startServer(): Promise<Server> {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, ".local/state"), GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: baseURL };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, ".local/state"), GEMINI_API_KEY: "test", GEMINI_MODEL: "gemini-2.5-pro", GOOGLE_GEMINI_BASE_URL: baseURL };
     delete env.GOOGLE_API_KEY;
     delete env.GOOGLE_GENAI_USE_VERTEXAI;
     const proc = spawn(bins.server, [], { cwd: workspace, env, stdio: ["pipe", "pipe", "inherit"] });

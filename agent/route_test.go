@@ -1,0 +1,80 @@
+package agent_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// An auto's prompts in plan mode go to Pro without a classifier request,
+// and once a plan is approved, to Flash, as Gemini CLI 0.61's
+// ApprovalModeStrategy routes them; with general.plan.modelRouting off
+// (NoPlanRouting) the classifier decides as for any prompt.
+func TestPlanModeRoutesAnAuto(t *testing.T) {
+	classifierLow := geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`)
+	for _, tc := range []struct {
+		name  string
+		off   bool
+		turns []geminitest.Turn
+		want  []string
+	}{
+		{"on", false, nil, []string{
+			"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools", // planning, and its continuations
+			"gemini-3.8-flash", // the approved plan carried out
+		}},
+		{"off", true, []geminitest.Turn{classifierLow}, []string{
+			"gemini-3.5-flash-lite", "gemini-3.8-flash", "gemini-3.8-flash", "gemini-3.8-flash",
+			"gemini-3.5-flash-lite", "gemini-3.8-flash",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, err := workspace.New([]string{root}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plans := filepath.Join(root, "plans")
+			turns := append([]geminitest.Turn(nil), tc.turns...)
+			turns = append(turns,
+				geminitest.CallTurn(geminitest.Call(tools.WriteFileName, map[string]any{"file_path": filepath.Join(plans, "p.md"), "content": "# Plan\n"})),
+				geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})),
+				geminitest.TextTurn("Planned."))
+			turns = append(turns, tc.turns...)
+			turns = append(turns, geminitest.TextTurn("Done."))
+			srv := geminitest.NewTestServer(t, turns...)
+			a, _ := newAgent(t, srv, agent.Config{
+				Model:     "auto",
+				Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+				Workspace: ws, Lander: &diskLander{}, Confirmer: always(agent.ProceedOnce),
+				Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil },
+				NoPlanRouting: tc.off,
+			})
+			s := a.NewSession()
+			s.SetApprovalMode(tools.ApprovalPlan)
+			if res, _ := prompt(t, s, "plan a flag"); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			if s.ApprovedPlan() == "" {
+				t.Fatal("the plan was not approved")
+			}
+			if res, _ := prompt(t, s, "carry it out"); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			var got []string
+			for _, r := range srv.Requests() {
+				got = append(got, r.Model)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("requests went to\n  %q\nwant\n  %q", got, tc.want)
+			}
+		})
+	}
+}
