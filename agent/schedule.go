@@ -18,10 +18,6 @@ import (
 // ones start once it has. Edits to one file thus land in order, each
 // built on the file the one before left.
 
-// waitForPrevious is the argument by which the model orders a call after
-// the earlier calls of its answer.
-const waitForPrevious = "wait_for_previous"
-
 // parallel reports whether fc may run alongside its neighbours: not an
 // edit, and not asking with wait_for_previous to wait (Gemini CLI 0.61's
 // _isParallelizable: only a boolean counts).
@@ -29,7 +25,7 @@ func parallel(fc *genai.FunctionCall) bool {
 	if fc.Name == tools.ReplaceName || fc.Name == tools.WriteFileName {
 		return false
 	}
-	wait, _ := fc.Args[waitForPrevious].(bool)
+	wait, _ := fc.Args[tools.WaitForPrevious].(bool)
 	return !wait
 }
 
