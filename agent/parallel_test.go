@@ -250,3 +250,47 @@ func TestCancelStopsEveryRunningCall(t *testing.T) {
 		t.Errorf("%d responses, want 3", len(fr))
 	}
 }
+
+// An update_topic call runs first and alone, as Gemini CLI 0.61 runs it
+// (_startBatch sorts it to the front; _isParallelizable never lets it
+// share a batch): it has ended before the reads of its answer start, they
+// still run at once, and its result goes back first.
+func TestUpdateTopicRunsFirstAndAlone(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	record := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		log = append(log, s)
+	}
+	b := newBarrier(2)
+	read := gatedTool("slow_read", func(_ context.Context, path string) (tools.Result, error) {
+		record("start " + path)
+		if !b.all() {
+			return tools.Result{}, fmt.Errorf("%s ran alone: the reads did not run at once", path)
+		}
+		return tools.Result{Output: "read " + path}, nil
+	})
+	topic := gatedTool(tools.UpdateTopicName, func(context.Context, string) (tools.Result, error) {
+		record("start topic")
+		time.Sleep(50 * time.Millisecond) // a read running beside it would start meanwhile
+		record("end topic")
+		return tools.Result{Output: "topic set"}, nil
+	})
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("slow_read", map[string]any{"path": "a"}),
+		geminitest.Call(tools.UpdateTopicName, nil),
+		geminitest.Call("slow_read", map[string]any{"path": "b"}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(read, topic)})
+	prompt(t, a.NewSession(), "go")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(log) != 4 || log[0] != "start topic" || log[1] != "end topic" {
+		t.Errorf("ran %v, want the topic started and ended before either read", log)
+	}
+	fr := responses(t, srv.Requests()[1])
+	if len(fr) != 3 || fr[0].Name != tools.UpdateTopicName || fr[1].Response["output"] != "read a" || fr[2].Response["output"] != "read b" {
+		t.Errorf("responses = %s, want update_topic's, then a's, then b's", toJSON(fr))
+	}
+}

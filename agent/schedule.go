@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,10 +20,11 @@ import (
 // built on the file the one before left.
 
 // parallel reports whether fc may run alongside its neighbours: not an
-// edit, and not asking with wait_for_previous to wait (Gemini CLI 0.61's
-// _isParallelizable: only a boolean counts).
+// edit or an update_topic, and not asking with wait_for_previous to wait
+// (Gemini CLI 0.61's _isParallelizable: only a boolean counts).
 func parallel(fc *genai.FunctionCall) bool {
-	if fc.Name == tools.ReplaceName || fc.Name == tools.WriteFileName {
+	switch fc.Name {
+	case tools.ReplaceName, tools.WriteFileName, tools.UpdateTopicName:
 		return false
 	}
 	wait, _ := fc.Args[tools.WaitForPrevious].(bool)
@@ -70,11 +72,32 @@ func (run *toolRun) pastQuestions() {
 	}
 }
 
+// topicsFirst is calls with the update_topic calls moved to the front,
+// the order otherwise kept, as Gemini CLI 0.61's scheduler sorts a model
+// answer's calls (_startBatch): the topic is set before the work it
+// names, and the calls are run and answered in this order.
+func topicsFirst(calls []*genai.FunctionCall) []*genai.FunctionCall {
+	ordered := slices.Clone(calls)
+	slices.SortStableFunc(ordered, func(a, b *genai.FunctionCall) int {
+		aTopic, bTopic := a.Name == tools.UpdateTopicName, b.Name == tools.UpdateTopicName
+		switch {
+		case aTopic && !bTopic:
+			return -1
+		case bTopic && !aTopic:
+			return 1
+		}
+		return 0
+	})
+	return ordered
+}
+
 // runCalls runs the calls of one model answer and returns the user
-// content answering them all, in the order of the calls. Once the turn's
-// ctx ends, the calls not started are answered as cancelled, and the
-// running ones end as their tools see it; none outlives runCalls.
+// content answering them all, in the order of the calls, update_topic's
+// first (topicsFirst). Once the turn's ctx ends, the calls not started
+// are answered as cancelled, and the running ones end as their tools see
+// it; none outlives runCalls.
 func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
+	calls = topicsFirst(calls)
 	answers := make([][]*genai.Part, len(calls))
 	t.runs = make([]*toolRun, len(calls))
 	for i, fc := range calls {
