@@ -63,6 +63,9 @@ type toolRun struct {
 	// before it ("always allow").
 	asked     chan struct{}
 	closeOnce sync.Once
+	// afterDecline: the user declined a call of an earlier batch, so this
+	// one is cancelled, not run.
+	afterDecline bool
 }
 
 // pastQuestions marks run past the questions asked before it runs.
@@ -103,8 +106,17 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 	for i, fc := range calls {
 		t.runs[i] = &toolRun{fc: fc, index: i, asked: make(chan struct{})}
 	}
+	t.declined = false
 	defer func() { t.runs = nil }()
 	for _, b := range batches(calls) {
+		if t.hasDeclined() {
+			// As Gemini CLI 0.61 cancels the calls still queued when the
+			// user declines one (cancelAllQueued); the declined call's
+			// own batch runs on.
+			for _, run := range t.runs[b[0]:b[1]] {
+				run.afterDecline = true
+			}
+		}
 		t.runBatch(calls, b[0], b[1], answers)
 	}
 	answer := &genai.Content{Role: genai.RoleUser}
@@ -158,6 +170,20 @@ func (t *turn) startCall(run *toolRun) []*genai.Part {
 	t.mu.Unlock()
 	run.start = t.s.agent.cfg.Now()
 	return t.runCall(run)
+}
+
+// userDeclined records that the user declined a call of the answer
+// being run.
+func (t *turn) userDeclined() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.declined = true
+}
+
+func (t *turn) hasDeclined() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.declined
 }
 
 // stopByHookLater records that a hook stopped the agent's loop: the calls
