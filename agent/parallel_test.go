@@ -353,26 +353,3 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		t.Errorf("the front end was told %v, want %v", statuses, want)
 	}
 }
-
-// An edit the user declines as it is shown cancels the later calls of its
-// answer as a declined question does.
-func TestADeclinedEditCancelsTheLaterCalls(t *testing.T) {
-	var read atomic.Bool
-	reader := gatedTool("read_file", func(context.Context, string) (tools.Result, error) {
-		read.Store(true)
-		return tools.Result{Output: "read"}, nil
-	})
-	lander := landerFunc(func(context.Context, agent.LandRequest) (agent.Landing, error) {
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined}}, nil
-	})
-	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
-		geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
-		geminitest.Call("read_file", map[string]any{"path": "a"}),
-	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader), Lander: lander})
-	prompt(t, a.NewSession(), "go")
-	fr := responses(t, srv.Requests()[1])
-	if read.Load() || len(fr) != 2 || fr[1].Response["error"] != "The user declined an earlier call of this answer, so this call was cancelled before it ran." {
-		t.Errorf("read: %v; responses = %s", read.Load(), toJSON(fr))
-	}
-}

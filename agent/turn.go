@@ -612,9 +612,6 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	}
 	if asks {
 		run.decision = landingDecision(landing)
-		if landing.Outcome == tools.Declined {
-			t.userDeclined()
-		}
 	}
 	t.mu.Lock()
 	t.journal.landed(p.Change, landing.Decision)
