@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -248,5 +250,106 @@ func TestCancelStopsEveryRunningCall(t *testing.T) {
 	}
 	if len(fr) != 3 {
 		t.Errorf("%d responses, want 3", len(fr))
+	}
+}
+
+// An update_topic call runs first and alone, as Gemini CLI 0.61 runs it
+// (_startBatch sorts it to the front; _isParallelizable never lets it
+// share a batch): it has ended before the reads of its answer start, they
+// still run at once, and its result goes back first.
+func TestUpdateTopicRunsFirstAndAlone(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	record := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		log = append(log, s)
+	}
+	b := newBarrier(2)
+	read := gatedTool("slow_read", func(_ context.Context, path string) (tools.Result, error) {
+		record("start " + path)
+		if !b.all() {
+			return tools.Result{}, fmt.Errorf("%s ran alone: the reads did not run at once", path)
+		}
+		return tools.Result{Output: "read " + path}, nil
+	})
+	topic := gatedTool(tools.UpdateTopicName, func(context.Context, string) (tools.Result, error) {
+		record("start topic")
+		time.Sleep(50 * time.Millisecond) // a read running beside it would start meanwhile
+		record("end topic")
+		return tools.Result{Output: "topic set"}, nil
+	})
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("slow_read", map[string]any{"path": "a"}),
+		geminitest.Call(tools.UpdateTopicName, nil),
+		geminitest.Call("slow_read", map[string]any{"path": "b"}),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(read, topic)})
+	prompt(t, a.NewSession(), "go")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(log) != 4 || log[0] != "start topic" || log[1] != "end topic" {
+		t.Errorf("ran %v, want the topic started and ended before either read", log)
+	}
+	fr := responses(t, srv.Requests()[1])
+	if len(fr) != 3 || fr[0].Name != tools.UpdateTopicName || fr[1].Response["output"] != "read a" || fr[2].Response["output"] != "read b" {
+		t.Errorf("responses = %s, want update_topic's, then a's, then b's", toJSON(fr))
+	}
+}
+
+// When the user declines a call, the calls of the later batches of its
+// answer are cancelled unasked and unrun, as Gemini CLI 0.61 cancels
+// the calls still queued (cancelAllQueued); the declined call's own batch
+// runs on, and a later call refused as built keeps its error.
+func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
+	var readMu sync.Mutex
+	var readPaths []string
+	reader := gatedTool("read_file", func(_ context.Context, path string) (tools.Result, error) {
+		readMu.Lock()
+		defer readMu.Unlock()
+		readPaths = append(readPaths, path)
+		return tools.Result{Output: "read " + path}, nil
+	})
+	sh := &shellTool{}
+	conf := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+		return agent.Cancel, nil
+	}}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("run_shell_command", map[string]any{"command": "make a"}),
+		geminitest.Call("read_file", map[string]any{"path": "a"}),
+		geminitest.Call("run_shell_command", map[string]any{"command": "make b", "wait_for_previous": true}),
+		geminitest.Call("read_file", map[string]any{"path": "c"}),
+		geminitest.Call("no_such_tool", nil),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader), Confirmer: conf})
+	_, evs := prompt(t, a.NewSession(), "go")
+	if asked := conf.asked(); len(asked) != 1 || asked[0].Details != "make a" {
+		t.Errorf("asked %+v, want only about make a", asked)
+	}
+	if got := sh.commands(); len(got) != 0 {
+		t.Errorf("ran %q", got)
+	}
+	if fmt.Sprint(readPaths) != "[a]" {
+		t.Errorf("read %v, want only a, of the declined call's batch", readPaths)
+	}
+	fr := responses(t, srv.Requests()[1])
+	cancelled := map[string]any{"error": "The user declined an earlier call of this answer, so this call was cancelled before it ran."}
+	if len(fr) != 5 ||
+		fr[0].Response["error"] != "The user declined to run this command." ||
+		fr[1].Response["output"] != "read a" ||
+		fmt.Sprint(fr[2].Response) != fmt.Sprint(cancelled) ||
+		fmt.Sprint(fr[3].Response) != fmt.Sprint(cancelled) ||
+		!strings.Contains(fmt.Sprint(fr[4].Response["error"]), "no_such_tool") {
+		t.Errorf("responses = %s", toJSON(fr))
+	}
+	var statuses []string
+	for _, ev := range evs {
+		if ev.Kind == agent.EventToolResult {
+			statuses = append(statuses, ev.ToolResult.CallID+":"+string(ev.ToolResult.Status))
+		}
+	}
+	slices.Sort(statuses)
+	if want := []string{"call_1:rejected", "call_2:ok", "call_3:cancelled", "call_4:cancelled", "call_5:error"}; !slices.Equal(statuses, want) {
+		t.Errorf("the front end was told %v, want %v", statuses, want)
 	}
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,18 +19,15 @@ import (
 // ones start once it has. Edits to one file thus land in order, each
 // built on the file the one before left.
 
-// waitForPrevious is the argument by which the model orders a call after
-// the earlier calls of its answer.
-const waitForPrevious = "wait_for_previous"
-
 // parallel reports whether fc may run alongside its neighbours: not an
-// edit, and not asking with wait_for_previous to wait (Gemini CLI 0.61's
-// _isParallelizable: only a boolean counts).
+// edit or an update_topic, and not asking with wait_for_previous to wait
+// (Gemini CLI 0.61's _isParallelizable: only a boolean counts).
 func parallel(fc *genai.FunctionCall) bool {
-	if fc.Name == tools.ReplaceName || fc.Name == tools.WriteFileName {
+	switch fc.Name {
+	case tools.ReplaceName, tools.WriteFileName, tools.UpdateTopicName:
 		return false
 	}
-	wait, _ := fc.Args[waitForPrevious].(bool)
+	wait, _ := fc.Args[tools.WaitForPrevious].(bool)
 	return !wait
 }
 
@@ -65,6 +63,9 @@ type toolRun struct {
 	// before it ("always allow").
 	asked     chan struct{}
 	closeOnce sync.Once
+	// afterDecline: the user declined a call of an earlier batch, so this
+	// one is cancelled, not run.
+	afterDecline bool
 }
 
 // pastQuestions marks run past the questions asked before it runs.
@@ -74,18 +75,48 @@ func (run *toolRun) pastQuestions() {
 	}
 }
 
+// topicsFirst is calls with the update_topic calls moved to the front,
+// the order otherwise kept, as Gemini CLI 0.61's scheduler sorts a model
+// answer's calls (_startBatch): the topic is set before the work it
+// names, and the calls are run and answered in this order.
+func topicsFirst(calls []*genai.FunctionCall) []*genai.FunctionCall {
+	ordered := slices.Clone(calls)
+	slices.SortStableFunc(ordered, func(a, b *genai.FunctionCall) int {
+		aTopic, bTopic := a.Name == tools.UpdateTopicName, b.Name == tools.UpdateTopicName
+		switch {
+		case aTopic && !bTopic:
+			return -1
+		case bTopic && !aTopic:
+			return 1
+		}
+		return 0
+	})
+	return ordered
+}
+
 // runCalls runs the calls of one model answer and returns the user
-// content answering them all, in the order of the calls. Once the turn's
-// ctx ends, the calls not started are answered as cancelled, and the
-// running ones end as their tools see it; none outlives runCalls.
+// content answering them all, in the order of the calls, update_topic's
+// first (topicsFirst). Once the turn's ctx ends, the calls not started
+// are answered as cancelled, and the running ones end as their tools see
+// it; none outlives runCalls.
 func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
+	calls = topicsFirst(calls)
 	answers := make([][]*genai.Part, len(calls))
 	t.runs = make([]*toolRun, len(calls))
 	for i, fc := range calls {
 		t.runs[i] = &toolRun{fc: fc, index: i, asked: make(chan struct{})}
 	}
+	t.declined = false
 	defer func() { t.runs = nil }()
 	for _, b := range batches(calls) {
+		if t.hasDeclined() {
+			// As Gemini CLI 0.61 cancels the calls still queued when the
+			// user declines one (cancelAllQueued); the declined call's
+			// own batch runs on.
+			for _, run := range t.runs[b[0]:b[1]] {
+				run.afterDecline = true
+			}
+		}
 		t.runBatch(calls, b[0], b[1], answers)
 	}
 	answer := &genai.Content{Role: genai.RoleUser}
@@ -139,6 +170,20 @@ func (t *turn) startCall(run *toolRun) []*genai.Part {
 	t.mu.Unlock()
 	run.start = t.s.agent.cfg.Now()
 	return t.runCall(run)
+}
+
+// userDeclined records that the user declined a call of the answer
+// being run.
+func (t *turn) userDeclined() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.declined = true
+}
+
+func (t *turn) hasDeclined() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.declined
 }
 
 // stopByHookLater records that a hook stopped the agent's loop: the calls

@@ -29,14 +29,19 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 		geminitest.Call(tools.ShellName, map[string]any{"command": "make"}),
 		geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
 		geminitest.Call("read_file", map[string]any{}),
-		geminitest.Call(tools.ReplaceName, map[string]any{"text": "yes\n"}),
-		geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
-		geminitest.Call(tools.ReplaceName, map[string]any{"text": "mine\n"}),
 	)
 	calls.Usage = usage(10, 4)
+	// In an answer of their own: a declined call cancels the later
+	// batches of its answer.
+	edits := geminitest.CallTurn(
+		geminitest.Call(tools.ReplaceName, map[string]any{"text": "yes\n"}),
+		geminitest.Call(tools.ReplaceName, map[string]any{"text": "mine\n"}),
+		geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
+	)
+	edits.Usage = usage(0, 0)
 	done := geminitest.TextTurn("ok")
 	done.Usage = usage(30, 2)
-	srv := geminitest.NewTestServer(t, calls, done)
+	srv := geminitest.NewTestServer(t, calls, edits, done)
 
 	conf := &confirmer{answer: func(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 		switch req.Details {
@@ -82,7 +87,7 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 		}
 	}
 	m := st.Models["gemini-test"]
-	if len(st.Models) != 1 || m.Requests != 2 || m.Errors != 0 || m.Tokens != (agent.Usage{PromptTokens: 40, CandidatesTokens: 6, TotalTokens: 46}) {
+	if len(st.Models) != 1 || m.Requests != 3 || m.Errors != 0 || m.Tokens != (agent.Usage{PromptTokens: 40, CandidatesTokens: 6, TotalTokens: 46}) {
 		t.Errorf("models = %+v", st.Models)
 	}
 }

@@ -21,6 +21,9 @@ const (
 	noConfirmerMessage    = "This call needs the user's approval and there is no one to ask."
 	cancelledMessage      = "The user cancelled the operation before this call ran."
 	cancelledWhileRunning = "The user cancelled the operation while this call was running."
+	// Gemini CLI 0.61 says "[Operation Cancelled] Reason: User cancelled
+	// operation" for a call cancelled so.
+	cancelledByDecline = "The user declined an earlier call of this answer, so this call was cancelled before it ran."
 )
 
 // turn is one Prompt in progress.
@@ -39,6 +42,9 @@ type turn struct {
 	// hookStop is why a hook ended the agent's loop ("continue": false);
 	// the calls left are not run, and the turn ends.
 	hookStop string
+	// declined is set once the user declined a call of the answer being
+	// run: the calls of its later batches are cancelled (runCalls).
+	declined bool
 	// requests are the model requests the prompt made, bounded by
 	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
 	requests int
@@ -49,7 +55,7 @@ type turn struct {
 	// runs are the calls of the model answer being run (runCalls).
 	runs []*toolRun
 	// mu guards what the calls running at once share: result.ToolCalls,
-	// hookStop, journal.
+	// hookStop, declined, journal.
 	mu sync.Mutex
 }
 
@@ -451,6 +457,12 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		event.Path = l.Location()
 	}
 	t.emit(Event{Kind: EventToolCall, ToolCall: event})
+	if run.afterDecline {
+		// Only a call that would have run: one that is refused as built
+		// is answered with why, as Gemini CLI 0.61 keeps a queued
+		// call's validation error.
+		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: tools.StatusCancelled})
+	}
 
 	// Every call passes the session's approval service; an edit's
 	// question waits for its change, asked when it is landed. Then the
@@ -555,6 +567,7 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 	case err != nil:
 		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
 	case !outcome.allows():
+		t.userDeclined()
 		return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
 	}
 	return tools.Result{}, true

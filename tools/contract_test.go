@@ -23,11 +23,6 @@ type declared struct {
 var notYet = map[string][]string{
 	// Subagents: not in gemini-ls yet.
 	"invoke_agent": nil,
-	// 0.61 adds wait_for_previous to the tools that keep the base schema
-	// (the background tools, update_topic); it comes with parallel calls.
-	"list_background_processes": {"wait_for_previous"},
-	"read_background_output":    {"wait_for_previous"},
-	"update_topic":              {"wait_for_previous"},
 	// 0.61's ripgrep grep_search options gemini-ls does not implement yet.
 	GrepSearchName: {"after", "before", "context", "exclude_pattern", "no_ignore"},
 }

@@ -147,7 +147,7 @@ func (listBackgroundTool) Name() string { return ListBackgroundName }
 
 func (listBackgroundTool) Declaration() *genai.FunctionDeclaration {
 	// Gemini CLI 0.61's words, its typo ("orchestrating") mended.
-	return declare[struct{}](ListBackgroundName, "Lists all active and recently completed background shell processes orchestrated by the agent.")
+	return declareWaiting[struct{}](ListBackgroundName, "Lists all active and recently completed background shell processes orchestrated by the agent.")
 }
 
 func (listBackgroundTool) Build(raw map[string]any) (Call, error) { return listBackgroundCall{}, nil }
@@ -214,7 +214,7 @@ type readBackgroundParams struct {
 }
 
 func (readBackgroundTool) Declaration() *genai.FunctionDeclaration {
-	d := declare[readBackgroundParams](ReadBackgroundName, "Reads the output log of a background shell process. Support reading tail snapshot.")
+	d := declareWaiting[readBackgroundParams](ReadBackgroundName, "Reads the output log of a background shell process. Support reading tail snapshot.")
 	d.ParametersJsonSchema.(map[string]any)["properties"].(map[string]any)["lines"].(map[string]any)["minimum"] = 1
 	return d
 }

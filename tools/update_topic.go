@@ -64,7 +64,7 @@ type updateTopicParams struct {
 }
 
 func (updateTopicTool) Declaration() *genai.FunctionDeclaration {
-	return declare[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
+	return declareWaiting[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
 }
 
 func (updateTopicTool) Build(raw map[string]any) (Call, error) {

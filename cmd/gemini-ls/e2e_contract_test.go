@@ -19,7 +19,8 @@ func TestRunHooksAndPoliciesSeeGeminiCLI061Arguments(t *testing.T) {
 	files := map[string]string{
 		".gemini/settings.json": `{"hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [
 			{"type": "command", "name": "record", "command": "sh $GEMINI_PROJECT_DIR/.gemini/hooks/record.sh"}]}]}}`,
-		".gemini/hooks/record.sh": `cat >> "$GEMINI_PROJECT_DIR/hook-inputs.txt"; echo >> "$GEMINI_PROJECT_DIR/hook-inputs.txt"` + "\n",
+		// One append of the whole line: the two calls' hooks run at once.
+		".gemini/hooks/record.sh": `input=$(cat); printf '%s\n' "$input" >> "$GEMINI_PROJECT_DIR/hook-inputs.txt"` + "\n",
 		"a.txt":      "one\ntwo\nthree\nfour\n",
 		"secret.txt": "the secret\n",
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -426,5 +427,44 @@ func TestMCPHeadlessAsksOnlyForUntrustedServers(t *testing.T) {
 	}
 	if got := responseOutput(h.responses(2)[0]); got != "3" {
 		t.Errorf("a trusted server's add = %q", got)
+	}
+}
+
+// Four calls of a slow MCP tool in one model answer run at once through
+// `gemini-ls run`, their results going back in call order; the same four
+// with wait_for_previous run one after another. The server says whether
+// each call overlapped another: no clock is read.
+func TestMCPSlowCallsOfOneAnswerRunAtOnce(t *testing.T) {
+	bin := mcpServerBinary(t)
+	answer := func(wait bool) geminitest.Turn {
+		var calls []*genai.FunctionCall
+		for _, tag := range []string{"a", "b", "c", "d"} {
+			args := map[string]any{"ms": 300, "tag": tag}
+			if wait {
+				args["wait_for_previous"] = true
+			}
+			calls = append(calls, geminitest.Call("mcp_slowpoke_slow", args))
+		}
+		return geminitest.CallTurn(calls...)
+	}
+	h := newHeadless(t, map[string]string{}, answer(false), answer(true), geminitest.TextTurn("done"))
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"slowpoke": map[string]any{"command": bin, "includeTools": []string{"slow"}, "trust": true},
+	})})
+	h.runIn(h.root, trusted(t, h), "run", "-p", "go").wantExit(t, 0)
+	for i, overlapped := range map[int]bool{1: true, 2: false} {
+		fr := h.responses(i)
+		if len(fr) != 4 {
+			t.Fatalf("request %d answers %d calls, want 4", i, len(fr))
+		}
+		for j, tag := range []string{"a", "b", "c", "d"} {
+			args := fmt.Sprintf(`{"ms":300,"tag":"%s"}`, tag)
+			if !overlapped {
+				args = fmt.Sprintf(`{"ms":300,"tag":"%s","wait_for_previous":true}`, tag)
+			}
+			if got, want := responseOutput(fr[j]), fmt.Sprintf("overlapped: %v; arguments: %s", overlapped, args); got != want {
+				t.Errorf("request %d, response %d = %q, want %q", i, j, got, want)
+			}
+		}
 	}
 }

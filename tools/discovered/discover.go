@@ -226,6 +226,11 @@ func newTool(cfg Config, callArgv []string, d declaration) (*tool, error) {
 	switch {
 	case isObject(d.ParametersJSONSchema):
 		json.Unmarshal(d.ParametersJSONSchema, &schema)
+		// As Gemini CLI 0.61 declares it; the model's wait_for_previous
+		// reaches the command with the rest, as 0.61 passes it on.
+		if s, ok := tools.AddWaitForPrevious(schema).(map[string]any); ok {
+			schema = s
+		}
 		decl.ParametersJsonSchema = schema
 	case isObject(d.Parameters):
 		var s genai.Schema

@@ -66,7 +66,8 @@ func TestDiscoverReadsEveryForm(t *testing.T) {
 
 	echo := found[0].Declaration()
 	schema, _ := json.Marshal(echo.ParametersJsonSchema)
-	if want := `{"properties":{"count":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}`; string(schema) != want {
+	// wait_for_previous declared as Gemini CLI 0.61 declares it.
+	if want := `{"properties":{"count":{"type":"integer"},"text":{"type":"string"},"wait_for_previous":{"description":"Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools.","type":"boolean"}},"required":["text"],"type":"object"}`; string(schema) != want {
 		t.Errorf("echo's parametersJsonSchema = %s, want %s", schema, want)
 	}
 	if !strings.HasPrefix(echo.Description, "Returns its arguments and the directory it ran in.\n\nThis tool was discovered from the project by executing the command `"+cfg.DiscoveryCommand+"` on project root.\nWhen called, this tool will execute the command `"+cfg.CallCommand+" echo` on project root.") {
@@ -84,13 +85,13 @@ func TestDiscoverReadsEveryForm(t *testing.T) {
 func TestCallRunsTheCallCommandInTheRoot(t *testing.T) {
 	cfg := testConfig(t)
 	echo := discover(t, cfg)["discovered_tool_echo"]
-	call, err := echo.Build(map[string]any{"text": "hi \"there\"", "count": 2.0})
+	call, err := echo.Build(map[string]any{"text": "hi \"there\"", "count": 2.0, "wait_for_previous": true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	conf := call.Confirmation()
 	if conf == nil || conf.Kind != "execute" || !slices.Equal(conf.AllowKeys, []string{"discovered_tool_echo"}) ||
-		conf.Details != cfg.CallCommand+" echo\n"+`{"count":2,"text":"hi \"there\""}` {
+		conf.Details != cfg.CallCommand+" echo\n"+`{"count":2,"text":"hi \"there\"","wait_for_previous":true}` {
 		t.Errorf("Confirmation = %+v", conf)
 	}
 	res, err := call.Execute(context.Background(), tools.CallInfo{})
@@ -105,8 +106,8 @@ func TestCallRunsTheCallCommandInTheRoot(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.Output), &got); err != nil {
 		t.Fatalf("output %q: %v", res.Output, err)
 	}
-	if got.Tool != "echo" || got.Args["text"] != `hi "there"` || got.Args["count"] != 2.0 || got.Dir != cfg.Dir {
-		t.Errorf("the call command saw %+v, want tool echo, the arguments on stdin, run in %s", got, cfg.Dir)
+	if got.Tool != "echo" || got.Args["text"] != `hi "there"` || got.Args["count"] != 2.0 || got.Args["wait_for_previous"] != true || got.Dir != cfg.Dir {
+		t.Errorf("the call command saw %+v, want tool echo, the arguments on stdin (wait_for_previous too, as Gemini CLI 0.61 passes it), run in %s", got, cfg.Dir)
 	}
 }
 
@@ -121,6 +122,7 @@ func TestCallChecksArguments(t *testing.T) {
 		{"discovered_tool_echo", map[string]any{"text": 1.0}, "params/text must be string"},
 		{"discovered_tool_echo", map[string]any{"text": "x", "count": 1.5}, "params/count must be integer"},
 		{"discovered_tool_fail", map[string]any{"why": true}, "params/why must be string"},
+		{"discovered_tool_echo", map[string]any{"text": "x", "wait_for_previous": "yes"}, "params/wait_for_previous must be boolean"},
 	} {
 		_, err := found[c.tool].Build(c.args)
 		if err == nil || err.Error() != c.want {

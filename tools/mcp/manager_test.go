@@ -104,7 +104,7 @@ func warnings(logs *observer.ObservedLogs) []string {
 
 func TestToolsAreListedDeclaredAndCalled(t *testing.T) {
 	m, logs := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
-	want := []string{"mcp_alpha_add", "mcp_alpha_crash", "mcp_alpha_echo", "mcp_alpha_fail", "mcp_alpha_image", "mcp_alpha_resource", "mcp_alpha_spawn"}
+	want := []string{"mcp_alpha_add", "mcp_alpha_crash", "mcp_alpha_echo", "mcp_alpha_fail", "mcp_alpha_image", "mcp_alpha_resource", "mcp_alpha_slow", "mcp_alpha_spawn"}
 	got := names(m)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
@@ -124,6 +124,25 @@ func TestToolsAreListedDeclaredAndCalled(t *testing.T) {
 	}
 	if w := warnings(logs); len(w) > 0 {
 		t.Errorf("warnings: %v", w)
+	}
+}
+
+// A server's tool is declared with wait_for_previous, as Gemini CLI 0.61
+// declares it (addWaitForPreviousParameter), and the model's argument
+// reaches the server with the rest, as 0.61 passes it on.
+func TestWaitForPreviousDeclaredAndPassedOn(t *testing.T) {
+	m, _ := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer}})
+	slow := find(t, m, "mcp_alpha_slow")
+	schema, _ := slow.Declaration().ParametersJsonSchema.(map[string]any)
+	props, _ := schema["properties"].(map[string]any)
+	wait, _ := props[tools.WaitForPrevious].(map[string]any)
+	desc, _ := wait["description"].(string)
+	if wait["type"] != "boolean" || !strings.HasPrefix(desc, "Set to true to wait for all previously requested tools") || props["ms"] == nil {
+		t.Errorf("schema = %v, want the server's with wait_for_previous added", schema)
+	}
+	res := run(t, slow, map[string]any{"ms": 1, "wait_for_previous": true})
+	if want := `overlapped: false; arguments: {"ms":1,"wait_for_previous":true}`; res.Output != want {
+		t.Errorf("slow = %+v, want output %q", res, want)
 	}
 }
 
@@ -158,7 +177,7 @@ func TestConfirmationUnlessTrusted(t *testing.T) {
 func TestNamesAreQualifiedAsGeminiCLI061(t *testing.T) {
 	m, logs := started(t, map[string]settings.MCPServer{
 		"alpha":    {Command: testServer, Args: []string{"-extra", "read file/now!"}, IncludeTools: []string{"add(a, b)", "read file/now!", "fail"}},
-		"beta.srv": {Command: testServer, ExcludeTools: []string{"crash", "spawn", "image", "resource", "add"}},
+		"beta.srv": {Command: testServer, ExcludeTools: []string{"crash", "spawn", "image", "resource", "add", "slow"}},
 		"s":        {Command: testServer, Args: []string{"-extra", "x_fail"}, IncludeTools: []string{"x_fail"}},
 		"s_x":      {Command: testServer, IncludeTools: []string{"fail"}},
 	}, "add", "echo")

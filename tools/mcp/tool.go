@@ -73,10 +73,13 @@ type tool struct {
 }
 
 func newTool(s *server, session *sdk.ClientSession, name string, remote *sdk.Tool) *tool {
-	schema := remote.InputSchema
-	if schema == nil {
-		schema = map[string]any{"type": "object", "properties": map[string]any{}}
+	var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
+	if remote.InputSchema != nil {
+		schema = remote.InputSchema
 	}
+	// As Gemini CLI 0.61 declares a server's tool: the argument reaches
+	// the server with the rest, as 0.61 passes it on.
+	schema = tools.AddWaitForPrevious(schema)
 	older := []string{validName(remote.Name), validName(s.alias + "__" + remote.Name)}
 	return &tool{server: s, session: session, name: name, older: older, remote: remote, decl: &genai.FunctionDeclaration{
 		Name:                 name,

@@ -4,18 +4,23 @@
 //	mcpserver [-fail-at-start] [-extra NAME]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
-// (the process exits), spawn (starts a child that sleeps, and says its pid).
+// (the process exits), spawn (starts a child that sleeps, and says its pid),
+// slow (sleeps ms milliseconds, then says its arguments and whether another
+// slow call ran while it did; its schema lets any other argument through).
 // Its prompts: greet (name required, style optional) and status (none).
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -101,6 +106,10 @@ func main() {
 	server.AddPrompt(&mcp.Prompt{Name: "status"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Report the status."}}}}, nil
 	})
+	var slow slowCalls
+	server.AddTool(&mcp.Tool{Name: "slow", Description: "Sleeps, then says whether another slow call ran meanwhile.", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
+	}}, slow.handle)
 	if *extra != "" {
 		name := *extra
 		server.AddTool(&mcp.Tool{Name: name, Description: "Says its name.", InputSchema: map[string]any{"type": "object"}},
@@ -111,4 +120,39 @@ func main() {
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// slowCalls are the slow calls in progress, each with whether another
+// ran beside it: a test sees calls overlap without timing them.
+type slowCalls struct {
+	mu      sync.Mutex
+	running map[*bool]bool
+}
+
+func (s *slowCalls) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args struct {
+		MS int `json:"ms"`
+	}
+	if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+		return nil, err
+	}
+	overlapped := new(bool)
+	s.mu.Lock()
+	if s.running == nil {
+		s.running = map[*bool]bool{}
+	}
+	for other := range s.running {
+		*other, *overlapped = true, true
+	}
+	s.running[overlapped] = true
+	s.mu.Unlock()
+	select {
+	case <-time.After(time.Duration(args.MS) * time.Millisecond):
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	delete(s.running, overlapped)
+	result := fmt.Sprintf("overlapped: %v; arguments: %s", *overlapped, req.Params.Arguments)
+	s.mu.Unlock()
+	return text(result), nil
 }

@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"maps"
+
+	"google.golang.org/genai"
+)
+
+// WaitForPrevious is the argument by which the model orders a call after
+// the earlier calls of its answer (the agent's scheduler reads it).
+const WaitForPrevious = "wait_for_previous"
+
+// waitForPreviousDescription is Gemini CLI 0.61's, word for word.
+const waitForPreviousDescription = "Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools."
+
+// AddWaitForPrevious returns schema with the wait_for_previous parameter
+// declared, as Gemini CLI 0.61's addWaitForPreviousParameter does for the
+// tools that keep its base schema (MCP tools, discovered tools,
+// update_topic, the background tools; not the other built-in tools): only
+// to a JSON schema of type object whose properties, if any, are an
+// object; any other schema is returned as it is. schema is not changed.
+func AddWaitForPrevious(schema any) any {
+	s, ok := schema.(map[string]any)
+	if !ok || s["type"] != "object" {
+		return schema
+	}
+	props := map[string]any{}
+	if p, present := s["properties"]; present {
+		p, ok := p.(map[string]any)
+		if !ok {
+			return schema
+		}
+		props = maps.Clone(p)
+	}
+	props[WaitForPrevious] = map[string]any{"type": "boolean", "description": waitForPreviousDescription}
+	out := maps.Clone(s)
+	out["properties"] = props
+	return out
+}
+
+// declareWaiting is declare for the built-in tools Gemini CLI 0.61 gives
+// wait_for_previous.
+func declareWaiting[P any](name, description string) *genai.FunctionDeclaration {
+	d := declare[P](name, description)
+	d.ParametersJsonSchema = AddWaitForPrevious(d.ParametersJsonSchema)
+	return d
+}
