@@ -28,8 +28,6 @@ var notYet = map[string][]string{
 	"list_background_processes": {"wait_for_previous"},
 	"read_background_output":    {"wait_for_previous"},
 	"update_topic":              {"wait_for_previous"},
-	// 0.61's ripgrep grep_search options gemini-ls does not implement yet.
-	GrepSearchName: {"after", "before", "context", "exclude_pattern", "no_ignore"},
 }
 
 // beyond are gemini-ls's tools 0.61 does not declare in that setup (it
