@@ -23,8 +23,6 @@ type declared struct {
 var notYet = map[string][]string{
 	// Subagents: not in gemini-ls yet.
 	"invoke_agent": nil,
-	// 0.61's ripgrep grep_search options gemini-ls does not implement yet.
-	GrepSearchName: {"after", "before", "context", "exclude_pattern", "no_ignore"},
 }
 
 // beyond are gemini-ls's tools 0.61 does not declare in that setup (it

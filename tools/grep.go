@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"errors"
@@ -49,6 +50,11 @@ type grepParams struct {
 	FixedStrings      bool    `json:"fixed_strings,omitempty" desc:"If true, treats the pattern as a literal string instead of a regular expression. Defaults to false if omitted."`
 	MaxMatchesPerFile *int    `json:"max_matches_per_file,omitempty" desc:"Optional: Maximum number of matches to return per file. Use this to prevent being overwhelmed by repetitive matches in large files."`
 	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" desc:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 2000 if omitted."`
+	ExcludePattern    string  `json:"exclude_pattern,omitempty" desc:"Optional: A regular expression pattern to exclude from the search results. If a line matches both the pattern and the exclude_pattern, it will be omitted."`
+	Context           *int    `json:"context,omitempty" desc:"Show this many lines of context around each match (equivalent to grep -C). Defaults to 0 if omitted."`
+	After             *int    `json:"after,omitempty" desc:"Show this many lines after each match (equivalent to grep -A). Defaults to 0 if omitted."`
+	Before            *int    `json:"before,omitempty" desc:"Show this many lines before each match (equivalent to grep -B). Defaults to 0 if omitted."`
+	NoIgnore          bool    `json:"no_ignore,omitempty" desc:"If true, searches all files including those usually ignored (by .gitignore, .geminiignore and .git/info/exclude); .git and node_modules directories are still skipped. Defaults to false if omitted."`
 }
 
 func (t *grepTool) Declaration() *genai.FunctionDeclaration {
@@ -84,6 +90,22 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Invalid regular expression pattern provided: %s. Error: %v", p.Pattern, err)
 	}
+	var exclude *regexp.Regexp
+	if p.ExcludePattern != "" {
+		flags := "(?i)"
+		if p.CaseSensitive {
+			flags = ""
+		}
+		if exclude, err = regexp.Compile(flags + p.ExcludePattern); err != nil {
+			_, err = regexp.Compile(p.ExcludePattern) // the message without our flags
+			return nil, fmt.Errorf("Invalid exclude regular expression pattern provided: %s. Error: %v", p.ExcludePattern, err)
+		}
+		m.exclude = exclude
+	}
+	before, after, err := contextLines(p.Context, p.Before, p.After)
+	if err != nil {
+		return nil, err
+	}
 	if p.IncludePattern != "" && !doublestar.ValidatePattern(p.IncludePattern) {
 		return nil, fmt.Errorf("params/include_pattern: invalid glob pattern %q", p.IncludePattern)
 	}
@@ -110,21 +132,50 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 		}
 	}
 	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.IncludePattern, namesOnly: p.NamesOnly,
-		maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
+		before: before, after: after, noIgnore: p.NoIgnore, maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
+}
+
+// contextLines is how many lines to show before and after each match:
+// before and after where given (and not 0), else context, as rg takes
+// Gemini CLI 0.61's --context followed by --after-context and
+// --before-context.
+func contextLines(context, before, after *int) (b, a int, err error) {
+	for i, n := range []*int{context, before, after} {
+		if n != nil && *n < 0 {
+			return 0, 0, fmt.Errorf("params/%s must be >= 0", []string{"context", "before", "after"}[i])
+		}
+	}
+	value := func(n *int) int {
+		if n == nil {
+			return 0
+		}
+		return min(*n, maxGrepContextLines) // no more can be shown
+	}
+	b, a = value(before), value(after)
+	if b == 0 {
+		b = value(context)
+	}
+	if a == 0 {
+		a = value(context)
+	}
+	return b, a, nil
 }
 
 type grepCall struct {
-	ws          *workspace.Workspace
-	pattern     string
-	matcher     *grepMatcher
-	dir         string
-	hasPath     bool
-	include     string
-	namesOnly   bool // the files with matches, not the lines
-	maxFileSize int64
-	maxMatches  int // in all
-	perFile     int // in one file
-	timeout     time.Duration
+	ws        *workspace.Workspace
+	pattern   string
+	matcher   *grepMatcher
+	dir       string
+	hasPath   bool
+	include   string
+	namesOnly bool // the files with matches, not the lines
+	// before and after are the lines of context shown around each match.
+	before, after int
+	noIgnore      bool // search ignored files too
+	maxFileSize   int64
+	maxMatches    int // in all
+	perFile       int // in one file
+	timeout       time.Duration
 	// engine, when set, is used whatever is installed (tests compare them).
 	engine grepEngine
 }
@@ -162,6 +213,7 @@ type grepFile struct {
 type grepOutcome struct {
 	file       grepFile
 	matches    []grepMatch // in line order, at most the call's maxMatches
+	context    []grepMatch // the lines around matches shown, in line order (addContext)
 	unreadable bool
 	tooLarge   bool // over the call's maxFileSize: not searched
 }
@@ -245,7 +297,81 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if walkErr != nil && walkCtx.Err() == nil {
 		return Result{}, fmt.Errorf("searching %s: %w", c.dir, walkErr)
 	}
-	return c.format(first, omitted, timedOut), nil
+	kept := first.first()
+	contextCut := false
+	if (c.before > 0 || c.after > 0) && !c.namesOnly {
+		if contextCut, err = c.addContext(ctx, kept); err != nil {
+			return Result{}, err
+		}
+	}
+	return c.format(kept, first, omitted, timedOut, contextCut), nil
+}
+
+// maxGrepContextLines caps the context lines one result shows in all, so
+// that context around the most matches stays within a few times their
+// size; past it, matches are shown without context, and the result says so.
+const maxGrepContextLines = 5000
+
+// addContext reads each file with matches again (one at a time, its open
+// document or the disk) and gives its matches the lines around them:
+// before and after lines of each, but the matches themselves and the
+// lines exclude_pattern takes out. It reports whether the cap on context
+// lines cut some. A file that cannot be read again shows its matches
+// without context.
+func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome) (cut bool, err error) {
+	budget := maxGrepContextLines
+	for i := range kept {
+		if budget == 0 {
+			return true, nil
+		}
+		content, err := c.ws.ReadEntry(ctx, kept[i].file.entry, c.maxFileSize)
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err != nil {
+			continue
+		}
+		var used int
+		kept[i].context, used, cut = c.contextOf(content.Content, kept[i].matches, budget)
+		budget -= used
+		if cut {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// contextOf is the context lines of matches (in line order) in content,
+// at most budget of them, with how many they are and whether the budget
+// cut them. Lines are numbered and cleaned as the matcher does.
+func (c *grepCall) contextOf(content []byte, matches []grepMatch, budget int) (lines []grepMatch, used int, cut bool) {
+	next := 0 // the first match whose window may hold the line
+	line := 1
+	for pos := 0; pos < len(content) && next < len(matches); line++ {
+		end := bytes.IndexByte(content[pos:], '\n')
+		if end < 0 {
+			end = len(content)
+		} else {
+			end += pos
+		}
+		text := bytes.TrimSuffix(content[pos:end], []byte("\r"))
+		pos = end + 1
+		for next < len(matches) && matches[next].line+c.after < line {
+			next++
+		}
+		if next == len(matches) || line < matches[next].line-c.before {
+			continue
+		}
+		if _, isMatch := slices.BinarySearchFunc(matches[next:], line, func(m grepMatch, l int) int { return m.line - l }); isMatch || c.matcher.excluded(text) {
+			continue
+		}
+		if len(lines) == budget {
+			return lines, len(lines), true
+		}
+		shown, _ := cutLine(strings.TrimSpace(string(text)))
+		lines = append(lines, grepMatch{line: line, text: shown})
+	}
+	return lines, len(lines), false
 }
 
 // programDir is where an external engine runs: the search directory, or
@@ -292,10 +418,10 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, first *fir
 		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
 	}
 	return c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
-		if e.Ignored && e.IsDir {
-			return fs.SkipDir
-		}
-		if e.Ignored {
+		if e.Ignored && !c.noIgnore {
+			if e.IsDir {
+				return fs.SkipDir
+			}
 			return nil
 		}
 		rel := relSlash(c.dir, e.Path)
@@ -399,8 +525,7 @@ func (h *outcomeHeap) Pop() any {
 
 // format writes the result: the first maxMatches matches in path order
 // (workspace.ComparePaths), grouped by file in path order.
-func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedOut bool) Result {
-	kept := found.first()
+func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted workspace.Omitted, timedOut, contextCut bool) Result {
 	count := 0
 	for _, o := range kept {
 		count += len(o.matches)
@@ -418,6 +543,9 @@ func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedO
 	var notes []string
 	if timedOut && !limited {
 		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the matches in the files searched by then: search a narrower path or include filter to see the rest)", c.timeout))
+	}
+	if contextCut {
+		notes = append(notes, fmt.Sprintf("(context is shown up to %d lines in all: the matches after that are shown without it; ask for fewer matches or less context to see it)", maxGrepContextLines))
 	}
 	if n := omittedNote(omitted, extra...); n != "" {
 		notes = append(notes, n)
@@ -457,8 +585,16 @@ func (c *grepCall) format(found *firstMatches, omitted workspace.Omitted, timedO
 	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
 	for _, o := range kept {
 		b.WriteString("\nFile: " + quoteName(o.file.rel))
+		// Context lines are L<n>- , matches L<n>: , as in Gemini CLI.
+		ctx := o.context
 		for _, m := range o.matches {
+			for ; len(ctx) > 0 && ctx[0].line < m.line; ctx = ctx[1:] {
+				fmt.Fprintf(&b, "\nL%d- %s", ctx[0].line, ctx[0].text)
+			}
 			fmt.Fprintf(&b, "\nL%d: %s", m.line, m.text)
+		}
+		for _, l := range ctx {
+			fmt.Fprintf(&b, "\nL%d- %s", l.line, l.text)
 		}
 		b.WriteString("\n---")
 	}

@@ -109,6 +109,10 @@ func TestGrepEnginesAgree(t *testing.T) {
 		{"pattern": `word\ssep`},
 		{"pattern": `last`},
 		{"pattern": `SECRET`},
+		{"pattern": "todo", "context": 1.0},
+		{"pattern": `hit \d`, "path": "many", "before": 2.0, "after": 1.0, "max_matches_per_file": 3.0},
+		{"pattern": "hit", "path": "many", "exclude_pattern": `hit [0-9]$`, "max_matches_per_file": 2.0},
+		{"pattern": "todo", "no_ignore": true},
 	}
 	engines := grepEngines(t, tw.root)
 	for _, args := range queries {

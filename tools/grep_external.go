@@ -192,7 +192,7 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 			return
 		}
 		text = bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
-		if !q.matcher.re.Match(text) {
+		if !q.matcher.matchLine(text) {
 			return
 		}
 		shown, _ := cutLine(strings.TrimSpace(string(text)))
@@ -368,9 +368,9 @@ func (ripgrep) args(q *grepQuery) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return []string{"--json", "--no-config", "--no-follow", "--no-ignore", "--hidden", "--text", "--crlf",
-		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10), "--max-count", strconv.Itoa(q.maxMatches),
-		"--regexp", pattern, "--"}, true
+	args := []string{"--json", "--no-config", "--no-follow", "--no-ignore", "--hidden", "--text", "--crlf",
+		"--max-filesize", strconv.FormatInt(q.maxFileSize, 10)}
+	return append(append(args, maxCount("--max-count", q)...), "--regexp", pattern, "--"), true
 }
 
 // rgText is a string in rg's JSON: text, or base64 bytes when not UTF-8.
@@ -430,8 +430,19 @@ func (gitGrep) args(q *grepQuery) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	return []string{"-c", "grep.fallbackToNoIndex=true", "grep", "--no-index", "--no-color", "-n", "-z", "-a", "-P",
-		"--max-count", strconv.Itoa(q.maxMatches), "-e", pattern, "--"}, true
+	args := []string{"-c", "grep.fallbackToNoIndex=true", "grep", "--no-index", "--no-color", "-n", "-z", "-a", "-P"}
+	return append(append(args, maxCount("--max-count", q)...), "-e", pattern, "--"), true
+}
+
+// maxCount is the program's option stopping each file at the query's
+// matches per file, or none when lines are excluded: the program counts
+// the lines it finds, excluded ones too, so it could stop before a file's
+// first lines not excluded.
+func maxCount(option string, q *grepQuery) []string {
+	if q.matcher.exclude != nil {
+		return nil
+	}
+	return []string{option, strconv.Itoa(q.maxMatches)}
 }
 
 func (gitGrep) parse(out io.Reader, line func(path string, number int, text []byte)) error {

@@ -22,6 +22,18 @@ type grepMatcher struct {
 	// exact: a line matches exactly when it holds lit, so the regexp
 	// need not run.
 	exact bool
+	// exclude, when set, takes out the lines it matches (exclude_pattern).
+	exclude *regexp.Regexp
+}
+
+// matchLine reports whether one line (without its line ending) is a
+// match: the pattern matches it and exclude does not.
+func (m *grepMatcher) matchLine(text []byte) bool {
+	return m.re.Match(text) && !m.excluded(text)
+}
+
+func (m *grepMatcher) excluded(text []byte) bool {
+	return m.exclude != nil && m.exclude.Match(text)
 }
 
 func newGrepMatcher(pattern string) (*grepMatcher, error) {
@@ -132,7 +144,7 @@ func (m *grepMatcher) search(content []byte, limit int) []grepMatch {
 			end += start
 		}
 		text := bytes.TrimSuffix(content[start:end], []byte("\r"))
-		if m.exact || m.re.Match(text) {
+		if (m.exact || m.re.Match(text)) && !m.excluded(text) {
 			line += bytes.Count(content[counted:start], []byte("\n"))
 			counted = start
 			shown, _ := cutLine(strings.TrimSpace(string(text)))

@@ -263,3 +263,64 @@ func TestGrepSearchSkipsUnreadableFiles(t *testing.T) {
 	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "needle"})
 	wantContains(t, res.Output, "File: ok.txt\nL1: needle\n---\n\n(skipped 1 unreadable file)")
 }
+
+// The ripgrep variant's options, as Gemini CLI 0.61 gives them: context
+// lines as L<n>- around L<n>: matches, after/before over context, lines
+// exclude_pattern matches left out before the per-file cap counts, and
+// ignored files searched with no_ignore.
+func TestGrepSearchRipgrepOptions(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		".gitignore":  "ignored.txt\n",
+		"a.txt":       "one\ntwo\nTODO skip me\nfour\nTODO keep\nsix\nseven\n",
+		"ignored.txt": "TODO hidden by gitignore\n",
+	})
+	tool := tw.tool(GrepSearchName, Options{})
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "keep", "context": 1.0}),
+		`Found 1 match for pattern "keep" in the workspace directory:
+---
+File: a.txt
+L4- four
+L5: TODO keep
+L6- six
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "keep", "context": 1.0, "after": 2.0, "before": 0.0}),
+		`Found 1 match for pattern "keep" in the workspace directory:
+---
+File: a.txt
+L4- four
+L5: TODO keep
+L6- six
+L7- seven
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "exclude_pattern": "SKIP", "max_matches_per_file": 1.0, "include_pattern": "a.txt"}),
+		`Found 1 match for pattern "todo" in the workspace directory (filter: "a.txt"):
+---
+File: a.txt
+L5: TODO keep
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "four", "before": 1.0, "exclude_pattern": "skip"}),
+		`Found 1 match for pattern "four" in the workspace directory:
+---
+File: a.txt
+L4: four
+---`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "no_ignore": true, "names_only": true}),
+		`Found 2 files with matches for pattern "todo" in the workspace directory:
+a.txt
+ignored.txt`)
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "names_only": true}),
+		`Found 1 files with matches for pattern "todo" in the workspace directory:
+a.txt`)
+	for args, want := range map[string]string{
+		"context": "params/context must be >= 0",
+		"exclude": "Invalid exclude regular expression pattern provided: a(. Error: error parsing regexp: missing closing ): `a(`",
+	} {
+		call := map[string]any{"pattern": "a", "context": -1.0}
+		if args == "exclude" {
+			call = map[string]any{"pattern": "a", "exclude_pattern": "a("}
+		}
+		if got := buildError(t, tool, call); got != want {
+			t.Errorf("%s: error = %q, want %q", args, got, want)
+		}
+	}
+}
