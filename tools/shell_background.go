@@ -180,16 +180,21 @@ func (listBackgroundCall) Execute(_ context.Context, info CallInfo) (Result, err
 	if info.Background == nil {
 		return Result{}, errors.New("background processes belong to a session, and this call has none")
 	}
-	entries := info.Background.List()
+	s := BackgroundListing(info.Background.List())
+	return Result{Output: s, Display: s}, nil
+}
+
+// BackgroundListing is entries as list_background_processes lists them to
+// the model, and /tasks to the user.
+func BackgroundListing(entries []background.Entry) string {
 	if len(entries) == 0 {
-		return Result{Output: "No background processes found.", Display: "No background processes found."}, nil
+		return "No background processes found."
 	}
 	lines := make([]string, len(entries))
 	for i, e := range entries {
 		lines[i] = listLine(e)
 	}
-	s := strings.Join(lines, "\n")
-	return Result{Output: s, Display: s}, nil
+	return strings.Join(lines, "\n")
 }
 
 // listLine is one process as Gemini CLI lists it.
