@@ -29,6 +29,9 @@ type session struct {
 	log   *zap.Logger
 	// reverts numbers the rewinds' reverts, for their tool call ids.
 	reverts atomic.Int64
+	// backgroundIDs numbers the background commands run in the client's
+	// terminal, the PIDs the model knows them by.
+	backgroundIDs atomic.Int64
 
 	// tail is the end of the prompt's message so far, for say; only the
 	// session's running turn touches it (the server's turns run one at a

@@ -28,7 +28,8 @@ const terminalStepTimeout = time.Second
 // terminalRunner runs a session's shell commands.
 type terminalRunner struct{ sess *session }
 
-// shellRunner is the runner of the session's shell commands.
+// shellRunner is the runner of the session's shell commands, those run
+// in the foreground and the background ones (tools.BackgroundRunner).
 func (sess *session) shellRunner() tools.CommandRunner { return terminalRunner{sess} }
 
 // Run implements tools.CommandRunner: in the client's terminal when it
@@ -82,17 +83,8 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	if status == nil {
 		status = out.ExitStatus
 	}
-	o := tools.ShellOutcome{Output: out.Output, Live: true}
-	if out.Truncated {
-		o.Dropped = -1
-	}
-	// The client may keep more than asked.
-	if over := len(o.Output) - c.OutputLimit; c.OutputLimit > 0 && over > 0 {
-		o.Output = o.Output[over:]
-		if o.Dropped == 0 {
-			o.Dropped = int64(over)
-		}
-	}
+	o := tools.ShellOutcome{Live: true}
+	o.Output, o.Dropped = keptOutput(out, c.OutputLimit)
 	if status != nil {
 		o.ExitCode = status.ExitCode
 		if status.Signal != nil {
@@ -100,6 +92,23 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 		}
 	}
 	return o, nil
+}
+
+// keptOutput is the tail of a terminal's output the tool keeps, limit
+// bytes at most (the client may keep more than asked), and how many bytes
+// before it are not kept (-1: some, the client did not say how many).
+func keptOutput(out sdk.TerminalOutputResponse, limit int) (string, int64) {
+	kept, dropped := out.Output, int64(0)
+	if out.Truncated {
+		dropped = -1
+	}
+	if over := len(kept) - limit; limit > 0 && over > 0 {
+		kept = kept[over:]
+		if dropped == 0 {
+			dropped = int64(over)
+		}
+	}
+	return kept, dropped
 }
 
 // createTerminal asks the client for a terminal running c and returns its

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/tools/background"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -96,5 +98,98 @@ func TestTerminalOutputCap(t *testing.T) {
 	}
 	if !strings.Contains(res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa") || !strings.Contains(res.Output, "a\nEND\nError: (none)\nExit Code: 0\n") {
 		t.Errorf("output %.200q … %q", res.Output, res.Output[len(res.Output)-120:])
+	}
+}
+
+// startInBackground runs command with is_background in the session of
+// shell, owned by reg, and returns the result.
+func startInBackground(t *testing.T, shell tools.Tool, reg *background.Registry, command string) tools.Result {
+	t.Helper()
+	call, err := shell.Build(map[string]any{"command": command, "is_background": true, "delay_ms": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := call.Execute(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "call-1", Background: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A background command runs in the client's terminal, the session's
+// registry owning it: listed by the number the model was given, its
+// output read from the terminal while it runs, and killed and released
+// when the session ends.
+func TestTerminalBackgroundOwnedBySession(t *testing.T) {
+	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
+	var reg background.Registry
+	res := startInBackground(t, shell, &reg, "echo started; exec sleep 30")
+	if !strings.HasPrefix(res.Output, "Command is running in background. PID: 1. Initial output:\n") {
+		t.Fatalf("result %q", res.Output)
+	}
+	terms := client.Terminals()
+	if len(terms) != 1 || terms[0].Request.Args[1] != "echo started; exec sleep 30" {
+		t.Fatalf("terminals %+v, want the command's", terms)
+	}
+	id := terms[0].ID
+	if got := sess.takeAttached("call-1"); len(got) != 1 || got[0].Terminal == nil || got[0].Terminal.TerminalId != id {
+		t.Errorf("attached %+v, want the terminal shown in the call", got)
+	}
+	e, ok := reg.Get(1)
+	if !ok || !e.Running() || e.Command != "echo started; exec sleep 30" {
+		t.Fatalf("registry has %+v, %v", reg.List(), ok)
+	}
+	client.Wait(t.Context(), "the output read from the terminal", func(*acptest.Client) bool {
+		out, _, err := e.Process.Output(t.Context())
+		return err == nil && out == "started\n"
+	})
+	if killed, released := client.TerminalState(id); killed || released {
+		t.Fatalf("a running background terminal was killed %v, released %v", killed, released)
+	}
+
+	if err := reg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	client.Wait(t.Context(), "the terminal killed and released", func(c *acptest.Client) bool {
+		killed, released := c.TerminalState(id)
+		return killed && released
+	})
+	<-e.Process.Done()
+	if code, signal := e.Process.Exit(); code != nil || signal != "SIGKILL" {
+		t.Errorf("exit %v %q, want killed", code, signal)
+	}
+}
+
+// A background command that ends by itself is released, its last output
+// and exit code kept for the model to read afterwards.
+func TestTerminalBackgroundEnded(t *testing.T) {
+	shell, _, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
+	var reg background.Registry
+	// It ends when the test says so, after it has been moved to the
+	// background.
+	dir := t.TempDir()
+	res := startInBackground(t, shell, &reg, "while [ ! -e "+dir+"/go ]; do sleep 0.05; done; echo bye; exit 3")
+	if !strings.Contains(res.Output, "PID: 1.") {
+		t.Fatalf("result %q", res.Output)
+	}
+	e, _ := reg.Get(1)
+	if err := os.WriteFile(dir+"/go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-e.Process.Done()
+	id := client.Terminals()[0].ID
+	client.Wait(t.Context(), "the ended terminal released", func(c *acptest.Client) bool {
+		_, released := c.TerminalState(id)
+		return released
+	})
+	out, dropped, err := e.Process.Output(t.Context())
+	if out != "bye\n" || dropped != 0 || err != nil {
+		t.Errorf("output %q %d %v after release", out, dropped, err)
+	}
+	if code, _ := e.Process.Exit(); code == nil || *code != 3 {
+		t.Errorf("exit code %v, want 3", code)
+	}
+	if killed, _ := client.TerminalState(id); killed {
+		t.Error("a command that ended was killed")
 	}
 }

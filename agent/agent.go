@@ -98,6 +98,10 @@ type Config struct {
 	Skills SkillSource
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
+	// TopicNarration adds Gemini CLI 0.61's topic mandate to the system
+	// prompt while update_topic is among the tools
+	// (general.topicUpdateNarration).
+	TopicNarration bool
 	// Logger receives the api_request/api_response/api_error events; none
 	// when nil.
 	Logger *zap.Logger
@@ -207,6 +211,11 @@ type MemorySource interface {
 // next one.
 func (a *Agent) systemInstruction(ctx context.Context) string {
 	system := a.cfg.SystemPrompt + a.rootsNote()
+	if a.cfg.TopicNarration {
+		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
+			system += "\n\n" + topicMandate
+		}
+	}
 	if a.cfg.Skills != nil {
 		if section := skillsSection(a.cfg.Skills.Enabled()); section != "" {
 			system += "\n\n" + section

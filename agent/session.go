@@ -106,6 +106,10 @@ func (s *Session) closeBackground() {
 	}
 }
 
+// Background is the session's background processes, for the user to see
+// and stop (/tasks) as the model does.
+func (s *Session) Background() *background.Registry { return &s.background }
+
 // ApprovalMode is what runs without asking in the session now.
 func (s *Session) ApprovalMode() tools.ApprovalMode {
 	s.modeMu.Lock()

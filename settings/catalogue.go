@@ -58,7 +58,7 @@ func schemaKeys() map[string]support {
 		"general.sessionRetention.maxAge":       notImplemented,
 		"general.sessionRetention.maxCount":     notImplemented,
 		"general.sessionRetention.minRetention": notImplemented,
-		"general.topicUpdateNarration":          notImplemented,
+		"general.topicUpdateNarration":          implemented,
 		"general.logRagSnippets":                notImplemented,
 
 		"output.format": notImplemented,
@@ -236,7 +236,7 @@ func schemaKeys() map[string]support {
 		"experimental.generalistProfile":                     notImplemented,
 		"experimental.powerUserProfile":                      notImplemented,
 		"experimental.contextManagement":                     notImplemented,
-		"experimental.topicUpdateNarration":                  notImplemented,
+		"experimental.topicUpdateNarration":                  implemented,
 
 		"extensions.disabled":                     notImplemented,
 		"extensions.workspacesWithMigrationNudge": notImplemented,

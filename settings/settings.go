@@ -15,6 +15,7 @@ import (
 // accessor below reads as the default.
 type Settings struct {
 	General      General              `json:"general"`
+	Experimental Experimental         `json:"experimental"`
 	Model        Model                `json:"model"`
 	ModelConfigs ModelConfigs         `json:"modelConfigs"`
 	Tools        Tools                `json:"tools"`
@@ -55,6 +56,30 @@ type General struct {
 	Checkpointing struct {
 		Enabled bool `json:"enabled"`
 	} `json:"checkpointing"`
+	// TopicUpdateNarration offers the model update_topic and tells it to
+	// narrate its work by topics (TopicNarration).
+	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
+}
+
+// Experimental is the "experimental" object, of which gemini-ls reads
+// what Gemini CLI 0.61 still reads in place of a newer key.
+type Experimental struct {
+	// TopicUpdateNarration is general.topicUpdateNarration's deprecated
+	// place.
+	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
+}
+
+// TopicNarration is whether the model narrates its work with
+// update_topic: general.topicUpdateNarration, else the deprecated
+// experimental.topicUpdateNarration, else on, as Gemini CLI 0.61 has it.
+func (s Settings) TopicNarration() bool {
+	switch {
+	case s.General.TopicUpdateNarration != nil:
+		return *s.General.TopicUpdateNarration
+	case s.Experimental.TopicUpdateNarration != nil:
+		return *s.Experimental.TopicUpdateNarration
+	}
+	return true
 }
 
 // Plan is "general.plan": plan mode (tools.ApprovalPlan).

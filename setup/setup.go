@@ -253,6 +253,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Retry:         o.Retry,
 		Thinking:      true,
 
+		TopicNarration: set.TopicNarration(),
+
 		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
 	})

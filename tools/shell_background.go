@@ -72,20 +72,30 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 		// It ended within the delay: reported as a command run in the
 		// foreground, as Gemini CLI reports it.
 		code, signal := p.Exit()
-		out, dropped := p.Output()
+		out, dropped, err := p.Output(ctx)
+		if err != nil {
+			return Result{}, fmt.Errorf("reading the output of a background command that ended: %w", err)
+		}
 		o := ShellOutcome{Output: out, Dropped: dropped, ExitCode: code, Signal: signal, PGID: p.PID()}
 		_ = p.Kill() // what it left in its group
 		return c.report(ctx, ctx, o), nil
 	case <-ctx.Done():
 		_ = p.Kill()
-		out, dropped := p.Output()
+		// What it wrote before it was killed, if to be had at once.
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		out, dropped, _ := p.Output(octx)
 		return c.report(ctx, ctx, ShellOutcome{Output: out, Dropped: dropped, PGID: p.PID()}), nil
 	case <-wait.C:
 	}
 	if err := info.Background.Add(c.command, p); err != nil {
 		return Result{}, err
 	}
-	out, dropped := p.Output()
+	out, dropped, err := p.Output(ctx)
+	if err != nil {
+		// It runs, owned by the session: the model can read it later.
+		out, dropped = "(not read: "+err.Error()+")", 0
+	}
 	pid := strconv.Itoa(p.PID())
 	return Result{
 		Output:  fmt.Sprintf("Command is running in background. PID: %s. Initial output:\n%s", pid, outputText(out, dropped)),
@@ -132,8 +142,11 @@ func (p *localProcess) wait() {
 	close(p.done)
 }
 
-func (p *localProcess) PID() int                      { return p.cmd.Process.Pid }
-func (p *localProcess) Output() (string, int64)       { return p.out.kept() }
+func (p *localProcess) PID() int { return p.cmd.Process.Pid }
+func (p *localProcess) Output(context.Context) (string, int64, error) {
+	kept, dropped := p.out.kept()
+	return kept, dropped, nil
+}
 func (p *localProcess) Done() <-chan struct{}         { return p.done }
 func (p *localProcess) Exit() (code *int, sig string) { return p.code, p.signal }
 
@@ -167,16 +180,21 @@ func (listBackgroundCall) Execute(_ context.Context, info CallInfo) (Result, err
 	if info.Background == nil {
 		return Result{}, errors.New("background processes belong to a session, and this call has none")
 	}
-	entries := info.Background.List()
+	s := BackgroundListing(info.Background.List())
+	return Result{Output: s, Display: s}, nil
+}
+
+// BackgroundListing is entries as list_background_processes lists them to
+// the model, and /tasks to the user.
+func BackgroundListing(entries []background.Entry) string {
 	if len(entries) == 0 {
-		return Result{Output: "No background processes found.", Display: "No background processes found."}, nil
+		return "No background processes found."
 	}
 	lines := make([]string, len(entries))
 	for i, e := range entries {
 		lines[i] = listLine(e)
 	}
-	s := strings.Join(lines, "\n")
-	return Result{Output: s, Display: s}, nil
+	return strings.Join(lines, "\n")
 }
 
 // listLine is one process as Gemini CLI lists it.
@@ -269,7 +287,10 @@ func (c *readBackgroundCall) Execute(ctx context.Context, info CallInfo) (Result
 	if !ok {
 		return Result{Error: fmt.Sprintf("Access denied. Background process ID %d not found in this session's history.", c.pid), Display: "Access denied."}, nil
 	}
-	kept, dropped := e.Process.Output()
+	kept, dropped, err := e.Process.Output(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("reading the output of background process %d: %w", c.pid, err)
+	}
 	if kept == "" && dropped == 0 {
 		return Result{Output: "Log is empty.", Display: "Log is empty."}, nil
 	}

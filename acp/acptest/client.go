@@ -420,6 +420,18 @@ func (c *Client) Terminals() []*Terminal {
 	return out
 }
 
+// TerminalState is whether the terminal id was killed and released, read
+// under the client's lock: what Wait's conditions read while the agent
+// still acts on the terminal.
+func (c *Client) TerminalState(id string) (killed, released bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.terminals[id]; ok {
+		return t.Killed, t.Released
+	}
+	return false, false
+}
+
 // CreateTerminal implements sdk.Client: the command runs here, as an
 // editor's terminal would run it.
 func (c *Client) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {

@@ -72,6 +72,7 @@ func Table() []Builtin {
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),
 		withSubcommands(command("stats", "Show the session's usage: its tokens and prompts, each model's requests, each tool's calls", ""), statsSubcommands()),
+		withSubcommands(command("tasks", "List the session's background processes, or kill one", ""), tasksSubcommands()),
 		{Command: command("tools", "List the tools the model can call", "desc"), Run: listTools},
 	}
 }

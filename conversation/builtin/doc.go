@@ -1,6 +1,6 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
 // every front end: /about, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
-// /memory, /restore, /rewind, /skills, /stats and /tools, as Gemini CLI 0.61 spells them where they
+// /memory, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
 // with its Run, then shows the Reply's Markdown, or sends its Input to

@@ -1,6 +1,7 @@
 package background
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -19,8 +20,9 @@ type Process interface {
 	// PID identifies the process to the model.
 	PID() int
 	// Output is the output kept: its tail, and how many bytes came before
-	// it and were not kept (-1: some, how many unknown).
-	Output() (kept string, dropped int64)
+	// it and were not kept (-1: some, how many unknown). Reading it may
+	// ask the editor (its terminal keeps it), hence ctx and the error.
+	Output(ctx context.Context) (kept string, dropped int64, err error)
 	// Done is closed once the process has ended.
 	Done() <-chan struct{}
 	// Exit is how it ended, once Done is closed: an exit code, or nil and

@@ -53,6 +53,28 @@ func TestExcludeRemovesBuiltinTools(t *testing.T) {
 	}
 }
 
+// update_topic is offered as Gemini CLI 0.61 offers it: while
+// general.topicUpdateNarration, else experimental.topicUpdateNarration,
+// is not false.
+func TestTopicUpdateNarration(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		general, experimental *bool
+		want                  bool
+	}{{nil, nil, true}, {new(false), nil, false}, {nil, new(false), false}, {new(true), new(false), true}, {new(false), new(true), false}} {
+		var s settings.Settings
+		s.General.TopicUpdateNarration, s.Experimental.TopicUpdateNarration = c.general, c.experimental
+		set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Settings: s, Getenv: func(string) string { return "" }})
+		if _, got := set.Registry.Get(tools.UpdateTopicName); got != c.want {
+			t.Errorf("general %v, experimental %v: update_topic offered %v, want %v", c.general, c.experimental, got, c.want)
+		}
+		set.Close()
+	}
+}
+
 // useWriteTodos: false takes write_todos away, as Gemini CLI does; its
 // class name counts in tools.core.
 func TestUseWriteTodos(t *testing.T) {

@@ -67,6 +67,10 @@ func Build(ctx context.Context, c Config) *Set {
 		builtin = append(builtin, t.Name())
 	}
 	keep := newFilter(c.Settings.Tools)
+	if !c.Settings.TopicNarration() {
+		// Gemini CLI 0.61 declares update_topic only with narration on.
+		keep.exclude[tools.UpdateTopicName] = true
+	}
 	if use := c.Settings.UseWriteTodos; use != nil && !*use {
 		keep.exclude[tools.WriteTodosName] = true
 	}
