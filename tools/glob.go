@@ -42,7 +42,7 @@ type globParams struct {
 	CaseSensitive       bool     `json:"case_sensitive,omitempty" desc:"Optional: Whether the search should be case-sensitive. Defaults to false."`
 	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" desc:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
 	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" desc:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
-	Ignore              []string `json:"ignore,omitempty,undeclared"`
+	Ignore              []string `json:"ignore,omitempty" param:"undeclared"`
 }
 
 func (t *globTool) Declaration() *genai.FunctionDeclaration {

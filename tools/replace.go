@@ -39,12 +39,12 @@ func (t *replaceTool) Name() string { return ReplaceName }
 // many occurrences; one above 1 is normalized to allow_multiple.
 type replaceParams struct {
 	FilePath      string `json:"file_path" desc:"The path to the file to modify: absolute, or relative to the workspace root."`
-	Instruction   string `json:"instruction,unenforced" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change: why it is needed, where it happens, what the high-level change is and what the desired outcome is."`
+	Instruction   string `json:"instruction" param:"unenforced" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change: why it is needed, where it happens, what the high-level change is and what the desired outcome is."`
 	OldString     string `json:"old_string" desc:"The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. Empty to create a new file."`
 	NewString     string `json:"new_string" desc:"The exact literal text to replace old_string with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic. Do not use omission placeholders like '(rest of methods ...)', '...', or 'unchanged code'; provide exact literal code."`
 	AllowMultiple bool   `json:"allow_multiple,omitempty" desc:"If true, the tool will replace all occurrences of old_string. If false (default), it will only succeed if exactly one occurrence is found."`
 	// ExpectedReplacements is what gemini-ls declared before allow_multiple.
-	ExpectedReplacements *int `json:"expected_replacements,omitempty,undeclared"`
+	ExpectedReplacements *int `json:"expected_replacements,omitempty" param:"undeclared"`
 }
 
 func (t *replaceTool) Declaration() *genai.FunctionDeclaration {

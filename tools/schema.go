@@ -21,10 +21,13 @@ import (
 //	was:"older"            the name gemini-ls declared it by before it
 //	                       followed Gemini CLI 0.61; calls (a model's, a
 //	                       hook's, a saved session's) may still use it
-//	json:"name,unenforced" declared required, as 0.61 declares it, but a
+//	param:"unenforced"     declared required, as 0.61 declares it, but a
 //	                       call without it still runs: gemini-ls's older
 //	                       declaration had it optional
-//	json:"name,undeclared" accepted from older calls but not declared
+//	param:"undeclared"     accepted from older calls but not declared
+//
+// (A tag of its own, not options of json's: encoding/json and vet's
+// checks know json's options, and these are not.)
 //
 // Supported field types: string, bool, int, float64, []string, pointers to
 // those, and map[string]any (any JSON object).
@@ -110,9 +113,10 @@ func paramFields(t reflect.Type) []paramField {
 			continue
 		}
 		jsonType(f.Type) // panics early on an unsupported type
-		optional, unenforced := strings.Contains(opts, "omitempty"), strings.Contains(opts, "unenforced")
+		param := f.Tag.Get("param")
+		optional, unenforced := strings.Contains(opts, "omitempty"), param == "unenforced"
 		out = append(out, paramField{index: i, name: name, was: f.Tag.Get("was"), desc: f.Tag.Get("desc"),
-			required: !optional && !unenforced, unenforced: unenforced, undeclared: strings.Contains(opts, "undeclared"), typ: f.Type})
+			required: !optional && !unenforced, unenforced: unenforced, undeclared: param == "undeclared", typ: f.Type})
 	}
 	return out
 }
