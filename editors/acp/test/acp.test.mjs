@@ -372,7 +372,9 @@ const scenarios = [
         t.check("in yolo the command runs unasked", res.stopReason === "end_turn" && a.permissions.length === 0 && (outputOf(fake, 1) ?? "").includes("yolo-ok"), short({ permissions: a.permissions.length, out: outputOf(fake, 1) }));
       }
       const model = s.configOptions?.find((o) => o.id === "model");
-      const other = model?.options?.find((o) => o.value !== model.currentValue)?.value;
+      // A concrete model: an auto's prompt would first ask the routing
+      // classifier, which this script does not answer.
+      const other = model?.options?.find((o) => o.value !== model.currentValue && !o.value.startsWith("auto"))?.value;
       if (other) {
         const set = await within(a.agent.request(methods.agent.session.setConfigOption, { sessionId: a.sessionId, configId: "model", value: other }), 5000, "session/set_config_option");
         const now = set.configOptions?.find((o) => o.id === "model")?.currentValue;
