@@ -40,12 +40,9 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	if !sess.srv.capabilities().Terminal {
 		return tools.LocalRunner{}.Run(ctx, c)
 	}
-	id, err := sess.createTerminal(ctx, c)
+	id, err := sess.startTerminal(ctx, c, "command")
 	if err != nil {
-		if ctx.Err() != nil {
-			return tools.ShellOutcome{}, fmt.Errorf("the command did not start in the editor's terminal: %w", ctx.Err())
-		}
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal could not run the command: terminal/create failed: %s", clientError(err))
+		return tools.ShellOutcome{}, err
 	}
 	log := sess.log.With(zap.String("terminalId", id))
 	if c.CallID != "" {
@@ -109,6 +106,20 @@ func keptOutput(out sdk.TerminalOutputResponse, limit int) (string, int64) {
 		}
 	}
 	return kept, dropped
+}
+
+// startTerminal is createTerminal with its failure said for the user and
+// the model: what (the "command", the "background command") did not
+// start, because ctx ended or the client refused.
+func (sess *session) startTerminal(ctx context.Context, c tools.ShellCommand, what string) (string, error) {
+	id, err := sess.createTerminal(ctx, c)
+	switch {
+	case err == nil:
+		return id, nil
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("the %s did not start in the editor's terminal: %w", what, ctx.Err())
+	}
+	return "", fmt.Errorf("the editor's terminal could not run the %s: terminal/create failed: %s", what, clientError(err))
 }
 
 // createTerminal asks the client for a terminal running c and returns its

@@ -30,12 +30,9 @@ func (r terminalRunner) Start(ctx context.Context, c tools.ShellCommand) (backgr
 	if !sess.srv.capabilities().Terminal {
 		return tools.LocalRunner{}.Start(ctx, c)
 	}
-	id, err := sess.createTerminal(ctx, c)
+	id, err := sess.startTerminal(ctx, c, "background command")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("the background command did not start in the editor's terminal: %w", ctx.Err())
-		}
-		return nil, fmt.Errorf("the editor's terminal could not run the background command: terminal/create failed: %s", clientError(err))
+		return nil, err
 	}
 	if c.CallID != "" {
 		ref := sdk.ToolTerminalRef(id)
