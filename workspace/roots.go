@@ -161,6 +161,31 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	return w.resolveNamed(path, filepath.Clean(p))
 }
 
+// Display is path as the user is shown it: relative to the first root
+// (DisplayFrom). The tools' messages and LSP's edit titles show a path
+// so. A nil workspace (before LSP's initialize) shows every path as
+// given.
+func (w *Workspace) Display(path string) string {
+	if w == nil {
+		return path
+	}
+	roots := w.Roots()
+	if len(roots) == 0 {
+		return path
+	}
+	return DisplayFrom(roots[0], path)
+}
+
+// DisplayFrom is path as the user is shown it from dir: relative to dir,
+// with forward slashes, when inside it; else as given. ACP shows paths
+// from the cwd its client named.
+func DisplayFrom(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
 // RootOf returns the innermost root containing the absolute, cleaned path,
 // or "" when none does. It does not touch the file system.
 func (w *Workspace) RootOf(path string) string {
