@@ -3,10 +3,12 @@ package tools
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/skills"
@@ -30,6 +32,8 @@ type activateSkillTool struct {
 
 func (t *activateSkillTool) Name() string { return ActivateSkillName }
 
+func (*activateSkillTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 // Redeclares: /skills enable, disable and reload change the declaration.
 func (t *activateSkillTool) Redeclares() {}
 
@@ -51,36 +55,47 @@ func (t *activateSkillTool) Declaration() *genai.FunctionDeclaration {
 // activateSkillDeclaration is Gemini CLI's getActivateSkillDeclaration,
 // word for word, for the enabled skills called enabled.
 func activateSkillDeclaration(enabled []string) *genai.FunctionDeclaration {
-	var names []any
 	var quoted []string
 	for _, name := range enabled {
-		names = append(names, name)
 		quoted = append(quoted, "'"+name+"'")
 	}
 	hint := ""
-	param := map[string]any{"type": "string", "description": "No skills are currently available."}
-	if len(names) > 0 {
+	if len(enabled) > 0 {
 		hint = " (Available: " + strings.Join(quoted, ", ") + ")"
-		param = map[string]any{"type": "string", "description": "The name of the skill to activate.", "enum": names}
 	}
-	return &genai.FunctionDeclaration{
-		Name: ActivateSkillName,
-		Description: "Activates a specialized agent skill by name" + hint + ". " +
-			"Returns the skill's instructions wrapped in `<activated_skill>` tags. " +
-			"These provide specialized guidance for the current task. " +
-			"Use this when you identify a task that matches a skill's description. " +
-			"ONLY use names exactly as they appear in the `<available_skills>` section.",
-		ParametersJsonSchema: map[string]any{
-			"type":                 "object",
-			"properties":           map[string]any{"name": param},
-			"required":             []string{"name"},
-			"additionalProperties": false,
-		},
+	return declareWith[activateSkillParams](ActivateSkillName, "Activates a specialized agent skill by name"+hint+". "+
+		"Returns the skill's instructions wrapped in `<activated_skill>` tags. "+
+		"These provide specialized guidance for the current task. "+
+		"Use this when you identify a task that matches a skill's description. "+
+		"ONLY use names exactly as they appear in the `<available_skills>` section.",
+		&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[skillName](): skillNameSchema(enabled)}})
+}
+
+// skillName is a skill's name as activate_skill takes it: declared with
+// the skills enabled at the time (skillNameSchema), checked by Build
+// against those enabled when the call is made.
+type skillName string
+
+// skillNameSchema is the schema of a skillName while the skills called
+// enabled are: one of them, or none.
+func skillNameSchema(enabled []string) *jsonschema.Schema {
+	if len(enabled) == 0 {
+		return &jsonschema.Schema{Type: "string", Description: "No skills are currently available."}
 	}
+	s := &jsonschema.Schema{Type: "string", Description: "The name of the skill to activate."}
+	for _, name := range enabled {
+		s.Enum = append(s.Enum, name)
+	}
+	return s
 }
 
 type activateSkillParams struct {
-	Name string `json:"name"`
+	Name skillName `json:"name"`
+}
+
+// extendSchema: no other properties, as Gemini CLI declares them.
+func (activateSkillParams) extendSchema(s *jsonschema.Schema) {
+	s.AdditionalProperties = closed()
 }
 
 // Build finds the skill; an unknown one is Gemini CLI's error, naming
@@ -90,15 +105,16 @@ func (t *activateSkillTool) Build(raw map[string]any) (Call, error) {
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	skill, ok := t.catalog.Get(p.Name)
+	name := string(p.Name)
+	skill, ok := t.catalog.Get(name)
 	if !ok {
 		var names []string
 		for _, s := range t.catalog.Enabled() {
 			names = append(names, s.Name)
 		}
-		return nil, fmt.Errorf("Skill %q not found. Available skills are: %s", p.Name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("Skill %q not found. Available skills are: %s", name, strings.Join(names, ", "))
 	}
-	return &activateSkillCall{name: p.Name, skill: skill, resources: skills.FolderStructure(skill.Dir()), ws: t.ws}, nil
+	return &activateSkillCall{name: name, skill: skill, resources: skills.FolderStructure(skill.Dir()), ws: t.ws}, nil
 }
 
 type activateSkillCall struct {

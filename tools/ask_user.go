@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 )
 
@@ -45,65 +45,41 @@ type askUserTool struct{}
 
 func (askUserTool) Name() string { return AskUserName }
 
-// Declaration is Gemini CLI's (its default model family's), word for
-// word. Its parameters are a list of objects, which the struct schemas of
-// schema.go do not describe, so the schema is written out.
-func (askUserTool) Declaration() *genai.FunctionDeclaration {
-	option := map[string]any{
-		"type":     "object",
-		"required": []string{"label", "description"},
-		"properties": map[string]any{
-			"label":       map[string]any{"type": "string", "description": `The display text for this option (1-5 words). Example: "OAuth 2.0"`},
-			"description": map[string]any{"type": "string", "description": `Brief explanation of this option. Example: "Industry standard, supports SSO"`},
-		},
-	}
-	question := map[string]any{
-		"type":     "object",
-		"required": []string{"question", "header", "type"},
-		"properties": map[string]any{
-			"question": map[string]any{"type": "string", "description": "The complete question to ask the user. Should be clear, specific, and end with a question mark."},
-			"header":   map[string]any{"type": "string", "description": `Very short label displayed as a chip/tag. Use abbreviations: "Auth" not "Authentication", "Config" not "Configuration". Examples: "Auth method", "Library", "Approach", "Database".`},
-			"type": map[string]any{
-				"type":        "string",
-				"enum":        []string{questionChoice, questionText, questionYesNo},
-				"default":     questionChoice,
-				"description": "Question type: 'choice' (default) for multiple-choice with options, 'text' for free-form input, 'yesno' for Yes/No confirmation with optional 'Other' feedback.",
-			},
-			"options": map[string]any{
-				"type":        "array",
-				"description": "The selectable choices for 'choice' type questions. Provide 2-4 options. An 'Other' option is automatically added for 'choice' and 'yesno' types. Not needed for 'text' or 'yesno'.",
-				"items":       option,
-			},
-			"multiSelect": map[string]any{"type": "boolean", "description": "Only applies when type='choice'. Set to true to allow selecting multiple options."},
-			"placeholder": map[string]any{"type": "string", "description": "Hint text shown in the input field. For type='text', shown in the main input. For type='choice' and 'yesno', shown in the 'Other' custom input."},
-		},
-	}
-	return &genai.FunctionDeclaration{
-		Name:        AskUserName,
-		Description: "Ask the user one or more questions to gather preferences, clarify requirements, or make decisions.",
-		ParametersJsonSchema: map[string]any{
-			"type":     "object",
-			"required": []string{"questions"},
-			"properties": map[string]any{
-				"questions": map[string]any{"type": "array", "minItems": 1, "maxItems": askMaxQuestion, "items": question},
-			},
-		},
-	}
+func (askUserTool) Annotations() Annotations { return Annotations{ReadOnly: true, AsksUser: true} }
+
+// askUserParams are ask_user's parameters, as Gemini CLI declares them
+// (its default model family's), word for word.
+type askUserParams struct {
+	Questions []askQuestion `json:"questions"`
 }
 
 // askQuestion is one of ask_user's questions as the model wrote it.
 type askQuestion struct {
-	Question    string      `json:"question"`
-	Header      string      `json:"header"`
-	Type        string      `json:"type"`
-	Options     []askOption `json:"options"`
-	MultiSelect bool        `json:"multiSelect"`
-	Placeholder string      `json:"placeholder"`
+	Question    string      `json:"question" jsonschema:"The complete question to ask the user. Should be clear, specific, and end with a question mark."`
+	Header      string      `json:"header" jsonschema:"Very short label displayed as a chip/tag. Use abbreviations: \"Auth\" not \"Authentication\", \"Config\" not \"Configuration\". Examples: \"Auth method\", \"Library\", \"Approach\", \"Database\"."`
+	Type        string      `json:"type" jsonschema:"Question type: 'choice' (default) for multiple-choice with options, 'text' for free-form input, 'yesno' for Yes/No confirmation with optional 'Other' feedback."`
+	Options     []askOption `json:"options,omitempty" jsonschema:"The selectable choices for 'choice' type questions. Provide 2-4 options. An 'Other' option is automatically added for 'choice' and 'yesno' types. Not needed for 'text' or 'yesno'."`
+	MultiSelect bool        `json:"multiSelect,omitempty" jsonschema:"Only applies when type='choice'. Set to true to allow selecting multiple options."`
+	Placeholder string      `json:"placeholder,omitempty" jsonschema:"Hint text shown in the input field. For type='text', shown in the main input. For type='choice' and 'yesno', shown in the 'Other' custom input."`
 }
 
 type askOption struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
+	Label       string `json:"label" jsonschema:"The display text for this option (1-5 words). Example: \"OAuth 2.0\""`
+	Description string `json:"description" jsonschema:"Brief explanation of this option. Example: \"Industry standard, supports SSO\""`
+}
+
+// extendSchema: one to four questions, of the three types, choice by
+// default.
+func (askUserParams) extendSchema(s *jsonschema.Schema) {
+	questions := s.Properties["questions"]
+	questions.MinItems, questions.MaxItems = jsonschema.Ptr(1), jsonschema.Ptr(askMaxQuestion)
+	typ := questions.Items.Properties["type"]
+	typ.Enum = []any{questionChoice, questionText, questionYesNo}
+	typ.Default = json.RawMessage(strconv.Quote(questionChoice))
+}
+
+func (askUserTool) Declaration() *genai.FunctionDeclaration {
+	return declare[askUserParams](AskUserName, "Ask the user one or more questions to gather preferences, clarify requirements, or make decisions.")
 }
 
 func (askUserTool) Build(args map[string]any) (Call, error) {
@@ -114,80 +90,21 @@ func (askUserTool) Build(args map[string]any) (Call, error) {
 	return askUserCall{questions}, nil
 }
 
-// parseQuestions reads ask_user's arguments with the messages of Gemini
-// CLI's schema validator and of its own checks, so the model can fix its
-// call, and unescapes the text as it does (a model may write \n).
+// parseQuestions reads ask_user's arguments, checked against its schema
+// and then as Gemini CLI checks them, so the model can fix its call, and
+// unescapes the text as it does (a model may write \n).
 func parseQuestions(args map[string]any) ([]askQuestion, error) {
-	raw, ok := args["questions"]
-	if !ok || raw == nil {
-		return nil, missing("questions")
+	var p askUserParams
+	if err := decode(args, &p); err != nil {
+		return nil, err
 	}
-	items, ok := raw.([]any)
-	switch {
-	case !ok:
-		return nil, fmt.Errorf("params/questions must be array")
-	case len(items) == 0:
-		return nil, fmt.Errorf("params/questions must NOT have fewer than 1 items")
-	case len(items) > askMaxQuestion:
-		return nil, fmt.Errorf("params/questions must NOT have more than %d items", askMaxQuestion)
-	}
-	questions := make([]askQuestion, len(items))
-	for i, item := range items {
-		q, err := parseQuestion(item, fmt.Sprintf("params/questions/%d", i))
-		if err != nil {
-			return nil, err
-		}
+	for i, q := range p.Questions {
 		if err := q.validate(i + 1); err != nil {
 			return nil, err
 		}
-		questions[i] = q.unescaped()
+		p.Questions[i] = q.unescaped()
 	}
-	return questions, nil
-}
-
-func parseQuestion(item any, where string) (askQuestion, error) {
-	obj, ok := item.(map[string]any)
-	if !ok {
-		return askQuestion{}, fmt.Errorf("%s must be object", where)
-	}
-	for _, key := range []string{"question", "header", "type"} {
-		if v, ok := obj[key]; !ok || v == nil {
-			return askQuestion{}, fmt.Errorf("%s must have required property '%s'", where, key)
-		}
-	}
-	if opts, ok := obj["options"].([]any); ok {
-		for j, o := range opts {
-			opt, _ := o.(map[string]any)
-			for _, key := range []string{"label", "description"} {
-				if _, ok := opt[key]; !ok {
-					return askQuestion{}, fmt.Errorf("%s/options/%d must have required property '%s'", where, j, key)
-				}
-			}
-		}
-	}
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return askQuestion{}, fmt.Errorf("%s: %w", where, err)
-	}
-	var q askQuestion
-	if err := json.Unmarshal(b, &q); err != nil {
-		if typeErr, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			return askQuestion{}, fmt.Errorf("%s/%s must be %s", where, strings.ReplaceAll(typeErr.Field, ".", "/"), schemaTypeName(typeErr.Type))
-		}
-		return askQuestion{}, fmt.Errorf("%s: %w", where, err)
-	}
-	if !slices.Contains([]string{questionChoice, questionText, questionYesNo}, q.Type) {
-		return askQuestion{}, fmt.Errorf("%s/type must be equal to one of the allowed values", where)
-	}
-	return q, nil
-}
-
-// schemaTypeName names t's JSON type as the schema validator does.
-func schemaTypeName(t reflect.Type) string {
-	if t.Kind() == reflect.Struct {
-		return "object"
-	}
-	return jsonType(t)
+	return p.Questions, nil
 }
 
 // validate makes Gemini CLI's checks of question n (1-based).

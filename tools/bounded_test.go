@@ -207,7 +207,7 @@ func TestGrepExternalEngineSearchesBatchesOfSmallFilesInProcess(t *testing.T) {
 	files["d1/f0001.txt"] = "one x\n"
 	tw := newTestWorkspace(t, files)
 	var runs atomic.Int32
-	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x"}).(*grepCall)
+	call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x", "context": 0.0}).(*grepCall)
 	call.engine = externalGrep{tool: runCountedTool{ripgrep{}, &runs}, dir: tw.root, inProcessBelow: smallSearch}
 	wantOutput(t, mustExecute(t, call), fmt.Sprintf("Found 2 matches for pattern \"x\" in the workspace directory:\n---\nFile: big.txt\nL%d: x big\n---\nFile: d1/f0001.txt\nL1: one x\n---", smallSearch/7+2))
 	// The batch holding big.txt, over smallSearch, is rg's; the other

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // The last stage of replace: when no deterministic stage finds old_string,
@@ -68,7 +70,7 @@ func (f *editFixer) fix(ctx context.Context, req editFixRequest) (llmEdit, error
 	}
 	askCtx, cancel := context.WithTimeoutCause(ctx, f.timeout, errFixTimeout)
 	defer cancel()
-	resp, err := f.utility.GenerateContent(askCtx, []*genai.Content{genai.NewContentFromText(req.prompt(), genai.RoleUser)}, editFixConfig())
+	resp, err := f.utility.GenerateContent(askCtx, models.LLMEditFixer, []*genai.Content{genai.NewContentFromText(req.prompt(), genai.RoleUser)}, editFixConfig())
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(context.Cause(askCtx), errFixTimeout) {
 			return llmEdit{}, fmt.Errorf("no answer within %s", f.timeout)

@@ -33,15 +33,17 @@ type globTool struct{ ws *workspace.Workspace }
 
 func (t *globTool) Name() string { return GlobName }
 
+func (*globTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 // globParams are glob's parameters, as Gemini CLI 0.61 declares them.
 // Older calls' path is normalized to dir_path; their ignore, which 0.61
 // does not have, still works.
 type globParams struct {
-	Pattern             string   `json:"pattern" desc:"The glob pattern to match against paths relative to the search directory (e.g., '**/*.py', 'docs/*.md'; \"*\" does not cross \"/\", \"**\" does)."`
-	DirPath             *string  `json:"dir_path,omitempty" was:"path" desc:"Optional: The path to the directory to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
-	CaseSensitive       bool     `json:"case_sensitive,omitempty" desc:"Optional: Whether the search should be case-sensitive. Defaults to false."`
-	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" desc:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
-	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" desc:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
+	Pattern             string   `json:"pattern" jsonschema:"The glob pattern to match against paths relative to the search directory (e.g., '**/*.py', 'docs/*.md'; \"*\" does not cross \"/\", \"**\" does)."`
+	DirPath             *string  `json:"dir_path,omitempty" was:"path" jsonschema:"Optional: The path to the directory to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
+	CaseSensitive       bool     `json:"case_sensitive,omitempty" jsonschema:"Optional: Whether the search should be case-sensitive. Defaults to false."`
+	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" jsonschema:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
+	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" jsonschema:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
 	Ignore              []string `json:"ignore,omitempty" param:"undeclared"`
 }
 
@@ -116,7 +118,7 @@ type globCall struct {
 func (c *globCall) Title() string {
 	title := "FindFiles " + c.pattern
 	if c.hasPath {
-		title += " in " + displayPath(c.ws, c.dir)
+		title += " in " + c.ws.Display(c.dir)
 	}
 	return title
 }

@@ -38,23 +38,25 @@ type grepTool struct{ ws *workspace.Workspace }
 
 func (t *grepTool) Name() string { return GrepSearchName }
 
+func (*grepTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 // grepParams are grep_search's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' path and include are normalized to dir_path and
 // include_pattern.
 type grepParams struct {
-	Pattern           string  `json:"pattern" desc:"The regular expression (RE2 syntax) to search for within file contents (e.g., 'function\\s+myFunction', 'import\\s+\\{.*\\}\\s+from\\s+.*'). Case-insensitive unless case_sensitive is true."`
-	DirPath           *string `json:"dir_path,omitempty" was:"path" desc:"Optional: The directory (or file) to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
-	IncludePattern    string  `json:"include_pattern,omitempty" was:"include" desc:"Optional: A glob pattern to filter which files are searched, matched against the path relative to the search directory or the file name (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting ignore files)."`
-	NamesOnly         bool    `json:"names_only,omitempty" desc:"Optional: If true, only the file paths of the matches will be returned, without the line content or line numbers. This is useful for gathering a list of files."`
-	CaseSensitive     bool    `json:"case_sensitive,omitempty" desc:"If true, search is case-sensitive. Defaults to false (ignore case) if omitted."`
-	FixedStrings      bool    `json:"fixed_strings,omitempty" desc:"If true, treats the pattern as a literal string instead of a regular expression. Defaults to false if omitted."`
-	MaxMatchesPerFile *int    `json:"max_matches_per_file,omitempty" desc:"Optional: Maximum number of matches to return per file. Use this to prevent being overwhelmed by repetitive matches in large files."`
-	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" desc:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 2000 if omitted."`
-	ExcludePattern    string  `json:"exclude_pattern,omitempty" desc:"Optional: A regular expression pattern to exclude from the search results. If a line matches both the pattern and the exclude_pattern, it will be omitted."`
-	Context           *int    `json:"context,omitempty" desc:"Show this many lines of context around each match (equivalent to grep -C). Defaults to 0 if omitted."`
-	After             *int    `json:"after,omitempty" desc:"Show this many lines after each match (equivalent to grep -A). Defaults to 0 if omitted."`
-	Before            *int    `json:"before,omitempty" desc:"Show this many lines before each match (equivalent to grep -B). Defaults to 0 if omitted."`
-	NoIgnore          bool    `json:"no_ignore,omitempty" desc:"If true, searches all files including those usually ignored (by .gitignore, .geminiignore and .git/info/exclude); .git and node_modules directories are still skipped. Defaults to false if omitted."`
+	Pattern           string  `json:"pattern" jsonschema:"The regular expression (RE2 syntax) to search for within file contents (e.g., 'function\\s+myFunction', 'import\\s+\\{.*\\}\\s+from\\s+.*'). Case-insensitive unless case_sensitive is true."`
+	DirPath           *string `json:"dir_path,omitempty" was:"path" jsonschema:"Optional: The directory (or file) to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
+	IncludePattern    string  `json:"include_pattern,omitempty" was:"include" jsonschema:"Optional: A glob pattern to filter which files are searched, matched against the path relative to the search directory or the file name (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting ignore files)."`
+	NamesOnly         bool    `json:"names_only,omitempty" jsonschema:"Optional: If true, only the file paths of the matches will be returned, without the line content or line numbers. This is useful for gathering a list of files."`
+	CaseSensitive     bool    `json:"case_sensitive,omitempty" jsonschema:"If true, search is case-sensitive. Defaults to false (ignore case) if omitted."`
+	FixedStrings      bool    `json:"fixed_strings,omitempty" jsonschema:"If true, treats the pattern as a literal string instead of a regular expression. Defaults to false if omitted."`
+	MaxMatchesPerFile *int    `json:"max_matches_per_file,omitempty" jsonschema:"Optional: Maximum number of matches to return per file. Use this to prevent being overwhelmed by repetitive matches in large files."`
+	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" jsonschema:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 2000 if omitted."`
+	ExcludePattern    string  `json:"exclude_pattern,omitempty" jsonschema:"Optional: A regular expression pattern to exclude from the search results. If a line matches both the pattern and the exclude_pattern, it will be omitted."`
+	Context           *int    `json:"context,omitempty" jsonschema:"Show this many lines of context around each match (equivalent to grep -C). Defaults to 0 if omitted."`
+	After             *int    `json:"after,omitempty" jsonschema:"Show this many lines after each match (equivalent to grep -A). Defaults to 0 if omitted."`
+	Before            *int    `json:"before,omitempty" jsonschema:"Show this many lines before each match (equivalent to grep -B). Defaults to 0 if omitted."`
+	NoIgnore          bool    `json:"no_ignore,omitempty" jsonschema:"If true, searches all files including those usually ignored (by .gitignore, .geminiignore and .git/info/exclude); .git and node_modules directories are still skipped. Defaults to false if omitted."`
 }
 
 func (t *grepTool) Declaration() *genai.FunctionDeclaration {
@@ -131,8 +133,9 @@ func (t *grepTool) Build(raw map[string]any) (Call, error) {
 			return nil, err
 		}
 	}
+	autoContext := p.Context == nil && p.Before == nil && p.After == nil
 	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.IncludePattern, namesOnly: p.NamesOnly,
-		before: before, after: after, noIgnore: p.NoIgnore, maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
+		before: before, after: after, autoContext: autoContext, noIgnore: p.NoIgnore, maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
 }
 
 // contextLines is how many lines to show before and after each match:
@@ -171,11 +174,14 @@ type grepCall struct {
 	namesOnly bool // the files with matches, not the lines
 	// before and after are the lines of context shown around each match.
 	before, after int
-	noIgnore      bool // search ignored files too
-	maxFileSize   int64
-	maxMatches    int // in all
-	perFile       int // in one file
-	timeout       time.Duration
+	// autoContext: none of context, before and after was given, so a
+	// search with few matches shows the lines around them (autoContext).
+	autoContext bool
+	noIgnore    bool // search ignored files too
+	maxFileSize int64
+	maxMatches  int // in all
+	perFile     int // in one file
+	timeout     time.Duration
 	// engine, when set, is used whatever is installed (tests compare them).
 	engine grepEngine
 }
@@ -183,7 +189,7 @@ type grepCall struct {
 func (c *grepCall) Title() string {
 	title := fmt.Sprintf("SearchText \"%s\"", c.pattern)
 	if c.hasPath {
-		title += " in " + displayPath(c.ws, c.dir)
+		title += " in " + c.ws.Display(c.dir)
 	}
 	if c.include != "" {
 		title += " (filter: " + c.include + ")"
@@ -299,12 +305,34 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	}
 	kept := first.first()
 	contextCut := false
-	if (c.before > 0 || c.after > 0) && !c.namesOnly {
-		if contextCut, err = c.addContext(ctx, kept); err != nil {
+	if before, after := c.contextAround(kept); (before > 0 || after > 0) && !c.namesOnly {
+		if contextCut, err = c.addContext(ctx, kept, before, after); err != nil {
 			return Result{}, err
 		}
 	}
 	return c.format(kept, first, omitted, timedOut, contextCut), nil
+}
+
+// contextAround is how many lines to show before and after each match of
+// kept: those asked for, or, when none was asked for and there are at
+// most 3 matches, as Gemini CLI 0.61 adds on its own
+// (enrichWithRipgrepAutoContext), 50 around a single match and 15 around
+// each of 2 or 3.
+func (c *grepCall) contextAround(kept []grepOutcome) (before, after int) {
+	if !c.autoContext {
+		return c.before, c.after
+	}
+	count := 0
+	for _, o := range kept {
+		count += len(o.matches)
+	}
+	switch {
+	case count == 1:
+		return 50, 50
+	case count == 2 || count == 3:
+		return 15, 15
+	}
+	return 0, 0
 }
 
 // maxGrepContextLines caps the context lines one result shows in all, so
@@ -318,7 +346,7 @@ const maxGrepContextLines = 5000
 // lines exclude_pattern takes out. It reports whether the cap on context
 // lines cut some. A file that cannot be read again shows its matches
 // without context.
-func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome) (cut bool, err error) {
+func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome, before, after int) (cut bool, err error) {
 	budget := maxGrepContextLines
 	for i := range kept {
 		if budget == 0 {
@@ -332,7 +360,7 @@ func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome) (cut bool
 			continue
 		}
 		var used int
-		kept[i].context, used, cut = c.contextOf(content.Content, kept[i].matches, budget)
+		kept[i].context, used, cut = c.contextOf(content.Content, kept[i].matches, before, after, budget)
 		budget -= used
 		if cut {
 			return true, nil
@@ -344,7 +372,7 @@ func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome) (cut bool
 // contextOf is the context lines of matches (in line order) in content,
 // at most budget of them, with how many they are and whether the budget
 // cut them. Lines are numbered and cleaned as the matcher does.
-func (c *grepCall) contextOf(content []byte, matches []grepMatch, budget int) (lines []grepMatch, used int, cut bool) {
+func (c *grepCall) contextOf(content []byte, matches []grepMatch, before, after, budget int) (lines []grepMatch, used int, cut bool) {
 	next := 0 // the first match whose window may hold the line
 	line := 1
 	for pos := 0; pos < len(content) && next < len(matches); line++ {
@@ -356,10 +384,10 @@ func (c *grepCall) contextOf(content []byte, matches []grepMatch, budget int) (l
 		}
 		text := bytes.TrimSuffix(content[pos:end], []byte("\r"))
 		pos = end + 1
-		for next < len(matches) && matches[next].line+c.after < line {
+		for next < len(matches) && matches[next].line+after < line {
 			next++
 		}
-		if next == len(matches) || line < matches[next].line-c.before {
+		if next == len(matches) || line < matches[next].line-before {
 			continue
 		}
 		if _, isMatch := slices.BinarySearchFunc(matches[next:], line, func(m grepMatch, l int) int { return m.line - l }); isMatch || c.matcher.excluded(text) {
@@ -368,8 +396,7 @@ func (c *grepCall) contextOf(content []byte, matches []grepMatch, budget int) (l
 		if len(lines) == budget {
 			return lines, len(lines), true
 		}
-		shown, _ := cutLine(strings.TrimSpace(string(text)))
-		lines = append(lines, grepMatch{line: line, text: shown})
+		lines = append(lines, grepMatch{line: line, text: shownLine(text)})
 	}
 	return lines, len(lines), false
 }
@@ -557,7 +584,7 @@ func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted works
 
 	where := "in the workspace directory"
 	if c.hasPath {
-		where = fmt.Sprintf("in path \"%s\"", displayPath(c.ws, c.dir))
+		where = fmt.Sprintf("in path \"%s\"", c.ws.Display(c.dir))
 	}
 	filter := ""
 	if c.include != "" {

@@ -113,6 +113,18 @@ func TestGrepEnginesAgree(t *testing.T) {
 		{"pattern": `hit \d`, "path": "many", "before": 2.0, "after": 1.0, "max_matches_per_file": 3.0},
 		{"pattern": "hit", "path": "many", "exclude_pattern": `hit [0-9]$`, "max_matches_per_file": 2.0},
 		{"pattern": "todo", "no_ignore": true},
+		// Gemini CLI 0.61's automatic context: 15 lines around 2 or 3
+		// matches, 50 around one (crossing a CRLF file, an open document
+		// and a file without a final line break), none once any of
+		// context, before and after is given, even as 0.
+		{"pattern": "todo", "path": "sub"},
+		{"pattern": `hit 1\d`, "path": "many/one.txt", "max_matches_per_file": 2.0},
+		{"pattern": `hit 2\d`, "path": "many", "total_max_matches": 3.0},
+		{"pattern": "end"},
+		{"pattern": "buffer"},
+		{"pattern": "last"},
+		{"pattern": `hit 15`, "path": "many/one.txt", "after": 0.0},
+		{"pattern": `hit 1[56]`, "path": "many/one.txt", "exclude_pattern": `hit [0-9]$`},
 	}
 	engines := grepEngines(t, tw.root)
 	for _, args := range queries {
@@ -212,7 +224,7 @@ L39: todo
 L40: todo
 ---
 File: crlf.txt
-L3: todo: spaced
+L3:   todo: spaced
 ---
 File: disk-only.txt
 L2: TODO from the buffer
@@ -330,7 +342,7 @@ func TestGrepExternalEngineLeavesSmallSearchesInProcess(t *testing.T) {
 		ran   bool
 	}{{smallSearch, false}, {100, true}} {
 		var runs atomic.Int32
-		call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x"}).(*grepCall)
+		call := build(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "x", "context": 0.0}).(*grepCall)
 		call.engine = externalGrep{tool: countedTool{ripgrep{}, &runs}, dir: tw.root, inProcessBelow: tc.below}
 		wantOutput(t, mustExecute(t, call), "Found 2 matches for pattern \"x\" in the workspace directory:\n---\nFile: a.txt\nL1: one x\n---\nFile: b.txt\nL201: x two\n---")
 		if ran := runs.Load() > 0; ran != tc.ran {

@@ -195,8 +195,7 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 		if !q.matcher.matchLine(text) {
 			return
 		}
-		shown, _ := cutLine(strings.TrimSpace(string(text)))
-		matches[i] = append(matches[i], grepMatch{line: number, text: shown})
+		matches[i] = append(matches[i], grepMatch{line: number, text: shownLine(text)})
 	})
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()

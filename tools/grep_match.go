@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -147,12 +148,21 @@ func (m *grepMatcher) search(content []byte, limit int) []grepMatch {
 		if (m.exact || m.re.Match(text)) && !m.excluded(text) {
 			line += bytes.Count(content[counted:start], []byte("\n"))
 			counted = start
-			shown, _ := cutLine(strings.TrimSpace(string(text)))
-			out = append(out, grepMatch{line: line, text: shown})
+			out = append(out, grepMatch{line: line, text: shownLine(text)})
 		}
 		pos = end + 1
 	}
 	return out
+}
+
+// shownLine is a line as grep_search shows it: its indentation kept, its
+// trailing white space cut (JavaScript's trimEnd, as Gemini CLI 0.61
+// prints match and context lines), and cut at maxLineLen characters.
+func shownLine(text []byte) string {
+	shown, _ := cutLine(strings.TrimRightFunc(string(text), func(r rune) bool {
+		return r == '\uFEFF' || r != '\u0085' && unicode.IsSpace(r) // JavaScript's white space
+	}))
+	return shown
 }
 
 // grepLiteral is a byte string searched for, as is (bytes.Index) or with

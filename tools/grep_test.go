@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,17 +20,48 @@ func TestGrepSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// build/gen.go is git-ignored and not searched.
+	// build/gen.go is git-ignored and not searched. With 3 matches or
+	// fewer, the 15 lines around each are shown (50 around a single one),
+	// as Gemini CLI 0.61 adds them when no context was asked for.
 	wantOutput(t, res, `Found 3 matches for pattern "TODO" in the workspace directory:
 ---
 File: README.md
+L1- # demo
+L2- 
+L3- A tiny Go program used to exercise an agent's file tools.
 L4: See TODO markers in the sources.
 ---
 File: main.go
+L1- package main
+L2- 
+L3- import (
+L4- 	"fmt"
+L5- 
+L6- 	"example.com/demo/pkg/util"
+L7- )
+L8- 
 L9: // TODO: localise the greeting.
+L10- func greet(name string) string {
+L11- 	return "Hello, " + util.Title(name)
+L12- }
+L13- 
+L14- func main() {
+L15- 	fmt.Println(greet("world"))
+L16- }
 ---
 File: pkg/util/strings.go
+L1- package util
+L2- 
+L3- import "strings"
+L4- 
+L5- // Title upper-cases the first letter of s.
 L6: // TODO: handle unicode properly.
+L7- func Title(s string) string {
+L8- 	if s == "" {
+L9- 		return s
+L10- 	}
+L11- 	return strings.ToUpper(s[:1]) + s[1:]
+L12- }
 ---`)
 	if res.Display != "Found 3 matches." {
 		t.Errorf("Display = %q", res.Display)
@@ -38,24 +70,76 @@ L6: // TODO: handle unicode properly.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "TODO", "path": ".", "include": "*.go"}), `Found 2 matches for pattern "TODO" in path "." (filter: "*.go"):
 ---
 File: main.go
+L1- package main
+L2- 
+L3- import (
+L4- 	"fmt"
+L5- 
+L6- 	"example.com/demo/pkg/util"
+L7- )
+L8- 
 L9: // TODO: localise the greeting.
+L10- func greet(name string) string {
+L11- 	return "Hello, " + util.Title(name)
+L12- }
+L13- 
+L14- func main() {
+L15- 	fmt.Println(greet("world"))
+L16- }
 ---
 File: pkg/util/strings.go
+L1- package util
+L2- 
+L3- import "strings"
+L4- 
+L5- // Title upper-cases the first letter of s.
 L6: // TODO: handle unicode properly.
+L7- func Title(s string) string {
+L8- 	if s == "" {
+L9- 		return s
+L10- 	}
+L11- 	return strings.ToUpper(s[:1]) + s[1:]
+L12- }
 ---`)
 
 	// Paths are relative to the searched directory; one match is singular.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": `func\s+Title`, "path": "pkg"}), `Found 1 match for pattern "func\s+Title" in path "pkg":
 ---
 File: util/strings.go
+L1- package util
+L2- 
+L3- import "strings"
+L4- 
+L5- // Title upper-cases the first letter of s.
+L6- // TODO: handle unicode properly.
 L7: func Title(s string) string {
+L8- 	if s == "" {
+L9- 		return s
+L10- 	}
+L11- 	return strings.ToUpper(s[:1]) + s[1:]
+L12- }
 ---`)
 
 	// The regexp is case-insensitive, as Gemini CLI's search is.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo: localise", "include": "main.go"}), `Found 1 match for pattern "todo: localise" in the workspace directory (filter: "main.go"):
 ---
 File: main.go
+L1- package main
+L2- 
+L3- import (
+L4- 	"fmt"
+L5- 
+L6- 	"example.com/demo/pkg/util"
+L7- )
+L8- 
 L9: // TODO: localise the greeting.
+L10- func greet(name string) string {
+L11- 	return "Hello, " + util.Title(name)
+L12- }
+L13- 
+L14- func main() {
+L15- 	fmt.Println(greet("world"))
+L16- }
 ---`)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "(?-i)todo"}), `No matches found for pattern "(?-i)todo" in the workspace directory.`)
 
@@ -63,8 +147,18 @@ L9: // TODO: localise the greeting.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "Title", "path": "pkg/util/strings.go"}), `Found 2 matches for pattern "Title" in path "pkg/util/strings.go":
 ---
 File: strings.go
+L1- package util
+L2- 
+L3- import "strings"
+L4- 
 L5: // Title upper-cases the first letter of s.
+L6- // TODO: handle unicode properly.
 L7: func Title(s string) string {
+L8- 	if s == "" {
+L9- 		return s
+L10- 	}
+L11- 	return strings.ToUpper(s[:1]) + s[1:]
+L12- }
 ---`)
 }
 
@@ -98,16 +192,19 @@ L1: hit
 ---`)
 }
 
+// Lines keep their indentation and lose their trailing white space, as
+// Gemini CLI 0.61 prints them (trimEnd).
 func TestGrepSearchSkipsBinaryAndCleansLines(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		"bin.dat":  "TODO\x00\x01",
-		"crlf.txt": "  TODO indented\r\nnext\r\n",
+		"crlf.txt": "  TODO indented \t\r\nnext\r\n",
 		"long.txt": "TODO " + strings.Repeat("x", 3000) + "\n",
 	})
 	wantOutput(t, run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "TODO"}), `Found 2 matches for pattern "TODO" in the workspace directory:
 ---
 File: crlf.txt
-L1: TODO indented
+L1:   TODO indented
+L2- next
 ---
 File: long.txt
 L1: TODO `+strings.Repeat("x", 1995)+`... [truncated]
@@ -122,6 +219,7 @@ func TestGrepSearchSeesOverlay(t *testing.T) {
 	wantOutput(t, run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "TODO"}), `Found 2 matches for pattern "TODO" in the workspace directory:
 ---
 File: b.go
+L1- package b
 L2: // TODO only in the buffer
 ---
 File: c.go
@@ -158,11 +256,13 @@ func TestGrepSearchOptions(t *testing.T) {
 		`Found 3 matches for pattern "TODO" in path "." (filter: "*.go"):
 ---
 File: a.go
+L1- Todo one
 L2: TODO two
 L3: TODO three
 ---
 File: b.go
 L1: TODO four
+L2- a.b c
 ---`)
 	same := run(t, tool, map[string]any{"pattern": "todo", "path": ".", "include": "*.go"})
 	wantOutput(t, same, run(t, tool, map[string]any{"pattern": "todo", "dir_path": ".", "include_pattern": "*.go"}).Output)
@@ -176,9 +276,12 @@ c.md`)
 ---
 File: a.go
 L1: Todo one
+L2- TODO two
+L3- TODO three
 ---
 File: b.go
 L1: TODO four
+L2- a.b c
 ---`)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "todo", "total_max_matches": 2.0}),
 		`Found 2 matches for pattern "todo" in the workspace directory (results limited to 2 matches for performance):
@@ -186,11 +289,13 @@ L1: TODO four
 File: a.go
 L1: Todo one
 L2: TODO two
+L3- TODO three
 ---`)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "a.b", "fixed_strings": true}),
 		`Found 1 match for pattern "a.b" in the workspace directory:
 ---
 File: b.go
+L1- TODO four
 L2: a.b c
 ---`)
 }
@@ -296,7 +401,12 @@ L7- seven
 		`Found 1 match for pattern "todo" in the workspace directory (filter: "a.txt"):
 ---
 File: a.txt
+L1- one
+L2- two
+L4- four
 L5: TODO keep
+L6- six
+L7- seven
 ---`)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "four", "before": 1.0, "exclude_pattern": "skip"}),
 		`Found 1 match for pattern "four" in the workspace directory:
@@ -322,5 +432,101 @@ a.txt`)
 		if got := buildError(t, tool, call); got != want {
 			t.Errorf("%s: error = %q, want %q", args, got, want)
 		}
+	}
+}
+
+// With no context, before or after given, Gemini CLI 0.61 shows the lines
+// around a few matches on its own (enrichWithRipgrepAutoContext): 50
+// before and after a single match, 15 around each of 2 or 3, none around
+// 4 or more, and none once any of the three is given, even as 0.
+func TestGrepSearchAutoContext(t *testing.T) {
+	var lines strings.Builder
+	for i := 1; i <= 200; i++ {
+		if i == 100 || i == 140 || i == 145 || i == 190 {
+			fmt.Fprintf(&lines, "  needle %d\n", i)
+		} else {
+			fmt.Fprintf(&lines, "  line %d\n", i)
+		}
+	}
+	tw := newTestWorkspace(t, map[string]string{"a.txt": lines.String(), "b.txt": "needle 1\nb two\n"})
+	tool := tw.tool(GrepSearchName, Options{})
+	// shown is the line numbers of a's lines in out, L<n>: for matches.
+	shown := func(out string) (context, matches []int) {
+		for _, l := range strings.Split(out, "\n") {
+			var n int
+			if _, err := fmt.Sscanf(l, "L%d-", &n); err == nil && strings.HasPrefix(l, fmt.Sprintf("L%d- ", n)) {
+				context = append(context, n)
+			} else if _, err := fmt.Sscanf(l, "L%d:", &n); err == nil {
+				matches = append(matches, n)
+			}
+		}
+		return context, matches
+	}
+	span := func(from, to int, not ...int) []int {
+		var out []int
+		for i := from; i <= to; i++ {
+			if !slices.Contains(not, i) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		args    map[string]any
+		context []int
+	}{
+		{"one match: 50 lines around it", map[string]any{"pattern": "needle 100"}, span(50, 150, 100)},
+		{"two: 15 around each", map[string]any{"pattern": "needle (100|140)$"}, append(span(85, 115, 100), span(125, 155, 140)...)},
+		{"three, up to the end of the file", map[string]any{"pattern": "needle (100|140|190)$", "dir_path": "a.txt"}, slices.Concat(span(85, 115, 100), span(125, 155, 140), span(175, 200, 190))},
+		{"windows merged", map[string]any{"pattern": "needle (140|145)$"}, span(125, 160, 140, 145)},
+		{"four: none", map[string]any{"pattern": `needle \d+$`, "dir_path": "a.txt"}, nil},
+		{"context 0 given: none", map[string]any{"pattern": "needle 100", "context": 0.0}, nil},
+		{"before given: only that", map[string]any{"pattern": "needle 100", "before": 2.0}, span(98, 99)},
+		{"after 0 given: none", map[string]any{"pattern": "needle 100", "after": 0.0}, nil},
+		{"near the end of the file", map[string]any{"pattern": "needle 190"}, span(140, 200, 190)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, tool, tc.args)
+			context, _ := shown(res.Output)
+			if !slices.Equal(context, tc.context) {
+				t.Errorf("context lines %v, want %v\n%s", context, tc.context, res.Output)
+			}
+		})
+	}
+	// Lines are shown as Gemini CLI prints them, indentation kept; the
+	// matches across files count together.
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "needle 1$"}), `Found 1 match for pattern "needle 1$" in the workspace directory:
+---
+File: b.txt
+L1: needle 1
+L2- b two
+---`)
+	res := run(t, tool, map[string]any{"pattern": "needle (1|100)$"})
+	if !strings.Contains(res.Output, "File: a.txt\nL85-   line 85\n") || !strings.Contains(res.Output, "L115-   line 115\n---\nFile: b.txt\nL1: needle 1\nL2- b two\n---") || strings.Contains(res.Output, "L84-") {
+		t.Errorf("two matches in two files: want 15 lines around each:\n%s", res.Output)
+	}
+	wantOutput(t, run(t, tool, map[string]any{"pattern": "needle 100", "names_only": true}), `Found 1 files with matches for pattern "needle 100" in the workspace directory:
+a.txt`)
+}
+
+// Context is shown up to maxGrepContextLines lines in all: the matches
+// past it are shown without, and the model is told.
+func TestGrepSearchBoundsContextLines(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		"a.txt": strings.Repeat("hit\na\nb\nc\nd\n", 1500),
+		"b.txt": "before\nhit in b\nafter\n",
+	})
+	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "hit", "context": 2.0})
+	contextLines := strings.Count(res.Output, "- ")
+	if contextLines != maxGrepContextLines {
+		t.Errorf("%d context lines shown, want %d", contextLines, maxGrepContextLines)
+	}
+	if strings.Count(res.Output, ": hit") != 1501 || !strings.Contains(res.Output, "File: b.txt\nL2: hit in b\n---") {
+		t.Errorf("every match must be shown, b's without context:\n%s", res.Output[len(res.Output)-400:])
+	}
+	note := "(context is shown up to 5000 lines in all: the matches after that are shown without it; ask for fewer matches or less context to see it)"
+	if !strings.HasSuffix(res.Output, "---\n\n"+note) || !strings.Contains(res.Display, note) {
+		t.Errorf("the cut is not said: output ends %q, display %q", res.Output[len(res.Output)-200:], res.Display)
 	}
 }

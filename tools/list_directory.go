@@ -25,13 +25,15 @@ type listDirectoryTool struct {
 
 func (t *listDirectoryTool) Name() string { return ListDirectoryName }
 
+func (*listDirectoryTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 // listDirectoryParams are list_directory's parameters, as Gemini CLI 0.61
 // declares them. Older calls' path and respect_git_ignore are normalized
 // to them (NormalizeArgs).
 type listDirectoryParams struct {
-	DirPath       string         `json:"dir_path" was:"path" desc:"The path to the directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
-	Ignore        []string       `json:"ignore,omitempty" desc:"List of glob patterns to ignore, matched against entry names, e.g. [\"*.log\"]."`
-	FileFiltering map[string]any `json:"file_filtering_options,omitempty" desc:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored entries are listed only when both are false)."`
+	DirPath       string         `json:"dir_path" was:"path" jsonschema:"The path to the directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
+	Ignore        []string       `json:"ignore,omitempty" jsonschema:"List of glob patterns to ignore, matched against entry names, e.g. [\"*.log\"]."`
+	FileFiltering map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored entries are listed only when both are false)."`
 }
 
 func (t *listDirectoryTool) Declaration() *genai.FunctionDeclaration {
@@ -97,7 +99,7 @@ type listDirectoryCall struct {
 }
 
 func (c *listDirectoryCall) Title() string {
-	return "ReadFolder " + displayPath(c.ws, c.dir)
+	return "ReadFolder " + c.ws.Display(c.dir)
 }
 
 func (c *listDirectoryCall) Kind() Kind { return KindRead }

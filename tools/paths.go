@@ -26,20 +26,6 @@ func resolvePath(ws *workspace.Workspace, param, path string) (string, error) {
 	return abs, nil
 }
 
-// displayPath shows abs relative to the first root when it lies inside it,
-// else absolute.
-func displayPath(ws *workspace.Workspace, abs string) string {
-	roots := ws.Roots()
-	if len(roots) == 0 {
-		return abs
-	}
-	rel, err := filepath.Rel(roots[0], abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
-	}
-	return filepath.ToSlash(rel)
-}
-
 // defaultDir is the directory searches start from when no path is given.
 func defaultDir(ws *workspace.Workspace) (string, error) {
 	roots := ws.Roots()

@@ -72,18 +72,16 @@ type enterPlanModeTool struct {
 
 func (enterPlanModeTool) Name() string { return EnterPlanModeName }
 
+// Annotations: none; the approval door decides on it by its name.
+func (enterPlanModeTool) Annotations() Annotations { return Annotations{} }
+
+type enterPlanModeParams struct {
+	Reason string `json:"reason,omitempty" jsonschema:"Short reason explaining why you are entering plan mode."`
+}
+
 // Declaration is Gemini CLI's, word for word.
 func (enterPlanModeTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name:        EnterPlanModeName,
-		Description: "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.",
-		ParametersJsonSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"reason": map[string]any{"type": "string", "description": "Short reason explaining why you are entering plan mode."},
-			},
-		},
-	}
+	return declare[enterPlanModeParams](EnterPlanModeName, "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.")
 }
 
 func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
@@ -91,11 +89,11 @@ func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
 }
 
 func (t enterPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
-	reason, ok := raw["reason"].(string)
-	if v, present := raw["reason"]; present && v != nil && !ok {
-		return nil, errors.New("params/reason must be string")
+	var p enterPlanModeParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
 	}
-	return enterPlanModeCall{dir: s.PlansDir, reason: strings.TrimSpace(reason), unattended: t.unattended}, nil
+	return enterPlanModeCall{dir: s.PlansDir, reason: strings.TrimSpace(p.Reason), unattended: t.unattended}, nil
 }
 
 type enterPlanModeCall struct {
@@ -139,39 +137,51 @@ type exitPlanModeTool struct {
 
 func (*exitPlanModeTool) Name() string { return ExitPlanModeName }
 
+func (*exitPlanModeTool) Annotations() Annotations {
+	return Annotations{ReadOnly: true, AsksUser: true}
+}
+
+type exitPlanModeParams struct {
+	PlanFilename string `json:"plan_filename" jsonschema:"The filename of the finalized plan (e.g., \"feature-x.md\"). Do not provide an absolute path."`
+}
+
 // Declaration is Gemini CLI's, word for word (getExitPlanModeDeclaration:
 // the plan's file name; its docs' "plan_path" is older).
 func (*exitPlanModeTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name:        ExitPlanModeName,
-		Description: "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.",
-		ParametersJsonSchema: map[string]any{
-			"type":     "object",
-			"required": []string{"plan_filename"},
-			"properties": map[string]any{
-				"plan_filename": map[string]any{"type": "string", "description": `The filename of the finalized plan (e.g., "feature-x.md"). Do not provide an absolute path.`},
-			},
-		},
+	return declare[exitPlanModeParams](ExitPlanModeName, "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.")
+}
+
+// planName is the plan's file name the call gives, checked as Gemini CLI
+// checks it (its schema, then validateToolParamValues).
+func planName(raw map[string]any) (string, error) {
+	var p exitPlanModeParams
+	if err := decode(raw, &p); err != nil {
+		return "", err
 	}
+	name := strings.TrimSpace(p.PlanFilename)
+	if name == "" {
+		return "", errors.New("plan_filename is required.")
+	}
+	return name, nil
 }
 
 // Build, outside a session, makes a call that names the plan as the
 // model did, for a transcript's title; it has no plan to present
 // (Execute fails).
 func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
-	name, _ := raw["plan_filename"].(string)
-	if strings.TrimSpace(name) == "" {
-		return nil, errors.New("plan_filename is required.")
+	name, err := planName(raw)
+	if err != nil {
+		return nil, err
 	}
-	return &exitPlanModeCall{ws: t.ws, path: strings.TrimSpace(name), noSession: true}, nil
+	return &exitPlanModeCall{ws: t.ws, path: name, noSession: true}, nil
 }
 
 func (t *exitPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
-	name, _ := raw["plan_filename"].(string)
-	if strings.TrimSpace(name) == "" {
-		return nil, errors.New("plan_filename is required.")
+	name, err := planName(raw)
+	if err != nil {
+		return nil, err
 	}
-	path, err := t.resolve(s.PlansDir, strings.TrimSpace(name))
+	path, err := t.resolve(s.PlansDir, name)
 	if err != nil {
 		return nil, err
 	}

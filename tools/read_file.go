@@ -28,13 +28,15 @@ type readFileTool struct {
 
 func (t *readFileTool) Name() string { return ReadFileName }
 
+func (*readFileTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 // readFileParams are read_file's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' path, offset (0-based) and limit are normalized to
 // them (NormalizeArgs).
 type readFileParams struct {
-	FilePath  string `json:"file_path" was:"path" desc:"The path to the file to read: absolute, or relative to the workspace root."`
-	StartLine *int   `json:"start_line,omitempty" desc:"Optional: The 1-based line number to start reading from."`
-	EndLine   *int   `json:"end_line,omitempty" desc:"Optional: The 1-based line number to end reading at (inclusive)."`
+	FilePath  string `json:"file_path" was:"path" jsonschema:"The path to the file to read: absolute, or relative to the workspace root."`
+	StartLine *int   `json:"start_line,omitempty" jsonschema:"Optional: The 1-based line number to start reading from."`
+	EndLine   *int   `json:"end_line,omitempty" jsonschema:"Optional: The 1-based line number to end reading at (inclusive)."`
 }
 
 func (t *readFileTool) Declaration() *genai.FunctionDeclaration {
@@ -135,7 +137,7 @@ type readFileCall struct {
 }
 
 func (c *readFileCall) Title() string {
-	title := "ReadFile " + displayPath(c.ws, c.path)
+	title := "ReadFile " + c.ws.Display(c.path)
 	if c.ranged {
 		title += fmt.Sprintf(" (lines %d-%d)", c.offset+1, c.offset+c.limit)
 	}
@@ -202,7 +204,7 @@ func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	case err != nil:
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
 	}
-	shown := displayPath(c.ws, c.path)
+	shown := c.ws.Display(c.path)
 
 	if mime, kind, ok := mediaType(c.path); ok {
 		note := fmt.Sprintf("Read %s file: %s", kind, shown)

@@ -62,14 +62,18 @@ type readManyFilesTool struct {
 
 func (t *readManyFilesTool) Name() string { return ReadManyFilesName }
 
+// Annotations: none. It only reads, but Gemini CLI 0.61 does not count it
+// read-only (read-only.toml leaves it out), so plan mode refuses it.
+func (*readManyFilesTool) Annotations() Annotations { return Annotations{} }
+
 // readManyFilesParams are read_many_files' parameters, as Gemini CLI names
 // them.
 type readManyFilesParams struct {
-	Include            []string       `json:"include" desc:"An array of glob patterns or paths. Examples: [\"src/**/*.ts\"], [\"README.md\", \"docs/\"]"`
-	Exclude            []string       `json:"exclude,omitempty" desc:"Optional. Glob patterns for files/directories to exclude. Added to default excludes if useDefaultExcludes is true. Example: \"**/*.log\", \"temp/\""`
-	Recursive          *bool          `json:"recursive,omitempty" desc:"Optional. Whether to search recursively (primarily controlled by ** in glob patterns). Defaults to true."`
-	UseDefaultExcludes *bool          `json:"useDefaultExcludes,omitempty" desc:"Optional. Whether to apply a list of default exclusion patterns (e.g., node_modules, .git, binary files). Defaults to true."`
-	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" desc:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored files are read only when both are false)."`
+	Include            []string       `json:"include" jsonschema:"An array of glob patterns or paths. Examples: [\"src/**/*.ts\"], [\"README.md\", \"docs/\"]"`
+	Exclude            []string       `json:"exclude,omitempty" jsonschema:"Optional. Glob patterns for files/directories to exclude. Added to default excludes if useDefaultExcludes is true. Example: \"**/*.log\", \"temp/\""`
+	Recursive          *bool          `json:"recursive,omitempty" jsonschema:"Optional. Whether to search recursively (primarily controlled by ** in glob patterns). Defaults to true."`
+	UseDefaultExcludes *bool          `json:"useDefaultExcludes,omitempty" jsonschema:"Optional. Whether to apply a list of default exclusion patterns (e.g., node_modules, .git, binary files). Defaults to true."`
+	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored files are read only when both are false)."`
 }
 
 func (t *readManyFilesTool) Declaration() *genai.FunctionDeclaration {
@@ -807,5 +811,5 @@ func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string)
 
 // referenceSpec is abs relative to the first root when inside it.
 func referenceSpec(ws *workspace.Workspace, abs string) string {
-	return displayPath(ws, abs)
+	return ws.Display(abs)
 }

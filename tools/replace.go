@@ -34,15 +34,17 @@ func newReplaceTool(opts Options) *replaceTool {
 
 func (t *replaceTool) Name() string { return ReplaceName }
 
+func (*replaceTool) Annotations() Annotations { return Annotations{EditsFiles: true} }
+
 // replaceParams are replace's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' expected_replacements still holds the edit to that
 // many occurrences; one above 1 is normalized to allow_multiple.
 type replaceParams struct {
-	FilePath      string `json:"file_path" desc:"The path to the file to modify: absolute, or relative to the workspace root."`
-	Instruction   string `json:"instruction" param:"unenforced" desc:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change: why it is needed, where it happens, what the high-level change is and what the desired outcome is."`
-	OldString     string `json:"old_string" desc:"The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. Empty to create a new file."`
-	NewString     string `json:"new_string" desc:"The exact literal text to replace old_string with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic. Do not use omission placeholders like '(rest of methods ...)', '...', or 'unchanged code'; provide exact literal code."`
-	AllowMultiple bool   `json:"allow_multiple,omitempty" desc:"If true, the tool will replace all occurrences of old_string. If false (default), it will only succeed if exactly one occurrence is found."`
+	FilePath      string `json:"file_path" jsonschema:"The path to the file to modify: absolute, or relative to the workspace root."`
+	Instruction   string `json:"instruction" param:"unenforced" jsonschema:"A clear, semantic instruction for the code change, acting as a high-quality prompt for an expert LLM assistant. It must be self-contained and explain the goal of the change: why it is needed, where it happens, what the high-level change is and what the desired outcome is."`
+	OldString     string `json:"old_string" jsonschema:"The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. Empty to create a new file."`
+	NewString     string `json:"new_string" jsonschema:"The exact literal text to replace old_string with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic. Do not use omission placeholders like '(rest of methods ...)', '...', or 'unchanged code'; provide exact literal code."`
+	AllowMultiple bool   `json:"allow_multiple,omitempty" jsonschema:"If true, the tool will replace all occurrences of old_string. If false (default), it will only succeed if exactly one occurrence is found."`
 	// ExpectedReplacements is what gemini-ls declared before allow_multiple.
 	ExpectedReplacements *int `json:"expected_replacements,omitempty" param:"undeclared"`
 }
@@ -114,7 +116,7 @@ type replaceCall struct {
 	instruction          string
 }
 
-func (c *replaceCall) Title() string { return "Edit " + displayPath(c.tool.ws, c.path) }
+func (c *replaceCall) Title() string { return "Edit " + c.tool.ws.Display(c.path) }
 
 func (c *replaceCall) Kind() Kind { return KindEdit }
 

@@ -68,13 +68,14 @@ type fakeUtility struct {
 }
 
 type fakeUtilityCall struct {
+	alias  string
 	prompt string
 	config *genai.GenerateContentConfig
 }
 
-func (u *fakeUtility) GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+func (u *fakeUtility) GenerateContent(ctx context.Context, alias string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
 	u.mu.Lock()
-	u.calls = append(u.calls, fakeUtilityCall{prompt: contents[0].Parts[0].Text, config: config})
+	u.calls = append(u.calls, fakeUtilityCall{alias: alias, prompt: contents[0].Parts[0].Text, config: config})
 	u.mu.Unlock()
 	if u.block {
 		select {

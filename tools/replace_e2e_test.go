@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -46,7 +47,7 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &recordingProposer{}
-	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, "", agent.RetryPolicy{})})...)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, agent.RetryPolicy{})})...)
 	replace, _ := reg.Get(tools.ReplaceName)
 	call, err := replace.Build(map[string]any{
 		"file_path": "serve.go", "old_string": "\ttimeout := 10\n", "new_string": "\ttimeout := 60\n",
@@ -77,8 +78,12 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	req := reqs[0]
-	if req.Method != "generateContent" || req.Model != agent.DefaultUtilityModel || req.Problem != "" {
+	// 0.61's llm-edit-fixer model config: gemini-3-flash-base.
+	if req.Method != "generateContent" || req.Model != models.Gemini3FlashPreview || req.Problem != "" {
 		t.Errorf("request %s to %s (%s)", req.Method, req.Model, req.Problem)
+	}
+	if gc := req.GenerationConfig; gc == nil || gc.Temperature == nil || *gc.Temperature != 0 || gc.TopP == nil || *gc.TopP != 1 {
+		t.Errorf("generationConfig = %+v, want temperature 0, topP 1", gc)
 	}
 	if gc := req.GenerationConfig; gc == nil || gc.ResponseMIMEType != "application/json" || gc.ResponseJsonSchema == nil {
 		t.Errorf("generationConfig = %+v", req.GenerationConfig)

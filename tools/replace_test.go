@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -179,6 +180,9 @@ func TestReplaceLLMFixAsks(t *testing.T) {
 		t.Fatalf("%d utility calls", len(u.calls))
 	}
 	call := u.calls[0]
+	if call.alias != models.LLMEditFixer {
+		t.Errorf("the fix was asked as %q, want 0.61's %q", call.alias, models.LLMEditFixer)
+	}
 	for _, want := range []string{
 		"<instruction>\nRaise x to 40.\n</instruction>",
 		"<search>\n\tx := 10\n\n</search>",
@@ -289,9 +293,9 @@ type changingUtility struct {
 	change func()
 }
 
-func (u *changingUtility) GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+func (u *changingUtility) GenerateContent(ctx context.Context, alias string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
 	u.change()
-	return u.fakeUtility.GenerateContent(ctx, contents, config)
+	return u.fakeUtility.GenerateContent(ctx, alias, contents, config)
 }
 
 // A file that changes while the fix is asked is not edited with offsets

@@ -20,7 +20,7 @@ type Proposal struct {
 
 // propose returns the result of an edit call that proposes change.
 func propose(ws *workspace.Workspace, change workspace.FileChange, applied string) (Result, error) {
-	return Result{Proposal: &Proposal{Change: change, name: displayPath(ws, change.Path), applied: applied}}, nil
+	return Result{Proposal: &Proposal{Change: change, name: ws.Display(change.Path), applied: applied}}, nil
 }
 
 // Settle is the call's result once decision says what became of the change.
@@ -39,11 +39,15 @@ func (p *Proposal) Settle(decision Decision) (Result, error) {
 			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
 			Display: diffDisplay(name, change.Before, decision.Content),
 		}
-	case Declined:
-		// Not always the user's doing: the front end may have had nobody
-		// to ask, and its reason says how to allow edits.
+	case Declined, Refused:
+		// Refused is not the user's doing: the front end may have had
+		// nobody to ask, and its reason says how to allow edits.
 		reason := strings.TrimRight(strings.TrimSpace(decision.Reason), ".")
-		if reason == "" {
+		switch {
+		case reason != "":
+		case decision.Outcome == Refused:
+			reason = "it was refused without asking the user"
+		default:
 			reason = "the user declined it"
 		}
 		msg := "This change was not applied: " + reason + ". The file was not modified."

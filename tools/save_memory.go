@@ -43,9 +43,13 @@ type saveMemoryTool struct {
 
 func (t *saveMemoryTool) Name() string { return MemoryName }
 
+// Annotations: none. It writes the user's memory file itself, not as a
+// proposed edit of the workspace.
+func (*saveMemoryTool) Annotations() Annotations { return Annotations{} }
+
 // saveMemoryParams are save_memory's parameters.
 type saveMemoryParams struct {
-	Fact string `json:"fact" desc:"The specific fact or piece of information to remember. Should be a clear, self-contained statement."`
+	Fact string `json:"fact" jsonschema:"The specific fact or piece of information to remember. Should be a clear, self-contained statement."`
 }
 
 func (t *saveMemoryTool) Declaration() *genai.FunctionDeclaration {

@@ -1,23 +1,32 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 )
 
-// A tool's parameters are declared once, as a Go struct P: schemaFor
-// derives the JSON schema the model is given, and decode fills a P from the
-// model's arguments with the messages Gemini CLI's validator gives, so the
+// A tool's parameters are declared once, as a Go struct P:
+// github.com/google/jsonschema-go derives its JSON schema (nested structs
+// and lists of them included), which is what the model is told, and
+// decode checks the model's arguments against that schema before it
+// fills a P, with the messages Gemini CLI's validator (ajv) gives, so the
 // model can fix its call. Field tags:
 //
 //	json:"name"            a required parameter
 //	json:"name,omitempty"  an optional one; use a pointer to tell absent from zero
-//	desc:"..."             its description for the model
+//	jsonschema:"..."       its description for the model (jsonschema-go's tag)
+//
+// and, on P's own fields:
+//
 //	was:"older"            the name gemini-ls declared it by before it
 //	                       followed Gemini CLI 0.61; calls (a model's, a
 //	                       hook's, a saved session's) may still use it
@@ -26,97 +35,138 @@ import (
 //	                       declaration had it optional
 //	param:"undeclared"     accepted from older calls but not declared
 //
-// (A tag of its own, not options of json's: encoding/json and vet's
+// (Tags of their own, not options of json's: encoding/json and vet's
 // checks know json's options, and these are not.)
 //
-// Supported field types: string, bool, int, float64, []string, pointers to
-// those, and map[string]any (any JSON object).
+// What Go types and tags cannot say (an enum, bounds, a default, the
+// additionalProperties: false some of 0.61's schemas carry) P adds in
+// its extendSchema method (schemaExtender). jsonschema-go's own
+// additions that 0.61 does not declare are left out: "null" among the
+// types of pointers and slices (a null argument counts as absent), and
+// additionalProperties: false on every object (arguments a tool does not
+// know are ignored, as Gemini CLI ignores them).
+
+// schemaExtender is a parameter struct that adds to its derived schema
+// what Go types and struct tags cannot say.
+type schemaExtender interface {
+	extendSchema(s *jsonschema.Schema)
+}
+
+// closed is the schema of "additionalProperties": false, for the
+// extendSchema of the objects 0.61 declares so.
+func closed() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
+
+// derive is the schema of the parameter struct type t, with opts (nil:
+// none) as jsonschema-go takes them, as 0.61 would declare it, but for
+// t's undeclared fields, which it still holds. A type jsonschema-go
+// cannot describe is a programming error.
+func derive(t reflect.Type, opts *jsonschema.ForOptions) *jsonschema.Schema {
+	s, err := jsonschema.ForType(t, opts)
+	if err != nil {
+		panic(fmt.Sprintf("tools: the parameters %s: %v", t, err))
+	}
+	plain(s)
+	if e, ok := reflect.Zero(t).Interface().(schemaExtender); ok {
+		e.extendSchema(s)
+	}
+	return s
+}
+
+// plain drops from s what jsonschema-go adds and 0.61 does not declare:
+// "null" as a type, additionalProperties.
+func plain(s *jsonschema.Schema) {
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		s.Type, s.Types = s.Types[1-i], nil
+	}
+	s.AdditionalProperties = nil
+	for _, p := range s.Properties {
+		plain(p)
+	}
+	if s.Items != nil {
+		plain(s.Items)
+	}
+}
 
 // declare is the declaration of a tool whose parameters are P.
 func declare[P any](name, description string) *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{Name: name, Description: description, ParametersJsonSchema: schemaFor[P]()}
+	return declareWith[P](name, description, nil)
 }
 
-// schemaFor returns the JSON schema of the parameter struct P.
-func schemaFor[P any]() map[string]any {
-	t := reflect.TypeFor[P]()
-	props := map[string]any{}
-	var required []string
+// declareWith is declare with opts for jsonschema-go: the schemas of
+// types only known at run time (activate_skill's skill names).
+func declareWith[P any](name, description string, opts *jsonschema.ForOptions) *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{Name: name, Description: description, ParametersJsonSchema: declaredSchema(reflect.TypeFor[P](), opts)}
+}
+
+// declaredSchema is the schema the model is told for the parameter struct type
+// t: derive's, without the undeclared parameters, as the JSON object
+// genai sends (required lists as []string, which the tests compare).
+func declaredSchema(t reflect.Type, opts *jsonschema.ForOptions) map[string]any {
+	s := derive(t, opts)
 	for _, f := range paramFields(t) {
 		if f.undeclared {
-			continue
-		}
-		props[f.name] = fieldSchema(f.typ, f.desc)
-		if f.required || f.unenforced {
-			required = append(required, f.name)
+			delete(s.Properties, f.name)
+			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == f.name })
+			s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == f.name })
 		}
 	}
-	s := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		s["required"] = required
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("tools: the schema of %s: %v", t, err))
 	}
-	return s
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic(fmt.Sprintf("tools: the schema of %s: %v", t, err))
+	}
+	if _, ok := m["properties"]; !ok {
+		m["properties"] = map[string]any{} // a struct without fields: 0.61 declares none
+	}
+	requiredStrings(m)
+	return m
 }
 
-func fieldSchema(t reflect.Type, desc string) map[string]any {
-	s := map[string]any{"type": jsonType(t)}
-	if t.Kind() == reflect.Slice {
-		s["items"] = map[string]any{"type": jsonType(t.Elem())}
+// requiredStrings makes every required list of schema m a []string.
+func requiredStrings(m map[string]any) {
+	if r, ok := m["required"].([]any); ok {
+		names := make([]string, len(r))
+		for i, n := range r {
+			names[i], _ = n.(string)
+		}
+		m["required"] = names
 	}
-	if desc != "" {
-		s["description"] = desc
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, p := range props {
+			if p, ok := p.(map[string]any); ok {
+				requiredStrings(p)
+			}
+		}
 	}
-	return s
+	if items, ok := m["items"].(map[string]any); ok {
+		requiredStrings(items)
+	}
 }
 
-// jsonType names the JSON type of a supported field type; anything else is
-// a programming error.
-func jsonType(t reflect.Type) string {
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int:
-		return "integer"
-	case reflect.Float64:
-		return "number"
-	case reflect.Slice:
-		return "array"
-	case reflect.Map:
-		return "object"
-	}
-	panic(fmt.Sprintf("tools: unsupported parameter type %s", t))
-}
-
+// paramField is what the tags of one of a parameter struct's own fields
+// say besides its schema.
 type paramField struct {
-	index int
-	name  string
+	name string
 	// was is the parameter's older name, "" when it had none.
-	was  string
-	desc string
-	// required: a call without it is refused; unenforced: declared
-	// required, but calls without it run; undeclared: not declared.
-	required, unenforced, undeclared bool
-	typ                              reflect.Type
+	was string
+	// unenforced: declared required, but calls without it run;
+	// undeclared: not declared.
+	unenforced, undeclared bool
 }
 
 func paramFields(t reflect.Type) []paramField {
 	var out []paramField
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		jsonType(f.Type) // panics early on an unsupported type
 		param := f.Tag.Get("param")
-		optional, unenforced := strings.Contains(opts, "omitempty"), param == "unenforced"
-		out = append(out, paramField{index: i, name: name, was: f.Tag.Get("was"), desc: f.Tag.Get("desc"),
-			required: !optional && !unenforced, unenforced: unenforced, undeclared: param == "undeclared", typ: f.Type})
+		out = append(out, paramField{name: name, was: f.Tag.Get("was"), unenforced: param == "unenforced", undeclared: param == "undeclared"})
 	}
 	return out
 }
@@ -157,90 +207,161 @@ func bothNames(name, older string) error {
 	return fmt.Errorf("params/%s and params/%s (its older name) were both given, with different values: give only %s", name, older, name)
 }
 
-// missing is the error for a required parameter the call left out.
-func missing(name string) error {
-	return fmt.Errorf("params must have required property '%s'", name)
+// missing is the error for a required property the call left out; where
+// is "params" or the path to the object that lacks it.
+func missing(where, name string) error {
+	return fmt.Errorf("%s must have required property '%s'", where, name)
 }
 
-// decode fills p, a pointer to a parameter struct, from the model's
-// arguments. JSON null counts as absent; unknown arguments are ignored, as
-// Gemini CLI does.
+// decode checks the model's arguments against the schema derived from P
+// (derive: the undeclared parameters too, the unenforced ones not
+// required) and fills p from them. JSON null counts as absent; arguments
+// the schema does not name are ignored, as Gemini CLI ignores them.
+//
+// The check walks the schema itself rather than calling jsonschema-go's
+// Validate: the model reads ajv's messages, which name the argument's
+// place (params/questions/0/type), where Validate's name the schema's.
 func decode[P any](raw map[string]any, p *P) error {
-	v := reflect.ValueOf(p).Elem()
-	for _, f := range paramFields(v.Type()) {
-		arg, ok := raw[f.name]
-		if !ok || arg == nil {
-			if f.required {
-				return missing(f.name)
-			}
-			continue
-		}
-		if err := set(v.Field(f.index), arg, "params/"+f.name); err != nil {
-			return err
-		}
+	s := enforced(reflect.TypeFor[P]())
+	if raw == nil {
+		raw = map[string]any{}
+	}
+	args, err := check(s, raw, "params")
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("params: %w", err)
+	}
+	if err := json.Unmarshal(b, p); err != nil {
+		return fmt.Errorf("params: %w", err) // check let through what P cannot hold: a bug
 	}
 	return nil
 }
 
-func set(dst reflect.Value, arg any, where string) error {
-	if dst.Kind() == reflect.Pointer {
-		elem := reflect.New(dst.Type().Elem())
-		if err := set(elem.Elem(), arg, where); err != nil {
-			return err
-		}
-		dst.Set(elem)
-		return nil
+// enforcedSchemas memoises enforced: a pure function of a type, as
+// encoding/json memoises its encoders, so that a call's check does not
+// derive its tool's schema again.
+var enforcedSchemas sync.Map // reflect.Type → *jsonschema.Schema
+
+// enforced is the schema a call of parameter type t is checked against:
+// derive's, its unenforced parameters not required. It is shared: never
+// change it.
+func enforced(t reflect.Type) *jsonschema.Schema {
+	if s, ok := enforcedSchemas.Load(t); ok {
+		return s.(*jsonschema.Schema)
 	}
-	wrong := fmt.Errorf("%s must be %s", where, jsonType(dst.Type()))
-	switch dst.Kind() {
-	case reflect.String:
-		s, ok := arg.(string)
-		if !ok {
-			return wrong
+	s := derive(t, nil)
+	for _, f := range paramFields(t) {
+		if f.unenforced {
+			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == f.name })
 		}
-		dst.SetString(s)
-	case reflect.Bool:
-		b, ok := arg.(bool)
+	}
+	got, _ := enforcedSchemas.LoadOrStore(t, s)
+	return got.(*jsonschema.Schema)
+}
+
+// check returns v, the argument at where, as schema s allows it: of its
+// objects only the properties s names, nulls left out; or the first way
+// v breaks s, in ajv's words. It checks what derived schemas say: type,
+// required, enum, minItems, maxItems, minimum.
+func check(s *jsonschema.Schema, v any, where string) (any, error) {
+	// wrong is made only when it is the answer: check runs on every
+	// argument of every call.
+	wrong := func() error { return fmt.Errorf("%s must be %s", where, s.Type) }
+	switch s.Type {
+	case "object":
+		obj, ok := v.(map[string]any)
 		if !ok {
-			return wrong
+			return nil, wrong()
 		}
-		dst.SetBool(b)
-	case reflect.Int:
-		n, ok := wholeNumber(arg)
-		if !ok {
-			return wrong
+		if s.Properties == nil {
+			return obj, nil // any object
 		}
-		dst.SetInt(int64(n))
-	case reflect.Float64:
-		f, ok := arg.(float64)
-		if !ok {
-			return wrong
-		}
-		dst.SetFloat(f)
-	case reflect.Slice:
-		items, ok := arg.([]any)
-		if !ok {
-			if ss, isStrings := arg.([]string); isStrings {
-				dst.Set(reflect.ValueOf(ss))
-				return nil
+		out := make(map[string]any, len(s.Properties))
+		for _, name := range propertyNames(s) {
+			arg := obj[name]
+			if arg == nil {
+				if slices.Contains(s.Required, name) {
+					return nil, missing(where, name)
+				}
+				continue
 			}
-			return wrong
+			c, err := check(s.Properties[name], arg, where+"/"+name)
+			if err != nil {
+				return nil, err
+			}
+			out[name] = c
 		}
-		out := reflect.MakeSlice(dst.Type(), len(items), len(items))
+		return out, nil
+	case "array":
+		items, ok := v.([]any)
+		if ss, isStrings := v.([]string); isStrings {
+			items, ok = make([]any, len(ss)), true
+			for i, s := range ss {
+				items[i] = s
+			}
+		}
+		switch {
+		case !ok:
+			return nil, wrong()
+		case s.MinItems != nil && len(items) < *s.MinItems:
+			return nil, fmt.Errorf("%s must NOT have fewer than %d items", where, *s.MinItems)
+		case s.MaxItems != nil && len(items) > *s.MaxItems:
+			return nil, fmt.Errorf("%s must NOT have more than %d items", where, *s.MaxItems)
+		}
+		out := make([]any, len(items))
 		for i, item := range items {
-			if err := set(out.Index(i), item, fmt.Sprintf("%s/%d", where, i)); err != nil {
-				return err
+			c, err := check(s.Items, item, fmt.Sprintf("%s/%d", where, i))
+			if err != nil {
+				return nil, err
 			}
+			out[i] = c
 		}
-		dst.Set(out)
-	case reflect.Map:
-		m, ok := arg.(map[string]any)
+		return out, nil
+	case "string":
+		if _, ok := v.(string); !ok {
+			return nil, wrong()
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return nil, wrong()
+		}
+	case "integer":
+		n, ok := wholeNumber(v)
 		if !ok {
-			return wrong
+			return nil, wrong()
 		}
-		dst.Set(reflect.ValueOf(m))
+		v = n
+	case "number":
+		if _, ok := v.(float64); !ok {
+			return nil, wrong()
+		}
 	}
-	return nil
+	if len(s.Enum) > 0 && !slices.Contains(s.Enum, v) {
+		return nil, fmt.Errorf("%s must be equal to one of the allowed values", where)
+	}
+	if f, ok := v.(float64); ok && s.Minimum != nil && f < *s.Minimum {
+		return nil, fmt.Errorf("%s must be >= %v", where, *s.Minimum)
+	}
+	if n, ok := v.(int); ok && s.Minimum != nil && float64(n) < *s.Minimum {
+		return nil, fmt.Errorf("%s must be >= %v", where, *s.Minimum)
+	}
+	return v, nil
+}
+
+// propertyNames are the properties of s in the order of P's fields
+// (jsonschema-go's PropertyOrder), which is the order they are checked
+// in; the rest, sorted, after them.
+func propertyNames(s *jsonschema.Schema) []string {
+	names := slices.Clone(s.PropertyOrder)
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // wholeNumber accepts a JSON number without a fraction, within int32 as

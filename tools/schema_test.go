@@ -2,12 +2,15 @@ package tools
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 type exampleParams struct {
-	Path    string         `json:"path" desc:"Where."`
-	Count   *int           `json:"count,omitempty" desc:"How many."`
+	Path    string         `json:"path" jsonschema:"Where."`
+	Count   *int           `json:"count,omitempty" jsonschema:"How many."`
 	Globs   []string       `json:"globs,omitempty"`
 	Strict  bool           `json:"strict,omitempty"`
 	Ratio   float64        `json:"ratio,omitempty"`
@@ -16,7 +19,7 @@ type exampleParams struct {
 }
 
 func TestSchemaForDerivesTheDeclaredSchema(t *testing.T) {
-	got, _ := json.Marshal(schemaFor[exampleParams]())
+	got, _ := json.Marshal(declaredSchema(reflect.TypeFor[exampleParams](), nil))
 	want := `{"properties":{"count":{"description":"How many.","type":"integer"},"extra":{"type":"object"},` +
 		`"globs":{"items":{"type":"string"},"type":"array"},"path":{"description":"Where.","type":"string"},` +
 		`"ratio":{"type":"number"},"strict":{"type":"boolean"}},"required":["path"],"type":"object"}`
@@ -55,5 +58,49 @@ func TestDecodeFillsParamsOrSaysWhatIsWrong(t *testing.T) {
 	var p2 exampleParams
 	if err := decode(map[string]any{"path": "a", "count": nil}, &p2); err != nil || p2.Count != nil {
 		t.Errorf("null optional: %+v, %v", p2, err)
+	}
+}
+
+type nestedParams struct {
+	Items []nestedItem `json:"items"`
+}
+
+type nestedItem struct {
+	ID   string `json:"id" jsonschema:"Which."`
+	Kind string `json:"kind,omitempty"`
+}
+
+func (nestedParams) extendSchema(s *jsonschema.Schema) {
+	items := s.Properties["items"]
+	items.MaxItems = jsonschema.Ptr(2)
+	items.Items.Properties["kind"].Enum = []any{"a", "b"}
+}
+
+// Nested structs are derived and checked like the top level, with what
+// extendSchema adds, in the words of Gemini CLI's validator.
+func TestNestedParams(t *testing.T) {
+	got, _ := json.Marshal(declaredSchema(reflect.TypeFor[nestedParams](), nil))
+	want := `{"properties":{"items":{"items":{"properties":{"id":{"description":"Which.","type":"string"},"kind":{"enum":["a","b"],"type":"string"}},` +
+		`"required":["id"],"type":"object"},"maxItems":2,"type":"array"}},"required":["items"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+	var p nestedParams
+	if err := decode(map[string]any{"items": []any{map[string]any{"id": "x", "kind": "b", "other": 1.0}}}, &p); err != nil || len(p.Items) != 1 || p.Items[0] != (nestedItem{ID: "x", Kind: "b"}) {
+		t.Errorf("decode = %+v, %v", p, err)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"items": []any{map[string]any{"id": "x"}, map[string]any{"kind": "a"}}}, "params/items/1 must have required property 'id'"},
+		{map[string]any{"items": []any{map[string]any{"id": "x", "kind": "c"}}}, "params/items/0/kind must be equal to one of the allowed values"},
+		{map[string]any{"items": []any{"x"}}, "params/items/0 must be object"},
+		{map[string]any{"items": []any{map[string]any{"id": "x"}, map[string]any{"id": "y"}, map[string]any{"id": "z"}}}, "params/items must NOT have more than 2 items"},
+	} {
+		var p nestedParams
+		if err := decode(tc.args, &p); err == nil || err.Error() != tc.want {
+			t.Errorf("decode(%v) = %v, want %q", tc.args, err, tc.want)
+		}
 	}
 }

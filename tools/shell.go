@@ -33,15 +33,17 @@ type shellTool struct {
 
 func (t *shellTool) Name() string { return ShellName }
 
+func (*shellTool) Annotations() Annotations { return Annotations{RunsCommands: true} }
+
 // shellParams are run_shell_command's parameters, as Gemini CLI 0.61
 // declares them. Older calls' directory is normalized to dir_path.
 type shellParams struct {
-	Command     string `json:"command" desc:"The exact bash command to run."`
-	Description string `json:"description,omitempty" desc:"Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."`
-	DirPath     string `json:"dir_path,omitempty" was:"directory" desc:"(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."`
+	Command     string `json:"command" jsonschema:"The exact bash command to run."`
+	Description string `json:"description,omitempty" jsonschema:"Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."`
+	DirPath     string `json:"dir_path,omitempty" was:"directory" jsonschema:"(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."`
 	// Gemini CLI 0.61's words (getShellDeclaration).
-	IsBackground bool `json:"is_background,omitempty" desc:"Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background."`
-	DelayMS      *int `json:"delay_ms,omitempty" desc:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
+	IsBackground bool `json:"is_background,omitempty" jsonschema:"Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background."`
+	DelayMS      *int `json:"delay_ms,omitempty" jsonschema:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
 }
 
 func (t *shellTool) Declaration() *genai.FunctionDeclaration {
@@ -107,7 +109,7 @@ type shellCall struct {
 func (c *shellCall) Title() string {
 	title := "Shell " + firstLine(c.command)
 	if c.hasDir {
-		title += " [in " + displayPath(c.ws, c.dir) + "]"
+		title += " [in " + c.ws.Display(c.dir) + "]"
 	}
 	if c.description != "" {
 		title += " (" + firstLine(c.description) + ")"
@@ -186,7 +188,7 @@ func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 	}
 	dir := "(root)"
 	if c.hasDir {
-		dir = displayPath(c.ws, c.dir)
+		dir = c.ws.Display(c.dir)
 	}
 	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
@@ -289,8 +291,12 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
 
+	// Wait answers ctx's error, not the shell's end, when the group was
+	// killed after the shell exited (a background child still held the
+	// output): that is a cancel like any other, reported below.
 	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+	cancelled := ctx.Err() != nil && errors.Is(waitErr, ctx.Err())
+	if waitErr != nil && !cancelled && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
 		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
 	}
 	o := ShellOutcome{PGID: pgid}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
@@ -158,12 +159,25 @@ type listBackgroundTool struct{}
 
 func (listBackgroundTool) Name() string { return ListBackgroundName }
 
+// Annotations: none. It only reads, but Gemini CLI 0.61 does not count
+// the background tools read-only, so plan mode refuses them.
+func (listBackgroundTool) Annotations() Annotations { return Annotations{} }
+
 func (listBackgroundTool) Declaration() *genai.FunctionDeclaration {
 	// Gemini CLI 0.61's words, its typo ("orchestrating") mended.
-	return declareWaiting[struct{}](ListBackgroundName, "Lists all active and recently completed background shell processes orchestrated by the agent.")
+	return declare[listBackgroundParams](ListBackgroundName, "Lists all active and recently completed background shell processes orchestrated by the agent.")
 }
 
-func (listBackgroundTool) Build(raw map[string]any) (Call, error) { return listBackgroundCall{}, nil }
+// listBackgroundParams: the tool takes only wait_for_previous.
+type listBackgroundParams struct{ waiting }
+
+func (listBackgroundTool) Build(raw map[string]any) (Call, error) {
+	var p listBackgroundParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	return listBackgroundCall{}, nil
+}
 
 type listBackgroundCall struct{}
 
@@ -225,16 +239,23 @@ type readBackgroundTool struct{}
 
 func (readBackgroundTool) Name() string { return ReadBackgroundName }
 
+// Annotations: none, as list_background_processes.
+func (readBackgroundTool) Annotations() Annotations { return Annotations{} }
+
 type readBackgroundParams struct {
-	PID     int  `json:"pid" desc:"The process ID (PID) of the background process to inspect."`
-	Lines   *int `json:"lines,omitempty" desc:"Optional. Number of lines to read from the end of the log. Defaults to 100."`
-	DelayMS *int `json:"delay_ms,omitempty" desc:"Optional. Delay in milliseconds to wait before reading the output. Useful to allow the process to start and generate initial output."`
+	waiting
+	PID     int  `json:"pid" jsonschema:"The process ID (PID) of the background process to inspect."`
+	Lines   *int `json:"lines,omitempty" jsonschema:"Optional. Number of lines to read from the end of the log. Defaults to 100."`
+	DelayMS *int `json:"delay_ms,omitempty" jsonschema:"Optional. Delay in milliseconds to wait before reading the output. Useful to allow the process to start and generate initial output."`
 }
 
 func (readBackgroundTool) Declaration() *genai.FunctionDeclaration {
-	d := declareWaiting[readBackgroundParams](ReadBackgroundName, "Reads the output log of a background shell process. Support reading tail snapshot.")
-	d.ParametersJsonSchema.(map[string]any)["properties"].(map[string]any)["lines"].(map[string]any)["minimum"] = 1
-	return d
+	return declare[readBackgroundParams](ReadBackgroundName, "Reads the output log of a background shell process. Support reading tail snapshot.")
+}
+
+// extendSchema: at least one line, as Gemini CLI 0.61 declares it.
+func (readBackgroundParams) extendSchema(s *jsonschema.Schema) {
+	s.Properties["lines"].Minimum = jsonschema.Ptr(1.0)
 }
 
 func (readBackgroundTool) Build(raw map[string]any) (Call, error) {
@@ -244,9 +265,6 @@ func (readBackgroundTool) Build(raw map[string]any) (Call, error) {
 	}
 	c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines}
 	if p.Lines != nil {
-		if *p.Lines < 1 {
-			return nil, errors.New("params/lines must be >= 1")
-		}
 		c.lines = *p.Lines
 	}
 	if p.DelayMS != nil && *p.DelayMS > 0 {

@@ -120,7 +120,9 @@ func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
 
 func TestShellCancel(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
-	call := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "sleep 30 & echo $! > child.pid; echo started; wait"})
+	// "started" is written before child.pid, so a cancel once child.pid
+	// exists never comes before it.
+	call := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "echo started; sleep 30 & echo $! > child.pid; wait"})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	var res Result

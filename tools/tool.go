@@ -181,8 +181,16 @@ type Outcome string
 const (
 	// Applied: the file now holds exactly the proposed text.
 	Applied Outcome = "applied"
-	// Declined: the user rejected it; the file is unchanged.
+	// Declined: the user rejected it; the file is unchanged. As Gemini
+	// CLI 0.61 cancels the calls still queued when the user answers a
+	// confirmation with no, the agent then cancels the later calls.
 	Declined Outcome = "declined"
+	// Refused: the front end did not land it and no user said no: it had
+	// nobody to ask (a headless run), or the editor could not or would not
+	// take it; Reason says why. The file is unchanged, and later calls
+	// run: 0.61's non-interactive refusal is a policy denial, an error
+	// that cancels nothing.
+	Refused Outcome = "refused"
 	// Modified: the user changed the proposal; Decision.Content holds the result.
 	Modified Outcome = "modified"
 	// Stale: the document changed since the proposal was made; nothing applied.
@@ -195,7 +203,7 @@ type Decision struct {
 	// Content is the file's text after the exchange (for Modified, what the
 	// user made of it).
 	Content string
-	// Reason explains Declined or Stale in words for the model.
+	// Reason explains Declined, Refused or Stale in words for the model.
 	Reason string
 }
 

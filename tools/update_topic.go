@@ -57,14 +57,17 @@ type updateTopicTool struct{}
 
 func (updateTopicTool) Name() string { return UpdateTopicName }
 
+func (updateTopicTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+
 type updateTopicParams struct {
-	Title           string `json:"title,omitempty" desc:"The title of the new topic or chapter."`
-	Summary         string `json:"summary,omitempty" desc:"(OPTIONAL) A detailed summary (5-10 sentences) covering both the work completed in the previous topic and the strategic intent of the new topic. This is required when transitioning between topics to maintain continuity."`
-	StrategicIntent string `json:"strategic_intent" desc:"A mandatory one-sentence statement of your immediate intent."`
+	waiting
+	Title           string `json:"title,omitempty" jsonschema:"The title of the new topic or chapter."`
+	Summary         string `json:"summary,omitempty" jsonschema:"(OPTIONAL) A detailed summary (5-10 sentences) covering both the work completed in the previous topic and the strategic intent of the new topic. This is required when transitioning between topics to maintain continuity."`
+	StrategicIntent string `json:"strategic_intent" jsonschema:"A mandatory one-sentence statement of your immediate intent."`
 }
 
 func (updateTopicTool) Declaration() *genai.FunctionDeclaration {
-	return declareWaiting[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
+	return declare[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
 }
 
 func (updateTopicTool) Build(raw map[string]any) (Call, error) {

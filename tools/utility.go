@@ -12,8 +12,10 @@ import (
 // as the chat, with the same retry policy; the calls do not enter any
 // session's history.
 type Utility interface {
-	// GenerateContent asks the utility model. config carries what the call
-	// needs (a system instruction, a response schema, the googleSearch
-	// tool); the utility adds nothing to it.
-	GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+	// GenerateContent asks the model Gemini CLI 0.61 makes the call on:
+	// alias is its model config alias (models.WebSearch, ...), which
+	// decides the model and its generation config (temperature, thinking).
+	// config carries what the call needs (a system instruction, a response
+	// schema, the googleSearch tool).
+	GenerateContent(ctx context.Context, alias string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
 }

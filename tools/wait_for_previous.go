@@ -2,16 +2,20 @@ package tools
 
 import (
 	"maps"
-
-	"google.golang.org/genai"
+	"reflect"
 )
 
 // WaitForPrevious is the argument by which the model orders a call after
 // the earlier calls of its answer (the agent's scheduler reads it).
 const WaitForPrevious = "wait_for_previous"
 
-// waitForPreviousDescription is Gemini CLI 0.61's, word for word.
-const waitForPreviousDescription = "Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools."
+// waiting is embedded in the parameters of the built-in tools Gemini CLI
+// 0.61 gives wait_for_previous (update_topic, the background tools): its
+// addWaitForPreviousParameter adds it to the tools that keep their base
+// schema. Its description is 0.61's, word for word.
+type waiting struct {
+	WaitForPrevious bool `json:"wait_for_previous,omitempty" jsonschema:"Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools."`
+}
 
 // AddWaitForPrevious returns schema with the wait_for_previous parameter
 // declared, as Gemini CLI 0.61's addWaitForPreviousParameter does for the
@@ -32,16 +36,8 @@ func AddWaitForPrevious(schema any) any {
 		}
 		props = maps.Clone(p)
 	}
-	props[WaitForPrevious] = map[string]any{"type": "boolean", "description": waitForPreviousDescription}
+	props[WaitForPrevious] = declaredSchema(reflect.TypeFor[waiting](), nil)["properties"].(map[string]any)[WaitForPrevious]
 	out := maps.Clone(s)
 	out["properties"] = props
 	return out
-}
-
-// declareWaiting is declare for the built-in tools Gemini CLI 0.61 gives
-// wait_for_previous.
-func declareWaiting[P any](name, description string) *genai.FunctionDeclaration {
-	d := declare[P](name, description)
-	d.ParametersJsonSchema = AddWaitForPrevious(d.ParametersJsonSchema)
-	return d
 }

@@ -8,7 +8,7 @@ import (
 // wait_for_previous is added as Gemini CLI 0.61's addWaitForPreviousParameter
 // adds it: to an object schema only, the schema given left as it was.
 func TestAddWaitForPrevious(t *testing.T) {
-	wait := map[string]any{"type": "boolean", "description": waitForPreviousDescription}
+	wait := map[string]any{"type": "boolean", "description": "Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools."}
 	given := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []string{"a"}}
 	got := AddWaitForPrevious(given)
 	want := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}, WaitForPrevious: wait}, "required": []string{"a"}}

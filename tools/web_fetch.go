@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 )
 
@@ -33,9 +34,11 @@ type webFetchTool struct {
 
 func (t *webFetchTool) Name() string { return WebFetchName }
 
+func (*webFetchTool) Annotations() Annotations { return Annotations{ReadOnly: true, OpenWorld: true} }
+
 // webFetchParams are web_fetch's parameters.
 type webFetchParams struct {
-	Prompt string `json:"prompt" desc:"A comprehensive prompt that includes the URL(s) (up to 20) to fetch and specific instructions on how to process their content (e.g., \"Summarize https://example.com/article and extract key points from https://another.com/data\"). All URLs to be fetched must be valid and complete, starting with \"http://\" or \"https://\", and be fully-formed with a valid hostname (e.g., a domain name like \"example.com\" or an IP address). For example, \"https://example.com\" is valid, but \"example.com\" is not."`
+	Prompt string `json:"prompt" jsonschema:"A comprehensive prompt that includes the URL(s) (up to 20) to fetch and specific instructions on how to process their content (e.g., \"Summarize https://example.com/article and extract key points from https://another.com/data\"). All URLs to be fetched must be valid and complete, starting with \"http://\" or \"https://\", and be fully-formed with a valid hostname (e.g., a domain name like \"example.com\" or an IP address). For example, \"https://example.com\" is valid, but \"example.com\" is not."`
 }
 
 func (t *webFetchTool) Declaration() *genai.FunctionDeclaration {
@@ -211,7 +214,7 @@ func (c *webFetchCall) Execute(ctx context.Context, _ CallInfo) (Result, error) 
 		"<user_instructions>\n" + sanitizeXML(c.prompt) + "\n</user_instructions>\n\n" +
 		"The content of the page(s) has been fetched for you. Please use the following content to answer the request. Do not attempt to access the URL(s) again.\n\n" +
 		"<content>\n" + strings.Join(content, "\n") + "\n</content>\n"
-	resp, err := c.utility.GenerateContent(ctx, []*genai.Content{genai.NewContentFromText(prompt, genai.RoleUser)}, nil)
+	resp, err := c.utility.GenerateContent(ctx, models.WebFetchFallback, []*genai.Content{genai.NewContentFromText(prompt, genai.RoleUser)}, nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 )
 
@@ -74,6 +75,11 @@ func TestWebFetchSummarisesWithSources(t *testing.T) {
 	}
 	if tools := srv.Requests()[0].Tools; len(tools) != 0 {
 		t.Errorf("summary request declared tools %+v", tools)
+	}
+	// The page was fetched here, as 0.61's fallback does: its alias. The
+	// fake utility names the model after it.
+	if m := srv.Requests()[0].Model; m != models.WebFetchFallback {
+		t.Errorf("the summary was asked as %q, want 0.61's %q", m, models.WebFetchFallback)
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 )
 
 // genaiUtility is the Utility over the real genai client, against the
-// fake Gemini server, so tests see the wire format.
+// fake Gemini server, so tests see the wire format; a request goes to the
+// model named by its alias, so they see that too.
 type genaiUtility struct{ client *genai.Client }
 
 func newFakeUtility(t *testing.T, turns ...geminitest.Turn) (*geminitest.Server, Utility) {
@@ -34,8 +35,8 @@ func newFakeUtility(t *testing.T, turns ...geminitest.Turn) (*geminitest.Server,
 	return srv, genaiUtility{c}
 }
 
-func (u genaiUtility) GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	return u.client.Models.GenerateContent(ctx, "utility-model", contents, config)
+func (u genaiUtility) GenerateContent(ctx context.Context, alias string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	return u.client.Models.GenerateContent(ctx, alias, contents, config)
 }
 
 // fakePublicIP stands for a host on the internet; fakeWeb's dialer sends

@@ -7,15 +7,19 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 type webSearchTool struct{ utility Utility }
 
 func (t *webSearchTool) Name() string { return WebSearchName }
 
+func (*webSearchTool) Annotations() Annotations { return Annotations{ReadOnly: true, OpenWorld: true} }
+
 // webSearchParams are google_web_search's parameters.
 type webSearchParams struct {
-	Query string `json:"query" desc:"The search query to find information on the web."`
+	Query string `json:"query" jsonschema:"The search query to find information on the web."`
 }
 
 func (t *webSearchTool) Declaration() *genai.FunctionDeclaration {
@@ -51,7 +55,7 @@ func (c *webSearchCall) Execute(ctx context.Context, _ CallInfo) (Result, error)
 	if c.utility == nil {
 		return failure("google_web_search needs a model to search with, and none is configured."), nil
 	}
-	resp, err := c.utility.GenerateContent(ctx, []*genai.Content{genai.NewContentFromText(c.query, genai.RoleUser)},
+	resp, err := c.utility.GenerateContent(ctx, models.WebSearch, []*genai.Content{genai.NewContentFromText(c.query, genai.RoleUser)},
 		&genai.GenerateContentConfig{Tools: []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}}})
 	if err != nil {
 		if ctx.Err() != nil {

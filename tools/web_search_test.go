@@ -8,6 +8,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 func runWebSearch(t *testing.T, u Utility, query string) Result {
@@ -58,6 +59,10 @@ func TestWebSearchCitesSources(t *testing.T) {
 	req := srv.Requests()[0]
 	if req.Method != "generateContent" || len(req.Tools) != 1 || req.Tools[0].GoogleSearch == nil || requestText(req) != "go speed" {
 		t.Errorf("request = %s %+v %q, want generateContent with googleSearch and the query", req.Method, req.Tools, requestText(req))
+	}
+	// The fake utility names the model after the call's alias.
+	if req.Model != models.WebSearch {
+		t.Errorf("the search was asked as %q, want 0.61's %q", req.Model, models.WebSearch)
 	}
 }
 

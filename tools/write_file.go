@@ -16,10 +16,12 @@ type writeFileTool struct {
 
 func (t *writeFileTool) Name() string { return WriteFileName }
 
+func (*writeFileTool) Annotations() Annotations { return Annotations{EditsFiles: true} }
+
 // writeFileParams are write_file's parameters.
 type writeFileParams struct {
-	FilePath string `json:"file_path" desc:"The file to write: absolute, or relative to the workspace root."`
-	Content  string `json:"content" desc:"The complete new content of the file."`
+	FilePath string `json:"file_path" jsonschema:"The file to write: absolute, or relative to the workspace root."`
+	Content  string `json:"content" jsonschema:"The complete new content of the file."`
 }
 
 func (t *writeFileTool) Declaration() *genai.FunctionDeclaration {
@@ -45,7 +47,7 @@ type writeFileCall struct {
 	content string
 }
 
-func (c *writeFileCall) Title() string { return "WriteFile " + displayPath(c.ws, c.path) }
+func (c *writeFileCall) Title() string { return "WriteFile " + c.ws.Display(c.path) }
 
 func (c *writeFileCall) Kind() Kind { return KindEdit }
 

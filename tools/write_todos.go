@@ -2,12 +2,12 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 )
 
@@ -19,8 +19,25 @@ var todoStatuses = []string{"pending", "in_progress", "completed", "cancelled", 
 
 // Todo is one item of the model's to-do list.
 type Todo struct {
-	Description string `json:"description"`
-	Status      string `json:"status"`
+	Description string `json:"description" jsonschema:"The description of the task."`
+	Status      string `json:"status" jsonschema:"The current status of the task."`
+}
+
+// writeTodosParams are write_todos' parameters, as Gemini CLI declares
+// them, word for word.
+type writeTodosParams struct {
+	Todos []Todo `json:"todos" jsonschema:"The complete list of todo items. This will replace the existing list."`
+}
+
+// extendSchema: the statuses, and no other properties, as Gemini CLI
+// declares them.
+func (writeTodosParams) extendSchema(s *jsonschema.Schema) {
+	item := s.Properties["todos"].Items
+	item.Description = "A single todo item."
+	for _, status := range todoStatuses {
+		item.Properties["status"].Enum = append(item.Properties["status"].Enum, status)
+	}
+	s.AdditionalProperties, item.AdditionalProperties = closed(), closed()
 }
 
 // writeTodosTool keeps nothing: the list is the call's arguments, which
@@ -29,68 +46,57 @@ type writeTodosTool struct{}
 
 func (writeTodosTool) Name() string { return WriteTodosName }
 
+// Annotations: none. It changes only the session's list, but Gemini CLI
+// 0.61 does not count it read-only, so plan mode refuses it.
+func (writeTodosTool) Annotations() Annotations { return Annotations{} }
+
 // Declaration is Gemini CLI's, word for word: its models were tuned on
-// this text. Its parameters are a list of objects, which the struct
-// schemas of schema.go do not describe, so the schema is written out.
+// this text.
 func (writeTodosTool) Declaration() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Name:        WriteTodosName,
-		Description: writeTodosDescription,
-		ParametersJsonSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"todos": map[string]any{
-					"type":        "array",
-					"description": "The complete list of todo items. This will replace the existing list.",
-					"items": map[string]any{
-						"type":        "object",
-						"description": "A single todo item.",
-						"properties": map[string]any{
-							"description": map[string]any{"type": "string", "description": "The description of the task."},
-							"status":      map[string]any{"type": "string", "description": "The current status of the task.", "enum": todoStatuses},
-						},
-						"required":             []string{"description", "status"},
-						"additionalProperties": false,
-					},
-				},
-			},
-			"required":             []string{"todos"},
-			"additionalProperties": false,
-		},
-	}
+	return declare[writeTodosParams](WriteTodosName, writeTodosDescription)
 }
 
-// ParseTodos reads write_todos' arguments, with the messages Gemini CLI's
-// validator gives the model.
+// ParseTodos reads write_todos' arguments, with the messages of Gemini
+// CLI's own checks (validateToolParamValues), made first, as gemini-ls
+// always made them, then against its schema.
 func ParseTodos(args map[string]any) ([]Todo, error) {
+	if err := checkTodos(args); err != nil {
+		return nil, err
+	}
+	var p writeTodosParams
+	if err := decode(args, &p); err != nil {
+		return nil, err
+	}
+	return p.Todos, nil
+}
+
+// checkTodos is Gemini CLI's validateToolParamValues of write_todos.
+func checkTodos(args map[string]any) error {
 	raw, ok := args["todos"].([]any)
 	if !ok {
-		return nil, errors.New("`todos` parameter must be an array")
+		return errors.New("`todos` parameter must be an array")
 	}
-	todos := make([]Todo, 0, len(raw))
 	inProgress := 0
 	for _, item := range raw {
 		obj, ok := item.(map[string]any)
 		if !ok {
-			return nil, errors.New("Each todo item must be an object")
+			return errors.New("Each todo item must be an object")
 		}
-		b, _ := json.Marshal(obj)
-		var t Todo
-		if json.Unmarshal(b, &t) != nil || strings.TrimSpace(t.Description) == "" {
-			return nil, errors.New("Each todo must have a non-empty description string")
+		if d, ok := obj["description"].(string); !ok || strings.TrimSpace(d) == "" {
+			return errors.New("Each todo must have a non-empty description string")
 		}
-		if !slices.Contains(todoStatuses, t.Status) {
-			return nil, fmt.Errorf("Each todo must have a valid status (%s)", strings.Join(todoStatuses, ", "))
+		status, _ := obj["status"].(string)
+		if !slices.Contains(todoStatuses, status) {
+			return fmt.Errorf("Each todo must have a valid status (%s)", strings.Join(todoStatuses, ", "))
 		}
-		if t.Status == "in_progress" {
+		if status == "in_progress" {
 			inProgress++
 		}
-		todos = append(todos, t)
 	}
 	if inProgress > 1 {
-		return nil, errors.New(`Invalid parameters: Only one task can be "in_progress" at a time.`)
+		return errors.New(`Invalid parameters: Only one task can be "in_progress" at a time.`)
 	}
-	return todos, nil
+	return nil
 }
 
 func (writeTodosTool) Build(args map[string]any) (Call, error) {

@@ -31,6 +31,9 @@ type tool struct {
 func (t *tool) Name() string                            { return t.decl.Name }
 func (t *tool) Declaration() *genai.FunctionDeclaration { return t.decl }
 
+// Annotations: a discovered tool runs the project's command.
+func (t *tool) Annotations() tools.Annotations { return tools.Annotations{RunsCommands: true} }
+
 func (t *tool) Build(args map[string]any) (tools.Call, error) {
 	if args == nil {
 		args = map[string]any{}

@@ -82,8 +82,8 @@ func (f filter) excluded(all []string) bool {
 
 // builtin is the built-in tools tools.core keeps (as Gemini CLI matches
 // it: a name, a class name, or either followed by "(…)") and tools.exclude
-// does not remove. A shell that core restricts to some commands refuses
-// the others.
+// does not remove. A tool that runs commands (Annotations: the shell)
+// that core restricts to some commands refuses the others.
 func (f filter) builtin(all []tools.Tool) []tools.Tool {
 	var kept []tools.Tool
 	for _, t := range all {
@@ -110,7 +110,7 @@ func (f filter) builtin(all []tools.Tool) []tools.Tool {
 		}
 		switch {
 		case !listed:
-		case t.Name() == tools.ShellName && !unrestricted:
+		case tools.AnnotationsOf(t).RunsCommands && !unrestricted:
 			kept = append(kept, &restrictedShell{Tool: t, prefixes: prefixes})
 		default:
 			kept = append(kept, t) // run_tool(args) means the tool, for others
@@ -150,6 +150,9 @@ type restrictedShell struct {
 func (r *restrictedShell) NormalizeArgs(raw map[string]any) (map[string]any, error) {
 	return tools.NormalizeArgs(r.Tool, raw)
 }
+
+// Annotations are the shell's: it still runs commands.
+func (r *restrictedShell) Annotations() tools.Annotations { return tools.AnnotationsOf(r.Tool) }
 
 func (r *restrictedShell) Build(args map[string]any) (tools.Call, error) {
 	call, err := r.Tool.Build(args)

@@ -164,6 +164,9 @@ func TestCoreRestrictsTheShellToCommands(t *testing.T) {
 	if !ok {
 		t.Fatal("run_shell_command(…) in tools.core left the shell out")
 	}
+	if a := tools.AnnotationsOf(shell); !a.RunsCommands {
+		t.Errorf("the restricted shell says it is %+v: it still runs commands", a)
+	}
 	for command, allowed := range map[string]bool{
 		"git status":                true,
 		`"git" log --oneline`:       true,

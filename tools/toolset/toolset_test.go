@@ -21,7 +21,7 @@ import (
 // countingUtility answers nothing useful and counts the calls.
 type countingUtility struct{ calls int }
 
-func (u *countingUtility) GenerateContent(context.Context, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+func (u *countingUtility) GenerateContent(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
 	u.calls++
 	return &genai.GenerateContentResponse{}, nil
 }

@@ -1,0 +1,47 @@
+package tools
+
+// Annotations say what a tool's calls do, as the MCP Go SDK's
+// ToolAnnotations say it of a server's tools (readOnlyHint,
+// openWorldHint). Plan mode, the approval door, settings' filters and
+// the system prompt decide by them, not by lists of tool names: a tool
+// says what it is here, on itself, and nowhere else.
+type Annotations struct {
+	// ReadOnly: the tool changes nothing, as Gemini CLI 0.61 counts its
+	// tools (policies/read-only.toml, and plan.toml's ask_user,
+	// web_fetch, activate_skill, exit_plan_mode): plan mode runs it,
+	// asking first where the call needs approval. 0.61 does not count
+	// read_many_files, write_todos or the background tools, which only
+	// read too, and neither does gemini-ls, so that plan mode refuses
+	// them as 0.61 does. An MCP tool is read-only when its server says so
+	// (readOnlyHint), and plan mode then asks before it runs, as 0.61's
+	// plan.toml does.
+	ReadOnly bool
+	// EditsFiles: the tool's calls propose changes to the workspace's
+	// files (Result.Proposal), approved as edits (EditKey). Plan mode
+	// lets them write the plan file and nothing else.
+	EditsFiles bool
+	// RunsCommands: the tool's calls run commands of the model's making
+	// (tools.core's TOOL(PREFIX) restricts them to some).
+	RunsCommands bool
+	// AsksUser: the tool's calls put questions to the user
+	// (CallInfo.Ask).
+	AsksUser bool
+	// OpenWorld: the tool's calls reach the network (MCP's
+	// openWorldHint); auto_edit runs the read-only ones without asking, as
+	// 0.61's write.toml runs web_fetch.
+	OpenWorld bool
+}
+
+// Annotated is a tool that says what it is. A tool that does not is
+// taken to do anything: plan mode refuses it.
+type Annotated interface {
+	Annotations() Annotations
+}
+
+// AnnotationsOf is what t says it is; none for a tool that says nothing.
+func AnnotationsOf(t Tool) Annotations {
+	if a, ok := t.(Annotated); ok {
+		return a.Annotations()
+	}
+	return Annotations{}
+}
