@@ -91,6 +91,10 @@ type Config struct {
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.
 	MaxTurns int
+	// DisableLoopDetection turns every loop check off, the repeated calls
+	// and text and the model's (settings' model.disableLoopDetection, as
+	// Gemini CLI 0.61's getDisableLoopDetection).
+	DisableLoopDetection bool
 	// Memory is appended to the system prompt; none when nil.
 	Memory MemorySource
 	// Skills are the agent skills the system prompt lists (prompt.go),
@@ -318,7 +322,8 @@ func sameSlice[T any](a, b []T) bool {
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
 // plan mode and yolo (where it is refused: yolo.toml's deny leaves it
 // out of Gemini CLI's registry), exit_plan_mode only in plan mode, where
-// write_file and replace say they are for the plan alone, in plansDir.
+// the tools that edit files (write_file, replace: tools.Annotations) say
+// they are for the plan alone, in plansDir.
 func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == tools.ApprovalPlan
 	var out []*genai.FunctionDeclaration
@@ -328,7 +333,7 @@ func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.Appr
 			continue
 		case a.deniedByPolicy(d.Name, mode):
 			continue
-		case planning && (d.Name == tools.WriteFileName || d.Name == tools.ReplaceName):
+		case planning && a.annotations(d.Name).EditsFiles:
 			plan := *d // the shared declaration stays as it is
 			plan.Description = fmt.Sprintf("ONLY FOR PLANS: %s. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: %s/. You cannot use this tool to modify source code directly.", d.Description, plansDir)
 			d = &plan
@@ -336,6 +341,19 @@ func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.Appr
 		out = append(out, d)
 	}
 	return slices.Clip(out)
+}
+
+// annotations are what tool name says it is; none when the agent has no
+// such tool.
+func (a *Agent) annotations(name string) tools.Annotations {
+	if a.cfg.Tools == nil {
+		return tools.Annotations{}
+	}
+	t, ok := a.cfg.Tools.Get(name)
+	if !ok {
+		return tools.Annotations{}
+	}
+	return tools.AnnotationsOf(t)
 }
 
 // deniedByPolicy reports whether a policy rule denies every call of tool

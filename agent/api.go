@@ -40,6 +40,10 @@ const (
 	// EventMode: a call switched the session's approval mode (the
 	// planning tools); Mode is the new one.
 	EventMode EventKind = "mode"
+	// EventModel: a command (/model set) chose the model every session's
+	// requests go to from now on; Model is it as named (an alias or a
+	// concrete model).
+	EventModel EventKind = "model"
 	// EventTopic: the model named what it is doing (update_topic); Topic
 	// is the session's topic now. Front ends show it where they show the
 	// turn's progress.
@@ -59,7 +63,7 @@ type Event struct {
 
 	// EventUsage: the response's tokens, and the sums so far of the
 	// prompt and of the whole session; Model is the concrete model that
-	// answered (where an auto routed the prompt).
+	// answered (where an auto routed the prompt). EventModel uses Model.
 	Usage, PromptUsage, SessionUsage Usage
 	Model                            string
 

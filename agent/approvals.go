@@ -31,6 +31,9 @@ type approvals struct {
 	// plansDir is where plan mode lets the plan file be written; "" when
 	// the session has none.
 	plansDir func() string
+	// annotations are what tool name says it is (tools.Annotations), by
+	// which plan mode and auto_edit decide; none for a tool not there.
+	annotations func(name string) tools.Annotations
 	// policy holds the rules of the policy files, which outrank all the
 	// above as their priorities say (decide); none when nil.
 	policy *policy.Engine
@@ -39,8 +42,8 @@ type approvals struct {
 	allowed map[string]bool
 }
 
-func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, preapproved, trustedTools []string) *approvals {
-	a := &approvals{mode: mode, plansDir: plansDir, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
+func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, annotations func(string) tools.Annotations, preapproved, trustedTools []string) *approvals {
+	a := &approvals{mode: mode, plansDir: plansDir, annotations: annotations, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
 	}
@@ -59,26 +62,13 @@ const (
 	noPlanningForYolo = `Tool execution for "Enter Plan Mode" denied by policy: plan mode is not available in YOLO mode.`
 )
 
-// planReadOnly reports whether plan mode runs tool name, as Gemini CLI's
-// policy allows it there (read-only.toml, plan.toml); ask_user's question
-// is its own confirmation, and web_fetch and activate_skill ask (allows).
-// update_topic is read-only.toml's too; the background tools are not, so
-// plan.toml's catch-all refuses them, as it refuses the shell.
-func planReadOnly(name string) bool {
-	switch name {
-	case tools.GlobName, tools.GrepSearchName, tools.ListDirectoryName, tools.ReadFileName,
-		tools.WebSearchName, tools.WebFetchName, "ask_user", tools.ExitPlanModeName, tools.ActivateSkillName,
-		tools.UpdateTopicName:
-		return true
-	}
-	return false
-}
-
 // refusal is why a call of tool name that needs c approved may not run
 // at all in the approval mode, for the model to act on; "" when it may
-// (asking or not: allows decides). Plan mode runs only the read-only
-// tools and the writing of a plan file (tools.IsPlanFile); the planning
-// tools refuse to switch to the mode the session is in.
+// (asking or not: allows decides). Plan mode runs only the tools that
+// say they are read-only (tools.Annotations, as Gemini CLI's read-only.toml
+// and plan.toml count them; those needing approval ask: allows) and the
+// writing of a plan file (tools.IsPlanFile); the planning tools refuse
+// to switch to the mode the session is in.
 func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 	mode := a.mode()
 	switch {
@@ -88,9 +78,9 @@ func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 		return noPlanningForYolo
 	case name == tools.ExitPlanModeName && mode != tools.ApprovalPlan:
 		return notPlanning
-	case mode != tools.ApprovalPlan, planReadOnly(name), a.isPlanEdit(name, c):
+	case mode != tools.ApprovalPlan, a.annotations(name).ReadOnly, a.isPlanEdit(name, c):
 		return ""
-	case name == tools.WriteFileName, name == tools.ReplaceName:
+	case a.annotations(name).EditsFiles:
 		return planEditRefusal
 	}
 	return planModeRefusal
@@ -98,7 +88,7 @@ func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 
 // isPlanEdit reports whether the call is a write of a plan file.
 func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
-	return (name == tools.WriteFileName || name == tools.ReplaceName) && c != nil && tools.IsPlanFile(a.plansDir(), c.Path)
+	return a.annotations(name).EditsFiles && c != nil && tools.IsPlanFile(a.plansDir(), c.Path)
 }
 
 // allows reports whether a call of tool name that needs c approved runs
@@ -108,8 +98,9 @@ func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
 // Gemini CLI's approvals of other modes do not count in plan mode; a call
 // needing no approval runs; yolo allows everything; a call its settings
 // trust (an MCP server's "trust": true) runs, as does every call of a
-// tool settings' tools.allowed names; auto_edit runs web_fetch, as
-// Gemini CLI's write.toml allows it there; else every one of c's keys
+// tool settings' tools.allowed names; auto_edit runs what only reads
+// from the network (web_fetch), as Gemini CLI's write.toml allows it
+// there; else every one of c's keys
 // must be allowed: edits by auto_edit, any key by tools.allowed or the
 // user's "always allow". A call without keys asks.
 func (a *approvals) allows(name string, c *tools.Confirmation) bool {
@@ -120,7 +111,7 @@ func (a *approvals) allows(name string, c *tools.Confirmation) bool {
 		return true
 	case a.mode() == tools.ApprovalYolo, c.Trusted, a.trustedTools[name]:
 		return true
-	case a.mode() == tools.ApprovalAutoEdit && name == tools.WebFetchName:
+	case a.mode() == tools.ApprovalAutoEdit && a.annotations(name).ReadOnly && a.annotations(name).OpenWorld:
 		return true
 	}
 	return a.allowedKeys(c.AllowKeys)
@@ -302,12 +293,7 @@ var errNoConfirmer = errors.New("no one can be asked for approval")
 // none). err is why nobody answered (the outcome is then Cancel):
 // errNoConfirmer, the Confirmer's error, or ctx's.
 func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation, always bool) (ConfirmOutcome, error) {
-	confirmer := s.agent.cfg.Confirmer
-	if confirmer == nil {
-		return Cancel, errNoConfirmer
-	}
-	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
-		SessionID:      s.id,
+	outcome, err := s.ask(ctx, ConfirmRequest{
 		CallID:         callID,
 		Tool:           tool,
 		Kind:           c.Kind,
@@ -315,15 +301,10 @@ func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Con
 		Details:        c.Details,
 		CanAllowAlways: always,
 	})
-	switch {
-	case ctx.Err() != nil:
-		return Cancel, ctx.Err()
-	case err != nil:
-		return Cancel, err
-	case outcome == ProceedAlways && always:
+	if err == nil && outcome == ProceedAlways && always {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
-	return outcome, nil
+	return outcome, err
 }
 
 // AllowShell decides whether command, run for the user outside the

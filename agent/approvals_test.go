@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -77,7 +78,7 @@ func TestApprovalsAllow(t *testing.T) {
 		{name: "tools.allowed whole MCP tool", mode: tools.ApprovalDefault, trusted: []string{"lookup"}, call: mcpUntrusted, want: allow},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, tc.allowedKeys, tc.trusted)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, builtinAnnotations, tc.allowedKeys, tc.trusted)
 			a.allowAlways(tc.always...)
 			if got := a.allows(tc.call.name, tc.call.c); got != tc.want {
 				t.Errorf("allows(%s, %s) = %v, want %v", tc.call.name, describe(tc.call.c), got, tc.want)
@@ -95,7 +96,7 @@ func describe(c *tools.Confirmation) string {
 
 func TestApprovalsModeIsReadOnEveryQuestion(t *testing.T) {
 	mode := tools.ApprovalDefault
-	a := newApprovals(func() tools.ApprovalMode { return mode }, noPlans, []string{"git"}, nil)
+	a := newApprovals(func() tools.ApprovalMode { return mode }, noPlans, builtinAnnotations, []string{"git"}, nil)
 	if a.allows(tools.ReplaceName, tools.EditConfirmation("")) {
 		t.Fatal("default mode allowed an edit")
 	}
@@ -163,7 +164,7 @@ func TestApprovalsPlanMode(t *testing.T) {
 		{"default mode does not refuse a source edit", anyOtherMode, mk(edit(tools.WriteFileName, "/src/main.go")), runs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, func() string { return plans }, nil, nil)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, func() string { return plans }, builtinAnnotations, nil, nil)
 			a.allowAlways("git", "web_fetch:example.com", tools.EditKey, tools.MemoryName)
 			got := a.refusal(tc.call.name, tc.call.c)
 			if got == "" {
@@ -181,3 +182,14 @@ func TestApprovalsPlanMode(t *testing.T) {
 
 // noPlans is a session without a plans directory.
 func noPlans() string { return "" }
+
+// builtinAnnotations is what the built-in tool called name says it is
+// (plan mode's tools and activate_skill among them).
+func builtinAnnotations(name string) tools.Annotations {
+	for _, t := range tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}}) {
+		if t.Name() == name {
+			return tools.AnnotationsOf(t)
+		}
+	}
+	return tools.Annotations{}
+}

@@ -10,6 +10,8 @@ import (
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // Chat compression as Gemini CLI's ChatCompressionService does it: before a
@@ -41,12 +43,13 @@ func tokenLimit(model string) int {
 	return DefaultTokenLimit
 }
 
-// tokenLimit is the window compression keeps the history within.
-func (a *Agent) tokenLimit() int {
+// tokenLimit is the window compression keeps the history within on
+// model.
+func (a *Agent) tokenLimit(model string) int {
 	if a.cfg.TokenLimit > 0 {
 		return a.cfg.TokenLimit
 	}
-	return tokenLimit(a.activeModel())
+	return tokenLimit(model)
 }
 
 func (a *Agent) compressionThreshold() float64 {
@@ -75,7 +78,7 @@ func (t *turn) compress() {
 		// No response counted it yet (a resumed session).
 		before = estimateTokens(history)
 	}
-	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit()) {
+	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit(t.compressionTurnModel())) {
 		return
 	}
 	_, err := t.summarizeHistory(history, before, "auto")
@@ -191,9 +194,40 @@ func CompressedPrefix(history []*genai.Content) int {
 	return 2
 }
 
-// summarize asks the model for a <state_snapshot> of contents, with the
-// reference's compression prompt as the system instruction, retried as chat
-// requests are.
+// compressionModel is the model the history is summarised on, with its
+// generation config: as Gemini CLI 0.61 picks it (chatCompressionService
+// modelStringToModelConfigAlias, bundle chunk-JDPZ4CE3.js:335521), the
+// chat-compression model config of the model the turn is on, resolved as
+// 0.61's applyModelSelection does (models.UtilityFor). A prompt routed to
+// Flash is summarised on gemini-3-flash-preview, one on a Pro model on the
+// custom-tools Gemini 3.1 Pro.
+func (t *turn) compressionModel() models.Utility {
+	return models.UtilityFor(models.CompressionAlias(t.compressionTurnModel()))
+}
+
+// compressionTurnModel is the turn's model as 0.61's compression sees it
+// (_getActiveModelForCurrentTurn, :346558): the model the prompt went to
+// once it made a request (its routed or fallback model), else 0.61's active
+// model, the one the session's last request went to unless the model was
+// changed since, else the agent's. Compression runs before a prompt is
+// routed, so its first request is judged by the previous prompt's model.
+func (t *turn) compressionTurnModel() string {
+	a := t.s.agent
+	if m := a.fellBack(); m != "" {
+		return m
+	}
+	if t.routed != "" {
+		return t.routed
+	}
+	if m := t.s.lastModelUnder(a.configuredModel()); m != "" {
+		return m
+	}
+	return a.activeModel()
+}
+
+// summarize asks the compression model for a <state_snapshot> of
+// contents, with the reference's compression prompt as the system
+// instruction, retried as chat requests are.
 func (t *turn) summarize(contents []*genai.Content) (string, error) {
 	a := t.s.agent
 	instruction := "Generate a new <state_snapshot> based on the provided history."
@@ -202,14 +236,10 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 	}
 	request := append(contents[:len(contents):len(contents)], genai.NewContentFromText(
 		instruction+"\n\nFirst, reason in your scratchpad. Then, generate the updated <state_snapshot>.", genai.RoleUser))
+	use := t.compressionModel()
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText(compressionPrompt, genai.RoleUser)}
-	var resp *genai.GenerateContentResponse
-	err := a.cfg.Retry.do(t.ctx, func() error {
-		var err error
-		resp, err = a.cfg.Generator.GenerateContent(t.ctx, a.activeModel(), request, config)
-		return err
-	}, func(attempt int, err error, wait time.Duration) {
-		a.log.retry(a.activeModel(), t.promptID, attempt, err, wait)
+	resp, err := generateAs(t.ctx, a.cfg.Generator, a.cfg.Retry, use, request, config, func(attempt int, err error, wait time.Duration) {
+		a.log.retry(use.Model, t.promptID, attempt, err, wait)
 		t.emit(Event{Kind: EventRetry, Retry: RetryInfo{Attempt: attempt, Delay: wait, Reason: err.Error()}})
 	})
 	if err != nil {
@@ -222,7 +252,7 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 // them as Gemini CLI does when that fails.
 func (t *turn) countTokens(contents []*genai.Content) int32 {
 	a := t.s.agent
-	resp, err := a.cfg.Generator.CountTokens(t.ctx, a.activeModel(), contents, nil)
+	resp, err := a.cfg.Generator.CountTokens(t.ctx, t.compressionTurnModel(), contents, nil)
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			a.cfg.Logger.Warn("counting the compressed history's tokens failed; estimating them", zap.Error(err))

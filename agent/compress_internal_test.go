@@ -99,7 +99,7 @@ func TestTokenLimit(t *testing.T) {
 		t.Errorf("gemma-4-31b-it: %d", got)
 	}
 	a := New(Config{Model: "gemini-2.5-flash", TokenLimit: 32_000})
-	if got := a.tokenLimit(); got != 32_000 {
+	if got := a.tokenLimit("gemini-2.5-flash"); got != 32_000 {
 		t.Errorf("with Config.TokenLimit: %d", got)
 	}
 }

@@ -344,3 +344,105 @@ func TestCompressionResendsTheEditorContext(t *testing.T) {
 		t.Errorf("the prompt after the compression does not tell the editor context again: %.200q", texts(last.Contents[len(last.Contents)-1:]))
 	}
 }
+
+// The history is summarised on the model Gemini CLI 0.61 picks for the
+// turn's model (its chat-compression model configs): a turn on Flash on
+// gemini-3-flash-preview with no generation config of its own, a turn on a
+// Pro model on the custom-tools Gemini 3.1 Pro with that model's chat
+// config (bench/compare-0.61/models.sh shows 0.61 sending them). An auto's
+// turn is on the model its prompt was routed to; before the prompt is
+// routed (compression comes first), on the one the previous prompt went to.
+func TestCompressionModelFollowsTheTurnsModel(t *testing.T) {
+	low := geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`)
+	high := geminitest.TextTurn(`{"complexity_reasoning":"Hard.","complexity_score":95}`)
+	call := geminitest.CallTurn(geminitest.Call("no_such_tool", map[string]any{}))
+	call.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 600, TotalTokenCount: 600}
+	routed := func(classifier geminitest.Turn, answers []geminitest.Turn) []geminitest.Turn {
+		var out []geminitest.Turn
+		for _, a := range answers {
+			out = append(out, classifier, a)
+		}
+		return out
+	}
+	under := []geminitest.Turn{answer(longAnswer, 100), answer(midAnswer, 300), answer(shortAnswer, 400)}
+	for _, tc := range []struct {
+		name, model string
+		turns       []geminitest.Turn
+		want        string // the summary's model
+		chatConfig  bool   // it carries the model's chat config
+	}{
+		{"auto, the last prompt routed to Pro", "auto",
+			append(routed(high, conversation()), geminitest.TextTurn(snapshot), high, answer("fourth answer", 100)),
+			"gemini-3.1-pro-preview-customtools", true},
+		{"auto, the last prompt routed to Flash", "auto",
+			append(routed(low, conversation()), geminitest.TextTurn(snapshot), low, answer("fourth answer", 100)),
+			"gemini-3-flash-preview", false},
+		{"auto, routed to Flash mid-prompt after Pro", "auto",
+			append(routed(high, under), low, call, geminitest.TextTurn(snapshot), answer("fourth answer", 100)),
+			"gemini-3-flash-preview", false},
+		{"auto, routed to Pro mid-prompt after Flash", "auto",
+			append(routed(low, under), high, call, geminitest.TextTurn(snapshot), answer("fourth answer", 100)),
+			"gemini-3.1-pro-preview-customtools", true},
+		{"pro", "pro", append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100)),
+			"gemini-3.1-pro-preview-customtools", true},
+		{"flash", "flash", append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100)),
+			"gemini-3-flash-preview", false},
+		{"gemini-2.5-pro", "gemini-2.5-pro", append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100)),
+			"gemini-2.5-pro", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, tc.turns...)
+			a, _ := newAgent(t, srv, agent.Config{Model: tc.model, TokenLimit: 1000})
+			s := a.NewSession()
+			converse(t, s)
+			if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(evs.of(agent.EventCompressed)) != 1 {
+				t.Fatalf("result %+v, events %v", res, evs.kinds())
+			}
+			var summary *geminitest.Request
+			for _, r := range srv.Requests() {
+				if si := r.SystemInstruction; si != nil && strings.HasPrefix(si.Parts[0].Text, "You are a specialized system component") {
+					summary = &r
+				}
+			}
+			if summary == nil {
+				t.Fatal("no summary request")
+			}
+			if summary.Model != tc.want {
+				t.Errorf("summarised on %s, want %s", summary.Model, tc.want)
+			}
+			gc := summary.GenerationConfig
+			if tc.chatConfig {
+				if gc == nil || gc.Temperature == nil || *gc.Temperature != 1 || gc.TopK == nil || *gc.TopK != 64 ||
+					gc.ThinkingConfig == nil || !gc.ThinkingConfig.IncludeThoughts || gc.ThinkingConfig.ThinkingLevel != genai.ThinkingLevelHigh {
+					t.Errorf("generationConfig = %s, want %s's chat config", toJSON(gc), tc.want)
+				}
+			} else if gc != nil && (gc.Temperature != nil || gc.ThinkingConfig != nil) {
+				t.Errorf("generationConfig = %s, want none", toJSON(gc))
+			}
+		})
+	}
+}
+
+// A change of model resets what the previous prompt went to, as 0.61's
+// setModel resets its active model: the next prompt's compression is judged
+// by the new model.
+func TestCompressionAfterAModelChange(t *testing.T) {
+	high := geminitest.TextTurn(`{"complexity_reasoning":"Hard.","complexity_score":95}`)
+	var turns []geminitest.Turn
+	for _, a := range conversation() {
+		turns = append(turns, high, a)
+	}
+	turns = append(turns, geminitest.TextTurn(snapshot), answer("fourth answer", 100))
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{Model: "auto", TokenLimit: 1000})
+	s := a.NewSession()
+	converse(t, s)
+	a.SetModel("gemini-2.5-flash")
+	if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(evs.of(agent.EventCompressed)) != 1 {
+		t.Fatalf("result %+v, events %v", res, evs.kinds())
+	}
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-3].Model; got != "gemini-2.5-flash" {
+		t.Errorf("summarised on %s, want gemini-2.5-flash", got)
+	}
+}

@@ -157,20 +157,16 @@ func (t *turn) fallBack(model, why string, cause error) (bool, error) {
 		return false, nil
 	case FallbackAlways:
 	default:
-		if a.cfg.Confirmer == nil {
-			return false, nil
-		}
-		outcome, err := a.cfg.Confirmer.Confirm(t.ctx, ConfirmRequest{
-			SessionID: t.s.id,
-			Kind:      ConfirmModelFallback,
-			Title:     fmt.Sprintf("Switch to %s?", to),
+		outcome, err := t.s.ask(t.ctx, ConfirmRequest{
+			Kind:  ConfirmModelFallback,
+			Title: fmt.Sprintf("Switch to %s?", to),
 			Details: fmt.Sprintf("%s. Switch to %s for the rest of this session and try again? Otherwise this prompt stops.",
 				why, to),
 		})
 		switch {
 		case t.ctx.Err() != nil:
 			return false, t.ctx.Err()
-		case errors.Is(err, ErrCannotAsk):
+		case errors.Is(err, ErrCannotAsk), errors.Is(err, errNoConfirmer):
 			return false, nil
 		case err != nil:
 			return false, fmt.Errorf("asking the user whether to switch to %s: %w", to, err)

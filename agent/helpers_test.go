@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -161,6 +162,17 @@ type fakeTool struct {
 }
 
 func (f fakeTool) Name() string { return f.name }
+
+// Annotations are those of the built-in tool the fake is named after (a
+// fake read_file is read-only), none for another name.
+func (f fakeTool) Annotations() tools.Annotations {
+	for _, t := range tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}}) {
+		if t.Name() == f.name {
+			return tools.AnnotationsOf(t)
+		}
+	}
+	return tools.Annotations{}
+}
 func (f fakeTool) Declaration() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Name:        f.name,

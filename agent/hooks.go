@@ -159,23 +159,23 @@ type hookedCall struct {
 	// args are what it runs with; changed the arguments hooks rewrote.
 	args    map[string]any
 	changed []string
-	// door is the approval door's verdict on the call as it runs: whether
-	// the user is asked (an edit's question waits for its change), and
-	// whether "always allow" would hold.
-	door verdict
 }
 
-// beforeTool runs the BeforeTool hooks on a call the approval door let
-// through, before it runs. It returns the call to run: call itself, or,
-// when a hook rewrote its arguments, the call built anew from them, which
-// passes the door again; or the result to answer with instead, ok false.
-// The model's call, fc, is left as the model made it: the history keeps
-// what the model asked for. args are its arguments as Gemini CLI 0.61
-// names them (tools.NormalizeArgs), the hooks' tool_input.
-func (t *turn) beforeTool(run *toolRun, args map[string]any, tool tools.Tool, call tools.Call, door verdict) (hookedCall, tools.Result, bool) {
-	fc := run.fc
-	hooked := hookedCall{call: call, args: argsOrEmpty(args), door: door}
-	out := t.fireHook(HookBeforeTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": hooked.args})
+// beforeTool runs the BeforeTool hooks on a call of tool, before the
+// approval door sees it, as Gemini CLI 0.61's scheduler does
+// (_processToolCall runs evaluateBeforeToolHook, then checkPolicy and the
+// confirmation: chunk-JDPZ4CE3.js:347767-347778): the hooks hear calls the
+// door then refuses, a call they block is never asked about, and a call
+// they rewrite goes through the door as rewritten. It returns the call
+// to take to the door: call itself, or, when a hook rewrote its
+// arguments, the call built anew from them; or the result to answer
+// with instead, ok false. The model's call, run.fc, is left as the model
+// made it: the history keeps what the model asked for. args are its
+// arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
+// hooks' tool_input.
+func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
+	out := t.fireHook(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
 	switch {
 	case t.ctx.Err() != nil:
 		return hooked, tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
@@ -200,22 +200,27 @@ func (t *turn) beforeTool(run *toolRun, args map[string]any, tool tools.Tool, ca
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
 	hooked.call = next
-	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), fc.Name, toJSONText(hooked.args))})
-	c := next.Confirmation()
-	v := t.s.approvals.decide(policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: hooked.args}), fc.Name, c)
-	if v.refusal != "" {
-		return hooked, tools.Result{Error: v.refusal, Status: tools.StatusRejected}, false
-	}
-	if v.ask && c == nil {
-		c = policyConfirmation(fc.Name, next)
-	}
-	hooked.door = v
-	if v.ask && !c.AskWithChange {
-		if res, ok := t.confirm(run, c, v.always, nil); !ok {
-			return hooked, res, false
-		}
-	}
+	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
 	return hooked, tools.Result{}, true
+}
+
+// toolHookInput is the BeforeTool and AfterTool hooks' input about a
+// call of tool with args: tool_name is the tool's name, as Gemini CLI
+// 0.61 names it (an MCP tool's mcp_SERVER_TOOL, also for a call by the
+// name gemini-ls gave it before: tools.Renamed), and an MCP tool's call
+// has its server's mcp_context, as 0.61's has (hookEventHandler
+// fireBeforeToolEvent, chunk-JDPZ4CE3.js:363866).
+func toolHookInput(tool tools.Tool, args map[string]any) map[string]any {
+	input := map[string]any{"tool_name": tool.Name(), "tool_input": args}
+	if m, ok := tool.(mcpContexted); ok {
+		input["mcp_context"] = m.MCPContext()
+	}
+	return input
+}
+
+// mcpContexted is an MCP tool, which tells hooks of its server.
+type mcpContexted interface {
+	MCPContext() map[string]any
 }
 
 // hookedArgs are the arguments a call runs with: the model's (as 0.61
@@ -226,15 +231,17 @@ func hookedArgs(args, changed map[string]any) map[string]any {
 	return args
 }
 
-// afterTool runs the AfterTool hooks on the result of a call that ran
-// with args, and returns the result the model is told.
-func (t *turn) afterTool(fc *genai.FunctionCall, args map[string]any, res tools.Result) tools.Result {
+// afterTool runs the AfterTool hooks on the result of a call of tool
+// that ran with args, and returns the result the model is told.
+func (t *turn) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
 	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
 	if res.Error != "" {
 		response["llmContent"] = res.Error
 		response["error"] = map[string]any{"message": res.Error}
 	}
-	out := t.fireHook(HookAfterTool, fc.Name, map[string]any{"tool_name": fc.Name, "tool_input": args, "tool_response": response})
+	input := toolHookInput(tool, args)
+	input["tool_response"] = response
+	out := t.fireHook(HookAfterTool, tool.Name(), input)
 	switch {
 	case out.Stop:
 		t.stopByHookLater(out.StopReason)

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -13,10 +14,12 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// Loop detection as Gemini CLI's LoopDetectionService does it, without its
-// model-based check (a utility model asked every few turns after the 30th
-// whether the conversation is stuck): the same tool calls repeated, or the
-// same text streamed over and over, stop the turn with StopLoopDetected.
+// Loop detection as Gemini CLI 0.61's LoopDetectionService does it (bundle
+// chunk-JDPZ4CE3.js:342239-342716): the same tool calls repeated, the same
+// text streamed over and over, or, from a prompt's 30th model request on,
+// a utility model that finds the conversation stuck (checkLoopWithModel).
+// The first loop of a prompt is told to the model, which goes on; the
+// second stops the turn with StopLoopDetected (stopLoop).
 const (
 	// toolCallLoopThreshold is how often a call, or a cycle of up to
 	// maxToolCallCycle calls, must repeat in a row to be a loop.
@@ -32,18 +35,62 @@ const (
 
 // LoopError is the Err of a StopLoopDetected result.
 type LoopError struct {
-	// Repeated says what the model repeated, in words.
+	// Repeated says what the model repeated, in words; "" when the loop
+	// check model found the loop.
 	Repeated string
+	// Analysis is the loop check model's reasoning when it found the loop.
+	Analysis string
 }
 
 func (e *LoopError) Error() string {
-	return "A potential loop was detected: " + e.Repeated + ". The request has been halted."
+	return "A potential loop was detected: " + e.detail() + ". The request has been halted."
+}
+
+// detail says what looped.
+func (e *LoopError) detail() string {
+	if e.Analysis != "" {
+		return "the loop check found the conversation stuck (" + strings.TrimSuffix(strings.TrimSpace(e.Analysis), ".") + ")"
+	}
+	return e.Repeated
 }
 
 // loopDetector watches one prompt's turn; a new turn starts afresh.
 type loopDetector struct {
+	// off: the user turned loop detection off (model.disableLoopDetection),
+	// and no check here finds one.
+	off     bool
 	calls   []callKey // the latest calls, oldest first
 	content contentLoop
+	// found counts the loops found in the prompt: the first is
+	// recovered from, the second ends the turn.
+	found int
+	// For the model-based check: the prompt's model requests, the one
+	// last checked before, and how many requests apart the checks are
+	// (0 for llmCheckInterval); userPrompt is the prompt's text.
+	requests, lastCheck, interval int
+	userPrompt                    string
+}
+
+// stopLoop handles a loop found in the prompt, as 0.61 does: the first is
+// told to the model, which goes on from there (its _recoverFromLoop, bundle
+// chunk-JDPZ4CE3.js:346954); the second ends the turn (LoopDetected,
+// :346628-346637, :346671-346680). The user is told either way.
+func (t *turn) stopLoop(loop *LoopError) PromptResult {
+	t.s.agent.log.loopDetected(t.promptID, loop)
+	t.loops.found++
+	if t.loops.found > 1 {
+		t.emit(Event{Kind: EventNotice, Text: loop.Error()})
+		return t.stop(StopLoopDetected, loop)
+	}
+	t.emit(Event{Kind: EventNotice, Text: "A potential loop was detected: " + loop.detail() +
+		". The model was told so, and asked to step back and rethink its approach."})
+	detail := loop.Repeated
+	if loop.Analysis != "" || detail == "" {
+		detail = cmp.Or(loop.Analysis, "Repetitive patterns identified")
+	}
+	feedback := "System: Potential loop detected. Details: " + detail +
+		". Please take a step back and confirm you're making forward progress. If not, take a step back, analyze your previous actions and rethink how you're approaching the problem. Avoid repeating the same tool calls or responses without new results."
+	return t.run(genai.NewContentFromText(feedback, genai.RoleUser))
 }
 
 // callKey identifies a call by its name and canonical arguments.
@@ -57,6 +104,9 @@ type callKey struct {
 // *LoopError when they complete a loop. A call between texts ends any
 // repetition of the text, as in the reference.
 func (d *loopDetector) checkCalls(calls []*genai.FunctionCall) error {
+	if d.off {
+		return nil
+	}
 	d.content.reset()
 	for _, fc := range calls {
 		if err := d.checkCall(fc); err != nil {
@@ -110,7 +160,7 @@ func (d *loopDetector) checkCall(fc *genai.FunctionCall) error {
 // checkEvent takes an event as it is streamed and returns a *LoopError
 // when the model's text has started repeating itself.
 func (d *loopDetector) checkEvent(ev Event) error {
-	if ev.Kind != EventText {
+	if d.off || ev.Kind != EventText {
 		return nil
 	}
 	if chunk, ok := d.content.add(ev.Text); ok {
@@ -122,7 +172,7 @@ func (d *loopDetector) checkEvent(ev Event) error {
 
 // notRun answers the calls of an answer that looped: none of them ran.
 func notRun(calls []*genai.FunctionCall, loop *LoopError) *genai.Content {
-	msg := fmt.Sprintf("This call was not run: %s, a potential loop, so the request was halted.", loop.Repeated)
+	msg := fmt.Sprintf("This call was not run: %s, a potential loop.", loop.Repeated)
 	answer := &genai.Content{Role: genai.RoleUser}
 	for _, fc := range calls {
 		answer.Parts = append(answer.Parts, functionResponse(fc, tools.Result{Error: msg}))
@@ -234,6 +284,6 @@ func (c *contentLoop) repeats(chunk string) bool {
 func (l apiLog) loopDetected(promptID string, err *LoopError) {
 	l.log.Warn("loop_detected", l.event("loop_detected",
 		zap.String("prompt_id", promptID),
-		zap.String("detail", err.Repeated),
+		zap.String("detail", err.detail()),
 	)...)
 }

@@ -30,7 +30,8 @@ func repeat(s string, n int) []string {
 	return out
 }
 
-// loopErr returns the result's *LoopError, failing the test without one.
+// loopErr returns the result's *LoopError, failing the test without one: the
+// second loop of the prompt, the first having been told to the model.
 func loopErr(t *testing.T, res agent.PromptResult, evs events) *agent.LoopError {
 	t.Helper()
 	if res.StopReason != agent.StopLoopDetected {
@@ -41,8 +42,8 @@ func loopErr(t *testing.T, res agent.PromptResult, evs events) *agent.LoopError 
 		t.Fatalf("err = %v, want a *agent.LoopError", res.Err)
 	}
 	notices := evs.of(agent.EventNotice)
-	if len(notices) != 1 || notices[0].Text != loop.Error() {
-		t.Errorf("notices = %+v, want one saying %q", notices, loop.Error())
+	if len(notices) != 2 || !strings.Contains(notices[0].Text, "The model was told so") || notices[1].Text != loop.Error() {
+		t.Errorf("notices = %+v, want the first loop's, then one saying %q", notices, loop.Error())
 	}
 	if len(evs.of(agent.EventError)) != 0 {
 		t.Errorf("a loop is not an error event: %v", evs.kinds())
@@ -50,8 +51,21 @@ func loopErr(t *testing.T, res agent.PromptResult, evs events) *agent.LoopError 
 	return loop
 }
 
+// feedbackOf is the text of the last content of req, where the model is
+// told of a loop.
+func feedbackOf(t *testing.T, req geminitest.Request) string {
+	t.Helper()
+	last := req.Contents[len(req.Contents)-1]
+	if last.Role != "user" || len(last.Parts) != 1 {
+		t.Fatalf("last content = %s, want the loop feedback", toJSON(last))
+	}
+	return last.Parts[0].Text
+}
+
+// The first loop is told to the model, which goes on, as Gemini CLI 0.61's
+// _recoverFromLoop does; the second stops the turn.
 func TestToolCallLoopStopsTheTurn(t *testing.T) {
-	turns := readTurns(repeat("a.go", 5)...)
+	turns := readTurns(repeat("a.go", 6)...)
 	srv := geminitest.NewTestServer(t, append(turns, geminitest.TextTurn("ok"))...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
@@ -63,24 +77,31 @@ func TestToolCallLoopStopsTheTurn(t *testing.T) {
 			t.Errorf("loop message %q does not say %q", loop.Error(), want)
 		}
 	}
-	// The fifth call is not run.
+	// The fifth call is not run: the model is told of the loop, and its
+	// next call, the sixth the same, is the second loop.
 	if n := len(evs.of(agent.EventToolResult)); n != 4 || res.ToolCalls != 4 {
 		t.Errorf("%d results, %d calls run, want 4", n, res.ToolCalls)
 	}
-	if n := len(srv.Requests()); n != 5 {
-		t.Errorf("%d requests, want 5", n)
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("%d requests, want 6", n)
+	}
+	want := `System: Potential loop detected. Details: the model called read_file with the same arguments {"path":"a.go"} 5 times in a row. Please take a step back and confirm you're making forward progress. If not, take a step back, analyze your previous actions and rethink how you're approaching the problem. Avoid repeating the same tool calls or responses without new results.`
+	if got := feedbackOf(t, srv.Requests()[5]); got != want {
+		t.Errorf("feedback = %q, want %q", got, want)
 	}
 
-	// The next prompt's history answers every call, the looping one as not run.
+	// The next prompt's history answers every call, the looping ones as not run.
 	prompt(t, s, "next")
-	c := srv.Requests()[5].Contents
-	if len(c) != 12 || c[10].Role != "user" || c[11].Parts[0].Text != "next" {
+	c := srv.Requests()[6].Contents
+	if len(c) != 15 || c[13].Role != "user" || c[14].Parts[0].Text != "next" {
 		t.Fatalf("contents = %s", toJSON(c))
 	}
 	checkCallsAnswered(t, c)
-	fr := responses(t, geminitest.Request{Contents: c[:11]})
-	if len(fr) != 1 || !strings.Contains(fmt.Sprint(fr[0].Response["error"]), "not run") {
-		t.Errorf("looping call answered %s, want an error saying it was not run", toJSON(fr))
+	for _, at := range []int{11, 14} {
+		fr := responses(t, geminitest.Request{Contents: c[:at]})
+		if len(fr) != 1 || !strings.Contains(fmt.Sprint(fr[0].Response["error"]), "not run") {
+			t.Errorf("looping call answered %s, want an error saying it was not run", toJSON(fr))
+		}
 	}
 }
 
@@ -134,7 +155,8 @@ func TestToolCallCycleIsALoop(t *testing.T) {
 	for range 5 {
 		paths = append(paths, "a.go", "b.go")
 	}
-	srv := geminitest.NewTestServer(t, readTurns(paths...)...)
+	// After the first loop, a.go again repeats the cycle.
+	srv := geminitest.NewTestServer(t, readTurns(append(paths, "a.go")...)...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	res, evs := prompt(t, a.NewSession(), "read")
 	loop := loopErr(t, res, evs)
@@ -148,18 +170,18 @@ func TestIdenticalCallsInOneAnswerAreALoop(t *testing.T) {
 	for range 5 {
 		calls = append(calls, geminitest.Call("read_file", map[string]any{"path": "a.go"}))
 	}
-	srv := geminitest.NewTestServer(t, geminitest.CallTurn(calls...), geminitest.TextTurn("ok"))
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(calls...), readTurns("a.go")[0], geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "read")
 	loopErr(t, res, evs)
 	if res.ToolCalls != 0 || len(evs.of(agent.EventToolCall)) != 0 {
-		t.Errorf("%d calls run, want none of the looping answer's", res.ToolCalls)
+		t.Errorf("%d calls run, want none of the looping answers'", res.ToolCalls)
 	}
 	prompt(t, s, "next")
-	c := srv.Requests()[1].Contents
+	c := srv.Requests()[2].Contents
 	checkCallsAnswered(t, c)
-	if len(c) != 4 || len(c[2].Parts) != 5 {
+	if len(c) != 7 || len(c[2].Parts) != 5 || len(c[5].Parts) != 1 {
 		t.Errorf("contents = %s", toJSON(c))
 	}
 }
@@ -182,7 +204,7 @@ const looping = "I will read the file again to check what it contains. "
 
 func TestContentLoopStopsTheStream(t *testing.T) {
 	chunks := append([]string{"Let me think.\n"}, repeat(looping, 12)...)
-	srv := geminitest.NewTestServer(t, geminitest.TextTurn(chunks...), geminitest.TextTurn("ok"))
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn(chunks...), geminitest.TextTurn(chunks...), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "first")
@@ -191,15 +213,15 @@ func TestContentLoopStopsTheStream(t *testing.T) {
 		t.Errorf("loop message = %q", loop.Error())
 	}
 	// Text stops at once: the delta that completed the loop is not shown.
-	if n := len(evs.of(agent.EventText)); n >= len(chunks) {
-		t.Errorf("%d text events of %d chunks: the stream was not stopped", n, len(chunks))
+	if n := len(evs.of(agent.EventText)); n >= 2*len(chunks) {
+		t.Errorf("%d text events of 2×%d chunks: the stream was not stopped", n, len(chunks))
 	}
 
-	// The looping answer is not kept; the prompt is, and the next request
-	// is well-formed.
+	// The looping answers are not kept; the prompt and the feedback are,
+	// and the next request is well-formed.
 	prompt(t, s, "second")
-	c := srv.Requests()[1].Contents
-	if len(c) != 2 || c[0].Parts[0].Text != "first" || c[1].Parts[0].Text != "second" {
+	c := srv.Requests()[2].Contents
+	if len(c) != 3 || c[0].Parts[0].Text != "first" || !strings.HasPrefix(c[1].Parts[0].Text, "System: Potential loop detected. Details: the model wrote the same text 10 times") || c[2].Parts[0].Text != "second" {
 		t.Errorf("contents after a content loop = %s", toJSON(c))
 	}
 }
@@ -239,5 +261,24 @@ func TestContentThatIsNotALoop(t *testing.T) {
 				t.Errorf("%d notices", n)
 			}
 		})
+	}
+}
+
+// model.disableLoopDetection turns every check off, as Gemini CLI 0.61's
+// getDisableLoopDetection does: six identical calls all run, and past the
+// 30th request no loop check asks a model.
+func TestLoopDetectionOff(t *testing.T) {
+	turns := readTurns(repeat("a.go", 34)...)
+	srv := geminitest.NewTestServer(t, append(turns, geminitest.TextTurn("ok"))...)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), DisableLoopDetection: true})
+	res, evs := prompt(t, a.NewSession(), "read a.go")
+	if res.StopReason != agent.StopEndTurn || res.ToolCalls != 34 {
+		t.Fatalf("stop %q after %d calls (%v), want end_turn after 34", res.StopReason, res.ToolCalls, res.Err)
+	}
+	if n := len(evs.of(agent.EventNotice)); n != 0 {
+		t.Errorf("%d notices, want none", n)
+	}
+	if n := len(srv.Requests()); n != 35 {
+		t.Errorf("%d requests, want 35 (none a loop check's)", n)
 	}
 }

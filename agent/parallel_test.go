@@ -353,3 +353,46 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		t.Errorf("the front end was told %v, want %v", statuses, want)
 	}
 }
+
+// An edit the user declines as it is shown cancels the later calls of its
+// answer, as Gemini CLI 0.61's scheduler cancels the queued calls on any
+// confirmation answered with no, an edit's too (cancelAllQueued); an edit
+// the front end refused with nobody to ask (tools.Refused, a headless
+// run's) is no user's no, and the later calls run.
+func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
+	for _, c := range []struct {
+		outcome tools.Outcome
+		ran     bool
+		later   string
+	}{
+		{tools.Declined, false, "The user declined an earlier call of this answer, so this call was cancelled before it ran."},
+		{tools.Refused, true, ""},
+	} {
+		t.Run(string(c.outcome), func(t *testing.T) {
+			var read atomic.Bool
+			reader := gatedTool("read_file", func(context.Context, string) (tools.Result, error) {
+				read.Store(true)
+				return tools.Result{Output: "read"}, nil
+			})
+			lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+				if !req.Ask {
+					t.Errorf("landed %+v unasked", req)
+				}
+				return agent.Landing{Decision: tools.Decision{Outcome: c.outcome, Reason: "no"}}, nil
+			})
+			srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+				geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
+				geminitest.Call("read_file", map[string]any{"path": "a"}),
+			), geminitest.TextTurn("ok"))
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader), Lander: lander})
+			prompt(t, a.NewSession(), "go")
+			fr := responses(t, srv.Requests()[1])
+			if read.Load() != c.ran || len(fr) != 2 || fr[0].Response["error"] != "This change was not applied: no. The file was not modified." {
+				t.Fatalf("read: %v, want %v; responses = %s", read.Load(), c.ran, toJSON(fr))
+			}
+			if got, _ := fr[1].Response["error"].(string); got != c.later {
+				t.Errorf("the later call answered %s, want error %q", toJSON(fr[1]), c.later)
+			}
+		})
+	}
+}

@@ -133,7 +133,7 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		{name: "no rule: built-in plan mode", mode: tools.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, tc.allowedKeys, tc.trusted)
+			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, builtinAnnotations, tc.allowedKeys, tc.trusted)
 			a.policy = userPolicy(t, !tc.headless, doorRules)
 			a.allowAlways(tc.always...)
 			call, name, c := tc.call()

@@ -74,8 +74,8 @@ func (a *Agent) planInstruction(plansDir string) string {
 	return fmt.Sprintf(planWorkflow, a.planTools(), plansDir)
 }
 
-// planTools lists the tools plan mode runs of those the agent has, made
-// once per change of the tools.
+// planTools lists the tools plan mode runs of those the agent has (those
+// that say they are read-only), made once per change of the tools.
 func (a *Agent) planTools() string {
 	if a.cfg.Tools == nil {
 		return ""
@@ -88,9 +88,17 @@ func (a *Agent) planTools() string {
 	if !c.planListed {
 		var list strings.Builder
 		for _, d := range decls {
-			if planReadOnly(d.Name) && d.Name != tools.ExitPlanModeName {
-				fmt.Fprintf(&list, "  <tool>`%s`</tool>\n", d.Name)
+			t, ok := a.cfg.Tools.Get(d.Name)
+			if !ok || !tools.AnnotationsOf(t).ReadOnly || d.Name == tools.ExitPlanModeName {
+				continue
 			}
+			// An MCP tool names its server, as in Gemini CLI's list.
+			if m, ok := t.(mcpTool); ok {
+				server, _ := m.MCPOrigin()
+				fmt.Fprintf(&list, "  <tool>`%s` (%s)</tool>\n", d.Name, server)
+				continue
+			}
+			fmt.Fprintf(&list, "  <tool>`%s`</tool>\n", d.Name)
 		}
 		c.planTools, c.planListed = strings.TrimSuffix(list.String(), "\n"), true
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	gmodels "github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -432,9 +433,9 @@ func TestUtilityRequestThatCannotConnect(t *testing.T) {
 	gen := auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Config: genai.ClientConfig{
 		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: url},
 	}})
-	u := agent.NewUtility(gen, "", agent.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
-	_, err := u.GenerateContent(t.Context(), []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
-	if want := "utility call to " + agent.DefaultUtilityModel + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
+	u := agent.NewUtility(gen, agent.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	_, err := u.GenerateContent(t.Context(), gmodels.WebSearch, []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
+	if want := "utility call to " + gmodels.Gemini3FlashPreview + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
 		t.Errorf("GenerateContent = %v, want %q", err, want)
 	}
 }

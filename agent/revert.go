@@ -139,17 +139,16 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 	return out, nil
 }
 
-// landFiles lands changes as one through the FilesLander and records
+// landFiles lands changes as one through the door and records
 // each one's outcome in out, at its index in landed.
 func (s *Session) landFiles(ctx context.Context, title string, changes []RevertChange, landed []int, out []FileRevert) error {
-	lander, ok := s.agent.cfg.Lander.(FilesLander)
-	if !ok {
+	decisions, err := s.landAll(ctx, title, changes)
+	if errors.Is(err, errNoFilesLander) {
 		for _, k := range landed {
-			out[k].Outcome, out[k].Reason = NotReverted, "this front end cannot land a revert"
+			out[k].Outcome, out[k].Reason = NotReverted, err.Error()
 		}
 		return nil
 	}
-	decisions, err := lander.LandFiles(ctx, LandFilesRequest{SessionID: s.id, Title: title, Changes: changes})
 	if err != nil {
 		return err
 	}
@@ -205,14 +204,9 @@ func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, pro
 
 // askAboutConflict asks the user whether to revert path anyway.
 func (s *Session) askAboutConflict(ctx context.Context, prompt int, path string) (bool, error) {
-	confirmer := s.agent.cfg.Confirmer
-	if confirmer == nil {
-		return false, errNoConfirmer
-	}
-	outcome, err := confirmer.Confirm(ctx, ConfirmRequest{
-		SessionID: s.id,
-		Kind:      ConfirmRewind,
-		Title:     fmt.Sprintf("Revert %s anyway?", path),
+	outcome, err := s.ask(ctx, ConfirmRequest{
+		Kind:  ConfirmRewind,
+		Title: fmt.Sprintf("Revert %s anyway?", path),
 		Details: fmt.Sprintf("%s was changed after the agent last changed it. Reverting it to what it held before prompt %d discards those changes too; "+
 			"skipping it keeps the file as it is.", path, prompt),
 	})

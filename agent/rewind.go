@@ -23,6 +23,19 @@ const (
 	RewindBoth         RewindMode = "both"
 )
 
+// ParseRewindMode is the mode s names, for every front end that takes
+// one from the user: "" is RewindBoth, Gemini CLI's first choice, and a
+// name of none is an error naming the modes.
+func ParseRewindMode(s string) (RewindMode, error) {
+	switch m := RewindMode(s); m {
+	case "":
+		return RewindBoth, nil
+	case RewindConversation, RewindCode, RewindBoth:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown rewind mode %q: conversation, code or both", s)
+}
+
 // RewindPoint is one prompt of the conversation, which a rewind can go
 // back to before.
 type RewindPoint struct {
@@ -78,8 +91,9 @@ func (s *Session) RewindPoints() []RewindPoint {
 // nobody can be asked. The revert is landed through the FilesLander, as
 // one change the user previews. While a prompt runs it is a *BusyError.
 func (s *Session) Rewind(ctx context.Context, prompt int, mode RewindMode) (RewindResult, error) {
-	if mode != RewindConversation && mode != RewindCode && mode != RewindBoth {
-		return RewindResult{}, fmt.Errorf("unknown rewind mode %q: conversation, code or both", mode)
+	mode, err := ParseRewindMode(string(mode))
+	if err != nil {
+		return RewindResult{}, err
 	}
 	select {
 	case s.running <- struct{}{}:

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"strings"
 
 	"google.golang.org/genai"
 
@@ -13,13 +12,13 @@ import (
 // Routing of an auto model, as Gemini CLI 0.61's ModelRouterService does it
 // for a Gemini API key: once per user prompt (a tool call's continuation
 // stays on the model the prompt was routed to), a classifier on
-// models.ClassifierModel reads the last turns of the history and the prompt
+// 0.61's classifier model config reads the last turns of the history and the prompt
 // and answers with JSON; whatever goes wrong (an error, no JSON, an answer
 // outside the schema) the prompt goes to models.Resolve of the auto, as
 // 0.61's DefaultStrategy sends it.
 
 // classifierAttempts is how often the classifier is asked while it answers
-// no JSON: 0.61's generateJson retries such an answer, five attempts in all.
+// no JSON or fails: 0.61's generateJson default, five attempts.
 const classifierAttempts = 5
 
 // complexityThreshold: a complexity score at or above it routes to Pro, as
@@ -30,6 +29,11 @@ const complexityThreshold = 90
 // before it being history; "" when the agent's model is not an auto.
 func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 	a := t.s.agent
+	if t.requests > 0 {
+		// A prompt is routed once: recovering from a loop (stopLoop) goes
+		// on with the model the prompt was routed to.
+		return t.routed
+	}
 	configured := a.configuredModel()
 	if !models.IsAuto(configured) || hasFunctionResponse(input) {
 		return ""
@@ -54,44 +58,19 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 		contents, system, schema = binaryContext(history), binaryClassifierPrompt, binarySchema()
 	}
 	contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: textParts(input)})
-	config := &genai.GenerateContentConfig{
-		SystemInstruction:  genai.NewContentFromText(system, genai.RoleUser),
-		Temperature:        genai.Ptr[float32](0),
-		TopP:               genai.Ptr[float32](1),
-		MaxOutputTokens:    1024,
-		ThinkingConfig:     &genai.ThinkingConfig{ThinkingBudget: genai.Ptr[int32](512)},
-		ResponseMIMEType:   "application/json",
-		ResponseJsonSchema: schema,
-	}
 	fallback := models.Resolve(configured)
-	for attempt := 1; attempt <= classifierAttempts; attempt++ {
-		var resp *genai.GenerateContentResponse
-		start := a.cfg.Now()
-		err := a.cfg.Retry.do(t.ctx, func() error {
-			var err error
-			resp, err = a.cfg.Generator.GenerateContent(t.ctx, models.ClassifierModel, contents, config)
-			return err
-		}, nil)
-		var usage *genai.GenerateContentResponseUsageMetadata
-		if resp != nil {
-			usage = resp.UsageMetadata
-		}
-		t.s.stats.request(models.ClassifierModel, a.cfg.Now().Sub(start), usageOf(usage), err != nil)
-		if err != nil {
-			a.log.error(models.ClassifierModel, t.promptID, 0, err)
-			return fallback
-		}
-		text := strings.TrimSpace(resp.Text())
-		if text = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(text, "```json"), "```")); !json.Valid([]byte(text)) {
-			continue
-		}
-		choice, ok := classifierChoice(text, numerical)
-		if !ok {
-			return fallback
-		}
-		return models.ResolveRouted(configured, choice)
+	// 0.61's "classifier" model config: its flash-lite model resolves to
+	// the latest Flash-Lite, which takes that model's chat config (the
+	// alias's maxOutputTokens and thinking budget are not sent).
+	text, err := t.utilityJSON(models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
+	if err != nil {
+		return fallback
 	}
-	return fallback
+	choice, ok := classifierChoice(text, numerical)
+	if !ok {
+		return fallback
+	}
+	return models.ResolveRouted(configured, choice)
 }
 
 // classifierChoice reads the classifier's JSON answer.

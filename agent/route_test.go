@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"google.golang.org/genai"
+
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -76,5 +78,34 @@ func TestPlanModeRoutesAnAuto(t *testing.T) {
 				t.Errorf("requests went to\n  %q\nwant\n  %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// The classifier's request carries what 0.61 sends on its "classifier"
+// model config for an API key: flash-lite resolves to gemini-3.5-flash-lite,
+// and 0.61's applyModelSelection then gives it that model's chat config
+// (temperature 1, topP 0.95, topK 64, thoughts at thinking level HIGH), not
+// the alias's own maxOutputTokens 1024 and thinking budget 512
+// (bench/compare-0.61/models.sh records 0.61 sending it so).
+func TestClassifierRequestConfig(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`),
+		geminitest.TextTurn("Done."))
+	a, _ := newAgent(t, srv, agent.Config{Model: "auto"})
+	if res, _ := prompt(t, a.NewSession(), "hi"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	req := srv.Requests()[0]
+	gc := req.GenerationConfig
+	if req.Model != "gemini-3.5-flash-lite" || gc == nil {
+		t.Fatalf("classifier request on %q with %+v", req.Model, gc)
+	}
+	tc := gc.ThinkingConfig
+	if gc.Temperature == nil || *gc.Temperature != 1 || gc.TopP == nil || *gc.TopP != 0.95 || gc.TopK == nil || *gc.TopK != 64 ||
+		gc.MaxOutputTokens != 0 || tc == nil || !tc.IncludeThoughts || tc.ThinkingLevel != genai.ThinkingLevelHigh || tc.ThinkingBudget != nil {
+		t.Errorf("classifier generationConfig = %+v, thinking %+v", gc, tc)
+	}
+	if gc.ResponseMIMEType != "application/json" || gc.ResponseJsonSchema == nil {
+		t.Errorf("the classifier's JSON schema was not sent: %+v", gc)
 	}
 }

@@ -83,9 +83,11 @@ type Session struct {
 	startSource string
 
 	// modelMu guards lastModel, the concrete model the last request of
-	// the session's prompts went to (LastModel).
-	modelMu   sync.Mutex
-	lastModel string
+	// the session's prompts went to (LastModel), and lastSetting, the
+	// agent's model setting then.
+	modelMu     sync.Mutex
+	lastModel   string
+	lastSetting string
 
 	// plansMu guards plansDir, the session's plans directory once found
 	// (PlansDir).
@@ -148,9 +150,22 @@ func (s *Session) noteModel(model string) {
 	if model == "" {
 		return
 	}
+	setting := s.agent.configuredModel()
 	s.modelMu.Lock()
 	defer s.modelMu.Unlock()
-	s.lastModel = model
+	s.lastModel, s.lastSetting = model, setting
+}
+
+// lastModelUnder is LastModel while the agent's model setting is still
+// setting, else "": Gemini CLI 0.61's active model, which each chat
+// request sets and a change of model resets.
+func (s *Session) lastModelUnder(setting string) string {
+	s.modelMu.Lock()
+	defer s.modelMu.Unlock()
+	if s.lastSetting != setting {
+		return ""
+	}
+	return s.lastModel
 }
 
 // ApprovedPlan is the plan file the user last approved in the session
@@ -272,6 +287,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
 		system:   s.agent.systemInstruction(ctx),
 		journal:  newJournal(s.journalSize()),
+		loops:    loopDetector{off: s.agent.cfg.DisableLoopDetection},
 	}
 	res := t.runHooked(promptText(in, parts), &genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()

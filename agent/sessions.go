@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 )
 
 // MaxLiveSessions is how many sessions an agent keeps in memory. A session
@@ -72,7 +73,7 @@ func (a *Agent) NewSession() *Session {
 // the user yet, not yet live: new, or about to be filled from disk.
 func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
-	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.cfg.AllowedKeys, a.cfg.TrustedTools)
+	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.annotations, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	s.approvals.policy = a.cfg.Policy
 	return s
 }
@@ -183,7 +184,7 @@ func (s *Session) begin(text string) error {
 	}
 	if s.title == "" {
 		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		s.title = shorten(line, 80)
+		s.title = ellipsis.Cut(line, 80)
 	}
 	s.prompts++
 	s.updated = a.cfg.Now().UTC()
@@ -216,15 +217,6 @@ func (s *Session) info() SessionInfo {
 		Usage:     s.usage,
 		Live:      true,
 	}
-}
-
-// shorten cuts s to at most n runes, marking the cut with "…".
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // ErrBusy matches a *BusyError with errors.Is.

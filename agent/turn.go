@@ -81,6 +81,9 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		if t.requests >= MaxPromptTurns {
 			return t.stop(StopMaxTurns, errMaxPromptTurns)
 		}
+		if loop := t.checkLoopWithModel(input); loop != nil {
+			return t.stopLoop(loop)
+		}
 		t.requests++
 		answer, err := t.callModel(input)
 		if end, ok := errors.AsType[*hookEnd](err); ok {
@@ -118,13 +121,6 @@ func (t *turn) run(input *genai.Content) PromptResult {
 			return t.stopByHook(t.hookStop)
 		}
 	}
-}
-
-// stopLoop ends the turn on a loop and tells the user what repeated.
-func (t *turn) stopLoop(loop *LoopError) PromptResult {
-	t.s.agent.log.loopDetected(t.promptID, loop)
-	t.emit(Event{Kind: EventNotice, Text: loop.Error()})
-	return t.stop(StopLoopDetected, loop)
 }
 
 func (t *turn) stop(reason StopReason, err error) PromptResult {
@@ -464,39 +460,22 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: tools.StatusCancelled})
 	}
 
-	// Every call passes the session's approval service; an edit's
-	// question waits for its change, asked when it is landed. Then the
-	// BeforeTool hooks; a call they rewrite passes the door again.
-	c := call.Confirmation()
-	pc := policyCall(tool, &genai.FunctionCall{Name: fc.Name, Args: args})
-	v := s.approvals.decide(pc, fc.Name, c)
-	if v.refusal != "" {
-		return t.finish(run, tools.Result{Error: v.refusal, Status: tools.StatusRejected})
-	}
-	if v.ask && c == nil {
-		c = policyConfirmation(fc.Name, call)
-	}
-	if v.ask && !c.AskWithChange {
-		settled := func() bool { // by the user's answer to another call's question
-			v := s.approvals.decide(pc, fc.Name, c)
-			return v.refusal == "" && !v.ask
-		}
-		if res, ok := t.confirm(run, c, v.always, settled); !ok {
-			return t.finish(run, res)
-		}
-	}
-	hooked, res, ok := t.beforeTool(run, args, tool, call, v)
+	// The BeforeTool hooks first, then the approval door on the call as
+	// they left it, as in Gemini CLI 0.61 (beforeTool).
+	hooked, res, ok := t.beforeTool(run, tool, call, args)
 	if !ok {
 		return t.finish(run, res)
 	}
-	if hooked.changed != nil { // rebuilt from the arguments a hook rewrote
-		call, c = hooked.call, hooked.call.Confirmation()
+	call = hooked.call
+	c, door, res, ok := t.pass(run, tool, call, hooked.args)
+	if !ok {
+		return t.finish(run, res)
 	}
 
 	run.pastQuestions()
 	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: &s.background, Topic: &s.topic})
 	if err == nil && res.Proposal != nil {
-		res, err = t.land(run, c, res.Proposal, hooked.door)
+		res, err = t.land(run, c, res.Proposal, door)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -512,9 +491,39 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		if hooked.changed != nil {
 			res = appendToResult(res, modifiedNote(hooked.changed))
 		}
-		res = t.afterTool(fc, hooked.args, res)
+		res = t.afterTool(tool, hooked.args, res)
 	}
 	return t.finish(run, res)
+}
+
+// pass takes a call of tool, built from args, through the session's
+// approval door, the one every call passes: the door's verdict, and the
+// user's answer where it asks, except for an edit, whose question waits
+// for its change and is asked when it is landed (land, with the verdict
+// returned). It returns the confirmation the call needs (a policy rule's
+// question where the call needs none but a rule asks), and ok false with
+// the result to answer with when the call must not run.
+func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (*tools.Confirmation, verdict, tools.Result, bool) {
+	s, name := t.s, run.fc.Name
+	c := call.Confirmation()
+	pc := policyCall(tool, &genai.FunctionCall{Name: name, Args: args})
+	v := s.approvals.decide(pc, name, c)
+	if v.refusal != "" {
+		return c, v, tools.Result{Error: v.refusal, Status: tools.StatusRejected}, false
+	}
+	if v.ask && c == nil {
+		c = policyConfirmation(name, call)
+	}
+	if v.ask && !c.AskWithChange {
+		settled := func() bool { // by the user's answer to another call's question
+			v := s.approvals.decide(pc, name, c)
+			return v.refusal == "" && !v.ask
+		}
+		if res, ok := t.confirm(run, c, v.always, settled); !ok {
+			return c, v, res, false
+		}
+	}
+	return c, v, tools.Result{}, true
 }
 
 // switchMode switches the session to the mode res chose and says so; in
@@ -588,16 +597,16 @@ func decisionOf(o ConfirmOutcome) Decision {
 // first when the door said to (ask), and returns the call's result.
 // Where the user allowed edits for good, the service records it.
 func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
-	a, s, fc, asks := t.s.agent, t.s, run.fc, door.ask
-	if a.cfg.Lander == nil {
-		return tools.Result{}, errors.New("no front end lands file changes; the change was not applied")
+	s, fc, asks := t.s, run.fc, door.ask
+	if err := s.canLand(); err != nil {
+		return tools.Result{}, err
 	}
 	if asks {
 		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
 	landIt := func() (Landing, error) {
-		return a.cfg.Lander.Land(t.ctx, LandRequest{SessionID: s.id, CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
+		return s.land(t.ctx, LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
 	}
 	var landing Landing
 	var err error
@@ -615,6 +624,10 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	if asks {
 		run.decision = landingDecision(landing)
 	}
+	if asks && landing.Outcome == tools.Declined {
+		// The user's no, not a front end's refusal (tools.Refused).
+		t.userDeclined()
+	}
 	t.mu.Lock()
 	t.journal.landed(p.Change, landing.Decision)
 	t.mu.Unlock()
@@ -625,7 +638,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 // about: a stale change was accepted, though it did not land.
 func landingDecision(l Landing) Decision {
 	switch {
-	case l.Outcome == tools.Declined:
+	case l.Outcome == tools.Declined, l.Outcome == tools.Refused:
 		return DecisionReject
 	case l.Outcome == tools.Modified:
 		return DecisionModify
@@ -671,13 +684,12 @@ func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
 // asker is how run's call asks the user, once no other call's question
 // is before them; nil when the front end cannot.
 func (t *turn) asker(run *toolRun) tools.AskFunc {
-	a := t.s.agent.cfg.Asker
-	if a == nil {
+	if !t.s.canQuestion() {
 		return nil
 	}
 	return func(ctx context.Context, q tools.Question) (tools.Answer, error) {
 		return ask(t, run, func() (tools.Answer, error) {
-			return a.Ask(ctx, AskRequest{SessionID: t.s.id, CallID: run.fc.ID, Question: q})
+			return t.s.question(ctx, run.fc.ID, q)
 		})
 	}
 }

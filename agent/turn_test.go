@@ -522,6 +522,10 @@ func TestSessions(t *testing.T) {
 func TestMaxPromptTurns(t *testing.T) {
 	var turns []geminitest.Turn
 	for i := range agent.MaxPromptTurns + 1 {
+		if i >= 29 && (i-29)%15 == 0 {
+			// The model-based loop check, at confidence 0 every 15 requests.
+			turns = append(turns, loopCheck(0, "fine"))
+		}
 		// Different arguments each time, so that no loop is detected.
 		turns = append(turns, geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": fmt.Sprintf("f%d.go", i)})))
 	}

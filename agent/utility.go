@@ -2,7 +2,10 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -10,35 +13,96 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// DefaultUtilityModel answers tools' utility calls (web search, web fetch,
-// fixing an edit): the model Gemini CLI 0.61 gives those calls.
-const DefaultUtilityModel = models.UtilityModel
-
 // utility is the tools.Utility over a content generator.
 type utility struct {
 	gen   ContentGenerator
-	model string
 	retry RetryPolicy
 }
 
 // NewUtility returns the tools' utility model client: gen's GenerateContent
-// with model (DefaultUtilityModel when empty), retried as chat requests are.
-func NewUtility(gen ContentGenerator, model string, retry RetryPolicy) tools.Utility {
-	if model == "" {
-		model = DefaultUtilityModel
-	}
-	return &utility{gen: gen, model: model, retry: retry}
+// on the model and generation config Gemini CLI 0.61 gives the call's
+// model config alias (models.UtilityFor), retried as chat requests are.
+func NewUtility(gen ContentGenerator, retry RetryPolicy) tools.Utility {
+	return &utility{gen: gen, retry: retry}
 }
 
-func (u *utility) GenerateContent(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	var resp *genai.GenerateContentResponse
-	err := u.retry.do(ctx, func() error {
-		var err error
-		resp, err = u.gen.GenerateContent(ctx, u.model, contents, config)
-		return err
-	}, nil)
+func (u *utility) GenerateContent(ctx context.Context, alias string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	use := models.UtilityFor(alias)
+	resp, err := generateAs(ctx, u.gen, u.retry, use, contents, config, nil)
 	if err != nil {
-		return nil, fmt.Errorf("utility call to %s: %w", u.model, err)
+		return nil, fmt.Errorf("utility call to %s: %w", use.Model, err)
 	}
 	return resp, nil
+}
+
+// generateAs asks gen for a utility call's answer on use's model, with
+// use's generation settings over config (withGeneration), retried by retry
+// (onRetry told of each retry; nil: nobody).
+func generateAs(ctx context.Context, gen ContentGenerator, retry RetryPolicy, use models.Utility, contents []*genai.Content, config *genai.GenerateContentConfig, onRetry func(int, error, time.Duration)) (*genai.GenerateContentResponse, error) {
+	config = withGeneration(config, use.Generation)
+	var resp *genai.GenerateContentResponse
+	err := retry.do(ctx, func() error {
+		var err error
+		resp, err = gen.GenerateContent(ctx, use.Model, contents, config)
+		return err
+	}, onRetry)
+	return resp, err
+}
+
+// withGeneration is a copy of config (nil for none) with g's sampling,
+// output and thinking settings in place of its own; what the call itself
+// sets (a system instruction, a response schema, tools) is kept.
+func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *genai.GenerateContentConfig {
+	out := &genai.GenerateContentConfig{}
+	if config != nil {
+		c := *config
+		out = &c
+	}
+	out.Temperature, out.TopP, out.TopK = g.Temperature, g.TopP, g.TopK
+	out.MaxOutputTokens = g.MaxOutputTokens
+	out.ThinkingConfig = nil
+	if g.IncludeThoughts || g.ThinkingBudget != nil || g.ThinkingLevel != "" {
+		out.ThinkingConfig = &genai.ThinkingConfig{
+			IncludeThoughts: g.IncludeThoughts,
+			ThinkingBudget:  g.ThinkingBudget,
+			ThinkingLevel:   genai.ThinkingLevel(g.ThinkingLevel),
+		}
+	}
+	return out
+}
+
+// utilityJSON asks use for a JSON answer to contents, with system as the
+// system instruction and schema as the response schema, as 0.61's
+// BaseLlmClient.generateJson does (bundle chunk-JDPZ4CE3.js:308212): an
+// answer that is not JSON (once a ```json fence is taken off) is asked for
+// again, and a failed request retried as chat requests are, up to attempts
+// times each. It returns the JSON text.
+func (t *turn) utilityJSON(use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error) {
+	a := t.s.agent
+	config := &genai.GenerateContentConfig{
+		SystemInstruction:  genai.NewContentFromText(system, genai.RoleUser),
+		ResponseMIMEType:   "application/json",
+		ResponseJsonSchema: schema,
+	}
+	retry := a.cfg.Retry
+	retry.MaxAttempts = attempts
+	for range attempts {
+		start := a.cfg.Now()
+		resp, err := generateAs(t.ctx, a.cfg.Generator, retry, use, contents, config, nil)
+		var usage *genai.GenerateContentResponseUsageMetadata
+		if resp != nil {
+			usage = resp.UsageMetadata
+		}
+		t.s.stats.request(use.Model, a.cfg.Now().Sub(start), usageOf(usage), err != nil)
+		if err != nil {
+			a.log.error(use.Model, t.promptID, 0, err)
+			return "", fmt.Errorf("asking %s: %w", use.Model, err)
+		}
+		text := strings.TrimSpace(resp.Text())
+		text = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(text, "```json"), "```"))
+		if json.Valid([]byte(text)) {
+			return text, nil
+		}
+	}
+	return "", fmt.Errorf("%s answered no JSON in %d attempts", use.Model, attempts)
 }

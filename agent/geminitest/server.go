@@ -2,6 +2,7 @@ package geminitest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,7 +281,7 @@ func (s *Server) record(r *http.Request) (Request, Turn, bool) {
 			Tools             []*genai.Tool           `json:"tools"`
 			GenerationConfig  *genai.GenerationConfig `json:"generationConfig"`
 		}
-		if err := json.Unmarshal(body, &parsed); err != nil {
+		if err := json.Unmarshal(stdBase64(body), &parsed); err != nil {
 			req.Problem = fmt.Sprintf("decoding %s request body: %v", method, err)
 			break
 		}
@@ -303,6 +304,50 @@ func (s *Server) record(r *http.Request) (Request, Turn, bool) {
 	close(s.arrived)
 	s.arrived = make(chan struct{})
 	return req, turn, ok
+}
+
+// stdBase64 rewrites the request's thoughtSignatures, which the API reads
+// as proto3 JSON bytes (standard or URL-safe base64, padded or not), to the
+// standard padded base64 encoding/json decodes. Gemini CLI 0.61 sends
+// "skip_thought_signature_validator" for a call that came without a
+// signature, which is URL-safe base64. A body this cannot read is left as
+// it is, for the decoder to report.
+func stdBase64(body []byte) []byte {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return body
+	}
+	changed := false
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if s, ok := e.(string); ok && k == "thoughtSignature" {
+					if b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(strings.NewReplacer("+", "-", "/", "_").Replace(s), "=")); err == nil {
+						if std := base64.StdEncoding.EncodeToString(b); std != s {
+							v[k], changed = std, true
+						}
+					}
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	if !changed {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // used counts the generate requests answered so far; s.mu is held.

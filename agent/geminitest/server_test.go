@@ -3,6 +3,7 @@ package geminitest_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -422,5 +423,29 @@ func TestTurnFromRequest(t *testing.T) {
 	}
 	if got := resp.Text(); got != "you said hello" {
 		t.Errorf("answer %q", got)
+	}
+}
+
+// Gemini CLI 0.61 signs a call that came without a thought signature with
+// "skip_thought_signature_validator", URL-safe base64 the API accepts as
+// proto3 JSON bytes; encoding/json alone would refuse it.
+func TestURLSafeThoughtSignature(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+	body := `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}},"thoughtSignature":"skip_thought_signature_validator"}]}]}`
+	resp, err := http.Post(srv.URL+"/v1beta/models/m:generateContent", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Problem != "" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	want, _ := base64.RawURLEncoding.DecodeString("skip_thought_signature_validator")
+	if got := reqs[0].Contents[0].Parts[0].ThoughtSignature; !bytes.Equal(got, want) {
+		t.Errorf("signature %q, want %q", got, want)
 	}
 }
