@@ -13,14 +13,52 @@
 //     MCP servers' prompts), and a prompt "/name args" runs a built-in or
 //     sends the prompt one of the user's commands expands to (Turn.Run).
 //
-// A front end decodes its protocol's message, calls this package and
-// encodes the answer; it keeps only what its protocol alone needs (LSP's
-// progress tokens, ACP's tool-call contents).
+// The contract with a front end is the Host (host.go). The host owns the
+// front end's live sessions end to end: it builds their agents through
+// the one setup.Build (Build, from the front end's Config and a Place),
+// opens, resumes, looks up, lists (saved ones included) and closes them,
+// gates each once (Prompt: one prompt per session, one busy error), runs
+// a prompt or a command and returns one typed Outcome: how the turn
+// ended (Ending), its Explanation, a command's error (NotRun), or why
+// nothing ran (Busy, Unknown, Refused). Begin splits Prompt in two for a
+// front end whose turn outlives the request that starts it (LSP's
+// gemini.prompt answers "started" once the turn is claimed) or runs
+// something else in the turn (a rewind): the Claim holds the session's
+// turn, runs its prompt or its rewind (Claim.Rewind), and is cancelled
+// and ended like a prompt. The host also changes what a live session
+// runs with: SetMode its approval mode (refused beyond default and plan
+// in a folder not trusted, saved with the session, the build's too when
+// the build is the session's own) and SetModel its model (the build's,
+// so every session of a shared build). One build may be shared by many sessions (Open and Resume with own false:
+// LSP's); the host then keeps no session the build's agent dropped from
+// memory. A front end supplies two things and nothing else:
+//   - a codec: it decodes its wire's request, calls the host, and encodes
+//     the Outcome in its wire's words (ACP's stop reasons, headless's exit
+//     statuses);
+//   - one Presenter: Emit shows an event, Land and LandFiles land edits,
+//     Confirm and Ask put the agent's questions. Every question the agent
+//     asks reaches the presenter through the agent's approval door (the
+//     session's), reverts and switches of model included.
+//
+// It keeps only what its wire alone needs (LSP's progress tokens, ACP's
+// tool-call contents), as the host's per-session State. The in-process
+// front end of host_test.go is the whole of one, over Go channels.
+//
+// Headless (cmd/gemini-ls run), ACP and LSP all run on the host; none of
+// them calls setup.Build, gates a turn, or changes a session (its mode,
+// its model, a rewind, a cancel, its end) but through it. What they take
+// from the agent directly is its vocabulary, data alone: the events,
+// requests and outcomes a presenter shows, a session's state read for
+// the wire (its id, mode, model, rewind points, stats), and pure helpers
+// (agent.ParseRewindMode; agent.LandRevertOnDisk, with which a
+// presenter's LandFiles lands on disk as tools.LandOnDisk lands an edit).
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
 // conversation → setup → agent → tools → workspace.
 //
 // Invariants:
+//   - A host's Prompt runs only in a live session of its own; one closed
+//     or resumed again while the prompt waited for its turn is Unknown.
 //   - A session runs one prompt at a time. A prompt for a session whose
 //     prompt is running is refused with an *agent.BusyError, unless that
 //     prompt was cancelled: then the new one waits for it to end, so that

@@ -122,6 +122,9 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 	if reply.Mode != "" {
 		emit(agent.Event{Kind: agent.EventMode, Mode: reply.Mode})
 	}
+	if reply.Model != "" {
+		emit(agent.Event{Kind: agent.EventModel, Model: reply.Model})
+	}
 	switch {
 	case reply.Input != nil:
 		// Sent as parts: the command's own prompt holds no @paths, and

@@ -193,7 +193,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Skills:    b.Skills,
 			Plan:      plan,
 			Workspace: o.Workspace,
-			Utility:   agent.NewUtility(gen, "", o.Retry),
+			Utility:   agent.NewUtility(gen, o.Retry),
 			Memory:    b.memory,
 			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
 		},
@@ -211,7 +211,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	keys, trusted := allowed.Keys, allowed.Tools
 	for _, name := range allowed.Tools {
-		if name == tools.ReplaceName || name == tools.WriteFileName {
+		if t, ok := b.Tools.Registry.Get(name); ok && tools.AnnotationsOf(t).EditsFiles {
 			keys = append(keys, tools.EditKey) // edits are confirmed as one kind
 		}
 	}
@@ -228,30 +228,31 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Checkpoints = b.checkpoints(o, set)
 	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
 	b.Agent = agent.New(agent.Config{
-		Generator:     gen,
-		Model:         b.Model,
-		Tools:         b.Tools.Registry,
-		Workspace:     o.Workspace,
-		Store:         store,
-		Memory:        b.memory,
-		Skills:        b.skillSource(),
-		Confirmer:     o.Confirmer,
-		Asker:         o.Asker,
-		Lander:        o.Lander,
-		Checkpointer:  b.checkpointer(),
-		Hooks:         b.hooks(set),
-		ApprovalMode:  b.ApprovalMode,
-		PlansDir:      b.plansDir,
-		NoPlanRouting: !set.General.Plan.RoutesByMode(),
-		Untrusted:     b.NotTrusted() != nil,
-		AllowedKeys:   keys,
-		TrustedTools:  trusted,
-		Policy:        b.Policy,
-		MaxTurns:      maxTurns,
-		Logger:        o.Logger,
-		AuthType:      creds.Type,
-		Retry:         o.Retry,
-		Thinking:      true,
+		Generator:            gen,
+		Model:                b.Model,
+		Tools:                b.Tools.Registry,
+		Workspace:            o.Workspace,
+		Store:                store,
+		Memory:               b.memory,
+		Skills:               b.skillSource(),
+		Confirmer:            o.Confirmer,
+		Asker:                o.Asker,
+		Lander:               o.Lander,
+		Checkpointer:         b.checkpointer(),
+		Hooks:                b.hooks(set),
+		ApprovalMode:         b.ApprovalMode,
+		PlansDir:             b.plansDir,
+		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
+		Untrusted:            b.NotTrusted() != nil,
+		AllowedKeys:          keys,
+		TrustedTools:         trusted,
+		Policy:               b.Policy,
+		MaxTurns:             maxTurns,
+		DisableLoopDetection: set.Model.DisableLoopDetection,
+		Logger:               o.Logger,
+		AuthType:             creds.Type,
+		Retry:                o.Retry,
+		Thinking:             true,
 
 		TopicNarration: set.TopicNarration(),
 
@@ -592,6 +593,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 		{"security", !reflect.DeepEqual(old.Security, set.Security)},
 		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
 		{"model.compressionThreshold", old.Model.CompressionThreshold != set.Model.CompressionThreshold},
+		{"model.disableLoopDetection", old.Model.DisableLoopDetection != set.Model.DisableLoopDetection},
 		{"model.thinkingBudget", !reflect.DeepEqual(old.ThinkingBudgetFor(model), set.ThinkingBudgetFor(model)) || !reflect.DeepEqual(old.ModelConfigs, set.ModelConfigs)},
 	} {
 		if c.changed {

@@ -38,6 +38,9 @@ type Reply struct {
 	// Mode, when set, is the approval mode the command switched the
 	// session to (/plan), for the front end to show.
 	Mode tools.ApprovalMode
+	// Model, when set, is the model the command chose for every session
+	// from the next request on (/model set), for the front end to show.
+	Model string
 }
 
 // Builtin is one of gemini-ls's own commands.
@@ -66,6 +69,7 @@ func Table() []Builtin {
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", "desc | schema | auth [server]"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
+		withSubcommands(command("model", "Show the models to choose from, or set the model (--persist: for future sessions too)", ""), modelSubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},

@@ -1,6 +1,6 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
 // every front end: /about, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
-// /memory, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
+// /memory, /model, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
 // with its Run, then shows the Reply's Markdown, or sends its Input to
@@ -30,6 +30,11 @@
 //   - /directory add adds only a trusted folder (setup's
 //     AddTrustedDirectory), as Gemini CLI asks before it adds another;
 //     the roots grow, never shrink.
+//   - /model set takes any model name, as Gemini CLI does (the API
+//     refuses one it does not know at the next request), for every
+//     session of the agent (Agent.SetModel), as Gemini CLI sets its one
+//     config's; --persist saves it as model.name in the user's settings
+//     first, and sets nothing when that fails.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

@@ -30,12 +30,13 @@ func rewind(ctx context.Context, env Env, args string) (Reply, error) {
 	if err != nil {
 		return Reply{}, usage(fmt.Sprintf("%q is not a prompt number", fields[0]))
 	}
-	mode := agent.RewindBoth
+	var name string
 	if len(fields) == 2 {
-		mode = agent.RewindMode(fields[1])
-		if mode != agent.RewindConversation && mode != agent.RewindCode && mode != agent.RewindBoth {
-			return Reply{}, usage(fmt.Sprintf("unknown mode %q", fields[1]))
-		}
+		name = fields[1]
+	}
+	mode, err := agent.ParseRewindMode(name)
+	if err != nil {
+		return Reply{}, usage(fmt.Sprintf("unknown mode %q", fields[1]))
 	}
 	res, err := env.Session.Rewind(ctx, n, mode)
 	if err != nil {

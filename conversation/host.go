@@ -1,0 +1,493 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Presenter is a front end's one door to its user: it shows what a turn
+// does and puts the agent's questions. The host hands it every event of
+// every session and every question the agent asks; it never decides what
+// is allowed (each request says whether to ask).
+type Presenter[S any] interface {
+	// Emit shows one event of live session l's running turn; ctx is the
+	// turn's, the same for every event of one turn.
+	Emit(ctx context.Context, l *Live[S], e agent.Event)
+	// Land presents an edit call's change and lands it if allowed.
+	Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error)
+	// LandFiles lands a rewind's or a restore's changes as one.
+	LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error)
+	// Confirm asks the user about a call, a switch of model or a
+	// rewind's conflict; an error wrapping agent.ErrCannotAsk says nobody
+	// can answer.
+	Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error)
+	// Ask puts a call's question (ask_user, plan approval) to the user.
+	Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error)
+}
+
+// Config is what every agent a host builds shares: the process's side of
+// setup.Options.
+type Config struct {
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
+	Version   string
+	Logger    *zap.Logger
+	Retry     agent.RetryPolicy
+	// Unattended: nobody is there to ask (headless).
+	Unattended bool
+	// Told is shared by every build, so the user is told a thing once
+	// per process however many agents the host builds.
+	Told *setup.Told
+}
+
+// Place is where one agent is built and what the front end chose for it:
+// the build's side of setup.Options.
+type Place struct {
+	Workspace *workspace.Workspace
+	// Getenv and LookupEnv, when set, are the environment this build
+	// sees instead of the host's (ACP's key from authenticate).
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
+	Overlay   map[string]any
+	// Model and ApprovalMode are the front end's explicit choices.
+	Model        string
+	ApprovalMode tools.ApprovalMode
+	// IncludeDirectories are more roots; PolicyPaths and AdminPolicyPaths
+	// replace the settings' (see setup.Options).
+	IncludeDirectories            []string
+	PolicyPaths, AdminPolicyPaths []string
+	// Warn and ShowAuthURL tell the user of what the build found (see
+	// setup.Options); ShellRunner runs shell commands, nil: here.
+	Warn        func(what string, err error)
+	ShowAuthURL func(server, authURL string)
+	ShellRunner tools.CommandRunner
+}
+
+// Host owns a front end's live sessions end to end: it builds their
+// agents, looks them up, resumes and lists them, runs one prompt or
+// command at a time in each, and says how each ended as an Outcome. S is
+// what the front end keeps of a session for its wire (nothing: struct{}).
+type Host[S any] struct {
+	cfg       Config
+	presenter Presenter[S]
+	turns     Turns
+
+	// mu guards live.
+	mu   sync.Mutex
+	live map[string]*Live[S]
+}
+
+// Live is a live session: its agent session, the build it runs in, and
+// the front end's state of it.
+type Live[S any] struct {
+	Agent *agent.Session
+	Built *setup.Built
+	State S
+	// owns: the session's build is its own, closed with it.
+	owns bool
+}
+
+// ID is the session's id, the agent session's.
+func (l *Live[S]) ID() string { return l.Agent.ID() }
+
+// NewHost is a host whose sessions' events and questions go to p.
+func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
+	return &Host[S]{cfg: cfg, presenter: p, live: map[string]*Live[S]{}}
+}
+
+// Build builds an agent for place, its questions put through the host's
+// presenter. ctx's values are kept, not its end (see setup.Build). A
+// build without credentials is returned with its AuthErr set.
+func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) {
+	getenv, lookupEnv := h.cfg.Getenv, h.cfg.LookupEnv
+	if place.Getenv != nil {
+		getenv, lookupEnv = place.Getenv, place.LookupEnv
+	}
+	return setup.Build(ctx, setup.Options{
+		Workspace:          place.Workspace,
+		Getenv:             getenv,
+		LookupEnv:          lookupEnv,
+		Version:            h.cfg.Version,
+		Logger:             h.cfg.Logger,
+		Warn:               place.Warn,
+		ShowAuthURL:        place.ShowAuthURL,
+		Lander:             h.presenter,
+		Confirmer:          h.presenter,
+		Asker:              h.presenter,
+		ShellRunner:        place.ShellRunner,
+		Overlay:            place.Overlay,
+		Unattended:         h.cfg.Unattended,
+		Model:              place.Model,
+		ApprovalMode:       place.ApprovalMode,
+		Retry:              h.cfg.Retry,
+		IncludeDirectories: place.IncludeDirectories,
+		PolicyPaths:        place.PolicyPaths,
+		AdminPolicyPaths:   place.AdminPolicyPaths,
+		Told:               h.cfg.Told,
+	})
+}
+
+// Open starts a new session in built and makes it live with state; own:
+// the build is the session's alone, closed when the session is.
+func (h *Host[S]) Open(built *setup.Built, own bool, state S) *Live[S] {
+	return h.add(&Live[S]{Agent: built.Agent.NewSession(), Built: built, State: state, owns: own})
+}
+
+// Resume makes the session of built that id names live (saved or live
+// already; "latest": the most recently updated of root); one live with
+// the same agent session already is returned as it is. An id naming
+// none is an *agent.UnknownSessionError.
+func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root string, own bool, state S) (*Live[S], error) {
+	as, err := Resume(ctx, built.Agent, id, root)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	l, ok := h.live[as.ID()]
+	h.mu.Unlock()
+	if ok && l.Agent == as && l.Built == built {
+		// Live already: kept, so that a prompt waiting for its turn is
+		// not told it was resumed away.
+		return l, nil
+	}
+	return h.add(&Live[S]{Agent: as, Built: built, State: state, owns: own}), nil
+}
+
+// add makes l live. The sessions of a shared build that its agent has
+// dropped from memory (agent.MaxLiveSessions) are dropped here too, so
+// that the host holds no more of them than the agent does.
+func (h *Host[S]) add(l *Live[S]) *Live[S] {
+	var kept map[string]bool
+	if !l.owns && l.Built.Agent != nil {
+		kept = map[string]bool{}
+		for _, i := range l.Built.Agent.LiveSessions() {
+			kept[i.ID] = true
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, o := range h.live {
+		if kept != nil && !o.owns && o.Built == l.Built && !kept[id] {
+			delete(h.live, id)
+		}
+	}
+	h.live[l.ID()] = l
+	return l
+}
+
+// Lookup is live session id.
+func (h *Host[S]) Lookup(id string) (*Live[S], bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.live[id]
+	return l, ok
+}
+
+// List lists the sessions of root ("": of every root), the most recently
+// updated first: built's, live and saved, or with no build (a front end
+// that lists before it builds) the saved ones the store holds.
+func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]agent.SessionInfo, error) {
+	if built != nil {
+		return built.Agent.Sessions(ctx, root)
+	}
+	dir := sessionstore.DefaultDir(h.cfg.Getenv)
+	if dir == "" {
+		return nil, nil // sessions are not saved without HOME
+	}
+	store, err := sessionstore.New(dir, h.cfg.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	metas, err := store.List(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	list := make([]agent.SessionInfo, len(metas))
+	for i, m := range metas {
+		list[i] = agent.SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts}
+	}
+	return list, nil
+}
+
+// Ready waits for l's build's MCP servers to start, so that the first
+// prompt sees every server's tools and prompts, as Gemini CLI's do; each
+// server's timeout bounds its start. Once they have, it returns at once:
+// nothing needs remembering that the wait itself does not.
+func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
+	_ = l.Built.Tools.WaitForServers(ctx)
+}
+
+// Prompt runs in as session id's prompt ("/name args" a command, see
+// Turn.Run), its events emitted through the presenter, and says how it
+// ended. It waits for a cancelled prompt of the session to end first;
+// a prompt still running makes it Busy.
+func (h *Host[S]) Prompt(ctx context.Context, id string, in agent.Input) Outcome {
+	c, err := h.Begin(ctx, id)
+	if err != nil {
+		return refused(ctx, err)
+	}
+	defer c.End()
+	return c.Prompt(in)
+}
+
+// Claim is a live session's turn, from Begin to End: what runs in it (a
+// prompt, a rewind) runs alone in the session, and Cancel stops it.
+type Claim[S any] struct {
+	h    *Host[S]
+	live *Live[S]
+	turn *Turn
+}
+
+// Begin claims live session id's turn for what runs under ctx, for a
+// front end whose prompt outlives the request that starts it (LSP's
+// gemini.prompt) or that runs something other than a prompt in the turn
+// (a rewind). It waits for a cancelled prompt of the session to end
+// first. The error is an *agent.UnknownSessionError (no such live
+// session, or closed or resumed again meanwhile), an *agent.BusyError
+// (a prompt is running), or ctx's.
+func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return nil, &agent.UnknownSessionError{SessionID: id}
+	}
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if now, ok := h.Lookup(id); !ok || now != l {
+		// Closed or resumed again while it waited for the turn before.
+		turn.End()
+		return nil, &agent.UnknownSessionError{SessionID: id}
+	}
+	return &Claim[S]{h: h, live: l, turn: turn}, nil
+}
+
+// refused is the outcome of a prompt whose Begin failed with err.
+func refused(ctx context.Context, err error) Outcome {
+	switch {
+	case ctx.Err() != nil:
+		return outcomeOf(agent.PromptResult{StopReason: agent.StopCancelled, Err: ctx.Err()}, nil)
+	case IsUnknownSession(err):
+		return Outcome{Ending: Unknown, Err: err}
+	}
+	return Outcome{Ending: Busy, Err: err}
+}
+
+// Live is the session the claim is of.
+func (c *Claim[S]) Live() *Live[S] { return c.live }
+
+// Context is the claim's: done when it is cancelled or ended.
+func (c *Claim[S]) Context() context.Context { return c.turn.Context() }
+
+// Cancel asks what runs in the claim to stop; End still ends it.
+func (c *Claim[S]) Cancel() { c.turn.Cancel() }
+
+// End frees the session for its next prompt; later calls do nothing.
+func (c *Claim[S]) End() { c.turn.End() }
+
+// Prompt runs in as the claim's prompt (see Host.Prompt), once.
+func (c *Claim[S]) Prompt(in agent.Input) Outcome {
+	h, l, tctx := c.h, c.live, c.turn.Context()
+	h.Ready(tctx, l)
+	res, err := c.turn.Run(Session{Agent: l.Agent, Built: l.Built}, in, func(e agent.Event) { h.presenter.Emit(tctx, l, e) })
+	return outcomeOf(res, err)
+}
+
+// Rewind goes back to before prompt in the claim's session (see
+// agent.Session.Rewind), as what runs in its turn: a changed file's
+// conflict is asked and the revert landed through the presenter, under
+// the claim's context, so that Cancel stops it.
+func (c *Claim[S]) Rewind(prompt int, mode agent.RewindMode) (agent.RewindResult, error) {
+	return c.live.Agent.Rewind(c.turn.Context(), prompt, mode)
+}
+
+// UntrustedError is a mode SetMode refused because the folder is not
+// trusted.
+type UntrustedError struct {
+	// Why is why the folder is not trusted.
+	Why error
+}
+
+func (e *UntrustedError) Error() string {
+	return fmt.Sprintf("as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", e.Why)
+}
+
+func (e *UntrustedError) Unwrap() error { return e.Why }
+
+// SetMode changes what runs without asking in live session id, from its
+// next call on, and saves it with the session so that it resumes in it
+// (a session with nothing said yet is saved with its first prompt). A
+// session whose build is its own (ACP's) sets the build's mode too,
+// which is the session's alone; one of a shared build sets its own,
+// until the build's mode is set anew. "" makes the session follow its
+// build's mode again (headless: a mode chosen for the run wins over the
+// one a resumed session saved). In a folder that is not trusted only
+// default and plan may be chosen (an *UntrustedError). A mode that
+// could not be saved still holds: the error is only logged.
+func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMode) error {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return &agent.UnknownSessionError{SessionID: id}
+	}
+	if why := l.Built.NotTrusted(); why != nil && mode != "" && mode != tools.ApprovalDefault && mode != tools.ApprovalPlan {
+		return &UntrustedError{Why: why}
+	}
+	if l.owns {
+		l.Built.Agent.SetApprovalMode(mode)
+	}
+	// The session's own choice too, which is saved with it.
+	l.Agent.SetApprovalMode(mode)
+	if err := l.Agent.SaveMode(ctx); err != nil && h.cfg.Logger != nil {
+		// Only a restart before the next prompt, which saves the
+		// session again, would lose it.
+		h.cfg.Logger.Warn("saving the session's mode", zap.String("sessionId", id), zap.Error(err))
+	}
+	return nil
+}
+
+// SetModel makes model the one live session id's next request goes to,
+// ending a fallback. The model is the build's: every session of a
+// shared build switches with it (as /model set does), a session whose
+// build is its own (ACP's) alone.
+func (h *Host[S]) SetModel(id, model string) error {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return &agent.UnknownSessionError{SessionID: id}
+	}
+	l.Built.Agent.SetModel(model)
+	return nil
+}
+
+// Cancel asks session id's running prompt to stop; false when none runs.
+func (h *Host[S]) Cancel(id string) bool { return h.turns.Cancel(id) }
+
+// CancelAll asks every running prompt to stop and says how many there
+// were.
+func (h *Host[S]) CancelAll() int { return h.turns.CancelAll() }
+
+// Close ends live session id: its prompt is cancelled, and its build
+// closed when it is its own. It does not wait for the prompt to end;
+// CloseAndWait does. false when it is not live.
+func (h *Host[S]) Close(id string) bool {
+	h.mu.Lock()
+	l, ok := h.live[id]
+	delete(h.live, id)
+	h.mu.Unlock()
+	if !ok {
+		return false
+	}
+	h.turns.Cancel(id)
+	if l.owns {
+		l.Built.Close()
+	}
+	return true
+}
+
+// CloseAndWait is Close, then waits, within ctx, for the cancelled prompt
+// to end (and save).
+func (h *Host[S]) CloseAndWait(ctx context.Context, id string) bool {
+	if !h.Close(id) {
+		return false
+	}
+	h.turns.Stop(ctx, id)
+	return true
+}
+
+// CloseAll ends every live session, when the front end's connection ends.
+func (h *Host[S]) CloseAll() {
+	h.mu.Lock()
+	all := h.live
+	h.live = map[string]*Live[S]{}
+	h.mu.Unlock()
+	for id, l := range all {
+		h.turns.Cancel(id)
+		if l.owns {
+			l.Built.Close()
+		}
+	}
+}
+
+// Ending is how a prompt ended, for a front end to say in its wire's
+// words.
+type Ending int
+
+const (
+	// Done: the model ended its turn.
+	Done Ending = iota
+	// Cancelled: the user (or the connection's end) stopped it.
+	Cancelled
+	// MaxTurns: it made too many model requests.
+	MaxTurns
+	// MaxTokens: the answer was cut at the output token limit.
+	MaxTokens
+	// LoopDetected: the model was repeating itself.
+	LoopDetected
+	// Failed: the turn failed (Outcome.Result.Err says why).
+	Failed
+	// NotRun: the prompt's command was not run (Outcome.NotRun says why);
+	// nothing went to the model.
+	NotRun
+	// Busy: the session is running another prompt (Outcome.Err is its
+	// *agent.BusyError).
+	Busy
+	// Unknown: no live session has the id (Outcome.Err is an
+	// *agent.UnknownSessionError).
+	Unknown
+	// Refused: the agent refused the prompt (the session was dropped
+	// meanwhile); Outcome.Err says why.
+	Refused
+)
+
+// Outcome is how a prompt ended, said once for every front end.
+type Outcome struct {
+	Ending Ending
+	// Result is the turn's result (the model's text, usage, stop reason).
+	Result agent.PromptResult
+	// Explanation is the sentence for after the answer (Explanation);
+	// "" for a turn that ended as it should.
+	Explanation string
+	// NotRun is the command not run (Ending NotRun).
+	NotRun *CommandError
+	// Err is why no prompt ran (Busy, Unknown, Refused).
+	Err error
+}
+
+// outcomeOf is the outcome of a turn that Run ended with res and err.
+func outcomeOf(res agent.PromptResult, err error) Outcome {
+	if notRun, ok := errors.AsType[*CommandError](err); ok {
+		return Outcome{Ending: NotRun, NotRun: notRun}
+	}
+	if errors.Is(err, agent.ErrBusy) {
+		return Outcome{Ending: Busy, Err: err}
+	}
+	if err != nil {
+		return Outcome{Ending: Refused, Err: err}
+	}
+	o := Outcome{Result: res, Explanation: Explanation(res)}
+	switch res.StopReason {
+	case agent.StopEndTurn, "":
+		o.Ending = Done
+	case agent.StopCancelled:
+		o.Ending = Cancelled
+	case agent.StopMaxTurns:
+		o.Ending = MaxTurns
+	case agent.StopMaxTokens:
+		o.Ending = MaxTokens
+	case agent.StopLoopDetected:
+		o.Ending = LoopDetected
+	default:
+		o.Ending = Failed
+	}
+	return o
+}

@@ -1,0 +1,134 @@
+package conversation_test
+
+// A fourth front end, in-process: its wire is Go channels. It is what the
+// host asks of any front end, and nothing else: a codec (prompts in,
+// outcomes out) and one presenter (emit, land, confirm, ask).
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// request is one prompt on the wire, for session id.
+type request struct {
+	id, text string
+}
+
+// question is one of the agent's questions on the wire: what is asked,
+// and where the user's yes or no goes.
+type question struct {
+	what   string
+	answer chan bool
+}
+
+// chanFront is the front end: the user's side reads shown and questions
+// and writes prompts.
+type chanFront struct {
+	host      *conversation.Host[struct{}]
+	prompts   chan request
+	outcomes  chan conversation.Outcome
+	shown     chan string
+	questions chan question
+}
+
+func newChanFront(cfg conversation.Config) *chanFront {
+	f := &chanFront{
+		prompts:   make(chan request),
+		outcomes:  make(chan conversation.Outcome),
+		shown:     make(chan string, 100),
+		questions: make(chan question),
+	}
+	f.host = conversation.NewHost[struct{}](cfg, f)
+	return f
+}
+
+// serve is the codec: each prompt read runs through the host, and its
+// outcome is written back, until ctx ends.
+func (f *chanFront) serve(ctx context.Context) {
+	for {
+		select {
+		case r := <-f.prompts:
+			f.outcomes <- f.host.Prompt(ctx, r.id, agent.Input{Text: r.text})
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// ask puts what to the user and waits for their answer.
+func (f *chanFront) ask(ctx context.Context, what string) (bool, error) {
+	q := question{what: what, answer: make(chan bool, 1)}
+	select {
+	case f.questions <- q:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	select {
+	case yes := <-q.answer:
+		return yes, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// Emit shows the model's text and each call.
+func (f *chanFront) Emit(_ context.Context, _ *conversation.Live[struct{}], e agent.Event) {
+	switch e.Kind {
+	case agent.EventText:
+		f.shown <- "text: " + e.Text
+	case agent.EventToolCall:
+		f.shown <- "call: " + e.ToolCall.Name
+	}
+}
+
+// Land lands an allowed change on disk, asking first where it must.
+func (f *chanFront) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+	if req.Ask {
+		yes, err := f.ask(ctx, "edit "+req.Change.Path)
+		if err != nil || !yes {
+			return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}}, err
+		}
+	}
+	d, err := tools.LandOnDisk(ctx, req.Change)
+	return agent.Landing{Decision: d}, err
+}
+
+// LandFiles lands a revert on disk once the user allows it.
+func (f *chanFront) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+	yes, err := f.ask(ctx, req.Title)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tools.Decision, len(req.Changes))
+	for i, c := range req.Changes {
+		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}
+		if yes {
+			if out[i], err = agent.LandRevertOnDisk(ctx, c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// Confirm asks about a call.
+func (f *chanFront) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	yes, err := f.ask(ctx, fmt.Sprintf("%s: %s", req.Tool, req.Title))
+	if err != nil || !yes {
+		return agent.Cancel, err
+	}
+	return agent.ProceedOnce, nil
+}
+
+// Ask puts a call's question: yes chooses its first option.
+func (f *chanFront) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+	yes, err := f.ask(ctx, req.Question.Text)
+	if err != nil || !yes || len(req.Question.Options) == 0 {
+		return tools.Answer{Declined: true}, err
+	}
+	return tools.Answer{Chosen: []string{req.Question.Options[0].ID}}, nil
+}
