@@ -25,8 +25,6 @@ const optionDecline sdk.PermissionOptionId = "_decline"
 // option and no words of the user's own; the model is told so.
 type asker struct{ sess *session }
 
-func (sess *session) asker() agent.Asker { return asker{sess} }
-
 func (a asker) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
 	sess, q := a.sess, req.Question
 	if len(q.Options) == 0 {

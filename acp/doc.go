@@ -11,8 +11,17 @@
 // serves the client's requests; the requests gemini-ls sends the client
 // go through wire (calls.go), which matches their answers itself.
 //
+// The server is a front end of conversation's Host: the host holds the
+// live sessions (their wire state, session, as each one's State), builds
+// each one's agent, resumes, lists and closes them, runs each prompt,
+// and changes a session's mode and model (session/set_mode,
+// session/set_config_option: Host.SetMode, Host.SetModel); the
+// server is the host's one presenter (presenter.go), which finds the
+// session an event or a question is of, and the codec that maps a
+// prompt's Outcome to ACP's stop reasons.
+//
 // Invariants:
-//   - Each ACP session is one agent built for its cwd (setup.Build), with
+//   - Each ACP session is one agent built for its cwd (Host.Build), with
 //     the MCP servers the client passed over those of settings, as Gemini
 //     CLI builds one config per session. The agent session's id is the
 //     ACP session id, so a saved session loads by the id the client knows.

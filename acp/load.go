@@ -54,12 +54,15 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	if err := sessionstore.ValidateID(string(id)); err != nil {
 		return nil, notFound(id)
 	}
-	s.retire(ctx, id)
+	// The same session live here ends first, and its prompt (and save):
+	// it never runs a prompt again, no longer the host's, which a prompt
+	// checks once it has its turn.
+	s.host.CloseAndWait(ctx, string(id))
 	sess, err := s.build(cwd, dirs, servers)
 	if err != nil {
 		return nil, err
 	}
-	as, err := sess.built.Agent.Session(ctx, string(id))
+	live, err := s.host.Resume(ctx, sess.built, string(id), "", true, sess)
 	if err != nil {
 		sess.built.Close()
 		if _, unknown := errors.AsType[*agent.UnknownSessionError](err); unknown {
@@ -67,7 +70,7 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 		}
 		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	sess.start(as)
+	sess.start(live.Agent)
 	return sess, nil
 }
 
@@ -77,18 +80,6 @@ func notFound(id sdk.SessionId) error {
 	return &sdk.RequestError{Code: -32002, Message: "Resource not found", Data: map[string]any{
 		"error": fmt.Sprintf("no saved session %q: session/list lists the sessions that can be loaded", id),
 	}}
-}
-
-// retire ends session id if it is live here, and waits for its prompt to
-// end (and save). The session never runs a prompt again: it is no longer
-// the server's, which a prompt checks once it has its turn.
-func (s *server) retire(ctx context.Context, id sdk.SessionId) {
-	old, ok := s.take(id)
-	if !ok {
-		return
-	}
-	old.close()
-	s.turns.Stop(ctx, string(id))
 }
 
 // replay shows the saved session as the user saw it, as the shared
@@ -179,29 +170,21 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 		after = &c
 	}
 	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
-	dir := sessionstore.DefaultDir(s.opts.Getenv)
-	if dir == "" {
-		return out, nil // sessions are not saved without HOME
-	}
-	store, err := sessionstore.New(dir, s.log)
+	metas, err := s.host.List(ctx, nil, root)
 	if err != nil {
 		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	metas, err := store.List(ctx, root)
-	if err != nil {
-		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	var last sessionstore.Meta
+	var last agent.SessionInfo
 	for _, m := range metas {
 		if after != nil && !after.before(m) {
 			continue
 		}
 		if len(out.Sessions) == listPageSize {
-			out.NextCursor = sdk.Ptr(listCursor{Updated: last.Updated, ID: last.ID}.String())
+			out.NextCursor = sdk.Ptr(listCursor{Updated: last.UpdatedAt, ID: last.ID}.String())
 			break
 		}
 		last = m
-		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: sdk.Ptr(m.Updated.UTC().Format(time.RFC3339))}
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: sdk.Ptr(m.UpdatedAt.UTC().Format(time.RFC3339))}
 		if m.Title != "" {
 			info.Title = sdk.Ptr(m.Title)
 		}
@@ -219,9 +202,9 @@ type listCursor struct {
 }
 
 // before reports whether the cursor's session comes before m in the order.
-func (c listCursor) before(m sessionstore.Meta) bool {
-	if !m.Updated.Equal(c.Updated) {
-		return m.Updated.Before(c.Updated)
+func (c listCursor) before(m agent.SessionInfo) bool {
+	if !m.UpdatedAt.Equal(c.Updated) {
+		return m.UpdatedAt.Before(c.Updated)
 	}
 	return m.ID > c.ID
 }

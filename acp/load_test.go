@@ -12,7 +12,6 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
-	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -121,7 +120,7 @@ func listServer(t *testing.T, home, root string, n int) *server {
 			t.Fatal(err)
 		}
 	}
-	return &server{opts: Options{Getenv: getenv}, log: zap.NewNop()}
+	return newServer(context.Background(), Options{Getenv: getenv})
 }
 
 // session/list pages through every session, newest first, 50 at a time,
@@ -181,7 +180,7 @@ func TestListSessionsPages(t *testing.T) {
 
 // Without HOME nothing is saved, so nothing is listed.
 func TestListSessionsWithoutAStore(t *testing.T) {
-	s := &server{opts: Options{Getenv: func(string) string { return "" }}, log: zap.NewNop()}
+	s := newServer(context.Background(), Options{Getenv: func(string) string { return "" }})
 	res, err := s.ListSessions(context.Background(), sdk.ListSessionsRequest{})
 	if err != nil || res.Sessions == nil || len(res.Sessions) != 0 {
 		t.Errorf("ListSessions = %+v, %v", res, err)

@@ -6,13 +6,14 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
-	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -86,13 +87,13 @@ func (sess *session) modes() *sdk.SessionModeState {
 
 // models are the models a session may choose, as Gemini CLI 0.61's ACP
 // agent offers them (models.Offered): its own first when it is none of
-// those (a model settings or GEMINI_MODEL named).
+// those (a model settings, GEMINI_MODEL or /model set named).
 func (sess *session) models() []sdk.SessionConfigSelectOption {
 	current := sess.built.Agent.ModelSetting()
 	offered := models.Offered()
 	var out []sdk.SessionConfigSelectOption
 	if !slices.ContainsFunc(offered, func(m models.Option) bool { return m.ID == current }) {
-		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(current), Name: models.Display(current), Description: sdk.Ptr("The model the settings chose")})
+		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(current), Name: models.Display(current), Description: sdk.Ptr("The model chosen now, by the settings or /model set")})
 	}
 	for _, m := range offered {
 		opt := sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.ID), Name: m.Name}
@@ -153,17 +154,14 @@ func (sess *session) setMode(ctx context.Context, id string) error {
 	if !ok || !slices.Contains(sess.offered(), m) {
 		return invalidParams(fmt.Sprintf("unknown mode %q: the modes are %s", id, sess.modeList()))
 	}
-	if why := sess.built.NotTrusted(); why != nil && m.mode != tools.ApprovalDefault && m.mode != tools.ApprovalPlan {
-		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", id, why))
+	// The host sets it and saves it with the session, so that it loads
+	// in this mode after a restart.
+	err := sess.srv.host.SetMode(ctx, sess.id, m.mode)
+	if _, untrusted := errors.AsType[*conversation.UntrustedError](err); untrusted {
+		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: %v", id, err))
 	}
-	sess.built.Agent.SetApprovalMode(m.mode)
-	// The session's own choice too, which is saved with it, so that it
-	// loads in this mode after a restart.
-	sess.agent.SetApprovalMode(m.mode)
-	if err := sess.agent.SaveMode(ctx); err != nil {
-		// The switch holds; only a restart before the next prompt,
-		// which saves the session again, would lose it.
-		sess.log.Warn("saving the session's mode", zap.Error(err))
+	if err != nil {
+		return unknownSession(sdk.SessionId(sess.id))
 	}
 	sess.log.Info("approval mode changed")
 	return nil
@@ -206,7 +204,9 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 		if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == value }) {
 			return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown model %q: choose one of the option's values", value))
 		}
-		sess.built.Agent.SetModel(value)
+		if err := s.host.SetModel(sess.id, value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, unknownSession(v.SessionId)
+		}
 		sess.log.Info("model changed")
 	default:
 		return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown config option %q: the options are %s and %s", v.ConfigId, configMode, configModel))

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -92,8 +91,6 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 // not allow it, through the client's fs/write_text_file when the client
 // declared it (the editor's buffer is the truth), else on disk.
 type lander struct{ sess *session }
-
-func (sess *session) lander() agent.ChangeLander { return lander{sess} }
 
 // reasonRejected is why a change was declined, as the model reads it
 // (the tools package wraps it: "This change was not applied: <reason>.
@@ -224,10 +221,7 @@ func diffContent(change workspace.FileChange) sdk.ToolCallContent {
 // editTitle is the permission request's title for change: what it does
 // to which file, and how many lines it adds and removes.
 func (sess *session) editTitle(change workspace.FileChange) string {
-	name := change.Path
-	if rel, err := filepath.Rel(sess.cwd, change.Path); err == nil && filepath.IsLocal(rel) {
-		name = filepath.ToSlash(rel)
-	}
+	name := workspace.DisplayFrom(sess.cwd, change.Path)
 	base, verb := change.Before, "Edit"
 	if !change.Exists {
 		base, verb = "", "Create"
@@ -245,8 +239,6 @@ type confirmer struct {
 	// own tool call id.
 	asked atomic.Int64
 }
-
-func (sess *session) confirmer() agent.Confirmer { return &confirmer{sess: sess} }
 
 // Confirm asks about req. A call the client already shows (it was sent as
 // a tool_call) is asked about with a title that names what it does (see

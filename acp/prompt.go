@@ -36,32 +36,21 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)
 	defer stop()
-	turn, err := s.turns.Begin(ctx, sess.id)
-	if err != nil {
-		if ctx.Err() != nil {
-			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
-		}
-		return sdk.PromptResponse{}, invalidParams(err.Error())
-	}
-	defer turn.End()
-	if live, err := s.lookup(p.SessionId); err != nil || live != sess {
+	o := s.host.Prompt(ctx, sess.id, in)
+	switch o.Ending {
+	case conversation.Busy:
+		return sdk.PromptResponse{}, invalidParams(o.Err.Error())
+	case conversation.Unknown:
 		// Closed or loaded again while it waited for the turn before.
 		return sdk.PromptResponse{}, unknownSession(p.SessionId)
-	}
-	ctx = turn.Context()
-	// The first prompt sees every MCP server's tools and prompts.
-	sess.waitForServers(ctx)
-	sess.tail = ""
-	res, err := turn.Run(conversation.Session{Agent: sess.agent, Built: sess.built}, in, func(e agent.Event) { sess.emit(ctx, e) })
-	if _, notRun := errors.AsType[*conversation.CommandError](err); notRun {
+	case conversation.Refused:
+		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", o.Err)
+	case conversation.NotRun:
 		// Said in the message, as Gemini CLI's ACP commands say theirs.
-		sess.message(ctx, conversation.Sentence(err.Error()))
+		sess.message(ctx, conversation.Sentence(o.NotRun.Error()))
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
-	if err != nil {
-		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", err)
-	}
-	return sess.answer(ctx, res)
+	return sess.answer(ctx, o)
 }
 
 // Cancel cancels the session's running prompt. The SDK cancels the
@@ -69,25 +58,14 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 // that took over from an older one once the older returns; the turn's
 // own cancel always reaches it.
 func (s *server) Cancel(_ context.Context, p sdk.CancelNotification) error {
-	s.turns.Cancel(string(p.SessionId))
+	s.host.Cancel(string(p.SessionId))
 	return nil
 }
 
-// waitForServers lets the session's first prompt see every MCP server's
-// tools, as Gemini CLI does; each server's timeout bounds its start.
-func (sess *session) waitForServers(ctx context.Context) {
-	sess.mu.Lock()
-	waited := sess.serversWaited
-	sess.serversWaited = true
-	sess.mu.Unlock()
-	if !waited {
-		_ = sess.built.Tools.WaitForServers(ctx)
-	}
-}
-
-// answer turns the agent's result into the prompt's answer, telling the
-// user in the message what the stop reason alone cannot.
-func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.PromptResponse, error) {
+// answer turns how the prompt ended into its answer, telling the user in
+// the message what the stop reason alone cannot.
+func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptResponse, error) {
+	res := o.Result
 	out := sdk.PromptResponse{Usage: &sdk.Usage{
 		InputTokens:  int(res.Usage.PromptTokens),
 		OutputTokens: int(res.Usage.CandidatesTokens),
@@ -97,20 +75,20 @@ func (sess *session) answer(ctx context.Context, res agent.PromptResult) (sdk.Pr
 		out.Usage.ThoughtTokens = sdk.Ptr(int(res.Usage.ThoughtsTokens))
 	}
 	out.Meta = map[string]any{"quota": quota(res)}
-	switch res.StopReason {
-	case agent.StopEndTurn:
+	switch o.Ending {
+	case conversation.Done:
 		out.StopReason = sdk.StopReasonEndTurn
-	case agent.StopCancelled:
+	case conversation.Cancelled:
 		out.StopReason = sdk.StopReasonCancelled
-	case agent.StopMaxTurns:
+	case conversation.MaxTurns:
 		out.StopReason = sdk.StopReasonMaxTurnRequests
-		sess.say(ctx, conversation.Explanation(res))
-	case agent.StopMaxTokens:
+		sess.say(ctx, o.Explanation)
+	case conversation.MaxTokens:
 		out.StopReason = sdk.StopReasonMaxTokens
-		sess.say(ctx, conversation.Explanation(res))
-	case agent.StopLoopDetected:
+		sess.say(ctx, o.Explanation)
+	case conversation.LoopDetected:
 		out.StopReason = sdk.StopReasonEndTurn
-		sess.say(ctx, conversation.Explanation(res))
+		sess.say(ctx, o.Explanation)
 	default:
 		msg := "the turn failed"
 		if res.Err != nil {
@@ -193,6 +171,9 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		// A planning tool switched the mode: the modes and the config
 		// options show it.
 		sess.modeChanged(ctx)
+		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
+	case agent.EventModel:
+		// /model set chose the model: the model option shows it.
 		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case agent.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))

@@ -42,16 +42,16 @@ type server struct {
 	// derive from it, never from a request's context.
 	life context.Context
 
-	// mu guards what initialize and authenticate set, and the sessions.
+	// mu guards what initialize and authenticate set.
 	mu       sync.Mutex
 	client   sdk.ClientCapabilities
 	authType string // the method the client authenticated with; "" for settings'
 	apiKey   string // the key the client passed in authenticate's _meta
-	sessions map[string]*session
 
-	// turns are the prompts running, one per session, with their
-	// cancels; it has its own lock.
-	turns conversation.Turns
+	// host holds the live sessions, builds their agents and runs their
+	// prompts, one per session; the server is its presenter. It has its
+	// own lock.
+	host *conversation.Host[*session]
 	// told is what the user has been told of once for all the sessions
 	// (settings keys nothing reads); it has its own lock.
 	told setup.Told
@@ -76,7 +76,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	life, stop := context.WithCancel(ctx)
 	defer stop()
-	s := &server{opts: opts, log: opts.Logger, life: life, sessions: make(map[string]*session)}
+	s := newServer(life, opts)
 	closeSDK := s.connect(in, out)
 	select {
 	case <-s.conn.Done():
@@ -84,8 +84,26 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	stop()
 	closeSDK()
-	s.closeSessions()
+	s.host.CloseAll()
 	return nil
+}
+
+// newServer is a server of a connection that lasts as long as life,
+// its host presenting through it.
+func newServer(life context.Context, opts Options) *server {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	s := &server{opts: opts, log: opts.Logger, life: life}
+	s.host = conversation.NewHost[*session](conversation.Config{
+		Getenv:    opts.Getenv,
+		LookupEnv: opts.LookupEnv,
+		Version:   opts.Version,
+		Logger:    opts.Logger,
+		Retry:     opts.Retry,
+		Told:      &s.told,
+	}, s)
+	return s
 }
 
 // connect speaks ACP on in and out: wire reads in, and the SDK's

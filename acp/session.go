@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -38,10 +39,14 @@ type session struct {
 	// time), or the replay before any.
 	tail string
 
+	// confirm asks the session's questions about calls.
+	confirm *confirmer
+	// tailOf is the turn whose message tail is: a turn's first event
+	// starts the message afresh. Only the running turn touches it.
+	tailOf context.Context
+
 	// mu guards the fields below.
 	mu sync.Mutex
-	// serversWaited: the first prompt waited for the MCP servers to start.
-	serversWaited bool
 	// attached is content for a call's final tool_call_update that the
 	// call's confirmation or run produced (a diff, a terminal), by call id.
 	attached map[string][]sdk.ToolCallContent
@@ -61,18 +66,16 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	sess.start(sess.built.Agent.NewSession())
+	sess.start(s.host.Open(sess.built, true, sess).Agent)
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // CloseSession cancels the session's prompt and ends its agent: its MCP
 // servers and terminals. Its saved history stays for session/load.
 func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
-	sess, ok := s.take(p.SessionId)
-	if !ok {
+	if !s.host.Close(string(p.SessionId)) {
 		return sdk.CloseSessionResponse{}, unknownSession(p.SessionId)
 	}
-	sess.close()
 	return sdk.CloseSessionResponse{}, nil
 }
 
@@ -102,22 +105,16 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 	}
 	s.mu.Unlock()
 	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]agent.ToolCall)}
+	sess.confirm = &confirmer{sess: sess}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}
-	built, err := setup.Build(s.life, setup.Options{
+	built, err := s.host.Build(s.life, conversation.Place{
 		Workspace: sess.ws,
 		Getenv:    s.getenv(""),
 		LookupEnv: s.lookupEnv(),
-		Version:   s.opts.Version,
-		Logger:    s.log,
-		Lander:    sess.lander(),
-		Confirmer: sess.confirmer(),
-		Asker:     sess.asker(),
 		Overlay:   overlay,
-		Retry:     s.opts.Retry,
 		Warn:      sess.warn,
-		Told:      &s.told,
 
 		IncludeDirectories: dirs,
 		// Shell commands run in the client's terminal when it has one.
@@ -156,16 +153,12 @@ func (sess *session) takeNotes() []string {
 	return notes
 }
 
-// start makes the session known under the agent session's id.
+// start takes the agent session the host made live for sess.
 func (sess *session) start(as *agent.Session) {
 	sess.mu.Lock() // for showAuthURL, which another goroutine may call
 	sess.agent, sess.id = as, as.ID()
 	sess.mu.Unlock()
 	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
-	s := sess.srv
-	s.mu.Lock()
-	s.sessions[sess.id] = sess
-	s.mu.Unlock()
 	sess.log.Info("session started", zap.String("cwd", sess.cwd))
 	sess.announce()
 }
@@ -189,48 +182,17 @@ func (sess *session) showAuthURL(server, authURL string) {
 	}
 }
 
-// take removes live session id from the server, for its caller to end.
-func (s *server) take(id sdk.SessionId) (*session, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, ok := s.sessions[string(id)]
-	delete(s.sessions, string(id))
-	return sess, ok
-}
-
 // lookup returns the live session id.
 func (s *server) lookup(id sdk.SessionId) (*session, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, ok := s.sessions[string(id)]
+	l, ok := s.host.Lookup(string(id))
 	if !ok {
 		return nil, unknownSession(id)
 	}
-	return sess, nil
+	return l.State, nil
 }
 
 func unknownSession(id sdk.SessionId) error {
 	return invalidParams(fmt.Sprintf("no session %q: create one with session/new or load it with session/load", id))
-}
-
-// close cancels the running prompt and stops the session's agent.
-func (sess *session) close() {
-	sess.cancelTurn()
-	sess.built.Close()
-}
-
-// cancelTurn cancels the running prompt, if any, as session/cancel does.
-func (sess *session) cancelTurn() { sess.srv.turns.Cancel(sess.id) }
-
-// closeSessions ends every session, when the connection ends.
-func (s *server) closeSessions() {
-	s.mu.Lock()
-	all := s.sessions
-	s.sessions = make(map[string]*session)
-	s.mu.Unlock()
-	for _, sess := range all {
-		sess.close()
-	}
 }
 
 // attach adds content to call id's final tool_call_update.
@@ -332,3 +294,6 @@ func stringsOrEmpty(s []string) []any {
 	}
 	return out
 }
+
+// cancelTurn cancels the running prompt, if any, as session/cancel does.
+func (sess *session) cancelTurn() { sess.srv.host.Cancel(sess.id) }

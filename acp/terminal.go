@@ -32,6 +32,21 @@ type terminalRunner struct{ sess *session }
 // in the foreground and the background ones (tools.BackgroundRunner).
 func (sess *session) shellRunner() tools.CommandRunner { return terminalRunner{sess} }
 
+// showTerminal shows terminal id in call callID (none when ""), live from
+// now on; the call's final update keeps it.
+func (sess *session) showTerminal(ctx context.Context, callID, id string) {
+	if callID == "" {
+		return
+	}
+	ref := sdk.ToolTerminalRef(id)
+	sess.attach(callID, ref)
+	sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(callID),
+		Status:     sdk.Ptr(sdk.ToolCallStatusInProgress),
+		Content:    []sdk.ToolCallContent{ref},
+	}})
+}
+
 // Run implements tools.CommandRunner: in the client's terminal when it
 // has one, else locally. The terminal is killed when ctx ends (the prompt
 // was cancelled or the tool's timeout fired), and always released.
@@ -45,17 +60,7 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 		return tools.ShellOutcome{}, err
 	}
 	log := sess.log.With(zap.String("terminalId", id))
-	if c.CallID != "" {
-		// The terminal shows in the call from now on, live; the final
-		// update keeps it.
-		ref := sdk.ToolTerminalRef(id)
-		sess.attach(c.CallID, ref)
-		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(c.CallID),
-			Status:     sdk.Ptr(sdk.ToolCallStatusInProgress),
-			Content:    []sdk.ToolCallContent{ref},
-		}})
-	}
+	sess.showTerminal(ctx, c.CallID, id)
 	t := clientTerminal{sess: sess, id: id, log: log}
 	defer t.release(ctx)
 

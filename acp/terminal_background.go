@@ -34,15 +34,7 @@ func (r terminalRunner) Start(ctx context.Context, c tools.ShellCommand) (backgr
 	if err != nil {
 		return nil, err
 	}
-	if c.CallID != "" {
-		ref := sdk.ToolTerminalRef(id)
-		sess.attach(c.CallID, ref)
-		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{
-			ToolCallId: sdk.ToolCallId(c.CallID),
-			Status:     sdk.Ptr(sdk.ToolCallStatusInProgress),
-			Content:    []sdk.ToolCallContent{ref},
-		}})
-	}
+	sess.showTerminal(ctx, c.CallID, id)
 	p := &terminalProcess{
 		t:     clientTerminal{sess: sess, id: id, log: sess.log.With(zap.String("terminalId", id))},
 		pid:   int(sess.backgroundIDs.Add(1)),

@@ -25,7 +25,8 @@ func terminalShell(t *testing.T, cfg acptest.Config, caps sdk.ClientCapabilities
 	toAgent, fromClient := io.Pipe()
 	toClient, fromAgent := io.Pipe()
 	t.Cleanup(func() { toAgent.Close(); toClient.Close() })
-	s := &server{log: zap.NewNop(), life: t.Context(), client: caps, sessions: map[string]*session{}}
+	s := newServer(t.Context(), Options{})
+	s.client = caps
 	s.connect(toAgent, fromAgent)
 	client := acptest.New(t, fromClient, toClient, cfg)
 	sess := &session{srv: s, id: "s1", cwd: t.TempDir(), log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}}

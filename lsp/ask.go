@@ -17,10 +17,9 @@ import (
 // question.
 const actionDecline = "Decline"
 
-// asker puts calls' questions to the user: gemini/ask when the client
-// implements it, else window/showMessageRequest, which offers one choice
-// and no words of the user's own.
-type asker struct{ s *Server }
+// The presenter puts calls' questions to the user: gemini/ask when the
+// client implements it, else window/showMessageRequest, which offers one
+// choice and no words of the user's own.
 
 // askParams are gemini/ask's params.
 type askParams struct {
@@ -47,14 +46,14 @@ type askResult struct {
 	Declined bool     `json:"declined"`
 }
 
-func (a *asker) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (a presenter) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
 	if a.s.features.get().Ask {
 		return a.askPlugin(ctx, req)
 	}
 	return a.askWithMessage(ctx, req.Question)
 }
 
-func (a *asker) askPlugin(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (a presenter) askPlugin(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
 	q := req.Question
 	params := askParams{SessionID: req.SessionID, CallID: req.CallID, Kind: q.Kind, Title: q.Title, Text: q.Text, Options: []askedOption{}, Multiple: q.Multiple, FreeText: q.FreeText}
 	for _, o := range q.Options {
@@ -92,7 +91,7 @@ func (r askResult) check(q tools.Question) error {
 // askWithMessage asks with window/showMessageRequest: the options are its
 // actions, with Decline. A question that takes nothing but the user's own
 // words cannot be asked there.
-func (a *asker) askWithMessage(ctx context.Context, q tools.Question) (tools.Answer, error) {
+func (a presenter) askWithMessage(ctx context.Context, q tools.Question) (tools.Answer, error) {
 	if len(q.Options) == 0 {
 		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which this editor cannot take", agent.ErrCannotAsk)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -59,7 +60,7 @@ func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAct
 	if f, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 		text = string(f.Content)
 	}
-	name := displayName(ws, path)
+	name := ws.Display(path)
 	r := *p.Range
 	args := func(prompt string, diags []diagnostic) []any {
 		return []any{commandPromptArgs{Prompt: &prompt, URI: p.TextDocument.URI, Range: &r, Diagnostics: diags}}
@@ -88,12 +89,12 @@ func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAct
 	if d := p.Context.Diagnostics; len(d) > 0 {
 		title := fmt.Sprintf("Gemini: fix the %d diagnostics here (%s)", len(d), where)
 		if len(d) == 1 {
-			title = fmt.Sprintf("Gemini: fix %s (%s)", quote(shorten(firstLine(d[0].Message), 60)), where)
+			title = fmt.Sprintf("Gemini: fix %s (%s)", quote(ellipsis.Cut(firstLine(d[0].Message), 60)), where)
 		}
 		add("quickfix", title, fmt.Sprintf("Fix the diagnostics the editor shows here in %s. Change only what the fix needs.", name), d)
 	}
 	if todo := todoAt(text, start, end); todo != "" {
-		add("refactor.rewrite", fmt.Sprintf("Gemini: implement the TODO %s (%s)", quote(shorten(todo, 50)), name),
+		add("refactor.rewrite", fmt.Sprintf("Gemini: implement the TODO %s (%s)", quote(ellipsis.Cut(todo, 50)), name),
 			fmt.Sprintf("Implement this TODO in %s: %q. Keep the change focused, and remove the TODO once it is done.", name, todo), nil)
 	}
 	if selected(text[start:end]) {

@@ -16,9 +16,9 @@ const (
 	actionAlwaysAllow = "Always Allow"
 )
 
-// confirmer asks the user about non-edit calls (shell): gemini/confirm
-// when the client implements it, else window/showMessageRequest.
-type confirmer struct{ s *Server }
+// The presenter asks the user about non-edit calls (shell), switches of
+// model and rewinds' conflicts: gemini/confirm when the client implements
+// it, else window/showMessageRequest.
 
 // confirmParams are gemini/confirm's params.
 type confirmParams struct {
@@ -36,7 +36,7 @@ type confirmResult struct {
 	Outcome agent.ConfirmOutcome `json:"outcome"`
 }
 
-func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (c presenter) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
 	s := c.s
 	if s.features.get().Confirm {
 		var res confirmResult

@@ -10,7 +10,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // conversations are the sessions gemini.prompt continues: one per
@@ -53,26 +54,39 @@ func (s *Server) rootOf(uri string) string {
 // conversation is the session a gemini.prompt in root continues: the one
 // it names, else the root's current one, else a new one; it becomes the
 // root's current conversation.
-func (s *Server) conversation(ctx context.Context, ag *agent.Agent, root, sessionID string) (*agent.Session, error) {
+func (s *Server) conversation(ctx context.Context, built *setup.Built, root, sessionID string) (*conversation.Live[struct{}], error) {
 	if sessionID == "" {
 		sessionID = s.conversations.get(root)
 		if sessionID != "" {
 			// Resumed from disk if it was dropped from memory meanwhile.
-			if sess, err := ag.Session(ctx, sessionID); err == nil {
-				return sess, nil
+			if l, err := s.host.Resume(ctx, built, sessionID, "", false, struct{}{}); err == nil {
+				return l, nil
 			}
 			s.log.Info("the root's conversation is gone; starting a new one", zap.String("session", sessionID))
 		}
-		sess := ag.NewSession()
-		s.conversations.set(root, sess.ID())
-		return sess, nil
+		l := s.host.Open(built, false, struct{}{})
+		s.conversations.set(root, l.ID())
+		return l, nil
 	}
-	sess, err := s.session(ctx, ag, sessionID)
+	l, err := s.session(ctx, built, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	s.conversations.set(root, sess.ID())
-	return sess, nil
+	s.conversations.set(root, l.ID())
+	return l, nil
+}
+
+// session is the live session id names (resumed from disk when the
+// agent holds it no more), or a new one when id is empty.
+func (s *Server) session(ctx context.Context, built *setup.Built, id string) (*conversation.Live[struct{}], error) {
+	if id == "" {
+		return s.host.Open(built, false, struct{}{}), nil
+	}
+	l, err := s.host.Resume(ctx, built, id, "", false, struct{}{})
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
+	}
+	return l, nil
 }
 
 // newSessionResult is gemini.newSession's result.
@@ -92,11 +106,11 @@ func (s *Server) newSessionCommand(ctx context.Context, args []json.RawMessage) 
 	if err != nil {
 		return newSessionResult{}, err
 	}
-	ag, _, err := s.state()
+	built, _, err := s.state()
 	if err != nil {
 		return newSessionResult{}, err
 	}
-	sess := ag.NewSession()
+	sess := s.host.Open(built, false, struct{}{})
 	root := s.rootOf(sc.URI)
 	s.conversations.set(root, sess.ID())
 	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
@@ -122,15 +136,15 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (can
 	switch {
 	case sc.SessionID != "":
 		ids = []string{sc.SessionID}
-		cancelled = s.turns.Cancel(sc.SessionID)
+		cancelled = s.host.Cancel(sc.SessionID)
 	case sc.URI != "":
 		if id := s.conversations.get(s.rootOf(sc.URI)); id != "" {
 			ids = []string{id}
-			cancelled = s.turns.Cancel(id)
+			cancelled = s.host.Cancel(id)
 		}
 	default:
 		ids = s.reports.sessions()
-		cancelled = s.turns.CancelAll() > 0
+		cancelled = s.host.CancelAll() > 0
 	}
 	wait, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()
@@ -151,7 +165,20 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (can
 // cancelled to report their end.
 const cancelWait = 2 * time.Second
 
-// busyError refuses a prompt for a session already answering one.
+// unclaimed is the wire's error for session id's turn that Host.Begin
+// did not claim (err): a session gone meanwhile is the params' fault,
+// anything else a busy session.
+func unclaimed(id string, err error) error {
+	if conversation.IsUnknownSession(err) {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
+	}
+	return busyError(id)
+}
+
+// busyError refuses a prompt or a rewind for a session already running
+// one, in the one wording every LSP request answers: gemini.prompt's
+// clients read "still answering" and the command that cancels it,
+// gemini/prompt's "is already running a prompt" and gemini/cancel.
 func busyError(id string) error {
-	return jsonrpc2.Errorf(codeRequestFailed, "Gemini is still answering the previous prompt of this conversation (session %s): wait for it, or cancel it with %s", id, CommandCancel)
+	return jsonrpc2.Errorf(codeRequestFailed, "Gemini is still answering the previous prompt of this conversation (session %s is already running a prompt): wait for it, or cancel it with %s (gemini/cancel)", id, CommandCancel)
 }

@@ -21,6 +21,21 @@
 // Handlers take typed params, call into agent, tools and workspace, and
 // return typed results.
 //
+// Prompts run on a conversation host (conversation.Host; presenter.go):
+// initialize builds the one agent through it, shared by every session
+// (Open and Resume with own false); gemini/prompt, gemini.prompt and
+// gemini/rewind take the session's turn from it (the rewind runs as the
+// claim's, Claim.Rewind), so a busy session is refused in one wording,
+// and encode its Outcome in LSP's words (answer). Cancels and the
+// sessions' list go through it too; the server reads a session's state
+// (its mode, its rewind points) but changes none itself.
+// The presenter is the server's one door to the user: Emit shows each
+// event the way the turn's request asked (gemini/update, or $/progress
+// and the transcript, carried in the turn's context), and Land,
+// LandFiles, Confirm and Ask put the agent's questions. Only what the
+// wire needs stays here: each workspace root's current gemini.prompt
+// conversation, progress tokens, transcripts.
+//
 // The server's state is split by concern, each part behind its own lock
 // (see Server's fields), held only to read or change that part and never
 // across a call out to the client or into another part.

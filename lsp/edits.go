@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -49,11 +48,10 @@ const declinedGrace = 300 * time.Millisecond
 // an edit it took on the client's word (see reconcile).
 const pendingSyncLimit = time.Minute
 
-// editLander is the LSP front end's ChangeLander: it turns a tool's
-// FileChange into a workspace/applyEdit, which the client confirms in the
-// way it can when the agent says the user must be asked, and reports what
-// the document then holds. Whether to ask is never its decision.
-type editLander struct{ s *Server }
+// The presenter lands an edit call's change as a workspace/applyEdit,
+// which the client confirms in the way it can when the agent says the
+// user must be asked, and reports what the document then holds. Whether
+// to ask is never its decision.
 
 // strategy is how a proposal is confirmed with this client.
 type strategy int
@@ -70,18 +68,18 @@ const (
 
 // Land lands req.Change, asking the user first the way this client can
 // when req.Ask says the session did not allow it.
-func (p *editLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (p presenter) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
 	d, always, err := p.land(ctx, req)
 	return agent.Landing{Decision: d, AllowAlways: always}, err
 }
 
 // land is Land's work; always says the user chose "Always Apply",
 // offered only where req says it would hold.
-func (p *editLander) land(ctx context.Context, req agent.LandRequest) (d tools.Decision, always bool, err error) {
+func (p presenter) land(ctx context.Context, req agent.LandRequest) (d tools.Decision, always bool, err error) {
 	s, change, ask := p.s, req.Change, req.Ask
 	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {
-		return tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
+		return tools.Decision{Outcome: tools.Refused, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
 	}
 	strat := plain
 	switch {
@@ -93,12 +91,12 @@ func (p *editLander) land(ctx context.Context, req agent.LandRequest) (d tools.D
 		strat = askFirst
 	default:
 		s.explainNoWayToAsk()
-		return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, false, nil
+		return tools.Decision{Outcome: tools.Refused, Reason: noWayToAskEdits}, false, nil
 	}
 
 	done, err := s.awaitEditTurn(ctx, change.Path)
 	if err != nil {
-		return tools.Decision{Outcome: tools.Declined, Reason: notShownReason}, false, nil
+		return tools.Decision{Outcome: tools.Refused, Reason: notShownReason}, false, nil
 	}
 	defer done()
 
@@ -108,7 +106,7 @@ func (p *editLander) land(ctx context.Context, req agent.LandRequest) (d tools.D
 	if stale := p.staleAgainst(change, doc, open); stale != "" {
 		return tools.Decision{Outcome: tools.Stale, Reason: stale}, false, nil
 	}
-	name := displayName(ws, change.Path)
+	name := ws.Display(change.Path)
 	base := change.Before
 	if !change.Exists {
 		base = ""
@@ -122,7 +120,7 @@ func (p *editLander) land(ctx context.Context, req agent.LandRequest) (d tools.D
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
-			return tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}, false, nil
+			return tools.Decision{Outcome: tools.Refused, Reason: noWayToAskEdits}, false, nil
 		case err != nil:
 			return tools.Decision{}, false, fmt.Errorf("asking to edit %s: %w", name, err)
 		case action == actionReject || action == "":
@@ -178,14 +176,14 @@ const noWayToAskEdits = "edits need the user's confirmation, but this editor can
 	`set "approvalMode": "auto_edit" in gemini-ls's initializationOptions to allow edits without asking`
 
 // staleReason reports why change no longer matches what the user has, or "".
-func (p *editLander) staleReason(change workspace.FileChange) string {
+func (p presenter) staleReason(change workspace.FileChange) string {
 	doc, open := p.s.docs.Get(change.Path)
 	return p.staleAgainst(change, doc, open)
 }
 
 // staleAgainst is staleReason with the document as the editor last
 // synchronised it (open false: not open).
-func (p *editLander) staleAgainst(change workspace.FileChange, doc workspace.Document, open bool) string {
+func (p presenter) staleAgainst(change workspace.FileChange, doc workspace.Document, open bool) string {
 	if u, ok := p.s.unsynced.get(change.Path); ok && u.version == docVersion(doc, open) && !holds(change.Before, u.after) {
 		// The editor holds u.after, not what change was prepared from.
 		return unsyncedReason
@@ -209,7 +207,7 @@ func (p *editLander) staleAgainst(change workspace.FileChange, doc workspace.Doc
 // outcome reads what the exchange did to the document: the truth, whatever
 // the client answered. sent is the document's version when the edit went
 // out, -1 when it was not open.
-func (p *editLander) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
+func (p presenter) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
 	s := p.s
 	wait := s.opts.ConfirmWait
 	if !res.Applied {
@@ -306,12 +304,14 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // Emacs is idle, so an edit it applied may show no change before the
 // deadline (Emacs busy, or a client still blocked in a synchronous
 // request); its answer is taken, and checked when the didChange comes.
-func (p *editLander) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
+func (p presenter) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	_, openNow := p.s.docs.Get(change.Path)
-	reason := "the user declined the edit"
+	// Without a failure reason, the user said no (to the editor's preview
+	// or question); with one, the editor failed.
+	notApplied := tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}
 	if res.FailureReason != nil && *res.FailureReason != "" {
-		reason = "the editor did not apply the edit: " + *res.FailureReason
+		notApplied = tools.Decision{Outcome: tools.Refused, Reason: "the editor did not apply the edit: " + *res.FailureReason}
 	}
 	switch {
 	case visible && holds(text, change.After):
@@ -321,15 +321,15 @@ func (p *editLander) decide(change workspace.FileChange, sent int32, synced bool
 		// it does not synchronise); its word is all there is.
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}, false
 	case !visible:
-		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
+		return notApplied, false
 	case text == change.Before && res.Applied && sent < 0 && !openNow:
-		return tools.Decision{Outcome: tools.Declined, Reason: "the editor answered that it applied the edit, but it neither opened the file nor changed it"}, false
+		return tools.Decision{Outcome: tools.Refused, Reason: "the editor answered that it applied the edit, but it neither opened the file nor changed it"}, false
 	case text == change.Before && res.Applied && !synced:
 		return tools.Decision{Outcome: tools.Applied, Content: change.After}, true
 	case text == change.Before && res.Applied:
-		return tools.Decision{Outcome: tools.Declined, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
+		return tools.Decision{Outcome: tools.Refused, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
 	case text == change.Before:
-		return tools.Decision{Outcome: tools.Declined, Reason: reason}, false
+		return notApplied, false
 	case res.Applied && kept(text, change.Before, change.After):
 		return tools.Decision{Outcome: tools.Modified, Content: text}, false
 	case res.Applied:
@@ -382,7 +382,7 @@ func distance(a, b string) int {
 // any didChange showed it (eglot), from the document's version then (-1:
 // not open). The model was told it was applied; if the document the client
 // then sends disagrees, the user is warned through the log.
-func (p *editLander) reconcile(change workspace.FileChange, version int32) {
+func (p presenter) reconcile(change workspace.FileChange, version int32) {
 	s := p.s
 	ctx := s.life
 	if ctx == nil {
@@ -417,7 +417,7 @@ func (p *editLander) reconcile(change workspace.FileChange, version int32) {
 // currentText is the document's text, else the file on disk, read as the
 // tools read it (a regular file inside the roots, bounded, never blocking
 // on a FIFO put in its place); visible is false when neither can be read.
-func (p *editLander) currentText(path string) (string, bool) {
+func (p presenter) currentText(path string) (string, bool) {
 	s := p.s
 	if doc, ok := s.docs.Get(path); ok {
 		return doc.Text, true
@@ -435,7 +435,7 @@ func (p *editLander) currentText(path string) (string, bool) {
 
 // workspaceEdit builds the applyEdit params for change, against doc when
 // it is open.
-func (p *editLander) workspaceEdit(change workspace.FileChange, doc workspace.Document, open bool, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
+func (p presenter) workspaceEdit(change workspace.FileChange, doc workspace.Document, open bool, edits []workspace.TextEdit, f clientFeatures, confirm bool, label string) *protocol.ApplyWorkspaceEditParams {
 	docURI := uri.File(change.Path)
 	var version *int32
 	if open {
@@ -501,16 +501,6 @@ func toProtocolRange(r workspace.Range) protocol.Range {
 		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character)},
 		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Character)},
 	}
-}
-
-// displayName is path relative to the first root when inside it.
-func displayName(ws *workspace.Workspace, path string) string {
-	if ws != nil {
-		if rel, err := filepath.Rel(ws.Roots()[0], path); err == nil && filepath.IsLocal(rel) {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return path
 }
 
 // errNoShowMessageRequest: the client cannot ask the user.

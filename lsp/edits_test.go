@@ -39,7 +39,8 @@ func TestDecideReadsTheDocument(t *testing.T) {
 		{"applied though the client said no (eglot's null)", ptr("two\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Applied, "two\n", false},
 		{"declined", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
 		{"declined, nothing synchronised", ptr("one\n"), false, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
-		{"said applied, synchronised, unchanged", ptr("one\n"), true, applied, tools.Declined, "", false},
+		{"said applied, synchronised, unchanged: the editor's doing", ptr("one\n"), true, applied, tools.Refused, "", false},
+		{"not applied for a reason the editor gave: not the user's no", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, tools.Refused, "", false},
 		{"said applied, nothing synchronised yet (eglot)", ptr("one\n"), false, applied, tools.Applied, "two\n", true},
 		{"modified by the user", ptr("two, checked\n"), true, applied, tools.Modified, "two, checked\n", false},
 		{"the proposal and a blank line: modified", ptr("two\n\n"), true, applied, tools.Modified, "two\n\n", false},
@@ -54,11 +55,11 @@ func TestDecideReadsTheDocument(t *testing.T) {
 			if tc.text != nil {
 				s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: *tc.text})
 			}
-			d, pending := (&editLander{s: s}).decide(change, 1, tc.synced, tc.res)
+			d, pending := (presenter{s: s}).decide(change, 1, tc.synced, tc.res)
 			if d.Outcome != tc.want || d.Content != tc.content || pending != tc.pending {
 				t.Errorf("decision = %+v, pending %v; want %s with content %q, pending %v", d, pending, tc.want, tc.content, tc.pending)
 			}
-			if (d.Outcome == tools.Declined || d.Outcome == tools.Stale) && d.Reason == "" {
+			if (d.Outcome == tools.Declined || d.Outcome == tools.Refused || d.Outcome == tools.Stale) && d.Reason == "" {
 				t.Errorf("%s without a reason", d.Outcome)
 			}
 		})
@@ -83,7 +84,7 @@ func TestDecideCountsAHunkKeptAsModified(t *testing.T) {
 	} {
 		s := &Server{docs: workspace.NewDocuments()}
 		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: tc.text})
-		d, _ := (&editLander{s: s}).decide(change, 1, true, protocol.ApplyWorkspaceEditResult{Applied: true})
+		d, _ := (presenter{s: s}).decide(change, 1, true, protocol.ApplyWorkspaceEditResult{Applied: true})
 		if d.Outcome != tc.want {
 			t.Errorf("document %q: %s, want %s", tc.text, d.Outcome, tc.want)
 		}
@@ -141,7 +142,7 @@ func TestPendingEditIsReconciledWithTheLateDidChange(t *testing.T) {
 			s := &Server{docs: workspace.NewDocuments(), log: zap.New(core), life: ctx, opts: Options{ConfirmWait: 50 * time.Millisecond}}
 			s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
 
-			d, err := (&editLander{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
+			d, err := (presenter{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
 			if err != nil || d.Outcome != tools.Applied || d.Content != "two\n" {
 				t.Fatalf("outcome = %+v, %v; want applied on the client's word", d, err)
 			}
@@ -191,7 +192,7 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 		features: negotiated{features: clientFeatures{ApplyEdit: true, DocumentChanges: true, EditPreview: true}}}
 	asked := editorAnswering(ctx, t, s)
 	s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
-	p := &editLander{s: s}
+	p := presenter{s: s}
 
 	first := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
 	d, err := p.outcome(ctx, first, 1, protocol.ApplyWorkspaceEditResult{Applied: true})

@@ -27,7 +27,7 @@ func TestStaleCheckDoesNotBlockOnAFIFO(t *testing.T) {
 	s := &Server{docs: workspace.NewDocuments(), agentState: agentState{ws: ws}, life: context.Background()}
 	change := workspace.FileChange{Path: path, Exists: true, Before: "before\n", After: "after\n"}
 	got := make(chan string, 1)
-	go func() { got <- (&editLander{s: s}).staleReason(change) }()
+	go func() { got <- (presenter{s: s}).staleReason(change) }()
 	select {
 	case reason := <-got:
 		if reason != "the file changed on disk after the change was proposed" {

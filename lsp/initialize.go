@@ -6,9 +6,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/settings"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -42,8 +41,18 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	s.agentState.setWorkspace(ws)
 	s.lifecycle.markInitialized()
 
-	ag, err := s.newAgent(ctx, ws, opts, p.InitializationOptions)
-	s.agentState.setAgent(ag, err)
+	built, err := s.host.Build(ctx, conversation.Place{
+		Workspace:    ws,
+		Warn:         s.warnUser,
+		ShowAuthURL:  s.showAuthURL,
+		Overlay:      p.InitializationOptions,
+		Model:        opts.Model,
+		ApprovalMode: opts.ApprovalMode,
+	})
+	s.agentState.set(built, err)
+	if err == nil {
+		err = built.AuthErr
+	}
 	if err != nil {
 		// The server still serves everything else; prompts answer this error.
 		s.log.Warn("the agent is unavailable", zap.Error(err))
@@ -56,30 +65,6 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
 		zap.String("approvalMode", string(opts.ApprovalMode)))
 	return newInitializeResult(features.Encoding, s.opts.Version), nil
-}
-
-func (s *Server) newAgent(ctx context.Context, ws *workspace.Workspace, opts ClientOptions, overlay map[string]any) (*agent.Agent, error) {
-	built, err := setup.Build(ctx, setup.Options{
-		Workspace:    ws,
-		Getenv:       s.getenv,
-		LookupEnv:    s.opts.LookupEnv,
-		Version:      s.opts.Version,
-		Logger:       s.log, // the agent's warnings reach the editor too
-		Warn:         s.warnUser,
-		ShowAuthURL:  s.showAuthURL,
-		Lander:       &editLander{s: s},
-		Confirmer:    &confirmer{s: s},
-		Asker:        &asker{s: s},
-		Overlay:      overlay,
-		Model:        opts.Model,
-		ApprovalMode: opts.ApprovalMode,
-		Retry:        s.opts.Retry,
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.agentState.setBuilt(built)
-	return built.Agent, built.AuthErr
 }
 
 // initializeResult is initialize's result.

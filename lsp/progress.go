@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 	p.token = token
 	s.progress.add(token, cancel)
 	cancellable := true
-	msg := shorten(firstLine(prompt), 100)
+	msg := ellipsis.Cut(firstLine(prompt), 100)
 	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: "Gemini", Cancellable: &cancellable, Message: &msg})
 	return p
 }
@@ -102,7 +103,7 @@ func (p *progress) event(e agent.Event) {
 	case agent.EventTopic:
 		// A progress's title is fixed at its begin: the topic is a report.
 		p.flush()
-		p.report(shorten(topicLine(e.Topic), 100))
+		p.report(ellipsis.Cut(topicLine(e.Topic), 100))
 	}
 }
 
@@ -124,7 +125,7 @@ func (p *progress) flush() {
 func (p *progress) reportLines(text string) {
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			p.report(shorten(l, 100))
+			p.report(ellipsis.Cut(l, 100))
 		}
 	}
 }

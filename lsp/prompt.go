@@ -2,18 +2,14 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -94,7 +90,8 @@ type update struct {
 	// PromptUsage and SessionUsage are the sums so far (usage).
 	PromptUsage  *usage `json:"promptUsage,omitempty"`
 	SessionUsage *usage `json:"sessionUsage,omitempty"`
-	// Model is the concrete model that answered (usage).
+	// Model is the concrete model that answered (usage), or the one
+	// chosen (model, where Name is how it is shown).
 	Model string `json:"model,omitempty"`
 
 	// retry
@@ -152,6 +149,8 @@ func updateFor(sessionID string, e agent.Event) update {
 		u.Message = e.Text
 	case agent.EventMode:
 		u.Mode = string(e.Mode)
+	case agent.EventModel:
+		chosenModel(&u, e.Model)
 	case agent.EventTopic:
 		u.Title, u.Intent, u.NewTopic = e.Topic.Title, e.Topic.Intent, e.Topic.New
 		if e.Topic.New {
@@ -172,11 +171,11 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if strings.TrimSpace(*p.Prompt) == "" {
 		return promptResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
 	}
-	ag, _, err := s.state()
+	built, _, err := s.state()
 	if err != nil {
 		return promptResult{}, err
 	}
-	sess, err := s.session(ctx, ag, p.SessionID)
+	sess, err := s.session(ctx, built, p.SessionID)
 	if err != nil {
 		return promptResult{}, err
 	}
@@ -191,72 +190,28 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
-	return s.runPrompt(ctx, sess, agent.Input{Text: *p.Prompt, Editor: editor}, notify)
+	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
+	o := s.host.Prompt(showingWith(ctx, notify), sess.ID(), agent.Input{Text: *p.Prompt, Editor: editor})
+	return answer(sess.ID(), o)
 }
 
-// session returns the session named id, or a new one when id is empty.
-func (s *Server) session(ctx context.Context, ag *agent.Agent, id string) (*agent.Session, error) {
-	if id == "" {
-		return ag.NewSession(), nil
+// answer is the wire's answer to a prompt of session id that ended as o:
+// its result, or why it did not run.
+func answer(id string, o conversation.Outcome) (promptResult, error) {
+	switch o.Ending {
+	case conversation.Busy:
+		return promptResult{}, busyError(id)
+	case conversation.NotRun:
+		return promptResult{}, jsonrpc2.NewError(codeRequestFailed, o.NotRun.Error())
+	case conversation.Unknown, conversation.Refused:
+		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", o.Err)
 	}
-	sess, err := ag.Session(ctx, id)
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
-	}
-	return sess, nil
-}
-
-// runPrompt runs one prompt, cancellable by gemini/cancel, $/cancelRequest
-// (ctx) and shutdown.
-func (s *Server) runPrompt(ctx context.Context, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	turn, err := s.turns.Begin(ctx, sess.ID())
-	if err != nil {
-		// Refused before a command's !{…} could run for a prompt the
-		// agent would refuse.
-		return promptResult{}, promptBusyError(sess.ID())
-	}
-	defer turn.End()
-	return s.promptSession(turn, sess, in, emit)
-}
-
-// promptSession runs in in sess as turn's prompt and says how it ended; a
-// prompt naming one of the user's commands sends what the command expands
-// to.
-func (s *Server) promptSession(turn *conversation.Turn, sess *agent.Session, in agent.Input, emit func(agent.Event)) (promptResult, error) {
-	res, err := turn.Run(conversation.Session{Agent: sess, Built: s.agentState.setup()}, in, s.showingPlans(turn.Context(), emit))
-	switch {
-	case errors.Is(err, agent.ErrBusy):
-		return promptResult{}, promptBusyError(sess.ID())
-	case errors.As(err, new(*conversation.CommandError)):
-		return promptResult{}, jsonrpc2.NewError(codeRequestFailed, err.Error())
-	case err != nil:
-		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
-	}
-	out := promptResult{SessionID: sess.ID(), StopReason: string(res.StopReason), Text: res.Text}
+	res := o.Result
+	out := promptResult{SessionID: id, StopReason: string(res.StopReason), Text: res.Text}
 	if (res.StopReason == agent.StopError || res.StopReason == agent.StopMaxTokens) && res.Err != nil {
 		out.Error = res.Err.Error()
 	}
 	return out, nil
-}
-
-// showingPlans is emit that, before exit_plan_mode asks for approval,
-// opens the plan in the editor (window/showDocument) where the client
-// can, so the user reads what they approve.
-func (s *Server) showingPlans(ctx context.Context, emit func(agent.Event)) func(agent.Event) {
-	return func(e agent.Event) {
-		emit(e)
-		if e.Kind != agent.EventToolCall || e.ToolCall.Name != tools.ExitPlanModeName || e.ToolCall.Path == "" || !s.features.get().ShowDocument {
-			return
-		}
-		var res protocol.ShowDocumentResult
-		if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(e.ToolCall.Path), TakeFocus: new(true)}, &res); err != nil {
-			s.log.Info("window/showDocument of a plan", zap.Error(err))
-		}
-	}
-}
-
-func promptBusyError(id string) error {
-	return jsonrpc2.Errorf(codeRequestFailed, "session %s is already running a prompt; cancel it (gemini/cancel) or wait for it to finish", id)
 }
 
 type sessionParams struct {
@@ -267,7 +222,7 @@ func (s *Server) cancelSession(p sessionParams) error {
 	if p.SessionID == nil {
 		return missingField("sessionId")
 	}
-	if !s.turns.Cancel(*p.SessionID) {
+	if !s.host.Cancel(*p.SessionID) {
 		s.log.Info("gemini/cancel: no prompt running", zap.String("sessionId", *p.SessionID))
 	}
 	return nil

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 )
 
 // gemini.prompt runs the same turn as gemini/prompt for clients that
@@ -33,7 +33,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	if err != nil {
 		return commandStarted{}, err
 	}
-	ag, f, err := s.state()
+	built, f, err := s.state()
 	if err != nil {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return commandStarted{}, err
@@ -47,23 +47,25 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	if err != nil {
 		return commandStarted{}, err
 	}
-	sess, err := s.conversation(ctx, ag, s.rootOf(a.URI), a.SessionID)
+	sess, err := s.conversation(ctx, built, s.rootOf(a.URI), a.SessionID)
 	if err != nil {
 		return commandStarted{}, err
 	}
 
 	// The turn outlives this request: it ends with the connection, or when
-	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
-	turn, err := s.turns.Begin(s.life, sess.ID())
+	// cancelled (gemini.cancel, window/workDoneProgress/cancel). Its
+	// events go to what commandTurn shows them in, set before it runs.
+	var show func(agent.Event)
+	claim, err := s.host.Begin(showingWith(s.life, func(e agent.Event) { show(e) }), sess.ID())
 	if err != nil {
-		return commandStarted{}, busyError(sess.ID())
+		return commandStarted{}, unclaimed(sess.ID(), err)
 	}
 	reported := s.reports.begin(sess.ID())
 	s.handlers.start()
 	go func() {
 		defer s.handlers.finish()
 		defer s.reports.end(sess.ID(), reported)
-		s.commandTurn(turn, sess, agent.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(claim, &show, agent.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
@@ -125,18 +127,20 @@ func (r *reports) sessions() []string {
 // ends (its session free for the next prompt) as soon as the model is
 // done, so that a prompt sent on seeing the answer is not refused as
 // busy.
-func (s *Server) commandTurn(turn *conversation.Turn, sess *agent.Session, in agent.Input, f clientFeatures) {
-	defer turn.End()
-	ctx := turn.Context()
-	prog := s.beginProgress(ctx, f, in.Text, turn.Cancel)
+func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(agent.Event), in agent.Input, f clientFeatures) {
+	defer claim.End()
+	id := claim.Live().ID()
+	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
-	tr := s.transcripts.begin(s, sess.ID(), in.Text)
-	res, err := s.promptSession(turn, sess, in, func(e agent.Event) {
+	tr := s.transcripts.begin(s, id, in.Text)
+	*show = func(e agent.Event) {
 		tr.event(e)
 		prog.event(e)
-	})
-	turn.End()
-	ctx = s.life // the turn's own context is done
+	}
+	o := claim.Prompt(in)
+	claim.End()
+	ctx := s.life // the turn's own context is done
+	res, err := answer(id, o)
 	if err != nil {
 		// Refused before it ran (another prompt of the session got there
 		// first).
@@ -146,40 +150,31 @@ func (s *Server) commandTurn(turn *conversation.Turn, sess *agent.Session, in ag
 		return
 	}
 	tr.end(res)
-	prog.end(summary(res))
+	prog.end(summary(o.Result))
 
 	typ := protocol.MessageTypeInfo
 	if res.StopReason == string(agent.StopError) {
 		typ = protocol.MessageTypeError
 	}
-	msg := answerMessage(res)
+	msg := answerMessage(o.Result)
 	if !f.ShowDocument && tr.path != "" {
 		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
 		msg += "\n\nTranscript: " + tr.path
 	}
 	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: spaceBeforeBreaks(msg)})
 	if f.ShowDocument {
-		s.showTranscript(ctx, sess.ID(), tr.path)
+		s.showTranscript(ctx, id, tr.path)
 	}
 }
 
 // summary is the one line that ends the progress: how the turn ended
 // when it ended early, else the first line of the answer's last
 // paragraph, which is what the model said last.
-func summary(res promptResult) string {
-	if h := headline(res); h != "" {
+func summary(res agent.PromptResult) string {
+	if h := conversation.Headline(res); h != "" {
 		return "Gemini: " + h
 	}
-	return "Gemini: " + shorten(firstLine(lastParagraph(res.Text)), 80)
-}
-
-// headline is conversation.Headline of the turn res tells of.
-func headline(res promptResult) string {
-	r := agent.PromptResult{StopReason: agent.StopReason(res.StopReason)}
-	if res.Error != "" {
-		r.Err = errors.New(res.Error)
-	}
-	return conversation.Headline(r)
+	return "Gemini: " + ellipsis.Cut(firstLine(lastParagraph(res.Text)), 80)
 }
 
 // spaceBeforeBreaks ends each line that ends in a word with a space: a
@@ -207,9 +202,9 @@ func lastParagraph(text string) string {
 
 // answerMessage is the turn's answer for window/showMessage: how it
 // ended when it ended early, then what the model said.
-func answerMessage(res promptResult) string {
+func answerMessage(res agent.PromptResult) string {
 	text := strings.TrimSpace(res.Text)
-	h := headline(res)
+	h := conversation.Headline(res)
 	switch {
 	case h == "":
 		return "Gemini: " + text
@@ -223,13 +218,4 @@ func (s *Server) notifyClient(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.log.Debug("notifying client", zap.String("method", method), zap.Error(err))
 	}
-}
-
-// shorten cuts s to at most n characters, marking the cut.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -10,15 +11,15 @@ import (
 // and the summary is what the model said last.
 func TestCommandOutcomeMessages(t *testing.T) {
 	for _, tc := range []struct {
-		res              promptResult
+		res              agent.PromptResult
 		message, summary string
 	}{
-		{promptResult{StopReason: string(agent.StopEndTurn), Text: "I'll add it.\n\nDone: added.\nMore."}, "Gemini: I'll add it.\n\nDone: added.\nMore.", "Gemini: Done: added."},
-		{promptResult{StopReason: string(agent.StopLoopDetected), Text: "again and again"}, "Gemini: stopped because the model was repeating itself. again and again", "Gemini: stopped because the model was repeating itself"},
-		{promptResult{StopReason: string(agent.StopMaxTurns), Text: "so far"}, "Gemini: stopped after too many model requests. so far", "Gemini: stopped after too many model requests"},
-		{promptResult{StopReason: string(agent.StopCancelled)}, "Gemini: cancelled.", "Gemini: cancelled"},
-		{promptResult{StopReason: string(agent.StopCancelled), Text: "half"}, "Gemini: cancelled. half", "Gemini: cancelled"},
-		{promptResult{StopReason: string(agent.StopError), Error: "quota"}, "Gemini: failed: quota.", "Gemini: failed: quota"},
+		{agent.PromptResult{StopReason: agent.StopEndTurn, Text: "I'll add it.\n\nDone: added.\nMore."}, "Gemini: I'll add it.\n\nDone: added.\nMore.", "Gemini: Done: added."},
+		{agent.PromptResult{StopReason: agent.StopLoopDetected, Text: "again and again"}, "Gemini: stopped because the model was repeating itself. again and again", "Gemini: stopped because the model was repeating itself"},
+		{agent.PromptResult{StopReason: agent.StopMaxTurns, Text: "so far"}, "Gemini: stopped after too many model requests. so far", "Gemini: stopped after too many model requests"},
+		{agent.PromptResult{StopReason: agent.StopCancelled}, "Gemini: cancelled.", "Gemini: cancelled"},
+		{agent.PromptResult{StopReason: agent.StopCancelled, Text: "half"}, "Gemini: cancelled. half", "Gemini: cancelled"},
+		{agent.PromptResult{StopReason: agent.StopError, Err: errors.New("quota")}, "Gemini: failed: quota.", "Gemini: failed: quota"},
 	} {
 		if got := answerMessage(tc.res); got != tc.message {
 			t.Errorf("%s: message %q, want %q", tc.res.StopReason, got, tc.message)

@@ -53,11 +53,11 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 	if p.SessionID == nil {
 		return rewindResult{}, missingField("sessionId")
 	}
-	ag, _, err := s.state()
+	built, _, err := s.state()
 	if err != nil {
 		return rewindResult{}, err
 	}
-	sess, err := ag.Session(ctx, *p.SessionID)
+	live, err := s.host.Resume(ctx, built, *p.SessionID, "", false, struct{}{})
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
 			return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
@@ -65,33 +65,29 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	if p.Prompt == nil {
-		points := sess.RewindPoints()
+		points := live.Agent.RewindPoints()
 		out := make([]rewindPoint, len(points))
 		for i, pt := range points {
 			out[i] = rewindPoint{Prompt: pt.Prompt, Text: pt.Text, Files: append([]string{}, pt.Files...)}
 		}
 		return rewindResult{Prompts: out}, nil
 	}
-	mode := agent.RewindBoth
-	switch m := agent.RewindMode(p.Mode); m {
-	case "":
-	case agent.RewindConversation, agent.RewindCode, agent.RewindBoth:
-		mode = m
-	default:
+	mode, err := agent.ParseRewindMode(p.Mode)
+	if err != nil {
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: mode %q: conversation, code or both", p.Mode)
 	}
-	turn, err := s.turns.Begin(ctx, sess.ID())
+	claim, err := s.host.Begin(ctx, live.ID())
 	if err != nil {
-		return rewindResult{}, busyError(sess.ID())
+		return rewindResult{}, unclaimed(live.ID(), err)
 	}
-	defer turn.End()
-	res, err := sess.Rewind(turn.Context(), *p.Prompt, mode)
+	defer claim.End()
+	res, err := claim.Rewind(*p.Prompt, mode)
 	_, busy := errors.AsType[*agent.BusyError](err)
 	switch {
 	case errors.Is(err, agent.ErrNoSuchPrompt):
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt: %v", err)
 	case busy:
-		return rewindResult{}, busyError(sess.ID())
+		return rewindResult{}, busyError(live.ID())
 	case err != nil:
 		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -86,9 +87,10 @@ type Server struct {
 	edits    editQueue
 	unsynced unsyncedEdits
 
-	// turns are the prompts running for this client, one per session,
-	// with their cancels; it has its own lock.
-	turns conversation.Turns
+	// host runs the sessions' prompts, one at a time in each, and says
+	// how each ended; its presenter (presenter.go) shows their events and
+	// puts the agent's questions. It has its own lock.
+	host *host
 
 	// conversations and transcripts serve gemini.prompt; each has its own
 	// lock.
@@ -119,6 +121,13 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(payloadCodec{}))
 	s.log = opts.Logger.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return mirrorWarnings(c, s.conn) }))
+	s.host = conversation.NewHost[struct{}](conversation.Config{
+		Getenv:    opts.Getenv,
+		LookupEnv: opts.LookupEnv,
+		Version:   opts.Version,
+		Logger:    s.log, // the agent's warnings reach the editor too
+		Retry:     opts.Retry,
+	}, presenter{s})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -253,7 +262,7 @@ func (s *Server) notification(name string, params []byte) error {
 // only exit counts.
 func (s *Server) shutdown(context.Context, noParams) (nothing, error) {
 	s.lifecycle.markShutdown()
-	s.turns.CancelAll()
+	s.host.CancelAll()
 	return nil, nil
 }
 
@@ -286,9 +295,9 @@ func (s *Server) cancelRequest(p cancelParams) error {
 
 // state returns what the prompt handlers need, or an error when the
 // server cannot run prompts.
-func (s *Server) state() (*agent.Agent, clientFeatures, error) {
-	ag, err := s.agentState.runner()
-	return ag, s.features.get(), err
+func (s *Server) state() (*setup.Built, clientFeatures, error) {
+	built, err := s.agentState.runner()
+	return built, s.features.get(), err
 }
 
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }

@@ -48,11 +48,11 @@ func (s *Server) listSessions(ctx context.Context, p listSessionsParams) (listSe
 			root = path
 		}
 	}
-	ag, _, err := s.state()
+	built, _, err := s.state()
 	if err != nil {
 		return listSessionsResult{}, err
 	}
-	infos, err := ag.Sessions(ctx, root)
+	infos, err := s.host.List(ctx, built, root)
 	if err != nil {
 		return listSessionsResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
@@ -93,19 +93,18 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	if p.SessionID == nil {
 		return resumeSessionResult{}, missingField("sessionId")
 	}
-	ag, _, err := s.state()
+	built, _, err := s.state()
 	if err != nil {
 		return resumeSessionResult{}, err
 	}
-	built := s.agentState.setup()
-	info, tr, err := conversation.Replay(ctx, ag, *p.SessionID, conversation.Describer(built.Tools.Registry))
+	info, tr, err := conversation.Replay(ctx, built.Agent, *p.SessionID, conversation.Describer(built.Tools.Registry))
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
 			return resumeSessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 		}
 		return resumeSessionResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
-	sess, err := ag.Session(ctx, info.ID)
+	sess, err := s.host.Resume(ctx, built, info.ID, "", false, struct{}{})
 	if err != nil {
 		return resumeSessionResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
@@ -116,7 +115,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
 		}
 	}
-	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.ApprovalMode())}, nil
+	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Agent.ApprovalMode())}, nil
 }
 
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether

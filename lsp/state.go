@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -77,14 +76,14 @@ func (n *negotiated) get() clientFeatures {
 }
 
 // agentState is what initialize sets up: the workspace first, then the
-// agent with its tools, or why there is none. Serve's end reads built to
-// close it, whatever initialize got to.
+// one build every session shares (the agent with its tools), or why there
+// is none. Serve's end reads built to close it, whatever initialize got
+// to.
 type agentState struct {
 	mu    sync.Mutex
 	ws    *workspace.Workspace
 	built *setup.Built // the agent and its tools; their MCP servers end with the connection
-	agent *agent.Agent
-	err   error // why prompts cannot run; the rest of the server still serves
+	err   error        // why prompts cannot run; the rest of the server still serves
 }
 
 func (a *agentState) setWorkspace(ws *workspace.Workspace) {
@@ -93,16 +92,15 @@ func (a *agentState) setWorkspace(ws *workspace.Workspace) {
 	a.ws = ws
 }
 
-func (a *agentState) setBuilt(b *setup.Built) {
+// set records what the build made: b (nil when it failed) and why
+// prompts cannot run (err, else b's AuthErr).
+func (a *agentState) set(b *setup.Built, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.built = b
-}
-
-func (a *agentState) setAgent(ag *agent.Agent, err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.agent, a.err = ag, err
+	if err == nil {
+		err = b.AuthErr
+	}
+	a.built, a.err = b, err
 }
 
 // replace puts b in place of the agent set up before (a rebuild), and
@@ -111,7 +109,7 @@ func (a *agentState) replace(b *setup.Built) (old *setup.Built) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	old = a.built
-	a.built, a.agent, a.err = b, b.Agent, b.AuthErr
+	a.built, a.err = b, b.AuthErr
 	return old
 }
 
@@ -129,14 +127,15 @@ func (a *agentState) setup() *setup.Built {
 	return a.built
 }
 
-// runner returns the agent, or RequestFailed saying why there is none.
-func (a *agentState) runner() (*agent.Agent, error) {
+// runner returns the build prompts run in, or RequestFailed saying why
+// there is none.
+func (a *agentState) runner() (*setup.Built, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, a.err.Error())
 	}
-	return a.agent, nil
+	return a.built, nil
 }
 
 // asking remembers what the client showed of its means to ask the user.

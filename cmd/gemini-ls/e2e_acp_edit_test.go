@@ -392,3 +392,22 @@ func TestACPEditFromAnUnsavedBufferOfAClientThatCannotWrite(t *testing.T) {
 	h.mustPrompt("two", sdk.StopReasonEndTurn)
 	h.wantDisk("b.txt", "two\n")
 }
+
+// An edit the user rejects cancels the later calls of the model's answer
+// unrun, as Gemini CLI 0.61 cancels the queued calls (cancelAllQueued).
+func TestACPRejectedEditCancelsTheLaterCalls(t *testing.T) {
+	cfg := editorACP
+	cfg.Answer = func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.RejectOnce }
+	h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo}, cfg: cfg},
+		geminitest.CallTurn(
+			geminitest.Call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+			geminitest.Call("read_file", map[string]any{"file_path": "a.go"}),
+		),
+		geminitest.TextTurn("ok"))
+	h.mustPrompt("return 2", sdk.StopReasonEndTurn)
+	rs := h.functionResponses(1)
+	if len(rs) != 2 || rs[0]["error"] != "This change was not applied: the user rejected the edit. The file was not modified." ||
+		rs[1]["error"] != "The user declined an earlier call of this answer, so this call was cancelled before it ran." {
+		t.Errorf("responses = %v, want the edit rejected and the read cancelled", rs)
+	}
+}

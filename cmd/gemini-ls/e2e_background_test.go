@@ -25,7 +25,9 @@ const serverCommand = "sleep 1000 & echo $! > child.pid; exec python3 -u -m http
 // backgroundTurns: the model names its topic, starts the server in the
 // background, lists the session's background processes, and reads the
 // server's output until it says it serves (read_background_output's own
-// delay_ms paces the reads).
+// delay_ms paces the reads, longer each time: a loaded machine may take
+// seconds to start python, and five reads with the same arguments would be
+// stopped as a loop).
 func backgroundTurns() []geminitest.Turn {
 	turns := []geminitest.Turn{
 		call("update_topic", map[string]any{"title": "Serving files", "summary": "Start a web server.", "strategic_intent": "Start the server and check it serves."}),
@@ -36,12 +38,25 @@ func backgroundTurns() []geminitest.Turn {
 		if strings.Contains(lastOutput(r.Contents), "Serving HTTP on 127.0.0.1 port ") {
 			return geminitest.TextTurn("It serves.")
 		}
-		return call("read_background_output", map[string]any{"pid": backgroundPID(r.Contents), "delay_ms": 100})
+		return call("read_background_output", map[string]any{"pid": backgroundPID(r.Contents), "delay_ms": min(100*(1+reads(r.Contents)), 3000)})
 	}}
 	for range 200 {
 		turns = append(turns, read)
 	}
 	return turns
+}
+
+// reads counts the read_background_output calls in contents.
+func reads(contents []*genai.Content) int {
+	n := 0
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			if p.FunctionCall != nil && p.FunctionCall.Name == "read_background_output" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 var backgroundPIDLine = regexp.MustCompile(`Command is running in background\. PID: (\d+)\.`)

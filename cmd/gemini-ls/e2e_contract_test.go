@@ -14,15 +14,16 @@ import (
 // matches "file_path". They see a call the same whether the model used
 // 0.61's argument names or those gemini-ls declared before (path,
 // offset/limit): the hook is handed the arguments as 0.61 would have had
-// them, and the rule matches them.
+// them, and the rule matches them. As in 0.61, the hook hears the calls
+// the rule then denies.
 func TestRunHooksAndPoliciesSeeGeminiCLI061Arguments(t *testing.T) {
 	files := map[string]string{
 		".gemini/settings.json": `{"hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [
 			{"type": "command", "name": "record", "command": "sh $GEMINI_PROJECT_DIR/.gemini/hooks/record.sh"}]}]}}`,
-		// One append of the whole line: the two calls' hooks run at once.
+		// One append of the whole line: the calls' hooks run at once.
 		".gemini/hooks/record.sh": `input=$(cat); printf '%s\n' "$input" >> "$GEMINI_PROJECT_DIR/hook-inputs.txt"` + "\n",
-		"a.txt":      "one\ntwo\nthree\nfour\n",
-		"secret.txt": "the secret\n",
+		"a.txt":                   "one\ntwo\nthree\nfour\n",
+		"secret.txt":              "the secret\n",
 	}
 	h := newHeadless(t, files,
 		geminitest.CallTurn(
@@ -56,12 +57,11 @@ deny_message = "Secrets stay secret."
 			t.Errorf("secret.txt's read = %+v, want it denied by the rule", denied.Response)
 		}
 	}
-	// The hook heard the two allowed calls, both as 0.61 names them.
+	// The hook heard all four calls, as 0.61 names their arguments: the
+	// denied ones too, as 0.61 runs BeforeTool hooks before its policy
+	// check.
 	lines := strings.Split(strings.TrimSpace(h.disk("hook-inputs.txt")), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("the hook heard %d calls: %q", len(lines), lines)
-	}
-	want := map[string]any{"file_path": "a.txt", "start_line": 2.0, "end_line": 3.0}
+	var heard []string
 	for i, line := range lines {
 		var input struct {
 			ToolInput map[string]any `json:"tool_input"`
@@ -69,10 +69,16 @@ deny_message = "Secrets stay secret."
 		if err := json.Unmarshal([]byte(line), &input); err != nil {
 			t.Fatalf("hook input %d: %v (%s)", i, err, line)
 		}
-		got := input.ToolInput
-		if len(got) != len(want) || got["file_path"] != want["file_path"] || got["start_line"] != want["start_line"] || got["end_line"] != want["end_line"] {
-			t.Errorf("tool_input %d = %v, want %v", i, got, want)
+		b, err := json.Marshal(input.ToolInput)
+		if err != nil {
+			t.Fatal(err)
 		}
+		heard = append(heard, string(b))
+	}
+	slices.Sort(heard) // the calls' hooks run at once
+	want := []string{`{"end_line":3,"file_path":"a.txt","start_line":2}`, `{"end_line":3,"file_path":"a.txt","start_line":2}`, `{"file_path":"secret.txt"}`, `{"file_path":"secret.txt"}`}
+	if !slices.Equal(heard, want) {
+		t.Errorf("the hook heard tool_inputs %q, want %q", heard, want)
 	}
 	// The history keeps the model's calls as it made them.
 	reqs := h.model.Requests()

@@ -457,3 +457,39 @@ func waitResultOrDump(t *testing.T, h *harness, ch <-chan promptResult) promptRe
 		return promptResult{}
 	}
 }
+
+// An edit the user declines, however the editor asked, cancels the later
+// calls of the model's answer unrun, as Gemini CLI 0.61 cancels the
+// queued calls (cancelAllQueued); an editor with no way to ask refuses
+// the edit with no user's no, and the later calls run.
+func TestDeclinedEditCancelsTheLaterCalls(t *testing.T) {
+	const cancelled = "error: The user declined an earlier call of this answer, so this call was cancelled before it ran."
+	turns := func() []geminitest.Turn {
+		return []geminitest.Turn{geminitest.CallTurn(
+			geminitest.Call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+			geminitest.Call("read_file", map[string]any{"file_path": "a.go"}),
+		), geminitest.TextTurn("done")}
+	}
+	for _, st := range strategies {
+		t.Run(st.name, func(t *testing.T) {
+			h := start(t, setup{profile: st.profile(), files: map[string]string{"a.go": aGo}}, turns()...)
+			h.open("a.go")
+			h.client.OnApplyEdit = lsptest.Decline
+			h.client.OnShowMessageRequest = func(string, []string) string { return "Reject" }
+			h.prompt(map[string]any{"prompt": "return 2"})
+			out := h.toolOutputs(1)
+			if len(out) != 2 || !strings.HasPrefix(out[0], "error: This change was not applied: the user declined") || out[1] != cancelled {
+				t.Errorf("tool outputs = %q, want the edit declined and the read cancelled", out)
+			}
+		})
+	}
+	t.Run("no way to ask", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.NoQuestions(), files: map[string]string{"a.go": aGo}}, turns()...)
+		h.open("a.go")
+		h.prompt(map[string]any{"prompt": "return 2"})
+		out := h.toolOutputs(1)
+		if len(out) != 2 || !strings.Contains(out[0], "neither preview an edit nor ask") || out[1] != aGo {
+			t.Errorf("tool outputs = %q, want the edit refused and the file read", out)
+		}
+	})
+}

@@ -22,8 +22,8 @@ func TestRunNamesFIFOsInsteadOfBlocking(t *testing.T) {
 	user := filepath.Join(home, ".gemini")
 	ext := filepath.Join(user, "extensions")
 	writeFiles(t, user, map[string]string{
-		"commands/mine.toml": `prompt = "Mine prompt"`,
-		"extensions/tools/gemini-extension.json": `{"name": "tools", "version": "1.0.0"}`,
+		"commands/mine.toml":                       `prompt = "Mine prompt"`,
+		"extensions/tools/gemini-extension.json":   `{"name": "tools", "version": "1.0.0"}`,
 		"extensions/secrets/gemini-extension.json": `{"name": "secrets", "version": "1.0.0"}`,
 	})
 	named := []string{

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,5 +247,57 @@ func TestRunModelHooks(t *testing.T) {
 	r.wantExit(t, 0)
 	if r.stdout != "cached by the hook\n" || len(cached.model.Requests()) != 0 {
 		t.Errorf("stdout = %q, %d requests (stderr %q)", r.stdout, len(cached.model.Requests()), r.stderr)
+	}
+}
+
+// An MCP tool's BeforeTool and AfterTool hooks hear it as Gemini CLI 0.61's
+// do: by its mcp_SERVER_TOOL name, also when the model called it by the
+// name gemini-ls gave it before (echo), which the matcher matches too, and
+// with mcp_context, what the settings say of its server.
+func TestRunMCPHooksHearGeminiCLI061Names(t *testing.T) {
+	bin := mcpServerBinary(t)
+	record := map[string]any{"type": "command", "name": "record", "command": `input=$(cat); printf '%s\n' "$input" >> "$GEMINI_PROJECT_DIR/hook-inputs.txt"`}
+	group := []any{map[string]any{"matcher": "^mcp_tester_echo$", "hooks": []any{record}}}
+	settings, err := json.Marshal(map[string]any{
+		"mcpServers": map[string]any{"tester": map[string]any{"command": bin, "args": []string{"-extra", "more"}, "env": map[string]string{"TOKEN": "hidden"}}},
+		"hooks":      map[string]any{"BeforeTool": group, "AfterTool": group},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHeadless(t, map[string]string{".gemini/settings.json": string(settings)},
+		geminitest.CallTurn(geminitest.Call("echo", map[string]any{"message": "by the old name"})),
+		geminitest.CallTurn(geminitest.Call("mcp_tester_echo", map[string]any{"message": "by the new name"})),
+		geminitest.TextTurn("Echoed."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "echo twice")
+	r.wantExit(t, 0)
+	if got := responseOutput(h.responses(1)[0]); got != "Echo: by the old name" {
+		t.Errorf("the call by the old name answered %q", got)
+	}
+	lines := strings.Split(strings.TrimSpace(h.disk("hook-inputs.txt")), "\n")
+	wantContext := map[string]any{"server_name": "tester", "tool_name": "echo", "command": bin, "args": []any{"-extra", "more"}}
+	var heard []string
+	for i, line := range lines {
+		var input struct {
+			Event      string         `json:"hook_event_name"`
+			Name       string         `json:"tool_name"`
+			Input      map[string]any `json:"tool_input"`
+			MCPContext map[string]any `json:"mcp_context"`
+		}
+		if err := json.Unmarshal([]byte(line), &input); err != nil {
+			t.Fatalf("hook input %d: %v (%s)", i, err, line)
+		}
+		heard = append(heard, input.Event+" "+input.Name+" "+fmt.Sprint(input.Input["message"]))
+		if !reflect.DeepEqual(input.MCPContext, wantContext) {
+			t.Errorf("%s's mcp_context = %v, want %v", input.Event, input.MCPContext, wantContext)
+		}
+	}
+	want := []string{
+		"BeforeTool mcp_tester_echo by the old name", "AfterTool mcp_tester_echo by the old name",
+		"BeforeTool mcp_tester_echo by the new name", "AfterTool mcp_tester_echo by the new name",
+	}
+	if !slices.Equal(heard, want) {
+		t.Errorf("the hooks heard %q, want %q", heard, want)
 	}
 }

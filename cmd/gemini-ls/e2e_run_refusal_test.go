@@ -61,3 +61,24 @@ func TestRunRefusalInAnUntrustedFolderSaysToTrustIt(t *testing.T) {
 		t.Errorf("a.txt = %q, want it unchanged", got)
 	}
 }
+
+// A headless run's refusal of an edit is no user's no: the later calls
+// of the answer still run, where a user's decline would cancel them (as
+// Gemini CLI 0.61 denies by policy there, an error that cancels nothing).
+func TestRunRefusedEditDoesNotCancelTheLaterCalls(t *testing.T) {
+	h := newHeadless(t, map[string]string{"a.txt": "one\n"},
+		geminitest.CallTurn(
+			geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "ONE"}),
+			geminitest.Call("read_file", map[string]any{"file_path": "a.txt"}),
+		),
+		geminitest.TextTurn("done"),
+	)
+	h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "shout").wantExit(t, 0)
+	fr := h.responses(1)
+	if len(fr) != 2 || !strings.Contains(responseError(fr[0]), "running headless") || responseOutput(fr[1]) != "one\n" {
+		for _, r := range fr {
+			t.Errorf("%s answered %v", r.Name, r.Response)
+		}
+		t.Errorf("want the edit refused and the file read")
+	}
+}

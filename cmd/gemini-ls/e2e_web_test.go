@@ -12,9 +12,9 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 const searchAnswer = "Go 1.26 was released. It adds things."
@@ -45,13 +45,17 @@ const searchOutput = "Web search results for \"latest go release\":\n\n" +
 	"Go 1.26 was released.[1][2] It adds things.[1]\n\n" +
 	"Sources:\n[1] Go 1.26 Release Notes (https://go.dev/doc/go1.26)\n[2] The Go Blog (https://go.dev/blog)"
 
-// checkSearchRequest checks the utility request: the Flash model, the
-// query alone, the googleSearch tool.
+// checkSearchRequest checks the utility request: 0.61's web-search model
+// config (gemini-3-flash-preview at temperature 0, topP 1), the query
+// alone, the googleSearch tool.
 func checkSearchRequest(t *testing.T, model *geminitest.Server) {
 	t.Helper()
 	req := model.Requests()[1]
-	if req.Method != "generateContent" || req.Model != agent.DefaultUtilityModel {
-		t.Errorf("search request = %s on %s, want generateContent on %s", req.Method, req.Model, agent.DefaultUtilityModel)
+	if req.Method != "generateContent" || req.Model != models.Gemini3FlashPreview {
+		t.Errorf("search request = %s on %s, want generateContent on %s", req.Method, req.Model, models.Gemini3FlashPreview)
+	}
+	if gc := req.GenerationConfig; gc == nil || gc.Temperature == nil || *gc.Temperature != 0 || gc.TopP == nil || *gc.TopP != 1 || gc.ThinkingConfig != nil {
+		t.Errorf("search request generationConfig = %+v, want temperature 0, topP 1", gc)
 	}
 	if len(req.Tools) != 1 || req.Tools[0].GoogleSearch == nil {
 		t.Errorf("search request tools = %+v, want googleSearch", req.Tools)

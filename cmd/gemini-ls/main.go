@@ -3,6 +3,11 @@
 // `gemini-ls serve`), agent clients (Zed, JetBrains) start it as an Agent
 // Client Protocol agent (`gemini-ls acp` or `gemini-ls --acp`), and
 // `gemini-ls run -p PROMPT` runs the same agent headless.
+//
+// Headless is the third front end of conversation.Host (run.go): it
+// encodes the prompt's Outcome as an exit status and its presenter,
+// unattended, shows the events and refuses what needs asking; its mode
+// for the run goes through the host (Host.SetMode), as ACP's does.
 package main
 
 import (

@@ -73,9 +73,16 @@ func (r *report) begin(sessionID, model, prompt string) {
 func (r *report) event(e agent.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// What is not the answer goes to stderr, in words.
 	switch e.Kind {
-	case agent.EventRetry, agent.EventNotice, agent.EventCompressed:
-		r.warnLocked(describe(e))
+	case agent.EventRetry:
+		r.warnLocked(fmt.Sprintf("%s; trying again in %s (attempt %d)", e.Retry.Reason, e.Retry.Delay.Round(time.Millisecond), e.Retry.Attempt+1))
+		return
+	case agent.EventCompressed:
+		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", e.Compressed.Before, e.Compressed.After))
+		return
+	case agent.EventNotice:
+		r.warnLocked(e.Text)
 		return
 	case agent.EventToolCall:
 		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
@@ -133,17 +140,6 @@ func (o *textOutput) event(e agent.Event) {
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
 	}
-}
-
-// describe is an event that is not the answer, in words.
-func describe(e agent.Event) string {
-	switch e.Kind {
-	case agent.EventRetry:
-		return fmt.Sprintf("%s; trying again in %s (attempt %d)", e.Retry.Reason, e.Retry.Delay.Round(time.Millisecond), e.Retry.Attempt+1)
-	case agent.EventCompressed:
-		return fmt.Sprintf("the conversation was compressed from %d to %d tokens", e.Compressed.Before, e.Compressed.After)
-	}
-	return e.Text
 }
 
 func (o *textOutput) end(agent.PromptResult, stats) {

@@ -116,22 +116,21 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
 		return exitUsage
 	}
-	user := &unattended{}
-	built, err := agentsetup.Build(ctx, agentsetup.Options{
+	user := &unattended{out: out}
+	host := conversation.NewHost[struct{}](conversation.Config{
+		Getenv:     os.Getenv,
+		LookupEnv:  os.LookupEnv,
+		Version:    version,
+		Logger:     log,
+		Unattended: true,
+	}, user)
+	built, err := host.Build(ctx, conversation.Place{
 		Workspace: ws,
-		Getenv:    os.Getenv,
-		LookupEnv: os.LookupEnv,
-		Version:   version,
-		Logger:    log,
 		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
 		// The URL on a line of its own, to copy whole.
 		ShowAuthURL: func(server, authURL string) {
 			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
 		},
-		Lander:       user,
-		Confirmer:    user,
-		Asker:        user,
-		Unattended:   true,
 		Model:        f.model,
 		ApprovalMode: mode,
 
@@ -148,15 +147,10 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, built.AuthErr)
 		return exitError
 	}
-	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
-	// does; each server's timeout bounds its start. Only a cancelled run
-	// ends the wait early, and the prompt then ends too.
-	_ = built.Tools.WaitForServers(ctx)
-	ag := built.Agent
 	if f.listSessions {
-		return listSessions(ctx, ag, dir, stdout, stderr)
+		return listSessions(ctx, host, built, dir, stdout, stderr)
 	}
-	sess, err := session(ctx, ag, f.resume, dir)
+	live, err := session(ctx, host, built, f.resume, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
@@ -164,35 +158,42 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if f.approvalMode != "" {
 		// Chosen for this run: it wins over the mode a resumed session
 		// saved, which it continues in otherwise.
-		sess.SetApprovalMode("")
+		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
+			fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+			return exitError
+		}
 	}
-	var turns conversation.Turns
-	turn, err := turns.Begin(ctx, sess.ID())
-	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return exitError
-	}
-	defer turn.End()
+	sess := live.Agent
+	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
+	// does; each server's timeout bounds its start. Only a cancelled run
+	// ends the wait early, and the prompt then ends too.
+	host.Ready(ctx, live)
 	start := time.Now()
 	out.begin(sess.ID(), built.Model, f.prompt)
-	res, err := turn.Run(conversation.Session{Agent: sess, Built: built}, agent.Input{Text: f.prompt}, out.event)
-	if _, notRun := errors.AsType[*conversation.CommandError](err); notRun && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+	o := host.Prompt(ctx, sess.ID(), agent.Input{Text: f.prompt})
+	res := o.Result
+	switch o.Ending {
+	case conversation.NotRun:
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
 		return exitError
-	}
-	if err != nil {
-		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
+	case conversation.Busy, conversation.Unknown, conversation.Refused:
+		res = agent.PromptResult{StopReason: agent.StopError, Err: o.Err}
 	}
 	out.end(res, statsOf(sess.Stats(), sess.Info().Usage, time.Since(start)))
+	return exitCode(o, res, stderr)
+}
 
-	switch res.StopReason {
-	case agent.StopEndTurn:
+// exitCode is the exit status of a run that ended as o (res its result),
+// saying on stderr why a run that did not end its turn stopped.
+func exitCode(o conversation.Outcome, res agent.PromptResult, stderr io.Writer) int {
+	switch o.Ending {
+	case conversation.Done:
 		return 0
-	case agent.StopCancelled:
+	case conversation.Cancelled:
 		return exitCancelled
 	}
 	fmt.Fprintf(stderr, "gemini-ls: %s\n", conversation.Explanation(res))
-	if res.StopReason == agent.StopMaxTurns {
+	if o.Ending == conversation.MaxTurns {
 		return exitMaxTurns
 	}
 	return exitError
@@ -207,15 +208,23 @@ func usageError(stderr io.Writer, err error) int {
 // allowed changes straight on disk, and refuses what needs asking, saying
 // what was refused and how to allow it.
 type unattended struct {
+	// out shows the run's events.
+	out *report
 	// untrusted says the folder is not trusted, so no --approval-mode
 	// but default holds until it is (setup says so at start).
 	untrusted bool
 }
 
-// Land lands an allowed change on disk and refuses the others.
+// Emit shows one event of the run.
+func (u *unattended) Emit(_ context.Context, _ *conversation.Live[struct{}], e agent.Event) {
+	u.out.event(e)
+}
+
+// Land lands an allowed change on disk and refuses the others: refused,
+// not declined, since no user said no, so the later calls still run.
 func (u *unattended) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
 	if req.Ask {
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
+		return agent.Landing{Decision: tools.Decision{Outcome: tools.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
 			u.rerun("auto_edit") + " to allow edits"}}, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -279,11 +288,11 @@ func (u *unattended) rerun(mode string) string {
 
 // session is the session to run the prompt in: a new one, or the saved
 // one resume names ("latest": the newest of dir).
-func session(ctx context.Context, ag *agent.Agent, resume, dir string) (*agent.Session, error) {
+func session(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, resume, dir string) (*conversation.Live[struct{}], error) {
 	if resume == "" {
-		return ag.NewSession(), nil
+		return host.Open(built, false, struct{}{}), nil
 	}
-	s, err := conversation.Resume(ctx, ag, resume, dir)
+	s, err := host.Resume(ctx, built, resume, dir, false, struct{}{})
 	switch {
 	case conversation.IsUnknownSession(err):
 		return nil, fmt.Errorf("--resume %s: there is no saved session with that id (gemini-ls run -list-sessions lists them)", resume)
@@ -295,8 +304,8 @@ func session(ctx context.Context, ag *agent.Agent, resume, dir string) (*agent.S
 
 // listSessions prints dir's saved sessions, newest first: id, when, how
 // many prompts, title.
-func listSessions(ctx context.Context, ag *agent.Agent, dir string, stdout, stderr io.Writer) int {
-	list, err := ag.Sessions(ctx, dir)
+func listSessions(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, dir string, stdout, stderr io.Writer) int {
+	list, err := host.List(ctx, built, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
