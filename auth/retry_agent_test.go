@@ -11,6 +11,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 // The agent's retry waits what the HTTP Retry-After header said, on both
@@ -35,10 +36,10 @@ func TestAgentRetryObeysRetryAfter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var waits []time.Duration
-			u := agent.NewUtility(auth.NewGenerator(a), "gemini-x", agent.RetryPolicy{
+			u := agent.NewUtility(auth.NewGenerator(a), agent.RetryPolicy{
 				Sleep: func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() },
 			})
-			resp, err := u.GenerateContent(context.Background(), genai.Text("x"), nil)
+			resp, err := u.GenerateContent(context.Background(), models.WebSearch, genai.Text("x"), nil)
 			if err != nil || resp.Text() != "ok" {
 				t.Fatalf("GenerateContent = %v, %v", resp, err)
 			}

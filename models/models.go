@@ -35,15 +35,6 @@ const (
 	baseFlashLite = "gemini-3.1-flash-lite"
 )
 
-// ClassifierModel answers auto's routing classifier: 0.61's "classifier"
-// model config, flash-lite.
-var ClassifierModel = Resolve(FlashLite)
-
-// UtilityModel answers the tools' one-off calls (web search, web fetch,
-// fixing an edit that did not apply): 0.61's "web-search", "web-fetch" and
-// "llm-edit-fixer" configs extend gemini-3-flash-base.
-const UtilityModel = Gemini3FlashPreview
-
 // IsAuto reports whether name asks for routing per prompt.
 func IsAuto(name string) bool {
 	switch strings.TrimSpace(name) {
@@ -138,7 +129,11 @@ func resolve(name string, customTools bool) string {
 	return resolved
 }
 
-// Display is how name is shown: 0.61's getDisplayString.
+// Display is how name is shown: 0.61's getDisplayString for an API key,
+// which shows the custom-tools Pro by the Pro's name and an older Flash or
+// Flash-Lite by the latest one it is promoted to. Unlike it, the pro and
+// flash aliases are shown as named: 0.61 shows them as the Gemini 3
+// previews, which for an API key they do not resolve to.
 func Display(name string) string {
 	switch strings.TrimSpace(name) {
 	case Auto:
@@ -147,6 +142,12 @@ func Display(name string) string {
 		return "Auto (Gemini 3)"
 	case AutoGemini25:
 		return "Auto (Gemini 2.5)"
+	case Gemini31ProPreviewCustomTools:
+		return Gemini31ProPreview
+	case baseFlash, legacyFlash:
+		return LatestFlash
+	case baseFlashLite:
+		return LatestFlashLite
 	}
 	return name
 }
@@ -190,4 +191,201 @@ func Offered() []Option {
 		{LatestFlash, LatestFlash, ""},
 		{LatestFlashLite, LatestFlashLite, ""},
 	}
+}
+
+// The model config aliases 0.61 makes its utility calls with
+// (config/defaultModelConfigs.js, bundle chunk-JDPZ4CE3.js:360450-360760):
+// each names a model and a generation config, through the aliases it
+// extends.
+const (
+	Classifier               = "classifier"
+	EditCorrector            = "edit-corrector"
+	SummarizerDefault        = "summarizer-default"
+	SummarizerShell          = "summarizer-shell"
+	WebSearch                = "web-search"
+	WebFetch                 = "web-fetch"
+	WebFetchFallback         = "web-fetch-fallback"
+	LoopDetection            = "loop-detection"
+	LoopDetectionDoubleCheck = "loop-detection-double-check"
+	LLMEditFixer             = "llm-edit-fixer"
+	NextSpeakerChecker       = "next-speaker-checker"
+
+	Compression3Pro        = "chat-compression-3-pro"
+	Compression3Flash      = "chat-compression-3-flash"
+	Compression31FlashLite = "chat-compression-3.1-flash-lite"
+	Compression25Pro       = "chat-compression-2.5-pro"
+	Compression25Flash     = "chat-compression-2.5-flash"
+	Compression25FlashLite = "chat-compression-2.5-flash-lite"
+	CompressionDefault     = "chat-compression-default"
+)
+
+// Generation is the part of a request's generation config a model config
+// sets; nil and zero fields are not sent.
+type Generation struct {
+	Temperature, TopP, TopK *float32
+	MaxOutputTokens         int32
+	IncludeThoughts         bool
+	ThinkingBudget          *int32
+	// ThinkingLevel is "HIGH" or "" (not sent).
+	ThinkingLevel string
+}
+
+// Utility is where a utility call goes: the concrete model and the
+// generation config 0.61 sends it with.
+type Utility struct {
+	Model      string
+	Generation Generation
+}
+
+// UtilityFor is the model and generation config of alias, a utility
+// call's model config alias, as 0.61 sends them for an API key: its
+// applyModelSelection resolves the alias's model as resolveModel does
+// with Gemini 3.1 and the custom-tools Pro model (flash-lite becomes
+// gemini-3.5-flash-lite, gemini-3-pro-preview the custom-tools Gemini 3.1
+// Pro), and when that changed the model, the request takes the new
+// model's own chat config instead of the alias's (policyHelpers.js,
+// bundle chunk-JDPZ4CE3.js:307658). An alias it does not know is sent as
+// a model named outright, with no generation config.
+func UtilityFor(alias string) Utility {
+	if u, ok := utilities[alias]; ok {
+		return u
+	}
+	return Utility{Model: Resolve(alias)}
+}
+
+// CompressionAlias is the model config 0.61 compresses the history with
+// when the turn's model is model: its modelStringToModelConfigAlias
+// (bundle chunk-JDPZ4CE3.js:335521).
+func CompressionAlias(model string) string {
+	switch strings.TrimSpace(model) {
+	case Gemini3ProPreview, Gemini31ProPreview:
+		return Compression3Pro
+	case Gemini3FlashPreview, baseFlash, LatestFlash, legacyFlash:
+		return Compression3Flash
+	case "none", baseFlashLite, LatestFlashLite:
+		return Compression31FlashLite
+	case Gemini25FlashLite:
+		return Compression25FlashLite
+	case Gemini25Pro:
+		return Compression25Pro
+	case Gemini25Flash:
+		return Compression25Flash
+	}
+	return CompressionDefault
+}
+
+// modelConfig is one of 0.61's model config aliases.
+type modelConfig struct {
+	extends string
+	model   string
+	gen     Generation
+}
+
+// modelConfigs are 0.61's default model configs that utility calls use,
+// with the chat configs their models fall back to, as the bundle spells
+// them (chunk-JDPZ4CE3.js:360450-360760).
+func modelConfigs() map[string]modelConfig {
+	f := func(v float32) *float32 { return &v }
+	i := func(v int32) *int32 { return &v }
+	configs := map[string]modelConfig{
+		"base":                {gen: Generation{Temperature: f(0), TopP: f(1)}},
+		"chat-base":           {extends: "base", gen: Generation{IncludeThoughts: true, Temperature: f(1), TopP: f(0.95), TopK: f(64)}},
+		"chat-base-2.5":       {extends: "chat-base", gen: Generation{ThinkingBudget: i(8192)}},
+		"chat-base-3":         {extends: "chat-base", gen: Generation{ThinkingLevel: "HIGH"}},
+		"gemini-3-flash-base": {extends: "base", model: Gemini3FlashPreview},
+
+		Classifier:               {extends: "base", model: FlashLite, gen: Generation{MaxOutputTokens: 1024, ThinkingBudget: i(512)}},
+		EditCorrector:            {extends: "base", model: FlashLite, gen: Generation{ThinkingBudget: i(0)}},
+		SummarizerDefault:        {extends: "base", model: FlashLite, gen: Generation{MaxOutputTokens: 2000}},
+		SummarizerShell:          {extends: "base", model: FlashLite, gen: Generation{MaxOutputTokens: 2000}},
+		WebSearch:                {extends: "gemini-3-flash-base"},
+		WebFetch:                 {extends: "gemini-3-flash-base"},
+		WebFetchFallback:         {extends: "gemini-3-flash-base"},
+		LoopDetection:            {extends: "gemini-3-flash-base"},
+		LoopDetectionDoubleCheck: {extends: "base", model: Gemini3ProPreview},
+		LLMEditFixer:             {extends: "gemini-3-flash-base"},
+		NextSpeakerChecker:       {extends: "gemini-3-flash-base"},
+
+		Compression3Pro:        {model: Gemini3ProPreview},
+		Compression3Flash:      {model: Gemini3FlashPreview},
+		Compression31FlashLite: {model: baseFlashLite},
+		Compression25Pro:       {model: Gemini25Pro},
+		Compression25Flash:     {model: Gemini25Flash},
+		Compression25FlashLite: {model: Gemini25FlashLite},
+		CompressionDefault:     {model: Gemini3ProPreview},
+	}
+	// The concrete models' own configs, which a request takes when the
+	// model it goes to is not its alias's.
+	for _, m := range []string{Gemini3ProPreview, Gemini3FlashPreview, Gemini31ProPreview, Gemini31ProPreviewCustomTools,
+		"gemini-3.1-flash-lite-preview", baseFlashLite, LatestFlashLite, baseFlash, LatestFlash, "gemma-4-31b-it", "gemma-4-26b-a4b-it"} {
+		configs[m] = modelConfig{extends: "chat-base-3", model: m}
+	}
+	for _, m := range []string{Gemini25Pro, Gemini25Flash, Gemini25FlashLite} {
+		configs[m] = modelConfig{extends: "chat-base-2.5", model: m}
+	}
+	return configs
+}
+
+// utilities is every utility alias resolved, derived once from
+// modelConfigs; it is never changed.
+var utilities = deriveUtilities(modelConfigs())
+
+func deriveUtilities(configs map[string]modelConfig) map[string]Utility {
+	// flatten merges an alias over what it extends, as 0.61's
+	// ModelConfigService does (a deep merge: the thinking config too).
+	var flatten func(name string) (string, Generation)
+	flatten = func(name string) (string, Generation) {
+		c := configs[name]
+		model, gen := "", Generation{}
+		if c.extends != "" {
+			model, gen = flatten(c.extends)
+		}
+		if c.model != "" {
+			model = c.model
+		}
+		return model, merge(gen, c.gen)
+	}
+	out := make(map[string]Utility)
+	for name := range configs {
+		model, gen := flatten(name)
+		if model == "" {
+			continue // a base no call names
+		}
+		resolved := resolve(model, true)
+		if resolved != model {
+			if _, known := configs[resolved]; known {
+				_, gen = flatten(resolved)
+			} else {
+				gen = Generation{}
+			}
+		}
+		out[name] = Utility{Model: resolved, Generation: gen}
+	}
+	return out
+}
+
+// merge is over laid on base.
+func merge(base, over Generation) Generation {
+	if over.Temperature != nil {
+		base.Temperature = over.Temperature
+	}
+	if over.TopP != nil {
+		base.TopP = over.TopP
+	}
+	if over.TopK != nil {
+		base.TopK = over.TopK
+	}
+	if over.MaxOutputTokens != 0 {
+		base.MaxOutputTokens = over.MaxOutputTokens
+	}
+	if over.IncludeThoughts {
+		base.IncludeThoughts = true
+	}
+	if over.ThinkingBudget != nil {
+		base.ThinkingBudget = over.ThinkingBudget
+	}
+	if over.ThinkingLevel != "" {
+		base.ThinkingLevel = over.ThinkingLevel
+	}
+	return base
 }

@@ -1,6 +1,10 @@
 package models
 
-import "testing"
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
 
 // The cases are 0.61's resolveModel / resolveClassifierModel for a Gemini
 // API key (bundle: config/models.js), and what 0.61 sent to a fake API
@@ -70,9 +74,6 @@ func TestAutoAndClassifier(t *testing.T) {
 			t.Errorf("NumericalClassifier(%q) = %v", c.name, got)
 		}
 	}
-	if ClassifierModel != LatestFlashLite {
-		t.Errorf("ClassifierModel = %q", ClassifierModel)
-	}
 }
 
 func TestFallback(t *testing.T) {
@@ -87,6 +88,108 @@ func TestFallback(t *testing.T) {
 	} {
 		if got := Fallback(c.configured, c.current); got != c.want {
 			t.Errorf("Fallback(%q, %q) = %q, want %q", c.configured, c.current, got, c.want)
+		}
+	}
+}
+
+// Display is 0.61's getDisplayString for an API key (bundle
+// chunk-Y2J3C62M.js:280423), the pro and flash aliases aside.
+func TestDisplay(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"auto", "Auto"},
+		{" auto-gemini-3 ", "Auto (Gemini 3)"},
+		{"auto-gemini-2.5", "Auto (Gemini 2.5)"},
+		{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview"},
+		{"gemini-3.5-flash", "gemini-3.8-flash"},
+		{"gemini-3-flash", "gemini-3.8-flash"},
+		{"gemini-3.1-flash-lite", "gemini-3.5-flash-lite"},
+		{"gemini-2.5-pro", "gemini-2.5-pro"},
+		{"pro", "pro"},
+		{"my-tuned-model", "my-tuned-model"},
+	} {
+		if got := Display(c.name); got != c.want {
+			t.Errorf("Display(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// The utility aliases as 0.61 sends them for an API key: the model configs
+// of its bundle (chunk-JDPZ4CE3.js:360450-360760) through its
+// applyModelSelection (:307658), and, where noted, the model and
+// generationConfig 0.61 sent to the fake API (bench/compare-0.61/models.sh).
+func TestUtilityFor(t *testing.T) {
+	f := func(v float32) *float32 { return &v }
+	// chat3 is chat-base-3: what a request to a Gemini 3 model carries when
+	// it is not its alias's model.
+	chat3 := Generation{Temperature: f(1), TopP: f(0.95), TopK: f(64), IncludeThoughts: true, ThinkingLevel: "HIGH"}
+	// base is gemini-3-flash-base's: temperature 0, topP 1.
+	base := Generation{Temperature: f(0), TopP: f(1)}
+	for _, c := range []struct {
+		alias string
+		want  Utility
+	}{
+		{Classifier, Utility{LatestFlashLite, chat3}}, // sent
+		{EditCorrector, Utility{LatestFlashLite, chat3}},
+		{SummarizerDefault, Utility{LatestFlashLite, chat3}},
+		{SummarizerShell, Utility{LatestFlashLite, chat3}},
+		{WebSearch, Utility{Gemini3FlashPreview, base}}, // sent
+		{WebFetch, Utility{Gemini3FlashPreview, base}},
+		{WebFetchFallback, Utility{Gemini3FlashPreview, base}},
+		{LoopDetection, Utility{Gemini3FlashPreview, base}},
+		{LoopDetectionDoubleCheck, Utility{Gemini31ProPreviewCustomTools, chat3}},
+		{LLMEditFixer, Utility{Gemini3FlashPreview, base}}, // sent
+		{NextSpeakerChecker, Utility{Gemini3FlashPreview, base}},
+		{Compression3Pro, Utility{Gemini31ProPreviewCustomTools, chat3}}, // sent
+		{Compression3Flash, Utility{Gemini3FlashPreview, Generation{}}},  // sent
+		{Compression31FlashLite, Utility{LatestFlashLite, chat3}},        // sent
+		{Compression25Pro, Utility{Gemini25Pro, Generation{}}},           // sent
+		{Compression25Flash, Utility{Gemini25Flash, Generation{}}},       // sent
+		{Compression25FlashLite, Utility{Gemini25FlashLite, Generation{}}},
+		{CompressionDefault, Utility{Gemini31ProPreviewCustomTools, chat3}},
+		{"my-utility-model", Utility{Model: "my-utility-model"}},
+	} {
+		if got := UtilityFor(c.alias); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("UtilityFor(%q) = %s, want %s", c.alias, show(got), show(c.want))
+		}
+	}
+}
+
+func show(u Utility) string {
+	g := u.Generation
+	p := func(v *float32) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprint(*v)
+	}
+	budget := "-"
+	if g.ThinkingBudget != nil {
+		budget = fmt.Sprint(*g.ThinkingBudget)
+	}
+	return fmt.Sprintf("{%s temperature %s topP %s topK %s max %d thoughts %v budget %s level %q}",
+		u.Model, p(g.Temperature), p(g.TopP), p(g.TopK), g.MaxOutputTokens, g.IncludeThoughts, budget, g.ThinkingLevel)
+}
+
+// 0.61's modelStringToModelConfigAlias (chunk-JDPZ4CE3.js:335521), for the
+// models a turn may be on.
+func TestCompressionAlias(t *testing.T) {
+	for _, c := range []struct{ model, want string }{
+		{Gemini3ProPreview, Compression3Pro},
+		{Gemini31ProPreview, Compression3Pro},
+		{Gemini31ProPreviewCustomTools, CompressionDefault},
+		{Gemini3FlashPreview, Compression3Flash},
+		{LatestFlash, Compression3Flash},
+		{"gemini-3.5-flash", Compression3Flash},
+		{"gemini-3-flash", Compression3Flash},
+		{LatestFlashLite, Compression31FlashLite},
+		{"gemini-3.1-flash-lite", Compression31FlashLite},
+		{Gemini25Pro, Compression25Pro},
+		{Gemini25Flash, Compression25Flash},
+		{Gemini25FlashLite, Compression25FlashLite},
+		{"gemma-4-31b-it", CompressionDefault},
+	} {
+		if got := CompressionAlias(c.model); got != c.want {
+			t.Errorf("CompressionAlias(%q) = %q, want %q", c.model, got, c.want)
 		}
 	}
 }

@@ -118,7 +118,7 @@ func schemaKeys() map[string]support {
 		"model.maxSessionTurns":      implemented,
 		"model.summarizeToolOutput":  notImplemented,
 		"model.compressionThreshold": implemented,
-		"model.disableLoopDetection": notImplemented,
+		"model.disableLoopDetection": implemented,
 		"model.skipNextSpeakerCheck": notImplemented,
 
 		"modelConfigs.aliases":                 notImplemented,

@@ -23,6 +23,35 @@ const maxSettingsFile = 4 << 20
 // A missing file is created. A file that is not a JSON object is an
 // error, and is left alone; so is one another program changed meanwhile.
 func EditSkillsDisabled(path string, edit func(old []string) []string) error {
+	return editFile(path, func(src []byte, obj map[string]any) ([]byte, error) {
+		var old []string
+		if skills, ok := obj["skills"].(map[string]any); ok {
+			if list, ok := skills["disabled"].([]any); ok {
+				for _, v := range list {
+					if s, ok := v.(string); ok {
+						old = append(old, s)
+					}
+				}
+			}
+		}
+		return setMember(src, []string{"skills", "disabled"}, jsonList(edit(old)))
+	})
+}
+
+// SetModelName sets model.name in the settings file at path to name, as
+// Gemini CLI's /model set --persist saves it in the user's settings; the
+// file is edited as EditSkillsDisabled edits it.
+func SetModelName(path, name string) error {
+	return editFile(path, func(src []byte, _ map[string]any) ([]byte, error) {
+		return setMember(src, []string{"model", "name"}, quote(name))
+	})
+}
+
+// editFile rewrites the settings file at path with what change makes of
+// its text and parsed object. A missing file is created; one that is not
+// a JSON object, or that another program changed meanwhile, is an error
+// and is left alone.
+func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, error)) error {
 	src, err := safefile.Read(path, maxSettingsFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -31,17 +60,7 @@ func EditSkillsDisabled(path string, edit func(old []string) []string) error {
 	if err != nil {
 		return err
 	}
-	var old []string
-	if skills, ok := obj["skills"].(map[string]any); ok {
-		if list, ok := skills["disabled"].([]any); ok {
-			for _, v := range list {
-				if s, ok := v.(string); ok {
-					old = append(old, s)
-				}
-			}
-		}
-	}
-	out, err := setMember(src, []string{"skills", "disabled"}, jsonList(edit(old)))
+	out, err := change(src, obj)
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", path, err)
 	}

@@ -69,3 +69,56 @@ func TestEditSkillsDisabledRefusesABrokenFile(t *testing.T) {
 		t.Errorf("the broken file became %q", got)
 	}
 }
+
+// /model set --persist changes model.name and nothing else of the file:
+// a model object's other keys and the comments stay; a missing file or
+// key is created.
+func TestSetModelName(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, want string
+	}{
+		{"no file", "", "{\n  \"model\": {\n    \"name\": \"gemini-2.5-pro\"\n  }\n}\n"},
+		{"other keys", "{\n  // mine\n  \"ui\": {\"theme\": \"x\"}\n}\n",
+			"{\n  \"model\": {\n    \"name\": \"gemini-2.5-pro\"\n  },\n  // mine\n  \"ui\": {\"theme\": \"x\"}\n}\n"},
+		{"model without name", "{\n  \"model\": {\n    \"maxSessionTurns\": 5\n  }\n}\n",
+			"{\n  \"model\": {\n    \"name\": \"gemini-2.5-pro\",\n    \"maxSessionTurns\": 5\n  }\n}\n"},
+		{"a name", "{\"model\": {\"name\": \"auto\" /* was */}}", "{\"model\": {\"name\": \"gemini-2.5-pro\" /* was */}}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+			if tc.before != "" {
+				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(tc.before), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := SetModelName(path, "gemini-2.5-pro"); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != tc.want {
+				t.Errorf("file =\n%s\nwant\n%s", got, tc.want)
+			}
+			obj, err := parseObject(path, got)
+			if err != nil {
+				t.Fatalf("the edited file does not parse: %v", err)
+			}
+			var s Settings
+			if err := fromMap(obj, &s); err != nil || s.Model.Name != "gemini-2.5-pro" {
+				t.Errorf("model.name = %q, %v", s.Model.Name, err)
+			}
+		})
+	}
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte("[1]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetModelName(path, "x"); err == nil {
+		t.Error("no error for a file that is not an object")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "[1]" {
+		t.Errorf("the file became %q", got)
+	}
+}

@@ -137,6 +137,8 @@ type Model struct {
 	// which the history is compressed, 0 < x ≤ 1; read it through
 	// EffectiveCompressionThreshold.
 	CompressionThreshold float64 `json:"compressionThreshold"`
+	// DisableLoopDetection turns the agent's loop checks off.
+	DisableLoopDetection bool `json:"disableLoopDetection"`
 	// ThinkingBudget is gemini-ls's own key (Gemini CLI sets the budget
 	// through modelConfigs); read it through Settings.ThinkingBudgetFor.
 	ThinkingBudget *int `json:"thinkingBudget"`

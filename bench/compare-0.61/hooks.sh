@@ -22,17 +22,7 @@
 # "ok", "error" or "denied: MESSAGE" when a policy rule denied the call. It
 # diffs the two and exits 1 when they differ. KEEP=1 keeps the directory.
 set -euo pipefail
-if [ $# -ne 1 ] || [ ! -f "$1/bundle/gemini.js" ]; then
-	echo "usage: $0 PATH/TO/@google/gemini-cli (the directory with bundle/gemini.js)" >&2
-	exit 2
-fi
-gcli=$(cd "$1" && pwd)/bundle/gemini.js
-cd "$(dirname "$0")/../.."
-tmp=$(mktemp -d)
-if [ -n "${KEEP:-}" ]; then echo "kept in $tmp" >&2; else trap 'rm -rf "$tmp"' EXIT; fi
-
-go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini
-go build -o "$tmp/gemini-ls" ./cmd/gemini-ls
+source "$(dirname "$0")/setup.sh"
 go build -o "$tmp/mcpserver" ./tools/mcp/testdata/mcpserver
 
 # One call per model answer, so both agents run them in this order. Each

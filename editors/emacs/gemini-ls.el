@@ -51,7 +51,11 @@ Shell commands the agent runs next then see the change on disk."
 
 ;;;; Server registration
 
-(defclass gemini-ls-server (eglot-lsp-server) ()
+(defclass gemini-ls-server (eglot-lsp-server)
+  ((model :initform nil :accessor gemini-ls--server-model
+          :documentation "The model as the server reports it: a plist of
+:current (as named), :name (as shown) and :answered (the model that last
+answered), from `gemini/models' and the model and usage updates."))
   :documentation "The gemini-ls language server.")
 
 (defun gemini-ls--server-program ()
@@ -91,9 +95,11 @@ They come as `gemini/request' notifications, so they do not block Emacs."
   "The gemini-ls servers eglot connected; dead ones are pruned lazily.")
 
 (defun gemini-ls--note-server (server)
-  "Remember SERVER if it is a gemini-ls server (for the mode line)."
+  "Remember SERVER if it is a gemini-ls server (for the mode line).
+Its model is asked for at once, for the mode line to show."
   (when (cl-typep server 'gemini-ls-server)
     (push server gemini-ls--servers)
+    (gemini-ls--refresh-model server)
     (gemini-ls--status-changed)))
 
 (add-hook 'eglot-connect-hook #'gemini-ls--note-server)
@@ -126,14 +132,100 @@ Reviewing means a review or a question waits for the user."
           (gemini-ls--servers 'idle))))
 
 (defun gemini-ls--mode-line ()
-  "The mode line's Gemini status: \"Gemini\", \"Gemini:working\", ..."
-  (pcase (gemini-ls--status)
-    ('nil "")
-    ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
-    ('working (propertize "Gemini:working " 'face 'warning
-                          'help-echo "Gemini is working on a prompt"))
-    ('reviewing (propertize "Gemini:reviewing " 'face 'success
-                            'help-echo "Gemini waits for your review or answer"))))
+  "The mode line's Gemini status and model: \"Gemini (Auto) \",
+\"Gemini:working (gemini-2.5-pro) \", ..."
+  (let ((status (gemini-ls--status)))
+    (concat
+     (pcase status
+       ('nil "")
+       ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
+       ('working (propertize "Gemini:working " 'face 'warning
+                             'help-echo "Gemini is working on a prompt"))
+       ('reviewing (propertize "Gemini:reviewing " 'face 'success
+                               'help-echo "Gemini waits for your review or answer")))
+     (let* ((server (and status (gemini-ls--model-server)))
+            (model (and server (gemini-ls--model-label (gemini-ls--server-model server)))))
+       (if model
+           (propertize (format "(%s) " model)
+                       'help-echo "The Gemini model; M-x gemini-ls-model to choose another")
+         "")))))
+
+;;;; The model
+
+(defun gemini-ls--model-server ()
+  "The gemini-ls server whose model the mode line shows: the current
+buffer's, else the last one connected."
+  (or (let ((s (ignore-errors (eglot-current-server))))
+        (and (cl-typep s 'gemini-ls-server) s))
+      (car gemini-ls--servers)))
+
+(defun gemini-ls--model-label (model)
+  "MODEL, a server's model plist, as shown: \"Auto\", and where an alias
+was routed, the model that answered: \"Auto → gemini-3.8-flash\"; nil
+until the server has said."
+  (let* ((current (plist-get model :current))
+         (name (or (plist-get model :name) current))
+         (answered (plist-get model :answered)))
+    (when (and name (not (string-empty-p name)))
+      (if (and answered (not (member answered (list current name))))
+          (format "%s → %s" name answered)
+        name))))
+
+(defun gemini-ls--adopt-models (server result)
+  "Take SERVER's model from RESULT, what `gemini/models' answered."
+  (setf (gemini-ls--server-model server)
+        (list :current (plist-get result :current)
+              :name (plist-get result :currentName)))
+  (force-mode-line-update t))
+
+(defun gemini-ls--refresh-model (server)
+  "Ask SERVER for its model (`gemini/models'), for the mode line.
+An older server without it leaves the mode line without a model."
+  (jsonrpc-async-request
+   server :gemini/models (make-hash-table)
+   :success-fn (lambda (result) (gemini-ls--adopt-models server result))
+   :error-fn #'ignore
+   :timeout-fn #'ignore))
+
+(defun gemini-ls--model-choice-label (model current)
+  "How MODEL, one of `gemini/models' models, is offered; CURRENT is the
+model chosen now."
+  (let ((desc (plist-get model :description)))
+    (concat (or (plist-get model :name) (plist-get model :id))
+            (if (equal (plist-get model :id) current) " (current)" "")
+            (if (and desc (not (string-empty-p desc))) (concat " — " desc) ""))))
+
+;;;###autoload
+(defun gemini-ls-model (&optional persist)
+  "Choose the Gemini model from the server's list, Gemini CLI 0.61's.
+It is set with the `/model set' command, for every session; with a
+prefix argument PERSIST, it is also remembered for future sessions
+\(`--persist': model.name in ~/.gemini/settings.json)."
+  (interactive "P")
+  (let* ((server (gemini-ls--server))
+         (result (condition-case err
+                     (jsonrpc-request server :gemini/models (make-hash-table))
+                   (jsonrpc-error
+                    (user-error "%s" (if (gemini-ls--method-not-found-p err)
+                                         "This gemini-ls cannot list the models (gemini/models); update it"
+                                       (alist-get 'jsonrpc-error-message (cdr err)))))))
+         (current (plist-get result :current))
+         (choices (mapcar (lambda (m) (cons (gemini-ls--model-choice-label m current) m))
+                          (plist-get result :models))))
+    (gemini-ls--adopt-models server result)
+    (let* ((label (completing-read
+                   (if persist "Gemini model (remembered for future sessions): " "Gemini model: ")
+                   ;; Keep the server's order.
+                   (lambda (str pred action)
+                     (if (eq action 'metadata)
+                         '(metadata (display-sort-function . identity))
+                       (complete-with-action action choices str pred)))
+                   nil t))
+           (model (cdr (assoc label choices))))
+      (when model
+        (gemini-ls--send (format "/model set %s%s" (plist-get model :id)
+                                 (if persist " --persist" ""))
+                         nil server)))))
 
 (defun gemini-ls--status-changed ()
   "Redraw every mode line: the Gemini status changed."
@@ -332,6 +424,15 @@ the text it fontifies."
       (setf (alist-get sessionId gemini-ls--modes nil nil #'equal)
             (plist-get params :mode))
       (force-mode-line-update)))
+  (pcase kind
+    ;; /model set: every session's model from now on.
+    ("model" (setf (gemini-ls--server-model server)
+                   (list :current (plist-get params :model) :name (plist-get params :name)))
+             (force-mode-line-update t))
+    ("usage" (when (plist-get params :model)
+               (setf (gemini-ls--server-model server)
+                     (plist-put (gemini-ls--server-model server) :answered (plist-get params :model)))
+               (force-mode-line-update t))))
   (gemini-ls--insert-update kind params))
 
 (defun gemini-ls-toggle-thoughts ()

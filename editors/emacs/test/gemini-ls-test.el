@@ -1199,3 +1199,50 @@ a redirect with a forged state fails the sign-in, and the user is told."
            "uses gemini-api-key (from settings); set security.auth.selectedType to \"oauth-personal\""
            (gemini-ls--login-message
             '(:email "" :auth (:type "gemini-api-key" :source "settings" :usable t))))))
+
+(defun gemini-ls-test--request-models (file)
+  "The model each request recorded in fakegemini's FILE went to, oldest first."
+  (with-temp-buffer
+    (insert-file-contents file)
+    (mapcar (lambda (line)
+              (let ((json-object-type 'plist))
+                (plist-get (json-read-from-string line) :model)))
+            (split-string (buffer-string) "\n" t))))
+
+(ert-deftest gemini-ls-test-model ()
+  "The mode line shows the model gemini-ls reports, from the start;
+`gemini-ls-model' offers its list (Gemini CLI 0.61's) and sets the one
+picked with /model set, which the next prompt goes to."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        [((text . "Answered by flash."))]
+        '(("a.txt" . "x\n"))
+      ;; The harness names gemini-test (GEMINI_MODEL).
+      (gemini-ls-test--wait (lambda () (string-match-p "^Gemini (gemini-test) $" (gemini-ls-test--status)))
+                            "the model in the mode line")
+      (let (offered)
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (_prompt table &rest _)
+                     (setq offered (all-completions "" table))
+                     (cl-find-if (lambda (c) (string-prefix-p "gemini-3.8-flash" c)) offered))))
+          (with-current-buffer buf (gemini-ls-model)))
+        (should (= (length offered) 6))
+        (should (string-prefix-p "Auto — Let Gemini CLI decide" (car offered)))
+        (should (equal (nth 1 offered) "gemini-3.1-pro-preview")))
+      (gemini-ls-test--wait
+       (lambda () (not (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*"))))
+       "/model set to end")
+      (should (string-match-p "Model set to gemini-3.8-flash" (gemini-ls-test--chat)))
+      (should (equal (gemini-ls-test--status) "Gemini (gemini-3.8-flash) "))
+      (gemini-ls-test--prompt buf "hi")
+      (should (equal (gemini-ls-test--request-models gemini-ls-test--record) '("gemini-3.8-flash"))))))
+
+(ert-deftest gemini-ls-test-model-label ()
+  "Where an alias was routed, the mode line names the model that answered."
+  (should (equal (gemini-ls--model-label '(:current "auto" :name "Auto")) "Auto"))
+  (should (equal (gemini-ls--model-label '(:current "auto" :name "Auto" :answered "gemini-3.8-flash"))
+                 "Auto → gemini-3.8-flash"))
+  (should (equal (gemini-ls--model-label '(:current "gemini-2.5-pro" :name "gemini-2.5-pro"
+                                           :answered "gemini-2.5-pro"))
+                 "gemini-2.5-pro"))
+  (should-not (gemini-ls--model-label nil)))

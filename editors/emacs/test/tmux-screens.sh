@@ -105,7 +105,7 @@ ask() {
 }
 
 wait_for '\[eglot:' "eglot to connect"
-wait_for '\) Gemini [- ]' "the idle status in the mode line" 5
+wait_for '\) Gemini \(gemi' "the idle status and the model in the mode line" 5
 ask 'make greet say Hi'
 
 wait_for '\*gemini review\*' "the review buffer"
@@ -122,7 +122,7 @@ tmux -L "$sock" send-keys A
 wait_for 'Done: `greet` now returns' "the answer after the review"
 wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
 wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
-wait_for '\) Gemini [- ]' "the idle status once the answer is in" 5
+wait_for '\) Gemini \(gemi' "the idle status once the answer is in" 5
 screen >"$shots/emacs-chat.txt"
 grep -q '> thought: Planning the change' "$shots/emacs-chat.txt" \
   || fail "chat screen lacks the folded thought"

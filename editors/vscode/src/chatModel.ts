@@ -252,6 +252,7 @@ function applyUpdate(state: ChatState, update: Update): void {
       });
       return;
     case "usage":
+    case "model": // the status bar shows the model
       return;
   }
 }

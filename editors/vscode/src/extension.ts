@@ -25,11 +25,22 @@ import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatSt
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
-import { confirmButtons, confirmOutcome, sessionPicks } from "./present";
+import {
+  confirmButtons,
+  confirmOutcome,
+  modelAfterUpdate,
+  modelFromResult,
+  modelPicks,
+  modelScopes,
+  sessionPicks,
+  setModelPrompt,
+  type ModelState,
+} from "./present";
 import {
   methods,
   type ConfirmOutcome,
   type ConfirmParams,
+  type ModelsResult,
   type PromptContext,
   type PromptParams,
   type PromptResult,
@@ -88,6 +99,8 @@ class Gemini {
   /** The chat's open questions (gemini/ask), by the id the chat knows them by. */
   private readonly questions = new Map<number, { params: AskParams; answer: (a: AskAnswer) => void }>();
   private lastQuestionId = 0;
+  /** The model as gemini-ls reports it, for the status bar. */
+  private model?: ModelState;
 
   constructor(context: vscode.ExtensionContext) {
     this.view = new ChatView(
@@ -135,6 +148,7 @@ class Gemini {
       register("gemini.rewind", () => this.rewind()),
       register("gemini.restartServer", () => this.restart()),
       register("gemini.signIn", (manual?: unknown) => this.signIn(manual === true)),
+      register("gemini.chooseModel", () => this.chooseModel()),
       register("gemini.review.accept", (target?: unknown) => this.reviews.accept(target)),
       register("gemini.review.reject", (target?: unknown) => this.reviews.reject(target)),
       register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
@@ -167,10 +181,14 @@ class Gemini {
         this.status.update({ server: e.newState === State.Running ? "running" : e.newState === State.Starting ? "starting" : "stopped" });
         if (e.newState === State.Running) {
           this.refreshCommands();
+          void this.refreshModel();
         }
       }
     });
-    client.onNotification(methods.update, (update: Update) => this.apply({ type: "update", update }));
+    client.onNotification(methods.update, (update: Update) => {
+      this.model = modelAfterUpdate(this.model, update);
+      this.apply({ type: "update", update });
+    });
     client.onRequest(methods.confirm, (params: ConfirmParams) => confirm(params));
     client.onRequest(methods.ask, (params: unknown, token: vscode.CancellationToken) => this.answerAsk(params, token));
     // Replaces the client's own handler, which would apply the edit at once.
@@ -219,7 +237,7 @@ class Gemini {
   private apply(event: ChatEvent): void {
     applyEvent(this.chat, event);
     this.view.post(event);
-    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat) });
+    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model });
   }
 
   private onChatRequest(request: Exclude<ChatRequest, { type: "ready" }>): void {
@@ -404,6 +422,61 @@ class Gemini {
       this.output.appendLine(note);
     }
     this.commandsNote = note;
+  }
+
+  /** The models gemini-ls offers and the one chosen (gemini/models). */
+  private async fetchModels(): Promise<ModelsResult> {
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      throw new Error("gemini-ls is not running");
+    }
+    return client.sendRequest<ModelsResult>(methods.models, {});
+  }
+
+  /** Shows the model gemini-ls starts with; an older gemini-ls, without gemini/models, shows none. */
+  private async refreshModel(): Promise<void> {
+    try {
+      this.model = modelFromResult(await this.fetchModels());
+      this.status.update({ model: this.model });
+    } catch (err) {
+      if (!isMethodNotFound(err)) {
+        this.output.appendLine(`asking gemini-ls for its model: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  /**
+   * Lets the user pick the model from gemini-ls's list (Gemini CLI 0.61's),
+   * for this session or for future ones too, and sets it with /model set
+   * in the chat.
+   */
+  private async chooseModel(): Promise<void> {
+    let result: ModelsResult;
+    try {
+      result = await this.fetchModels();
+    } catch (err) {
+      void vscode.window.showErrorMessage(
+        isMethodNotFound(err)
+          ? "This gemini-ls cannot list the models (gemini/models). Update gemini-ls to choose the model here."
+          : `Listing the models failed: ${errorMessage(err)}`,
+      );
+      return;
+    }
+    this.model = modelFromResult(result);
+    this.status.update({ model: this.model });
+    const choice = await vscode.window.showQuickPick(modelPicks(result.models, result.current), {
+      title: "Gemini: Choose Model",
+      placeHolder: `Current: ${result.currentName}`,
+      matchOnDescription: true,
+    });
+    if (choice === undefined) {
+      return;
+    }
+    const scope = await vscode.window.showQuickPick(modelScopes.map((s) => ({ ...s })), { title: `Use ${choice.label.replace("$(check) ", "")} for` });
+    if (scope === undefined) {
+      return;
+    }
+    await this.prompt(setModelPrompt(choice.id, scope.persist), undefined);
   }
 
   private async openChat(): Promise<void> {

@@ -1,7 +1,7 @@
 // How the extension's state reads in the status bar, quick picks and
 // dialogs. Pure, so each wording is tested without VS Code.
 
-import type { ConfirmOutcome, ConfirmParams, SessionInfo } from "./protocol";
+import type { ConfirmOutcome, ConfirmParams, ModelInfo, ModelsResult, SessionInfo, Update } from "./protocol";
 
 export type ServerState = "starting" | "running" | "stopped";
 
@@ -13,6 +13,32 @@ export interface StatusInput {
   reviews: number;
   /** The title of the tool call running now, if any. */
   activity?: string;
+  /** The model as the server reports it; absent until it has said. */
+  model?: ModelState;
+}
+
+/** The model as the server reports it: gemini/models, then the model and usage updates. */
+export interface ModelState {
+  /** As named: auto, gemini-2.5-pro, ... */
+  current?: string;
+  /** As shown: Auto, gemini-3.1-pro-preview, ... */
+  name?: string;
+  /** The model that last answered, where an alias routed the prompt. */
+  answered?: string;
+}
+
+/**
+ * The model as the status bar shows it: "Auto", and where an alias was
+ * routed, the model that answered: "Auto → gemini-3.8-flash"; "" until the
+ * server has said.
+ */
+export function modelLabel(m: ModelState | undefined): string {
+  const name = m?.name || m?.current || "";
+  if (name === "") {
+    return "";
+  }
+  const answered = m?.answered;
+  return answered && answered !== m?.current && answered !== name ? `${name} → ${answered}` : name;
 }
 
 export interface StatusView {
@@ -23,6 +49,19 @@ export interface StatusView {
 }
 
 export function statusView(s: StatusInput): StatusView {
+  const view = baseStatusView(s);
+  const model = modelLabel(s.model);
+  if (model === "" || s.server === "stopped") {
+    return view;
+  }
+  return {
+    ...view,
+    text: `${view.text} · ${model}`,
+    tooltip: `${view.tooltip}\nModel: ${model}. Run “Gemini: Choose Model” to choose another.`,
+  };
+}
+
+function baseStatusView(s: StatusInput): StatusView {
   if (s.server === "stopped") {
     return { text: "$(error) Gemini", tooltip: "gemini-ls is not running. Click to start it again.", command: "gemini.restartServer" };
   }
@@ -133,4 +172,53 @@ function age(then: Date, now: Date): string {
     return `${days} days ago`;
   }
   return then.toISOString().slice(0, 10);
+}
+
+export interface ModelPick {
+  label: string;
+  description?: string;
+  detail?: string;
+  /** What /model set takes. */
+  id: string;
+}
+
+/** Quick pick rows for gemini/models' list, in the server's order, the current model marked. */
+export function modelPicks(models: readonly ModelInfo[], current: string): ModelPick[] {
+  return models.map((m) => {
+    const pick: ModelPick = { label: (m.id === current ? "$(check) " : "") + (m.name || m.id), id: m.id };
+    if (m.name && m.name !== m.id) {
+      pick.description = m.id;
+    }
+    if (m.description) {
+      pick.detail = m.description;
+    }
+    return pick;
+  });
+}
+
+/** The two ways to set a model, as Gemini CLI 0.61's model dialog toggles them. */
+export const modelScopes = [
+  { label: "This session", detail: "Until gemini-ls restarts or you choose another", persist: false },
+  { label: "Remember for future sessions", detail: "Also saved as model.name in ~/.gemini/settings.json", persist: true },
+] as const;
+
+/** The /model set prompt that sets model id, for future sessions too with persist. */
+export function setModelPrompt(id: string, persist: boolean): string {
+  return `/model set ${id}${persist ? " --persist" : ""}`;
+}
+
+/** The model as gemini/models reports it. */
+export function modelFromResult(r: ModelsResult): ModelState {
+  return { current: r.current, name: r.currentName };
+}
+
+/** The model after update u: /model set chose another, or an answer came from the model an alias routed to. */
+export function modelAfterUpdate(m: ModelState | undefined, u: Update): ModelState | undefined {
+  if (u.kind === "model") {
+    return { current: u.model, name: u.name };
+  }
+  if (u.kind === "usage" && u.model) {
+    return { ...m, answered: u.model };
+  }
+  return m;
 }

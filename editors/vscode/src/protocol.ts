@@ -73,6 +73,8 @@ export type Update =
       /** Sums over the prompt's model requests, and over the session's prompts. */
       promptUsage?: TokenUsage;
       sessionUsage?: TokenUsage;
+      /** The concrete model that answered (where auto routed the prompt); absent from older servers. */
+      model?: string;
     }
   | { sessionId: string; kind: "error"; message: string }
   /** The model call failed and is tried again after delayMs. */
@@ -82,7 +84,9 @@ export type Update =
   /** Something the user must be told that is not the model's text, such as a fallback to another model. */
   | { sessionId: string; kind: "notice"; message: string }
   /** A call switched the session's approval mode (enter_plan_mode, an approved exit_plan_mode, /plan). */
-  | { sessionId: string; kind: "mode"; mode: ApprovalMode };
+  | { sessionId: string; kind: "mode"; mode: ApprovalMode }
+  /** /model set chose the model every session's requests go to: as named, and as shown. */
+  | { sessionId: string; kind: "model"; model: string; name?: string };
 
 /** The session's approval mode; a newer server may send one not listed here. */
 export type ApprovalMode = "default" | "auto_edit" | "yolo" | "plan" | (string & {});
@@ -154,6 +158,8 @@ export const methods = {
   rewind: "gemini/rewind",
   /** Sign in with Google, as Gemini CLI does (§5e). */
   login: "gemini/login",
+  /** The model chosen and the models to choose from (§5f). */
+  models: "gemini/models",
 } as const;
 
 /** gemini/login's result (docs/protocol.md §5e). */
@@ -161,4 +167,21 @@ export interface LoginResult {
   email: string;
   credentialsFile: string;
   auth: { type: string; source: string; usable: boolean; problem?: string };
+}
+
+/** One model of gemini/models' list. */
+export interface ModelInfo {
+  /** What /model set takes. */
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** gemini/models' result (docs/protocol.md §5f). */
+export interface ModelsResult {
+  /** The model every session's next request goes to, as named (auto, gemini-2.5-pro, ...). */
+  current: string;
+  /** How current is shown: "Auto", "gemini-3.1-pro-preview". */
+  currentName: string;
+  models: ModelInfo[];
 }

@@ -15,7 +15,10 @@ M.config = {
 }
 
 -- modes: session id -> the approval mode the server last reported for it.
-M.state = { session_id = nil, prompt_running = false, notified = {}, modes = {} }
+-- model: the model as the server reports it (gemini/models, then the
+-- model and usage updates): current (as named), name (as shown), models
+-- (the list to choose from) and answered (the model that last answered).
+M.state = { session_id = nil, prompt_running = false, notified = {}, modes = {}, model = {} }
 
 local function notify_once(msg, level)
   if M.state.notified[msg] then
@@ -63,6 +66,46 @@ function M.status()
     return "Gemini: working"
   end
   return ""
+end
+
+--- The model for a statusline: "Gemini: Auto", and where an alias was
+--- routed, the model that answered: "Gemini: Auto → gemini-3.8-flash";
+--- "" until the server has said.
+function M.statusline()
+  local m = M.state.model
+  local name = m.name or m.current
+  if not name or name == "" then
+    return ""
+  end
+  if m.answered and m.answered ~= "" and m.answered ~= m.current and m.answered ~= name then
+    name = name .. " → " .. m.answered
+  end
+  return "Gemini: " .. name
+end
+
+-- Takes what gemini/models answered.
+local function adopt_models(result)
+  if type(result) ~= "table" then
+    return
+  end
+  M.state.model.current = result.current
+  M.state.model.name = result.currentName
+  M.state.model.models = result.models or {}
+  pcall(vim.cmd, "redrawstatus!")
+end
+
+--- Asks the server for the model and the models to choose from
+--- (gemini/models); on_done(err, result) after the state took them. An
+--- older server without gemini/models leaves the statusline empty.
+function M.refresh_models(client, on_done)
+  client_call(client, "request", "gemini/models", vim.empty_dict(), function(err, result)
+    if not err then
+      adopt_models(result)
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end)
 end
 
 --- The current session's approval mode ("default", "auto_edit", "plan" or
@@ -218,6 +261,14 @@ end
 
 handlers["gemini/update"] = function(_, params)
   if params then
+    if params.kind == "model" then
+      -- /model set: every session's model from now on.
+      M.state.model.current, M.state.model.name, M.state.model.answered = params.model, params.name, nil
+      pcall(vim.cmd, "redrawstatus!")
+    elseif params.kind == "usage" and params.model then
+      M.state.model.answered = params.model
+      pcall(vim.cmd, "redrawstatus!")
+    end
     if params.kind == "mode" and params.sessionId then
       -- The first prompt's session is named by its result, after its updates.
       M.state.session_id = M.state.session_id or params.sessionId
@@ -285,7 +336,12 @@ function M.client()
   else
     M.client_id = vim.lsp.start_client(client_config())
   end
-  return M.client_id and vim.lsp.get_client_by_id(M.client_id)
+  client = M.client_id and vim.lsp.get_client_by_id(M.client_id)
+  if client then
+    -- The statusline shows the model from the start.
+    M.when_ready(client, M.refresh_models)
+  end
+  return client
 end
 
 --- Attaches gemini-ls to buf, starting it if needed, and returns the client.
@@ -722,9 +778,55 @@ function M.login(manual, on_done)
   end)
 end
 
+--- How a model shows in the picker: its name, "(current)", its description.
+function M.model_label(m, current)
+  local label = m.name or m.id
+  if m.id == current then
+    label = label .. " (current)"
+  end
+  if m.description and m.description ~= "" then
+    label = label .. " — " .. m.description
+  end
+  return label
+end
+
+--- Lets the user pick the model from the server's list (Gemini CLI 0.61's)
+--- and sets it with /model set, for every session; with persist, also for
+--- later starts (--persist: model.name in ~/.gemini/settings.json).
+function M.pick_model(persist, on_done)
+  local client = M.client()
+  if not client then
+    return
+  end
+  when_ready(client, function()
+    M.refresh_models(client, function(err, result)
+      if err then
+        local msg = err.code == method_not_found and "this gemini-ls cannot list the models (gemini/models); update it" or (err.message or vim.inspect(err))
+        vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+        return
+      end
+      vim.ui.select(result.models or {}, {
+        prompt = persist and "Gemini model (remembered for future sessions)" or "Gemini model",
+        format_item = function(m)
+          return M.model_label(m, result.current)
+        end,
+      }, function(choice)
+        if choice then
+          M.prompt("/model set " .. choice.id .. (persist and " --persist" or ""), nil, on_done)
+        end
+      end)
+    end)
+  end)
+end
+
 function M.command(opts)
-  if vim.trim(opts.args or "") == "login" then
+  local args = vim.trim(opts.args or "")
+  if args == "login" then
     return M.login(false)
+  end
+  local model_args = args:match("^model%s*(.*)$")
+  if model_args and (model_args == "" or model_args == "--persist") then
+    return M.pick_model(model_args == "--persist")
   end
   local buf = vim.api.nvim_get_current_buf()
   local ctx

@@ -30,6 +30,7 @@ describe("package.json", () => {
       "gemini.newSession": "Gemini: New Session",
       "gemini.sessions": "Gemini: Show Sessions",
       "gemini.signIn": "Gemini: Sign in with Google",
+      "gemini.chooseModel": "Gemini: Choose Model",
       "gemini.review.accept": "Gemini: Accept Change",
       "gemini.review.reject": "Gemini: Reject Change",
       "gemini.review.acceptHunk": "Gemini: Accept Hunk",

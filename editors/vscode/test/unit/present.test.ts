@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { confirmButtons, confirmOutcome, sessionPicks, statusView } from "../../src/present";
+import {
+  confirmButtons,
+  confirmOutcome,
+  modelAfterUpdate,
+  modelFromResult,
+  modelLabel,
+  modelPicks,
+  sessionPicks,
+  setModelPrompt,
+  statusView,
+} from "../../src/present";
 
 describe("statusView", () => {
   it("is idle, working with a spinner, or reviewing with a count", () => {
@@ -73,5 +83,53 @@ describe("sessionPicks", () => {
         { label: "old", description: "2 prompts · 2025-05-20 · saved", sessionId: "C", title: "old" },
       ],
     );
+  });
+});
+
+describe("the model", () => {
+  // gemini/models' list, as gemini-ls answers it (docs/protocol.md §5f).
+  const models = {
+    current: "auto",
+    currentName: "Auto",
+    models: [
+      { id: "auto", name: "Auto", description: "Let Gemini CLI decide the best model for the task: gemini-3.1-pro-preview, gemini-3.8-flash" },
+      { id: "gemini-3.1-pro-preview-customtools", name: "gemini-3.1-pro-preview" },
+      { id: "gemini-2.5-pro", name: "gemini-2.5-pro" },
+    ],
+  };
+
+  it("shows in the status bar once the server said it, and where an alias was routed", () => {
+    const idle = { server: "running" as const, working: false, reviews: 0 };
+    let model = modelFromResult(models);
+    const view = statusView({ ...idle, model });
+    assert.equal(view.text, "$(sparkle) Gemini · Auto");
+    assert.match(view.tooltip, /Model: Auto\. Run “Gemini: Choose Model”/);
+    model = modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-3.8-flash" })!;
+    assert.equal(statusView({ ...idle, model }).text, "$(sparkle) Gemini · Auto → gemini-3.8-flash");
+    assert.equal(statusView({ ...idle, reviews: 1, model }).text, "$(diff) Gemini: reviewing (1) · Auto → gemini-3.8-flash");
+    model = modelAfterUpdate(model, { sessionId: "S", kind: "model", model: "gemini-3.1-pro-preview-customtools", name: "gemini-3.1-pro-preview" })!;
+    assert.equal(modelLabel(model), "gemini-3.1-pro-preview");
+    model = modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-3.1-pro-preview-customtools" })!;
+    assert.equal(modelLabel(model), "gemini-3.1-pro-preview", "the model named answered: no arrow");
+    assert.equal(statusView({ ...idle, server: "stopped", model }).text, "$(error) Gemini");
+    assert.equal(statusView(idle).text, "$(sparkle) Gemini", "no model said yet");
+  });
+
+  it("is picked from the server's list, in its order, the current one marked", () => {
+    const picks = modelPicks(models.models, "gemini-2.5-pro");
+    assert.deepEqual(
+      picks.map((p) => [p.label, p.description, p.id]),
+      [
+        ["Auto", "auto", "auto"],
+        ["gemini-3.1-pro-preview", "gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools"],
+        ["$(check) gemini-2.5-pro", undefined, "gemini-2.5-pro"],
+      ],
+    );
+    assert.match(picks[0].detail ?? "", /^Let Gemini CLI decide/);
+  });
+
+  it("is set with /model set, --persist to remember it", () => {
+    assert.equal(setModelPrompt("gemini-2.5-pro", false), "/model set gemini-2.5-pro");
+    assert.equal(setModelPrompt("auto", true), "/model set auto --persist");
   });
 });
