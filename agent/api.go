@@ -140,7 +140,8 @@ func usageOf(m *genai.GenerateContentResponseUsageMetadata) Usage {
 	}
 }
 
-func (u Usage) add(v Usage) Usage {
+// Add is the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CandidatesTokens: u.CandidatesTokens + v.CandidatesTokens,
@@ -208,8 +209,8 @@ const (
 	Cancel        ConfirmOutcome = "cancel"
 )
 
-// allows reports whether the answer lets the call run.
-func (o ConfirmOutcome) allows() bool { return o == ProceedOnce || o == ProceedAlways }
+// Allows reports whether the answer lets the call run.
+func (o ConfirmOutcome) Allows() bool { return o == ProceedOnce || o == ProceedAlways }
 
 // ConfirmRequest asks the user to approve a call that is not an edit
 // (shell, web fetch, MCP tools).

@@ -329,7 +329,7 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	case err != nil && ctx.Err() == nil:
 		return false, fmt.Errorf("%q: %w", command, err)
 	}
-	return outcome.allows(), err
+	return outcome.Allows(), err
 }
 
 // mcpTool is a tool of an MCP server (tools/mcp), which policies name by

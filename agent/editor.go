@@ -102,7 +102,7 @@ func (st *editorState) next(cur *EditorContext) string {
 		st.told = nil
 		return ""
 	}
-	view := cur.view()
+	view := viewOf(cur)
 	var text string
 	if st.told == nil {
 		text = view.full()
@@ -129,11 +129,11 @@ type editorView struct {
 	believed []string
 }
 
-func (e *EditorContext) view() *editorView {
+func viewOf(e *EditorContext) *editorView {
 	v := &editorView{open: make(map[string]bool)}
 	limit := maxOpenFiles
 	if f := e.ActiveFile; f != nil {
-		v.active = f.json()
+		v.active = fileJSONOf(f)
 		v.open[f.Path] = true
 		v.believed = append(v.believed, f.Path)
 		limit--
@@ -287,8 +287,8 @@ type diagnosticJSON struct {
 	Code      string `json:"code,omitempty"`
 }
 
-func (f *ActiveFile) json() *fileJSON {
-	out := &fileJSON{Path: f.Path, SelectedText: f.cappedSelection()}
+func fileJSONOf(f *ActiveFile) *fileJSON {
+	out := &fileJSON{Path: f.Path, SelectedText: cappedSelection(f)}
 	if f.Cursor != nil {
 		out.Cursor = &cursorJSON{Line: f.Cursor.Line, Character: f.Cursor.Character}
 	}
@@ -303,7 +303,7 @@ func (f *ActiveFile) json() *fileJSON {
 
 // cappedSelection is the selected text cut at maxSelectedText characters,
 // as Gemini CLI cuts it, with what was cut said in the text itself.
-func (f *ActiveFile) cappedSelection() string {
+func cappedSelection(f *ActiveFile) string {
 	text := f.SelectedText
 	total := utf8.RuneCountInString(text)
 	if total <= maxSelectedText {

@@ -178,7 +178,7 @@ func TestEditorContextSelectionCapped(t *testing.T) {
 	exact := strings.Repeat(line, maxSelectedText/100) + strings.Repeat("x", maxSelectedText%100)
 	f := &ActiveFile{Path: "/proj/big.txt", Selection: &Range{Start: Position{Line: 10, Character: 1}, End: Position{Line: 400, Character: 3}}}
 	f.SelectedText = exact
-	if got := f.json().SelectedText; got != exact {
+	if got := fileJSONOf(f).SelectedText; got != exact {
 		t.Errorf("a selection of exactly %d characters was changed (%d bytes left of %d)", maxSelectedText, len(got), len(exact))
 	}
 	f.SelectedText = exact + "yz" + strings.Repeat(line, 5)

@@ -35,7 +35,8 @@ type RetryPolicy struct {
 	Rand func() float64
 }
 
-func (p RetryPolicy) withDefaults() RetryPolicy {
+// WithDefaults is p with Gemini CLI's values where p has none.
+func (p RetryPolicy) WithDefaults() RetryPolicy {
 	if p.MaxAttempts <= 0 {
 		p.MaxAttempts = 10
 	}
@@ -63,7 +64,7 @@ type backoff struct {
 }
 
 func newBackoff(p RetryPolicy) *backoff {
-	p = p.withDefaults()
+	p = p.WithDefaults()
 	return &backoff{p: p, delay: p.InitialDelay}
 }
 
@@ -94,10 +95,10 @@ func (b *backoff) next(err error) (time.Duration, bool) {
 	return wait, true
 }
 
-// do runs fn until it succeeds, fails with an error that is not worth
+// retrying runs fn until it succeeds, fails with an error that is not worth
 // retrying, runs out of attempts, or ctx ends. onRetry, when set, hears of
 // each retry before the wait.
-func (p RetryPolicy) do(ctx context.Context, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
+func retrying(ctx context.Context, p RetryPolicy, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
 	b := newBackoff(p)
 	for {
 		err := fn()
@@ -455,5 +456,5 @@ func (t *turn) wait(model string, attempt int, d time.Duration, reason string, e
 	a := t.s.agent
 	a.log.retry(model, t.promptID, attempt, err, d)
 	t.emit(Event{Kind: EventRetry, Retry: RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
-	return a.cfg.Retry.withDefaults().Sleep(t.ctx, d)
+	return a.cfg.Retry.WithDefaults().Sleep(t.ctx, d)
 }

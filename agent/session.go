@@ -291,7 +291,7 @@ func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) Prompt
 	}
 	res := t.runHooked(promptText(in, parts), &genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()
-	s.usage = s.usage.add(res.Usage)
+	s.usage = s.usage.Add(res.Usage)
 	s.updated = s.agent.cfg.Now().UTC()
 	s.agent.mu.Unlock()
 	s.save(ctx, in, res, t.journal.files, emit)

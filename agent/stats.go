@@ -58,7 +58,7 @@ type Decisions struct {
 	Accept, Reject, Modify, AutoAccept int
 }
 
-func (d *Decisions) add(decision Decision) {
+func (d *Decisions) Add(decision Decision) {
 	switch decision {
 	case DecisionAccept:
 		d.Accept++
@@ -92,7 +92,7 @@ func (r *statsRecord) request(model string, latency time.Duration, u Usage, fail
 		m.Errors++
 	}
 	m.Latency += latency
-	m.Tokens = m.Tokens.add(u)
+	m.Tokens = m.Tokens.Add(u)
 	r.s.Models[model] = m
 }
 
@@ -111,7 +111,7 @@ func (r *statsRecord) call(tool string, status tools.Status, d time.Duration, de
 		t.Fail++
 	}
 	t.Duration += d
-	t.Decisions.add(decision)
+	t.Decisions.Add(decision)
 	r.s.Tools[tool] = t
 }
 

@@ -215,8 +215,8 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if usage != nil {
 		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := usageOf(usage)
-		t.result.Usage = t.result.Usage.add(u)
-		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().add(t.result.Usage), Model: model})
+		t.result.Usage = t.result.Usage.Add(u)
+		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().Add(t.result.Usage), Model: model})
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text
@@ -575,7 +575,7 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
 	case err != nil:
 		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
-	case !outcome.allows():
+	case !outcome.Allows():
 		t.userDeclined()
 		return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
 	}

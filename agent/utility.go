@@ -41,7 +41,7 @@ func (u *utility) GenerateContent(ctx context.Context, alias string, contents []
 func generateAs(ctx context.Context, gen ContentGenerator, retry RetryPolicy, use models.Utility, contents []*genai.Content, config *genai.GenerateContentConfig, onRetry func(int, error, time.Duration)) (*genai.GenerateContentResponse, error) {
 	config = withGeneration(config, use.Generation)
 	var resp *genai.GenerateContentResponse
-	err := retry.do(ctx, func() error {
+	err := retrying(ctx, retry, func() error {
 		var err error
 		resp, err = gen.GenerateContent(ctx, use.Model, contents, config)
 		return err
