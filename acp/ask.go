@@ -11,7 +11,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -25,10 +25,10 @@ const optionDecline sdk.PermissionOptionId = "_decline"
 // option and no words of the user's own; the model is told so.
 type asker struct{ sess *session }
 
-func (a asker) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (a asker) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	sess, q := a.sess, req.Question
 	if len(q.Options) == 0 {
-		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", agent.ErrCannotAsk)
+		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", dialog.ErrCannotAsk)
 	}
 	options := make([]sdk.PermissionOption, 0, len(q.Options)+1)
 	for _, o := range q.Options {

@@ -17,9 +17,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // LoadSession continues a saved session in cwd, with the MCP servers the
@@ -51,7 +50,7 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 // it. The same session live in this connection ends first, so that one
 // agent at a time writes its file.
 func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
-	if err := sessionstore.ValidateID(string(id)); err != nil {
+	if !conversation.ValidSessionID(string(id)) {
 		return nil, notFound(id)
 	}
 	// The same session live here ends first, and its prompt (and save):
@@ -65,12 +64,12 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	live, err := s.host.Resume(ctx, sess.built, string(id), "", true, sess)
 	if err != nil {
 		sess.built.Close()
-		if _, unknown := errors.AsType[*agent.UnknownSessionError](err); unknown {
+		if _, unknown := errors.AsType[*dialog.UnknownSessionError](err); unknown {
 			return nil, notFound(id)
 		}
 		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	sess.start(live.Agent)
+	sess.start(live)
 	return sess, nil
 }
 
@@ -85,7 +84,7 @@ func notFound(id sdk.SessionId) error {
 // replay shows the saved session as the user saw it, as the shared
 // conversation layer replays it.
 func (sess *session) replay(ctx context.Context) error {
-	_, exchanges, err := conversation.Replay(ctx, sess.built.Agent, sess.id, conversation.Describer(sess.built.Tools.Registry))
+	_, exchanges, err := sess.srv.host.Replay(ctx, sess.built, sess.id)
 	if err != nil {
 		return err
 	}
@@ -100,17 +99,17 @@ func (sess *session) replay(ctx context.Context) error {
 // model's text, each call and its result, through the same translation).
 func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
 	var out []sdk.SessionUpdate
-	var last agent.StopReason // how the prompt shown last ended
+	var last dialog.StopReason // how the prompt shown last ended
 	for _, x := range exchanges {
 		out = appendPrompt(out, x.Prompt, last)
 		last = x.StopReason
 		for _, e := range x.Events {
 			switch e.Kind {
-			case agent.EventText:
+			case dialog.EventText:
 				out = appendText(out, sdk.UpdateAgentMessageText, e.Text)
-			case agent.EventToolCall:
+			case dialog.EventToolCall:
 				out = append(out, toolCallUpdate(cwd, e.ToolCall))
-			case agent.EventToolResult:
+			case dialog.EventToolResult:
 				out = append(out, toolResultUpdate(e.ToolResult, nil))
 			}
 		}
@@ -122,13 +121,13 @@ func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionU
 // consecutive user_message_chunks into one message, so a prompt that
 // got no answer (cancelled before the model said anything) would run
 // into the next: a line saying how it ended (prev) keeps them apart.
-func appendPrompt(out []sdk.SessionUpdate, text string, prev agent.StopReason) []sdk.SessionUpdate {
+func appendPrompt(out []sdk.SessionUpdate, text string, prev dialog.StopReason) []sdk.SessionUpdate {
 	if strings.TrimSpace(text) == "" {
 		return out
 	}
 	if n := len(out); n > 0 && out[n-1].UserMessageChunk != nil {
 		note := "(No answer.)"
-		if prev == agent.StopCancelled {
+		if prev == dialog.StopCancelled {
 			note = "(Cancelled.)"
 		}
 		out = append(out, sdk.UpdateAgentMessageText(note))
@@ -174,7 +173,7 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 	if err != nil {
 		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	var last agent.SessionInfo
+	var last dialog.SessionInfo
 	for _, m := range metas {
 		if after != nil && !after.before(m) {
 			continue
@@ -202,7 +201,7 @@ type listCursor struct {
 }
 
 // before reports whether the cursor's session comes before m in the order.
-func (c listCursor) before(m agent.SessionInfo) bool {
+func (c listCursor) before(m dialog.SessionInfo) bool {
 	if !m.UpdatedAt.Equal(c.Updated) {
 		return m.UpdatedAt.Before(c.Updated)
 	}

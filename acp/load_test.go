@@ -14,10 +14,10 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -65,13 +65,13 @@ func checkUpdates(t *testing.T, got []sdk.SessionUpdate, want ...string) {
 func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 	exchanges := []conversation.Exchange{{
 		Prompt: "What is in @a.go?",
-		Events: []agent.Event{
-			{Kind: agent.EventText, Text: "Let me look."},
-			{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}}},
-			{Kind: agent.EventToolResult, ToolResult: agent.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"}},
-			{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute}},
-			{Kind: agent.EventToolResult, ToolResult: agent.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"}},
-			{Kind: agent.EventText, Text: "It is package a."},
+		Events: []dialog.Event{
+			{Kind: dialog.EventText, Text: "Let me look."},
+			{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}}},
+			{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"}},
+			{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute}},
+			{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"}},
+			{Kind: dialog.EventText, Text: "It is package a."},
 		},
 	}}
 	checkUpdates(t, replayUpdates(exchanges, "/w"),
@@ -90,9 +90,9 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 // join consecutive user_message_chunks.
 func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
 	exchanges := []conversation.Exchange{
-		{Prompt: "first", StopReason: agent.StopCancelled},
-		{Prompt: "second", StopReason: agent.StopError},
-		{Prompt: "third", Events: []agent.Event{{Kind: agent.EventText, Text: "third answer"}}},
+		{Prompt: "first", StopReason: dialog.StopCancelled},
+		{Prompt: "second", StopReason: dialog.StopError},
+		{Prompt: "third", Events: []dialog.Event{{Kind: dialog.EventText, Text: "third answer"}}},
 	}
 	checkUpdates(t, replayUpdates(exchanges, "/w"),
 		"user: first", "agent: (Cancelled.)", "user: second", "agent: (No answer.)", "user: third", "agent: third answer")

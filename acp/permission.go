@@ -11,7 +11,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/tools/toolset"
@@ -20,21 +20,21 @@ import (
 
 // The options of every session/request_permission, by optionId. The ids
 // are stable: they are Gemini CLI's (its ToolConfirmationOutcome values,
-// which agent.ConfirmOutcome spells the same), so a client that learnt
+// which dialog.ConfirmOutcome spells the same), so a client that learnt
 // Gemini CLI's finds them here. Clients choose by kind; the ids only have
 // to come back.
 const (
 	// optionAllowOnce (kind allow_once) runs this call, or lands this edit.
-	optionAllowOnce sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedOnce)
+	optionAllowOnce sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedOnce)
 	// optionAllowAlways (kind allow_always) does so and allows its like
 	// for the rest of the session: every edit, or the command names of a
 	// shell line (what the tool's AllowKeys say). It is offered only where
-	// it would hold (agent.ConfirmRequest.CanAllowAlways): not for a
+	// it would hold (dialog.ConfirmRequest.CanAllowAlways): not for a
 	// command "always" cannot cover, nor for the model fallback.
-	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(agent.ProceedAlways)
+	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedAlways)
 	// optionReject (kind reject_once) refuses this call; the model is
 	// told the user refused it.
-	optionReject sdk.PermissionOptionId = sdk.PermissionOptionId(agent.Cancel)
+	optionReject sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.Cancel)
 )
 
 // answer is what the user chose.
@@ -97,10 +97,10 @@ type lander struct{ sess *session }
 // The file was not modified.").
 const reasonRejected = "the user rejected the edit"
 
-func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (l lander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	sess, change := l.sess, req.Change
 	diff := diffContent(change)
-	var landing agent.Landing
+	var landing dialog.Landing
 	if req.Ask {
 		always := "Always allow edits in this session"
 		if !req.CanAllowAlways {
@@ -116,16 +116,16 @@ func (l lander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing,
 		}, always)
 		switch {
 		case err != nil:
-			return agent.Landing{}, err
+			return dialog.Landing{}, err
 		case a == rejected:
-			return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}}, nil
+			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}}, nil
 		}
 		// The user decided here: the agent's approval service records
 		// it, and later edits land without asking.
 		landing.AllowAlways = a == allowedAlways && req.CanAllowAlways
 	}
 	if err := ctx.Err(); err != nil {
-		return agent.Landing{}, err
+		return dialog.Landing{}, err
 	}
 	d, err := sess.land(ctx, change)
 	if err == nil && d.Outcome == tools.Applied {
@@ -246,7 +246,7 @@ type confirmer struct {
 // details go in the content. A request of no call (the model fallback, a
 // custom command's !{…}) is shown as a tool call of its own, asked about,
 // and ended.
-func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	sess := c.sess
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
@@ -286,20 +286,20 @@ func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agen
 	}
 	switch {
 	case err != nil:
-		return agent.Cancel, err
+		return dialog.Cancel, err
 	case a == allowedOnce:
-		return agent.ProceedOnce, nil
+		return dialog.ProceedOnce, nil
 	case a == allowedAlways:
-		return agent.ProceedAlways, nil
+		return dialog.ProceedAlways, nil
 	}
-	return agent.Cancel, nil
+	return dialog.Cancel, nil
 }
 
 // permissionTitle is what a permission request about a shown call says it
 // is about, for clients that show the request's title alone: a shell
 // call's command, an MCP call's "server: tool", a web fetch's URLs, else
 // the call's title.
-func (sess *session) permissionTitle(req agent.ConfirmRequest, shown agent.ToolCall) string {
+func (sess *session) permissionTitle(req dialog.ConfirmRequest, shown dialog.ToolCall) string {
 	switch shown.Name {
 	case tools.ShellName:
 		if req.Details != "" {
@@ -324,12 +324,12 @@ func (sess *session) permissionTitle(req agent.ConfirmRequest, shown agent.ToolC
 
 // confirmText is the question and what it is about, as Markdown: the
 // details (a command, a tool's arguments, URLs) verbatim in a fence.
-func confirmText(req agent.ConfirmRequest) string {
+func confirmText(req dialog.ConfirmRequest) string {
 	text := req.Title
 	if req.Details == "" {
 		return text
 	}
-	if req.Kind == agent.ConfirmModelFallback {
+	if req.Kind == dialog.ConfirmModelFallback {
 		return text + "\n\n" + req.Details
 	}
 	lang := ""

@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -15,16 +15,16 @@ import (
 
 func TestConfirmText(t *testing.T) {
 	for _, c := range []struct {
-		req  agent.ConfirmRequest
+		req  dialog.ConfirmRequest
 		want string
 	}{
-		{agent.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "echo hi\n"}, "Allow shell command?\n\n```sh\necho hi\n```"},
+		{dialog.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "echo hi\n"}, "Allow shell command?\n\n```sh\necho hi\n```"},
 		// A fence is longer than any backtick run in what it holds.
-		{agent.ConfirmRequest{Kind: "execute", Title: "Q", Details: "echo ```x``` `y`"}, "Q\n\n````sh\necho ```x``` `y`\n````"},
-		{agent.ConfirmRequest{Kind: mcp.ConfirmationKind, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
-		{agent.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, "Allow fetching these URLs?\n\n```\nhttps://a\nhttps://b\n```"},
-		{agent.ConfirmRequest{Kind: agent.ConfirmModelFallback, Title: "Switch?", Details: "Out of quota."}, "Switch?\n\nOut of quota."},
-		{agent.ConfirmRequest{Kind: "execute", Title: "Nothing to show"}, "Nothing to show"},
+		{dialog.ConfirmRequest{Kind: "execute", Title: "Q", Details: "echo ```x``` `y`"}, "Q\n\n````sh\necho ```x``` `y`\n````"},
+		{dialog.ConfirmRequest{Kind: mcp.ConfirmationKind, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
+		{dialog.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, "Allow fetching these URLs?\n\n```\nhttps://a\nhttps://b\n```"},
+		{dialog.ConfirmRequest{Kind: dialog.ConfirmModelFallback, Title: "Switch?", Details: "Out of quota."}, "Switch?\n\nOut of quota."},
+		{dialog.ConfirmRequest{Kind: "execute", Title: "Nothing to show"}, "Nothing to show"},
 	} {
 		if got := confirmText(c.req); got != c.want {
 			t.Errorf("confirmText(%+v) = %q, want %q", c.req, got, c.want)
@@ -81,12 +81,12 @@ func TestDiffContent(t *testing.T) {
 func TestPermissionTitle(t *testing.T) {
 	sess := &session{}
 	for _, c := range []struct {
-		req   agent.ConfirmRequest
-		shown agent.ToolCall
+		req   dialog.ConfirmRequest
+		shown dialog.ToolCall
 		want  string
 	}{
-		{agent.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "go test ./..."}, agent.ToolCall{Name: tools.ShellName, Title: "Shell go test ./..."}, "go test ./..."},
-		{agent.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, agent.ToolCall{Name: tools.WebFetchName}, "Fetch https://a, https://b"},
+		{dialog.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "go test ./..."}, dialog.ToolCall{Name: tools.ShellName, Title: "Shell go test ./..."}, "go test ./..."},
+		{dialog.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, dialog.ToolCall{Name: tools.WebFetchName}, "Fetch https://a, https://b"},
 	} {
 		if got := sess.permissionTitle(c.req, c.shown); got != c.want {
 			t.Errorf("permissionTitle(%+v) = %q, want %q", c.req, got, c.want)

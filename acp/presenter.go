@@ -5,8 +5,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -16,7 +16,7 @@ import (
 
 // Emit shows one event of l's running turn. The turn's first event starts
 // the message the turn's notes are paragraphs of afresh.
-func (s *server) Emit(ctx context.Context, l *conversation.Live[*session], e agent.Event) {
+func (s *server) Emit(ctx context.Context, l *conversation.Live[*session], e dialog.Event) {
 	sess := l.State
 	if sess.tailOf != ctx {
 		sess.tailOf, sess.tail = ctx, ""
@@ -24,15 +24,15 @@ func (s *server) Emit(ctx context.Context, l *conversation.Live[*session], e age
 	sess.emit(ctx, e)
 }
 
-func (s *server) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (s *server) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	sess, err := s.lookup(sdk.SessionId(req.SessionID))
 	if err != nil {
-		return agent.Landing{}, err
+		return dialog.Landing{}, err
 	}
 	return lander{sess}.Land(ctx, req)
 }
 
-func (s *server) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (s *server) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	sess, err := s.lookup(sdk.SessionId(req.SessionID))
 	if err != nil {
 		return nil, err
@@ -40,15 +40,15 @@ func (s *server) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]t
 	return lander{sess}.LandFiles(ctx, req)
 }
 
-func (s *server) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (s *server) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	sess, err := s.lookup(sdk.SessionId(req.SessionID))
 	if err != nil {
-		return agent.Cancel, err
+		return dialog.Cancel, err
 	}
 	return sess.confirm.Confirm(ctx, req)
 }
 
-func (s *server) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (s *server) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	sess, err := s.lookup(sdk.SessionId(req.SessionID))
 	if err != nil {
 		return tools.Answer{}, err

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -103,8 +103,8 @@ func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.Pr
 // them in the answer's _meta: in all, and by the concrete model the
 // prompt's requests went to (where an auto routed it), so a client sees
 // which model answered.
-func quota(res agent.PromptResult) map[string]any {
-	count := func(u agent.Usage) map[string]any {
+func quota(res dialog.PromptResult) map[string]any {
+	count := func(u dialog.Usage) map[string]any {
 		return map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CandidatesTokens}
 	}
 	usage := []any{}
@@ -116,7 +116,7 @@ func quota(res agent.PromptResult) map[string]any {
 
 // say adds a paragraph of gemini-ls's own to the agent's message.
 func (sess *session) say(ctx context.Context, text string) {
-	sess.message(ctx, agent.ParagraphBreak(sess.tail)+text)
+	sess.message(ctx, dialog.ParagraphBreak(sess.tail)+text)
 }
 
 // message sends text as the agent's message, keeping its end for say.
@@ -134,17 +134,17 @@ func lastRunes(s string, n int) string {
 }
 
 // emit turns one agent event into the session/update the client shows.
-func (sess *session) emit(ctx context.Context, e agent.Event) {
+func (sess *session) emit(ctx context.Context, e dialog.Event) {
 	switch e.Kind {
-	case agent.EventText:
+	case dialog.EventText:
 		sess.message(ctx, e.Text)
-	case agent.EventThought:
+	case dialog.EventThought:
 		text := e.Thought.Description
 		if e.Thought.Subject != "" {
 			text = "**" + e.Thought.Subject + "**\n" + text
 		}
 		sess.update(ctx, sdk.UpdateAgentThoughtText(text))
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		c := e.ToolCall
 		sess.show(c)
 		sess.update(ctx, toolCallUpdate(sess.cwd, c))
@@ -154,28 +154,28 @@ func (sess *session) emit(ctx context.Context, e agent.Event) {
 		if c.Name == tools.ExitPlanModeName && c.Path != "" {
 			sess.planFile(ctx, c.Path)
 		}
-	case agent.EventToolResult:
+	case dialog.EventToolResult:
 		sess.unshow(e.ToolResult.CallID)
 		sess.update(ctx, toolResultUpdate(e.ToolResult, sess.takeAttached(e.ToolResult.CallID)))
-	case agent.EventRetry:
+	case dialog.EventRetry:
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
-	case agent.EventCompressed:
+	case dialog.EventCompressed:
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
-	case agent.EventTopic:
+	case dialog.EventTopic:
 		// A thought, not the plan: the plan is write_todos' list, which
 		// each plan update replaces whole.
 		sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(e.Topic)))
-	case agent.EventNotice:
+	case dialog.EventNotice:
 		sess.say(ctx, e.Text)
-	case agent.EventMode:
+	case dialog.EventMode:
 		// A planning tool switched the mode: the modes and the config
 		// options show it.
 		sess.modeChanged(ctx)
 		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-	case agent.EventModel:
+	case dialog.EventModel:
 		// /model set chose the model: the model option shows it.
 		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-	case agent.EventError:
+	case dialog.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}
 }
@@ -196,7 +196,7 @@ func topicThought(t tools.Topic) string {
 }
 
 // toolCallUpdate shows call c as pending.
-func toolCallUpdate(cwd string, c agent.ToolCall) sdk.SessionUpdate {
+func toolCallUpdate(cwd string, c dialog.ToolCall) sdk.SessionUpdate {
 	return sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 		ToolCallId: sdk.ToolCallId(c.CallID),
 		Title:      c.Title,
@@ -209,7 +209,7 @@ func toolCallUpdate(cwd string, c agent.ToolCall) sdk.SessionUpdate {
 
 // toolResultUpdate ends a call: completed or failed, with what its
 // confirmation or run attached, then what it displays.
-func toolResultUpdate(r agent.ToolResult, content []sdk.ToolCallContent) sdk.SessionUpdate {
+func toolResultUpdate(r dialog.ToolResult, content []sdk.ToolCallContent) sdk.SessionUpdate {
 	status := sdk.ToolCallStatusCompleted
 	if r.Status != tools.StatusOK {
 		status = sdk.ToolCallStatusFailed
@@ -261,7 +261,7 @@ func (sess *session) plan(ctx context.Context, args map[string]any) {
 	sess.update(ctx, sdk.UpdatePlan(entries...))
 }
 
-// pathLocation is the file a call is about (agent.ToolCall.Path), as a
+// pathLocation is the file a call is about (dialog.ToolCall.Path), as a
 // location; none for "".
 func pathLocation(path string) []sdk.ToolCallLocation {
 	if path == "" {
@@ -346,9 +346,9 @@ func locations(cwd string, args map[string]any) []sdk.ToolCallLocation {
 // input is the agent's Input for a prompt's content blocks: text as typed,
 // resource links as @path references (read as @path is), embedded text
 // resources, images and audio as parts of their own.
-func (sess *session) input(blocks []sdk.ContentBlock) (agent.Input, error) {
+func (sess *session) input(blocks []sdk.ContentBlock) (dialog.Input, error) {
 	var text strings.Builder
-	var in agent.Input
+	var in dialog.Input
 	for i, b := range blocks {
 		switch {
 		case b.Text != nil:
@@ -356,7 +356,7 @@ func (sess *session) input(blocks []sdk.ContentBlock) (agent.Input, error) {
 		case b.ResourceLink != nil:
 			ref, err := sess.reference(b.ResourceLink.Uri)
 			if err != nil {
-				return agent.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
+				return dialog.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
 			}
 			if text.Len() > 0 && !strings.HasSuffix(text.String(), " ") {
 				text.WriteByte(' ')
@@ -365,28 +365,28 @@ func (sess *session) input(blocks []sdk.ContentBlock) (agent.Input, error) {
 		case b.Resource != nil:
 			part, err := embedded(b.Resource.Resource)
 			if err != nil {
-				return agent.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
+				return dialog.Input{}, fmt.Errorf("prompt block %d: %w", i, err)
 			}
 			in.Parts = append(in.Parts, part)
 		case b.Image != nil:
 			part, err := inline(b.Image.Data, b.Image.MimeType)
 			if err != nil {
-				return agent.Input{}, fmt.Errorf("prompt block %d (image): %w", i, err)
+				return dialog.Input{}, fmt.Errorf("prompt block %d (image): %w", i, err)
 			}
 			in.Parts = append(in.Parts, part)
 		case b.Audio != nil:
 			part, err := inline(b.Audio.Data, b.Audio.MimeType)
 			if err != nil {
-				return agent.Input{}, fmt.Errorf("prompt block %d (audio): %w", i, err)
+				return dialog.Input{}, fmt.Errorf("prompt block %d (audio): %w", i, err)
 			}
 			in.Parts = append(in.Parts, part)
 		default:
-			return agent.Input{}, fmt.Errorf("prompt block %d: unsupported content", i)
+			return dialog.Input{}, fmt.Errorf("prompt block %d: unsupported content", i)
 		}
 	}
 	in.Text = strings.TrimSpace(text.String())
 	if in.Text == "" && len(in.Parts) == 0 {
-		return agent.Input{}, errors.New("the prompt is empty")
+		return dialog.Input{}, errors.New("the prompt is empty")
 	}
 	return in, nil
 }

@@ -8,7 +8,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -18,7 +19,7 @@ import (
 // (through fs/write_text_file when the client declared it, else on
 // disk). A file the agent created is deleted on disk: ACP has no way to
 // delete through the client.
-func (l lander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (l lander) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	sess := l.sess
 	id := sdk.ToolCallId(fmt.Sprintf("revert-%d", sess.reverts.Add(1)))
 	var diffs []sdk.ToolCallContent
@@ -59,7 +60,7 @@ func (l lander) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]to
 	for i, c := range req.Changes {
 		var d tools.Decision
 		if c.Remove {
-			d, err = agent.LandRevertOnDisk(ctx, c)
+			d, err = conversation.LandRevertOnDisk(ctx, c)
 		} else {
 			d, err = sess.land(ctx, c.FileChange)
 		}

@@ -9,9 +9,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 )
 
@@ -24,7 +24,7 @@ type Options struct {
 	Getenv    func(string) string
 	LookupEnv func(string) (string, bool)
 	// Retry is the model-call retry policy; the agent's default when zero.
-	Retry agent.RetryPolicy
+	Retry dialog.RetryPolicy
 	// SignIn configures the sign-in authenticate runs for oauth-personal:
 	// Google's endpoints when zero. Only tests set it.
 	SignIn login.Config

@@ -12,8 +12,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -26,7 +26,7 @@ type session struct {
 	cwd   string
 	ws    *workspace.Workspace
 	built *setup.Built
-	agent *agent.Session
+	live  *conversation.Live[*session]
 	log   *zap.Logger
 	// reverts numbers the rewinds' reverts, for their tool call ids.
 	reverts atomic.Int64
@@ -52,7 +52,7 @@ type session struct {
 	attached map[string][]sdk.ToolCallContent
 	// shown are the calls sent as tool_calls and not yet ended, by call
 	// id, for their permission requests.
-	shown map[string]agent.ToolCall
+	shown map[string]dialog.ToolCall
 	// notes are what setup warned of while the agent was built, for
 	// announce to tell; noted once it has taken them.
 	notes []string
@@ -66,7 +66,7 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	sess.start(s.host.Open(sess.built, true, sess).Agent)
+	sess.start(s.host.Open(sess.built, true, sess))
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
 }
 
@@ -104,7 +104,7 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
 	}
 	s.mu.Unlock()
-	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]agent.ToolCall)}
+	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
 	sess.confirm = &confirmer{sess: sess}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
@@ -153,10 +153,10 @@ func (sess *session) takeNotes() []string {
 	return notes
 }
 
-// start takes the agent session the host made live for sess.
-func (sess *session) start(as *agent.Session) {
+// start takes the session the host made live for sess.
+func (sess *session) start(live *conversation.Live[*session]) {
 	sess.mu.Lock() // for showAuthURL, which another goroutine may call
-	sess.agent, sess.id = as, as.ID()
+	sess.live, sess.id = live, live.ID()
 	sess.mu.Unlock()
 	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
 	sess.log.Info("session started", zap.String("cwd", sess.cwd))
@@ -203,14 +203,14 @@ func (sess *session) attach(callID string, content ...sdk.ToolCallContent) {
 }
 
 // show records call as shown to the client, until unshow.
-func (sess *session) show(call agent.ToolCall) {
+func (sess *session) show(call dialog.ToolCall) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	sess.shown[call.CallID] = call
 }
 
 // shownCall is call id as shown, if it is.
-func (sess *session) shownCall(id string) (agent.ToolCall, bool) {
+func (sess *session) shownCall(id string) (dialog.ToolCall, bool) {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	c, ok := sess.shown[id]

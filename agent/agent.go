@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -53,13 +54,13 @@ type Config struct {
 	Workspace *workspace.Workspace
 	// Confirmer asks the user before calls that need approval. Without one,
 	// such calls are declined unless ApprovalMode is yolo.
-	Confirmer Confirmer
+	Confirmer dialog.Confirmer
 	// Asker puts calls' questions to the user; without one, a call that
 	// asks is told nobody can answer.
-	Asker Asker
+	Asker dialog.Asker
 	// Lander presents and lands the edits' changes; edits fail without
 	// one.
-	Lander ChangeLander
+	Lander dialog.ChangeLander
 	// Checkpointer takes a checkpoint before each edit lands; none when
 	// nil (checkpointer.go).
 	Checkpointer Checkpointer
@@ -111,7 +112,7 @@ type Config struct {
 	Logger *zap.Logger
 	// AuthType is logged with each response and error (Auth.Type).
 	AuthType string
-	Retry    RetryPolicy
+	Retry    dialog.RetryPolicy
 	// Thinking asks the model to include its thoughts.
 	Thinking bool
 	// Now is the clock for durations and log timestamps; time.Now when nil.

@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -43,7 +44,7 @@ func TestSessionsRunInParallel(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	results := make(chan agent.PromptResult, 2)
+	results := make(chan dialog.PromptResult, 2)
 	for _, s := range []*agent.Session{a.NewSession(), a.NewSession()} {
 		go func() {
 			res, _ := promptCtx(ctx, s, "meet")
@@ -51,7 +52,7 @@ func TestSessionsRunInParallel(t *testing.T) {
 		}()
 	}
 	for range 2 {
-		if res := <-results; res.StopReason != agent.StopEndTurn || res.Text != "done" {
+		if res := <-results; res.StopReason != dialog.StopEndTurn || res.Text != "done" {
 			t.Errorf("result = %+v", res)
 		}
 	}
@@ -131,20 +132,20 @@ func TestUsageEvents(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hi")
-	us := evs.of(agent.EventUsage)
-	first := agent.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}
+	us := evs.of(dialog.EventUsage)
+	first := dialog.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}
 	if len(us) != 2 || us[0].Usage != first || us[0].PromptUsage != first || us[0].SessionUsage != first {
 		t.Fatalf("usage events = %+v", us)
 	}
-	sum := agent.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}
+	sum := dialog.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}
 	if res.Usage != sum || us[1].PromptUsage != sum || us[1].SessionUsage != sum {
 		t.Errorf("summed usage = %+v, events %+v", res.Usage, us[1])
 	}
 	// The next prompt's sums start again; the session's go on.
 	_, evs = prompt(t, s, "more")
-	us = evs.of(agent.EventUsage)
-	second := agent.Usage{PromptTokens: 20, CandidatesTokens: 1, TotalTokens: 21}
-	if len(us) != 1 || us[0].PromptUsage != second || us[0].SessionUsage != (agent.Usage{PromptTokens: 50, CandidatesTokens: 5, ThoughtsTokens: 4, TotalTokens: 59}) {
+	us = evs.of(dialog.EventUsage)
+	second := dialog.Usage{PromptTokens: 20, CandidatesTokens: 1, TotalTokens: 21}
+	if len(us) != 1 || us[0].PromptUsage != second || us[0].SessionUsage != (dialog.Usage{PromptTokens: 50, CandidatesTokens: 5, ThoughtsTokens: 4, TotalTokens: 59}) {
 		t.Errorf("second prompt's usage events = %+v", us)
 	}
 	if infos := a.LiveSessions(); len(infos) != 1 || infos[0].Usage.TotalTokens != 59 || infos[0].Prompts != 2 || infos[0].Title != "hi" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -24,15 +25,15 @@ func TestAllowShellDecidedAsShellCalls(t *testing.T) {
 		name    string
 		cfg     agent.Config
 		command string
-		answer  agent.ConfirmOutcome
+		answer  dialog.ConfirmOutcome
 		allowed bool
 		asked   bool
 	}{
-		{"tools.allowed names its root command", agent.Config{AllowedKeys: []string{"git"}}, "git log --oneline", agent.Cancel, true, false},
-		{"tools.allowed names another", agent.Config{AllowedKeys: []string{"git"}}, "git log; rm -rf x", agent.ProceedOnce, true, true},
-		{"yolo", agent.Config{ApprovalMode: tools.ApprovalYolo}, "rm -rf x", agent.Cancel, true, false},
-		{"auto_edit still asks", agent.Config{ApprovalMode: tools.ApprovalAutoEdit}, "ls", agent.ProceedOnce, true, true},
-		{"declined", agent.Config{}, "ls", agent.Cancel, false, true},
+		{"tools.allowed names its root command", agent.Config{AllowedKeys: []string{"git"}}, "git log --oneline", dialog.Cancel, true, false},
+		{"tools.allowed names another", agent.Config{AllowedKeys: []string{"git"}}, "git log; rm -rf x", dialog.ProceedOnce, true, true},
+		{"yolo", agent.Config{ApprovalMode: tools.ApprovalYolo}, "rm -rf x", dialog.Cancel, true, false},
+		{"auto_edit still asks", agent.Config{ApprovalMode: tools.ApprovalAutoEdit}, "ls", dialog.ProceedOnce, true, true},
+		{"declined", agent.Config{}, "ls", dialog.Cancel, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := always(tc.answer)
@@ -60,7 +61,7 @@ func TestAllowShellSharesAlwaysAllowWithShellCalls(t *testing.T) {
 	ctx := context.Background()
 	srv := geminitest.NewTestServer(t, shellTurn("git status", "ls"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
-	conf := always(agent.ProceedAlways)
+	conf := always(dialog.ProceedAlways)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	s := a.NewSession()
 	if allowed, err := s.AllowShell(ctx, "git log"); !allowed || err != nil {
@@ -87,14 +88,14 @@ func TestAllowShellSharesAlwaysAllowWithShellCalls(t *testing.T) {
 func TestAllowShellNobodyToAsk(t *testing.T) {
 	ctx := context.Background()
 	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{})
-	if allowed, err := a.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, agent.ErrCannotAsk) {
+	if allowed, err := a.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
 		t.Errorf("without a Confirmer: %v, %v; want ErrCannotAsk", allowed, err)
 	}
-	nobody := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-		return agent.Cancel, errors.Join(agent.ErrCannotAsk, errors.New("headless"))
+	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		return dialog.Cancel, errors.Join(dialog.ErrCannotAsk, errors.New("headless"))
 	}}
 	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Confirmer: nobody})
-	if allowed, err := b.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, agent.ErrCannotAsk) {
+	if allowed, err := b.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
 		t.Errorf("with a Confirmer that cannot ask: %v, %v; want ErrCannotAsk", allowed, err)
 	}
 }
@@ -135,7 +136,7 @@ priority = 100
 		{tools.ApprovalDefault, "git log", true, false},
 		{tools.ApprovalYolo, "make all", true, true},
 	} {
-		conf := always(agent.ProceedOnce)
+		conf := always(dialog.ProceedOnce)
 		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Confirmer: conf, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())})
 		allowed, err := a.NewSession().AllowShell(ctx, tc.command)
 		if allowed != tc.allowed || (err != nil) != !tc.allowed {

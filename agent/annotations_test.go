@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -52,7 +53,7 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 	)
 
 	srv := geminitest.NewTestServer(t, calls, geminitest.TextTurn("ok"))
-	conf := always(agent.ProceedOnce)
+	conf := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: tools.ApprovalPlan, Confirmer: conf,
 		PlansDir: func(string) (string, error) { return t.TempDir(), nil }})
 	if res, _ := prompt(t, a.NewSession(), "plan"); res.Err != nil {
@@ -83,7 +84,7 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 	}
 
 	srv = geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_fetch", nil)), geminitest.TextTurn("ok"))
-	conf = always(agent.Cancel)
+	conf = always(dialog.Cancel)
 	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: tools.ApprovalAutoEdit, Confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "fetch"); res.Err != nil {
 		t.Fatal(res.Err)

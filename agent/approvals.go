@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -292,8 +293,8 @@ var errNoConfirmer = errors.New("no one can be asked for approval")
 // verdict's). callID is the call the question is about ("" for
 // none). err is why nobody answered (the outcome is then Cancel):
 // errNoConfirmer, the Confirmer's error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation, always bool) (ConfirmOutcome, error) {
-	outcome, err := s.ask(ctx, ConfirmRequest{
+func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation, always bool) (dialog.ConfirmOutcome, error) {
+	outcome, err := s.ask(ctx, dialog.ConfirmRequest{
 		CallID:         callID,
 		Tool:           tool,
 		Kind:           c.Kind,
@@ -301,7 +302,7 @@ func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Con
 		Details:        c.Details,
 		CanAllowAlways: always,
 	})
-	if err == nil && outcome == ProceedAlways && always {
+	if err == nil && outcome == dialog.ProceedAlways && always {
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
 	return outcome, err
@@ -325,7 +326,7 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	outcome, err := s.approve(ctx, "", tools.ShellName, c, v.always)
 	switch {
 	case errors.Is(err, errNoConfirmer):
-		return false, fmt.Errorf("%w: no front end can ask whether to run %q", ErrCannotAsk, command)
+		return false, fmt.Errorf("%w: no front end can ask whether to run %q", dialog.ErrCannotAsk, command)
 	case err != nil && ctx.Err() == nil:
 		return false, fmt.Errorf("%q: %w", command, err)
 	}

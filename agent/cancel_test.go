@@ -8,6 +8,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -21,16 +22,16 @@ func TestCancelMidStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var evs events
-	res, _ := s.Prompt(ctx, agent.Input{Text: "first"}, func(ev agent.Event) {
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, func(ev dialog.Event) {
 		evs.emit(ev)
-		if ev.Kind == agent.EventText {
+		if ev.Kind == dialog.EventText {
 			cancel() // the server keeps the stream open: only cancelling ends it
 		}
 	})
-	if res.StopReason != agent.StopCancelled || !errors.Is(res.Err, context.Canceled) {
+	if res.StopReason != dialog.StopCancelled || !errors.Is(res.Err, context.Canceled) {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(agent.EventError)) != 0 {
+	if len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("cancelling is not an error: %v", evs.kinds())
 	}
 	// The cut-off answer is not kept; the prompt is.
@@ -66,15 +67,15 @@ func TestCancelMidConfirmation(t *testing.T) {
 	sh := &shellTool{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	conf := &confirmer{answer: func(ctx context.Context, _ agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	conf := &confirmer{answer: func(ctx context.Context, _ dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		cancel()
 		<-ctx.Done() // the user never answers
-		return agent.Cancel, ctx.Err()
+		return dialog.Cancel, ctx.Err()
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	s := a.NewSession()
 	res, evs := promptCtx(ctx, s, "test")
-	if res.StopReason != agent.StopCancelled {
+	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
 	if len(sh.commands()) != 0 || len(conf.asked()) != 1 {
@@ -82,7 +83,7 @@ func TestCancelMidConfirmation(t *testing.T) {
 	}
 	// The second call, started with the first, was cancelled waiting
 	// to ask after it, or before it started.
-	got := evs.of(agent.EventToolResult)
+	got := evs.of(dialog.EventToolResult)
 	if len(got) == 0 || len(got) > 2 {
 		t.Errorf("results = %+v", got)
 	}
@@ -118,10 +119,10 @@ func TestCancelMidTool(t *testing.T) {
 		cancel()
 	}()
 	res, evs := promptCtx(ctx, s, "run")
-	if res.StopReason != agent.StopCancelled {
+	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := evs.of(agent.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != tools.StatusCancelled {
+	if got := evs.of(dialog.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != tools.StatusCancelled {
 		t.Errorf("results = %+v", got)
 	}
 	prompt(t, s, "next")
@@ -146,15 +147,15 @@ func TestPromptToABusySessionIsRefused(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(wait)})
 	s := a.NewSession()
-	firstDone := make(chan agent.PromptResult)
+	firstDone := make(chan dialog.PromptResult)
 	go func() {
 		res, _ := prompt(t, s, "first")
 		firstDone <- res
 	}()
 	<-entered
 
-	_, err := s.Prompt(context.Background(), agent.Input{Text: "second"}, nil)
-	if busy, ok := errors.AsType[*agent.BusyError](err); !ok || busy.SessionID != s.ID() || !errors.Is(err, agent.ErrBusy) {
+	_, err := s.Prompt(context.Background(), dialog.Input{Text: "second"}, nil)
+	if busy, ok := errors.AsType[*dialog.BusyError](err); !ok || busy.SessionID != s.ID() || !errors.Is(err, dialog.ErrBusy) {
 		t.Errorf("second prompt while busy: %v, want a *BusyError", err)
 	}
 	if n := len(srv.Requests()); n != 1 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // chat keeps a session's history the way Gemini CLI's GeminiChat curates
@@ -76,7 +78,7 @@ type modelTurn struct {
 }
 
 // add takes one streamed part and returns the event it makes, if any.
-func (t *modelTurn) add(c *chat, p *genai.Part) (Event, bool) {
+func (t *modelTurn) add(c *chat, p *genai.Part) (dialog.Event, bool) {
 	switch {
 	case p.Thought:
 		t.thoughts = true
@@ -85,9 +87,9 @@ func (t *modelTurn) add(c *chat, p *genai.Part) (Event, bool) {
 			t.keep(&genai.Part{ThoughtSignature: p.ThoughtSignature})
 		}
 		if strings.TrimSpace(p.Text) == "" {
-			return Event{}, false
+			return dialog.Event{}, false
 		}
-		return Event{Kind: EventThought, Thought: parseThought(p.Text)}, true
+		return dialog.Event{Kind: dialog.EventThought, Thought: parseThought(p.Text)}, true
 	case p.FunctionCall != nil:
 		fc := *p.FunctionCall
 		fc.ID = c.callID(&fc)
@@ -96,17 +98,17 @@ func (t *modelTurn) add(c *chat, p *genai.Part) (Event, bool) {
 		}
 		t.calls = append(t.calls, &fc)
 		t.keep(&genai.Part{FunctionCall: &fc, ThoughtSignature: p.ThoughtSignature})
-		return Event{}, false
+		return dialog.Event{}, false
 	case isText(p):
 		t.keep(&genai.Part{Text: p.Text, ThoughtSignature: p.ThoughtSignature})
 		if p.Text == "" {
-			return Event{}, false
+			return dialog.Event{}, false
 		}
 		t.text.WriteString(p.Text)
-		return Event{Kind: EventText, Text: p.Text}, true
+		return dialog.Event{Kind: dialog.EventText, Text: p.Text}, true
 	default:
 		t.keep(p)
-		return Event{}, false
+		return dialog.Event{}, false
 	}
 }
 
@@ -188,12 +190,12 @@ func hasFunctionResponse(c *genai.Content) bool {
 }
 
 // parseThought splits a thought into its **subject** line and the rest.
-func parseThought(text string) Thought {
+func parseThought(text string) dialog.Thought {
 	text = strings.TrimSpace(text)
 	if rest, ok := strings.CutPrefix(text, "**"); ok {
 		if subject, desc, ok := strings.Cut(rest, "**"); ok && !strings.Contains(subject, "\n") {
-			return Thought{Subject: strings.TrimSpace(subject), Description: strings.TrimSpace(desc)}
+			return dialog.Thought{Subject: strings.TrimSpace(subject), Description: strings.TrimSpace(desc)}
 		}
 	}
-	return Thought{Description: text}
+	return dialog.Thought{Description: text}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // CheckpointRequest is what a checkpoint keeps of the moment before an
@@ -35,6 +37,6 @@ func (t *turn) checkpoint(fc *genai.FunctionCall) {
 	}
 	err := cp.Checkpoint(t.ctx, CheckpointRequest{SessionID: t.s.id, History: slices.Clone(t.s.chat.history), Tool: fc.Name, Args: fc.Args})
 	if err != nil && t.ctx.Err() == nil {
-		t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("Checkpointing before %s failed, so /restore cannot undo it: %v", fc.Name, err)})
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("Checkpointing before %s failed, so /restore cannot undo it: %v", fc.Name, err)})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -55,7 +56,7 @@ func checkpointSetup(t *testing.T, cp *checkpointer) (*agent.Session, string, *d
 func TestCheckpointBeforeTheEditLands(t *testing.T) {
 	cp := &checkpointer{}
 	s, path, _ := checkpointSetup(t, cp)
-	if res, _ := prompt(t, s, "edit"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
 	if len(cp.reqs) != 1 || cp.found[0] != "before\n" {
@@ -76,10 +77,10 @@ func TestFailedCheckpointIsANoticeAndTheEditGoesOn(t *testing.T) {
 	cp := &checkpointer{err: errors.New("git is broken")}
 	s, path, _ := checkpointSetup(t, cp)
 	res, evs := prompt(t, s, "edit")
-	if res.StopReason != agent.StopEndTurn {
+	if res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
-	notices := evs.of(agent.EventNotice)
+	notices := evs.of(dialog.EventNotice)
 	if len(notices) != 1 || !strings.Contains(notices[0].Text, "git is broken") {
 		t.Errorf("notices %+v; want the checkpoint's failure", notices)
 	}
@@ -108,7 +109,7 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []agent.RevertOutcome{agent.Reverted, agent.Reverted, agent.Reverted, agent.Unchanged, agent.NotReverted}
+	want := []dialog.RevertOutcome{dialog.Reverted, dialog.Reverted, dialog.Reverted, dialog.Unchanged, dialog.NotReverted}
 	for i, f := range files {
 		if f.Outcome != want[i] {
 			t.Errorf("%s: %s (%s), want %s", f.Path, f.Outcome, f.Reason, want[i])
@@ -131,7 +132,7 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 // declinedFiles is a FilesLander whose user declines every restore.
 type declinedFiles struct{ diskUser }
 
-func (declinedFiles) LandFiles(_ context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (declinedFiles) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	out := make([]tools.Decision, len(req.Changes))
 	for i := range out {
 		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user declined"}
@@ -174,7 +175,7 @@ func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if f.Outcome != agent.Reverted || f.ModeNotSet != "" {
+		if f.Outcome != dialog.Reverted || f.ModeNotSet != "" {
 			t.Errorf("%s: %s (%s) mode %q; want restored", f.Path, f.Outcome, f.Reason, f.ModeNotSet)
 		}
 	}
@@ -199,7 +200,7 @@ func mode(t *testing.T, path string) os.FileMode {
 // leaving disk as it is.
 type bufferOnly struct{ diskUser }
 
-func (bufferOnly) LandFiles(_ context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (bufferOnly) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	out := make([]tools.Decision, len(req.Changes))
 	for i, c := range req.Changes {
 		out[i] = tools.Decision{Outcome: tools.Applied, Content: c.After}
@@ -221,10 +222,10 @@ func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files[0].Outcome != agent.Reverted || !strings.Contains(files[0].ModeNotSet, "not on disk") {
+	if files[0].Outcome != dialog.Reverted || !strings.Contains(files[0].ModeNotSet, "not on disk") {
 		t.Errorf("run.sh: %+v; want restored, its mode not set, saying why", files[0])
 	}
-	if files[1].Outcome != agent.Reverted || files[1].ModeNotSet != "" {
+	if files[1].Outcome != dialog.Reverted || files[1].ModeNotSet != "" {
 		t.Errorf("notes.txt: %+v; want restored, no mode to set", files[1])
 	}
 }

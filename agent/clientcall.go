@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // RunCall runs one call of tool name with args for the user, outside a
@@ -28,27 +29,27 @@ import (
 // declined). A file it changed is journaled with the conversation's last
 // prompt, which a rewind to that prompt takes back. While a prompt runs
 // it is a *BusyError.
-func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, emit func(Event)) (ToolResult, error) {
+func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, emit func(dialog.Event)) (dialog.ToolResult, error) {
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return ToolResult{}, &BusyError{SessionID: s.id}
+		return dialog.ToolResult{}, &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	if emit == nil {
-		emit = func(Event) {}
+		emit = func(dialog.Event) {}
 	}
 	fc := &genai.FunctionCall{Name: name, Args: maps.Clone(args)}
 	if fc.Args == nil {
 		fc.Args = map[string]any{}
 	}
 	fc.ID = s.chat.callID(fc)
-	var result ToolResult
+	var result dialog.ToolResult
 	t := &turn{
 		s:   s,
 		ctx: ctx,
-		emit: func(ev Event) {
-			if ev.Kind == EventToolResult {
+		emit: func(ev dialog.Event) {
+			if ev.Kind == dialog.EventToolResult {
 				result = ev.ToolResult
 			}
 			emit(ev)
@@ -61,8 +62,8 @@ func (s *Session) RunCall(ctx context.Context, name string, args map[string]any,
 	s.chat.record(&genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: fc}}})
 	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(&toolRun{fc: fc, start: s.agent.cfg.Now()})})
 	s.keepJournal(t.journal)
-	if err := s.persist(ctx, Usage{}, nil); err != nil {
-		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
+		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
 	return result, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -40,20 +41,20 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			must(t, err)
 			var asked []bool
 			decline := false // the prompt's own edit is allowed
-			lander := landerFunc(func(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+			lander := landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 				asked = append(asked, req.Ask)
 				if req.Ask && decline {
-					return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
+					return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
 				}
 				dec, err := tools.LandOnDisk(ctx, req.Change)
-				return agent.Landing{Decision: dec}, err
+				return dialog.Landing{Decision: dec}, err
 			})
 			cp := &checkpointer{path: path}
 			srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"), geminitest.TextTurn("next"))
 			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalDefault,
 				Lander: diskFiles{lander}, Workspace: ws, Checkpointer: cp})
 			s := a.NewSession()
-			if res, _ := prompt(t, s, "edit"); res.StopReason != agent.StopEndTurn {
+			if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
 				t.Fatalf("prompt: %+v", res)
 			}
 			asked, decline = nil, !tc.allow
@@ -72,7 +73,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			if !slices.Equal(asked, []bool{true}) {
 				t.Errorf("landed with Ask %v; want the user asked once", asked)
 			}
-			if kinds := evs.kinds(); !slices.Equal(kinds, []agent.EventKind{agent.EventToolCall, agent.EventToolResult}) {
+			if kinds := evs.kinds(); !slices.Equal(kinds, []dialog.EventKind{dialog.EventToolCall, dialog.EventToolResult}) {
 				t.Errorf("events %v; want the call and its result", kinds)
 			}
 			if n := len(cp.reqs); n != 2 || cp.reqs[1].Tool != "write" || cp.reqs[1].History[len(cp.reqs[1].History)-1].Parts[0].FunctionCall == nil {
@@ -92,7 +93,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 				t.Errorf("the model reads %s; want %q", got, tc.response)
 			}
 
-			if _, err := s.Rewind(context.Background(), 1, agent.RewindCode); err != nil {
+			if _, err := s.Rewind(context.Background(), 1, dialog.RewindCode); err != nil {
 				t.Fatal(err)
 			}
 			if got := read(t, path); got != "before\n" {
@@ -105,6 +106,6 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 // diskFiles is a lander that lands reverts on disk.
 type diskFiles struct{ landerFunc }
 
-func (diskFiles) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (diskFiles) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	return (&diskUser{}).LandFiles(ctx, req)
 }

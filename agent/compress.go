@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -110,21 +111,21 @@ func (e *summaryGrewError) Error() string {
 // contents, before tokens long) with the model's summary, and tells the
 // user. On an error the history stays as it was. trigger is what the
 // PreCompress hooks are told: "auto", or "manual" for /compress.
-func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger string) (CompressionInfo, error) {
+func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger string) (dialog.CompressionInfo, error) {
 	a, c := t.s.agent, &t.s.chat
 	split := compressSplitPoint(history, 1-compressionPreserveFraction)
 	if split == 0 {
-		return CompressionInfo{}, ErrNothingToCompress
+		return dialog.CompressionInfo{}, ErrNothingToCompress
 	}
 	t.fireHook(HookPreCompress, trigger, map[string]any{"trigger": trigger})
 	summary, err := t.summarize(history[:split])
 	switch {
 	case t.ctx.Err() != nil:
-		return CompressionInfo{}, t.ctx.Err()
+		return dialog.CompressionInfo{}, t.ctx.Err()
 	case err != nil:
-		return CompressionInfo{}, err
+		return dialog.CompressionInfo{}, err
 	case summary == "":
-		return CompressionInfo{}, errors.New("the model's summary of the history was empty, so the history is kept")
+		return dialog.CompressionInfo{}, errors.New("the model's summary of the history was empty, so the history is kept")
 	}
 	compressed := append([]*genai.Content{
 		genai.NewContentFromText(summary, genai.RoleUser),
@@ -133,15 +134,15 @@ func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger 
 	after := t.countTokens(compressed)
 	a.log.compression(t.promptID, before, after)
 	if after >= before {
-		return CompressionInfo{}, &summaryGrewError{before: before, after: after}
+		return dialog.CompressionInfo{}, &summaryGrewError{before: before, after: after}
 	}
 	c.replace(compressed)
 	c.promptTokens = after
 	// What the model was told of the editor may be in the summary now, or
 	// gone: the next prompt tells it all again, as Gemini CLI does.
 	t.s.editor.reset()
-	info := CompressionInfo{Before: before, After: after}
-	t.emit(Event{Kind: EventCompressed, Compressed: info})
+	info := dialog.CompressionInfo{Before: before, After: after}
+	t.emit(dialog.Event{Kind: dialog.EventCompressed, Compressed: info})
 	return info, nil
 }
 
@@ -153,27 +154,27 @@ func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger 
 // (ErrNothingToCompress), the model failed, or the summary would not be
 // smaller. Unlike the automatic compression, a failure does not stop
 // later ones.
-func (s *Session) Compress(ctx context.Context) (CompressionInfo, error) {
+func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) {
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return CompressionInfo{}, &BusyError{SessionID: s.id}
+		return dialog.CompressionInfo{}, &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	history := s.chat.contents()
 	if len(history) == 0 {
-		return CompressionInfo{}, ErrNothingToCompress
+		return dialog.CompressionInfo{}, ErrNothingToCompress
 	}
 	before := s.chat.promptTokens
 	if before == 0 {
 		before = estimateTokens(history)
 	}
-	t := &turn{s: s, ctx: ctx, emit: func(Event) {}, promptID: s.id + "########compress"}
+	t := &turn{s: s, ctx: ctx, emit: func(dialog.Event) {}, promptID: s.id + "########compress"}
 	info, err := t.summarizeHistory(history, before, "manual")
 	if err != nil {
-		return CompressionInfo{}, err
+		return dialog.CompressionInfo{}, err
 	}
-	if err := s.persist(ctx, Usage{}, nil); err != nil {
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
 		s.agent.cfg.Logger.Warn("saving the compressed session", zap.String("sessionId", s.id), zap.Error(err))
 		return info, fmt.Errorf("the history was compressed, but the session could not be saved: %w", err)
 	}
@@ -240,7 +241,7 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText(compressionPrompt, genai.RoleUser)}
 	resp, err := generateAs(t.ctx, a.cfg.Generator, a.cfg.Retry, use, request, config, func(attempt int, err error, wait time.Duration) {
 		a.log.retry(use.Model, t.promptID, attempt, err, wait)
-		t.emit(Event{Kind: EventRetry, Retry: RetryInfo{Attempt: attempt, Delay: wait, Reason: err.Error()}})
+		t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: err.Error()}})
 	})
 	if err != nil {
 		return "", fmt.Errorf("summarising the history: %w", err)

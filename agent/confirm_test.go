@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -27,14 +28,14 @@ func shellTurn(cmds ...string) geminitest.Turn {
 func TestConfirmation(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		outcome  agent.ConfirmOutcome
+		outcome  dialog.ConfirmOutcome
 		asked    int      // confirmations over both prompts
 		ran      []string // commands run
 		statuses []tools.Status
 	}{
-		{"proceed once asks every time", agent.ProceedOnce, 3, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
-		{"proceed always remembers the root command", agent.ProceedAlways, 1, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
-		{"cancel runs nothing", agent.Cancel, 3, nil, []tools.Status{"rejected", "rejected", "rejected"}},
+		{"proceed once asks every time", dialog.ProceedOnce, 3, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
+		{"proceed always remembers the root command", dialog.ProceedAlways, 1, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
+		{"cancel runs nothing", dialog.Cancel, 3, nil, []tools.Status{"rejected", "rejected", "rejected"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := geminitest.NewTestServer(t,
@@ -60,14 +61,14 @@ func TestConfirmation(t *testing.T) {
 				t.Errorf("ran %q, want %q", got, tc.ran)
 			}
 			var statuses []tools.Status
-			for _, ev := range append(evs1, evs2...).of(agent.EventToolResult) {
+			for _, ev := range append(evs1, evs2...).of(dialog.EventToolResult) {
 				statuses = append(statuses, ev.ToolResult.Status)
 			}
 			if !slices.Equal(statuses, tc.statuses) {
 				t.Errorf("statuses = %v, want %v", statuses, tc.statuses)
 			}
 			fr := responses(t, srv.Requests()[1])
-			if tc.outcome == agent.Cancel {
+			if tc.outcome == dialog.Cancel {
 				if fr[0].Response["error"] != "The user declined to run this command." {
 					t.Errorf("declined response = %v", fr[0].Response)
 				}
@@ -84,7 +85,7 @@ func TestAlwaysAllowIsPerSessionAndPerKey(t *testing.T) {
 		shellTurn("go test"), geminitest.TextTurn("ok"),
 	)
 	sh := &shellTool{}
-	conf := always(agent.ProceedAlways)
+	conf := always(dialog.ProceedAlways)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	prompt(t, a.NewSession(), "one")
 	prompt(t, a.NewSession(), "two")
@@ -109,7 +110,7 @@ func TestConfirmRequestSaysWhetherAlwaysHolds(t *testing.T) {
 		shellTurn("go test -v"), geminitest.TextTurn("ok"),
 	)
 	sh := &shellTool{}
-	conf := always(agent.ProceedAlways)
+	conf := always(dialog.ProceedAlways)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	s := a.NewSession()
 	for _, p := range []string{"one", "two", "three", "four"} {
@@ -130,12 +131,12 @@ func TestConfirmRequestSaysWhetherAlwaysHolds(t *testing.T) {
 func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("rm -rf build"), geminitest.TextTurn("ok"), shellTurn("ls"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
-	broken := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	broken := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return "", errors.New("client went away")
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: broken})
 	_, evs := prompt(t, a.NewSession(), "clean")
-	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusError {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusError {
 		t.Errorf("result = %+v", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != "Asking the user for approval failed: client went away" {
@@ -144,7 +145,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 
 	b, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	_, evs = prompt(t, b.NewSession(), "list")
-	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
 		t.Errorf("without a confirmer, result = %+v", r)
 	}
 	if len(sh.commands()) != 0 {
@@ -155,7 +156,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 func TestYoloSkipsConfirmation(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("built"))
 	sh := &shellTool{}
-	conf := always(agent.Cancel)
+	conf := always(dialog.Cancel)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, ApprovalMode: tools.ApprovalYolo})
 	prompt(t, a.NewSession(), "build")
 	if len(conf.asked()) != 0 || !slices.Equal(sh.commands(), []string{"make"}) {
@@ -180,18 +181,18 @@ func editTool() fakeTool {
 // edit's question travels with its change, in the LandRequest.
 type frontEnd struct {
 	t        *testing.T
-	requests []agent.LandRequest
+	requests []dialog.LandRequest
 }
 
-func (f *frontEnd) Land(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (f *frontEnd) Land(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	f.requests = append(f.requests, req)
 	always := req.Ask && req.Change.After == "always\n"
-	return agent.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}, AllowAlways: always}, nil
+	return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}, AllowAlways: always}, nil
 }
 
-func (f *frontEnd) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (f *frontEnd) Confirm(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	f.t.Error("an edit was asked about through the Confirmer, without its change")
-	return agent.Cancel, nil
+	return dialog.Cancel, nil
 }
 
 func (f *frontEnd) asked() []bool {
@@ -242,7 +243,7 @@ func TestEditsAskedPerMode(t *testing.T) {
 					}
 				}
 			}
-			for _, ev := range evs.of(agent.EventToolResult) {
+			for _, ev := range evs.of(dialog.EventToolResult) {
 				if ev.ToolResult.Status != tools.StatusOK {
 					t.Errorf("result %+v", ev.ToolResult)
 				}
@@ -259,16 +260,16 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 		geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "b\n"})),
 		geminitest.TextTurn("ok"))
 	var asked []bool
-	lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+	lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 		asked = append(asked, req.Ask)
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
+		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
 	})
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander})
 	_, evs := prompt(t, a.NewSession(), "edit")
 	if !slices.Equal(asked, []bool{true, true}) {
 		t.Errorf("asked = %v", asked)
 	}
-	for _, ev := range evs.of(agent.EventToolResult) {
+	for _, ev := range evs.of(dialog.EventToolResult) {
 		if ev.ToolResult.Status != tools.StatusRejected {
 			t.Errorf("result %+v, want rejected", ev.ToolResult)
 		}
@@ -281,14 +282,14 @@ func TestEditWithoutLander(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tools.ApprovalYolo})
 	_, evs := prompt(t, a.NewSession(), "edit")
-	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
 		t.Errorf("result %+v", r)
 	}
 }
 
-type landerFunc func(context.Context, agent.LandRequest) (agent.Landing, error)
+type landerFunc func(context.Context, dialog.LandRequest) (dialog.Landing, error)
 
-func (f landerFunc) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (f landerFunc) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	return f(ctx, req)
 }
 
@@ -296,12 +297,12 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
 	const why = "cannot ask the user: rerun with --approval-mode yolo"
-	nobody := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-		return agent.Cancel, fmt.Errorf("%w: rerun with --approval-mode yolo", agent.ErrCannotAsk)
+	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		return dialog.Cancel, fmt.Errorf("%w: rerun with --approval-mode yolo", dialog.ErrCannotAsk)
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: nobody})
 	_, evs := prompt(t, a.NewSession(), "build")
-	if r := evs.of(agent.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
 		t.Errorf("result = %+v, want rejected", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != why {
@@ -348,11 +349,11 @@ func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn(turn...), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
 	// Always Allow for the first command, Reject for the rest.
-	conf := &confirmer{answer: func(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	conf := &confirmer{answer: func(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		if req.Details == "ls" {
-			return agent.ProceedAlways, nil
+			return dialog.ProceedAlways, nil
 		}
-		return agent.Cancel, nil
+		return dialog.Cancel, nil
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	prompt(t, a.NewSession(), "list")
@@ -378,7 +379,7 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 		shellTurn("git status", "grep y f", "ls | grep z", "git log > out"), geminitest.TextTurn("ok"),
 	)
 	sh := &shellTool{}
-	conf := always(agent.ProceedAlways)
+	conf := always(dialog.ProceedAlways)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
 	s := a.NewSession()
 	prompt(t, s, "one")
@@ -412,10 +413,10 @@ func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
 				return tools.Result{Output: "saved"}, nil
 			}}, nil
 	}}
-	conf := always(agent.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory), Confirmer: conf, Lander: landerFunc(func(context.Context, agent.LandRequest) (agent.Landing, error) {
+	conf := always(dialog.Cancel)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory), Confirmer: conf, Lander: landerFunc(func(context.Context, dialog.LandRequest) (dialog.Landing, error) {
 		t.Error("a call that proposes no change was handed to the lander")
-		return agent.Landing{}, nil
+		return dialog.Landing{}, nil
 	})})
 	prompt(t, a.NewSession(), "remember")
 	if len(conf.asked()) != 1 || ran {
@@ -447,11 +448,11 @@ func TestEditQuestionSaysWhetherAlwaysHolds(t *testing.T) {
 				geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "b\n"})),
 				geminitest.TextTurn("ok"))
 			var offered []bool
-			lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+			lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 				if req.Ask {
 					offered = append(offered, req.CanAllowAlways)
 				}
-				return agent.Landing{Decision: tools.Decision{Outcome: tools.Applied}, AllowAlways: true}, nil
+				return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied}, AllowAlways: true}, nil
 			})
 			cfg := agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander}
 			if tc.policy != nil {

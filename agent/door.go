@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -17,18 +18,18 @@ import (
 // ask puts req to the user through the front end's Confirmer. err is why
 // nobody answered (the outcome is then Cancel): errNoConfirmer, the
 // Confirmer's error, or ctx's.
-func (s *Session) ask(ctx context.Context, req ConfirmRequest) (ConfirmOutcome, error) {
+func (s *Session) ask(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	confirmer := s.agent.cfg.Confirmer
 	if confirmer == nil {
-		return Cancel, errNoConfirmer
+		return dialog.Cancel, errNoConfirmer
 	}
 	req.SessionID = s.id
 	outcome, err := confirmer.Confirm(ctx, req)
 	switch {
 	case ctx.Err() != nil:
-		return Cancel, ctx.Err()
+		return dialog.Cancel, ctx.Err()
 	case err != nil:
-		return Cancel, err
+		return dialog.Cancel, err
 	}
 	return outcome, nil
 }
@@ -38,12 +39,12 @@ var errNoFilesLander = errors.New("this front end cannot land a revert")
 
 // landAll hands the front end changes to land as one (a rewind's revert),
 // asking the user once; each change's decision, in order.
-func (s *Session) landAll(ctx context.Context, title string, changes []RevertChange) ([]tools.Decision, error) {
-	lander, ok := s.agent.cfg.Lander.(FilesLander)
+func (s *Session) landAll(ctx context.Context, title string, changes []dialog.RevertChange) ([]tools.Decision, error) {
+	lander, ok := s.agent.cfg.Lander.(dialog.FilesLander)
 	if !ok {
 		return nil, errNoFilesLander
 	}
-	return lander.LandFiles(ctx, LandFilesRequest{SessionID: s.id, Title: title, Changes: changes})
+	return lander.LandFiles(ctx, dialog.LandFilesRequest{SessionID: s.id, Title: title, Changes: changes})
 }
 
 // errNoLander: no front end lands file changes.
@@ -59,9 +60,9 @@ func (s *Session) canLand() error {
 
 // land hands the front end an edit call's change to land, asking the
 // user first where req.Ask says so.
-func (s *Session) land(ctx context.Context, req LandRequest) (Landing, error) {
+func (s *Session) land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if err := s.canLand(); err != nil {
-		return Landing{}, err
+		return dialog.Landing{}, err
 	}
 	req.SessionID = s.id
 	return s.agent.cfg.Lander.Land(ctx, req)
@@ -74,7 +75,7 @@ func (s *Session) canQuestion() bool { return s.agent.cfg.Asker != nil }
 // end's Asker.
 func (s *Session) question(ctx context.Context, callID string, q tools.Question) (tools.Answer, error) {
 	if !s.canQuestion() {
-		return tools.Answer{}, fmt.Errorf("%w: this front end cannot put a question", ErrCannotAsk)
+		return tools.Answer{}, fmt.Errorf("%w: this front end cannot put a question", dialog.ErrCannotAsk)
 	}
-	return s.agent.cfg.Asker.Ask(ctx, AskRequest{SessionID: s.id, CallID: callID, Question: q})
+	return s.agent.cfg.Asker.Ask(ctx, dialog.AskRequest{SessionID: s.id, CallID: callID, Question: q})
 }

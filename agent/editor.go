@@ -8,61 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/genai"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
-
-// Input is one prompt from the user: the text they typed, and what their
-// editor shows. Front ends hand the agent this and never compose
-// model-facing text themselves.
-type Input struct {
-	Text string
-	// Editor is what the user is looking at; nil when the front end has no
-	// editor (headless) or the user sent none.
-	Editor *EditorContext
-	// Parts are what the user attached beside the text, sent after it:
-	// images, audio, documents a client embedded.
-	Parts []*genai.Part
-	// Command is the "/name args" the user typed when Parts are what it
-	// expanded to (a custom command's prompt, sent as it is) and Text is
-	// empty: the session's title and its saved prompt say what was typed.
-	Command string
-}
-
-// EditorContext is the user's editor as a front end sees it.
-type EditorContext struct {
-	// ActiveFile is the file the user is working in; nil when none.
-	ActiveFile *ActiveFile
-	// OpenFiles are the other files open in the editor, as absolute paths.
-	OpenFiles []string
-}
-
-// ActiveFile is the file the user is working in.
-type ActiveFile struct {
-	Path string // absolute
-	// Cursor is where the caret is, 1-based; nil when unknown.
-	Cursor *Position
-	// Selection is the selected range, 1-based, and SelectedText its text
-	// as the editor holds it (unsaved changes included); empty when
-	// nothing is selected.
-	Selection    *Range
-	SelectedText string
-	Diagnostics  []Diagnostic
-}
-
-// Position is a 1-based line and column.
-type Position struct{ Line, Character int }
-
-// Range is a span between two positions.
-type Range struct{ Start, End Position }
-
-// Diagnostic is a problem the editor shows in the active file.
-type Diagnostic struct {
-	Start    Position
-	Severity string // error, warning, information, hint; "" when unknown
-	Message  string
-	Source   string // the tool that reported it, e.g. "gopls"
-	Code     string
-}
 
 // Gemini CLI's caps on the IDE context (packages/core/src/ide/constants.ts).
 const (
@@ -97,7 +44,7 @@ func (st *editorState) reset() { st.told = nil }
 // nothing to say. A nil cur (no editor) forgets what was told, so the
 // editor's next context is sent in full, as Gemini CLI does when the IDE
 // disconnects.
-func (st *editorState) next(cur *EditorContext) string {
+func (st *editorState) next(cur *dialog.EditorContext) string {
 	if cur == nil {
 		st.told = nil
 		return ""
@@ -129,7 +76,7 @@ type editorView struct {
 	believed []string
 }
 
-func viewOf(e *EditorContext) *editorView {
+func viewOf(e *dialog.EditorContext) *editorView {
 	v := &editorView{open: make(map[string]bool)}
 	limit := maxOpenFiles
 	if f := e.ActiveFile; f != nil {
@@ -287,7 +234,7 @@ type diagnosticJSON struct {
 	Code      string `json:"code,omitempty"`
 }
 
-func fileJSONOf(f *ActiveFile) *fileJSON {
+func fileJSONOf(f *dialog.ActiveFile) *fileJSON {
 	out := &fileJSON{Path: f.Path, SelectedText: cappedSelection(f)}
 	if f.Cursor != nil {
 		out.Cursor = &cursorJSON{Line: f.Cursor.Line, Character: f.Cursor.Character}
@@ -303,7 +250,7 @@ func fileJSONOf(f *ActiveFile) *fileJSON {
 
 // cappedSelection is the selected text cut at maxSelectedText characters,
 // as Gemini CLI cuts it, with what was cut said in the text itself.
-func cappedSelection(f *ActiveFile) string {
+func cappedSelection(f *dialog.ActiveFile) string {
 	text := f.SelectedText
 	total := utf8.RuneCountInString(text)
 	if total <= maxSelectedText {

@@ -6,22 +6,24 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
-func mainGo() *ActiveFile {
-	return &ActiveFile{
+func mainGo() *dialog.ActiveFile {
+	return &dialog.ActiveFile{
 		Path:   "/proj/main.go",
-		Cursor: &Position{Line: 3, Character: 5},
+		Cursor: &dialog.Position{Line: 3, Character: 5},
 	}
 }
 
 func TestEditorContextFull(t *testing.T) {
 	f := mainGo()
-	f.Selection = &Range{Start: Position{Line: 3, Character: 5}, End: Position{Line: 4, Character: 2}}
+	f.Selection = &dialog.Range{Start: dialog.Position{Line: 3, Character: 5}, End: dialog.Position{Line: 4, Character: 2}}
 	f.SelectedText = "a < b &&\n\tc"
-	f.Diagnostics = []Diagnostic{{Start: Position{Line: 3, Character: 6}, Severity: "error", Message: "undefined: b", Source: "compiler", Code: "UndeclaredName"}}
+	f.Diagnostics = []dialog.Diagnostic{{Start: dialog.Position{Line: 3, Character: 6}, Severity: "error", Message: "undefined: b", Source: "compiler", Code: "UndeclaredName"}}
 	var st editorState
-	got := st.next(&EditorContext{ActiveFile: f, OpenFiles: []string{"/proj/a.go", "/proj/main.go", "/proj/b.go"}})
+	got := st.next(&dialog.EditorContext{ActiveFile: f, OpenFiles: []string{"/proj/a.go", "/proj/main.go", "/proj/b.go"}})
 	want := "Here is the user's editor context as a JSON object. This is for your information only.\n" +
 		"```json\n" +
 		`{
@@ -55,7 +57,7 @@ func TestEditorContextFull(t *testing.T) {
 
 func TestEditorContextFullWithoutActiveFile(t *testing.T) {
 	var st editorState
-	got := st.next(&EditorContext{OpenFiles: []string{"/proj/a.go"}})
+	got := st.next(&dialog.EditorContext{OpenFiles: []string{"/proj/a.go"}})
 	if intro, body := split(t, got); intro != editorContextIntro || body != `{"otherOpenFiles":["/proj/a.go"]}` {
 		t.Errorf("full context = %q", got)
 	}
@@ -66,75 +68,75 @@ func TestEditorContextNothingToSay(t *testing.T) {
 	if got := st.next(nil); got != "" {
 		t.Errorf("no editor: %q", got)
 	}
-	if got := st.next(&EditorContext{}); got != "" {
+	if got := st.next(&dialog.EditorContext{}); got != "" {
 		t.Errorf("an editor with no file open: %q", got)
 	}
-	ctx := &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}}
+	ctx := &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}}
 	st.next(ctx)
-	same := &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}}
+	same := &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}}
 	if got := st.next(same); got != "" {
 		t.Errorf("unchanged context told again: %q", got)
 	}
 }
 
 func TestEditorContextDeltas(t *testing.T) {
-	withSelection := func(text string) *ActiveFile {
+	withSelection := func(text string) *dialog.ActiveFile {
 		f := mainGo()
 		f.SelectedText = text
 		return f
 	}
-	withDiagnostics := func(ds ...Diagnostic) *ActiveFile {
+	withDiagnostics := func(ds ...dialog.Diagnostic) *dialog.ActiveFile {
 		f := mainGo()
 		f.Diagnostics = ds
 		return f
 	}
-	unused := Diagnostic{Start: Position{Line: 7, Character: 2}, Severity: "warning", Message: "x declared and not used"}
+	unused := dialog.Diagnostic{Start: dialog.Position{Line: 7, Character: 2}, Severity: "warning", Message: "x declared and not used"}
 	tests := []struct {
 		name        string
-		first, then *EditorContext
+		first, then *dialog.EditorContext
 		want        string // the changes, as compact JSON
 	}{{
 		name:  "files opened and closed",
-		first: &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go", "/proj/b.go"}},
-		then:  &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/b.go", "/proj/c.go"}},
+		first: &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go", "/proj/b.go"}},
+		then:  &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/b.go", "/proj/c.go"}},
 		want:  `{"filesOpened":["/proj/c.go"],"filesClosed":["/proj/a.go"]}`,
 	}, {
 		name:  "active file changed",
-		first: &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}},
-		then: &EditorContext{
-			ActiveFile: &ActiveFile{Path: "/proj/a.go", Cursor: &Position{Line: 1, Character: 1}, SelectedText: "package a"},
+		first: &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}},
+		then: &dialog.EditorContext{
+			ActiveFile: &dialog.ActiveFile{Path: "/proj/a.go", Cursor: &dialog.Position{Line: 1, Character: 1}, SelectedText: "package a"},
 			OpenFiles:  []string{"/proj/main.go"},
 		},
 		want: `{"activeFileChanged":{"path":"/proj/a.go","cursor":{"line":1,"character":1},"selectedText":"package a"}}`,
 	}, {
 		name:  "no file active any more",
-		first: &EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}},
-		then:  &EditorContext{OpenFiles: []string{"/proj/a.go", "/proj/main.go"}},
+		first: &dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: []string{"/proj/a.go"}},
+		then:  &dialog.EditorContext{OpenFiles: []string{"/proj/a.go", "/proj/main.go"}},
 		want:  `{"activeFileChanged":{"path":null,"previousPath":"/proj/main.go"}}`,
 	}, {
 		name:  "cursor moved",
-		first: &EditorContext{ActiveFile: mainGo()},
-		then:  &EditorContext{ActiveFile: &ActiveFile{Path: "/proj/main.go", Cursor: &Position{Line: 3, Character: 9}}},
+		first: &dialog.EditorContext{ActiveFile: mainGo()},
+		then:  &dialog.EditorContext{ActiveFile: &dialog.ActiveFile{Path: "/proj/main.go", Cursor: &dialog.Position{Line: 3, Character: 9}}},
 		want:  `{"cursorMoved":{"path":"/proj/main.go","cursor":{"line":3,"character":9}}}`,
 	}, {
 		name:  "selection changed",
-		first: &EditorContext{ActiveFile: withSelection("old")},
-		then:  &EditorContext{ActiveFile: withSelection("new text")},
+		first: &dialog.EditorContext{ActiveFile: withSelection("old")},
+		then:  &dialog.EditorContext{ActiveFile: withSelection("new text")},
 		want:  `{"selectionChanged":{"path":"/proj/main.go","selectedText":"new text"}}`,
 	}, {
 		name:  "selection cleared",
-		first: &EditorContext{ActiveFile: withSelection("old")},
-		then:  &EditorContext{ActiveFile: mainGo()},
+		first: &dialog.EditorContext{ActiveFile: withSelection("old")},
+		then:  &dialog.EditorContext{ActiveFile: mainGo()},
 		want:  `{"selectionChanged":{"path":"/proj/main.go","selectedText":""}}`,
 	}, {
 		name:  "diagnostics changed",
-		first: &EditorContext{ActiveFile: mainGo()},
-		then:  &EditorContext{ActiveFile: withDiagnostics(unused)},
+		first: &dialog.EditorContext{ActiveFile: mainGo()},
+		then:  &dialog.EditorContext{ActiveFile: withDiagnostics(unused)},
 		want:  `{"diagnosticsChanged":{"path":"/proj/main.go","diagnostics":[{"line":7,"character":2,"severity":"warning","message":"x declared and not used"}]}}`,
 	}, {
 		name:  "diagnostics fixed",
-		first: &EditorContext{ActiveFile: withDiagnostics(unused)},
-		then:  &EditorContext{ActiveFile: mainGo()},
+		first: &dialog.EditorContext{ActiveFile: withDiagnostics(unused)},
+		then:  &dialog.EditorContext{ActiveFile: mainGo()},
 		want:  `{"diagnosticsChanged":{"path":"/proj/main.go","diagnostics":[]}}`,
 	}}
 	for _, tt := range tests {
@@ -159,7 +161,7 @@ func TestEditorContextDeltas(t *testing.T) {
 
 func TestEditorContextResetSendsFullContext(t *testing.T) {
 	var st editorState
-	ctx := &EditorContext{ActiveFile: mainGo()}
+	ctx := &dialog.EditorContext{ActiveFile: mainGo()}
 	st.next(ctx)
 	st.reset()
 	if got := st.next(ctx); !strings.HasPrefix(got, editorContextIntro) {
@@ -176,7 +178,7 @@ func TestEditorContextSelectionCapped(t *testing.T) {
 	// with what was cut said in the text.
 	line := strings.Repeat("é", 99) + "\n" // 100 characters
 	exact := strings.Repeat(line, maxSelectedText/100) + strings.Repeat("x", maxSelectedText%100)
-	f := &ActiveFile{Path: "/proj/big.txt", Selection: &Range{Start: Position{Line: 10, Character: 1}, End: Position{Line: 400, Character: 3}}}
+	f := &dialog.ActiveFile{Path: "/proj/big.txt", Selection: &dialog.Range{Start: dialog.Position{Line: 10, Character: 1}, End: dialog.Position{Line: 400, Character: 3}}}
 	f.SelectedText = exact
 	if got := fileJSONOf(f).SelectedText; got != exact {
 		t.Errorf("a selection of exactly %d characters was changed (%d bytes left of %d)", maxSelectedText, len(got), len(exact))
@@ -184,7 +186,7 @@ func TestEditorContextSelectionCapped(t *testing.T) {
 	f.SelectedText = exact + "yz" + strings.Repeat(line, 5)
 	want := exact + "... [TRUNCATED: only the first 16384 of 16886 selected characters are shown; the selection goes on from line 173 to line 400]"
 	var st editorState
-	_, body := split(t, st.next(&EditorContext{ActiveFile: f}))
+	_, body := split(t, st.next(&dialog.EditorContext{ActiveFile: f}))
 	var got struct{ ActiveFile fileJSON }
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatal(err)
@@ -200,7 +202,7 @@ func TestEditorContextOpenFilesCapped(t *testing.T) {
 		open = append(open, fmt.Sprintf("/proj/f%02d.go", i))
 	}
 	var st editorState
-	_, body := split(t, st.next(&EditorContext{ActiveFile: mainGo(), OpenFiles: open}))
+	_, body := split(t, st.next(&dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: open}))
 	var full struct {
 		OtherOpenFiles []string
 		Unlisted       int `json:"otherOpenFilesNotListed"`
@@ -213,19 +215,19 @@ func TestEditorContextOpenFilesCapped(t *testing.T) {
 	}
 	// Closing f00 lists f09, which the model had not heard of; f10 and
 	// f11 stay unlisted. Closing one the model never heard of says nothing.
-	_, body = split(t, st.next(&EditorContext{ActiveFile: mainGo(), OpenFiles: open[1:11]}))
+	_, body = split(t, st.next(&dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: open[1:11]}))
 	if want := `{"changes":{"filesOpened":["/proj/f09.go"],"filesClosed":["/proj/f00.go"]}}`; body != want {
 		t.Errorf("changes = %s\nwant      %s", body, want)
 	}
 	// A file the model was told of that the cap no longer lists (a new
 	// active file takes a place) is still open: it is not said closed.
-	moved := &EditorContext{ActiveFile: &ActiveFile{Path: "/proj/new.go"}, OpenFiles: append([]string{"/proj/main.go"}, open[1:11]...)}
+	moved := &dialog.EditorContext{ActiveFile: &dialog.ActiveFile{Path: "/proj/new.go"}, OpenFiles: append([]string{"/proj/main.go"}, open[1:11]...)}
 	_, body = split(t, st.next(moved))
 	if want := `{"changes":{"filesOpened":["/proj/new.go"],"activeFileChanged":{"path":"/proj/new.go"}}}`; body != want {
 		t.Errorf("changes = %s\nwant      %s", body, want)
 	}
 	// Listed again, f09 is not news: the model still believes it open.
-	_, body = split(t, st.next(&EditorContext{ActiveFile: mainGo(), OpenFiles: open[1:11]}))
+	_, body = split(t, st.next(&dialog.EditorContext{ActiveFile: mainGo(), OpenFiles: open[1:11]}))
 	if want := `{"changes":{"filesClosed":["/proj/new.go"],"activeFileChanged":{"path":"/proj/main.go","cursor":{"line":3,"character":5}}}}`; body != want {
 		t.Errorf("changes = %s\nwant      %s", body, want)
 	}

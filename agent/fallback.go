@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -23,12 +24,6 @@ const (
 	// FallbackNever keeps the model and never asks.
 	FallbackNever FallbackMode = "never"
 )
-
-// ConfirmModelFallback is the Kind of the ConfirmRequest asking the user
-// whether to switch to the fallback model. ProceedOnce and ProceedAlways
-// both switch for the rest of the session; Cancel stops the prompt with the
-// quota error.
-const ConfirmModelFallback = "model_fallback"
 
 // modelSwitch is the agent's model once it fell back: one for every
 // session, as Gemini CLI switches its whole config.
@@ -157,8 +152,8 @@ func (t *turn) fallBack(model, why string, cause error) (bool, error) {
 		return false, nil
 	case FallbackAlways:
 	default:
-		outcome, err := t.s.ask(t.ctx, ConfirmRequest{
-			Kind:  ConfirmModelFallback,
+		outcome, err := t.s.ask(t.ctx, dialog.ConfirmRequest{
+			Kind:  dialog.ConfirmModelFallback,
 			Title: fmt.Sprintf("Switch to %s?", to),
 			Details: fmt.Sprintf("%s. Switch to %s for the rest of this session and try again? Otherwise this prompt stops.",
 				why, to),
@@ -166,11 +161,11 @@ func (t *turn) fallBack(model, why string, cause error) (bool, error) {
 		switch {
 		case t.ctx.Err() != nil:
 			return false, t.ctx.Err()
-		case errors.Is(err, ErrCannotAsk), errors.Is(err, errNoConfirmer):
+		case errors.Is(err, dialog.ErrCannotAsk), errors.Is(err, errNoConfirmer):
 			return false, nil
 		case err != nil:
 			return false, fmt.Errorf("asking the user whether to switch to %s: %w", to, err)
-		case outcome != ProceedOnce && outcome != ProceedAlways:
+		case outcome != dialog.ProceedOnce && outcome != dialog.ProceedAlways:
 			return false, cause
 		}
 	}

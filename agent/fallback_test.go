@@ -16,6 +16,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // dailyQuota is a 429 saying the model's daily quota is used up, as the
@@ -42,7 +43,7 @@ func models(reqs []geminitest.Request) []string {
 const switchNotice = "Switched to gemini-3-flash-preview for the rest of this session because gemini-3.1-pro-preview-customtools is out of quota (429 RESOURCE_EXHAUSTED)."
 
 func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
-	for _, answer := range []agent.ConfirmOutcome{agent.ProceedOnce, agent.ProceedAlways} {
+	for _, answer := range []dialog.ConfirmOutcome{dialog.ProceedOnce, dialog.ProceedAlways} {
 		t.Run(string(answer), func(t *testing.T) {
 			core, logs := observer.New(zapcore.InfoLevel)
 			srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("from flash"), geminitest.TextTurn("flash again"), geminitest.TextTurn("other session"))
@@ -50,28 +51,28 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Logger: zap.New(core)})
 			s := a.NewSession()
 			res, evs := prompt(t, s, "hi")
-			if res.StopReason != agent.StopEndTurn || res.Text != "from flash" {
+			if res.StopReason != dialog.StopEndTurn || res.Text != "from flash" {
 				t.Fatalf("result = %+v", res)
 			}
 			asked := c.asked()
-			if len(asked) != 1 || asked[0].Kind != agent.ConfirmModelFallback || asked[0].SessionID != s.ID() ||
+			if len(asked) != 1 || asked[0].Kind != dialog.ConfirmModelFallback || asked[0].SessionID != s.ID() ||
 				asked[0].Title != "Switch to gemini-3-flash-preview?" ||
 				asked[0].Details != "gemini-3.1-pro-preview-customtools is out of quota (429 RESOURCE_EXHAUSTED). Switch to gemini-3-flash-preview for the rest of this session and try again? Otherwise this prompt stops." {
 				t.Errorf("asked %+v", asked)
 			}
 			// A daily quota is not waited for.
-			if len(sl.got()) != 0 || len(evs.of(agent.EventRetry)) != 0 {
+			if len(sl.got()) != 0 || len(evs.of(dialog.EventRetry)) != 0 {
 				t.Errorf("waited %v before falling back", sl.got())
 			}
-			if n := evs.of(agent.EventNotice); len(n) != 1 || n[0].Text != switchNotice {
+			if n := evs.of(dialog.EventNotice); len(n) != 1 || n[0].Text != switchNotice {
 				t.Errorf("notices = %+v", n)
 			}
 			// The rest of the session uses Flash, without telling again; a
 			// new session is told once.
-			if _, evs := prompt(t, s, "more"); len(evs.of(agent.EventNotice)) != 0 {
-				t.Errorf("told again: %v", evs.of(agent.EventNotice))
+			if _, evs := prompt(t, s, "more"); len(evs.of(dialog.EventNotice)) != 0 {
+				t.Errorf("told again: %v", evs.of(dialog.EventNotice))
 			}
-			if _, evs := prompt(t, a.NewSession(), "other"); len(evs.of(agent.EventNotice)) != 1 {
+			if _, evs := prompt(t, a.NewSession(), "other"); len(evs.of(dialog.EventNotice)) != 1 {
 				t.Errorf("another session was not told of the switch: %v", evs.kinds())
 			}
 			if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
@@ -91,15 +92,15 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 
 func TestProQuotaUserDeclines(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("still pro"))
-	c := always(agent.Cancel)
+	c := always(dialog.Cancel)
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hi")
 	var apiErr genai.APIError
-	if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
+	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 		t.Fatalf("result = %+v, want the quota error", res)
 	}
-	if len(c.asked()) != 1 || len(evs.of(agent.EventNotice)) != 0 || len(srv.Requests()) != 1 {
+	if len(c.asked()) != 1 || len(evs.of(dialog.EventNotice)) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("asked %d times, events %v, %d requests", len(c.asked()), evs.kinds(), len(srv.Requests()))
 	}
 	prompt(t, s, "again")
@@ -111,13 +112,13 @@ func TestProQuotaUserDeclines(t *testing.T) {
 // Where nobody can be asked, Config.Fallback decides; by default the model
 // is kept, as Gemini CLI keeps it when not interactive.
 func TestProQuotaWithNobodyToAsk(t *testing.T) {
-	cannotAsk := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-		return agent.Cancel, fmt.Errorf("headless: %w", agent.ErrCannotAsk)
+	cannotAsk := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		return dialog.Cancel, fmt.Errorf("headless: %w", dialog.ErrCannotAsk)
 	}}
 	for _, tc := range []struct {
 		name      string
 		mode      agent.FallbackMode
-		confirmer agent.Confirmer
+		confirmer dialog.Confirmer
 		switched  bool
 	}{
 		{"no confirmer, default", "", nil, false},
@@ -135,13 +136,13 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: tc.confirmer, Fallback: tc.mode})
 			res, evs := prompt(t, a.NewSession(), "hi")
 			if tc.switched {
-				if res.Text != "from flash" || len(evs.of(agent.EventNotice)) != 1 {
+				if res.Text != "from flash" || len(evs.of(dialog.EventNotice)) != 1 {
 					t.Errorf("result = %+v, events %v", res, evs.kinds())
 				}
 				return
 			}
 			var apiErr genai.APIError
-			if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
+			if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 				t.Errorf("result = %+v, want the quota error", res)
 			}
 			if len(sl.got()) != 0 || len(srv.Requests()) != 1 {
@@ -153,9 +154,9 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 
 func TestFallbackNeverAsksNobody(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
-	c := always(agent.ProceedOnce)
+	c := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Fallback: agent.FallbackNever})
-	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != agent.StopError || len(c.asked()) != 0 {
+	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != dialog.StopError || len(c.asked()) != 0 {
 		t.Errorf("result %+v after asking %d times", res, len(c.asked()))
 	}
 }
@@ -169,8 +170,8 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 		geminitest.ErrorTurn(503, "overloaded"),
 		geminitest.TextTurn("flash here"),
 	)
-	c := always(agent.ProceedAlways)
-	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Retry: agent.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	c := always(dialog.ProceedAlways)
+	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	if res.Text != "flash here" {
 		t.Fatalf("result = %+v", res)
@@ -182,7 +183,7 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 		t.Errorf("asked %+v", c.asked())
 	}
 	// One wait on Pro, then on Flash the backoff starts again at attempt 1.
-	want := []agent.RetryInfo{
+	want := []dialog.RetryInfo{
 		{Attempt: 1, Delay: 10 * time.Millisecond, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"},
 		{Attempt: 1, Delay: 10 * time.Millisecond, Reason: "the model is overloaded (503 UNAVAILABLE)"},
 	}
@@ -192,7 +193,7 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 	if len(sl.got()) != 2 {
 		t.Errorf("waits = %v", sl.got())
 	}
-	if k := evs.kinds(); !slices.Equal(k[:3], []agent.EventKind{agent.EventRetry, agent.EventNotice, agent.EventRetry}) {
+	if k := evs.kinds(); !slices.Equal(k[:3], []dialog.EventKind{dialog.EventRetry, dialog.EventNotice, dialog.EventRetry}) {
 		t.Errorf("events = %v", k)
 	}
 }
@@ -203,10 +204,10 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 	rateLimited := geminitest.ErrorTurn(429, "Resource has been exhausted (e.g. check quota).")
 	t.Run("declined", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, rateLimited, rateLimited)
-		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: always(agent.Cancel)})
+		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: always(dialog.Cancel)})
 		res, _ := prompt(t, a.NewSession(), "hi")
 		var apiErr genai.APIError
-		if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
+		if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 			t.Errorf("result = %+v", res)
 		}
 	})
@@ -224,10 +225,10 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 // without asking.
 func TestQuotaOnNonProModel(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
-	c := always(agent.ProceedOnce)
+	c := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Confirmer: c, Fallback: agent.FallbackAlways})
 	res, _ := prompt(t, a.NewSession(), "hi")
-	if res.StopReason != agent.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
+	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result %+v, asked %d times, %d requests", res, len(c.asked()), len(srv.Requests()))
 	}
 }
@@ -235,13 +236,13 @@ func TestQuotaOnNonProModel(t *testing.T) {
 func TestCancelWhileAskingForFallback(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &confirmer{answer: func(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	c := &confirmer{answer: func(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		cancel()
 		<-ctx.Done()
-		return agent.Cancel, ctx.Err()
+		return dialog.Cancel, ctx.Err()
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
-	if res, _ := promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != agent.StopCancelled {
+	if res, _ := promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != dialog.StopCancelled {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -250,10 +251,10 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 // gemini-2.5-pro out of quota stops the prompt, nobody is asked.
 func TestProQuotaOutsideAChainDoesNotFallBack(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
-	c := always(agent.ProceedOnce)
+	c := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Fallback: agent.FallbackAlways})
 	res, _ := prompt(t, a.NewSession(), "hi")
-	if res.StopReason != agent.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
+	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result = %+v, asked %d, %d requests", res, len(c.asked()), len(srv.Requests()))
 	}
 }

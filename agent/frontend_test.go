@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -84,10 +85,10 @@ func TestHistoryAndCompressOfABusySession(t *testing.T) {
 	if _, err := srv.WaitRequests(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.History(); !errors.Is(err, agent.ErrBusy) {
+	if _, err := s.History(); !errors.Is(err, dialog.ErrBusy) {
 		t.Errorf("History while a prompt runs: %v", err)
 	}
-	if _, err := s.Compress(context.Background()); !errors.Is(err, agent.ErrBusy) {
+	if _, err := s.Compress(context.Background()); !errors.Is(err, dialog.ErrBusy) {
 		t.Errorf("Compress while a prompt runs: %v", err)
 	}
 	cancel()

@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -73,19 +74,19 @@ func (s *sleeps) got() []time.Duration {
 }
 
 // events records what a prompt emitted.
-type events []agent.Event
+type events []dialog.Event
 
-func (e *events) emit(ev agent.Event) { *e = append(*e, ev) }
+func (e *events) emit(ev dialog.Event) { *e = append(*e, ev) }
 
-func (e events) kinds() []agent.EventKind {
-	var ks []agent.EventKind
+func (e events) kinds() []dialog.EventKind {
+	var ks []dialog.EventKind
 	for _, ev := range e {
 		ks = append(ks, ev.Kind)
 	}
 	return ks
 }
 
-func (e events) of(kind agent.EventKind) events {
+func (e events) of(kind dialog.EventKind) events {
 	var out events
 	for _, ev := range e {
 		if ev.Kind == kind {
@@ -100,36 +101,38 @@ func (e events) of(kind agent.EventKind) events {
 // events keep their order): the events as they would come one call at
 // a time.
 func (e events) byCall(ids ...string) events {
-	rank := func(ev agent.Event) int {
+	rank := func(ev dialog.Event) int {
 		id := ev.ToolCall.CallID
-		if ev.Kind == agent.EventToolResult {
+		if ev.Kind == dialog.EventToolResult {
 			id = ev.ToolResult.CallID
 		}
 		return slices.Index(ids, id)
 	}
-	tool := func(ev agent.Event) bool { return ev.Kind == agent.EventToolCall || ev.Kind == agent.EventToolResult }
+	tool := func(ev dialog.Event) bool {
+		return ev.Kind == dialog.EventToolCall || ev.Kind == dialog.EventToolResult
+	}
 	out := slices.Clone(e)
 	for lo := 0; lo < len(out); lo++ {
 		hi := lo
 		for hi < len(out) && tool(out[hi]) {
 			hi++
 		}
-		slices.SortStableFunc(out[lo:hi], func(a, b agent.Event) int { return rank(a) - rank(b) })
+		slices.SortStableFunc(out[lo:hi], func(a, b dialog.Event) int { return rank(a) - rank(b) })
 		lo = hi
 	}
 	return out
 }
 
-func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, events) {
+func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, events) {
 	t.Helper()
 	return promptCtx(context.Background(), s, text)
 }
 
-func promptCtx(ctx context.Context, s *agent.Session, text string) (agent.PromptResult, events) {
+func promptCtx(ctx context.Context, s *agent.Session, text string) (dialog.PromptResult, events) {
 	var evs events
-	res, err := s.Prompt(ctx, agent.Input{Text: text}, evs.emit)
+	res, err := s.Prompt(ctx, dialog.Input{Text: text}, evs.emit)
 	if err != nil {
-		res = agent.PromptResult{StopReason: agent.StopError, Err: err}
+		res = dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	return res, evs
 }
@@ -256,25 +259,25 @@ func (s *shellTool) commands() []string {
 // confirmer answers with answer and records the requests.
 type confirmer struct {
 	mu     sync.Mutex
-	reqs   []agent.ConfirmRequest
-	answer func(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error)
+	reqs   []dialog.ConfirmRequest
+	answer func(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error)
 }
 
-func (c *confirmer) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	c.mu.Lock()
 	c.reqs = append(c.reqs, req)
 	c.mu.Unlock()
 	return c.answer(ctx, req)
 }
 
-func (c *confirmer) asked() []agent.ConfirmRequest {
+func (c *confirmer) asked() []dialog.ConfirmRequest {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]agent.ConfirmRequest(nil), c.reqs...)
+	return append([]dialog.ConfirmRequest(nil), c.reqs...)
 }
 
-func always(o agent.ConfirmOutcome) *confirmer {
-	return &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) { return o, nil }}
+func always(o dialog.ConfirmOutcome) *confirmer {
+	return &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) { return o, nil }}
 }
 
 func call(id, name string, args map[string]any) *genai.FunctionCall {

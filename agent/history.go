@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Clear empties the session's history in place, as Gemini CLI's /clear
@@ -36,7 +37,7 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return &BusyError{SessionID: s.id}
+		return &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	if len(history) == 0 && len(s.chat.history) == 0 && s.transcriptLen() == 0 {
@@ -47,7 +48,7 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 	s.exchangesMu.Lock()
 	s.exchanges = exchangesOf(history)
 	s.exchangesMu.Unlock()
-	if err := s.persist(ctx, Usage{}, nil); err != nil {
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
 		s.agent.cfg.Logger.Warn("saving the replaced history", zap.String("sessionId", s.id), zap.Error(err))
 		return fmt.Errorf("the history was replaced, but the session could not be saved: %w", err)
 	}
@@ -94,11 +95,11 @@ func exchangesOf(history []*genai.Content) []sessionstore.Exchange {
 		switch {
 		case c.Role == genai.RoleUser && !hasFunctionResponse(c):
 			flush()
-			out = append(out, sessionstore.Exchange{Prompt: textOf(c), StopReason: string(StopEndTurn)})
+			out = append(out, sessionstore.Exchange{Prompt: textOf(c), StopReason: string(dialog.StopEndTurn)})
 		case c.Role == genai.RoleModel:
 			for _, p := range c.Parts {
 				if p.Text != "" && !p.Thought {
-					answer.WriteString(ParagraphBreak(answer.String()) + p.Text)
+					answer.WriteString(dialog.ParagraphBreak(answer.String()) + p.Text)
 				}
 			}
 		}

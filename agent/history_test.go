@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Clear empties the history in place: the next request carries only the
@@ -116,7 +117,7 @@ func TestClearWhileBusy(t *testing.T) {
 	if _, err := srv.WaitRequests(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Clear(context.Background()); !errors.Is(err, agent.ErrBusy) {
+	if err := s.Clear(context.Background()); !errors.Is(err, dialog.ErrBusy) {
 		t.Errorf("Clear during a prompt = %v", err)
 	}
 	cancel()

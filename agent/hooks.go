@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -108,7 +109,7 @@ type HookToolConfig struct {
 func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
 	out := t.s.fireHook(t.ctx, name, target, input)
 	for _, msg := range out.Messages {
-		t.emit(Event{Kind: EventNotice, Text: msg})
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
 	}
 	return out
 }
@@ -200,7 +201,7 @@ func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args m
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
 	hooked.call = next
-	t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
 	return hooked, tools.Result{}, true
 }
 
@@ -286,9 +287,9 @@ func toJSONText(v any) string {
 }
 
 // stopByHook ends the turn a hook stopped, and tells the user why.
-func (t *turn) stopByHook(reason string) PromptResult {
-	t.emit(Event{Kind: EventNotice, Text: hookStoppedPrefix + reason})
-	return t.stop(StopEndTurn, nil)
+func (t *turn) stopByHook(reason string) dialog.PromptResult {
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookStoppedPrefix + reason})
+	return t.stop(dialog.StopEndTurn, nil)
 }
 
 // runHooked runs the turn for the user's prompt text, whose content is
@@ -298,7 +299,7 @@ func (t *turn) stopByHook(reason string) PromptResult {
 // kept) or stop (it is kept, unanswered); and once the model is done,
 // the AfterAgent hooks, which may have it go on with their reason as a
 // new prompt.
-func (t *turn) runHooked(prompt string, input *genai.Content) PromptResult {
+func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
 	if t.s.agent.cfg.Hooks == nil {
 		return t.run(input)
 	}
@@ -314,13 +315,13 @@ func (t *turn) runHooked(prompt string, input *genai.Content) PromptResult {
 		t.s.chat.record(input)
 		return t.stopByHook(out.StopReason)
 	case out.Block:
-		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
-		return t.stop(StopEndTurn, nil)
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return t.stop(dialog.StopEndTurn, nil)
 	case out.AdditionalContext != "":
 		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
 	}
 	res := t.run(input)
-	for retried := false; res.StopReason == StopEndTurn && t.hookStop == ""; retried = true {
+	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
 		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
 		switch {
 		case out.Stop:
@@ -328,7 +329,7 @@ func (t *turn) runHooked(prompt string, input *genai.Content) PromptResult {
 		case !out.Block:
 			return res
 		}
-		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
 		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
 	}
 	return res
@@ -377,7 +378,7 @@ func (a *Agent) Close(ctx context.Context) {
 // promptText is the prompt as the BeforeAgent and AfterAgent hooks read
 // it: what the user typed, else (a command's expansion) the text of its
 // parts.
-func promptText(in Input, parts []*genai.Part) string {
+func promptText(in dialog.Input, parts []*genai.Part) string {
 	if strings.TrimSpace(in.Text) != "" {
 		return in.Text
 	}
@@ -480,13 +481,13 @@ func (e *hookEnd) Error() string {
 // endByHook ends the turn a model hook ended, telling the user why. The
 // input stays in the history unanswered, as after a failed request; the
 // AfterAgent hooks do not run.
-func (t *turn) endByHook(end *hookEnd) PromptResult {
+func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
 	t.hookStop = end.reason
 	if end.stop {
 		return t.stopByHook(end.reason)
 	}
-	t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + end.reason})
-	return t.stop(StopEndTurn, nil)
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + end.reason})
+	return t.stop(dialog.StopEndTurn, nil)
 }
 
 // beforeModel runs the BeforeModel hooks on req. It returns the request
@@ -511,7 +512,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	if out.LLMResponse != nil {
 		resp, err := syntheticResponse(out.LLMResponse)
 		if err != nil {
-			t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
+			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
 		}
 		answer = resp
 	}
@@ -519,7 +520,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	case out.Block && answer == nil:
 		return req, nil, &hookEnd{reason: out.Reason}
 	case out.Block:
-		t.emit(Event{Kind: EventNotice, Text: hookBlockedPrompt + out.Reason})
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
 		return req, answer, nil
 	case answer != nil:
 		return req, answer, nil
@@ -528,7 +529,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	}
 	changed, err := applyHookRequest(req, out.LLMRequest)
 	if err != nil {
-		t.emit(Event{Kind: EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
 		return req, nil, nil
 	}
 	return changed, nil, nil
@@ -580,6 +581,6 @@ func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateC
 func (m *afterModel) tell(msg string) {
 	if !m.told[msg] {
 		m.told[msg] = true
-		m.t.emit(Event{Kind: EventNotice, Text: msg})
+		m.t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
 	}
 }

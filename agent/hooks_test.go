@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -113,7 +114,7 @@ func TestBeforeToolHooksHearCallsThePolicyDenies(t *testing.T) {
 		geminitest.TextTurn("ok"))
 	shell := &shellTool{}
 	hooks := &toolHooks{}
-	conf := always(agent.ProceedOnce)
+	conf := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool(), shell.tool()), Hooks: hooks, Confirmer: conf,
 		Policy: policyOf(t, true, secretRules)})
 	if res, _ := prompt(t, a.NewSession(), "read it"); res.Err != nil {
@@ -150,7 +151,7 @@ func TestBeforeToolHookBlockAsksNobody(t *testing.T) {
 	hooks := &toolHooks{before: func(agent.HookEvent) agent.HookOutcome {
 		return agent.HookOutcome{Block: true, Reason: "no builds today"}
 	}}
-	conf := always(agent.ProceedOnce)
+	conf := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool()), Hooks: hooks, Confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "build"); res.Err != nil {
 		t.Fatal(res.Err)
@@ -183,7 +184,7 @@ func TestBeforeToolHookRewriteGoesThroughTheDoor(t *testing.T) {
 		path, _ := ev.Input["tool_input"].(map[string]any)["path"].(string)
 		return agent.HookOutcome{ToolInput: map[string]any{"path": rewrites[path]}}
 	}}
-	conf := always(agent.ProceedOnce)
+	conf := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Hooks: hooks, Confirmer: conf,
 		Policy: policyOf(t, true, secretRules)})
 	if res, _ := prompt(t, a.NewSession(), "read them"); res.Err != nil {

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -75,14 +76,14 @@ type loopDetector struct {
 // told to the model, which goes on from there (its _recoverFromLoop, bundle
 // chunk-JDPZ4CE3.js:346954); the second ends the turn (LoopDetected,
 // :346628-346637, :346671-346680). The user is told either way.
-func (t *turn) stopLoop(loop *LoopError) PromptResult {
+func (t *turn) stopLoop(loop *LoopError) dialog.PromptResult {
 	t.s.agent.log.loopDetected(t.promptID, loop)
 	t.loops.found++
 	if t.loops.found > 1 {
-		t.emit(Event{Kind: EventNotice, Text: loop.Error()})
-		return t.stop(StopLoopDetected, loop)
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: loop.Error()})
+		return t.stop(dialog.StopLoopDetected, loop)
 	}
-	t.emit(Event{Kind: EventNotice, Text: "A potential loop was detected: " + loop.detail() +
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: "A potential loop was detected: " + loop.detail() +
 		". The model was told so, and asked to step back and rethink its approach."})
 	detail := loop.Repeated
 	if loop.Analysis != "" || detail == "" {
@@ -159,8 +160,8 @@ func (d *loopDetector) checkCall(fc *genai.FunctionCall) error {
 
 // checkEvent takes an event as it is streamed and returns a *LoopError
 // when the model's text has started repeating itself.
-func (d *loopDetector) checkEvent(ev Event) error {
-	if d.off || ev.Kind != EventText {
+func (d *loopDetector) checkEvent(ev dialog.Event) error {
+	if d.off || ev.Kind != dialog.EventText {
 		return nil
 	}
 	if chunk, ok := d.content.add(ev.Text); ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -32,20 +33,20 @@ func repeat(s string, n int) []string {
 
 // loopErr returns the result's *LoopError, failing the test without one: the
 // second loop of the prompt, the first having been told to the model.
-func loopErr(t *testing.T, res agent.PromptResult, evs events) *agent.LoopError {
+func loopErr(t *testing.T, res dialog.PromptResult, evs events) *agent.LoopError {
 	t.Helper()
-	if res.StopReason != agent.StopLoopDetected {
-		t.Fatalf("stop reason = %s (err %v), want %s", res.StopReason, res.Err, agent.StopLoopDetected)
+	if res.StopReason != dialog.StopLoopDetected {
+		t.Fatalf("stop reason = %s (err %v), want %s", res.StopReason, res.Err, dialog.StopLoopDetected)
 	}
 	loop, ok := errors.AsType[*agent.LoopError](res.Err)
 	if !ok {
 		t.Fatalf("err = %v, want a *agent.LoopError", res.Err)
 	}
-	notices := evs.of(agent.EventNotice)
+	notices := evs.of(dialog.EventNotice)
 	if len(notices) != 2 || !strings.Contains(notices[0].Text, "The model was told so") || notices[1].Text != loop.Error() {
 		t.Errorf("notices = %+v, want the first loop's, then one saying %q", notices, loop.Error())
 	}
-	if len(evs.of(agent.EventError)) != 0 {
+	if len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("a loop is not an error event: %v", evs.kinds())
 	}
 	return loop
@@ -79,7 +80,7 @@ func TestToolCallLoopStopsTheTurn(t *testing.T) {
 	}
 	// The fifth call is not run: the model is told of the loop, and its
 	// next call, the sixth the same, is the second loop.
-	if n := len(evs.of(agent.EventToolResult)); n != 4 || res.ToolCalls != 4 {
+	if n := len(evs.of(dialog.EventToolResult)); n != 4 || res.ToolCalls != 4 {
 		t.Errorf("%d results, %d calls run, want 4", n, res.ToolCalls)
 	}
 	if n := len(srv.Requests()); n != 6 {
@@ -140,10 +141,10 @@ func TestToolCallsThatAreNotALoop(t *testing.T) {
 			srv := geminitest.NewTestServer(t, append(tc.turns, geminitest.TextTurn("done"))...)
 			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 			res, evs := prompt(t, a.NewSession(), "read")
-			if res.StopReason != agent.StopEndTurn || res.ToolCalls != len(tc.turns) {
+			if res.StopReason != dialog.StopEndTurn || res.ToolCalls != len(tc.turns) {
 				t.Errorf("result = %+v, want the end of the turn after %d calls", res, len(tc.turns))
 			}
-			if n := len(evs.of(agent.EventNotice)); n != 0 {
+			if n := len(evs.of(dialog.EventNotice)); n != 0 {
 				t.Errorf("%d notices", n)
 			}
 		})
@@ -175,7 +176,7 @@ func TestIdenticalCallsInOneAnswerAreALoop(t *testing.T) {
 	s := a.NewSession()
 	res, evs := prompt(t, s, "read")
 	loopErr(t, res, evs)
-	if res.ToolCalls != 0 || len(evs.of(agent.EventToolCall)) != 0 {
+	if res.ToolCalls != 0 || len(evs.of(dialog.EventToolCall)) != 0 {
 		t.Errorf("%d calls run, want none of the looping answers'", res.ToolCalls)
 	}
 	prompt(t, s, "next")
@@ -195,7 +196,7 @@ func TestLoopDetectionResetsEachPrompt(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	prompt(t, s, "read")
-	if res, _ := prompt(t, s, "read again"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "read again"); res.StopReason != dialog.StopEndTurn {
 		t.Errorf("second prompt = %+v: six calls over two prompts are not a loop", res)
 	}
 }
@@ -213,7 +214,7 @@ func TestContentLoopStopsTheStream(t *testing.T) {
 		t.Errorf("loop message = %q", loop.Error())
 	}
 	// Text stops at once: the delta that completed the loop is not shown.
-	if n := len(evs.of(agent.EventText)); n >= 2*len(chunks) {
+	if n := len(evs.of(dialog.EventText)); n >= 2*len(chunks) {
 		t.Errorf("%d text events of 2×%d chunks: the stream was not stopped", n, len(chunks))
 	}
 
@@ -254,10 +255,10 @@ func TestContentThatIsNotALoop(t *testing.T) {
 			srv := geminitest.NewTestServer(t, geminitest.TextTurn(tc.chunks...))
 			a, _ := newAgent(t, srv, agent.Config{})
 			res, evs := prompt(t, a.NewSession(), "write")
-			if res.StopReason != agent.StopEndTurn || res.Text != strings.Join(tc.chunks, "") {
+			if res.StopReason != dialog.StopEndTurn || res.Text != strings.Join(tc.chunks, "") {
 				t.Errorf("result = %s %v, want the whole text", res.StopReason, res.Err)
 			}
-			if n := len(evs.of(agent.EventNotice)); n != 0 {
+			if n := len(evs.of(dialog.EventNotice)); n != 0 {
 				t.Errorf("%d notices", n)
 			}
 		})
@@ -272,10 +273,10 @@ func TestLoopDetectionOff(t *testing.T) {
 	srv := geminitest.NewTestServer(t, append(turns, geminitest.TextTurn("ok"))...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), DisableLoopDetection: true})
 	res, evs := prompt(t, a.NewSession(), "read a.go")
-	if res.StopReason != agent.StopEndTurn || res.ToolCalls != 34 {
+	if res.StopReason != dialog.StopEndTurn || res.ToolCalls != 34 {
 		t.Fatalf("stop %q after %d calls (%v), want end_turn after 34", res.StopReason, res.ToolCalls, res.Err)
 	}
-	if n := len(evs.of(agent.EventNotice)); n != 0 {
+	if n := len(evs.of(dialog.EventNotice)); n != 0 {
 		t.Errorf("%d notices, want none", n)
 	}
 	if n := len(srv.Requests()); n != 35 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -61,7 +62,7 @@ func TestModelLoopCheckStopsTheTurn(t *testing.T) {
 	if loop.Analysis != "Still reading files without end." || !strings.Contains(loop.Error(), "Still reading files without end") {
 		t.Errorf("loop = %+v (%q), want the double check's analysis", loop, loop.Error())
 	}
-	if first := evs.of(agent.EventNotice)[0].Text; !strings.Contains(first, "It keeps reading files") {
+	if first := evs.of(dialog.EventNotice)[0].Text; !strings.Contains(first, "It keeps reading files") {
 		t.Errorf("first notice %q does not give the analysis", first)
 	}
 	want := []string{"29:gemini-3-flash-preview", "29:gemini-3.1-pro-preview-customtools", "38:gemini-3-flash-preview", "38:gemini-3.1-pro-preview-customtools"}
@@ -87,7 +88,7 @@ func TestModelLoopCheckRequest(t *testing.T) {
 	turns := append(distinctReads(0, 29), loopCheck(0.95, "maybe"), loopCheck(0.2, "no"), geminitest.TextTurn("done"))
 	srv := geminitest.NewTestServer(t, turns...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
-	if res, _ := prompt(t, a.NewSession(), "read everything"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, a.NewSession(), "read everything"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("result = %+v", res)
 	}
 	reqs := srv.Requests()
@@ -143,8 +144,8 @@ func TestModelLoopCheckInterval(t *testing.T) {
 	srv := geminitest.NewTestServer(t, turns...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	res, evs := prompt(t, a.NewSession(), "read everything")
-	if res.StopReason != agent.StopEndTurn || len(evs.of(agent.EventNotice)) != 0 {
-		t.Fatalf("result = %+v, notices %v", res, evs.of(agent.EventNotice))
+	if res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventNotice)) != 0 {
+		t.Fatalf("result = %+v, notices %v", res, evs.of(dialog.EventNotice))
 	}
 	want := []string{"29:gemini-3-flash-preview", "39:gemini-3-flash-preview", "46:gemini-3-flash-preview", "46:gemini-3.1-pro-preview-customtools"}
 	if got := checkModels(srv); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -167,8 +168,8 @@ func TestModelLoopCheckFailureIsNoLoop(t *testing.T) {
 	srv := geminitest.NewTestServer(t, turns...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	res, evs := prompt(t, a.NewSession(), "read everything")
-	if res.StopReason != agent.StopEndTurn || len(evs.of(agent.EventNotice)) != 0 || res.ToolCalls != 49 {
-		t.Fatalf("result = %+v, notices %v", res, evs.of(agent.EventNotice))
+	if res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventNotice)) != 0 || res.ToolCalls != 49 {
+		t.Fatalf("result = %+v, notices %v", res, evs.of(dialog.EventNotice))
 	}
 	want := []string{"29:gemini-3-flash-preview", "29:gemini-3-flash-preview", "39:gemini-3-flash-preview", "39:gemini-3-flash-preview",
 		"49:gemini-3-flash-preview", "49:gemini-3.1-pro-preview-customtools", "49:gemini-3.1-pro-preview-customtools"}

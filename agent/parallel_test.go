@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -149,12 +150,12 @@ func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
 		return tools.Result{Output: "read"}, nil
 	})
 	sh := &shellTool{}
-	conf := &confirmer{answer: func(ctx context.Context, _ agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	conf := &confirmer{answer: func(ctx context.Context, _ dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		select { // the user answers once the read is done
 		case <-read:
-			return agent.ProceedOnce, nil
+			return dialog.ProceedOnce, nil
 		case <-time.After(patience):
-			return agent.Cancel, nil
+			return dialog.Cancel, nil
 		}
 	}}
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
@@ -173,7 +174,7 @@ func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
 func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
 	var asking atomic.Int32
 	overlap := make(chan struct{}, 8)
-	conf := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	conf := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		if asking.Add(1) > 1 {
 			overlap <- struct{}{}
 		}
@@ -183,7 +184,7 @@ func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
 			overlap <- struct{}{}
 		case <-time.After(100 * time.Millisecond):
 		}
-		return agent.ProceedOnce, nil
+		return dialog.ProceedOnce, nil
 	}}
 	sh := &shellTool{}
 	srv := geminitest.NewTestServer(t, shellTurn("make a", "make b", "make c"), geminitest.TextTurn("ok"))
@@ -226,13 +227,13 @@ func TestCancelStopsEveryRunningCall(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(block)})
 	s := a.NewSession()
 	res, evs := promptCtx(ctx, s, "go")
-	if res.StopReason != agent.StopCancelled {
+	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
 	if n := running.Load(); n != 0 {
 		t.Errorf("%d calls still running after the turn ended", n)
 	}
-	results := evs.of(agent.EventToolResult)
+	results := evs.of(dialog.EventToolResult)
 	if len(results) != 3 {
 		t.Fatalf("results = %+v", results)
 	}
@@ -311,8 +312,8 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		return tools.Result{Output: "read " + path}, nil
 	})
 	sh := &shellTool{}
-	conf := &confirmer{answer: func(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-		return agent.Cancel, nil
+	conf := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		return dialog.Cancel, nil
 	}}
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
 		geminitest.Call("run_shell_command", map[string]any{"command": "make a"}),
@@ -344,7 +345,7 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 	}
 	var statuses []string
 	for _, ev := range evs {
-		if ev.Kind == agent.EventToolResult {
+		if ev.Kind == dialog.EventToolResult {
 			statuses = append(statuses, ev.ToolResult.CallID+":"+string(ev.ToolResult.Status))
 		}
 	}
@@ -374,11 +375,11 @@ func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 				read.Store(true)
 				return tools.Result{Output: "read"}, nil
 			})
-			lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+			lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 				if !req.Ask {
 					t.Errorf("landed %+v unasked", req)
 				}
-				return agent.Landing{Decision: tools.Decision{Outcome: c.outcome, Reason: "no"}}, nil
+				return dialog.Landing{Decision: tools.Decision{Outcome: c.outcome, Reason: "no"}}, nil
 			})
 			srv := geminitest.NewTestServer(t, geminitest.CallTurn(
 				geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),

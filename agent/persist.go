@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -28,14 +29,14 @@ type persisted struct {
 // the files it changed) to the session's file, and reports a
 // failure to the user: a session that will not survive a restart is
 // something they should know.
-func (s *Session) save(ctx context.Context, in Input, res PromptResult, files []sessionstore.FileEdit, emit func(Event)) {
+func (s *Session) save(ctx context.Context, in dialog.Input, res dialog.PromptResult, files []sessionstore.FileEdit, emit func(dialog.Event)) {
 	ex := sessionstore.Exchange{Prompt: cmp.Or(in.Text, in.Command), Answer: res.Text, StopReason: string(res.StopReason), Files: files}
 	s.exchangesMu.Lock()
 	s.exchanges = append(s.exchanges, ex)
 	s.exchangesMu.Unlock()
 	if err := s.persist(ctx, res.Usage, &ex); err != nil {
 		s.agent.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
-		emit(Event{Kind: EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
 }
 
@@ -53,7 +54,7 @@ func (s *Session) SaveMode(ctx context.Context) error {
 	if len(s.chat.history) == 0 && s.transcriptLen() == 0 {
 		return nil
 	}
-	if err := s.persist(ctx, Usage{}, nil); err != nil {
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
 		return fmt.Errorf("saving the session's mode: %w", err)
 	}
 	return nil
@@ -63,7 +64,7 @@ func (s *Session) SaveMode(ctx context.Context) error {
 // last save, with usage and ex (nil for none) as what it added, or the
 // whole session when the history was replaced since. The running prompt
 // (or whatever holds s.running) calls it.
-func (s *Session) persist(ctx context.Context, usage Usage, ex *sessionstore.Exchange) error {
+func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionstore.Exchange) error {
 	store := s.agent.cfg.Store
 	if store == nil {
 		return nil
@@ -106,15 +107,15 @@ func (s *Session) persist(ctx context.Context, usage Usage, ex *sessionstore.Exc
 	return nil
 }
 
-func storeUsage(u Usage) sessionstore.Usage {
+func storeUsage(u dialog.Usage) sessionstore.Usage {
 	return sessionstore.Usage{
 		PromptTokens: int64(u.PromptTokens), CandidatesTokens: int64(u.CandidatesTokens),
 		ThoughtsTokens: int64(u.ThoughtsTokens), TotalTokens: int64(u.TotalTokens),
 	}
 }
 
-func usageFromStore(u sessionstore.Usage) Usage {
-	return Usage{
+func usageFromStore(u sessionstore.Usage) dialog.Usage {
+	return dialog.Usage{
 		PromptTokens: int32(u.PromptTokens), CandidatesTokens: int32(u.CandidatesTokens),
 		ThoughtsTokens: int32(u.ThoughtsTokens), TotalTokens: int32(u.TotalTokens),
 	}
@@ -125,12 +126,12 @@ func usageFromStore(u sessionstore.Usage) Usage {
 func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	store := a.cfg.Store
 	if store == nil {
-		return nil, &UnknownSessionError{SessionID: id}
+		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
 	snap, err := store.Load(ctx, id)
 	switch {
 	case errors.Is(err, sessionstore.ErrNotFound), errors.Is(err, sessionstore.ErrInvalidID):
-		return nil, &UnknownSessionError{SessionID: id}
+		return nil, &dialog.UnknownSessionError{SessionID: id}
 	case err != nil:
 		return nil, fmt.Errorf("resuming session %s: %w", id, err)
 	}
@@ -194,10 +195,10 @@ func countCalls(history []*genai.Content) int {
 
 // Sessions lists the sessions of root (all roots when ""), live and on
 // disk, the most recently updated first.
-func (a *Agent) Sessions(ctx context.Context, root string) ([]SessionInfo, error) {
+func (a *Agent) Sessions(ctx context.Context, root string) ([]dialog.SessionInfo, error) {
 	list := a.LiveSessions()
 	if root != "" {
-		list = slices.DeleteFunc(list, func(i SessionInfo) bool { return i.Root != root })
+		list = slices.DeleteFunc(list, func(i dialog.SessionInfo) bool { return i.Root != root })
 	}
 	live := map[string]bool{}
 	for _, i := range list {
@@ -212,10 +213,10 @@ func (a *Agent) Sessions(ctx context.Context, root string) ([]SessionInfo, error
 			if live[m.ID] {
 				continue
 			}
-			list = append(list, SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts})
+			list = append(list, dialog.SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts})
 		}
 	}
-	slices.SortFunc(list, func(x, y SessionInfo) int {
+	slices.SortFunc(list, func(x, y dialog.SessionInfo) int {
 		return cmp.Or(y.UpdatedAt.Compare(x.UpdatedAt), strings.Compare(x.ID, y.ID))
 	})
 	return list, nil
@@ -223,10 +224,10 @@ func (a *Agent) Sessions(ctx context.Context, root string) ([]SessionInfo, error
 
 // Transcript is what the user saw of session id: each prompt and the
 // model's text answer. It resumes the session if it is not live.
-func (a *Agent) Transcript(ctx context.Context, id string) (SessionInfo, []Exchange, error) {
+func (a *Agent) Transcript(ctx context.Context, id string) (dialog.SessionInfo, []Exchange, error) {
 	s, err := a.Session(ctx, id)
 	if err != nil {
-		return SessionInfo{}, nil, err
+		return dialog.SessionInfo{}, nil, err
 	}
 	a.mu.Lock()
 	info := s.info()
@@ -236,7 +237,7 @@ func (a *Agent) Transcript(ctx context.Context, id string) (SessionInfo, []Excha
 	defer s.exchangesMu.Unlock()
 	out := make([]Exchange, len(s.exchanges))
 	for i, e := range s.exchanges {
-		out[i] = Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: StopReason(e.StopReason)}
+		out[i] = Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: dialog.StopReason(e.StopReason)}
 	}
 	return info, out, nil
 }
@@ -250,7 +251,7 @@ func (s *Session) History() ([]*genai.Content, error) {
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return nil, &BusyError{SessionID: s.id}
+		return nil, &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	return slices.Clone(s.chat.history), nil
@@ -260,5 +261,5 @@ func (s *Session) History() ([]*genai.Content, error) {
 type Exchange struct {
 	Prompt     string
 	Answer     string
-	StopReason StopReason
+	StopReason dialog.StopReason
 }

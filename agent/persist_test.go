@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -36,7 +37,7 @@ func TestSessionResumedByANewAgent(t *testing.T) {
 		shellTurn("make"), geminitest.TextTurn("built again"),
 	)
 	sh := &shellTool{}
-	conf := always(agent.ProceedAlways)
+	conf := always(dialog.ProceedAlways)
 	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, Store: store})
 	s := first.NewSession()
 	if res, _ := prompt(t, s, "build it\nplease"); res.Text != "built" {
@@ -71,10 +72,10 @@ func TestSessionResumedByANewAgent(t *testing.T) {
 		}
 	}
 	info, tr, err := second.Transcript(context.Background(), s.ID())
-	if err != nil || info.Prompts != 2 || len(tr) != 2 || tr[0].Prompt != "build it\nplease" || tr[0].Answer != "built" || tr[1].Answer != "built again" || tr[1].StopReason != agent.StopEndTurn {
+	if err != nil || info.Prompts != 2 || len(tr) != 2 || tr[0].Prompt != "build it\nplease" || tr[0].Answer != "built" || tr[1].Answer != "built again" || tr[1].StopReason != dialog.StopEndTurn {
 		t.Errorf("transcript = %+v %+v, %v", info, tr, err)
 	}
-	if _, err := second.Session(context.Background(), "NOSUCHSESSION"); !errors.As(err, new(*agent.UnknownSessionError)) {
+	if _, err := second.Session(context.Background(), "NOSUCHSESSION"); !errors.As(err, new(*dialog.UnknownSessionError)) {
 		t.Errorf("unknown id: %v", err)
 	}
 }
@@ -93,7 +94,7 @@ func sameContent(a, b *genai.Content) bool {
 
 // A session dropped from memory to bound it comes back from disk.
 func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
-	turns := make([]geminitest.Turn, agent.MaxLiveSessions+2)
+	turns := make([]geminitest.Turn, dialog.MaxLiveSessions+2)
 	for i := range turns {
 		turns[i] = geminitest.TextTurn("ok")
 	}
@@ -101,10 +102,10 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Store: newStore(t)})
 	first := a.NewSession()
 	prompt(t, first, "first")
-	for range agent.MaxLiveSessions {
+	for range dialog.MaxLiveSessions {
 		prompt(t, a.NewSession(), "more")
 	}
-	if live := a.LiveSessions(); len(live) != agent.MaxLiveSessions || slices.ContainsFunc(live, func(i agent.SessionInfo) bool { return i.ID == first.ID() }) {
+	if live := a.LiveSessions(); len(live) != dialog.MaxLiveSessions || slices.ContainsFunc(live, func(i dialog.SessionInfo) bool { return i.ID == first.ID() }) {
 		t.Fatalf("%d live sessions, first among them: the bound did not drop the least recently used", len(live))
 	}
 	back, err := a.Session(context.Background(), first.ID())
@@ -117,7 +118,7 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 		t.Errorf("resumed request = %d contents", len(last.Contents))
 	}
 	// first's old value is a dropped session: prompting it is refused.
-	if _, err := first.Prompt(context.Background(), agent.Input{Text: "stale"}, nil); err == nil && first != back {
+	if _, err := first.Prompt(context.Background(), dialog.Input{Text: "stale"}, nil); err == nil && first != back {
 		t.Error("a prompt to the dropped session object ran")
 	}
 }

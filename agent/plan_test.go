@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -19,19 +20,19 @@ import (
 // diskLander lands every change on disk, recording whether it was to ask.
 type diskLander struct{ asked []bool }
 
-func (d *diskLander) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (d *diskLander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	d.asked = append(d.asked, req.Ask)
 	dec, err := tools.LandOnDisk(ctx, req.Change)
-	return agent.Landing{Decision: dec}, err
+	return dialog.Landing{Decision: dec}, err
 }
 
 // planAsker answers the plan approval with one of its options.
 type planAsker struct {
 	choose string
-	asked  []agent.AskRequest
+	asked  []dialog.AskRequest
 }
 
-func (p *planAsker) Ask(_ context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (p *planAsker) Ask(_ context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	p.asked = append(p.asked, req)
 	return tools.Answer{Chosen: []string{p.choose}}, nil
 }
@@ -81,7 +82,7 @@ func TestPlanModeSession(t *testing.T) {
 		write("main.go", "package main // implemented\n"),
 		geminitest.TextTurn("Done."),
 	)
-	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(agent.ProceedOnce)
+	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
 		Workspace: ws, Lander: lander, Confirmer: conf, Asker: asker, PlansDir: plansDir,
@@ -93,7 +94,7 @@ func TestPlanModeSession(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	var modes []tools.ApprovalMode
-	for _, ev := range evs.of(agent.EventMode) {
+	for _, ev := range evs.of(dialog.EventMode) {
 		modes = append(modes, ev.Mode)
 	}
 	if !slices.Equal(modes, []tools.ApprovalMode{tools.ApprovalPlan, tools.ApprovalAutoEdit}) {
@@ -228,7 +229,7 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 	if s.ApprovalMode() != tools.ApprovalDefault {
 		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
 	}
-	if got := evs.of(agent.EventMode); len(got) != 1 || got[0].Mode != tools.ApprovalDefault {
+	if got := evs.of(dialog.EventMode); len(got) != 1 || got[0].Mode != tools.ApprovalDefault {
 		t.Errorf("mode events %+v", got)
 	}
 	out, _ := responses(t, srv.Requests()[1])[0].Response["output"].(string)
@@ -281,7 +282,7 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, Lander: &diskLander{}, Confirmer: always(agent.ProceedOnce),
+		Workspace: ws, Lander: &diskLander{}, Confirmer: always(dialog.ProceedOnce),
 		PlansDir: func(string) (string, error) { return plans, nil },
 	})
 	a.SetApprovalMode(tools.ApprovalPlan)

@@ -23,6 +23,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -238,8 +239,8 @@ func BenchmarkPromptSevenToolTurns(b *testing.B) {
 	})
 	onePrompt := func() {
 		s := a.NewSession()
-		res, err := s.Prompt(ctx, agent.Input{Text: "What does main call?"}, func(agent.Event) {})
-		if err != nil || res.StopReason != agent.StopEndTurn || res.Err != nil || res.ToolCalls != len(sevenToolCalls) {
+		res, err := s.Prompt(ctx, dialog.Input{Text: "What does main call?"}, func(dialog.Event) {})
+		if err != nil || res.StopReason != dialog.StopEndTurn || res.Err != nil || res.ToolCalls != len(sevenToolCalls) {
 			b.Fatalf("prompt: %v; result %+v", err, res)
 		}
 		a.EndSession(s.ID())

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // FileTarget is what a restore puts one file back to: Content, or no
@@ -35,24 +37,24 @@ type FileTarget struct {
 // bit back, the one mode git keeps; one that cannot is reported in its
 // ModeNotSet. It reports each file's outcome, in order. While a prompt
 // runs it is a *BusyError.
-func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]FileRevert, error) {
+func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]dialog.FileRevert, error) {
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return nil, &BusyError{SessionID: s.id}
+		return nil, &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	ws := s.agent.cfg.Workspace
 	if ws == nil {
 		return nil, errors.New("restoring files: the session has no workspace")
 	}
-	out := make([]FileRevert, len(targets))
-	var changes []RevertChange
+	out := make([]dialog.FileRevert, len(targets))
+	var changes []dialog.RevertChange
 	var landed []int // out's index of each change
 	for k, target := range targets {
-		out[k] = FileRevert{Path: target.Path}
+		out[k] = dialog.FileRevert{Path: target.Path}
 		if target.Skip != "" {
-			out[k].Outcome, out[k].Reason = NotReverted, target.Skip
+			out[k].Outcome, out[k].Reason = dialog.NotReverted, target.Skip
 			continue
 		}
 		now, err := ws.PrepareChange(ctx, target.Path, "")
@@ -60,24 +62,24 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			out[k].Outcome, out[k].Reason = NotReverted, fmt.Sprintf("reading it: %v", err)
+			out[k].Outcome, out[k].Reason = dialog.NotReverted, fmt.Sprintf("reading it: %v", err)
 			continue
 		}
 		if !target.Exists && !now.Exists || target.Exists && now.Exists && bytes.Equal(fileBytes(now.HadBOM, now.Before), target.Content) {
-			out[k].Outcome = Unchanged
+			out[k].Outcome = dialog.Unchanged
 			continue
 		}
 		after, hasBOM := strings.CutPrefix(string(target.Content), bom)
 		change := now
 		change.After, change.BOM = after, hasBOM
-		changes = append(changes, RevertChange{FileChange: change, Remove: !target.Exists})
+		changes = append(changes, dialog.RevertChange{FileChange: change, Remove: !target.Exists})
 		landed = append(landed, k)
 	}
 	if len(changes) > 0 {
 		if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
 			return nil, fmt.Errorf("restoring files: %w", err)
 		}
-		if !slices.ContainsFunc(landed, func(k int) bool { return out[k].Outcome == Reverted }) {
+		if !slices.ContainsFunc(landed, func(k int) bool { return out[k].Outcome == dialog.Reverted }) {
 			return out, nil // declined: nothing more is put back
 		}
 	}
@@ -87,9 +89,9 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 
 // restoreModes gives each file restored, or already as it was, the
 // executable bit its target has, on disk, where the landing put it.
-func restoreModes(targets []FileTarget, out []FileRevert) {
+func restoreModes(targets []FileTarget, out []dialog.FileRevert) {
 	for k, target := range targets {
-		if !target.Exists || out[k].Outcome != Reverted && out[k].Outcome != Unchanged {
+		if !target.Exists || out[k].Outcome != dialog.Reverted && out[k].Outcome != dialog.Unchanged {
 			continue
 		}
 		changed, err := setExecutable(target.Path, target.Executable)
@@ -97,7 +99,7 @@ func restoreModes(targets []FileTarget, out []FileRevert) {
 		case err != nil:
 			out[k].ModeNotSet = err.Error()
 		case changed:
-			out[k].Outcome = Reverted // its mode was all that differed
+			out[k].Outcome = dialog.Reverted // its mode was all that differed
 		}
 	}
 }

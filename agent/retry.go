@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
@@ -18,52 +17,18 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
-
-// RetryPolicy says how model requests are retried on rate limits (429) and
-// server errors (5xx). The zero value is Gemini CLI's policy: 10 attempts,
-// 5 s initial delay doubling up to 30 s, ±30% jitter, unless the server says
-// how long to wait.
-type RetryPolicy struct {
-	MaxAttempts  int
-	InitialDelay time.Duration
-	MaxDelay     time.Duration
-	// Sleep waits d or until ctx ends; a timer when nil. Tests replace it.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Rand returns a number in [0, 1) for the jitter; math/rand when nil.
-	Rand func() float64
-}
-
-// WithDefaults is p with Gemini CLI's values where p has none.
-func (p RetryPolicy) WithDefaults() RetryPolicy {
-	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = 10
-	}
-	if p.InitialDelay <= 0 {
-		p.InitialDelay = 5 * time.Second
-	}
-	if p.MaxDelay <= 0 {
-		p.MaxDelay = 30 * time.Second
-	}
-	if p.Sleep == nil {
-		p.Sleep = ctxtime.Sleep
-	}
-	if p.Rand == nil {
-		p.Rand = rand.Float64
-	}
-	return p
-}
 
 // backoff paces the retries of one request: the attempts made and the
 // next delay.
 type backoff struct {
-	p        RetryPolicy // with defaults
+	p        dialog.RetryPolicy // with defaults
 	attempts int
 	delay    time.Duration
 }
 
-func newBackoff(p RetryPolicy) *backoff {
+func newBackoff(p dialog.RetryPolicy) *backoff {
 	p = p.WithDefaults()
 	return &backoff{p: p, delay: p.InitialDelay}
 }
@@ -98,7 +63,7 @@ func (b *backoff) next(err error) (time.Duration, bool) {
 // retrying runs fn until it succeeds, fails with an error that is not worth
 // retrying, runs out of attempts, or ctx ends. onRetry, when set, hears of
 // each retry before the wait.
-func retrying(ctx context.Context, p RetryPolicy, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
+func retrying(ctx context.Context, p dialog.RetryPolicy, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
 	b := newBackoff(p)
 	for {
 		err := fn()
@@ -455,6 +420,6 @@ func apiStatus(err error) string {
 func (t *turn) wait(model string, attempt int, d time.Duration, reason string, err error) error {
 	a := t.s.agent
 	a.log.retry(model, t.promptID, attempt, err, d)
-	t.emit(Event{Kind: EventRetry, Retry: RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
+	t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
 	return a.cfg.Retry.WithDefaults().Sleep(t.ctx, d)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	gmodels "github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -27,10 +28,10 @@ func TestRetryOn429WithRetryInfo(t *testing.T) {
 	)
 	a, sl := newAgent(t, srv, agent.Config{})
 	res, evs := prompt(t, a.NewSession(), "hi")
-	if res.StopReason != agent.StopEndTurn || res.Text != "finally" {
+	if res.StopReason != dialog.StopEndTurn || res.Text != "finally" {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(agent.EventError)) != 0 {
+	if len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("a retried error is not reported: %v", evs.kinds())
 	}
 	// The server's delays, from RetryInfo and then from the message.
@@ -61,7 +62,7 @@ func TestRetryBackoffOn5xx(t *testing.T) {
 				geminitest.ErrorTurn(503, "overloaded"),
 				geminitest.TextTurn("up again"),
 			)
-			a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{
+			a, sl := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{
 				InitialDelay: 10 * time.Millisecond,
 				MaxDelay:     25 * time.Millisecond,
 				Rand:         func() float64 { return tc.rand },
@@ -80,13 +81,13 @@ func TestRetryGivesUp(t *testing.T) {
 	srv := geminitest.NewTestServer(t,
 		geminitest.ErrorTurn(429, "quota"), geminitest.ErrorTurn(429, "quota"), geminitest.ErrorTurn(429, "quota"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{MaxAttempts: 3}})
+	a, _ := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{MaxAttempts: 3}})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	var apiErr genai.APIError
-	if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
+	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 		t.Fatalf("result = %+v", res)
 	}
-	if errs := evs.of(agent.EventError); len(errs) != 1 || errs[0].Err.Error() != res.Err.Error() {
+	if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err.Error() != res.Err.Error() {
 		t.Errorf("error events = %+v", errs)
 	}
 	if n := len(srv.Requests()); n != 3 {
@@ -100,14 +101,14 @@ func TestNoRetryOn400(t *testing.T) {
 	s := a.NewSession()
 	res, _ := prompt(t, s, "hi")
 	var apiErr genai.APIError
-	if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 400 || apiErr.Status != "INVALID_ARGUMENT" {
+	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 400 || apiErr.Status != "INVALID_ARGUMENT" {
 		t.Fatalf("result = %+v", res)
 	}
 	if len(sl.got()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("retried a 400: waits %v, %d requests", sl.got(), len(srv.Requests()))
 	}
 	// The session is still usable.
-	if res, _ := prompt(t, s, "again"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "again"); res.StopReason != dialog.StopEndTurn {
 		t.Errorf("next prompt = %+v", res)
 	}
 }
@@ -115,7 +116,7 @@ func TestNoRetryOn400(t *testing.T) {
 func TestCancelDuringRetryWait(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(429, "quota"))
 	ctx, cancel := context.WithCancel(context.Background())
-	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{
+	a, _ := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{
 		// The real timer: an hour, unless cancellation ends the wait.
 		InitialDelay: time.Hour,
 		Sleep: func(ctx context.Context, d time.Duration) error {
@@ -125,7 +126,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 		},
 	}})
 	res, _ := promptCtx(ctx, a.NewSession(), "hi")
-	if res.StopReason != agent.StopCancelled {
+	if res.StopReason != dialog.StopCancelled {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -138,7 +139,7 @@ func TestDefaultSleepHonoursCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// The default policy, with its real timer.
 	a := agent.New(agent.Config{Generator: generatorFor(t, srv), Model: "m"})
-	done := make(chan agent.PromptResult)
+	done := make(chan dialog.PromptResult)
 	go func() {
 		res, _ := promptCtx(ctx, a.NewSession(), "hi")
 		done <- res
@@ -147,7 +148,7 @@ func TestDefaultSleepHonoursCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if res := <-done; res.StopReason != agent.StopCancelled {
+	if res := <-done; res.StopReason != dialog.StopCancelled {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -169,7 +170,7 @@ func TestStreamErrorBeforeFirstChunkIsRetried(t *testing.T) {
 	if res.Text != "hello" || len(sl.got()) != 1 {
 		t.Errorf("result %+v after waits %v", res, sl.got())
 	}
-	if texts := evs.of(agent.EventText); len(texts) != 1 {
+	if texts := evs.of(dialog.EventText); len(texts) != 1 {
 		t.Errorf("text events = %+v", texts)
 	}
 }
@@ -183,14 +184,14 @@ func TestStreamErrorAfterFirstChunk(t *testing.T) {
 	s := a.NewSession()
 	res, evs := prompt(t, s, "first")
 	var apiErr genai.APIError
-	if res.StopReason != agent.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 503 {
+	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 503 {
 		t.Fatalf("result = %+v", res)
 	}
 	// Output was shown, so no retry: it would show it twice.
 	if len(sl.got()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("retried after output: waits %v", sl.got())
 	}
-	if !slices.Equal(evs.kinds(), []agent.EventKind{agent.EventText, agent.EventError}) {
+	if !slices.Equal(evs.kinds(), []dialog.EventKind{dialog.EventText, dialog.EventError}) {
 		t.Errorf("events = %v", evs.kinds())
 	}
 	prompt(t, s, "second")
@@ -208,7 +209,7 @@ func TestServerDelayResetsBackoff(t *testing.T) {
 		geminitest.ErrorTurn(503, "overloaded"),
 		geminitest.TextTurn("ok"),
 	)
-	a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{
+	a, sl := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{
 		InitialDelay: 10 * time.Millisecond,
 		Rand:         func() float64 { return 0.5 },
 	}})
@@ -220,9 +221,9 @@ func TestServerDelayResetsBackoff(t *testing.T) {
 }
 
 // retries returns the retry events' infos.
-func (e events) retries() []agent.RetryInfo {
-	var out []agent.RetryInfo
-	for _, ev := range e.of(agent.EventRetry) {
+func (e events) retries() []dialog.RetryInfo {
+	var out []dialog.RetryInfo
+	for _, ev := range e.of(dialog.EventRetry) {
 		out = append(out, ev.Retry)
 	}
 	return out
@@ -238,7 +239,7 @@ type watchedSleeps struct {
 
 func (w *watchedSleeps) sleep(ctx context.Context, d time.Duration) error {
 	w.waits = append(w.waits, d)
-	w.told = append(w.told, len(w.evs.of(agent.EventRetry)))
+	w.told = append(w.told, len(w.evs.of(dialog.EventRetry)))
 	return ctx.Err()
 }
 
@@ -249,15 +250,15 @@ func TestRetryInfoWaitShownThenSuccess(t *testing.T) {
 	)
 	var evs events
 	w := &watchedSleeps{evs: &evs}
-	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{Sleep: w.sleep}})
-	res, _ := a.NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, evs.emit)
-	if res.StopReason != agent.StopEndTurn || res.Text != "done" {
+	a, _ := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{Sleep: w.sleep}})
+	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{Text: "hi"}, evs.emit)
+	if res.StopReason != dialog.StopEndTurn || res.Text != "done" {
 		t.Fatalf("result = %+v", res)
 	}
 	if !slices.Equal(w.waits, []time.Duration{2 * time.Second}) || !slices.Equal(w.told, []int{1}) {
 		t.Errorf("waits %v with %v retry events before each; want [2s] told first", w.waits, w.told)
 	}
-	want := agent.RetryInfo{Attempt: 1, Delay: 2 * time.Second, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"}
+	want := dialog.RetryInfo{Attempt: 1, Delay: 2 * time.Second, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"}
 	if got := evs.retries(); len(got) != 1 || got[0] != want {
 		t.Errorf("retry events = %+v, want %+v", got, want)
 	}
@@ -270,7 +271,7 @@ func TestServerDelayOn5xx(t *testing.T) {
 		geminitest.Turn{Err: &geminitest.APIError{Code: 500, Message: "internal; please retry in 1.5s"}},
 		geminitest.TextTurn("up"),
 	)
-	a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{InitialDelay: 10 * time.Millisecond}})
+	a, sl := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{InitialDelay: 10 * time.Millisecond}})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	if res.Text != "up" {
 		t.Fatalf("result = %+v", res)
@@ -278,7 +279,7 @@ func TestServerDelayOn5xx(t *testing.T) {
 	if got := sl.got(); !slices.Equal(got, []time.Duration{3 * time.Second, 1500 * time.Millisecond}) {
 		t.Errorf("waits = %v, want the server's [3s 1.5s]", got)
 	}
-	want := []agent.RetryInfo{
+	want := []dialog.RetryInfo{
 		{Attempt: 1, Delay: 3 * time.Second, Reason: "the model is overloaded (503 UNAVAILABLE)"},
 		{Attempt: 2, Delay: 1500 * time.Millisecond, Reason: "the model server failed (500 INTERNAL)"},
 	}
@@ -292,9 +293,9 @@ func Test503ThreeTimesThenSuccess(t *testing.T) {
 		geminitest.ErrorTurn(503, "overloaded"), geminitest.ErrorTurn(503, "overloaded"), geminitest.ErrorTurn(503, "overloaded"),
 		geminitest.TextTurn("back"),
 	)
-	a, sl := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	a, sl := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}})
 	res, evs := prompt(t, a.NewSession(), "hi")
-	if res.StopReason != agent.StopEndTurn || res.Text != "back" || len(srv.Requests()) != 4 {
+	if res.StopReason != dialog.StopEndTurn || res.Text != "back" || len(srv.Requests()) != 4 {
 		t.Fatalf("result = %+v after %d requests", res, len(srv.Requests()))
 	}
 	got := evs.retries()
@@ -306,7 +307,7 @@ func Test503ThreeTimesThenSuccess(t *testing.T) {
 			t.Errorf("retry %d = %+v (waits %v)", i+1, r, sl.got())
 		}
 	}
-	if k := evs.kinds(); k[len(k)-2] != agent.EventText || len(evs.of(agent.EventError)) != 0 {
+	if k := evs.kinds(); k[len(k)-2] != dialog.EventText || len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("events = %v", k)
 	}
 }
@@ -316,7 +317,7 @@ func Test503ThreeTimesThenSuccess(t *testing.T) {
 func TestCancelledBackoffKeepsHistoryValid(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(503, "overloaded"), geminitest.TextTurn("ok"))
 	ctx, cancel := context.WithCancel(context.Background())
-	a, _ := newAgent(t, srv, agent.Config{Retry: agent.RetryPolicy{
+	a, _ := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{
 		InitialDelay: time.Hour,
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			cancel()
@@ -326,13 +327,13 @@ func TestCancelledBackoffKeepsHistoryValid(t *testing.T) {
 	}})
 	s := a.NewSession()
 	res, evs := promptCtx(ctx, s, "first")
-	if res.StopReason != agent.StopCancelled || !errors.Is(res.Err, context.Canceled) {
+	if res.StopReason != dialog.StopCancelled || !errors.Is(res.Err, context.Canceled) {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(agent.EventRetry)) != 1 || len(evs.of(agent.EventError)) != 0 {
+	if len(evs.of(dialog.EventRetry)) != 1 || len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("events = %v, want the retry shown and no error", evs.kinds())
 	}
-	if res, _ := prompt(t, s, "second"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "second"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("next prompt = %+v", res)
 	}
 	c := srv.Requests()[1].Contents
@@ -348,7 +349,7 @@ func TestEmptyAnswerRetryShown(t *testing.T) {
 	if res.Text != "here" {
 		t.Fatalf("result = %+v", res)
 	}
-	want := agent.RetryInfo{Attempt: 1, Delay: 500 * time.Millisecond, Reason: "the model returned no answer: it gave no answer (finish reason OTHER)"}
+	want := dialog.RetryInfo{Attempt: 1, Delay: 500 * time.Millisecond, Reason: "the model returned no answer: it gave no answer (finish reason OTHER)"}
 	if got := evs.retries(); len(got) != 1 || got[0] != want {
 		t.Errorf("retry events = %+v, want %+v", got, want)
 	}
@@ -371,10 +372,10 @@ func TestStreamCutBeforeAnythingShownIsRetried(t *testing.T) {
 			srv := geminitest.NewTestServer(t, tc.turn, tc.turn, geminitest.TextTurn("whole answer"))
 			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 			res, evs := prompt(t, a.NewSession(), "hi")
-			if res.StopReason != agent.StopEndTurn || res.Text != "whole answer" || res.ToolCalls != 0 {
+			if res.StopReason != dialog.StopEndTurn || res.Text != "whole answer" || res.ToolCalls != 0 {
 				t.Fatalf("result = %+v", res)
 			}
-			want := []agent.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: tc.reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: tc.reason}}
+			want := []dialog.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: tc.reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: tc.reason}}
 			if got := evs.retries(); !slices.Equal(got, want) {
 				t.Errorf("retry events = %+v\nwant %+v", got, want)
 			}
@@ -393,14 +394,14 @@ func TestStreamCutBeforeAnythingShownGivesUp(t *testing.T) {
 	srv := geminitest.NewTestServer(t, cut, cut, cut, cut)
 	a, sl := newAgent(t, srv, agent.Config{})
 	res, evs := prompt(t, a.NewSession(), "hi")
-	if res.StopReason != agent.StopError || !errors.Is(res.Err, io.ErrUnexpectedEOF) ||
+	if res.StopReason != dialog.StopError || !errors.Is(res.Err, io.ErrUnexpectedEOF) ||
 		!strings.Contains(res.Err.Error(), "broke off 4 times in a row before any of it was shown") {
 		t.Fatalf("result = %+v", res)
 	}
 	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
 		t.Errorf("waits = %v, want Gemini CLI's 1s 2s 4s", got)
 	}
-	if len(evs.of(agent.EventError)) != 1 {
+	if len(evs.of(dialog.EventError)) != 1 {
 		t.Errorf("events = %v", evs.kinds())
 	}
 }
@@ -414,10 +415,10 @@ func TestRequestThatCannotConnect(t *testing.T) {
 	a, sl := newAgentAt(t, url, agent.Config{})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	reason := "could not connect to " + url + ": connection refused"
-	if res.StopReason != agent.StopError || res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
+	if res.StopReason != dialog.StopError || res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
 		t.Fatalf("result = %+v, want the error %q", res, reason+" (4 attempts)")
 	}
-	want := []agent.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: reason}, {Attempt: 3, Delay: 4 * time.Second, Reason: reason}}
+	want := []dialog.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: reason}, {Attempt: 3, Delay: 4 * time.Second, Reason: reason}}
 	if got := evs.retries(); !slices.Equal(got, want) {
 		t.Errorf("retry events = %+v\nwant %+v", got, want)
 	}
@@ -433,7 +434,7 @@ func TestUtilityRequestThatCannotConnect(t *testing.T) {
 	gen := auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Config: genai.ClientConfig{
 		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: url},
 	}})
-	u := agent.NewUtility(gen, agent.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	u := agent.NewUtility(gen, dialog.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	_, err := u.GenerateContent(t.Context(), gmodels.WebSearch, []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
 	if want := "utility call to " + gmodels.Gemini3FlashPreview + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
 		t.Errorf("GenerateContent = %v, want %q", err, want)
@@ -466,7 +467,7 @@ func TestStreamCutAfterSomethingShown(t *testing.T) {
 			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(tool)})
 			s := a.NewSession()
 			res, evs := prompt(t, s, "first")
-			if res.StopReason != agent.StopError || res.Err == nil || !strings.HasPrefix(res.Err.Error(), tc.msg) ||
+			if res.StopReason != dialog.StopError || res.Err == nil || !strings.HasPrefix(res.Err.Error(), tc.msg) ||
 				!strings.Contains(res.Err.Error(), "the 1 tool call(s) it made were not run") {
 				t.Fatalf("result = %+v, want an error starting %q", res, tc.msg)
 			}
@@ -476,13 +477,13 @@ func TestStreamCutAfterSomethingShown(t *testing.T) {
 			if res.Text != tc.text {
 				t.Errorf("transcript text = %q, want the partial %q", res.Text, tc.text)
 			}
-			if len(sl.got()) != 0 || len(evs.of(agent.EventRetry)) != 0 || len(srv.Requests()) != 1 {
+			if len(sl.got()) != 0 || len(evs.of(dialog.EventRetry)) != 0 || len(srv.Requests()) != 1 {
 				t.Errorf("retried after output: waits %v, events %v", sl.got(), evs.kinds())
 			}
-			if read != 0 || res.ToolCalls != 0 || len(evs.of(agent.EventToolCall)) != 0 {
+			if read != 0 || res.ToolCalls != 0 || len(evs.of(dialog.EventToolCall)) != 0 {
 				t.Errorf("the cut answer's call ran: %d builds, %d calls", read, res.ToolCalls)
 			}
-			if errs := evs.of(agent.EventError); len(errs) != 1 || errs[0].Err != res.Err {
+			if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err != res.Err {
 				t.Errorf("error events = %v", errs)
 			}
 			prompt(t, s, "second")

@@ -3,7 +3,6 @@ package agent
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -11,69 +10,17 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
-
-// RewindMode is what a rewind takes back, as Gemini CLI's /rewind
-// offers: the conversation, the agent's file changes, or both.
-type RewindMode string
-
-const (
-	RewindConversation RewindMode = "conversation"
-	RewindCode         RewindMode = "code"
-	RewindBoth         RewindMode = "both"
-)
-
-// ParseRewindMode is the mode s names, for every front end that takes
-// one from the user: "" is RewindBoth, Gemini CLI's first choice, and a
-// name of none is an error naming the modes.
-func ParseRewindMode(s string) (RewindMode, error) {
-	switch m := RewindMode(s); m {
-	case "":
-		return RewindBoth, nil
-	case RewindConversation, RewindCode, RewindBoth:
-		return m, nil
-	}
-	return "", fmt.Errorf("unknown rewind mode %q: conversation, code or both", s)
-}
-
-// RewindPoint is one prompt of the conversation, which a rewind can go
-// back to before.
-type RewindPoint struct {
-	// Prompt numbers it from 1, as the transcript orders prompts.
-	Prompt int
-	Text   string
-	// Files are the files the agent changed during it, in the order
-	// first changed.
-	Files []string
-}
-
-// RewindResult is what a rewind did.
-type RewindResult struct {
-	Prompt int
-	Mode   RewindMode
-	// Removed is how many prompts left the conversation.
-	Removed int
-	Files   []FileRevert
-	// Notes tell the user what could not be rewound as asked.
-	Notes []string
-}
-
-// ConfirmRewind is the Kind of the ConfirmRequest asking the user
-// whether to revert a file changed since the agent last changed it.
-const ConfirmRewind = "rewind"
-
-// ErrNoSuchPrompt is wrapped by Rewind's error for a prompt number the
-// conversation does not have.
-var ErrNoSuchPrompt = errors.New("no such prompt")
 
 // RewindPoints lists the conversation's prompts, from its transcript,
 // with the files the agent changed at each.
-func (s *Session) RewindPoints() []RewindPoint {
+func (s *Session) RewindPoints() []dialog.RewindPoint {
 	s.exchangesMu.Lock()
 	defer s.exchangesMu.Unlock()
-	out := make([]RewindPoint, len(s.exchanges))
+	out := make([]dialog.RewindPoint, len(s.exchanges))
 	for i, ex := range s.exchanges {
-		out[i] = RewindPoint{Prompt: i + 1, Text: ex.Prompt}
+		out[i] = dialog.RewindPoint{Prompt: i + 1, Text: ex.Prompt}
 		for _, f := range ex.Files {
 			out[i].Files = append(out[i].Files, f.Path)
 		}
@@ -90,45 +37,45 @@ func (s *Session) RewindPoints() []RewindPoint {
 // whether to revert it anyway, and it is kept when they say no or
 // nobody can be asked. The revert is landed through the FilesLander, as
 // one change the user previews. While a prompt runs it is a *BusyError.
-func (s *Session) Rewind(ctx context.Context, prompt int, mode RewindMode) (RewindResult, error) {
-	mode, err := ParseRewindMode(string(mode))
+func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode) (dialog.RewindResult, error) {
+	mode, err := dialog.ParseRewindMode(string(mode))
 	if err != nil {
-		return RewindResult{}, err
+		return dialog.RewindResult{}, err
 	}
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return RewindResult{}, &BusyError{SessionID: s.id}
+		return dialog.RewindResult{}, &dialog.BusyError{SessionID: s.id}
 	}
 	defer s.end()
 	s.exchangesMu.Lock()
 	exchanges := slices.Clone(s.exchanges)
 	s.exchangesMu.Unlock()
 	if prompt < 1 || prompt > len(exchanges) {
-		return RewindResult{}, fmt.Errorf("%w %d: the conversation has %d prompts", ErrNoSuchPrompt, prompt, len(exchanges))
+		return dialog.RewindResult{}, fmt.Errorf("%w %d: the conversation has %d prompts", dialog.ErrNoSuchPrompt, prompt, len(exchanges))
 	}
 	i := prompt - 1
-	res := RewindResult{Prompt: prompt, Mode: mode}
-	if mode != RewindConversation {
+	res := dialog.RewindResult{Prompt: prompt, Mode: mode}
+	if mode != dialog.RewindConversation {
 		files, err := s.revert(ctx, prompt, exchanges[i:])
 		if err != nil {
 			return res, err
 		}
 		res.Files = files
-		if mode == RewindCode {
+		if mode == dialog.RewindCode {
 			s.forgetReverted(i, files)
 		}
 	}
-	if mode != RewindCode {
+	if mode != dialog.RewindCode {
 		res.Removed = len(exchanges) - i
 		res.Notes = s.cutConversation(i, exchanges)
-		if mode == RewindConversation && changedFiles(exchanges[i:]) {
+		if mode == dialog.RewindConversation && changedFiles(exchanges[i:]) {
 			res.Notes = append(res.Notes, "The files the removed prompts changed keep those changes; their journal went with the prompts, so a later rewind cannot revert them.")
 		}
 	}
 	// The whole session is rewritten, as after a compression.
 	s.saved = persisted{epoch: -1}
-	if err := s.persist(ctx, Usage{}, nil); err != nil {
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
 		s.agent.cfg.Logger.Warn("saving the rewound session", zap.String("sessionId", s.id), zap.Error(err))
 		return res, fmt.Errorf("the session was rewound, but it could not be saved: %w", err)
 	}

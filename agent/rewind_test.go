@@ -11,6 +11,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	conv "github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -38,21 +40,21 @@ func write(path, text string) geminitest.Turn {
 // diskUser lands changes and reverts on disk, and answers questions
 // about conflicts with answer.
 type diskUser struct {
-	answer  agent.ConfirmOutcome
-	asked   []agent.ConfirmRequest
-	reverts []agent.LandFilesRequest
+	answer  dialog.ConfirmOutcome
+	asked   []dialog.ConfirmRequest
+	reverts []dialog.LandFilesRequest
 }
 
-func (d *diskUser) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (d *diskUser) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	dec, err := tools.LandOnDisk(ctx, req.Change)
-	return agent.Landing{Decision: dec}, err
+	return dialog.Landing{Decision: dec}, err
 }
 
-func (d *diskUser) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (d *diskUser) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	d.reverts = append(d.reverts, req)
 	var out []tools.Decision
 	for _, c := range req.Changes {
-		dec, err := agent.LandRevertOnDisk(ctx, c)
+		dec, err := conv.LandRevertOnDisk(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +63,7 @@ func (d *diskUser) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([
 	return out, nil
 }
 
-func (d *diskUser) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (d *diskUser) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	d.asked = append(d.asked, req)
 	return d.answer, nil
 }
@@ -77,7 +79,7 @@ type rewindSetup struct {
 	newAgent     func() *agent.Agent
 }
 
-func newRewindSetup(t *testing.T, answer agent.ConfirmOutcome, extra ...geminitest.Turn) *rewindSetup {
+func newRewindSetup(t *testing.T, answer dialog.ConfirmOutcome, extra ...geminitest.Turn) *rewindSetup {
 	t.Helper()
 	dir := t.TempDir()
 	r := &rewindSetup{dir: dir, a: filepath.Join(dir, "a.txt"), b: filepath.Join(dir, "b.txt"), c: filepath.Join(dir, "c.txt"),
@@ -111,7 +113,7 @@ func must(t *testing.T, err error) {
 func (r *rewindSetup) converse(t *testing.T, s *agent.Session) {
 	t.Helper()
 	for _, p := range []string{"first", "second", "third"} {
-		if res, _ := prompt(t, s, p); res.StopReason != agent.StopEndTurn {
+		if res, _ := prompt(t, s, p); res.StopReason != dialog.StopEndTurn {
 			t.Fatalf("prompt %s: %+v", p, res)
 		}
 	}
@@ -127,17 +129,17 @@ func read(t *testing.T, path string) string {
 // The journal lists each prompt with the files the agent changed, and a
 // new process (a new agent on the same store) sees the same.
 func TestRewindPointsListFilesPerPromptAcrossARestart(t *testing.T) {
-	r := newRewindSetup(t, agent.Cancel)
+	r := newRewindSetup(t, dialog.Cancel)
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	want := []agent.RewindPoint{
+	want := []dialog.RewindPoint{
 		{Prompt: 1, Text: "first", Files: []string{r.a}},
 		{Prompt: 2, Text: "second", Files: []string{r.b, r.c}},
 		{Prompt: 3, Text: "third", Files: []string{r.a}},
 	}
-	check := func(what string, got []agent.RewindPoint) {
+	check := func(what string, got []dialog.RewindPoint) {
 		t.Helper()
-		if !slices.EqualFunc(got, want, func(x, y agent.RewindPoint) bool {
+		if !slices.EqualFunc(got, want, func(x, y dialog.RewindPoint) bool {
 			return x.Prompt == y.Prompt && x.Text == y.Text && slices.Equal(x.Files, y.Files)
 		}) {
 			t.Errorf("%s: points = %+v, want %+v", what, got, want)
@@ -156,12 +158,12 @@ func TestRewindPointsListFilesPerPromptAcrossARestart(t *testing.T) {
 // session lose the prompts, so the next request carries none of them,
 // in this process or the next.
 func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
-	r := newRewindSetup(t, agent.Cancel, geminitest.TextTurn("fresh"))
+	r := newRewindSetup(t, dialog.Cancel, geminitest.TextTurn("fresh"))
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
 
-	res, err := s.Rewind(context.Background(), 1, agent.RewindBoth)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindBoth)
 	must(t, err)
 	if got := read(t, r.a); got != r.aOriginal {
 		t.Errorf("a.txt = %q, want the original %q", got, r.aOriginal)
@@ -172,11 +174,11 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 	if _, err := os.Stat(r.c); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("c.txt, created by the agent, still exists: %v", err)
 	}
-	outcomes := map[string]agent.RevertOutcome{}
+	outcomes := map[string]dialog.RevertOutcome{}
 	for _, f := range res.Files {
 		outcomes[f.Path] = f.Outcome
 	}
-	if outcomes[r.a] != agent.Reverted || outcomes[r.b] != agent.Conflict || outcomes[r.c] != agent.Reverted {
+	if outcomes[r.a] != dialog.Reverted || outcomes[r.b] != dialog.Conflict || outcomes[r.c] != dialog.Reverted {
 		t.Errorf("files = %+v", res.Files)
 	}
 	if len(r.user.asked) != 1 || !strings.Contains(r.user.asked[0].Title, "b.txt") {
@@ -195,7 +197,7 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 	if len(resumed.RewindPoints()) != 0 {
 		t.Errorf("resumed points = %+v", resumed.RewindPoints())
 	}
-	if res, _ := prompt(t, resumed, "again"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, resumed, "again"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt after the rewind: %+v", res)
 	}
 	reqs := r.srv.Requests()
@@ -206,10 +208,10 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 // history and leaves the files alone; a note says the removed prompts'
 // changes stay.
 func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
-	r := newRewindSetup(t, agent.Cancel, geminitest.TextTurn("fresh"))
+	r := newRewindSetup(t, dialog.Cancel, geminitest.TextTurn("fresh"))
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 2, agent.RewindConversation)
+	res, err := s.Rewind(context.Background(), 2, dialog.RewindConversation)
 	must(t, err)
 	if res.Removed != 2 || len(res.Files) != 0 || len(res.Notes) != 1 {
 		t.Errorf("result = %+v", res)
@@ -232,15 +234,15 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 // and forgets the reverted change, so the list no longer shows it, in
 // this process or the next.
 func TestRewindCodeOnlyFromALaterPrompt(t *testing.T) {
-	r := newRewindSetup(t, agent.Cancel)
+	r := newRewindSetup(t, dialog.Cancel)
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 3, agent.RewindCode)
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindCode)
 	must(t, err)
 	if got := read(t, r.a); got != "\ufeffone\r\nTWO\r\n" {
 		t.Errorf("a.txt = %q, want what prompt 2 left", got)
 	}
-	if res.Removed != 0 || len(res.Files) != 1 || res.Files[0].Outcome != agent.Reverted {
+	if res.Removed != 0 || len(res.Files) != 1 || res.Files[0].Outcome != dialog.Reverted {
 		t.Errorf("result = %+v", res)
 	}
 	pts := s.RewindPoints()
@@ -256,11 +258,11 @@ func TestRewindCodeOnlyFromALaterPrompt(t *testing.T) {
 
 // A conflict the user says to revert anyway is reverted.
 func TestRewindConflictRevertedWhenTheUserSaysSo(t *testing.T) {
-	r := newRewindSetup(t, agent.ProceedOnce)
+	r := newRewindSetup(t, dialog.ProceedOnce)
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
-	if _, err := s.Rewind(context.Background(), 2, agent.RewindCode); err != nil {
+	if _, err := s.Rewind(context.Background(), 2, dialog.RewindCode); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(t, r.b); got != "b\n" {
@@ -285,7 +287,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 		t.Fatalf("compressed history = %v", texts(before))
 	}
 	// Prompt 3 is after the summary: cut exactly.
-	res, err := s.Rewind(context.Background(), 3, agent.RewindConversation)
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindConversation)
 	must(t, err)
 	history, _ := s.History()
 	equalTexts(t, "before prompt 3", history, texts(before[:4])...)
@@ -294,7 +296,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	}
 	// Prompt 1 was summarised, prompt 2 is the first after the summary:
 	// the summary stays, as it tells of prompt 1 alone.
-	res, err = s.Rewind(context.Background(), 2, agent.RewindConversation)
+	res, err = s.Rewind(context.Background(), 2, dialog.RewindConversation)
 	must(t, err)
 	history, _ = s.History()
 	equalTexts(t, "before prompt 2", history, texts(before[:2])...)
@@ -304,7 +306,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	if pts := s.RewindPoints(); len(pts) != 1 {
 		t.Errorf("points = %+v", pts)
 	}
-	res, err = s.Rewind(context.Background(), 1, agent.RewindConversation)
+	res, err = s.Rewind(context.Background(), 1, dialog.RewindConversation)
 	must(t, err)
 	if history, _ = s.History(); len(history) != 0 {
 		t.Errorf("history before prompt 1 = %v", texts(history))
@@ -325,12 +327,12 @@ func TestRewindReportsAnUnjournaledChange(t *testing.T) {
 	user := &diskUser{}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit, Lander: user, Confirmer: user, Workspace: ws})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "big"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "big"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
-	res, err := s.Rewind(context.Background(), 1, agent.RewindCode)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode)
 	must(t, err)
-	if len(res.Files) != 1 || res.Files[0].Outcome != agent.NotReverted || !strings.Contains(res.Files[0].Reason, "not journaled") {
+	if len(res.Files) != 1 || res.Files[0].Outcome != dialog.NotReverted || !strings.Contains(res.Files[0].Reason, "not journaled") {
 		t.Errorf("files = %+v, want big.txt not reverted because it was not journaled", res.Files)
 	}
 	if _, err := os.Stat(big); err != nil {
@@ -347,17 +349,17 @@ func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(plain, "\ufeffPLAIN\n"), geminitest.TextTurn("done"))
-	user := &diskUser{answer: agent.Cancel}
+	user := &diskUser{answer: dialog.Cancel}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
 		Lander: user, Confirmer: user, Workspace: ws, Store: newStore(t)})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
 	if got := read(t, plain); got != "\ufeffPLAIN\n" {
 		t.Fatalf("after the edit plain.txt = %q", got)
 	}
-	res, err := s.Rewind(context.Background(), 1, agent.RewindCode)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode)
 	must(t, err)
 	if got := read(t, plain); got != "plain\n" {
 		t.Errorf("plain.txt = %q after the rewind, want its original %q (no BOM); files %+v", got, "plain\n", res.Files)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -55,7 +56,7 @@ func TestPlanModeRoutesAnAuto(t *testing.T) {
 			a, _ := newAgent(t, srv, agent.Config{
 				Model:     "auto",
 				Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-				Workspace: ws, Lander: &diskLander{}, Confirmer: always(agent.ProceedOnce),
+				Workspace: ws, Lander: &diskLander{}, Confirmer: always(dialog.ProceedOnce),
 				Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil },
 				NoPlanRouting: tc.off,
 			})

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -56,7 +57,7 @@ type toolRun struct {
 	// start is when it started and decision the user's answer about it,
 	// for the session's stats.
 	start    time.Time
-	decision Decision
+	decision dialog.Decision
 	// asked is closed once the call is past the questions asked before
 	// it runs (or ended): a later call's question waits for it, so they
 	// reach the user in call order and each is asked knowing the answers
@@ -134,8 +135,8 @@ func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*ge
 		return
 	}
 	emit := t.emit
-	events := make(chan Event)
-	t.emit = func(ev Event) { events <- ev }
+	events := make(chan dialog.Event)
+	t.emit = func(ev dialog.Event) { events <- ev }
 	var running sync.WaitGroup
 	for i := lo; i < hi; i++ {
 		running.Go(func() { answers[i] = t.startCall(t.runs[i]) })

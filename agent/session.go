@@ -13,6 +13,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/background"
 )
@@ -37,7 +38,7 @@ type Session struct {
 	title   string
 	updated time.Time
 	prompts int
-	usage   Usage
+	usage   dialog.Usage
 	lastUse uint64
 
 	// running holds a token while a prompt (or History, or a built-in
@@ -247,38 +248,38 @@ func (s *Session) ID() string { return s.id }
 // the turn promptly with StopCancelled; the history stays valid for the
 // next prompt (calls the model made are answered as cancelled, and a model
 // answer cut short is not kept).
-func (s *Session) Prompt(ctx context.Context, in Input, emit func(Event)) (PromptResult, error) {
+func (s *Session) Prompt(ctx context.Context, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	if err := s.begin(cmp.Or(in.Text, in.Command)); err != nil {
-		return PromptResult{}, err
+		return dialog.PromptResult{}, err
 	}
 	defer s.end()
 	return s.prompt(ctx, in, emit), nil
 }
 
-func (s *Session) prompt(ctx context.Context, in Input, emit func(Event)) PromptResult {
+func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.Event)) dialog.PromptResult {
 	if emit == nil {
-		emit = func(Event) {}
+		emit = func(dialog.Event) {}
 	}
 	if err := ctx.Err(); err != nil {
-		return PromptResult{StopReason: StopCancelled, Err: err}
+		return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: err}
 	}
 	if s.agent.cfg.Generator == nil {
 		err := errors.New("the agent has no content generator: set Config.Generator")
-		emit(Event{Kind: EventError, Err: err})
-		return PromptResult{StopReason: StopError, Err: err}
+		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	if strings.TrimSpace(in.Text) == "" && len(in.Parts) == 0 {
 		err := errors.New("the prompt is empty: nothing to send to the model")
-		emit(Event{Kind: EventError, Err: err})
-		return PromptResult{StopReason: StopError, Err: err}
+		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	parts, err := s.inputParts(ctx, in)
 	if err != nil {
 		if ctx.Err() != nil {
-			return PromptResult{StopReason: StopCancelled, Err: ctx.Err()}
+			return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}
 		}
-		emit(Event{Kind: EventError, Err: err})
-		return PromptResult{StopReason: StopError, Err: err}
+		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	t := &turn{
 		s:        s,
@@ -307,7 +308,7 @@ func (s *Session) promptCount() int {
 
 // inputParts is what the model reads of the user's input: where the user
 // is in the editor, then the prompt with the files its @paths name.
-func (s *Session) inputParts(ctx context.Context, in Input) ([]*genai.Part, error) {
+func (s *Session) inputParts(ctx context.Context, in dialog.Input) ([]*genai.Part, error) {
 	var parts []*genai.Part
 	if strings.TrimSpace(in.Text) != "" {
 		var err error

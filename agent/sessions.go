@@ -3,58 +3,14 @@ package agent
 import (
 	"context"
 	"crypto/rand"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 )
-
-// MaxLiveSessions is how many sessions an agent keeps in memory. A session
-// holds its whole history (every file read, every command's output), and
-// an editor may stay open for days: beyond this, the least recently used
-// idle session is dropped from memory (and resumed from disk when asked
-// for again, if sessions persist).
-const MaxLiveSessions = 32
-
-// SessionInfo is what a session list shows of a session.
-type SessionInfo struct {
-	ID        string
-	Title     string // the first line of the first prompt, shortened
-	Root      string // the workspace root it ran in
-	CreatedAt time.Time
-	UpdatedAt time.Time
-	Prompts   int
-	Usage     Usage // summed over the session
-	// Live reports whether the session is in memory now (else it is on
-	// disk, and resuming it reads it back).
-	Live bool
-}
-
-// BusyError refuses a prompt to a session that is running one.
-type BusyError struct{ SessionID string }
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("session %s is already running a prompt; cancel it or wait for it to finish", e.SessionID)
-}
-
-// UnknownSessionError is a session id that names no session.
-type UnknownSessionError struct {
-	SessionID string
-	// Dropped is set when the session existed but was dropped from memory
-	// to bound it, and sessions do not persist.
-	Dropped bool
-}
-
-func (e *UnknownSessionError) Error() string {
-	if e.Dropped {
-		return fmt.Sprintf("session %q was closed to bound memory: gemini-ls keeps the %d most recently used sessions; start a new session", e.SessionID, MaxLiveSessions)
-	}
-	return fmt.Sprintf("unknown session %q", e.SessionID)
-}
 
 // NewSession starts a conversation with an empty history and a random id.
 func (a *Agent) NewSession() *Session {
@@ -89,7 +45,7 @@ func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	case ok:
 		return s, nil
 	case dropped:
-		return nil, &UnknownSessionError{SessionID: id, Dropped: true}
+		return nil, &dialog.UnknownSessionError{SessionID: id, Dropped: true}
 	}
 	return a.resume(ctx, id)
 }
@@ -116,10 +72,10 @@ func (a *Agent) forget(id string) {
 }
 
 // LiveSessions lists the sessions in memory, in no particular order.
-func (a *Agent) LiveSessions() []SessionInfo {
+func (a *Agent) LiveSessions() []dialog.SessionInfo {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	list := make([]SessionInfo, 0, len(a.sessions))
+	list := make([]dialog.SessionInfo, 0, len(a.sessions))
 	for _, s := range a.sessions {
 		list = append(list, s.info())
 	}
@@ -139,7 +95,7 @@ func (a *Agent) root() string {
 func (a *Agent) touch(s *Session) {
 	a.uses++
 	s.lastUse = a.uses
-	for len(a.sessions) > MaxLiveSessions {
+	for len(a.sessions) > dialog.MaxLiveSessions {
 		var oldest *Session
 		for _, c := range a.sessions {
 			if c == s || c.busy() {
@@ -160,7 +116,7 @@ func (a *Agent) touch(s *Session) {
 			a.closed[oldest.id] = true
 		}
 		a.cfg.Logger.Info("dropped the least recently used session from memory",
-			zap.String("sessionId", oldest.id), zap.Int("kept", MaxLiveSessions), zap.Bool("persisted", a.persists()))
+			zap.String("sessionId", oldest.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
 	}
 }
 
@@ -172,7 +128,7 @@ func (s *Session) begin(text string) error {
 	select {
 	case s.running <- struct{}{}:
 	default:
-		return &BusyError{SessionID: s.id}
+		return &dialog.BusyError{SessionID: s.id}
 	}
 	a := s.agent
 	a.mu.Lock()
@@ -180,7 +136,7 @@ func (s *Session) begin(text string) error {
 	if a.sessions[s.id] != s {
 		// Dropped from memory since it was looked up, or ended.
 		<-s.running
-		return &UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+		return &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
 	}
 	if s.title == "" {
 		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
@@ -199,15 +155,15 @@ func (s *Session) end() { <-s.running }
 func (s *Session) busy() bool { return len(s.running) > 0 }
 
 // Info is what a session list shows of s now.
-func (s *Session) Info() SessionInfo {
+func (s *Session) Info() dialog.SessionInfo {
 	s.agent.mu.Lock()
 	defer s.agent.mu.Unlock()
 	return s.info()
 }
 
 // info is what a session list shows of s; s.agent.mu is held.
-func (s *Session) info() SessionInfo {
-	return SessionInfo{
+func (s *Session) info() dialog.SessionInfo {
+	return dialog.SessionInfo{
 		ID:        s.id,
 		Title:     s.title,
 		Root:      s.root,
@@ -219,13 +175,8 @@ func (s *Session) info() SessionInfo {
 	}
 }
 
-// ErrBusy matches a *BusyError with errors.Is.
-var ErrBusy = errors.New("session busy")
-
-func (e *BusyError) Is(target error) bool { return target == ErrBusy }
-
 // sessionUsage is the session's token usage before the running prompt.
-func (s *Session) sessionUsage() Usage {
+func (s *Session) sessionUsage() dialog.Usage {
 	s.agent.mu.Lock()
 	defer s.agent.mu.Unlock()
 	return s.usage

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -50,7 +51,7 @@ func TestModelActivatesSkill(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.ActivateSkillName, map[string]any{"name": "release"})),
 		geminitest.TextTurn("done"),
 	)
-	asked := always(agent.ProceedOnce)
+	asked := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, Confirmer: asked})
 	s := a.NewSession()
 	prompt(t, s, "cut a release")
@@ -98,7 +99,7 @@ func TestPlanModeActivatesSkillAfterAsking(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.ActivateSkillName, map[string]any{"name": "release"})),
 		geminitest.TextTurn("planned"),
 	)
-	asked := always(agent.ProceedOnce)
+	asked := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, Confirmer: asked, ApprovalMode: tools.ApprovalPlan})
 	prompt(t, a.NewSession(), "plan a release")
 	answer := responses(t, srv.Requests()[1])

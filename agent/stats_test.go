@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -43,38 +44,38 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 	done.Usage = usage(30, 2)
 	srv := geminitest.NewTestServer(t, calls, edits, done)
 
-	conf := &confirmer{answer: func(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+	conf := &confirmer{answer: func(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		switch req.Details {
 		case "go test":
-			return agent.ProceedOnce, nil
+			return dialog.ProceedOnce, nil
 		case "rm x":
-			return agent.Cancel, fmt.Errorf("%w: nobody here", agent.ErrCannotAsk)
+			return dialog.Cancel, fmt.Errorf("%w: nobody here", dialog.ErrCannotAsk)
 		case "make":
-			return agent.ProceedAlways, nil
+			return dialog.ProceedAlways, nil
 		}
-		return agent.Cancel, nil
+		return dialog.Cancel, nil
 	}}
-	lander := landerFunc(func(_ context.Context, req agent.LandRequest) (agent.Landing, error) {
+	lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 		switch req.Change.After {
 		case "no\n":
-			return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined}}, nil
+			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined}}, nil
 		case "mine\n":
-			return agent.Landing{Decision: tools.Decision{Outcome: tools.Modified, Content: "theirs\n"}}, nil
+			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Modified, Content: "theirs\n"}}, nil
 		}
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}}, nil
+		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}}, nil
 	})
 	sh := &shellTool{}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool()), Confirmer: conf, Lander: lander})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "work"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "work"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt = %+v", res)
 	}
 
 	st := s.Stats()
-	want := map[string]agent.ToolStats{
-		tools.ShellName:   {Calls: 5, Success: 3, Fail: 2, Decisions: agent.Decisions{Accept: 1, Reject: 2, AutoAccept: 1}},
+	want := map[string]dialog.ToolStats{
+		tools.ShellName:   {Calls: 5, Success: 3, Fail: 2, Decisions: dialog.Decisions{Accept: 1, Reject: 2, AutoAccept: 1}},
 		"read_file":       {Calls: 2, Success: 1, Fail: 1},
-		tools.ReplaceName: {Calls: 3, Success: 2, Fail: 1, Decisions: agent.Decisions{Accept: 1, Reject: 1, Modify: 1}},
+		tools.ReplaceName: {Calls: 3, Success: 2, Fail: 1, Decisions: dialog.Decisions{Accept: 1, Reject: 1, Modify: 1}},
 	}
 	if len(st.Tools) != len(want) {
 		t.Errorf("tools = %+v, want %d of them", st.Tools, len(want))
@@ -87,7 +88,7 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 		}
 	}
 	m := st.Models["gemini-test"]
-	if len(st.Models) != 1 || m.Requests != 3 || m.Errors != 0 || m.Tokens != (agent.Usage{PromptTokens: 40, CandidatesTokens: 6, TotalTokens: 46}) {
+	if len(st.Models) != 1 || m.Requests != 3 || m.Errors != 0 || m.Tokens != (dialog.Usage{PromptTokens: 40, CandidatesTokens: 6, TotalTokens: 46}) {
 		t.Errorf("models = %+v", st.Models)
 	}
 }
@@ -101,11 +102,11 @@ func TestStatsCountRequestsAndErrors(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{})
 	s := a.NewSession()
 	prompt(t, s, "one")
-	if res, _ := prompt(t, s, "two"); res.StopReason != agent.StopError {
+	if res, _ := prompt(t, s, "two"); res.StopReason != dialog.StopError {
 		t.Fatalf("second prompt = %+v, want the 400", res)
 	}
 	m := s.Stats().Models["gemini-test"]
-	if m.Requests != 3 || m.Errors != 2 || m.Tokens != (agent.Usage{PromptTokens: 7, CandidatesTokens: 3, TotalTokens: 10}) {
+	if m.Requests != 3 || m.Errors != 2 || m.Tokens != (dialog.Usage{PromptTokens: 7, CandidatesTokens: 3, TotalTokens: 10}) {
 		t.Errorf("model stats = %+v", m)
 	}
 	if fresh := a.NewSession().Stats(); len(fresh.Models) != 0 || len(fresh.Tools) != 0 {

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -30,11 +30,11 @@ const (
 type turn struct {
 	s        *Session
 	ctx      context.Context
-	emit     func(Event)
+	emit     func(dialog.Event)
 	promptID string
 	// system is the system instruction of the prompt's requests.
 	system string
-	result PromptResult
+	result dialog.PromptResult
 	// loops watches this prompt's answers for repetition.
 	loops loopDetector
 	// journal records the files the prompt changed, for a rewind.
@@ -59,7 +59,7 @@ type turn struct {
 	mu sync.Mutex
 }
 
-func (t *turn) run(input *genai.Content) PromptResult {
+func (t *turn) run(input *genai.Content) dialog.PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
 	routed := false
 	for {
@@ -76,10 +76,10 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		// already in the history always have their responses.
 		t.s.chat.record(input)
 		if maxTurns > 0 && t.s.requests >= maxTurns {
-			return t.stop(StopMaxTurns, ErrMaxTurns)
+			return t.stop(dialog.StopMaxTurns, ErrMaxTurns)
 		}
 		if t.requests >= MaxPromptTurns {
-			return t.stop(StopMaxTurns, errMaxPromptTurns)
+			return t.stop(dialog.StopMaxTurns, errMaxPromptTurns)
 		}
 		if loop := t.checkLoopWithModel(input); loop != nil {
 			return t.stopLoop(loop)
@@ -95,16 +95,16 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		}
 		if err != nil {
 			if t.ctx.Err() != nil {
-				return t.stop(StopCancelled, t.ctx.Err())
+				return t.stop(dialog.StopCancelled, t.ctx.Err())
 			}
-			t.emit(Event{Kind: EventError, Err: err})
-			return t.stop(StopError, err)
+			t.emit(dialog.Event{Kind: dialog.EventError, Err: err})
+			return t.stop(dialog.StopError, err)
 		}
 		if len(answer.calls) == 0 {
 			if answer.finish == genai.FinishReasonMaxTokens {
-				return t.stop(StopMaxTokens, ErrAnswerCut)
+				return t.stop(dialog.StopMaxTokens, dialog.ErrAnswerCut)
 			}
-			return t.stop(StopEndTurn, nil)
+			return t.stop(dialog.StopEndTurn, nil)
 		}
 		if loop, ok := errors.AsType[*LoopError](t.loops.checkCalls(answer.calls)); ok {
 			// The answer is kept, so its calls are answered, none run.
@@ -114,7 +114,7 @@ func (t *turn) run(input *genai.Content) PromptResult {
 		input = t.runCalls(answer.calls)
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
-			return t.stop(StopCancelled, t.ctx.Err())
+			return t.stop(dialog.StopCancelled, t.ctx.Err())
 		}
 		if t.hookStop != "" {
 			t.s.chat.record(input)
@@ -123,7 +123,7 @@ func (t *turn) run(input *genai.Content) PromptResult {
 	}
 }
 
-func (t *turn) stop(reason StopReason, err error) PromptResult {
+func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {
 	t.result.StopReason = reason
 	t.result.Err = err
 	return t.result
@@ -216,7 +216,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := usageOf(usage)
 		t.result.Usage = t.result.Usage.Add(u)
-		t.emit(Event{Kind: EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().Add(t.result.Usage), Model: model})
+		t.emit(dialog.Event{Kind: dialog.EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().Add(t.result.Usage), Model: model})
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text
@@ -243,7 +243,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 	cutOffs, rateLimited, offered := 0, 0, false
 	for attempt := 1; ; attempt++ {
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
-			t.emit(Event{Kind: EventNotice, Text: notice})
+			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: notice})
 		}
 		model := cmp.Or(req.model, t.model())
 		start := a.cfg.Now()
@@ -339,20 +339,6 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 	}
 }
 
-// ParagraphBreak is what starts a new paragraph after the text so far:
-// nothing at the start, else enough line breaks to make a blank line. It
-// separates a new model turn's text from the prompt's text so far (and a
-// front end's transcript entries alike).
-func ParagraphBreak(sofar string) string {
-	switch {
-	case strings.TrimSpace(sofar) == "", strings.HasSuffix(sofar, "\n\n"):
-		return ""
-	case strings.HasSuffix(sofar, "\n"):
-		return "\n"
-	}
-	return "\n\n"
-}
-
 // streamOnce makes one streamed request to model, emitting text and
 // thoughts as they arrive, each chunk as the AfterModel hooks left it;
 // shown says whether any did.
@@ -404,9 +390,9 @@ func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed
 			if err := t.loops.checkEvent(ev); err != nil {
 				return showed, err
 			}
-			if ev.Kind == EventText && out.text.Len() == len(ev.Text) {
+			if ev.Kind == dialog.EventText && out.text.Len() == len(ev.Text) {
 				// This answer's first text: a paragraph of its own.
-				out.sep = ParagraphBreak(t.result.Text)
+				out.sep = dialog.ParagraphBreak(t.result.Text)
 				ev.Text = out.sep + ev.Text
 			}
 			showed = true
@@ -420,7 +406,7 @@ func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed
 // any extra parts (images, PDFs) the tool returned.
 func (t *turn) runCall(run *toolRun) []*genai.Part {
 	a, s, fc := t.s.agent, t.s, run.fc
-	event := ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
+	event := dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
 
 	var tool tools.Tool
 	found := false
@@ -432,7 +418,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		if a.cfg.Tools != nil {
 			msg = a.cfg.Tools.UnknownToolError(fc.Name)
 		}
-		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 		return t.finish(run, tools.Result{Error: msg})
 	}
 	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
@@ -440,19 +426,19 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	// keeps fc as the model made it.
 	args, err := tools.NormalizeArgs(tool, fc.Args)
 	if err != nil {
-		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	call, err := s.build(tool, args)
 	if err != nil {
-		t.emit(Event{Kind: EventToolCall, ToolCall: event})
+		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), call.Kind()
 	if l, ok := call.(tools.Located); ok {
 		event.Path = l.Location()
 	}
-	t.emit(Event{Kind: EventToolCall, ToolCall: event})
+	t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 	if run.afterDecline {
 		// Only a call that would have run: one that is refused as built
 		// is answered with why, as Gemini CLI 0.61 keeps a queued
@@ -485,7 +471,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	case res.Mode != "":
 		res = t.switchMode(res)
 	case res.Topic != nil:
-		t.emit(Event{Kind: EventTopic, Topic: *res.Topic})
+		t.emit(dialog.Event{Kind: dialog.EventTopic, Topic: *res.Topic})
 	}
 	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
 		if hooked.changed != nil {
@@ -538,7 +524,7 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 	if res.ApprovedPlan != "" {
 		t.s.setApprovedPlan(res.ApprovedPlan)
 	}
-	t.emit(Event{Kind: EventMode, Mode: res.Mode})
+	t.emit(dialog.Event{Kind: dialog.EventMode, Mode: res.Mode})
 	return res
 }
 
@@ -551,10 +537,10 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled func() bool) (tools.Result, bool) {
 	fc := run.fc
 	unasked := false
-	outcome, err := ask(t, run, func() (ConfirmOutcome, error) {
+	outcome, err := ask(t, run, func() (dialog.ConfirmOutcome, error) {
 		if settled != nil && settled() {
 			unasked = true
-			return ProceedOnce, nil
+			return dialog.ProceedOnce, nil
 		}
 		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
 		return t.s.approve(t.ctx, fc.ID, fc.Name, c, always)
@@ -562,7 +548,7 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 	if unasked {
 		return tools.Result{}, true
 	}
-	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, ErrCannotAsk)
+	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, dialog.ErrCannotAsk)
 	switch {
 	case t.ctx.Err() != nil:
 		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
@@ -583,14 +569,14 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 }
 
 // decisionOf is the user's answer as Gemini CLI counts it.
-func decisionOf(o ConfirmOutcome) Decision {
+func decisionOf(o dialog.ConfirmOutcome) dialog.Decision {
 	switch o {
-	case ProceedOnce:
-		return DecisionAccept
-	case ProceedAlways:
-		return DecisionAutoAccept
+	case dialog.ProceedOnce:
+		return dialog.DecisionAccept
+	case dialog.ProceedAlways:
+		return dialog.DecisionAutoAccept
 	}
-	return DecisionReject
+	return dialog.DecisionReject
 }
 
 // land has the front end land an edit's proposed change, asking the user
@@ -605,10 +591,10 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
-	landIt := func() (Landing, error) {
-		return s.land(t.ctx, LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
+	landIt := func() (dialog.Landing, error) {
+		return s.land(t.ctx, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
 	}
-	var landing Landing
+	var landing dialog.Landing
 	var err error
 	if asks {
 		landing, err = ask(t, run, landIt)
@@ -636,16 +622,16 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 
 // landingDecision is the user's answer to a change they were asked
 // about: a stale change was accepted, though it did not land.
-func landingDecision(l Landing) Decision {
+func landingDecision(l dialog.Landing) dialog.Decision {
 	switch {
 	case l.Outcome == tools.Declined, l.Outcome == tools.Refused:
-		return DecisionReject
+		return dialog.DecisionReject
 	case l.Outcome == tools.Modified:
-		return DecisionModify
+		return dialog.DecisionModify
 	case l.AllowAlways:
-		return DecisionAutoAccept
+		return dialog.DecisionAutoAccept
 	}
-	return DecisionAccept
+	return dialog.DecisionAccept
 }
 
 // finish emits the call's result, records it in the session's stats and
@@ -663,7 +649,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	if display == "" && res.Error != "" {
 		display = res.Error
 	}
-	t.emit(Event{Kind: EventToolResult, ToolResult: ToolResult{
+	t.emit(dialog.Event{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{
 		CallID:  fc.ID,
 		Name:    fc.Name,
 		Status:  res.Status,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -30,26 +31,26 @@ func TestMultiToolTurn(t *testing.T) {
 	res, evs := prompt(t, s, "read a.go and b.go")
 	evs = evs.byCall("c1", "c2") // the calls ran at once
 
-	if res.StopReason != agent.StopEndTurn || res.Err != nil {
+	if res.StopReason != dialog.StopEndTurn || res.Err != nil {
 		t.Fatalf("result = %+v", res)
 	}
 	if res.Text != "Both files read." || res.ToolCalls != 2 {
 		t.Errorf("text %q, tool calls %d", res.Text, res.ToolCalls)
 	}
-	want := []agent.EventKind{
-		agent.EventUsage,
-		agent.EventToolCall, agent.EventToolResult,
-		agent.EventToolCall, agent.EventToolResult,
-		agent.EventText, agent.EventText, agent.EventUsage,
+	want := []dialog.EventKind{
+		dialog.EventUsage,
+		dialog.EventToolCall, dialog.EventToolResult,
+		dialog.EventToolCall, dialog.EventToolResult,
+		dialog.EventText, dialog.EventText, dialog.EventUsage,
 	}
 	if got := evs.kinds(); !slices.Equal(got, want) {
 		t.Errorf("events = %v, want %v", got, want)
 	}
-	calls := evs.of(agent.EventToolCall)
+	calls := evs.of(dialog.EventToolCall)
 	if c := calls[0].ToolCall; c.CallID != "c1" || c.Name != "read_file" || c.Title != "Read a.go" || c.Args["path"] != "a.go" {
 		t.Errorf("first call event = %+v", c)
 	}
-	results := evs.of(agent.EventToolResult)
+	results := evs.of(dialog.EventToolResult)
 	if r := results[1].ToolResult; r.CallID != "c2" || r.Status != tools.StatusOK || r.Display != "read b.go" {
 		t.Errorf("second result event = %+v", r)
 	}
@@ -97,7 +98,7 @@ func TestThoughtsEmittedNotStored(t *testing.T) {
 	if res.Text != "Hello!" {
 		t.Errorf("text = %q: thoughts must not count as text", res.Text)
 	}
-	thoughts := evs.of(agent.EventThought)
+	thoughts := evs.of(dialog.EventThought)
 	if len(thoughts) != 2 {
 		t.Fatalf("thought events = %+v", thoughts)
 	}
@@ -124,7 +125,7 @@ func TestAdjacentTextMerged(t *testing.T) {
 	s := a.NewSession()
 	_, evs := prompt(t, s, "hi")
 	var deltas []string
-	for _, ev := range evs.of(agent.EventText) {
+	for _, ev := range evs.of(dialog.EventText) {
 		deltas = append(deltas, ev.Text)
 	}
 	if !slices.Equal(deltas, []string{"Hel", "lo ", "world"}) {
@@ -160,13 +161,13 @@ func TestGeneratedCallIDsPairResponses(t *testing.T) {
 	evs = evs.byCall("call_1", "call_2", "call_3", "model-id") // each turn's calls ran at once
 
 	var ids []string
-	for _, ev := range evs.of(agent.EventToolCall) {
+	for _, ev := range evs.of(dialog.EventToolCall) {
 		ids = append(ids, ev.ToolCall.CallID)
 	}
 	if !slices.Equal(ids, []string{"call_1", "call_2", "call_3", "model-id"}) {
 		t.Errorf("call ids = %q", ids)
 	}
-	for i, ev := range evs.of(agent.EventToolResult) {
+	for i, ev := range evs.of(dialog.EventToolResult) {
 		if ev.ToolResult.CallID != ids[i] {
 			t.Errorf("result %d has id %q, want %q", i, ev.ToolResult.CallID, ids[i])
 		}
@@ -240,14 +241,14 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: reg})
 	res, evs := prompt(t, a.NewSession(), "go")
 	evs = evs.byCall("call_1", "call_2", "call_3")
-	if res.StopReason != agent.StopEndTurn || res.Text != "Recovered." {
+	if res.StopReason != dialog.StopEndTurn || res.Text != "Recovered." {
 		t.Fatalf("result = %+v: the turn must go on after bad calls", res)
 	}
-	calls := evs.of(agent.EventToolCall)
+	calls := evs.of(dialog.EventToolCall)
 	if calls[0].ToolCall.Title != "delete_everything" || calls[1].ToolCall.Title != "read_file" || calls[2].ToolCall.Title != "Read a.go" {
 		t.Errorf("titles = %q, %q, %q", calls[0].ToolCall.Title, calls[1].ToolCall.Title, calls[2].ToolCall.Title)
 	}
-	results := evs.of(agent.EventToolResult)
+	results := evs.of(dialog.EventToolResult)
 	if results[0].ToolResult.Status != tools.StatusError || results[1].ToolResult.Status != tools.StatusError || results[2].ToolResult.Status != tools.StatusOK {
 		t.Errorf("statuses = %s", toJSON(results))
 	}
@@ -269,7 +270,7 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 func TestToolWithoutRegistry(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("read_file", nil)), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{})
-	if res, _ := prompt(t, a.NewSession(), "go"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, a.NewSession(), "go"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("result = %+v", res)
 	}
 	reqs := srv.Requests()
@@ -316,7 +317,7 @@ func TestToolExtraPartsAndErrors(t *testing.T) {
 	if r := parts[3].FunctionResponse.Response; r["error"] != "File not found: x" {
 		t.Errorf("error result response = %v", r)
 	}
-	results := evs.of(agent.EventToolResult)
+	results := evs.of(dialog.EventToolResult)
 	if results[1].ToolResult.Status != tools.StatusError || results[1].ToolResult.Display != "disk on fire" {
 		t.Errorf("failed call event = %+v", results[1].ToolResult)
 	}
@@ -338,10 +339,10 @@ func TestEmptyAnswerRecorded(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
-	if res, evs := prompt(t, s, "first"); res.StopReason != agent.StopError || len(evs.of(agent.EventText)) != 0 {
+	if res, evs := prompt(t, s, "first"); res.StopReason != dialog.StopError || len(evs.of(dialog.EventText)) != 0 {
 		t.Fatalf("empty answer: %+v, %v", res, evs.kinds())
 	}
-	if res, _ := prompt(t, s, "second"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "second"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("an empty answer after the tools ran: %+v", res)
 	}
 	prompt(t, s, "third")
@@ -391,7 +392,7 @@ func TestEmptyAnswers(t *testing.T) {
 			a, sl := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 			res, evs := prompt(t, a.NewSession(), "hello")
 
-			if res.StopReason != agent.StopError {
+			if res.StopReason != dialog.StopError {
 				t.Fatalf("stop reason %q, want error (result %+v)", res.StopReason, res)
 			}
 			want := "the model returned no answer: " + tc.want + "; asked 2 times"
@@ -401,7 +402,7 @@ func TestEmptyAnswers(t *testing.T) {
 			if e, ok := errors.AsType[*agent.EmptyAnswerError](res.Err); !ok || e.Attempts != 2 {
 				t.Errorf("error %T %+v, want an *EmptyAnswerError after 2 attempts", res.Err, e)
 			}
-			if errs := evs.of(agent.EventError); len(errs) != 1 || errs[0].Err.Error() != want {
+			if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err.Error() != want {
 				t.Errorf("error events = %v", errs)
 			}
 			if n := len(srv.Requests()); n != len(turns)+2 {
@@ -423,11 +424,11 @@ func TestEmptyAnswerRetrySucceeds(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hello")
-	if res.StopReason != agent.StopEndTurn || res.Err != nil || res.Text != "Here it is." {
+	if res.StopReason != dialog.StopEndTurn || res.Err != nil || res.Text != "Here it is." {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(agent.EventError)) != 0 {
-		t.Errorf("error events after a successful retry: %v", evs.of(agent.EventError))
+	if len(evs.of(dialog.EventError)) != 0 {
+		t.Errorf("error events after a successful retry: %v", evs.of(dialog.EventError))
 	}
 	// The second prompt's history has the answer that came, once.
 	prompt(t, s, "again")
@@ -443,7 +444,7 @@ func TestMaxTokensCutAnswer(t *testing.T) {
 	})
 	a, sl := newAgent(t, srv, agent.Config{})
 	res, _ := prompt(t, a.NewSession(), "hello")
-	if res.StopReason != agent.StopMaxTokens || !errors.Is(res.Err, agent.ErrAnswerCut) || res.Text != "The first half of" {
+	if res.StopReason != dialog.StopMaxTokens || !errors.Is(res.Err, dialog.ErrAnswerCut) || res.Text != "The first half of" {
 		t.Fatalf("result = %+v, want max_tokens with the text so far", res)
 	}
 	if n := len(srv.Requests()); n != 1 || len(sl.got()) != 0 {
@@ -455,15 +456,15 @@ func TestEmptyPrompt(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
 	a, _ := newAgent(t, srv, agent.Config{})
 	var evs events
-	res, _ := a.NewSession().Prompt(context.Background(), agent.Input{}, evs.emit)
-	if res.StopReason != agent.StopError || res.Err == nil || len(evs.of(agent.EventError)) != 1 {
+	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{}, evs.emit)
+	if res.StopReason != dialog.StopError || res.Err == nil || len(evs.of(dialog.EventError)) != 1 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests for an empty prompt", n)
 	}
-	res, _ = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), agent.Input{Text: "hi"}, nil)
-	if res.StopReason != agent.StopError || !strings.Contains(res.Err.Error(), "Config.Generator") {
+	res, _ = agent.New(agent.Config{}).NewSession().Prompt(context.Background(), dialog.Input{Text: "hi"}, nil)
+	if res.StopReason != dialog.StopError || !strings.Contains(res.Err.Error(), "Config.Generator") {
 		t.Errorf("without a generator: %+v", res)
 	}
 }
@@ -474,13 +475,13 @@ func TestMaxTurns(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), MaxTurns: 2})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "loop forever")
-	if res.StopReason != agent.StopMaxTurns || res.Err != agent.ErrMaxTurns || res.ToolCalls != 2 {
+	if res.StopReason != dialog.StopMaxTurns || res.Err != agent.ErrMaxTurns || res.ToolCalls != 2 {
 		t.Fatalf("result = %+v", res)
 	}
 	if res.Err.Error() != "Reached max session turns for this session." {
 		t.Errorf("message = %q", res.Err)
 	}
-	if len(evs.of(agent.EventError)) != 0 {
+	if len(evs.of(dialog.EventError)) != 0 {
 		t.Errorf("max turns is not an error event: %v", evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 2 {
@@ -488,12 +489,12 @@ func TestMaxTurns(t *testing.T) {
 	}
 	// The limit is per session: the next prompt stops at once, another
 	// session is not affected.
-	if res, _ := prompt(t, s, "again"); res.StopReason != agent.StopMaxTurns || len(srv.Requests()) != 2 {
+	if res, _ := prompt(t, s, "again"); res.StopReason != dialog.StopMaxTurns || len(srv.Requests()) != 2 {
 		t.Errorf("second prompt = %+v after %d requests", res, len(srv.Requests()))
 	}
 	srv.Push(geminitest.TextTurn("fresh"))
 	// The queued loop turn answers first, then "fresh": two requests.
-	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != agent.StopEndTurn || res.Text != "fresh" {
+	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != dialog.StopEndTurn || res.Text != "fresh" {
 		t.Errorf("new session = %+v", res)
 	}
 }
@@ -533,11 +534,11 @@ func TestMaxPromptTurns(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	res, _ := prompt(t, s, "read everything")
-	if res.StopReason != agent.StopMaxTurns || res.ToolCalls != agent.MaxPromptTurns || !strings.Contains(res.Err.Error(), "one prompt") {
+	if res.StopReason != dialog.StopMaxTurns || res.ToolCalls != agent.MaxPromptTurns || !strings.Contains(res.Err.Error(), "one prompt") {
 		t.Fatalf("result = %+v", res)
 	}
 	srv.Push(geminitest.TextTurn("done"))
-	if res, _ := prompt(t, s, "go on"); res.StopReason != agent.StopEndTurn {
+	if res, _ := prompt(t, s, "go on"); res.StopReason != dialog.StopEndTurn {
 		t.Errorf("next prompt = %+v", res)
 	}
 }
@@ -558,7 +559,7 @@ func TestTextOfModelTurnsIsSeparated(t *testing.T) {
 		t.Errorf("text %q, want %q", res.Text, want)
 	}
 	var streamed strings.Builder
-	for _, e := range evs.of(agent.EventText) {
+	for _, e := range evs.of(dialog.EventText) {
 		streamed.WriteString(e.Text)
 	}
 	if streamed.String() != want {

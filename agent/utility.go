@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -16,13 +17,13 @@ import (
 // utility is the tools.Utility over a content generator.
 type utility struct {
 	gen   ContentGenerator
-	retry RetryPolicy
+	retry dialog.RetryPolicy
 }
 
 // NewUtility returns the tools' utility model client: gen's GenerateContent
 // on the model and generation config Gemini CLI 0.61 gives the call's
 // model config alias (models.UtilityFor), retried as chat requests are.
-func NewUtility(gen ContentGenerator, retry RetryPolicy) tools.Utility {
+func NewUtility(gen ContentGenerator, retry dialog.RetryPolicy) tools.Utility {
 	return &utility{gen: gen, retry: retry}
 }
 
@@ -38,7 +39,7 @@ func (u *utility) GenerateContent(ctx context.Context, alias string, contents []
 // generateAs asks gen for a utility call's answer on use's model, with
 // use's generation settings over config (withGeneration), retried by retry
 // (onRetry told of each retry; nil: nobody).
-func generateAs(ctx context.Context, gen ContentGenerator, retry RetryPolicy, use models.Utility, contents []*genai.Content, config *genai.GenerateContentConfig, onRetry func(int, error, time.Duration)) (*genai.GenerateContentResponse, error) {
+func generateAs(ctx context.Context, gen ContentGenerator, retry dialog.RetryPolicy, use models.Utility, contents []*genai.Content, config *genai.GenerateContentConfig, onRetry func(int, error, time.Duration)) (*genai.GenerateContentResponse, error) {
 	config = withGeneration(config, use.Generation)
 	var resp *genai.GenerateContentResponse
 	err := retrying(ctx, retry, func() error {

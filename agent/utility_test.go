@@ -10,6 +10,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	gmodels "github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -21,7 +22,7 @@ func utilityOver(t *testing.T, srv *geminitest.Server, sleep func(context.Contex
 		Type:   auth.GeminiAPIKey,
 		Config: genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}},
 	})
-	return agent.NewUtility(gen, agent.RetryPolicy{Sleep: sleep})
+	return agent.NewUtility(gen, dialog.RetryPolicy{Sleep: sleep})
 }
 
 // A tool's utility call is one generateContent request, retried on a

@@ -11,6 +11,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -36,7 +37,7 @@ func TestAgentRetryObeysRetryAfter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var waits []time.Duration
-			u := agent.NewUtility(auth.NewGenerator(a), agent.RetryPolicy{
+			u := agent.NewUtility(auth.NewGenerator(a), dialog.RetryPolicy{
 				Sleep: func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return ctx.Err() },
 			})
 			resp, err := u.GenerateContent(context.Background(), models.WebSearch, genai.Text("x"), nil)

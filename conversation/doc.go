@@ -46,21 +46,22 @@
 //
 // Headless (cmd/gemini-ls run), ACP and LSP all run on the host; none of
 // them calls setup.Build, gates a turn, or changes a session (its mode,
-// its model, a rewind, a cancel, its end) but through it. What they take
-// from the agent directly is its vocabulary, data alone: the events,
-// requests and outcomes a presenter shows, a session's state read for
-// the wire (its id, mode, model, rewind points, stats), and pure helpers
-// (agent.ParseRewindMode; agent.LandRevertOnDisk, with which a
-// presenter's LandFiles lands on disk as tools.LandOnDisk lands an edit).
+// its model, a rewind, a cancel, its end) but through it, and none
+// imports agent: a session's state is read through Live (its id, mode,
+// info, stats, rewind points) and the host (Model, Replay, List), and
+// the words they exchange with it (the events, requests and outcomes a
+// presenter shows, the Input a prompt takes) are package dialog's, which
+// the agent speaks too. LandRevertOnDisk (disk.go) lands a revert's file
+// on disk for a presenter with no editor, as tools.LandOnDisk an edit.
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
-// conversation → setup → agent → tools → workspace.
+// conversation → setup → agent → dialog → tools → workspace.
 //
 // Invariants:
 //   - A host's Prompt runs only in a live session of its own; one closed
 //     or resumed again while the prompt waited for its turn is Unknown.
 //   - A session runs one prompt at a time. A prompt for a session whose
-//     prompt is running is refused with an *agent.BusyError, unless that
+//     prompt is running is refused with an *dialog.BusyError, unless that
 //     prompt was cancelled: then the new one waits for it to end, so that
 //     "cancel and send again" (ACP's clients do it in one step) never
 //     meets a busy session.

@@ -3,7 +3,7 @@ package conversation
 import (
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The words for how a turn ended, said once for every front end: a
@@ -23,15 +23,15 @@ type ending struct {
 
 // endingOf is the words for stop reason r; false for an error (whose
 // words are the error's) and for a turn that ended as it should.
-func endingOf(r agent.StopReason) (ending, bool) {
+func endingOf(r dialog.StopReason) (ending, bool) {
 	switch r {
-	case agent.StopCancelled:
+	case dialog.StopCancelled:
 		return ending{"cancelled", "Cancelled.", false}, true
-	case agent.StopMaxTurns:
+	case dialog.StopMaxTurns:
 		return ending{"stopped after too many model requests", "Stopped after too many model requests; send another prompt to go on.", true}, true
-	case agent.StopLoopDetected:
+	case dialog.StopLoopDetected:
 		return ending{"stopped because the model was repeating itself", "Stopped because the model was repeating itself (a loop was detected). Rephrase or narrow the request to go on.", false}, true
-	case agent.StopMaxTokens:
+	case dialog.StopMaxTokens:
 		return ending{"the answer was cut at the model's output token limit", "The answer was cut at the model's output token limit.", true}, true
 	}
 	return ending{}, false
@@ -40,8 +40,8 @@ func endingOf(r agent.StopReason) (ending, bool) {
 // Headline is how a turn ended, in a few words for a status line: "" for
 // a turn that ended as it should ("cancelled", "stopped because the
 // model was repeating itself", "failed: …").
-func Headline(res agent.PromptResult) string {
-	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
+func Headline(res dialog.PromptResult) string {
+	if res.StopReason == dialog.StopEndTurn || res.StopReason == "" {
 		return ""
 	}
 	if e, ok := endingOf(res.StopReason); ok {
@@ -54,8 +54,8 @@ func Headline(res agent.PromptResult) string {
 // after whatever the model said: "" for a turn that ended as it should.
 // Where the turn's error says which limit it met (the session's, in
 // Gemini CLI's words, or one prompt's), it is the error's sentence.
-func Explanation(res agent.PromptResult) string {
-	if res.StopReason == agent.StopEndTurn || res.StopReason == "" {
+func Explanation(res dialog.PromptResult) string {
+	if res.StopReason == dialog.StopEndTurn || res.StopReason == "" {
 		return ""
 	}
 	e, ok := endingOf(res.StopReason)
@@ -68,7 +68,7 @@ func Explanation(res agent.PromptResult) string {
 	return e.explanation
 }
 
-func errText(res agent.PromptResult) string {
+func errText(res dialog.PromptResult) string {
 	if res.Err == nil {
 		return "the turn failed"
 	}

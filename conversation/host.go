@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -23,17 +24,17 @@ import (
 type Presenter[S any] interface {
 	// Emit shows one event of live session l's running turn; ctx is the
 	// turn's, the same for every event of one turn.
-	Emit(ctx context.Context, l *Live[S], e agent.Event)
+	Emit(ctx context.Context, l *Live[S], e dialog.Event)
 	// Land presents an edit call's change and lands it if allowed.
-	Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error)
+	Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error)
 	// LandFiles lands a rewind's or a restore's changes as one.
-	LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error)
+	LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error)
 	// Confirm asks the user about a call, a switch of model or a
-	// rewind's conflict; an error wrapping agent.ErrCannotAsk says nobody
+	// rewind's conflict; an error wrapping dialog.ErrCannotAsk says nobody
 	// can answer.
-	Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error)
+	Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error)
 	// Ask puts a call's question (ask_user, plan approval) to the user.
-	Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error)
+	Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error)
 }
 
 // Config is what every agent a host builds shares: the process's side of
@@ -43,7 +44,7 @@ type Config struct {
 	LookupEnv settings.LookupEnv
 	Version   string
 	Logger    *zap.Logger
-	Retry     agent.RetryPolicy
+	Retry     dialog.RetryPolicy
 	// Unattended: nobody is there to ask (headless).
 	Unattended bool
 	// Told is shared by every build, so the user is told a thing once
@@ -91,15 +92,30 @@ type Host[S any] struct {
 // Live is a live session: its agent session, the build it runs in, and
 // the front end's state of it.
 type Live[S any] struct {
-	Agent *agent.Session
-	Built *setup.Built
-	State S
+	// session is the agent's; a front end reaches it only through the
+	// host and Live's methods.
+	session *agent.Session
+	Built   *setup.Built
+	State   S
 	// owns: the session's build is its own, closed with it.
 	owns bool
 }
 
 // ID is the session's id, the agent session's.
-func (l *Live[S]) ID() string { return l.Agent.ID() }
+func (l *Live[S]) ID() string { return l.session.ID() }
+
+// Mode is the session's approval mode.
+func (l *Live[S]) Mode() tools.ApprovalMode { return l.session.ApprovalMode() }
+
+// Info is what a session list shows of the session.
+func (l *Live[S]) Info() dialog.SessionInfo { return l.session.Info() }
+
+// Stats is what the session's requests and calls came to so far.
+func (l *Live[S]) Stats() dialog.Stats { return l.session.Stats() }
+
+// RewindPoints are the session's prompts, each with the files the agent
+// changed at it, to rewind to.
+func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindPoints() }
 
 // NewHost is a host whose sessions' events and questions go to p.
 func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
@@ -141,13 +157,13 @@ func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) 
 // Open starts a new session in built and makes it live with state; own:
 // the build is the session's alone, closed when the session is.
 func (h *Host[S]) Open(built *setup.Built, own bool, state S) *Live[S] {
-	return h.add(&Live[S]{Agent: built.Agent.NewSession(), Built: built, State: state, owns: own})
+	return h.add(&Live[S]{session: built.Agent.NewSession(), Built: built, State: state, owns: own})
 }
 
 // Resume makes the session of built that id names live (saved or live
 // already; "latest": the most recently updated of root); one live with
 // the same agent session already is returned as it is. An id naming
-// none is an *agent.UnknownSessionError.
+// none is an *dialog.UnknownSessionError.
 func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root string, own bool, state S) (*Live[S], error) {
 	as, err := Resume(ctx, built.Agent, id, root)
 	if err != nil {
@@ -156,16 +172,16 @@ func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root strin
 	h.mu.Lock()
 	l, ok := h.live[as.ID()]
 	h.mu.Unlock()
-	if ok && l.Agent == as && l.Built == built {
+	if ok && l.session == as && l.Built == built {
 		// Live already: kept, so that a prompt waiting for its turn is
 		// not told it was resumed away.
 		return l, nil
 	}
-	return h.add(&Live[S]{Agent: as, Built: built, State: state, owns: own}), nil
+	return h.add(&Live[S]{session: as, Built: built, State: state, owns: own}), nil
 }
 
 // add makes l live. The sessions of a shared build that its agent has
-// dropped from memory (agent.MaxLiveSessions) are dropped here too, so
+// dropped from memory (dialog.MaxLiveSessions) are dropped here too, so
 // that the host holds no more of them than the agent does.
 func (h *Host[S]) add(l *Live[S]) *Live[S] {
 	var kept map[string]bool
@@ -197,7 +213,7 @@ func (h *Host[S]) Lookup(id string) (*Live[S], bool) {
 // List lists the sessions of root ("": of every root), the most recently
 // updated first: built's, live and saved, or with no build (a front end
 // that lists before it builds) the saved ones the store holds.
-func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]agent.SessionInfo, error) {
+func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]dialog.SessionInfo, error) {
 	if built != nil {
 		return built.Agent.Sessions(ctx, root)
 	}
@@ -213,11 +229,28 @@ func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("listing saved sessions: %w", err)
 	}
-	list := make([]agent.SessionInfo, len(metas))
+	list := make([]dialog.SessionInfo, len(metas))
 	for i, m := range metas {
-		list[i] = agent.SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts}
+		list[i] = dialog.SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts}
 	}
 	return list, nil
+}
+
+// Replay is saved session id of built as it is shown again, a prompt
+// at a time, its calls described by built's tools; it resumes the session
+// in built's agent if it is not live there.
+func (h *Host[S]) Replay(ctx context.Context, built *setup.Built, id string) (dialog.SessionInfo, []Exchange, error) {
+	return Replay(ctx, built.Agent, id, Describer(built.Tools.Registry))
+}
+
+// Model is the model built's sessions' requests go to as the user named
+// it (an alias or a concrete model): the last /model set, else the one
+// it was built with.
+func (h *Host[S]) Model(built *setup.Built) string {
+	if built.Agent == nil { // no credentials: no agent, but a model was chosen
+		return built.Model
+	}
+	return built.Agent.ModelSetting()
 }
 
 // Ready waits for l's build's MCP servers to start, so that the first
@@ -232,7 +265,7 @@ func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
 // Turn.Run), its events emitted through the presenter, and says how it
 // ended. It waits for a cancelled prompt of the session to end first;
 // a prompt still running makes it Busy.
-func (h *Host[S]) Prompt(ctx context.Context, id string, in agent.Input) Outcome {
+func (h *Host[S]) Prompt(ctx context.Context, id string, in dialog.Input) Outcome {
 	c, err := h.Begin(ctx, id)
 	if err != nil {
 		return refused(ctx, err)
@@ -253,13 +286,13 @@ type Claim[S any] struct {
 // front end whose prompt outlives the request that starts it (LSP's
 // gemini.prompt) or that runs something other than a prompt in the turn
 // (a rewind). It waits for a cancelled prompt of the session to end
-// first. The error is an *agent.UnknownSessionError (no such live
-// session, or closed or resumed again meanwhile), an *agent.BusyError
+// first. The error is an *dialog.UnknownSessionError (no such live
+// session, or closed or resumed again meanwhile), an *dialog.BusyError
 // (a prompt is running), or ctx's.
 func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	l, ok := h.Lookup(id)
 	if !ok {
-		return nil, &agent.UnknownSessionError{SessionID: id}
+		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
 	turn, err := h.turns.Begin(ctx, id)
 	if err != nil {
@@ -268,7 +301,7 @@ func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	if now, ok := h.Lookup(id); !ok || now != l {
 		// Closed or resumed again while it waited for the turn before.
 		turn.End()
-		return nil, &agent.UnknownSessionError{SessionID: id}
+		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
 	return &Claim[S]{h: h, live: l, turn: turn}, nil
 }
@@ -277,7 +310,7 @@ func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 func refused(ctx context.Context, err error) Outcome {
 	switch {
 	case ctx.Err() != nil:
-		return outcomeOf(agent.PromptResult{StopReason: agent.StopCancelled, Err: ctx.Err()}, nil)
+		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil)
 	case IsUnknownSession(err):
 		return Outcome{Ending: Unknown, Err: err}
 	}
@@ -297,10 +330,10 @@ func (c *Claim[S]) Cancel() { c.turn.Cancel() }
 func (c *Claim[S]) End() { c.turn.End() }
 
 // Prompt runs in as the claim's prompt (see Host.Prompt), once.
-func (c *Claim[S]) Prompt(in agent.Input) Outcome {
+func (c *Claim[S]) Prompt(in dialog.Input) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.Agent, Built: l.Built}, in, func(e agent.Event) { h.presenter.Emit(tctx, l, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.Built}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
 	return outcomeOf(res, err)
 }
 
@@ -308,8 +341,8 @@ func (c *Claim[S]) Prompt(in agent.Input) Outcome {
 // agent.Session.Rewind), as what runs in its turn: a changed file's
 // conflict is asked and the revert landed through the presenter, under
 // the claim's context, so that Cancel stops it.
-func (c *Claim[S]) Rewind(prompt int, mode agent.RewindMode) (agent.RewindResult, error) {
-	return c.live.Agent.Rewind(c.turn.Context(), prompt, mode)
+func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode) (dialog.RewindResult, error) {
+	return c.live.session.Rewind(c.turn.Context(), prompt, mode)
 }
 
 // UntrustedError is a mode SetMode refused because the folder is not
@@ -338,7 +371,7 @@ func (e *UntrustedError) Unwrap() error { return e.Why }
 func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMode) error {
 	l, ok := h.Lookup(id)
 	if !ok {
-		return &agent.UnknownSessionError{SessionID: id}
+		return &dialog.UnknownSessionError{SessionID: id}
 	}
 	if why := l.Built.NotTrusted(); why != nil && mode != "" && mode != tools.ApprovalDefault && mode != tools.ApprovalPlan {
 		return &UntrustedError{Why: why}
@@ -347,8 +380,8 @@ func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMod
 		l.Built.Agent.SetApprovalMode(mode)
 	}
 	// The session's own choice too, which is saved with it.
-	l.Agent.SetApprovalMode(mode)
-	if err := l.Agent.SaveMode(ctx); err != nil && h.cfg.Logger != nil {
+	l.session.SetApprovalMode(mode)
+	if err := l.session.SaveMode(ctx); err != nil && h.cfg.Logger != nil {
 		// Only a restart before the next prompt, which saves the
 		// session again, would lose it.
 		h.cfg.Logger.Warn("saving the session's mode", zap.String("sessionId", id), zap.Error(err))
@@ -363,7 +396,7 @@ func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMod
 func (h *Host[S]) SetModel(id, model string) error {
 	l, ok := h.Lookup(id)
 	if !ok {
-		return &agent.UnknownSessionError{SessionID: id}
+		return &dialog.UnknownSessionError{SessionID: id}
 	}
 	l.Built.Agent.SetModel(model)
 	return nil
@@ -439,10 +472,10 @@ const (
 	// nothing went to the model.
 	NotRun
 	// Busy: the session is running another prompt (Outcome.Err is its
-	// *agent.BusyError).
+	// *dialog.BusyError).
 	Busy
 	// Unknown: no live session has the id (Outcome.Err is an
-	// *agent.UnknownSessionError).
+	// *dialog.UnknownSessionError).
 	Unknown
 	// Refused: the agent refused the prompt (the session was dropped
 	// meanwhile); Outcome.Err says why.
@@ -453,7 +486,7 @@ const (
 type Outcome struct {
 	Ending Ending
 	// Result is the turn's result (the model's text, usage, stop reason).
-	Result agent.PromptResult
+	Result dialog.PromptResult
 	// Explanation is the sentence for after the answer (Explanation);
 	// "" for a turn that ended as it should.
 	Explanation string
@@ -464,11 +497,11 @@ type Outcome struct {
 }
 
 // outcomeOf is the outcome of a turn that Run ended with res and err.
-func outcomeOf(res agent.PromptResult, err error) Outcome {
+func outcomeOf(res dialog.PromptResult, err error) Outcome {
 	if notRun, ok := errors.AsType[*CommandError](err); ok {
 		return Outcome{Ending: NotRun, NotRun: notRun}
 	}
-	if errors.Is(err, agent.ErrBusy) {
+	if errors.Is(err, dialog.ErrBusy) {
 		return Outcome{Ending: Busy, Err: err}
 	}
 	if err != nil {
@@ -476,15 +509,15 @@ func outcomeOf(res agent.PromptResult, err error) Outcome {
 	}
 	o := Outcome{Result: res, Explanation: Explanation(res)}
 	switch res.StopReason {
-	case agent.StopEndTurn, "":
+	case dialog.StopEndTurn, "":
 		o.Ending = Done
-	case agent.StopCancelled:
+	case dialog.StopCancelled:
 		o.Ending = Cancelled
-	case agent.StopMaxTurns:
+	case dialog.StopMaxTurns:
 		o.Ending = MaxTurns
-	case agent.StopMaxTokens:
+	case dialog.StopMaxTokens:
 		o.Ending = MaxTokens
-	case agent.StopLoopDetected:
+	case dialog.StopLoopDetected:
 		o.Ending = LoopDetected
 	default:
 		o.Ending = Failed

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -41,7 +41,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
 	}
-	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Version: "1.2.3-test", Retry: agent.RetryPolicy{MaxAttempts: 1}})
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Version: "1.2.3-test", Retry: dialog.RetryPolicy{MaxAttempts: 1}})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ws, err := workspace.New([]string{root}, nil)
@@ -105,7 +105,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 		}
 	}
 
-	if o := f.host.Prompt(ctx, "no-such-session", agent.Input{Text: "hi"}); o.Ending != conversation.Unknown {
+	if o := f.host.Prompt(ctx, "no-such-session", dialog.Input{Text: "hi"}); o.Ending != conversation.Unknown {
 		t.Errorf("a prompt to no session: %+v", o)
 	}
 }
@@ -144,7 +144,7 @@ func TestHostSharedBuild(t *testing.T) {
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
 	}
-	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: agent.RetryPolicy{MaxAttempts: 1}})
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: dialog.RetryPolicy{MaxAttempts: 1}})
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,10 +164,10 @@ func TestHostSharedBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), first.ID(), agent.Input{Text: "hi"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while a claim holds the session: %+v, want Busy", o)
 	}
-	if o := claim.Prompt(agent.Input{Text: "hi"}); o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o := claim.Prompt(dialog.Input{Text: "hi"}); o.Ending != conversation.Done || o.Result.Text != "Done." {
 		t.Errorf("the claim's prompt: %+v", o)
 	}
 	claim.End()
@@ -175,7 +175,7 @@ func TestHostSharedBuild(t *testing.T) {
 		t.Errorf("claiming no session: %v", err)
 	}
 
-	for range agent.MaxLiveSessions {
+	for range dialog.MaxLiveSessions {
 		f.host.Open(built, false, struct{}{})
 	}
 	if _, ok := f.host.Lookup(first.ID()); ok {
@@ -195,7 +195,7 @@ func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, 
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      strconv.FormatBool(trusted),
 	}
-	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: agent.RetryPolicy{MaxAttempts: 1}})
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: dialog.RetryPolicy{MaxAttempts: 1}})
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -214,16 +214,16 @@ func TestHostSetMode(t *testing.T) {
 	if err := f.host.SetMode(t.Context(), one.ID(), tools.ApprovalAutoEdit); err != nil {
 		t.Fatal(err)
 	}
-	if got := one.Agent.ApprovalMode(); got != tools.ApprovalAutoEdit {
+	if got := one.Mode(); got != tools.ApprovalAutoEdit {
 		t.Errorf("the session's mode: %s, want %s", got, tools.ApprovalAutoEdit)
 	}
-	if got := other.Agent.ApprovalMode(); got != tools.ApprovalDefault {
+	if got := other.Mode(); got != tools.ApprovalDefault {
 		t.Errorf("another session of the shared build: %s, want it kept at %s", got, tools.ApprovalDefault)
 	}
 	if err := f.host.SetMode(t.Context(), one.ID(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := one.Agent.ApprovalMode(); got != tools.ApprovalDefault {
+	if got := one.Mode(); got != tools.ApprovalDefault {
 		t.Errorf("the session after \"\": %s, want the build's %s", got, tools.ApprovalDefault)
 	}
 	if err := f.host.SetMode(t.Context(), "no-such-session", tools.ApprovalYolo); !conversation.IsUnknownSession(err) {
@@ -247,7 +247,7 @@ func TestHostSetModeUntrusted(t *testing.T) {
 	if _, ok := errors.AsType[*conversation.UntrustedError](err); !ok {
 		t.Fatalf("yolo in a folder not trusted: %v, want an *UntrustedError", err)
 	}
-	if got := l.Agent.ApprovalMode(); got != tools.ApprovalDefault {
+	if got := l.Mode(); got != tools.ApprovalDefault {
 		t.Errorf("the refused mode was set: %s", got)
 	}
 	for _, mode := range []tools.ApprovalMode{tools.ApprovalDefault, tools.ApprovalPlan} {
@@ -274,22 +274,22 @@ func TestHostSetModel(t *testing.T) {
 func TestClaimRewind(t *testing.T) {
 	f, built := hostFor(t, true, geminitest.TextTurn("Done."))
 	l := f.host.Open(built, false, struct{}{})
-	if o := f.host.Prompt(t.Context(), l.ID(), agent.Input{Text: "hi"}); o.Ending != conversation.Done {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Done {
 		t.Fatalf("the prompt: %+v", o)
 	}
 	claim, err := f.host.Begin(t.Context(), l.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), l.ID(), agent.Input{Text: "again"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "again"}); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while the rewind holds the session: %+v, want Busy", o)
 	}
-	res, err := claim.Rewind(1, agent.RewindConversation)
+	res, err := claim.Rewind(1, dialog.RewindConversation)
 	claim.End()
 	if err != nil || res.Removed != 1 {
 		t.Fatalf("rewinding to before prompt 1: %+v, %v", res, err)
 	}
-	if pts := l.Agent.RewindPoints(); len(pts) != 0 {
+	if pts := l.RewindPoints(); len(pts) != 0 {
 		t.Errorf("the prompts after the rewind: %+v", pts)
 	}
 }

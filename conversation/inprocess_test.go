@@ -8,8 +8,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -52,7 +52,7 @@ func (f *chanFront) serve(ctx context.Context) {
 	for {
 		select {
 		case r := <-f.prompts:
-			f.outcomes <- f.host.Prompt(ctx, r.id, agent.Input{Text: r.text})
+			f.outcomes <- f.host.Prompt(ctx, r.id, dialog.Input{Text: r.text})
 		case <-ctx.Done():
 			return
 		}
@@ -76,29 +76,29 @@ func (f *chanFront) ask(ctx context.Context, what string) (bool, error) {
 }
 
 // Emit shows the model's text and each call.
-func (f *chanFront) Emit(_ context.Context, _ *conversation.Live[struct{}], e agent.Event) {
+func (f *chanFront) Emit(_ context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
 	switch e.Kind {
-	case agent.EventText:
+	case dialog.EventText:
 		f.shown <- "text: " + e.Text
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		f.shown <- "call: " + e.ToolCall.Name
 	}
 }
 
 // Land lands an allowed change on disk, asking first where it must.
-func (f *chanFront) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (f *chanFront) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if req.Ask {
 		yes, err := f.ask(ctx, "edit "+req.Change.Path)
 		if err != nil || !yes {
-			return agent.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}}, err
+			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}}, err
 		}
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
-	return agent.Landing{Decision: d}, err
+	return dialog.Landing{Decision: d}, err
 }
 
 // LandFiles lands a revert on disk once the user allows it.
-func (f *chanFront) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (f *chanFront) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	yes, err := f.ask(ctx, req.Title)
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (f *chanFront) LandFiles(ctx context.Context, req agent.LandFilesRequest) (
 	for i, c := range req.Changes {
 		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}
 		if yes {
-			if out[i], err = agent.LandRevertOnDisk(ctx, c); err != nil {
+			if out[i], err = conversation.LandRevertOnDisk(ctx, c); err != nil {
 				return nil, err
 			}
 		}
@@ -116,16 +116,16 @@ func (f *chanFront) LandFiles(ctx context.Context, req agent.LandFilesRequest) (
 }
 
 // Confirm asks about a call.
-func (f *chanFront) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (f *chanFront) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	yes, err := f.ask(ctx, fmt.Sprintf("%s: %s", req.Tool, req.Title))
 	if err != nil || !yes {
-		return agent.Cancel, err
+		return dialog.Cancel, err
 	}
-	return agent.ProceedOnce, nil
+	return dialog.ProceedOnce, nil
 }
 
 // Ask puts a call's question: yes chooses its first option.
-func (f *chanFront) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (f *chanFront) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	yes, err := f.ask(ctx, req.Question.Text)
 	if err != nil || !yes || len(req.Question.Options) == 0 {
 		return tools.Answer{Declined: true}, err

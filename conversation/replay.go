@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -19,13 +20,13 @@ type Exchange struct {
 	Prompt string
 	// Answer is all the model said, as the user saw it.
 	Answer     string
-	StopReason agent.StopReason
+	StopReason dialog.StopReason
 	// Events are the turn as it was streamed, for a front end to show
 	// through the path it shows a live turn by: the model's text, and
 	// each call (titled as its tool titles it) followed by its result.
 	// Thoughts are not saved. An exchange a compression summarised away
 	// has its answer as its one text event.
-	Events []agent.Event
+	Events []dialog.Event
 }
 
 // Describe is the title and kind a call of tool name with args has.
@@ -53,18 +54,18 @@ func Describer(reg *tools.Registry) Describe {
 
 // Replay is saved session id of ag as it is shown again, a prompt at a
 // time; it resumes the session if it is not live.
-func Replay(ctx context.Context, ag *agent.Agent, id string, describe Describe) (agent.SessionInfo, []Exchange, error) {
+func Replay(ctx context.Context, ag *agent.Agent, id string, describe Describe) (dialog.SessionInfo, []Exchange, error) {
 	info, exchanges, err := ag.Transcript(ctx, id)
 	if err != nil {
-		return agent.SessionInfo{}, nil, err
+		return dialog.SessionInfo{}, nil, err
 	}
 	sess, err := ag.Session(ctx, id)
 	if err != nil {
-		return agent.SessionInfo{}, nil, err
+		return dialog.SessionInfo{}, nil, err
 	}
 	history, err := sess.History()
 	if err != nil {
-		return agent.SessionInfo{}, nil, fmt.Errorf("reading the session's history: %w", err)
+		return dialog.SessionInfo{}, nil, fmt.Errorf("reading the session's history: %w", err)
 	}
 	return info, replay(history, exchanges, describe), nil
 }
@@ -96,7 +97,7 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 	for _, e := range exchanges[:earlier] {
 		x := Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.StopReason}
 		if strings.TrimSpace(e.Answer) != "" {
-			x.Events = []agent.Event{{Kind: agent.EventText, Text: e.Answer}}
+			x.Events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
 		}
 		out = append(out, x)
 	}
@@ -119,7 +120,7 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 				case p.FunctionCall != nil:
 					cur.Events = append(cur.Events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
 				case !p.Thought && strings.TrimSpace(p.Text) != "":
-					cur.Events = append(cur.Events, agent.Event{Kind: agent.EventText, Text: p.Text})
+					cur.Events = append(cur.Events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
 				}
 			}
 		}
@@ -129,18 +130,18 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 
 // callEvents are a call and how it ended; a call the history holds no
 // result for was cut short.
-func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []agent.Event {
+func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []dialog.Event {
 	title, kind := describe(fc.Name, fc.Args)
-	result := agent.ToolResult{CallID: fc.ID, Name: fc.Name, Status: tools.StatusCancelled}
+	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: tools.StatusCancelled}
 	if res != nil {
 		result.Status, result.Display = tools.StatusOK, resultText(res.Response)
 		if _, failed := res.Response["error"]; failed {
 			result.Status = tools.StatusError
 		}
 	}
-	return []agent.Event{
-		{Kind: agent.EventToolCall, ToolCall: agent.ToolCall{CallID: fc.ID, Name: fc.Name, Title: title, Kind: kind, Args: fc.Args}},
-		{Kind: agent.EventToolResult, ToolResult: result},
+	return []dialog.Event{
+		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: title, Kind: kind, Args: fc.Args}},
+		{Kind: dialog.EventToolResult, ToolResult: result},
 	}
 }
 

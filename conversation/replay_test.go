@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -34,11 +35,11 @@ func lines(exchanges []Exchange) []string {
 		out = append(out, fmt.Sprintf("prompt %q %s answer %q", x.Prompt, x.StopReason, x.Answer))
 		for _, e := range x.Events {
 			switch e.Kind {
-			case agent.EventText:
+			case dialog.EventText:
 				out = append(out, "text "+e.Text)
-			case agent.EventToolCall:
+			case dialog.EventToolCall:
 				out = append(out, fmt.Sprintf("call %s %q %s", e.ToolCall.CallID, e.ToolCall.Title, e.ToolCall.Kind))
-			case agent.EventToolResult:
+			case dialog.EventToolResult:
 				out = append(out, fmt.Sprintf("result %s %s %q", e.ToolResult.CallID, e.ToolResult.Status, e.ToolResult.Display))
 			default:
 				out = append(out, "unexpected "+string(e.Kind))
@@ -87,8 +88,8 @@ func TestReplayShowsPromptsTextAndCalls(t *testing.T) {
 		model(), // an empty answer, recorded
 	}
 	exchanges := []agent.Exchange{
-		{Prompt: "What is in @a.go?", Answer: "Let me look.\n\nIt is package a.", StopReason: agent.StopEndTurn},
-		{Prompt: "Thanks", StopReason: agent.StopError},
+		{Prompt: "What is in @a.go?", Answer: "Let me look.\n\nIt is package a.", StopReason: dialog.StopEndTurn},
+		{Prompt: "Thanks", StopReason: dialog.StopError},
 	}
 	check(t, replay(history, exchanges, describeFake),
 		`prompt "What is in @a.go?" end_turn answer "Let me look.\n\nIt is package a."`,
@@ -111,7 +112,7 @@ func TestReplayAfterACompression(t *testing.T) {
 		user(genai.NewPartFromText("third")),
 		model(genai.NewPartFromText("third answer")),
 	}
-	exchanges := []agent.Exchange{{Prompt: "first", Answer: "first answer"}, {Prompt: "second", StopReason: agent.StopError}, {Prompt: "third", Answer: "third answer"}}
+	exchanges := []agent.Exchange{{Prompt: "first", Answer: "first answer"}, {Prompt: "second", StopReason: dialog.StopError}, {Prompt: "third", Answer: "third answer"}}
 	check(t, replay(history, exchanges, describeFake),
 		`prompt "first"  answer "first answer"`, "text first answer",
 		`prompt "second" error answer ""`,

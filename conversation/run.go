@@ -10,6 +10,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 )
 
@@ -69,18 +70,18 @@ func Commands(ctx context.Context, built *setup.Built) (list []commands.Command,
 // prompt goes as typed, as Gemini CLI sends a "/xyz" that names no
 // command. A refused prompt (the agent session dropped meanwhile) is the
 // agent's error.
-func (t *Turn) Run(sess Session, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
+func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	if emit == nil {
-		emit = func(agent.Event) {}
+		emit = func(dialog.Event) {}
 	}
 	res, err := t.run(sess, in, emit)
 	if err != nil && t.ctx.Err() != nil {
-		return agent.PromptResult{StopReason: agent.StopCancelled, Err: t.ctx.Err()}, nil
+		return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: t.ctx.Err()}, nil
 	}
 	return res, err
 }
 
-func (t *Turn) run(sess Session, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
+func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	inv, ok := commands.Parse(in.Text)
 	if !ok || inv.Name == "" {
 		return sess.Agent.Prompt(t.ctx, in, emit)
@@ -89,12 +90,12 @@ func (t *Turn) run(sess Session, in agent.Input, emit func(agent.Event)) (agent.
 	// Told whichever command the prompt names: a file skipped may be the
 	// very command meant, and the prompt then goes to the model as typed.
 	for _, err := range user.Errs {
-		emit(agent.Event{Kind: agent.EventNotice, Text: err.Error()})
+		emit(dialog.Event{Kind: dialog.EventNotice, Text: err.Error()})
 	}
 	if user.Has(inv.Name) {
 		in, err := expand(t.ctx, sess, user, inv, in, emit)
 		if err != nil {
-			return agent.PromptResult{}, err
+			return dialog.PromptResult{}, err
 		}
 		return sess.Agent.Prompt(t.ctx, in, emit)
 	}
@@ -106,7 +107,7 @@ func (t *Turn) run(sess Session, in agent.Input, emit func(agent.Event)) (agent.
 
 // builtin runs built-in b: its answer is the turn's text, or the prompt
 // it asks for goes to the model.
-func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in agent.Input, emit func(agent.Event)) (agent.PromptResult, error) {
+func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	reply, err := b.Run(t.ctx, builtin.Env{
 		Session:  sess.Agent,
 		Built:    sess.Built,
@@ -117,44 +118,44 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 	}, inv.Args)
 	switch {
 	case err != nil:
-		return agent.PromptResult{}, &CommandError{Err: err}
+		return dialog.PromptResult{}, &CommandError{Err: err}
 	}
 	if reply.Mode != "" {
-		emit(agent.Event{Kind: agent.EventMode, Mode: reply.Mode})
+		emit(dialog.Event{Kind: dialog.EventMode, Mode: reply.Mode})
 	}
 	if reply.Model != "" {
-		emit(agent.Event{Kind: agent.EventModel, Model: reply.Model})
+		emit(dialog.Event{Kind: dialog.EventModel, Model: reply.Model})
 	}
 	switch {
 	case reply.Input != nil:
 		// Sent as parts: the command's own prompt holds no @paths, and
 		// the session is titled and its transcript kept by "/init".
-		prompt := agent.Input{Command: inv.Raw, Parts: reply.Input.Parts, Editor: in.Editor}
+		prompt := dialog.Input{Command: inv.Raw, Parts: reply.Input.Parts, Editor: in.Editor}
 		if reply.Input.Text != "" {
 			prompt.Parts = append([]*genai.Part{genai.NewPartFromText(reply.Input.Text)}, prompt.Parts...)
 		}
 		return sess.Agent.Prompt(t.ctx, prompt, emit)
 	}
-	emit(agent.Event{Kind: agent.EventText, Text: reply.Text})
-	return agent.PromptResult{StopReason: agent.StopEndTurn, Text: reply.Text}, nil
+	emit(dialog.Event{Kind: dialog.EventText, Text: reply.Text})
+	return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: reply.Text}, nil
 }
 
 // expand is what invocation inv of one of the user's commands sends the
 // model, in's attachments and editor state after it.
-func expand(ctx context.Context, sess Session, user commands.UserCommands, inv commands.Invocation, in agent.Input, emit func(agent.Event)) (agent.Input, error) {
+func expand(ctx context.Context, sess Session, user commands.UserCommands, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.Input, error) {
 	exp, err := user.Expand(ctx, inv, commandShell(sess.Built, sess.Agent), commands.WorkspaceFiles{WS: sess.Built.Workspace()})
 	if err != nil {
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}
 	}
 	for _, note := range exp.Notes {
-		emit(agent.Event{Kind: agent.EventNotice, Text: "/" + inv.Name + ": " + note})
+		emit(dialog.Event{Kind: dialog.EventNotice, Text: "/" + inv.Name + ": " + note})
 	}
-	return agent.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
+	return dialog.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
 }
 
 // Resume is the session id of ag names, live or saved; "latest" is the
 // most recently updated one of root. An id naming none is an
-// *agent.UnknownSessionError.
+// *dialog.UnknownSessionError.
 func Resume(ctx context.Context, ag *agent.Agent, id, root string) (*agent.Session, error) {
 	if id == "latest" {
 		list, err := ag.Sessions(ctx, root)
@@ -171,6 +172,6 @@ func Resume(ctx context.Context, ag *agent.Agent, id, root string) (*agent.Sessi
 
 // IsUnknownSession reports whether err says a session id names none.
 func IsUnknownSession(err error) bool {
-	_, ok := errors.AsType[*agent.UnknownSessionError](err)
+	_, ok := errors.AsType[*dialog.UnknownSessionError](err)
 	return ok
 }

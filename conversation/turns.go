@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Turns are a front end's running prompts, by session id: the one gate
@@ -26,7 +26,7 @@ type Turn struct {
 }
 
 // Begin claims sessionID for a prompt running under ctx. A session
-// running a prompt refuses another with an *agent.BusyError, unless that
+// running a prompt refuses another with an *dialog.BusyError, unless that
 // prompt was cancelled: Begin then waits for it to end (or for ctx).
 func (ts *Turns) Begin(ctx context.Context, sessionID string) (*Turn, error) {
 	for {
@@ -44,7 +44,7 @@ func (ts *Turns) Begin(ctx context.Context, sessionID string) (*Turn, error) {
 		}
 		ts.mu.Unlock()
 		if prev.ctx.Err() == nil {
-			return nil, &agent.BusyError{SessionID: sessionID}
+			return nil, &dialog.BusyError{SessionID: sessionID}
 		}
 		select {
 		case <-prev.done:

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // A session runs one prompt at a time: a second is refused as busy while
@@ -17,7 +17,7 @@ func TestTurnsRefuseABusySession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ts.Begin(context.Background(), "s"); !errors.Is(err, agent.ErrBusy) {
+	if _, err := ts.Begin(context.Background(), "s"); !errors.Is(err, dialog.ErrBusy) {
 		t.Fatalf("second prompt: %v, want busy", err)
 	}
 	other, err := ts.Begin(context.Background(), "other")
@@ -32,7 +32,7 @@ func TestTurnsRefuseABusySession(t *testing.T) {
 		t.Fatalf("after the first ended: %v", err)
 	}
 	first.End() // the old turn's End leaves the new one be
-	if _, err := ts.Begin(context.Background(), "s"); !errors.Is(err, agent.ErrBusy) {
+	if _, err := ts.Begin(context.Background(), "s"); !errors.Is(err, dialog.ErrBusy) {
 		t.Fatalf("an old turn's End freed the session of the new one: %v", err)
 	}
 	again.End()

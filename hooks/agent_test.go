@@ -17,6 +17,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/hooks"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -99,13 +100,13 @@ func sessionWith(t *testing.T, srv *geminitest.Server, project string, hs settin
 
 // prompt runs one prompt, with a hang guard, and returns its result and
 // the notices the user was shown.
-func prompt(t *testing.T, s *agent.Session, text string) (agent.PromptResult, []string) {
+func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var notices []string
-	res, err := s.Prompt(ctx, agent.Input{Text: text}, func(ev agent.Event) {
-		if ev.Kind == agent.EventNotice {
+	res, err := s.Prompt(ctx, dialog.Input{Text: text}, func(ev dialog.Event) {
+		if ev.Kind == dialog.EventNotice {
 			notices = append(notices, ev.Text)
 		}
 	})
@@ -158,7 +159,7 @@ func TestBeforeToolHookBlocksCall(t *testing.T) {
 		def("write_.*", command(`echo "notes are read-only today" >&2; exit 2`, 0)),
 	}})
 	res, _ := prompt(t, s, "write a note")
-	if res.StopReason != agent.StopEndTurn {
+	if res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("stop %s: %v", res.StopReason, res.Err)
 	}
 	if ran := tool.paths(); len(ran) != 0 {
@@ -216,7 +217,7 @@ func TestTimedOutHookLetsTheTurnGoOn(t *testing.T) {
 		def("", settings.HookCommand{Type: "command", Name: "slow-check", Command: "sleep 120", Timeout: 200}),
 	}})
 	res, notices := prompt(t, s, "write a note")
-	if res.StopReason != agent.StopEndTurn || !strings.Contains(res.Text, "done") {
+	if res.StopReason != dialog.StopEndTurn || !strings.Contains(res.Text, "done") {
 		t.Errorf("the turn ended %s with %q", res.StopReason, res.Text)
 	}
 	if ran := tool.paths(); len(ran) != 1 {
@@ -335,7 +336,7 @@ func TestHookStopsTheLoop(t *testing.T) {
 		def("", command(`echo '{"continue":false,"stopReason":"budget spent"}'`, 0)),
 	}})
 	res, notices := prompt(t, s, "go")
-	if res.StopReason != agent.StopEndTurn || len(srv.Requests()) != 1 || len(tool.paths()) != 0 {
+	if res.StopReason != dialog.StopEndTurn || len(srv.Requests()) != 1 || len(tool.paths()) != 0 {
 		t.Errorf("stop %s, %d requests, ran %v", res.StopReason, len(srv.Requests()), tool.paths())
 	}
 	if len(notices) != 1 || notices[0] != "Agent execution stopped by hook: budget spent" {
@@ -406,8 +407,8 @@ esac`, 0))}})
 // allowOnce is a Confirmer that allows every call once.
 type allowOnce struct{}
 
-func (allowOnce) Confirm(context.Context, agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
-	return agent.ProceedOnce, nil
+func (allowOnce) Confirm(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	return dialog.ProceedOnce, nil
 }
 
 // TestNotificationHookHearsPermissionQuestions: before the user is asked
@@ -521,15 +522,15 @@ func TestCancelStopsAHookAndItsCall(t *testing.T) {
 	guard := time.AfterFunc(60*time.Second, cancel)
 	defer guard.Stop()
 	var notices []string
-	res, err := s.Prompt(ctx, agent.Input{Text: "write"}, func(ev agent.Event) {
-		if ev.Kind == agent.EventNotice {
+	res, err := s.Prompt(ctx, dialog.Input{Text: "write"}, func(ev dialog.Event) {
+		if ev.Kind == dialog.EventNotice {
 			notices = append(notices, ev.Text)
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.StopReason != agent.StopCancelled || len(tool.paths()) != 0 || len(notices) != 0 {
+	if res.StopReason != dialog.StopCancelled || len(tool.paths()) != 0 || len(notices) != 0 {
 		t.Errorf("stop %s, ran %v, notices %q", res.StopReason, tool.paths(), notices)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -31,7 +32,7 @@ func TestBeforeModelHookBlocksTheRequest(t *testing.T) {
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests reached the model", n)
 	}
-	if res.StopReason != agent.StopEndTurn || res.Text != "" {
+	if res.StopReason != dialog.StopEndTurn || res.Text != "" {
 		t.Errorf("stop %s, text %q", res.StopReason, res.Text)
 	}
 	if !slices.Contains(notices, "Agent execution blocked by hook: the model is off limits") {
@@ -103,8 +104,8 @@ func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
 		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["a cached ","answer"]}}]}}}'`, 0))}})
 	var shown strings.Builder
-	res, err := s.Prompt(t.Context(), agent.Input{Text: "hello"}, func(ev agent.Event) {
-		if ev.Kind == agent.EventText {
+	res, err := s.Prompt(t.Context(), dialog.Input{Text: "hello"}, func(ev dialog.Event) {
+		if ev.Kind == dialog.EventText {
 			shown.WriteString(ev.Text)
 		}
 	})
@@ -114,7 +115,7 @@ func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests reached the model", n)
 	}
-	if res.StopReason != agent.StopEndTurn || res.Text != "a cached answer" || shown.String() != "a cached answer" {
+	if res.StopReason != dialog.StopEndTurn || res.Text != "a cached answer" || shown.String() != "a cached answer" {
 		t.Errorf("stop %s, text %q, shown %q", res.StopReason, res.Text, shown.String())
 	}
 }
@@ -202,7 +203,7 @@ func TestAfterModelHookBlocksTheAnswer(t *testing.T) {
 	res, notices := prompt(t, s, "talk")
 	want := []string{`Hook "cat >/dev/null; echo broken >&2; exit 1" failed for event AfterModel: it exited with code 1: broken. It was ignored.`,
 		"Agent execution blocked by hook: no forbidden words"}
-	if res.StopReason != agent.StopEndTurn || !slices.Equal(notices, want) {
+	if res.StopReason != dialog.StopEndTurn || !slices.Equal(notices, want) {
 		t.Errorf("stop %s, notices %q", res.StopReason, notices)
 	}
 	if res.Text != "fine words" {
@@ -223,7 +224,7 @@ func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
 		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"model":"gemini-hooked"}}}'`, 0))}})
 	res, _ := prompt(t, s, "hello")
-	if res.StopReason != agent.StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "limit: 0") {
+	if res.StopReason != dialog.StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "limit: 0") {
 		t.Errorf("stop %s, err %v", res.StopReason, res.Err)
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-hooked" {
@@ -251,16 +252,16 @@ func TestCancelStopsAnAfterModelHook(t *testing.T) {
 	}()
 	guard := time.AfterFunc(60*time.Second, cancel)
 	defer guard.Stop()
-	var shown []agent.Event
-	res, err := s.Prompt(ctx, agent.Input{Text: "talk"}, func(ev agent.Event) {
-		if ev.Kind == agent.EventNotice || ev.Kind == agent.EventText {
+	var shown []dialog.Event
+	res, err := s.Prompt(ctx, dialog.Input{Text: "talk"}, func(ev dialog.Event) {
+		if ev.Kind == dialog.EventNotice || ev.Kind == dialog.EventText {
 			shown = append(shown, ev)
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.StopReason != agent.StopCancelled || len(shown) != 0 {
+	if res.StopReason != dialog.StopCancelled || len(shown) != 0 {
 		t.Errorf("stop %s, shown %+v", res.StopReason, shown)
 	}
 }

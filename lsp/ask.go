@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -46,14 +46,14 @@ type askResult struct {
 	Declined bool     `json:"declined"`
 }
 
-func (a presenter) Ask(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (a presenter) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	if a.s.features.get().Ask {
 		return a.askPlugin(ctx, req)
 	}
 	return a.askWithMessage(ctx, req.Question)
 }
 
-func (a presenter) askPlugin(ctx context.Context, req agent.AskRequest) (tools.Answer, error) {
+func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
 	q := req.Question
 	params := askParams{SessionID: req.SessionID, CallID: req.CallID, Kind: q.Kind, Title: q.Title, Text: q.Text, Options: []askedOption{}, Multiple: q.Multiple, FreeText: q.FreeText}
 	for _, o := range q.Options {
@@ -93,7 +93,7 @@ func (r askResult) check(q tools.Question) error {
 // words cannot be asked there.
 func (a presenter) askWithMessage(ctx context.Context, q tools.Question) (tools.Answer, error) {
 	if len(q.Options) == 0 {
-		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which this editor cannot take", agent.ErrCannotAsk)
+		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which this editor cannot take", dialog.ErrCannotAsk)
 	}
 	actions := make([]string, 0, len(q.Options)+1)
 	for _, o := range q.Options {
@@ -102,7 +102,7 @@ func (a presenter) askWithMessage(ctx context.Context, q tools.Question) (tools.
 	action, err := a.s.showMessageRequest(ctx, protocol.MessageTypeInfo, questionMessage(q), append(actions, actionDecline)...)
 	switch {
 	case errors.Is(err, errNoShowMessageRequest):
-		return tools.Answer{}, fmt.Errorf("%w: this editor cannot show a question", agent.ErrCannotAsk)
+		return tools.Answer{}, fmt.Errorf("%w: this editor cannot show a question", dialog.ErrCannotAsk)
 	case err != nil:
 		return tools.Answer{}, fmt.Errorf("asking the user: %w", err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Actions of the window/showMessageRequest fallback for gemini/confirm.
@@ -33,22 +33,22 @@ type confirmParams struct {
 }
 
 type confirmResult struct {
-	Outcome agent.ConfirmOutcome `json:"outcome"`
+	Outcome dialog.ConfirmOutcome `json:"outcome"`
 }
 
-func (c presenter) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (c presenter) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	s := c.s
 	if s.features.get().Confirm {
 		var res confirmResult
 		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details, CanAllowAlways: req.CanAllowAlways}
 		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {
-			return agent.Cancel, fmt.Errorf("gemini/confirm: %w", err)
+			return dialog.Cancel, fmt.Errorf("gemini/confirm: %w", err)
 		}
 		switch res.Outcome {
-		case agent.ProceedOnce, agent.ProceedAlways, agent.Cancel:
+		case dialog.ProceedOnce, dialog.ProceedAlways, dialog.Cancel:
 			return res.Outcome, nil
 		default:
-			return agent.Cancel, fmt.Errorf("gemini/confirm answered an unknown outcome %q", res.Outcome)
+			return dialog.Cancel, fmt.Errorf("gemini/confirm answered an unknown outcome %q", res.Outcome)
 		}
 	}
 	// Always Allow is offered only where it would hold.
@@ -59,14 +59,14 @@ func (c presenter) Confirm(ctx context.Context, req agent.ConfirmRequest) (agent
 	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actions...)
 	switch {
 	case errors.Is(err, errNoShowMessageRequest):
-		return agent.Cancel, fmt.Errorf(`%w: this call needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run such calls (shell commands, web fetches) without asking`, agent.ErrCannotAsk)
+		return dialog.Cancel, fmt.Errorf(`%w: this call needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run such calls (shell commands, web fetches) without asking`, dialog.ErrCannotAsk)
 	case err != nil:
-		return agent.Cancel, fmt.Errorf("asking for confirmation: %w", err)
+		return dialog.Cancel, fmt.Errorf("asking for confirmation: %w", err)
 	case action == actionAllowOnce:
-		return agent.ProceedOnce, nil
+		return dialog.ProceedOnce, nil
 	case action == actionAlwaysAllow && req.CanAllowAlways:
-		return agent.ProceedAlways, nil
+		return dialog.ProceedAlways, nil
 	default:
-		return agent.Cancel, nil
+		return dialog.Cancel, nil
 	}
 }

@@ -18,7 +18,8 @@
 // method served or sent, with its params and result types, the lifecycle
 // phases it runs in and whether it releases the read loop; dispatch
 // derives from it, and a test holds docs/protocol.md (protocol v1) to it.
-// Handlers take typed params, call into agent, tools and workspace, and
+// Handlers take typed params, call into the conversation host, tools and
+// workspace (never agent: its words are package dialog's), and
 // return typed results.
 //
 // Prompts run on a conversation host (conversation.Host; presenter.go):

@@ -13,7 +13,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -68,14 +68,14 @@ const (
 
 // Land lands req.Change, asking the user first the way this client can
 // when req.Ask says the session did not allow it.
-func (p presenter) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (p presenter) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	d, always, err := p.land(ctx, req)
-	return agent.Landing{Decision: d, AllowAlways: always}, err
+	return dialog.Landing{Decision: d, AllowAlways: always}, err
 }
 
 // land is Land's work; always says the user chose "Always Apply",
 // offered only where req says it would hold.
-func (p presenter) land(ctx context.Context, req agent.LandRequest) (d tools.Decision, always bool, err error) {
+func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.Decision, always bool, err error) {
 	s, change, ask := p.s, req.Change, req.Ask
 	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {

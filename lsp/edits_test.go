@@ -14,7 +14,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -200,7 +200,7 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 		t.Fatalf("first outcome = %+v, %v; want applied on the editor's word", d, err)
 	}
 	second := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "three\n"}
-	landing, err := p.Land(ctx, agent.LandRequest{Change: second, Ask: true})
+	landing, err := p.Land(ctx, dialog.LandRequest{Change: second, Ask: true})
 	d = landing.Decision
 	if err != nil || d.Outcome != tools.Stale || d.Reason != unsyncedReason {
 		t.Errorf("second = %+v, %v; want stale: %s", d, err, unsyncedReason)

@@ -34,11 +34,7 @@ func (s *Server) listModels(context.Context, noParams) (modelsResult, error) {
 	if built == nil {
 		return modelsResult{}, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
-	// Without credentials there is no agent, but a model was chosen.
-	current := built.Model
-	if built.Agent != nil {
-		current = built.Agent.ModelSetting()
-	}
+	current := s.host.Model(built)
 	res := modelsResult{Current: current, CurrentName: models.Display(current)}
 	for _, m := range models.Offered() {
 		res.Models = append(res.Models, modelInfo{ID: m.ID, Name: m.Name, Description: m.Description})

@@ -7,8 +7,8 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -29,7 +29,7 @@ type shownKey struct{}
 
 // showingWith is ctx for a turn whose events show runs: the claim's
 // context derives from it, and Emit reads it back.
-func showingWith(ctx context.Context, show func(agent.Event)) context.Context {
+func showingWith(ctx context.Context, show func(dialog.Event)) context.Context {
 	return context.WithValue(ctx, shownKey{}, show)
 }
 
@@ -37,12 +37,12 @@ func showingWith(ctx context.Context, show func(agent.Event)) context.Context {
 // exit_plan_mode asks for approval, opens the plan in the editor
 // (window/showDocument) where the client can, so the user reads what
 // they approve.
-func (p presenter) Emit(ctx context.Context, _ *conversation.Live[struct{}], e agent.Event) {
-	if show, ok := ctx.Value(shownKey{}).(func(agent.Event)); ok {
+func (p presenter) Emit(ctx context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
+	if show, ok := ctx.Value(shownKey{}).(func(dialog.Event)); ok {
 		show(e)
 	}
 	s := p.s
-	if e.Kind != agent.EventToolCall || e.ToolCall.Name != tools.ExitPlanModeName || e.ToolCall.Path == "" || !s.features.get().ShowDocument {
+	if e.Kind != dialog.EventToolCall || e.ToolCall.Name != tools.ExitPlanModeName || e.ToolCall.Path == "" || !s.features.get().ShowDocument {
 		return
 	}
 	var res protocol.ShowDocumentResult

@@ -11,7 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -81,13 +81,13 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 }
 
 // event reports what the user should see of e.
-func (p *progress) event(e agent.Event) {
+func (p *progress) event(e dialog.Event) {
 	switch e.Kind {
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		// What the model said before the call comes first.
 		p.flush()
 		p.report(e.ToolCall.Title)
-	case agent.EventText:
+	case dialog.EventText:
 		// Whole lines only: a status line cannot show a stream of words.
 		p.line.WriteString(e.Text)
 		text := p.line.String()
@@ -98,9 +98,9 @@ func (p *progress) event(e agent.Event) {
 		p.line.Reset()
 		p.line.WriteString(text[i+1:])
 		p.reportLines(text[:i])
-	case agent.EventRetry:
+	case dialog.EventRetry:
 		p.report(fmt.Sprintf("retrying in %s: %s", e.Retry.Delay.Round(100*time.Millisecond), e.Retry.Reason))
-	case agent.EventTopic:
+	case dialog.EventTopic:
 		// A progress's title is fixed at its begin: the topic is a report.
 		p.flush()
 		p.report(ellipsis.Cut(topicLine(e.Topic), 100))

@@ -8,8 +8,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -41,9 +41,9 @@ type diagnostic struct {
 
 var severityNames = [...]string{1: "error", 2: "warning", 3: "information", 4: "hint"}
 
-func (d diagnostic) toAgent() agent.Diagnostic {
-	out := agent.Diagnostic{
-		Start:   agent.Position{Line: int(d.Range.Start.Line) + 1, Character: int(d.Range.Start.Character) + 1},
+func (d diagnostic) toAgent() dialog.Diagnostic {
+	out := dialog.Diagnostic{
+		Start:   dialog.Position{Line: int(d.Range.Start.Line) + 1, Character: int(d.Range.Start.Character) + 1},
 		Message: d.Message,
 		Source:  d.Source,
 	}
@@ -121,42 +121,42 @@ type usage struct {
 	TotalTokens      int32 `json:"totalTokens"`
 }
 
-func usageOf(u agent.Usage) *usage {
+func usageOf(u dialog.Usage) *usage {
 	return &usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
 }
 
-func updateFor(sessionID string, e agent.Event) update {
+func updateFor(sessionID string, e dialog.Event) update {
 	u := update{SessionID: sessionID, Kind: string(e.Kind)}
 	switch e.Kind {
-	case agent.EventText:
+	case dialog.EventText:
 		u.Text = e.Text
-	case agent.EventThought:
+	case dialog.EventThought:
 		u.Subject, u.Description = e.Thought.Subject, e.Thought.Description
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		u.CallID, u.Name, u.Title, u.Args = e.ToolCall.CallID, e.ToolCall.Name, e.ToolCall.Title, e.ToolCall.Args
-	case agent.EventToolResult:
+	case dialog.EventToolResult:
 		u.CallID, u.Name, u.Status, u.Display = e.ToolResult.CallID, e.ToolResult.Name, string(e.ToolResult.Status), &e.ToolResult.Display
-	case agent.EventUsage:
+	case dialog.EventUsage:
 		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
 		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens
 		u.PromptUsage, u.SessionUsage = usageOf(e.PromptUsage), usageOf(e.SessionUsage)
 		u.Model = e.Model
-	case agent.EventRetry:
+	case dialog.EventRetry:
 		u.Attempt, u.DelayMs, u.Reason = e.Retry.Attempt, e.Retry.Delay.Milliseconds(), e.Retry.Reason
-	case agent.EventCompressed:
+	case dialog.EventCompressed:
 		u.TokensBefore, u.TokensAfter = e.Compressed.Before, e.Compressed.After
-	case agent.EventNotice:
+	case dialog.EventNotice:
 		u.Message = e.Text
-	case agent.EventMode:
+	case dialog.EventMode:
 		u.Mode = string(e.Mode)
-	case agent.EventModel:
+	case dialog.EventModel:
 		chosenModel(&u, e.Model)
-	case agent.EventTopic:
+	case dialog.EventTopic:
 		u.Title, u.Intent, u.NewTopic = e.Topic.Title, e.Topic.Intent, e.Topic.New
 		if e.Topic.New {
 			u.Text = e.Topic.Summary
 		}
-	case agent.EventError:
+	case dialog.EventError:
 		if e.Err != nil {
 			u.Message = e.Err.Error()
 		}
@@ -183,7 +183,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if err != nil {
 		return promptResult{}, err
 	}
-	notify := func(e agent.Event) {
+	notify := func(e dialog.Event) {
 		// Updates outlive a cancelled prompt: the client should still see
 		// how it ended.
 		if err := s.conn.Notify(context.WithoutCancel(ctx), "gemini/update", updateFor(sess.ID(), e)); err != nil {
@@ -191,7 +191,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 		}
 	}
 	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
-	o := s.host.Prompt(showingWith(ctx, notify), sess.ID(), agent.Input{Text: *p.Prompt, Editor: editor})
+	o := s.host.Prompt(showingWith(ctx, notify), sess.ID(), dialog.Input{Text: *p.Prompt, Editor: editor})
 	return answer(sess.ID(), o)
 }
 
@@ -208,7 +208,7 @@ func answer(id string, o conversation.Outcome) (promptResult, error) {
 	}
 	res := o.Result
 	out := promptResult{SessionID: id, StopReason: string(res.StopReason), Text: res.Text}
-	if (res.StopReason == agent.StopError || res.StopReason == agent.StopMaxTokens) && res.Err != nil {
+	if (res.StopReason == dialog.StopError || res.StopReason == dialog.StopMaxTokens) && res.Err != nil {
 		out.Error = res.Err.Error()
 	}
 	return out, nil
@@ -233,7 +233,7 @@ func (s *Server) cancelSession(p sessionParams) error {
 // holds it (unsaved changes included), the file's diagnostics, and the
 // other files open in the editor inside the workspace. nil when there is
 // nothing to tell.
-func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.EditorContext, error) {
+func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*dialog.EditorContext, error) {
 	if pc == nil {
 		pc = &promptContext{}
 	}
@@ -241,7 +241,7 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "context.range" and "context.diagnostics" need "context.uri"`)
 	}
 	ws, enc := s.agentState.workspace(), s.features.get().Encoding
-	var editor agent.EditorContext
+	var editor dialog.EditorContext
 	if pc.URI != "" {
 		f, err := s.activeFile(ctx, ws, enc, pc)
 		if err != nil {
@@ -263,15 +263,15 @@ func (s *Server) editorContext(ctx context.Context, pc *promptContext) (*agent.E
 
 // activeFile is the file pc names, with its cursor, selection and
 // diagnostics.
-func (s *Server) activeFile(ctx context.Context, ws *workspace.Workspace, enc workspace.Encoding, pc *promptContext) (*agent.ActiveFile, error) {
+func (s *Server) activeFile(ctx context.Context, ws *workspace.Workspace, enc workspace.Encoding, pc *promptContext) (*dialog.ActiveFile, error) {
 	path, err := uriToPath(pc.URI)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context.uri: %v", err)
 	}
-	f := &agent.ActiveFile{Path: path}
+	f := &dialog.ActiveFile{Path: path}
 	if pc.Range != nil {
 		r := pc.Range.toWorkspace()
-		f.Cursor = &agent.Position{Line: int(r.Start.Line) + 1, Character: int(r.Start.Character) + 1}
+		f.Cursor = &dialog.Position{Line: int(r.Start.Line) + 1, Character: int(r.Start.Character) + 1}
 		if doc, err := ws.ReadFile(ctx, path, workspace.MaxFileSize); err == nil {
 			text := string(doc.Content)
 			start, end := workspace.OffsetAt(text, r.Start, enc), workspace.OffsetAt(text, r.End, enc)
@@ -279,7 +279,7 @@ func (s *Server) activeFile(ctx context.Context, ws *workspace.Workspace, enc wo
 				start, end = end, start
 			}
 			if start != end {
-				f.Selection = &agent.Range{Start: *f.Cursor, End: agent.Position{Line: int(r.End.Line) + 1, Character: int(r.End.Character) + 1}}
+				f.Selection = &dialog.Range{Start: *f.Cursor, End: dialog.Position{Line: int(r.End.Line) + 1, Character: int(r.End.Character) + 1}}
 				f.SelectedText = text[start:end]
 			}
 		} else {

@@ -9,8 +9,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 )
 
@@ -55,8 +55,8 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	// The turn outlives this request: it ends with the connection, or when
 	// cancelled (gemini.cancel, window/workDoneProgress/cancel). Its
 	// events go to what commandTurn shows them in, set before it runs.
-	var show func(agent.Event)
-	claim, err := s.host.Begin(showingWith(s.life, func(e agent.Event) { show(e) }), sess.ID())
+	var show func(dialog.Event)
+	claim, err := s.host.Begin(showingWith(s.life, func(e dialog.Event) { show(e) }), sess.ID())
 	if err != nil {
 		return commandStarted{}, unclaimed(sess.ID(), err)
 	}
@@ -65,7 +65,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	go func() {
 		defer s.handlers.finish()
 		defer s.reports.end(sess.ID(), reported)
-		s.commandTurn(claim, &show, agent.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(claim, &show, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
@@ -127,13 +127,13 @@ func (r *reports) sessions() []string {
 // ends (its session free for the next prompt) as soon as the model is
 // done, so that a prompt sent on seeing the answer is not refused as
 // busy.
-func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(agent.Event), in agent.Input, f clientFeatures) {
+func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dialog.Event), in dialog.Input, f clientFeatures) {
 	defer claim.End()
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, id, in.Text)
-	*show = func(e agent.Event) {
+	*show = func(e dialog.Event) {
 		tr.event(e)
 		prog.event(e)
 	}
@@ -153,7 +153,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(age
 	prog.end(summary(o.Result))
 
 	typ := protocol.MessageTypeInfo
-	if res.StopReason == string(agent.StopError) {
+	if res.StopReason == string(dialog.StopError) {
 		typ = protocol.MessageTypeError
 	}
 	msg := answerMessage(o.Result)
@@ -170,7 +170,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(age
 // summary is the one line that ends the progress: how the turn ended
 // when it ended early, else the first line of the answer's last
 // paragraph, which is what the model said last.
-func summary(res agent.PromptResult) string {
+func summary(res dialog.PromptResult) string {
 	if h := conversation.Headline(res); h != "" {
 		return "Gemini: " + h
 	}
@@ -202,7 +202,7 @@ func lastParagraph(text string) string {
 
 // answerMessage is the turn's answer for window/showMessage: how it
 // ended when it ended early, then what the model said.
-func answerMessage(res agent.PromptResult) string {
+func answerMessage(res dialog.PromptResult) string {
 	text := strings.TrimSpace(res.Text)
 	h := conversation.Headline(res)
 	switch {

@@ -4,22 +4,22 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The final message and the progress's last line say why a turn ended,
 // and the summary is what the model said last.
 func TestCommandOutcomeMessages(t *testing.T) {
 	for _, tc := range []struct {
-		res              agent.PromptResult
+		res              dialog.PromptResult
 		message, summary string
 	}{
-		{agent.PromptResult{StopReason: agent.StopEndTurn, Text: "I'll add it.\n\nDone: added.\nMore."}, "Gemini: I'll add it.\n\nDone: added.\nMore.", "Gemini: Done: added."},
-		{agent.PromptResult{StopReason: agent.StopLoopDetected, Text: "again and again"}, "Gemini: stopped because the model was repeating itself. again and again", "Gemini: stopped because the model was repeating itself"},
-		{agent.PromptResult{StopReason: agent.StopMaxTurns, Text: "so far"}, "Gemini: stopped after too many model requests. so far", "Gemini: stopped after too many model requests"},
-		{agent.PromptResult{StopReason: agent.StopCancelled}, "Gemini: cancelled.", "Gemini: cancelled"},
-		{agent.PromptResult{StopReason: agent.StopCancelled, Text: "half"}, "Gemini: cancelled. half", "Gemini: cancelled"},
-		{agent.PromptResult{StopReason: agent.StopError, Err: errors.New("quota")}, "Gemini: failed: quota.", "Gemini: failed: quota"},
+		{dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: "I'll add it.\n\nDone: added.\nMore."}, "Gemini: I'll add it.\n\nDone: added.\nMore.", "Gemini: Done: added."},
+		{dialog.PromptResult{StopReason: dialog.StopLoopDetected, Text: "again and again"}, "Gemini: stopped because the model was repeating itself. again and again", "Gemini: stopped because the model was repeating itself"},
+		{dialog.PromptResult{StopReason: dialog.StopMaxTurns, Text: "so far"}, "Gemini: stopped after too many model requests. so far", "Gemini: stopped after too many model requests"},
+		{dialog.PromptResult{StopReason: dialog.StopCancelled}, "Gemini: cancelled.", "Gemini: cancelled"},
+		{dialog.PromptResult{StopReason: dialog.StopCancelled, Text: "half"}, "Gemini: cancelled. half", "Gemini: cancelled"},
+		{dialog.PromptResult{StopReason: dialog.StopError, Err: errors.New("quota")}, "Gemini: failed: quota.", "Gemini: failed: quota"},
 	} {
 		if got := answerMessage(tc.res); got != tc.message {
 			t.Errorf("%s: message %q, want %q", tc.res.StopReason, got, tc.message)

@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -26,7 +26,7 @@ const (
 // can (change annotations, our plugins), else after one
 // window/showMessageRequest; then it reads what each document holds, as
 // Land does, and reports each file's outcome.
-func (p presenter) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	s := p.s
 	out := make([]tools.Decision, len(req.Changes))
 	f := s.features.get()
@@ -110,7 +110,7 @@ func (p presenter) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([
 
 // addRevert adds c to edit: the file's text edits against what the
 // editor holds, or its deletion.
-func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c agent.RevertChange, doc workspace.Document, open bool, f clientFeatures, annotated bool, title string) {
+func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c dialog.RevertChange, doc workspace.Document, open bool, f clientFeatures, annotated bool, title string) {
 	var ann protocol.ChangeAnnotationIdentifier
 	if annotated {
 		ann = annotationID
@@ -148,7 +148,7 @@ func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c agent.RevertChange,
 
 // revertOutcome waits, up to the confirmation wait, for the editor to
 // show the reverted file, and reports what it holds.
-func (p presenter) revertOutcome(ctx context.Context, c agent.RevertChange) (tools.Decision, error) {
+func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (tools.Decision, error) {
 	s := p.s
 	deadline := time.Now().Add(s.opts.ConfirmWait)
 	for {

@@ -6,9 +6,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/conversation/builtin"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 type rewindParams struct {
@@ -65,14 +65,14 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	if p.Prompt == nil {
-		points := live.Agent.RewindPoints()
+		points := live.RewindPoints()
 		out := make([]rewindPoint, len(points))
 		for i, pt := range points {
 			out[i] = rewindPoint{Prompt: pt.Prompt, Text: pt.Text, Files: append([]string{}, pt.Files...)}
 		}
 		return rewindResult{Prompts: out}, nil
 	}
-	mode, err := agent.ParseRewindMode(p.Mode)
+	mode, err := dialog.ParseRewindMode(p.Mode)
 	if err != nil {
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: mode %q: conversation, code or both", p.Mode)
 	}
@@ -82,9 +82,9 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 	}
 	defer claim.End()
 	res, err := claim.Rewind(*p.Prompt, mode)
-	_, busy := errors.AsType[*agent.BusyError](err)
+	_, busy := errors.AsType[*dialog.BusyError](err)
 	switch {
-	case errors.Is(err, agent.ErrNoSuchPrompt):
+	case errors.Is(err, dialog.ErrNoSuchPrompt):
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt: %v", err)
 	case busy:
 		return rewindResult{}, busyError(live.ID())

@@ -13,9 +13,9 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -37,7 +37,7 @@ type Options struct {
 	Getenv    func(string) string
 	LookupEnv func(string) (string, bool)
 	// Retry is the model-call retry policy; the agent's default when zero.
-	Retry agent.RetryPolicy
+	Retry dialog.RetryPolicy
 	// StateDir is where gemini.prompt's transcripts and the diffs shown
 	// to clients that can only ask go; $XDG_STATE_HOME/gemini-ls (or
 	// ~/.local/state/gemini-ls) when empty.

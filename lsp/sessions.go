@@ -6,9 +6,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // sessionInfo is what the client's session list shows of a session.
@@ -24,7 +24,7 @@ type sessionInfo struct {
 	Live bool `json:"live"`
 }
 
-func sessionInfoOf(i agent.SessionInfo) sessionInfo {
+func sessionInfoOf(i dialog.SessionInfo) sessionInfo {
 	return sessionInfo{SessionID: i.ID, Title: i.Title, Root: i.Root, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt, Prompts: i.Prompts, Live: i.Live}
 }
 
@@ -97,7 +97,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	if err != nil {
 		return resumeSessionResult{}, err
 	}
-	info, tr, err := conversation.Replay(ctx, built.Agent, *p.SessionID, conversation.Describer(built.Tools.Registry))
+	info, tr, err := s.host.Replay(ctx, built, *p.SessionID)
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
 			return resumeSessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
@@ -115,7 +115,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
 		}
 	}
-	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Agent.ApprovalMode())}, nil
+	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}, nil
 }
 
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether

@@ -12,8 +12,8 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -50,8 +50,8 @@ func (s *Server) stateDir() (string, error) {
 	if s.opts.StateDir != "" {
 		return s.opts.StateDir, nil
 	}
-	if dir := sessionstore.DefaultDir(s.getenv); dir != "" {
-		return filepath.Dir(dir), nil
+	if dir := conversation.StateDir(s.getenv); dir != "" {
+		return dir, nil
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -84,23 +84,23 @@ func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
 	return tr
 }
 
-func (tr *transcript) event(e agent.Event) {
+func (tr *transcript) event(e dialog.Event) {
 	switch e.Kind {
-	case agent.EventText:
+	case dialog.EventText:
 		text := e.Text
 		if strings.HasSuffix(tr.b.String(), "\n\n") {
 			text = strings.TrimLeft(text, "\n")
 		}
 		tr.b.WriteString(text)
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "- **%s**", e.ToolCall.Title)
-	case agent.EventToolResult:
+	case dialog.EventToolResult:
 		fmt.Fprintf(&tr.b, " — %s\n\n", e.ToolResult.Status)
-	case agent.EventNotice:
+	case dialog.EventNotice:
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "> %s\n\n", e.Text)
-	case agent.EventError:
+	case dialog.EventError:
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", e.Err)
 	}
@@ -108,7 +108,7 @@ func (tr *transcript) event(e agent.Event) {
 
 // paragraph ends what was written with a blank line, unless it ends so.
 func (tr *transcript) paragraph() {
-	tr.b.WriteString(agent.ParagraphBreak(tr.b.String()))
+	tr.b.WriteString(dialog.ParagraphBreak(tr.b.String()))
 }
 
 // refused records that the prompt did not run.

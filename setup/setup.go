@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -47,11 +48,11 @@ type Options struct {
 
 	// Lander presents and lands edits, Confirmer asks about other calls:
 	// the front end's doors, which never decide what is allowed.
-	Lander    agent.ChangeLander
-	Confirmer agent.Confirmer
+	Lander    dialog.ChangeLander
+	Confirmer dialog.Confirmer
 	// Asker puts calls' questions to the user (ask_user, plan approval);
 	// nil when the front end cannot ask.
-	Asker agent.Asker
+	Asker dialog.Asker
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
 	ShellRunner tools.CommandRunner
@@ -67,7 +68,7 @@ type Options struct {
 	Model        string
 	ApprovalMode tools.ApprovalMode
 
-	Retry agent.RetryPolicy
+	Retry dialog.RetryPolicy
 
 	// IncludeDirectories are more roots, beyond the workspace's, from the
 	// front end (run's --include-directories, an ACP client's

@@ -59,7 +59,7 @@ func (q Question) OneChoiceNote() string {
 }
 
 // ErrCannotAsk is wrapped by an AskFunc's error when nobody can answer
-// (agent.ErrCannotAsk is the same error).
+// (dialog.ErrCannotAsk is the same error).
 var ErrCannotAsk = errors.New("cannot ask the user")
 
 // AskFunc puts q to the user and waits for the answer. Its error wraps

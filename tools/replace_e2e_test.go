@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -47,7 +48,7 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &recordingProposer{}
-	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, agent.RetryPolicy{})})...)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, dialog.RetryPolicy{})})...)
 	replace, _ := reg.Get(tools.ReplaceName)
 	call, err := replace.Build(map[string]any{
 		"file_path": "serve.go", "old_string": "\ttimeout := 10\n", "new_string": "\ttimeout := 60\n",

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -16,11 +16,11 @@ import (
 // methods are called one at a time (report's lock).
 type output interface {
 	begin(sessionID, model, prompt string)
-	event(e agent.Event)
+	event(e dialog.Event)
 	// warn carries a warning, which report has written to stderr, in the
 	// format's own way: nothing more in text.
 	warn(msg string)
-	end(res agent.PromptResult, st stats)
+	end(res dialog.PromptResult, st stats)
 }
 
 // report is a run's output: the format's on stdout, and on stderr
@@ -70,23 +70,23 @@ func (r *report) begin(sessionID, model, prompt string) {
 	r.out.begin(sessionID, model, prompt)
 }
 
-func (r *report) event(e agent.Event) {
+func (r *report) event(e dialog.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	// What is not the answer goes to stderr, in words.
 	switch e.Kind {
-	case agent.EventRetry:
+	case dialog.EventRetry:
 		r.warnLocked(fmt.Sprintf("%s; trying again in %s (attempt %d)", e.Retry.Reason, e.Retry.Delay.Round(time.Millisecond), e.Retry.Attempt+1))
 		return
-	case agent.EventCompressed:
+	case dialog.EventCompressed:
 		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", e.Compressed.Before, e.Compressed.After))
 		return
-	case agent.EventNotice:
+	case dialog.EventNotice:
 		r.warnLocked(e.Text)
 		return
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
-	case agent.EventToolResult:
+	case dialog.EventToolResult:
 		if e.ToolResult.Status != tools.StatusOK {
 			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.ToolResult))
 		}
@@ -97,7 +97,7 @@ func (r *report) event(e agent.Event) {
 
 // notDone says which call did not succeed, how, and why: the first line
 // of what the user would see of it.
-func (r *report) notDone(res agent.ToolResult) string {
+func (r *report) notDone(res dialog.ToolResult) string {
 	how := "failed"
 	switch res.Status {
 	case tools.StatusRejected:
@@ -116,7 +116,7 @@ func (r *report) notDone(res agent.ToolResult) string {
 	return fmt.Sprintf("%s %s: %s", what, how, why)
 }
 
-func (r *report) end(res agent.PromptResult, st stats) {
+func (r *report) end(res dialog.PromptResult, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.out.end(res, st)
@@ -134,22 +134,22 @@ func (o *textOutput) begin(string, string, string) {}
 
 func (o *textOutput) warn(string) {}
 
-func (o *textOutput) event(e agent.Event) {
-	if e.Kind == agent.EventText && e.Text != "" {
+func (o *textOutput) event(e dialog.Event) {
+	if e.Kind == dialog.EventText && e.Text != "" {
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
 	}
 }
 
-func (o *textOutput) end(agent.PromptResult, stats) {
+func (o *textOutput) end(dialog.PromptResult, stats) {
 	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
 }
 
 // stats is the accounting printed by the json formats, from what the
-// session recorded of this run (agent.Stats), in Gemini CLI's names.
+// session recorded of this run (dialog.Stats), in Gemini CLI's names.
 type stats struct {
 	Models map[string]modelStats `json:"models"`
 	// Session is the tokens of the whole session, earlier runs included
@@ -177,7 +177,7 @@ type tokenStats struct {
 	Total      int32 `json:"total"`
 }
 
-func tokensOf(u agent.Usage) tokenStats {
+func tokensOf(u dialog.Usage) tokenStats {
 	return tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
 }
 
@@ -207,7 +207,7 @@ type decisions struct {
 	AutoAccept int `json:"auto_accept"`
 }
 
-func (d *decisions) add(v agent.Decisions) {
+func (d *decisions) add(v dialog.Decisions) {
 	d.Accept += v.Accept
 	d.Reject += v.Reject
 	d.Modify += v.Modify
@@ -216,7 +216,7 @@ func (d *decisions) add(v agent.Decisions) {
 
 // statsOf is the json stats of a run that took elapsed, in a session
 // that recorded st and used session's tokens in all.
-func statsOf(st agent.Stats, session agent.Usage, elapsed time.Duration) stats {
+func statsOf(st dialog.Stats, session dialog.Usage, elapsed time.Duration) stats {
 	out := stats{
 		Models:     map[string]modelStats{},
 		Session:    tokensOf(session),
@@ -248,9 +248,9 @@ type jsonError struct {
 	Message string `json:"message"`
 }
 
-func errorOf(res agent.PromptResult) *jsonError {
+func errorOf(res dialog.PromptResult) *jsonError {
 	switch {
-	case res.StopReason == agent.StopEndTurn:
+	case res.StopReason == dialog.StopEndTurn:
 		return nil
 	case res.Err != nil:
 		return &jsonError{Type: string(res.StopReason), Message: res.Err.Error()}
@@ -272,9 +272,9 @@ func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
 func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 
 // event shows nothing: the object comes at the end.
-func (o *jsonOutput) event(agent.Event) {}
+func (o *jsonOutput) event(dialog.Event) {}
 
-func (o *jsonOutput) end(res agent.PromptResult, st stats) {
+func (o *jsonOutput) end(res dialog.PromptResult, st stats) {
 	enc := json.NewEncoder(o.w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(struct {
@@ -345,26 +345,26 @@ func (o *streamOutput) warn(msg string) {
 	o.emit(streamEvent{Type: "error", Severity: "warning", Message: msg})
 }
 
-func (o *streamOutput) event(e agent.Event) {
+func (o *streamOutput) event(e dialog.Event) {
 	switch e.Kind {
-	case agent.EventText:
+	case dialog.EventText:
 		o.emit(streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true})
-	case agent.EventThought:
+	case dialog.EventThought:
 		o.emit(streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description})
-	case agent.EventToolCall:
+	case dialog.EventToolCall:
 		o.emit(streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args})
-	case agent.EventToolResult:
+	case dialog.EventToolResult:
 		o.emit(streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display})
-	case agent.EventError:
+	case dialog.EventError:
 		if e.Err != nil {
 			o.emit(streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()})
 		}
 	}
 }
 
-func (o *streamOutput) end(res agent.PromptResult, st stats) {
+func (o *streamOutput) end(res dialog.PromptResult, st stats) {
 	status := "success"
-	if res.StopReason != agent.StopEndTurn {
+	if res.StopReason != dialog.StopEndTurn {
 		status = string(res.StopReason)
 	}
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: &st})

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/models"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
@@ -75,7 +76,7 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.prompt, "p", "", "the `PROMPT` to run")
 	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
 	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
-	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else "+agent.DefaultModel+")")
+	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else "+models.Default+")")
 	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
 	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
 	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
@@ -163,29 +164,28 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitError
 		}
 	}
-	sess := live.Agent
 	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
 	// does; each server's timeout bounds its start. Only a cancelled run
 	// ends the wait early, and the prompt then ends too.
 	host.Ready(ctx, live)
 	start := time.Now()
-	out.begin(sess.ID(), built.Model, f.prompt)
-	o := host.Prompt(ctx, sess.ID(), agent.Input{Text: f.prompt})
+	out.begin(live.ID(), built.Model, f.prompt)
+	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: f.prompt})
 	res := o.Result
 	switch o.Ending {
 	case conversation.NotRun:
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
 		return exitError
 	case conversation.Busy, conversation.Unknown, conversation.Refused:
-		res = agent.PromptResult{StopReason: agent.StopError, Err: o.Err}
+		res = dialog.PromptResult{StopReason: dialog.StopError, Err: o.Err}
 	}
-	out.end(res, statsOf(sess.Stats(), sess.Info().Usage, time.Since(start)))
+	out.end(res, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
 	return exitCode(o, res, stderr)
 }
 
 // exitCode is the exit status of a run that ended as o (res its result),
 // saying on stderr why a run that did not end its turn stopped.
-func exitCode(o conversation.Outcome, res agent.PromptResult, stderr io.Writer) int {
+func exitCode(o conversation.Outcome, res dialog.PromptResult, stderr io.Writer) int {
 	switch o.Ending {
 	case conversation.Done:
 		return 0
@@ -216,30 +216,30 @@ type unattended struct {
 }
 
 // Emit shows one event of the run.
-func (u *unattended) Emit(_ context.Context, _ *conversation.Live[struct{}], e agent.Event) {
+func (u *unattended) Emit(_ context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
 	u.out.event(e)
 }
 
 // Land lands an allowed change on disk and refuses the others: refused,
 // not declined, since no user said no, so the later calls still run.
-func (u *unattended) Land(ctx context.Context, req agent.LandRequest) (agent.Landing, error) {
+func (u *unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if req.Ask {
-		return agent.Landing{Decision: tools.Decision{Outcome: tools.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
+		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
 			u.rerun("auto_edit") + " to allow edits"}}, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return agent.Landing{}, err
+		return dialog.Landing{}, err
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
-	return agent.Landing{Decision: d}, err
+	return dialog.Landing{Decision: d}, err
 }
 
 // LandFiles lands a revert on disk: the user asked for it, and there is
 // nobody else to ask.
-func (*unattended) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([]tools.Decision, error) {
+func (*unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	out := make([]tools.Decision, len(req.Changes))
 	for i, c := range req.Changes {
-		d, err := agent.LandRevertOnDisk(ctx, c)
+		d, err := conversation.LandRevertOnDisk(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -249,8 +249,8 @@ func (*unattended) LandFiles(ctx context.Context, req agent.LandFilesRequest) ([
 }
 
 // Ask words the reason as Gemini CLI does where it cannot prompt.
-func (*unattended) Ask(context.Context, agent.AskRequest) (tools.Answer, error) {
-	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", agent.ErrCannotAsk)
+func (*unattended) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
+	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", dialog.ErrCannotAsk)
 }
 
 // Confirm refuses: there is nobody to ask. The refusal names the tool
@@ -258,12 +258,12 @@ func (*unattended) Ask(context.Context, agent.AskRequest) (tools.Answer, error) 
 // Gemini CLI), else yolo, the only mode that runs a call that asks (MCP
 // tools, discovered tools, save_memory, activate_skill and shell
 // commands alike), or settings that allow it.
-func (u *unattended) Confirm(_ context.Context, req agent.ConfirmRequest) (agent.ConfirmOutcome, error) {
+func (u *unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	switch req.Kind {
-	case agent.ConfirmRewind:
-		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", agent.ErrCannotAsk)
-	case agent.ConfirmModelFallback:
-		return agent.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", agent.ErrCannotAsk, req.Title)
+	case dialog.ConfirmRewind:
+		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", dialog.ErrCannotAsk)
+	case dialog.ConfirmModelFallback:
+		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", dialog.ErrCannotAsk, req.Title)
 	}
 	tool := cmp.Or(req.Tool, "this call")
 	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
@@ -274,8 +274,8 @@ func (u *unattended) Confirm(_ context.Context, req agent.ConfirmRequest) (agent
 	if tool == tools.WebFetchName {
 		mode = "auto_edit"
 	}
-	return agent.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",
-		agent.ErrCannotAsk, tool, u.rerun(mode), allow)
+	return dialog.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",
+		dialog.ErrCannotAsk, tool, u.rerun(mode), allow)
 }
 
 // rerun says to run again in mode, in a trusted folder if this one is not.

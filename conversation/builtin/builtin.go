@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -26,7 +27,7 @@ type Env struct {
 	Commands []commands.Command
 	// Emit shows the user what a built-in runs on the way, as a prompt's
 	// events are shown (the call /restore proposes again); nil for none.
-	Emit func(agent.Event)
+	Emit func(dialog.Event)
 }
 
 // Reply is what a built-in did.
@@ -34,7 +35,7 @@ type Reply struct {
 	// Text is the Markdown answer shown to the user; no model call made it.
 	Text string
 	// Input, when set, is a prompt to send to the model instead (/init).
-	Input *agent.Input
+	Input *dialog.Input
 	// Mode, when set, is the approval mode the command switched the
 	// session to (/plan), for the front end to show.
 	Mode tools.ApprovalMode

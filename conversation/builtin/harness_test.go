@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -84,7 +84,7 @@ func (h *harness) conversation() builtin.Env {
 		Getenv:    func(k string) string { return h.env[k] },
 		Version:   "1.2.3-test",
 		// A request the test did not script fails at once.
-		Retry:       agent.RetryPolicy{MaxAttempts: 1},
+		Retry:       dialog.RetryPolicy{MaxAttempts: 1},
 		Warn:        func(what string, err error) { h.t.Logf("warning: %s: %v", what, err) },
 		Unattended:  h.unattended,
 		ShowAuthURL: h.showAuthURL,
@@ -159,9 +159,9 @@ func (h *harness) fails(env builtin.Env, line string) error {
 }
 
 // prompt sends text to the model in env's session.
-func (h *harness) prompt(env builtin.Env, text string) agent.PromptResult {
+func (h *harness) prompt(env builtin.Env, text string) dialog.PromptResult {
 	h.t.Helper()
-	res, err := env.Session.Prompt(context.Background(), agent.Input{Text: text}, nil)
+	res, err := env.Session.Prompt(context.Background(), dialog.Input{Text: text}, nil)
 	if err != nil || res.Err != nil {
 		h.t.Fatalf("prompt %q: %v, %v", text, err, res.Err)
 	}

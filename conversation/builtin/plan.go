@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -27,7 +27,7 @@ func plan(ctx context.Context, env Env, goal string) (Reply, error) {
 	was := env.Session.ApprovalMode()
 	env.Session.SetApprovalMode(tools.ApprovalPlan)
 	if goal = strings.TrimSpace(goal); goal != "" {
-		return Reply{Input: &agent.Input{Text: goal}, Mode: tools.ApprovalPlan}, nil
+		return Reply{Input: &dialog.Input{Text: goal}, Mode: tools.ApprovalPlan}, nil
 	}
 	text := "Already in Plan Mode."
 	if was != tools.ApprovalPlan {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	toolcheckpoint "github.com/gemini-ls/gemini-ls/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -54,7 +54,7 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 	}
 	var b strings.Builder
 	b.WriteString(restoredFiles(name, files))
-	if len(files) > 0 && !slices.ContainsFunc(files, func(f agent.FileRevert) bool { return f.Outcome != agent.NotReverted }) {
+	if len(files) > 0 && !slices.ContainsFunc(files, func(f dialog.FileRevert) bool { return f.Outcome != dialog.NotReverted }) {
 		b.WriteString("\nNo file was restored, so the conversation was left as it is, and the call was not proposed again.")
 		return Reply{Text: b.String()}, nil
 	}
@@ -79,7 +79,7 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 
 // proposedAgain tells what became of the checkpoint's call, proposed
 // again: what ran and its result, or that it did not run.
-func proposedAgain(cp toolcheckpoint.File, res agent.ToolResult) string {
+func proposedAgain(cp toolcheckpoint.File, res dialog.ToolResult) string {
 	call := callText(cp)
 	display := strings.TrimSpace(res.Display)
 	switch res.Status {
@@ -94,7 +94,7 @@ func proposedAgain(cp toolcheckpoint.File, res agent.ToolResult) string {
 }
 
 // restoredFiles tells what became of each file of a restore.
-func restoredFiles(name string, files []agent.FileRevert) string {
+func restoredFiles(name string, files []dialog.FileRevert) string {
 	if len(files) == 0 {
 		return fmt.Sprintf("The files are as checkpoint %s found them.\n", name)
 	}
@@ -102,9 +102,9 @@ func restoredFiles(name string, files []agent.FileRevert) string {
 	fmt.Fprintf(&b, "Files of checkpoint %s:\n", name)
 	for _, f := range files {
 		switch f.Outcome {
-		case agent.Reverted:
+		case dialog.Reverted:
 			fmt.Fprintf(&b, "- `%s`: restored", f.Path)
-		case agent.Unchanged:
+		case dialog.Unchanged:
 			fmt.Fprintf(&b, "- `%s`: already as it was", f.Path)
 		default:
 			fmt.Fprintf(&b, "- `%s`: not restored: %s", f.Path, f.Reason)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 const rewindHint = "[<n> [conversation | code | both]]"
@@ -34,7 +34,7 @@ func rewind(ctx context.Context, env Env, args string) (Reply, error) {
 	if len(fields) == 2 {
 		name = fields[1]
 	}
-	mode, err := agent.ParseRewindMode(name)
+	mode, err := dialog.ParseRewindMode(name)
 	if err != nil {
 		return Reply{}, usage(fmt.Sprintf("unknown mode %q", fields[1]))
 	}
@@ -46,7 +46,7 @@ func rewind(ctx context.Context, env Env, args string) (Reply, error) {
 }
 
 // rewindList shows the prompts, the most recent last as Gemini CLI does.
-func rewindList(points []agent.RewindPoint) string {
+func rewindList(points []dialog.RewindPoint) string {
 	if len(points) == 0 {
 		return "There is nothing to rewind: the conversation has no prompts yet."
 	}
@@ -64,22 +64,22 @@ func rewindList(points []agent.RewindPoint) string {
 }
 
 // RewindReport tells the user what a rewind did, and what it could not.
-func RewindReport(res agent.RewindResult) string {
+func RewindReport(res dialog.RewindResult) string {
 	var b strings.Builder
-	if res.Mode != agent.RewindCode {
+	if res.Mode != dialog.RewindCode {
 		fmt.Fprintf(&b, "Rewound the conversation to before prompt %d: %d %s removed.\n", res.Prompt, res.Removed, plural(res.Removed, "prompt", "prompts"))
 	}
-	if res.Mode != agent.RewindConversation {
+	if res.Mode != dialog.RewindConversation {
 		if len(res.Files) == 0 {
 			fmt.Fprintf(&b, "The agent changed no files since prompt %d.\n", res.Prompt)
 		}
 		for _, f := range res.Files {
 			switch f.Outcome {
-			case agent.Reverted:
+			case dialog.Reverted:
 				fmt.Fprintf(&b, "- `%s`: reverted\n", f.Path)
-			case agent.Unchanged:
+			case dialog.Unchanged:
 				fmt.Fprintf(&b, "- `%s`: already as it was\n", f.Path)
-			case agent.Conflict:
+			case dialog.Conflict:
 				fmt.Fprintf(&b, "- `%s`: conflict, not reverted: %s\n", f.Path, f.Reason)
 			default:
 				fmt.Fprintf(&b, "- `%s`: not reverted: %s\n", f.Path, f.Reason)

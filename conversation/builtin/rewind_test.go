@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // /rewind lists the prompts, the most recent last, and rewinds the
@@ -19,7 +19,7 @@ func TestRewind(t *testing.T) {
 		t.Errorf("/rewind of a new conversation said %q", got)
 	}
 	for _, p := range []string{"first\nwith a second line", "second"} {
-		if _, err := env.Session.Prompt(context.Background(), agent.Input{Text: p}, nil); err != nil {
+		if _, err := env.Session.Prompt(context.Background(), dialog.Input{Text: p}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // compress summarises the older history now. It is the one built-in
@@ -45,7 +46,7 @@ func initProject(_ context.Context, env Env, _ string) (Reply, error) {
 	if _, err := os.Lstat(filepath.Join(env.Root, "GEMINI.md")); err == nil {
 		return Reply{Text: "A GEMINI.md file already exists in this directory. No changes were made."}, nil
 	}
-	return Reply{Input: &agent.Input{Text: initPrompt}}, nil
+	return Reply{Input: &dialog.Input{Text: initPrompt}}, nil
 }
 
 // initPrompt is Gemini CLI's /init prompt (packages/core/src/commands/init.ts).

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -50,22 +50,22 @@ func modelStats(_ context.Context, env Env, _ string) (Reply, error) {
 	names := slices.Sorted(maps.Keys(models))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Model requests %s:\n\n|  | %s |\n| --- |%s\n", since, strings.Join(names, " | "), strings.Repeat(" ---: |", len(names)))
-	row := func(metric string, value func(agent.ModelStats) string) {
+	row := func(metric string, value func(dialog.ModelStats) string) {
 		b.WriteString("| " + metric + " |")
 		for _, name := range names {
 			b.WriteString(" " + value(models[name]) + " |")
 		}
 		b.WriteString("\n")
 	}
-	row("Requests", func(m agent.ModelStats) string { return fmt.Sprint(m.Requests) })
-	row("Errors", func(m agent.ModelStats) string {
+	row("Requests", func(m dialog.ModelStats) string { return fmt.Sprint(m.Requests) })
+	row("Errors", func(m dialog.ModelStats) string {
 		return fmt.Sprintf("%d (%s)", m.Errors, percent(m.Errors, m.Requests))
 	})
-	row("Avg latency", func(m agent.ModelStats) string { return average(m.Latency, m.Requests) })
-	row("Tokens", func(m agent.ModelStats) string { return fmt.Sprint(m.Tokens.TotalTokens) })
-	row("↳ Input", func(m agent.ModelStats) string { return fmt.Sprint(m.Tokens.PromptTokens) })
-	row("↳ Thoughts", func(m agent.ModelStats) string { return fmt.Sprint(m.Tokens.ThoughtsTokens) })
-	row("↳ Output", func(m agent.ModelStats) string { return fmt.Sprint(m.Tokens.CandidatesTokens) })
+	row("Avg latency", func(m dialog.ModelStats) string { return average(m.Latency, m.Requests) })
+	row("Tokens", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.TotalTokens) })
+	row("↳ Input", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.PromptTokens) })
+	row("↳ Thoughts", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.ThoughtsTokens) })
+	row("↳ Output", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.CandidatesTokens) })
 	return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
 }
 
@@ -80,7 +80,7 @@ func toolStats(_ context.Context, env Env, _ string) (Reply, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tool calls %s:\n\n| Tool | Calls | Success rate | Avg duration |\n| --- | ---: | ---: | ---: |\n", since)
-	var d agent.Decisions
+	var d dialog.Decisions
 	for _, name := range slices.Sorted(maps.Keys(byTool)) {
 		t := byTool[name]
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", name, t.Calls, percent(t.Success, t.Calls), average(t.Duration, t.Calls))

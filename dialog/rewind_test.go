@@ -1,22 +1,22 @@
-package agent_test
+package dialog_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Every front end reads a rewind's mode the one way: none is both, and a
 // name of no mode is refused naming the modes.
 func TestParseRewindMode(t *testing.T) {
-	for in, want := range map[string]agent.RewindMode{"": agent.RewindBoth, "both": agent.RewindBoth, "code": agent.RewindCode, "conversation": agent.RewindConversation} {
-		if got, err := agent.ParseRewindMode(in); err != nil || got != want {
+	for in, want := range map[string]dialog.RewindMode{"": dialog.RewindBoth, "both": dialog.RewindBoth, "code": dialog.RewindCode, "conversation": dialog.RewindConversation} {
+		if got, err := dialog.ParseRewindMode(in); err != nil || got != want {
 			t.Errorf("ParseRewindMode(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"sideways", "Both", " code"} {
-		if got, err := agent.ParseRewindMode(in); err == nil || !strings.Contains(err.Error(), "conversation, code or both") {
+		if got, err := dialog.ParseRewindMode(in); err == nil || !strings.Contains(err.Error(), "conversation, code or both") {
 			t.Errorf("ParseRewindMode(%q) = %q, %v; want an error naming the modes", in, got, err)
 		}
 	}

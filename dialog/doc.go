@@ -1,0 +1,15 @@
+// Package dialog is the vocabulary the agent and its front ends speak
+// through the conversation host: what a prompt takes (Input, the
+// editor's context), what a turn emits (Event), what it asks of the user
+// (ConfirmRequest, AskRequest, LandRequest, LandFilesRequest) and what the
+// user answered, how it ended (PromptResult, StopReason), and what a
+// session shows of itself (SessionInfo, Stats, rewind points).
+//
+// Invariants:
+//   - It holds data and the plain methods of that data; it runs nothing,
+//     asks nobody and touches no file. Behaviour lives in agent, and a
+//     front end reaches it only through conversation.
+//   - It imports no package of gemini-ls above tools, so every layer from
+//     agent up, the front ends included, can use it without depending on
+//     the agent.
+package dialog

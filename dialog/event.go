@@ -1,0 +1,124 @@
+package dialog
+
+import (
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// EventKind names what an Event carries.
+type EventKind string
+
+const (
+	EventText       EventKind = "text"
+	EventThought    EventKind = "thought"
+	EventToolCall   EventKind = "toolCall"
+	EventToolResult EventKind = "toolResult"
+	EventUsage      EventKind = "usage"
+	EventError      EventKind = "error"
+	// EventRetry: a model request failed and is tried again after a wait.
+	EventRetry EventKind = "retry"
+	// EventCompressed: the history was summarised to fit the context window.
+	EventCompressed EventKind = "compressed"
+	// EventNotice: something the user must be told that is not the
+	// model's text, such as a switch to the fallback model.
+	EventNotice EventKind = "notice"
+	// EventMode: a call switched the session's approval mode (the
+	// planning tools); Mode is the new one.
+	EventMode EventKind = "mode"
+	// EventModel: a command (/model set) chose the model every session's
+	// requests go to from now on; Model is it as named (an alias or a
+	// concrete model).
+	EventModel EventKind = "model"
+	// EventTopic: the model named what it is doing (update_topic); Topic
+	// is the session's topic now. Front ends show it where they show the
+	// turn's progress.
+	EventTopic EventKind = "topic"
+)
+
+// Event is one thing that happened during a turn, in order.
+type Event struct {
+	Kind EventKind
+
+	Text string // EventText: a delta
+
+	Thought Thought // EventThought
+
+	ToolCall   ToolCall   // EventToolCall
+	ToolResult ToolResult // EventToolResult
+
+	// EventUsage: the response's tokens, and the sums so far of the
+	// prompt and of the whole session; Model is the concrete model that
+	// answered (where an auto routed the prompt). EventModel uses Model.
+	Usage, PromptUsage, SessionUsage Usage
+	Model                            string
+
+	Err error // EventError
+
+	Retry      RetryInfo       // EventRetry
+	Compressed CompressionInfo // EventCompressed
+	// EventNotice uses Text.
+
+	Mode tools.ApprovalMode // EventMode
+
+	Topic tools.Topic // EventTopic
+}
+
+// RetryInfo describes a retry about to wait.
+type RetryInfo struct {
+	Attempt int // the attempt that failed, from 1
+	Delay   time.Duration
+	Reason  string // why it failed, in words
+}
+
+// CompressionInfo is the history's size in tokens before and after it was
+// compressed.
+type CompressionInfo struct {
+	Before, After int32
+}
+
+// Thought is a model thought split as the reference shows it: a **subject**
+// line and the rest.
+type Thought struct {
+	Subject     string
+	Description string
+}
+
+// ToolCall is a call the model made, before it runs.
+type ToolCall struct {
+	CallID string
+	Name   string
+	Title  string
+	// Kind is what the call can do; "" when the call could not be built.
+	Kind tools.Kind
+	Args map[string]any
+	// Path is the file the call is about, for the front end to show
+	// (tools.Located: exit_plan_mode's plan); "" for most calls.
+	Path string
+}
+
+// ToolResult is how a call ended.
+type ToolResult struct {
+	CallID  string
+	Name    string
+	Status  tools.Status
+	Display string // Markdown
+}
+
+// Usage is the token accounting of one model response.
+type Usage struct {
+	PromptTokens     int32
+	CandidatesTokens int32
+	ThoughtsTokens   int32
+	TotalTokens      int32
+}
+
+// Add is the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CandidatesTokens: u.CandidatesTokens + v.CandidatesTokens,
+		ThoughtsTokens:   u.ThoughtsTokens + v.ThoughtsTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}

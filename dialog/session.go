@@ -1,0 +1,55 @@
+package dialog
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SessionInfo is what a session list shows of a session.
+type SessionInfo struct {
+	ID        string
+	Title     string // the first line of the first prompt, shortened
+	Root      string // the workspace root it ran in
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Prompts   int
+	Usage     Usage // summed over the session
+	// Live reports whether the session is in memory now (else it is on
+	// disk, and resuming it reads it back).
+	Live bool
+}
+
+// BusyError refuses a prompt to a session that is running one.
+type BusyError struct{ SessionID string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("session %s is already running a prompt; cancel it or wait for it to finish", e.SessionID)
+}
+
+// UnknownSessionError is a session id that names no session.
+type UnknownSessionError struct {
+	SessionID string
+	// Dropped is set when the session existed but was dropped from memory
+	// to bound it, and sessions do not persist.
+	Dropped bool
+}
+
+func (e *UnknownSessionError) Error() string {
+	if e.Dropped {
+		return fmt.Sprintf("session %q was closed to bound memory: gemini-ls keeps the %d most recently used sessions; start a new session", e.SessionID, MaxLiveSessions)
+	}
+	return fmt.Sprintf("unknown session %q", e.SessionID)
+}
+
+// ErrBusy matches a *BusyError with errors.Is.
+var ErrBusy = errors.New("session busy")
+
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// MaxLiveSessions is how many sessions an agent keeps in memory. A session
+// holds its whole history (every file read, every command's output), and
+// an editor may stay open for days: beyond this, the least recently used
+// idle session is dropped from memory (and resumed from disk when asked
+// for again, if sessions persist).
+const MaxLiveSessions = 32

@@ -1,0 +1,69 @@
+package dialog
+
+import (
+	"time"
+)
+
+// Stats is what a session's model requests and tool calls came to since
+// this process started or resumed it, by model and by tool, as Gemini
+// CLI's /stats model and /stats tools count them. Unlike SessionInfo's
+// usage, it is not saved with the session.
+type Stats struct {
+	Models map[string]ModelStats
+	Tools  map[string]ToolStats
+}
+
+// ModelStats counts the requests made to one model: each attempt,
+// retries included. Tokens are the answered requests'.
+type ModelStats struct {
+	Requests int
+	Errors   int
+	Latency  time.Duration // summed over the requests
+	Tokens   Usage
+}
+
+// ToolStats counts the calls of one tool that ran or were refused.
+type ToolStats struct {
+	Calls   int
+	Success int // status ok
+	Fail    int // error, rejected or cancelled
+	// Duration is summed over the calls, from the call's start to its
+	// result, the wait for the user's answer included.
+	Duration  time.Duration
+	Decisions Decisions
+}
+
+// Decision is the user's answer to a call that asked, as Gemini CLI
+// counts them (ToolCallDecision); "" when nobody was asked.
+type Decision string
+
+const (
+	DecisionAccept Decision = "accept"
+	// DecisionReject: the user said no, or nobody could be asked (a
+	// headless run refuses what needs asking).
+	DecisionReject Decision = "reject"
+	// DecisionModify: the user changed the proposed edit, then took it.
+	DecisionModify Decision = "modify"
+	// DecisionAutoAccept: the user allowed it for the rest of the
+	// session ("always allow").
+	DecisionAutoAccept Decision = "auto_accept"
+)
+
+// Decisions counts the answers of each kind.
+type Decisions struct {
+	Accept, Reject, Modify, AutoAccept int
+}
+
+// Add counts one answer.
+func (d *Decisions) Add(decision Decision) {
+	switch decision {
+	case DecisionAccept:
+		d.Accept++
+	case DecisionReject:
+		d.Reject++
+	case DecisionModify:
+		d.Modify++
+	case DecisionAutoAccept:
+		d.AutoAccept++
+	}
+}
