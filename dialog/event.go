@@ -40,6 +40,11 @@ const (
 type Event struct {
 	Kind EventKind
 
+	// Subagent says the event is a subagent's, of the invoke_agent call
+	// that runs it: front ends show it nested under that call. Zero for
+	// the main agent's own events.
+	Subagent Subagent
+
 	Text string // EventText: a delta
 
 	Thought Thought // EventThought
@@ -62,6 +67,15 @@ type Event struct {
 	Mode tools.ApprovalMode // EventMode
 
 	Topic tools.Topic // EventTopic
+}
+
+// Subagent names the subagent run an event belongs to.
+type Subagent struct {
+	// CallID is the id of the main agent's invoke_agent call that runs
+	// it; "" for the main agent's own events.
+	CallID string
+	// Name is the agent's name (codebase_investigator, a user's agent).
+	Name string
 }
 
 // RetryInfo describes a retry about to wait.
