@@ -35,7 +35,17 @@ const (
 // ignore files ignore, and files that could not be read, are listed for the
 // model with the reason. Every front end calls this for the user's text.
 func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt string) ([]*genai.Part, error) {
-	refs := parseReferences(prompt)
+	return ExpandReferencesAndAgents(ctx, ws, prompt, nil)
+}
+
+// expandReferences is ExpandReferences with the agents the prompt names
+// taken out of its references (atagent.go): the note that asks for them
+// follows the prompt.
+func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt string, isAgent AgentNamed) ([]*genai.Part, error) {
+	refs, agents := splitAgents(parseReferences(prompt), isAgent)
+	if len(agents) > 0 && (ws == nil || len(refs) == 0) {
+		return append([]*genai.Part{genai.NewPartFromText(strings.TrimSpace(prompt))}, agentNote(agents)), nil
+	}
 	if ws == nil || len(refs) == 0 {
 		return []*genai.Part{genai.NewPartFromText(prompt)}, nil
 	}
@@ -65,6 +75,9 @@ func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	}
 	if len(specs) == 0 {
 		parts := []*genai.Part{genai.NewPartFromText(prompt)}
+		if len(agents) > 0 {
+			parts = []*genai.Part{genai.NewPartFromText(strings.TrimSpace(prompt)), agentNote(agents)}
+		}
 		if len(skipped) > 0 {
 			parts = append(parts, genai.NewPartFromText(skippedNote(skipped)))
 		}
@@ -96,7 +109,11 @@ func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	}
 	query.WriteString(prompt[last:])
 
-	parts := []*genai.Part{genai.NewPartFromText(strings.TrimSpace(query.String())), genai.NewPartFromText("\n" + referenceContentStart)}
+	parts := []*genai.Part{genai.NewPartFromText(strings.TrimSpace(query.String()))}
+	if len(agents) > 0 {
+		parts = append(parts, agentNote(agents))
+	}
+	parts = append(parts, genai.NewPartFromText("\n"+referenceContentStart))
 	for _, f := range got.Files {
 		if f.Part != nil {
 			parts = append(parts, f.Part)

@@ -42,7 +42,8 @@
 // and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:
 // plan.go; and activate_skill while skills are on: activate_skill.go)
 // with its parameter names and the llmContent texts its model
-// was trained against.
+// was trained against. get_internal_docs (NewGetInternalDocs) is none of
+// them: it is the cli_help subagent's alone, as in 0.61.
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.
 //

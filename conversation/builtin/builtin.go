@@ -28,6 +28,9 @@ type Env struct {
 	// Emit shows the user what a built-in runs on the way, as a prompt's
 	// events are shown (the call /restore proposes again); nil for none.
 	Emit func(dialog.Event)
+	// Agents are the subagents /agents manages; nil when the session has
+	// none (/agents then says so).
+	Agents Agents
 }
 
 // Reply is what a built-in did.
@@ -61,6 +64,7 @@ type Builtin struct {
 func Table() []Builtin {
 	return []Builtin{
 		{Command: command("about", "Show the version, the model and how gemini-ls signs in", ""), Run: about},
+		withSubcommands(command("agents", "Manage agents", ""), agentsSubcommands()),
 		withSubcommands(command("chat", "Save, resume, list and delete conversation checkpoints (shared with Gemini CLI)", ""), chatSubcommands()),
 		{Command: command("clear", "Clear the conversation: the next prompt starts afresh", ""), Run: clearConversation},
 		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress},

@@ -1,5 +1,5 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
-// every front end: /about, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
+// every front end: /about, /agents, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
 // /memory, /model, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
@@ -35,6 +35,9 @@
 //     session of the agent (Agent.SetModel), as Gemini CLI sets its one
 //     config's; --persist saves it as model.name in the user's settings
 //     first, and sets nothing when that fails.
+//   - /agents works on the session's catalogue of subagents (Env.Agents,
+//     which the composition root fills); enable and disable go through
+//     it to the settings, and the agents are found again at once.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

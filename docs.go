@@ -1,0 +1,17 @@
+// Package geminils is what the binary carries of the repository itself:
+// its documentation, which the cli_help agent reads (get_internal_docs).
+// It lives at the module's root because go:embed reaches only files at or
+// below its package, and README.md is here.
+package geminils
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed README.md docs/*.md
+var docs embed.FS
+
+// Docs is gemini-ls's own documentation, README.md and docs/*.md, by
+// their paths in the repository.
+func Docs() fs.FS { return docs }
