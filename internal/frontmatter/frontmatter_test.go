@@ -67,15 +67,15 @@ func TestParseReadsWhatAgentsWrite(t *testing.T) {
 
 func TestParseRefusesWhatYAMLRefuses(t *testing.T) {
 	for _, text := range []string{
-		"a: 1\na: 2",        // duplicate key
-		"a: b: c",           // a second mapping value
-		"a: [1, 2",          // unterminated flow
-		"a: 'x",             // unterminated quote
-		"a:\n  - x\n   - y", // bad indentation
-		"a: 1\n- b",         // a sequence item in a mapping
-		"a: {x: 1, x: 2}",   // duplicate key in flow
-		"a: [1] trailing",   // text after a flow collection
-		"- a\nb: 1",         // a mapping entry in a sequence
+		"a: 1\na: 2",         // duplicate key
+		"a: b: c",            // a second mapping value
+		"a: [1, 2",           // unterminated flow
+		"a: 'x",              // unterminated quote
+		"a:\n    - x\n  - y", // bad indentation
+		"a: 1\n- b",          // a sequence item in a mapping
+		"a: {x: 1, x: 2}",    // duplicate key in flow
+		"a: [1] trailing",    // text after a flow collection
+		"- a\nb: 1",          // a mapping entry in a sequence
 	} {
 		if v, err := Parse(text); err == nil {
 			t.Errorf("Parse(%q) = %#v, want an error", text, plain(v))
