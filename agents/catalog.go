@@ -280,16 +280,18 @@ func (d *discovery) add(def Definition, hash string, acknowledged bool) {
 		Acknowledged: acknowledged,
 		Hash:         hash,
 	}
+	if !acknowledged {
+		d.entries = append(d.entries, entry)
+		return
+	}
 	replace := -1
 	for i, e := range d.entries {
 		switch {
 		case e.Definition.Name != def.Name:
 		case e.Enabled && e.Acknowledged:
-			if acknowledged {
-				d.errs = append(d.errs, &DuplicateError{Name: def.Name, Path: def.Path})
-			}
+			d.errs = append(d.errs, &DuplicateError{Name: def.Name, Path: def.Path})
 			return
-		case e.Acknowledged && acknowledged:
+		case e.Acknowledged:
 			replace = i
 		}
 	}

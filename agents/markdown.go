@@ -304,6 +304,9 @@ func isString(extra ...func(string) string) fieldCheck {
 		}
 		var out []string
 		for _, check := range extra {
+			if check == nil {
+				continue
+			}
 			if msg := check(v.Text); msg != "" {
 				out = append(out, issue(path, msg))
 			}
