@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -213,5 +214,17 @@ func TestLoadRemoteList(t *testing.T) {
 	c, errs := Load(context.Background(), Options{UserDir: f.userDir})
 	if _, ok := c.Lookup("r2"); !ok || len(errs) != 0 {
 		t.Errorf("r2 not found, errs %v", errs)
+	}
+}
+
+// An extension's agents are its directory's agents/, its variables
+// filled in.
+func TestExtensionAgents(t *testing.T) {
+	dir := t.TempDir()
+	writeAgent(t, filepath.Join(dir, "agents"), "e.md", "---\nname: e\ndescription: in ${extensionPath}\n---\n")
+	exts := ExtensionAgents([]extensions.Extension{{Name: "x", Path: dir, Variables: extensions.Variables{"extensionPath": dir}}})
+	c, errs := Load(context.Background(), Options{Extensions: exts})
+	if d, ok := c.Lookup("e"); !ok || d.Description != "in "+dir || d.Extension != "x" || len(errs) != 0 {
+		t.Errorf("e = %+v, %v, %v", d, ok, errs)
 	}
 }
