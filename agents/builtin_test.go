@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -122,5 +123,17 @@ func TestGeneralistDescriptionFollowsPlanMode(t *testing.T) {
 	other := Definition{Name: Generalist, Source: User, Description: "mine"}
 	if Describe(other, true) != "mine" {
 		t.Error("a user's agent named generalist got the built-in's description")
+	}
+}
+
+// A new main model re-chooses codebase_investigator's model.
+func TestSetMainModelRechoosesTheInvestigatorsModel(t *testing.T) {
+	c, _ := Load(context.Background(), Options{BuiltIn: BuiltInContext{MainModel: "gemini-2.5-flash"}})
+	if d, _ := c.Lookup(CodebaseInvestigator); d.Model != "gemini-2.5-pro" {
+		t.Fatalf("model = %s", d.Model)
+	}
+	c.SetMainModel(context.Background(), "gemini-3-pro-preview")
+	if d, _ := c.Lookup(CodebaseInvestigator); d.Model != "gemini-3-flash-preview" {
+		t.Errorf("after SetMainModel, model = %s", d.Model)
 	}
 }

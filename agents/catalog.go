@@ -110,6 +110,16 @@ func (c *Catalog) Reload(ctx context.Context) []error {
 	return errs
 }
 
+// SetMainModel reloads the agents for a new main model, whose choice
+// codebase_investigator's model follows, as 0.61 refreshes its local
+// agents on ModelChanged.
+func (c *Catalog) SetMainModel(ctx context.Context, model string) []error {
+	c.mu.Lock()
+	c.opts.BuiltIn.MainModel = model
+	c.mu.Unlock()
+	return c.Reload(ctx)
+}
+
 // Lookup is the agent invoke_agent may hire by name: enabled and, for a
 // project's, acknowledged.
 func (c *Catalog) Lookup(name string) (Definition, bool) {
