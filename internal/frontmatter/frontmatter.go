@@ -132,6 +132,28 @@ func isSeqItem(s string) bool {
 // mapKey is a block mapping's key starting a line, and its value.
 var mapKey = regexp.MustCompile(`^([^\s#:'"\-\[\]{}?,&*!|>%@` + "`" + `][^:]*?|-[^\s:][^:]*?):(?:[ \t]+(.*))?$`)
 
+// quotedKey is a quoted block mapping key and its value.
+var quotedKey = regexp.MustCompile(`^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*:(?:[ \t]+(.*))?$`)
+
+func isMapEntry(s string) bool { _, _, ok := splitKey(s); return ok }
+
+// splitKey reads a block mapping entry's key, plain or quoted, and the
+// rest of its line.
+func splitKey(s string) (key, rest string, ok bool) {
+	if m := mapKey.FindStringSubmatch(s); m != nil {
+		return strings.TrimSpace(m[1]), m[2], true
+	}
+	m := quotedKey.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	v, err := quoted(m[1], nil, m[1][:1])
+	if err != nil {
+		return "", "", false
+	}
+	return v.Text, m[2], true
+}
+
 // parseBlock reads lines as one block node: a mapping, a sequence, or a
 // scalar; all blank, null.
 func parseBlock(lines []string) (Value, error) {
@@ -153,7 +175,7 @@ func parseBlock(lines []string) (Value, error) {
 	switch {
 	case isSeqItem(head):
 		return parseSequence(lines, first, ind)
-	case mapKey.MatchString(head):
+	case isMapEntry(head):
 		return parseMapping(lines, first, ind)
 	}
 	// A scalar on its own: the whole block.
@@ -196,15 +218,14 @@ func parseMapping(lines []string, from, ind int) (Value, error) {
 		if indentOf(l) != ind {
 			return Value{}, &SyntaxError{Line: i + 1, Msg: "bad indentation of a mapping entry"}
 		}
-		m := mapKey.FindStringSubmatch(l[ind:])
-		if m == nil {
+		key, rest, ok := splitKey(l[ind:])
+		if !ok {
 			return Value{}, &SyntaxError{Line: i + 1, Msg: "expected a key: value entry"}
 		}
-		key := strings.TrimSpace(m[1])
 		if _, dup := out.Fields[key]; dup {
 			return Value{}, &SyntaxError{Line: i + 1, Msg: "duplicated mapping key " + strconv.Quote(key)}
 		}
-		rest := strings.TrimSpace(m[2])
+		rest = strings.TrimSpace(rest)
 		end := entryEnd(lines, i, ind, rest == "" || strings.HasPrefix(rest, "#"))
 		v, err := parseValue(rest, lines[i+1:end])
 		if err != nil {
@@ -232,7 +253,7 @@ func parseSequence(lines []string, from, ind int) (Value, error) {
 		rest := strings.TrimLeft(l[ind+1:], " \t")
 		var v Value
 		var err error
-		if isSeqItem(rest) || mapKey.MatchString(rest) {
+		if isSeqItem(rest) || isMapEntry(rest) {
 			// "- key: value" or "- - x": a node indented where rest starts.
 			inner := append([]string{strings.Repeat(" ", len(l)-len(rest)) + rest}, lines[i+1:end]...)
 			v, err = parseBlock(inner)

@@ -50,6 +50,7 @@ func TestParseReadsWhatAgentsWrite(t *testing.T) {
 		{"block scalars", "a: |\n  one\n  two\nb: >-\n  one\n  two\n", map[string]any{"a": "one\ntwo\n", "b": "one two"}},
 		{"comments", "# head\nname: a # tail\ntools: # list\n  # inside\n  - x\n", map[string]any{"name": "a", "tools": []any{"x"}}},
 		{"url with colon", "agent_card_url: https://example.com:8080/card", map[string]any{"agent_card_url": "https://example.com:8080/card"}},
+		{"quoted keys", "\"name\": a\n'max_turns': 3", map[string]any{"name": "a", "max_turns": 3.0}},
 		{"empty", "", nil},
 		{"anchors are beyond the subset", "a: &x 1", map[string]any{"a": "<other>"}},
 	} {
