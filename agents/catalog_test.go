@@ -82,7 +82,7 @@ func TestLoadReadsADirectory(t *testing.T) {
 func TestLoadPrecedence(t *testing.T) {
 	f := newFixture(t)
 	ext := t.TempDir()
-	writeAgent(t, f.projectAgents(), "p.md", agentMD("shared", "project's")+"")
+	writeAgent(t, f.projectAgents(), "p.md", agentMD("shared", "project's"))
 	writeAgent(t, f.projectAgents(), "ci.md", agentMD("codebase_investigator", "project's investigator"))
 	writeAgent(t, f.userAgents(), "u.md", agentMD("shared", "user's"))
 	writeAgent(t, f.userAgents(), "only.md", agentMD("user_only", "user's"))
@@ -194,12 +194,10 @@ func TestLoadOverrides(t *testing.T) {
 	}
 	// A disabled agent's name is free for a later one.
 	writeAgent(t, f.userAgents(), "g.md", agentMD("generalist", "mine"))
-	on := true
 	c, errs := Load(context.Background(), Options{UserDir: f.userDir, Overrides: map[string]settings.AgentOverride{"generalist": {Enabled: &off}}})
 	if _, ok := c.Lookup("generalist"); ok || len(errs) != 0 {
 		t.Errorf("generalist offered, or errs %v", errs)
 	}
-	_ = on
 	for _, e := range c.List() {
 		if e.Definition.Name == "generalist" && e.Definition.Source != User {
 			t.Errorf("the listed generalist is the %s one, want the user's (0.61's allDefinitions keeps the last)", e.Definition.Source)
