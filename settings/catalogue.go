@@ -30,8 +30,8 @@ func schemaKeys() map[string]support {
 		"general.disableUpdateNag":                  notImplemented,
 		"ui.accessibility.disableLoadingPhrases":    notImplemented,
 		"context.fileFiltering.disableFuzzySearch":  notImplemented,
-		"experimental.codebaseInvestigatorSettings": notImplemented,
-		"experimental.cliHelpAgentSettings":         notImplemented,
+		"experimental.codebaseInvestigatorSettings": implemented,
+		"experimental.cliHelpAgentSettings":         implemented,
 		"tools.approvalMode":                        implemented,
 
 		"policyPaths": implemented,
@@ -130,7 +130,7 @@ func schemaKeys() map[string]support {
 		"modelConfigs.classifierIdResolutions": notImplemented,
 		"modelConfigs.modelChains":             notImplemented,
 
-		"agents.overrides":                       notImplemented,
+		"agents.overrides":                       implemented,
 		"agents.browser.sessionMode":             notImplemented,
 		"agents.browser.headless":                notImplemented,
 		"agents.browser.profilePath":             notImplemented,

@@ -47,6 +47,65 @@ func SetModelName(path, name string) error {
 	})
 }
 
+// errUnchanged stops an edit that would write what the file says already.
+var errUnchanged = errors.New("unchanged")
+
+// SetAgentEnabled sets agents.overrides.NAME.enabled in the settings file
+// at path, as Gemini CLI 0.61's /agents enable and disable write it
+// (agentSettings.ts); the file is edited as EditSkillsDisabled edits it,
+// and left alone when it says so already. changed reports a write.
+func SetAgentEnabled(path, name string, enabled bool) (changed bool, err error) {
+	err = editFile(path, func(src []byte, obj map[string]any) ([]byte, error) {
+		if cur, ok := lookupKeys(obj, "agents", "overrides", name, "enabled"); ok && cur == enabled {
+			return nil, errUnchanged
+		}
+		value := "false"
+		if enabled {
+			value = "true"
+		}
+		return setMember(src, []string{"agents", "overrides", name, "enabled"}, value)
+	})
+	if errors.Is(err, errUnchanged) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// AgentEnabled is agents.overrides.NAME.enabled in the settings file at
+// path; ok is false when the file does not set it (or does not exist).
+func AgentEnabled(path, name string) (enabled, ok bool, err error) {
+	src, err := safefile.Read(path, maxSettingsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, false, nil
+	}
+	if err != nil {
+		return false, false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	obj, err := parseObject(path, src)
+	if err != nil {
+		return false, false, err
+	}
+	v, ok := lookupKeys(obj, "agents", "overrides", name, "enabled")
+	b, isBool := v.(bool)
+	return b, ok && isBool, nil
+}
+
+// lookupKeys is the value at keys in obj, keys being literal (an agent's
+// name may hold what a dotted path would split).
+func lookupKeys(obj map[string]any, keys ...string) (any, bool) {
+	var cur any = obj
+	for _, k := range keys {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
 // editFile rewrites the settings file at path with what change makes of
 // its text and parsed object. A missing file is created; one that is not
 // a JSON object, or that another program changed meanwhile, is an error

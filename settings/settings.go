@@ -26,6 +26,8 @@ type Settings struct {
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool  `json:"useWriteTodos"`
 	Skills        Skills `json:"skills"`
+	// Agents are the user's changes to the subagents (agents.go).
+	Agents Agents `json:"agents"`
 	// Hooks are the commands run at points of the agent's loop (hooks.go),
 	// and HooksConfig turns them on or off.
 	Hooks       Hooks       `json:"hooks"`

@@ -25,7 +25,8 @@ func schemaDefaults() map[string]any {
 // Gemini CLI still migrates (migrateDeprecatedSettings) for keys gemini-ls
 // reads: tools.approvalMode becomes general.defaultApprovalMode unless that
 // is set. (Gemini CLI no longer reads the flat v1 keys, such as coreTools
-// or selectedAuthType, so neither does gemini-ls.)
+// or selectedAuthType, so neither does gemini-ls.) The older agent
+// settings become agents.overrides (migrateAgentSettings).
 func migrateLegacy(obj map[string]any) {
 	if old, ok := lookup(obj, "tools.approvalMode"); ok {
 		if _, ok := lookup(obj, "general.defaultApprovalMode"); !ok {
@@ -33,6 +34,7 @@ func migrateLegacy(obj map[string]any) {
 		}
 		remove(obj, "tools.approvalMode")
 	}
+	migrateAgentSettings(obj)
 }
 
 // valueRule is a check of one key's value beyond its JSON type.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/frontmatter"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -35,9 +36,6 @@ type Skill struct {
 // Dir is the skill's directory: its resources.
 func (s Skill) Dir() string { return filepath.Dir(s.Location) }
 
-// frontMatter is Gemini CLI's FRONTMATTER_REGEX.
-var frontMatter = regexp.MustCompile(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
-
 // unsafeNameChars are what Gemini CLI replaces in a name, which it uses
 // as a file name.
 var unsafeNameChars = regexp.MustCompile(`[:\\/<>*?"|]`)
@@ -59,11 +57,11 @@ func Load(path string) (Skill, error) {
 
 // Parse reads content, the text of the SKILL.md at path.
 func Parse(path, content string) (Skill, error) {
-	m := frontMatter.FindStringSubmatch(content)
-	if m == nil {
+	front, body, found := frontmatter.Split(content)
+	if !found {
 		return Skill{}, errNoFrontMatter
 	}
-	name, description, ok := parseFrontMatter(m[1])
+	name, description, ok := parseFrontMatter(front)
 	if !ok {
 		return Skill{}, errNoFields
 	}
@@ -71,7 +69,7 @@ func Parse(path, content string) (Skill, error) {
 		Name:        unsafeNameChars.ReplaceAllString(name, "-"),
 		Description: description,
 		Location:    path,
-		Body:        strings.TrimSpace(m[2]),
+		Body:        strings.TrimSpace(body),
 	}, nil
 }
 

@@ -1,0 +1,65 @@
+package agents
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// builtinToolNames is 0.61's ALL_BUILTIN_TOOL_NAMES
+// (chunk-JDPZ4CE3.js:283219): what a Markdown agent's tools may name
+// besides MCP and discovered tools.
+var builtinToolNames = []string{
+	"glob", "write_todos", "write_file", "google_web_search", "web_fetch",
+	"replace", "run_shell_command", "grep_search", "read_many_files",
+	"read_file", "list_directory", "activate_skill", "ask_user",
+	"tracker_create_task", "tracker_update_task", "tracker_get_task",
+	"tracker_list_tasks", "tracker_add_dependency", "tracker_visualize",
+	"get_internal_docs", "enter_plan_mode", "exit_plan_mode",
+	"update_topic", "complete_task", "invoke_agent", "read_mcp_resource",
+	"list_mcp_resources",
+}
+
+// legacyToolNames are 0.61's TOOL_LEGACY_ALIASES: old names still taken.
+var legacyToolNames = []string{"search_file_content"}
+
+var (
+	mcpToolName = regexp.MustCompile(`^([^_]+)_(.+)$`)
+	toolSlug    = regexp.MustCompile(`(?i)^[a-z0-9_.:-]+$`)
+	underscores = regexp.MustCompile(`^_*$`)
+)
+
+// ValidToolName is 0.61's isValidToolName (chunk-JDPZ4CE3.js:283263): a
+// built-in tool, a legacy alias, a discovered tool, or an MCP tool
+// "mcp_SERVER_TOOL"; with wildcards also "*", "mcp_*" and
+// "mcp_SERVER_*".
+func ValidToolName(name string, wildcards bool) bool {
+	switch {
+	case slices.Contains(builtinToolNames, name), slices.Contains(legacyToolNames, name):
+		return true
+	case strings.HasPrefix(name, "discovered_tool_"):
+		return true
+	case wildcards && name == "*":
+		return true
+	case !strings.HasPrefix(name, "mcp_"):
+		return false
+	case name == "mcp_*":
+		return wildcards
+	case strings.HasPrefix(name, "mcp__"):
+		return false
+	}
+	m := mcpToolName.FindStringSubmatch(strings.TrimPrefix(name, "mcp_"))
+	if m == nil {
+		return false
+	}
+	server, tool := m[1], m[2]
+	switch {
+	case !toolSlug.MatchString(server):
+		return false
+	case tool == "*":
+		return wildcards
+	case underscores.MatchString(tool):
+		return false
+	}
+	return toolSlug.MatchString(tool)
+}
