@@ -15,38 +15,16 @@ import (
 type Agents interface {
 	// List is every agent found, enabled or not (0.61's discovered
 	// definitions), in the catalogue's order.
-	List() []AgentEntry
+	List() []agents.Entry
 	// Enable and Disable record the choice where 0.61 records it
-	// (agents.overrides.<name>.enabled): Enable in each writable settings
-	// file that does not say enabled already, Disable in the workspace's
-	// file, or the user's when the workspace has none. They say which
-	// files they changed and which said so already; no file changed: the
-	// choice was there already. The choice applies from the next Reload,
-	// which /agents runs after a change, as 0.61 does.
-	Enable(ctx context.Context, name string) (AgentToggle, error)
-	Disable(ctx context.Context, name string) (AgentToggle, error)
-	// Reload finds the agents again, reading the settings again; problems
-	// are the definitions skipped, each saying which and why.
-	Reload(ctx context.Context) (problems []error, err error)
-}
-
-// AgentEntry is one agent the catalogue found.
-type AgentEntry struct {
-	agents.Definition
-	Enabled bool
-}
-
-// AgentToggle is what Enable or Disable did to the settings files.
-type AgentToggle struct {
-	// Changed are the files the choice was written to; Already those
-	// that held it before.
-	Changed, Already []SettingsFile
-}
-
-// SettingsFile is a settings file by its scope, as 0.61 labels it:
-// "project" (the workspace's) or "user".
-type SettingsFile struct {
-	Scope, Path string
+	// (agents.overrides.<name>.enabled) and find the agents again; the
+	// text says what they did, in 0.61's words, for the user: an agent
+	// not found is an error, one already so a text.
+	Enable(ctx context.Context, name string) (string, error)
+	Disable(ctx context.Context, name string) (string, error)
+	// Reload finds the agents again, reading the settings again; the
+	// errors are the definitions skipped, each saying which and why.
+	Reload(ctx context.Context) []error
 }
 
 // agentsSubcommands are /agents', as Gemini CLI 0.61's
@@ -79,12 +57,12 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	if env.Agents == nil {
 		return Reply{}, errNoAgents
 	}
-	var local, remote, disabled []AgentEntry
+	var local, remote, disabled []agents.Entry
 	for _, a := range env.Agents.List() {
 		switch {
-		case !a.Enabled:
+		case !a.Enabled || !a.Acknowledged:
 			disabled = append(disabled, a)
-		case a.Kind == agents.Remote:
+		case a.Definition.Kind == agents.Remote:
 			remote = append(remote, a)
 		default:
 			local = append(local, a)
@@ -96,7 +74,7 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	var sections []string
 	for _, s := range []struct {
 		title string
-		list  []AgentEntry
+		list  []agents.Entry
 	}{{"Local Agents", local}, {"Remote Agents", remote}, {"Disabled Agents", disabled}} {
 		if len(s.list) > 0 {
 			sections = append(sections, "**"+s.title+"**\n\n"+agentItems(s.list))
@@ -105,18 +83,22 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	return Reply{Text: strings.Join(sections, "\n\n")}, nil
 }
 
-func agentItems(list []AgentEntry) string {
+func agentItems(list []agents.Entry) string {
 	var b strings.Builder
 	for i, a := range list {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "- **%s**", agentTitle(a.Definition))
-		if a.DisplayName != "" && a.DisplayName != a.Name {
-			fmt.Fprintf(&b, " (%s)", a.Name)
+		d := a.Definition
+		fmt.Fprintf(&b, "- **%s**", agentTitle(d))
+		if d.DisplayName != "" && d.DisplayName != d.Name {
+			fmt.Fprintf(&b, " (%s)", d.Name)
 		}
-		b.WriteString(" — " + agentSource(a.Definition))
-		if d := strings.TrimSpace(a.Description); d != "" {
+		b.WriteString(" — " + agentSource(d))
+		if !a.Acknowledged {
+			b.WriteString(" — not offered until the project's agents are acknowledged")
+		}
+		if d := strings.TrimSpace(d.Description); d != "" {
 			b.WriteString("\n  " + strings.ReplaceAll(d, "\n", "\n  "))
 		}
 	}
@@ -144,13 +126,13 @@ func agentSource(d agents.Definition) string {
 }
 
 // findAgent is the agent called name, enabled or not.
-func findAgent(a Agents, name string) (AgentEntry, bool) {
+func findAgent(a Agents, name string) (agents.Entry, bool) {
 	for _, e := range a.List() {
-		if e.Name == name {
+		if e.Definition.Name == name {
 			return e, true
 		}
 	}
-	return AgentEntry{}, false
+	return agents.Entry{}, false
 }
 
 // agentName reads the one agent name sub takes.
@@ -165,72 +147,27 @@ func agentName(env Env, sub, args string) (string, error) {
 	return name, nil
 }
 
-// enableAgent is 0.61's enableAction: an unknown agent is an error, an
-// enabled one is left as it is; else the choice is written to the
-// settings and the agents are found again.
+// enableAgent is 0.61's enableAction: the catalogue writes the choice,
+// finds the agents again and words the answer.
 func enableAgent(ctx context.Context, env Env, args string) (Reply, error) {
-	name, err := agentName(env, "enable", args)
-	if err != nil {
-		return Reply{}, err
-	}
-	a, ok := findAgent(env.Agents, name)
-	switch {
-	case !ok:
-		return Reply{}, fmt.Errorf("Agent '%s' not found.", name)
-	case a.Enabled:
-		return Reply{Text: fmt.Sprintf("Agent '%s' is already enabled.", name)}, nil
-	}
-	t, err := env.Agents.Enable(ctx, name)
-	if err != nil {
-		return Reply{}, fmt.Errorf("An error occurred while attempting to enable agent %q: %w", name, err)
-	}
-	return toggled(ctx, env, name, true, t)
+	return toggleAgent(ctx, env, "enable", args, Agents.Enable)
 }
 
 // disableAgent is 0.61's disableAction.
 func disableAgent(ctx context.Context, env Env, args string) (Reply, error) {
-	name, err := agentName(env, "disable", args)
+	return toggleAgent(ctx, env, "disable", args, Agents.Disable)
+}
+
+// toggleAgent runs toggle (Agents.Enable or Agents.Disable) on the one
+// agent args names.
+func toggleAgent(ctx context.Context, env Env, sub, args string, toggle func(Agents, context.Context, string) (string, error)) (Reply, error) {
+	name, err := agentName(env, sub, args)
 	if err != nil {
 		return Reply{}, err
 	}
-	a, ok := findAgent(env.Agents, name)
-	switch {
-	case !ok:
-		return Reply{}, fmt.Errorf("Agent '%s' not found.", name)
-	case !a.Enabled:
-		return Reply{Text: fmt.Sprintf("Agent '%s' is already disabled.", name)}, nil
-	}
-	t, err := env.Agents.Disable(ctx, name)
+	text, err := toggle(env.Agents, ctx, name)
 	if err != nil {
-		return Reply{}, fmt.Errorf("An error occurred while attempting to disable agent %q: %w", name, err)
-	}
-	return toggled(ctx, env, name, false, t)
-}
-
-// toggled reloads the agents after a change to the settings, as 0.61
-// does, and says what changed in 0.61's words (renderAgentActionFeedback,
-// chunk-4GP6HFBO.js:76930).
-func toggled(ctx context.Context, env Env, name string, enable bool, t AgentToggle) (Reply, error) {
-	state := "disabled"
-	if enable {
-		state = "enabled"
-	}
-	if len(t.Changed) == 0 {
-		return Reply{Text: fmt.Sprintf("Agent %q is already %s.", name, state)}, nil
-	}
-	var text string
-	files := append(append([]SettingsFile(nil), t.Changed...), t.Already...)
-	scope := func(f SettingsFile) string { return fmt.Sprintf("%s (%s)", f.Scope, f.Path) }
-	switch {
-	case len(files) == 2 && !enable:
-		text = fmt.Sprintf("Agent %q is now disabled in both %s and %s settings.", name, scope(files[0]), scope(files[1]))
-	case len(files) == 2:
-		text = fmt.Sprintf("Agent %q enabled by setting it to enabled in %s and %s settings.", name, scope(files[0]), scope(files[1]))
-	default:
-		text = fmt.Sprintf("Agent %q %s by setting it to %s in %s settings.", name, state, state, scope(files[0]))
-	}
-	if _, err := env.Agents.Reload(ctx); err != nil {
-		return Reply{}, fmt.Errorf("%s But the agents could not be reloaded: %w", text, err)
+		return Reply{}, err
 	}
 	return Reply{Text: text}, nil
 }
@@ -247,32 +184,30 @@ func reloadAgents(ctx context.Context, env Env, args string) (Reply, error) {
 		return Reply{}, errNoAgents
 	}
 	before := enabledAgents(env.Agents.List())
-	problems, err := env.Agents.Reload(ctx)
-	if err != nil {
-		return Reply{}, fmt.Errorf("Failed to reload agents: %w", err)
-	}
+	problems := env.Agents.Reload(ctx)
 	after := enabledAgents(env.Agents.List())
 	var added, updated, deleted []string
 	local, remote := 0, 0
 	seen := map[string]bool{}
 	for _, a := range after.list {
-		seen[a.Name] = true
-		if a.Kind == agents.Remote {
+		name := a.Definition.Name
+		seen[name] = true
+		if a.Definition.Kind == agents.Remote {
 			remote++
 		} else {
 			local++
 		}
-		prev, ok := before.byName[a.Name]
+		prev, ok := before.byName[name]
 		switch {
 		case !ok:
-			added = append(added, a.Name)
+			added = append(added, name)
 		case !sameDefinition(prev.Definition, a.Definition):
-			updated = append(updated, a.Name)
+			updated = append(updated, name)
 		}
 	}
 	for _, a := range before.list {
-		if !seen[a.Name] {
-			deleted = append(deleted, a.Name)
+		if !seen[a.Definition.Name] {
+			deleted = append(deleted, a.Definition.Name)
 		}
 	}
 	var b strings.Builder
@@ -301,17 +236,17 @@ func reloadAgents(ctx context.Context, env Env, args string) (Reply, error) {
 }
 
 type agentSet struct {
-	list   []AgentEntry
-	byName map[string]AgentEntry
+	list   []agents.Entry
+	byName map[string]agents.Entry
 }
 
 // enabledAgents are the agents 0.61's registry holds: the enabled ones.
-func enabledAgents(all []AgentEntry) agentSet {
-	s := agentSet{byName: map[string]AgentEntry{}}
+func enabledAgents(all []agents.Entry) agentSet {
+	s := agentSet{byName: map[string]agents.Entry{}}
 	for _, a := range all {
-		if a.Enabled {
+		if a.Enabled && a.Acknowledged {
 			s.list = append(s.list, a)
-			s.byName[a.Name] = a
+			s.byName[a.Definition.Name] = a
 		}
 	}
 	return s

@@ -13,45 +13,45 @@ import (
 )
 
 // fakeAgents is a catalogue: List answers from all; Enable and Disable
-// say what the test scripts and record the names they were given; Reload
+// answer text or failWith and record the names they were given; Reload
 // makes next the catalogue, if set, and reports problems.
 type fakeAgents struct {
-	all      []builtin.AgentEntry
-	next     []builtin.AgentEntry
+	all      []agents.Entry
+	next     []agents.Entry
 	problems []error
-	toggle   builtin.AgentToggle
+	text     string
 	failWith error
 	calls    []string
 }
 
-func (f *fakeAgents) List() []builtin.AgentEntry { return f.all }
+func (f *fakeAgents) List() []agents.Entry { return f.all }
 
-func (f *fakeAgents) Enable(_ context.Context, name string) (builtin.AgentToggle, error) {
+func (f *fakeAgents) Enable(_ context.Context, name string) (string, error) {
 	f.calls = append(f.calls, "enable "+name)
-	return f.toggle, f.failWith
+	return f.text, f.failWith
 }
 
-func (f *fakeAgents) Disable(_ context.Context, name string) (builtin.AgentToggle, error) {
+func (f *fakeAgents) Disable(_ context.Context, name string) (string, error) {
 	f.calls = append(f.calls, "disable "+name)
-	return f.toggle, f.failWith
+	return f.text, f.failWith
 }
 
-func (f *fakeAgents) Reload(context.Context) ([]error, error) {
+func (f *fakeAgents) Reload(context.Context) []error {
 	f.calls = append(f.calls, "reload")
 	if f.next != nil {
 		f.all, f.next = f.next, nil
 	}
-	return f.problems, nil
+	return f.problems
 }
 
-func entry(name, display, description string, kind agents.Kind, source agents.Source, path string, enabled bool) builtin.AgentEntry {
-	return builtin.AgentEntry{Definition: agents.Definition{Name: name, DisplayName: display, Description: description, Kind: kind, Source: source, Path: path}, Enabled: enabled}
+func entry(name, display, description string, kind agents.Kind, source agents.Source, path string, enabled bool) agents.Entry {
+	return agents.Entry{Definition: agents.Definition{Name: name, DisplayName: display, Description: description, Kind: kind, Source: source, Path: path}, Enabled: enabled, Acknowledged: true}
 }
 
-func someAgents() []builtin.AgentEntry {
+func someAgents() []agents.Entry {
 	ext := entry("lint_fixer", "", "Fixes lint.", agents.Local, agents.Extension, "/ext/agents/lint_fixer.md", true)
-	ext.Extension = "linty"
-	return []builtin.AgentEntry{
+	ext.Definition.Extension = "linty"
+	return []agents.Entry{
 		entry("codebase_investigator", "Codebase Investigator Agent", "The specialized tool for codebase analysis.\nUse it for deep questions.", agents.Local, agents.BuiltIn, "", true),
 		entry("reviewer", "reviewer", "Reviews diffs.", agents.Local, agents.User, "/home/u/.gemini/agents/reviewer.md", true),
 		entry("pay", "Payments", "Talks to the payments service.", agents.Remote, agents.Project, "/p/.gemini/agents/pay.md", true),
@@ -110,44 +110,26 @@ func TestAgentsList(t *testing.T) {
 	}
 }
 
-// /agents enable and disable refuse an unknown agent and leave one that
-// is as asked alone, in 0.61's words; else they change it through the
-// catalogue, reload, and say which settings files changed as 0.61 says
-// it.
+// /agents enable and disable hand the name to the catalogue, which
+// writes the choice, finds the agents again and words the answer
+// (agents/toggle_test.go holds its words to 0.61's); its answer and its
+// error reach the user as they are, and a line without one name never
+// reaches it.
 func TestAgentsEnableDisable(t *testing.T) {
-	project := builtin.SettingsFile{Scope: "project", Path: "/p/.gemini/settings.json"}
-	user := builtin.SettingsFile{Scope: "user", Path: "/home/u/.gemini/settings.json"}
-	for _, c := range []struct {
-		line   string
-		toggle builtin.AgentToggle
-		want   string
-		calls  string
-	}{
-		{"/agents enable cli_help", builtin.AgentToggle{Changed: []builtin.SettingsFile{project, user}},
-			`Agent "cli_help" enabled by setting it to enabled in project (/p/.gemini/settings.json) and user (/home/u/.gemini/settings.json) settings.`, "enable cli_help,reload"},
-		{"/agents enable cli_help", builtin.AgentToggle{Changed: []builtin.SettingsFile{user}},
-			`Agent "cli_help" enabled by setting it to enabled in user (/home/u/.gemini/settings.json) settings.`, "enable cli_help,reload"},
-		{"/agents enable cli_help", builtin.AgentToggle{Already: []builtin.SettingsFile{project, user}},
-			`Agent "cli_help" is already enabled.`, "enable cli_help"},
-		{"/agents enable reviewer", builtin.AgentToggle{}, "Agent 'reviewer' is already enabled.", ""},
-		{"/agents disable reviewer", builtin.AgentToggle{Changed: []builtin.SettingsFile{project}},
-			`Agent "reviewer" disabled by setting it to disabled in project (/p/.gemini/settings.json) settings.`, "disable reviewer,reload"},
-		{"/agents disable reviewer", builtin.AgentToggle{Changed: []builtin.SettingsFile{project}, Already: []builtin.SettingsFile{user}},
-			`Agent "reviewer" is now disabled in both project (/p/.gemini/settings.json) and user (/home/u/.gemini/settings.json) settings.`, "disable reviewer,reload"},
-		{"/agents disable cli_help", builtin.AgentToggle{}, "Agent 'cli_help' is already disabled.", ""},
+	for _, c := range []struct{ line, calls string }{
+		{"/agents enable cli_help", "enable cli_help"},
+		{"/agents disable reviewer", "disable reviewer"},
 	} {
-		f := &fakeAgents{all: someAgents(), toggle: c.toggle}
+		f := &fakeAgents{all: someAgents(), text: "what the catalogue said"}
 		got, err := runAgents(t, f, c.line)
-		if err != nil || got != c.want || strings.Join(f.calls, ",") != c.calls {
-			t.Errorf("%s (%+v) = %q, %v; calls %v\nwant %q; calls %s", c.line, c.toggle, got, err, f.calls, c.want, c.calls)
+		if err != nil || got != "what the catalogue said" || strings.Join(f.calls, ",") != c.calls {
+			t.Errorf("%s = %q, %v; calls %v; want the catalogue's answer, calls %s", c.line, got, err, f.calls, c.calls)
 		}
 	}
 	f := &fakeAgents{all: someAgents()}
 	for line, want := range map[string]string{
-		"/agents enable nobody":  "Agent 'nobody' not found.",
-		"/agents disable nobody": "Agent 'nobody' not found.",
-		"/agents enable":         "usage: /agents enable <agent-name>",
-		"/agents disable a b":    "usage: /agents disable <agent-name>",
+		"/agents enable":      "usage: /agents enable <agent-name>",
+		"/agents disable a b": "usage: /agents disable <agent-name>",
 	} {
 		if _, err := runAgents(t, f, line); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", line, err, want)
@@ -156,9 +138,12 @@ func TestAgentsEnableDisable(t *testing.T) {
 	if len(f.calls) != 0 {
 		t.Errorf("refused commands called the catalogue: %v", f.calls)
 	}
-	f = &fakeAgents{all: someAgents(), failWith: errors.New("settings.json is not a JSON object")}
-	if _, err := runAgents(t, f, "/agents disable reviewer"); err == nil || !strings.Contains(err.Error(), "settings.json is not a JSON object") {
-		t.Errorf("a failed write: %v", err)
+	if _, err := runAgents(t, nil, "/agents enable reviewer"); err == nil || err.Error() != "Agent registry not found." {
+		t.Errorf("without a catalogue: %v", err)
+	}
+	f = &fakeAgents{all: someAgents(), failWith: errors.New("Agent 'nobody' not found.")}
+	if _, err := runAgents(t, f, "/agents disable nobody"); err == nil || err.Error() != "Agent 'nobody' not found." {
+		t.Errorf("the catalogue's error: %v", err)
 	}
 }
 
@@ -168,7 +153,7 @@ func TestAgentsEnableDisable(t *testing.T) {
 func TestAgentsReload(t *testing.T) {
 	before := someAgents()
 	after := someAgents()
-	after[1].Description = "Reviews diffs, harder." // reviewer updated
+	after[1].Definition.Description = "Reviews diffs, harder." // reviewer updated
 	after = append(after[:2], after[3:]...)         // pay deleted
 	after[3].Enabled = true                         // cli_help now enabled: new
 	after = append(after, entry("scout", "", "Scouts.", agents.Remote, agents.User, "/home/u/.gemini/agents/scout.md", true))
@@ -190,12 +175,12 @@ func TestAgentsReload(t *testing.T) {
 // /agents config shows an agent's configuration, disabled ones too.
 func TestAgentsConfig(t *testing.T) {
 	all := someAgents()
-	all[1].Model = "gemini-2.5-flash"
-	all[1].Tools = []string{"read_file", "mcp_*"}
-	all[1].MaxTurns = 7
-	all[1].Timeout = 3 * time.Minute
-	all[1].Input = agents.InputParam{Name: "request"}
-	all[2].CardURL = "https://pay.example/.well-known/agent-card.json"
+	all[1].Definition.Model = "gemini-2.5-flash"
+	all[1].Definition.Tools = []string{"read_file", "mcp_*"}
+	all[1].Definition.MaxTurns = 7
+	all[1].Definition.Timeout = 3 * time.Minute
+	all[1].Definition.Input = agents.InputParam{Name: "request"}
+	all[2].Definition.CardURL = "https://pay.example/.well-known/agent-card.json"
 	f := &fakeAgents{all: all}
 	got, err := runAgents(t, f, "/agents config reviewer")
 	want := "**reviewer**\n\nReviews diffs.\n\n- Enabled: yes\n- Kind: local\n- Source: user, `/home/u/.gemini/agents/reviewer.md`\n- Input: `request`\n" +
