@@ -110,6 +110,14 @@ func (c *Catalog) Reload(ctx context.Context) []error {
 	return errs
 }
 
+// SetOverrides takes the settings' agents.overrides as they are now,
+// for the next Reload (/agents reload reads the settings again).
+func (c *Catalog) SetOverrides(o map[string]settings.AgentOverride) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.opts.Overrides = o
+}
+
 // SetMainModel reloads the agents for a new main model, whose choice
 // codebase_investigator's model follows, as 0.61 refreshes its local
 // agents on ModelChanged.

@@ -108,14 +108,18 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 // builtin runs built-in b: its answer is the turn's text, or the prompt
 // it asks for goes to the model.
 func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
-	reply, err := b.Run(t.ctx, builtin.Env{
+	env := builtin.Env{
 		Session:  sess.Agent,
 		Built:    sess.Built,
 		Root:     root(sess.Built),
 		Version:  sess.Built.Version(),
 		Commands: list,
 		Emit:     emit,
-	}, inv.Args)
+	}
+	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
+		env.Agents = c
+	}
+	reply, err := b.Run(t.ctx, env, inv.Args)
 	switch {
 	case err != nil:
 		return dialog.PromptResult{}, &CommandError{Err: err}

@@ -213,7 +213,7 @@ func schemaKeys() map[string]support {
 		"experimental.adk.agentSessionNoninteractiveEnabled": notImplemented,
 		"experimental.adk.agentSessionInteractiveEnabled":    notImplemented,
 		"experimental.adk.agentSessionSubagentEnabled":       notImplemented,
-		"experimental.enableAgents":                          notImplemented,
+		"experimental.enableAgents":                          implemented,
 		"experimental.worktrees":                             notImplemented,
 		"experimental.extensionManagement":                   notImplemented,
 		"experimental.extensionConfig":                       notImplemented,

@@ -69,6 +69,15 @@ type Experimental struct {
 	// TopicUpdateNarration is general.topicUpdateNarration's deprecated
 	// place.
 	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
+	// EnableAgents turns the subagents on (invoke_agent, /agents); on
+	// when unset, as in Gemini CLI 0.61 (Config.enableAgents).
+	EnableAgents *bool `json:"enableAgents"`
+}
+
+// AgentsEnabled is whether subagents are offered:
+// experimental.enableAgents, on when unset.
+func (s Settings) AgentsEnabled() bool {
+	return s.Experimental.EnableAgents == nil || *s.Experimental.EnableAgents
 }
 
 // TopicNarration is whether the model narrates its work with

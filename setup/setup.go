@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/agents"
+
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
@@ -120,6 +122,9 @@ type Built struct {
 	// Skills are the agent skills found (/skills); nil when settings turn
 	// them off or AuthErr is set.
 	Skills *skills.Catalog
+	// Agents are the subagents found (/agents, invoke_agent); nil when
+	// settings turn them off or AuthErr is set.
+	Agents *agents.Catalog
 	// Extensions are the user's installed extensions, enabled or not;
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
@@ -189,6 +194,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	})
 	plan := b.Plan
 	b.Skills = b.discoverSkills(set)
+	b.Agents = b.discoverAgents(ctx, set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:    b.Skills,

@@ -1,0 +1,102 @@
+package setup
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/settings"
+)
+
+// discoverAgents finds the subagents where Gemini CLI 0.61 finds them
+// (package agents): the built-ins, the user's, a trusted first root's
+// (once acknowledged) and the enabled extensions'. Each definition
+// skipped is told to the user. nil when experimental.enableAgents is
+// false.
+func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *agents.Catalog {
+	if !set.AgentsEnabled() {
+		return nil
+	}
+	var root string
+	if len(b.projectRoots) > 0 {
+		root = b.projectRoots[0]
+	}
+	catalog, problems := agents.Load(ctx, agents.Options{
+		UserDir:     settings.UserDir(b.Getenv),
+		ProjectRoot: root,
+		Trusted:     root != "" && b.Trust.Trusted(root),
+		Extensions:  extensionAgents(b.Extensions),
+		Overrides:   set.Agents.Overrides,
+		BuiltIn:     agents.BuiltInContext{MainModel: b.Model},
+	})
+	for _, p := range b.agentProblems(problems) {
+		b.opts.Warn("subagents", p)
+	}
+	return catalog
+}
+
+// agentProblems are the problems of finding the agents worth telling
+// the user. That an untrusted project's agents were not read is one only
+// when it has an agents directory: 0.61 says it in every untrusted
+// folder, which would be noise in every editor session outside a
+// trusted one.
+func (b *Built) agentProblems(problems []error) []error {
+	return slices.DeleteFunc(slices.Clone(problems), func(p error) bool {
+		if !errors.Is(p, agents.ErrUntrustedProject) || len(b.projectRoots) == 0 {
+			return false
+		}
+		fi, err := os.Stat(filepath.Join(b.projectRoots[0], ".gemini", "agents"))
+		return err != nil || !fi.IsDir()
+	})
+}
+
+// extensionAgents are the enabled extensions' agents directories.
+func extensionAgents(loaded extensions.Loaded) []agents.ExtensionDir {
+	return agents.ExtensionAgents(loaded.Active())
+}
+
+// AgentCatalog is what /agents works on: b.Agents with the settings
+// files its enable and disable write; nil when there are no agents.
+func (b *Built) AgentCatalog() *AgentCatalog {
+	if b.Agents == nil {
+		return nil
+	}
+	return &AgentCatalog{b: b}
+}
+
+// AgentCatalog is b.Agents as /agents takes it.
+type AgentCatalog struct{ b *Built }
+
+// List is every agent found, enabled or not.
+func (c *AgentCatalog) List() []agents.Entry { return c.b.Agents.List() }
+
+// Enable turns agent name on in the settings (agents.overrides) and
+// finds the agents again.
+func (c *AgentCatalog) Enable(ctx context.Context, name string) (string, error) {
+	return c.b.Agents.Enable(ctx, c.files(), name)
+}
+
+// Disable turns agent name off likewise.
+func (c *AgentCatalog) Disable(ctx context.Context, name string) (string, error) {
+	return c.b.Agents.Disable(ctx, c.files(), name)
+}
+
+// Reload finds the agents again, with the settings' agents.overrides
+// as they are now.
+func (c *AgentCatalog) Reload(ctx context.Context) []error {
+	set, err := c.b.loadSettings()
+	if err != nil {
+		return []error{err}
+	}
+	c.b.Agents.SetOverrides(set.Agents.Overrides)
+	return c.b.agentProblems(c.b.Agents.Reload(ctx))
+}
+
+func (c *AgentCatalog) files() agents.SettingsFiles {
+	user, workspace := c.b.SkillSettingsFiles()
+	return agents.SettingsFiles{User: user, Workspace: workspace}
+}
