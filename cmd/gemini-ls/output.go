@@ -88,16 +88,16 @@ func (r *report) event(e dialog.Event) {
 		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
 	case dialog.EventToolResult:
 		if e.ToolResult.Status != tools.StatusOK {
-			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.ToolResult))
+			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.Subagent.Name, e.ToolResult))
 		}
 		delete(r.titles, e.ToolResult.CallID)
 	}
 	r.out.event(e)
 }
 
-// notDone says which call did not succeed, how, and why: the first line
-// of what the user would see of it.
-func (r *report) notDone(res dialog.ToolResult) string {
+// notDone says which call did not succeed (a subagent's named by its
+// agent), how, and why: the first line of what the user would see of it.
+func (r *report) notDone(agent string, res dialog.ToolResult) string {
 	how := "failed"
 	switch res.Status {
 	case tools.StatusRejected:
@@ -108,6 +108,9 @@ func (r *report) notDone(res dialog.ToolResult) string {
 	what := res.Name
 	if title := r.titles[res.CallID]; title != "" && title != res.Name {
 		what += " (" + title + ")"
+	}
+	if agent != "" {
+		what = agent + ": " + what
 	}
 	why, rest, cut := strings.Cut(strings.TrimSpace(res.Display), "\n")
 	if cut && strings.TrimSpace(rest) != "" {
@@ -135,7 +138,9 @@ func (o *textOutput) begin(string, string, string) {}
 func (o *textOutput) warn(string) {}
 
 func (o *textOutput) event(e dialog.Event) {
-	if e.Kind == dialog.EventText && e.Text != "" {
+	// A subagent's text is not the answer: its report comes back to the
+	// model as its invoke_agent call's result.
+	if e.Kind == dialog.EventText && e.Text != "" && e.Subagent.CallID == "" {
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
@@ -299,6 +304,15 @@ type streamEvent struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
 
+	// ParentToolID and AgentName mark a subagent's event: the tool_id of
+	// the invoke_agent call that runs it, and the agent's name. Gemini
+	// CLI 0.61's stream-json shows nothing of a subagent (its
+	// LocalSubagentInvocation reports only to the terminal UI's
+	// updateOutput, chunk-JDPZ4CE3.js:349767); the names follow its
+	// tool_id and tool_name.
+	ParentToolID string `json:"parent_tool_id,omitempty"`
+	AgentName    string `json:"agent_name,omitempty"`
+
 	SessionID string `json:"session_id,omitempty"`
 	Model     string `json:"model,omitempty"`
 
@@ -346,20 +360,26 @@ func (o *streamOutput) warn(msg string) {
 }
 
 func (o *streamOutput) event(e dialog.Event) {
+	var ev streamEvent
 	switch e.Kind {
 	case dialog.EventText:
-		o.emit(streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true})
+		ev = streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true}
 	case dialog.EventThought:
-		o.emit(streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description})
+		ev = streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description}
 	case dialog.EventToolCall:
-		o.emit(streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args})
+		ev = streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args}
 	case dialog.EventToolResult:
-		o.emit(streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display})
+		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display}
 	case dialog.EventError:
-		if e.Err != nil {
-			o.emit(streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()})
+		if e.Err == nil {
+			return
 		}
+		ev = streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()}
+	default:
+		return
 	}
+	ev.ParentToolID, ev.AgentName = e.Subagent.CallID, e.Subagent.Name
+	o.emit(ev)
 }
 
 func (o *streamOutput) end(res dialog.PromptResult, st stats) {
