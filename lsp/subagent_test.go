@@ -25,11 +25,11 @@ func subagentTurn() []dialog.Event {
 		{Kind: dialog.EventText, Text: "Let me delegate.\n"},
 		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
 		{Kind: dialog.EventThought, Subagent: sub, Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
 		{Kind: dialog.EventText, Subagent: sub, Text: "foo.go holds the parser.\n"},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText 'parse'"}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"}},
 		{Kind: dialog.EventUsage, Subagent: sub, Usage: dialog.Usage{TotalTokens: 9}},
 		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."}},
 		{Kind: dialog.EventText, Text: "Found it.\n"},
@@ -136,5 +136,30 @@ func TestTranscriptNestsSubagentCalls(t *testing.T) {
 		"\nFound it.\n"
 	if got := tr.b.String(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Subagents running at once number their calls each their own way: the
+// transcript keeps each call's title under its own invoke_agent call.
+func TestTranscriptKeepsConcurrentSubagentsApart(t *testing.T) {
+	a := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
+	b := dialog.Subagent{CallID: "call_2", Name: "cli_help"}
+	tr := &transcript{}
+	for _, e := range []dialog.Event{
+		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
+		{Kind: dialog.EventToolCall, Subagent: a, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"}},
+		{Kind: dialog.EventToolCall, Subagent: b, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"}},
+		{Kind: dialog.EventToolResult, Subagent: a, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolResult, Subagent: b, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK}},
+	} {
+		tr.event(e)
+	}
+	want := "- **Delegate to codebase_investigator** — ok\n  - codebase_investigator: **ReadFile a.go** — ok\n\n"
+	if got := tr.b.String(); got != want {
+		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := tr.nested["call_2"], []string{"  - cli_help: **GetInternalDocs** — ok\n"}; !slices.Equal(got, want) {
+		t.Errorf("cli_help's calls %q, want %q", got, want)
 	}
 }

@@ -69,8 +69,9 @@ type transcript struct {
 	// each a line indented under it, written after its status: the
 	// invoke_agent call's own line ends only when the subagent is done.
 	nested map[string][]string
-	// titles are the subagents' running calls' titles, by call id.
-	titles map[string]string
+	// titles are the subagents' running calls' titles, by invoke_agent
+	// call id and call id: each subagent numbers its calls its own way.
+	titles map[[2]string]string
 }
 
 // begin appends the prompt to the session's transcript.
@@ -126,17 +127,18 @@ func (tr *transcript) event(e dialog.Event) {
 // answer (its report is the call's result, which the model answers from).
 func (tr *transcript) subagentEvent(e dialog.Event) {
 	if tr.nested == nil {
-		tr.nested, tr.titles = map[string][]string{}, map[string]string{}
+		tr.nested, tr.titles = map[string][]string{}, map[[2]string]string{}
 	}
 	switch e.Kind {
 	case dialog.EventToolCall:
-		tr.titles[e.ToolCall.CallID] = e.ToolCall.Title
+		tr.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
 	case dialog.EventToolResult:
-		title, ok := tr.titles[e.ToolResult.CallID]
+		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
+		title, ok := tr.titles[key]
 		if !ok {
 			title = e.ToolResult.Name
 		}
-		delete(tr.titles, e.ToolResult.CallID)
+		delete(tr.titles, key)
 		parent := e.Subagent.CallID
 		tr.nested[parent] = append(tr.nested[parent], fmt.Sprintf("  - %s: **%s** — %s\n", e.Subagent.Name, title, e.ToolResult.Status))
 	}

@@ -34,7 +34,10 @@ type report struct {
 	mu     sync.Mutex
 	stderr io.Writer
 	out    output
-	titles map[string]string // call id: the call's title, for stderr
+	// titles are the running calls' titles, for stderr, by the
+	// invoke_agent call a subagent's runs under ("" for the main agent's)
+	// and call id: a subagent numbers its calls its own way.
+	titles map[[2]string]string
 }
 
 func newReport(format string, stdout, stderr io.Writer) (*report, error) {
@@ -49,7 +52,7 @@ func newReport(format string, stdout, stderr io.Writer) (*report, error) {
 	default:
 		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 	}
-	return &report{stderr: stderr, out: out, titles: map[string]string{}}, nil
+	return &report{stderr: stderr, out: out, titles: map[[2]string]string{}}, nil
 }
 
 // warn tells the user msg, something that is not the answer.
@@ -85,19 +88,21 @@ func (r *report) event(e dialog.Event) {
 		r.warnLocked(e.Text)
 		return
 	case dialog.EventToolCall:
-		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
+		r.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
 	case dialog.EventToolResult:
+		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
 		if e.ToolResult.Status != tools.StatusOK {
-			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.Subagent.Name, e.ToolResult))
+			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.Subagent.Name, r.titles[key], e.ToolResult))
 		}
-		delete(r.titles, e.ToolResult.CallID)
+		delete(r.titles, key)
 	}
 	r.out.event(e)
 }
 
-// notDone says which call did not succeed (a subagent's named by its
-// agent), how, and why: the first line of what the user would see of it.
-func (r *report) notDone(agent string, res dialog.ToolResult) string {
+// notDone says which call did not succeed (by its title; a subagent's
+// named by its agent), how, and why: the first line of what the user
+// would see of it.
+func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	how := "failed"
 	switch res.Status {
 	case tools.StatusRejected:
@@ -106,7 +111,7 @@ func (r *report) notDone(agent string, res dialog.ToolResult) string {
 		how = "was cancelled"
 	}
 	what := res.Name
-	if title := r.titles[res.CallID]; title != "" && title != res.Name {
+	if title != "" && title != res.Name {
 		what += " (" + title + ")"
 	}
 	if agent != "" {

@@ -78,3 +78,26 @@ func TestTextLeavesOutSubagentText(t *testing.T) {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }
+
+// A subagent numbers its calls its own way: its call_1 is not the main
+// agent's call_1, whose failure stderr still names by its title.
+func TestSubagentCallIDsAreItsOwn(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	r, err := newReport("text", &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
+	r.begin("s1", "gemini-test", "p")
+	for _, e := range []dialog.Event{
+		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusError, Display: "the subagent failed"}},
+	} {
+		r.event(e)
+	}
+	if got, want := stderr.String(), "gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
