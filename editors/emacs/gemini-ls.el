@@ -349,6 +349,12 @@ update, under its invoke_agent call's line (at the end without one)."
           ;; the end of the buffer stays after the block.
           (cdr (car (push (cons parent (cons (point-marker) nil)) gemini-ls--subagents)))))))
 
+(defun gemini-ls--subagent-call (params)
+  "The key of a subagent's call in `gemini-ls--tool-lines', from PARAMS:
+each subagent numbers its calls its own way, so its call_1 is not the
+main agent's."
+  (concat (plist-get params :parentCallId) "/" (plist-get params :callId)))
+
 (defun gemini-ls--insert-subagent-update (kind params)
   "Show a subagent's update of KIND with PARAMS, indented under its call."
   (let* ((block (gemini-ls--subagent-block params))
@@ -378,9 +384,9 @@ update, under its invoke_agent call's line (at the end without one)."
                                  'gemini-ls-tool)
        (let ((status (point-marker)))
          (insert "[running]\n")
-         (push (cons (plist-get params :callId) status) gemini-ls--tool-lines)))
+         (push (cons (gemini-ls--subagent-call params) status) gemini-ls--tool-lines)))
       ("toolResult"
-       (let ((status (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines))))
+       (let ((status (cdr (assoc (gemini-ls--subagent-call params) gemini-ls--tool-lines))))
          (if (not status)
              (progn (gemini-ls--fresh-line)
                     (insert (format "    - %s [%s]\n" (plist-get params :name)

@@ -1263,12 +1263,12 @@ agent's model."
                     :title "Delegate to codebase_investigator")
                    ("toolCall" :callId "call_2" :name "read_file" :title "ReadFile a.go")
                    ("thought" ,@sub :subject "Looking" :description "around")
-                   ("toolCall" ,@sub :callId "sub_1" :name "grep_search"
+                   ("toolCall" ,@sub :callId "call_1" :name "grep_search"
                     :title "SearchText 'parse'")
                    ("text" ,@sub :text "Found it")
                    ("text" ,@sub :text "\nin a.go.\n")
                    ("usage" ,@sub :model "gemini-2.5-flash-lite" :totalTokens 5)
-                   ("toolResult" ,@sub :callId "sub_1" :name "grep_search" :status "ok")
+                   ("toolResult" ,@sub :callId "call_1" :name "grep_search" :status "ok")
                    ("error" ,@sub :message "the subagent ran out of turns")
                    ("toolResult" :callId "call_2" :name "read_file" :status "ok")
                    ("toolResult" :callId "call_1" :name "invoke_agent" :status "ok"

@@ -160,6 +160,12 @@ local function fold_lines(f, lines)
   return at
 end
 
+--- The key of a subagent's call in tool_lines: each subagent numbers its
+--- calls its own way, so its call_1 is not the main agent's.
+local function sub_key(u)
+  return u.parentCallId .. "/" .. (u.callId or "")
+end
+
 --- Shows a subagent's update inside its invoke_agent call's fold: its
 --- text, thoughts' subjects and calls; not its usage.
 local function subagent_update(u)
@@ -184,9 +190,9 @@ local function subagent_update(u)
     fold_lines(f, { "> thought: " .. (u.subject or "") })
   elseif u.kind == "toolCall" then
     local at = fold_lines(f, { tool_line(u.title or u.name, "running") })
-    tool_lines[u.callId] = { mark = mark(at), title = u.title or u.name, indent = "    " }
+    tool_lines[sub_key(u)] = { mark = mark(at), title = u.title or u.name, indent = "    " }
   elseif u.kind == "toolResult" then
-    if not set_tool_line(u.callId, u.name, u.status) then
+    if not set_tool_line(sub_key(u), u.name, u.status) then
       fold_lines(f, { tool_line(u.name, u.status) })
     end
   elseif u.kind == "error" then

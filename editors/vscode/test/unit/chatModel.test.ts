@@ -235,12 +235,12 @@ describe("chat model", () => {
       update({ kind: "toolCall", callId: "call_1", name: "invoke_agent", title: "Delegate to codebase_investigator" }),
       update({ ...sub, kind: "text", text: "Looking " }),
       update({ ...sub, kind: "text", text: "around." }),
-      update({ ...sub, kind: "toolCall", callId: "sub_1", name: "grep_search", title: "SearchText 'parse'" }),
+      update({ ...sub, kind: "toolCall", callId: "call_1", name: "grep_search", title: "SearchText 'parse'" }),
     );
     assert.equal(runningTool(state), "codebase_investigator: SearchText 'parse'");
     applyEvent(state, update({ kind: "toolCall", callId: "call_2", name: "read_file", title: "ReadFile a.go" }));
     const revBefore = state.turns[0].items[1].rev;
-    applyEvent(state, update({ ...sub, kind: "toolResult", callId: "sub_1", name: "grep_search", status: "ok", display: "found" }));
+    applyEvent(state, update({ ...sub, kind: "toolResult", callId: "call_1", name: "grep_search", status: "ok", display: "found" }));
     applyEvent(state, update({ ...sub, kind: "usage", totalTokens: 5 }));
     applyEvent(state, update({ ...sub, kind: "error", message: "out of turns" }));
     applyEvent(state, update({ kind: "toolResult", callId: "call_1", name: "invoke_agent", status: "ok", display: "The parser is in a.go." }));
@@ -268,7 +268,7 @@ describe("chat model", () => {
     const state = run(
       { type: "prompt", text: "p" },
       update({ kind: "toolCall", callId: "call_1", name: "invoke_agent", title: "Delegate" }),
-      update({ ...sub, kind: "toolCall", callId: "sub_1", name: "run_shell_command", title: "Shell make" }),
+      update({ ...sub, kind: "toolCall", callId: "call_1", name: "run_shell_command", title: "Shell make" }),
       { type: "result", result: { sessionId: sid, stopReason: "cancelled", text: "" } },
     );
     const call = state.turns[0].items[0];
