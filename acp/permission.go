@@ -260,6 +260,11 @@ func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dia
 		call.Kind = sdk.Ptr(toolKind(shown.Kind))
 		call.RawInput = shown.Args
 	}
+	if sub, ok := sess.subagentOf(req.CallID); ok {
+		// A subagent's call is asked about as any, named as its
+		// tool_call is.
+		call.Meta = subagentMeta(sub)
+	}
 	always := ""
 	if req.CanAllowAlways {
 		always = "Always allow in this session"

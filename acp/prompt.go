@@ -135,6 +135,9 @@ func lastRunes(s string, n int) string {
 
 // emit turns one agent event into the session/update the client shows.
 func (sess *session) emit(ctx context.Context, e dialog.Event) {
+	if e.Subagent.CallID != "" && sess.emitSubagent(ctx, e) {
+		return
+	}
 	switch e.Kind {
 	case dialog.EventText:
 		sess.message(ctx, e.Text)
@@ -156,7 +159,9 @@ func (sess *session) emit(ctx context.Context, e dialog.Event) {
 		}
 	case dialog.EventToolResult:
 		sess.unshow(e.ToolResult.CallID)
-		sess.update(ctx, toolResultUpdate(e.ToolResult, sess.takeAttached(e.ToolResult.CallID)))
+		// An invoke_agent call keeps what its subagent did above its report.
+		content := append(sess.takeAttached(e.ToolResult.CallID), sess.takeSubagent(e.ToolResult.CallID)...)
+		sess.update(ctx, toolResultUpdate(e.ToolResult, content))
 	case dialog.EventRetry:
 		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
 	case dialog.EventCompressed:

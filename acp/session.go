@@ -53,6 +53,11 @@ type session struct {
 	// shown are the calls sent as tool_calls and not yet ended, by call
 	// id, for their permission requests.
 	shown map[string]dialog.ToolCall
+	// subagents are the subagents running, by their invoke_agent call's
+	// id, and subagentCalls the subagent each of their calls shown is of
+	// (subagent.go); made on first use.
+	subagents     map[string]*subagentRun
+	subagentCalls map[string]dialog.Subagent
 	// notes are what setup warned of while the agent was built, for
 	// announce to tell; noted once it has taken them.
 	notes []string

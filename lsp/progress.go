@@ -82,6 +82,10 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 
 // event reports what the user should see of e.
 func (p *progress) event(e dialog.Event) {
+	if e.Subagent.CallID != "" {
+		p.subagentEvent(e)
+		return
+	}
 	switch e.Kind {
 	case dialog.EventToolCall:
 		// What the model said before the call comes first.
@@ -104,6 +108,18 @@ func (p *progress) event(e dialog.Event) {
 		// A progress's title is fixed at its begin: the topic is a report.
 		p.flush()
 		p.report(ellipsis.Cut(topicLine(e.Topic), 100))
+	}
+}
+
+// subagentEvent reports a subagent's calls and retries, named by the
+// agent, under its invoke_agent call's title. Its text is not the
+// answer: its report comes back as the invoke_agent call's result.
+func (p *progress) subagentEvent(e dialog.Event) {
+	switch e.Kind {
+	case dialog.EventToolCall:
+		p.report(ellipsis.Cut(e.Subagent.Name+": "+e.ToolCall.Title, 100))
+	case dialog.EventRetry:
+		p.report(fmt.Sprintf("%s: retrying in %s: %s", e.Subagent.Name, e.Retry.Delay.Round(100*time.Millisecond), e.Retry.Reason))
 	}
 }
 

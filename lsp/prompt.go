@@ -68,6 +68,10 @@ type promptResult struct {
 type update struct {
 	SessionID string `json:"sessionId"`
 	Kind      string `json:"kind"`
+	// ParentCallID and AgentName mark a subagent's event: the main
+	// agent's invoke_agent call that runs it, and the agent's name.
+	ParentCallID string `json:"parentCallId,omitempty"`
+	AgentName    string `json:"agentName,omitempty"`
 
 	Text        string `json:"text,omitempty"`
 	Subject     string `json:"subject,omitempty"`
@@ -126,7 +130,7 @@ func usageOf(u dialog.Usage) *usage {
 }
 
 func updateFor(sessionID string, e dialog.Event) update {
-	u := update{SessionID: sessionID, Kind: string(e.Kind)}
+	u := update{SessionID: sessionID, Kind: string(e.Kind), ParentCallID: e.Subagent.CallID, AgentName: e.Subagent.Name}
 	switch e.Kind {
 	case dialog.EventText:
 		u.Text = e.Text

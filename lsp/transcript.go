@@ -65,6 +65,13 @@ type transcript struct {
 	s    *Server
 	path string // "" when it cannot be written
 	b    strings.Builder
+	// nested are the subagents' calls, by their invoke_agent call's id,
+	// each a line indented under it, written after its status: the
+	// invoke_agent call's own line ends only when the subagent is done.
+	nested map[string][]string
+	// titles are the subagents' running calls' titles, by invoke_agent
+	// call id and call id: each subagent numbers its calls its own way.
+	titles map[[2]string]string
 }
 
 // begin appends the prompt to the session's transcript.
@@ -85,6 +92,10 @@ func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
 }
 
 func (tr *transcript) event(e dialog.Event) {
+	if e.Subagent.CallID != "" {
+		tr.subagentEvent(e)
+		return
+	}
 	switch e.Kind {
 	case dialog.EventText:
 		text := e.Text
@@ -96,13 +107,40 @@ func (tr *transcript) event(e dialog.Event) {
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "- **%s**", e.ToolCall.Title)
 	case dialog.EventToolResult:
-		fmt.Fprintf(&tr.b, " — %s\n\n", e.ToolResult.Status)
+		fmt.Fprintf(&tr.b, " — %s\n", e.ToolResult.Status)
+		for _, l := range tr.nested[e.ToolResult.CallID] {
+			tr.b.WriteString(l)
+		}
+		delete(tr.nested, e.ToolResult.CallID)
+		tr.b.WriteString("\n")
 	case dialog.EventNotice:
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "> %s\n\n", e.Text)
 	case dialog.EventError:
 		tr.paragraph()
 		fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", e.Err)
+	}
+}
+
+// subagentEvent keeps a subagent's call, with how it ended, for the
+// list under its invoke_agent call; its text and thoughts are not the
+// answer (its report is the call's result, which the model answers from).
+func (tr *transcript) subagentEvent(e dialog.Event) {
+	if tr.nested == nil {
+		tr.nested, tr.titles = map[string][]string{}, map[[2]string]string{}
+	}
+	switch e.Kind {
+	case dialog.EventToolCall:
+		tr.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
+	case dialog.EventToolResult:
+		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
+		title, ok := tr.titles[key]
+		if !ok {
+			title = e.ToolResult.Name
+		}
+		delete(tr.titles, key)
+		parent := e.Subagent.CallID
+		tr.nested[parent] = append(tr.nested[parent], fmt.Sprintf("  - %s: **%s** — %s\n", e.Subagent.Name, title, e.ToolResult.Status))
 	}
 }
 

@@ -34,7 +34,10 @@ type report struct {
 	mu     sync.Mutex
 	stderr io.Writer
 	out    output
-	titles map[string]string // call id: the call's title, for stderr
+	// titles are the running calls' titles, for stderr, by the
+	// invoke_agent call a subagent's runs under ("" for the main agent's)
+	// and call id: a subagent numbers its calls its own way.
+	titles map[[2]string]string
 }
 
 func newReport(format string, stdout, stderr io.Writer) (*report, error) {
@@ -49,7 +52,7 @@ func newReport(format string, stdout, stderr io.Writer) (*report, error) {
 	default:
 		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
 	}
-	return &report{stderr: stderr, out: out, titles: map[string]string{}}, nil
+	return &report{stderr: stderr, out: out, titles: map[[2]string]string{}}, nil
 }
 
 // warn tells the user msg, something that is not the answer.
@@ -85,19 +88,21 @@ func (r *report) event(e dialog.Event) {
 		r.warnLocked(e.Text)
 		return
 	case dialog.EventToolCall:
-		r.titles[e.ToolCall.CallID] = e.ToolCall.Title
+		r.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
 	case dialog.EventToolResult:
+		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
 		if e.ToolResult.Status != tools.StatusOK {
-			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.ToolResult))
+			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.Subagent.Name, r.titles[key], e.ToolResult))
 		}
-		delete(r.titles, e.ToolResult.CallID)
+		delete(r.titles, key)
 	}
 	r.out.event(e)
 }
 
-// notDone says which call did not succeed, how, and why: the first line
-// of what the user would see of it.
-func (r *report) notDone(res dialog.ToolResult) string {
+// notDone says which call did not succeed (by its title; a subagent's
+// named by its agent), how, and why: the first line of what the user
+// would see of it.
+func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	how := "failed"
 	switch res.Status {
 	case tools.StatusRejected:
@@ -106,8 +111,11 @@ func (r *report) notDone(res dialog.ToolResult) string {
 		how = "was cancelled"
 	}
 	what := res.Name
-	if title := r.titles[res.CallID]; title != "" && title != res.Name {
+	if title != "" && title != res.Name {
 		what += " (" + title + ")"
+	}
+	if agent != "" {
+		what = agent + ": " + what
 	}
 	why, rest, cut := strings.Cut(strings.TrimSpace(res.Display), "\n")
 	if cut && strings.TrimSpace(rest) != "" {
@@ -135,7 +143,9 @@ func (o *textOutput) begin(string, string, string) {}
 func (o *textOutput) warn(string) {}
 
 func (o *textOutput) event(e dialog.Event) {
-	if e.Kind == dialog.EventText && e.Text != "" {
+	// A subagent's text is not the answer: its report comes back to the
+	// model as its invoke_agent call's result.
+	if e.Kind == dialog.EventText && e.Text != "" && e.Subagent.CallID == "" {
 		fmt.Fprint(o.w, e.Text)
 		o.wrote = true
 		o.endedNL = e.Text[len(e.Text)-1] == '\n'
@@ -299,6 +309,15 @@ type streamEvent struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
 
+	// ParentToolID and AgentName mark a subagent's event: the tool_id of
+	// the invoke_agent call that runs it, and the agent's name. Gemini
+	// CLI 0.61's stream-json shows nothing of a subagent (its
+	// LocalSubagentInvocation reports only to the terminal UI's
+	// updateOutput, chunk-JDPZ4CE3.js:349767); the names follow its
+	// tool_id and tool_name.
+	ParentToolID string `json:"parent_tool_id,omitempty"`
+	AgentName    string `json:"agent_name,omitempty"`
+
 	SessionID string `json:"session_id,omitempty"`
 	Model     string `json:"model,omitempty"`
 
@@ -346,20 +365,26 @@ func (o *streamOutput) warn(msg string) {
 }
 
 func (o *streamOutput) event(e dialog.Event) {
+	var ev streamEvent
 	switch e.Kind {
 	case dialog.EventText:
-		o.emit(streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true})
+		ev = streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true}
 	case dialog.EventThought:
-		o.emit(streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description})
+		ev = streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description}
 	case dialog.EventToolCall:
-		o.emit(streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args})
+		ev = streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args}
 	case dialog.EventToolResult:
-		o.emit(streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display})
+		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display}
 	case dialog.EventError:
-		if e.Err != nil {
-			o.emit(streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()})
+		if e.Err == nil {
+			return
 		}
+		ev = streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()}
+	default:
+		return
 	}
+	ev.ParentToolID, ev.AgentName = e.Subagent.CallID, e.Subagent.Name
+	o.emit(ev)
 }
 
 func (o *streamOutput) end(res dialog.PromptResult, st stats) {

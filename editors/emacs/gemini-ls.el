@@ -241,6 +241,10 @@ prefix argument PERSIST, it is also remembered for future sessions
 (defvar-local gemini-ls--busy nil "Non-nil while a prompt runs.")
 (defvar-local gemini-ls--tool-lines nil "callId -> marker of the status text.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
+(defvar-local gemini-ls--subagents nil
+  "Alist: invoke_agent callId -> (MARKER . LAST-KIND) of its subagent's block.
+MARKER is where the block's next line goes, under the call's line;
+LAST-KIND the kind of the block's last update.")
 (defvar-local gemini-ls--modes nil
   "Alist: session id -> the approval mode the server last reported for it.")
 (defvar gemini-ls--warned (make-hash-table :test 'equal)
@@ -328,66 +332,165 @@ the text it fontifies."
       (overlay-put ov 'evaporate t)
       (when invisible (overlay-put ov 'invisible invisible)))))
 
+(defun gemini-ls--subagent-block (params)
+  "The block of the subagent whose update PARAMS is: made on its first
+update, under its invoke_agent call's line (at the end without one)."
+  (let ((parent (plist-get params :parentCallId)))
+    (or (cdr (assoc parent gemini-ls--subagents))
+        (let ((m (cdr (assoc parent gemini-ls--tool-lines))))
+          (if m
+              (progn (goto-char m) (forward-line 1))
+            (goto-char (point-max))
+            (gemini-ls--fresh-line))
+          (gemini-ls--insert-styled
+           (format "  %s:\n" (or (plist-get params :agentName) "subagent"))
+           'shadow)
+          ;; Not advancing on insertion: the main agent's text appended at
+          ;; the end of the buffer stays after the block.
+          (cdr (car (push (cons parent (cons (point-marker) nil)) gemini-ls--subagents)))))))
+
+(defun gemini-ls--subagent-call (params)
+  "The key of a subagent's call in `gemini-ls--tool-lines', from PARAMS:
+each subagent numbers its calls its own way, so its call_1 is not the
+main agent's."
+  (concat (plist-get params :parentCallId) "/" (plist-get params :callId)))
+
+(defun gemini-ls--insert-subagent-update (kind params)
+  "Show a subagent's update of KIND with PARAMS, indented under its call."
+  (let* ((block (gemini-ls--subagent-block params))
+         (m (car block))
+         (last (cdr block)))
+    (goto-char m)
+    (pcase kind
+      ("text"
+       (unless (or (equal last "text") (bolp)) (insert "\n"))
+       ;; Each line indented as it starts, so none ends in spaces.
+       (let ((first t))
+         (dolist (line (split-string (or (plist-get params :text) "") "\n"))
+           (unless first (insert "\n"))
+           (setq first nil)
+           (unless (string-empty-p line)
+             (when (bolp) (insert "    "))
+             (insert line)))))
+      ("thought"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled
+        (format "    > thought: %s\n" (or (plist-get params :subject) "…"))
+        'gemini-ls-thought))
+      ("toolCall"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (format "    - %s " (or (plist-get params :title)
+                                                        (plist-get params :name)))
+                                 'gemini-ls-tool)
+       (let ((status (point-marker)))
+         (insert "[running]\n")
+         (push (cons (gemini-ls--subagent-call params) status) gemini-ls--tool-lines)))
+      ("toolResult"
+       (let ((status (cdr (assoc (gemini-ls--subagent-call params) gemini-ls--tool-lines))))
+         (if (not status)
+             (progn (gemini-ls--fresh-line)
+                    (insert (format "    - %s [%s]\n" (plist-get params :name)
+                                    (plist-get params :status))))
+           (save-excursion
+             (goto-char status)
+             (when (looking-at "\\[[a-z]+\\]")
+               (replace-match (format "[%s]" (plist-get params :status)) t t))))))
+      ("error"
+       ;; The subagent's failure: the prompt goes on, so no warning.
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (format "    Error: %s\n" (plist-get params :message))
+                                 'error))
+      ("retry"
+       (gemini-ls--fresh-line)
+       (gemini-ls--insert-styled (concat "    > " (gemini-ls--retry-note params) "\n")
+                                 'shadow)))
+    (set-marker m (max m (point)))
+    (unless (equal kind "usage") (setcdr block kind))))
+
+(defun gemini-ls--end-subagent (params)
+  "End the block of the subagent that the invoke_agent call whose
+toolResult PARAMS is ran: its report, indented, closes it."
+  (let* ((entry (assoc (plist-get params :callId) gemini-ls--subagents))
+         (block (cdr entry))
+         (report (string-trim (or (plist-get params :display) ""))))
+    (when entry
+      (goto-char (car block))
+      (gemini-ls--fresh-line)
+      (unless (string-empty-p report)
+        (insert "    Report: "
+                (replace-regexp-in-string "\n" "\n    " report)
+                "\n"))
+      (set-marker (car block) nil)
+      (setq gemini-ls--subagents (delq entry gemini-ls--subagents)))))
+
 (defun gemini-ls--insert-update (kind params)
   "Show the update of KIND with PARAMS in the chat."
   (gemini-ls--with-chat
-    (pcase kind
-      ("text"
-       (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
-         (gemini-ls--fresh-line))
-       (insert (or (plist-get params :text) "")))
-      ("thought"
-       (gemini-ls--fresh-line)
-       (let ((subject (plist-get params :subject))
-             (desc (or (plist-get params :description) "")))
-         (gemini-ls--insert-styled (format "> thought: %s" (or subject "…"))
-                                   'gemini-ls-thought)
-         ;; The description is folded (shown as "...") until
-         ;; `gemini-ls-toggle-thoughts'.
-         (unless (string-empty-p desc)
-           (gemini-ls--insert-styled
-            (concat "\n> " (replace-regexp-in-string "\n" "\n> " (string-trim desc)))
-            'gemini-ls-thought 'gemini-ls-thought))
-         (insert "\n")))
-      ("toolCall"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
-                                                      (plist-get params :name)))
-                                 'gemini-ls-tool)
-       (let ((m (point-marker)))
-         (insert "[running]\n")
-         (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
-      ("toolResult"
-       (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
-             (status (format "[%s]" (plist-get params :status))))
-         (if (not m)
-             (progn (gemini-ls--fresh-line)
-                    (insert (format "- %s %s\n" (plist-get params :name) status)))
+    (if (plist-get params :parentCallId)
+        (gemini-ls--insert-subagent-update kind params)
+      (gemini-ls--insert-main-update kind params))))
+
+(defun gemini-ls--insert-main-update (kind params)
+  "Show the main agent's update of KIND with PARAMS, at the end of the chat."
+  (pcase kind
+    ("text"
+     (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
+       (gemini-ls--fresh-line))
+     (insert (or (plist-get params :text) "")))
+    ("thought"
+     (gemini-ls--fresh-line)
+     (let ((subject (plist-get params :subject))
+           (desc (or (plist-get params :description) "")))
+       (gemini-ls--insert-styled (format "> thought: %s" (or subject "…"))
+                                 'gemini-ls-thought)
+       ;; The description is folded (shown as "...") until
+       ;; `gemini-ls-toggle-thoughts'.
+       (unless (string-empty-p desc)
+         (gemini-ls--insert-styled
+          (concat "\n> " (replace-regexp-in-string "\n" "\n> " (string-trim desc)))
+          'gemini-ls-thought 'gemini-ls-thought))
+       (insert "\n")))
+    ("toolCall"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
+                                                   (plist-get params :name)))
+                               'gemini-ls-tool)
+     (let ((m (point-marker)))
+       (insert "[running]\n")
+       (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
+    ("toolResult"
+     (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
+           (status (format "[%s]" (plist-get params :status))))
+       (if (not m)
+           (progn (gemini-ls--fresh-line)
+                  (insert (format "- %s %s\n" (plist-get params :name) status)))
+         (save-excursion
            (goto-char m)
            (when (looking-at "\\[[a-z]+\\]")
              (replace-match status t t)))))
-      ("error"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
-                                 'error)
-       (gemini-ls--warn-once (plist-get params :message)))
-      ("retry"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled (concat "> " (gemini-ls--retry-note params) "\n") 'shadow))
-      ("notice"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
-      ("mode"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled (format "> mode: %s\n" (plist-get params :mode)) 'shadow))
-      ("compressed"
-       (gemini-ls--fresh-line)
-       (gemini-ls--insert-styled
-        (format "> Note: the conversation was compressed (%s → %s tokens)\n"
-                (plist-get params :tokensBefore) (plist-get params :tokensAfter))
-        'warning))
-      (_ nil))
-    (unless (equal kind "usage") (setq gemini-ls--last-kind kind))))
+     (save-excursion (gemini-ls--end-subagent params)))
+    ("error"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
+                               'error)
+     (gemini-ls--warn-once (plist-get params :message)))
+    ("retry"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled (concat "> " (gemini-ls--retry-note params) "\n") 'shadow))
+    ("notice"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
+    ("mode"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled (format "> mode: %s\n" (plist-get params :mode)) 'shadow))
+    ("compressed"
+     (gemini-ls--fresh-line)
+     (gemini-ls--insert-styled
+      (format "> Note: the conversation was compressed (%s → %s tokens)\n"
+              (plist-get params :tokensBefore) (plist-get params :tokensAfter))
+      'warning))
+    (_ nil))
+  (unless (equal kind "usage") (setq gemini-ls--last-kind kind)))
 
 (defun gemini-ls--retry-note (params)
   "\"Rate-limited ...; retrying in 2 s (attempt 1)\" for a retry update's PARAMS."
@@ -429,7 +532,8 @@ the text it fontifies."
     ("model" (setf (gemini-ls--server-model server)
                    (list :current (plist-get params :model) :name (plist-get params :name)))
              (force-mode-line-update t))
-    ("usage" (when (plist-get params :model)
+    ;; The main agent's model; a subagent's may differ.
+    ("usage" (when (and (plist-get params :model) (not (plist-get params :parentCallId)))
                (setf (gemini-ls--server-model server)
                      (plist-put (gemini-ls--server-model server) :answered (plist-get params :model)))
                (force-mode-line-update t))))

@@ -1246,3 +1246,47 @@ picked with /model set, which the next prompt goes to."
                                            :answered "gemini-2.5-pro"))
                  "gemini-2.5-pro"))
   (should-not (gemini-ls--model-label nil)))
+
+(ert-deftest gemini-ls-test-subagent-indented ()
+  "A subagent's updates show indented under its invoke_agent call's line,
+its calls' status updated in place, its report at the end; the main
+agent's lines stay in order after it, and the mode line keeps the main
+agent's model."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls-test--with-server [] '(("a.txt" . "one\n"))
+  (let ((sub '(:parentCallId "call_1" :agentName "codebase_investigator"))
+        (warnings nil))
+    (cl-letf (((symbol-function 'display-warning)
+               (lambda (_type msg &rest _) (push msg warnings))))
+      (dolist (u `(("text" :text "Let me delegate.")
+                   ("toolCall" :callId "call_1" :name "invoke_agent"
+                    :title "Delegate to codebase_investigator")
+                   ("toolCall" :callId "call_2" :name "read_file" :title "ReadFile a.go")
+                   ("thought" ,@sub :subject "Looking" :description "around")
+                   ("toolCall" ,@sub :callId "call_1" :name "grep_search"
+                    :title "SearchText 'parse'")
+                   ("text" ,@sub :text "Found it")
+                   ("text" ,@sub :text "\nin a.go.\n")
+                   ("usage" ,@sub :model "gemini-2.5-flash-lite" :totalTokens 5)
+                   ("toolResult" ,@sub :callId "call_1" :name "grep_search" :status "ok")
+                   ("error" ,@sub :message "the subagent ran out of turns")
+                   ("toolResult" :callId "call_2" :name "read_file" :status "ok")
+                   ("toolResult" :callId "call_1" :name "invoke_agent" :status "ok"
+                    :display "The parser is in a.go.")
+                   ("text" :text "Done.")))
+        (apply #'eglot-handle-notification server 'gemini/update
+               :sessionId "S" :kind (car u) (cdr u))))
+    (should (equal (concat "Let me delegate.\n"
+                           "- Delegate to codebase_investigator [ok]\n"
+                           "  codebase_investigator:\n"
+                           "    > thought: Looking\n"
+                           "    - SearchText 'parse' [ok]\n"
+                           "    Found it\n"
+                           "    in a.go.\n"
+                           "    Error: the subagent ran out of turns\n"
+                           "    Report: The parser is in a.go.\n"
+                           "- ReadFile a.go [ok]\n"
+                           "Done.")
+                   (gemini-ls-test--chat)))
+    (should-not warnings)
+    (should-not (plist-get (gemini-ls--server-model server) :answered)))))

@@ -18,7 +18,16 @@ export type Item = Revised &
   (
     | { kind: "text"; text: string }
     | { kind: "thought"; subject: string; description: string }
-    | { kind: "tool"; callId: string; name: string; title: string; status: ToolLineStatus; display: string }
+    | {
+        kind: "tool";
+        callId: string;
+        name: string;
+        title: string;
+        status: ToolLineStatus;
+        display: string;
+        /** The subagent this call (invoke_agent) runs: what it said and did, shown inside the call. */
+        subagent?: Subagent;
+      }
     | { kind: "error"; message: string; title: string; action: string }
     /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression. */
     | { kind: "note"; tone: "status" | "notice"; text: string }
@@ -28,6 +37,12 @@ export type Item = Revised &
      */
     | { kind: "question"; id: number; params: AskParams; status: "open" | "answered" | "withdrawn"; answer: string }
   );
+
+/** A subagent's part of the turn: its text, thoughts, calls, errors and retries. */
+export interface Subagent {
+  name: string;
+  items: Item[];
+}
 
 export interface Turn {
   prompt: string;
@@ -145,10 +160,14 @@ export function canAsk(state: ChatState): boolean {
   return currentTurn(state) !== undefined;
 }
 
-/** The title of the tool call running now, if any. */
+/** The title of the tool call running now, if any; a subagent's as "agent: title". */
 export function runningTool(state: ChatState): string | undefined {
   const item = currentTurn(state)?.items.findLast((i) => i.kind === "tool" && i.status === "running");
-  return item?.kind === "tool" ? item.title : undefined;
+  if (item?.kind !== "tool") {
+    return undefined;
+  }
+  const inner = item.subagent?.items.findLast((i) => i.kind === "tool" && i.status === "running");
+  return inner?.kind === "tool" ? `${item.subagent?.name}: ${inner.title}` : item.title;
 }
 
 function currentTurn(state: ChatState): Turn | undefined {
@@ -177,14 +196,47 @@ function applyUpdate(state: ChatState, update: Update): void {
   } else if (update.sessionId !== state.sessionId) {
     return;
   }
-  const last = turn.items.at(-1);
+  if (update.parentCallId) {
+    applySubagentUpdate(turn, update.parentCallId, update);
+    return;
+  }
+  if (update.kind === "error") {
+    addError(state, update.message);
+    return;
+  }
+  applyToItems(turn.items, update);
+}
+
+/**
+ * Shows a subagent's update inside its invoke_agent call (a call line of
+ * its own when the call was not seen); the call redraws.
+ */
+function applySubagentUpdate(turn: Turn, parentCallId: string, update: Update): void {
+  let call = turn.items.find((i) => i.kind === "tool" && i.callId === parentCallId);
+  if (call?.kind !== "tool") {
+    call = { kind: "tool", callId: parentCallId, name: "invoke_agent", title: update.agentName ?? "subagent", status: "running", display: "", rev: 0 };
+    turn.items.push(call);
+  }
+  call.subagent ??= { name: update.agentName ?? "subagent", items: [] };
+  if (update.kind === "error") {
+    // The subagent's failure is its own: the prompt goes on.
+    call.subagent.items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
+  } else {
+    applyToItems(call.subagent.items, update);
+  }
+  call.rev++;
+}
+
+/** Adds update to a list of items: a turn's, or a subagent's. */
+function applyToItems(items: Item[], update: Update): void {
+  const last = items.at(-1);
   switch (update.kind) {
     case "text":
       if (last?.kind === "text") {
         last.text += update.text;
         last.rev++;
       } else {
-        turn.items.push({ kind: "text", text: update.text, rev: 0 });
+        items.push({ kind: "text", text: update.text, rev: 0 });
       }
       return;
     case "thought":
@@ -193,11 +245,11 @@ function applyUpdate(state: ChatState, update: Update): void {
         last.description += update.description ?? "";
         last.rev++;
       } else {
-        turn.items.push({ kind: "thought", subject: update.subject ?? "", description: update.description ?? "", rev: 0 });
+        items.push({ kind: "thought", subject: update.subject ?? "", description: update.description ?? "", rev: 0 });
       }
       return;
     case "toolCall":
-      turn.items.push({
+      items.push({
         kind: "tool",
         callId: update.callId,
         name: update.name,
@@ -208,13 +260,13 @@ function applyUpdate(state: ChatState, update: Update): void {
       });
       return;
     case "toolResult": {
-      const call = turn.items.find((i) => i.kind === "tool" && i.callId === update.callId);
+      const call = items.find((i) => i.kind === "tool" && i.callId === update.callId);
       if (call?.kind === "tool") {
         call.status = update.status;
         call.display = update.display ?? "";
         call.rev++;
       } else {
-        turn.items.push({
+        items.push({
           kind: "tool",
           callId: update.callId,
           name: update.name,
@@ -226,8 +278,7 @@ function applyUpdate(state: ChatState, update: Update): void {
       }
       return;
     }
-    case "error":
-      addError(state, update.message);
+    case "error": // applyUpdate and applySubagentUpdate show errors
       return;
     case "retry": {
       // One status line per wait: a later attempt replaces the last one's.
@@ -236,15 +287,15 @@ function applyUpdate(state: ChatState, update: Update): void {
         last.text = text;
         last.rev++;
       } else {
-        turn.items.push({ kind: "note", tone: "status", text, rev: 0 });
+        items.push({ kind: "note", tone: "status", text, rev: 0 });
       }
       return;
     }
     case "notice":
-      turn.items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
+      items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
       return;
     case "compressed":
-      turn.items.push({
+      items.push({
         kind: "note",
         tone: "notice",
         text: `The conversation was compressed to fit the model's window (${update.tokensBefore} → ${update.tokensAfter} tokens).`,
@@ -281,11 +332,21 @@ function endTurn(state: ChatState, stopReason: StopReason): void {
     turn.done = true;
     turn.stopReason = stopReason;
     // A call that never reported its end will not do so now.
+    const cancelRunning = (items: Item[]): void => {
+      for (const item of items) {
+        if (item.kind === "tool" && item.subagent !== undefined) {
+          cancelRunning(item.subagent.items);
+          item.rev++;
+        }
+        if (item.kind === "tool" && item.status === "running") {
+          item.status = "cancelled";
+          item.rev++;
+        }
+      }
+    };
+    cancelRunning(turn.items);
     for (const item of turn.items) {
-      if (item.kind === "tool" && item.status === "running") {
-        item.status = "cancelled";
-        item.rev++;
-      } else if (item.kind === "question" && item.status === "open") {
+      if (item.kind === "question" && item.status === "open") {
         item.status = "withdrawn";
         item.rev++;
       }

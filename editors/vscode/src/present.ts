@@ -217,7 +217,8 @@ export function modelAfterUpdate(m: ModelState | undefined, u: Update): ModelSta
   if (u.kind === "model") {
     return { current: u.model, name: u.name };
   }
-  if (u.kind === "usage" && u.model) {
+  // A subagent's model is its own; the status bar shows the main agent's.
+  if (u.kind === "usage" && u.model && !u.parentCallId) {
     return { ...m, answered: u.model };
   }
   return m;

@@ -44,7 +44,17 @@ export interface PromptResult {
 
 export type ToolStatus = "ok" | "error" | "rejected" | "cancelled";
 
-export type Update =
+/**
+ * Set on a subagent's update: the invoke_agent call that runs it, and the
+ * agent's name; absent on the main agent's.
+ */
+export interface SubagentMark {
+  parentCallId?: string;
+  agentName?: string;
+}
+
+export type Update = SubagentMark &
+  (
   | { sessionId: string; kind: "text"; text: string }
   | { sessionId: string; kind: "thought"; subject?: string; description?: string }
   | {
@@ -86,7 +96,8 @@ export type Update =
   /** A call switched the session's approval mode (enter_plan_mode, an approved exit_plan_mode, /plan). */
   | { sessionId: string; kind: "mode"; mode: ApprovalMode }
   /** /model set chose the model every session's requests go to: as named, and as shown. */
-  | { sessionId: string; kind: "model"; model: string; name?: string };
+  | { sessionId: string; kind: "model"; model: string; name?: string }
+  );
 
 /** The session's approval mode; a newer server may send one not listed here. */
 export type ApprovalMode = "default" | "auto_edit" | "yolo" | "plan" | (string & {});

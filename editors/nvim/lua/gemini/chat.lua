@@ -4,7 +4,14 @@ local M = {}
 M.buf = nil
 -- What the chat's keys do; set by the plugin (prompt, cancel).
 M.actions = {}
-local tool_lines = {} -- callId -> {line, title}
+-- callId -> {mark, title}: the call's line, as an extmark, which a
+-- subagent's lines inserted above it move.
+local tool_lines = {}
+-- invoke_agent callId -> {mark, last}: its subagent's fold, under the
+-- call's line. mark is on the fold's closing line, so lines inserted at it
+-- go inside; last is what the fold's last line is ("text" or "lines").
+local subagents = {}
+local ns = vim.api.nvim_create_namespace("gemini-chat")
 local last_kind = nil
 
 function M.ensure()
@@ -15,7 +22,7 @@ function M.ensure()
   pcall(vim.api.nvim_buf_set_name, M.buf, "gemini://chat")
   vim.bo[M.buf].filetype = "markdown"
   vim.bo[M.buf].bufhidden = "hide"
-  tool_lines = {}
+  tool_lines, subagents = {}, {}
   local keys = {
     ["<CR>"] = { "prompt", "Gemini: ask" },
     ["<C-c>"] = { "cancel", "Gemini: cancel the running prompt" },
@@ -101,7 +108,105 @@ local function tool_line(title, status)
   return string.format("- %s %s (%s)", icons[status] or "?", title, status)
 end
 
+--- Marks a line of the chat, to find it again after lines are inserted.
+local function mark(line)
+  return vim.api.nvim_buf_set_extmark(M.buf, ns, line, 0, {})
+end
+
+local function marked(id)
+  local pos = vim.api.nvim_buf_get_extmark_by_id(M.buf, ns, id, {})
+  return pos[1]
+end
+
+local function set_tool_line(callId, title, status)
+  local t = tool_lines[callId]
+  if t then
+    local line = marked(t.mark)
+    vim.api.nvim_buf_set_lines(M.buf, line, line + 1, false, { t.indent .. tool_line(t.title, status) })
+    return true
+  end
+  return false
+end
+
+--- The fold of the subagent run by the invoke_agent call u.parentCallId,
+--- made on its first update: under the call's line, or at the end.
+local function subagent_fold(u)
+  local f = subagents[u.parentCallId]
+  if f then
+    return f
+  end
+  local buf = M.ensure()
+  local parent = tool_lines[u.parentCallId]
+  local at = parent and marked(parent.mark) + 1 or vim.api.nvim_buf_line_count(buf)
+  vim.api.nvim_buf_set_lines(buf, at, at, false, { "  - " .. (u.agentName or "subagent") .. " {{{", "  }}}" })
+  f = { mark = mark(at + 1) }
+  subagents[u.parentCallId] = f
+  if not parent then
+    last_kind = "lines"
+  end
+  scroll()
+  return f
+end
+
+--- Inserts lines at the end of fold f, indented under its call.
+local function fold_lines(f, lines)
+  local at = marked(f.mark)
+  local indented = {}
+  for i, l in ipairs(lines) do
+    indented[i] = l == "" and "" or ("    " .. l)
+  end
+  vim.api.nvim_buf_set_lines(M.buf, at, at, false, indented)
+  f.last = "lines"
+  return at
+end
+
+--- The key of a subagent's call in tool_lines: each subagent numbers its
+--- calls its own way, so its call_1 is not the main agent's.
+local function sub_key(u)
+  return u.parentCallId .. "/" .. (u.callId or "")
+end
+
+--- Shows a subagent's update inside its invoke_agent call's fold: its
+--- text, thoughts' subjects and calls; not its usage.
+local function subagent_update(u)
+  local f = subagent_fold(u)
+  if u.kind == "text" then
+    if f.last ~= "text" then
+      -- A paragraph: a blank line, then the line the text goes on.
+      fold_lines(f, { "", "" })
+    end
+    local at = marked(f.mark) - 1
+    local last = vim.api.nvim_buf_get_lines(M.buf, at, at + 1, false)[1] or ""
+    local parts = vim.split(last .. (u.text or ""), "\n", { plain = true })
+    if last == "" and parts[1] ~= "" then
+      parts[1] = "    " .. parts[1]
+    end
+    for i = 2, #parts do
+      parts[i] = parts[i] == "" and "" or ("    " .. parts[i])
+    end
+    vim.api.nvim_buf_set_lines(M.buf, at, at + 1, false, parts)
+    f.last = "text"
+  elseif u.kind == "thought" then
+    fold_lines(f, { "> thought: " .. (u.subject or "") })
+  elseif u.kind == "toolCall" then
+    local at = fold_lines(f, { tool_line(u.title or u.name, "running") })
+    tool_lines[sub_key(u)] = { mark = mark(at), title = u.title or u.name, indent = "    " }
+  elseif u.kind == "toolResult" then
+    if not set_tool_line(sub_key(u), u.name, u.status) then
+      fold_lines(f, { tool_line(u.name, u.status) })
+    end
+  elseif u.kind == "error" then
+    fold_lines(f, { "**Error:** " .. (u.message or "") })
+  elseif u.kind == "retry" then
+    fold_lines(f, { "> " .. M.retry_note(u) })
+  end
+  scroll()
+end
+
 function M.update(u)
+  if u.parentCallId and u.parentCallId ~= "" then
+    return subagent_update(u)
+  end
   if u.kind == "text" then
     M.text(u.text or "")
   elseif u.kind == "thought" then
@@ -113,14 +218,17 @@ function M.update(u)
     M.lines(lines)
   elseif u.kind == "toolCall" then
     M.lines({ tool_line(u.title or u.name, "running") })
-    tool_lines[u.callId] = { line = vim.api.nvim_buf_line_count(M.buf) - 1, title = u.title or u.name }
+    tool_lines[u.callId] = { mark = mark(vim.api.nvim_buf_line_count(M.buf) - 1), title = u.title or u.name, indent = "" }
   elseif u.kind == "toolResult" then
-    local t = tool_lines[u.callId]
-    if t then
-      vim.api.nvim_buf_set_lines(M.buf, t.line, t.line + 1, false, { tool_line(t.title, u.status) })
-    else
+    if not set_tool_line(u.callId, u.name, u.status) then
       M.lines({ tool_line(u.name, u.status) })
     end
+    -- An invoke_agent call's report ends its subagent's fold.
+    local f = subagents[u.callId]
+    if f and u.display and u.display ~= "" then
+      fold_lines(f, vim.list_extend({ "", "**Report:**", "" }, vim.split(u.display, "\n", { plain = true })))
+    end
+    subagents[u.callId] = nil
   elseif u.kind == "error" then
     M.lines({ "", "**Error:** " .. (u.message or "") })
   elseif u.kind == "retry" then

@@ -265,7 +265,8 @@ handlers["gemini/update"] = function(_, params)
       -- /model set: every session's model from now on.
       M.state.model.current, M.state.model.name, M.state.model.answered = params.model, params.name, nil
       pcall(vim.cmd, "redrawstatus!")
-    elseif params.kind == "usage" and params.model then
+    elseif params.kind == "usage" and params.model and not params.parentCallId then
+      -- The model that answered the main agent; a subagent's may differ.
       M.state.model.answered = params.model
       pcall(vim.cmd, "redrawstatus!")
     end
@@ -276,7 +277,9 @@ handlers["gemini/update"] = function(_, params)
       pcall(vim.cmd, "redrawstatus!")
     end
     chat.update(params)
-    if params.kind == "error" then
+    -- A subagent's error ends the subagent, shown in its fold; the
+    -- prompt goes on.
+    if params.kind == "error" and not params.parentCallId then
       notify_once(params.message)
     end
   end

@@ -132,7 +132,23 @@ function activity(): string {
 
 function renderTurn(turn: Turn, index: number): void {
   const el = messages.querySelector<HTMLElement>(`.turn[data-turn="${index}"]`) ?? createTurn(turn, index);
-  turn.items.forEach((item, i) => {
+  renderItems(el, turn.items);
+  const end = endNote(turn);
+  let endEl = el.querySelector<HTMLElement>(":scope > .turn-end");
+  if (end !== "" && endEl === null) {
+    endEl = document.createElement("div");
+    endEl.className = "turn-end";
+    el.append(endEl);
+  }
+  if (endEl !== null) {
+    endEl.textContent = end;
+    endEl.hidden = end === "";
+  }
+}
+
+/** Draws items into el: a turn, or a subagent's part of one, each item redrawn when its rev changed. */
+function renderItems(el: HTMLElement, items: readonly Item[]): void {
+  items.forEach((item, i) => {
     let itemEl = el.querySelector<HTMLElement>(`:scope > [data-item="${i}"]`);
     if (itemEl === null) {
       itemEl = createItem(item);
@@ -149,17 +165,6 @@ function renderTurn(turn: Turn, index: number): void {
       drawn.set(itemEl, item.rev);
     }
   });
-  const end = endNote(turn);
-  let endEl = el.querySelector<HTMLElement>(":scope > .turn-end");
-  if (end !== "" && endEl === null) {
-    endEl = document.createElement("div");
-    endEl.className = "turn-end";
-    el.append(endEl);
-  }
-  if (endEl !== null) {
-    endEl.textContent = end;
-    endEl.hidden = end === "";
-  }
 }
 
 function createTurn(turn: Turn, index: number): HTMLElement {
@@ -367,7 +372,17 @@ function drawItem(el: HTMLElement, item: Item): void {
       child(el, ".tool-title").textContent = item.title;
       child(el, ".tool-status").textContent = statusWords[item.status] ?? item.status;
       child(el, ".tool-display").innerHTML = item.display === "" ? "" : renderMarkdown(item.display);
-      el.classList.toggle("has-display", item.display !== "");
+      if (item.subagent !== undefined) {
+        // A subagent's calls and text, inside its invoke_agent call, above its report.
+        let inner = el.querySelector<HTMLElement>(":scope > .subagent");
+        if (inner === null) {
+          inner = div("subagent");
+          inner.setAttribute("aria-label", `${item.subagent.name}'s work`);
+          child(el, ".tool-display").before(inner);
+        }
+        renderItems(inner, item.subagent.items);
+      }
+      el.classList.toggle("has-display", item.display !== "" || item.subagent !== undefined);
       return;
     case "error":
       child(el, ".error-title").textContent = item.title;

@@ -226,4 +226,55 @@ describe("chat model", () => {
     applyEvent(state, { type: "ask", id: 2, params });
     assert.equal(state.turns[0].items.length, 1);
   });
+
+  it("nests a subagent's text, calls and errors inside its invoke_agent call, and names its running call", () => {
+    const sub = { parentCallId: "call_1", agentName: "codebase_investigator" };
+    const state = run(
+      { type: "prompt", text: "where is the parser?" },
+      update({ kind: "text", text: "Let me delegate." }),
+      update({ kind: "toolCall", callId: "call_1", name: "invoke_agent", title: "Delegate to codebase_investigator" }),
+      update({ ...sub, kind: "text", text: "Looking " }),
+      update({ ...sub, kind: "text", text: "around." }),
+      update({ ...sub, kind: "toolCall", callId: "call_1", name: "grep_search", title: "SearchText 'parse'" }),
+    );
+    assert.equal(runningTool(state), "codebase_investigator: SearchText 'parse'");
+    applyEvent(state, update({ kind: "toolCall", callId: "call_2", name: "read_file", title: "ReadFile a.go" }));
+    const revBefore = state.turns[0].items[1].rev;
+    applyEvent(state, update({ ...sub, kind: "toolResult", callId: "call_1", name: "grep_search", status: "ok", display: "found" }));
+    applyEvent(state, update({ ...sub, kind: "usage", totalTokens: 5 }));
+    applyEvent(state, update({ ...sub, kind: "error", message: "out of turns" }));
+    applyEvent(state, update({ kind: "toolResult", callId: "call_1", name: "invoke_agent", status: "ok", display: "The parser is in a.go." }));
+    const items = state.turns[0].items;
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ["text", "tool", "tool"],
+      "nothing of the subagent is the turn's own",
+    );
+    const call = items[1];
+    assert.ok(call.kind === "tool" && call.subagent !== undefined);
+    assert.ok(call.rev > revBefore, "the call redraws with its subagent");
+    assert.equal(call.subagent.name, "codebase_investigator");
+    assert.equal(call.display, "The parser is in a.go.");
+    assert.deepEqual(
+      call.subagent.items.map((i) => (i.kind === "text" ? i.text : i.kind === "tool" ? `${i.title}: ${i.status}` : i.kind === "note" ? `note: ${i.text}` : i.kind)),
+      ["Looking around.", "SearchText 'parse': ok", "note: out of turns"],
+    );
+    assert.equal(runningTool(state), "ReadFile a.go");
+    assert.ok(!items.some((i) => i.kind === "error"), "the subagent's error is not the turn's");
+  });
+
+  it("cancels a subagent's running call when the turn ends", () => {
+    const sub = { parentCallId: "call_1", agentName: "codebase_investigator" };
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "toolCall", callId: "call_1", name: "invoke_agent", title: "Delegate" }),
+      update({ ...sub, kind: "toolCall", callId: "call_1", name: "run_shell_command", title: "Shell make" }),
+      { type: "result", result: { sessionId: sid, stopReason: "cancelled", text: "" } },
+    );
+    const call = state.turns[0].items[0];
+    assert.ok(call.kind === "tool" && call.subagent !== undefined);
+    assert.equal(call.status, "cancelled");
+    const inner = call.subagent.items[0];
+    assert.equal(inner.kind === "tool" && inner.status, "cancelled");
+  });
 });

@@ -105,6 +105,11 @@ describe("the model", () => {
     assert.equal(view.text, "$(sparkle) Gemini · Auto");
     assert.match(view.tooltip, /Model: Auto\. Run “Gemini: Choose Model”/);
     model = modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-3.8-flash" })!;
+    assert.equal(
+      modelLabel(modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-2.5-flash-lite", parentCallId: "call_1", agentName: "codebase_investigator" })),
+      "Auto → gemini-3.8-flash",
+      "a subagent's model is not the one the status bar shows",
+    );
     assert.equal(statusView({ ...idle, model }).text, "$(sparkle) Gemini · Auto → gemini-3.8-flash");
     assert.equal(statusView({ ...idle, reviews: 1, model }).text, "$(diff) Gemini: reviewing (1) · Auto → gemini-3.8-flash");
     model = modelAfterUpdate(model, { sessionId: "S", kind: "model", model: "gemini-3.1-pro-preview-customtools", name: "gemini-3.1-pro-preview" })!;

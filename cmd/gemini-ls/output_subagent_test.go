@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/tools"
+)
+
+// subagentRun is a run whose invoke_agent call (call_1) runs
+// codebase_investigator, which says something, reads a file and fails a
+// search before its report comes back as the call's result.
+func subagentRun(r *report) {
+	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
+	r.begin("s1", "gemini-test", "where is the parser?")
+	for _, e := range []dialog.Event{
+		{Kind: dialog.EventText, Text: "Let me look.\n"},
+		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
+		{Kind: dialog.EventText, Subagent: sub, Text: "Reading foo.go."},
+		{Kind: dialog.EventThought, Subagent: sub, Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"}},
+		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."}},
+		{Kind: dialog.EventText, Text: "In foo.go."},
+	} {
+		r.event(e)
+	}
+	r.end(dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: "Let me look.\nIn foo.go."}, stats{})
+}
+
+// stream-json marks each of a subagent's events with the invoke_agent
+// call that runs it and the agent's name, and none of the main agent's.
+func TestStreamJSONMarksSubagentEvents(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	r, err := newReport("stream-json", &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subagentRun(r)
+	var marked []string
+	for line := range strings.SplitSeq(strings.TrimSpace(stdout.String()), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		parent, hasParent := ev["parent_tool_id"]
+		agent, hasAgent := ev["agent_name"]
+		if hasParent != hasAgent || hasParent && (parent != "call_1" || agent != "codebase_investigator") {
+			t.Errorf("event %s: parent_tool_id %v, agent_name %v", line, parent, agent)
+		}
+		if hasParent {
+			marked = append(marked, ev["type"].(string))
+		}
+	}
+	if want := "message thought tool_use tool_result tool_use tool_result"; strings.Join(marked, " ") != want {
+		t.Errorf("the subagent's events are %q, want %q", marked, want)
+	}
+}
+
+// text prints only the main agent's answer; a subagent's failed call is
+// told on stderr, named by its agent.
+func TestTextLeavesOutSubagentText(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	r, err := newReport("text", &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subagentRun(r)
+	if got, want := stdout.String(), "Let me look.\nIn foo.go.\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if got, want := stderr.String(), "gemini-ls: codebase_investigator: grep_search (SearchText '(') failed: bad pattern\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
+
+// A subagent numbers its calls its own way: its call_1 is not the main
+// agent's call_1, whose failure stderr still names by its title.
+func TestSubagentCallIDsAreItsOwn(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	r, err := newReport("text", &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
+	r.begin("s1", "gemini-test", "p")
+	for _, e := range []dialog.Event{
+		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
+		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"}},
+		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
+		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusError, Display: "the subagent failed"}},
+	} {
+		r.event(e)
+	}
+	if got, want := stderr.String(), "gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}
