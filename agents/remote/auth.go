@@ -24,9 +24,9 @@ import (
 // names none (0.61 api-key-provider.js, bundle 339536).
 const defaultAPIKeyHeader = "X-API-Key"
 
-// commandTimeout bounds a !command auth value (0.61 value-resolver.js
-// COMMAND_TIMEOUT_MS, bundle 339492).
-const commandTimeout = 60 * time.Second
+// defaultCommandTimeout bounds a !command auth value (0.61
+// value-resolver.js COMMAND_TIMEOUT_MS, bundle 339492).
+const defaultCommandTimeout = 60 * time.Second
 
 // defaultGoogleScopes are google-credentials' scopes when the definition
 // names none (0.61 google-credentials-provider.js, bundle 340048).
@@ -240,11 +240,15 @@ func resolveValue(ctx context.Context, v string, opts *Options) (string, error) 
 		if command == "" {
 			return "", errors.New("Empty command in auth value. Expected format: !command")
 		}
-		ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+		timeout := opts.commandTimeout
+		if timeout <= 0 {
+			timeout = defaultCommandTimeout
+		}
+		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		out, err := opts.runCommand(ctx, command)
 		if ctx.Err() == context.DeadlineExceeded {
-			return "", fmt.Errorf("Command '%s' timed out after %d seconds", command, int(commandTimeout/time.Second))
+			return "", fmt.Errorf("Command '%s' timed out after %d seconds", command, int(timeout/time.Second))
 		}
 		if err != nil {
 			return "", fmt.Errorf("running the auth command '%s': %w", command, err)
@@ -284,21 +288,24 @@ func runBash(ctx context.Context, command string) (string, error) {
 	return out.String(), nil
 }
 
-// limitedBuffer keeps the first max bytes written to it.
+// limitedBuffer keeps the first max bytes written to it. The buffer is a
+// field, not embedded: io.Copy would use its ReadFrom, which has no limit.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int
 	over bool
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); len(p) > room {
+	if room := b.max - b.buf.Len(); len(p) > room {
 		b.over = true
-		b.Buffer.Write(p[:max(room, 0)])
+		b.buf.Write(p[:max(room, 0)])
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+func (b *limitedBuffer) String() string { return b.buf.String() }
 
 // authenticating adds cred's headers to the requests that go to one of
 // allowed's origins and have not left it on the way (a redirect to
@@ -343,8 +350,8 @@ func (a authenticating) RoundTrip(req *http.Request) (*http.Response, error) {
 	return a.base.RoundTrip(retry)
 }
 
-// withHeaders is a copy of req with h set; req stays as it was, so that a
-// redirect, which copies the first request's headers, copies none of h.
+// withHeaders is a copy of req with h set: a RoundTripper leaves its
+// request as it is.
 func withHeaders(req *http.Request, h http.Header) *http.Request {
 	r := req.Clone(req.Context())
 	for k, v := range h {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -72,43 +73,45 @@ func (b bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	var silent atomic.Bool
 	timer := time.AfterFunc(b.idle, func() { silent.Store(true); cancel() })
 	resp, err := b.base.RoundTrip(req.WithContext(ctx))
+	timer.Stop()
 	if err != nil {
-		timer.Stop()
 		cancel()
 		if silent.Load() {
 			return nil, bud.fail(fmt.Errorf("%w for %v waiting for the response to %s", ErrSilent, b.idle, req.URL.Redacted()))
 		}
 		return nil, err
 	}
-	timer.Stop()
-	resp.Body = &boundedBody{body: resp.Body, cancel: cancel, idle: b.idle, budget: bud, silent: &silent, timer: timer, url: req.URL.Redacted()}
+	resp.Body = newBoundedBody(resp.Body, cancel, b.idle, bud, req.URL.Redacted())
 	return resp, nil
 }
 
 // boundedBody is a response body under an idle timer and a budget; the
-// timer ends the request's context, which ends a read that waits.
+// timer ends the request's context (cancel), which ends a read that waits.
 type boundedBody struct {
 	body   io.ReadCloser
 	cancel context.CancelFunc
 	idle   time.Duration
-	budget *budget
-	silent *atomic.Bool
+	budget *budget // nil: unbounded
+	silent atomic.Bool
 	timer  *time.Timer
 	url    string
 
 	closeOnce sync.Once
 }
 
+func newBoundedBody(body io.ReadCloser, cancel context.CancelFunc, idle time.Duration, bud *budget, url string) *boundedBody {
+	b := &boundedBody{body: body, cancel: cancel, idle: idle, budget: bud, url: url}
+	// Armed only while a Read waits.
+	b.timer = time.AfterFunc(math.MaxInt64, func() { b.silent.Store(true); cancel() })
+	b.timer.Stop()
+	return b
+}
+
 func (b *boundedBody) Read(p []byte) (int, error) {
 	if b.budget != nil {
 		left := b.budget.left.Load()
-		if left <= 0 {
+		if left < 0 {
 			return 0, b.budget.fail(fmt.Errorf("%w: %s exceed %d bytes", ErrTooLarge, b.budget.what, b.budget.limit))
-		}
-		// One byte past the budget tells a body that ends exactly at it
-		// from one that goes on.
-		if int64(len(p)) > left+1 {
-			p = p[:left+1]
 		}
 	}
 	b.timer.Reset(b.idle)

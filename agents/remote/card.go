@@ -141,6 +141,9 @@ func (c *Card) AuthWarning(authType, httpScheme string) string {
 	return fmt.Sprintf("Agent requires %s but no auth is configured. Missing: %s", strings.Join(required, " OR "), strings.Join(missing, ", "))
 }
 
+// errCardMissing is a card that is JSON's null (0.61 normalizeAgentCard).
+var errCardMissing = errors.New("Agent card is missing.")
+
 // errCardStatus is a card URL that answered with an error status.
 type errCardStatus struct {
 	url    string
@@ -199,7 +202,7 @@ func parseCard(data []byte) (*Card, error) {
 		return nil, err
 	}
 	if raw == nil {
-		return nil, errors.New("Agent card is missing.")
+		return nil, errCardMissing
 	}
 	if _, ok := raw["additionalInterfaces"]; !ok {
 		if si, ok := raw["supportedInterfaces"]; ok {

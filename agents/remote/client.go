@@ -58,6 +58,10 @@ type Options struct {
 	// Default Credentials.
 	GoogleToken func(ctx context.Context, req GoogleTokenRequest) (string, error)
 
+	// commandTimeout bounds a !command; 0: 0.61's 60 seconds. Tests
+	// shorten it.
+	commandTimeout time.Duration
+
 	IdleTimeout      time.Duration
 	CardTimeout      time.Duration
 	MaxCardBytes     int64
@@ -231,6 +235,9 @@ func (c *Client) connect(ctx context.Context) (*connection, error) {
 func (c *Client) loadCard(ctx context.Context) (*Card, string, error) {
 	if c.def.CardJSON != "" {
 		card, err := parseCard([]byte(c.def.CardJSON))
+		if errors.Is(err, errCardMissing) {
+			return nil, "", err
+		}
 		if err != nil {
 			return nil, "", fmt.Errorf("Failed to parse inline agent card JSON for agent '%s': %w", c.def.Name, err)
 		}
@@ -249,6 +256,9 @@ func (c *Client) loadCard(ctx context.Context) (*Card, string, error) {
 		return nil, "", err
 	}
 	card, err := parseCard(data)
+	if errors.Is(err, errCardMissing) {
+		return nil, "", err
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the agent card from %s: %w", c.def.CardURL, err)
 	}
@@ -478,8 +488,6 @@ func (r *run) cancel(ctx context.Context, conn *connection) {
 	}
 	ctx, stop := context.WithTimeout(context.WithoutCancel(ctx), r.c.opts.CancelTimeout)
 	defer stop()
-	// Its own budget: the run's may be what ended it.
-	ctx = withBudget(ctx, newBudget(maxCancelAnswer, "the answer to tasks/cancel"))
 	_, _ = conn.client.CancelTask(ctx, &a2a.TaskIDParams{ID: id})
 	r.c.mu.Lock()
 	if r.c.taskID == id {
@@ -487,9 +495,6 @@ func (r *run) cancel(ctx context.Context, conn *connection) {
 	}
 	r.c.mu.Unlock()
 }
-
-// maxCancelAnswer bounds the answer to tasks/cancel, a task.
-const maxCancelAnswer = 1 << 20
 
 // adcTokens gets tokens from Application Default Credentials, keeping the
 // credentials, which cache and refresh their tokens.

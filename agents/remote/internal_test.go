@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/a2aproject/a2a-go/a2a"
+
+	"github.com/gemini-ls/gemini-ls/agents"
 )
 
 // stallingBody sends its first bytes, then nothing until its request's
@@ -29,28 +31,15 @@ func (b *stallingBody) Read(p []byte) (int, error) {
 
 func (b *stallingBody) Close() error { return nil }
 
-type stallingTransport struct{}
-
-func (stallingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: &stallingBody{ctx: req.Context()}, Request: req}, nil
-}
-
 // A body that goes silent mid-way ends with ErrSilent, recorded in the
 // budget, not with a read that waits for ever.
 func TestBodySilenceEndsTheRead(t *testing.T) {
 	bud := newBudget(1<<20, "the test's responses")
-	req, _ := http.NewRequestWithContext(withBudget(t.Context(), bud), http.MethodGet, "http://agent.test/rpc", nil)
-	resp, err := bounded{base: stallingTransport{}, idle: 1}.RoundTrip(req)
-	if err != nil {
-		// The timer may fire before the response is taken in: the same
-		// silence, found earlier.
-		if !errors.Is(err, ErrSilent) {
-			t.Fatal(err)
-		}
-		return
-	}
-	defer resp.Body.Close()
-	_, err = io.ReadAll(resp.Body)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	body := newBoundedBody(&stallingBody{ctx: ctx}, cancel, 1, bud, "http://agent.test/rpc")
+	defer body.Close()
+	_, err := io.ReadAll(body)
 	if !errors.Is(err, ErrSilent) || !errors.Is(bud.broken(), ErrSilent) {
 		t.Errorf("read: %v; budget: %v", err, bud.broken())
 	}
@@ -121,5 +110,94 @@ func TestCardOfA2A1(t *testing.T) {
 	}
 	if got, err := jsonrpcEndpoint(card.card); err != nil || got != "https://a/rpc" {
 		t.Errorf("endpoint %q, %v", got, err)
+	}
+}
+
+// Only the allowed origins get the credential, whatever the request.
+func TestAuthenticatingKeepsToItsOrigins(t *testing.T) {
+	var got []string
+	base := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		got = append(got, req.URL.Host+"="+req.Header.Get("Authorization"))
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: req}, nil
+	})
+	rt := authenticating{base: base, cred: &httpCredential{auth: agentsAuth("t"), opts: &Options{}}, allowed: map[string]bool{"https://a.test:443": true}}
+	for _, u := range []string{"https://a.test/rpc", "https://b.test/rpc", "http://a.test/rpc", "https://a.test:444/rpc"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, u, nil)
+		if _, err := rt.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "a.test=Bearer t b.test= a.test= a.test:444="
+	if strings.Join(got, " ") != want {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func agentsAuth(token string) agents.Auth {
+	return agents.Auth{Type: "http", Scheme: "Bearer", Token: token}
+}
+
+// Auth values resolve as 0.61's resolveAuthValue, failures in its words.
+func TestResolveValue(t *testing.T) {
+	opts := &Options{
+		LookupEnv: func(n string) (string, bool) { return map[string]string{"EMPTY": ""}[n], n == "EMPTY" },
+		RunCommand: func(ctx context.Context, cmd string) (string, error) {
+			switch cmd {
+			case "hang":
+				<-ctx.Done()
+				return "", ctx.Err()
+			case "quiet":
+				return " \n", nil
+			}
+			return "", errors.New("exit status 1")
+		},
+	}
+	for v, want := range map[string]string{
+		"$MISSING": "Environment variable 'MISSING' is not set or is empty. Please set it before using this agent.",
+		"$EMPTY":   "Environment variable 'EMPTY' is not set or is empty. Please set it before using this agent.",
+		"! ":       "Empty command in auth value. Expected format: !command",
+		"!hang":    "Command 'hang' timed out after 0 seconds",
+		"!quiet":   "Command 'quiet' returned empty output",
+		"!fail":    "running the auth command 'fail': exit status 1",
+	} {
+		o := *opts
+		if v == "!hang" {
+			o.commandTimeout = 1
+		}
+		if _, err := resolveValue(t.Context(), v, &o); err == nil || err.Error() != want {
+			t.Errorf("resolveValue(%q) = %v, want %q", v, err, want)
+		}
+	}
+}
+
+// A command's output is bounded; its failure says what it printed.
+func TestRunBash(t *testing.T) {
+	if _, err := runBash(t.Context(), "head -c 70000 /dev/zero"); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Errorf("long output: %v", err)
+	}
+	if _, err := runBash(t.Context(), "echo nope >&2; exit 3"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("failure: %v", err)
+	}
+}
+
+// A refused Google token is replaced by a fresh one.
+func TestGoogleCredentialRefreshes(t *testing.T) {
+	var asked []GoogleTokenRequest
+	opts := &Options{GoogleToken: func(_ context.Context, req GoogleTokenRequest) (string, error) {
+		asked = append(asked, req)
+		return "tok", nil
+	}}
+	g := &googleCredential{scopes: defaultGoogleScopes, opts: opts}
+	for _, refresh := range []bool{false, true} {
+		if _, ok, err := g.headers(t.Context(), refresh); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	if len(asked) != 2 || asked[0].Fresh || !asked[1].Fresh {
+		t.Errorf("asked %+v", asked)
 	}
 }

@@ -285,11 +285,23 @@ func TestGoogleCredentialsStayWithGoogle(t *testing.T) {
 	}
 }
 
-// oauth asks for a browser: a clear error, not a silent failure.
-func TestOAuthIsNotSupported(t *testing.T) {
-	_, err := remote.New(remoteDef("https://example.com/card", &agents.Auth{Type: "oauth"}), remote.Options{})
-	if err == nil || !contains(err.Error(), "oauth auth is not supported yet") {
-		t.Errorf("New = %v", err)
+// oauth asks for a browser: a clear error, not a silent failure; so do
+// incomplete and unknown auth.
+func TestUnusableAuth(t *testing.T) {
+	for _, tc := range []struct {
+		auth agents.Auth
+		want string
+	}{
+		{agents.Auth{Type: "oauth"}, "oauth auth is not supported yet"},
+		{agents.Auth{Type: "openIdConnect"}, "openIdConnect auth provider not yet implemented"},
+		{agents.Auth{Type: "apiKey"}, "apiKey auth needs a key"},
+		{agents.Auth{Type: "http", Scheme: "Bearer"}, "http auth needs a token"},
+		{agents.Auth{Type: "magic"}, "Unknown auth type: magic"},
+	} {
+		_, err := remote.New(remoteDef("https://example.com/card", &tc.auth), remote.Options{})
+		if err == nil || !contains(err.Error(), tc.want) {
+			t.Errorf("%s: New = %v, want %q", tc.auth.Type, err, tc.want)
+		}
 	}
 }
 
@@ -362,35 +374,46 @@ func TestBearerStaysWithItsOrigin(t *testing.T) {
 	})
 }
 
-// A bearer token that left its origin by a redirect does not come back
-// with a redirect to it either, as in a browser.
-func TestBearerDoesNotReturnAfterARedirect(t *testing.T) {
-	const token = "s3cret-token"
-	srv := newAgentServer(t, answer, true)
-	back := origintest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, srv.URL+"/rpc-final", http.StatusTemporaryRedirect)
-	}))
-	srv.Mux.Handle("/rpc-out", origintest.Redirect(http.StatusTemporaryRedirect, back.URL))
-	srv.Mux.Handle("/rpc-final", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(srv.Exec)))
-	srv.Mux.Handle("/out-card", a2asrv.NewStaticAgentCardHandler(testCard(srv.URL+"/rpc-out", true)))
-	c, err := remote.New(remoteDef(srv.URL+"/out-card", &agents.Auth{Type: "http", Scheme: "Bearer", Token: token}), remote.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
-		t.Fatalf("Run = %q, %v", text, err)
-	}
-	out, final := rpcHeaders(srv.Rec, "/rpc-out"), rpcHeaders(srv.Rec, "/rpc-final")
-	if len(out) == 0 || out[0].Get("Authorization") != "Bearer "+token {
-		t.Errorf("the first request went without the token: %v", out)
-	}
-	if len(final) == 0 {
-		t.Fatal("the redirects were not followed")
-	}
-	for _, h := range final {
-		if h.Get("Authorization") != "" {
-			t.Errorf("the token came back after leaving: %v", h)
-		}
+// A credential that left its origin by a redirect does not come back with
+// a redirect to it either, as in a browser: a Bearer token, and an API key
+// in a header of its own, which Go's client would carry anywhere.
+func TestCredentialDoesNotReturnAfterARedirect(t *testing.T) {
+	const secret = "s3cret"
+	for _, tc := range []struct {
+		auth   agents.Auth
+		header string
+	}{
+		{agents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
+		{agents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
+	} {
+		t.Run(tc.auth.Type, func(t *testing.T) {
+			srv := newAgentServer(t, answer, true)
+			back := origintest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, srv.URL+"/rpc-final", http.StatusTemporaryRedirect)
+			}))
+			srv.Mux.Handle("/rpc-out", origintest.Redirect(http.StatusTemporaryRedirect, back.URL))
+			srv.Mux.Handle("/rpc-final", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(srv.Exec)))
+			srv.Mux.Handle("/out-card", a2asrv.NewStaticAgentCardHandler(testCard(srv.URL+"/rpc-out", true)))
+			c, err := remote.New(remoteDef(srv.URL+"/out-card", &tc.auth), remote.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
+				t.Fatalf("Run = %q, %v", text, err)
+			}
+			out, final := rpcHeaders(srv.Rec, "/rpc-out"), rpcHeaders(srv.Rec, "/rpc-final")
+			if len(out) == 0 || !strings.Contains(out[0].Get(tc.header), secret) {
+				t.Errorf("the first request went without the credential: %v", out)
+			}
+			if len(final) == 0 {
+				t.Fatal("the redirects were not followed")
+			}
+			for _, h := range final {
+				if h.Get(tc.header) != "" {
+					t.Errorf("the credential came back after leaving: %v", h)
+				}
+			}
+		})
 	}
 }
 
@@ -479,11 +502,16 @@ func TestCancelStopsTheTask(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
+	var last remote.Progress
 	text, err := c.Run(ctx, "Take your time", func(p remote.Progress) {
+		last = p
 		if p.Text == "Started." {
 			cancel()
 		}
 	})
+	if last.State != remote.Failed || last.Text != text {
+		t.Errorf("last progress %+v", last)
+	}
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %q, %v", text, err)
 	}
@@ -526,6 +554,20 @@ func TestServerErrorIsClear(t *testing.T) {
 			t.Errorf("Run = %q, %v, want %q", text, err, want)
 		}
 	})
+	t.Run("bad inline card", func(t *testing.T) {
+		for card, want := range map[string]string{
+			"null": "Error calling remote agent: Agent card is missing.",
+			"{":    "Error calling remote agent: Failed to parse inline agent card JSON for agent 'bad': unexpected end of JSON input",
+		} {
+			c, err := remote.New(&agents.Definition{Name: "bad", Kind: agents.Remote, CardJSON: card}, remote.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, err := c.Run(t.Context(), "Hi", nil); err == nil || text != want {
+				t.Errorf("card %s: Run = %q, %v, want %q", card, text, err, want)
+			}
+		}
+	})
 	t.Run("transport", func(t *testing.T) {
 		def := &agents.Definition{Name: "grpc", Kind: agents.Remote, CardJSON: `{"name":"G","url":"127.0.0.1:9","preferredTransport":"GRPC"}`}
 		c, err := remote.New(def, remote.Options{})
@@ -537,6 +579,26 @@ func TestServerErrorIsClear(t *testing.T) {
 			t.Errorf("Run = %q, %v, want %q", text, err, want)
 		}
 	})
+}
+
+// A stream that ends before any event is 0.61's "No response".
+func TestEmptyStream(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/card" {
+			w.Write([]byte(`{"name":"E","url":"http://` + r.Host + `/rpc","capabilities":{"streaming":true}}`))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+	}))
+	t.Cleanup(srv.Close)
+	c, err := remote.New(remoteDef(srv.URL+"/card", nil), remote.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := c.Run(t.Context(), "Hello?", nil)
+	if !errors.Is(err, remote.ErrNoResponse) || text != "Error calling remote agent: No response from remote agent." {
+		t.Errorf("Run = %q, %v", text, err)
+	}
 }
 
 // A task the agent leaves running is asked after until it ends.
@@ -611,11 +673,15 @@ func TestRefusedCredentialIsRefreshed(t *testing.T) {
 		t.Errorf("the command ran %d times", runs)
 	}
 
+	before := len(rpcHeaders(srv.Rec, "/rpc"))
 	fixed, err := remote.New(remoteDef(srv.CardURL(), &agents.Auth{Type: "apiKey", Key: "stale"}), remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if text, err := fixed.Run(t.Context(), "What is it?", nil); err == nil || !contains(text, "401") {
 		t.Errorf("Run = %q, %v", text, err)
+	}
+	if n := len(rpcHeaders(srv.Rec, "/rpc")) - before; n != 1 {
+		t.Errorf("a fixed key was sent %d times", n)
 	}
 }
