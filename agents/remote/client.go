@@ -45,9 +45,9 @@ const (
 // Options are a Client's connections and bounds; the zero value is the
 // defaults.
 type Options struct {
-	// Transport carries the requests; nil: a clone of
-	// http.DefaultTransport (which honours HTTP_PROXY and HTTPS_PROXY, as
-	// 0.61 does).
+	// Transport carries the requests; nil: http.DefaultTransport, which
+	// honours HTTP_PROXY and HTTPS_PROXY, as 0.61 does (its
+	// general.proxy setting is the runner's to pass as a Transport).
 	Transport http.RoundTripper
 	// LookupEnv reads $NAME auth values; nil: os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
@@ -61,6 +61,8 @@ type Options struct {
 	// commandTimeout bounds a !command; 0: 0.61's 60 seconds. Tests
 	// shorten it.
 	commandTimeout time.Duration
+	// now is the clock polls are timed with; nil: time.Now. Tests move it.
+	clock func() time.Time
 
 	IdleTimeout      time.Duration
 	CardTimeout      time.Duration
@@ -84,6 +86,13 @@ func (o *Options) runCommand(ctx context.Context, command string) (string, error
 	return runBash(ctx, command)
 }
 
+func (o *Options) now() time.Time {
+	if o.clock != nil {
+		return o.clock()
+	}
+	return time.Now()
+}
+
 func (o *Options) googleToken(ctx context.Context, req GoogleTokenRequest) (string, error) {
 	return o.GoogleToken(ctx, req)
 }
@@ -91,7 +100,7 @@ func (o *Options) googleToken(ctx context.Context, req GoogleTokenRequest) (stri
 func (o *Options) withDefaults() Options {
 	r := *o
 	if r.Transport == nil {
-		r.Transport = http.DefaultTransport.(*http.Transport).Clone()
+		r.Transport = http.DefaultTransport
 	}
 	if r.IdleTimeout <= 0 {
 		r.IdleTimeout = DefaultIdleTimeout
@@ -415,7 +424,9 @@ func (r *run) run(ctx context.Context, query string) (err error) {
 		return ErrNoResponse
 	}
 	// A task the agent left running, its stream over or its blocking
-	// answer early, is asked after until it ends or stops for input.
+	// answer early, is asked after until it ends or stops for input; one
+	// that stands still for IdleTimeout is a silent server.
+	seen, since := r.re.String(), c.opts.now()
 	for r.following() {
 		if err := ctxtime.Sleep(ctx, c.opts.PollInterval); err != nil {
 			return err
@@ -425,7 +436,14 @@ func (r *run) run(ctx context.Context, query string) (err error) {
 		if err != nil {
 			return fmt.Errorf("A2AClient getTask Error [%s]: %w", c.def.Name, err)
 		}
+		before := r.re.state
 		r.update(t)
+		now := c.opts.now()
+		if text := r.re.String(); text != seen || r.re.state != before {
+			seen, since = text, now
+		} else if now.Sub(since) > c.opts.IdleTimeout {
+			return fmt.Errorf("A2AClient getTask Error [%s]: %w for %v: the task stayed %s", c.def.Name, ErrSilent, c.opts.IdleTimeout, r.re.state)
+		}
 	}
 	return nil
 }

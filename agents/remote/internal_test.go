@@ -2,11 +2,14 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
 
@@ -199,5 +202,50 @@ func TestGoogleCredentialRefreshes(t *testing.T) {
 	}
 	if len(asked) != 2 || asked[0].Fresh || !asked[1].Fresh {
 		t.Errorf("asked %+v", asked)
+	}
+}
+
+// A task that stands still under polling for the idle timeout ends the
+// run; one that moves is followed.
+func TestPollingGivesUpOnATaskStandingStill(t *testing.T) {
+	gets := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/card" {
+			w.Write([]byte(`{"name":"P","url":"http://` + r.Host + `/rpc","capabilities":{"streaming":false}}`))
+			return
+		}
+		var req struct {
+			ID     string `json:"id"`
+			Method string `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		status := `{"state":"working"}`
+		if req.Method == "tasks/get" {
+			gets++
+			if gets == 1 {
+				// One step forward: a message.
+				status = `{"state":"working","message":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"step"}]}}`
+			}
+		}
+		w.Write([]byte(`{"jsonrpc":"2.0","id":"` + req.ID + `","result":{"kind":"task","id":"t1","contextId":"c1","status":` + status + `}}`))
+	}))
+	t.Cleanup(srv.Close)
+	clock := time.Unix(0, 0)
+	opts := Options{PollInterval: 1, clock: func() time.Time {
+		clock = clock.Add(20 * time.Minute)
+		return clock
+	}}
+	c, err := New(&agents.Definition{Name: "p", Kind: agents.Remote, CardURL: srv.URL + "/card"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := c.Run(t.Context(), "Slowly", nil)
+	if !errors.Is(err, ErrSilent) || !strings.Contains(text, "the task stayed working") {
+		t.Errorf("Run = %q, %v", text, err)
+	}
+	// The first poll moved (a message); the next two stood still, 40
+	// minutes past the 30 of the default idle timeout.
+	if gets != 3 {
+		t.Errorf("%d polls", gets)
 	}
 }
