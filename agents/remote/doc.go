@@ -1,0 +1,16 @@
+// Package remote calls remote agents over the Agent2Agent protocol (A2A),
+// as Gemini CLI 0.61's RemoteAgentInvocation does: it reads the agent's
+// card, sends invoke_agent's prompt as one A2A message, follows the task
+// to its end, and gives back the text the main agent reads.
+//
+// Invariants:
+//   - A credential goes only to the origin (scheme, host, port) of the
+//     agent card's URL, when the card asks for it, and of the service URL
+//     the card names; never to another origin, and not after a redirect
+//     has once left the origin, as in a browser.
+//   - Every response is bounded in size and in the time it may stay
+//     silent: a hostile or broken server ends a run with an error, never a
+//     hang or unbounded memory.
+//   - Ending a run's context ends the run, and asks the agent to cancel
+//     the task (A2A tasks/cancel).
+package remote
