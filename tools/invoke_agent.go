@@ -67,7 +67,9 @@ func (t invokeAgentTool) Build(raw map[string]any) (Call, error) {
 type invokeAgentCall struct{ p invokeAgentParams }
 
 // Title is 0.61's DelegateInvocation.getDescription.
-func (c invokeAgentCall) Title() string { return fmt.Sprintf("Delegating to agent '%s'", c.p.AgentName) }
+func (c invokeAgentCall) Title() string {
+	return fmt.Sprintf("Delegating to agent '%s'", c.p.AgentName)
+}
 
 func (invokeAgentCall) Kind() Kind { return KindAgent }
 
