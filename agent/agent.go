@@ -242,7 +242,7 @@ func (a *Agent) systemInstruction(ctx context.Context) string {
 		}
 	}
 	if _, ok := a.cfg.Tools.(*withAgents); ok && a.cfg.Agents != nil {
-		if section := subagentsSection(a.cfg.Agents.List()); section != "" {
+		if section := subagentsSection(a.cfg.Agents.Active()); section != "" {
 			system += "\n\n" + section
 		}
 	}

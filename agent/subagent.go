@@ -29,10 +29,11 @@ import (
 // end and counted in the same Stats. Its events carry dialog.Subagent.
 // The main history gets the invoke_agent call and its answer alone.
 
-// AgentCatalog is the subagents invoke_agent may hire: the enabled ones.
+// AgentCatalog is the subagents invoke_agent may hire: the enabled ones
+// (*agents.Catalog).
 type AgentCatalog interface {
 	Lookup(name string) (agents.Definition, bool)
-	List() []agents.Definition
+	Active() []agents.Definition
 }
 
 // RemoteInvoker runs a remote agent (Kind Remote) over A2A: query is its
@@ -111,7 +112,7 @@ func (n catalogNames) HasAgent(name string) bool {
 	return ok
 }
 
-func (w *withAgents) hasAgents() bool { return len(w.catalog.List()) > 0 }
+func (w *withAgents) hasAgents() bool { return len(w.catalog.Active()) > 0 }
 
 func (w *withAgents) Get(name string) (tools.Tool, bool) {
 	if name == tools.InvokeAgentName {
@@ -395,12 +396,16 @@ func (t *turn) newSubagentRun(ctx context.Context, def agents.Definition, prompt
 	input := cmp.Or(def.Input.Name, "prompt")
 	inputs := map[string]string{input: prompt, "cliVersion": a.cfg.Version, "activeModel": a.activeModel(), "today": a.cfg.Now().Format("1/2/2006")}
 	order := []string{input, "cliVersion", "activeModel", "today"}
-	if def.SystemPrompt == "" {
+	var system string
+	switch {
+	case def.InheritSystemPrompt:
+		system = a.cfg.SystemPrompt + a.rootsNote()
+	case def.SystemPrompt == "":
 		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
-	}
-	system, err := fillTemplate(def.SystemPrompt, inputs, order)
-	if err != nil {
-		return nil, err
+	default:
+		if system, err = fillTemplate(def.SystemPrompt, inputs, order); err != nil {
+			return nil, err
+		}
 	}
 	query := prompt // the contract's default: the input itself
 	if def.Query != "" {

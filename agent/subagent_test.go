@@ -36,7 +36,7 @@ func (c catalog) Lookup(name string) (agents.Definition, bool) {
 	return agents.Definition{}, false
 }
 
-func (c catalog) List() []agents.Definition { return c }
+func (c catalog) Active() []agents.Definition { return c }
 
 // investigator is a local agent that may only read and search.
 func investigator() agents.Definition {
@@ -610,5 +610,44 @@ func TestSubagentModelSettings(t *testing.T) {
 	}
 	if g := reqs[3].GenerationConfig; g != nil && g.Temperature != nil {
 		t.Errorf("same's temperature %v", *g.Temperature)
+	}
+}
+
+// A subagent's request that fails for a while is retried as the main
+// agent's are, with the same policy.
+func TestSubagentRequestsRetry(t *testing.T) {
+	def := investigator()
+	def.Tools = []string{}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("i1", "investigator", "x")),
+		geminitest.ErrorTurn(503, "overloaded"),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "made it"})),
+		geminitest.TextTurn("ok"),
+	)
+	a, sl := newAgent(t, srv, agent.Config{Agents: catalog{def}})
+	prompt(t, a.NewSession(), "go")
+	if len(sl.got()) != 1 {
+		t.Errorf("waits %v", sl.got())
+	}
+	want := "Subagent 'investigator' finished.\nTermination Reason: GOAL\nResult:\nmade it"
+	if fr := responses(t, srv.Requests()[3]); len(fr) != 1 || fr[0].Response["output"] != want {
+		t.Errorf("report %s", toJSON(fr))
+	}
+}
+
+// An agent that inherits the system prompt (0.61's generalist) is told
+// the main agent's, then its run's rules; never the list of agents.
+func TestSubagentInheritsTheSystemPrompt(t *testing.T) {
+	def := agents.Definition{Name: "generalist", Kind: agents.Local, InheritSystemPrompt: true}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("i1", "generalist", "x")),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "ok"})),
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{SystemPrompt: "MAIN PROMPT", Agents: catalog{def}})
+	prompt(t, a.NewSession(), "go")
+	sys := systemText(srv.Requests()[1])
+	if !strings.HasPrefix(sys, "MAIN PROMPT\n\n# Environment Context") || !strings.Contains(sys, "Important Rules:") || strings.Contains(sys, "Sub-Agents") {
+		t.Errorf("system instruction:\n%s", sys)
 	}
 }

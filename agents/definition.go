@@ -52,6 +52,11 @@ type Definition struct {
 	// (0.61 templateString). Query is the subagent's first user message;
 	// "" : the input itself.
 	SystemPrompt, Query string
+	// InheritSystemPrompt: the system prompt is the main agent's own,
+	// built as for a non-interactive session without topic narration
+	// (0.61's generalist: getCoreSystemPrompt(config, undefined, false,
+	// false)); SystemPrompt is then "".
+	InheritSystemPrompt bool
 	// Model is a model or alias ("inherit": the main agent's model);
 	// "" : inherit. Temperature and TopP nil: the model's default.
 	Model       string
