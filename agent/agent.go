@@ -149,6 +149,10 @@ type Config struct {
 	Remote RemoteInvoker
 	// Version is gemini-ls's version, a subagent's ${cliVersion}.
 	Version string
+	// SubagentTools are tools only a subagent that names them gets, never
+	// the main agent, nor "*" (cli_help's get_internal_docs: 0.61 gives
+	// it as an instance in its toolConfig).
+	SubagentTools []tools.Tool
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions

@@ -180,7 +180,8 @@ func (s *subagentTools) UnknownToolError(name string) string {
 // LocalAgentExecutor.create picks them (bundle chunk-JDPZ4CE3.js:348760-
 // 348800): by name, "*" for all, "mcp_*" for every MCP tool, "mcp_SERVER_*"
 // for a server's; none that delegates (invoke_agent: no recursion), nor
-// update_topic. nil Tools: all of them.
+// update_topic. nil Tools: all of them. A name not among them may name
+// one of Config.SubagentTools.
 func (a *Agent) pickTools(def agents.Definition, complete *tools.CompleteTask) *subagentTools {
 	out := &subagentTools{byName: map[string]tools.Tool{}}
 	add := func(t tools.Tool) {
@@ -227,6 +228,12 @@ func (a *Agent) pickTools(def agents.Definition, complete *tools.CompleteTask) *
 		default:
 			if a.cfg.Tools != nil {
 				if t, ok := a.cfg.Tools.Get(p); ok {
+					add(t)
+					continue
+				}
+			}
+			for _, t := range a.cfg.SubagentTools {
+				if t.Name() == p {
 					add(t)
 				}
 			}

@@ -651,3 +651,29 @@ func TestSubagentInheritsTheSystemPrompt(t *testing.T) {
 		t.Errorf("system instruction:\n%s", sys)
 	}
 }
+
+// A tool only subagents get (cli_help's get_internal_docs) is given to
+// the agent that names it, never to the main agent nor by "*".
+func TestSubagentOnlyTools(t *testing.T) {
+	docs := fakeTool{name: "get_internal_docs", build: func(map[string]any) (tools.Call, error) {
+		return fakeCall{title: "docs", kind: tools.KindRead, exec: func(context.Context) (tools.Result, error) { return tools.Result{Output: "the docs"}, nil }}, nil
+	}}
+	help := agents.Definition{Name: "helper", Kind: agents.Local, SystemPrompt: "Help.", Tools: []string{"get_internal_docs"}}
+	all := agents.Definition{Name: "all", Kind: agents.Local, SystemPrompt: "All.", Tools: []string{"*"}}
+	done := func(id string) geminitest.Turn {
+		return geminitest.CallTurn(call(id, tools.CompleteTaskName, map[string]any{"result": "ok"}))
+	}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("i1", "helper", "x")), done("c1"),
+		geminitest.CallTurn(invoke("i2", "all", "y")), done("c2"),
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), SubagentTools: []tools.Tool{docs}, Agents: catalog{help, all}})
+	prompt(t, a.NewSession(), "go")
+	reqs := srv.Requests()
+	for i, want := range [][]string{{"read_file", tools.InvokeAgentName}, {"get_internal_docs", tools.CompleteTaskName}, {"read_file", tools.InvokeAgentName}, {"read_file", tools.CompleteTaskName}} {
+		if got := offeredNames(reqs[i]); !slices.Equal(got, want) {
+			t.Errorf("request %d offered %v, want %v", i, got, want)
+		}
+	}
+}
