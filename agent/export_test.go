@@ -7,6 +7,6 @@ import (
 
 // SetSubagentDeadline makes deadline bound a's subagent runs, for a test
 // to end one when it chooses.
-func SetSubagentDeadline(a *Agent, deadline func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)) {
+func SetSubagentDeadline(a *Agent, deadline func(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc)) {
 	a.deadline = deadline
 }

@@ -282,5 +282,9 @@ func ask[R any](t *turn, run *toolRun, question func() (R, error)) (R, error) {
 		return zero, err
 	}
 	defer line.done()
+	if t.clock != nil {
+		t.clock.Pause()
+		defer t.clock.Resume()
+	}
 	return question()
 }

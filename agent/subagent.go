@@ -536,12 +536,62 @@ func samplingOf(def agents.Definition) *sampling {
 	return s
 }
 
-// subagentDeadline bounds a run in time; a test replaces it to end a run
-// at a point of its choosing.
-type subagentDeadline func(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc)
+// subagentDeadline bounds a run in time: the context ends d after the
+// start, not counting the time the Pauser was paused. A test replaces it
+// to end a run at a point of its choosing.
+type subagentDeadline func(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc)
 
-func realDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, d)
+// Pauser stops a run's clock while the user is asked, and starts it
+// again, as 0.61's DeadlineTimer is paused while a subagent waits for a
+// confirmation (bundle chunk-JDPZ4CE3.js:348897-348903). Calls nest.
+type Pauser interface {
+	Pause()
+	Resume()
+}
+
+// realDeadline is a run's deadline on the wall clock.
+func realDeadline(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	c := &runClock{left: d, expire: cancel}
+	c.Resume()
+	return ctx, c, func() {
+		c.Pause()
+		cancel()
+	}
+}
+
+// runClock is a timer that can be paused.
+type runClock struct {
+	mu      sync.Mutex
+	left    time.Duration
+	started time.Time
+	timer   *time.Timer // nil while paused
+	pauses  int
+	expire  func()
+}
+
+func (c *runClock) Pause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pauses++
+	if c.timer != nil && c.timer.Stop() {
+		c.left -= time.Since(c.started)
+	}
+	c.timer = nil
+}
+
+// Resume starts the clock once every Pause was resumed; the first Resume
+// starts it.
+func (c *runClock) Resume() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pauses > 0 {
+		c.pauses--
+	}
+	if c.pauses == 0 && c.timer == nil {
+		c.started = time.Now()
+		c.timer = time.AfterFunc(max(c.left, 0), c.expire)
+	}
 }
 
 // run runs the subagent until it hands in its report or a limit ends it,
@@ -555,9 +605,9 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 	if parent.deadline != nil {
 		deadline = parent.deadline
 	}
-	runCtx, cancel := deadline(ctx, r.timeout)
+	runCtx, clock, cancel := deadline(ctx, r.timeout)
 	defer cancel()
-	t.ctx = runCtx
+	t.ctx, t.clock = runCtx, clock
 	res := t.run(r.input)
 	if report, done := r.complete.Submitted(); done {
 		return terminateGoal, report, nil
@@ -580,9 +630,10 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 
 	// The grace turn: one more request, within a minute of its own.
 	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("Execution limit reached (%s). Attempting one final recovery turn with a grace period.", reason)})
-	graceCtx, cancelGrace := deadline(ctx, subagentGrace)
+	// The grace period is not paused for the user, as 0.61's is not.
+	graceCtx, _, cancelGrace := deadline(ctx, subagentGrace)
 	defer cancelGrace()
-	t.ctx = graceCtx
+	t.ctx, t.clock = graceCtx, nil
 	t.s.agent.cfg.MaxTurns = t.s.requests + 1
 	t.run(r.pendingWith(finalWarning(reason)))
 	if report, done := r.complete.Submitted(); done {

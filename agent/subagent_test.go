@@ -333,15 +333,27 @@ type deadlines struct {
 	mu     sync.Mutex
 	asked  []time.Duration
 	cancel []context.CancelFunc
+	clock  []string // what the runs' clocks were told
 }
 
-func (d *deadlines) deadline(ctx context.Context, dur time.Duration) (context.Context, context.CancelFunc) {
+func (d *deadlines) deadline(ctx context.Context, dur time.Duration) (context.Context, agent.Pauser, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.asked = append(d.asked, dur)
 	d.cancel = append(d.cancel, cancel)
-	return ctx, cancel
+	return ctx, pauser{d}, cancel
+}
+
+type pauser struct{ d *deadlines }
+
+func (p pauser) Pause()  { p.d.note("pause") }
+func (p pauser) Resume() { p.d.note("resume") }
+
+func (d *deadlines) note(what string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.clock = append(d.clock, what)
 }
 
 func (d *deadlines) expire(i int) {
@@ -675,5 +687,35 @@ func TestSubagentOnlyTools(t *testing.T) {
 		if got := offeredNames(reqs[i]); !slices.Equal(got, want) {
 			t.Errorf("request %d offered %v, want %v", i, got, want)
 		}
+	}
+}
+
+// A subagent's time does not run while its call waits for the user: its
+// clock is paused for the question and resumed after it.
+func TestSubagentClockPausedWhileAsking(t *testing.T) {
+	d := &deadlines{}
+	var during []string
+	conf := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		d.mu.Lock()
+		during = slices.Clone(d.clock)
+		d.mu.Unlock()
+		return dialog.ProceedOnce, nil
+	}}
+	sh := &shellTool{}
+	def := agents.Definition{Name: "runner", Kind: agents.Local, SystemPrompt: "Run.", Tools: []string{tools.ShellName}}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("i1", "runner", "x")),
+		geminitest.CallTurn(call("s1", tools.ShellName, map[string]any{"command": "make"})),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "made"})),
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{def}, Confirmer: conf})
+	agent.SetSubagentDeadline(a, d.deadline)
+	prompt(t, a.NewSession(), "go")
+	if !slices.Equal(during, []string{"pause"}) || !slices.Equal(d.clock, []string{"pause", "resume"}) {
+		t.Errorf("clock while asking %v, after %v", during, d.clock)
+	}
+	if got := sh.commands(); !slices.Equal(got, []string{"make"}) {
+		t.Errorf("ran %q", got)
 	}
 }

@@ -66,8 +66,10 @@ type turn struct {
 	finished func() bool
 	// mainIndex is the invoke_agent call's place in the main answer: the
 	// subagent's questions take their turn in main's line after it
-	// (ask).
+	// (ask). clock is the run's time limit, paused while the user is
+	// asked; nil for the main agent and a grace turn.
 	mainIndex int
+	clock     Pauser
 }
 
 func (t *turn) run(input *genai.Content) dialog.PromptResult {
