@@ -38,11 +38,11 @@ type AgentCatalog interface {
 
 // RemoteInvoker runs a remote agent (Kind Remote) over A2A: query is its
 // input, emit (events already marked as the run's) hears its progress;
-// the text returned is what the main agent reads. An error is the run's
-// failure: the main agent then reads the text that came before it and
-// the error as 0.61's RemoteAgentInvocation formats one (bundle
-// chunk-JDPZ4CE3.js:350330-350367); an error meant for the user as it is
-// (0.61's A2AAgentError) is better put in the text, with a nil error.
+// the text returned is what the main agent reads, a failure included:
+// what came before it and 0.61's words for it (RemoteAgentInvocation,
+// bundle chunk-JDPZ4CE3.js:350330-350367), as agents/remote's Client.Run
+// returns it. A failure with no text is worded here, as 0.61 words an
+// error it does not know.
 type RemoteInvoker interface {
 	Invoke(ctx context.Context, def agents.Definition, query string, emit func(dialog.Event)) (string, error)
 }
@@ -331,9 +331,7 @@ func (t *turn) delegator(run *toolRun) tools.Delegator {
 			switch {
 			case ctx.Err() != nil:
 				return tools.Result{}, ctx.Err()
-			case err != nil && text != "":
-				text += "\n\n" + remoteError(err)
-			case err != nil:
+			case err != nil && text == "":
 				text = remoteError(err)
 			}
 			return tools.Result{Output: text, Display: text}, nil

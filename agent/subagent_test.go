@@ -513,8 +513,8 @@ func (r *remote) Invoke(_ context.Context, def agents.Definition, query string, 
 }
 
 // A remote agent runs through the RemoteInvoker: its progress is marked
-// as its run's, its text is the answer, and a failure is worded as 0.61
-// words it, after what came before it.
+// as its run's, its text is the answer, a failure's included, and a
+// failure without text is worded as 0.61 words an unknown error.
 func TestRemoteSubagent(t *testing.T) {
 	def := agents.Definition{Name: "far", Kind: agents.Remote, Description: "A remote agent."}
 	for _, tc := range []struct {
@@ -522,7 +522,8 @@ func TestRemoteSubagent(t *testing.T) {
 		want string
 	}{
 		{&remote{text: "the answer"}, "the answer"},
-		{&remote{text: "half", err: errors.New("connection reset")}, "half\n\nError calling remote agent: connection reset"},
+		{&remote{text: "half\n\nError calling remote agent: reset", err: errors.New("reset")}, "half\n\nError calling remote agent: reset"},
+		{&remote{err: errors.New("connection refused")}, "Error calling remote agent: connection refused"},
 	} {
 		srv := geminitest.NewTestServer(t, geminitest.CallTurn(invoke("i1", "far", "ask them")), geminitest.TextTurn("ok"))
 		a, _ := newAgent(t, srv, agent.Config{Agents: catalog{def}, Remote: tc.r})
