@@ -138,6 +138,21 @@ type Config struct {
 	// (settings' model.thinkingBudget; 0 turns thinking off where the model
 	// allows, -1 lets it decide); the model's default when nil.
 	ThinkingBudget *int32
+
+	// Subagents (subagent.go).
+
+	// Agents are the subagents invoke_agent may hire; while it lists one,
+	// the model is offered invoke_agent and told of them. None when nil.
+	Agents AgentCatalog
+	// Remote runs the catalogue's remote agents; they fail, saying so,
+	// when nil.
+	Remote RemoteInvoker
+	// Version is gemini-ls's version, a subagent's ${cliVersion}.
+	Version string
+	// SubagentTools are tools only a subagent that names them gets, never
+	// the main agent, nor "*" (cli_help's get_internal_docs: 0.61 gives
+	// it as an instance in its toolConfig).
+	SubagentTools []tools.Tool
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -156,6 +171,12 @@ type Agent struct {
 	sessions map[string]*Session
 	closed   map[string]bool // sessions dropped to bound memory, not persisted
 	uses     uint64          // prompts begun, to order sessions by use
+
+	// sampling is a subagent's temperature, topP and thinking; nil for
+	// the main agent. deadline bounds a subagent's run (nil: a timer), a
+	// test's to choose when it ends.
+	sampling *sampling
+	deadline subagentDeadline
 }
 
 // New returns an Agent; cfg.Generator is required.
@@ -174,6 +195,9 @@ func New(cfg Config) *Agent {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Agents != nil {
+		cfg.Tools = newWithAgents(cfg.Tools, cfg.Agents)
 	}
 	return &Agent{
 		cfg:      cfg,
@@ -219,6 +243,11 @@ func (a *Agent) systemInstruction(ctx context.Context) string {
 	if a.cfg.TopicNarration {
 		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
 			system += "\n\n" + topicMandate
+		}
+	}
+	if _, ok := a.cfg.Tools.(*withAgents); ok && a.cfg.Agents != nil {
+		if section := subagentsSection(a.cfg.Agents.Active()); section != "" {
+			system += "\n\n" + section
 		}
 	}
 	if a.cfg.Skills != nil {
@@ -400,6 +429,12 @@ func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir 
 		cfg.ThinkingConfig = &genai.ThinkingConfig{
 			IncludeThoughts: a.cfg.Thinking,
 			ThinkingBudget:  a.cfg.ThinkingBudget,
+		}
+	}
+	if s := a.sampling; s != nil {
+		cfg.Temperature, cfg.TopP = s.temperature, s.topP
+		if s.thinking != nil && thinks(a.activeModel()) {
+			cfg.ThinkingConfig = s.thinking
 		}
 	}
 	return cfg

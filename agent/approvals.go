@@ -39,12 +39,22 @@ type approvals struct {
 	// above as their priorities say (decide); none when nil.
 	policy *policy.Engine
 
-	mu      sync.Mutex // guards allowed
+	// mu guards allowed; both are shared with the approvals of the
+	// session's subagents (withAnnotations).
+	mu      *sync.Mutex
 	allowed map[string]bool
 }
 
+// withAnnotations is the door of a subagent of the session: the same
+// mode, rules and "always allow", for its own tools.
+func (a *approvals) withAnnotations(annotations func(string) tools.Annotations) *approvals {
+	sub := *a
+	sub.annotations = annotations
+	return &sub
+}
+
 func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, annotations func(string) tools.Annotations, preapproved, trustedTools []string) *approvals {
-	a := &approvals{mode: mode, plansDir: plansDir, annotations: annotations, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}}
+	a := &approvals{mode: mode, plansDir: plansDir, annotations: annotations, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}, mu: new(sync.Mutex)}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
 	}
@@ -192,6 +202,9 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 	call.Mode = policyMode(a.mode())
 	v := a.policy.Check(call)
 	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {
+		if a.mode() == tools.ApprovalPlan && name == tools.InvokeAgentName && planAgent(call.Args) {
+			return verdict{}
+		}
 		return a.builtin(name, c)
 	}
 	switch v.Decision {
@@ -209,6 +222,17 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 		}
 	}
 	return verdict{}
+}
+
+// planAgent reports whether an invoke_agent call hires an agent plan
+// mode lets run, one that only reads, as 0.61's plan.toml allows them
+// ("Allow specific subagents in Plan mode").
+func planAgent(args map[string]any) bool {
+	switch args["agent_name"] {
+	case "codebase_investigator", "cli_help":
+		return true
+	}
+	return false
 }
 
 // builtin is the decision without policy rules.

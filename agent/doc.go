@@ -78,6 +78,18 @@
 // response they replace or give is what the user sees and the history
 // keeps.
 //
+// Subagents (subagent.go): with Config.Agents, the model is offered
+// invoke_agent while an agent is enabled, and told of the agents. A local
+// agent's run is a turn of this package's own in a session of its own
+// (Session.parent): its own system instruction, first message, model and
+// tools (its definition's of the main agent's, never invoke_agent, plus
+// complete_task), no main history; its calls pass the main session's
+// approval door (mode, rules, "always allow"), land through the same
+// front end, wait in the main turn's question line, are journaled with
+// the main prompt and counted in its Stats. Every event of a run carries
+// dialog.Subagent; the main history gets the invoke_agent call and its
+// answer alone.
+//
 // Session.RunCall runs one call for the user outside a model turn (a
 // client-initiated call: /restore proposes the checkpoint's call again)
 // by the turn's own code, so it passes the same door, lands, checkpoints

@@ -271,9 +271,20 @@ func ask[R any](t *turn, run *toolRun, question func() (R, error)) (R, error) {
 			return zero, t.ctx.Err()
 		}
 	}
-	if err := t.questions.wait(t.ctx, run.index); err != nil {
+	// A subagent's questions wait in its main turn's line, so that the
+	// subagents running at once ask one at a time, as the main agent's
+	// calls do: after the main agent's own calls, in call order.
+	line, index := &t.questions, run.index
+	if t.main != nil {
+		line, index = &t.main.questions, (t.mainIndex+1)<<16|run.index
+	}
+	if err := line.wait(t.ctx, index); err != nil {
 		return zero, err
 	}
-	defer t.questions.done()
+	defer line.done()
+	if t.clock != nil {
+		t.clock.Pause()
+		defer t.clock.Resume()
+	}
 	return question()
 }

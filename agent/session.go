@@ -100,6 +100,20 @@ type Session struct {
 	// update_topic last said. Each has a lock of its own.
 	background background.Registry
 	topic      tools.TopicState
+
+	// parent is the session whose invoke_agent call runs this one, a
+	// subagent's (subagent.go): its approval mode, plans directory,
+	// stats and background processes are the parent's.
+	parent *Session
+}
+
+// backgroundRegistry is where the session's background processes are
+// kept: a subagent's, with its parent's.
+func (s *Session) backgroundRegistry() *background.Registry {
+	if s.parent != nil {
+		return s.parent.backgroundRegistry()
+	}
+	return &s.background
 }
 
 // closeBackground kills the session's background processes, as it ends.
@@ -115,6 +129,9 @@ func (s *Session) Background() *background.Registry { return &s.background }
 
 // ApprovalMode is what runs without asking in the session now.
 func (s *Session) ApprovalMode() tools.ApprovalMode {
+	if s.parent != nil {
+		return s.parent.ApprovalMode()
+	}
 	s.modeMu.Lock()
 	mode := s.mode
 	s.modeMu.Unlock()
@@ -133,6 +150,10 @@ func (s *Session) ownMode() tools.ApprovalMode {
 // SetApprovalMode changes what runs without asking in this session
 // alone, from its next call on, until the agent's mode is set anew.
 func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {
+	if s.parent != nil {
+		s.parent.SetApprovalMode(mode)
+		return
+	}
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
 	s.mode = mode
@@ -178,6 +199,10 @@ func (s *Session) ApprovedPlan() string {
 }
 
 func (s *Session) setApprovedPlan(path string) {
+	if s.parent != nil {
+		s.parent.setApprovedPlan(path)
+		return
+	}
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
 	s.approvedPlan = path
@@ -187,6 +212,9 @@ func (s *Session) setApprovedPlan(path string) {
 // (Config.PlansDir) and made reachable through the workspace, then kept:
 // the session's plans stay where it wrote them.
 func (s *Session) PlansDir() (string, error) {
+	if s.parent != nil {
+		return s.parent.PlansDir()
+	}
 	s.plansMu.Lock()
 	defer s.plansMu.Unlock()
 	if s.plansDir != "" {

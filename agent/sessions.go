@@ -177,6 +177,9 @@ func (s *Session) info() dialog.SessionInfo {
 
 // sessionUsage is the session's token usage before the running prompt.
 func (s *Session) sessionUsage() dialog.Usage {
+	if s.parent != nil {
+		return s.parent.sessionUsage()
+	}
 	s.agent.mu.Lock()
 	defer s.agent.mu.Unlock()
 	return s.usage

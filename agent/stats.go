@@ -59,5 +59,14 @@ func (r *statsRecord) snapshot() dialog.Stats {
 	return dialog.Stats{Models: maps.Clone(r.s.Models), Tools: maps.Clone(r.s.Tools)}
 }
 
+// statsRecord is where the session's requests and calls count: a
+// subagent's, in the session that runs it.
+func (s *Session) statsRecord() *statsRecord {
+	if s.parent != nil {
+		return s.parent.statsRecord()
+	}
+	return &s.stats
+}
+
 // Stats is what the session's requests and calls came to so far.
 func (s *Session) Stats() dialog.Stats { return s.stats.snapshot() }

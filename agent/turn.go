@@ -55,8 +55,21 @@ type turn struct {
 	// runs are the calls of the model answer being run (runCalls).
 	runs []*toolRun
 	// mu guards what the calls running at once share: result.ToolCalls,
-	// hookStop, declined, journal.
+	// result.Usage (a subagent's adds to it), hookStop, declined, journal.
 	mu sync.Mutex
+
+	// A subagent's turn (subagent.go): main is the main agent's turn whose
+	// invoke_agent call runs it, whose journal records the subagent's
+	// edits; finished says the subagent handed in its report, which ends
+	// the turn after the calls of that answer.
+	main     *turn
+	finished func() bool
+	// mainIndex is the invoke_agent call's place in the main answer: the
+	// subagent's questions take their turn in main's line after it
+	// (ask). clock is the run's time limit, paused while the user is
+	// asked; nil for the main agent and a grace turn.
+	mainIndex int
+	clock     Pauser
 }
 
 func (t *turn) run(input *genai.Content) dialog.PromptResult {
@@ -112,6 +125,10 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			return t.stopLoop(loop)
 		}
 		input = t.runCalls(answer.calls)
+		if t.finished != nil && t.finished() {
+			t.s.chat.record(input)
+			return t.stop(dialog.StopEndTurn, nil)
+		}
 		if t.ctx.Err() != nil {
 			t.s.chat.record(input)
 			return t.stop(dialog.StopCancelled, t.ctx.Err())
@@ -145,7 +162,9 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if mode == tools.ApprovalPlan {
 		// Read per request: a call may have switched the mode mid-turn.
 		plansDir = t.s.plansDirOrNone()
-		system += "\n\n" + a.planInstruction(plansDir)
+		if t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
+			system += "\n\n" + a.planInstruction(plansDir)
+		}
 	}
 	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
 	if err != nil {
@@ -251,7 +270,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 		_, loop := errors.AsType[*LoopError](err)
 		_, ended := errors.AsType[*hookEnd](err)
 		// A loop or a hook stopped an answer that came: not a failure.
-		t.s.stats.request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
+		t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
 		if loop || ended {
 			return out, usage, model, err // not a broken stream: nothing to retry
 		}
@@ -459,7 +478,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	}
 
 	run.pastQuestions()
-	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: &s.background, Topic: &s.topic})
+	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
 	if err == nil && res.Proposal != nil {
 		res, err = t.land(run, c, res.Proposal, door)
 	}
@@ -614,9 +633,13 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		// The user's no, not a front end's refusal (tools.Refused).
 		t.userDeclined()
 	}
-	t.mu.Lock()
-	t.journal.landed(p.Change, landing.Decision)
-	t.mu.Unlock()
+	jt := t
+	if t.main != nil {
+		jt = t.main // the prompt's journal, which a rewind reverts
+	}
+	jt.mu.Lock()
+	jt.journal.landed(p.Change, landing.Decision)
+	jt.mu.Unlock()
 	return p.Settle(landing.Decision)
 }
 
@@ -644,7 +667,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 			res.Status = tools.StatusError
 		}
 	}
-	t.s.stats.call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
+	t.s.statsRecord().call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
 	display := res.Display
 	if display == "" && res.Error != "" {
 		display = res.Error

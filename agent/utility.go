@@ -94,7 +94,7 @@ func (t *turn) utilityJSON(use models.Utility, system string, schema map[string]
 		if resp != nil {
 			usage = resp.UsageMetadata
 		}
-		t.s.stats.request(use.Model, a.cfg.Now().Sub(start), usageOf(usage), err != nil)
+		t.s.statsRecord().request(use.Model, a.cfg.Now().Sub(start), usageOf(usage), err != nil)
 		if err != nil {
 			a.log.error(use.Model, t.promptID, 0, err)
 			return "", fmt.Errorf("asking %s: %w", use.Model, err)

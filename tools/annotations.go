@@ -30,6 +30,10 @@ type Annotations struct {
 	// openWorldHint); auto_edit runs the read-only ones without asking, as
 	// 0.61's write.toml runs web_fetch.
 	OpenWorld bool
+	// Delegates: the tool's calls hand a task to a subagent (0.61's
+	// Kind.Agent, invoke_agent). No subagent is given such a tool, and
+	// its calls run alongside their neighbours.
+	Delegates bool
 }
 
 // Annotated is a tool that says what it is. A tool that does not is

@@ -169,6 +169,9 @@ type CallInfo struct {
 	// Topic is the session's topic, which update_topic sets; nil where
 	// there is no session (update_topic then only reports it).
 	Topic *TopicState
+	// Delegate runs a subagent for invoke_agent; nil where no subagent
+	// can run (a subagent's own calls: no recursion).
+	Delegate Delegator
 }
 
 // EditKey is the permission key of file changes: allowed by auto_edit and

@@ -1,0 +1,12 @@
+package agent
+
+import (
+	"context"
+	"time"
+)
+
+// SetSubagentDeadline makes deadline bound a's subagent runs, for a test
+// to end one when it chooses.
+func SetSubagentDeadline(a *Agent, deadline func(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc)) {
+	a.deadline = deadline
+}

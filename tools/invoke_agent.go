@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/genai"
+)
+
+// InvokeAgentName is the tool that hands a task to a subagent (Gemini CLI
+// 0.61's AgentTool, AGENT_TOOL_NAME, bundle chunk-JDPZ4CE3.js:283192).
+const InvokeAgentName = "invoke_agent"
+
+// KindAgent is the kind of a call that runs a subagent (0.61's
+// Kind.Agent).
+const KindAgent Kind = "agent"
+
+// Delegator runs the subagent called agentName on prompt for the call
+// being executed, and returns what the calling model reads of its run.
+// The agent's turn gives one in CallInfo; it ends with ctx.
+type Delegator func(ctx context.Context, agentName, prompt string) (Result, error)
+
+// AgentNames says which subagents invoke_agent may hire now.
+type AgentNames interface {
+	// HasAgent reports whether an enabled agent is called name.
+	HasAgent(name string) bool
+}
+
+// invokeAgentTool is 0.61's invoke_agent: its declaration, word for word
+// (bundle chunk-JDPZ4CE3.js:353278-353298), and its unknown agent error.
+type invokeAgentTool struct {
+	agents AgentNames
+}
+
+// NewInvokeAgent is invoke_agent over the agents agents names.
+func NewInvokeAgent(agents AgentNames) Tool { return invokeAgentTool{agents: agents} }
+
+func (invokeAgentTool) Name() string { return InvokeAgentName }
+
+// Annotations: it delegates. What its subagent may do is the subagent's
+// calls' business: each passes the approval door itself.
+func (invokeAgentTool) Annotations() Annotations { return Annotations{Delegates: true} }
+
+type invokeAgentParams struct {
+	AgentName string `json:"agent_name" jsonschema:"Name of the subagent to invoke"`
+	Prompt    string `json:"prompt" jsonschema:"The COMPLETE query to send the subagent. MUST be comprehensive and detailed. Include all context, background, questions, and expected output format. Do NOT send brief or incomplete instructions."`
+}
+
+var invokeAgentDecl = declare[invokeAgentParams](InvokeAgentName, "Invoke a subagent to perform a specific task or investigation.")
+
+func (invokeAgentTool) Declaration() *genai.FunctionDeclaration { return invokeAgentDecl }
+
+// Build checks the agent is there: 0.61's createInvocation throws
+// "Subagent '…' not found." (bundle chunk-JDPZ4CE3.js:353306).
+func (t invokeAgentTool) Build(raw map[string]any) (Call, error) {
+	var p invokeAgentParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	if t.agents == nil || !t.agents.HasAgent(p.AgentName) {
+		return nil, fmt.Errorf("Subagent '%s' not found.", p.AgentName)
+	}
+	return invokeAgentCall{p: p}, nil
+}
+
+type invokeAgentCall struct{ p invokeAgentParams }
+
+// Title is 0.61's DelegateInvocation.getDescription.
+func (c invokeAgentCall) Title() string {
+	return fmt.Sprintf("Delegating to agent '%s'", c.p.AgentName)
+}
+
+func (invokeAgentCall) Kind() Kind { return KindAgent }
+
+// Confirmation: none; 0.61's agents.toml allows invoke_agent in every
+// mode but plan, its subagent's calls asking for themselves.
+func (invokeAgentCall) Confirmation() *Confirmation { return nil }
+
+func (c invokeAgentCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	if info.Delegate == nil {
+		return Result{}, errors.New("no subagent can run here")
+	}
+	return info.Delegate(ctx, c.p.AgentName, c.p.Prompt)
+}
