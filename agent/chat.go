@@ -16,6 +16,10 @@ type chat struct {
 	history []*genai.Content
 	// calls numbers the ids given to function calls the model sent without one.
 	calls int
+	// idPrefix starts the ids given: a subagent's are its invoke_agent
+	// call's id and a dot, so that none is an id the main agent's calls
+	// have (ACP clients key tool calls and permissions by id).
+	idPrefix string
 	// epoch counts the times the whole history was replaced (compressed),
 	// so that a copy kept elsewhere knows to rewrite it, not append to it.
 	epoch int
@@ -55,7 +59,7 @@ func (c *chat) callID(fc *genai.FunctionCall) string {
 		return fc.ID
 	}
 	c.calls++
-	return fmt.Sprintf("call_%d", c.calls)
+	return fmt.Sprintf("%scall_%d", c.idPrefix, c.calls)
 }
 
 // modelTurn gathers one streamed model answer.

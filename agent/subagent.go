@@ -336,7 +336,7 @@ func (t *turn) delegator(run *toolRun) tools.Delegator {
 			}
 			return tools.Result{Output: text, Display: text}, nil
 		}
-		return t.runLocal(ctx, run.index, def, prompt, tagged)
+		return t.runLocal(ctx, run.index, callID, def, prompt, tagged)
 	}
 }
 
@@ -349,12 +349,12 @@ func remoteError(err error) string { return "Error calling remote agent: " + err
 // as LocalSubagentInvocation.execute does (bundle chunk-JDPZ4CE3.js:
 // 349885-349960): the report, or why there is none; ctx's error once the
 // user cancelled.
-func (t *turn) runLocal(ctx context.Context, index int, def agents.Definition, prompt string, emit func(dialog.Event)) (tools.Result, error) {
+func (t *turn) runLocal(ctx context.Context, index int, callID string, def agents.Definition, prompt string, emit func(dialog.Event)) (tools.Result, error) {
 	failed := func(err error) (tools.Result, error) {
 		msg := fmt.Sprintf(subagentFailed, def.Name, err)
 		return tools.Result{Output: msg, Display: msg}, nil
 	}
-	run, err := t.newSubagentRun(ctx, def, prompt, emit)
+	run, err := t.newSubagentRun(ctx, callID, def, prompt, emit)
 	if err != nil {
 		return failed(err)
 	}
@@ -384,7 +384,7 @@ type subagentRun struct {
 	timeout  time.Duration
 }
 
-func (t *turn) newSubagentRun(ctx context.Context, def agents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
+func (t *turn) newSubagentRun(ctx context.Context, callID string, def agents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
 	parent := t.s
 	a := parent.agent
 	var out *tools.TaskOutput
@@ -448,6 +448,7 @@ func (t *turn) newSubagentRun(ctx context.Context, def agents.Definition, prompt
 
 	cs := child.newSession(parent.id, parent.root, parent.created)
 	cs.parent = parent
+	cs.chat.idPrefix = callID + "."
 	cs.approvals = parent.approvals.withAnnotations(child.annotations)
 	run := &subagentRun{
 		complete: complete,

@@ -720,3 +720,33 @@ func TestSubagentClockPausedWhileAsking(t *testing.T) {
 		t.Errorf("ran %q", got)
 	}
 }
+
+// The ids gemini-ls gives a subagent's calls are never ids of the main
+// agent's: they start with its invoke_agent call's id (ACP clients key
+// tool calls and their permission requests by id).
+func TestSubagentCallIDsAreItsOwn(t *testing.T) {
+	reg, ws, root := realTools(t)
+	path := filepath.Join(root, "a.txt")
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("", "investigator", "where is alpha")),
+		geminitest.CallTurn(call("", tools.ReadFileName, map[string]any{"file_path": path})),
+		geminitest.CallTurn(call("", tools.CompleteTaskName, map[string]any{"result": "in a.txt"})),
+		geminitest.TextTurn("done"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}})
+	_, evs := prompt(t, a.NewSession(), "find alpha")
+	seen := map[string]string{}
+	for _, ev := range evs.of(dialog.EventToolCall) {
+		id := ev.ToolCall.CallID
+		if other, dup := seen[id]; dup {
+			t.Errorf("call id %q is both %s's and %s's", id, other, ev.ToolCall.Name)
+		}
+		seen[id] = ev.ToolCall.Name
+		if ev.Subagent.CallID != "" && !strings.HasPrefix(id, ev.Subagent.CallID+".") {
+			t.Errorf("subagent call %s has id %q, not under %q", ev.ToolCall.Name, id, ev.Subagent.CallID)
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("call ids %v", seen)
+	}
+}
