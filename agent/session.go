@@ -334,13 +334,25 @@ func (s *Session) promptCount() int {
 	return s.prompts
 }
 
+// agentNamed says whether an @name of the prompt is an enabled
+// subagent's (0.61's @agent); nil without agents.
+func (a *Agent) agentNamed() AgentNamed {
+	if a.cfg.Agents == nil {
+		return nil
+	}
+	return func(name string) bool {
+		_, ok := a.cfg.Agents.Lookup(name)
+		return ok
+	}
+}
+
 // inputParts is what the model reads of the user's input: where the user
 // is in the editor, then the prompt with the files its @paths name.
 func (s *Session) inputParts(ctx context.Context, in dialog.Input) ([]*genai.Part, error) {
 	var parts []*genai.Part
 	if strings.TrimSpace(in.Text) != "" {
 		var err error
-		if parts, err = ExpandReferences(ctx, s.agent.cfg.Workspace, in.Text); err != nil {
+		if parts, err = ExpandReferencesAndAgents(ctx, s.agent.cfg.Workspace, in.Text, s.agent.agentNamed()); err != nil {
 			return nil, fmt.Errorf("reading the files the prompt references: %w", err)
 		}
 	}

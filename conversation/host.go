@@ -398,7 +398,7 @@ func (h *Host[S]) SetModel(id, model string) error {
 	if !ok {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
-	l.Built.Agent.SetModel(model)
+	l.Built.SetModel(context.Background(), model)
 	return nil
 }
 

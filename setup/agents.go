@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -52,6 +53,34 @@ func (b *Built) agentProblems(problems []error) []error {
 		fi, err := os.Stat(filepath.Join(b.projectRoots[0], ".gemini", "agents"))
 		return err != nil || !fi.IsDir()
 	})
+}
+
+// SetModel makes model the one every session's next request goes to,
+// and the main model the built-in agents choose theirs by (0.61 reloads
+// its local agents on ModelChanged); what that finds wrong is told.
+func (b *Built) SetModel(ctx context.Context, model string) {
+	b.Agent.SetModel(model)
+	if b.Agents != nil {
+		for _, p := range b.agentProblems(b.Agents.SetMainModel(ctx, model)) {
+			b.opts.Warn("subagents", p)
+		}
+	}
+}
+
+// agentSource is b.Agents as the agent takes it: no interface holding a
+// nil catalog.
+func (b *Built) agentSource() agent.AgentCatalog {
+	if b.Agents == nil {
+		return nil
+	}
+	return b.Agents
+}
+
+// lookupEnv reads the agent's environment (the process's, then the
+// .env file's) for a remote agent's $NAME credentials; empty is unset.
+func (b *Built) lookupEnv(name string) (string, bool) {
+	v := b.Getenv(name)
+	return v, v != ""
 }
 
 // extensionAgents are the enabled extensions' agents directories.

@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"strings"
 
+	geminils "github.com/gemini-ls/gemini-ls"
+	"github.com/gemini-ls/gemini-ls/agents/remote"
+
 	"github.com/gemini-ls/gemini-ls/agents"
 
 	"go.uber.org/zap"
@@ -242,6 +245,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Store:                store,
 		Memory:               b.memory,
 		Skills:               b.skillSource(),
+		Agents:               b.agentSource(),
+		Remote:               newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv}),
+		Version:              o.Version,
+		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
 		Confirmer:            o.Confirmer,
 		Asker:                o.Asker,
 		Lander:               o.Lander,
@@ -579,7 +586,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	model, mode := b.choose(base, set)
 	if b.Agent != nil {
 		if model != b.Model {
-			b.Agent.SetModel(model)
+			b.SetModel(context.Background(), model)
 			applied = append(applied, "model "+model)
 		}
 		if mode != b.ApprovalMode {

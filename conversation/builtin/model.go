@@ -63,7 +63,7 @@ func manageModel(_ context.Context, env Env, _ string) (Reply, error) {
 // takes it, and a name the API does not know fails at the next request.
 // With --persist it is also saved as model.name in the user's settings
 // (0.61's saveModelChange, bundle chunk-DZZAUXYI.js:16891).
-func setModel(_ context.Context, env Env, args string) (Reply, error) {
+func setModel(ctx context.Context, env Env, args string) (Reply, error) {
 	usage := func(problem string) error { return subUsage("model", "set", setModelHint, problem) }
 	var name string
 	persist := false
@@ -91,7 +91,7 @@ func setModel(_ context.Context, env Env, args string) (Reply, error) {
 			return Reply{}, fmt.Errorf("the model was not set: saving it in %s: %w", user, err)
 		}
 	}
-	env.Built.Agent.SetModel(name)
+	env.Built.SetModel(ctx, name)
 	text := "Model set to " + name
 	if persist {
 		text += " (persisted)"
