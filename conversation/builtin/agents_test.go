@@ -154,8 +154,8 @@ func TestAgentsReload(t *testing.T) {
 	before := someAgents()
 	after := someAgents()
 	after[1].Definition.Description = "Reviews diffs, harder." // reviewer updated
-	after = append(after[:2], after[3:]...)         // pay deleted
-	after[3].Enabled = true                         // cli_help now enabled: new
+	after = append(after[:2], after[3:]...)                    // pay deleted
+	after[3].Enabled = true                                    // cli_help now enabled: new
 	after = append(after, entry("scout", "", "Scouts.", agents.Remote, agents.User, "/home/u/.gemini/agents/scout.md", true))
 	f := &fakeAgents{all: before, next: after}
 	got, err := runAgents(t, f, "/agents reload")
