@@ -59,6 +59,11 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: alwaysLabel, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{OptionId: optionReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
+	if sub, ok := sess.subagentOf(string(call.ToolCallId)); ok {
+		// A subagent's call, an edit or any other, is asked about as
+		// its tool_call is named.
+		call.Meta = subagentMeta(sub)
+	}
 	res, err := sess.srv.requestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
 	switch {
 	case ctx.Err() != nil:
@@ -259,11 +264,6 @@ func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dia
 		call.Title = sdk.Ptr(sess.permissionTitle(req, shown))
 		call.Kind = sdk.Ptr(toolKind(shown.Kind))
 		call.RawInput = shown.Args
-	}
-	if sub, ok := sess.subagentOf(req.CallID); ok {
-		// A subagent's call is asked about as any, named as its
-		// tool_call is.
-		call.Meta = subagentMeta(sub)
 	}
 	always := ""
 	if req.CanAllowAlways {

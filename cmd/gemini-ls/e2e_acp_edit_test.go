@@ -411,3 +411,26 @@ func TestACPRejectedEditCancelsTheLaterCalls(t *testing.T) {
 		t.Errorf("responses = %v, want the edit rejected and the read cancelled", rs)
 	}
 }
+
+// Over ACP, a subagent's replace is asked with session/request_permission
+// (marked as the invoke_agent call's) and lands with fs/write_text_file.
+func TestACPSubagentEditAskedAndWritten(t *testing.T) {
+	h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo}, cfg: editorACP}, generalistEdits()...)
+	h.mustPrompt("make A return 2", sdk.StopReasonEndTurn)
+	want := "package a\n\nfunc A() int { return 2 }\n"
+	writes := h.client.Writes()
+	if len(writes) != 1 || writes[0].Path != h.path("a.go") || writes[0].Content != want {
+		t.Errorf("fs/write_text_file requests %+v, want one writing %q to a.go", writes, want)
+	}
+	perms := h.client.Permissions()
+	if len(perms) != 1 {
+		t.Fatalf("%d permission requests, want 1", len(perms))
+	}
+	invoke := h.client.ToolCalls()[0]
+	if meta := perms[0].ToolCall.Meta; meta == nil || meta["parentToolCallId"] != string(invoke.ToolCallId) || meta["agentName"] != "generalist" {
+		t.Errorf("the permission request's _meta %+v, want the invoke_agent call %q", perms[0].ToolCall.Meta, invoke.ToolCallId)
+	}
+	if out, errText := h.result(2); out != "Successfully modified file: "+h.path("a.go")+" (1 replacements)." {
+		t.Errorf("the subagent was told %q (error %q)", out, errText)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
 
 // homeOf is the HOME the headless run sees.
@@ -131,4 +132,56 @@ func TestRunUserAgentIsHeldToItsTools(t *testing.T) {
 		t.Errorf("a.txt = %q: the refused write happened", got)
 	}
 	contains(t, "stderr", res.stderr, "Skipping project agents due to untrusted folder")
+}
+
+// generalistEdits: the main agent hires the generalist, which edits a.go
+// and reports; then the main agent is done.
+func generalistEdits() []geminitest.Turn {
+	return []geminitest.Turn{
+		call("invoke_agent", map[string]any{"agent_name": "generalist", "prompt": "make A return 2"}),
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		call("complete_task", map[string]any{"result": map[string]any{"response": "A returns 2"}}),
+		geminitest.TextTurn("done"),
+	}
+}
+
+// Over LSP, a subagent's replace is previewed and confirmed like the
+// main agent's: one workspace/applyEdit, the buffer changed, the
+// subagent told the truth; its updates name the invoke_agent call.
+func TestLSPSubagentEditIsConfirmedInTheEditor(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}}, generalistEdits()...)
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "make A return 2"})
+	h.wantOutput(2, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+	h.wantDisk("a.go", aGo)
+	h.wantStrategy(false, 1)
+	var invoke string
+	for _, u := range h.updates("toolCall") {
+		switch u.Name {
+		case "invoke_agent":
+			invoke = u.CallID
+		case "replace":
+			if u.ParentCallID == "" || u.ParentCallID != invoke || u.AgentName != "generalist" {
+				t.Errorf("the subagent's replace update names %q/%q, want the invoke_agent call %q and generalist", u.ParentCallID, u.AgentName, invoke)
+			}
+		}
+	}
+	if out := h.toolOutputs(3); len(out) != 1 || !strings.Contains(out[0], "A returns 2") {
+		t.Errorf("the report = %q", out)
+	}
+}
+
+// Headless in the default mode, a subagent's replace is refused, as the
+// main agent's is, and the file is unchanged.
+func TestRunSubagentEditRefusedByDefault(t *testing.T) {
+	h := newHeadless(t, map[string]string{"a.go": aGo}, generalistEdits()...)
+	res := h.run("run", "-p", "make A return 2")
+	res.wantExit(t, 0)
+	if fr := h.responses(2); len(fr) != 1 || fr[0].Response["error"] == nil {
+		t.Errorf("the subagent's replace was not refused: %+v", fr)
+	}
+	if got := h.disk("a.go"); got != aGo {
+		t.Errorf("a.go = %q", got)
+	}
 }

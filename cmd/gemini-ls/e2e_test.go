@@ -194,6 +194,9 @@ type update struct {
 	Status      string         `json:"status"`
 	Display     string         `json:"display"`
 	Message     string         `json:"message"`
+	// ParentCallID and AgentName mark a subagent's update.
+	ParentCallID string `json:"parentCallId"`
+	AgentName    string `json:"agentName"`
 }
 
 func (h *harness) updates(kind string) []update {
