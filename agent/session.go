@@ -31,6 +31,10 @@ type Session struct {
 	id    string
 	agent *Agent
 
+	// askedAgents: the session asked about the project's agents
+	// (acknowledgeAgents); only its running prompt touches it.
+	askedAgents bool
+
 	root    string // the workspace root, for session lists
 	created time.Time
 
@@ -301,6 +305,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		emit(dialog.Event{Kind: dialog.EventError, Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
+	s.acknowledgeAgents(ctx, emit)
 	parts, err := s.inputParts(ctx, in)
 	if err != nil {
 		if ctx.Err() != nil {

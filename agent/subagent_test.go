@@ -750,3 +750,83 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 		t.Errorf("call ids %v", seen)
 	}
 }
+
+// ackCatalog is a catalogue holding a project's agent back until it is
+// acknowledged.
+type ackCatalog struct {
+	mu    sync.Mutex
+	agent agents.Definition
+	acked bool
+}
+
+func (c *ackCatalog) Lookup(name string) (agents.Definition, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent, c.acked && name == c.agent.Name
+}
+
+func (c *ackCatalog) Active() []agents.Definition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.acked {
+		return nil
+	}
+	return []agents.Definition{c.agent}
+}
+
+func (c *ackCatalog) Unacknowledged() []agents.Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.acked {
+		return nil
+	}
+	return []agents.Entry{{Definition: c.agent, Enabled: true}}
+}
+
+func (c *ackCatalog) Acknowledge(_ context.Context, name string) ([]error, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.acked = c.acked || name == c.agent.Name
+	return nil, nil
+}
+
+// answering is a Confirmer that answers every question with outcome and
+// records it.
+type answering struct {
+	outcome dialog.ConfirmOutcome
+	mu      sync.Mutex
+	asked   []dialog.ConfirmRequest
+}
+
+func (a *answering) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, req)
+	return a.outcome, nil
+}
+
+// A project's agent is asked about, through the door, before the
+// session's first prompt, in 0.61's words: acknowledged, it is offered
+// from that prompt on; declined, it stays held back and the session
+// does not ask again.
+func TestProjectAgentsAreAcknowledgedFirst(t *testing.T) {
+	for _, c := range []struct {
+		outcome dialog.ConfirmOutcome
+		offered bool
+	}{{dialog.ProceedOnce, true}, {dialog.Cancel, false}} {
+		srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+		cat := &ackCatalog{agent: agents.Definition{Name: "scout", Description: "Scouts the repo.", Kind: agents.Local, Source: agents.Project}}
+		user := &answering{outcome: c.outcome}
+		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat, Confirmer: user})
+		s := a.NewSession()
+		prompt(t, s, "hi")
+		prompt(t, s, "again")
+		if len(user.asked) != 1 || user.asked[0].Kind != dialog.ConfirmAgents || user.asked[0].Title != "New Agents Discovered" ||
+			user.asked[0].Details != "The following agents were found in this project. Please review them:\n\n- scout: Scouts the repo." {
+			t.Errorf("%s: asked %+v, want one question about scout", c.outcome, user.asked)
+		}
+		if got := slices.Contains(offeredNames(srv.Requests()[0]), tools.InvokeAgentName); got != c.offered {
+			t.Errorf("%s: invoke_agent offered in the first prompt: %v, want %v", c.outcome, got, c.offered)
+		}
+	}
+}

@@ -126,3 +126,9 @@ type FilesLander interface {
 // ConfirmRewind is the Kind of the ConfirmRequest asking the user
 // whether to revert a file changed since the agent last changed it.
 const ConfirmRewind = "rewind"
+
+// ConfirmAgents is the Kind of the ConfirmRequest asking the user to
+// acknowledge a project's new agents (0.61's "New Agents Discovered"):
+// allowed, they are offered from then on; else the next session asks
+// again.
+const ConfirmAgents = "agents"

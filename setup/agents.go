@@ -67,6 +67,10 @@ func (b *Built) SetModel(ctx context.Context, model string) {
 	}
 }
 
+// The catalogue holds a project's agents back until the user
+// acknowledged them; the agent's sessions ask.
+var _ agent.AgentAcknowledger = (*agents.Catalog)(nil)
+
 // agentSource is b.Agents as the agent takes it: no interface holding a
 // nil catalog.
 func (b *Built) agentSource() agent.AgentCatalog {
