@@ -3,7 +3,8 @@
 # gemini-ls and fakegemini, and writes what the screen shows to
 # nvim-chat.txt, nvim-review.txt, nvim-commands.txt (":Gemini /" and
 # <Tab> completing the user's custom commands), nvim-ask.txt (the model's
-# ask_user question) and nvim-rewind.txt (:GeminiRewind's list) in build/screenshots (or
+# ask_user question), nvim-rewind.txt (:GeminiRewind's list) and
+# nvim-subagent.txt (a subagent's run nested in the chat) in build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
 # than by hand; `make screenshots` copies them into docs/screenshots. Appends
 # one "pass screenshots ..." or "fail screenshots: why" line to the results
@@ -42,7 +43,7 @@ start_fake --script "$here/scripts/screenshots.json" --record "$work/requests.js
 
 cmd=$(printf 'env HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
   "$home" "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")
-tm new-session -d -s shot -x 160 -y 45 "$cmd" || fail "tmux new-session failed"
+tm new-session -d -s shot -x 160 -y 50 "$cmd" || fail "tmux new-session failed"
 wait_for "numbers.txt to open" 'numbers\.txt'
 
 tm send-keys -t shot ':Gemini what is in this file?' Enter
@@ -94,4 +95,12 @@ wait_for "the rewind list" 'Rewind to before' '1: 1\. what is in this file\?' '2
 printf '%s\n' "$screen" >"$shots/nvim-rewind.txt"
 tm send-keys -t shot Enter
 
-echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt and nvim-rewind.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question" | tee -a "$results"
+# A subagent's run, nested under its invoke_agent call: its calls and
+# its report in a fold of the chat, opened here to show it.
+tm send-keys -t shot ':Gemini how is the project laid out?' Enter
+wait_for "the answer after the subagent's report" 'The investigator found one file, numbers\.txt'
+tm send-keys -t shot ":lua vim.api.nvim_win_call(vim.fn.bufwinid(require('gemini').chat.buf), function() vim.cmd('normal! zRG') end)" Enter
+wait_for "the subagent's calls in the open fold" 'codebase_investigator' 'ReadFile|read_file' 'Report:'
+printf '%s\n' "$screen" >"$shots/nvim-subagent.txt"
+
+echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt, nvim-rewind.txt and nvim-subagent.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question; a subagent's run showed nested" | tee -a "$results"
