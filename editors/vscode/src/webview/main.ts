@@ -369,16 +369,17 @@ function drawItem(el: HTMLElement, item: Item): void {
       return;
     case "tool":
       el.dataset.status = item.status;
-      child(el, ".tool-title").textContent = item.title;
-      child(el, ".tool-status").textContent = statusWords[item.status] ?? item.status;
-      child(el, ".tool-display").innerHTML = item.display === "" ? "" : renderMarkdown(item.display);
+      // Its own parts only: a subagent's calls inside it have theirs.
+      child(el, ":scope > summary > .tool-title").textContent = item.title;
+      child(el, ":scope > summary > .tool-status").textContent = statusWords[item.status] ?? item.status;
+      child(el, ":scope > .tool-display").innerHTML = item.display === "" ? "" : renderMarkdown(item.display);
       if (item.subagent !== undefined) {
         // A subagent's calls and text, inside its invoke_agent call, above its report.
         let inner = el.querySelector<HTMLElement>(":scope > .subagent");
         if (inner === null) {
           inner = div("subagent");
           inner.setAttribute("aria-label", `${item.subagent.name}'s work`);
-          child(el, ".tool-display").before(inner);
+          child(el, ":scope > .tool-display").before(inner);
         }
         renderItems(inner, item.subagent.items);
       }

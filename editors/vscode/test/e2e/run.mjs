@@ -1168,6 +1168,48 @@ const scenarios = [
     },
   },
   {
+    name: 'subagent',
+    title: "a subagent's run nested under its invoke_agent call: its calls and text inside the call's details, above its report",
+    script: [
+      { chunks: [{ call: { name: 'invoke_agent', args: { agent_name: 'codebase_investigator', prompt: 'Map the project: what does chat.go hold?' } } }] },
+      { chunks: [{ call: { name: 'list_directory', args: { dir_path: '.' } } }] },
+      { chunks: [
+        { text: 'chat.go is the only Go file; reading it.' },
+        { call: { name: 'read_file', args: { file_path: 'chat.go' } } },
+      ] },
+      { chunks: [{ call: { name: 'complete_task', args: { report: {
+        SummaryOfFindings: 'chat.go defines greet and a main that prints greet("world").',
+        ExplorationTrace: ['Listed the project root.', 'Read chat.go.'],
+        RelevantLocations: [{ FilePath: 'chat.go', Reasoning: 'The program.', KeySymbols: ['greet', 'main'] }],
+      } } } }] },
+      { text: 'The investigator found that chat.go defines **greet** and prints greet("world").' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('How is this project laid out?');
+      const call = frame.locator('details.tool-call', { hasText: "Delegating to agent 'codebase_investigator'" }).first();
+      await call.waitFor({ timeout: 30_000 });
+      await frame.locator('.message.assistant', { hasText: 'The investigator found that chat.go' }).first().waitFor({ timeout: 30_000 });
+      await waitForStatus(call, 'ok');
+      const inner = call.locator(':scope > .subagent');
+      assert(await inner.count() === 1, "the invoke_agent call holds no .subagent part");
+      const read = inner.locator('details.tool-call', { hasText: 'chat.go' }).first();
+      await waitForStatus(read, 'ok');
+      assert(await inner.locator('.message.assistant', { hasText: 'the only Go file' }).count() === 1, "the subagent's text is not inside its call");
+      assert(await frame.locator('.turn > .message.assistant', { hasText: 'the only Go file' }).count() === 0, "the subagent's text is shown as the main agent's");
+      await waitForRequests(ctx, 5);
+      assert(!ctx.requests[4].body.includes('the only Go file'), "the main agent's history holds the subagent's text");
+      const report = call.locator(':scope > .tool-display');
+      const reportText = await report.innerText().catch(() => '');
+      const open = await call.evaluate((el) => el.open);
+      if (!open) await call.locator(':scope > summary').click();
+      await waitFor('the report below the subagent\'s work', async () => (await report.innerText()).includes('chat.go defines greet'), { timeout: 5000 })
+        .catch((e) => { throw new Error(`${e.message}: the call was ${open ? 'open' : 'closed'}, its display ${JSON.stringify(reportText.slice(0, 200))}`); });
+      await sleep(300);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-subagent.png'));
+    },
+  },
+  {
     name: 'rewind-conflict',
     title: 'the user changes a file after the agent did; Rewind asks: keeping the change leaves it and reports a conflict, reverting anyway restores the bytes',
     script: [
