@@ -21,13 +21,7 @@ type SettingsFiles struct {
 // already; then the catalog reloads with the agent enabled. The message
 // is 0.61's, for the user; err is a failure to write.
 func (c *Catalog) Enable(ctx context.Context, files SettingsFiles, name string) (string, error) {
-	c.mu.Lock()
-	disabled := overrideSays(c.opts.Overrides, name, false)
-	active := false
-	for _, e := range c.entries {
-		active = active || e.Definition.Name == name && e.Enabled && e.Acknowledged
-	}
-	c.mu.Unlock()
+	active, disabled := c.stateOf(name)
 	switch {
 	case active && !disabled:
 		return fmt.Sprintf("Agent '%s' is already enabled.", name), nil
@@ -64,13 +58,7 @@ func (c *Catalog) Enable(ctx context.Context, files SettingsFiles, name string) 
 // workspace), unless it is false there already; then the catalog
 // reloads without the agent.
 func (c *Catalog) Disable(ctx context.Context, files SettingsFiles, name string) (string, error) {
-	c.mu.Lock()
-	disabled := overrideSays(c.opts.Overrides, name, false)
-	active := false
-	for _, e := range c.entries {
-		active = active || e.Definition.Name == name && e.Enabled && e.Acknowledged
-	}
-	c.mu.Unlock()
+	active, disabled := c.stateOf(name)
 	switch {
 	case disabled:
 		return fmt.Sprintf("Agent '%s' is already disabled.", name), nil
@@ -100,6 +88,17 @@ func (c *Catalog) Disable(ctx context.Context, files SettingsFiles, name string)
 	c.setEnabled(name, false)
 	c.Reload(ctx)
 	return feedback(name, false, affected), nil
+}
+
+// stateOf says whether agent name is offered now, and whether the
+// settings turn it off.
+func (c *Catalog) stateOf(name string) (active, disabled bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		active = active || e.Definition.Name == name && e.Enabled && e.Acknowledged
+	}
+	return active, overrideSays(c.opts.Overrides, name, false)
 }
 
 // scope is a settings file as /agents names it.
