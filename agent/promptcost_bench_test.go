@@ -22,6 +22,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
@@ -205,7 +206,8 @@ func benchWorkspace(b *testing.B) (string, *workspace.Workspace) {
 // write_todos, list_directory) in seven answers before its final text:
 // eight model requests through the real genai client, each declaring the
 // built-in tools as setup offers them by default (plan mode's and
-// activate_skill included). Each prompt is a new session.
+// activate_skill included) and invoke_agent with the three built-in
+// subagents. Each prompt is a new session.
 //
 // The fake Gemini API runs in a child process (this test binary again),
 // so everything measured here is the agent's: the turn loop, the tools'
@@ -227,10 +229,17 @@ func BenchmarkPromptSevenToolTurns(b *testing.B) {
 	if len(problems) > 0 || len(catalog.Enabled()) != 1 {
 		b.Fatalf("skills: %v, %d enabled", problems, len(catalog.Enabled()))
 	}
+	// The built-in subagents, offered as setup offers them by default:
+	// invoke_agent declared, the agents listed in the system prompt.
+	subagents, errs := agents.Load(ctx, agents.Options{BuiltIn: agents.BuiltInContext{MainModel: "gemini-2.5-pro"}})
+	if len(errs) > 0 || len(subagents.Active()) != 3 {
+		b.Fatalf("subagents: %v, %d active", errs, len(subagents.Active()))
+	}
 	a := agent.New(agent.Config{
 		Generator: auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "bench", Config: genai.ClientConfig{
 			APIKey: "bench-key", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: fake.URL},
 		}}),
+		Agents:    subagents,
 		Model:     "gemini-2.5-pro",
 		Workspace: ws,
 		Tools: tools.NewRegistry(tools.Builtin(tools.Options{
