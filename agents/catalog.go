@@ -143,8 +143,10 @@ func (c *Catalog) Lookup(name string) (Definition, bool) {
 
 // Active are the agents invoke_agent may hire, in discovery order.
 func (c *Catalog) Active() []Definition {
+	c.mu.Lock() // read in place: every model request asks
+	defer c.mu.Unlock()
 	var out []Definition
-	for _, e := range c.List() {
+	for _, e := range c.entries {
 		if e.Enabled && e.Acknowledged {
 			out = append(out, e.Definition)
 		}
