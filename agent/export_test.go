@@ -10,3 +10,6 @@ import (
 func SetSubagentDeadline(a *Agent, deadline func(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc)) {
 	a.deadline = deadline
 }
+
+// ReportDisplay is reportDisplay, for its test.
+var ReportDisplay = reportDisplay

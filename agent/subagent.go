@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -370,7 +371,18 @@ func (t *turn) runLocal(ctx context.Context, index int, callID string, def agent
 		return failed(err)
 	}
 	msg := fmt.Sprintf(subagentFinished, def.Name, reason, report)
-	return tools.Result{Output: msg, Display: report}, nil
+	return tools.Result{Output: msg, Display: reportDisplay(report)}, nil
+}
+
+// reportDisplay is a report as the user reads it (Markdown): a
+// structured one (codebase_investigator's JSON) in a code block, so that
+// its lines stay lines; text as it is.
+func reportDisplay(report string) string {
+	trimmed := strings.TrimSpace(report)
+	if (strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")) && json.Valid([]byte(trimmed)) {
+		return "```json\n" + trimmed + "\n```"
+	}
+	return report
 }
 
 // subagentRun is one local subagent run: its own agent (the main one's

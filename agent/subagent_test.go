@@ -830,3 +830,16 @@ func TestProjectAgentsAreAcknowledgedFirst(t *testing.T) {
 		}
 	}
 }
+
+// A structured report is shown to the user as a JSON code block, its
+// lines kept; a text report as it is. The model reads it unchanged.
+func TestSubagentReportDisplay(t *testing.T) {
+	if got := agent.ReportDisplay("{\n  \"a\": 1\n}"); got != "```json\n{\n  \"a\": 1\n}\n```" {
+		t.Errorf("a JSON report shows as %q", got)
+	}
+	for _, text := range []string{"alpha is in a.txt", "{not json", "The answer.\n\n**Sources:**\n- docs/a.md"} {
+		if got := agent.ReportDisplay(text); got != text {
+			t.Errorf("%q shows as %q", text, got)
+		}
+	}
+}
