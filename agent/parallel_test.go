@@ -169,9 +169,10 @@ func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
 	}
 }
 
-// The questions of calls running at once reach the front end one at a
-// time, in call order.
-func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
+// overlapWatch is a Confirmer that allows every call, holding each
+// question open a while; overlap counts the questions put while another
+// was open.
+func overlapWatch() (*confirmer, chan struct{}) {
 	var asking atomic.Int32
 	overlap := make(chan struct{}, 8)
 	conf := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
@@ -186,6 +187,13 @@ func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
 		}
 		return dialog.ProceedOnce, nil
 	}}
+	return conf, overlap
+}
+
+// The questions of calls running at once reach the front end one at a
+// time, in call order.
+func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
+	conf, overlap := overlapWatch()
 	sh := &shellTool{}
 	srv := geminitest.NewTestServer(t, shellTurn("make a", "make b", "make c"), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -547,20 +546,7 @@ func TestRemoteSubagent(t *testing.T) {
 // The questions of two subagents running at once reach the front end one
 // at a time, as the main agent's calls' do.
 func TestSubagentsAskOneAtATime(t *testing.T) {
-	var asking atomic.Int32
-	overlap := make(chan struct{}, 8)
-	conf := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
-		if asking.Add(1) > 1 {
-			overlap <- struct{}{}
-		}
-		defer asking.Add(-1)
-		select { // a question asked meanwhile would show here
-		case <-overlap:
-			overlap <- struct{}{}
-		case <-time.After(100 * time.Millisecond):
-		}
-		return dialog.ProceedOnce, nil
-	}}
+	conf, overlap := overlapWatch()
 	sh := &shellTool{}
 	mk := func(name string) agents.Definition {
 		return agents.Definition{Name: name, Kind: agents.Local, SystemPrompt: "You are " + name + ".", Tools: []string{tools.ShellName}}
