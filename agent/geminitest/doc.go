@@ -66,6 +66,13 @@
 //     "groundingChunkIndices": [0]}], "webSearchQueries": [...]}); sent
 //     with the last chunk.
 //
+// A script may instead be an object {"turns": [...], "rules": [...]}: each
+// rule {"contains": "TEXT", "turn": {...}} answers, with its turn, every
+// request whose system instruction or contents' text holds TEXT, as often
+// as they come, without taking a scripted turn (ReadScript; LoadScript
+// reads arrays of turns only). Editor tests answer completions so, which
+// come as the user types, among a conversation's turns.
+//
 // Durations are Go duration strings ("1s", "250ms"). Unknown fields are
 // errors, so a typo in a script fails loudly.
 package geminitest

@@ -11,26 +11,68 @@ import (
 	"google.golang.org/genai"
 )
 
-// LoadScript reads a JSON array of turns (the format is in the package
-// documentation).
+// Script is what a script file holds: the turns, answered in order, and
+// the rules, which answer every request they match, however many.
+type Script struct {
+	Turns []Turn
+	Rules []Rule
+}
+
+// LoadScript reads a script's turns (the format is in the package
+// documentation); a script with rules is refused.
 func LoadScript(r io.Reader) ([]Turn, error) {
+	s, err := ReadScript(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Rules) > 0 {
+		return nil, errors.New("parsing script: it has rules, which only ReadScript reads")
+	}
+	return s.Turns, nil
+}
+
+// ReadScript reads a script: a JSON array of turns, or an object
+// {"turns": [...], "rules": [...]}.
+func ReadScript(r io.Reader) (Script, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("reading script: %w", err)
+		return Script{}, fmt.Errorf("reading script: %w", err)
 	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("parsing script: want a JSON array of turns: %w", err)
+	var file struct {
+		Turns []json.RawMessage `json:"turns"`
+		Rules []struct {
+			Contains string          `json:"contains"`
+			Turn     json.RawMessage `json:"turn"`
+		} `json:"rules"`
 	}
-	turns := make([]Turn, 0, len(raw))
-	for i, msg := range raw {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&file); err != nil {
+			return Script{}, fmt.Errorf("parsing script: want a JSON array of turns or {\"turns\": [...], \"rules\": [...]}: %w", err)
+		}
+	} else if err := json.Unmarshal(data, &file.Turns); err != nil {
+		return Script{}, fmt.Errorf("parsing script: want a JSON array of turns: %w", err)
+	}
+	var s Script
+	for i, msg := range file.Turns {
 		t, err := parseTurn(msg)
 		if err != nil {
-			return nil, fmt.Errorf("script turn %d: %w", i+1, err)
+			return Script{}, fmt.Errorf("script turn %d: %w", i+1, err)
 		}
-		turns = append(turns, t)
+		s.Turns = append(s.Turns, t)
 	}
-	return turns, nil
+	for i, r := range file.Rules {
+		if r.Contains == "" {
+			return Script{}, fmt.Errorf("script rule %d: needs \"contains\"", i+1)
+		}
+		t, err := parseTurn(r.Turn)
+		if err != nil {
+			return Script{}, fmt.Errorf("script rule %d: %w", i+1, err)
+		}
+		s.Rules = append(s.Rules, Rule{Contains: r.Contains, Turn: t})
+	}
+	return s, nil
 }
 
 type scriptTurn struct {

@@ -38,6 +38,16 @@ type Request struct {
 	// Problem is set when the server could not answer this request as
 	// scripted (no turn left, malformed body, unknown path); it answered 500.
 	Problem string
+	// Seq numbers the requests from 1, in arrival order.
+	Seq int
+	// Rule is the rule that answered, nil for a scripted turn.
+	Rule *Rule
+}
+
+// Abort is a request whose client went away before its answer ended.
+type Abort struct {
+	Seq int       // the request's
+	At  time.Time // when the server saw the connection go
 }
 
 // Options configure Start.
@@ -49,6 +59,8 @@ type Options struct {
 	// OnRequest, when set, sees every request as it is recorded, before
 	// it is answered.
 	OnRequest func(Request)
+	// Rules answer the requests they match instead of the script.
+	Rules []Rule
 }
 
 // Server is a fake Gemini REST API on a loopback port.
@@ -66,8 +78,10 @@ type Server struct {
 	mu       sync.Mutex
 	closed   bool
 	turns    []Turn
+	rules    []Rule
 	requests []Request
-	arrived  chan struct{} // closed and replaced whenever a request is recorded
+	aborts   []Abort
+	arrived  chan struct{} // closed and replaced whenever a request is recorded or aborted
 }
 
 // NewServer starts a server on 127.0.0.1:0 answering with turns, in order.
@@ -128,6 +142,7 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		onRequest: opts.OnRequest,
 		done:      make(chan struct{}),
 		turns:     append([]Turn(nil), turns...),
+		rules:     append([]Rule(nil), opts.Rules...),
 		arrived:   make(chan struct{}),
 	}
 	s.http = &http.Server{Handler: s}
@@ -161,6 +176,49 @@ func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.turns)
+}
+
+// AddRule adds a rule after those already there.
+func (s *Server) AddRule(r Rule) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rules = append(s.rules, r)
+}
+
+// Aborts returns the requests whose client went away before their answer
+// ended, in the order the server saw it.
+func (s *Server) Aborts() []Abort {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Abort(nil), s.aborts...)
+}
+
+// WaitAborts blocks until at least n requests were aborted, and returns
+// the aborts.
+func (s *Server) WaitAborts(ctx context.Context, n int) ([]Abort, error) {
+	for {
+		s.mu.Lock()
+		got, arrived := len(s.aborts), s.arrived
+		s.mu.Unlock()
+		if got >= n {
+			return s.Aborts(), nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return s.Aborts(), fmt.Errorf("waiting for %d aborted requests, got %d: %w", n, got, ctx.Err())
+		}
+	}
+}
+
+// aborted records that req's client went away before its answer ended.
+func (s *Server) aborted(req Request) {
+	at := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.aborts = append(s.aborts, Abort{Seq: req.Seq, At: at})
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 }
 
 // Requests returns every request received so far, in arrival order.
@@ -235,6 +293,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.wait(r.Context(), turn.Delay) {
+		if r.Context().Err() != nil {
+			s.aborted(req)
+		}
 		return
 	}
 	if turn.Err != nil && len(turn.Chunks) == 0 {
@@ -252,7 +313,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, merged(turn, req))
 		return
 	}
-	s.stream(w, r, turn, req)
+	if !s.stream(w, r, turn, req) && r.Context().Err() != nil {
+		s.aborted(req)
+	}
 }
 
 // record parses and records r, and takes the turn that answers it.
@@ -293,8 +356,11 @@ func (s *Server) record(r *http.Request) (Request, Turn, bool) {
 	defer s.mu.Unlock()
 	var turn Turn
 	ok := false
+	req.Seq = len(s.requests) + 1
 	if req.Problem == "" && method != "countTokens" {
-		if len(s.turns) == 0 {
+		if rule := matchRule(s.rules, req); rule != nil {
+			req.Rule, turn, ok = rule, rule.Turn, true
+		} else if len(s.turns) == 0 {
 			req.Problem = fmt.Sprintf("unscripted %s request: all %d scripted turns were used", method, s.used())
 		} else {
 			turn, s.turns, ok = s.turns[0], s.turns[1:], true
@@ -304,6 +370,31 @@ func (s *Server) record(r *http.Request) (Request, Turn, bool) {
 	close(s.arrived)
 	s.arrived = make(chan struct{})
 	return req, turn, ok
+}
+
+// matchRule is the first rule req's text holds, nil when none.
+func matchRule(rules []Rule, req Request) *Rule {
+	if len(rules) == 0 {
+		return nil
+	}
+	var text strings.Builder
+	for _, c := range append([]*genai.Content{req.SystemInstruction}, req.Contents...) {
+		if c == nil {
+			continue
+		}
+		for _, p := range c.Parts {
+			if p != nil {
+				text.WriteString(p.Text)
+				text.WriteByte('\n')
+			}
+		}
+	}
+	for i := range rules {
+		if strings.Contains(text.String(), rules[i].Contains) {
+			return &rules[i]
+		}
+	}
+	return nil
 }
 
 // stdBase64 rewrites the request's thoughtSignatures, which the API reads
@@ -354,7 +445,7 @@ func stdBase64(body []byte) []byte {
 func (s *Server) used() int {
 	n := 0
 	for _, r := range s.requests {
-		if r.Problem == "" && r.Method != "countTokens" {
+		if r.Problem == "" && r.Method != "countTokens" && r.Rule == nil {
 			n++
 		}
 	}
@@ -378,7 +469,9 @@ func (s *Server) wait(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, req Request) {
+// stream answers turn as server-sent events; it reports whether the
+// answer ended as scripted (false: the client or the server went away).
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, req Request) bool {
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
@@ -402,7 +495,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, req R
 	responses := chunkResponses(turn, req)
 	for i, c := range turn.Chunks {
 		if !s.wait(r.Context(), c.Delay) || !send(responses[i]) {
-			return
+			return false
 		}
 	}
 	if len(turn.Chunks) == 0 && !turn.Hang && !turn.Cut {
@@ -418,9 +511,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, turn Turn, req R
 	case turn.Hang:
 		select {
 		case <-r.Context().Done():
+			return false
 		case <-s.done:
+			return false
 		}
 	}
+	return true
 }
 
 // chunkResponses builds one response per chunk (at least one); the last

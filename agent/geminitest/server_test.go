@@ -449,3 +449,79 @@ func TestURLSafeThoughtSignature(t *testing.T) {
 		t.Errorf("signature %q, want %q", got, want)
 	}
 }
+
+func TestRulesAnswerWithoutTakingTurns(t *testing.T) {
+	sc, err := geminitest.ReadScript(strings.NewReader(`{
+		"turns": [{"text": "scripted"}],
+		"rules": [{"contains": "<|cursor|>", "turn": {"text": "ruled"}}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := geminitest.Start(geminitest.Options{Rules: sc.Rules}, sc.Turns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newClient(t, srv)
+	ask := func(text string) string {
+		resp, err := c.Models.GenerateContent(context.Background(), "m", genai.Text(text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Text()
+	}
+	got := []string{ask("a <|cursor|> b"), ask("hello"), ask("again <|cursor|>")}
+	if want := []string{"ruled", "scripted", "ruled"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("answers %q, want %q", got, want)
+	}
+	if err := srv.Err(); err != nil {
+		t.Errorf("rule answers counted against the script: %v", err)
+	}
+	if reqs := srv.Requests(); reqs[0].Rule == nil || reqs[1].Rule != nil || reqs[2].Seq != 3 {
+		t.Errorf("requests' rules and numbers: %+v", reqs)
+	}
+	if _, err := geminitest.LoadScript(strings.NewReader(`{"rules": [{"contains": "x", "turn": {"text": "y"}}]}`)); err == nil {
+		t.Error("LoadScript took a script with rules")
+	}
+}
+
+func TestAbortsAreRecorded(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "partial"}}, Hang: true},
+		geminitest.Turn{Delay: time.Hour, Chunks: []geminitest.Chunk{{Text: "never"}}},
+		geminitest.TextTurn("whole"))
+	c := newClient(t, srv)
+	// The first is cancelled mid-stream, the second before its headers.
+	ctx, cancel := context.WithCancel(context.Background())
+	for _, err := range c.Models.GenerateContentStream(ctx, "m", genai.Text("hi"), nil) {
+		if err != nil {
+			break
+		}
+		cancel()
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range c.Models.GenerateContentStream(ctx, "m", genai.Text("hi"), nil) {
+		}
+	}()
+	if _, err := srv.WaitRequests(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-done
+	if _, err := c.Models.GenerateContent(context.Background(), "m", genai.Text("hi"), nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	aborts, err := srv.WaitAborts(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(aborts) != 2 || aborts[0].Seq+aborts[1].Seq != 3 || aborts[0].At.IsZero() {
+		t.Errorf("aborts %+v, want requests 1 and 2", aborts)
+	}
+}

@@ -43,6 +43,16 @@ type Turn struct {
 	From func(Request) Turn
 }
 
+// Rule answers every request whose text (its system instruction and its
+// contents' text parts) holds Contains with Turn, without taking a turn
+// of the script: for requests that come at no set time, such as
+// completions as the user types, among a conversation's scripted turns.
+// The first matching rule answers.
+type Rule struct {
+	Contains string
+	Turn     Turn
+}
+
 // Chunk is one streamed part of a model answer.
 type Chunk struct {
 	Text             string

@@ -193,12 +193,13 @@ func start(script, addr, record string, logf func(string, ...any), logRequests b
 	if err != nil {
 		return nil, nil, err
 	}
-	turns, err := geminitest.LoadScript(f)
+	sc, err := geminitest.ReadScript(f)
 	f.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", script, err)
 	}
-	opts := geminitest.Options{Addr: addr}
+	turns := sc.Turns
+	opts := geminitest.Options{Addr: addr, Rules: sc.Rules}
 	if logRequests {
 		opts.Logf = logf
 	}
