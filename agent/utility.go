@@ -50,26 +50,9 @@ func generateAs(ctx context.Context, gen ContentGenerator, retry dialog.RetryPol
 	return resp, err
 }
 
-// withGeneration is a copy of config (nil for none) with g's sampling,
-// output and thinking settings in place of its own; what the call itself
-// sets (a system instruction, a response schema, tools) is kept.
+// withGeneration is models.Generation.Over.
 func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *genai.GenerateContentConfig {
-	out := &genai.GenerateContentConfig{}
-	if config != nil {
-		c := *config
-		out = &c
-	}
-	out.Temperature, out.TopP, out.TopK = g.Temperature, g.TopP, g.TopK
-	out.MaxOutputTokens = g.MaxOutputTokens
-	out.ThinkingConfig = nil
-	if g.IncludeThoughts || g.ThinkingBudget != nil || g.ThinkingLevel != "" {
-		out.ThinkingConfig = &genai.ThinkingConfig{
-			IncludeThoughts: g.IncludeThoughts,
-			ThinkingBudget:  g.ThinkingBudget,
-			ThinkingLevel:   genai.ThinkingLevel(g.ThinkingLevel),
-		}
-	}
-	return out
+	return g.Over(config)
 }
 
 // utilityJSON asks use for a JSON answer to contents, with system as the

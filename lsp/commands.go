@@ -46,6 +46,7 @@ func serverCommands() []serverCommand {
 		commandOf(CommandPrompt, (*Server).promptCommand),
 		commandOf(CommandNewSession, (*Server).newSessionCommand),
 		commandOf(CommandCancel, (*Server).cancelCommand),
+		commandOf(CommandAcceptCompletion, (*Server).acceptCompletionCommand),
 	}
 }
 

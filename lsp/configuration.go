@@ -46,6 +46,7 @@ func (s *Server) didChangeConfiguration(p configurationParams) error {
 	if err != nil {
 		return fmt.Errorf("reloading settings: %w", err)
 	}
+	s.configureCompletion(built)
 	if len(applied) > 0 {
 		s.log.Info("settings applied", zap.Strings("changes", applied))
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "Gemini: now using " + strings.Join(applied, " and ") + "."})

@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/completion"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -39,6 +40,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 
 	s.features.set(features)
 	s.agentState.setWorkspace(ws)
+	s.completion = completion.New(completion.Config{Workspace: ws, Documents: s.docs, Logger: s.log})
 	s.lifecycle.markInitialized()
 
 	built, err := s.host.Build(ctx, conversation.Place{
@@ -50,6 +52,13 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		ApprovalMode: opts.ApprovalMode,
 	})
 	s.agentState.set(built, err)
+	s.configureCompletion(built)
+	offer := completionOffer{}
+	if built != nil {
+		ic := built.Settings.InlineCompletion
+		offer.inline = ic.Enabled == nil || *ic.Enabled
+		offer.items = offer.inline && ic.CompletionItems
+	}
 	if err == nil {
 		err = built.AuthErr
 	}
@@ -64,7 +73,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		zap.Bool("editPreview", features.EditPreview),
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
 		zap.String("approvalMode", string(opts.ApprovalMode)))
-	return newInitializeResult(features.Encoding, s.opts.Version), nil
+	return newInitializeResult(features.Encoding, s.opts.Version, offer), nil
 }
 
 // initializeResult is initialize's result.
@@ -74,11 +83,25 @@ type initializeResult struct {
 }
 
 type serverCapabilities struct {
-	PositionEncoding       string                 `json:"positionEncoding"`
-	TextDocumentSync       textDocumentSync       `json:"textDocumentSync"`
-	CodeActionProvider     codeActionOptions      `json:"codeActionProvider"`
-	ExecuteCommandProvider executeCommandOptions  `json:"executeCommandProvider"`
-	Experimental           experimentalCapability `json:"experimental"`
+	PositionEncoding   string            `json:"positionEncoding"`
+	TextDocumentSync   textDocumentSync  `json:"textDocumentSync"`
+	CodeActionProvider codeActionOptions `json:"codeActionProvider"`
+	// InlineCompletionProvider and CompletionProvider are offered as the
+	// inlineCompletion settings say.
+	InlineCompletionProvider *struct{}              `json:"inlineCompletionProvider,omitempty"`
+	CompletionProvider       *completionOptions     `json:"completionProvider,omitempty"`
+	ExecuteCommandProvider   executeCommandOptions  `json:"executeCommandProvider"`
+	Experimental             experimentalCapability `json:"experimental"`
+}
+
+type completionOptions struct {
+	ResolveProvider bool `json:"resolveProvider"`
+}
+
+// completionOffer says which completion providers initialize offers.
+type completionOffer struct {
+	inline bool // textDocument/inlineCompletion
+	items  bool // textDocument/completion, for editors without inline completion
 }
 
 type textDocumentSync struct {
@@ -113,12 +136,18 @@ type serverInfo struct {
 // textDocumentSyncIncremental is LSP's TextDocumentSyncKind.Incremental.
 const textDocumentSyncIncremental = 2
 
-func newInitializeResult(enc workspace.Encoding, version string) initializeResult {
+func newInitializeResult(enc workspace.Encoding, version string, offer completionOffer) initializeResult {
 	caps := serverCapabilities{
 		PositionEncoding:       encodingName(enc),
 		TextDocumentSync:       textDocumentSync{OpenClose: true, Change: textDocumentSyncIncremental},
 		CodeActionProvider:     codeActionOptions{CodeActionKinds: []string{"quickfix", "refactor.rewrite", ""}},
 		ExecuteCommandProvider: executeCommandOptions{Commands: commandNames()},
+	}
+	if offer.inline {
+		caps.InlineCompletionProvider = &struct{}{}
+	}
+	if offer.items {
+		caps.CompletionProvider = &completionOptions{}
 	}
 	caps.Experimental.Gemini.ProtocolVersion = ProtocolVersion
 	return initializeResult{Capabilities: caps, ServerInfo: serverInfo{Name: "gemini-ls", Version: version}}

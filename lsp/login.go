@@ -134,6 +134,7 @@ func (s *Server) useLogin(ctx context.Context) auth.Report {
 			return built.AuthStatus()
 		}
 		s.agentState.replace(fresh).Close()
+		s.configureCompletion(fresh)
 		built = fresh
 	}
 	return built.AuthStatus()

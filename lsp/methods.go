@@ -207,6 +207,13 @@ func protocolMethods() []method {
 		{name: "gemini/ask", dir: serverToClient, sig: sentRequest[askParams, askResult]()},
 		{name: "window/showMessageRequest", dir: serverToClient, sig: sentRequest[*protocol.ShowMessageRequestParams, *protocol.MessageActionItem]()},
 
+		// Completion and next edits (10a).
+		{name: "textDocument/inlineCompletion", dir: clientToServer, sig: request((*Server).inlineCompletion), async: true},
+		{name: "textDocument/didShowCompletion", dir: clientToServer, sig: notification((*Server).didShowCompletion)},
+		{name: "textDocument/didPartiallyAcceptCompletion", dir: clientToServer, sig: notification((*Server).didPartiallyAcceptCompletion)},
+		{name: "gemini/nextEdit", dir: clientToServer, sig: request((*Server).nextEdit), async: true},
+		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true},
+
 		// Commands and code actions (11).
 		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true},
 		{name: "textDocument/codeAction", dir: clientToServer, sig: request((*Server).codeActions)},

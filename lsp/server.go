@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/auth/login"
+	"github.com/gemini-ls/gemini-ls/completion"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
@@ -91,6 +92,10 @@ type Server struct {
 	// how each ended; its presenter (presenter.go) shows their events and
 	// puts the agent's questions. It has its own lock.
 	host *host
+
+	// completion completes code and predicts next edits; initialize makes
+	// it, before anything else is served. It has its own locks.
+	completion *completion.Engine
 
 	// conversations and transcripts serve gemini.prompt; each has its own
 	// lock.

@@ -87,8 +87,12 @@ func (s *Server) didChange(p didChangeParams) error {
 		}
 	}
 	enc := s.features.get().Encoding
+	before, _ := s.docs.Get(path)
 	if err := s.docs.Change(path, p.TextDocument.Version, changes, enc); err != nil {
 		return fmt.Errorf("didChange %s: %w", p.TextDocument.URI, err)
+	}
+	if after, ok := s.docs.Get(path); ok {
+		s.completion.Changed(after.Path, before.Text, after.Text)
 	}
 	return nil
 }
@@ -97,6 +101,9 @@ func (s *Server) didClose(p textDocumentParams) error {
 	path, err := uriToPath(p.TextDocument.URI)
 	if err != nil {
 		return fmt.Errorf("didClose: %w", err)
+	}
+	if doc, ok := s.docs.Get(path); ok {
+		s.completion.Closed(doc.Path)
 	}
 	s.docs.Close(path)
 	return nil

@@ -1,6 +1,10 @@
 package models
 
-import "strings"
+import (
+	"strings"
+
+	"google.golang.org/genai"
+)
 
 // The aliases a user may name; Auto is the default, as in Gemini CLI.
 const (
@@ -209,6 +213,9 @@ const (
 	LoopDetectionDoubleCheck = "loop-detection-double-check"
 	LLMEditFixer             = "llm-edit-fixer"
 	NextSpeakerChecker       = "next-speaker-checker"
+	// PromptCompletion is what 0.61 completes its prompt box with as the
+	// user types; gemini-ls completes code with its model (Completion).
+	PromptCompletion = "prompt-completion"
 
 	Compression3Pro        = "chat-compression-3-pro"
 	Compression3Flash      = "chat-compression-3-flash"
@@ -228,6 +235,28 @@ type Generation struct {
 	ThinkingBudget          *int32
 	// ThinkingLevel is "HIGH" or "" (not sent).
 	ThinkingLevel string
+}
+
+// Over is a copy of config (nil for none) with g's sampling, output and
+// thinking settings in place of its own; what the call itself sets (a
+// system instruction, a response schema, tools) is kept.
+func (g Generation) Over(config *genai.GenerateContentConfig) *genai.GenerateContentConfig {
+	out := &genai.GenerateContentConfig{}
+	if config != nil {
+		c := *config
+		out = &c
+	}
+	out.Temperature, out.TopP, out.TopK = g.Temperature, g.TopP, g.TopK
+	out.MaxOutputTokens = g.MaxOutputTokens
+	out.ThinkingConfig = nil
+	if g.IncludeThoughts || g.ThinkingBudget != nil || g.ThinkingLevel != "" {
+		out.ThinkingConfig = &genai.ThinkingConfig{
+			IncludeThoughts: g.IncludeThoughts,
+			ThinkingBudget:  g.ThinkingBudget,
+			ThinkingLevel:   genai.ThinkingLevel(g.ThinkingLevel),
+		}
+	}
+	return out
 }
 
 // Utility is where a utility call goes: the concrete model and the
@@ -251,6 +280,21 @@ func UtilityFor(alias string) Utility {
 		return u
 	}
 	return Utility{Model: Resolve(alias)}
+}
+
+// Completion is the model and generation config code completion asks:
+// 0.61's prompt-completion alias (its flash-lite, temperature 0.3,
+// thinking off), keeping the alias's own config where 0.61 would take the
+// resolved model's chat config (which thinks), with maxOutputTokens as
+// the caller bounds it. A completion waits on every token: thinking and
+// a long answer are latency the user sees.
+func Completion(maxOutputTokens int32) Utility {
+	f := func(v float32) *float32 { return &v }
+	zero := int32(0)
+	return Utility{
+		Model:      UtilityFor(PromptCompletion).Model,
+		Generation: Generation{Temperature: f(0.3), TopP: f(1), MaxOutputTokens: maxOutputTokens, ThinkingBudget: &zero},
+	}
 }
 
 // CompressionAlias is the model config 0.61 compresses the history with
@@ -305,6 +349,7 @@ func modelConfigs() map[string]modelConfig {
 		LoopDetectionDoubleCheck: {extends: "base", model: Gemini3ProPreview},
 		LLMEditFixer:             {extends: "gemini-3-flash-base"},
 		NextSpeakerChecker:       {extends: "gemini-3-flash-base"},
+		PromptCompletion:         {extends: "base", model: FlashLite, gen: Generation{Temperature: f(0.3), MaxOutputTokens: 16000, ThinkingBudget: i(0)}},
 
 		Compression3Pro:        {model: Gemini3ProPreview},
 		Compression3Flash:      {model: Gemini3FlashPreview},

@@ -22,7 +22,14 @@ func schemaKeys() map[string]support {
 		// Gemini CLI's pointer to its JSON schema: nothing to read.
 		"$schema": implemented,
 		// gemini-ls's own.
-		"model.thinkingBudget": implemented,
+		"model.thinkingBudget":             implemented,
+		"inlineCompletion.enabled":         implemented,
+		"inlineCompletion.languages":       implemented,
+		"inlineCompletion.debounceMs":      implemented,
+		"inlineCompletion.model":           implemented,
+		"inlineCompletion.exclude":         implemented,
+		"inlineCompletion.nextEdit":        implemented,
+		"inlineCompletion.completionItems": implemented,
 		// Deprecated spellings Gemini CLI still migrates
 		// (migrateDeprecatedSettings); tools.approvalMode gemini-ls
 		// migrates too (migrateLegacy), so a file never holds it here.

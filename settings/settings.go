@@ -37,6 +37,9 @@ type Settings struct {
 	// admin tier, taken from the system settings file only (Load).
 	PolicyPaths      []string `json:"policyPaths"`
 	AdminPolicyPaths []string `json:"adminPolicyPaths"`
+	// InlineCompletion is gemini-ls's own: completion as the user types
+	// and next edit suggestions (completion.go).
+	InlineCompletion InlineCompletion `json:"inlineCompletion"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.

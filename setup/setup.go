@@ -132,7 +132,10 @@ type Built struct {
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
 	memory     *memory.Loader
-	opts       Options
+	// generator reaches the model, as the agent does: completion asks it
+	// too. nil when AuthErr is set.
+	generator auth.ContentGenerator
+	opts      Options
 	// projectRoots are the workspace's roots as the front end gave them,
 	// whose trust was decided and whose settings are read; the roots
 	// added to them (includes) are neither.
@@ -187,6 +190,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	creds.Version = o.Version
 	// The generator makes its client on the first prompt.
 	gen := auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
+	b.generator = gen
 	b.memory = memory.New(memory.Config{
 		Workspace:  o.Workspace,
 		UserDir:    settings.UserDir(b.Getenv),

@@ -1,0 +1,236 @@
+package completion
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/workspace"
+)
+
+// Model streams a model's answer; auth's content generator is one.
+type Model interface {
+	GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error]
+}
+
+// Backend is what completions are asked of and how: the composition root
+// makes it (setup), the front end hands it over and again after a
+// settings change or a sign-in.
+type Backend struct {
+	// Model is nil when there are no credentials; Err then says why.
+	Model    Model
+	Err      error
+	Settings settings.InlineCompletion
+	// Project is the project's context (GEMINI.md), nil for none.
+	Project func() string
+}
+
+// Trigger is how a completion was asked for.
+type Trigger int
+
+const (
+	// Invoked: the user asked (a key); answered at once.
+	Invoked Trigger = 1
+	// Automatic: the editor asked as the user typed; debounced.
+	Automatic Trigger = 2
+)
+
+// Request is one completion request.
+type Request struct {
+	Path     string
+	Position workspace.Position
+	Encoding workspace.Encoding
+	Trigger  Trigger
+	// Selected is the item selected in the editor's completion menu, if
+	// one is: the suggestion then starts with it.
+	Selected *Selected
+	// Diagnostics are the editor's diagnostics for the document; those
+	// near the cursor go in the prompt.
+	Diagnostics []Diagnostic
+}
+
+// Selected is the completion menu's selected item: the range it replaces
+// and its text.
+type Selected struct {
+	Range workspace.Range
+	Text  string
+}
+
+// Diagnostic is one of the editor's diagnostics.
+type Diagnostic struct {
+	Line     int
+	Severity string
+	Message  string
+}
+
+// Suggestion is a completion: Text replaces Range (on one line).
+type Suggestion struct {
+	ID    string
+	Text  string
+	Range workspace.Range
+}
+
+// Config configures an Engine.
+type Config struct {
+	Workspace *workspace.Workspace
+	Documents *workspace.Documents
+	Logger    *zap.Logger
+}
+
+// Engine answers completion and next edit requests for one front end.
+type Engine struct {
+	ws   *workspace.Workspace
+	docs *workspace.Documents
+	log  *zap.Logger
+
+	backendMu sync.Mutex
+	backend   Backend
+
+	history history
+	cache   cache
+	flights flights
+	private privacy
+	counts  counts
+	ids     atomic.Uint64
+}
+
+// New returns an engine with no backend: it answers nothing until
+// SetBackend.
+func New(cfg Config) *Engine {
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	e := &Engine{ws: cfg.Workspace, docs: cfg.Documents, log: cfg.Logger}
+	e.backend.Err = errors.New("completion is not set up yet")
+	e.private.ws = cfg.Workspace
+	return e
+}
+
+// SetBackend puts b in place of the backend before.
+func (e *Engine) SetBackend(b Backend) {
+	e.backendMu.Lock()
+	defer e.backendMu.Unlock()
+	e.backend = b
+	e.private.setExclude(b.Settings.Exclude)
+}
+
+func (e *Engine) currentBackend() Backend {
+	e.backendMu.Lock()
+	defer e.backendMu.Unlock()
+	return e.backend
+}
+
+// Changed records a document's change from before to after, for the
+// recent edits the prompts show and next edit predicts from.
+func (e *Engine) Changed(path, before, after string) {
+	e.history.record(path, before, after, time.Now())
+}
+
+// Closed forgets what was kept for the document at path.
+func (e *Engine) Closed(path string) {
+	e.cache.forget(path)
+	e.private.forget(path)
+}
+
+// ErrNoModel wraps why a request could not be sent.
+var ErrNoModel = errors.New("completion has no model")
+
+// Complete answers req with at most one suggestion; none when completion
+// is off, the file is private, the model has nothing to add or the
+// document changed while it was asked.
+func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error) {
+	start := time.Now()
+	e.counts.requests.Add(1)
+	b := e.currentBackend()
+	doc, ok := e.docs.Get(req.Path)
+	if !ok {
+		return nil, fmt.Errorf("completing %s: the document is not open", req.Path)
+	}
+	if !b.Settings.On(doc.LanguageID) {
+		return nil, nil
+	}
+	if e.private.isPrivate(ctx, doc.Path) {
+		e.counts.private.Add(1)
+		return nil, nil
+	}
+	w := cut(doc.Text, req.Position, req.Encoding, req.Selected)
+	if s, ok := e.cache.typedThrough(doc.Path, w); ok {
+		e.counts.cacheHits.Add(1)
+		return e.answer(w, s), nil
+	}
+	key := w.key(doc.Path)
+	if s, ok := e.cache.lookup(key); ok {
+		e.counts.cacheHits.Add(1)
+		e.cache.remember(doc.Path, w, s)
+		return e.answer(w, s), nil
+	}
+	if b.Model == nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoModel, b.Err)
+	}
+	ctx, done, err := e.flights.begin(ctx, doc.Path)
+	if err != nil {
+		return nil, nil // superseded before it began
+	}
+	defer done()
+	if req.Trigger != Invoked {
+		if d := time.Duration(b.Settings.Debounce()) * time.Millisecond; d > 0 && !sleep(ctx, d) {
+			e.counts.debounced.Add(1)
+			return nil, nil
+		}
+	}
+	prompt := e.prompt(ctx, doc, w, req, b)
+	e.counts.assembly.add(time.Since(start))
+	e.counts.modelCalls.Add(1)
+	raw, err := e.generate(ctx, b, completionSystem, prompt, completionBudget, w.midLine())
+	if err != nil {
+		if ctx.Err() != nil {
+			e.counts.cancelled.Add(1)
+			return nil, nil
+		}
+		return nil, fmt.Errorf("completing %s: %w", doc.Path, err)
+	}
+	if now, ok := e.docs.Get(doc.Path); !ok || now.Version != doc.Version || now.Text != doc.Text {
+		e.counts.stale.Add(1)
+		return nil, nil
+	}
+	text := clean(raw, w)
+	e.cache.store(key, text)
+	if text == "" {
+		return nil, nil
+	}
+	e.cache.remember(doc.Path, w, text)
+	return e.answer(w, text), nil
+}
+
+// answer is the suggestion of text at w's cursor: with a selected menu
+// item, its range and text come first.
+func (e *Engine) answer(w window, text string) []Suggestion {
+	id := "gemini-" + strconv.FormatUint(e.ids.Add(1), 10)
+	r := workspace.Range{Start: w.cursor, End: w.cursor}
+	if w.selected != nil {
+		r = w.selected.Range
+		text = w.selected.Text + text
+	}
+	return []Suggestion{{ID: id, Text: text, Range: r}}
+}
+
+// sleep waits d unless ctx ends first; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

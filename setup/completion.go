@@ -1,0 +1,33 @@
+package setup
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/completion"
+)
+
+// projectContextWait bounds reading the context files for completion's
+// prompts; they are read once.
+const projectContextWait = 2 * time.Second
+
+// Completion is what completion asks the model with: the agent's sign-in,
+// the inlineCompletion settings and the context files (GEMINI.md), read
+// once, on the first request that wants them.
+func (b *Built) Completion() completion.Backend {
+	out := completion.Backend{Settings: b.Settings.InlineCompletion, Err: b.AuthErr}
+	if b.generator != nil {
+		out.Model = b.generator
+	}
+	if b.memory != nil {
+		mem := b.memory
+		out.Project = sync.OnceValue(func() string {
+			ctx, cancel := context.WithTimeout(context.Background(), projectContextWait)
+			defer cancel()
+			text, _ := mem.SystemMemory(ctx)
+			return text
+		})
+	}
+	return out
+}
