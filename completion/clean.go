@@ -37,7 +37,7 @@ func clean(raw string, w window) string {
 	}
 	s = balance(s, w.linePrefix)
 	s = trimOverlap(s, w.suffix)
-	s = strings.TrimRight(s, " \t")
+	s = strings.TrimRight(s, " \t\n") // what comes next is the suffix's
 	if strings.TrimSpace(s) == "" || repeatsSuffix(s, w.suffix) {
 		return ""
 	}
