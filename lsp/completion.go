@@ -277,5 +277,6 @@ func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) 
 func (s *Server) configureCompletion(built *setup.Built) {
 	if built != nil {
 		s.completion.SetBackend(built.Completion())
+		built.ReportCompletion(s.completion.Stats)
 	}
 }

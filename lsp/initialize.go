@@ -88,7 +88,7 @@ type serverCapabilities struct {
 	CodeActionProvider codeActionOptions `json:"codeActionProvider"`
 	// InlineCompletionProvider and CompletionProvider are offered as the
 	// inlineCompletion settings say.
-	InlineCompletionProvider *struct{}              `json:"inlineCompletionProvider,omitempty"`
+	InlineCompletionProvider bool                   `json:"inlineCompletionProvider,omitzero"`
 	CompletionProvider       *completionOptions     `json:"completionProvider,omitempty"`
 	ExecuteCommandProvider   executeCommandOptions  `json:"executeCommandProvider"`
 	Experimental             experimentalCapability `json:"experimental"`
@@ -144,7 +144,7 @@ func newInitializeResult(enc workspace.Encoding, version string, offer completio
 		ExecuteCommandProvider: executeCommandOptions{Commands: commandNames()},
 	}
 	if offer.inline {
-		caps.InlineCompletionProvider = &struct{}{}
+		caps.InlineCompletionProvider = true
 	}
 	if offer.items {
 		caps.CompletionProvider = &completionOptions{}

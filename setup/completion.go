@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/completion"
@@ -30,4 +31,23 @@ func (b *Built) Completion() completion.Backend {
 		})
 	}
 	return out
+}
+
+// completionStats is the front end's completion counts, for /stats; a
+// Built has it only where the front end completes code (the LSP).
+type completionStats = atomic.Pointer[func() completion.Stats]
+
+// ReportCompletion makes stats what /stats shows of completion.
+func (b *Built) ReportCompletion(stats func() completion.Stats) {
+	b.completionStats.Store(&stats)
+}
+
+// CompletionStats are the completion counts of the front end the agent
+// serves, and whether it completes code at all.
+func (b *Built) CompletionStats() (completion.Stats, bool) {
+	f := b.completionStats.Load()
+	if f == nil {
+		return completion.Stats{}, false
+	}
+	return (*f)(), true
 }

@@ -135,7 +135,9 @@ type Built struct {
 	// generator reaches the model, as the agent does: completion asks it
 	// too. nil when AuthErr is set.
 	generator auth.ContentGenerator
-	opts      Options
+	// completionStats are the front end's completion counts (completion.go).
+	completionStats completionStats
+	opts            Options
 	// projectRoots are the workspace's roots as the front end gave them,
 	// whose trust was decided and whose settings are read; the roots
 	// added to them (includes) are neither.

@@ -81,3 +81,157 @@ func TestInlineCompletionFromTheUnsavedBuffer(t *testing.T) {
 		t.Errorf("model %s, config %s: want gemini-3.5-flash-lite, thinking off, 256 tokens", r.Model, b)
 	}
 }
+
+func TestCancelRequestAbortsTheModelCall(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"a.go": "x := \n"}}, geminitest.Turn{Hang: true, Chunks: []geminitest.Chunk{{Text: "slow"}}})
+	if err := h.client.Open(h.ctx, h.path("a.go"), "x := \n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.RawCall("c1", "textDocument/inlineCompletion", map[string]any{
+		"textDocument": map[string]any{"uri": string(uri.File(h.path("a.go")))},
+		"position":     map[string]any{"line": 0, "character": 5},
+		"context":      map[string]any{"triggerKind": 1},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.model.WaitRequests(h.ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Notify(h.ctx, "$/cancelRequest", map[string]any{"id": "raw-c1"}); err != nil {
+		t.Fatal(err)
+	}
+	if aborts, err := h.model.WaitAborts(h.ctx, 1); err != nil || aborts[0].Seq != 1 {
+		t.Fatalf("the model call was not aborted: %v %+v", err, aborts)
+	}
+	answer, err := h.client.RawResponse(h.ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(answer), "-32800") {
+		t.Errorf("the cancelled request answered %s, want RequestCancelled", answer)
+	}
+}
+
+func TestCompletionFeedbackInStats(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"a.go": "x := \n"}}, geminitest.TextTurn("compute()"))
+	if err := h.client.Open(h.ctx, h.path("a.go"), "x := \n"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.inline("a.go", 0, 5, 2)
+	if len(got.Items) != 1 || got.Items[0].Command.Command != "gemini.acceptCompletion" {
+		t.Fatalf("items %+v, want one carrying the accept command", got.Items)
+	}
+	item := got.Items[0]
+	if err := h.client.Notify(h.ctx, "textDocument/didShowCompletion", map[string]any{"item": item}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Notify(h.ctx, "textDocument/didPartiallyAcceptCompletion", map[string]any{"item": item, "acceptedLength": 7}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": item.Command.Command, "arguments": item.Command.Arguments}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res := h.prompt(map[string]any{"prompt": "/stats"})
+	contains(t, "/stats", res.Text, "- Suggestions: 1 shown, 1 accepted, 1 partially accepted")
+	contains(t, "/stats", res.Text, "- Requests: 1, of which 1 asked the model, 0 answered from the cache, 0 dropped as stale")
+}
+
+func TestNextEditOverLSP(t *testing.T) {
+	before := "func area(w, h int) int {\n\treturn w * h\n}\n\nfunc perimeter(w, h int) int {\n\treturn 2 * (w + h)\n}\n"
+	after := strings.Replace(before, "area(w, h int)", "area(width, h int)", 1)
+	predicted := strings.Replace(after, "return w * h", "return width * h", 1)
+	h := start(t, setup{files: map[string]string{"shapes.go": before}}, geminitest.Turn{From: func(r geminitest.Request) geminitest.Turn {
+		return geminitest.TextTurn("<|editable_region_start|>\n" + predicted + "<|editable_region_end|>")
+	}})
+	if err := h.client.Open(h.ctx, h.path("shapes.go"), before); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Type(h.ctx, h.path("shapes.go"), after); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Edits []struct {
+			Range struct {
+				Start wirePos `json:"start"`
+				End   wirePos `json:"end"`
+			} `json:"range"`
+			Text         string `json:"text"`
+			TextDocument struct {
+				URI     string `json:"uri"`
+				Version int    `json:"version"`
+			} `json:"textDocument"`
+		} `json:"edits"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/nextEdit", map[string]any{
+		"textDocument": map[string]any{"uri": string(uri.File(h.path("shapes.go"))), "version": 2},
+		"position":     map[string]any{"line": 0, "character": 15},
+	}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Edits) != 1 {
+		t.Fatalf("edits %+v, want one", got.Edits)
+	}
+	e := got.Edits[0]
+	if e.Text != "idth" || e.Range.Start != (wirePos{1, 9}) || e.Range.End != e.Range.Start || e.TextDocument.Version != 2 {
+		t.Errorf("edit %+v, want \"idth\" inserted at 1:9 of version 2", e)
+	}
+	if !strings.Contains(requestText(h.model.Requests()[0]), "-w\n+width") && !strings.Contains(requestText(h.model.Requests()[0]), "+idth") {
+		t.Errorf("the prompt does not show the recent edit:\n%s", requestText(h.model.Requests()[0]))
+	}
+}
+
+func TestCompletionOffers(t *testing.T) {
+	caps := func(h *harness) map[string]any { c, _ := h.initialized["capabilities"].(map[string]any); return c }
+	h := start(t, setup{})
+	if c := caps(h); c["inlineCompletionProvider"] == nil || c["completionProvider"] != nil {
+		t.Errorf("by default: %v", c)
+	}
+	h = start(t, setup{opts: map[string]any{"inlineCompletion": map[string]any{"enabled": false}}})
+	if c := caps(h); c["inlineCompletionProvider"] != nil || c["completionProvider"] != nil {
+		t.Errorf("turned off: %v", c)
+	}
+}
+
+func TestCompletionItemForEditorsWithoutInlineCompletion(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"a.py": "def f():\n    \n"}, opts: map[string]any{"inlineCompletion": map[string]any{"completionItems": true}}},
+		geminitest.TextTurn("return 42"))
+	if c, _ := h.initialized["capabilities"].(map[string]any); c["completionProvider"] == nil {
+		t.Fatalf("no completionProvider with completionItems on: %v", c)
+	}
+	if err := h.client.Open(h.ctx, h.path("a.py"), "def f():\n    \n"); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		IsIncomplete bool `json:"isIncomplete"`
+		Items        []struct {
+			Label    string `json:"label"`
+			Detail   string `json:"detail"`
+			TextEdit struct {
+				NewText string `json:"newText"`
+				Range   struct {
+					Start wirePos `json:"start"`
+				} `json:"range"`
+			} `json:"textEdit"`
+		} `json:"items"`
+	}
+	if err := h.client.Call(h.ctx, "textDocument/completion", map[string]any{
+		"textDocument": map[string]any{"uri": string(uri.File(h.path("a.py")))},
+		"position":     map[string]any{"line": 1, "character": 4},
+	}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.IsIncomplete || len(got.Items) != 1 || got.Items[0].Label != "return 42" || got.Items[0].Detail != "Gemini" ||
+		got.Items[0].TextEdit.NewText != "return 42" || got.Items[0].TextEdit.Range.Start != (wirePos{1, 4}) {
+		t.Errorf("completion %+v", got)
+	}
+}
+
+func TestCompletionWithoutCredentialsIsQuiet(t *testing.T) {
+	h := start(t, setup{noKey: true, files: map[string]string{"a.go": "x := \n"}})
+	if err := h.client.Open(h.ctx, h.path("a.go"), "x := \n"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.inline("a.go", 0, 5, 1); len(got.Items) != 0 {
+		t.Errorf("items %+v without credentials", got.Items)
+	}
+}

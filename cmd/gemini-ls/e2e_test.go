@@ -29,6 +29,8 @@ type harness struct {
 	proc   *lsptest.Process
 	client *lsptest.Client
 	log    string
+	// initialized is initialize's result.
+	initialized map[string]any
 }
 
 type setup struct {
@@ -80,10 +82,11 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 		}
 	})
 	client := lsptest.New(t, proc, s.profile)
-	if _, err := client.Initialize(ctx, []string{root}, s.opts); err != nil {
+	initialized, err := client.Initialize(ctx, []string{root}, s.opts)
+	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	return &harness{t: t, ctx: ctx, model: model, root: root, proc: proc, client: client, log: log}
+	return &harness{t: t, ctx: ctx, model: model, root: root, proc: proc, client: client, log: log, initialized: initialized}
 }
 
 // newRoot is a workspace root (symlinks resolved) holding files.

@@ -33,6 +33,13 @@ func sessionStats(_ context.Context, env Env, _ string) (Reply, error) {
 	fmt.Fprintf(&b, "- Prompts: %d\n", info.Prompts)
 	fmt.Fprintf(&b, "- Tokens: %d input, %d output, %d thinking, %d in all\n", u.PromptTokens, u.CandidatesTokens, u.ThoughtsTokens, u.TotalTokens)
 	fmt.Fprintf(&b, "- Started: %s", info.CreatedAt.UTC().Format(time.RFC3339))
+	if c, ok := env.Built.CompletionStats(); ok {
+		fmt.Fprintf(&b, "\n\nCompletion in this editor, since gemini-ls started\n")
+		fmt.Fprintf(&b, "- Suggestions: %d shown, %d accepted, %d partially accepted\n", c.Shown, c.Accepted, c.PartiallyAccepted)
+		fmt.Fprintf(&b, "- Requests: %d, of which %d asked the model, %d answered from the cache, %d dropped as stale, %d superseded\n",
+			c.Requests, c.ModelCalls, c.CacheHits, c.Stale, c.Cancelled+c.Debounced)
+		fmt.Fprintf(&b, "- Next edits asked: %d", c.NextEdits)
+	}
 	return Reply{Text: b.String()}, nil
 }
 
