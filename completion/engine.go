@@ -148,7 +148,6 @@ var ErrNoModel = errors.New("completion has no model")
 // is off, the file is private, the model has nothing to add or the
 // document changed while it was asked.
 func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error) {
-	start := time.Now()
 	e.counts.requests.Add(1)
 	b := e.currentBackend()
 	doc, ok := e.docs.Get(req.Path)
@@ -162,7 +161,9 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 		e.counts.private.Add(1)
 		return nil, nil
 	}
+	cutStart := time.Now()
 	w := cut(doc.Text, req.Position, req.Encoding, req.Selected)
+	cutTime := time.Since(cutStart)
 	if s, ok := e.cache.typedThrough(doc.Path, w); ok {
 		e.counts.cacheHits.Add(1)
 		return e.answer(w, s), nil
@@ -187,8 +188,9 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 			return nil, nil
 		}
 	}
+	assembly := time.Now()
 	prompt := e.prompt(ctx, doc, w, req, b)
-	e.counts.assembly.add(time.Since(start))
+	e.counts.assembly.add(cutTime + time.Since(assembly))
 	e.counts.modelCalls.Add(1)
 	raw, err := e.generate(ctx, b, completionSystem, prompt, completionBudget, w.midLine())
 	if err != nil {

@@ -235,3 +235,19 @@ func TestCompletionWithoutCredentialsIsQuiet(t *testing.T) {
 		t.Errorf("items %+v without credentials", got.Items)
 	}
 }
+
+func TestCompletionFollowsChangedSettings(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"a.go": "x := \n"}})
+	if err := h.client.Open(h.ctx, h.path("a.go"), "x := \n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Notify(h.ctx, "workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"inlineCompletion": map[string]any{"languages": map[string]any{"go": false}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.inline("a.go", 0, 5, 1); len(got.Items) != 0 {
+		t.Errorf("items %+v after completion was turned off for Go", got.Items)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+}
