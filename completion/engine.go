@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -183,7 +184,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	}
 	defer done()
 	if req.Trigger != Invoked {
-		if d := time.Duration(b.Settings.Debounce()) * time.Millisecond; d > 0 && !sleep(ctx, d) {
+		if d := time.Duration(b.Settings.Debounce()) * time.Millisecond; d > 0 && ctxtime.Sleep(ctx, d) != nil {
 			e.counts.debounced.Add(1)
 			return nil, nil
 		}
@@ -223,16 +224,4 @@ func (e *Engine) answer(w window, text string) []Suggestion {
 		text = w.selected.Text + text
 	}
 	return []Suggestion{{ID: id, Text: text, Range: r}}
-}
-
-// sleep waits d unless ctx ends first; it reports whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

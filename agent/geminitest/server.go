@@ -196,17 +196,25 @@ func (s *Server) Aborts() []Abort {
 // WaitAborts blocks until at least n requests were aborted, and returns
 // the aborts.
 func (s *Server) WaitAborts(ctx context.Context, n int) ([]Abort, error) {
+	if err := s.waitFor(ctx, func() int { return len(s.aborts) }, n, "aborted requests"); err != nil {
+		return s.Aborts(), err
+	}
+	return s.Aborts(), nil
+}
+
+// waitFor blocks until count (read under s.mu) reaches n or ctx ends.
+func (s *Server) waitFor(ctx context.Context, count func() int, n int, what string) error {
 	for {
 		s.mu.Lock()
-		got, arrived := len(s.aborts), s.arrived
+		got, arrived := count(), s.arrived
 		s.mu.Unlock()
 		if got >= n {
-			return s.Aborts(), nil
+			return nil
 		}
 		select {
 		case <-arrived:
 		case <-ctx.Done():
-			return s.Aborts(), fmt.Errorf("waiting for %d aborted requests, got %d: %w", n, got, ctx.Err())
+			return fmt.Errorf("waiting for %d %s, got %d: %w", n, what, got, ctx.Err())
 		}
 	}
 }
@@ -230,19 +238,10 @@ func (s *Server) Requests() []Request {
 
 // WaitRequests blocks until at least n requests arrived, and returns them.
 func (s *Server) WaitRequests(ctx context.Context, n int) ([]Request, error) {
-	for {
-		s.mu.Lock()
-		got, arrived := len(s.requests), s.arrived
-		s.mu.Unlock()
-		if got >= n {
-			return s.Requests(), nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return s.Requests(), fmt.Errorf("waiting for %d requests, got %d: %w", n, got, ctx.Err())
-		}
+	if err := s.waitFor(ctx, func() int { return len(s.requests) }, n, "requests"); err != nil {
+		return s.Requests(), err
 	}
+	return s.Requests(), nil
 }
 
 // Err reports every request the server could not answer as scripted.
