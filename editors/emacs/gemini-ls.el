@@ -1823,5 +1823,376 @@ restored and nothing is answered.  KILLED: the buffer is being killed."
                              :failureReason "the user rejected the change"))))
     (gemini-ls--review-next)))
 
+;;;; Completion as you type
+
+(defcustom gemini-ls-completion-enabled t
+  "Non-nil: Gemini completes code as you type.
+`gemini-ls-completion-mode' is then turned on in every buffer eglot
+manages with a gemini-ls server that offers inline completion; nil
+leaves it off (\\[gemini-ls-complete-at-point] still asks)."
+  :type 'boolean)
+
+(defcustom gemini-ls-completion-delay 0.2
+  "Seconds Emacs must be idle after you type before a suggestion is asked for."
+  :type 'number)
+
+(defcustom gemini-ls-completion-trigger-commands
+  '(self-insert-command newline delete-backward-char delete-char
+    delete-forward-char backward-delete-char-untabify
+    python-indent-dedent-line-backspace c-electric-backspace
+    c-electric-delete-forward)
+  "Commands after which a suggestion is asked for: typing and deleting.
+Commands whose name holds \"self-insert\" or \"electric\" count too."
+  :type '(repeat function))
+
+(defface gemini-ls-completion-ghost '((t :inherit shadow))
+  "Face of a suggestion shown at point, before it is accepted.")
+
+(defvar gemini-ls-completion-active-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "TAB") #'gemini-ls-completion-accept)
+    (define-key map [tab] #'gemini-ls-completion-accept)
+    (define-key map (kbd "M-f") #'gemini-ls-completion-accept-word)
+    (define-key map (kbd "C-<right>") #'gemini-ls-completion-accept-word)
+    map)
+  "Keys active only while a suggestion is shown.
+Without one, these keys do what they usually do.")
+
+(defvar-local gemini-ls--completion-active nil
+  "Non-nil while a suggestion is shown: `gemini-ls-completion-active-map' is on.")
+
+(defvar gemini-ls--completion-emulation-alist
+  `((gemini-ls--completion-active . ,gemini-ls-completion-active-map))
+  "Puts `gemini-ls-completion-active-map' before the minor modes' maps.")
+
+(add-to-list 'emulation-mode-map-alists 'gemini-ls--completion-emulation-alist)
+
+(cl-defstruct (gemini-ls--completion-req (:constructor gemini-ls--completion-req-create))
+  "A textDocument/inlineCompletion request.
+OUTCOME is what the server answered once it has: (:items N) or
+\(:error CODE)."
+  server id kind tick point outcome)
+
+(cl-defstruct (gemini-ls--ghost (:constructor gemini-ls--ghost-create))
+  "A suggestion shown at point.
+START is a marker where the item's text begins, TEXT the item's
+insertText, AFTER how many characters after point it replaces, POS
+where point was when it was shown."
+  server item overlay start text after pos)
+
+(defvar-local gemini-ls--completion-timer nil "The idle timer that asks next.")
+(defvar-local gemini-ls--completion-pending nil
+  "The request in flight, a `gemini-ls--completion-req'.")
+(defvar-local gemini-ls--completion-ghost nil
+  "The suggestion shown, a `gemini-ls--ghost'.")
+
+;;;###autoload
+(define-minor-mode gemini-ls-completion-mode
+  "Gemini suggests code as you type, shown as ghost text at point.
+When you stop typing for `gemini-ls-completion-delay' seconds, the
+suggestion for point is asked of gemini-ls (textDocument/inlineCompletion)
+and shown in the face `gemini-ls-completion-ghost'.  While it shows:
+\\<gemini-ls-completion-active-map>\\[gemini-ls-completion-accept] inserts it, \
+\\[gemini-ls-completion-accept-word] inserts its next word; typing its
+next characters keeps the rest; any other command (\\[keyboard-quit],
+moving away) takes it away.  Without a suggestion these keys do what
+they usually do.  Turned on by `gemini-ls-completion-enabled'."
+  :lighter nil
+  (cond
+   (gemini-ls-completion-mode
+    (add-hook 'post-command-hook #'gemini-ls--completion-post-command nil t))
+   (t
+    (remove-hook 'post-command-hook #'gemini-ls--completion-post-command t)
+    (gemini-ls--completion-stop))))
+
+(defun gemini-ls--completion-offered-p (server)
+  "Non-nil if SERVER, a gemini-ls server, offers inline completion.
+It offers it as {}, which eglot reads as nil: the key counts."
+  (and (cl-typep server 'gemini-ls-server)
+       (plist-member (eglot--capabilities server) :inlineCompletionProvider)))
+
+(defun gemini-ls--completion-maybe-enable ()
+  "Turn `gemini-ls-completion-mode' on or off with eglot's management."
+  (if (and eglot--managed-mode gemini-ls-completion-enabled
+           (gemini-ls--completion-offered-p (eglot-current-server)))
+      (gemini-ls-completion-mode 1)
+    (when gemini-ls-completion-mode (gemini-ls-completion-mode -1))))
+
+(add-hook 'eglot-managed-mode-hook #'gemini-ls--completion-maybe-enable)
+
+(defun gemini-ls--completion-typing-p (command)
+  "Non-nil if COMMAND types or deletes, after which a suggestion is asked for."
+  (and (symbolp command)
+       (or (memq command gemini-ls-completion-trigger-commands)
+           (string-match-p "self-insert\\|electric" (symbol-name command)))))
+
+(defun gemini-ls--completion-post-command ()
+  "After each command: ask again after typing, else take the suggestion away."
+  (let ((command this-command))
+    (cond
+     ((memq command '(gemini-ls-completion-accept gemini-ls-completion-accept-word
+                      gemini-ls-complete-at-point)))
+     ((gemini-ls--completion-typing-p command)
+      ;; The request in flight is for text that is no longer there.
+      (gemini-ls--completion-cancel)
+      (gemini-ls--completion-type-through)
+      ;; Not for the keys a keyboard macro replays.
+      (when (and gemini-ls-completion-mode (not executing-kbd-macro))
+        (gemini-ls--completion-schedule)))
+     (t (gemini-ls--completion-stop)))))
+
+(defun gemini-ls--completion-stop ()
+  "Take the suggestion away, cancel the request in flight and the timer."
+  (gemini-ls--completion-clear)
+  (gemini-ls--completion-cancel)
+  (when gemini-ls--completion-timer
+    (cancel-timer gemini-ls--completion-timer)
+    (setq gemini-ls--completion-timer nil)))
+
+(defun gemini-ls--completion-schedule ()
+  "Ask for a suggestion once Emacs has been idle for a while."
+  (when gemini-ls--completion-timer (cancel-timer gemini-ls--completion-timer))
+  (setq gemini-ls--completion-timer
+        (run-with-idle-timer gemini-ls-completion-delay nil
+                             #'gemini-ls--completion-idle (current-buffer))))
+
+(defun gemini-ls--completion-idle (buffer)
+  "The user stopped typing in BUFFER: ask for a suggestion there."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq gemini-ls--completion-timer nil)
+      (when (and gemini-ls-completion-mode
+                 (eq buffer (window-buffer (selected-window))))
+        (gemini-ls--completion-request 2)))))
+
+(defun gemini-ls--completion-diagnostics ()
+  "Flymake's diagnostics within 10 lines of point, as LSP Diagnostics."
+  (save-excursion
+    (let* ((here (point))
+           (beg (progn (forward-line -10) (point)))
+           (end (progn (goto-char here) (forward-line 11) (point)))
+           (diags (gemini-ls--diagnostics beg end)))
+      (and diags (> (length diags) 0) diags))))
+
+(defun gemini-ls--completion-request (kind)
+  "Ask the server for a suggestion at point; KIND is the triggerKind:
+1 the user asked, 2 as the user typed.  Cancels the one in flight."
+  (gemini-ls--completion-cancel)
+  (let ((server (eglot-current-server)))
+    (when (and server (jsonrpc-running-p server))
+      ;; The server completes what it knows: the buffer's edits first.
+      (eglot--signal-textDocument/didChange)
+      (let* ((buffer (current-buffer))
+             (diags (gemini-ls--completion-diagnostics))
+             (req (gemini-ls--completion-req-create
+                   :server server :kind kind
+                   :tick (buffer-chars-modified-tick) :point (point)))
+             (params (append (eglot--TextDocumentPositionParams)
+                             (list :context (list :triggerKind kind))
+                             ;; gemini-ls's own field.
+                             (and diags (list :diagnostics diags)))))
+        (jsonrpc-async-request
+         server :textDocument/inlineCompletion params
+         :success-fn (lambda (result) (gemini-ls--completion-answered buffer req result))
+         :error-fn (lambda (err) (gemini-ls--completion-failed buffer req err))
+         :timeout-fn (lambda () (gemini-ls--completion-failed buffer req '(:code timeout))))
+        ;; jsonrpc-async-request returns nothing: the request just sent
+        ;; has the connection's last id, which $/cancelRequest names.
+        (setf (gemini-ls--completion-req-id req) (jsonrpc--next-request-id server))
+        (setq gemini-ls--completion-pending req)))))
+
+(defun gemini-ls--completion-cancel ()
+  "Cancel the request in flight: its answer is dropped, and the server,
+told with $/cancelRequest, aborts the model's."
+  (let ((req gemini-ls--completion-pending))
+    (when req
+      (setq gemini-ls--completion-pending nil)
+      (let ((server (gemini-ls--completion-req-server req)))
+        (when (and (not (gemini-ls--completion-req-outcome req))
+                   (jsonrpc-running-p server))
+          (jsonrpc-notify server :$/cancelRequest
+                          (list :id (gemini-ls--completion-req-id req))))))))
+
+(defun gemini-ls--completion-current-p (buffer req)
+  "Non-nil if REQ is BUFFER's request in flight; it no longer is after."
+  (and (buffer-live-p buffer)
+       (with-current-buffer buffer
+         (when (eq req gemini-ls--completion-pending)
+           (setq gemini-ls--completion-pending nil)
+           t))))
+
+(defun gemini-ls--completion-failed (buffer req err)
+  "REQ, BUFFER's request, failed with ERR, a JSON-RPC error object."
+  (setf (gemini-ls--completion-req-outcome req) (list :error (plist-get err :code)))
+  (when (and (gemini-ls--completion-current-p buffer req)
+             (= 1 (gemini-ls--completion-req-kind req)))
+    (message "Gemini: no suggestion: %s" (or (plist-get err :message) "timed out"))))
+
+(defun gemini-ls--completion-answered (buffer req result)
+  "Show the suggestion RESULT answers REQ, BUFFER's request, if it still
+fits: the buffer unchanged since (`buffer-chars-modified-tick'), point
+where it was, the buffer in the selected window."
+  (let ((items (if (vectorp result) result (plist-get result :items))))
+    (setf (gemini-ls--completion-req-outcome req) (list :items (length items)))
+    (when (gemini-ls--completion-current-p buffer req)
+      (with-current-buffer buffer
+        (when (and (= (gemini-ls--completion-req-tick req) (buffer-chars-modified-tick))
+                   (= (gemini-ls--completion-req-point req) (point))
+                   (eq buffer (window-buffer (selected-window))))
+          (cond
+           ((and (> (length items) 0)
+                 (gemini-ls--completion-show (gemini-ls--completion-req-server req)
+                                             (aref items 0))))
+           ((= 1 (gemini-ls--completion-req-kind req))
+            (gemini-ls--completion-clear)
+            (message "Gemini: no suggestion here"))
+           ;; Typed through: what still shows is the rest, as before.
+           (t (gemini-ls--completion-clear))))))))
+
+(defun gemini-ls--ghost-rest (ghost)
+  "The part of GHOST's text not yet in the buffer before point, or nil
+when the text between its start and point is not the text's start."
+  (let ((start (marker-position (gemini-ls--ghost-start ghost)))
+        (text (gemini-ls--ghost-text ghost)))
+    (when (and start (<= start (point)) (<= (- (point) start) (length text)))
+      (let ((typed (buffer-substring-no-properties start (point))))
+        (when (string-prefix-p typed text)
+          (substring text (length typed)))))))
+
+(defun gemini-ls--ghost-string (rest)
+  "REST as the overlay shows it: in the ghost face, the cursor on its start."
+  (let ((s (propertize rest 'face 'gemini-ls-completion-ghost)))
+    (put-text-property 0 1 'cursor t s)
+    s))
+
+(defun gemini-ls--completion-show (server item)
+  "Show ITEM, SERVER's InlineCompletionItem, at point; tell the server.
+Return nil if it cannot be shown here."
+  (let* ((text (plist-get item :insertText))
+         (range (plist-get item :range))
+         (beg (if range (eglot--lsp-position-to-point (plist-get range :start)) (point)))
+         (end (if range (eglot--lsp-position-to-point (plist-get range :end)) (point))))
+    (when (and (stringp text) (<= beg (point) end))
+      (let* ((ghost (gemini-ls--ghost-create
+                     :server server :item item :text text
+                     :start (copy-marker beg) :after (- end (point))))
+             (rest (gemini-ls--ghost-rest ghost))
+             (old gemini-ls--completion-ghost)
+             (same (and old (equal rest (gemini-ls--ghost-rest old)))))
+        (cond
+         ((or (null rest) (string-empty-p rest)) nil)
+         (t
+          (gemini-ls--completion-clear)
+          (let ((ov (make-overlay (point) (point) nil t nil)))
+            (overlay-put ov 'after-string (gemini-ls--ghost-string rest))
+            (overlay-put ov 'window (selected-window))
+            (overlay-put ov 'priority 1000)
+            (setf (gemini-ls--ghost-overlay ghost) ov
+                  (gemini-ls--ghost-pos ghost) (point)))
+          (setq gemini-ls--completion-ghost ghost
+                gemini-ls--completion-active t)
+          ;; Typing through a suggestion shows the same rest again.
+          (unless same
+            (jsonrpc-notify server :textDocument/didShowCompletion (list :item item)))
+          t))))))
+
+(defun gemini-ls--completion-clear ()
+  "Take the suggestion away."
+  (let ((ghost gemini-ls--completion-ghost))
+    (when ghost
+      (delete-overlay (gemini-ls--ghost-overlay ghost))
+      (set-marker (gemini-ls--ghost-start ghost) nil)))
+  (setq gemini-ls--completion-ghost nil
+        gemini-ls--completion-active nil))
+
+(defun gemini-ls--completion-redisplay ()
+  "Show the rest of the suggestion at point, or take it away when none is left."
+  (let* ((ghost gemini-ls--completion-ghost)
+         (rest (and ghost (gemini-ls--ghost-rest ghost))))
+    (if (or (null rest) (string-empty-p rest))
+        (gemini-ls--completion-clear)
+      (let ((ov (gemini-ls--ghost-overlay ghost)))
+        (move-overlay ov (point) (point))
+        (setf (gemini-ls--ghost-pos ghost) (point))
+        (overlay-put ov 'after-string (gemini-ls--ghost-string rest))))))
+
+(defun gemini-ls--completion-type-through ()
+  "After typing: keep showing the rest of the suggestion if what was typed
+is its start, else (a deletion, say) take it away."
+  (let ((ghost gemini-ls--completion-ghost))
+    (when ghost
+      (if (> (point) (gemini-ls--ghost-pos ghost))
+          (gemini-ls--completion-redisplay)
+        (gemini-ls--completion-clear)))))
+
+(defun gemini-ls--utf16-length (string)
+  "STRING's length in UTF-16 code units, as LSP counts."
+  (+ (length string) (cl-count-if (lambda (c) (> c #xFFFF)) string)))
+
+(defun gemini-ls--completion-run-command (ghost)
+  "Run GHOST's item's command (gemini.acceptCompletion) on its server."
+  (let ((command (plist-get (gemini-ls--ghost-item ghost) :command))
+        (server (gemini-ls--ghost-server ghost)))
+    (when (and command (jsonrpc-running-p server))
+      (jsonrpc-async-request
+       server :workspace/executeCommand
+       (list :command (plist-get command :command)
+             :arguments (or (plist-get command :arguments) []))
+       :success-fn #'ignore :error-fn #'ignore :timeout-fn #'ignore))))
+
+(defun gemini-ls--completion-fallback ()
+  "Run what the keys of this command do without a suggestion."
+  (gemini-ls--completion-clear)
+  (let ((command (key-binding (this-command-keys-vector) t)))
+    (when (and command (not (memq command '(gemini-ls-completion-accept
+                                             gemini-ls-completion-accept-word))))
+      (setq this-command command)
+      (call-interactively command))))
+
+(defun gemini-ls-completion-accept ()
+  "Insert the suggestion shown at point."
+  (interactive)
+  (let* ((ghost gemini-ls--completion-ghost)
+         (rest (and ghost (gemini-ls--ghost-rest ghost))))
+    (if (not rest)
+        (gemini-ls--completion-fallback)
+      (gemini-ls--completion-clear)
+      (let ((after (gemini-ls--ghost-after ghost)))
+        (when (> after 0)
+          (delete-region (point) (min (point-max) (+ (point) after)))))
+      (insert rest)
+      (gemini-ls--completion-run-command ghost))))
+
+(defun gemini-ls-completion-accept-word ()
+  "Insert the next word of the suggestion shown at point."
+  (interactive)
+  (let* ((ghost gemini-ls--completion-ghost)
+         (rest (and ghost (gemini-ls--ghost-rest ghost))))
+    (cond
+     ((not rest) (gemini-ls--completion-fallback))
+     ;; The last word: the whole suggestion is taken.
+     ((not (and (string-match "\\`\\W*\\w+" rest) (< (match-end 0) (length rest))))
+      (gemini-ls-completion-accept))
+     (t
+      (insert (substring rest 0 (match-end 0)))
+      (let ((accepted (substring (gemini-ls--ghost-text ghost)
+                                 0 (- (point) (gemini-ls--ghost-start ghost)))))
+        (jsonrpc-notify (gemini-ls--ghost-server ghost)
+                        :textDocument/didPartiallyAcceptCompletion
+                        (list :item (gemini-ls--ghost-item ghost)
+                              :acceptedLength (gemini-ls--utf16-length accepted))))
+      (gemini-ls--completion-redisplay)))))
+
+(defun gemini-ls-complete-at-point ()
+  "Ask Gemini for a suggestion at point now, and show it as ghost text.
+Works with `gemini-ls-completion-mode' off too."
+  (interactive)
+  (unless (gemini-ls--completion-offered-p (ignore-errors (eglot-current-server)))
+    (user-error "No gemini-ls server with inline completion here"))
+  ;; What takes the suggestion away when you do something else.
+  (add-hook 'post-command-hook #'gemini-ls--completion-post-command nil t)
+  (gemini-ls--completion-clear)
+  (gemini-ls--completion-request 1))
+
 (provide 'gemini-ls)
 ;;; gemini-ls.el ends here

@@ -1290,3 +1290,273 @@ agent's model."
                    (gemini-ls-test--chat)))
     (should-not warnings)
     (should-not (plist-get (gemini-ls--server-model server) :answered)))))
+
+;;;; Completion as you type
+
+(defun gemini-ls-test--completion-script (&rest rules)
+  "A fake model script with no turns that answers RULES.
+Each rule is (CONTAINS TEXT [DELAY]): a completion prompt holding
+CONTAINS is answered TEXT, after DELAY."
+  `((turns . [])
+    (rules . ,(vconcat
+               (mapcar (lambda (r)
+                         `((contains . ,(nth 0 r))
+                           (turn . ((text . ,(nth 1 r))
+                                    ,@(and (nth 2 r) `((delay . ,(nth 2 r))))))))
+                       rules)))))
+
+(defconst gemini-ls-test--total "def total(xs):\n    return\n"
+  "The Python file the completion tests type in.")
+
+(defun gemini-ls-test--at-return (buf)
+  "Show BUF in the selected window, point after \"return\"."
+  (switch-to-buffer buf)
+  (delete-other-windows)
+  (goto-char (point-min))
+  (search-forward "return"))
+
+(defun gemini-ls-test--type (key)
+  "Type KEY (`kbd' syntax, one command's keys) in the selected window's
+buffer as the command loop runs it: the command the keymaps bind it to
+\(`key-binding'), between `pre-command-hook' and `post-command-hook'.
+Not `execute-kbd-macro', whose command loop runs `post-command-hook'
+once more on entry, for a command that was never typed."
+  (let* ((keys (vconcat (kbd key)))
+         (command (key-binding keys t)))
+    (should (commandp command))
+    (setq last-command-event (aref keys (1- (length keys)))
+          this-command command
+          real-this-command command)
+    (run-hooks 'pre-command-hook)
+    (command-execute command nil keys)
+    (run-hooks 'post-command-hook)
+    (setq last-command this-command)))
+
+(defun gemini-ls-test--idle (buf)
+  "Emacs goes idle in BUF: its debounce timer, which typing must have
+set, fires.  Batch Emacs never goes idle by itself; tmux-completion.sh
+types in a real one."
+  (let ((timer (buffer-local-value 'gemini-ls--completion-timer buf)))
+    (should (timerp timer))
+    (should (memq timer timer-idle-list))
+    (timer-event-handler timer)))
+
+(defun gemini-ls-test--ghost (buf)
+  "Wait for a suggestion to show in BUF; return the text it shows."
+  (gemini-ls-test--wait (lambda () (buffer-local-value 'gemini-ls--completion-ghost buf))
+                        "the suggestion to show")
+  (let* ((ghost (buffer-local-value 'gemini-ls--completion-ghost buf))
+         (ov (gemini-ls--ghost-overlay ghost))
+         (shown (overlay-get ov 'after-string)))
+    (with-current-buffer buf
+      ;; At point, in the ghost face, the cursor on its first character.
+      (should (= (overlay-start ov) (point)))
+      (should (= (overlay-end ov) (point))))
+    (should (eq (get-text-property 0 'face shown) 'gemini-ls-completion-ghost))
+    (should (get-text-property 0 'cursor shown))
+    (substring-no-properties shown)))
+
+(defun gemini-ls-test--answered (req)
+  "Wait for the server's answer to REQ, a `gemini-ls--completion-req'; return it."
+  (should req)
+  (gemini-ls-test--wait (lambda () (gemini-ls--completion-req-outcome req))
+                        "the completion's answer")
+  (gemini-ls--completion-req-outcome req))
+
+(defmacro gemini-ls-test--recording-requests (var &rest body)
+  "Run BODY, pushing every async request Emacs sends on VAR as a list
+\(METHOD PARAMS ANSWER), ANSWER set to (:result R) or (:error E) once
+the server answers."
+  (declare (indent 1))
+  `(let ((orig (symbol-function 'jsonrpc-async-request)))
+     (cl-letf (((symbol-function 'jsonrpc-async-request)
+                (lambda (conn method params &rest args)
+                  (let ((entry (list method params nil))
+                        (success (plist-get args :success-fn))
+                        (failure (plist-get args :error-fn)))
+                    (push entry ,var)
+                    (apply orig conn method params
+                           :success-fn (lambda (r)
+                                         (setf (nth 2 entry) (list :result r))
+                                         (when success (funcall success r)))
+                           :error-fn (lambda (e)
+                                       (setf (nth 2 entry) (list :error e))
+                                       (when failure (funcall failure e)))
+                           args)))))
+       ,@body)))
+
+(defun gemini-ls-test--sent (method log)
+  "The entries of LOG, oldest first, whose method is METHOD."
+  (reverse (cl-remove-if-not (lambda (e) (eq (car e) method)) log)))
+
+(defun gemini-ls-test--diagnose (report-fn &rest _)
+  "A Flymake backend: an error on the first line, reported to REPORT-FN."
+  (funcall report-fn
+           (list (flymake-make-diagnostic (current-buffer) 5 10 :error
+                                          "name 'xs' is never used"))))
+
+(ert-deftest gemini-ls-test-completion-accepted ()
+  "Typing asks for a suggestion (triggerKind 2, the diagnostics near
+point along), shown as ghost text at point; TAB inserts it and runs
+the accept command.  TAB keeps its usual meaning without one."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-record" nil ".jsonl")))
+    (unwind-protect
+        (gemini-ls-test--with-server
+            (gemini-ls-test--completion-script '("    return <|cursor|>" "sum(xs)"))
+            `(("total.py" . ,gemini-ls-test--total))
+          (let (notes requests)
+            (with-current-buffer buf
+              (should gemini-ls-completion-mode)
+              (add-hook 'flymake-diagnostic-functions #'gemini-ls-test--diagnose nil t)
+              (flymake-start)
+              (gemini-ls-test--wait (lambda () (with-current-buffer buf (flymake-diagnostics)))
+                                    "Flymake's diagnostic"))
+            (gemini-ls-test--at-return buf)
+            (let ((usual (key-binding (kbd "TAB"))))
+              (should-not (eq usual #'gemini-ls-completion-accept))
+              (gemini-ls-test--recording notes
+                (gemini-ls-test--recording-requests requests
+                  (gemini-ls-test--type "SPC")
+                  (gemini-ls-test--idle buf)
+                  (should (equal (gemini-ls-test--ghost buf) "sum(xs)"))
+                  ;; Ghost text: the buffer does not hold it.
+                  (should (equal (buffer-string) "def total(xs):\n    return \n"))
+                  (should (eq (key-binding (kbd "TAB")) #'gemini-ls-completion-accept))
+                  (gemini-ls-test--type "TAB")
+                  (should (equal (buffer-string) "def total(xs):\n    return sum(xs)\n"))
+                  (should (looking-at "\n"))
+                  (should-not gemini-ls--completion-ghost)
+                  (should (eq (key-binding (kbd "TAB")) usual))
+                  (gemini-ls-test--wait
+                   (lambda () (nth 2 (car (gemini-ls-test--sent :workspace/executeCommand requests))))
+                   "the accept command's answer")))
+              (let ((asked (gemini-ls-test--sent :textDocument/inlineCompletion requests))
+                    (accepted (gemini-ls-test--sent :workspace/executeCommand requests))
+                    (shown (cl-remove-if-not (lambda (n) (eq (car n) :textDocument/didShowCompletion))
+                                             notes)))
+                (should (= 1 (length asked)))
+                (should (equal (plist-get (nth 1 (car asked)) :position) '(:line 1 :character 11)))
+                (should (equal (plist-get (nth 1 (car asked)) :context) '(:triggerKind 2)))
+                (should (equal (mapcar (lambda (d) (plist-get d :message))
+                                       (plist-get (nth 1 (car asked)) :diagnostics))
+                               '("name 'xs' is never used")))
+                (should (= 1 (length shown)))
+                (should (equal (plist-get (plist-get (cdar shown) :item) :insertText) "sum(xs)"))
+                ;; The item's command, which the server answered.
+                (should (= 1 (length accepted)))
+                (should (equal (plist-get (nth 1 (car accepted)) :command) "gemini.acceptCompletion"))
+                (should (eq (car (nth 2 (car accepted))) :result)))))
+          ;; The diagnostic reached the model's prompt.
+          (should (cl-some (lambda (text)
+                             (string-match-p "<diagnostics>\nline 1: error: name 'xs' is never used\n"
+                                             text))
+                           (car (gemini-ls-test--model-requests gemini-ls-test--record)))))
+      (delete-file gemini-ls-test--record))))
+
+(ert-deftest gemini-ls-test-completion-stale-dropped ()
+  "An answer for a buffer that changed while the model was asked is dropped."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--completion-script '("    return <|cursor|>" "sum(xs)" "300ms"))
+      `(("total.py" . ,gemini-ls-test--total))
+    (gemini-ls-test--at-return buf)
+    (gemini-ls-test--type "SPC")
+    (gemini-ls-test--idle buf)
+    (let ((req gemini-ls--completion-pending))
+      ;; A change the keys did not make (a process, a command that does
+      ;; not type): point stays, the buffer changed.
+      (save-excursion (goto-char (point-max)) (insert "print(total([1]))\n"))
+      ;; The server answered a suggestion, which Emacs did not show.
+      (should (equal (gemini-ls-test--answered req) '(:items 1)))
+      (should-not gemini-ls--completion-ghost)
+      (should-not gemini-ls--completion-active)
+      (should (equal (buffer-string) "def total(xs):\n    return \nprint(total([1]))\n")))))
+
+(ert-deftest gemini-ls-test-completion-word ()
+  "M-f takes the suggestion's next word and tells the server; the rest
+stays shown; typing its next characters keeps the rest shown."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--completion-script '("    return <|cursor|>" "sum(xs) / len(xs)"))
+      `(("total.py" . ,gemini-ls-test--total))
+    (gemini-ls-test--at-return buf)
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--type "SPC")
+        (gemini-ls-test--idle buf)
+        (should (equal (gemini-ls-test--ghost buf) "sum(xs) / len(xs)"))
+        (should (eq (key-binding (kbd "C-<right>")) #'gemini-ls-completion-accept-word))
+        (gemini-ls-test--type "M-f")
+        (should (equal (buffer-string) "def total(xs):\n    return sum\n"))
+        (should (equal (gemini-ls-test--ghost buf) "(xs) / len(xs)"))
+        (gemini-ls-test--type "C-<right>")
+        (should (equal (gemini-ls-test--ghost buf) ") / len(xs)"))
+        ;; Typing what it shows: the rest stays, while it is asked again.
+        (gemini-ls-test--type ")")
+        (should (equal (gemini-ls-test--ghost buf) " / len(xs)"))
+        (gemini-ls-test--type "TAB")
+        (should (equal (buffer-string) "def total(xs):\n    return sum(xs) / len(xs)\n"))
+        (should-not gemini-ls--completion-ghost))
+      (should (equal (mapcar (lambda (n) (plist-get (cdr n) :acceptedLength))
+                             (reverse (cl-remove-if-not
+                                       (lambda (n) (eq (car n) :textDocument/didPartiallyAcceptCompletion))
+                                       notes)))
+                     '(3 6))))))
+
+(ert-deftest gemini-ls-test-completion-cancelled ()
+  "Typing again cancels the request in flight ($/cancelRequest): the
+server aborts it, and its answer never shows; the next one does.
+Moving away cancels too."
+  (gemini-ls-test--with-server
+      (gemini-ls-test--completion-script '("    return s<|cursor|>" "um(xs)" "500ms")
+                                         '("    return <|cursor|>" "sum(xs)" "500ms"))
+      `(("total.py" . ,gemini-ls-test--total))
+    (gemini-ls-test--at-return buf)
+    (let (notes)
+      (gemini-ls-test--recording notes
+        (gemini-ls-test--type "SPC")
+        (gemini-ls-test--idle buf)
+        (let ((first gemini-ls--completion-pending))
+          (gemini-ls-test--type "s")
+          (should-not gemini-ls--completion-pending)
+          (should (member (list :$/cancelRequest :id (gemini-ls--completion-req-id first))
+                          notes))
+          ;; RequestCancelled: the server stopped it.
+          (should (equal (gemini-ls-test--answered first) '(:error -32800)))
+          (should-not gemini-ls--completion-ghost))
+        (gemini-ls-test--idle buf)
+        (should (equal (gemini-ls-test--ghost buf) "um(xs)"))
+        (gemini-ls-test--type "DEL")
+        (should-not gemini-ls--completion-ghost)
+        (gemini-ls-test--idle buf)
+        (let ((third gemini-ls--completion-pending))
+          (gemini-ls-test--type "C-b")
+          (should-not gemini-ls--completion-pending)
+          (should-not gemini-ls--completion-timer)
+          (should (member (list :$/cancelRequest :id (gemini-ls--completion-req-id third))
+                          notes))
+          (should (equal (gemini-ls-test--answered third) '(:error -32800)))
+          (should-not gemini-ls--completion-ghost))))))
+
+(ert-deftest gemini-ls-test-completion-off ()
+  "With `gemini-ls-completion-enabled' nil, typing asks nothing;
+`gemini-ls-complete-at-point' still asks (triggerKind 1), and moving
+away takes its suggestion away."
+  (let ((gemini-ls-completion-enabled nil))
+    (gemini-ls-test--with-server
+        (gemini-ls-test--completion-script '("    return <|cursor|>" "sum(xs)"))
+        `(("total.py" . ,gemini-ls-test--total))
+      (gemini-ls-test--at-return buf)
+      (should-not gemini-ls-completion-mode)
+      (let (requests)
+        (gemini-ls-test--recording-requests requests
+          (gemini-ls-test--type "SPC")
+          (should-not gemini-ls--completion-timer)
+          (should (commandp #'gemini-ls-complete-at-point))
+          (global-set-key (kbd "C-c g TAB") #'gemini-ls-complete-at-point)
+          (unwind-protect (gemini-ls-test--type "C-c g TAB")
+            (global-unset-key (kbd "C-c g TAB")))
+          (should (equal (gemini-ls-test--ghost buf) "sum(xs)"))
+          (gemini-ls-test--type "C-a")
+          (should-not gemini-ls--completion-ghost))
+        (should (equal (mapcar (lambda (e) (plist-get (nth 1 e) :context))
+                               (gemini-ls-test--sent :textDocument/inlineCompletion requests))
+                       '((:triggerKind 1))))))))
