@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
@@ -238,6 +240,11 @@ const (
 // completionItems answers textDocument/completion, for editors without
 // inline completion (inlineCompletion.completionItems): the suggestion as
 // one item, always incomplete so the editor asks again as the user types.
+//
+// Editors filter a completion menu by the word before the cursor (Helix
+// matches it against filterText, LSP clients against the text from the
+// edit's start), so the item starts at that word: typing "to" with the
+// suggestion "tal(prices)" gives the item "total(prices)", replacing "to".
 func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) (completionItemList, error) {
 	out := completionItemList{IsIncomplete: true, Items: []completionItem{}}
 	req, err := s.completionRequest(p)
@@ -245,11 +252,19 @@ func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) 
 		return out, err
 	}
 	req.Trigger = completion.Automatic
+	doc, open := s.docs.Get(req.Path)
 	got, err := s.completion.Complete(ctx, req)
 	if err := completionError(ctx, err, s.log); err != nil {
 		return out, err
 	}
+	if now, ok := s.docs.Get(req.Path); !open || !ok || now.Version != doc.Version || now.Text != doc.Text {
+		return out, nil // the word before the cursor may have changed; the editor asks again
+	}
 	for _, g := range got {
+		if g.Range.Start == req.Position && g.Range.End == req.Position {
+			word, start := wordBefore(doc.Text, req.Position, req.Encoding)
+			g.Text, g.Range.Start = word+g.Text, start
+		}
 		label := strings.TrimSpace(g.Text)
 		if i := strings.IndexByte(label, '\n'); i >= 0 {
 			label = strings.TrimSpace(label[:i]) + " …"
@@ -270,6 +285,24 @@ func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) 
 		})
 	}
 	return out, nil
+}
+
+// wordBefore is the word that ends at p in text (letters, digits and
+// underscores, as editors' word motions take them) and where it starts.
+func wordBefore(text string, p workspace.Position, enc workspace.Encoding) (string, workspace.Position) {
+	at := workspace.OffsetAt(text, p, enc)
+	start := at
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:start])
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		start -= size
+	}
+	if start == at {
+		return "", p
+	}
+	return text[start:at], workspace.PositionAt(text, start, enc)
 }
 
 // configureCompletion hands the engine what built offers: its sign-in
