@@ -4,9 +4,11 @@
 # README would: a code action, `:lsp-workspace-command gemini.prompt`, an edit
 # shown in Helix's window/showMessageRequest popup and applied, one rejected,
 # the conversation going on across prompts, its transcript, gemini.newSession,
-# gemini.cancel, a diff too long for the popup (Show diff) and Always Apply
-# holding for the next prompt. Each scenario checks the screens (tmux capture-pane) and
-# what reached the model (fakegemini --record).
+# gemini.cancel, a diff too long for the popup (Show diff), Always Apply
+# holding for the next prompt, and completion as you type as an item of
+# Helix's completion menu (inlineCompletion.completionItems). Each scenario
+# checks the screens (tmux capture-pane) and what reached the model
+# (fakegemini --record).
 #
 # Run by editors/newer-editors.sh sid in a Debian sid chroot (Helix is in
 # Debian only there), with GEMINI_LS_BIN and FAKEGEMINI_BIN set; it runs
@@ -125,11 +127,21 @@ def greet(name):
 def main():
     print(greet("world"))
 PY
+# Where completion_item types.
+cat >"$proj/shop.py" <<'PY'
+def total(prices):
+    return sum(prices)
+
+
+def main():
+    prices = [3, 4, 5]
+PY
 git -C "$proj" init -q . # Helix's workspace root is the nearest .git
 
-# The model's turns, in the order the scenarios ask for them.
+# The model's turns, in the order the scenarios ask for them (a rule for the
+# completions, at the end).
 cat >"$work/script.json" <<'JSON'
-[
+{"turns": [
   {"text": "Here is the plan for the TODO.\n\nA farewell would mirror greet."},
   {"chunks": [
     {"text": "I'll make the greeting say Hi."},
@@ -150,7 +162,10 @@ cat >"$work/script.json" <<'JSON'
   {"delay": "60s", "text": "Too late."}
 JSON
 # A change whose diff is too long for the question: Show diff, then Always
-# Apply; then an edit that is not asked about.
+# Apply; then an edit that is not asked about; then a shell command. Last,
+# the rule for completions: every request for one (its prompt marks the
+# cursor with <|cursor|>) gets this continuation of "print(to", whenever it
+# comes, without taking a turn.
 long=$(for i in $(seq 12); do printf 'def f%d():\\n    return %d\\n\\n\\n' "$i" "$i"; done)
 cat >>"$work/script.json" <<JSON
   ,{"chunks": [{"call": {"name": "write_file", "args": {"file_path": "greet.py", "content": "$long"}}}]},
@@ -162,7 +177,8 @@ cat >>"$work/script.json" <<JSON
   {"text": "Changed f12 without asking."},
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
   {"text": "I did not run it."}
-]
+],
+ "rules": [{"contains": "<|cursor|>", "turn": {"text": "tal(prices))"}}]}
 JSON
 
 "$FAKEGEMINI_BIN" --script "$work/script.json" --record "$work/requests.jsonl" >"$work/fake.out" 2>"$work/fake.log" &
@@ -178,13 +194,19 @@ if [[ -z "$url" ]]; then
 fi
 
 # Helix's configuration as the README has it: the languages.toml snippet
-# (with this gemini-ls) and display-progress-messages; approvalMode is left
-# at default.
+# (with this gemini-ls, and its completion line uncommented) and
+# display-progress-messages; approvalMode is left at default, and Helix's
+# completion settings at theirs.
 home="$work/home"
 mkdir -p "$home/.config/helix"
-sed "s|^command = \"gemini-ls\"|command = \"$GEMINI_LS_BIN\"|" "$here/../languages.toml" >"$home/.config/helix/languages.toml"
+completion_line='config = { inlineCompletion = { completionItems = true } }'
+sed -e "s|^command = \"gemini-ls\"|command = \"$GEMINI_LS_BIN\"|" \
+  -e "s|^# $completion_line\$|$completion_line|" \
+  "$here/../languages.toml" >"$home/.config/helix/languages.toml"
 grep -q "^command = \"$GEMINI_LS_BIN\"" "$home/.config/helix/languages.toml" \
   || { echo "FAIL start: languages.toml has no command = \"gemini-ls\" line"; echo "0 passed, 1 failed"; exit 1; }
+grep -qxF "$completion_line" "$home/.config/helix/languages.toml" \
+  || { echo "FAIL start: languages.toml has no \"# $completion_line\" line"; echo "0 passed, 1 failed"; exit 1; }
 cat >"$home/.config/helix/config.toml" <<'TOML'
 [editor.lsp]
 display-progress-messages = true
@@ -375,6 +397,44 @@ shell_command() {
   request 13 | grep -qiE 'declined|rejected|cancel' || bad "the model was not told the command was declined: $(request 13 | grep -o '"functionResponse".\{0,200\}')" || return 1
 }
 
+# completion_item: with inlineCompletion.completionItems (the languages.toml
+# line), typing "print(to" on a new line shows the model's continuation as
+# an item of Helix's completion menu, asked by Helix's own trigger (its
+# default completion-timeout and completion-trigger-len: two word characters
+# before the cursor); Tab selects it (its documentation says Gemini), Enter
+# inserts it. Last: its model requests would come between the chat's.
+completion_item() {
+  log_has '"completionProvider"' || bad "gemini-ls offered no completionProvider (the languages.toml line?)" || return 1
+  cmd 'o shop.py' || return 1
+  wait_for '^ NOR .*shop\.py' "shop.py" 10 || return 1
+  esc
+  keys g e
+  sleep 0.3
+  keys o
+  wait_for '^ INS' "insert mode" 5 || return 1
+  # Helix closes the bracket: the line is "print(to)", the cursor before ")".
+  keys -l 'print(to'
+  # The menu's row: the item's label and its kind.
+  wait_for 'total\(prices\) +text *$' "the Gemini item in Helix's completion menu" || return 1
+  log_has '"method":"textDocument/completion"' || bad "Helix sent no textDocument/completion" || return 1
+  grep -qE 'print\(to(\\u003c|<)\|cursor\|' "$work/requests.jsonl" \
+    || bad "no completion request with print(to<|cursor|> reached the model" || return 1
+  keys Tab
+  wait_for '^ +Gemini *$' "the selected item's documentation (Gemini)" 10 || return 1
+  screen >"$shots/helix-completion.txt"
+  keys Enter
+  wait_gone 'total\(prices\) +text *$' "the completion menu" 10 || return 1
+  # The item replaced "to" and kept Helix's ")": one line, as typed.
+  wait_for '^ +7 +print\(total\(prices\)\)$' "the accepted completion on line 7" 5 || return 1
+  screen >"$shots/helix-completion-accepted.txt"
+  cmd 'w' || return 1
+  local deadline=$((SECONDS + 10))
+  until [[ $(tail -n 1 "$proj/shop.py") == '    print(total(prices))' ]]; do
+    ((SECONDS < deadline)) || bad "shop.py ends with \"$(tail -n 1 "$proj/shop.py")\", not the completion" || return 1
+    sleep 0.2
+  done
+}
+
 scenario start
 scenario code_action
 scenario edit_applied
@@ -386,6 +446,7 @@ scenario cancel
 scenario long_diff
 scenario always_apply
 scenario shell_command
+scenario completion_item
 
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]
