@@ -401,8 +401,9 @@ shell_command() {
 # line), typing "print(to" on a new line shows the model's continuation as
 # an item of Helix's completion menu, asked by Helix's own trigger (its
 # default completion-timeout and completion-trigger-len: two word characters
-# before the cursor); Tab selects it (its documentation says Gemini), Enter
-# inserts it. Last: its model requests would come between the chat's.
+# before the cursor); typing on through it needs no model call; Tab selects
+# it (its documentation says Gemini), Enter inserts it. Last: its model
+# requests would come between the chat's.
 completion_item() {
   log_has '"completionProvider"' || bad "gemini-ls offered no completionProvider (the languages.toml line?)" || return 1
   cmd 'o shop.py' || return 1
@@ -419,6 +420,24 @@ completion_item() {
   log_has '"method":"textDocument/completion"' || bad "Helix sent no textDocument/completion" || return 1
   grep -qE 'print\(to(\\u003c|<)\|cursor\|' "$work/requests.jsonl" \
     || bad "no completion request with print(to<|cursor|> reached the model" || return 1
+  # Typing on through the suggestion: Helix asks again (the list is
+  # incomplete) and gemini-ls answers from what it suggested, with no model
+  # call: the item is still there.
+  local calls answers
+  calls=$(grep -c 'cursor|' "$work/requests.jsonl")
+  answers=$(grep -c 'gemini-ls <- {"jsonrpc":"2.0","id":[0-9]*,"result":{"isIncomplete"' "$work/hx.log")
+  keys -l 't'
+  local deadline=$((SECONDS + 10))
+  until (($(grep -c 'gemini-ls <- {"jsonrpc":"2.0","id":[0-9]*,"result":{"isIncomplete"' "$work/hx.log") > answers)); do
+    ((SECONDS < deadline)) || bad "Helix did not ask again after \"t\" (or had no answer)" || return 1
+    sleep 0.2
+  done
+  grep 'gemini-ls <- {"jsonrpc":"2.0","id":[0-9]*,"result":{"isIncomplete"' "$work/hx.log" | tail -n 1 | grep -qF '"label":"total(prices)"' \
+    || bad "the answer after \"tot\" is not the item total(prices)" || return 1
+  wait_for 'print\(tot\)' "\"tot\" typed" 5 || return 1
+  wait_for 'total\(prices\) +text *$' "the Gemini item after \"tot\"" 5 || return 1
+  (($(grep -c 'cursor|' "$work/requests.jsonl") == calls)) \
+    || bad "typing through the suggestion called the model again" || return 1
   keys Tab
   wait_for '^ +Gemini *$' "the selected item's documentation (Gemini)" 10 || return 1
   screen >"$shots/helix-completion.txt"
