@@ -6,7 +6,8 @@
 # the conversation going on across prompts, its transcript, gemini.newSession,
 # gemini.cancel, a diff too long for the popup (Show diff), Always Apply
 # holding for the next prompt, and completion as you type as an item of
-# Helix's completion menu (inlineCompletion.completionItems). Each scenario
+# Helix's completion menu (inlineCompletion.completionItems), asked as the
+# user types and with Ctrl-x. Each scenario
 # checks the screens (tmux capture-pane) and what reached the model
 # (fakegemini --record).
 #
@@ -163,9 +164,9 @@ cat >"$work/script.json" <<'JSON'
 JSON
 # A change whose diff is too long for the question: Show diff, then Always
 # Apply; then an edit that is not asked about; then a shell command. Last,
-# the rule for completions: every request for one (its prompt marks the
-# cursor with <|cursor|>) gets this continuation of "print(to", whenever it
-# comes, without taking a turn.
+# the rules for completions: every request for one (its prompt marks the
+# cursor with <|cursor|>) gets, whenever it comes and without taking a turn,
+# " * 2" after "prices = [3, 4, 5]" and else this continuation of "print(to".
 long=$(for i in $(seq 12); do printf 'def f%d():\\n    return %d\\n\\n\\n' "$i" "$i"; done)
 cat >>"$work/script.json" <<JSON
   ,{"chunks": [{"call": {"name": "write_file", "args": {"file_path": "greet.py", "content": "$long"}}}]},
@@ -178,7 +179,8 @@ cat >>"$work/script.json" <<JSON
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
   {"text": "I did not run it."}
 ],
- "rules": [{"contains": "<|cursor|>", "turn": {"text": "tal(prices))"}}]}
+ "rules": [{"contains": "5]<|cursor|>", "turn": {"text": " * 2"}},
+           {"contains": "<|cursor|>", "turn": {"text": "tal(prices))"}}]}
 JSON
 
 "$FAKEGEMINI_BIN" --script "$work/script.json" --record "$work/requests.jsonl" >"$work/fake.out" 2>"$work/fake.log" &
@@ -439,7 +441,7 @@ completion_item() {
   (($(grep -c 'cursor|' "$work/requests.jsonl") == calls)) \
     || bad "typing through the suggestion called the model again" || return 1
   keys Tab
-  wait_for '^ +Gemini *$' "the selected item's documentation (Gemini)" 10 || return 1
+  wait_for ' Gemini *$' "the selected item's documentation (Gemini)" 10 || return 1
   screen >"$shots/helix-completion.txt"
   keys Enter
   wait_gone 'total\(prices\) +text *$' "the completion menu" 10 || return 1
@@ -454,6 +456,25 @@ completion_item() {
   done
 }
 
+# completion_invoked: after a bracket Helix does not ask by itself; Ctrl-x
+# in insert mode asks, and the Gemini item (no word before the cursor) is
+# the continuation alone.
+completion_invoked() {
+  esc
+  keys 6 g g
+  sleep 0.3
+  keys A
+  wait_for '^ INS' "insert mode at the end of line 6" 5 || return 1
+  keys C-x
+  wait_for '\* 2 +text *$' "the Gemini item after Ctrl-x" || return 1
+  keys Tab
+  wait_for ' Gemini *$' "the selected item's documentation (Gemini)" 10 || return 1
+  keys Enter
+  wait_gone '\* 2 +text *$' "the completion menu" 10 || return 1
+  wait_for '^ +6 +prices = \[3, 4, 5\] \* 2$' "the accepted completion on line 6" 5 || return 1
+  esc
+}
+
 scenario start
 scenario code_action
 scenario edit_applied
@@ -466,6 +487,7 @@ scenario long_diff
 scenario always_apply
 scenario shell_command
 scenario completion_item
+scenario completion_invoked
 
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]
