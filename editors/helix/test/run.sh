@@ -412,7 +412,7 @@ completion_item() {
   wait_for '^ NOR .*shop\.py' "shop.py" 10 || return 1
   esc
   keys g e
-  sleep 0.3
+  wait_for ' 6:[0-9]+ *$' "the cursor on the last line, 6" 5 || return 1
   keys o
   wait_for '^ INS' "insert mode" 5 || return 1
   # Helix closes the bracket: the line is "print(to)", the cursor before ")".
@@ -462,7 +462,7 @@ completion_item() {
 completion_invoked() {
   esc
   keys 6 g g
-  sleep 0.3
+  wait_for ' 6:[0-9]+ *$' "the cursor on line 6" 5 || return 1
   keys A
   wait_for '^ INS' "insert mode at the end of line 6" 5 || return 1
   keys C-x
