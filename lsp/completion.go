@@ -218,12 +218,19 @@ type completionItem struct {
 	Label            string   `json:"label"`
 	Kind             int      `json:"kind"`
 	Detail           string   `json:"detail"`
-	Documentation    string   `json:"documentation,omitempty"`
+	Documentation    *markup  `json:"documentation,omitempty"`
 	SortText         string   `json:"sortText"`
 	FilterText       string   `json:"filterText"`
 	InsertTextFormat int      `json:"insertTextFormat"`
 	TextEdit         textEdit `json:"textEdit"`
 	Command          *command `json:"command,omitempty"`
+}
+
+// markup is LSP's MarkupContent: the suggestion shown whole, as code,
+// where editors render plain text as Markdown anyway (Helix).
+type markup struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
 }
 
 type textEdit struct {
@@ -276,7 +283,7 @@ func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) 
 			Label:            label,
 			Kind:             completionItemKindText,
 			Detail:           "Gemini",
-			Documentation:    g.Text,
+			Documentation:    &markup{Kind: "markdown", Value: "```" + doc.LanguageID + "\n" + g.Text + "\n```"},
 			SortText:         "0",
 			FilterText:       g.Text,
 			InsertTextFormat: insertTextFormatPlain,

@@ -204,8 +204,12 @@ func TestCompletionItemForEditorsWithoutInlineCompletion(t *testing.T) {
 	var got struct {
 		IsIncomplete bool `json:"isIncomplete"`
 		Items        []struct {
-			Label    string `json:"label"`
-			Detail   string `json:"detail"`
+			Label         string `json:"label"`
+			Detail        string `json:"detail"`
+			Documentation struct {
+				Kind  string `json:"kind"`
+				Value string `json:"value"`
+			} `json:"documentation"`
 			TextEdit struct {
 				NewText string `json:"newText"`
 				Range   struct {
@@ -221,7 +225,8 @@ func TestCompletionItemForEditorsWithoutInlineCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !got.IsIncomplete || len(got.Items) != 1 || got.Items[0].Label != "return 42" || got.Items[0].Detail != "Gemini" ||
-		got.Items[0].TextEdit.NewText != "return 42" || got.Items[0].TextEdit.Range.Start != (wirePos{1, 4}) {
+		got.Items[0].TextEdit.NewText != "return 42" || got.Items[0].TextEdit.Range.Start != (wirePos{1, 4}) ||
+		got.Items[0].Documentation.Kind != "markdown" || got.Items[0].Documentation.Value != "```plaintext\nreturn 42\n```" {
 		t.Errorf("completion %+v", got)
 	}
 }
