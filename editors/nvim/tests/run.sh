@@ -60,6 +60,7 @@ tmux_test() {
 filter=${1:-}
 tmux_test screenshots 60
 tmux_test stock 240
+tmux_test completion 120
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"

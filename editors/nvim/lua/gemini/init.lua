@@ -3,6 +3,8 @@ local review = require("gemini.review")
 local chat = require("gemini.chat")
 local commands = require("gemini.commands")
 local question = require("gemini.ask")
+local complete = require("gemini.complete")
+local nextedit = require("gemini.nextedit")
 
 local M = {}
 
@@ -12,6 +14,8 @@ M.config = {
   auto_save = true, -- save a file after its change is accepted
   model = nil,
   approval_mode = nil, -- "default", "auto_edit" or "yolo"
+  completion = {}, -- ghost text as you type: gemini.complete's config
+  next_edit = {}, -- next edit suggestions: gemini.nextedit's config
 }
 
 -- modes: session id -> the approval mode the server last reported for it.
@@ -357,6 +361,10 @@ function M.attach(buf)
   if client and attachable(buf) and not vim.lsp.buf_is_attached(buf, client.id) then
     vim.lsp.buf_attach_client(buf, client.id)
   end
+  if client and attachable(buf) then
+    complete.attach(buf, client)
+    nextedit.attach(buf)
+  end
   return client
 end
 
@@ -382,6 +390,7 @@ local function lsp_range(buf, l1, l2)
 end
 
 local function diagnostics(buf, l1, l2)
+  l1 = l1 and math.max(l1, 1)
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     if not l1 or (d.lnum + 1 >= l1 and d.lnum + 1 <= l2) then
@@ -399,6 +408,10 @@ local function diagnostics(buf, l1, l2)
   end
   return out
 end
+
+--- The diagnostics of buf as LSP Diagnostic[], those on lines l1..l2
+--- (1-based) when given.
+M.lsp_diagnostics = diagnostics
 
 --- Builds the prompt context for buf: the selection l1..l2 when given,
 --- else the cursor, and the file's diagnostics.
@@ -827,6 +840,9 @@ function M.command(opts)
   if args == "login" then
     return M.login(false)
   end
+  if args == "nextedit" then
+    return M.next_edit()
+  end
   local model_args = args:match("^model%s*(.*)$")
   if model_args and (model_args == "" or model_args == "--persist") then
     return M.pick_model(model_args == "--persist")
@@ -853,12 +869,47 @@ function M.fix()
   M.prompt("Fix the diagnostics here.", M.context(vim.api.nvim_get_current_buf()))
 end
 
+--- Asks for the next edit at the cursor now, and shows it.
+function M.next_edit()
+  local buf = vim.api.nvim_get_current_buf()
+  local client = M.attach(buf)
+  if not client then
+    return
+  end
+  when_ready(client, function()
+    nextedit.request(buf, function(err, edits)
+      if err then
+        vim.notify("Gemini: no next edit: " .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+      elseif edits and #edits == 0 then
+        vim.notify("Gemini: no next edit foreseen")
+      end
+    end)
+  end)
+end
+
 function M.setup(opts)
   M.config = vim.tbl_extend("force", M.config, opts or {})
   if M.config.autoSave ~= nil then
     M.config.auto_save = M.config.autoSave
   end
+  complete.setup(M, M.config.completion)
+  nextedit.setup(M, M.config.next_edit)
   local group = vim.api.nvim_create_augroup("gemini", { clear = true })
+  if vim.fn.has("nvim-0.8") == 1 then
+    -- Neovim 0.12's inline completion is enabled per buffer once the
+    -- client is attached to it (after LspAttach).
+    vim.api.nvim_create_autocmd("LspAttach", {
+      group = group,
+      callback = function(a)
+        local client = a.data and vim.lsp.get_client_by_id(a.data.client_id)
+        if client and client.id == M.client_id then
+          vim.schedule(function()
+            complete.attach(a.buf, client)
+          end)
+        end
+      end,
+    })
+  end
   vim.api.nvim_create_autocmd({ "BufEnter", "BufReadPost" }, {
     group = group,
     callback = function(a)
@@ -885,6 +936,8 @@ chat.actions = {
 }
 
 M.review = review
+M.complete = complete
+M.nextedit = nextedit
 M.chat = chat
 M.commands = commands
 return M

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Completion as you type and next edit suggestions in a real, interactive
+# Neovim inside tmux, against the real gemini-ls and fakegemini (whose rules
+# answer the completion and next edit prompts): Neovim 0.12's built-in
+# inline completion, which the plugin enables, or the plugin's own ghost
+# text before it. Writes nvim-completion.txt (the ghost text) and
+# nvim-next-edit.txt (a predicted edit) to build/screenshots (or
+# $GEMINI_SCREENSHOTS_DIR), and appends one "pass completion ..." or
+# "fail completion: why" line to the results file.
+# Usage: completion.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+bin=$1
+results=$2
+shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
+mkdir -p "$shots"
+work=$(mktemp -d)
+ws="$work/project"
+mkdir -p "$ws" "$work/home"
+printf 'def mean(values):\n    total = sum(values)\n' >"$ws/stats.py"
+printf 'def area(width, height):\n    return width * height\n' >"$ws/rect.py"
+sent="$work/sent.txt"
+: >"$sent"
+
+sock="gemini-nvim-completion-$$" session=compl
+# shellcheck source=tmux.sh
+. "$here/tmux.sh"
+
+fail() {
+  echo "fail completion: $*" | tee -a "$results"
+  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+  exit 1
+}
+
+# wait_gone WHAT PATTERN: polls the screen until grep -E no longer finds
+# PATTERN (and the screen settled).
+wait_gone() {
+  local what=$1 p=$2
+  for _ in $(seq "${patience:-150}"); do
+    screen=$(tm capture-pane -p -t "$session" 2>/dev/null)
+    sleep 0.1
+    if ! grep -qE -- "$p" <<<"$screen" && [ "$screen" = "$(tm capture-pane -p -t "$session" 2>/dev/null)" ]; then
+      return 0
+    fi
+  done
+  fail "timed out waiting for $what to go (still: $p)"
+}
+
+# wait_file WHAT FILE WANT: polls until FILE holds exactly WANT.
+wait_file() {
+  for _ in $(seq "${patience:-150}"); do
+    [ "$(cat "$2")" = "$3" ] && return 0
+    sleep 0.1
+  done
+  fail "$1: $2 holds $(printf '%q' "$(cat "$2")"), want $(printf '%q' "$3")"
+}
+
+# sent_count METHOD: how many times the client sent METHOD.
+sent_count() { grep -c "^$1 " "$sent"; }
+
+start_fake --script "$here/scripts/completion.json" --record "$work/requests.jsonl"
+
+cmd=$(printf 'env HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro GEMINI_LS=%q GEMINI_WORKSPACE=%q GEMINI_SENT=%q nvim -u NONE -i NONE -S %q' \
+  "$work/home" "$url" "$bin/gemini-ls" "$ws" "$sent" "$here/completion_init.lua")
+tm new-session -d -s "$session" -x 100 -y 20 "$cmd" || fail "tmux new-session failed"
+wait_for "stats.py to open" 'stats\.py' '^    total = sum\(values\)'
+version=$(nvim --version | head -1)
+wait_for "gemini-ls to be ready in stats.py" '^gemini-ls ready'
+
+# 1. Ghost text as you type: the rest of the line at the cursor and the
+# lines below it, none of it in the buffer yet.
+tm send-keys -t "$session" G o ret  # autoindent gives the four spaces
+wait_for "the ghost text" '^    return total / len\(values\)' '^def median\(values\):' '^    ordered = sorted\(values\)'
+printf '%s\n' "$screen" >"$shots/nvim-completion.txt"
+grep -q '^textDocument/inlineCompletion ' "$sent" || fail "no textDocument/inlineCompletion was sent"
+
+# 2. Esc clears it: it was never in the buffer.
+tm send-keys -t "$session" Escape
+wait_gone "the ghost text after Esc" 'def median'
+grep -qE '^    ret *$' <<<"$screen" || fail "after Esc the line is not just what was typed"
+
+# 3. Back in insert mode it comes again; Tab takes it whole.
+tm send-keys -t "$session" a
+wait_for "the ghost text again" '^    return total / len\(values\)' '^def median\(values\):'
+tm send-keys -t "$session" Tab
+tm send-keys -t "$session" Escape ':w' Enter
+wait_file "Tab accepted the suggestion" "$ws/stats.py" "$(printf 'def mean(values):\n    total = sum(values)\n    return total / len(values)\n\n\ndef median(values):\n    ordered = sorted(values)')"
+for _ in $(seq 100); do grep -q '^workspace/executeCommand .*gemini.acceptCompletion' "$sent" && break; sleep 0.1; done
+grep -q '^workspace/executeCommand .*gemini.acceptCompletion' "$sent" || fail "accepting did not run gemini.acceptCompletion"
+
+# 4. With nothing shown, Tab is Tab.
+tm send-keys -t "$session" A Tab x Escape ':w' Enter
+wait_file "Tab without a suggestion" "$ws/stats.py" "$(printf 'def mean(values):\n    total = sum(values)\n    return total / len(values)\n\n\ndef median(values):\n    ordered = sorted(values)\tx')"
+
+# 5. Next edit: rename width in rect.py's first line; gemini-ls predicts
+# the same rename in the next, shown below it; Tab applies it.
+tm send-keys -t "$session" ':edit rect.py' Enter
+wait_for "rect.py to open" '^    return width \* height'
+tm send-keys -t "$session" fw ciw w Escape
+wait_for "the next edit" '^def area\(w, height\):' '^    return width \* height +Gemini: <Tab> accepts, <Esc> dismisses' '^    return w \* height *$'
+printf '%s\n' "$screen" >"$shots/nvim-next-edit.txt"
+grep -q '^gemini/nextEdit .*"version"' "$sent" || fail "gemini/nextEdit was sent without the version: $(grep '^gemini/nextEdit' "$sent" | head -3)"
+tm send-keys -t "$session" Tab
+tm send-keys -t "$session" ':w' Enter
+wait_file "Tab accepted the next edit" "$ws/rect.py" "$(printf 'def area(w, height):\n    return w * height')"
+
+echo "pass completion ($version) ghost text shown, cleared by Esc, accepted with Tab (gemini.acceptCompletion run), Tab as Tab without one; a next edit shown and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"

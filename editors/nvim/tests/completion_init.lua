@@ -1,0 +1,52 @@
+-- Loaded by completion.sh in a real, interactive Neovim inside tmux: the
+-- plugin set up as a user would, stats.py open. Every message the client
+-- sends gemini-ls is noted in $GEMINI_SENT (method, then params as JSON),
+-- for the test to check what reached the server.
+local root = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h")
+vim.opt.runtimepath:prepend(root)
+vim.opt.swapfile = false
+vim.opt.shortmess:append("I")
+vim.cmd("runtime plugin/gemini.lua")
+vim.cmd("cd " .. vim.fn.fnameescape(os.getenv("GEMINI_WORKSPACE")))
+local gemini = require("gemini")
+gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
+local sent = assert(io.open(os.getenv("GEMINI_SENT"), "a"))
+local wrapped = {}
+local function note(method, params)
+  sent:write(method, " ", vim.fn.json_encode(params or vim.NIL), "\n")
+  sent:flush()
+end
+-- Wraps the client's connection once it exists: every request and
+-- notification it sends passes here.
+local function wrap()
+  local client = gemini.client_id and vim.lsp.get_client_by_id(gemini.client_id)
+  if not client or wrapped[client.id] then
+    return
+  end
+  wrapped[client.id] = true
+  local rpc = client.rpc
+  local request, notify = rpc.request, rpc.notify
+  rpc.request = function(method, params, ...)
+    note(method, params)
+    return request(method, params, ...)
+  end
+  rpc.notify = function(method, params, ...)
+    note(method, params)
+    return notify(method, params, ...)
+  end
+end
+vim.api.nvim_create_autocmd("BufEnter", { callback = wrap })
+vim.cmd("edit stats.py")
+wrap()
+-- Says on the screen when gemini-ls is attached and initialized, so the
+-- test types only then.
+local timer = vim.loop.new_timer()
+timer:start(50, 50, vim.schedule_wrap(function()
+  local client = gemini.client_id and vim.lsp.get_client_by_id(gemini.client_id)
+  if client and client.initialized ~= false and client.server_capabilities and next(client.server_capabilities)
+    and vim.lsp.buf_is_attached(0, client.id) then
+    timer:stop()
+    wrap()
+    vim.cmd("echo 'gemini-ls ready'")
+  end
+end))
