@@ -30,6 +30,7 @@ sock="gemini-nvim-completion-$$" session=compl
 fail() {
   echo "fail completion: $*" | tee -a "$results"
   if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+  echo "  the client sent (last 15):"; tail -n 15 "$sent" | cut -c1-300 | sed 's/^/    /'
   exit 1
 }
 

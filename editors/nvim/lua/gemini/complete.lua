@@ -539,7 +539,10 @@ function M.attach(buf, client)
     return
   end
   if M.uses_builtin() then
-    if client and client.attached_buffers and client.attached_buffers[buf] and not s.builtin then
+    -- Only once the server said it completes (initialized) and the client
+    -- is attached to buf: LspAttach, not before.
+    if client and client.initialized and client.attached_buffers and client.attached_buffers[buf]
+      and client:supports_method("textDocument/inlineCompletion") and not s.builtin then
       s.builtin = true
       attach_builtin(buf, client)
     end
