@@ -37,6 +37,12 @@ local function wrap()
 end
 vim.api.nvim_create_autocmd("BufEnter", { callback = wrap })
 vim.cmd("edit stats.py")
+-- A diagnostic near where the test types, as a linter would give it; not
+-- drawn, so the screen shows the code as typed.
+vim.diagnostic.config({ signs = false, virtual_text = false, underline = false })
+vim.diagnostic.set(vim.api.nvim_create_namespace("test-linter"), 0, {
+  { lnum = 1, col = 4, end_lnum = 1, end_col = 9, severity = vim.diagnostic.severity.WARN, message = "total is never read" },
+})
 wrap()
 -- Says on the screen when gemini-ls is attached and initialized, so the
 -- test types only then.

@@ -380,12 +380,13 @@ local function attach_own(buf)
   vim.api.nvim_create_autocmd({ "TextChangedI", "InsertEnter" }, {
     group = group,
     buffer = buf,
-    callback = function()
+    callback = function(a)
       local s = st(buf)
-      if s.skip_change and s.skip_change == vim.api.nvim_buf_get_changedtick(buf) then
+      local skip = a.event == "TextChangedI" and s.skip_change == vim.api.nvim_buf_get_changedtick(buf)
+      s.skip_change = nil
+      if skip then
         return -- a word just taken: the rest is shown already
       end
-      s.skip_change = nil
       on_change(buf)
     end,
   })
