@@ -418,9 +418,53 @@ local function attach_own(buf)
   map_keys(buf)
 end
 
+-- What the built-in does not do, done on the client's connection: its
+-- requests take the diagnostics near the cursor along, and gemini-ls hears
+-- of the suggestion it shows (textDocument/didShowCompletion).
+local wrapped = {}
+local builtin_ns
+local function wrap_builtin_requests(client)
+  if wrapped[client.id] then
+    return
+  end
+  wrapped[client.id] = true
+  builtin_ns = builtin_ns or vim.api.nvim_create_namespace("nvim.lsp.inline_completion")
+  local rpc = client.rpc
+  local request = rpc.request
+  rpc.request = function(method, params, callback, ...)
+    if method ~= "textDocument/inlineCompletion" or type(params) ~= "table" or type(params.textDocument) ~= "table"
+      or type(callback) ~= "function" then
+      return request(method, params, callback, ...)
+    end
+    local buf = vim.uri_to_bufnr(params.textDocument.uri)
+    local line = params.position and params.position.line or 0
+    if params.diagnostics == nil then
+      local diags = gemini.lsp_diagnostics(buf, line + 1 - 10, line + 1 + 10)
+      if #diags > 0 then
+        params.diagnostics = diags
+      end
+    end
+    return request(method, params, function(err, result, ...)
+      local ret = callback(err, result, ...)
+      local items = type(result) == "table" and (result.items or result) or {}
+      if not err and items[1] then
+        -- After the built-in's handler (scheduled too): shown or not.
+        vim.schedule(function()
+          if vim.api.nvim_buf_is_valid(buf)
+            and #vim.api.nvim_buf_get_extmarks(buf, builtin_ns, 0, -1, { limit = 1 }) > 0 then
+            notify(client, "textDocument/didShowCompletion", { item = items[1] })
+          end
+        end)
+      end
+      return ret
+    end, ...)
+  end
+end
+
 -- Neovim 0.12's inline completion for the gemini-ls client in buf, and a
 -- word accepted by taking the built-in's item.
 local function attach_builtin(buf, client)
+  wrap_builtin_requests(client)
   vim.lsp.inline_completion.enable(true, { bufnr = buf, client_id = client.id })
   for _, lhs in ipairs(type(M.config.accept_word) == "table" and M.config.accept_word or { M.config.accept_word }) do
     if lhs then
