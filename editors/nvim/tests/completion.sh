@@ -113,7 +113,21 @@ grep -q '^workspace/executeCommand .*gemini.acceptCompletion' "$sent" || fail "a
 tm send-keys -t "$session" A Tab x Escape ':w' Enter
 wait_file "Tab without a suggestion" "$ws/stats.py" "$(printf 'def mean(values):\n    total = sum(values)\n    return total / len(values)\n\n\ndef median(values):\n    ordered = sorted(values)\tx')"
 
-# 6. Next edit: rename width in rect.py's first line; gemini-ls predicts
+# 6. The plugin's own ghost text (before 0.12; the built-in leaves it to
+# gemini-ls): a request a keystroke supersedes is cancelled at once.
+builtin=$(nvim --headless -u NONE -i NONE +'lua io.stdout:write(vim.lsp.inline_completion and "yes" or "no")' +qa 2>/dev/null)
+if [ "$builtin" = no ]; then
+  tm send-keys -t "$session" o slow
+  for _ in $(seq 100); do grep -q '^textDocument/inlineCompletion .*"position": {"character": 8, "line": 7}' "$sent" && break; sleep 0.1; done
+  grep -q '^textDocument/inlineCompletion .*"position": {"character": 8, "line": 7}' "$sent" || fail "no request after slow"
+  cancels=$(grep -c '^\$/cancelRequest ' "$sent")
+  tm send-keys -t "$session" er
+  for _ in $(seq 100); do [ "$(grep -c '^\$/cancelRequest ' "$sent")" -gt "$cancels" ] && break; sleep 0.1; done
+  [ "$(grep -c '^\$/cancelRequest ' "$sent")" -gt "$cancels" ] || fail "the request before the keystroke was not cancelled"
+  tm send-keys -t "$session" Escape ':w' Enter
+fi
+
+# 7. Next edit: rename width in rect.py's first line; gemini-ls predicts
 # the same rename in the next, shown below it; Esc dismisses it,
 # :Gemini nextedit asks again, Tab applies it.
 tm send-keys -t "$session" ':edit rect.py' Enter
@@ -130,4 +144,4 @@ tm send-keys -t "$session" Tab
 tm send-keys -t "$session" ':w' Enter
 wait_file "Tab accepted the next edit" "$ws/rect.py" "$(printf 'def area(w, height):\n    return w * height')"
 
-echo "pass completion ($version) ghost text shown, cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as Tab without one; a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"
+echo "pass completion ($version) ghost text shown (didShowCompletion, the diagnostics sent), cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as Tab without one, a superseded request cancelled (before 0.12); a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"
