@@ -109,9 +109,10 @@ wait_file "Tab accepted the suggestion" "$ws/stats.py" "$(printf 'def mean(value
 for _ in $(seq 100); do grep -q '^workspace/executeCommand .*gemini.acceptCompletion' "$sent" && break; sleep 0.1; done
 grep -q '^workspace/executeCommand .*gemini.acceptCompletion' "$sent" || fail "accepting did not run gemini.acceptCompletion"
 
-# 5. With nothing shown, Tab is Tab.
+# 5. With nothing shown, Tab does what the user mapped it to
+# (completion_init.lua: two spaces).
 tm send-keys -t "$session" A Tab x Escape ':w' Enter
-wait_file "Tab without a suggestion" "$ws/stats.py" "$(printf 'def mean(values):\n    total = sum(values)\n    return total / len(values)\n\n\ndef median(values):\n    ordered = sorted(values)\tx')"
+wait_file "Tab without a suggestion" "$ws/stats.py" "$(printf 'def mean(values):\n    total = sum(values)\n    return total / len(values)\n\n\ndef median(values):\n    ordered = sorted(values)  x')"
 
 # 6. The plugin's own ghost text (before 0.12; the built-in leaves it to
 # gemini-ls): a request a keystroke supersedes is cancelled at once.
@@ -144,4 +145,4 @@ tm send-keys -t "$session" Tab
 tm send-keys -t "$session" ':w' Enter
 wait_file "Tab accepted the next edit" "$ws/rect.py" "$(printf 'def area(w, height):\n    return w * height')"
 
-echo "pass completion ($version) ghost text shown (didShowCompletion, the diagnostics sent), cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as Tab without one, a superseded request cancelled (before 0.12); a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"
+echo "pass completion ($version) ghost text shown (didShowCompletion, the diagnostics sent), cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as the user mapped it without one, a superseded request cancelled (before 0.12); a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"

@@ -8,6 +8,8 @@ vim.opt.swapfile = false
 vim.opt.shortmess:append("I")
 vim.cmd("runtime plugin/gemini.lua")
 vim.cmd("cd " .. vim.fn.fnameescape(os.getenv("GEMINI_WORKSPACE")))
+-- The user's own <Tab>, which the plugin's falls back to: two spaces.
+vim.keymap.set("i", "<Tab>", function() return "<Space><Space>" end, { expr = true, desc = "the user's Tab" })
 local gemini = require("gemini")
 gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
 local sent = assert(io.open(os.getenv("GEMINI_SENT"), "a"))

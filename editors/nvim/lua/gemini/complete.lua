@@ -244,6 +244,12 @@ function M.request(buf, kind)
   end
 end
 
+--- Whether a suggestion for buf is being asked (the plugin's own ghost text).
+function M.pending(buf)
+  local s = M.state[buf]
+  return s ~= nil and (s.request ~= nil or s.timer ~= nil)
+end
+
 --- Whether buf shows a suggestion.
 function M.visible(buf)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
@@ -519,6 +525,17 @@ local function user_mapping(buf, key)
   if type(m) ~= "table" or vim.tbl_isempty(m) or (m.desc and m.desc:match("^Gemini:")) then
     return nil
   end
+  if m.callback ~= nil and type(m.callback) ~= "function" then
+    -- Neovim 0.7's maparg gives a Lua callback as a number; the keymap
+    -- list gives the function.
+    local list = m.buffer == 1 and vim.api.nvim_buf_get_keymap(buf, "i") or vim.api.nvim_get_keymap("i")
+    m.callback = nil
+    for _, k in ipairs(list) do
+      if k.lhs == m.lhs and type(k.callback) == "function" then
+        m.callback = k.callback
+      end
+    end
+  end
   return m
 end
 
@@ -579,6 +596,13 @@ function M.attach(buf, client)
   if not s.mapped then
     s.mapped = true
     map_accept(buf)
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      buffer = buf,
+      once = true,
+      callback = function()
+        M.state[buf] = nil
+      end,
+    })
   end
   if not M.config.enabled then
     return
@@ -587,8 +611,8 @@ function M.attach(buf, client)
     -- Only once the server said it completes (initialized) and the client
     -- is attached to buf: LspAttach, not before.
     if client and client.initialized and client.attached_buffers and client.attached_buffers[buf]
-      and client:supports_method("textDocument/inlineCompletion") and not s.builtin then
-      s.builtin = true
+      and client:supports_method("textDocument/inlineCompletion") and s.builtin ~= client.id then
+      s.builtin = client.id -- a restarted gemini-ls is a new client
       attach_builtin(buf, client)
     end
   elseif not s.own then

@@ -289,8 +289,9 @@ local function on_change(buf)
       or vim.api.nvim_get_current_buf() ~= buf then
       return
     end
-    -- In insert mode a completion shown comes first.
-    if vim.api.nvim_get_mode().mode:match("^i") and require("gemini.complete").visible(buf) then
+    -- In insert mode a completion shown, or on its way, comes first.
+    local complete = require("gemini.complete")
+    if vim.api.nvim_get_mode().mode:match("^i") and (complete.visible(buf) or complete.pending(buf)) then
       return
     end
     M.request(buf)
