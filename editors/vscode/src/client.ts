@@ -14,6 +14,8 @@ export interface ServerSettings {
   command: string;
   model: string;
   approvalMode: string;
+  /** gemini.inlineCompletion.enabled: false tells the server to offer no completion. */
+  inlineCompletion: boolean;
 }
 
 /**
@@ -22,6 +24,9 @@ export interface ServerSettings {
  * gemini/confirm (confirm) and gemini/ask (ask).
  */
 class GeminiCapabilities implements StaticFeature {
+  /** Whether the server offered textDocument/inlineCompletion (the extension's own provider sends it). */
+  inlineCompletion = false;
+
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
     experimental.gemini = { editPreview: true, confirm: true, ask: true };
@@ -37,6 +42,12 @@ class GeminiCapabilities implements StaticFeature {
     // workspace/executeCommand, for clients without a plugin; here the
     // extension's own Explain / Fix Diagnostics commands do that job.
     delete capabilities.codeActionProvider;
+    // Inline completion goes through the extension's own provider
+    // (completion.ts), which adds what the library's would not; hidden so a
+    // client version that maps it does not register a second one.
+    const caps = capabilities as ServerCapabilities & { inlineCompletionProvider?: unknown };
+    this.inlineCompletion = caps.inlineCompletionProvider !== undefined && caps.inlineCompletionProvider !== false;
+    delete caps.inlineCompletionProvider;
   }
   initialize(): void {}
   getState(): FeatureState {
@@ -45,10 +56,19 @@ class GeminiCapabilities implements StaticFeature {
   clear(): void {}
 }
 
-export function createClient(settings: ServerSettings, output: vscode.OutputChannel): LanguageClient {
-  const initializationOptions: Record<string, string> = { approvalMode: settings.approvalMode };
+/** The client, and whether its server offers inline completion (known once it started). */
+export interface GeminiClient {
+  client: LanguageClient;
+  offersInlineCompletion(): boolean;
+}
+
+export function createClient(settings: ServerSettings, output: vscode.OutputChannel): GeminiClient {
+  const initializationOptions: Record<string, unknown> = { approvalMode: settings.approvalMode };
   if (settings.model.trim() !== "") {
     initializationOptions.model = settings.model.trim();
+  }
+  if (!settings.inlineCompletion) {
+    initializationOptions.inlineCompletion = { enabled: false };
   }
   // The id "gemini" makes the client read the gemini.trace.server setting.
   const client = new LanguageClient(
@@ -64,6 +84,7 @@ export function createClient(settings: ServerSettings, output: vscode.OutputChan
       revealOutputChannelOn: RevealOutputChannelOn.Never,
     },
   );
-  client.registerFeature(new GeminiCapabilities());
-  return client;
+  const capabilities = new GeminiCapabilities();
+  client.registerFeature(capabilities);
+  return { client, offersInlineCompletion: () => capabilities.inlineCompletion };
 }

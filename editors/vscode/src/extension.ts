@@ -24,6 +24,7 @@ import { ChatView, chatViewId } from "./chat";
 import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
+import { acceptCompletion, InlineCompletions, NextEdits } from "./completion";
 import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
 import {
   confirmButtons,
@@ -91,6 +92,9 @@ class Gemini {
   private readonly view: ChatView;
   private readonly reviews: ReviewManager;
   private client?: LanguageClient;
+  /** The inline completion provider, registered while a server that offers it runs. */
+  private inline?: vscode.Disposable;
+  private readonly nextEdits: NextEdits;
   private running?: RunningPrompt;
   private readonly slashCommands = new CommandCache(() => this.fetchCommands(), Date.now, commandsMaxAgeMs);
   /** The last thing said in the log about the command list, so it is said once. */
@@ -120,13 +124,19 @@ class Gemini {
       },
       onDidChangeReviews: (reviews) => this.status.update({ reviews }),
     });
+    this.nextEdits = new NextEdits(
+      () => this.client,
+      () => inlineCompletionEnabled() && config().get<boolean>("nextEdit.enabled", true),
+      (line) => this.output.appendLine(line),
+    );
     this.disposables.push(
       this.output,
       this.status,
       this.reviews,
+      this.nextEdits,
       vscode.window.registerWebviewViewProvider(chatViewId, this.view),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (["gemini.serverPath", "gemini.model", "gemini.approvalMode"].some((s) => e.affectsConfiguration(s))) {
+        if (["gemini.serverPath", "gemini.model", "gemini.approvalMode", "gemini.inlineCompletion.enabled"].some((s) => e.affectsConfiguration(s))) {
           void this.restart();
         }
       }),
@@ -154,6 +164,11 @@ class Gemini {
       register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
       register("gemini.review.rejectHunk", (ref?: HunkRef) => this.reviews.rejectHunk(ref)),
       register("gemini.review.show", () => this.reviews.show()),
+      register("gemini.suggestNextEdit", () => this.nextEdits.suggestNow()),
+      register("gemini.acceptNextEdit", () => this.nextEdits.accept()),
+      register("gemini.dismissNextEdit", () => this.nextEdits.dismiss()),
+      // The command an accepted suggestion carries: the server counts it.
+      register("gemini.acceptCompletion", (...args: unknown[]) => acceptCompletion(this.client, args)),
     ];
   }
 
@@ -171,8 +186,13 @@ class Gemini {
       void this.showStartError(resolved.error);
       return;
     }
-    const client = createClient(
-      { command: resolved.command, model: settings.get<string>("model", ""), approvalMode: configuredMode() },
+    const { client, offersInlineCompletion } = createClient(
+      {
+        command: resolved.command,
+        model: settings.get<string>("model", ""),
+        approvalMode: configuredMode(),
+        inlineCompletion: inlineCompletionEnabled(),
+      },
       this.output,
     );
     this.client = client;
@@ -182,6 +202,9 @@ class Gemini {
         if (e.newState === State.Running) {
           this.refreshCommands();
           void this.refreshModel();
+          if (this.inline === undefined && inlineCompletionEnabled() && offersInlineCompletion()) {
+            this.inline = new InlineCompletions(client, (line) => this.output.appendLine(line)).register();
+          }
         }
       }
     });
@@ -221,6 +244,9 @@ class Gemini {
   private async stopClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.inline?.dispose();
+    this.inline = undefined;
+    this.nextEdits.dismiss();
     this.slashCommands.invalidate();
     this.view.postCommands([]);
     await this.reviews.cancelAll();
@@ -660,6 +686,11 @@ class Gemini {
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration("gemini");
+}
+
+/** gemini.inlineCompletion.enabled: ghost text as you type and next edit suggestions. */
+function inlineCompletionEnabled(): boolean {
+  return config().get<boolean>("inlineCompletion.enabled", true);
 }
 
 /** The approval mode a session starts in: the one sent to the server in initializationOptions. */

@@ -35,6 +35,9 @@ describe("package.json", () => {
       "gemini.review.reject": "Gemini: Reject Change",
       "gemini.review.acceptHunk": "Gemini: Accept Hunk",
       "gemini.review.rejectHunk": "Gemini: Reject Hunk",
+      "gemini.suggestNextEdit": "Gemini: Suggest Next Edit",
+      "gemini.acceptNextEdit": "Gemini: Accept Next Edit",
+      "gemini.dismissNextEdit": "Gemini: Dismiss Next Edit",
     };
     for (const [id, title] of Object.entries(expected)) {
       assert.equal(titles[id], title, id);
@@ -65,7 +68,25 @@ describe("package.json", () => {
   it("has the chat view in its own activity bar container, and its key", () => {
     assert.deepEqual(contributes.viewsContainers.activitybar, [{ id: "gemini", title: "Gemini", icon: "media/gemini.svg" }]);
     assert.deepEqual(contributes.views.gemini, [{ type: "webview", id: "gemini.chat", name: "Chat" }]);
-    assert.deepEqual(contributes.keybindings, [{ command: "gemini.openChat", key: "ctrl+alt+g", mac: "cmd+alt+g" }]);
+    assert.deepEqual(contributes.keybindings[0], { command: "gemini.openChat", key: "ctrl+alt+g", mac: "cmd+alt+g" });
+  });
+
+  it("takes Tab and Escape for a next edit only while one is shown, and never from ghost text or the suggest widget", () => {
+    const bound = (command: string) => contributes.keybindings.find((k: { command: string }) => k.command === command);
+    for (const [command, key] of [["gemini.acceptNextEdit", "tab"], ["gemini.dismissNextEdit", "escape"]]) {
+      const k = bound(command);
+      assert.equal(k?.key, key, command);
+      for (const clause of ["editorTextFocus", "gemini.nextEditVisible", "!inlineSuggestionVisible", "!suggestWidgetVisible"]) {
+        assert.ok(k.when.split(" && ").includes(clause), `${command}'s when lacks ${clause}: ${k.when}`);
+      }
+    }
+  });
+
+  it("has the completion settings, on by default, and the proposed API of the completion feedback", () => {
+    const p = contributes.configuration.properties;
+    assert.equal(p["gemini.inlineCompletion.enabled"].default, true);
+    assert.equal(p["gemini.nextEdit.enabled"].default, true);
+    assert.deepEqual(manifest.enabledApiProposals, ["inlineCompletionsAdditions"]);
   });
 
   it("registers each contributed command in the code", () => {

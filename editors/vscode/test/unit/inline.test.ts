@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  completionItems,
+  currentEdits,
+  diagnosticsNear,
+  inlineText,
+  insertText,
+  lspTriggerKind,
+  partialAcceptLength,
+  PartialAccepts,
+  shownTextMax,
+} from "../../src/inline";
+import type { PromptDiagnostic } from "../../src/protocol";
+
+const range = (sl: number, sc: number, el: number, ec: number) => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
+
+describe("lspTriggerKind", () => {
+  it("maps VS Code's Invoke (0) to LSP's Invoked (1) and Automatic (1) to Automatic (2)", () => {
+    assert.equal(lspTriggerKind(0), 1);
+    assert.equal(lspTriggerKind(1), 2);
+  });
+});
+
+describe("completionItems", () => {
+  const item = { insertText: "fmt.Println(total)", range: range(4, 1, 4, 1), command: { title: "Accept", command: "gemini.acceptCompletion", arguments: ["gemini-7"] } };
+  it("reads a list, a bare array and nothing", () => {
+    assert.deepEqual(completionItems({ items: [item] }), [item]);
+    assert.deepEqual(completionItems([item]), [item]);
+    assert.deepEqual(completionItems(null), []);
+    assert.deepEqual(completionItems({ items: [] }), []);
+    assert.deepEqual(completionItems({ items: [{ label: "not an item" }] }), []);
+  });
+  it("takes a snippet's text as it stands", () => {
+    assert.equal(insertText(item), "fmt.Println(total)");
+    assert.equal(insertText({ insertText: { kind: "snippet", value: "x := $1" } }), "x := $1");
+  });
+});
+
+describe("diagnosticsNear", () => {
+  const at = (line: number, endLine = line): PromptDiagnostic => ({ range: range(line, 0, endLine, 1), severity: 1, message: `line ${line}` });
+  it("keeps those within 10 lines of the cursor's line", () => {
+    const all = [at(0), at(9), at(20), at(30), at(31), at(2, 25)];
+    assert.deepEqual(
+      diagnosticsNear(all, 20).map((d) => d.message),
+      ["line 20", "line 30", "line 2"],
+    );
+    assert.deepEqual(diagnosticsNear(all, 19).map((d) => d.message), ["line 9", "line 20", "line 2"]);
+  });
+});
+
+describe("partial accepts", () => {
+  it("reads VS Code 1.100's two reports of one accept", () => {
+    assert.equal(partialAcceptLength(4), 4);
+    assert.equal(partialAcceptLength({ kind: 1, acceptedLength: 4 }), 4);
+    assert.equal(partialAcceptLength({ kind: 1 }), undefined);
+    assert.equal(partialAcceptLength(undefined), undefined);
+  });
+  it("lets each word of an item through once", () => {
+    const seen = new PartialAccepts<object>();
+    const a = {};
+    const b = {};
+    assert.equal(seen.take(a, 4), true);
+    assert.equal(seen.take(a, 4), false, "the same accept reported twice");
+    assert.equal(seen.take(b, 4), true, "another item");
+    assert.equal(seen.take(a, 12), true, "the next word");
+  });
+});
+
+describe("currentEdits", () => {
+  const uri = "file:///w/main.go";
+  const edit = (version: number, u = uri) => ({
+    range: range(10, 5, 10, 8),
+    text: "total",
+    textDocument: { uri: u, version },
+    command: { title: "Accept", command: "gemini.acceptCompletion", arguments: ["next-edit"] },
+  });
+  it("shows an answer for the version asked", () => {
+    assert.deepEqual(currentEdits({ edits: [edit(12)] }, uri, 12), [edit(12)]);
+  });
+  it("never shows an answer for a version the document has moved past", () => {
+    assert.deepEqual(currentEdits({ edits: [edit(12)] }, uri, 13), []);
+    assert.deepEqual(currentEdits({ edits: [edit(13), edit(12)] }, uri, 13), [], "one stale edit makes the whole answer stale");
+  });
+  it("shows nothing for another document, no edits or no answer", () => {
+    assert.deepEqual(currentEdits({ edits: [edit(12, "file:///w/other.go")] }, uri, 12), []);
+    assert.deepEqual(currentEdits({ edits: [] }, uri, 12), []);
+    assert.deepEqual(currentEdits(null, uri, 12), []);
+  });
+});
+
+describe("inlineText", () => {
+  it("shows line breaks and tabs on one line", () => {
+    assert.equal(inlineText("a\n\tb"), "a ⏎   b");
+    assert.equal(inlineText("a\r\nb"), "a ⏎ b");
+  });
+  it("cuts long text", () => {
+    const shown = inlineText("x".repeat(500));
+    assert.equal(shown.length, shownTextMax);
+    assert.ok(shown.endsWith("…"));
+  });
+});
