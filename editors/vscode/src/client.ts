@@ -24,9 +24,6 @@ export interface ServerSettings {
  * gemini/confirm (confirm) and gemini/ask (ask).
  */
 class GeminiCapabilities implements StaticFeature {
-  /** Whether the server offered textDocument/inlineCompletion (the extension's own provider sends it). */
-  inlineCompletion = false;
-
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
     experimental.gemini = { editPreview: true, confirm: true, ask: true };
@@ -45,9 +42,7 @@ class GeminiCapabilities implements StaticFeature {
     // Inline completion goes through the extension's own provider
     // (completion.ts), which adds what the library's would not; hidden so a
     // client version that maps it does not register a second one.
-    const caps = capabilities as ServerCapabilities & { inlineCompletionProvider?: unknown };
-    this.inlineCompletion = caps.inlineCompletionProvider !== undefined && caps.inlineCompletionProvider !== false;
-    delete caps.inlineCompletionProvider;
+    delete (capabilities as ServerCapabilities & { inlineCompletionProvider?: unknown }).inlineCompletionProvider;
   }
   initialize(): void {}
   getState(): FeatureState {
@@ -84,7 +79,12 @@ export function createClient(settings: ServerSettings, output: vscode.OutputChan
       revealOutputChannelOn: RevealOutputChannelOn.Never,
     },
   );
-  const capabilities = new GeminiCapabilities();
-  client.registerFeature(capabilities);
-  return { client, offersInlineCompletion: () => capabilities.inlineCompletion };
+  client.registerFeature(new GeminiCapabilities());
+  // The initialize result as the server sent it: the client's state is
+  // Running before the features' preInitialize runs.
+  const offersInlineCompletion = () => {
+    const offered = (client.initializeResult?.capabilities as { inlineCompletionProvider?: unknown } | undefined)?.inlineCompletionProvider;
+    return offered !== undefined && offered !== null && offered !== false;
+  };
+  return { client, offersInlineCompletion };
 }

@@ -21,6 +21,7 @@ import {
   lspTriggerKind,
   partialAcceptLength,
   PartialAccepts,
+  shownParts,
   type InlineCompletionItem,
   type InlineCompletionParams,
   type LspCommand,
@@ -103,7 +104,8 @@ export class InlineCompletions {
     if (token.isCancellationRequested || document.version !== version) {
       return undefined;
     }
-    return completionItems(result).map((item) => {
+    // An empty suggestion would still count as shown, and take Tab and Escape.
+    return completionItems(result).filter((item) => insertText(item) !== "").map((item) => {
       const out = new vscode.InlineCompletionItem(
         insertText(item),
         item.range === undefined ? undefined : toRange(item.range),
@@ -299,13 +301,14 @@ export class NextEdits implements vscode.Disposable {
     this.shown = shown;
     const removed: vscode.DecorationOptions[] = [];
     const inserted: vscode.DecorationOptions[] = [];
-    for (const edit of shown.edits) {
-      const range = toRange(edit.range);
+    const document = shown.editor.document;
+    for (const part of shown.edits.flatMap((e) => shownParts(document.getText(toRange(e.range)), e))) {
+      const range = toRange(part.range);
       if (!range.isEmpty) {
         removed.push({ range, hoverMessage: "Gemini's next edit replaces this" });
       }
-      if (edit.text !== "") {
-        inserted.push({ range: new vscode.Range(range.end, range.end), renderOptions: { after: { contentText: inlineText(edit.text) } } });
+      if (part.text !== "") {
+        inserted.push({ range: new vscode.Range(range.end, range.end), renderOptions: { after: { contentText: inlineText(part.text) } } });
       }
     }
     const last = toRange(shown.edits[shown.edits.length - 1].range).end.line;

@@ -202,8 +202,12 @@ class Gemini {
         if (e.newState === State.Running) {
           this.refreshCommands();
           void this.refreshModel();
-          if (this.inline === undefined && inlineCompletionEnabled() && offersInlineCompletion()) {
-            this.inline = new InlineCompletions(client, (line) => this.output.appendLine(line)).register();
+          if (this.inline === undefined && inlineCompletionEnabled()) {
+            if (offersInlineCompletion()) {
+              this.inline = new InlineCompletions(client, (line) => this.output.appendLine(line)).register();
+            } else {
+              this.output.appendLine("gemini-ls offers no inline completion (inlineCompletion.enabled is false in its settings, or it is too old).");
+            }
           }
         }
       }

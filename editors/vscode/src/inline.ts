@@ -137,3 +137,46 @@ export function inlineText(text: string): string {
   const one = text.replace(/\r?\n/g, " ⏎ ").replace(/\t/g, "  ");
   return one.length > shownTextMax ? `${one.slice(0, shownTextMax - 1)}…` : one;
 }
+
+/** A part of a predicted edit as shown: the range it replaces and its new text. */
+export interface ShownPart {
+  range: Range;
+  text: string;
+}
+
+/**
+ * How a predicted edit is shown. An edit that replaces as many lines as it
+ * writes (a rename through several lines) is shown line by line, each
+ * line's change narrowed to what differs, so the struck and the new text
+ * sit side by side on their line; any other edit is shown whole. `old` is
+ * the text the edit's range covers now.
+ */
+export function shownParts(old: string, edit: { range: Range; text: string }): ShownPart[] {
+  const before = old.split(/\r?\n/);
+  const after = edit.text.split(/\r?\n/);
+  if (before.length === 1 || before.length !== after.length) {
+    return [{ range: edit.range, text: edit.text }];
+  }
+  const parts: ShownPart[] = [];
+  before.forEach((b, i) => {
+    const a = after[i];
+    if (a === b) {
+      return;
+    }
+    let head = 0;
+    while (head < a.length && head < b.length && a[head] === b[head]) {
+      head++;
+    }
+    let tail = 0;
+    while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
+      tail++;
+    }
+    const line = edit.range.start.line + i;
+    const offset = i === 0 ? edit.range.start.character : 0;
+    parts.push({
+      range: { start: { line, character: offset + head }, end: { line, character: offset + b.length - tail } },
+      text: a.slice(head, a.length - tail),
+    });
+  });
+  return parts;
+}

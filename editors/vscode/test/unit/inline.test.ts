@@ -9,6 +9,7 @@ import {
   lspTriggerKind,
   partialAcceptLength,
   PartialAccepts,
+  shownParts,
   shownTextMax,
 } from "../../src/inline";
 import type { PromptDiagnostic } from "../../src/protocol";
@@ -98,5 +99,26 @@ describe("inlineText", () => {
     const shown = inlineText("x".repeat(500));
     assert.equal(shown.length, shownTextMax);
     assert.ok(shown.endsWith("…"));
+  });
+});
+
+describe("shownParts", () => {
+  it("shows a rename through several lines line by line", () => {
+    // "count)\n\tprintln(count" → "total)\n\tprintln(total", from line 4, character 9.
+    const edit = { range: range(4, 9, 5, 14), text: "total)\n\tprintln(total" };
+    assert.deepEqual(shownParts("count)\n\tprintln(count", edit), [
+      { range: range(4, 9, 4, 14), text: "total" },
+      { range: range(5, 9, 5, 14), text: "total" },
+    ]);
+  });
+  it("leaves out the lines that stay", () => {
+    const edit = { range: range(2, 0, 4, 3), text: "a\nsame\nc" };
+    assert.deepEqual(shownParts("x\nsame\nc", edit), [{ range: range(2, 0, 2, 1), text: "a" }]);
+  });
+  it("shows an edit on one line, or one that adds or drops lines, whole", () => {
+    const one = { range: range(1, 2, 1, 5), text: "total" };
+    assert.deepEqual(shownParts("cnt", one), [one]);
+    const more = { range: range(1, 0, 1, 0), text: "x := 1\n" };
+    assert.deepEqual(shownParts("", more), [more]);
   });
 });
