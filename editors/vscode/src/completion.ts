@@ -249,6 +249,10 @@ export class NextEdits implements vscode.Disposable {
       void vscode.window.showInformationMessage("Open a file to get a next edit suggestion.");
       return;
     }
+    if (!this.enabled()) {
+      void vscode.window.showInformationMessage("Gemini's next edit suggestions are off (gemini.inlineCompletion.enabled, gemini.nextEdit.enabled).");
+      return;
+    }
     this.cancel();
     this.dismiss();
     await this.suggest(editor, true);

@@ -266,17 +266,20 @@ class Workbench {
   // dirs, installs the .vsix, and opens the workspace in a fresh Chromium.
   // noKey leaves GEMINI_API_KEY out of code-server's environment, as when
   // VS Code is started without one.
-  static async start({ id, bin, vsix, workspace, home, artifacts, modelURL, noKey = false }) {
+  // settings are more user settings, for a scenario that needs VS Code
+  // started with them.
+  static async start({ id, bin, vsix, workspace, home, artifacts, modelURL, noKey = false, settings = {} }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
+    w.variant = variant({ noKey, settings });
     w.artifacts = artifacts;
     const root = path.join(artifacts, `code-server-${id}`);
     const ud = path.join(root, 'user-data');
     const ext = path.join(root, 'extensions');
     await fsp.mkdir(path.join(ud, 'User'), { recursive: true });
     await fsp.mkdir(ext, { recursive: true });
-    await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify(workbenchSettings(path.join(bin, 'gemini-ls')), null, 2));
+    await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify({ ...workbenchSettings(path.join(bin, 'gemini-ls')), ...settings }, null, 2));
     await fsp.writeFile(path.join(root, 'config.yaml'), 'auth: none\ncert: false\n');
     const codeServer = path.join(here, 'node_modules/.bin/code-server');
     if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
@@ -628,6 +631,7 @@ async function makeWorkspace(dir) {
     'conflict.txt': 'one\r\nkeep\r\n',
     'complete.go': completeGo,
     'word.go': completeGo,
+    'off.go': completeGo,
     'nextedit.go': nextEditGo('count'),
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
@@ -1497,6 +1501,35 @@ const scenarios = [
     },
   },
   {
+    name: 'completion-off',
+    title: 'VS Code started with gemini.inlineCompletion.enabled false: typing asks nothing, no ghost text, no next edit',
+    settings: { 'gemini.inlineCompletion.enabled': false },
+    script: { turns: [] },
+    async run(w, ctx) {
+      await w.openAt('off.go', 'off.go:6');
+      await w.page.keyboard.press('End');
+      await w.page.keyboard.press('Enter');
+      await w.page.keyboard.type('fmt.');
+      await w.triggerSuggestion();
+      await w.command('Gemini: Suggest Next Edit');
+      const toast = w.page.locator('.notifications-toasts .notification-list-item', { hasText: 'next edit suggestions are off' }).first();
+      await toast.waitFor({ timeout: 15_000 });
+      // Reverting sends one more didChange: once it is in the trace, so is
+      // everything the extension sent before it.
+      const changes = async () => (await w.trace()).split("Sending notification 'textDocument/didChange'").length - 1;
+      const typed = await changes();
+      assert(typed > 0, 'the typing did not reach the server');
+      await w.page.keyboard.press('Escape');
+      await w.command('File: Revert File');
+      await waitFor('the revert in the trace', async () => (await changes()) > typed, { timeout: 15_000 });
+      const trace = await w.trace();
+      for (const method of ['textDocument/inlineCompletion', 'gemini/nextEdit']) {
+        assert(!trace.includes(`Sending request '${method}`), `${method} was asked with completion off`);
+      }
+      assert((await w.ghostText()) === '', `ghost text shows with completion off: ${await w.ghostText()}`);
+    },
+  },
+  {
     name: 'nokey',
     title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
     noKey: true,
@@ -1519,6 +1552,13 @@ const scenarios = [
     },
   },
 ];
+
+// variant names what a scenario needs of its code-server's start: no API
+// key, more user settings; a scenario whose needs differ from the running
+// one's gets a code-server of its own.
+function variant({ noKey, settings }) {
+  return JSON.stringify({ noKey: Boolean(noKey), settings: settings || {} });
+}
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
 // the requests that come at no set time (completions as the user types).
@@ -1660,11 +1700,11 @@ async function main() {
         // review a failed scenario left open cannot block the next.
         // A scenario that needs another environment (no API key) gets its
         // own code-server; the next scenario gets an ordinary one again.
-        if (w && w.noKey !== Boolean(s.noKey)) {
+        if (w && w.variant !== variant(s)) {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey) });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), settings: s.settings });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(withQuietRules(s.script), null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));
