@@ -1414,6 +1414,8 @@ const scenarios = [
     script: { turns: [], rules: [{ contains: completionMarker, turn: { text: 'Println(total)' } }] },
     async run(w, ctx) {
       await w.reset();
+      // Toasts of earlier scenarios would cover the picture.
+      await w.command('Notifications: Clear All Notifications');
       const file = path.join(ctx.workspace, 'complete.go');
       await w.openAt('complete.go', 'complete.go:6');
       await w.page.keyboard.press('End');
@@ -1472,6 +1474,8 @@ const scenarios = [
     },
     async run(w, ctx) {
       await w.reset();
+      // Toasts of earlier scenarios would cover the picture.
+      await w.command('Notifications: Clear All Notifications');
       const file = path.join(ctx.workspace, 'nextedit.go');
       await w.openAt('nextedit.go', 'nextedit.go:4');
       // Home goes to the first word of the line: select count and type its new name.
