@@ -32,3 +32,22 @@ func peakRSS(pid int) (bytes int64, ok bool, err error) {
 	}
 	return 0, false, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
 }
+
+// currentRSS is the process's resident set size now: VmRSS from
+// /proc/PID/status.
+func currentRSS(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("reading RSS: %w", err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if value, found := strings.CutPrefix(line, "VmRSS:"); found {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(value), "kB")), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("parsing VmRSS %q: %w", value, err)
+			}
+			return kb * 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}
