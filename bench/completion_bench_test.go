@@ -22,6 +22,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/completion"
+	"github.com/gemini-ls/gemini-ls/lsp"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -250,7 +252,48 @@ const fixedAnswer = `log.Printf("total %d", total)`
 //     for its model call (headers read → answer flushed): the server's
 //     own time, both its LSP and its HTTP sides.
 //   - total: request written → answer read; model-median-ms: the fake's.
+//
+// Sub-benchmarks: server=process, the gemini-ls binary spawned over stdio
+// (the figures); server=in-process, the same server (lsp.Serve) on pipes
+// in the benchmark's process, so that `go test -cpuprofile` profiles it.
 func BenchmarkInlineCompletionOverhead(b *testing.B) {
+	b.Run("server=process", func(b *testing.B) {
+		benchmarkOverhead(b, func(ctx context.Context, modelURL, root string, files map[string]string) (*rawEditor, func() error) {
+			e, s := startTypist(ctx, b, modelURL, root, files)
+			return e, func() error { return stopTypist(ctx, e, s) }
+		})
+	})
+	b.Run("server=in-process", func(b *testing.B) {
+		benchmarkOverhead(b, func(ctx context.Context, modelURL, root string, files map[string]string) (*rawEditor, func() error) {
+			environ := map[string]string{}
+			for _, kv := range env(b, modelURL) {
+				k, v, _ := strings.Cut(kv, "=")
+				environ[k] = v
+			}
+			conn, exit := lsptest.StartInProcess(b, lsp.Options{
+				Getenv:   func(k string) string { return environ[k] },
+				StateDir: b.TempDir(),
+			})
+			e := newRawEditor(conn)
+			if err := openTypist(ctx, e, root, files); err != nil {
+				b.Fatal(err)
+			}
+			return e, func() error {
+				if err := e.shutdown(ctx); err != nil {
+					return err
+				}
+				select {
+				case <-exit:
+					return conn.Close()
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		})
+	})
+}
+
+func benchmarkOverhead(b *testing.B, start func(ctx context.Context, modelURL, root string, files map[string]string) (*rawEditor, func() error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	latency := modelLatency(b)
@@ -264,7 +307,7 @@ func BenchmarkInlineCompletionOverhead(b *testing.B) {
 	files := relatedBuffers()
 	files["big.go"] = text
 	writeFiles(b, root, files)
-	e, s := startTypist(ctx, b, model.URL, root, files)
+	e, stop := start(ctx, model.URL, root, files)
 	big := filepath.Join(root, "big.go")
 	if err := recentEdits(e, big, text, blanks); err != nil {
 		b.Fatal(err)
@@ -320,7 +363,7 @@ func BenchmarkInlineCompletionOverhead(b *testing.B) {
 		totals = append(totals, total)
 		spent = append(spent, model)
 	}
-	if err := stopTypist(ctx, e, s); err != nil {
+	if err := stop(); err != nil {
 		b.Fatal(err)
 	}
 	d := distributionOf(overhead)
@@ -385,15 +428,24 @@ func startTypist(ctx context.Context, b *testing.B, modelURL, root string, files
 		e = newRawEditor(rwc)
 		return nil
 	})
-	if err := e.initialize(ctx, []string{root}); err != nil {
+	if err := openTypist(ctx, e, root, files); err != nil {
 		b.Fatal(err)
+	}
+	return e, s
+}
+
+// openTypist initializes the server over root and opens files (relative
+// to root).
+func openTypist(ctx context.Context, e *rawEditor, root string, files map[string]string) error {
+	if err := e.initialize(ctx, []string{root}); err != nil {
+		return err
 	}
 	for name, text := range files {
 		if err := e.open(filepath.Join(root, name), text); err != nil {
-			b.Fatal(err)
+			return err
 		}
 	}
-	return e, s
+	return nil
 }
 
 // stopTypist shuts the server down and waits for its exit.

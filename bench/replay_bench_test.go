@@ -158,7 +158,9 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 		typed   string
 		reqs    []*sentRequest
 		answers []<-chan reply
-		byID    = map[int64]*sentRequest{}
+		// changeSent is when the didChange making each version was sent.
+		changeSent = map[int]time.Time{}
+		byID       = map[int64]*sentRequest{}
 	)
 	e.mu.Lock()
 	e.onReply = func(id int64, r reply) {
@@ -205,12 +207,16 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 		v := version
 		pending := last != nil && !last.replied && last.superseded.IsZero()
 		mu.Unlock()
-		if _, err := e.notify("textDocument/didChange", map[string]any{
+		changed, err := e.notify("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": fileURI(big), "version": v},
 			"contentChanges": []map[string]any{change},
-		}); err != nil {
+		})
+		if err != nil {
 			return res, err
 		}
+		mu.Lock()
+		changeSent[v] = changed
+		mu.Unlock()
 		if em.cancel && pending {
 			at, err := e.cancel(last.id)
 			if err != nil {
@@ -345,7 +351,8 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 		}
 		if q.stale {
 			res.stale++
-			res.problem("request %d (version %d) answered an item read after the editor moved on", q.id, q.version)
+			res.problem("request %d (version %d, sent %v after its didChange) answered an item %v after it was sent, read %v after the didChange of version %d; model calls of its own: %d",
+				q.id, q.version, q.sent.Sub(changeSent[q.version]), q.reply.At.Sub(q.sent), q.reply.At.Sub(changeSent[q.version+1]), q.version+1, called[q])
 		}
 	}
 	return res, nil
