@@ -87,21 +87,27 @@ type replayResult struct {
 // typed), and the user types on whatever is shown, so the typing-through
 // cache can answer the keys that follow a shown suggestion.
 //
-// Metrics, per replay:
+// Metrics, per replay (means over the iterations):
 //   - calls/100keys: model requests the fake received per 100 keys.
 //   - stale: answers with an item for a document version that was no
-//     longer the editor's when the answer was read.
-//   - cache-share: requests answered with an item and no model request of
-//     their own (a model request is a request's when its prompt shows the
-//     text the request was made at, the latest such request sent before it
-//     arrived), of all requests sent; cache-share-of-answered: of those
-//     answered neither cancelled nor empty-because-superseded... see docs.
-//   - abort: for every model request still open when its LSP request was
-//     superseded (cancel or next request sent), that message's write →
-//     the fake seeing the connection close (geminitest.Server.Aborts).
-//     not-aborted counts those that the fake answered to the end instead.
-//   - rss-added-MB: the server's VmRSS after the replay (every answer read,
-//     the fake idle) minus before its first completion request.
+//     longer the editor's when the answer was read (must be 0; the
+//     benchmark fails otherwise).
+//   - from-cache, cache-%-of-requests: requests answered with an item and
+//     no model request of their own, and their share of all requests
+//     sent. A model request is the request's whose text its prompt shows
+//     (what follows "// Typed here."), the latest such sent before it
+//     arrived.
+//   - superseded-upstream, abort-{p50,max}-ms, aborts-over-10ms: each
+//     model request still open when the editor superseded its request
+//     ($/cancelRequest, or the next request), from that message's write
+//     to the fake seeing the connection close (geminitest's Aborts, or
+//     the end of a request body the client stopped sending).
+//     answered-before-abort-budget: answered within 10 ms of being
+//     superseded, before it could be aborted; not-aborted: answered to
+//     the end later than that (must be 0; the benchmark fails otherwise).
+//   - rss-added-MB: the server's VmRSS after the replay (every answer
+//     read, the fake idle) minus before its first key; rss-peak-MB its
+//     VmHWM then.
 func BenchmarkTypingReplay(b *testing.B) {
 	for _, em := range editorModels {
 		b.Run("editor="+em.name, func(b *testing.B) {

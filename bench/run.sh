@@ -3,8 +3,9 @@
 # next to their targets. Nothing here passes or fails on time: the exit
 # status is non-zero only if a benchmark could not run.
 #
-#   bench/run.sh            # about a minute on 2 cores
+#   bench/run.sh            # about four minutes on 2 cores
 #   N=200 EDIT_N=50 bench/run.sh
+#   COMPLETION=0 bench/run.sh   # without the completion benchmarks (3 min)
 #
 # N is the iteration count of the spawn and turn benchmarks, EDIT_N of the
 # 20,000-line edit (the fake model and lsptest's editor keep every 1.2 MB
@@ -15,6 +16,12 @@ cd "$(dirname "$0")/.."
 
 N=${N:-100}
 EDIT_N=${EDIT_N:-30}
+# COMPLETION_N is the iteration count of the completion overhead and
+# assembly benchmarks, REPLAY_N of the typing session's replays (47 s
+# each, three editors).
+COMPLETION=${COMPLETION:-1}
+COMPLETION_N=${COMPLETION_N:-300}
+REPLAY_N=${REPLAY_N:-1}
 out=$(mktemp)
 step=$(mktemp)
 trap 'rm -f "$out" "$step"' EXIT
@@ -38,6 +45,13 @@ run() {
 run go test -run '^$' -bench 'SpawnToInitialize|Turn8ToolCalls|HeadlessRun8ToolCalls' -benchtime "${N}x" -count 1 ./bench/
 run go test -run '^$' -bench 'WriteFile50ChangesOn20000Lines' -benchtime "${EDIT_N}x" -count 1 ./bench/
 run go test -run '^$' -bench '50On20000Lines' -count 1 ./workspace/
+if [ "$COMPLETION" != 0 ]; then
+	run go test -run '^$' -bench 'InlineCompletionOverhead/server=process|CompletionContextAssembly' -benchtime "${COMPLETION_N}x" -count 1 ./bench/
+	run go test -run '^$' -bench 'CompletionLiveHeap' -benchtime 3x -count 1 ./bench/
+	# The replay fails on a stale suggestion or a superseded request not
+	# aborted; its figures are still wanted, and the exit status says so.
+	run go test -run '^$' -bench 'TypingReplay' -benchtime "${REPLAY_N}x" -count 1 ./bench/ || replay_failed=1
+fi
 
 # metric BENCH UNIT: the value of UNIT on BENCH's result line.
 metric() {
@@ -99,3 +113,34 @@ row "   via LSP, lsptest editor (1.1 MB didChange) (ms)" \
 	"$(metric "$W/didChange=one-span" server-median-ms)" \
 	"$(metric "$W/didChange=one-span" server-p90-ms)" \
 	"$(metric "$W/didChange=one-span" server-max-ms)" ""
+
+[ "$COMPLETION" != 0 ] || exit 0
+replay_failed=${replay_failed:-0}
+echo
+printf '%-52s %10s %10s %10s  %s\n' "completion (docs/benchmarks.md)" "p50" "p99" "max" "goal"
+O=BenchmarkInlineCompletionOverhead/server=process
+A=BenchmarkCompletionContextAssembly
+row "5. inlineCompletion overhead, model time out (ms)" \
+	"$(metric "$O" overhead-p50-ms)" "$(metric "$O" overhead-p99-ms)" "$(metric "$O" overhead-max-ms)" "p50 <= 5, p99 <= 20"
+row "6. context assembly (ms)" \
+	"$(metric "$A" assembly-p50-ms)" "$(metric "$A" assembly-p99-ms)" "$(metric "$A" assembly-max-ms)" "<= 3"
+V=BenchmarkTypingReplay/editor=vscode
+C=BenchmarkTypingReplay/editor=no-cancel
+Q=BenchmarkTypingReplay/editor=typing-only
+printf '%-52s %10s %10s %10s  %s\n' "7. typing replay ($(metric "$V" keys) keys)" "vscode" "no-cancel" "typing" "goal"
+row "   model calls per 100 keys" "$(metric "$V" calls/100keys)" "$(metric "$C" calls/100keys)" "" "<= 15"
+row "   stale suggestions" "$(metric "$V" stale)" "$(metric "$C" stale)" "" "0"
+row "   answered from the cache (% of requests)" "$(metric "$V" cache-%-of-requests)" "$(metric "$C" cache-%-of-requests)" "" ">= 30"
+row "   superseded upstream requests" "$(metric "$V" superseded-upstream)" "$(metric "$C" superseded-upstream)" "" ""
+row "     aborted later than 10 ms" "$(metric "$V" aborts-over-10ms)" "$(metric "$C" aborts-over-10ms)" "" "0"
+row "     not aborted" "$(metric "$V" not-aborted)" "$(metric "$C" not-aborted)" "" "0"
+row "     superseded -> close, max (ms)" "$(metric "$V" abort-max-ms)" "$(metric "$C" abort-max-ms)" "" "<= 10"
+row "8. RSS added by the replay (MiB)" "$(metric "$V" rss-added-MB)" "$(metric "$C" rss-added-MB)" "$(metric "$Q" rss-added-MB)" "<= 10"
+row "   completion's live heap, in process (MB)" \
+	"$(metric BenchmarkCompletionLiveHeap/completion=true heap-added-MB)" "" \
+	"$(metric BenchmarkCompletionLiveHeap/completion=false heap-added-MB)" ""
+if [ "$replay_failed" != 0 ]; then
+	echo
+	echo "The typing replay failed (above); its figures per replay are in its log lines."
+	exit 1
+fi
