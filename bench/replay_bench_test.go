@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -51,6 +52,8 @@ type sentRequest struct {
 	// superseded is when the editor sent what ends the request: its
 	// $/cancelRequest, or the next request; zero when nothing did.
 	superseded time.Time
+	// supersededBy is the request that did, when it was not a cancel.
+	supersededBy *sentRequest
 
 	replied bool
 	reply   reply
@@ -69,10 +72,12 @@ type replayResult struct {
 	slowAborts                        []string // those aborted later than abortBudget
 	unmapped                          int
 	rssBefore, rssAfter, rssPeak      int64
-	firstProblem                      string
+	problems                          []string
 }
 
-// BenchmarkTypingReplay replays a typing session of 330 keys (typos and
+// BenchmarkTypingReplay (REPLAY_SERVER_DEBOUNCE_MS sets the server's
+// inlineCompletion.debounceMs, 50 by default, in the workspace's settings)
+// replays a typing session of 330 keys (typos and
 // their backspaces included) at human speed (session_test.go, seed
 // sessionSeed) into the 10,000-line file, against the real server and the
 // fake model answering after its fixed latency, as an editor with VS
@@ -144,6 +149,10 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 	files := relatedBuffers()
 	files["big.go"] = text
 	writeFiles(b, root, files)
+	if d := os.Getenv("REPLAY_SERVER_DEBOUNCE_MS"); d != "" {
+		// The server's debounce, in the workspace's settings.
+		writeFiles(b, root, map[string]string{".gemini/settings.json": `{"inlineCompletion": {"debounceMs": ` + d + `}}`})
+	}
 	e, s := startTypist(ctx, b, model.URL, root, files)
 	big := filepath.Join(root, "big.go")
 	pid := s.proc.Cmd.Process.Pid
@@ -258,7 +267,7 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 		// Whether or not its answer was read meanwhile: the server may
 		// have answered it (superseded) as soon as it read this one.
 		if last != nil && last.superseded.IsZero() {
-			last.superseded = sent
+			last.superseded, last.supersededBy = sent, q
 		}
 		reqs = append(reqs, q)
 		last = q
@@ -335,7 +344,11 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 				res.raced++
 			default:
 				res.notAborted++
-				res.problem("model request %d (typed %q) answered to its end %v after request %d was superseded", c.Seq, c.Typed, c.End.Sub(q.superseded), q.id)
+				by := "its $/cancelRequest"
+				if n := q.supersededBy; n != nil {
+					by = fmt.Sprintf("request %d (answered with %d items, %d model calls of its own)", n.id, n.items, called[n])
+				}
+				res.problem("model request %d (typed %q) answered to its end %v after request %d was superseded by %s", c.Seq, c.Typed, c.End.Sub(q.superseded), q.id, by)
 			}
 		case wasAborted:
 			res.abortedUnsuperseded++
@@ -364,9 +377,10 @@ func replay(b *testing.B, em editorModel) (replayResult, error) {
 	return res, nil
 }
 
+// problem notes what went wrong, the first ten things.
 func (r *replayResult) problem(format string, args ...any) {
-	if r.firstProblem == "" {
-		r.firstProblem = fmt.Sprintf(format, args...)
+	if len(r.problems) < 10 {
+		r.problems = append(r.problems, fmt.Sprintf(format, args...))
 	}
 }
 
@@ -391,8 +405,8 @@ func reportReplay(b *testing.B, results []replayResult) {
 		aborts = append(aborts, r.aborts...)
 		added = append(added, r.rssAfter-r.rssBefore)
 		peak = append(peak, r.rssPeak)
-		if r.firstProblem != "" {
-			b.Log(r.firstProblem)
+		for _, p := range r.problems {
+			b.Log(p)
 		}
 		for _, s := range r.slowAborts {
 			b.Log(s)
