@@ -437,10 +437,10 @@ func reportReplay(b *testing.B, results []replayResult) {
 	b.ReportMetric(float64(slow)/n, "aborts-over-10ms")
 	b.ReportMetric(mb(distributionOf(added).median()), "rss-added-MB")
 	b.ReportMetric(mb(distributionOf(peak).max()), "rss-peak-MB")
-	b.Logf("per replay: %d keys, %d requests, %d model calls (%.1f per 100 keys), %d stale, %d answered with an item (%d from the cache: %.0f%% of requests), %d empty, %d cancelled; %d superseded upstream requests aborted (p50 %.2f ms, max %.2f ms), %d answered within the budget, %d not aborted; RSS added %.1f MiB",
-		keys/len(results), reqs/len(results), calls/len(results), 100*float64(calls)/float64(keys), stale/len(results),
-		answered/len(results), cache/len(results), 100*float64(cache)/float64(max(reqs, 1)), empty/len(results), cancelled/len(results),
-		len(aborts)/len(results), ms(distributionOf(aborts).median()), ms(distributionOf(aborts).max()), raced/len(results), notAborted/len(results),
+	b.Logf("%d replays: %d keys, %d requests, %d model calls (%.1f per 100 keys), %d stale, %d answered with an item (%d from the cache: %.0f%% of requests), %d empty, %d cancelled; %d superseded upstream requests aborted (p50 %.2f ms, max %.2f ms, %d over 10 ms), %d answered within the budget, %d not aborted; RSS added %.1f MiB (median)",
+		len(results), keys, reqs, calls, 100*float64(calls)/float64(keys), stale,
+		answered, cache, 100*float64(cache)/float64(max(reqs, 1)), empty, cancelled,
+		len(aborts), ms(distributionOf(aborts).median()), ms(distributionOf(aborts).max()), slow, raced, notAborted,
 		mb(distributionOf(added).median()))
 	if stale > 0 {
 		b.Errorf("%d stale suggestions", stale)
