@@ -423,8 +423,23 @@ func lspRange(l1, c1, l2, c2 int) map[string]any {
 // it over root and opens files (relative to root).
 func startTypist(ctx context.Context, b *testing.B, modelURL, root string, files map[string]string) (*rawEditor, *server) {
 	b.Helper()
+	return startTypistWith(ctx, b, modelURL, root, files, "")
+}
+
+// startTypistWith is startTypist with settingsJSON, when not empty, as
+// the user's settings file (~/.gemini/settings.json).
+func startTypistWith(ctx context.Context, b *testing.B, modelURL, root string, files map[string]string, settingsJSON string) (*rawEditor, *server) {
+	b.Helper()
+	environ := env(b, modelURL)
+	if settingsJSON != "" {
+		for _, kv := range environ {
+			if home, ok := strings.CutPrefix(kv, "HOME="); ok {
+				writeFiles(b, home, map[string]string{".gemini/settings.json": settingsJSON})
+			}
+		}
+	}
 	var e *rawEditor
-	s := spawnEditor(b, env(b, modelURL), func(rwc io.ReadWriteCloser) editor {
+	s := spawnEditor(b, environ, func(rwc io.ReadWriteCloser) editor {
 		e = newRawEditor(rwc)
 		return nil
 	})
