@@ -5,7 +5,8 @@
 #
 #   bench/run.sh            # about four minutes on 2 cores
 #   N=200 EDIT_N=50 bench/run.sh
-#   COMPLETION=0 bench/run.sh   # without the completion benchmarks (3 min)
+#   COMPLETION=0 bench/run.sh   # without the completion benchmarks (1 min)
+#   COMPLETION=only bench/run.sh  # the completion benchmarks alone (4 min)
 #
 # N is the iteration count of the spawn and turn benchmarks, EDIT_N of the
 # 20,000-line edit (the fake model and lsptest's editor keep every 1.2 MB
@@ -42,9 +43,11 @@ run() {
 	fi
 	grep -E '^(Benchmark|ok)' "$step" || true
 }
-run go test -run '^$' -bench 'SpawnToInitialize|Turn8ToolCalls|HeadlessRun8ToolCalls' -benchtime "${N}x" -count 1 ./bench/
-run go test -run '^$' -bench 'WriteFile50ChangesOn20000Lines' -benchtime "${EDIT_N}x" -count 1 ./bench/
-run go test -run '^$' -bench '50On20000Lines' -count 1 ./workspace/
+if [ "$COMPLETION" != only ]; then
+	run go test -run '^$' -bench 'SpawnToInitialize|Turn8ToolCalls|HeadlessRun8ToolCalls' -benchtime "${N}x" -count 1 ./bench/
+	run go test -run '^$' -bench 'WriteFile50ChangesOn20000Lines' -benchtime "${EDIT_N}x" -count 1 ./bench/
+	run go test -run '^$' -bench '50On20000Lines' -count 1 ./workspace/
+fi
 if [ "$COMPLETION" != 0 ]; then
 	run go test -run '^$' -bench 'InlineCompletionOverhead/server=process|CompletionContextAssembly' -benchtime "${COMPLETION_N}x" -count 1 ./bench/
 	run go test -run '^$' -bench 'CompletionLiveHeap' -benchtime 3x -count 1 ./bench/
@@ -61,9 +64,10 @@ metric() {
 }
 nsms() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e6 }'; }
 
+row() { printf '%-52s %10s %10s %10s  %s\n' "$@"; }
+if [ "$COMPLETION" != only ]; then
 echo
 printf '%-52s %10s %10s %10s  %s\n' "target" "median" "p90" "max" "goal"
-row() { printf '%-52s %10s %10s %10s  %s\n' "$@"; }
 row "1. spawn -> initialize result (ms)" \
 	"$(metric BenchmarkSpawnToInitialize init-median-ms)" \
 	"$(metric BenchmarkSpawnToInitialize init-p90-ms)" \
@@ -113,6 +117,7 @@ row "   via LSP, lsptest editor (1.1 MB didChange) (ms)" \
 	"$(metric "$W/didChange=one-span" server-median-ms)" \
 	"$(metric "$W/didChange=one-span" server-p90-ms)" \
 	"$(metric "$W/didChange=one-span" server-max-ms)" ""
+fi
 
 [ "$COMPLETION" != 0 ] || exit 0
 replay_failed=${replay_failed:-0}
@@ -130,6 +135,7 @@ Q=BenchmarkTypingReplay/editor=typing-only
 printf '%-52s %10s %10s %10s  %s\n' "7. typing replay ($(metric "$V" keys) keys)" "vscode" "no-cancel" "typing" "goal"
 row "   model calls per 100 keys" "$(metric "$V" calls/100keys)" "$(metric "$C" calls/100keys)" "" "<= 15"
 row "   stale suggestions" "$(metric "$V" stale)" "$(metric "$C" stale)" "" "0"
+row "     of them crossed the next didChange" "$(metric "$V" stale-crossed)" "$(metric "$C" stale-crossed)" "" ""
 row "   answered from the cache (% of requests)" "$(metric "$V" cache-%-of-requests)" "$(metric "$C" cache-%-of-requests)" "" ">= 30"
 row "   superseded upstream requests" "$(metric "$V" superseded-upstream)" "$(metric "$C" superseded-upstream)" "" ""
 row "     aborted later than 10 ms" "$(metric "$V" aborts-over-10ms)" "$(metric "$C" aborts-over-10ms)" "" "0"
