@@ -260,6 +260,8 @@ func BenchmarkInlineCompletionOverhead(b *testing.B) {
 	b.Run("server=process", func(b *testing.B) {
 		benchmarkOverhead(b, func(ctx context.Context, modelURL, root string, files map[string]string) (*rawEditor, func() error) {
 			e, s := startTypist(ctx, b, modelURL, root, files)
+			pid := s.proc.Cmd.Process.Pid
+			overheadPID = pid
 			return e, func() error { return stopTypist(ctx, e, s) }
 		})
 	})
@@ -292,6 +294,10 @@ func BenchmarkInlineCompletionOverhead(b *testing.B) {
 		})
 	})
 }
+
+// overheadPID is the spawned server's process id in
+// server=process, for its CPU time; 0 in process.
+var overheadPID int
 
 func benchmarkOverhead(b *testing.B, start func(ctx context.Context, modelURL, root string, files map[string]string) (*rawEditor, func() error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -352,6 +358,15 @@ func benchmarkOverhead(b *testing.B, start func(ctx context.Context, modelURL, r
 		}
 	}
 	var overhead, totals, spent []time.Duration
+	pid := overheadPID
+	overheadPID = 0
+	var cpuBefore time.Duration
+	if pid != 0 {
+		var err error
+		if cpuBefore, err = cpuTime(pid); err != nil {
+			b.Fatal(err)
+		}
+	}
 	i := 0
 	for b.Loop() {
 		total, model, err := ask(i)
@@ -362,6 +377,15 @@ func benchmarkOverhead(b *testing.B, start func(ctx context.Context, modelURL, r
 		overhead = append(overhead, total-model)
 		totals = append(totals, total)
 		spent = append(spent, model)
+	}
+	if pid != 0 {
+		// The server's CPU time per request: its work, against the
+		// wall-clock overhead that also holds its waits for a CPU.
+		cpuAfter, err := cpuTime(pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(ms((cpuAfter-cpuBefore)/time.Duration(len(overhead))), "server-cpu/request-ms")
 	}
 	if err := stop(); err != nil {
 		b.Fatal(err)
