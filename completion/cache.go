@@ -64,7 +64,8 @@ func (c *cache) remember(path string, w window, text string) {
 	if c.shown == nil {
 		c.shown = make(map[string]anchor)
 	}
-	c.shown[path] = anchor{line: w.line, linePrefix: w.linePrefix, lineSuffix: w.lineSuffix, size: w.size, text: text}
+	// Cloned: a slice of a version of the document would keep it all.
+	c.shown[path] = anchor{line: w.line, linePrefix: strings.Clone(w.linePrefix), lineSuffix: strings.Clone(w.lineSuffix), size: w.size, text: text}
 }
 
 func (c *cache) forget(path string) {

@@ -47,7 +47,11 @@ const (
 
 // Request is one completion request.
 type Request struct {
-	Path     string
+	Path string
+	// Version is the document's version the request was made at, -1 for
+	// the current one: a request for a version that has moved on is
+	// answered with nothing, as its position may not be where it was.
+	Version  int32
 	Position workspace.Position
 	Encoding workspace.Encoding
 	Trigger  Trigger
@@ -158,6 +162,11 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	if !b.Settings.On(doc.LanguageID) {
 		return nil, nil
 	}
+	if req.Version >= 0 && req.Version != doc.Version {
+		e.counts.stale.Add(1)
+		e.flights.supersede(doc.Path)
+		return nil, nil // typed on since: the next request is on its way
+	}
 	if e.private.isPrivate(ctx, doc.Path) {
 		e.counts.private.Add(1)
 		return nil, nil
@@ -166,14 +175,12 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	w := cut(doc.Text, req.Position, req.Encoding, req.Selected)
 	cutTime := time.Since(cutStart)
 	if s, ok := e.cache.typedThrough(doc.Path, w); ok {
-		e.counts.cacheHits.Add(1)
-		return e.answer(w, s), nil
+		return e.fromCache(doc, w, s), nil
 	}
 	key := w.key(doc.Path)
 	if s, ok := e.cache.lookup(key); ok {
-		e.counts.cacheHits.Add(1)
 		e.cache.remember(doc.Path, w, s)
-		return e.answer(w, s), nil
+		return e.fromCache(doc, w, s), nil
 	}
 	if b.Model == nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoModel, b.Err)
@@ -212,6 +219,20 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	}
 	e.cache.remember(doc.Path, w, text)
 	return e.answer(w, text), nil
+}
+
+// fromCache answers with text, found in the cache for doc at w: the
+// request before it, still asking the model, is superseded as any new
+// request supersedes it; and the answer is given only if doc is still the
+// document's text.
+func (e *Engine) fromCache(doc workspace.Document, w window, text string) []Suggestion {
+	e.flights.supersede(doc.Path)
+	if now, ok := e.docs.Get(doc.Path); !ok || now.Version != doc.Version {
+		e.counts.stale.Add(1)
+		return nil
+	}
+	e.counts.cacheHits.Add(1)
+	return e.answer(w, text)
 }
 
 // answer is the suggestion of text at w's cursor: with a selected menu

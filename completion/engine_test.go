@@ -69,7 +69,7 @@ func (r *rig) open(name, text string) Request {
 	r.docs.Open(workspace.Document{Path: r.path(name), URI: "file://" + r.path(name), LanguageID: "go", Version: 1, Text: doc})
 	line := strings.Count(text[:i], "\n")
 	col := i - (strings.LastIndexByte(text[:i], '\n') + 1)
-	return Request{Path: r.path(name), Position: workspace.Position{Line: line, Character: col}, Encoding: workspace.UTF8, Trigger: Invoked}
+	return Request{Path: r.path(name), Version: -1, Position: workspace.Position{Line: line, Character: col}, Encoding: workspace.UTF8, Trigger: Invoked}
 }
 
 // change changes name's text to text, as didChange does.
@@ -262,5 +262,43 @@ func TestSettingsTurnCompletionOff(t *testing.T) {
 	}
 	if n := len(r.model.Requests()); n != 0 {
 		t.Errorf("%d model requests, want none", n)
+	}
+}
+
+func TestARequestForAVersionThatMovedOnAsksNothing(t *testing.T) {
+	r := newRig(t, settings.InlineCompletion{}, nil)
+	req := r.open("a.go", "x := |\n")
+	r.change("a.go", "x := 1\n")
+	req.Version = 1 // made before the change, handled after it
+	if got := r.complete(req); got != "" || len(r.model.Requests()) != 0 {
+		t.Errorf("answered %q with %d model requests, want nothing asked", got, len(r.model.Requests()))
+	}
+}
+
+func TestACacheAnswerSupersedesTheRequestInFlight(t *testing.T) {
+	r := newRig(t, settings.InlineCompletion{}, nil,
+		geminitest.TextTurn("answer()"),
+		geminitest.Turn{Hang: true, Chunks: []geminitest.Chunk{{Text: "slow"}}})
+	req := r.open("a.go", "x := |\n")
+	r.complete(req) // the context's answer, kept
+	r.change("a.go", "x := q\n")
+	typed := req
+	typed.Position.Character++
+	slow := make(chan string)
+	go func() { slow <- r.complete(typed) }()
+	if _, err := r.model.WaitRequests(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	r.change("a.go", "x := \n") // undone: the kept answer fits again
+	if got := r.complete(req); got != "answer()" {
+		t.Errorf("from the cache: %q", got)
+	}
+	if got := <-slow; got != "" {
+		t.Errorf("the superseded request answered %q", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if aborts, err := r.model.WaitAborts(ctx, 1); err != nil || aborts[0].Seq != 2 {
+		t.Errorf("the request in flight was not aborted: %v %+v", err, aborts)
 	}
 }

@@ -70,3 +70,14 @@ func (f *flights) begin(ctx context.Context, path string) (context.Context, func
 		release()
 	}, nil
 }
+
+// supersede cancels path's request in flight, if there is one: a request
+// answered without the model supersedes it as one that asks does.
+func (f *flights) supersede(path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d := f.docs[path]; d != nil && d.cancel != nil {
+		d.cancel()
+		d.cancel = nil
+	}
+}

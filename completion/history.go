@@ -44,12 +44,8 @@ func (h *history) record(path, before, after string, at time.Time) {
 	for s > 0 && (!utf8.RuneStart(before[len(before)-s]) || !utf8.RuneStart(after[len(after)-s])) {
 		s--
 	}
-	old, new := before[p:len(before)-s], after[p:len(after)-s]
-	if len(old) > keptEditText || len(new) > keptEditText {
-		// A paste or a reload: what it was is too big to show; where it
-		// was still says where the user works.
-		old, new = clip(old), clip(new)
-	}
+	// Cloned: a slice of a version of the document would keep it all.
+	old, new := strings.Clone(clip(before[p:len(before)-s])), strings.Clone(clip(after[p:len(after)-s]))
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if n := len(h.edits); n > 0 {
@@ -106,7 +102,8 @@ func (h *history) lastIn(path string) (edit, bool) {
 	return edit{}, false
 }
 
-// clip shortens s to keptEditText bytes, saying so.
+// clip shortens s to keptEditText bytes, saying so: a paste or a reload
+// is too big to show, and where it was still says where the user works.
 func clip(s string) string {
 	if len(s) <= keptEditText {
 		return s

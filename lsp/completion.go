@@ -59,7 +59,7 @@ type inlineCompletionList struct {
 // item. A request cancelled by $/cancelRequest is answered
 // RequestCancelled; one superseded by the next, or stale, with no items.
 func (s *Server) inlineCompletion(ctx context.Context, p inlineCompletionParams) (inlineCompletionList, error) {
-	req, err := s.completionRequest(p)
+	req, err := s.completionRequest(ctx, p)
 	if err != nil {
 		return inlineCompletionList{}, err
 	}
@@ -79,8 +79,33 @@ func (s *Server) inlineCompletion(ctx context.Context, p inlineCompletionParams)
 	return list, nil
 }
 
+// arrivedVersion is the context key of the version a pinned request's
+// document had when the request arrived (methods.go, pin).
+type arrivedVersion struct{}
+
+// pinDocument notes in ctx the version of the document params name, as
+// it is now, on the read loop.
+func (s *Server) pinDocument(ctx context.Context, params []byte) context.Context {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ctx
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return ctx
+	}
+	if doc, ok := s.docs.Get(path); ok {
+		return context.WithValue(ctx, arrivedVersion{}, doc.Version)
+	}
+	return ctx
+}
+
 // completionRequest reads p as the engine's request.
-func (s *Server) completionRequest(p inlineCompletionParams) (completion.Request, error) {
+func (s *Server) completionRequest(ctx context.Context, p inlineCompletionParams) (completion.Request, error) {
 	if p.TextDocument.URI == "" {
 		return completion.Request{}, missingField("textDocument.uri")
 	}
@@ -93,6 +118,10 @@ func (s *Server) completionRequest(p inlineCompletionParams) (completion.Request
 		Position: workspace.Position{Line: p.Position.Line, Character: p.Position.Character},
 		Encoding: s.features.get().Encoding,
 		Trigger:  completion.Trigger(p.Context.TriggerKind),
+		Version:  -1,
+	}
+	if v, ok := ctx.Value(arrivedVersion{}).(int32); ok {
+		req.Version = v
 	}
 	if sel := p.Context.SelectedCompletionInfo; sel != nil {
 		req.Selected = &completion.Selected{Range: sel.Range.toWorkspace(), Text: sel.Text}
@@ -254,7 +283,7 @@ const (
 // suggestion "tal(prices)" gives the item "total(prices)", replacing "to".
 func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) (completionItemList, error) {
 	out := completionItemList{IsIncomplete: true, Items: []completionItem{}}
-	req, err := s.completionRequest(p)
+	req, err := s.completionRequest(ctx, p)
 	if err != nil {
 		return out, err
 	}

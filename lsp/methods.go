@@ -70,6 +70,11 @@ type method struct {
 	// answer. Every other handler runs on the read loop, so notifications
 	// are handled in wire order.
 	async bool
+	// pin: the handler answers for the document its params'
+	// textDocument.uri names as it was when the request arrived, after
+	// the didChanges before it and none after (arrivedAt): the version is
+	// read on the read loop, before an async handler releases it.
+	pin bool
 }
 
 func (m *method) handledIn(p phase) bool {
@@ -208,11 +213,11 @@ func protocolMethods() []method {
 		{name: "window/showMessageRequest", dir: serverToClient, sig: sentRequest[*protocol.ShowMessageRequestParams, *protocol.MessageActionItem]()},
 
 		// Completion and next edits (10a).
-		{name: "textDocument/inlineCompletion", dir: clientToServer, sig: request((*Server).inlineCompletion), async: true},
+		{name: "textDocument/inlineCompletion", dir: clientToServer, sig: request((*Server).inlineCompletion), async: true, pin: true},
 		{name: "textDocument/didShowCompletion", dir: clientToServer, sig: notification((*Server).didShowCompletion)},
 		{name: "textDocument/didPartiallyAcceptCompletion", dir: clientToServer, sig: notification((*Server).didPartiallyAcceptCompletion)},
 		{name: "gemini/nextEdit", dir: clientToServer, sig: request((*Server).nextEdit), async: true},
-		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true},
+		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true, pin: true},
 
 		// Commands and code actions (11).
 		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true},

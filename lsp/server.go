@@ -225,6 +225,9 @@ func (s *Server) request(ctx, rq context.Context, name string, params []byte) (a
 	if m == nil || !m.handledIn(now) {
 		return nil, refusal(m, name, now)
 	}
+	if m.pin {
+		ctx = s.pinDocument(ctx, params)
+	}
 	if m.async {
 		jsonrpc2.Async(rq)
 	}
