@@ -101,6 +101,7 @@ type Engine struct {
 	backend   Backend
 
 	history history
+	rhythm  rhythm
 	cache   cache
 	flights flights
 	private privacy
@@ -137,7 +138,9 @@ func (e *Engine) currentBackend() Backend {
 // Changed records a document's change from before to after, for the
 // recent edits the prompts show and next edit predicts from.
 func (e *Engine) Changed(path, before, after string) {
-	e.history.record(path, before, after, time.Now())
+	now := time.Now()
+	e.history.record(path, before, after, now)
+	e.rhythm.key(now)
 }
 
 // Closed forgets what was kept for the document at path.
@@ -191,7 +194,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	}
 	defer done()
 	if req.Trigger != Invoked {
-		if d := time.Duration(b.Settings.Debounce()) * time.Millisecond; d > 0 && ctxtime.Sleep(ctx, d) != nil {
+		if d := e.debounce(b); d > 0 && ctxtime.Sleep(ctx, d) != nil {
 			e.counts.debounced.Add(1)
 			return nil, nil
 		}
@@ -219,6 +222,15 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	}
 	e.cache.remember(doc.Path, w, text)
 	return e.answer(w, text), nil
+}
+
+// debounce is how long an Automatic request waits: the settings'
+// debounceMs when they set it, else as the user's typing rhythm says.
+func (e *Engine) debounce(b Backend) time.Duration {
+	if b.Settings.DebounceMs != nil {
+		return time.Duration(b.Settings.Debounce()) * time.Millisecond
+	}
+	return e.rhythm.debounce()
 }
 
 // fromCache answers with text, found in the cache for doc at w: the

@@ -302,3 +302,29 @@ func TestACacheAnswerSupersedesTheRequestInFlight(t *testing.T) {
 		t.Errorf("the request in flight was not aborted: %v %+v", err, aborts)
 	}
 }
+
+func TestTheDebounceFollowsTheTypingRhythm(t *testing.T) {
+	var r rhythm
+	if d := r.debounce(); d != shortDebounce {
+		t.Errorf("before any key: %v", d)
+	}
+	at := time.Unix(0, 0)
+	for i := range 12 {
+		at = at.Add(time.Duration(80+i%3*10) * time.Millisecond) // 80, 90, 100 ms apart
+		r.key(at)
+	}
+	if d := r.debounce(); d != 135*time.Millisecond {
+		t.Errorf("typing a key every 80-100 ms: %v, want 1.5 × 90 ms", d)
+	}
+	r.key(at.Add(3 * time.Second)) // a pause is not the rhythm
+	if d := r.debounce(); d != 135*time.Millisecond {
+		t.Errorf("after a pause: %v", d)
+	}
+	for range 8 {
+		at = at.Add(300 * time.Millisecond) // slow typing
+		r.key(at)
+	}
+	if d := r.debounce(); d != longDebounce {
+		t.Errorf("typing slowly: %v, want the bound %v", d, longDebounce)
+	}
+}

@@ -12,7 +12,8 @@ type InlineCompletion struct {
 	Languages map[string]bool `json:"languages"`
 	// DebounceMs is how long the server waits, for a request the editor
 	// made as the user typed (never one the user asked for), before it
-	// calls the model; 50 when unset, 0 for none.
+	// calls the model, 0 for not at all; when unset, the server adapts it
+	// to the user's typing (package completion's rhythm).
 	DebounceMs *int `json:"debounceMs"`
 	// Model is the model completions are asked of; Gemini CLI 0.61's
 	// prompt-completion model (its flash-lite) when empty.
@@ -48,7 +49,8 @@ func (c InlineCompletion) NextEditOn() bool {
 	return (c.Enabled == nil || *c.Enabled) && (c.NextEdit == nil || *c.NextEdit)
 }
 
-// Debounce is DebounceMs in milliseconds, 50 when unset.
+// Debounce is DebounceMs in milliseconds, 50 when unset (where the
+// server does not adapt it).
 func (c InlineCompletion) Debounce() int {
 	if c.DebounceMs == nil {
 		return 50
