@@ -48,10 +48,10 @@ const (
 // Request is one completion request.
 type Request struct {
 	Path string
-	// Version is the document's version the request was made at, -1 for
+	// Version is the document's version the request was made at, nil for
 	// the current one: a request for a version that has moved on is
 	// answered with nothing, as its position may not be where it was.
-	Version  int32
+	Version  *int32
 	Position workspace.Position
 	Encoding workspace.Encoding
 	Trigger  Trigger
@@ -165,7 +165,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 	if !b.Settings.On(doc.LanguageID) {
 		return nil, nil
 	}
-	if req.Version >= 0 && req.Version != doc.Version {
+	if req.Version != nil && *req.Version != doc.Version {
 		e.counts.stale.Add(1)
 		e.flights.supersede(doc.Path)
 		return nil, nil // typed on since: the next request is on its way

@@ -69,7 +69,7 @@ func (r *rig) open(name, text string) Request {
 	r.docs.Open(workspace.Document{Path: r.path(name), URI: "file://" + r.path(name), LanguageID: "go", Version: 1, Text: doc})
 	line := strings.Count(text[:i], "\n")
 	col := i - (strings.LastIndexByte(text[:i], '\n') + 1)
-	return Request{Path: r.path(name), Version: -1, Position: workspace.Position{Line: line, Character: col}, Encoding: workspace.UTF8, Trigger: Invoked}
+	return Request{Path: r.path(name), Position: workspace.Position{Line: line, Character: col}, Encoding: workspace.UTF8, Trigger: Invoked}
 }
 
 // change changes name's text to text, as didChange does.
@@ -269,7 +269,8 @@ func TestARequestForAVersionThatMovedOnAsksNothing(t *testing.T) {
 	r := newRig(t, settings.InlineCompletion{}, nil)
 	req := r.open("a.go", "x := |\n")
 	r.change("a.go", "x := 1\n")
-	req.Version = 1 // made before the change, handled after it
+	v := int32(1)
+	req.Version = &v // made before the change, handled after it
 	if got := r.complete(req); got != "" || len(r.model.Requests()) != 0 {
 		t.Errorf("answered %q with %d model requests, want nothing asked", got, len(r.model.Requests()))
 	}

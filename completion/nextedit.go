@@ -30,7 +30,7 @@ Rewrite the editable region with the edit they most likely make next applied: ca
 // the cursor at Position.
 type NextEditRequest struct {
 	Path     string
-	Version  int32 // the document's, as the editor sent it; -1 to skip the check
+	Version  *int32 // the document's, as the editor sent it; nil for the current one
 	Position workspace.Position
 	Encoding workspace.Encoding
 }
@@ -53,7 +53,7 @@ func (e *Engine) NextEdit(ctx context.Context, req NextEditRequest) (NextEdit, e
 		return NextEdit{}, fmt.Errorf("predicting the next edit of %s: the document is not open", req.Path)
 	}
 	none := NextEdit{Version: doc.Version}
-	if req.Version >= 0 && req.Version != doc.Version {
+	if req.Version != nil && *req.Version != doc.Version {
 		return none, nil // asked of a version that has moved on
 	}
 	if !b.Settings.NextEditOn() || !b.Settings.On(doc.LanguageID) || e.private.isPrivate(ctx, doc.Path) {

@@ -29,7 +29,7 @@ func TestNextEditCarriesARenameOn(t *testing.T) {
 	req := r.open("sum.go", before+"|")
 	r.change("sum.go", after)
 	doc, _ := r.docs.Get(req.Path)
-	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: doc.Version, Position: workspace.Position{Line: 1, Character: 6}, Encoding: workspace.UTF16})
+	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: &doc.Version, Position: workspace.Position{Line: 1, Character: 6}, Encoding: workspace.UTF16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,13 +52,14 @@ func TestNextEditCarriesARenameOn(t *testing.T) {
 func TestNextEditAsksNothingWithoutRecentEdits(t *testing.T) {
 	r := newRig(t, settings.InlineCompletion{}, nil)
 	req := r.open("a.go", "x := 1|\n")
-	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: 1, Position: req.Position, Encoding: workspace.UTF8})
+	one := int32(1)
+	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: &one, Position: req.Position, Encoding: workspace.UTF8})
 	if err != nil || len(got.Edits) != 0 || len(r.model.Requests()) != 0 {
 		t.Errorf("edits %+v, err %v, %d requests: want nothing asked", got, err, len(r.model.Requests()))
 	}
 	// An old version is not predicted for either.
 	r.change("a.go", "x := 2\n")
-	got, err = r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: 1, Position: req.Position, Encoding: workspace.UTF8})
+	got, err = r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: &one, Position: req.Position, Encoding: workspace.UTF8})
 	if err != nil || len(got.Edits) != 0 || len(r.model.Requests()) != 0 {
 		t.Errorf("for a stale version: edits %+v, err %v", got, err)
 	}
@@ -72,7 +73,7 @@ func TestNextEditUnchangedRegionIsNoEdit(t *testing.T) {
 	}})
 	req := r.open("a.go", "a\nb|\nc")
 	r.change("a.go", "a\nbb\nc")
-	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Version: -1, Position: req.Position, Encoding: workspace.UTF8})
+	got, err := r.e.NextEdit(context.Background(), NextEditRequest{Path: req.Path, Position: req.Position, Encoding: workspace.UTF8})
 	if err != nil || len(got.Edits) != 0 {
 		t.Errorf("edits %+v, err %v: the region came back as it was", got.Edits, err)
 	}

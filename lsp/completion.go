@@ -118,10 +118,9 @@ func (s *Server) completionRequest(ctx context.Context, p inlineCompletionParams
 		Position: workspace.Position{Line: p.Position.Line, Character: p.Position.Character},
 		Encoding: s.features.get().Encoding,
 		Trigger:  completion.Trigger(p.Context.TriggerKind),
-		Version:  -1,
 	}
 	if v, ok := ctx.Value(arrivedVersion{}).(int32); ok {
-		req.Version = v
+		req.Version = &v
 	}
 	if sel := p.Context.SelectedCompletionInfo; sel != nil {
 		req.Selected = &completion.Selected{Range: sel.Range.toWorkspace(), Text: sel.Text}
@@ -214,13 +213,9 @@ func (s *Server) nextEdit(ctx context.Context, p nextEditParams) (nextEditResult
 	if err != nil {
 		return nextEditResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 	}
-	version := int32(-1)
-	if p.TextDocument.Version != nil {
-		version = *p.TextDocument.Version
-	}
 	got, err := s.completion.NextEdit(ctx, completion.NextEditRequest{
 		Path:     path,
-		Version:  version,
+		Version:  p.TextDocument.Version,
 		Position: workspace.Position{Line: p.Position.Line, Character: p.Position.Character},
 		Encoding: s.features.get().Encoding,
 	})
