@@ -182,7 +182,9 @@ func (s *server) stop(ctx context.Context) error {
 }
 
 // env is the environment of a server talking to modelURL, with its home
-// and caches in temporary directories.
+// and caches in temporary directories, and a model named outright: the
+// default, auto, would first ask its classifier, taking a turn of the
+// fake's script.
 func env(b *testing.B, modelURL string) []string {
 	return []string{
 		"PATH=" + os.Getenv("PATH"),
@@ -190,6 +192,7 @@ func env(b *testing.B, modelURL string) []string {
 		"XDG_CACHE_HOME=" + b.TempDir(),
 		"XDG_CONFIG_HOME=" + b.TempDir(),
 		"GEMINI_API_KEY=bench-key",
+		"GEMINI_MODEL=gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL=" + modelURL,
 	}
 }
