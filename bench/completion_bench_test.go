@@ -532,21 +532,7 @@ func (instantModel) GenerateContentStream(ctx context.Context, _ string, _ []*ge
 func BenchmarkCompletionContextAssembly(b *testing.B) {
 	ctx := context.Background()
 	text, blanks := bigGoFile()
-	root := tempRoot(b)
-	files := relatedBuffers()
-	files["big.go"] = text
-	writeFiles(b, root, files)
-	docs := workspace.NewDocuments()
-	ws, err := workspace.New([]string{root}, docs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for name, t := range files {
-		docs.Open(workspace.Document{Path: filepath.Join(root, name), URI: string(fileURI(filepath.Join(root, name))), LanguageID: "go", Version: 1, Text: t})
-	}
-	engine := completion.New(completion.Config{Workspace: ws, Documents: docs})
-	engine.SetBackend(completion.Backend{Model: instantModel{}})
-	big := filepath.Join(root, "big.go")
+	engine, _, big := inProcessEngine(b, text)
 	// Recent edits, as in the end-to-end benchmark.
 	lines := strings.SplitAfter(text, "\n")
 	for _, line := range blanks[10:13] {
@@ -635,11 +621,10 @@ func BenchmarkCompletionLiveHeap(b *testing.B) {
 	}
 }
 
-// typeInProcess types the session as BenchmarkCompletionLiveHeap says
-// and returns the live heap it added.
-func typeInProcess(b *testing.B, withCompletion bool) int64 {
-	ctx := context.Background()
-	text, _ := bigGoFile()
+// inProcessEngine is an engine over a workspace holding the big file
+// (text) and the related buffers, all open, answered by the instant
+// model; it returns the big file's path.
+func inProcessEngine(b *testing.B, text string) (*completion.Engine, *workspace.Documents, string) {
 	root := tempRoot(b)
 	files := relatedBuffers()
 	files["big.go"] = text
@@ -654,7 +639,15 @@ func typeInProcess(b *testing.B, withCompletion bool) int64 {
 	}
 	engine := completion.New(completion.Config{Workspace: ws, Documents: docs})
 	engine.SetBackend(completion.Backend{Model: instantModel{}})
-	big := filepath.Join(root, "big.go")
+	return engine, docs, filepath.Join(root, "big.go")
+}
+
+// typeInProcess types the session as BenchmarkCompletionLiveHeap says
+// and returns the live heap it added.
+func typeInProcess(b *testing.B, withCompletion bool) int64 {
+	ctx := context.Background()
+	text, _ := bigGoFile()
+	engine, docs, big := inProcessEngine(b, text)
 	before := liveHeap()
 	line, col, version := typeAt+1, 0, int32(1)
 	for _, k := range typingSession(sessionSeed, sessionTarget) {
