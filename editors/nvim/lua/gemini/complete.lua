@@ -10,6 +10,7 @@
 -- virtual lines below, tells the server what it showed
 -- (textDocument/didShowCompletion) and what was taken (the item's command,
 -- textDocument/didPartiallyAcceptCompletion).
+local attached = require("gemini.attached")
 local pos = require("gemini.pos")
 
 local M = {}
@@ -41,15 +42,6 @@ function M.uses_builtin()
   return M.config.builtin and vim.lsp.inline_completion ~= nil and vim.lsp.inline_completion.get ~= nil
 end
 
-local function client_for(buf)
-  gemini = gemini or require("gemini")
-  local id = gemini.client_id
-  local client = id and vim.lsp.get_client_by_id(id)
-  if client and vim.lsp.buf_is_attached(buf, client.id) then
-    return client
-  end
-end
-
 local function encoding(client)
   return client.offset_encoding or "utf-16"
 end
@@ -57,16 +49,6 @@ end
 local function st(buf)
   M.state[buf] = M.state[buf] or {}
   return M.state[buf]
-end
-
-local function stop_timer(s)
-  if s.timer then
-    s.timer:stop()
-    if not s.timer:is_closing() then
-      s.timer:close()
-    end
-    s.timer = nil
-  end
 end
 
 local function cancel_request(s)
@@ -92,7 +74,7 @@ end
 function M.abort(buf)
   local s = M.state[buf]
   if s then
-    stop_timer(s)
+    attached.stop_timer(s)
     cancel_request(s)
   end
   M.clear(buf)
@@ -200,9 +182,9 @@ end
 function M.request(buf, kind)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = st(buf)
-  stop_timer(s)
+  attached.stop_timer(s)
   cancel_request(s)
-  local client = client_for(buf)
+  local client = attached.client(buf)
   if not client or cursor(buf) == nil then
     return
   end
@@ -260,14 +242,6 @@ function M.visible(buf)
   return s ~= nil and s.shown ~= nil and remaining(buf, s) ~= nil
 end
 
--- The command the item carries (gemini.acceptCompletion), run on the server.
-local function run_command(client, command)
-  if command and command.command then
-    gemini.client_call(client, "request", "workspace/executeCommand",
-      { command = command.command, arguments = command.arguments }, function() end)
-  end
-end
-
 --- Accepts the whole suggestion shown in the current buffer: inserts it
 --- and runs its command. false when none is shown.
 function M.accept()
@@ -294,7 +268,7 @@ function M.accept()
   local last_row = srow + #lines - 1
   local last_col = (#lines == 1 and scol or 0) + #lines[#lines]
   vim.api.nvim_win_set_cursor(0, { last_row + 1, last_col })
-  run_command(client, item.command)
+  attached.run_command(client, item.command)
   return true
 end
 
@@ -316,7 +290,7 @@ function M.accept_word()
   local word = next_word(rest)
   local row, col = cursor(buf)
   local lines = vim.split(word, "\n", { plain = true })
-  stop_timer(s)
+  attached.stop_timer(s)
   cancel_request(s)
   vim.api.nvim_buf_set_text(buf, row, col, row, col, lines)
   local nrow, ncol = row + #lines - 1, (#lines == 1 and col or 0) + #lines[#lines]
@@ -325,7 +299,7 @@ function M.accept_word()
   notify(s.client, "textDocument/didPartiallyAcceptCompletion", { item = s.item, acceptedLength = s.accepted })
   local left = rest:sub(#word + 1)
   if left == "" then
-    run_command(s.client, s.item.command)
+    attached.run_command(s.client, s.item.command)
     M.clear(buf)
     return true
   end
@@ -350,7 +324,7 @@ local function on_change(buf)
       M.clear(buf)
     end
   end
-  stop_timer(s)
+  attached.stop_timer(s)
   cancel_request(s)
   local tick = vim.api.nvim_buf_get_changedtick(buf)
   s.timer = vim.defer_fn(function()
@@ -406,21 +380,9 @@ local function attach_own(buf)
       end
     end,
   })
-  vim.api.nvim_create_autocmd({ "InsertLeave", "BufLeave" }, {
-    group = group,
-    buffer = buf,
-    callback = function()
-      M.abort(buf)
-    end,
-  })
-  vim.api.nvim_create_autocmd({ "BufWipeout" }, {
-    group = group,
-    buffer = buf,
-    callback = function()
-      M.abort(buf)
-      M.state[buf] = nil
-    end,
-  })
+  attached.on_end(group, buf, { "InsertLeave", "BufLeave" }, M.abort, function(b)
+    M.state[b] = nil
+  end)
   map_keys(buf)
 end
 
@@ -501,7 +463,7 @@ local function attach_builtin(buf, client)
               acceptedLength = vim.fn.strchars(typed .. word),
             })
             if word == rest then
-              run_command(client, item.command)
+              attached.run_command(client, item.command)
             end
             return nil
           end,

@@ -4,6 +4,7 @@
 -- plugin shows it where it goes: the text it replaces highlighted, the
 -- lines as they would read below them; the accept key applies it only if
 -- the buffer is still at that version; Esc dismisses it.
+local attached = require("gemini.attached")
 local pos = require("gemini.pos")
 
 local M = {}
@@ -27,29 +28,10 @@ local function st(buf)
   return M.state[buf]
 end
 
-local function client_for(buf)
-  gemini = gemini or require("gemini")
-  local id = gemini.client_id
-  local client = id and vim.lsp.get_client_by_id(id)
-  if client and vim.lsp.buf_is_attached(buf, client.id) then
-    return client
-  end
-end
-
 --- The buffer's version as the LSP client last sent it (didOpen, didChange);
 --- not changedtick, which Neovim 0.7 numbers differently.
 function M.version(buf)
   return vim.lsp.util.buf_versions[buf]
-end
-
-local function stop_timer(s)
-  if s.timer then
-    s.timer:stop()
-    if not s.timer:is_closing() then
-      s.timer:close()
-    end
-    s.timer = nil
-  end
 end
 
 local function unmap(buf, s)
@@ -76,7 +58,7 @@ end
 function M.abort(buf)
   local s = M.state[buf]
   if s then
-    stop_timer(s)
+    attached.stop_timer(s)
     if s.request and s.client then
       pcall(gemini.client_call, s.client, "cancel_request", s.request)
     end
@@ -190,12 +172,12 @@ end
 function M.request(buf, on_done)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = st(buf)
-  stop_timer(s)
+  attached.stop_timer(s)
   if s.request and s.client then
     pcall(gemini.client_call, s.client, "cancel_request", s.request)
   end
   s.request = nil
-  local client = client_for(buf)
+  local client = attached.client(buf)
   if not client then
     if on_done then
       on_done({ message = "gemini-ls is not attached to this buffer" })
@@ -263,11 +245,7 @@ function M.accept(buf)
     table.insert(text_edits, { range = e.range, newText = e.text or e.newText or "" })
   end
   vim.lsp.util.apply_text_edits(text_edits, buf, client.offset_encoding or "utf-16")
-  local command = edits[1].command
-  if command and command.command then
-    gemini.client_call(client, "request", "workspace/executeCommand",
-      { command = command.command, arguments = command.arguments }, function() end)
-  end
+  attached.run_command(client, edits[1].command)
   return true
 end
 
@@ -281,7 +259,7 @@ local function on_change(buf)
   if not M.config.enabled then
     return
   end
-  stop_timer(s)
+  attached.stop_timer(s)
   local tick = vim.api.nvim_buf_get_changedtick(buf)
   s.timer = vim.defer_fn(function()
     s.timer = nil
@@ -313,21 +291,9 @@ function M.attach(buf)
       on_change(buf)
     end,
   })
-  vim.api.nvim_create_autocmd({ "BufLeave" }, {
-    group = group,
-    buffer = buf,
-    callback = function()
-      M.abort(buf)
-    end,
-  })
-  vim.api.nvim_create_autocmd({ "BufWipeout" }, {
-    group = group,
-    buffer = buf,
-    callback = function()
-      M.abort(buf)
-      M.state[buf] = nil
-    end,
-  })
+  attached.on_end(group, buf, { "BufLeave" }, M.abort, function(b)
+    M.state[b] = nil
+  end)
 end
 
 function M.setup(main, opts)
