@@ -90,3 +90,30 @@ func TestHelpErrors(t *testing.T) {
 		}
 	}
 }
+
+// A mistake gets one line and where to look, never the whole usage.
+func TestMistakesGetOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bogus"}, `gemini-ls: unknown command "bogus"; run 'gemini-ls --help' for the commands`},
+		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
+		{[]string{"--bogus"}, "flag provided but not defined: -bogus\ngemini-ls serve: run 'gemini-ls serve --help' for its flags"},
+		{[]string{"version", "extra"}, `gemini-ls version: unexpected arguments ["extra"]; run 'gemini-ls version --help' for its flags`},
+	} {
+		code, stdout, stderr := runMain(t, tc.args...)
+		if code != 2 || stdout != "" || strings.TrimSpace(stderr) != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr\n%s\nwant 2 and\n%s", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestVersionFlags(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}, {"--log-level", "debug", "--version"}} {
+		code, stdout, stderr := runMain(t, args...)
+		if code != 0 || stdout != "gemini-ls "+version+"\n" || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}

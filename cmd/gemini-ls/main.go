@@ -79,22 +79,55 @@ func main() {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
 		// No command: serve, unless asked for help, which then is about
-		// every command rather than serve's flags alone.
+		// every command rather than serve's flags alone, or for the
+		// version, as Gemini CLI's -v and --version ask.
 		if asksHelp(args) {
 			return help(ctx, nil, stdin, stdout, stderr)
 		}
+		if asksVersion(args) {
+			return printVersion(ctx, nil, stdin, stdout, stderr)
+		}
 		if rest, ok := acpFlag(args); ok {
 			return serveACP(ctx, rest, stdin, stdout, stderr)
+		}
+		if len(args) == 0 && isTerminal(stdin) {
+			// A person, not an editor: an LSP client never gives a
+			// terminal. Say what this is rather than wait in silence.
+			fmt.Fprint(stderr, terminalHint)
+			return 0
 		}
 		return serve(ctx, args, stdin, stdout, stderr)
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "gemini-ls: unknown command %q\n\n", args[0])
-		writeHelp(ctx, stderr)
+		fmt.Fprintf(stderr, "gemini-ls: unknown command %q; %s\n", args[0], seeHelp(""))
 		return 2
 	}
 	return c.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+// terminalHint is what a bare gemini-ls says on a terminal: one line.
+const terminalHint = "gemini-ls is a language server for editors (it speaks LSP on stdin); to run a prompt here: gemini-ls run -p \"...\" (gemini-ls --help for more)\n"
+
+// seeHelp points at the help of command ("" for every command).
+func seeHelp(command string) string {
+	if command == "" {
+		return "run 'gemini-ls --help' for the commands"
+	}
+	return "run 'gemini-ls " + command + " --help' for its flags"
+}
+
+// asksVersion reports whether flag arguments hold -v or --version.
+func asksVersion(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-v", "--v", "-version", "--version":
+			return true
+		}
+	}
+	return false
 }
 
 // asksHelp reports whether flag arguments hold -h or -help (one dash or two).
@@ -167,23 +200,25 @@ func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	return 0
 }
 
-// parseFlags parses args into fs, printing problems to stderr. ok is false
-// when the caller should exit with status code.
+// parseFlags parses args into fs, printing problems to stderr: a bad flag
+// in one line with where to look, -h the command's whole help. ok is
+// false when the caller should exit with status code.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		c, _ := lookup(fs.Name())
-		fmt.Fprintf(fs.Output(), "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // the flag package calls it on every error too
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			c, _ := lookup(fs.Name())
+			fmt.Fprintf(stderr, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
+			fs.PrintDefaults()
 			return 0, false
 		}
+		// The flag package wrote the error's line.
+		fmt.Fprintf(stderr, "gemini-ls %s: %s\n", fs.Name(), seeHelp(fs.Name()))
 		return 2, false
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q; %s\n", fs.Name(), fs.Args(), seeHelp(fs.Name()))
 		return 2, false
 	}
 	return 0, true
