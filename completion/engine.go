@@ -211,8 +211,7 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 		}
 		return nil, fmt.Errorf("completing %s: %w", doc.Path, err)
 	}
-	if now, ok := e.docs.Get(doc.Path); !ok || now.Version != doc.Version || now.Text != doc.Text {
-		e.counts.stale.Add(1)
+	if e.changedSince(doc) {
 		return nil, nil
 	}
 	text := clean(raw, w)
@@ -227,8 +226,8 @@ func (e *Engine) Complete(ctx context.Context, req Request) ([]Suggestion, error
 // debounce is how long an Automatic request waits: the settings'
 // debounceMs when they set it, else as the user's typing rhythm says.
 func (e *Engine) debounce(b Backend) time.Duration {
-	if b.Settings.DebounceMs != nil {
-		return time.Duration(b.Settings.Debounce()) * time.Millisecond
+	if d, set := b.Settings.Debounce(); set {
+		return d
 	}
 	return e.rhythm.debounce()
 }
@@ -239,12 +238,22 @@ func (e *Engine) debounce(b Backend) time.Duration {
 // document's text.
 func (e *Engine) fromCache(doc workspace.Document, w window, text string) []Suggestion {
 	e.flights.supersede(doc.Path)
-	if now, ok := e.docs.Get(doc.Path); !ok || now.Version != doc.Version {
-		e.counts.stale.Add(1)
+	if e.changedSince(doc) {
 		return nil
 	}
 	e.counts.cacheHits.Add(1)
 	return e.answer(w, text)
+}
+
+// changedSince reports, and counts as stale, that the document is no
+// longer doc: an answer made from doc is not to be given.
+func (e *Engine) changedSince(doc workspace.Document) bool {
+	now, ok := e.docs.Get(doc.Path)
+	if ok && now.Version == doc.Version && now.Text == doc.Text {
+		return false
+	}
+	e.counts.stale.Add(1)
+	return true
 }
 
 // answer is the suggestion of text at w's cursor: with a selected menu

@@ -88,8 +88,7 @@ func (e *Engine) NextEdit(ctx context.Context, req NextEditRequest) (NextEdit, e
 		}
 		return none, fmt.Errorf("predicting the next edit of %s: %w", doc.Path, err)
 	}
-	if now, ok := e.docs.Get(doc.Path); !ok || now.Version != doc.Version || now.Text != doc.Text {
-		e.counts.stale.Add(1)
+	if e.changedSince(doc) {
 		return none, nil
 	}
 	rewritten, ok := parseRegion(raw)

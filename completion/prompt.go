@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -69,15 +70,19 @@ func (e *Engine) writeContext(ctx context.Context, p *strings.Builder, doc works
 // writeEdit writes one edit as a diff of its lines.
 func writeEdit(p *strings.Builder, path string, ed edit) {
 	fmt.Fprintf(p, "--- %s:%d\n", path, ed.Line+1)
-	for _, l := range strings.Split(ed.Old, "\n") {
-		if ed.Old != "" {
-			fmt.Fprintf(p, "-%s\n", l)
-		}
+	writeLines(p, '-', ed.Old)
+	writeLines(p, '+', ed.New)
+}
+
+// writeLines writes text's lines, each after sign; nothing for no text.
+func writeLines(p *strings.Builder, sign byte, text string) {
+	if text == "" {
+		return
 	}
-	for _, l := range strings.Split(ed.New, "\n") {
-		if ed.New != "" {
-			fmt.Fprintf(p, "+%s\n", l)
-		}
+	for _, l := range strings.Split(text, "\n") {
+		p.WriteByte(sign)
+		p.WriteString(l)
+		p.WriteByte('\n')
 	}
 }
 
@@ -92,18 +97,11 @@ func writeDiagnostics(p *strings.Builder, diags []Diagnostic, line int) {
 			p.WriteString("<diagnostics>\n")
 			wrote = true
 		}
-		fmt.Fprintf(p, "line %d: %s: %s\n", d.Line+1, cmpOr(d.Severity, "error"), strings.ReplaceAll(d.Message, "\n", " "))
+		fmt.Fprintf(p, "line %d: %s: %s\n", d.Line+1, cmp.Or(d.Severity, "error"), strings.ReplaceAll(d.Message, "\n", " "))
 	}
 	if wrote {
 		p.WriteString("</diagnostics>\n")
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // snippet is part of a related buffer.

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/completion"
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -300,9 +301,7 @@ func (s *Server) completionItems(ctx context.Context, p inlineCompletionParams) 
 		if i := strings.IndexByte(label, '\n'); i >= 0 {
 			label = strings.TrimSpace(label[:i]) + " …"
 		}
-		if len([]rune(label)) > 60 {
-			label = string([]rune(label)[:59]) + "…"
-		}
+		label = ellipsis.Cut(label, 60)
 		out.Items = append(out.Items, completionItem{
 			Label:            label,
 			Kind:             completionItemKindText,

@@ -1,5 +1,7 @@
 package settings
 
+import "time"
+
 // InlineCompletion is gemini-ls's own "inlineCompletion" object: code
 // completion as the user types (textDocument/inlineCompletion) and next
 // edit suggestions (gemini/nextEdit). Gemini CLI has no such key.
@@ -49,11 +51,11 @@ func (c InlineCompletion) NextEditOn() bool {
 	return (c.Enabled == nil || *c.Enabled) && (c.NextEdit == nil || *c.NextEdit)
 }
 
-// Debounce is DebounceMs in milliseconds, 50 when unset (where the
-// server does not adapt it).
-func (c InlineCompletion) Debounce() int {
+// Debounce is DebounceMs as a duration (never negative), and whether
+// it is set; unset, the server adapts the debounce to the user's typing.
+func (c InlineCompletion) Debounce() (time.Duration, bool) {
 	if c.DebounceMs == nil {
-		return 50
+		return 0, false
 	}
-	return max(*c.DebounceMs, 0)
+	return time.Duration(max(*c.DebounceMs, 0)) * time.Millisecond, true
 }

@@ -1,6 +1,15 @@
 package settings
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
+
+// debounced reports whether c sets the debounce to d (0: unset).
+func debounced(c InlineCompletion, d time.Duration) bool {
+	got, set := c.Debounce()
+	return got == d && set == (d != 0)
+}
 
 func TestInlineCompletionSettings(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
@@ -14,11 +23,11 @@ func TestInlineCompletionSettings(t *testing.T) {
 		t.Errorf("inlineCompletion keys reported unread: %+v", u)
 	}
 	c := s.InlineCompletion
-	if !c.On("go") || c.On("markdown") || c.Debounce() != 20 || c.Model != "flash-lite" || c.NextEditOn() || !c.CompletionItems || c.Exclude[0] != "**/secrets/**" {
+	if !c.On("go") || c.On("markdown") || !debounced(c, 20*time.Millisecond) || c.Model != "flash-lite" || c.NextEditOn() || !c.CompletionItems || c.Exclude[0] != "**/secrets/**" {
 		t.Errorf("read %+v", c)
 	}
 	var none InlineCompletion
-	if !none.On("go") || !none.NextEditOn() || none.Debounce() != 50 || none.CompletionItems {
+	if !none.On("go") || !none.NextEditOn() || !debounced(none, 0) || none.CompletionItems {
 		t.Errorf("defaults %+v", none)
 	}
 	off := false
