@@ -50,8 +50,6 @@ fail() {
   exit 1
 }
 
-keys() { tmux -L "$sock" send-keys "$@"; }
-type_text() { tmux -L "$sock" send-keys -l "$1"; }
 
 # mx COMMAND: M-x COMMAND RET, as a user types it.
 mx() {

@@ -18,17 +18,8 @@ sock="gemini-completion-$$"
 # shellcheck source=tmux.sh
 . "$(dirname "$0")/tmux.sh"
 
-fail() {
-  echo "FAIL tmux-completion: $*"
-  if tmux -L "$sock" has-session 2>/dev/null; then
-    echo "--- screen ---"; screen; echo "---"
-  fi
-  [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
-  exit 1
-}
+fail() { fail_showing tmux-completion "$@"; }
 
-keys() { tmux -L "$sock" send-keys "$@"; }
-type_text() { tmux -L "$sock" send-keys -l "$1"; }
 
 proj="$work/proj"
 mkdir -p "$proj"

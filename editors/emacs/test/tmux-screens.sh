@@ -17,14 +17,7 @@ sock="gemini-emacs-$$"
 # shellcheck source=tmux.sh
 . "$(dirname "$0")/tmux.sh"
 
-fail() {
-  echo "FAIL tmux-screens: $*"
-  if tmux -L "$sock" has-session 2>/dev/null; then
-    echo "--- screen ---"; screen; echo "---"
-  fi
-  [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
-  exit 1
-}
+fail() { fail_showing tmux-screens "$@"; }
 
 proj="$work/proj"
 mkdir -p "$proj"

@@ -1,7 +1,8 @@
-# Sourced by tmux-screens.sh and stock-eglot.sh, after they set sock (the
-# name of a private tmux server) and define fail (reports, exits): a work
-# directory removed at exit with the server and fakegemini, where the
-# screens go, and waits for what the screen shows.
+# Sourced by tmux-screens.sh, tmux-completion.sh and stock-eglot.sh, after
+# they set sock (the name of a private tmux server) and define fail
+# (reports, exits; fail_showing does it for most): a work directory removed
+# at exit with the server and fakegemini, where the screens go, keys typed,
+# and waits for what the screen shows.
 here="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
@@ -16,6 +17,21 @@ cleanup() {
 trap cleanup EXIT
 
 screen() { tmux -L "$sock" capture-pane -p; }
+keys() { tmux -L "$sock" send-keys "$@"; }
+type_text() { tmux -L "$sock" send-keys -l "$1"; }
+
+# fail_showing TEST WHY...: reports TEST failed, with the screen and
+# fakegemini's log, and exits.
+fail_showing() {
+  local test="$1"
+  shift
+  echo "FAIL $test: $*"
+  if tmux -L "$sock" has-session 2>/dev/null; then
+    echo "--- screen ---"; screen; echo "---"
+  fi
+  [[ -f "$work/fake.log" ]] && { echo "--- fakegemini ---"; cat "$work/fake.log"; }
+  exit 1
+}
 
 # wait_for REGEX WHAT [SECONDS]: polls the screen until REGEX appears.
 wait_for() {
