@@ -25,6 +25,14 @@ function M.stop_timer(s)
   end
 end
 
+--- Cancels s.request, the request under way on s.client, if there is one.
+function M.cancel_request(s)
+  if s.request and s.client then
+    pcall(require("gemini").client_call, s.client, "cancel_request", s.request)
+  end
+  s.request = nil
+end
+
 --- Runs the command an item carries (gemini.acceptCompletion) on the server.
 function M.run_command(client, command)
   if command and command.command then

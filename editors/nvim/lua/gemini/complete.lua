@@ -51,13 +51,6 @@ local function st(buf)
   return M.state[buf]
 end
 
-local function cancel_request(s)
-  if s.request and s.client then
-    pcall(gemini.client_call, s.client, "cancel_request", s.request)
-  end
-  s.request = nil
-end
-
 --- Hides the ghost text of buf and forgets its suggestion.
 function M.clear(buf)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
@@ -75,7 +68,7 @@ function M.abort(buf)
   local s = M.state[buf]
   if s then
     attached.stop_timer(s)
-    cancel_request(s)
+    attached.cancel_request(s)
   end
   M.clear(buf)
 end
@@ -183,7 +176,7 @@ function M.request(buf, kind)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = st(buf)
   attached.stop_timer(s)
-  cancel_request(s)
+  attached.cancel_request(s)
   local client = attached.client(buf)
   if not client or cursor(buf) == nil then
     return
@@ -291,7 +284,7 @@ function M.accept_word()
   local row, col = cursor(buf)
   local lines = vim.split(word, "\n", { plain = true })
   attached.stop_timer(s)
-  cancel_request(s)
+  attached.cancel_request(s)
   vim.api.nvim_buf_set_text(buf, row, col, row, col, lines)
   local nrow, ncol = row + #lines - 1, (#lines == 1 and col or 0) + #lines[#lines]
   vim.api.nvim_win_set_cursor(0, { nrow + 1, ncol })
@@ -325,7 +318,7 @@ local function on_change(buf)
     end
   end
   attached.stop_timer(s)
-  cancel_request(s)
+  attached.cancel_request(s)
   local tick = vim.api.nvim_buf_get_changedtick(buf)
   s.timer = vim.defer_fn(function()
     s.timer = nil

@@ -59,10 +59,7 @@ function M.abort(buf)
   local s = M.state[buf]
   if s then
     attached.stop_timer(s)
-    if s.request and s.client then
-      pcall(gemini.client_call, s.client, "cancel_request", s.request)
-    end
-    s.request = nil
+    attached.cancel_request(s)
   end
   M.clear(buf)
 end
@@ -173,10 +170,7 @@ function M.request(buf, on_done)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = st(buf)
   attached.stop_timer(s)
-  if s.request and s.client then
-    pcall(gemini.client_call, s.client, "cancel_request", s.request)
-  end
-  s.request = nil
+  attached.cancel_request(s)
   local client = attached.client(buf)
   if not client then
     if on_done then
