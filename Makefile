@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install lint test test-go gemini-cli test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -42,10 +42,16 @@ fi
 endef
 
 # -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
-# grep_search's engines, tested against the others.
-test-go:
+# grep_search's engines, tested against the others. Gemini CLI 0.61 is what
+# the interoperability tests run gemini-ls against (internal/geminicli).
+test-go: gemini-cli
 	@$(call debs,gcc libc6-dev ripgrep)
 	go test -race -count=1 ./...
+
+# Gemini CLI 0.61 from npm, pinned by its lockfile, for the tests that check
+# that each tool reads what the other writes (internal/geminicli).
+gemini-cli:
+	cd internal/geminicli/npm && npm ci --no-audit --no-fund --loglevel=error
 
 # `gemini-ls acp` driven by the protocol's reference client, the npm
 # package @agentclientprotocol/sdk (installed with npm ci into

@@ -1,0 +1,68 @@
+package geminicli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Version is the Gemini CLI version npm/package.json pins.
+const Version = "0.61.0"
+
+// JS is the path of the installed Gemini CLI's bundle/gemini.js. Without
+// one (or without node), the test fails under CI and is skipped elsewhere.
+func JS(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	js := filepath.Join(filepath.Dir(file), "npm", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
+	missing := ""
+	if _, err := os.Stat(js); err != nil {
+		missing = "Gemini CLI " + Version + " is not installed (make gemini-cli installs it)"
+	} else if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not on PATH, and Gemini CLI needs it"
+	}
+	if missing != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal(missing)
+		}
+		t.Skip(missing)
+	}
+	return js
+}
+
+// Command is Gemini CLI run with args in dir, its home home. baseURL, when
+// not "", is the Gemini API it talks to (a geminitest server), with a
+// placeholder API key.
+func Command(t testing.TB, home, dir, baseURL string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{JS(t)}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = Env(home, baseURL)
+	return cmd
+}
+
+// Env is the environment Gemini CLI runs in: the caller's, less anything
+// that would reach Google, a real home or a terminal, with home as HOME.
+func Env(home, baseURL string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "HOME", name == "XDG_CONFIG_HOME", name == "XDG_STATE_HOME",
+			strings.HasPrefix(name, "GEMINI_"), strings.HasPrefix(name, "GOOGLE_"),
+			strings.HasPrefix(name, "OTEL_"), name == "CI":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home,
+		"GEMINI_CLI_NO_RELAUNCH=true", // one process: no relaunch with a bigger heap
+		"NO_COLOR=1", "TERM=dumb")
+	if baseURL != "" {
+		env = append(env, "GOOGLE_GEMINI_BASE_URL="+baseURL, "GEMINI_API_KEY=geminicli-test")
+	}
+	return env
+}
