@@ -27,6 +27,8 @@ func usageOf(m *genai.GenerateContentResponseUsageMetadata) dialog.Usage {
 		CandidatesTokens: m.CandidatesTokenCount,
 		ThoughtsTokens:   m.ThoughtsTokenCount,
 		TotalTokens:      m.TotalTokenCount,
+		CachedTokens:     m.CachedContentTokenCount,
+		ToolUseTokens:    m.ToolUsePromptTokenCount,
 	}
 }
 

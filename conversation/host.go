@@ -73,6 +73,9 @@ type Place struct {
 	Warn        func(what string, err error)
 	ShowAuthURL func(server, authURL string)
 	ShellRunner tools.CommandRunner
+	// AllowedTools, AllowedMCPServers and Extensions are the command
+	// line's choices (see setup.Options).
+	AllowedTools, AllowedMCPServers, Extensions []string
 }
 
 // Host owns a front end's live sessions end to end: it builds their
@@ -151,6 +154,9 @@ func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) 
 		PolicyPaths:        place.PolicyPaths,
 		AdminPolicyPaths:   place.AdminPolicyPaths,
 		Told:               h.cfg.Told,
+		AllowedTools:       place.AllowedTools,
+		AllowedMCPServers:  place.AllowedMCPServers,
+		Extensions:         place.Extensions,
 	})
 }
 

@@ -125,6 +125,11 @@ type Usage struct {
 	CandidatesTokens int32
 	ThoughtsTokens   int32
 	TotalTokens      int32
+	// CachedTokens are the part of PromptTokens served from the context
+	// cache; ToolUseTokens the tool-use prompt's (Gemini's
+	// cachedContentTokenCount and toolUsePromptTokenCount).
+	CachedTokens  int32
+	ToolUseTokens int32
 }
 
 // Add is the sum of u and v.
@@ -134,5 +139,7 @@ func (u Usage) Add(v Usage) Usage {
 		CandidatesTokens: u.CandidatesTokens + v.CandidatesTokens,
 		ThoughtsTokens:   u.ThoughtsTokens + v.ThoughtsTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		ToolUseTokens:    u.ToolUseTokens + v.ToolUseTokens,
 	}
 }

@@ -138,6 +138,10 @@ type Config struct {
 	// installed from git.
 	Allowed  []string
 	BlockGit bool
+	// Only, when not empty, are the names of the only extensions enabled,
+	// their enablement file aside; ["none"] enables none (Gemini CLI's
+	// -e). Names compare without case.
+	Only []string
 }
 
 // Loaded is every extension installed, enabled or not.
@@ -194,7 +198,7 @@ func Load(cfg Config) Loaded {
 			continue
 		}
 		seen[ext.Name] = installDir
-		ext.Enabled = on.enabled(ext.Name, cfg.Workspace)
+		ext.Enabled = cfg.enabled(on, ext.Name)
 		out.All = append(out.All, ext)
 	}
 	slices.SortFunc(out.All, func(a, b Extension) int { return strings.Compare(a.Name, b.Name) })
@@ -461,4 +465,16 @@ func contextFiles(dir string, names []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// enabled reports whether the extension named name is enabled: as Only
+// says when given, else as the enablement file on says for the workspace.
+func (cfg Config) enabled(on enablement, name string) bool {
+	if len(cfg.Only) == 0 {
+		return on.enabled(name, cfg.Workspace)
+	}
+	if len(cfg.Only) == 1 && strings.EqualFold(cfg.Only[0], "none") {
+		return false
+	}
+	return slices.ContainsFunc(cfg.Only, func(n string) bool { return strings.EqualFold(n, name) })
 }

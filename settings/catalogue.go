@@ -182,8 +182,8 @@ func schemaKeys() map[string]support {
 		"tools.disableLLMCorrection":               implemented,
 
 		"mcp.serverCommand": notImplemented,
-		"mcp.allowed":       notImplemented,
-		"mcp.excluded":      notImplemented,
+		"mcp.allowed":       implemented,
+		"mcp.excluded":      implemented,
 
 		"useWriteTodos": implemented,
 

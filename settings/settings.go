@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,8 @@ type Settings struct {
 	Context      Context              `json:"context"`
 	Security     Security             `json:"security"`
 	MCPServers   map[string]MCPServer `json:"mcpServers"`
+	// MCP chooses among MCPServers by name.
+	MCP MCP `json:"mcp"`
 	// UseWriteTodos offers the model write_todos, its to-do list; on unless
 	// false, as in Gemini CLI.
 	UseWriteTodos *bool  `json:"useWriteTodos"`
@@ -408,4 +411,20 @@ type MCPOAuth struct {
 	Scopes           []string `json:"scopes"`
 	Audiences        []string `json:"audiences"`
 	RedirectURI      string   `json:"redirectUri"`
+}
+
+// MCP is settings' "mcp": which of the configured servers are used.
+type MCP struct {
+	// Allowed, when not empty, are the only servers used; Excluded are
+	// never used, whatever Allowed says.
+	Allowed  []string `json:"allowed"`
+	Excluded []string `json:"excluded"`
+}
+
+// Keep reports whether the server named name is used.
+func (m MCP) Keep(name string) bool {
+	if len(m.Allowed) > 0 && !slices.Contains(m.Allowed, name) {
+		return false
+	}
+	return !slices.Contains(m.Excluded, name)
 }

@@ -89,6 +89,14 @@ type Options struct {
 	// end that builds more than once (ACP, per session) shares one. nil:
 	// once per Built.
 	Told *Told
+
+	// The command line's choices, as Gemini CLI's flags make them; each,
+	// when given, replaces what the settings say. AllowedTools are
+	// tools.allowed (--allowed-tools); AllowedMCPServers are mcp.allowed,
+	// with mcp.excluded ignored (--allowed-mcp-server-names); Extensions
+	// are the only extensions enabled, whatever their enablement, none
+	// when it is ["none"] (-e).
+	AllowedTools, AllowedMCPServers, Extensions []string
 }
 
 // Built is the agent and what it was built from.
@@ -179,6 +187,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	for _, note := range notes {
 		o.Warn("part of an extension is not used", note)
 	}
+	set = o.commandLine(set)
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
@@ -485,9 +494,13 @@ func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
 		Getenv:    b.Getenv,
 		Allowed:   sec.AllowedExtensions,
 		BlockGit:  sec.BlockGitExtensions,
+		Only:      b.opts.Extensions,
 	})
 	for _, err := range loaded.Errs {
 		b.opts.Warn("an extension was not loaded", err)
+	}
+	for _, err := range notInstalled(b.opts.Extensions, loaded) {
+		b.opts.Warn("an extension -e names is not used", err)
 	}
 	return loaded
 }

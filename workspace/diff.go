@@ -35,3 +35,13 @@ func countLines(s string) int {
 	}
 	return n
 }
+
+// DiffStat counts the lines a change from before to after adds and
+// removes, as a unified diff of it shows them.
+func DiffStat(before, after string) (added, removed int) {
+	for _, e := range lineDiff(before, after) {
+		removed += countLines(before[e.start:e.end])
+		added += countLines(e.text)
+	}
+	return added, removed
+}

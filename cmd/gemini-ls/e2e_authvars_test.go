@@ -91,13 +91,14 @@ func (v *vertexADC) seen() []string {
 	return slices.Clone(v.targets)
 }
 
-// A cloned repository's .env, in a folder nobody trusted, may still set
-// GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (as in Gemini CLI), and
+// A cloned repository's .env may set GOOGLE_CLOUD_PROJECT and
+// GOOGLE_CLOUD_LOCATION (as in Gemini CLI; an editor's reads them even
+// from a folder nobody trusted, a headless run needs it trusted), and
 // attacker.example/x passes the character filter its values go through.
 // gemini-ls refuses a location that is not a region name before any token
 // is minted, so the user's Vertex AI bearer token goes nowhere; a region's
 // location sends it only to that region's host.
-func TestRunUntrustedDotenvCannotRedirectVertexToken(t *testing.T) {
+func TestRunDotenvCannotRedirectVertexToken(t *testing.T) {
 	for _, tc := range []struct {
 		location string
 		want     string // the CONNECT target; "" when gemini-ls must refuse
@@ -110,8 +111,17 @@ func TestRunUntrustedDotenvCannotRedirectVertexToken(t *testing.T) {
 			h := newHeadless(t, map[string]string{
 				".env": "GOOGLE_CLOUD_PROJECT=my-project\nGOOGLE_CLOUD_LOCATION=" + tc.location + "\n",
 			})
+			for _, kv := range v.env {
+				if home, ok := strings.CutPrefix(kv, "HOME="); ok {
+					trustFolder(t, home, h.root)
+				}
+			}
 			r := h.runIn(h.root, v.env, "run", "-p", "hi")
-			r.wantExit(t, 1)
+			if tc.want == "" {
+				r.wantExit(t, exitAuth)
+			} else {
+				r.wantExit(t, exitError)
+			}
 			seen := v.seen()
 			if tc.want == "" {
 				const msg = "GOOGLE_CLOUD_LOCATION is not a Google Cloud region name."

@@ -101,7 +101,7 @@ func TestBuiltinsHeadlessAcrossProcesses(t *testing.T) {
 		t.Fatalf("%d model requests; the built-ins made some", n)
 	}
 	bad := h.run("run", "-p", "/chat resume nope")
-	bad.wantExit(t, 1)
+	bad.wantExit(t, exitInput)
 	if !strings.Contains(bad.stderr, "nope") {
 		t.Errorf("/chat resume nope: stderr %q", bad.stderr)
 	}

@@ -127,9 +127,10 @@ func TestCustomCommandShellDeclined(t *testing.T) {
 	}
 }
 
-// A project's command replaces the user's of its name in a trusted root;
-// in an untrusted one only the user's load (as in Gemini CLI 0.61), so
-// /test is the user's and the project's /team goes to the model as typed.
+// A project's command replaces the user's of its name in a trusted root.
+// (An untrusted one loads only the user's, as in Gemini CLI 0.61; a
+// headless run refuses such a folder, TestRunRefusesAnUntrustedFolder,
+// and the editors' chat shows it: TestCustomCommandsOfAnUntrustedFolder.)
 func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
 	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`, "broken.toml": `prompt = `})
 	files := map[string]string{
@@ -139,7 +140,6 @@ func TestCustomCommandProjectOverridesUserWhenTrusted(t *testing.T) {
 	broken := filepath.Join(home, ".gemini", "commands", "broken.toml")
 	for _, c := range []struct{ trust, test, team string }{
 		{"true", "Project prompt", "Team prompt"},
-		{"false", "User prompt", "/team"},
 	} {
 		hl := newHeadless(t, files, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
 		env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE="+c.trust)
@@ -232,5 +232,23 @@ func TestCustomCommandShellThroughApprovalDoor(t *testing.T) {
 	}
 	if fr := h.model.Requests()[1]; !strings.Contains(fmt.Sprint(fr.Contents[len(fr.Contents)-1].Parts[0].FunctionResponse.Response), "from-the-model") {
 		t.Errorf("the model's echo call answered %v, want its output", fr.Contents[len(fr.Contents)-1].Parts[0].FunctionResponse.Response)
+	}
+}
+
+// In a folder nobody trusted only the user's commands load (as in Gemini
+// CLI 0.61): over ACP /test is the user's, and the project's /team goes to
+// the model as typed.
+func TestCustomCommandsOfAnUntrustedFolder(t *testing.T) {
+	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`})
+	files := map[string]string{
+		".gemini/commands/test.toml": `prompt = "Project prompt"`,
+		".gemini/commands/team.toml": `prompt = "Team prompt"`,
+	}
+	h := startACP(t, acpSetup{files: files, home: home, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=false"}}, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
+	for i, prompt := range []struct{ typed, want string }{{"/test", "User prompt"}, {"/team", "/team"}} {
+		h.mustPrompt(prompt.typed, sdk.StopReasonEndTurn)
+		if got := lastUserText(t, h.model.Requests(), i); got != prompt.want {
+			t.Errorf("%s sent the model %q, want %q", prompt.typed, got, prompt.want)
+		}
 	}
 }

@@ -135,7 +135,7 @@ func TestRunResume(t *testing.T) {
 	}
 
 	bad := h.run("run", "-resume", "NOSUCHSESSION", "-p", "hi")
-	bad.wantExit(t, 1)
+	bad.wantExit(t, exitInput)
 	if !strings.Contains(bad.stderr, "--resume NOSUCHSESSION: there is no saved session with that id") || strings.Contains(bad.stderr, "Usage") {
 		t.Errorf("stderr = %q", bad.stderr)
 	}

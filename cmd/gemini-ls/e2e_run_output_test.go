@@ -179,17 +179,9 @@ func TestRunOutputStreamJSONStatsCountWhatRan(t *testing.T) {
 	if end.Type != "result" || end.Stats == nil {
 		t.Fatalf("last line = %+v, want the result with stats", end)
 	}
-	got := withoutTimes(*end.Stats).Tools
-	want := toolStats{
-		TotalCalls: 2, TotalSuccess: 1, TotalFail: 1,
-		TotalDecisions: decisions{Reject: 1},
-		ByName: map[string]toolCount{
-			"replace":           {Count: 1, Success: 1},
-			"run_shell_command": {Count: 1, Fail: 1, Decisions: decisions{Reject: 1}},
-		},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("stats.tools = %+v, want %+v", got, want)
+	// 0.61's stream stats: the calls counted, not detailed.
+	if got := end.Stats.ToolCalls; got != 2 {
+		t.Errorf("stats.tool_calls = %d, want 2", got)
 	}
 	if got := h.disk("notes.txt"); got != "hello, world\n" {
 		t.Errorf("notes.txt = %q", got)

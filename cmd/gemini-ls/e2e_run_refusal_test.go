@@ -45,20 +45,28 @@ func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
 	}
 }
 
-// In a folder that is not trusted no mode but default holds, so the
-// refusal says to trust the folder, not only to pick a mode.
-func TestRunRefusalInAnUntrustedFolderSaysToTrustIt(t *testing.T) {
-	h := newHeadless(t, map[string]string{"a.txt": "one\n"},
+// As Gemini CLI 0.61, a headless run refuses a folder that is not
+// trusted, before any request, saying how to trust it (exit 55); so does
+// GEMINI_CLI_TRUST_WORKSPACE=false, and --skip-trust runs in it.
+func TestRunRefusesAnUntrustedFolder(t *testing.T) {
+	h := newHeadless(t, map[string]string{"a.txt": "one\n", ".gemini/settings.json": `{"tools": {"discoveryCommand": "touch discovery-ran"}}`},
 		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "ONE"})),
 		geminitest.TextTurn("done"),
 	)
-	r := h.run("run", "--approval-mode", "auto_edit", "-p", "shout")
-	r.wantExit(t, 0)
-	if e := responseError(h.responses(1)[0]); !strings.Contains(e, "trust this folder and rerun with --approval-mode auto_edit") {
-		t.Errorf("refusal = %q, want it to say to trust the folder", e)
+	for _, env := range [][]string{h.untrusted(), append(h.env, "GEMINI_CLI_TRUST_WORKSPACE=false")} {
+		r := h.runIn(h.root, env, "run", "--approval-mode", "auto_edit", "-p", "shout")
+		r.wantExit(t, exitUntrusted)
+		for _, want := range []string{"not running in a trusted directory", "--skip-trust", "GEMINI_CLI_TRUST_WORKSPACE=true"} {
+			contains(t, "stderr", r.stderr, want)
+		}
+		if n := len(h.model.Requests()); n != 0 || h.disk("a.txt") != "one\n" || h.exists("discovery-ran") {
+			t.Fatalf("refused, yet %d model requests, a.txt %q, discovery ran: %v", n, h.disk("a.txt"), h.exists("discovery-ran"))
+		}
 	}
-	if got := h.disk("a.txt"); got != "one\n" {
-		t.Errorf("a.txt = %q, want it unchanged", got)
+	r := h.runIn(h.root, h.untrusted(), "run", "--skip-trust", "--approval-mode", "auto_edit", "-p", "shout")
+	r.wantExit(t, 0)
+	if got := h.disk("a.txt"); got != "ONE\n" {
+		t.Errorf("with --skip-trust a.txt = %q, want the edit made", got)
 	}
 }
 

@@ -238,16 +238,15 @@ func TestRunIgnoresAnUntrustedWorkspacesSettings(t *testing.T) {
 	h := newHeadless(t, map[string]string{
 		".gemini/settings.json": `{"tools": {"discoveryCommand": "touch discovery-ran", "callCommand": "true"}}`,
 	}, geminitest.TextTurn("fine"))
-	res := h.run("run", "--approval-mode", "yolo", "-p", "hi")
-	res.wantExit(t, 0)
+	res := h.runIn(h.root, h.untrusted(), "run", "--approval-mode", "yolo", "-p", "hi")
+	res.wantExit(t, exitUntrusted)
 	if h.exists("discovery-ran") {
 		t.Error("an untrusted workspace's discovery command ran")
 	}
-	contains(t, "stderr", res.stderr, "is not trusted")
+	contains(t, "stderr", res.stderr, "not running in a trusted directory")
 	contains(t, "stderr", res.stderr, "GEMINI_CLI_TRUST_WORKSPACE=true")
 
-	h.model.Push(geminitest.TextTurn("fine"))
-	h.runIn(h.root, trusted(t, h), "run", "-p", "hi").wantExit(t, 0)
+	h.run("run", "-p", "hi").wantExit(t, 0)
 	if !h.exists("discovery-ran") {
 		t.Error("a trusted workspace's discovery command did not run")
 	}

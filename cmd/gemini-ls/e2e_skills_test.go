@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
@@ -74,21 +76,23 @@ func TestRunActivatesSkill(t *testing.T) {
 	}
 }
 
-// Headless, in a folder the user has not trusted: the repository's skill
-// is neither listed nor offered, the user's own is, and stderr says why
-// the repository's was left out.
-func TestRunIgnoresSkillsOfAnUntrustedFolder(t *testing.T) {
+// In a folder the user has not trusted, a headless run is refused, and
+// an editor's session leaves the repository's skill out: neither listed
+// nor offered; the user's own is.
+func TestSkillsOfAnUntrustedFolderAreLeftOut(t *testing.T) {
 	h := newHeadless(t, releaseSkill, geminitest.TextTurn("ok"))
 	home := t.TempDir()
 	writeFiles(t, home, map[string]string{
 		".gemini/settings.json":        `{"security": {"folderTrust": {"enabled": true}}}`,
 		".gemini/skills/mine/SKILL.md": "---\nname: mine\ndescription: The user's own.\n---\nMine.\n",
 	})
-	h.env = append(h.withoutEnv("HOME"), "HOME="+home)
-	res := h.run("run", "-p", "hi")
-	res.wantExit(t, 0)
-	contains(t, "stderr", res.stderr, h.path(".gemini/skills")+": its skills were not loaded")
-	reqs := h.model.Requests()
+	// A headless run refuses the folder (TestRunRefusesAnUntrustedFolder):
+	// an editor's session runs in it, without its skills.
+	res := h.runIn(h.root, append(h.withoutEnv("HOME"), "HOME="+home), "run", "-p", "hi")
+	res.wantExit(t, exitUntrusted)
+	a := startACP(t, acpSetup{files: releaseSkill, home: home}, geminitest.TextTurn("ok"))
+	a.mustPrompt("hi", sdk.StopReasonEndTurn)
+	reqs := a.model.Requests()
 	system := systemText(t, reqs, 0)
 	if strings.Contains(system, "release") || !strings.Contains(system, "<name>mine</name>") {
 		t.Errorf("system instruction lists %q; want the user's skill only", system[strings.Index(system, "# Available Agent Skills"):])

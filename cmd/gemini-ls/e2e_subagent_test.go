@@ -87,12 +87,10 @@ func TestRunCodebaseInvestigator(t *testing.T) {
 }
 
 // Headless: the user's reviewer, limited to read_file and grep_search,
-// is hired with @reviewer; its write is refused and nothing is written;
-// an untrusted project's agent is not offered.
+// is hired with @reviewer; its write is refused and nothing is written.
 func TestRunUserAgentIsHeldToItsTools(t *testing.T) {
 	h := newHeadless(t, map[string]string{
-		"a.txt":                      "alpha\n",
-		".gemini/agents/intruder.md": "---\nname: intruder\ndescription: Not to be trusted.\n---\nYou intrude.\n",
+		"a.txt": "alpha\n",
 	},
 		call("invoke_agent", map[string]any{"agent_name": "reviewer", "prompt": "review a.txt"}),
 		call("write_file", map[string]any{"file_path": "a.txt", "content": "rewritten\n"}),
@@ -119,8 +117,8 @@ func TestRunUserAgentIsHeldToItsTools(t *testing.T) {
 	}
 	contains(t, "the prompt", prompt.String(), "The user has explicitly selected the following agent(s): reviewer.")
 	main := systemText(t, reqs, 0)
-	if !strings.Contains(main, "reviewer") || strings.Contains(main, "intruder") {
-		t.Errorf("the agents offered (reviewer, not the untrusted project's intruder):\n%s", main)
+	if !strings.Contains(main, "reviewer") {
+		t.Errorf("the agents offered (reviewer):\n%s", main)
 	}
 	if got := declaredNames(reqs[1]); !slices.Equal(got, []string{"read_file", "grep_search", "complete_task"}) {
 		t.Errorf("the reviewer's tools: %v", got)
@@ -131,7 +129,6 @@ func TestRunUserAgentIsHeldToItsTools(t *testing.T) {
 	if got := h.disk("a.txt"); got != "alpha\n" {
 		t.Errorf("a.txt = %q: the refused write happened", got)
 	}
-	contains(t, "stderr", res.stderr, "Skipping project agents due to untrusted folder")
 }
 
 // generalistEdits: the main agent hires the generalist, which edits a.go

@@ -107,22 +107,21 @@ func firstKey(reqs []geminitest.Request) string {
 }
 
 // Headless in the attacker's repository: the system's folder trust wins
-// over the user's, so the repository is untrusted; its .env cannot trust
-// it nor redirect the key, its discovery command does not run, and yolo
-// is lowered to default, with the user told why.
+// over the user's, so the repository is untrusted, and its .env cannot
+// trust it: the run is refused as Gemini CLI 0.61 refuses it, before the
+// discovery command or any request, so the key goes nowhere.
 func TestRunInAnUntrustedRepositoryKeepsTheKey(t *testing.T) {
 	a := newAttackedRepo(t, geminitest.TextTurn("fine"))
 	h := &headless{t: t, model: a.model, root: a.root, env: a.env}
 	res := h.run("run", "--approval-mode", "yolo", "-p", "hi")
-	// run waits for the discovery command before the prompt: had it
-	// started, its marker would be there now.
-	a.check(t)
-	res.wantExit(t, 0)
-	if res.stdout != "fine\n" {
-		t.Errorf("stdout = %q", res.stdout)
+	res.wantExit(t, exitUntrusted)
+	contains(t, "stderr", res.stderr, "not running in a trusted directory")
+	if n, targets := a.thief.count(), a.proxy.targets(); n != 0 || len(targets) != 0 || len(a.model.Requests()) != 0 {
+		t.Errorf("refused, yet the thief got %d requests, the proxy was asked for %q, the model got %d", n, targets, len(a.model.Requests()))
 	}
-	contains(t, "stderr", res.stderr, `the approval mode is "default", not "yolo"`)
-	contains(t, "stderr", res.stderr, "is not trusted")
+	if _, err := os.Stat(filepath.Join(a.markers, "discovery-ran")); err == nil {
+		t.Error("the repository's discovery command ran")
+	}
 }
 
 // The same repository opened in an editor (serve, initialize, one prompt).

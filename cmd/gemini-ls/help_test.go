@@ -76,17 +76,24 @@ func TestCommandHelp(t *testing.T) {
 func TestHelpErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"bogus"}, `unknown command "bogus"`},
-		{[]string{"help", "bogus"}, `unknown command "bogus"`},
-		{[]string{"help", "run", "serve"}, "unexpected arguments"},
-		{[]string{"version", "extra"}, "unexpected arguments"},
-		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"serv"}, 1, `unknown command "serv" (did you mean "serve"?)`},
+		{[]string{"hooks", "migrate"}, 1, "hooks does not apply"},
+		{[]string{"help", "bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"help", "run", "serve"}, 2, "unexpected arguments"},
+		{[]string{"version", "extra"}, 2, "unexpected arguments"},
+		{[]string{"run", "--bogus"}, 1, "flag provided but not defined: -bogus"},
+		{[]string{"run", "-i", "hi"}, 1, "--prompt-interactive does not apply: gemini-ls has no interactive terminal UI"},
+		{[]string{"-s", "-p", "hi"}, 1, "--sandbox does not apply"},
+		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
+		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
+		{[]string{"run", "--experimental-acp"}, 1, "ACP is its own command here"},
 	} {
 		code, stdout, stderr := runMain(t, tc.args...)
-		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		if code != tc.code || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
 		}
 	}
 }
@@ -95,16 +102,18 @@ func TestHelpErrors(t *testing.T) {
 func TestMistakesGetOneLine(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"bogus"}, `gemini-ls: unknown command "bogus"; run 'gemini-ls --help' for the commands`},
-		{[]string{"run", "--bogus"}, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
-		{[]string{"--bogus"}, "flag provided but not defined: -bogus\ngemini-ls serve: run 'gemini-ls serve --help' for its flags"},
-		{[]string{"version", "extra"}, `gemini-ls version: unexpected arguments ["extra"]; run 'gemini-ls version --help' for its flags`},
+		{[]string{"serv"}, 1, `gemini-ls: unknown command "serv" (did you mean "serve"?); run 'gemini-ls --help' for the commands`},
+		{[]string{"run", "--bogus"}, 1, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
+		{[]string{"--bogus"}, 1, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
+		{[]string{"serve", "--bogus"}, 2, "flag provided but not defined: -bogus\ngemini-ls serve: run 'gemini-ls serve --help' for its flags"},
+		{[]string{"version", "extra"}, 2, `gemini-ls version: unexpected arguments ["extra"]; run 'gemini-ls version --help' for its flags`},
 	} {
 		code, stdout, stderr := runMain(t, tc.args...)
-		if code != 2 || stdout != "" || strings.TrimSpace(stderr) != tc.want {
-			t.Errorf("%q: exit %d, stdout %q, stderr\n%s\nwant 2 and\n%s", tc.args, code, stdout, stderr, tc.want)
+		if code != tc.code || stdout != "" || strings.TrimSpace(stderr) != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr\n%s\nwant %d and\n%s", tc.args, code, stdout, stderr, tc.code, tc.want)
 		}
 	}
 }

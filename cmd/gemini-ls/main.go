@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 )
 
@@ -49,10 +50,7 @@ func commands() []command {
 	return []command{
 		{"serve", "[serve] [flags]", "Speak LSP on stdin/stdout: what editors run. The default command.", serve},
 		{"acp", "acp [flags]  (or gemini-ls --acp)", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run.", serveACP},
-		{"run", "run -p PROMPT [flags]", "Run one prompt headless in a directory and print the answer.",
-			func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-				return runHeadless(ctx, args, stdout, stderr)
-			}},
+		{"run", "run [PROMPT] [-p PROMPT] [flags]  (or gemini-ls -p PROMPT, gemini-ls PROMPT, ... | gemini-ls)", "Run one prompt headless in a directory and print the answer; Gemini CLI's headless flags.", runHeadless},
 		{"login", "login [-no-browser]", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
 		{"version", "version", "Print the version.", printVersion},
 		{"help", "help [COMMAND]", "Show this help, or one command's.", help},
@@ -90,18 +88,36 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if rest, ok := acpFlag(args); ok {
 			return serveACP(ctx, rest, stdin, stdout, stderr)
 		}
+		if !servesFlags(args) {
+			// Gemini CLI's flags (-p, -m, -o…): a headless run.
+			return runHeadless(ctx, args, stdin, stdout, stderr)
+		}
 		if len(args) == 0 && isTerminal(stdin) {
 			// A person, not an editor: an LSP client never gives a
 			// terminal. Say what this is rather than wait in silence.
 			fmt.Fprint(stderr, terminalHint)
 			return 0
 		}
-		return serve(ctx, args, stdin, stdout, stderr)
+		// An editor, or a prompt piped in as to Gemini CLI: an LSP
+		// client's first bytes are a header.
+		in, isLSP := peekLSP(stdin)
+		if isLSP || slices.Contains(args, "--stdio") || slices.Contains(args, "-stdio") {
+			return serve(ctx, args, in, stdout, stderr)
+		}
+		return runHeadless(ctx, args, in, stdout, stderr)
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "gemini-ls: unknown command %q; %s\n", args[0], seeHelp(""))
-		return 2
+		if why, ok := notACommandHere[args[0]]; ok {
+			fmt.Fprintf(stderr, "gemini-ls: %s does not apply: %s\n", args[0], why)
+			return exitError
+		}
+		if near := nearCommand(args[0]); near != "" {
+			fmt.Fprintf(stderr, "gemini-ls: unknown command %q (did you mean %q?); %s\n", args[0], near, seeHelp(""))
+			return exitError
+		}
+		// Words, as Gemini CLI takes them: the prompt.
+		return runHeadless(ctx, args, stdin, stdout, stderr)
 	}
 	return c.run(ctx, args[1:], stdin, stdout, stderr)
 }

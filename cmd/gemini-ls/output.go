@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // output renders a headless run in one of the output formats. Its
@@ -38,6 +40,20 @@ type report struct {
 	// invoke_agent call a subagent's runs under ("" for the main agent's)
 	// and call id: a subagent numbers its calls its own way.
 	titles map[[2]string]string
+	// files counts the lines of the changes landed.
+	files fileStats
+	// raw: the model's text is printed as it is; else without terminal
+	// escape sequences, as Gemini CLI strips them (--raw-output).
+	raw bool
+}
+
+// landed counts the lines change adds and removes.
+func (r *report) landed(change workspace.FileChange) {
+	added, removed := workspace.DiffStat(change.Before, change.After)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.files.TotalLinesAdded += added
+	r.files.TotalLinesRemoved += removed
 }
 
 func newReport(format string, stdout, stderr io.Writer) (*report, error) {
@@ -76,6 +92,9 @@ func (r *report) begin(sessionID, model, prompt string) {
 func (r *report) event(e dialog.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if e.Kind == dialog.EventText && !r.raw {
+		e.Text = stripANSI(e.Text)
+	}
 	// What is not the answer goes to stderr, in words.
 	switch e.Kind {
 	case dialog.EventRetry:
@@ -127,7 +146,23 @@ func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 func (r *report) end(res dialog.PromptResult, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	st.Files = r.files
+	if !r.raw {
+		res.Text = stripANSI(res.Text)
+	}
 	r.out.end(res, st)
+}
+
+// ansi matches terminal escape sequences, as the strip-ansi package
+// Gemini CLI uses does.
+var ansi = regexp.MustCompile(`[\x1b\x{9b}][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))`)
+
+// stripANSI is s without terminal escape sequences.
+func stripANSI(s string) string {
+	if !strings.ContainsAny(s, "\x1b\u009b") {
+		return s
+	}
+	return ansi.ReplaceAllString(s, "")
 }
 
 // textOutput streams the model's text as it arrives, ending it with a
@@ -166,29 +201,57 @@ type stats struct {
 	// when it was resumed.
 	Session    tokenStats `json:"session"`
 	Tools      toolStats  `json:"tools"`
+	Files      fileStats  `json:"files"`
 	DurationMS int64      `json:"duration_ms"`
 }
 
+// modelStats is one model's, as 0.61's uiTelemetryService counts them.
+// Every request is the main agent's role here: a subagent's requests are
+// counted under its model too.
 type modelStats struct {
-	API    apiStats   `json:"api"`
-	Tokens tokenStats `json:"tokens"`
+	API    apiStats             `json:"api"`
+	Tokens tokenStats           `json:"tokens"`
+	Roles  map[string]roleStats `json:"roles"`
 }
 
 type apiStats struct {
 	TotalRequests  int   `json:"totalRequests"`
 	TotalErrors    int   `json:"totalErrors"`
 	TotalLatencyMS int64 `json:"totalLatencyMs"`
+	// ErrorsByType is empty: gemini-ls counts errors, not their types.
+	ErrorsByType map[string]int `json:"errorsByType"`
 }
 
+type roleStats struct {
+	TotalRequests  int        `json:"totalRequests"`
+	TotalErrors    int        `json:"totalErrors"`
+	TotalLatencyMS int64      `json:"totalLatencyMs"`
+	Tokens         tokenStats `json:"tokens"`
+}
+
+// tokenStats are 0.61's token counts: input is the prompt less what the
+// cache served.
 type tokenStats struct {
+	Input      int32 `json:"input"`
 	Prompt     int32 `json:"prompt"`
 	Candidates int32 `json:"candidates"`
-	Thoughts   int32 `json:"thoughts"`
 	Total      int32 `json:"total"`
+	Cached     int32 `json:"cached"`
+	Thoughts   int32 `json:"thoughts"`
+	Tool       int32 `json:"tool"`
 }
 
 func tokensOf(u dialog.Usage) tokenStats {
-	return tokenStats{Prompt: u.PromptTokens, Candidates: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+	return tokenStats{
+		Input: u.PromptTokens - u.CachedTokens, Prompt: u.PromptTokens, Candidates: u.CandidatesTokens,
+		Total: u.TotalTokens, Cached: u.CachedTokens, Thoughts: u.ThoughtsTokens, Tool: u.ToolUseTokens,
+	}
+}
+
+// fileStats are the lines the run's edits added and removed.
+type fileStats struct {
+	TotalLinesAdded   int `json:"totalLinesAdded"`
+	TotalLinesRemoved int `json:"totalLinesRemoved"`
 }
 
 type toolStats struct {
@@ -234,9 +297,11 @@ func statsOf(st dialog.Stats, session dialog.Usage, elapsed time.Duration) stats
 		DurationMS: elapsed.Milliseconds(),
 	}
 	for name, m := range st.Models {
+		api := apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds(), ErrorsByType: map[string]int{}}
 		out.Models[name] = modelStats{
-			API:    apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds()},
+			API:    api,
 			Tokens: tokensOf(m.Tokens),
+			Roles:  map[string]roleStats{"main": {api.TotalRequests, api.TotalErrors, api.TotalLatencyMS, tokensOf(m.Tokens)}},
 		}
 	}
 	t := &out.Tools
@@ -291,7 +356,7 @@ func (o *jsonOutput) end(res dialog.PromptResult, st stats) {
 		SessionID string     `json:"session_id"`
 		Response  string     `json:"response"`
 		Stats     stats      `json:"stats"`
-		Error     *jsonError `json:"error"`
+		Error     *jsonError `json:"error,omitempty"`
 		Warnings  []string   `json:"warnings,omitempty"`
 	}{o.sessionID, res.Text, st, errorOf(res), o.warnings})
 }
@@ -335,10 +400,46 @@ type streamEvent struct {
 	Status     string         `json:"status,omitempty"`
 	Output     string         `json:"output,omitempty"`
 
-	Severity string     `json:"severity,omitempty"`
-	Message  string     `json:"message,omitempty"`
-	Error    *jsonError `json:"error,omitempty"`
-	Stats    *stats     `json:"stats,omitempty"`
+	Severity string       `json:"severity,omitempty"`
+	Message  string       `json:"message,omitempty"`
+	Error    *jsonError   `json:"error,omitempty"`
+	Stats    *streamStats `json:"stats,omitempty"`
+}
+
+// streamStats are stream-json's result stats, 0.61's
+// convertToStreamStats: totals, and each model's.
+type streamStats struct {
+	streamTokens
+	DurationMS int64                   `json:"duration_ms"`
+	ToolCalls  int                     `json:"tool_calls"`
+	Models     map[string]streamTokens `json:"models"`
+}
+
+type streamTokens struct {
+	TotalTokens  int32 `json:"total_tokens"`
+	InputTokens  int32 `json:"input_tokens"`
+	OutputTokens int32 `json:"output_tokens"`
+	Cached       int32 `json:"cached"`
+	Input        int32 `json:"input"`
+}
+
+func (t *streamTokens) add(u tokenStats) {
+	t.TotalTokens += u.Total
+	t.InputTokens += u.Prompt
+	t.OutputTokens += u.Candidates
+	t.Cached += u.Cached
+	t.Input += u.Input
+}
+
+func streamStatsOf(st stats) *streamStats {
+	out := &streamStats{DurationMS: st.DurationMS, ToolCalls: st.Tools.TotalCalls, Models: map[string]streamTokens{}}
+	for name, m := range st.Models {
+		var t streamTokens
+		t.add(m.Tokens)
+		out.Models[name] = t
+		out.streamTokens.add(m.Tokens)
+	}
+	return out
 }
 
 func (o *streamOutput) emit(e streamEvent) {
@@ -374,7 +475,13 @@ func (o *streamOutput) event(e dialog.Event) {
 	case dialog.EventToolCall:
 		ev = streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args}
 	case dialog.EventToolResult:
-		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: string(e.ToolResult.Status), Output: e.ToolResult.Display}
+		// 0.61's statuses: success or error, the error's message what
+		// the user would see.
+		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: "success", Output: e.ToolResult.Display}
+		if e.ToolResult.Status != tools.StatusOK {
+			ev.Status, ev.Output = "error", ""
+			ev.Error = &jsonError{Type: toolErrorType(e.ToolResult.Status), Message: e.ToolResult.Display}
+		}
 	case dialog.EventError:
 		if e.Err == nil {
 			return
@@ -390,7 +497,20 @@ func (o *streamOutput) event(e dialog.Event) {
 func (o *streamOutput) end(res dialog.PromptResult, st stats) {
 	status := "success"
 	if res.StopReason != dialog.StopEndTurn {
-		status = string(res.StopReason)
+		status = "error"
 	}
-	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: &st})
+	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: streamStatsOf(st)})
+}
+
+// toolErrorType names a call's failure as 0.61 does: a refused call is
+// its ToolErrorType policy_violation, and a failure without a type its
+// TOOL_EXECUTION_ERROR.
+func toolErrorType(s tools.Status) string {
+	switch s {
+	case tools.StatusRejected:
+		return "policy_violation"
+	case tools.StatusCancelled:
+		return "cancelled"
+	}
+	return "TOOL_EXECUTION_ERROR"
 }

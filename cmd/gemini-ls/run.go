@@ -14,48 +14,22 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/models"
+	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// Exit statuses of `run`, as Gemini CLI uses them where it has one.
+// Exit statuses of `run`, Gemini CLI 0.61's (its ExitCodes and
+// FatalError subclasses).
 const (
 	exitError     = 1
-	exitUsage     = 2
-	exitMaxTurns  = 53
+	exitAuth      = 41 // FatalAuthenticationError
+	exitInput     = 42 // FatalInputError
+	exitMaxTurns  = 53 // FatalTurnLimitedError
+	exitUntrusted = 55 // FatalUntrustedWorkspaceError
 	exitCancelled = 130
 )
-
-type runFlags struct {
-	prompt       string
-	dir          string
-	model        string
-	approvalMode string
-	outputFormat string
-	resume       string
-	listSessions bool
-	include      dirList
-	policies     dirList
-	adminPolicy  dirList
-	logs         logFlags
-}
-
-// dirList is a repeatable flag of comma-separated directories, as Gemini
-// CLI's --include-directories.
-type dirList []string
-
-func (l *dirList) String() string { return strings.Join(*l, ",") }
-
-func (l *dirList) Set(v string) error {
-	for _, dir := range strings.Split(v, ",") {
-		if dir = strings.TrimSpace(dir); dir != "" {
-			*l = append(*l, dir)
-		}
-	}
-	return nil
-}
 
 // from is paths, each relative one taken from dir.
 func from(dir string, paths []string) []string {
@@ -69,36 +43,37 @@ func from(dir string, paths []string) []string {
 	return out
 }
 
-func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// untrustedHint is Gemini CLI 0.61's refusal of a headless run in a folder
+// that is not trusted, in gemini-ls's words.
+const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (in your editor, Gemini CLI, or ~/.gemini/trustedFolders.json)"
+
+func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
-	fs.StringVar(&f.prompt, "p", "", "the `PROMPT` to run")
-	fs.StringVar(&f.prompt, "prompt", "", "the `PROMPT` to run")
-	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
-	fs.StringVar(&f.model, "model", "", "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else "+models.Default+")")
-	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
-	fs.StringVar(&f.resume, "resume", "", "continue the saved session `ID` (or latest, this directory's newest); -list-sessions lists them")
-	fs.BoolVar(&f.listSessions, "list-sessions", false, "list this directory's saved sessions, newest first, and exit")
-	fs.Var(&f.include, "include-directories", "more workspace roots: `DIRS`, comma-separated (relative to -C), the flag repeatable; after settings' context.includeDirectories")
-	fs.Var(&f.policies, "policy", "policy `PATHS` (files or directories, comma-separated, the flag repeatable) read instead of ~/.gemini/policies and settings' policyPaths")
-	fs.Var(&f.adminPolicy, "admin-policy", "admin-tier policy `PATHS` (comma-separated, repeatable), instead of settings' adminPolicyPaths; skipped when the system policies directory holds policies")
-	fs.StringVar(&f.outputFormat, "output-format", "text", "the `FORMAT` of stdout: text, json or stream-json")
-	f.logs.register(fs, "warn", "info")
-	if code, ok := parseFlags(fs, args, stderr); !ok {
-		return code
+	f.register(fs)
+	words, err := f.parse(fs, args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
+		return exitError
+	}
+	if len(words) > 0 {
+		f.prompt = strings.Join(words, " ")
 	}
 	out, err := newReport(f.outputFormat, stdout, stderr)
 	if err != nil {
 		return usageError(stderr, err)
+	}
+	out.raw = f.rawOutput || f.acceptRawRisk
+	if f.rawOutput && !f.acceptRawRisk && f.outputFormat == "text" {
+		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
 	}
 	mode := tools.ApprovalMode(f.approvalMode)
 	switch mode {
 	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo, tools.ApprovalPlan:
 	default:
 		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit, yolo or plan, not %q", f.approvalMode))
-	}
-	if f.prompt == "" && !f.listSessions {
-		return usageError(stderr, errors.New("-p PROMPT is required"))
 	}
 	log, closeLog, err := f.logs.logger(stderr)
 	if err != nil {
@@ -108,18 +83,21 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
-		return exitUsage
+		return usageError(stderr, fmt.Errorf("-C: %w", err))
 	}
 	ws, err := workspace.New([]string{dir}, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: -C: %v\n", err)
-		return exitUsage
+		return usageError(stderr, fmt.Errorf("-C: %w", err))
+	}
+	getenv, lookupEnv := os.Getenv, os.LookupEnv
+	if f.skipTrust {
+		// As Gemini CLI's --skip-trust: the variable, for this run.
+		getenv, lookupEnv = withEnv(getenv, lookupEnv, "GEMINI_CLI_TRUST_WORKSPACE", "true")
 	}
 	user := &unattended{out: out}
 	host := conversation.NewHost[struct{}](conversation.Config{
-		Getenv:     os.Getenv,
-		LookupEnv:  os.LookupEnv,
+		Getenv:     getenv,
+		LookupEnv:  lookupEnv,
 		Version:    version,
 		Logger:     log,
 		Unattended: true,
@@ -137,25 +115,43 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		IncludeDirectories: f.include,
 		PolicyPaths:        from(dir, f.policies),
 		AdminPolicyPaths:   from(dir, f.adminPolicy),
+		AllowedTools:       f.allowedTools,
+		AllowedMCPServers:  f.allowedMCP,
+		Extensions:         f.extensions,
 	})
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	defer built.Close()
-	user.untrusted = built.NotTrusted() != nil // before any call asks
+	// What lists and exits comes first, as in Gemini CLI: it needs
+	// neither a trusted folder nor a prompt.
+	if f.listExtensions {
+		return listExtensions(built, stdout)
+	}
+	if len(f.allowedTools) > 0 || len(built.Settings.Tools.Allowed) > 0 {
+		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
+	}
+	if built.NotTrusted() != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %s\n", untrustedHint)
+		return exitUntrusted
+	}
 	if built.AuthErr != nil {
 		fmt.Fprintln(stderr, built.AuthErr)
-		return exitError
+		return exitAuth
 	}
 	if f.listSessions {
 		return listSessions(ctx, host, built, dir, stdout, stderr)
 	}
+	input, code := f.input(ctx, stdin, out, stderr)
+	if code != 0 {
+		return code
+	}
 	live, err := session(ctx, host, built, f.resume, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return exitError
+		return exitInput
 	}
-	if f.approvalMode != "" {
+	if mode != "" {
 		// Chosen for this run: it wins over the mode a resumed session
 		// saved, which it continues in otherwise.
 		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
@@ -168,18 +164,69 @@ func runHeadless(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	// ends the wait early, and the prompt then ends too.
 	host.Ready(ctx, live)
 	start := time.Now()
-	out.begin(live.ID(), built.Model, f.prompt)
-	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: f.prompt})
+	out.begin(live.ID(), built.Model, input)
+	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input})
 	res := o.Result
 	switch o.Ending {
 	case conversation.NotRun:
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
-		return exitError
+		return exitInput
 	case conversation.Busy, conversation.Unknown, conversation.Refused:
 		res = dialog.PromptResult{StopReason: dialog.StopError, Err: o.Err}
 	}
 	out.end(res, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
 	return exitCode(o, res, stderr)
+}
+
+// input is the prompt to run: what a piped stdin holds, then a blank
+// line and the prompt, as Gemini CLI joins them; or the exit status when
+// there is none.
+func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report, stderr io.Writer) (string, int) {
+	input := f.prompt
+	if stdin != nil && !isTerminal(stdin) {
+		piped, truncated, err := pipedInput(ctx, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "gemini-ls: reading stdin: %v\n", err)
+			return "", exitInput
+		}
+		if truncated {
+			out.warn(fmt.Sprintf("Warning: stdin input truncated to %d bytes.", maxStdin))
+		}
+		if piped != "" && input != "" {
+			input = piped + "\n\n" + input
+		} else if piped != "" {
+			input = piped
+		}
+	}
+	if input == "" {
+		fmt.Fprintln(stderr, "gemini-ls: No input provided via stdin. Input can be provided by piping data into gemini-ls or using the --prompt option.")
+		return "", exitInput
+	}
+	return input, 0
+}
+
+// withEnv is getenv and lookupEnv with name set to value.
+func withEnv(getenv func(string) string, lookupEnv func(string) (string, bool), name, value string) (func(string) string, func(string) (string, bool)) {
+	return func(k string) string {
+			if k == name {
+				return value
+			}
+			return getenv(k)
+		}, func(k string) (string, bool) {
+			if k == name {
+				return value, true
+			}
+			return lookupEnv(k)
+		}
+}
+
+// listExtensions prints the installed extensions, as Gemini CLI's -l.
+func listExtensions(built *agentsetup.Built, stdout io.Writer) int {
+	fmt.Fprintln(stdout, "Installed extensions:")
+	for _, e := range built.Extensions.All {
+		fmt.Fprintf(stdout, "- %s\n", e.Name)
+	}
+	return 0
 }
 
 // exitCode is the exit status of a run that ended as o (res its result),
@@ -198,9 +245,11 @@ func exitCode(o conversation.Outcome, res dialog.PromptResult, stderr io.Writer)
 	return exitError
 }
 
+// usageError says err, a mistake in the command line, in one line; 1,
+// as Gemini CLI exits for its flags' mistakes.
 func usageError(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "gemini-ls run: %v\n", err)
-	return exitUsage
+	return exitError
 }
 
 // unattended is the user of a headless run, who is not there: it lands
@@ -209,9 +258,6 @@ func usageError(stderr io.Writer, err error) int {
 type unattended struct {
 	// out shows the run's events.
 	out *report
-	// untrusted says the folder is not trusted, so no --approval-mode
-	// but default holds until it is (setup says so at start).
-	untrusted bool
 }
 
 // Emit shows one event of the run.
@@ -230,6 +276,9 @@ func (u *unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.L
 		return dialog.Landing{}, err
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
+	if err == nil && (d.Outcome == tools.Applied || d.Outcome == tools.Modified) {
+		u.out.landed(req.Change)
+	}
 	return dialog.Landing{Decision: d}, err
 }
 
@@ -277,10 +326,8 @@ func (u *unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dial
 		dialog.ErrCannotAsk, tool, u.rerun(mode), allow)
 }
 
-// rerun says to run again in mode, in a trusted folder if this one is not.
+// rerun says to run again in mode; the folder is trusted (a headless run
+// refuses any other), so the mode holds.
 func (u *unattended) rerun(mode string) string {
-	if u.untrusted {
-		return "trust this folder and rerun with --approval-mode " + mode + " (an untrusted folder runs in the default mode)"
-	}
 	return "rerun with --approval-mode " + mode
 }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"io"
+	"strings"
+)
+
+// servesFlags reports whether args are serve's flags alone, so a bare
+// gemini-ls given them is a language server (or reads a piped prompt);
+// any other flag is Gemini CLI's, for a headless run.
+func servesFlags(args []string) bool {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.Bool("stdio", true, "")
+	var logs logFlags
+	logs.register(fs, "warn", "info")
+	return fs.Parse(args) == nil && fs.NArg() == 0
+}
+
+// lspHeader starts every message an LSP client sends (Content-Length,
+// or Content-Type before it), in any case.
+const lspHeader = "content-"
+
+// peekLSP reports whether r begins as an LSP client's stream does, and
+// returns a reader of all of r, what was peeked at included. It waits for
+// the first bytes: an editor sends initialize at once.
+func peekLSP(r io.Reader) (io.Reader, bool) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(len(lspHeader))
+	return br, len(head) == len(lspHeader) && bytes.EqualFold(head, []byte(lspHeader))
+}
+
+// notACommandHere are Gemini CLI 0.61's commands gemini-ls does not have,
+// and why.
+var notACommandHere = map[string]string{
+	"hooks": "gemini-ls reads Gemini CLI's hooks from settings as they are; it has no hooks command (hooks migrate --from-claude converts Claude Code's: run it with Gemini CLI)",
+	"gemma": "gemini-ls does not run the local Gemma router (LiteRT); settings' experimental.gemmaModelRouter is not read",
+}
+
+// nearCommand is the command name that word misspells (one or two
+// letters off, and only a word), or "".
+func nearCommand(word string) string {
+	if strings.ContainsAny(word, " \t\n") || len(word) < 3 {
+		return ""
+	}
+	for _, c := range commands() {
+		if d := distance(word, c.name); d > 0 && d <= 2 && d < len(c.name)/2+1 {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

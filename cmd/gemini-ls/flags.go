@@ -1,0 +1,206 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// runFlags are a headless run's flags: Gemini CLI 0.61's, by its names
+// and aliases (its packages/cli config.ts), and gemini-ls's own (-C,
+// --log-file, --log-level). Flags 0.61 has that make no sense here are
+// declared too, so that using one says why rather than "not defined".
+type runFlags struct {
+	prompt         string
+	dir            string
+	model          string
+	approvalMode   string
+	yolo           bool
+	outputFormat   string
+	resume         string
+	deleteSession  string
+	listSessions   bool
+	listExtensions bool
+	skipTrust      bool
+	debug          bool
+	rawOutput      bool
+	acceptRawRisk  bool
+	include        listFlag
+	policies       listFlag
+	adminPolicy    listFlag
+	allowedTools   listFlag
+	allowedMCP     listFlag
+	extensions     listFlag
+	logs           logFlags
+	// notHere are the flags of 0.61 that do not apply in gemini-ls.
+	notHere []*notHereFlag
+}
+
+// listFlag is a repeatable flag of comma-separated values, as Gemini
+// CLI's array flags (--include-directories, --allowed-tools, -e).
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+// notHereFlag is a flag of Gemini CLI's that gemini-ls does not take:
+// given, the run stops with why. It takes no value, so that the word
+// after it (-i's prompt, -w's name) does not hide the reason.
+type notHereFlag struct {
+	names []string
+	why   string
+	given bool
+}
+
+func (f *notHereFlag) String() string   { return "" }
+func (f *notHereFlag) IsBoolFlag() bool { return true }
+func (f *notHereFlag) Set(string) error { f.given = true; return nil }
+
+// resumeLatest is what --resume means with no value, as in Gemini CLI.
+const resumeLatest = "latest"
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	str := func(p *string, usage string, value string, names ...string) {
+		for _, n := range names {
+			fs.StringVar(p, n, value, usage)
+		}
+	}
+	boolean := func(p *bool, usage string, names ...string) {
+		for _, n := range names {
+			fs.BoolVar(p, n, false, usage)
+		}
+	}
+	list := func(p *listFlag, usage string, names ...string) {
+		for _, n := range names {
+			fs.Var(p, n, usage)
+		}
+	}
+	str(&f.prompt, "the `PROMPT` to run, after what stdin holds (a positional prompt does the same)", "", "p", "prompt")
+	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
+	str(&f.model, "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else auto)", "", "m", "model")
+	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
+	boolean(&f.yolo, "run everything without asking, as --approval-mode yolo", "y", "yolo")
+	str(&f.outputFormat, "the `FORMAT` of stdout: text, json or stream-json", "text", "o", "output-format")
+	str(&f.resume, "continue a saved session: `latest` (also with no value), its number in --list-sessions, or its id", "", "r", "resume")
+	fs.StringVar(&f.deleteSession, "delete-session", "", "delete the saved session `N` (its number in --list-sessions, or its id) and exit")
+	boolean(&f.listSessions, "list this directory's saved sessions and exit", "list-sessions")
+	boolean(&f.listExtensions, "list the installed extensions and exit", "l", "list-extensions")
+	boolean(&f.skipTrust, "trust the workspace for this run, as GEMINI_CLI_TRUST_WORKSPACE=true does", "skip-trust")
+	boolean(&f.debug, "log at debug level (on stderr, unless --log-file)", "d", "debug")
+	boolean(&f.rawOutput, "print the model's text as it is, terminal escape sequences included", "raw-output")
+	boolean(&f.acceptRawRisk, "with --raw-output, without the warning", "accept-raw-output-risk")
+	list(&f.include, "more workspace roots: `DIRS`, comma-separated (relative to -C), the flag repeatable; after settings' context.includeDirectories", "include-directories")
+	list(&f.policies, "policy `PATHS` (files or directories, comma-separated, the flag repeatable) read instead of ~/.gemini/policies and settings' policyPaths", "policy")
+	list(&f.adminPolicy, "admin-tier policy `PATHS` (comma-separated, repeatable), instead of settings' adminPolicyPaths; skipped when the system policies directory holds policies", "admin-policy")
+	list(&f.allowedTools, "`TOOLS` that run without asking (comma-separated, repeatable), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
+	list(&f.allowedMCP, "the only MCP `SERVERS` used (comma-separated, repeatable), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
+	list(&f.extensions, "the only `EXTENSIONS` enabled (comma-separated, repeatable; none: no extension)", "e", "extensions")
+	f.logs.register(fs, "warn", "info")
+	for _, n := range []notHereFlag{
+		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
+		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},
+		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
+		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
+	} {
+		f.notHere = append(f.notHere, &n)
+		for _, name := range n.names {
+			fs.Var(&n, name, "not in gemini-ls: "+n.why)
+		}
+	}
+	// Gemini CLI's names for ACP mode are commands here: say so.
+	for _, name := range []string{"acp", "experimental-acp"} {
+		n := &notHereFlag{names: []string{name}, why: "ACP is its own command here: gemini-ls acp (or gemini-ls --acp with no other flag)"}
+		f.notHere = append(f.notHere, n)
+		fs.Var(n, name, "not with run: gemini-ls acp")
+	}
+}
+
+// errUsage is a mistake in the command line; Gemini CLI exits 1 for its
+// own (yargs' failures), after one line here.
+var errUsage = errors.New("usage")
+
+// parse parses args (flags and positional words mixed, as yargs takes
+// them) into f and returns the positional words, or an error said in one
+// line on stderr: errUsage, or flag.ErrHelp after the help.
+func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	var words []string
+	args = resumeWithoutValue(args)
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				c, _ := lookup("run")
+				fmt.Fprintf(stderr, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
+				fs.PrintDefaults()
+				return nil, err
+			}
+			// The flag package wrote the error's line.
+			fmt.Fprintf(stderr, "gemini-ls run: %s\n", seeHelp("run"))
+			return nil, errUsage
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			words = append(words, rest...)
+			break
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
+	}
+	for _, n := range f.notHere {
+		if n.given {
+			return nil, f.usage(stderr, fmt.Sprintf("--%s does not apply: %s", n.names[len(n.names)-1], n.why))
+		}
+	}
+	if f.prompt != "" && len(words) > 0 {
+		return nil, f.usage(stderr, "Cannot use both a positional prompt and the --prompt (-p) flag together")
+	}
+	if f.yolo && f.approvalMode != "" {
+		return nil, f.usage(stderr, "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.")
+	}
+	if f.yolo {
+		f.approvalMode = "yolo"
+	}
+	if f.debug && f.logs.level == "" {
+		f.logs.level = "debug"
+	}
+	return words, nil
+}
+
+func (f *runFlags) usage(stderr io.Writer, msg string) error {
+	fmt.Fprintf(stderr, "gemini-ls run: %s; %s\n", msg, seeHelp("run"))
+	return errUsage
+}
+
+// resumeWithoutValue is args with --resume's value, latest, written out
+// where it was left out (last, or followed by another flag), as Gemini
+// CLI takes a bare --resume.
+func resumeWithoutValue(args []string) []string {
+	out := slices.Clone(args)
+	for i := 0; i < len(out); i++ {
+		switch out[i] {
+		case "--":
+			return out
+		case "-r", "--r", "-resume", "--resume":
+			if i+1 == len(out) || strings.HasPrefix(out[i+1], "-") {
+				out = slices.Insert(out, i+1, resumeLatest)
+			}
+			i++
+		}
+	}
+	return out
+}
