@@ -90,11 +90,19 @@ func (h *headless) run(args ...string) cliResult {
 
 func (h *headless) runIn(dir string, env []string, args ...string) cliResult {
 	h.t.Helper()
+	return h.runWith(dir, env, nil, args...)
+}
+
+// runWith runs `gemini-ls args...` in dir with env, stdin its stdin (nil:
+// none, as /dev/null).
+func (h *headless) runWith(dir string, env []string, stdin io.Reader, args ...string) cliResult {
+	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+)
+
+// Gemini CLI 0.61's ways to give a prompt: words after the flags (or
+// between them), to `run` or to a bare gemini-ls; each is the prompt.
+func TestRunPositionalPrompt(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "fix", "the", "test"},
+		{"run", "-m", "gemini-2.5-pro", "fix the test"},
+		{"run", "fix", "-o", "text", "the test"},
+		{"fix the test"},
+		{"-m", "gemini-2.5-pro", "fix the test"},
+	} {
+		h := newHeadless(t, nil, geminitest.TextTurn("fixed"))
+		r := h.run(args...)
+		r.wantExit(t, 0)
+		if got := lastUserText(t, h.model.Requests(), 0); got != "fix the test" {
+			t.Errorf("%q sent the model %q, want %q", args, got, "fix the test")
+		}
+		if r.stdout != "fixed\n" {
+			t.Errorf("%q: stdout %q", args, r.stdout)
+		}
+	}
+}
+
+// What is piped in comes first, then a blank line and the prompt, as
+// Gemini CLI joins them; piped alone, it is the prompt, to `run` or to a
+// bare gemini-ls (whose stdin is then no LSP client's).
+func TestRunJoinsStdinAndPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"run", "-p", "why does this fail?"}, "FAIL: TestX\n", "FAIL: TestX\n\n\nwhy does this fail?"},
+		{[]string{"-p", "why does this fail?"}, "FAIL: TestX\n", "FAIL: TestX\n\n\nwhy does this fail?"},
+		{[]string{"why does this fail?"}, "FAIL: TestX\n", "FAIL: TestX\n\n\nwhy does this fail?"},
+		{nil, "explain the log\n", "explain the log\n"},
+		{[]string{"run"}, "explain the log\n", "explain the log\n"},
+	} {
+		h := newHeadless(t, nil, geminitest.TextTurn("because"))
+		h.runWith(h.root, h.env, strings.NewReader(tc.stdin), tc.args...).wantExit(t, 0)
+		if got := lastUserText(t, h.model.Requests(), 0); got != tc.want {
+			t.Errorf("%q with %q piped sent the model %q, want %q", tc.args, tc.stdin, got, tc.want)
+		}
+	}
+	// Nothing piped and no prompt: 0.61's words and its input error.
+	h := newHeadless(t, nil)
+	r := h.runWith(h.root, h.env, strings.NewReader(""))
+	r.wantExit(t, exitInput)
+	contains(t, "stderr", r.stderr, "No input provided via stdin")
+}
+
+// pipedInput reads at most 8 MiB, cut on a rune, and takes a stdin
+// nobody writes to for empty after half a second, as Gemini CLI's
+// readStdin.
+func TestPipedInput(t *testing.T) {
+	big := strings.Repeat("a", maxStdin-1) + "é" + "tail"
+	got, truncated, err := pipedInput(context.Background(), strings.NewReader(big))
+	if err != nil || !truncated || got != strings.Repeat("a", maxStdin-1) {
+		t.Errorf("8 MiB and more: %d bytes, truncated %v, err %v; want %d bytes of a", len(got), truncated, err, maxStdin-1)
+	}
+	got, truncated, err = pipedInput(context.Background(), strings.NewReader("small"))
+	if err != nil || truncated || got != "small" {
+		t.Errorf("small: %q %v %v", got, truncated, err)
+	}
+	silent, w := io.Pipe()
+	defer w.Close()
+	start := time.Now()
+	got, _, err = pipedInput(context.Background(), silent)
+	if err != nil || got != "" || time.Since(start) < stdinWait {
+		t.Errorf("a silent pipe: %q, %v after %s, want empty after %s", got, err, time.Since(start), stdinWait)
+	}
+}
+
+// --resume (or -r) with no value is --resume latest, as in Gemini CLI.
+func TestResumeWithoutValue(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"-r"}, []string{"-r", "latest"}},
+		{[]string{"--resume", "-p", "hi"}, []string{"--resume", "latest", "-p", "hi"}},
+		{[]string{"-r", "3", "-p", "hi"}, []string{"-r", "3", "-p", "hi"}},
+		{[]string{"--", "-r"}, []string{"--", "-r"}},
+	} {
+		if got := resumeWithoutValue(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// -m, -o and -y are --model, --output-format and --yolo.
+func TestRunShortFlags(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch ran"})),
+		geminitest.TextTurn("done"))
+	r := h.run("-m", "gemini-2.5-flash", "-o", "json", "-y", "-p", "touch it")
+	r.wantExit(t, 0)
+	if got := h.model.Requests()[0].Model; got != "gemini-2.5-flash" {
+		t.Errorf("-m: model %q", got)
+	}
+	if res := decodeOne(t, r.stdout); res.Response != "done" {
+		t.Errorf("-o json: %+v", res)
+	}
+	if !h.exists("ran") {
+		t.Error("-y: the shell command did not run")
+	}
+}
+
+// -l lists the installed extensions; -e names the only ones enabled
+// (none: no extension), whatever their enablement, and warns of a name
+// that is not installed.
+func TestRunExtensionFlags(t *testing.T) {
+	h := newHeadless(t, nil)
+	home := installExtensions(t)
+	trustFolder(t, home, h.root)
+	env := append(h.withoutEnv("HOME"), "HOME="+home)
+	r := h.runIn(h.root, env, "run", "-l")
+	r.wantExit(t, 0)
+	for _, name := range []string{"copied", "linked", "off"} {
+		contains(t, "-l", r.stdout, "- "+name+"\n")
+	}
+	if !strings.HasPrefix(r.stdout, "Installed extensions:\n") || len(h.model.Requests()) != 0 {
+		t.Errorf("-l: stdout %q, %d requests", r.stdout, len(h.model.Requests()))
+	}
+	for _, tc := range []struct {
+		only      string
+		has, hasn []string
+	}{
+		{"off", []string{"OFF-CONTEXT"}, []string{"COPIED-CONTEXT", "LINKED-CONTEXT"}},
+		{"LINKED,missing", []string{"LINKED-CONTEXT"}, []string{"COPIED-CONTEXT", "OFF-CONTEXT"}},
+		{"none", nil, []string{"COPIED-CONTEXT", "LINKED-CONTEXT", "OFF-CONTEXT"}},
+	} {
+		h.model.Push(geminitest.TextTurn("ok"))
+		r := h.runIn(h.root, env, "run", "-e", tc.only, "-p", "hi")
+		r.wantExit(t, 0)
+		reqs := h.model.Requests()
+		system := systemText(t, reqs, len(reqs)-1)
+		for _, s := range tc.has {
+			contains(t, "-e "+tc.only, system, s)
+		}
+		for _, s := range tc.hasn {
+			if strings.Contains(system, s) {
+				t.Errorf("-e %s: the system instruction holds %s", tc.only, s)
+			}
+		}
+		if strings.Contains(tc.only, "missing") {
+			contains(t, "stderr", r.stderr, "Extension not found: missing")
+		}
+	}
+}
+
+// --allowed-tools lets a call run without asking, in place of settings'
+// tools.allowed, and says it is deprecated as 0.61 does.
+func TestRunAllowedToolsFlag(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"tools": {"allowed": ["read_file"]}}`},
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch ran"})),
+		geminitest.TextTurn("done"))
+	r := h.run("run", "--allowed-tools", "run_shell_command(touch)", "-p", "touch it")
+	r.wantExit(t, 0)
+	if !h.exists("ran") {
+		t.Errorf("the allowed command did not run; stderr:\n%s", r.stderr)
+	}
+	contains(t, "stderr", r.stderr, "--allowed-tools cli argument and tools.allowed in settings.json are deprecated")
+}
+
+// --allowed-mcp-server-names keeps only the servers it names, in place of
+// settings' mcp.allowed and mcp.excluded; the settings' own exclude one.
+func TestRunAllowedMCPServerNames(t *testing.T) {
+	bin := mcpServerBinary(t)
+	servers := `"mcpServers": {"tester": {"command": "` + bin + `"}, "other": {"command": "` + bin + `", "args": ["-extra", "other_tool"]}}`
+	for _, tc := range []struct {
+		settings string
+		args     []string
+		want     []string // the servers whose tools are declared
+	}{
+		{`{` + servers + `}`, nil, []string{"other", "tester"}},
+		{`{` + servers + `}`, []string{"--allowed-mcp-server-names", "other"}, []string{"other"}},
+		{`{` + servers + `, "mcp": {"excluded": ["other"]}}`, nil, []string{"tester"}},
+		{`{` + servers + `, "mcp": {"allowed": ["other"]}}`, nil, []string{"other"}},
+		{`{` + servers + `, "mcp": {"excluded": ["other"]}}`, []string{"--allowed-mcp-server-names", "other"}, []string{"other"}},
+	} {
+		h := newHeadless(t, map[string]string{".gemini/settings.json": tc.settings}, geminitest.TextTurn("ok"))
+		h.run(append([]string{"run", "-p", "hi"}, tc.args...)...).wantExit(t, 0)
+		var got []string
+		for _, server := range []string{"other", "tester"} {
+			if slices.ContainsFunc(declared(h.model.Requests(), 0), func(n string) bool { return strings.HasPrefix(n, "mcp_"+server+"_") }) {
+				got = append(got, server)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s %q: tools of %v declared, want %v", tc.settings[len(servers)+1:], tc.args, got, tc.want)
+		}
+	}
+}
+
+// -d logs at debug level on stderr: the requests' info lines, which a
+// run leaves out by default, among them.
+func TestRunDebugFlag(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
+	quiet := h.run("run", "-p", "hi")
+	loud := h.run("run", "-d", "-p", "hi")
+	quiet.wantExit(t, 0)
+	loud.wantExit(t, 0)
+	const line = `"msg":"api_request"`
+	if strings.Contains(quiet.stderr, line) || !strings.Contains(loud.stderr, line) {
+		t.Errorf("request log lines: without -d %v, with -d %v", strings.Contains(quiet.stderr, line), strings.Contains(loud.stderr, line))
+	}
+	if loud.stdout != "ok\n" {
+		t.Errorf("-d: stdout %q", loud.stdout)
+	}
+}
+
+// The model's terminal escape sequences are stripped, as Gemini CLI
+// strips them, unless --raw-output (with a warning, unless
+// --accept-raw-output-risk).
+func TestRunRawOutput(t *testing.T) {
+	const red = "\x1b[31mred\x1b[0m alert\x1b]8;;http://evil\x07link\x1b]8;;\x07"
+	for _, tc := range []struct {
+		args    []string
+		stdout  string
+		warning bool
+	}{
+		{nil, "red alertlink\n", false},
+		{[]string{"--raw-output"}, red + "\n", true},
+		{[]string{"--raw-output", "--accept-raw-output-risk"}, red + "\n", false},
+	} {
+		h := newHeadless(t, nil, geminitest.TextTurn(red))
+		r := h.run(append([]string{"run", "-p", "hi"}, tc.args...)...)
+		r.wantExit(t, 0)
+		if r.stdout != tc.stdout || strings.Contains(r.stderr, "--raw-output is enabled") != tc.warning {
+			t.Errorf("%q: stdout %q, stderr %q; want %q, warning %v", tc.args, r.stdout, r.stderr, tc.stdout, tc.warning)
+		}
+	}
+}
+
+// A session that reaches model.maxSessionTurns ends with 0.61's words
+// and its status, 53.
+func TestRunMaxSessionTurns(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"model": {"maxSessionTurns": 1}}`, "a.txt": "a\n"},
+		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.txt"})),
+		geminitest.TextTurn("never"))
+	r := h.run("run", "-p", "read")
+	r.wantExit(t, exitMaxTurns)
+	contains(t, "stderr", r.stderr, "Reached max session turns for this session.")
+}
+
+// An unknown /command is sent to the model as typed, as 0.61's headless
+// run sends it.
+func TestRunUnknownSlashCommandGoesToTheModel(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.TextTurn("ok"))
+	h.run("run", "-p", "/nosuch thing").wantExit(t, 0)
+	if got := lastUserText(t, h.model.Requests(), 0); got != "/nosuch thing" {
+		t.Errorf("sent the model %q", got)
+	}
+}
+
+// A bare gemini-ls whose stdin starts with an LSP header serves LSP.
+func TestBarePeeksForAnLSPClient(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"Content-Length: 10\r\n\r\n", true},
+		{"content-type: x\r\n", true},
+		{"Content", false},
+		{"explain this", false},
+		{"", false},
+	} {
+		r, isLSP := peekLSP(strings.NewReader(tc.in))
+		all, _ := io.ReadAll(r)
+		if isLSP != tc.want || string(all) != tc.in {
+			t.Errorf("%q: LSP %v, read %q", tc.in, isLSP, all)
+		}
+	}
+}
