@@ -398,7 +398,8 @@ type streamEvent struct {
 	Title      string         `json:"title,omitempty"`
 	Parameters map[string]any `json:"parameters,omitempty"`
 	Status     string         `json:"status,omitempty"`
-	Output     string         `json:"output,omitempty"`
+	// Output is a tool_result's, "" included, as 0.61 prints it.
+	Output *string `json:"output,omitempty"`
 
 	Severity string       `json:"severity,omitempty"`
 	Message  string       `json:"message,omitempty"`
@@ -477,9 +478,9 @@ func (o *streamOutput) event(e dialog.Event) {
 	case dialog.EventToolResult:
 		// 0.61's statuses: success or error, the error's message what
 		// the user would see.
-		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: "success", Output: e.ToolResult.Display}
+		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: "success", Output: &e.ToolResult.Display}
 		if e.ToolResult.Status != tools.StatusOK {
-			ev.Status, ev.Output = "error", ""
+			ev.Status, ev.Output = "error", nil
 			ev.Error = &jsonError{Type: toolErrorType(e.ToolResult.Status), Message: e.ToolResult.Display}
 		}
 	case dialog.EventError:
