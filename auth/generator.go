@@ -182,3 +182,22 @@ func (g *generator) CountTokens(ctx context.Context, model string, contents []*g
 	}
 	return backend.CountTokens(ctx, model, contents, config)
 }
+
+// Unavailable is a generator every call of which fails with err: the
+// model of an agent built without credentials (err says which are
+// missing).
+func Unavailable(err error) ContentGenerator { return unavailable{err} }
+
+type unavailable struct{ err error }
+
+func (u unavailable) GenerateContentStream(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
+	return func(yield func(*genai.GenerateContentResponse, error) bool) { yield(nil, u.err) }
+}
+
+func (u unavailable) GenerateContent(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	return nil, u.err
+}
+
+func (u unavailable) CountTokens(context.Context, string, []*genai.Content, *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
+	return nil, u.err
+}

@@ -40,6 +40,22 @@ func (e *CommandError) Error() string {
 
 func (e *CommandError) Unwrap() error { return e.Err }
 
+// Local reports whether text is a built-in command that answers without
+// the model (/help, /tools, /mcp, /stats…), so it runs in a build without
+// credentials. A user's command of the name, or any other text, is not.
+func Local(ctx context.Context, built *setup.Built, text string) bool {
+	inv, ok := commands.Parse(text)
+	if !ok || inv.Name == "" {
+		return false
+	}
+	b, ok := builtin.Find(inv.Name)
+	if !ok || !b.Local() {
+		return false
+	}
+	_, user := Commands(ctx, built)
+	return !user.Has(inv.Name)
+}
+
 // Commands are the commands a prompt may start with now, in the order
 // shown: the built-ins, then the user's commands (the custom commands on
 // disk, the running MCP servers' prompts); one of the user's replaces a

@@ -175,7 +175,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if strings.TrimSpace(*p.Prompt) == "" {
 		return promptResult{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: field "prompt" is empty`)
 	}
-	built, _, err := s.state()
+	built, _, err := s.stateFor(ctx, *p.Prompt)
 	if err != nil {
 		return promptResult{}, err
 	}

@@ -33,7 +33,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	if err != nil {
 		return commandStarted{}, err
 	}
-	built, f, err := s.state()
+	built, f, err := s.stateFor(ctx, *a.Prompt)
 	if err != nil {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return commandStarted{}, err

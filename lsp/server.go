@@ -308,6 +308,18 @@ func (s *Server) state() (*setup.Built, clientFeatures, error) {
 	return built, s.features.get(), err
 }
 
+// stateFor is state for prompt text: a built-in that needs no model runs
+// without credentials too, as Gemini CLI's /help and /tools do.
+func (s *Server) stateFor(ctx context.Context, text string) (*setup.Built, clientFeatures, error) {
+	built, f, err := s.state()
+	if err != nil {
+		if b := s.agentState.withoutModel(); b != nil && conversation.Local(ctx, b, text) {
+			return b, f, nil
+		}
+	}
+	return built, f, err
+}
+
 func (s *Server) getenv(key string) string { return s.opts.Getenv(key) }
 
 // call sends a request to the client. When ctx ends first, the client is

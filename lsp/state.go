@@ -138,6 +138,17 @@ func (a *agentState) runner() (*setup.Built, error) {
 	return a.built, nil
 }
 
+// withoutModel returns the build when the only thing missing is the
+// model's credentials: its built-ins that need no model still run.
+func (a *agentState) withoutModel() *setup.Built {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.built == nil || a.built.Agent == nil || a.err == nil || a.err != a.built.AuthErr {
+		return nil
+	}
+	return a.built
+}
+
 // asking remembers what the client showed of its means to ask the user.
 type asking struct {
 	mu        sync.Mutex

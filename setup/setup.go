@@ -101,18 +101,19 @@ type Options struct {
 
 // Built is the agent and what it was built from.
 type Built struct {
-	// Agent is nil when AuthErr is set.
+	// Agent is built with or without credentials: without, its model
+	// calls fail with AuthErr, and what needs no model still works.
 	Agent *agent.Agent
-	// AuthErr says why there is no agent: missing or invalid credentials,
-	// worded for the user.
+	// AuthErr says why the model cannot be reached: missing or invalid
+	// credentials, worded for the user.
 	AuthErr  error
-	Tools    *toolset.Set // nil when AuthErr is set
+	Tools    *toolset.Set
 	Settings settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
 	// Policy is the policy files' rules, and what could not be loaded of
-	// them (/policies list); nil when AuthErr is set.
+	// them (/policies list).
 	Policy *policy.Engine
 	// Getenv is the environment as the agent sees it: the process's,
 	// then the .env file's (EnvFile, "" when none was found).
@@ -131,10 +132,10 @@ type Built struct {
 	// anything of a workspace is read; everything here takes its answer.
 	Trust settings.Trust
 	// Skills are the agent skills found (/skills); nil when settings turn
-	// them off or AuthErr is set.
+	// them off.
 	Skills *skills.Catalog
 	// Agents are the subagents found (/agents, invoke_agent); nil when
-	// settings turn them off or AuthErr is set.
+	// settings turn them off.
 	Agents *agents.Catalog
 	// Extensions are the user's installed extensions, enabled or not;
 	// the enabled ones' servers and excludeTools are in Settings.
@@ -194,14 +195,18 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Model, b.ApprovalMode = b.choose(set, set)
 
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
+	var gen auth.ContentGenerator
 	if err != nil {
+		// Built all the same: what needs no model (/help, /tools, /mcp)
+		// works without credentials, and a model call says why not.
 		b.AuthErr = err
-		return b, nil
+		gen = auth.Unavailable(err)
+	} else {
+		creds.Version = o.Version
+		// The generator makes its client on the first prompt.
+		gen = auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
+		b.generator = gen
 	}
-	creds.Version = o.Version
-	// The generator makes its client on the first prompt.
-	gen := auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
-	b.generator = gen
 	b.memory = memory.New(memory.Config{
 		Workspace:  o.Workspace,
 		UserDir:    settings.UserDir(b.Getenv),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
 
 // Gemini CLI 0.61's ways to give a prompt: words after the flags (or
@@ -280,5 +281,32 @@ func TestBarePeeksForAnLSPClient(t *testing.T) {
 		if isLSP != tc.want || string(all) != tc.in {
 			t.Errorf("%q: LSP %v, read %q", tc.in, isLSP, all)
 		}
+	}
+}
+
+// Without credentials, the built-ins that make no model request answer
+// over LSP (/help, /tools, /about); a prompt for the model, or /compress,
+// is refused saying which credentials are missing, and nothing reaches a
+// model.
+func TestBuiltinsWithoutCredentialsOverLSP(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), noKey: true})
+	for _, tc := range []struct{ prompt, want string }{
+		{"/help", "/tools"},
+		{"/tools", "read_file"},
+		{"/about", "gemini-ls"},
+	} {
+		if res := h.prompt(map[string]any{"prompt": tc.prompt}); res.StopReason != "end_turn" || !strings.Contains(res.Text, tc.want) {
+			t.Errorf("%s without credentials: %+v, want an answer naming %s", tc.prompt, res, tc.want)
+		}
+	}
+	for _, prompt := range []string{"hello", "/compress"} {
+		var res promptResult
+		err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": prompt}, &res)
+		if err == nil || !strings.Contains(err.Error(), "GEMINI_API_KEY") {
+			t.Errorf("%s without credentials: %v, %+v; want an error naming GEMINI_API_KEY", prompt, err, res)
+		}
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests", n)
 	}
 }

@@ -57,7 +57,13 @@ type Builtin struct {
 	// Subcommands are what /help lists under the command; nil when it
 	// has none.
 	Subcommands []Builtin
+	// AsksModel: Run itself calls the model (/compress's summary).
+	AsksModel bool
 }
+
+// Local reports whether b answers without the model: neither a prompt
+// (/init) nor a command that asks the model itself (/compress).
+func (b Builtin) Local() bool { return !b.Prompt && !b.AsksModel }
 
 // Table is every built-in, in the order /help and completions show them
 // (Gemini CLI's: by name).
@@ -67,7 +73,7 @@ func Table() []Builtin {
 		withSubcommands(command("agents", "Manage agents", ""), agentsSubcommands()),
 		withSubcommands(command("chat", "Save, resume, list and delete conversation checkpoints (shared with Gemini CLI)", ""), chatSubcommands()),
 		{Command: command("clear", "Clear the conversation: the next prompt starts afresh", ""), Run: clearConversation},
-		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress},
+		{Command: command("compress", "Replace the older part of the history with a summary, now", ""), Run: compress, AsksModel: true},
 		withSubcommands(command("directory", "Manage workspace directories", ""), directorySubcommands()),
 		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: command("help", "List the commands", ""), Run: help},
