@@ -194,6 +194,8 @@ func env(b *testing.B, modelURL string) []string {
 		"GEMINI_API_KEY=bench-key",
 		"GEMINI_MODEL=gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL=" + modelURL,
+		// A trusted workspace, as a user's is: headless refuses others.
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
 	}
 }
 

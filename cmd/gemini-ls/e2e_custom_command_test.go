@@ -115,7 +115,7 @@ func TestCustomCommandShellDeclined(t *testing.T) {
 	hl := newHeadless(t, nil)
 	env := append(hl.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	res := hl.runIn(hl.root, env, "run", "-p", "/mark")
-	res.wantExit(t, exitError)
+	res.wantExit(t, exitInput)
 	if !strings.Contains(res.stderr, "--approval-mode yolo") || !strings.Contains(res.stderr, "touch marker") {
 		t.Errorf("stderr %q, want it to name the command and how to allow it", res.stderr)
 	}

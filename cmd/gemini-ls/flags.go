@@ -112,6 +112,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},
 		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
+		{names: []string{"session-id"}, why: "gemini-ls names its sessions itself; --resume continues one (--list-sessions lists them)"},
+		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},
 	} {
 		f.notHere = append(f.notHere, &n)
 		for _, name := range n.names {

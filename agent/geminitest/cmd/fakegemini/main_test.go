@@ -335,8 +335,8 @@ func TestReadmeDemo(t *testing.T) {
 			result = ev.Status
 		}
 	}
-	if len(tools) != 1 || tools[0] != "grep_search ok" || result != "success" {
-		t.Errorf("tool results = %q, result %q; want grep_search ok and success\n%s", tools, result, stdout.String())
+	if len(tools) != 1 || tools[0] != "grep_search success" || result != "success" {
+		t.Errorf("tool results = %q, result %q; want grep_search success and success\n%s", tools, result, stdout.String())
 	}
 	if !strings.Contains(strings.Join(answers, ""), "found the TODO markers") {
 		t.Errorf("answers = %q, want the scripted answer", answers)
