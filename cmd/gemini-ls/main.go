@@ -51,6 +51,7 @@ func commands() []command {
 		{"serve", "[serve] [flags]", "Speak LSP on stdin/stdout: what editors run. The default command.", serve},
 		{"acp", "acp [flags]  (or gemini-ls --acp)", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run.", serveACP},
 		{"run", "run [PROMPT] [-p PROMPT] [flags]  (or gemini-ls -p PROMPT, gemini-ls PROMPT, ... | gemini-ls)", "Run one prompt headless in a directory and print the answer; Gemini CLI's headless flags.", runHeadless},
+		{"extensions", "extensions <command>", "Manage Gemini CLI extensions (install, uninstall, update, link, new, list, enable, disable, validate) as gemini extensions does.", extensionsCommand},
 		{"login", "login [-no-browser]", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
 		{"version", "version", "Print the version.", printVersion},
 		{"help", "help [COMMAND]", "Show this help, or one command's.", help},

@@ -1,0 +1,129 @@
+package fetchsource
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// SafeGitEnv is env without any GIT_CONFIG_* variable, plus Gemini CLI's
+// getSafeGitEnv: no global or system configuration, and the settings
+// that could run a program (credential helper, fsmonitor, hooks, ssh
+// command, pager, editors, external diff) emptied.
+func SafeGitEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GIT_CONFIG_") {
+			out = append(out, kv)
+		}
+	}
+	return append(out,
+		"GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_CONFIG_SYSTEM="+os.DevNull,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_COUNT=8",
+		"GIT_CONFIG_KEY_0=credential.helper", "GIT_CONFIG_VALUE_0=",
+		"GIT_CONFIG_KEY_1=core.fsmonitor", "GIT_CONFIG_VALUE_1=",
+		"GIT_CONFIG_KEY_2=core.hooksPath", "GIT_CONFIG_VALUE_2=",
+		"GIT_CONFIG_KEY_3=core.sshCommand", "GIT_CONFIG_VALUE_3=",
+		"GIT_CONFIG_KEY_4=core.pager", "GIT_CONFIG_VALUE_4=cat",
+		"GIT_CONFIG_KEY_5=core.editor", "GIT_CONFIG_VALUE_5=",
+		"GIT_CONFIG_KEY_6=sequence.editor", "GIT_CONFIG_VALUE_6=",
+		"GIT_CONFIG_KEY_7=diff.external", "GIT_CONFIG_VALUE_7=",
+		// Never wait on a terminal for a user name or password.
+		"GIT_TERMINAL_PROMPT=0",
+	)
+}
+
+// git runs git with args in dir and returns its standard output.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = SafeGitEnv(os.Environ())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", errors.New("git is not installed (it is needed for a git source)")
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if last := lastLine(stderr.String()); last != "" {
+			return "", fmt.Errorf("git %s: %s", args[0], last)
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return stdout.String(), nil
+}
+
+// lastLine is the last line of s that is not blank.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// Clone clones the repository at source into dst, an empty directory, as
+// Gemini CLI's cloneFromGit does: a shallow clone, then a fetch of ref
+// (HEAD when "") from its remote, checked out detached.
+func Clone(ctx context.Context, source, ref, dst string) error {
+	if _, err := git(ctx, dst, "clone", "--depth", "1", "--", source, "./"); err != nil {
+		return err
+	}
+	remote, err := git(ctx, dst, "remote")
+	if err != nil {
+		return err
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(remote), "\n")
+	if name == "" {
+		return fmt.Errorf("unable to find any remotes for repo %s", source)
+	}
+	if ref == "" {
+		ref = "HEAD"
+	}
+	if _, err := git(ctx, dst, "fetch", "--", name, ref); err != nil {
+		return err
+	}
+	_, err = git(ctx, dst, "checkout", "FETCH_HEAD")
+	return err
+}
+
+// Head is the commit checked out in the clone dir.
+func Head(ctx context.Context, dir string) (string, error) {
+	out, err := git(ctx, dir, "rev-parse", "HEAD")
+	return strings.TrimSpace(out), err
+}
+
+// RemoteHead is the commit ref (HEAD when "") names now in the first
+// remote of the clone dir, as Gemini CLI's update check asks it with
+// git ls-remote. A ref the remote does not have is an error.
+func RemoteHead(ctx context.Context, dir, ref string) (string, error) {
+	remote, err := git(ctx, dir, "remote")
+	if err != nil {
+		return "", err
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(remote), "\n")
+	if name == "" {
+		return "", errors.New("no git remotes found")
+	}
+	url, err := git(ctx, dir, "remote", "get-url", "--", name)
+	if err != nil {
+		return "", err
+	}
+	if ref == "" {
+		ref = "HEAD"
+	}
+	out, err := git(ctx, dir, "ls-remote", "--", strings.TrimSpace(url), ref)
+	if err != nil {
+		return "", err
+	}
+	hash, _, _ := strings.Cut(strings.TrimSpace(out), "\t")
+	if hash == "" {
+		return "", fmt.Errorf("git ref %s not found", ref)
+	}
+	return hash, nil
+}
