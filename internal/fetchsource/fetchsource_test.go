@@ -1,0 +1,99 @@
+package fetchsource
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestCopyDir: files with their modes, made owner-writable, directories,
+// links as links; a FIFO refused rather than read.
+func TestCopyDir(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(filepath.Join(src, "sub"), 0o755)
+	os.WriteFile(filepath.Join(src, "sub", "run.sh"), []byte("echo"), 0o555)
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("a"), 0o644)
+	os.Symlink("a.txt", filepath.Join(src, "link"))
+	if err := CopyDir(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dst, "sub", "run.sh")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("run.sh: %v %v, want 0755 (its mode, owner-writable)", fi, err)
+	}
+	if link, err := os.Readlink(filepath.Join(dst, "link")); err != nil || link != "a.txt" {
+		t.Fatalf("link: %q %v", link, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dst, "a.txt")); string(data) != "a" {
+		t.Fatalf("a.txt = %q", data)
+	}
+	fifoSrc := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(fifoSrc, "pipe"), 0o644); err != nil {
+		t.Skip("no FIFOs here")
+	}
+	if err := CopyDir(fifoSrc, filepath.Join(t.TempDir(), "x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a FIFO: %v", err)
+	}
+}
+
+// TestCloneAndRemoteHead: a clone of a ref, and the remote's head seen
+// moving on; git runs without the user's configuration.
+func TestCloneAndRemoteHead(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	bare, wc := filepath.Join(root, "r.git"), filepath.Join(root, "wc")
+	g := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@e", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	g(root, "init", "-q", "--bare", bare)
+	g(root, "init", "-q", "-b", "main", wc)
+	os.WriteFile(filepath.Join(wc, "f"), []byte("1"), 0o644)
+	g(wc, "add", "f")
+	g(wc, "commit", "-qm", "1")
+	g(wc, "tag", "v1")
+	g(wc, "push", "-q", bare, "main", "v1")
+	g(bare, "symbolic-ref", "HEAD", "refs/heads/main")
+	os.WriteFile(filepath.Join(wc, "f"), []byte("2"), 0o644)
+	g(wc, "commit", "-qam", "2")
+	g(wc, "push", "-q", bare, "main")
+
+	dst := t.TempDir()
+	if err := Clone(ctx, "file://"+bare, "v1", dst); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dst, "f")); string(data) != "1" {
+		t.Fatalf("the clone of v1 has f = %q", data)
+	}
+	local, err := Head(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if remote, err := RemoteHead(ctx, dst, "v1"); err != nil || remote != local {
+		t.Fatalf("v1 remote %q %v, local %q", remote, err, local)
+	}
+	if remote, err := RemoteHead(ctx, dst, ""); err != nil || remote == local {
+		t.Fatalf("HEAD moved on, yet remote %q %v = local %q", remote, err, local)
+	}
+	if _, err := RemoteHead(ctx, dst, "nope"); err == nil || !strings.Contains(err.Error(), "git ref nope not found") {
+		t.Fatalf("a missing ref: %v", err)
+	}
+	if err := Clone(ctx, "file://"+filepath.Join(root, "missing.git"), "", t.TempDir()); err == nil {
+		t.Fatal("cloning a missing repository succeeded")
+	}
+	for _, kv := range SafeGitEnv([]string{"GIT_CONFIG_GLOBAL=/home/me/.gitconfig", "PATH=/bin"}) {
+		if kv == "GIT_CONFIG_GLOBAL=/home/me/.gitconfig" {
+			t.Fatal("the caller's GIT_CONFIG_GLOBAL was kept")
+		}
+	}
+}
