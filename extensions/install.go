@@ -352,12 +352,22 @@ func (m Manager) installOrUpdate(ctx context.Context, rec Record, previous *Exte
 		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
 	}
 	if previous != nil {
-		old := installed.InstallDir
-		if err := os.RemoveAll(old); err != nil {
-			return Extension{}, fmt.Errorf("removing the previous version of %s: %w", previousName, err)
+		// The previous version is moved aside, and back if the new one
+		// cannot take its place.
+		aside := stage + ".previous"
+		if err := os.Rename(installed.InstallDir, aside); err != nil {
+			return Extension{}, fmt.Errorf("moving the previous version of %s aside: %w", previousName, err)
 		}
-	}
-	if err := os.Rename(stage, dest); err != nil {
+		if err := os.Rename(stage, dest); err != nil {
+			if back := os.Rename(aside, installed.InstallDir); back != nil {
+				return Extension{}, fmt.Errorf("installing %s: %w; its previous version is in %s", name, err, aside)
+			}
+			return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+		}
+		if err := os.RemoveAll(aside); err != nil {
+			m.warn(fmt.Sprintf("removing the previous version of %s (%s): %v", previousName, aside, err))
+		}
+	} else if err := os.Rename(stage, dest); err != nil {
 		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
 	}
 	switch {

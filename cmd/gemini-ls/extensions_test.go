@@ -527,3 +527,20 @@ func TestExtensionsUsage(t *testing.T) {
 	}
 	mustContain(t, "list -o json", e.gls(t, "", "list", "-o", "json").stdout, "[]")
 }
+
+// TestExtensionsMissingSettings: an extension declaring settings installs
+// with --skip-settings (gemini-ls never asks for them), and gemini-ls
+// warns of those without a value as Gemini CLI does.
+func TestExtensionsMissingSettings(t *testing.T) {
+	e := newExtEnv(t)
+	src := filepath.Join(e.root, "src", "cfg")
+	e.write(t, filepath.Join(src, "gemini-extension.json"), `{"name":"cfg","version":"1.0.0","settings":[{"name":"API host","description":"d","envVar":"HOST"}]}`)
+	r := e.gls(t, "", "install", src, "--consent", "--skip-settings")
+	mustOK(t, "install", r)
+	mustContain(t, "install", r.stderr, `Extension "cfg" has missing settings: API host. Please run "gemini extensions config cfg [setting-name]" to configure them.`)
+	ours, theirs := e.gls(t, "", "list"), e.gemini(t, "list")
+	mustContain(t, "list", ours.stdout, " Settings:\n  API host: [not set] ")
+	if strings.TrimSpace(ours.stdout) != strings.TrimSpace(theirs.stderr) {
+		t.Fatalf("gemini-ls list:\n%s\nGemini CLI's:\n%s", ours.stdout, theirs.stderr)
+	}
+}
