@@ -544,3 +544,28 @@ func TestExtensionsMissingSettings(t *testing.T) {
 		t.Fatalf("gemini-ls list:\n%s\nGemini CLI's:\n%s", ours.stdout, theirs.stderr)
 	}
 }
+
+// TestExtensionsIntegrityRecord: gemini-ls records its install in Gemini
+// CLI 0.61's signed extension_integrity.json (the key read from its file
+// keychain), so a record 0.61 left for an earlier install of the same
+// name does not make 0.61 refuse to update it.
+func TestExtensionsIntegrityRecord(t *testing.T) {
+	e := newExtEnv(t)
+	a := e.source(t, filepath.Join(e.root, "src", "a"), "greet", "1.0.0")
+	b := e.source(t, filepath.Join(e.root, "src", "b"), "greet", "1.0.0")
+	mustOK(t, "gemini install", e.gemini(t, "install", a, "--consent"))
+	mustOK(t, "gemini uninstall", e.gemini(t, "uninstall", "greet"))
+	store := filepath.Join(e.home, ".gemini", "extension_integrity.json")
+	before := readExtFile(t, store)
+	r := e.gls(t, "", "install", b, "--consent")
+	mustOK(t, "gemini-ls install", r)
+	if strings.Contains(r.stderr, "integrity") {
+		t.Fatalf("the integrity record was not written: %s", r.stderr)
+	}
+	if readExtFile(t, store) == before {
+		t.Fatal("extension_integrity.json was not updated")
+	}
+	e.source(t, b, "greet", "1.1.0")
+	r = e.gemini(t, "update", "greet")
+	mustContain(t, "gemini update", r.all(), `Extension "greet" successfully updated: 1.0.0 → 1.1.0.`)
+}
