@@ -1,7 +1,10 @@
 // Package extensions loads the Gemini CLI extensions a user has installed,
 // as Gemini CLI 0.61's ExtensionManager does, so that what `gemini
 // extensions install` or `link` put in ~/.gemini/extensions works here
-// unchanged. It reads; it never installs, updates or writes.
+// unchanged; and manages them as `gemini extensions` does (Manager:
+// install, link, update, uninstall, enable, disable; New, Validate),
+// writing exactly the files Gemini CLI 0.61 writes, so that either tool
+// lists, updates and removes what the other installed.
 //
 // An extension is a directory of ~/.gemini/extensions holding a
 // gemini-extension.json manifest, or, when its
@@ -30,4 +33,11 @@
 //     dropped, as Gemini CLI drops it.
 //   - A disabled extension is listed, and contributes nothing (Active
 //     leaves it out).
+//   - An install or update is built beside its place and renamed into
+//     it, the previous version moved aside until then: a failure leaves
+//     what was installed. Consent is asked (Manager.Consent) before
+//     anything is written.
+//   - gemini-ls never makes Gemini CLI's integrity key; it signs
+//     extension_integrity.json only with the key Gemini CLI made, and
+//     only a store that key verifies.
 package extensions
