@@ -40,13 +40,18 @@ func (m Manager) consentText(c config, dir, previousName string, migrating bool)
 	servers, _ := c.raw["mcpServers"].(map[string]any)
 	if len(servers) > 0 {
 		out = append(out, "This extension will run the following MCP servers:")
-		names := make([]string, 0, len(servers))
-		for k := range servers {
-			names = append(names, k)
+		// In the manifest's order, as JavaScript keeps an object's keys.
+		names := objectKeys(manifestBytes(dir), "mcpServers")
+		for _, k := range sortedKeys(servers) {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
 		}
-		slices.Sort(names)
 		for _, key := range names {
-			s, _ := servers[key].(map[string]any)
+			s, ok := servers[key].(map[string]any)
+			if !ok {
+				continue
+			}
 			out = append(out, serverLines(key, s)...)
 		}
 	}

@@ -569,3 +569,34 @@ func TestExtensionsIntegrityRecord(t *testing.T) {
 	r = e.gemini(t, "update", "greet")
 	mustContain(t, "gemini update", r.all(), `Extension "greet" successfully updated: 1.0.0 → 1.1.0.`)
 }
+
+// TestExtensionsConsentText: what an install asks consent to is Gemini
+// CLI 0.61's text, for an extension with servers (secrets masked),
+// excluded tools, hooks and skills.
+func TestExtensionsConsentText(t *testing.T) {
+	e := newExtEnv(t)
+	src := filepath.Join(e.root, "src", "rich")
+	e.write(t, filepath.Join(src, "gemini-extension.json"), `{"name":"rich","version":"1.0.0",
+		"mcpServers":{"zeta":{"httpUrl":"http://127.0.0.1:9/mcp","headers":{"Authorization":"Bearer x","X-Plain":"p"},"timeout":5000},
+		"alpha":{"command":"node","args":["${extensionPath}/s.js","--flag"],"cwd":"/tmp","env":{"API_TOKEN":"t","MODE":"fast"},"trust":true,"includeTools":["a","b"]}},
+		"excludeTools":["run_shell_command","web_fetch"],"contextFileName":["A.md","B.md"]}`)
+	e.write(t, filepath.Join(src, "hooks", "hooks.json"), `{"hooks":{}}`)
+	e.write(t, filepath.Join(src, "skills", "greeter", "SKILL.md"), "---\nname: greeter\ndescription: Says hello\n---\nHello.\n")
+
+	ours := e.gls(t, "y\n", "install", src)
+	mustOK(t, "gemini-ls install", ours)
+	ourText, _, _ := strings.Cut(ours.stderr, "Do you want to continue? [Y/n]: ")
+	mustOK(t, "gemini-ls uninstall", e.gls(t, "", "uninstall", "rich"))
+
+	cmd := geminicli.Command(t, e.home, e.work, "", "extensions", "install", src)
+	cmd.Stdin = strings.NewReader("y\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gemini install: %v\n%s", err, stderr.String())
+	}
+	theirText, _, _ := strings.Cut(stderr.String(), "Extension \"rich\" installed")
+	if strings.TrimSpace(ourText) != strings.TrimSpace(theirText) {
+		t.Fatalf("gemini-ls asked:\n%s\nGemini CLI asked:\n%s", ourText, theirText)
+	}
+}
