@@ -1,0 +1,101 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The expected texts are what Gemini CLI 0.61 wrote for the same edits
+// (gemini mcp add and remove, run by hand on these files).
+func TestSetValueWritesWhatGeminiCLIWrites(t *testing.T) {
+	type server struct {
+		Command string            `json:"command,omitempty"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+	}
+	cases := []struct {
+		name, before, after string
+		keys                []string
+		value               any
+	}{
+		{"a missing file", "", "{\n  \"mcpServers\": {\n    \"d\": {\n      \"command\": \"cmd\",\n      \"args\": [\n        \"--foo\",\n        \"bar\"\n      ]\n    }\n  }\n}",
+			[]string{"mcpServers", "d"}, server{Command: "cmd", Args: []string{"--foo", "bar"}}},
+		{"a file with comments", "{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\"q\": {\"command\": \"z\"}}\n}\n",
+			"{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"z\"\n    },\n    \"a\": {\n      \"command\": \"cmd\",\n      \"args\": []\n    }\n  }\n}\n",
+			[]string{"mcpServers", "a"}, server{Command: "cmd", Args: []string{}}},
+		{"a file without comments, re-indented, new members last", "{\"b\": true, \"mcpServers\": {\"q\": {\"env\": {\"A\": \"1\"}, \"command\": \"z\"}}}\n",
+			"{\n  \"b\": true,\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"y\",\n      \"args\": [\n        \"<&>\"\n      ]\n    }\n  }\n}",
+			[]string{"mcpServers", "q"}, server{Command: "y", Args: []string{"<&>"}}},
+		{"a list in place", "{\n  \"skills\": {\n    \"disabled\": [\n      \"a\"\n    ],\n    \"enabled\": true\n  }\n}",
+			"{\n  \"skills\": {\n    \"disabled\": [\n      \"a\",\n      \"b\"\n    ],\n    \"enabled\": true\n  }\n}",
+			[]string{"skills", "disabled"}, []string{"a", "b"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".gemini", "settings.json")
+			if c.before != "" {
+				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(c.before), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := SetValue(path, c.keys, c.value); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != c.after {
+				t.Errorf("got\n%s\nwant\n%s", got, c.after)
+			}
+		})
+	}
+}
+
+func TestDeleteValueWritesWhatGeminiCLIWrites(t *testing.T) {
+	cases := []struct {
+		name, before, after string
+		found               bool
+	}{
+		{"with comments", "{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"z\"\n    },\n    \"a\": {\n      \"command\": \"cmd\",\n      \"args\": []\n    }\n  }\n}",
+			"{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"cmd\",\n      \"args\": []\n    }\n  }\n}", true},
+		{"the last one", "{\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"z\"\n    }\n  }\n}",
+			"{\n  \"mcpServers\": {}\n}", true},
+		{"after another", "{\"mcpServers\": {\"a\": {}, // keep\n \"q\": {\"command\": \"z\"}}}",
+			"{\"mcpServers\": {\"a\": {} // keep\n}}", true},
+		{"the last of two, with a comment elsewhere", "{\n  // c\n  \"mcpServers\": {\n    // s\n    \"a\": {},\n    \"q\": {}\n  }\n}",
+			"{\n  // c\n  \"mcpServers\": {\n    // s\n    \"a\": {}\n  }\n}", true},
+		{"not there", "{\"mcpServers\": {}}", "{\"mcpServers\": {}}", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "settings.json")
+			if err := os.WriteFile(path, []byte(c.before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			found, err := DeleteValue(path, []string{"mcpServers", "q"})
+			if err != nil || found != c.found {
+				t.Fatalf("found %v, %v; want %v", found, err, c.found)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != c.after {
+				t.Errorf("got\n%s\nwant\n%s", got, c.after)
+			}
+		})
+	}
+}
+
+func TestSetValueLeavesABadFileAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	const bad = "{\"mcpServers\": [1,"
+	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetValue(path, []string{"mcpServers", "a"}, map[string]string{}); err == nil {
+		t.Fatal("no error for a file that is not JSON")
+	}
+	if got, _ := os.ReadFile(path); string(got) != bad {
+		t.Errorf("the file changed: %s", got)
+	}
+}
