@@ -395,3 +395,41 @@ func lastIndex(ms []member, key string) int {
 	}
 	return -1
 }
+
+// MemberNames are the names of the members of the object at keys in the
+// settings file at path, in the file's order, each once; none when the
+// file or the object is not there or cannot be read (Load reports such
+// a file).
+func MemberNames(path string, keys []string) []string {
+	src, err := safefile.Read(path, maxSettingsFile)
+	if err != nil {
+		return nil
+	}
+	clean := stripJSONC(src)
+	open := skipSpace(clean, 0)
+	if open == len(clean) || clean[open] != '{' {
+		return nil
+	}
+	for _, key := range keys {
+		ms, err := members(clean, open)
+		if err != nil {
+			return nil
+		}
+		j := lastIndex(ms, key)
+		if j < 0 || clean[ms[j].valStart] != '{' {
+			return nil
+		}
+		open = ms[j].valStart
+	}
+	ms, err := members(clean, open)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, m := range ms {
+		if !slices.Contains(names, m.key) {
+			names = append(names, m.key)
+		}
+	}
+	return names
+}

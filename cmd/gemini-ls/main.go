@@ -52,6 +52,8 @@ func commands() []command {
 		{"acp", "acp [flags]  (or gemini-ls --acp)", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run.", serveACP},
 		{"run", "run [PROMPT] [-p PROMPT] [flags]  (or gemini-ls -p PROMPT, gemini-ls PROMPT, ... | gemini-ls)", "Run one prompt headless in a directory and print the answer; Gemini CLI's headless flags.", runHeadless},
 		{"extensions", "extensions <command>", "Manage Gemini CLI extensions (install, uninstall, update, link, new, list, enable, disable, validate) as gemini extensions does.", extensionsCommand},
+		{"mcp", "mcp add|remove|list ...", "Manage the MCP servers in the settings, as gemini mcp does.", mcpCommand},
+		{"skills", "skills list|install|uninstall|enable|disable|link ...", "Manage agent skills, as gemini skills does.", skillsCommand},
 		{"login", "login [-no-browser]", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
 		{"version", "version", "Print the version.", printVersion},
 		{"help", "help [COMMAND]", "Show this help, or one command's.", help},

@@ -1,0 +1,627 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
+)
+
+// `gemini-ls mcp add|list|remove` are Gemini CLI 0.61's `gemini mcp`
+// (packages/cli/src/commands/mcp): the same options, the same entries in
+// the same settings files (the project's .gemini/settings.json by
+// default, --scope user for ~/.gemini/settings.json), written as 0.61
+// writes them (settings.SetValue), and its messages, on stderr as 0.61
+// writes them, so either tool undoes what the other did.
+
+const mcpUsage = `gemini-ls mcp add [options] <name> <commandOrUrl> [args...]
+    Add a server to the settings (as gemini mcp add).
+      -s, --scope user|project      which settings file (default project)
+      -t, --transport stdio|sse|http  (default stdio; also --type)
+      -e, --env KEY=value           a variable for a stdio server (repeatable)
+      -H, --header "Name: value"    a header for sse and http (repeatable)
+      --timeout MS                  connection timeout in milliseconds
+      --trust                       run its tools without confirmation
+      --description TEXT
+      --include-tools A B ...       only these tools
+      --exclude-tools A B ...       not these tools
+gemini-ls mcp remove [options] <name>
+    Remove a server from the settings (-s, --scope user|project).
+gemini-ls mcp list
+    List the configured servers, connecting to each (as gemini mcp list).
+`
+
+// mcpListTimeout is how long mcp list waits for a server without a
+// timeout of its own: 0.61's MCP_LIST_DEFAULT_TIMEOUT_MSEC.
+const mcpListTimeout = 5 * time.Second
+
+func mcpCommand(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) == 0 {
+			fmt.Fprintln(stderr, "You need at least one command before continuing.")
+			fmt.Fprint(stderr, mcpUsage)
+			return 1
+		}
+		fmt.Fprint(stderr, mcpUsage)
+		return 0
+	}
+	env := mgmtEnv{getenv: os.Getenv}
+	switch args[0] {
+	case "add":
+		return env.mcpAdd(args[1:], stderr)
+	case "remove":
+		return env.mcpRemove(args[1:], stderr)
+	case "list":
+		return env.mcpList(ctx, args[1:], stderr)
+	case "enable", "disable":
+		fmt.Fprintf(stderr, "gemini-ls mcp %s: not supported: gemini-ls does not read Gemini CLI's MCP enablement file; remove the server (gemini-ls mcp remove) or set mcp.excluded instead\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stderr, "Unknown argument: %s\n%s", args[0], mcpUsage)
+	return 1
+}
+
+// mgmtEnv is what a management command reads of its process: the
+// environment (HOME) and the working directory, as 0.61 reads them.
+type mgmtEnv struct {
+	getenv settings.Getenv
+}
+
+// dirs are the working directory and the user's Gemini directory.
+func (e mgmtEnv) dirs() (cwd, userDir string, err error) {
+	cwd, err = os.Getwd()
+	if err != nil {
+		return "", "", fmt.Errorf("finding the working directory: %w", err)
+	}
+	userDir = settings.UserDir(e.getenv)
+	if userDir == "" {
+		return "", "", errors.New("neither HOME nor GEMINI_CLI_HOME is set: there is no user settings file")
+	}
+	return cwd, userDir, nil
+}
+
+// mcpScopes are mcp add and remove's --scope.
+var mcpScope = mgmtOpt{names: []string{"scope", "s"}, kind: optString, choices: []string{"user", "project"}, def: "project"}
+
+// scopeFile is the settings file of an mcp scope: the user's, or the
+// working directory's .gemini/settings.json.
+func scopeFile(scope, cwd, userDir string) string {
+	if scope == "user" {
+		return filepath.Join(userDir, "settings.json")
+	}
+	return filepath.Join(cwd, ".gemini", "settings.json")
+}
+
+// mcpServerEntry is a stdio entry as 0.61 writes it, its members in
+// 0.61's order; nil members are left out, as JSON.stringify leaves out
+// undefined ones.
+type mcpServerEntry struct {
+	Command      string             `json:"command"`
+	Args         []string           `json:"args"`
+	Env          *map[string]string `json:"env,omitempty"`
+	Timeout      *float64           `json:"timeout,omitempty"`
+	Trust        *bool              `json:"trust,omitempty"`
+	Description  *string            `json:"description,omitempty"`
+	IncludeTools []string           `json:"includeTools,omitempty"`
+	ExcludeTools []string           `json:"excludeTools,omitempty"`
+}
+
+// mcpRemoteEntry is an sse or http entry as 0.61 writes it.
+type mcpRemoteEntry struct {
+	URL          string             `json:"url"`
+	Type         string             `json:"type"`
+	Headers      *map[string]string `json:"headers,omitempty"`
+	Timeout      *float64           `json:"timeout,omitempty"`
+	Trust        *bool              `json:"trust,omitempty"`
+	Description  *string            `json:"description,omitempty"`
+	IncludeTools []string           `json:"includeTools,omitempty"`
+	ExcludeTools []string           `json:"excludeTools,omitempty"`
+}
+
+func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
+	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope,
+		{names: []string{"transport", "t", "type"}, kind: optString, choices: []string{"stdio", "sse", "http"}, def: "stdio"},
+		{names: []string{"env", "e"}, kind: optEach},
+		{names: []string{"header", "H"}, kind: optEach},
+		{names: []string{"timeout"}, kind: optString},
+		{names: []string{"trust"}, kind: optBool},
+		{names: []string{"description"}, kind: optString},
+		{names: []string{"include-tools"}, kind: optGreedy},
+		{names: []string{"exclude-tools"}, kind: optGreedy},
+	}, true)
+	if err == nil && !a.help && len(a.positional) < 2 {
+		err = needPositionals(len(a.positional), 2)
+	}
+	if code, done := mgmtUsageError(a, err, "mcp add", stderr); done {
+		return code
+	}
+	name, target, serverArgs := a.positional[0], a.positional[1], a.positional[2:]
+	var timeout *float64
+	if a.has("timeout") {
+		n, err := strconv.ParseFloat(a.str("timeout"), 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "gemini-ls mcp add: --timeout %q is not a number of milliseconds\n", a.str("timeout"))
+			return 1
+		}
+		timeout = &n
+	}
+	var trust *bool
+	if a.has("trust") {
+		b := a.str("trust") == "true"
+		trust = &b
+	}
+	var description *string
+	if a.has("description") {
+		d := a.str("description")
+		description = &d
+	}
+	include, exclude := a.values["include-tools"], a.values["exclude-tools"]
+	if include != nil && len(include) == 0 {
+		include = []string{} // yargs' empty array; written as []
+	}
+	scope, transport := a.str("scope"), a.str("transport")
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	path := scopeFile(scope, cwd, userDir)
+	if scope == "project" && sameSettingsFile(path, scopeFile("user", cwd, userDir)) {
+		fmt.Fprintln(stderr, "Error: Please use --scope user to edit settings in the home directory.")
+		return 1
+	}
+	var entry any
+	switch transport {
+	case "sse", "http":
+		var headers *map[string]string
+		if a.has("header") {
+			h := map[string]string{}
+			for _, kv := range a.values["header"] {
+				// 0.61 cuts at the first colon and keeps a header only
+				// with a name and a value.
+				key, value, _ := strings.Cut(kv, ":")
+				if key, value = strings.TrimSpace(key), strings.TrimSpace(value); key != "" && value != "" {
+					h[key] = value
+				}
+			}
+			headers = &h
+		}
+		entry = mcpRemoteEntry{URL: target, Type: transport, Headers: headers, Timeout: timeout, Trust: trust,
+			Description: description, IncludeTools: include, ExcludeTools: exclude}
+	default:
+		var env *map[string]string
+		if a.has("env") {
+			m := map[string]string{}
+			for _, kv := range a.values["env"] {
+				// 0.61 splits at every "=" and keeps the first two
+				// parts: KEY=a=b is KEY=a. Said, not copied silently.
+				parts := strings.Split(kv, "=")
+				if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+					fmt.Fprintf(stderr, "Warning: --env %q is not KEY=value; left out, as Gemini CLI leaves it out.\n", kv)
+					continue
+				}
+				if len(parts) > 2 {
+					fmt.Fprintf(stderr, "Warning: --env %q: the value is cut at its second \"=\" (%s=%s), as Gemini CLI cuts it.\n", kv, parts[0], parts[1])
+				}
+				m[parts[0]] = parts[1]
+			}
+			env = &m
+		}
+		if serverArgs == nil {
+			serverArgs = []string{}
+		}
+		entry = mcpServerEntry{Command: target, Args: serverArgs, Env: env, Timeout: timeout, Trust: trust,
+			Description: description, IncludeTools: include, ExcludeTools: exclude}
+	}
+	_, existed, err := settings.ReadValue(path, []string{"mcpServers", name})
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	if existed {
+		fmt.Fprintf(stderr, "MCP server %q is already configured within %s settings.\n", name, scope)
+	}
+	if err := settings.SetValue(path, []string{"mcpServers", name}, entry); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	if existed {
+		fmt.Fprintf(stderr, "MCP server %q updated in %s settings.\n", name, scope)
+	} else {
+		fmt.Fprintf(stderr, "MCP server %q added to %s settings. (%s)\n", name, scope, transport)
+	}
+	return 0
+}
+
+func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
+	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope}, false)
+	if err == nil && !a.help && len(a.positional) < 1 {
+		err = needPositionals(len(a.positional), 1)
+	}
+	if code, done := mgmtUsageError(a, err, "mcp remove", stderr); done {
+		return code
+	}
+	if len(a.positional) > 1 {
+		fmt.Fprintf(stderr, "Unknown arguments: %s\n", strings.Join(a.positional[1:], ", "))
+		return 1
+	}
+	name, scope := a.positional[0], a.str("scope")
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	found, err := settings.DeleteValue(scopeFile(scope, cwd, userDir), []string{"mcpServers", name})
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	case !found:
+		// 0.61 says so and succeeds.
+		fmt.Fprintf(stderr, "Server %q not found in %s settings.\n", name, scope)
+	default:
+		fmt.Fprintf(stderr, "Server %q removed from %s settings.\n", name, scope)
+	}
+	return 0
+}
+
+// mgmtUsageError reports a parse error (or prints the usage for -h): done is
+// true when the command should stop, with code.
+func mgmtUsageError(a mgmtArgs, err error, command string, stderr io.Writer) (code int, done bool) {
+	if a.help {
+		fmt.Fprint(stderr, mgmtUsageOf(command))
+		return 0, true
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\nrun 'gemini-ls %s --help' for its options\n", err, command)
+		return 1, true
+	}
+	return 0, false
+}
+
+func mgmtUsageOf(command string) string {
+	if strings.HasPrefix(command, "mcp") {
+		return mcpUsage
+	}
+	return skillsUsage
+}
+
+// sameSettingsFile reports whether a and b are one file (or would be).
+func sameSettingsFile(a, b string) bool {
+	if ra, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil {
+		a = filepath.Join(ra, filepath.Base(a))
+	}
+	if rb, err := filepath.EvalSymlinks(filepath.Dir(b)); err == nil {
+		b = filepath.Join(rb, filepath.Base(b))
+	}
+	return a == b
+}
+
+// listedServer is one server mcp list shows.
+type listedServer struct {
+	name      string
+	server    settings.MCPServer
+	extension string
+}
+
+func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) int {
+	a, err := parseMgmtArgs(args, nil, false)
+	if err == nil && len(a.positional) > 0 {
+		err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional, ", "))
+	}
+	if code, done := mgmtUsageError(a, err, "mcp list", stderr); done {
+		return code
+	}
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	roots := []string{cwd}
+	trust, err := settings.DecideTrust(e.getenv, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	trusted := trust.Trusted(cwd)
+	// An untrusted folder's servers are listed all the same, as 0.61
+	// lists them (getMergedSettingsAsIfTrusted), each Disabled.
+	asIfTrusted := func(name string) string {
+		if name == "GEMINI_CLI_TRUST_WORKSPACE" {
+			return "true"
+		}
+		return e.getenv(name)
+	}
+	readTrust, _ := settings.DecideTrust(asIfTrusted, roots)
+	set, err := settings.Load(e.getenv, roots, readTrust)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
+		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
+	withExtensions, _ := loaded.Apply(set)
+	var servers []listedServer
+	// Settings' servers first, in the order 0.61's merge gives them (the
+	// layers in order, each file's in its order), then the extensions'.
+	var order []string
+	for _, path := range []string{settings.SystemDefaultsPath(e.getenv), scopeFile("user", cwd, userDir),
+		scopeFile("project", cwd, userDir), settings.SystemSettingsPath(e.getenv)} {
+		for _, name := range settings.MemberNames(path, []string{"mcpServers"}) {
+			if !slices.Contains(order, name) {
+				order = append(order, name)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(withExtensions.MCPServers)) {
+		if !slices.Contains(order, name) {
+			order = append(order, name)
+		}
+	}
+	for _, name := range order {
+		s, ok := withExtensions.MCPServers[name]
+		if owner := loaded.ServerOwner(name, s); ok && owner == "" {
+			servers = append(servers, listedServer{name: name, server: s})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(withExtensions.MCPServers)) {
+		s := withExtensions.MCPServers[name]
+		if owner := loaded.ServerOwner(name, s); owner != "" {
+			servers = append(servers, listedServer{name: name, server: s, extension: owner})
+		}
+	}
+	if len(servers) == 0 {
+		fmt.Fprintln(stderr, "No MCP servers configured.")
+		return 0
+	}
+	if !trusted {
+		fmt.Fprint(stderr, "Warning: MCP servers are configured but disabled because this folder is untrusted.\nUser-level servers are also suppressed in untrusted folders to prevent accidental side-effects.\n\n")
+	}
+	connected := map[string]bool{}
+	if trusted {
+		connected = connectAll(ctx, servers, cwd, userDir)
+	}
+	fmt.Fprint(stderr, "Configured MCP servers:\n\n")
+	for _, s := range servers {
+		status := "\u2717 %s - Disconnected"
+		switch {
+		case !trusted:
+			status = "\u25cb %s - Disabled"
+		case connected[s.name]:
+			status = "\u2713 %s - Connected"
+		}
+		fmt.Fprintf(stderr, status+"\n", serverInfo(s))
+	}
+	return 0
+}
+
+// serverInfo is how 0.61's mcp list describes a server.
+func serverInfo(s listedServer) string {
+	info := s.name
+	if s.extension != "" {
+		info += " (from " + s.extension + ")"
+	}
+	info += ": "
+	switch c := s.server; {
+	case c.HTTPURL != "":
+		info += c.HTTPURL + " (http)"
+	case c.URL != "":
+		typ := c.Type
+		if typ == "" {
+			typ = "http"
+		}
+		info += c.URL + " (" + typ + ")"
+	case c.Command != "":
+		info += c.Command + " " + strings.Join(c.Args, " ") + " (stdio)"
+	}
+	return info
+}
+
+// connectAll connects to every server at once, through the client
+// gemini-ls runs them with, and reports which connected (handshake and
+// tool listing) within its timeout, 5 seconds when it has none, as
+// 0.61's testMCPConnection bounds it. Every server is stopped before it
+// returns.
+func connectAll(ctx context.Context, servers []listedServer, cwd, userDir string) map[string]bool {
+	cfg := map[string]settings.MCPServer{}
+	bound := mcpListTimeout
+	for _, s := range servers {
+		cfg[s.name] = s.server
+		if t := time.Duration(s.server.Timeout) * time.Millisecond; t > bound {
+			bound = t
+		}
+	}
+	m := mcp.Start(mcp.Config{Servers: cfg, Dir: cwd, Version: version,
+		TokenFile: filepath.Join(userDir, oauth.FileName),
+		// No sign-in from a listing: one that would start is shown
+		// nowhere and ends with the wait.
+		ShowAuthURL:   func(string, string) {},
+		SignInTimeout: bound,
+	})
+	defer m.Close()
+	wait, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	_ = m.Wait(wait) // what did not connect in time is disconnected
+	out := map[string]bool{}
+	for _, st := range m.Servers() {
+		out[st.Name] = st.State == mcp.StateReady
+	}
+	return out
+}
+
+// The management commands (mcp, skills) take their arguments as Gemini
+// CLI 0.61's yargs takes them, so a command line written for `gemini`
+// works after `gemini-ls`: options before, between or after the
+// positionals, --name=value or --name value, --no-name for a boolean,
+// and yargs' words for what is wrong.
+
+// mgmtOptKind is how an option takes its value.
+type mgmtOptKind int
+
+const (
+	optBool   mgmtOptKind = iota
+	optString             // one value; the last given wins
+	optEach               // one value each time, collected (yargs' array with nargs 1)
+	optGreedy             // every value up to the next option (yargs' array)
+)
+
+// mgmtOpt is one option: its names (the first is its key), how it takes
+// a value, and the values it allows (any when empty).
+type mgmtOpt struct {
+	names   []string
+	kind    mgmtOptKind
+	choices []string
+	def     string
+}
+
+// mgmtArgs is what parseMgmtArgs found.
+type mgmtArgs struct {
+	values     map[string][]string // by the option's key
+	positional []string
+	help       bool
+}
+
+func (a mgmtArgs) str(key string) string {
+	v := a.values[key]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+
+func (a mgmtArgs) has(key string) bool { _, ok := a.values[key]; return ok }
+
+// parseMgmtArgs parses args against specs. With unknownAsArgs, an option it
+// does not know is a positional (0.61's mcp add passes them to the
+// server), and everything after "--" is too; without, it is yargs'
+// "Unknown argument" error. -h and --help ask for help.
+func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool) (mgmtArgs, error) {
+	out := mgmtArgs{values: map[string][]string{}}
+	find := func(name string) (mgmtOpt, bool) {
+		for _, s := range specs {
+			if slices.Contains(s.names, name) {
+				return s, true
+			}
+		}
+		return mgmtOpt{}, false
+	}
+	var unknown []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out.positional = append(out.positional, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || isNegativeNumber(a) {
+			out.positional = append(out.positional, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "h" || name == "help" {
+			out.help = true
+			continue
+		}
+		negated := false
+		spec, ok := find(name)
+		if !ok && strings.HasPrefix(name, "no-") {
+			if s, found := find(strings.TrimPrefix(name, "no-")); found && s.kind == optBool {
+				spec, ok, negated = s, true, true
+			}
+		}
+		if !ok {
+			if name == "d" || name == "debug" { // 0.61's global flag; nothing to do here
+				continue
+			}
+			if unknownAsArgs {
+				out.positional = append(out.positional, a)
+				continue
+			}
+			unknown = append(unknown, name)
+			continue
+		}
+		key := spec.names[0]
+		switch spec.kind {
+		case optBool:
+			v := "true"
+			if hasValue {
+				v = value
+			} else if i+1 < len(args) && (args[i+1] == "true" || args[i+1] == "false") {
+				i++
+				v = args[i]
+			}
+			if negated {
+				v = map[string]string{"true": "false", "false": "true"}[v]
+			}
+			out.values[key] = []string{v}
+		case optString, optEach:
+			if !hasValue {
+				if i+1 >= len(args) {
+					return out, fmt.Errorf("Not enough arguments following: %s", name)
+				}
+				i++
+				value = args[i]
+			}
+			out.values[key] = append(out.values[key], value)
+		case optGreedy:
+			if hasValue {
+				out.values[key] = append(out.values[key], value)
+				continue
+			}
+			out.values[key] = append(out.values[key], []string{}...)
+			for i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
+				i++
+				out.values[key] = append(out.values[key], args[i])
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		word := "argument"
+		if len(unknown) > 1 {
+			word = "arguments"
+		}
+		return out, fmt.Errorf("Unknown %s: %s", word, strings.Join(unknown, ", "))
+	}
+	for _, s := range specs {
+		v, ok := out.values[s.names[0]]
+		if !ok {
+			if s.def != "" {
+				out.values[s.names[0]] = []string{s.def}
+			}
+			continue
+		}
+		if len(s.choices) > 0 && !slices.Contains(s.choices, v[len(v)-1]) {
+			quoted := make([]string, len(s.choices))
+			for i, c := range s.choices {
+				quoted[i] = fmt.Sprintf("%q", c)
+			}
+			return out, fmt.Errorf("Invalid values:\n  Argument: %s, Given: %q, Choices: %s", s.names[0], v[len(v)-1], strings.Join(quoted, ", "))
+		}
+	}
+	return out, nil
+}
+
+// isNegativeNumber reports whether a, starting with "-", is a negative number,
+// which yargs takes as a value, not an option.
+func isNegativeNumber(a string) bool {
+	for _, c := range a[1:] {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// needPositionals is yargs' error for too few positionals.
+func needPositionals(got, need int) error {
+	return fmt.Errorf("Not enough non-option arguments: got %d, need at least %d", got, need)
+}

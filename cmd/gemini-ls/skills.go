@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/skills"
+)
+
+// `gemini-ls skills list|install|uninstall|enable|disable|link` are
+// Gemini CLI 0.61's `gemini skills` (packages/cli/src/commands/skills):
+// skills go to ~/.gemini/skills (--scope user, the default) or the
+// working directory's .gemini/skills (--scope workspace), enable and
+// disable edit skills.disabled in the same settings files, written as
+// 0.61 writes them; its messages, on the streams 0.61 writes them to.
+
+const skillsUsage = `gemini-ls skills list [--all]
+    List the discovered agent skills (on stdout).
+gemini-ls skills install <source> [--scope user|workspace] [--path SUBDIR] [--consent]
+    Install skills from a git repository URL, a .skill archive or a local directory.
+gemini-ls skills link <path> [--scope user|workspace] [--consent]
+    Link the skills of a local directory (changes there apply at once).
+gemini-ls skills uninstall <name> [--scope user|workspace]
+    Remove an installed skill (default scope user).
+gemini-ls skills enable <name>
+    Remove it from skills.disabled in the workspace's and the user's settings.
+gemini-ls skills disable <name> [--scope user|workspace]
+    Add it to skills.disabled (default scope workspace).
+`
+
+var skillScope = []string{"user", "workspace"}
+
+func skillsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) == 0 {
+			fmt.Fprintln(stderr, "Not enough non-option arguments: got 0, need at least 1")
+			fmt.Fprint(stderr, skillsUsage)
+			return 1
+		}
+		fmt.Fprint(stderr, skillsUsage)
+		return 0
+	}
+	env := mgmtEnv{getenv: os.Getenv}
+	switch args[0] {
+	case "list":
+		return env.skillsList(args[1:], stdout, stderr)
+	case "install":
+		return env.skillsInstall(ctx, args[1:], stdin, stdout, stderr, false)
+	case "link":
+		return env.skillsInstall(ctx, args[1:], stdin, stdout, stderr, true)
+	case "uninstall":
+		return env.skillsUninstall(args[1:], stderr)
+	case "enable":
+		return env.skillsToggle(args[1:], stderr, true)
+	case "disable":
+		return env.skillsToggle(args[1:], stderr, false)
+	}
+	fmt.Fprintf(stderr, "Unknown argument: %s\n%s", args[0], skillsUsage)
+	return 1
+}
+
+// skillsDir is the skills directory of a scope.
+func skillsDir(scope, cwd, userDir string) string {
+	if scope == "workspace" {
+		return filepath.Join(cwd, ".gemini", "skills")
+	}
+	return filepath.Join(userDir, "skills")
+}
+
+// onePositional parses args wanting exactly one positional.
+func onePositional(args []string, specs []mgmtOpt, command string, stderr io.Writer) (mgmtArgs, int, bool) {
+	a, err := parseMgmtArgs(args, specs, false)
+	if err == nil && !a.help {
+		switch {
+		case len(a.positional) < 1:
+			err = needPositionals(0, 1)
+		case len(a.positional) > 1:
+			err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional[1:], ", "))
+		}
+	}
+	code, done := mgmtUsageError(a, err, command, stderr)
+	return a, code, !done
+}
+
+func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
+	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool}}, false)
+	if err == nil && len(a.positional) > 0 {
+		err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional, ", "))
+	}
+	if code, done := mgmtUsageError(a, err, "skills list", stderr); done {
+		return code
+	}
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	roots := []string{cwd}
+	trust, err := settings.DecideTrust(e.getenv, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	set, err := settings.Load(e.getenv, roots, trust)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
+		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
+	var extDirs []skills.ExtensionDir
+	for _, ext := range loaded.Active() {
+		extDirs = append(extDirs, skills.ExtensionDir{Extension: ext.Name, Dir: ext.SkillsDir(), Hydrate: ext.Hydrate})
+	}
+	catalog, problems := skills.Discover(skills.Config{UserDir: userDir, Roots: roots, Trusted: trust.Trusted,
+		Extensions: extDirs, Disabled: set.Skills.Disabled})
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "Warning: %v\n", p)
+	}
+	// gemini-ls has no built-in skills: --all lists the same ones.
+	found := catalog.All()
+	slices.SortStableFunc(found, func(a, b skills.Skill) int {
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	if len(found) == 0 {
+		fmt.Fprintln(stdout, "No skills discovered.")
+		return 0
+	}
+	fmt.Fprint(stdout, "Discovered Agent Skills:\n\n")
+	for _, s := range found {
+		status := "[Enabled]"
+		if s.Disabled {
+			status = "[Disabled]"
+		}
+		fmt.Fprintf(stdout, "%s %s\n  Description: %s\n  Location:    %s\n\n", s.Name, status, s.Description, s.Location)
+	}
+	return 0
+}
+
+func (e mgmtEnv) skillsInstall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, link bool) int {
+	specs := []mgmtOpt{
+		{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user"},
+		{names: []string{"consent"}, kind: optBool},
+	}
+	command := "skills link"
+	if !link {
+		command = "skills install"
+		specs = append(specs, mgmtOpt{names: []string{"path"}, kind: optString})
+	}
+	a, code, ok := onePositional(args, specs, command, stderr)
+	if !ok {
+		return code
+	}
+	source, scope := a.positional[0], a.str("scope")
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	target := skillsDir(scope, cwd, userDir)
+	logf := func(msg string) { fmt.Fprintln(stderr, msg) }
+	consent := func(found []skills.Skill, target string) (bool, error) {
+		text := skills.ConsentText(found, source, target, link)
+		if a.str("consent") == "true" {
+			logf("You have consented to the following:")
+			logf(text)
+			return true, nil
+		}
+		logf(text)
+		return askConsent(stdin, stdout)
+	}
+	if link {
+		if _, err := skills.Link(source, target, logf, consent); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintln(stderr, "\nSuccessfully linked skills.")
+		return 0
+	}
+	installed, err := skills.Install{Source: source, Subpath: a.str("path"), Target: target, Log: logf, Consent: consent}.Run(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	for _, s := range installed {
+		fmt.Fprintf(stderr, "Successfully installed skill: %s (scope: %s, location: %s)\n", s.Name, scope, s.Location)
+	}
+	return 0
+}
+
+// askConsent asks 0.61's question on stdout and reads the answer from
+// stdin: an empty line is yes, as there. No answer at all (stdin ended)
+// is no: 0.61 then exits without a word, having installed nothing.
+func askConsent(stdin io.Reader, stdout io.Writer) (bool, error) {
+	fmt.Fprint(stdout, "Do you want to continue? [Y/n]: ")
+	if stdin == nil {
+		return false, nil
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
+		fmt.Fprintln(stdout)
+		return false, nil
+	}
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "" || answer == "y" || answer == "yes", nil
+}
+
+func (e mgmtEnv) skillsUninstall(args []string, stderr io.Writer) int {
+	a, code, ok := onePositional(args, []mgmtOpt{{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user"}},
+		"skills uninstall", stderr)
+	if !ok {
+		return code
+	}
+	name, scope := a.positional[0], a.str("scope")
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	location, err := skills.Uninstall(name, skillsDir(scope, cwd, userDir))
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, err)
+		return 1
+	case location == "":
+		// 0.61 says so and succeeds.
+		fmt.Fprintf(stderr, "Skill %q is not installed in the %s scope.\n", name, scope)
+	default:
+		fmt.Fprintf(stderr, "Successfully uninstalled skill: %s (scope: %s, location: %s)\n", name, scope, location)
+	}
+	return 0
+}
+
+// settingsScope is one settings file skills enable and disable edit.
+type settingsScope struct {
+	label, path string
+}
+
+func (s settingsScope) String() string { return s.label + " (" + s.path + ")" }
+
+// disabledIn is skills.disabled of the settings file at path.
+func disabledIn(path string) ([]string, error) {
+	raw, ok, err := settings.ReadValue(path, []string{"skills", "disabled"})
+	if err != nil || !ok {
+		return nil, err
+	}
+	var list []any
+	_ = json.Unmarshal(raw, &list) // not a list: none
+	var out []string
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// skillsToggle is skills enable (every scope) and disable (one), as
+// 0.61's enableFeature and disableFeature.
+func (e mgmtEnv) skillsToggle(args []string, stderr io.Writer, enable bool) int {
+	var specs []mgmtOpt
+	command := "skills enable"
+	if !enable {
+		command = "skills disable"
+		specs = []mgmtOpt{{names: []string{"scope", "s"}, kind: optString, choices: skillScope, def: "workspace"}}
+	}
+	a, code, ok := onePositional(args, specs, command, stderr)
+	if !ok {
+		return code
+	}
+	name := a.positional[0]
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	workspace := settingsScope{"workspace", filepath.Join(cwd, ".gemini", "settings.json")}
+	user := settingsScope{"user", filepath.Join(userDir, "settings.json")}
+	scopes := []settingsScope{workspace, user}
+	if sameSettingsFile(workspace.path, user.path) {
+		scopes = []settingsScope{user} // in the home directory the two are one
+	}
+	lists := map[string][]string{}
+	for _, s := range scopes {
+		if lists[s.label], err = disabledIn(s.path); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	write := func(s settingsScope, list []string) bool {
+		if list == nil {
+			list = []string{}
+		}
+		if err := settings.SetValue(s.path, []string{"skills", "disabled"}, list); err != nil {
+			fmt.Fprintln(stderr, err)
+			return false
+		}
+		return true
+	}
+	if enable {
+		var modified, already []settingsScope
+		for _, s := range scopes {
+			if slices.Contains(lists[s.label], name) {
+				modified = append(modified, s)
+			} else {
+				already = append(already, s)
+			}
+		}
+		if len(modified) == 0 {
+			fmt.Fprintf(stderr, "Skill %q is already enabled.\n", name)
+			return 0
+		}
+		for _, s := range modified {
+			if !write(s, slices.DeleteFunc(slices.Clone(lists[s.label]), func(n string) bool { return n == name })) {
+				return 1
+			}
+		}
+		fmt.Fprintln(stderr, toggleMessage(name, true, append(modified, already...)))
+		return 0
+	}
+	var target, other settingsScope
+	switch {
+	case len(scopes) == 1:
+		target = user
+	case a.str("scope") == "user":
+		target, other = user, workspace
+	default:
+		target, other = workspace, user
+	}
+	if slices.Contains(lists[target.label], name) {
+		fmt.Fprintf(stderr, "Skill %q is already disabled.\n", name)
+		return 0
+	}
+	affected := []settingsScope{target}
+	if other.path != "" && slices.Contains(lists[other.label], name) {
+		affected = append(affected, other)
+	}
+	if !write(target, append(slices.Clone(lists[target.label]), name)) {
+		return 1
+	}
+	fmt.Fprintln(stderr, toggleMessage(name, false, affected))
+	return 0
+}
+
+// toggleMessage is 0.61's renderSkillActionFeedback for a change.
+func toggleMessage(name string, enable bool, affected []settingsScope) string {
+	verb, preposition := "disabled", "by adding it to the disabled list in"
+	if enable {
+		verb, preposition = "enabled", "by removing it from the disabled list in"
+	}
+	if len(affected) == 2 {
+		if enable {
+			return fmt.Sprintf("Skill %q %s %s %s and %s settings.", name, verb, preposition, affected[0], affected[1])
+		}
+		return fmt.Sprintf("Skill %q is now disabled in both %s and %s settings.", name, affected[0], affected[1])
+	}
+	return fmt.Sprintf("Skill %q %s %s %s settings.", name, verb, preposition, affected[0])
+}
