@@ -37,7 +37,7 @@ func SetValue(path string, keys []string, value any) error {
 		if err != nil {
 			return nil, err
 		}
-		return restringify(src, out, keys[0])
+		return restringify(src, out)
 	})
 }
 
@@ -53,7 +53,7 @@ func DeleteValue(path string, keys []string) (found bool, err error) {
 		if err != nil {
 			return nil, err
 		}
-		return restringify(src, out, keys[0])
+		return restringify(src, out)
 	})
 	if errors.Is(err, errUnchanged) {
 		return false, nil
@@ -97,30 +97,33 @@ func marshalPlain(v any) ([]byte, error) {
 }
 
 // restringify is out, the edited file, re-indented as JSON.stringify with
-// two spaces when the file had no comments (nothing stripJSONC removes);
-// with comments, out with only the value of its top-level member top
-// re-indented, when that value holds no comment.
-func restringify(src, out []byte, top string) ([]byte, error) {
+// two spaces when the file had no comments (nothing stripJSONC removes).
+// With comments, which 0.61 keeps while it re-indents everything else,
+// each top-level member's value that holds no comment is re-indented, the
+// rest left as it is.
+func restringify(src, out []byte) ([]byte, error) {
 	if !bytes.Equal(stripJSONC(src), src) {
 		clean := stripJSONC(out)
-		start := skipSpace(clean, 0)
-		ms, err := members(clean, start)
+		ms, err := members(clean, skipSpace(clean, 0))
 		if err != nil {
 			return nil, err
 		}
-		j := lastIndex(ms, top)
-		if j < 0 {
-			return out, nil
+		for _, m := range slices.Backward(ms) {
+			if !bytes.Equal(clean[m.valStart:m.valEnd], out[m.valStart:m.valEnd]) {
+				continue
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, out[m.valStart:m.valEnd]); err != nil {
+				return nil, err
+			}
+			out = replaceValue(out, m, compact.Bytes())
 		}
-		m := ms[j]
-		if !bytes.Equal(clean[m.valStart:m.valEnd], out[m.valStart:m.valEnd]) {
-			return out, nil
+		// Nothing after the object but blanks: 0.61 ends the file there.
+		clean = stripJSONC(out)
+		if end, err := valueEnd(clean, skipSpace(clean, 0)); err == nil && len(bytes.TrimSpace(out[end:])) == 0 {
+			out = out[:end]
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, out[m.valStart:m.valEnd]); err != nil {
-			return nil, err
-		}
-		return replaceValue(out, m, compact.Bytes()), nil
+		return out, nil
 	}
 	var compact, indented bytes.Buffer
 	if err := json.Compact(&compact, out); err != nil {

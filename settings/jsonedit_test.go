@@ -22,7 +22,7 @@ func TestSetValueWritesWhatGeminiCLIWrites(t *testing.T) {
 		{"a missing file", "", "{\n  \"mcpServers\": {\n    \"d\": {\n      \"command\": \"cmd\",\n      \"args\": [\n        \"--foo\",\n        \"bar\"\n      ]\n    }\n  }\n}",
 			[]string{"mcpServers", "d"}, server{Command: "cmd", Args: []string{"--foo", "bar"}}},
 		{"a file with comments", "{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\"q\": {\"command\": \"z\"}}\n}\n",
-			"{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"z\"\n    },\n    \"a\": {\n      \"command\": \"cmd\",\n      \"args\": []\n    }\n  }\n}\n",
+			"{\n  // c1\n  \"x\": 1, /* c2 */\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"z\"\n    },\n    \"a\": {\n      \"command\": \"cmd\",\n      \"args\": []\n    }\n  }\n}",
 			[]string{"mcpServers", "a"}, server{Command: "cmd", Args: []string{}}},
 		{"a file without comments, re-indented, new members last", "{\"b\": true, \"mcpServers\": {\"q\": {\"env\": {\"A\": \"1\"}, \"command\": \"z\"}}}\n",
 			"{\n  \"b\": true,\n  \"mcpServers\": {\n    \"q\": {\n      \"command\": \"y\",\n      \"args\": [\n        \"<&>\"\n      ]\n    }\n  }\n}",

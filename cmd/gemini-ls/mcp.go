@@ -147,7 +147,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 	if code, done := mgmtUsageError(a, err, "mcp add", stderr); done {
 		return code
 	}
-	name, target, serverArgs := a.positional[0], a.positional[1], a.positional[2:]
+	name, target, serverArgs := a.positional[0], a.positional[1], append(a.positional[2:], a.rest...)
 	var timeout *float64
 	if a.has("timeout") {
 		n, err := strconv.ParseFloat(a.str("timeout"), 64)
@@ -178,6 +178,9 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 		return 1
 	}
 	path := scopeFile(scope, cwd, userDir)
+	// 0.61 means to refuse this, but says it added the server and
+	// writes nothing (its workspace scope is read-only in the home
+	// directory): refused here, as it intends.
 	if scope == "project" && sameSettingsFile(path, scopeFile("user", cwd, userDir)) {
 		fmt.Fprintln(stderr, "Error: Please use --scope user to edit settings in the home directory.")
 		return 1
@@ -488,7 +491,10 @@ type mgmtOpt struct {
 type mgmtArgs struct {
 	values     map[string][]string // by the option's key
 	positional []string
-	help       bool
+	// rest are the arguments after "--" when unknown options are
+	// arguments (mcp add's server arguments).
+	rest []string
+	help bool
 }
 
 func (a mgmtArgs) str(key string) string {
@@ -519,7 +525,11 @@ func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool) (mgmtArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			out.positional = append(out.positional, args[i+1:]...)
+			if unknownAsArgs {
+				out.rest = args[i+1:] // 0.61's "populate--": the server's args only
+			} else {
+				out.positional = append(out.positional, args[i+1:]...)
+			}
 			break
 		}
 		if len(a) < 2 || a[0] != '-' || isNegativeNumber(a) {
