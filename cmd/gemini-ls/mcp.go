@@ -140,10 +140,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 		{names: []string{"description"}, kind: optString},
 		{names: []string{"include-tools"}, kind: optGreedy},
 		{names: []string{"exclude-tools"}, kind: optGreedy},
-	}, true)
-	if err == nil && !a.help && len(a.positional) < 2 {
-		err = needPositionals(len(a.positional), 2)
-	}
+	}, true, 2, -1)
 	if code, done := mgmtUsageError(a, err, "mcp add", stderr); done {
 		return code
 	}
@@ -249,16 +246,9 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 }
 
 func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
-	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope}, false)
-	if err == nil && !a.help && len(a.positional) < 1 {
-		err = needPositionals(len(a.positional), 1)
-	}
+	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope}, false, 1, 1)
 	if code, done := mgmtUsageError(a, err, "mcp remove", stderr); done {
 		return code
-	}
-	if len(a.positional) > 1 {
-		fmt.Fprintf(stderr, "Unknown arguments: %s\n", strings.Join(a.positional[1:], ", "))
-		return 1
 	}
 	name, scope := a.positional[0], a.str("scope")
 	cwd, userDir, err := e.dirs()
@@ -320,10 +310,7 @@ type listedServer struct {
 }
 
 func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) int {
-	a, err := parseMgmtArgs(args, nil, false)
-	if err == nil && len(a.positional) > 0 {
-		err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional, ", "))
-	}
+	a, err := parseMgmtArgs(args, nil, false, 0, 0)
 	if code, done := mgmtUsageError(a, err, "mcp list", stderr); done {
 		return code
 	}
@@ -507,11 +494,13 @@ func (a mgmtArgs) str(key string) string {
 
 func (a mgmtArgs) has(key string) bool { _, ok := a.values[key]; return ok }
 
-// parseMgmtArgs parses args against specs. With unknownAsArgs, an option it
-// does not know is a positional (0.61's mcp add passes them to the
-// server), and everything after "--" is too; without, it is yargs'
-// "Unknown argument" error. -h and --help ask for help.
-func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool) (mgmtArgs, error) {
+// parseMgmtArgs parses args against specs, wanting minPos positionals and
+// at most maxPos (any number when maxPos < 0). With unknownAsArgs, an
+// option it does not know is a positional (0.61's mcp add passes them to
+// the server) and what follows "--" is kept apart (rest); without, it is
+// yargs' "Unknown argument". -h and --help ask for help. Errors come in
+// yargs' order: too few positionals, unknown arguments, a bad choice.
+func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, maxPos int) (mgmtArgs, error) {
 	out := mgmtArgs{values: map[string][]string{}}
 	find := func(name string) (mgmtOpt, bool) {
 		for _, s := range specs {
@@ -557,6 +546,9 @@ func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool) (mgmtArgs
 				continue
 			}
 			unknown = append(unknown, name)
+			if !hasValue && i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
+				i++ // yargs takes the next word as its value
+			}
 			continue
 		}
 		key := spec.names[0]
@@ -593,6 +585,15 @@ func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool) (mgmtArgs
 				out.values[key] = append(out.values[key], args[i])
 			}
 		}
+	}
+	if out.help {
+		return out, nil
+	}
+	if len(out.positional) < minPos {
+		return out, needPositionals(len(out.positional), minPos)
+	}
+	if maxPos >= 0 && len(out.positional) > maxPos {
+		unknown = append(unknown, out.positional[maxPos:]...)
 	}
 	if len(unknown) > 0 {
 		word := "argument"

@@ -79,24 +79,13 @@ func skillsDir(scope, cwd, userDir string) string {
 
 // onePositional parses args wanting exactly one positional.
 func onePositional(args []string, specs []mgmtOpt, command string, stderr io.Writer) (mgmtArgs, int, bool) {
-	a, err := parseMgmtArgs(args, specs, false)
-	if err == nil && !a.help {
-		switch {
-		case len(a.positional) < 1:
-			err = needPositionals(0, 1)
-		case len(a.positional) > 1:
-			err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional[1:], ", "))
-		}
-	}
+	a, err := parseMgmtArgs(args, specs, false, 1, 1)
 	code, done := mgmtUsageError(a, err, command, stderr)
 	return a, code, !done
 }
 
 func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
-	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool}}, false)
-	if err == nil && len(a.positional) > 0 {
-		err = fmt.Errorf("Unknown arguments: %s", strings.Join(a.positional, ", "))
-	}
+	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool}}, false, 0, 0)
 	if code, done := mgmtUsageError(a, err, "skills list", stderr); done {
 		return code
 	}
