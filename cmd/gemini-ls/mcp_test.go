@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 )
@@ -259,5 +260,42 @@ func TestMCPEnableDisableRefused(t *testing.T) {
 		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "not supported") {
 			t.Errorf("mcp %s: (%d) %s", sub, r.code, r.stderr)
 		}
+	}
+}
+
+// TestMCPAddBadEnvWarned: an --env that is not KEY=value, or holds a
+// second "=", is written as 0.61 writes it (left out, cut), and said.
+func TestMCPAddBadEnvWarned(t *testing.T) {
+	t.Parallel()
+	ours, theirs := newMgmtWorld(t, true), newMgmtWorld(t, true)
+	args := []string{"mcp", "add", "s", "cmd", "-e", "NOVALUE", "-e", "K=a=b", "-e", "OK=1"}
+	got, want := ours.ls(args...), theirs.gemini(args...)
+	if got.code != 0 || want.code != 0 || !strings.Contains(got.stderr, `Warning: --env "NOVALUE" is not KEY=value`) ||
+		!strings.Contains(got.stderr, `Warning: --env "K=a=b": the value is cut at its second "=" (K=a)`) {
+		t.Errorf("gemini-ls said (%d) %s", got.code, got.stderr)
+	}
+	if a, b := ours.read(ours.projectSettings()), theirs.read(theirs.projectSettings()); a != b {
+		t.Errorf("gemini-ls wrote\n%s\nGemini CLI wrote\n%s", a, b)
+	}
+	if r := ours.ls("mcp", "add", "t", "cmd", "--timeout", "soon"); r.code != 1 || !strings.Contains(r.stderr, `--timeout "soon" is not a number`) {
+		t.Errorf("--timeout soon: (%d) %s", r.code, r.stderr)
+	}
+}
+
+// TestMCPListTimeout: a server that never answers is Disconnected once
+// its timeout (5 seconds without one, as in 0.61) has passed, and is
+// stopped.
+func TestMCPListTimeout(t *testing.T) {
+	t.Parallel()
+	w := mgmtWorld{t: t, home: t.TempDir(), dir: t.TempDir()}
+	writeFile(t, filepath.Join(w.home, ".gemini", "settings.json"),
+		`{"security": {"folderTrust": {"enabled": false}}, "mcpServers": {"mute": {"command": "sleep", "args": ["30"], "timeout": 300}}}`)
+	start := time.Now()
+	r := w.ls("mcp", "list")
+	if r.code != 0 || r.stderr != "Configured MCP servers:\n\n\u2717 mute: sleep 30 (stdio) - Disconnected\n" {
+		t.Errorf("(%d) %s", r.code, r.stderr)
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("mcp list took %v for a server whose timeout is 300ms", took)
 	}
 }
