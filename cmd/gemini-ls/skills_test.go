@@ -234,6 +234,19 @@ func TestSkillsLink(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(src, "linked", "SKILL.md")); err != nil {
 		t.Errorf("uninstalling the link removed the source: %v", err)
 	}
+	// gemini-ls's uninstall, too, removes the link alone.
+	if r := w.ls("skills", "link", src, "--consent"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := w.ls("skills", "uninstall", "linked"); r.code != 0 || !strings.HasPrefix(r.stderr, "Successfully uninstalled skill: linked") {
+		t.Errorf("gemini-ls skills uninstall of a link: (%d) %s", r.code, r.stderr)
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		t.Error("the link is still there")
+	}
+	if _, err := os.Stat(filepath.Join(src, "linked", "SKILL.md")); err != nil {
+		t.Errorf("gemini-ls's uninstall of the link removed the source: %v", err)
+	}
 	// Two skills of one name cannot both be linked: 0.61's error.
 	dup := skillSource(t, "one", "two")
 	writeFile(t, filepath.Join(dup, "two", "SKILL.md"), "---\nname: one\ndescription: again\n---\n")
