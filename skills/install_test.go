@@ -38,7 +38,7 @@ func yes([]Skill, string) (bool, error) { return true, nil }
 func TestInstallRefusesAnArchiveThatEscapes(t *testing.T) {
 	base := t.TempDir()
 	archive := writeZip(t, map[string]string{
-		"s/SKILL.md":                  "---\nname: s\ndescription: d\n---\n",
+		"s/SKILL.md": "---\nname: s\ndescription: d\n---\n",
 		"../../../../../../../../" + strings.TrimPrefix(filepath.Join(base, "escaped"), "/"): "x",
 	})
 	target := filepath.Join(t.TempDir(), "skills")
