@@ -2,12 +2,12 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"strings"
+		"strings"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 )
@@ -15,7 +15,7 @@ import (
 // NewSession starts a conversation with an empty history and a random id.
 func (a *Agent) NewSession() *Session {
 	now := a.cfg.Now().UTC()
-	s := a.newSession(rand.Text(), a.root(), now)
+	s := a.newSession(sessionstore.NewID(), a.root(), now)
 	s.updated = now
 	s.startSource = "startup"
 	a.mu.Lock()

@@ -227,7 +227,7 @@ func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]
 	if dir == "" {
 		return nil, nil // sessions are not saved without HOME
 	}
-	store, err := sessionstore.New(dir, h.cfg.Logger)
+	store, err := sessionstore.Open(sessionstore.Options{Dir: dir, GeminiDir: settings.UserDir(h.cfg.Getenv), Root: root, Log: h.cfg.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("listing saved sessions: %w", err)
 	}

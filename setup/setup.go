@@ -248,7 +248,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	var store *sessionstore.Store
 	if dir := sessionstore.DefaultDir(b.Getenv); dir == "" {
 		o.Warn("sessions will not be saved", errors.New("neither XDG_STATE_HOME nor HOME is set, so sessions live only until gemini-ls exits"))
-	} else if store, err = sessionstore.New(dir, o.Logger); err != nil {
+	} else if store, err = sessionstore.Open(sessionstore.Options{Dir: dir, GeminiDir: settings.UserDir(b.Getenv), Root: firstRoot(b.projectRoots), Log: o.Logger}); err != nil {
 		o.Warn("sessions will not be saved", err)
 	}
 	maxTurns := 0
@@ -675,3 +675,12 @@ func (b *Built) Workspace() *workspace.Workspace { return b.opts.Workspace }
 
 // Version is gemini-ls's version, as the front end gave it.
 func (b *Built) Version() string { return b.opts.Version }
+
+// firstRoot is the project sessions are filed under, as the agent files
+// them: the first root.
+func firstRoot(roots []string) string {
+	if len(roots) == 0 {
+		return ""
+	}
+	return roots[0]
+}

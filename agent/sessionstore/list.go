@@ -22,7 +22,7 @@ import (
 // MaxListed most recently modified files and reads a bounded tail of each,
 // never a history. A file that is not a readable session is skipped (and
 // logged); an absent directory is an empty list.
-func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
+func (s *Store) listLegacy(ctx context.Context, root string) ([]Meta, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

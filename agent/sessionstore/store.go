@@ -78,6 +78,14 @@ type Meta struct {
 	// approved in it; both "" in files saved before they were kept.
 	Mode         string `json:"mode,omitempty"`
 	ApprovedPlan string `json:"approvedPlan,omitempty"`
+	// Shared: the session is in Gemini CLI 0.61's place and format, where
+	// both programs list and resume it; false for one of the old
+	// gemini-ls-only directory. DisplayName is what 0.61's list shows of
+	// it (its summary, else its first prompt); File is its file. None of
+	// the three is saved: they are what List and Load found.
+	Shared      bool   `json:"-"`
+	DisplayName string `json:"-"`
+	File        string `json:"-"`
 }
 
 // Usage counts tokens: one prompt's in a Turn, the session's sum in a
@@ -120,6 +128,9 @@ type Exchange struct {
 	// Files journals the agent's file changes during the prompt, one
 	// per file in the order first changed, so a rewind can revert them.
 	Files []FileEdit `json:"files,omitempty"`
+	// MessageID is the id of the prompt's message in a shared file, so
+	// that Gemini CLI's rewind to it drops the exchange too.
+	MessageID string `json:"messageId,omitempty"`
 }
 
 // FileEdit is what the agent did to one file during one prompt: the
@@ -149,9 +160,40 @@ type Snapshot struct {
 // Store keeps sessions as files in one directory. It holds no mutable
 // state; see the package doc for what is safe concurrently.
 type Store struct {
-	dir       string
+	dir       string // the old gemini-ls-only directory
 	log       *zap.Logger
 	maxListed int
+	// gemini is ~/.gemini and root the project the agent works in: with
+	// both set, sessions are saved in Gemini CLI's place (shared.go).
+	gemini, root string
+}
+
+// Options say where a shared store keeps sessions.
+type Options struct {
+	// Dir is gemini-ls's old session directory (DefaultDir): read, and
+	// written only for a session with no project root.
+	Dir string
+	// GeminiDir is Gemini CLI's ~/.gemini; Root the project whose
+	// sessions are kept under its tmp/<project>/chats.
+	GeminiDir, Root string
+	Log             *zap.Logger
+}
+
+// Open returns a store keeping sessions where Gemini CLI 0.61 keeps
+// them (opts.GeminiDir, opts.Root), reading those of the old directory
+// too; without GeminiDir it is New(opts.Dir).
+func Open(opts Options) (*Store, error) {
+	s, err := New(opts.Dir, opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	if opts.GeminiDir != "" && filepath.IsAbs(opts.GeminiDir) {
+		s.gemini = filepath.Clean(opts.GeminiDir)
+		if opts.Root != "" {
+			s.root = filepath.Clean(opts.Root)
+		}
+	}
+	return s, nil
 }
 
 // New returns a store keeping sessions in dir, an absolute path created
@@ -212,11 +254,11 @@ func (s *Store) path(id string) (string, error) {
 }
 
 // File is the file session id is saved in (hooks' transcript_path).
-func (s *Store) File(id string) (string, error) { return s.path(id) }
+func (s *Store) legacyFile(id string) (string, error) { return s.path(id) }
 
 // Load replays session id's file: its latest metadata, whole history,
 // allow keys and summed usage. An interrupted last append is ignored.
-func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
+func (s *Store) loadLegacy(ctx context.Context, id string) (Snapshot, error) {
 	path, err := s.path(id)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("loading session: %w", err)
@@ -242,7 +284,7 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 // Append saves one prompt of session t.Meta.ID, creating its file on the
 // first: the prompt and the metadata are one write, then fsync. An
 // interrupted earlier append is truncated away first.
-func (s *Store) Append(ctx context.Context, t Turn) error {
+func (s *Store) appendLegacy(ctx context.Context, t Turn) error {
 	id := t.Meta.ID
 	path, err := s.path(id)
 	if err != nil {
@@ -306,7 +348,7 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap, for
 // when the history was rewritten (compressed): atomically, by a temp file
 // renamed over the old one.
-func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
+func (s *Store) replaceLegacy(ctx context.Context, snap Snapshot) error {
 	id := snap.Meta.ID
 	path, err := s.path(id)
 	if err != nil {
@@ -338,7 +380,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 }
 
 // Delete removes session id's file.
-func (s *Store) Delete(id string) error {
+func (s *Store) deleteLegacy(id string) error {
 	path, err := s.path(id)
 	if err != nil {
 		return fmt.Errorf("deleting session: %w", err)

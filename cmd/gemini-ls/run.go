@@ -75,6 +75,14 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	default:
 		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit, yolo or plan, not %q", f.approvalMode))
 	}
+	// Sessions are listed and deleted as in Gemini CLI, before anything
+	// is built: no credentials or trust needed.
+	if f.listSessions {
+		return listSessions(ctx, os.Getenv, f.dir, stdout, stderr)
+	}
+	if f.deleteSession != "" {
+		return deleteSession(ctx, os.Getenv, f.dir, f.deleteSession, stdout, stderr)
+	}
 	log, closeLog, err := f.logs.logger(stderr)
 	if err != nil {
 		return usageError(stderr, err)
@@ -138,9 +146,6 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if built.AuthErr != nil {
 		fmt.Fprintln(stderr, built.AuthErr)
 		return exitAuth
-	}
-	if f.listSessions {
-		return listSessions(ctx, host, built, dir, stdout, stderr)
 	}
 	input, code := f.input(ctx, stdin, out, stderr)
 	if code != 0 {

@@ -4,41 +4,218 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/settings"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 )
 
+// sessionStore is the store of dir's sessions: Gemini CLI's place for
+// the project (~/.gemini/tmp/<project>/chats), and gemini-ls's old
+// directory.
+func sessionStore(getenv settings.Getenv, dir string) (*sessionstore.Store, error) {
+	dir = projectDir(dir)
+	return sessionstore.Open(sessionstore.Options{
+		Dir: sessionstore.DefaultDir(getenv), GeminiDir: settings.UserDir(getenv), Root: dir,
+	})
+}
+
+// projectDir is dir as Gemini CLI names the project: absolute, symlinks
+// resolved (its working directory).
+func projectDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
+}
+
+// numbered is dir's sessions as --list-sessions numbers them: Gemini CLI
+// 0.61's (the shared ones, by start time, from 1), then those only the
+// old gemini-ls directory holds, which 0.61 does not see, after them.
+func numbered(ctx context.Context, getenv settings.Getenv, dir string) ([]sessionstore.Meta, error) {
+	if sessionstore.DefaultDir(getenv) == "" {
+		return nil, nil // sessions are not saved without HOME
+	}
+	dir = projectDir(dir)
+	store, err := sessionStore(getenv, dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	shared, err := store.ListShared(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	all, err := store.List(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	var old []sessionstore.Meta
+	for _, m := range all {
+		if !m.Shared {
+			m.DisplayName = m.Title
+			old = append(old, m)
+		}
+	}
+	for i, j := 0, len(old)-1; i < j; i, j = i+1, j-1 {
+		old[i], old[j] = old[j], old[i] // oldest first, as 0.61 numbers
+	}
+	return append(shared, old...), nil
+}
+
+// pick is the session arg names among list: "latest" (the last one 0.61
+// numbers, else the newest old one), its number, or its id.
+func pick(list []sessionstore.Meta, arg string) (sessionstore.Meta, bool) {
+	arg = strings.TrimSpace(arg)
+	if arg == "latest" {
+		var latest *sessionstore.Meta
+		for i := range list {
+			m := &list[i]
+			if m.Shared {
+				latest = m // the last shared one: the newest start
+			}
+		}
+		if latest == nil && len(list) > 0 {
+			latest = &list[len(list)-1]
+		}
+		if latest == nil {
+			return sessionstore.Meta{}, false
+		}
+		return *latest, true
+	}
+	for _, m := range list {
+		if m.ID == arg {
+			return m, true
+		}
+	}
+	if n, err := strconv.Atoi(arg); err == nil && strconv.Itoa(n) == arg && n >= 1 && n <= len(list) {
+		return list[n-1], true
+	}
+	return sessionstore.Meta{}, false
+}
+
 // session is the session to run the prompt in: a new one, or the saved
-// one resume names ("latest": the newest of dir).
+// one resume names: "latest", a number of --list-sessions or an id, as
+// Gemini CLI's --resume takes them.
 func session(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, resume, dir string) (*conversation.Live[struct{}], error) {
 	if resume == "" {
 		return host.Open(built, false, struct{}{}), nil
 	}
-	s, err := host.Resume(ctx, built, resume, dir, false, struct{}{})
+	list, err := numbered(ctx, built.Getenv, dir)
+	if err != nil {
+		return nil, fmt.Errorf("--resume %s: %w", resume, err)
+	}
+	m, ok := pick(list, resume)
+	switch {
+	case !ok && len(list) == 0:
+		return nil, fmt.Errorf("--resume %s: no previous sessions found for this project", resume)
+	case !ok:
+		return nil, fmt.Errorf("--resume %s: invalid session identifier; --list-sessions lists the sessions, then use --resume {number}, --resume {id} or --resume latest", resume)
+	}
+	s, err := host.Resume(ctx, built, m.ID, dir, false, struct{}{})
 	switch {
 	case conversation.IsUnknownSession(err):
-		return nil, fmt.Errorf("--resume %s: there is no saved session with that id (gemini-ls run -list-sessions lists them)", resume)
+		return nil, fmt.Errorf("--resume %s: there is no saved session with that id (--list-sessions lists them)", resume)
 	case err != nil:
 		return nil, fmt.Errorf("--resume %s: %w", resume, err)
 	}
 	return s, nil
 }
 
-// listSessions prints dir's saved sessions, newest first: id, when, how
-// many prompts, title.
-func listSessions(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, dir string, stdout, stderr io.Writer) int {
-	list, err := host.List(ctx, built, dir)
+// listSessions prints dir's saved sessions as Gemini CLI 0.61's
+// --list-sessions does: numbered by start time, each with its title, how
+// long ago it was used and its id; those only gemini-ls sees (its old
+// directory) after, marked so. It needs no credentials.
+func listSessions(ctx context.Context, getenv settings.Getenv, dir string, stdout, stderr io.Writer) int {
+	list, err := numbered(ctx, getenv, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(stderr, "gemini-ls: no saved sessions for %s\n", dir)
+		fmt.Fprint(stdout, "No previous sessions found for this project.")
 		return 0
 	}
-	for _, s := range list {
-		fmt.Fprintf(stdout, "%s\t%s\t%d prompts\t%s\n", s.ID, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Prompts, s.Title)
+	fmt.Fprintf(stdout, "\nAvailable sessions for this project (%d):\n", len(list))
+	now := time.Now()
+	for i, m := range list {
+		title := m.DisplayName
+		if title == "" {
+			title = m.Title
+		}
+		if len(title) > 100 {
+			title = title[:97] + "..."
+		}
+		only := ""
+		if !m.Shared {
+			only = ", gemini-ls only"
+		}
+		fmt.Fprintf(stdout, "  %d. %s (%s%s) [%s]\n", i+1, title, relativeTime(now, m.Updated), only, m.ID)
 	}
 	return 0
+}
+
+// deleteSession deletes the session arg names (a number of
+// --list-sessions or an id), as Gemini CLI 0.61's --delete-session does,
+// saying so on stdout; an unknown one is a line on stderr and, as there,
+// exit status 0.
+func deleteSession(ctx context.Context, getenv settings.Getenv, dir, arg string, stdout, stderr io.Writer) int {
+	list, err := numbered(ctx, getenv, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return exitError
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stderr, "No sessions found for this project.")
+		return 0
+	}
+	m, ok := pick(list, arg)
+	if !ok || strings.TrimSpace(arg) == "latest" { // 0.61 deletes by number or id only
+		fmt.Fprintf(stderr, "Invalid session identifier %q. Use --list-sessions to see available sessions.\n", arg)
+		return 0
+	}
+	store, err := sessionStore(getenv, dir)
+	if err == nil {
+		err = store.Delete(m.ID)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "Failed to delete session: %v\n", err)
+		return 0
+	}
+	index := 0
+	for i := range list {
+		if list[i].ID == m.ID {
+			index = i + 1
+		}
+	}
+	fmt.Fprintf(stdout, "Deleted session %d: %s (%s)\n", index, m.DisplayName, relativeTime(time.Now(), m.Updated))
+	return 0
+}
+
+// relativeTime is 0.61's formatRelativeTime, long style.
+func relativeTime(now, t time.Time) string {
+	d := now.Sub(t)
+	minutes, hours, days := int(d/time.Minute), int(d/time.Hour), int(d/(24*time.Hour))
+	plural := func(n int, unit string) string {
+		if n == 1 {
+			return fmt.Sprintf("1 %s ago", unit)
+		}
+		return fmt.Sprintf("%d %ss ago", n, unit)
+	}
+	switch {
+	case days > 0:
+		return plural(days, "day")
+	case hours > 0:
+		return plural(hours, "hour")
+	case minutes > 0:
+		return plural(minutes, "minute")
+	}
+	return "Just now"
 }

@@ -1,0 +1,477 @@
+package sessionstore
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// chats is the chats directory of root's project in Gemini CLI's place;
+// claim: create the project's directory if it has none (to write).
+// "" when the store shares nothing or (without claim) the project has
+// no directory yet.
+func (s *Store) chats(root string, claim bool) (string, error) {
+	if s.gemini == "" || root == "" {
+		return "", nil
+	}
+	dirs, err := geminidir.New(s.gemini, root)
+	if err != nil {
+		return "", err
+	}
+	var dir string
+	if claim {
+		dir, err = dirs.FindOrClaim()
+	} else {
+		dir, err = dirs.Find()
+	}
+	if err != nil || dir == "" {
+		return "", err
+	}
+	return filepath.Join(dir, "chats"), nil
+}
+
+// sharedRoot is the project a session of the store is filed under.
+func (s *Store) sharedRoot(root string) string { return cmp.Or(root, s.root) }
+
+// findShared is the file of session id in chats, "" when none: a
+// session-*-<id's first 8>.jsonl whose header names id.
+func (s *Store) findShared(chats, id string) (string, error) {
+	if chats == "" {
+		return "", nil
+	}
+	short := id
+	if len(short) > 8 {
+		short = short[:8]
+	}
+	entries, err := safefile.ReadDir(chats, MaxListed*4)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", chats, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, "-"+short+sharedExt) || !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(chats, name)
+		if h, err := readHeader(path); err == nil && h.SessionID == id {
+			return path, nil
+		}
+	}
+	return "", nil
+}
+
+// readHeader is a shared file's first line.
+func readHeader(path string) (header, error) {
+	f, fi, err := openRead(path, filepath.Base(path))
+	if err != nil {
+		return header{}, err
+	}
+	defer f.Close()
+	line, err := firstLine(f, fi.Size())
+	if err != nil || line == nil {
+		return header{}, fmt.Errorf("reading %s: no header line", path)
+	}
+	var h header
+	if err := json.Unmarshal(line, &h); err != nil {
+		return header{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return h, nil
+}
+
+// loadShared reads a shared file whole.
+func loadShared(ctx context.Context, path string) (*shared, error) {
+	f, fi, err := openRead(path, filepath.Base(path))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > MaxFileSize {
+		return nil, tooLarge(path, fi.Size())
+	}
+	return readShared(ctx, f, path)
+}
+
+// Load reads session id back: from the project's shared files, else from
+// the old directory. An interrupted last write is ignored.
+func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
+	if err := ValidateID(id); err != nil {
+		return Snapshot{}, fmt.Errorf("loading session: %w", err)
+	}
+	chats, err := s.chats(s.root, false)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
+	}
+	path, err := s.findShared(chats, id)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
+	}
+	if path == "" {
+		return s.loadLegacy(ctx, id)
+	}
+	sh, err := loadShared(ctx, path)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
+	}
+	snap := sh.snapshot(s.root)
+	snap.Meta.File = path
+	return snap, nil
+}
+
+// Append saves one prompt of session t.Meta.ID: in a shared store, one
+// line on the session's file (created, 0600, on its first prompt), then
+// fsync; a torn line an interrupted write left at its end is cut off
+// first. A session the old directory holds moves to the shared place
+// whole on its first prompt there.
+func (s *Store) Append(ctx context.Context, t Turn) error {
+	id := t.Meta.ID
+	if err := ValidateID(id); err != nil {
+		return fmt.Errorf("saving session: %w", err)
+	}
+	root := s.sharedRoot(t.Meta.Root)
+	chats, err := s.chats(root, true)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if chats == "" {
+		return s.appendLegacy(ctx, t)
+	}
+	path, err := s.findShared(chats, id)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if path == "" {
+		old, err := s.loadLegacy(ctx, id)
+		switch {
+		case err == nil:
+			// Moved whole: the old file keeps what it held, the shared
+			// one wins from now on (List and Load look there first).
+			old.Meta = t.Meta
+			old.History = append(old.History, t.History...)
+			for _, k := range t.Allow {
+				if !slices.Contains(old.Allow, k) {
+					old.Allow = append(old.Allow, k)
+				}
+			}
+			old.Usage.add(t.Usage)
+			if t.Exchange != nil {
+				old.Exchanges = append(old.Exchanges, *t.Exchange)
+			}
+			return s.Replace(ctx, old)
+		case !errors.Is(err, ErrNotFound):
+			return fmt.Errorf("saving session %s: %w", id, err)
+		}
+	}
+	line, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Meta: &t.Meta, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if path == "" {
+		if err := os.MkdirAll(chats, 0o700); err != nil {
+			return fmt.Errorf("saving session %s: %w", id, err)
+		}
+		path = filepath.Join(chats, sharedName(id, t.Meta.Created))
+	}
+	f, fi, created, err := openAppend(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	size := fi.Size()
+	if size > MaxFileSize {
+		return tooLarge(path, size)
+	}
+	var buf []byte
+	if size == 0 {
+		h, err := headerLine(t.Meta, root)
+		if err != nil {
+			return fmt.Errorf("saving session %s: %w", id, err)
+		}
+		buf = h
+	} else if end, err := completeEnd(f, size); err != nil {
+		return fmt.Errorf("saving session %s: reading %s: %w", id, path, err)
+	} else if end < size {
+		s.log.Warn("dropping the torn end of a session file", zap.String("path", path), zap.Int64("bytes", size-end))
+		if err := f.Truncate(end); err != nil {
+			return fmt.Errorf("saving session %s: truncating the torn end of %s: %w", id, path, err)
+		}
+		size = end
+	}
+	buf = append(buf, line...)
+	if size+int64(len(buf)) > MaxFileSize {
+		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, path, MaxFileSize>>20)
+	}
+	// One write of whole lines: a crash leaves at most a torn last line,
+	// which both programs skip.
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("saving session %s: syncing %s: %w", id, path, err)
+	}
+	if created {
+		syncDir(chats)
+	}
+	return nil
+}
+
+// completeEnd is the offset just past f's last '\n' (size bytes), read
+// backwards in chunks: what a torn write left after it is cut off.
+func completeEnd(f *os.File, size int64) (int64, error) {
+	buf := make([]byte, tailChunk)
+	for end := size; end > 0; {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil {
+			return 0, err
+		}
+		for i := n - 1; i >= 0; i-- {
+			if buf[i] == '\n' {
+				return end - n + i + 1, nil
+			}
+		}
+		end -= n
+	}
+	return 0, nil
+}
+
+// headerLine is a shared file's first line, as 0.61 starts one.
+func headerLine(m Meta, root string) ([]byte, error) {
+	b, err := json.Marshal(header{SessionID: m.ID, ProjectHash: ProjectHash(root), StartTime: isoTime(m.Created), LastUpdated: isoTime(m.Updated), Kind: "main"})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// promptLine is the line of a prompt (or of a whole session, ls.Replace).
+func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage) ([]byte, error) {
+	m.Shared, m.DisplayName, m.File = false, "", ""
+	ls.Meta = &m
+	msgs := messagesOf(history, m.Model, m.Updated, usage)
+	if ls.Exchange != nil {
+		// Tied to its prompt's message, so that 0.61's rewind to it drops it.
+		ex := *ls.Exchange
+		for _, msg := range msgs {
+			if msg.Type == "user" && !strings.Contains(string(msg.Content), `"functionResponse"`) {
+				ex.MessageID = msg.ID
+				break
+			}
+		}
+		ls.Exchange = &ex
+	}
+	b, err := json.Marshal(promptLine{
+		SessionID: m.ID, ProjectHash: ProjectHash(root), LastUpdated: isoTime(m.Updated),
+		Messages: msgs, LS: ls,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the session's line: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Replace rewrites session snap.Meta.ID's file to hold exactly snap (the
+// history was compressed, rewound or replaced): atomically, by a temp
+// file renamed over the old one, keeping the file's name.
+func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
+	id := snap.Meta.ID
+	if err := ValidateID(id); err != nil {
+		return fmt.Errorf("saving session: %w", err)
+	}
+	root := s.sharedRoot(snap.Meta.Root)
+	chats, err := s.chats(root, true)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if chats == "" {
+		return s.replaceLegacy(ctx, snap)
+	}
+	path, err := s.findShared(chats, id)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if path == "" {
+		path = filepath.Join(chats, sharedName(id, snap.Meta.Created))
+	}
+	head, err := headerLine(snap.Meta, root)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	usage := snap.Usage
+	line, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{})
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	buf := append(head, line...)
+	if len(buf) > MaxFileSize {
+		return fmt.Errorf("saving session %s: %w: the session is %d MiB, over %d MiB", id, ErrTooLarge, len(buf)>>20, MaxFileSize>>20)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(chats, 0o700); err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	if err := safefile.Replace(path, buf, 0o600); err != nil {
+		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
+	}
+	syncDir(chats)
+	return nil
+}
+
+// Delete removes session id: its shared file and its old one, whichever
+// exist; ErrNotFound when neither does.
+func (s *Store) Delete(id string) error {
+	if err := ValidateID(id); err != nil {
+		return fmt.Errorf("deleting session: %w", err)
+	}
+	chats, err := s.chats(s.root, false)
+	if err != nil {
+		return fmt.Errorf("deleting session %s: %w", id, err)
+	}
+	path, err := s.findShared(chats, id)
+	if err != nil {
+		return fmt.Errorf("deleting session %s: %w", id, err)
+	}
+	if path != "" {
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("deleting session %s: %w", id, err)
+		}
+	}
+	err = s.deleteLegacy(id)
+	if path != "" && errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// File is the file session id is saved in (hooks' transcript_path): its
+// shared file if it has one, else the old directory's.
+func (s *Store) File(id string) (string, error) {
+	if err := ValidateID(id); err != nil {
+		return "", err
+	}
+	if chats, err := s.chats(s.root, false); err == nil {
+		if path, err := s.findShared(chats, id); err == nil && path != "" {
+			return path, nil
+		}
+	}
+	return s.legacyFile(id)
+}
+
+// List returns the saved sessions' metadata, most recently updated
+// first: the shared sessions of root's project (the store's project when
+// root is ""), as 0.61 lists them, and the old directory's of root (of
+// every root when ""), a session in both places once (the shared one).
+func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
+	shared, err := s.ListShared(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	legacy, err := s.listLegacy(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, m := range shared {
+		seen[m.ID] = true
+	}
+	out := shared
+	for _, m := range legacy {
+		if !seen[m.ID] {
+			out = append(out, m)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Meta) int {
+		return cmp.Or(b.Updated.Compare(a.Updated), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// ListShared lists the shared sessions of root's project (the store's
+// when ""), in 0.61's order and with its numbering: by start time, the
+// first numbered 1 (--resume N, --delete-session N). Like 0.61 it reads
+// each session file whole (up to MaxFileSize, the MaxListed newest
+// files), skips one with nothing to resume or a subagent's, and lists a
+// session in two files once, by its newer one.
+func (s *Store) ListShared(ctx context.Context, root string) ([]Meta, error) {
+	root = s.sharedRoot(root)
+	chats, err := s.chats(root, false)
+	if err != nil || chats == "" {
+		return nil, err
+	}
+	entries, err := safefile.ReadDir(chats, MaxListed*4)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
+	}
+	type candidate struct {
+		path string
+		mod  time.Time
+	}
+	var candidates []candidate
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			s.log.Warn("skipping a session file that is not a regular file", zap.String("path", filepath.Join(chats, name)))
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		candidates = append(candidates, candidate{filepath.Join(chats, name), info.ModTime()})
+	}
+	slices.SortFunc(candidates, func(a, b candidate) int { return b.mod.Compare(a.mod) })
+	candidates = candidates[:min(len(candidates), s.maxListed)]
+	byID := map[string]Meta{}
+	for _, c := range candidates {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sh, err := loadShared(ctx, c.path)
+		if err != nil {
+			s.log.Warn("skipping a session file", zap.Error(err))
+			continue
+		}
+		if !sh.resumable() || sh.Kind == "subagent" || ValidateID(sh.SessionID) != nil {
+			continue
+		}
+		m := sh.meta(root)
+		m.File = c.path
+		if old, ok := byID[m.ID]; !ok || m.Updated.After(old.Updated) {
+			byID[m.ID] = m
+		}
+	}
+	out := make([]Meta, 0, len(byID))
+	for _, m := range byID {
+		out = append(out, m)
+	}
+	slices.SortStableFunc(out, func(a, b Meta) int {
+		return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.File, b.File))
+	})
+	return out, nil
+}
