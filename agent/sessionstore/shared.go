@@ -657,7 +657,7 @@ func cleanMessage(s string) string {
 // gets wrong are put right: the text of 0.61's recorded thoughts is not
 // sent (it has no signature, and gemini-ls keeps no thoughts), and a
 // call's result recorded both in toolCalls and in the user message after
-// it is sent once; contents of one role in a row are joined.
+// it is sent once.
 func (s *shared) history() []*genai.Content {
 	var out []*genai.Content
 	answered := map[string]bool{}
@@ -673,10 +673,6 @@ func (s *shared) history() []*genai.Content {
 			kept = append(kept, p)
 		}
 		if len(kept) == 0 {
-			return
-		}
-		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Parts = append(out[n-1].Parts, kept...)
 			return
 		}
 		out = append(out, &genai.Content{Role: role, Parts: kept})
@@ -716,6 +712,11 @@ func (s *shared) history() []*genai.Content {
 				}
 			}
 			if len(model) == 0 {
+				if m.ls && len(m.ToolCalls) == 0 {
+					// gemini-ls's record of an answer that said nothing:
+					// its history leaves it out with what it answered.
+					out = append(out, &genai.Content{Role: genai.RoleModel})
+				}
 				continue
 			}
 			push(genai.RoleModel, model)

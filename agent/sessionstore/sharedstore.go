@@ -77,6 +77,60 @@ func (s *Store) findShared(chats, id string) (string, error) {
 	return "", nil
 }
 
+// locate finds session id's shared file and its project's root: in the
+// store's project first, then in every project of Gemini CLI's tmp
+// directory (as a session of another root, listed by List(""), is
+// resumed by id). "" when it has none.
+func (s *Store) locate(id string) (path, root string, err error) {
+	chats, err := s.chats(s.root, false)
+	if err != nil {
+		return "", "", err
+	}
+	if path, err = s.findShared(chats, id); err != nil || path != "" {
+		return path, s.root, err
+	}
+	for _, r := range s.projects() {
+		if r == s.root {
+			continue
+		}
+		chats, err := s.chats(r, false)
+		if err != nil || chats == "" {
+			continue
+		}
+		if path, err := s.findShared(chats, id); err == nil && path != "" {
+			return path, r, nil
+		}
+	}
+	return "", "", nil
+}
+
+// projects are the roots of the projects Gemini CLI's tmp directory
+// holds, by their .project_root markers (at most geminidir.MaxScanned).
+func (s *Store) projects() []string {
+	if s.gemini == "" {
+		return nil
+	}
+	tmp := filepath.Join(s.gemini, "tmp")
+	entries, err := safefile.ReadDir(tmp, geminidir.MaxScanned)
+	if err != nil {
+		return nil
+	}
+	var roots []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		data, err := safefile.Read(filepath.Join(tmp, e.Name(), ".project_root"), 64<<10)
+		if err != nil {
+			continue
+		}
+		if r := filepath.Clean(strings.TrimSpace(string(data))); filepath.IsAbs(r) {
+			roots = append(roots, r)
+		}
+	}
+	return roots
+}
+
 // readHeader is a shared file's first line.
 func readHeader(path string) (header, error) {
 	f, fi, err := openRead(path, filepath.Base(path))
@@ -114,11 +168,7 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 	if err := ValidateID(id); err != nil {
 		return Snapshot{}, fmt.Errorf("loading session: %w", err)
 	}
-	chats, err := s.chats(s.root, false)
-	if err != nil {
-		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
-	}
-	path, err := s.findShared(chats, id)
+	path, root, err := s.locate(id)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
 	}
@@ -129,7 +179,7 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
 	}
-	snap := sh.snapshot(s.root)
+	snap := sh.snapshot(root)
 	snap.Meta.File = path
 	return snap, nil
 }
@@ -343,11 +393,7 @@ func (s *Store) Delete(id string) error {
 	if err := ValidateID(id); err != nil {
 		return fmt.Errorf("deleting session: %w", err)
 	}
-	chats, err := s.chats(s.root, false)
-	if err != nil {
-		return fmt.Errorf("deleting session %s: %w", id, err)
-	}
-	path, err := s.findShared(chats, id)
+	path, _, err := s.locate(id)
 	if err != nil {
 		return fmt.Errorf("deleting session %s: %w", id, err)
 	}
@@ -369,10 +415,8 @@ func (s *Store) File(id string) (string, error) {
 	if err := ValidateID(id); err != nil {
 		return "", err
 	}
-	if chats, err := s.chats(s.root, false); err == nil {
-		if path, err := s.findShared(chats, id); err == nil && path != "" {
-			return path, nil
-		}
+	if path, _, err := s.locate(id); err == nil && path != "" {
+		return path, nil
 	}
 	return s.legacyFile(id)
 }
@@ -382,9 +426,22 @@ func (s *Store) File(id string) (string, error) {
 // root is ""), as 0.61 lists them, and the old directory's of root (of
 // every root when ""), a session in both places once (the shared one).
 func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
-	shared, err := s.ListShared(ctx, root)
-	if err != nil {
-		return nil, err
+	roots := []string{s.sharedRoot(root)}
+	if root == "" {
+		roots = append(roots, s.projects()...)
+	}
+	var shared []Meta
+	done := map[string]bool{}
+	for _, r := range roots {
+		if r == "" || done[r] {
+			continue
+		}
+		done[r] = true
+		list, err := s.listShared(ctx, r, true)
+		if err != nil {
+			return nil, err
+		}
+		shared = append(shared, list...)
 	}
 	legacy, err := s.listLegacy(ctx, root)
 	if err != nil {
@@ -413,6 +470,12 @@ func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
 // files), skips one with nothing to resume or a subagent's, and lists a
 // session in two files once, by its newer one.
 func (s *Store) ListShared(ctx context.Context, root string) ([]Meta, error) {
+	return s.listShared(ctx, root, false)
+}
+
+// listShared is ListShared; with all, the sessions 0.61 does not list
+// but gemini-ls resumes (one rewound to nothing) too, Shared false.
+func (s *Store) listShared(ctx context.Context, root string, all bool) ([]Meta, error) {
 	root = s.sharedRoot(root)
 	chats, err := s.chats(root, false)
 	if err != nil || chats == "" {
@@ -457,10 +520,12 @@ func (s *Store) ListShared(ctx context.Context, root string) ([]Meta, error) {
 			s.log.Warn("skipping a session file", zap.Error(err))
 			continue
 		}
-		if !sh.resumable() || sh.Kind == "subagent" || ValidateID(sh.SessionID) != nil {
+		listed := sh.resumable() && sh.Kind != "subagent"
+		if !listed && !(all && sh.lsMeta != nil) || ValidateID(sh.SessionID) != nil {
 			continue
 		}
 		m := sh.meta(root)
+		m.Shared = listed
 		m.File = c.path
 		if old, ok := byID[m.ID]; !ok || m.Updated.After(old.Updated) {
 			byID[m.ID] = m

@@ -116,7 +116,7 @@ func TestRunResume(t *testing.T) {
 
 	list := h.run("run", "-list-sessions")
 	list.wantExit(t, 0)
-	if !strings.HasPrefix(list.stdout, id+"\t") || !strings.Contains(list.stdout, "1 prompts\tremember 42") {
+	if list.stdout != "\nAvailable sessions for this project (1):\n  1. remember 42 (Just now) ["+id+"]\n" {
 		t.Errorf("-list-sessions printed %q", list.stdout)
 	}
 
@@ -136,7 +136,7 @@ func TestRunResume(t *testing.T) {
 
 	bad := h.run("run", "-resume", "NOSUCHSESSION", "-p", "hi")
 	bad.wantExit(t, exitInput)
-	if !strings.Contains(bad.stderr, "--resume NOSUCHSESSION: there is no saved session with that id") || strings.Contains(bad.stderr, "Usage") {
+	if !strings.Contains(bad.stderr, "--resume NOSUCHSESSION: invalid session identifier") || strings.Contains(bad.stderr, "Usage") {
 		t.Errorf("stderr = %q", bad.stderr)
 	}
 }
