@@ -675,6 +675,11 @@ func (s *shared) history() []*genai.Content {
 		if len(kept) == 0 {
 			return
 		}
+		if role == genai.RoleModel {
+			// Only a result sent since the last call is a repeat: ids
+			// may come back in later turns.
+			clear(answered)
+		}
 		out = append(out, &genai.Content{Role: role, Parts: kept})
 	}
 	for _, m := range s.messages() {

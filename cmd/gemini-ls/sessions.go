@@ -4,78 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/settings"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 )
 
-// sessionStore is the store of dir's sessions: Gemini CLI's place for
-// the project (~/.gemini/tmp/<project>/chats), and gemini-ls's old
-// directory.
-func sessionStore(getenv settings.Getenv, dir string) (*sessionstore.Store, error) {
-	dir = projectDir(dir)
-	return sessionstore.Open(sessionstore.Options{
-		Dir: sessionstore.DefaultDir(getenv), GeminiDir: settings.UserDir(getenv), Root: dir,
-	})
-}
-
-// projectDir is dir as Gemini CLI names the project: absolute, symlinks
-// resolved (its working directory).
-func projectDir(dir string) string {
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	return dir
-}
-
-// numbered is dir's sessions as --list-sessions numbers them: Gemini CLI
-// 0.61's (the shared ones, by start time, from 1), then those only the
-// old gemini-ls directory holds, which 0.61 does not see, after them.
-func numbered(ctx context.Context, getenv settings.Getenv, dir string) ([]sessionstore.Meta, error) {
-	if sessionstore.DefaultDir(getenv) == "" {
-		return nil, nil // sessions are not saved without HOME
-	}
-	dir = projectDir(dir)
-	store, err := sessionStore(getenv, dir)
-	if err != nil {
-		return nil, fmt.Errorf("listing saved sessions: %w", err)
-	}
-	shared, err := store.ListShared(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("listing saved sessions: %w", err)
-	}
-	all, err := store.List(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("listing saved sessions: %w", err)
-	}
-	var old []sessionstore.Meta
-	for _, m := range all {
-		if !m.Shared {
-			m.DisplayName = m.Title
-			old = append(old, m)
-		}
-	}
-	for i, j := 0, len(old)-1; i < j; i, j = i+1, j-1 {
-		old[i], old[j] = old[j], old[i] // oldest first, as 0.61 numbers
-	}
-	return append(shared, old...), nil
-}
-
 // pick is the session arg names among list: "latest" (the last one 0.61
 // numbers, else the newest old one), its number, or its id.
-func pick(list []sessionstore.Meta, arg string) (sessionstore.Meta, bool) {
+func pick(list []conversation.Saved, arg string) (conversation.Saved, bool) {
 	arg = strings.TrimSpace(arg)
 	if arg == "latest" {
-		var latest *sessionstore.Meta
+		var latest *conversation.Saved
 		for i := range list {
 			m := &list[i]
 			if m.Shared {
@@ -86,7 +29,7 @@ func pick(list []sessionstore.Meta, arg string) (sessionstore.Meta, bool) {
 			latest = &list[len(list)-1]
 		}
 		if latest == nil {
-			return sessionstore.Meta{}, false
+			return conversation.Saved{}, false
 		}
 		return *latest, true
 	}
@@ -98,7 +41,7 @@ func pick(list []sessionstore.Meta, arg string) (sessionstore.Meta, bool) {
 	if n, err := strconv.Atoi(arg); err == nil && strconv.Itoa(n) == arg && n >= 1 && n <= len(list) {
 		return list[n-1], true
 	}
-	return sessionstore.Meta{}, false
+	return conversation.Saved{}, false
 }
 
 // session is the session to run the prompt in: a new one, or the saved
@@ -108,7 +51,7 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *agen
 	if resume == "" {
 		return host.Open(built, false, struct{}{}), nil
 	}
-	list, err := numbered(ctx, built.Getenv, dir)
+	list, err := conversation.SavedSessions(ctx, built.Getenv, dir)
 	if err != nil {
 		return nil, fmt.Errorf("--resume %s: %w", resume, err)
 	}
@@ -134,7 +77,7 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *agen
 // long ago it was used and its id; those only gemini-ls sees (its old
 // directory) after, marked so. It needs no credentials.
 func listSessions(ctx context.Context, getenv settings.Getenv, dir string, stdout, stderr io.Writer) int {
-	list, err := numbered(ctx, getenv, dir)
+	list, err := conversation.SavedSessions(ctx, getenv, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
@@ -146,10 +89,7 @@ func listSessions(ctx context.Context, getenv settings.Getenv, dir string, stdou
 	fmt.Fprintf(stdout, "\nAvailable sessions for this project (%d):\n", len(list))
 	now := time.Now()
 	for i, m := range list {
-		title := m.DisplayName
-		if title == "" {
-			title = m.Title
-		}
+		title := m.Name
 		if len(title) > 100 {
 			title = title[:97] + "..."
 		}
@@ -167,7 +107,7 @@ func listSessions(ctx context.Context, getenv settings.Getenv, dir string, stdou
 // saying so on stdout; an unknown one is a line on stderr and, as there,
 // exit status 0.
 func deleteSession(ctx context.Context, getenv settings.Getenv, dir, arg string, stdout, stderr io.Writer) int {
-	list, err := numbered(ctx, getenv, dir)
+	list, err := conversation.SavedSessions(ctx, getenv, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitError
@@ -181,11 +121,7 @@ func deleteSession(ctx context.Context, getenv settings.Getenv, dir, arg string,
 		fmt.Fprintf(stderr, "Invalid session identifier %q. Use --list-sessions to see available sessions.\n", arg)
 		return 0
 	}
-	store, err := sessionStore(getenv, dir)
-	if err == nil {
-		err = store.Delete(m.ID)
-	}
-	if err != nil {
+	if err := conversation.DeleteSaved(getenv, dir, m.ID); err != nil {
 		fmt.Fprintf(stderr, "Failed to delete session: %v\n", err)
 		return 0
 	}
@@ -195,7 +131,7 @@ func deleteSession(ctx context.Context, getenv settings.Getenv, dir, arg string,
 			index = i + 1
 		}
 	}
-	fmt.Fprintf(stdout, "Deleted session %d: %s (%s)\n", index, m.DisplayName, relativeTime(time.Now(), m.Updated))
+	fmt.Fprintf(stdout, "Deleted session %d: %s (%s)\n", index, m.Name, relativeTime(time.Now(), m.Updated))
 	return 0
 }
 
