@@ -2,7 +2,7 @@ package agent
 
 import (
 	"context"
-		"strings"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"

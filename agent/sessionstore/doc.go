@@ -3,6 +3,40 @@
 // usage and its metadata (id, workspace root, title, model, times, prompt
 // count, approval mode, approved plan), saved after every prompt.
 //
+// # Shared with Gemini CLI (Open)
+//
+// A store opened with Gemini CLI's directory (~/.gemini) and a project
+// root keeps each session where Gemini CLI 0.61 keeps its own, in its
+// format (shared.go states it), so either program lists and resumes the
+// other's: ~/.gemini/tmp/<project>/chats/session-<start>-<id[:8]>.jsonl,
+// <project> named by internal/geminidir as 0.61's project registry names
+// it. gemini-ls appends ONE line per prompt: a record 0.61 reads as
+// metadata carrying the prompt's messages (so a torn write loses the
+// whole prompt, for both programs) and, under "$geminiLs", what 0.61 has
+// no place for: the metadata, the approvals, the usage, the exchange with
+// its file-edit journal. A file is read as 0.61 reads it (messages by
+// id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
+// --resume rebuilds it, each call's result once.
+//
+// Invariants of shared files:
+//   - A line is committed when it ends with '\n'. A last line without one
+//     is a torn write: Load ignores it, the next Append cuts it off before
+//     writing. A line that is not JSON before the last is corruption
+//     (ErrCorrupt, naming the line). Records 0.61 ignores are ignored.
+//   - gemini-ls's files are 0600 (0.61's keep their mode); Replace writes
+//     a temp file and renames it over the old one, keeping its name.
+//   - Only regular files are read, never through a symlink, never in a
+//     way that blocks; at most MaxFileSize bytes; List considers the
+//     MaxListed newest files of a project and, as 0.61 does, reads each
+//     whole.
+//   - Ids are those ValidateID allows; new ones are UUIDs, as 0.61's are.
+//   - The old directory (below) is still read: Load and List fall back to
+//     it, a session in both places is listed once (the shared one), and
+//     the first Append of an old session writes it whole to the shared
+//     place, leaving the old file as it was.
+//
+// # The old directory (New)
+//
 // A session is ONE JSON-lines file, <dir>/<id>.jsonl (file 0600, directory
 // 0700, whatever the umask: a session holds everything the user, the model
 // and the tools said, secrets read from files included, so it is private

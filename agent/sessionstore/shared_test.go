@@ -68,7 +68,7 @@ func TestSharedRoundTrip(t *testing.T) {
 		want.Exchanges = append(want.Exchanges, *ex)
 	}
 	files := chatsFiles(t, s)
-	if len(files) != 1 || !regexp.MustCompile(`/tmp/my-project/chats/session-2026-11-22T10-00-` + id[:8] + `\.jsonl$`).MatchString(files[0]) {
+	if len(files) != 1 || !regexp.MustCompile(`/tmp/my-project/chats/session-2026-11-22T10-00-`+id[:8]+`\.jsonl$`).MatchString(files[0]) {
 		t.Fatalf("files = %v", files)
 	}
 	if fi, err := os.Stat(files[0]); err != nil || fi.Mode().Perm() != 0o600 {
@@ -210,4 +210,3 @@ func TestSharedTakesOverAnOldSession(t *testing.T) {
 		t.Errorf("after the delete: %+v", list)
 	}
 }
-

@@ -211,6 +211,15 @@ func TestSessionOfGeminiLSResumedByGeminiCLI(t *testing.T) {
 		t.Errorf("0.61's request holds\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
+	// gemini-ls's --resume N takes 0.61's numbers, and the session now
+	// holds 0.61's prompt too.
+	third := geminitest.NewTestServer(t, geminitest.TextTurn("Sure."))
+	gls(t, home, root, third, "run", "--resume", "1", "-p", "Again?").wantExit(t, 0)
+	got = flat(third.Requests()[0].Contents)
+	if n := len(got); n != 7 || got[4] != "user: Do you remember?" || got[5] != "model: Yes." || got[6] != "user: Again?" {
+		t.Errorf("gemini-ls's --resume 1 request holds\n%s", strings.Join(got, "\n"))
+	}
+
 	// Listing, 0.61 asks the model to summarise the earlier session; the
 	// summary is saved in the file, and both show it.
 	summaries := geminitest.NewTestServer(t)
