@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
@@ -25,6 +26,13 @@ import (
 func geminiHome(t *testing.T, root string) string {
 	t.Helper()
 	home := t.TempDir()
+	writeGeminiSettings(t, home, root)
+	return home
+}
+
+// writeGeminiSettings writes geminiHome's files into home.
+func writeGeminiSettings(t *testing.T, home, root string) {
+	t.Helper()
 	dir := filepath.Join(home, ".gemini")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -41,7 +49,6 @@ func geminiHome(t *testing.T, root string) string {
 			t.Fatal(err)
 		}
 	}
-	return home
 }
 
 // gemini61 runs Gemini CLI 0.61 in root against srv; stdout, stderr.
@@ -242,5 +249,51 @@ func TestSessionOfGeminiLSResumedByGeminiCLI(t *testing.T) {
 	bad := gls(t, home, root, summaries, "run", "--delete-session", "7")
 	if bad.code != 0 || bad.stderr != "No sessions found for this project.\n" {
 		t.Errorf("deleting with none left: %d %q", bad.code, bad.stderr)
+	}
+}
+
+// ACP's session/list lists a session Gemini CLI 0.61 started, and
+// session/load replays it and continues it with its history.
+func TestSessionOfGeminiCLILoadedOverACP(t *testing.T) {
+	home := t.TempDir()
+	h := startACP(t, acpSetup{home: home, noSession: true, files: map[string]string{"a.txt": "hello file\n"}}, geminitest.TextTurn("It said hello."))
+	writeGeminiSettings(t, home, h.root)
+	srv61 := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"file_path": "a.txt"})),
+		geminitest.TextTurn("The file says hello."))
+	gemini61(t, home, h.root, srv61, "-m", "gemini-2.5-pro", "--approval-mode", "yolo", "-p", "What is in a.txt?", "-o", "text")
+
+	list, err := h.client.Conn.ListSessions(h.ctx, sdk.ListSessionsRequest{Cwd: &h.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 || list.Sessions[0].Title == nil || *list.Sessions[0].Title != "What is in a.txt?" {
+		t.Fatalf("session/list = %+v", list)
+	}
+	id := list.Sessions[0].SessionId
+	if _, err := h.client.Conn.LoadSession(h.ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.root, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	h.session = id
+	var got []string
+	for _, u := range h.since(0) {
+		if u.AvailableCommandsUpdate == nil {
+			got = append(got, replayed(u))
+		}
+	}
+	if len(got) == 0 || got[0] != "user: What is in a.txt?" || got[len(got)-1] != "agent: The file says hello." {
+		t.Errorf("session/load replayed:\n%s", strings.Join(got, "\n"))
+	}
+	h.mustPrompt("What did it say?", sdk.StopReasonEndTurn)
+	flatGot := flat(h.model.Requests()[0].Contents)
+	want := []string{
+		"user: What is in a.txt?",
+		"model: call read_file sig=",
+		"user: response read_file hello file",
+		"model: The file says hello.",
+		"user: What did it say?",
+	}
+	if !slices.Equal(flatGot, want) {
+		t.Errorf("the request holds\n%s\nwant\n%s", strings.Join(flatGot, "\n"), strings.Join(want, "\n"))
 	}
 }
