@@ -210,3 +210,31 @@ func TestSharedTakesOverAnOldSession(t *testing.T) {
 		t.Errorf("after the delete: %+v", list)
 	}
 }
+
+// After 0.61 resumes a session it records the model's messages with
+// their parts (a thought's text among them); the thought's text is not
+// sent back, its signature is.
+func TestSharedLeavesThoughtTextOut(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := filepath.Join(s.gemini, "tmp", "my-project", "chats")
+	for _, base := range []string{"tmp", "history"} {
+		dir := filepath.Join(s.gemini, base, "my-project")
+		_ = os.MkdirAll(dir, 0o700)
+		if err := os.WriteFile(filepath.Join(dir, ".project_root"), []byte(root), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.MkdirAll(chats, 0o700)
+	id := "11111111-2222-4333-8444-555555555555"
+	file := `{"sessionId":"` + id + `","projectHash":"h","startTime":"2026-11-23T20:31:18.490Z","kind":"main"}
+{"$set":{"messages":[{"id":"u1","type":"user","content":[{"text":"hi"}]},{"id":"g1","type":"gemini","content":[{"text":"**Plan** it","thought":true},{"text":"signed","thought":true,"thoughtSignature":"c2ln"},{"functionCall":{"id":"c1","name":"ls","args":{}}}]},{"id":"r1","type":"user","content":[{"functionResponse":{"id":"c1","name":"ls","response":{"output":"a"}}}]}]}}
+`
+	if err := os.WriteFile(filepath.Join(chats, "session-2026-11-23T20-31-11111111.jsonl"), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := mustLoad(t, s, id)
+	model := got.History[1].Parts
+	if len(model) != 2 || model[0].Text != "" || model[0].Thought || string(model[0].ThoughtSignature) != "sig" || model[1].FunctionCall == nil {
+		t.Errorf("model parts = %s", jsonOf(t, model))
+	}
+}
