@@ -48,12 +48,6 @@ func writeFile(t *testing.T, path, text string) {
 	}
 }
 
-// result is one command's output and exit status.
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
 func runCmd(t *testing.T, cmd *exec.Cmd, stdin string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
