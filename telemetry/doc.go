@@ -1,0 +1,31 @@
+// Package telemetry sends Gemini CLI 0.61's telemetry (docs/cli/telemetry.md
+// in its package) through the OpenTelemetry Go SDK: its log events
+// (gemini_cli.config, gemini_cli.user_prompt, gemini_cli.tool_call,
+// gemini_cli.api_request, gemini_cli.api_response, gemini_cli.api_error) and
+// metrics (gemini_cli.session.count, gemini_cli.tool.call.count and .latency,
+// gemini_cli.api.request.count and .latency, gemini_cli.token.usage), with
+// 0.61's attribute names, under 0.61's resource service.name "gemini-cli" so
+// that a team's dashboards and queries for Gemini CLI see gemini-ls too.
+//
+// It owns the SDK's providers and exporters (OTLP over grpc or http, or a
+// file) and gives the rest of gemini-ls a Recorder: the agent reports what
+// happened, in facts it has, and never touches the SDK. setup builds one
+// from the settings (New) and shuts it down at exit, which flushes it.
+//
+// Invariants:
+//   - Nothing is sent, and no exporter or connection is made, unless
+//     telemetry.enabled is true: New then returns Nop.
+//   - The SDK's global providers are never set: each Telemetry has its own,
+//     so tests and several builds in one process do not share state.
+//   - With logPrompts false no text the user or the model wrote leaves the
+//     process: prompt, function_args, request_text and response_text are left
+//     out, as 0.61 leaves them out.
+//   - No credential is ever in an attribute: every string attribute passes
+//     through a Redactor that replaces the secrets it was given (the API key,
+//     the environment's secret-looking variables) and anything shaped like an
+//     API key, an OAuth token or an Authorization header with [REDACTED],
+//     whatever logPrompts says.
+//   - Recording never blocks on the network and never fails the caller: the
+//     SDK batches logs and reads metrics periodically; export errors go to
+//     the SDK's error handler.
+package telemetry
