@@ -35,6 +35,8 @@ type Settings struct {
 	// and HooksConfig turns them on or off.
 	Hooks       Hooks       `json:"hooks"`
 	HooksConfig HooksConfig `json:"hooksConfig"`
+	// Telemetry is 0.61's OpenTelemetry export (telemetry.go).
+	Telemetry Telemetry `json:"telemetry"`
 	// PolicyPaths are policy files or directories read instead of
 	// ~/.gemini/policies, in the user tier; AdminPolicyPaths more in the
 	// admin tier, taken from the system settings file only (Load).

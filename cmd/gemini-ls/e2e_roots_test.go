@@ -16,14 +16,14 @@ const unreadSettings = `{
   "general": {"vimMode": true, "preferredEditor": "vim"},
   "ui": {"theme": "GitHub", "footer": {"hideCWD": true}},
   "privacy": {"usageStatisticsEnabled": false},
-  "telemetry": {"enabled": false},
+  "telemetry": {"traces": false},
   "model": {"name": "gemini-2.5-flash", "skipNextSpeakerCheck": true},
   "colour": "blue",
   "tools": {"sandboxx": true},
 }`
 
 var unreadKeys = []string{"general.preferredEditor", "general.vimMode", "ui.theme", "ui.footer.hideCWD",
-	"privacy.usageStatisticsEnabled", "telemetry.enabled", "model.skipNextSpeakerCheck"}
+	"privacy.usageStatisticsEnabled", "telemetry.traces", "model.skipNextSpeakerCheck"}
 
 // wantEachNamedOnce fails t unless out names file, each key of
 // unreadKeys once, and colour and tools.sandboxx once as unknown.
