@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/policy"
+	"github.com/gemini-ls/gemini-ls/telemetry"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -110,6 +111,9 @@ type Config struct {
 	// Logger receives the api_request/api_response/api_error events; none
 	// when nil.
 	Logger *zap.Logger
+	// Telemetry receives Gemini CLI 0.61's telemetry events (telemetry.go);
+	// none when nil.
+	Telemetry telemetry.Recorder
 	// AuthType is logged with each response and error (Auth.Type).
 	AuthType string
 	Retry    dialog.RetryPolicy

@@ -176,6 +176,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		return nil, fmt.Errorf("encoding the request for the log: %w", err)
 	}
 	a.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
+	t.recordRequest(cmp.Or(req.model, t.model()), string(requestText))
 
 	start := a.cfg.Now()
 	var out *modelTurn
@@ -211,6 +212,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	t.s.noteModel(model)
 	if err != nil {
 		a.log.error(model, t.promptID, elapsed, err)
+		t.recordAPIError(model, elapsed, err)
 		_, cut := errors.AsType[*AnswerCutOffError](err)
 		_, ended := errors.AsType[*hookEnd](err)
 		if (cut || ended) && out != nil {
@@ -240,6 +242,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	text := out.text.String()
 	t.result.Text += out.sep + text
 	a.log.response(model, t.promptID, elapsed, usage, text)
+	t.recordResponse(model, elapsed, usage, text, out.finish)
 	return out, nil
 }
 
@@ -668,6 +671,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 		}
 	}
 	t.s.statsRecord().call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
+	t.recordToolCall(run, res)
 	display := res.Display
 	if display == "" && res.Error != "" {
 		display = res.Error
