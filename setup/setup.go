@@ -12,6 +12,7 @@ import (
 
 	geminils "github.com/gemini-ls/gemini-ls"
 	"github.com/gemini-ls/gemini-ls/agents/remote"
+	"github.com/gemini-ls/gemini-ls/telemetry"
 
 	"github.com/gemini-ls/gemini-ls/agents"
 
@@ -152,6 +153,9 @@ type Built struct {
 	// added to them (includes) are neither.
 	projectRoots []string
 	includes     includes
+	// telemetry is the settings' telemetry (telemetry.go); nil when
+	// AuthErr is set.
+	telemetry telemetry.Sink
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -257,6 +261,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	}
 	b.Checkpoints = b.checkpoints(o, set)
 	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
+	b.telemetry = b.startTelemetry(ctx, set, creds)
 	b.Agent = agent.New(agent.Config{
 		Generator:            gen,
 		Model:                b.Model,
@@ -285,6 +290,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,
 		AuthType:             creds.Type,
+		Telemetry:            b.telemetry,
 		Retry:                o.Retry,
 		Thinking:             true,
 
@@ -660,6 +666,7 @@ func (b *Built) Close() {
 		b.Agent.Close(context.Background())
 	}
 	b.Tools.Close()
+	b.closeTelemetry()
 }
 
 func thinkingBudget(n *int) *int32 {

@@ -39,7 +39,7 @@ type Config struct {
 
 // ErrGCPDirect says that target gcp without useCollector asks for 0.61's
 // in-process Google Cloud exporters, which gemini-ls does not have.
-var ErrGCPDirect = errors.New(`telemetry.target "gcp" exports straight to Google Cloud, which gemini-ls does not do: telemetry is off. Set telemetry.useCollector to true and run an OpenTelemetry collector that exports to Google Cloud at telemetry.otlpEndpoint, or use target "local"`)
+var ErrGCPDirect = errors.New(`telemetry.target "gcp" exports straight to Google Cloud, which gemini-ls does not do; set telemetry.useCollector to true and run an OpenTelemetry collector that exports to Google Cloud at telemetry.otlpEndpoint, or use target "local"`)
 
 // Validate checks the values 0.61 refuses (its FatalConfigError for a bad
 // target or protocol) and what gemini-ls cannot do.
