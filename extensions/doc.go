@@ -33,9 +33,10 @@
 //     dropped, as Gemini CLI drops it.
 //   - A disabled extension is listed, and contributes nothing (Active
 //     leaves it out).
-//   - An install or update is built beside its place and renamed into
-//     it, the previous version moved aside until then: a failure leaves
-//     what was installed. Consent is asked (Manager.Consent) before
+//   - An install or update is built in the user's Gemini directory's tmp
+//     (never in the extensions directory, which Gemini CLI loads whole)
+//     and renamed into its place, the previous version moved aside until
+//     then: a failure leaves what was installed. Consent is asked (Manager.Consent) before
 //     anything is written.
 //   - gemini-ls never makes Gemini CLI's integrity key; it signs
 //     extension_integrity.json only with the key Gemini CLI made, and

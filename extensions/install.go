@@ -325,9 +325,15 @@ func (m Manager) installOrUpdate(ctx context.Context, rec Record, previous *Exte
 	if missing := missingSettings(c.m.Settings, from, dest); len(missing) > 0 {
 		m.warn(fmt.Sprintf(`Extension "%s" has missing settings: %s. Please run "gemini extensions config %s [setting-name]" to configure them.`, name, strings.Join(missing, ", "), name))
 	}
-	// Built beside its place, then renamed into it: a failed copy leaves
-	// the extension as it was (or absent), never half there.
-	stage, err := os.MkdirTemp(extDir, "."+name+".installing-")
+	// Built outside the extensions directory (on its file system: the
+	// user's Gemini directory), then renamed into it: a failed copy leaves
+	// the extension as it was (or absent), never half there, and a crash
+	// leaves nothing Gemini CLI would try to load as an extension.
+	staging := filepath.Join(m.UserDir, "tmp")
+	if err := os.MkdirAll(staging, 0o700); err != nil {
+		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+	}
+	stage, err := os.MkdirTemp(staging, ".extension-"+name+".installing-")
 	if err != nil {
 		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
 	}
