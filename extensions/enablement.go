@@ -127,7 +127,14 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 	entry := e[name]
 	entry.Overrides = append(keptRules(entry.Overrides, withSlashes(dir)), rule)
 	e[name] = entry
-	data, err := json.MarshalIndent(e, "", "  ")
+	return writeEnablement(path, before, e)
+}
+
+// writeEnablement writes e over path's before, unless another writer
+// changed it meanwhile; paths' characters are written as they are, as
+// Gemini CLI writes them.
+func writeEnablement(path string, before []byte, e enablement) error {
+	data, err := marshalIndent(e)
 	if err != nil {
 		return err
 	}

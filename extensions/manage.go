@@ -1,7 +1,6 @@
 package extensions
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,17 +65,7 @@ func removeEnablement(ctx context.Context, userDir, name string) error {
 		return nil
 	}
 	delete(e, name)
-	data, err := marshalIndent(e)
-	if err != nil {
-		return err
-	}
-	return safefile.WriteIf(path, data, func() error {
-		now, err := safefile.Read(path, maxFileSize)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, before) {
-			return fmt.Errorf("%s changed while it was being written; try again", path)
-		}
-		return nil
-	})
+	return writeEnablement(path, before, e)
 }
 
 // SetEnabledFor enables (or disables) the installed extension called
