@@ -123,11 +123,13 @@ Its model is asked for at once, for the mode line to show."
   "The `gemini/confirm' request whose question is on screen.")
 
 (defun gemini-ls--status ()
-  "What Gemini is doing: `reviewing', `working', `idle', or nil (no server).
-Reviewing means a review or a question waits for the user."
+  "What Gemini is doing: `asking', `reviewing', `working', `idle', or nil
+\(no server).  Asking means a question waits for the user's answer,
+reviewing that an edit waits for the user's review."
   (setq gemini-ls--servers (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
   (let ((chat (get-buffer "*gemini*")))
-    (cond ((or gemini-ls--requests gemini-ls--asking) 'reviewing)
+    (cond (gemini-ls--asking 'asking)
+          (gemini-ls--requests 'reviewing)
           ((and chat (buffer-local-value 'gemini-ls--busy chat)) 'working)
           (gemini-ls--servers 'idle))))
 
@@ -141,8 +143,10 @@ Reviewing means a review or a question waits for the user."
        ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
        ('working (propertize "Gemini:working " 'face 'warning
                              'help-echo "Gemini is working on a prompt"))
+       ('asking (propertize "Gemini:asking " 'face 'success
+                            'help-echo "Gemini waits for your answer to its question"))
        ('reviewing (propertize "Gemini:reviewing " 'face 'success
-                               'help-echo "Gemini waits for your review or answer")))
+                               'help-echo "Gemini waits for your review of its edit")))
      (let* ((server (and status (gemini-ls--model-server)))
             (model (and server (gemini-ls--model-label (gemini-ls--server-model server)))))
        (if model
@@ -804,10 +808,11 @@ NOW defaults to the current time."
 (defun gemini-ls--session-label (session &optional now)
   "One row of the session list for SESSION: title, prompts, when last used.
 \"saved\" marks a session kept on disk that is not live in the server."
-  (let ((title (plist-get session :title)))
-    (format "%s  (%d prompts, %s%s)"
+  (let ((title (plist-get session :title))
+        (n (or (plist-get session :prompts) 0)))
+    (format "%s  (%d %s, %s%s)"
             (if (string-empty-p (or title "")) "(untitled session)" title)
-            (or (plist-get session :prompts) 0)
+            n (if (= n 1) "prompt" "prompts")
             (gemini-ls--ago (or (plist-get session :updatedAt)
                                 (plist-get session :createdAt))
                             now)

@@ -484,14 +484,18 @@ mode whatever is asked, so the test trusts it."
                                       (args . ((command . "touch marker"))))))]))
               '((text . "Ran it.")))
       '(("a.txt" . "x\n"))
-    (let ((asked nil) (notes nil))
+    (let ((asked nil) (status nil) (notes nil))
       (gemini-ls-test--recording notes
         (cl-letf (((symbol-function 'read-multiple-choice)
                    (lambda (prompt choices &rest _)
-                     (setq asked prompt)
+                     (setq asked prompt
+                           status (gemini-ls-test--status))
                      (assq ?y choices))))
           (gemini-ls-test--prompt buf "make a marker")))
       (should (string-match-p "touch marker" asked))
+      ;; While the question is asked the mode line says so, not "reviewing".
+      (should (string-match-p "Gemini:asking" status))
+      (should-not (string-match-p "reviewing" status))
       (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result)
                      '(:outcome "proceed_once")))
       (should (file-exists-p (expand-file-name "marker" dir)))
@@ -681,7 +685,7 @@ One list per request: the texts of its contents' parts."
                      (setq offered (all-completions "" table))
                      (car offered))))
           (with-current-buffer buf (gemini-ls-sessions)))
-        (should (equal offered '("remember 42  (1 prompts, just now, saved)")))
+        (should (equal offered '("remember 42  (1 prompt, just now, saved)")))
         (should (equal first (buffer-local-value 'gemini-ls--session-id
                                                  (get-buffer "*gemini*"))))
         (should (string-match-p

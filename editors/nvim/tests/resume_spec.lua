@@ -78,7 +78,7 @@ describe("resume", function()
     wait_for("the sessions list", function() return offered ~= nil end)
     eq(1, #offered, "sessions offered")
     eq(first.sessionId, offered[1].sessionId, "session offered")
-    eq("remember 42 (1 prompts, just now, saved)", labels[1], "label")
+    eq("remember 42 (1 prompt, just now, saved)", labels[1], "label")
     wait_for("the earlier conversation", function()
       return gemini.chat.buf and chat_text():find("noted: 42", 1, true) ~= nil
     end)

@@ -65,7 +65,7 @@ describe("rewind", function()
       done = { err = err, result = result }
     end)
     wait_for("the first file's review", function() return review.current ~= nil end)
-    eq({ "1. change two  [numbers.txt]", "2. change three  [numbers.txt]", "3. change the note  [notes.txt]" }, offered, "prompts offered")
+    eq({ "change two  [numbers.txt]", "change three  [numbers.txt]", "change the note  [notes.txt]" }, offered, "prompts offered")
     eq({ "Conversation and code", "Conversation only", "Code only" }, modes, "modes offered")
     local reviewed = {}
     for i = 1, 2 do

@@ -47,8 +47,9 @@ tm new-session -d -s shot -x 160 -y 50 "$cmd" || fail "tmux new-session failed"
 wait_for "numbers.txt to open" 'numbers\.txt'
 
 tm send-keys -t shot ':Gemini what is in this file?' Enter
-wait_for "the streamed answer" '_\(end_turn\)_' 'one to ten, one per line' '^## Gemini|│## Gemini'
+wait_for "the streamed answer" 'Every entry is lower case\.' 'one to ten, one per line' '^## Gemini|│## Gemini'
 grep -qF 'numbers.txt spells out the numbers one to ten' <<<"$screen" || fail "chat capture lacks the answer text"
+grep -q 'end_turn' <<<"$screen" && fail "the chat shows the protocol's end_turn"
 grep -qF '## Gemini' <<<"$screen" || fail "chat capture lacks the chat buffer"
 printf '%s\n' "$screen" >"$shots/nvim-chat.txt"
 
@@ -56,6 +57,8 @@ tm send-keys -t shot ':Gemini write two in capitals' Enter
 wait_for "the review diff tab" 'ga accept, gr reject' '^ *two +│' '│ *TWO *$'
 grep -qE '^ *two +│' <<<"$screen" || fail "review capture lacks the original line (two) on the left"
 grep -qE '│ *TWO *$' <<<"$screen" || fail "review capture lacks the proposed line (TWO) on the right"
+grep -q ' original: numbers\.txt' <<<"$screen" || fail "review capture lacks the left side's label, original"
+grep -q ' proposed: numbers\.txt' <<<"$screen" || fail "review capture lacks the right side's label, proposed"
 printf '%s\n' "$screen" >"$shots/nvim-review.txt"
 [ "$(sed -n 2p "$ws/numbers.txt")" = two ] || fail "numbers.txt changed on disk before accepting"
 
@@ -64,13 +67,14 @@ for _ in $(seq 150); do [ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] && break; sle
 [ "$(sed -n 2p "$ws/numbers.txt")" = TWO ] || fail "numbers.txt not changed on disk after ga: $(tr '\n' ' ' <"$ws/numbers.txt")"
 wait_for "the turn to end after accepting" 'Changed two to TWO\.'
 
-# "/" lists the commands with their descriptions; <Tab> opens the
-# completion menu, its pick marked in the list; "/rev<Tab>" is sent.
+# "/" lists the commands with their descriptions; <Tab> opens Neovim's
+# completion menu in its place (the list shown once); "/rev<Tab>" is sent.
 tm send-keys -t shot ':Gemini /'
 wait_for "the commands' descriptions" '/chat +Save, resume' '/explain +Explain the code' '/review +Review a file for bugs'
-tm send-keys -t shot Tab
-wait_for "the completion menu" '^:Gemini /about *$' '/about +Show the version' '/explain +Explain the code' '/review +Review a file for bugs' ' /review +'
 printf '%s\n' "$screen" >"$shots/nvim-commands.txt"
+tm send-keys -t shot Tab
+wait_for "the completion menu" '^:Gemini /about *$' ' /review +'
+grep -q 'Explain the code' <<<"$screen" && fail "the descriptions stayed beside the completion menu: the commands shown twice"
 tm send-keys -t shot C-u 'Gemini /rev' Tab
 wait_for "/rev<Tab> to complete /review" '^:Gemini /review *$'
 tm send-keys -t shot ' numbers.txt' Enter
@@ -91,7 +95,8 @@ tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
 # :GeminiRewind lists the session's prompts with the files each changed;
 # an empty answer leaves the session alone.
 tm send-keys -t shot ':GeminiRewind' Enter
-wait_for "the rewind list" 'Rewind to before' '1: 1\. what is in this file\?' '2: 2\. write two in capitals  \[numbers\.txt\]' '4: 4\. set up storage'
+wait_for "the rewind list" 'Rewind to before' '1: what is in this file\?' '2: write two in capitals  \[numbers\.txt\]' '4: set up storage'
+grep -qE '[0-9]+: [0-9]+\. ' <<<"$screen" && fail "the rewind list numbers its rows twice"
 printf '%s\n' "$screen" >"$shots/nvim-rewind.txt"
 tm send-keys -t shot Enter
 

@@ -53,6 +53,8 @@ describe("workflow", function()
     -- The editor context is JSON, as Gemini CLI's IDE context.
     has(sent, '"selectedText": "two\\nthree"', "selection")
     has(chat_text(), "Lines two and three.", "answer")
+    -- A turn that simply ended says nothing of the protocol's stop reason.
+    assert(not chat_text():find("end_turn", 1, true), "the chat shows end_turn:\n" .. chat_text())
   end)
 
   it(":GeminiExplain asks to explain the code at the cursor", function()
@@ -82,7 +84,7 @@ describe("workflow", function()
     eq("Gemini: working", vim.g.gemini_status, "g:gemini_status while working")
     vim.cmd("GeminiCancel")
     wait_idle()
-    has(chat_text(), "_(cancelled)_", "chat")
+    has(chat_text(), "_Cancelled._", "chat")
     eq("", gemini.status(), "status after")
   end)
 
@@ -100,7 +102,7 @@ describe("workflow", function()
     eq("four", vim.api.nvim_buf_get_lines(r.buf, 3, 4, false)[1], "buffer restored")
     eq(false, vim.bo[r.buf].modified, "buffer unmodified")
     eq("one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", read_file("numbers.txt"), "disk")
-    has(chat_text(), "_(cancelled)_", "chat")
+    has(chat_text(), "_Cancelled._", "chat")
     eq("", gemini.status(), "status after")
   end)
 

@@ -254,13 +254,20 @@ function M.retry_note(u)
 end
 
 local stop_notes = {
-  end_turn = "_(end_turn)_",
+  cancelled = "_Cancelled._",
+  max_tokens = "**Stopped:** the answer reached the model's output limit; what came is above.",
+  max_turns = "**Stopped:** the session reached its limit of model requests.",
+  error = "**Stopped by an error.**",
   loop_detected = "**Stopped:** Gemini was repeating itself (a loop was detected), so the turn was ended. Rephrase or narrow the request to go on.",
 }
 
---- How a prompt's end shows in the chat.
+--- How a prompt's end shows in the chat, in words; nil when it simply
+--- ended (the answer says so itself).
 function M.stop_note(reason)
-  return stop_notes[reason] or ("_(" .. (reason or "done") .. ")_")
+  if reason == nil or reason == "end_turn" then
+    return nil
+  end
+  return stop_notes[reason] or ("**Stopped** (" .. reason .. ").")
 end
 
 return M

@@ -91,9 +91,9 @@ function M.matches(lead)
   return out
 end
 
--- The completion menu of the command line shows names only: a float
--- beside it lists the matching commands with their descriptions while
--- "/name" is being typed.
+-- The completion menu of the command line shows names only: while
+-- "/name" is being typed (before <Tab> opens that menu) a float lists the
+-- matching commands with their descriptions.
 local float = { win = nil, buf = nil }
 
 -- Set by the plugin while its prompt input is open, so input()'s
@@ -160,31 +160,14 @@ local function typed()
   end
 end
 
-local ns = vim.api.nvim_create_namespace("gemini.commands")
-
--- Marks the line of the command <Tab> put on the command line.
-local function mark(name)
-  vim.api.nvim_buf_clear_namespace(float.buf, ns, 0, -1)
-  for i, n in ipairs(float.names) do
-    if n == name then
-      local line = vim.api.nvim_buf_get_lines(float.buf, i - 1, i, false)[1]
-      vim.api.nvim_buf_set_extmark(float.buf, ns, i - 1, 0, { end_row = i - 1, end_col = #line, hl_group = "PmenuSel" })
-      -- Scrolled into view when the list is taller than its window.
-      if float.win and vim.api.nvim_win_is_valid(float.win) then
-        pcall(vim.api.nvim_win_set_cursor, float.win, { i, 0 })
-      end
-    end
-  end
-  vim.cmd("redraw")
-end
-
 --- On CmdlineChanged: shows the descriptions of the commands matching
 --- the "/name" typed, or closes them. While <Tab> cycles through the
---- completions the list stays, the one on the command line marked.
+--- completions Neovim's own menu lists them, so this list closes: the
+--- commands are never shown twice.
 function M.describe_typed()
   local lead = typed()
-  if lead and vim.fn.wildmenumode() == 1 and float.win and vim.api.nvim_win_is_valid(float.win) then
-    mark(lead)
+  if vim.fn.wildmenumode() == 1 then
+    close_float()
     return
   end
   local names = lead and M.matches(lead) or {}
@@ -192,7 +175,6 @@ function M.describe_typed()
     close_float()
     return
   end
-  float.names = names
   local descriptions, width = {}, 0
   for _, c in ipairs(cache.commands) do
     descriptions["/" .. c.name] = (c.description or ""):gsub("%s+", " ")

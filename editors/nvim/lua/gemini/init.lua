@@ -462,7 +462,10 @@ function M.prompt(text, context, on_done)
       if result.stopReason == "error" and result.error then
         notify_once(result.error)
       end
-      chat.lines({ "", chat.stop_note(result.stopReason) })
+      local note = chat.stop_note(result.stopReason)
+      if note then
+        chat.lines({ "", note })
+      end
     end
     if on_done then
       on_done(err, result)
@@ -531,7 +534,8 @@ end
 function M.session_label(s, now)
   local when = M.ago(s.updatedAt or s.createdAt, now)
   local title = (s.title and s.title ~= "") and s.title or "(untitled session)"
-  return string.format("%s (%d prompts, %s%s)", title, s.prompts or 0, when, s.live == false and ", saved" or "")
+  local n = s.prompts or 0
+  return string.format("%s (%d %s, %s%s)", title, n, n == 1 and "prompt" or "prompts", when, s.live == false and ", saved" or "")
 end
 
 -- The chat's lines for a session's exchanges, after lines.
@@ -541,8 +545,9 @@ local function exchange_lines(lines, exchanges)
     vim.list_extend(lines, vim.split(e.prompt or "", "\n", { plain = true }))
     vim.list_extend(lines, { "", "## Gemini", "" })
     vim.list_extend(lines, vim.split(e.answer or "", "\n", { plain = true }))
-    if e.stopReason and e.stopReason ~= "end_turn" then
-      vim.list_extend(lines, { "", chat.stop_note(e.stopReason) })
+    local note = chat.stop_note(e.stopReason)
+    if note then
+      vim.list_extend(lines, { "", note })
     end
   end
   return lines
@@ -653,7 +658,8 @@ function M.rewind_label(p)
   for _, f in ipairs(p.files or {}) do
     table.insert(files, vim.fn.fnamemodify(f, ":~:."))
   end
-  return string.format("%d. %s%s", p.prompt, text, #files > 0 and ("  [" .. table.concat(files, ", ") .. "]") or "")
+  -- No number: vim.ui.select numbers the rows, in the prompts' order.
+  return string.format("%s%s", text, #files > 0 and ("  [" .. table.concat(files, ", ") .. "]") or "")
 end
 
 -- Shows the session afresh in the chat, as the server now holds it.

@@ -288,6 +288,15 @@ local function relative(path)
   return vim.fn.fnamemodify(path, ":~:.")
 end
 
+-- Names the two sides of a review in their status lines, "original"
+-- and "proposed", since both show the same file's name otherwise (the
+-- status line, not the winbar, which Neovim 0.7 lacks).
+local function label_sides(left, right, name)
+  local safe = name:gsub("%%", "%%%%")
+  vim.wo[left].statusline = " original: " .. safe
+  vim.wo[right].statusline = " proposed: " .. safe .. " %m"
+end
+
 -- Opens the review of a text document's edits: the real buffer, holding
 -- the proposal, on the right of a copy of its text.
 local function open_text(r, step)
@@ -324,6 +333,7 @@ local function open_text(r, step)
   r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
   new_tab(r, r.lines)
+  local left = vim.api.nvim_get_current_win()
   vim.bo[r.orig].filetype = vim.bo[buf].filetype
   pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. relative(vim.api.nvim_buf_get_name(buf)))
   vim.cmd("diffthis")
@@ -331,6 +341,7 @@ local function open_text(r, step)
   r.win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(r.win, buf)
   vim.cmd("diffthis")
+  label_sides(left, r.win, relative(vim.api.nvim_buf_get_name(buf)))
   return "ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk"
 end
 
@@ -362,12 +373,14 @@ local function open_operation(r, step)
   new_tab(r, left)
   pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://" .. step.kind .. "/" .. relative(path))
   if step.kind == "delete" then
+    local keep = vim.api.nvim_get_current_win()
     vim.cmd("diffthis")
     vim.cmd("rightbelow vsplit")
     r.win = vim.api.nvim_get_current_win()
     r.buf = scratch(right, "gemini://deleted/" .. relative(path))
     vim.api.nvim_win_set_buf(r.win, r.buf)
     vim.cmd("diffthis")
+    label_sides(keep, r.win, relative(path))
   else
     r.win = vim.api.nvim_get_current_win()
     r.buf = r.orig
