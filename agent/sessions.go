@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,15 +16,43 @@ import (
 
 // NewSession starts a conversation with an empty history and a random id.
 func (a *Agent) NewSession() *Session {
+	s, _ := a.openNew(sessionstore.NewID())
+	return s
+}
+
+// NewSessionWithID is NewSession with the id given, as Gemini CLI's
+// --session-id: an id that is not valid (sessionstore.ValidateID), or
+// that names a session live or saved, is refused (dialog.ErrSessionExists).
+func (a *Agent) NewSessionWithID(ctx context.Context, id string) (*Session, error) {
+	if err := sessionstore.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if a.persists() {
+		_, err := a.cfg.Store.Load(ctx, id)
+		switch {
+		case err == nil:
+			return nil, fmt.Errorf("%w: %s", dialog.ErrSessionExists, id)
+		case !errors.Is(err, sessionstore.ErrNotFound):
+			return nil, fmt.Errorf("looking for session %s: %w", id, err)
+		}
+	}
+	return a.openNew(id)
+}
+
+// openNew makes a new session of id live, unless one with it is.
+func (a *Agent) openNew(id string) (*Session, error) {
 	now := a.cfg.Now().UTC()
-	s := a.newSession(sessionstore.NewID(), a.root(), now)
+	s := a.newSession(id, a.root(), now)
 	s.updated = now
 	s.startSource = "startup"
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if _, live := a.sessions[id]; live {
+		return nil, fmt.Errorf("%w: %s", dialog.ErrSessionExists, id)
+	}
 	a.sessions[s.id] = s
 	a.touch(s)
-	return s
+	return s, nil
 }
 
 // newSession is a session with an empty history and nothing allowed by

@@ -166,6 +166,17 @@ func (h *Host[S]) Open(built *setup.Built, own bool, state S) *Live[S] {
 	return h.add(&Live[S]{session: built.Agent.NewSession(), Built: built, State: state, owns: own})
 }
 
+// OpenWithID is Open with the new session's id given (Gemini CLI's
+// --session-id); an id in use, live or saved, is refused
+// (dialog.ErrSessionExists).
+func (h *Host[S]) OpenWithID(ctx context.Context, built *setup.Built, id string, own bool, state S) (*Live[S], error) {
+	s, err := built.Agent.NewSessionWithID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return h.add(&Live[S]{session: s, Built: built, State: state, owns: own}), nil
+}
+
 // Resume makes the session of built that id names live (saved or live
 // already; "latest": the most recently updated of root); one live with
 // the same agent session already is returned as it is. An id naming

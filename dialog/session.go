@@ -45,6 +45,10 @@ func (e *UnknownSessionError) Error() string {
 // ErrBusy matches a *BusyError with errors.Is.
 var ErrBusy = errors.New("session busy")
 
+// ErrSessionExists is the refusal of a new session's id that a session,
+// live or saved, has already (Gemini CLI's --session-id).
+var ErrSessionExists = errors.New("session already exists")
+
 func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 
 // MaxLiveSessions is how many sessions an agent keeps in memory. A session

@@ -310,3 +310,40 @@ func TestBuiltinsWithoutCredentialsOverLSP(t *testing.T) {
 		t.Errorf("%d model requests", n)
 	}
 }
+
+// --session-id starts a session with the id given, which --resume then
+// continues; an id in use, a bad one, or --resume with it too is refused
+// in 0.61's words. --resume latest with nothing saved starts afresh, as
+// 0.61 does, with a warning.
+func TestRunSessionID(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.TextTurn("first"), geminitest.TextTurn("second"), geminitest.TextTurn("fresh"))
+	r := h.run("run", "-r", "-p", "hello")
+	r.wantExit(t, 0)
+	contains(t, "stderr", r.stderr, "No previous sessions found for this project.")
+	h.run("run", "--session-id", "my-run-1", "-p", "remember 42").wantExit(t, 0)
+	h.run("run", "--resume", "my-run-1", "-p", "what was it?").wantExit(t, 0)
+	reqs := h.model.Requests()
+	var history strings.Builder
+	for _, c := range reqs[len(reqs)-1].Contents {
+		for _, p := range c.Parts {
+			history.WriteString(p.Text)
+		}
+	}
+	contains(t, "the resumed request", history.String(), "remember 42")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--session-id", "my-run-1"}, exitInput, `Session ID "my-run-1" already exists. Use --resume to resume it`},
+		{[]string{"--session-id", "bad id!"}, exitError, `Invalid session ID "bad id!": Only alphanumeric characters, dashes, and underscores are allowed.`},
+		{[]string{"--session-id", "x", "--resume", "latest"}, exitError, "The flags --resume, --session-id, and --session-file are mutually exclusive."},
+	} {
+		r := h.run(append([]string{"run", "-p", "hi"}, tc.args...)...)
+		r.wantExit(t, tc.code)
+		contains(t, "stderr", r.stderr, tc.want)
+	}
+	if n := len(h.model.Requests()); n != 3 {
+		t.Errorf("%d model requests, want 3", n)
+	}
+}

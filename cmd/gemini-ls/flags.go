@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -21,6 +22,7 @@ type runFlags struct {
 	yolo           bool
 	outputFormat   string
 	resume         string
+	sessionID      string
 	deleteSession  string
 	listSessions   bool
 	listExtensions bool
@@ -67,6 +69,9 @@ func (f *notHereFlag) String() string   { return "" }
 func (f *notHereFlag) IsBoolFlag() bool { return true }
 func (f *notHereFlag) Set(string) error { f.given = true; return nil }
 
+// validSessionID is what Gemini CLI's --session-id takes.
+var validSessionID = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
 // resumeLatest is what --resume means with no value, as in Gemini CLI.
 const resumeLatest = "latest"
 
@@ -93,6 +98,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	boolean(&f.yolo, "run everything without asking, as --approval-mode yolo", "y", "yolo")
 	str(&f.outputFormat, "the `FORMAT` of stdout: text, json or stream-json", "text", "o", "output-format")
 	str(&f.resume, "continue a saved session: `latest` (also with no value), its number in --list-sessions, or its id", "", "r", "resume")
+	fs.StringVar(&f.sessionID, "session-id", "", "start a new session with this `ID` (letters, digits, - and _)")
 	fs.StringVar(&f.deleteSession, "delete-session", "", "delete the saved session `N` (its number in --list-sessions, or its id) and exit")
 	boolean(&f.listSessions, "list this directory's saved sessions and exit", "list-sessions")
 	boolean(&f.listExtensions, "list the installed extensions and exit", "l", "list-extensions")
@@ -112,7 +118,6 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},
 		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
-		{names: []string{"session-id"}, why: "gemini-ls names its sessions itself; --resume continues one (--list-sessions lists them)"},
 		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},
 	} {
 		f.notHere = append(f.notHere, &n)
@@ -170,6 +175,12 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 	}
 	if f.prompt != "" && len(words) > 0 {
 		return nil, f.usage(stderr, "Cannot use both a positional prompt and the --prompt (-p) flag together")
+	}
+	if f.resume != "" && f.sessionID != "" {
+		return nil, f.usage(stderr, "The flags --resume, --session-id, and --session-file are mutually exclusive. Please provide only one.")
+	}
+	if f.sessionID != "" && !validSessionID.MatchString(f.sessionID) {
+		return nil, f.usage(stderr, fmt.Sprintf("Invalid session ID %q: Only alphanumeric characters, dashes, and underscores are allowed.", f.sessionID))
 	}
 	if f.yolo && f.approvalMode != "" {
 		return nil, f.usage(stderr, "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.")

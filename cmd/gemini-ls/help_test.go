@@ -89,7 +89,6 @@ func TestHelpErrors(t *testing.T) {
 		{[]string{"-s", "-p", "hi"}, 1, "--sandbox does not apply"},
 		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
 		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
-		{[]string{"--session-id", "x", "-p", "hi"}, 1, "--session-id does not apply"},
 		{[]string{"--session-file=s.json", "-p", "hi"}, 1, "--session-file does not apply"},
 		{[]string{"run", "--experimental-acp"}, 1, "ACP is its own command here"},
 	} {

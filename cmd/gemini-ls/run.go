@@ -151,7 +151,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if code != 0 {
 		return code
 	}
-	live, err := session(ctx, host, built, f.resume, dir)
+	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitInput

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 )
@@ -47,7 +49,14 @@ func pick(list []conversation.Saved, arg string) (conversation.Saved, bool) {
 // session is the session to run the prompt in: a new one, or the saved
 // one resume names: "latest", a number of --list-sessions or an id, as
 // Gemini CLI's --resume takes them.
-func session(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, resume, dir string) (*conversation.Live[struct{}], error) {
+func session(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, resume, id, dir string, out *report) (*conversation.Live[struct{}], error) {
+	if id != "" {
+		l, err := host.OpenWithID(ctx, built, id, false, struct{}{})
+		if errors.Is(err, dialog.ErrSessionExists) {
+			return nil, fmt.Errorf("Error starting session: Session ID %q already exists. Use --resume to resume it, or provide a different ID.", id)
+		}
+		return l, err
+	}
 	if resume == "" {
 		return host.Open(built, false, struct{}{}), nil
 	}
@@ -57,6 +66,11 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *agen
 	}
 	m, ok := pick(list, resume)
 	switch {
+	case !ok && len(list) == 0 && resume == resumeLatest:
+		// As Gemini CLI: nothing to continue is a warning, and a new
+		// session.
+		out.warn("No previous sessions found for this project.")
+		return host.Open(built, false, struct{}{}), nil
 	case !ok && len(list) == 0:
 		return nil, fmt.Errorf("--resume %s: no previous sessions found for this project", resume)
 	case !ok:
