@@ -1483,6 +1483,9 @@ const scenarios = [
       await w.page.keyboard.press('Home');
       await w.page.keyboard.press('Control+Shift+ArrowRight');
       await w.page.keyboard.type('total');
+      // Every key reached the document before the suggestion is judged: on
+      // a loaded machine a late key would ask again after Escape.
+      await waitFor('the new name typed', async () => /\btotal\b/.test(await w.editorText()), { timeout: 10_000 });
       const shown = async () => {
         const d = await w.decorations();
         return d.struck.filter((t) => t === 'count').length === 2 && d.after.filter((t) => t === 'total').length === 2 && d.after.some((t) => t.includes('Tab to accept'));
