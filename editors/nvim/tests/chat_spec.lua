@@ -38,7 +38,8 @@ describe("chat", function()
     eq(sid, gemini.state.session_id, "continued session")
   end)
 
-  it("asks from the chat window with <CR> and closes it with q", function()
+  it("asks from the chat window with <CR> through vim.ui.input (input = \"ui\") and closes it with q", function()
+    gemini.config.input = "ui"
     local win = gemini.chat.show()
     vim.api.nvim_set_current_win(win)
     vim.ui.input = function(_, cb)

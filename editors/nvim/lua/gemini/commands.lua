@@ -91,6 +91,18 @@ function M.matches(lead)
   return out
 end
 
+--- The commands whose "/name" starts with lead, with their descriptions
+--- (the prompt area's completion shows both).
+function M.items(lead)
+  local out = {}
+  for _, c in ipairs(list(require("gemini"))) do
+    if ("/" .. c.name):sub(1, #lead) == lead then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
 -- The completion menu of the command line shows names only: while
 -- "/name" is being typed (before <Tab> opens that menu) a float lists the
 -- matching commands with their descriptions.

@@ -5,6 +5,7 @@ local commands = require("gemini.commands")
 local question = require("gemini.ask")
 local complete = require("gemini.complete")
 local nextedit = require("gemini.nextedit")
+local prompt_area = require("gemini.prompt")
 
 local M = {}
 
@@ -16,6 +17,9 @@ M.config = {
   approval_mode = nil, -- "default", "auto_edit" or "yolo"
   completion = {}, -- ghost text as you type: gemini.complete's config
   next_edit = {}, -- next edit suggestions: gemini.nextedit's config
+  -- Where :Gemini (no text) and the chat's <CR> read a prompt: "buffer",
+  -- the prompt area under the chat; "ui", a one-line vim.ui.input.
+  input = "buffer",
 }
 
 -- modes: session id -> the approval mode the server last reported for it.
@@ -444,8 +448,12 @@ function M.prompt(text, context, on_done)
     notify_once("could not start gemini-ls (" .. table.concat(cmd(), " ") .. ")")
     return
   end
+  prompt_area.remember(text)
   chat.show()
-  chat.lines({ "", "## Prompt", "", text, "", "## Gemini" })
+  local lines = { "", "## Prompt", "" }
+  vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
+  vim.list_extend(lines, { "", "## Gemini" })
+  chat.lines(lines)
   M.state.prompt_running = true
   redraw_status()
   local params = { prompt = text, sessionId = M.state.session_id, context = context }
@@ -860,6 +868,9 @@ function M.command(opts)
   else
     ctx = M.context(buf)
   end
+  if args == "" and M.config.input ~= "ui" then
+    return prompt_area.open(ctx)
+  end
   ask(opts.args, function(text)
     M.prompt(text, ctx)
   end)
@@ -934,6 +945,9 @@ end
 
 chat.actions = {
   prompt = function()
+    if M.config.input ~= "ui" then
+      return prompt_area.open(nil)
+    end
     ask(nil, function(text)
       M.prompt(text, nil)
     end)
@@ -945,5 +959,6 @@ M.review = review
 M.complete = complete
 M.nextedit = nextedit
 M.chat = chat
+M.prompt_area = prompt_area
 M.commands = commands
 return M
