@@ -4,7 +4,8 @@
 # nvim-chat.txt, nvim-review.txt, nvim-commands.txt (":Gemini /" and
 # <Tab> completing the user's custom commands), nvim-ask.txt (the model's
 # ask_user question), nvim-rewind.txt (:GeminiRewind's list) and
-# nvim-subagent.txt (a subagent's run nested in the chat) in build/screenshots (or
+# nvim-subagent.txt (a subagent's run nested in the chat) and nvim-prompt.txt
+# (a two-line prompt typed in the prompt area and sent) in build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
 # than by hand; `make screenshots` copies them into docs/screenshots. Appends
 # one "pass screenshots ..." or "fail screenshots: why" line to the results
@@ -108,4 +109,17 @@ tm send-keys -t shot ":lua vim.api.nvim_win_call(vim.fn.bufwinid(require('gemini
 wait_for "the subagent's calls in the open fold" 'codebase_investigator' 'ReadFile|read_file' 'Report:'
 printf '%s\n' "$screen" >"$shots/nvim-subagent.txt"
 
-echo "pass screenshots wrote nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt, nvim-rewind.txt and nvim-subagent.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question; a subagent's run showed nested" | tee -a "$results"
+# The prompt area under the chat: :Gemini opens it in insert mode, its
+# key hints in the winbar (0.8+) or status line (0.7); a prompt of two
+# lines is typed and sent with <C-s>, and reaches the model as typed.
+tm send-keys -t shot Escape ':Gemini' Enter
+wait_for "the prompt area's key hints" '<C-s> send · <C-c> cancel · <Up>/<Down> history · / commands · @ files'
+tm send-keys -t shot 'numbers.txt lists one to ten,' Enter 'are they in order?'
+wait_for "the typed lines in the prompt area" '^ *numbers\.txt lists one to ten, *$|│numbers\.txt lists one to ten, *$' 'are they in order\?'
+tm send-keys -t shot C-s
+wait_for "the answer to the two-line prompt" 'Both lines arrived: the list, then the question about it\.' 'numbers\.txt lists one to ten,' '<C-s> send · <C-c> cancel'
+printf '%s\n' "$screen" >"$shots/nvim-prompt.txt"
+tail -n 1 "$work/requests.jsonl" | grep -qF 'numbers.txt lists one to ten,\nare they in order?' \
+  || fail "the model did not get the two lines as typed: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+echo "pass screenshots wrote nvim-prompt.txt (a two-line prompt sent from the prompt area, its key hints shown), nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt, nvim-rewind.txt and nvim-subagent.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question; a subagent's run showed nested" | tee -a "$results"
