@@ -58,7 +58,9 @@ describe("commands", function()
   it("completes /rev<Tab> in the prompt input and sends the command's expansion", function()
     local win = gemini.chat.show()
     vim.api.nvim_set_current_win(win)
-    -- <CR> in the chat asks with vim.ui.input (input()), where <Tab> completes.
+    -- With input = "ui", <CR> in the chat asks with vim.ui.input (input()),
+    -- where <Tab> completes.
+    gemini.config.input = "ui"
     type_keys("<CR>/rev<Tab> notes.txt<CR>")
     wait_for("the answer", function()
       return chat_text():find("Reviewed from the prompt input.", 1, true) ~= nil
@@ -67,6 +69,7 @@ describe("commands", function()
     assert(chat_text():find("## Prompt\n\n/review notes.txt", 1, true), chat_text())
     local sent = last_prompt()
     assert(sent:find("Please review notes.txt line by line.", 1, true), "model got: " .. sent)
+    gemini.config.input = "buffer"
     vim.cmd("wincmd p")
   end)
 
