@@ -114,6 +114,10 @@ printf '%s\n' "$screen" >"$shots/nvim-subagent.txt"
 # lines is typed and sent with <C-s>, and reaches the model as typed.
 tm send-keys -t shot Escape ':Gemini' Enter
 wait_for "the prompt area's key hints" '<C-s> send · <C-c> cancel · <Up>/<Down> history · / commands · @ files'
+# "/" at the start opens the commands' menu, with their descriptions.
+tm send-keys -t shot /
+wait_for "the commands' menu on /" '/explain +Explain the code' '/review +Review a file for bugs'
+tm send-keys -t shot C-e BSpace
 tm send-keys -t shot 'numbers.txt lists one to ten,' Enter 'are they in order?'
 wait_for "the typed lines in the prompt area" '^ *numbers\.txt lists one to ten, *$|│numbers\.txt lists one to ten, *$' 'are they in order\?'
 tm send-keys -t shot C-s
