@@ -1600,17 +1600,42 @@ you finish.  Killing the buffer rejects the change.
                 (cons (cons 'gemini-ls-review-mode gemini-ls-review-mode-map)
                       minor-mode-overriding-map-alist))))
 
+(defun gemini-ls--help-width ()
+  "The width help lines are filled to: the review's window, else the frame's."
+  (let ((w (get-buffer-window (current-buffer) t)))
+    (max 20 (1- (if w (window-width w) (frame-width))))))
+
+(defun gemini-ls--help-lines (items width)
+  "ITEMS, strings, joined by \", \" in lines of at most WIDTH columns.
+A line breaks only between items, never inside one (\"R: reject all\"
+stays whole); an item longer than WIDTH gets a line of its own."
+  (let ((lines nil) (line ""))
+    (dolist (item items)
+      (let ((joined (if (string-empty-p line) item (concat line ", " item))))
+        (if (or (string-empty-p line) (<= (string-width joined) width))
+            (setq line joined)
+          (push (concat line ",") lines)
+          (setq line item))))
+    (push line lines)
+    (concat (mapconcat #'identity (nreverse lines) "\n") "\n")))
+
 (defun gemini-ls--review-render ()
   "Fill the review buffer from its files and decisions."
   (let ((inhibit-read-only t) (pos (point)))
     (erase-buffer)
     (gemini-ls--insert-styled
-             (substitute-command-keys
-              "Gemini proposes this change.  \\<gemini-ls-review-mode-map>\
-\\[gemini-ls-review-accept-hunk]/\\[gemini-ls-review-reject-hunk]: accept/reject hunk, \
-\\[gemini-ls-review-accept-all]: accept all, \\[gemini-ls-review-reject-all]: reject all, \
-\\[gemini-ls-review-finish]: done, \\[gemini-ls-review-ediff]: ediff\n")
-             'shadow)
+     (gemini-ls--help-lines
+      (cons "Gemini proposes this change."
+            (mapcar (lambda (item)
+                      (substitute-command-keys
+                       (concat "\\<gemini-ls-review-mode-map>" item)))
+                    '("\\[gemini-ls-review-accept-hunk]/\\[gemini-ls-review-reject-hunk]: accept/reject hunk"
+                      "\\[gemini-ls-review-accept-all]: accept all"
+                      "\\[gemini-ls-review-reject-all]: reject all"
+                      "\\[gemini-ls-review-finish]: done"
+                      "\\[gemini-ls-review-ediff]: ediff")))
+      (gemini-ls--help-width))
+     'shadow)
     (dolist (f (plist-get gemini-ls--review :files))
       (let ((name (gemini-ls--display-name (gemini-ls--file-buffer f))))
         (insert (format "--- a/%s\n+++ b/%s\n" name name))

@@ -933,6 +933,19 @@ accepted is sent and the model gets what it expands to."
         (insert "re")
         (should-not (funcall capf))))))
 
+(ert-deftest gemini-ls-test-help-lines-fit ()
+  "The review's help lines fit the width and break only between items:
+never inside \"R: reject all\"."
+  (let* ((items '("Gemini proposes this change." "a/r: accept/reject hunk"
+                  "A: accept all" "R: reject all" "q: done" "e: ediff"))
+         (text (gemini-ls--help-lines items 40))
+         (lines (split-string text "\n" t)))
+    (should (> (length lines) 1))
+    (dolist (l lines) (should (<= (string-width l) 40)))
+    (dolist (item items) (should (string-match-p (regexp-quote item) text)))
+    ;; Wide enough: one line, as before.
+    (should (= 1 (length (split-string (gemini-ls--help-lines items 200) "\n" t))))))
+
 (ert-deftest gemini-ls-test-merge ()
   "Merging keeps the original where hunks are rejected."
   (let* ((old "a\nb\nc\n")
