@@ -1624,8 +1624,9 @@ stays whole); an item longer than WIDTH gets a line of its own."
   (let ((inhibit-read-only t) (pos (point)))
     (erase-buffer)
     (gemini-ls--insert-styled
-     (gemini-ls--help-lines
-      (cons "Gemini proposes this change."
+     (concat
+      "Gemini proposes this change.\n"
+      (gemini-ls--help-lines
             (mapcar (lambda (item)
                       (substitute-command-keys
                        (concat "\\<gemini-ls-review-mode-map>" item)))
@@ -1633,8 +1634,8 @@ stays whole); an item longer than WIDTH gets a line of its own."
                       "\\[gemini-ls-review-accept-all]: accept all"
                       "\\[gemini-ls-review-reject-all]: reject all"
                       "\\[gemini-ls-review-finish]: done"
-                      "\\[gemini-ls-review-ediff]: ediff")))
-      (gemini-ls--help-width))
+                      "\\[gemini-ls-review-ediff]: ediff"))
+      (gemini-ls--help-width)))
      'shadow)
     (dolist (f (plist-get gemini-ls--review :files))
       (let ((name (gemini-ls--display-name (gemini-ls--file-buffer f))))
@@ -1788,7 +1789,12 @@ If you edited a file's buffer during the review, it keeps your text."
       (when (re-search-forward "^@@ " nil t) (beginning-of-line)))
     (setf (gemini-ls--request-buffer req) buf)
     (gemini-ls--status-changed)
-    (pop-to-buffer buf)))
+    (pop-to-buffer buf)
+    ;; Filled again for the width of the window it got.
+    (with-current-buffer buf
+      (let ((pos (point)))
+        (gemini-ls--review-render)
+        (goto-char pos)))))
 
 (defun gemini-ls--review-next ()
   "Open the oldest waiting review, unless a review is open."

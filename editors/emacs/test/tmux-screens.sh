@@ -110,6 +110,12 @@ grep -q 'Gemini: edit greet.py' "$shots/emacs-review.txt" \
   || fail "review screen lacks the change's label"
 grep -q 'Gemini:reviewing' "$shots/emacs-review.txt" \
   || fail "review screen's mode line lacks Gemini:reviewing"
+# The help lines fit the review's window (80 columns here): no item is
+# cut in two by a continuation line.
+grep -q 'R: reject all' "$shots/emacs-review.txt" \
+  || fail "review screen's help line cuts 'R: reject all'"
+! grep -q '\\$' "$shots/emacs-review.txt" \
+  || fail "review screen has a continued (wrapped) line"
 
 tmux -L "$sock" send-keys A
 wait_for 'Done: `greet` now returns' "the answer after the review"
