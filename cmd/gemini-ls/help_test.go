@@ -127,3 +127,23 @@ func TestVersionFlags(t *testing.T) {
 		}
 	}
 }
+
+// mcp and skills given no subcommand say so in yargs' words, with the
+// group's usage, status 1; asked for help, the usage, status 0.
+func TestCommandGroupsWithoutASubcommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"mcp"}, 1, "You need at least one command before continuing."},
+		{[]string{"skills"}, 1, "Not enough non-option arguments: got 0, need at least 1"},
+		{[]string{"mcp", "--help"}, 0, "add"},
+		{[]string{"skills", "-h"}, 0, "install"},
+	} {
+		code, stdout, stderr := runMain(t, tc.args...)
+		if code != tc.code || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+		}
+	}
+}

@@ -48,14 +48,8 @@ gemini-ls mcp list
 const mcpListTimeout = 5 * time.Second
 
 func mcpCommand(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, "You need at least one command before continuing.")
-			fmt.Fprint(stderr, mcpUsage)
-			return 1
-		}
-		fmt.Fprint(stderr, mcpUsage)
-		return 0
+	if code, done := groupHelp(args, stderr, mcpUsage, "You need at least one command before continuing."); done {
+		return code
 	}
 	env := mgmtEnv{getenv: os.Getenv}
 	switch args[0] {
@@ -635,4 +629,20 @@ func isNegativeNumber(a string) bool {
 // needPositionals is yargs' error for too few positionals.
 func needPositionals(got, need int) error {
 	return fmt.Errorf("Not enough non-option arguments: got %d, need at least %d", got, need)
+}
+
+// groupHelp answers a command group (mcp, skills) given no subcommand,
+// with yargs' words (missing) and the usage, status 1, or asked for
+// help, with the usage, status 0; done is false otherwise.
+func groupHelp(args []string, stderr io.Writer, usage, missing string) (code int, done bool) {
+	switch {
+	case len(args) == 0:
+		fmt.Fprintln(stderr, missing)
+		fmt.Fprint(stderr, usage)
+		return 1, true
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "-help":
+		fmt.Fprint(stderr, usage)
+		return 0, true
+	}
+	return 0, false
 }

@@ -41,14 +41,8 @@ gemini-ls skills disable <name> [--scope user|workspace]
 var skillScope = []string{"user", "workspace"}
 
 func skillsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, "Not enough non-option arguments: got 0, need at least 1")
-			fmt.Fprint(stderr, skillsUsage)
-			return 1
-		}
-		fmt.Fprint(stderr, skillsUsage)
-		return 0
+	if code, done := groupHelp(args, stderr, skillsUsage, "Not enough non-option arguments: got 0, need at least 1"); done {
+		return code
 	}
 	env := mgmtEnv{getenv: os.Getenv}
 	switch args[0] {
