@@ -298,11 +298,17 @@ export class NextEdits implements vscode.Disposable {
       }
       return;
     }
-    this.show({ editor, version, edits });
+    await this.show({ editor, version, edits });
   }
 
-  private show(shown: ShownEdit): void {
+  private async show(shown: ShownEdit): Promise<void> {
     this.shown = shown;
+    // Escape and Tab are ours once the context is set: set it before the
+    // edit can be seen, so a key pressed at once reaches us.
+    await vscode.commands.executeCommand("setContext", nextEditContext, true);
+    if (this.shown !== shown) {
+      return; // dismissed meanwhile
+    }
     const removed: vscode.DecorationOptions[] = [];
     const inserted: vscode.DecorationOptions[] = [];
     const document = shown.editor.document;
@@ -322,7 +328,6 @@ export class NextEdits implements vscode.Disposable {
     shown.editor.setDecorations(this.hint, [
       { range: new vscode.Range(lineEnd, lineEnd), renderOptions: { after: { contentText: "Gemini: Tab to accept, Escape to dismiss" } } },
     ]);
-    void vscode.commands.executeCommand("setContext", nextEditContext, true);
   }
 
   /** Escape, a change, another editor: the shown edit goes away. */
