@@ -10,15 +10,19 @@ import (
 
 // servesFlags reports whether args are serve's flags alone, so a bare
 // gemini-ls given them is a language server (or reads a piped prompt);
-// any other flag is Gemini CLI's, for a headless run.
-func servesFlags(args []string) bool {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+// any other flag is Gemini CLI's, for a headless run. stdio says
+// --stdio was among them: an editor's command line, whatever stdin holds.
+func servesFlags(args []string) (serves, stdio bool) {
+	fs := serveFlagSet()
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.Bool("stdio", true, "")
 	var logs logFlags
 	logs.register(fs, "warn", "info")
-	return fs.Parse(args) == nil && fs.NArg() == 0
+	if fs.Parse(args) != nil || fs.NArg() > 0 {
+		return false, false
+	}
+	fs.Visit(func(f *flag.Flag) { stdio = stdio || f.Name == "stdio" })
+	return true, stdio
 }
 
 // lspHeader starts every message an LSP client sends (Content-Length,

@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 )
 
@@ -91,7 +90,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if rest, ok := acpFlag(args); ok {
 			return serveACP(ctx, rest, stdin, stdout, stderr)
 		}
-		if !servesFlags(args) {
+		serves, stdio := servesFlags(args)
+		if !serves {
 			// Gemini CLI's flags (-p, -m, -o…): a headless run.
 			return runHeadless(ctx, args, stdin, stdout, stderr)
 		}
@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// An editor, or a prompt piped in as to Gemini CLI: an LSP
 		// client's first bytes are a header.
 		in, isLSP := peekLSP(stdin)
-		if isLSP || slices.Contains(args, "--stdio") || slices.Contains(args, "-stdio") {
+		if isLSP || stdio {
 			return serve(ctx, args, in, stdout, stderr)
 		}
 		return runHeadless(ctx, args, in, stdout, stderr)

@@ -321,12 +321,7 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	trusted := trust.Trusted(cwd)
 	// An untrusted folder's servers are listed all the same, as 0.61
 	// lists them (getMergedSettingsAsIfTrusted), each Disabled.
-	asIfTrusted := func(name string) string {
-		if name == "GEMINI_CLI_TRUST_WORKSPACE" {
-			return "true"
-		}
-		return e.getenv(name)
-	}
+	asIfTrusted, _ := withEnv(e.getenv, nil, "GEMINI_CLI_TRUST_WORKSPACE", "true")
 	readTrust, _ := settings.DecideTrust(asIfTrusted, roots)
 	set, err := settings.Load(e.getenv, roots, readTrust)
 	if err != nil {

@@ -210,7 +210,8 @@ func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report, stde
 	return input, 0
 }
 
-// withEnv is getenv and lookupEnv with name set to value.
+// withEnv is getenv and lookupEnv with name set to value (lookupEnv may
+// be nil when only getenv is wanted).
 func withEnv(getenv func(string) string, lookupEnv func(string) (string, bool), name, value string) (func(string) string, func(string) (string, bool)) {
 	return func(k string) string {
 			if k == name {

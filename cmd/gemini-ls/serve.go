@@ -16,9 +16,7 @@ import (
 )
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
-	return serveStdio(fs, "LSP", args, stderr, func(log *zap.Logger) int {
+	return serveStdio(serveFlagSet(), "LSP", args, stderr, func(log *zap.Logger) int {
 		return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
 			Logger:    log,
 			Version:   version,
@@ -27,6 +25,13 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
 		})
 	})
+}
+
+// serveFlagSet is serve's own flags; serveStdio adds the log flags.
+func serveFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
+	return fs
 }
 
 // serveStdio is what the protocol servers (serve, acp) share: it parses
