@@ -76,6 +76,9 @@ type Place struct {
 	// AllowedTools, AllowedMCPServers and Extensions are the command
 	// line's choices (see setup.Options).
 	AllowedTools, AllowedMCPServers, Extensions []string
+	// WithoutCredentials builds the whole agent without credentials too
+	// (see setup.Options).
+	WithoutCredentials bool
 }
 
 // Host owns a front end's live sessions end to end: it builds their
@@ -127,7 +130,8 @@ func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
 
 // Build builds an agent for place, its questions put through the host's
 // presenter. ctx's values are kept, not its end (see setup.Build). A
-// build without credentials is returned with its AuthErr set.
+// build without credentials is returned with its AuthErr set (and no
+// agent, unless place.WithoutCredentials).
 func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) {
 	getenv, lookupEnv := h.cfg.Getenv, h.cfg.LookupEnv
 	if place.Getenv != nil {
@@ -157,6 +161,7 @@ func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) 
 		AllowedTools:       place.AllowedTools,
 		AllowedMCPServers:  place.AllowedMCPServers,
 		Extensions:         place.Extensions,
+		WithoutCredentials: place.WithoutCredentials,
 	})
 }
 

@@ -50,6 +50,8 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		Overlay:      p.InitializationOptions,
 		Model:        opts.Model,
 		ApprovalMode: opts.ApprovalMode,
+		// The built-ins that need no model answer before sign-in.
+		WithoutCredentials: true,
 	})
 	s.agentState.set(built, err)
 	s.configureCompletion(built)

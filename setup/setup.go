@@ -98,16 +98,25 @@ type Options struct {
 	// are the only extensions enabled, whatever their enablement, none
 	// when it is ["none"] (-e).
 	AllowedTools, AllowedMCPServers, Extensions []string
+
+	// WithoutCredentials builds the whole agent even when there are no
+	// credentials, its model calls failing with AuthErr: for a front end
+	// that serves what needs no model meanwhile (the LSP's built-ins).
+	// Otherwise such a build stops at AuthErr, before any MCP server or
+	// discovery command is started for a front end that will only refuse.
+	WithoutCredentials bool
 }
 
 // Built is the agent and what it was built from.
 type Built struct {
-	// Agent is built with or without credentials: without, its model
-	// calls fail with AuthErr, and what needs no model still works.
+	// Agent is nil when AuthErr is set, unless Options.WithoutCredentials:
+	// then its model calls fail with AuthErr, and what needs no model
+	// still works.
 	Agent *agent.Agent
 	// AuthErr says why the model cannot be reached: missing or invalid
 	// credentials, worded for the user.
-	AuthErr  error
+	AuthErr error
+	// Tools is nil when Agent is.
 	Tools    *toolset.Set
 	Settings settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
@@ -201,9 +210,12 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {
+		b.AuthErr = err
+		if !o.WithoutCredentials {
+			return b, nil
+		}
 		// Built all the same: what needs no model (/help, /tools, /mcp)
 		// works without credentials, and a model call says why not.
-		b.AuthErr = err
 		gen = auth.Unavailable(err)
 	} else {
 		creds.Version = o.Version

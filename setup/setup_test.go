@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/settings"
@@ -84,5 +85,57 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 	}
 	if n := slices.Index(warnings, "some settings were not read"); n < 0 || slices.Contains(warnings[n+1:], "some settings were not read") {
 		t.Errorf("warnings = %q, want the broken file reported once", warnings)
+	}
+}
+
+// Without credentials a build stops before starting anything a front
+// end that only refuses would have to stop again (headless, ACP), and
+// builds the whole agent for one that serves what needs no model (the
+// LSP), its MCP servers started.
+func TestBuildWithoutCredentials(t *testing.T) {
+	home, root, markers := t.TempDir(), t.TempDir(), t.TempDir()
+	marker := filepath.Join(markers, "mcp-ran")
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
+		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	build := func(without bool) *Built {
+		ws, err := workspace.New([]string{root}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Build(context.Background(), Options{
+			Workspace:          ws,
+			Getenv:             func(k string) string { return env[k] },
+			WithoutCredentials: without,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(b.Close)
+		if b.AuthErr == nil {
+			t.Fatal("no AuthErr without a key")
+		}
+		return b
+	}
+
+	if b := build(false); b.Agent != nil || b.Tools != nil {
+		t.Fatalf("built an agent (%v) and tools (%v) only to be refused", b.Agent, b.Tools)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("an MCP server was started for a build without credentials")
+	}
+
+	b := build(true)
+	if b.Agent == nil || b.Tools == nil {
+		t.Fatal("WithoutCredentials built no agent")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.Tools.WaitForServers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the MCP server did not start for the whole agent: %v", err)
 	}
 }
