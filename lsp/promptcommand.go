@@ -149,7 +149,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return
 	}
-	tr.end(res)
+	tr.end(o.Result)
 	prog.end(summary(o.Result))
 
 	typ := protocol.MessageTypeInfo

@@ -156,11 +156,15 @@ func (tr *transcript) refused(err error) {
 	tr.write(tr.b.String())
 }
 
-// end appends the rest of the prompt: what the model said and did, and how
-// the turn ended.
-func (tr *transcript) end(res promptResult) {
+// end appends the rest of the prompt: what the model said and did, and,
+// in words, why the turn stopped early; a turn that simply ended says
+// nothing more, as a protocol's stop reason means nothing to a reader.
+func (tr *transcript) end(res dialog.PromptResult) {
 	tr.paragraph()
-	fmt.Fprintf(&tr.b, "_%s_\n\n---\n\n", res.StopReason)
+	if why := conversation.Explanation(res); why != "" {
+		fmt.Fprintf(&tr.b, "_%s_\n\n", why)
+	}
+	tr.b.WriteString("---\n\n")
 	tr.write(tr.b.String())
 }
 

@@ -354,7 +354,7 @@ if [[ -z "$eglot_asks" ]]; then
   shot eglot-stock-cancelled.txt
 fi
 deadline=$((SECONDS + 15))
-until cat "$work"/state/gemini-ls/transcripts/*.md 2>/dev/null | grep -q '^_cancelled_'; do
+until cat "$work"/state/gemini-ls/transcripts/*.md 2>/dev/null | grep -q '^_Cancelled\._'; do
   ((SECONDS < deadline)) || fail "the transcript does not say the prompt was cancelled"
   sleep 0.2
 done

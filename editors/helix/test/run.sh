@@ -321,6 +321,9 @@ transcript() {
   wait_for 'add an exclamation mark' "the last prompt in the transcript" 10 || return 1
   wait_for 'Edit greet\.py\*\* — rejected' "the rejected edit in the transcript" 5 || return 1
   screen >"$shots/helix-transcript.txt"
+  # A turn that simply ended says nothing more; no protocol word shows.
+  ! grep -q 'end_turn' "$shots/helix-transcript.txt" \
+    || bad "the transcript shows the stop reason end_turn" || return 1
 }
 
 new_session() {
