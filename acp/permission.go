@@ -264,6 +264,11 @@ func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dia
 		call.Title = sdk.Ptr(sess.permissionTitle(req, shown))
 		call.Kind = sdk.Ptr(toolKind(shown.Kind))
 		call.RawInput = shown.Args
+		if *call.Title == req.Details {
+			// The title is the command: the content asks, and does not
+			// show it a second time.
+			call.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Title))}
+		}
 	}
 	always := ""
 	if req.CanAllowAlways {

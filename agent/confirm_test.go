@@ -391,7 +391,7 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 	if want := []string{"ls > out", "ls > out", "ls", "git log | grep x", "git log > out"}; !slices.Equal(asked, want) {
 		t.Errorf("asked for %q, want %q", asked, want)
 	}
-	if got, want := conf.asked()[0].Title, "Allow shell command? Always Allow cannot cover it: it writes to a file (> out)."; got != want {
+	if got, want := conf.asked()[0].Title, "Allow shell command? It is asked every time: it writes to a file (> out)."; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
 	if got := sh.commands(); len(got) != 8 {

@@ -131,7 +131,9 @@ func ShellConfirmation(command string) *Confirmation {
 	check := checkCommand(command)
 	title := "Allow shell command?"
 	if check.why != "" {
-		title += " Always Allow cannot cover it: " + check.why + "."
+		// Why no "always allow" is offered, without naming an option
+		// the front end may not show.
+		title += " It is asked every time: " + check.why + "."
 	}
 	return &Confirmation{
 		Kind:      "execute",

@@ -47,7 +47,7 @@ func TestShell(t *testing.T) {
 	}
 	// A command that "always allow" cannot cover says why, and has no keys.
 	redirected := build(t, tool, map[string]any{"command": "ls > main.go"})
-	want = &Confirmation{Kind: "execute", Title: "Allow shell command? Always Allow cannot cover it: it writes to a file (> main.go).", Details: "ls > main.go"}
+	want = &Confirmation{Kind: "execute", Title: "Allow shell command? It is asked every time: it writes to a file (> main.go).", Details: "ls > main.go"}
 	if c := redirected.Confirmation(); !reflect.DeepEqual(c, want) {
 		t.Errorf("Confirmation = %+v", c)
 	}

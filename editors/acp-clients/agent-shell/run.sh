@@ -81,6 +81,12 @@ reject_ends_turn() {
   send "Run the command"
   wait_for "the permission dialog" 'Tool Permission' 'Reject \(' || return 1
   save_screen permission
+  # The command shows once (the request's title; its content asks), and no
+  # "Always Allow" is spoken of where none is offered.
+  [ "$(grep -c 'echo ran > ran.txt' <<<"$last_screen")" = 1 ] \
+    || bad "the permission dialog shows the command $(grep -c 'echo ran > ran.txt' <<<"$last_screen") times, want once" || return 1
+  ! grep -qi 'always' <<<"$last_screen" \
+    || bad "the permission dialog speaks of always allowing a command it cannot always allow" || return 1
   local reject
   reject=$(grep -oE 'Reject \([^)]+\)' <<<"$last_screen" | head -1 | sed -E 's/Reject \((.*)\)/\1/')
   [ "$reject" = "C-c C-c" ] || bad "the dialog offers Reject with \"$reject\", want C-c C-c (agent-shell-interrupt)" || return 1

@@ -4,10 +4,11 @@
 # with the Lua block of README.md's "Use it as an ACP agent" (extracted
 # from the README, so the README is what is tested), driving the real
 # `gemini-ls acp` against fakegemini, which records what reaches the model:
-#   edit_accepted: the model proposes an edit, the chat shows its diff, g2
-#     accepts it; codecompanion writes the file (fs/write_text_file, which
-#     it answers with a null result); the file changed on disk, the model
-#     is told the edit was applied, and the turn goes on to its answer.
+#   edit_accepted: with notes.txt open, the model proposes an edit, the
+#     chat shows its diff, g2 accepts it; codecompanion writes the file
+#     (fs/write_text_file, which it answers with a null result); notes.txt's
+#     window shows the edit, the file changed on disk, the model is told
+#     the edit was applied, and the turn goes on to its answer.
 #   shell_permission_names_command: the model runs a shell command; the
 #     chat's approval prompt names the command (the permission request's
 #     title), not "Agent requested permission"; g2 runs it.
@@ -24,7 +25,9 @@ snippet=$(awk '/make test-acp-clients runs this block \(editors\/acp-clients\/co
   on && /^```lua/ { body = 1; next } on && body && /^```/ { exit } body { print }' "$repo/README.md")
 grep -q 'require("codecompanion").setup' <<<"$snippet" || { echo "codecompanion: no codecompanion block in README.md"; echo "0 passed, 1 failed"; exit 1; }
 
-# start_nvim: Neovim with only the two plugins and the README's setup.
+# start_nvim [FILE]: Neovim with only the two plugins and the README's
+# setup, editing FILE (of the project) if given, as a user asking about it
+# would be.
 start_nvim() {
   cat >"$work/init.lua" <<EOF
 vim.opt.runtimepath:prepend("$clients/plenary.nvim")
@@ -33,8 +36,12 @@ vim.o.swapfile = false
 vim.o.shortmess = vim.o.shortmess .. "I"
 EOF
   printf '%s\n' "$snippet" >>"$work/init.lua"
-  start_editor nvim -u "$work/init.lua"
-  wait_for "Neovim to start" '^~' || return 1
+  start_editor nvim -u "$work/init.lua" "$@"
+  if [ $# -gt 0 ]; then
+    wait_for "Neovim to open $1" "$1" || return 1
+  else
+    wait_for "Neovim to start" '^~' || return 1
+  fi
 }
 
 # prompt TEXT: opens the chat and sends TEXT as the user would.
@@ -57,7 +64,7 @@ edit_accepted() {
                 {"call": {"name": "replace", "args": {"file_path": "notes.txt", "old_string": "hello", "new_string": "hello, world"}}}]},
     {"text": "The edit is in."}
   ]' || return 1
-  start_nvim || return 1
+  start_nvim notes.txt || return 1
   prompt "Greet the world in notes.txt" || return 1
   wait_for "the edit's approval prompt" 'Proposed edits for .?notes.txt' 'g2.* - Accept' '\+hello, world' || return 1
   save_screen edit-proposed
@@ -66,6 +73,10 @@ edit_accepted() {
   # told say why.
   wait_for "the turn's answer" 'The edit is in' --for 300
   local answered=$? waited=$why
+  # The other pane is notes.txt: the picture shows what the edit did to
+  # it (fs/write_text_file wrote codecompanion's buffer of it).
+  wait_for "notes.txt's window to show the edit" '(^|│)hello, world' 'notes\.txt' --for 100 \
+    || bad "notes.txt's window does not show the edit" || return 1
   save_screen edit-accepted
   [ "$(cat "$work/project/notes.txt")" = "hello, world" ] || bad "notes.txt holds \"$(cat "$work/project/notes.txt")\", want the edit" || return 1
   [ "$(requests)" -ge 2 ] || bad "the edit landed but the model never got its result (1 request); codecompanion shows: $(grep -m1 -E 'error = ' <<<"$last_screen" | sed 's/^ *//')" || return 1
