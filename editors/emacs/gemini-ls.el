@@ -25,6 +25,7 @@
 (require 'diff-mode)
 (require 'project)
 (require 'iso8601)
+(require 'seq)
 (require 'markdown-mode nil t)
 
 (defgroup gemini-ls nil
@@ -123,26 +124,38 @@ Its model is asked for at once, for the mode line to show."
   "The `gemini/confirm' request whose question is on screen.")
 
 (defun gemini-ls--status ()
-  "What Gemini is doing: `asking', `reviewing', `working', `idle', or nil
-\(no server).  Asking means a question waits for the user's answer,
-reviewing that an edit waits for the user's review."
+  "What Gemini is doing: `asking', `reviewing', `running', `thinking',
+`idle', or nil (no server).  Asking means a question waits for the
+user's answer, reviewing that an edit waits for the user's review,
+running that a tool runs, thinking that the prompt waits for the model."
   (setq gemini-ls--servers (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
   (let ((chat (get-buffer "*gemini*")))
     (cond (gemini-ls--asking 'asking)
           (gemini-ls--requests 'reviewing)
-          ((and chat (buffer-local-value 'gemini-ls--busy chat)) 'working)
-          (gemini-ls--servers 'idle))))
+          ((not (and chat (buffer-local-value 'gemini-ls--busy chat)))
+           (and gemini-ls--servers 'idle))
+          ((buffer-local-value 'gemini-ls--running chat) 'running)
+          (t 'thinking))))
+
+(defun gemini-ls--running-tool ()
+  "The name of the tool that started last of those running."
+  (let ((chat (get-buffer "*gemini*")))
+    (cdr (car (and chat (buffer-local-value 'gemini-ls--running chat))))))
 
 (defun gemini-ls--mode-line ()
   "The mode line's Gemini status and model: \"Gemini (Auto) \",
-\"Gemini:working (gemini-2.5-pro) \", ..."
+\"Gemini:thinking (gemini-2.5-pro) \", \"Gemini:running grep_search \"..."
   (let ((status (gemini-ls--status)))
     (concat
      (pcase status
        ('nil "")
        ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
-       ('working (propertize "Gemini:working " 'face 'warning
-                             'help-echo "Gemini is working on a prompt"))
+       ('thinking (propertize "Gemini:thinking " 'face 'warning
+                              'help-echo "Gemini waits for the model's answer"))
+       ('running (let ((tool (gemini-ls--running-tool)))
+                   (propertize (format "Gemini:running %s " (truncate-string-to-width tool 24 nil nil "…"))
+                               'face 'warning
+                               'help-echo (format "Gemini runs the tool %s" tool))))
        ('asking (propertize "Gemini:asking " 'face 'success
                             'help-echo "Gemini waits for your answer to its question"))
        ('reviewing (propertize "Gemini:reviewing " 'face 'success
@@ -243,6 +256,9 @@ prefix argument PERSIST, it is also remembered for future sessions
 (defvar-local gemini-ls--chat-server nil "Server of the last prompt.")
 (defvar-local gemini-ls--session-id nil "Session continued by the next prompt.")
 (defvar-local gemini-ls--busy nil "Non-nil while a prompt runs.")
+(defvar-local gemini-ls--running nil
+  "The tool calls running, newest first: (KEY . TOOL-NAME) each, KEY the
+callId (a subagent's: see `gemini-ls--subagent-call').")
 (defvar-local gemini-ls--tool-lines nil "callId -> marker of the status text.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
 (defvar-local gemini-ls--subagents nil
@@ -264,14 +280,40 @@ LAST-KIND the kind of the block's last update.")
 (defalias 'gemini-ls--chat-parent-mode
   (if (fboundp 'markdown-mode) #'markdown-mode #'text-mode))
 
+;; The chat buffer is the transcript, read-only, then the prompt area: a
+;; marker line, then what the user types, sent with C-c C-c.  What the
+;; server says goes at the transcript's end, above the marker line
+;; (`gemini-ls--output-end'), so a draft is never disturbed.
+
+(defvar-local gemini-ls--output-end nil
+  "Where the transcript ends: the next update is inserted here.
+It advances over what is inserted at it.")
+(defvar-local gemini-ls--input-start nil
+  "Where the prompt being typed starts, after the marker line.")
+
+(defface gemini-ls-prompt-marker '((t :inherit shadow))
+  "Face of the line above the prompt area.")
+
+(defconst gemini-ls--prompt-marker "── Prompt (C-c C-c sends) ──"
+  "The line above the prompt area.")
+
+(defconst gemini-ls--header-hints
+  " C-c C-c send · C-c C-k cancel · M-p/M-n history · TAB /commands @files"
+  "The chat's header line: the keys of the prompt area.")
+
 (defvar gemini-ls-chat-mode-map
   (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "C-c C-c") #'gemini-ls-prompt)
+    (define-key map (kbd "C-c C-c") #'gemini-ls-chat-send)
+    ;; gptel's key for sending.
+    (define-key map (kbd "C-c RET") #'gemini-ls-chat-send)
     (define-key map (kbd "C-c C-k") #'gemini-ls-cancel)
     (define-key map (kbd "C-c C-n") #'gemini-ls-new-session)
     (define-key map (kbd "C-c C-s") #'gemini-ls-sessions)
     (define-key map (kbd "C-c C-r") #'gemini-ls-rewind)
     (define-key map (kbd "C-c C-t") #'gemini-ls-toggle-thoughts)
+    (define-key map (kbd "M-p") #'gemini-ls-chat-previous-prompt)
+    (define-key map (kbd "M-n") #'gemini-ls-chat-next-prompt)
+    (define-key map (kbd "TAB") #'gemini-ls-chat-tab)
     map)
   "Keymap of `gemini-ls-chat-mode'.")
 
@@ -285,11 +327,45 @@ or \"yolo\".  The last the server reported, else the one configured."
 
 (define-derived-mode gemini-ls-chat-mode gemini-ls--chat-parent-mode "Gemini"
   "Chat with the Gemini agent.  The answer streams in as Markdown.
+Type a prompt below the marker line at the end and send it with
+\\[gemini-ls-chat-send]; \\[gemini-ls-chat-previous-prompt] and \\[gemini-ls-chat-next-prompt] step through the prompts sent,
+\\[gemini-ls-chat-tab] completes \"/commands\" and \"@files\".
 \\{gemini-ls-chat-mode-map}"
-  (setq buffer-read-only t)
   ;; "Gemini[plan]": the session's approval mode.
   (setq mode-name '(:eval (format "Gemini[%s]" (gemini-ls-approval-mode))))
-  (add-to-invisibility-spec '(gemini-ls-thought . t)))
+  (setq header-line-format gemini-ls--header-hints)
+  (add-to-invisibility-spec '(gemini-ls-thought . t))
+  (add-hook 'completion-at-point-functions #'gemini-ls--input-capf nil t)
+  ;; What is typed after the marker line does not take its hook.
+  (setq-local text-property-default-nonsticky
+              (cons '(modification-hooks . t) text-property-default-nonsticky))
+  (gemini-ls--make-prompt-area))
+
+(defun gemini-ls--refuse-change (beg _end)
+  "Refuse a change from BEG that reaches the prompt's marker line, as
+read-only text is refused.  Typed text may inherit this hook: a change
+to it alone is let through."
+  (unless (or inhibit-read-only (>= beg gemini-ls--input-start))
+    (signal 'text-read-only (list "The prompt's marker line"))))
+
+(defun gemini-ls--make-prompt-area ()
+  "Put the marker line and an empty prompt area at the buffer's end."
+  (let ((inhibit-read-only t)
+        (buffer-undo-list t))
+    (goto-char (point-max))
+    (let ((end (point)))
+      (insert (propertize (concat "\n" gemini-ls--prompt-marker)
+                          'face 'gemini-ls-prompt-marker
+                          'font-lock-face 'gemini-ls-prompt-marker
+                          'read-only t 'front-sticky '(read-only))
+              ;; Its line break is not read-only, as read-only would stick
+              ;; to what is typed after it (a `rear-nonsticky' property
+              ;; would not last: markdown-mode's font-lock removes it);
+              ;; its hook refuses changes to it instead.
+              (propertize "\n" 'modification-hooks '(gemini-ls--refuse-change)))
+      ;; Made after the marker line, which it would have advanced over.
+      (setq gemini-ls--output-end (copy-marker end t)
+            gemini-ls--input-start (copy-marker (point))))))
 
 (defun gemini-ls--chat-buffer ()
   "The chat buffer, created on demand."
@@ -299,17 +375,60 @@ or \"yolo\".  The last the server reported, else the one configured."
         (current-buffer))))
 
 (defmacro gemini-ls--with-chat (&rest body)
-  "Run BODY at the end of the chat buffer, writable."
+  "Run BODY at the end of the chat's transcript, writable.
+What BODY writes is sealed read-only and kept out of the undo list
+\(see `gemini-ls--transcribe')."
   (declare (indent 0))
   `(with-current-buffer (gemini-ls--chat-buffer)
-     (let ((inhibit-read-only t)
-           (follow (mapcar (lambda (w) (cons w (= (window-point w) (point-max))))
-                           (get-buffer-window-list (current-buffer) nil t))))
-       (save-excursion
-         (goto-char (point-max))
-         ,@body)
-       (dolist (f follow)
-         (when (cdr f) (set-window-point (car f) (point-max)))))))
+     (gemini-ls--transcribe (lambda () ,@body))))
+
+(defun gemini-ls--transcribe (fn)
+  "Call FN at the transcript's end in the chat buffer, writable.
+What it changes is made read-only.  It is not undone by the user's
+undo, which is for the prompt being typed: the undo list's positions,
+all in the prompt area below, move by what the transcript grew."
+  (let ((inhibit-read-only t)
+        (size (buffer-size))
+        (from (marker-position gemini-ls--output-end)))
+    (let ((buffer-undo-list t)
+          (after-change-functions
+           (cons (lambda (beg _end _len) (setq from (min from beg)))
+                 after-change-functions)))
+      (save-excursion
+        (goto-char gemini-ls--output-end)
+        (funcall fn)))
+    (when (< from gemini-ls--output-end)
+      ;; Front-sticky: nothing can be typed before the transcript's start.
+      (add-text-properties from gemini-ls--output-end '(read-only t front-sticky (read-only))))
+    (let ((delta (- (buffer-size) size)))
+      (unless (zerop delta)
+        (setq buffer-undo-list (gemini-ls--shift-undo buffer-undo-list delta))
+        (when (consp pending-undo-list)
+          (setq pending-undo-list (gemini-ls--shift-undo pending-undo-list delta)))))))
+
+(defun gemini-ls--shift-undo (list delta)
+  "LIST, an undo list, with its buffer positions moved by DELTA."
+  (if (not (listp list))
+      list
+    (mapcar
+     (lambda (e)
+       (pcase e
+         ((pred integerp) (+ e delta))
+         (`(,(and beg (pred integerp)) . ,(and end (pred integerp)))
+          (cons (+ beg delta) (+ end delta)))
+         (`(,(and text (pred stringp)) . ,(and pos (pred integerp)))
+          ;; A negative position: point was at the deleted text's end.
+          (cons text (if (< pos 0) (- pos delta) (+ pos delta))))
+         (`(nil ,prop ,val ,(and beg (pred integerp)) . ,(and end (pred integerp)))
+          (cl-list* nil prop val (+ beg delta) (+ end delta)))
+         ;; Boundaries, (t . TIME), marker adjustments (markers move
+         ;; themselves) and (apply ...) entries stay as they are.
+         (_ e)))
+     list)))
+
+(defun gemini-ls--clear-transcript ()
+  "Empty the chat's transcript, leaving the prompt area as it is."
+  (gemini-ls--with-chat (delete-region (point-min) (point))))
 
 (defun gemini-ls--display-chat (chat)
   "Display the chat buffer CHAT.
@@ -344,7 +463,7 @@ update, under its invoke_agent call's line (at the end without one)."
         (let ((m (cdr (assoc parent gemini-ls--tool-lines))))
           (if m
               (progn (goto-char m) (forward-line 1))
-            (goto-char (point-max))
+            (goto-char gemini-ls--output-end)
             (gemini-ls--fresh-line))
           (gemini-ls--insert-styled
            (format "  %s:\n" (or (plist-get params :agentName) "subagent"))
@@ -429,10 +548,24 @@ toolResult PARAMS is ran: its report, indented, closes it."
 
 (defun gemini-ls--insert-update (kind params)
   "Show the update of KIND with PARAMS in the chat."
+  (gemini-ls--note-running kind params)
   (gemini-ls--with-chat
     (if (plist-get params :parentCallId)
         (gemini-ls--insert-subagent-update kind params)
       (gemini-ls--insert-main-update kind params))))
+
+(defun gemini-ls--note-running (kind params)
+  "Keep `gemini-ls--running' up to date with the update of KIND with
+PARAMS, for the mode line."
+  (when (member kind '("toolCall" "toolResult"))
+    (let ((key (if (plist-get params :parentCallId)
+                   (gemini-ls--subagent-call params)
+                 (plist-get params :callId))))
+      (with-current-buffer (gemini-ls--chat-buffer)
+        (setq gemini-ls--running (cl-remove key gemini-ls--running :key #'car :test #'equal))
+        (when (equal kind "toolCall")
+          (push (cons key (or (plist-get params :name) "a tool")) gemini-ls--running))))
+    (gemini-ls--status-changed)))
 
 (defun gemini-ls--insert-main-update (kind params)
   "Show the main agent's update of KIND with PARAMS, at the end of the chat."
@@ -507,11 +640,16 @@ toolResult PARAMS is ran: its report, indented, closes it."
             (or (plist-get params :attempt) 1))))
 
 (defun gemini-ls--stop-note (reason)
-  "How a prompt that ended for REASON (not end_turn) shows in the chat."
+  "How a prompt that ended for REASON (not end_turn) shows in the chat:
+in words, as the protocol's names mean nothing to a reader."
   (pcase reason
+    ("cancelled" "[Cancelled.]")
+    ("max_tokens" "[Stopped: the answer reached the model's output limit; what came is above.]")
+    ("max_turns" "[Stopped: the session reached its limit of model requests.]")
+    ("error" "[Stopped by an error.]")
     ("loop_detected"
      "[Stopped: Gemini was repeating itself (a loop was detected), so the turn was ended.  Rephrase or narrow the request to go on.]")
-    (_ (format "[%s]" reason))))
+    (_ (format "[Stopped (%s).]" reason))))
 
 (defun gemini-ls--warn-once (msg)
   "Show MSG as a warning, once per distinct message."
@@ -603,6 +741,7 @@ continues the chat's session."
         (user-error "Gemini is still working; M-x gemini-ls-cancel first"))
       (setq gemini-ls--chat-server server
             gemini-ls--busy t
+            gemini-ls--running nil
             gemini-ls--last-kind nil))
     (gemini-ls--status-changed)
     (gemini-ls--with-chat
@@ -621,6 +760,7 @@ continues the chat's session."
        (lambda (result)
          (with-current-buffer chat
            (setq gemini-ls--busy nil
+                 gemini-ls--running nil
                  gemini-ls--session-id (plist-get result :sessionId)))
          (gemini-ls--status-changed)
          (let ((reason (plist-get result :stopReason)))
@@ -633,7 +773,7 @@ continues the chat's session."
              (gemini-ls--warn-once (plist-get result :error)))))
        :error-fn
        (lambda (err)
-         (with-current-buffer chat (setq gemini-ls--busy nil))
+         (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
          (gemini-ls--status-changed)
          (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
            (gemini-ls--with-chat
@@ -642,7 +782,7 @@ continues the chat's session."
            (gemini-ls--warn-once msg)))
        :timeout-fn
        (lambda ()
-         (with-current-buffer chat (setq gemini-ls--busy nil))
+         (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
          (gemini-ls--status-changed))))))
 
 ;;;; Reading a prompt: "/" completes the user's commands
@@ -681,12 +821,13 @@ command files it skipped are told once."
         (setq gemini-ls--commands-cache (cons server (cons (current-time) commands)))
         commands))))
 
-(defun gemini-ls--command-capf (server)
+(defun gemini-ls--command-capf (server &optional start-fn)
   "A `completion-at-point' function for SERVER's commands.
-It completes \"/name\" at the start of the minibuffer's prompt, each
-name annotated with its description."
+It completes \"/name\" at the start of the prompt, where START-FN says
+it starts (default: the minibuffer's), each name annotated with its
+description."
   (lambda ()
-    (let ((start (minibuffer-prompt-end)))
+    (let ((start (funcall (or start-fn #'minibuffer-prompt-end))))
       (when (and (eq (char-after start) ?/)
                  (not (string-match-p "[[:space:]]"
                                       (buffer-substring-no-properties start (point)))))
@@ -722,7 +863,120 @@ prompts and the rest, each shown with its description."
           (when server
             (add-hook 'completion-at-point-functions
                       (gemini-ls--command-capf server) nil t)))
-      (read-from-minibuffer question nil gemini-ls-prompt-minibuffer-map))))
+      (read-from-minibuffer question nil gemini-ls-prompt-minibuffer-map
+                            nil 'gemini-ls--history))))
+
+;;;; The chat's prompt area
+
+(defvar gemini-ls--history nil
+  "The prompts sent, newest first: M-p in the chat and in the minibuffer.")
+(defvar-local gemini-ls--history-pos nil
+  "Which of `gemini-ls--history' M-p and M-n put in the prompt area;
+nil: the draft.")
+(defvar-local gemini-ls--draft nil
+  "What was typed in the prompt area before M-p replaced it.")
+
+(defcustom gemini-ls-max-files 2000
+  "How many of the project's files \"@\" offers at most in the chat's
+prompt area: a big checkout must not stall completion."
+  :type 'integer)
+
+(defun gemini-ls--in-input-p ()
+  "Non-nil when point is in the chat's prompt area."
+  (and gemini-ls--input-start (>= (point) gemini-ls--input-start)))
+
+(defun gemini-ls--input ()
+  "The prompt typed in the chat's prompt area."
+  (buffer-substring-no-properties gemini-ls--input-start (point-max)))
+
+(defun gemini-ls--set-input (text)
+  "Put TEXT in the chat's prompt area, point at its end."
+  (delete-region gemini-ls--input-start (point-max))
+  (goto-char (point-max))
+  (insert text))
+
+(defun gemini-ls--chat-server ()
+  "The server a prompt from the chat goes to: the last prompt's, else
+the newest gemini-ls server eglot connected."
+  (or (ignore-errors (gemini-ls--server))
+      (car (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
+      (user-error "No gemini-ls server: run M-x eglot in a file of the project")))
+
+(defun gemini-ls-chat-send ()
+  "Send the prompt typed in the chat's prompt area, lines and all.
+With nothing typed there, read the prompt in the minibuffer."
+  (interactive)
+  (let* ((chat (gemini-ls--chat-buffer))
+         ;; Blank lines around it go; indentation inside it stays.
+         (text (with-current-buffer chat
+                 (string-trim (gemini-ls--input) "[ \t]*\n+" "[ \t\n]+"))))
+    (if (string-blank-p text)
+        (call-interactively #'gemini-ls-prompt)
+      (gemini-ls--send text nil (with-current-buffer chat (gemini-ls--chat-server)))
+      (with-current-buffer chat
+        (unless (equal (car gemini-ls--history) text)
+          (push text gemini-ls--history))
+        (setq gemini-ls--history-pos nil gemini-ls--draft nil)
+        (gemini-ls--set-input "")))))
+
+(defun gemini-ls--step-history (n)
+  "Put the prompt N older (negative: newer) than the one shown in the
+prompt area; past the newest, the draft comes back."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (let* ((pos (or gemini-ls--history-pos -1))
+           (to (+ pos n)))
+      (cond ((>= to (length gemini-ls--history)) (user-error "No older prompt"))
+            ((< to -1) (user-error "No newer prompt")))
+      (when (= pos -1) (setq gemini-ls--draft (gemini-ls--input)))
+      (setq gemini-ls--history-pos (and (>= to 0) to))
+      (gemini-ls--set-input (if (>= to 0) (nth to gemini-ls--history) (or gemini-ls--draft ""))))))
+
+(defun gemini-ls-chat-previous-prompt (n)
+  "Put the Nth previous prompt sent in the prompt area."
+  (interactive "p")
+  (gemini-ls--step-history n))
+
+(defun gemini-ls-chat-next-prompt (n)
+  "Put the Nth next prompt sent (or the draft) in the prompt area."
+  (interactive "p")
+  (gemini-ls--step-history (- n)))
+
+(defun gemini-ls-chat-tab ()
+  "In the prompt area, complete \"/commands\" and \"@files\"; elsewhere,
+what TAB does in the chat's parent mode (Markdown: fold a heading)."
+  (interactive)
+  (if (gemini-ls--in-input-p)
+      (completion-at-point)
+    (let ((parent (lookup-key (keymap-parent gemini-ls-chat-mode-map) (kbd "TAB"))))
+      (call-interactively (if (commandp parent) parent #'indent-for-tab-command)))))
+
+(defun gemini-ls--input-capf ()
+  "Complete, in the chat's prompt area, \"/name\" as its first word and
+\"@path\" anywhere."
+  (when (gemini-ls--in-input-p)
+    (let ((server (ignore-errors (gemini-ls--chat-server))))
+      (when server
+        (or (funcall (gemini-ls--command-capf server (lambda () gemini-ls--input-start)))
+            (gemini-ls--file-capf server))))))
+
+(defun gemini-ls--project-files (server)
+  "SERVER's project's files relative to its root, at most
+`gemini-ls-max-files' of them."
+  (let* ((project (ignore-errors (eglot--project server)))
+         (root (and project (project-root project))))
+    (when root
+      (mapcar (lambda (f) (file-relative-name f root))
+              (seq-take (project-files project) gemini-ls-max-files)))))
+
+(defun gemini-ls--file-capf (server)
+  "Complete \"@path\" before point with SERVER's project's files; the
+server reads the files a prompt names so."
+  (when (looking-back "\\(?:^\\|[[:space:]]\\)@\\([^[:space:]@]*\\)"
+                      (max gemini-ls--input-start (line-beginning-position)))
+    (let ((start (match-beginning 1))
+          (files (gemini-ls--project-files server)))
+      (when files
+        (list start (point) files :exclusive 'no)))))
 
 ;;;###autoload
 (defun gemini-ls-prompt (prompt)
@@ -954,10 +1208,8 @@ chat shows its earlier prompts and answers; the next prompt continues it."
    :success-fn
    (lambda (result)
      (gemini-ls--adopt-mode session result)
-     (with-current-buffer (gemini-ls--chat-buffer)
-       (let ((inhibit-read-only t))
-         (erase-buffer)
-         (insert (format "*%s*\n" header))))
+     (gemini-ls--clear-transcript)
+     (gemini-ls--with-chat (insert (format "*%s*\n" header)))
      (gemini-ls--insert-exchanges (append (plist-get result :exchanges) nil))
      (funcall then))
    :error-fn (lambda (_) (funcall then))))

@@ -102,8 +102,9 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
    "the prompt's answer"))
 
 (defun gemini-ls-test--chat ()
-  "The chat's text."
-  (with-current-buffer "*gemini*" (buffer-substring-no-properties (point-min) (point-max))))
+  "The chat's transcript: its text above the prompt area."
+  (with-current-buffer "*gemini*"
+    (buffer-substring-no-properties (point-min) gemini-ls--output-end)))
 
 (defun gemini-ls-test--file (dir name)
   "Contents of file NAME in DIR, on disk."
@@ -377,16 +378,16 @@ The review does not block Emacs; its answer goes as gemini/response."
     (should (string-match-p "\\[cancelled\\]" (gemini-ls-test--chat)))))
 
 (ert-deftest gemini-ls-test-mode-line-status ()
-  "The mode line says what Gemini does: idle, working, reviewing."
+  "The mode line says what Gemini does: idle, thinking, reviewing."
   (gemini-ls-test--with-greeting-edit
     (should (string-match-p "Gemini " (gemini-ls-test--status)))
     (should-not (string-match-p "Gemini:" (gemini-ls-test--status)))
     (gemini-ls-test--start buf "greet Emacs")
-    (should (string-match-p "Gemini:working" (gemini-ls-test--status)))
+    (should (string-match-p "Gemini:thinking" (gemini-ls-test--status)))
     (with-current-buffer (gemini-ls-test--review)
       (should (string-match-p "Gemini:reviewing" (gemini-ls-test--status)))
       (gemini-ls-review-accept-all))
-    (should (string-match-p "Gemini:working" (gemini-ls-test--status)))
+    (should (string-match-p "Gemini:\\(thinking\\|running replace\\)" (gemini-ls-test--status)))
     (gemini-ls-test--wait-done)
     (should (string-match-p "Gemini " (gemini-ls-test--status)))
     (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
@@ -727,7 +728,13 @@ One list per request: the texts of its contents' parts."
   (should (string-match-p "> Note: Switched to gemini-2.5-flash" (gemini-ls-test--chat)))
   (should (string-match-p "> Note: the conversation was compressed (9000 → 2000 tokens)"
                           (gemini-ls-test--chat)))
-  (should (string-match-p "a loop was detected" (gemini-ls--stop-note "loop_detected"))))
+  (should (string-match-p "a loop was detected" (gemini-ls--stop-note "loop_detected")))
+  ;; Each early end in words, none by its protocol name.
+  (let ((case-fold-search nil))
+    (dolist (r '("cancelled" "max_tokens" "max_turns" "loop_detected"))
+      (should-not (string-match-p (regexp-quote r) (gemini-ls--stop-note r))))
+    (should (equal (gemini-ls--stop-note "cancelled") "[Cancelled.]"))
+    (should (equal (gemini-ls--stop-note "error") "[Stopped by an error.]"))))
 
 (defmacro gemini-ls-test--picking (prefix &rest body)
   "Run BODY, the user picking the code action whose title starts with PREFIX.
@@ -1577,3 +1584,144 @@ away takes its suggestion away."
         (should (equal (mapcar (lambda (e) (plist-get (nth 1 e) :context))
                                (gemini-ls-test--sent :textDocument/inlineCompletion requests))
                        '((:triggerKind 1))))))))
+
+;;;; The chat's prompt area
+
+(defun gemini-ls-test--type-in-chat (text)
+  "Type TEXT in the chat's prompt area, as the user would: fontified
+first, as on screen (markdown-mode's font-lock removes properties)."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (font-lock-ensure)
+    (goto-char (point-max))
+    (should (gemini-ls--in-input-p))
+    ;; Key by key: a typed character inherits its neighbours' sticky
+    ;; properties, where `insert' takes none.
+    (dolist (c (string-to-list text))
+      (if (eq c ?\n)
+          (newline)
+        (let ((last-command-event c)) (self-insert-command 1))))))
+
+(ert-deftest gemini-ls-test-prompt-area-sends-lines ()
+  "A prompt of several lines typed in the chat below the marker line is
+sent whole with C-c C-c, to the server eglot connected: its blank and
+indented lines reach the model as typed; it moves into the transcript,
+which stays read-only, and the prompt area is empty again."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
+        (gemini-ls--history nil))
+    (unwind-protect
+        (gemini-ls-test--with-server [((text . "Both lines arrived."))] '(("a.txt" . "one\n"))
+          (switch-to-buffer (gemini-ls--chat-buffer))
+          (should (string-match-p "C-c C-c send" header-line-format))
+          (gemini-ls-test--type-in-chat "first line\n\n  indented line\nlast line\n")
+          (execute-kbd-macro (kbd "C-c C-c"))
+          (gemini-ls-test--wait-done)
+          (should (string-match-p "## You\n\nfirst line\n\n  indented line\nlast line\n\n## Gemini\n\nBoth lines arrived\\."
+                                  (gemini-ls-test--chat)))
+          (should (string-suffix-p "first line\n\n  indented line\nlast line"
+                                   (gemini-ls-test--last-request-text gemini-ls-test--record)))
+          (should (equal (car gemini-ls--history) "first line\n\n  indented line\nlast line"))
+          (with-current-buffer "*gemini*"
+            (should (equal (gemini-ls--input) ""))
+            (should (string-suffix-p "── Prompt (C-c C-c sends) ──\n" (buffer-string)))
+            ;; The transcript and the marker line cannot be edited; the
+            ;; prompt area can.
+            (goto-char (point-min))
+            (should-error (insert "x") :type 'text-read-only)
+            (goto-char (1- gemini-ls--input-start))
+            (should-error (delete-char 1) :type 'text-read-only)
+            (gemini-ls-test--type-in-chat "nexts")
+            (delete-char -1)
+            (should (equal (gemini-ls--input) "next"))
+            (goto-char gemini-ls--input-start)
+            (should-error (delete-char -1) :type 'text-read-only)))
+      (delete-file gemini-ls-test--record))))
+
+(ert-deftest gemini-ls-test-prompt-area-empty-reads-minibuffer ()
+  "C-c C-c with nothing typed asks in the minibuffer, as before."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (let ((asked nil))
+      (cl-letf (((symbol-function 'gemini-ls-prompt)
+                 (lambda (p) (interactive (list (setq asked "read"))) p)))
+        (gemini-ls--set-input "  \n ")
+        (gemini-ls-chat-send))
+      (should (equal asked "read")))))
+
+(ert-deftest gemini-ls-test-prompt-area-history ()
+  "M-p and M-n step through the prompts sent, then back to the draft."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (let ((gemini-ls--history (list "second" "first")))
+    (with-current-buffer (switch-to-buffer (gemini-ls--chat-buffer))
+      (gemini-ls-test--type-in-chat "draft")
+      (execute-kbd-macro (kbd "M-p"))
+      (should (equal (gemini-ls--input) "second"))
+      (execute-kbd-macro (kbd "M-p"))
+      (should (equal (gemini-ls--input) "first"))
+      (should-error (gemini-ls-chat-previous-prompt 1) :type 'user-error)
+      (execute-kbd-macro (kbd "M-n"))
+      (should (equal (gemini-ls--input) "second"))
+      (execute-kbd-macro (kbd "M-n"))
+      (should (equal (gemini-ls--input) "draft"))
+      (should-error (gemini-ls-chat-next-prompt 1) :type 'user-error))))
+
+(ert-deftest gemini-ls-test-prompt-area-undo ()
+  "Undo in the prompt area undoes what was typed there, not the
+transcript streamed in above it meanwhile."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (buffer-enable-undo)
+    (gemini-ls--with-chat (insert "earlier answer\n"))
+    (gemini-ls-test--type-in-chat "typed")
+    (undo-boundary)
+    (gemini-ls--with-chat (insert "streamed meanwhile\n"))
+    (gemini-ls-test--type-in-chat " more")
+    (undo-boundary)
+    (let ((last-command nil)) (undo))
+    (should (equal (gemini-ls--input) "typed"))
+    (let ((last-command 'undo)) (undo))
+    (should (equal (gemini-ls--input) ""))
+    (should (equal (gemini-ls-test--chat) "earlier answer\nstreamed meanwhile\n"))))
+
+(ert-deftest gemini-ls-test-prompt-area-completes ()
+  "TAB in the prompt area completes \"/command\" at its start and
+\"@file\" anywhere, from the project's files."
+  (gemini-ls-test--with-server [] '(("a.txt" . "one\n") ("greet.py" . "x = 1\n"))
+    (let ((gemini-ls--commands-cache
+           (list server (current-time) '(:name "review" :description "Review a file"))))
+      (with-current-buffer (switch-to-buffer (gemini-ls--chat-buffer))
+        (setq gemini-ls--chat-server server)
+        (gemini-ls-test--type-in-chat "/re")
+        (let ((c (gemini-ls--input-capf)))
+          (should c)
+          (should (equal (all-completions "/re" (nth 2 c)) '("/review"))))
+        (gemini-ls--set-input "look at @gr")
+        (let ((c (gemini-ls--input-capf)))
+          (should c)
+          (should (equal (buffer-substring-no-properties (nth 0 c) (nth 1 c)) "gr"))
+          (should (equal (all-completions "gr" (nth 2 c)) '("greet.py"))))
+        (execute-kbd-macro (kbd "TAB"))
+        (should (equal (gemini-ls--input) "look at @greet.py"))
+        ;; Not in the transcript, nor for a mid-word "@".
+        (gemini-ls--set-input "mail me@gr")
+        (should-not (gemini-ls--input-capf))))))
+
+(ert-deftest gemini-ls-test-mode-line-running-a-tool ()
+  "While a tool runs the mode line names it; before and after, Gemini
+is thinking."
+  (let ((process-environment (cons "GEMINI_CLI_TRUST_WORKSPACE=true" process-environment))
+        (gemini-ls-initialization-options '(:approvalMode "yolo"))
+        (seen nil))
+    (gemini-ls-test--with-server
+        [((chunks . [((call . ((name . "run_shell_command")
+                               (args . ((command . "sleep 2"))))))]))
+         ((text . "Slept."))]
+        '(("a.txt" . "one\n"))
+      (gemini-ls-test--start buf "sleep a little")
+      (should (string-match-p "Gemini:thinking" (gemini-ls-test--status)))
+      (gemini-ls-test--wait
+       (lambda () (setq seen (string-match-p "Gemini:running run_shell_command"
+                                             (gemini-ls-test--status))))
+       "the mode line to name the running tool")
+      (gemini-ls-test--wait-done)
+      (should (string-match-p "Slept\\." (gemini-ls-test--chat)))
+      (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
+    (should seen)))

@@ -6,7 +6,9 @@
 # It writes the screens to emacs-chat.txt, emacs-review.txt and
 # emacs-commands.txt in build/screenshots, then answers the model's
 # ask_user question (emacs-ask.txt) and lists the prompts to rewind to
-# (emacs-rewind.txt) and checks them, the mode line's
+# (emacs-rewind.txt), then types a two-line prompt in the chat buffer and
+# sends it with C-c C-c (emacs-prompt.txt, emacs-prompt-sent.txt), and
+# checks them, the mode line's
 # Gemini status, the file on disk and what reached the model. Called by run.sh with
 # GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
 # "FAIL tmux-screens: why".
@@ -50,7 +52,8 @@ cat >"$work/script.json" <<'JSON'
     "type": "choice", "multiSelect": false,
     "options": [{"label": "PostgreSQL", "description": "Relational, what production runs."},
                 {"label": "SQLite", "description": "One file, nothing to run."}]}]}}}]},
-  {"text": "SQLite it is: one file, nothing to run."}
+  {"text": "SQLite it is: one file, nothing to run."},
+  {"text": "Both lines reached me."}
 ]
 JSON
 
@@ -74,6 +77,9 @@ cat >"$work/init.el" <<EOF2
       inhibit-startup-screen t
       make-backup-files nil
       save-silently t ; keeps the temp path out of the captured echo area
+      ;; "You can run the command … with M-x ge-pr RET" shows for a while
+      ;; after M-x, its abbreviation changing with the package's commands.
+      suggest-key-bindings nil
       project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
 (add-hook 'python-mode-hook #'eglot-ensure)
 EOF2
@@ -172,6 +178,10 @@ tmux -L "$sock" send-keys Tab
 wait_for 'SQLite +— One file, nothing to run\.' "the question's options" 5
 wait_for 'Decline' "the question's Decline" 5
 screen >"$shots/emacs-ask.txt"
+grep -q 'Gemini:asking' "$shots/emacs-ask.txt" \
+  || fail "question screen's mode line lacks Gemini:asking"
+! grep -q 'Gemini:reviewing' "$shots/emacs-ask.txt" \
+  || fail "question screen's mode line says reviewing, with nothing to review"
 grep -Eq 'PostgreSQL +— Relational, what production runs\.' "$shots/emacs-ask.txt" \
   || fail "question screen lacks the first option"
 tmux -L "$sock" send-keys -l 'SQ'
@@ -194,4 +204,27 @@ wait_for '1\. make greet say Hi  \[greet\.py\]' "the rewind list" 5
 wait_for '4\. set up storage' "the rewind list's last prompt" 5
 screen >"$shots/emacs-rewind.txt"
 tmux -L "$sock" send-keys C-g
+
+# A prompt of two lines typed in the chat buffer itself, below its marker
+# line, and sent with C-c C-c; the header line tells the keys.
+tmux -L "$sock" send-keys C-x o
+wait_for 'C-c C-c send · C-c C-k cancel' "the chat's header line with the keys" 5
+tmux -L "$sock" send-keys 'M->'
+tmux -L "$sock" send-keys -l 'Check greet.py once more:'
+tmux -L "$sock" send-keys Enter
+tmux -L "$sock" send-keys -l '  does it greet the world?'
+# The chat is beside the file (Emacs 28 here) or below it (Emacs 30).
+wait_for '(^|\|)  does it greet the world\?' "the prompt's second line in the chat's prompt area" 5
+screen >"$shots/emacs-prompt.txt"
+grep -q '── Prompt (C-c C-c sends) ──' "$shots/emacs-prompt.txt" \
+  || fail "prompt screen lacks the marker line"
+tmux -L "$sock" send-keys C-c C-c
+wait_for 'Both lines reached me\.' "the answer to the two-line prompt"
+tail -n 1 "$work/requests.jsonl" | grep -qF 'Check greet.py once more:\n  does it greet the world?' \
+  || fail "the model did not get both lines: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+screen >"$shots/emacs-prompt-sent.txt"
+grep -Eq '(^|\|)Check greet.py once more:' "$shots/emacs-prompt-sent.txt" \
+  || fail "the sent prompt is not in the transcript"
+[[ "$(grep -c 'Check greet.py once more:' "$shots/emacs-prompt-sent.txt")" -eq 1 ]] \
+  || fail "the prompt area still holds the prompt sent"
 echo "PASS tmux-screens"
