@@ -86,7 +86,10 @@ tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review numbers.txt line by l
 
 # The model's ask_user question, as vim.ui.select shows it; 2 picks SQLite.
 tm send-keys -t shot ':Gemini set up storage' Enter
-wait_for "the model's question" 'Database: Which database should the service use\?' '1: PostgreSQL — Relational, what production runs\.' '2: SQLite — One file, nothing to run\.' '3: Other… \(answer in your own words\)' '4: Decline'
+# The chat shows the call asking and the question before the prompt does
+# (it is drawn before vim.ui.select holds the screen), so the picture is
+# the same every run.
+wait_for "the model's question" 'Database: Which database should the service use\?' '1: PostgreSQL — Relational, what production runs\.' '2: SQLite — One file, nothing to run\.' '3: Other… \(answer in your own words\)' '4: Decline' 'Asking user: Which database should the service use\? \(running\)' '> question: Database: Which database'
 printf '%s\n' "$screen" >"$shots/nvim-ask.txt"
 tm send-keys -t shot 2 Enter
 wait_for "the answer after the question" 'SQLite it is: one file, nothing to run\.'

@@ -150,6 +150,8 @@ asks["gemini/confirm"] = function(params, respond)
   if chat.buf then
     chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
   end
+  -- On screen before the prompt, which (inputlist) holds the screen still.
+  vim.cmd("redraw")
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
     respond({ outcome = outcomes[idx] or "cancel" })
   end)
@@ -159,6 +161,9 @@ asks["gemini/ask"] = function(params, respond)
   if chat.buf then
     chat.lines({ "", "> question: " .. (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "") })
   end
+  -- The chat shows the question before the prompt, which (inputlist)
+  -- holds the screen still.
+  vim.cmd("redraw")
   question.open(params, respond)
 end
 
