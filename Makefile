@@ -27,7 +27,8 @@ lint:
 # first installs the Debian packages its suite needs (apt-get, so as root),
 # and the first run makes the chroots
 # (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
-# build/screenshots; `make screenshots` copies them into docs/screenshots.
+# build/screenshots; `make screenshots` takes them afresh and copies into
+# docs/screenshots those that changed.
 test: test-go test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix
 
 # debs installs those of the Debian packages $(1) that are not installed.
@@ -116,12 +117,16 @@ test-helix:
 vsix:
 	bash editors/vscode/scripts/package.sh
 
-# The committed pictures change only here: copies what the last test-nvim,
-# test-emacs, test-helix and test-vscode wrote to build/screenshots into
-# docs/screenshots.
+# The committed pictures change only here: takes them afresh (the suites
+# that take pictures, into an emptied build/screenshots), then copies into
+# docs/screenshots those that differ once what changes from run to run
+# (ids, temporary directories) is masked (internal/screens). Run twice, the
+# second leaves git status clean. Copying alone, after a test run: go run
+# ./internal/screens/cmd/screens.
 screenshots:
-	@ls build/screenshots/* >/dev/null 2>&1 || { echo "make screenshots: build/screenshots is empty: run make test-nvim, test-emacs, test-helix or test-vscode first" >&2; exit 1; }
-	cp build/screenshots/* docs/screenshots/
+	rm -rf build/screenshots
+	$(MAKE) test-nvim test-emacs test-helix test-vscode test-acp-clients
+	go run ./internal/screens/cmd/screens
 	@git status --short docs/screenshots
 
 bench:

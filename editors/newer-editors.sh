@@ -19,8 +19,8 @@
 # the repository is bind-mounted at /repo. The screens the tests capture go to
 # $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's
 # and the ACP clients' (helix-*.txt, acp-*.txt) are copied from there to the
-# repository's build/screenshots, which `make screenshots` copies to
-# docs/screenshots.
+# repository's build/screenshots (or $GEMINI_SCREENSHOTS_DIR), which
+# `make screenshots` copies to docs/screenshots.
 #
 # The tests run in their own mount and PID namespaces: whatever way the run
 # ends, its mounts vanish and the processes it started end with it, and
@@ -88,12 +88,14 @@ if [ "${1:-}" = --in-namespace ]; then
   echo
   echo "newer-editors: screens captured in $c$shots"
   # Helix's and the ACP clients' screens are made only here: into
-  # build/screenshots, as the host's runners do, for make screenshots.
+  # build/screenshots (or $GEMINI_SCREENSHOTS_DIR), as the host's runners
+  # do, for make screenshots.
+  dest="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
   for f in "$c$shots"/helix-* "$c$shots"/acp-*; do
     [ -e "$f" ] || continue
-    mkdir -p "$repo/build/screenshots"
-    cp "$f" "$repo/build/screenshots/"
-    echo "newer-editors: copied ${f##*/} to build/screenshots"
+    mkdir -p "$dest"
+    cp "$f" "$dest/"
+    echo "newer-editors: copied ${f##*/} to $dest"
   done
   printf 'newer-editors: %s\n' "${summary[@]}"
   exit "$failed"
