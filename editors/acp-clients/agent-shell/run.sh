@@ -30,7 +30,8 @@ grep -q "agent-shell-make-agent-config" <<<"$snippet" || { echo "agent-shell: no
 
 # start_emacs: a terminal Emacs with only the three packages and the
 # README's config; gemini-ls preselected (agent-shell-preferred-agent-config)
-# so M-x agent-shell asks no agent, and saved sessions replayed in full.
+# so M-x agent-shell asks no agent, saved sessions replayed in full, and a
+# busy indicator that does not move.
 start_emacs() {
   cat >"$work/init.el" <<EOF
 (setq inhibit-startup-screen t)
@@ -41,6 +42,9 @@ EOF
   cat >>"$work/init.el" <<'EOF'
 (setq agent-shell-preferred-agent-config 'gemini-ls)
 (setq agent-shell-session-restore-verbosity 'full)
+;; One frame for the busy animation: the pictures show "busy" without
+;; catching a different frame each run (make screenshots stays quiet).
+(setq agent-shell-busy-indicator-frames '("░░░░"))
 EOF
   start_editor emacs -nw -Q -l "$work/init.el"
   wait_for "Emacs to start" '\*scratch\*' || return 1
