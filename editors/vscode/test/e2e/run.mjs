@@ -264,6 +264,10 @@ const workbenchSettings = (serverPath) => ({
   'editor.occurrencesHighlight': 'off',
   'editor.selectionHighlight': false,
   'editor.minimap.enabled': false,
+  // No IntelliSense list of the file's words popping up as a test types:
+  // it came and went with timing, and took the Escape meant for a next
+  // edit (VS Code closes the list first).
+  'editor.wordBasedSuggestions': 'off',
 });
 
 class Workbench {
@@ -476,11 +480,22 @@ class Workbench {
     return this.page.locator('.monaco-dialog-box');
   }
 
+  // screenshot takes the page's picture. The same picture run to run: no
+  // hover, spinners at their first frame, and taken once the screen has
+  // settled (two takes 300 ms apart the same): what VS Code draws late
+  // (the overview ruler's marks, a scrollbar fading out) is in it or gone
+  // from it every time.
   async screenshot(file) {
     await fsp.mkdir(path.dirname(file), { recursive: true });
-    // The same picture run to run: no hover, spinners at their first frame.
     await this.page.mouse.move(0, 0);
-    await fsp.writeFile(file, await this.page.screenshot({ animations: 'disabled' }));
+    let shot = await this.page.screenshot({ animations: 'disabled' });
+    for (let i = 0; i < 20; i++) {
+      await sleep(300);
+      const next = await this.page.screenshot({ animations: 'disabled' });
+      if (next.equals(shot)) break;
+      shot = next;
+    }
+    await fsp.writeFile(file, shot);
   }
 
   // trace is the Gemini output channel's log: with gemini.trace.server on
@@ -1081,11 +1096,18 @@ const scenarios = [
       // Space chooses it and Space again unchooses it.
       await waitFor('the first option focused', async () => (await frame.evaluate(() => document.activeElement?.textContent ?? '')).includes('PostgreSQL'), { timeout: 5000 });
       const sqlite = question.locator('button.question-option', { hasText: 'SQLite' });
-      await frame.page().keyboard.press('Tab');
+      // The webview is an out-of-process frame: a key press can return
+      // before the frame has handled it, so each step waits for what it did.
+      // The first Tab goes to the option the frame has focused (the check
+      // above), through the locator: VS Code may hold the window's focus
+      // elsewhere under load, which is VS Code's to decide, not the chat's.
+      const pressed = (want, what) => waitFor(what, async () => (await sqlite.getAttribute('aria-pressed')) === want, { timeout: 5000 });
+      await question.locator('button.question-option', { hasText: 'PostgreSQL' }).press('Tab');
+      await waitFor('Tab to focus the SQLite option', async () => (await frame.evaluate(() => document.activeElement?.textContent ?? '')).includes('SQLite'), { timeout: 5000 });
       await frame.page().keyboard.press('Space');
-      assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'Space on the focused SQLite option did not choose it');
+      await pressed('true', 'Space on the focused SQLite option to choose it');
       await frame.page().keyboard.press('Space');
-      assert((await sqlite.getAttribute('aria-pressed')) === 'false', 'Space again did not unchoose SQLite');
+      await pressed('false', 'Space again to unchoose SQLite');
       // Submit with nothing chosen says what is missing and sends nothing.
       await question.locator('button.question-submit').click();
       await question.locator('.question-error', { hasText: 'Choose an option, or decline.' }).waitFor({ timeout: 5000 });
@@ -1674,11 +1696,50 @@ function functionResponses(body) {
 
 // ---------------------------------------------------------------------------
 
+// claimWorkspace is the scenarios' workspace, emptied: the same path every
+// run, as the pictures show it (a tool's title names the plan's path), so
+// a run's pictures equal the last's. One run at a time holds it: a second
+// stops, naming the first's pid; a run that died leaves its claim to the
+// next. The workspace stays after the run, for a look at what it did.
+async function claimWorkspace() {
+  // Named "workspace", as the window's title shows it.
+  const dir = path.join(os.tmpdir(), 'gemini-ls-vscode-e2e');
+  const workspace = path.join(dir, 'workspace');
+  const claim = path.join(dir, 'pid');
+  await fsp.mkdir(dir, { recursive: true });
+  for (;;) {
+    try {
+      await fsp.writeFile(claim, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const pid = Number(await fsp.readFile(claim, 'utf8').catch(() => ''));
+      if (pid && pid !== process.pid && alive(pid)) {
+        throw new Error(`another e2e run (pid ${pid}) is using ${workspace}; wait for it to end`);
+      }
+      await fsp.rm(claim, { force: true });
+    }
+  }
+  process.on('exit', () => fs.rmSync(claim, { force: true }));
+  await fsp.rm(workspace, { recursive: true, force: true });
+  await fsp.mkdir(workspace, { recursive: true });
+  return workspace;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 async function main() {
   const artifacts = await fsp.mkdtemp(path.join(os.tmpdir(), 'gemini-ls-vscode-e2e-'));
   log(`artifacts: ${artifacts}`);
   const bin = path.join(artifacts, 'bin');
-  const workspace = path.join(artifacts, 'workspace');
+  const workspace = await claimWorkspace();
   const results = [];
   const selected = scenarios.filter((s) => !args.only || args.only.has(s.name));
   if (selected.length === 0) {
