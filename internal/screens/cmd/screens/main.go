@@ -21,7 +21,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "screens:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("screens: %d pictures changed, %d the same\n", len(res.Changed), len(res.Same))
+	fmt.Printf("screens: %d of %d pictures changed\n", len(res.Changed), len(res.Changed)+len(res.Same))
 	for _, name := range res.Changed {
 		fmt.Println("  changed:", name)
 	}
