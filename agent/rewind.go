@@ -52,7 +52,7 @@ func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode
 	exchanges := slices.Clone(s.exchanges)
 	s.exchangesMu.Unlock()
 	if prompt < 1 || prompt > len(exchanges) {
-		return dialog.RewindResult{}, fmt.Errorf("%w %d: the conversation has %d prompts", dialog.ErrNoSuchPrompt, prompt, len(exchanges))
+		return dialog.RewindResult{}, fmt.Errorf("%w %d: the conversation has %d %s", dialog.ErrNoSuchPrompt, prompt, len(exchanges), plural(len(exchanges), "prompt", "prompts"))
 	}
 	i := prompt - 1
 	res := dialog.RewindResult{Prompt: prompt, Mode: mode}

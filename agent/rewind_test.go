@@ -227,6 +227,11 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 	if pts := s.RewindPoints(); len(pts) != 1 || pts[0].Text != "first" {
 		t.Errorf("points = %+v", pts)
 	}
+	// The prompt is gone now, and the error says so in words.
+	_, err = s.Rewind(context.Background(), 2, dialog.RewindConversation)
+	if !errors.Is(err, dialog.ErrNoSuchPrompt) || !strings.HasSuffix(err.Error(), "the conversation has 1 prompt") {
+		t.Errorf("rewinding a removed prompt: %v", err)
+	}
 }
 
 // Reverting the code to before prompt 3 takes a.txt back to what prompt 2
