@@ -109,7 +109,7 @@ func TestSessionResumedByANewServerProcess(t *testing.T) {
 // `run -resume ID` continues a saved session headless, and an unknown id
 // says so without a usage message.
 func TestRunResume(t *testing.T) {
-	h := newHeadless(t, nil, geminitest.TextTurn("noted: 42"), geminitest.TextTurn("it was 42"))
+	h := newHeadless(t, nil, geminitest.TextTurn("noted: 42"), geminitest.TextTurn("it was 42"), geminitest.TextTurn("still 42"), geminitest.TextTurn("yes, 42"))
 	first := h.run("run", "-p", "remember 42", "-output-format", "json")
 	first.wantExit(t, 0)
 	id := jsonField(t, first.stdout, "session_id")
@@ -132,6 +132,15 @@ func TestRunResume(t *testing.T) {
 	}
 	if !strings.Contains(again.stdout, `"session": {`) {
 		t.Errorf("the stats lack the session's usage: %s", again.stdout)
+	}
+
+	// An empty value is latest, and a value is trimmed, as in Gemini CLI.
+	for _, resume := range []string{"--resume=", "--resume= 1 "} {
+		r := h.run("run", resume, "-p", "and now?", "-output-format", "json")
+		r.wantExit(t, 0)
+		if got := jsonField(t, r.stdout, "session_id"); got != id {
+			t.Errorf("%q: session id %q, want %q", resume, got, id)
+		}
 	}
 
 	bad := h.run("run", "-resume", "NOSUCHSESSION", "-p", "hi")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -168,6 +169,12 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 		words = append(words, rest[0])
 		args = rest[1:]
 	}
+	// Gemini CLI trims --resume's value and takes an empty one for latest.
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "r" || fl.Name == "resume" {
+			f.resume = cmp.Or(strings.TrimSpace(f.resume), resumeLatest)
+		}
+	})
 	for _, n := range f.notHere {
 		if n.given {
 			return nil, f.usage(stderr, fmt.Sprintf("--%s does not apply: %s", n.names[len(n.names)-1], n.why))
