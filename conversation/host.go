@@ -133,11 +133,21 @@ func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
 // build without credentials is returned with its AuthErr set (and no
 // agent, unless place.WithoutCredentials).
 func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) {
+	return setup.Build(ctx, h.options(place))
+}
+
+// Load reads place's settings and extensions and starts nothing (see
+// setup.Load): for what lists and exits.
+func (h *Host[S]) Load(place Place) (*setup.Built, error) {
+	return setup.Load(h.options(place))
+}
+
+func (h *Host[S]) options(place Place) setup.Options {
 	getenv, lookupEnv := h.cfg.Getenv, h.cfg.LookupEnv
 	if place.Getenv != nil {
 		getenv, lookupEnv = place.Getenv, place.LookupEnv
 	}
-	return setup.Build(ctx, setup.Options{
+	return setup.Options{
 		Workspace:          place.Workspace,
 		Getenv:             getenv,
 		LookupEnv:          lookupEnv,
@@ -162,7 +172,7 @@ func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) 
 		AllowedMCPServers:  place.AllowedMCPServers,
 		Extensions:         place.Extensions,
 		WithoutCredentials: place.WithoutCredentials,
-	})
+	}
 }
 
 // Open starts a new session in built and makes it live with state; own:

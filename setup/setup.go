@@ -171,9 +171,11 @@ type Built struct {
 // end refuses them (an LSP client gets InvalidParams).
 var ErrOverlay = errors.New("invalid settings")
 
-// Build makes the agent. ctx's values are kept, not its end: what Build
-// starts (MCP servers, the discovery command) lasts until Built.Close.
-func Build(ctx context.Context, o Options) (*Built, error) {
+// Load reads what Build reads first (the folder's trust, its .env, the
+// settings, the extensions, the model and approval mode) and starts
+// nothing: no agent, tools or MCP server. It is for what lists and exits
+// (-l), which Gemini CLI answers before it initializes its config.
+func Load(o Options) (*Built, error) {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
@@ -206,7 +208,17 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
 	b.Model, b.ApprovalMode = b.choose(set, set)
+	return b, nil
+}
 
+// Build makes the agent. ctx's values are kept, not its end: what Build
+// starts (MCP servers, the discovery command) lasts until Built.Close.
+func Build(ctx context.Context, o Options) (*Built, error) {
+	b, err := Load(o)
+	if err != nil {
+		return nil, err
+	}
+	o, set := b.opts, b.Settings
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {

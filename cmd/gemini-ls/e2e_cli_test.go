@@ -132,6 +132,14 @@ func TestRunExtensionFlags(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, "Installed extensions:\n") || len(h.model.Requests()) != 0 {
 		t.Errorf("-l: stdout %q, %d requests", r.stdout, len(h.model.Requests()))
 	}
+	// -l starts no MCP server (copied's has one): in an untrusted folder,
+	// where starting them says that none was, it lists and says no more
+	// than in a trusted one (the broken extension).
+	untrusted := h.runIn(t.TempDir(), env, "run", "-l")
+	untrusted.wantExit(t, 0)
+	if untrusted.stdout != r.stdout || untrusted.stderr != r.stderr || strings.Contains(untrusted.stderr, "MCP") {
+		t.Errorf("-l in an untrusted folder: stdout %q, stderr %q", untrusted.stdout, untrusted.stderr)
+	}
 	for _, tc := range []struct {
 		only      string
 		has, hasn []string

@@ -110,7 +110,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		Logger:     log,
 		Unattended: true,
 	}, user)
-	built, err := host.Build(ctx, conversation.Place{
+	place := conversation.Place{
 		Workspace: ws,
 		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
 		// The URL on a line of its own, to copy whole.
@@ -126,16 +126,21 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		AllowedTools:       f.allowedTools,
 		AllowedMCPServers:  f.allowedMCP,
 		Extensions:         f.extensions,
-	})
+	}
+	// What lists and exits comes first, as in Gemini CLI: it needs
+	// neither a trusted folder nor a prompt, and starts nothing.
+	if f.listExtensions {
+		loaded, err := host.Load(place)
+		if err != nil {
+			return usageError(stderr, err)
+		}
+		return listExtensions(loaded, stdout)
+	}
+	built, err := host.Build(ctx, place)
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	defer built.Close()
-	// What lists and exits comes first, as in Gemini CLI: it needs
-	// neither a trusted folder nor a prompt.
-	if f.listExtensions {
-		return listExtensions(built, stdout)
-	}
 	if len(f.allowedTools) > 0 || len(built.Settings.Tools.Allowed) > 0 {
 		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
 	}
