@@ -86,6 +86,45 @@ func (e mgmtEnv) dirs() (cwd, userDir string, err error) {
 	return cwd, userDir, nil
 }
 
+// workingDir is what a listing command reads of the working directory.
+type workingDir struct {
+	cwd, userDir string
+	trust        settings.Trust
+	settings     settings.Settings
+	// extensions are those the settings allow, enabled or not.
+	extensions extensions.Loaded
+}
+
+// read reads the working directory's trust, its settings and the
+// extensions they allow, saying on stderr what could not be read, as
+// 0.61 warns and goes on; asIfTrusted reads an untrusted folder's
+// settings too. Not ok (said as an Error) without a working or user
+// directory.
+func (e mgmtEnv) read(stderr io.Writer, asIfTrusted bool) (w workingDir, ok bool) {
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return w, false
+	}
+	roots := []string{cwd}
+	trust, err := settings.DecideTrust(e.getenv, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	readTrust := trust
+	if asIfTrusted {
+		getenv, _ := withEnv(e.getenv, nil, "GEMINI_CLI_TRUST_WORKSPACE", "true")
+		readTrust, _ = settings.DecideTrust(getenv, roots)
+	}
+	set, err := settings.Load(e.getenv, roots, readTrust)
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
+	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
+		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
+	return workingDir{cwd: cwd, userDir: userDir, trust: trust, settings: set, extensions: loaded}, true
+}
+
 // mcpScopes are mcp add and remove's --scope.
 var mcpScope = mgmtOpt{names: []string{"scope", "s"}, kind: optString, choices: []string{"user", "project"}, def: "project"}
 
@@ -308,28 +347,15 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	if code, done := mgmtUsageError(a, err, "mcp list", stderr); done {
 		return code
 	}
-	cwd, userDir, err := e.dirs()
-	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return 1
-	}
-	roots := []string{cwd}
-	trust, err := settings.DecideTrust(e.getenv, roots)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
-	}
-	trusted := trust.Trusted(cwd)
 	// An untrusted folder's servers are listed all the same, as 0.61
 	// lists them (getMergedSettingsAsIfTrusted), each Disabled.
-	asIfTrusted, _ := withEnv(e.getenv, nil, "GEMINI_CLI_TRUST_WORKSPACE", "true")
-	readTrust, _ := settings.DecideTrust(asIfTrusted, roots)
-	set, err := settings.Load(e.getenv, roots, readTrust)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	w, ok := e.read(stderr, true)
+	if !ok {
+		return 1
 	}
-	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
-		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
-	withExtensions, _ := loaded.Apply(set)
+	cwd, userDir, set := w.cwd, w.userDir, w.settings
+	trusted := w.trust.Trusted(cwd)
+	withExtensions, _ := w.extensions.Apply(set)
 	var servers []listedServer
 	// Settings' servers first, in the order 0.61's merge gives them (the
 	// layers in order, each file's in its order), then the extensions'.
@@ -349,13 +375,13 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	}
 	for _, name := range order {
 		s, ok := withExtensions.MCPServers[name]
-		if owner := loaded.ServerOwner(name, s); ok && owner == "" {
+		if owner := w.extensions.ServerOwner(name, s); ok && owner == "" {
 			servers = append(servers, listedServer{name: name, server: s})
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(withExtensions.MCPServers)) {
 		s := withExtensions.MCPServers[name]
-		if owner := loaded.ServerOwner(name, s); owner != "" {
+		if owner := w.extensions.ServerOwner(name, s); owner != "" {
 			servers = append(servers, listedServer{name: name, server: s, extension: owner})
 		}
 	}

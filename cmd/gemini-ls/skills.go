@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/skills"
 )
@@ -83,28 +82,16 @@ func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
 	if code, done := mgmtUsageError(a, err, "skills list", stderr); done {
 		return code
 	}
-	cwd, userDir, err := e.dirs()
-	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+	w, ok := e.read(stderr, false)
+	if !ok {
 		return 1
 	}
-	roots := []string{cwd}
-	trust, err := settings.DecideTrust(e.getenv, roots)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
-	}
-	set, err := settings.Load(e.getenv, roots, trust)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
-	}
-	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
-		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
 	var extDirs []skills.ExtensionDir
-	for _, ext := range loaded.Active() {
+	for _, ext := range w.extensions.Active() {
 		extDirs = append(extDirs, skills.ExtensionDir{Extension: ext.Name, Dir: ext.SkillsDir(), Hydrate: ext.Hydrate})
 	}
-	catalog, problems := skills.Discover(skills.Config{UserDir: userDir, Roots: roots, Trusted: trust.Trusted,
-		Extensions: extDirs, Disabled: set.Skills.Disabled})
+	catalog, problems := skills.Discover(skills.Config{UserDir: w.userDir, Roots: []string{w.cwd}, Trusted: w.trust.Trusted,
+		Extensions: extDirs, Disabled: w.settings.Skills.Disabled})
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "Warning: %v\n", p)
 	}
