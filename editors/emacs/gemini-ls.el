@@ -339,6 +339,10 @@ Type a prompt below the marker line at the end and send it with
   ;; What is typed after the marker line does not take its hook.
   (setq-local text-property-default-nonsticky
               (cons '(modification-hooks . t) text-property-default-nonsticky))
+  ;; As the answer grows above the prompt, the window scrolls just enough
+  ;; to keep the prompt area at its bottom, under as much of the
+  ;; transcript as fits, rather than recentring on it.
+  (setq-local scroll-conservatively 101)
   (gemini-ls--make-prompt-area))
 
 (defun gemini-ls--refuse-change (beg _end)

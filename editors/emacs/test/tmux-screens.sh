@@ -227,4 +227,9 @@ grep -Eq '(^|\|)Check greet.py once more:' "$shots/emacs-prompt-sent.txt" \
   || fail "the sent prompt is not in the transcript"
 [[ "$(grep -c 'Check greet.py once more:' "$shots/emacs-prompt-sent.txt")" -eq 1 ]] \
   || fail "the prompt area still holds the prompt sent"
+# The window scrolled only as far as the answer needed: the prompt area is
+# at its bottom (rows 2-43 of 45), under the transcript, not recentred.
+marker_row=$(grep -n '── Prompt (C-c C-c sends) ──' "$shots/emacs-prompt-sent.txt" | cut -d: -f1)
+[[ "$marker_row" -ge 40 ]] \
+  || fail "the prompt's marker line is on row $marker_row of 45 after the answer, not at the window's bottom"
 echo "PASS tmux-screens"
