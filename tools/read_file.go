@@ -226,7 +226,7 @@ func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	}
 	total := len(lines)
 	if c.offset > 0 && c.offset >= total {
-		return failure(fmt.Sprintf("start_line %d is beyond the end of the file: %s has %d lines.", c.offset+1, c.path, total)), nil
+		return failure(fmt.Sprintf("start_line %d is beyond the end of the file: %s has %d %s.", c.offset+1, c.path, total, plural(total, "line", "lines"))), nil
 	}
 	end := min(c.offset+c.limit, total)
 	selected := lines[c.offset:end]

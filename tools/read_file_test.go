@@ -50,7 +50,7 @@ func TestReadFileEdgeContent(t *testing.T) {
 }
 
 func TestReadFileRanges(t *testing.T) {
-	tw := newTestWorkspace(t, map[string]string{"ten.txt": numberedLines(10), "big.txt": numberedLines(2500), "noeol.txt": "a\nb\nc"})
+	tw := newTestWorkspace(t, map[string]string{"ten.txt": numberedLines(10), "big.txt": numberedLines(2500), "noeol.txt": "a\nb\nc", "one.txt": "only\n"})
 	tool := tw.tool(ReadFileName, Options{})
 
 	wantOutput(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 3.0, "end_line": 5.0}),
@@ -78,6 +78,8 @@ func TestReadFileRanges(t *testing.T) {
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "ten.txt", "start_line": 11.0}),
 		"start_line 11 is beyond the end of the file: "+tw.abs("ten.txt")+" has 10 lines.")
+	wantError(t, run(t, tool, map[string]any{"file_path": "one.txt", "start_line": 2.0}),
+		"start_line 2 is beyond the end of the file: "+tw.abs("one.txt")+" has 1 line.")
 }
 
 func TestReadFileLongLines(t *testing.T) {
