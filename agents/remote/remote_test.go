@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -492,11 +493,11 @@ func TestGoogleTokenStaysWithTheConfiguredOrigin(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			layout.serve(home, other, homeURL, otherURL, &executor{execute: answer})
-			asked := 0
+			var asked atomic.Int32
 			c, err := remote.New(remoteDef(homeURL+"/card", &agents.Auth{Type: "google-credentials"}), remote.Options{
 				Transport: toServer(srv),
 				GoogleToken: func(context.Context, remote.GoogleTokenRequest) (string, error) {
-					asked++
+					asked.Add(1)
 					return "g-token", nil
 				},
 			})
@@ -514,8 +515,8 @@ func TestGoogleTokenStaysWithTheConfiguredOrigin(t *testing.T) {
 					t.Errorf("%s carried Authorization: %q", h.Get("X-Test-Path"), got)
 				}
 			}
-			if asked != 0 {
-				t.Errorf("a token was asked for %d times", asked)
+			if n := asked.Load(); n != 0 {
+				t.Errorf("a token was asked for %d times", n)
 			}
 			if want := fmt.Sprintf(layout.note, otherURL); !contains(c.CredentialWithheld(), want) {
 				t.Errorf("CredentialWithheld = %q, want %q in it", c.CredentialWithheld(), want)
