@@ -107,6 +107,16 @@ type AgentCatalog struct{ b *Built }
 // List is every agent found, enabled or not.
 func (c *AgentCatalog) List() []agents.Entry { return c.b.Agents.List() }
 
+// CredentialWithheld says why remote agent def's credential goes with
+// none of its service's requests, once a call has read its card; ""
+// otherwise.
+func (c *AgentCatalog) CredentialWithheld(def agents.Definition) string {
+	if c.b.remote == nil {
+		return ""
+	}
+	return c.b.remote.credentialWithheld(def)
+}
+
 // Enable turns agent name on in the settings (agents.overrides) and
 // finds the agents again.
 func (c *AgentCatalog) Enable(ctx context.Context, name string) (string, error) {

@@ -57,6 +57,19 @@ func (r *remoteAgents) Invoke(ctx context.Context, def agents.Definition, query 
 	})
 }
 
+// credentialWithheld says why def's credential goes with none of its
+// service's requests, once its card has been read for def as it is now;
+// "" otherwise.
+func (r *remoteAgents) credentialWithheld(def agents.Definition) string {
+	r.mu.Lock()
+	c, ok := r.clients[def.Name]
+	r.mu.Unlock()
+	if !ok || c.made != remoteKey(def) {
+		return ""
+	}
+	return c.CredentialWithheld()
+}
+
 // client is def's agent's client, made on its first call; a definition
 // changed since (a reload) gets a new one.
 func (r *remoteAgents) client(def agents.Definition) (*remote.Client, error) {

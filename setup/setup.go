@@ -147,6 +147,9 @@ type Built struct {
 	// Agents are the subagents found (/agents, invoke_agent); nil when
 	// settings turn them off.
 	Agents *agents.Catalog
+	// remote runs the remote agents, and knows what their cards said
+	// (/agents); nil when Agent is.
+	remote *remoteAgents
 	// Extensions are the user's installed extensions, enabled or not;
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
@@ -286,6 +289,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Checkpoints = b.checkpoints(o, set)
 	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
 	b.telemetry = b.startTelemetry(ctx, set, creds)
+	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
 	b.Agent = agent.New(agent.Config{
 		Generator:            gen,
 		Model:                b.Model,
@@ -295,7 +299,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Memory:               b.memory,
 		Skills:               b.skillSource(),
 		Agents:               b.agentSource(),
-		Remote:               newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv}),
+		Remote:               b.remote,
 		Version:              o.Version,
 		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
 		Confirmer:            o.Confirmer,

@@ -307,19 +307,19 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 
 func (b *limitedBuffer) String() string { return b.buf.String() }
 
-// authenticating adds cred's headers to the requests that go to one of
-// allowed's origins and have not left it on the way (a redirect to
-// another origin, even back again); other requests go as they are. A
-// request refused with 401 or 403 is sent once more with fresh values
-// when they may differ (0.61 createAuthenticatingFetchWithRetry).
+// authenticating adds cred's headers to the requests that go to origin
+// and have not left it on the way (a redirect to another origin, even
+// back again); other requests go as they are. A request refused with 401
+// or 403 is sent once more with fresh values when they may differ (0.61
+// createAuthenticatingFetchWithRetry).
 type authenticating struct {
-	base    http.RoundTripper
-	cred    credential
-	allowed map[string]bool // origin.Of
+	base   http.RoundTripper
+	cred   credential
+	origin string // origin.Of
 }
 
 func (a authenticating) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !a.allowed[origin.Of(req.URL)] || origin.Crossed(req) {
+	if origin.Of(req.URL) != a.origin || origin.Crossed(req) {
 		return a.base.RoundTrip(req)
 	}
 	h, _, err := a.cred.headers(req.Context(), false)

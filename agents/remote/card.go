@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/a2a"
+
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 // Card is what an agent card tells the main agent and the user about a
@@ -24,6 +26,9 @@ type Card struct {
 	Schemes map[string]Scheme
 
 	card *a2a.AgentCard
+	// redirectedTo is the URL on another origin a redirect fetched the
+	// card from; "" when none did.
+	redirectedTo string
 }
 
 // Skill is one skill a card lists.
@@ -155,10 +160,19 @@ func (e *errCardStatus) Error() string {
 	return fmt.Sprintf("Failed to fetch Agent Card from %s: %d", e.url, e.status)
 }
 
+// fetchedCard is a card's bytes and where they came from.
+type fetchedCard struct {
+	data []byte
+	// redirectedTo is where on another origin a redirect took the fetch
+	// (the last such URL, if several); "" when it stayed at the card
+	// URL's origin.
+	redirectedTo string
+}
+
 // fetchCard reads the card at cardURL: first without credentials, then,
 // if the server refuses that (401, 403) and auth is configured, with them
 // (0.61 A2AClientManager.loadAgent's cardFetch, bundle 378431).
-func fetchCard(ctx context.Context, cardURL string, plain, authed *http.Client, limit int64) ([]byte, error) {
+func fetchCard(ctx context.Context, cardURL string, plain, authed *http.Client, limit int64) (fetchedCard, error) {
 	get := func(c *http.Client) (*http.Response, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
 		if err != nil {
@@ -169,27 +183,52 @@ func fetchCard(ctx context.Context, cardURL string, plain, authed *http.Client, 
 	}
 	resp, err := get(plain)
 	if err != nil {
-		return nil, fmt.Errorf("fetching the agent card from %s: %w", cardURL, err)
+		return fetchedCard{}, fmt.Errorf("fetching the agent card from %s: %w", cardURL, err)
 	}
 	if (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && authed != nil {
 		resp.Body.Close()
 		resp, err = get(authed)
 		if err != nil {
-			return nil, fmt.Errorf("fetching the agent card from %s with credentials: %w", cardURL, err)
+			return fetchedCard{}, fmt.Errorf("fetching the agent card from %s with credentials: %w", cardURL, err)
 		}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &errCardStatus{url: cardURL, status: resp.StatusCode}
+		return fetchedCard{}, &errCardStatus{url: cardURL, status: resp.StatusCode}
 	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("reading the agent card from %s: %w", cardURL, err)
+		return fetchedCard{}, fmt.Errorf("reading the agent card from %s: %w", cardURL, err)
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("reading the agent card from %s: %w: the agent card exceeds %d bytes", cardURL, ErrTooLarge, limit)
+		return fetchedCard{}, fmt.Errorf("reading the agent card from %s: %w: the agent card exceeds %d bytes", cardURL, ErrTooLarge, limit)
 	}
-	return data, nil
+	return fetchedCard{data: data, redirectedTo: redirectedTo(resp.Request)}, nil
+}
+
+// redirectedTo is the last URL on another origin than the first
+// request's that the redirects bringing req went through; "" when they
+// never left it.
+func redirectedTo(req *http.Request) string {
+	var hops []*url.URL // req's URL first, the first request's last
+	for r := req; r != nil; r = previous(r) {
+		hops = append(hops, r.URL)
+	}
+	home := origin.Of(hops[len(hops)-1])
+	for _, u := range hops {
+		if origin.Of(u) != home {
+			return u.Redacted()
+		}
+	}
+	return ""
+}
+
+// previous is the request whose redirect brought req; nil for the first.
+func previous(req *http.Request) *http.Request {
+	if req.Response == nil {
+		return nil
+	}
+	return req.Response.Request
 }
 
 // parseCard reads a card as 0.61's normalizeAgentCard does (bundle

@@ -134,6 +134,9 @@ type Client struct {
 	def  *agents.Definition
 	opts Options
 	cred credential // nil: no auth
+	// home is the origin of the URL the user configured (targetURL), the
+	// one origin the credential goes to; "" when there is none.
+	home string
 
 	// base is the bounded transport every request goes through.
 	base http.RoundTripper
@@ -148,6 +151,9 @@ type Client struct {
 type connection struct {
 	card   *Card
 	client *a2aclient.Client
+	// withheld says why the credential goes with none of the service's
+	// requests (withholding); "" when it goes or there is none.
+	withheld string
 }
 
 // New makes def's client; it checks def's auth (oauth is a clear error)
@@ -167,11 +173,15 @@ func New(def *agents.Definition, opts Options) (*Client, error) {
 	}
 	c := &Client{def: def, opts: opts.withDefaults()}
 	c.base = bounded{base: c.opts.Transport, idle: c.opts.IdleTimeout}
-	cred, err := newCredential(def, targetURL(def), &c.opts)
+	target := targetURL(def)
+	cred, err := newCredential(def, target, &c.opts)
 	if err != nil {
 		return nil, err
 	}
 	c.cred = cred
+	if u, err := url.Parse(target); err == nil && u.Host != "" {
+		c.home = origin.Of(u)
+	}
 	return c, nil
 }
 
@@ -215,21 +225,15 @@ func (c *Client) connect(ctx context.Context) (*connection, error) {
 		return nil, &agentError{msg: fmt.Sprintf("Connection failed for %s: %v", where, err), err: err}
 	}
 	ep, _ := url.Parse(endpoint)
-	if c.cred != nil && c.def.Auth.Type == "google-credentials" {
-		// 0.61 checks only the target's host; the service URL gets the
-		// token too, so it must pass the same check.
-		if err := googleHostAllowed(ep); err != nil {
-			return nil, err
-		}
-	}
+	withheld := c.withholding(card, ep)
 	card.card.URL, card.card.PreferredTransport = endpoint, a2a.TransportProtocolJSONRPC
 	card.card.AdditionalInterfaces = nil
 	client, err := a2aclient.NewFromCard(ctx, card.card, a2aclient.WithDefaultsDisabled(),
-		a2aclient.WithJSONRPCTransport(c.httpClient(ep)))
+		a2aclient.WithJSONRPCTransport(c.httpClient(withheld == "")))
 	if err != nil {
 		return nil, &agentError{msg: fmt.Sprintf("Connection failed for %s: %v", where, err), err: err}
 	}
-	conn = &connection{card: card, client: client}
+	conn = &connection{card: card, client: client, withheld: withheld}
 	c.mu.Lock()
 	if c.conn == nil {
 		c.conn = conn
@@ -255,33 +259,71 @@ func (c *Client) loadCard(ctx context.Context) (*Card, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.CardTimeout)
 	defer cancel()
 	ctx = withBudget(ctx, newBudget(c.opts.MaxCardBytes, "the agent card"))
-	u, _ := url.Parse(c.def.CardURL)
 	var authed *http.Client
 	if c.cred != nil {
-		authed = c.httpClient(u)
+		authed = c.httpClient(true)
 	}
-	data, err := fetchCard(ctx, c.def.CardURL, c.httpClient(nil), authed, c.opts.MaxCardBytes)
+	fetched, err := fetchCard(ctx, c.def.CardURL, c.httpClient(false), authed, c.opts.MaxCardBytes)
 	if err != nil {
 		return nil, "", err
 	}
-	card, err := parseCard(data)
+	card, err := parseCard(fetched.data)
 	if errors.Is(err, errCardMissing) {
 		return nil, "", err
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the agent card from %s: %w", c.def.CardURL, err)
 	}
+	card.redirectedTo = fetched.redirectedTo
 	return card, c.def.CardURL, nil
 }
 
-// httpClient is a client that authenticates the requests to u's origin
-// alone, and only until a redirect has left it; u nil: none. A redirect
-// may take a request's body elsewhere (http to https is another origin):
-// a message is no credential.
-func (c *Client) httpClient(u *url.URL) *http.Client {
+// withholding says why the credential goes with none of the requests to
+// service, the card's JSON-RPC URL: a card a redirect brought from
+// another origin is not the configured origin's word, and a service on
+// another origin is not the one the user configured; "" when it goes
+// (or there is none).
+func (c *Client) withholding(card *Card, service *url.URL) string {
+	switch {
+	case c.cred == nil:
+		return ""
+	case card.redirectedTo != "":
+		return fmt.Sprintf("The credential is withheld: the agent card URL %s redirected to %s, on another origin; set agent_card_url to that URL to trust it.", c.def.CardURL, card.redirectedTo)
+	case origin.Of(service) != c.home:
+		configured := "the agent card URL's"
+		if c.def.CardURL == "" {
+			configured = "the inline agent card's url's"
+		}
+		home := c.home
+		if home == "" {
+			home = "none"
+		}
+		return fmt.Sprintf("The credential is withheld: the agent's service URL %s is on another origin than %s (%s).", service.Redacted(), configured, home)
+	}
+	return ""
+}
+
+// CredentialWithheld says why the configured credential goes with none of
+// the agent's service requests, in words for the user; "" when it goes,
+// there is none, or the card has not been read yet (by Card or Run).
+func (c *Client) CredentialWithheld() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		return ""
+	}
+	return c.conn.withheld
+}
+
+// httpClient is a client whose requests to the configured origin carry
+// the credential when authenticate is set, and only until a redirect has
+// left it; no other request does. A redirect may take a request's body
+// elsewhere (http to https is another origin): a message is no
+// credential.
+func (c *Client) httpClient(authenticate bool) *http.Client {
 	rt := origin.DropCredentials(c.base)
-	if c.cred != nil && u != nil {
-		rt = authenticating{base: rt, cred: c.cred, allowed: map[string]bool{origin.Of(u): true}}
+	if c.cred != nil && authenticate && c.home != "" {
+		rt = authenticating{base: rt, cred: c.cred, origin: c.home}
 	}
 	return &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 }
@@ -352,6 +394,10 @@ func (c *Client) Run(ctx context.Context, query string, progress func(Progress))
 		var ae *agentError
 		if errors.As(err, &ae) {
 			msg = ae.msg
+		}
+		if note := c.CredentialWithheld(); note != "" && ctx.Err() == nil {
+			// Likely why the agent refused the run.
+			msg += "\n" + note
 		}
 		if text != "" {
 			text += "\n\n" + msg

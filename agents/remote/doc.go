@@ -4,10 +4,13 @@
 // to its end, and gives back the text the main agent reads.
 //
 // Invariants:
-//   - A credential goes only to the origin (scheme, host, port) of the
-//     agent card's URL, when the card asks for it, and of the service URL
-//     the card names; never to another origin, and not after a redirect
-//     has once left the origin, as in a browser.
+//   - A credential, of any kind, goes only to the origin (scheme, host,
+//     port) of the URL the user configured: the agent card's (the inline
+//     card's url): to the card when it asks for it, and to the service
+//     the card names when it is on that origin. Never to another origin,
+//     not after a redirect has once left the origin, as in a browser, and
+//     not to the service of a card a redirect brought from another
+//     origin. The client says why it withholds it.
 //   - Every response is bounded in size and in the time it may stay
 //     silent: a hostile or broken server ends a run with an error, never a
 //     hang or unbounded memory.

@@ -116,14 +116,14 @@ func TestCardOfA2A1(t *testing.T) {
 	}
 }
 
-// Only the allowed origins get the credential, whatever the request.
+// Only its origin gets the credential, whatever the request.
 func TestAuthenticatingKeepsToItsOrigins(t *testing.T) {
 	var got []string
 	base := roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		got = append(got, req.URL.Host+"="+req.Header.Get("Authorization"))
 		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: req}, nil
 	})
-	rt := authenticating{base: base, cred: &httpCredential{auth: agentsAuth("t"), opts: &Options{}}, allowed: map[string]bool{"https://a.test:443": true}}
+	rt := authenticating{base: base, cred: &httpCredential{auth: agentsAuth("t"), opts: &Options{}}, origin: "https://a.test:443"}
 	for _, u := range []string{"https://a.test/rpc", "https://b.test/rpc", "http://a.test/rpc", "https://a.test:444/rpc"} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, u, nil)
 		if _, err := rt.RoundTrip(req); err != nil {

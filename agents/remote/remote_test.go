@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -138,6 +140,9 @@ func TestAuthReachesTheAgent(t *testing.T) {
 			if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
 				t.Fatalf("Run = %q, %v", text, err)
 			}
+			if note := c.CredentialWithheld(); note != "" {
+				t.Errorf("CredentialWithheld = %q for a service on the card's origin", note)
+			}
 			rpc := rpcHeaders(srv.Rec, "/rpc")
 			if len(rpc) == 0 {
 				t.Fatal("no request reached /rpc")
@@ -249,7 +254,8 @@ func toServer(srv *httptest.Server) http.RoundTripper {
 }
 
 // Google credentials go to https Google hosts only (0.61's allowed
-// hosts), the card's service URL included.
+// hosts); a service the card names elsewhere gets no token
+// (TestGoogleTokenStaysWithTheConfiguredOrigin).
 func TestGoogleCredentialsStayWithGoogle(t *testing.T) {
 	g := &agents.Auth{Type: "google-credentials"}
 	for url, want := range map[string]string{
@@ -259,29 +265,6 @@ func TestGoogleCredentialsStayWithGoogle(t *testing.T) {
 		if _, err := remote.New(remoteDef(url, g), remote.Options{}); err == nil || !contains(err.Error(), want) {
 			t.Errorf("New(%s) = %v, want %q", url, err, want)
 		}
-	}
-
-	mux := http.NewServeMux()
-	srv := httptest.NewTLSServer(mux)
-	t.Cleanup(srv.Close)
-	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(testCard("https://evil.example.com/rpc", true)))
-	called := false
-	c, err := remote.New(remoteDef("https://agent.run.app"+a2asrv.WellKnownAgentCardPath, g), remote.Options{
-		Transport: toServer(srv),
-		GoogleToken: func(context.Context, remote.GoogleTokenRequest) (string, error) {
-			called = true
-			return "g-token", nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := c.Run(t.Context(), "What is it?", nil)
-	if err == nil || !contains(text, `Host "evil.example.com" is not an allowed host`) {
-		t.Errorf("Run = %q, %v", text, err)
-	}
-	if called {
-		t.Error("a token was fetched for another host")
 	}
 }
 
@@ -372,6 +355,212 @@ func TestBearerStaysWithItsOrigin(t *testing.T) {
 			t.Errorf("the other origin received %q", got)
 		}
 	})
+}
+
+// credentialKinds are the auth types a user's definition may hold whose
+// credential goes in a header: the secret each holds, and the header.
+func credentialKinds(secret string) []struct {
+	name   string
+	auth   agents.Auth
+	header string
+} {
+	return []struct {
+		name   string
+		auth   agents.Auth
+		header string
+	}{
+		{"bearer", agents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
+		{"basic", agents.Auth{Type: "http", Scheme: "Basic", Username: "ann", Password: secret}, "Authorization"},
+		{"other scheme", agents.Auth{Type: "http", Scheme: "Digest", Value: secret}, "Authorization"},
+		{"apiKey", agents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
+		{"apiKey named header", agents.Auth{Type: "apiKey", Key: secret, Name: "X-Agent-Key"}, "X-Agent-Key"},
+	}
+}
+
+// site is one origin of a test: its handlers, every request recorded.
+type site struct {
+	Mux *http.ServeMux
+	Rec *origintest.Recorder
+	// Handler serves the site, each request's path tagged for rpcHeaders.
+	Handler http.Handler
+}
+
+func newSite() site {
+	s := site{Mux: http.NewServeMux()}
+	s.Rec = origintest.Record(s.Mux)
+	s.Handler = tagPath(s.Rec)
+	return s
+}
+
+// withheldLayouts are the ways a card leads the agent's requests to
+// another origin (other) than the card URL the user configured (home's
+// /card): a redirect of the card itself, or a card naming a service
+// there.
+var withheldLayouts = []struct {
+	name string
+	// serve sets up home and other, at homeURL and otherURL.
+	serve func(home, other site, homeURL, otherURL string, exec *executor)
+	// note is what CredentialWithheld says, otherURL its %s.
+	note string
+}{
+	{
+		name: "card redirected",
+		serve: func(home, other site, _, otherURL string, exec *executor) {
+			home.Mux.Handle("/card", origintest.Redirect(http.StatusTemporaryRedirect, otherURL))
+			other.Mux.Handle("/card", a2asrv.NewStaticAgentCardHandler(testCard(otherURL+"/rpc", true)))
+			other.Mux.Handle("/rpc", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(exec)))
+		},
+		note: "redirected to %s/card, on another origin;",
+	},
+	{
+		// The service is on the configured origin, but where it is
+		// there is the other origin's word.
+		name: "card redirected back",
+		serve: func(home, other site, homeURL, otherURL string, exec *executor) {
+			home.Mux.Handle("/card", origintest.Redirect(http.StatusTemporaryRedirect, otherURL))
+			other.Mux.Handle("/card", a2asrv.NewStaticAgentCardHandler(testCard(homeURL+"/rpc", true)))
+			home.Mux.Handle("/rpc", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(exec)))
+		},
+		note: "redirected to %s/card, on another origin;",
+	},
+	{
+		name: "service elsewhere",
+		serve: func(home, other site, _, otherURL string, exec *executor) {
+			home.Mux.Handle("/card", a2asrv.NewStaticAgentCardHandler(testCard(otherURL+"/rpc", true)))
+			other.Mux.Handle("/rpc", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(exec)))
+		},
+		note: "the agent's service URL %s/rpc is on another origin than the agent card URL's",
+	},
+}
+
+// A credential goes only to the origin of the card URL the user
+// configured: a card there that a redirect (307) fetched from another
+// origin, or that names its service on another origin, leads the agent's
+// requests there without it, whatever its kind. Two runs, so two
+// JSON-RPC calls; the agent answers them all, and says why it withholds
+// the credential.
+func TestCredentialStaysWithTheConfiguredOrigin(t *testing.T) {
+	const secret = "s3cret"
+	for _, layout := range withheldLayouts {
+		for _, kind := range credentialKinds(secret) {
+			t.Run(layout.name+"/"+kind.name, func(t *testing.T) {
+				home, other := newSite(), newSite()
+				srvHome := httptest.NewServer(home.Handler) // 127.0.0.1
+				t.Cleanup(srvHome.Close)
+				srvOther := origintest.NewServer(t, other.Handler) // 127.0.0.2
+				layout.serve(home, other, srvHome.URL, srvOther.URL, &executor{execute: answer})
+				c, err := remote.New(remoteDef(srvHome.URL+"/card", &kind.auth), remote.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 2 {
+					if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
+						t.Fatalf("Run = %q, %v", text, err)
+					}
+				}
+				if n := len(rpcHeaders(home.Rec, "/rpc")) + len(rpcHeaders(other.Rec, "/rpc")); n < 2 {
+					t.Fatalf("%d JSON-RPC calls reached the service", n)
+				}
+				for url, s := range map[string]site{srvHome.URL: home, srvOther.URL: other} {
+					for _, h := range s.Rec.Headers() {
+						if got := h.Get(kind.header); got != "" {
+							t.Errorf("%s%s carried %s: %q", url, h.Get("X-Test-Path"), kind.header, got)
+						}
+					}
+				}
+				want := fmt.Sprintf(layout.note, srvOther.URL)
+				if got := c.CredentialWithheld(); !contains(got, want) {
+					t.Errorf("CredentialWithheld = %q, want %q in it", got, want)
+				}
+			})
+		}
+	}
+}
+
+// Google credentials, whose hosts are Google's, keep to the configured
+// origin likewise: no token is even asked for.
+func TestGoogleTokenStaysWithTheConfiguredOrigin(t *testing.T) {
+	for _, layout := range withheldLayouts {
+		t.Run(layout.name, func(t *testing.T) {
+			const homeURL, otherURL = "https://agent.run.app", "https://other.run.app"
+			home, other := newSite(), newSite()
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Host == "agent.run.app" {
+					home.Handler.ServeHTTP(w, r)
+				} else {
+					other.Handler.ServeHTTP(w, r)
+				}
+			}))
+			t.Cleanup(srv.Close)
+			layout.serve(home, other, homeURL, otherURL, &executor{execute: answer})
+			var asked atomic.Int32
+			c, err := remote.New(remoteDef(homeURL+"/card", &agents.Auth{Type: "google-credentials"}), remote.Options{
+				Transport: toServer(srv),
+				GoogleToken: func(context.Context, remote.GoogleTokenRequest) (string, error) {
+					asked.Add(1)
+					return "g-token", nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
+				t.Fatalf("Run = %q, %v", text, err)
+			}
+			if len(rpcHeaders(home.Rec, "/rpc"))+len(rpcHeaders(other.Rec, "/rpc")) == 0 {
+				t.Fatal("no JSON-RPC call reached the service")
+			}
+			for _, h := range append(home.Rec.Headers(), other.Rec.Headers()...) {
+				if got := h.Get("Authorization"); got != "" {
+					t.Errorf("%s carried Authorization: %q", h.Get("X-Test-Path"), got)
+				}
+			}
+			if n := asked.Load(); n != 0 {
+				t.Errorf("a token was asked for %d times", n)
+			}
+			if want := fmt.Sprintf(layout.note, otherURL); !contains(c.CredentialWithheld(), want) {
+				t.Errorf("CredentialWithheld = %q, want %q in it", c.CredentialWithheld(), want)
+			}
+		})
+	}
+}
+
+// An agent that refuses a run without the credential withheld from it:
+// the text the main agent reads says why it went without.
+func TestRefusalSaysTheCredentialWasWithheld(t *testing.T) {
+	home := newAgentServer(t, answer, true)
+	other := origintest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "who are you", http.StatusUnauthorized)
+	}))
+	home.Mux.Handle("/card", a2asrv.NewStaticAgentCardHandler(testCard(other.URL+"/rpc", true)))
+	c, err := remote.New(remoteDef(home.URL+"/card", &agents.Auth{Type: "apiKey", Key: "k"}), remote.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := c.Run(t.Context(), "What is it?", nil)
+	want := "unexpected HTTP status: 401 Unauthorized\nThe credential is withheld: the agent's service URL " + other.URL + "/rpc is on another origin than the agent card URL's (" + home.URL + ")."
+	if err == nil || !strings.HasSuffix(text, want) {
+		t.Errorf("Run = %q, %v; want it to end %q", text, err, want)
+	}
+}
+
+// An inline card is the user's own: its url is the configured origin, and
+// its service there gets the credential.
+func TestInlineCardServiceGetsTheCredential(t *testing.T) {
+	srv := newAgentServer(t, answer, true)
+	def := inlineCard(t, testCard(srv.URL+"/rpc", true))
+	def.Auth = &agents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}
+	c, err := remote.New(def, remote.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := c.Run(t.Context(), "What is it?", nil); err != nil || text != wantAnswer {
+		t.Fatalf("Run = %q, %v", text, err)
+	}
+	rpc := rpcHeaders(srv.Rec, "/rpc")
+	if len(rpc) == 0 || rpc[0].Get("Authorization") != "Bearer t0k" || c.CredentialWithheld() != "" {
+		t.Errorf("requests %v; CredentialWithheld %q", rpc, c.CredentialWithheld())
+	}
 }
 
 // A credential that left its origin by a redirect does not come back with

@@ -25,6 +25,11 @@ type Agents interface {
 	// Reload finds the agents again, reading the settings again; the
 	// errors are the definitions skipped, each saying which and why.
 	Reload(ctx context.Context) []error
+	// CredentialWithheld says why remote agent def's configured
+	// credential goes with none of its service's requests (its card
+	// was redirected to another origin, or names a service on one),
+	// once a call has read the card; "" otherwise.
+	CredentialWithheld(def agents.Definition) string
 }
 
 // agentsSubcommands are /agents', as Gemini CLI 0.61's
@@ -77,13 +82,13 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 		list  []agents.Entry
 	}{{"Local Agents", local}, {"Remote Agents", remote}, {"Disabled Agents", disabled}} {
 		if len(s.list) > 0 {
-			sections = append(sections, "**"+s.title+"**\n\n"+agentItems(s.list))
+			sections = append(sections, "**"+s.title+"**\n\n"+agentItems(env.Agents, s.list))
 		}
 	}
 	return Reply{Text: strings.Join(sections, "\n\n")}, nil
 }
 
-func agentItems(list []agents.Entry) string {
+func agentItems(all Agents, list []agents.Entry) string {
 	var b strings.Builder
 	for i, a := range list {
 		if i > 0 {
@@ -100,6 +105,9 @@ func agentItems(list []agents.Entry) string {
 		}
 		if d := strings.TrimSpace(d.Description); d != "" {
 			b.WriteString("\n  " + strings.ReplaceAll(d, "\n", "\n  "))
+		}
+		if note := all.CredentialWithheld(d); note != "" {
+			b.WriteString("\n  " + note)
 		}
 	}
 	return b.String()
@@ -302,6 +310,9 @@ func agentConfig(_ context.Context, env Env, args string) (Reply, error) {
 		}
 		if d.Auth != nil {
 			item("Authentication", d.Auth.Type)
+		}
+		if note := env.Agents.CredentialWithheld(d); note != "" {
+			item("Credential", note)
 		}
 		return Reply{Text: b.String()}, nil
 	}

@@ -14,7 +14,8 @@ import (
 
 // fakeAgents is a catalogue: List answers from all; Enable and Disable
 // answer text or failWith and record the names they were given; Reload
-// makes next the catalogue, if set, and reports problems.
+// makes next the catalogue, if set, and reports problems;
+// CredentialWithheld answers from withheld, by name.
 type fakeAgents struct {
 	all      []agents.Entry
 	next     []agents.Entry
@@ -22,7 +23,10 @@ type fakeAgents struct {
 	text     string
 	failWith error
 	calls    []string
+	withheld map[string]string
 }
+
+func (f *fakeAgents) CredentialWithheld(def agents.Definition) string { return f.withheld[def.Name] }
 
 func (f *fakeAgents) List() []agents.Entry { return f.all }
 
@@ -198,5 +202,20 @@ func TestAgentsConfig(t *testing.T) {
 	}
 	if _, err := runAgents(t, f, "/agents config nobody"); err == nil || err.Error() != "Agent 'nobody' not found." {
 		t.Errorf("/agents config nobody: %v", err)
+	}
+}
+
+// A remote agent whose credential is withheld (its card redirected to
+// another origin) says so in /agents list and /agents config.
+func TestAgentsSayTheCredentialIsWithheld(t *testing.T) {
+	const note = "The credential is withheld: the agent card URL https://pay.example/card redirected to https://elsewhere.example/card, on another origin; set agent_card_url to that URL to trust it."
+	f := &fakeAgents{all: someAgents(), withheld: map[string]string{"pay": note}}
+	got, err := runAgents(t, f, "/agents list")
+	if want := "- **Payments** (pay) — project, `/p/.gemini/agents/pay.md`\n  Talks to the payments service.\n  " + note + "\n\n"; err != nil || !strings.Contains(got, want) {
+		t.Errorf("/agents list = %v\n%s\nwant in it\n%s", err, got, want)
+	}
+	got, err = runAgents(t, f, "/agents config pay")
+	if want := "\n- Credential: " + note; err != nil || !strings.HasSuffix(got, want) {
+		t.Errorf("/agents config pay = %v\n%s\nwant it to end\n%s", err, got, want)
 	}
 }
