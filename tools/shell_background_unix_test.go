@@ -84,7 +84,7 @@ func TestShellBackgroundServer(t *testing.T) {
 		t.Errorf("listing after close %q", list.Output)
 	}
 	res, err := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "sleep 1000", "is_background": true}).Execute(t.Context(), CallInfo{Background: &reg})
-	if err == nil || !strings.Contains(err.Error(), "session has ended") {
+	if err != nil || res.Error != "Refused, nothing was run: the session has ended: no background process can be started in it." {
 		t.Errorf("started after close: %+v, %v", res, err)
 	}
 }
