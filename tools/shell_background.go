@@ -61,6 +61,14 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 	if !ok {
 		starter = LocalRunner{}
 	}
+	// The place is held before the command starts: a refused one never
+	// runs, and calls of one answer running at once cannot together
+	// pass the session's bound.
+	place, err := info.Background.Reserve()
+	if err != nil {
+		return Result{Error: "Refused, nothing was run: " + err.Error() + "."}, nil
+	}
+	defer place.Release()
 	cmd.OutputLimit = maxBackgroundOutput
 	p, err := starter.Start(ctx, cmd)
 	if err != nil {
@@ -89,8 +97,8 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 		return c.report(ctx, ctx, ShellOutcome{Output: out, Dropped: dropped, PGID: p.PID()}), nil
 	case <-wait.C:
 	}
-	if err := info.Background.Add(c.command, p); err != nil {
-		return Result{}, err
+	if err := place.Keep(c.command, p); err != nil {
+		return Result{}, fmt.Errorf("the command ran for %s, then was killed: %w", c.delay, err)
 	}
 	out, dropped, err := p.Output(ctx)
 	if err != nil {

@@ -49,11 +49,12 @@ func TestShellBackgroundServer(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	var reg background.Registry
 	// The server's child writes its pid: the group, not the shell alone, must go.
-	pid := startBackground(t, tw, &reg, "sleep 1000 & echo $! > child.pid; python3 -u -m http.server 0 --bind 127.0.0.1", 0)
+	command := "sleep 1000 & echo $! > child.pid; " + procgrouptest.HTTPServer(t)
+	pid := startBackground(t, tw, &reg, command, 0)
 	child := procgrouptest.PID(t, tw.abs("child.pid"))
 
 	list := backgroundTool(t, tw, ListBackgroundName, &reg, nil)
-	want := "- [PID " + strconv.Itoa(pid) + "] RUNNING: `sleep 1000 & echo $! > child.pid; python3 -u -m http.server 0 --bind 127.0.0.1`"
+	want := "- [PID " + strconv.Itoa(pid) + "] RUNNING: `" + command + "`"
 	if list.Output != want {
 		t.Errorf("listing %q, want %q", list.Output, want)
 	}
@@ -84,7 +85,7 @@ func TestShellBackgroundServer(t *testing.T) {
 		t.Errorf("listing after close %q", list.Output)
 	}
 	res, err := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "sleep 1000", "is_background": true}).Execute(t.Context(), CallInfo{Background: &reg})
-	if err == nil || !strings.Contains(err.Error(), "session has ended") {
+	if err != nil || res.Error != "Refused, nothing was run: the session has ended: no background process can be started in it." {
 		t.Errorf("started after close: %+v, %v", res, err)
 	}
 }

@@ -18,20 +18,23 @@ import (
 )
 
 // serverCommand starts an HTTP server on a free loopback port in the
-// background, with a child of its group that writes its pid to child.pid:
-// ending the session must end the group, not the server alone.
-const serverCommand = "sleep 1000 & echo $! > child.pid; exec python3 -u -m http.server 0 --bind 127.0.0.1"
+// background (procgrouptest.HTTPServer, built for t), with a child of its
+// group that writes its pid to child.pid: ending the session must end the
+// group, not the server alone.
+func serverCommand(t *testing.T) string {
+	return "sleep 1000 & echo $! > child.pid; exec " + procgrouptest.HTTPServer(t)
+}
 
-// backgroundTurns: the model names its topic, starts the server in the
-// background, lists the session's background processes, and reads the
-// server's output until it says it serves (read_background_output's own
-// delay_ms paces the reads, longer each time: a loaded machine may take
-// seconds to start python, and five reads with the same arguments would be
-// stopped as a loop).
-func backgroundTurns() []geminitest.Turn {
+// backgroundTurns: the model names its topic, starts the server (command)
+// in the background, lists the session's background processes, and reads
+// the server's output until it says it serves (read_background_output's
+// own delay_ms paces the reads, longer each time: a loaded machine may
+// take seconds to start the server, and five reads with the same
+// arguments would be stopped as a loop).
+func backgroundTurns(command string) []geminitest.Turn {
 	turns := []geminitest.Turn{
 		call("update_topic", map[string]any{"title": "Serving files", "summary": "Start a web server.", "strategic_intent": "Start the server and check it serves."}),
-		call("run_shell_command", map[string]any{"command": serverCommand, "is_background": true}),
+		call("run_shell_command", map[string]any{"command": command, "is_background": true}),
 		call("list_background_processes", map[string]any{}),
 	}
 	read := geminitest.Turn{From: func(r geminitest.Request) geminitest.Turn {
@@ -100,9 +103,10 @@ func toString(v any) string {
 	return s
 }
 
-// wantServed checks what the model was told, and returns the server's and
-// its child's pids, both running unless the session already ended.
-func wantServed(t *testing.T, root string, requests []geminitest.Request, ended bool) (server, child int) {
+// wantServed checks what the model was told of the server command started,
+// and returns the server's and its child's pids, both running unless the
+// session already ended.
+func wantServed(t *testing.T, command, root string, requests []geminitest.Request, ended bool) (server, child int) {
 	t.Helper()
 	last := requests[len(requests)-1].Contents
 	server = backgroundPID(last)
@@ -118,7 +122,7 @@ func wantServed(t *testing.T, root string, requests []geminitest.Request, ended 
 			}
 		}
 	}
-	if want := "- [PID " + strconv.Itoa(server) + "] RUNNING: `" + serverCommand + "`"; listing != want {
+	if want := "- [PID " + strconv.Itoa(server) + "] RUNNING: `" + command + "`"; listing != want {
 		t.Errorf("listing %q, want %q", listing, want)
 	}
 	if out := lastOutput(last); !strings.HasPrefix(out, "Full Log Output:\nServing HTTP on 127.0.0.1 port ") {
@@ -143,14 +147,15 @@ func wantGone(t *testing.T, pids ...int) {
 // shutdown and exit, and when the editor dies (stdin closed); its topic
 // reaches the plugins as a gemini/update.
 func TestLSPBackgroundProcessEndsWithTheServer(t *testing.T) {
+	command := serverCommand(t)
 	for _, end := range []string{"shutdown", "stdin closed"} {
 		t.Run(end, func(t *testing.T) {
-			h := start(t, setup{profile: lsptest.Plugin(), opts: map[string]any{"approvalMode": "yolo"}, env: trustTheWorkspace()}, backgroundTurns()...)
+			h := start(t, setup{profile: lsptest.Plugin(), opts: map[string]any{"approvalMode": "yolo"}, env: trustTheWorkspace()}, backgroundTurns(command)...)
 			res := h.prompt(map[string]any{"prompt": "serve the files"})
 			if res.Text != "It serves." {
 				t.Fatalf("prompt %+v", res)
 			}
-			server, child := wantServed(t, h.root, h.model.Requests(), false)
+			server, child := wantServed(t, command, h.root, h.model.Requests(), false)
 			topics := h.updates("topic")
 			if len(topics) != 1 || topics[0].Title != "Serving files" || topics[0].Text != "Start a web server." {
 				t.Errorf("topic updates %+v", topics)
@@ -197,11 +202,12 @@ func TestLSPTopicInProgress(t *testing.T) {
 // Over ACP, the session's background server ends when the client closes
 // the session, and when the connection closes; its topic is a thought.
 func TestACPBackgroundProcessEndsWithTheSession(t *testing.T) {
+	command := serverCommand(t)
 	for _, end := range []string{"session/close", "connection closed"} {
 		t.Run(end, func(t *testing.T) {
-			h := startACP(t, acpSetup{env: trustTheWorkspace()}, backgroundTurns()...)
+			h := startACP(t, acpSetup{env: trustTheWorkspace()}, backgroundTurns(command)...)
 			h.mustPrompt("serve the files", sdk.StopReasonEndTurn)
-			server, child := wantServed(t, h.root, h.model.Requests(), false)
+			server, child := wantServed(t, command, h.root, h.model.Requests(), false)
 			var thoughts []string
 			for _, n := range h.client.Updates() {
 				if c := n.Update.AgentThoughtChunk; c != nil && c.Content.Text != nil {
@@ -235,10 +241,11 @@ func containsString(list []string, s string) bool {
 
 // Headless, the background server ends when the run does.
 func TestRunBackgroundProcessEndsWithTheRun(t *testing.T) {
-	h := newHeadless(t, nil, backgroundTurns()...)
+	command := serverCommand(t)
+	h := newHeadless(t, nil, backgroundTurns(command)...)
 	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "serve the files", "--approval-mode", "yolo")
 	r.wantExit(t, 0)
-	server, child := wantServed(t, h.root, h.model.Requests(), true)
+	server, child := wantServed(t, command, h.root, h.model.Requests(), true)
 	if !strings.Contains(r.stdout, "It serves.") {
 		t.Errorf("stdout %q", r.stdout)
 	}

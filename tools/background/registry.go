@@ -53,36 +53,94 @@ func (e Entry) Running() bool {
 type Registry struct {
 	mu      sync.Mutex
 	entries []Entry
-	closed  bool
+	// starting counts the places Reserve holds for processes being
+	// started: they count as running, so that calls started at once
+	// cannot together pass MaxHistory.
+	starting int
+	closed   bool
 }
 
-// Add keeps p, started for command. It refuses, killing p, once the
-// registry is closed or when MaxHistory processes all still run.
-func (r *Registry) Add(command string, p Process) error {
+// Reserve holds a place for one process, before it is started: nothing
+// is started that the registry would refuse. It refuses once the
+// registry is closed, and while MaxHistory processes run or are being
+// started. The place is the Reservation's until it Keeps a process or is
+// Released.
+func (r *Registry) Reserve() (*Reservation, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case r.closed:
+		return nil, ErrClosed
+	case r.running()+r.starting >= MaxHistory:
+		return nil, fmt.Errorf("%d background commands are running in this session, as many as it keeps; one must end before another can start", MaxHistory)
+	}
+	r.starting++
+	return &Reservation{r: r}, nil
+}
+
+// running counts the processes kept that still run; r.mu is held.
+func (r *Registry) running() int {
+	n := 0
+	for _, e := range r.entries {
+		if e.Running() {
+			n++
+		}
+	}
+	return n
+}
+
+// Reservation is a place Reserve holds for one process.
+type Reservation struct {
+	r    *Registry
+	done bool // kept or released: the place is no longer held
+}
+
+// Keep keeps p, started for command, in the reserved place, forgetting
+// the oldest process that ended when MaxHistory are kept. It refuses,
+// killing p, once the registry is closed.
+func (s *Reservation) Keep(command string, p Process) error {
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s.give()
+	if r.closed {
 		_ = p.Kill() // The session is gone: p has no owner.
 		return ErrClosed
-	case len(r.entries) >= MaxHistory && !r.forgetOldestEnded():
-		_ = p.Kill()
-		return fmt.Errorf("%d background processes are running already, which is as many as a session keeps: stop one first", MaxHistory)
+	}
+	// Reserve counted this place as running, so at most MaxHistory-1 of
+	// those kept run: one that ended can be forgotten.
+	if len(r.entries) >= MaxHistory {
+		r.forgetOldestEnded()
 	}
 	r.entries = append(r.entries, Entry{Command: command, Process: p})
 	return nil
 }
 
+// Release gives the place up: the process was not started, or is not
+// kept. Once it was kept or released, it does nothing.
+func (s *Reservation) Release() {
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	s.give()
+}
+
+// give stops holding the place; the registry's mu is held.
+func (s *Reservation) give() {
+	if !s.done {
+		s.done = true
+		s.r.starting--
+	}
+}
+
 // forgetOldestEnded drops the oldest entry whose process ended; r.mu is
-// held. It reports false when every process still runs.
-func (r *Registry) forgetOldestEnded() bool {
+// held.
+func (r *Registry) forgetOldestEnded() {
 	for i, e := range r.entries {
 		if !e.Running() {
 			r.entries = append(r.entries[:i], r.entries[i+1:]...)
-			return true
+			return
 		}
 	}
-	return false
 }
 
 // List is every process kept, oldest first.
@@ -104,8 +162,9 @@ func (r *Registry) Get(pid int) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Close kills every process still running and refuses any added later. It
-// returns the errors of the kills that failed; closing again does nothing.
+// Close kills every process still running and refuses any later (one
+// reserved before is killed as it is kept). It returns the errors of the
+// kills that failed; closing again does nothing.
 func (r *Registry) Close() error {
 	r.mu.Lock()
 	entries := r.entries
