@@ -354,16 +354,17 @@ func sameSlice[T any](a, b []T) bool {
 
 // declarations are decls as the model is told of them in mode, as
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
-// plan mode and yolo (where it is refused: yolo.toml's deny leaves it
-// out of Gemini CLI's registry), exit_plan_mode only in plan mode, where
-// the tools that edit files (write_file, replace: tools.Annotations) say
-// they are for the plan alone, in plansDir.
+// plan mode, exit_plan_mode only in plan mode, where the tools that edit
+// files (write_file, replace: tools.Annotations) say they are for the
+// plan alone, in plansDir; none that a policy rule denies in mode for
+// the session's interactivity (yolo's refusal of the planning tools in
+// editors and ACP, a default rule: policy/defaults).
 func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == tools.ApprovalPlan
 	var out []*genai.FunctionDeclaration
 	for _, d := range decls {
 		switch {
-		case d.Name == tools.EnterPlanModeName && (planning || mode == tools.ApprovalYolo), d.Name == tools.ExitPlanModeName && !planning:
+		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
 		case a.deniedByPolicy(d.Name, mode):
 			continue
