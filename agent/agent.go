@@ -291,8 +291,11 @@ func (a *Agent) rootsNote() string {
 // plansDir as the plans directory in plan mode: made once for each mode
 // and plans directory while the ToolSet's declarations stay the same
 // slice. They are shared by every request: nobody may change them (a
-// BeforeToolSelection hook's choice makes new ones).
+// BeforeToolSelection hook's choice makes new ones). None without tools.
 func (a *Agent) offeredTools(mode tools.ApprovalMode, plansDir string) []*genai.Tool {
+	if a.cfg.Tools == nil {
+		return nil
+	}
 	decls := a.cfg.Tools.Declarations()
 	c := &a.offered
 	c.mu.Lock()
@@ -425,9 +428,7 @@ func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir 
 	cfg := &genai.GenerateContentConfig{
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
-	if a.cfg.Tools != nil {
-		cfg.Tools = a.offeredTools(mode, plansDir)
-	}
+	cfg.Tools = a.offeredTools(mode, plansDir)
 	// Only models that think take a thinking config; gemini-2.0 and
 	// earlier refuse the request that carries one.
 	if thinks(a.activeModel()) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {
