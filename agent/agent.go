@@ -291,8 +291,11 @@ func (a *Agent) rootsNote() string {
 // plansDir as the plans directory in plan mode: made once for each mode
 // and plans directory while the ToolSet's declarations stay the same
 // slice. They are shared by every request: nobody may change them (a
-// BeforeToolSelection hook's choice makes new ones).
+// BeforeToolSelection hook's choice makes new ones). None without tools.
 func (a *Agent) offeredTools(mode tools.ApprovalMode, plansDir string) []*genai.Tool {
+	if a.cfg.Tools == nil {
+		return nil
+	}
 	decls := a.cfg.Tools.Declarations()
 	c := &a.offered
 	c.mu.Lock()
@@ -354,16 +357,17 @@ func sameSlice[T any](a, b []T) bool {
 
 // declarations are decls as the model is told of them in mode, as
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
-// plan mode and yolo (where it is refused: yolo.toml's deny leaves it
-// out of Gemini CLI's registry), exit_plan_mode only in plan mode, where
-// the tools that edit files (write_file, replace: tools.Annotations) say
-// they are for the plan alone, in plansDir.
+// plan mode, exit_plan_mode only in plan mode, where the tools that edit
+// files (write_file, replace: tools.Annotations) say they are for the
+// plan alone, in plansDir; none that a policy rule denies in mode for
+// the session's interactivity (yolo's refusal of the planning tools in
+// editors and ACP, a default rule: policy/defaults).
 func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == tools.ApprovalPlan
 	var out []*genai.FunctionDeclaration
 	for _, d := range decls {
 		switch {
-		case d.Name == tools.EnterPlanModeName && (planning || mode == tools.ApprovalYolo), d.Name == tools.ExitPlanModeName && !planning:
+		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
 		case a.deniedByPolicy(d.Name, mode):
 			continue
@@ -424,9 +428,7 @@ func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir 
 	cfg := &genai.GenerateContentConfig{
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
-	if a.cfg.Tools != nil {
-		cfg.Tools = a.offeredTools(mode, plansDir)
-	}
+	cfg.Tools = a.offeredTools(mode, plansDir)
 	// Only models that think take a thinking config; gemini-2.0 and
 	// earlier refuse the request that carries one.
 	if thinks(a.activeModel()) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {

@@ -66,11 +66,10 @@ func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, annota
 
 // Plan mode's refusals, in Gemini CLI's words (policies/plan.toml).
 const (
-	planModeRefusal   = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
-	planEditRefusal   = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
-	alreadyPlanning   = "You are already in Plan Mode."
-	notPlanning       = "You are not currently in Plan Mode. Use enter_plan_mode first to design a plan."
-	noPlanningForYolo = `Tool execution for "Enter Plan Mode" denied by policy: plan mode is not available in YOLO mode.`
+	planModeRefusal = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
+	planEditRefusal = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
+	alreadyPlanning = "You are already in Plan Mode."
+	notPlanning     = "You are not currently in Plan Mode. Use enter_plan_mode first to design a plan."
 )
 
 // refusal is why a call of tool name that needs c approved may not run
@@ -85,8 +84,6 @@ func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 	switch {
 	case name == tools.EnterPlanModeName && mode == tools.ApprovalPlan:
 		return alreadyPlanning
-	case name == tools.EnterPlanModeName && mode == tools.ApprovalYolo:
-		return noPlanningForYolo
 	case name == tools.ExitPlanModeName && mode != tools.ApprovalPlan:
 		return notPlanning
 	case mode != tools.ApprovalPlan, a.annotations(name).ReadOnly, a.isPlanEdit(name, c):

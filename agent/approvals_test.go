@@ -158,7 +158,7 @@ func TestApprovalsPlanMode(t *testing.T) {
 		{"a trusted MCP tool is refused", tools.ApprovalPlan, mk("lookup", &tools.Confirmation{Kind: "mcp", AllowKeys: []string{"mcp:srv:lookup"}, Trusted: true}), refusedMode},
 		{"enter_plan_mode in plan mode", tools.ApprovalPlan, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), alreadyPlanning},
 		{"enter_plan_mode asks in default mode", anyOtherMode, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), asks},
-		{"enter_plan_mode in yolo", tools.ApprovalYolo, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), noPlanningForYolo},
+		{"enter_plan_mode runs in yolo (a default policy rule refuses it where someone could be asked)", tools.ApprovalYolo, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), runs},
 		{"exit_plan_mode outside plan mode", anyOtherMode, mk(tools.ExitPlanModeName, nil), notPlanning},
 		{"exit_plan_mode in auto_edit", tools.ApprovalAutoEdit, mk(tools.ExitPlanModeName, nil), notPlanning},
 		{"default mode does not refuse a source edit", anyOtherMode, mk(edit(tools.WriteFileName, "/src/main.go")), runs},

@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -311,27 +312,38 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 	}
 }
 
-// In yolo, whatever the front end, the model is not offered
-// enter_plan_mode, as Gemini CLI's yolo policy leaves it out: it would
-// be refused. auto_edit and default offer it.
-func TestYoloOffersNoPlanMode(t *testing.T) {
+// The model is offered enter_plan_mode as Gemini CLI's policies say for
+// the front end: yolo.toml denies it in yolo where someone could be asked
+// (editors, ACP), so there it is left out; headless yolo, auto_edit and
+// default offer it.
+func TestYoloOffersPlanModeOnlyHeadless(t *testing.T) {
 	ws, err := workspace.New([]string{t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for mode, offered := range map[tools.ApprovalMode]bool{tools.ApprovalYolo: false, tools.ApprovalAutoEdit: true, tools.ApprovalDefault: true} {
+	for _, tc := range []struct {
+		mode        tools.ApprovalMode
+		interactive bool
+		offered     bool
+	}{
+		{tools.ApprovalYolo, true, false},
+		{tools.ApprovalYolo, false, true},
+		{tools.ApprovalAutoEdit, true, true},
+		{tools.ApprovalDefault, true, true},
+	} {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("Hi."))
 		a, _ := newAgent(t, srv, agent.Config{
-			Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
+			Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true, Unattended: !tc.interactive}})...),
 			Workspace: ws,
+			Policy:    policy.Load(nil, tc.interactive),
 		})
-		a.SetApprovalMode(mode)
+		a.SetApprovalMode(tc.mode)
 		if res, _ := prompt(t, a.NewSession(), "hello"); res.Err != nil {
 			t.Fatal(res.Err)
 		}
 		got := slices.ContainsFunc(srv.Requests()[0].Tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool { return d.Name == tools.EnterPlanModeName })
-		if got != offered {
-			t.Errorf("%s: enter_plan_mode offered %v, want %v", mode, got, offered)
+		if got != tc.offered {
+			t.Errorf("%s (interactive %v): enter_plan_mode offered %v, want %v", tc.mode, tc.interactive, got, tc.offered)
 		}
 	}
 }

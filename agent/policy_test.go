@@ -90,6 +90,11 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		return policy.Call{Name: tools.ActivateSkillName, Args: map[string]any{"name": "x"}}, tools.ActivateSkillName,
 			&tools.Confirmation{Kind: "skill", AllowKeys: []string{"skill:x"}}
 	}
+	enterPlanMode := func(c *tools.Confirmation) func() (policy.Call, string, *tools.Confirmation) {
+		return func() (policy.Call, string, *tools.Confirmation) {
+			return policy.Call{Name: tools.EnterPlanModeName, Args: map[string]any{}}, tools.EnterPlanModeName, c
+		}
+	}
 	shell := func(command string) func() (policy.Call, string, *tools.Confirmation) {
 		return func() (policy.Call, string, *tools.Confirmation) { return shellCall(command) }
 	}
@@ -131,6 +136,9 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		{name: "outside plan mode, the same call's always allow holds", mode: tools.ApprovalDefault, call: skill, want: verdict{ask: true, always: true}},
 		{name: "no rule: built-in yolo", mode: tools.ApprovalYolo, call: shell("make"), want: verdict{}},
 		{name: "no rule: built-in plan mode", mode: tools.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
+		{name: "yolo.toml's default rule refuses plan mode in yolo where someone could be asked", mode: tools.ApprovalYolo, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{refusal: "Tool execution denied by policy."}},
+		{name: "yolo.toml's default rule is not for headless yolo: plan mode runs", mode: tools.ApprovalYolo, headless: true, call: enterPlanMode(nil), want: verdict{}},
+		{name: "tools.allowed outranks yolo.toml's default rule", mode: tools.ApprovalYolo, trusted: []string{tools.EnterPlanModeName}, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, builtinAnnotations, tc.allowedKeys, tc.trusted)

@@ -251,6 +251,29 @@ func (s *Session) plansDirOrNone() string {
 	return dir
 }
 
+// requestMode is the approval mode the session's next request is made
+// in, with plan mode's plans directory ("" in the other modes).
+func (s *Session) requestMode() (tools.ApprovalMode, string) {
+	mode := s.ApprovalMode()
+	if mode != tools.ApprovalPlan {
+		return mode, ""
+	}
+	return mode, s.plansDirOrNone()
+}
+
+// OfferedTools are the declarations the session's next request offers
+// the model in its approval mode, invoke_agent included while an agent
+// is enabled: what /tools lists. A BeforeToolSelection hook may still
+// narrow them for one request. They are shared: read them only.
+func (s *Session) OfferedTools() []*genai.FunctionDeclaration {
+	mode, plansDir := s.requestMode()
+	var decls []*genai.FunctionDeclaration
+	for _, t := range s.agent.offeredTools(mode, plansDir) {
+		decls = append(decls, t.FunctionDeclarations...)
+	}
+	return decls
+}
+
 // build makes the call of tool with args in this session: a tool whose
 // calls depend on the session (tools.SessionTool) gets its plans
 // directory.

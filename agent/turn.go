@@ -156,15 +156,11 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
-	mode := t.s.ApprovalMode()
+	// Read per request: a call may have switched the mode mid-turn.
+	mode, plansDir := t.s.requestMode()
 	system := t.system
-	plansDir := ""
-	if mode == tools.ApprovalPlan {
-		// Read per request: a call may have switched the mode mid-turn.
-		plansDir = t.s.plansDirOrNone()
-		if t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
-			system += "\n\n" + a.planInstruction(plansDir)
-		}
+	if mode == tools.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
+		system += "\n\n" + a.planInstruction(plansDir)
 	}
 	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
 	if err != nil {

@@ -36,10 +36,16 @@ const (
 	FromDefault = "default"
 )
 
-// Messages shown when credentials are missing, as Gemini CLI words them.
+// Messages shown when credentials are missing, as Gemini CLI words them;
+// noCredentials, when nothing chose a way in, adds the others gemini-ls
+// has, which Gemini CLI offers in its auth dialog instead.
 const (
 	missingGeminiKey = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!"
-	missingVertex    = "When using Vertex AI, you must specify either:\n" +
+	noCredentials    = missingGeminiKey + "\n" +
+		"Or choose another way in:\n" +
+		"• " + codeassist.LoginHowTo + "\n" +
+		"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
+	missingVertex = "When using Vertex AI, you must specify either:\n" +
 		"• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.\n" +
 		"• GOOGLE_API_KEY environment variable (if using express mode).\n" +
 		"Update your environment and try again (no reload needed if using .env)!"
@@ -112,7 +118,7 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	case GeminiAPIKey:
 		key, baseURL := env("GEMINI_API_KEY"), env("GOOGLE_GEMINI_BASE_URL")
 		if key == "" {
-			return Auth{}, &Error{Type: a.Type, Message: missingGeminiKey}
+			return Auth{}, &Error{Type: a.Type, Message: a.missingKey()}
 		}
 		if err := checkBaseURL("GOOGLE_GEMINI_BASE_URL", baseURL); err != nil {
 			return Auth{}, a.invalid(err)
@@ -164,6 +170,16 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 			a.Type, GeminiAPIKey, VertexAI, OAuthPersonal, CloudShell)}
 	}
 	return a, nil
+}
+
+// missingKey is why the Gemini API key a is for is missing: only the key
+// when settings chose it, every way in when nothing did (no credentials
+// at all).
+func (a Auth) missingKey() string {
+	if a.Source == FromDefault {
+		return noCredentials
+	}
+	return missingGeminiKey
 }
 
 // typeFromEnv is Gemini CLI's getAuthTypeFromEnv, for the types gemini-ls

@@ -27,7 +27,11 @@ func toJSON(v any) string {
 }
 
 const (
-	missingKey    = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!"
+	missingKey = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!"
+	// noCredentials: nothing chose a way in, so the user is told of each.
+	noCredentials = missingKey + "\nOr choose another way in:\n" +
+		"• Sign in with Google: run `gemini-ls login` (or your editor's \"Gemini: Sign in with Google\"), or run `gemini` and choose \"Sign in with Google\"; both cache the same login.\n" +
+		"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
 	missingVertex = "When using Vertex AI, you must specify either:\n" +
 		"• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.\n" +
 		"• GOOGLE_API_KEY environment variable (if using express mode).\n" +
@@ -63,7 +67,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "nothing set",
 			vars:    map[string]string{},
-			wantErr: missingKey,
+			wantErr: noCredentials,
 		},
 		{
 			name: "gemini key with base URL",
@@ -123,9 +127,9 @@ func TestResolve(t *testing.T) {
 			want: auth.Auth{Type: "oauth-personal", Source: "default", CodeAssist: auth.CodeAssist{CredsPath: credsPath}},
 		},
 		{
-			name:    "nothing chosen, no cached Google login: the key, missing",
+			name:    "nothing chosen, no cached Google login: every way in",
 			vars:    map[string]string{"HOME": emptyHome},
-			wantErr: missingKey,
+			wantErr: noCredentials,
 		},
 		{
 			name:     "oauth-personal without a cached login",
@@ -191,7 +195,7 @@ func TestStatus(t *testing.T) {
 		{"vertex from settings, incomplete", "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GEMINI_API_KEY": "secret-key"},
 			auth.Report{Type: "vertex-ai", Source: "settings", Problem: missingVertex, Variables: []string{"GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"}, Files: []string{}}},
 		{"nothing", "", map[string]string{},
-			auth.Report{Type: "gemini-api-key", Source: "default", Problem: missingKey, Variables: []string{}, Files: []string{}}},
+			auth.Report{Type: "gemini-api-key", Source: "default", Problem: noCredentials, Variables: []string{}, Files: []string{}}},
 		{"google login", "", map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "HOME": home},
 			auth.Report{Type: "oauth-personal", Source: "environment", Usable: true, Variables: []string{"GOOGLE_GENAI_USE_GCA"}, Files: []string{credsPath}}},
 	} {

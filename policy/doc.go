@@ -28,8 +28,10 @@
 //   - The engine holds no state that changes: a Load's result is read by
 //     any number of sessions at once.
 //
-// The built-in Default tier is not files here: the agent's approval door
-// (agent/approvals.go) is Gemini CLI's default policies in Go, and ranks
-// below every loaded rule, as tier 1 does. [[safety_checker]] tables are
+// The built-in Default tier is mostly not files here: the agent's approval
+// door (agent/approvals.go) is Gemini CLI's default policies in Go, and
+// ranks below every loaded rule, as tier 1 does. The default rules that
+// depend on the session's interactivity (yolo's refusal of plan mode) are
+// rules, in defaults/, which Load always reads. [[safety_checker]] tables are
 // read but not run: they are reported once, as a warning.
 package policy

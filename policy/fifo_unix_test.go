@@ -34,7 +34,7 @@ priority = 1
 	fifotest.Returns(t, "loading policies", func() {
 		e = policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}, {Tier: policy.TierAdmin, Path: given}, {Tier: policy.TierWorkspace, Path: asDir}}, true)
 	})
-	if rules := e.Rules(); len(rules) != 1 || rules[0].ToolName != "write_file" {
+	if rules := fromFiles(e); len(rules) != 1 || rules[0].ToolName != "write_file" {
 		t.Errorf("rules %v, want deny.toml's one", rules)
 	}
 	var problems []string

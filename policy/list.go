@@ -42,7 +42,7 @@ func (e *Engine) List() string {
 			section(&b, s.title, only)
 		}
 	}
-	b.WriteString("Below these rules, gemini-ls's built-in defaults apply (Gemini CLI's default policies): the approval mode, tools.allowed, trusted MCP servers and what you allowed for the session.\n")
+	b.WriteString("Below these rules, the rest of Gemini CLI's default policies apply, built into gemini-ls: the approval mode, tools.allowed, trusted MCP servers and what you allowed for the session.\n")
 	if problems := e.Problems(); len(problems) > 0 {
 		b.WriteString("\n### Problems\n")
 		for _, p := range problems {

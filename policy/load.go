@@ -54,12 +54,11 @@ func (p Problem) String() string {
 // maxFileSize bounds a policy file.
 const maxFileSize = 4 << 20
 
-// Load reads the rules of every source, for interactive or headless
-// sessions. Sources that do not exist are skipped; everything else that
+// Load reads the rules of every source, above the built-in default
+// rules (defaults.go), for interactive or headless sessions. Sources that do not exist are skipped; everything else that
 // cannot be used is in the engine's Problems.
 func Load(sources []Source, interactive bool) *Engine {
-	var rules []*Rule
-	var problems []Problem
+	rules, problems := defaultRules()
 	for _, src := range sources {
 		files, skipped, err := policyFiles(src.Path)
 		if err != nil {
@@ -125,12 +124,17 @@ func policyFiles(path string) (files []string, skipped []skippedFile, err error)
 
 // loadFile reads the rules of one file.
 func loadFile(src Source, path string) ([]*Rule, []Problem) {
-	problem := func(rule int, warning bool, format string, args ...any) Problem {
-		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
-	}
 	data, err := safefile.Read(path, maxFileSize)
 	if err != nil {
-		return nil, []Problem{problem(0, false, "Failed to read policy file: %v", err)}
+		return nil, []Problem{{Path: path, Tier: src.Tier, Message: fmt.Sprintf("Failed to read policy file: %v", err)}}
+	}
+	return parseFile(src, path, data)
+}
+
+// parseFile reads the rules of data, the file at path.
+func parseFile(src Source, path string, data []byte) ([]*Rule, []Problem) {
+	problem := func(rule int, warning bool, format string, args ...any) Problem {
+		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
 	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {

@@ -3,6 +3,7 @@ package policy_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,11 @@ import (
 func load(t *testing.T, tier policy.Tier, interactive bool, files map[string]string) *policy.Engine {
 	t.Helper()
 	return policy.Load([]policy.Source{{Tier: tier, Path: writeDir(t, files)}}, interactive)
+}
+
+// fromFiles are e's rules but the built-in ones (policy/defaults).
+func fromFiles(e *policy.Engine) []*policy.Rule {
+	return slices.DeleteFunc(slices.Clone(e.Rules()), func(r *policy.Rule) bool { return r.Source == "Default: yolo.toml" })
 }
 
 func writeDir(t *testing.T, files map[string]string) string {
@@ -142,6 +148,8 @@ priority = ` + strconv.Itoa(priority) + "\n"
 		"User: u.toml allow 4.005",
 		"Workspace: w.toml allow 3.01",
 		"Extension (ext): e.toml ask_user 2.999",
+		"Default: yolo.toml deny 1.999", // built in, loaded first
+		"Default: yolo.toml deny 1.999",
 		"Default: d.toml allow 1.999",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -356,7 +364,7 @@ priority = 100
 		}
 	}
 	var kept []string
-	for _, r := range e.Rules() {
+	for _, r := range fromFiles(e) {
 		kept = append(kept, r.Source+" "+r.ToolName+" "+string(r.Decision))
 	}
 	want := "User: mixed.toml run_shell_command deny|User: mixed.toml glob deny|Extension (tools-ext): policies.toml mcp_my_server_dangerous_tool ask_user"
@@ -365,8 +373,8 @@ priority = 100
 	}
 }
 
-// /policies list shows the rules by mode as Gemini CLI does, and the
-// problems.
+// /policies list shows the rules by mode as Gemini CLI does, the
+// built-in default rules included, and the problems.
 func TestList(t *testing.T) {
 	e := load(t, policy.TierUser, true, map[string]string{"r.toml": `
 [[rule]]
@@ -390,7 +398,7 @@ priority = 5
 	for _, want := range []string{
 		"**Active Policies**\n\n### Normal Mode Policies\n1. **ALLOW** tool: `run_shell_command` (args match: `" + `\"command\":\"git(?:[\s"]|\\")` + "`) [Priority: 4.1] [Source: User: r.toml]\n\n",
 		"### Auto Edit Mode Policies (combined with normal mode policies)\n1. **ASK_USER** tool: `write_file` [Priority: 4.005] [Source: User: r.toml]\n\n",
-		"### Yolo Mode Policies (combined with normal mode policies)\n_No policies._\n",
+		"### Yolo Mode Policies (combined with normal mode policies)\n1. **DENY** tool: `enter_plan_mode` [Priority: 1.999] [Source: Default: yolo.toml]\n2. **DENY** tool: `exit_plan_mode` [Priority: 1.999] [Source: Default: yolo.toml]\n\n",
 		"### Problems\n- [USER] Policy file error in ",
 		"r.toml (rule #3)",
 	} {
@@ -444,6 +452,34 @@ modes = ["yolo"]
 	} {
 		if got := e.Excluded(policy.Call{Name: tc.name, Mode: tc.mode}) != nil; got != tc.want {
 			t.Errorf("Excluded(%s in %s) = %v, want %v", tc.name, tc.mode, got, tc.want)
+		}
+	}
+}
+
+// Gemini CLI 0.61's yolo.toml denies the planning tools in yolo for
+// interactive sessions only: every engine has that rule, whatever the
+// files, so an editor's yolo refuses plan mode and does not declare it,
+// while a headless yolo run may plan.
+func TestDefaultYoloRuleFollowsInteractivity(t *testing.T) {
+	interactive, headless := policy.Load(nil, true), policy.Load(nil, false)
+	noProblems(t, interactive)
+	for _, name := range []string{"enter_plan_mode", "exit_plan_mode"} {
+		yolo := policy.Call{Name: name, Mode: policy.ModeYolo}
+		if r := interactive.Excluded(yolo); r == nil || r.Source != "Default: yolo.toml" || r.Priority != 1.999 {
+			t.Errorf("interactive yolo: %s excluded by %+v, want yolo.toml's deny at 1.999", name, r)
+		}
+		if v := interactive.Check(yolo); v.Decision != policy.Deny {
+			t.Errorf("interactive yolo: %s decided %q, want deny", name, v.Decision)
+		}
+		if r := headless.Excluded(yolo); r != nil {
+			t.Errorf("headless yolo: %s excluded by %+v", name, r)
+		}
+		if v := headless.Check(yolo); v.Decision != "" {
+			t.Errorf("headless yolo: %s decided %q, want no rule", name, v.Decision)
+		}
+		other := policy.Call{Name: name, Mode: policy.ModeDefault}
+		if interactive.Excluded(other) != nil || interactive.Check(other).Decision != "" {
+			t.Errorf("interactive default mode: a rule decides %s", name)
 		}
 	}
 }

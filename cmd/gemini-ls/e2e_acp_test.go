@@ -347,14 +347,15 @@ func TestACPClientMCPServer(t *testing.T) {
 	}
 }
 
-// Without credentials session/new asks for authentication; authenticate
-// with a key in _meta, as Gemini CLI takes it, lets it through.
+// Without credentials session/new asks for authentication, naming every
+// way in; authenticate with a key in _meta, as Gemini CLI takes it, lets
+// it through.
 func TestACPAuthenticate(t *testing.T) {
 	h := startACP(t, acpSetup{noSession: true, env: []string{"GEMINI_API_KEY="}}, geminitest.TextTurn("Hi."))
 	_, err := h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
 	var re *sdk.RequestError
-	if !errors.As(err, &re) || re.Code != -32000 || !strings.Contains(re.Error(), "GEMINI_API_KEY") {
-		t.Fatalf("session/new without a key: %v, want auth_required naming GEMINI_API_KEY", err)
+	if !errors.As(err, &re) || re.Code != -32000 || !reflect.DeepEqual(re.Data, map[string]any{"error": noCredentials}) {
+		t.Fatalf("session/new without a key: %v, want auth_required saying every way in", err)
 	}
 	_, err = h.client.Conn.Authenticate(h.ctx, sdk.AuthenticateRequest{MethodId: "gemini-api-key"})
 	if !errors.As(err, &re) || re.Code != -32000 {

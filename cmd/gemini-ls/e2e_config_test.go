@@ -139,7 +139,7 @@ func TestAuthStatusAndDotEnv(t *testing.T) {
 	}
 
 	none := start(t, setup{profile: lsptest.Plugin(), noKey: true})
-	if r := status(none); r.Usable || r.Type != "gemini-api-key" || !strings.Contains(r.Problem, "GEMINI_API_KEY environment variable not found") {
+	if r := status(none); r.Usable || r.Type != "gemini-api-key" || r.Problem != noCredentials {
 		t.Errorf("without credentials: %+v", r)
 	}
 

@@ -390,9 +390,10 @@ func TestLSPPlanModeFromInitializationOptions(t *testing.T) {
 	}
 }
 
-// In yolo, as in Gemini CLI (yolo.toml denies the planning tools, so its
-// registry leaves them out), the model is not offered enter_plan_mode,
-// which would be refused; in the default mode it is.
+// In an editor's yolo, as in Gemini CLI (yolo.toml denies the planning
+// tools where someone could be asked, so its registry leaves them out),
+// the model is not offered enter_plan_mode, which would be refused; in
+// the default mode it is.
 func TestLSPYoloOffersNoPlanMode(t *testing.T) {
 	for mode, offered := range map[string]bool{"yolo": false, "default": true} {
 		h := start(t, setup{profile: lsptest.Plugin(), env: trustTheWorkspace(), opts: map[string]any{"approvalMode": mode}}, geminitest.TextTurn("Hi."))
@@ -403,6 +404,28 @@ func TestLSPYoloOffersNoPlanMode(t *testing.T) {
 		if slices.Contains(declared(h.model.Requests(), 0), "exit_plan_mode") {
 			t.Errorf("%s: exit_plan_mode declared outside plan mode", mode)
 		}
+	}
+}
+
+// Headless, yolo.toml's rule does not apply (interactive = true), so a
+// yolo run declares enter_plan_mode, as Gemini CLI 0.61's does, and the
+// model may enter plan mode.
+func TestRunYoloOffersPlanMode(t *testing.T) {
+	h := newHeadless(t, nil,
+		geminitest.CallTurn(geminitest.Call("enter_plan_mode", map[string]any{"reason": "a big change"})),
+		geminitest.TextTurn("Planning."),
+	)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "change everything")
+	r.wantExit(t, 0)
+	reqs := h.model.Requests()
+	if got := declared(reqs, 0); !slices.Contains(got, "enter_plan_mode") || slices.Contains(got, "exit_plan_mode") {
+		t.Errorf("headless yolo declared %q, want enter_plan_mode and not exit_plan_mode", got)
+	}
+	if got := responseOutput(h.responses(1)[0]); got != "Switching to Plan mode." {
+		t.Errorf("enter_plan_mode answered %q (error %q)", got, responseError(h.responses(1)[0]))
+	}
+	if got := declared(reqs, 1); !slices.Contains(got, "exit_plan_mode") || slices.Contains(got, "enter_plan_mode") {
+		t.Errorf("in plan mode the run declared %q, want exit_plan_mode and not enter_plan_mode", got)
 	}
 }
 

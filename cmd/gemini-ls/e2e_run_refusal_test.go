@@ -46,8 +46,9 @@ func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
 }
 
 // As Gemini CLI 0.61, a headless run refuses a folder that is not
-// trusted, before any request, saying how to trust it (exit 55); so does
-// GEMINI_CLI_TRUST_WORKSPACE=false, and --skip-trust runs in it.
+// trusted, before any request, saying how to trust it (exit 55) in one
+// line that names gemini-ls once; so does GEMINI_CLI_TRUST_WORKSPACE=false,
+// and --skip-trust runs in it.
 func TestRunRefusesAnUntrustedFolder(t *testing.T) {
 	h := newHeadless(t, map[string]string{"a.txt": "one\n", ".gemini/settings.json": `{"tools": {"discoveryCommand": "touch discovery-ran"}}`},
 		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "ONE"})),
@@ -56,8 +57,11 @@ func TestRunRefusesAnUntrustedFolder(t *testing.T) {
 	for _, env := range [][]string{h.untrusted(), append(h.env, "GEMINI_CLI_TRUST_WORKSPACE=false")} {
 		r := h.runIn(h.root, env, "run", "--approval-mode", "auto_edit", "-p", "shout")
 		r.wantExit(t, exitUntrusted)
-		for _, want := range []string{"not running in a trusted directory", "--skip-trust", "GEMINI_CLI_TRUST_WORKSPACE=true"} {
-			contains(t, "stderr", r.stderr, want)
+		for _, want := range []string{"\ngemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory", "--skip-trust", "GEMINI_CLI_TRUST_WORKSPACE=true"} {
+			contains(t, "stderr", "\n"+r.stderr, want)
+		}
+		if strings.Contains(r.stderr, "gemini-ls: gemini-ls") {
+			t.Errorf("stderr names gemini-ls twice: %q", r.stderr)
 		}
 		if n := len(h.model.Requests()); n != 0 || h.disk("a.txt") != "one\n" || h.exists("discovery-ran") {
 			t.Fatalf("refused, yet %d model requests, a.txt %q, discovery ran: %v", n, h.disk("a.txt"), h.exists("discovery-ran"))

@@ -717,14 +717,21 @@ func TestRunDefaultsToTheCurrentDirectory(t *testing.T) {
 	}
 }
 
-// Missing credentials: the reference's message on stderr, nothing on
-// stdout, no request, exit 1.
+// noCredentials is what every front end says when nothing chose a way
+// in: the reference's words about the key, then the other ways.
+const noCredentials = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!\n" +
+	"Or choose another way in:\n" +
+	"• Sign in with Google: run `gemini-ls login` (or your editor's \"Gemini: Sign in with Google\"), or run `gemini` and choose \"Sign in with Google\"; both cache the same login.\n" +
+	"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
+
+// Missing credentials: the reference's message on stderr, with the other
+// ways in, nothing on stdout, no request, exit 41.
 func TestRunWithoutCredentials(t *testing.T) {
 	t.Run("gemini", func(t *testing.T) {
 		h := newHeadless(t, nil)
 		r := h.runIn(h.root, h.withoutEnv("GEMINI_API_KEY"), "run", "-p", "hi")
 		r.wantExit(t, exitAuth)
-		const want = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!\n"
+		const want = noCredentials + "\n"
 		if r.stderr != want || r.stdout != "" {
 			t.Errorf("stdout = %q, stderr = %q; want stderr %q", r.stdout, r.stderr, want)
 		}

@@ -44,7 +44,8 @@ func from(dir string, paths []string) []string {
 }
 
 // untrustedHint is Gemini CLI 0.61's refusal of a headless run in a folder
-// that is not trusted, in gemini-ls's words.
+// that is not trusted, in gemini-ls's words. It names gemini-ls already,
+// so it is printed without the "gemini-ls: " of other errors.
 const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (in your editor, Gemini CLI, or ~/.gemini/trustedFolders.json)"
 
 func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -145,7 +146,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
 	}
 	if built.NotTrusted() != nil {
-		fmt.Fprintf(stderr, "gemini-ls: %s\n", untrustedHint)
+		fmt.Fprintln(stderr, untrustedHint)
 		return exitUntrusted
 	}
 	if built.AuthErr != nil {

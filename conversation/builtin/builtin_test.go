@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,13 +156,20 @@ func TestMemoryEmpty(t *testing.T) {
 	}
 }
 
-// /tools lists the tools by name; "desc" adds what the model is told.
+// /tools lists exactly the tools the model is offered, in their order:
+// invoke_agent while agents are enabled, and in plan mode its planning
+// tool, not the other; "desc" adds what the model is told.
 func TestTools(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, geminitest.TextTurn("Hi."), geminitest.TextTurn("Planned."))
 	env := h.conversation()
 	got := h.answer(env, "/tools")
-	if !strings.Contains(got, "\n- `read_file`\n") || !strings.HasPrefix(got, "The model can call ") {
-		t.Errorf("/tools said %q", got)
+	h.prompt(env, "hi")
+	offered := declaredNames(h.model.Requests()[0])
+	if !slices.Contains(offered, "invoke_agent") {
+		t.Fatalf("the model was not offered invoke_agent (%q): the test needs an agent enabled", offered)
+	}
+	if want := toolList(offered); got != want {
+		t.Errorf("/tools said\n%s\nwant what the model was offered:\n%s", got, want)
 	}
 	desc := h.answer(env, "/tools desc")
 	decl := toolDescription(t, env, "read_file")
@@ -171,6 +179,35 @@ func TestTools(t *testing.T) {
 	if err := h.fails(env, "/tools all"); !strings.Contains(err.Error(), "usage: /tools desc") {
 		t.Errorf("/tools all: %v", err)
 	}
+
+	env.Session.SetApprovalMode("plan")
+	got = h.answer(env, "/tools")
+	h.prompt(env, "plan")
+	planning := declaredNames(h.model.Requests()[1])
+	if want := toolList(planning); got != want || !slices.Contains(planning, "exit_plan_mode") || slices.Contains(planning, "enter_plan_mode") {
+		t.Errorf("/tools in plan mode said\n%s\nthe model was offered %q", got, planning)
+	}
+}
+
+// declaredNames are the functions req declared, in order.
+func declaredNames(req geminitest.Request) []string {
+	var names []string
+	for _, tool := range req.Tools {
+		for _, d := range tool.FunctionDeclarations {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// toolList is /tools' answer listing names, none of them MCP tools.
+func toolList(names []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The model can call %d tools:", len(names))
+	for _, n := range names {
+		b.WriteString("\n- `" + n + "`")
+	}
+	return b.String()
 }
 
 func toolDescription(t *testing.T, env builtin.Env, name string) string {

@@ -97,6 +97,10 @@ func parseEnableArgs(env Env, args string, enable bool) (names []string, scope s
 	return []string{parts[0]}, scope, nil
 }
 
+// noExtensions is /extensions list's answer when there are none, naming
+// gemini-ls's own commands, which install where Gemini CLI's do.
+const noExtensions = "No extensions installed: install one with `gemini-ls extensions install <source>` (or `gemini-ls extensions link <path>`); gemini-ls loads those in ~/.gemini/extensions when it starts, as Gemini CLI does."
+
 // listExtensions lists the extensions as this process loaded them at its
 // start (a change takes effect on restart, as in Gemini CLI): each with
 // its version, whether it is enabled here, and what it contributes; then
@@ -107,7 +111,7 @@ func listExtensions(_ context.Context, env Env, args string) (Reply, error) {
 	}
 	loaded := env.Built.Extensions
 	if len(loaded.All) == 0 && len(loaded.Errs) == 0 {
-		return Reply{Text: "No extensions installed: install one with `gemini extensions install <source>` (or `link <path>`); gemini-ls loads those in ~/.gemini/extensions."}, nil
+		return Reply{Text: noExtensions}, nil
 	}
 	var b strings.Builder
 	if len(loaded.All) > 0 {

@@ -7,12 +7,13 @@ import (
 	"testing"
 )
 
-// /extensions list shows each installed extension with its version,
+// /extensions list names gemini-ls's install command when there is no
+// extension, and shows each installed extension with its version,
 // whether it is enabled, and what it contributes; a disabled one
 // contributes nothing, and a broken one is named with why.
 func TestExtensionsList(t *testing.T) {
 	h := newHarness(t)
-	if got := h.answer(h.conversation(), "/extensions list"); !strings.HasPrefix(got, "No extensions installed") {
+	if got := h.answer(h.conversation(), "/extensions list"); got != "No extensions installed: install one with `gemini-ls extensions install <source>` (or `gemini-ls extensions link <path>`); gemini-ls loads those in ~/.gemini/extensions when it starts, as Gemini CLI does." {
 		t.Errorf("without extensions: %q", got)
 	}
 	h.write("~/.gemini/extensions/tools-ext/gemini-extension.json", `{"name": "tools-ext", "version": "1.4.0", "description": "Handy tools",

@@ -22,9 +22,10 @@ const (
 	detailSchemas             // "schema": descriptions and parameters
 )
 
-// listTools lists the tools the next request declares, once the MCP
-// servers have listed theirs (as a prompt waits for them); with "desc",
-// what the model is told of each.
+// listTools lists the tools the session's next request declares
+// (agent.Session.OfferedTools: the model's own list, in the session's
+// mode), once the MCP servers have listed theirs (as a prompt waits for
+// them); with "desc", what the model is told of each.
 func listTools(ctx context.Context, env Env, args string) (Reply, error) {
 	var d detail
 	switch args {
@@ -35,29 +36,23 @@ func listTools(ctx context.Context, env Env, args string) (Reply, error) {
 		b, _ := Find("tools")
 		return Reply{}, b.usage(fmt.Sprintf("unknown /tools option %q", args))
 	}
-	set := env.Built.Tools
-	_ = set.WaitForServers(ctx) // a server that did not start is left out
+	_ = env.Built.Tools.WaitForServers(ctx) // a server that did not start is left out
 	if err := ctx.Err(); err != nil {
 		return Reply{}, err
 	}
-	reg := set.Registry
+	decls := env.Session.OfferedTools()
 	var b strings.Builder
-	listed := 0
-	for _, name := range reg.Names() {
-		t, ok := reg.Get(name)
-		if !ok {
-			continue // an MCP server died meanwhile
+	for _, decl := range decls {
+		fmt.Fprintf(&b, "\n- `%s`", decl.Name)
+		if t, ok := env.Built.Tools.Registry.Get(decl.Name); ok {
+			if m, ok := t.(toolset.MCPTool); ok {
+				server, _ := m.MCPOrigin()
+				fmt.Fprintf(&b, " (MCP server `%s`)", server)
+			}
 		}
-		listed++
-		fmt.Fprintf(&b, "- `%s`", name)
-		if m, ok := t.(toolset.MCPTool); ok {
-			server, _ := m.MCPOrigin()
-			fmt.Fprintf(&b, " (MCP server `%s`)", server)
-		}
-		writeDetail(&b, t, d)
-		b.WriteByte('\n')
+		writeDetail(&b, decl, d)
 	}
-	return Reply{Text: fmt.Sprintf("The model can call %d tools:\n%s", listed, strings.TrimSuffix(b.String(), "\n"))}, nil
+	return Reply{Text: fmt.Sprintf("The model can call %d tools:%s", len(decls), b.String())}, nil
 }
 
 // listMCP lists the MCP servers (settings' and the client's) as they stand
@@ -130,14 +125,14 @@ func writeServerTools(b *strings.Builder, list []tools.Tool, d detail) {
 	}
 	for _, t := range list {
 		fmt.Fprintf(b, "\n  - `%s`", t.Name())
-		writeDetail(b, t, d)
+		writeDetail(b, t.Declaration(), d)
 	}
 }
 
-// writeDetail adds what d asks of t: its description, indented under
-// its item, and its parameters as JSON Schema.
-func writeDetail(b *strings.Builder, t tools.Tool, d detail) {
-	decl := t.Declaration()
+// writeDetail adds what d asks of a tool declared as decl: its
+// description, indented under its item, and its parameters as JSON
+// Schema.
+func writeDetail(b *strings.Builder, decl *genai.FunctionDeclaration, d detail) {
 	if d == detailNames || decl == nil {
 		return
 	}
