@@ -61,6 +61,7 @@ func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 		headers:      s.cfg.Headers,
 		token:        s.token,
 		unauthorized: &s.unauthorized,
+		refused:      s.broke,
 		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: http.DefaultTransport},
 	}}
 	if sse {
@@ -85,7 +86,11 @@ type authTransport struct {
 	// token is the access token to send, "" for none; nil sends none.
 	token        func(context.Context) (string, error)
 	unauthorized *atomic.Bool
-	base         http.RoundTripper
+	// refused hears of a request refused for its origin: the server broke
+	// a bound, and its status must say that rather than whatever the SDK
+	// reports once the refused request has closed its connection.
+	refused func(error)
+	base    http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -93,7 +98,9 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The one way there: an SSE server's endpoint event naming
 		// another origin, which Gemini CLI refuses too.
 		closeBody(req)
-		return nil, fmt.Errorf("the server sent its messages elsewhere (%s), not to its own origin %s: refused", to, t.origin)
+		err := fmt.Errorf("the server sent its messages elsewhere (%s), not to its own origin %s: refused", to, t.origin)
+		t.refused(err)
+		return nil, err
 	}
 	if origin.Crossed(req) {
 		return t.note(t.base.RoundTrip(req))
