@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 )
 
@@ -109,5 +111,70 @@ func TestRunOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	failure := "could not connect to " + url + ": connection refused (4 attempts)"
 	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "gemini-ls: ") || !strings.Contains(lines[len(lines)-1], failure) {
 		t.Errorf("stderr does not end with the failure %q:\n%s", failure, all)
+	}
+}
+
+// Over the LSP the same: with auto against a closed port, the retry
+// update naming the endpoint comes within a second of the prompt (the
+// issue's bound, met in milliseconds), and the prompt fails within 20 s
+// saying what could not be reached.
+func TestLSPPromptOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
+	url := geminitest.RefusingURL(t)
+	h := start(t, setup{env: []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_MODEL=auto"}})
+	begin := time.Now()
+	done := make(chan error, 1)
+	var res promptResult
+	go func() { done <- h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "hi"}, &res) }()
+
+	ctx, cancel := context.WithTimeout(h.ctx, time.Second)
+	defer cancel()
+	endpoint := strings.TrimPrefix(url, "http://")
+	if _, err := h.client.WaitMessage(ctx, "gemini/update", func(p json.RawMessage) bool {
+		var u update
+		return json.Unmarshal(p, &u) == nil && u.Kind == "retry" && strings.Contains(u.Reason, endpoint)
+	}); err != nil {
+		t.Errorf("no retry update named %s within 1s (%v); updates: %+v", endpoint, err, h.updates(""))
+	}
+	select {
+	case err := <-done:
+		failure := "could not connect to " + url + ": connection refused (4 attempts)"
+		if err != nil || res.StopReason != "error" || !strings.Contains(res.Error, failure) {
+			t.Errorf("gemini/prompt = %+v, %v; want the error %q", res, err, failure)
+		}
+	case <-time.After(20*time.Second - time.Since(begin)):
+		t.Fatal("the prompt did not end within 20 s")
+	}
+}
+
+// Over ACP the same, the retry told as the agent's thought.
+func TestACPPromptOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
+	url := geminitest.RefusingURL(t)
+	h := startACP(t, acpSetup{env: []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_MODEL=auto"}})
+	begin := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.prompt("hi")
+		done <- err
+	}()
+
+	ctx, cancel := context.WithTimeout(h.ctx, time.Second)
+	defer cancel()
+	endpoint := strings.TrimPrefix(url, "http://")
+	h.client.Wait(ctx, "a thought naming "+endpoint+" within 1s", func(c *acptest.Client) bool {
+		for _, n := range c.Updates() {
+			if th := n.Update.AgentThoughtChunk; th != nil && th.Content.Text != nil && strings.Contains(th.Content.Text.Text, endpoint) {
+				return true
+			}
+		}
+		return false
+	})
+	select {
+	case err := <-done:
+		failure := "could not connect to " + url + ": connection refused (4 attempts)"
+		if err == nil || !strings.Contains(err.Error(), failure) {
+			t.Errorf("session/prompt = %v, want the error %q", err, failure)
+		}
+	case <-time.After(20*time.Second - time.Since(begin)):
+		t.Fatal("the prompt did not end within 20 s")
 	}
 }
