@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
@@ -239,10 +238,7 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 		instruction+"\n\nFirst, reason in your scratchpad. Then, generate the updated <state_snapshot>.", genai.RoleUser))
 	use := t.compressionModel()
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText(compressionPrompt, genai.RoleUser)}
-	resp, err := generateAs(t.ctx, a.cfg.Generator, a.cfg.Retry, use, request, config, func(attempt int, err error, wait time.Duration) {
-		a.log.retry(use.Model, t.promptID, attempt, err, wait)
-		t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: err.Error()}})
-	})
+	resp, err := generateAs(t.ctx, a.cfg.Generator, a.cfg.Retry, use, request, config, t.tellRetry("the compression request", use.Model))
 	if err != nil {
 		return "", fmt.Errorf("summarising the history: %w", err)
 	}

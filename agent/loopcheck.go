@@ -128,7 +128,7 @@ func partsText(c *genai.Content) string {
 // queryLoopDetectionModel: ok is false when the request failed or the
 // answer has no confidence, which is no loop.
 func (t *turn) askLoopCheck(use models.Utility, contents []*genai.Content) (confidence float64, analysis string, ok bool) {
-	text, err := t.utilityJSON(use, loopDetectionSystemPrompt, loopDetectionSchema(), contents, loopCheckAttempts)
+	text, err := t.utilityJSON("the loop check", use, loopDetectionSystemPrompt, loopDetectionSchema(), contents, loopCheckAttempts)
 	if err != nil {
 		return 0, "", false
 	}

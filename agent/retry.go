@@ -46,8 +46,8 @@ func (b *backoff) next(err error) (time.Duration, bool) {
 	switch kind := classify(err); {
 	case b.attempts >= b.p.MaxAttempts:
 		return 0, false
-	case kind != failTransient && kind != failBroken && kind != failUnreachable:
-		return 0, false
+	case kind != failTransient && kind != failBroken:
+		return 0, false // failUnreachable too: see there
 	}
 	if d, ok := serverDelay(err); ok {
 		// The server knows best; start backing off afresh afterwards.
@@ -61,8 +61,9 @@ func (b *backoff) next(err error) (time.Duration, bool) {
 }
 
 // retrying runs fn until it succeeds, fails with an error that is not worth
-// retrying, runs out of attempts, or ctx ends. onRetry, when set, hears of
-// each retry before the wait.
+// retrying (a connection that could not be made is not: see
+// failUnreachable), runs out of attempts, or ctx ends. onRetry, when set,
+// hears of each retry before the wait.
 func retrying(ctx context.Context, p dialog.RetryPolicy, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
 	b := newBackoff(p)
 	for {
@@ -106,7 +107,11 @@ const (
 	// chunk), retried as a stream that broke off.
 	failBroken
 	// failUnreachable: no connection could be made (refused, no route,
-	// unknown host): nothing was sent. Retried as failBroken is.
+	// unknown host): nothing was sent, and it is no rate limit that a
+	// wait of seconds lifts. Only the chat request retries it, a few
+	// times quickly, telling the user each time (turn.stream); any other
+	// request (routing, a loop check, compression, a tool's) fails at
+	// once, for the chat request goes to the same endpoint and says so.
 	failUnreachable
 )
 
@@ -155,8 +160,9 @@ func brokenConnection(err error) bool {
 
 // UnreachableError is a model request that never reached the server: no
 // connection to Endpoint could be made. Nothing was sent or received, so
-// nothing broke off; it is retried as an answer that broke off before
-// any of it was shown is.
+// nothing broke off; a chat request retries it as an answer that broke
+// off before any of it was shown, other requests not at all
+// (failUnreachable).
 type UnreachableError struct {
 	// Endpoint is where the request went: the URL's scheme and host
 	// ("http://127.0.0.1:8080"), else the address dialled.

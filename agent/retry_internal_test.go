@@ -10,8 +10,11 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // classify reads errors as Gemini CLI's classifyGoogleError and
@@ -60,6 +63,33 @@ func TestClassify(t *testing.T) {
 	} {
 		if got := classify(tc.err); got != tc.want {
 			t.Errorf("%s: classify(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
+
+// The backoff that paces rate limits and server errors (5 s doubling to
+// 30 s, ten attempts: minutes) does not retry a connection that could not
+// be made: only the chat request retries that, quickly and each time
+// told. A broken connection and a 503 it still retries.
+func TestBackoffLeavesUnreachableToTheChat(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		err   error
+		retry bool
+	}{
+		{"refused", dialError(syscall.ECONNREFUSED), false},
+		{"refused, as the client returns it", fmt.Errorf("doRequest: %w", &url.Error{Op: "Post", URL: "http://127.0.0.1:9/v1beta/models/m:generateContent", Err: dialError(syscall.ECONNREFUSED)}), false},
+		{"refused, as retrying passes it on", unreachable(dialError(syscall.ECONNREFUSED)), false},
+		{"no route", dialError(syscall.EHOSTUNREACH), false},
+		{"unknown host", &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nowhere.invalid", IsNotFound: true}}, false},
+		{"proxy refused", &url.Error{Op: "Post", URL: "https://x.example/v1", Err: &net.OpError{Op: "proxyconnect", Net: "tcp", Err: dialError(syscall.ECONNREFUSED)}}, false},
+		{"reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, true},
+		{"503", genai.APIError{Code: 503}, true},
+	} {
+		b := newBackoff(dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}) // no jitter
+		wait, retry := b.next(tc.err)
+		if retry != tc.retry || retry && wait != 5*time.Second {
+			t.Errorf("%s: next(%v) = %v, %v; want a retry: %v", tc.name, tc.err, wait, retry, tc.retry)
 		}
 	}
 }

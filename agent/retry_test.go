@@ -428,16 +428,42 @@ func TestRequestThatCannotConnect(t *testing.T) {
 }
 
 // The utility model's requests (compression, tools' helpers) that cannot
-// connect say so too.
+// connect say so too, at once: they are not retried (the chat request
+// after them goes to the same endpoint, and retries visibly).
 func TestUtilityRequestThatCannotConnect(t *testing.T) {
 	url := geminitest.RefusingURL(t)
 	gen := auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Config: genai.ClientConfig{
 		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: url},
 	}})
-	u := agent.NewUtility(gen, dialog.RetryPolicy{MaxAttempts: 2, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	sl := &sleeps{}
+	u := agent.NewUtility(gen, dialog.RetryPolicy{MaxAttempts: 2, Sleep: sl.sleep})
 	_, err := u.GenerateContent(t.Context(), gmodels.WebSearch, []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
 	if want := "utility call to " + gmodels.Gemini3FlashPreview + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
 		t.Errorf("GenerateContent = %v, want %q", err, want)
+	}
+	if got := sl.got(); len(got) != 0 {
+		t.Errorf("the request was retried after waits of %v", got)
+	}
+}
+
+// An auto's prompt whose endpoint refuses connections is not held up by
+// the routing request: the classifier fails at once and the prompt goes
+// to the default model, whose request tells of the endpoint on its first
+// failure and gives up after its three quick retries (Gemini CLI 0.61
+// retries the classifier's ECONNREFUSED silently, 5 s doubling).
+func TestAutoWhenTheEndpointRefusesConnections(t *testing.T) {
+	url := geminitest.RefusingURL(t)
+	a, sl := newAgentAt(t, url, agent.Config{Model: gmodels.Auto})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	reason := "could not connect to " + url + ": connection refused"
+	if res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || res.Model != gmodels.Resolve(gmodels.Auto) {
+		t.Fatalf("result = %+v, want %q from %s", res, reason+" (4 attempts)", gmodels.Resolve(gmodels.Auto))
+	}
+	if len(evs) == 0 || evs[0].Kind != dialog.EventRetry || evs[0].Retry.Reason != reason {
+		t.Errorf("the first event is %+v, want the retry saying %q", evs[:min(1, len(evs))], reason)
+	}
+	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
+		t.Errorf("waits = %v, want only the chat request's", got)
 	}
 }
 

@@ -62,7 +62,7 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 	// 0.61's "classifier" model config: its flash-lite model resolves to
 	// the latest Flash-Lite, which takes that model's chat config (the
 	// alias's maxOutputTokens and thinking budget are not sent).
-	text, err := t.utilityJSON(models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
+	text, err := t.utilityJSON("the routing request", models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
 	if err != nil {
 		return fallback
 	}

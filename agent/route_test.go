@@ -110,3 +110,26 @@ func TestClassifierRequestConfig(t *testing.T) {
 		t.Errorf("the classifier's JSON schema was not sent: %+v", gc)
 	}
 }
+
+// The classifier's retries are told as the chat request's are, naming the
+// routing request (0.61 reports each through its onRetry): a rate-limited
+// classifier is not a silent wait before the prompt.
+func TestClassifierRetriesAreTold(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.ErrorTurn(503, "overloaded"),
+		geminitest.TextTurn(`{"complexity_reasoning":"Simple.","complexity_score":10}`),
+		geminitest.TextTurn("Done."))
+	a, sl := newAgent(t, srv, agent.Config{Model: "auto"})
+	res, evs := prompt(t, a.NewSession(), "hi")
+	if res.Err != nil || res.Model != "gemini-3.8-flash" {
+		t.Fatalf("result = %+v, want the prompt routed to gemini-3.8-flash", res)
+	}
+	waits := sl.got()
+	if len(waits) != 1 {
+		t.Fatalf("waits = %v, want the classifier's one", waits)
+	}
+	want := []dialog.RetryInfo{{Attempt: 1, Delay: waits[0], Reason: "the routing request (gemini-3.5-flash-lite): the model is overloaded (503 UNAVAILABLE)"}}
+	if got := evs.retries(); !slices.Equal(got, want) {
+		t.Errorf("retry events = %+v\nwant %+v", got, want)
+	}
+}

@@ -60,8 +60,10 @@ func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *g
 // BaseLlmClient.generateJson does (bundle chunk-JDPZ4CE3.js:308212): an
 // answer that is not JSON (once a ```json fence is taken off) is asked for
 // again, and a failed request retried as chat requests are, up to attempts
-// times each. It returns the JSON text.
-func (t *turn) utilityJSON(use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error) {
+// times each, each retry told to the user as 0.61 tells it (its onRetry's
+// retry-attempt event), the request named by what ("the routing
+// request"). It returns the JSON text.
+func (t *turn) utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error) {
 	a := t.s.agent
 	config := &genai.GenerateContentConfig{
 		SystemInstruction:  genai.NewContentFromText(system, genai.RoleUser),
@@ -72,7 +74,7 @@ func (t *turn) utilityJSON(use models.Utility, system string, schema map[string]
 	retry.MaxAttempts = attempts
 	for range attempts {
 		start := a.cfg.Now()
-		resp, err := generateAs(t.ctx, a.cfg.Generator, retry, use, contents, config, nil)
+		resp, err := generateAs(t.ctx, a.cfg.Generator, retry, use, contents, config, t.tellRetry(what, use.Model))
 		var usage *genai.GenerateContentResponseUsageMetadata
 		if resp != nil {
 			usage = resp.UsageMetadata
@@ -89,4 +91,14 @@ func (t *turn) utilityJSON(use models.Utility, system string, schema map[string]
 		}
 	}
 	return "", fmt.Errorf("%s answered no JSON in %d attempts", use.Model, attempts)
+}
+
+// tellRetry is an onRetry for a request that is not the chat's: it logs
+// the retry and tells the user, naming the request by what and model.
+func (t *turn) tellRetry(what, model string) func(attempt int, err error, wait time.Duration) {
+	return func(attempt int, err error, wait time.Duration) {
+		t.s.agent.log.retry(model, t.promptID, attempt, err, wait)
+		reason := fmt.Sprintf("%s (%s): %s", what, model, retryReason(err))
+		t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: reason}})
+	}
 }

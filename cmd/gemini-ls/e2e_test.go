@@ -197,6 +197,7 @@ type update struct {
 	Status      string         `json:"status"`
 	Display     string         `json:"display"`
 	Message     string         `json:"message"`
+	Reason      string         `json:"reason"` // retry
 	// ParentCallID and AgentName mark a subagent's update.
 	ParentCallID string `json:"parentCallId"`
 	AgentName    string `json:"agentName"`
