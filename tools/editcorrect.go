@@ -536,13 +536,26 @@ func leadingSpace(s string) string {
 // a file indented otherwise. When old_string's lines show no step that
 // converts a new line's extra indentation, the edit is refused (the
 // error says which line): it would land mis-indented.
+//
+// An old_string copied from the file starting at its first line's text
+// (startsAfterIndentation) is indented as the file is, and new_string is
+// read relative to its first line, as Gemini CLI reads it, unless the
+// lines it shares with old_string are indented as there: then it was
+// copied the same way, and its lines keep their own indentation.
 func reindent(newLines, oldLines, block []string) (string, error) {
 	first := firstNonBlank(oldLines) // old_string has text (match)
-	target := leadingSpace(block[first])
-	indent := learnIndentation(oldLines[first:], block[first:])
+	old, blk := oldLines[first:], block[first:]
+	target := leadingSpace(blk[0])
 	ref := ""
 	if i := firstNonBlank(newLines); i >= 0 {
 		ref = leadingSpace(newLines[i])
+	}
+	indent := indentation{asWritten: true}
+	switch {
+	case !startsAfterIndentation(old, blk):
+		indent = learnIndentation(old, blk)
+	case ref == "" && indentsSharedLinesAsIn(newLines, old):
+		ref = target
 	}
 	out := make([]string, len(newLines))
 	for i, l := range newLines {
@@ -602,6 +615,53 @@ func learnIndentation(oldLines, block []string) indentation {
 	}
 	in.oldStep, in.fileStep = indentSteps(in.relative)
 	return in
+}
+
+// startsAfterIndentation reports whether old_string was copied from the
+// file starting at its first line's text: that line has no indentation
+// where the block's has, and every other line with text is indented
+// exactly as the file's. Its lines are then indented as the file's; read
+// relative to the unindented first line, they would seem to indent
+// everything a block's indentation deeper than the file does.
+func startsAfterIndentation(oldLines, block []string) bool {
+	if leadingSpace(oldLines[0]) != "" || leadingSpace(block[0]) == "" {
+		return false
+	}
+	compared := false
+	for k, l := range oldLines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if leadingSpace(l) != leadingSpace(block[k+1]) {
+			return false
+		}
+		compared = true
+	}
+	return compared
+}
+
+// indentsSharedLinesAsIn reports whether the lines of newLines with the
+// text of one of old's lines after its first are indented as one of
+// those, at least one of them.
+func indentsSharedLinesAsIn(newLines, old []string) bool {
+	indents := map[string][]string{} // text → its indentations in old
+	for _, l := range old[1:] {
+		if text := strings.TrimSpace(l); text != "" {
+			indents[text] = append(indents[text], leadingSpace(l))
+		}
+	}
+	shared := false
+	for _, l := range newLines {
+		ws, ok := indents[strings.TrimSpace(l)]
+		if !ok {
+			continue
+		}
+		if !slices.Contains(ws, leadingSpace(l)) {
+			return false
+		}
+		shared = true
+	}
+	return shared
 }
 
 // convert is extra, a new line's indentation beyond new_string's first

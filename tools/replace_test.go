@@ -642,10 +642,17 @@ func TestReindentConvertsWhatOldStringShows(t *testing.T) {
 			want:     "\tif x {\n\t\ta()\n\t\tb()\n\t\t\tc()\n\t}", // c() deeper than any line of old_string: two steps of it
 		},
 		{
-			name:     "four spaces in old_string, two in the file",
+			name:     "old_string and new_string copied from their first line's text: their other lines keep the file's indentation",
 			old:      []string{"return f()", "    .then(g)"},
 			block:    []string{"  return f()", "    .then(g)"},
 			newLines: []string{"return f()", "    .then(g)", "    .then(h)"},
+			want:     "  return f()\n    .then(g)\n    .then(h)",
+		},
+		{
+			name:     "old_string copied from its first line's text, new_string indented relative to its first line, as Gemini CLI reads it",
+			old:      []string{"return f()", "    .then(g)"},
+			block:    []string{"  return f()", "    .then(g)"},
+			newLines: []string{"return f()", "  .then(g)", "  .then(h)"},
 			want:     "  return f()\n    .then(g)\n    .then(h)",
 		},
 		{
