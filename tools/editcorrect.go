@@ -11,12 +11,14 @@ import (
 
 // How replace finds where old_string belongs. Models get old_string wrong
 // in a few recurring ways (line endings, one level of JSON escaping too
-// many, indentation, whitespace); each matchStage undoes one of them. The
-// stages run in order and the first one that finds old_string at all
-// decides: it applies when it found exactly the expected number of
-// occurrences and fails otherwise, so a looser stage never picks one of
-// several places a stricter stage found. Every stage only ever replaces
-// whole occurrences it found; nothing is guessed.
+// many, indentation, whitespace, a character or two); each matchStage
+// undoes one of them. The stages run in order and the first one that
+// finds old_string at all decides: it applies when it found exactly the
+// expected number of occurrences and fails otherwise, so a looser stage
+// never picks one of several places a stricter stage found. Every stage
+// but the fuzzy one replaces only text that is old_string read its way;
+// the fuzzy one, Gemini CLI's last, takes lines that differ from it a
+// little, and the model is told so.
 
 type matchStage int
 
@@ -26,12 +28,13 @@ const (
 	stageUnescape
 	stageIndentation
 	stageWhitespace
+	stageFuzzy
 	stageLLM
 )
 
 // String names the stage in the benchmark table and test failures.
 func (s matchStage) String() string {
-	return [...]string{"exact", "line endings", "unescape", "indentation", "whitespace", "LLM fix"}[s]
+	return [...]string{"exact", "line endings", "unescape", "indentation", "whitespace", "fuzzy", "LLM fix"}[s]
 }
 
 // what is how a stage's matching is described to the model.
@@ -45,6 +48,8 @@ func (s matchStage) what() string {
 		return "comparing line by line, ignoring leading and trailing whitespace" + reindented
 	case stageWhitespace:
 		return "comparing line by line, ignoring whitespace differences within lines" + reindented
+	case stageFuzzy:
+		return "a fuzzy comparison, taking whole lines that differ from it in at most a tenth of its length (whitespace differences counting a tenth), as Gemini CLI does" + reindented
 	case stageLLM:
 		return "an LLM correction of old_string and new_string"
 	}
@@ -84,13 +89,31 @@ func (l located) silent() bool {
 	return l.stage == stageExact || l.stage == stageLineEndings
 }
 
-// note is how a successful match is described to the model; empty when
-// silent.
-func (l located) note() string {
+// note is how a successful match in text is described to the model;
+// empty when silent. A fuzzy match says which lines it replaced: they
+// were not old_string.
+func (l located) note(text string) string {
 	if l.silent() {
 		return ""
 	}
-	return "old_string matched after " + l.how() + "."
+	note := "old_string matched after " + l.how() + "."
+	if l.stage == stageFuzzy {
+		note += " The lines replaced, which differ from old_string: " + l.lineRanges(text) + "."
+	}
+	return note
+}
+
+// lineRanges lists the lines each splice replaced in text ("3-5, 9").
+func (l located) lineRanges(text string) string {
+	ranges := make([]string, len(l.splices))
+	for i, s := range l.splices {
+		first, last := lineOf(text, s.start), lineOf(text, max(s.start, s.end-1))
+		ranges[i] = fmt.Sprint(first)
+		if last > first {
+			ranges[i] += fmt.Sprintf("-%d", last)
+		}
+	}
+	return strings.Join(ranges, ", ")
 }
 
 // how describes the stage's matching, with the unescaping it used.
@@ -129,7 +152,7 @@ func (l located) apply(text string) string {
 }
 
 // deterministicStages are tried before the LLM fix, in this order.
-var deterministicStages = []matchStage{stageExact, stageLineEndings, stageUnescape, stageIndentation, stageWhitespace}
+var deterministicStages = []matchStage{stageExact, stageLineEndings, stageUnescape, stageIndentation, stageWhitespace, stageFuzzy}
 
 // locate runs the deterministic stages over text (the file as it is, line
 // endings included) and returns the first that found old at least once;
@@ -183,6 +206,9 @@ func locate(text, old, new string) (loc located, ok bool) {
 				return splices
 			})
 			loc.unreindentable = unreindentable
+		case stageFuzzy:
+			splices, err := byLine().fuzzy(old, oldLF, newLF)
+			loc = located{stage: stage, splices: splices, unreindentable: err}
 		}
 		if len(loc.splices) > 0 {
 			return loc, true

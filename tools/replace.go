@@ -199,7 +199,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 		return failure(fmt.Sprintf("Failed to edit: %s changed while this edit was being prepared. No edits made. Read the file again and retry.", c.path)), nil
 	}
 	msg := fmt.Sprintf("Successfully modified file: %s (%d replacements).", c.path, len(loc.splices))
-	if note := loc.note(); note != "" {
+	if note := loc.note(text); note != "" {
 		msg += " " + note
 	}
 	if why != "" {
@@ -215,7 +215,7 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 		"The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. "+
 		"Use read_file tool to verify.", c.path)
 	fail := func(llm string) Result {
-		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. " + llm
+		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines, a fuzzy match. " + llm
 		if near := nearestLines(text, c.oldString); near != "" {
 			msg += "\n" + near
 		}
