@@ -129,7 +129,9 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		if c.oldString != "" {
 			return failure("File not found. Cannot apply edit. Use an empty old_string to create a new file."), nil
 		}
-		change, err := ws.PrepareChange(ctx, c.path, toLF(c.newString))
+		// As written, line endings included, as Gemini CLI writes a new
+		// file (and write_file here).
+		change, err := ws.PrepareChange(ctx, c.path, c.newString)
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}

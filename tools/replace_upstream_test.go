@@ -224,6 +224,11 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 			want: ptr("line one\r\nline three\r\n"),
 		},
 		{
+			name: "should create a new file with CRLF line endings if new_string has them",
+			args: map[string]any{"old_string": "", "new_string": "new line one\r\nnew line two\r\n"},
+			want: ptr("new line one\r\nnew line two\r\n"),
+		},
+		{
 			// LLM-based: the fix judges that no change is needed.
 			name: "should return NO_CHANGE if FixLLMEditWithInstruction determines no changes are needed",
 			file: "The price is $100.", args: map[string]any{"old_string": "price is $50", "new_string": "price is $100", "instruction": "Ensure the price is $100"},
