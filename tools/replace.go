@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
 
 	"google.golang.org/genai"
@@ -227,6 +228,9 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 	if fixer == nil {
 		return fail("No LLM correction was tried: " + c.tool.noFix + "."), nil
 	}
+	if isJSONLike(c.path) {
+		return fail("No LLM correction was tried: it is not made for JSON files and notebooks (.json, .jsonc, .json5, .ipynb)."), nil
+	}
 	edit, err := fixer.fix(ctx, editFixRequest{
 		instruction: c.instruction,
 		oldString:   c.oldString,
@@ -258,6 +262,16 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 		why = "The correction: " + e
 	}
 	return c.apply(ctx, text, loc, why)
+}
+
+// isJSONLike reports whether path is a file Gemini CLI 0.61 never asks
+// the LLM fix about: JSON and notebooks.
+func isJSONLike(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".jsonc", ".json5", ".ipynb":
+		return true
+	}
+	return false
 }
 
 // nearestLines shows the lines of text most like old, for a failure: the

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"testing"
@@ -181,7 +182,8 @@ func repeated(s string, n int) []string {
 // changed), or the error it must give.
 type upstreamCall struct {
 	name    string
-	file    string // f.txt's content; "" for no file
+	path    string // the file's name, f.txt when empty
+	file    string // its content; "" for no file
 	args    map[string]any
 	llm     *llmEdit // the LLM fix's answer; nil: no fix available
 	want    *string  // the file after the edit
@@ -195,6 +197,8 @@ func ptr(s string) *string { return &s }
 func TestReplaceUpstreamExecute(t *testing.T) {
 	const notFound = "0 occurrences found for old_string"
 	const mismatch = "expected 1 occurrence(s) but found"
+	// What upstream's mocked fix answers unless a case scripts another.
+	failedFix := llmEdit{Explanation: "LLM fix failed"}
 	cases := []upstreamCall{
 		{
 			name: "should edit an existing file and return diff with fileName",
@@ -202,11 +206,9 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 			want: ptr("This is some new text."),
 		},
 		{
-			// Upstream's fix answers the mock's default, a search that is
-			// not in the file.
 			name: "should return error if old_string is not found in file",
 			file: "Some content.", args: map[string]any{"old_string": "nonexistent", "new_string": "replacement"},
-			llm:     &llmEdit{Search: "not found", Replace: "replacement", Explanation: "no"},
+			llm:     &failedFix,
 			wantErr: notFound, wantFix: true,
 		},
 		{
@@ -257,7 +259,17 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 		{
 			name: "should call FixLLMEditWithInstruction when disableLLMCorrection is false",
 			file: "Some content.", args: map[string]any{"old_string": "nonexistent", "new_string": "replacement"},
-			llm: &llmEdit{Search: "not found", Replace: "replacement"}, wantErr: notFound, wantFix: true,
+			llm: &failedFix, wantErr: notFound, wantFix: true,
+		},
+		{
+			name: "should NOT call FixLLMEditWithInstruction for .json files even when disableLLMCorrection is false",
+			path: "test.json", file: `{"key": "value"}`, args: map[string]any{"old_string": "nonexistent", "new_string": "replacement"},
+			llm: &failedFix, wantErr: "No LLM correction was tried: it is not made for JSON files and notebooks",
+		},
+		{
+			name: "should NOT call FixLLMEditWithInstruction for .ipynb files even when disableLLMCorrection is false",
+			path: "notebook.ipynb", file: `{"cells": []}`, args: map[string]any{"old_string": "nonexistent", "new_string": "replacement"},
+			llm: &failedFix, wantErr: "No LLM correction was tried: it is not made for JSON files and notebooks",
 		},
 	}
 	// multiple file edits: removing two or three lines from the second
@@ -277,9 +289,10 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			path := cmp.Or(tc.path, "f.txt")
 			files := map[string]string{}
 			if tc.file != "" {
-				files["f.txt"] = tc.file
+				files[path] = tc.file
 			}
 			tw := newTestWorkspace(t, files)
 			var opts Options
@@ -290,7 +303,7 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 				opts.DisableLLMCorrection = tc.fixOff
 			}
 			p := &fakeProposer{decision: Decision{Outcome: Applied}}
-			args := map[string]any{"file_path": "f.txt", "instruction": "test"}
+			args := map[string]any{"file_path": path, "instruction": "test"}
 			for k, v := range tc.args {
 				args[k] = v
 			}
