@@ -11,12 +11,14 @@ import (
 
 // How replace finds where old_string belongs. Models get old_string wrong
 // in a few recurring ways (line endings, one level of JSON escaping too
-// many, indentation, whitespace); each matchStage undoes one of them. The
-// stages run in order and the first one that finds old_string at all
-// decides: it applies when it found exactly the expected number of
-// occurrences and fails otherwise, so a looser stage never picks one of
-// several places a stricter stage found. Every stage only ever replaces
-// whole occurrences it found; nothing is guessed.
+// many, indentation, whitespace, a character or two); each matchStage
+// undoes one of them. The stages run in order and the first one that
+// finds old_string at all decides: it applies when it found exactly the
+// expected number of occurrences and fails otherwise, so a looser stage
+// never picks one of several places a stricter stage found. Every stage
+// but the fuzzy one replaces only text that is old_string read its way;
+// the fuzzy one, Gemini CLI's last, takes lines that differ from it a
+// little, and the model is told so.
 
 type matchStage int
 
@@ -26,12 +28,13 @@ const (
 	stageUnescape
 	stageIndentation
 	stageWhitespace
+	stageFuzzy
 	stageLLM
 )
 
 // String names the stage in the benchmark table and test failures.
 func (s matchStage) String() string {
-	return [...]string{"exact", "line endings", "unescape", "indentation", "whitespace", "LLM fix"}[s]
+	return [...]string{"exact", "line endings", "unescape", "indentation", "whitespace", "fuzzy", "LLM fix"}[s]
 }
 
 // what is how a stage's matching is described to the model.
@@ -45,6 +48,8 @@ func (s matchStage) what() string {
 		return "comparing line by line, ignoring leading and trailing whitespace" + reindented
 	case stageWhitespace:
 		return "comparing line by line, ignoring whitespace differences within lines" + reindented
+	case stageFuzzy:
+		return "a fuzzy comparison, taking whole lines that differ from it in at most a tenth of its length (whitespace differences counting a tenth), as Gemini CLI does" + reindented
 	case stageLLM:
 		return "an LLM correction of old_string and new_string"
 	}
@@ -84,13 +89,31 @@ func (l located) silent() bool {
 	return l.stage == stageExact || l.stage == stageLineEndings
 }
 
-// note is how a successful match is described to the model; empty when
-// silent.
-func (l located) note() string {
+// note is how a successful match in text is described to the model;
+// empty when silent. A fuzzy match says which lines it replaced: they
+// were not old_string.
+func (l located) note(text string) string {
 	if l.silent() {
 		return ""
 	}
-	return "old_string matched after " + l.how() + "."
+	note := "old_string matched after " + l.how() + "."
+	if l.stage == stageFuzzy {
+		note += " The lines replaced, which differ from old_string: " + l.lineRanges(text) + "."
+	}
+	return note
+}
+
+// lineRanges lists the lines each splice replaced in text ("3-5, 9").
+func (l located) lineRanges(text string) string {
+	ranges := make([]string, len(l.splices))
+	for i, s := range l.splices {
+		first, last := lineOf(text, s.start), lineOf(text, max(s.start, s.end-1))
+		ranges[i] = fmt.Sprint(first)
+		if last > first {
+			ranges[i] += fmt.Sprintf("-%d", last)
+		}
+	}
+	return strings.Join(ranges, ", ")
 }
 
 // how describes the stage's matching, with the unescaping it used.
@@ -129,7 +152,7 @@ func (l located) apply(text string) string {
 }
 
 // deterministicStages are tried before the LLM fix, in this order.
-var deterministicStages = []matchStage{stageExact, stageLineEndings, stageUnescape, stageIndentation, stageWhitespace}
+var deterministicStages = []matchStage{stageExact, stageLineEndings, stageUnescape, stageIndentation, stageWhitespace, stageFuzzy}
 
 // locate runs the deterministic stages over text (the file as it is, line
 // endings included) and returns the first that found old at least once;
@@ -183,6 +206,9 @@ func locate(text, old, new string) (loc located, ok bool) {
 				return splices
 			})
 			loc.unreindentable = unreindentable
+		case stageFuzzy:
+			splices, err := byLine().fuzzy(old, oldLF, newLF)
+			loc = located{stage: stage, splices: splices, unreindentable: err}
 		}
 		if len(loc.splices) > 0 {
 			return loc, true
@@ -536,13 +562,26 @@ func leadingSpace(s string) string {
 // a file indented otherwise. When old_string's lines show no step that
 // converts a new line's extra indentation, the edit is refused (the
 // error says which line): it would land mis-indented.
+//
+// An old_string copied from the file starting at its first line's text
+// (startsAfterIndentation) is indented as the file is, and new_string is
+// read relative to its first line, as Gemini CLI reads it, unless the
+// lines it shares with old_string are indented as there: then it was
+// copied the same way, and its lines keep their own indentation.
 func reindent(newLines, oldLines, block []string) (string, error) {
 	first := firstNonBlank(oldLines) // old_string has text (match)
-	target := leadingSpace(block[first])
-	indent := learnIndentation(oldLines[first:], block[first:])
+	old, blk := oldLines[first:], block[first:]
+	target := leadingSpace(blk[0])
 	ref := ""
 	if i := firstNonBlank(newLines); i >= 0 {
 		ref = leadingSpace(newLines[i])
+	}
+	indent := indentation{asWritten: true}
+	switch {
+	case !startsAfterIndentation(old, blk):
+		indent = learnIndentation(old, blk)
+	case ref == "" && indentsSharedLinesAsIn(newLines, old):
+		ref = target
 	}
 	out := make([]string, len(newLines))
 	for i, l := range newLines {
@@ -602,6 +641,53 @@ func learnIndentation(oldLines, block []string) indentation {
 	}
 	in.oldStep, in.fileStep = indentSteps(in.relative)
 	return in
+}
+
+// startsAfterIndentation reports whether old_string was copied from the
+// file starting at its first line's text: that line has no indentation
+// where the block's has, and every other line with text is indented
+// exactly as the file's. Its lines are then indented as the file's; read
+// relative to the unindented first line, they would seem to indent
+// everything a block's indentation deeper than the file does.
+func startsAfterIndentation(oldLines, block []string) bool {
+	if leadingSpace(oldLines[0]) != "" || leadingSpace(block[0]) == "" {
+		return false
+	}
+	compared := false
+	for k, l := range oldLines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if leadingSpace(l) != leadingSpace(block[k+1]) {
+			return false
+		}
+		compared = true
+	}
+	return compared
+}
+
+// indentsSharedLinesAsIn reports whether the lines of newLines with the
+// text of one of old's lines after its first are indented as one of
+// those, at least one of them.
+func indentsSharedLinesAsIn(newLines, old []string) bool {
+	indents := map[string][]string{} // text → its indentations in old
+	for _, l := range old[1:] {
+		if text := strings.TrimSpace(l); text != "" {
+			indents[text] = append(indents[text], leadingSpace(l))
+		}
+	}
+	shared := false
+	for _, l := range newLines {
+		ws, ok := indents[strings.TrimSpace(l)]
+		if !ok {
+			continue
+		}
+		if !slices.Contains(ws, leadingSpace(l)) {
+			return false
+		}
+		shared = true
+	}
+	return shared
 }
 
 // convert is extra, a new line's indentation beyond new_string's first

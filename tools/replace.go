@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
 
 	"google.golang.org/genai"
@@ -129,7 +130,9 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		if c.oldString != "" {
 			return failure("File not found. Cannot apply edit. Use an empty old_string to create a new file."), nil
 		}
-		change, err := ws.PrepareChange(ctx, c.path, toLF(c.newString))
+		// As written, line endings included, as Gemini CLI writes a new
+		// file (and write_file here).
+		change, err := ws.PrepareChange(ctx, c.path, c.newString)
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}
@@ -199,7 +202,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 		return failure(fmt.Sprintf("Failed to edit: %s changed while this edit was being prepared. No edits made. Read the file again and retry.", c.path)), nil
 	}
 	msg := fmt.Sprintf("Successfully modified file: %s (%d replacements).", c.path, len(loc.splices))
-	if note := loc.note(); note != "" {
+	if note := loc.note(text); note != "" {
 		msg += " " + note
 	}
 	if why != "" {
@@ -215,7 +218,7 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 		"The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. "+
 		"Use read_file tool to verify.", c.path)
 	fail := func(llm string) Result {
-		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. " + llm
+		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines, a fuzzy match. " + llm
 		if near := nearestLines(text, c.oldString); near != "" {
 			msg += "\n" + near
 		}
@@ -224,6 +227,9 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 	fixer := c.tool.fixer
 	if fixer == nil {
 		return fail("No LLM correction was tried: " + c.tool.noFix + "."), nil
+	}
+	if isJSONLike(c.path) {
+		return fail("No LLM correction was tried: it is not made for JSON files and notebooks (.json, .jsonc, .json5, .ipynb)."), nil
 	}
 	edit, err := fixer.fix(ctx, editFixRequest{
 		instruction: c.instruction,
@@ -256,6 +262,16 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 		why = "The correction: " + e
 	}
 	return c.apply(ctx, text, loc, why)
+}
+
+// isJSONLike reports whether path is a file Gemini CLI 0.61 never asks
+// the LLM fix about: JSON and notebooks.
+func isJSONLike(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".jsonc", ".json5", ".ipynb":
+		return true
+	}
+	return false
 }
 
 // nearestLines shows the lines of text most like old, for a failure: the

@@ -51,7 +51,8 @@ func TestReplaceLLMFixThroughGemini(t *testing.T) {
 	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Utility: agent.NewUtility(gen, dialog.RetryPolicy{})})...)
 	replace, _ := reg.Get(tools.ReplaceName)
 	call, err := replace.Build(map[string]any{
-		"file_path": "serve.go", "old_string": "\ttimeout := 10\n", "new_string": "\ttimeout := 60\n",
+		// Too far from the file's line for the fuzzy stage.
+		"file_path": "serve.go", "old_string": "\ttimeout := 10 * time.Second\n", "new_string": "\ttimeout := 60\n",
 		"instruction": "Double the timeout to 60.",
 	})
 	if err != nil {

@@ -51,7 +51,7 @@ func TestReplaceMany(t *testing.T) {
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "q := 9", "new_string": "q := 3"}),
 		"Failed to edit, 0 occurrences found for old_string in "+tw.abs("a.txt")+". No edits made. The exact text in old_string was not found. "+
 			"Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify. "+
-			"Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines. "+
+			"Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines, a fuzzy match. "+
 			"No LLM correction was tried: no model is available for it.")
 	if len(p.changes) != 0 {
 		t.Fatalf("failed edits proposed %d changes", len(p.changes))
@@ -321,7 +321,8 @@ func TestReplaceShowsNearestLines(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": file})
 	tool := tw.proposing(&fakeProposer{}, ReplaceName, Options{})
 
-	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "\tx := 1\n\ty := 20\n\tz := 3\n", "new_string": "\ty := 5\n"})
+	// Each old_string is too far from the file for the fuzzy stage.
+	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "\tx := 1\n\ty := twenty\n\tz := 3\n", "new_string": "\ty := 5\n"})
 	wantContains(t, res.Error, "\nThe closest lines in the file (lines 2-8):\n\nfunc f() {\n\tx := 1\n\ty := 2\n\tz := 3\n}\n\n")
 	// Nothing alike: no lines.
 	res = run(t, tool, map[string]any{"file_path": "a.go", "old_string": "SELECT * FROM users", "new_string": "x"})
@@ -329,7 +330,7 @@ func TestReplaceShowsNearestLines(t *testing.T) {
 		t.Errorf("Error = %q", res.Error)
 	}
 	// One similar line, when no line is equal.
-	res = run(t, tool, map[string]any{"file_path": "a.go", "old_string": "func gg() {}", "new_string": "x"})
+	res = run(t, tool, map[string]any{"file_path": "a.go", "old_string": "func gg(x int) {}", "new_string": "x"})
 	wantContains(t, res.Error, "(lines 7-9):\n}\n\nfunc g() {}\n")
 }
 
@@ -642,10 +643,17 @@ func TestReindentConvertsWhatOldStringShows(t *testing.T) {
 			want:     "\tif x {\n\t\ta()\n\t\tb()\n\t\t\tc()\n\t}", // c() deeper than any line of old_string: two steps of it
 		},
 		{
-			name:     "four spaces in old_string, two in the file",
+			name:     "old_string and new_string copied from their first line's text: their other lines keep the file's indentation",
 			old:      []string{"return f()", "    .then(g)"},
 			block:    []string{"  return f()", "    .then(g)"},
 			newLines: []string{"return f()", "    .then(g)", "    .then(h)"},
+			want:     "  return f()\n    .then(g)\n    .then(h)",
+		},
+		{
+			name:     "old_string copied from its first line's text, new_string indented relative to its first line, as Gemini CLI reads it",
+			old:      []string{"return f()", "    .then(g)"},
+			block:    []string{"  return f()", "    .then(g)"},
+			newLines: []string{"return f()", "  .then(g)", "  .then(h)"},
 			want:     "  return f()\n    .then(g)\n    .then(h)",
 		},
 		{
