@@ -228,6 +228,29 @@ func TestRunDebugFlag(t *testing.T) {
 	}
 }
 
+// A failed model call is said on stderr in words; its api_error log
+// line, JSON, is there only with --debug: without it nothing structured
+// reaches the user's terminal.
+func TestRunFailureLogsOnlyWithDebug(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.ErrorTurn(400, "bad request"), geminitest.ErrorTurn(400, "bad request"))
+	quiet := h.run("run", "-p", "hi")
+	loud := h.run("run", "--debug", "-p", "hi")
+	for _, r := range []cliResult{quiet, loud} {
+		r.wantExit(t, exitError)
+		if !strings.Contains(r.stderr, "gemini-ls: Failed: ") || !strings.Contains(r.stderr, "bad request") {
+			t.Errorf("stderr does not say the call failed:\n%s", r.stderr)
+		}
+	}
+	for line := range strings.Lines(quiet.stderr) {
+		if strings.HasPrefix(line, "{") || strings.Contains(line, "api_error") {
+			t.Errorf("without --debug stderr has a log line: %s", line)
+		}
+	}
+	if !strings.Contains(loud.stderr, `"msg":"api_error"`) {
+		t.Errorf("with --debug stderr has no api_error line:\n%s", loud.stderr)
+	}
+}
+
 // The model's terminal escape sequences are stripped, as Gemini CLI
 // strips them, unless --raw-output (with a warning, unless
 // --accept-raw-output-risk).
