@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -248,6 +250,29 @@ func TestRunFailureLogsOnlyWithDebug(t *testing.T) {
 	}
 	if !strings.Contains(loud.stderr, `"msg":"api_error"`) {
 		t.Errorf("with --debug stderr has no api_error line:\n%s", loud.stderr)
+	}
+}
+
+// The OpenTelemetry SDK's own complaints (here a bad OTEL_* variable,
+// which it reports through both its error handler and its logger) go to
+// the log like the rest: on stderr only with --debug.
+func TestRunTelemetrySDKErrorsOnlyWithDebug(t *testing.T) {
+	collector := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(collector.Close)
+	settings := `{"telemetry": {"enabled": true, "otlpProtocol": "http", "otlpEndpoint": "` + collector.URL + `"}}`
+	h := newHeadless(t, map[string]string{".gemini/settings.json": settings}, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
+	h.env = append(h.env, "OTEL_EXPORTER_OTLP_TIMEOUT=soon")
+	quiet := h.run("run", "-p", "hi")
+	loud := h.run("run", "--debug", "-p", "hi")
+	quiet.wantExit(t, 0)
+	loud.wantExit(t, 0)
+	if quiet.stderr != "" {
+		t.Errorf("without --debug stderr = %q", quiet.stderr)
+	}
+	for _, want := range []string{`"msg":"OpenTelemetry SDK error","error":"invalid OTEL_EXPORTER_OTLP_TIMEOUT value soon`, `"logger":"otel"`} {
+		if !strings.Contains(loud.stderr, want) {
+			t.Errorf("with --debug stderr has no %s:\n%s", want, loud.stderr)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/go-logr/stdr"
+	"go.opentelemetry.io/otel"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -76,4 +78,19 @@ func (l *logFlags) jsonLogger(stderr io.Writer) (*zap.Logger, func(), error) {
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(sink), level)
 	return zap.New(core), closeFn, nil
+}
+
+// sendOTelErrorsTo makes log the OpenTelemetry SDK's error handler and
+// logger, whose defaults write export failures (an unreachable collector)
+// and bad OTEL_* variables to stderr. The SDK has them process-wide only,
+// so the process's command sets them, once it has its logger. At info:
+// an unreachable collector fails every export, every 10 s in serve, and
+// the user is told once, at exit, what could not be sent.
+func sendOTelErrorsTo(log *zap.Logger) {
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		log.Info("OpenTelemetry SDK error", zap.Error(err))
+	}))
+	if std, err := zap.NewStdLogAt(log.Named("otel"), zapcore.InfoLevel); err == nil {
+		otel.SetLogger(stdr.New(std))
+	}
 }

@@ -88,6 +88,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, err)
 	}
 	defer closeLog()
+	sendOTelErrorsTo(log)
 
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {
