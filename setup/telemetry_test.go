@@ -11,6 +11,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/telemetry"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -20,11 +21,17 @@ type telemetryEnv struct {
 	home, root string
 	env        map[string]string
 	warnings   []string
+	mode       tools.ApprovalMode
 }
 
-func newTelemetryEnv(t *testing.T, userSettings string) *telemetryEnv {
+// newTelemetryEnv is a project and a home with userSettings, whose model
+// answers with turns (one "the answer" when none).
+func newTelemetryEnv(t *testing.T, userSettings string, turns ...geminitest.Turn) *telemetryEnv {
 	t.Helper()
-	srv := geminitest.NewTestServer(t, geminitest.TextTurn("the answer"))
+	if len(turns) == 0 {
+		turns = []geminitest.Turn{geminitest.TextTurn("the answer")}
+	}
+	srv := geminitest.NewTestServer(t, turns...)
 	e := &telemetryEnv{home: t.TempDir(), root: t.TempDir()}
 	// A model named, so no routing request: the fake answers the prompt's one.
 	userSettings = strings.Replace(userSettings, "{", `{"model": {"name": "gemini-2.5-flash"}, `, 1)
@@ -45,11 +52,12 @@ func (e *telemetryEnv) build(t *testing.T) *Built {
 		t.Fatal(err)
 	}
 	b, err := Build(context.Background(), Options{
-		Workspace:  ws,
-		Getenv:     func(k string) string { return e.env[k] },
-		LookupEnv:  func(k string) (string, bool) { v, ok := e.env[k]; return v, ok },
-		Unattended: true,
-		Warn:       func(what string, err error) { e.warnings = append(e.warnings, what+": "+err.Error()) },
+		Workspace:    ws,
+		Getenv:       func(k string) string { return e.env[k] },
+		LookupEnv:    func(k string) (string, bool) { v, ok := e.env[k]; return v, ok },
+		Unattended:   true,
+		ApprovalMode: e.mode,
+		Warn:         func(what string, err error) { e.warnings = append(e.warnings, what+": "+err.Error()) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +102,39 @@ func TestTelemetryFromSettings(t *testing.T) {
 		if strings.Contains(got, text) {
 			t.Errorf("the outfile has %q", text)
 		}
+	}
+}
+
+// TestTelemetryWithholdsWhatAFailedFetchQuotes: with logPrompts false,
+// a web_fetch of a URL from the prompt fails (a loopback address, which
+// web_fetch refuses) and its error, which quotes the URL, stays out of
+// the outfile with every other trace of the prompt; the call is there.
+func TestTelemetryWithholdsWhatAFailedFetchQuotes(t *testing.T) {
+	const token = "zqx7telemetrytoken"
+	url := "http://127.0.0.1:9/" + token
+	e := newTelemetryEnv(t, `{"telemetry": {"enabled": true, "target": "local", "outfile": "telemetry.log", "logPrompts": false}}`,
+		geminitest.CallTurn(geminitest.Call(tools.WebFetchName, map[string]any{"prompt": "summarize " + url})),
+		geminitest.TextTurn("it could not be fetched"))
+	e.mode = tools.ApprovalYolo
+	e.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true" // yolo is for trusted folders
+	b := e.build(t)
+	s := b.Agent.NewSession()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if res, err := s.Prompt(ctx, dialog.Input{Text: "summarize " + url}, nil); err != nil || res.StopReason != dialog.StopEndTurn {
+		t.Fatalf("prompt = %+v, %v", res, err)
+	}
+	b.Close()
+	data, err := os.ReadFile(filepath.Join(e.root, "telemetry.log"))
+	if err != nil {
+		t.Fatalf("no outfile: %v (warnings %q)", err, e.warnings)
+	}
+	got := string(data)
+	if !strings.Contains(got, `"gemini_cli.tool_call"`) || !strings.Contains(got, "Tool call: web_fetch. Success: false.") {
+		t.Fatalf("the outfile has no failed web_fetch call:\n%s", got)
+	}
+	if strings.Contains(got, token) {
+		t.Errorf("the outfile holds the prompt's URL (%s):\n%s", token, got)
 	}
 }
 

@@ -17,9 +17,14 @@
 //     telemetry.enabled is true: New then returns Nop.
 //   - The SDK's global providers are never set: each Telemetry has its own,
 //     so tests and several builds in one process do not share state.
-//   - With logPrompts false no text the user or the model wrote leaves the
-//     process: prompt, function_args, request_text and response_text are left
-//     out, as 0.61 leaves them out.
+//   - With logPrompts false no text the user, the model, a file or a
+//     server wrote leaves the process: one rule (exports, content.go) lets
+//     out only numbers, flags and the strings that are gemini-ls's own
+//     facts (ids, names, enumerations), for every event and metric. So
+//     prompt, function_args, request_text and response_text are left out
+//     as 0.61 leaves them out, and so are error and error.message (a
+//     tool's error quoting a path or a URL, an API error echoing the
+//     request), which 0.61 exports whatever logPrompts says.
 //   - No credential is ever in an attribute: every string attribute passes
 //     through a Redactor that replaces the secrets it was given (the API key,
 //     the environment's secret-looking variables) and anything shaped like an

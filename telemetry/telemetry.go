@@ -221,7 +221,7 @@ func (t *Telemetry) attrs(sessionID string, kv ...attribute.KeyValue) []attribut
 }
 
 // emit sends one log record as 0.61's logger.emit does: its body, its
-// attributes, event.name among them; every string passes the Redactor.
+// attributes, event.name among them, as far as they are exported.
 func (t *Telemetry) emit(ctx context.Context, name, body string, attrs []attribute.KeyValue) {
 	var r log.Record
 	now := t.now()
@@ -233,32 +233,37 @@ func (t *Telemetry) emit(ctx context.Context, name, body string, attrs []attribu
 		attribute.String("event.name", name),
 		attribute.String("event.timestamp", now.UTC().Format("2006-01-02T15:04:05.000Z07:00")),
 	)
-	r.AddAttributes(t.redacted(attrs)...)
+	r.AddAttributes(t.exported(attrs)...)
 	t.logger.Emit(ctx, r)
 }
 
-// redacted is attrs with every string passed through the Redactor.
-func (t *Telemetry) redacted(attrs []attribute.KeyValue) []attribute.KeyValue {
-	out := make([]attribute.KeyValue, len(attrs))
-	for i, kv := range attrs {
-		out[i] = kv
+// exported is what leaves the process of attrs, logs' and metrics' alike:
+// the attributes logPrompts lets out (exports), every string passed
+// through the Redactor.
+func (t *Telemetry) exported(attrs []attribute.KeyValue) []attribute.KeyValue {
+	out := make([]attribute.KeyValue, 0, len(attrs))
+	for _, kv := range attrs {
+		if !t.exports(kv) {
+			continue
+		}
 		switch kv.Value.Type() {
 		case attribute.STRING:
-			out[i] = attribute.String(string(kv.Key), t.redact.String(kv.Value.AsString()))
+			kv = attribute.String(string(kv.Key), t.redact.String(kv.Value.AsString()))
 		case attribute.STRINGSLICE:
 			ss := kv.Value.AsStringSlice()
 			for j := range ss {
 				ss[j] = t.redact.String(ss[j])
 			}
-			out[i] = attribute.StringSlice(string(kv.Key), ss)
+			kv = attribute.StringSlice(string(kv.Key), ss)
 		}
+		out = append(out, kv)
 	}
 	return out
 }
 
-// metricAttrs redacts metric attributes as log ones.
+// metricAttrs are a measurement's attributes, exported as a record's.
 func (t *Telemetry) metricAttrs(sessionID string, kv ...attribute.KeyValue) metric.MeasurementOption {
-	return metric.WithAttributes(t.redacted(t.attrs(sessionID, kv...))...)
+	return metric.WithAttributes(t.exported(t.attrs(sessionID, kv...))...)
 }
 
 func (t *Telemetry) Config(e StartSession) {
@@ -288,9 +293,7 @@ func (t *Telemetry) UserPrompt(e UserPrompt) {
 	kv := []attribute.KeyValue{
 		attribute.Int("prompt_length", len(e.Prompt)),
 		attribute.String("prompt_id", e.PromptID),
-	}
-	if t.logPrompts {
-		kv = append(kv, attribute.String("prompt", e.Prompt))
+		attribute.String("prompt", e.Prompt),
 	}
 	t.emit(context.Background(), "gemini_cli.user_prompt", fmt.Sprintf("User prompt. Length: %d.", len(e.Prompt)), t.attrs(e.SessionID, kv...))
 }
@@ -315,7 +318,7 @@ func (t *Telemetry) ToolCall(e ToolCall) {
 	if e.MCPServer != "" {
 		kv = append(kv, attribute.String("mcp_server_name", e.MCPServer))
 	}
-	if t.logPrompts && e.Args != nil {
+	if e.Args != nil {
 		if args, err := json.MarshalIndent(e.Args, "", "  "); err == nil {
 			kv = append(kv, attribute.String("function_args", string(args)))
 		}
@@ -348,7 +351,7 @@ func (t *Telemetry) APIRequest(e APIRequest) {
 		attribute.String("model", e.Model),
 		attribute.String("prompt_id", e.PromptID),
 	}
-	if t.logPrompts && e.RequestText != "" {
+	if e.RequestText != "" {
 		kv = append(kv, attribute.String("request_text", e.RequestText))
 	}
 	t.emit(context.Background(), "gemini_cli.api_request", "API request to "+e.Model+".", t.attrs(e.SessionID, kv...))
@@ -371,7 +374,7 @@ func (t *Telemetry) APIResponse(e APIResponse) {
 		attribute.Int("status_code", 200),
 		attribute.StringSlice("finish_reasons", e.FinishReasons),
 	}
-	if t.logPrompts && e.ResponseText != "" {
+	if e.ResponseText != "" {
 		kv = append(kv, attribute.String("response_text", e.ResponseText))
 	}
 	t.emit(ctx, "gemini_cli.api_response", "API response from "+e.Model+".", t.attrs(e.SessionID, kv...))
@@ -388,12 +391,13 @@ func (t *Telemetry) APIResponse(e APIResponse) {
 func (t *Telemetry) APIError(e APIError) {
 	ctx := context.Background()
 	ms := e.Duration.Milliseconds()
+	errorText := attribute.String("error", e.Error)
 	kv := []attribute.KeyValue{
 		attribute.String("error.message", e.Error),
 		attribute.String("model_name", e.Model),
 		attribute.Int64("duration", ms),
 		attribute.String("model", e.Model),
-		attribute.String("error", e.Error),
+		errorText,
 		attribute.Int64("duration_ms", ms),
 		attribute.String("prompt_id", e.PromptID),
 	}
@@ -406,7 +410,7 @@ func (t *Telemetry) APIError(e APIError) {
 		kv = append(kv, attribute.Int("http.status_code", e.StatusCode))
 	}
 	kv = append(kv, status)
-	body := fmt.Sprintf("API error for %s. Error: %s. Duration: %dms.", e.Model, e.Error, ms)
+	body := fmt.Sprintf("API error for %s. Error: %s. Duration: %dms.", e.Model, t.shown(errorText), ms)
 	t.emit(ctx, "gemini_cli.api_error", body, t.attrs(e.SessionID, kv...))
 	t.apiRequests.Add(ctx, 1, t.metricAttrs(e.SessionID, attribute.String("model", e.Model), status,
 		attribute.String("error_type", cmpOr(e.ErrorType, "unknown"))))

@@ -22,7 +22,8 @@ const otherSecret = "hunter2-the-db-password"
 const promptText = "please fix the flaky test in parser_test.go"
 
 // record sends one of each event gemini-ls emits, with the credentials
-// planted where a user or a model could put them.
+// planted where a user or a model could put them, and text the user wrote
+// quoted back in a tool's and the API's errors.
 func record(t *testing.T, r telemetry.Recorder) {
 	t.Helper()
 	r.Config(telemetry.StartSession{Model: "gemini-2.5-pro", ApprovalMode: "default", APIKeyEnabled: true, MCPServers: []string{"docs"}})
@@ -33,11 +34,15 @@ func record(t *testing.T, r telemetry.Recorder) {
 	r.APIResponse(telemetry.APIResponse{SessionID: "s-1", PromptID: "s-1########0", Model: "gemini-2.5-pro",
 		Duration: 1200 * time.Millisecond, Usage: telemetry.Usage{Input: 100, Output: 20, Cached: 60, Thoughts: 5, Total: 125},
 		ResponseText: "I will run the model-written shell command", FinishReasons: []string{"STOP"}})
+	r.ToolCall(telemetry.ToolCall{SessionID: "s-1", PromptID: "s-1########0", Name: "web_fetch",
+		Args:     map[string]any{"prompt": "summarize https://intranet.example.test/private-notes"},
+		Duration: 10 * time.Millisecond, Success: false, Decision: "accept",
+		Error: "All fetch attempts failed: https://intranet.example.test/private-notes: 404 Not Found"})
 	r.ToolCall(telemetry.ToolCall{SessionID: "s-1", PromptID: "s-1########0", Name: "run_shell_command",
 		Args:     map[string]any{"command": "curl -H 'x-goog-api-key: " + apiKey + "' -H 'Authorization: Bearer ya29.a0AfH6SMBtokentokentoken' https://example.test"},
 		Duration: 30 * time.Millisecond, Success: true, Decision: "accept"})
 	r.APIError(telemetry.APIError{SessionID: "s-1", PromptID: "s-1########1", Model: "gemini-2.5-pro",
-		Duration: 40 * time.Millisecond, Error: "quota exceeded", ErrorType: "RESOURCE_EXHAUSTED", StatusCode: 429})
+		Duration: 40 * time.Millisecond, Error: `Error 400, Message: Invalid value at 'contents[0]' ("` + promptText + `")`, ErrorType: "INVALID_ARGUMENT", StatusCode: 400})
 }
 
 var (
@@ -117,17 +122,21 @@ func TestCollectorReceivesGeminiCLINames(t *testing.T) {
 }
 
 // TestLogPromptsFalse: no text the user or the model wrote reaches the
-// collector.
+// collector, neither in the attributes meant for it nor in the errors
+// that quote it; the API error's body says what was withheld.
 func TestLogPromptsFalse(t *testing.T) {
 	col := startCollector(t)
 	s := newSink(t, telemetry.Config{OTLPEndpoint: col.GRPC, LogPrompts: false})
 	record(t, s)
 	shutdown(t, s)
 	got := col.received(t, append(slices.Clone(wantEvents), wantMetrics...)...)
-	for _, text := range []string{promptText, "flaky", "model-written", "curl", "example.test"} {
+	for _, text := range []string{promptText, "flaky", "model-written", "curl", "example.test", "private-notes"} {
 		if strings.Contains(got, text) {
 			t.Errorf("with logPrompts false the collector received %q", text)
 		}
+	}
+	if !strings.Contains(got, "API error for gemini-2.5-pro. Error: "+telemetry.Withheld+". Duration: 40ms.") {
+		t.Error("the api_error body does not say its error was withheld")
 	}
 	o := parseOTLP(t, got)
 	if o.events["gemini_cli.user_prompt"]["prompt_length"] == "" {
@@ -135,6 +144,45 @@ func TestLogPromptsFalse(t *testing.T) {
 	}
 	if o.events["gemini_cli.config"]["log_user_prompts_enabled"] != "false" {
 		t.Errorf("config log_user_prompts_enabled = %q", o.events["gemini_cli.config"]["log_user_prompts_enabled"])
+	}
+}
+
+// TestLogPromptsFalseKeepsTheFacts: logPrompts false withholds exactly
+// the attributes that can quote the user (the one rule's strings), and
+// every other attribute of every event stays, the same as with it.
+func TestLogPromptsFalseKeepsTheFacts(t *testing.T) {
+	attrs := func(logPrompts bool) map[string]map[string]bool {
+		col := startCollector(t)
+		s := newSink(t, telemetry.Config{OTLPEndpoint: col.GRPC, LogPrompts: logPrompts})
+		record(t, s)
+		shutdown(t, s)
+		return parseOTLP(t, col.received(t, wantEvents...)).keys
+	}
+	with, without := attrs(true), attrs(false)
+	withheld := map[string][]string{
+		"gemini_cli.config":       nil,
+		"gemini_cli.user_prompt":  {"prompt"},
+		"gemini_cli.api_request":  {"request_text"},
+		"gemini_cli.api_response": {"response_text"},
+		"gemini_cli.tool_call":    {"error", "error.message", "function_args"},
+		"gemini_cli.api_error":    {"error", "error.message"},
+	}
+	for event, want := range withheld {
+		var lost []string
+		for key := range with[event] {
+			if !without[event][key] {
+				lost = append(lost, key)
+			}
+		}
+		slices.Sort(lost)
+		if !slices.Equal(lost, want) {
+			t.Errorf("%s: logPrompts false withholds %q, want %q", event, lost, want)
+		}
+		for key := range without[event] {
+			if !with[event][key] {
+				t.Errorf("%s: %s only with logPrompts false", event, key)
+			}
+		}
 	}
 }
 
@@ -181,7 +229,8 @@ func noCredentials(t *testing.T, got string) {
 
 // otlp is what the collector's file exporter wrote, by name.
 type otlp struct {
-	events   map[string]map[string]string // event.name → attributes
+	events   map[string]map[string]string // event.name → attributes (the last record's)
+	keys     map[string]map[string]bool   // event.name → attribute keys of all its records
 	metrics  map[string]bool
 	services map[string]bool
 }
@@ -214,7 +263,7 @@ func (a kv) String() string {
 
 func parseOTLP(t *testing.T, data string) otlp {
 	t.Helper()
-	o := otlp{events: map[string]map[string]string{}, metrics: map[string]bool{}, services: map[string]bool{}}
+	o := otlp{events: map[string]map[string]string{}, keys: map[string]map[string]bool{}, metrics: map[string]bool{}, services: map[string]bool{}}
 	for line := range strings.Lines(data) {
 		var doc struct {
 			ResourceLogs []struct {
@@ -248,7 +297,14 @@ func parseOTLP(t *testing.T, data string) otlp {
 					for _, a := range lr.Attributes {
 						attrs[a.Key] = a.String()
 					}
-					o.events[attrs["event.name"]] = attrs
+					name := attrs["event.name"]
+					o.events[name] = attrs
+					if o.keys[name] == nil {
+						o.keys[name] = map[string]bool{}
+					}
+					for key := range attrs {
+						o.keys[name][key] = true
+					}
 				}
 			}
 		}

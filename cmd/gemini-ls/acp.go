@@ -18,7 +18,10 @@ import (
 // JetBrains IDEs and the agent plugins of Neovim and Emacs.
 func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
-	return serveStdio(fs, "ACP", args, stderr, func(log *zap.Logger) int {
+	// No ACP message carries warnings: stderr, the client's log of
+	// gemini-ls, gets them in words.
+	const tell = true
+	return serveStdio(fs, "ACP", args, stderr, tell, func(log *zap.Logger) int {
 		if err := acp.Serve(ctx, stdin, stdout, acp.Options{
 			Logger:    log,
 			Version:   version,

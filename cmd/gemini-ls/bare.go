@@ -17,7 +17,7 @@ func servesFlags(args []string) (serves, stdio bool) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	var logs logFlags
-	logs.register(fs, "warn", "info")
+	logs.register(fs)
 	if fs.Parse(args) != nil || fs.NArg() > 0 {
 		return false, false
 	}

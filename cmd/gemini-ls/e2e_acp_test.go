@@ -47,6 +47,9 @@ type acpSetup struct {
 	mcpServers []sdk.McpServer
 	// bin is the binary to run; the one TestMain built when "".
 	bin string
+	// noLogFlags starts acp as editors do, without --log-file and
+	// --log-level; its stderr is still in the log's name + ".stderr".
+	noLogFlags bool
 }
 
 func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
@@ -77,7 +80,11 @@ func (h *acpHarness) connect(s acpSetup) {
 	if bin == "" {
 		bin = binary
 	}
-	h.proc = lsptest.StartCommand(t, bin, h.env, log, "acp", "--log-file", log, "--log-level", "debug")
+	args := []string{"acp", "--log-file", log, "--log-level", "debug"}
+	if s.noLogFlags {
+		args = args[:1]
+	}
+	h.proc = lsptest.StartCommand(t, bin, h.env, log, args...)
 	t.Cleanup(func() {
 		if t.Failed() {
 			if b, err := os.ReadFile(log); err == nil {
@@ -107,6 +114,30 @@ func (h *acpHarness) connect(s acpSetup) {
 }
 
 func (h *acpHarness) path(name string) string { return filepath.Join(h.root, name) }
+
+// TestACPStderrHasNoLogs: started as editors start it, acp writes no log
+// line to stderr (the client's log of it), not even the api_error of a
+// failed model call, which the prompt's answer tells; what the session's
+// build found wrong is said there in words.
+func TestACPStderrHasNoLogs(t *testing.T) {
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"telemetry": {"enabled": true, "target": "gcp"}}`})
+	h := startACP(t, acpSetup{home: home, noLogFlags: true}, geminitest.ErrorTurn(400, "bad request"))
+	if res, err := h.prompt("hi"); err == nil || !strings.Contains(err.Error(), "bad request") {
+		t.Errorf("the failed prompt answered %+v, %v", res, err)
+	}
+	if n := len(h.model.Requests()); n != 1 {
+		t.Fatalf("%d model requests, want the one that failed", n)
+	}
+	stderr, err := os.ReadFile(h.log + ".stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warning = `gemini-ls: telemetry is off: telemetry.target "gcp" exports straight to Google Cloud`
+	if lines := strings.Split(strings.TrimSuffix(string(stderr), "\n"), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], warning) {
+		t.Errorf("stderr is not the one warning %q:\n%s", warning, stderr)
+	}
+}
 
 // prompt sends text to the session and returns the answer.
 func (h *acpHarness) prompt(text string) (sdk.PromptResponse, error) {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -225,6 +227,52 @@ func TestRunDebugFlag(t *testing.T) {
 	}
 	if loud.stdout != "ok\n" {
 		t.Errorf("-d: stdout %q", loud.stdout)
+	}
+}
+
+// A failed model call is said on stderr in words; its api_error log
+// line, JSON, is there only with --debug: without it nothing structured
+// reaches the user's terminal.
+func TestRunFailureLogsOnlyWithDebug(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.ErrorTurn(400, "bad request"), geminitest.ErrorTurn(400, "bad request"))
+	quiet := h.run("run", "-p", "hi")
+	loud := h.run("run", "--debug", "-p", "hi")
+	for _, r := range []cliResult{quiet, loud} {
+		r.wantExit(t, exitError)
+		if !strings.Contains(r.stderr, "gemini-ls: Failed: ") || !strings.Contains(r.stderr, "bad request") {
+			t.Errorf("stderr does not say the call failed:\n%s", r.stderr)
+		}
+	}
+	for line := range strings.Lines(quiet.stderr) {
+		if strings.HasPrefix(line, "{") || strings.Contains(line, "api_error") {
+			t.Errorf("without --debug stderr has a log line: %s", line)
+		}
+	}
+	if !strings.Contains(loud.stderr, `"msg":"api_error"`) {
+		t.Errorf("with --debug stderr has no api_error line:\n%s", loud.stderr)
+	}
+}
+
+// The OpenTelemetry SDK's own complaints (here a bad OTEL_* variable,
+// which it reports through both its error handler and its logger) go to
+// the log like the rest: on stderr only with --debug.
+func TestRunTelemetrySDKErrorsOnlyWithDebug(t *testing.T) {
+	collector := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(collector.Close)
+	settings := `{"telemetry": {"enabled": true, "otlpProtocol": "http", "otlpEndpoint": "` + collector.URL + `"}}`
+	h := newHeadless(t, map[string]string{".gemini/settings.json": settings}, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
+	h.env = append(h.env, "OTEL_EXPORTER_OTLP_TIMEOUT=soon")
+	quiet := h.run("run", "-p", "hi")
+	loud := h.run("run", "--debug", "-p", "hi")
+	quiet.wantExit(t, 0)
+	loud.wantExit(t, 0)
+	if quiet.stderr != "" {
+		t.Errorf("without --debug stderr = %q", quiet.stderr)
+	}
+	for _, want := range []string{`"msg":"OpenTelemetry SDK error","error":"invalid OTEL_EXPORTER_OTLP_TIMEOUT value soon`, `"logger":"otel"`} {
+		if !strings.Contains(loud.stderr, want) {
+			t.Errorf("with --debug stderr has no %s:\n%s", want, loud.stderr)
+		}
 	}
 }
 

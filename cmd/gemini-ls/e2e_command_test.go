@@ -352,12 +352,15 @@ func TestEditRefusedByTheEditor(t *testing.T) {
 }
 
 // Serving with no flags, stderr (which editors show as errors) stays
-// silent through a prompt; a --log-file without --log-level gets the info
-// lines, but never the prompt's text.
+// silent through a prompt whose model call fails, whose api_error the
+// editor gets as window/logMessage; a --log-file without --log-level gets
+// the info lines, but never the prompt's text.
 func TestServeIsQuietByDefault(t *testing.T) {
-	model := geminitest.NewTestServer(t, geminitest.TextTurn("a secret answer"), geminitest.TextTurn("another secret answer"))
+	model := geminitest.NewTestServer(t, geminitest.ErrorTurn(400, "bad request"), geminitest.TextTurn("another secret answer"))
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=test-key", pinnedModel}
-	run := func(logFile string, args ...string) string {
+	// run serves one prompt; it returns stderr and the window/logMessage
+	// notifications the editor got.
+	run := func(logFile string, args ...string) (string, string) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -378,13 +381,19 @@ func TestServeIsQuietByDefault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(b)
+		var logMessages strings.Builder
+		for _, m := range c.Messages("window/logMessage") {
+			logMessages.Write(m.Params)
+		}
+		return string(b), logMessages.String()
 	}
-	if stderr := run(filepath.Join(t.TempDir(), "none"), "serve"); stderr != "" {
+	stderr, logMessages := run(filepath.Join(t.TempDir(), "none"), "serve")
+	if stderr != "" {
 		t.Errorf("serve wrote to stderr: %q", stderr)
 	}
+	contains(t, "window/logMessage", logMessages, "api_error")
 	logFile := filepath.Join(t.TempDir(), "gemini-ls.log")
-	if stderr := run(logFile, "serve", "--log-file", logFile); stderr != "" {
+	if stderr, _ := run(logFile, "serve", "--log-file", logFile); stderr != "" {
 		t.Errorf("serve --log-file wrote to stderr: %q", stderr)
 	}
 	log, _ := os.ReadFile(logFile)

@@ -193,7 +193,9 @@ func waitFile(ctx context.Context, t *testing.T, path string) string {
 // ACP's authenticate with oauth-personal and no cached login signs in as
 // Gemini CLI's does: the browser (BROWSER) opened on Google's page, the
 // loopback redirect, the login cached (0600); then a session prompts
-// through Code Assist with it.
+// through Code Assist with it. The URL is on stderr too, in words, for a
+// user whose browser did not open: started without log flags, as editors
+// start it.
 func TestACPAuthenticateSignsInWithGoogle(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake browser is a shell script")
@@ -204,7 +206,7 @@ func TestACPAuthenticateSignsInWithGoogle(t *testing.T) {
 	browser, opened := fakeBrowser(t)
 	home := t.TempDir()
 	env := append([]string{"GEMINI_API_KEY=", "BROWSER=" + browser, "CODE_ASSIST_ENDPOINT=" + ca.URL}, signInEnv(fake)...)
-	h := startACP(t, acpSetup{noSession: true, home: home, env: env, bin: signInBinary(t)})
+	h := startACP(t, acpSetup{noSession: true, home: home, env: env, bin: signInBinary(t), noLogFlags: true})
 
 	visited := make(chan logintest.Visit, 1)
 	go func() {
@@ -219,6 +221,10 @@ func TestACPAuthenticateSignsInWithGoogle(t *testing.T) {
 	}
 	if v := <-visited; !strings.Contains(v.Location, "auth_success_gemini") {
 		t.Errorf("the browser ended at %+v", v)
+	}
+	stderr, _ := os.ReadFile(h.log + ".stderr")
+	if want := "gemini-ls: Sign in with Google: attempting to open the authentication page in your browser; otherwise navigate to: " + fake.Endpoints().AuthURL + "?"; !strings.Contains(string(stderr), want) {
+		t.Errorf("stderr does not give the sign-in URL (%q):\n%s", want, stderr)
 	}
 	info, err := os.Stat(filepath.Join(home, ".gemini", "oauth_creds.json"))
 	if err != nil || info.Mode().Perm() != 0o600 {

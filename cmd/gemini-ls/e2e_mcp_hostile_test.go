@@ -47,7 +47,7 @@ func TestMCPEndlessMessageHeadless(t *testing.T) {
 	if !slices.Contains(declared(reqs, 0), "mcp_hostile_flood") || slices.Contains(declared(reqs, 1), "mcp_hostile_flood") {
 		t.Errorf("declared: first %v, after the flood %v; want flood withdrawn", declared(reqs, 0), declared(reqs, 1))
 	}
-	for _, want := range []string{`"server":"hostile","error":"` + floodFailure, `"server":"listing","error":"` + floodFailure} {
+	for _, want := range []string{": " + floodFailure + " (server: hostile)\n", ": " + floodFailure + " (server: listing)\n"} {
 		if !strings.Contains(res.stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, res.stderr)
 		}

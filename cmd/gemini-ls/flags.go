@@ -113,7 +113,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	list(&f.allowedTools, "`TOOLS` that run without asking (comma-separated, repeatable), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
 	list(&f.allowedMCP, "the only MCP `SERVERS` used (comma-separated, repeatable), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
 	list(&f.extensions, "the only `EXTENSIONS` enabled (comma-separated, repeatable; none: no extension)", "e", "extensions")
-	f.logs.register(fs, "warn", "info")
+	f.logs.register(fs)
 	for _, n := range []notHereFlag{
 		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
 		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},

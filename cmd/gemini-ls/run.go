@@ -84,11 +84,12 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.deleteSession != "" {
 		return deleteSession(ctx, os.Getenv, f.dir, f.deleteSession, stdout, stderr)
 	}
-	log, closeLog, err := f.logs.logger(stderr)
+	log, closeLog, err := f.logs.logger(stderr, true)
 	if err != nil {
 		return usageError(stderr, err)
 	}
 	defer closeLog()
+	sendOTelErrorsTo(log)
 
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {

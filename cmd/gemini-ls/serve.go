@@ -16,7 +16,9 @@ import (
 )
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return serveStdio(serveFlagSet(), "LSP", args, stderr, func(log *zap.Logger) int {
+	// The editor is told the warnings and errors (window/logMessage).
+	const tell = false
+	return serveStdio(serveFlagSet(), "LSP", args, stderr, tell, func(log *zap.Logger) int {
 		return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
 			Logger:    log,
 			Version:   version,
@@ -35,21 +37,23 @@ func serveFlagSet() *flag.FlagSet {
 }
 
 // serveStdio is what the protocol servers (serve, acp) share: it parses
-// fs's flags with the log flags added, makes the logger, and runs the
-// server with it, returning its exit status.
-func serveStdio(fs *flag.FlagSet, protocol string, args []string, stderr io.Writer, run func(*zap.Logger) int) int {
+// fs's flags with the log flags added, makes the logger (tell: see
+// logFlags.logger), and runs the server with it, returning its exit
+// status.
+func serveStdio(fs *flag.FlagSet, protocol string, args []string, stderr io.Writer, tell bool, run func(*zap.Logger) int) int {
 	var logs logFlags
-	logs.register(fs, "warn", "info")
+	logs.register(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	log, closeLog, err := logs.logger(stderr)
+	log, closeLog, err := logs.logger(stderr, tell)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return 2
 	}
 	defer closeLog()
 	defer func() { _ = log.Sync() }()
+	sendOTelErrorsTo(log)
 	log.Info("serving "+protocol+" on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
 	// A write to stdout after the client died must fail (EPIPE) rather
 	// than kill the process by SIGPIPE: gemini-ls still has shell

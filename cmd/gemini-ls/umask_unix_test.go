@@ -22,7 +22,7 @@ func TestLogFileHonoursTheUmask(t *testing.T) {
 
 func logFileUnderUmask(dir string, mask fs.FileMode) error {
 	path := filepath.Join(dir, "gemini-ls.log")
-	log, closeLog, err := (&logFlags{file: path, fileLevel: "info"}).logger(io.Discard)
+	log, closeLog, err := (&logFlags{file: path}).logger(io.Discard, false)
 	if err != nil {
 		return err
 	}
