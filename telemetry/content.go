@@ -43,5 +43,5 @@ func (t *Telemetry) shown(kv attribute.KeyValue) string {
 	if !t.exports(kv) {
 		return Withheld
 	}
-	return kv.Value.Emit()
+	return kv.Value.String()
 }
