@@ -29,8 +29,12 @@
 // the editor's diagnostics near the cursor and a short GEMINI.md.
 //
 // Next edit suggestions (nextedit.go) give the model the recent edits and
-// an editable region around the cursor, take its rewrite of the region
-// and turn it into minimal range edits.
+// the file (of a long one, the part around the cursor and the lines
+// elsewhere that mention what the user changed); it answers each change
+// it foresees, anywhere in the file, as a search/replace block (blocks.go).
+// The change the user reaches first from the cursor is answered as
+// minimal range edits; the others are kept (prediction.go) and answered
+// one by one as the user takes them, with no model call.
 //
 // Invariants:
 //   - Nothing of a private file is ever in a request.

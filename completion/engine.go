@@ -101,12 +101,15 @@ type Engine struct {
 	backend   Backend
 
 	history history
+	viewed  viewed
 	rhythm  rhythm
 	cache   cache
 	flights flights
-	private privacy
-	counts  counts
-	ids     atomic.Uint64
+	// predictions are the next edits foreseen and not yet answered.
+	predictions predictions
+	private     privacy
+	counts      counts
+	ids         atomic.Uint64
 }
 
 // New returns an engine with no backend: it answers nothing until
@@ -143,9 +146,13 @@ func (e *Engine) Changed(path, before, after string) {
 	e.rhythm.key(now)
 }
 
+// Focused records that the user is looking at the document at path.
+func (e *Engine) Focused(path string) { e.viewed.focus(path) }
+
 // Closed forgets what was kept for the document at path.
 func (e *Engine) Closed(path string) {
 	e.cache.forget(path)
+	e.predictions.forget(path)
 	e.private.forget(path)
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // The output budgets, in tokens: a completion is a few lines, a next
-// edit a region of about twenty.
+// edit's blocks a few lines each.
 const (
 	completionBudget = 256
 	nextEditBudget   = 1024

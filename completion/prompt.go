@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -110,8 +112,9 @@ type snippet struct {
 }
 
 // related picks up to relatedFiles other open buffers, those the user
-// edited lately first, then those of the same language, and takes a
-// snippet of each: the lines around its last edit, else its start.
+// edited lately first, then those they looked at lately (didFocus), then
+// those of the same language, and takes a snippet of each: the lines
+// around its last edit, else its start.
 func (e *Engine) related(ctx context.Context, doc workspace.Document, edits []edit) []snippet {
 	var out []snippet
 	taken := map[string]bool{doc.Path: true}
@@ -131,6 +134,11 @@ func (e *Engine) related(ctx context.Context, doc workspace.Document, edits []ed
 			add(d)
 		}
 	}
+	for _, path := range e.viewed.recent() {
+		if d, ok := e.docs.Get(path); ok {
+			add(d)
+		}
+	}
 	if len(out) < relatedFiles {
 		for _, d := range e.docs.List() {
 			if d.LanguageID == doc.LanguageID {
@@ -143,19 +151,26 @@ func (e *Engine) related(ctx context.Context, doc workspace.Document, edits []ed
 
 // around is up to n bytes of text around offset at, cut at lines.
 func around(text string, at, n int) string {
-	start := max(at-n/2, 0)
+	start, end := aroundBounds(text, at, n)
+	return text[start:end]
+}
+
+// aroundBounds are the bounds of up to n bytes of text around offset at,
+// cut at lines.
+func aroundBounds(text string, at, n int) (start, end int) {
+	start = max(at-n/2, 0)
 	if start > 0 {
 		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
 			start += i + 1
 		}
 	}
-	end := min(start+n, len(text))
+	end = min(start+n, len(text))
 	if end < len(text) {
 		if i := strings.LastIndexByte(text[start:end], '\n'); i > 0 {
 			end = start + i
 		}
 	}
-	return text[start:end]
+	return start, end
 }
 
 // display is path as the prompt names it: relative to its root.
@@ -168,4 +183,27 @@ func (e *Engine) display(path string) string {
 		}
 	}
 	return filepath.Base(path)
+}
+
+// viewed are the documents the user looked at lately, most recent first.
+type viewed struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+// focus puts path first.
+func (v *viewed) focus(path string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.paths = slices.DeleteFunc(v.paths, func(p string) bool { return p == path })
+	v.paths = slices.Insert(v.paths, 0, path)
+	if len(v.paths) > relatedFiles {
+		v.paths = v.paths[:relatedFiles]
+	}
+}
+
+func (v *viewed) recent() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return slices.Clone(v.paths)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 func TestThePromptShowsWhatTheUserDid(t *testing.T) {
@@ -43,4 +44,21 @@ func requestPrompt(t *testing.T, m *geminitest.Server) string {
 		t.Fatal("no model request")
 	}
 	return reqs[len(reqs)-1].Contents[0].Parts[0].Text
+}
+
+// A document the user looked at lately (didFocus) lends a snippet, as one
+// they edited does, though it is of another language.
+func TestThePromptShowsWhatTheUserLookedAt(t *testing.T) {
+	r := newRig(t, settings.InlineCompletion{}, nil, geminitest.TextTurn("x"), geminitest.TextTurn("y"))
+	schema := r.path("schema.sql")
+	r.docs.Open(workspace.Document{Path: schema, URI: "file://" + schema, LanguageID: "sql", Version: 1, Text: "CREATE TABLE prices (cents INTEGER);\n"})
+	r.complete(r.open("main.go", "package main\n\nfunc main() {\n\t|\n}\n"))
+	if prompt := requestPrompt(t, r.model); strings.Contains(prompt, "CREATE TABLE") {
+		t.Fatalf("a document of another language, neither edited nor looked at, is in the prompt:\n%s", prompt)
+	}
+	r.e.Focused(schema)
+	r.complete(r.open("main.go", "package main\n\nfunc main() {\n\tq := |\n}\n"))
+	if prompt := requestPrompt(t, r.model); !strings.Contains(prompt, "<related_file path=\"schema.sql\">\nCREATE TABLE prices (cents INTEGER);") {
+		t.Errorf("the document looked at is not in the prompt:\n%s", prompt)
+	}
 }

@@ -17,8 +17,10 @@
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
-# $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's
-# and the ACP clients' (helix-*.txt, acp-*.txt) are copied from there to the
+# $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's,
+# the ACP clients' and copilot-lsp.nvim's (helix-*.txt, acp-*.txt,
+# nvim-copilot-lsp-*.txt: only Neovim 0.11 and newer make them) are copied
+# from there to the
 # repository's build/screenshots (or $GEMINI_SCREENSHOTS_DIR), which
 # `make screenshots` copies to docs/screenshots.
 #
@@ -87,11 +89,11 @@ if [ "${1:-}" = --in-namespace ]; then
   fi
   echo
   echo "newer-editors: screens captured in $c$shots"
-  # Helix's and the ACP clients' screens are made only here: into
+  # Helix's, the ACP clients' and copilot-lsp's screens are made only here: into
   # build/screenshots (or $GEMINI_SCREENSHOTS_DIR), as the host's runners
   # do, for make screenshots.
   dest="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
-  for f in "$c$shots"/helix-* "$c$shots"/acp-*; do
+  for f in "$c$shots"/helix-* "$c$shots"/acp-* "$c$shots"/nvim-copilot-lsp-*; do
     [ -e "$f" ] || continue
     mkdir -p "$dest"
     cp "$f" "$dest/"

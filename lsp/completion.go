@@ -19,8 +19,9 @@ import (
 
 // Completion as the user types (textDocument/inlineCompletion, LSP 3.18),
 // the feedback Copilot's language server takes (didShowCompletion,
-// didPartiallyAcceptCompletion, an accept command), next edit suggestions
-// (gemini/nextEdit, shaped like Copilot's textDocument/copilotInlineEdit)
+// didPartiallyAcceptCompletion, didShowInlineEdit, an accept command, the
+// didFocus of the document the user is in), next edit suggestions (Copilot's
+// textDocument/copilotInlineEdit, and gemini/nextEdit, its older name here)
 // and, for editors without inline completion, the suggestion as a
 // textDocument/completion item. The work is package completion's; the
 // handlers translate.
@@ -204,8 +205,9 @@ type nextEditItem struct {
 	Command *command `json:"command,omitempty"`
 }
 
-// nextEdit answers gemini/nextEdit: the edits the user most likely makes
-// next near the cursor, for the document's version.
+// nextEdit answers textDocument/copilotInlineEdit and gemini/nextEdit:
+// the edits of the change the user most likely makes next, anywhere in
+// the document, for the document's version.
 func (s *Server) nextEdit(ctx context.Context, p nextEditParams) (nextEditResult, error) {
 	if p.TextDocument.URI == "" {
 		return nextEditResult{}, missingField("textDocument.uri")
@@ -231,6 +233,34 @@ func (s *Server) nextEdit(ctx context.Context, p nextEditParams) (nextEditResult
 		out.Edits = append(out.Edits, item)
 	}
 	return out, nil
+}
+
+// focusParams are textDocument/didFocus's: Copilot's language server
+// takes {"textDocument": {"uri"}}, copilot.vim's older form {"uri"}, and
+// {} when no document has the focus.
+type focusParams struct {
+	TextDocument *struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	URI string `json:"uri"`
+}
+
+// didFocus tells the engine which document the user is looking at: the
+// documents viewed lately lend snippets to the prompts, as the documents
+// edited lately do. A focus on no document, or on one that is not a
+// file, is no news.
+func (s *Server) didFocus(p focusParams) error {
+	u := p.URI
+	if p.TextDocument != nil {
+		u = p.TextDocument.URI
+	}
+	if u == "" {
+		return nil
+	}
+	if path, err := uriToPath(u); err == nil {
+		s.completion.Focused(path)
+	}
+	return nil
 }
 
 // completionItemList is textDocument/completion's answer.

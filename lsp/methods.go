@@ -216,7 +216,10 @@ func protocolMethods() []method {
 		{name: "textDocument/inlineCompletion", dir: clientToServer, sig: request((*Server).inlineCompletion), async: true, pin: true},
 		{name: "textDocument/didShowCompletion", dir: clientToServer, sig: notification((*Server).didShowCompletion)},
 		{name: "textDocument/didPartiallyAcceptCompletion", dir: clientToServer, sig: notification((*Server).didPartiallyAcceptCompletion)},
-		{name: "gemini/nextEdit", dir: clientToServer, sig: request((*Server).nextEdit), async: true},
+		{name: "textDocument/copilotInlineEdit", dir: clientToServer, sig: request((*Server).nextEdit), async: true},
+		{name: "gemini/nextEdit", dir: clientToServer, sig: request((*Server).nextEdit), async: true}, // textDocument/copilotInlineEdit's older name
+		{name: "textDocument/didShowInlineEdit", dir: clientToServer, sig: notification((*Server).didShowCompletion)},
+		{name: "textDocument/didFocus", dir: clientToServer, sig: notification((*Server).didFocus), params: paramsOptional},
 		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true, pin: true},
 
 		// Commands and code actions (11).

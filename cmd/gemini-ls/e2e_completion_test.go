@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -136,48 +137,97 @@ func TestCompletionFeedbackInStats(t *testing.T) {
 	contains(t, "/stats", res.Text, "- Requests: 1, of which 1 asked the model, 0 answered from the cache, 0 dropped as stale")
 }
 
-func TestNextEditOverLSP(t *testing.T) {
-	before := "func area(w, h int) int {\n\treturn w * h\n}\n\nfunc perimeter(w, h int) int {\n\treturn 2 * (w + h)\n}\n"
-	after := strings.Replace(before, "area(w, h int)", "area(width, h int)", 1)
-	predicted := strings.Replace(after, "return w * h", "return width * h", 1)
-	h := start(t, setup{files: map[string]string{"shapes.go": before}}, geminitest.Turn{From: func(r geminitest.Request) geminitest.Turn {
-		return geminitest.TextTurn("<|editable_region_start|>\n" + predicted + "<|editable_region_end|>")
-	}})
-	if err := h.client.Open(h.ctx, h.path("shapes.go"), before); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.client.Type(h.ctx, h.path("shapes.go"), after); err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Edits []struct {
-			Range struct {
-				Start wirePos `json:"start"`
-				End   wirePos `json:"end"`
-			} `json:"range"`
-			Text         string `json:"text"`
-			TextDocument struct {
-				URI     string `json:"uri"`
-				Version int    `json:"version"`
-			} `json:"textDocument"`
-		} `json:"edits"`
-	}
-	if err := h.client.Call(h.ctx, "gemini/nextEdit", map[string]any{
-		"textDocument": map[string]any{"uri": string(uri.File(h.path("shapes.go"))), "version": 2},
-		"position":     map[string]any{"line": 0, "character": 15},
+// inlineEdits is textDocument/copilotInlineEdit's answer (and
+// gemini/nextEdit's).
+type inlineEdits struct {
+	Edits []struct {
+		Range struct {
+			Start wirePos `json:"start"`
+			End   wirePos `json:"end"`
+		} `json:"range"`
+		Text         string `json:"text"`
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int    `json:"version"`
+		} `json:"textDocument"`
+		Command struct {
+			Command   string `json:"command"`
+			Arguments []any  `json:"arguments"`
+		} `json:"command"`
+	} `json:"edits"`
+}
+
+func (h *harness) inlineEdit(method, name string, version, line, char int) inlineEdits {
+	h.t.Helper()
+	var got inlineEdits
+	if err := h.client.Call(h.ctx, method, map[string]any{
+		"textDocument": map[string]any{"uri": string(uri.File(h.path(name))), "version": version},
+		"position":     map[string]any{"line": line, "character": char},
 	}, &got); err != nil {
+		h.t.Fatalf("%s: %v", method, err)
+	}
+	return got
+}
+
+// A Copilot client (copilot-lsp.nvim, sidekick.nvim) asks for the next
+// edit with textDocument/copilotInlineEdit: the user renamed a variable
+// where it is declared, and the next edit renames its next use, sixty
+// lines down, then the one after it, from the same model answer.
+func TestCopilotInlineEditCarriesARenameOn(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("func report(items []Item) string {\n\tcount := len(items)\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "\t// step %d\n", i)
+	}
+	b.WriteString("\tlog.Printf(\"%d items\", count)\n\treturn fmt.Sprint(count)\n}\n")
+	before := b.String()
+	after := strings.Replace(before, "\tcount := len", "\ttotal := len", 1)
+	h := start(t, setup{files: map[string]string{"report.go": before}}, geminitest.Turn{From: func(r geminitest.Request) geminitest.Turn {
+		if !strings.Contains(requestText(r), "-count\n+total") {
+			return geminitest.TextTurn("no recent edit in the prompt")
+		}
+		return geminitest.TextTurn("<|search|>\n\treturn fmt.Sprint(count)\n<|replace|>\n\treturn fmt.Sprint(total)\n<|end|>\n" +
+			"<|search|>\n\tlog.Printf(\"%d items\", count)\n<|replace|>\n\tlog.Printf(\"%d items\", total)\n<|end|>\n")
+	}})
+	if err := h.client.Notify(h.ctx, "textDocument/didFocus", map[string]any{"textDocument": map[string]any{"uri": string(uri.File(h.path("report.go")))}}); err != nil {
 		t.Fatal(err)
 	}
+	if err := h.client.Open(h.ctx, h.path("report.go"), before); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Type(h.ctx, h.path("report.go"), after); err != nil {
+		t.Fatal(err)
+	}
+	got := h.inlineEdit("textDocument/copilotInlineEdit", "report.go", 2, 1, 6)
 	if len(got.Edits) != 1 {
 		t.Fatalf("edits %+v, want one", got.Edits)
 	}
 	e := got.Edits[0]
-	if e.Text != "idth" || e.Range.Start != (wirePos{1, 9}) || e.Range.End != e.Range.Start || e.TextDocument.Version != 2 {
-		t.Errorf("edit %+v, want \"idth\" inserted at 1:9 of version 2", e)
+	if e.Text != "total" || e.Range.Start != (wirePos{62, 24}) || e.Range.End != (wirePos{62, 29}) {
+		t.Errorf("edit %+v, want count → total at 62:24, the next use", e)
 	}
-	if !strings.Contains(requestText(h.model.Requests()[0]), "-w\n+width") && !strings.Contains(requestText(h.model.Requests()[0]), "+idth") {
-		t.Errorf("the prompt does not show the recent edit:\n%s", requestText(h.model.Requests()[0]))
+	if e.TextDocument.URI != string(uri.File(h.path("report.go"))) || e.TextDocument.Version != 2 {
+		t.Errorf("edit of %+v, want report.go at version 2", e.TextDocument)
 	}
+	if e.Command.Command != "gemini.acceptCompletion" {
+		t.Errorf("command %+v, want the accept command", e.Command)
+	}
+	if err := h.client.Notify(h.ctx, "textDocument/didShowInlineEdit", map[string]any{"item": map[string]any{"command": e.Command}}); err != nil {
+		t.Fatal(err)
+	}
+	// The user takes it; the use after it is foreseen already.
+	if err := h.client.Type(h.ctx, h.path("report.go"), strings.Replace(after, `items", count)`, `items", total)`, 1)); err != nil {
+		t.Fatal(err)
+	}
+	got = h.inlineEdit("gemini/nextEdit", "report.go", 3, 62, 29)
+	if len(got.Edits) != 1 || got.Edits[0].Text != "total" || got.Edits[0].Range.Start != (wirePos{63, 19}) || got.Edits[0].TextDocument.Version != 3 {
+		t.Fatalf("then edits %+v, want count → total at 63:19 of version 3", got.Edits)
+	}
+	if n := len(h.model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
+	}
+	res := h.prompt(map[string]any{"prompt": "/stats"})
+	contains(t, "/stats", res.Text, "- Suggestions: 1 shown")
 }
 
 func TestCompletionOffers(t *testing.T) {
@@ -254,5 +304,26 @@ func TestCompletionFollowsChangedSettings(t *testing.T) {
 	}
 	if n := len(h.model.Requests()); n != 0 {
 		t.Errorf("%d model requests, want none", n)
+	}
+}
+
+// textDocument/didFocus, in copilot.vim's older form {"uri"} too, says
+// which document the user looked at: it lends the prompts a snippet, as a
+// document edited lately does, though it is of another language.
+func TestDidFocusLendsTheViewedDocument(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"main.go": "package main\n", "schema.sql": "CREATE TABLE prices (cents INTEGER);\n"}}, geminitest.TextTurn("x"))
+	for name, text := range map[string]string{"main.go": "package main\n\nvar q = \n", "schema.sql": "CREATE TABLE prices (cents INTEGER);\n"} {
+		if err := h.client.Open(h.ctx, h.path(name), text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, params := range []map[string]any{{}, {"uri": string(uri.File(h.path("schema.sql")))}, {"textDocument": map[string]any{"uri": "untitled:Untitled-1"}}} {
+		if err := h.client.Notify(h.ctx, "textDocument/didFocus", params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.inline("main.go", 2, 8, 1)
+	if prompt := requestText(h.model.Requests()[0]); !strings.Contains(prompt, "CREATE TABLE prices") {
+		t.Errorf("the prompt lacks the document looked at:\n%s", prompt)
 	}
 }

@@ -2486,5 +2486,110 @@ Works with `gemini-ls-completion-mode' off too."
   (gemini-ls--completion-clear)
   (gemini-ls--completion-request 1))
 
+;;;; Next edits
+
+(defface gemini-ls-next-edit-old '((t :inherit diff-removed :strike-through t))
+  "The text a next edit replaces."
+  :group 'gemini-ls)
+
+(defface gemini-ls-next-edit-new '((t :inherit diff-added))
+  "The text a next edit puts in its place."
+  :group 'gemini-ls)
+
+(defvar-local gemini-ls--next-edit nil
+  "The next edit shown: (:server :edits :tick :overlays :start).")
+
+(defvar gemini-ls-next-edit-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "TAB") #'gemini-ls-next-edit-accept)
+    map)
+  "Keys while a next edit is shown; any other key takes it away.")
+
+(defun gemini-ls-next-edit ()
+  "Show the edit Gemini predicts you make next, anywhere in the buffer.
+It is asked of gemini-ls (textDocument/copilotInlineEdit) for the
+buffer as it is, and shown where it goes: the text it replaces struck
+through, the new text after it.
+\\<gemini-ls-next-edit-map>\\[gemini-ls-next-edit-accept] jumps to it when it is out of view, else applies it;
+any other key takes it away."
+  (interactive)
+  (let ((server (ignore-errors (eglot-current-server)))
+        (buffer (current-buffer)))
+    (unless (gemini-ls--completion-offered-p server)
+      (user-error "No gemini-ls server with next edits here"))
+    (gemini-ls--next-edit-clear)
+    (eglot--signal-textDocument/didChange)
+    (let ((tick (buffer-chars-modified-tick)))
+      (jsonrpc-async-request
+       server :textDocument/copilotInlineEdit
+       (list :textDocument (eglot--VersionedTextDocumentIdentifier)
+             :position (eglot--pos-to-lsp-position))
+       :success-fn (lambda (result) (gemini-ls--next-edit-answered buffer server tick result))
+       :error-fn (lambda (err) (message "Gemini: no next edit: %s" (plist-get err :message)))
+       :timeout-fn #'ignore))))
+
+(defun gemini-ls--next-edit-answered (buffer server tick result)
+  "Show the edits of RESULT, SERVER's answer for BUFFER at TICK, if
+BUFFER has not changed since."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (let ((edits (append (plist-get result :edits) nil)))
+        (cond
+         ((/= tick (buffer-chars-modified-tick)))
+         ((null edits) (message "Gemini: no next edit foreseen"))
+         (t (gemini-ls--next-edit-show server edits tick)))))))
+
+(defun gemini-ls--next-edit-show (server edits tick)
+  "Show EDITS, SERVER's, made for the buffer at TICK; tell the server."
+  (let (overlays start)
+    (dolist (e edits)
+      (let* ((range (plist-get e :range))
+             (beg (eglot--lsp-position-to-point (plist-get range :start)))
+             (ov (make-overlay beg (eglot--lsp-position-to-point (plist-get range :end)))))
+        (overlay-put ov 'face 'gemini-ls-next-edit-old)
+        (overlay-put ov 'after-string (propertize (plist-get e :text) 'face 'gemini-ls-next-edit-new))
+        (push ov overlays)
+        (setq start (min beg (or start beg)))))
+    (setq gemini-ls--next-edit (list :server server :edits edits :tick tick
+                                     :overlays overlays :start start))
+    (jsonrpc-notify server :textDocument/didShowInlineEdit (list :item (car edits)))
+    (set-transient-map gemini-ls-next-edit-map
+                       (lambda () (and gemini-ls--next-edit
+                                       (eq this-command #'gemini-ls-next-edit-accept)))
+                       #'gemini-ls--next-edit-clear)
+    (message (if (pos-visible-in-window-p start)
+                 "Gemini: next edit: TAB applies it"
+               (format "Gemini: next edit at line %d: TAB jumps there"
+                       (line-number-at-pos start))))))
+
+(defun gemini-ls--next-edit-clear ()
+  "Take the next edit shown away."
+  (when gemini-ls--next-edit
+    (mapc #'delete-overlay (plist-get gemini-ls--next-edit :overlays))
+    (setq gemini-ls--next-edit nil)))
+
+(defun gemini-ls-next-edit-accept ()
+  "Jump to the next edit shown when it is out of view, else apply it."
+  (interactive)
+  (let ((next gemini-ls--next-edit))
+    (cond
+     ((null next) (user-error "No next edit shown"))
+     ((/= (plist-get next :tick) (buffer-chars-modified-tick))
+      (gemini-ls--next-edit-clear)
+      (user-error "The next edit no longer applies: the buffer changed"))
+     ((not (or (pos-visible-in-window-p (plist-get next :start))
+               (= (line-number-at-pos) (line-number-at-pos (plist-get next :start)))))
+      (push-mark)
+      (goto-char (plist-get next :start))
+      (message "Gemini: TAB applies the next edit"))
+     (t
+      (gemini-ls--next-edit-clear)
+      (eglot--apply-text-edits
+       (mapcar (lambda (e) (list :range (plist-get e :range) :newText (plist-get e :text)))
+               (plist-get next :edits)))
+      (gemini-ls--completion-run-command
+       (gemini-ls--ghost-create :server (plist-get next :server)
+                                :item (car (plist-get next :edits))))))))
+
 (provide 'gemini-ls)
 ;;; gemini-ls.el ends here

@@ -1419,6 +1419,43 @@ the server answers."
            (list (flymake-make-diagnostic (current-buffer) 5 10 :error
                                           "name 'xs' is never used"))))
 
+;; A rename's next use, far below point: shown where it goes, TAB
+;; jumps there, TAB applies it.
+(ert-deftest gemini-ls-test-next-edit ()
+  "`gemini-ls-next-edit' shows the edit the model foresees out of view,
+struck through with the new text after it; TAB jumps to it, TAB applies
+it and runs the accept command."
+  (let ((text (concat "def report(items):\n    count = len(items)\n"
+                      (mapconcat (lambda (i) (format "    # step %d\n" i)) (number-sequence 1 80) "")
+                      "    return count\n")))
+    (gemini-ls-test--with-server
+        (gemini-ls-test--completion-script
+         '("-count\n+total\n" "<|search|>\n    return count\n<|replace|>\n    return total\n<|end|>\n"))
+        `(("report.py" . ,text))
+      (let (requests)
+        (gemini-ls-test--recording-requests requests
+          (switch-to-buffer buf)
+          (delete-other-windows)
+          (goto-char (point-min))
+          (search-forward "count")
+          (replace-match "total")
+          (gemini-ls-next-edit)
+          (gemini-ls-test--wait (lambda () (buffer-local-value 'gemini-ls--next-edit buf))
+                                "the next edit")
+          (let ((ov (car (plist-get gemini-ls--next-edit :overlays))))
+            (should (equal (buffer-substring-no-properties (overlay-start ov) (overlay-end ov)) "count"))
+            (should (eq (overlay-get ov 'face) 'gemini-ls-next-edit-old))
+            (should (equal (substring-no-properties (overlay-get ov 'after-string)) "total"))
+            (should (= (line-number-at-pos (overlay-start ov)) 83)))
+          (should (= (line-number-at-pos) 2))
+          (gemini-ls-test--type "TAB")
+          (should (= (line-number-at-pos) 83))
+          (should (string-match-p "return count" (buffer-string)))
+          (gemini-ls-test--type "TAB")
+          (should-not (string-match-p "count" (buffer-string)))
+          (should-not gemini-ls--next-edit)
+          (should (gemini-ls-test--sent :workspace/executeCommand requests)))))))
+
 (ert-deftest gemini-ls-test-completion-accepted ()
   "Typing asks for a suggestion (triggerKind 2, the diagnostics near
 point along), shown as ghost text at point; TAB inserts it and runs

@@ -46,7 +46,9 @@ done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
 # plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
-# configured as the README says (nvim-stock-*.txt).
+# configured as the README says (nvim-stock-*.txt), copilot_lsp.sh with
+# copilot-lsp.nvim and no plugin (nvim-copilot-lsp-*.txt; Neovim 0.11 and
+# newer).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -61,6 +63,7 @@ filter=${1:-}
 tmux_test screenshots 60
 tmux_test stock 240
 tmux_test completion 120
+tmux_test copilot_lsp 120
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"

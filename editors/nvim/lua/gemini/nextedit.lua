@@ -1,9 +1,11 @@
 -- Next edit suggestions: after the user's edits pause (or on
--- :Gemini nextedit), gemini-ls predicts the next edit near the cursor
--- (gemini/nextEdit) for the buffer's version as the LSP client sent it. The
--- plugin shows it where it goes: the text it replaces highlighted, the
--- lines as they would read below them; the accept key applies it only if
--- the buffer is still at that version; Esc dismisses it.
+-- :Gemini nextedit), gemini-ls predicts the next edit, anywhere in the
+-- file (gemini/nextEdit), for the buffer's version as the LSP client sent
+-- it. The plugin shows it where it goes: the text it replaces highlighted,
+-- the lines as they would read below them; the accept key applies it only
+-- if the buffer is still at that version; Esc dismisses it. An edit out of
+-- the window's view is said at the cursor, and the accept key first jumps
+-- to it.
 local attached = require("gemini.attached")
 local pos = require("gemini.pos")
 
@@ -46,7 +48,7 @@ function M.clear(buf)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = M.state[buf]
   if s then
-    s.edits, s.version = nil, nil
+    s.edits, s.version, s.jump = nil, nil, nil
     unmap(buf, s)
   end
   if vim.api.nvim_buf_is_valid(buf) then
@@ -144,6 +146,14 @@ local function show(buf, client, edits, version)
   vim.api.nvim_buf_set_extmark(buf, M.ns, last, 0, { virt_lines = virt_lines, virt_text = hint, virt_text_pos = "eol" })
   local s = st(buf)
   s.edits, s.version, s.client = edits, version, client
+  s.jump = nil -- the hint's extmark, when the edit is out of view
+  -- Out of view: said at the cursor, and the accept key jumps there first.
+  local win = vim.fn.bufwinid(buf)
+  if win ~= -1 and (first + 1 < vim.fn.line("w0", win) or last + 1 > vim.fn.line("w$", win)) then
+    local row = vim.api.nvim_win_get_cursor(win)[1] - 1
+    s.jump = vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { virt_text = { { "  Gemini: next edit at line " .. (first + 1)
+      .. (accept and (", " .. accept .. " jumps there") or ""), "GeminiNextEditHint" } }, virt_text_pos = "eol" })
+  end
   -- Keys of normal mode, while it is shown, unless the buffer maps them.
   s.maps = {}
   local function map(lhs, fn, desc)
@@ -227,6 +237,17 @@ function M.accept(buf)
   local s = M.state[buf]
   if not s or not s.edits then
     return false
+  end
+  local win = vim.fn.bufwinid(buf)
+  if s.jump and win ~= -1 and s.version == M.version(buf) then
+    local row, col = pos.from_lsp(buf, s.edits[1].range.start, s.client.offset_encoding or "utf-16")
+    pcall(vim.api.nvim_buf_del_extmark, buf, M.ns, s.jump)
+    s.jump = nil
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("normal! m'")
+      vim.api.nvim_win_set_cursor(win, { row + 1, col })
+    end)
+    return true
   end
   local edits, version, client = s.edits, s.version, s.client
   M.clear(buf)

@@ -610,7 +610,7 @@ func Last() string {
 
 // Markers of completion and next edit prompts (package completion).
 const completionMarker = '<|cursor|>';
-const nextEditMarker = '<|editable_region_start|>';
+const nextEditMarker = '<|user_cursor_is_here|>';
 
 // Completion as you type: the test adds a line after total's and types
 // "fmt." on it.
@@ -623,10 +623,8 @@ func main() {
 }
 `;
 
-// Next edit: the test renames count on its first line to total. The file
-// is shorter than the editable region (8 lines before the cursor's, 12
-// after), so the region the model rewrites is the whole file wherever the
-// cursor is.
+// Next edit: the test renames count on its first line to total; the
+// model answers the two lines below renamed, as one search/replace block.
 const nextEditGo = (name) => `package main
 
 func main() {
@@ -1491,7 +1489,7 @@ const scenarios = [
     script: {
       turns: [],
       rules: [
-        { contains: nextEditMarker, turn: { text: `${nextEditMarker}\n${nextEditGo('total')}<|editable_region_end|>` } },
+        { contains: nextEditMarker, turn: { text: '<|search|>\n\tprintln(count)\n\tprintln(count + 1)\n<|replace|>\n\tprintln(total)\n\tprintln(total + 1)\n<|end|>\n' } },
       ],
     },
     async run(w, ctx) {
