@@ -66,11 +66,16 @@ func options(fs *flag.FlagSet, order []string) []option {
 		return len(order)
 	}
 	slices.SortStableFunc(opts, func(a, b option) int { return cmp.Compare(rank(a), rank(b)) })
-	long := func(name string) int { return min(len(name)-1, 1) }
 	for _, o := range opts {
-		slices.SortStableFunc(o.names, func(a, b string) int { return cmp.Compare(long(a), long(b)) })
+		shortFirst(o.names)
 	}
 	return opts
+}
+
+// shortFirst sorts names one-letter first, as help shows them.
+func shortFirst(names []string) {
+	long := func(name string) int { return min(len(name)-1, 1) }
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(long(a), long(b)) })
 }
 
 // optionOf is fl as help shows it, its name its only one so far.
@@ -175,10 +180,46 @@ func writeCommands(w io.Writer, prefix string, cmds []command) {
 // flags are opts.
 func writeCommandHelp(w io.Writer, name string, opts []option) {
 	c, _ := lookup(name)
-	usage := "gemini-ls " + c.name
+	writeUsage(w, "gemini-ls", c, opts)
+}
+
+// writeUsage writes the help of c, a command of prefix's ("gemini-ls",
+// "gemini-ls mcp"), whose flags are opts.
+func writeUsage(w io.Writer, prefix string, c command, opts []option) {
+	usage := prefix + " " + c.name
 	if len(opts) > 0 {
 		usage += " [options]"
 	}
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n\n", strings.TrimSpace(usage+" "+c.args), c.summary)
 	writeOptions(w, append(opts, helpOption()))
+}
+
+// writeGroupHelp writes the help of a command of commands (mcp, skills,
+// extensions): what it is, and its commands.
+func writeGroupHelp(w io.Writer, group string, subs []command) {
+	c, _ := lookup(group)
+	fmt.Fprintf(w, "Usage: gemini-ls %s <command>\n\n%s\n\n", group, c.summary)
+	writeCommands(w, "gemini-ls "+group, subs)
+	fmt.Fprintln(w)
+	writeOptions(w, []option{helpOption()})
+}
+
+// mgmtOptions are a management command's options as help shows them.
+func mgmtOptions(specs []mgmtOpt) []option {
+	opts := make([]option, len(specs))
+	for i, s := range specs {
+		o := option{names: slices.Clone(s.names), usage: s.help, kind: "string", choices: s.choices}
+		switch s.kind {
+		case optBool:
+			o.kind = "boolean"
+		case optEach, optGreedy:
+			o.kind = "array"
+		}
+		if s.def != "" {
+			o.def = fmt.Sprintf("%q", s.def)
+		}
+		shortFirst(o.names)
+		opts[i] = o
+	}
+	return opts
 }

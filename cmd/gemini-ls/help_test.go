@@ -297,3 +297,41 @@ func TestCommandGroupsWithoutASubcommand(t *testing.T) {
 		}
 	}
 }
+
+// mcp, skills and extensions list their commands as 0.61's do, and each
+// command's help its options, each once with its aliases.
+func TestGroupHelp(t *testing.T) {
+	for group, subs := range map[string][]command{"mcp": mcpCommands(), "skills": skillsCommands(), "extensions": extensionsCommands()} {
+		code, stdout, stderr := runMain(t, group, "--help")
+		if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "Usage: gemini-ls "+group+" <command>\n") {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr\n%s", group, code, stdout, stderr)
+		}
+		helpOptions(t, stderr)
+		if _, again, _ := runMain(t, "help", group); again != stderr {
+			t.Errorf("help %s:\n%s\nwant\n%s", group, again, stderr)
+		}
+		for _, c := range subs {
+			if !strings.Contains(stderr, "\n  "+strings.TrimSpace("gemini-ls "+group+" "+c.name+" "+c.args)+"  ") {
+				t.Errorf("%s --help lacks %s:\n%s", group, c.name, stderr)
+			}
+			code, stdout, sub := runMain(t, group, c.name, "--help")
+			if code != 0 || stdout != "" || !strings.HasPrefix(sub, "Usage: gemini-ls "+group+" "+c.name) || !strings.Contains(sub, "\n  -h, --help  ") {
+				t.Errorf("%s %s --help: exit %d, stdout %q, stderr\n%s", group, c.name, code, stdout, sub)
+			}
+			helpOptions(t, sub)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		line string
+	}{
+		{[]string{"mcp", "add", "-h"}, `  -t, --transport, --type  Transport type  [string] [choices: "stdio", "sse", "http"] [default: "stdio"]`},
+		{[]string{"mcp", "remove", "-h"}, `  -s, --scope  `},
+		{[]string{"skills", "install", "-h"}, `      --path     `},
+		{[]string{"extensions", "list", "-h"}, `  -o, --output-format  The format of the list  [string] [choices: "text", "json"] [default: "text"]`},
+	} {
+		if _, _, help := runMain(t, tc.args...); !strings.Contains(help, "\n"+tc.line) {
+			t.Errorf("%q lacks %q:\n%s", tc.args, tc.line, help)
+		}
+	}
+}

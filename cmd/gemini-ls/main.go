@@ -66,12 +66,7 @@ func commands() []command {
 }
 
 func lookup(name string) (command, bool) {
-	for _, c := range commands() {
-		if c.name == name {
-			return c, true
-		}
-	}
-	return command{}, false
+	return findCommand(commands(), name)
 }
 
 func main() {
