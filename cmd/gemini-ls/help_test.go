@@ -80,7 +80,11 @@ func helpOptions(t *testing.T, help string) map[string][]string {
 		flags, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
 		for _, f := range strings.Split(flags, ", ") {
 			name := strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-")
-			if want := map[bool]string{true: "-", false: "--"}[len(name) == 1] + name; f != want {
+			want := "--" + name
+			if len(name) == 1 {
+				want = "-" + name
+			}
+			if f != want {
 				t.Errorf("help shows %s as %q, want %q:\n%s", name, f, want, line)
 			}
 			lines[line] = append(lines[line], name)
@@ -112,8 +116,8 @@ func wantEachFlagOnce(t *testing.T, help string, extras []string, sets ...*flag.
 			known[fl.Name] = true
 			line, shown := lineOf[fl.Name]
 			if _, hidden := fl.Value.(hiddenFlag); hidden {
-				if shown || strings.Contains(help, "-"+fl.Name+" ") {
-					t.Errorf("help shows the hidden flag %s:\n%s", fl.Name, help)
+				if shown {
+					t.Errorf("help shows the hidden flag %s:\n%s", fl.Name, line)
 				}
 				return
 			}
@@ -149,10 +153,8 @@ func runFlagSet() *flag.FlagSet {
 // takes only to refuse; so does run's help. A flag added to either set
 // shows, or is marked hidden.
 func TestHelpListsEachFlagOnce(t *testing.T) {
-	serveFlags := serveFlagSet()
-	new(logFlags).register(serveFlags, "warn", "info")
 	_, top, _ := runMain(t, "--help")
-	wantEachFlagOnce(t, top, []string{"v", "version"}, runFlagSet(), serveFlags)
+	wantEachFlagOnce(t, top, []string{"v", "version"}, runFlagSet(), serveWithLogFlags())
 	_, _, runHelp := runMain(t, "run", "--help")
 	wantEachFlagOnce(t, runHelp, nil, runFlagSet())
 	// Types, choices and defaults as 0.61 shows them.
@@ -174,6 +176,7 @@ func TestHelpListsEachFlagOnce(t *testing.T) {
 			t.Errorf("%s's line is %q, want %q ... %q", tc.name, line, tc.start, tc.end)
 		}
 	}
+	// 0.61's is 45 lines; gemini-ls's was 160, an alias a flag of its own.
 	if n := strings.Count(top, "\n"); n > 60 {
 		t.Errorf("help is %d lines:\n%s", n, top)
 	}

@@ -196,9 +196,9 @@ func writeHelp(w io.Writer) {
 	var f runFlags
 	f.register(fs)
 	opts := options(fs, f.order)
-	for _, o := range options(serveFlagSet(), nil) {
-		if !slices.ContainsFunc(opts, func(r option) bool { return slices.Equal(r.names, o.names) }) {
-			opts = append(opts, o)
+	for _, o := range options(serveWithLogFlags(), nil) {
+		if !slices.ContainsFunc(opts, func(r option) bool { return slices.Contains(r.names, o.names[0]) }) {
+			opts = append(opts, o) // serve's own: those run has too are shown once
 		}
 	}
 	writeOptions(w, append(opts, versionOption(), helpOption()))
