@@ -13,16 +13,22 @@ import (
 // any other flag is Gemini CLI's, for a headless run. stdio says
 // --stdio was among them: an editor's command line, whatever stdin holds.
 func servesFlags(args []string) (serves, stdio bool) {
-	fs := serveFlagSet()
+	fs := serveWithLogFlags()
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	var logs logFlags
-	logs.register(fs)
 	if fs.Parse(args) != nil || fs.NArg() > 0 {
 		return false, false
 	}
 	fs.Visit(func(f *flag.Flag) { stdio = stdio || f.Name == "stdio" })
 	return true, stdio
+}
+
+// serveWithLogFlags is every flag serve takes, as serveStdio declares
+// them.
+func serveWithLogFlags() *flag.FlagSet {
+	fs := serveFlagSet()
+	new(logFlags).register(fs)
+	return fs
 }
 
 // lspHeader starts every message an LSP client sends (Content-Length,

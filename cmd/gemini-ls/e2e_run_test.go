@@ -798,8 +798,8 @@ func TestRunBadUsage(t *testing.T) {
 		want string
 		code int
 	}{
-		{"output format", []string{"-p", "hi", "--output-format", "xml"}, `--output-format must be text, json or stream-json, not "xml"`, exitError},
-		{"approval mode", []string{"-p", "hi", "--approval-mode", "always"}, `--approval-mode must be default, auto_edit, yolo or plan, not "always"`, exitError},
+		{"output format", []string{"-p", "hi", "--output-format", "xml"}, `invalid value "xml" for flag -output-format: not one of "text", "json", "stream-json"`, exitError},
+		{"approval mode", []string{"-p", "hi", "--approval-mode", "always"}, `invalid value "always" for flag -approval-mode: not one of "default", "auto_edit", "yolo", "plan"`, exitError},
 		{"no prompt", nil, "No input provided via stdin", exitInput},
 		{"empty prompt", []string{"-p", ""}, "No input provided via stdin", exitInput},
 		{"unknown flag", []string{"-p", "hi", "--bogus"}, "flag provided but not defined: -bogus", exitError},

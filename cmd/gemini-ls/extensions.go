@@ -20,24 +20,48 @@ import (
 // which its `extensions enable` of an unknown extension ends with.
 const exitFatalConfig = 52
 
-// extensionsUsage is what `gemini-ls extensions -h` shows.
-const extensionsUsage = `gemini-ls extensions <command>
-    Manage Gemini CLI extensions in ~/.gemini/extensions, writing the files Gemini CLI 0.61 writes:
-
-  install <source> [--ref REF] [--auto-update] [--pre-release] [--consent] [--skip-settings]
-        Install from a local path or a git repository (http(s)://, ssh://, git@, file://).
-  uninstall <name|source...> | --all
-  update <name> | --all [--consent]
-        Copy a local extension again from its source, or fetch a git one again.
-  link <path> [--consent]     Link a local directory: its changes show at once.
-  new <path> [template]       Create an extension (templates: ` + "%s" + `).
-  list [-o text|json]
-  enable [--scope user|workspace] <name>
-  disable [--scope user|workspace] <name>
-  validate <path>
-
-  An install or update asks on stdin before it changes what runs; --consent accepts.
-`
+// extensionsCommands are gemini-ls extensions' commands.
+func extensionsCommands() []command {
+	sub := func(name, args, summary string, do func(context.Context, *extensionsCmd, []string) int) command {
+		return command{name, args, summary, func(ctx context.Context, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			x, err := newExtensionsCmd(stdin, stdout, stderr, name)
+			if err != nil {
+				fmt.Fprintf(stderr, "gemini-ls extensions %s: %v\n", name, err)
+				return exitError
+			}
+			return do(ctx, x, rest)
+		}}
+	}
+	return []command{
+		sub("install", "<source>", "Install an extension from a local path or a git repository (http(s)://, ssh://, git@, file://).", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.install(ctx, args)
+		}),
+		sub("uninstall", "[names..]", "Uninstall extensions, by name or source.", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.uninstall(ctx, args)
+		}),
+		sub("list", "", "List the installed extensions.", func(_ context.Context, x *extensionsCmd, args []string) int {
+			return x.list(args)
+		}),
+		sub("update", "[<name>]", "Update an extension, or all: copy a local one again from its source, or fetch a git one again.", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.update(ctx, args)
+		}),
+		sub("disable", "<name>", "Disable an extension.", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.setEnabled(ctx, args, false)
+		}),
+		sub("enable", "<name>", "Enable an extension.", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.setEnabled(ctx, args, true)
+		}),
+		sub("link", "<path>", "Link an extension from a local path: its changes show at once.", func(ctx context.Context, x *extensionsCmd, args []string) int {
+			return x.link(ctx, args)
+		}),
+		sub("new", "<path> [template]", "Create an extension, empty or from a template: "+strings.Join(extensions.Templates(), ", ")+".", func(_ context.Context, x *extensionsCmd, args []string) int {
+			return x.newExtension(args)
+		}),
+		sub("validate", "<path>", "Validate an extension from a local path.", func(_ context.Context, x *extensionsCmd, args []string) int {
+			return x.validate(args)
+		}),
+	}
+}
 
 // extensionsCommand is `gemini-ls extensions`.
 func extensionsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -45,38 +69,19 @@ func extensionsCommand(ctx context.Context, args []string, stdin io.Reader, stdo
 		fmt.Fprintf(stderr, "gemini-ls extensions: You need at least one command before continuing.; %s\n", seeHelp("extensions"))
 		return exitError
 	}
+	subs := extensionsCommands()
 	if asksHelp(args[:1]) {
-		fmt.Fprintf(stderr, extensionsUsage, strings.Join(extensions.Templates(), ", "))
+		writeGroupHelp(stderr, "extensions", subs)
 		return 0
 	}
-	sub, rest := args[0], args[1:]
-	x, err := newExtensionsCmd(stdin, stdout, stderr, sub)
-	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls extensions %s: %v\n", sub, err)
-		return exitError
+	if c, ok := findCommand(subs, args[0]); ok {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
 	}
-	switch sub {
-	case "install":
-		return x.install(ctx, rest)
-	case "uninstall":
-		return x.uninstall(ctx, rest)
-	case "list":
-		return x.list(rest)
-	case "update":
-		return x.update(ctx, rest)
-	case "enable", "disable":
-		return x.setEnabled(ctx, rest, sub == "enable")
-	case "link":
-		return x.link(ctx, rest)
-	case "new":
-		return x.newExtension(rest)
-	case "validate":
-		return x.validate(rest)
-	case "config":
+	if args[0] == "config" {
 		fmt.Fprintln(stderr, "gemini-ls extensions config: gemini-ls does not configure extension settings (some go to the system keychain); use `gemini extensions config`")
 		return exitError
 	}
-	fmt.Fprintf(stderr, "gemini-ls extensions: unknown command %q; %s\n", sub, seeHelp("extensions"))
+	fmt.Fprintf(stderr, "gemini-ls extensions: unknown command %q; %s\n", args[0], seeHelp("extensions"))
 	return exitError
 }
 
@@ -114,14 +119,22 @@ func newExtensionsCmd(stdin io.Reader, stdout, stderr io.Writer, sub string) (*e
 	return x, nil
 }
 
-// flagSpec is a subcommand's flags: booleans, and those taking a value.
-type flagSpec struct {
-	bools, values []string
-	aliases       map[string]string // -o → output-format
+// flagSpec is a subcommand's flags: their names (the first is the key),
+// whether each takes a value, its choices and default, and its help.
+type flagSpec []mgmtOpt
+
+// find is the flag called name.
+func (s flagSpec) find(name string) (mgmtOpt, bool) {
+	i := slices.IndexFunc(s, func(o mgmtOpt) bool { return slices.Contains(o.names, name) })
+	if i < 0 {
+		return mgmtOpt{}, false
+	}
+	return s[i], true
 }
 
-// parse splits args into flags and positional arguments as yargs does:
-// flags anywhere, --name=value or --name value, --no-name for false.
+// parse splits args into flags, by key, and positional arguments as
+// yargs does: flags anywhere, --name=value or --name value, --no-name for
+// false; then gives the flags not given their defaults.
 func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 	flags := map[string]string{}
 	var pos []string
@@ -136,31 +149,39 @@ func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if full, ok := s.aliases[name]; ok {
-			name = full
+		opt, known := s.find(name)
+		if base, negated := strings.CutPrefix(name, "no-"); !known && negated && !hasValue {
+			if o, ok := s.find(base); ok && o.kind == optBool {
+				opt, known, value, hasValue = o, true, "false", true
+			}
 		}
 		switch {
-		case slices.Contains(s.bools, name):
+		case !known:
+			return nil, nil, fmt.Errorf("Unknown argument: %s", name)
+		case opt.kind == optBool:
 			if !hasValue {
 				value = "true"
 			}
 			if value != "true" && value != "false" {
-				return nil, nil, fmt.Errorf("--%s takes no value but true or false, not %q", name, value)
+				return nil, nil, fmt.Errorf("--%s takes no value but true or false, not %q", opt.names[0], value)
 			}
-		case strings.HasPrefix(name, "no-") && slices.Contains(s.bools, name[3:]) && !hasValue:
-			name, value = name[3:], "false"
-		case slices.Contains(s.values, name):
-			if !hasValue {
-				if i+1 >= len(args) {
-					return nil, nil, fmt.Errorf("Not enough arguments following: %s", name)
-				}
-				i++
-				value = args[i]
+		case !hasValue:
+			if i+1 >= len(args) {
+				return nil, nil, fmt.Errorf("Not enough arguments following: %s", name)
 			}
-		default:
-			return nil, nil, fmt.Errorf("Unknown argument: %s", name)
+			i++
+			value = args[i]
 		}
-		flags[name] = value
+		flags[opt.names[0]] = value
+	}
+	for _, o := range s {
+		v, given := flags[o.names[0]]
+		switch {
+		case !given && o.def != "":
+			flags[o.names[0]] = o.def
+		case given && len(o.choices) > 0 && !slices.Contains(o.choices, v):
+			return nil, nil, fmt.Errorf("Invalid values: Argument: %s, Given: %q, Choices: %s", o.names[0], v, quoteAll(o.choices))
+		}
 	}
 	return flags, pos, nil
 }
@@ -182,7 +203,8 @@ func (x *extensionsCmd) fail(err error) int {
 // code.
 func (x *extensionsCmd) parseArgs(args []string, spec flagSpec) (flags map[string]string, pos []string, code int, ok bool) {
 	if asksHelp(args) {
-		fmt.Fprintf(x.stderr, extensionsUsage, strings.Join(extensions.Templates(), ", "))
+		c, _ := findCommand(extensionsCommands(), x.sub)
+		writeUsage(x.stderr, "gemini-ls extensions", c, mgmtOptions(spec))
 		return nil, nil, 0, false
 	}
 	flags, pos, err := spec.parse(args)
@@ -298,7 +320,13 @@ func boolFlag(flags map[string]string, name string) *bool {
 }
 
 func (x *extensionsCmd) install(ctx context.Context, args []string) int {
-	flags, pos, code, ok := x.parseArgs(args, flagSpec{bools: []string{"auto-update", "pre-release", "consent", "skip-settings"}, values: []string{"ref"}})
+	flags, pos, code, ok := x.parseArgs(args, flagSpec{
+		{names: []string{"ref"}, kind: optString, help: "The git ref to install from"},
+		{names: []string{"auto-update"}, kind: optBool, help: "Enable auto-update for this extension"},
+		{names: []string{"pre-release"}, kind: optBool, help: "Enable pre-release versions for this extension"},
+		{names: []string{"consent"}, kind: optBool, help: "Acknowledge the security risks of installing an extension and skip the confirmation prompt"},
+		{names: []string{"skip-settings"}, kind: optBool, help: "Skip the extension's settings on install (gemini-ls never asks for them)"},
+	})
 	if !ok {
 		return code
 	}
@@ -332,7 +360,7 @@ func (x *extensionsCmd) install(ctx context.Context, args []string) int {
 }
 
 func (x *extensionsCmd) link(ctx context.Context, args []string) int {
-	_, pos, code, ok := x.parseArgs(args, flagSpec{bools: []string{"consent"}})
+	_, pos, code, ok := x.parseArgs(args, flagSpec{{names: []string{"consent"}, kind: optBool, help: "Acknowledge the security risks of installing an extension and skip the confirmation prompt"}})
 	if !ok {
 		return code
 	}
@@ -352,7 +380,7 @@ func (x *extensionsCmd) link(ctx context.Context, args []string) int {
 }
 
 func (x *extensionsCmd) uninstall(ctx context.Context, args []string) int {
-	flags, pos, code, ok := x.parseArgs(args, flagSpec{bools: []string{"all"}})
+	flags, pos, code, ok := x.parseArgs(args, flagSpec{{names: []string{"all"}, kind: optBool, help: "Uninstall all installed extensions"}})
 	if !ok {
 		return code
 	}
@@ -394,7 +422,7 @@ func (x *extensionsCmd) uninstall(ctx context.Context, args []string) int {
 }
 
 func (x *extensionsCmd) list(args []string) int {
-	flags, pos, code, ok := x.parseArgs(args, flagSpec{values: []string{"output-format"}, aliases: map[string]string{"o": "output-format"}})
+	flags, pos, code, ok := x.parseArgs(args, flagSpec{{names: []string{"output-format", "o"}, kind: optString, choices: []string{"text", "json"}, def: "text", help: "The format of the list"}})
 	if !ok {
 		return code
 	}
@@ -402,12 +430,6 @@ func (x *extensionsCmd) list(args []string) int {
 		return x.usage("Unknown argument: " + pos[0])
 	}
 	format := flags["output-format"]
-	if format == "" {
-		format = "text"
-	}
-	if format != "text" && format != "json" {
-		return x.usage(fmt.Sprintf(`Invalid values: Argument: output-format, Given: %q, Choices: "text", "json"`, format))
-	}
 	loaded := extensions.Load(x.m.Config)
 	for _, err := range loaded.Errs {
 		var e *extensions.Error
@@ -444,7 +466,10 @@ func (x *extensionsCmd) list(args []string) int {
 // update updates as `gemini extensions update` does; like it, it exits 0
 // when an update fails, having said why on stderr.
 func (x *extensionsCmd) update(ctx context.Context, args []string) int {
-	flags, pos, code, ok := x.parseArgs(args, flagSpec{bools: []string{"all", "consent"}})
+	flags, pos, code, ok := x.parseArgs(args, flagSpec{
+		{names: []string{"all"}, kind: optBool, help: "Update all extensions"},
+		{names: []string{"consent"}, kind: optBool, help: "Acknowledge the security risks of installing an extension and skip the confirmation prompt"},
+	})
 	if !ok {
 		return code
 	}
@@ -523,7 +548,7 @@ func (x *extensionsCmd) update(ctx context.Context, args []string) int {
 var scopes = []string{"user", "workspace", "system", "systemdefaults", "session"}
 
 func (x *extensionsCmd) setEnabled(ctx context.Context, args []string, enable bool) int {
-	flags, pos, code, ok := x.parseArgs(args, flagSpec{values: []string{"scope"}})
+	flags, pos, code, ok := x.parseArgs(args, flagSpec{{names: []string{"scope"}, kind: optString, help: "The scope: " + strings.Join(scopes, ", ") + "; enable's default: every scope, disable's: user"}})
 	if !ok {
 		return code
 	}

@@ -9,12 +9,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // runFlags are a headless run's flags: Gemini CLI 0.61's, by its names
 // and aliases (its packages/cli config.ts), and gemini-ls's own (-C,
 // --log-file, --log-level). Flags 0.61 has that make no sense here are
-// declared too, so that using one says why rather than "not defined".
+// declared too, so that using one says why rather than "not defined",
+// and hidden from help.
 type runFlags struct {
 	prompt         string
 	dir            string
@@ -40,6 +43,9 @@ type runFlags struct {
 	logs           logFlags
 	// notHere are the flags of 0.61 that do not apply in gemini-ls.
 	notHere []*notHereFlag
+	// order is the flags' first names in the order declared, which help
+	// follows.
+	order []string
 }
 
 // listFlag is a repeatable flag of comma-separated values, as Gemini
@@ -47,6 +53,8 @@ type runFlags struct {
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Get() any { return []string(*l) }
 
 func (l *listFlag) Set(v string) error {
 	for _, s := range strings.Split(v, ",") {
@@ -69,6 +77,31 @@ type notHereFlag struct {
 func (f *notHereFlag) String() string   { return "" }
 func (f *notHereFlag) IsBoolFlag() bool { return true }
 func (f *notHereFlag) Set(string) error { f.given = true; return nil }
+func (f *notHereFlag) hiddenFromHelp()  {}
+
+// choiceFlag is a string flag that takes one of its choices, as yargs'
+// options with choices; help shows them.
+type choiceFlag struct {
+	p       *string
+	choices []string
+}
+
+func (c *choiceFlag) String() string {
+	if c.p == nil { // the zero value, which the flag package makes
+		return ""
+	}
+	return *c.p
+}
+
+func (c *choiceFlag) Get() any { return c.String() }
+
+func (c *choiceFlag) Set(v string) error {
+	if !slices.Contains(c.choices, v) {
+		return fmt.Errorf("not one of %s", quoteAll(c.choices))
+	}
+	*c.p = v
+	return nil
+}
 
 // validSessionID is what Gemini CLI's --session-id takes.
 var validSessionID = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
@@ -76,62 +109,77 @@ var validSessionID = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 // resumeLatest is what --resume means with no value, as in Gemini CLI.
 const resumeLatest = "latest"
 
+// register declares the flags in fs, each once with its aliases (the
+// names sharing its flag.Value), in the order help shows them.
 func (f *runFlags) register(fs *flag.FlagSet) {
-	str := func(p *string, usage string, value string, names ...string) {
-		for _, n := range names {
-			fs.StringVar(p, n, value, usage)
+	// alias gives the flag declared as names[0] its other names.
+	alias := func(names []string) {
+		f.order = append(f.order, names[0])
+		fl := fs.Lookup(names[0])
+		for _, n := range names[1:] {
+			fs.Var(fl.Value, n, fl.Usage)
 		}
+	}
+	str := func(p *string, value, usage string, names ...string) {
+		fs.StringVar(p, names[0], value, usage)
+		alias(names)
+	}
+	choice := func(p *string, value string, choices []string, usage string, names ...string) {
+		*p = value
+		fs.Var(&choiceFlag{p: p, choices: choices}, names[0], usage)
+		alias(names)
 	}
 	boolean := func(p *bool, usage string, names ...string) {
-		for _, n := range names {
-			fs.BoolVar(p, n, false, usage)
-		}
+		fs.BoolVar(p, names[0], false, usage)
+		alias(names)
 	}
 	list := func(p *listFlag, usage string, names ...string) {
-		for _, n := range names {
-			fs.Var(p, n, usage)
-		}
+		fs.Var(p, names[0], usage)
+		alias(names)
 	}
-	str(&f.prompt, "the `PROMPT` to run, after what stdin holds (a positional prompt does the same)", "", "p", "prompt")
-	fs.StringVar(&f.dir, "C", ".", "run in `DIR` (the workspace root)")
-	str(&f.model, "the `MODEL` (default: GEMINI_MODEL, else the settings' model.name, else auto)", "", "m", "model")
-	fs.StringVar(&f.approvalMode, "approval-mode", "", "what runs without asking, the `MODE`: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); settings' general.defaultApprovalMode when not given, else default")
-	boolean(&f.yolo, "run everything without asking, as --approval-mode yolo", "y", "yolo")
-	str(&f.outputFormat, "the `FORMAT` of stdout: text, json or stream-json", "text", "o", "output-format")
-	str(&f.resume, "continue a saved session: `latest` (also with no value), its number in --list-sessions, or its id", "", "r", "resume")
-	fs.StringVar(&f.sessionID, "session-id", "", "start a new session with this `ID` (letters, digits, - and _)")
-	fs.StringVar(&f.deleteSession, "delete-session", "", "delete the saved session `N` (its number in --list-sessions, or its id) and exit")
-	boolean(&f.listSessions, "list this directory's saved sessions and exit", "list-sessions")
-	boolean(&f.listExtensions, "list the installed extensions and exit", "l", "list-extensions")
-	boolean(&f.skipTrust, "trust the workspace for this run, as GEMINI_CLI_TRUST_WORKSPACE=true does", "skip-trust")
-	boolean(&f.debug, "log at debug level (on stderr, unless --log-file)", "d", "debug")
-	boolean(&f.rawOutput, "print the model's text as it is, terminal escape sequences included", "raw-output")
-	boolean(&f.acceptRawRisk, "with --raw-output, without the warning", "accept-raw-output-risk")
-	list(&f.include, "more workspace roots: `DIRS`, comma-separated (relative to -C), the flag repeatable; after settings' context.includeDirectories", "include-directories")
-	list(&f.policies, "policy `PATHS` (files or directories, comma-separated, the flag repeatable) read instead of ~/.gemini/policies and settings' policyPaths", "policy")
-	list(&f.adminPolicy, "admin-tier policy `PATHS` (comma-separated, repeatable), instead of settings' adminPolicyPaths; skipped when the system policies directory holds policies", "admin-policy")
-	list(&f.allowedTools, "`TOOLS` that run without asking (comma-separated, repeatable), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
-	list(&f.allowedMCP, "the only MCP `SERVERS` used (comma-separated, repeatable), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
-	list(&f.extensions, "the only `EXTENSIONS` enabled (comma-separated, repeatable; none: no extension)", "e", "extensions")
+	str(&f.prompt, "", "Run this prompt headless, after what stdin holds (a positional prompt does the same)", "p", "prompt")
+	str(&f.dir, ".", "Run in this directory, the workspace root", "C")
+	str(&f.model, "", "Model (default: GEMINI_MODEL, else settings' model.name, else auto)", "m", "model")
+	choice(&f.approvalMode, "", approvalModes(), "What runs without asking: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); when not given, settings' general.defaultApprovalMode, else default", "approval-mode")
+	boolean(&f.yolo, "Run everything without asking, as --approval-mode yolo", "y", "yolo")
+	choice(&f.outputFormat, "text", []string{"text", "json", "stream-json"}, "The format of stdout", "o", "output-format")
+	str(&f.resume, "", "Continue a saved session: latest (also with no value), its number in --list-sessions, or its id", "r", "resume")
+	str(&f.sessionID, "", "Start a new session with this id (letters, digits, - and _)", "session-id")
+	str(&f.deleteSession, "", "Delete a saved session, by its number in --list-sessions or its id, and exit", "delete-session")
+	boolean(&f.listSessions, "List this directory's saved sessions and exit", "list-sessions")
+	boolean(&f.listExtensions, "List the installed extensions and exit", "l", "list-extensions")
+	boolean(&f.skipTrust, "Trust the workspace for this run, as GEMINI_CLI_TRUST_WORKSPACE=true does", "skip-trust")
+	boolean(&f.debug, "Log at debug level (on stderr, unless --log-file)", "d", "debug")
+	boolean(&f.rawOutput, "Print the model's text as it is, terminal escape sequences included", "raw-output")
+	boolean(&f.acceptRawRisk, "With --raw-output, without its warning", "accept-raw-output-risk")
+	list(&f.include, "More workspace roots (comma-separated or repeated, relative to -C), after settings' context.includeDirectories", "include-directories")
+	list(&f.policies, "Policy files or directories (comma-separated or repeated), read instead of ~/.gemini/policies and settings' policyPaths", "policy")
+	list(&f.adminPolicy, "Admin-tier policy files or directories (comma-separated or repeated), instead of settings' adminPolicyPaths; skipped when the system policies directory holds policies", "admin-policy")
+	list(&f.allowedTools, "Tools that run without asking (comma-separated or repeated), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
+	list(&f.allowedMCP, "The only MCP servers used (comma-separated or repeated), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
+	list(&f.extensions, "The only extensions enabled (comma-separated or repeated; none: no extension)", "e", "extensions")
 	f.logs.register(fs)
-	for _, n := range []notHereFlag{
+	for _, n := range []*notHereFlag{
 		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
 		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},
 		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
 		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},
+		// Gemini CLI's names for ACP mode are a command here.
+		{names: []string{"acp"}, why: acpIsACommand},
+		{names: []string{"experimental-acp"}, why: acpIsACommand},
 	} {
-		f.notHere = append(f.notHere, &n)
-		for _, name := range n.names {
-			fs.Var(&n, name, "not in gemini-ls: "+n.why)
-		}
-	}
-	// Gemini CLI's names for ACP mode are commands here: say so.
-	for _, name := range []string{"acp", "experimental-acp"} {
-		n := &notHereFlag{names: []string{name}, why: "ACP is its own command here: gemini-ls acp (or gemini-ls --acp with no other flag)"}
 		f.notHere = append(f.notHere, n)
-		fs.Var(n, name, "not with run: gemini-ls acp")
+		fs.Var(n, n.names[0], "Not in gemini-ls: "+n.why)
+		alias(n.names)
 	}
+}
+
+const acpIsACommand = "ACP is its own command here: gemini-ls acp (or gemini-ls --acp with no other flag)"
+
+// approvalModes are --approval-mode's choices.
+func approvalModes() []string {
+	return []string{string(tools.ApprovalDefault), string(tools.ApprovalAutoEdit), string(tools.ApprovalYolo), string(tools.ApprovalPlan)}
 }
 
 // errUsage is a mistake in the command line; Gemini CLI exits 1 for its
@@ -149,9 +197,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				c, _ := lookup("run")
-				fmt.Fprintf(stderr, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
-				fs.PrintDefaults()
+				writeCommandHelp(stderr, "run", options(fs, f.order))
 				return nil, err
 			}
 			// The flag package wrote the error's line.

@@ -2,15 +2,18 @@ package main
 
 import (
 	"context"
+	"flag"
 	"strings"
 	"testing"
 )
 
-// flagsOf is every flag each command takes, as its help must show it.
+// flagsOf is some of the flags each command takes, as its help shows
+// them.
 var flagsOf = map[string][]string{
-	"serve": {"-log-file PATH", "-log-level LEVEL", "-stdio"},
-	"acp":   {"-log-file PATH", "-log-level LEVEL"},
-	"run":   {"-p PROMPT", "-prompt PROMPT", "-C DIR", "-model MODEL", "-approval-mode", "-include-directories DIRS", "-output-format", "-log-file PATH", "-log-level LEVEL"},
+	"serve": {"    --log-file ", "    --log-level ", "    --stdio "},
+	"acp":   {"    --log-file ", "    --log-level "},
+	"run":   {"-p, --prompt ", "-C ", "-m, --model ", "    --approval-mode ", "    --include-directories ", "-o, --output-format ", "    --log-file ", "    --log-level "},
+	"login": {"    --no-browser "},
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -21,30 +24,39 @@ func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-// wantCommandHelp fails t unless help shows name's usage line and every
-// one of its flags.
+// wantCommandHelp fails t unless help is name's: its usage line, what it
+// does, and its flags, then -h.
 func wantCommandHelp(t *testing.T, help, name string) {
 	t.Helper()
 	c, ok := lookup(name)
-	if !ok || !strings.Contains(help, "gemini-ls "+c.synopsis+"\n") {
-		t.Errorf("help lacks the usage line of %s:\n%s", name, help)
+	if !ok || !strings.HasPrefix(help, "Usage: gemini-ls "+name) || !strings.Contains(help, "\n\n"+c.summary+"\n\nOptions:\n") {
+		t.Errorf("help lacks the usage line or summary of %s:\n%s", name, help)
 	}
-	for _, f := range flagsOf[name] {
-		if !strings.Contains(help, "  "+f) {
-			t.Errorf("help lacks %s's flag %s:\n%s", name, f, help)
+	for _, f := range append(flagsOf[name], "-h, --help ") {
+		if !strings.Contains(help, "\n  "+f) {
+			t.Errorf("help lacks %s's flag %q:\n%s", name, f, help)
 		}
 	}
 }
 
 func TestHelpShowsEveryCommand(t *testing.T) {
+	_, want, _ := runMain(t, "help")
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"-help"}, {"--log-level", "debug", "--help"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, stdout, stderr := runMain(t, args...)
-			if code != 0 || stderr != "" {
-				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+			if code != 0 || stderr != "" || stdout != want {
+				t.Fatalf("exit %d, stderr %q, stdout\n%s\nwant 0, nothing and\n%s", code, stderr, stdout, want)
 			}
-			for _, name := range []string{"serve", "acp", "run", "version", "help"} {
-				wantCommandHelp(t, stdout, name)
+			if !strings.HasPrefix(stdout, "Usage: gemini-ls [options] [command]\n") {
+				t.Errorf("help does not start with its usage line:\n%s", stdout)
+			}
+			for _, c := range commands() {
+				if !strings.Contains(stdout, "\n  gemini-ls "+c.name+" ") {
+					t.Errorf("help lacks the command %s:\n%s", c.name, stdout)
+				}
+			}
+			if !strings.Contains(stdout, "  gemini-ls serve ") || !strings.Contains(stdout, "what editors run.  [default]\n") {
+				t.Errorf("help does not say serve is the default:\n%s", stdout)
 			}
 			if !strings.Contains(stdout, "GEMINI_API_KEY") {
 				t.Errorf("help does not say how to authenticate:\n%s", stdout)
@@ -53,15 +65,156 @@ func TestHelpShowsEveryCommand(t *testing.T) {
 	}
 }
 
+// helpOptions is the flags of each line of help's Options section, by
+// line, without dashes; t fails on a name not dashed as yargs dashes it
+// (one for a letter, two for a word).
+func helpOptions(t *testing.T, help string) map[string][]string {
+	t.Helper()
+	_, section, ok := strings.Cut(help, "\nOptions:\n")
+	if !ok {
+		t.Fatalf("help has no Options:\n%s", help)
+	}
+	section, _, _ = strings.Cut(section, "\n\n")
+	lines := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(section, "\n"), "\n") {
+		flags, _, _ := strings.Cut(strings.TrimSpace(line), "  ")
+		for _, f := range strings.Split(flags, ", ") {
+			name := strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-")
+			want := "--" + name
+			if len(name) == 1 {
+				want = "-" + name
+			}
+			if f != want {
+				t.Errorf("help shows %s as %q, want %q:\n%s", name, f, want, line)
+			}
+			lines[line] = append(lines[line], name)
+		}
+	}
+	return lines
+}
+
+// wantEachFlagOnce fails t unless help's Options show each flag fs parses
+// once, on one line with all its names (those sharing its Value), but the
+// hidden ones, and nothing fs does not parse but -h and the extras.
+func wantEachFlagOnce(t *testing.T, help string, extras []string, sets ...*flag.FlagSet) {
+	t.Helper()
+	lineOf := map[string]string{}
+	for line, names := range helpOptions(t, help) {
+		for _, n := range names {
+			if prev, ok := lineOf[n]; ok {
+				t.Errorf("help shows %s twice:\n%s\n%s", n, prev, line)
+			}
+			lineOf[n] = line
+		}
+	}
+	known := map[string]bool{"h": true, "help": true}
+	for _, n := range extras {
+		known[n] = true
+	}
+	for _, fs := range sets {
+		fs.VisitAll(func(fl *flag.Flag) {
+			known[fl.Name] = true
+			line, shown := lineOf[fl.Name]
+			if _, hidden := fl.Value.(hiddenFlag); hidden {
+				if shown {
+					t.Errorf("help shows the hidden flag %s:\n%s", fl.Name, line)
+				}
+				return
+			}
+			if !shown {
+				t.Errorf("help lacks the flag %s, neither shown nor hidden:\n%s", fl.Name, help)
+				return
+			}
+			fs.VisitAll(func(alias *flag.Flag) {
+				if alias.Value == fl.Value && lineOf[alias.Name] != line {
+					t.Errorf("help shows %s's alias %s on another line:\n%s\n%s", fl.Name, alias.Name, line, lineOf[alias.Name])
+				}
+			})
+		})
+	}
+	for n, line := range lineOf {
+		if !known[n] {
+			t.Errorf("help shows %s, which is not parsed:\n%s", n, line)
+		}
+	}
+}
+
+// runFlagSet is the flags a headless run parses, as runHeadless declares
+// them.
+func runFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs)
+	return fs
+}
+
+// The bare gemini-ls's help shows every flag it takes without a command
+// (a headless run's and serve's) once, with its aliases, but those it
+// takes only to refuse; so does run's help. A flag added to either set
+// shows, or is marked hidden.
+func TestHelpListsEachFlagOnce(t *testing.T) {
+	_, top, _ := runMain(t, "--help")
+	wantEachFlagOnce(t, top, []string{"v", "version"}, runFlagSet(), serveWithLogFlags())
+	_, _, runHelp := runMain(t, "run", "--help")
+	wantEachFlagOnce(t, runHelp, nil, runFlagSet())
+	// Types, choices and defaults as 0.61 shows them.
+	lineOf := map[string]string{}
+	for line, names := range helpOptions(t, top) {
+		lineOf[names[0]] = line
+	}
+	for _, tc := range []struct{ name, start, end string }{
+		{"d", "  -d, --debug  ", "  [boolean]"},
+		{"approval-mode", "      --approval-mode  ", `  [string] [choices: "default", "auto_edit", "yolo", "plan"]`},
+		{"o", "  -o, --output-format  ", `  [string] [choices: "text", "json", "stream-json"] [default: "text"]`},
+		{"include-directories", "      --include-directories  ", "  [array]"},
+		{"C", "  -C  ", `  [string] [default: "."]`},
+		{"stdio", "      --stdio  ", "  [boolean] [default: true]"},
+		{"v", "  -v, --version  ", "Show version number  [boolean]"},
+		{"h", "  -h, --help  ", "Show help  [boolean]"},
+	} {
+		if line := lineOf[tc.name]; !strings.HasPrefix(line, tc.start) || !strings.HasSuffix(line, tc.end) {
+			t.Errorf("%s's line is %q, want %q ... %q", tc.name, line, tc.start, tc.end)
+		}
+	}
+	// 0.61's is 45 lines; gemini-ls's was 160, an alias a flag of its own.
+	if n := strings.Count(top, "\n"); n > 60 {
+		t.Errorf("help is %d lines:\n%s", n, top)
+	}
+}
+
+// The flags gemini-ls takes only to refuse, hidden from help, still say
+// why when given, each by each of its names.
+func TestHiddenFlagsStillRefuse(t *testing.T) {
+	hidden := 0
+	runFlagSet().VisitAll(func(fl *flag.Flag) {
+		n, ok := fl.Value.(*notHereFlag)
+		if !ok {
+			if _, ok := fl.Value.(hiddenFlag); ok {
+				t.Errorf("%s is hidden but not refused", fl.Name)
+			}
+			return
+		}
+		hidden++
+		code, stdout, stderr := runMain(t, "run", "--"+fl.Name, "-p", "hi")
+		want := "does not apply: " + n.why
+		if code != exitError || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--%s: exit %d, stdout %q, stderr %q; want %d and one line with %q", fl.Name, code, stdout, stderr, exitError, want)
+		}
+	})
+	if hidden < 10 {
+		t.Errorf("%d hidden flag names, want at least the 10 of -i, -s, -w, --screen-reader, --session-file, --acp and --experimental-acp", hidden)
+	}
+}
+
 func TestCommandHelp(t *testing.T) {
-	for _, name := range []string{"serve", "acp", "run", "version"} {
+	for _, name := range []string{"serve", "acp", "run", "login", "version", "help"} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := runMain(t, name, "--help")
 			if code != 0 || stdout != "" {
 				t.Fatalf("exit %d, stdout %q; want 0 and the help on stderr", code, stdout)
 			}
 			wantCommandHelp(t, stderr, name)
-			if foreign := map[string]string{"serve": "-approval-mode", "acp": "-stdio", "run": "-stdio", "version": "-log-file"}[name]; strings.Contains(stderr, foreign) {
+			if foreign := map[string]string{"serve": "--approval-mode", "acp": "--stdio", "run": "--stdio", "version": "--log-file"}[name]; foreign != "" && strings.Contains(stderr, foreign) {
 				t.Errorf("%s's help shows another command's flag %s:\n%s", name, foreign, stderr)
 			}
 			// help NAME shows the same on stdout.
@@ -144,6 +297,44 @@ func TestCommandGroupsWithoutASubcommand(t *testing.T) {
 		code, stdout, stderr := runMain(t, tc.args...)
 		if code != tc.code || stdout != "" || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// mcp, skills and extensions list their commands as 0.61's do, and each
+// command's help its options, each once with its aliases.
+func TestGroupHelp(t *testing.T) {
+	for group, subs := range map[string][]command{"mcp": mcpCommands(), "skills": skillsCommands(), "extensions": extensionsCommands()} {
+		code, stdout, stderr := runMain(t, group, "--help")
+		if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "Usage: gemini-ls "+group+" <command>\n") {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr\n%s", group, code, stdout, stderr)
+		}
+		helpOptions(t, stderr)
+		if _, again, _ := runMain(t, "help", group); again != stderr {
+			t.Errorf("help %s:\n%s\nwant\n%s", group, again, stderr)
+		}
+		for _, c := range subs {
+			if !strings.Contains(stderr, "\n  "+strings.TrimSpace("gemini-ls "+group+" "+c.name+" "+c.args)+"  ") {
+				t.Errorf("%s --help lacks %s:\n%s", group, c.name, stderr)
+			}
+			code, stdout, sub := runMain(t, group, c.name, "--help")
+			if code != 0 || stdout != "" || !strings.HasPrefix(sub, "Usage: gemini-ls "+group+" "+c.name) || !strings.Contains(sub, "\n  -h, --help  ") {
+				t.Errorf("%s %s --help: exit %d, stdout %q, stderr\n%s", group, c.name, code, stdout, sub)
+			}
+			helpOptions(t, sub)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		line string
+	}{
+		{[]string{"mcp", "add", "-h"}, `  -t, --transport, --type  Transport type  [string] [choices: "stdio", "sse", "http"] [default: "stdio"]`},
+		{[]string{"mcp", "remove", "-h"}, `  -s, --scope  `},
+		{[]string{"skills", "install", "-h"}, `      --path     `},
+		{[]string{"extensions", "list", "-h"}, `  -o, --output-format  The format of the list  [string] [choices: "text", "json"] [default: "text"]`},
+	} {
+		if _, _, help := runMain(t, tc.args...); !strings.Contains(help, "\n"+tc.line) {
+			t.Errorf("%q lacks %q:\n%s", tc.args, tc.line, help)
 		}
 	}
 }

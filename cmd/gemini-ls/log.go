@@ -23,8 +23,8 @@ type logFlags struct {
 const fileLevel = "info"
 
 func (l *logFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.file, "log-file", "", "write logs to `PATH` (default: no logs, or stderr with --log-level)")
-	fs.StringVar(&l.level, "log-level", "", "log `LEVEL`: debug, info, warn, error (default: "+fileLevel+" in a --log-file; on stderr only when given)")
+	fs.StringVar(&l.file, "log-file", "", "Write logs to this file (default: no logs, or stderr with --log-level)")
+	fs.StringVar(&l.level, "log-level", "", "Log level: debug, info, warn or error (default: "+fileLevel+" in a --log-file; on stderr only when given)")
 }
 
 // logger builds the process logger: JSON lines to the log file, or to

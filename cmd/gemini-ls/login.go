@@ -21,7 +21,7 @@ import (
 // machine.
 func signIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("login", flag.ContinueOnError)
-	noBrowser := fs.Bool("no-browser", false, "print the URL and read the authorization code Google's page shows, for a browser on another machine (also NO_BROWSER=true)")
+	noBrowser := fs.Bool("no-browser", false, "Print the URL and read the authorization code Google's page shows, for a browser on another machine (also NO_BROWSER=true)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

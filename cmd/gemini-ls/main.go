@@ -18,15 +18,17 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-const intro = `gemini-ls: a Gemini coding agent for every editor, over LSP.
+// intro is the bare gemini-ls's usage line and what it is.
+const intro = `Usage: gemini-ls [options] [command]
 
-Commands (flags take one dash or two):
+gemini-ls - a Gemini coding agent for every editor. Defaults to a language server on stdin/stdout; use -p/--prompt to run one prompt headless.
 
 `
 
@@ -36,36 +38,35 @@ or Gemini CLI's). GOOGLE_GEMINI_BASE_URL points the client at another endpoint;
 GEMINI_MODEL picks the model; auto, routed per prompt, when nothing names one.
 `
 
+// defaultCommand is what gemini-ls runs given no command nor any flag
+// but its own: what editors start.
+const defaultCommand = "serve"
+
 // command is one subcommand: what its help shows, and how to run it.
 type command struct {
-	name     string
-	synopsis string // what follows "gemini-ls " in its usage line
-	summary  string
-	run      func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	name    string
+	args    string // what follows its name and options in its usage line
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // commands lists every subcommand in the order help shows them.
 func commands() []command {
 	return []command{
-		{"serve", "[serve] [flags]", "Speak LSP on stdin/stdout: what editors run. The default command.", serve},
-		{"acp", "acp [flags]  (or gemini-ls --acp)", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run.", serveACP},
-		{"run", "run [PROMPT] [-p PROMPT] [flags]  (or gemini-ls -p PROMPT, gemini-ls PROMPT, ... | gemini-ls)", "Run one prompt headless in a directory and print the answer; Gemini CLI's headless flags.", runHeadless},
-		{"extensions", "extensions <command>", "Manage Gemini CLI extensions (install, uninstall, update, link, new, list, enable, disable, validate) as gemini extensions does.", extensionsCommand},
-		{"mcp", "mcp add|remove|list ...", "Manage the MCP servers in the settings, as gemini mcp does.", mcpCommand},
-		{"skills", "skills list|install|uninstall|enable|disable|link ...", "Manage agent skills, as gemini skills does.", skillsCommand},
-		{"login", "login [-no-browser]", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
-		{"version", "version", "Print the version.", printVersion},
-		{"help", "help [COMMAND]", "Show this help, or one command's.", help},
+		{"serve", "", "Speak LSP on stdin/stdout: what editors run.", serve},
+		{"run", "[query..]", "Run one prompt headless and print the answer; also gemini-ls -p PROMPT, gemini-ls PROMPT, or a prompt piped in.", runHeadless},
+		{"acp", "", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run; also gemini-ls --acp.", serveACP},
+		{"login", "", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
+		{"mcp", "", "Manage MCP servers.", mcpCommand},
+		{"extensions", "<command>", "Manage Gemini CLI extensions.", extensionsCommand},
+		{"skills", "<command>", "Manage agent skills.", skillsCommand},
+		{"version", "", "Show version number.", printVersion},
+		{"help", "[command]", "Show help, or a command's.", help},
 	}
 }
 
 func lookup(name string) (command, bool) {
-	for _, c := range commands() {
-		if c.name == name {
-			return c, true
-		}
-	}
-	return command{}, false
+	return findCommand(commands(), name)
 }
 
 func main() {
@@ -82,7 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// every command rather than serve's flags alone, or for the
 		// version, as Gemini CLI's -v and --version ask.
 		if asksHelp(args) {
-			return help(ctx, nil, stdin, stdout, stderr)
+			writeHelp(stdout)
+			return 0
 		}
 		if asksVersion(args) {
 			return printVersion(ctx, nil, stdin, stdout, stderr)
@@ -162,20 +164,15 @@ func asksHelp(args []string) bool {
 	return false
 }
 
-// help prints every command with its flags, or one command's help.
+// help prints the bare gemini-ls's help, or one command's.
 func help(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("help", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { commandHelp(ctx, fs.Output(), "help") }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseOptions(fs, args, stderr); !ok {
+		return code
 	}
 	switch fs.NArg() {
 	case 0:
-		writeHelp(ctx, stdout)
+		writeHelp(stdout)
 		return 0
 	case 1:
 		if _, ok := lookup(fs.Arg(0)); ok {
@@ -189,13 +186,23 @@ func help(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 	return 2
 }
 
-// writeHelp writes the help of every command, each as its -h shows it.
-func writeHelp(ctx context.Context, w io.Writer) {
+// writeHelp writes the bare gemini-ls's help: its commands, and the
+// flags it takes without one, a headless run's and serve's.
+func writeHelp(w io.Writer) {
 	fmt.Fprint(w, intro)
-	for _, c := range commands() {
-		commandHelp(ctx, w, c.name)
-		fmt.Fprintln(w)
+	writeCommands(w, "gemini-ls", commands())
+	fmt.Fprintln(w)
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs)
+	opts := options(fs, f.order)
+	for _, o := range options(serveWithLogFlags(), nil) {
+		if !slices.ContainsFunc(opts, func(r option) bool { return slices.Contains(r.names, o.names[0]) }) {
+			opts = append(opts, o) // serve's own: those run has too are shown once
+		}
 	}
+	writeOptions(w, append(opts, versionOption(), helpOption()))
+	fmt.Fprintln(w)
 	fmt.Fprint(w, auth)
 }
 
@@ -203,11 +210,6 @@ func writeHelp(ctx context.Context, w io.Writer) {
 // come from its own flag set, so help cannot drift from what it accepts.
 func commandHelp(ctx context.Context, w io.Writer, name string) {
 	c, _ := lookup(name)
-	if c.name == "help" {
-		// Not through -h: that would come back here.
-		fmt.Fprintf(w, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
-		return
-	}
 	c.run(ctx, []string{"-h"}, nil, io.Discard, w)
 }
 
@@ -223,21 +225,27 @@ func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 // in one line with where to look, -h the command's whole help. ok is
 // false when the caller should exit with status code.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if code, ok := parseOptions(fs, args, stderr); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q; %s\n", fs.Name(), fs.Args(), seeHelp(fs.Name()))
+		return 2, false
+	}
+	return 0, true
+}
+
+// parseOptions is parseFlags for a command that takes arguments too.
+func parseOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // the flag package calls it on every error too
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			c, _ := lookup(fs.Name())
-			fmt.Fprintf(stderr, "gemini-ls %s\n    %s\n", c.synopsis, c.summary)
-			fs.PrintDefaults()
+			writeCommandHelp(stderr, fs.Name(), options(fs, nil))
 			return 0, false
 		}
 		// The flag package wrote the error's line.
 		fmt.Fprintf(stderr, "gemini-ls %s: %s\n", fs.Name(), seeHelp(fs.Name()))
-		return 2, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q; %s\n", fs.Name(), fs.Args(), seeHelp(fs.Name()))
 		return 2, false
 	}
 	return 0, true

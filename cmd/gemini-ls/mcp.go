@@ -26,44 +26,40 @@ import (
 // writes them (settings.SetValue), and its messages, on stderr as 0.61
 // writes them, so either tool undoes what the other did.
 
-const mcpUsage = `gemini-ls mcp add [options] <name> <commandOrUrl> [args...]
-    Add a server to the settings (as gemini mcp add).
-      -s, --scope user|project      which settings file (default project)
-      -t, --transport stdio|sse|http  (default stdio; also --type)
-      -e, --env KEY=value           a variable for a stdio server (repeatable)
-      -H, --header "Name: value"    a header for sse and http (repeatable)
-      --timeout MS                  connection timeout in milliseconds
-      --trust                       run its tools without confirmation
-      --description TEXT
-      --include-tools A B ...       only these tools
-      --exclude-tools A B ...       not these tools
-gemini-ls mcp remove [options] <name>
-    Remove a server from the settings (-s, --scope user|project).
-gemini-ls mcp list
-    List the configured servers, connecting to each (as gemini mcp list).
-`
-
 // mcpListTimeout is how long mcp list waits for a server without a
 // timeout of its own: 0.61's MCP_LIST_DEFAULT_TIMEOUT_MSEC.
 const mcpListTimeout = 5 * time.Second
 
-func mcpCommand(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if code, done := groupHelp(args, stderr, mcpUsage, "You need at least one command before continuing."); done {
+// mcpCommands are gemini-ls mcp's commands.
+func mcpCommands() []command {
+	env := mgmtEnv{getenv: os.Getenv}
+	return []command{
+		{"add", "<name> <commandOrUrl> [args...]", "Add a server to the settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.mcpAdd(args, stderr)
+		}},
+		{"remove", "<name>", "Remove a server from the settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.mcpRemove(args, stderr)
+		}},
+		{"list", "", "List the configured servers, connecting to each.", func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.mcpList(ctx, args, stderr)
+		}},
+	}
+}
+
+func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	subs := mcpCommands()
+	if code, done := groupHelp(args, stderr, "mcp", subs, "You need at least one command before continuing."); done {
 		return code
 	}
-	env := mgmtEnv{getenv: os.Getenv}
-	switch args[0] {
-	case "add":
-		return env.mcpAdd(args[1:], stderr)
-	case "remove":
-		return env.mcpRemove(args[1:], stderr)
-	case "list":
-		return env.mcpList(ctx, args[1:], stderr)
-	case "enable", "disable":
+	if c, ok := findCommand(subs, args[0]); ok {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
+	}
+	if args[0] == "enable" || args[0] == "disable" {
 		fmt.Fprintf(stderr, "gemini-ls mcp %s: not supported: gemini-ls does not read Gemini CLI's MCP enablement file; remove the server (gemini-ls mcp remove) or set mcp.excluded instead\n", args[0])
 		return 2
 	}
-	fmt.Fprintf(stderr, "Unknown argument: %s\n%s", args[0], mcpUsage)
+	fmt.Fprintf(stderr, "Unknown argument: %s\n", args[0])
+	writeGroupHelp(stderr, "mcp", subs)
 	return 1
 }
 
@@ -126,7 +122,7 @@ func (e mgmtEnv) read(stderr io.Writer, asIfTrusted bool) (w workingDir, ok bool
 }
 
 // mcpScopes are mcp add and remove's --scope.
-var mcpScope = mgmtOpt{names: []string{"scope", "s"}, kind: optString, choices: []string{"user", "project"}, def: "project"}
+var mcpScope = mgmtOpt{names: []string{"scope", "s"}, kind: optString, choices: []string{"user", "project"}, def: "project", help: "Configuration scope: the user's settings or the project's"}
 
 // scopeFile is the settings file of an mcp scope: the user's, or the
 // working directory's .gemini/settings.json.
@@ -165,14 +161,14 @@ type mcpRemoteEntry struct {
 
 func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope,
-		{names: []string{"transport", "t", "type"}, kind: optString, choices: []string{"stdio", "sse", "http"}, def: "stdio"},
-		{names: []string{"env", "e"}, kind: optEach},
-		{names: []string{"header", "H"}, kind: optEach},
-		{names: []string{"timeout"}, kind: optString},
-		{names: []string{"trust"}, kind: optBool},
-		{names: []string{"description"}, kind: optString},
-		{names: []string{"include-tools"}, kind: optGreedy},
-		{names: []string{"exclude-tools"}, kind: optGreedy},
+		{names: []string{"transport", "t", "type"}, kind: optString, choices: []string{"stdio", "sse", "http"}, def: "stdio", help: "Transport type"},
+		{names: []string{"env", "e"}, kind: optEach, help: "Set an environment variable of a stdio server (e.g. -e KEY=value), repeatable"},
+		{names: []string{"header", "H"}, kind: optEach, help: `Set an HTTP header for sse and http (e.g. -H "X-Api-Key: abc123"), repeatable`},
+		{names: []string{"timeout"}, kind: optString, help: "Set the connection timeout in milliseconds"},
+		{names: []string{"trust"}, kind: optBool, help: "Trust the server (bypass all tool call confirmation prompts)"},
+		{names: []string{"description"}, kind: optString, help: "Set the description for the server"},
+		{names: []string{"include-tools"}, kind: optGreedy, help: "The only tools used of the server"},
+		{names: []string{"exclude-tools"}, kind: optGreedy, help: "Tools of the server not used"},
 	}, true, 2, -1)
 	if code, done := mgmtUsageError(a, err, "mcp add", stderr); done {
 		return code
@@ -307,7 +303,9 @@ func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
 // true when the command should stop, with code.
 func mgmtUsageError(a mgmtArgs, err error, command string, stderr io.Writer) (code int, done bool) {
 	if a.help {
-		fmt.Fprint(stderr, mgmtUsageOf(command))
+		group, name, _ := strings.Cut(command, " ")
+		c, _ := findCommand(subcommandsOf(group), name)
+		writeUsage(stderr, "gemini-ls "+group, c, mgmtOptions(a.specs))
 		return 0, true
 	}
 	if err != nil {
@@ -317,11 +315,12 @@ func mgmtUsageError(a mgmtArgs, err error, command string, stderr io.Writer) (co
 	return 0, false
 }
 
-func mgmtUsageOf(command string) string {
-	if strings.HasPrefix(command, "mcp") {
-		return mcpUsage
+// subcommandsOf is the commands of a management command (mcp, skills).
+func subcommandsOf(group string) []command {
+	if group == "mcp" {
+		return mcpCommands()
 	}
-	return skillsUsage
+	return skillsCommands()
 }
 
 // sameSettingsFile reports whether a and b are one file (or would be).
@@ -487,6 +486,7 @@ type mgmtOpt struct {
 	kind    mgmtOptKind
 	choices []string
 	def     string
+	help    string // what help says of it
 }
 
 // mgmtArgs is what parseMgmtArgs found.
@@ -497,6 +497,8 @@ type mgmtArgs struct {
 	// arguments (mcp add's server arguments).
 	rest []string
 	help bool
+	// specs are the options parsed, for help.
+	specs []mgmtOpt
 }
 
 func (a mgmtArgs) str(key string) string {
@@ -516,7 +518,7 @@ func (a mgmtArgs) has(key string) bool { _, ok := a.values[key]; return ok }
 // yargs' "Unknown argument". -h and --help ask for help. Errors come in
 // yargs' order: too few positionals, unknown arguments, a bad choice.
 func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, maxPos int) (mgmtArgs, error) {
-	out := mgmtArgs{values: map[string][]string{}}
+	out := mgmtArgs{values: map[string][]string{}, specs: specs}
 	find := func(name string) (mgmtOpt, bool) {
 		for _, s := range specs {
 			if slices.Contains(s.names, name) {
@@ -653,17 +655,26 @@ func needPositionals(got, need int) error {
 }
 
 // groupHelp answers a command group (mcp, skills) given no subcommand,
-// with yargs' words (missing) and the usage, status 1, or asked for
-// help, with the usage, status 0; done is false otherwise.
-func groupHelp(args []string, stderr io.Writer, usage, missing string) (code int, done bool) {
+// with yargs' words (missing) and the group's help, status 1, or asked
+// for help, with its help, status 0; done is false otherwise.
+func groupHelp(args []string, stderr io.Writer, group string, subs []command, missing string) (code int, done bool) {
 	switch {
 	case len(args) == 0:
 		fmt.Fprintln(stderr, missing)
-		fmt.Fprint(stderr, usage)
+		writeGroupHelp(stderr, group, subs)
 		return 1, true
-	case args[0] == "-h" || args[0] == "--help" || args[0] == "-help":
-		fmt.Fprint(stderr, usage)
+	case asksHelp(args[:1]):
+		writeGroupHelp(stderr, group, subs)
 		return 0, true
 	}
 	return 0, false
+}
+
+// findCommand is the command of cmds called name.
+func findCommand(cmds []command, name string) (command, bool) {
+	i := slices.IndexFunc(cmds, func(c command) bool { return c.name == name })
+	if i < 0 {
+		return command{}, false
+	}
+	return cmds[i], true
 }

@@ -70,12 +70,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.rawOutput && !f.acceptRawRisk && f.outputFormat == "text" {
 		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
 	}
-	mode := tools.ApprovalMode(f.approvalMode)
-	switch mode {
-	case "", tools.ApprovalDefault, tools.ApprovalAutoEdit, tools.ApprovalYolo, tools.ApprovalPlan:
-	default:
-		return usageError(stderr, fmt.Errorf("--approval-mode must be default, auto_edit, yolo or plan, not %q", f.approvalMode))
-	}
+	mode := tools.ApprovalMode(f.approvalMode) // one of its choices, or ""
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
 	if f.listSessions {

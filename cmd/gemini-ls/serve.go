@@ -32,7 +32,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 // serveFlagSet is serve's own flags; serveStdio adds the log flags.
 func serveFlagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
+	fs.Bool("stdio", true, "Speak LSP on stdin/stdout (the only transport; accepted for VS Code)")
 	return fs
 }
 

@@ -23,42 +23,43 @@ import (
 // disable edit skills.disabled in the same settings files, written as
 // 0.61 writes them; its messages, on the streams 0.61 writes them to.
 
-const skillsUsage = `gemini-ls skills list [--all]
-    List the discovered agent skills (on stdout).
-gemini-ls skills install <source> [--scope user|workspace] [--path SUBDIR] [--consent]
-    Install skills from a git repository URL, a .skill archive or a local directory.
-gemini-ls skills link <path> [--scope user|workspace] [--consent]
-    Link the skills of a local directory (changes there apply at once).
-gemini-ls skills uninstall <name> [--scope user|workspace]
-    Remove an installed skill (default scope user).
-gemini-ls skills enable <name>
-    Remove it from skills.disabled in the workspace's and the user's settings.
-gemini-ls skills disable <name> [--scope user|workspace]
-    Add it to skills.disabled (default scope workspace).
-`
-
 var skillScope = []string{"user", "workspace"}
 
+// skillsCommands are gemini-ls skills' commands.
+func skillsCommands() []command {
+	env := mgmtEnv{getenv: os.Getenv}
+	return []command{
+		{"list", "", "List the discovered agent skills (on stdout).", func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+			return env.skillsList(args, stdout, stderr)
+		}},
+		{"enable", "<name>", "Enable a skill: remove it from skills.disabled in the workspace's and the user's settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.skillsToggle(args, stderr, true)
+		}},
+		{"disable", "<name>", "Disable a skill: add it to skills.disabled.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.skillsToggle(args, stderr, false)
+		}},
+		{"install", "<source>", "Install skills from a git repository URL, a .skill archive or a local directory.", func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return env.skillsInstall(ctx, args, stdin, stdout, stderr, false)
+		}},
+		{"link", "<path>", "Link the skills of a local directory: changes there apply at once.", func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return env.skillsInstall(ctx, args, stdin, stdout, stderr, true)
+		}},
+		{"uninstall", "<name>", "Remove an installed skill.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return env.skillsUninstall(args, stderr)
+		}},
+	}
+}
+
 func skillsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if code, done := groupHelp(args, stderr, skillsUsage, "Not enough non-option arguments: got 0, need at least 1"); done {
+	subs := skillsCommands()
+	if code, done := groupHelp(args, stderr, "skills", subs, "Not enough non-option arguments: got 0, need at least 1"); done {
 		return code
 	}
-	env := mgmtEnv{getenv: os.Getenv}
-	switch args[0] {
-	case "list":
-		return env.skillsList(args[1:], stdout, stderr)
-	case "install":
-		return env.skillsInstall(ctx, args[1:], stdin, stdout, stderr, false)
-	case "link":
-		return env.skillsInstall(ctx, args[1:], stdin, stdout, stderr, true)
-	case "uninstall":
-		return env.skillsUninstall(args[1:], stderr)
-	case "enable":
-		return env.skillsToggle(args[1:], stderr, true)
-	case "disable":
-		return env.skillsToggle(args[1:], stderr, false)
+	if c, ok := findCommand(subs, args[0]); ok {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "Unknown argument: %s\n%s", args[0], skillsUsage)
+	fmt.Fprintf(stderr, "Unknown argument: %s\n", args[0])
+	writeGroupHelp(stderr, "skills", subs)
 	return 1
 }
 
@@ -78,7 +79,7 @@ func onePositional(args []string, specs []mgmtOpt, command string, stderr io.Wri
 }
 
 func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
-	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool}}, false, 0, 0)
+	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool, help: "List every skill (gemini-ls has no built-in ones: the same list)"}}, false, 0, 0)
 	if code, done := mgmtUsageError(a, err, "skills list", stderr); done {
 		return code
 	}
@@ -120,13 +121,13 @@ func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
 
 func (e mgmtEnv) skillsInstall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, link bool) int {
 	specs := []mgmtOpt{
-		{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user"},
-		{names: []string{"consent"}, kind: optBool},
+		{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user", help: "The scope to install into: ~/.gemini/skills, or the workspace's .gemini/skills"},
+		{names: []string{"consent"}, kind: optBool, help: "Acknowledge the security risks of installing a skill and skip the confirmation prompt"},
 	}
 	command := "skills link"
 	if !link {
 		command = "skills install"
-		specs = append(specs, mgmtOpt{names: []string{"path"}, kind: optString})
+		specs = append(specs, mgmtOpt{names: []string{"path"}, kind: optString, help: "Sub-path within the repository to install from (only used for git repository sources)"})
 	}
 	a, code, ok := onePositional(args, specs, command, stderr)
 	if !ok {
@@ -187,7 +188,7 @@ func askConsent(stdin io.Reader, stdout io.Writer) (bool, error) {
 }
 
 func (e mgmtEnv) skillsUninstall(args []string, stderr io.Writer) int {
-	a, code, ok := onePositional(args, []mgmtOpt{{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user"}},
+	a, code, ok := onePositional(args, []mgmtOpt{{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user", help: "The scope to uninstall from"}},
 		"skills uninstall", stderr)
 	if !ok {
 		return code
@@ -243,7 +244,7 @@ func (e mgmtEnv) skillsToggle(args []string, stderr io.Writer, enable bool) int 
 	command := "skills enable"
 	if !enable {
 		command = "skills disable"
-		specs = []mgmtOpt{{names: []string{"scope", "s"}, kind: optString, choices: skillScope, def: "workspace"}}
+		specs = []mgmtOpt{{names: []string{"scope", "s"}, kind: optString, choices: skillScope, def: "workspace", help: "The settings to add it to: the workspace's or the user's"}}
 	}
 	a, code, ok := onePositional(args, specs, command, stderr)
 	if !ok {
