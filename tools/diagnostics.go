@@ -203,10 +203,10 @@ func listDiagnostics(ws *workspace.Workspace, files []FileDiagnostics) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// mostSevere keeps at most max of files' diagnostics, the most severe
+// mostSevere keeps at most limit of files' diagnostics, the most severe
 // first: for each file, those kept, by position; and the others counted
 // by severity ("3 warnings, 40 hints"), "" when none was left out.
-func mostSevere(files []FileDiagnostics, max int) ([][]Diagnostic, string) {
+func mostSevere(files []FileDiagnostics, limit int) ([][]Diagnostic, string) {
 	type at struct{ file, index int }
 	var all []at
 	for i, f := range files {
@@ -217,7 +217,7 @@ func mostSevere(files []FileDiagnostics, max int) ([][]Diagnostic, string) {
 	diag := func(a at) Diagnostic { return files[a.file].Diagnostics[a.index] }
 	slices.SortStableFunc(all, func(a, b at) int { return cmp.Compare(severityRank(diag(a).Severity), severityRank(diag(b).Severity)) })
 	kept := make([][]Diagnostic, len(files))
-	for _, a := range all[:min(max, len(all))] {
+	for _, a := range all[:min(limit, len(all))] {
 		kept[a.file] = append(kept[a.file], diag(a))
 	}
 	for _, k := range kept {
@@ -225,7 +225,7 @@ func mostSevere(files []FileDiagnostics, max int) ([][]Diagnostic, string) {
 	}
 	var cut []string
 	left := map[string]int{}
-	for _, a := range all[min(max, len(all)):] {
+	for _, a := range all[min(limit, len(all)):] {
 		left[diag(a).Severity]++
 	}
 	for _, s := range []string{"error", "warning", "information", "hint", ""} {
@@ -281,15 +281,15 @@ func DiagnosticLine(d Diagnostic) string {
 }
 
 // oneLine is s on one line, its line breaks and the indentation after
-// them made one space, cut after max runes with an ellipsis.
-func oneLine(s string, max int) string {
+// them made one space, cut after limit runes with an ellipsis.
+func oneLine(s string, limit int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)
 	}
 	s = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit]) + "…"
 	}
 	return s
 }
