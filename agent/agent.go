@@ -62,6 +62,10 @@ type Config struct {
 	// Lander presents and lands the edits' changes; edits fail without
 	// one.
 	Lander dialog.ChangeLander
+	// Diagnostics asks the user's editor for the diagnostics it shows:
+	// after an edit lands, the model is told the errors new in the file
+	// (tools.EditWatch). None when nil (the editor cannot answer).
+	Diagnostics tools.DiagnosticsReader
 	// Checkpointer takes a checkpoint before each edit lands; none when
 	// nil (checkpointer.go).
 	Checkpointer Checkpointer

@@ -598,8 +598,10 @@ func decisionOf(o dialog.ConfirmOutcome) dialog.Decision {
 }
 
 // land has the front end land an edit's proposed change, asking the user
-// first when the door said to (ask), and returns the call's result.
-// Where the user allowed edits for good, the service records it.
+// first when the door said to (ask), and returns the call's result: with
+// the errors the editor shows in the file since, where it can tell them
+// (Config.Diagnostics). Where the user allowed edits for good, the
+// service records it.
 func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
 	s, fc, asks := t.s, run.fc, door.ask
 	if err := s.canLand(); err != nil {
@@ -609,6 +611,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
+	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, p.Change.Path)
 	landIt := func() (dialog.Landing, error) {
 		return s.land(t.ctx, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
 	}
@@ -639,7 +642,11 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	jt.mu.Lock()
 	jt.journal.landed(p.Change, landing.Decision)
 	jt.mu.Unlock()
-	return p.Settle(landing.Decision)
+	res, err := p.Settle(landing.Decision)
+	if err == nil && (landing.Outcome == tools.Applied || landing.Outcome == tools.Modified) {
+		res.Output += watch.Introduced(t.ctx, s.agent.cfg.Workspace.Display(p.Change.Path))
+	}
+	return res, err
 }
 
 // landingDecision is the user's answer to a change they were asked

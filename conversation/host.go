@@ -69,10 +69,12 @@ type Place struct {
 	IncludeDirectories            []string
 	PolicyPaths, AdminPolicyPaths []string
 	// Warn and ShowAuthURL tell the user of what the build found (see
-	// setup.Options); ShellRunner runs shell commands, nil: here.
+	// setup.Options); ShellRunner runs shell commands, nil: here;
+	// Diagnostics asks the editor for its diagnostics, nil: it cannot.
 	Warn        func(what string, err error)
 	ShowAuthURL func(server, authURL string)
 	ShellRunner tools.CommandRunner
+	Diagnostics tools.DiagnosticsReader
 	// AllowedTools, AllowedMCPServers and Extensions are the command
 	// line's choices (see setup.Options).
 	AllowedTools, AllowedMCPServers, Extensions []string
@@ -159,6 +161,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Confirmer:          h.presenter,
 		Asker:              h.presenter,
 		ShellRunner:        place.ShellRunner,
+		Diagnostics:        place.Diagnostics,
 		Overlay:            place.Overlay,
 		Unattended:         h.cfg.Unattended,
 		Model:              place.Model,

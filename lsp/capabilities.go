@@ -62,6 +62,7 @@ type clientCapabilities struct {
 			Confirm              bool `json:"confirm"`
 			Ask                  bool `json:"ask"`
 			RequestNotifications bool `json:"requestNotifications"`
+			Diagnostics          bool `json:"diagnostics"`
 		} `json:"gemini"`
 	} `json:"experimental"`
 }
@@ -85,6 +86,8 @@ type clientFeatures struct {
 	// RequestNotifications: requests that wait for the user go as
 	// gemini/request notifications (see tunnel.go).
 	RequestNotifications bool
+	// Diagnostics: the client answers gemini/diagnostics (diagnostics.go).
+	Diagnostics bool
 	// window/showMessageRequest is not a capability here: eglot answers it
 	// without declaring it, so the server asks and remembers a client that
 	// answers MethodNotFound (Helix 25.07).
@@ -133,6 +136,7 @@ func (p *initializeParams) features() clientFeatures {
 		f.Confirm = e.Gemini.Confirm
 		f.Ask = e.Gemini.Ask
 		f.RequestNotifications = e.Gemini.RequestNotifications
+		f.Diagnostics = e.Gemini.Diagnostics
 	}
 	return f
 }

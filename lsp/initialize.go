@@ -43,7 +43,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	s.completion = completion.New(completion.Config{Workspace: ws, Documents: s.docs, Logger: s.log})
 	s.lifecycle.markInitialized()
 
-	built, err := s.host.Build(ctx, conversation.Place{
+	place := conversation.Place{
 		Workspace:    ws,
 		Warn:         s.warnUser,
 		ShowAuthURL:  s.showAuthURL,
@@ -52,7 +52,11 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		ApprovalMode: opts.ApprovalMode,
 		// The built-ins that need no model answer before sign-in.
 		WithoutCredentials: true,
-	})
+	}
+	if features.Diagnostics {
+		place.Diagnostics = diagnosticsReader{s}
+	}
+	built, err := s.host.Build(ctx, place)
 	s.agentState.set(built, err)
 	s.configureCompletion(built)
 	offer := completionOffer{}
@@ -74,6 +78,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		zap.String("positionEncoding", encodingName(features.Encoding)),
 		zap.Bool("editPreview", features.EditPreview),
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
+		zap.Bool("diagnostics", features.Diagnostics),
 		zap.String("approvalMode", string(opts.ApprovalMode)))
 	return newInitializeResult(features.Encoding, s.opts.Version, offer), nil
 }

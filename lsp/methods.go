@@ -203,13 +203,14 @@ func protocolMethods() []method {
 		{name: "gemini/cancel", dir: clientToServer, sig: notification((*Server).cancelSession)},
 		{name: "$/cancelRequest", dir: bothWays, sig: notification((*Server).cancelRequest)},
 
-		// Edits and questions (8, 9, 9a, 9b, 10).
+		// Edits, questions and the editor's diagnostics (8, 9, 9a, 9b, 9c, 10).
 		{name: "workspace/applyEdit", dir: serverToClient, sig: sentRequest[*protocol.ApplyWorkspaceEditParams, protocol.ApplyWorkspaceEditResult]()},
 		{name: "gemini/confirm", dir: serverToClient, sig: sentRequest[confirmParams, confirmResult]()},
 		{name: "gemini/request", dir: serverToClient, sig: sentNotification[tunneledRequest]()},
 		{name: "gemini/cancelRequest", dir: serverToClient, sig: sentNotification[tunneledCancel]()},
 		{name: "gemini/response", dir: clientToServer, sig: notification((*Server).tunneledAnswer)},
 		{name: "gemini/ask", dir: serverToClient, sig: sentRequest[askParams, askResult]()},
+		{name: "gemini/diagnostics", dir: serverToClient, sig: sentRequest[diagnosticsParams, diagnosticsResult]()},
 		{name: "window/showMessageRequest", dir: serverToClient, sig: sentRequest[*protocol.ShowMessageRequestParams, *protocol.MessageActionItem]()},
 
 		// Completion and next edits (10a).

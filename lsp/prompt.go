@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -50,10 +52,22 @@ func (d diagnostic) toAgent() dialog.Diagnostic {
 	if d.Severity > 0 && d.Severity < len(severityNames) {
 		out.Severity = severityNames[d.Severity]
 	}
-	if d.Code != nil {
-		out.Code = fmt.Sprint(d.Code)
-	}
+	out.Code = codeText(d.Code)
 	return out
+}
+
+// codeText is a diagnostic's code (LSP's integer | string) as text: an
+// integer in full, not as the float64 JSON decoded it into.
+func codeText(code any) string {
+	switch c := code.(type) {
+	case nil:
+		return ""
+	case float64:
+		if c == math.Trunc(c) && math.Abs(c) < 1<<53 {
+			return strconv.FormatInt(int64(c), 10)
+		}
+	}
+	return fmt.Sprint(code)
 }
 
 // promptResult is gemini/prompt's result (and gemini.prompt's).

@@ -62,6 +62,10 @@ type Options struct {
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
 	ShellRunner tools.CommandRunner
+	// Diagnostics asks the user's editor for the diagnostics it shows:
+	// get_diagnostics is offered, and edits tell the errors they brought,
+	// only with it (the LSP, with a client that answers).
+	Diagnostics tools.DiagnosticsReader
 
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
@@ -251,12 +255,13 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
-			Skills:    b.Skills,
-			Plan:      plan,
-			Workspace: o.Workspace,
-			Utility:   agent.NewUtility(gen, o.Retry),
-			Memory:    b.memory,
-			Shell:     tools.ShellOptions{Runner: o.ShellRunner},
+			Skills:      b.Skills,
+			Plan:        plan,
+			Workspace:   o.Workspace,
+			Utility:     agent.NewUtility(gen, o.Retry),
+			Memory:      b.memory,
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner},
+			Diagnostics: o.Diagnostics,
 		},
 		Settings:    set,
 		Getenv:      b.Getenv,
@@ -305,6 +310,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Confirmer:            o.Confirmer,
 		Asker:                o.Asker,
 		Lander:               o.Lander,
+		Diagnostics:          o.Diagnostics,
 		Checkpointer:         b.checkpointer(),
 		Hooks:                b.hooks(set),
 		ApprovalMode:         b.ApprovalMode,

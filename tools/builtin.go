@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/skills"
@@ -52,6 +53,10 @@ type Options struct {
 	// Skills are the agent skills activate_skill offers; the tool is left
 	// out when nil (settings turn skills off).
 	Skills *skills.Catalog
+	// Diagnostics asks the user's editor for the diagnostics it shows,
+	// for get_diagnostics; the tool is left out when nil (the front end's
+	// editor cannot answer).
+	Diagnostics DiagnosticsReader
 }
 
 // ShellOptions configure run_shell_command.
@@ -92,7 +97,7 @@ func Builtin(opts Options) []Tool {
 		updateTopicTool{},
 		listBackgroundTool{},
 		readBackgroundTool{},
-	}, append(planTools(ws, opts.Plan), skillTools(ws, opts.Skills)...)...)
+	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
 }
 
 // skillTools is activate_skill while skills are on (catalog set), as

@@ -28,6 +28,7 @@ var builtinParams = map[string]reflect.Type{
 	EnterPlanModeName:  reflect.TypeFor[enterPlanModeParams](),
 	ExitPlanModeName:   reflect.TypeFor[exitPlanModeParams](),
 	ActivateSkillName:  reflect.TypeFor[activateSkillParams](),
+	GetDiagnosticsName: reflect.TypeFor[getDiagnosticsParams](),
 }
 
 // Every built-in tool's parameters are what jsonschema-go derives from
@@ -38,7 +39,7 @@ var builtinParams = map[string]reflect.Type{
 func TestBuiltinSchemasAreDerived(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	catalog, _ := skillCatalog(t, map[string]string{"deploy/SKILL.md": "---\nname: deploy\ndescription: ships\n---\n"})
-	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: catalog})
+	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: catalog, Diagnostics: &shownDiagnostics{}})
 	if len(all) != len(builtinParams) {
 		t.Errorf("%d built-in tools, %d parameter structs named", len(all), len(builtinParams))
 	}

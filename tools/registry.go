@@ -177,5 +177,11 @@ func (r *Registry) Names() []string {
 // UnknownToolError is the error message the model gets when it calls a tool
 // the registry does not hold.
 func (r *Registry) UnknownToolError(name string) string {
-	return fmt.Sprintf("Tool %q not found in registry. Available tools: %s", name, strings.Join(r.Names(), ", "))
+	available := strings.Join(r.Names(), ", ")
+	if name == GetDiagnosticsName {
+		// gemini-ls's own tool, which a model may know of from another
+		// session: told why it is not here, not that it does not exist.
+		return fmt.Sprintf("Tool %q is not available here: it asks the user's editor for the diagnostics it shows, which only an editor connected over LSP that offers them can answer (not ACP clients, not headless runs). Available tools: %s", name, available)
+	}
+	return fmt.Sprintf("Tool %q not found in registry. Available tools: %s", name, available)
 }

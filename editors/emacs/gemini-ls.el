@@ -83,14 +83,16 @@ answered), from `gemini/models' and the model and usage updates."))
 
 (cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
   "Declare gemini-ls's extensions: edit previews, confirmations, questions.
-They come as `gemini/request' notifications, so they do not block Emacs."
+They come as `gemini/request' notifications, so they do not block Emacs.
+The diagnostics Emacs shows are asked for with `gemini/diagnostics'."
   (let* ((caps (cl-call-next-method))
          (window (copy-sequence (plist-get caps :window))))
     ;; External documents (the sign-in page) open in the browser.
     (setq caps (plist-put caps :window (plist-put window :showDocument '(:support t))))
     (plist-put caps :experimental
                '(:gemini (:editPreview t :confirm t :ask t
-                                       :requestNotifications t)))))
+                                       :requestNotifications t
+                                       :diagnostics t)))))
 
 (defvar gemini-ls--servers nil
   "The gemini-ls servers eglot connected; dead ones are pruned lazily.")
@@ -733,6 +735,62 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
                                  :end (eglot--pos-to-lsp-position end)))
               (when (and diags (> (length diags) 0))
                 (list :diagnostics diags))))))
+
+;;;; The diagnostics Emacs shows: gemini/diagnostics
+
+(defvar flycheck-current-errors)
+(declare-function flycheck-error-pos "ext:flycheck" (err))
+(declare-function flycheck-error-level "ext:flycheck" (err))
+(declare-function flycheck-error-message "ext:flycheck" (err))
+(declare-function flycheck-error-checker "ext:flycheck" (err))
+(declare-function flycheck-error-id "ext:flycheck" (err))
+
+(defun gemini-ls--shown-diagnostics (buffer)
+  "The diagnostics BUFFER shows as LSP Diagnostics, a vector.
+Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
+  (if (not (buffer-live-p buffer))
+      []
+    (with-current-buffer buffer
+      (save-restriction
+        (widen)
+        (if (bound-and-true-p flycheck-mode)
+            (vconcat
+             (mapcar (lambda (err)
+                       (let ((at (eglot--pos-to-lsp-position (flycheck-error-pos err)))
+                             (checker (flycheck-error-checker err)))
+                         (append (list :range (list :start at :end at)
+                                       :severity (pcase (flycheck-error-level err)
+                                                   ('error 1) ('warning 2) (_ 3))
+                                       :message (flycheck-error-message err))
+                                 (when checker (list :source (format "%s" checker)))
+                                 (when (flycheck-error-id err)
+                                   (list :code (format "%s" (flycheck-error-id err)))))))
+                     flycheck-current-errors))
+          (or (gemini-ls--diagnostics (point-min) (point-max)) []))))))
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql gemini/diagnostics)) &key uris &allow-other-keys)
+  "The diagnostics Emacs shows in the files of URIS, for the model.
+Without URIS, those of every buffer visiting a file that shows some.
+A file no buffer visits has none; no buffer is made for it."
+  (list
+   :items
+   (vconcat
+    (if (> (length uris) 0)
+        (mapcar (lambda (uri)
+                  (let ((path (if (fboundp 'eglot-uri-to-path)
+                                  (funcall 'eglot-uri-to-path uri)
+                                (with-suppressed-warnings ((obsolete eglot--uri-to-path))
+                                  (eglot--uri-to-path uri)))))
+                    (list :uri uri
+                          :diagnostics (gemini-ls--shown-diagnostics (find-buffer-visiting path)))))
+                uris)
+      (delq nil
+            (mapcar (lambda (b)
+                      (let ((shown (and (buffer-file-name b) (gemini-ls--shown-diagnostics b))))
+                        (when (> (length shown) 0)
+                          (list :uri (gemini-ls--uri (buffer-file-name b)) :diagnostics shown))))
+                    (buffer-list)))))))
 
 (defun gemini-ls--send (prompt context &optional server)
   "Send PROMPT with CONTEXT to SERVER; stream the answer to the chat.

@@ -43,6 +43,10 @@ type Client struct {
 	// OnAsk answers gemini/ask (plugin profile) with its result
 	// ({chosen, text, declined}); the first option when nil.
 	OnAsk func(ctx context.Context, params json.RawMessage) any
+	// Lint is the editor's other language servers: the diagnostics they
+	// report in the buffer of path holding text, which the client tells
+	// gemini/diagnostics (Profile.Diagnostics). None when nil.
+	Lint func(path, text string) []Diagnostic
 
 	mu       sync.Mutex
 	calls    map[string]context.CancelFunc // the server's in-flight requests, for $/cancelRequest
@@ -509,6 +513,11 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("gemini/ask without options: %s", params))
 		}
 		return map[string]any{"chosen": []string{p.Options[0].ID}}, nil
+	case "gemini/diagnostics":
+		if !c.Profile.Diagnostics {
+			break
+		}
+		return c.diagnostics(params)
 	case "window/showDocument":
 		return map[string]bool{"success": true}, nil
 	case "window/workDoneProgress/create":

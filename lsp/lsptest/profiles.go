@@ -37,6 +37,10 @@ type Profile struct {
 	// workspace/executeCommand (eglot's requests are synchronous): they
 	// are held until the command is answered.
 	SyncWhenIdle bool
+	// Diagnostics: the client answers gemini/diagnostics from
+	// Client.Lint (Profile.WithDiagnostics); otherwise with
+	// MethodNotFound.
+	Diagnostics bool
 }
 
 // VSCode is VS Code's language client without our extension: UTF-16 only,

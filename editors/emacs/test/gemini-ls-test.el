@@ -1762,3 +1762,72 @@ is thinking."
       (should (string-match-p "Slept\\." (gemini-ls-test--chat)))
       (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
     (should seen)))
+
+(defun gemini-ls-test--flymake-bad (report-fn &rest _)
+  "A Flymake backend, as another language server would be: an error on
+each \"bad\" of the buffer, reported to REPORT-FN."
+  (let (found)
+    (save-excursion
+      (goto-char (point-min))
+      (while (search-forward "bad" nil t)
+        (push (flymake-make-diagnostic (current-buffer) (match-beginning 0) (point)
+                                       :error "bad thing")
+              found)))
+    (funcall report-fn found)))
+
+(defun gemini-ls-test--flymake-bad-on (buffer)
+  "Turn the \"bad\" backend on in BUFFER and wait for its diagnostics."
+  (with-current-buffer buffer
+    (add-hook 'flymake-diagnostic-functions #'gemini-ls-test--flymake-bad nil t)
+    (flymake-mode 1)
+    (flymake-start)
+    (gemini-ls-test--wait (lambda () (flymake-diagnostics)) "Flymake's diagnostics")))
+
+(ert-deftest gemini-ls-test-diagnostics-answered ()
+  "gemini/diagnostics is declared and answered with what Flymake shows,
+or Flycheck where it is on: of the files asked about, or of every buffer
+with some; a file no buffer visits has none, and gets no buffer."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x bad y\n"))
+    (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
+                                                   :experimental)
+                                        :gemini)
+                             :diagnostics)))
+    (gemini-ls-test--flymake-bad-on buf)
+    (let* ((uri (gemini-ls--uri (buffer-file-name buf)))
+           (elsewhere (gemini-ls--uri (expand-file-name "none.txt" dir)))
+           (bad '(:range (:start (:line 0 :character 2) :end (:line 0 :character 5))
+                         :severity 1 :message "bad thing")))
+      (should (equal (eglot-handle-request server 'gemini/diagnostics :uris (vector uri elsewhere))
+                     `(:items [(:uri ,uri :diagnostics [,bad]) (:uri ,elsewhere :diagnostics [])])))
+      (should-not (find-buffer-visiting (expand-file-name "none.txt" dir)))
+      (should (equal (eglot-handle-request server 'gemini/diagnostics)
+                     `(:items [(:uri ,uri :diagnostics [,bad])])))
+      ;; Flycheck's errors where flycheck-mode is on.
+      (with-current-buffer buf (setq-local flycheck-mode t)
+                           (setq-local flycheck-current-errors '(e1)))
+      (cl-letf (((symbol-function 'flycheck-error-pos) (lambda (_) 7))
+                ((symbol-function 'flycheck-error-level) (lambda (_) 'warning))
+                ((symbol-function 'flycheck-error-message) (lambda (_) "trailing y"))
+                ((symbol-function 'flycheck-error-checker) (lambda (_) 'proselint))
+                ((symbol-function 'flycheck-error-id) (lambda (_) 12)))
+        (should (equal (eglot-handle-request server 'gemini/diagnostics :uris (vector uri))
+                       `(:items [(:uri ,uri :diagnostics
+                                       [(:range (:start (:line 0 :character 6) :end (:line 0 :character 6))
+                                                :severity 2 :message "trailing y"
+                                                :source "proselint" :code "12")])])))))))
+
+(ert-deftest gemini-ls-test-diagnostics-read-by-the-model ()
+  "The model's get_diagnostics reads what Flymake shows."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server
+        [((chunks . [((call . ((name . "get_diagnostics")
+                               (args . ((file_paths . ["a.txt"]))))))]))
+         ((text . "One bad thing."))]
+        '(("a.txt" . "x bad y\n"))
+      (gemini-ls-test--flymake-bad-on buf)
+      (gemini-ls-test--prompt buf "what is wrong?")
+      (should (string-match-p "One bad thing\\." (gemini-ls-test--chat)))
+      (should (string-search "a.txt:\\nL1:3 error bad thing"
+                             (with-temp-buffer
+                               (insert-file-contents gemini-ls-test--record)
+                               (buffer-string)))))))

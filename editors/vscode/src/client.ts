@@ -21,12 +21,13 @@ export interface ServerSettings {
 /**
  * Declares experimental.gemini: this client previews annotated edits and
  * answers only after the user decides (editPreview), answers
- * gemini/confirm (confirm) and gemini/ask (ask).
+ * gemini/confirm (confirm), gemini/ask (ask) and gemini/diagnostics
+ * (diagnostics).
  */
 class GeminiCapabilities implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
-    experimental.gemini = { editPreview: true, confirm: true, ask: true };
+    experimental.gemini = { editPreview: true, confirm: true, ask: true, diagnostics: true };
   }
   /**
    * The server's gemini.prompt and gemini.cancel LSP commands are for

@@ -25,7 +25,17 @@ import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatSt
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { acceptCompletion, InlineCompletions, NextEdits } from "./completion";
-import { diagnosticsHere, explainPrompt, fixPrompt, isEmpty, promptContext, toPromptDiagnostic, type EditorSnapshot } from "./context";
+import {
+  diagnosticsHere,
+  explainPrompt,
+  fixPrompt,
+  isEmpty,
+  promptContext,
+  toPromptDiagnostic,
+  type EditorDiagnostic,
+  type EditorSnapshot,
+} from "./context";
+import { answerDiagnostics } from "./diagnostics";
 import {
   confirmButtons,
   confirmOutcome,
@@ -218,6 +228,13 @@ class Gemini {
     });
     client.onRequest(methods.confirm, (params: ConfirmParams) => confirm(params));
     client.onRequest(methods.ask, (params: unknown, token: vscode.CancellationToken) => this.answerAsk(params, token));
+    client.onRequest(methods.diagnostics, (params: unknown) =>
+      answerDiagnostics(
+        params,
+        (uri) => vscode.languages.getDiagnostics(vscode.Uri.parse(uri)).map(editorDiagnostic),
+        () => vscode.languages.getDiagnostics().map(([uri, ds]) => [uri.toString(), ds.map(editorDiagnostic)] as const),
+      ),
+    );
     // Replaces the client's own handler, which would apply the edit at once.
     client.onRequest(methods.applyEdit, (params: ApplyEditParams, token: vscode.CancellationToken) =>
       this.reviews.applyEdit(params, token),
@@ -728,6 +745,20 @@ function editorSnapshot(): EditorSnapshot | undefined {
         code: typeof d.code === "object" ? { value: d.code.value } : d.code,
       }),
     ),
+  };
+}
+
+/** A VS Code diagnostic as plain data. */
+function editorDiagnostic(d: vscode.Diagnostic): EditorDiagnostic {
+  return {
+    range: {
+      start: { line: d.range.start.line, character: d.range.start.character },
+      end: { line: d.range.end.line, character: d.range.end.character },
+    },
+    severity: d.severity,
+    message: d.message,
+    source: d.source,
+    code: typeof d.code === "object" ? { value: d.code.value } : d.code,
   };
 }
 

@@ -171,6 +171,8 @@ export const methods = {
   login: "gemini/login",
   /** The model chosen and the models to choose from (§5f). */
   models: "gemini/models",
+  /** The server asks for the diagnostics the editor shows (§9c). */
+  diagnostics: "gemini/diagnostics",
 } as const;
 
 /** gemini/login's result (docs/protocol.md §5e). */

@@ -6,6 +6,7 @@ local question = require("gemini.ask")
 local complete = require("gemini.complete")
 local nextedit = require("gemini.nextedit")
 local prompt_area = require("gemini.prompt")
+local shown_diagnostics = require("gemini.diagnostics")
 
 local M = {}
 
@@ -298,6 +299,12 @@ handlers["gemini/update"] = function(_, params)
   end
 end
 
+-- The diagnostics Neovim shows, for the server (gemini/diagnostics).
+handlers["gemini/diagnostics"] = function(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  return shown_diagnostics.answer(params, client and client.offset_encoding or "utf-16")
+end
+
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
@@ -308,7 +315,7 @@ local function capabilities()
   caps.window = caps.window or {}
   caps.window.showDocument = { support = true }
   caps.experimental = caps.experimental or {}
-  caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true }
+  caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true, diagnostics = true }
   return caps
 end
 

@@ -1,0 +1,246 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// shownDiagnostics is an editor's diagnostics by file, as a
+// DiagnosticsReader: those of the files asked about, or of all.
+type shownDiagnostics struct {
+	mu    sync.Mutex
+	files map[string][]Diagnostic
+	asked [][]string
+	err   error
+}
+
+func (e *shownDiagnostics) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked = append(e.asked, paths)
+	if e.err != nil {
+		return nil, e.err
+	}
+	if len(paths) == 0 {
+		for p := range e.files {
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+	}
+	var out []FileDiagnostics
+	for _, p := range paths {
+		out = append(out, FileDiagnostics{Path: p, Diagnostics: e.files[p]})
+	}
+	return out, nil
+}
+
+func TestDiagnosticLine(t *testing.T) {
+	for _, c := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{Line: 3, Column: 5, Severity: "error", Message: "undefined: x", Source: "compiler", Code: "UndeclaredName"}, "L3:5 error [compiler UndeclaredName] undefined: x"},
+		{Diagnostic{Line: 1, Column: 1, Severity: "warning", Message: "unused", Source: "staticcheck"}, "L1:1 warning [staticcheck] unused"},
+		{Diagnostic{Line: 1, Column: 1, Severity: "hint", Message: "m", Code: "E1"}, "L1:1 hint [E1] m"},
+		{Diagnostic{Line: 9, Column: 2, Message: "no severity"}, "L9:2 diagnostic no severity"},
+		{Diagnostic{Line: 2, Column: 1, Severity: "error", Message: "Type 'A' is not assignable to type 'B'.\n  Property 'x' is missing.\n\n"}, "L2:1 error Type 'A' is not assignable to type 'B'. Property 'x' is missing."},
+		{Diagnostic{Line: 1, Column: 1, Severity: "error", Message: strings.Repeat("é", maxDiagnosticMessage+5)}, "L1:1 error " + strings.Repeat("é", maxDiagnosticMessage) + "…"},
+	} {
+		if got := DiagnosticLine(c.d); got != c.want {
+			t.Errorf("DiagnosticLine(%+v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+// get_diagnostics tells the files asked about, by their paths in the
+// workspace, in the order asked; it asks the editor of the resolved
+// paths, and of every file when none is named.
+func TestGetDiagnosticsOfTheFilesAsked(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "", "sub/b.go": "", "c.go": ""})
+	editor := &shownDiagnostics{files: map[string][]Diagnostic{
+		tw.abs("a.go"): {
+			{Line: 7, Column: 2, Severity: "warning", Message: "later", Source: "lint"},
+			{Line: 3, Column: 5, Severity: "error", Message: "undefined: x", Source: "compiler"},
+		},
+		tw.abs("sub/b.go"): {{Line: 1, Column: 1, Severity: "error", Message: "b"}},
+	}}
+	tool := tw.tool(GetDiagnosticsName, Options{Diagnostics: editor})
+	wantOutput(t, run(t, tool, map[string]any{"file_paths": []any{"sub/b.go", tw.abs("a.go"), "c.go", "a.go"}}),
+		"sub/b.go:\nL1:1 error b\n\na.go:\nL3:5 error [compiler] undefined: x\nL7:2 warning [lint] later\n\nc.go: no diagnostics.\n\n"+
+			"(An editor has diagnostics only for the files its language servers and linters check, usually those open in it.)")
+	wantOutput(t, run(t, tool, map[string]any{}),
+		"a.go:\nL3:5 error [compiler] undefined: x\nL7:2 warning [lint] later\n\nsub/b.go:\nL1:1 error b")
+	if want := [][]string{{tw.abs("sub/b.go"), tw.abs("a.go"), tw.abs("c.go")}, nil}; !slices.EqualFunc(editor.asked, want, slices.Equal) {
+		t.Errorf("the editor was asked of %q, want %q", editor.asked, want)
+	}
+	editor.files = nil
+	wantOutput(t, run(t, tool, map[string]any{}), "The editor shows no diagnostics.")
+
+	if msg := buildError(t, tool, map[string]any{"file_paths": []any{"/elsewhere/x.go"}}); !strings.Contains(msg, "Path must be within one of the workspace directories") {
+		t.Errorf("a path outside the workspace: %q", msg)
+	}
+	editor.err = errors.New("no buffer")
+	if _, err := build(t, tool, map[string]any{}).Execute(context.Background(), CallInfo{}); err == nil || err.Error() != "asking the editor for its diagnostics: no buffer" {
+		t.Errorf("an editor that fails: %v", err)
+	}
+}
+
+// Past maxListedDiagnostics, the least severe are left out first, and
+// counted by severity.
+func TestGetDiagnosticsKeepsTheMostSevere(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "", "b.go": ""})
+	var hints []Diagnostic
+	for i := range 120 {
+		hints = append(hints, Diagnostic{Line: i + 1, Column: 1, Severity: "hint", Message: "h"})
+	}
+	editor := &shownDiagnostics{files: map[string][]Diagnostic{
+		tw.abs("a.go"): hints,
+		tw.abs("b.go"): {
+			{Line: 50, Column: 1, Severity: "error", Message: "e2"},
+			{Line: 9, Column: 1, Severity: "warning", Message: "w"},
+			{Line: 2, Column: 1, Severity: "error", Message: "e1"},
+		},
+	}}
+	out := run(t, tw.tool(GetDiagnosticsName, Options{Diagnostics: editor}), map[string]any{}).Output
+	if n := strings.Count(out, "\nL"); n != maxListedDiagnostics {
+		t.Errorf("%d diagnostics listed, want %d:\n%s", n, maxListedDiagnostics, out)
+	}
+	for _, want := range []string{
+		"\nL97:1 hint h\n(23 more not shown)\n",
+		"b.go:\nL2:1 error e1\nL9:1 warning w\nL50:1 error e2\n",
+		"(Only the 100 most severe diagnostics are shown; not shown: 23 hints.)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// answers is an editor whose diagnostics of one file change from ask to
+// ask: its i-th answer is answers[i], the last repeated.
+type answers struct {
+	mu    sync.Mutex
+	each  [][]Diagnostic
+	asked int
+	fail  bool
+}
+
+func (a *answers) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.fail {
+		return nil, errors.New("the editor went away")
+	}
+	d := a.each[min(a.asked, len(a.each)-1)]
+	a.asked++
+	return []FileDiagnostics{{Path: paths[0], Diagnostics: d}}, nil
+}
+
+func (a *answers) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.asked
+}
+
+func undefined(line int, name string) Diagnostic {
+	return Diagnostic{Line: line, Column: 9, Severity: "error", Message: "undefined: " + name, Source: "compiler", Code: "UndeclaredName"}
+}
+
+// An edit's check tells the errors new since before the edit, once the
+// editor's answer settled; the errors there before, wherever the edit
+// moved them, are not new.
+func TestEditWatchTellsTheNewErrors(t *testing.T) {
+	ctx := context.Background()
+	before := []Diagnostic{undefined(3, "x"), undefined(8, "x"), {Line: 1, Column: 1, Severity: "warning", Message: "w"}}
+	after := []Diagnostic{
+		undefined(4, "x"), undefined(9, "x"), // moved down by the edit
+		undefined(12, "x"), // a third of the same
+		undefined(2, "y"),
+		{Line: 1, Column: 1, Severity: "warning", Message: "w"},
+		{Line: 5, Column: 1, Severity: "warning", Message: "w2"},
+		{Line: 6, Column: 1, Severity: "hint", Message: "h"},
+	}
+	// The editor's server answers the edit late: the first answers after
+	// it are still those before it.
+	editor := &answers{each: [][]Diagnostic{before, before, before, before, after}}
+	w := watchEdit(ctx, editor, "/w/a.go", settling{interval: time.Millisecond, quiet: time.Minute, bound: time.Minute})
+	got := w.Introduced(ctx, "a.go")
+	want := "\n\nThe editor now shows 2 new errors in a.go that it did not show before this change:\n" +
+		"L2:9 error [compiler UndeclaredName] undefined: y\n" +
+		"L12:9 error [compiler UndeclaredName] undefined: x\n" +
+		"It also shows 1 new warning."
+	if got != want {
+		t.Errorf("Introduced = %q, want %q", got, want)
+	}
+	if n := editor.count(); n != 6 {
+		t.Errorf("asked %d times, want 6: once before, then until two answers after the edit agreed", n)
+	}
+}
+
+// An answer still the same as before the edit counts as settled only
+// once it has lasted settling.quiet; an answer that keeps changing is
+// taken as it is at settling.bound.
+func TestEditWatchWaitsWithinBounds(t *testing.T) {
+	ctx := context.Background()
+	same := &answers{each: [][]Diagnostic{nil}}
+	timing := settling{interval: time.Millisecond, quiet: 50 * time.Millisecond, bound: time.Minute}
+	if got := watchEdit(ctx, same, "/w/a.go", timing).Introduced(ctx, "a.go"); got != "" {
+		t.Errorf("nothing new: %q", got)
+	}
+	if n := same.count(); n < 3 {
+		t.Errorf("asked %d times: an unchanged answer was taken before it lasted", n)
+	}
+
+	var changing [][]Diagnostic
+	for i := range 10000 {
+		changing = append(changing, []Diagnostic{undefined(1, fmt.Sprint(i))})
+	}
+	editor := &answers{each: changing}
+	timing = settling{interval: time.Millisecond, quiet: time.Millisecond, bound: 30 * time.Millisecond}
+	got := watchEdit(ctx, editor, "/w/a.go", timing).Introduced(ctx, "a.go")
+	if !strings.Contains(got, "1 new error") {
+		t.Errorf("at the bound, the last answer's error is new: %q", got)
+	}
+}
+
+// Many new errors are cut at maxEditErrors and counted; new warnings
+// alone are counted; nothing is told where the editor cannot answer.
+func TestEditWatchBounds(t *testing.T) {
+	ctx := context.Background()
+	timing := settling{interval: time.Millisecond, quiet: time.Minute, bound: time.Minute}
+	var many []Diagnostic
+	for i := range maxEditErrors + 3 {
+		many = append(many, undefined(i+1, fmt.Sprint("v", i)))
+	}
+	got := watchEdit(ctx, &answers{each: [][]Diagnostic{nil, many}}, "/w/a.go", timing).Introduced(ctx, "a.go")
+	if n := strings.Count(got, "\nL"); n != maxEditErrors || !strings.HasSuffix(got, "\n(3 more new errors not shown; get_diagnostics lists them.)") {
+		t.Errorf("%d errors listed:\n%s", n, got)
+	}
+
+	warned := []Diagnostic{{Line: 2, Column: 1, Severity: "warning", Message: "w"}, {Line: 3, Column: 1, Severity: "warning", Message: "v"}}
+	got = watchEdit(ctx, &answers{each: [][]Diagnostic{nil, warned}}, "/w/a.go", timing).Introduced(ctx, "a.go")
+	if want := "\n\nThe editor now shows 2 new warnings in a.go that it did not show before this change (get_diagnostics lists them)."; got != want {
+		t.Errorf("warnings alone: %q, want %q", got, want)
+	}
+
+	if w := WatchEdit(ctx, nil, "/w/a.go"); w != nil || w.Introduced(ctx, "a.go") != "" {
+		t.Errorf("no reader: %+v", w)
+	}
+	if w := watchEdit(ctx, &answers{fail: true}, "/w/a.go", timing); w != nil {
+		t.Errorf("an editor that did not answer before the edit: %+v", w)
+	}
+	failing := &answers{each: [][]Diagnostic{nil, many}}
+	w := watchEdit(ctx, failing, "/w/a.go", timing)
+	failing.mu.Lock()
+	failing.fail = true
+	failing.mu.Unlock()
+	if got := w.Introduced(ctx, "a.go"); got != "" {
+		t.Errorf("an editor that stopped answering: %q", got)
+	}
+}
