@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -8,6 +8,14 @@ build:
 
 install:
 	CGO_ENABLED=0 go install ./cmd/gemini-ls
+
+# The release artefacts, in dist/: the server for Linux, macOS and Windows
+# on amd64 and arm64, a VS Code .vsix per platform carrying its server, the
+# Neovim plugin and the Emacs package, and SHA256SUMS (scripts/dist.sh).
+# `make dist VERSION=1.2.0` names the version; else git describe does.
+dist:
+	@$(call debs,zip)
+	bash scripts/dist.sh
 
 # go vet, and staticcheck at a pinned version (built into Go's cache by go
 # run; staticcheck.conf says which checks are off and why); no tracked file
