@@ -46,7 +46,8 @@ done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
 # plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
-# configured as the README says (nvim-stock-*.txt).
+# configured as the README says (nvim-stock-*.txt), completion.sh, and
+# pack.sh (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -61,6 +62,13 @@ filter=${1:-}
 tmux_test screenshots 60
 tmux_test stock 240
 tmux_test completion 120
+# pack.sh: the README's vim.pack install from a git URL, then
+# :GeminiInstall; vim.pack came with Neovim 0.12 (Debian testing's runs it).
+if nvim --headless -u NONE -i NONE -c 'lua vim.cmd(vim.pack and "qall!" or "cquit!")' 2>/dev/null; then
+  tmux_test pack 120
+else
+  echo "== pack.sh: $(nvim --version | head -1) has no vim.pack (0.12+); Debian testing's Neovim runs it"
+fi
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"
