@@ -2,8 +2,8 @@
 
 ;; Copyright (C) 2026 The gemini-ls authors
 
-;; Author: The gemini-ls authors <gemini-ls@googlegroups.com>
-;; Maintainer: The gemini-ls authors <gemini-ls@googlegroups.com>
+;; Author: The gemini-ls authors
+;; Maintainer: The gemini-ls authors
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
 ;; Keywords: tools, convenience
