@@ -1,4 +1,4 @@
-.PHONY: build install lint test test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -9,6 +9,21 @@ build:
 install:
 	CGO_ENABLED=0 go install ./cmd/gemini-ls
 
+# The release artefacts, in dist/: the server for Linux, macOS and Windows
+# on amd64 and arm64, a VS Code .vsix per platform carrying its server, the
+# Neovim plugin and the Emacs package, and SHA256SUMS (scripts/dist.sh).
+# `make dist VERSION=1.2.0` names the version; else git describe does.
+dist:
+	@$(call debs,zip)
+	bash scripts/dist.sh
+
+# make dist in a clean clone of this commit: every artefact, SHA256SUMS
+# verified with sha256sum -c, each .vsix carrying its server, and the
+# server's --version naming the version and the commit (scripts/test-dist.sh).
+test-dist:
+	@$(call debs,zip unzip)
+	bash scripts/test-dist.sh
+
 # go vet, and staticcheck at a pinned version (built into Go's cache by go
 # run; staticcheck.conf says which checks are off and why); no tracked file
 # over 1 MiB unless .ci/large-files allows it (build outputs never are).
@@ -18,7 +33,8 @@ lint:
 	go vet ./...
 	go run $(STATICCHECK) ./...
 
-# Every test: the server's, the VS Code extension's unit tests and its
+# Every test: the server's, `make dist` from a clean clone (test-dist), the
+# VS Code extension's unit tests and its
 # scenarios in real VS Code (code-server + Debian's Chromium), `gemini-ls
 # acp` driven by the ACP reference client (npm) and by codecompanion.nvim
 # and agent-shell in real Neovim 0.12 and Emacs 30, the Neovim
@@ -31,7 +47,7 @@ lint:
 # (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
 # build/screenshots; `make screenshots` takes them afresh and copies into
 # docs/screenshots those that changed.
-test: test-go test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix
+test: test-go test-dist test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix
 
 # debs installs those of the Debian packages $(1) that are not installed.
 define debs

@@ -116,11 +116,12 @@ case $suite/$tests in
   *) die "no $tests tests for $suite: editors (any suite) or acp-clients (testing, trixie)" ;;
 esac
 # The editors, and what the runners use that minbase lacks: tmux for the
-# screenshot tests, git as on the host (project.el asks VC). procps for
+# screenshot tests, git as on the host (project.el asks VC; vim.pack clones
+# with it), package-lint for the Emacs package's lint.sh. procps for
 # looking into a stuck run. curl in trixie for agent-shell: its shell-maker
 # refuses every prompt without curl 7.76 or newer.
 case $suite in
-  trixie) packages=(neovim emacs-nox tmux git procps curl) ;;
+  trixie) packages=(neovim emacs-nox elpa-package-lint tmux git procps curl) ;;
   # Testing rather than sid: only installable packages migrate there.
   # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
   testing) packages=(neovim tmux git procps) ;;

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -826,8 +827,23 @@ func TestRunVersion(t *testing.T) {
 	h := newHeadless(t, nil)
 	r := h.run("version")
 	r.wantExit(t, 0)
-	if r.stdout != "gemini-ls "+version+"\n" || r.stderr != "" {
-		t.Errorf("stdout = %q, stderr = %q", r.stdout, r.stderr)
+	// The commit is there when go build recorded one (-buildvcs).
+	want := regexp.MustCompile(`^gemini-ls ` + regexp.QuoteMeta(version) + `( \(commit [0-9a-f]{40}\))?\n$`)
+	if !want.MatchString(r.stdout) || r.stderr != "" {
+		t.Errorf("stdout = %q, stderr = %q; want stdout to match %s", r.stdout, r.stderr, want)
+	}
+}
+
+// The commit make dist stamps wins over the one go build recorded.
+func TestVersionLine(t *testing.T) {
+	for _, tc := range []struct{ stamped, recorded, want string }{
+		{"abc123", "def456", "gemini-ls " + version + " (commit abc123)"},
+		{"", "def456", "gemini-ls " + version + " (commit def456)"},
+		{"", "", "gemini-ls " + version},
+	} {
+		if got := versionLine(tc.stamped, tc.recorded); got != tc.want {
+			t.Errorf("versionLine(%q, %q) = %q, want %q", tc.stamped, tc.recorded, got, tc.want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -18,12 +19,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version and commit are stamped at build time (make dist):
+// -ldflags "-X main.version=... -X main.commit=...". An unstamped build
+// names the commit Go recorded from the checkout, if it did.
+var (
+	version = "0.1.0-dev"
+	commit  = ""
+)
 
 // intro is the bare gemini-ls's usage line and what it is.
 const intro = `Usage: gemini-ls [options] [command]
@@ -217,8 +224,33 @@ func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	if code, ok := parseFlags(flag.NewFlagSet("version", flag.ContinueOnError), args, stderr); !ok {
 		return code
 	}
-	fmt.Fprintf(stdout, "gemini-ls %s\n", version)
+	fmt.Fprintln(stdout, versionLine(commit, vcsRevision()))
 	return 0
+}
+
+// versionLine is what version prints: "gemini-ls VERSION (commit HASH)",
+// the commit stamped, else the revision Go recorded, else none.
+func versionLine(stamped, recorded string) string {
+	c := cmp.Or(stamped, recorded)
+	if c == "" {
+		return "gemini-ls " + version
+	}
+	return fmt.Sprintf("gemini-ls %s (commit %s)", version, c)
+}
+
+// vcsRevision is the commit `go build` recorded from the checkout
+// (-buildvcs), or "".
+func vcsRevision() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			return s.Value
+		}
+	}
+	return ""
 }
 
 // parseFlags parses args into fs, printing problems to stderr: a bad flag

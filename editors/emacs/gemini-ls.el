@@ -1,20 +1,44 @@
 ;;; gemini-ls.el --- Gemini coding agent through the gemini-ls language server  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2026 The gemini-ls authors
+
+;; Author: The gemini-ls authors
+;; Maintainer: The gemini-ls authors
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
-;; Keywords: tools, convenience, ai
+;; Keywords: tools, convenience
 ;; URL: https://github.com/gemini-ls/gemini-ls
+;; SPDX-License-Identifier: Apache-2.0
+
+;; This file is not part of GNU Emacs.
+
+;; Licensed under the Apache License, Version 2.0 (the "License"); you
+;; may not use this file except in compliance with the License.  You may
+;; obtain a copy of the License at
+;;
+;;     http://www.apache.org/licenses/LICENSE-2.0
+;;
+;; Unless required by applicable law or agreed to in writing, software
+;; distributed under the License is distributed on an "AS IS" BASIS,
+;; WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or
+;; implied.  See the License for the specific language governing
+;; permissions and limitations under the License.
 
 ;;; Commentary:
 
-;; A client for gemini-ls, built on eglot.  It registers the server for
-;; every file (prog-mode and text-mode), streams the agent's answer into a
-;; chat buffer, asks before shell commands run, and shows every change the
-;; agent proposes as a diff to accept or reject, whole or hunk by hunk,
-;; before anything is answered to the server.  Reviews and questions do
-;; not block Emacs: the server sends them as `gemini/request'
+;; A client for gemini-ls, built on eglot.  It streams the agent's answer
+;; into a chat buffer, asks before shell commands run, and shows every
+;; change the agent proposes as a diff to accept or reject, whole or hunk
+;; by hunk, before anything is answered to the server.  Reviews and
+;; questions do not block Emacs: the server sends them as `gemini/request'
 ;; notifications, answered with `gemini/response' once the user decides.
-;; See README.md.
+;;
+;; The chat talks to a gemini-ls of its own for each project, which eglot
+;; manages for the chat alone: every file keeps the language server eglot
+;; gives it (pyright, gopls, ...).  Completion as you type and the code
+;; actions come through eglot in the modes you hand to gemini-ls with
+;; `gemini-ls-register', for files that have no other language server.
+;; `gemini-ls-install-server' installs the server.  See README.md.
 
 ;;; Code:
 
@@ -25,6 +49,7 @@
 (require 'diff-mode)
 (require 'project)
 (require 'iso8601)
+(require 'url)
 (require 'seq)
 (require 'markdown-mode nil t)
 
@@ -35,11 +60,24 @@
 
 (defcustom gemini-ls-server-command nil
   "How to start gemini-ls.
-nil: `gemini-ls' from `exec-path'.  A string: the path of the binary.
-A list of strings: the whole command line."
-  :type '(choice (const :tag "gemini-ls on PATH" nil)
+nil: the one `gemini-ls-install-server' installed, else `gemini-ls'
+from the variable `exec-path'.  A string: the path of the binary.  A
+list of strings: the whole command line."
+  :type '(choice (const :tag "Installed, else on PATH" nil)
                  (string :tag "Binary")
                  (repeat :tag "Command line" string)))
+
+(defcustom gemini-ls-install-dir (locate-user-emacs-file "gemini-ls/")
+  "Where `gemini-ls-install-server' puts the gemini-ls binary."
+  :type 'directory)
+
+(defcustom gemini-ls-release-url
+  "https://github.com/gemini-ls/gemini-ls/releases/latest/download/"
+  "Where `gemini-ls-install-server' downloads from.
+A URL (https, http or file) of a directory holding the release
+archives, gemini-ls-OS-ARCH.tar.gz (.zip for Windows), and their
+SHA256SUMS."
+  :type 'string)
 
 (defcustom gemini-ls-auto-save t
   "Save a file once its change is accepted.
@@ -59,12 +97,18 @@ Shell commands the agent runs next then see the change on disk."
 answered), from `gemini/models' and the model and usage updates."))
   :documentation "The gemini-ls language server.")
 
+(defun gemini-ls--installed ()
+  "The gemini-ls `gemini-ls-install-server' installed, or nil."
+  (let ((file (expand-file-name (if (eq system-type 'windows-nt) "gemini-ls.exe" "gemini-ls")
+                                gemini-ls-install-dir)))
+    (and (file-executable-p file) file)))
+
 (defun gemini-ls--server-program ()
-  "The command line that starts gemini-ls."
+  "Return the command line to start gemini-ls with."
   (pcase gemini-ls-server-command
     ((pred stringp) (list (expand-file-name gemini-ls-server-command) "serve"))
     ((pred consp) gemini-ls-server-command)
-    (_ (list (or (executable-find "gemini-ls") "gemini-ls") "serve"))))
+    (_ (list (or (gemini-ls--installed) (executable-find "gemini-ls") "gemini-ls") "serve"))))
 
 (defun gemini-ls--contact (&optional _interactive)
   "Contact for `eglot-server-programs'."
@@ -72,14 +116,63 @@ answered), from `gemini/models' and the model and usage updates."))
           (when gemini-ls-initialization-options
             (list :initializationOptions gemini-ls-initialization-options))))
 
-;;;###autoload
-(defun gemini-ls-register ()
-  "Register gemini-ls in `eglot-server-programs' for every file."
-  (add-to-list 'eglot-server-programs
-               '((prog-mode text-mode) . gemini-ls--contact)))
+(defun gemini-ls--contact-program (contact)
+  "Return the program of CONTACT, an `eglot-server-programs' contact.
+A function (eglot's alternatives) is asked, as eglot would; nil when
+none of its programs is installed, or for a host and port."
+  (let ((contact (if (functionp contact)
+                     (ignore-errors (funcall contact nil))
+                   contact)))
+    (when (and (consp contact) (symbolp (car contact)) (not (keywordp (car contact))))
+      (setq contact (cdr contact)))     ; (CLASS-NAME . COMMAND)
+    (and (consp contact) (stringp (car contact)) (not (integerp (cadr contact)))
+         (car contact))))
+
+(defun gemini-ls--entry-modes (modes)
+  "The major modes of MODES, an `eglot-server-programs' entry's car."
+  (mapcar (lambda (spec) (car (ensure-list spec)))
+          (if (or (symbolp modes) (keywordp (cadr modes))) (list modes) modes)))
+
+(defun gemini-ls--entries-for (mode)
+  "The contacts of the entries of `eglot-server-programs' that name MODE.
+gemini-ls's own are left out."
+  (cl-loop for (modes . contact) in eglot-server-programs
+           when (and (not (eq contact #'gemini-ls--contact))
+                     (memq mode (gemini-ls--entry-modes modes)))
+           collect contact))
 
 ;;;###autoload
-(with-eval-after-load 'eglot (gemini-ls-register))
+(defun gemini-ls-register (&rest modes)
+  "Let eglot run gemini-ls in the buffers of MODES, major modes.
+Their files then get completion as you type and gemini-ls's code
+actions; the chat needs none of this, it has a gemini-ls of its own.
+eglot runs one language server per buffer, so no mode loses its own:
+a mode `eglot-server-programs' names with a server that is installed
+keeps it and is left out, with a warning; a mode it names with none
+installed gets gemini-ls instead; other modes (`prog-mode', say) get
+gemini-ls after every other entry, so a mode derived from them that
+has an entry (`python-mode') keeps it.  Return the modes registered."
+  (let (before after)
+    (dolist (mode modes)
+      (let* ((contacts (gemini-ls--entries-for mode))
+             (other (cl-some (lambda (c)
+                               (let ((program (gemini-ls--contact-program c)))
+                                 (and program (executable-find program) program)))
+                             contacts)))
+        (cond (other
+               (display-warning
+                'gemini-ls
+                (format "%s keeps its language server, %s: eglot runs one per buffer"
+                        mode other)))
+              (contacts (push mode before))
+              (t (push mode after)))))
+    (setq before (nreverse before) after (nreverse after))
+    (when before
+      (push (cons before #'gemini-ls--contact) eglot-server-programs))
+    (when after
+      (setq eglot-server-programs
+            (append eglot-server-programs (list (cons after #'gemini-ls--contact)))))
+    (append before after)))
 
 (cl-defmethod eglot-client-capabilities ((_ gemini-ls-server))
   "Declare gemini-ls's extensions: edit previews, confirmations, questions.
@@ -107,15 +200,136 @@ Its model is asked for at once, for the mode line to show."
 
 (add-hook 'eglot-connect-hook #'gemini-ls--note-server)
 
+(defun gemini-ls--buffer-server ()
+  "The gemini-ls server eglot manages the current buffer with, or nil."
+  (let ((s (ignore-errors (eglot-current-server))))
+    (and (cl-typep s 'gemini-ls-server) (jsonrpc-running-p s) s)))
+
+(defun gemini-ls--project ()
+  "The current buffer's project, for eglot."
+  (or (project-current) (cons 'transient (expand-file-name default-directory))))
+
+(defun gemini-ls--project-server (project)
+  "A live gemini-ls server of PROJECT, or nil."
+  (let ((root (expand-file-name (project-root project))))
+    (cl-find-if (lambda (s)
+                  (and (jsonrpc-running-p s)
+                       (equal root (expand-file-name (project-root (eglot--project s))))))
+                gemini-ls--servers)))
+
+(defun gemini-ls--start-server (project)
+  "Start gemini-ls for PROJECT's chat and return it.
+eglot manages it for the chat's mode alone, so the project's files keep
+their own language servers."
+  (let ((program (car (gemini-ls--server-program))))
+    (unless (or (file-executable-p program) (executable-find program))
+      (user-error "The gemini-ls server is not installed: M-x gemini-ls-install-server, or put it on PATH")))
+  (with-temp-buffer
+    ;; A buffer of no managed mode: `eglot' shuts down the current
+    ;; buffer's server first, where it has one.
+    (setq default-directory (file-name-as-directory (expand-file-name (project-root project))))
+    (let ((eglot-sync-connect t))
+      (or (eglot '(gemini-ls-chat-mode) project 'gemini-ls-server
+                 (cdr (gemini-ls--contact)) ; the contact without its class
+                 "gemini")
+          (user-error "The gemini-ls server did not start; see M-x eglot-events-buffer")))))
+
 (defun gemini-ls--server ()
-  "The gemini-ls server for the current buffer, or the chat's server."
-  (or (let ((s (ignore-errors (eglot-current-server))))
-        (and (cl-typep s 'gemini-ls-server) s))
-      (let ((s (and (get-buffer "*gemini*")
-                    (buffer-local-value 'gemini-ls--chat-server
-                                        (get-buffer "*gemini*")))))
-        (and s (jsonrpc-running-p s) s))
-      (user-error "No gemini-ls server here: run M-x eglot in a file")))
+  "Return the gemini-ls server for a prompt from the current buffer.
+The chat's own from the chat; elsewhere the one eglot manages the
+buffer with (see `gemini-ls-register'), else the project's, started
+on demand."
+  (let ((chat (get-buffer "*gemini*")))
+    (or (and (derived-mode-p 'gemini-ls-chat-mode)
+             (let ((s (buffer-local-value 'gemini-ls--chat-server chat)))
+               (and s (jsonrpc-running-p s) s)))
+        (gemini-ls--buffer-server)
+        (let ((project (gemini-ls--project)))
+          (or (gemini-ls--project-server project)
+              (gemini-ls--start-server project))))))
+
+;;;; Installing the server
+
+(defvar url-http-end-of-headers)
+(defvar url-http-response-status)
+
+(defun gemini-ls--release-archive ()
+  "The name of the release archive of gemini-ls for this machine."
+  (let ((os (pcase system-type
+              ('gnu/linux "linux")
+              ('darwin "darwin")
+              ('windows-nt "windows")
+              (_ (user-error "No gemini-ls release for %s: build it from source" system-type))))
+        (arch (pcase (car (split-string system-configuration "-"))
+                ((or "x86_64" "amd64") "amd64")
+                ((or "aarch64" "arm64") "arm64")
+                (cpu (user-error "No gemini-ls release for %s: build it from source" cpu)))))
+    (format "gemini-ls-%s-%s.%s" os arch (if (equal os "windows") "zip" "tar.gz"))))
+
+(defun gemini-ls--download (url file)
+  "Save URL, an https, http or file URL, as FILE."
+  (let ((parsed (url-generic-parse-url url)))
+    (if (equal (url-type parsed) "file")
+        (copy-file (url-unhex-string (url-filename parsed)) file t)
+      (let ((buffer (or (url-retrieve-synchronously url t nil 300)
+                        (error "Could not download %s" url))))
+        (unwind-protect
+            (with-current-buffer buffer
+              (unless (eql url-http-response-status 200)
+                (error "Could not download %s: HTTP status %s" url url-http-response-status))
+              (let ((coding-system-for-write 'no-conversion))
+                (write-region (1+ url-http-end-of-headers) (point-max) file nil 'silent)))
+          (kill-buffer buffer))))))
+
+(defun gemini-ls--sha256 (file)
+  "The SHA-256 of FILE's bytes, in hex."
+  (with-temp-buffer
+    (set-buffer-multibyte nil)
+    (insert-file-contents-literally file)
+    (secure-hash 'sha256 (current-buffer))))
+
+(defun gemini-ls--expected-sha256 (sums name)
+  "The SHA-256 that SUMS, a SHA256SUMS file, gives NAME, or an error."
+  (with-temp-buffer
+    (insert-file-contents sums)
+    (if (re-search-forward (concat "^\\([0-9a-f]\\{64\\}\\) [ *]" (regexp-quote name) "$") nil t)
+        (match-string 1)
+      (error "SHA256SUMS names no %s" name))))
+
+;;;###autoload
+(defun gemini-ls-install-server ()
+  "Install gemini-ls in `gemini-ls-install-dir' from `gemini-ls-release-url'.
+The release archive for this machine is downloaded, checked against the
+release's SHA256SUMS and unpacked (with tar); the chat and eglot then
+run it, unless `gemini-ls-server-command' names another."
+  (interactive)
+  (let* ((archive (gemini-ls--release-archive))
+         (base (file-name-as-directory gemini-ls-release-url))
+         (exe (if (eq system-type 'windows-nt) "gemini-ls.exe" "gemini-ls"))
+         (tmp (make-temp-file "gemini-ls-install" t)))
+    (unwind-protect
+        (let ((file (expand-file-name archive tmp))
+              (sums (expand-file-name "SHA256SUMS" tmp)))
+          (message "Gemini: downloading %s%s" base archive)
+          (gemini-ls--download (concat base archive) file)
+          (gemini-ls--download (concat base "SHA256SUMS") sums)
+          (let ((want (gemini-ls--expected-sha256 sums archive))
+                (got (gemini-ls--sha256 file)))
+            (unless (equal want got)
+              (error "%s%s does not match SHA256SUMS: its SHA-256 is %s, SHA256SUMS says %s"
+                     base archive got want)))
+          (with-temp-buffer
+            (unless (eql 0 (call-process "tar" nil t nil "-xf" file "-C" tmp exe))
+              (error "Could not unpack %s: %s" archive (string-trim (buffer-string)))))
+          (make-directory gemini-ls-install-dir t)
+          (let ((bin (expand-file-name exe gemini-ls-install-dir)))
+            ;; Replaced whole, never half-written, should a server run it.
+            (rename-file (expand-file-name exe tmp) bin t)
+            (set-file-modes bin #o755)
+            (message "Gemini: installed %s in %s" (car (process-lines bin "--version"))
+                     (abbreviate-file-name gemini-ls-install-dir))
+            bin))
+      (delete-directory tmp t))))
 
 ;;;; Mode line
 
@@ -126,10 +340,10 @@ Its model is asked for at once, for the mode line to show."
   "The `gemini/confirm' request whose question is on screen.")
 
 (defun gemini-ls--status ()
-  "What Gemini is doing: `asking', `reviewing', `running', `thinking',
-`idle', or nil (no server).  Asking means a question waits for the
-user's answer, reviewing that an edit waits for the user's review,
-running that a tool runs, thinking that the prompt waits for the model."
+  "Return what Gemini is doing, or nil without a server.
+`asking': a question waits for the user's answer; `reviewing': an edit
+waits for the user's review; `running': a tool runs; `thinking': the
+prompt waits for the model; `idle': none of these."
   (setq gemini-ls--servers (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
   (let ((chat (get-buffer "*gemini*")))
     (cond (gemini-ls--asking 'asking)
@@ -145,8 +359,9 @@ running that a tool runs, thinking that the prompt waits for the model."
     (cdr (car (and chat (buffer-local-value 'gemini-ls--running chat))))))
 
 (defun gemini-ls--mode-line ()
-  "The mode line's Gemini status and model: \"Gemini (Auto) \",
-\"Gemini:thinking (gemini-2.5-pro) \", \"Gemini:running grep_search \"..."
+  "Return the mode line's Gemini status and model.
+Such as \"Gemini (Auto) \", \"Gemini:thinking (gemini-2.5-pro) \",
+\"Gemini:running grep_search \"..."
   (let ((status (gemini-ls--status)))
     (concat
      (pcase status
@@ -172,16 +387,16 @@ running that a tool runs, thinking that the prompt waits for the model."
 ;;;; The model
 
 (defun gemini-ls--model-server ()
-  "The gemini-ls server whose model the mode line shows: the current
-buffer's, else the last one connected."
+  "Return the gemini-ls server whose model is in the mode line.
+The current buffer's, else the last one connected."
   (or (let ((s (ignore-errors (eglot-current-server))))
         (and (cl-typep s 'gemini-ls-server) s))
       (car gemini-ls--servers)))
 
 (defun gemini-ls--model-label (model)
-  "MODEL, a server's model plist, as shown: \"Auto\", and where an alias
-was routed, the model that answered: \"Auto → gemini-3.8-flash\"; nil
-until the server has said."
+  "Return MODEL, a server's model plist, as shown.
+\"Auto\", and where an alias was routed, the model that answered:
+\"Auto → gemini-3.8-flash\"; nil until the server has said."
   (let* ((current (plist-get model :current))
          (name (or (plist-get model :name) current))
          (answered (plist-get model :answered)))
@@ -207,8 +422,8 @@ An older server without it leaves the mode line without a model."
    :timeout-fn #'ignore))
 
 (defun gemini-ls--model-choice-label (model current)
-  "How MODEL, one of `gemini/models' models, is offered; CURRENT is the
-model chosen now."
+  "Return how MODEL, one of `gemini/models' models, is offered.
+CURRENT is the model chosen now."
   (let ((desc (plist-get model :description)))
     (concat (or (plist-get model :name) (plist-get model :id))
             (if (equal (plist-get model :id) current) " (current)" "")
@@ -259,9 +474,10 @@ prefix argument PERSIST, it is also remembered for future sessions
 (defvar-local gemini-ls--session-id nil "Session continued by the next prompt.")
 (defvar-local gemini-ls--busy nil "Non-nil while a prompt runs.")
 (defvar-local gemini-ls--running nil
-  "The tool calls running, newest first: (KEY . TOOL-NAME) each, KEY the
-callId (a subagent's: see `gemini-ls--subagent-call').")
-(defvar-local gemini-ls--tool-lines nil "callId -> marker of the status text.")
+  "The tool calls running, newest first.
+Each is (KEY . TOOL-NAME), KEY the callId (a subagent's: see
+`gemini-ls--subagent-call').")
+(defvar-local gemini-ls--tool-lines nil "Alist: callId -> marker of the status text.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
 (defvar-local gemini-ls--subagents nil
   "Alist: invoke_agent callId -> (MARKER . LAST-KIND) of its subagent's block.
@@ -320,8 +536,9 @@ It advances over what is inserted at it.")
   "Keymap of `gemini-ls-chat-mode'.")
 
 (defun gemini-ls-approval-mode ()
-  "The chat session's approval mode: \"default\", \"auto_edit\", \"plan\"
-or \"yolo\".  The last the server reported, else the one configured."
+  "Return the chat session's approval mode.
+\"default\", \"auto_edit\", \"plan\" or \"yolo\": the last the server
+reported, else the one configured."
   (with-current-buffer (gemini-ls--chat-buffer)
     (or (cdr (assoc gemini-ls--session-id gemini-ls--modes))
         (plist-get gemini-ls-initialization-options :approvalMode)
@@ -348,9 +565,9 @@ Type a prompt below the marker line at the end and send it with
   (gemini-ls--make-prompt-area))
 
 (defun gemini-ls--refuse-change (beg _end)
-  "Refuse a change from BEG that reaches the prompt's marker line, as
-read-only text is refused.  Typed text may inherit this hook: a change
-to it alone is let through."
+  "Refuse a change from BEG that reaches the prompt's marker line.
+As read-only text is refused.  Typed text may inherit this hook: a
+change to it alone is let through."
   (unless (or inhibit-read-only (>= beg gemini-ls--input-start))
     (signal 'text-read-only (list "The prompt's marker line"))))
 
@@ -462,8 +679,9 @@ the text it fontifies."
       (when invisible (overlay-put ov 'invisible invisible)))))
 
 (defun gemini-ls--subagent-block (params)
-  "The block of the subagent whose update PARAMS is: made on its first
-update, under its invoke_agent call's line (at the end without one)."
+  "Return the block of the subagent whose update PARAMS is.
+Made on its first update, under its invoke_agent call's line (at the
+end without one)."
   (let ((parent (plist-get params :parentCallId)))
     (or (cdr (assoc parent gemini-ls--subagents))
         (let ((m (cdr (assoc parent gemini-ls--tool-lines))))
@@ -537,8 +755,9 @@ main agent's."
     (unless (equal kind "usage") (setcdr block kind))))
 
 (defun gemini-ls--end-subagent (params)
-  "End the block of the subagent that the invoke_agent call whose
-toolResult PARAMS is ran: its report, indented, closes it."
+  "End the block of the subagent of the invoke_agent call of PARAMS.
+PARAMS is the call's toolResult: the subagent's report, indented,
+closes the block."
   (let* ((entry (assoc (plist-get params :callId) gemini-ls--subagents))
          (block (cdr entry))
          (report (string-trim (or (plist-get params :display) ""))))
@@ -561,8 +780,8 @@ toolResult PARAMS is ran: its report, indented, closes it."
       (gemini-ls--insert-main-update kind params))))
 
 (defun gemini-ls--note-running (kind params)
-  "Keep `gemini-ls--running' up to date with the update of KIND with
-PARAMS, for the mode line."
+  "Keep `gemini-ls--running' up to date, for the mode line.
+KIND and PARAMS are the update's."
   (when (member kind '("toolCall" "toolResult"))
     (let ((key (if (plist-get params :parentCallId)
                    (gemini-ls--subagent-call params)
@@ -646,8 +865,9 @@ PARAMS, for the mode line."
             (or (plist-get params :attempt) 1))))
 
 (defun gemini-ls--stop-note (reason)
-  "How a prompt that ended for REASON (not end_turn) shows in the chat:
-in words, as the protocol's names mean nothing to a reader."
+  "Return the chat's note on a prompt that ended for REASON.
+Not end_turn; in words, as the protocol's names mean nothing to a
+reader."
   (pcase reason
     ("cancelled" "[Cancelled.]")
     ("max_tokens" "[Stopped: the answer reached the model's output limit; what came is above.]")
@@ -666,7 +886,8 @@ in words, as the protocol's names mean nothing to a reader."
 (cl-defmethod eglot-handle-notification
   ((server gemini-ls-server) (_ (eql gemini/update)) &rest params
    &key sessionId kind &allow-other-keys)
-  "Stream a prompt's progress into the chat buffer."
+  "Stream SERVER's update of a prompt into the chat buffer.
+PARAMS, the update, has its SESSIONID and KIND."
   (with-current-buffer (gemini-ls--chat-buffer)
     (setq gemini-ls--chat-server server)
     (when (and sessionId (null gemini-ls--session-id))
@@ -801,6 +1022,9 @@ continues the chat's session."
     (with-current-buffer chat
       (when gemini-ls--busy
         (user-error "Gemini is still working; M-x gemini-ls-cancel first"))
+      ;; The chat's next prompts go to this server's project.
+      (setq default-directory (file-name-as-directory
+                               (expand-file-name (project-root (eglot--project server)))))
       (setq gemini-ls--chat-server server
             gemini-ls--busy t
             gemini-ls--running nil
@@ -931,16 +1155,15 @@ prompts and the rest, each shown with its description."
 ;;;; The chat's prompt area
 
 (defvar gemini-ls--history nil
-  "The prompts sent, newest first: M-p in the chat and in the minibuffer.")
+  "The prompts sent, newest first: the chat's and the minibuffer's history.")
 (defvar-local gemini-ls--history-pos nil
-  "Which of `gemini-ls--history' M-p and M-n put in the prompt area;
-nil: the draft.")
+  "Which of `gemini-ls--history' is in the prompt area; nil: the draft.")
 (defvar-local gemini-ls--draft nil
-  "What was typed in the prompt area before M-p replaced it.")
+  "What was typed in the prompt area before the history replaced it.")
 
 (defcustom gemini-ls-max-files 2000
-  "How many of the project's files \"@\" offers at most in the chat's
-prompt area: a big checkout must not stall completion."
+  "How many of the project's files \"@\" offers at most in the chat.
+A big checkout must not stall completion."
   :type 'integer)
 
 (defun gemini-ls--in-input-p ()
@@ -958,11 +1181,13 @@ prompt area: a big checkout must not stall completion."
   (insert text))
 
 (defun gemini-ls--chat-server ()
-  "The server a prompt from the chat goes to: the last prompt's, else
-the newest gemini-ls server eglot connected."
-  (or (ignore-errors (gemini-ls--server))
-      (car (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
-      (user-error "No gemini-ls server: run M-x eglot in a file of the project")))
+  "Return the server for a prompt from the chat.
+The last prompt's, else the newest gemini-ls server running, else one
+started for the project of the chat's directory."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (or (let ((s gemini-ls--chat-server)) (and s (jsonrpc-running-p s) s))
+        (car (cl-remove-if-not #'jsonrpc-running-p gemini-ls--servers))
+        (gemini-ls--server))))
 
 (defun gemini-ls-chat-send ()
   "Send the prompt typed in the chat's prompt area, lines and all.
@@ -982,8 +1207,8 @@ With nothing typed there, read the prompt in the minibuffer."
         (gemini-ls--set-input "")))))
 
 (defun gemini-ls--step-history (n)
-  "Put the prompt N older (negative: newer) than the one shown in the
-prompt area; past the newest, the draft comes back."
+  "Put the prompt N older (negative: newer) in the prompt area.
+Past the newest, the draft comes back."
   (with-current-buffer (gemini-ls--chat-buffer)
     (let* ((pos (or gemini-ls--history-pos -1))
            (to (+ pos n)))
@@ -1004,8 +1229,9 @@ prompt area; past the newest, the draft comes back."
   (gemini-ls--step-history (- n)))
 
 (defun gemini-ls-chat-tab ()
-  "In the prompt area, complete \"/commands\" and \"@files\"; elsewhere,
-what TAB does in the chat's parent mode (Markdown: fold a heading)."
+  "Complete \"/commands\" and \"@files\" in the prompt area.
+Elsewhere, do what TAB does in the chat's parent mode (Markdown: fold a
+heading)."
   (interactive)
   (if (gemini-ls--in-input-p)
       (completion-at-point)
@@ -1013,8 +1239,8 @@ what TAB does in the chat's parent mode (Markdown: fold a heading)."
       (call-interactively (if (commandp parent) parent #'indent-for-tab-command)))))
 
 (defun gemini-ls--input-capf ()
-  "Complete, in the chat's prompt area, \"/name\" as its first word and
-\"@path\" anywhere."
+  "Complete \"/name\" and \"@path\" in the chat's prompt area.
+\"/name\" as its first word, \"@path\" anywhere."
   (when (gemini-ls--in-input-p)
     (let ((server (ignore-errors (gemini-ls--chat-server))))
       (when server
@@ -1022,8 +1248,8 @@ what TAB does in the chat's parent mode (Markdown: fold a heading)."
             (gemini-ls--file-capf server))))))
 
 (defun gemini-ls--project-files (server)
-  "SERVER's project's files relative to its root, at most
-`gemini-ls-max-files' of them."
+  "Return SERVER's project's files relative to its root.
+At most `gemini-ls-max-files' of them."
   (let* ((project (ignore-errors (eglot--project server)))
          (root (and project (project-root project))))
     (when root
@@ -1031,8 +1257,8 @@ what TAB does in the chat's parent mode (Markdown: fold a heading)."
               (seq-take (project-files project) gemini-ls-max-files)))))
 
 (defun gemini-ls--file-capf (server)
-  "Complete \"@path\" before point with SERVER's project's files; the
-server reads the files a prompt names so."
+  "Complete \"@path\" before point with SERVER's project's files.
+The server reads the files a prompt names so."
   (when (looking-back "\\(?:^\\|[[:space:]]\\)@\\([^[:space:]@]*\\)"
                       (max gemini-ls--input-start (line-beginning-position)))
     (let ((start (match-beginning 1))
@@ -1122,8 +1348,9 @@ NOW defaults to the current time."
               (t (format-time-string "%Y-%m-%d" time)))))))
 
 (defun gemini-ls--session-label (session &optional now)
-  "One row of the session list for SESSION: title, prompts, when last used.
-\"saved\" marks a session kept on disk that is not live in the server."
+  "Return the row of the session list for SESSION, as of NOW.
+Its title, number of prompts and when it was last used; \"saved\"
+marks a session kept on disk that is not live in the server."
   (let ((title (plist-get session :title))
         (n (or (plist-get session :prompts) 0)))
     (format "%s  (%d %s, %s%s)"
@@ -1163,7 +1390,7 @@ Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
   (gemini-ls--insert-exchanges exchanges))
 
 (defun gemini-ls--insert-exchanges (exchanges)
-  "Show EXCHANGES, a session's prompts and answers, in the chat."
+  "Show EXCHANGES, what a session asked and answered, in the chat."
   (gemini-ls--with-chat
     (dolist (e exchanges)
       (insert "\n")
@@ -1283,8 +1510,8 @@ chat shows its earlier prompts and answers; the next prompt continues it."
 (cl-defmethod eglot-handle-request
   ((_ gemini-ls-server) (_ (eql window/showDocument)) &key uri external
    &allow-other-keys)
-  "Open URI in the browser when EXTERNAL (the sign-in page), as eglot
-may not; other documents as eglot shows them."
+  "Open URI in the browser when EXTERNAL, the sign-in page.
+As eglot may not; other documents as eglot shows them."
   (cond (external
          (condition-case err
              (progn (funcall gemini-ls-browse-url-function uri) (list :success t))
@@ -1328,7 +1555,7 @@ machine."
      :timeout-fn (lambda () (message "Gemini: the sign-in did not end")))))
 
 (defun gemini-ls-rewind ()
-  "Rewind the chat's session to before one of its prompts.
+  "Rewind the chat's session to before a prompt it had.
 Offers the session's prompts with the files each changed, then whether
 to rewind the conversation, the code or both.  The agent's changes to
 files come back as one change to review; the chat then shows the
@@ -1410,7 +1637,7 @@ once; the answer streams into the chat buffer."
   (let* ((arg (and (> (length arguments) 0) (elt arguments 0)))
          (prompt (if (stringp arg) arg (plist-get arg :prompt))))
     (unless (and (stringp prompt) (not (string-blank-p prompt)))
-      (user-error "gemini.prompt needs a prompt"))
+      (user-error "The gemini.prompt command needs a prompt"))
     (gemini-ls--send prompt (and (consp arg) (gemini-ls--command-context arg))
                      server)
     nil))
@@ -1425,7 +1652,7 @@ Other commands go to SERVER as eglot sends them."
         (cl-call-next-method)))))
 
 (defun gemini-ls--action-prompt-command (action)
-  "The `gemini.prompt' command ACTION runs, or nil.
+  "Return the `gemini.prompt' command that ACTION would run, or nil.
 ACTION is a Command, an ExecuteCommandParams or a CodeAction.  A
 CodeAction with an edit is left to eglot, which applies the edit and
 then executes the command through `eglot-execute' again."
@@ -1614,7 +1841,9 @@ Signals an error if a file changed since the server read it."
                                           :was-modified (buffer-modified-p buf))
                   files)
             (with-current-buffer buf
-              (when (and version eglot--managed-mode
+              ;; A version is the one of the buffer gemini-ls has open,
+              ;; which its eglot manages (not another language server).
+              (when (and version (gemini-ls--buffer-server)
                          (not (equal version eglot--versioned-identifier)))
                 (error "The file changed since Gemini read it: %s"
                        (buffer-name buf))))
@@ -1644,11 +1873,11 @@ Signals an error if a file changed since the server read it."
       (save-buffer))))
 
 (defun gemini-ls--did-change (buffer)
-  "Tell the server what BUFFER holds now, before it is answered.
+  "Tell the server what BUFFER has now, before it is answered.
 Left to itself, eglot sends the change only once Emacs is idle."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (when eglot--managed-mode
+      (when (gemini-ls--buffer-server)
         (eglot--signal-textDocument/didChange)))))
 
 (defun gemini-ls--apply-plain (edit)
@@ -1758,8 +1987,9 @@ It is a review or a question.  This returns at once; the answer goes as
 (defconst gemini-ls--rewind-choices
   '((?r "revert anyway" "Discard the changes made since the agent's too")
     (?k "keep my changes" "Leave the file as it is"))
-  "The answers to a rewind's conflict: a file changed since the agent's
-change is reverted anyway or kept; \"always\" means nothing there.")
+  "The answers to a rewind's conflict.
+A file changed since the agent's change is reverted anyway or kept;
+\"always\" means nothing there.")
 
 (defun gemini-ls--confirm-outcome (params)
   "Ask whether the tool call of PARAMS may run; return the outcome."
@@ -1815,7 +2045,7 @@ is, and the model is told the user answered nothing."
 
 (defun gemini-ls--question (params)
   "Put the model's question PARAMS (`gemini/ask') to the user.
-Return the result; C-g or \"Decline\" declines."
+Return the result; \\[keyboard-quit] or \"Decline\" declines."
   (let* ((options (plist-get params :options))
          (free (eq t (plist-get params :freeText)))
          (prompt (gemini-ls--question-prompt params))
@@ -2131,7 +2361,7 @@ If you edited a file's buffer during the review, it keeps your text."
     (gemini-ls--review-end 'reject t)))
 
 (defun gemini-ls--review-end (how &optional killed)
-  "End the review in this buffer; HOW says what the user decided.
+  "End the review in this buffer with the user's decision HOW.
 `finish': the hunk decisions, undecided hunks accepted; `reject':
 nothing; `withdrawn': the server no longer waits, so the buffers are
 restored and nothing is answered.  KILLED: the buffer is being killed."
@@ -2256,7 +2486,7 @@ they usually do.  Turned on by `gemini-ls-completion-enabled'."
     (gemini-ls--completion-stop))))
 
 (defun gemini-ls--completion-offered-p (server)
-  "Non-nil if SERVER, a gemini-ls server, offers inline completion.
+  "Return non-nil if SERVER, a gemini-ls server, can complete inline.
 It offers it as {}, which eglot reads as nil: the key counts."
   (and (cl-typep server 'gemini-ls-server)
        (plist-member (eglot--capabilities server) :inlineCompletionProvider)))
@@ -2352,8 +2582,9 @@ It offers it as {}, which eglot reads as nil: the key counts."
         (setq gemini-ls--completion-pending req)))))
 
 (defun gemini-ls--completion-cancel ()
-  "Cancel the request in flight: its answer is dropped, and the server,
-told with $/cancelRequest, aborts the model's."
+  "Cancel the request in flight.
+Its answer is dropped, and the server, told with $/cancelRequest,
+aborts the model's."
   (let ((req gemini-ls--completion-pending))
     (when req
       (setq gemini-ls--completion-pending nil)
@@ -2379,9 +2610,9 @@ told with $/cancelRequest, aborts the model's."
     (message "Gemini: no suggestion: %s" (or (plist-get err :message) "timed out"))))
 
 (defun gemini-ls--completion-answered (buffer req result)
-  "Show the suggestion RESULT answers REQ, BUFFER's request, if it still
-fits: the buffer unchanged since (`buffer-chars-modified-tick'), point
-where it was, the buffer in the selected window."
+  "Show the suggestion RESULT answers REQ, BUFFER's request, if it fits.
+The buffer unchanged since (`buffer-chars-modified-tick'), point where
+it was, the buffer in the selected window."
   (let ((items (if (vectorp result) result (plist-get result :items))))
     (setf (gemini-ls--completion-req-outcome req) (list :items (length items)))
     (when (gemini-ls--completion-current-p buffer req)
@@ -2400,8 +2631,8 @@ where it was, the buffer in the selected window."
            (t (gemini-ls--completion-clear))))))))
 
 (defun gemini-ls--ghost-rest (ghost)
-  "The part of GHOST's text not yet in the buffer before point, or nil
-when the text between its start and point is not the text's start."
+  "Return the part of GHOST's text not yet in the buffer before point.
+nil when the text between its start and point is not the text's start."
   (let ((start (marker-position (gemini-ls--ghost-start ghost)))
         (text (gemini-ls--ghost-text ghost)))
     (when (and start (<= start (point)) (<= (- (point) start) (length text)))
@@ -2410,7 +2641,8 @@ when the text between its start and point is not the text's start."
           (substring text (length typed)))))))
 
 (defun gemini-ls--ghost-string (rest)
-  "REST as the overlay shows it: in the ghost face, the cursor on its start."
+  "Return REST as the overlay is to draw it.
+In the ghost face, the cursor on its start."
   (let ((s (propertize rest 'face 'gemini-ls-completion-ghost)))
     (put-text-property 0 1 'cursor t s)
     s))
@@ -2467,8 +2699,8 @@ Return nil if it cannot be shown here."
         (overlay-put ov 'after-string (gemini-ls--ghost-string rest))))))
 
 (defun gemini-ls--completion-type-through ()
-  "After typing: keep showing the rest of the suggestion if what was typed
-is its start, else (a deletion, say) take it away."
+  "Keep showing the rest of the suggestion after typing its start.
+Else (a deletion, say) take it away."
   (let ((ghost gemini-ls--completion-ghost))
     (when ghost
       (if (> (point) (gemini-ls--ghost-pos ghost))

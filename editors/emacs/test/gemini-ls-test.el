@@ -66,6 +66,9 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                    process-environment))
           (project-find-functions (list (lambda (_) (cons 'transient dir))))
           (gemini-ls-server-command (getenv "GEMINI_LS_BIN"))
+          ;; eglot runs gemini-ls for the first file's mode (text,
+          ;; Python), as for a user who hands it that mode.
+          (eglot-server-programs (copy-sequence eglot-server-programs))
           (eglot-sync-connect t)
           (eglot-autoshutdown nil)
           (inhibit-message t)
@@ -77,6 +80,7 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
              (with-temp-file (expand-file-name (car f) dir) (insert (cdr f))))
            (setq buf (find-file-noselect (expand-file-name (car (car ,files)) dir)))
            (with-current-buffer buf
+             (gemini-ls-register major-mode)
              (apply #'eglot (eglot--guess-contact))
              (setq server (eglot-current-server)))
            (should (cl-typep server 'gemini-ls-server))
@@ -1831,3 +1835,170 @@ with some; a file no buffer visits has none, and gets no buffer."
                              (with-temp-buffer
                                (insert-file-contents gemini-ls-test--record)
                                (buffer-string)))))))
+
+;;;; Beside the buffer's own language server
+
+(defmacro gemini-ls-test--with-pyright (&rest body)
+  "Run BODY with a stand-in pyright installed and a project with main.py.
+The stand-in is gemini-ls named pyright-langserver on `exec-path' (a
+language server that takes --stdio), which eglot's own
+`eglot-server-programs' entry for Python runs.  In BODY, `dir' is the
+project, `fake' the fake model's (PROCESS . URL)."
+  (declare (indent 0))
+  `(let* ((fake (gemini-ls-test--start-fake [((chunks . [((text . "It greets."))]))]))
+          (dir (file-name-as-directory (make-temp-file "gemini-proj" t)))
+          (bin (make-temp-file "gemini-bin" t))
+          (exec-path (cons bin exec-path))
+          (process-environment
+           (append (list "GEMINI_API_KEY=test" "GOOGLE_API_KEY" "GOOGLE_GENAI_USE_VERTEXAI"
+                         (concat "GOOGLE_GEMINI_BASE_URL=" (cdr fake))
+                         "GEMINI_MODEL=gemini-test")
+                   process-environment))
+          (project-find-functions (list (lambda (_) (cons 'transient dir))))
+          (gemini-ls-server-command (getenv "GEMINI_LS_BIN"))
+          (eglot-server-programs (copy-sequence eglot-server-programs))
+          (eglot-sync-connect t)
+          (eglot-autoshutdown nil)
+          (inhibit-message t))
+     (unwind-protect
+         (progn
+           (make-symbolic-link (getenv "GEMINI_LS_BIN") (expand-file-name "pyright-langserver" bin))
+           (with-temp-file (expand-file-name "main.py" dir)
+             (insert "def greet(name):\n    return 'Hello, ' + name\n"))
+           (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+           ,@body)
+       (dolist (s (gethash (cons 'transient dir) eglot--servers-by-project))
+         (ignore-errors (let ((eglot-autoreconnect nil)) (eglot-shutdown s))))
+       (dolist (b (buffer-list))
+         (when (and (buffer-file-name b) (string-prefix-p dir (buffer-file-name b)))
+           (with-current-buffer b (set-buffer-modified-p nil))
+           (kill-buffer b)))
+       (delete-process (car fake))
+       (delete-directory bin t)
+       (delete-directory dir t))))
+
+(ert-deftest gemini-ls-test-python-keeps-its-server ()
+  "A Python buffer keeps the language server eglot has for Python, and
+the chat works beside it through a gemini-ls of its own.  Loading the
+package takes no mode; handing it the modes one programs in leaves out
+Python, whose server is installed."
+  (gemini-ls-test--with-pyright
+    (let* ((py (find-file-noselect (expand-file-name "main.py" dir)))
+           (own (with-current-buffer py
+                  (apply #'eglot (eglot--guess-contact))
+                  (eglot-current-server))))
+      (should own)
+      (should-not (cl-typep own 'gemini-ls-server))
+      (should (string-match-p "pyright-langserver"
+                              (car (process-command (jsonrpc--process own)))))
+      (let ((warnings nil))
+        (cl-letf (((symbol-function 'display-warning)
+                   (lambda (_type msg &rest _) (push msg warnings))))
+          (should (equal (gemini-ls-register 'prog-mode 'text-mode 'python-mode)
+                         '(prog-mode text-mode))))
+        (should (string-match-p "python-mode keeps its language server, .*pyright-langserver"
+                                (car warnings))))
+      (with-current-buffer py
+        (should (memq 'python-mode (car (eglot--guess-contact))))
+        (should (string-match-p "pyright-langserver" (car (nth 3 (eglot--guess-contact)))))
+        (goto-char (point-min))
+        (gemini-ls-prompt "What does greet do?"))
+      (gemini-ls-test--wait
+       (lambda () (not (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*"))))
+       "the chat's answer")
+      (should (string-match-p "It greets\\." (gemini-ls-test--chat)))
+      (let ((chat (buffer-local-value 'gemini-ls--chat-server (get-buffer "*gemini*"))))
+        (should (cl-typep chat 'gemini-ls-server))
+        (should (equal (eglot--major-modes chat) '(gemini-ls-chat-mode))))
+      ;; The buffer still talks to its own server, which still runs.
+      (with-current-buffer py
+        (should (eq (eglot-current-server) own)))
+      (should (jsonrpc-running-p own)))))
+
+(ert-deftest gemini-ls-test-register-order ()
+  "A mode with no entry goes after every other entry; a mode whose
+entry names no installed server goes before it."
+  (let ((eglot-server-programs '(((python-mode) . ("no-such-pyright-xyz"))
+                                 ((go-mode) . ("no-such-gopls-xyz")))))
+    (should (equal (gemini-ls-register 'prog-mode 'python-mode) '(python-mode prog-mode)))
+    (should (equal (mapcar #'car eglot-server-programs)
+                   '((python-mode) (python-mode) (go-mode) (prog-mode))))
+    (should (eq (cdr (car eglot-server-programs)) #'gemini-ls--contact))
+    (should (eq (cdr (car (last eglot-server-programs))) #'gemini-ls--contact))))
+
+;;;; Installing the server
+
+(defun gemini-ls-test--release (dir &optional sums)
+  "Make a release in DIR for this machine: its archive holds a gemini-ls
+that prints its version.  SUMS, if given, is SHA256SUMS's text."
+  (let* ((archive (gemini-ls--release-archive))
+         (stage (make-temp-file "gemini-stage" t))
+         (exe (expand-file-name "gemini-ls" stage)))
+    (with-temp-file exe (insert "#!/bin/sh\necho 'gemini-ls 9.8.7 (commit abc)'\n"))
+    (set-file-modes exe #o755)
+    (should (eql 0 (call-process "tar" nil nil nil "-czf" (expand-file-name archive dir)
+                                 "-C" stage "gemini-ls")))
+    (delete-directory stage t)
+    (with-temp-file (expand-file-name "SHA256SUMS" dir)
+      (insert (or sums (format "%s  %s\n" (gemini-ls--sha256 (expand-file-name archive dir))
+                               archive))))))
+
+(defun gemini-ls-test--serve-http (dir)
+  "Serve DIR's files over HTTP on a loopback port; return the server process."
+  (make-network-process
+   :name "gemini-release" :server t :host 'local :service t :noquery t
+   :coding 'binary
+   :filter (lambda (proc request)
+             (when (string-match "\\`GET /\\([^ ]*\\) " request)
+               (let ((file (expand-file-name (match-string 1 request) dir)))
+                 (process-send-string
+                  proc
+                  (if (file-exists-p file)
+                      (with-temp-buffer
+                        (set-buffer-multibyte nil)
+                        (insert-file-contents-literally file)
+                        (concat (format "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                                        (buffer-size))
+                                (buffer-string)))
+                    "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+                 (process-send-eof proc))))))
+
+(ert-deftest gemini-ls-test-install-server ()
+  "The server is installed from a release directory, over file: and
+HTTP, checked against SHA256SUMS; the chat and eglot then run it."
+  (let* ((release (make-temp-file "gemini-release" t))
+         (http (gemini-ls-test--serve-http release)))
+    (unwind-protect
+        (progn
+          (gemini-ls-test--release release)
+          (dolist (url (list (concat "file://" release "/")
+                             (format "http://127.0.0.1:%d/" (process-contact http :service))))
+            (let* ((gemini-ls-install-dir (make-temp-file "gemini-install" t))
+                   (gemini-ls-release-url url)
+                   (gemini-ls-server-command nil)
+                   (inhibit-message t)
+                   (bin (expand-file-name "gemini-ls" gemini-ls-install-dir)))
+              (unwind-protect
+                  (progn
+                    (should (equal (gemini-ls-install-server) bin))
+                    (should (file-executable-p bin))
+                    (should (equal (process-lines bin "--version") '("gemini-ls 9.8.7 (commit abc)")))
+                    (should (equal (gemini-ls--server-program) (list bin "serve"))))
+                (delete-directory gemini-ls-install-dir t)))))
+      (delete-process http)
+      (delete-directory release t))))
+
+(ert-deftest gemini-ls-test-install-server-checksum ()
+  "An archive that is not the one SHA256SUMS names is not installed."
+  (let* ((release (make-temp-file "gemini-release" t))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (gemini-ls-release-url (concat "file://" release "/"))
+         (inhibit-message t))
+    (unwind-protect
+        (progn
+          (gemini-ls-test--release release (format "%s  %s\n" (make-string 64 ?0)
+                                                   (gemini-ls--release-archive)))
+          (should (string-match-p "does not match SHA256SUMS"
+                                  (cadr (should-error (gemini-ls-install-server)))))
+          (should-not (file-exists-p gemini-ls-install-dir)))
+      (delete-directory release t))))

@@ -2,9 +2,13 @@
 # Builds gemini-ls and the fake Gemini API, then runs the ERT tests in
 # batch Emacs, then tmux-screens.sh: a real interactive Emacs in tmux that
 # writes build/screenshots/emacs-*.txt, stock-eglot.sh: the same with
-# stock eglot and no gemini-ls package (eglot-stock-*.txt), and
+# stock eglot and no gemini-ls package (eglot-stock-*.txt),
 # tmux-completion.sh: completion as you type in a real Emacs
-# (emacs-completion*.txt); each is one more test in the count.
+# (emacs-completion*.txt), tmux-install.sh: the package installed with
+# package-install-file and the server with gemini-ls-install-server, the
+# chat working beside a Python buffer's own server (emacs-install-*.txt),
+# and lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
+# more test in the count.
 # The last line is "N passed, N failed"; exit status 1 on failure.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -44,7 +48,7 @@ fi
 total="$(sed -E 's/^Ran ([0-9]+) tests?.*/\1/' <<<"$line")"
 passed="$(sed -E 's/.*, ([0-9]+) results? as expected.*/\1/' <<<"$line")"
 failed=$((total - passed))
-for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh; do
+for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else

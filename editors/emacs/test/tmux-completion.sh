@@ -57,6 +57,8 @@ cat >"$work/init.el" <<EOF2
       make-backup-files nil
       save-silently t
       project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
+;; No Python language server here: eglot runs gemini-ls for Python.
+(gemini-ls-register 'python-mode)
 (add-hook 'python-mode-hook #'eglot-ensure)
 EOF2
 

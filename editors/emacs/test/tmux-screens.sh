@@ -81,6 +81,8 @@ cat >"$work/init.el" <<EOF2
       ;; after M-x, its abbreviation changing with the package's commands.
       suggest-key-bindings nil
       project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
+;; No Python language server here: eglot runs gemini-ls for Python.
+(gemini-ls-register 'python-mode)
 (add-hook 'python-mode-hook #'eglot-ensure)
 EOF2
 

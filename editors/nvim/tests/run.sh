@@ -46,9 +46,10 @@ done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
 # plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
-# configured as the README says (nvim-stock-*.txt), copilot_lsp.sh with
-# copilot-lsp.nvim and no plugin (nvim-copilot-lsp-*.txt; Neovim 0.11 and
-# newer).
+# configured as the README says (nvim-stock-*.txt), completion.sh,
+# copilot_lsp.sh with copilot-lsp.nvim and no plugin
+# (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), and pack.sh
+# (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -64,6 +65,13 @@ tmux_test screenshots 60
 tmux_test stock 240
 tmux_test completion 120
 tmux_test copilot_lsp 120
+# pack.sh: the README's vim.pack install from a git URL, then
+# :GeminiInstall; vim.pack came with Neovim 0.12 (Debian testing's runs it).
+if nvim --headless -u NONE -i NONE -c 'lua vim.cmd(vim.pack and "qall!" or "cquit!")' 2>/dev/null; then
+  tmux_test pack 120
+else
+  echo "== pack.sh: $(nvim --version | head -1) has no vim.pack (0.12+); Debian testing's Neovim runs it"
+fi
 passed=$(grep -c '^pass ' "$results")
 failed=$(grep -c '^fail ' "$results")
 grep '^fail ' "$results"

@@ -1,7 +1,39 @@
 #!/usr/bin/env bash
-# Builds dist/gemini-ls.vsix from a clean install of the locked dependencies.
+# Builds the extension from a clean install of the locked dependencies, then
+# packages it:
+#   package.sh                      dist/gemini-ls.vsix, which carries no
+#                                   server: it runs gemini.serverPath's or
+#                                   PATH's gemini-ls
+#   package.sh [-o DIR] TARGET=BIN ...
+#                                   DIR/gemini-ls-TARGET.vsix for each VS Code
+#                                   platform TARGET (linux-x64, win32-arm64,
+#                                   ...), carrying BIN as server/gemini-ls (or
+#                                   gemini-ls.exe on win32), which the
+#                                   extension runs unless gemini.serverPath
+#                                   names another; DIR defaults to dist
 set -euo pipefail
+out=dist
+if [[ ${1:-} == -o ]]; then
+  out=$(mkdir -p "$2" && cd "$2" && pwd)
+  shift 2
+fi
 cd "$(dirname "$0")/.."
-npm ci
-npm run build
-npx vsce package --no-dependencies -o dist/gemini-ls.vsix
+npm ci --no-audit --no-fund --loglevel=error
+npm run build --silent
+if (($# == 0)); then
+  rm -rf server
+  npx vsce package --no-dependencies -o dist/gemini-ls.vsix
+  exit
+fi
+# server/ holds one platform's binary at a time, and only while it is packaged.
+trap 'rm -rf server' EXIT
+for pair in "$@"; do
+  target=${pair%%=*} bin=${pair#*=}
+  [[ $pair == *=* && -f $bin ]] || { echo "package.sh: want TARGET=BINARY, got $pair" >&2; exit 2; }
+  exe=gemini-ls
+  [[ $target == win32-* ]] && exe=gemini-ls.exe
+  rm -rf server && mkdir server
+  cp "$bin" "server/$exe"
+  chmod 755 "server/$exe"
+  npx vsce package --no-dependencies --target "$target" -o "$out/gemini-ls-$target.vsix"
+done

@@ -115,8 +115,11 @@ class Gemini {
   private lastQuestionId = 0;
   /** The model as gemini-ls reports it, for the status bar. */
   private model?: ModelState;
+  /** Where a per-platform .vsix keeps its gemini-ls (server/). */
+  private readonly extensionDir: string;
 
   constructor(context: vscode.ExtensionContext) {
+    this.extensionDir = context.extensionPath;
     this.view = new ChatView(
       context.extensionUri,
       () => this.chat,
@@ -190,6 +193,7 @@ class Gemini {
       platform: process.platform,
       home: os.homedir(),
       base: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      extensionDir: this.extensionDir,
     });
     if ("error" in resolved) {
       this.status.update({ server: "stopped" });

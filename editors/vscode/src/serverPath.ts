@@ -1,4 +1,6 @@
-// Finding the gemini-ls binary: the gemini.serverPath setting, else PATH.
+// Finding the gemini-ls binary: the gemini.serverPath setting, else the
+// one a per-platform .vsix carries (server/gemini-ls, as rust-analyzer's
+// extension bundles its server), else PATH (a .vsix built without one).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,6 +13,8 @@ export interface Lookup {
   home: string;
   /** Where a relative setting is resolved: the first workspace folder. */
   base?: string;
+  /** The extension's own directory, where a per-platform .vsix puts server/. */
+  extensionDir?: string;
   isExecutable?: (file: string) => boolean;
 }
 
@@ -40,6 +44,12 @@ export function resolveServer(l: Lookup): Resolved {
       ? { command: file }
       : { error: `gemini.serverPath is "${setting}", but ${file} is not an executable file. Fix the setting, or clear it to use gemini-ls from PATH.` };
   }
+  if (l.extensionDir !== undefined) {
+    const bundled = bundledServer(l.extensionDir, l.platform);
+    if (isExecutable(bundled)) {
+      return { command: bundled };
+    }
+  }
   const names = l.platform === "win32" ? ["gemini-ls.exe", "gemini-ls.cmd", "gemini-ls"] : ["gemini-ls"];
   const dirs = (l.env.PATH ?? l.env.Path ?? "").split(path.delimiter).filter((d) => d !== "");
   for (const dir of dirs) {
@@ -52,6 +62,11 @@ export function resolveServer(l: Lookup): Resolved {
   }
   return {
     error:
-      "gemini-ls was not found on PATH. Install it (go install ./cmd/gemini-ls in the gemini-ls repository) or set gemini.serverPath to the binary.",
+      "This Gemini extension carries no gemini-ls for this platform, and gemini-ls was not found on PATH. Install the extension's .vsix for your platform (gemini-ls-linux-x64.vsix, …), put gemini-ls on PATH, or set gemini.serverPath to the binary.",
   };
+}
+
+/** Where a per-platform .vsix carries gemini-ls: server/ in the extension. */
+export function bundledServer(extensionDir: string, platform: NodeJS.Platform): string {
+  return path.join(extensionDir, "server", platform === "win32" ? "gemini-ls.exe" : "gemini-ls");
 }

@@ -12,7 +12,7 @@ function M.check()
   if vim.fn.executable(exe) == 1 then
     ok("gemini-ls found: " .. vim.fn.exepath(exe))
   else
-    err("gemini-ls not found: " .. exe .. " (set cmd in setup() or put it on PATH)")
+    err("gemini-ls not found: " .. exe .. " (:GeminiInstall installs it; or set cmd in setup(), or put it on PATH)")
   end
   if vim.env.GEMINI_API_KEY or vim.env.GOOGLE_API_KEY or vim.env.GOOGLE_GENAI_USE_VERTEXAI then
     ok("credentials found in the environment")

@@ -7,11 +7,13 @@ local complete = require("gemini.complete")
 local nextedit = require("gemini.nextedit")
 local prompt_area = require("gemini.prompt")
 local shown_diagnostics = require("gemini.diagnostics")
+local install = require("gemini.install")
 
 local M = {}
 
 M.config = {
-  cmd = nil, -- {"gemini-ls"} from PATH when nil
+  cmd = nil, -- when nil: the one :GeminiInstall installed, else gemini-ls from PATH
+  release_url = install.default_release_url, -- where :GeminiInstall downloads from
   root_dir = nil, -- the working directory when nil
   auto_save = true, -- save a file after its change is accepted
   model = nil,
@@ -42,7 +44,7 @@ local function cmd()
   if M.config.cmd then
     return type(M.config.cmd) == "string" and { M.config.cmd } or M.config.cmd
   end
-  return { "gemini-ls" }
+  return { install.installed() or "gemini-ls" }
 end
 M.server_cmd = cmd
 
@@ -353,6 +355,12 @@ function M.client()
   if client and not client_call(client, "is_stopped") then
     return client
   end
+  local argv = cmd()
+  if vim.fn.executable(argv[1]) ~= 1 then
+    -- Once, not an error per buffer opened before :GeminiInstall.
+    notify_once("gemini-ls is not installed (no " .. argv[1] .. "): :GeminiInstall installs it", vim.log.levels.WARN)
+    return nil
+  end
   local buf = vim.api.nvim_get_current_buf()
   if vim.lsp.start and (attachable(buf) or vim.fn.has("nvim-0.11") == 1) then
     M.client_id = vim.lsp.start(client_config(), { bufnr = buf, reuse_client = same_server, attach = attachable(buf) })
@@ -457,7 +465,7 @@ function M.prompt(text, context, on_done)
   end
   local client = M.attach(vim.api.nvim_get_current_buf())
   if not client then
-    notify_once("could not start gemini-ls (" .. table.concat(cmd(), " ") .. ")")
+    notify_once("could not start gemini-ls (" .. table.concat(cmd(), " ") .. "): :GeminiInstall installs it")
     return
   end
   prompt_area.remember(text)
@@ -916,8 +924,21 @@ function M.next_edit()
   end)
 end
 
+--- :GeminiInstall [build]: installs gemini-ls (see gemini.install).
+function M.install(how)
+  local bin = install.command(how, M.config.release_url)
+  if bin and not M.config.cmd and M.client_id then
+    -- A server that was running keeps its binary until the next start.
+    vim.notify("Gemini: :LspRestart or a new Neovim runs the new gemini-ls")
+  end
+  return bin
+end
+
 function M.setup(opts)
   M.config = vim.tbl_extend("force", M.config, opts or {})
+  -- Where the plugin is added to the runtimepath after Neovim sourced
+  -- plugin/ (lazy.nvim's config, vim.pack's load), its commands come here.
+  require("gemini.usercommands").define()
   if M.config.autoSave ~= nil then
     M.config.auto_save = M.config.autoSave
   end

@@ -115,6 +115,48 @@ function newestMtime(paths) {
   return newest;
 }
 
+// ensurePlatformVsix is the .vsix a user of this machine installs: the
+// extension carrying its gemini-ls (GEMINI_PLATFORM_VSIX, as make dist
+// writes it), else one packaged here as make dist packages it, carrying a
+// static gemini-ls built from this checkout.
+async function ensurePlatformVsix(artifacts) {
+  if (process.env.GEMINI_PLATFORM_VSIX) return path.resolve(process.env.GEMINI_PLATFORM_VSIX);
+  const target = `linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
+  const dir = path.join(artifacts, 'platform');
+  const server = path.join(dir, 'gemini-ls');
+  log(`packaging gemini-ls-${target}.vsix with a static gemini-ls`);
+  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: process.env.GOFLAGS || '-buildvcs=false' };
+  await execFileP('go', ['build', '-trimpath', '-o', server, './cmd/gemini-ls'], { cwd: repo, env });
+  try {
+    await execFileP('bash', [path.join(extDir, 'scripts/package.sh'), '-o', dir, `${target}=${server}`], { cwd: extDir, maxBuffer: 64 << 20 });
+  } catch (e) {
+    throw new Error(`packaging the ${target} extension failed:\n${(e.stdout || '') + (e.stderr || '')}`.slice(-4000));
+  }
+  return path.join(dir, `gemini-ls-${target}.vsix`);
+}
+
+// pathWithout is PATH without the directories that hold any of names, as on
+// a machine where they are not installed; node (code-server's) stays.
+function pathWithout(names) {
+  const holds = (dir) => names.some((n) => fs.existsSync(path.join(dir, n)));
+  const dirs = (process.env.PATH || '').split(path.delimiter).filter((d) => d && !holds(d));
+  if (!dirs.some((d) => fs.existsSync(path.join(d, 'node')))) dirs.push(path.dirname(process.execPath));
+  return dirs.join(path.delimiter);
+}
+
+// serverProcesses lists the command lines of the running gemini-ls
+// processes (Linux's /proc).
+function serverProcesses() {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (path.basename(argv[0]) === 'gemini-ls') out.push(argv[0]);
+    } catch {} // the process ended meanwhile
+  }
+  return out;
+}
+
 async function ensureVsix() {
   // GEMINI_VSIX=none runs without the extension: only to check the harness.
   if (process.env.GEMINI_VSIX === 'none') return null;
@@ -277,18 +319,25 @@ class Workbench {
   // VS Code is started without one.
   // settings are more user settings, for a scenario that needs VS Code
   // started with them.
-  static async start({ id, bin, vsix, workspace, home, artifacts, modelURL, noKey = false, settings = {} }) {
+  // platform installs the per-platform .vsix instead, with no
+  // gemini.serverPath and neither go nor gemini-ls on PATH, as on a user's
+  // machine.
+  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {} }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
-    w.variant = variant({ noKey, settings });
+    w.variant = variant({ noKey, platform, settings });
+    if (platform) vsix = platformVsix;
     w.artifacts = artifacts;
     const root = path.join(artifacts, `code-server-${id}`);
     const ud = path.join(root, 'user-data');
     const ext = path.join(root, 'extensions');
     await fsp.mkdir(path.join(ud, 'User'), { recursive: true });
     await fsp.mkdir(ext, { recursive: true });
-    await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify({ ...workbenchSettings(path.join(bin, 'gemini-ls')), ...settings }, null, 2));
+    const user = workbenchSettings(path.join(bin, 'gemini-ls'));
+    if (platform) delete user['gemini.serverPath'];
+    await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify({ ...user, ...settings }, null, 2));
+    w.extensions = ext;
     await fsp.writeFile(path.join(root, 'config.yaml'), 'auth: none\ncert: false\n');
     const codeServer = path.join(here, 'node_modules/.bin/code-server');
     if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
@@ -303,6 +352,7 @@ class Workbench {
     // send a routing classifier request ahead of the scripted ones.
     env.GEMINI_MODEL = 'gemini-2.5-pro';
     if (noKey) delete env.GEMINI_API_KEY;
+    if (platform) env.PATH = pathWithout(['go', 'gemini-ls']);
 
     if (vsix) {
       const t = Date.now();
@@ -1562,6 +1612,19 @@ const scenarios = [
     },
   },
   {
+    name: 'platform',
+    title: 'the per-platform .vsix runs the gemini-ls it carries, with neither go nor gemini-ls on PATH',
+    platform: true,
+    script: [{ chunks: [{ text: 'Hello from the gemini-ls this extension carries.' }] }],
+    async run(w) {
+      const frame = await w.prompt('Say hello');
+      await frame.locator('.message.assistant', { hasText: 'Hello from the gemini-ls this extension carries.' }).waitFor({ timeout: 30_000 });
+      const servers = serverProcesses().filter((p) => p.startsWith(w.extensions + path.sep));
+      assert(servers.length === 1 && /\/gemini-ls\.gemini-ls-[^/]*\/server\/gemini-ls$/.test(servers[0]),
+        `the running gemini-ls is not the extension's own: ${JSON.stringify(serverProcesses())} (extensions in ${w.extensions})`);
+    },
+  },
+  {
     name: 'nokey',
     title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
     noKey: true,
@@ -1588,8 +1651,8 @@ const scenarios = [
 // variant names what a scenario needs of its code-server's start: no API
 // key, more user settings; a scenario whose needs differ from the running
 // one's gets a code-server of its own.
-function variant({ noKey, settings }) {
-  return JSON.stringify({ noKey: Boolean(noKey), settings: settings || {} });
+function variant({ noKey, platform, settings }) {
+  return JSON.stringify({ noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {} });
 }
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
@@ -1758,6 +1821,8 @@ async function main() {
   try {
     const home = path.join(artifacts, 'home');
     const [vsix] = await Promise.all([ensureVsix(), buildGo(bin), makeWorkspace(workspace), makeHome(home, workspace)]);
+    // After ensureVsix: both package in the extension's directory.
+    const platformVsix = selected.some((s) => s.platform) ? await ensurePlatformVsix(artifacts) : null;
     proxy = new ModelProxy(artifacts);
     await proxy.start();
 
@@ -1775,7 +1840,7 @@ async function main() {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), settings: s.settings });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(withQuietRules(s.script), null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));

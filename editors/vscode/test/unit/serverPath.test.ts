@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { isExecutableFile, resolveServer } from "../../src/serverPath";
+import { bundledServer, isExecutableFile, resolveServer } from "../../src/serverPath";
 
 const base = { env: {}, platform: "linux" as const, home: "/home/ada" };
 
@@ -28,10 +28,27 @@ describe("resolveServer", () => {
     assert.deepEqual(r, { command: "/b/gemini-ls" });
   });
 
+  it("runs the gemini-ls a per-platform .vsix carries before PATH's", () => {
+    const env = { PATH: "/a" };
+    const r = resolveServer({ ...base, env, setting: "", extensionDir: "/ext", isExecutable: (f) => f === "/ext/server/gemini-ls" || f === "/a/gemini-ls" });
+    assert.deepEqual(r, { command: "/ext/server/gemini-ls" });
+    assert.equal(bundledServer("/ext", "win32"), path.join("/ext", "server", "gemini-ls.exe"));
+  });
+
+  it("lets gemini.serverPath win over the bundled gemini-ls", () => {
+    const r = resolveServer({ ...base, setting: "/opt/gemini-ls", extensionDir: "/ext", isExecutable: () => true });
+    assert.deepEqual(r, { command: "/opt/gemini-ls" });
+  });
+
+  it("looks on PATH when the .vsix carries no gemini-ls", () => {
+    const r = resolveServer({ ...base, env: { PATH: "/a" }, setting: "", extensionDir: "/ext", isExecutable: (f) => f === "/a/gemini-ls" });
+    assert.deepEqual(r, { command: "/a/gemini-ls" });
+  });
+
   it("tells the user how to install or configure when it is nowhere", () => {
-    const r = resolveServer({ ...base, env: { PATH: "/a" }, setting: "", isExecutable: () => false });
+    const r = resolveServer({ ...base, env: { PATH: "/a" }, setting: "", extensionDir: "/ext", isExecutable: () => false });
     assert.ok("error" in r);
-    assert.match(r.error, /not found on PATH.*gemini.serverPath/);
+    assert.match(r.error, /no gemini-ls for this platform.*not found on PATH.*\.vsix for your platform.*gemini.serverPath/);
   });
 });
 

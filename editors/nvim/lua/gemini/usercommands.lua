@@ -1,0 +1,47 @@
+-- The plugin's user commands: defined by plugin/gemini.lua, or by setup()
+-- where the plugin joined the runtimepath too late for plugin/ to be
+-- sourced (a plugin manager's spec that appends editors/nvim).
+local M = {}
+
+local function g()
+  local gemini = require("gemini")
+  if not gemini.did_setup then
+    gemini.setup({})
+  end
+  return gemini
+end
+
+function M.define()
+  if vim.g.loaded_gemini then
+    return
+  end
+  vim.g.loaded_gemini = true
+  local cmd = vim.api.nvim_create_user_command
+  cmd("Gemini", function(o) g().command(o) end, {
+    nargs = "*",
+    range = true,
+    desc = "Ask Gemini",
+    complete = function(...) return g().commands.complete_command(...) end,
+  })
+  cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
+  cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
+  cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })
+  cmd("GeminiLogin", function(o) g().login(o.args == "manual") end, {
+    nargs = "?",
+    complete = function() return { "manual" } end,
+    desc = "Sign in with Google (manual: paste the code, for a browser elsewhere)",
+  })
+  cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
+  cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
+  cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
+  cmd("GeminiAccept", function() g().review.accept() end, { desc = "Accept the change under review" })
+  cmd("GeminiReject", function() g().review.reject() end, { desc = "Reject the change under review" })
+  -- Not through setup(), which would start the server being installed.
+  cmd("GeminiInstall", function(o) require("gemini").install(o.args ~= "" and o.args or nil) end, {
+    nargs = "?",
+    complete = function() return { "build" } end,
+    desc = "Install gemini-ls from the release (build: with Go, from the plugin's checkout)",
+  })
+end
+
+return M

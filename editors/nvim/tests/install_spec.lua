@@ -1,0 +1,103 @@
+-- script: prompt.json
+-- :GeminiInstall puts gemini-ls in stdpath("data")/gemini-ls from a
+-- release directory (a file: URL holding the archive for this machine and
+-- SHA256SUMS, as make dist writes them), and the plugin then runs it, with
+-- no cmd configured and no gemini-ls on PATH; an archive SHA256SUMS does
+-- not vouch for is not installed.
+local gemini = require("gemini")
+local install = require("gemini.install")
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level or vim.log.levels.INFO })
+end
+
+local function sh(script, ...)
+  local out = vim.fn.system({ "sh", "-c", script, "sh", ... })
+  assert(vim.v.shell_error == 0, script .. ": " .. out)
+end
+
+-- release makes a release directory whose archive holds the real gemini-ls;
+-- sums, when given, is SHA256SUMS's text instead of the right one.
+local function release(sums)
+  local dir = vim.fn.tempname()
+  local name = assert(install.archive())
+  sh('mkdir -p "$1/stage" && cp "$2" "$1/stage/gemini-ls" && tar -C "$1/stage" -czf "$1/$3" gemini-ls && rm -r "$1/stage"',
+    dir, os.getenv("GEMINI_LS"), name)
+  if sums then
+    local f = assert(io.open(dir .. "/SHA256SUMS", "w"))
+    f:write(sums)
+    f:close()
+  else
+    sh('cd "$1" && sha256sum "$2" >SHA256SUMS', dir, name)
+  end
+  return "file://" .. dir .. "/"
+end
+
+-- A data directory of the spec's own: what is installed stays here.
+local function fresh_data()
+  vim.env.XDG_DATA_HOME = vim.fn.tempname()
+end
+
+describe(":GeminiInstall", function()
+  it("installs the release's gemini-ls, which the plugin then runs", function()
+    fresh_data()
+    eq(0, vim.fn.executable("gemini-ls"), "gemini-ls on PATH")
+    eq(nil, install.installed(), "installed before :GeminiInstall")
+    gemini.setup({ release_url = release() })
+    -- Files opened before the install: told once what to do.
+    vim.cmd("edit notes.txt")
+    vim.cmd("edit numbers.txt")
+    local hints = vim.tbl_filter(function(n) return n.msg:find(":GeminiInstall installs it", 1, true) end, notes)
+    eq(1, #hints, "hints to install: " .. vim.inspect(notes))
+    eq(vim.log.levels.WARN, hints[1].level, "the hint's level")
+    vim.cmd("GeminiInstall")
+    local bin = vim.fn.stdpath("data") .. "/gemini-ls/gemini-ls"
+    eq(bin, install.installed(), "installed")
+    eq(bin, gemini.server_cmd()[1], "the command the plugin runs")
+    local last = notes[#notes].msg
+    assert(last:find("^Gemini: installed gemini%-ls %S+") and last:find("gemini-ls", 1, true), "told: " .. last)
+    vim.cmd("edit notes.txt")
+    local done
+    gemini.prompt("read the numbers", gemini.context(0), function(err, result)
+      done = { err = err, result = result }
+    end)
+    wait_for("the prompt to end", function() return done ~= nil end)
+    eq(nil, done.err, "error")
+    local text = table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+    assert(text:find("Two lines read.", 1, true), "answer missing:\n" .. text)
+    local client = vim.lsp.get_client_by_id(gemini.client_id)
+    eq(bin, client.config.cmd[1], "the running server's binary")
+  end)
+
+  it("installs nothing that SHA256SUMS does not vouch for", function()
+    fresh_data()
+    gemini.config.release_url = release(string.rep("0", 64) .. "  " .. install.archive() .. "\n")
+    vim.cmd("GeminiInstall")
+    eq(nil, install.installed(), "installed")
+    local last = notes[#notes]
+    eq(vim.log.levels.ERROR, last.level, "level")
+    assert(last.msg:find("does not match SHA256SUMS", 1, true), "told: " .. last.msg)
+  end)
+
+  it("knows the checkout it came in, to build from", function()
+    local root = install.checkout()
+    assert(root and vim.fn.filereadable(root .. "/cmd/gemini-ls/main.go") == 1, "checkout: " .. tostring(root))
+  end)
+end)
+
+describe("lsp/gemini_ls.lua", function()
+  it("gives vim.lsp.enable the gemini-ls :GeminiInstall installed", function()
+    fresh_data()
+    gemini.config.release_url = release()
+    vim.cmd("GeminiInstall")
+    local bin = assert(install.installed())
+    local file = vim.api.nvim_get_runtime_file("lsp/gemini_ls.lua", false)[1]
+    assert(file, "no lsp/gemini_ls.lua on the runtimepath")
+    local config = dofile(file)
+    eq({ bin, "serve" }, config.cmd, "cmd")
+    eq(nil, config.filetypes, "filetypes (all)")
+    if vim.fn.has("nvim-0.11") == 1 then
+      eq({ bin, "serve" }, vim.lsp.config.gemini_ls.cmd, "vim.lsp.config's cmd")
+    end
+  end)
+end)

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# make dist from a clean clone of this checkout's commit: every artefact is
+# there, SHA256SUMS names each and `sha256sum -c` verifies it, each .vsix
+# carries its platform's server, the archives hold what they should, the
+# server for this machine names the version and the commit in --version, and
+# the clone is still clean. Go's build cache is this machine's, so a second
+# run relinks rather than recompiles. The last line is "N passed, N failed".
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() { # check WHAT COMMAND...: runs COMMAND, recording WHAT passed or failed.
+  local what=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "pass $what"; else failed=$((failed + 1)); echo "FAIL $what"; fi
+}
+finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
+
+commit=$(git -C "$repo" rev-parse HEAD)
+clone=$tmp/gemini-ls
+git clone -q "$repo" "$clone" && git -C "$clone" checkout -q "$commit" || { echo "FAIL cloning $repo"; failed=1; finish; }
+version=$(git -C "$clone" describe --tags --always)
+version=${version#v}
+start=$SECONDS
+if ! (cd "$clone" && make dist) >"$tmp/dist.log" 2>&1; then
+  tail -n 40 "$tmp/dist.log"
+  echo "FAIL make dist"; failed=1; finish
+fi
+echo "test-dist: make dist took $((SECONDS - start)) s in a clean clone"
+dist=$clone/dist
+
+artefacts=(SHA256SUMS gemini-ls.el gemini-ls-nvim.tar.gz)
+for p in linux-amd64 linux-arm64 darwin-amd64 darwin-arm64; do artefacts+=("gemini-ls-$p.tar.gz"); done
+for p in windows-amd64 windows-arm64; do artefacts+=("gemini-ls-$p.zip"); done
+for t in linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64; do artefacts+=("gemini-ls-$t.vsix"); done
+check "make dist makes every artefact, and nothing else" \
+  diff <(printf '%s\n' "${artefacts[@]}" | sort) <(ls "$dist" | sort)
+check "SHA256SUMS names every artefact" \
+  diff <(printf '%s\n' "${artefacts[@]}" | grep -v '^SHA256SUMS$' | sort) <(awk '{ print $2 }' "$dist/SHA256SUMS" | sort)
+check "sha256sum -c SHA256SUMS verifies every artefact" \
+  bash -c 'cd "$1" && sha256sum --quiet -c SHA256SUMS' _ "$dist"
+
+vsix_has() { unzip -l "$dist/gemini-ls-$1.vsix" | grep -qE " extension/server/$2\$"; }
+for t in linux-x64 linux-arm64 darwin-x64 darwin-arm64; do check "gemini-ls-$t.vsix carries server/gemini-ls" vsix_has "$t" gemini-ls; done
+for t in win32-x64 win32-arm64; do check "gemini-ls-$t.vsix carries server/gemini-ls.exe" vsix_has "$t" gemini-ls.exe; done
+holds() { [ "$(tar -tzf "$dist/$1" | sort | tr '\n' ' ')" = "$2" ]; }
+for p in linux-amd64 linux-arm64 darwin-amd64 darwin-arm64; do
+  check "gemini-ls-$p.tar.gz holds gemini-ls, LICENSE and README.md" holds "gemini-ls-$p.tar.gz" "LICENSE README.md gemini-ls "
+done
+zip_holds() { [ "$(unzip -Z1 "$dist/$1" | sort | tr '\n' ' ')" = "LICENSE README.md gemini-ls.exe " ]; }
+for p in windows-amd64 windows-arm64; do check "gemini-ls-$p.zip holds gemini-ls.exe, LICENSE and README.md" zip_holds "gemini-ls-$p.zip"; done
+check "gemini-ls-nvim.tar.gz is a plugin at gemini-ls.nvim/" \
+  bash -c 'tar -tzf "$1" | grep -qx gemini-ls.nvim/lua/gemini/init.lua && tar -tzf "$1" | grep -qx gemini-ls.nvim/plugin/gemini.lua' _ "$dist/gemini-ls-nvim.tar.gz"
+check "gemini-ls.el is the Emacs package" cmp -s "$dist/gemini-ls.el" "$clone/editors/emacs/gemini-ls.el"
+
+case "$(uname -m)" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=unknown ;; esac
+mkdir -p "$tmp/linux"
+tar -xzf "$dist/gemini-ls-linux-$arch.tar.gz" -C "$tmp/linux"
+got=$("$tmp/linux/gemini-ls" --version 2>&1)
+want="gemini-ls $version (commit $commit)"
+echo "test-dist: gemini-ls-linux-$arch says: $got"
+check "the linux $arch server's --version names the version and the commit" test "$got" = "$want"
+check "the clone is clean after make dist" test -z "$(git -C "$clone" status --porcelain)"
+finish
