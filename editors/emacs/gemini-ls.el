@@ -967,7 +967,7 @@ Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
 (declare-function flycheck-error-id "ext:flycheck" (err))
 
 (defun gemini-ls--shown-diagnostics (buffer)
-  "The diagnostics BUFFER shows as LSP Diagnostics, a vector.
+  "Return the diagnostics on BUFFER as LSP Diagnostics, a vector.
 Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
   (if (not (buffer-live-p buffer))
       []
@@ -991,7 +991,7 @@ Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
 
 (cl-defmethod eglot-handle-request
   ((_ gemini-ls-server) (_ (eql gemini/diagnostics)) &key uris &allow-other-keys)
-  "The diagnostics Emacs shows in the files of URIS, for the model.
+  "Answer with the diagnostics Emacs has on the files of URIS.
 Without URIS, those of every buffer visiting a file that shows some.
 A file no buffer visits has none; no buffer is made for it."
   (list
@@ -2791,7 +2791,12 @@ Works with `gemini-ls-completion-mode' off too."
 
 (defvar gemini-ls-next-edit-map
   (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "TAB") #'gemini-ls-next-edit-accept)
+    ;; Only where the edit is shown: elsewhere (another buffer, or once
+    ;; it is gone) TAB keeps its own binding, even while the transient
+    ;; map lingers.
+    (define-key map (kbd "TAB")
+                `(menu-item "" gemini-ls-next-edit-accept
+                            :filter ,(lambda (cmd) (and gemini-ls--next-edit cmd))))
     map)
   "Keys while a next edit is shown; any other key takes it away.")
 
@@ -2819,8 +2824,8 @@ any other key takes it away."
        :timeout-fn #'ignore))))
 
 (defun gemini-ls--next-edit-answered (buffer server tick result)
-  "Show the edits of RESULT, SERVER's answer for BUFFER at TICK, if
-BUFFER has not changed since."
+  "Show the edits of RESULT, SERVER's answer for BUFFER at TICK.
+Only if BUFFER has not changed since."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (let ((edits (append (plist-get result :edits) nil)))
