@@ -66,3 +66,23 @@ func Env(home, baseURL string) []string {
 	}
 	return env
 }
+
+// Module is the file of Gemini CLI's bundle that exports name (one of
+// its chunks, whose names are hashes), for a test that calls 0.61's own
+// code rather than drive its terminal interface.
+func Module(t testing.TB, name string) string {
+	t.Helper()
+	dir := filepath.Dir(JS(t))
+	files, err := filepath.Glob(filepath.Join(dir, "chunk-*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err == nil && strings.Contains(string(b), "\nfunction "+name+"(") && strings.Contains(string(b), "\n  "+name+",\n") {
+			return f
+		}
+	}
+	t.Fatalf("no chunk of Gemini CLI %s's bundle in %s exports %s", Version, dir, name)
+	return ""
+}
