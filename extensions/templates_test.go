@@ -89,4 +89,3 @@ func TestIDAndGitHubRepo(t *testing.T) {
 		t.Error("without install metadata the id is not the name's hash")
 	}
 }
-

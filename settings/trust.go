@@ -16,8 +16,9 @@ import (
 // servers), hold a .env that points the API key elsewhere, and bring
 // GEMINI.md instructions, so, as in Gemini CLI, what it says applies only
 // in a folder the user trusts; a repository someone cloned runs nothing of
-// its own by being opened. Trust is decided once, by DecideTrust, from what
-// no workspace can change, in Gemini CLI's order (checkPathTrust):
+// its own by being opened. Trust is decided by DecideTrust (when an agent
+// is built, and again to see whether it changed), from what no workspace
+// can change, in Gemini CLI's order (checkPathTrust):
 //
 //  1. GEMINI_CLI_TRUST_WORKSPACE=true or false in the process environment
 //     decides outright (a .env file is read only after the decision, so it

@@ -2,7 +2,6 @@ package settings
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -36,21 +35,11 @@ func TestSetFolderTrustKeepsOrderAndRefusesBadFiles(t *testing.T) {
 	}
 }
 
-// setValueScript calls Gemini CLI's own writer, the one its trust dialog
-// and /permissions call: loadTrustedFolders().setValue(folder, level).
-const setValueScript = `const [chunk, folder, level] = process.argv.slice(2);
-const m = await import(chunk);
-await m.loadTrustedFolders().setValue(folder, m.TrustLevel[level]);
-`
-
 // TestSetFolderTrustWritesAsGeminiCLI: from no file, through each level,
 // a level changed in place, and a file of the user's with comments, a
 // path given twice and characters Go's encoder would escape, the file
 // gemini-ls writes is Gemini CLI 0.61's, byte for byte, with its mode.
 func TestSetFolderTrustWritesAsGeminiCLI(t *testing.T) {
-	chunk := geminicli.Module(t, "loadTrustedFolders")
-	script := filepath.Join(t.TempDir(), "set.mjs")
-	writeFile(t, script, setValueScript)
 	theirs, ours := t.TempDir(), t.TempDir()
 	theirFile := filepath.Join(theirs, ".gemini", "trustedFolders.json")
 	ourFile := filepath.Join(ours, ".gemini", "trustedFolders.json")
@@ -69,11 +58,7 @@ func TestSetFolderTrustWritesAsGeminiCLI(t *testing.T) {
 			writeFile(t, theirFile, s.start)
 			writeFile(t, ourFile, s.start)
 		}
-		cmd := exec.Command("node", script, chunk, s.folder, s.level)
-		cmd.Env = geminicli.Env(theirs, "")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("step %d: Gemini CLI's setValue: %v\n%s", i, err, out)
-		}
+		geminicli.SetFolderTrust(t, theirs, s.folder, s.level)
 		if err := SetFolderTrust(ourFile, s.folder, s.level); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
