@@ -53,7 +53,7 @@ func (sess *session) announce() {
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
 			return // closed, or loaded again, meanwhile
 		}
-		cmds, user := conversation.Commands(s.life, sess.built)
+		cmds, user := conversation.Commands(s.life, sess.setup())
 		first := available(cmds)
 		sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: first}})
 		var skipped strings.Builder
@@ -67,13 +67,13 @@ func (sess *session) announce() {
 		if notes := sess.takeNotes(); len(notes) > 0 {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Note:\n- "+strings.Join(notes, "\n- ")+"\n"))
 		}
-		if len(sess.built.Tools.MCPServers()) == 0 || sess.built.Tools.WaitForServers(s.life) != nil {
+		if len(sess.setup().Tools.MCPServers()) == 0 || sess.setup().Tools.WaitForServers(s.life) != nil {
 			return
 		}
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {
 			return
 		}
-		cmds, _ = conversation.Commands(s.life, sess.built)
+		cmds, _ = conversation.Commands(s.life, sess.setup())
 		if now := available(cmds); !reflect.DeepEqual(now, first) {
 			sess.update(s.life, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: now}})
 		}

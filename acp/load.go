@@ -61,9 +61,9 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	if err != nil {
 		return nil, err
 	}
-	live, err := s.host.Resume(ctx, sess.built, string(id), "", true, sess)
+	live, err := s.host.Resume(ctx, sess.setup(), string(id), "", true, sess)
 	if err != nil {
-		sess.built.Close()
+		sess.setup().Close()
 		if _, unknown := errors.AsType[*dialog.UnknownSessionError](err); unknown {
 			return nil, notFound(id)
 		}
@@ -84,7 +84,7 @@ func notFound(id sdk.SessionId) error {
 // replay shows the saved session as the user saw it, as the shared
 // conversation layer replays it.
 func (sess *session) replay(ctx context.Context) error {
-	_, exchanges, err := sess.srv.host.Replay(ctx, sess.built, sess.id)
+	_, exchanges, err := sess.srv.host.Replay(ctx, sess.setup(), sess.id)
 	if err != nil {
 		return err
 	}

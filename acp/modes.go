@@ -41,7 +41,7 @@ var approvalModes = []approvalMode{
 func (sess *session) offered() []approvalMode {
 	var out []approvalMode
 	for _, m := range approvalModes {
-		if m.mode != tools.ApprovalPlan || sess.built.Plan.Enabled {
+		if m.mode != tools.ApprovalPlan || sess.setup().Plan.Enabled {
 			out = append(out, m)
 		}
 	}
@@ -78,7 +78,7 @@ const (
 
 // modes is the session's mode state.
 func (sess *session) modes() *sdk.SessionModeState {
-	state := &sdk.SessionModeState{CurrentModeId: modeOf(sess.live.Mode()).id}
+	state := &sdk.SessionModeState{CurrentModeId: modeOf(sess.current().Mode()).id}
 	for _, m := range sess.offered() {
 		state.AvailableModes = append(state.AvailableModes, sdk.SessionMode{Id: m.id, Name: m.name, Description: sdk.Ptr(m.description)})
 	}
@@ -89,7 +89,7 @@ func (sess *session) modes() *sdk.SessionModeState {
 // agent offers them (models.Offered): its own first when it is none of
 // those (a model settings, GEMINI_MODEL or /model set named).
 func (sess *session) models() []sdk.SessionConfigSelectOption {
-	current := sess.srv.host.Model(sess.built)
+	current := sess.srv.host.Model(sess.setup())
 	offered := models.Offered()
 	var out []sdk.SessionConfigSelectOption
 	if !slices.ContainsFunc(offered, func(m models.Option) bool { return m.ID == current }) {
@@ -119,7 +119,7 @@ func (sess *session) configOptions() []sdk.SessionConfigOption {
 			Name:         "Mode",
 			Description:  sdk.Ptr("What runs without asking"),
 			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryMode),
-			CurrentValue: sdk.SessionConfigValueId(modeOf(sess.live.Mode()).id),
+			CurrentValue: sdk.SessionConfigValueId(modeOf(sess.current().Mode()).id),
 			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &modes},
 		}},
 		{Select: &sdk.SessionConfigOptionSelect{
@@ -127,7 +127,7 @@ func (sess *session) configOptions() []sdk.SessionConfigOption {
 			Name:         "Model",
 			Description:  sdk.Ptr("The Gemini model the session's requests go to"),
 			Category:     sdk.Ptr(sdk.SessionConfigOptionCategoryModel),
-			CurrentValue: sdk.SessionConfigValueId(sess.srv.host.Model(sess.built)),
+			CurrentValue: sdk.SessionConfigValueId(sess.srv.host.Model(sess.setup())),
 			Options:      sdk.SessionConfigSelectOptions{Ungrouped: &models},
 		}},
 	}
@@ -170,7 +170,7 @@ func (sess *session) setMode(ctx context.Context, id string) error {
 // modeChanged tells the client of the session's mode as it is now: the
 // current_mode_update for clients that show the modes.
 func (sess *session) modeChanged(ctx context.Context) {
-	sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.live.Mode()).id}})
+	sess.update(ctx, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeOf(sess.current().Mode()).id}})
 }
 
 func (sess *session) modeList() string {

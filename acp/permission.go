@@ -320,7 +320,7 @@ func (sess *session) permissionTitle(req dialog.ConfirmRequest, shown dialog.Too
 			return "Fetch " + strings.ReplaceAll(req.Details, "\n", ", ")
 		}
 	}
-	if t, ok := sess.built.Tools.Registry.Get(shown.Name); ok {
+	if t, ok := sess.setup().Tools.Registry.Get(shown.Name); ok {
 		if m, ok := t.(toolset.MCPTool); ok {
 			server, tool := m.MCPOrigin()
 			return server + ": " + tool

@@ -36,7 +36,7 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)
 	defer stop()
-	o := s.host.Prompt(ctx, sess.id, in)
+	o := sess.prompt(ctx, in)
 	switch o.Ending {
 	case conversation.Busy:
 		return sdk.PromptResponse{}, invalidParams(o.Err.Error())
@@ -51,6 +51,18 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
 	return sess.answer(ctx, o)
+}
+
+// prompt runs in as the session's prompt, its folder's trust settled
+// first (trust.go).
+func (sess *session) prompt(ctx context.Context, in dialog.Input) conversation.Outcome {
+	claim, err := sess.srv.host.Begin(ctx, sess.id)
+	if err != nil {
+		return conversation.NotBegun(ctx, err)
+	}
+	defer claim.End()
+	sess.settleTrust(claim, in)
+	return claim.Prompt(in)
 }
 
 // Cancel cancels the session's running prompt. The SDK cancels the

@@ -21,13 +21,11 @@ import (
 // session is one ACP session: an agent built for its cwd, and the agent
 // session the client's prompts go to.
 type session struct {
-	srv   *server
-	id    string
-	cwd   string
-	ws    *workspace.Workspace
-	built *setup.Built
-	live  *conversation.Live[*session]
-	log   *zap.Logger
+	srv *server
+	id  string
+	cwd string
+	ws  *workspace.Workspace
+	log *zap.Logger
 	// reverts numbers the rewinds' reverts, for their tool call ids.
 	reverts atomic.Int64
 	// backgroundIDs numbers the background commands run in the client's
@@ -47,6 +45,10 @@ type session struct {
 
 	// mu guards the fields below.
 	mu sync.Mutex
+	// built is the session's agent and live the host's session of it;
+	// both are replaced when the folder's trust changes (trust.go).
+	built *setup.Built
+	live  *conversation.Live[*session]
 	// attached is content for a call's final tool_call_update that the
 	// call's confirmation or run produced (a diff, a terminal), by call id.
 	attached map[string][]sdk.ToolCallContent
@@ -71,7 +73,7 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	sess.start(s.host.Open(sess.built, true, sess))
+	sess.start(s.host.Open(sess.setup(), true, sess))
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
 }
 
@@ -166,6 +168,20 @@ func (sess *session) start(live *conversation.Live[*session]) {
 	sess.log = sess.srv.log.With(zap.String("sessionId", sess.id))
 	sess.log.Info("session started", zap.String("cwd", sess.cwd))
 	sess.announce()
+}
+
+// setup is the session's agent and what it was built from.
+func (sess *session) setup() *setup.Built {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.built
+}
+
+// current is the host's live session.
+func (sess *session) current() *conversation.Live[*session] {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.live
 }
 
 // showAuthURL tells the user to sign in to an MCP server, in the session's

@@ -36,7 +36,9 @@
 //     the Outcome in its wire's words (ACP's stop reasons, headless's exit
 //     statuses);
 //   - one Presenter: Emit shows an event, Land and LandFiles land edits,
-//     Confirm and Ask put the agent's questions. Every question the agent
+//     Confirm and Ask put the agent's questions, AskTrust the folder trust
+//     question (trust.go: Claim.AskTrust before a prompt, Claim.Move to
+//     continue it in a build made anew when the folder's trust changed). Every question the agent
 //     asks reaches the presenter through the agent's approval door (the
 //     session's), reverts and switches of model included.
 //

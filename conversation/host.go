@@ -35,6 +35,8 @@ type Presenter[S any] interface {
 	Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error)
 	// Ask puts a call's question (ask_user, plan approval) to the user.
 	Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error)
+	// AskTrust asks whether to trust a folder (trust.go).
+	dialog.TrustAsker
 }
 
 // Config is what every agent a host builds shares: the process's side of
@@ -92,9 +94,11 @@ type Host[S any] struct {
 	presenter Presenter[S]
 	turns     Turns
 
-	// mu guards live.
+	// mu guards live and asked.
 	mu   sync.Mutex
 	live map[string]*Live[S]
+	// asked are the folders the trust question was put about (trust.go).
+	asked map[string]bool
 }
 
 // Live is a live session: its agent session, the build it runs in, and
@@ -127,7 +131,7 @@ func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindP
 
 // NewHost is a host whose sessions' events and questions go to p.
 func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
-	return &Host[S]{cfg: cfg, presenter: p, live: map[string]*Live[S]{}}
+	return &Host[S]{cfg: cfg, presenter: p, live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
 // Build builds an agent for place, its questions put through the host's
@@ -201,6 +205,9 @@ func (h *Host[S]) OpenWithID(ctx context.Context, built *setup.Built, id string,
 // none is an *dialog.UnknownSessionError.
 func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root string, own bool, state S) (*Live[S], error) {
 	as, err := Resume(ctx, built.Agent, id, root)
+	if IsUnknownSession(err) {
+		as, err = h.rebuilt(ctx, built, id, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +310,7 @@ func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
 func (h *Host[S]) Prompt(ctx context.Context, id string, in dialog.Input) Outcome {
 	c, err := h.Begin(ctx, id)
 	if err != nil {
-		return refused(ctx, err)
+		return NotBegun(ctx, err)
 	}
 	defer c.End()
 	return c.Prompt(in)
@@ -341,8 +348,8 @@ func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	return &Claim[S]{h: h, live: l, turn: turn}, nil
 }
 
-// refused is the outcome of a prompt whose Begin failed with err.
-func refused(ctx context.Context, err error) Outcome {
+// NotBegun is the outcome of a prompt whose Begin failed with err.
+func NotBegun(ctx context.Context, err error) Outcome {
 	switch {
 	case ctx.Err() != nil:
 		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil)
@@ -368,7 +375,7 @@ func (c *Claim[S]) End() { c.turn.End() }
 func (c *Claim[S]) Prompt(in dialog.Input) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.Built}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.Built, Trust: h.presenter}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
 	return outcomeOf(res, err)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -122,6 +123,15 @@ func (f *chanFront) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dia
 		return dialog.Cancel, err
 	}
 	return dialog.ProceedOnce, nil
+}
+
+// AskTrust puts the trust question: yes trusts the folder.
+func (f *chanFront) AskTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
+	yes, err := f.ask(ctx, req.Title()+" "+req.Folder)
+	if err != nil || !yes {
+		return "", err
+	}
+	return settings.TrustFolder, nil
 }
 
 // Ask puts a call's question: yes chooses its first option.

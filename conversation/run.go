@@ -19,6 +19,8 @@ import (
 type Session struct {
 	Agent *agent.Session
 	Built *setup.Built
+	// Trust puts /permissions trust's question; nil: nobody can answer.
+	Trust dialog.TrustAsker
 }
 
 // CommandError is a command that was not run, and why, worded for the
@@ -131,6 +133,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		Version:  sess.Built.Version(),
 		Commands: list,
 		Emit:     emit,
+		Trust:    sess.Trust,
 	}
 	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
 		env.Agents = c

@@ -89,29 +89,3 @@ func TestIDAndGitHubRepo(t *testing.T) {
 		t.Error("without install metadata the id is not the name's hash")
 	}
 }
-
-// TestTrustFolderKeepsOrderAndRefusesBadFiles: the rules already there
-// stay, in order; a file that is not trust levels is not touched.
-func TestTrustFolderKeepsOrderAndRefusesBadFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "trustedFolders.json")
-	os.WriteFile(path, []byte(`{"/z": "DO_NOT_TRUST", "/a": "TRUST_PARENT"}`), 0o600)
-	if err := TrustFolder(path, "/m"); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	if want := "{\n  \"/z\": \"DO_NOT_TRUST\",\n  \"/a\": \"TRUST_PARENT\",\n  \"/m\": \"TRUST_FOLDER\"\n}"; string(data) != want {
-		t.Fatalf("got\n%s\nwant\n%s", data, want)
-	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
-	}
-	bad := `{"/z": "MAYBE"}`
-	os.WriteFile(path, []byte(bad), 0o600)
-	if err := TrustFolder(path, "/m"); err == nil {
-		t.Fatal("an invalid trust level was overwritten")
-	}
-	if data, _ := os.ReadFile(path); string(data) != bad {
-		t.Fatalf("the invalid file was changed: %s", data)
-	}
-}

@@ -209,8 +209,15 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 		}
 	}
 	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
-	o := s.host.Prompt(showingWith(ctx, notify), sess.ID(), dialog.Input{Text: *p.Prompt, Editor: editor})
-	return answer(sess.ID(), o)
+	showing := showingWith(ctx, notify)
+	claim, err := s.host.Begin(showing, sess.ID())
+	if err != nil {
+		return answer(sess.ID(), conversation.NotBegun(showing, err))
+	}
+	defer claim.End()
+	in := dialog.Input{Text: *p.Prompt, Editor: editor}
+	s.settleTrust(claim, in)
+	return answer(sess.ID(), claim.Prompt(in))
 }
 
 // answer is the wire's answer to a prompt of session id that ended as o:

@@ -137,6 +137,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 		tr.event(e)
 		prog.event(e)
 	}
+	s.settleTrust(claim, in)
 	o := claim.Prompt(in)
 	claim.End()
 	ctx := s.life // the turn's own context is done

@@ -101,6 +101,10 @@ type Server struct {
 	// lock.
 	conversations conversations
 	transcripts   transcripts
+
+	// trustTurn lets one prompt at a time settle the folders' trust
+	// (trust.go).
+	trustTurn chan struct{}
 }
 
 // Serve speaks LSP on rwc until the client sends exit or closes the
@@ -122,6 +126,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		exit:    make(chan int, 1),
 		methods: newHandledMethods(),
 		edits:   newEditQueue(),
+
+		trustTurn: make(chan struct{}, 1),
 	}
 	st := newStream(rwc, func(err error) { s.log.Warn("malformed message", zap.Error(err)) })
 	s.conn = jsonrpc2.NewConn(st, jsonrpc2.WithCodec(payloadCodec{}))

@@ -16,8 +16,9 @@ import (
 // servers), hold a .env that points the API key elsewhere, and bring
 // GEMINI.md instructions, so, as in Gemini CLI, what it says applies only
 // in a folder the user trusts; a repository someone cloned runs nothing of
-// its own by being opened. Trust is decided once, by DecideTrust, from what
-// no workspace can change, in Gemini CLI's order (checkPathTrust):
+// its own by being opened. Trust is decided by DecideTrust (when an agent
+// is built, and again to see whether it changed), from what no workspace
+// can change, in Gemini CLI's order (checkPathTrust):
 //
 //  1. GEMINI_CLI_TRUST_WORKSPACE=true or false in the process environment
 //     decides outright (a .env file is read only after the decision, so it
@@ -47,6 +48,9 @@ const (
 type Trust struct {
 	roots []string
 	why   map[string]error // an untrusted root → why it is not trusted
+	// undecided are the untrusted roots no rule decides, with folder
+	// trust on: those Gemini CLI asks about.
+	undecided map[string]bool
 }
 
 // DecideTrust decides which roots are trusted folders. getenv must be the
@@ -57,13 +61,39 @@ type Trust struct {
 // be read trusts nothing, and is the error.
 func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	ft, err := loadTrust(getenv, folderTrustEnabled(getenv))
-	t := Trust{roots: slices.Clone(roots), why: map[string]error{}}
+	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}}
 	for _, root := range roots {
-		if why := ft.check(root); why != nil {
+		decided, why := ft.check(root)
+		if why != nil {
 			t.why[root] = why
+		}
+		// A file that cannot be read decides nothing, and nobody is asked
+		// to overwrite it.
+		if !decided && err == nil {
+			t.undecided[root] = true
 		}
 	}
 	return t, err
+}
+
+// Undecided are the roots that are not trusted only because no rule of
+// trustedFolders.json covers them while folder trust is on, in order:
+// the folders Gemini CLI asks about ("Do you trust the files in this
+// folder?").
+func (t Trust) Undecided() []string {
+	var out []string
+	for _, root := range t.roots {
+		if t.undecided[root] {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
+// SameTrusted reports whether t and o trust the same roots, of the same
+// roots: whether what a workspace may bring is the same under both.
+func (t Trust) SameTrusted(o Trust) bool {
+	return slices.Equal(t.roots, o.roots) && slices.Equal(t.Untrusted(), o.Untrusted())
 }
 
 // Trusted reports whether root is a trusted folder: its settings, its .env
@@ -134,12 +164,7 @@ func folderTrustEnabled(getenv Getenv) bool {
 // trustedFolders.json that cannot be read trusts nothing, and is reported.
 func loadTrust(getenv Getenv, enabled bool) (folderTrust, error) {
 	ft := folderTrust{env: getenv("GEMINI_CLI_TRUST_WORKSPACE"), enabled: enabled}
-	ft.rulesAt = getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-	if ft.rulesAt == "" {
-		if dir := UserDir(getenv); dir != "" {
-			ft.rulesAt = filepath.Join(dir, "trustedFolders.json")
-		}
-	}
+	ft.rulesAt = TrustedFoldersPath(getenv)
 	if ft.rulesAt == "" {
 		return ft, nil
 	}
@@ -159,16 +184,17 @@ func loadTrust(getenv Getenv, enabled bool) (folderTrust, error) {
 	return ft, nil
 }
 
-// check returns nil when root is trusted, else why not, in words that say
-// how to trust it.
-func (ft folderTrust) check(root string) error {
+// check says whether anything decides root's trust (the environment,
+// the settings, a rule), and returns nil when root is trusted, else why
+// not, in words that say how to trust it.
+func (ft folderTrust) check(root string) (decided bool, why error) {
 	switch {
 	case ft.env == "true":
-		return nil
+		return true, nil
 	case ft.env == "false":
-		return errors.New("GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
+		return true, errors.New("GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
 	case !ft.enabled:
-		return nil
+		return true, nil
 	}
 	real := realPath(root)
 	bestLen, best := -1, ""
@@ -186,16 +212,16 @@ func (ft folderTrust) check(root string) error {
 	}
 	switch best {
 	case TrustFolder, TrustParent:
-		return nil
+		return true, nil
 	case DoNotTrust:
-		return fmt.Errorf("%s marks the folder %s %s", ft.rulesAt, root, DoNotTrust)
+		return true, fmt.Errorf("%s marks the folder %s %s; /permissions trust changes that", ft.rulesAt, root, DoNotTrust)
 	}
 	where := ft.rulesAt
 	if where == "" {
 		where = "~/.gemini/trustedFolders.json"
 	}
-	return fmt.Errorf("the folder %s is not trusted. "+
-		"Trust it in Gemini CLI, add %q: %q to %s, or set GEMINI_CLI_TRUST_WORKSPACE=true", root, root, TrustFolder, where)
+	return false, fmt.Errorf("the folder %s is not trusted. "+
+		"Trust it with /permissions trust in your editor or Gemini CLI, add %q: %q to %s, or set GEMINI_CLI_TRUST_WORKSPACE=true", root, root, TrustFolder, where)
 }
 
 // realPath is path with symlinks resolved, when it exists.

@@ -130,3 +130,38 @@ func TestBadTrustedFoldersFileTrustsNothing(t *testing.T) {
 		t.Errorf("got %q, %v; want the workspace untrusted and the bad file reported", got, err)
 	}
 }
+
+// TestUndecidedFolders: only a folder no rule covers, with folder trust on
+// and nothing in the environment deciding, is one to ask about; a rule of
+// any level, the environment, folder trust off, or a trustedFolders.json
+// that cannot be read (which nobody should be asked to overwrite) decide.
+func TestUndecidedFolders(t *testing.T) {
+	for _, c := range []struct {
+		name, rules string
+		vars        map[string]string
+		settings    string
+		undecided   bool
+	}{
+		{name: "no file", undecided: true},
+		{name: "a rule for another folder", rules: `{"ROOT/child": "TRUST_FOLDER"}`, undecided: true},
+		{name: "DO_NOT_TRUST", rules: `{"ROOT": "DO_NOT_TRUST"}`},
+		{name: "TRUST_PARENT of a sibling", rules: `{"ROOT/../sibling": "TRUST_PARENT"}`},
+		{name: "GEMINI_CLI_TRUST_WORKSPACE=false", vars: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "false"}},
+		{name: "folder trust off", settings: `{"security": {"folderTrust": {"enabled": false}}}`},
+		{name: "a file that cannot be read", rules: `{"ROOT/child": "TRUST_FOLDER"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := newTrustCase(t, c.rules)
+			for k, v := range c.vars {
+				tc.vars[k] = v
+			}
+			if c.settings != "" {
+				writeSettings(t, tc.home, c.settings)
+			}
+			trust, _ := DecideTrust(env(tc.vars), []string{tc.root})
+			if got := len(trust.Undecided()) == 1; got != c.undecided {
+				t.Errorf("Undecided() = %q, want the root undecided: %v", trust.Undecided(), c.undecided)
+			}
+		})
+	}
+}

@@ -6,13 +6,16 @@
 // agent, so `serve` (the LSP front end) and `run` (headless) cannot drift.
 //
 // Invariants:
-//   - Folder trust is decided once, from the process environment, before
-//     the .env file is read (Built.Trust); the .env, the settings, the
-//     GEMINI.md loader, the agent skills, the MCP servers, the workspace's
-//     policy files and the approval mode all take that answer. An
-//     untrusted workspace runs in the default approval mode, starts no MCP
-//     server and reads no .gemini/policies or skills, and the user is told
-//     why.
+//   - Folder trust is decided once per build, from the process
+//     environment, before the .env file is read (Built.Trust); the .env,
+//     the settings, the GEMINI.md loader, the agent skills, the MCP
+//     servers, the workspace's policy files and the approval mode all take
+//     that answer. An untrusted workspace runs in the default approval
+//     mode, starts no MCP server and reads no .gemini/policies or skills,
+//     and the user is told why. When what decides it changes
+//     (Built.TrustChanged: the trust question's answer, recorded with
+//     Built.SetTrust, /permissions, Gemini CLI), the front end builds
+//     anew (Rebuild) rather than patch a build (trust.go).
 //   - The user's installed extensions (package extensions) are read once,
 //     after the settings files, as security.allowedExtensions and
 //     blockGitExtensions allow; the enabled ones' MCP servers and

@@ -61,8 +61,8 @@ func (b *Built) AddDirectory(dir string) (string, bool, error) {
 }
 
 // ErrNotTrusted is a directory /directory add refuses: as in Gemini CLI,
-// the user adds only a folder they trust (Gemini CLI asks; gemini-ls,
-// which never writes trustedFolders.json, says how to trust it).
+// the user adds only a folder they trust (Gemini CLI asks; gemini-ls
+// says how to trust it: /permissions trust).
 var ErrNotTrusted = errors.New("not a trusted folder")
 
 // AddTrustedDirectory is AddDirectory for /directory add, which, as in
@@ -77,7 +77,7 @@ func (b *Built) addDirectory(dir string, mustTrust bool) (string, bool, error) {
 	if dir == "" {
 		return "", false, fmt.Errorf("an empty directory name")
 	}
-	dir = b.userPath(dir)
+	dir = b.UserPath(dir)
 	if mustTrust {
 		if err := b.trusts(dir); err != nil {
 			return "", false, err
@@ -111,10 +111,10 @@ func (b *Built) trusts(dir string) error {
 	return nil
 }
 
-// userPath is a path the user wrote (a setting, a command's argument):
+// UserPath is a path the user wrote (a setting, a command's argument):
 // ~ is the home directory, and a relative path the first root's (an
 // editor's server has no meaningful working directory).
-func (b *Built) userPath(p string) string {
+func (b *Built) UserPath(p string) string {
 	if home := b.home(); home != "" && (p == "~" || strings.HasPrefix(p, "~"+string(filepath.Separator))) {
 		p = filepath.Join(home, p[1:])
 	}

@@ -48,7 +48,7 @@ func (b *Built) policySources(set settings.Settings, extensions []policy.Source)
 	switch {
 	case len(set.PolicyPaths) > 0:
 		for _, p := range set.PolicyPaths {
-			sources = append(sources, policy.Source{Tier: policy.TierUser, Path: b.userPath(p)})
+			sources = append(sources, policy.Source{Tier: policy.TierUser, Path: b.UserPath(p)})
 		}
 	case userDir != "":
 		sources = append(sources, policy.Source{Tier: policy.TierUser, Path: filepath.Join(userDir, "policies")})
@@ -76,7 +76,7 @@ func (b *Built) adminPolicySources(set settings.Settings, systemDir string) []po
 	}
 	var out []policy.Source
 	for _, p := range set.AdminPolicyPaths {
-		out = append(out, policy.Source{Tier: policy.TierAdmin, Path: b.userPath(p)})
+		out = append(out, policy.Source{Tier: policy.TierAdmin, Path: b.UserPath(p)})
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,6 +39,10 @@ const (
 	Cancelled Answer = "cancelled"
 	// Hold never answers: the request waits until it is cancelled.
 	Hold Answer = "hold"
+	// The folder trust question's answers, by the level each records.
+	TrustFolder Answer = "TRUST_FOLDER"
+	TrustParent Answer = "TRUST_PARENT"
+	DontTrust   Answer = "DO_NOT_TRUST"
 )
 
 // Config is what the client declares and how it answers.
@@ -46,6 +51,10 @@ type Config struct {
 	ReadTextFile, WriteTextFile, Terminal bool
 	// Answer answers permission requests; AllowOnce when nil.
 	Answer func(sdk.RequestPermissionRequest) Answer
+	// Trust answers the folder trust question, a permission request of
+	// its own (TrustRequests), which Answer never sees: DontTrust when
+	// nil, as a scripted user trusts no folder unless the test says so.
+	Trust func(sdk.RequestPermissionRequest) Answer
 	// Rewrite, when set, sees each answer the client is about to send to
 	// a request of the agent's (method is the request's, answer the line
 	// without its newline; the client has done what it answers, a write
@@ -66,6 +75,8 @@ type Client struct {
 	Buffers     map[string]string
 	updates     []sdk.SessionNotification
 	permissions []sdk.RequestPermissionRequest
+	trusts      []sdk.RequestPermissionRequest
+	trustCalls  []sdk.SessionNotification
 	reads       []sdk.ReadTextFileRequest
 	writes      []sdk.WriteTextFileRequest
 	terminals   map[string]*Terminal
@@ -237,6 +248,27 @@ func (c *Client) Permissions() []sdk.RequestPermissionRequest {
 	return slices.Clone(c.permissions)
 }
 
+// TrustRequests returns the folder trust questions received so far.
+func (c *Client) TrustRequests() []sdk.RequestPermissionRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.trusts)
+}
+
+// TrustCalls returns the session/updates that showed the folder trust
+// questions' calls, which Updates leaves out.
+func (c *Client) TrustCalls() []sdk.SessionNotification {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.trustCalls)
+}
+
+// isTrustQuestion reports whether p is the folder trust question: its
+// options are the trust levels.
+func isTrustQuestion(p sdk.RequestPermissionRequest) bool {
+	return slices.ContainsFunc(p.Options, func(o sdk.PermissionOption) bool { return Answer(o.OptionId) == TrustFolder })
+}
+
 // Reads and Writes return the fs requests received so far.
 func (c *Client) Reads() []sdk.ReadTextFileRequest {
 	c.mu.Lock()
@@ -298,16 +330,43 @@ func (c *Client) ToolCalls() []sdk.SessionUpdateToolCall {
 
 // SessionUpdate implements sdk.Client.
 func (c *Client) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	if isTrustCall(n.Update) {
+		// The trust question's own call, kept with the question.
+		c.record(func() { c.trustCalls = append(c.trustCalls, n) })
+		return nil
+	}
 	c.record(func() { c.updates = append(c.updates, n) })
 	return nil
 }
 
+// isTrustCall reports whether u shows the folder trust question's call,
+// which gemini-ls numbers "trust-N": tests of the model's calls count
+// theirs without it.
+func isTrustCall(u sdk.SessionUpdate) bool {
+	switch {
+	case u.ToolCall != nil:
+		return strings.HasPrefix(string(u.ToolCall.ToolCallId), "trust-")
+	case u.ToolCallUpdate != nil:
+		return strings.HasPrefix(string(u.ToolCallUpdate.ToolCallId), "trust-")
+	}
+	return false
+}
+
 // RequestPermission implements sdk.Client.
 func (c *Client) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	c.record(func() { c.permissions = append(c.permissions, p) })
 	answer := AllowOnce
-	if c.cfg.Answer != nil {
-		answer = c.cfg.Answer(p)
+	switch {
+	case isTrustQuestion(p):
+		c.record(func() { c.trusts = append(c.trusts, p) })
+		answer = DontTrust
+		if c.cfg.Trust != nil {
+			answer = c.cfg.Trust(p)
+		}
+	default:
+		c.record(func() { c.permissions = append(c.permissions, p) })
+		if c.cfg.Answer != nil {
+			answer = c.cfg.Answer(p)
+		}
 	}
 	switch answer {
 	case Hold:

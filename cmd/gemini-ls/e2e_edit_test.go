@@ -92,8 +92,9 @@ func TestEditWithNoWayToAsk(t *testing.T) {
 		if len(out) != 1 || !strings.Contains(out[0], "neither preview an edit nor ask") || !strings.Contains(out[0], `"approvalMode": "auto_edit"`) {
 			t.Errorf("tool output = %q", out)
 		}
-		// It tried to ask, got MethodNotFound, and sent no edit.
-		if n := len(h.client.Messages("window/showMessageRequest")); n != 1 {
+		// It tried to ask (the folder trust question, first), got
+		// MethodNotFound, asked no more, and sent no edit.
+		if n := len(h.client.Messages("window/showMessageRequest")) + len(h.client.Messages(lsptest.TrustQuestion)); n != 1 {
 			t.Errorf("%d showMessageRequest, want 1", n)
 		}
 		if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {

@@ -46,7 +46,8 @@ func TestRunRefusalsNameTheToolAndTheMode(t *testing.T) {
 }
 
 // As Gemini CLI 0.61, a headless run refuses a folder that is not
-// trusted, before any request, saying how to trust it (exit 55) in one
+// trusted, before any request and asking nothing, saying how to trust it
+// (exit 55: /permissions trust from an editor, --skip-trust) in one
 // line that names gemini-ls once; so does GEMINI_CLI_TRUST_WORKSPACE=false,
 // and --skip-trust runs in it.
 func TestRunRefusesAnUntrustedFolder(t *testing.T) {
@@ -57,7 +58,7 @@ func TestRunRefusesAnUntrustedFolder(t *testing.T) {
 	for _, env := range [][]string{h.untrusted(), append(h.env, "GEMINI_CLI_TRUST_WORKSPACE=false")} {
 		r := h.runIn(h.root, env, "run", "--approval-mode", "auto_edit", "-p", "shout")
 		r.wantExit(t, exitUntrusted)
-		for _, want := range []string{"\ngemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory", "--skip-trust", "GEMINI_CLI_TRUST_WORKSPACE=true"} {
+		for _, want := range []string{"\ngemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory", "`/permissions trust` in your editor", "--skip-trust", "GEMINI_CLI_TRUST_WORKSPACE=true"} {
 			contains(t, "stderr", "\n"+r.stderr, want)
 		}
 		if strings.Contains(r.stderr, "gemini-ls: gemini-ls") {

@@ -244,12 +244,10 @@ func (x *extensionsCmd) askConsent(description string) (bool, error) {
 	return x.ask("Do you want to continue? [Y/n]: ", true)
 }
 
-// trustedFoldersPath is where trusted folders are recorded.
-func (x *extensionsCmd) trustedFoldersPath() string {
-	if p := x.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
-		return p
-	}
-	return filepath.Join(x.m.UserDir, "trustedFolders.json")
+// trustFolder records that dir is a trusted folder, as Gemini CLI does
+// when the user says yes.
+func (x *extensionsCmd) trustFolder(dir string) error {
+	return settings.SetFolderTrust(settings.TrustedFoldersPath(x.getenv), dir, settings.TrustFolder)
 }
 
 // trusted reports whether dir is a trusted folder.
@@ -272,7 +270,7 @@ func (x *extensionsCmd) trustWorkspace() error {
 	if !ok {
 		return fmt.Errorf("Could not install extension because the current workspace at %s is not trusted.", ws)
 	}
-	return extensions.TrustFolder(x.trustedFoldersPath(), ws)
+	return x.trustFolder(ws)
 }
 
 // trustSource is Gemini CLI's check before installing a local directory:
@@ -300,7 +298,7 @@ func (x *extensionsCmd) trustSource(source string) error {
 	if !ok {
 		return fmt.Errorf(`Installation aborted: Folder "%s" is not trusted.`, abs)
 	}
-	return extensions.TrustFolder(x.trustedFoldersPath(), real)
+	return x.trustFolder(real)
 }
 
 func (x *extensionsCmd) consented() {

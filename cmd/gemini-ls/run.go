@@ -46,7 +46,7 @@ func from(dir string, paths []string) []string {
 // untrustedHint is Gemini CLI 0.61's refusal of a headless run in a folder
 // that is not trusted, in gemini-ls's words. It names gemini-ls already,
 // so it is printed without the "gemini-ls: " of other errors.
-const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (in your editor, Gemini CLI, or ~/.gemini/trustedFolders.json)"
+const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (`/permissions trust` in your editor or Gemini CLI, or ~/.gemini/trustedFolders.json)"
 
 func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -307,6 +307,13 @@ func (*unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 // Ask words the reason as Gemini CLI does where it cannot prompt.
 func (*unattended) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
 	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", dialog.ErrCannotAsk)
+}
+
+// AskTrust refuses: a headless run in a folder no rule decides is
+// refused before any prompt (untrustedHint), as in Gemini CLI;
+// /permissions trust then trusts the folder as its name asks.
+func (*unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
+	return "", fmt.Errorf("%w: gemini-ls is running headless", dialog.ErrCannotAsk)
 }
 
 // Confirm refuses: there is nobody to ask. The refusal names the tool

@@ -31,6 +31,9 @@ type Env struct {
 	// Agents are the subagents /agents manages; nil when the session has
 	// none (/agents then says so).
 	Agents Agents
+	// Trust puts /permissions trust's question; nil when nobody can
+	// answer it.
+	Trust dialog.TrustAsker
 }
 
 // Reply is what a built-in did.
@@ -81,6 +84,7 @@ func Table() []Builtin {
 		{Command: command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", "desc | schema | auth [server]"), Run: listMCP},
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		withSubcommands(command("model", "Show the models to choose from, or set the model (--persist: for future sessions too)", ""), modelSubcommands()),
+		withSubcommands(command("permissions", "Manage folder trust settings and other permissions", ""), permissionsSubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},

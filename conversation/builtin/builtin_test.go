@@ -35,7 +35,7 @@ func TestTable(t *testing.T) {
 			t.Errorf("Find(%q) = %v", b.Name, ok)
 		}
 	}
-	want := []string{"about", "agents", "chat", "clear", "compress", "directory", "extensions", "help", "init", "mcp", "memory", "model", "plan", "policies", "restore", "rewind", "skills", "stats", "tasks", "tools"}
+	want := []string{"about", "agents", "chat", "clear", "compress", "directory", "extensions", "help", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "restore", "rewind", "skills", "stats", "tasks", "tools"}
 	if !slices.Equal(names, want) {
 		t.Errorf("built-ins %v, want %v", names, want)
 	}

@@ -1,6 +1,6 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
 // every front end: /about, /agents, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
-// /memory, /model, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
+// /memory, /model, /permissions, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
 // make sense outside a terminal. A front end lists Table (with the
 // user's commands after it) and runs a "/name args" prompt naming one
 // with its Run, then shows the Reply's Markdown, or sends its Input to
@@ -38,6 +38,11 @@
 //   - /agents works on the session's catalogue of subagents (Env.Agents,
 //     which the composition root fills); enable and disable go through
 //     it to the settings, and the agents are found again at once.
+//   - /permissions trust puts the front end's folder trust question
+//     (Env.Trust) and records the answer through setup (Built.SetTrust),
+//     the one writer of trustedFolders.json; it rebuilds nothing: the
+//     front end builds anew before the next prompt when the workspace's
+//     trust changed.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

@@ -46,7 +46,10 @@ type_text() { tm send-keys -t editor -l -- "$1"; }
 # README's snippets expect gemini-ls to be.
 setup() {
   work=$(mktemp -d)
-  mkdir -p "$work/project" "$work/home" "$work/bin"
+  mkdir -p "$work/project" "$work/home/.gemini" "$work/bin"
+  # The folder trust question answered already ("Don't trust": untrusted,
+  # as it was); the Go tests cover the question (cmd/gemini-ls, acptest).
+  printf '{"%s": "DO_NOT_TRUST"}' "$work/project" >"$work/home/.gemini/trustedFolders.json"
   ln -s "$GEMINI_LS_BIN" "$work/bin/gemini-ls"
   git -C "$work/project" init -q
   sock="acp-$name-$$-$RANDOM"

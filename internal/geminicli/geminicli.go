@@ -66,3 +66,47 @@ func Env(home, baseURL string) []string {
 	}
 	return env
 }
+
+// Module is the file of Gemini CLI's bundle that exports name (one of
+// its chunks, whose names are hashes), for a test that calls 0.61's own
+// code rather than drive its terminal interface.
+func Module(t testing.TB, name string) string {
+	t.Helper()
+	dir := filepath.Dir(JS(t))
+	files, err := filepath.Glob(filepath.Join(dir, "chunk-*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err == nil && strings.Contains(string(b), "\nfunction "+name+"(") && strings.Contains(string(b), "\n  "+name+",\n") {
+			return f
+		}
+	}
+	t.Fatalf("no chunk of Gemini CLI %s's bundle in %s exports %s", Version, dir, name)
+	return ""
+}
+
+// setValueScript calls Gemini CLI's writer of trustedFolders.json, the
+// one its trust dialog and /permissions call.
+const setValueScript = `const [chunk, folder, level] = process.argv.slice(2);
+const m = await import(chunk);
+await m.loadTrustedFolders().setValue(folder, m.TrustLevel[level]);
+`
+
+// SetFolderTrust records level (TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST)
+// for folder in home's trustedFolders.json as Gemini CLI 0.61 records the
+// answer to its trust dialog: with its own code.
+func SetFolderTrust(t testing.TB, home, folder, level string) {
+	t.Helper()
+	chunk := Module(t, "loadTrustedFolders")
+	script := filepath.Join(t.TempDir(), "set-folder-trust.mjs")
+	if err := os.WriteFile(script, []byte(setValueScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", script, chunk, folder, level)
+	cmd.Env = Env(home, "")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("Gemini CLI's setValue(%s, %s): %v\n%s", folder, level, err, out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -47,6 +48,13 @@ type Client struct {
 	// report in the buffer of path holding text, which the client tells
 	// gemini/diagnostics (Profile.Diagnostics). None when nil.
 	Lint func(path, text string) []Diagnostic
+	// OnTrust answers the folder trust question, however it comes
+	// (window/showMessageRequest, gemini/ask of kind "trust"), with the
+	// label of an answer ("Trust folder", "Trust parent folder", "Don't
+	// trust"), "" to dismiss it; dismissed when nil, as a scripted user
+	// trusts no folder unless the test says so. OnShowMessageRequest and
+	// OnAsk never see it.
+	OnTrust func(message string) string
 
 	mu       sync.Mutex
 	calls    map[string]context.CancelFunc // the server's in-flight requests, for $/cancelRequest
@@ -354,7 +362,7 @@ func (c *Client) record(m Message) {
 // $/cancelRequest: jsonrpc2's pooled request context must not be derived from.
 func (c *Client) handle(rq context.Context, req *jsonrpc2.Request) (any, error) {
 	m := Message{Method: req.Method(), Params: append(json.RawMessage(nil), req.Params()...)}
-	c.record(m)
+	c.record(asRecorded(m))
 	if !req.IsCall() {
 		switch m.Method {
 		case "$/cancelRequest", "gemini/cancelRequest":
@@ -436,7 +444,7 @@ func (c *Client) tunneled(raw json.RawMessage) {
 		return
 	}
 	// Helpers look requests up by method, however they came.
-	c.record(Message{Method: req.Method, Params: req.Params})
+	c.record(asRecorded(Message{Method: req.Method, Params: req.Params}))
 	ctx, done := c.track("gemini/cancelRequest", req.ID)
 	go func() {
 		defer done()
@@ -479,7 +487,11 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 			titles[i] = a.Title
 		}
 		choice := ""
-		if c.OnShowMessageRequest != nil {
+		if slices.Equal(titles, trustAnswers) {
+			if c.OnTrust != nil {
+				choice = c.OnTrust(p.Message)
+			}
+		} else if c.OnShowMessageRequest != nil {
 			choice = c.OnShowMessageRequest(p.Message, titles)
 		} else if len(titles) > 0 {
 			choice = titles[0]
@@ -500,6 +512,9 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 	case "gemini/ask":
 		if !c.Profile.Custom {
 			break
+		}
+		if trust, ok := c.trustAsked(params); ok {
+			return trust, nil
 		}
 		if c.OnAsk != nil {
 			return c.OnAsk(ctx, params), nil
@@ -564,3 +579,76 @@ func (c *Client) WaitIdle(ctx context.Context, quiet time.Duration) {
 }
 
 var errVersion = errors.New("version mismatch")
+
+// TrustQuestion is what the client records the folder trust question
+// as, whichever way it came (window/showMessageRequest, gemini/ask, either
+// inside gemini/request), its params as they came: it is asked once, of
+// every editor, and tests about other questions count theirs without it.
+const TrustQuestion = "(folder trust question)"
+
+// asRecorded is m as the client records it.
+func asRecorded(m Message) Message {
+	if isTrustQuestion(m.Method, m.Params) {
+		m.Method = TrustQuestion
+	}
+	return m
+}
+
+// isTrustQuestion reports whether a message from the server is the
+// folder trust question.
+func isTrustQuestion(method string, params json.RawMessage) bool {
+	var p struct {
+		Kind    string `json:"kind"`
+		Actions []struct {
+			Title string `json:"title"`
+		} `json:"actions"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	switch method {
+	case "gemini/request":
+		return isTrustQuestion(p.Method, p.Params)
+	case "gemini/ask":
+		return p.Kind == "trust"
+	case "window/showMessageRequest":
+		var titles []string
+		for _, a := range p.Actions {
+			titles = append(titles, a.Title)
+		}
+		return slices.Equal(titles, trustAnswers)
+	}
+	return false
+}
+
+// trustAnswers are the folder trust question's answers, in order.
+var trustAnswers = []string{"Trust folder", "Trust parent folder", "Don't trust"}
+
+// trustAsked answers a gemini/ask that is the folder trust question
+// (OnTrust); ok is false for any other question.
+func (c *Client) trustAsked(params json.RawMessage) (answer map[string]any, ok bool) {
+	var p struct {
+		Kind    string `json:"kind"`
+		Title   string `json:"title"`
+		Text    string `json:"text"`
+		Options []struct {
+			ID    string `json:"id"`
+			Label string `json:"label"`
+		} `json:"options"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Kind != "trust" {
+		return nil, false
+	}
+	label := ""
+	if c.OnTrust != nil {
+		label = c.OnTrust(p.Title + " " + p.Text)
+	}
+	for _, o := range p.Options {
+		if o.Label == label {
+			return map[string]any{"chosen": []string{o.ID}, "declined": false}, true
+		}
+	}
+	return map[string]any{"declined": true}, true
+}

@@ -39,18 +39,16 @@ export function within(p, ms, what) {
 // A scenario's directories: a workspace (the session's cwd) and a home,
 // both temporary, with symlinks resolved (the agent reports real paths).
 // trusted: the user trusts the project folder, as Gemini CLI records it
-// (~/.gemini/trustedFolders.json); otherwise it runs in Gemini CLI's safe
-// mode: default approval mode only, no MCP servers.
+// (~/.gemini/trustedFolders.json); otherwise the user answered "Don't
+// trust" (so the first prompt does not ask), and it runs in Gemini CLI's
+// safe mode: default approval mode only, no MCP servers.
 export function workdir(files = {}, { trusted = false } = {}) {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acp-test-")));
   const root = path.join(base, "project");
   const home = path.join(base, "home");
   fs.mkdirSync(root, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  if (trusted) {
-    fs.mkdirSync(path.join(home, ".gemini"));
-    fs.writeFileSync(path.join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [root]: "TRUST_FOLDER" }));
-  }
+  fs.mkdirSync(path.join(home, ".gemini"), { recursive: true });
+  fs.writeFileSync(path.join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [root]: trusted ? "TRUST_FOLDER" : "DO_NOT_TRUST" }));
   for (const [name, text] of Object.entries(files)) {
     const p = path.join(root, name);
     fs.mkdirSync(path.dirname(p), { recursive: true });

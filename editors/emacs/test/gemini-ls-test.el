@@ -1030,6 +1030,35 @@ several allowed the picks and the user's words, reach the model."
         (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                        '("{\"answers\":{\"0\":\"PostgreSQL, Redis, and a cache\"}}")))))))
 
+;; The folder trust question comes as the model's questions do, read with
+;; completing-read.
+(ert-deftest gemini-ls-test-trust-question ()
+  "In a folder nobody answered the trust question about (a HOME of the
+test's own), the first prompt asks it; \"Trust folder\" is recorded as
+Gemini CLI records it, that prompt runs with the project's GEMINI.md, and
+the next is not asked again."
+  (let* ((home (make-temp-file "gemini-home" t))
+         (gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
+         (process-environment (cons (concat "HOME=" home) process-environment)))
+    (gemini-ls-test--with-server
+        [((text . "Trusted.")) ((text . "Again."))]
+        '(("a.txt" . "x\n") ("GEMINI.md" . "The project's secret word is kumquat.\n"))
+      (let (asked offered)
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (prompt table &rest _)
+                     (push prompt asked)
+                     (setq offered (all-completions "" table))
+                     "Trust folder")))
+          (gemini-ls-test--prompt buf "hello")
+          (gemini-ls-test--prompt buf "again"))
+        (should (= 1 (length asked)))
+        (should (string-prefix-p "Do you trust the files in this folder?: " (car asked)))
+        (should (string-match-p (regexp-quote (directory-file-name dir)) (car asked)))
+        (should (equal offered '("Trust folder" "Trust parent folder" "Don't trust" "Decline")))
+        (should (equal (gemini-ls-test--file home ".gemini/trustedFolders.json")
+                       (format "{\n  \"%s\": \"TRUST_FOLDER\"\n}" (directory-file-name dir))))
+        (should (string-match-p "kumquat" (car (split-string (gemini-ls-test--file "/" gemini-ls-test--record) "\n" t))))))))
+
 (ert-deftest gemini-ls-test-ask-user-declined ()
   "Decline, or C-g, at the model's question tells the model it was dismissed."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))

@@ -22,7 +22,12 @@ if [[ -z "${GEMINI_LS_BIN:-}" || -z "${FAKEGEMINI_BIN:-}" ]]; then
     && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
   export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
 fi
-export HOME="$tmp/home"; mkdir -p "$HOME"
+export HOME="$tmp/home"; mkdir -p "$HOME/.gemini"
+# The user answered the folder trust question already for the tests'
+# projects, made in the temporary directory ("Don't trust": untrusted, as
+# they were): only the test of the question, with a HOME of its own, is
+# asked it.
+printf '{"%s": "DO_NOT_TRUST"}' "${TMPDIR:-/tmp}" >"$HOME/.gemini/trustedFolders.json"
 # Which Emacs and which eglot (Debian's elpa-eglot or the built-in one)
 # the tests ran with, for the log.
 print_versions='(progn (require (quote eglot))

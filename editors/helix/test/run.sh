@@ -200,7 +200,10 @@ fi
 # display-progress-messages; approvalMode is left at default, and Helix's
 # completion settings at theirs.
 home="$work/home"
-mkdir -p "$home/.config/helix"
+mkdir -p "$home/.config/helix" "$home/.gemini"
+# The folder trust question answered already ("Don't trust": untrusted, as
+# it was); the Go tests cover the question (cmd/gemini-ls, lsptest).
+printf '{"%s": "DO_NOT_TRUST"}' "$proj" >"$home/.gemini/trustedFolders.json"
 completion_line='config = { inlineCompletion = { completionItems = true } }'
 sed -e "s|^command = \"gemini-ls\"|command = \"$GEMINI_LS_BIN\"|" \
   -e "s|^# $completion_line\$|$completion_line|" \

@@ -25,6 +25,11 @@ for spec in "$here"/*_spec.lua; do
   script=$(sed -n 's/^-- script: *//p' "$spec" | head -1)
   ws="$tmp/ws-$(basename "$spec" .lua)"
   mkdir -p "$ws"
+  # The user answered the folder trust question for this workspace
+  # already ("Don't trust": untrusted, as it was), so that only
+  # trust_spec.lua, which starts from no answer, is asked it.
+  mkdir -p "$HOME/.gemini"
+  printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$HOME/.gemini/trustedFolders.json"
   printf 'a TODO here\n' >"$ws/notes.txt"
   printf 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n' >"$ws/numbers.txt"
   requests="$tmp/requests-$(basename "$spec" .lua).jsonl"

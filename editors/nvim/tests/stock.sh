@@ -23,7 +23,10 @@ shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 ws="$work/project"
-mkdir -p "$ws" "$work/home"
+mkdir -p "$ws" "$work/home/.gemini"
+# The folder trust question answered already ("Don't trust": untrusted, as
+# it was); asked, it would hold the screen (lsptest covers it).
+printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
 printf 'one\ntwo\nthree\nfour\nfive\n' >"$ws/numbers.txt"
 printf 'alpha\r\n😀 世界 beta\r\ngamma\r\n' >"$ws/dos.txt"
 log="$work/client.jsonl"      # what the client received (stock/helper.lua)

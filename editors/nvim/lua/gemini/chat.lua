@@ -234,7 +234,11 @@ function M.update(u)
   elseif u.kind == "retry" then
     M.lines({ "> " .. M.retry_note(u) })
   elseif u.kind == "notice" then
-    M.lines({ "> **Note:** " .. (u.message or "") })
+    local lines = {}
+    for i, line in ipairs(vim.split(u.message or "", "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> **Note:** " or "> ") .. line)
+    end
+    M.lines(lines)
   elseif u.kind == "mode" then
     M.lines({ "> mode: " .. (u.mode or "?") })
   elseif u.kind == "compressed" then

@@ -162,7 +162,14 @@ end
 
 asks["gemini/ask"] = function(params, respond)
   if chat.buf then
-    chat.lines({ "", "> question: " .. (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "") })
+    -- A question of several lines (the folder trust question) is quoted
+    -- line by line: a buffer line holds no line break.
+    local text = (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "")
+    local lines = { "" }
+    for i, line in ipairs(vim.split(text, "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> question: " or "> ") .. line)
+    end
+    chat.lines(lines)
   end
   -- The chat shows the question before the prompt, which (inputlist)
   -- holds the screen still.

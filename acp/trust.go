@@ -1,0 +1,109 @@
+package acp
+
+// Folder trust (conversation/trust.go): the first prompt of a session in
+// a folder no rule decides asks whether to trust it through
+// session/request_permission; a prompt after the folder's trust changed
+// runs in the session's agent built anew.
+
+import (
+	"context"
+	"fmt"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/settings"
+)
+
+// AskTrust puts the trust question to the session that asks.
+func (s *server) AskTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
+	sess, err := s.lookup(sdk.SessionId(req.SessionID))
+	if err != nil {
+		return "", err
+	}
+	return sess.askTrust(ctx, req)
+}
+
+// askTrust puts the trust question as a permission request about a call
+// of its own, shown as the session's other questions are: its options
+// the three answers, by the level each records, kinds telling a client
+// that both trusts are for good and "Don't trust" a refusal for good.
+func (sess *session) askTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
+	id := sdk.ToolCallId(fmt.Sprintf("trust-%d", sess.confirm.asked.Add(1)))
+	title := req.Title()
+	sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+		ToolCallId: id, Title: title, Kind: sdk.ToolKindOther, Status: sdk.ToolCallStatusPending, Locations: []sdk.ToolCallLocation{{Path: req.Folder}},
+	}})
+	var options []sdk.PermissionOption
+	for _, o := range dialog.TrustOptions() {
+		kind := sdk.PermissionOptionKindAllowAlways
+		if o.Level == settings.DoNotTrust {
+			kind = sdk.PermissionOptionKindRejectAlways
+		}
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(o.Level), Name: o.Label, Kind: kind})
+	}
+	call := sdk.ToolCallUpdate{
+		ToolCallId: id,
+		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
+		Kind:       sdk.Ptr(sdk.ToolKindOther),
+		Title:      sdk.Ptr(title),
+		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Text()))},
+		Locations:  []sdk.ToolCallLocation{{Path: req.Folder}},
+	}
+	res, err := sess.srv.requestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
+	level := ""
+	switch {
+	case ctx.Err() != nil:
+		err = ctx.Err()
+	case err != nil:
+		err = fmt.Errorf("session/request_permission: %s", clientError(err))
+	case res.cancelled:
+		// In ACP, "cancelled" says the prompt turn was cancelled.
+		sess.cancelTurn()
+		err = fmt.Errorf("the editor answered session/request_permission \"cancelled\" (the prompt turn was cancelled)")
+	default:
+		if level = string(res.option); level != settings.TrustFolder && level != settings.TrustParent && level != settings.DoNotTrust {
+			level, err = "", fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
+		}
+	}
+	status := sdk.ToolCallStatusCompleted
+	if err != nil || level == "" {
+		status = sdk.ToolCallStatusFailed
+	}
+	sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Status: sdk.Ptr(status)}})
+	return level, err
+}
+
+// settleTrust readies the claim's prompt in for the folder's trust: the
+// session's first prompt puts the trust question (Claim.AskTrust); when
+// the trust differs from the agent's, the session's agent is built anew
+// and the session continues in it, its client told of its commands,
+// modes and mode anew.
+func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.Input) {
+	ctx := claim.Context()
+	claim.AskTrust(in)
+	old := sess.setup()
+	if !old.TrustChanged() {
+		return
+	}
+	fresh, err := old.Rebuild(ctx)
+	if err != nil {
+		sess.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))
+		return
+	}
+	if err := claim.Move(fresh); err != nil {
+		fresh.Close()
+		sess.log.Warn("the session did not move to the agent set up again", zap.Error(err))
+		return
+	}
+	sess.mu.Lock()
+	sess.built, sess.live = fresh, claim.Live()
+	sess.mu.Unlock()
+	old.Close()
+	sess.log.Info("the folder's trust changed: the session's agent was set up again", zap.Strings("untrusted", fresh.Trust.Untrusted()))
+	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
+	sess.modeChanged(ctx)
+	sess.announce()
+}

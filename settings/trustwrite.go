@@ -1,0 +1,142 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// TrustedFoldersPath is the file that records which folders the user
+// trusts, shared with Gemini CLI: $GEMINI_CLI_TRUSTED_FOLDERS_PATH, else
+// trustedFolders.json in the user's directory; "" when there is neither.
+func TrustedFoldersPath(getenv Getenv) string {
+	if p := getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
+		return p
+	}
+	if dir := UserDir(getenv); dir != "" {
+		return filepath.Join(dir, "trustedFolders.json")
+	}
+	return ""
+}
+
+// SetFolderTrust records level (TrustFolder, TrustParent or DoNotTrust)
+// for folder in the trusted folders file at path, as Gemini CLI 0.61's
+// trust dialog, /permissions and extension installs record it
+// (LoadedTrustedFolders.setValue): the key is folder made absolute
+// (lower-cased where file systems usually ignore case); TRUST_PARENT is
+// recorded against folder itself, and trusts its parent. The other rules
+// stay in their order, comments dropped; the file is JSON indented by two
+// spaces with no final line break, private (0o600). A file that is not
+// an object of trust levels is left as it is, and the error says so, as
+// Gemini CLI refuses to update it. It is the one writer of the file.
+func SetFolderTrust(path, folder, level string) error {
+	if level != TrustFolder && level != TrustParent && level != DoNotTrust {
+		return fmt.Errorf("%q is not a trust level", level)
+	}
+	key, err := trustKey(folder)
+	if err != nil {
+		return err
+	}
+	before, err := safefile.Read(path, maxFileSize)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	var keys []string
+	levels := map[string]string{}
+	if clean := stripJSONC(before); len(bytes.TrimSpace(clean)) > 0 {
+		if keys, levels, err = orderedLevels(clean); err != nil {
+			return fmt.Errorf("Cannot update trusted folders because the configuration file is invalid: %s: %v. Please fix the file manually before trying to update it.", path, err)
+		}
+	}
+	if _, ok := levels[key]; !ok {
+		keys = append(keys, key)
+	}
+	levels[key] = level
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("recording the folder's trust: %w", err)
+	}
+	if err := safefile.Replace(path, encodeLevels(keys, levels), 0o600); err != nil {
+		return fmt.Errorf("recording the folder's trust in %s: %w", path, err)
+	}
+	return nil
+}
+
+// trustKey is folder as Gemini CLI keys it (normalizePath): absolute,
+// lower-cased on macOS and Windows.
+func trustKey(folder string) (string, error) {
+	abs, err := filepath.Abs(folder)
+	if err != nil {
+		return "", fmt.Errorf("the folder %q: %w", folder, err)
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		abs = strings.ToLower(abs)
+	}
+	return abs, nil
+}
+
+// encodeLevels is the file as JSON.stringify(rules, null, 2) writes it.
+func encodeLevels(keys []string, levels map[string]string) []byte {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n  %s: %s", jsString(k), jsString(levels[k]))
+	}
+	if len(keys) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// jsString is s quoted as JSON.stringify quotes it: unlike Go's encoder,
+// it leaves <, > and & as they are.
+func jsString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// orderedLevels reads a trusted folders file: its paths in order, and
+// their levels; an entry of another value is an error. A path given twice
+// keeps its first place and its last level, as JSON.parse does.
+func orderedLevels(data []byte) ([]string, map[string]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, errors.New("Trusted folders file is not a valid JSON object.")
+	}
+	var keys []string
+	levels := map[string]string{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k := fmt.Sprint(t)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		s, ok := v.(string)
+		if !ok || (s != TrustFolder && s != TrustParent && s != DoNotTrust) {
+			return nil, nil, fmt.Errorf("Invalid trust level %v for path %q", v, k)
+		}
+		if _, seen := levels[k]; !seen {
+			keys = append(keys, k)
+		}
+		levels[k] = s
+	}
+	return keys, levels, nil
+}
