@@ -74,8 +74,14 @@ local function scroll()
   end
 end
 
---- Appends whole lines.
+--- Appends whole lines; a line holding newlines (an error, a note of
+--- several lines) is split there, as a buffer line cannot hold one.
 function M.lines(lines)
+  local split = {}
+  for _, line in ipairs(lines) do
+    vim.list_extend(split, vim.split(line, "\n", { plain = true }))
+  end
+  lines = split
   local buf = M.ensure()
   local n = vim.api.nvim_buf_line_count(buf)
   local first = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
