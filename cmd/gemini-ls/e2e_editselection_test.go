@@ -206,3 +206,32 @@ func TestEditSelectionCodeAction(t *testing.T) {
 		t.Errorf("prompt:\n%s", prompt)
 	}
 }
+
+// $/cancelRequest withdraws the review of an edit still waiting for the
+// user: the server cancels its applyEdit, and nothing changes.
+func TestEditSelectionCancelledInReview(t *testing.T) {
+	h := start(t, setup{profile: lsptest.VSCode(), files: map[string]string{"a.go": sumGo}}, geminitest.TextTurn(rangeLoop))
+	h.open("a.go")
+	h.client.OnApplyEdit = lsptest.Hold(make(chan struct{}))
+	params := map[string]any{"textDocument": map[string]any{"uri": "file://" + h.path("a.go")}, "range": rng(4, 0, 7, 0), "instruction": "use a range loop"}
+	if err := h.client.RawCall("e1", "gemini/editSelection", params); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.WaitMessage(h.ctx, "workspace/applyEdit", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.Notify(h.ctx, "$/cancelRequest", map[string]any{"id": "raw-e1"}); err != nil {
+		t.Fatal(err)
+	}
+	answer, err := h.client.RawResponse(h.ctx, "e1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(answer), "-32800") {
+		t.Errorf("the cancelled edit answered %s, want RequestCancelled", answer)
+	}
+	if _, err := h.client.WaitMessage(h.ctx, "$/cancelRequest", nil); err != nil {
+		t.Errorf("the server did not withdraw its applyEdit: %v", err)
+	}
+	h.wantBuffer("a.go", sumGo)
+}
