@@ -429,10 +429,17 @@ func (a *Agent) deniedByPolicy(name string, mode tools.ApprovalMode) bool {
 // system as the system instruction, for a session in mode whose plans
 // directory is plansDir.
 func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir string) *genai.GenerateContentConfig {
+	cfg := a.answerConfig(system)
+	cfg.Tools = a.offeredTools(mode, plansDir)
+	return cfg
+}
+
+// answerConfig is generateConfig without tools: the settings' thinking and
+// sampling, with system as the system instruction.
+func (a *Agent) answerConfig(system string) *genai.GenerateContentConfig {
 	cfg := &genai.GenerateContentConfig{
 		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 	}
-	cfg.Tools = a.offeredTools(mode, plansDir)
 	// Only models that think take a thinking config; gemini-2.0 and
 	// earlier refuse the request that carries one.
 	if thinks(a.activeModel()) && (a.cfg.Thinking || a.cfg.ThinkingBudget != nil) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,7 +34,11 @@ const (
 // directory everything below it; else the newest file matching
 // "**/*path*" is read. References that lead nowhere stay as typed; those
 // ignore files ignore, and files that could not be read, are listed for the
-// model with the reason. Every front end calls this for the user's text.
+// model with the reason. A reference ending in a line range,
+// "@path#L10-20" or "@path#L10", sends only those lines of the file, each
+// labelled with the lines it holds of how many; a range that runs past the
+// end stops there and says so, and one that starts after it is not read.
+// Every front end calls this for the user's text.
 func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt string) ([]*genai.Part, error) {
 	return ExpandReferencesAndAgents(ctx, ws, prompt, nil)
 }
@@ -64,16 +69,27 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		case !ok:
 			continue
 		case ref.Ignored:
-			skipped = append(skipped, tools.SkippedFile{Path: "@" + r.name, Reason: "ignored by .gitignore or .geminiignore"})
+			skipped = append(skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})
 			continue
 		}
 		resolved[i] = ref
-		if !seen[ref.Spec] {
+		if r.lines == nil && !seen[ref.Spec] {
 			seen[ref.Spec] = true
 			specs = append(specs, ref.Spec)
 		}
 	}
-	if len(specs) == 0 {
+	ranges, rangesSkipped, err := readRanges(ctx, ws, refs, resolved)
+	if err != nil {
+		return nil, err
+	}
+	skipped = append(skipped, rangesSkipped...)
+	// A range that could not be read stays in the prompt as typed.
+	for i, r := range refs {
+		if _, read := ranges[i]; r.lines != nil && !read {
+			delete(resolved, i)
+		}
+	}
+	if len(specs) == 0 && len(ranges) == 0 {
 		parts := []*genai.Part{genai.NewPartFromText(prompt)}
 		if len(agents) > 0 {
 			parts = []*genai.Part{genai.NewPartFromText(strings.TrimSpace(prompt)), agentNote(agents)}
@@ -83,9 +99,11 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		}
 		return parts, nil
 	}
-	got, err := tools.ReadReferences(ctx, ws, specs)
-	if err != nil {
-		return nil, fmt.Errorf("reading the files @ references name: %w", err)
+	var got tools.ManyFiles
+	if len(specs) > 0 {
+		if got, err = tools.ReadReferences(ctx, ws, specs); err != nil {
+			return nil, fmt.Errorf("reading the files @ references name: %w", err)
+		}
 	}
 	skipped = append(skipped, got.Skipped...)
 
@@ -99,8 +117,11 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 			continue
 		}
 		query.WriteString(prompt[last:r.start])
-		query.WriteString("@" + ref.Spec)
+		query.WriteString("@" + ref.Spec + r.lines.suffix())
 		last = r.end
+		if r.lines != nil {
+			continue
+		}
 		if filepath.IsAbs(r.name) {
 			labels[ref.Path] = ref.Spec
 		} else {
@@ -129,16 +150,60 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		}
 		parts = append(parts, genai.NewPartFromText("\nContent from @"+label+":\n"), genai.NewPartFromText(strings.TrimSpace(text)))
 	}
-	if len(got.Files) == 0 {
+	for i, r := range refs {
+		if lines, ok := ranges[i]; ok {
+			label := r.name
+			if filepath.IsAbs(r.name) {
+				label = resolved[i].Spec
+			}
+			parts = append(parts, genai.NewPartFromText("\nContent from @"+label+r.lines.suffix()+" ("+r.lines.told(lines)+"):\n"),
+				genai.NewPartFromText(strings.TrimSuffix(lines.Text, "\n")))
+		}
+	}
+	read := len(got.Files) + len(ranges)
+	if read == 0 {
 		parts = append(parts, genai.NewPartFromText(noReferencedFiles))
 	}
 	if len(skipped) > 0 {
 		parts = append(parts, genai.NewPartFromText(skippedNote(skipped)))
 	}
-	if len(got.Files) > 0 {
+	if read > 0 {
 		parts = append(parts, genai.NewPartFromText("\n"+tools.ReferenceContentEnd))
 	}
 	return parts, nil
+}
+
+// readRanges reads the lines the resolved references with a line range
+// name, by index in refs, each range once; skipped says which could not
+// be read, and why.
+func readRanges(ctx context.Context, ws *workspace.Workspace, refs []reference, resolved map[int]tools.Reference) (map[int]tools.Lines, []tools.SkippedFile, error) {
+	ranges := map[int]tools.Lines{}
+	var skipped []tools.SkippedFile
+	seen := map[string]bool{}
+	for i, r := range refs {
+		ref, ok := resolved[i]
+		if !ok || r.lines == nil {
+			continue
+		}
+		key := ref.Path + r.lines.suffix()
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		lines, why, err := tools.ReadLines(ctx, ws, ref.Path, r.lines.first, r.lines.last)
+		switch {
+		case ctx.Err() != nil:
+			return nil, nil, ctx.Err()
+		case err != nil:
+			why = err.Error()
+		}
+		if why != "" {
+			skipped = append(skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: why})
+			continue
+		}
+		ranges[i] = lines
+	}
+	return ranges, skipped, nil
 }
 
 // skippedNote tells the model which references were not read, and why.
@@ -152,10 +217,72 @@ func skippedNote(skipped []tools.SkippedFile) string {
 }
 
 // reference is one @path in a prompt: the bytes [start, end) of "@path"
-// and the path with its escapes undone.
+// and the path with its escapes undone, less the line range that ends it
+// ("@path#L10-20").
 type reference struct {
 	start, end int
 	name       string
+	lines      *lineRange // nil: the whole file
+}
+
+// lineRange is the lines an @path#L reference names, 1-based, inclusive.
+type lineRange struct{ first, last int }
+
+// splitRange takes the line range off the end of name: "#L10", "#L10-20"
+// or "#L10-L20", as Claude Code and GitHub write one.
+func splitRange(name string) (string, *lineRange) {
+	at := strings.LastIndex(name, "#L")
+	if at <= 0 {
+		return name, nil
+	}
+	firstText, lastText, isRange := strings.Cut(name[at+2:], "-")
+	first, ok := lineNumber(firstText)
+	last := first
+	if isRange {
+		var okLast bool
+		last, okLast = lineNumber(strings.TrimPrefix(lastText, "L"))
+		ok = ok && okLast
+	}
+	if !ok {
+		return name, nil
+	}
+	return name[:at], &lineRange{first: first, last: last}
+}
+
+// lineNumber reads a line number of a range: up to nine digits.
+func lineNumber(s string) (int, bool) {
+	if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// suffix is the range as a reference ends with it; "" for none.
+func (r *lineRange) suffix() string {
+	switch {
+	case r == nil:
+		return ""
+	case r.first == r.last:
+		return fmt.Sprintf("#L%d", r.first)
+	}
+	return fmt.Sprintf("#L%d-%d", r.first, r.last)
+}
+
+// told is what the model is told of the lines read for r: which, of how
+// many, and why they are fewer than asked.
+func (r *lineRange) told(got tools.Lines) string {
+	note := fmt.Sprintf("lines %d-%d of %d", got.First, got.Last, got.Total)
+	if got.First == got.Last {
+		note = fmt.Sprintf("line %d of %d", got.First, got.Total)
+	}
+	switch {
+	case got.Last == r.last:
+		return note
+	case got.Last == got.Total:
+		return fmt.Sprintf("%s; lines %d-%d were asked for, and the file ends at line %d", note, r.first, r.last, got.Total)
+	}
+	return fmt.Sprintf("%s; lines %d-%d were asked for, and a range is read %d lines at most", note, r.first, r.last, got.Last-got.First+1)
 }
 
 // parseReferences finds the @path references of prompt, as Gemini CLI's
@@ -172,9 +299,9 @@ func parseReferences(prompt string) []reference {
 		if end == i+1 {
 			continue
 		}
-		name := unescapePath(prompt[i+1 : end])
+		name, lines := splitRange(unescapePath(prompt[i+1 : end]))
 		if name != "" {
-			refs = append(refs, reference{start: i, end: end, name: name})
+			refs = append(refs, reference{start: i, end: end, name: name, lines: lines})
 		}
 		i = end - 1
 	}

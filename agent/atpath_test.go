@@ -172,6 +172,9 @@ func TestParseReferences(t *testing.T) {
 		"a@b.c x@y":               nil,
 		"@":                       nil,
 		"line\n@dir/ rest":        {"dir/"},
+		"@a.go#L3-5, @b.go#L7":    {"a.go", "b.go"},
+		"@a#b.go#L2-L4":           {"a#b.go"},
+		"@a.go#L3x @#L4 @a.go#L":  {"a.go#L3x", "#L4", "a.go#L"},
 	} {
 		var got []string
 		for _, r := range parseReferences(prompt) {
@@ -180,5 +183,72 @@ func TestParseReferences(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("parseReferences(%q) = %q, want %q", prompt, got, want)
 		}
+	}
+}
+
+// "@path#L10-20" sends those lines only, saying which lines of how many
+// they are; a range past the end stops there, and one starting after it
+// is not read, with the reason.
+func TestExpandReferencesLineRanges(t *testing.T) {
+	ws, docs, root := refWorkspace(t, map[string]string{
+		"src/a.go":     "package a\n\nfunc A() {\n\treturn\n}\n",
+		".gitignore":   "secret.env\n",
+		"secret.env":   "TOKEN=x\nMORE=y\n",
+		"crlf.txt":     "one\r\ntwo\r\nthree",
+		"dir/b.go":     "package b\n",
+		"img/logo.png": "\x89PNG\r\n\x1a\n",
+	})
+
+	wantParts(t, expand(t, ws, "what does @src/a.go#L3-4 do?"), []string{
+		"what does @src/a.go#L3-4 do?",
+		"\n--- Content from referenced files ---",
+		"\nContent from @src/a.go#L3-4 (lines 3-4 of 5):\n", "func A() {\n\treturn",
+		"\n--- End of content ---",
+	})
+
+	// One line; GitHub's "#L1-L2"; the file's last line without a break;
+	// the open buffer's text; a range after the whole file.
+	docs.Open(workspace.Document{Path: filepath.Join(root, "src/a.go"), URI: "file://" + filepath.Join(root, "src/a.go"), Version: 2, Text: "package a // unsaved\n\nfunc A() {}\n"})
+	wantParts(t, expand(t, ws, "@src/a.go#L1 and @crlf.txt#L2-L3 and @src/a.go"), []string{
+		"@src/a.go#L1 and @crlf.txt#L2-3 and @src/a.go",
+		"\n--- Content from referenced files ---",
+		"\nContent from @src/a.go:\n", "package a // unsaved\n\nfunc A() {}",
+		"\nContent from @src/a.go#L1 (line 1 of 3):\n", "package a // unsaved",
+		"\nContent from @crlf.txt#L2-3 (lines 2-3 of 3):\n", "two\nthree",
+		"\n--- End of content ---",
+	})
+
+	// Past the end: what there is, and the model is told where the file
+	// ends; starting after the end, nothing, and why.
+	wantParts(t, expand(t, ws, "@crlf.txt#L2-9 @crlf.txt#L7-9"), []string{
+		"@crlf.txt#L2-9 @crlf.txt#L7-9",
+		"\n--- Content from referenced files ---",
+		"\nContent from @crlf.txt#L2-9 (lines 2-3 of 3; lines 2-9 were asked for, and the file ends at line 3):\n", "two\nthree",
+		"\nSkipped 1 item(s):\n- @crlf.txt#L7-9 (Reason: line 7 is past the end of the file, which has 3 lines)",
+		"\n--- End of content ---",
+	})
+
+	// Nothing read: the prompt goes as typed, with the reasons.
+	wantParts(t, expand(t, ws, "@dir#L1-2 @img/logo.png#L1 @secret.env#L1 @crlf.txt#L3-1 @crlf.txt#L0"), []string{
+		"@dir#L1-2 @img/logo.png#L1 @secret.env#L1 @crlf.txt#L3-1 @crlf.txt#L0",
+		"\nSkipped 5 item(s):" +
+			"\n- @secret.env#L1 (Reason: ignored by .gitignore or .geminiignore)" +
+			"\n- @dir#L1-2 (Reason: a line range needs a file, and this is a directory)" +
+			"\n- @img/logo.png#L1 (Reason: a line range needs a text file, and this is image/png)" +
+			"\n- @crlf.txt#L3-1 (Reason: the line range 3-1 ends before it starts)" +
+			"\n- @crlf.txt#L0 (Reason: lines are numbered from 1)",
+	})
+}
+
+// A range is read 2,000 lines at most, as read_file reads, and the model
+// is told it got fewer than it asked for.
+func TestExpandReferencesLongLineRange(t *testing.T) {
+	ws, _, _ := refWorkspace(t, map[string]string{"long.txt": strings.Repeat("x\n", 2500)})
+	got := expand(t, ws, "@long.txt#L2-2500")
+	if want := "\nContent from @long.txt#L2-2500 (lines 2-2001 of 2500; lines 2-2500 were asked for, and a range is read 2000 lines at most):\n"; got[2] != want {
+		t.Errorf("label = %q, want %q", got[2], want)
+	}
+	if n := strings.Count(got[3], "x"); n != 2000 {
+		t.Errorf("%d lines sent, want 2000", n)
 	}
 }

@@ -100,6 +100,9 @@ func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAct
 	if selected(text[start:end]) {
 		add("", fmt.Sprintf("Gemini: explain the selected code (%s)", where), "Explain the selected code: what it does, and anything surprising in it.", nil)
 	}
+	if a, ok := editSelectionAction(p.TextDocument.URI, name, text, r); ok && kindAllowed(a.Kind, p.Context.Only) {
+		actions = append(actions, a)
+	}
 	if s.conversations.get(s.rootOf(p.TextDocument.URI)) != "" && kindAllowed("", p.Context.Only) {
 		actions = append(actions, codeAction{Title: "Gemini: new conversation", Command: command{
 			Title: "Gemini: new conversation", Command: CommandNewSession, Arguments: []any{commandScope{URI: p.TextDocument.URI}},
@@ -113,6 +116,40 @@ func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAct
 
 func (lp lspPosition) toWorkspace() workspace.Position {
 	return workspace.Position{Line: lp.Line, Character: lp.Character}
+}
+
+// instructionPattern finds a comment line that gives Gemini an
+// instruction: "# gemini: make it iterative", "// Gemini: …", "-- gemini: …",
+// "/* gemini: … */", "<!-- gemini: … -->".
+var instructionPattern = regexp.MustCompile(`(?i)^\s*(?:#+|//+|--|;+|%+|/\*+|<!--|\*)\s*gemini:\s*(.*?)\s*(?:\*/|-->)?\s*$`)
+
+// editSelectionAction is the code action that edits the lines r touches
+// as the instruction comment among them says (instructionPattern), for
+// editors whose code actions cannot ask for the instruction (Helix): the
+// selection is those whole lines, and the instruction says to drop its
+// comment. ok is false when no such line is there.
+func editSelectionAction(docURI, name, text string, r lspRange) (codeAction, bool) {
+	first, last := r.Start.Line, r.End.Line
+	if last > first && r.End.Character == 0 {
+		last-- // a selection of whole lines ends at the next line's start
+	}
+	lines := strings.Split(text, "\n")
+	for n := first; n <= last && n < len(lines); n++ {
+		m := instructionPattern.FindStringSubmatch(strings.TrimSuffix(lines[n], "\r"))
+		if m == nil || m[1] == "" {
+			continue
+		}
+		instruction := fmt.Sprintf("%s\n(Leave out the comment line %q that gives this instruction.)", m[1], strings.TrimSpace(lines[n]))
+		where := fmt.Sprintf("%s, line %d", name, first+1)
+		if last > first {
+			where = fmt.Sprintf("%s, lines %d–%d", name, first+1, last+1)
+		}
+		title := fmt.Sprintf("Gemini: edit selection: %s (%s)", quote(ellipsis.Cut(m[1], 50)), where)
+		args := editSelectionParams{Range: &lspRange{Start: lspPosition{Line: first}, End: lspPosition{Line: last + 1}}, Instruction: instruction}
+		args.TextDocument.URI = docURI
+		return codeAction{Title: title, Kind: "refactor.rewrite", Command: command{Title: title, Command: CommandEditSelection, Arguments: []any{args}}}, true
+	}
+	return codeAction{}, false
 }
 
 // todoAt returns what the TODO on the lines spanning [start, end] asks,

@@ -47,6 +47,7 @@ func serverCommands() []serverCommand {
 		commandOf(CommandNewSession, (*Server).newSessionCommand),
 		commandOf(CommandCancel, (*Server).cancelCommand),
 		commandOf(CommandAcceptCompletion, (*Server).acceptCompletionCommand),
+		commandOf(CommandEditSelection, (*Server).editSelectionCommand),
 	}
 }
 

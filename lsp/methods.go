@@ -187,7 +187,7 @@ func protocolMethods() []method {
 		{name: "textDocument/didSave", dir: clientToServer, sig: notification((*Server).didSave)},
 		{name: "textDocument/didClose", dir: clientToServer, sig: notification((*Server).didClose)},
 
-		// Prompts and sessions (5, 5a, 5b, 5c, 5f, 5d, 5e, 6).
+		// Prompts and sessions (5, 5a, 5b, 5c, 5f, 5d, 5e, 5g, 6).
 		{name: "gemini/prompt", dir: clientToServer, sig: request((*Server).prompt), async: true},
 		{name: "gemini/listSessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional},
 		{name: "gemini/sessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional}, // gemini/listSessions' older name
@@ -197,6 +197,7 @@ func protocolMethods() []method {
 		{name: "gemini/commands", dir: clientToServer, sig: request((*Server).listCommands), params: paramsOptional},
 		{name: "gemini/models", dir: clientToServer, sig: request((*Server).listModels), params: paramsOptional},
 		{name: "gemini/rewind", dir: clientToServer, sig: request((*Server).rewind), async: true},
+		{name: "gemini/editSelection", dir: clientToServer, sig: request((*Server).editSelection), async: true, pin: true},
 		{name: "gemini/update", dir: serverToClient, sig: sentNotification[update]()},
 
 		// Cancelling (7).

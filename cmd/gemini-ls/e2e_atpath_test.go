@@ -2,6 +2,8 @@ package main
 
 import (
 	"slices"
+
+	sdk "github.com/coder/acp-go-sdk"
 	"strings"
 	"testing"
 
@@ -153,4 +155,49 @@ func TestReadManyFilesCalledByTheModel(t *testing.T) {
 	if strings.Contains(out, "hunter2") || strings.Contains(out, "a_test") {
 		t.Error("an ignored or excluded file was read")
 	}
+}
+
+// "@file#L3-5" sends exactly those lines, in every front end: gemini/prompt,
+// the gemini.prompt command, headless run and ACP.
+func TestAtPathLineRangeInEveryFrontEnd(t *testing.T) {
+	files := map[string]string{"lines.go": "package lines\n\nfunc One() {}\nfunc Two() {}\nfunc Three() {}\n\nfunc Four() {}\n"}
+	const prompt = "explain @lines.go#L3-5"
+	want := []string{
+		prompt,
+		"\n--- Content from referenced files ---",
+		"\nContent from @lines.go#L3-5 (lines 3-5 of 7):\n", "func One() {}\nfunc Two() {}\nfunc Three() {}",
+		"\n--- End of content ---",
+	}
+	// wantTail checks the user's message ends with want: an editor
+	// context part may come first.
+	wantTail := func(t *testing.T, got []string) {
+		t.Helper()
+		if len(got) < len(want) {
+			wantUserParts(t, got, want)
+			return
+		}
+		wantUserParts(t, got[len(got)-len(want):], want)
+	}
+	t.Run("gemini/prompt", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.VSCode(), files: files}, geminitest.TextTurn("Three functions."))
+		if res := h.prompt(map[string]any{"prompt": prompt}); res.StopReason != "end_turn" {
+			t.Fatalf("prompt = %+v", res)
+		}
+		wantTail(t, userParts(t, h.model))
+	})
+	t.Run("gemini.prompt", func(t *testing.T) {
+		h := start(t, setup{profile: lsptest.Eglot(), files: files}, geminitest.TextTurn("Three functions."))
+		h.command(map[string]any{"prompt": prompt})
+		wantTail(t, userParts(t, h.model))
+	})
+	t.Run("run", func(t *testing.T) {
+		h := newHeadless(t, files, geminitest.TextTurn("Three functions."))
+		h.run("run", "-p", prompt).wantExit(t, 0)
+		wantTail(t, userParts(t, h.model))
+	})
+	t.Run("acp", func(t *testing.T) {
+		h := startACP(t, acpSetup{files: files}, geminitest.TextTurn("Three functions."))
+		h.mustPrompt(prompt, sdk.StopReasonEndTurn)
+		wantTail(t, userParts(t, h.model))
+	})
 }

@@ -1303,6 +1303,34 @@ The server reads the files a prompt names so."
                                        beg end)))
 
 ;;;###autoload
+(defun gemini-ls-edit-region (beg end instruction)
+  "Have Gemini rewrite the region BEG..END as INSTRUCTION says.
+Without an active region, the current line.  One model call, outside
+the chat (gemini/editSelection); the rewrite is reviewed as any edit is,
+hunk by hunk, and a message says what became of it."
+  (interactive
+   (append (if (use-region-p)
+               (list (region-beginning) (region-end))
+             (list (line-beginning-position) (min (point-max) (1+ (line-end-position)))))
+           (list (read-string "Gemini, edit: "))))
+  (when (string-blank-p instruction) (user-error "Empty instruction"))
+  (unless buffer-file-name (user-error "Gemini edits files: this buffer visits none"))
+  (let ((server (gemini-ls--server)))
+    ;; The server reads the range in the text eglot has sent it.
+    (eglot--signal-textDocument/didChange)
+    (message "Gemini: editing the region...")
+    (jsonrpc-async-request
+     server :gemini/editSelection
+     (list :textDocument (list :uri (gemini-ls--uri buffer-file-name))
+           :range (list :start (eglot--pos-to-lsp-position beg)
+                        :end (eglot--pos-to-lsp-position end))
+           :instruction instruction)
+     :timeout 86400
+     :success-fn (lambda (result) (message "%s" (plist-get result :message)))
+     :error-fn (lambda (err) (message "Gemini: %s" (plist-get err :message)))
+     :timeout-fn #'ignore)))
+
+;;;###autoload
 (defun gemini-ls-cancel ()
   "Cancel the running prompt."
   (interactive)

@@ -243,6 +243,31 @@ The review does not block Emacs; its answer goes as gemini/response."
     (should (string-match-p "- Edit a.txt \\[ok\\]" (gemini-ls-test--chat)))
     (should (string-match-p "Done\\." (gemini-ls-test--chat)))))
 
+(ert-deftest gemini-ls-test-edit-region ()
+  "`gemini-ls-edit-region' has the region rewritten outside the chat:
+the rewrite is reviewed, accepted, and the user told."
+  (let ((messages nil)
+        (gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-server (vector '((text . "Emacs"))) '(("a.txt" . "hello world\n"))
+      (cl-letf* ((real-message (symbol-function 'message))
+                 ((symbol-function 'message)
+                  (lambda (fmt &rest args)
+                    (when fmt (push (apply #'format fmt args) messages))
+                    (apply real-message fmt args))))
+        (with-current-buffer buf (gemini-ls-edit-region 7 12 "name the editor"))
+        (with-current-buffer (gemini-ls-test--review)
+          (should (string-match-p "^-hello world$" (buffer-string)))
+          (should (string-match-p "^\\+hello Emacs$" (buffer-string)))
+          (gemini-ls-review-accept-all))
+        (gemini-ls-test--wait
+         (lambda () (member "Gemini edited the selection in a.txt." messages))
+         "the edit's outcome"))
+      (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\n"))
+      (should-not (get-buffer "*gemini*"))
+      (let ((sent (with-temp-buffer (insert-file-contents gemini-ls-test--record) (buffer-string))))
+        (should (string-match-p "hello \\\\u003cselection\\\\u003eworld\\\\u003c/selection\\\\u003e" sent))
+        (should (string-match-p "Instruction: name the editor" sent))))))
+
 (ert-deftest gemini-ls-test-edit-rejected ()
   "A rejected change leaves the file and the buffer unchanged."
   (gemini-ls-test--with-greeting-edit

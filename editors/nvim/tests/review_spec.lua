@@ -19,6 +19,15 @@ local function chat_text()
   return table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
 end
 
+-- The function responses of the model's last request, as JSON.
+local function last_request_text()
+  local last
+  for line in io.lines(os.getenv("GEMINI_REQUESTS")) do
+    last = line
+  end
+  return vim.json.decode(last).body and vim.json.encode(vim.json.decode(last).body.contents) or ""
+end
+
 local function on_disk()
   return read_file("numbers.txt")
 end
@@ -54,6 +63,9 @@ describe("review", function()
     eq("three", vim.api.nvim_buf_get_lines(r.buf, 2, 3, false)[1], "buffer restored")
     eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk unchanged")
     assert(chat_text():find("(rejected)", 1, true), chat_text())
+    -- The user's no, not the editor's failure: the answer had no failureReason.
+    local told = last_request_text()
+    assert(told:find("This change was not applied: the user declined the edit.", 1, true), told)
   end)
 
   it("dropping a hunk keeps the other hunks", function()

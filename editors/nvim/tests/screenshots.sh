@@ -5,7 +5,8 @@
 # <Tab> completing the user's custom commands), nvim-ask.txt (the model's
 # ask_user question), nvim-rewind.txt (:GeminiRewind's list) and
 # nvim-subagent.txt (a subagent's run nested in the chat) and nvim-prompt.txt
-# (a two-line prompt typed in the prompt area and sent) in build/screenshots (or
+# (a two-line prompt typed in the prompt area and sent) and
+# nvim-edit-selection.txt (:GeminiEdit's rewrite in review) in build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), so the screenshots are made by the tests rather
 # than by hand; `make screenshots` copies them into docs/screenshots. Appends
 # one "pass screenshots ..." or "fail screenshots: why" line to the results
@@ -129,4 +130,17 @@ printf '%s\n' "$screen" >"$shots/nvim-prompt.txt"
 tail -n 1 "$work/requests.jsonl" | grep -qF 'numbers.txt lists one to ten,\nare they in order?' \
   || fail "the model did not get the two lines as typed: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 
-echo "pass screenshots wrote nvim-prompt.txt (a two-line prompt sent from the prompt area, its key hints shown), nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt, nvim-rewind.txt and nvim-subagent.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question; a subagent's run showed nested" | tee -a "$results"
+# :GeminiEdit on a range: the instruction given, one model call, the
+# rewrite in the review tab (no chat), ga keeps it and a message says so.
+tm send-keys -t shot Escape ':only' Enter ':buffer numbers.txt' Enter ':4,5GeminiEdit shout these' Enter
+wait_for "the review of the edited selection" 'Gemini: edit numbers\.txt \(\+2 −2\)' '^ *four +│' '│ *FOUR *$' '│ *FIVE *$'
+printf '%s\n' "$screen" >"$shots/nvim-edit-selection.txt"
+tail -n 1 "$work/requests.jsonl" | grep -qF 'three\n\u003cselection\u003efour\nfive\n\u003c/selection\u003esix' \
+  || fail "the model was not sent the selected lines: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+tail -n 1 "$work/requests.jsonl" | grep -qF '"tools"' && fail "the edit of a selection was sent with tools"
+tm send-keys -t shot ga
+for _ in $(seq 150); do [ "$(sed -n 4p "$ws/numbers.txt")" = FOUR ] && break; sleep 0.1; done
+[ "$(sed -n 4,5p "$ws/numbers.txt" | tr '\n' ' ')" = "FOUR FIVE " ] || fail "numbers.txt not changed on disk after ga: $(tr '\n' ' ' <"$ws/numbers.txt")"
+wait_for "the edit's outcome" 'Gemini edited the selection in numbers\.txt\.'
+
+echo "pass screenshots wrote nvim-edit-selection.txt (:4,5GeminiEdit reviewed, then kept with ga), nvim-prompt.txt (a two-line prompt sent from the prompt area, its key hints shown), nvim-chat.txt, nvim-review.txt, nvim-commands.txt, nvim-ask.txt, nvim-rewind.txt and nvim-subagent.txt from a real Neovim in tmux; ga saved the edit; /rev<Tab> sent /review's expansion; 2 answered the model's question; a subagent's run showed nested" | tee -a "$results"

@@ -61,6 +61,13 @@ export class ChatView implements vscode.WebviewViewProvider {
     }
   }
 
+  /** Sends the files the prompt box completes after "@". */
+  postFiles(files: string[]): void {
+    if (this.view !== undefined && this.ready) {
+      void this.view.webview.postMessage({ type: "files", files } satisfies ChatMessage);
+    }
+  }
+
   /** Sends the commands the prompt box completes after "/". */
   postCommands(commands: SlashCommand[]): void {
     if (this.view !== undefined && this.ready) {
@@ -103,7 +110,7 @@ export class ChatView implements vscode.WebviewViewProvider {
   <div class="prompt-box">
     <ul id="command-list" class="command-list" role="listbox" aria-label="Commands" hidden></ul>
     <div id="ghost" class="ghost" aria-hidden="true" hidden><span id="ghost-typed" class="ghost-typed"></span><span id="ghost-hint" class="ghost-hint"></span></div>
-    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line, / for commands)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
+    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
     <span id="command-hint" class="visually-hidden" role="status" aria-live="polite"></span>
   </div>
   <div class="actions">

@@ -13,6 +13,8 @@ export type ChatRequest =
   | { type: "sessions" }
   /** The user started a "/": the list may be refreshed if it has aged. */
   | { type: "commands" }
+  /** The user started an "@": the workspace's files, for completion. */
+  | { type: "files" }
   /** The user answered question `id` (gemini/ask's request id). */
   | { type: "answer"; id: number; answer: AskAnswer }
   /** Rewind to before the chat's turn `turn` (from 0). */
@@ -23,7 +25,9 @@ export type ChatMessage =
   | { type: "state"; state: ChatState }
   | { type: "event"; event: ChatEvent }
   /** The commands a prompt may start with, for completion. */
-  | { type: "commands"; commands: SlashCommand[] };
+  | { type: "commands"; commands: SlashCommand[] }
+  /** The workspace's files, relative to its folder, for "@" completion. */
+  | { type: "files"; files: string[] };
 
 export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   if (typeof msg !== "object" || msg === null) {
@@ -48,6 +52,7 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
     case "newSession":
     case "sessions":
     case "commands":
+    case "files":
       return { type: m.type };
     default:
       return undefined;

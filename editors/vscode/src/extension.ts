@@ -20,6 +20,7 @@ import {
   type RewindPrompt,
   type RewindResult,
 } from "./ask";
+import { excludeGlob } from "./atFiles";
 import { ChatView, chatViewId } from "./chat";
 import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
 import type { ChatRequest } from "./chatProtocol";
@@ -36,6 +37,7 @@ import {
   type EditorSnapshot,
 } from "./context";
 import { answerDiagnostics } from "./diagnostics";
+import { editSelectionNotice, editSelectionParams } from "./editSelection";
 import {
   confirmButtons,
   confirmOutcome,
@@ -51,6 +53,7 @@ import {
   methods,
   type ConfirmOutcome,
   type ConfirmParams,
+  type EditSelectionResult,
   type ModelsResult,
   type PromptContext,
   type PromptParams,
@@ -75,6 +78,12 @@ const stopWaitMs = 5000;
  * but one request per keystroke would be waste.
  */
 const commandsMaxAgeMs = 10_000;
+
+/** How old the "@" file list may be before a new "@" lists the files again. */
+const filesMaxAgeMs = 10_000;
+
+/** How many files "@" completes from at most: a big checkout must not stall the chat. */
+const maxListedFiles = 5000;
 
 /** The running extension; VS Code's activate/deactivate pair has nowhere else to keep it. */
 let gemini: Gemini | undefined;
@@ -117,6 +126,8 @@ class Gemini {
   private model?: ModelState;
   /** Where a per-platform .vsix keeps its gemini-ls (server/). */
   private readonly extensionDir: string;
+  /** The workspace's files as last listed for "@" completion, and when. */
+  private listedFiles?: { files: string[]; at: number };
 
   constructor(context: vscode.ExtensionContext) {
     this.extensionDir = context.extensionPath;
@@ -165,6 +176,7 @@ class Gemini {
       register("gemini.explain", () => this.explain()),
       register("gemini.fixDiagnostics", () => this.fixDiagnostics()),
       register("gemini.askSelection", (text?: unknown) => this.askSelection(text)),
+      register("gemini.editSelection", (instruction?: unknown) => this.editSelection(instruction)),
       register("gemini.cancel", () => this.cancel()),
       register("gemini.newSession", () => this.newSession()),
       register("gemini.sessions", () => this.pickSession()),
@@ -308,6 +320,9 @@ class Gemini {
       case "commands":
         this.refreshCommands();
         return;
+      case "files":
+        void this.sendFiles();
+        return;
       case "answer":
         this.answerQuestion(request.id, request.answer);
         return;
@@ -438,6 +453,23 @@ class Gemini {
       return;
     }
     void (outcome.warn ? vscode.window.showWarningMessage(outcome.text) : vscode.window.showInformationMessage(outcome.text));
+  }
+
+  /**
+   * Sends the chat the workspace's files for "@" completion, as the Explorer
+   * and search list them (files.exclude and search.exclude left out), at
+   * most maxListedFiles; listed again only once the list has aged.
+   */
+  private async sendFiles(): Promise<void> {
+    if (this.listedFiles === undefined || Date.now() - this.listedFiles.at > filesMaxAgeMs) {
+      const exclude = excludeGlob(
+        vscode.workspace.getConfiguration("files").get<Record<string, unknown>>("exclude"),
+        vscode.workspace.getConfiguration("search").get<Record<string, unknown>>("exclude"),
+      );
+      const uris = await vscode.workspace.findFiles("**/*", exclude, maxListedFiles);
+      this.listedFiles = { files: uris.map((u) => vscode.workspace.asRelativePath(u, false)).sort(), at: Date.now() };
+    }
+    this.view.postFiles(this.listedFiles.files);
   }
 
   /** Brings the chat's "/" completion up to date, asking the server only if the list has aged. */
@@ -700,6 +732,53 @@ class Gemini {
         : await vscode.window.showInputBox({ title: "Gemini: Ask About Selection", prompt: "What do you want to know about the selected code?" });
     if (question !== undefined && question.trim() !== "") {
       await this.prompt(question, promptContext(snapshot));
+    }
+  }
+
+  /**
+   * Rewrites the selection (the cursor's line when nothing is selected) as
+   * the user instructs, without the chat (gemini/editSelection): one model
+   * call, whose rewrite opens in the review like any edit, and a message
+   * says what became of it.
+   */
+  private async editSelection(arg: unknown): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined) {
+      void vscode.window.showInformationMessage("Open a file and select the code for Gemini to edit.");
+      return;
+    }
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      void vscode.window.showErrorMessage("gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”.");
+      return;
+    }
+    const instruction =
+      typeof arg === "string" && arg.trim() !== ""
+        ? arg
+        : await vscode.window.showInputBox({
+            title: "Gemini: Edit Selection",
+            prompt: editor.selection.isEmpty ? "What should Gemini write or change on this line?" : "What should Gemini do with the selected code?",
+            placeHolder: "Add error handling, rename x to total, …",
+          });
+    if (instruction === undefined || instruction.trim() === "") {
+      return;
+    }
+    const { start, end } = editor.selection;
+    const params = editSelectionParams(
+      editor.document.uri.toString(),
+      { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
+      instruction,
+    );
+    try {
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Gemini: editing the selection…" }, () =>
+        client.sendRequest<EditSelectionResult>(methods.editSelection, params),
+      );
+      const notice = editSelectionNotice(result);
+      void (notice.warn ? vscode.window.showWarningMessage(notice.text) : vscode.window.showInformationMessage(notice.text));
+    } catch (err) {
+      void vscode.window.showErrorMessage(
+        isMethodNotFound(err) ? "This gemini-ls cannot edit a selection (gemini/editSelection). Update gemini-ls." : errorMessage(err),
+      );
     }
   }
 

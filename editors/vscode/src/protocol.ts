@@ -173,7 +173,23 @@ export const methods = {
   models: "gemini/models",
   /** The server asks for the diagnostics the editor shows (§9c). */
   diagnostics: "gemini/diagnostics",
+  /** Rewrite a selection as an instruction says, without the chat (§5g). */
+  editSelection: "gemini/editSelection",
 } as const;
+
+/** gemini/editSelection's params (docs/protocol.md §5g). */
+export interface EditSelectionParams {
+  textDocument: { uri: string };
+  range: Range;
+  instruction: string;
+}
+
+/** gemini/editSelection's result: what became of the edit, and the message saying so. */
+export interface EditSelectionResult {
+  outcome: "applied" | "modified" | "declined" | "unchanged" | "refused" | "stale" | (string & {});
+  message: string;
+  model?: string;
+}
 
 /** gemini/login's result (docs/protocol.md §5e). */
 export interface LoginResult {

@@ -63,7 +63,8 @@ function M.accept(r)
 end
 
 --- Rejects the whole change: the buffer gets its original text back; a
---- file operation is not done.
+--- file operation is not done. The answer carries no failureReason: the
+--- user said no, the editor did not fail (docs/protocol.md 8.5).
 function M.reject(r)
   r = r or M.current
   if not r then
@@ -73,7 +74,7 @@ function M.reject(r)
     vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
     vim.bo[r.buf].modified = r.modified
   end
-  finish(r, { applied = false, failureReason = "the user rejected the change" })
+  finish(r, { applied = false })
 end
 
 --- Drops the hunk under the cursor: the proposal's window gets that hunk
@@ -428,7 +429,7 @@ local function open_each(steps, respond, opts)
   local applied, why = false, nil
   local function step(i)
     if i > #steps then
-      respond(applied and { applied = true } or { applied = false, failureReason = why or "the user rejected the change" })
+      respond(applied and { applied = true } or { applied = false, failureReason = why })
       return
     end
     open_step(steps[i], function(result)

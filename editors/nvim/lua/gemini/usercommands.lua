@@ -34,6 +34,11 @@ function M.define()
   cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
   cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
   cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
+  cmd("GeminiEdit", function(o) require("gemini.edit").command(g(), o) end, {
+    nargs = "*",
+    range = true,
+    desc = "Have Gemini rewrite the selection (or this line) as you say, reviewed before it lands",
+  })
   cmd("GeminiAccept", function() g().review.accept() end, { desc = "Accept the change under review" })
   cmd("GeminiReject", function() g().review.reject() end, { desc = "Reject the change under review" })
   -- Not through setup(), which would start the server being installed.

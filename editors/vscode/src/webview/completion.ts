@@ -1,9 +1,11 @@
-// The prompt box's completion of "/name" commands: a list under the caret's
-// word while a leading "/word" is typed, driven from the keyboard as VS
-// Code's suggest widget is (Up/Down, Tab or Enter, Escape), and the chosen
-// command's hint shown faintly after "/name " until arguments are typed.
-// What matches and what accepting does is in ../slashCommands.
+// The prompt box's completion of "/name" commands and "@path" files: a list
+// under the caret's word while a leading "/word" or an "@word" is typed,
+// driven from the keyboard as VS Code's suggest widget is (Up/Down, Tab or
+// Enter, Escape), and the chosen command's hint shown faintly after
+// "/name " until arguments are typed. What matches and what accepting does
+// is in ../slashCommands and ../atFiles.
 
+import { acceptFile, atQuery, matchFiles, type FileMatch } from "../atFiles";
 import {
   acceptCommand,
   enterAccepts,
@@ -25,17 +27,26 @@ export interface CompletionElements {
   status: HTMLElement;
   /** Asks the extension to refresh the list, which it does if the list has aged. */
   refresh: () => void;
+  /** Asks the extension for the workspace's files, on each new "@". */
+  refreshFiles: () => void;
 }
+
+/** What the open list offers: commands for a leading "/word", files for an "@word". */
+type Offer =
+  | { kind: "command"; query: string; matches: Match[] }
+  | { kind: "file"; query: string; start: number; matches: FileMatch[] };
 
 export class CommandCompletion {
   private commands: SlashCommand[] = [];
-  private matches: Match[] = [];
+  private files: string[] = [];
   private selected = 0;
-  /** The query the open list shows; undefined while it is closed. */
-  private query?: string;
+  /** What the open list shows; undefined while it is closed. */
+  private offer?: Offer;
   /** The prompt as it was when Escape closed the list: it stays closed until the prompt changes. */
   private dismissed?: string;
   private startedWithSlash = false;
+  /** Where the "@" being typed is, to ask for the files once per reference. */
+  private atStart?: number;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
@@ -66,27 +77,51 @@ export class CommandCompletion {
     this.update();
   }
 
+  setFiles(files: string[]): void {
+    this.files = files;
+    this.update();
+  }
+
   /** Opens, filters or closes the list and the hint for the prompt as it is now. */
   update(): void {
     const text = this.input.value;
-    const slash = text.startsWith("/");
-    if (slash && !this.startedWithSlash) {
+    const startsWithSlash = text.startsWith("/");
+    if (startsWithSlash && !this.startedWithSlash) {
       this.el.refresh();
     }
-    this.startedWithSlash = slash;
+    this.startedWithSlash = startsWithSlash;
     if (text !== this.dismissed) {
       this.dismissed = undefined;
     }
     const focused = document.activeElement === this.input;
-    const query = focused && this.dismissed === undefined ? slashQuery(text, this.input.selectionStart) : undefined;
-    const matches = query === undefined ? [] : matchCommands(this.commands, query);
-    // The same command stays selected while the list only refreshes.
-    const keep = query === this.query ? this.matches[this.selected]?.command.name : undefined;
-    this.selected = Math.max(0, matches.findIndex((m) => m.command.name === keep));
-    this.matches = matches;
-    this.query = matches.length > 0 ? query : undefined;
+    const open = focused && this.dismissed === undefined;
+    const caret = this.input.selectionStart;
+    const slash = open ? slashQuery(text, caret) : undefined;
+    const at = open && slash === undefined ? atQuery(text, caret) : undefined;
+    if (at !== undefined && at.start !== this.atStart) {
+      this.el.refreshFiles();
+    }
+    this.atStart = at?.start;
+    let offer: Offer | undefined;
+    if (slash !== undefined) {
+      offer = { kind: "command", query: slash, matches: matchCommands(this.commands, slash) };
+    } else if (at !== undefined) {
+      offer = { kind: "file", query: at.query, start: at.start, matches: matchFiles(this.files, at.query) };
+    }
+    // The same row stays selected while the list only refreshes.
+    const keep = offer?.kind === this.offer?.kind && offer?.query === this.offer?.query ? this.rowKey(this.offer, this.selected) : undefined;
+    this.selected = offer === undefined ? 0 : Math.max(0, offer.matches.findIndex((_, i) => this.rowKey(offer, i) === keep));
+    this.offer = offer !== undefined && offer.matches.length > 0 ? offer : undefined;
     this.renderList();
     this.renderGhost(text);
+  }
+
+  /** What identifies row i of offer across refreshes: the command's name or the file's path. */
+  private rowKey(offer: Offer | undefined, i: number): string | undefined {
+    if (offer?.kind === "command") {
+      return offer.matches[i]?.command.name;
+    }
+    return offer?.matches[i]?.path;
   }
 
   /**
@@ -94,13 +129,14 @@ export class CommandCompletion {
    * must not (Enter does not send, Escape does not stop the running prompt).
    */
   onKeyDown(e: KeyboardEvent): boolean {
-    if (this.query === undefined || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) {
+    const offer = this.offer;
+    if (offer === undefined || e.isComposing || e.altKey || e.ctrlKey || e.metaKey) {
       return false;
     }
     switch (e.key) {
       case "ArrowDown":
       case "ArrowUp":
-        this.select(moveSelection(this.selected, e.key === "ArrowDown" ? 1 : -1, this.matches.length));
+        this.select(moveSelection(this.selected, e.key === "ArrowDown" ? 1 : -1, offer.matches.length));
         return true;
       case "Tab":
         if (e.shiftKey) {
@@ -109,7 +145,7 @@ export class CommandCompletion {
         this.accept(this.selected);
         return true;
       case "Enter":
-        if (e.shiftKey || !enterAccepts(this.query, this.matches[this.selected].command)) {
+        if (e.shiftKey || (offer.kind === "command" && !enterAccepts(offer.query, offer.matches[this.selected].command))) {
           this.close();
           return false;
         }
@@ -125,11 +161,14 @@ export class CommandCompletion {
   }
 
   private accept(index: number): void {
-    const match = this.matches[index];
-    if (match === undefined) {
+    const offer = this.offer;
+    if (offer === undefined || offer.matches[index] === undefined) {
       return;
     }
-    const { text, caret } = acceptCommand(this.input.value, match.command.name);
+    const { text, caret } =
+      offer.kind === "command"
+        ? acceptCommand(this.input.value, offer.matches[index].command.name)
+        : acceptFile(this.input.value, offer.start, this.input.selectionStart, offer.matches[index].path);
     this.input.value = text;
     this.input.setSelectionRange(caret, caret);
     this.input.focus();
@@ -137,8 +176,7 @@ export class CommandCompletion {
   }
 
   private close(): void {
-    this.query = undefined;
-    this.matches = [];
+    this.offer = undefined;
     this.renderList();
   }
 
@@ -153,14 +191,17 @@ export class CommandCompletion {
 
   private renderList(): void {
     const list = this.el.list;
-    const open = this.query !== undefined;
-    list.replaceChildren(...this.matches.map((m, i) => option(m, i)));
-    list.hidden = !open;
-    this.input.setAttribute("aria-expanded", String(open));
-    if (open) {
+    const offer = this.offer;
+    const rows = offer === undefined ? [] : offer.kind === "command" ? offer.matches.map((m, i) => option(m, i)) : offer.matches.map((m, i) => fileOption(m, i));
+    list.replaceChildren(...rows);
+    list.hidden = offer === undefined;
+    list.setAttribute("aria-label", offer?.kind === "file" ? "Files" : "Commands");
+    this.input.setAttribute("aria-expanded", String(offer !== undefined));
+    if (offer !== undefined) {
       this.select(this.selected);
-      const n = this.matches.length;
-      this.el.status.textContent = `${n} ${n === 1 ? "command" : "commands"}: Up and Down to choose, Tab to accept, Escape to close.`;
+      const n = offer.matches.length;
+      const what = offer.kind === "command" ? (n === 1 ? "command" : "commands") : n === 1 ? "file" : "files";
+      this.el.status.textContent = `${n} ${what}: Up and Down to choose, Tab to accept, Escape to close.`;
     } else {
       this.input.removeAttribute("aria-activedescendant");
       this.el.status.textContent = "";
@@ -168,7 +209,7 @@ export class CommandCompletion {
   }
 
   private renderGhost(text: string): void {
-    const hint = this.query === undefined ? ghostHint(this.commands, text) : undefined;
+    const hint = this.offer === undefined ? ghostHint(this.commands, text) : undefined;
     this.el.ghost.hidden = hint === undefined;
     this.el.ghostTyped.textContent = text;
     this.el.ghostHint.textContent = hint ?? "";
@@ -207,6 +248,25 @@ function option(match: Match, index: number): HTMLLIElement {
   if (command.description !== "") {
     row.append(span("command-description", command.description));
   }
+  return row;
+}
+
+/** One row of files: "@path" with the typed part marked. */
+function fileOption(match: FileMatch, index: number): HTMLLIElement {
+  const { path, start, end } = match;
+  const row = document.createElement("li");
+  row.id = optionId(index);
+  row.className = "command-option file-option";
+  row.setAttribute("role", "option");
+  row.dataset.index = String(index);
+  const name = span("command-name", "@" + path.slice(0, start));
+  const typed = document.createElement("mark");
+  typed.textContent = path.slice(start, end);
+  name.append(typed, path.slice(end));
+  const head = document.createElement("div");
+  head.className = "command-head";
+  head.append(name);
+  row.append(head);
   return row;
 }
 

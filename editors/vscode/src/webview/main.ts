@@ -29,6 +29,7 @@ const completion = new CommandCompletion(prompt, {
   ghostHint: byId<HTMLSpanElement>("ghost-hint"),
   status: byId<HTMLSpanElement>("command-hint"),
   refresh: () => vscode.postMessage({ type: "commands" }),
+  refreshFiles: () => vscode.postMessage({ type: "files" }),
 });
 /** The rev each item element was last drawn at. */
 const drawn = new WeakMap<Element, number>();
@@ -54,6 +55,9 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
     }
   } else if (msg.type === "commands") {
     completion.setCommands(msg.commands);
+    return;
+  } else if (msg.type === "files") {
+    completion.setFiles(msg.files);
     return;
   }
   scheduleRender();

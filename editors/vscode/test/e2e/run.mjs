@@ -684,6 +684,21 @@ func main() {
 }
 `;
 
+// Edit Selection: the test selects the loop (lines 5-7) and asks for a
+// range loop.
+const sumGo = (loop) => `package main
+
+func Sum(xs []int) int {
+\ttotal := 0
+${loop}\treturn total
+}
+`;
+const indexLoop = '\tfor i := 0; i < len(xs); i++ {\n\t\ttotal += xs[i]\n\t}\n';
+const rangeLoop = '\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n';
+
+// "@file#L3-5": six lines, of which the chat's prompt names three.
+const linesTxt = 'one\ntwo\nthree\nfour\nfive\nsix\n';
+
 async function makeWorkspace(dir) {
   await fsp.mkdir(dir, { recursive: true });
   const files = {
@@ -701,6 +716,10 @@ async function makeWorkspace(dir) {
     'word.go': completeGo,
     'off.go': completeGo,
     'nextedit.go': nextEditGo('count'),
+    'select.go': sumGo(indexLoop),
+    'unselect.go': sumGo(indexLoop),
+    'shout.go': twoEnds('one', 'two'),
+    'lines.txt': linesTxt,
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -1476,6 +1495,133 @@ const scenarios = [
       await conversation.click();
       await waitFor('the chat emptied', async () => (await frame.locator('.turn').count()) === 0, { timeout: 15_000 });
       assert((await fsp.readFile(file, 'utf8')) === 'beta\n', 'rewinding the conversation only changed palette.txt');
+    },
+  },
+  {
+    name: 'edit-selection',
+    title: 'Ctrl+I on a selection: the instruction typed, one model call, the rewrite reviewed in place and accepted; the chat untouched',
+    script: [
+      { text: rangeLoop },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.command('Notifications: Clear All Notifications');
+      const file = path.join(ctx.workspace, 'select.go');
+      await w.openAt('select.go', 'select.go:5');
+      for (let i = 0; i < 3; i++) await w.page.keyboard.press('Shift+ArrowDown');
+      await w.page.keyboard.press('Control+KeyI');
+      const input = w.page.locator('.quick-input-widget input[type="text"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      const title = await w.page.locator('.quick-input-widget .quick-input-title').innerText();
+      assert(title.includes('Gemini: Edit Selection'), `Ctrl+I opened ${JSON.stringify(title)}, not Gemini's instruction box`);
+      await input.fill('use a range loop');
+      await w.page.keyboard.press('Enter');
+      await waitForReview(w, 'select.go', 'for _, x := range xs');
+      const lens = w.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration a', { hasText: 'Accept Hunk' });
+      await lens.first().waitFor({ timeout: 15_000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-edit-selection.png'));
+      await waitForRequests(ctx, 1);
+      const req = JSON.parse(ctx.requests[0].body);
+      assert(!req.tools && req.contents.length === 1, `the edit's model request has tools or history: ${ctx.requests[0].body.slice(0, 400)}`);
+      const sent = userText(ctx.requests[0].body);
+      for (const want of ['File: select.go', 'The selection is lines 5-7.', '<selection>' + indexLoop + '</selection>', 'Instruction: use a range loop']) {
+        assert(sent.includes(want), `the model was not sent ${JSON.stringify(want)}: ${sent.slice(0, 800)}`);
+      }
+      await w.command('Gemini: Accept Change');
+      await waitFor('select.go saved with the range loop', async () => (await fsp.readFile(file, 'utf8')) === sumGo(rangeLoop));
+      await w.page.locator('.notifications-toasts .notification-list-item', { hasText: 'Gemini edited the selection in select.go.' }).first().waitFor({ timeout: 15_000 });
+      // Not a chat prompt: the chat has no turn.
+      const frame = await w.openChat();
+      assert((await frame.locator('.turn').count()) === 0, 'the edit of a selection showed up in the chat');
+    },
+  },
+  {
+    name: 'edit-selection-hunks',
+    title: '"Gemini: Edit Selection" from the palette on a whole file: one hunk of the rewrite rejected by its CodeLens, the other accepted',
+    script: [
+      { text: twoEnds('ONE', 'TWO') },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.command('Notifications: Clear All Notifications');
+      const file = path.join(ctx.workspace, 'shout.go');
+      await w.openAt('shout.go', 'shout.go:1');
+      await w.page.keyboard.press('Control+KeyA');
+      await w.command('Gemini: Edit Selection');
+      const input = w.page.locator('.quick-input-widget input[type="text"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('shout the strings');
+      await w.page.keyboard.press('Enter');
+      await waitForReview(w, 'shout.go', 'return "TWO"');
+      const modified = w.page.locator('.monaco-diff-editor .editor.modified');
+      const lenses = modified.locator('.codelens-decoration a', { hasText: 'Reject Hunk' });
+      await waitFor('two "Reject Hunk" CodeLenses in the review', async () => (await lenses.count()) === 2);
+      await lenses.first().click();
+      await waitFor('the first hunk reverted on the right-hand side', async () => {
+        const text = await viewText(modified.locator('.view-lines'));
+        return text.includes('return "one"') && text.includes('return "TWO"');
+      }, { timeout: 15_000 });
+      await w.command('Gemini: Accept Change');
+      await waitFor('shout.go saved with only the second hunk', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'));
+      await w.page.locator('.notifications-toasts .notification-list-item', { hasText: "Gemini's edit of shout.go was applied in part." }).first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'edit-selection-reject',
+    title: 'an edit of a selection rejected in the review: the file unchanged, and the user told so',
+    script: [
+      { text: rangeLoop },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.command('Notifications: Clear All Notifications');
+      const file = path.join(ctx.workspace, 'unselect.go');
+      await w.openAt('unselect.go', 'unselect.go:5');
+      for (let i = 0; i < 3; i++) await w.page.keyboard.press('Shift+ArrowDown');
+      await w.command('Gemini: Edit Selection');
+      const input = w.page.locator('.quick-input-widget input[type="text"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('use a range loop');
+      await w.page.keyboard.press('Enter');
+      await waitForReview(w, 'unselect.go', 'for _, x := range xs');
+      await w.command('Gemini: Reject Change');
+      await w.page.locator('.notifications-toasts .notification-list-item', { hasText: "Gemini's edit of unselect.go was rejected; nothing changed." }).first().waitFor({ timeout: 15_000 });
+      assert((await fsp.readFile(file, 'utf8')) === sumGo(indexLoop), 'unselect.go changed on disk after a rejected edit');
+      await waitFor('no editor left dirty with the rejected edit', async () => (await w.page.locator('.tabs-container .tab.dirty', { hasText: 'unselect.go' }).count()) === 0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'at-files',
+    title: 'typing "@" in the chat completes the workspace\'s files; "@lines.txt#L3-5" sends exactly those lines',
+    script: [
+      { text: 'Those are lines three to five.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.command('Notifications: Clear All Notifications');
+      const frame = await w.openChat();
+      const box = frame.locator('textarea#prompt');
+      const list = frame.locator('#command-list');
+      const rowNames = async () => (await list.locator('[role="option"] .command-name').allInnerTexts()).map((t) => t.trim());
+      await box.click();
+      await box.pressSequentially('what is in @line');
+      await waitFor('the list showing @lines.txt', async () => (await list.isVisible()) && (await rowNames())[0] === '@lines.txt', { timeout: 15_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
+      assert((await list.getAttribute('aria-label')) === 'Files', `the list is labelled ${await list.getAttribute('aria-label')}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-at-files.png'));
+      await box.press('Tab');
+      assert((await box.inputValue()) === 'what is in @lines.txt ', `Tab left the prompt as ${JSON.stringify(await box.inputValue())}`);
+      await list.waitFor({ state: 'hidden', timeout: 5000 });
+      await box.press('Backspace');
+      await box.pressSequentially('#L3-5');
+      await list.waitFor({ state: 'hidden', timeout: 5000 });
+      await box.press('Enter');
+      await frame.locator('.message.assistant', { hasText: 'lines three to five' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 1);
+      const sent = userText(ctx.requests[0].body);
+      assert(sent.includes('what is in @lines.txt#L3-5\n'), `the prompt was not sent as typed: ${sent.slice(0, 800)}`);
+      assert(sent.includes('\nContent from @lines.txt#L3-5 (lines 3-5 of 6):\n\nthree\nfour\nfive\n'), `the model was not sent lines 3-5: ${sent.slice(0, 1200)}`);
+      assert(!sent.includes('two') && !sent.includes('six'), `the model was sent lines outside 3-5: ${sent.slice(0, 1200)}`);
     },
   },
   {
