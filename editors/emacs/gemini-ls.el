@@ -1304,7 +1304,7 @@ The server reads the files a prompt names so."
 
 ;;;###autoload
 (defun gemini-ls-edit-region (beg end instruction)
-  "Have Gemini rewrite the region BEG..END as INSTRUCTION says.
+  "Have Gemini rewrite the region BEG..END by INSTRUCTION.
 Without an active region, the current line.  One model call, outside
 the chat (gemini/editSelection); the rewrite is reviewed as any edit is,
 hunk by hunk, and a message says what became of it."
@@ -2423,12 +2423,11 @@ restored and nothing is answered.  KILLED: the buffer is being killed."
     (unless killed
       (let ((win (get-buffer-window buf)))
         (if win (quit-window t win) (kill-buffer buf))))
+    ;; A user's no carries no failureReason: with one, the server takes it
+    ;; for the editor failing and tells the model so (docs/protocol.md).
     (unless (eq how 'withdrawn)
       (gemini-ls--answer req :result
-                         (if accepted
-                             '(:applied t)
-                           '(:applied :json-false
-                             :failureReason "the user rejected the change"))))
+                         (if accepted '(:applied t) '(:applied :json-false))))
     (gemini-ls--review-next)))
 
 ;;;; Completion as you type

@@ -278,8 +278,7 @@ the rewrite is reviewed, accepted, and the user told."
         (gemini-ls-test--wait-done))
       (should (equal (mapcar (lambda (r) (plist-get r :result))
                              (gemini-ls-test--responses notes))
-                     '((:applied :json-false
-                        :failureReason "the user rejected the change")))))
+                     '((:applied :json-false)))))
     (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
     (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
     (should-not (buffer-modified-p buf))
