@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
 
@@ -221,7 +221,7 @@ func shellQuote(s string) string {
 
 var (
 	doubleQuoted = strings.NewReplacer(`"`, `\"`, `\`, `\\`, `$`, `\$`, "`", "\\`", `!`, `\!`)
-	shellSpecial = regexp.MustCompile("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
+	shellSpecial = lazyregexp.New("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
 )
 
 // firstLines is at most n lines of s, marked when cut.

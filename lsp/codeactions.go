@@ -3,13 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -42,7 +42,7 @@ type command struct {
 }
 
 // todoPattern finds a TODO-style comment and what it asks for.
-var todoPattern = regexp.MustCompile(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
+var todoPattern = lazyregexp.New(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
 
 func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAction, error) {
 	if p.TextDocument.URI == "" {

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -51,7 +51,7 @@ type PlanOptions struct {
 
 // planFileName is a plan's file name as Gemini CLI's policy lets plan
 // mode write it: word characters and dashes, ending in .md.
-var planFileName = regexp.MustCompile(`^[\w-]+\.md$`)
+var planFileName = lazyregexp.New(`^[\w-]+\.md$`)
 
 // IsPlanFile reports whether path (absolute, resolved) is a plan file in
 // dir: a Markdown file directly in it, named as plan mode may write it.

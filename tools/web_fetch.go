@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 )
@@ -68,7 +68,7 @@ func (t *webFetchTool) Build(raw map[string]any) (Call, error) {
 	return &webFetchCall{utility: t.utility, fetcher: t.fetcher, prompt: p.Prompt, urls: urls}, nil
 }
 
-var whitespace = regexp.MustCompile(`\s+`)
+var whitespace = lazyregexp.New(`\s+`)
 
 // promptURLs finds the URLs in a prompt as Gemini CLI does (the
 // whitespace-separated words containing "://"), turned into what will be

@@ -6,9 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // runFlags are a headless run's flags: Gemini CLI 0.61's, by its names
@@ -71,7 +72,7 @@ func (f *notHereFlag) IsBoolFlag() bool { return true }
 func (f *notHereFlag) Set(string) error { f.given = true; return nil }
 
 // validSessionID is what Gemini CLI's --session-id takes.
-var validSessionID = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+var validSessionID = lazyregexp.New(`^[a-zA-Z0-9_-]+$`)
 
 // resumeLatest is what --resume means with no value, as in Gemini CLI.
 const resumeLatest = "latest"

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -27,7 +27,7 @@ type Allowance struct {
 }
 
 // toolCall is Gemini CLI's TOOL(ARGS) entry (policy/config.ts).
-var toolCall = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
+var toolCall = lazyregexp.New(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
 
 // ParseAllowed turns tools.allowed entries, as Gemini CLI writes them, into
 // an Allowance; servers are the configured MCP servers, which name an MCP
