@@ -12,8 +12,14 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
-// trustLevels are the values trustedFolders.json may hold.
-var trustLevels = map[string]bool{"TRUST_FOLDER": true, "TRUST_PARENT": true, "DO_NOT_TRUST": true}
+// trustLevel reports whether s is a value trustedFolders.json may hold.
+func trustLevel(s string) bool {
+	switch s {
+	case "TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST":
+		return true
+	}
+	return false
+}
 
 // TrustFolder records in the trusted folders file at path (as
 // settings.DecideTrust reads it) that folder is a trusted folder, as
@@ -81,7 +87,7 @@ func orderedLevels(data []byte) ([]string, map[string]string, error) {
 			return nil, nil, err
 		}
 		s, ok := v.(string)
-		if !ok || !trustLevels[s] {
+		if !ok || !trustLevel(s) {
 			return nil, nil, fmt.Errorf("Invalid trust level %v for path %q", v, k)
 		}
 		if _, seen := values[k]; !seen {

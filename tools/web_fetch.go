@@ -285,10 +285,11 @@ func budget(results []fetched) {
 	}
 }
 
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
-
-// sanitizeXML escapes text for the summary prompt's tags.
-func sanitizeXML(s string) string { return xmlEscaper.Replace(s) }
+// sanitizeXML escapes text for the summary prompt's tags. The replacer is
+// built here, not at start-up: only a web_fetch summary needs it.
+func sanitizeXML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+}
 
 // wrapUntrusted marks content from the web as data, not instructions, as
 // Gemini CLI does.

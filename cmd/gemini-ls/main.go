@@ -111,7 +111,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		if why, ok := notACommandHere[args[0]]; ok {
+		if why, ok := notACommandHere(args[0]); ok {
 			fmt.Fprintf(stderr, "gemini-ls: %s does not apply: %s\n", args[0], why)
 			return exitError
 		}

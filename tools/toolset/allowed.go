@@ -48,9 +48,9 @@ var toolCall = lazyregexp.New(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
 func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allowance {
 	var a Allowance
 	canonical := map[string]string{}
-	for name := range geminiClassNames {
-		for _, n := range builtinNames(name) {
-			canonical[n] = name
+	for _, c := range geminiClassNames {
+		for _, n := range builtinNames(c.tool) {
+			canonical[n] = c.tool
 		}
 	}
 	// Longest alias first, so mcp_a_b_tool finds server "a_b" before "a".
