@@ -19,6 +19,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -69,6 +71,9 @@ func lookup(name string) (command, bool) {
 }
 
 func main() {
+	// Start-up is over: the code only it ran need not stay resident.
+	// Released beside the run, which does not wait for it.
+	go startup.ReleaseCodePages()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
