@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -186,11 +186,11 @@ func notRun(calls []*genai.FunctionCall, loop *LoopError) *genai.Content {
 // tracked at all. The patterns are the reference's, with its character
 // classes [*-+] and [+-_] written as the characters they mean.
 var (
-	tableRow   = regexp.MustCompile(`(^|\n)\s*(\|.*\||[|+-]{3,})`)
-	listItem   = regexp.MustCompile(`(^|\n)\s*([-*+]|\d+\.)\s`)
-	heading    = regexp.MustCompile(`(^|\n)#+\s`)
-	blockquote = regexp.MustCompile(`(^|\n)>\s`)
-	divider    = regexp.MustCompile(`^[-+_=*\x{2500}-\x{257F}]+$`)
+	tableRow   = lazyregexp.New(`(^|\n)\s*(\|.*\||[|+-]{3,})`)
+	listItem   = lazyregexp.New(`(^|\n)\s*([-*+]|\d+\.)\s`)
+	heading    = lazyregexp.New(`(^|\n)#+\s`)
+	blockquote = lazyregexp.New(`(^|\n)>\s`)
+	divider    = lazyregexp.New(`^[-+_=*\x{2500}-\x{257F}]+$`)
 )
 
 // contentLoop tracks the streamed text in characters (runes).

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -246,7 +246,7 @@ func (a *Agent) pickTools(def agents.Definition, complete *tools.CompleteTask) *
 }
 
 // placeholder is a template's ${name} (0.61 templateString).
-var placeholder = regexp.MustCompile(`\$\{(\w+)\}`)
+var placeholder = lazyregexp.New(`\$\{(\w+)\}`)
 
 // fillTemplate is 0.61's templateString (bundle chunk-JDPZ4CE3.js:335836):
 // each ${name} replaced by inputs[name]; a name without an input is an

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/frontmatter"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // 0.61's defaults for a Markdown agent's limits (DEFAULT_MAX_TURNS,
@@ -337,7 +337,7 @@ func validURL(s string) string {
 	return ""
 }
 
-var slug = regexp.MustCompile(`^[a-z0-9-_]+$`)
+var slug = lazyregexp.New(`^[a-z0-9-_]+$`)
 
 func nameCheck(s string) string {
 	if !slug.MatchString(s) {

@@ -1,9 +1,10 @@
 package agents
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // builtinToolNames is 0.61's ALL_BUILTIN_TOOL_NAMES
@@ -24,9 +25,9 @@ var builtinToolNames = []string{
 var legacyToolNames = []string{"search_file_content"}
 
 var (
-	mcpToolName = regexp.MustCompile(`^([^_]+)_(.+)$`)
-	toolSlug    = regexp.MustCompile(`(?i)^[a-z0-9_.:-]+$`)
-	underscores = regexp.MustCompile(`^_*$`)
+	mcpToolName = lazyregexp.New(`^([^_]+)_(.+)$`)
+	toolSlug    = lazyregexp.New(`(?i)^[a-z0-9_.:-]+$`)
+	underscores = lazyregexp.New(`^_*$`)
 )
 
 // ValidToolName is 0.61's isValidToolName (chunk-JDPZ4CE3.js:283263): a

@@ -35,8 +35,8 @@
 //     redirect to another origin (scheme, host, port): a redirect that
 //     drops the body is followed without the credential headers, one
 //     that would resend the body there is refused (internal/origin).
-//   - The genai backend encodes each function declaration once, as genai
-//     would, and sends it as it was encoded then (declarations.go): a
-//     declaration sent, and a list of them, is taken as unchanging, as
-//     the agent's are.
+//   - The genai backend encodes each function declaration, system
+//     instruction and content of a conversation's history once, as genai
+//     would, and sends it as it was encoded then (encoded.go): what was
+//     sent is taken as unchanging, as the agent's is.
 package auth

@@ -153,7 +153,7 @@ func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return declaredModels{Models: client.Models, encoded: &declarationCache{}}, nil
+	return encodedModels{Models: client.Models, encoded: &encodingCache{}}, nil
 }
 
 func (g *generator) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {

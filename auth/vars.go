@@ -3,7 +3,8 @@ package auth
 import (
 	"errors"
 	"net/url"
-	"regexp"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // The values auth variables may take. A location and a project become
@@ -28,14 +29,14 @@ var (
 	// (us-central1, europe-west4, us, global): one DNS label of lowercase
 	// letters, digits and hyphens, so it cannot leave the googleapis.com
 	// host it is put in.
-	regionName = regexp.MustCompile(`^[a-z](?:[a-z0-9-]*[a-z0-9])?$`)
+	regionName = lazyregexp.New(`^[a-z](?:[a-z0-9-]*[a-z0-9])?$`)
 	// projectID is a project ID as Google allows it (6 to 30 lowercase
 	// letters, digits and hyphens, starting with a letter and not ending
 	// with a hyphen), optionally in the legacy domain-scoped form
 	// example.com:my-project, or a project number, which Vertex AI paths
 	// accept too (Code Assist refuses numbers itself, in Gemini CLI's
 	// words). None of them holds a slash, so none leaves its path segment.
-	projectID = regexp.MustCompile(`^(?:` + domainName + `:)?` + bareProjectID + `$|^` + projectNumber + `$`)
+	projectID = lazyregexp.New(`^(?:` + domainName + `:)?` + bareProjectID + `$|^` + projectNumber + `$`)
 )
 
 const (

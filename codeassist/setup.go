@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // UserData is what the setup found: the project requests are billed to and
@@ -31,7 +31,7 @@ const (
 	tierStandard = "standard-tier"
 )
 
-var numericProject = regexp.MustCompile(`^\d+$`)
+var numericProject = lazyregexp.New(`^\d+$`)
 
 type clientMetadata struct {
 	IDEType     string `json:"ideType"`

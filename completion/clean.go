@@ -87,7 +87,18 @@ func firstLines(s string, n int) string {
 	return strings.TrimSuffix(s[:at], "\n")
 }
 
-var closerOf = map[byte]byte{'(': ')', '[': ']', '{': '}'}
+// closerOf is the bracket that closes open (0 for another byte).
+func closerOf(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return 0
+}
 
 // balance cuts s before the first closing bracket that neither s nor the
 // cursor's line before it opened: the suffix, or the model's mistake,
@@ -111,7 +122,7 @@ func balance(s, linePrefix string) string {
 			case c == '(' || c == '[' || c == '{':
 				open = append(open, c)
 			case c == ')' || c == ']' || c == '}':
-				if n := len(open); n > 0 && closerOf[open[n-1]] == c {
+				if n := len(open); n > 0 && closerOf(open[n-1]) == c {
 					open = open[:n-1]
 				} else if cutAt {
 					return i

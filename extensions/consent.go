@@ -5,19 +5,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/skills"
 )
 
 // Which of a server's env variables, headers and OAuth fields Gemini CLI
 // masks in the consent text.
 var (
-	sensitiveEnv    = regexp.MustCompile(`(?i)token|secret|password|passwd|key|auth|credential|creds|private|cert`)
-	sensitiveHeader = regexp.MustCompile(`(?i)authorization|key|cookie|token|secret`)
-	sensitiveOAuth  = regexp.MustCompile(`(?i)secret|token|password`)
+	sensitiveEnv    = lazyregexp.New(`(?i)token|secret|password|passwd|key|auth|credential|creds|private|cert`)
+	sensitiveHeader = lazyregexp.New(`(?i)authorization|key|cookie|token|secret`)
+	sensitiveOAuth  = lazyregexp.New(`(?i)secret|token|password`)
 )
 
 // consentText is Gemini CLI's extensionConsentString: what installing
@@ -174,7 +174,7 @@ func serverLines(key string, s map[string]any) []string {
 }
 
 // masked lists a map of strings under title, sensitive keys' values hidden.
-func masked(title string, v any, sensitive *regexp.Regexp) []string {
+func masked(title string, v any, sensitive *lazyregexp.Regexp) []string {
 	obj, ok := v.(map[string]any)
 	if !ok || len(obj) == 0 {
 		return nil

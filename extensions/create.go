@@ -8,9 +8,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // templates are Gemini CLI 0.61's extension templates (bundle/examples).
@@ -78,7 +79,7 @@ func New(path, template string) error {
 
 // semverRe is what node-semver's valid() accepts, leading "v" or "=" and
 // blanks included.
-var semverRe = regexp.MustCompile(`^[v=\s]*(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\s*$`)
+var semverRe = lazyregexp.New(`^[v=\s]*(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\s*$`)
 
 // Validation is what `gemini extensions validate` finds in an extension.
 type Validation struct {
@@ -152,7 +153,7 @@ func checkContextFile(name any, root string) (string, string) {
 	return path, ""
 }
 
-var windowsAbs = regexp.MustCompile(`^([a-zA-Z]:[\\/]|[\\/]{2})`)
+var windowsAbs = lazyregexp.New(`^([a-zA-Z]:[\\/]|[\\/]{2})`)
 
 func isWindowsAbs(s string) bool { return windowsAbs.MatchString(s) || strings.HasPrefix(s, `\`) }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
@@ -234,7 +235,7 @@ func (c *contextFileNames) UnmarshalJSON(data []byte) error {
 }
 
 // validName is the names Gemini CLI accepts.
-var validName = regexp.MustCompile(`^[a-zA-Z0-9-]+$`)
+var validName = lazyregexp.New(`^[a-zA-Z0-9-]+$`)
 
 // load reads the extension installed in installDir.
 func load(cfg Config, installDir string) (Extension, error) {

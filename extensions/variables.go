@@ -1,7 +1,7 @@
 package extensions
 
 import (
-	"regexp"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // Variables are the names ${…} may use in an extension's files
@@ -10,7 +10,7 @@ import (
 type Variables map[string]string
 
 // pathVariable is ${name}, Gemini CLI's hydrateString pattern.
-var pathVariable = regexp.MustCompile(`\$\{(.*?)\}`)
+var pathVariable = lazyregexp.New(`\$\{(.*?)\}`)
 
 // Hydrate is s with each ${name} that v defines replaced by its value;
 // others stay as written, as Gemini CLI's hydrateString leaves them.
@@ -25,7 +25,7 @@ func (v Variables) Hydrate(s string) string {
 
 // envVariable is $NAME, ${NAME} or ${NAME:-default}: Gemini CLI's
 // resolveEnvVarsInString pattern.
-var envVariable = regexp.MustCompile(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`)
+var envVariable = lazyregexp.New(`\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})`)
 
 // maxGrowth bounds what variables may add to one manifest, so that a
 // few bytes of "$BIG" repeated cannot make gemini-ls hold gigabytes.

@@ -55,9 +55,11 @@ func (o *output) additionalContext() string {
 	return s
 }
 
-// contextEscaper keeps a hook's context from closing the tags the model
+// escapeContext keeps a hook's context from closing the tags the model
 // reads it in, as Gemini CLI escapes it.
-var contextEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;")
+func escapeContext(c string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(c, "<", "&lt;"), ">", "&gt;")
+}
 
 // llmRequest is BeforeModel's hookSpecificOutput.llm_request, when an
 // object.
@@ -107,7 +109,7 @@ func merge(event string, results []result) agent.HookOutcome {
 			reasons = append(reasons, o.Reason)
 		}
 		if c := o.additionalContext(); c != "" {
-			contexts = append(contexts, contextEscaper.Replace(c))
+			contexts = append(contexts, escapeContext(c))
 		}
 		if event == agent.HookBeforeToolSelection {
 			tools.add(o.HookSpecificOutput["toolConfig"])

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
 
@@ -214,15 +214,15 @@ func shellQuote(s string) string {
 		// escape backslashes here, which single quotes keep literally).
 		return "'" + s + "'"
 	case strings.ContainsAny(s, "\"' \t\n\r\v\f"):
+		// Built here, not at start-up: only a hook command with such an
+		// argument needs it.
+		doubleQuoted := strings.NewReplacer(`"`, `\"`, `\`, `\\`, `$`, `\$`, "`", "\\`", `!`, `\!`)
 		return `"` + doubleQuoted.Replace(s) + `"`
 	}
 	return shellSpecial.ReplaceAllString(s, `$1\$2`)
 }
 
-var (
-	doubleQuoted = strings.NewReplacer(`"`, `\"`, `\`, `\\`, `$`, `\$`, "`", "\\`", `!`, `\!`)
-	shellSpecial = regexp.MustCompile("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
-)
+var shellSpecial = lazyregexp.New("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
 
 // firstLines is at most n lines of s, marked when cut.
 func firstLines(s string, n int) string {

@@ -3,13 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -42,7 +42,7 @@ type command struct {
 }
 
 // todoPattern finds a TODO-style comment and what it asks for.
-var todoPattern = regexp.MustCompile(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
+var todoPattern = lazyregexp.New(`\b(?:TODO|FIXME)\b[:(]?\s*(.*)`)
 
 func (s *Server) codeActions(ctx context.Context, p codeActionParams) ([]codeAction, error) {
 	if p.TextDocument.URI == "" {
@@ -121,7 +121,7 @@ func (lp lspPosition) toWorkspace() workspace.Position {
 // instructionPattern finds a comment line that gives Gemini an
 // instruction: "# gemini: make it iterative", "// Gemini: …", "-- gemini: …",
 // "/* gemini: … */", "<!-- gemini: … -->".
-var instructionPattern = regexp.MustCompile(`(?i)^\s*(?:#+|//+|--|;+|%+|/\*+|<!--|\*)\s*gemini:\s*(.*?)\s*(?:\*/|-->)?\s*$`)
+var instructionPattern = lazyregexp.New(`(?i)^\s*(?:#+|//+|--|;+|%+|/\*+|<!--|\*)\s*gemini:\s*(.*?)\s*(?:\*/|-->)?\s*$`)
 
 // editSelectionAction is the code action that edits the lines r touches
 // as the instruction comment among them says (instructionPattern), for

@@ -14,13 +14,11 @@ import (
 // envelope (see stream.writeRaw), every string that goes out is UTF-8.
 type payloadCodec struct{ jsonrpc2.JSONCodec }
 
-var payloadOptions = json.JoinOptions(jsontext.EscapeForHTML(false), jsontext.AllowInvalidUTF8(true))
-
 // Marshal encodes v strictly first, so only a payload that needs the
 // repair pays for a second encoding.
 func (c payloadCodec) Marshal(v any) ([]byte, error) {
 	if b, err := c.JSONCodec.Marshal(v); err == nil {
 		return b, nil
 	}
-	return json.Marshal(v, payloadOptions)
+	return json.Marshal(v, jsontext.EscapeForHTML(false), jsontext.AllowInvalidUTF8(true))
 }

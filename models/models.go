@@ -276,7 +276,7 @@ type Utility struct {
 // bundle chunk-JDPZ4CE3.js:307658). An alias it does not know is sent as
 // a model named outright, with no generation config.
 func UtilityFor(alias string) Utility {
-	if u, ok := utilities[alias]; ok {
+	if u, ok := utilityOf(modelConfigs(), alias); ok {
 		return u
 	}
 	return Utility{Model: Resolve(alias)}
@@ -371,11 +371,11 @@ func modelConfigs() map[string]modelConfig {
 	return configs
 }
 
-// utilities is every utility alias resolved, derived once from
-// modelConfigs; it is never changed.
-var utilities = deriveUtilities(modelConfigs())
-
-func deriveUtilities(configs map[string]modelConfig) map[string]Utility {
+// utilityOf is the utility alias resolved in configs, as a request asks
+// for it; false when configs has no model for it. Derived on each call
+// (microseconds, against a model request): a table of them all was built
+// at every start-up.
+func utilityOf(configs map[string]modelConfig, alias string) (Utility, bool) {
 	// flatten merges an alias over what it extends, as 0.61's
 	// ModelConfigService does (a deep merge: the thinking config too).
 	var flatten func(name string) (string, Generation)
@@ -390,23 +390,22 @@ func deriveUtilities(configs map[string]modelConfig) map[string]Utility {
 		}
 		return model, merge(gen, c.gen)
 	}
-	out := make(map[string]Utility)
-	for name := range configs {
-		model, gen := flatten(name)
-		if model == "" {
-			continue // a base no call names
-		}
-		resolved := resolve(model, true)
-		if resolved != model {
-			if _, known := configs[resolved]; known {
-				_, gen = flatten(resolved)
-			} else {
-				gen = Generation{}
-			}
-		}
-		out[name] = Utility{Model: resolved, Generation: gen}
+	if _, ok := configs[alias]; !ok {
+		return Utility{}, false
 	}
-	return out
+	model, gen := flatten(alias)
+	if model == "" {
+		return Utility{}, false // a base no call names
+	}
+	resolved := resolve(model, true)
+	if resolved != model {
+		if _, known := configs[resolved]; known {
+			_, gen = flatten(resolved)
+		} else {
+			gen = Generation{}
+		}
+	}
+	return Utility{Model: resolved, Generation: gen}, true
 }
 
 // merge is over laid on base.

@@ -3,10 +3,10 @@ package settings
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -92,7 +92,7 @@ func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path strin
 	return getenv, path, nil
 }
 
-var unsafeEnvChars = regexp.MustCompile(`[^a-zA-Z0-9\-_./]`)
+var unsafeEnvChars = lazyregexp.New(`[^a-zA-Z0-9\-_./]`)
 
 // findEnvFile is Gemini CLI's findEnvFile: "" when there is none.
 func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
@@ -157,7 +157,7 @@ func parseDotenv(src []byte) map[string]string {
 	return out
 }
 
-var dotenvKey = regexp.MustCompile(`^[ \t]*(?:export[ \t]+)?([\w.-]+)(?:[ \t]*=[ \t]*|:[ \t]+)`)
+var dotenvKey = lazyregexp.New(`^[ \t]*(?:export[ \t]+)?([\w.-]+)(?:[ \t]*=[ \t]*|:[ \t]+)`)
 
 // parseDotenvEntry reads the entry at the start of s: its key, value and
 // how much of s it took (up to and including its line's newline).

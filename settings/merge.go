@@ -15,20 +15,23 @@ const (
 	mergeConcat  = "concat"        // arrays joined, every value kept
 )
 
-var mergeStrategies = func() map[string]string {
-	m := map[string]string{
-		"mcpServers":           mergeShallow,
-		"tools.exclude":        mergeUnion,
-		"skills.disabled":      mergeUnion,
-		"hooksConfig.disabled": mergeUnion,
-
-		"context.includeDirectories": mergeConcat,
+// mergeStrategy is the strategy of the key at path ("" for the default,
+// the later layer's value winning). A switch, not a table: the table was
+// built at every start-up.
+func mergeStrategy(path string) string {
+	switch path {
+	case "mcpServers":
+		return mergeShallow
+	case "tools.exclude", "skills.disabled", "hooksConfig.disabled":
+		return mergeUnion
+	case "context.includeDirectories":
+		return mergeConcat
 	}
-	for _, event := range HookEvents {
-		m["hooks."+event] = mergeConcat
+	if event, ok := strings.CutPrefix(path, "hooks."); ok && slices.Contains(HookEvents, event) {
+		return mergeConcat
 	}
-	return m
-}()
+	return ""
+}
 
 // mergeLayers merges layers, later ones winning, into a new object; nil
 // layers (missing or unusable files) are skipped. The layers are not
@@ -51,7 +54,7 @@ func merge(dst, src map[string]any, prefix string) {
 			path = prefix + "." + key
 		}
 		old, exists := dst[key]
-		strategy := mergeStrategies[path]
+		strategy := mergeStrategy(path)
 		if strategy == mergeShallow && exists && old != nil && val != nil {
 			joined := map[string]any{}
 			for _, m := range []any{old, val} {

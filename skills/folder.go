@@ -16,7 +16,15 @@ const (
 	truncationIndicator = "..."
 )
 
-var ignoredFolders = map[string]bool{"node_modules": true, ".git": true, "dist": true, "__pycache__": true}
+// ignoredFolder reports whether a folder of this name is shown as "..."
+// rather than walked.
+func ignoredFolder(name string) bool {
+	switch name {
+	case "node_modules", ".git", "dist", "__pycache__":
+		return true
+	}
+	return false
+}
 
 // folder is one directory of the structure, as Gemini CLI's FullFolderInfo.
 type folder struct {
@@ -96,7 +104,7 @@ func readStructure(rootPath string) (*folder, error) {
 				it.f.hasMoreSubfolders = true
 				break
 			}
-			sub := &folder{name: e.Name(), ignored: ignoredFolders[e.Name()]}
+			sub := &folder{name: e.Name(), ignored: ignoredFolder(e.Name())}
 			it.f.subFolders = append(it.f.subFolders, sub)
 			count++
 			if !sub.ignored {

@@ -1,10 +1,10 @@
 package skills
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/frontmatter"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // parseFrontMatter reads name and description from front matter as Gemini
@@ -23,9 +23,9 @@ func parseFrontMatter(text string) (name, description string, ok bool) {
 }
 
 var (
-	simpleName        = regexp.MustCompile(`^\s*name:\s*(.*)$`)
-	simpleDescription = regexp.MustCompile(`^\s*description:\s*(.*)$`)
-	continuation      = regexp.MustCompile(`^[ \t]+\S`)
+	simpleName        = lazyregexp.New(`^\s*name:\s*(.*)$`)
+	simpleDescription = lazyregexp.New(`^\s*description:\s*(.*)$`)
+	continuation      = lazyregexp.New(`^[ \t]+\S`)
 )
 
 // parseSimpleFrontMatter is Gemini CLI's parseSimpleFrontmatter: the last

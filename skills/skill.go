@@ -3,10 +3,10 @@ package skills
 import (
 	"errors"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/frontmatter"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -38,7 +38,7 @@ func (s Skill) Dir() string { return filepath.Dir(s.Location) }
 
 // unsafeNameChars are what Gemini CLI replaces in a name, which it uses
 // as a file name.
-var unsafeNameChars = regexp.MustCompile(`[:\\/<>*?"|]`)
+var unsafeNameChars = lazyregexp.New(`[:\\/<>*?"|]`)
 
 // errNoFrontMatter and errNoFields say why a SKILL.md is not a skill.
 var (

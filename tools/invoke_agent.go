@@ -47,9 +47,11 @@ type invokeAgentParams struct {
 	Prompt    string `json:"prompt" jsonschema:"The COMPLETE query to send the subagent. MUST be comprehensive and detailed. Include all context, background, questions, and expected output format. Do NOT send brief or incomplete instructions."`
 }
 
-var invokeAgentDecl = declare[invokeAgentParams](InvokeAgentName, "Invoke a subagent to perform a specific task or investigation.")
-
-func (invokeAgentTool) Declaration() *genai.FunctionDeclaration { return invokeAgentDecl }
+// Declaration is derived when asked for, as every tool's is: a run that
+// offers no subagent never needs it.
+func (invokeAgentTool) Declaration() *genai.FunctionDeclaration {
+	return declare[invokeAgentParams](InvokeAgentName, "Invoke a subagent to perform a specific task or investigation.")
+}
 
 // Build checks the agent is there: 0.61's createInvocation throws
 // "Subagent '…' not found." (bundle chunk-JDPZ4CE3.js:353306).

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -51,7 +51,7 @@ type PlanOptions struct {
 
 // planFileName is a plan's file name as Gemini CLI's policy lets plan
 // mode write it: word characters and dashes, ending in .md.
-var planFileName = regexp.MustCompile(`^[\w-]+\.md$`)
+var planFileName = lazyregexp.New(`^[\w-]+\.md$`)
 
 // IsPlanFile reports whether path (absolute, resolved) is a plan file in
 // dir: a Markdown file directly in it, named as plan mode may write it.
@@ -301,11 +301,11 @@ func (c *exitPlanModeCall) settle(a Answer) Result {
 		return Result{Output: "User cancelled the plan approval dialog. The plan was not approved and you are still in Plan Mode.", Display: "Cancelled"}
 	}
 	for _, id := range a.Chosen {
-		if mode, ok := approvedModes[id]; ok {
+		if mode, description, ok := approvedMode(id); ok {
 			return Result{
-				Output:       fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", mode.description, c.path),
+				Output:       fmt.Sprintf("Plan approved. Switching to %s.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", description, c.path),
 				Display:      "Plan approved: " + c.path,
-				Mode:         mode.mode,
+				Mode:         mode,
 				ApprovedPlan: c.path,
 			}
 		}
@@ -322,15 +322,19 @@ func (c *exitPlanModeCall) settle(a Answer) Result {
 	}
 }
 
-// approvedModes are the modes an approval leaves plan mode for, with
-// Gemini CLI's description of each (getApprovalModeDescription).
-var approvedModes = map[string]struct {
-	mode        ApprovalMode
-	description string
-}{
-	PlanApproveAutoEdit: {ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)"},
-	PlanApproveDefault:  {ApprovalDefault, "Default mode (edits will require confirmation)"},
-	planApproveYolo:     {ApprovalYolo, "YOLO mode (all tool calls auto-approved)"},
+// approvedMode is the mode the approval id leaves plan mode for, with
+// Gemini CLI's description of it (getApprovalModeDescription); false for
+// an id that approves none.
+func approvedMode(id string) (mode ApprovalMode, description string, ok bool) {
+	switch id {
+	case PlanApproveAutoEdit:
+		return ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)", true
+	case PlanApproveDefault:
+		return ApprovalDefault, "Default mode (edits will require confirmation)", true
+	case planApproveYolo:
+		return ApprovalYolo, "YOLO mode (all tool calls auto-approved)", true
+	}
+	return "", "", false
 }
 
 // planApproveYolo is the approval of an unattended run, never offered.

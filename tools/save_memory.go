@@ -8,11 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/memory"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -234,7 +234,7 @@ func sanitizeFact(fact string) string {
 }
 
 // leadingDashes are list markers the model put in front of a fact.
-var leadingDashes = regexp.MustCompile(`^(-+\s*)+`)
+var leadingDashes = lazyregexp.New(`^(-+\s*)+`)
 
 // memoryItem is the list item for fact: one line, so a fact cannot inject
 // Markdown structure (headings) into the file, and no import.

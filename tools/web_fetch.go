@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 )
@@ -68,7 +68,7 @@ func (t *webFetchTool) Build(raw map[string]any) (Call, error) {
 	return &webFetchCall{utility: t.utility, fetcher: t.fetcher, prompt: p.Prompt, urls: urls}, nil
 }
 
-var whitespace = regexp.MustCompile(`\s+`)
+var whitespace = lazyregexp.New(`\s+`)
 
 // promptURLs finds the URLs in a prompt as Gemini CLI does (the
 // whitespace-separated words containing "://"), turned into what will be
@@ -285,10 +285,11 @@ func budget(results []fetched) {
 	}
 }
 
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
-
-// sanitizeXML escapes text for the summary prompt's tags.
-func sanitizeXML(s string) string { return xmlEscaper.Replace(s) }
+// sanitizeXML escapes text for the summary prompt's tags. The replacer is
+// built here, not at start-up: only a web_fetch summary needs it.
+func sanitizeXML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
+}
 
 // wrapUntrusted marks content from the web as data, not instructions, as
 // Gemini CLI does.

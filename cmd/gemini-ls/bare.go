@@ -44,11 +44,16 @@ func peekLSP(r io.Reader) (io.Reader, bool) {
 	return br, len(head) == len(lspHeader) && bytes.EqualFold(head, []byte(lspHeader))
 }
 
-// notACommandHere are Gemini CLI 0.61's commands gemini-ls does not have,
-// and why.
-var notACommandHere = map[string]string{
-	"hooks": "gemini-ls reads Gemini CLI's hooks from settings as they are; it has no hooks command (hooks migrate --from-claude converts Claude Code's: run it with Gemini CLI)",
-	"gemma": "gemini-ls does not run the local Gemma router (LiteRT); settings' experimental.gemmaModelRouter is not read",
+// notACommandHere says why name, one of Gemini CLI 0.61's commands, is
+// not one of gemini-ls's; false for any other name.
+func notACommandHere(name string) (string, bool) {
+	switch name {
+	case "hooks":
+		return "gemini-ls reads Gemini CLI's hooks from settings as they are; it has no hooks command (hooks migrate --from-claude converts Claude Code's: run it with Gemini CLI)", true
+	case "gemma":
+		return "gemini-ls does not run the local Gemma router (LiteRT); settings' experimental.gemmaModelRouter is not read", true
+	}
+	return "", false
 }
 
 // nearCommand is the command name that word misspells (one or two

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -104,7 +104,7 @@ func (c *choiceFlag) Set(v string) error {
 }
 
 // validSessionID is what Gemini CLI's --session-id takes.
-var validSessionID = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+var validSessionID = lazyregexp.New(`^[a-zA-Z0-9_-]+$`)
 
 // resumeLatest is what --resume means with no value, as in Gemini CLI.
 const resumeLatest = "latest"

@@ -22,6 +22,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"syscall"
+
+	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 
 // version and commit are stamped at build time (make dist):
@@ -77,6 +79,9 @@ func lookup(name string) (command, bool) {
 }
 
 func main() {
+	// Start-up is over: the code only it ran need not stay resident.
+	// Released beside the run, which does not wait for it.
+	go startup.ReleaseCodePages()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -120,7 +125,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		if why, ok := notACommandHere[args[0]]; ok {
+		if why, ok := notACommandHere(args[0]); ok {
 			fmt.Fprintf(stderr, "gemini-ls: %s does not apply: %s\n", args[0], why)
 			return exitError
 		}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -155,7 +155,7 @@ func (r *report) end(res dialog.PromptResult, st stats) {
 
 // ansi matches terminal escape sequences, as the strip-ansi package
 // Gemini CLI uses does.
-var ansi = regexp.MustCompile(`[\x1b\x{9b}][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))`)
+var ansi = lazyregexp.New(`[\x1b\x{9b}][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))`)
 
 // stripANSI is s without terminal escape sequences.
 func stripANSI(s string) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/startup"
 	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
@@ -43,12 +44,19 @@ func from(dir string, paths []string) []string {
 	return out
 }
 
+// firstCollection is the heap a headless run's first collection waits
+// for (startup.DelayFirstCollection): three times the collector's default.
+const firstCollection = 12 << 20
+
 // untrustedHint is Gemini CLI 0.61's refusal of a headless run in a folder
 // that is not trusted, in gemini-ls's words. It names gemini-ls already,
 // so it is printed without the "gemini-ls: " of other errors.
 const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (`/permissions trust` in your editor or Gemini CLI, or ~/.gemini/trustedFolders.json)"
 
 func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A run is one prompt: an 8-call one allocates about 8 MiB, which the
+	// collector's default 4 MiB first cycle would walk through twice.
+	startup.DelayFirstCollection(firstCollection)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
 	f.register(fs)

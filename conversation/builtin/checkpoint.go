@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -89,7 +89,7 @@ func encodeTag(tag string) string {
 }
 
 // percentByte is what decodeTag's fallback decodes.
-var percentByte = regexp.MustCompile(`%[0-9A-F]{2}`)
+var percentByte = lazyregexp.New(`%[0-9A-F]{2}`)
 
 // decodeTag is Gemini CLI's decodeTagName: decodeURIComponent, else each
 // %XX as the character of that code.

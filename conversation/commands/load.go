@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -275,7 +275,7 @@ func parseFile(path string) (Custom, error) {
 	return c, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9_\-.]`)
+var unsafeName = lazyregexp.New(`[^a-zA-Z0-9_\-.]`)
 
 // commandName is the name of the command of the file at rel (relative to
 // its commands directory): its directories and name without ".toml",
@@ -294,7 +294,7 @@ func commandName(rel string) string {
 	return strings.Join(parts, ":")
 }
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiEscape = lazyregexp.New(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
 
 // sanitizeForDisplay makes a description one line for a list, as Gemini
 // CLI's sanitizeForDisplay does: escape sequences and control and

@@ -2,9 +2,9 @@ package commands
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 )
 
@@ -41,9 +41,9 @@ func isSpace(r rune) bool {
 }
 
 var (
-	namedArg      = regexp.MustCompile(`--([^=]+)=(?:"((?:\\.|[^"\\])*)"|([^ ]+))`)
-	positionalArg = regexp.MustCompile(`(?:"((?:\\.|[^"\\])*)"|([^ ]+))`)
-	escaped       = regexp.MustCompile(`\\(.)`)
+	namedArg      = lazyregexp.New(`--([^=]+)=(?:"((?:\\.|[^"\\])*)"|([^ ]+))`)
+	positionalArg = lazyregexp.New(`(?:"((?:\\.|[^"\\])*)"|([^ ]+))`)
+	escaped       = lazyregexp.New(`\\(.)`)
 )
 
 // PromptArgs parses what followed an MCP prompt command's name into the

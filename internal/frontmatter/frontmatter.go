@@ -10,9 +10,10 @@ package frontmatter
 import (
 	"errors"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // Kind is what a Value is.
@@ -77,7 +78,7 @@ func Split(content string) (front, body string, ok bool) {
 	return m[1], m[2], true
 }
 
-var frontMatterRE = regexp.MustCompile(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
+var frontMatterRE = lazyregexp.New(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
 
 var errNotYAML = errors.New("not YAML this reader understands")
 
@@ -130,10 +131,10 @@ func isSeqItem(s string) bool {
 }
 
 // mapKey is a block mapping's key starting a line, and its value.
-var mapKey = regexp.MustCompile(`^([^\s#:'"\-\[\]{}?,&*!|>%@` + "`" + `][^:]*?|-[^\s:][^:]*?):(?:[ \t]+(.*))?$`)
+var mapKey = lazyregexp.New(`^([^\s#:'"\-\[\]{}?,&*!|>%@` + "`" + `][^:]*?|-[^\s:][^:]*?):(?:[ \t]+(.*))?$`)
 
 // quotedKey is a quoted block mapping key and its value.
-var quotedKey = regexp.MustCompile(`^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*:(?:[ \t]+(.*))?$`)
+var quotedKey = lazyregexp.New(`^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*:(?:[ \t]+(.*))?$`)
 
 func isMapEntry(s string) bool { _, _, ok := splitKey(s); return ok }
 

@@ -1,9 +1,10 @@
 package frontmatter
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 func startsIndented(line string) bool {
@@ -11,10 +12,10 @@ func startsIndented(line string) bool {
 }
 
 // blockHeader is a | or > block scalar's header, with its chomping.
-var blockHeader = regexp.MustCompile(`^([|>])([+-]?)\s*(?:#.*)?$`)
+var blockHeader = lazyregexp.New(`^([|>])([+-]?)\s*(?:#.*)?$`)
 
 // nonString are plain scalars YAML's core schema reads as another type.
-var nonString = regexp.MustCompile(`^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+var nonString = lazyregexp.New(`^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 
 func nonBlank(lines []string) []string {
 	var out []string

@@ -15,9 +15,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -42,7 +42,7 @@ const (
 )
 
 // validSlug is an id the registry may hold, as Gemini CLI checks it.
-var validSlug = regexp.MustCompile(`^[a-z0-9-]+$`)
+var validSlug = lazyregexp.New(`^[a-z0-9-]+$`)
 
 // Dirs finds Gemini CLI's directories of a project.
 type Dirs struct {

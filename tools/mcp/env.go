@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -39,10 +40,10 @@ func newSecretRules() secretRules {
 	}
 }
 
-var neverAllowed = map[string]bool{
-	"CLIENT_ID": true, "DB_URI": true, "CONNECTION_STRING": true, "AWS_DEFAULT_REGION": true,
-	"AZURE_CLIENT_ID": true, "AZURE_TENANT_ID": true, "SLACK_WEBHOOK_URL": true, "TWILIO_ACCOUNT_SID": true,
-	"DATABASE_URL": true, "GOOGLE_CLOUD_PROJECT": true, "GOOGLE_CLOUD_ACCOUNT": true, "FIREBASE_PROJECT_ID": true,
+var neverAllowed = []string{
+	"CLIENT_ID", "DB_URI", "CONNECTION_STRING", "AWS_DEFAULT_REGION",
+	"AZURE_CLIENT_ID", "AZURE_TENANT_ID", "SLACK_WEBHOOK_URL", "TWILIO_ACCOUNT_SID",
+	"DATABASE_URL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_ACCOUNT", "FIREBASE_PROJECT_ID",
 }
 
 // secret reports whether a variable is withheld, by Gemini CLI's rules
@@ -62,5 +63,5 @@ func (r secretRules) secret(name, value string) bool {
 		"SYSTEMROOT", "COMSPEC", "PATHEXT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "SYSTEMDRIVE":
 		return false
 	}
-	return neverAllowed[name] || r.name.MatchString(name)
+	return slices.Contains(neverAllowed, name) || r.name.MatchString(name)
 }

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -27,7 +27,7 @@ type Allowance struct {
 }
 
 // toolCall is Gemini CLI's TOOL(ARGS) entry (policy/config.ts).
-var toolCall = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
+var toolCall = lazyregexp.New(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
 
 // ParseAllowed turns tools.allowed entries, as Gemini CLI writes them, into
 // an Allowance; servers are the configured MCP servers, which name an MCP
@@ -48,9 +48,9 @@ var toolCall = regexp.MustCompile(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
 func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allowance {
 	var a Allowance
 	canonical := map[string]string{}
-	for name := range geminiClassNames {
-		for _, n := range builtinNames(name) {
-			canonical[n] = name
+	for _, c := range geminiClassNames {
+		for _, n := range builtinNames(c.tool) {
+			canonical[n] = c.tool
 		}
 	}
 	// Longest alias first, so mcp_a_b_tool finds server "a_b" before "a".

@@ -14,29 +14,39 @@ import (
 
 // geminiClassNames are the class names Gemini CLI also accepts for its
 // built-in tools in tools.core and tools.exclude (older settings use them).
-var geminiClassNames = map[string][]string{
-	tools.ListDirectoryName:  {"LSTool"},
-	tools.ReadFileName:       {"ReadFileTool"},
-	tools.WriteFileName:      {"WriteFileTool"},
-	tools.ReplaceName:        {"EditTool"},
-	tools.GlobName:           {"GlobTool"},
-	tools.GrepSearchName:     {"GrepTool", "RipGrepTool", "search_file_content"}, // and its legacy name
-	tools.ShellName:          {"ShellTool"},
-	tools.ReadManyFilesName:  {"ReadManyFilesTool"},
-	tools.WebFetchName:       {"WebFetchTool"},
-	tools.WebSearchName:      {"WebSearchTool"},
-	tools.MemoryName:         {"MemoryTool"},
-	tools.WriteTodosName:     {"WriteTodosTool"},
-	tools.AskUserName:        {"AskUserTool"},
-	tools.ActivateSkillName:  {"ActivateSkillTool"},
-	tools.UpdateTopicName:    {"UpdateTopicTool"},
-	tools.ListBackgroundName: {"ListBackgroundProcessesTool"},
-	tools.ReadBackgroundName: {"ReadBackgroundOutputTool"},
+// A list, not a map: a map literal is built at every start-up.
+var geminiClassNames = []struct {
+	tool    string
+	classes []string
+}{
+	{tools.ListDirectoryName, []string{"LSTool"}},
+	{tools.ReadFileName, []string{"ReadFileTool"}},
+	{tools.WriteFileName, []string{"WriteFileTool"}},
+	{tools.ReplaceName, []string{"EditTool"}},
+	{tools.GlobName, []string{"GlobTool"}},
+	{tools.GrepSearchName, []string{"GrepTool", "RipGrepTool", "search_file_content"}}, // and its legacy name
+	{tools.ShellName, []string{"ShellTool"}},
+	{tools.ReadManyFilesName, []string{"ReadManyFilesTool"}},
+	{tools.WebFetchName, []string{"WebFetchTool"}},
+	{tools.WebSearchName, []string{"WebSearchTool"}},
+	{tools.MemoryName, []string{"MemoryTool"}},
+	{tools.WriteTodosName, []string{"WriteTodosTool"}},
+	{tools.AskUserName, []string{"AskUserTool"}},
+	{tools.ActivateSkillName, []string{"ActivateSkillTool"}},
+	{tools.UpdateTopicName, []string{"UpdateTopicTool"}},
+	{tools.ListBackgroundName, []string{"ListBackgroundProcessesTool"}},
+	{tools.ReadBackgroundName, []string{"ReadBackgroundOutputTool"}},
 }
 
 // builtinNames is every name a built-in tool answers to in settings.
 func builtinNames(name string) []string {
-	return append([]string{name}, geminiClassNames[name]...)
+	names := []string{name}
+	for _, c := range geminiClassNames {
+		if c.tool == name {
+			names = append(names, c.classes...)
+		}
+	}
+	return names
 }
 
 // MCPTool is what an MCP server's tool tells about itself, so settings can

@@ -2,6 +2,8 @@ package auth_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,4 +138,118 @@ func declaration(r geminitest.Request, name string) *genai.FunctionDeclaration {
 		}
 	}
 	return nil
+}
+
+// send sends one request of contents through gen, streamed or not, and
+// returns the body the server received.
+func send(t *testing.T, srv *geminitest.Server, gen auth.ContentGenerator, stream bool, contents []*genai.Content, config *genai.GenerateContentConfig) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	before := len(srv.Requests())
+	srv.Push(geminitest.TextTurn("ok"))
+	if stream {
+		for _, err := range gen.GenerateContentStream(ctx, "gemini-x", contents, config) {
+			if err != nil {
+				t.Fatalf("stream: %v", err)
+			}
+		}
+	} else if _, err := gen.GenerateContent(ctx, "gemini-x", contents, config); err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != before+1 {
+		t.Fatalf("%d requests, want %d", len(reqs), before+1)
+	}
+	return reqs[before].Body
+}
+
+// genaiAndOurs are genai's own models service and the generator, both
+// against srv.
+func genaiAndOurs(t *testing.T, srv *geminitest.Server) (theirs, ours auth.ContentGenerator) {
+	t.Helper()
+	cfg := genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL}}
+	client, err := genai.NewClient(context.Background(), &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client.Models, auth.NewGenerator(auth.Auth{Type: auth.GeminiAPIKey, Version: "1.2.3", Config: cfg})
+}
+
+// exchange is a turn of a conversation with what genai's encoding could
+// change: function calls and responses holding maps, numbers and
+// characters JSON escapes, a thought signature (bytes), inline data.
+func exchange(i int) []*genai.Content {
+	call := &genai.FunctionCall{ID: fmt.Sprint("call_", i), Name: "grep_search", Args: map[string]any{"pattern": "<a href=\"x\">&", "limit": 2e3, "n": i}}
+	return []*genai.Content{
+		{Role: genai.RoleModel, Parts: []*genai.Part{{Text: "Searching ünïcode — " + fmt.Sprint(i)}, {FunctionCall: call, ThoughtSignature: []byte{0, 1, 254, byte(i)}}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{
+			{FunctionResponse: &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: map[string]any{"output": "a.go:1: x < y && z\n", "matches": []any{1.5, "two", nil, map[string]any{"k": true}}}}},
+			{InlineData: &genai.Blob{MIMEType: "image/png", Data: []byte("\x89PNG")}},
+		}},
+	}
+}
+
+// A conversation is sent byte for byte as genai encodes it, request after
+// request, streamed or not: its history growing, a content whose parts
+// changed, another conversation between its requests, the system
+// instruction changing, and no config at all.
+func TestConversationSentAsGenaiEncodesIt(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	theirs, ours := genaiAndOurs(t, srv)
+	same := func(what string, stream bool, contents []*genai.Content, config *genai.GenerateContentConfig) {
+		t.Helper()
+		got := send(t, srv, ours, stream, contents, config)
+		if want := send(t, srv, theirs, stream, contents, config); string(got) != string(want) {
+			t.Errorf("%s: body\n%s\nwant genai's\n%s", what, got, want)
+		}
+	}
+	config := &genai.GenerateContentConfig{
+		SystemInstruction: genai.NewContentFromText("Be brief <always> & \"exact\".", genai.RoleUser),
+		Tools:             []*genai.Tool{{FunctionDeclarations: declarationsOf("Reads a file.")}},
+		Temperature:       genai.Ptr[float32](0.5),
+	}
+	history := []*genai.Content{genai.NewContentFromText("Find the TODOs.", genai.RoleUser)}
+	other := []*genai.Content{genai.NewContentFromText("Something else.", genai.RoleUser)}
+	for i := range 3 {
+		same(fmt.Sprint("request ", i+1), i%2 == 0, history, config)
+		same(fmt.Sprint("another conversation, request ", i+1), true, other, config)
+		history = append(history, exchange(i)...)
+		other = append(other, exchange(10+i)...)
+	}
+	history[1].Parts = append(history[1].Parts, &genai.Part{Text: "More."})
+	same("a content whose parts changed", true, history, config)
+	history = history[:3]
+	same("a shorter history", true, history, config)
+	same("the same request again", true, history, config)
+	changed := *config
+	changed.SystemInstruction = genai.NewContentFromText("Be thorough.", genai.RoleUser)
+	same("another system instruction", true, history, &changed)
+	multi := *config
+	multi.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: "One."}, {Text: "Two."}}}
+	same("a system instruction of two parts", true, history, &multi)
+	same("no config", false, history, nil)
+	if config.HTTPOptions != nil || config.SystemInstruction.Parts[0].Text != "Be brief <always> & \"exact\"." {
+		t.Errorf("the config was changed: %+v", config)
+	}
+}
+
+// What was sent is sent as it was encoded then: a content of the history,
+// once sent, is not encoded again (the agent never changes one; were it
+// changed in place, its first encoding would still go).
+func TestHistoryEncodedOnce(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	_, ours := genaiAndOurs(t, srv)
+	history := append([]*genai.Content{genai.NewContentFromText("Find the TODOs.", genai.RoleUser)}, exchange(1)...)
+	config := &genai.GenerateContentConfig{Temperature: genai.Ptr[float32](0)}
+	send(t, srv, ours, true, history, config)
+	history[0].Parts[0].Text = "Changed in place."
+	history = append(history, genai.NewContentFromText("And now?", genai.RoleUser))
+	body := string(send(t, srv, ours, true, history, config))
+	if !strings.Contains(body, "Find the TODOs.") || strings.Contains(body, "Changed in place.") {
+		t.Errorf("the history was encoded again: %s", body)
+	}
+	if !strings.Contains(body, "And now?") {
+		t.Errorf("the new content is missing: %s", body)
+	}
 }
