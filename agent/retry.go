@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +17,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // backoff paces the retries of one request: the attempts made and the
@@ -246,7 +246,7 @@ func dialFailure(err error) string {
 
 // limitZero matches "limit: 0" (and not "limit: 0.5" or "limit: 05"): a
 // quota this project does not have at all.
-var limitZero = regexp.MustCompile(`(?i)limit:\s*0(?:$|[^0-9.]|\.(?:$|[^0-9]))`)
+var limitZero = lazyregexp.New(`(?i)limit:\s*0(?:$|[^0-9.]|\.(?:$|[^0-9]))`)
 
 // quotaExhausted reports whether a 429/499/503 says the quota is used up
 // for long, as Gemini CLI's classifyGoogleError reads it
@@ -286,7 +286,7 @@ func quotaExhausted(apiErr genai.APIError) bool {
 }
 
 // retryInMessage matches Gemini's "Please retry in 12.5s." hint.
-var retryInMessage = regexp.MustCompile(`(?i)retry (?:in|after) ([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\b`)
+var retryInMessage = lazyregexp.New(`(?i)retry (?:in|after) ([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\b`)
 
 // serverDelay is how long the server asked us to wait, on any status: a
 // RetryInfo retryDelay in the error details (where the transport also puts

@@ -22,8 +22,11 @@ import (
 // requests.
 var ErrMaxTurns = errors.New("Reached max session turns for this session.")
 
-// errMaxPromptTurns ends a prompt that made MaxPromptTurns model requests.
-var errMaxPromptTurns = fmt.Errorf("Reached the limit of %d model requests for one prompt; send another prompt to go on.", MaxPromptTurns)
+// maxPromptTurnsError ends a prompt that made MaxPromptTurns model
+// requests (made when it happens, not at start-up).
+func maxPromptTurnsError() error {
+	return fmt.Errorf("Reached the limit of %d model requests for one prompt; send another prompt to go on.", MaxPromptTurns)
+}
 
 // Session is one conversation: its history, and what the user allowed for
 // the rest of it.

@@ -92,7 +92,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			return t.stop(dialog.StopMaxTurns, ErrMaxTurns)
 		}
 		if t.requests >= MaxPromptTurns {
-			return t.stop(dialog.StopMaxTurns, errMaxPromptTurns)
+			return t.stop(dialog.StopMaxTurns, maxPromptTurnsError())
 		}
 		if loop := t.checkLoopWithModel(input); loop != nil {
 			return t.stopLoop(loop)

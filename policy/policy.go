@@ -77,8 +77,9 @@ func MCPToolName(server, tool string) string {
 	return MCPPrefix + server + "_" + tool
 }
 
-// legacyAliases are tools' former names, which rules may still use.
-var legacyAliases = map[string]string{"search_file_content": "grep_search"}
+// legacyAliases are tools' former names, which rules may still use, each
+// with its name now (a list, not a map: no work at start-up).
+var legacyAliases = [...]struct{ old, now string }{{"search_file_content", "grep_search"}}
 
 // Rule is one [[rule]] of a file, one per tool name and command prefix
 // it lists.
@@ -213,12 +214,12 @@ func (e *Engine) Excluded(c Call) *Rule {
 func (e *Engine) first(c Call) *Rule {
 	stringified := stableStringify(c.Args)
 	names := []string{c.Name}
-	if alias, ok := legacyAliases[c.Name]; ok {
-		names = append(names, alias)
-	}
-	for legacy, current := range legacyAliases {
-		if current == c.Name {
-			names = append(names, legacy)
+	for _, a := range legacyAliases {
+		switch c.Name {
+		case a.old:
+			names = append(names, a.now)
+		case a.now:
+			names = append(names, a.old)
 		}
 	}
 	for _, r := range e.rules {

@@ -1,9 +1,10 @@
 package telemetry
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // Redacted replaces a credential in an attribute.
@@ -13,12 +14,12 @@ const Redacted = "[REDACTED]"
 // from (a prompt, a tool's arguments, a model's answer): Google API keys,
 // Google OAuth access and refresh tokens, and the value of an
 // Authorization or API key header.
-var shapes = []*regexp.Regexp{
-	regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`),
-	regexp.MustCompile(`ya29\.[0-9A-Za-z_\-.]+`),
-	regexp.MustCompile(`1//[0-9A-Za-z_\-]{20,}`),
-	regexp.MustCompile(`(?i)(bearer|basic)\s+[0-9A-Za-z_\-.~+/=]{8,}`),
-	regexp.MustCompile(`(?i)((?:x-goog-api-key|x-api-key|api[_-]?key|authorization)["']?\s*[:=]\s*["']?)[^\s"',}]{8,}`),
+var shapes = []*lazyregexp.Regexp{
+	lazyregexp.New(`AIza[0-9A-Za-z_\-]{35}`),
+	lazyregexp.New(`ya29\.[0-9A-Za-z_\-.]+`),
+	lazyregexp.New(`1//[0-9A-Za-z_\-]{20,}`),
+	lazyregexp.New(`(?i)(bearer|basic)\s+[0-9A-Za-z_\-.~+/=]{8,}`),
+	lazyregexp.New(`(?i)((?:x-goog-api-key|x-api-key|api[_-]?key|authorization)["']?\s*[:=]\s*["']?)[^\s"',}]{8,}`),
 }
 
 // Redactor takes credentials out of attribute values: the secrets it was

@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
@@ -35,8 +35,8 @@ var defaultGoogleScopes = []string{"https://www.googleapis.com/auth/cloud-platfo
 // Google credentials go only to these hosts (0.61 ALLOWED_HOSTS, bundle
 // 340024); a Cloud Run host gets an ID token, the others an access token.
 var (
-	cloudRunHost  = regexp.MustCompile(`^(.*\.)?run\.app$`)
-	googleAPIHost = regexp.MustCompile(`^.+\.googleapis\.com$`)
+	cloudRunHost  = lazyregexp.New(`^(.*\.)?run\.app$`)
+	googleAPIHost = lazyregexp.New(`^.+\.googleapis\.com$`)
 )
 
 // GoogleTokenRequest is what a google-credentials run asks Application
