@@ -40,7 +40,9 @@ check "SHA256SUMS names every artefact" \
 check "sha256sum -c SHA256SUMS verifies every artefact" \
   bash -c 'cd "$1" && sha256sum --quiet -c SHA256SUMS' _ "$dist"
 
-vsix_has() { unzip -l "$dist/gemini-ls-$1.vsix" | grep -qE " extension/server/$2\$"; }
+# Not grep -q: it would stop reading at the first match, and under
+# pipefail the listing's SIGPIPE would fail the check now and then.
+vsix_has() { unzip -Z1 "$dist/gemini-ls-$1.vsix" | grep -xF "extension/server/$2" >/dev/null; }
 for t in linux-x64 linux-arm64 darwin-x64 darwin-arm64; do check "gemini-ls-$t.vsix carries server/gemini-ls" vsix_has "$t" gemini-ls; done
 for t in win32-x64 win32-arm64; do check "gemini-ls-$t.vsix carries server/gemini-ls.exe" vsix_has "$t" gemini-ls.exe; done
 holds() { [ "$(tar -tzf "$dist/$1" | sort | tr '\n' ' ')" = "$2" ]; }
