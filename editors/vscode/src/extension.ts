@@ -816,18 +816,7 @@ function editorSnapshot(): EditorSnapshot | undefined {
   return {
     uri: editor.document.uri.toString(),
     selection: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
-    diagnostics: vscode.languages.getDiagnostics(editor.document.uri).map((d) =>
-      toPromptDiagnostic({
-        range: {
-          start: { line: d.range.start.line, character: d.range.start.character },
-          end: { line: d.range.end.line, character: d.range.end.character },
-        },
-        severity: d.severity,
-        message: d.message,
-        source: d.source,
-        code: typeof d.code === "object" ? { value: d.code.value } : d.code,
-      }),
-    ),
+    diagnostics: vscode.languages.getDiagnostics(editor.document.uri).map((d) => toPromptDiagnostic(editorDiagnostic(d))),
   };
 }
 
