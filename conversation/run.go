@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/genai"
 
@@ -59,14 +60,19 @@ func Local(ctx context.Context, built *setup.Built, text string) bool {
 // Commands are the commands a prompt may start with now, in the order
 // shown: the built-ins, then the user's commands (the custom commands on
 // disk, the running MCP servers' prompts); one of the user's replaces a
-// built-in of its name, as a later command of a name does in Gemini CLI.
-// user is the user's, with the command files skipped in its Errs.
+// built-in of its name, as a later command of a name does in Gemini CLI,
+// and takes its name from a built-in that has it as another name (Gemini
+// CLI looks names up before other names). user is the user's, with the
+// command files skipped in its Errs.
 func Commands(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
 	user = userCommands(ctx, built)
 	for _, b := range builtin.Table() {
-		if !user.Has(b.Name) {
-			list = append(list, b.Command)
+		if user.Has(b.Name) {
+			continue
 		}
+		c := b.Command
+		c.AltNames = slices.DeleteFunc(slices.Clone(c.AltNames), user.Has)
+		list = append(list, c)
 	}
 	return append(list, user.List...), user
 }

@@ -20,7 +20,7 @@ func TestACPBuiltinsAnswerWithoutTheModel(t *testing.T) {
 			t.Fatalf("%d model requests, want %d", n, want)
 		}
 	}
-	if got := h.command("/help"); !strings.Contains(got, "- `/chat` — ") || !strings.Contains(got, "  - `resume <tag>` — ") || !strings.Contains(got, "- `/help` — ") {
+	if got := h.command("/help"); !strings.Contains(got, "- `/chat` (or `/resume`) — ") || !strings.Contains(got, "  - `resume <tag>` (or `load`) — ") || !strings.Contains(got, "- `/help` (or `/?`) — ") {
 		t.Errorf("/help said %q", got)
 	}
 	if got := h.command("/chat list"); !strings.HasPrefix(got, "No saved conversation checkpoints found") {

@@ -112,3 +112,26 @@ func TestBuiltinsHeadlessAcrossProcesses(t *testing.T) {
 		t.Errorf("the run after /chat resume sent %q, want %q", got, want)
 	}
 }
+
+// A built-in's other name runs it headless and over LSP without a model
+// request: `run -p "/usage"` prints /stats; over LSP /bg answers as
+// /tasks.
+func TestOtherNamesHeadlessAndOverLSP(t *testing.T) {
+	h := newHeadless(t, nil)
+	usage := h.run("run", "-p", "/usage")
+	usage.wantExit(t, 0)
+	if !strings.Contains(usage.stdout, "- Prompts: 0") {
+		t.Errorf("/usage printed %q, %q", usage.stdout, usage.stderr)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("headless, the commands made %d model requests", n)
+	}
+
+	lsp := start(t, setup{profile: lsptest.Plugin()})
+	if res := lsp.prompt(map[string]any{"prompt": "/bg"}); res.StopReason != "end_turn" || res.Text != "No background processes found." {
+		t.Errorf("/bg over LSP answered %+v", res)
+	}
+	if n := len(lsp.model.Requests()); n != 0 {
+		t.Errorf("over LSP, /bg made %d model requests", n)
+	}
+}

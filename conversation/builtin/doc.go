@@ -1,10 +1,13 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
-// every front end: /about, /agents, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
-// /memory, /model, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
-// make sense outside a terminal. A front end lists Table (with the
-// user's commands after it) and runs a "/name args" prompt naming one
-// with its Run, then shows the Reply's Markdown, or sends its Input to
-// the model, or shows the error.
+// every front end: /about, /agents, /chat, /clear, /compress,
+// /directory, /extensions, /help, /init, /mcp, /memory, /model, /plan,
+// /policies, /restore, /rewind, /skills, /stats, /tasks and /tools, as
+// Gemini CLI 0.61 spells them where they make sense
+// outside a terminal, each with 0.61's other names for it (/usage is
+// /stats, /mcp ls is /mcp list). A front end lists Table (with the
+// user's commands after it) and runs a "/name args" prompt naming one, or
+// one of its other names, with its Run, then shows the Reply's Markdown,
+// or sends its Input to the model, or shows the error.
 //
 // Invariants:
 //   - A built-in calls the model only when it is a prompt (/init, whose
@@ -38,6 +41,9 @@
 //   - /agents works on the session's catalogue of subagents (Env.Agents,
 //     which the composition root fills); enable and disable go through
 //     it to the settings, and the agents are found again at once.
+//   - A name is looked up before the other names, at each level (Find,
+//     then a command's subcommands), as Gemini CLI's parseSlashCommand
+//     does; no name is two built-ins'.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin
