@@ -86,6 +86,7 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/bg", "/tasks"},
 		{"/background", "/tasks"},
 		{"/?", "/help"},
+		{"/exit", "/quit"},
 		{"/mcp ls", "/mcp list"},
 		{"/mcp nodesc", "/mcp list"},
 		{"/mcp nodescription", "/mcp list"},
@@ -96,6 +97,9 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/memory refresh", "/memory reload"},
 		{"/skills refresh", "/skills reload"},
 		{"/agents refresh", "/agents reload"},
+		{"/commands refresh", "/commands reload"},
+		{"/auth login", "/auth signin"},
+		{"/auth logout", "/auth signout"},
 	} {
 		want := h.said(c.command)
 		if got := h.said(c.other); got != want || got == "" {
@@ -112,9 +116,9 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 func TestEveryOtherNameIsTested(t *testing.T) {
 	tested := map[string]bool{
 		"resume": true, "load": true, "checkpoints": true, "checkpoint": true, "new": true, "summarize": true,
-		"compact": true, "dir": true, "usage": true, "bg": true, "background": true, "?": true,
+		"compact": true, "dir": true, "usage": true, "bg": true, "background": true, "?": true, "exit": true,
 		"ls": true, "nodesc": true, "nodescription": true, "description": true, "nodescriptions": true,
-		"descriptions": true, "refresh": true,
+		"descriptions": true, "refresh": true, "login": true, "logout": true,
 	}
 	for _, b := range builtin.Table() {
 		for _, name := range b.AltNames {

@@ -122,20 +122,21 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 		return sess.Agent.Prompt(t.ctx, in, emit)
 	}
 	if b, ok := builtin.Find(inv.Name); ok {
-		return t.builtin(sess, b, list, inv, in, emit)
+		return t.builtin(sess, b, list, user, inv, in, emit)
 	}
 	return sess.Agent.Prompt(t.ctx, in, emit)
 }
 
 // builtin runs built-in b: its answer is the turn's text, or the prompt
 // it asks for goes to the model.
-func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
+func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, user commands.UserCommands, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	env := builtin.Env{
 		Session:  sess.Agent,
 		Built:    sess.Built,
 		Root:     root(sess.Built),
 		Version:  sess.Built.Version(),
 		Commands: list,
+		User:     user,
 		Emit:     emit,
 	}
 	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
@@ -151,6 +152,9 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 	}
 	if reply.Model != "" {
 		emit(dialog.Event{Kind: dialog.EventModel, Model: reply.Model})
+	}
+	if reply.CommandsChanged {
+		emit(dialog.Event{Kind: dialog.EventCommands})
 	}
 	switch {
 	case reply.Input != nil:

@@ -26,6 +26,9 @@ type Env struct {
 	// Commands is every command available now, the built-ins and the
 	// user's, in the order shown: what /help lists.
 	Commands []commands.Command
+	// User are the user's commands as read for this prompt: the custom
+	// commands with their files, the MCP prompts, the files skipped.
+	User commands.UserCommands
 	// Emit shows the user what a built-in runs on the way, as a prompt's
 	// events are shown (the call /restore proposes again); nil for none.
 	Emit func(dialog.Event)
@@ -46,6 +49,9 @@ type Reply struct {
 	// Model, when set, is the model the command chose for every session
 	// from the next request on (/model set), for the front end to show.
 	Model string
+	// CommandsChanged: the commands were read again (/commands reload),
+	// for the front end to list them anew.
+	CommandsChanged bool
 }
 
 // Builtin is one of gemini-ls's own commands.
@@ -76,10 +82,14 @@ func Table() []Builtin {
 	return []Builtin{
 		{Command: command("about", "Show the version, the model and how gemini-ls signs in", ""), Run: about},
 		withSubcommands(command("agents", "Manage agents", ""), agentsSubcommands()),
+		withSubcommands(command("auth", "Show how gemini-ls signs in, or sign out of Google", ""), authSubcommands()),
+		{Command: command("bug", "Make the URL of a bug report on gemini-ls, with what is running", "[description]"), Run: bug},
 		withSubcommands(also(command("chat", "Save, resume, list and delete conversation checkpoints (shared with Gemini CLI)", ""), "resume"), chatSubcommands()),
 		{Command: also(command("clear", "Clear the conversation: the next prompt starts afresh", ""), "new"), Run: clearConversation},
+		withSubcommands(command("commands", "List or reload the custom commands (.toml files)", ""), commandsSubcommands()),
 		{Command: also(command("compress", "Replace the older part of the history with a summary, now", ""), "summarize", "compact"), Run: compress, AsksModel: true},
 		withSubcommands(also(command("directory", "Manage workspace directories", ""), "dir"), directorySubcommands()),
+		{Command: command("docs", "Show where gemini-ls's documentation is", ""), Run: docs},
 		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: also(command("help", "List the commands", ""), "?"), Run: help},
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
@@ -88,6 +98,7 @@ func Table() []Builtin {
 		withSubcommands(command("model", "Show the models to choose from, or set the model (--persist: for future sessions too)", ""), modelSubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
+		{Command: also(command("quit", "Say how to end the conversation here, where there is no terminal to exit", quitHint), "exit"), Run: quit},
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),

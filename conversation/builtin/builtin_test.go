@@ -39,7 +39,7 @@ func TestTable(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"about", "agents", "chat", "clear", "compress", "directory", "extensions", "help", "init", "mcp", "memory", "model", "plan", "policies", "restore", "rewind", "skills", "stats", "tasks", "tools"}
+	want := []string{"about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "directory", "docs", "extensions", "help", "init", "mcp", "memory", "model", "plan", "policies", "quit", "restore", "rewind", "skills", "stats", "tasks", "tools"}
 	if !slices.Equal(names, want) {
 		t.Errorf("built-ins %v, want %v", names, want)
 	}
@@ -58,6 +58,7 @@ func TestHelp(t *testing.T) {
 	for _, want := range []string{
 		"- `/about` — Show the version",
 		"- `/chat` (or `/resume`) — ",
+		"- `/quit` (or `/exit`) — ",
 		"- `/tasks` (or `/bg`, `/background`) — ",
 		"  - `reload` (or `refresh`) — Read the GEMINI.md files again",
 		"  - `save <tag>` — Save the conversation as a checkpoint",
