@@ -3,8 +3,11 @@ package acp
 // Slash commands are the shared conversation layer's (conversation.Run
 // dispatches them, conversation.Commands lists them, the same in every
 // front end); here they are only told to the client: the list as
-// available_commands_update, when the session starts and again once its
-// MCP servers have started, and the command files skipped, as a message.
+// available_commands_update, when the session starts, again once its
+// MCP servers have started and after /commands reload (prompt.go), and
+// the command files skipped, as a message. A built-in is listed by its
+// name, as Gemini CLI 0.61's ACP agent lists its commands; its other
+// names run it all the same.
 
 import (
 	"fmt"

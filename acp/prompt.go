@@ -192,6 +192,10 @@ func (sess *session) emit(ctx context.Context, e dialog.Event) {
 	case dialog.EventModel:
 		// /model set chose the model: the model option shows it.
 		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
+	case dialog.EventCommands:
+		// /commands reload: the client lists them as read now.
+		cmds, _ := conversation.Commands(ctx, sess.built)
+		sess.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: available(cmds)}})
 	case dialog.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))
 	}

@@ -55,6 +55,42 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 	return nil
 }
 
+// Delete forgets the conversation, as Gemini CLI's /quit --delete deletes
+// the session's recording: its history and transcript are emptied as
+// Clear empties them, its title (its first prompt) forgotten, and what
+// was saved of it (its file, and its old one) is removed. The session
+// goes on under its id, and its next prompt saves it afresh, titled anew;
+// what the user allowed for good, the usage and the prompt count stay,
+// as with Clear. saved is false when nothing of it had been saved. While
+// a prompt runs it is a *BusyError.
+func (s *Session) Delete() (saved bool, err error) {
+	select {
+	case s.running <- struct{}{}:
+	default:
+		return false, &dialog.BusyError{SessionID: s.id}
+	}
+	defer s.end()
+	s.replaceChat(nil) // a new epoch: the next save writes the session whole
+	s.chat.calls = 0
+	s.exchangesMu.Lock()
+	s.exchanges = nil
+	s.exchangesMu.Unlock()
+	s.agent.mu.Lock()
+	s.title = ""
+	s.agent.mu.Unlock()
+	store := s.agent.cfg.Store
+	if store == nil {
+		return false, nil
+	}
+	switch err := store.Delete(s.id); {
+	case errors.Is(err, sessionstore.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("the conversation was emptied, but its saved session was not deleted: %w", err)
+	}
+	return true, nil
+}
+
 // transcriptLen is how many exchanges the transcript has.
 func (s *Session) transcriptLen() int {
 	s.exchangesMu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/genai"
 
@@ -61,14 +62,19 @@ func Local(ctx context.Context, built *setup.Built, text string) bool {
 // Commands are the commands a prompt may start with now, in the order
 // shown: the built-ins, then the user's commands (the custom commands on
 // disk, the running MCP servers' prompts); one of the user's replaces a
-// built-in of its name, as a later command of a name does in Gemini CLI.
-// user is the user's, with the command files skipped in its Errs.
+// built-in of its name, as a later command of a name does in Gemini CLI,
+// and takes its name from a built-in that has it as another name (Gemini
+// CLI looks names up before other names). user is the user's, with the
+// command files skipped in its Errs.
 func Commands(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
 	user = userCommands(ctx, built)
 	for _, b := range builtin.Table() {
-		if !user.Has(b.Name) {
-			list = append(list, b.Command)
+		if user.Has(b.Name) {
+			continue
 		}
+		c := b.Command
+		c.AltNames = slices.DeleteFunc(slices.Clone(c.AltNames), user.Has)
+		list = append(list, c)
 	}
 	return append(list, user.List...), user
 }
@@ -118,20 +124,21 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 		return sess.Agent.Prompt(t.ctx, in, emit)
 	}
 	if b, ok := builtin.Find(inv.Name); ok {
-		return t.builtin(sess, b, list, inv, in, emit)
+		return t.builtin(sess, b, list, user, inv, in, emit)
 	}
 	return sess.Agent.Prompt(t.ctx, in, emit)
 }
 
 // builtin runs built-in b: its answer is the turn's text, or the prompt
 // it asks for goes to the model.
-func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
+func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command, user commands.UserCommands, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	env := builtin.Env{
 		Session:  sess.Agent,
 		Built:    sess.Built,
 		Root:     root(sess.Built),
 		Version:  sess.Built.Version(),
 		Commands: list,
+		User:     user,
 		Emit:     emit,
 		Trust:    sess.Trust,
 	}
@@ -148,6 +155,9 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 	}
 	if reply.Model != "" {
 		emit(dialog.Event{Kind: dialog.EventModel, Model: reply.Model})
+	}
+	if reply.CommandsChanged {
+		emit(dialog.Event{Kind: dialog.EventCommands})
 	}
 	switch {
 	case reply.Input != nil:

@@ -28,7 +28,9 @@ func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands
 		for _, e := range built.Extensions.Active() {
 			dirs = append(dirs, commands.ExtensionDir{Name: e.Name, Dir: e.CommandsDir()})
 		}
-		isBuiltin := func(name string) bool { _, ok := builtin.Find(name); return ok }
+		// By name: a built-in's other name is the extension's to take, as
+		// Gemini CLI renames only over names.
+		isBuiltin := func(name string) bool { b, ok := builtin.Find(name); return ok && b.Name == name }
 		ext, extErrs := commands.LoadExtensions(ctx, dirs, custom, isBuiltin, trusted)
 		custom, errs = append(custom, ext...), append(errs, extErrs...)
 	}

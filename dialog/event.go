@@ -34,6 +34,9 @@ const (
 	// is the session's topic now. Front ends show it where they show the
 	// turn's progress.
 	EventTopic EventKind = "topic"
+	// EventCommands: the commands a prompt may start with were read again
+	// (/commands reload); a front end that pushes its list sends it anew.
+	EventCommands EventKind = "commands"
 )
 
 // Event is one thing that happened during a turn, in order.

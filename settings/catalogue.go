@@ -209,7 +209,7 @@ func schemaKeys() map[string]support {
 		"advanced.dnsResolutionOrder":  notImplemented,
 		"advanced.excludedEnvVars":     notImplemented,
 		"advanced.ignoreLocalEnv":      notImplemented,
-		"advanced.bugCommand":          notImplemented,
+		"advanced.bugCommand":          implemented,
 
 		"experimental.gemma":                                 notImplemented,
 		"experimental.voiceMode":                             notImplemented,

@@ -45,6 +45,9 @@ type Settings struct {
 	// InlineCompletion is gemini-ls's own: completion as the user types
 	// and next edit suggestions (completion.go).
 	InlineCompletion InlineCompletion `json:"inlineCompletion"`
+	// Advanced is the "advanced" object, of which gemini-ls reads
+	// bugCommand.
+	Advanced Advanced `json:"advanced"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
@@ -69,6 +72,19 @@ type General struct {
 	// TopicUpdateNarration offers the model update_topic and tells it to
 	// narrate its work by topics (TopicNarration).
 	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
+}
+
+// Advanced is the "advanced" object.
+type Advanced struct {
+	BugCommand BugCommand `json:"bugCommand"`
+}
+
+// BugCommand is advanced.bugCommand, what /bug makes: URLTemplate, when
+// set, is the bug report's URL, its {title}, {info} and {problem} each
+// replaced (once) by the report's part, URL-encoded, as Gemini CLI 0.61
+// fills it.
+type BugCommand struct {
+	URLTemplate string `json:"urlTemplate"`
 }
 
 // Experimental is the "experimental" object, of which gemini-ls reads

@@ -8,8 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 
+	"github.com/gemini-ls/gemini-ls/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -75,6 +78,52 @@ func cacheAccount(path, email string) error {
 		acc.Old = []string{}
 	}
 	acc.Active = &email
+	out, err := json.MarshalIndent(acc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := safefile.Replace(path, out, 0o600); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// SignOut forgets the cached Google login of userDir (settings.UserDir)
+// as Gemini CLI 0.61's clearCachedCredentialFile does: oauth_creds.json is
+// removed, and google_accounts.json's active account joins its old ones.
+// removed says whether there was a login file. The process's own tokens
+// are read from that file (codeassist.Login), so its next request finds
+// no login.
+func SignOut(userDir string) (removed bool, err error) {
+	creds := filepath.Join(userDir, codeassist.CredsFile)
+	switch err := os.Remove(creds); {
+	case err == nil:
+		removed = true
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("removing %s: %w", creds, err)
+	}
+	return removed, forgetActiveAccount(filepath.Join(userDir, AccountsFile))
+}
+
+// forgetActiveAccount moves the active account of the accounts file at
+// path to its old ones, as Gemini CLI's clearCachedGoogleAccount does; a
+// file that is not there, or has no active account, is left alone.
+func forgetActiveAccount(path string) error {
+	data, err := safefile.Read(path, maxAnswer)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	var acc accounts
+	if json.Unmarshal(data, &acc) != nil || acc.Active == nil {
+		return nil
+	}
+	if !slices.Contains(acc.Old, *acc.Active) {
+		acc.Old = append(acc.Old, *acc.Active)
+	}
+	acc.Active = nil
 	out, err := json.MarshalIndent(acc, "", "  ")
 	if err != nil {
 		return err

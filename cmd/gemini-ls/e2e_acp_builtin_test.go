@@ -1,8 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 )
@@ -20,7 +25,7 @@ func TestACPBuiltinsAnswerWithoutTheModel(t *testing.T) {
 			t.Fatalf("%d model requests, want %d", n, want)
 		}
 	}
-	if got := h.command("/help"); !strings.Contains(got, "- `/chat` — ") || !strings.Contains(got, "  - `resume <tag>` — ") || !strings.Contains(got, "- `/help` — ") {
+	if got := h.command("/help"); !strings.Contains(got, "- `/chat` (or `/resume`) — ") || !strings.Contains(got, "  - `resume <tag>` (or `load`) — ") || !strings.Contains(got, "- `/help` (or `/?`) — ") {
 		t.Errorf("/help said %q", got)
 	}
 	if got := h.command("/chat list"); !strings.HasPrefix(got, "No saved conversation checkpoints found") {
@@ -50,5 +55,42 @@ func TestACPBuiltinsAnswerWithoutTheModel(t *testing.T) {
 	c := h.model.Requests()[1].Contents
 	if len(c) != 3 || c[0].Parts[0].Text != "my name is Ada" || c[1].Parts[0].Text != "Hello, Ada." || c[2].Parts[0].Text != "who am I?" {
 		t.Errorf("the prompt after /chat resume sent %d contents", len(c))
+	}
+}
+
+// Over ACP, /commands reload has the client list the commands again
+// (available_commands_update), a command file added since among them;
+// a built-in's other name (/usage, /exit) runs it without the model.
+func TestACPCommandsReloadAndOtherNames(t *testing.T) {
+	home := t.TempDir()
+	h := startACP(t, acpSetup{home: home})
+	if got := h.command("/usage"); !strings.Contains(got, "- Prompts: 0") {
+		t.Errorf("/usage said %q", got)
+	}
+	if got := h.command("/exit"); !strings.HasPrefix(got, "There is no terminal to exit here") {
+		t.Errorf("/exit said %q", got)
+	}
+	file := filepath.Join(home, ".gemini", "commands", "greet.toml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("prompt = \"Say hello.\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n := len(h.client.Updates())
+	if got := h.command("/commands reload"); !strings.HasPrefix(got, "Custom commands reloaded successfully: 1 custom command(s)") {
+		t.Errorf("/commands reload said %q", got)
+	}
+	listed := false
+	for _, u := range h.since(n) {
+		if a := u.AvailableCommandsUpdate; a != nil {
+			listed = slices.ContainsFunc(a.AvailableCommands, func(c sdk.AvailableCommand) bool { return c.Name == "greet" })
+		}
+	}
+	if !listed {
+		t.Error("no available_commands_update listing /greet after /commands reload")
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the commands made %d model requests", n)
 	}
 }

@@ -112,3 +112,32 @@ func TestBuiltinsHeadlessAcrossProcesses(t *testing.T) {
 		t.Errorf("the run after /chat resume sent %q, want %q", got, want)
 	}
 }
+
+// A built-in's other name runs it headless and over LSP without a model
+// request: `run -p "/usage"` prints /stats; /exit is not run, as Gemini
+// CLI 0.61's non-interactive mode refuses /quit (exit 42), saying how a
+// conversation ends here; over LSP /bg answers as /tasks.
+func TestOtherNamesHeadlessAndOverLSP(t *testing.T) {
+	h := newHeadless(t, nil)
+	usage := h.run("run", "-p", "/usage")
+	usage.wantExit(t, 0)
+	if !strings.Contains(usage.stdout, "- Prompts: 0") {
+		t.Errorf("/usage printed %q, %q", usage.stdout, usage.stderr)
+	}
+	exit := h.run("run", "-p", "/exit")
+	exit.wantExit(t, exitInput)
+	if !strings.Contains(exit.stderr, "there is no terminal to exit here") {
+		t.Errorf("/exit: stderr %q", exit.stderr)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("headless, the commands made %d model requests", n)
+	}
+
+	lsp := start(t, setup{profile: lsptest.Plugin()})
+	if res := lsp.prompt(map[string]any{"prompt": "/bg"}); res.StopReason != "end_turn" || res.Text != "No background processes found." {
+		t.Errorf("/bg over LSP answered %+v", res)
+	}
+	if n := len(lsp.model.Requests()); n != 0 {
+		t.Errorf("over LSP, /bg made %d model requests", n)
+	}
+}

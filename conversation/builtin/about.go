@@ -11,12 +11,13 @@ import (
 )
 
 // help lists every command available now, a built-in's subcommands under
-// it, as Gemini CLI's /help does.
+// it, as Gemini CLI's /help does; each with its other names, as 0.61's
+// documentation shows them ("/quit (or /exit)").
 func help(_ context.Context, env Env, _ string) (Reply, error) {
 	var b strings.Builder
 	b.WriteString("Commands:\n")
 	for _, c := range env.Commands {
-		fmt.Fprintf(&b, "- `/%s`", c.Name)
+		fmt.Fprintf(&b, "- `/%s`%s", c.Name, otherNames("/", c.AltNames))
 		if c.Description != "" {
 			b.WriteString(" — " + c.Description)
 		}
@@ -29,11 +30,25 @@ func help(_ context.Context, env Env, _ string) (Reply, error) {
 		}
 		builtin, _ := Find(c.Name)
 		for _, s := range builtin.Subcommands {
-			fmt.Fprintf(&b, "  - `%s` — %s\n", strings.TrimSpace(s.Name+" "+s.Hint), s.Description)
+			if !s.Hidden {
+				fmt.Fprintf(&b, "  - `%s`%s — %s\n", strings.TrimSpace(s.Name+" "+s.Hint), otherNames("", s.AltNames), s.Description)
+			}
 		}
 	}
 	b.WriteString("\nA prompt that starts with `/` and no command's name goes to the model as typed.")
 	return Reply{Text: b.String()}, nil
+}
+
+// otherNames is " (or `/a`, `/b`)" for names, "" for none.
+func otherNames(prefix string, names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "`" + prefix + n + "`"
+	}
+	return " (or " + strings.Join(quoted, ", ") + ")"
 }
 
 // about says what is running, never a secret: as Gemini CLI's /about,

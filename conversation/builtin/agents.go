@@ -39,7 +39,7 @@ type Agents interface {
 func agentsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List available local and remote agents", ""), Run: listAgents},
-		{Command: command("reload", "Reload the agent registry", ""), Run: reloadAgents},
+		{Command: also(command("reload", "Reload the agent registry", ""), "refresh"), Run: reloadAgents},
 		{Command: command("enable", "Enable a disabled agent", "<agent-name>"), Run: enableAgent},
 		{Command: command("disable", "Disable an enabled agent", "<agent-name>"), Run: disableAgent},
 		{Command: command("config", "Show an agent's configuration", "<agent-name>"), Run: agentConfig},

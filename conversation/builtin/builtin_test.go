@@ -18,7 +18,9 @@ import (
 )
 
 // Every built-in is declared once, by name, with a description; only
-// /init and /plan are prompts; a command of subcommands lists them in its hint.
+// /init and /plan are prompts; a command of subcommands lists them in its
+// hint, the hidden ones aside; Find finds each by its name and its other
+// names, and no name is two commands'.
 func TestTable(t *testing.T) {
 	var names []string
 	for _, b := range builtin.Table() {
@@ -27,20 +29,22 @@ func TestTable(t *testing.T) {
 			t.Errorf("built-in %+v", b.Command)
 		}
 		for _, s := range b.Subcommands {
-			if s.Run == nil || s.Description == "" || !strings.Contains(b.Hint, s.Name) {
+			if s.Run == nil || s.Description == "" || s.Hidden == strings.Contains(b.Hint, s.Name) {
 				t.Errorf("/%s %s: %+v", b.Name, s.Name, s.Command)
 			}
 		}
-		if found, ok := builtin.Find(b.Name); !ok || found.Name != b.Name {
-			t.Errorf("Find(%q) = %v", b.Name, ok)
+		for _, name := range append([]string{b.Name}, b.AltNames...) {
+			if found, ok := builtin.Find(name); !ok || found.Name != b.Name {
+				t.Errorf("Find(%q) = %q, %v; want /%s", name, found.Name, ok, b.Name)
+			}
 		}
 	}
-	want := []string{"about", "agents", "chat", "clear", "compress", "directory", "extensions", "help", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "restore", "rewind", "skills", "stats", "tasks", "tools"}
+	want := []string{"about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "directory", "docs", "extensions", "help", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "quit", "restore", "rewind", "skills", "stats", "tasks", "tools"}
 	if !slices.Equal(names, want) {
 		t.Errorf("built-ins %v, want %v", names, want)
 	}
-	if _, ok := builtin.Find("quit"); ok {
-		t.Error("Find found /quit")
+	if _, ok := builtin.Find("xyz"); ok {
+		t.Error("Find found /xyz")
 	}
 }
 
@@ -53,7 +57,10 @@ func TestHelp(t *testing.T) {
 	got := h.answer(env, "/help")
 	for _, want := range []string{
 		"- `/about` — Show the version",
-		"- `/chat` — ",
+		"- `/chat` (or `/resume`) — ",
+		"- `/quit` (or `/exit`) — ",
+		"- `/tasks` (or `/bg`, `/background`) — ",
+		"  - `reload` (or `refresh`) — Read the GEMINI.md files again",
 		"  - `save <tag>` — Save the conversation as a checkpoint",
 		"  - `add <text>` — Remember a fact",
 		"- `/deploy` — Ship it (user)",
@@ -136,7 +143,7 @@ func TestMemory(t *testing.T) {
 	if got := h.answer(env, "/memory show"); !strings.Contains(got, "- Prefers Go over Rust") {
 		t.Errorf("/memory show after add said %q", got)
 	}
-	if err := h.fails(env, "/memory forget it"); err.Error() != `unknown /memory subcommand "forget"; usage: /memory show | add <text> | refresh | list` {
+	if err := h.fails(env, "/memory forget it"); err.Error() != `unknown /memory subcommand "forget"; usage: /memory show | add <text> | reload | list` {
 		t.Errorf("/memory forget: %v", err)
 	}
 	if err := h.fails(env, "/memory add"); !strings.Contains(err.Error(), "usage: /memory add <text>") {
@@ -176,7 +183,7 @@ func TestTools(t *testing.T) {
 	if !strings.Contains(desc, "- `read_file`: "+strings.SplitN(decl, "\n", 2)[0]) {
 		t.Errorf("/tools desc lacks read_file's description %q:\n%s", decl, desc)
 	}
-	if err := h.fails(env, "/tools all"); !strings.Contains(err.Error(), "usage: /tools desc") {
+	if err := h.fails(env, "/tools all"); !strings.Contains(err.Error(), "usage: /tools list | desc") {
 		t.Errorf("/tools all: %v", err)
 	}
 
@@ -249,8 +256,15 @@ func TestMCP(t *testing.T) {
 	if got := h.answer(env, "/mcp schema"); !strings.Contains(got, "echo`: Echoes the message.\n    ```json\n    {") || !strings.Contains(got, `"message"`) {
 		t.Errorf("/mcp schema said %q", got)
 	}
-	if err := h.fails(env, "/mcp everything"); !strings.Contains(err.Error(), "usage: /mcp desc | schema") {
-		t.Errorf("/mcp everything: %v", err)
+	// A word that names no subcommand narrows the list, as in 0.61.
+	if got := h.answer(env, "/mcp ALP"); !strings.Contains(got, "- `alpha`: ready, ") || strings.Contains(got, "broken") {
+		t.Errorf("/mcp ALP said %q", got)
+	}
+	if got := h.answer(env, "/mcp desc bro"); !strings.Contains(got, "- `broken`: failed: ") || strings.Contains(got, "alpha") {
+		t.Errorf("/mcp desc bro said %q", got)
+	}
+	if got := h.answer(env, "/mcp everything"); got != `No MCP server's name contains "everything".` {
+		t.Errorf("/mcp everything said %q", got)
 	}
 }
 

@@ -15,14 +15,18 @@ import (
 
 // Gemini CLI's manual checkpoints (/chat), in its place and format
 // (checkpoint.go, internal/geminidir): a conversation saved by either is
-// resumed by the other.
+// resumed by the other. As in 0.61, "checkpoints list" and the like run
+// them too (its hidden compatibility subcommand).
 func chatSubcommands() []Builtin {
-	return []Builtin{
+	subs := []Builtin{
 		{Command: command("list", "List the saved checkpoints of this project", ""), Run: listChats},
 		{Command: command("save", "Save the conversation as a checkpoint", "<tag>"), Run: saveChat},
-		{Command: command("resume", "Replace the conversation with a saved checkpoint", "<tag>"), Run: resumeChat},
+		{Command: also(command("resume", "Replace the conversation with a saved checkpoint", "<tag>"), "load"), Run: resumeChat},
 		{Command: command("delete", "Delete a saved checkpoint", "<tag>"), Run: deleteChat},
 	}
+	checkpoints := withSubcommands(also(command("checkpoints", "Save, resume, list and delete conversation checkpoints", ""), "checkpoint"), subs)
+	checkpoints.Hidden = true
+	return append(subs, checkpoints)
 }
 
 // checkpointsOf are the checkpoints of env's project.

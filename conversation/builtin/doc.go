@@ -1,17 +1,20 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
-// every front end: /about, /agents, /chat, /clear, /compress, /directory, /extensions, /help, /init, /mcp,
-// /memory, /model, /permissions, /restore, /rewind, /skills, /stats, /tasks and /tools, as Gemini CLI 0.61 spells them where they
-// make sense outside a terminal. A front end lists Table (with the
-// user's commands after it) and runs a "/name args" prompt naming one
-// with its Run, then shows the Reply's Markdown, or sends its Input to
-// the model, or shows the error.
+// every front end: /about, /agents, /auth, /bug, /chat, /clear, /commands,
+// /compress, /directory, /docs, /extensions, /help, /init, /mcp, /memory,
+// /model, /permissions, /plan, /policies, /quit, /restore, /rewind, /skills, /stats,
+// /tasks and /tools, as Gemini CLI 0.61 spells them where they make sense
+// outside a terminal, each with 0.61's other names for it (/usage is
+// /stats, /mcp ls is /mcp list). A front end lists Table (with the
+// user's commands after it) and runs a "/name args" prompt naming one, or
+// one of its other names, with its Run, then shows the Reply's Markdown,
+// or sends its Input to the model, or shows the error.
 //
 // Invariants:
 //   - A built-in calls the model only when it is a prompt (/init, whose
 //     Reply.Input the front end sends) or asks for a summary (/compress);
 //     every other answers from what the process knows.
 //   - A built-in changes the conversation only through agent.Session
-//     (Clear, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
+//     (Clear, Delete, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
 //     runs and saves the session as a prompt does; nothing here touches
 //     the session store.
 //   - /memory add saves through the save_memory tool itself, so a fact
@@ -43,6 +46,14 @@
 //     the one writer of trustedFolders.json; it rebuilds nothing: the
 //     front end builds anew before the next prompt when the workspace's
 //     trust changed.
+//   - A name is looked up before the other names, at each level (Find,
+//     then a command's subcommands), as Gemini CLI's parseSlashCommand
+//     does; no name is two built-ins'.
+//   - /auth signout touches only the cached Google login's two files
+//     (auth/login.SignOut) and security.auth.selectedType in the user's
+//     settings; /bug and /docs only read.
+//   - /quit runs nothing (there is no terminal to exit); /quit --delete
+//     deletes the conversation through Session.Delete.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
 package builtin

@@ -107,9 +107,11 @@ func (h *harness) conversation() builtin.Env {
 	for _, e := range built.Extensions.Active() {
 		dirs = append(dirs, commands.ExtensionDir{Name: e.Name, Dir: e.CommandsDir()})
 	}
-	ext, _ := commands.LoadExtensions(context.Background(), dirs, custom, func(name string) bool { _, ok := builtin.Find(name); return ok }, built.Trust.Trusted(h.root))
+	ext, extErrs := commands.LoadExtensions(context.Background(), dirs, custom, func(name string) bool { b, ok := builtin.Find(name); return ok && b.Name == name }, built.Trust.Trusted(h.root))
+	errs = append(errs, extErrs...)
 	custom = append(custom, ext...)
-	env.Commands = append(env.Commands, commands.ReadUserCommands(context.Background(), custom, errs, built.Tools).List...)
+	env.User = commands.ReadUserCommands(context.Background(), custom, errs, built.Tools)
+	env.Commands = append(env.Commands, env.User.List...)
 	return env
 }
 

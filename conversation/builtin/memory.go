@@ -13,7 +13,7 @@ func memorySubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("show", "Show the memory the model is given", ""), Run: showMemory},
 		{Command: command("add", "Remember a fact in the global GEMINI.md, as save_memory does", "<text>"), Run: addMemory},
-		{Command: command("refresh", "Read the GEMINI.md files again", ""), Run: refreshMemory},
+		{Command: also(command("reload", "Read the GEMINI.md files again", ""), "refresh"), Run: reloadMemory},
 		{Command: command("list", "List the GEMINI.md files in use", ""), Run: listMemory},
 	}
 }
@@ -61,10 +61,10 @@ func addMemory(ctx context.Context, env Env, fact string) (Reply, error) {
 	return Reply{Text: res.Display}, nil
 }
 
-// refreshMemory reads the files again. The loader reads changed and new
+// reloadMemory reads the files again. The loader reads changed and new
 // files before every request anyway; reading them now shows what the
 // next request will carry.
-func refreshMemory(ctx context.Context, env Env, _ string) (Reply, error) {
+func reloadMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 	mem := env.Built.Memory()
 	text, err := mem.SystemMemory(ctx)
 	if err != nil {

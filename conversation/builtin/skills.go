@@ -19,7 +19,7 @@ func skillsSubcommands() []Builtin {
 		{Command: command("list", "List the agent skills found, enabled and disabled", "[nodesc] [all]"), Run: listSkills},
 		{Command: command("disable", "Disable a skill by name, in the user's settings or the workspace's", "<name> [--scope user|workspace]"), Run: disableSkill},
 		{Command: command("enable", "Enable a disabled skill by name", "<name>"), Run: enableSkill},
-		{Command: command("reload", "Find the agent skills again (and read skills.disabled again)", ""), Run: reloadSkills},
+		{Command: also(command("reload", "Find the agent skills again (and read skills.disabled again)", ""), "refresh"), Run: reloadSkills},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
@@ -22,91 +23,114 @@ const (
 	detailSchemas             // "schema": descriptions and parameters
 )
 
+// toolsSubcommands are /tools', as Gemini CLI 0.61's: list (also its
+// documented nodesc) and desc.
+func toolsSubcommands() []Builtin {
+	return []Builtin{
+		{Command: also(command("list", "List the tools the model can call, by name", ""), "nodesc", "nodescriptions"), Run: listTools(detailNames)},
+		{Command: also(command("desc", "List the tools with what the model is told of each", ""), "descriptions"), Run: listTools(detailDescriptions)},
+	}
+}
+
 // listTools lists the tools the session's next request declares
 // (agent.Session.OfferedTools: the model's own list, in the session's
 // mode), once the MCP servers have listed theirs (as a prompt waits for
-// them); with "desc", what the model is told of each.
-func listTools(ctx context.Context, env Env, args string) (Reply, error) {
-	var d detail
-	switch args {
-	case "":
-	case "desc", "descriptions":
-		d = detailDescriptions
-	default:
-		b, _ := Find("tools")
-		return Reply{}, b.usage(fmt.Sprintf("unknown /tools option %q", args))
-	}
-	_ = env.Built.Tools.WaitForServers(ctx) // a server that did not start is left out
-	if err := ctx.Err(); err != nil {
-		return Reply{}, err
-	}
-	decls := env.Session.OfferedTools()
-	var b strings.Builder
-	for _, decl := range decls {
-		fmt.Fprintf(&b, "\n- `%s`", decl.Name)
-		if t, ok := env.Built.Tools.Registry.Get(decl.Name); ok {
-			if m, ok := t.(toolset.MCPTool); ok {
-				server, _ := m.MCPOrigin()
-				fmt.Fprintf(&b, " (MCP server `%s`)", server)
-			}
+// them), each with d of it.
+func listTools(d detail) func(context.Context, Env, string) (Reply, error) {
+	return func(ctx context.Context, env Env, args string) (Reply, error) {
+		if args != "" {
+			b, _ := Find("tools")
+			return Reply{}, b.usage(fmt.Sprintf("unexpected %q", args))
 		}
-		writeDetail(&b, decl, d)
+		_ = env.Built.Tools.WaitForServers(ctx) // a server that did not start is left out
+		if err := ctx.Err(); err != nil {
+			return Reply{}, err
+		}
+		decls := env.Session.OfferedTools()
+		var b strings.Builder
+		for _, decl := range decls {
+			fmt.Fprintf(&b, "\n- `%s`", decl.Name)
+			if t, ok := env.Built.Tools.Registry.Get(decl.Name); ok {
+				if m, ok := t.(toolset.MCPTool); ok {
+					server, _ := m.MCPOrigin()
+					fmt.Fprintf(&b, " (MCP server `%s`)", server)
+				}
+			}
+			writeDetail(&b, decl, d)
+		}
+		return Reply{Text: fmt.Sprintf("The model can call %d tools:%s", len(decls), b.String())}, nil
 	}
-	return Reply{Text: fmt.Sprintf("The model can call %d tools:%s", len(decls), b.String())}, nil
 }
 
-// listMCP lists the MCP servers (settings' and the client's) as they stand
-// now, with the tools of those running; "desc" adds what the model is
-// told of each tool, "schema" their parameters too.
-func listMCP(ctx context.Context, env Env, args string) (Reply, error) {
-	if sub, name, _ := strings.Cut(args, " "); sub == "auth" {
-		return authMCP(ctx, env, strings.TrimSpace(name))
+// mcpCommand is /mcp, as Gemini CLI 0.61's: list (the default), desc,
+// schema and auth; as there, a first word that names no subcommand
+// narrows the list to the servers whose names contain it.
+func mcpCommand() Builtin {
+	subs := []Builtin{
+		{Command: also(command("list", "List the MCP servers, how each stands and its tools", "[server]"), "ls", "nodesc", "nodescription"), Run: listMCP(detailNames)},
+		{Command: also(command("desc", "List the MCP servers and their tools with descriptions", "[server]"), "description"), Run: listMCP(detailDescriptions)},
+		{Command: command("schema", "List the MCP servers and their tools with descriptions and parameters", "[server]"), Run: listMCP(detailSchemas)},
+		{Command: command("auth", "List the servers that sign in with OAuth, or sign in to one", "[server]"), Run: authMCP},
 	}
-	var d detail
-	switch args {
-	case "":
-	case "desc", "descriptions":
-		d = detailDescriptions
-	case "schema":
-		d = detailSchemas
-	default:
-		b, _ := Find("mcp")
-		return Reply{}, b.usage(fmt.Sprintf("unknown /mcp option %q", args))
-	}
-	servers := env.Built.Tools.MCPServers()
-	if len(servers) == 0 {
-		return Reply{Text: "No MCP servers are configured: add them to mcpServers in settings.json (or, over ACP, have the client pass them when it creates the session)."}, nil
-	}
-	reg := env.Built.Tools.Registry
-	toolsOf := map[string][]tools.Tool{}
-	for _, name := range reg.Names() {
-		if t, ok := reg.Get(name); ok {
-			if m, ok := t.(toolset.MCPTool); ok {
-				server, _ := m.MCPOrigin()
-				toolsOf[server] = append(toolsOf[server], t)
+	b := withSubcommands(command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", ""), subs)
+	run := b.Run
+	b.Run = func(ctx context.Context, env Env, args string) (Reply, error) {
+		if first, _, _ := strings.Cut(args, " "); first != "" {
+			if _, ok := find(subs, first); !ok {
+				return listMCP(detailNames)(ctx, env, args)
 			}
 		}
+		return run(ctx, env, args)
 	}
-	var b strings.Builder
-	b.WriteString("MCP servers:\n")
-	for _, s := range servers {
-		fmt.Fprintf(&b, "- `%s`", s.Name)
-		if owner := env.Built.Extensions.ServerOwner(s.Name, env.Built.Settings.MCPServers[s.Name]); owner != "" {
-			fmt.Fprintf(&b, " (extension `%s`)", owner)
+	return b
+}
+
+// listMCP lists the MCP servers (settings' and the client's) whose names
+// contain filter (all for ""), as they stand now, with the tools of those
+// running and d of each.
+func listMCP(d detail) func(context.Context, Env, string) (Reply, error) {
+	return func(_ context.Context, env Env, filter string) (Reply, error) {
+		servers := env.Built.Tools.MCPServers()
+		if len(servers) == 0 {
+			return Reply{Text: "No MCP servers are configured: add them to mcpServers in settings.json (or, over ACP, have the client pass them when it creates the session)."}, nil
 		}
-		b.WriteString(": ")
-		switch s.State {
-		case mcp.StateReady:
-			fmt.Fprintf(&b, "ready, %d tool(s)", s.Tools)
-			writeServerTools(&b, toolsOf[s.Name], d)
-		case mcp.StateStarting:
-			b.WriteString("starting")
-		default:
-			fmt.Fprintf(&b, "%s: %s", s.State, s.Error)
+		if filter = strings.ToLower(strings.TrimSpace(filter)); filter != "" {
+			servers = slices.DeleteFunc(servers, func(s mcp.ServerStatus) bool { return !strings.Contains(strings.ToLower(s.Name), filter) })
+			if len(servers) == 0 {
+				return Reply{Text: fmt.Sprintf("No MCP server's name contains %q.", filter)}, nil
+			}
 		}
-		b.WriteByte('\n')
+		reg := env.Built.Tools.Registry
+		toolsOf := map[string][]tools.Tool{}
+		for _, name := range reg.Names() {
+			if t, ok := reg.Get(name); ok {
+				if m, ok := t.(toolset.MCPTool); ok {
+					server, _ := m.MCPOrigin()
+					toolsOf[server] = append(toolsOf[server], t)
+				}
+			}
+		}
+		var b strings.Builder
+		b.WriteString("MCP servers:\n")
+		for _, s := range servers {
+			fmt.Fprintf(&b, "- `%s`", s.Name)
+			if owner := env.Built.Extensions.ServerOwner(s.Name, env.Built.Settings.MCPServers[s.Name]); owner != "" {
+				fmt.Fprintf(&b, " (extension `%s`)", owner)
+			}
+			b.WriteString(": ")
+			switch s.State {
+			case mcp.StateReady:
+				fmt.Fprintf(&b, "ready, %d tool(s)", s.Tools)
+				writeServerTools(&b, toolsOf[s.Name], d)
+			case mcp.StateStarting:
+				b.WriteString("starting")
+			default:
+				fmt.Fprintf(&b, "%s: %s", s.State, s.Error)
+			}
+			b.WriteByte('\n')
+		}
+		return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
 	}
-	return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
 }
 
 // writeServerTools lists a server's tools: inline by name, else one a

@@ -6,7 +6,11 @@ import "strings"
 // front end derives what it lists (ACP's available_commands_update) and
 // what a "/name" prompt runs from its table of them.
 type Command struct {
-	Name        string
+	Name string
+	// AltNames are its other names, as Gemini CLI 0.61's altNames: a
+	// prompt "/altname" runs it, unless one of the user's commands has
+	// that name. Only built-ins have them.
+	AltNames    []string
 	Description string
 	// Hint is what may follow the name, for the client to show; "" when
 	// the command takes nothing.

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestPromptArgs(t *testing.T) {
 func TestPromptCommand(t *testing.T) {
 	c := PromptCommand(mcp.Prompt{Server: "s", Name: "  Prompt Name ", Arguments: []mcp.PromptArgument{{Name: "name", Required: true}, {Name: "style"}}})
 	want := Command{Name: "Prompt-Name", Description: "Invoke prompt   Prompt Name ", Hint: `--name="…" [--style="…"]`, Source: MCP, Prompt: true}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("PromptCommand = %+v, want %+v", c, want)
 	}
 }
