@@ -45,7 +45,7 @@ start_fake --script "$here/scripts/screenshots.json" --record "$work/requests.js
 
 cmd=$(printf 'env HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro GEMINI_LS=%q GEMINI_WORKSPACE=%q nvim -u NONE -i NONE -S %q' \
   "$home" "$url" "$bin/gemini-ls" "$ws" "$here/screenshots_init.lua")
-tm new-session -d -s shot -x 160 -y 50 "$cmd" || fail "tmux new-session failed"
+tm new-session -d -s shot -x 160 -y 60 "$cmd" || fail "tmux new-session failed"
 wait_for "numbers.txt to open" 'numbers\.txt'
 
 tm send-keys -t shot ':Gemini what is in this file?' Enter
