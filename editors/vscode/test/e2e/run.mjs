@@ -1419,7 +1419,9 @@ const scenarios = [
       // The user's own change, after the agent's, typed and saved.
       const mine = 'two\r\nkeep\r\nmine\r\n';
       await w.command('View: Close All Editors');
-      await w.quickOpen('conflict.txt');
+      // Once its editor has the keyboard: Control+End pressed before that
+      // was lost under load, and "mine" typed at the top.
+      await w.openAt('conflict.txt', 'conflict.txt');
       await w.page.keyboard.press('Control+End');
       await w.page.keyboard.type('mine');
       await w.page.keyboard.press('Enter');
