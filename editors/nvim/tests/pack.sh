@@ -59,7 +59,10 @@ sed -i -e "s|https://github.com/gemini-ls/gemini-ls|file://$src|" \
   -e "s|setup({})|setup({ release_url = \"file://$release/\" })|" "$work/init.lua"
 
 ws="$work/project"
-mkdir -p "$ws" "$work/home"
+mkdir -p "$ws" "$work/home/.gemini"
+# The folder trust question answered already (as run.sh and stock.sh do):
+# this test is about the install, trust_spec.lua about the question.
+printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
 printf 'a TODO here\n' >"$ws/notes.txt"
 start_fake --script "$here/scripts/prompt.json"
 path=/usr/local/bin:/usr/bin:/bin
