@@ -78,14 +78,7 @@ func cacheAccount(path, email string) error {
 		acc.Old = []string{}
 	}
 	acc.Active = &email
-	out, err := json.MarshalIndent(acc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.Replace(path, out, 0o600); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return writeAccounts(path, acc)
 }
 
 // SignOut forgets the cached Google login of userDir (settings.UserDir)
@@ -124,6 +117,12 @@ func forgetActiveAccount(path string) error {
 		acc.Old = append(acc.Old, *acc.Active)
 	}
 	acc.Active = nil
+	return writeAccounts(path, acc)
+}
+
+// writeAccounts writes acc to the accounts file at path as Gemini CLI
+// writes it: indented by two spaces, mode 0600.
+func writeAccounts(path string, acc accounts) error {
 	out, err := json.MarshalIndent(acc, "", "  ")
 	if err != nil {
 		return err
