@@ -33,18 +33,20 @@ type encodedModels struct {
 }
 
 func (m encodedModels) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
-	contents, config = m.encoded.apply(contents, config)
+	ctx, contents, config = m.encoded.apply(ctx, contents, config)
 	return m.Models.GenerateContentStream(ctx, model, contents, config)
 }
 
 func (m encodedModels) GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	contents, config = m.encoded.apply(contents, config)
+	ctx, contents, config = m.encoded.apply(ctx, contents, config)
 	return m.Models.GenerateContent(ctx, model, contents, config)
 }
 
 // encodingCache holds what was sent as genai put it in a request body.
 type encodingCache struct {
-	mu      sync.Mutex
+	mu sync.Mutex
+	// spliceTag begins the placeholders of the parts spliced into a body.
+	spliceTag string
 	encoded map[*genai.FunctionDeclaration][]byte
 	// lists are whole "tools" values, by their one tool's declarations
 	// (the agent sends the same list while its tools stay the same).
@@ -106,18 +108,21 @@ type request struct {
 	first   *genai.Content
 	// body is the "contents" value once made.
 	body json.RawMessage
+	// splice carries what was encoded before to the transport.
+	splice splice
 }
 
 // apply returns the contents and config genai is to encode, the rest put
 // in the request body as encoded before (HTTPOptions.ExtrasRequestProvider:
-// ExtraBody would be encoded with the config, the cost saved here).
+// ExtraBody would be encoded with the config, the cost saved here), and
+// the context that carries those parts to the transport (splice.go).
 // contents and config are returned as they are when there is no config
 // (one made to carry the body provider would add an empty
 // "generationConfig") or it has a body provider of its own; neither is
 // changed.
-func (c *encodingCache) apply(contents []*genai.Content, config *genai.GenerateContentConfig) ([]*genai.Content, *genai.GenerateContentConfig) {
+func (c *encodingCache) apply(ctx context.Context, contents []*genai.Content, config *genai.GenerateContentConfig) (context.Context, []*genai.Content, *genai.GenerateContentConfig) {
 	if config == nil || config.HTTPOptions != nil && config.HTTPOptions.ExtrasRequestProvider != nil {
-		return contents, config
+		return ctx, contents, config
 	}
 	r := c.request(contents, config)
 	out := *config
@@ -133,13 +138,19 @@ func (c *encodingCache) apply(contents []*genai.Content, config *genai.GenerateC
 	}
 	opts.ExtrasRequestProvider = r.fill
 	out.HTTPOptions = &opts
-	return r.fresh, &out
+	return withSplice(ctx, &r.splice), r.fresh, &out
 }
 
 // request sorts what the request sends into what was encoded before and
 // what genai is to encode.
 func (c *encodingCache) request(contents []*genai.Content, config *genai.GenerateContentConfig) *request {
 	r := &request{c: c}
+	c.mu.Lock()
+	if c.spliceTag == "" {
+		c.spliceTag = newSpliceTag()
+	}
+	r.splice.tag = c.spliceTag
+	c.mu.Unlock()
 	r.tools, _ = c.encodeTools(config.Tools) // on an error, genai reports it
 	r.system, r.systemText = c.encodedSystem(config.SystemInstruction)
 	if len(contents) == 0 || slices.Contains(contents, nil) {
@@ -192,10 +203,10 @@ func onlyText(p *genai.Part) bool {
 // body it made (contents, config) converted for its backend.
 func (r *request) fill(body map[string]any) map[string]any {
 	if r.tools != nil {
-		body["tools"] = json.RawMessage(r.tools)
+		body["tools"] = r.splice.hold(slotTools, r.tools)
 	}
 	if r.system != nil {
-		body["systemInstruction"] = json.RawMessage(r.system)
+		body["systemInstruction"] = r.splice.hold(slotSystem, r.system)
 	} else if r.systemText != "" {
 		r.c.keepSystem(r.systemText, body["systemInstruction"])
 	}
@@ -204,7 +215,7 @@ func (r *request) fill(body map[string]any) map[string]any {
 			r.body = r.contents(body["contents"])
 		}
 		if r.body != nil {
-			body["contents"] = r.body
+			body["contents"] = r.splice.hold(slotContents, r.body)
 		}
 	}
 	return body

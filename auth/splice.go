@@ -1,0 +1,123 @@
+package auth
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+)
+
+// A splice carries the parts of a request body that were encoded before
+// from the request's making to its sending. genai writes its body with
+// encoding/json, which validates and compacts every json.RawMessage it
+// writes, byte by byte: for the declarations, the system instruction and
+// the history that every request repeats, that check cost more than
+// encoding the rest of the request. The body genai writes holds a short
+// placeholder for each part instead, and spliceTransport puts the part in
+// its place as the request leaves: the bytes sent are those genai would
+// have written (each part is compact JSON as encoding/json writes it).
+type splice struct {
+	// tag begins every placeholder: a JSON string no request holds
+	// otherwise, as it carries a random nonce.
+	tag   string
+	parts [spliceSlots][]byte
+}
+
+// The parts a body may hold, one slot each, so that genai building the
+// body again (it calls the body provider each time) fills the same ones.
+const (
+	slotTools = iota
+	slotSystem
+	slotContents
+	spliceSlots
+)
+
+// newSpliceTag is a placeholder prefix: a JSON string's start and a
+// nonce, made once per cache.
+func newSpliceTag() string {
+	return `"gemini-ls-splice-` + rand.Text() + "-"
+}
+
+// hold keeps part in slot and returns the placeholder genai writes.
+func (s *splice) hold(slot int, part []byte) json.RawMessage {
+	s.parts[slot] = part
+	return s.placeholder(slot)
+}
+
+func (s *splice) placeholder(slot int) json.RawMessage {
+	return fmt.Appendf(nil, `%s%d"`, s.tag, slot)
+}
+
+// into is body with every held part in its placeholder's place; body as
+// it is when it holds no placeholder (a token request made with the same
+// context). A placeholder missing or found twice is an error: what would
+// be sent is not the request.
+func (s *splice) into(body []byte) ([]byte, error) {
+	if !bytes.Contains(body, []byte(s.tag)) {
+		return body, nil
+	}
+	type found struct {
+		at, slot, width int
+	}
+	var places []found
+	size := len(body)
+	for slot, part := range s.parts {
+		if part == nil {
+			continue
+		}
+		ph := s.placeholder(slot)
+		at := bytes.Index(body, ph)
+		if at < 0 || bytes.Contains(body[at+len(ph):], ph) {
+			return nil, fmt.Errorf("the request body holds its part %d not once", slot)
+		}
+		places = append(places, found{at, slot, len(ph)})
+		size += len(part) - len(ph)
+	}
+	slices.SortFunc(places, func(a, b found) int { return cmp.Compare(a.at, b.at) })
+	out := make([]byte, 0, size)
+	rest := 0
+	for _, p := range places {
+		out = append(out, body[rest:p.at]...)
+		out = append(out, s.parts[p.slot]...)
+		rest = p.at + p.width
+	}
+	return append(out, body[rest:]...), nil
+}
+
+type spliceKey struct{}
+
+func withSplice(ctx context.Context, s *splice) context.Context {
+	return context.WithValue(ctx, spliceKey{}, s)
+}
+
+// spliceTransport sends a request whose context holds a splice with its
+// parts put in; every other request as it is.
+type spliceTransport struct {
+	next http.RoundTripper
+}
+
+func (t spliceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	s, _ := req.Context().Value(spliceKey{}).(*splice)
+	if s == nil || req.Body == nil || req.Body == http.NoBody {
+		return t.next.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	_ = req.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading the request body to send: %w", err)
+	}
+	body, err = s.into(body)
+	if err != nil {
+		return nil, fmt.Errorf("making the request body: %w", err)
+	}
+	out := req.Clone(req.Context())
+	out.ContentLength = int64(len(body))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return t.next.RoundTrip(out)
+}
