@@ -47,7 +47,7 @@ type encodingCache struct {
 	mu sync.Mutex
 	// spliceTag begins the placeholders of the parts spliced into a body.
 	spliceTag string
-	encoded map[*genai.FunctionDeclaration][]byte
+	encoded   map[*genai.FunctionDeclaration][]byte
 	// lists are whole "tools" values, by their one tool's declarations
 	// (the agent sends the same list while its tools stay the same).
 	lists map[**genai.FunctionDeclaration]encodedList
