@@ -51,8 +51,8 @@ type encodingCache struct {
 	// lists are whole "tools" values, by their one tool's declarations
 	// (the agent sends the same list while its tools stay the same).
 	lists map[**genai.FunctionDeclaration]encodedList
-	// systems are "systemInstruction" values by their text.
-	systems map[string][]byte
+	// systems are "systemInstruction" values by their role and text.
+	systems map[systemKey][]byte
 	// histories are the contents each conversation sent last, by the
 	// first of them.
 	histories map[*genai.Content][]encodedContent
@@ -98,9 +98,11 @@ type request struct {
 	// tools is the "tools" value, nil for genai's own.
 	tools []byte
 	// system is the "systemInstruction" value, nil when genai encodes it;
-	// systemText is its text when it is to be kept, "" otherwise.
+	// keepSystem says genai's encoding of it is then to be kept, under
+	// systemKey.
 	system     []byte
-	systemText string
+	systemKey  systemKey
+	keepSystem bool
 	// history are the contents in order, json nil for those genai encodes
 	// (fresh, in order); first is the conversation's first content.
 	history []encodedContent
@@ -152,7 +154,7 @@ func (c *encodingCache) request(contents []*genai.Content, config *genai.Generat
 	r.splice.tag = c.spliceTag
 	c.mu.Unlock()
 	r.tools, _ = c.encodeTools(config.Tools) // on an error, genai reports it
-	r.system, r.systemText = c.encodedSystem(config.SystemInstruction)
+	r.system, r.systemKey, r.keepSystem = c.encodedSystem(config.SystemInstruction)
 	if len(contents) == 0 || slices.Contains(contents, nil) {
 		r.fresh = contents // genai says what is wrong
 		return r
@@ -173,19 +175,26 @@ func (c *encodingCache) request(contents []*genai.Content, config *genai.Generat
 	return r
 }
 
+// systemKey is a system instruction of one text, by what it says. (A key
+// made by joining them would copy 7 KB at every request.)
+type systemKey struct {
+	role, text string
+}
+
 // encodedSystem is the "systemInstruction" value of a system instruction
-// that is one text, as sent before, or nil and its text to keep.
-func (c *encodingCache) encodedSystem(system *genai.Content) ([]byte, string) {
+// that is one text, as sent before; or nil, with its key and whether
+// genai's encoding of it is to be kept.
+func (c *encodingCache) encodedSystem(system *genai.Content) ([]byte, systemKey, bool) {
 	if system == nil || len(system.Parts) != 1 || !onlyText(system.Parts[0]) {
-		return nil, ""
+		return nil, systemKey{}, false
 	}
-	key := system.Role + "\x00" + system.Parts[0].Text
+	key := systemKey{system.Role, system.Parts[0].Text}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if enc, ok := c.systems[key]; ok {
-		return enc, ""
+		return enc, key, false
 	}
-	return nil, key
+	return nil, key, true
 }
 
 // onlyText reports whether p is plain text and nothing else.
@@ -207,8 +216,8 @@ func (r *request) fill(body map[string]any) map[string]any {
 	}
 	if r.system != nil {
 		body["systemInstruction"] = r.splice.hold(slotSystem, r.system)
-	} else if r.systemText != "" {
-		r.c.keepSystem(r.systemText, body["systemInstruction"])
+	} else if r.keepSystem {
+		r.c.keepSystem(r.systemKey, body["systemInstruction"])
 	}
 	if r.history != nil {
 		if r.body == nil {
@@ -268,7 +277,7 @@ func (r *request) contents(converted any) json.RawMessage {
 
 // keepSystem keeps the encoding of the system instruction text genai
 // converted.
-func (c *encodingCache) keepSystem(key string, converted any) {
+func (c *encodingCache) keepSystem(key systemKey, converted any) {
 	if converted == nil {
 		return
 	}
@@ -279,7 +288,7 @@ func (c *encodingCache) keepSystem(key string, converted any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.systems == nil || len(c.systems) >= maxSystems {
-		c.systems = make(map[string][]byte)
+		c.systems = make(map[systemKey][]byte)
 	}
 	c.systems[key] = enc
 }

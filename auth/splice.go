@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
 )
@@ -53,19 +54,19 @@ func (s *splice) placeholder(slot int) json.RawMessage {
 	return fmt.Appendf(nil, `%s%d"`, s.tag, slot)
 }
 
-// into is body with every held part in its placeholder's place; body as
-// it is when it holds no placeholder (a token request made with the same
+// into is body with every held part in its placeholder's place, as
+// the segments to send in turn (the parts are not copied); body alone
+// when it holds no placeholder (a token request made with the same
 // context). A placeholder missing or found twice is an error: what would
 // be sent is not the request.
-func (s *splice) into(body []byte) ([]byte, error) {
+func (s *splice) into(body []byte) (net.Buffers, error) {
 	if !bytes.Contains(body, []byte(s.tag)) {
-		return body, nil
+		return net.Buffers{body}, nil
 	}
 	type found struct {
 		at, slot, width int
 	}
 	var places []found
-	size := len(body)
 	for slot, part := range s.parts {
 		if part == nil {
 			continue
@@ -76,17 +77,15 @@ func (s *splice) into(body []byte) ([]byte, error) {
 			return nil, fmt.Errorf("the request body holds its part %d not once", slot)
 		}
 		places = append(places, found{at, slot, len(ph)})
-		size += len(part) - len(ph)
 	}
 	slices.SortFunc(places, func(a, b found) int { return cmp.Compare(a.at, b.at) })
-	out := make([]byte, 0, size)
+	out := make(net.Buffers, 0, 2*len(places)+1)
 	rest := 0
 	for _, p := range places {
-		out = append(out, body[rest:p.at]...)
-		out = append(out, s.parts[p.slot]...)
+		out = append(out, body[rest:p.at], s.parts[p.slot])
 		rest = p.at + p.width
 	}
-	return append(out, body[rest:]...), nil
+	return append(out, body[rest:]), nil
 }
 
 type spliceKey struct{}
@@ -111,13 +110,20 @@ func (t spliceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the request body to send: %w", err)
 	}
-	body, err = s.into(body)
+	segments, err := s.into(body)
 	if err != nil {
 		return nil, fmt.Errorf("making the request body: %w", err)
 	}
+	size := 0
+	for _, b := range segments {
+		size += len(b)
+	}
 	out := req.Clone(req.Context())
-	out.ContentLength = int64(len(body))
-	out.Body = io.NopCloser(bytes.NewReader(body))
-	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	out.ContentLength = int64(size)
+	out.GetBody = func() (io.ReadCloser, error) {
+		again := slices.Clone(segments) // reading consumes a net.Buffers
+		return io.NopCloser(&again), nil
+	}
+	out.Body, _ = out.GetBody()
 	return t.next.RoundTrip(out)
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -14,17 +15,18 @@ func TestSpliceInto(t *testing.T) {
 	body := `{"contents":` + string(s.hold(slotContents, []byte(`[{"role":"user"}]`))) +
 		`,"systemInstruction":` + string(s.hold(slotSystem, []byte(`{"parts":[{"text":"be brief"}]}`))) +
 		`,"tools":` + string(s.hold(slotTools, []byte(`[{"functionDeclarations":[]}]`))) + "}\n"
-	got, err := s.into([]byte(body))
+	segments, err := s.into([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := bytes.Join(segments, nil)
 	want := `{"contents":[{"role":"user"}],"systemInstruction":{"parts":[{"text":"be brief"}]},"tools":[{"functionDeclarations":[]}]}` + "\n"
 	if string(got) != want {
 		t.Errorf("spliced body\n%s\nwant\n%s", got, want)
 	}
 
 	token := "grant_type=refresh_token&refresh_token=x"
-	if got, err := s.into([]byte(token)); err != nil || string(got) != token {
+	if got, err := s.into([]byte(token)); err != nil || string(bytes.Join(got, nil)) != token {
 		t.Errorf("a body without placeholders became %q, %v", got, err)
 	}
 
