@@ -141,6 +141,22 @@ func TestIsBinaryIgnoresCharacterCutBySample(t *testing.T) {
 	}
 }
 
+// The control characters text holds (tabs, form feeds, a coloured log's
+// escapes) do not make it binary; others, past 30% of the sample, do.
+func TestIsBinaryCountsOnlyOddControls(t *testing.T) {
+	coloured := []byte(strings.Repeat("\x1b[31m\tred\x1b[0m\r\n\f\v\b", 50))
+	if isBinary(coloured) {
+		t.Error("a coloured log is binary")
+	}
+	odd := []byte(strings.Repeat("ab\x01\x02\x03", 50))
+	if !isBinary(odd) {
+		t.Error("text 60% control characters is not binary")
+	}
+	if isBinary([]byte(strings.Repeat("abcdefgh\x01\x02", 50))) {
+		t.Error("text 20% control characters is binary")
+	}
+}
+
 func TestReadFileOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"main.go": "package main // disk\n"})
 	tw.open("main.go", "package main // unsaved buffer\n")

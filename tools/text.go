@@ -24,21 +24,34 @@ func isBinary(content []byte) bool {
 	}
 	odd := 0
 	for i := 0; i < len(sample); {
+		// ASCII, nearly all of a source file, without decoding runes.
+		if c := sample[i]; c < utf8.RuneSelf {
+			if c < 0x20 && !isTextControl(c) {
+				odd++
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(sample[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
+		if r == utf8.RuneError && size == 1 {
 			// A sequence cut by the end of the sample is not evidence.
 			if len(sample)-i < utf8.UTFMax && len(content) > len(sample) && !utf8.FullRune(sample[i:]) {
-				i = len(sample)
-				continue
+				break
 			}
-			odd++
-		case r < 0x20 && !strings.ContainsRune("\t\n\r\f\v\b\x1b", r):
 			odd++
 		}
 		i += size
 	}
 	return odd*10 > len(sample)*3
+}
+
+// isTextControl reports whether c is a control character text holds.
+func isTextControl(c byte) bool {
+	switch c {
+	case '\t', '\n', '\r', '\f', '\v', '\b', 0x1b:
+		return true
+	}
+	return false
 }
 
 // mediaType is the MIME type of files read_file hands to the model as
