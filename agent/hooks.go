@@ -363,6 +363,9 @@ func (a *Agent) Close(ctx context.Context) {
 		for _, s := range live {
 			s.closeBackground()
 		}
+		if a.cfg.Store != nil {
+			a.cfg.Store.Wait() // the last saves' fsyncs: on disk at a clean exit
+		}
 	}()
 	if a.cfg.Hooks == nil {
 		return

@@ -19,6 +19,10 @@
 // --resume rebuilds it, each call's result once.
 //
 // Invariants of shared files:
+//   - Append writes its line before it returns and fsyncs it (and a new
+//     file's directory) after, so that an answer never waits on the disk;
+//     a failed fsync is told by the next Append, and Wait (at a clean
+//     exit) waits for those under way.
 //   - A line is committed when it ends with '\n'. A last line without one
 //     is a torn write: Load ignores it, the next Append cuts it off before
 //     writing. A line that is not JSON before the last is corruption
@@ -53,7 +57,8 @@
 //
 // Invariants:
 //   - A prompt is saved by Append as its prompt line and a meta line in one
-//     write on an O_APPEND file, then fsync. A meta line after the header
+//     write on an O_APPEND file; its fsync follows after Append returned
+//     (durable.go), and a failed one is told by the next Append. A meta line after the header
 //     commits what came before it (a file holding only a header holds no
 //     session: ErrNotFound); a committed file always ends with a small meta line, so
 //     List reads a session's metadata from the file's last few KiB.

@@ -245,7 +245,11 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() {
+		if f != nil { // not handed to the fsync
+			f.Close()
+		}
+	}()
 	size := fi.Size()
 	if size > MaxFileSize {
 		return tooLarge(path, size)
@@ -275,13 +279,9 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 	if _, err := f.Write(buf); err != nil {
 		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("saving session %s: syncing %s: %w", id, path, err)
-	}
-	if created {
-		syncDir(chats)
-	}
-	return nil
+	s.durable.later(f, dirIf(created, chats))
+	f = nil // the fsync closes it
+	return s.durable.failure()
 }
 
 // completeEnd is the offset just past f's last '\n' (size bytes), read

@@ -166,6 +166,8 @@ type Store struct {
 	// gemini is ~/.gemini and root the project the agent works in: with
 	// both set, sessions are saved in Gemini CLI's place (shared.go).
 	gemini, root string
+	// durable syncs appended lines after Append returned (durable.go).
+	durable durability
 }
 
 // Options say where a shared store keeps sessions.
@@ -312,7 +314,11 @@ func (s *Store) appendLegacy(ctx context.Context, t Turn) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() {
+		if f != nil { // not handed to the fsync
+			f.Close()
+		}
+	}()
 	end, err := committedEnd(ctx, f, fi.Size(), path, id)
 	if err != nil {
 		return err
@@ -336,13 +342,9 @@ func (s *Store) appendLegacy(ctx context.Context, t Turn) error {
 	if _, err := f.Write(buf); err != nil {
 		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("saving session %s: syncing %s: %w", id, path, err)
-	}
-	if created {
-		syncDir(s.dir)
-	}
-	return nil
+	s.durable.later(f, dirIf(created, s.dir))
+	f = nil // the fsync closes it
+	return s.durable.failure()
 }
 
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap, for
