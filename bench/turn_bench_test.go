@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -186,6 +187,8 @@ func startTurnServer(ctx context.Context, b *testing.B, model *timedModel, root 
 //   - tool/call: toolCall update → toolResult update as the editor reads
 //     them, averaged over the eight calls: the tools alone.
 //   - turn: the whole prompt; model-median-ms: the fake's share.
+//   - server-cpu/call-ms: the server's CPU time (user and system, all
+//     its threads) over all the prompts, per call.
 //   - rss-peak-MB: the process's peak RSS (VmHWM) over all the prompts.
 func BenchmarkTurn8ToolCalls(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -200,6 +203,8 @@ func BenchmarkTurn8ToolCalls(b *testing.B) {
 		b.Fatal(err)
 	}
 	var samples turnSamples
+	pid := s.proc.Cmd.Process.Pid
+	cpuBefore, cpuErr := cpuTime(pid) // on Linux only
 	for b.Loop() {
 		sample, err := runTurn(ctx, s, model)
 		if err != nil {
@@ -207,10 +212,18 @@ func BenchmarkTurn8ToolCalls(b *testing.B) {
 		}
 		samples.add(sample)
 	}
+	cpuAfter, err := cpuTime(pid)
+	cpuErr = cmp.Or(cpuErr, err)
 	if err := s.stop(ctx); err != nil {
 		b.Fatal(err)
 	}
 	samples.report(b)
+	if calls := len(samples.total) * len(toolCalls); cpuErr == nil {
+		// The server's own CPU per call, the tools' included: its work,
+		// against the wall-clock overhead that also holds its waits for a
+		// CPU on a shared machine.
+		b.ReportMetric(ms((cpuAfter-cpuBefore)/time.Duration(calls)), "server-cpu/call-ms")
+	}
 	if s.peakRSS > 0 {
 		b.ReportMetric(mb(s.peakRSS), "rss-peak-MB")
 	}
