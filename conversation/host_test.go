@@ -13,7 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -49,8 +48,8 @@ func TestInProcessFrontEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(ctx, conversation.Place{Workspace: ws, Warn: func(what string, err error) { t.Logf("%s: %v", what, err) }})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	live := f.host.Open(built, true, struct{}{})
 	defer f.host.Close(live.ID())
@@ -150,8 +149,8 @@ func TestHostSharedBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	defer built.Close()
 	first := f.host.Open(built, false, struct{}{})
@@ -185,7 +184,7 @@ func TestHostSharedBuild(t *testing.T) {
 
 // hostFor is a host over a fake model answering turns, and a build of
 // its for a fresh root, trusted or not.
-func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, *setup.Built) {
+func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, *conversation.Build) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, turns...)
@@ -201,8 +200,8 @@ func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, 
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	t.Cleanup(built.Close)
 	return f, built
@@ -235,7 +234,7 @@ func TestHostSetMode(t *testing.T) {
 	if err := f.host.SetMode(t.Context(), own.ID(), tools.ApprovalYolo); err != nil {
 		t.Fatal(err)
 	}
-	if got := built.Agent.ApprovalMode(); got != tools.ApprovalYolo {
+	if got := f.host.Open(built, false, struct{}{}).Mode(); got != tools.ApprovalYolo {
 		t.Errorf("the build of a session that owns it: %s, want %s", got, tools.ApprovalYolo)
 	}
 }
@@ -263,7 +262,7 @@ func TestHostSetModel(t *testing.T) {
 	if err := f.host.SetModel(l.ID(), "gemini-2.5-flash"); err != nil {
 		t.Fatal(err)
 	}
-	if got := built.Agent.ModelSetting(); got != "gemini-2.5-flash" {
+	if got := f.host.Model(built); got != "gemini-2.5-flash" {
 		t.Errorf("the model after SetModel: %s", got)
 	}
 	if err := f.host.SetModel("no-such-session", "gemini-2.5-flash"); !conversation.IsUnknownSession(err) {

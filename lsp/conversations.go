@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // conversations are the sessions gemini.prompt continues: one per
@@ -54,7 +53,7 @@ func (s *Server) rootOf(uri string) string {
 // conversation is the session a gemini.prompt in root continues: the one
 // it names, else the root's current one, else a new one; it becomes the
 // root's current conversation.
-func (s *Server) conversation(ctx context.Context, built *setup.Built, root, sessionID string) (*conversation.Live[struct{}], error) {
+func (s *Server) conversation(ctx context.Context, built *conversation.Build, root, sessionID string) (*conversation.Live[struct{}], error) {
 	if sessionID == "" {
 		sessionID = s.conversations.get(root)
 		if sessionID != "" {
@@ -78,7 +77,7 @@ func (s *Server) conversation(ctx context.Context, built *setup.Built, root, ses
 
 // session is the live session id names (resumed from disk when the
 // agent holds it no more), or a new one when id is empty.
-func (s *Server) session(ctx context.Context, built *setup.Built, id string) (*conversation.Live[struct{}], error) {
+func (s *Server) session(ctx context.Context, built *conversation.Build, id string) (*conversation.Live[struct{}], error) {
 	if id == "" {
 		return s.host.Open(built, false, struct{}{}), nil
 	}
