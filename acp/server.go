@@ -101,6 +101,7 @@ func newServer(life context.Context, opts Options) *server {
 		Logger:    opts.Logger,
 		Retry:     opts.Retry,
 		Told:      &s.told,
+		Cancel:    "session/cancel",
 	}, s)
 	return s
 }

@@ -49,6 +49,9 @@ type Config struct {
 	Retry     dialog.RetryPolicy
 	// Unattended: nobody is there to ask (headless).
 	Unattended bool
+	// Cancel is how the front end's user cancels a running prompt, which
+	// the busy error names ("session/cancel").
+	Cancel string
 	// Told is shared by every build, so the user is told a thing once
 	// per process however many agents the host builds.
 	Told *Told
@@ -135,7 +138,7 @@ func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindP
 
 // NewHost is a host whose sessions' events and questions go to p.
 func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
-	return &Host[S]{cfg: cfg, presenter: p, live: map[string]*Live[S]{}, asked: map[string]bool{}}
+	return &Host[S]{cfg: cfg, presenter: p, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
 // Build builds an agent for place, its questions put through the host's

@@ -292,3 +292,44 @@ func TestClaimRewind(t *testing.T) {
 		t.Errorf("the prompts after the rewind: %+v", pts)
 	}
 }
+
+// A session running a prompt is read again (Replay) only once the prompt
+// ends: the host's gate refuses it meanwhile, in the one busy wording,
+// which names how the front end cancels.
+func TestHostReplayOfABusySession(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	model := geminitest.NewTestServer(t, geminitest.Turn{Hang: true})
+	env := map[string]string{
+		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"GOOGLE_GEMINI_BASE_URL":          model.URL,
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
+		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
+	}
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: dialog.RetryPolicy{MaxAttempts: 1}, Cancel: "the stop button"})
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
+	}
+	t.Cleanup(built.Close)
+	l := f.host.Open(built, false, struct{}{})
+	outcome := make(chan conversation.Outcome, 1)
+	go func() { outcome <- f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hang"}) }()
+	if _, err := model.WaitRequests(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = f.host.Replay(t.Context(), built, l.ID())
+	if !errors.Is(err, dialog.ErrBusy) || !strings.Contains(err.Error(), "still answering") || !strings.HasSuffix(err.Error(), "cancel it with the stop button") {
+		t.Errorf("replaying a session whose prompt runs: %v, want the host's busy error", err)
+	}
+	f.host.Cancel(l.ID())
+	if o := <-outcome; o.Ending != conversation.Cancelled {
+		t.Fatalf("the prompt: %+v", o)
+	}
+	if _, _, err := f.host.Replay(t.Context(), built, l.ID()); err != nil {
+		t.Errorf("replaying the session once its prompt ended: %v", err)
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,3 +243,47 @@ func (w *reach) methods(t *types.Named, via string) {
 }
 
 func shortQualifier(p *types.Package) string { return p.Name() }
+
+// A session has one gate, the host's (Turns), and so one busy wording:
+// no other Go file of the module (tests aside) makes a dialog.BusyError.
+func TestOneBusyGate(t *testing.T) {
+	var makers []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "..":
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			switch typ := lit.Type.(type) {
+			case *ast.SelectorExpr:
+				if typ.Sel.Name == "BusyError" {
+					makers = append(makers, path)
+				}
+			case *ast.Ident:
+				if typ.Name == "BusyError" && f.Name.Name == "dialog" {
+					makers = append(makers, path)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join("..", "conversation", "turns.go")}; !slices.Equal(makers, want) {
+		t.Errorf("dialog.BusyError is made in %q, want only in %q: the host's gate is the one a session has", makers, want)
+	}
+}

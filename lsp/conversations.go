@@ -164,20 +164,24 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (can
 // cancelled to report their end.
 const cancelWait = 2 * time.Second
 
-// unclaimed is the wire's error for session id's turn that Host.Begin
-// did not claim (err): a session gone meanwhile is the params' fault,
-// anything else a busy session.
-func unclaimed(id string, err error) error {
+// unclaimed is the wire's error for a turn that Host.Begin did not claim
+// (err): a session gone meanwhile is the params' fault; a busy one is
+// refused in the host's words (busyError), as anything else.
+func unclaimed(err error) error {
 	if conversation.IsUnknownSession(err) {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}
-	return busyError(id)
+	return busyError(err)
 }
 
-// busyError refuses a prompt or a rewind for a session already running
-// one, in the one wording every LSP request answers: gemini.prompt's
-// clients read "still answering" and the command that cancels it,
-// gemini/prompt's "is already running a prompt" and gemini/cancel.
-func busyError(id string) error {
-	return jsonrpc2.Errorf(codeRequestFailed, "Gemini is still answering the previous prompt of this conversation (session %s is already running a prompt): wait for it, or cancel it with %s (gemini/cancel)", id, CommandCancel)
+// cancelHow is how an LSP client cancels a running prompt, which the
+// host's busy error names: gemini.prompt's clients read "still
+// answering" and the command that cancels it, gemini/prompt's "is
+// already running a prompt" and gemini/cancel (dialog.BusyError).
+const cancelHow = CommandCancel + " (gemini/cancel)"
+
+// busyError is the wire's error for a prompt or a rewind the host
+// refused (a session running one), in the host's words.
+func busyError(err error) error {
+	return jsonrpc2.NewError(codeRequestFailed, err.Error())
 }
