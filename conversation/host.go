@@ -361,7 +361,8 @@ type Claim[S any] struct {
 // (a rewind). It waits for a cancelled prompt of the session to end
 // first. The error is an *dialog.UnknownSessionError (no such live
 // session, or closed or resumed again meanwhile), an *dialog.BusyError
-// (a prompt is running), or ctx's.
+// (a prompt is running), ctx's, or why a session of an agent made anew
+// since its last turn could not continue in the new one.
 func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	l, ok := h.Lookup(id)
 	if !ok {
