@@ -70,7 +70,7 @@ func (sess *session) announce() {
 		if notes := sess.takeNotes(); len(notes) > 0 {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Note:\n- "+strings.Join(notes, "\n- ")+"\n"))
 		}
-		if len(sess.setup().Tools.MCPServers()) == 0 || sess.setup().Tools.WaitForServers(s.life) != nil {
+		if !sess.setup().ServersStarted(s.life) {
 			return
 		}
 		if live, err := s.lookup(sdk.SessionId(sess.id)); err != nil || live != sess {

@@ -41,7 +41,7 @@ var approvalModes = []approvalMode{
 func (sess *session) offered() []approvalMode {
 	var out []approvalMode
 	for _, m := range approvalModes {
-		if m.mode != tools.ApprovalPlan || sess.setup().Plan.Enabled {
+		if m.mode != tools.ApprovalPlan || sess.setup().PlanEnabled() {
 			out = append(out, m)
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
-	"github.com/gemini-ls/gemini-ls/tools/toolset"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -320,11 +319,8 @@ func (sess *session) permissionTitle(req dialog.ConfirmRequest, shown dialog.Too
 			return "Fetch " + strings.ReplaceAll(req.Details, "\n", ", ")
 		}
 	}
-	if t, ok := sess.setup().Tools.Registry.Get(shown.Name); ok {
-		if m, ok := t.(toolset.MCPTool); ok {
-			server, tool := m.MCPOrigin()
-			return server + ": " + tool
-		}
+	if server, tool, ok := sess.setup().MCPOrigin(shown.Name); ok {
+		return server + ": " + tool
 	}
 	if shown.Title != "" {
 		return shown.Title

@@ -194,7 +194,7 @@ func (sess *session) emit(ctx context.Context, e dialog.Event) {
 		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case dialog.EventCommands:
 		// /commands reload: the client lists them as read now.
-		cmds, _ := conversation.Commands(ctx, sess.built)
+		cmds, _ := conversation.Commands(ctx, sess.setup())
 		sess.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: available(cmds)}})
 	case dialog.EventError:
 		sess.log.Debug("turn error", zap.Error(e.Err))

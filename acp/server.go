@@ -12,7 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/auth/login"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // Options configure a server.
@@ -54,7 +53,7 @@ type server struct {
 	host *conversation.Host[*session]
 	// told is what the user has been told of once for all the sessions
 	// (settings keys nothing reads); it has its own lock.
-	told setup.Told
+	told conversation.Told
 }
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled; then
@@ -102,6 +101,7 @@ func newServer(life context.Context, opts Options) *server {
 		Logger:    opts.Logger,
 		Retry:     opts.Retry,
 		Told:      &s.told,
+		Cancel:    "session/cancel",
 	}, s)
 	return s
 }

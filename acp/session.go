@@ -14,7 +14,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -45,9 +44,10 @@ type session struct {
 
 	// mu guards the fields below.
 	mu sync.Mutex
-	// built is the session's agent and live the host's session of it;
-	// both are replaced when the folder's trust changes (trust.go).
-	built *setup.Built
+	// build is the session's agent and live the host's session of it;
+	// the host makes the agent anew under build when the folder's trust
+	// changes, and live follows it (trust.go).
+	build *conversation.Build
 	live  *conversation.Live[*session]
 	// attached is content for a call's final tool_call_update that the
 	// call's confirmation or run produced (a diff, a terminal), by call id.
@@ -131,11 +131,11 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 	if err != nil {
 		return nil, invalidParams(err.Error())
 	}
-	if built.AuthErr != nil {
+	if err := built.AuthErr(); err != nil {
 		built.Close()
-		return nil, sdk.NewAuthRequired(map[string]any{"error": built.AuthErr.Error()})
+		return nil, sdk.NewAuthRequired(map[string]any{"error": err.Error()})
 	}
-	sess.built = built
+	sess.build = built
 	return sess, nil
 }
 
@@ -146,7 +146,7 @@ func (sess *session) warn(what string, err error) {
 	sess.log.Warn(what, zap.Error(err))
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if what == setup.UnreadSettings && !sess.noted {
+	if what == conversation.UnreadSettings && !sess.noted {
 		sess.notes = append(sess.notes, fmt.Sprintf("%s: %v", what, err))
 	}
 }
@@ -170,11 +170,11 @@ func (sess *session) start(live *conversation.Live[*session]) {
 	sess.announce()
 }
 
-// setup is the session's agent and what it was built from.
-func (sess *session) setup() *setup.Built {
+// setup is the session's build.
+func (sess *session) setup() *conversation.Build {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	return sess.built
+	return sess.build
 }
 
 // current is the host's live session.

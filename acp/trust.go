@@ -79,30 +79,27 @@ func (sess *session) askTrust(ctx context.Context, req dialog.TrustRequest) (str
 // settleTrust readies the claim's prompt in for the folder's trust: the
 // session's first prompt puts the trust question (Claim.AskTrust); when
 // the trust differs from the agent's, the session's agent is built anew
-// and the session continues in it, its client told of its commands,
-// modes and mode anew.
+// (Host.Rebuild) and the session continues in it, its client told of its
+// commands, modes and mode anew.
 func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.Input) {
 	ctx := claim.Context()
 	claim.AskTrust(in)
-	old := sess.setup()
-	if !old.TrustChanged() {
+	b := sess.setup()
+	if !b.TrustChanged() {
 		return
 	}
-	fresh, err := old.Rebuild(ctx)
-	if err != nil {
+	if err := sess.srv.host.Rebuild(ctx, b); err != nil {
 		sess.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))
 		return
 	}
-	if err := claim.Move(fresh); err != nil {
-		fresh.Close()
+	if err := claim.Move(); err != nil {
 		sess.log.Warn("the session did not move to the agent set up again", zap.Error(err))
 		return
 	}
 	sess.mu.Lock()
-	sess.built, sess.live = fresh, claim.Live()
+	sess.live = claim.Live()
 	sess.mu.Unlock()
-	old.Close()
-	sess.log.Info("the folder's trust changed: the session's agent was set up again", zap.Strings("untrusted", fresh.Trust.Untrusted()))
+	sess.log.Info("the folder's trust changed: the session's agent was set up again", zap.Strings("untrusted", b.Untrusted()))
 	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	sess.modeChanged(ctx)
 	sess.announce()

@@ -129,9 +129,9 @@ func TestCancelMidTool(t *testing.T) {
 	checkCancelledHistory(t, srv.Requests()[1], "The user cancelled the operation while this call was running.")
 }
 
-// A session runs one prompt at a time: a second is refused at once,
-// without sending anything, and the first goes on undisturbed.
-func TestPromptToABusySessionIsRefused(t *testing.T) {
+// A session runs one prompt at a time: a second waits for the first,
+// which goes on undisturbed, and then runs after it.
+func TestPromptToABusySessionWaits(t *testing.T) {
 	entered := make(chan struct{})
 	release := make(chan struct{})
 	wait := fakeTool{name: "wait", build: func(map[string]any) (tools.Call, error) {
@@ -154,10 +154,16 @@ func TestPromptToABusySessionIsRefused(t *testing.T) {
 	}()
 	<-entered
 
-	_, err := s.Prompt(context.Background(), dialog.Input{Text: "second"}, nil)
-	if busy, ok := errors.AsType[*dialog.BusyError](err); !ok || busy.SessionID != s.ID() || !errors.Is(err, dialog.ErrBusy) {
-		t.Errorf("second prompt while busy: %v, want a *BusyError", err)
+	gaveUp, stop := context.WithCancel(context.Background())
+	stop()
+	if res, err := s.Prompt(gaveUp, dialog.Input{Text: "given up"}, nil); err != nil || res.StopReason != dialog.StopCancelled {
+		t.Errorf("a prompt given up on while another runs: %+v, %v; want it cancelled", res, err)
 	}
+	secondDone := make(chan dialog.PromptResult)
+	go func() {
+		res, _ := prompt(t, s, "second")
+		secondDone <- res
+	}()
 	if n := len(srv.Requests()); n != 1 {
 		t.Fatalf("%d requests while the first prompt was busy, want 1", n)
 	}
@@ -165,12 +171,16 @@ func TestPromptToABusySessionIsRefused(t *testing.T) {
 	if res := <-firstDone; res.Text != "first done" {
 		t.Errorf("first = %+v", res)
 	}
-	// Free again: the next prompt runs, after the first in the history.
-	if res, _ := prompt(t, s, "second"); res.Text != "second done" {
+	// The next prompt runs, after the first in the history.
+	if res := <-secondDone; res.Text != "second done" {
 		t.Errorf("second = %+v", res)
 	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want the first prompt's two and the second's", len(reqs))
+	}
 	var texts []string
-	for _, c := range srv.Requests()[2].Contents {
+	for _, c := range reqs[2].Contents {
 		if c.Role == "user" && c.Parts[0].Text != "" {
 			texts = append(texts, c.Parts[0].Text)
 		}

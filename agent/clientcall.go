@@ -27,13 +27,11 @@ import (
 // records the client-initiated calls it keeps: the call as the model's
 // turn, its answer as the user's, so the model is told what ran (or was
 // declined). A file it changed is journaled with the conversation's last
-// prompt, which a rewind to that prompt takes back. While a prompt runs
-// it is a *BusyError.
+// prompt, which a rewind to that prompt takes back. It waits for a
+// running prompt (or for ctx).
 func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, emit func(dialog.Event)) (dialog.ToolResult, error) {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return dialog.ToolResult{}, &dialog.BusyError{SessionID: s.id}
+	if err := s.hold(ctx); err != nil {
+		return dialog.ToolResult{}, err
 	}
 	defer s.end()
 	if emit == nil {

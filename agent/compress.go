@@ -148,16 +148,14 @@ func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger 
 // Compress summarises the session's history now, whatever its size, as
 // Gemini CLI's /compress does: the oldest 70% becomes a <state_snapshot>,
 // and the session's file is rewritten. It returns the history's size in
-// tokens before and after. An error says why nothing changed: a prompt is
-// running (*BusyError), nothing is old enough to summarise
+// tokens before and after; it waits for a running prompt (or for ctx).
+// An error says why nothing changed: nothing is old enough to summarise
 // (ErrNothingToCompress), the model failed, or the summary would not be
 // smaller. Unlike the automatic compression, a failure does not stop
 // later ones.
 func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return dialog.CompressionInfo{}, &dialog.BusyError{SessionID: s.id}
+	if err := s.hold(ctx); err != nil {
+		return dialog.CompressionInfo{}, err
 	}
 	defer s.end()
 	history := s.chat.contents()

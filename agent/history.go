@@ -17,8 +17,8 @@ import (
 // Clear empties the session's history in place, as Gemini CLI's /clear
 // does, keeping its id: the next prompt starts afresh, and the saved
 // session (history and transcript) is rewritten empty. What the user
-// allowed for good, the usage and the prompt count stay. While a prompt
-// runs it is a *BusyError.
+// allowed for good, the usage and the prompt count stay. It waits for a
+// running prompt (or for ctx).
 func (s *Session) Clear(ctx context.Context) error {
 	return s.ReplaceHistory(ctx, nil)
 }
@@ -28,16 +28,14 @@ func (s *Session) Clear(ctx context.Context) error {
 // carries it. The transcript becomes one exchange per prompt of history,
 // and the session's file is rewritten. A history the API would refuse
 // (a role other than user or model, a missing content or part, a call
-// left unanswered at its end) is an error and nothing changes; so is a
-// running prompt (*BusyError).
+// left unanswered at its end) is an error and nothing changes. It waits
+// for a running prompt (or for ctx).
 func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) error {
 	if err := checkHistory(history); err != nil {
 		return err
 	}
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return &dialog.BusyError{SessionID: s.id}
+	if err := s.hold(ctx); err != nil {
+		return err
 	}
 	defer s.end()
 	if len(history) == 0 && len(s.chat.history) == 0 && s.transcriptLen() == 0 {
@@ -61,14 +59,10 @@ func (s *Session) ReplaceHistory(ctx context.Context, history []*genai.Content) 
 // was saved of it (its file, and its old one) is removed. The session
 // goes on under its id, and its next prompt saves it afresh, titled anew;
 // what the user allowed for good, the usage and the prompt count stay,
-// as with Clear. saved is false when nothing of it had been saved. While
-// a prompt runs it is a *BusyError.
+// as with Clear. saved is false when nothing of it had been saved. It
+// waits for a running prompt.
 func (s *Session) Delete() (saved bool, err error) {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return false, &dialog.BusyError{SessionID: s.id}
-	}
+	s.lock()
 	defer s.end()
 	s.replaceChat(nil) // a new epoch: the next save writes the session whole
 	s.chat.calls = 0

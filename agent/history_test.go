@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // Clear empties the history in place: the next request carries only the
@@ -103,7 +102,9 @@ func TestReplaceHistoryRefusesABrokenHistory(t *testing.T) {
 	}
 }
 
-// Neither runs while a prompt does.
+// Clear does not run while a prompt does: it waits for it, and, given up
+// on meanwhile, changes nothing. (The host refuses a busy session before
+// the agent is asked: conversation.Turns.)
 func TestClearWhileBusy(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "slow"}}, Hang: true})
 	a, _ := newAgent(t, srv, agent.Config{})
@@ -117,11 +118,16 @@ func TestClearWhileBusy(t *testing.T) {
 	if _, err := srv.WaitRequests(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Clear(context.Background()); !errors.Is(err, dialog.ErrBusy) {
-		t.Errorf("Clear during a prompt = %v", err)
+	gaveUp, stop := context.WithCancel(context.Background())
+	stop()
+	if err := s.Clear(gaveUp); !errors.Is(err, context.Canceled) {
+		t.Errorf("Clear given up on during a prompt = %v, want it to have waited", err)
 	}
 	cancel()
 	<-done
+	if h, err := s.History(); err != nil || len(h) == 0 {
+		t.Errorf("the history after a Clear given up on: %d contents, %v", len(h), err)
+	}
 }
 
 // endings is a memory that records the sessions it was told to forget.

@@ -245,14 +245,10 @@ func (a *Agent) Transcript(ctx context.Context, id string) (dialog.SessionInfo, 
 // History is a copy of the session's whole history as recorded: what the
 // model was sent and answered, a compression's summary first (see
 // CompressedPrefix), one user content per prompt (as Transcript has one
-// exchange per prompt) and the calls' responses. While a prompt runs it
-// is a *BusyError: the history is the prompt's to change.
+// exchange per prompt) and the calls' responses. It waits for a running
+// prompt: the history is the prompt's to change.
 func (s *Session) History() ([]*genai.Content, error) {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return nil, &dialog.BusyError{SessionID: s.id}
-	}
+	s.lock()
 	defer s.end()
 	return slices.Clone(s.chat.history), nil
 }

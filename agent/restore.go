@@ -35,13 +35,11 @@ type FileTarget struct {
 // created since are removed. Once the landing went through (the user
 // did not decline it), each target's file on disk gets its executable
 // bit back, the one mode git keeps; one that cannot is reported in its
-// ModeNotSet. It reports each file's outcome, in order. While a prompt
-// runs it is a *BusyError.
+// ModeNotSet. It reports each file's outcome, in order. It waits for a
+// running prompt (or for ctx).
 func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]dialog.FileRevert, error) {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return nil, &dialog.BusyError{SessionID: s.id}
+	if err := s.hold(ctx); err != nil {
+		return nil, err
 	}
 	defer s.end()
 	ws := s.agent.cfg.Workspace

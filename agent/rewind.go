@@ -36,16 +36,15 @@ func (s *Session) RewindPoints() []dialog.RewindPoint {
 // changed it is a conflict: the user is asked (through the Confirmer)
 // whether to revert it anyway, and it is kept when they say no or
 // nobody can be asked. The revert is landed through the FilesLander, as
-// one change the user previews. While a prompt runs it is a *BusyError.
+// one change the user previews. It waits for a running prompt (or for
+// ctx).
 func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode) (dialog.RewindResult, error) {
 	mode, err := dialog.ParseRewindMode(string(mode))
 	if err != nil {
 		return dialog.RewindResult{}, err
 	}
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return dialog.RewindResult{}, &dialog.BusyError{SessionID: s.id}
+	if err := s.hold(ctx); err != nil {
+		return dialog.RewindResult{}, err
 	}
 	defer s.end()
 	s.exchangesMu.Lock()

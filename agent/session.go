@@ -49,9 +49,10 @@ type Session struct {
 	lastUse uint64
 
 	// running holds a token while a prompt (or History, or a built-in
-	// command's change) uses the fields below: it is their lock. Front
-	// ends never see it refuse a prompt: conversation.Turns, their one
-	// gate, lets one prompt per session through at a time.
+	// command's change) uses the fields below: it is their lock, which
+	// waits and never refuses. The one gate that refuses a busy session
+	// is conversation.Turns, which lets one prompt per session through
+	// at a time.
 	running chan struct{}
 
 	chat     chat
@@ -300,14 +301,18 @@ func (s *Session) ID() string { return s.id }
 // emit (which may be nil) hears every event, in order, on the caller's
 // goroutine.
 //
-// A session runs one prompt at a time: Prompt on a busy session returns a
-// *BusyError, and on a session dropped from memory since it was looked up
-// an *UnknownSessionError, before anything is sent. Cancelling ctx stops
+// A session runs one prompt at a time: Prompt on a busy session waits for
+// it (or for ctx), and on a session dropped from memory since it was
+// looked up returns an *UnknownSessionError, before anything is sent.
+// Cancelling ctx stops
 // the turn promptly with StopCancelled; the history stays valid for the
 // next prompt (calls the model made are answered as cancelled, and a model
 // answer cut short is not kept).
 func (s *Session) Prompt(ctx context.Context, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
-	if err := s.begin(cmp.Or(in.Text, in.Command)); err != nil {
+	if err := s.begin(ctx, cmp.Or(in.Text, in.Command)); err != nil {
+		if ctx.Err() != nil {
+			return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil
+		}
 		return dialog.PromptResult{}, err
 	}
 	defer s.end()

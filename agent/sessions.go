@@ -154,11 +154,9 @@ func (a *Agent) touch(s *Session) {
 func (a *Agent) persists() bool { return a.cfg.Store != nil }
 
 // begin claims s for a prompt, titling it by its first one.
-func (s *Session) begin(text string) error {
-	select {
-	case s.running <- struct{}{}:
-	default:
-		return &dialog.BusyError{SessionID: s.id}
+func (s *Session) begin(ctx context.Context, text string) error {
+	if err := s.hold(ctx); err != nil {
+		return err
 	}
 	a := s.agent
 	a.mu.Lock()
@@ -177,6 +175,21 @@ func (s *Session) begin(text string) error {
 	a.touch(s)
 	return nil
 }
+
+// hold waits for s to run nothing else (or for ctx), then holds it
+// until end. The host runs one thing at a time in a session, so only a
+// caller of the agent's own ever waits.
+func (s *Session) hold(ctx context.Context) error {
+	select {
+	case s.running <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// lock is hold for what cannot be cancelled.
+func (s *Session) lock() { s.running <- struct{}{} }
 
 // end releases s after a prompt.
 func (s *Session) end() { <-s.running }

@@ -42,8 +42,8 @@ func newCommandHost(t *testing.T, settingsJSON string, turns ...geminitest.Turn)
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	t.Cleanup(built.Close)
 	return &commandHost{t: t, f: f, model: model, id: f.host.Open(built, false, struct{}{}).ID(), home: home}

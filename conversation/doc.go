@@ -15,9 +15,16 @@
 //
 // The contract with a front end is the Host (host.go). The host owns the
 // front end's live sessions end to end: it builds their agents through
-// the one setup.Build (Build, from the front end's Config and a Place),
-// opens, resumes, looks up, lists (saved ones included) and closes them,
-// gates each once (Prompt: one prompt per session, one busy error), runs
+// the one setup.Build (Build, from the front end's Config and a Place)
+// and hands the front end an opaque handle on each (a *Build: what the
+// front end reads of it, auth, trust, the model, what completion and the
+// command list need, and nothing that reaches the agent or its tools),
+// makes the agent anew under a handle while its sessions live (Rebuild:
+// each moves at its next turn, and the agent replaced is closed once no
+// turn runs in it), opens, resumes, looks up, lists (saved ones
+// included) and closes them, gates each once (Prompt: one prompt per
+// session, one busy error, in one wording that names how the front end
+// cancels: Config.Cancel; the agent's own lock only orders), runs
 // a prompt or a command and returns one typed Outcome: how the turn
 // ended (Ending), its Explanation, a command's error (NotRun), or why
 // nothing ran (Busy, Unknown, Refused). Begin splits Prompt in two for a
@@ -49,8 +56,10 @@
 // Headless (cmd/gemini-ls run), ACP and LSP all run on the host; none of
 // them calls setup.Build, gates a turn, or changes a session (its mode,
 // its model, a rewind, a cancel, its end) but through it, and none
-// imports agent: a session's state is read through Live (its id, mode,
-// info, stats, rewind points) and the host (Model, Replay, List), and
+// imports agent, setup or the tool set, nor can reach them through what
+// the host hands it (layers_test.go): a session's state is read through
+// Live (its id, mode, info, stats, rewind points), the host (Model,
+// Replay, List) and the Build, and
 // the words they exchange with it (the events, requests and outcomes a
 // presenter shows, the Input a prompt takes) are package dialog's, which
 // the agent speaks too. LandRevertOnDisk (disk.go) lands a revert's file

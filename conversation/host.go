@@ -49,9 +49,12 @@ type Config struct {
 	Retry     dialog.RetryPolicy
 	// Unattended: nobody is there to ask (headless).
 	Unattended bool
+	// Cancel is how the front end's user cancels a running prompt, which
+	// the busy error names ("session/cancel").
+	Cancel string
 	// Told is shared by every build, so the user is told a thing once
 	// per process however many agents the host builds.
-	Told *setup.Told
+	Told *Told
 }
 
 // Place is where one agent is built and what the front end chose for it:
@@ -107,8 +110,12 @@ type Live[S any] struct {
 	// session is the agent's; a front end reaches it only through the
 	// host and Live's methods.
 	session *agent.Session
-	Built   *setup.Built
-	State   S
+	// build is the front end's handle, and built the agent of it the
+	// session runs in: the handle's current one, or one it replaced
+	// (Host.Rebuild) until the session's next turn moves it.
+	build *Build
+	built *setup.Built
+	State S
 	// owns: the session's build is its own, closed with it.
 	owns bool
 }
@@ -131,21 +138,29 @@ func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindP
 
 // NewHost is a host whose sessions' events and questions go to p.
 func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
-	return &Host[S]{cfg: cfg, presenter: p, live: map[string]*Live[S]{}, asked: map[string]bool{}}
+	return &Host[S]{cfg: cfg, presenter: p, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
 // Build builds an agent for place, its questions put through the host's
 // presenter. ctx's values are kept, not its end (see setup.Build). A
 // build without credentials is returned with its AuthErr set (and no
 // agent, unless place.WithoutCredentials).
-func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) {
-	return setup.Build(ctx, h.options(place))
+func (h *Host[S]) Build(ctx context.Context, place Place) (*Build, error) {
+	built, err := setup.Build(ctx, h.options(place))
+	if err != nil {
+		return nil, err
+	}
+	return newBuild(built), nil
 }
 
 // Load reads place's settings and extensions and starts nothing (see
 // setup.Load): for what lists and exits.
-func (h *Host[S]) Load(place Place) (*setup.Built, error) {
-	return setup.Load(h.options(place))
+func (h *Host[S]) Load(place Place) (*Build, error) {
+	built, err := setup.Load(h.options(place))
+	if err != nil {
+		return nil, err
+	}
+	return newBuild(built), nil
 }
 
 func (h *Host[S]) options(place Place) setup.Options {
@@ -182,29 +197,32 @@ func (h *Host[S]) options(place Place) setup.Options {
 	}
 }
 
-// Open starts a new session in built and makes it live with state; own:
-// the build is the session's alone, closed when the session is.
-func (h *Host[S]) Open(built *setup.Built, own bool, state S) *Live[S] {
-	return h.add(&Live[S]{session: built.Agent.NewSession(), Built: built, State: state, owns: own})
+// Open starts a new session in b and makes it live with state; own: the
+// build is the session's alone, closed when the session is.
+func (h *Host[S]) Open(b *Build, own bool, state S) *Live[S] {
+	built := b.built()
+	return h.add(&Live[S]{session: built.Agent.NewSession(), build: b, built: built, State: state, owns: own})
 }
 
 // OpenWithID is Open with the new session's id given (Gemini CLI's
 // --session-id); an id in use, live or saved, is refused
 // (dialog.ErrSessionExists).
-func (h *Host[S]) OpenWithID(ctx context.Context, built *setup.Built, id string, own bool, state S) (*Live[S], error) {
+func (h *Host[S]) OpenWithID(ctx context.Context, b *Build, id string, own bool, state S) (*Live[S], error) {
+	built := b.built()
 	s, err := built.Agent.NewSessionWithID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return h.add(&Live[S]{session: s, Built: built, State: state, owns: own}), nil
+	return h.add(&Live[S]{session: s, build: b, built: built, State: state, owns: own}), nil
 }
 
-// Resume makes the session of built that id names live (saved or live
+// Resume makes the session of b that id names live (saved or live
 // already; "latest": the most recently updated of root); one live with
 // the same agent session already is returned as it is. An id naming
 // none is an *dialog.UnknownSessionError.
-func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root string, own bool, state S) (*Live[S], error) {
-	as, err := Resume(ctx, built.Agent, id, root)
+func (h *Host[S]) Resume(ctx context.Context, b *Build, id, root string, own bool, state S) (*Live[S], error) {
+	built := b.built()
+	as, err := resume(ctx, built.Agent, id, root)
 	if IsUnknownSession(err) {
 		as, err = h.rebuilt(ctx, built, id, err)
 	}
@@ -214,12 +232,12 @@ func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root strin
 	h.mu.Lock()
 	l, ok := h.live[as.ID()]
 	h.mu.Unlock()
-	if ok && l.session == as && l.Built == built {
+	if ok && l.session == as && l.built == built {
 		// Live already: kept, so that a prompt waiting for its turn is
 		// not told it was resumed away.
 		return l, nil
 	}
-	return h.add(&Live[S]{session: as, Built: built, State: state, owns: own}), nil
+	return h.add(&Live[S]{session: as, build: b, built: built, State: state, owns: own}), nil
 }
 
 // add makes l live. The sessions of a shared build that its agent has
@@ -227,16 +245,16 @@ func (h *Host[S]) Resume(ctx context.Context, built *setup.Built, id, root strin
 // that the host holds no more of them than the agent does.
 func (h *Host[S]) add(l *Live[S]) *Live[S] {
 	var kept map[string]bool
-	if !l.owns && l.Built.Agent != nil {
+	if !l.owns && l.built.Agent != nil {
 		kept = map[string]bool{}
-		for _, i := range l.Built.Agent.LiveSessions() {
+		for _, i := range l.built.Agent.LiveSessions() {
 			kept[i.ID] = true
 		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for id, o := range h.live {
-		if kept != nil && !o.owns && o.Built == l.Built && !kept[id] {
+		if kept != nil && !o.owns && o.built == l.built && !kept[id] {
 			delete(h.live, id)
 		}
 	}
@@ -253,11 +271,11 @@ func (h *Host[S]) Lookup(id string) (*Live[S], bool) {
 }
 
 // List lists the sessions of root ("": of every root), the most recently
-// updated first: built's, live and saved, or with no build (a front end
+// updated first: b's, live and saved, or with no build (a front end
 // that lists before it builds) the saved ones the store holds.
-func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]dialog.SessionInfo, error) {
-	if built != nil {
-		return built.Agent.Sessions(ctx, root)
+func (h *Host[S]) List(ctx context.Context, b *Build, root string) ([]dialog.SessionInfo, error) {
+	if b != nil {
+		return b.built().Agent.Sessions(ctx, root)
 	}
 	dir := sessionstore.DefaultDir(h.cfg.Getenv)
 	if dir == "" {
@@ -278,17 +296,26 @@ func (h *Host[S]) List(ctx context.Context, built *setup.Built, root string) ([]
 	return list, nil
 }
 
-// Replay is saved session id of built as it is shown again, a prompt
-// at a time, its calls described by built's tools; it resumes the session
-// in built's agent if it is not live there.
-func (h *Host[S]) Replay(ctx context.Context, built *setup.Built, id string) (dialog.SessionInfo, []Exchange, error) {
-	return Replay(ctx, built.Agent, id, Describer(built.Tools.Registry))
+// Replay is saved session id of b as it is shown again, a prompt at a
+// time, its calls described by b's tools; it resumes the session in b's
+// agent if it is not live there. It reads the session in its turn, as a
+// prompt runs: a session running a prompt is an *dialog.BusyError.
+func (h *Host[S]) Replay(ctx context.Context, b *Build, id string) (dialog.SessionInfo, []Exchange, error) {
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		return dialog.SessionInfo{}, nil, err
+	}
+	defer turn.End()
+	built := b.hold()
+	defer b.release(built)
+	return replaySaved(ctx, built.Agent, id, Describer(built.Tools.Registry))
 }
 
-// Model is the model built's sessions' requests go to as the user named
-// it (an alias or a concrete model): the last /model set, else the one
-// it was built with.
-func (h *Host[S]) Model(built *setup.Built) string {
+// Model is the model b's sessions' requests go to as the user named it
+// (an alias or a concrete model): the last /model set, else the one it
+// was built with.
+func (h *Host[S]) Model(b *Build) string {
+	built := b.built()
 	if built.Agent == nil { // no credentials: no agent, but a model was chosen
 		return built.Model
 	}
@@ -300,7 +327,7 @@ func (h *Host[S]) Model(built *setup.Built) string {
 // server's timeout bounds its start. Once they have, it returns at once:
 // nothing needs remembering that the wait itself does not.
 func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
-	_ = l.Built.Tools.WaitForServers(ctx)
+	_ = l.built.Tools.WaitForServers(ctx)
 }
 
 // Prompt runs in as session id's prompt ("/name args" a command, see
@@ -322,6 +349,10 @@ type Claim[S any] struct {
 	h    *Host[S]
 	live *Live[S]
 	turn *Turn
+	// built is the agent the claim holds open (Build.hold) until End:
+	// the live session's.
+	built *setup.Built
+	once  sync.Once
 }
 
 // Begin claims live session id's turn for what runs under ctx, for a
@@ -330,7 +361,8 @@ type Claim[S any] struct {
 // (a rewind). It waits for a cancelled prompt of the session to end
 // first. The error is an *dialog.UnknownSessionError (no such live
 // session, or closed or resumed again meanwhile), an *dialog.BusyError
-// (a prompt is running), or ctx's.
+// (a prompt is running), ctx's, or why a session of an agent made anew
+// since its last turn could not continue in the new one.
 func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	l, ok := h.Lookup(id)
 	if !ok {
@@ -345,7 +377,14 @@ func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 		turn.End()
 		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
-	return &Claim[S]{h: h, live: l, turn: turn}, nil
+	c := &Claim[S]{h: h, live: l, turn: turn, built: l.build.hold()}
+	// A session of an agent made anew since its last turn continues in
+	// the new one.
+	if err := c.follow(); err != nil {
+		c.End()
+		return nil, err
+	}
+	return c, nil
 }
 
 // NotBegun is the outcome of a prompt whose Begin failed with err.
@@ -355,8 +394,10 @@ func NotBegun(ctx context.Context, err error) Outcome {
 		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil)
 	case IsUnknownSession(err):
 		return Outcome{Ending: Unknown, Err: err}
+	case errors.Is(err, dialog.ErrBusy):
+		return Outcome{Ending: Busy, Err: err}
 	}
-	return Outcome{Ending: Busy, Err: err}
+	return Outcome{Ending: Refused, Err: err}
 }
 
 // Live is the session the claim is of.
@@ -369,13 +410,18 @@ func (c *Claim[S]) Context() context.Context { return c.turn.Context() }
 func (c *Claim[S]) Cancel() { c.turn.Cancel() }
 
 // End frees the session for its next prompt; later calls do nothing.
-func (c *Claim[S]) End() { c.turn.End() }
+func (c *Claim[S]) End() {
+	c.once.Do(func() {
+		c.turn.End()
+		c.live.build.release(c.built)
+	})
+}
 
 // Prompt runs in as the claim's prompt (see Host.Prompt), once.
 func (c *Claim[S]) Prompt(in dialog.Input) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.Built, Trust: h.presenter}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: h.presenter}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
 	return outcomeOf(res, err)
 }
 
@@ -415,11 +461,12 @@ func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMod
 	if !ok {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
-	if why := l.Built.NotTrusted(); why != nil && mode != "" && mode != tools.ApprovalDefault && mode != tools.ApprovalPlan {
+	built := l.build.built()
+	if why := built.NotTrusted(); why != nil && mode != "" && mode != tools.ApprovalDefault && mode != tools.ApprovalPlan {
 		return &UntrustedError{Why: why}
 	}
 	if l.owns {
-		l.Built.Agent.SetApprovalMode(mode)
+		built.Agent.SetApprovalMode(mode)
 	}
 	// The session's own choice too, which is saved with it.
 	l.session.SetApprovalMode(mode)
@@ -440,7 +487,7 @@ func (h *Host[S]) SetModel(id, model string) error {
 	if !ok {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
-	l.Built.SetModel(context.Background(), model)
+	l.build.built().SetModel(context.Background(), model)
 	return nil
 }
 
@@ -464,7 +511,7 @@ func (h *Host[S]) Close(id string) bool {
 	}
 	h.turns.Cancel(id)
 	if l.owns {
-		l.Built.Close()
+		l.build.Close()
 	}
 	return true
 }
@@ -488,7 +535,7 @@ func (h *Host[S]) CloseAll() {
 	for id, l := range all {
 		h.turns.Cancel(id)
 		if l.owns {
-			l.Built.Close()
+			l.build.Close()
 		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -49,8 +48,8 @@ func TestInProcessFrontEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(ctx, conversation.Place{Workspace: ws, Warn: func(what string, err error) { t.Logf("%s: %v", what, err) }})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	live := f.host.Open(built, true, struct{}{})
 	defer f.host.Close(live.ID())
@@ -150,8 +149,8 @@ func TestHostSharedBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	defer built.Close()
 	first := f.host.Open(built, false, struct{}{})
@@ -185,7 +184,7 @@ func TestHostSharedBuild(t *testing.T) {
 
 // hostFor is a host over a fake model answering turns, and a build of
 // its for a fresh root, trusted or not.
-func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, *setup.Built) {
+func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, *conversation.Build) {
 	t.Helper()
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, turns...)
@@ -201,8 +200,8 @@ func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, 
 		t.Fatal(err)
 	}
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
-	if err != nil || built.AuthErr != nil {
-		t.Fatal(err, built.AuthErr)
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
 	}
 	t.Cleanup(built.Close)
 	return f, built
@@ -235,7 +234,7 @@ func TestHostSetMode(t *testing.T) {
 	if err := f.host.SetMode(t.Context(), own.ID(), tools.ApprovalYolo); err != nil {
 		t.Fatal(err)
 	}
-	if got := built.Agent.ApprovalMode(); got != tools.ApprovalYolo {
+	if got := f.host.Open(built, false, struct{}{}).Mode(); got != tools.ApprovalYolo {
 		t.Errorf("the build of a session that owns it: %s, want %s", got, tools.ApprovalYolo)
 	}
 }
@@ -263,7 +262,7 @@ func TestHostSetModel(t *testing.T) {
 	if err := f.host.SetModel(l.ID(), "gemini-2.5-flash"); err != nil {
 		t.Fatal(err)
 	}
-	if got := built.Agent.ModelSetting(); got != "gemini-2.5-flash" {
+	if got := f.host.Model(built); got != "gemini-2.5-flash" {
 		t.Errorf("the model after SetModel: %s", got)
 	}
 	if err := f.host.SetModel("no-such-session", "gemini-2.5-flash"); !conversation.IsUnknownSession(err) {
@@ -291,5 +290,46 @@ func TestClaimRewind(t *testing.T) {
 	}
 	if pts := l.RewindPoints(); len(pts) != 0 {
 		t.Errorf("the prompts after the rewind: %+v", pts)
+	}
+}
+
+// A session running a prompt is read again (Replay) only once the prompt
+// ends: the host's gate refuses it meanwhile, in the one busy wording,
+// which names how the front end cancels.
+func TestHostReplayOfABusySession(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	model := geminitest.NewTestServer(t, geminitest.Turn{Hang: true})
+	env := map[string]string{
+		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"GOOGLE_GEMINI_BASE_URL":          model.URL,
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
+		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
+	}
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: dialog.RetryPolicy{MaxAttempts: 1}, Cancel: "the stop button"})
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
+	}
+	t.Cleanup(built.Close)
+	l := f.host.Open(built, false, struct{}{})
+	outcome := make(chan conversation.Outcome, 1)
+	go func() { outcome <- f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hang"}) }()
+	if _, err := model.WaitRequests(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = f.host.Replay(t.Context(), built, l.ID())
+	if !errors.Is(err, dialog.ErrBusy) || !strings.Contains(err.Error(), "still answering") || !strings.HasSuffix(err.Error(), "cancel it with the stop button") {
+		t.Errorf("replaying a session whose prompt runs: %v, want the host's busy error", err)
+	}
+	f.host.Cancel(l.ID())
+	if o := <-outcome; o.Ending != conversation.Cancelled {
+		t.Fatalf("the prompt: %+v", o)
+	}
+	if _, _, err := f.host.Replay(t.Context(), built, l.ID()); err != nil {
+		t.Errorf("replaying the session once its prompt ended: %v", err)
 	}
 }

@@ -52,9 +52,9 @@ func Describer(reg *tools.Registry) Describe {
 	}
 }
 
-// Replay is saved session id of ag as it is shown again, a prompt at a
-// time; it resumes the session if it is not live.
-func Replay(ctx context.Context, ag *agent.Agent, id string, describe Describe) (dialog.SessionInfo, []Exchange, error) {
+// replaySaved is saved session id of ag as it is shown again, a prompt
+// at a time; it resumes the session if it is not live.
+func replaySaved(ctx context.Context, ag *agent.Agent, id string, describe Describe) (dialog.SessionInfo, []Exchange, error) {
 	info, exchanges, err := ag.Transcript(ctx, id)
 	if err != nil {
 		return dialog.SessionInfo{}, nil, err

@@ -45,17 +45,22 @@ func (e *CommandError) Unwrap() error { return e.Err }
 
 // Local reports whether text is a built-in command that answers without
 // the model (/help, /tools, /mcp, /stats…), so it runs in a build without
-// credentials. A user's command of the name, or any other text, is not.
-func Local(ctx context.Context, built *setup.Built, text string) bool {
+// credentials (with its agent: Place.WithoutCredentials). A user's
+// command of the name, or any other text, is not.
+func Local(ctx context.Context, b *Build, text string) bool {
+	built := b.built()
+	if built.Agent == nil {
+		return false
+	}
 	inv, ok := commands.Parse(text)
 	if !ok || inv.Name == "" {
 		return false
 	}
-	b, ok := builtin.Find(inv.Name)
-	if !ok || !b.Local() {
+	cmd, ok := builtin.Find(inv.Name)
+	if !ok || !cmd.Local() {
 		return false
 	}
-	_, user := Commands(ctx, built)
+	_, user := commandsOf(ctx, built)
 	return !user.Has(inv.Name)
 }
 
@@ -66,7 +71,11 @@ func Local(ctx context.Context, built *setup.Built, text string) bool {
 // and takes its name from a built-in that has it as another name (Gemini
 // CLI looks names up before other names). user is the user's, with the
 // command files skipped in its Errs.
-func Commands(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
+func Commands(ctx context.Context, b *Build) (list []commands.Command, user commands.UserCommands) {
+	return commandsOf(ctx, b.built())
+}
+
+func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Command, user commands.UserCommands) {
 	user = userCommands(ctx, built)
 	for _, b := range builtin.Table() {
 		if user.Has(b.Name) {
@@ -110,7 +119,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	if !ok || inv.Name == "" {
 		return sess.Agent.Prompt(t.ctx, in, emit)
 	}
-	list, user := Commands(t.ctx, sess.Built)
+	list, user := commandsOf(t.ctx, sess.Built)
 	// Told whichever command the prompt names: a file skipped may be the
 	// very command meant, and the prompt then goes to the model as typed.
 	for _, err := range user.Errs {
@@ -186,10 +195,10 @@ func expand(ctx context.Context, sess Session, user commands.UserCommands, inv c
 	return dialog.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
 }
 
-// Resume is the session id of ag names, live or saved; "latest" is the
+// resume is the session id of ag names, live or saved; "latest" is the
 // most recently updated one of root. An id naming none is an
 // *dialog.UnknownSessionError.
-func Resume(ctx context.Context, ag *agent.Agent, id, root string) (*agent.Session, error) {
+func resume(ctx context.Context, ag *agent.Agent, id, root string) (*agent.Session, error) {
 	if id == "latest" {
 		list, err := ag.Sessions(ctx, root)
 		if err != nil {

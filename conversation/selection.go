@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 )
 
-// EditSelection has built's model rewrite a selection as req's
-// instruction says and lands the rewrite through the presenter, asking
-// the user where the approval door says to; no session takes part.
-func (h *Host[S]) EditSelection(ctx context.Context, built *setup.Built, req dialog.SelectionEdit) (dialog.SelectionEdited, error) {
+// EditSelection has b's model rewrite a selection as req's instruction
+// says and lands the rewrite through the presenter, asking the user
+// where the approval door says to; no session takes part.
+func (h *Host[S]) EditSelection(ctx context.Context, b *Build, req dialog.SelectionEdit) (dialog.SelectionEdited, error) {
+	built := b.hold()
+	defer b.release(built)
 	return built.Agent.EditSelection(ctx, req)
 }

@@ -16,10 +16,10 @@ import (
 // in a folder no rule of trustedFolders.json decides, whether to trust
 // it, and restarts to apply the answer. A front end here asks at the
 // claim of the first prompt (AskTrust), and when the folders' trust has
-// changed since its build was made (setup.Built.TrustChanged: the answer,
-// /permissions trust, Gemini CLI), builds anew and continues the claimed
-// session in the new build (Move): what the workspace brings counts from
-// that prompt on, without a restart.
+// changed since its build was made (Build.TrustChanged: the answer,
+// /permissions trust, Gemini CLI), builds anew (Host.Rebuild) and
+// continues the claimed session in the new build (Move): what the
+// workspace brings counts from that prompt on, without a restart.
 
 // AskTrust asks, before the claim's prompt in, whether to trust the first
 // root of the session's workspace that no rule decides, once per folder
@@ -34,7 +34,7 @@ func (c *Claim[S]) AskTrust(in dialog.Input) {
 	if inv, ok := commands.Parse(in.Text); ok && inv.Name == "permissions" {
 		return
 	}
-	undecided := l.Built.TrustNow().Undecided()
+	undecided := c.built.TrustNow().Undecided()
 	if len(undecided) == 0 || !h.firstAsk(undecided[0]) {
 		return
 	}
@@ -53,7 +53,7 @@ func (c *Claim[S]) AskTrust(in dialog.Input) {
 	case level == "":
 		return
 	}
-	if err := l.Built.SetTrust(folder, level); err != nil {
+	if err := c.built.SetTrust(folder, level); err != nil {
 		c.notice("The folder's trust was not recorded: " + err.Error())
 	}
 }
@@ -63,30 +63,46 @@ func (c *Claim[S]) notice(text string) {
 	c.h.presenter.Emit(c.turn.Context(), c.live, dialog.Event{Kind: dialog.EventNotice, Text: text})
 }
 
-// Move continues the claim's session in built, a build of the same
-// workspace made anew: resumed there when it was saved, else begun there
-// under its id. What runs in the claim then runs there, and the host
-// finds the session there. The old build is the caller's to close.
-func (c *Claim[S]) Move(built *setup.Built) error {
+// Move continues the claim's session in the agent its build was made
+// anew as (Host.Rebuild) since the claim began: resumed there when it was
+// saved, else begun there under its id. What runs in the claim then runs
+// there, and the host finds the session there; the agent it leaves is
+// closed once no turn runs in it.
+func (c *Claim[S]) Move() error {
+	fresh := c.live.build.hold()
+	old := c.built
+	c.built = fresh
+	if err := c.follow(); err != nil {
+		c.built = old
+		c.live.build.release(fresh)
+		return err
+	}
+	c.live.build.release(old)
+	return nil
+}
+
+// follow continues the claim's session in the agent the claim holds,
+// when the session runs in another.
+func (c *Claim[S]) follow() error {
 	old := c.live
-	if old.Built == built {
+	if old.built == c.built {
 		return nil
 	}
-	s, err := continueIn(c.turn.Context(), built, old.ID())
+	s, err := continueIn(c.turn.Context(), c.built, old.ID())
 	if err != nil {
 		return err
 	}
-	c.live = c.h.add(&Live[S]{session: s, Built: built, State: old.State, owns: old.owns})
+	c.live = c.h.add(&Live[S]{session: s, build: old.build, built: c.built, State: old.State, owns: old.owns})
 	return nil
 }
 
 // rebuilt is session id of built when the agent of built does not know
-// it (notFound, from Resume) but the host holds it live in another build:
-// one made before built, the folders' trust changed since, in which the
-// session had said nothing yet. It continues in built under its id.
+// it (notFound, from Resume) but the host holds it live in another agent:
+// one made before built, in which the session had said nothing yet. It
+// continues in built under its id.
 func (h *Host[S]) rebuilt(ctx context.Context, built *setup.Built, id string, notFound error) (*agent.Session, error) {
 	l, ok := h.Lookup(id)
-	if !ok || l.Built == built {
+	if !ok || l.built == built {
 		return nil, notFound
 	}
 	return continueIn(ctx, built, id)

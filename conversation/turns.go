@@ -10,6 +10,9 @@ import (
 // Turns are a front end's running prompts, by session id: the one gate
 // and the one cancel each session has. The zero value is ready to use.
 type Turns struct {
+	// cancel is how the front end's user cancels a prompt, for the busy
+	// error (dialog.BusyError.Cancel).
+	cancel string
 	// mu guards running.
 	mu      sync.Mutex
 	running map[string]*Turn
@@ -44,7 +47,7 @@ func (ts *Turns) Begin(ctx context.Context, sessionID string) (*Turn, error) {
 		}
 		ts.mu.Unlock()
 		if prev.ctx.Err() == nil {
-			return nil, &dialog.BusyError{SessionID: sessionID}
+			return nil, &dialog.BusyError{SessionID: sessionID, Cancel: ts.cancel}
 		}
 		select {
 		case <-prev.done:

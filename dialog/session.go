@@ -20,11 +20,21 @@ type SessionInfo struct {
 	Live bool
 }
 
-// BusyError refuses a prompt to a session that is running one.
-type BusyError struct{ SessionID string }
+// BusyError refuses a prompt to a session that is running one, in the
+// one wording every front end answers with.
+type BusyError struct {
+	SessionID string
+	// Cancel is how the front end's user cancels the running prompt
+	// ("session/cancel"); "" names no way.
+	Cancel string
+}
 
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("session %s is already running a prompt; cancel it or wait for it to finish", e.SessionID)
+	how := ""
+	if e.Cancel != "" {
+		how = " with " + e.Cancel
+	}
+	return fmt.Sprintf("Gemini is still answering the previous prompt of this conversation (session %s is already running a prompt): wait for it, or cancel it%s", e.SessionID, how)
 }
 
 // UnknownSessionError is a session id that names no session.

@@ -12,8 +12,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/completion"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -367,7 +367,7 @@ func wordBefore(text string, p workspace.Position, enc workspace.Encoding) (stri
 
 // configureCompletion hands the engine what built offers: its sign-in
 // and settings.
-func (s *Server) configureCompletion(built *setup.Built) {
+func (s *Server) configureCompletion(built *conversation.Build) {
 	if built != nil {
 		s.completion.SetBackend(built.Completion())
 		built.ReportCompletion(s.completion.Stats)

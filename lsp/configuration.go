@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/conversation"
 )
 
 // configurationSections are the keys under which a client may send
@@ -39,7 +39,7 @@ func (s *Server) didChangeConfiguration(p configurationParams) error {
 		return nil
 	}
 	applied, restart, err := built.Reload(change)
-	if errors.Is(err, setup.ErrOverlay) {
+	if errors.Is(err, conversation.ErrOverlay) {
 		s.warnUser("didChangeConfiguration", fmt.Errorf("the new settings were not applied: %w", err))
 		return nil
 	}

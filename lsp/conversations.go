@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // conversations are the sessions gemini.prompt continues: one per
@@ -54,7 +53,7 @@ func (s *Server) rootOf(uri string) string {
 // conversation is the session a gemini.prompt in root continues: the one
 // it names, else the root's current one, else a new one; it becomes the
 // root's current conversation.
-func (s *Server) conversation(ctx context.Context, built *setup.Built, root, sessionID string) (*conversation.Live[struct{}], error) {
+func (s *Server) conversation(ctx context.Context, built *conversation.Build, root, sessionID string) (*conversation.Live[struct{}], error) {
 	if sessionID == "" {
 		sessionID = s.conversations.get(root)
 		if sessionID != "" {
@@ -78,7 +77,7 @@ func (s *Server) conversation(ctx context.Context, built *setup.Built, root, ses
 
 // session is the live session id names (resumed from disk when the
 // agent holds it no more), or a new one when id is empty.
-func (s *Server) session(ctx context.Context, built *setup.Built, id string) (*conversation.Live[struct{}], error) {
+func (s *Server) session(ctx context.Context, built *conversation.Build, id string) (*conversation.Live[struct{}], error) {
 	if id == "" {
 		return s.host.Open(built, false, struct{}{}), nil
 	}
@@ -165,20 +164,24 @@ func (s *Server) cancelCommand(ctx context.Context, args []json.RawMessage) (can
 // cancelled to report their end.
 const cancelWait = 2 * time.Second
 
-// unclaimed is the wire's error for session id's turn that Host.Begin
-// did not claim (err): a session gone meanwhile is the params' fault,
-// anything else a busy session.
-func unclaimed(id string, err error) error {
+// unclaimed is the wire's error for a turn that Host.Begin did not claim
+// (err): a session gone meanwhile is the params' fault; a busy one is
+// refused in the host's words (busyError), as anything else.
+func unclaimed(err error) error {
 	if conversation.IsUnknownSession(err) {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}
-	return busyError(id)
+	return busyError(err)
 }
 
-// busyError refuses a prompt or a rewind for a session already running
-// one, in the one wording every LSP request answers: gemini.prompt's
-// clients read "still answering" and the command that cancels it,
-// gemini/prompt's "is already running a prompt" and gemini/cancel.
-func busyError(id string) error {
-	return jsonrpc2.Errorf(codeRequestFailed, "Gemini is still answering the previous prompt of this conversation (session %s is already running a prompt): wait for it, or cancel it with %s (gemini/cancel)", id, CommandCancel)
+// cancelHow is how an LSP client cancels a running prompt, which the
+// host's busy error names: gemini.prompt's clients read "still
+// answering" and the command that cancels it, gemini/prompt's "is
+// already running a prompt" and gemini/cancel (dialog.BusyError).
+const cancelHow = CommandCancel + " (gemini/cancel)"
+
+// busyError is the wire's error for a prompt or a rewind the host
+// refused (a session running one), in the host's words.
+func busyError(err error) error {
+	return jsonrpc2.NewError(codeRequestFailed, err.Error())
 }

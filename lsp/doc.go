@@ -24,10 +24,13 @@
 //
 // Prompts run on a conversation host (conversation.Host; presenter.go):
 // initialize builds the one agent through it, shared by every session
-// (Open and Resume with own false); gemini/prompt, gemini.prompt and
-// gemini/rewind take the session's turn from it (the rewind runs as the
-// claim's, Claim.Rewind), so a busy session is refused in one wording,
-// and encode its Outcome in LSP's words (answer). Cancels and the
+// (Open and Resume with own false), and keeps its handle
+// (conversation.Build), under which the host makes the agent anew after
+// a sign-in or a change of the folders' trust (Host.Rebuild);
+// gemini/prompt, gemini.prompt and gemini/rewind take the session's turn
+// from it (the rewind runs as the claim's, Claim.Rewind), so a busy
+// session is refused in the host's one wording, and encode its Outcome
+// in LSP's words (answer). Cancels and the
 // sessions' list go through it too; the server reads a session's state
 // (its mode, its rewind points) but changes none itself.
 // The presenter is the server's one door to the user: Emit shows each

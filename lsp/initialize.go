@@ -61,12 +61,12 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	s.configureCompletion(built)
 	offer := completionOffer{}
 	if built != nil {
-		ic := built.Settings.InlineCompletion
+		ic := built.InlineCompletion()
 		offer.inline = ic.Enabled == nil || *ic.Enabled
 		offer.items = offer.inline && ic.CompletionItems
 	}
 	if err == nil {
-		err = built.AuthErr
+		err = built.AuthErr()
 	}
 	if err != nil {
 		// The server still serves everything else; prompts answer this error.

@@ -120,24 +120,22 @@ func (s *Server) manualSignIn(ctx context.Context, cfg login.Config) (login.Resu
 }
 
 // useLogin makes the agent use the new login: an agent that had no
-// credentials is built again; a running one reads the cached login anew
-// on its next request. It returns the auth set-up now.
+// credentials is built again (Host.Rebuild: the sessions continue in
+// it); a running one reads the cached login anew on its next request. It
+// returns the auth set-up now.
 func (s *Server) useLogin(ctx context.Context) auth.Report {
-	built := s.agentState.setup()
-	if built == nil {
+	b := s.agentState.setup()
+	if b == nil {
 		return auth.Status("", s.getenv)
 	}
-	if built.AuthErr != nil {
-		fresh, err := built.Rebuild(ctx)
-		if err != nil {
+	if b.AuthErr() != nil {
+		if err := s.host.Rebuild(ctx, b); err != nil {
 			s.log.Warn("the agent was not set up again after the sign-in", zap.Error(err))
-			return built.AuthStatus()
+			return b.AuthStatus()
 		}
-		s.agentState.replace(fresh).Close()
-		s.configureCompletion(fresh)
-		built = fresh
+		s.configureCompletion(b)
 	}
-	return built.AuthStatus()
+	return b.AuthStatus()
 }
 
 func messageTypeFor(r auth.Report) protocol.MessageType {

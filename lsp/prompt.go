@@ -225,7 +225,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 func answer(id string, o conversation.Outcome) (promptResult, error) {
 	switch o.Ending {
 	case conversation.Busy:
-		return promptResult{}, busyError(id)
+		return promptResult{}, busyError(o.Err)
 	case conversation.NotRun:
 		return promptResult{}, jsonrpc2.NewError(codeRequestFailed, o.NotRun.Error())
 	case conversation.Unknown, conversation.Refused:

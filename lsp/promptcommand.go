@@ -58,7 +58,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	var show func(dialog.Event)
 	claim, err := s.host.Begin(showingWith(s.life, func(e dialog.Event) { show(e) }), sess.ID())
 	if err != nil {
-		return commandStarted{}, unclaimed(sess.ID(), err)
+		return commandStarted{}, unclaimed(err)
 	}
 	reported := s.reports.begin(sess.ID())
 	s.handlers.start()

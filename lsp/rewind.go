@@ -78,16 +78,13 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 	}
 	claim, err := s.host.Begin(ctx, live.ID())
 	if err != nil {
-		return rewindResult{}, unclaimed(live.ID(), err)
+		return rewindResult{}, unclaimed(err)
 	}
 	defer claim.End()
 	res, err := claim.Rewind(*p.Prompt, mode)
-	_, busy := errors.AsType[*dialog.BusyError](err)
 	switch {
 	case errors.Is(err, dialog.ErrNoSuchPrompt):
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt: %v", err)
-	case busy:
-		return rewindResult{}, busyError(live.ID())
 	case err != nil:
 		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/completion"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -138,6 +137,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		Version:   opts.Version,
 		Logger:    s.log, // the agent's warnings reach the editor too
 		Retry:     opts.Retry,
+		Cancel:    cancelHow,
 	}, presenter{s})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -309,14 +309,14 @@ func (s *Server) cancelRequest(p cancelParams) error {
 
 // state returns what the prompt handlers need, or an error when the
 // server cannot run prompts.
-func (s *Server) state() (*setup.Built, clientFeatures, error) {
+func (s *Server) state() (*conversation.Build, clientFeatures, error) {
 	built, err := s.agentState.runner()
 	return built, s.features.get(), err
 }
 
 // stateFor is state for prompt text: a built-in that needs no model runs
 // without credentials too, as Gemini CLI's /help and /tools do.
-func (s *Server) stateFor(ctx context.Context, text string) (*setup.Built, clientFeatures, error) {
+func (s *Server) stateFor(ctx context.Context, text string) (*conversation.Build, clientFeatures, error) {
 	built, f, err := s.state()
 	if err != nil {
 		if b := s.agentState.withoutModel(); b != nil && conversation.Local(ctx, b, text) {

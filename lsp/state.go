@@ -1,11 +1,12 @@
 package lsp
 
 import (
+	"errors"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/setup"
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -77,13 +78,14 @@ func (n *negotiated) get() clientFeatures {
 
 // agentState is what initialize sets up: the workspace first, then the
 // one build every session shares (the agent with its tools), or why there
-// is none. Serve's end reads built to close it, whatever initialize got
-// to.
+// is none. Serve's end reads build to close it, whatever initialize got
+// to. The host makes the agent anew under the build (a sign-in, a change
+// of the folders' trust): the handle stays.
 type agentState struct {
 	mu    sync.Mutex
 	ws    *workspace.Workspace
-	built *setup.Built // the agent and its tools; their MCP servers end with the connection
-	err   error        // why prompts cannot run; the rest of the server still serves
+	build *conversation.Build // the agent and its tools; their MCP servers end with the connection
+	err   error               // why there is no build; the rest of the server still serves
 }
 
 func (a *agentState) setWorkspace(ws *workspace.Workspace) {
@@ -92,25 +94,11 @@ func (a *agentState) setWorkspace(ws *workspace.Workspace) {
 	a.ws = ws
 }
 
-// set records what the build made: b (nil when it failed) and why
-// prompts cannot run (err, else b's AuthErr).
-func (a *agentState) set(b *setup.Built, err error) {
+// set records what the build made: b, or why there is none (err).
+func (a *agentState) set(b *conversation.Build, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err == nil {
-		err = b.AuthErr
-	}
-	a.built, a.err = b, err
-}
-
-// replace puts b in place of the agent set up before (a rebuild), and
-// returns what it replaced.
-func (a *agentState) replace(b *setup.Built) (old *setup.Built) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	old = a.built
-	a.built, a.err = b, b.AuthErr
-	return old
+	a.build, a.err = b, err
 }
 
 // workspace is nil before initialize.
@@ -121,32 +109,43 @@ func (a *agentState) workspace() *workspace.Workspace {
 }
 
 // setup is nil when the agent could not be set up (or not yet).
-func (a *agentState) setup() *setup.Built {
+func (a *agentState) setup() *conversation.Build {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.built
+	return a.build
 }
 
 // runner returns the build prompts run in, or RequestFailed saying why
-// there is none.
-func (a *agentState) runner() (*setup.Built, error) {
+// they cannot run: no build, or no credentials (which a sign-in brings).
+func (a *agentState) runner() (*conversation.Build, error) {
+	b, err := a.made()
+	if err == nil {
+		err = b.AuthErr()
+	}
+	if err != nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, err.Error())
+	}
+	return b, nil
+}
+
+// made is the build, or why there is none.
+func (a *agentState) made() (*conversation.Build, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.err != nil {
-		return nil, jsonrpc2.NewError(codeRequestFailed, a.err.Error())
+	if a.build == nil && a.err == nil {
+		return nil, errors.New("the server is not initialized")
 	}
-	return a.built, nil
+	return a.build, a.err
 }
 
 // withoutModel returns the build when the only thing missing is the
 // model's credentials: its built-ins that need no model still run.
-func (a *agentState) withoutModel() *setup.Built {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.built == nil || a.built.Agent == nil || a.err == nil || a.err != a.built.AuthErr {
+func (a *agentState) withoutModel() *conversation.Build {
+	b, err := a.made()
+	if err != nil || b == nil || b.AuthErr() == nil {
 		return nil
 	}
-	return a.built
+	return b
 }
 
 // asking remembers what the client showed of its means to ask the user.

@@ -72,10 +72,10 @@ func (p presenter) askTrustPlugin(ctx context.Context, req dialog.TrustRequest) 
 
 // settleTrust readies claim's prompt in for the folders' trust: the first
 // prompt puts the trust question (Claim.AskTrust); when the trust differs
-// from the agent's, the agent is built anew, as after a sign-in, and
-// replaces it for every session; the claim's session continues in the
-// agent of now. One prompt settles at a time, so that the question is put
-// once and the agent built anew once.
+// from the agent's, the agent is built anew (Host.Rebuild), as after a
+// sign-in, for every session; the claim's session continues in the agent
+// of now. One prompt settles at a time, so that the question is put once
+// and the agent built anew once.
 func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Input) {
 	ctx := claim.Context()
 	select {
@@ -84,23 +84,20 @@ func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Inpu
 	case <-ctx.Done():
 		return
 	}
-	current := s.agentState.setup()
-	if current == nil {
+	b := s.agentState.setup()
+	if b == nil {
 		return
 	}
 	claim.AskTrust(in)
-	if current.TrustChanged() {
-		fresh, err := current.Rebuild(ctx)
-		if err != nil {
+	if b.TrustChanged() {
+		if err := s.host.Rebuild(ctx, b); err != nil {
 			s.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))
 			return
 		}
-		s.agentState.replace(fresh).Close()
-		s.configureCompletion(fresh)
-		s.log.Info("the folders' trust changed: the agent was set up again", zap.Strings("untrusted", fresh.Trust.Untrusted()))
-		current = fresh
+		s.configureCompletion(b)
+		s.log.Info("the folders' trust changed: the agent was set up again", zap.Strings("untrusted", b.Untrusted()))
 	}
-	if err := claim.Move(current); err != nil {
+	if err := claim.Move(); err != nil {
 		s.log.Warn("the session did not move to the agent set up again", zap.String("sessionId", claim.Live().ID()), zap.Error(err))
 	}
 }

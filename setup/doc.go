@@ -14,8 +14,9 @@
 //     mode, starts no MCP server and reads no .gemini/policies or skills,
 //     and the user is told why. When what decides it changes
 //     (Built.TrustChanged: the trust question's answer, recorded with
-//     Built.SetTrust, /permissions, Gemini CLI), the front end builds
-//     anew (Rebuild) rather than patch a build (trust.go).
+//     Built.SetTrust, /permissions, Gemini CLI), the host builds anew
+//     (Rebuild, with the settings the front end changed since: Reload)
+//     rather than patch a build (trust.go).
 //   - The user's installed extensions (package extensions) are read once,
 //     after the settings files, as security.allowedExtensions and
 //     blockGitExtensions allow; the enabled ones' MCP servers and

@@ -70,6 +70,11 @@ type Options struct {
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
 	Overlay map[string]any
+	// Change is the settings the front end changed since it started
+	// (workspace/didChangeConfiguration), over Overlay; a model or an
+	// approval mode it names wins over Model and ApprovalMode, as Reload
+	// applies them. Rebuild sets it to the last change Reload applied.
+	Change map[string]any
 	// Unattended: nobody is there to ask (headless), which plan mode's
 	// tools heed as Gemini CLI's non-interactive runs do.
 	Unattended bool
@@ -172,6 +177,9 @@ type Built struct {
 	// telemetry is the settings' telemetry (telemetry.go); nil when
 	// AuthErr is set.
 	telemetry telemetry.Sink
+	// change is the settings changed since the front end started: the
+	// last Reload's, else Options.Change; Rebuild builds with it.
+	change map[string]any
 }
 
 // ErrOverlay wraps a front end's settings that cannot be used; the front
@@ -201,12 +209,17 @@ func Load(o Options) (*Built, error) {
 	}
 	b.Trust = trust
 	b.Getenv, b.EnvFile = loadEnv(o, trust)
-	set, err := b.loadSettings()
+	base, err := b.loadSettings()
 	if err != nil {
 		return nil, err
 	}
-	b.Extensions = b.loadExtensions(set.Security)
-	set, notes := b.Extensions.Apply(set)
+	changed, err := withOverlay(base, o.Change)
+	if err != nil {
+		return nil, err
+	}
+	b.Extensions = b.loadExtensions(changed.Security)
+	base, _ = b.Extensions.Apply(base)
+	set, notes := b.Extensions.Apply(changed)
 	for _, note := range notes {
 		o.Warn("part of an extension is not used", note)
 	}
@@ -214,7 +227,8 @@ func Load(o Options) (*Built, error) {
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
-	b.Model, b.ApprovalMode = b.choose(set, set)
+	b.Model, b.ApprovalMode = b.choose(base, set)
+	b.change = o.Change
 	return b, nil
 }
 
@@ -678,15 +692,26 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 			restart = append(restart, c.key)
 		}
 	}
-	b.Settings = set
+	b.Settings, b.change = set, change
 	return applied, restart, nil
 }
 
-// Rebuild builds the agent again from the same options, reading the
-// settings, the environment's files and the credentials anew: after a
-// sign-in, the agent that had none. The caller closes b once nothing uses
-// it.
-func (b *Built) Rebuild(ctx context.Context) (*Built, error) { return Build(ctx, b.opts) }
+// Rebuild builds the agent again from the same options and the settings
+// the last Reload changed, reading the settings, the environment's files,
+// the credentials and the folders' trust anew: after a sign-in, the agent
+// that had none; after the folders' trust changed, one that reads what
+// the workspace brings. What /stats shows of completion carries over. The
+// caller closes b once nothing uses it.
+func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
+	o := b.opts
+	o.Change = b.change
+	fresh, err := Build(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	fresh.completionStats.Store(b.completionStats.Load())
+	return fresh, nil
+}
 
 // Close runs the sessions' SessionEnd hooks, then stops what the tools
 // run in the background (MCP servers, the discovery command). It is safe

@@ -139,3 +139,49 @@ func TestBuildWithoutCredentials(t *testing.T) {
 		t.Errorf("the MCP server did not start for the whole agent: %v", err)
 	}
 }
+
+// A build made anew (after a sign-in, or the folders' trust changed)
+// keeps the settings the front end changed since it started: the model
+// and approval mode a change named, and what needs a restart to count
+// (the tools), which the new build then uses. The front end's explicit
+// choices stay beneath them, as Reload ranks them.
+func TestRebuildKeepsTheChangedSettings(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	b, err := Build(context.Background(), Options{
+		Workspace: ws,
+		Getenv:    func(k string) string { return env[k] },
+		Overlay:   map[string]any{"model": "editor-model"},
+		Model:     "editor-model",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	change := map[string]any{
+		"model":   map[string]any{"name": "changed-model"},
+		"general": map[string]any{"defaultApprovalMode": "auto_edit"},
+		"tools":   map[string]any{"exclude": []any{tools.ShellName}},
+	}
+	if _, _, err := b.Reload(change); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := b.Rebuild(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if fresh.Model != "changed-model" || fresh.ApprovalMode != tools.ApprovalAutoEdit {
+		t.Errorf("rebuilt with model %q and mode %q, want the change's changed-model and auto_edit", fresh.Model, fresh.ApprovalMode)
+	}
+	if _, ok := fresh.Tools.Registry.Get(tools.ShellName); ok {
+		t.Errorf("the rebuilt agent offers %s, which the change excluded", tools.ShellName)
+	}
+	if _, ok := b.Tools.Registry.Get(tools.ShellName); !ok {
+		t.Fatalf("the first build lacks %s: the test shows nothing", tools.ShellName)
+	}
+}

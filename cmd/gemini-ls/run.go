@@ -15,7 +15,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
-	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -146,15 +145,15 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, err)
 	}
 	defer built.Close()
-	if len(f.allowedTools) > 0 || len(built.Settings.Tools.Allowed) > 0 {
+	if len(f.allowedTools) > 0 || built.SettingsAllowTools() {
 		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
 	}
 	if built.NotTrusted() != nil {
 		fmt.Fprintln(stderr, untrustedHint)
 		return exitUntrusted
 	}
-	if built.AuthErr != nil {
-		fmt.Fprintln(stderr, built.AuthErr)
+	if err := built.AuthErr(); err != nil {
+		fmt.Fprintln(stderr, err)
 		return exitAuth
 	}
 	input, code := f.input(ctx, stdin, out, stderr)
@@ -179,7 +178,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// ends the wait early, and the prompt then ends too.
 	host.Ready(ctx, live)
 	start := time.Now()
-	out.begin(live.ID(), built.Model, input)
+	out.begin(live.ID(), host.Model(built), input)
 	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input})
 	res := o.Result
 	switch o.Ending {
@@ -237,10 +236,10 @@ func withEnv(getenv func(string) string, lookupEnv func(string) (string, bool), 
 }
 
 // listExtensions prints the installed extensions, as Gemini CLI's -l.
-func listExtensions(built *agentsetup.Built, stdout io.Writer) int {
+func listExtensions(loaded *conversation.Build, stdout io.Writer) int {
 	fmt.Fprintln(stdout, "Installed extensions:")
-	for _, e := range built.Extensions.All {
-		fmt.Fprintf(stdout, "- %s\n", e.Name)
+	for _, name := range loaded.Extensions() {
+		fmt.Fprintf(stdout, "- %s\n", name)
 	}
 	return 0
 }

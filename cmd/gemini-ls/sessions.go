@@ -12,7 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
-	agentsetup "github.com/gemini-ls/gemini-ls/setup"
 )
 
 // pick is the session arg names among list: "latest" (the last one 0.61
@@ -49,7 +48,7 @@ func pick(list []conversation.Saved, arg string) (conversation.Saved, bool) {
 // session is the session to run the prompt in: a new one, or the saved
 // one resume names: "latest", a number of --list-sessions or an id, as
 // Gemini CLI's --resume takes them.
-func session(ctx context.Context, host *conversation.Host[struct{}], built *agentsetup.Built, resume, id, dir string, out *report) (*conversation.Live[struct{}], error) {
+func session(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, resume, id, dir string, out *report) (*conversation.Live[struct{}], error) {
 	if id != "" {
 		l, err := host.OpenWithID(ctx, built, id, false, struct{}{})
 		if errors.Is(err, dialog.ErrSessionExists) {
@@ -60,7 +59,7 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *agen
 	if resume == "" {
 		return host.Open(built, false, struct{}{}), nil
 	}
-	list, err := conversation.SavedSessions(ctx, built.Getenv, dir)
+	list, err := built.SavedSessions(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("--resume %s: %w", resume, err)
 	}

@@ -22,7 +22,7 @@ func permissionsSubcommands() []Builtin {
 // trustedFolders.json. A front end that cannot put the question records
 // TRUST_FOLDER, which is what the command's name asks for, and says so.
 // A change to the workspace's own trust counts from the next prompt,
-// which the front end builds anew for (setup.Built.TrustChanged).
+// which the host builds anew for (setup.Built.TrustChanged, Host.Rebuild).
 func trustFolder(ctx context.Context, env Env, args string) (Reply, error) {
 	dir := env.Root
 	if args != "" {
