@@ -48,6 +48,12 @@ func writeFile(t *testing.T, path, text string) {
 	}
 }
 
+// result is what a command said and its exit status.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
 func runCmd(t *testing.T, cmd *exec.Cmd, stdin string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer

@@ -1,4 +1,4 @@
-package main
+package manage
 
 import (
 	"bytes"
@@ -70,7 +70,7 @@ func (e extEnv) gls(t *testing.T, stdin string, args ...string) result {
 	}
 	t.Chdir(e.work)
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"extensions"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	code := extensionsCommand(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr)
 	return result{stdout.String(), stderr.String(), code}
 }
 

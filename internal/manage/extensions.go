@@ -1,4 +1,4 @@
-package main
+package manage
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
@@ -21,9 +22,9 @@ import (
 const exitFatalConfig = 52
 
 // extensionsCommands are gemini-ls extensions' commands.
-func extensionsCommands() []command {
-	sub := func(name, args, summary string, do func(context.Context, *extensionsCmd, []string) int) command {
-		return command{name, args, summary, func(ctx context.Context, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func extensionsCommands() []cmdline.Command {
+	sub := func(name, args, summary string, do func(context.Context, *extensionsCmd, []string) int) cmdline.Command {
+		return cmdline.Command{Name: name, Args: args, Summary: summary, Run: func(ctx context.Context, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			x, err := newExtensionsCmd(stdin, stdout, stderr, name)
 			if err != nil {
 				fmt.Fprintf(stderr, "gemini-ls extensions %s: %v\n", name, err)
@@ -32,7 +33,7 @@ func extensionsCommands() []command {
 			return do(ctx, x, rest)
 		}}
 	}
-	return []command{
+	return []cmdline.Command{
 		sub("install", "<source>", "Install an extension from a local path or a git repository (http(s)://, ssh://, git@, file://).", func(ctx context.Context, x *extensionsCmd, args []string) int {
 			return x.install(ctx, args)
 		}),
@@ -66,22 +67,22 @@ func extensionsCommands() []command {
 // extensionsCommand is `gemini-ls extensions`.
 func extensionsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, "gemini-ls extensions: You need at least one command before continuing.; %s\n", seeHelp("extensions"))
+		fmt.Fprintf(stderr, "gemini-ls extensions: You need at least one command before continuing.; %s\n", cmdline.SeeHelp("extensions"))
 		return exitError
 	}
 	subs := extensionsCommands()
-	if asksHelp(args[:1]) {
+	if cmdline.AsksHelp(args[:1]) {
 		writeGroupHelp(stderr, "extensions", subs)
 		return 0
 	}
-	if c, ok := findCommand(subs, args[0]); ok {
-		return c.run(ctx, args[1:], stdin, stdout, stderr)
+	if c, ok := cmdline.Find(subs, args[0]); ok {
+		return c.Run(ctx, args[1:], stdin, stdout, stderr)
 	}
 	if args[0] == "config" {
 		fmt.Fprintln(stderr, "gemini-ls extensions config: gemini-ls does not configure extension settings (some go to the system keychain); use `gemini extensions config`")
 		return exitError
 	}
-	fmt.Fprintf(stderr, "gemini-ls extensions: unknown command %q; %s\n", args[0], seeHelp("extensions"))
+	fmt.Fprintf(stderr, "gemini-ls extensions: unknown command %q; %s\n", args[0], cmdline.SeeHelp("extensions"))
 	return exitError
 }
 
@@ -180,7 +181,7 @@ func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 		case !given && o.def != "":
 			flags[o.names[0]] = o.def
 		case given && len(o.choices) > 0 && !slices.Contains(o.choices, v):
-			return nil, nil, fmt.Errorf("Invalid values: Argument: %s, Given: %q, Choices: %s", o.names[0], v, quoteAll(o.choices))
+			return nil, nil, fmt.Errorf("Invalid values: Argument: %s, Given: %q, Choices: %s", o.names[0], v, cmdline.QuoteAll(o.choices))
 		}
 	}
 	return flags, pos, nil
@@ -189,7 +190,7 @@ func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 // usage reports a bad command line as Gemini CLI's yargs does, in one
 // line, with where to look, and its exit status.
 func (x *extensionsCmd) usage(msg string) int {
-	fmt.Fprintf(x.stderr, "gemini-ls extensions %s: %s; %s\n", x.sub, msg, seeHelp("extensions"))
+	fmt.Fprintf(x.stderr, "gemini-ls extensions %s: %s; %s\n", x.sub, msg, cmdline.SeeHelp("extensions"))
 	return exitError
 }
 
@@ -202,9 +203,9 @@ func (x *extensionsCmd) fail(err error) int {
 // parseArgs parses args, -h and the flags of spec; ok false means return
 // code.
 func (x *extensionsCmd) parseArgs(args []string, spec flagSpec) (flags map[string]string, pos []string, code int, ok bool) {
-	if asksHelp(args) {
-		c, _ := findCommand(extensionsCommands(), x.sub)
-		writeUsage(x.stderr, "gemini-ls extensions", c, mgmtOptions(spec))
+	if cmdline.AsksHelp(args) {
+		c, _ := cmdline.Find(extensionsCommands(), x.sub)
+		cmdline.WriteUsage(x.stderr, "gemini-ls extensions", c, mgmtOptions(spec))
 		return nil, nil, 0, false
 	}
 	flags, pos, err := spec.parse(args)

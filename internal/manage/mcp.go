@@ -1,19 +1,17 @@
-package main
+package manage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
@@ -31,28 +29,28 @@ import (
 const mcpListTimeout = 5 * time.Second
 
 // mcpCommands are gemini-ls mcp's commands.
-func mcpCommands() []command {
-	env := mgmtEnv{getenv: os.Getenv}
-	return []command{
-		{"add", "<name> <commandOrUrl> [args...]", "Add a server to the settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.mcpAdd(args, stderr)
+func (e mgmtEnv) mcpCommands() []cmdline.Command {
+	return []cmdline.Command{
+		{Name: "add", Args: "<name> <commandOrUrl> [args...]", Summary: "Add a server to the settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpAdd(args, stderr)
 		}},
-		{"remove", "<name>", "Remove a server from the settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.mcpRemove(args, stderr)
+		{Name: "remove", Args: "<name>", Summary: "Remove a server from the settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpRemove(args, stderr)
 		}},
-		{"list", "", "List the configured servers, connecting to each.", func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.mcpList(ctx, args, stderr)
+		{Name: "list", Summary: "List the configured servers, connecting to each.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpList(ctx, args, stderr)
 		}},
 	}
 }
 
-func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	subs := mcpCommands()
+// mcpCommand is `gemini-ls mcp`.
+func (e mgmtEnv) mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	subs := e.mcpCommands()
 	if code, done := groupHelp(args, stderr, "mcp", subs, "You need at least one command before continuing."); done {
 		return code
 	}
-	if c, ok := findCommand(subs, args[0]); ok {
-		return c.run(ctx, args[1:], stdin, stdout, stderr)
+	if c, ok := cmdline.Find(subs, args[0]); ok {
+		return c.Run(ctx, args[1:], stdin, stdout, stderr)
 	}
 	if args[0] == "enable" || args[0] == "disable" {
 		fmt.Fprintf(stderr, "gemini-ls mcp %s: not supported: gemini-ls does not read Gemini CLI's MCP enablement file; remove the server (gemini-ls mcp remove) or set mcp.excluded instead\n", args[0])
@@ -61,64 +59,6 @@ func mcpCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fmt.Fprintf(stderr, "Unknown argument: %s\n", args[0])
 	writeGroupHelp(stderr, "mcp", subs)
 	return 1
-}
-
-// mgmtEnv is what a management command reads of its process: the
-// environment (HOME) and the working directory, as 0.61 reads them.
-type mgmtEnv struct {
-	getenv settings.Getenv
-}
-
-// dirs are the working directory and the user's Gemini directory.
-func (e mgmtEnv) dirs() (cwd, userDir string, err error) {
-	cwd, err = os.Getwd()
-	if err != nil {
-		return "", "", fmt.Errorf("finding the working directory: %w", err)
-	}
-	userDir = settings.UserDir(e.getenv)
-	if userDir == "" {
-		return "", "", errors.New("neither HOME nor GEMINI_CLI_HOME is set: there is no user settings file")
-	}
-	return cwd, userDir, nil
-}
-
-// workingDir is what a listing command reads of the working directory.
-type workingDir struct {
-	cwd, userDir string
-	trust        settings.Trust
-	settings     settings.Settings
-	// extensions are those the settings allow, enabled or not.
-	extensions extensions.Loaded
-}
-
-// read reads the working directory's trust, its settings and the
-// extensions they allow, saying on stderr what could not be read, as
-// 0.61 warns and goes on; asIfTrusted reads an untrusted folder's
-// settings too. Not ok (said as an Error) without a working or user
-// directory.
-func (e mgmtEnv) read(stderr io.Writer, asIfTrusted bool) (w workingDir, ok bool) {
-	cwd, userDir, err := e.dirs()
-	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return w, false
-	}
-	roots := []string{cwd}
-	trust, err := settings.DecideTrust(e.getenv, roots)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
-	}
-	readTrust := trust
-	if asIfTrusted {
-		getenv, _ := withEnv(e.getenv, nil, "GEMINI_CLI_TRUST_WORKSPACE", "true")
-		readTrust, _ = settings.DecideTrust(getenv, roots)
-	}
-	set, err := settings.Load(e.getenv, roots, readTrust)
-	if err != nil {
-		fmt.Fprintf(stderr, "Warning: %v\n", err)
-	}
-	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
-		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
-	return workingDir{cwd: cwd, userDir: userDir, trust: trust, settings: set, extensions: loaded}, true
 }
 
 // mcpScopes are mcp add and remove's --scope.
@@ -170,7 +110,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 		{names: []string{"include-tools"}, kind: optGreedy, help: "The only tools used of the server"},
 		{names: []string{"exclude-tools"}, kind: optGreedy, help: "Tools of the server not used"},
 	}, true, 2, -1)
-	if code, done := mgmtUsageError(a, err, "mcp add", stderr); done {
+	if code, done := e.usageError(a, err, "mcp add", stderr); done {
 		return code
 	}
 	name, target, serverArgs := a.positional[0], a.positional[1], append(a.positional[2:], a.rest...)
@@ -276,7 +216,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 
 func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope}, false, 1, 1)
-	if code, done := mgmtUsageError(a, err, "mcp remove", stderr); done {
+	if code, done := e.usageError(a, err, "mcp remove", stderr); done {
 		return code
 	}
 	name, scope := a.positional[0], a.str("scope")
@@ -299,41 +239,6 @@ func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// mgmtUsageError reports a parse error (or prints the usage for -h): done is
-// true when the command should stop, with code.
-func mgmtUsageError(a mgmtArgs, err error, command string, stderr io.Writer) (code int, done bool) {
-	if a.help {
-		group, name, _ := strings.Cut(command, " ")
-		c, _ := findCommand(subcommandsOf(group), name)
-		writeUsage(stderr, "gemini-ls "+group, c, mgmtOptions(a.specs))
-		return 0, true
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%v\nrun 'gemini-ls %s --help' for its options\n", err, command)
-		return 1, true
-	}
-	return 0, false
-}
-
-// subcommandsOf is the commands of a management command (mcp, skills).
-func subcommandsOf(group string) []command {
-	if group == "mcp" {
-		return mcpCommands()
-	}
-	return skillsCommands()
-}
-
-// sameSettingsFile reports whether a and b are one file (or would be).
-func sameSettingsFile(a, b string) bool {
-	if ra, err := filepath.EvalSymlinks(filepath.Dir(a)); err == nil {
-		a = filepath.Join(ra, filepath.Base(a))
-	}
-	if rb, err := filepath.EvalSymlinks(filepath.Dir(b)); err == nil {
-		b = filepath.Join(rb, filepath.Base(b))
-	}
-	return a == b
-}
-
 // listedServer is one server mcp list shows.
 type listedServer struct {
 	name      string
@@ -343,7 +248,7 @@ type listedServer struct {
 
 func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, nil, false, 0, 0)
-	if code, done := mgmtUsageError(a, err, "mcp list", stderr); done {
+	if code, done := e.usageError(a, err, "mcp list", stderr); done {
 		return code
 	}
 	// An untrusted folder's servers are listed all the same, as 0.61
@@ -393,7 +298,7 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	}
 	connected := map[string]bool{}
 	if trusted {
-		connected = connectAll(ctx, servers, cwd, userDir)
+		connected = e.connectAll(ctx, servers, cwd, userDir)
 	}
 	fmt.Fprint(stderr, "Configured MCP servers:\n\n")
 	for _, s := range servers {
@@ -436,7 +341,7 @@ func serverInfo(s listedServer) string {
 // tool listing) within its timeout, 5 seconds when it has none, as
 // 0.61's testMCPConnection bounds it. Every server is stopped before it
 // returns.
-func connectAll(ctx context.Context, servers []listedServer, cwd, userDir string) map[string]bool {
+func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, userDir string) map[string]bool {
 	cfg := map[string]settings.MCPServer{}
 	bound := mcpListTimeout
 	for _, s := range servers {
@@ -445,7 +350,7 @@ func connectAll(ctx context.Context, servers []listedServer, cwd, userDir string
 			bound = t
 		}
 	}
-	m := mcp.Start(mcp.Config{Servers: cfg, Dir: cwd, Version: version,
+	m := mcp.Start(mcp.Config{Servers: cfg, Dir: cwd, Version: e.version,
 		TokenFile: filepath.Join(userDir, oauth.FileName),
 		// No sign-in from a listing: one that would start is shown
 		// nowhere and ends with the wait.
@@ -461,220 +366,4 @@ func connectAll(ctx context.Context, servers []listedServer, cwd, userDir string
 		out[st.Name] = st.State == mcp.StateReady
 	}
 	return out
-}
-
-// The management commands (mcp, skills) take their arguments as Gemini
-// CLI 0.61's yargs takes them, so a command line written for `gemini`
-// works after `gemini-ls`: options before, between or after the
-// positionals, --name=value or --name value, --no-name for a boolean,
-// and yargs' words for what is wrong.
-
-// mgmtOptKind is how an option takes its value.
-type mgmtOptKind int
-
-const (
-	optBool   mgmtOptKind = iota
-	optString             // one value; the last given wins
-	optEach               // one value each time, collected (yargs' array with nargs 1)
-	optGreedy             // every value up to the next option (yargs' array)
-)
-
-// mgmtOpt is one option: its names (the first is its key), how it takes
-// a value, and the values it allows (any when empty).
-type mgmtOpt struct {
-	names   []string
-	kind    mgmtOptKind
-	choices []string
-	def     string
-	help    string // what help says of it
-}
-
-// mgmtArgs is what parseMgmtArgs found.
-type mgmtArgs struct {
-	values     map[string][]string // by the option's key
-	positional []string
-	// rest are the arguments after "--" when unknown options are
-	// arguments (mcp add's server arguments).
-	rest []string
-	help bool
-	// specs are the options parsed, for help.
-	specs []mgmtOpt
-}
-
-func (a mgmtArgs) str(key string) string {
-	v := a.values[key]
-	if len(v) == 0 {
-		return ""
-	}
-	return v[len(v)-1]
-}
-
-func (a mgmtArgs) has(key string) bool { _, ok := a.values[key]; return ok }
-
-// parseMgmtArgs parses args against specs, wanting minPos positionals and
-// at most maxPos (any number when maxPos < 0). With unknownAsArgs, an
-// option it does not know is a positional (0.61's mcp add passes them to
-// the server) and what follows "--" is kept apart (rest); without, it is
-// yargs' "Unknown argument". -h and --help ask for help. Errors come in
-// yargs' order: too few positionals, unknown arguments, a bad choice.
-func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, maxPos int) (mgmtArgs, error) {
-	out := mgmtArgs{values: map[string][]string{}, specs: specs}
-	find := func(name string) (mgmtOpt, bool) {
-		for _, s := range specs {
-			if slices.Contains(s.names, name) {
-				return s, true
-			}
-		}
-		return mgmtOpt{}, false
-	}
-	var unknown []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			if unknownAsArgs {
-				out.rest = args[i+1:] // 0.61's "populate--": the server's args only
-			} else {
-				out.positional = append(out.positional, args[i+1:]...)
-			}
-			break
-		}
-		if len(a) < 2 || a[0] != '-' || isNegativeNumber(a) {
-			out.positional = append(out.positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "h" || name == "help" {
-			out.help = true
-			continue
-		}
-		negated := false
-		spec, ok := find(name)
-		if !ok && strings.HasPrefix(name, "no-") {
-			if s, found := find(strings.TrimPrefix(name, "no-")); found && s.kind == optBool {
-				spec, ok, negated = s, true, true
-			}
-		}
-		if !ok {
-			if name == "d" || name == "debug" { // 0.61's global flag; nothing to do here
-				continue
-			}
-			if unknownAsArgs {
-				out.positional = append(out.positional, a)
-				continue
-			}
-			unknown = append(unknown, name)
-			if !hasValue && i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
-				i++ // yargs takes the next word as its value
-			}
-			continue
-		}
-		key := spec.names[0]
-		switch spec.kind {
-		case optBool:
-			v := "true"
-			if hasValue {
-				v = value
-			} else if i+1 < len(args) && (args[i+1] == "true" || args[i+1] == "false") {
-				i++
-				v = args[i]
-			}
-			if negated {
-				v = map[string]string{"true": "false", "false": "true"}[v]
-			}
-			out.values[key] = []string{v}
-		case optString, optEach:
-			if !hasValue {
-				if i+1 >= len(args) {
-					return out, fmt.Errorf("Not enough arguments following: %s", name)
-				}
-				i++
-				value = args[i]
-			}
-			out.values[key] = append(out.values[key], value)
-		case optGreedy:
-			if hasValue {
-				out.values[key] = append(out.values[key], value)
-				continue
-			}
-			out.values[key] = append(out.values[key], []string{}...)
-			for i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
-				i++
-				out.values[key] = append(out.values[key], args[i])
-			}
-		}
-	}
-	if out.help {
-		return out, nil
-	}
-	if len(out.positional) < minPos {
-		return out, needPositionals(len(out.positional), minPos)
-	}
-	if maxPos >= 0 && len(out.positional) > maxPos {
-		unknown = append(unknown, out.positional[maxPos:]...)
-	}
-	if len(unknown) > 0 {
-		word := "argument"
-		if len(unknown) > 1 {
-			word = "arguments"
-		}
-		return out, fmt.Errorf("Unknown %s: %s", word, strings.Join(unknown, ", "))
-	}
-	for _, s := range specs {
-		v, ok := out.values[s.names[0]]
-		if !ok {
-			if s.def != "" {
-				out.values[s.names[0]] = []string{s.def}
-			}
-			continue
-		}
-		if len(s.choices) > 0 && !slices.Contains(s.choices, v[len(v)-1]) {
-			quoted := make([]string, len(s.choices))
-			for i, c := range s.choices {
-				quoted[i] = fmt.Sprintf("%q", c)
-			}
-			return out, fmt.Errorf("Invalid values:\n  Argument: %s, Given: %q, Choices: %s", s.names[0], v[len(v)-1], strings.Join(quoted, ", "))
-		}
-	}
-	return out, nil
-}
-
-// isNegativeNumber reports whether a, starting with "-", is a negative number,
-// which yargs takes as a value, not an option.
-func isNegativeNumber(a string) bool {
-	for _, c := range a[1:] {
-		if (c < '0' || c > '9') && c != '.' {
-			return false
-		}
-	}
-	return true
-}
-
-// needPositionals is yargs' error for too few positionals.
-func needPositionals(got, need int) error {
-	return fmt.Errorf("Not enough non-option arguments: got %d, need at least %d", got, need)
-}
-
-// groupHelp answers a command group (mcp, skills) given no subcommand,
-// with yargs' words (missing) and the group's help, status 1, or asked
-// for help, with its help, status 0; done is false otherwise.
-func groupHelp(args []string, stderr io.Writer, group string, subs []command, missing string) (code int, done bool) {
-	switch {
-	case len(args) == 0:
-		fmt.Fprintln(stderr, missing)
-		writeGroupHelp(stderr, group, subs)
-		return 1, true
-	case asksHelp(args[:1]):
-		writeGroupHelp(stderr, group, subs)
-		return 0, true
-	}
-	return 0, false
-}
-
-// findCommand is the command of cmds called name.
-func findCommand(cmds []command, name string) (command, bool) {
-	i := slices.IndexFunc(cmds, func(c command) bool { return c.name == name })
-	if i < 0 {
-		return command{}, false
-	}
-	return cmds[i], true
 }

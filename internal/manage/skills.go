@@ -1,4 +1,4 @@
-package main
+package manage
 
 import (
 	"bufio"
@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/skills"
 )
@@ -26,37 +26,37 @@ import (
 var skillScope = []string{"user", "workspace"}
 
 // skillsCommands are gemini-ls skills' commands.
-func skillsCommands() []command {
-	env := mgmtEnv{getenv: os.Getenv}
-	return []command{
-		{"list", "", "List the discovered agent skills (on stdout).", func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-			return env.skillsList(args, stdout, stderr)
+func (e mgmtEnv) skillsCommands() []cmdline.Command {
+	return []cmdline.Command{
+		{Name: "list", Summary: "List the discovered agent skills (on stdout).", Run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+			return e.skillsList(args, stdout, stderr)
 		}},
-		{"enable", "<name>", "Enable a skill: remove it from skills.disabled in the workspace's and the user's settings.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.skillsToggle(args, stderr, true)
+		{Name: "enable", Args: "<name>", Summary: "Enable a skill: remove it from skills.disabled in the workspace's and the user's settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.skillsToggle(args, stderr, true)
 		}},
-		{"disable", "<name>", "Disable a skill: add it to skills.disabled.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.skillsToggle(args, stderr, false)
+		{Name: "disable", Args: "<name>", Summary: "Disable a skill: add it to skills.disabled.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.skillsToggle(args, stderr, false)
 		}},
-		{"install", "<source>", "Install skills from a git repository URL, a .skill archive or a local directory.", func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-			return env.skillsInstall(ctx, args, stdin, stdout, stderr, false)
+		{Name: "install", Args: "<source>", Summary: "Install skills from a git repository URL, a .skill archive or a local directory.", Run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return e.skillsInstall(ctx, args, stdin, stdout, stderr, false)
 		}},
-		{"link", "<path>", "Link the skills of a local directory: changes there apply at once.", func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-			return env.skillsInstall(ctx, args, stdin, stdout, stderr, true)
+		{Name: "link", Args: "<path>", Summary: "Link the skills of a local directory: changes there apply at once.", Run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return e.skillsInstall(ctx, args, stdin, stdout, stderr, true)
 		}},
-		{"uninstall", "<name>", "Remove an installed skill.", func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return env.skillsUninstall(args, stderr)
+		{Name: "uninstall", Args: "<name>", Summary: "Remove an installed skill.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.skillsUninstall(args, stderr)
 		}},
 	}
 }
 
-func skillsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	subs := skillsCommands()
+// skillsCommand is `gemini-ls skills`.
+func (e mgmtEnv) skillsCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	subs := e.skillsCommands()
 	if code, done := groupHelp(args, stderr, "skills", subs, "Not enough non-option arguments: got 0, need at least 1"); done {
 		return code
 	}
-	if c, ok := findCommand(subs, args[0]); ok {
-		return c.run(ctx, args[1:], stdin, stdout, stderr)
+	if c, ok := cmdline.Find(subs, args[0]); ok {
+		return c.Run(ctx, args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "Unknown argument: %s\n", args[0])
 	writeGroupHelp(stderr, "skills", subs)
@@ -72,15 +72,15 @@ func skillsDir(scope, cwd, userDir string) string {
 }
 
 // onePositional parses args wanting exactly one positional.
-func onePositional(args []string, specs []mgmtOpt, command string, stderr io.Writer) (mgmtArgs, int, bool) {
+func (e mgmtEnv) onePositional(args []string, specs []mgmtOpt, command string, stderr io.Writer) (mgmtArgs, int, bool) {
 	a, err := parseMgmtArgs(args, specs, false, 1, 1)
-	code, done := mgmtUsageError(a, err, command, stderr)
+	code, done := e.usageError(a, err, command, stderr)
 	return a, code, !done
 }
 
 func (e mgmtEnv) skillsList(args []string, stdout, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"all"}, kind: optBool, help: "List every skill (gemini-ls has no built-in ones: the same list)"}}, false, 0, 0)
-	if code, done := mgmtUsageError(a, err, "skills list", stderr); done {
+	if code, done := e.usageError(a, err, "skills list", stderr); done {
 		return code
 	}
 	w, ok := e.read(stderr, false)
@@ -129,7 +129,7 @@ func (e mgmtEnv) skillsInstall(ctx context.Context, args []string, stdin io.Read
 		command = "skills install"
 		specs = append(specs, mgmtOpt{names: []string{"path"}, kind: optString, help: "Sub-path within the repository to install from (only used for git repository sources)"})
 	}
-	a, code, ok := onePositional(args, specs, command, stderr)
+	a, code, ok := e.onePositional(args, specs, command, stderr)
 	if !ok {
 		return code
 	}
@@ -188,7 +188,7 @@ func askConsent(stdin io.Reader, stdout io.Writer) (bool, error) {
 }
 
 func (e mgmtEnv) skillsUninstall(args []string, stderr io.Writer) int {
-	a, code, ok := onePositional(args, []mgmtOpt{{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user", help: "The scope to uninstall from"}},
+	a, code, ok := e.onePositional(args, []mgmtOpt{{names: []string{"scope"}, kind: optString, choices: skillScope, def: "user", help: "The scope to uninstall from"}},
 		"skills uninstall", stderr)
 	if !ok {
 		return code
@@ -246,7 +246,7 @@ func (e mgmtEnv) skillsToggle(args []string, stderr io.Writer, enable bool) int 
 		command = "skills disable"
 		specs = []mgmtOpt{{names: []string{"scope", "s"}, kind: optString, choices: skillScope, def: "workspace", help: "The settings to add it to: the workspace's or the user's"}}
 	}
-	a, code, ok := onePositional(args, specs, command, stderr)
+	a, code, ok := e.onePositional(args, specs, command, stderr)
 	if !ok {
 		return code
 	}
