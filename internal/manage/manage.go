@@ -97,7 +97,8 @@ func (e mgmtEnv) read(stderr io.Writer, asIfTrusted bool) (w workingDir, ok bool
 func (e mgmtEnv) usageError(a mgmtArgs, err error, command string, stderr io.Writer) (code int, done bool) {
 	if a.help {
 		group, name, _ := strings.Cut(command, " ")
-		c, _ := cmdline.Find(e.subcommandsOf(group), name)
+		g, _ := cmdline.Find(Commands(e.version), group)
+		c, _ := cmdline.Find(g.Subcommands, name)
 		cmdline.WriteUsage(stderr, "gemini-ls "+group, c, mgmtOptions(a.specs))
 		return 0, true
 	}
@@ -106,14 +107,6 @@ func (e mgmtEnv) usageError(a mgmtArgs, err error, command string, stderr io.Wri
 		return 1, true
 	}
 	return 0, false
-}
-
-// subcommandsOf is the commands of a management command (mcp, skills).
-func (e mgmtEnv) subcommandsOf(group string) []cmdline.Command {
-	if group == "mcp" {
-		return e.mcpCommands()
-	}
-	return e.skillsCommands()
 }
 
 // sameSettingsFile reports whether a and b are one file (or would be).
