@@ -9,7 +9,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/setup"
@@ -277,11 +276,10 @@ func (h *Host[S]) List(ctx context.Context, b *Build, root string) ([]dialog.Ses
 	if b != nil {
 		return b.built().Agent.Sessions(ctx, root)
 	}
-	dir := sessionstore.DefaultDir(h.cfg.Getenv)
-	if dir == "" {
+	store, err := setup.OpenSessions(h.cfg.Getenv, root, h.cfg.Logger)
+	if errors.Is(err, setup.ErrNoSessionDir) {
 		return nil, nil // sessions are not saved without HOME
 	}
-	store, err := sessionstore.Open(sessionstore.Options{Dir: dir, GeminiDir: settings.UserDir(h.cfg.Getenv), Root: root, Log: h.cfg.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("listing saved sessions: %w", err)
 	}

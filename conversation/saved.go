@@ -2,12 +2,13 @@ package conversation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/setup"
 )
 
 // Saved is a saved session as a command line lists it.
@@ -34,22 +35,16 @@ func projectDir(dir string) string {
 	return dir
 }
 
-func savedStore(getenv settings.Getenv, dir string) (*sessionstore.Store, error) {
-	return sessionstore.Open(sessionstore.Options{
-		Dir: sessionstore.DefaultDir(getenv), GeminiDir: settings.UserDir(getenv), Root: projectDir(dir),
-	})
-}
-
 // SavedSessions are dir's saved sessions numbered as Gemini CLI 0.61's
 // --list-sessions numbers them: the ones it lists first, by start time
 // (the first is 1); those only gemini-ls sees after them, oldest first.
 // It reads files only: no build, no credentials.
 func SavedSessions(ctx context.Context, getenv settings.Getenv, dir string) ([]Saved, error) {
-	if sessionstore.DefaultDir(getenv) == "" {
+	dir = projectDir(dir)
+	store, err := setup.OpenSessions(getenv, dir, nil)
+	if errors.Is(err, setup.ErrNoSessionDir) {
 		return nil, nil // sessions are not saved without HOME
 	}
-	dir = projectDir(dir)
-	store, err := savedStore(getenv, dir)
 	if err != nil {
 		return nil, fmt.Errorf("listing saved sessions: %w", err)
 	}
@@ -80,7 +75,7 @@ func SavedSessions(ctx context.Context, getenv settings.Getenv, dir string) ([]S
 // DeleteSaved deletes saved session id of dir's project: its shared file
 // and its old one.
 func DeleteSaved(getenv settings.Getenv, dir, id string) error {
-	store, err := savedStore(getenv, dir)
+	store, err := setup.OpenSessions(getenv, projectDir(dir), nil)
 	if err != nil {
 		return err
 	}

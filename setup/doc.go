@@ -40,4 +40,7 @@
 //     front end's roots alone; their GEMINI.md files count only with
 //     context.loadMemoryFromIncludeDirectories in a trusted workspace, and
 //     /directory add adds only a trusted folder.
+//   - The session store is opened by OpenSessions alone, for a build and
+//     for the listings that need none, so every reader and writer agrees
+//     where a project's sessions are kept.
 package setup

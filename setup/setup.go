@@ -20,7 +20,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/checkpoint"
-	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/extensions"
@@ -295,10 +294,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			keys = append(keys, tools.EditKey) // edits are confirmed as one kind
 		}
 	}
-	var store *sessionstore.Store
-	if dir := sessionstore.DefaultDir(b.Getenv); dir == "" {
-		o.Warn("sessions will not be saved", errors.New("neither XDG_STATE_HOME nor HOME is set, so sessions live only until gemini-ls exits"))
-	} else if store, err = sessionstore.Open(sessionstore.Options{Dir: dir, GeminiDir: settings.UserDir(b.Getenv), Root: firstRoot(b.projectRoots), Log: o.Logger}); err != nil {
+	store, err := OpenSessions(b.Getenv, firstRoot(b.projectRoots), o.Logger)
+	if err != nil {
 		o.Warn("sessions will not be saved", err)
 	}
 	maxTurns := 0

@@ -63,8 +63,8 @@ func nearCommand(word string) string {
 		return ""
 	}
 	for _, c := range commands() {
-		if d := distance(word, c.name); d > 0 && d <= 2 && d < len(c.name)/2+1 {
-			return c.name
+		if d := distance(word, c.Name); d > 0 && d <= 2 && d < len(c.Name)/2+1 {
+			return c.Name
 		}
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -97,7 +98,7 @@ func (c *choiceFlag) Get() any { return c.String() }
 
 func (c *choiceFlag) Set(v string) error {
 	if !slices.Contains(c.choices, v) {
-		return fmt.Errorf("not one of %s", quoteAll(c.choices))
+		return fmt.Errorf("not one of %s", cmdline.QuoteAll(c.choices))
 	}
 	*c.p = v
 	return nil
@@ -201,7 +202,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 				return nil, err
 			}
 			// The flag package wrote the error's line.
-			fmt.Fprintf(stderr, "gemini-ls run: %s\n", seeHelp("run"))
+			fmt.Fprintf(stderr, "gemini-ls run: %s\n", cmdline.SeeHelp("run"))
 			return nil, errUsage
 		}
 		rest := fs.Args()
@@ -248,7 +249,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 }
 
 func (f *runFlags) usage(stderr io.Writer, msg string) error {
-	fmt.Fprintf(stderr, "gemini-ls run: %s; %s\n", msg, seeHelp("run"))
+	fmt.Fprintf(stderr, "gemini-ls run: %s; %s\n", msg, cmdline.SeeHelp("run"))
 	return errUsage
 }
 

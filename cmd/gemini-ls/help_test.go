@@ -5,6 +5,8 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/manage"
 )
 
 // flagsOf is some of the flags each command takes, as its help shows
@@ -29,7 +31,7 @@ func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func wantCommandHelp(t *testing.T, help, name string) {
 	t.Helper()
 	c, ok := lookup(name)
-	if !ok || !strings.HasPrefix(help, "Usage: gemini-ls "+name) || !strings.Contains(help, "\n\n"+c.summary+"\n\nOptions:\n") {
+	if !ok || !strings.HasPrefix(help, "Usage: gemini-ls "+name) || !strings.Contains(help, "\n\n"+c.Summary+"\n\nOptions:\n") {
 		t.Errorf("help lacks the usage line or summary of %s:\n%s", name, help)
 	}
 	for _, f := range append(flagsOf[name], "-h, --help ") {
@@ -51,8 +53,8 @@ func TestHelpShowsEveryCommand(t *testing.T) {
 				t.Errorf("help does not start with its usage line:\n%s", stdout)
 			}
 			for _, c := range commands() {
-				if !strings.Contains(stdout, "\n  gemini-ls "+c.name+" ") {
-					t.Errorf("help lacks the command %s:\n%s", c.name, stdout)
+				if !strings.Contains(stdout, "\n  gemini-ls "+c.Name+" ") {
+					t.Errorf("help lacks the command %s:\n%s", c.Name, stdout)
 				}
 			}
 			if !strings.Contains(stdout, "  gemini-ls serve ") || !strings.Contains(stdout, "what editors run.  [default]\n") {
@@ -304,7 +306,11 @@ func TestCommandGroupsWithoutASubcommand(t *testing.T) {
 // mcp, skills and extensions list their commands as 0.61's do, and each
 // command's help its options, each once with its aliases.
 func TestGroupHelp(t *testing.T) {
-	for group, subs := range map[string][]command{"mcp": mcpCommands(), "skills": skillsCommands(), "extensions": extensionsCommands()} {
+	for _, g := range manage.Commands(version) {
+		group, subs := g.Name, g.Subcommands
+		if len(subs) == 0 {
+			t.Errorf("%s lists no commands", group)
+		}
 		code, stdout, stderr := runMain(t, group, "--help")
 		if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "Usage: gemini-ls "+group+" <command>\n") {
 			t.Errorf("%s --help: exit %d, stdout %q, stderr\n%s", group, code, stdout, stderr)
@@ -314,12 +320,12 @@ func TestGroupHelp(t *testing.T) {
 			t.Errorf("help %s:\n%s\nwant\n%s", group, again, stderr)
 		}
 		for _, c := range subs {
-			if !strings.Contains(stderr, "\n  "+strings.TrimSpace("gemini-ls "+group+" "+c.name+" "+c.args)+"  ") {
-				t.Errorf("%s --help lacks %s:\n%s", group, c.name, stderr)
+			if !strings.Contains(stderr, "\n  "+strings.TrimSpace("gemini-ls "+group+" "+c.Name+" "+c.Args)+"  ") {
+				t.Errorf("%s --help lacks %s:\n%s", group, c.Name, stderr)
 			}
-			code, stdout, sub := runMain(t, group, c.name, "--help")
-			if code != 0 || stdout != "" || !strings.HasPrefix(sub, "Usage: gemini-ls "+group+" "+c.name) || !strings.Contains(sub, "\n  -h, --help  ") {
-				t.Errorf("%s %s --help: exit %d, stdout %q, stderr\n%s", group, c.name, code, stdout, sub)
+			code, stdout, sub := runMain(t, group, c.Name, "--help")
+			if code != 0 || stdout != "" || !strings.HasPrefix(sub, "Usage: gemini-ls "+group+" "+c.Name) || !strings.Contains(sub, "\n  -h, --help  ") {
+				t.Errorf("%s %s --help: exit %d, stdout %q, stderr\n%s", group, c.Name, code, stdout, sub)
 			}
 			helpOptions(t, sub)
 		}

@@ -23,6 +23,8 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/manage"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 
@@ -51,31 +53,24 @@ GEMINI_MODEL picks the model; auto, routed per prompt, when nothing names one.
 // but its own: what editors start.
 const defaultCommand = "serve"
 
-// command is one subcommand: what its help shows, and how to run it.
-type command struct {
-	name    string
-	args    string // what follows its name and options in its usage line
-	summary string
-	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-// commands lists every subcommand in the order help shows them.
-func commands() []command {
-	return []command{
-		{"serve", "", "Speak LSP on stdin/stdout: what editors run.", serve},
-		{"run", "[query..]", "Run one prompt headless and print the answer; also gemini-ls -p PROMPT, gemini-ls PROMPT, or a prompt piped in.", runHeadless},
-		{"acp", "", "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run; also gemini-ls --acp.", serveACP},
-		{"login", "", "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", signIn},
-		{"mcp", "", "Manage MCP servers.", mcpCommand},
-		{"extensions", "<command>", "Manage Gemini CLI extensions.", extensionsCommand},
-		{"skills", "<command>", "Manage agent skills.", skillsCommand},
-		{"version", "", "Show version number.", printVersion},
-		{"help", "[command]", "Show help, or a command's.", help},
+// commands lists every subcommand in the order help shows them: the
+// management commands (mcp, extensions, skills) are package manage's.
+func commands() []cmdline.Command {
+	cmds := []cmdline.Command{
+		{Name: "serve", Summary: "Speak LSP on stdin/stdout: what editors run.", Run: serve},
+		{Name: "run", Args: "[query..]", Summary: "Run one prompt headless and print the answer; also gemini-ls -p PROMPT, gemini-ls PROMPT, or a prompt piped in.", Run: runHeadless},
+		{Name: "acp", Summary: "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run; also gemini-ls --acp.", Run: serveACP},
+		{Name: "login", Summary: "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", Run: signIn},
 	}
+	cmds = append(cmds, manage.Commands(version)...)
+	return append(cmds,
+		cmdline.Command{Name: "version", Summary: "Show version number.", Run: printVersion},
+		cmdline.Command{Name: "help", Args: "[command]", Summary: "Show help, or a command's.", Run: help},
+	)
 }
 
-func lookup(name string) (command, bool) {
-	return findCommand(commands(), name)
+func lookup(name string) (cmdline.Command, bool) {
+	return cmdline.Find(commands(), name)
 }
 
 func main() {
@@ -94,7 +89,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// No command: serve, unless asked for help, which then is about
 		// every command rather than serve's flags alone, or for the
 		// version, as Gemini CLI's -v and --version ask.
-		if asksHelp(args) {
+		if cmdline.AsksHelp(args) {
 			writeHelp(stdout)
 			return 0
 		}
@@ -130,25 +125,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return exitError
 		}
 		if near := nearCommand(args[0]); near != "" {
-			fmt.Fprintf(stderr, "gemini-ls: unknown command %q (did you mean %q?); %s\n", args[0], near, seeHelp(""))
+			fmt.Fprintf(stderr, "gemini-ls: unknown command %q (did you mean %q?); %s\n", args[0], near, cmdline.SeeHelp(""))
 			return exitError
 		}
 		// Words, as Gemini CLI takes them: the prompt.
 		return runHeadless(ctx, args, stdin, stdout, stderr)
 	}
-	return c.run(ctx, args[1:], stdin, stdout, stderr)
+	return c.Run(ctx, args[1:], stdin, stdout, stderr)
 }
 
 // terminalHint is what a bare gemini-ls says on a terminal: one line.
 const terminalHint = "gemini-ls is a language server for editors (it speaks LSP on stdin); to run a prompt here: gemini-ls run -p \"...\" (gemini-ls --help for more)\n"
-
-// seeHelp points at the help of command ("" for every command).
-func seeHelp(command string) string {
-	if command == "" {
-		return "run 'gemini-ls --help' for the commands"
-	}
-	return "run 'gemini-ls " + command + " --help' for its flags"
-}
 
 // asksVersion reports whether flag arguments hold -v or --version.
 func asksVersion(args []string) bool {
@@ -157,19 +144,6 @@ func asksVersion(args []string) bool {
 		case "--":
 			return false
 		case "-v", "--v", "-version", "--version":
-			return true
-		}
-	}
-	return false
-}
-
-// asksHelp reports whether flag arguments hold -h or -help (one dash or two).
-func asksHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "--":
-			return false
-		case "-h", "-help", "--h", "--help":
 			return true
 		}
 	}
@@ -202,18 +176,18 @@ func help(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 // flags it takes without one, a headless run's and serve's.
 func writeHelp(w io.Writer) {
 	fmt.Fprint(w, intro)
-	writeCommands(w, "gemini-ls", commands())
+	cmdline.WriteCommands(w, "gemini-ls", commands(), defaultCommand)
 	fmt.Fprintln(w)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f runFlags
 	f.register(fs)
 	opts := options(fs, f.order)
 	for _, o := range options(serveWithLogFlags(), nil) {
-		if !slices.ContainsFunc(opts, func(r option) bool { return slices.Contains(r.names, o.names[0]) }) {
+		if !slices.ContainsFunc(opts, func(r cmdline.Option) bool { return slices.Contains(r.Names, o.Names[0]) }) {
 			opts = append(opts, o) // serve's own: those run has too are shown once
 		}
 	}
-	writeOptions(w, append(opts, versionOption(), helpOption()))
+	cmdline.WriteOptions(w, append(opts, versionOption(), cmdline.HelpOption()))
 	fmt.Fprintln(w)
 	fmt.Fprint(w, auth)
 }
@@ -222,7 +196,7 @@ func writeHelp(w io.Writer) {
 // come from its own flag set, so help cannot drift from what it accepts.
 func commandHelp(ctx context.Context, w io.Writer, name string) {
 	c, _ := lookup(name)
-	c.run(ctx, []string{"-h"}, nil, io.Discard, w)
+	c.Run(ctx, []string{"-h"}, nil, io.Discard, w)
 }
 
 func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -266,7 +240,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 		return code, false
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q; %s\n", fs.Name(), fs.Args(), seeHelp(fs.Name()))
+		fmt.Fprintf(stderr, "gemini-ls %s: unexpected arguments %q; %s\n", fs.Name(), fs.Args(), cmdline.SeeHelp(fs.Name()))
 		return 2, false
 	}
 	return 0, true
@@ -282,7 +256,7 @@ func parseOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, 
 			return 0, false
 		}
 		// The flag package wrote the error's line.
-		fmt.Fprintf(stderr, "gemini-ls %s: %s\n", fs.Name(), seeHelp(fs.Name()))
+		fmt.Fprintf(stderr, "gemini-ls %s: %s\n", fs.Name(), cmdline.SeeHelp(fs.Name()))
 		return 2, false
 	}
 	return 0, true
