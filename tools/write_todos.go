@@ -54,18 +54,15 @@ func writeTodos() *Defined[writeTodosParams] {
 	}, func(p writeTodosParams) (Call, error) { return writeTodosCall{p.Todos}, nil })
 }
 
-// ParseTodos reads write_todos' arguments, with the messages of Gemini
-// CLI's own checks (validateToolParamValues), made first, as gemini-ls
-// always made them, then against its schema.
+// ParseTodos reads write_todos' arguments as its calls are built: with
+// the messages of Gemini CLI's own checks (validateToolParamValues), made
+// first, as gemini-ls always made them, then against its schema.
 func ParseTodos(args map[string]any) ([]Todo, error) {
-	var p writeTodosParams
-	if err := p.precheck(args); err != nil {
+	call, err := writeTodos().Build(args)
+	if err != nil {
 		return nil, err
 	}
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
-	return p.Todos, nil
+	return call.(writeTodosCall).todos, nil
 }
 
 // precheck is Gemini CLI's validateToolParamValues of write_todos.
