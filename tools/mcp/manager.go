@@ -295,7 +295,11 @@ func (m *Manager) run(s *server, started func()) {
 		}
 		return
 	}
-	m.add(s, session, listed)
+	resources, err := s.resources(s.ctx, session)
+	if err != nil {
+		m.log.Warn("MCP server's resources could not be listed; its tools are offered", zap.String("server", s.alias), zap.String("error", s.explain(err)))
+	}
+	m.add(s, session, listed, resources)
 	once()
 
 	// The session ends when the server dies, or when Close (or a restart)
@@ -342,8 +346,8 @@ func (m *Manager) lose(s *server, state ServerState, err error) {
 	m.withdraw(s, state, why)
 }
 
-// add names and offers the tools s listed.
-func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool) {
+// add names and offers the tools s listed, and keeps its resources.
+func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool, resources []Resource) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	count := 0
@@ -367,7 +371,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		count++
 	}
 	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
-	m.live[s.alias] = live{server: s, session: session}
+	m.live[s.alias] = live{server: s, session: session, resources: resources}
 	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
 }
 
