@@ -68,6 +68,10 @@ type Manager struct {
 	// status is each server's, by alias, for Servers.
 	status  map[string]ServerStatus
 	aliases []string // sorted
+
+	// resourceTools are the tools over the servers' resources, offered
+	// while a running server has any, as Gemini CLI 0.61 offers them.
+	resourceTools []tools.Tool
 }
 
 // ServerState is where a server stands.
@@ -127,6 +131,7 @@ func Start(cfg Config) *Manager {
 	if cfg.TokenFile != "" {
 		m.tokens = oauth.NewStore(cfg.TokenFile)
 	}
+	m.resourceTools = []tools.Tool{listResources(m)}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
@@ -237,13 +242,19 @@ func (m *Manager) showAuthURL(server, authURL string) {
 		zap.String("server", server))
 }
 
-// Tools returns the tools of the servers running now.
+// Tools returns the tools of the servers running now, and those over
+// their resources while they have any.
 func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make([]tools.Tool, len(m.tools))
+	out := make([]tools.Tool, len(m.tools), len(m.tools)+len(m.resourceTools))
 	for i, t := range m.tools {
 		out[i] = t
+	}
+	for _, l := range m.live {
+		if len(l.resources) > 0 {
+			return append(out, m.resourceTools...)
+		}
 	}
 	return out
 }
