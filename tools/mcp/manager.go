@@ -131,7 +131,7 @@ func Start(cfg Config) *Manager {
 	if cfg.TokenFile != "" {
 		m.tokens = oauth.NewStore(cfg.TokenFile)
 	}
-	m.resourceTools = []tools.Tool{listResources(m)}
+	m.resourceTools = []tools.Tool{listResources(m), readResource(m)}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}

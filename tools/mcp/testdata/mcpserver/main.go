@@ -9,8 +9,9 @@
 // slow call ran while it did; its schema lets any other argument through).
 // Its prompts: greet (name required, style optional) and status (none).
 // With -resources it offers two resources, file:///notes.txt (named and
-// described) and db://users (named); with -broken-resources it declares
-// resources but fails to list them.
+// described, its contents text) and db://users (named, its contents
+// binary); with -broken-resources it declares resources but fails to
+// list them.
 package main
 
 import (
@@ -134,11 +135,14 @@ func main() {
 // addResources offers the test's two resources; broken, a resources/list
 // fails instead.
 func addResources(server *mcp.Server, broken bool) {
-	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
-	}
-	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"}, read)
-	server.AddResource(&mcp.Resource{URI: "db://users", Name: "users"}, read)
+	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
+		})
+	server.AddResource(&mcp.Resource{URI: "db://users", Name: "users"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/x-sqlite3", Blob: []byte{1, 2, 3}}}}, nil
+		})
 	if broken {
 		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
