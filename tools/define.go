@@ -77,6 +77,9 @@ func DefineInSession[P any](spec Spec, build func(*SessionScope, P) (Call, error
 
 func (d *Defined[P]) Name() string { return d.spec.Name }
 
+// params is the tool's parameter struct type.
+func (d *Defined[P]) params() reflect.Type { return reflect.TypeFor[P]() }
+
 // Declaration is the tool's declaration, made once: its schema is P's.
 func (d *Defined[P]) Declaration() *genai.FunctionDeclaration {
 	d.declOnce.Do(func() {

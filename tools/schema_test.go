@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemini-ls/gemini-ls/skills"
 )
 
 type exampleParams struct {
@@ -154,7 +156,9 @@ func TestDeclaredSchemaIsWhatJSONMade(t *testing.T) {
 		{reflect.TypeFor[activateSkillParams](), skillOpts()},
 		{reflect.TypeFor[activateSkillParams](), skillOpts("deploy", "review")},
 	}
-	for _, typ := range builtinParams {
+	tw := newTestWorkspace(t, nil)
+	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: &skills.Catalog{}, Diagnostics: &shownDiagnostics{}})
+	for _, typ := range builtinParams(t, all) {
 		cases = append(cases, struct {
 			typ  reflect.Type
 			opts *jsonschema.ForOptions
