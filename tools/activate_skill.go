@@ -31,7 +31,9 @@ type activateSkillTool struct {
 }
 
 // activateSkill is activate_skill over the skills of catalog, whose
-// resources it reads through ws.
+// resources it reads through ws. Its spec has no description: its
+// declaration, which names the skills enabled now, is its own
+// (Declaration).
 func activateSkill(catalog *skills.Catalog, ws *workspace.Workspace) *activateSkillTool {
 	t := &activateSkillTool{catalog: catalog}
 	t.Defined = Define(Spec{
