@@ -381,11 +381,11 @@ func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
 	return call
 }
 
-// policyConfirmation is the question about a call that needs no approval
-// but which a policy rule says to ask about.
-func policyConfirmation(name string, call tools.Call) *tools.Confirmation {
+// policyConfirmation is the question about a call of tool that needs no
+// approval but which a policy rule says to ask about.
+func policyConfirmation(name string, tool tools.Tool, call tools.Call) *tools.Confirmation {
 	return &tools.Confirmation{
-		Kind:    string(call.Kind()),
+		Kind:    string(tools.AnnotationsOf(tool).Kind),
 		Title:   fmt.Sprintf("Allow %s? A policy rule asks before it runs.", name),
 		Details: call.Title(),
 	}

@@ -405,3 +405,90 @@ func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 		})
 	}
 }
+
+// A tool no list in gemini-ls names runs alone when it says so
+// (Annotations.RunsAlone), or when it edits files: the call before it
+// has ended when it starts, and the calls after it start once it has
+// ended, still at once among themselves. The scheduler reads it from
+// the tool, so a tool added needs nothing of agent/schedule.go.
+func TestAToolThatSaysItRunsAloneRunsAlone(t *testing.T) {
+	for name, a := range map[string]tools.Annotations{"runs alone": {RunsAlone: true}, "edits files": {EditsFiles: true}} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			var log []string
+			record := func(s string) {
+				mu.Lock()
+				defer mu.Unlock()
+				log = append(log, s)
+			}
+			b := newBarrier(2)
+			read := gatedTool("slow_read", func(_ context.Context, path string) (tools.Result, error) {
+				record("start " + path)
+				if path != "a" && !b.all() {
+					return tools.Result{}, fmt.Errorf("%s ran alone: the reads after the lone call did not run at once", path)
+				}
+				time.Sleep(20 * time.Millisecond) // a call running beside it would start meanwhile
+				record("end " + path)
+				return tools.Result{Output: "read " + path}, nil
+			})
+			alone := annotatedTool{fakeTool: gatedTool("probe_alone", func(context.Context, string) (tools.Result, error) {
+				record("start alone")
+				time.Sleep(50 * time.Millisecond) // a call running beside it would start meanwhile
+				record("end alone")
+				return tools.Result{Output: "alone"}, nil
+			}), annotations: a}
+			srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+				geminitest.Call("slow_read", map[string]any{"path": "a"}),
+				geminitest.Call("probe_alone", nil),
+				geminitest.Call("slow_read", map[string]any{"path": "b"}),
+				geminitest.Call("slow_read", map[string]any{"path": "c"}),
+			), geminitest.TextTurn("ok"))
+			ag, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(read, alone)})
+			prompt(t, ag.NewSession(), "go")
+			mu.Lock()
+			defer mu.Unlock()
+			if len(log) != 8 || strings.Join(log[:4], ", ") != "start a, end a, start alone, end alone" {
+				t.Errorf("ran %v, want a, then the lone call, each ended before the next started, then b and c", log)
+			}
+			fr := responses(t, srv.Requests()[1])
+			if len(fr) != 4 || fr[1].Response["output"] != "alone" || fr[2].Response["output"] != "read b" || fr[3].Response["output"] != "read c" {
+				t.Errorf("responses = %s", toJSON(fr))
+			}
+		})
+	}
+}
+
+// A tool that narrates the main agent's work (Annotations.Narrates) has
+// its calls run first in their answer, as update_topic's: the scheduler
+// reads it from the tool, not from its name.
+func TestANarratingToolRunsFirst(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	record := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		log = append(log, s)
+	}
+	read := gatedTool("slow_read", func(_ context.Context, path string) (tools.Result, error) {
+		record("read " + path)
+		return tools.Result{Output: "read " + path}, nil
+	})
+	narrate := annotatedTool{fakeTool: gatedTool("probe_narrate", func(context.Context, string) (tools.Result, error) {
+		record("narrate")
+		return tools.Result{Output: "narrated"}, nil
+	}), annotations: tools.Annotations{Narrates: true, RunsAlone: true}}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(
+		geminitest.Call("slow_read", map[string]any{"path": "a"}),
+		geminitest.Call("probe_narrate", nil),
+	), geminitest.TextTurn("ok"))
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(read, narrate)})
+	prompt(t, a.NewSession(), "go")
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(log, ", ") != "narrate, read a" {
+		t.Errorf("ran %v, want the narration first", log)
+	}
+	if fr := responses(t, srv.Requests()[1]); len(fr) != 2 || fr[0].Name != "probe_narrate" {
+		t.Errorf("responses = %s, want the narration's first", toJSON(fr))
+	}
+}

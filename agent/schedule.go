@@ -15,17 +15,23 @@ import (
 // The calls of one model answer run as Gemini CLI 0.61's scheduler runs
 // them: in batches, one after another, the calls of a batch at once. A
 // batch is a run of calls that may go in parallel; a call that may not
-// (an edit, or one whose wait_for_previous is true) is a batch of its
-// own, so it starts once every earlier call has ended, and the later
-// ones start once it has. Edits to one file thus land in order, each
-// built on the file the one before left.
+// (one of a tool that runs alone, as edits do, or one whose
+// wait_for_previous is true) is a batch of its own, so it starts once
+// every earlier call has ended, and the later ones start once it has.
+// Edits to one file thus land in order, each built on the file the one
+// before left. What a tool is, the scheduler asks of the tool itself
+// (tools.Annotations), never of a list of names.
 
-// parallel reports whether fc may run alongside its neighbours: not an
-// edit or an update_topic, and not asking with wait_for_previous to wait
-// (Gemini CLI 0.61's _isParallelizable: only a boolean counts).
-func parallel(fc *genai.FunctionCall) bool {
-	switch fc.Name {
-	case tools.ReplaceName, tools.WriteFileName, tools.UpdateTopicName:
+// nature is what the tool a call names says it is; none for a tool not
+// there.
+type nature func(name string) tools.Annotations
+
+// parallel reports whether fc may run alongside its neighbours: not a
+// call of a tool that runs alone (tools.Annotations.Alone: 0.61's
+// _isParallelizable names its edit tools and update_topic), and not
+// asking with wait_for_previous to wait (only a boolean counts).
+func (n nature) parallel(fc *genai.FunctionCall) bool {
+	if n(fc.Name).Alone() {
 		return false
 	}
 	wait, _ := fc.Args[tools.WaitForPrevious].(bool)
@@ -34,12 +40,12 @@ func parallel(fc *genai.FunctionCall) bool {
 
 // batches splits calls into the runs that go at once, in order: each is
 // calls[lo:hi] for one of the returned [lo, hi).
-func batches(calls []*genai.FunctionCall) [][2]int {
+func (n nature) batches(calls []*genai.FunctionCall) [][2]int {
 	var out [][2]int
 	for lo := 0; lo < len(calls); {
 		hi := lo + 1
-		if parallel(calls[lo]) {
-			for hi < len(calls) && parallel(calls[hi]) {
+		if n.parallel(calls[lo]) {
+			for hi < len(calls) && n.parallel(calls[hi]) {
 				hi++
 			}
 		}
@@ -76,18 +82,19 @@ func (run *toolRun) pastQuestions() {
 	}
 }
 
-// topicsFirst is calls with the update_topic calls moved to the front,
-// the order otherwise kept, as Gemini CLI 0.61's scheduler sorts a model
+// narrationFirst is calls with those of the tools that narrate
+// (tools.Annotations.Narrates: update_topic) moved to the front, the
+// order otherwise kept, as Gemini CLI 0.61's scheduler sorts a model
 // answer's calls (_startBatch): the topic is set before the work it
 // names, and the calls are run and answered in this order.
-func topicsFirst(calls []*genai.FunctionCall) []*genai.FunctionCall {
+func (n nature) narrationFirst(calls []*genai.FunctionCall) []*genai.FunctionCall {
 	ordered := slices.Clone(calls)
 	slices.SortStableFunc(ordered, func(a, b *genai.FunctionCall) int {
-		aTopic, bTopic := a.Name == tools.UpdateTopicName, b.Name == tools.UpdateTopicName
+		aFirst, bFirst := n(a.Name).Narrates, n(b.Name).Narrates
 		switch {
-		case aTopic && !bTopic:
+		case aFirst && !bFirst:
 			return -1
-		case bTopic && !aTopic:
+		case bFirst && !aFirst:
 			return 1
 		}
 		return 0
@@ -96,12 +103,13 @@ func topicsFirst(calls []*genai.FunctionCall) []*genai.FunctionCall {
 }
 
 // runCalls runs the calls of one model answer and returns the user
-// content answering them all, in the order of the calls, update_topic's
-// first (topicsFirst). Once the turn's ctx ends, the calls not started
-// are answered as cancelled, and the running ones end as their tools see
-// it; none outlives runCalls.
+// content answering them all, in the order of the calls, the narrating
+// tools' first (narrationFirst). Once the turn's ctx ends, the calls not
+// started are answered as cancelled, and the running ones end as their
+// tools see it; none outlives runCalls.
 func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
-	calls = topicsFirst(calls)
+	n := nature(t.s.agent.annotations)
+	calls = n.narrationFirst(calls)
 	answers := make([][]*genai.Part, len(calls))
 	t.runs = make([]*toolRun, len(calls))
 	for i, fc := range calls {
@@ -109,7 +117,7 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 	}
 	t.declined = false
 	defer func() { t.runs = nil }()
-	for _, b := range batches(calls) {
+	for _, b := range n.batches(calls) {
 		if t.hasDeclined() {
 			// As Gemini CLI 0.61 cancels the calls still queued when the
 			// user declines one (cancelAllQueued); the declined call's

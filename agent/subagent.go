@@ -180,14 +180,15 @@ func (s *subagentTools) UnknownToolError(name string) string {
 // pickTools is the main agent's tools that def may call, as 0.61's
 // LocalAgentExecutor.create picks them (bundle chunk-JDPZ4CE3.js:348760-
 // 348800): by name, "*" for all, "mcp_*" for every MCP tool, "mcp_SERVER_*"
-// for a server's; none that delegates (invoke_agent: no recursion), nor
-// update_topic. nil Tools: all of them. A name not among them may name
+// for a server's; none a subagent may not be given
+// (tools.Annotations.ForSubagents: invoke_agent, no recursion, and
+// update_topic). nil Tools: all of them. A name not among them may name
 // one of Config.SubagentTools.
 func (a *Agent) pickTools(def agents.Definition, complete *tools.CompleteTask) *subagentTools {
 	out := &subagentTools{byName: map[string]tools.Tool{}}
 	add := func(t tools.Tool) {
 		name := t.Name()
-		if tools.AnnotationsOf(t).Delegates || name == tools.UpdateTopicName || out.byName[name] != nil {
+		if !tools.AnnotationsOf(t).ForSubagents() || out.byName[name] != nil {
 			return
 		}
 		out.byName[name] = t

@@ -829,3 +829,24 @@ func TestSubagentReportDisplay(t *testing.T) {
 		}
 	}
 }
+
+// A subagent given every tool is given none that narrates the main
+// agent's work (update_topic's nature) nor invoke_agent, whatever their
+// names: the tools say what they are, and pickTools reads it.
+func TestSubagentIsNotGivenANarratingTool(t *testing.T) {
+	narrate := newAnnotatedTool("probe_narrate", tools.Annotations{Narrates: true, RunsAlone: true}, nil)
+	read := newAnnotatedTool("probe_read", tools.Annotations{ReadOnly: true}, nil)
+	everything := investigator()
+	everything.Tools = nil
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("inv1", "investigator", "x")),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "done"})),
+		geminitest.TextTurn("done"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(narrate, read), Agents: catalog{everything}})
+	prompt(t, a.NewSession(), "go")
+	got := offeredNames(srv.Requests()[1])
+	if !slices.Equal(got, []string{"probe_read", tools.CompleteTaskName}) {
+		t.Errorf("subagent offered %v, want probe_read and complete_task", got)
+	}
+}

@@ -452,7 +452,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
-	event.Title, event.Kind = call.Title(), call.Kind()
+	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
 	if l, ok := call.(tools.Located); ok {
 		event.Path = l.Location()
 	}
@@ -516,7 +516,7 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 		return c, v, tools.Result{Error: v.refusal, Status: tools.StatusRejected}, false
 	}
 	if v.ask && c == nil {
-		c = policyConfirmation(name, call)
+		c = policyConfirmation(name, tool, call)
 	}
 	if v.ask && !c.AskWithChange {
 		settled := func() bool { // by the user's answer to another call's question

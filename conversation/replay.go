@@ -48,7 +48,7 @@ func Describer(reg *tools.Registry) Describe {
 		if err != nil {
 			return name, ""
 		}
-		return call.Title(), call.Kind()
+		return call.Title(), tools.AnnotationsOf(t).Kind
 	}
 }
 

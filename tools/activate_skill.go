@@ -22,17 +22,27 @@ const ActivateSkillName = "activate_skill"
 // activateSkillTool is Gemini CLI's activate_skill (activate-skill.ts):
 // its declaration names the enabled skills as they are now.
 type activateSkillTool struct {
+	*Defined[activateSkillParams]
 	catalog *skills.Catalog
-	ws      *workspace.Workspace
 
 	mu       sync.Mutex
 	declared []string                   // the names of the skills decl offers
 	decl     *genai.FunctionDeclaration // nil until first asked
 }
 
-func (t *activateSkillTool) Name() string { return ActivateSkillName }
-
-func (*activateSkillTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+// activateSkill is activate_skill over the skills of catalog, whose
+// resources it reads through ws. Its spec has no description: its
+// declaration, which names the skills enabled now, is its own
+// (Declaration).
+func activateSkill(catalog *skills.Catalog, ws *workspace.Workspace) *activateSkillTool {
+	t := &activateSkillTool{catalog: catalog}
+	t.Defined = Define(Spec{
+		Name:        ActivateSkillName,
+		Annotations: Annotations{Kind: KindOther, ReadOnly: true},
+		Aliases:     []string{"ActivateSkillTool"},
+	}, func(p activateSkillParams) (Call, error) { return t.build(p, ws) })
+	return t
+}
 
 // Redeclares: /skills enable, disable and reload change the declaration.
 func (t *activateSkillTool) Redeclares() {}
@@ -98,13 +108,9 @@ func (activateSkillParams) extendSchema(s *jsonschema.Schema) {
 	s.AdditionalProperties = closed()
 }
 
-// Build finds the skill; an unknown one is Gemini CLI's error, naming
+// build finds the skill; an unknown one is Gemini CLI's error, naming
 // those there are.
-func (t *activateSkillTool) Build(raw map[string]any) (Call, error) {
-	var p activateSkillParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
+func (t *activateSkillTool) build(p activateSkillParams, ws *workspace.Workspace) (Call, error) {
 	name := string(p.Name)
 	skill, ok := t.catalog.Get(name)
 	if !ok {
@@ -114,7 +120,7 @@ func (t *activateSkillTool) Build(raw map[string]any) (Call, error) {
 		}
 		return nil, fmt.Errorf("Skill %q not found. Available skills are: %s", name, strings.Join(names, ", "))
 	}
-	return &activateSkillCall{name: name, skill: skill, resources: skills.FolderStructure(skill.Dir()), ws: t.ws}, nil
+	return &activateSkillCall{name: name, skill: skill, resources: skills.FolderStructure(skill.Dir()), ws: ws}, nil
 }
 
 type activateSkillCall struct {
@@ -127,8 +133,6 @@ type activateSkillCall struct {
 func (c *activateSkillCall) Title() string {
 	return fmt.Sprintf("%q: %s", c.name, c.skill.Description)
 }
-
-func (c *activateSkillCall) Kind() Kind { return KindOther }
 
 // Confirmation asks as Gemini CLI asks: the skill, what it is for and
 // every file its directory shares with the model. Always Allow covers

@@ -46,7 +46,7 @@ func TestActivateSkillDeclaration(t *testing.T) {
 		"skill2/SKILL.md": "---\nname: skill2\ndescription: two\n---\n",
 		"off/SKILL.md":    "---\nname: off\ndescription: disabled\n---\n",
 	}, "off")
-	tool := &activateSkillTool{catalog: catalog}
+	tool := activateSkill(catalog, nil)
 	decl := tool.Declaration()
 	wantDesc := "Activates a specialized agent skill by name (Available: 'skill1', 'skill2'). Returns the skill's instructions wrapped in `<activated_skill>` tags. These provide specialized guidance for the current task. Use this when you identify a task that matches a skill's description. ONLY use names exactly as they appear in the `<available_skills>` section."
 	if decl.Name != "activate_skill" || decl.Description != wantDesc {
@@ -59,7 +59,7 @@ func TestActivateSkillDeclaration(t *testing.T) {
 	}
 
 	none, _ := skillCatalog(t, map[string]string{"off/SKILL.md": "---\nname: off\ndescription: disabled\n---\n"}, "off")
-	decl = (&activateSkillTool{catalog: none}).Declaration()
+	decl = activateSkill(none, nil).Declaration()
 	schema, _ = json.Marshal(decl.ParametersJsonSchema)
 	if !strings.HasPrefix(decl.Description, "Activates a specialized agent skill by name. Returns") ||
 		string(schema) != `{"additionalProperties":false,"properties":{"name":{"description":"No skills are currently available.","type":"string"}},"required":["name"],"type":"object"}` {
@@ -78,7 +78,7 @@ func TestActivateSkillResult(t *testing.T) {
 		"other/not-shared.txt": "",
 	})
 	tw := newTestWorkspace(t, nil)
-	tool := &activateSkillTool{catalog: catalog, ws: tw.ws}
+	tool := activateSkill(catalog, tw.ws)
 	call, err := tool.Build(map[string]any{"name": "pdf"})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestActivateSkillUnknown(t *testing.T) {
 		"a/SKILL.md": "---\nname: a\ndescription: x\n---\n",
 		"b/SKILL.md": "---\nname: b\ndescription: x\n---\n",
 	}, "b")
-	_, err := (&activateSkillTool{catalog: catalog}).Build(map[string]any{"name": "b"})
+	_, err := activateSkill(catalog, nil).Build(map[string]any{"name": "b"})
 	if err == nil || err.Error() != `Skill "b" not found. Available skills are: a` {
 		t.Errorf("Build = %v; want Gemini CLI's not-found error naming a", err)
 	}
@@ -129,7 +129,7 @@ func TestActivateSkillRedeclaredWhenSkillsChange(t *testing.T) {
 		"skill1/SKILL.md": "---\nname: skill1\ndescription: one\n---\n",
 		"skill2/SKILL.md": "---\nname: skill2\ndescription: two\n---\n",
 	})
-	reg := NewRegistry(&activateSkillTool{catalog: catalog})
+	reg := NewRegistry(activateSkill(catalog, nil))
 	enum := func() []any {
 		t.Helper()
 		decls := reg.Declarations()

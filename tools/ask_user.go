@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"google.golang.org/genai"
 )
 
 // AskUserName is the tool with which the model asks the user questions,
@@ -38,14 +37,6 @@ const (
 	askNobodyHere  = "Nobody can answer your questions here: carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."
 	askMaxQuestion = 4
 )
-
-// askUserTool puts the model's questions to the user through the call's
-// AskFunc, whichever front end presents them.
-type askUserTool struct{}
-
-func (askUserTool) Name() string { return AskUserName }
-
-func (askUserTool) Annotations() Annotations { return Annotations{ReadOnly: true, AsksUser: true} }
 
 // askUserParams are ask_user's parameters, as Gemini CLI declares them
 // (its default model family's), word for word.
@@ -78,33 +69,26 @@ func (askUserParams) extendSchema(s *jsonschema.Schema) {
 	typ.Default = json.RawMessage(strconv.Quote(questionChoice))
 }
 
-func (askUserTool) Declaration() *genai.FunctionDeclaration {
-	return declare[askUserParams](AskUserName, "Ask the user one or more questions to gather preferences, clarify requirements, or make decisions.")
-}
-
-func (askUserTool) Build(args map[string]any) (Call, error) {
-	questions, err := parseQuestions(args)
-	if err != nil {
-		return nil, err
-	}
-	return askUserCall{questions}, nil
-}
-
-// parseQuestions reads ask_user's arguments, checked against its schema
-// and then as Gemini CLI checks them, so the model can fix its call, and
-// unescapes the text as it does (a model may write \n).
-func parseQuestions(args map[string]any) ([]askQuestion, error) {
-	var p askUserParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
-	for i, q := range p.Questions {
-		if err := q.validate(i + 1); err != nil {
-			return nil, err
+// askUser is ask_user, which puts the model's questions to the user
+// through the call's AskFunc, whichever front end presents them. Its
+// questions, checked against its schema, are checked then as Gemini CLI
+// checks them, so the model can fix its call, and unescaped as it does
+// (a model may write \n).
+func askUser() *Defined[askUserParams] {
+	return Define(Spec{
+		Name:        AskUserName,
+		Description: "Ask the user one or more questions to gather preferences, clarify requirements, or make decisions.",
+		Annotations: Annotations{Kind: KindCommunicate, ReadOnly: true, AsksUser: true},
+		Aliases:     []string{"AskUserTool"},
+	}, func(p askUserParams) (Call, error) {
+		for i, q := range p.Questions {
+			if err := q.validate(i + 1); err != nil {
+				return nil, err
+			}
+			p.Questions[i] = q.unescaped()
 		}
-		p.Questions[i] = q.unescaped()
-	}
-	return p.Questions, nil
+		return askUserCall{p.Questions}, nil
+	})
 }
 
 // validate makes Gemini CLI's checks of question n (1-based).
@@ -191,8 +175,6 @@ func (c askUserCall) Title() string {
 	}
 	return "Asking user: " + strings.Join(texts, ", ")
 }
-
-func (askUserCall) Kind() Kind { return KindCommunicate }
 
 // Confirmation is nil: asking is the user's involvement.
 func (askUserCall) Confirmation() *Confirmation { return nil }

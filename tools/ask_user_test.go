@@ -24,7 +24,7 @@ func TestAskUserDeclarationIsGeminiCLIs(t *testing.T) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	encoded, err := json.Marshal(askUserTool{}.Declaration())
+	encoded, err := json.Marshal(askUser().Declaration())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func scriptedAsk(asked *[]Question, answers ...Answer) AskFunc {
 
 func runAskUser(t *testing.T, args map[string]any, ask AskFunc) Result {
 	t.Helper()
-	call, err := askUserTool{}.Build(args)
+	call, err := askUser().Build(args)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -191,7 +191,7 @@ func TestAskUserAskingFailed(t *testing.T) {
 // A call cancelled while the user is asked ends with the context's error.
 func TestAskUserCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	call, err := askUserTool{}.Build(map[string]any{"questions": []any{choiceQuestion(false)}})
+	call, err := askUser().Build(map[string]any{"questions": []any{choiceQuestion(false)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,17 +231,17 @@ func TestAskUserValidation(t *testing.T) {
 			m["options"] = []any{map[string]any{"label": "a", "description": ""}, map[string]any{"label": " ", "description": ""}}
 		})}}, "Question 1, option 2: 'label' is required and must be a non-empty string."},
 	} {
-		_, err := askUserTool{}.Build(c.args)
+		_, err := askUser().Build(c.args)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("Build(%v) = %v, want %q", c.args, err, c.want)
 		}
 	}
-	call, err := askUserTool{}.Build(map[string]any{"questions": []any{choiceQuestion(false), map[string]any{"header": "N", "question": "Name?", "type": "text"}}})
+	call, err := askUser().Build(map[string]any{"questions": []any{choiceQuestion(false), map[string]any{"header": "N", "question": "Name?", "type": "text"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if call.Title() != "Asking user: Which database?, Name?" || call.Kind() != KindCommunicate || call.Confirmation() != nil {
-		t.Errorf("title %q, kind %q, confirmation %v", call.Title(), call.Kind(), call.Confirmation())
+	if call.Title() != "Asking user: Which database?, Name?" || kindOf(askUser()) != KindCommunicate || call.Confirmation() != nil {
+		t.Errorf("title %q, kind %q, confirmation %v", call.Title(), kindOf(askUser()), call.Confirmation())
 	}
 }
 

@@ -81,22 +81,22 @@ func Builtin(opts Options) []Tool {
 	}
 	ws := opts.Workspace
 	return append([]Tool{
-		&listDirectoryTool{ws: ws, memory: opts.Memory},
-		&readFileTool{ws: ws, memory: opts.Memory},
-		&writeFileTool{ws: ws},
-		newReplaceTool(opts),
-		&globTool{ws: ws},
-		&grepTool{ws: ws},
-		&shellTool{ws: ws, opts: opts.Shell},
-		&readManyFilesTool{ws: ws, memory: opts.Memory},
-		&webFetchTool{utility: opts.Utility, fetcher: web.NewFetcher(opts.Web)},
-		&webSearchTool{utility: opts.Utility},
-		&saveMemoryTool{path: opts.MemoryFile},
-		writeTodosTool{},
-		askUserTool{},
-		updateTopicTool{},
-		listBackgroundTool{},
-		readBackgroundTool{},
+		listDirectory(ws, opts.Memory),
+		readFile(ws, opts.Memory),
+		writeFile(ws),
+		replace(opts),
+		glob(ws),
+		grepSearch(ws),
+		shell(ws, opts.Shell),
+		readManyFiles(ws, opts.Memory),
+		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
+		webSearch(opts.Utility),
+		saveMemory(opts.MemoryFile, nil),
+		writeTodos(),
+		askUser(),
+		updateTopic(),
+		listBackground(),
+		readBackground(),
 	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
 }
 
@@ -107,5 +107,5 @@ func skillTools(ws *workspace.Workspace, catalog *skills.Catalog) []Tool {
 	if catalog == nil {
 		return nil
 	}
-	return []Tool{&activateSkillTool{catalog: catalog, ws: ws}}
+	return []Tool{activateSkill(catalog, ws)}
 }

@@ -97,7 +97,7 @@ func (t *CompleteTask) Name() string                            { return Complet
 func (t *CompleteTask) Declaration() *genai.FunctionDeclaration { return t.decl }
 
 // Annotations: it changes nothing; plan mode lets a subagent finish.
-func (t *CompleteTask) Annotations() Annotations { return Annotations{ReadOnly: true} }
+func (t *CompleteTask) Annotations() Annotations { return Annotations{Kind: KindOther, ReadOnly: true} }
 
 // Build checks the report as 0.61's validateToolParamValues does, in its
 // words.
@@ -148,7 +148,6 @@ type completeTaskCall struct {
 }
 
 func (completeTaskCall) Title() string               { return "Completing task and submitting results." }
-func (completeTaskCall) Kind() Kind                  { return KindOther }
 func (completeTaskCall) Confirmation() *Confirmation { return nil }
 
 // Execute keeps the first report handed in, as 0.61's executor takes the

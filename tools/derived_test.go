@@ -7,46 +7,34 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// builtinParams is each built-in tool's parameter struct.
-var builtinParams = map[string]reflect.Type{
-	ListDirectoryName:  reflect.TypeFor[listDirectoryParams](),
-	ReadFileName:       reflect.TypeFor[readFileParams](),
-	WriteFileName:      reflect.TypeFor[writeFileParams](),
-	ReplaceName:        reflect.TypeFor[replaceParams](),
-	GlobName:           reflect.TypeFor[globParams](),
-	GrepSearchName:     reflect.TypeFor[grepParams](),
-	ShellName:          reflect.TypeFor[shellParams](),
-	ReadManyFilesName:  reflect.TypeFor[readManyFilesParams](),
-	WebFetchName:       reflect.TypeFor[webFetchParams](),
-	WebSearchName:      reflect.TypeFor[webSearchParams](),
-	MemoryName:         reflect.TypeFor[saveMemoryParams](),
-	WriteTodosName:     reflect.TypeFor[writeTodosParams](),
-	AskUserName:        reflect.TypeFor[askUserParams](),
-	UpdateTopicName:    reflect.TypeFor[updateTopicParams](),
-	ListBackgroundName: reflect.TypeFor[listBackgroundParams](),
-	ReadBackgroundName: reflect.TypeFor[readBackgroundParams](),
-	EnterPlanModeName:  reflect.TypeFor[enterPlanModeParams](),
-	ExitPlanModeName:   reflect.TypeFor[exitPlanModeParams](),
-	ActivateSkillName:  reflect.TypeFor[activateSkillParams](),
-	GetDiagnosticsName: reflect.TypeFor[getDiagnosticsParams](),
+// builtinParams is each built-in tool's parameter struct, by its name:
+// every built-in tool is declared by Define.
+func builtinParams(t *testing.T, all []Tool) map[string]reflect.Type {
+	t.Helper()
+	params := map[string]reflect.Type{}
+	for _, tool := range all {
+		d, ok := tool.(interface{ params() reflect.Type })
+		if !ok {
+			t.Errorf("%s is not declared by Define", tool.Name())
+			continue
+		}
+		params[tool.Name()] = d.params()
+	}
+	return params
 }
 
 // Every built-in tool's parameters are what jsonschema-go derives from
 // its parameter struct (with activate_skill's skill names as the enabled
 // skills make them), and a schema jsonschema-go resolves: none is written
-// out by hand. A tool added to Builtin fails here until its parameter
-// struct is named in builtinParams.
+// out by hand. A tool added to Builtin not by Define fails here.
 func TestBuiltinSchemasAreDerived(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	catalog, _ := skillCatalog(t, map[string]string{"deploy/SKILL.md": "---\nname: deploy\ndescription: ships\n---\n"})
 	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: catalog, Diagnostics: &shownDiagnostics{}})
-	if len(all) != len(builtinParams) {
-		t.Errorf("%d built-in tools, %d parameter structs named", len(all), len(builtinParams))
-	}
+	params := builtinParams(t, all)
 	for _, tool := range all {
-		p, ok := builtinParams[tool.Name()]
+		p, ok := params[tool.Name()]
 		if !ok {
-			t.Errorf("%s: no parameter struct named in builtinParams", tool.Name())
 			continue
 		}
 		var opts *jsonschema.ForOptions

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -66,44 +64,34 @@ func diagnosticsTools(ws *workspace.Workspace, reader DiagnosticsReader) []Tool 
 	if reader == nil {
 		return nil
 	}
-	return []Tool{&getDiagnosticsTool{ws: ws, reader: reader}}
+	return []Tool{getDiagnostics(ws, reader)}
 }
-
-type getDiagnosticsTool struct {
-	ws     *workspace.Workspace
-	reader DiagnosticsReader
-}
-
-func (*getDiagnosticsTool) Name() string { return GetDiagnosticsName }
-
-func (*getDiagnosticsTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
 
 type getDiagnosticsParams struct {
 	FilePaths []string `json:"file_paths,omitempty" jsonschema:"Optional: the files to get diagnostics for, absolute or relative to the workspace root. Omit to get those of every file the editor has diagnostics for."`
 }
 
-func (*getDiagnosticsTool) Declaration() *genai.FunctionDeclaration {
-	return declare[getDiagnosticsParams](GetDiagnosticsName, "Gets the diagnostics (errors, warnings, hints) the user's editor shows for files, as its language servers and linters report them: "+
-		"one line per diagnostic, `L<line>:<column> <severity> [<source> <code>] <message>`, lines 1-based as read_file numbers them. "+
-		"Editors usually check only the files open in them. Use it to see whether code compiles and passes the linters without running a build.")
-}
-
-func (t *getDiagnosticsTool) Build(raw map[string]any) (Call, error) {
-	var p getDiagnosticsParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	c := &getDiagnosticsCall{ws: t.ws, reader: t.reader}
-	for _, path := range p.FilePaths {
-		abs, err := resolvePath(t.ws, "file_paths", path)
-		if err != nil {
-			return nil, err
+// getDiagnostics is get_diagnostics, asking reader.
+func getDiagnostics(ws *workspace.Workspace, reader DiagnosticsReader) *Defined[getDiagnosticsParams] {
+	return Define(Spec{
+		Name: GetDiagnosticsName,
+		Description: "Gets the diagnostics (errors, warnings, hints) the user's editor shows for files, as its language servers and linters report them: " +
+			"one line per diagnostic, `L<line>:<column> <severity> [<source> <code>] <message>`, lines 1-based as read_file numbers them. " +
+			"Editors usually check only the files open in them. Use it to see whether code compiles and passes the linters without running a build.",
+		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+	}, func(p getDiagnosticsParams) (Call, error) {
+		c := &getDiagnosticsCall{ws: ws, reader: reader}
+		for _, path := range p.FilePaths {
+			abs, err := resolvePath(ws, "file_paths", path)
+			if err != nil {
+				return nil, err
+			}
+			if !slices.Contains(c.paths, abs) {
+				c.paths = append(c.paths, abs)
+			}
 		}
-		if !slices.Contains(c.paths, abs) {
-			c.paths = append(c.paths, abs)
-		}
-	}
-	return c, nil
+		return c, nil
+	})
 }
 
 type getDiagnosticsCall struct {
@@ -122,8 +110,6 @@ func (c *getDiagnosticsCall) Title() string {
 	}
 	return "Diagnostics of " + strings.Join(names, ", ")
 }
-
-func (*getDiagnosticsCall) Kind() Kind { return KindRead }
 
 // Confirmation: none; it only reads what the editor shows.
 func (*getDiagnosticsCall) Confirmation() *Confirmation { return nil }

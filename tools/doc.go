@@ -21,20 +21,28 @@
 // changes (activate_skill's, with the enabled skills); then a new slice.
 // Whoever needs a declaration changed copies it (plan mode's write_file).
 //
-// Invariant: a built-in tool's parameters are one Go struct, declared
-// once: github.com/google/jsonschema-go derives the schema the model is
-// told from it (schema.go: jsonschema tags describe, extendSchema adds
-// what Go types cannot say), and Build decodes the model's arguments
-// through the same schema, refusing them in the words of Gemini CLI's
-// validator before the tool sees them. No schema is written out by hand
-// (derived_test.go holds every built-in tool to it).
+// Invariant: a built-in tool is declared once (define.go), as the MCP Go
+// SDK's AddTool declares a server's: Define takes its Spec (name,
+// description, Annotations, the names settings know it by), its
+// parameter struct and a builder of its calls from a decoded struct. Its
+// parameters are that one Go struct: github.com/google/jsonschema-go
+// derives the schema the model is told from it, once per type
+// (schema.go: jsonschema tags describe, extendSchema adds what Go types
+// cannot say, was tags name older arguments), and Build renames older
+// arguments and decodes the model's through the same schema, refusing
+// them in the words of Gemini CLI's validator before the builder sees
+// them. No schema is written out by hand (derived_test.go holds every
+// built-in tool to it). A tool added is its file and the line in
+// Builtin that registers it.
 //
-// Invariant: a tool says what it is on itself (Annotations: read-only,
-// edits files, runs commands, asks the user, reaches the network), as an
-// MCP server's tools do with their annotations, which feed the same
-// field. Plan mode, the approval door, settings' filters and the system
-// prompt read it; nothing keeps a list of tool names for what a tool
-// does, so a tool added says it in one place. A tool that says nothing
+// Invariant: a tool says what it is on itself (Annotations: its kind,
+// read-only, edits files, runs commands, asks the user, reaches the
+// network, delegates, runs alone, narrates), as an MCP server's tools do
+// with their annotations, which feed the same field. The agent's
+// scheduler, plan mode, the approval door, settings' filters, the
+// subagents' tool sets and the system prompt read it; nothing keeps a
+// list of tool names for what a tool does or whether it may run beside
+// others, so a tool added says it in one place. A tool that says nothing
 // is taken to do anything.
 //
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,

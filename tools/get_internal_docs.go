@@ -8,8 +8,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"google.golang.org/genai"
 )
 
 // get_internal_docs, as Gemini CLI 0.61 has it (get-internal-docs.ts,
@@ -26,32 +24,22 @@ const GetInternalDocsName = "get_internal_docs"
 // NewGetInternalDocs is get_internal_docs over docs, the documentation
 // by its paths (geminils.Docs()). docs is trusted not to lead outside
 // itself (an embed.FS has no symbolic links); the model's path is kept
-// inside it.
-func NewGetInternalDocs(docs fs.FS) Tool { return getInternalDocsTool{docs: docs} }
-
-type getInternalDocsTool struct{ docs fs.FS }
-
-func (getInternalDocsTool) Name() string { return GetInternalDocsName }
-
-func (getInternalDocsTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+// inside it. Its kind is 0.61's Kind.Think.
+func NewGetInternalDocs(docs fs.FS) Tool {
+	return Define(Spec{
+		Name:        GetInternalDocsName,
+		Description: "Returns the content of gemini-ls internal documentation files. If no path is provided, returns a list of all available documentation paths.",
+		Annotations: Annotations{Kind: KindThink, ReadOnly: true},
+	}, func(p getInternalDocsParams) (Call, error) {
+		return &getInternalDocsCall{docs: docs, path: p.Path}, nil
+	})
+}
 
 // getInternalDocsParams is 0.61's schema (chunk-JDPZ4CE3.js:282352): one
 // optional path, no wait_for_previous (0.61 declares the tool by its
 // getSchema, which adds none).
 type getInternalDocsParams struct {
 	Path string `json:"path,omitempty" jsonschema:"The relative path to the documentation file (e.g., 'docs/configuration.md'). If omitted, lists all available documentation."`
-}
-
-func (getInternalDocsTool) Declaration() *genai.FunctionDeclaration {
-	return declare[getInternalDocsParams](GetInternalDocsName, "Returns the content of gemini-ls internal documentation files. If no path is provided, returns a list of all available documentation paths.")
-}
-
-func (t getInternalDocsTool) Build(raw map[string]any) (Call, error) {
-	var p getInternalDocsParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	return &getInternalDocsCall{docs: t.docs, path: p.Path}, nil
 }
 
 type getInternalDocsCall struct {
@@ -66,9 +54,6 @@ func (c *getInternalDocsCall) Title() string {
 	}
 	return "Listing all available internal documentation."
 }
-
-// Kind is 0.61's Kind.Think.
-func (c *getInternalDocsCall) Kind() Kind { return KindThink }
 
 // Confirmation: 0.61's shouldConfirmExecute is false.
 func (c *getInternalDocsCall) Confirmation() *Confirmation { return nil }

@@ -46,12 +46,12 @@ func TestGetInternalDocsDeclaration(t *testing.T) {
 	if got := d.ParametersJsonSchema; !reflect.DeepEqual(got, declaredSchema(reflect.TypeFor[getInternalDocsParams](), nil)) {
 		t.Errorf("parameters %v are not what jsonschema-go derives", got)
 	}
-	if a := AnnotationsOf(tool); a != (Annotations{ReadOnly: true}) {
+	if a := AnnotationsOf(tool); a != (Annotations{Kind: KindThink, ReadOnly: true}) {
 		t.Errorf("annotations %+v", a)
 	}
 	call := build(t, tool, nil)
-	if call.Confirmation() != nil || call.Kind() != KindThink || call.Title() != "Listing all available internal documentation." {
-		t.Errorf("call: confirmation %v, kind %s, title %q", call.Confirmation(), call.Kind(), call.Title())
+	if call.Confirmation() != nil || kindOf(tool) != KindThink || call.Title() != "Listing all available internal documentation." {
+		t.Errorf("call: confirmation %v, kind %s, title %q", call.Confirmation(), kindOf(tool), call.Title())
 	}
 	if title := build(t, tool, map[string]any{"path": "README.md"}).Title(); title != "Reading internal documentation: README.md" {
 		t.Errorf("title %q", title)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -31,9 +30,18 @@ const (
 
 type globTool struct{ ws *workspace.Workspace }
 
-func (t *globTool) Name() string { return GlobName }
-
-func (*globTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+// glob is the glob tool over ws.
+func glob(ws *workspace.Workspace) *Defined[globParams] {
+	t := &globTool{ws: ws}
+	return Define(Spec{
+		Name: GlobName,
+		Description: "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), " +
+			"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. " +
+			"Skips .git, node_modules and ignored files.",
+		Annotations: Annotations{Kind: KindSearch, ReadOnly: true},
+		Aliases:     []string{"GlobTool"},
+	}, t.build)
+}
 
 // globParams are glob's parameters, as Gemini CLI 0.61 declares them.
 // Older calls' path is normalized to dir_path; their ignore, which 0.61
@@ -47,26 +55,8 @@ type globParams struct {
 	Ignore              []string `json:"ignore,omitempty" param:"undeclared"`
 }
 
-func (t *globTool) Declaration() *genai.FunctionDeclaration {
-	return declare[globParams](GlobName, "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), "+
-		"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. "+
-		"Skips .git, node_modules and ignored files.")
-}
-
-// NormalizeArgs renames path to dir_path.
-func (t *globTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
-	return renameOlder[globParams](raw)
-}
-
-func (t *globTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p globParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
+// build is the call p asks for.
+func (t *globTool) build(p globParams) (Call, error) {
 	pattern, ignore, caseSensitive := p.Pattern, p.Ignore, p.CaseSensitive
 	if strings.TrimSpace(pattern) == "" {
 		return nil, errors.New("The 'pattern' parameter must be non-empty.")
@@ -122,8 +112,6 @@ func (c *globCall) Title() string {
 	}
 	return title
 }
-
-func (c *globCall) Kind() Kind { return KindSearch }
 
 func (c *globCall) Confirmation() *Confirmation { return nil }
 

@@ -24,8 +24,8 @@ func TestGlob(t *testing.T) {
 	tool := tw.tool(GlobName, Options{})
 
 	call := build(t, tool, map[string]any{"pattern": "**/*.go"})
-	if call.Title() != "FindFiles **/*.go" || call.Kind() != KindSearch || call.Confirmation() != nil {
-		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	if call.Title() != "FindFiles **/*.go" || kindOf(tool) != KindSearch || call.Confirmation() != nil {
+		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {

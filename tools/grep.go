@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -36,9 +35,18 @@ const (
 
 type grepTool struct{ ws *workspace.Workspace }
 
-func (t *grepTool) Name() string { return GrepSearchName }
-
-func (*grepTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
+// grepSearch is grep_search over ws; settings may name it by its
+// legacy name, search_file_content, too.
+func grepSearch(ws *workspace.Workspace) *Defined[grepParams] {
+	t := &grepTool{ws: ws}
+	return Define(Spec{
+		Name: GrepSearchName,
+		Description: "Searches for a regular expression pattern within the content of files in the workspace (as open in the editor), " +
+			"returning matching lines with their file paths and line numbers. Skips binary and ignored files.",
+		Annotations: Annotations{Kind: KindSearch, ReadOnly: true},
+		Aliases:     []string{"GrepTool", "RipGrepTool", "search_file_content"},
+	}, t.build)
+}
 
 // grepParams are grep_search's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' path and include are normalized to dir_path and
@@ -59,25 +67,8 @@ type grepParams struct {
 	NoIgnore          bool    `json:"no_ignore,omitempty" jsonschema:"If true, searches all files including those usually ignored (by .gitignore, .geminiignore and .git/info/exclude); .git and node_modules directories are still skipped. Defaults to false if omitted."`
 }
 
-func (t *grepTool) Declaration() *genai.FunctionDeclaration {
-	return declare[grepParams](GrepSearchName, "Searches for a regular expression pattern within the content of files in the workspace (as open in the editor), "+
-		"returning matching lines with their file paths and line numbers. Skips binary and ignored files.")
-}
-
-// NormalizeArgs renames path to dir_path and include to include_pattern.
-func (t *grepTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
-	return renameOlder[grepParams](raw)
-}
-
-func (t *grepTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p grepParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
+// build is the call p asks for.
+func (t *grepTool) build(p grepParams) (Call, error) {
 	if p.Pattern == "" {
 		return nil, errors.New("The 'pattern' parameter must be non-empty.")
 	}
@@ -196,8 +187,6 @@ func (c *grepCall) Title() string {
 	}
 	return title
 }
-
-func (c *grepCall) Kind() Kind { return KindSearch }
 
 func (c *grepCall) Confirmation() *Confirmation { return nil }
 

@@ -13,8 +13,8 @@ func TestGrepSearch(t *testing.T) {
 	tool := tw.tool(GrepSearchName, Options{})
 
 	call := build(t, tool, map[string]any{"pattern": "TODO"})
-	if call.Title() != `SearchText "TODO"` || call.Kind() != KindSearch || call.Confirmation() != nil {
-		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	if call.Title() != `SearchText "TODO"` || kindOf(tool) != KindSearch || call.Confirmation() != nil {
+		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {

@@ -211,3 +211,12 @@ func (p *fakeProposer) only(t *testing.T) workspace.FileChange {
 	}
 	return p.changes[0]
 }
+
+// kindOf is the kind tool says its calls are (a proposing tool's, the
+// tool's it wraps).
+func kindOf(tool Tool) Kind {
+	if p, ok := tool.(proposingTool); ok {
+		tool = p.Tool
+	}
+	return AnnotationsOf(tool).Kind
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"google.golang.org/genai"
 )
 
 // InvokeAgentName is the tool that hands a task to a subagent (Gemini CLI
@@ -27,43 +25,29 @@ type AgentNames interface {
 	HasAgent(name string) bool
 }
 
-// invokeAgentTool is 0.61's invoke_agent: its declaration, word for word
-// (bundle chunk-JDPZ4CE3.js:353278-353298), and its unknown agent error.
-type invokeAgentTool struct {
-	agents AgentNames
-}
-
-// NewInvokeAgent is invoke_agent over the agents agents names.
-func NewInvokeAgent(agents AgentNames) Tool { return invokeAgentTool{agents: agents} }
-
-func (invokeAgentTool) Name() string { return InvokeAgentName }
-
-// Annotations: it delegates. What its subagent may do is the subagent's
-// calls' business: each passes the approval door itself.
-func (invokeAgentTool) Annotations() Annotations { return Annotations{Delegates: true} }
-
 type invokeAgentParams struct {
 	AgentName string `json:"agent_name" jsonschema:"Name of the subagent to invoke"`
 	Prompt    string `json:"prompt" jsonschema:"The COMPLETE query to send the subagent. MUST be comprehensive and detailed. Include all context, background, questions, and expected output format. Do NOT send brief or incomplete instructions."`
 }
 
-// Declaration is derived when asked for, as every tool's is: a run that
-// offers no subagent never needs it.
-func (invokeAgentTool) Declaration() *genai.FunctionDeclaration {
-	return declare[invokeAgentParams](InvokeAgentName, "Invoke a subagent to perform a specific task or investigation.")
-}
-
-// Build checks the agent is there: 0.61's createInvocation throws
-// "Subagent '…' not found." (bundle chunk-JDPZ4CE3.js:353306).
-func (t invokeAgentTool) Build(raw map[string]any) (Call, error) {
-	var p invokeAgentParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if t.agents == nil || !t.agents.HasAgent(p.AgentName) {
-		return nil, fmt.Errorf("Subagent '%s' not found.", p.AgentName)
-	}
-	return invokeAgentCall{p: p}, nil
+// NewInvokeAgent is 0.61's invoke_agent over the agents agents names:
+// its declaration, word for word (bundle chunk-JDPZ4CE3.js:353278-
+// 353298), derived when first asked for (a run that offers no subagent
+// never needs it), and its unknown agent error: 0.61's createInvocation
+// throws "Subagent '…' not found." (bundle chunk-JDPZ4CE3.js:353306).
+// It delegates: what its subagent may do is the subagent's calls'
+// business, each passing the approval door itself.
+func NewInvokeAgent(agents AgentNames) Tool {
+	return Define(Spec{
+		Name:        InvokeAgentName,
+		Description: "Invoke a subagent to perform a specific task or investigation.",
+		Annotations: Annotations{Kind: KindAgent, Delegates: true},
+	}, func(p invokeAgentParams) (Call, error) {
+		if agents == nil || !agents.HasAgent(p.AgentName) {
+			return nil, fmt.Errorf("Subagent '%s' not found.", p.AgentName)
+		}
+		return invokeAgentCall{p: p}, nil
+	})
 }
 
 type invokeAgentCall struct{ p invokeAgentParams }
@@ -72,8 +56,6 @@ type invokeAgentCall struct{ p invokeAgentParams }
 func (c invokeAgentCall) Title() string {
 	return fmt.Sprintf("Delegating to agent '%s'", c.p.AgentName)
 }
-
-func (invokeAgentCall) Kind() Kind { return KindAgent }
 
 // Confirmation: none; 0.61's agents.toml allows invoke_agent in every
 // mode but plan, its subagent's calls asking for themselves.

@@ -47,8 +47,8 @@ func TestInvokeAgentBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Title() != "Delegating to agent 'helper'" || c.Kind() != KindAgent || c.Confirmation() != nil {
-		t.Errorf("call %q %q %v", c.Title(), c.Kind(), c.Confirmation())
+	if c.Title() != "Delegating to agent 'helper'" || kindOf(tool) != KindAgent || c.Confirmation() != nil {
+		t.Errorf("call %q %q %v", c.Title(), kindOf(tool), c.Confirmation())
 	}
 	if _, err := c.Execute(context.Background(), CallInfo{}); err == nil {
 		t.Error("ran without a Delegator")

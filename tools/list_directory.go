@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -18,42 +16,47 @@ import (
 // were left out: the same ones every time.
 const maxListedEntries = 1000
 
-type listDirectoryTool struct {
-	ws     *workspace.Workspace
-	memory ContextDiscoverer
-}
-
-func (t *listDirectoryTool) Name() string { return ListDirectoryName }
-
-func (*listDirectoryTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
-
 // listDirectoryParams are list_directory's parameters, as Gemini CLI 0.61
 // declares them. Older calls' path and respect_git_ignore are normalized
-// to them (NormalizeArgs).
+// to them (fromOlder).
 type listDirectoryParams struct {
 	DirPath       string         `json:"dir_path" was:"path" jsonschema:"The path to the directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
 	Ignore        []string       `json:"ignore,omitempty" jsonschema:"List of glob patterns to ignore, matched against entry names, e.g. [\"*.log\"]."`
 	FileFiltering map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored entries are listed only when both are false)."`
 }
 
-func (t *listDirectoryTool) Declaration() *genai.FunctionDeclaration {
-	return declare[listDirectoryParams](ListDirectoryName, "Lists the names of files and subdirectories directly within a specified workspace directory, directories first, with file sizes. "+
-		"Can optionally ignore entries matching provided glob patterns, and those .gitignore or .geminiignore ignore.")
+// listDirectory is list_directory over ws, with the context files around
+// what it lists from memory.
+func listDirectory(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[listDirectoryParams] {
+	return Define(Spec{
+		Name: ListDirectoryName,
+		Description: "Lists the names of files and subdirectories directly within a specified workspace directory, directories first, with file sizes. " +
+			"Can optionally ignore entries matching provided glob patterns, and those .gitignore or .geminiignore ignore.",
+		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+		Aliases:     []string{"LSTool"},
+	}, func(p listDirectoryParams) (Call, error) {
+		if err := validatePatterns("ignore", p.Ignore); err != nil {
+			return nil, err
+		}
+		respect, err := respectsIgnoreFiles(p.FileFiltering)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := resolvePath(ws, "dir_path", p.DirPath)
+		if err != nil {
+			return nil, err
+		}
+		return &listDirectoryCall{ws: ws, memory: memory, dir: abs, ignore: p.Ignore, respectGitIgnore: respect, maxShown: maxListedEntries}, nil
+	})
 }
 
-// NormalizeArgs renames path to dir_path, and turns respect_git_ignore,
-// which said whether both .gitignore and .geminiignore were respected,
-// into file_filtering_options saying so of each.
-func (t *listDirectoryTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
-	return respectIgnoreToFiltering(renameOlder[listDirectoryParams](raw))
-}
-
-// respectIgnoreToFiltering moves an older call's respect_git_ignore into
-// file_filtering_options.
-func respectIgnoreToFiltering(args map[string]any, err error) (map[string]any, error) {
+// fromOlder turns respect_git_ignore, which said whether both .gitignore
+// and .geminiignore were respected, into file_filtering_options saying
+// so of each (path is renamed to dir_path by its was tag).
+func (listDirectoryParams) fromOlder(args map[string]any) (map[string]any, error) {
 	respect, ok := args["respect_git_ignore"]
-	if err != nil || !ok {
-		return args, err
+	if !ok {
+		return args, nil
 	}
 	if args["file_filtering_options"] != nil {
 		return nil, errors.New("respect_git_ignore is an older name for file_filtering_options: give only file_filtering_options")
@@ -64,29 +67,6 @@ func respectIgnoreToFiltering(args map[string]any, err error) (map[string]any, e
 		args["file_filtering_options"] = map[string]any{"respect_git_ignore": respect, "respect_gemini_ignore": respect}
 	}
 	return args, nil
-}
-
-func (t *listDirectoryTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p listDirectoryParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
-	if err := validatePatterns("ignore", p.Ignore); err != nil {
-		return nil, err
-	}
-	respect, err := respectsIgnoreFiles(p.FileFiltering)
-	if err != nil {
-		return nil, err
-	}
-	abs, err := resolvePath(t.ws, "dir_path", p.DirPath)
-	if err != nil {
-		return nil, err
-	}
-	return &listDirectoryCall{ws: t.ws, memory: t.memory, dir: abs, ignore: p.Ignore, respectGitIgnore: respect, maxShown: maxListedEntries}, nil
 }
 
 type listDirectoryCall struct {
@@ -101,8 +81,6 @@ type listDirectoryCall struct {
 func (c *listDirectoryCall) Title() string {
 	return "ReadFolder " + c.ws.Display(c.dir)
 }
-
-func (c *listDirectoryCall) Kind() Kind { return KindRead }
 
 func (c *listDirectoryCall) Confirmation() *Confirmation { return nil }
 

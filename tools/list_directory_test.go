@@ -120,8 +120,8 @@ func TestListDirectoryTitle(t *testing.T) {
 	tool := tw.tool(ListDirectoryName, Options{})
 	for path, want := range map[string]string{".": "ReadFolder .", "pkg": "ReadFolder pkg", tw.abs("pkg"): "ReadFolder pkg"} {
 		call := build(t, tool, map[string]any{"path": path})
-		if call.Title() != want || call.Kind() != KindRead || call.Confirmation() != nil {
-			t.Errorf("path %q: Title %q Kind %q Confirmation %v", path, call.Title(), call.Kind(), call.Confirmation())
+		if call.Title() != want || kindOf(tool) != KindRead || call.Confirmation() != nil {
+			t.Errorf("path %q: Title %q Kind %q Confirmation %v", path, call.Title(), kindOf(tool), call.Confirmation())
 		}
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -63,37 +61,28 @@ func planTools(ws *workspace.Workspace, opts PlanOptions) []Tool {
 	if !opts.Enabled {
 		return nil
 	}
-	return []Tool{enterPlanModeTool{unattended: opts.Unattended}, &exitPlanModeTool{ws: ws, unattended: opts.Unattended}}
+	return []Tool{enterPlanMode(opts.Unattended), exitPlanMode(ws, opts.Unattended)}
 }
-
-type enterPlanModeTool struct {
-	unattended bool
-}
-
-func (enterPlanModeTool) Name() string { return EnterPlanModeName }
-
-// Annotations: none; the approval door decides on it by its name.
-func (enterPlanModeTool) Annotations() Annotations { return Annotations{} }
 
 type enterPlanModeParams struct {
 	Reason string `json:"reason,omitempty" jsonschema:"Short reason explaining why you are entering plan mode."`
 }
 
-// Declaration is Gemini CLI's, word for word.
-func (enterPlanModeTool) Declaration() *genai.FunctionDeclaration {
-	return declare[enterPlanModeParams](EnterPlanModeName, "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.")
-}
-
-func (t enterPlanModeTool) Build(raw map[string]any) (Call, error) {
-	return t.BuildIn(SessionScope{}, raw)
-}
-
-func (t enterPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
-	var p enterPlanModeParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	return enterPlanModeCall{dir: s.PlansDir, reason: strings.TrimSpace(p.Reason), unattended: t.unattended}, nil
+// enterPlanMode is enter_plan_mode, declared as Gemini CLI declares it,
+// word for word; unattended, it is not asked about. Its annotations say
+// only its kind: the approval door decides on it by its name.
+func enterPlanMode(unattended bool) InSession[enterPlanModeParams] {
+	return DefineInSession(Spec{
+		Name:        EnterPlanModeName,
+		Description: "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.",
+		Annotations: Annotations{Kind: KindThink},
+	}, func(s *SessionScope, p enterPlanModeParams) (Call, error) {
+		c := enterPlanModeCall{reason: strings.TrimSpace(p.Reason), unattended: unattended}
+		if s != nil {
+			c.dir = s.PlansDir
+		}
+		return c, nil
+	})
 }
 
 type enterPlanModeCall struct {
@@ -102,8 +91,6 @@ type enterPlanModeCall struct {
 }
 
 func (c enterPlanModeCall) Title() string { return cmp.Or(c.reason, "Initiating Plan Mode") }
-
-func (enterPlanModeCall) Kind() Kind { return KindThink }
 
 // Confirmation asks every time, as Gemini CLI does in an interactive
 // session; an unattended one is not asked.
@@ -135,51 +122,35 @@ type exitPlanModeTool struct {
 	unattended bool
 }
 
-func (*exitPlanModeTool) Name() string { return ExitPlanModeName }
-
-func (*exitPlanModeTool) Annotations() Annotations {
-	return Annotations{ReadOnly: true, AsksUser: true}
-}
-
 type exitPlanModeParams struct {
 	PlanFilename string `json:"plan_filename" jsonschema:"The filename of the finalized plan (e.g., \"feature-x.md\"). Do not provide an absolute path."`
 }
 
-// Declaration is Gemini CLI's, word for word (getExitPlanModeDeclaration:
-// the plan's file name; its docs' "plan_path" is older).
-func (*exitPlanModeTool) Declaration() *genai.FunctionDeclaration {
-	return declare[exitPlanModeParams](ExitPlanModeName, "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.")
+// exitPlanMode is exit_plan_mode over ws, declared as Gemini CLI
+// declares it, word for word (getExitPlanModeDeclaration: the plan's
+// file name; its docs' "plan_path" is older); unattended, a plan is
+// approved at once.
+func exitPlanMode(ws *workspace.Workspace, unattended bool) InSession[exitPlanModeParams] {
+	t := &exitPlanModeTool{ws: ws, unattended: unattended}
+	return DefineInSession(Spec{
+		Name:        ExitPlanModeName,
+		Description: "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.",
+		Annotations: Annotations{Kind: KindThink, ReadOnly: true, AsksUser: true},
+	}, t.build)
 }
 
-// planName is the plan's file name the call gives, checked as Gemini CLI
-// checks it (its schema, then validateToolParamValues).
-func planName(raw map[string]any) (string, error) {
-	var p exitPlanModeParams
-	if err := decode(raw, &p); err != nil {
-		return "", err
-	}
+// build checks the plan's file name as Gemini CLI checks it (its schema,
+// then validateToolParamValues) and finds the plan in the session's
+// plans directory. Outside a session (s nil) it makes a call that names
+// the plan as the model did, for a transcript's title; it has no plan to
+// present (Execute fails).
+func (t *exitPlanModeTool) build(s *SessionScope, p exitPlanModeParams) (Call, error) {
 	name := strings.TrimSpace(p.PlanFilename)
 	if name == "" {
-		return "", errors.New("plan_filename is required.")
+		return nil, errors.New("plan_filename is required.")
 	}
-	return name, nil
-}
-
-// Build, outside a session, makes a call that names the plan as the
-// model did, for a transcript's title; it has no plan to present
-// (Execute fails).
-func (t *exitPlanModeTool) Build(raw map[string]any) (Call, error) {
-	name, err := planName(raw)
-	if err != nil {
-		return nil, err
-	}
-	return &exitPlanModeCall{ws: t.ws, path: name, noSession: true}, nil
-}
-
-func (t *exitPlanModeTool) BuildIn(s SessionScope, raw map[string]any) (Call, error) {
-	name, err := planName(raw)
-	if err != nil {
-		return nil, err
+	if s == nil {
+		return &exitPlanModeCall{ws: t.ws, path: name, noSession: true}, nil
 	}
 	path, err := t.resolve(s.PlansDir, name)
 	if err != nil {
@@ -228,8 +199,6 @@ type exitPlanModeCall struct {
 }
 
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
-
-func (*exitPlanModeCall) Kind() Kind { return KindThink }
 
 // Location is the plan, which the front ends show while it is approved.
 func (c *exitPlanModeCall) Location() string { return c.path }

@@ -21,39 +21,59 @@ const (
 	maxReadSize = workspace.MaxFileSize
 )
 
-type readFileTool struct {
-	ws     *workspace.Workspace
-	memory ContextDiscoverer
-}
-
-func (t *readFileTool) Name() string { return ReadFileName }
-
-func (*readFileTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
-
 // readFileParams are read_file's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' path, offset (0-based) and limit are normalized to
-// them (NormalizeArgs).
+// them (fromOlder).
 type readFileParams struct {
 	FilePath  string `json:"file_path" was:"path" jsonschema:"The path to the file to read: absolute, or relative to the workspace root."`
 	StartLine *int   `json:"start_line,omitempty" jsonschema:"Optional: The 1-based line number to start reading from."`
 	EndLine   *int   `json:"end_line,omitempty" jsonschema:"Optional: The 1-based line number to end reading at (inclusive)."`
 }
 
-func (t *readFileTool) Declaration() *genai.FunctionDeclaration {
-	return declare[readFileParams](ReadFileName, "Reads and returns the content of a specified file in the workspace, as open in the editor (unsaved changes included). "+
-		"If the file is large, the content will be truncated (at most 2000 lines at a time); the response says so and which lines it shows: "+
-		"use the 'start_line' and 'end_line' parameters to read more of it. "+
-		"Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), audio files (MP3, WAV, AIFF, AAC, OGG, FLAC), and PDF files. For text files, it can read specific line ranges.")
+// readFile is read_file over ws, with the context files around what it
+// reads from memory.
+func readFile(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[readFileParams] {
+	return Define(Spec{
+		Name: ReadFileName,
+		Description: "Reads and returns the content of a specified file in the workspace, as open in the editor (unsaved changes included). " +
+			"If the file is large, the content will be truncated (at most 2000 lines at a time); the response says so and which lines it shows: " +
+			"use the 'start_line' and 'end_line' parameters to read more of it. " +
+			"Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), audio files (MP3, WAV, AIFF, AAC, OGG, FLAC), and PDF files. For text files, it can read specific line ranges.",
+		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+		Aliases:     []string{"ReadFileTool"},
+	}, func(p readFileParams) (Call, error) {
+		offset, limit := 0, defaultReadLimit
+		if p.StartLine != nil {
+			if *p.StartLine < 1 {
+				return nil, errors.New("params/start_line must be >= 1")
+			}
+			offset = *p.StartLine - 1
+		}
+		if p.EndLine != nil {
+			if *p.EndLine < 1 {
+				return nil, errors.New("params/end_line must be >= 1")
+			}
+			if *p.EndLine <= offset {
+				return nil, errors.New("start_line cannot be greater than end_line")
+			}
+			limit = *p.EndLine - offset
+		}
+		abs, err := resolvePath(ws, "file_path", p.FilePath)
+		if err != nil {
+			return nil, err
+		}
+		given := p.FilePath
+		if !filepath.IsAbs(given) {
+			given = filepath.Join(ws.Roots()[0], given)
+		}
+		return &readFileCall{ws: ws, memory: memory, path: abs, given: filepath.Clean(given), offset: offset, limit: limit, ranged: p.StartLine != nil || p.EndLine != nil}, nil
+	})
 }
 
-// NormalizeArgs renames path to file_path, and turns offset (the 0-based
-// line to start at) and limit (how many lines) into the start_line and
-// end_line that read the same lines.
-func (t *readFileTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
-	args, err := renameOlder[readFileParams](raw)
-	if err != nil {
-		return nil, err
-	}
+// fromOlder turns offset (the 0-based line to start at) and limit (how
+// many lines) into the start_line and end_line that read the same lines
+// (path is renamed to file_path by its was tag).
+func (readFileParams) fromOlder(args map[string]any) (map[string]any, error) {
 	offset, hasOffset := args["offset"]
 	limit, hasLimit := args["limit"]
 	if !hasOffset && !hasLimit {
@@ -90,42 +110,6 @@ func (t *readFileTool) NormalizeArgs(raw map[string]any) (map[string]any, error)
 	return args, nil
 }
 
-func (t *readFileTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p readFileParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
-	offset, limit := 0, defaultReadLimit
-	if p.StartLine != nil {
-		if *p.StartLine < 1 {
-			return nil, errors.New("params/start_line must be >= 1")
-		}
-		offset = *p.StartLine - 1
-	}
-	if p.EndLine != nil {
-		if *p.EndLine < 1 {
-			return nil, errors.New("params/end_line must be >= 1")
-		}
-		if *p.EndLine <= offset {
-			return nil, errors.New("start_line cannot be greater than end_line")
-		}
-		limit = *p.EndLine - offset
-	}
-	abs, err := resolvePath(t.ws, "file_path", p.FilePath)
-	if err != nil {
-		return nil, err
-	}
-	given := p.FilePath
-	if !filepath.IsAbs(given) {
-		given = filepath.Join(t.ws.Roots()[0], given)
-	}
-	return &readFileCall{ws: t.ws, memory: t.memory, path: abs, given: filepath.Clean(given), offset: offset, limit: limit, ranged: p.StartLine != nil || p.EndLine != nil}, nil
-}
-
 type readFileCall struct {
 	ws     *workspace.Workspace
 	memory ContextDiscoverer
@@ -143,8 +127,6 @@ func (c *readFileCall) Title() string {
 	}
 	return title
 }
-
-func (c *readFileCall) Kind() Kind { return KindRead }
 
 func (c *readFileCall) Confirmation() *Confirmation { return nil }
 

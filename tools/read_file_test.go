@@ -214,8 +214,8 @@ func TestReadFileTitle(t *testing.T) {
 		{map[string]any{"file_path": "main.go", "path": "main.go"}, "ReadFile main.go"},
 	} {
 		call := build(t, tool, tc.args)
-		if call.Title() != tc.want || call.Kind() != KindRead || call.Confirmation() != nil {
-			t.Errorf("%v: Title %q Kind %q", tc.args, call.Title(), call.Kind())
+		if call.Title() != tc.want || kindOf(tool) != KindRead || call.Confirmation() != nil {
+			t.Errorf("%v: Title %q Kind %q", tc.args, call.Title(), kindOf(tool))
 		}
 	}
 }

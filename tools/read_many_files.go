@@ -60,11 +60,24 @@ type readManyFilesTool struct {
 	memory ContextDiscoverer
 }
 
-func (t *readManyFilesTool) Name() string { return ReadManyFilesName }
-
-// Annotations: none. It only reads, but Gemini CLI 0.61 does not count it
-// read-only (read-only.toml leaves it out), so plan mode refuses it.
-func (*readManyFilesTool) Annotations() Annotations { return Annotations{} }
+// readManyFiles is read_many_files over ws, with the context files
+// around what it reads from memory. Its annotations say only its kind:
+// it only reads, but Gemini CLI 0.61 does not count it read-only
+// (read-only.toml leaves it out), so plan mode refuses it.
+func readManyFiles(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[readManyFilesParams] {
+	t := &readManyFilesTool{ws: ws, memory: memory}
+	return Define(Spec{
+		Name: ReadManyFilesName,
+		Description: "Reads content from multiple files specified by glob patterns or paths within the workspace, as open in the editor (unsaved changes included). " +
+			"Text files are concatenated, each after a '--- {filePath} ---' separator, and '--- End of content ---' follows the last file. " +
+			"Images, audio and PDF files are returned as data only when their names or extensions are explicitly included; other binary files are skipped. " +
+			"Patterns are relative to the workspace root ('src/**/*.js'); a directory reads everything below it. " +
+			"Default excludes (node_modules, .git, build output, binary archives, ...) apply unless useDefaultExcludes is false. " +
+			"Use it when the user's query needs the content of several files at once; what was skipped, and why, is listed before the end marker.",
+		Annotations: Annotations{Kind: KindRead},
+		Aliases:     []string{"ReadManyFilesTool"},
+	}, t.build)
+}
 
 // readManyFilesParams are read_many_files' parameters, as Gemini CLI names
 // them.
@@ -76,20 +89,8 @@ type readManyFilesParams struct {
 	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored files are read only when both are false)."`
 }
 
-func (t *readManyFilesTool) Declaration() *genai.FunctionDeclaration {
-	return declare[readManyFilesParams](ReadManyFilesName, "Reads content from multiple files specified by glob patterns or paths within the workspace, as open in the editor (unsaved changes included). "+
-		"Text files are concatenated, each after a '--- {filePath} ---' separator, and '--- End of content ---' follows the last file. "+
-		"Images, audio and PDF files are returned as data only when their names or extensions are explicitly included; other binary files are skipped. "+
-		"Patterns are relative to the workspace root ('src/**/*.js'); a directory reads everything below it. "+
-		"Default excludes (node_modules, .git, build output, binary archives, ...) apply unless useDefaultExcludes is false. "+
-		"Use it when the user's query needs the content of several files at once; what was skipped, and why, is listed before the end marker.")
-}
-
-func (t *readManyFilesTool) Build(raw map[string]any) (Call, error) {
-	var p readManyFilesParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
+// build is the call p asks for.
+func (t *readManyFilesTool) build(p readManyFilesParams) (Call, error) {
 	if len(p.Include) == 0 {
 		return nil, errors.New("params/include must NOT have fewer than 1 items")
 	}
@@ -185,8 +186,6 @@ type readManyCall struct {
 func (c *readManyCall) Title() string {
 	return "ReadManyFiles " + strings.Join(c.include, ", ")
 }
-
-func (c *readManyCall) Kind() Kind { return KindRead }
 
 func (c *readManyCall) Confirmation() *Confirmation { return nil }
 

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -18,6 +16,12 @@ type replaceTool struct {
 	// fixer is the LLM fix, nil when it is off (noFix says why).
 	fixer *editFixer
 	noFix string
+}
+
+// replace is replace over opts.Workspace, whose LLM fix asks
+// opts.Utility unless opts.DisableLLMCorrection.
+func replace(opts Options) *Defined[replaceParams] {
+	return newReplaceTool(opts).define()
 }
 
 func newReplaceTool(opts Options) *replaceTool {
@@ -33,9 +37,19 @@ func newReplaceTool(opts Options) *replaceTool {
 	return t
 }
 
-func (t *replaceTool) Name() string { return ReplaceName }
-
-func (*replaceTool) Annotations() Annotations { return Annotations{EditsFiles: true} }
+// define is replace with t's workspace and fix.
+func (t *replaceTool) define() *Defined[replaceParams] {
+	return Define(Spec{
+		Name: ReplaceName,
+		Description: "Replaces text within a file in the workspace (as open in the editor). By default, the tool expects to find and replace exactly ONE occurrence of `old_string`; " +
+			"if you want to replace multiple occurrences of the exact same string, set `allow_multiple` to true. old_string must match the file literally, " +
+			"whitespace and indentation included, with enough surrounding context (at least 3 lines before and after) to be unique. Always use the read_file tool to examine the file's current content before attempting a text replacement. " +
+			"An empty old_string creates a new file holding new_string. NEVER escape old_string or new_string. " +
+			"The user reviews the change in the editor and may accept, modify or decline it; if modified, the response says so.",
+		Annotations: Annotations{Kind: KindEdit, EditsFiles: true},
+		Aliases:     []string{"EditTool"},
+	}, t.build)
+}
 
 // replaceParams are replace's parameters, as Gemini CLI 0.61 declares
 // them. Older calls' expected_replacements still holds the edit to that
@@ -50,18 +64,10 @@ type replaceParams struct {
 	ExpectedReplacements *int `json:"expected_replacements,omitempty" param:"undeclared"`
 }
 
-func (t *replaceTool) Declaration() *genai.FunctionDeclaration {
-	return declare[replaceParams](ReplaceName, "Replaces text within a file in the workspace (as open in the editor). By default, the tool expects to find and replace exactly ONE occurrence of `old_string`; "+
-		"if you want to replace multiple occurrences of the exact same string, set `allow_multiple` to true. old_string must match the file literally, "+
-		"whitespace and indentation included, with enough surrounding context (at least 3 lines before and after) to be unique. Always use the read_file tool to examine the file's current content before attempting a text replacement. "+
-		"An empty old_string creates a new file holding new_string. NEVER escape old_string or new_string. "+
-		"The user reviews the change in the editor and may accept, modify or decline it; if modified, the response says so.")
-}
-
-// NormalizeArgs gives an older call's expected_replacements above 1 the
+// fromOlder gives an older call's expected_replacements above 1 the
 // allow_multiple it needs now; expected_replacements stays, and still
 // holds the edit to that count.
-func (t *replaceTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
+func (replaceParams) fromOlder(raw map[string]any) (map[string]any, error) {
 	n, ok := wholeNumber(raw["expected_replacements"])
 	if !ok || n <= 1 {
 		return raw, nil
@@ -77,15 +83,8 @@ func (t *replaceTool) NormalizeArgs(raw map[string]any) (map[string]any, error) 
 	return args, nil
 }
 
-func (t *replaceTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p replaceParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
+// build is the call p asks for.
+func (t *replaceTool) build(p replaceParams) (Call, error) {
 	expected := 1
 	if p.AllowMultiple {
 		expected = anyCount
@@ -118,8 +117,6 @@ type replaceCall struct {
 }
 
 func (c *replaceCall) Title() string { return "Edit " + c.tool.ws.Display(c.path) }
-
-func (c *replaceCall) Kind() Kind { return KindEdit }
 
 func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 

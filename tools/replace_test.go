@@ -22,8 +22,8 @@ func TestReplace(t *testing.T) {
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "main.go", "old_string": "\treturn \"Hello, \" + util.Title(name)", "new_string": "\treturn \"Hi, \" + util.Title(name)"})
-	if call.Title() != "Edit main.go" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("main.go"))) {
-		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	if call.Title() != "Edit main.go" || kindOf(tool) != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("main.go"))) {
+		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})
 	if err != nil {
@@ -157,9 +157,9 @@ func TestReplaceValidation(t *testing.T) {
 // replaceWith is the replace tool over tw with the LLM fix asking u,
 // bounded by timeout.
 func replaceWith(tw *testWorkspace, p proposer, u Utility, timeout time.Duration) Tool {
-	tool := tw.tool(ReplaceName, Options{Utility: u})
-	tool.(*replaceTool).fixer.timeout = timeout
-	return proposingTool{Tool: tool, p: p}
+	rt := newReplaceTool(Options{Workspace: tw.ws, Utility: u})
+	rt.fixer.timeout = timeout
+	return proposingTool{Tool: rt.define(), p: p}
 }
 
 // The LLM fix gets Gemini CLI's prompt (instruction, the failed strings,

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/memory"
@@ -34,49 +32,42 @@ const maxFactSize = 4 << 10
 // program (Gemini CLI, which takes no lock) changed the file meanwhile.
 const maxSaveAttempts = 8
 
-type saveMemoryTool struct {
-	path string // the global GEMINI.md; "" when there is no home directory
-	// interleave, when set, runs in each save between reading the file and
-	// replacing it: the tests' other writer.
-	interleave func(path string)
-}
-
-func (t *saveMemoryTool) Name() string { return MemoryName }
-
-// Annotations: none. It writes the user's memory file itself, not as a
-// proposed edit of the workspace.
-func (*saveMemoryTool) Annotations() Annotations { return Annotations{} }
-
 // saveMemoryParams are save_memory's parameters.
 type saveMemoryParams struct {
 	Fact string `json:"fact" jsonschema:"The specific fact or piece of information to remember. Should be a clear, self-contained statement."`
 }
 
-func (t *saveMemoryTool) Declaration() *genai.FunctionDeclaration {
-	return declare[saveMemoryParams](MemoryName, "Saves a specific piece of information or fact to your long-term memory, "+
-		"the user's global GEMINI.md, which is loaded as context in later sessions. "+
-		"Use this when the user explicitly asks you to remember something, or states a clear, concise fact about themselves "+
-		"or their preferences that seems important to retain for future interactions. "+
-		"Do not use it for conversational context that is only relevant to the current session, or to save long, complex or rambling pieces of text. "+
-		"The fact should be a short, single statement.")
-}
-
-func (t *saveMemoryTool) Build(raw map[string]any) (Call, error) {
-	var p saveMemoryParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if memoryItem(p.Fact) == "- " {
-		return nil, errors.New(`Parameter "fact" must be a non-empty string.`)
-	}
-	if n := len(memoryItem(p.Fact)); n > maxFactSize {
-		return nil, fmt.Errorf(`Parameter "fact" is %s; a memory must be at most %s, a short single statement: save a brief summary instead.`,
-			workspace.FormatSize(int64(n)), workspace.FormatSize(maxFactSize))
-	}
-	if t.path == "" {
-		return nil, errors.New("save_memory is unavailable: gemini-ls has no home directory (HOME is not set), so it has no global GEMINI.md")
-	}
-	return &saveMemoryCall{path: t.path, fact: p.Fact, interleave: t.interleave}, nil
+// saveMemory is save_memory, adding facts to path, the global GEMINI.md
+// ("" when there is no home directory). interleave, when set, runs in
+// each save between reading the file and replacing it: the tests' other
+// writer.
+//
+// Its annotations say only its kind: it writes the user's memory file
+// itself, not as a proposed edit of the workspace.
+func saveMemory(path string, interleave func(path string)) *Defined[saveMemoryParams] {
+	return Define(Spec{
+		Name: MemoryName,
+		Description: "Saves a specific piece of information or fact to your long-term memory, " +
+			"the user's global GEMINI.md, which is loaded as context in later sessions. " +
+			"Use this when the user explicitly asks you to remember something, or states a clear, concise fact about themselves " +
+			"or their preferences that seems important to retain for future interactions. " +
+			"Do not use it for conversational context that is only relevant to the current session, or to save long, complex or rambling pieces of text. " +
+			"The fact should be a short, single statement.",
+		Annotations: Annotations{Kind: KindEdit},
+		Aliases:     []string{"MemoryTool"},
+	}, func(p saveMemoryParams) (Call, error) {
+		if memoryItem(p.Fact) == "- " {
+			return nil, errors.New(`Parameter "fact" must be a non-empty string.`)
+		}
+		if n := len(memoryItem(p.Fact)); n > maxFactSize {
+			return nil, fmt.Errorf(`Parameter "fact" is %s; a memory must be at most %s, a short single statement: save a brief summary instead.`,
+				workspace.FormatSize(int64(n)), workspace.FormatSize(maxFactSize))
+		}
+		if path == "" {
+			return nil, errors.New("save_memory is unavailable: gemini-ls has no home directory (HOME is not set), so it has no global GEMINI.md")
+		}
+		return &saveMemoryCall{path: path, fact: p.Fact, interleave: interleave}, nil
+	})
 }
 
 type saveMemoryCall struct {
@@ -86,9 +77,6 @@ type saveMemoryCall struct {
 }
 
 func (c *saveMemoryCall) Title() string { return "SaveMemory in " + c.path }
-
-// Kind is edit: the call changes a file, if not one in the workspace.
-func (c *saveMemoryCall) Kind() Kind { return KindEdit }
 
 // Confirmation asks, as Gemini CLI does (its policy asks for save_memory
 // in every mode but yolo), showing the change to GEMINI.md; Always Allow

@@ -117,7 +117,7 @@ func TestSaveKeepsAWriteThatGotInBetween(t *testing.T) {
 	const n = 16
 	var mu sync.Mutex
 	external, calls := 0, 0
-	tool := &saveMemoryTool{path: path, interleave: func(target string) {
+	tool := saveMemory(path, func(target string) {
 		mu.Lock()
 		defer mu.Unlock()
 		// Every other read: saves take turns, so each save's first
@@ -132,7 +132,7 @@ func TestSaveKeepsAWriteThatGotInBetween(t *testing.T) {
 			t.Error(err)
 		}
 		external++
-	}}
+	})
 	var wg sync.WaitGroup
 	for i := range n {
 		call, err := tool.Build(map[string]any{"fact": fmt.Sprintf("mine %d", i)})
@@ -166,7 +166,7 @@ func TestSaveRefusesAFactThatWouldHideTheFile(t *testing.T) {
 	writeMemoryFile(t, path, rules)
 
 	huge := strings.Repeat("x", 1200<<10)
-	_, err := (&saveMemoryTool{path: path}).Build(map[string]any{"fact": huge})
+	_, err := saveMemory(path, nil).Build(map[string]any{"fact": huge})
 	if err == nil || !strings.Contains(err.Error(), "at most 4.0 KiB") {
 		t.Errorf("a 1.2 MB fact: Build error = %v", err)
 	}

@@ -53,7 +53,7 @@ func TestAddMemoryNeverDuplicatesTheHeading(t *testing.T) {
 
 func saveMemoryCallFor(t *testing.T, path, fact string) Call {
 	t.Helper()
-	tool := &saveMemoryTool{path: path}
+	tool := saveMemory(path, nil)
 	call, err := tool.Build(map[string]any{"fact": fact})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
@@ -148,7 +148,7 @@ func TestSaveMemoryRefusesASpecialFile(t *testing.T) {
 }
 
 func TestSaveMemoryBuildErrors(t *testing.T) {
-	tool := &saveMemoryTool{path: "/x/GEMINI.md"}
+	tool := saveMemory("/x/GEMINI.md", nil)
 	for _, c := range []struct {
 		args map[string]any
 		want string
@@ -162,7 +162,7 @@ func TestSaveMemoryBuildErrors(t *testing.T) {
 			t.Errorf("Build(%v) error = %v, want %q", c.args, err, c.want)
 		}
 	}
-	if _, err := (&saveMemoryTool{}).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), "HOME") {
+	if _, err := saveMemory("", nil).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), "HOME") {
 		t.Errorf("Build without a memory file: %v", err)
 	}
 }

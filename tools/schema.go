@@ -98,35 +98,166 @@ func declareWith[P any](name, description string, opts *jsonschema.ForOptions) *
 	return &genai.FunctionDeclaration{Name: name, Description: description, ParametersJsonSchema: declaredSchema(reflect.TypeFor[P](), opts)}
 }
 
-// declaredSchema is the schema the model is told for the parameter struct type
-// t: derive's, without the undeclared parameters, as the JSON object
-// genai sends (required lists as []string, which the tests compare).
+// declaredSchema is the schema the model is told for the parameter
+// struct type t: derive's, without the undeclared parameters, as the
+// JSON object genai sends (required lists as []string, which the tests
+// compare). Without opts it is made once per type (schemasOf) and
+// shared: never change it.
 func declaredSchema(t reflect.Type, opts *jsonschema.ForOptions) map[string]any {
-	s := derive(t, opts)
-	for _, f := range paramFields(t) {
-		if f.undeclared {
-			delete(s.Properties, f.name)
-			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == f.name })
-			s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == f.name })
+	if opts == nil {
+		return schemasOf(t).declared
+	}
+	return declaredFrom(derive(t, opts), paramFields(t))
+}
+
+// declaredFrom is derived schema s as the model is told it, without the
+// properties fields says are undeclared. s is not changed.
+func declaredFrom(s *jsonschema.Schema, fields []paramField) map[string]any {
+	m, _ := jsonValue(s).(map[string]any)
+	if m == nil {
+		panic(fmt.Sprintf("tools: a parameter schema that is not an object: %v", s))
+	}
+	props, _ := m["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{} // a struct without fields: 0.61 declares none
+		m["properties"] = props
+	}
+	for _, f := range fields {
+		if !f.undeclared {
+			continue
+		}
+		delete(props, f.name)
+		if r, ok := m["required"].([]string); ok {
+			if r = slices.DeleteFunc(r, func(n string) bool { return n == f.name }); len(r) == 0 {
+				delete(m, "required")
+			} else {
+				m["required"] = r
+			}
 		}
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("tools: the schema of %s: %v", t, err))
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		panic(fmt.Sprintf("tools: the schema of %s: %v", t, err))
-	}
-	if _, ok := m["properties"]; !ok {
-		m["properties"] = map[string]any{} // a struct without fields: 0.61 declares none
-	}
-	requiredStrings(m)
 	return m
 }
 
-// requiredStrings makes every required list of schema m a []string.
-func requiredStrings(m map[string]any) {
+// jsonValue is s as the JSON value it marshals to, decoded again as
+// encoding/json decodes into an any (numbers float64, objects
+// map[string]any), but for required lists, which are []string: what
+// genai sends, made without the round trip through JSON that cost a
+// process's first request 0.6 MB (issue 44). It knows the keywords
+// derived schemas use; a schema with any other goes through JSON.
+func jsonValue(s *jsonschema.Schema) any {
+	rest := *s
+	m := map[string]any{}
+	switch {
+	case s.Type != "":
+		m["type"] = s.Type
+	case s.Types != nil:
+		types := make([]any, len(s.Types))
+		for i, t := range s.Types {
+			types[i] = t
+		}
+		m["type"] = types
+	}
+	if s.Description != "" {
+		m["description"] = s.Description
+	}
+	if len(s.Enum) > 0 {
+		enum, ok := jsonValues(s.Enum)
+		if !ok {
+			return viaJSON(s)
+		}
+		m["enum"] = enum
+	}
+	if s.Default != nil {
+		var v any
+		if err := json.Unmarshal(s.Default, &v); err != nil {
+			panic(fmt.Sprintf("tools: a schema's default %s: %v", s.Default, err))
+		}
+		m["default"] = v
+	}
+	if s.Minimum != nil {
+		m["minimum"] = *s.Minimum
+	}
+	if s.Maximum != nil {
+		m["maximum"] = *s.Maximum
+	}
+	if s.MinItems != nil {
+		m["minItems"] = float64(*s.MinItems)
+	}
+	if s.MaxItems != nil {
+		m["maxItems"] = float64(*s.MaxItems)
+	}
+	if len(s.Required) > 0 {
+		m["required"] = slices.Clone(s.Required)
+	}
+	if s.Properties != nil { // an empty map too: {"properties": {}}
+		props := make(map[string]any, len(s.Properties))
+		for name, p := range s.Properties {
+			props[name] = jsonValue(p)
+		}
+		m["properties"] = props
+	}
+	if s.Items != nil {
+		m["items"] = jsonValue(s.Items)
+	}
+	if s.AdditionalProperties != nil {
+		m["additionalProperties"] = jsonValue(s.AdditionalProperties)
+	}
+	if s.Not != nil {
+		m["not"] = jsonValue(s.Not)
+	}
+	rest.Type, rest.Types, rest.Description, rest.Enum, rest.Default = "", nil, "", nil, nil
+	rest.Minimum, rest.Maximum, rest.MinItems, rest.MaxItems = nil, nil, nil, nil
+	rest.Required, rest.Properties, rest.PropertyOrder, rest.Items = nil, nil, nil, nil
+	rest.AdditionalProperties, rest.Not = nil, nil
+	if !reflect.ValueOf(rest).IsZero() {
+		return viaJSON(s)
+	}
+	// As jsonschema-go marshals them: {} as true, {"not": {}} as false.
+	switch {
+	case len(m) == 0:
+		return true
+	case len(m) == 1 && m["not"] == true:
+		return false
+	}
+	return m
+}
+
+// jsonValues is values as JSON decodes them, when each already is one
+// of the types it decodes to (a string, a bool, a float64, nil).
+func jsonValues(values []any) ([]any, bool) {
+	out := make([]any, len(values))
+	for i, v := range values {
+		switch v.(type) {
+		case string, bool, float64, nil:
+			out[i] = v
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// viaJSON is jsonValue's answer for a schema it does not know every
+// keyword of: s marshalled and decoded again.
+func viaJSON(s *jsonschema.Schema) any {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("tools: the schema %v: %v", s, err))
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		panic(fmt.Sprintf("tools: the schema %s: %v", b, err))
+	}
+	requiredStrings(v)
+	return v
+}
+
+// requiredStrings makes every required list of schema v a []string.
+func requiredStrings(v any) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
 	if r, ok := m["required"].([]any); ok {
 		names := make([]string, len(r))
 		for i, n := range r {
@@ -136,14 +267,10 @@ func requiredStrings(m map[string]any) {
 	}
 	if props, ok := m["properties"].(map[string]any); ok {
 		for _, p := range props {
-			if p, ok := p.(map[string]any); ok {
-				requiredStrings(p)
-			}
+			requiredStrings(p)
 		}
 	}
-	if items, ok := m["items"].(map[string]any); ok {
-		requiredStrings(items)
-	}
+	requiredStrings(m["items"])
 }
 
 // paramField is what the tags of one of a parameter struct's own fields
@@ -179,7 +306,7 @@ func paramFields(t reflect.Type) []paramField {
 // one the caller meant could run a different call than the one approved.
 func renameOlder[P any](raw map[string]any) (map[string]any, error) {
 	out, copied := raw, false
-	for _, f := range paramFields(reflect.TypeFor[P]()) {
+	for _, f := range schemasOf(reflect.TypeFor[P]()).fields {
 		if f.was == "" {
 			continue
 		}
@@ -240,27 +367,44 @@ func decode[P any](raw map[string]any, p *P) error {
 	return nil
 }
 
-// enforcedSchemas memoises enforced: a pure function of a type, as
-// encoding/json memoises its encoders, so that a call's check does not
-// derive its tool's schema again.
-var enforcedSchemas sync.Map // reflect.Type → *jsonschema.Schema
+// paramSchemas are what one parameter struct type's schema is made
+// into, once.
+type paramSchemas struct {
+	// fields are what the tags of its own fields say.
+	fields []paramField
+	// enforced is the schema a call is checked against: derive's, its
+	// unenforced parameters not required.
+	enforced *jsonschema.Schema
+	// declared is the schema the model is told (declaredSchema).
+	declared map[string]any
+}
 
-// enforced is the schema a call of parameter type t is checked against:
-// derive's, its unenforced parameters not required. It is shared: never
-// change it.
-func enforced(t reflect.Type) *jsonschema.Schema {
-	if s, ok := enforcedSchemas.Load(t); ok {
-		return s.(*jsonschema.Schema)
+// schemaCache memoises schemasOf: a pure function of a type, as
+// encoding/json memoises its encoders, so that a type's schema is
+// derived once however many tools, registries and calls use it.
+var schemaCache sync.Map // reflect.Type → *paramSchemas
+
+// schemasOf is what the parameter struct type t's schema is made into.
+// It is shared: never change it.
+func schemasOf(t reflect.Type) *paramSchemas {
+	if ps, ok := schemaCache.Load(t); ok {
+		return ps.(*paramSchemas)
 	}
-	s := derive(t, nil)
-	for _, f := range paramFields(t) {
+	s, fields := derive(t, nil), paramFields(t)
+	ps := &paramSchemas{fields: fields, declared: declaredFrom(s, fields)}
+	for _, f := range fields {
 		if f.unenforced {
 			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == f.name })
 		}
 	}
-	got, _ := enforcedSchemas.LoadOrStore(t, s)
-	return got.(*jsonschema.Schema)
+	ps.enforced = s
+	got, _ := schemaCache.LoadOrStore(t, ps)
+	return got.(*paramSchemas)
 }
+
+// enforced is the schema a call of parameter type t is checked against.
+// It is shared: never change it.
+func enforced(t reflect.Type) *jsonschema.Schema { return schemasOf(t).enforced }
 
 // check returns v, the argument at where, as schema s allows it: of its
 // objects only the properties s names, nulls left out; or the first way

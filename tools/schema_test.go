@@ -3,9 +3,12 @@ package tools
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemini-ls/gemini-ls/skills"
 )
 
 type exampleParams struct {
@@ -102,5 +105,88 @@ func TestNestedParams(t *testing.T) {
 		if err := decode(tc.args, &p); err == nil || err.Error() != tc.want {
 			t.Errorf("decode(%v) = %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// throughJSON is what declaredSchema made before it made the value
+// directly: derive's schema, less the undeclared parameters, marshalled
+// and decoded again, its required lists made []string.
+func throughJSON(t *testing.T, typ reflect.Type, opts *jsonschema.ForOptions) map[string]any {
+	t.Helper()
+	s := derive(typ, opts)
+	for _, f := range paramFields(typ) {
+		if f.undeclared {
+			delete(s.Properties, f.name)
+			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == f.name })
+			s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == f.name })
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["properties"]; !ok {
+		m["properties"] = map[string]any{}
+	}
+	requiredStrings(m)
+	return m
+}
+
+// The schema every tool declares is the one the JSON round trip made,
+// value for value and byte for byte: built-in tools, complete_task's,
+// activate_skill's with skills and without, and the test structs.
+func TestDeclaredSchemaIsWhatJSONMade(t *testing.T) {
+	skillOpts := func(names ...string) *jsonschema.ForOptions {
+		return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[skillName](): skillNameSchema(names)}}
+	}
+	cases := []struct {
+		typ  reflect.Type
+		opts *jsonschema.ForOptions
+	}{
+		{reflect.TypeFor[exampleParams](), nil},
+		{reflect.TypeFor[nestedParams](), nil},
+		{reflect.TypeFor[completeTaskParams](), nil},
+		{reflect.TypeFor[waiting](), nil},
+		{reflect.TypeFor[getInternalDocsParams](), nil},
+		{reflect.TypeFor[invokeAgentParams](), nil},
+		{reflect.TypeFor[activateSkillParams](), skillOpts()},
+		{reflect.TypeFor[activateSkillParams](), skillOpts("deploy", "review")},
+	}
+	tw := newTestWorkspace(t, nil)
+	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: &skills.Catalog{}, Diagnostics: &shownDiagnostics{}})
+	for _, typ := range builtinParams(t, all) {
+		cases = append(cases, struct {
+			typ  reflect.Type
+			opts *jsonschema.ForOptions
+		}{typ, nil})
+	}
+	for _, tc := range cases {
+		got, want := declaredSchema(tc.typ, tc.opts), throughJSON(t, tc.typ, tc.opts)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: declared\n%#v\nthrough JSON\n%#v", tc.typ, got, want)
+		}
+		gotJSON, _ := json.Marshal(got)
+		wantJSON, _ := json.Marshal(want)
+		if string(gotJSON) != string(wantJSON) {
+			t.Errorf("%s: sent as\n%s\nthrough JSON\n%s", tc.typ, gotJSON, wantJSON)
+		}
+	}
+}
+
+// A schema with a keyword jsonValue does not make itself still comes
+// out as JSON would make it.
+func TestJSONValueOfOtherKeywords(t *testing.T) {
+	s := &jsonschema.Schema{Type: "string", Pattern: "^a", Enum: []any{1}, Properties: map[string]*jsonschema.Schema{"x": {Format: "uri"}}}
+	b, _ := json.Marshal(s)
+	var want any
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonValue(s); !reflect.DeepEqual(got, want) {
+		t.Errorf("jsonValue = %#v, want %#v", got, want)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -31,9 +29,17 @@ type shellTool struct {
 	opts ShellOptions
 }
 
-func (t *shellTool) Name() string { return ShellName }
-
-func (*shellTool) Annotations() Annotations { return Annotations{RunsCommands: true} }
+// shell is run_shell_command over ws.
+func shell(ws *workspace.Workspace, opts ShellOptions) *Defined[shellParams] {
+	t := &shellTool{ws: ws, opts: opts}
+	return Define(Spec{
+		Name: ShellName,
+		Description: "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
+			"The user must approve it. Commands are killed after a timeout; do not start interactive programs.",
+		Annotations: Annotations{Kind: KindExecute, RunsCommands: true},
+		Aliases:     []string{"ShellTool"},
+	}, t.build)
+}
 
 // shellParams are run_shell_command's parameters, as Gemini CLI 0.61
 // declares them. Older calls' directory is normalized to dir_path.
@@ -46,25 +52,8 @@ type shellParams struct {
 	DelayMS      *int `json:"delay_ms,omitempty" jsonschema:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
 }
 
-func (t *shellTool) Declaration() *genai.FunctionDeclaration {
-	return declare[shellParams](ShellName, "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. "+
-		"The user must approve it. Commands are killed after a timeout; do not start interactive programs.")
-}
-
-// NormalizeArgs renames directory to dir_path.
-func (t *shellTool) NormalizeArgs(raw map[string]any) (map[string]any, error) {
-	return renameOlder[shellParams](raw)
-}
-
-func (t *shellTool) Build(raw map[string]any) (Call, error) {
-	args, err := t.NormalizeArgs(raw)
-	if err != nil {
-		return nil, err
-	}
-	var p shellParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
+// build is the call p asks for.
+func (t *shellTool) build(p shellParams) (Call, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return nil, errors.New("The 'command' parameter must be non-empty.")
 	}
@@ -119,8 +108,6 @@ func (c *shellCall) Title() string {
 	}
 	return title
 }
-
-func (c *shellCall) Kind() Kind { return KindExecute }
 
 func (c *shellCall) Confirmation() *Confirmation { return ShellConfirmation(c.command) }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools/background"
@@ -163,34 +162,25 @@ func (p *localProcess) Exit() (code *int, sig string) { return p.code, p.signal 
 // what outlived the shell.
 func (p *localProcess) Kill() error { return procgroup.Kill(p.cmd) }
 
-type listBackgroundTool struct{}
-
-func (listBackgroundTool) Name() string { return ListBackgroundName }
-
-// Annotations: none. It only reads, but Gemini CLI 0.61 does not count
-// the background tools read-only, so plan mode refuses them.
-func (listBackgroundTool) Annotations() Annotations { return Annotations{} }
-
-func (listBackgroundTool) Declaration() *genai.FunctionDeclaration {
-	// Gemini CLI 0.61's words, its typo ("orchestrating") mended.
-	return declare[listBackgroundParams](ListBackgroundName, "Lists all active and recently completed background shell processes orchestrated by the agent.")
-}
-
 // listBackgroundParams: the tool takes only wait_for_previous.
 type listBackgroundParams struct{ waiting }
 
-func (listBackgroundTool) Build(raw map[string]any) (Call, error) {
-	var p listBackgroundParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	return listBackgroundCall{}, nil
+// listBackground is list_background_processes, described in Gemini CLI
+// 0.61's words, its typo ("orchestrating") mended. Its annotations say
+// only its kind: it only reads, but 0.61 does not count the background
+// tools read-only, so plan mode refuses them.
+func listBackground() *Defined[listBackgroundParams] {
+	return Define(Spec{
+		Name:        ListBackgroundName,
+		Description: "Lists all active and recently completed background shell processes orchestrated by the agent.",
+		Annotations: Annotations{Kind: KindRead},
+		Aliases:     []string{"ListBackgroundProcessesTool"},
+	}, func(listBackgroundParams) (Call, error) { return listBackgroundCall{}, nil })
 }
 
 type listBackgroundCall struct{}
 
 func (listBackgroundCall) Title() string { return "List background processes" }
-func (listBackgroundCall) Kind() Kind    { return KindRead }
 
 // Confirmation: Gemini CLI 0.61's policies allow neither background tool
 // (read-only.toml lists neither), so they ask, as any tool no rule allows.
@@ -243,13 +233,6 @@ func backgroundConfirmation(name, what string) *Confirmation {
 	return &Confirmation{Kind: string(KindRead), Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
 }
 
-type readBackgroundTool struct{}
-
-func (readBackgroundTool) Name() string { return ReadBackgroundName }
-
-// Annotations: none, as list_background_processes.
-func (readBackgroundTool) Annotations() Annotations { return Annotations{} }
-
 type readBackgroundParams struct {
 	waiting
 	PID     int  `json:"pid" jsonschema:"The process ID (PID) of the background process to inspect."`
@@ -257,28 +240,29 @@ type readBackgroundParams struct {
 	DelayMS *int `json:"delay_ms,omitempty" jsonschema:"Optional. Delay in milliseconds to wait before reading the output. Useful to allow the process to start and generate initial output."`
 }
 
-func (readBackgroundTool) Declaration() *genai.FunctionDeclaration {
-	return declare[readBackgroundParams](ReadBackgroundName, "Reads the output log of a background shell process. Support reading tail snapshot.")
-}
-
 // extendSchema: at least one line, as Gemini CLI 0.61 declares it.
 func (readBackgroundParams) extendSchema(s *jsonschema.Schema) {
 	s.Properties["lines"].Minimum = jsonschema.Ptr(1.0)
 }
 
-func (readBackgroundTool) Build(raw map[string]any) (Call, error) {
-	var p readBackgroundParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines}
-	if p.Lines != nil {
-		c.lines = *p.Lines
-	}
-	if p.DelayMS != nil && *p.DelayMS > 0 {
-		c.delay = time.Duration(*p.DelayMS) * time.Millisecond
-	}
-	return c, nil
+// readBackground is read_background_output. Its annotations say only
+// its kind, as list_background_processes's.
+func readBackground() *Defined[readBackgroundParams] {
+	return Define(Spec{
+		Name:        ReadBackgroundName,
+		Description: "Reads the output log of a background shell process. Support reading tail snapshot.",
+		Annotations: Annotations{Kind: KindRead},
+		Aliases:     []string{"ReadBackgroundOutputTool"},
+	}, func(p readBackgroundParams) (Call, error) {
+		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines}
+		if p.Lines != nil {
+			c.lines = *p.Lines
+		}
+		if p.DelayMS != nil && *p.DelayMS > 0 {
+			c.delay = time.Duration(*p.DelayMS) * time.Millisecond
+		}
+		return c, nil
+	})
 }
 
 type readBackgroundCall struct {
@@ -290,7 +274,6 @@ type readBackgroundCall struct {
 func (c *readBackgroundCall) Title() string {
 	return fmt.Sprintf("Reading output for background process %d", c.pid)
 }
-func (c *readBackgroundCall) Kind() Kind { return KindRead }
 
 func (c *readBackgroundCall) Confirmation() *Confirmation {
 	return backgroundConfirmation(ReadBackgroundName, c.Title())

@@ -38,8 +38,8 @@ func TestShell(t *testing.T) {
 	tool := tw.tool(ShellName, Options{})
 
 	call := build(t, tool, map[string]any{"command": "echo hi", "description": "Print hi"})
-	if call.Title() != "Shell echo hi (Print hi)" || call.Kind() != KindExecute {
-		t.Errorf("Title %q Kind %q", call.Title(), call.Kind())
+	if call.Title() != "Shell echo hi (Print hi)" || kindOf(tool) != KindExecute {
+		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	want := &Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", AllowKeys: []string{"echo"}}
 	if c := call.Confirmation(); !reflect.DeepEqual(c, want) {

@@ -21,7 +21,8 @@ type Tool interface {
 	Build(args map[string]any) (Call, error)
 }
 
-// Kind groups calls by what they can do, for permissions and display.
+// Kind groups tools by what their calls do, for display: a tool says
+// its kind in its Annotations.
 type Kind string
 
 const (
@@ -41,7 +42,6 @@ const (
 type Call interface {
 	// Title is one human line saying what this call will do.
 	Title() string
-	Kind() Kind
 	// Confirmation is what the agent's approval service decides on before
 	// the call runs, or nil when the call needs no approval. Edits return
 	// EditConfirmation: their question is asked with the change they

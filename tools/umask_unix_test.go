@@ -46,8 +46,9 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 	if err := os.Chmod(existing, 0o640); err != nil {
 		return err
 	}
-	write := proposingTool{Tool: &writeFileTool{ws: ws}, p: diskProposer{}}
-	memory := &saveMemoryTool{path: filepath.Join(dir, ".gemini", MemoryFileName)}
+	write := proposingTool{Tool: writeFile(ws), p: diskProposer{}}
+	memoryFile := filepath.Join(dir, ".gemini", MemoryFileName)
+	memory := saveMemory(memoryFile, nil)
 	for _, c := range []struct {
 		tool Tool
 		args map[string]any
@@ -71,6 +72,6 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 	return errors.Join(
 		umasktest.WantMode(filepath.Join(dir, "new.txt"), 0o666&^mask),
 		umasktest.WantMode(existing, 0o640),
-		umasktest.WantMode(memory.path, 0o666&^mask),
+		umasktest.WantMode(memoryFile, 0o666&^mask),
 	)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"google.golang.org/genai"
 )
 
 // update_topic, as Gemini CLI 0.61 has it (topicTool.ts): the model names
@@ -53,12 +51,6 @@ func (s *TopicState) set(title, summary, intent string) Topic {
 	return t
 }
 
-type updateTopicTool struct{}
-
-func (updateTopicTool) Name() string { return UpdateTopicName }
-
-func (updateTopicTool) Annotations() Annotations { return Annotations{ReadOnly: true} }
-
 type updateTopicParams struct {
 	waiting
 	Title           string `json:"title,omitempty" jsonschema:"The title of the new topic or chapter."`
@@ -66,19 +58,20 @@ type updateTopicParams struct {
 	StrategicIntent string `json:"strategic_intent" jsonschema:"A mandatory one-sentence statement of your immediate intent."`
 }
 
-func (updateTopicTool) Declaration() *genai.FunctionDeclaration {
-	return declare[updateTopicParams](UpdateTopicName, "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.")
-}
-
-func (updateTopicTool) Build(raw map[string]any) (Call, error) {
-	var p updateTopicParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(p.StrategicIntent) == "" {
-		return nil, errors.New("The 'strategic_intent' parameter must be non-empty.")
-	}
-	return &updateTopicCall{p: p}, nil
+// updateTopic is update_topic. It narrates the main agent's work, and
+// runs alone, as Gemini CLI 0.61's scheduler runs it.
+func updateTopic() *Defined[updateTopicParams] {
+	return Define(Spec{
+		Name:        UpdateTopicName,
+		Description: "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.",
+		Annotations: Annotations{Kind: KindThink, ReadOnly: true, RunsAlone: true, Narrates: true},
+		Aliases:     []string{"UpdateTopicTool"},
+	}, func(p updateTopicParams) (Call, error) {
+		if strings.TrimSpace(p.StrategicIntent) == "" {
+			return nil, errors.New("The 'strategic_intent' parameter must be non-empty.")
+		}
+		return &updateTopicCall{p: p}, nil
+	})
 }
 
 type updateTopicCall struct{ p updateTopicParams }
@@ -90,7 +83,6 @@ func (c *updateTopicCall) Title() string {
 	return fmt.Sprintf("Update tactical intent: \"%s\"", c.p.StrategicIntent)
 }
 
-func (c *updateTopicCall) Kind() Kind                  { return KindThink }
 func (c *updateTopicCall) Confirmation() *Confirmation { return nil }
 
 // Execute sets the session's topic and tells the model what it is now,

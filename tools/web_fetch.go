@@ -27,45 +27,37 @@ const (
 	truncationWarning = "\n\n... [Content truncated due to size limit] ..."
 )
 
-type webFetchTool struct {
-	utility Utility
-	fetcher *web.Fetcher
-}
-
-func (t *webFetchTool) Name() string { return WebFetchName }
-
-func (*webFetchTool) Annotations() Annotations { return Annotations{ReadOnly: true, OpenWorld: true} }
-
 // webFetchParams are web_fetch's parameters.
 type webFetchParams struct {
 	Prompt string `json:"prompt" jsonschema:"A comprehensive prompt that includes the URL(s) (up to 20) to fetch and specific instructions on how to process their content (e.g., \"Summarize https://example.com/article and extract key points from https://another.com/data\"). All URLs to be fetched must be valid and complete, starting with \"http://\" or \"https://\", and be fully-formed with a valid hostname (e.g., a domain name like \"example.com\" or an IP address). For example, \"https://example.com\" is valid, but \"example.com\" is not."`
 }
 
-func (t *webFetchTool) Declaration() *genai.FunctionDeclaration {
-	return declare[webFetchParams](WebFetchName, "Processes content from URL(s) embedded in a prompt. "+
-		"Include up to 20 URLs and instructions (e.g., summarize, extract specific data) directly in the 'prompt' parameter. "+
-		"Local and private network addresses (e.g., localhost) are refused.")
-}
-
-func (t *webFetchTool) Build(raw map[string]any) (Call, error) {
-	var p webFetchParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(p.Prompt) == "" {
-		return nil, errors.New("The 'prompt' parameter cannot be empty and must contain URL(s) and instructions.")
-	}
-	urls, problems := promptURLs(p.Prompt)
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("Error(s) in prompt URLs:\n- %s", strings.Join(problems, "\n- "))
-	}
-	if len(urls) == 0 {
-		return nil, errors.New("The 'prompt' must contain at least one valid URL (starting with http:// or https://).")
-	}
-	if len(urls) > maxFetchURLs {
-		return nil, fmt.Errorf("The 'prompt' contains %d different URLs; at most %d can be fetched in one call.", len(urls), maxFetchURLs)
-	}
-	return &webFetchCall{utility: t.utility, fetcher: t.fetcher, prompt: p.Prompt, urls: urls}, nil
+// webFetch is web_fetch, fetching with fetcher and summarising through
+// utility's model.
+func webFetch(utility Utility, fetcher *web.Fetcher) *Defined[webFetchParams] {
+	return Define(Spec{
+		Name: WebFetchName,
+		Description: "Processes content from URL(s) embedded in a prompt. " +
+			"Include up to 20 URLs and instructions (e.g., summarize, extract specific data) directly in the 'prompt' parameter. " +
+			"Local and private network addresses (e.g., localhost) are refused.",
+		Annotations: Annotations{Kind: KindFetch, ReadOnly: true, OpenWorld: true},
+		Aliases:     []string{"WebFetchTool"},
+	}, func(p webFetchParams) (Call, error) {
+		if strings.TrimSpace(p.Prompt) == "" {
+			return nil, errors.New("The 'prompt' parameter cannot be empty and must contain URL(s) and instructions.")
+		}
+		urls, problems := promptURLs(p.Prompt)
+		if len(problems) > 0 {
+			return nil, fmt.Errorf("Error(s) in prompt URLs:\n- %s", strings.Join(problems, "\n- "))
+		}
+		if len(urls) == 0 {
+			return nil, errors.New("The 'prompt' must contain at least one valid URL (starting with http:// or https://).")
+		}
+		if len(urls) > maxFetchURLs {
+			return nil, fmt.Errorf("The 'prompt' contains %d different URLs; at most %d can be fetched in one call.", len(urls), maxFetchURLs)
+		}
+		return &webFetchCall{utility: utility, fetcher: fetcher, prompt: p.Prompt, urls: urls}, nil
+	})
 }
 
 var whitespace = lazyregexp.New(`\s+`)
@@ -154,8 +146,6 @@ func (c *webFetchCall) Title() string {
 	}
 	return fmt.Sprintf("Processing URLs and instructions from prompt: %q", prompt)
 }
-
-func (c *webFetchCall) Kind() Kind { return KindFetch }
 
 // Confirmation always shows the URLs. "Always allow" remembers their
 // hosts, so a later call asks again for any host not allowed yet.

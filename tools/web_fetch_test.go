@@ -32,14 +32,14 @@ func publicSite(t *testing.T, privateURL func() string) http.Handler {
 	return mux
 }
 
-func newWebFetch(t *testing.T, turns ...geminitest.Turn) (*fakeWeb, *geminitest.Server, *webFetchTool) {
+func newWebFetch(t *testing.T, turns ...geminitest.Turn) (*fakeWeb, *geminitest.Server, *Defined[webFetchParams]) {
 	var fw *fakeWeb
 	fw = newFakeWeb(t, publicSite(t, func() string { return fw.private.URL }))
 	srv, u := newFakeUtility(t, turns...)
-	return fw, srv, &webFetchTool{utility: u, fetcher: web.NewFetcher(fw.opts)}
+	return fw, srv, webFetch(u, web.NewFetcher(fw.opts))
 }
 
-func runWebFetch(t *testing.T, tool *webFetchTool, prompt string) Result {
+func runWebFetch(t *testing.T, tool *Defined[webFetchParams], prompt string) Result {
 	t.Helper()
 	call, err := tool.Build(map[string]any{"prompt": prompt})
 	if err != nil {
@@ -128,7 +128,7 @@ func TestWebFetchSomeRefused(t *testing.T) {
 }
 
 func TestWebFetchBuild(t *testing.T) {
-	tool := &webFetchTool{}
+	tool := webFetch(nil, nil)
 	for _, tc := range []struct{ prompt, err string }{
 		{"  ", "The 'prompt' parameter cannot be empty and must contain URL(s) and instructions."},
 		{"summarize example.com", "The 'prompt' must contain at least one valid URL (starting with http:// or https://)."},
@@ -163,8 +163,8 @@ func TestWebFetchBuild(t *testing.T) {
 	if strings.Join(c.AllowKeys, " ") != "web_fetch:raw.githubusercontent.com web_fetch:example.com" {
 		t.Errorf("AllowKeys = %q, want the hosts", c.AllowKeys)
 	}
-	if call.Kind() != KindFetch {
-		t.Errorf("Kind = %q", call.Kind())
+	if kindOf(tool) != KindFetch {
+		t.Errorf("Kind = %q", kindOf(tool))
 	}
 }
 

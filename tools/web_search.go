@@ -11,31 +11,25 @@ import (
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
-type webSearchTool struct{ utility Utility }
-
-func (t *webSearchTool) Name() string { return WebSearchName }
-
-func (*webSearchTool) Annotations() Annotations { return Annotations{ReadOnly: true, OpenWorld: true} }
-
 // webSearchParams are google_web_search's parameters.
 type webSearchParams struct {
 	Query string `json:"query" jsonschema:"The search query to find information on the web."`
 }
 
-func (t *webSearchTool) Declaration() *genai.FunctionDeclaration {
-	return declare[webSearchParams](WebSearchName, "Performs a web search using Google Search (via the Gemini API) and returns the results. "+
-		"This tool is useful for finding information on the internet based on a query.")
-}
-
-func (t *webSearchTool) Build(raw map[string]any) (Call, error) {
-	var p webSearchParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(p.Query) == "" {
-		return nil, errors.New("The 'query' parameter cannot be empty.")
-	}
-	return &webSearchCall{utility: t.utility, query: p.Query}, nil
+// webSearch is google_web_search, searching through utility's model.
+func webSearch(utility Utility) *Defined[webSearchParams] {
+	return Define(Spec{
+		Name: WebSearchName,
+		Description: "Performs a web search using Google Search (via the Gemini API) and returns the results. " +
+			"This tool is useful for finding information on the internet based on a query.",
+		Annotations: Annotations{Kind: KindSearch, ReadOnly: true, OpenWorld: true},
+		Aliases:     []string{"WebSearchTool"},
+	}, func(p webSearchParams) (Call, error) {
+		if strings.TrimSpace(p.Query) == "" {
+			return nil, errors.New("The 'query' parameter cannot be empty.")
+		}
+		return &webSearchCall{utility: utility, query: p.Query}, nil
+	})
 }
 
 type webSearchCall struct {
@@ -44,8 +38,6 @@ type webSearchCall struct {
 }
 
 func (c *webSearchCall) Title() string { return fmt.Sprintf(`Searching the web for: "%s"`, c.query) }
-
-func (c *webSearchCall) Kind() Kind { return KindSearch }
 
 // Confirmation is nil: a search sends only the query, to the model the
 // user already talks to, as Gemini CLI's does.

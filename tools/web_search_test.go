@@ -13,7 +13,7 @@ import (
 
 func runWebSearch(t *testing.T, u Utility, query string) Result {
 	t.Helper()
-	call, err := (&webSearchTool{utility: u}).Build(map[string]any{"query": query})
+	call, err := webSearch(u).Build(map[string]any{"query": query})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +95,10 @@ func TestWebSearchWithoutGroundingOrText(t *testing.T) {
 	if res := runWebSearch(t, nil, "q"); !strings.Contains(res.Error, "needs a model") {
 		t.Errorf("no utility: %+v", res)
 	}
-	if _, err := (&webSearchTool{}).Build(map[string]any{"query": "  "}); err == nil || err.Error() != "The 'query' parameter cannot be empty." {
+	if _, err := webSearch(nil).Build(map[string]any{"query": "  "}); err == nil || err.Error() != "The 'query' parameter cannot be empty." {
 		t.Errorf("empty query: %v", err)
 	}
-	if _, err := (&webSearchTool{}).Build(map[string]any{}); err == nil || err.Error() != "params must have required property 'query'" {
+	if _, err := webSearch(nil).Build(map[string]any{}); err == nil || err.Error() != "params must have required property 'query'" {
 		t.Errorf("missing query: %v", err)
 	}
 }

@@ -5,18 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
-
-type writeFileTool struct {
-	ws *workspace.Workspace
-}
-
-func (t *writeFileTool) Name() string { return WriteFileName }
-
-func (*writeFileTool) Annotations() Annotations { return Annotations{EditsFiles: true} }
 
 // writeFileParams are write_file's parameters.
 type writeFileParams struct {
@@ -24,21 +14,21 @@ type writeFileParams struct {
 	Content  string `json:"content" jsonschema:"The complete new content of the file."`
 }
 
-func (t *writeFileTool) Declaration() *genai.FunctionDeclaration {
-	return declare[writeFileParams](WriteFileName, "Writes content to a file in the workspace, replacing the whole file or creating it (and missing parent directories). "+
-		"The user reviews the change in the editor and may accept, modify or decline it.")
-}
-
-func (t *writeFileTool) Build(raw map[string]any) (Call, error) {
-	var p writeFileParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	abs, err := resolvePath(t.ws, "file_path", p.FilePath)
-	if err != nil {
-		return nil, err
-	}
-	return &writeFileCall{ws: t.ws, path: abs, content: p.Content}, nil
+// writeFile is write_file over ws.
+func writeFile(ws *workspace.Workspace) *Defined[writeFileParams] {
+	return Define(Spec{
+		Name: WriteFileName,
+		Description: "Writes content to a file in the workspace, replacing the whole file or creating it (and missing parent directories). " +
+			"The user reviews the change in the editor and may accept, modify or decline it.",
+		Annotations: Annotations{Kind: KindEdit, EditsFiles: true},
+		Aliases:     []string{"WriteFileTool"},
+	}, func(p writeFileParams) (Call, error) {
+		abs, err := resolvePath(ws, "file_path", p.FilePath)
+		if err != nil {
+			return nil, err
+		}
+		return &writeFileCall{ws: ws, path: abs, content: p.Content}, nil
+	})
 }
 
 type writeFileCall struct {
@@ -48,8 +38,6 @@ type writeFileCall struct {
 }
 
 func (c *writeFileCall) Title() string { return "WriteFile " + c.ws.Display(c.path) }
-
-func (c *writeFileCall) Kind() Kind { return KindEdit }
 
 func (c *writeFileCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 

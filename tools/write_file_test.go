@@ -15,8 +15,8 @@ func TestWriteFileCreates(t *testing.T) {
 	tool := tw.proposing(p, WriteFileName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "notes/CHANGES.md", "content": "# Changes\n\n- greet now says Hi.\n"})
-	if call.Title() != "WriteFile notes/CHANGES.md" || call.Kind() != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("notes/CHANGES.md"))) {
-		t.Errorf("Title %q Kind %q Confirmation %v", call.Title(), call.Kind(), call.Confirmation())
+	if call.Title() != "WriteFile notes/CHANGES.md" || kindOf(tool) != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("notes/CHANGES.md"))) {
+		t.Errorf("Title %q Kind %q Confirmation %v", call.Title(), kindOf(tool), call.Confirmation())
 	}
 	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {

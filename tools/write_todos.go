@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"google.golang.org/genai"
 )
 
 // WriteTodosName is the model's to-do list tool, as Gemini CLI names it.
@@ -40,38 +39,34 @@ func (writeTodosParams) extendSchema(s *jsonschema.Schema) {
 	s.AdditionalProperties, item.AdditionalProperties = closed(), closed()
 }
 
-// writeTodosTool keeps nothing: the list is the call's arguments, which
-// front ends show (ACP as the session's plan), and the model's history.
-type writeTodosTool struct{}
-
-func (writeTodosTool) Name() string { return WriteTodosName }
-
-// Annotations: none. It changes only the session's list, but Gemini CLI
-// 0.61 does not count it read-only, so plan mode refuses it.
-func (writeTodosTool) Annotations() Annotations { return Annotations{} }
-
-// Declaration is Gemini CLI's, word for word: its models were tuned on
-// this text.
-func (writeTodosTool) Declaration() *genai.FunctionDeclaration {
-	return declare[writeTodosParams](WriteTodosName, writeTodosDescription)
+// writeTodos is write_todos, which keeps nothing: the list is the
+// call's arguments, which front ends show (ACP as the session's plan),
+// and the model's history. Its declaration is Gemini CLI's, word for
+// word: its models were tuned on this text. Its annotations say only its
+// kind: it changes only the session's list, but Gemini CLI 0.61 does not
+// count it read-only, so plan mode refuses it.
+func writeTodos() *Defined[writeTodosParams] {
+	return Define(Spec{
+		Name:        WriteTodosName,
+		Description: writeTodosDescription,
+		Annotations: Annotations{Kind: KindThink},
+		Aliases:     []string{"WriteTodosTool"},
+	}, func(p writeTodosParams) (Call, error) { return writeTodosCall{p.Todos}, nil })
 }
 
-// ParseTodos reads write_todos' arguments, with the messages of Gemini
-// CLI's own checks (validateToolParamValues), made first, as gemini-ls
-// always made them, then against its schema.
+// ParseTodos reads write_todos' arguments as its calls are built: with
+// the messages of Gemini CLI's own checks (validateToolParamValues), made
+// first, as gemini-ls always made them, then against its schema.
 func ParseTodos(args map[string]any) ([]Todo, error) {
-	if err := checkTodos(args); err != nil {
+	call, err := writeTodos().Build(args)
+	if err != nil {
 		return nil, err
 	}
-	var p writeTodosParams
-	if err := decode(args, &p); err != nil {
-		return nil, err
-	}
-	return p.Todos, nil
+	return call.(writeTodosCall).todos, nil
 }
 
-// checkTodos is Gemini CLI's validateToolParamValues of write_todos.
-func checkTodos(args map[string]any) error {
+// precheck is Gemini CLI's validateToolParamValues of write_todos.
+func (writeTodosParams) precheck(args map[string]any) error {
 	raw, ok := args["todos"].([]any)
 	if !ok {
 		return errors.New("`todos` parameter must be an array")
@@ -99,14 +94,6 @@ func checkTodos(args map[string]any) error {
 	return nil
 }
 
-func (writeTodosTool) Build(args map[string]any) (Call, error) {
-	todos, err := ParseTodos(args)
-	if err != nil {
-		return nil, err
-	}
-	return writeTodosCall{todos}, nil
-}
-
 type writeTodosCall struct{ todos []Todo }
 
 func (c writeTodosCall) Title() string {
@@ -115,9 +102,6 @@ func (c writeTodosCall) Title() string {
 	}
 	return fmt.Sprintf("Set %d todo(s)", len(c.todos))
 }
-
-// Kind is think: the call changes nothing but the model's own plan.
-func (writeTodosCall) Kind() Kind { return KindThink }
 
 func (writeTodosCall) Confirmation() *Confirmation { return nil }
 

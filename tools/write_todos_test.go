@@ -8,12 +8,12 @@ import (
 
 func TestWriteTodos(t *testing.T) {
 	todo := func(desc, status string) map[string]any { return map[string]any{"description": desc, "status": status} }
-	call, err := writeTodosTool{}.Build(map[string]any{"todos": []any{todo("Read the code", "completed"), todo("Fix the bug", "in_progress"), todo("Run the tests", "pending")}})
+	call, err := writeTodos().Build(map[string]any{"todos": []any{todo("Read the code", "completed"), todo("Fix the bug", "in_progress"), todo("Run the tests", "pending")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if call.Title() != "Set 3 todo(s)" || call.Kind() != KindThink || call.Confirmation() != nil {
-		t.Errorf("title %q kind %q", call.Title(), call.Kind())
+	if call.Title() != "Set 3 todo(s)" || kindOf(writeTodos()) != KindThink || call.Confirmation() != nil {
+		t.Errorf("title %q kind %q", call.Title(), kindOf(writeTodos()))
 	}
 	res, err := call.Execute(context.Background(), CallInfo{})
 	if err != nil {
@@ -26,7 +26,7 @@ func TestWriteTodos(t *testing.T) {
 	if !strings.Contains(res.Display, "- [x] Read the code") {
 		t.Errorf("display %q", res.Display)
 	}
-	empty, _ := writeTodosTool{}.Build(map[string]any{"todos": []any{}})
+	empty, _ := writeTodos().Build(map[string]any{"todos": []any{}})
 	if res, _ := empty.Execute(context.Background(), CallInfo{}); res.Output != "Successfully cleared the todo list." || empty.Title() != "Cleared todo list" {
 		t.Errorf("empty list: %q %q", res.Output, empty.Title())
 	}
@@ -40,7 +40,7 @@ func TestWriteTodos(t *testing.T) {
 		{map[string]any{"todos": []any{todo("a", "done")}}, "valid status (pending, in_progress, completed, cancelled, blocked)"},
 		{map[string]any{"todos": []any{todo("a", "in_progress"), todo("b", "in_progress")}}, `Only one task can be "in_progress"`},
 	} {
-		if _, err := (writeTodosTool{}).Build(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := writeTodos().Build(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
 	}

@@ -32,7 +32,9 @@ func (t *tool) Name() string                            { return t.decl.Name }
 func (t *tool) Declaration() *genai.FunctionDeclaration { return t.decl }
 
 // Annotations: a discovered tool runs the project's command.
-func (t *tool) Annotations() tools.Annotations { return tools.Annotations{RunsCommands: true} }
+func (t *tool) Annotations() tools.Annotations {
+	return tools.Annotations{Kind: tools.KindExecute, RunsCommands: true}
+}
 
 func (t *tool) Build(args map[string]any) (tools.Call, error) {
 	if args == nil {
@@ -93,8 +95,6 @@ type call struct {
 }
 
 func (c *call) Title() string { return c.decl.Name + " " + string(c.input) }
-
-func (c *call) Kind() tools.Kind { return tools.KindExecute }
 
 // Confirmation always asks (Gemini CLI's policy asks for discovered tools
 // in every mode but yolo); Always Allow covers this tool.

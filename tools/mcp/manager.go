@@ -68,6 +68,10 @@ type Manager struct {
 	// status is each server's, by alias, for Servers.
 	status  map[string]ServerStatus
 	aliases []string // sorted
+
+	// resourceTools are the tools over the servers' resources, offered
+	// while a running server has any, as Gemini CLI 0.61 offers them.
+	resourceTools []tools.Tool
 }
 
 // ServerState is where a server stands.
@@ -127,6 +131,7 @@ func Start(cfg Config) *Manager {
 	if cfg.TokenFile != "" {
 		m.tokens = oauth.NewStore(cfg.TokenFile)
 	}
+	m.resourceTools = []tools.Tool{listResources(m), readResource(m)}
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
@@ -237,13 +242,19 @@ func (m *Manager) showAuthURL(server, authURL string) {
 		zap.String("server", server))
 }
 
-// Tools returns the tools of the servers running now.
+// Tools returns the tools of the servers running now, and those over
+// their resources while they have any.
 func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make([]tools.Tool, len(m.tools))
+	out := make([]tools.Tool, len(m.tools), len(m.tools)+len(m.resourceTools))
 	for i, t := range m.tools {
 		out[i] = t
+	}
+	for _, l := range m.live {
+		if len(l.resources) > 0 {
+			return append(out, m.resourceTools...)
+		}
 	}
 	return out
 }
@@ -295,7 +306,11 @@ func (m *Manager) run(s *server, started func()) {
 		}
 		return
 	}
-	m.add(s, session, listed)
+	resources, err := s.resources(s.ctx, session)
+	if err != nil {
+		m.log.Warn("MCP server's resources could not be listed; its tools are offered", zap.String("server", s.alias), zap.String("error", s.explain(err)))
+	}
+	m.add(s, session, listed, resources)
 	once()
 
 	// The session ends when the server dies, or when Close (or a restart)
@@ -342,8 +357,8 @@ func (m *Manager) lose(s *server, state ServerState, err error) {
 	m.withdraw(s, state, why)
 }
 
-// add names and offers the tools s listed.
-func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool) {
+// add names and offers the tools s listed, and keeps its resources.
+func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool, resources []Resource) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	count := 0
@@ -367,7 +382,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool)
 		count++
 	}
 	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
-	m.live[s.alias] = live{server: s, session: session}
+	m.live[s.alias] = live{server: s, session: session, resources: resources}
 	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
 }
 

@@ -58,8 +58,8 @@ func (t *tool) MCPContext() map[string]any {
 // which plan mode asks before the tool runs instead of refusing it
 // (plan.toml). Its other hints are the server's word, which 0.61 lets
 // decide nothing (openWorldHint, say, would let auto_edit run it
-// unasked).
+// unasked). Its kind is execute: a server's tool can do anything.
 func (t *tool) Annotations() tools.Annotations {
 	a := t.remote.Annotations
-	return tools.Annotations{ReadOnly: a != nil && a.ReadOnlyHint}
+	return tools.Annotations{Kind: tools.KindExecute, ReadOnly: a != nil && a.ReadOnlyHint}
 }

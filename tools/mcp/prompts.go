@@ -9,10 +9,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// live is a running server and its session.
+// live is a running server, its session and the resources it listed.
 type live struct {
-	server  *server
-	session *sdk.ClientSession
+	server    *server
+	session   *sdk.ClientSession
+	resources []Resource
 }
 
 // Prompt is a prompt an MCP server offers, which the user runs as a

@@ -120,9 +120,6 @@ func (c *call) Title() string {
 	return title
 }
 
-// Kind is execute: a server's tool can do anything.
-func (c *call) Kind() tools.Kind { return tools.KindExecute }
-
 // Confirmation asks before every call of a server the settings do not
 // trust (the agent's approval service decides); "always allow" covers
 // this tool of this server for the session.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -48,9 +49,9 @@ var toolCall = lazyregexp.New(`^([a-zA-Z0-9_-]+)\((.*)\)$`)
 func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allowance {
 	var a Allowance
 	canonical := map[string]string{}
-	for _, c := range geminiClassNames {
-		for _, n := range builtinNames(c.tool) {
-			canonical[n] = c.tool
+	for _, t := range everyBuiltin() {
+		for _, n := range builtinNames(t) {
+			canonical[n] = t.Name()
 		}
 	}
 	// Longest alias first, so mcp_a_b_tool finds server "a_b" before "a".
@@ -87,6 +88,12 @@ func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allow
 		a.Tools = append(a.Tools, name)
 	}
 	return a
+}
+
+// everyBuiltin is every built-in tool, plan mode's and activate_skill
+// among them, for the names settings may give them; none of them runs.
+func everyBuiltin() []tools.Tool {
+	return tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}})
 }
 
 // mcpEntry splits mcp_SERVER_TOOL or SERVER__TOOL for a configured server.

@@ -12,41 +12,11 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools/discovered"
 )
 
-// geminiClassNames are the class names Gemini CLI also accepts for its
-// built-in tools in tools.core and tools.exclude (older settings use them).
-// A list, not a map: a map literal is built at every start-up.
-var geminiClassNames = []struct {
-	tool    string
-	classes []string
-}{
-	{tools.ListDirectoryName, []string{"LSTool"}},
-	{tools.ReadFileName, []string{"ReadFileTool"}},
-	{tools.WriteFileName, []string{"WriteFileTool"}},
-	{tools.ReplaceName, []string{"EditTool"}},
-	{tools.GlobName, []string{"GlobTool"}},
-	{tools.GrepSearchName, []string{"GrepTool", "RipGrepTool", "search_file_content"}}, // and its legacy name
-	{tools.ShellName, []string{"ShellTool"}},
-	{tools.ReadManyFilesName, []string{"ReadManyFilesTool"}},
-	{tools.WebFetchName, []string{"WebFetchTool"}},
-	{tools.WebSearchName, []string{"WebSearchTool"}},
-	{tools.MemoryName, []string{"MemoryTool"}},
-	{tools.WriteTodosName, []string{"WriteTodosTool"}},
-	{tools.AskUserName, []string{"AskUserTool"}},
-	{tools.ActivateSkillName, []string{"ActivateSkillTool"}},
-	{tools.UpdateTopicName, []string{"UpdateTopicTool"}},
-	{tools.ListBackgroundName, []string{"ListBackgroundProcessesTool"}},
-	{tools.ReadBackgroundName, []string{"ReadBackgroundOutputTool"}},
-}
-
-// builtinNames is every name a built-in tool answers to in settings.
-func builtinNames(name string) []string {
-	names := []string{name}
-	for _, c := range geminiClassNames {
-		if c.tool == name {
-			names = append(names, c.classes...)
-		}
-	}
-	return names
+// builtinNames is every name a built-in tool answers to in settings: its
+// own, and those it says settings may give it (tools.Spec.Aliases:
+// Gemini CLI's class names, its legacy names).
+func builtinNames(t tools.Tool) []string {
+	return append([]string{t.Name()}, tools.AliasesOf(t)...)
 }
 
 // MCPTool is what an MCP server's tool tells about itself, so settings can
@@ -97,7 +67,7 @@ func (f filter) excluded(all []string) bool {
 func (f filter) builtin(all []tools.Tool) []tools.Tool {
 	var kept []tools.Tool
 	for _, t := range all {
-		names := builtinNames(t.Name())
+		names := builtinNames(t)
 		if f.excluded(names) {
 			continue
 		}

@@ -53,6 +53,26 @@ func TestExcludeRemovesBuiltinTools(t *testing.T) {
 	}
 }
 
+// A tool's other names are its own to say (tools.Spec.Aliases):
+// tools.core and tools.exclude find a tool no list here names by them.
+func TestSettingsNameAToolByItsAliases(t *testing.T) {
+	probe := tools.Define(tools.Spec{Name: "probe", Aliases: []string{"ProbeTool"}}, func(struct{}) (tools.Call, error) { return nil, nil })
+	other := tools.Define(tools.Spec{Name: "other"}, func(struct{}) (tools.Call, error) { return nil, nil })
+	names := func(kept []tools.Tool) []string {
+		var out []string
+		for _, t := range kept {
+			out = append(out, t.Name())
+		}
+		return out
+	}
+	if got := names(newFilter(settings.Tools{Core: []string{"ProbeTool"}}).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"probe"}) {
+		t.Errorf("tools.core [ProbeTool] kept %q", got)
+	}
+	if got := names(newFilter(settings.Tools{Exclude: []string{"ProbeTool"}}).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"other"}) {
+		t.Errorf("tools.exclude [ProbeTool] kept %q", got)
+	}
+}
+
 // update_topic is offered as Gemini CLI 0.61 offers it: while
 // general.topicUpdateNarration, else experimental.topicUpdateNarration,
 // is not false.

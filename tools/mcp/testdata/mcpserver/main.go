@@ -1,18 +1,23 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid),
 // slow (sleeps ms milliseconds, then says its arguments and whether another
 // slow call ran while it did; its schema lets any other argument through).
 // Its prompts: greet (name required, style optional) and status (none).
+// With -resources it offers two resources, file:///notes.txt (named and
+// described, its contents text) and db://users (named, its contents
+// binary); with -broken-resources it declares resources but fails to
+// list them.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -46,6 +51,8 @@ func text(s string) *mcp.CallToolResult {
 func main() {
 	failAtStart := flag.Bool("fail-at-start", false, "write to stderr and exit 2 before the handshake")
 	extra := flag.String("extra", "", "also offer a tool with this name, echoing its name")
+	resources := flag.Bool("resources", false, "offer two resources")
+	brokenResources := flag.Bool("broken-resources", false, "declare resources, and fail to list them")
 	flag.Parse()
 	if *failAtStart {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
@@ -117,8 +124,34 @@ func main() {
 				return text("I am " + name), nil
 			})
 	}
+	if *resources || *brokenResources {
+		addResources(server, *brokenResources)
+	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// addResources offers the test's two resources; broken, a resources/list
+// fails instead.
+func addResources(server *mcp.Server, broken bool) {
+	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
+		})
+	server.AddResource(&mcp.Resource{URI: "db://users", Name: "users"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/x-sqlite3", Blob: []byte{1, 2, 3}}}}, nil
+		})
+	if broken {
+		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "resources/list" {
+					return nil, errors.New("the catalogue is offline")
+				}
+				return next(ctx, method, req)
+			}
+		})
 	}
 }
 
