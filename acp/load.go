@@ -99,10 +99,10 @@ func (sess *session) replay(ctx context.Context) error {
 // model's text, each call and its result, through the same translation).
 func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
 	var out []sdk.SessionUpdate
-	var last dialog.StopReason // how the prompt shown last ended
+	var last conversation.Ending // how the prompt shown last ended
 	for _, x := range exchanges {
 		out = appendPrompt(out, x.Prompt, last)
-		last = x.StopReason
+		last = x.Ending
 		for _, e := range x.Events {
 			switch e.Kind {
 			case dialog.EventText:
@@ -121,13 +121,13 @@ func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionU
 // consecutive user_message_chunks into one message, so a prompt that
 // got no answer (cancelled before the model said anything) would run
 // into the next: a line saying how it ended (prev) keeps them apart.
-func appendPrompt(out []sdk.SessionUpdate, text string, prev dialog.StopReason) []sdk.SessionUpdate {
+func appendPrompt(out []sdk.SessionUpdate, text string, prev conversation.Ending) []sdk.SessionUpdate {
 	if strings.TrimSpace(text) == "" {
 		return out
 	}
 	if n := len(out); n > 0 && out[n-1].UserMessageChunk != nil {
 		note := "(No answer.)"
-		if prev == dialog.StopCancelled {
+		if prev == conversation.Cancelled {
 			note = "(Cancelled.)"
 		}
 		out = append(out, sdk.UpdateAgentMessageText(note))

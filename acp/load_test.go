@@ -90,8 +90,8 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 // join consecutive user_message_chunks.
 func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
 	exchanges := []conversation.Exchange{
-		{Prompt: "first", StopReason: dialog.StopCancelled},
-		{Prompt: "second", StopReason: dialog.StopError},
+		{Prompt: "first", Ending: conversation.Cancelled},
+		{Prompt: "second", Ending: conversation.Failed},
 		{Prompt: "third", Events: []dialog.Event{{Kind: dialog.EventText, Text: "third answer"}}},
 	}
 	checkUpdates(t, replayUpdates(exchanges, "/w"),

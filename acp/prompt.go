@@ -77,16 +77,15 @@ func (s *server) Cancel(_ context.Context, p sdk.CancelNotification) error {
 // answer turns how the prompt ended into its answer, telling the user in
 // the message what the stop reason alone cannot.
 func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptResponse, error) {
-	res := o.Result
 	out := sdk.PromptResponse{Usage: &sdk.Usage{
-		InputTokens:  int(res.Usage.PromptTokens),
-		OutputTokens: int(res.Usage.CandidatesTokens),
-		TotalTokens:  int(res.Usage.TotalTokens),
+		InputTokens:  int(o.Usage.PromptTokens),
+		OutputTokens: int(o.Usage.CandidatesTokens),
+		TotalTokens:  int(o.Usage.TotalTokens),
 	}}
-	if res.Usage.ThoughtsTokens > 0 {
-		out.Usage.ThoughtTokens = sdk.Ptr(int(res.Usage.ThoughtsTokens))
+	if o.Usage.ThoughtsTokens > 0 {
+		out.Usage.ThoughtTokens = sdk.Ptr(int(o.Usage.ThoughtsTokens))
 	}
-	out.Meta = map[string]any{"quota": quota(res)}
+	out.Meta = map[string]any{"quota": quota(o)}
 	switch o.Ending {
 	case conversation.Done:
 		out.StopReason = sdk.StopReasonEndTurn
@@ -94,17 +93,17 @@ func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.Pr
 		out.StopReason = sdk.StopReasonCancelled
 	case conversation.MaxTurns:
 		out.StopReason = sdk.StopReasonMaxTurnRequests
-		sess.say(ctx, o.Explanation)
+		sess.say(ctx, o.Explanation())
 	case conversation.MaxTokens:
 		out.StopReason = sdk.StopReasonMaxTokens
-		sess.say(ctx, o.Explanation)
+		sess.say(ctx, o.Explanation())
 	case conversation.LoopDetected:
 		out.StopReason = sdk.StopReasonEndTurn
-		sess.say(ctx, o.Explanation)
+		sess.say(ctx, o.Explanation())
 	default:
 		msg := "the turn failed"
-		if res.Err != nil {
-			msg = res.Err.Error()
+		if o.Err != nil {
+			msg = o.Err.Error()
 		}
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
 	}
@@ -115,15 +114,15 @@ func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.Pr
 // them in the answer's _meta: in all, and by the concrete model the
 // prompt's requests went to (where an auto routed it), so a client sees
 // which model answered.
-func quota(res dialog.PromptResult) map[string]any {
+func quota(o conversation.Outcome) map[string]any {
 	count := func(u dialog.Usage) map[string]any {
 		return map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CandidatesTokens}
 	}
 	usage := []any{}
-	if res.Model != "" && (res.Usage.PromptTokens > 0 || res.Usage.CandidatesTokens > 0) {
-		usage = append(usage, map[string]any{"model": res.Model, "token_count": count(res.Usage)})
+	if o.Model != "" && (o.Usage.PromptTokens > 0 || o.Usage.CandidatesTokens > 0) {
+		usage = append(usage, map[string]any{"model": o.Model, "token_count": count(o.Usage)})
 	}
-	return map[string]any{"token_count": count(res.Usage), "model_usage": usage}
+	return map[string]any{"token_count": count(o.Usage), "model_usage": usage}
 }
 
 // say adds a paragraph of gemini-ls's own to the agent's message.

@@ -55,11 +55,11 @@ func (h *commandHost) said(line string) string {
 	o := h.f.host.Prompt(h.t.Context(), h.id, dialog.Input{Text: line})
 	switch o.Ending {
 	case conversation.Done:
-		return o.Result.Text
+		return o.Text
 	case conversation.NotRun:
 		return "not run: " + o.NotRun.Error()
 	}
-	return fmt.Sprintf("ended %v (%s)", o.Ending, o.Explanation)
+	return fmt.Sprintf("ended %v (%s)", o.Ending, o.Explanation())
 }
 
 // Each of Gemini CLI 0.61's other names of a command (its altNames, and

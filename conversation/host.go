@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -491,78 +490,4 @@ func (h *Host[S]) CloseAll() {
 			l.Built.Close()
 		}
 	}
-}
-
-// Ending is how a prompt ended, for a front end to say in its wire's
-// words.
-type Ending int
-
-const (
-	// Done: the model ended its turn.
-	Done Ending = iota
-	// Cancelled: the user (or the connection's end) stopped it.
-	Cancelled
-	// MaxTurns: it made too many model requests.
-	MaxTurns
-	// MaxTokens: the answer was cut at the output token limit.
-	MaxTokens
-	// LoopDetected: the model was repeating itself.
-	LoopDetected
-	// Failed: the turn failed (Outcome.Result.Err says why).
-	Failed
-	// NotRun: the prompt's command was not run (Outcome.NotRun says why);
-	// nothing went to the model.
-	NotRun
-	// Busy: the session is running another prompt (Outcome.Err is its
-	// *dialog.BusyError).
-	Busy
-	// Unknown: no live session has the id (Outcome.Err is an
-	// *dialog.UnknownSessionError).
-	Unknown
-	// Refused: the agent refused the prompt (the session was dropped
-	// meanwhile); Outcome.Err says why.
-	Refused
-)
-
-// Outcome is how a prompt ended, said once for every front end.
-type Outcome struct {
-	Ending Ending
-	// Result is the turn's result (the model's text, usage, stop reason).
-	Result dialog.PromptResult
-	// Explanation is the sentence for after the answer (Explanation);
-	// "" for a turn that ended as it should.
-	Explanation string
-	// NotRun is the command not run (Ending NotRun).
-	NotRun *CommandError
-	// Err is why no prompt ran (Busy, Unknown, Refused).
-	Err error
-}
-
-// outcomeOf is the outcome of a turn that Run ended with res and err.
-func outcomeOf(res dialog.PromptResult, err error) Outcome {
-	if notRun, ok := errors.AsType[*CommandError](err); ok {
-		return Outcome{Ending: NotRun, NotRun: notRun}
-	}
-	if errors.Is(err, dialog.ErrBusy) {
-		return Outcome{Ending: Busy, Err: err}
-	}
-	if err != nil {
-		return Outcome{Ending: Refused, Err: err}
-	}
-	o := Outcome{Result: res, Explanation: Explanation(res)}
-	switch res.StopReason {
-	case dialog.StopEndTurn, "":
-		o.Ending = Done
-	case dialog.StopCancelled:
-		o.Ending = Cancelled
-	case dialog.StopMaxTurns:
-		o.Ending = MaxTurns
-	case dialog.StopMaxTokens:
-		o.Ending = MaxTokens
-	case dialog.StopLoopDetected:
-		o.Ending = LoopDetected
-	default:
-		o.Ending = Failed
-	}
-	return o
 }

@@ -72,7 +72,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 	}
 
 	o, asked := prompt("fix it")
-	if o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o.Ending != conversation.Done || o.Text != "Done." {
 		t.Fatalf("outcome %+v", o)
 	}
 	want := []string{"edit " + file, "run_shell_command: ", "Which database?"}
@@ -89,7 +89,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 
 	requests := len(model.Requests())
 	o, asked = prompt("/about")
-	if o.Ending != conversation.Done || !strings.Contains(o.Result.Text, "1.2.3-test") || len(asked) != 0 {
+	if o.Ending != conversation.Done || !strings.Contains(o.Text, "1.2.3-test") || len(asked) != 0 {
 		t.Errorf("/about: %+v, asked %q", o, asked)
 	}
 	if n := len(model.Requests()); n != requests {
@@ -167,7 +167,7 @@ func TestHostSharedBuild(t *testing.T) {
 	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while a claim holds the session: %+v, want Busy", o)
 	}
-	if o := claim.Prompt(dialog.Input{Text: "hi"}); o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o := claim.Prompt(dialog.Input{Text: "hi"}); o.Ending != conversation.Done || o.Text != "Done." {
 		t.Errorf("the claim's prompt: %+v", o)
 	}
 	claim.End()

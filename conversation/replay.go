@@ -19,14 +19,31 @@ type Exchange struct {
 	// Prompt is the prompt as the user typed it.
 	Prompt string
 	// Answer is all the model said, as the user saw it.
-	Answer     string
-	StopReason dialog.StopReason
+	Answer string
+	// Ending is how the prompt ended: Done where the save does not say
+	// (recorded false).
+	Ending   Ending
+	recorded bool
 	// Events are the turn as it was streamed, for a front end to show
 	// through the path it shows a live turn by: the model's text, and
 	// each call (titled as its tool titles it) followed by its result.
 	// Thoughts are not saved. An exchange a compression summarised away
 	// has its answer as its one text event.
 	Events []dialog.Event
+}
+
+// Reason is how the prompt ended in the wires' word (Ending.Reason);
+// "" where the save does not say.
+func (x Exchange) Reason() string {
+	if !x.recorded {
+		return ""
+	}
+	return x.Ending.Reason()
+}
+
+// ended records that the prompt ended as the agent saved it, r.
+func (x *Exchange) ended(r dialog.StopReason) {
+	x.Ending, x.recorded = endingOf(r), r != ""
 }
 
 // Describe is the title and kind a call of tool name with args has.
@@ -95,7 +112,8 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 	// were summarised away and are shown from the transcript alone.
 	earlier := max(0, len(exchanges)-prompts)
 	for _, e := range exchanges[:earlier] {
-		x := Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.StopReason}
+		x := Exchange{Prompt: e.Prompt, Answer: e.Answer}
+		x.ended(e.StopReason)
 		if strings.TrimSpace(e.Answer) != "" {
 			x.Events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
 		}
@@ -109,7 +127,8 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 			x := Exchange{Prompt: contentText(c)}
 			if k >= 0 {
 				e := exchanges[k]
-				x.Prompt, x.Answer, x.StopReason = e.Prompt, e.Answer, e.StopReason
+				x.Prompt, x.Answer = e.Prompt, e.Answer
+				x.ended(e.StopReason)
 			}
 			k++
 			out = append(out, x)

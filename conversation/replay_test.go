@@ -32,7 +32,7 @@ func describeFake(name string, args map[string]any) (string, tools.Kind) {
 func lines(exchanges []Exchange) []string {
 	var out []string
 	for _, x := range exchanges {
-		out = append(out, fmt.Sprintf("prompt %q %s answer %q", x.Prompt, x.StopReason, x.Answer))
+		out = append(out, fmt.Sprintf("prompt %q %s answer %q", x.Prompt, x.Reason(), x.Answer))
 		for _, e := range x.Events {
 			switch e.Kind {
 			case dialog.EventText:

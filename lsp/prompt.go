@@ -231,10 +231,9 @@ func answer(id string, o conversation.Outcome) (promptResult, error) {
 	case conversation.Unknown, conversation.Refused:
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", o.Err)
 	}
-	res := o.Result
-	out := promptResult{SessionID: id, StopReason: string(res.StopReason), Text: res.Text}
-	if (res.StopReason == dialog.StopError || res.StopReason == dialog.StopMaxTokens) && res.Err != nil {
-		out.Error = res.Err.Error()
+	out := promptResult{SessionID: id, StopReason: o.Ending.Reason(), Text: o.Text}
+	if (o.Ending == conversation.Failed || o.Ending == conversation.MaxTokens) && o.Err != nil {
+		out.Error = o.Err.Error()
 	}
 	return out, nil
 }

@@ -141,8 +141,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 	o := claim.Prompt(in)
 	claim.End()
 	ctx := s.life // the turn's own context is done
-	res, err := answer(id, o)
-	if err != nil {
+	if _, err := answer(id, o); err != nil {
 		// Refused before it ran (another prompt of the session got there
 		// first).
 		tr.refused(err)
@@ -150,14 +149,14 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return
 	}
-	tr.end(o.Result)
-	prog.end(summary(o.Result))
+	tr.end(o)
+	prog.end(summary(o))
 
 	typ := protocol.MessageTypeInfo
-	if res.StopReason == string(dialog.StopError) {
+	if o.Ending == conversation.Failed {
 		typ = protocol.MessageTypeError
 	}
-	msg := answerMessage(o.Result)
+	msg := answerMessage(o)
 	if !f.ShowDocument && tr.path != "" {
 		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
 		msg += "\n\nTranscript: " + tr.path
@@ -171,11 +170,11 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 // summary is the one line that ends the progress: how the turn ended
 // when it ended early, else the first line of the answer's last
 // paragraph, which is what the model said last.
-func summary(res dialog.PromptResult) string {
-	if h := conversation.Headline(res); h != "" {
+func summary(o conversation.Outcome) string {
+	if h := o.Headline(); h != "" {
 		return "Gemini: " + h
 	}
-	return "Gemini: " + ellipsis.Cut(firstLine(lastParagraph(res.Text)), 80)
+	return "Gemini: " + ellipsis.Cut(firstLine(lastParagraph(o.Text)), 80)
 }
 
 // spaceBeforeBreaks ends each line that ends in a word with a space: a
@@ -203,9 +202,9 @@ func lastParagraph(text string) string {
 
 // answerMessage is the turn's answer for window/showMessage: how it
 // ended when it ended early, then what the model said.
-func answerMessage(res dialog.PromptResult) string {
-	text := strings.TrimSpace(res.Text)
-	h := conversation.Headline(res)
+func answerMessage(o conversation.Outcome) string {
+	text := strings.TrimSpace(o.Text)
+	h := o.Headline()
 	switch {
 	case h == "":
 		return "Gemini: " + text

@@ -110,7 +110,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	}
 	out := make([]exchange, len(tr))
 	for i, e := range tr {
-		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason), Updates: []update{}}
+		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.Reason(), Updates: []update{}}
 		for _, ev := range e.Events {
 			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
 		}

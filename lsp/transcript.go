@@ -159,9 +159,9 @@ func (tr *transcript) refused(err error) {
 // end appends the rest of the prompt: what the model said and did, and,
 // in words, why the turn stopped early; a turn that simply ended says
 // nothing more, as a protocol's stop reason means nothing to a reader.
-func (tr *transcript) end(res dialog.PromptResult) {
+func (tr *transcript) end(o conversation.Outcome) {
 	tr.paragraph()
-	if why := conversation.Explanation(res); why != "" {
+	if why := o.Explanation(); why != "" {
 		fmt.Fprintf(&tr.b, "_%s_\n\n", why)
 	}
 	tr.b.WriteString("---\n\n")

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -22,7 +23,7 @@ type output interface {
 	// warn carries a warning, which report has written to stderr, in the
 	// format's own way: nothing more in text.
 	warn(msg string)
-	end(res dialog.PromptResult, st stats)
+	end(o conversation.Outcome, st stats)
 }
 
 // report is a run's output: the format's on stdout, and on stderr
@@ -143,14 +144,14 @@ func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	return fmt.Sprintf("%s %s: %s", what, how, why)
 }
 
-func (r *report) end(res dialog.PromptResult, st stats) {
+func (r *report) end(o conversation.Outcome, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st.Files = r.files
 	if !r.raw {
-		res.Text = stripANSI(res.Text)
+		o.Text = stripANSI(o.Text)
 	}
-	r.out.end(res, st)
+	r.out.end(o, st)
 }
 
 // ansi matches terminal escape sequences, as the strip-ansi package
@@ -187,7 +188,7 @@ func (o *textOutput) event(e dialog.Event) {
 	}
 }
 
-func (o *textOutput) end(dialog.PromptResult, stats) {
+func (o *textOutput) end(conversation.Outcome, stats) {
 	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
@@ -323,14 +324,16 @@ type jsonError struct {
 	Message string `json:"message"`
 }
 
-func errorOf(res dialog.PromptResult) *jsonError {
+// errorOf is how a run that did not end its turn ended, typed by its
+// reason; nil for one that did.
+func errorOf(o conversation.Outcome) *jsonError {
 	switch {
-	case res.StopReason == dialog.StopEndTurn:
+	case o.Ending == conversation.Done:
 		return nil
-	case res.Err != nil:
-		return &jsonError{Type: string(res.StopReason), Message: res.Err.Error()}
+	case o.Err != nil:
+		return &jsonError{Type: o.Ending.Reason(), Message: o.Err.Error()}
 	default:
-		return &jsonError{Type: string(res.StopReason), Message: string(res.StopReason)}
+		return &jsonError{Type: o.Ending.Reason(), Message: o.Ending.Reason()}
 	}
 }
 
@@ -349,7 +352,7 @@ func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 // event shows nothing: the object comes at the end.
 func (o *jsonOutput) event(dialog.Event) {}
 
-func (o *jsonOutput) end(res dialog.PromptResult, st stats) {
+func (o *jsonOutput) end(res conversation.Outcome, st stats) {
 	enc := json.NewEncoder(o.w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(struct {
@@ -495,9 +498,9 @@ func (o *streamOutput) event(e dialog.Event) {
 	o.emit(ev)
 }
 
-func (o *streamOutput) end(res dialog.PromptResult, st stats) {
+func (o *streamOutput) end(res conversation.Outcome, st stats) {
 	status := "success"
-	if res.StopReason != dialog.StopEndTurn {
+	if res.Ending != conversation.Done {
 		status = "error"
 	}
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: streamStatsOf(st)})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -30,7 +31,7 @@ func subagentRun(r *report) {
 	} {
 		r.event(e)
 	}
-	r.end(dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: "Let me look.\nIn foo.go."}, stats{})
+	r.end(conversation.Outcome{Ending: conversation.Done, Text: "Let me look.\nIn foo.go."}, stats{})
 }
 
 // stream-json marks each of a subagent's events with the invoke_agent

@@ -181,16 +181,12 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	start := time.Now()
 	out.begin(live.ID(), built.Model, input)
 	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input})
-	res := o.Result
-	switch o.Ending {
-	case conversation.NotRun:
+	if o.Ending == conversation.NotRun {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
 		return exitInput
-	case conversation.Busy, conversation.Unknown, conversation.Refused:
-		res = dialog.PromptResult{StopReason: dialog.StopError, Err: o.Err}
 	}
-	out.end(res, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
-	return exitCode(o, res, stderr)
+	out.end(o, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
+	return exitCode(o, stderr)
 }
 
 // input is the prompt to run: what a piped stdin holds, then a blank
@@ -245,16 +241,16 @@ func listExtensions(built *agentsetup.Built, stdout io.Writer) int {
 	return 0
 }
 
-// exitCode is the exit status of a run that ended as o (res its result),
-// saying on stderr why a run that did not end its turn stopped.
-func exitCode(o conversation.Outcome, res dialog.PromptResult, stderr io.Writer) int {
+// exitCode is the exit status of a run that ended as o, saying on
+// stderr why a run that did not end its turn stopped.
+func exitCode(o conversation.Outcome, stderr io.Writer) int {
 	switch o.Ending {
 	case conversation.Done:
 		return 0
 	case conversation.Cancelled:
 		return exitCancelled
 	}
-	fmt.Fprintf(stderr, "gemini-ls: %s\n", conversation.Explanation(res))
+	fmt.Fprintf(stderr, "gemini-ls: %s\n", o.Explanation())
 	if o.Ending == conversation.MaxTurns {
 		return exitMaxTurns
 	}
