@@ -102,7 +102,7 @@ func newServer(life context.Context, opts Options) *server {
 		Logger:    opts.Logger,
 		Retry:     opts.Retry,
 		Told:      &s.told,
-	}, s)
+	})
 	return s
 }
 

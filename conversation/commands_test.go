@@ -52,7 +52,7 @@ func newCommandHost(t *testing.T, settingsJSON string, turns ...geminitest.Turn)
 // said is what line did: the answer's text, or why it was not run.
 func (h *commandHost) said(line string) string {
 	h.t.Helper()
-	o := h.f.host.Prompt(h.t.Context(), h.id, dialog.Input{Text: line})
+	o := h.f.host.Prompt(h.t.Context(), h.id, dialog.Input{Text: line}, h.f)
 	switch o.Ending {
 	case conversation.Done:
 		return o.Text

@@ -105,7 +105,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 		}
 	}
 
-	if o := f.host.Prompt(ctx, "no-such-session", dialog.Input{Text: "hi"}); o.Ending != conversation.Unknown {
+	if o := f.host.Prompt(ctx, "no-such-session", dialog.Input{Text: "hi"}, f); o.Ending != conversation.Unknown {
 		t.Errorf("a prompt to no session: %+v", o)
 	}
 }
@@ -164,10 +164,10 @@ func TestHostSharedBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}, f); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while a claim holds the session: %+v, want Busy", o)
 	}
-	if o := claim.Prompt(dialog.Input{Text: "hi"}); o.Ending != conversation.Done || o.Text != "Done." {
+	if o := claim.Prompt(dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done || o.Text != "Done." {
 		t.Errorf("the claim's prompt: %+v", o)
 	}
 	claim.End()
@@ -274,17 +274,17 @@ func TestHostSetModel(t *testing.T) {
 func TestClaimRewind(t *testing.T) {
 	f, built := hostFor(t, true, geminitest.TextTurn("Done."))
 	l := f.host.Open(built, false, struct{}{})
-	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Done {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done {
 		t.Fatalf("the prompt: %+v", o)
 	}
 	claim, err := f.host.Begin(t.Context(), l.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "again"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "again"}, f); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while the rewind holds the session: %+v, want Busy", o)
 	}
-	res, err := claim.Rewind(1, dialog.RewindConversation)
+	res, err := claim.Rewind(1, dialog.RewindConversation, f)
 	claim.End()
 	if err != nil || res.Removed != 1 {
 		t.Fatalf("rewinding to before prompt 1: %+v, %v", res, err)

@@ -24,12 +24,34 @@ type Exchange struct {
 	// (recorded false).
 	Ending   Ending
 	recorded bool
-	// Events are the turn as it was streamed, for a front end to show
-	// through the path it shows a live turn by: the model's text, and
-	// each call (titled as its tool titles it) followed by its result.
-	// Thoughts are not saved. An exchange a compression summarised away
-	// has its answer as its one text event.
-	Events []dialog.Event
+	// events are the turn as it was streamed (Show).
+	events []dialog.Event
+}
+
+// Show shows the prompt's turn again through v, as the live turn showed
+// it: the model's text, and each call (titled as its tool titles it)
+// followed by its result. Thoughts are not saved. An exchange a
+// compression summarised away shows its answer as its one text.
+func (x Exchange) Show(ctx context.Context, v ReplayView) {
+	for _, e := range x.events {
+		show(ctx, replayed{ReplayView: v}, e)
+	}
+}
+
+// replayed is a ReplayView as a view of every kind: what a saved turn
+// does not hold, it never shows.
+type replayed struct {
+	ReplayView
+	IgnoreThought
+	IgnoreUsage
+	IgnoreError
+	IgnoreRetry
+	IgnoreCompressed
+	IgnoreNotice
+	IgnoreMode
+	IgnoreModel
+	IgnoreTopic
+	IgnoreCommands
 }
 
 // Reason is how the prompt ended in the wires' word (Ending.Reason);
@@ -115,7 +137,7 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 		x := Exchange{Prompt: e.Prompt, Answer: e.Answer}
 		x.ended(e.StopReason)
 		if strings.TrimSpace(e.Answer) != "" {
-			x.Events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
+			x.events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
 		}
 		out = append(out, x)
 	}
@@ -137,9 +159,9 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 			for _, p := range c.Parts {
 				switch {
 				case p.FunctionCall != nil:
-					cur.Events = append(cur.Events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
+					cur.events = append(cur.events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
 				case !p.Thought && strings.TrimSpace(p.Text) != "":
-					cur.Events = append(cur.Events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
+					cur.events = append(cur.events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // gemini.prompt runs the same turn as gemini/prompt for clients that
@@ -53,10 +54,8 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	}
 
 	// The turn outlives this request: it ends with the connection, or when
-	// cancelled (gemini.cancel, window/workDoneProgress/cancel). Its
-	// events go to what commandTurn shows them in, set before it runs.
-	var show func(dialog.Event)
-	claim, err := s.host.Begin(showingWith(s.life, func(e dialog.Event) { show(e) }), sess.ID())
+	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
+	claim, err := s.host.Begin(s.life, sess.ID())
 	if err != nil {
 		return commandStarted{}, unclaimed(sess.ID(), err)
 	}
@@ -65,7 +64,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	go func() {
 		defer s.handlers.finish()
 		defer s.reports.end(sess.ID(), reported)
-		s.commandTurn(claim, &show, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(claim, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
@@ -127,18 +126,15 @@ func (r *reports) sessions() []string {
 // ends (its session free for the next prompt) as soon as the model is
 // done, so that a prompt sent on seeing the answer is not refused as
 // busy.
-func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dialog.Event), in dialog.Input, f clientFeatures) {
+func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Input, f clientFeatures) {
 	defer claim.End()
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, id, in.Text)
-	*show = func(e dialog.Event) {
-		tr.event(e)
-		prog.event(e)
-	}
-	s.settleTrust(claim, in)
-	o := claim.Prompt(in)
+	v := commandView{presenter: presenter{s}, tr: tr, prog: prog}
+	s.settleTrust(claim, in, v)
+	o := claim.Prompt(in, v)
 	claim.End()
 	ctx := s.life // the turn's own context is done
 	if _, err := answer(id, o); err != nil {
@@ -165,6 +161,54 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 	if f.ShowDocument {
 		s.showTranscript(ctx, id, tr.path)
 	}
+}
+
+// commandView is a gemini.prompt turn's: the transcript and the
+// progress show what each shows of it, and the plan exit_plan_mode
+// presents is opened in the editor.
+type commandView struct {
+	presenter
+	tr   *transcript
+	prog *progress
+
+	// Neither shows these.
+	conversation.IgnoreThought
+	conversation.IgnoreUsage
+	conversation.IgnoreCompressed
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreCommands
+}
+
+func (v commandView) Text(_ context.Context, from dialog.Subagent, text string) {
+	v.tr.text(from, text)
+	v.prog.text(from, text)
+}
+
+func (v commandView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
+	v.tr.toolCall(from, c)
+	v.prog.toolCall(from, c)
+	v.s.showPlan(ctx, c)
+}
+
+func (v commandView) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
+	v.tr.toolResult(from, r)
+}
+
+func (v commandView) Error(_ context.Context, from dialog.Subagent, err error) {
+	v.tr.failed(from, err)
+}
+
+func (v commandView) Notice(_ context.Context, from dialog.Subagent, text string) {
+	v.tr.notice(from, text)
+}
+
+func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
+	v.prog.retry(from, r)
+}
+
+func (v commandView) Topic(_ context.Context, from dialog.Subagent, t tools.Topic) {
+	v.prog.topic(from, t)
 }
 
 // summary is the one line that ends the progress: how the turn ended

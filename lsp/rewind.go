@@ -81,7 +81,7 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 		return rewindResult{}, unclaimed(live.ID(), err)
 	}
 	defer claim.End()
-	res, err := claim.Rewind(*p.Prompt, mode)
+	res, err := claim.Rewind(*p.Prompt, mode, presenter{s})
 	_, busy := errors.AsType[*dialog.BusyError](err)
 	switch {
 	case errors.Is(err, dialog.ErrNoSuchPrompt):
