@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
@@ -291,5 +292,97 @@ func TestClaimRewind(t *testing.T) {
 	}
 	if pts := l.RewindPoints(); len(pts) != 0 {
 		t.Errorf("the prompts after the rewind: %+v", pts)
+	}
+}
+
+// sessionView is one turn's view in a test of two sessions at once: it
+// shows nothing, and says which turn each of its questions reached,
+// answering each once the test lets it.
+type sessionView struct {
+	name    string
+	asked   chan<- string
+	answers <-chan dialog.ConfirmOutcome
+
+	conversation.IgnoreText
+	conversation.IgnoreThought
+	conversation.IgnoreToolCall
+	conversation.IgnoreToolResult
+	conversation.IgnoreUsage
+	conversation.IgnoreError
+	conversation.IgnoreRetry
+	conversation.IgnoreCompressed
+	conversation.IgnoreNotice
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreTopic
+	conversation.IgnoreCommands
+}
+
+func (v sessionView) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	v.asked <- v.name + ": " + req.Details
+	select {
+	case o := <-v.answers:
+		return o, nil
+	case <-ctx.Done():
+		return dialog.Cancel, ctx.Err()
+	}
+}
+
+func (v sessionView) Land(context.Context, dialog.LandRequest) (dialog.Landing, error) {
+	return dialog.Landing{}, errors.New("no edits here")
+}
+
+func (v sessionView) LandFiles(context.Context, dialog.LandFilesRequest) ([]tools.Decision, error) {
+	return nil, errors.New("no reverts here")
+}
+
+func (v sessionView) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
+	return tools.Answer{}, dialog.ErrCannotAsk
+}
+
+func (v sessionView) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
+	return "", dialog.ErrCannotAsk
+}
+
+// Two sessions of one build run a turn each at once: each turn's
+// question reaches the view that turn was given, not the other's.
+func TestQuestionsReachTheViewOfTheirTurn(t *testing.T) {
+	f, built := hostFor(t, true,
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo first"})),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo second"})),
+		geminitest.TextTurn("Done."), geminitest.TextTurn("Done."))
+	one, other := f.host.Open(built, false, struct{}{}), f.host.Open(built, false, struct{}{})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // hang guard
+	defer cancel()
+	asked := make(chan string, 2)
+	oneAnswers, otherAnswers := make(chan dialog.ConfirmOutcome, 2), make(chan dialog.ConfirmOutcome, 2)
+	outcomes := make(chan conversation.Outcome, 2)
+	prompt := func(l *conversation.Live[struct{}], v sessionView) {
+		outcomes <- f.host.Prompt(ctx, l.ID(), dialog.Input{Text: "run it"}, v)
+	}
+	next := func() string {
+		select {
+		case q := <-asked:
+			return q
+		case <-ctx.Done():
+			t.Fatal("no question reached a view")
+			return ""
+		}
+	}
+
+	go prompt(one, sessionView{name: "one", asked: asked, answers: oneAnswers})
+	first := next() // one's turn waits for its answer while the other runs
+	go prompt(other, sessionView{name: "other", asked: asked, answers: otherAnswers})
+	second := next()
+	if first != "one: echo first" || second != "other: echo second" {
+		t.Errorf("the questions reached %q and %q, want each its own turn's view", first, second)
+		cancel()
+	}
+	oneAnswers <- dialog.Cancel
+	otherAnswers <- dialog.Cancel
+	for range 2 {
+		if o := <-outcomes; o.Ending != conversation.Done && ctx.Err() == nil {
+			t.Errorf("a turn ended %+v", o)
+		}
 	}
 }
