@@ -49,7 +49,7 @@ type server struct {
 	apiKey   string // the key the client passed in authenticate's _meta
 
 	// host holds the live sessions, builds their agents and runs their
-	// prompts, one per session; the server is its presenter. It has its
+	// prompts, one per session, each through its turn's view. It has its
 	// own lock.
 	host *conversation.Host[*session]
 	// told is what the user has been told of once for all the sessions
