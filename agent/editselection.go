@@ -36,10 +36,10 @@ Answer with the text that replaces the selection, and nothing else: exactly as i
 Change only what the instruction asks for, and keep to the file's style. When the instruction needs no change, answer with the selection as it is.`
 
 // EditSelection has the model rewrite req's selection as its instruction
-// says, and lands the rewrite through lander (no session's turn asks, so
-// it is not the session's door's): asked about where the approval door says
-// to (as a replace of the file would be), applied unasked where it allows
-// edits, refused where it refuses them. A rewrite that changes nothing is
+// says, and lands the rewrite through lander, the caller's (no session's
+// turn asks it): asked about where the approval door says to (as a
+// replace of the file would be), applied unasked where it allows edits,
+// refused where it refuses them. A rewrite that changes nothing is
 // SelectionUnchanged and not proposed; a file that changed while the model wrote is
 // Stale. Nothing of it is recorded in any session.
 func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit, lander dialog.ChangeLander) (dialog.SelectionEdited, error) {
