@@ -111,9 +111,9 @@ func NewHost[S any](cfg Config) *Host[S] {
 }
 
 // Build builds an agent for place, its questions put through the view
-// of the turn that asks them. ctx's values are kept, not its end (see setup.Build). A
-// build without credentials is returned with its AuthErr set (and no
-// agent, unless place.WithoutCredentials).
+// of the turn that asks them. ctx's values are kept, not its end (see
+// setup.Build). A build without credentials is returned with its AuthErr
+// set (and no agent, unless place.WithoutCredentials).
 func (h *Host[S]) Build(ctx context.Context, place Place) (*setup.Built, error) {
 	return setup.Build(ctx, h.options(place))
 }
