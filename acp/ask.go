@@ -19,14 +19,12 @@ import (
 // a question option's, which are the options' own ids.
 const optionDecline sdk.PermissionOptionId = "_decline"
 
-// asker puts calls' questions to the user as permission requests about
+// Ask puts a call's question to the user as a permission request about
 // the call: the question is the call's content, each option a permission
 // option (allow_once), and Decline. A permission request offers one
 // option and no words of the user's own; the model is told so.
-type asker struct{ sess *session }
-
-func (a asker) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
-	sess, q := a.sess, req.Question
+func (t *turn) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+	sess, q := t.sess, req.Question
 	if len(q.Options) == 0 {
 		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", dialog.ErrCannotAsk)
 	}

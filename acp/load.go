@@ -88,7 +88,7 @@ func (sess *session) replay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, u := range replayUpdates(exchanges, sess.cwd) {
+	for _, u := range replayUpdates(ctx, exchanges, sess.cwd) {
 		sess.update(ctx, u)
 	}
 	return nil
@@ -97,37 +97,46 @@ func (sess *session) replay(ctx context.Context) error {
 // replayUpdates are the session/updates that show a saved session: each
 // prompt as a user message, then its turn as the live turn showed it (the
 // model's text, each call and its result, through the same translation).
-func replayUpdates(exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
-	var out []sdk.SessionUpdate
-	var last dialog.StopReason // how the prompt shown last ended
+func replayUpdates(ctx context.Context, exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
+	r := &replayed{cwd: cwd}
+	var last conversation.Ending // how the prompt shown last ended
 	for _, x := range exchanges {
-		out = appendPrompt(out, x.Prompt, last)
-		last = x.StopReason
-		for _, e := range x.Events {
-			switch e.Kind {
-			case dialog.EventText:
-				out = appendText(out, sdk.UpdateAgentMessageText, e.Text)
-			case dialog.EventToolCall:
-				out = append(out, toolCallUpdate(cwd, e.ToolCall))
-			case dialog.EventToolResult:
-				out = append(out, toolResultUpdate(e.ToolResult, nil))
-			}
-		}
+		r.out = appendPrompt(r.out, x.Prompt, last)
+		last = x.Ending
+		x.Show(ctx, r)
 	}
-	return out
+	return r.out
+}
+
+// replayed is a saved turn's view: the session/updates that show it.
+type replayed struct {
+	cwd string
+	out []sdk.SessionUpdate
+}
+
+func (r *replayed) Text(_ context.Context, _ dialog.Subagent, text string) {
+	r.out = appendText(r.out, sdk.UpdateAgentMessageText, text)
+}
+
+func (r *replayed) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
+	r.out = append(r.out, toolCallUpdate(r.cwd, c))
+}
+
+func (r *replayed) ToolResult(_ context.Context, _ dialog.Subagent, res dialog.ToolResult) {
+	r.out = append(r.out, toolResultUpdate(res, nil))
 }
 
 // appendPrompt shows a prompt as a user message of its own. Clients join
 // consecutive user_message_chunks into one message, so a prompt that
 // got no answer (cancelled before the model said anything) would run
 // into the next: a line saying how it ended (prev) keeps them apart.
-func appendPrompt(out []sdk.SessionUpdate, text string, prev dialog.StopReason) []sdk.SessionUpdate {
+func appendPrompt(out []sdk.SessionUpdate, text string, prev conversation.Ending) []sdk.SessionUpdate {
 	if strings.TrimSpace(text) == "" {
 		return out
 	}
 	if n := len(out); n > 0 && out[n-1].UserMessageChunk != nil {
 		note := "(No answer.)"
-		if prev == dialog.StopCancelled {
+		if prev == conversation.Cancelled {
 			note = "(Cancelled.)"
 		}
 		out = append(out, sdk.UpdateAgentMessageText(note))

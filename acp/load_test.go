@@ -63,18 +63,16 @@ func checkUpdates(t *testing.T, got []sdk.SessionUpdate, want ...string) {
 // pending tool_call with its title, kind and locations, its result as the
 // tool_call_update that ends it.
 func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
-	exchanges := []conversation.Exchange{{
-		Prompt: "What is in @a.go?",
-		Events: []dialog.Event{
-			{Kind: dialog.EventText, Text: "Let me look."},
-			{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}}},
-			{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"}},
-			{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute}},
-			{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"}},
-			{Kind: dialog.EventText, Text: "It is package a."},
-		},
-	}}
-	checkUpdates(t, replayUpdates(exchanges, "/w"),
+	ctx, main := t.Context(), dialog.Subagent{}
+	r := &replayed{cwd: "/w"}
+	r.out = appendPrompt(r.out, "What is in @a.go?", conversation.Done)
+	r.Text(ctx, main, "Let me look.")
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"})
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"})
+	r.Text(ctx, main, "It is package a.")
+	checkUpdates(t, r.out,
 		"user: What is in @a.go?",
 		"agent: Let me look.",
 		`tool_call c1 "a.go" read pending [/w/a.go]`,
@@ -90,12 +88,12 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 // join consecutive user_message_chunks.
 func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
 	exchanges := []conversation.Exchange{
-		{Prompt: "first", StopReason: dialog.StopCancelled},
-		{Prompt: "second", StopReason: dialog.StopError},
-		{Prompt: "third", Events: []dialog.Event{{Kind: dialog.EventText, Text: "third answer"}}},
+		{Prompt: "first", Ending: conversation.Cancelled},
+		{Prompt: "second", Ending: conversation.Failed},
+		{Prompt: "third", Ending: conversation.Done},
 	}
-	checkUpdates(t, replayUpdates(exchanges, "/w"),
-		"user: first", "agent: (Cancelled.)", "user: second", "agent: (No answer.)", "user: third", "agent: third answer")
+	checkUpdates(t, replayUpdates(t.Context(), exchanges, "/w"),
+		"user: first", "agent: (Cancelled.)", "user: second", "agent: (No answer.)", "user: third")
 }
 
 // listServer is a server whose store is under home, with n sessions of

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -90,19 +89,17 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 	return rejected, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
 }
 
-// lander lands a tool's file change, first offering it to the user
-// through session/request_permission with its diff when the session did
-// not allow it, through the client's fs/write_text_file when the client
-// declared it (the editor's buffer is the truth), else on disk.
-type lander struct{ sess *session }
-
 // reasonRejected is why a change was declined, as the model reads it
 // (the tools package wraps it: "This change was not applied: <reason>.
 // The file was not modified.").
 const reasonRejected = "the user rejected the edit"
 
-func (l lander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
-	sess, change := l.sess, req.Change
+// Land lands a tool's file change, first offering it to the user
+// through session/request_permission with its diff when the session did
+// not allow it, through the client's fs/write_text_file when the client
+// declared it (the editor's buffer is the truth), else on disk.
+func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
+	sess, change := t.sess, req.Change
 	diff := diffContent(change)
 	var landing dialog.Landing
 	if req.Ask {
@@ -234,24 +231,16 @@ func (sess *session) editTitle(change workspace.FileChange) string {
 	return fmt.Sprintf("%s %s (+%d −%d)", verb, name, added, removed)
 }
 
-// confirmer asks the user about calls that need approval (shell commands,
-// web fetches, MCP tools, the model fallback) through
-// session/request_permission.
-type confirmer struct {
-	sess *session
-	// asked numbers the requests that belong to no tool call, for their
-	// own tool call id.
-	asked atomic.Int64
-}
-
-// Confirm asks about req. A call the client already shows (it was sent as
+// Confirm asks the user about a call that needs approval (a shell
+// command, a web fetch, an MCP tool) or the model fallback through
+// session/request_permission. A call the client already shows (it was sent as
 // a tool_call) is asked about with a title that names what it does (see
 // permissionTitle), its kind and its arguments; the question and the
 // details go in the content. A request of no call (the model fallback, a
 // custom command's !{…}) is shown as a tool call of its own, asked about,
 // and ended.
-func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
-	sess := c.sess
+func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	sess := t.sess
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
@@ -275,7 +264,7 @@ func (c *confirmer) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dia
 	}
 	own := req.CallID == ""
 	if own {
-		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, c.asked.Add(1)))
+		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, sess.asked.Add(1)))
 		if tools.Kind(req.Kind) == tools.KindExecute {
 			// A command run for the user (a custom command's !{…}) is
 			// shown as a shell call of it: the command is its title.

@@ -36,7 +36,8 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)
 	defer stop()
-	o := sess.prompt(ctx, in)
+	t := sess.newTurn()
+	o := sess.prompt(ctx, in, t)
 	switch o.Ending {
 	case conversation.Busy:
 		return sdk.PromptResponse{}, invalidParams(o.Err.Error())
@@ -47,22 +48,22 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{}, fmt.Errorf("running the prompt: %w", o.Err)
 	case conversation.NotRun:
 		// Said in the message, as Gemini CLI's ACP commands say theirs.
-		sess.message(ctx, conversation.Sentence(o.NotRun.Error()))
+		t.message(ctx, conversation.Sentence(o.NotRun.Error()))
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
-	return sess.answer(ctx, o)
+	return t.answer(ctx, o)
 }
 
-// prompt runs in as the session's prompt, its folder's trust settled
-// first (trust.go).
-func (sess *session) prompt(ctx context.Context, in dialog.Input) conversation.Outcome {
+// prompt runs in as the session's prompt, shown and asked through t,
+// its folder's trust settled first (trust.go).
+func (sess *session) prompt(ctx context.Context, in dialog.Input, t *turn) conversation.Outcome {
 	claim, err := sess.srv.host.Begin(ctx, sess.id)
 	if err != nil {
 		return conversation.NotBegun(ctx, err)
 	}
 	defer claim.End()
-	sess.settleTrust(claim, in)
-	return claim.Prompt(in)
+	sess.settleTrust(claim, in, t)
+	return claim.Prompt(in, t)
 }
 
 // Cancel cancels the session's running prompt. The SDK cancels the
@@ -75,18 +76,17 @@ func (s *server) Cancel(_ context.Context, p sdk.CancelNotification) error {
 }
 
 // answer turns how the prompt ended into its answer, telling the user in
-// the message what the stop reason alone cannot.
-func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptResponse, error) {
-	res := o.Result
+// the turn's message what the stop reason alone cannot.
+func (t *turn) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptResponse, error) {
 	out := sdk.PromptResponse{Usage: &sdk.Usage{
-		InputTokens:  int(res.Usage.PromptTokens),
-		OutputTokens: int(res.Usage.CandidatesTokens),
-		TotalTokens:  int(res.Usage.TotalTokens),
+		InputTokens:  int(o.Usage.PromptTokens),
+		OutputTokens: int(o.Usage.CandidatesTokens),
+		TotalTokens:  int(o.Usage.TotalTokens),
 	}}
-	if res.Usage.ThoughtsTokens > 0 {
-		out.Usage.ThoughtTokens = sdk.Ptr(int(res.Usage.ThoughtsTokens))
+	if o.Usage.ThoughtsTokens > 0 {
+		out.Usage.ThoughtTokens = sdk.Ptr(int(o.Usage.ThoughtsTokens))
 	}
-	out.Meta = map[string]any{"quota": quota(res)}
+	out.Meta = map[string]any{"quota": quota(o)}
 	switch o.Ending {
 	case conversation.Done:
 		out.StopReason = sdk.StopReasonEndTurn
@@ -94,17 +94,17 @@ func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.Pr
 		out.StopReason = sdk.StopReasonCancelled
 	case conversation.MaxTurns:
 		out.StopReason = sdk.StopReasonMaxTurnRequests
-		sess.say(ctx, o.Explanation)
+		t.say(ctx, o.Explanation())
 	case conversation.MaxTokens:
 		out.StopReason = sdk.StopReasonMaxTokens
-		sess.say(ctx, o.Explanation)
+		t.say(ctx, o.Explanation())
 	case conversation.LoopDetected:
 		out.StopReason = sdk.StopReasonEndTurn
-		sess.say(ctx, o.Explanation)
+		t.say(ctx, o.Explanation())
 	default:
 		msg := "the turn failed"
-		if res.Err != nil {
-			msg = res.Err.Error()
+		if o.Err != nil {
+			msg = o.Err.Error()
 		}
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
 	}
@@ -115,105 +115,15 @@ func (sess *session) answer(ctx context.Context, o conversation.Outcome) (sdk.Pr
 // them in the answer's _meta: in all, and by the concrete model the
 // prompt's requests went to (where an auto routed it), so a client sees
 // which model answered.
-func quota(res dialog.PromptResult) map[string]any {
+func quota(o conversation.Outcome) map[string]any {
 	count := func(u dialog.Usage) map[string]any {
 		return map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CandidatesTokens}
 	}
 	usage := []any{}
-	if res.Model != "" && (res.Usage.PromptTokens > 0 || res.Usage.CandidatesTokens > 0) {
-		usage = append(usage, map[string]any{"model": res.Model, "token_count": count(res.Usage)})
+	if o.Model != "" && (o.Usage.PromptTokens > 0 || o.Usage.CandidatesTokens > 0) {
+		usage = append(usage, map[string]any{"model": o.Model, "token_count": count(o.Usage)})
 	}
-	return map[string]any{"token_count": count(res.Usage), "model_usage": usage}
-}
-
-// say adds a paragraph of gemini-ls's own to the agent's message.
-func (sess *session) say(ctx context.Context, text string) {
-	sess.message(ctx, dialog.ParagraphBreak(sess.tail)+text)
-}
-
-// message sends text as the agent's message, keeping its end for say.
-func (sess *session) message(ctx context.Context, text string) {
-	if text == "" {
-		return
-	}
-	sess.tail = lastRunes(sess.tail+text, 2)
-	sess.update(ctx, sdk.UpdateAgentMessageText(text))
-}
-
-func lastRunes(s string, n int) string {
-	r := []rune(s)
-	return string(r[max(0, len(r)-n):])
-}
-
-// emit turns one agent event into the session/update the client shows.
-func (sess *session) emit(ctx context.Context, e dialog.Event) {
-	if e.Subagent.CallID != "" && sess.emitSubagent(ctx, e) {
-		return
-	}
-	switch e.Kind {
-	case dialog.EventText:
-		sess.message(ctx, e.Text)
-	case dialog.EventThought:
-		text := e.Thought.Description
-		if e.Thought.Subject != "" {
-			text = "**" + e.Thought.Subject + "**\n" + text
-		}
-		sess.update(ctx, sdk.UpdateAgentThoughtText(text))
-	case dialog.EventToolCall:
-		c := e.ToolCall
-		sess.show(c)
-		sess.update(ctx, toolCallUpdate(sess.cwd, c))
-		if c.Name == tools.WriteTodosName && c.Kind != "" {
-			sess.plan(ctx, c.Args)
-		}
-		if c.Name == tools.ExitPlanModeName && c.Path != "" {
-			sess.planFile(ctx, c.Path)
-		}
-	case dialog.EventToolResult:
-		sess.unshow(e.ToolResult.CallID)
-		// An invoke_agent call keeps what its subagent did above its report.
-		content := append(sess.takeAttached(e.ToolResult.CallID), sess.takeSubagent(e.ToolResult.CallID)...)
-		sess.update(ctx, toolResultUpdate(e.ToolResult, content))
-	case dialog.EventRetry:
-		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", e.Retry.Reason, e.Retry.Delay.Round(100_000_000))))
-	case dialog.EventCompressed:
-		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", e.Compressed.Before, e.Compressed.After)))
-	case dialog.EventTopic:
-		// A thought, not the plan: the plan is write_todos' list, which
-		// each plan update replaces whole.
-		sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(e.Topic)))
-	case dialog.EventNotice:
-		sess.say(ctx, e.Text)
-	case dialog.EventMode:
-		// A planning tool switched the mode: the modes and the config
-		// options show it.
-		sess.modeChanged(ctx)
-		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-	case dialog.EventModel:
-		// /model set chose the model: the model option shows it.
-		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-	case dialog.EventCommands:
-		// /commands reload: the client lists them as read now.
-		cmds, _ := conversation.Commands(ctx, sess.setup())
-		sess.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: available(cmds)}})
-	case dialog.EventError:
-		sess.log.Debug("turn error", zap.Error(e.Err))
-	}
-}
-
-// topicThought is update_topic's topic as a thought is shown: its title
-// as the subject, then its summary (when it starts the topic) and the
-// model's intent.
-func topicThought(t tools.Topic) string {
-	var b strings.Builder
-	if t.Title != "" {
-		b.WriteString("**Topic: " + t.Title + "**\n")
-	}
-	if t.New && strings.TrimSpace(t.Summary) != "" {
-		b.WriteString(t.Summary + "\n")
-	}
-	b.WriteString("Intent: " + t.Intent + "\n")
-	return b.String()
+	return map[string]any{"token_count": count(o.Usage), "model_usage": usage}
 }
 
 // toolCallUpdate shows call c as pending.

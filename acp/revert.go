@@ -19,8 +19,8 @@ import (
 // (through fs/write_text_file when the client declared it, else on
 // disk). A file the agent created is deleted on disk: ACP has no way to
 // delete through the client.
-func (l lander) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
-	sess := l.sess
+func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+	sess := t.sess
 	id := sdk.ToolCallId(fmt.Sprintf("revert-%d", sess.reverts.Add(1)))
 	var diffs []sdk.ToolCallContent
 	var locations []sdk.ToolCallLocation

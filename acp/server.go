@@ -48,7 +48,7 @@ type server struct {
 	apiKey   string // the key the client passed in authenticate's _meta
 
 	// host holds the live sessions, builds their agents and runs their
-	// prompts, one per session; the server is its presenter. It has its
+	// prompts, one per session, each through its turn's view. It has its
 	// own lock.
 	host *conversation.Host[*session]
 	// told is what the user has been told of once for all the sessions
@@ -102,7 +102,7 @@ func newServer(life context.Context, opts Options) *server {
 		Retry:     opts.Retry,
 		Told:      &s.told,
 		Cancel:    "session/cancel",
-	}, s)
+	})
 	return s
 }
 

@@ -31,16 +31,9 @@ type session struct {
 	// terminal, the PIDs the model knows them by.
 	backgroundIDs atomic.Int64
 
-	// tail is the end of the prompt's message so far, for say; only the
-	// session's running turn touches it (the server's turns run one at a
-	// time), or the replay before any.
-	tail string
-
-	// confirm asks the session's questions about calls.
-	confirm *confirmer
-	// tailOf is the turn whose message tail is: a turn's first event
-	// starts the message afresh. Only the running turn touches it.
-	tailOf context.Context
+	// asked numbers the questions that belong to no tool call, for
+	// their own tool call id.
+	asked atomic.Int64
 
 	// mu guards the fields below.
 	mu sync.Mutex
@@ -112,7 +105,6 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 	}
 	s.mu.Unlock()
 	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
-	sess.confirm = &confirmer{sess: sess}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}

@@ -45,64 +45,61 @@ func subagentMeta(sub dialog.Subagent) map[string]any {
 	return map[string]any{"parentToolCallId": sub.CallID, "agentName": sub.Name}
 }
 
-// emitSubagent shows one of a subagent's events, and reports whether it
-// did: what is not the subagent's own (a notice, a switch of mode) is
-// shown as the main agent's.
-func (sess *session) emitSubagent(ctx context.Context, e dialog.Event) bool {
-	sub := e.Subagent
-	switch e.Kind {
-	case dialog.EventText:
-		sess.subagentStep(ctx, sub, func(r *subagentRun) {
-			if n := len(r.steps); n > 0 && r.steps[n-1].callID == "" {
-				r.steps[n-1].text += e.Text
-				return
-			}
-			r.steps = append(r.steps, subagentStep{text: e.Text})
-		})
-	case dialog.EventToolCall:
-		c := e.ToolCall
-		sess.show(c)
-		sess.mu.Lock()
-		if sess.subagentCalls == nil {
-			sess.subagentCalls = map[string]dialog.Subagent{}
+// subagentText adds a piece of sub's text to its run.
+func (sess *session) subagentText(ctx context.Context, sub dialog.Subagent, text string) {
+	sess.subagentStep(ctx, sub, func(r *subagentRun) {
+		if n := len(r.steps); n > 0 && r.steps[n-1].callID == "" {
+			r.steps[n-1].text += text
+			return
 		}
-		sess.subagentCalls[c.CallID] = sub
-		sess.mu.Unlock()
-		u := toolCallUpdate(sess.cwd, c)
-		u.ToolCall.Meta = subagentMeta(sub)
-		sess.update(ctx, u)
-		sess.subagentStep(ctx, sub, func(r *subagentRun) {
-			r.steps = append(r.steps, subagentStep{text: c.Title, callID: c.CallID})
-		})
-	case dialog.EventToolResult:
-		res := e.ToolResult
-		sess.unshow(res.CallID)
-		sess.mu.Lock()
-		delete(sess.subagentCalls, res.CallID)
-		sess.mu.Unlock()
-		u := toolResultUpdate(res, sess.takeAttached(res.CallID))
-		u.ToolCallUpdate.Meta = subagentMeta(sub)
-		sess.update(ctx, u)
-		sess.subagentStep(ctx, sub, func(r *subagentRun) {
-			for i := range r.steps {
-				if s := &r.steps[i]; s.callID == res.CallID && !s.ended {
-					s.status, s.ended = res.Status, true
-				}
-			}
-		})
-	case dialog.EventError:
-		if e.Err != nil {
-			sess.subagentStep(ctx, sub, func(r *subagentRun) {
-				r.steps = append(r.steps, subagentStep{text: "Error: " + e.Err.Error()})
-			})
-		}
-	case dialog.EventThought, dialog.EventUsage, dialog.EventRetry:
-		// Its thoughts and accounting are its own: the main agent's
-		// thoughts would read them as the main agent's.
-	default:
-		return false
+		r.steps = append(r.steps, subagentStep{text: text})
+	})
+}
+
+// subagentCall shows sub's call c as a tool_call of its own, and in its
+// run.
+func (sess *session) subagentCall(ctx context.Context, sub dialog.Subagent, c dialog.ToolCall) {
+	sess.show(c)
+	sess.mu.Lock()
+	if sess.subagentCalls == nil {
+		sess.subagentCalls = map[string]dialog.Subagent{}
 	}
-	return true
+	sess.subagentCalls[c.CallID] = sub
+	sess.mu.Unlock()
+	u := toolCallUpdate(sess.cwd, c)
+	u.ToolCall.Meta = subagentMeta(sub)
+	sess.update(ctx, u)
+	sess.subagentStep(ctx, sub, func(r *subagentRun) {
+		r.steps = append(r.steps, subagentStep{text: c.Title, callID: c.CallID})
+	})
+}
+
+// subagentResult ends sub's call's tool_call, and its line in its run.
+func (sess *session) subagentResult(ctx context.Context, sub dialog.Subagent, res dialog.ToolResult) {
+	sess.unshow(res.CallID)
+	sess.mu.Lock()
+	delete(sess.subagentCalls, res.CallID)
+	sess.mu.Unlock()
+	u := toolResultUpdate(res, sess.takeAttached(res.CallID))
+	u.ToolCallUpdate.Meta = subagentMeta(sub)
+	sess.update(ctx, u)
+	sess.subagentStep(ctx, sub, func(r *subagentRun) {
+		for i := range r.steps {
+			if s := &r.steps[i]; s.callID == res.CallID && !s.ended {
+				s.status, s.ended = res.Status, true
+			}
+		}
+	})
+}
+
+// subagentError adds what failed sub's run to it.
+func (sess *session) subagentError(ctx context.Context, sub dialog.Subagent, err error) {
+	if err == nil {
+		return
+	}
+	sess.subagentStep(ctx, sub, func(r *subagentRun) {
+		r.steps = append(r.steps, subagentStep{text: "Error: " + err.Error()})
+	})
 }
 
 // subagentStep changes sub's run with step and shows the run as its

@@ -27,7 +27,6 @@ func connectedSession(t *testing.T) (*session, *acptest.Client) {
 	s.connect(toAgent, fromAgent)
 	client := acptest.New(t, fromClient, toClient, acptest.Config{})
 	sess := &session{srv: s, id: "s1", cwd: t.TempDir(), log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}, shown: map[string]dialog.ToolCall{}}
-	sess.confirm = &confirmer{sess: sess}
 	return sess, client
 }
 
@@ -41,22 +40,22 @@ func TestSubagentUnderItsCall(t *testing.T) {
 	defer cancel()
 	sess, client := connectedSession(t)
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
-	emit := func(e dialog.Event) { sess.emit(ctx, e) }
+	v, main := sess.newTurn(), dialog.Subagent{}
 
-	emit(dialog.Event{Kind: dialog.EventText, Text: "Let me delegate."})
-	emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}})
-	emit(dialog.Event{Kind: dialog.EventThought, Subagent: sub, Thought: dialog.Thought{Subject: "Looking", Description: "around"}})
-	emit(dialog.Event{Kind: dialog.EventText, Subagent: sub, Text: "I'll run "})
-	emit(dialog.Event{Kind: dialog.EventText, Subagent: sub, Text: "the tests."})
-	emit(dialog.Event{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: tools.KindExecute, Args: map[string]any{"command": "go test"}}})
-	outcome, err := sess.confirm.Confirm(ctx, dialog.ConfirmRequest{SessionID: "s1", CallID: "sub_1", Tool: tools.ShellName, Kind: "execute", Title: "Allow shell command?", Details: "go test"})
+	v.Text(ctx, main, "Let me delegate.")
+	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "around"})
+	v.Text(ctx, sub, "I'll run ")
+	v.Text(ctx, sub, "the tests.")
+	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: tools.KindExecute, Args: map[string]any{"command": "go test"}})
+	outcome, err := v.Confirm(ctx, dialog.ConfirmRequest{SessionID: "s1", CallID: "sub_1", Tool: tools.ShellName, Kind: "execute", Title: "Allow shell command?", Details: "go test"})
 	if err != nil || outcome != dialog.ProceedOnce {
 		t.Fatalf("confirm = %v, %v", outcome, err)
 	}
-	emit(dialog.Event{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: tools.StatusOK, Display: "ok"}})
-	emit(dialog.Event{Kind: dialog.EventUsage, Subagent: sub, Usage: dialog.Usage{TotalTokens: 5}})
-	emit(dialog.Event{Kind: dialog.EventError, Subagent: sub, Err: errors.New("out of turns")})
-	emit(dialog.Event{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The tests pass."}})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: tools.StatusOK, Display: "ok"})
+	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 5}})
+	v.Error(ctx, sub, errors.New("out of turns"))
+	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The tests pass."})
 
 	client.Wait(ctx, "the invoke_agent call's end", func(c *acptest.Client) bool {
 		for _, u := range c.ToolCallUpdates("call_1") {

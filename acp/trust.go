@@ -17,21 +17,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/settings"
 )
 
-// AskTrust puts the trust question to the session that asks.
-func (s *server) AskTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
-	sess, err := s.lookup(sdk.SessionId(req.SessionID))
-	if err != nil {
-		return "", err
-	}
-	return sess.askTrust(ctx, req)
-}
-
-// askTrust puts the trust question as a permission request about a call
+// AskTrust puts the trust question as a permission request about a call
 // of its own, shown as the session's other questions are: its options
 // the three answers, by the level each records, kinds telling a client
 // that both trusts are for good and "Don't trust" a refusal for good.
-func (sess *session) askTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
-	id := sdk.ToolCallId(fmt.Sprintf("trust-%d", sess.confirm.asked.Add(1)))
+func (t *turn) AskTrust(ctx context.Context, req dialog.TrustRequest) (string, error) {
+	sess := t.sess
+	id := sdk.ToolCallId(fmt.Sprintf("trust-%d", sess.asked.Add(1)))
 	title := req.Title()
 	sess.update(ctx, sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 		ToolCallId: id, Title: title, Kind: sdk.ToolKindOther, Status: sdk.ToolCallStatusPending, Locations: []sdk.ToolCallLocation{{Path: req.Folder}},
@@ -77,13 +69,14 @@ func (sess *session) askTrust(ctx context.Context, req dialog.TrustRequest) (str
 }
 
 // settleTrust readies the claim's prompt in for the folder's trust: the
-// session's first prompt puts the trust question (Claim.AskTrust); when
+// session's first prompt puts the trust question (Claim.AskTrust) through
+// the prompt's turn t; when
 // the trust differs from the agent's, the session's agent is built anew
 // (Host.Rebuild) and the session continues in it, its client told of its
 // commands, modes and mode anew.
-func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.Input) {
+func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.Input, t *turn) {
 	ctx := claim.Context()
-	claim.AskTrust(in)
+	claim.AskTrust(in, t)
 	b := sess.setup()
 	if !b.TrustChanged() {
 		return

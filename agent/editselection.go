@@ -36,12 +36,13 @@ Answer with the text that replaces the selection, and nothing else: exactly as i
 Change only what the instruction asks for, and keep to the file's style. When the instruction needs no change, answer with the selection as it is.`
 
 // EditSelection has the model rewrite req's selection as its instruction
-// says, and lands the rewrite: asked about where the approval door says
-// to (as a replace of the file would be), applied unasked where it allows
-// edits, refused where it refuses them. A rewrite that changes nothing is
+// says, and lands the rewrite through lander, the caller's (no session's
+// turn asks it): asked about where the approval door says to (as a
+// replace of the file would be), applied unasked where it allows edits,
+// refused where it refuses them. A rewrite that changes nothing is
 // SelectionUnchanged and not proposed; a file that changed while the model wrote is
 // Stale. Nothing of it is recorded in any session.
-func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit) (dialog.SelectionEdited, error) {
+func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit, lander dialog.ChangeLander) (dialog.SelectionEdited, error) {
 	ws := a.cfg.Workspace
 	if ws == nil {
 		return dialog.SelectionEdited{}, errors.New("no workspace to edit in")
@@ -74,10 +75,10 @@ func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit) (di
 		out.Decision = tools.Decision{Outcome: tools.Refused, Reason: door.refusal}
 		return out, nil
 	}
-	if a.cfg.Lander == nil {
+	if lander == nil {
 		return dialog.SelectionEdited{}, errNoLander
 	}
-	landing, err := a.cfg.Lander.Land(ctx, dialog.LandRequest{Change: change, Ask: door.ask})
+	landing, err := lander.Land(ctx, dialog.LandRequest{Change: change, Ask: door.ask})
 	if err != nil {
 		return dialog.SelectionEdited{}, fmt.Errorf("proposing the edit of %s: %w", req.Path, err)
 	}

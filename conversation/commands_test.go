@@ -52,14 +52,14 @@ func newCommandHost(t *testing.T, settingsJSON string, turns ...geminitest.Turn)
 // said is what line did: the answer's text, or why it was not run.
 func (h *commandHost) said(line string) string {
 	h.t.Helper()
-	o := h.f.host.Prompt(h.t.Context(), h.id, dialog.Input{Text: line})
+	o := h.f.host.Prompt(h.t.Context(), h.id, dialog.Input{Text: line}, h.f)
 	switch o.Ending {
 	case conversation.Done:
-		return o.Result.Text
+		return o.Text
 	case conversation.NotRun:
 		return "not run: " + o.NotRun.Error()
 	}
-	return fmt.Sprintf("ended %v (%s)", o.Ending, o.Explanation)
+	return fmt.Sprintf("ended %v (%s)", o.Ending, o.Explanation())
 }
 
 // Each of Gemini CLI 0.61's other names of a command (its altNames, and

@@ -15,7 +15,7 @@ import (
 )
 
 // LandRevertOnDisk lands one file of a revert on disk, for the
-// presenters with no editor to land it in (ACP without the client's
+// views with no editor to land it in (ACP without the client's
 // file system, headless): written back (tools.LandOnDisk,
 // which checks that disk still holds what the revert was made from), or
 // deleted, after the same check, when the agent had created it.

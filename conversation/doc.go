@@ -24,10 +24,14 @@
 // turn runs in it), opens, resumes, looks up, lists (saved ones
 // included) and closes them, gates each once (Prompt: one prompt per
 // session, one busy error, in one wording that names how the front end
-// cancels: Config.Cancel; the agent's own lock only orders), runs
-// a prompt or a command and returns one typed Outcome: how the turn
-// ended (Ending), its Explanation, a command's error (NotRun), or why
-// nothing ran (Busy, Unknown, Refused). Begin splits Prompt in two for a
+// cancels: Config.Cancel; the agent's own lock only orders), runs a
+// prompt or a command through the view the front end makes for that
+// turn (View: one method per kind of event, and the turn's questions)
+// and returns one typed Outcome, the only ending a front end reads: how
+// the turn ended (Ending, and its Reason in the wires' word), its
+// Headline and Explanation, the model's text and tokens, a command's
+// error (NotRun), or why nothing ran (Busy, Unknown, Refused). Begin
+// splits Prompt in two for a
 // front end whose turn outlives the request that starts it (LSP's
 // gemini.prompt answers "started" once the turn is claimed) or runs
 // something else in the turn (a rewind): the Claim holds the session's
@@ -42,12 +46,19 @@
 //   - a codec: it decodes its wire's request, calls the host, and encodes
 //     the Outcome in its wire's words (ACP's stop reasons, headless's exit
 //     statuses);
-//   - one Presenter: Emit shows an event, Land and LandFiles land edits,
-//     Confirm and Ask put the agent's questions, AskTrust the folder trust
-//     question (trust.go: Claim.AskTrust before a prompt, Claim.Move to
-//     continue it in a build made anew when the folder's trust changed). Every question the agent
-//     asks reaches the presenter through the agent's approval door (the
-//     session's), reverts and switches of model included.
+//   - a View of each turn, made for it and handed the host with its
+//     prompt (view.go): the turn's events reach it one method per kind
+//     (Events: a kind added fails to compile in every front end until
+//     it shows the kind or embeds the kind's Ignore type), and the
+//     turn's questions its Questions: Land and LandFiles land edits,
+//     Confirm and Ask put the agent's questions, AskTrust the folder
+//     trust question (trust.go: Claim.AskTrust before a prompt,
+//     Claim.Move to continue it in a build made anew when the folder's
+//     trust changed). Every question the agent asks leaves through the
+//     agent's approval door (the session's), reverts and switches of
+//     model included, and reaches the view of the turn running in the
+//     session that asks: never a host-wide one. A rewind's questions go
+//     to the Questions its claim is given (Claim.Rewind).
 //
 // It keeps only what its wire alone needs (LSP's progress tokens, ACP's
 // tool-call contents), as the host's per-session State. The in-process
@@ -59,11 +70,13 @@
 // imports agent, setup or the tool set, nor can reach them through what
 // the host hands it (layers_test.go): a session's state is read through
 // Live (its id, mode, info, stats, rewind points), the host (Model,
-// Replay, List) and the Build, and
-// the words they exchange with it (the events, requests and outcomes a
-// presenter shows, the Input a prompt takes) are package dialog's, which
-// the agent speaks too. LandRevertOnDisk (disk.go) lands a revert's file
-// on disk for a presenter with no editor, as tools.LandOnDisk an edit.
+// Replay, List) and the Build, and the words they exchange with it (the
+// events' contents, the requests a view answers, the Input a prompt
+// takes) are package dialog's, which the agent speaks too; the agent's
+// events as values (dialog.Event) reach a front end only as calls of its
+// view's methods, and a saved session's only through Exchange.Show.
+// LandRevertOnDisk (disk.go) lands a revert's file on disk for a view
+// with no editor, as tools.LandOnDisk an edit.
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
 // conversation → setup → agent → dialog → tools → workspace.

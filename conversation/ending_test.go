@@ -24,11 +24,27 @@ func TestHeadlineAndExplanation(t *testing.T) {
 		{dialog.PromptResult{StopReason: dialog.StopError, Err: errors.New("quota exhausted")}, "failed: quota exhausted", "Failed: quota exhausted."},
 		{dialog.PromptResult{StopReason: dialog.StopError}, "failed: the turn failed", "Failed: the turn failed."},
 	} {
-		if got := Headline(c.res); got != c.headline {
+		o := outcomeOf(c.res, nil)
+		if got := o.Headline(); got != c.headline {
 			t.Errorf("%s: headline %q, want %q", c.res.StopReason, got, c.headline)
 		}
-		if got := Explanation(c.res); got != c.explanation {
+		if got := o.Explanation(); got != c.explanation {
 			t.Errorf("%s: explanation %q, want %q", c.res.StopReason, got, c.explanation)
+		}
+	}
+}
+
+// A turn's ending is said in the wires' word for the agent's stop reason,
+// whichever it was.
+func TestEndingReasonIsTheStopReason(t *testing.T) {
+	for _, r := range []dialog.StopReason{dialog.StopEndTurn, dialog.StopCancelled, dialog.StopMaxTurns, dialog.StopError, dialog.StopMaxTokens, dialog.StopLoopDetected} {
+		if got := outcomeOf(dialog.PromptResult{StopReason: r}, nil).Ending.Reason(); got != string(r) {
+			t.Errorf("a turn that stopped for %s: reason %q", r, got)
+		}
+	}
+	for _, e := range []Ending{NotRun, Busy, Unknown, Refused} {
+		if got := e.Reason(); got != string(dialog.StopError) {
+			t.Errorf("a prompt that did not run (%d): reason %q, want error", e, got)
 		}
 	}
 }

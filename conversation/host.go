@@ -16,28 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
-// Presenter is a front end's one door to its user: it shows what a turn
-// does and puts the agent's questions. The host hands it every event of
-// every session and every question the agent asks; it never decides what
-// is allowed (each request says whether to ask).
-type Presenter[S any] interface {
-	// Emit shows one event of live session l's running turn; ctx is the
-	// turn's, the same for every event of one turn.
-	Emit(ctx context.Context, l *Live[S], e dialog.Event)
-	// Land presents an edit call's change and lands it if allowed.
-	Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error)
-	// LandFiles lands a rewind's or a restore's changes as one.
-	LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error)
-	// Confirm asks the user about a call, a switch of model or a
-	// rewind's conflict; an error wrapping dialog.ErrCannotAsk says nobody
-	// can answer.
-	Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error)
-	// Ask puts a call's question (ask_user, plan approval) to the user.
-	Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error)
-	// AskTrust asks whether to trust a folder (trust.go).
-	dialog.TrustAsker
-}
-
 // Config is what every agent a host builds shares: the process's side of
 // setup.Options.
 type Config struct {
@@ -92,9 +70,8 @@ type Place struct {
 // command at a time in each, and says how each ended as an Outcome. S is
 // what the front end keeps of a session for its wire (nothing: struct{}).
 type Host[S any] struct {
-	cfg       Config
-	presenter Presenter[S]
-	turns     Turns
+	cfg   Config
+	turns Turns
 
 	// mu guards live and asked.
 	mu   sync.Mutex
@@ -135,15 +112,15 @@ func (l *Live[S]) Stats() dialog.Stats { return l.session.Stats() }
 // changed at it, to rewind to.
 func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindPoints() }
 
-// NewHost is a host whose sessions' events and questions go to p.
-func NewHost[S any](cfg Config, p Presenter[S]) *Host[S] {
-	return &Host[S]{cfg: cfg, presenter: p, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
+// NewHost is a host of no session yet.
+func NewHost[S any](cfg Config) *Host[S] {
+	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
-// Build builds an agent for place, its questions put through the host's
-// presenter. ctx's values are kept, not its end (see setup.Build). A
-// build without credentials is returned with its AuthErr set (and no
-// agent, unless place.WithoutCredentials).
+// Build builds an agent for place, its questions put through the view
+// of the turn that asks them. ctx's values are kept, not its end (see
+// setup.Build). A build without credentials is returned with its AuthErr
+// set (and no agent, unless place.WithoutCredentials).
 func (h *Host[S]) Build(ctx context.Context, place Place) (*Build, error) {
 	built, err := setup.Build(ctx, h.options(place))
 	if err != nil {
@@ -175,9 +152,9 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Logger:             h.cfg.Logger,
 		Warn:               place.Warn,
 		ShowAuthURL:        place.ShowAuthURL,
-		Lander:             h.presenter,
-		Confirmer:          h.presenter,
-		Asker:              h.presenter,
+		Lander:             asking{&h.turns},
+		Confirmer:          asking{&h.turns},
+		Asker:              asking{&h.turns},
 		ShellRunner:        place.ShellRunner,
 		Diagnostics:        place.Diagnostics,
 		Overlay:            place.Overlay,
@@ -329,16 +306,16 @@ func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
 }
 
 // Prompt runs in as session id's prompt ("/name args" a command, see
-// Turn.Run), its events emitted through the presenter, and says how it
-// ended. It waits for a cancelled prompt of the session to end first;
-// a prompt still running makes it Busy.
-func (h *Host[S]) Prompt(ctx context.Context, id string, in dialog.Input) Outcome {
+// Turn.Run), shown and asked through v, and says how it ended. It waits
+// for a cancelled prompt of the session to end first; a prompt still
+// running makes it Busy.
+func (h *Host[S]) Prompt(ctx context.Context, id string, in dialog.Input, v View) Outcome {
 	c, err := h.Begin(ctx, id)
 	if err != nil {
 		return NotBegun(ctx, err)
 	}
 	defer c.End()
-	return c.Prompt(in)
+	return c.Prompt(in, v)
 }
 
 // Claim is a live session's turn, from Begin to End: what runs in it (a
@@ -415,19 +392,22 @@ func (c *Claim[S]) End() {
 	})
 }
 
-// Prompt runs in as the claim's prompt (see Host.Prompt), once.
-func (c *Claim[S]) Prompt(in dialog.Input) Outcome {
+// Prompt runs in as the claim's prompt (see Host.Prompt), once: its
+// events are shown through v, and its questions put through v.
+func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
+	c.turn.ask(v)
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: h.presenter}, in, func(e dialog.Event) { h.presenter.Emit(tctx, l, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v}, in, func(e dialog.Event) { show(tctx, v, e) })
 	return outcomeOf(res, err)
 }
 
 // Rewind goes back to before prompt in the claim's session (see
 // agent.Session.Rewind), as what runs in its turn: a changed file's
-// conflict is asked and the revert landed through the presenter, under
-// the claim's context, so that Cancel stops it.
-func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode) (dialog.RewindResult, error) {
+// conflict is asked and the revert landed through q, under the claim's
+// context, so that Cancel stops it.
+func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode, q Questions) (dialog.RewindResult, error) {
+	c.turn.ask(q)
 	return c.live.session.Rewind(c.turn.Context(), prompt, mode)
 }
 
@@ -536,78 +516,4 @@ func (h *Host[S]) CloseAll() {
 			l.build.Close()
 		}
 	}
-}
-
-// Ending is how a prompt ended, for a front end to say in its wire's
-// words.
-type Ending int
-
-const (
-	// Done: the model ended its turn.
-	Done Ending = iota
-	// Cancelled: the user (or the connection's end) stopped it.
-	Cancelled
-	// MaxTurns: it made too many model requests.
-	MaxTurns
-	// MaxTokens: the answer was cut at the output token limit.
-	MaxTokens
-	// LoopDetected: the model was repeating itself.
-	LoopDetected
-	// Failed: the turn failed (Outcome.Result.Err says why).
-	Failed
-	// NotRun: the prompt's command was not run (Outcome.NotRun says why);
-	// nothing went to the model.
-	NotRun
-	// Busy: the session is running another prompt (Outcome.Err is its
-	// *dialog.BusyError).
-	Busy
-	// Unknown: no live session has the id (Outcome.Err is an
-	// *dialog.UnknownSessionError).
-	Unknown
-	// Refused: the agent refused the prompt (the session was dropped
-	// meanwhile); Outcome.Err says why.
-	Refused
-)
-
-// Outcome is how a prompt ended, said once for every front end.
-type Outcome struct {
-	Ending Ending
-	// Result is the turn's result (the model's text, usage, stop reason).
-	Result dialog.PromptResult
-	// Explanation is the sentence for after the answer (Explanation);
-	// "" for a turn that ended as it should.
-	Explanation string
-	// NotRun is the command not run (Ending NotRun).
-	NotRun *CommandError
-	// Err is why no prompt ran (Busy, Unknown, Refused).
-	Err error
-}
-
-// outcomeOf is the outcome of a turn that Run ended with res and err.
-func outcomeOf(res dialog.PromptResult, err error) Outcome {
-	if notRun, ok := errors.AsType[*CommandError](err); ok {
-		return Outcome{Ending: NotRun, NotRun: notRun}
-	}
-	if errors.Is(err, dialog.ErrBusy) {
-		return Outcome{Ending: Busy, Err: err}
-	}
-	if err != nil {
-		return Outcome{Ending: Refused, Err: err}
-	}
-	o := Outcome{Result: res, Explanation: Explanation(res)}
-	switch res.StopReason {
-	case dialog.StopEndTurn, "":
-		o.Ending = Done
-	case dialog.StopCancelled:
-		o.Ending = Cancelled
-	case dialog.StopMaxTurns:
-		o.Ending = MaxTurns
-	case dialog.StopMaxTokens:
-		o.Ending = MaxTokens
-	case dialog.StopLoopDetected:
-		o.Ending = LoopDetected
-	default:
-		o.Ending = Failed
-	}
-	return o
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
@@ -71,7 +72,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 	}
 
 	o, asked := prompt("fix it")
-	if o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o.Ending != conversation.Done || o.Text != "Done." {
 		t.Fatalf("outcome %+v", o)
 	}
 	want := []string{"edit " + file, "run_shell_command: ", "Which database?"}
@@ -88,7 +89,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 
 	requests := len(model.Requests())
 	o, asked = prompt("/about")
-	if o.Ending != conversation.Done || !strings.Contains(o.Result.Text, "1.2.3-test") || len(asked) != 0 {
+	if o.Ending != conversation.Done || !strings.Contains(o.Text, "1.2.3-test") || len(asked) != 0 {
 		t.Errorf("/about: %+v, asked %q", o, asked)
 	}
 	if n := len(model.Requests()); n != requests {
@@ -104,7 +105,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 		}
 	}
 
-	if o := f.host.Prompt(ctx, "no-such-session", dialog.Input{Text: "hi"}); o.Ending != conversation.Unknown {
+	if o := f.host.Prompt(ctx, "no-such-session", dialog.Input{Text: "hi"}, f); o.Ending != conversation.Unknown {
 		t.Errorf("a prompt to no session: %+v", o)
 	}
 }
@@ -163,10 +164,10 @@ func TestHostSharedBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), first.ID(), dialog.Input{Text: "hi"}, f); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while a claim holds the session: %+v, want Busy", o)
 	}
-	if o := claim.Prompt(dialog.Input{Text: "hi"}); o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o := claim.Prompt(dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done || o.Text != "Done." {
 		t.Errorf("the claim's prompt: %+v", o)
 	}
 	claim.End()
@@ -273,17 +274,17 @@ func TestHostSetModel(t *testing.T) {
 func TestClaimRewind(t *testing.T) {
 	f, built := hostFor(t, true, geminitest.TextTurn("Done."))
 	l := f.host.Open(built, false, struct{}{})
-	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}); o.Ending != conversation.Done {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done {
 		t.Fatalf("the prompt: %+v", o)
 	}
 	claim, err := f.host.Begin(t.Context(), l.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "again"}); o.Ending != conversation.Busy {
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "again"}, f); o.Ending != conversation.Busy {
 		t.Errorf("a prompt while the rewind holds the session: %+v, want Busy", o)
 	}
-	res, err := claim.Rewind(1, dialog.RewindConversation)
+	res, err := claim.Rewind(1, dialog.RewindConversation, f)
 	claim.End()
 	if err != nil || res.Removed != 1 {
 		t.Fatalf("rewinding to before prompt 1: %+v, %v", res, err)
@@ -317,7 +318,7 @@ func TestHostReplayOfABusySession(t *testing.T) {
 	t.Cleanup(built.Close)
 	l := f.host.Open(built, false, struct{}{})
 	outcome := make(chan conversation.Outcome, 1)
-	go func() { outcome <- f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hang"}) }()
+	go func() { outcome <- f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hang"}, f) }()
 	if _, err := model.WaitRequests(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -331,5 +332,97 @@ func TestHostReplayOfABusySession(t *testing.T) {
 	}
 	if _, _, err := f.host.Replay(t.Context(), built, l.ID()); err != nil {
 		t.Errorf("replaying the session once its prompt ended: %v", err)
+	}
+}
+
+// sessionView is one turn's view in a test of two sessions at once: it
+// shows nothing, and says which turn each of its questions reached,
+// answering each once the test lets it.
+type sessionView struct {
+	name    string
+	asked   chan<- string
+	answers <-chan dialog.ConfirmOutcome
+
+	conversation.IgnoreText
+	conversation.IgnoreThought
+	conversation.IgnoreToolCall
+	conversation.IgnoreToolResult
+	conversation.IgnoreUsage
+	conversation.IgnoreError
+	conversation.IgnoreRetry
+	conversation.IgnoreCompressed
+	conversation.IgnoreNotice
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreTopic
+	conversation.IgnoreCommands
+}
+
+func (v sessionView) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	v.asked <- v.name + ": " + req.Details
+	select {
+	case o := <-v.answers:
+		return o, nil
+	case <-ctx.Done():
+		return dialog.Cancel, ctx.Err()
+	}
+}
+
+func (v sessionView) Land(context.Context, dialog.LandRequest) (dialog.Landing, error) {
+	return dialog.Landing{}, errors.New("no edits here")
+}
+
+func (v sessionView) LandFiles(context.Context, dialog.LandFilesRequest) ([]tools.Decision, error) {
+	return nil, errors.New("no reverts here")
+}
+
+func (v sessionView) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
+	return tools.Answer{}, dialog.ErrCannotAsk
+}
+
+func (v sessionView) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
+	return "", dialog.ErrCannotAsk
+}
+
+// Two sessions of one build run a turn each at once: each turn's
+// question reaches the view that turn was given, not the other's.
+func TestQuestionsReachTheViewOfTheirTurn(t *testing.T) {
+	f, built := hostFor(t, true,
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo first"})),
+		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo second"})),
+		geminitest.TextTurn("Done."), geminitest.TextTurn("Done."))
+	one, other := f.host.Open(built, false, struct{}{}), f.host.Open(built, false, struct{}{})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // hang guard
+	defer cancel()
+	asked := make(chan string, 2)
+	oneAnswers, otherAnswers := make(chan dialog.ConfirmOutcome, 2), make(chan dialog.ConfirmOutcome, 2)
+	outcomes := make(chan conversation.Outcome, 2)
+	prompt := func(l *conversation.Live[struct{}], v sessionView) {
+		outcomes <- f.host.Prompt(ctx, l.ID(), dialog.Input{Text: "run it"}, v)
+	}
+	next := func() string {
+		select {
+		case q := <-asked:
+			return q
+		case <-ctx.Done():
+			t.Fatal("no question reached a view")
+			return ""
+		}
+	}
+
+	go prompt(one, sessionView{name: "one", asked: asked, answers: oneAnswers})
+	first := next() // one's turn waits for its answer while the other runs
+	go prompt(other, sessionView{name: "other", asked: asked, answers: otherAnswers})
+	second := next()
+	if first != "one: echo first" || second != "other: echo second" {
+		t.Errorf("the questions reached %q and %q, want each its own turn's view", first, second)
+		cancel()
+	}
+	oneAnswers <- dialog.Cancel
+	otherAnswers <- dialog.Cancel
+	for range 2 {
+		if o := <-outcomes; o.Ending != conversation.Done && ctx.Err() == nil {
+			t.Errorf("a turn ended %+v", o)
+		}
 	}
 }

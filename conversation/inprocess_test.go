@@ -2,7 +2,8 @@ package conversation_test
 
 // A fourth front end, in-process: its wire is Go channels. It is what the
 // host asks of any front end, and nothing else: a codec (prompts in,
-// outcomes out) and one presenter (emit, land, confirm, ask).
+// outcomes out) and a view of each turn (its events shown, its questions
+// put). Its one user sees every turn the same way, so one view serves.
 
 import (
 	"context"
@@ -34,6 +35,19 @@ type chanFront struct {
 	outcomes  chan conversation.Outcome
 	shown     chan string
 	questions chan question
+
+	// What it does not show, it says.
+	conversation.IgnoreThought
+	conversation.IgnoreToolResult
+	conversation.IgnoreUsage
+	conversation.IgnoreError
+	conversation.IgnoreRetry
+	conversation.IgnoreCompressed
+	conversation.IgnoreNotice
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreTopic
+	conversation.IgnoreCommands
 }
 
 func newChanFront(cfg conversation.Config) *chanFront {
@@ -43,7 +57,7 @@ func newChanFront(cfg conversation.Config) *chanFront {
 		shown:     make(chan string, 100),
 		questions: make(chan question),
 	}
-	f.host = conversation.NewHost[struct{}](cfg, f)
+	f.host = conversation.NewHost[struct{}](cfg)
 	return f
 }
 
@@ -53,7 +67,7 @@ func (f *chanFront) serve(ctx context.Context) {
 	for {
 		select {
 		case r := <-f.prompts:
-			f.outcomes <- f.host.Prompt(ctx, r.id, dialog.Input{Text: r.text})
+			f.outcomes <- f.host.Prompt(ctx, r.id, dialog.Input{Text: r.text}, f)
 		case <-ctx.Done():
 			return
 		}
@@ -76,14 +90,14 @@ func (f *chanFront) ask(ctx context.Context, what string) (bool, error) {
 	}
 }
 
-// Emit shows the model's text and each call.
-func (f *chanFront) Emit(_ context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
-	switch e.Kind {
-	case dialog.EventText:
-		f.shown <- "text: " + e.Text
-	case dialog.EventToolCall:
-		f.shown <- "call: " + e.ToolCall.Name
-	}
+// Text shows the model's text.
+func (f *chanFront) Text(_ context.Context, _ dialog.Subagent, text string) {
+	f.shown <- "text: " + text
+}
+
+// ToolCall shows a call by its tool.
+func (f *chanFront) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
+	f.shown <- "call: " + c.Name
 }
 
 // Land lands an allowed change on disk, asking first where it must.

@@ -70,7 +70,7 @@ func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
 	f, built, model, ended := r.f, r.built, r.model, r.ended
 	live := f.host.Open(built, false, struct{}{})
 	outcome := make(chan conversation.Outcome, 1)
-	go func() { outcome <- f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "hang"}) }()
+	go func() { outcome <- f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "hang"}, f) }()
 	if _, err := model.WaitRequests(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
 		t.Errorf("the agent replaced was not closed once its turn ended: %v", err)
 	}
 
-	if o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "again"}); o.Ending != conversation.Done || o.Result.Text != "Done." {
+	if o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "again"}, f); o.Ending != conversation.Done || o.Text != "Done." {
 		t.Errorf("the session's next prompt, in the new agent: %+v", o)
 	}
 }
@@ -101,7 +101,7 @@ func TestRebuildClosesAnIdleAgent(t *testing.T) {
 	r := rebuildHost(t, geminitest.TextTurn("First."), geminitest.TextTurn("Second."))
 	f, built, ended := r.f, r.built, r.ended
 	live := f.host.Open(built, false, struct{}{})
-	if o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "one"}); o.Result.Text != "First." {
+	if o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "one"}, f); o.Text != "First." {
 		t.Fatalf("the first prompt: %+v", o)
 	}
 	writeFile(t, filepath.Join(r.home, ".gemini", "settings.json"), `{"tools": {"exclude": ["run_shell_command"]}}`)
@@ -111,8 +111,8 @@ func TestRebuildClosesAnIdleAgent(t *testing.T) {
 	if _, err := os.Stat(ended); err != nil {
 		t.Errorf("the agent replaced, idle, was not closed: %v", err)
 	}
-	o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "two"})
-	if o.Ending != conversation.Done || o.Result.Text != "Second." {
+	o := f.host.Prompt(t.Context(), live.ID(), dialog.Input{Text: "two"}, f)
+	if o.Ending != conversation.Done || o.Text != "Second." {
 		t.Fatalf("the second prompt: %+v", o)
 	}
 	if l, ok := f.host.Lookup(live.ID()); !ok || len(l.RewindPoints()) != 2 {

@@ -19,14 +19,53 @@ type Exchange struct {
 	// Prompt is the prompt as the user typed it.
 	Prompt string
 	// Answer is all the model said, as the user saw it.
-	Answer     string
-	StopReason dialog.StopReason
-	// Events are the turn as it was streamed, for a front end to show
-	// through the path it shows a live turn by: the model's text, and
-	// each call (titled as its tool titles it) followed by its result.
-	// Thoughts are not saved. An exchange a compression summarised away
-	// has its answer as its one text event.
-	Events []dialog.Event
+	Answer string
+	// Ending is how the prompt ended: Done where the save does not say
+	// (recorded false).
+	Ending   Ending
+	recorded bool
+	// events are the turn as it was streamed (Show).
+	events []dialog.Event
+}
+
+// Show shows the prompt's turn again through v, as the live turn showed
+// it: the model's text, and each call (titled as its tool titles it)
+// followed by its result. Thoughts are not saved. An exchange a
+// compression summarised away shows its answer as its one text.
+func (x Exchange) Show(ctx context.Context, v ReplayView) {
+	for _, e := range x.events {
+		show(ctx, replayed{ReplayView: v}, e)
+	}
+}
+
+// replayed is a ReplayView as a view of every kind: what a saved turn
+// does not hold, it never shows.
+type replayed struct {
+	ReplayView
+	IgnoreThought
+	IgnoreUsage
+	IgnoreError
+	IgnoreRetry
+	IgnoreCompressed
+	IgnoreNotice
+	IgnoreMode
+	IgnoreModel
+	IgnoreTopic
+	IgnoreCommands
+}
+
+// Reason is how the prompt ended in the wires' word (Ending.Reason);
+// "" where the save does not say.
+func (x Exchange) Reason() string {
+	if !x.recorded {
+		return ""
+	}
+	return x.Ending.Reason()
+}
+
+// ended records that the prompt ended as the agent saved it, r.
+func (x *Exchange) ended(r dialog.StopReason) {
+	x.Ending, x.recorded = endingOf(r), r != ""
 }
 
 // Describe is the title and kind a call of tool name with args has.
@@ -95,9 +134,10 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 	// were summarised away and are shown from the transcript alone.
 	earlier := max(0, len(exchanges)-prompts)
 	for _, e := range exchanges[:earlier] {
-		x := Exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.StopReason}
+		x := Exchange{Prompt: e.Prompt, Answer: e.Answer}
+		x.ended(e.StopReason)
 		if strings.TrimSpace(e.Answer) != "" {
-			x.Events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
+			x.events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
 		}
 		out = append(out, x)
 	}
@@ -109,7 +149,8 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 			x := Exchange{Prompt: contentText(c)}
 			if k >= 0 {
 				e := exchanges[k]
-				x.Prompt, x.Answer, x.StopReason = e.Prompt, e.Answer, e.StopReason
+				x.Prompt, x.Answer = e.Prompt, e.Answer
+				x.ended(e.StopReason)
 			}
 			k++
 			out = append(out, x)
@@ -118,9 +159,9 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 			for _, p := range c.Parts {
 				switch {
 				case p.FunctionCall != nil:
-					cur.Events = append(cur.Events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
+					cur.events = append(cur.events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
 				case !p.Thought && strings.TrimSpace(p.Text) != "":
-					cur.Events = append(cur.Events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
+					cur.events = append(cur.events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,21 +33,34 @@ func describeFake(name string, args map[string]any) (string, tools.Kind) {
 func lines(exchanges []Exchange) []string {
 	var out []string
 	for _, x := range exchanges {
-		out = append(out, fmt.Sprintf("prompt %q %s answer %q", x.Prompt, x.StopReason, x.Answer))
-		for _, e := range x.Events {
-			switch e.Kind {
-			case dialog.EventText:
-				out = append(out, "text "+e.Text)
-			case dialog.EventToolCall:
-				out = append(out, fmt.Sprintf("call %s %q %s", e.ToolCall.CallID, e.ToolCall.Title, e.ToolCall.Kind))
-			case dialog.EventToolResult:
-				out = append(out, fmt.Sprintf("result %s %s %q", e.ToolResult.CallID, e.ToolResult.Status, e.ToolResult.Display))
-			default:
-				out = append(out, "unexpected "+string(e.Kind))
-			}
-		}
+		out = append(out, fmt.Sprintf("prompt %q %s answer %q", x.Prompt, x.Reason(), x.Answer))
+		var r recorded
+		x.Show(context.Background(), &r)
+		out = append(out, r.lines...)
 	}
 	return out
+}
+
+// recorded is a replay's view that keeps what it was shown: a line each,
+// and the calls' ends.
+type recorded struct {
+	lines   []string
+	calls   []dialog.ToolCall
+	results []dialog.ToolResult
+}
+
+func (r *recorded) Text(_ context.Context, _ dialog.Subagent, text string) {
+	r.lines = append(r.lines, "text "+text)
+}
+
+func (r *recorded) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
+	r.calls = append(r.calls, c)
+	r.lines = append(r.lines, fmt.Sprintf("call %s %q %s", c.CallID, c.Title, c.Kind))
+}
+
+func (r *recorded) ToolResult(_ context.Context, _ dialog.Subagent, res dialog.ToolResult) {
+	r.results = append(r.results, res)
+	r.lines = append(r.lines, fmt.Sprintf("result %s %s %q", res.CallID, res.Status, res.Display))
 }
 
 func check(t *testing.T, got []Exchange, want ...string) {
@@ -130,17 +144,22 @@ func TestReplayWithoutTranscriptAndLongResults(t *testing.T) {
 		model(callPart("c2", "other", map[string]any{"x": []any{1.0}})),
 	}
 	got := replay(history, nil, describeFake)
-	if len(got) != 1 || len(got[0].Events) != 4 {
+	if len(got) != 1 {
 		t.Fatalf("replay: %q", lines(got))
 	}
-	if got[0].Prompt != "old prompt" || got[0].Events[0].ToolCall.Title != "read_file /abs/b.go" {
+	var shown recorded
+	got[0].Show(t.Context(), &shown)
+	if len(shown.calls) != 2 || len(shown.results) != 2 {
+		t.Fatalf("replay: %q", lines(got))
+	}
+	if got[0].Prompt != "old prompt" || shown.calls[0].Title != "read_file /abs/b.go" {
 		t.Errorf("replay: %q", lines(got))
 	}
-	text := got[0].Events[1].ToolResult.Display
+	text := shown.results[0].Display
 	if !strings.HasSuffix(text, "\n…") || len(text) > MaxReplayedOutput+len("\n…") || !strings.HasPrefix(text, "éé") || strings.ContainsRune(text, '\uFFFD') {
 		t.Errorf("long result cut to %d bytes: %.20q…%q", len(text), text, text[len(text)-8:])
 	}
-	if r := got[0].Events[3].ToolResult; r.Status != tools.StatusCancelled || r.Display != "" {
+	if r := shown.results[1]; r.Status != tools.StatusCancelled || r.Display != "" {
 		t.Errorf("a call without a response: %+v", r)
 	}
 }

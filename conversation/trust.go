@@ -21,15 +21,15 @@ import (
 // continues the claimed session in the new build (Move): what the
 // workspace brings counts from that prompt on, without a restart.
 
-// AskTrust asks, before the claim's prompt in, whether to trust the first
-// root of the session's workspace that no rule decides, once per folder
-// for the host. The answer is recorded in trustedFolders.json as Gemini
+// AskTrust asks through v, before the claim's prompt in, whether to trust
+// the first root of the session's workspace that no rule decides, once
+// per folder for the host. The answer is recorded in trustedFolders.json as Gemini
 // CLI records it; dismissing the question records nothing (the question
 // says /permissions trust can answer it later). A folder that cannot be
 // asked about is told of in the session as Gemini CLI tells an untrusted
 // one, with how to change it. /permissions, which asks its own question,
 // is not preceded by this one.
-func (c *Claim[S]) AskTrust(in dialog.Input) {
+func (c *Claim[S]) AskTrust(in dialog.Input, v View) {
 	h, l, ctx := c.h, c.live, c.turn.Context()
 	if inv, ok := commands.Parse(in.Text); ok && inv.Name == "permissions" {
 		return
@@ -39,7 +39,7 @@ func (c *Claim[S]) AskTrust(in dialog.Input) {
 		return
 	}
 	folder := undecided[0]
-	level, err := h.presenter.AskTrust(ctx, dialog.TrustRequest{SessionID: l.ID(), Folder: folder})
+	level, err := v.AskTrust(ctx, dialog.TrustRequest{SessionID: l.ID(), Folder: folder})
 	switch {
 	case ctx.Err() != nil:
 		h.unask(folder) // withdrawn with its prompt: asked again by the next
@@ -48,19 +48,14 @@ func (c *Claim[S]) AskTrust(in dialog.Input) {
 		if !errors.Is(err, dialog.ErrCannotAsk) {
 			h.logger().Warn("asking whether to trust the folder", zap.String("folder", folder), zap.Error(err))
 		}
-		c.notice(dialog.Untrusted)
+		v.Notice(ctx, dialog.Subagent{}, dialog.Untrusted)
 		return
 	case level == "":
 		return
 	}
 	if err := c.built.SetTrust(folder, level); err != nil {
-		c.notice("The folder's trust was not recorded: " + err.Error())
+		v.Notice(ctx, dialog.Subagent{}, "The folder's trust was not recorded: "+err.Error())
 	}
-}
-
-// notice shows text in the claim's session, as its prompt's notices are.
-func (c *Claim[S]) notice(text string) {
-	c.h.presenter.Emit(c.turn.Context(), c.live, dialog.Event{Kind: dialog.EventNotice, Text: text})
 }
 
 // Move continues the claim's session in the agent its build was made

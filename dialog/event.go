@@ -39,7 +39,9 @@ const (
 	EventCommands EventKind = "commands"
 )
 
-// Event is one thing that happened during a turn, in order.
+// Event is one thing that happened during a turn, in order, as the
+// agent emits it. A front end never reads one: the conversation host
+// hands each to the method of the turn's view that shows its kind.
 type Event struct {
 	Kind EventKind
 
@@ -120,6 +122,14 @@ type ToolResult struct {
 	Name    string
 	Status  tools.Status
 	Display string // Markdown
+}
+
+// UsageReport is what an EventUsage tells: the response's tokens, the
+// sums so far of the prompt and of the whole session, and the concrete
+// model that answered (where an auto routed the prompt).
+type UsageReport struct {
+	Response, Prompt, Session Usage
+	Model                     string
 }
 
 // Usage is the token accounting of one model response.

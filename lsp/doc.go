@@ -33,12 +33,12 @@
 // in LSP's words (answer). Cancels and the
 // sessions' list go through it too; the server reads a session's state
 // (its mode, its rewind points) but changes none itself.
-// The presenter is the server's one door to the user: Emit shows each
-// event the way the turn's request asked (gemini/update, or $/progress
-// and the transcript, carried in the turn's context), and Land,
-// LandFiles, Confirm and Ask put the agent's questions. Only what the
-// wire needs stays here: each workspace root's current gemini.prompt
-// conversation, progress tokens, transcripts.
+// Each turn is shown through the view its request makes for it
+// (presenter.go): gemini/prompt's sends each event as gemini/update,
+// gemini.prompt's shows them in $/progress and the transcript; both put
+// the turn's questions alike (presenter: Land, LandFiles, Confirm, Ask,
+// AskTrust). Only what the wire needs stays here: each workspace root's
+// current gemini.prompt conversation, progress tokens, transcripts.
 //
 // The server's state is split by concern, each part behind its own lock
 // (see Server's fields), held only to read or change that part and never

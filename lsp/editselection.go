@@ -66,7 +66,7 @@ func (s *Server) editSelection(ctx context.Context, p editSelectionParams) (edit
 	if err != nil {
 		return editSelectionResult{}, err
 	}
-	got, err := s.host.EditSelection(ctx, built, req)
+	got, err := s.host.EditSelection(ctx, built, req, presenter{s})
 	if err != nil {
 		if ctx.Err() != nil {
 			return editSelectionResult{}, jsonrpc2.NewError(codeRequestCancelled, "the edit was cancelled")
@@ -107,7 +107,7 @@ func (s *Server) editSelectionCommand(ctx context.Context, args []json.RawMessag
 		defer cancel()
 		prog := s.beginProgress(work, f, "Editing "+name+": "+req.Instruction, cancel)
 		defer prog.forget()
-		got, err := s.host.EditSelection(work, built, req)
+		got, err := s.host.EditSelection(work, built, req, presenter{s})
 		res := editedResult(name, got)
 		typ := protocol.MessageTypeInfo
 		switch {

@@ -12,41 +12,40 @@ import (
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// presenter is the server's one door to its user, its conversation
-// host's Presenter: Emit shows a turn's events the way the request that
-// started the turn shows them (gemini/update for gemini/prompt, $/progress
-// and the transcript for gemini.prompt); Land (edits.go), LandFiles
-// (revert.go), Confirm (confirm.go) and Ask (ask.go) put the agent's
-// questions in the ways the client can answer.
+// presenter puts a turn's questions (conversation.Questions) in the ways
+// the client can answer: Land (edits.go), LandFiles (revert.go), Confirm
+// (confirm.go), Ask (ask.go) and AskTrust (trust.go). Every turn of the
+// connection asks them alike; how a turn shows its events is the view of
+// the request that started it (promptView for gemini/prompt, commandView
+// for gemini.prompt).
 type presenter struct{ s *Server }
 
 // host is the conversation host of an LSP connection: the one build is
 // shared by every session, which lives as long as the connection.
 type host = conversation.Host[struct{}]
 
-// shownKey is the context key of how the running turn shows its events.
-type shownKey struct{}
-
-// showingWith is ctx for a turn whose events show runs: the claim's
-// context derives from it, and Emit reads it back.
-func showingWith(ctx context.Context, show func(dialog.Event)) context.Context {
-	return context.WithValue(ctx, shownKey{}, show)
+// promptView is a gemini/prompt turn's: each event is a gemini/update
+// notification, and the plan exit_plan_mode presents is opened in the
+// editor.
+type promptView struct {
+	presenter
+	updates
 }
 
-// Emit shows e the way its turn's request does and, before
-// exit_plan_mode asks for approval, opens the plan in the editor
-// (window/showDocument) where the client can, so the user reads what
-// they approve.
-func (p presenter) Emit(ctx context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
-	if show, ok := ctx.Value(shownKey{}).(func(dialog.Event)); ok {
-		show(e)
-	}
-	s := p.s
-	if e.Kind != dialog.EventToolCall || e.ToolCall.Name != tools.ExitPlanModeName || e.ToolCall.Path == "" || !s.features.get().ShowDocument {
+func (v promptView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
+	v.updates.ToolCall(ctx, from, c)
+	v.s.showPlan(ctx, c)
+}
+
+// showPlan opens, before exit_plan_mode asks for approval, the plan it
+// presents in the editor (window/showDocument) where the client can, so
+// the user reads what they approve.
+func (s *Server) showPlan(ctx context.Context, c dialog.ToolCall) {
+	if c.Name != tools.ExitPlanModeName || c.Path == "" || !s.features.get().ShowDocument {
 		return
 	}
 	var res protocol.ShowDocumentResult
-	if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(e.ToolCall.Path), TakeFocus: new(true)}, &res); err != nil {
+	if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(c.Path), TakeFocus: new(true)}, &res); err != nil {
 		s.log.Info("window/showDocument of a plan", zap.Error(err))
 	}
 }

@@ -80,47 +80,53 @@ func (s *Server) beginProgress(ctx context.Context, f clientFeatures, prompt str
 	return p
 }
 
-// event reports what the user should see of e.
-func (p *progress) event(e dialog.Event) {
-	if e.Subagent.CallID != "" {
-		p.subagentEvent(e)
+// The progress reports each of the model's lines, calls and retries,
+// and its topic. A subagent's calls and retries are reported named by
+// the agent, under its invoke_agent call's title; its text and topic are
+// not: its report comes back as the invoke_agent call's result.
+
+// text reports the model's text, whole lines only: a status line cannot
+// show a stream of words.
+func (p *progress) text(from dialog.Subagent, text string) {
+	if from.CallID != "" {
 		return
 	}
-	switch e.Kind {
-	case dialog.EventToolCall:
-		// What the model said before the call comes first.
-		p.flush()
-		p.report(e.ToolCall.Title)
-	case dialog.EventText:
-		// Whole lines only: a status line cannot show a stream of words.
-		p.line.WriteString(e.Text)
-		text := p.line.String()
-		i := strings.LastIndexByte(text, '\n')
-		if i < 0 {
-			return
-		}
-		p.line.Reset()
-		p.line.WriteString(text[i+1:])
-		p.reportLines(text[:i])
-	case dialog.EventRetry:
-		p.report(fmt.Sprintf("retrying in %s: %s", e.Retry.Delay.Round(100*time.Millisecond), e.Retry.Reason))
-	case dialog.EventTopic:
-		// A progress's title is fixed at its begin: the topic is a report.
-		p.flush()
-		p.report(ellipsis.Cut(topicLine(e.Topic), 100))
+	p.line.WriteString(text)
+	sofar := p.line.String()
+	i := strings.LastIndexByte(sofar, '\n')
+	if i < 0 {
+		return
 	}
+	p.line.Reset()
+	p.line.WriteString(sofar[i+1:])
+	p.reportLines(sofar[:i])
 }
 
-// subagentEvent reports a subagent's calls and retries, named by the
-// agent, under its invoke_agent call's title. Its text is not the
-// answer: its report comes back as the invoke_agent call's result.
-func (p *progress) subagentEvent(e dialog.Event) {
-	switch e.Kind {
-	case dialog.EventToolCall:
-		p.report(ellipsis.Cut(e.Subagent.Name+": "+e.ToolCall.Title, 100))
-	case dialog.EventRetry:
-		p.report(fmt.Sprintf("%s: retrying in %s: %s", e.Subagent.Name, e.Retry.Delay.Round(100*time.Millisecond), e.Retry.Reason))
+func (p *progress) toolCall(from dialog.Subagent, c dialog.ToolCall) {
+	if from.CallID != "" {
+		p.report(ellipsis.Cut(from.Name+": "+c.Title, 100))
+		return
 	}
+	// What the model said before the call comes first.
+	p.flush()
+	p.report(c.Title)
+}
+
+func (p *progress) retry(from dialog.Subagent, r dialog.RetryInfo) {
+	wait := fmt.Sprintf("retrying in %s: %s", r.Delay.Round(100*time.Millisecond), r.Reason)
+	if from.CallID != "" {
+		wait = from.Name + ": " + wait
+	}
+	p.report(wait)
+}
+
+// topic is a report: a progress's title is fixed at its begin.
+func (p *progress) topic(from dialog.Subagent, t tools.Topic) {
+	if from.CallID != "" {
+		return
+	}
+	p.flush()
+	p.report(ellipsis.Cut(topicLine(t), 100))
 }
 
 // topicLine is the topic and intent update_topic set, in one line.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -143,43 +144,102 @@ func usageOf(u dialog.Usage) *usage {
 	return &usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
 }
 
-func updateFor(sessionID string, e dialog.Event) update {
-	u := update{SessionID: sessionID, Kind: string(e.Kind), ParentCallID: e.Subagent.CallID, AgentName: e.Subagent.Name}
-	switch e.Kind {
-	case dialog.EventText:
-		u.Text = e.Text
-	case dialog.EventThought:
-		u.Subject, u.Description = e.Thought.Subject, e.Thought.Description
-	case dialog.EventToolCall:
-		u.CallID, u.Name, u.Title, u.Args = e.ToolCall.CallID, e.ToolCall.Name, e.ToolCall.Title, e.ToolCall.Args
-	case dialog.EventToolResult:
-		u.CallID, u.Name, u.Status, u.Display = e.ToolResult.CallID, e.ToolResult.Name, string(e.ToolResult.Status), &e.ToolResult.Display
-	case dialog.EventUsage:
-		u.PromptTokens, u.CandidatesTokens = &e.Usage.PromptTokens, &e.Usage.CandidatesTokens
-		u.ThoughtsTokens, u.TotalTokens = &e.Usage.ThoughtsTokens, &e.Usage.TotalTokens
-		u.PromptUsage, u.SessionUsage = usageOf(e.PromptUsage), usageOf(e.SessionUsage)
-		u.Model = e.Model
-	case dialog.EventRetry:
-		u.Attempt, u.DelayMs, u.Reason = e.Retry.Attempt, e.Retry.Delay.Milliseconds(), e.Retry.Reason
-	case dialog.EventCompressed:
-		u.TokensBefore, u.TokensAfter = e.Compressed.Before, e.Compressed.After
-	case dialog.EventNotice:
-		u.Message = e.Text
-	case dialog.EventMode:
-		u.Mode = string(e.Mode)
-	case dialog.EventModel:
-		chosenModel(&u, e.Model)
-	case dialog.EventTopic:
-		u.Title, u.Intent, u.NewTopic = e.Topic.Title, e.Topic.Intent, e.Topic.New
-		if e.Topic.New {
-			u.Text = e.Topic.Summary
-		}
-	case dialog.EventError:
-		if e.Err != nil {
-			u.Message = e.Err.Error()
-		}
+// updates shows a turn's events as gemini/update notifications, one of
+// each event's kind (and a saved turn's as its exchange's updates): send
+// sends one.
+type updates struct {
+	sessionID string
+	send      func(update)
+}
+
+// of is the update of an event of kind, from a subagent or the main
+// agent.
+func (u updates) of(kind dialog.EventKind, from dialog.Subagent) update {
+	return update{SessionID: u.sessionID, Kind: string(kind), ParentCallID: from.CallID, AgentName: from.Name}
+}
+
+func (u updates) Text(_ context.Context, from dialog.Subagent, text string) {
+	up := u.of(dialog.EventText, from)
+	up.Text = text
+	u.send(up)
+}
+
+func (u updates) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
+	up := u.of(dialog.EventThought, from)
+	up.Subject, up.Description = t.Subject, t.Description
+	u.send(up)
+}
+
+func (u updates) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
+	up := u.of(dialog.EventToolCall, from)
+	up.CallID, up.Name, up.Title, up.Args = c.CallID, c.Name, c.Title, c.Args
+	u.send(up)
+}
+
+func (u updates) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
+	up := u.of(dialog.EventToolResult, from)
+	up.CallID, up.Name, up.Status, up.Display = r.CallID, r.Name, string(r.Status), &r.Display
+	u.send(up)
+}
+
+func (u updates) Usage(_ context.Context, from dialog.Subagent, r dialog.UsageReport) {
+	up := u.of(dialog.EventUsage, from)
+	up.PromptTokens, up.CandidatesTokens = &r.Response.PromptTokens, &r.Response.CandidatesTokens
+	up.ThoughtsTokens, up.TotalTokens = &r.Response.ThoughtsTokens, &r.Response.TotalTokens
+	up.PromptUsage, up.SessionUsage = usageOf(r.Prompt), usageOf(r.Session)
+	up.Model = r.Model
+	u.send(up)
+}
+
+func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
+	up := u.of(dialog.EventError, from)
+	if err != nil {
+		up.Message = err.Error()
 	}
-	return u
+	u.send(up)
+}
+
+func (u updates) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
+	up := u.of(dialog.EventRetry, from)
+	up.Attempt, up.DelayMs, up.Reason = r.Attempt, r.Delay.Milliseconds(), r.Reason
+	u.send(up)
+}
+
+func (u updates) Compressed(_ context.Context, from dialog.Subagent, c dialog.CompressionInfo) {
+	up := u.of(dialog.EventCompressed, from)
+	up.TokensBefore, up.TokensAfter = c.Before, c.After
+	u.send(up)
+}
+
+func (u updates) Notice(_ context.Context, from dialog.Subagent, text string) {
+	up := u.of(dialog.EventNotice, from)
+	up.Message = text
+	u.send(up)
+}
+
+func (u updates) Mode(_ context.Context, from dialog.Subagent, mode tools.ApprovalMode) {
+	up := u.of(dialog.EventMode, from)
+	up.Mode = string(mode)
+	u.send(up)
+}
+
+func (u updates) Model(_ context.Context, from dialog.Subagent, model string) {
+	up := u.of(dialog.EventModel, from)
+	chosenModel(&up, model)
+	u.send(up)
+}
+
+func (u updates) Topic(_ context.Context, from dialog.Subagent, t tools.Topic) {
+	up := u.of(dialog.EventTopic, from)
+	up.Title, up.Intent, up.NewTopic = t.Title, t.Intent, t.New
+	if t.New {
+		up.Text = t.Summary
+	}
+	u.send(up)
+}
+
+func (u updates) Commands(_ context.Context, from dialog.Subagent) {
+	u.send(u.of(dialog.EventCommands, from))
 }
 
 func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {
@@ -201,23 +261,23 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if err != nil {
 		return promptResult{}, err
 	}
-	notify := func(e dialog.Event) {
+	notify := func(u update) {
 		// Updates outlive a cancelled prompt: the client should still see
 		// how it ended.
-		if err := s.conn.Notify(context.WithoutCancel(ctx), "gemini/update", updateFor(sess.ID(), e)); err != nil {
+		if err := s.conn.Notify(context.WithoutCancel(ctx), "gemini/update", u); err != nil {
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
+	v := promptView{presenter{s}, updates{sess.ID(), notify}}
 	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
-	showing := showingWith(ctx, notify)
-	claim, err := s.host.Begin(showing, sess.ID())
+	claim, err := s.host.Begin(ctx, sess.ID())
 	if err != nil {
-		return answer(sess.ID(), conversation.NotBegun(showing, err))
+		return answer(sess.ID(), conversation.NotBegun(ctx, err))
 	}
 	defer claim.End()
 	in := dialog.Input{Text: *p.Prompt, Editor: editor}
-	s.settleTrust(claim, in)
-	return answer(sess.ID(), claim.Prompt(in))
+	s.settleTrust(claim, in, v)
+	return answer(sess.ID(), claim.Prompt(in, v))
 }
 
 // answer is the wire's answer to a prompt of session id that ended as o:
@@ -231,10 +291,9 @@ func answer(id string, o conversation.Outcome) (promptResult, error) {
 	case conversation.Unknown, conversation.Refused:
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", o.Err)
 	}
-	res := o.Result
-	out := promptResult{SessionID: id, StopReason: string(res.StopReason), Text: res.Text}
-	if (res.StopReason == dialog.StopError || res.StopReason == dialog.StopMaxTokens) && res.Err != nil {
-		out.Error = res.Err.Error()
+	out := promptResult{SessionID: id, StopReason: o.Ending.Reason(), Text: o.Text}
+	if (o.Ending == conversation.Failed || o.Ending == conversation.MaxTokens) && o.Err != nil {
+		out.Error = o.Err.Error()
 	}
 	return out, nil
 }

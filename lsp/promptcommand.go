@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
+	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // gemini.prompt runs the same turn as gemini/prompt for clients that
@@ -53,10 +54,8 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	}
 
 	// The turn outlives this request: it ends with the connection, or when
-	// cancelled (gemini.cancel, window/workDoneProgress/cancel). Its
-	// events go to what commandTurn shows them in, set before it runs.
-	var show func(dialog.Event)
-	claim, err := s.host.Begin(showingWith(s.life, func(e dialog.Event) { show(e) }), sess.ID())
+	// cancelled (gemini.cancel, window/workDoneProgress/cancel).
+	claim, err := s.host.Begin(s.life, sess.ID())
 	if err != nil {
 		return commandStarted{}, unclaimed(err)
 	}
@@ -65,7 +64,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	go func() {
 		defer s.handlers.finish()
 		defer s.reports.end(sess.ID(), reported)
-		s.commandTurn(claim, &show, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(claim, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
@@ -127,22 +126,18 @@ func (r *reports) sessions() []string {
 // ends (its session free for the next prompt) as soon as the model is
 // done, so that a prompt sent on seeing the answer is not refused as
 // busy.
-func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dialog.Event), in dialog.Input, f clientFeatures) {
+func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Input, f clientFeatures) {
 	defer claim.End()
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, id, in.Text)
-	*show = func(e dialog.Event) {
-		tr.event(e)
-		prog.event(e)
-	}
-	s.settleTrust(claim, in)
-	o := claim.Prompt(in)
+	v := commandView{presenter: presenter{s}, tr: tr, prog: prog}
+	s.settleTrust(claim, in, v)
+	o := claim.Prompt(in, v)
 	claim.End()
 	ctx := s.life // the turn's own context is done
-	res, err := answer(id, o)
-	if err != nil {
+	if _, err := answer(id, o); err != nil {
 		// Refused before it ran (another prompt of the session got there
 		// first).
 		tr.refused(err)
@@ -150,14 +145,14 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: "Gemini: " + err.Error()})
 		return
 	}
-	tr.end(o.Result)
-	prog.end(summary(o.Result))
+	tr.end(o)
+	prog.end(summary(o))
 
 	typ := protocol.MessageTypeInfo
-	if res.StopReason == string(dialog.StopError) {
+	if o.Ending == conversation.Failed {
 		typ = protocol.MessageTypeError
 	}
-	msg := answerMessage(o.Result)
+	msg := answerMessage(o)
 	if !f.ShowDocument && tr.path != "" {
 		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
 		msg += "\n\nTranscript: " + tr.path
@@ -168,14 +163,62 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], show *func(dia
 	}
 }
 
+// commandView is a gemini.prompt turn's: the transcript and the
+// progress show what each shows of it, and the plan exit_plan_mode
+// presents is opened in the editor.
+type commandView struct {
+	presenter
+	tr   *transcript
+	prog *progress
+
+	// Neither shows these.
+	conversation.IgnoreThought
+	conversation.IgnoreUsage
+	conversation.IgnoreCompressed
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreCommands
+}
+
+func (v commandView) Text(_ context.Context, from dialog.Subagent, text string) {
+	v.tr.text(from, text)
+	v.prog.text(from, text)
+}
+
+func (v commandView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
+	v.tr.toolCall(from, c)
+	v.prog.toolCall(from, c)
+	v.s.showPlan(ctx, c)
+}
+
+func (v commandView) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
+	v.tr.toolResult(from, r)
+}
+
+func (v commandView) Error(_ context.Context, from dialog.Subagent, err error) {
+	v.tr.failed(from, err)
+}
+
+func (v commandView) Notice(_ context.Context, from dialog.Subagent, text string) {
+	v.tr.notice(from, text)
+}
+
+func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
+	v.prog.retry(from, r)
+}
+
+func (v commandView) Topic(_ context.Context, from dialog.Subagent, t tools.Topic) {
+	v.prog.topic(from, t)
+}
+
 // summary is the one line that ends the progress: how the turn ended
 // when it ended early, else the first line of the answer's last
 // paragraph, which is what the model said last.
-func summary(res dialog.PromptResult) string {
-	if h := conversation.Headline(res); h != "" {
+func summary(o conversation.Outcome) string {
+	if h := o.Headline(); h != "" {
 		return "Gemini: " + h
 	}
-	return "Gemini: " + ellipsis.Cut(firstLine(lastParagraph(res.Text)), 80)
+	return "Gemini: " + ellipsis.Cut(firstLine(lastParagraph(o.Text)), 80)
 }
 
 // spaceBeforeBreaks ends each line that ends in a word with a space: a
@@ -203,9 +246,9 @@ func lastParagraph(text string) string {
 
 // answerMessage is the turn's answer for window/showMessage: how it
 // ended when it ended early, then what the model said.
-func answerMessage(res dialog.PromptResult) string {
-	text := strings.TrimSpace(res.Text)
-	h := conversation.Headline(res)
+func answerMessage(o conversation.Outcome) string {
+	text := strings.TrimSpace(o.Text)
+	h := o.Headline()
 	switch {
 	case h == "":
 		return "Gemini: " + text

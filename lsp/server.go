@@ -138,7 +138,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		Logger:    s.log, // the agent's warnings reach the editor too
 		Retry:     opts.Retry,
 		Cancel:    cancelHow,
-	}, presenter{s})
+	})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -110,10 +110,9 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	}
 	out := make([]exchange, len(tr))
 	for i, e := range tr {
-		out[i] = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: string(e.StopReason), Updates: []update{}}
-		for _, ev := range e.Events {
-			out[i].Updates = append(out[i].Updates, updateFor(info.ID, ev))
-		}
+		x := &out[i]
+		*x = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.Reason(), Updates: []update{}}
+		e.Show(ctx, updates{info.ID, func(u update) { x.Updates = append(x.Updates, u) }})
 	}
 	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}, nil
 }

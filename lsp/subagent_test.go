@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -12,54 +13,64 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
-// subagentTurn is a turn whose invoke_agent call (call_1) runs
-// codebase_investigator, which reads a file and says something before
-// its report comes back as the call's result.
-func subagentTurn() []dialog.Event {
-	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
-	return []dialog.Event{
-		{Kind: dialog.EventText, Text: "Let me delegate.\n"},
-		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
-		{Kind: dialog.EventThought, Subagent: sub, Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
-		{Kind: dialog.EventText, Subagent: sub, Text: "foo.go holds the parser.\n"},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"}},
-		{Kind: dialog.EventUsage, Subagent: sub, Usage: dialog.Usage{TotalTokens: 9}},
-		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."}},
-		{Kind: dialog.EventText, Text: "Found it.\n"},
-	}
+// subagentTurn shows through v a turn whose invoke_agent call (call_1)
+// runs codebase_investigator, which reads a file and says something
+// before its report comes back as the call's result.
+func subagentTurn(ctx context.Context, v conversation.Events) {
+	main, sub := dialog.Subagent{}, dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
+	v.Text(ctx, main, "Let me delegate.\n")
+	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
+	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
+	v.Text(ctx, sub, "foo.go holds the parser.\n")
+	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"})
+	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 9}})
+	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."})
+	v.Text(ctx, main, "Found it.\n")
 }
 
 // A subagent's gemini/update names its invoke_agent call and the agent;
 // the main agent's names neither.
 func TestSubagentUpdatesNameTheirCall(t *testing.T) {
-	for _, e := range subagentTurn() {
-		b, err := json.Marshal(updateFor("s", e))
+	var got []string
+	subagentTurn(t.Context(), updates{"s", func(u update) {
+		b, err := json.Marshal(u)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got map[string]any
-		if err := json.Unmarshal(b, &got); err != nil {
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
 			t.Fatal(err)
 		}
-		if e.Subagent.CallID == "" {
-			if _, ok := got["parentCallId"]; ok {
-				t.Errorf("the main agent's update %s names a parent call", b)
-			}
-			if _, ok := got["agentName"]; ok {
-				t.Errorf("the main agent's update %s names an agent", b)
-			}
-			continue
+		parent, hasParent := fields["parentCallId"]
+		agent, hasAgent := fields["agentName"]
+		if hasParent != hasAgent {
+			t.Errorf("update %s names a parent call or an agent without the other", b)
 		}
-		if got["parentCallId"] != "call_1" || got["agentName"] != "codebase_investigator" {
-			t.Errorf("the subagent's update %s does not name call_1 and codebase_investigator", b)
-		}
+		got = append(got, fmt.Sprintf("%s %v %v", u.Kind, parent, agent))
+	}})
+	want := []string{
+		"text <nil> <nil>",
+		"toolCall <nil> <nil>",
+		"thought call_1 codebase_investigator",
+		"toolCall call_1 codebase_investigator",
+		"toolResult call_1 codebase_investigator",
+		"text call_1 codebase_investigator",
+		"toolCall call_1 codebase_investigator",
+		"toolResult call_1 codebase_investigator",
+		"usage call_1 codebase_investigator",
+		"toolResult <nil> <nil>",
+		"text <nil> <nil>",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("updates:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -92,9 +103,7 @@ func TestProgressShowsSubagentCalls(t *testing.T) {
 	t.Cleanup(func() { _ = s.conn.Close(); _ = editor.Close() })
 
 	p := &progress{s: s, token: "t"}
-	for _, e := range subagentTurn() {
-		p.event(e)
-	}
+	subagentTurn(ctx, commandView{presenter: presenter{s}, tr: &transcript{}, prog: p})
 	p.end("Gemini: Found it.")
 	want := []string{
 		"report: Let me delegate.",
@@ -126,9 +135,7 @@ func TestProgressShowsSubagentCalls(t *testing.T) {
 // invoke_agent call, and leaves the subagent's text out of the answer.
 func TestTranscriptNestsSubagentCalls(t *testing.T) {
 	tr := &transcript{}
-	for _, e := range subagentTurn() {
-		tr.event(e)
-	}
+	subagentTurn(t.Context(), commandView{presenter: presenter{&Server{}}, tr: tr, prog: &progress{}})
 	want := "Let me delegate.\n\n" +
 		"- **Delegate to codebase_investigator** — ok\n" +
 		"  - codebase_investigator: **ReadFile foo.go** — ok\n" +
@@ -145,16 +152,12 @@ func TestTranscriptKeepsConcurrentSubagentsApart(t *testing.T) {
 	a := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	b := dialog.Subagent{CallID: "call_2", Name: "cli_help"}
 	tr := &transcript{}
-	for _, e := range []dialog.Event{
-		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
-		{Kind: dialog.EventToolCall, Subagent: a, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"}},
-		{Kind: dialog.EventToolCall, Subagent: b, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"}},
-		{Kind: dialog.EventToolResult, Subagent: a, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
-		{Kind: dialog.EventToolResult, Subagent: b, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: tools.StatusOK}},
-		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK}},
-	} {
-		tr.event(e)
-	}
+	tr.toolCall(dialog.Subagent{}, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	tr.toolCall(a, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"})
+	tr.toolCall(b, dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"})
+	tr.toolResult(a, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
+	tr.toolResult(b, dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: tools.StatusOK})
+	tr.toolResult(dialog.Subagent{}, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK})
 	want := "- **Delegate to codebase_investigator** — ok\n  - codebase_investigator: **ReadFile a.go** — ok\n\n"
 	if got := tr.b.String(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)

@@ -91,56 +91,76 @@ func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
 	return tr
 }
 
-func (tr *transcript) event(e dialog.Event) {
-	if e.Subagent.CallID != "" {
-		tr.subagentEvent(e)
+// The transcript is the main agent's: a subagent's calls, each with how
+// it ended, are listed under its invoke_agent call; its text, notices
+// and errors are not the answer (its report is the call's result, which
+// the model answers from).
+
+// text is a piece of the model's answer.
+func (tr *transcript) text(from dialog.Subagent, text string) {
+	if from.CallID != "" {
 		return
 	}
-	switch e.Kind {
-	case dialog.EventText:
-		text := e.Text
-		if strings.HasSuffix(tr.b.String(), "\n\n") {
-			text = strings.TrimLeft(text, "\n")
-		}
-		tr.b.WriteString(text)
-	case dialog.EventToolCall:
-		tr.paragraph()
-		fmt.Fprintf(&tr.b, "- **%s**", e.ToolCall.Title)
-	case dialog.EventToolResult:
-		fmt.Fprintf(&tr.b, " — %s\n", e.ToolResult.Status)
-		for _, l := range tr.nested[e.ToolResult.CallID] {
-			tr.b.WriteString(l)
-		}
-		delete(tr.nested, e.ToolResult.CallID)
-		tr.b.WriteString("\n")
-	case dialog.EventNotice:
-		tr.paragraph()
-		fmt.Fprintf(&tr.b, "> %s\n\n", e.Text)
-	case dialog.EventError:
-		tr.paragraph()
-		fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", e.Err)
+	if strings.HasSuffix(tr.b.String(), "\n\n") {
+		text = strings.TrimLeft(text, "\n")
 	}
+	tr.b.WriteString(text)
 }
 
-// subagentEvent keeps a subagent's call, with how it ended, for the
-// list under its invoke_agent call; its text and thoughts are not the
-// answer (its report is the call's result, which the model answers from).
-func (tr *transcript) subagentEvent(e dialog.Event) {
-	if tr.nested == nil {
-		tr.nested, tr.titles = map[string][]string{}, map[[2]string]string{}
+// toolCall begins a call's line, or keeps a subagent's call's title for
+// its line under its invoke_agent call.
+func (tr *transcript) toolCall(from dialog.Subagent, c dialog.ToolCall) {
+	if from.CallID != "" {
+		tr.subagents()
+		tr.titles[[2]string{from.CallID, c.CallID}] = c.Title
+		return
 	}
-	switch e.Kind {
-	case dialog.EventToolCall:
-		tr.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
-	case dialog.EventToolResult:
-		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "- **%s**", c.Title)
+}
+
+// toolResult ends a call's line, its subagent's calls listed under it,
+// or adds a subagent's call to that list.
+func (tr *transcript) toolResult(from dialog.Subagent, r dialog.ToolResult) {
+	if from.CallID != "" {
+		tr.subagents()
+		key := [2]string{from.CallID, r.CallID}
 		title, ok := tr.titles[key]
 		if !ok {
-			title = e.ToolResult.Name
+			title = r.Name
 		}
 		delete(tr.titles, key)
-		parent := e.Subagent.CallID
-		tr.nested[parent] = append(tr.nested[parent], fmt.Sprintf("  - %s: **%s** — %s\n", e.Subagent.Name, title, e.ToolResult.Status))
+		tr.nested[from.CallID] = append(tr.nested[from.CallID], fmt.Sprintf("  - %s: **%s** — %s\n", from.Name, title, r.Status))
+		return
+	}
+	fmt.Fprintf(&tr.b, " — %s\n", r.Status)
+	for _, l := range tr.nested[r.CallID] {
+		tr.b.WriteString(l)
+	}
+	delete(tr.nested, r.CallID)
+	tr.b.WriteString("\n")
+}
+
+func (tr *transcript) notice(from dialog.Subagent, text string) {
+	if from.CallID != "" {
+		return
+	}
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "> %s\n\n", text)
+}
+
+func (tr *transcript) failed(from dialog.Subagent, err error) {
+	if from.CallID != "" {
+		return
+	}
+	tr.paragraph()
+	fmt.Fprintf(&tr.b, "> **Error:** %v\n\n", err)
+}
+
+// subagents makes the maps of the subagents' calls.
+func (tr *transcript) subagents() {
+	if tr.nested == nil {
+		tr.nested, tr.titles = map[string][]string{}, map[[2]string]string{}
 	}
 }
 
@@ -159,9 +179,9 @@ func (tr *transcript) refused(err error) {
 // end appends the rest of the prompt: what the model said and did, and,
 // in words, why the turn stopped early; a turn that simply ended says
 // nothing more, as a protocol's stop reason means nothing to a reader.
-func (tr *transcript) end(res dialog.PromptResult) {
+func (tr *transcript) end(o conversation.Outcome) {
 	tr.paragraph()
-	if why := conversation.Explanation(res); why != "" {
+	if why := o.Explanation(); why != "" {
 		fmt.Fprintf(&tr.b, "_%s_\n\n", why)
 	}
 	tr.b.WriteString("---\n\n")

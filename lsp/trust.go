@@ -71,12 +71,12 @@ func (p presenter) askTrustPlugin(ctx context.Context, req dialog.TrustRequest) 
 }
 
 // settleTrust readies claim's prompt in for the folders' trust: the first
-// prompt puts the trust question (Claim.AskTrust); when the trust differs
-// from the agent's, the agent is built anew (Host.Rebuild), as after a
-// sign-in, for every session; the claim's session continues in the agent
-// of now. One prompt settles at a time, so that the question is put once
-// and the agent built anew once.
-func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Input) {
+// prompt puts the trust question (Claim.AskTrust) through the prompt's
+// view v; when the trust differs from the agent's, the agent is built
+// anew (Host.Rebuild), as after a sign-in, for every session; the claim's
+// session continues in the agent of now. One prompt settles at a time, so
+// that the question is put once and the agent built anew once.
+func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Input, v conversation.View) {
 	ctx := claim.Context()
 	select {
 	case s.trustTurn <- struct{}{}:
@@ -88,7 +88,7 @@ func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Inpu
 	if b == nil {
 		return
 	}
-	claim.AskTrust(in)
+	claim.AskTrust(in, v)
 	if b.TrustChanged() {
 		if err := s.host.Rebuild(ctx, b); err != nil {
 			s.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))

@@ -5,7 +5,7 @@
 // `gemini-ls run -p PROMPT` runs the same agent headless.
 //
 // Headless is the third front end of conversation.Host (run.go): it
-// encodes the prompt's Outcome as an exit status and its presenter,
+// encodes the prompt's Outcome as an exit status and its turn's view,
 // unattended, shows the events and refuses what needs asking; its mode
 // for the run goes through the host (Host.SetMode), as ACP's does.
 package main

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -18,11 +20,18 @@ import (
 // methods are called one at a time (report's lock).
 type output interface {
 	begin(sessionID, model, prompt string)
-	event(e dialog.Event)
+	// text, thought, toolCall, toolResult and failed show the run's
+	// events a format may show, each of from (a subagent's, or the main
+	// agent's); report tells the others on stderr, or nothing.
+	text(from dialog.Subagent, text string)
+	thought(from dialog.Subagent, t dialog.Thought)
+	toolCall(from dialog.Subagent, c dialog.ToolCall)
+	toolResult(from dialog.Subagent, r dialog.ToolResult)
+	failed(from dialog.Subagent, err error)
 	// warn carries a warning, which report has written to stderr, in the
 	// format's own way: nothing more in text.
 	warn(msg string)
-	end(res dialog.PromptResult, st stats)
+	end(o conversation.Outcome, st stats)
 }
 
 // report is a run's output: the format's on stdout, and on stderr
@@ -30,9 +39,17 @@ type output interface {
 // a switch of model, a compression) and every call that did not succeed
 // (refused, failed or cancelled), as Gemini CLI writes its warnings and
 // the tools it could not run there. json and stream-json carry the
-// warnings too, and the calls in their stats. Safe for concurrent use:
-// setup's warnings may come from any goroutine.
+// warnings too, and the calls in their stats. It shows the run's turn
+// (conversation.Events). Safe for concurrent use: setup's warnings may
+// come from any goroutine.
 type report struct {
+	// No format shows these, nor does stderr.
+	conversation.IgnoreUsage
+	conversation.IgnoreMode
+	conversation.IgnoreModel
+	conversation.IgnoreTopic
+	conversation.IgnoreCommands
+
 	mu     sync.Mutex
 	stderr io.Writer
 	out    output
@@ -89,33 +106,61 @@ func (r *report) begin(sessionID, model, prompt string) {
 	r.out.begin(sessionID, model, prompt)
 }
 
-func (r *report) event(e dialog.Event) {
+// Text is the answer, as it comes.
+func (r *report) Text(_ context.Context, from dialog.Subagent, text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if e.Kind == dialog.EventText && !r.raw {
-		e.Text = stripANSI(e.Text)
+	if !r.raw {
+		text = stripANSI(text)
 	}
-	// What is not the answer goes to stderr, in words.
-	switch e.Kind {
-	case dialog.EventRetry:
-		r.warnLocked(fmt.Sprintf("%s; trying again in %s (attempt %d)", e.Retry.Reason, e.Retry.Delay.Round(time.Millisecond), e.Retry.Attempt+1))
-		return
-	case dialog.EventCompressed:
-		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", e.Compressed.Before, e.Compressed.After))
-		return
-	case dialog.EventNotice:
-		r.warnLocked(e.Text)
-		return
-	case dialog.EventToolCall:
-		r.titles[[2]string{e.Subagent.CallID, e.ToolCall.CallID}] = e.ToolCall.Title
-	case dialog.EventToolResult:
-		key := [2]string{e.Subagent.CallID, e.ToolResult.CallID}
-		if e.ToolResult.Status != tools.StatusOK {
-			fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(e.Subagent.Name, r.titles[key], e.ToolResult))
-		}
-		delete(r.titles, key)
+	r.out.text(from, text)
+}
+
+func (r *report) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.thought(from, t)
+}
+
+// ToolCall keeps the call's title, for stderr to name it by if it fails.
+func (r *report) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.titles[[2]string{from.CallID, c.CallID}] = c.Title
+	r.out.toolCall(from, c)
+}
+
+// ToolResult tells a call that did not succeed on stderr too.
+func (r *report) ToolResult(_ context.Context, from dialog.Subagent, res dialog.ToolResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := [2]string{from.CallID, res.CallID}
+	if res.Status != tools.StatusOK {
+		fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(from.Name, r.titles[key], res))
 	}
-	r.out.event(e)
+	delete(r.titles, key)
+	r.out.toolResult(from, res)
+}
+
+func (r *report) Error(_ context.Context, from dialog.Subagent, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.failed(from, err)
+}
+
+// What is not the answer goes to stderr, in words: a retry's wait, a
+// compression, a notice.
+
+func (r *report) Retry(_ context.Context, _ dialog.Subagent, info dialog.RetryInfo) {
+	r.warn(fmt.Sprintf("%s; trying again in %s (attempt %d)", info.Reason, info.Delay.Round(time.Millisecond), info.Attempt+1))
+}
+
+func (r *report) Compressed(_ context.Context, _ dialog.Subagent, c dialog.CompressionInfo) {
+	r.warn(fmt.Sprintf("the conversation was compressed from %d to %d tokens", c.Before, c.After))
+}
+
+func (r *report) Notice(_ context.Context, _ dialog.Subagent, text string) {
+	r.warn(text)
 }
 
 // notDone says which call did not succeed (by its title; a subagent's
@@ -143,14 +188,14 @@ func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	return fmt.Sprintf("%s %s: %s", what, how, why)
 }
 
-func (r *report) end(res dialog.PromptResult, st stats) {
+func (r *report) end(o conversation.Outcome, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st.Files = r.files
 	if !r.raw {
-		res.Text = stripANSI(res.Text)
+		o.Text = stripANSI(o.Text)
 	}
-	r.out.end(res, st)
+	r.out.end(o, st)
 }
 
 // ansi matches terminal escape sequences, as the strip-ansi package
@@ -177,17 +222,23 @@ func (o *textOutput) begin(string, string, string) {}
 
 func (o *textOutput) warn(string) {}
 
-func (o *textOutput) event(e dialog.Event) {
+func (o *textOutput) text(from dialog.Subagent, text string) {
 	// A subagent's text is not the answer: its report comes back to the
 	// model as its invoke_agent call's result.
-	if e.Kind == dialog.EventText && e.Text != "" && e.Subagent.CallID == "" {
-		fmt.Fprint(o.w, e.Text)
+	if text != "" && from.CallID == "" {
+		fmt.Fprint(o.w, text)
 		o.wrote = true
-		o.endedNL = e.Text[len(e.Text)-1] == '\n'
+		o.endedNL = text[len(text)-1] == '\n'
 	}
 }
 
-func (o *textOutput) end(dialog.PromptResult, stats) {
+// The answer alone is printed.
+func (*textOutput) thought(dialog.Subagent, dialog.Thought)       {}
+func (*textOutput) toolCall(dialog.Subagent, dialog.ToolCall)     {}
+func (*textOutput) toolResult(dialog.Subagent, dialog.ToolResult) {}
+func (*textOutput) failed(dialog.Subagent, error)                 {}
+
+func (o *textOutput) end(conversation.Outcome, stats) {
 	if o.wrote && !o.endedNL {
 		fmt.Fprintln(o.w)
 	}
@@ -323,14 +374,16 @@ type jsonError struct {
 	Message string `json:"message"`
 }
 
-func errorOf(res dialog.PromptResult) *jsonError {
+// errorOf is how a run that did not end its turn ended, typed by its
+// reason; nil for one that did.
+func errorOf(o conversation.Outcome) *jsonError {
 	switch {
-	case res.StopReason == dialog.StopEndTurn:
+	case o.Ending == conversation.Done:
 		return nil
-	case res.Err != nil:
-		return &jsonError{Type: string(res.StopReason), Message: res.Err.Error()}
+	case o.Err != nil:
+		return &jsonError{Type: o.Ending.Reason(), Message: o.Err.Error()}
 	default:
-		return &jsonError{Type: string(res.StopReason), Message: string(res.StopReason)}
+		return &jsonError{Type: o.Ending.Reason(), Message: o.Ending.Reason()}
 	}
 }
 
@@ -346,10 +399,14 @@ func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
 
 func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 
-// event shows nothing: the object comes at the end.
-func (o *jsonOutput) event(dialog.Event) {}
+// Nothing is shown as it comes: the object comes at the end.
+func (*jsonOutput) text(dialog.Subagent, string)                  {}
+func (*jsonOutput) thought(dialog.Subagent, dialog.Thought)       {}
+func (*jsonOutput) toolCall(dialog.Subagent, dialog.ToolCall)     {}
+func (*jsonOutput) toolResult(dialog.Subagent, dialog.ToolResult) {}
+func (*jsonOutput) failed(dialog.Subagent, error)                 {}
 
-func (o *jsonOutput) end(res dialog.PromptResult, st stats) {
+func (o *jsonOutput) end(res conversation.Outcome, st stats) {
 	enc := json.NewEncoder(o.w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(struct {
@@ -466,38 +523,44 @@ func (o *streamOutput) warn(msg string) {
 	o.emit(streamEvent{Type: "error", Severity: "warning", Message: msg})
 }
 
-func (o *streamOutput) event(e dialog.Event) {
-	var ev streamEvent
-	switch e.Kind {
-	case dialog.EventText:
-		ev = streamEvent{Type: "message", Role: "assistant", Content: e.Text, Delta: true}
-	case dialog.EventThought:
-		ev = streamEvent{Type: "thought", Subject: e.Thought.Subject, Description: e.Thought.Description}
-	case dialog.EventToolCall:
-		ev = streamEvent{Type: "tool_use", ToolName: e.ToolCall.Name, ToolID: e.ToolCall.CallID, Title: e.ToolCall.Title, Parameters: e.ToolCall.Args}
-	case dialog.EventToolResult:
-		// 0.61's statuses: success or error, the error's message what
-		// the user would see.
-		ev = streamEvent{Type: "tool_result", ToolID: e.ToolResult.CallID, ToolName: e.ToolResult.Name, Status: "success", Output: &e.ToolResult.Display}
-		if e.ToolResult.Status != tools.StatusOK {
-			ev.Status, ev.Output = "error", nil
-			ev.Error = &jsonError{Type: toolErrorType(e.ToolResult.Status), Message: e.ToolResult.Display}
-		}
-	case dialog.EventError:
-		if e.Err == nil {
-			return
-		}
-		ev = streamEvent{Type: "error", Severity: "error", Message: e.Err.Error()}
-	default:
-		return
+func (o *streamOutput) text(from dialog.Subagent, text string) {
+	o.emitFrom(from, streamEvent{Type: "message", Role: "assistant", Content: text, Delta: true})
+}
+
+func (o *streamOutput) thought(from dialog.Subagent, t dialog.Thought) {
+	o.emitFrom(from, streamEvent{Type: "thought", Subject: t.Subject, Description: t.Description})
+}
+
+func (o *streamOutput) toolCall(from dialog.Subagent, c dialog.ToolCall) {
+	o.emitFrom(from, streamEvent{Type: "tool_use", ToolName: c.Name, ToolID: c.CallID, Title: c.Title, Parameters: c.Args})
+}
+
+// toolResult's statuses are 0.61's: success or error, the error's
+// message what the user would see.
+func (o *streamOutput) toolResult(from dialog.Subagent, r dialog.ToolResult) {
+	ev := streamEvent{Type: "tool_result", ToolID: r.CallID, ToolName: r.Name, Status: "success", Output: &r.Display}
+	if r.Status != tools.StatusOK {
+		ev.Status, ev.Output = "error", nil
+		ev.Error = &jsonError{Type: toolErrorType(r.Status), Message: r.Display}
 	}
-	ev.ParentToolID, ev.AgentName = e.Subagent.CallID, e.Subagent.Name
+	o.emitFrom(from, ev)
+}
+
+func (o *streamOutput) failed(from dialog.Subagent, err error) {
+	if err != nil {
+		o.emitFrom(from, streamEvent{Type: "error", Severity: "error", Message: err.Error()})
+	}
+}
+
+// emitFrom emits ev marked as from's, a subagent's or the main agent's.
+func (o *streamOutput) emitFrom(from dialog.Subagent, ev streamEvent) {
+	ev.ParentToolID, ev.AgentName = from.CallID, from.Name
 	o.emit(ev)
 }
 
-func (o *streamOutput) end(res dialog.PromptResult, st stats) {
+func (o *streamOutput) end(res conversation.Outcome, st stats) {
 	status := "success"
-	if res.StopReason != dialog.StopEndTurn {
+	if res.Ending != conversation.Done {
 		status = "error"
 	}
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: streamStatsOf(st)})

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -14,23 +16,20 @@ import (
 // codebase_investigator, which says something, reads a file and fails a
 // search before its report comes back as the call's result.
 func subagentRun(r *report) {
+	ctx, main := context.Background(), dialog.Subagent{}
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	r.begin("s1", "gemini-test", "where is the parser?")
-	for _, e := range []dialog.Event{
-		{Kind: dialog.EventText, Text: "Let me look.\n"},
-		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
-		{Kind: dialog.EventText, Subagent: sub, Text: "Reading foo.go."},
-		{Kind: dialog.EventThought, Subagent: sub, Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: tools.StatusOK}},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"}},
-		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."}},
-		{Kind: dialog.EventText, Text: "In foo.go."},
-	} {
-		r.event(e)
-	}
-	r.end(dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: "Let me look.\nIn foo.go."}, stats{})
+	r.Text(ctx, main, "Let me look.\n")
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	r.Text(ctx, sub, "Reading foo.go.")
+	r.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
+	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: tools.StatusOK})
+	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."})
+	r.Text(ctx, main, "In foo.go.")
+	r.end(conversation.Outcome{Ending: conversation.Done, Text: "Let me look.\nIn foo.go."}, stats{})
 }
 
 // stream-json marks each of a subagent's events with the invoke_agent
@@ -89,14 +88,11 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	}
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	r.begin("s1", "gemini-test", "p")
-	for _, e := range []dialog.Event{
-		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}},
-		{Kind: dialog.EventToolCall, Subagent: sub, ToolCall: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"}},
-		{Kind: dialog.EventToolResult, Subagent: sub, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK}},
-		{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusError, Display: "the subagent failed"}},
-	} {
-		r.event(e)
-	}
+	ctx, main := t.Context(), dialog.Subagent{}
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusError, Display: "the subagent failed"})
 	if got, want := stderr.String(), "gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}

@@ -106,14 +106,13 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		// As Gemini CLI's --skip-trust: the variable, for this run.
 		getenv, lookupEnv = withEnv(getenv, lookupEnv, "GEMINI_CLI_TRUST_WORKSPACE", "true")
 	}
-	user := &unattended{out: out}
 	host := conversation.NewHost[struct{}](conversation.Config{
 		Getenv:     getenv,
 		LookupEnv:  lookupEnv,
 		Version:    version,
 		Logger:     log,
 		Unattended: true,
-	}, user)
+	})
 	place := conversation.Place{
 		Workspace: ws,
 		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
@@ -179,17 +178,13 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	host.Ready(ctx, live)
 	start := time.Now()
 	out.begin(live.ID(), host.Model(built), input)
-	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input})
-	res := o.Result
-	switch o.Ending {
-	case conversation.NotRun:
+	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input}, unattended{out})
+	if o.Ending == conversation.NotRun {
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
 		return exitInput
-	case conversation.Busy, conversation.Unknown, conversation.Refused:
-		res = dialog.PromptResult{StopReason: dialog.StopError, Err: o.Err}
 	}
-	out.end(res, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
-	return exitCode(o, res, stderr)
+	out.end(o, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
+	return exitCode(o, stderr)
 }
 
 // input is the prompt to run: what a piped stdin holds, then a blank
@@ -244,16 +239,16 @@ func listExtensions(loaded *conversation.Build, stdout io.Writer) int {
 	return 0
 }
 
-// exitCode is the exit status of a run that ended as o (res its result),
-// saying on stderr why a run that did not end its turn stopped.
-func exitCode(o conversation.Outcome, res dialog.PromptResult, stderr io.Writer) int {
+// exitCode is the exit status of a run that ended as o, saying on
+// stderr why a run that did not end its turn stopped.
+func exitCode(o conversation.Outcome, stderr io.Writer) int {
 	switch o.Ending {
 	case conversation.Done:
 		return 0
 	case conversation.Cancelled:
 		return exitCancelled
 	}
-	fmt.Fprintf(stderr, "gemini-ls: %s\n", conversation.Explanation(res))
+	fmt.Fprintf(stderr, "gemini-ls: %s\n", o.Explanation())
 	if o.Ending == conversation.MaxTurns {
 		return exitMaxTurns
 	}
@@ -267,22 +262,17 @@ func usageError(stderr io.Writer, err error) int {
 	return exitError
 }
 
-// unattended is the user of a headless run, who is not there: it lands
-// allowed changes straight on disk, and refuses what needs asking, saying
-// what was refused and how to allow it.
+// unattended is the view of a headless run's turn, whose user is not
+// there: its report shows the turn's events; it lands allowed changes
+// straight on disk, and refuses what needs asking, saying what was
+// refused and how to allow it.
 type unattended struct {
-	// out shows the run's events.
-	out *report
-}
-
-// Emit shows one event of the run.
-func (u *unattended) Emit(_ context.Context, _ *conversation.Live[struct{}], e dialog.Event) {
-	u.out.event(e)
+	*report
 }
 
 // Land lands an allowed change on disk and refuses the others: refused,
 // not declined, since no user said no, so the later calls still run.
-func (u *unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
+func (u unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if req.Ask {
 		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
 			u.rerun("auto_edit") + " to allow edits"}}, nil
@@ -292,14 +282,14 @@ func (u *unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.L
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
 	if err == nil && (d.Outcome == tools.Applied || d.Outcome == tools.Modified) {
-		u.out.landed(req.Change)
+		u.landed(req.Change)
 	}
 	return dialog.Landing{Decision: d}, err
 }
 
 // LandFiles lands a revert on disk: the user asked for it, and there is
 // nobody else to ask.
-func (*unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
 	out := make([]tools.Decision, len(req.Changes))
 	for i, c := range req.Changes {
 		d, err := conversation.LandRevertOnDisk(ctx, c)
@@ -312,14 +302,14 @@ func (*unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 }
 
 // Ask words the reason as Gemini CLI does where it cannot prompt.
-func (*unattended) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
+func (unattended) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
 	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", dialog.ErrCannotAsk)
 }
 
 // AskTrust refuses: a headless run in a folder no rule decides is
 // refused before any prompt (untrustedHint), as in Gemini CLI;
 // /permissions trust then trusts the folder as its name asks.
-func (*unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
+func (unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
 	return "", fmt.Errorf("%w: gemini-ls is running headless", dialog.ErrCannotAsk)
 }
 
@@ -328,7 +318,7 @@ func (*unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error
 // Gemini CLI), else yolo, the only mode that runs a call that asks (MCP
 // tools, discovered tools, save_memory, activate_skill and shell
 // commands alike), or settings that allow it.
-func (u *unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+func (u unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	switch req.Kind {
 	case dialog.ConfirmRewind:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", dialog.ErrCannotAsk)
@@ -350,6 +340,6 @@ func (u *unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dial
 
 // rerun says to run again in mode; the folder is trusted (a headless run
 // refuses any other), so the mode holds.
-func (u *unattended) rerun(mode string) string {
+func (u unattended) rerun(mode string) string {
 	return "rerun with --approval-mode " + mode
 }
