@@ -63,7 +63,7 @@ type toolRun struct {
 	// start is when it started and decision the user's answer about it,
 	// for the session's stats.
 	start    time.Time
-	decision dialog.Decision
+	decision dialog.CallDecision
 	// asked is closed once the call is past the questions asked before
 	// it runs (or ended): a later call's question waits for it, so they
 	// reach the user in call order and each is asked knowing the answers

@@ -35,7 +35,7 @@ func (r *statsRecord) request(model string, latency time.Duration, u dialog.Usag
 }
 
 // call records one call of tool that ended with status after d.
-func (r *statsRecord) call(tool string, status tools.Status, d time.Duration, decision dialog.Decision) {
+func (r *statsRecord) call(tool string, status tools.Status, d time.Duration, decision dialog.CallDecision) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.s.Tools == nil {

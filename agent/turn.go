@@ -587,7 +587,7 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 }
 
 // decisionOf is the user's answer as Gemini CLI counts it.
-func decisionOf(o dialog.ConfirmOutcome) dialog.Decision {
+func decisionOf(o dialog.ConfirmOutcome) dialog.CallDecision {
 	switch o {
 	case dialog.ProceedOnce:
 		return dialog.DecisionAccept
@@ -651,7 +651,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 
 // landingDecision is the user's answer to a change they were asked
 // about: a stale change was accepted, though it did not land.
-func landingDecision(l dialog.Landing) dialog.Decision {
+func landingDecision(l dialog.Landing) dialog.CallDecision {
 	switch {
 	case l.Outcome == tools.Declined, l.Outcome == tools.Refused:
 		return dialog.DecisionReject

@@ -33,20 +33,20 @@ type ToolStats struct {
 	Decisions Decisions
 }
 
-// Decision is the user's answer to a call that asked, as Gemini CLI
+// CallDecision is the user's answer to a call that asked, as Gemini CLI
 // counts them (ToolCallDecision); "" when nobody was asked.
-type Decision string
+type CallDecision string
 
 const (
-	DecisionAccept Decision = "accept"
+	DecisionAccept CallDecision = "accept"
 	// DecisionReject: the user said no, or nobody could be asked (a
 	// headless run refuses what needs asking).
-	DecisionReject Decision = "reject"
+	DecisionReject CallDecision = "reject"
 	// DecisionModify: the user changed the proposed edit, then took it.
-	DecisionModify Decision = "modify"
+	DecisionModify CallDecision = "modify"
 	// DecisionAutoAccept: the user allowed it for the rest of the
 	// session ("always allow").
-	DecisionAutoAccept Decision = "auto_accept"
+	DecisionAutoAccept CallDecision = "auto_accept"
 )
 
 // Decisions counts the answers of each kind.
@@ -55,7 +55,7 @@ type Decisions struct {
 }
 
 // Add counts one answer.
-func (d *Decisions) Add(decision Decision) {
+func (d *Decisions) Add(decision CallDecision) {
 	switch decision {
 	case DecisionAccept:
 		d.Accept++
