@@ -12,7 +12,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // optionDecline (kind reject_once) declines a question. Its id cannot be
@@ -23,10 +22,10 @@ const optionDecline sdk.PermissionOptionId = "_decline"
 // the call: the question is the call's content, each option a permission
 // option (allow_once), and Decline. A permission request offers one
 // option and no words of the user's own; the model is told so.
-func (t *turn) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (t *turn) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	sess, q := t.sess, req.Question
 	if len(q.Options) == 0 {
-		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", dialog.ErrCannotAsk)
+		return dialog.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", dialog.ErrCannotAsk)
 	}
 	options := make([]sdk.PermissionOption, 0, len(q.Options)+1)
 	for _, o := range q.Options {
@@ -46,33 +45,33 @@ func (t *turn) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, er
 	res, err := sess.srv.requestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sess.id), ToolCall: call, Options: options})
 	switch {
 	case ctx.Err() != nil:
-		return tools.Answer{}, ctx.Err()
+		return dialog.Answer{}, ctx.Err()
 	case err != nil:
-		return tools.Answer{}, fmt.Errorf("session/request_permission: %s", clientError(err))
+		return dialog.Answer{}, fmt.Errorf("session/request_permission: %s", clientError(err))
 	case res.cancelled:
 		// In ACP, "cancelled" says the prompt turn was cancelled (as in
 		// sess.ask): the turn ends, the question is not declined.
 		sess.log.Info("the client answered a question \"cancelled\": the turn is cancelled")
 		sess.cancelTurn()
 		if ctx.Err() != nil {
-			return tools.Answer{}, ctx.Err()
+			return dialog.Answer{}, ctx.Err()
 		}
-		return tools.Answer{}, errors.New("the editor answered session/request_permission \"cancelled\" (the prompt turn was cancelled)")
+		return dialog.Answer{}, errors.New("the editor answered session/request_permission \"cancelled\" (the prompt turn was cancelled)")
 	case res.option == optionDecline:
-		return tools.Answer{Declined: true}, nil
+		return dialog.Answer{Declined: true}, nil
 	}
-	i := slices.IndexFunc(q.Options, func(o tools.Option) bool { return sdk.PermissionOptionId(o.ID) == res.option })
+	i := slices.IndexFunc(q.Options, func(o dialog.Option) bool { return sdk.PermissionOptionId(o.ID) == res.option })
 	if i < 0 {
-		return tools.Answer{}, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
+		return dialog.Answer{}, fmt.Errorf("session/request_permission was answered with option %q, which was not offered", res.option)
 	}
-	return tools.Answer{Chosen: []string{q.Options[i].ID}, Note: q.OneChoiceNote()}, nil
+	return dialog.Answer{Chosen: []string{q.Options[i].ID}, Note: q.OneChoiceNote()}, nil
 }
 
 // questionText is the question and what each option means, as Markdown.
-func questionText(q tools.Question) string {
+func questionText(q dialog.Question) string {
 	var b strings.Builder
 	b.WriteString(q.Text)
-	if slices.ContainsFunc(q.Options, func(o tools.Option) bool { return o.Description != "" }) {
+	if slices.ContainsFunc(q.Options, func(o dialog.Option) bool { return o.Description != "" }) {
 		b.WriteString("\n")
 	}
 	for _, o := range q.Options {

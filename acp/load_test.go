@@ -18,7 +18,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // show is one update in a line, for comparing.
@@ -67,10 +66,10 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 	r := &replayed{cwd: "/w"}
 	r.out = appendPrompt(r.out, "What is in @a.go?", conversation.Done)
 	r.Text(ctx, main, "Let me look.")
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: tools.KindRead, Args: map[string]any{"file_path": "a.go"}})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c1", Name: "read_file", Status: tools.StatusOK, Display: "package a"})
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: tools.KindExecute})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: tools.StatusError, Display: "declined"})
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: dialog.KindRead, Args: map[string]any{"file_path": "a.go"}})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c1", Name: "read_file", Status: dialog.StatusOK, Display: "package a"})
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: dialog.KindExecute})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: dialog.StatusError, Display: "declined"})
 	r.Text(ctx, main, "It is package a.")
 	checkUpdates(t, r.out,
 		"user: What is in @a.go?",

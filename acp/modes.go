@@ -14,8 +14,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // approvalMode is one approval mode as a session mode.
@@ -23,17 +23,17 @@ type approvalMode struct {
 	// id is Gemini CLI's ApprovalMode value, which its ACP mode uses as the
 	// mode id, so a client's saved choice means the same to both.
 	id          sdk.SessionModeId
-	mode        tools.ApprovalMode
+	mode        dialog.ApprovalMode
 	name        string
 	description string
 }
 
 var approvalModes = []approvalMode{
-	{"default", tools.ApprovalDefault, "Default", "Asks before edits and shell commands"},
-	{"autoEdit", tools.ApprovalAutoEdit, "Auto Edit", "Makes edits without asking; asks before shell commands"},
-	{"yolo", tools.ApprovalYolo, "YOLO", "Runs every tool without asking"},
+	{"default", dialog.ApprovalDefault, "Default", "Asks before edits and shell commands"},
+	{"autoEdit", dialog.ApprovalAutoEdit, "Auto Edit", "Makes edits without asking; asks before shell commands"},
+	{"yolo", dialog.ApprovalYolo, "YOLO", "Runs every tool without asking"},
 	// Offered only while settings enable plan mode (offered).
-	{"plan", tools.ApprovalPlan, "Plan", "Read-only mode"},
+	{"plan", dialog.ApprovalPlan, "Plan", "Read-only mode"},
 }
 
 // offered are the modes the session may choose: plan only where
@@ -41,7 +41,7 @@ var approvalModes = []approvalMode{
 func (sess *session) offered() []approvalMode {
 	var out []approvalMode
 	for _, m := range approvalModes {
-		if m.mode != tools.ApprovalPlan || sess.setup().PlanEnabled() {
+		if m.mode != dialog.ApprovalPlan || sess.setup().PlanEnabled() {
 			out = append(out, m)
 		}
 	}
@@ -61,7 +61,7 @@ func modeByID(id string) (approvalMode, bool) {
 
 // modeOf is the session mode of an approval mode; default for one it
 // does not know.
-func modeOf(mode tools.ApprovalMode) approvalMode {
+func modeOf(mode dialog.ApprovalMode) approvalMode {
 	for _, m := range approvalModes {
 		if m.mode == mode {
 			return m

@@ -13,18 +13,18 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The modes have Gemini CLI's ids (its ApprovalMode values); the
 // settings' spelling of auto edit is taken too.
 func TestModeIDs(t *testing.T) {
-	for id, want := range map[string]tools.ApprovalMode{
-		"default":   tools.ApprovalDefault,
-		"autoEdit":  tools.ApprovalAutoEdit,
-		"auto_edit": tools.ApprovalAutoEdit,
-		"yolo":      tools.ApprovalYolo,
-		"plan":      tools.ApprovalPlan,
+	for id, want := range map[string]dialog.ApprovalMode{
+		"default":   dialog.ApprovalDefault,
+		"autoEdit":  dialog.ApprovalAutoEdit,
+		"auto_edit": dialog.ApprovalAutoEdit,
+		"yolo":      dialog.ApprovalYolo,
+		"plan":      dialog.ApprovalPlan,
 	} {
 		m, ok := modeByID(id)
 		if !ok || m.mode != want {

@@ -119,7 +119,7 @@ func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing
 		case err != nil:
 			return dialog.Landing{}, err
 		case a == rejected:
-			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: reasonRejected}}, nil
+			return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: reasonRejected}}, nil
 		}
 		// The user decided here: the agent's approval service records
 		// it, and later edits land without asking.
@@ -129,7 +129,7 @@ func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing
 		return dialog.Landing{}, err
 	}
 	d, err := sess.land(ctx, change)
-	if err == nil && d.Outcome == tools.Applied {
+	if err == nil && d.Outcome == dialog.Applied {
 		sess.attach(req.CallID, diff)
 	}
 	landing.Decision = d
@@ -149,11 +149,11 @@ func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing
 // (\r\n kept), without a BOM. A BOM is the file's encoding, which the
 // editor keeps when it saves; in its text it would be a stray U+FEFF
 // character. A new file the model began with a BOM is created without it.
-func (sess *session) land(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+func (sess *session) land(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	fs := sess.srv.capabilities().Fs
 	if !fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
 		d, err := tools.LandOnDisk(ctx, change)
-		if err == nil && d.Outcome == tools.Stale && !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
+		if err == nil && d.Outcome == dialog.Stale && !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
 			// The change was made from the editor's buffer, which may
 			// hold unsaved changes disk does not: writing disk would put
 			// them there behind the editor's back.
@@ -165,21 +165,21 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (too
 	}
 	reason, now, err := sess.staleReason(ctx, change)
 	if err != nil {
-		return tools.Decision{}, err
+		return dialog.Decision{}, err
 	}
 	if reason != "" {
-		return tools.Decision{Outcome: tools.Stale, Reason: reason, Content: now}, nil
+		return dialog.Decision{Outcome: dialog.Stale, Reason: reason, Content: now}, nil
 	}
 	err = sess.srv.writeTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: change.Path, Content: change.After})
 	switch {
 	case ctx.Err() != nil:
-		return tools.Decision{}, ctx.Err()
+		return dialog.Decision{}, ctx.Err()
 	case errors.As(err, new(*malformedAnswerError)):
-		return tools.Decision{}, fmt.Errorf("fs/write_text_file: %s, so whether the editor changed the file is unknown: read it before changing it again", err)
+		return dialog.Decision{}, fmt.Errorf("fs/write_text_file: %s, so whether the editor changed the file is unknown: read it before changing it again", err)
 	case err != nil:
-		return tools.Decision{}, fmt.Errorf("the editor did not write the file: fs/write_text_file: %s", clientError(err))
+		return dialog.Decision{}, fmt.Errorf("the editor did not write the file: fs/write_text_file: %s", clientError(err))
 	}
-	return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+	return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, nil
 }
 
 // staleReason reports why the file no longer holds what change was made
@@ -244,7 +244,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
-		Kind:       sdk.Ptr(toolKind(tools.Kind(req.Kind))),
+		Kind:       sdk.Ptr(toolKind(dialog.Kind(req.Kind))),
 		Title:      sdk.Ptr(req.Title),
 		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(confirmText(req)))},
 	}
@@ -265,7 +265,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, sess.asked.Add(1)))
-		if tools.Kind(req.Kind) == tools.KindExecute {
+		if dialog.Kind(req.Kind) == dialog.KindExecute {
 			// A command run for the user (a custom command's !{…}) is
 			// shown as a shell call of it: the command is its title.
 			call.Title, call.RawInput = sdk.Ptr(req.Details), map[string]any{"command": req.Details}
@@ -329,7 +329,7 @@ func confirmText(req dialog.ConfirmRequest) string {
 	}
 	lang := ""
 	switch req.Kind {
-	case string(tools.KindExecute):
+	case string(dialog.KindExecute):
 		lang = "sh"
 	case mcp.ConfirmationKind:
 		lang = "json"

@@ -125,7 +125,7 @@ func (t *turn) Compressed(ctx context.Context, _ dialog.Subagent, c dialog.Compr
 
 // Topic is a thought, not the plan: the plan is write_todos' list, which
 // each plan update replaces whole.
-func (t *turn) Topic(ctx context.Context, _ dialog.Subagent, topic tools.Topic) {
+func (t *turn) Topic(ctx context.Context, _ dialog.Subagent, topic dialog.Topic) {
 	t.sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(topic)))
 }
 
@@ -135,7 +135,7 @@ func (t *turn) Notice(ctx context.Context, _ dialog.Subagent, text string) {
 
 // Mode: a planning tool switched the mode: the modes and the config
 // options show it.
-func (t *turn) Mode(ctx context.Context, _ dialog.Subagent, _ tools.ApprovalMode) {
+func (t *turn) Mode(ctx context.Context, _ dialog.Subagent, _ dialog.ApprovalMode) {
 	sess := t.sess
 	sess.modeChanged(ctx)
 	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
@@ -158,7 +158,7 @@ func (t *turn) Commands(ctx context.Context, _ dialog.Subagent) {
 // topicThought is update_topic's topic as a thought is shown: its title
 // as the subject, then its summary (when it starts the topic) and the
 // model's intent.
-func topicThought(t tools.Topic) string {
+func topicThought(t dialog.Topic) string {
 	var b strings.Builder
 	if t.Title != "" {
 		b.WriteString("**Topic: " + t.Title + "**\n")

@@ -142,7 +142,7 @@ func toolCallUpdate(cwd string, c dialog.ToolCall) sdk.SessionUpdate {
 // confirmation or run attached, then what it displays.
 func toolResultUpdate(r dialog.ToolResult, content []sdk.ToolCallContent) sdk.SessionUpdate {
 	status := sdk.ToolCallStatusCompleted
-	if r.Status != tools.StatusOK {
+	if r.Status != dialog.StatusOK {
 		status = sdk.ToolCallStatusFailed
 	}
 	if r.Display != "" {
@@ -157,9 +157,9 @@ func toolResultUpdate(r dialog.ToolResult, content []sdk.ToolCallContent) sdk.Se
 
 // toolKind is ACP's name for a tool's kind: the same word, for the kinds
 // ACP has.
-func toolKind(k tools.Kind) sdk.ToolKind {
+func toolKind(k dialog.Kind) sdk.ToolKind {
 	switch k {
-	case tools.KindRead, tools.KindSearch, tools.KindEdit, tools.KindExecute, tools.KindFetch, tools.KindThink:
+	case dialog.KindRead, dialog.KindSearch, dialog.KindEdit, dialog.KindExecute, dialog.KindFetch, dialog.KindThink:
 		return sdk.ToolKind(k)
 	}
 	return sdk.ToolKindOther

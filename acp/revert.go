@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // LandFiles lands a rewind's revert: shown as a tool call of its own
@@ -19,7 +18,7 @@ import (
 // (through fs/write_text_file when the client declared it, else on
 // disk). A file the agent created is deleted on disk: ACP has no way to
 // delete through the client.
-func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	sess := t.sess
 	id := sdk.ToolCallId(fmt.Sprintf("revert-%d", sess.reverts.Add(1)))
 	var diffs []sdk.ToolCallContent
@@ -43,7 +42,7 @@ func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]to
 		Locations:  locations,
 		Content:    diffs,
 	}, "")
-	out := make([]tools.Decision, len(req.Changes))
+	out := make([]dialog.Decision, len(req.Changes))
 	status := sdk.ToolCallStatusFailed
 	defer func() {
 		sess.update(ctx, sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Status: sdk.Ptr(status), Content: diffs}})
@@ -53,12 +52,12 @@ func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]to
 		return nil, err
 	case a == rejected:
 		for i := range out {
-			out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user rejected the revert"}
+			out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the user rejected the revert"}
 		}
 		return out, nil
 	}
 	for i, c := range req.Changes {
-		var d tools.Decision
+		var d dialog.Decision
 		if c.Remove {
 			d, err = conversation.LandRevertOnDisk(ctx, c)
 		} else {

@@ -7,7 +7,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // A subagent runs as the main agent's invoke_agent call. ACP has no
@@ -36,7 +35,7 @@ type subagentRun struct {
 type subagentStep struct {
 	text   string // the text, or the call's title
 	callID string // "" for text
-	status tools.Status
+	status dialog.Status
 	ended  bool
 }
 

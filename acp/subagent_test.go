@@ -47,15 +47,15 @@ func TestSubagentUnderItsCall(t *testing.T) {
 	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "around"})
 	v.Text(ctx, sub, "I'll run ")
 	v.Text(ctx, sub, "the tests.")
-	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: tools.KindExecute, Args: map[string]any{"command": "go test"}})
+	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: dialog.KindExecute, Args: map[string]any{"command": "go test"}})
 	outcome, err := v.Confirm(ctx, dialog.ConfirmRequest{SessionID: "s1", CallID: "sub_1", Tool: tools.ShellName, Kind: "execute", Title: "Allow shell command?", Details: "go test"})
 	if err != nil || outcome != dialog.ProceedOnce {
 		t.Fatalf("confirm = %v, %v", outcome, err)
 	}
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: tools.StatusOK, Display: "ok"})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: dialog.StatusOK, Display: "ok"})
 	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 5}})
 	v.Error(ctx, sub, errors.New("out of turns"))
-	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The tests pass."})
+	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The tests pass."})
 
 	client.Wait(ctx, "the invoke_agent call's end", func(c *acptest.Client) bool {
 		for _, u := range c.ToolCallUpdates("call_1") {

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/background"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -63,7 +64,7 @@ func TestTerminalTimeout(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a command timing out after 200ms took %s", d)
 	}
-	if !strings.Contains(res.Output, "\nOutput: started\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != tools.StatusError {
+	if !strings.Contains(res.Output, "\nOutput: started\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
 		t.Errorf("result %q, %q", res.Output, res.Status)
 	}
 	terms := client.Terminals()

@@ -72,7 +72,7 @@ type Config struct {
 	// Hooks runs the user's hooks at the session's events (hooks.go);
 	// none when nil.
 	Hooks        Hooks
-	ApprovalMode tools.ApprovalMode
+	ApprovalMode dialog.ApprovalMode
 	// PlansDir finds the plans directory of the session with the id:
 	// where plan mode lets the model write its plan. A session asks once,
 	// on first use, and makes the directory reachable through Workspace
@@ -196,7 +196,7 @@ func New(cfg Config) *Agent {
 		cfg.SystemPrompt = DefaultSystemPrompt
 	}
 	if cfg.ApprovalMode == "" {
-		cfg.ApprovalMode = tools.ApprovalDefault
+		cfg.ApprovalMode = dialog.ApprovalDefault
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
@@ -216,18 +216,18 @@ func New(cfg Config) *Agent {
 }
 
 // approvalMode is what the sessions' approval services read.
-func (a *Agent) approvalMode() tools.ApprovalMode {
+func (a *Agent) approvalMode() dialog.ApprovalMode {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.cfg.ApprovalMode
 }
 
 // ApprovalMode is what runs without asking now.
-func (a *Agent) ApprovalMode() tools.ApprovalMode { return a.approvalMode() }
+func (a *Agent) ApprovalMode() dialog.ApprovalMode { return a.approvalMode() }
 
 // SetApprovalMode changes what runs without asking, for every session,
 // from the next call on: a mode a session chose for itself gives way.
-func (a *Agent) SetApprovalMode(mode tools.ApprovalMode) {
+func (a *Agent) SetApprovalMode(mode dialog.ApprovalMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.cfg.ApprovalMode = mode
@@ -296,7 +296,7 @@ func (a *Agent) rootsNote() string {
 // and plans directory while the ToolSet's declarations stay the same
 // slice. They are shared by every request: nobody may change them (a
 // BeforeToolSelection hook's choice makes new ones). None without tools.
-func (a *Agent) offeredTools(mode tools.ApprovalMode, plansDir string) []*genai.Tool {
+func (a *Agent) offeredTools(mode dialog.ApprovalMode, plansDir string) []*genai.Tool {
 	if a.cfg.Tools == nil {
 		return nil
 	}
@@ -336,7 +336,7 @@ type toolsCache struct {
 // toolsKey is what the declarations of one slice vary with: deniedByPolicy
 // reads the mode, and plan mode names its plans directory.
 type toolsKey struct {
-	mode     tools.ApprovalMode
+	mode     dialog.ApprovalMode
 	plansDir string
 }
 
@@ -366,8 +366,8 @@ func sameSlice[T any](a, b []T) bool {
 // plan alone, in plansDir; none that a policy rule denies in mode for
 // the session's interactivity (yolo's refusal of the planning tools in
 // editors and ACP, a default rule: policy/defaults).
-func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode tools.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
-	planning := mode == tools.ApprovalPlan
+func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode dialog.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
+	planning := mode == dialog.ApprovalPlan
 	var out []*genai.FunctionDeclaration
 	for _, d := range decls {
 		switch {
@@ -401,7 +401,7 @@ func (a *Agent) annotations(name string) tools.Annotations {
 // deniedByPolicy reports whether a policy rule denies every call of tool
 // name in mode, above what settings allow of it (tools.allowed, an MCP
 // server's trust): as in Gemini CLI, the model is not told of the tool.
-func (a *Agent) deniedByPolicy(name string, mode tools.ApprovalMode) bool {
+func (a *Agent) deniedByPolicy(name string, mode dialog.ApprovalMode) bool {
 	if a.cfg.Policy == nil {
 		return false
 	}
@@ -428,7 +428,7 @@ func (a *Agent) deniedByPolicy(name string, mode tools.ApprovalMode) bool {
 // generateConfig is what every model request of the agent carries, with
 // system as the system instruction, for a session in mode whose plans
 // directory is plansDir.
-func (a *Agent) generateConfig(system string, mode tools.ApprovalMode, plansDir string) *genai.GenerateContentConfig {
+func (a *Agent) generateConfig(system string, mode dialog.ApprovalMode, plansDir string) *genai.GenerateContentConfig {
 	cfg := a.answerConfig(system)
 	cfg.Tools = a.offeredTools(mode, plansDir)
 	return cfg

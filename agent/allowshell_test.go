@@ -31,8 +31,8 @@ func TestAllowShellDecidedAsShellCalls(t *testing.T) {
 	}{
 		{"tools.allowed names its root command", agent.Config{AllowedKeys: []string{"git"}}, "git log --oneline", dialog.Cancel, true, false},
 		{"tools.allowed names another", agent.Config{AllowedKeys: []string{"git"}}, "git log; rm -rf x", dialog.ProceedOnce, true, true},
-		{"yolo", agent.Config{ApprovalMode: tools.ApprovalYolo}, "rm -rf x", dialog.Cancel, true, false},
-		{"auto_edit still asks", agent.Config{ApprovalMode: tools.ApprovalAutoEdit}, "ls", dialog.ProceedOnce, true, true},
+		{"yolo", agent.Config{ApprovalMode: dialog.ApprovalYolo}, "rm -rf x", dialog.Cancel, true, false},
+		{"auto_edit still asks", agent.Config{ApprovalMode: dialog.ApprovalAutoEdit}, "ls", dialog.ProceedOnce, true, true},
 		{"declined", agent.Config{}, "ls", dialog.Cancel, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,14 +128,14 @@ priority = 100
 	}
 	engine := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
 	for _, tc := range []struct {
-		mode    tools.ApprovalMode
+		mode    dialog.ApprovalMode
 		command string
 		allowed bool
 		asked   bool
 	}{
-		{tools.ApprovalYolo, "rm -rf x", false, false},
-		{tools.ApprovalDefault, "git log", true, false},
-		{tools.ApprovalYolo, "make all", true, true},
+		{dialog.ApprovalYolo, "rm -rf x", false, false},
+		{dialog.ApprovalDefault, "git log", true, false},
+		{dialog.ApprovalYolo, "make all", true, true},
 	} {
 		conf := always(dialog.ProceedOnce)
 		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Confirmer: conf, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())})

@@ -22,7 +22,7 @@ func (a annotatedTool) Annotations() tools.Annotations { return a.annotations }
 
 func newAnnotatedTool(name string, a tools.Annotations, c *tools.Confirmation) annotatedTool {
 	return annotatedTool{fakeTool: fakeTool{name: name, build: func(map[string]any) (tools.Call, error) {
-		return fakeCall{title: name, kind: tools.KindOther, confirmation: c, exec: func(context.Context) (tools.Result, error) {
+		return fakeCall{title: name, kind: dialog.KindOther, confirmation: c, exec: func(context.Context) (tools.Result, error) {
 			return tools.Result{Output: "ran " + name}, nil
 		}}, nil
 	}}, annotations: a}
@@ -54,7 +54,7 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 
 	srv := geminitest.NewTestServer(t, calls, geminitest.TextTurn("ok"))
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: tools.ApprovalPlan, Confirmer: conf,
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalPlan, Confirmer: conf,
 		PlansDir: func(string) (string, error) { return t.TempDir(), nil }})
 	if res, _ := prompt(t, a.NewSession(), "plan"); res.Err != nil {
 		t.Fatal(res.Err)
@@ -85,7 +85,7 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 
 	srv = geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_fetch", nil)), geminitest.TextTurn("ok"))
 	conf = always(dialog.Cancel)
-	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: tools.ApprovalAutoEdit, Confirmer: conf})
+	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalAutoEdit, Confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "fetch"); res.Err != nil {
 		t.Fatal(res.Err)
 	}

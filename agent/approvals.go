@@ -24,7 +24,7 @@ import (
 type approvals struct {
 	// mode reads the agent's approval mode, which may change while the
 	// session lives (workspace/didChangeConfiguration).
-	mode func() tools.ApprovalMode
+	mode func() dialog.ApprovalMode
 	// preapproved are the keys settings allow (tools.allowed), and
 	// trustedTools the tools every call of which they allow.
 	preapproved  map[string]bool
@@ -53,7 +53,7 @@ func (a *approvals) withAnnotations(annotations func(string) tools.Annotations) 
 	return &sub
 }
 
-func newApprovals(mode func() tools.ApprovalMode, plansDir func() string, annotations func(string) tools.Annotations, preapproved, trustedTools []string) *approvals {
+func newApprovals(mode func() dialog.ApprovalMode, plansDir func() string, annotations func(string) tools.Annotations, preapproved, trustedTools []string) *approvals {
 	a := &approvals{mode: mode, plansDir: plansDir, annotations: annotations, preapproved: map[string]bool{}, trustedTools: map[string]bool{}, allowed: map[string]bool{}, mu: new(sync.Mutex)}
 	for _, key := range preapproved {
 		a.preapproved[key] = true
@@ -82,11 +82,11 @@ const (
 func (a *approvals) refusal(name string, c *tools.Confirmation) string {
 	mode := a.mode()
 	switch {
-	case name == tools.EnterPlanModeName && mode == tools.ApprovalPlan:
+	case name == tools.EnterPlanModeName && mode == dialog.ApprovalPlan:
 		return alreadyPlanning
-	case name == tools.ExitPlanModeName && mode != tools.ApprovalPlan:
+	case name == tools.ExitPlanModeName && mode != dialog.ApprovalPlan:
 		return notPlanning
-	case mode != tools.ApprovalPlan, a.annotations(name).ReadOnly, a.isPlanEdit(name, c):
+	case mode != dialog.ApprovalPlan, a.annotations(name).ReadOnly, a.isPlanEdit(name, c):
 		return ""
 	case a.annotations(name).EditsFiles:
 		return planEditRefusal
@@ -113,13 +113,13 @@ func (a *approvals) isPlanEdit(name string, c *tools.Confirmation) bool {
 // user's "always allow". A call without keys asks.
 func (a *approvals) allows(name string, c *tools.Confirmation) bool {
 	switch {
-	case a.mode() == tools.ApprovalPlan:
+	case a.mode() == dialog.ApprovalPlan:
 		return c == nil || a.isPlanEdit(name, c)
 	case c == nil:
 		return true
-	case a.mode() == tools.ApprovalYolo, c.Trusted, a.trustedTools[name]:
+	case a.mode() == dialog.ApprovalYolo, c.Trusted, a.trustedTools[name]:
 		return true
-	case a.mode() == tools.ApprovalAutoEdit && a.annotations(name).ReadOnly && a.annotations(name).OpenWorld:
+	case a.mode() == dialog.ApprovalAutoEdit && a.annotations(name).ReadOnly && a.annotations(name).OpenWorld:
 		return true
 	}
 	return a.allowedKeys(c.AllowKeys)
@@ -134,7 +134,7 @@ func (a *approvals) allowedKeys(keys []string) bool {
 	defer a.mu.Unlock()
 	for _, key := range keys {
 		switch {
-		case key == tools.EditKey && mode == tools.ApprovalAutoEdit:
+		case key == tools.EditKey && mode == dialog.ApprovalAutoEdit:
 		case a.allowed[key], a.preapproved[key]:
 		default:
 			return false
@@ -199,7 +199,7 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 	call.Mode = policyMode(a.mode())
 	v := a.policy.Check(call)
 	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {
-		if a.mode() == tools.ApprovalPlan && name == tools.InvokeAgentName && planAgent(call.Args) {
+		if a.mode() == dialog.ApprovalPlan && name == tools.InvokeAgentName && planAgent(call.Args) {
 			return verdict{}
 		}
 		return a.builtin(name, c)
@@ -245,7 +245,7 @@ func (a *approvals) builtin(name string, c *tools.Confirmation) verdict {
 // needs c approved would count for later calls: c has keys to allow, and
 // the mode is not plan, where no approval given before counts (allows).
 func (a *approvals) alwaysCounts(c *tools.Confirmation) bool {
-	return c != nil && c.CanAllowAlways() && a.mode() != tools.ApprovalPlan
+	return c != nil && c.CanAllowAlways() && a.mode() != dialog.ApprovalPlan
 }
 
 // denial is what the model is told of a call rule denied, in Gemini CLI's
@@ -263,7 +263,7 @@ func denial(rule *policy.Rule) string {
 // plan mode, where none of them counts (allows).
 func (a *approvals) allowedPriority(name string, c *tools.Confirmation) float64 {
 	switch {
-	case a.mode() == tools.ApprovalPlan:
+	case a.mode() == dialog.ApprovalPlan:
 		return 0
 	case a.trustedTools[name]:
 		return toolsAllowedPriority
@@ -293,13 +293,13 @@ func (a *approvals) everyKey(keys []string, withUser bool) bool {
 }
 
 // policyMode is mode as policy files spell it.
-func policyMode(mode tools.ApprovalMode) policy.Mode {
+func policyMode(mode dialog.ApprovalMode) policy.Mode {
 	switch mode {
-	case tools.ApprovalAutoEdit:
+	case dialog.ApprovalAutoEdit:
 		return policy.ModeAutoEdit
-	case tools.ApprovalYolo:
+	case dialog.ApprovalYolo:
 		return policy.ModeYolo
-	case tools.ApprovalPlan:
+	case dialog.ApprovalPlan:
 		return policy.ModePlan
 	}
 	return policy.ModeDefault

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/tools/background"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -40,7 +41,7 @@ func TestBackgroundCommandsBeyondTheBoundNeverRun(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(calls...), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...),
-		Workspace: ws, ApprovalMode: tools.ApprovalYolo,
+		Workspace: ws, ApprovalMode: dialog.ApprovalYolo,
 	})
 	s := a.NewSession()
 	t.Cleanup(func() {

@@ -88,7 +88,7 @@ func TestCancelMidConfirmation(t *testing.T) {
 		t.Errorf("results = %+v", got)
 	}
 	for _, ev := range got {
-		if ev.ToolResult.Status != tools.StatusCancelled {
+		if ev.ToolResult.Status != dialog.StatusCancelled {
 			t.Errorf("result = %+v, want cancelled", ev.ToolResult)
 		}
 	}
@@ -110,7 +110,7 @@ func TestCancelMidTool(t *testing.T) {
 		geminitest.Call("run_shell_command", map[string]any{"command": "sleep 100"}),
 		geminitest.Call("run_shell_command", map[string]any{"command": "echo never", "wait_for_previous": true}),
 	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(block), ApprovalMode: tools.ApprovalYolo})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(block), ApprovalMode: dialog.ApprovalYolo})
 	s := a.NewSession()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -122,7 +122,7 @@ func TestCancelMidTool(t *testing.T) {
 	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := evs.of(dialog.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != tools.StatusCancelled {
+	if got := evs.of(dialog.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != dialog.StatusCancelled {
 		t.Errorf("results = %+v", got)
 	}
 	prompt(t, s, "next")

@@ -46,7 +46,7 @@ func checkpointSetup(t *testing.T, cp *checkpointer) (*agent.Session, string, *d
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"))
 	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
 		Lander: user, Workspace: ws, Checkpointer: cp})
 	return a.NewSession(), path, user
 }
@@ -132,10 +132,10 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 // declinedFiles is a FilesLander whose user declines every restore.
 type declinedFiles struct{ diskUser }
 
-func (declinedFiles) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
-	out := make([]tools.Decision, len(req.Changes))
+func (declinedFiles) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
+	out := make([]dialog.Decision, len(req.Changes))
 	for i := range out {
-		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user declined"}
+		out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined"}
 	}
 	return out, nil
 }
@@ -200,10 +200,10 @@ func mode(t *testing.T, path string) os.FileMode {
 // leaving disk as it is.
 type bufferOnly struct{ diskUser }
 
-func (bufferOnly) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
-	out := make([]tools.Decision, len(req.Changes))
+func (bufferOnly) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
+	out := make([]dialog.Decision, len(req.Changes))
 	for i, c := range req.Changes {
-		out[i] = tools.Decision{Outcome: tools.Applied, Content: c.After}
+		out[i] = dialog.Decision{Outcome: dialog.Applied, Content: c.After}
 	}
 	return out, nil
 }

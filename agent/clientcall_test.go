@@ -27,11 +27,11 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 		name     string
 		allow    bool
 		want     string // a.txt after the call
-		status   tools.Status
+		status   dialog.Status
 		response string // in the function response the model reads
 	}{
-		{name: "confirmed", allow: true, want: "again\n", status: tools.StatusOK, response: "output"},
-		{name: "declined", allow: false, want: "after\n", status: tools.StatusRejected, response: "not applied"},
+		{name: "confirmed", allow: true, want: "again\n", status: dialog.StatusOK, response: "output"},
+		{name: "declined", allow: false, want: "after\n", status: dialog.StatusRejected, response: "not applied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -44,14 +44,14 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			lander := landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 				asked = append(asked, req.Ask)
 				if req.Ask && decline {
-					return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
+					return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined it"}}, nil
 				}
 				dec, err := tools.LandOnDisk(ctx, req.Change)
 				return dialog.Landing{Decision: dec}, err
 			})
 			cp := &checkpointer{path: path}
 			srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"), geminitest.TextTurn("next"))
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalDefault,
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalDefault,
 				Lander: diskFiles{lander}, Workspace: ws, Checkpointer: cp})
 			s := a.NewSession()
 			if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
@@ -106,6 +106,6 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 // diskFiles is a lander that lands reverts on disk.
 type diskFiles struct{ landerFunc }
 
-func (diskFiles) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (diskFiles) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	return (&diskUser{}).LandFiles(ctx, req)
 }

@@ -31,11 +31,11 @@ func TestConfirmation(t *testing.T) {
 		outcome  dialog.ConfirmOutcome
 		asked    int      // confirmations over both prompts
 		ran      []string // commands run
-		statuses []tools.Status
+		statuses []dialog.Status
 	}{
-		{"proceed once asks every time", dialog.ProceedOnce, 3, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
-		{"proceed always remembers the root command", dialog.ProceedAlways, 1, []string{"go test", "go vet", "go build"}, []tools.Status{"ok", "ok", "ok"}},
-		{"cancel runs nothing", dialog.Cancel, 3, nil, []tools.Status{"rejected", "rejected", "rejected"}},
+		{"proceed once asks every time", dialog.ProceedOnce, 3, []string{"go test", "go vet", "go build"}, []dialog.Status{"ok", "ok", "ok"}},
+		{"proceed always remembers the root command", dialog.ProceedAlways, 1, []string{"go test", "go vet", "go build"}, []dialog.Status{"ok", "ok", "ok"}},
+		{"cancel runs nothing", dialog.Cancel, 3, nil, []dialog.Status{"rejected", "rejected", "rejected"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := geminitest.NewTestServer(t,
@@ -62,7 +62,7 @@ func TestConfirmation(t *testing.T) {
 			if got := sh.commands(); !slices.Equal(sortedFirst(got, 2), sortedFirst(tc.ran, 2)) {
 				t.Errorf("ran %q, want %q (the first two in any order)", got, tc.ran)
 			}
-			var statuses []tools.Status
+			var statuses []dialog.Status
 			for _, ev := range append(evs1, evs2...).of(dialog.EventToolResult) {
 				statuses = append(statuses, ev.ToolResult.Status)
 			}
@@ -138,7 +138,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: broken})
 	_, evs := prompt(t, a.NewSession(), "clean")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusError {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusError {
 		t.Errorf("result = %+v", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != "Asking the user for approval failed: client went away" {
@@ -147,7 +147,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 
 	b, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	_, evs = prompt(t, b.NewSession(), "list")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusRejected {
 		t.Errorf("without a confirmer, result = %+v", r)
 	}
 	if len(sh.commands()) != 0 {
@@ -159,7 +159,7 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("built"))
 	sh := &shellTool{}
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, ApprovalMode: tools.ApprovalYolo})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, ApprovalMode: dialog.ApprovalYolo})
 	prompt(t, a.NewSession(), "build")
 	if len(conf.asked()) != 0 || !slices.Equal(sh.commands(), []string{"make"}) {
 		t.Errorf("asked %d times, ran %q", len(conf.asked()), sh.commands())
@@ -170,7 +170,7 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 func editTool() fakeTool {
 	return fakeTool{name: tools.ReplaceName, build: func(args map[string]any) (tools.Call, error) {
 		text, _ := args["text"].(string)
-		return fakeCall{title: "Edit", kind: tools.KindEdit, confirmation: tools.EditConfirmation(""), exec: func(context.Context) (tools.Result, error) {
+		return fakeCall{title: "Edit", kind: dialog.KindEdit, confirmation: tools.EditConfirmation(""), exec: func(context.Context) (tools.Result, error) {
 			change := workspace.FileChange{Path: "/w/a.txt", Exists: true, Before: "old\n", After: text}
 			return tools.Result{Proposal: &tools.Proposal{Change: change}}, nil
 		}}, nil
@@ -189,7 +189,7 @@ type frontEnd struct {
 func (f *frontEnd) Land(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	f.requests = append(f.requests, req)
 	always := req.Ask && req.Change.After == "always\n"
-	return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}, AllowAlways: always}, nil
+	return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied, Content: req.Change.After}, AllowAlways: always}, nil
 }
 
 func (f *frontEnd) Confirm(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
@@ -213,14 +213,14 @@ func TestEditsAskedPerMode(t *testing.T) {
 		return geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": text}))
 	}
 	for _, tc := range []struct {
-		mode tools.ApprovalMode
+		mode dialog.ApprovalMode
 		ask  []bool
 	}{
 		// In default mode, edits land without asking once the user chose
 		// "always allow" when asked.
-		{tools.ApprovalDefault, []bool{true, true, false}},
-		{tools.ApprovalAutoEdit, []bool{false, false, false}},
-		{tools.ApprovalYolo, []bool{false, false, false}},
+		{dialog.ApprovalDefault, []bool{true, true, false}},
+		{dialog.ApprovalAutoEdit, []bool{false, false, false}},
+		{dialog.ApprovalYolo, []bool{false, false, false}},
 	} {
 		t.Run(string(tc.mode), func(t *testing.T) {
 			srv := geminitest.NewTestServer(t, edit("once\n"), edit("always\n"), edit("later\n"), geminitest.TextTurn("ok"))
@@ -246,7 +246,7 @@ func TestEditsAskedPerMode(t *testing.T) {
 				}
 			}
 			for _, ev := range evs.of(dialog.EventToolResult) {
-				if ev.ToolResult.Status != tools.StatusOK {
+				if ev.ToolResult.Status != dialog.StatusOK {
 					t.Errorf("result %+v", ev.ToolResult)
 				}
 			}
@@ -264,7 +264,7 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 	var asked []bool
 	lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 		asked = append(asked, req.Ask)
-		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user declined it"}}, nil
+		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined it"}}, nil
 	})
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander})
 	_, evs := prompt(t, a.NewSession(), "edit")
@@ -272,7 +272,7 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 		t.Errorf("asked = %v", asked)
 	}
 	for _, ev := range evs.of(dialog.EventToolResult) {
-		if ev.ToolResult.Status != tools.StatusRejected {
+		if ev.ToolResult.Status != dialog.StatusRejected {
 			t.Errorf("result %+v, want rejected", ev.ToolResult)
 		}
 	}
@@ -282,9 +282,9 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 // written.
 func TestEditWithoutLander(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tools.ApprovalYolo})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: dialog.ApprovalYolo})
 	_, evs := prompt(t, a.NewSession(), "edit")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -304,7 +304,7 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: nobody})
 	_, evs := prompt(t, a.NewSession(), "build")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != tools.StatusRejected {
+	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusRejected {
 		t.Errorf("result = %+v, want rejected", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != why {
@@ -408,7 +408,7 @@ func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("save_memory", nil)), geminitest.TextTurn("ok"))
 	ran := false
 	memory := fakeTool{name: "save_memory", build: func(map[string]any) (tools.Call, error) {
-		return fakeCall{title: "Save", kind: tools.KindEdit,
+		return fakeCall{title: "Save", kind: dialog.KindEdit,
 			confirmation: &tools.Confirmation{Kind: "edit", Title: "Confirm Memory Save", AllowKeys: []string{"save_memory"}},
 			exec: func(context.Context) (tools.Result, error) {
 				ran = true
@@ -454,7 +454,7 @@ func TestEditQuestionSaysWhetherAlwaysHolds(t *testing.T) {
 				if req.Ask {
 					offered = append(offered, req.CanAllowAlways)
 				}
-				return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied}, AllowAlways: true}, nil
+				return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}, AllowAlways: true}, nil
 			})
 			cfg := agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander}
 			if tc.policy != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // Every question the agent asks leaves through one door, the session's,
@@ -39,7 +38,7 @@ var errNoFilesLander = errors.New("this front end cannot land a revert")
 
 // landAll hands the front end changes to land as one (a rewind's revert),
 // asking the user once; each change's decision, in order.
-func (s *Session) landAll(ctx context.Context, title string, changes []dialog.RevertChange) ([]tools.Decision, error) {
+func (s *Session) landAll(ctx context.Context, title string, changes []dialog.RevertChange) ([]dialog.Decision, error) {
 	lander, ok := s.agent.cfg.Lander.(dialog.FilesLander)
 	if !ok {
 		return nil, errNoFilesLander
@@ -73,9 +72,9 @@ func (s *Session) canQuestion() bool { return s.agent.cfg.Asker != nil }
 
 // question puts call callID's question q to the user through the front
 // end's Asker.
-func (s *Session) question(ctx context.Context, callID string, q tools.Question) (tools.Answer, error) {
+func (s *Session) question(ctx context.Context, callID string, q dialog.Question) (dialog.Answer, error) {
 	if !s.canQuestion() {
-		return tools.Answer{}, fmt.Errorf("%w: this front end cannot put a question", dialog.ErrCannotAsk)
+		return dialog.Answer{}, fmt.Errorf("%w: this front end cannot put a question", dialog.ErrCannotAsk)
 	}
 	return s.agent.cfg.Asker.Ask(ctx, dialog.AskRequest{SessionID: s.id, CallID: callID, Question: q})
 }

@@ -67,12 +67,12 @@ func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit, lan
 		return dialog.SelectionEdited{}, fmt.Errorf("preparing the edit of %s: %w", req.Path, err)
 	}
 	if change.Before != req.Text {
-		out.Decision = tools.Decision{Outcome: tools.Stale, Reason: "the file changed while Gemini was writing the edit"}
+		out.Decision = dialog.Decision{Outcome: dialog.Stale, Reason: "the file changed while Gemini was writing the edit"}
 		return out, nil
 	}
 	door := a.selectionDoor(req.Path, selection, replacement)
 	if door.refusal != "" {
-		out.Decision = tools.Decision{Outcome: tools.Refused, Reason: door.refusal}
+		out.Decision = dialog.Decision{Outcome: dialog.Refused, Reason: door.refusal}
 		return out, nil
 	}
 	if lander == nil {

@@ -14,18 +14,19 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 func TestModelAndApprovalModeAsSet(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", ApprovalMode: tools.ApprovalAutoEdit})
-	if a.Model() != "gemini-2.5-pro" || a.ApprovalMode() != tools.ApprovalAutoEdit {
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", ApprovalMode: dialog.ApprovalAutoEdit})
+	if a.Model() != "gemini-2.5-pro" || a.ApprovalMode() != dialog.ApprovalAutoEdit {
 		t.Fatalf("Model, ApprovalMode = %s, %s", a.Model(), a.ApprovalMode())
 	}
 	a.SetModel("gemini-2.5-flash")
-	a.SetApprovalMode(tools.ApprovalYolo)
-	if a.Model() != "gemini-2.5-flash" || a.ApprovalMode() != tools.ApprovalYolo {
+	a.SetApprovalMode(dialog.ApprovalYolo)
+	if a.Model() != "gemini-2.5-flash" || a.ApprovalMode() != dialog.ApprovalYolo {
 		t.Errorf("after the changes: Model, ApprovalMode = %s, %s", a.Model(), a.ApprovalMode())
 	}
 }

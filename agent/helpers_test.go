@@ -191,13 +191,13 @@ func (f fakeTool) Build(args map[string]any) (tools.Call, error) { return f.buil
 // fakeCall is a tools.Call running exec.
 type fakeCall struct {
 	title        string
-	kind         tools.Kind
+	kind         dialog.Kind
 	confirmation *tools.Confirmation
 	exec         func(ctx context.Context) (tools.Result, error)
 }
 
 func (c fakeCall) Title() string                     { return c.title }
-func (c fakeCall) Kind() tools.Kind                  { return c.kind }
+func (c fakeCall) Kind() dialog.Kind                 { return c.kind }
 func (c fakeCall) Confirmation() *tools.Confirmation { return c.confirmation }
 func (c fakeCall) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
 	return c.exec(ctx)
@@ -210,7 +210,7 @@ func readTool() fakeTool {
 		if !ok || path == "" {
 			return nil, errors.New("params must have required property 'path'")
 		}
-		return fakeCall{title: "Read " + path, kind: tools.KindRead, exec: func(context.Context) (tools.Result, error) {
+		return fakeCall{title: "Read " + path, kind: dialog.KindRead, exec: func(context.Context) (tools.Result, error) {
 			return tools.Result{Output: "contents of " + path, Display: "read " + path}, nil
 		}}, nil
 	}}
@@ -238,7 +238,7 @@ func (s *shellTool) tool() fakeTool {
 		cmd, _ := args["command"].(string)
 		return fakeCall{
 			title:        cmd,
-			kind:         tools.KindExecute,
+			kind:         dialog.KindExecute,
 			confirmation: real.Confirmation(),
 			exec: func(context.Context) (tools.Result, error) {
 				s.mu.Lock()

@@ -179,7 +179,7 @@ func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args m
 	out := t.fireHook(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
 	switch {
 	case t.ctx.Err() != nil:
-		return hooked, tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
 	case out.Stop:
 		t.stopByHookLater(out.StopReason)
 		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false

@@ -228,7 +228,7 @@ func (s source) Tools() []tools.Tool { return s }
 // as 0.61's hooks do; a built-in's hooks have none.
 func TestToolHooksHearMCPCallsAsGeminiCLI061(t *testing.T) {
 	echo := mcpEcho{fakeTool{name: "mcp_srv_echo", build: func(map[string]any) (tools.Call, error) {
-		return fakeCall{title: "echo", kind: tools.KindOther, exec: func(context.Context) (tools.Result, error) {
+		return fakeCall{title: "echo", kind: dialog.KindOther, exec: func(context.Context) (tools.Result, error) {
 			return tools.Result{Output: "echoed"}, nil
 		}}, nil
 	}}}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -49,8 +49,8 @@ func journalSize(exchanges []sessionstore.Exchange) int {
 
 // landed records change, landed with outcome d: applied or modified by
 // the user on the way, the file now holds d.Content.
-func (j *journal) landed(change workspace.FileChange, d tools.Decision) {
-	if d.Outcome != tools.Applied && d.Outcome != tools.Modified {
+func (j *journal) landed(change workspace.FileChange, d dialog.Decision) {
+	if d.Outcome != dialog.Applied && d.Outcome != dialog.Modified {
 		return
 	}
 	after := fileBytes(change.BOM, d.Content)

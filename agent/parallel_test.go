@@ -50,7 +50,7 @@ func (b *barrier) all() bool {
 func gatedTool(name string, exec func(ctx context.Context, path string) (tools.Result, error)) fakeTool {
 	return fakeTool{name: name, build: func(args map[string]any) (tools.Call, error) {
 		path, _ := args["path"].(string)
-		return fakeCall{title: name + " " + path, kind: tools.KindRead, exec: func(ctx context.Context) (tools.Result, error) {
+		return fakeCall{title: name + " " + path, kind: dialog.KindRead, exec: func(ctx context.Context) (tools.Result, error) {
 			return exec(ctx, path)
 		}}, nil
 	}}
@@ -132,7 +132,7 @@ func TestTwoReplacesOfOneFileLandInOrder(t *testing.T) {
 	), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...),
-		Workspace: ws, Lander: &diskLander{}, ApprovalMode: tools.ApprovalAutoEdit,
+		Workspace: ws, Lander: &diskLander{}, ApprovalMode: dialog.ApprovalAutoEdit,
 	})
 	prompt(t, a.NewSession(), "edit")
 	got, err := os.ReadFile(file)
@@ -246,7 +246,7 @@ func TestCancelStopsEveryRunningCall(t *testing.T) {
 		t.Fatalf("results = %+v", results)
 	}
 	for _, r := range results {
-		if r.ToolResult.Status != tools.StatusCancelled {
+		if r.ToolResult.Status != dialog.StatusCancelled {
 			t.Errorf("result = %+v, want cancelled", r.ToolResult)
 		}
 	}
@@ -370,12 +370,12 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 // run's) is no user's no, and the later calls run.
 func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 	for _, c := range []struct {
-		outcome tools.Outcome
+		outcome dialog.Outcome
 		ran     bool
 		later   string
 	}{
-		{tools.Declined, false, "The user declined an earlier call of this answer, so this call was cancelled before it ran."},
-		{tools.Refused, true, ""},
+		{dialog.Declined, false, "The user declined an earlier call of this answer, so this call was cancelled before it ran."},
+		{dialog.Refused, true, ""},
 	} {
 		t.Run(string(c.outcome), func(t *testing.T) {
 			var read atomic.Bool
@@ -387,7 +387,7 @@ func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 				if !req.Ask {
 					t.Errorf("landed %+v unasked", req)
 				}
-				return dialog.Landing{Decision: tools.Decision{Outcome: c.outcome, Reason: "no"}}, nil
+				return dialog.Landing{Decision: dialog.Decision{Outcome: c.outcome, Reason: "no"}}, nil
 			})
 			srv := geminitest.NewTestServer(t, geminitest.CallTurn(
 				geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),

@@ -13,7 +13,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // persisted is where a session stands with its file: how much of the
@@ -143,7 +142,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
 	s.saved = persisted{contents: len(snap.History)}
 	s.approvals.allowAlways(snap.Allow...)
-	s.mode, s.approvedPlan = a.restoredMode(tools.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
+	s.mode, s.approvedPlan = a.restoredMode(dialog.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
 	s.startSource = "resume"
 
 	a.mu.Lock()
@@ -163,18 +162,18 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 // could not switch to them there (turn.switchMode); plan comes back as
 // default where plan mode is off. "" (a file saved before modes were
 // kept) follows the agent's mode.
-func (a *Agent) restoredMode(saved tools.ApprovalMode) tools.ApprovalMode {
+func (a *Agent) restoredMode(saved dialog.ApprovalMode) dialog.ApprovalMode {
 	switch saved {
-	case tools.ApprovalDefault:
+	case dialog.ApprovalDefault:
 		return saved
-	case tools.ApprovalPlan:
+	case dialog.ApprovalPlan:
 		if a.cfg.PlansDir == nil {
-			return tools.ApprovalDefault
+			return dialog.ApprovalDefault
 		}
 		return saved
-	case tools.ApprovalAutoEdit, tools.ApprovalYolo:
+	case dialog.ApprovalAutoEdit, dialog.ApprovalYolo:
 		if a.cfg.Untrusted {
-			return tools.ApprovalDefault
+			return dialog.ApprovalDefault
 		}
 		return saved
 	}

@@ -149,27 +149,27 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...)
 	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
 	approved, planning := first.NewSession(), first.NewSession()
-	approved.SetApprovalMode(tools.ApprovalPlan)
+	approved.SetApprovalMode(dialog.ApprovalPlan)
 	prompt(t, approved, "done planning")
-	planning.SetApprovalMode(tools.ApprovalPlan)
+	planning.SetApprovalMode(dialog.ApprovalPlan)
 	prompt(t, planning, "keep planning")
 	follower := first.NewSession() // never chose a mode
 	prompt(t, follower, "hello")
-	if approved.ApprovalMode() != tools.ApprovalAutoEdit || approved.ApprovedPlan() != plan {
+	if approved.ApprovalMode() != dialog.ApprovalAutoEdit || approved.ApprovedPlan() != plan {
 		t.Fatalf("before the restart: mode %q, approved plan %q", approved.ApprovalMode(), approved.ApprovedPlan())
 	}
 
 	for _, tc := range []struct {
 		name                   string
 		cfg                    agent.Config
-		approvedMode, planMode tools.ApprovalMode
+		approvedMode, planMode dialog.ApprovalMode
 	}{
-		{"trusted", agent.Config{PlansDir: plansDir}, tools.ApprovalAutoEdit, tools.ApprovalPlan},
-		{"untrusted", agent.Config{PlansDir: plansDir, Untrusted: true}, tools.ApprovalDefault, tools.ApprovalPlan},
-		{"plan mode off", agent.Config{}, tools.ApprovalAutoEdit, tools.ApprovalDefault},
+		{"trusted", agent.Config{PlansDir: plansDir}, dialog.ApprovalAutoEdit, dialog.ApprovalPlan},
+		{"untrusted", agent.Config{PlansDir: plansDir, Untrusted: true}, dialog.ApprovalDefault, dialog.ApprovalPlan},
+		{"plan mode off", agent.Config{}, dialog.ApprovalAutoEdit, dialog.ApprovalDefault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.cfg.Store, tc.cfg.Workspace, tc.cfg.ApprovalMode = store, ws, tools.ApprovalYolo
+			tc.cfg.Store, tc.cfg.Workspace, tc.cfg.ApprovalMode = store, ws, dialog.ApprovalYolo
 			restarted, _ := newAgent(t, srv, tc.cfg)
 			a, err := restarted.Session(context.Background(), approved.ID())
 			if err != nil {
@@ -190,7 +190,7 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.ApprovalMode() != tools.ApprovalYolo {
+			if f.ApprovalMode() != dialog.ApprovalYolo {
 				t.Errorf("the session that chose no mode resumed in %q, want the agent's yolo", f.ApprovalMode())
 			}
 		})
@@ -205,7 +205,7 @@ func TestModeChosenBetweenPromptsSurvivesARestart(t *testing.T) {
 	first, _ := newAgent(t, srv, agent.Config{Store: store})
 	s := first.NewSession()
 	prompt(t, s, "hi")
-	s.SetApprovalMode(tools.ApprovalAutoEdit)
+	s.SetApprovalMode(dialog.ApprovalAutoEdit)
 	if err := s.SaveMode(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestModeChosenBetweenPromptsSurvivesARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resumed.ApprovalMode() != tools.ApprovalAutoEdit {
+	if resumed.ApprovalMode() != dialog.ApprovalAutoEdit {
 		t.Errorf("resumed in %q, want auto_edit", resumed.ApprovalMode())
 	}
 	if got := len(resumed.RewindPoints()); got != 1 {
@@ -223,7 +223,7 @@ func TestModeChosenBetweenPromptsSurvivesARestart(t *testing.T) {
 
 	// A session never saved is not saved for its mode alone.
 	fresh := first.NewSession()
-	fresh.SetApprovalMode(tools.ApprovalAutoEdit)
+	fresh.SetApprovalMode(dialog.ApprovalAutoEdit)
 	if err := fresh.SaveMode(context.Background()); err != nil {
 		t.Fatal(err)
 	}

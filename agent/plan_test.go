@@ -33,9 +33,9 @@ type planAsker struct {
 	asked  []dialog.AskRequest
 }
 
-func (p *planAsker) Ask(_ context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (p *planAsker) Ask(_ context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	p.asked = append(p.asked, req)
-	return tools.Answer{Chosen: []string{p.choose}}, nil
+	return dialog.Answer{Chosen: []string{p.choose}}, nil
 }
 
 // A whole plan-mode session with the real tools: enter_plan_mode asks
@@ -94,11 +94,11 @@ func TestPlanModeSession(t *testing.T) {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	var modes []tools.ApprovalMode
+	var modes []dialog.ApprovalMode
 	for _, ev := range evs.of(dialog.EventMode) {
 		modes = append(modes, ev.Mode)
 	}
-	if !slices.Equal(modes, []tools.ApprovalMode{tools.ApprovalPlan, tools.ApprovalAutoEdit}) {
+	if !slices.Equal(modes, []dialog.ApprovalMode{dialog.ApprovalPlan, dialog.ApprovalAutoEdit}) {
 		t.Errorf("mode events %v, want plan then auto_edit", modes)
 	}
 	if got := conf.asked(); len(got) != 1 || got[0].Title != "Enter Plan Mode" {
@@ -135,7 +135,7 @@ func TestPlanModeSession(t *testing.T) {
 	if len(asker.asked) != 1 || asker.asked[0].Question.Kind != tools.PlanQuestionKind || asker.asked[0].Question.Text != "# Plan\n\n1. Add the flag.\n" || asker.asked[0].SessionID != s.ID() {
 		t.Errorf("the plan approval asked %+v", asker.asked)
 	}
-	if s.ApprovalMode() != tools.ApprovalAutoEdit || a.ApprovalMode() != tools.ApprovalDefault {
+	if s.ApprovalMode() != dialog.ApprovalAutoEdit || a.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("after approval: the session's mode %q, the agent's %q; want only the session in auto_edit", s.ApprovalMode(), a.ApprovalMode())
 	}
 	if got := s.ApprovedPlan(); got != filepath.Join(plans, "flag.md") {
@@ -194,8 +194,8 @@ func TestPlanModeSession(t *testing.T) {
 
 	// The agent's mode set anew (the user's choice for every session)
 	// overrides the session's own.
-	a.SetApprovalMode(tools.ApprovalDefault)
-	if s.ApprovalMode() != tools.ApprovalDefault {
+	a.SetApprovalMode(dialog.ApprovalDefault)
+	if s.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("after SetApprovalMode the session's mode is %q", s.ApprovalMode())
 	}
 }
@@ -225,12 +225,12 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true,
 	})
 	s := a.NewSession()
-	s.SetApprovalMode(tools.ApprovalPlan)
+	s.SetApprovalMode(dialog.ApprovalPlan)
 	_, evs := prompt(t, s, "done planning")
-	if s.ApprovalMode() != tools.ApprovalDefault {
+	if s.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
 	}
-	if got := evs.of(dialog.EventMode); len(got) != 1 || got[0].Mode != tools.ApprovalDefault {
+	if got := evs.of(dialog.EventMode); len(got) != 1 || got[0].Mode != dialog.ApprovalDefault {
 		t.Errorf("mode events %+v", got)
 	}
 	out, _ := responses(t, srv.Requests()[1])[0].Response["output"].(string)
@@ -286,7 +286,7 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 		Workspace: ws, Lander: &diskLander{}, Confirmer: always(dialog.ProceedOnce),
 		PlansDir: func(string) (string, error) { return plans, nil },
 	})
-	a.SetApprovalMode(tools.ApprovalPlan)
+	a.SetApprovalMode(dialog.ApprovalPlan)
 	if res, _ := prompt(t, a.NewSession(), "Plan it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -322,14 +322,14 @@ func TestYoloOffersPlanModeOnlyHeadless(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		mode        tools.ApprovalMode
+		mode        dialog.ApprovalMode
 		interactive bool
 		offered     bool
 	}{
-		{tools.ApprovalYolo, true, false},
-		{tools.ApprovalYolo, false, true},
-		{tools.ApprovalAutoEdit, true, true},
-		{tools.ApprovalDefault, true, true},
+		{dialog.ApprovalYolo, true, false},
+		{dialog.ApprovalYolo, false, true},
+		{dialog.ApprovalAutoEdit, true, true},
+		{dialog.ApprovalDefault, true, true},
 	} {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("Hi."))
 		a, _ := newAgent(t, srv, agent.Config{

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/policy"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -101,7 +102,7 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 	const denied = "Tool execution denied by policy. Deletion is permanent"
 	for _, tc := range []struct {
 		name        string
-		mode        tools.ApprovalMode
+		mode        dialog.ApprovalMode
 		headless    bool
 		allowedKeys []string
 		trusted     []string
@@ -109,39 +110,39 @@ func TestDoorFollowsPolicyRules(t *testing.T) {
 		call        func() (policy.Call, string, *tools.Confirmation)
 		want        verdict
 	}{
-		{name: "deny of a prefix, even in yolo", mode: tools.ApprovalYolo, call: shell("rm -rf build"), want: verdict{refusal: denied}},
-		{name: "deny of a part of a line", mode: tools.ApprovalYolo, call: shell("ls && rm -rf build"), want: verdict{refusal: denied}},
-		{name: "deny outranks always allow", mode: tools.ApprovalDefault, always: []string{"rm"}, call: shell("rm x"), want: verdict{refusal: denied}},
-		{name: "tools.allowed outranks a priority-100 deny", mode: tools.ApprovalDefault, allowedKeys: []string{"rm"}, call: shell("rm x"), want: verdict{}},
-		{name: "a priority-500 deny outranks tools.allowed", mode: tools.ApprovalDefault, trusted: []string{tools.WebFetchName}, call: fetch, want: verdict{refusal: "Tool execution denied by policy."}},
-		{name: "allow of a prefix", mode: tools.ApprovalDefault, call: shell("git status"), want: verdict{}},
-		{name: "allow of a prefix outranks plan mode", mode: tools.ApprovalPlan, call: shell("git log"), want: verdict{}},
-		{name: "allowed line with an undecided part asks", mode: tools.ApprovalDefault, call: shell("git status && make"), want: verdict{ask: true, always: true}},
-		{name: "allowed line with an undecided part in yolo", mode: tools.ApprovalYolo, call: shell("git status && make"), want: verdict{}},
-		{name: "allowed line with an undecided part in plan mode", mode: tools.ApprovalPlan, call: shell("git status && make"), want: verdict{refusal: planModeRefusal}},
-		{name: "ask for a write in auto_edit", mode: tools.ApprovalAutoEdit, call: write, want: verdict{ask: true}},
-		{name: "ask for a write in yolo", mode: tools.ApprovalYolo, call: write, want: verdict{ask: true}},
-		{name: "ask for a write outranks always allow", mode: tools.ApprovalDefault, always: []string{tools.EditKey}, call: write, want: verdict{ask: true}},
-		{name: "ask headless is a refusal", mode: tools.ApprovalAutoEdit, headless: true, call: write,
+		{name: "deny of a prefix, even in yolo", mode: dialog.ApprovalYolo, call: shell("rm -rf build"), want: verdict{refusal: denied}},
+		{name: "deny of a part of a line", mode: dialog.ApprovalYolo, call: shell("ls && rm -rf build"), want: verdict{refusal: denied}},
+		{name: "deny outranks always allow", mode: dialog.ApprovalDefault, always: []string{"rm"}, call: shell("rm x"), want: verdict{refusal: denied}},
+		{name: "tools.allowed outranks a priority-100 deny", mode: dialog.ApprovalDefault, allowedKeys: []string{"rm"}, call: shell("rm x"), want: verdict{}},
+		{name: "a priority-500 deny outranks tools.allowed", mode: dialog.ApprovalDefault, trusted: []string{tools.WebFetchName}, call: fetch, want: verdict{refusal: "Tool execution denied by policy."}},
+		{name: "allow of a prefix", mode: dialog.ApprovalDefault, call: shell("git status"), want: verdict{}},
+		{name: "allow of a prefix outranks plan mode", mode: dialog.ApprovalPlan, call: shell("git log"), want: verdict{}},
+		{name: "allowed line with an undecided part asks", mode: dialog.ApprovalDefault, call: shell("git status && make"), want: verdict{ask: true, always: true}},
+		{name: "allowed line with an undecided part in yolo", mode: dialog.ApprovalYolo, call: shell("git status && make"), want: verdict{}},
+		{name: "allowed line with an undecided part in plan mode", mode: dialog.ApprovalPlan, call: shell("git status && make"), want: verdict{refusal: planModeRefusal}},
+		{name: "ask for a write in auto_edit", mode: dialog.ApprovalAutoEdit, call: write, want: verdict{ask: true}},
+		{name: "ask for a write in yolo", mode: dialog.ApprovalYolo, call: write, want: verdict{ask: true}},
+		{name: "ask for a write outranks always allow", mode: dialog.ApprovalDefault, always: []string{tools.EditKey}, call: write, want: verdict{ask: true}},
+		{name: "ask headless is a refusal", mode: dialog.ApprovalAutoEdit, headless: true, call: write,
 			want: verdict{refusal: `Tool execution for "write_file" requires user confirmation, which is not supported in non-interactive mode.`}},
-		{name: "ask for a call that needs no approval", mode: tools.ApprovalDefault, call: read, want: verdict{ask: true}},
-		{name: "allow of an MCP tool", mode: tools.ApprovalDefault, call: mcpCall("lookup", false), want: verdict{}},
-		{name: "MCP trust outranks a priority-100 rule", mode: tools.ApprovalDefault, call: mcpCall("lookup", true), want: verdict{}},
-		{name: "in plan mode, MCP trust counts for nothing: the rule allows", mode: tools.ApprovalPlan, call: mcpCall("lookup", true), want: verdict{}},
-		{name: "in plan mode, without a rule, trust counts for nothing", mode: tools.ApprovalPlan, call: mcpCall("other", true), want: verdict{refusal: planModeRefusal}},
-		{name: "no rule for another MCP tool", mode: tools.ApprovalDefault, call: mcpCall("other", false), want: verdict{ask: true, always: true}},
-		{name: "no rule: built-in", mode: tools.ApprovalDefault, call: shell("make"), want: verdict{ask: true, always: true}},
-		{name: "no rule: a line always allow cannot cover", mode: tools.ApprovalDefault, call: shell("make > log.txt"), want: verdict{ask: true}},
-		{name: "in plan mode, always allow counts for nothing", mode: tools.ApprovalPlan, call: skill, want: verdict{ask: true}},
-		{name: "outside plan mode, the same call's always allow holds", mode: tools.ApprovalDefault, call: skill, want: verdict{ask: true, always: true}},
-		{name: "no rule: built-in yolo", mode: tools.ApprovalYolo, call: shell("make"), want: verdict{}},
-		{name: "no rule: built-in plan mode", mode: tools.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
-		{name: "yolo.toml's default rule refuses plan mode in yolo where someone could be asked", mode: tools.ApprovalYolo, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{refusal: "Tool execution denied by policy."}},
-		{name: "yolo.toml's default rule is not for headless yolo: plan mode runs", mode: tools.ApprovalYolo, headless: true, call: enterPlanMode(nil), want: verdict{}},
-		{name: "tools.allowed outranks yolo.toml's default rule", mode: tools.ApprovalYolo, trusted: []string{tools.EnterPlanModeName}, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{}},
+		{name: "ask for a call that needs no approval", mode: dialog.ApprovalDefault, call: read, want: verdict{ask: true}},
+		{name: "allow of an MCP tool", mode: dialog.ApprovalDefault, call: mcpCall("lookup", false), want: verdict{}},
+		{name: "MCP trust outranks a priority-100 rule", mode: dialog.ApprovalDefault, call: mcpCall("lookup", true), want: verdict{}},
+		{name: "in plan mode, MCP trust counts for nothing: the rule allows", mode: dialog.ApprovalPlan, call: mcpCall("lookup", true), want: verdict{}},
+		{name: "in plan mode, without a rule, trust counts for nothing", mode: dialog.ApprovalPlan, call: mcpCall("other", true), want: verdict{refusal: planModeRefusal}},
+		{name: "no rule for another MCP tool", mode: dialog.ApprovalDefault, call: mcpCall("other", false), want: verdict{ask: true, always: true}},
+		{name: "no rule: built-in", mode: dialog.ApprovalDefault, call: shell("make"), want: verdict{ask: true, always: true}},
+		{name: "no rule: a line always allow cannot cover", mode: dialog.ApprovalDefault, call: shell("make > log.txt"), want: verdict{ask: true}},
+		{name: "in plan mode, always allow counts for nothing", mode: dialog.ApprovalPlan, call: skill, want: verdict{ask: true}},
+		{name: "outside plan mode, the same call's always allow holds", mode: dialog.ApprovalDefault, call: skill, want: verdict{ask: true, always: true}},
+		{name: "no rule: built-in yolo", mode: dialog.ApprovalYolo, call: shell("make"), want: verdict{}},
+		{name: "no rule: built-in plan mode", mode: dialog.ApprovalPlan, call: shell("make"), want: verdict{refusal: planModeRefusal}},
+		{name: "yolo.toml's default rule refuses plan mode in yolo where someone could be asked", mode: dialog.ApprovalYolo, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{refusal: "Tool execution denied by policy."}},
+		{name: "yolo.toml's default rule is not for headless yolo: plan mode runs", mode: dialog.ApprovalYolo, headless: true, call: enterPlanMode(nil), want: verdict{}},
+		{name: "tools.allowed outranks yolo.toml's default rule", mode: dialog.ApprovalYolo, trusted: []string{tools.EnterPlanModeName}, call: enterPlanMode(&tools.Confirmation{Kind: "plan"}), want: verdict{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newApprovals(func() tools.ApprovalMode { return tc.mode }, noPlans, builtinAnnotations, tc.allowedKeys, tc.trusted)
+			a := newApprovals(func() dialog.ApprovalMode { return tc.mode }, noPlans, builtinAnnotations, tc.allowedKeys, tc.trusted)
 			a.policy = userPolicy(t, !tc.headless, doorRules)
 			a.allowAlways(tc.always...)
 			call, name, c := tc.call()
@@ -191,21 +192,21 @@ priority = 100
 `)
 	reg := tools.NewRegistry(namedTool(tools.WebFetchName), namedTool(tools.ShellName), namedTool(tools.GlobName), namedTool(tools.WebSearchName))
 	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
-	declared := func(mode tools.ApprovalMode) []string {
+	declared := func(mode dialog.ApprovalMode) []string {
 		var names []string
 		for _, d := range a.offeredTools(mode, "")[0].FunctionDeclarations {
 			names = append(names, d.Name)
 		}
 		return names
 	}
-	if got, want := declared(tools.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
+	if got, want := declared(dialog.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
 		t.Errorf("declared %q, want %q", got, want)
 	}
 	// Each mode its own: the plan mode rule hides glob there only.
-	if got, want := declared(tools.ApprovalPlan), []string{tools.ShellName, tools.WebSearchName}; !slices.Equal(got, want) {
+	if got, want := declared(dialog.ApprovalPlan), []string{tools.ShellName, tools.WebSearchName}; !slices.Equal(got, want) {
 		t.Errorf("declared in plan mode %q, want %q", got, want)
 	}
-	if got, want := declared(tools.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
+	if got, want := declared(dialog.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
 		t.Errorf("declared in the default mode again %q, want %q", got, want)
 	}
 }

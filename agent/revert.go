@@ -13,7 +13,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -100,11 +99,11 @@ func (s *Session) landFiles(ctx context.Context, title string, changes []dialog.
 		return err
 	}
 	for j, k := range landed {
-		d := tools.Decision{Outcome: tools.Declined, Reason: "the front end did not say"}
+		d := dialog.Decision{Outcome: dialog.Declined, Reason: "the front end did not say"}
 		if j < len(decisions) {
 			d = decisions[j]
 		}
-		if d.Outcome == tools.Applied {
+		if d.Outcome == dialog.Applied {
 			out[k].Outcome = dialog.Reverted
 			continue
 		}

@@ -23,7 +23,7 @@ func writeTool(ws *workspace.Workspace) fakeTool {
 	return fakeTool{name: "write", build: func(args map[string]any) (tools.Call, error) {
 		path, _ := args["path"].(string)
 		text, _ := args["text"].(string)
-		return fakeCall{title: "Write", kind: tools.KindEdit, confirmation: tools.EditConfirmation(path), exec: func(ctx context.Context) (tools.Result, error) {
+		return fakeCall{title: "Write", kind: dialog.KindEdit, confirmation: tools.EditConfirmation(path), exec: func(ctx context.Context) (tools.Result, error) {
 			change, err := ws.PrepareChange(ctx, path, text)
 			if err != nil {
 				return tools.Result{}, err
@@ -50,9 +50,9 @@ func (d *diskUser) Land(ctx context.Context, req dialog.LandRequest) (dialog.Lan
 	return dialog.Landing{Decision: dec}, err
 }
 
-func (d *diskUser) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (d *diskUser) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	d.reverts = append(d.reverts, req)
-	var out []tools.Decision
+	var out []dialog.Decision
 	for _, c := range req.Changes {
 		dec, err := conv.LandRevertOnDisk(ctx, c)
 		if err != nil {
@@ -96,7 +96,7 @@ func newRewindSetup(t *testing.T, answer dialog.ConfirmOutcome, extra ...geminit
 	r.srv = geminitest.NewTestServer(t, append(turns, extra...)...)
 	store := newStore(t)
 	r.newAgent = func() *agent.Agent {
-		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
+		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
 			Lander: r.user, Confirmer: r.user, Workspace: ws, Store: store})
 		return a
 	}
@@ -330,7 +330,7 @@ func TestRewindReportsAnUnjournaledChange(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(big, strings.Repeat("x", 1<<20+1)), geminitest.TextTurn("done"))
 	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit, Lander: user, Confirmer: user, Workspace: ws})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Lander: user, Confirmer: user, Workspace: ws})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "big"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
@@ -355,7 +355,7 @@ func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(plain, "\ufeffPLAIN\n"), geminitest.TextTurn("done"))
 	user := &diskUser{answer: dialog.Cancel}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: tools.ApprovalAutoEdit,
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
 		Lander: user, Confirmer: user, Workspace: ws, Store: newStore(t)})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != dialog.StopEndTurn {

@@ -5,8 +5,8 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // Routing of an auto model, as Gemini CLI 0.61's ModelRouterService does it
@@ -41,7 +41,7 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 	// 0.61's ApprovalModeStrategy, ahead of the classifier: plan mode
 	// plans on Pro, an approved plan is carried out on Flash.
 	if !a.cfg.NoPlanRouting {
-		if t.s.ApprovalMode() == tools.ApprovalPlan {
+		if t.s.ApprovalMode() == dialog.ApprovalPlan {
 			return models.ResolveRouted(configured, models.ChoicePro)
 		}
 		if t.s.ApprovedPlan() != "" {

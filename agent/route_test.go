@@ -61,7 +61,7 @@ func TestPlanModeRoutesAnAuto(t *testing.T) {
 				NoPlanRouting: tc.off,
 			})
 			s := a.NewSession()
-			s.SetApprovalMode(tools.ApprovalPlan)
+			s.SetApprovalMode(dialog.ApprovalPlan)
 			if res, _ := prompt(t, s, "plan a flag"); res.Err != nil {
 				t.Fatal(res.Err)
 			}

@@ -81,7 +81,7 @@ type Session struct {
 	// planning tool or the user (/plan, a front end's mode menu) chose;
 	// "" follows the agent's.
 	modeMu sync.Mutex
-	mode   tools.ApprovalMode
+	mode   dialog.ApprovalMode
 	// approvedPlan is the plan file the user last approved (guarded by
 	// modeMu), which /plan shows.
 	approvedPlan string
@@ -136,7 +136,7 @@ func (s *Session) closeBackground() {
 func (s *Session) Background() *background.Registry { return &s.background }
 
 // ApprovalMode is what runs without asking in the session now.
-func (s *Session) ApprovalMode() tools.ApprovalMode {
+func (s *Session) ApprovalMode() dialog.ApprovalMode {
 	if s.parent != nil {
 		return s.parent.ApprovalMode()
 	}
@@ -149,7 +149,7 @@ func (s *Session) ApprovalMode() tools.ApprovalMode {
 }
 
 // ownMode is the mode the session chose, "" when it follows the agent's.
-func (s *Session) ownMode() tools.ApprovalMode {
+func (s *Session) ownMode() dialog.ApprovalMode {
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
 	return s.mode
@@ -157,7 +157,7 @@ func (s *Session) ownMode() tools.ApprovalMode {
 
 // SetApprovalMode changes what runs without asking in this session
 // alone, from its next call on, until the agent's mode is set anew.
-func (s *Session) SetApprovalMode(mode tools.ApprovalMode) {
+func (s *Session) SetApprovalMode(mode dialog.ApprovalMode) {
 	if s.parent != nil {
 		s.parent.SetApprovalMode(mode)
 		return
@@ -257,9 +257,9 @@ func (s *Session) plansDirOrNone() string {
 
 // requestMode is the approval mode the session's next request is made
 // in, with plan mode's plans directory ("" in the other modes).
-func (s *Session) requestMode() (tools.ApprovalMode, string) {
+func (s *Session) requestMode() (dialog.ApprovalMode, string) {
 	mode := s.ApprovalMode()
-	if mode != tools.ApprovalPlan {
+	if mode != dialog.ApprovalPlan {
 		return mode, ""
 	}
 	return mode, s.plansDirOrNone()

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // statsRecord is a session's Stats as they grow. Safe for concurrent
@@ -35,7 +34,7 @@ func (r *statsRecord) request(model string, latency time.Duration, u dialog.Usag
 }
 
 // call records one call of tool that ended with status after d.
-func (r *statsRecord) call(tool string, status tools.Status, d time.Duration, decision dialog.CallDecision) {
+func (r *statsRecord) call(tool string, status dialog.Status, d time.Duration, decision dialog.CallDecision) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.s.Tools == nil {
@@ -43,7 +42,7 @@ func (r *statsRecord) call(tool string, status tools.Status, d time.Duration, de
 	}
 	t := r.s.Tools[tool]
 	t.Calls++
-	if status == tools.StatusOK {
+	if status == dialog.StatusOK {
 		t.Success++
 	} else {
 		t.Fail++

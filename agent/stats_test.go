@@ -58,11 +58,11 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 	lander := landerFunc(func(_ context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 		switch req.Change.After {
 		case "no\n":
-			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined}}, nil
+			return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined}}, nil
 		case "mine\n":
-			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Modified, Content: "theirs\n"}}, nil
+			return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Modified, Content: "theirs\n"}}, nil
 		}
-		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Applied, Content: req.Change.After}}, nil
+		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied, Content: req.Change.After}}, nil
 	})
 	sh := &shellTool{}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool()), Confirmer: conf, Lander: lander})

@@ -509,7 +509,7 @@ func (a *Agent) subagentInstruction(ctx context.Context, parent *Session, set *s
 		trees = append(trees, skills.FolderStructure(r))
 	}
 	b.WriteString("- **Directory Structure:**\n\n" + strings.Join(trees, "\n"))
-	if parent.ApprovalMode() == tools.ApprovalPlan {
+	if parent.ApprovalMode() == dialog.ApprovalPlan {
 		b.WriteString("\n\n# Execution Constraints\nYou are currently operating in Plan Mode. Your write tools are globally restricted to only modifying plan (.md) files in the plans directory: " + parent.plansDirOrNone() + "/. Do not attempt to modify source code directly.")
 	}
 	b.WriteString(`

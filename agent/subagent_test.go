@@ -207,7 +207,7 @@ func TestSubagentCannotCallToolsItWasNotGiven(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "could not write"})),
 		geminitest.TextTurn("done"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: tools.ApprovalYolo,
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: dialog.ApprovalYolo,
 		Lander: landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 			dec, err := tools.LandOnDisk(ctx, req.Change)
 			return dialog.Landing{Decision: dec}, err
@@ -230,7 +230,7 @@ func TestSubagentCannotCallToolsItWasNotGiven(t *testing.T) {
 // in plan mode (where 0.61 lets codebase_investigator run) the door
 // refuses it in plan mode's words and nothing is landed.
 func TestSubagentEditsPassTheSameDoor(t *testing.T) {
-	for _, mode := range []tools.ApprovalMode{tools.ApprovalDefault, tools.ApprovalPlan} {
+	for _, mode := range []dialog.ApprovalMode{dialog.ApprovalDefault, dialog.ApprovalPlan} {
 		t.Run(string(mode), func(t *testing.T) {
 			reg, ws, root := realTools(t)
 			path := filepath.Join(root, "a.txt")
@@ -263,7 +263,7 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 			fr := responses(t, reqs[2])
 			got, _ := os.ReadFile(path)
 			switch mode {
-			case tools.ApprovalDefault:
+			case dialog.ApprovalDefault:
 				if len(landed) != 1 || landed[0].CallID != "e1" || landed[0].SessionID != s.ID() || !landed[0].Ask || !landed[0].CanAllowAlways {
 					t.Fatalf("landed %+v", landed)
 				}
@@ -277,7 +277,7 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 				if len(landed) != 2 || landed[1].CallID != "e2" || landed[1].Ask {
 					t.Errorf("landed %+v", landed)
 				}
-			case tools.ApprovalPlan:
+			case dialog.ApprovalPlan:
 				if len(landed) != 0 || string(got) != "alpha\n" {
 					t.Errorf("plan mode landed %+v; file %q", landed, got)
 				}
@@ -488,7 +488,7 @@ func TestTwoSubagentsRunAtOnceAndCancelStopsBoth(t *testing.T) {
 	for _, ev := range evs.of(dialog.EventToolResult) {
 		if ev.ToolResult.Name == tools.InvokeAgentName {
 			invokes++
-			if ev.ToolResult.Status != tools.StatusCancelled {
+			if ev.ToolResult.Status != dialog.StatusCancelled {
 				t.Errorf("%s ended %s", ev.ToolResult.CallID, ev.ToolResult.Status)
 			}
 		}
@@ -655,7 +655,7 @@ func TestSubagentInheritsTheSystemPrompt(t *testing.T) {
 // the agent that names it, never to the main agent nor by "*".
 func TestSubagentOnlyTools(t *testing.T) {
 	docs := fakeTool{name: "get_internal_docs", build: func(map[string]any) (tools.Call, error) {
-		return fakeCall{title: "docs", kind: tools.KindRead, exec: func(context.Context) (tools.Result, error) { return tools.Result{Output: "the docs"}, nil }}, nil
+		return fakeCall{title: "docs", kind: dialog.KindRead, exec: func(context.Context) (tools.Result, error) { return tools.Result{Output: "the docs"}, nil }}, nil
 	}}
 	help := agents.Definition{Name: "helper", Kind: agents.Local, SystemPrompt: "Help.", Tools: []string{"get_internal_docs"}}
 	all := agents.Definition{Name: "all", Kind: agents.Local, SystemPrompt: "All.", Tools: []string{"*"}}

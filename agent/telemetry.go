@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/telemetry"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -68,7 +69,7 @@ func (t *turn) recordToolCall(run *toolRun, res tools.Result) {
 		Name:      run.fc.Name,
 		Args:      run.fc.Args,
 		Duration:  t.s.agent.cfg.Now().Sub(run.start),
-		Success:   res.Status == tools.StatusOK,
+		Success:   res.Status == dialog.StatusOK,
 		Decision:  string(run.decision),
 		Error:     res.Error,
 	})

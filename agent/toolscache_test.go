@@ -15,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
@@ -86,9 +87,9 @@ func TestRequestBodiesAsBefore(t *testing.T) {
 	a, _, root := toolsAgent(t, srv, catalog, agent.Config{})
 	s := a.NewSession()
 	for _, step := range []struct {
-		mode tools.ApprovalMode
+		mode dialog.ApprovalMode
 		text string
-	}{{tools.ApprovalDefault, "Look around."}, {tools.ApprovalPlan, "Plan it."}, {tools.ApprovalDefault, "Do it."}} {
+	}{{dialog.ApprovalDefault, "Look around."}, {dialog.ApprovalPlan, "Plan it."}, {dialog.ApprovalDefault, "Do it."}} {
 		s.SetApprovalMode(step.mode)
 		if res, _ := prompt(t, s, step.text); res.Err != nil {
 			t.Fatalf("%s: %v", step.text, res.Err)
@@ -265,14 +266,14 @@ func TestOfferedToolsFollowToolsComingAndGoing(t *testing.T) {
 func TestPlanModeDeclarationsNameEachSessionsPlans(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
 	a, _, root := toolsAgent(t, srv, nil, agent.Config{})
-	ask := func(s *agent.Session, mode tools.ApprovalMode) geminitest.Request {
+	ask := func(s *agent.Session, mode dialog.ApprovalMode) geminitest.Request {
 		t.Helper()
 		s.SetApprovalMode(mode)
 		return promptOnce(t, srv, s)
 	}
 	first, second := a.NewSession(), a.NewSession()
 	for _, s := range []*agent.Session{first, second, first} {
-		req := ask(s, tools.ApprovalPlan)
+		req := ask(s, dialog.ApprovalPlan)
 		plans := filepath.Join(root, "plans", s.ID())
 		for _, name := range []string{tools.WriteFileName, tools.ReplaceName} {
 			if d := declaration(req, name); d == nil || !strings.Contains(d.Description, "plans directory: "+plans+"/.") {
@@ -283,7 +284,7 @@ func TestPlanModeDeclarationsNameEachSessionsPlans(t *testing.T) {
 			t.Errorf("plan mode declares %v", declared(req))
 		}
 	}
-	req := ask(second, tools.ApprovalDefault)
+	req := ask(second, dialog.ApprovalDefault)
 	for _, name := range []string{tools.WriteFileName, tools.ReplaceName} {
 		if d := declaration(req, name); d == nil || strings.Contains(d.Description, "ONLY FOR PLANS") {
 			t.Errorf("default mode after plan mode: %s declared as %+v", name, d)
@@ -359,7 +360,7 @@ func TestPlanInstructionFollowsTheTools(t *testing.T) {
 	src := &toolSource{}
 	reg := tools.NewRegistry(readTool())
 	reg.AddSource(src)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, ApprovalMode: tools.ApprovalPlan,
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, ApprovalMode: dialog.ApprovalPlan,
 		PlansDir: func(string) (string, error) { return t.TempDir(), nil }})
 	s := a.NewSession()
 	listsGlob := func(change func()) bool {

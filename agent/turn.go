@@ -159,7 +159,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	// Read per request: a call may have switched the mode mid-turn.
 	mode, plansDir := t.s.requestMode()
 	system := t.system
-	if mode == tools.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
+	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
 	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
@@ -461,7 +461,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		// Only a call that would have run: one that is refused as built
 		// is answered with why, as Gemini CLI 0.61 keeps a queued
 		// call's validation error.
-		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: tools.StatusCancelled})
+		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: dialog.StatusCancelled})
 	}
 
 	// The BeforeTool hooks first, then the approval door on the call as
@@ -483,7 +483,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
-		res = tools.Result{Error: cancelledWhileRunning, Status: tools.StatusCancelled}
+		res = tools.Result{Error: cancelledWhileRunning, Status: dialog.StatusCancelled}
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
@@ -491,7 +491,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	case res.Topic != nil:
 		t.emit(dialog.Event{Kind: dialog.EventTopic, Topic: *res.Topic})
 	}
-	if res.Status != tools.StatusCancelled && res.Status != tools.StatusRejected {
+	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
 		if hooked.changed != nil {
 			res = appendToResult(res, modifiedNote(hooked.changed))
 		}
@@ -513,7 +513,7 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 	pc := policyCall(tool, &genai.FunctionCall{Name: name, Args: args})
 	v := s.approvals.decide(pc, name, c)
 	if v.refusal != "" {
-		return c, v, tools.Result{Error: v.refusal, Status: tools.StatusRejected}, false
+		return c, v, tools.Result{Error: v.refusal, Status: dialog.StatusRejected}, false
 	}
 	if v.ask && c == nil {
 		c = policyConfirmation(name, tool, call)
@@ -534,9 +534,9 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 // a folder that is not trusted, only to default or plan, and the model
 // is told.
 func (t *turn) switchMode(res tools.Result) tools.Result {
-	if t.s.agent.cfg.Untrusted && res.Mode != tools.ApprovalPlan && res.Mode != tools.ApprovalDefault {
+	if t.s.agent.cfg.Untrusted && res.Mode != dialog.ApprovalPlan && res.Mode != dialog.ApprovalDefault {
 		res.Output += fmt.Sprintf("\n\nThe folder is not trusted, so the approval mode is default, not %s: edits will require confirmation.", res.Mode)
-		res.Mode = tools.ApprovalDefault
+		res.Mode = dialog.ApprovalDefault
 	}
 	t.s.SetApprovalMode(res.Mode)
 	if res.ApprovedPlan != "" {
@@ -569,19 +569,19 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, dialog.ErrCannotAsk)
 	switch {
 	case t.ctx.Err() != nil:
-		return tools.Result{Error: cancelledMessage, Status: tools.StatusCancelled}, false
+		return tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
 	case err != nil && !nobodyToAsk:
 		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
 	}
 	run.decision = decisionOf(outcome) // nobody to ask: a rejection
 	switch {
 	case errors.Is(err, errNoConfirmer):
-		return tools.Result{Error: noConfirmerMessage, Status: tools.StatusRejected}, false
+		return tools.Result{Error: noConfirmerMessage, Status: dialog.StatusRejected}, false
 	case err != nil:
-		return tools.Result{Error: err.Error(), Status: tools.StatusRejected}, false
+		return tools.Result{Error: err.Error(), Status: dialog.StatusRejected}, false
 	case !outcome.Allows():
 		t.userDeclined()
-		return tools.Result{Error: declinedMessage, Status: tools.StatusRejected}, false
+		return tools.Result{Error: declinedMessage, Status: dialog.StatusRejected}, false
 	}
 	return tools.Result{}, true
 }
@@ -631,7 +631,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	if asks {
 		run.decision = landingDecision(landing)
 	}
-	if asks && landing.Outcome == tools.Declined {
+	if asks && landing.Outcome == dialog.Declined {
 		// The user's no, not a front end's refusal (tools.Refused).
 		t.userDeclined()
 	}
@@ -643,7 +643,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	jt.journal.landed(p.Change, landing.Decision)
 	jt.mu.Unlock()
 	res, err := p.Settle(landing.Decision)
-	if err == nil && (landing.Outcome == tools.Applied || landing.Outcome == tools.Modified) {
+	if err == nil && (landing.Outcome == dialog.Applied || landing.Outcome == dialog.Modified) {
 		res.Output += watch.Introduced(t.ctx, s.agent.cfg.Workspace.Display(p.Change.Path))
 	}
 	return res, err
@@ -653,9 +653,9 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 // about: a stale change was accepted, though it did not land.
 func landingDecision(l dialog.Landing) dialog.CallDecision {
 	switch {
-	case l.Outcome == tools.Declined, l.Outcome == tools.Refused:
+	case l.Outcome == dialog.Declined, l.Outcome == dialog.Refused:
 		return dialog.DecisionReject
-	case l.Outcome == tools.Modified:
+	case l.Outcome == dialog.Modified:
 		return dialog.DecisionModify
 	case l.AllowAlways:
 		return dialog.DecisionAutoAccept
@@ -668,9 +668,9 @@ func landingDecision(l dialog.Landing) dialog.CallDecision {
 func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	fc := run.fc
 	if res.Status == "" {
-		res.Status = tools.StatusOK
+		res.Status = dialog.StatusOK
 		if res.Error != "" {
-			res.Status = tools.StatusError
+			res.Status = dialog.StatusError
 		}
 	}
 	t.s.statsRecord().call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
@@ -703,8 +703,8 @@ func (t *turn) asker(run *toolRun) tools.AskFunc {
 	if !t.s.canQuestion() {
 		return nil
 	}
-	return func(ctx context.Context, q tools.Question) (tools.Answer, error) {
-		return ask(t, run, func() (tools.Answer, error) {
+	return func(ctx context.Context, q dialog.Question) (dialog.Answer, error) {
+		return ask(t, run, func() (dialog.Answer, error) {
 			return t.s.question(ctx, run.fc.ID, q)
 		})
 	}

@@ -51,7 +51,7 @@ func TestMultiToolTurn(t *testing.T) {
 		t.Errorf("first call event = %+v", c)
 	}
 	results := evs.of(dialog.EventToolResult)
-	if r := results[1].ToolResult; r.CallID != "c2" || r.Status != tools.StatusOK || r.Display != "read b.go" {
+	if r := results[1].ToolResult; r.CallID != "c2" || r.Status != dialog.StatusOK || r.Display != "read b.go" {
 		t.Errorf("second result event = %+v", r)
 	}
 
@@ -249,7 +249,7 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 		t.Errorf("titles = %q, %q, %q", calls[0].ToolCall.Title, calls[1].ToolCall.Title, calls[2].ToolCall.Title)
 	}
 	results := evs.of(dialog.EventToolResult)
-	if results[0].ToolResult.Status != tools.StatusError || results[1].ToolResult.Status != tools.StatusError || results[2].ToolResult.Status != tools.StatusOK {
+	if results[0].ToolResult.Status != dialog.StatusError || results[1].ToolResult.Status != dialog.StatusError || results[2].ToolResult.Status != dialog.StatusOK {
 		t.Errorf("statuses = %s", toJSON(results))
 	}
 	fr := responses(t, srv.Requests()[1])
@@ -318,10 +318,10 @@ func TestToolExtraPartsAndErrors(t *testing.T) {
 		t.Errorf("error result response = %v", r)
 	}
 	results := evs.of(dialog.EventToolResult)
-	if results[1].ToolResult.Status != tools.StatusError || results[1].ToolResult.Display != "disk on fire" {
+	if results[1].ToolResult.Status != dialog.StatusError || results[1].ToolResult.Display != "disk on fire" {
 		t.Errorf("failed call event = %+v", results[1].ToolResult)
 	}
-	if results[2].ToolResult.Status != tools.StatusError || results[2].ToolResult.Display != "**not found**" {
+	if results[2].ToolResult.Status != dialog.StatusError || results[2].ToolResult.Display != "**not found**" {
 		t.Errorf("error result event = %+v", results[2].ToolResult)
 	}
 }

@@ -19,33 +19,33 @@ import (
 // file system, headless): written back (tools.LandOnDisk,
 // which checks that disk still holds what the revert was made from), or
 // deleted, after the same check, when the agent had created it.
-func LandRevertOnDisk(ctx context.Context, c dialog.RevertChange) (tools.Decision, error) {
+func LandRevertOnDisk(ctx context.Context, c dialog.RevertChange) (dialog.Decision, error) {
 	if !c.Remove {
 		return tools.LandOnDisk(ctx, c.FileChange)
 	}
 	if err := ctx.Err(); err != nil {
-		return tools.Decision{}, err
+		return dialog.Decision{}, err
 	}
 	fi, err := os.Lstat(c.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return tools.Decision{Outcome: tools.Applied}, nil
+		return dialog.Decision{Outcome: dialog.Applied}, nil
 	case err != nil:
-		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
 	case !fi.Mode().IsRegular():
-		return tools.Decision{Outcome: tools.Stale, Reason: fmt.Sprintf("%s is no longer a regular file", c.Path)}, nil
+		return dialog.Decision{Outcome: dialog.Stale, Reason: fmt.Sprintf("%s is no longer a regular file", c.Path)}, nil
 	}
 	data, err := os.ReadFile(c.Path)
 	if err != nil {
-		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
 	}
 	if strings.TrimPrefix(string(data), "\ufeff") != c.Before {
-		return tools.Decision{Outcome: tools.Stale, Reason: "the file changed on disk after the revert was prepared"}, nil
+		return dialog.Decision{Outcome: dialog.Stale, Reason: "the file changed on disk after the revert was prepared"}, nil
 	}
 	if err := os.Remove(c.Path); err != nil {
-		return tools.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
 	}
-	return tools.Decision{Outcome: tools.Applied}, nil
+	return dialog.Decision{Outcome: dialog.Applied}, nil
 }
 
 // ValidSessionID reports whether id could name a saved session, for a

@@ -45,7 +45,7 @@ type Place struct {
 	Overlay   map[string]any
 	// Model and ApprovalMode are the front end's explicit choices.
 	Model        string
-	ApprovalMode tools.ApprovalMode
+	ApprovalMode dialog.ApprovalMode
 	// IncludeDirectories are more roots; PolicyPaths and AdminPolicyPaths
 	// replace the settings' (see setup.Options).
 	IncludeDirectories            []string
@@ -100,7 +100,7 @@ type Live[S any] struct {
 func (l *Live[S]) ID() string { return l.session.ID() }
 
 // Mode is the session's approval mode.
-func (l *Live[S]) Mode() tools.ApprovalMode { return l.session.ApprovalMode() }
+func (l *Live[S]) Mode() dialog.ApprovalMode { return l.session.ApprovalMode() }
 
 // Info is what a session list shows of the session.
 func (l *Live[S]) Info() dialog.SessionInfo { return l.session.Info() }
@@ -434,13 +434,13 @@ func (e *UntrustedError) Unwrap() error { return e.Why }
 // one a resumed session saved). In a folder that is not trusted only
 // default and plan may be chosen (an *UntrustedError). A mode that
 // could not be saved still holds: the error is only logged.
-func (h *Host[S]) SetMode(ctx context.Context, id string, mode tools.ApprovalMode) error {
+func (h *Host[S]) SetMode(ctx context.Context, id string, mode dialog.ApprovalMode) error {
 	l, ok := h.Lookup(id)
 	if !ok {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
 	built := l.build.built()
-	if why := built.NotTrusted(); why != nil && mode != "" && mode != tools.ApprovalDefault && mode != tools.ApprovalPlan {
+	if why := built.NotTrusted(); why != nil && mode != "" && mode != dialog.ApprovalDefault && mode != dialog.ApprovalPlan {
 		return &UntrustedError{Why: why}
 	}
 	if l.owns {

@@ -14,7 +14,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -211,46 +210,46 @@ func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, 
 func TestHostSetMode(t *testing.T) {
 	f, built := hostFor(t, true)
 	one, other := f.host.Open(built, false, struct{}{}), f.host.Open(built, false, struct{}{})
-	if err := f.host.SetMode(t.Context(), one.ID(), tools.ApprovalAutoEdit); err != nil {
+	if err := f.host.SetMode(t.Context(), one.ID(), dialog.ApprovalAutoEdit); err != nil {
 		t.Fatal(err)
 	}
-	if got := one.Mode(); got != tools.ApprovalAutoEdit {
-		t.Errorf("the session's mode: %s, want %s", got, tools.ApprovalAutoEdit)
+	if got := one.Mode(); got != dialog.ApprovalAutoEdit {
+		t.Errorf("the session's mode: %s, want %s", got, dialog.ApprovalAutoEdit)
 	}
-	if got := other.Mode(); got != tools.ApprovalDefault {
-		t.Errorf("another session of the shared build: %s, want it kept at %s", got, tools.ApprovalDefault)
+	if got := other.Mode(); got != dialog.ApprovalDefault {
+		t.Errorf("another session of the shared build: %s, want it kept at %s", got, dialog.ApprovalDefault)
 	}
 	if err := f.host.SetMode(t.Context(), one.ID(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := one.Mode(); got != tools.ApprovalDefault {
-		t.Errorf("the session after \"\": %s, want the build's %s", got, tools.ApprovalDefault)
+	if got := one.Mode(); got != dialog.ApprovalDefault {
+		t.Errorf("the session after \"\": %s, want the build's %s", got, dialog.ApprovalDefault)
 	}
-	if err := f.host.SetMode(t.Context(), "no-such-session", tools.ApprovalYolo); !conversation.IsUnknownSession(err) {
+	if err := f.host.SetMode(t.Context(), "no-such-session", dialog.ApprovalYolo); !conversation.IsUnknownSession(err) {
 		t.Errorf("setting the mode of no session: %v", err)
 	}
 
 	f, built = hostFor(t, true)
 	own := f.host.Open(built, true, struct{}{})
-	if err := f.host.SetMode(t.Context(), own.ID(), tools.ApprovalYolo); err != nil {
+	if err := f.host.SetMode(t.Context(), own.ID(), dialog.ApprovalYolo); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.host.Open(built, false, struct{}{}).Mode(); got != tools.ApprovalYolo {
-		t.Errorf("the build of a session that owns it: %s, want %s", got, tools.ApprovalYolo)
+	if got := f.host.Open(built, false, struct{}{}).Mode(); got != dialog.ApprovalYolo {
+		t.Errorf("the build of a session that owns it: %s, want %s", got, dialog.ApprovalYolo)
 	}
 }
 
 func TestHostSetModeUntrusted(t *testing.T) {
 	f, built := hostFor(t, false)
 	l := f.host.Open(built, true, struct{}{})
-	err := f.host.SetMode(t.Context(), l.ID(), tools.ApprovalYolo)
+	err := f.host.SetMode(t.Context(), l.ID(), dialog.ApprovalYolo)
 	if _, ok := errors.AsType[*conversation.UntrustedError](err); !ok {
 		t.Fatalf("yolo in a folder not trusted: %v, want an *UntrustedError", err)
 	}
-	if got := l.Mode(); got != tools.ApprovalDefault {
+	if got := l.Mode(); got != dialog.ApprovalDefault {
 		t.Errorf("the refused mode was set: %s", got)
 	}
-	for _, mode := range []tools.ApprovalMode{tools.ApprovalDefault, tools.ApprovalPlan} {
+	for _, mode := range []dialog.ApprovalMode{dialog.ApprovalDefault, dialog.ApprovalPlan} {
 		if err := f.host.SetMode(t.Context(), l.ID(), mode); err != nil {
 			t.Errorf("%s in a folder not trusted: %v", mode, err)
 		}
@@ -372,12 +371,12 @@ func (v sessionView) Land(context.Context, dialog.LandRequest) (dialog.Landing, 
 	return dialog.Landing{}, errors.New("no edits here")
 }
 
-func (v sessionView) LandFiles(context.Context, dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (v sessionView) LandFiles(context.Context, dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	return nil, errors.New("no reverts here")
 }
 
-func (v sessionView) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
-	return tools.Answer{}, dialog.ErrCannotAsk
+func (v sessionView) Ask(context.Context, dialog.AskRequest) (dialog.Answer, error) {
+	return dialog.Answer{}, dialog.ErrCannotAsk
 }
 
 func (v sessionView) AskTrust(context.Context, dialog.TrustRequest) (string, error) {

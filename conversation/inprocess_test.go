@@ -105,7 +105,7 @@ func (f *chanFront) Land(ctx context.Context, req dialog.LandRequest) (dialog.La
 	if req.Ask {
 		yes, err := f.ask(ctx, "edit "+req.Change.Path)
 		if err != nil || !yes {
-			return dialog.Landing{Decision: tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}}, err
+			return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: "the user said no"}}, err
 		}
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
@@ -113,14 +113,14 @@ func (f *chanFront) Land(ctx context.Context, req dialog.LandRequest) (dialog.La
 }
 
 // LandFiles lands a revert on disk once the user allows it.
-func (f *chanFront) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (f *chanFront) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	yes, err := f.ask(ctx, req.Title)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tools.Decision, len(req.Changes))
+	out := make([]dialog.Decision, len(req.Changes))
 	for i, c := range req.Changes {
-		out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the user said no"}
+		out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the user said no"}
 		if yes {
 			if out[i], err = conversation.LandRevertOnDisk(ctx, c); err != nil {
 				return nil, err
@@ -149,10 +149,10 @@ func (f *chanFront) AskTrust(ctx context.Context, req dialog.TrustRequest) (stri
 }
 
 // Ask puts a call's question: yes chooses its first option.
-func (f *chanFront) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (f *chanFront) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	yes, err := f.ask(ctx, req.Question.Text)
 	if err != nil || !yes || len(req.Question.Options) == 0 {
-		return tools.Answer{Declined: true}, err
+		return dialog.Answer{Declined: true}, err
 	}
-	return tools.Answer{Chosen: []string{req.Question.Options[0].ID}}, nil
+	return dialog.Answer{Chosen: []string{req.Question.Options[0].ID}}, nil
 }

@@ -69,13 +69,13 @@ func (x *Exchange) ended(r dialog.StopReason) {
 }
 
 // Describe is the title and kind a call of tool name with args has.
-type Describe func(name string, args map[string]any) (title string, kind tools.Kind)
+type Describe func(name string, args map[string]any) (title string, kind dialog.Kind)
 
 // Describer titles calls as reg's tools do: by the tool's own title, else
 // (a tool not there now, as an MCP server not started yet, or args it
 // refuses) by the tool's name.
 func Describer(reg *tools.Registry) Describe {
-	return func(name string, args map[string]any) (string, tools.Kind) {
+	return func(name string, args map[string]any) (string, dialog.Kind) {
 		if reg == nil {
 			return name, ""
 		}
@@ -173,11 +173,11 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 // result for was cut short.
 func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []dialog.Event {
 	title, kind := describe(fc.Name, fc.Args)
-	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: tools.StatusCancelled}
+	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: dialog.StatusCancelled}
 	if res != nil {
-		result.Status, result.Display = tools.StatusOK, resultText(res.Response)
+		result.Status, result.Display = dialog.StatusOK, resultText(res.Response)
 		if _, failed := res.Response["error"]; failed {
-			result.Status = tools.StatusError
+			result.Status = dialog.StatusError
 		}
 	}
 	return []dialog.Event{

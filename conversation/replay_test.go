@@ -18,13 +18,13 @@ import (
 
 // describeFake titles a call by its tool and path, and reads and shells
 // by kind.
-func describeFake(name string, args map[string]any) (string, tools.Kind) {
-	var kind tools.Kind
+func describeFake(name string, args map[string]any) (string, dialog.Kind) {
+	var kind dialog.Kind
 	switch name {
 	case "read_file":
-		kind = tools.KindRead
+		kind = dialog.KindRead
 	case "run_shell_command":
-		kind = tools.KindExecute
+		kind = dialog.KindExecute
 	}
 	return fmt.Sprintf("%s %v", name, args["file_path"]), kind
 }
@@ -159,7 +159,7 @@ func TestReplayWithoutTranscriptAndLongResults(t *testing.T) {
 	if !strings.HasSuffix(text, "\n…") || len(text) > MaxReplayedOutput+len("\n…") || !strings.HasPrefix(text, "éé") || strings.ContainsRune(text, '\uFFFD') {
 		t.Errorf("long result cut to %d bytes: %.20q…%q", len(text), text, text[len(text)-8:])
 	}
-	if r := shown.results[1]; r.Status != tools.StatusCancelled || r.Display != "" {
+	if r := shown.results[1]; r.Status != dialog.StatusCancelled || r.Display != "" {
 		t.Errorf("a call without a response: %+v", r)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // A front end shows a turn through a View it makes for that turn and
@@ -43,13 +42,13 @@ type Events interface {
 	Notice(ctx context.Context, from dialog.Subagent, text string)
 	// Mode: the session's approval mode is now mode (a planning tool's
 	// call, /plan).
-	Mode(ctx context.Context, from dialog.Subagent, mode tools.ApprovalMode)
+	Mode(ctx context.Context, from dialog.Subagent, mode dialog.ApprovalMode)
 	// Model: a command (/model set) chose the model every session's
 	// requests go to from now on, named as the user named it.
 	Model(ctx context.Context, from dialog.Subagent, model string)
 	// Topic: the model named what it is doing (update_topic); it is the
 	// session's topic now.
-	Topic(ctx context.Context, from dialog.Subagent, t tools.Topic)
+	Topic(ctx context.Context, from dialog.Subagent, t dialog.Topic)
 	// Commands: the commands a prompt may start with were read again
 	// (/commands reload); a front end that pushes its list sends it anew.
 	Commands(ctx context.Context, from dialog.Subagent)
@@ -61,13 +60,13 @@ type Questions interface {
 	// Land presents an edit call's change and lands it if allowed.
 	Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error)
 	// LandFiles lands a rewind's or a restore's changes as one.
-	LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error)
+	LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error)
 	// Confirm asks the user about a call, a switch of model or a
 	// rewind's conflict; an error wrapping dialog.ErrCannotAsk says nobody
 	// can answer.
 	Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error)
 	// Ask puts a call's question (ask_user, plan approval) to the user.
-	Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error)
+	Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error)
 	// AskTrust asks whether to trust a folder (trust.go).
 	dialog.TrustAsker
 }
@@ -115,9 +114,9 @@ func (IgnoreError) Error(context.Context, dialog.Subagent, error)               
 func (IgnoreRetry) Retry(context.Context, dialog.Subagent, dialog.RetryInfo)                 {}
 func (IgnoreCompressed) Compressed(context.Context, dialog.Subagent, dialog.CompressionInfo) {}
 func (IgnoreNotice) Notice(context.Context, dialog.Subagent, string)                         {}
-func (IgnoreMode) Mode(context.Context, dialog.Subagent, tools.ApprovalMode)                 {}
+func (IgnoreMode) Mode(context.Context, dialog.Subagent, dialog.ApprovalMode)                {}
 func (IgnoreModel) Model(context.Context, dialog.Subagent, string)                           {}
-func (IgnoreTopic) Topic(context.Context, dialog.Subagent, tools.Topic)                      {}
+func (IgnoreTopic) Topic(context.Context, dialog.Subagent, dialog.Topic)                     {}
 func (IgnoreCommands) Commands(context.Context, dialog.Subagent)                             {}
 
 // show hands e, as the agent emits it, to the method of v that shows its
@@ -170,7 +169,7 @@ func (a asking) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landin
 	return q.Land(ctx, req)
 }
 
-func (a asking) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (a asking) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	q, err := a.of(req.SessionID)
 	if err != nil {
 		return nil, err
@@ -186,10 +185,10 @@ func (a asking) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.
 	return q.Confirm(ctx, req)
 }
 
-func (a asking) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (a asking) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	q, err := a.of(req.SessionID)
 	if err != nil {
-		return tools.Answer{}, err
+		return dialog.Answer{}, err
 	}
 	return q.Ask(ctx, req)
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // methods is a view that names the method each event reached.
@@ -34,12 +33,12 @@ func (m *methods) Compressed(context.Context, dialog.Subagent, dialog.Compressio
 	m.add("Compressed")
 }
 func (m *methods) Notice(context.Context, dialog.Subagent, string) { m.add("Notice") }
-func (m *methods) Mode(context.Context, dialog.Subagent, tools.ApprovalMode) {
+func (m *methods) Mode(context.Context, dialog.Subagent, dialog.ApprovalMode) {
 	m.add("Mode")
 }
-func (m *methods) Model(context.Context, dialog.Subagent, string)      { m.add("Model") }
-func (m *methods) Topic(context.Context, dialog.Subagent, tools.Topic) { m.add("Topic") }
-func (m *methods) Commands(context.Context, dialog.Subagent)           { m.add("Commands") }
+func (m *methods) Model(context.Context, dialog.Subagent, string)       { m.add("Model") }
+func (m *methods) Topic(context.Context, dialog.Subagent, dialog.Topic) { m.add("Topic") }
+func (m *methods) Commands(context.Context, dialog.Subagent)            { m.add("Commands") }
 
 func (m *methods) add(name string) { m.called = append(m.called, name) }
 
@@ -157,7 +156,7 @@ func (q questions) Land(context.Context, dialog.LandRequest) (dialog.Landing, er
 	return dialog.Landing{}, nil
 }
 
-func (q questions) LandFiles(context.Context, dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (q questions) LandFiles(context.Context, dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	*q.asked = append(*q.asked, q.name+": land files")
 	return nil, nil
 }
@@ -167,9 +166,9 @@ func (q questions) Confirm(context.Context, dialog.ConfirmRequest) (dialog.Confi
 	return dialog.ProceedOnce, nil
 }
 
-func (q questions) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
+func (q questions) Ask(context.Context, dialog.AskRequest) (dialog.Answer, error) {
 	*q.asked = append(*q.asked, q.name+": ask")
-	return tools.Answer{}, nil
+	return dialog.Answer{}, nil
 }
 
 func (q questions) AskTrust(context.Context, dialog.TrustRequest) (string, error) {

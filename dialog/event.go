@@ -2,8 +2,6 @@ package dialog
 
 import (
 	"time"
-
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // EventKind names what an Event carries.
@@ -69,9 +67,9 @@ type Event struct {
 	Compressed CompressionInfo // EventCompressed
 	// EventNotice uses Text.
 
-	Mode tools.ApprovalMode // EventMode
+	Mode ApprovalMode // EventMode
 
-	Topic tools.Topic // EventTopic
+	Topic Topic // EventTopic
 }
 
 // Subagent names the subagent run an event belongs to.
@@ -109,7 +107,7 @@ type ToolCall struct {
 	Name   string
 	Title  string
 	// Kind is what the call can do; "" when the call could not be built.
-	Kind tools.Kind
+	Kind Kind
 	Args map[string]any
 	// Path is the file the call is about, for the front end to show
 	// (tools.Located: exit_plan_mode's plan); "" for most calls.
@@ -120,7 +118,7 @@ type ToolCall struct {
 type ToolResult struct {
 	CallID  string
 	Name    string
-	Status  tools.Status
+	Status  Status
 	Display string // Markdown
 }
 

@@ -3,7 +3,6 @@ package dialog
 import (
 	"context"
 
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -38,11 +37,6 @@ type ConfirmRequest struct {
 	CanAllowAlways bool
 }
 
-// ErrCannotAsk is wrapped by a Confirmer's or an Asker's error when there
-// is nobody to ask; the error's text, written for the model, says how to
-// allow the call. It is tools.ErrCannotAsk, which the calls that ask see.
-var ErrCannotAsk = tools.ErrCannotAsk
-
 // Confirmer asks the user. Each front end has one; it may return Cancel with
 // a reason when there is nobody to ask.
 type Confirmer interface {
@@ -53,14 +47,14 @@ type Confirmer interface {
 type AskRequest struct {
 	SessionID string
 	CallID    string
-	Question  tools.Question
+	Question  Question
 }
 
 // Asker puts calls' questions to the user (ask_user, plan approval). Each
 // front end that can ask has one; an error wrapping ErrCannotAsk says,
 // for the model, that nobody can answer.
 type Asker interface {
-	Ask(ctx context.Context, req AskRequest) (tools.Answer, error)
+	Ask(ctx context.Context, req AskRequest) (Answer, error)
 }
 
 // LandRequest hands a front end an edit call's change to land.
@@ -79,7 +73,7 @@ type LandRequest struct {
 
 // Landing is what became of a change a front end was asked to land.
 type Landing struct {
-	tools.Decision
+	Decision
 	// AllowAlways says the user, asked, allowed edits for the rest of the
 	// session; the agent's approval service records it.
 	AllowAlways bool
@@ -120,7 +114,7 @@ type LandFilesRequest struct {
 // outcome, in order. The user asked for the revert, so a front end with
 // nobody to ask (headless) lands it.
 type FilesLander interface {
-	LandFiles(ctx context.Context, req LandFilesRequest) ([]tools.Decision, error)
+	LandFiles(ctx context.Context, req LandFilesRequest) ([]Decision, error)
 }
 
 // ConfirmRewind is the Kind of the ConfirmRequest asking the user

@@ -1,7 +1,5 @@
 package dialog
 
-import "github.com/gemini-ls/gemini-ls/tools"
-
 // SelectionEdit asks for a selection of a file rewritten as an
 // instruction says, by one model call outside any session: no tools, no
 // history, nothing recorded.
@@ -19,11 +17,11 @@ type SelectionEdit struct {
 
 // SelectionUnchanged is the Outcome of a SelectionEdit whose rewrite is the
 // selection as it was: nothing was proposed.
-const SelectionUnchanged tools.Outcome = "unchanged"
+const SelectionUnchanged Outcome = "unchanged"
 
 // SelectionEdited is what became of a SelectionEdit: the landing's
 // decision, or SelectionUnchanged; Model is the model that wrote the rewrite.
 type SelectionEdited struct {
-	tools.Decision
+	Decision
 	Model string
 }

@@ -59,7 +59,7 @@ type noteCall struct {
 }
 
 func (c noteCall) Title() string                     { return "Write " + c.path }
-func (c noteCall) Kind() tools.Kind                  { return tools.KindEdit }
+func (c noteCall) Kind() dialog.Kind                 { return dialog.KindEdit }
 func (c noteCall) Confirmation() *tools.Confirmation { return c.n.confirm }
 func (c noteCall) Execute(context.Context, tools.CallInfo) (tools.Result, error) {
 	c.n.mu.Lock()
@@ -81,7 +81,7 @@ func (o oneTool) UnknownToolError(name string) string { return "no tool " + name
 // yolo mode.
 func session(t *testing.T, srv *geminitest.Server, tool tools.Tool, project string, hs settings.Hooks) *agent.Session {
 	t.Helper()
-	return sessionWith(t, srv, project, hs, agent.Config{Tools: oneTool{tool}, ApprovalMode: tools.ApprovalYolo})
+	return sessionWith(t, srv, project, hs, agent.Config{Tools: oneTool{tool}, ApprovalMode: dialog.ApprovalYolo})
 }
 
 // sessionWith is session with cfg's tools, mode and doors.

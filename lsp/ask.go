@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // actionDecline is the window/showMessageRequest action that declines a
@@ -46,14 +45,14 @@ type askResult struct {
 	Declined bool     `json:"declined"`
 }
 
-func (a presenter) Ask(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (a presenter) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	if a.s.features.get().Ask {
 		return a.askPlugin(ctx, req)
 	}
 	return a.askWithMessage(ctx, req.Question)
 }
 
-func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (tools.Answer, error) {
+func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	q := req.Question
 	params := askParams{SessionID: req.SessionID, CallID: req.CallID, Kind: q.Kind, Title: q.Title, Text: q.Text, Options: []askedOption{}, Multiple: q.Multiple, FreeText: q.FreeText}
 	for _, o := range q.Options {
@@ -61,21 +60,21 @@ func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (tools.
 	}
 	var res askResult
 	if err := a.s.askUser(ctx, "gemini/ask", params, &res); err != nil {
-		return tools.Answer{}, fmt.Errorf("gemini/ask: %w", err)
+		return dialog.Answer{}, fmt.Errorf("gemini/ask: %w", err)
 	}
 	if err := res.check(q); err != nil {
-		return tools.Answer{}, fmt.Errorf("gemini/ask: %w", err)
+		return dialog.Answer{}, fmt.Errorf("gemini/ask: %w", err)
 	}
-	return tools.Answer{Chosen: res.Chosen, Text: res.Text, Declined: res.Declined}, nil
+	return dialog.Answer{Chosen: res.Chosen, Text: res.Text, Declined: res.Declined}, nil
 }
 
 // check refuses an answer the question did not allow.
-func (r askResult) check(q tools.Question) error {
+func (r askResult) check(q dialog.Question) error {
 	if r.Declined {
 		return nil
 	}
 	for _, id := range r.Chosen {
-		if !slices.ContainsFunc(q.Options, func(o tools.Option) bool { return o.ID == id }) {
+		if !slices.ContainsFunc(q.Options, func(o dialog.Option) bool { return o.ID == id }) {
 			return fmt.Errorf("the answer chose option %q, which was not offered", id)
 		}
 	}
@@ -91,9 +90,9 @@ func (r askResult) check(q tools.Question) error {
 // askWithMessage asks with window/showMessageRequest: the options are its
 // actions, with Decline. A question that takes nothing but the user's own
 // words cannot be asked there.
-func (a presenter) askWithMessage(ctx context.Context, q tools.Question) (tools.Answer, error) {
+func (a presenter) askWithMessage(ctx context.Context, q dialog.Question) (dialog.Answer, error) {
 	if len(q.Options) == 0 {
-		return tools.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which this editor cannot take", dialog.ErrCannotAsk)
+		return dialog.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which this editor cannot take", dialog.ErrCannotAsk)
 	}
 	actions := make([]string, 0, len(q.Options)+1)
 	for _, o := range q.Options {
@@ -102,23 +101,23 @@ func (a presenter) askWithMessage(ctx context.Context, q tools.Question) (tools.
 	action, err := a.s.showMessageRequest(ctx, protocol.MessageTypeInfo, questionMessage(q), append(actions, actionDecline)...)
 	switch {
 	case errors.Is(err, errNoShowMessageRequest):
-		return tools.Answer{}, fmt.Errorf("%w: this editor cannot show a question", dialog.ErrCannotAsk)
+		return dialog.Answer{}, fmt.Errorf("%w: this editor cannot show a question", dialog.ErrCannotAsk)
 	case err != nil:
-		return tools.Answer{}, fmt.Errorf("asking the user: %w", err)
+		return dialog.Answer{}, fmt.Errorf("asking the user: %w", err)
 	}
 	i := slices.Index(actions, action)
 	switch {
 	case i >= 0:
 	case action == actionDecline || action == "": // "": dismissed
-		return tools.Answer{Declined: true}, nil
+		return dialog.Answer{Declined: true}, nil
 	default:
-		return tools.Answer{}, fmt.Errorf("window/showMessageRequest was answered with %q, which was not offered", action)
+		return dialog.Answer{}, fmt.Errorf("window/showMessageRequest was answered with %q, which was not offered", action)
 	}
-	return tools.Answer{Chosen: []string{q.Options[i].ID}, Note: q.OneChoiceNote()}, nil
+	return dialog.Answer{Chosen: []string{q.Options[i].ID}, Note: q.OneChoiceNote()}, nil
 }
 
 // questionMessage is the title, the question, and what each option means.
-func questionMessage(q tools.Question) string {
+func questionMessage(q dialog.Question) string {
 	var b strings.Builder
 	if q.Title != "" {
 		b.WriteString(q.Title + "\n")

@@ -3,19 +3,19 @@ package lsp
 import (
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // A gemini/ask answer the question did not allow is refused, so the model
 // is told asking failed rather than given an answer the user could not
 // have given; a declined answer is taken whatever else it holds.
 func TestAskResultCheck(t *testing.T) {
-	q := tools.Question{Options: []tools.Option{{ID: "0", Label: "A"}, {ID: "1", Label: "B"}}}
+	q := dialog.Question{Options: []dialog.Option{{ID: "0", Label: "A"}, {ID: "1", Label: "B"}}}
 	multi := q
 	multi.Multiple, multi.FreeText = true, true
 	for _, c := range []struct {
 		name string
-		q    tools.Question
+		q    dialog.Question
 		res  askResult
 		want string
 	}{

@@ -8,7 +8,7 @@ import (
 
 	"go.lsp.dev/uri"
 
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -35,8 +35,8 @@ type workspaceFolder struct {
 
 // ClientOptions are what a client may set in initializationOptions.
 type ClientOptions struct {
-	Model        string             `json:"model,omitempty"`
-	ApprovalMode tools.ApprovalMode `json:"approvalMode,omitempty"`
+	Model        string              `json:"model,omitempty"`
+	ApprovalMode dialog.ApprovalMode `json:"approvalMode,omitempty"`
 }
 
 type clientCapabilities struct {

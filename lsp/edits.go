@@ -14,7 +14,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -75,11 +74,11 @@ func (p presenter) Land(ctx context.Context, req dialog.LandRequest) (dialog.Lan
 
 // land is Land's work; always says the user chose "Always Apply",
 // offered only where req says it would hold.
-func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.Decision, always bool, err error) {
+func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.Decision, always bool, err error) {
 	s, change, ask := p.s, req.Change, req.Ask
 	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {
-		return tools.Decision{Outcome: tools.Refused, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
+		return dialog.Decision{Outcome: dialog.Refused, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
 	}
 	strat := plain
 	switch {
@@ -91,12 +90,12 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.De
 		strat = askFirst
 	default:
 		s.explainNoWayToAsk()
-		return tools.Decision{Outcome: tools.Refused, Reason: noWayToAskEdits}, false, nil
+		return dialog.Decision{Outcome: dialog.Refused, Reason: noWayToAskEdits}, false, nil
 	}
 
 	done, err := s.awaitEditTurn(ctx, change.Path)
 	if err != nil {
-		return tools.Decision{Outcome: tools.Refused, Reason: notShownReason}, false, nil
+		return dialog.Decision{Outcome: dialog.Refused, Reason: notShownReason}, false, nil
 	}
 	defer done()
 
@@ -104,7 +103,7 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.De
 	// version, so the edit goes out against the text it was checked on.
 	doc, open := s.docs.Get(change.Path)
 	if stale := p.staleAgainst(change, doc, open); stale != "" {
-		return tools.Decision{Outcome: tools.Stale, Reason: stale}, false, nil
+		return dialog.Decision{Outcome: dialog.Stale, Reason: stale}, false, nil
 	}
 	name := ws.Display(change.Path)
 	base := change.Before
@@ -120,18 +119,18 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.De
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
-			return tools.Decision{Outcome: tools.Refused, Reason: noWayToAskEdits}, false, nil
+			return dialog.Decision{Outcome: dialog.Refused, Reason: noWayToAskEdits}, false, nil
 		case err != nil:
-			return tools.Decision{}, false, fmt.Errorf("asking to edit %s: %w", name, err)
+			return dialog.Decision{}, false, fmt.Errorf("asking to edit %s: %w", name, err)
 		case action == actionReject || action == "":
-			return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}, false, nil
+			return dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit"}, false, nil
 		}
 		// The user decided here; the agent's approval service records it.
 		always = action == actionAlwaysApply && req.CanAllowAlways
 		// The document may have moved on while the user answered.
 		doc, open = s.docs.Get(change.Path)
 		if stale := p.staleAgainst(change, doc, open); stale != "" {
-			return tools.Decision{Outcome: tools.Stale, Reason: stale}, always, nil
+			return dialog.Decision{Outcome: dialog.Stale, Reason: stale}, always, nil
 		}
 	}
 
@@ -148,15 +147,15 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d tools.De
 	}
 	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
 		if ctx.Err() != nil {
-			return tools.Decision{}, false, ctx.Err()
+			return dialog.Decision{}, false, ctx.Err()
 		}
 		var refused *jsonrpc2.Error
 		if !errors.As(err, &refused) || refused.Message != eglotDeclined {
-			return tools.Decision{}, false, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
+			return dialog.Decision{}, false, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
 		}
 		// The user said n to eglot's own "Server wants to edit"
 		// question, which eglot asks before it touches anything.
-		return tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit in the editor"}, always, nil
+		return dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit in the editor"}, always, nil
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
@@ -207,7 +206,7 @@ func (p presenter) staleAgainst(change workspace.FileChange, doc workspace.Docum
 // outcome reads what the exchange did to the document: the truth, whatever
 // the client answered. sent is the document's version when the edit went
 // out, -1 when it was not open.
-func (p presenter) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (tools.Decision, error) {
+func (p presenter) outcome(ctx context.Context, change workspace.FileChange, sent int32, res protocol.ApplyWorkspaceEditResult) (dialog.Decision, error) {
 	s := p.s
 	wait := s.opts.ConfirmWait
 	if !res.Applied {
@@ -225,7 +224,7 @@ func (p presenter) outcome(ctx context.Context, change workspace.FileChange, sen
 			base = doc.Version
 		}
 		if open && holds(doc.Text, change.After) {
-			return tools.Decision{Outcome: tools.Applied, Content: doc.Text}, nil
+			return dialog.Decision{Outcome: dialog.Applied, Content: doc.Text}, nil
 		}
 		// Once a didChange arrived, the document only has to settle;
 		// before that, give the client until the deadline to send one.
@@ -239,7 +238,7 @@ func (p presenter) outcome(ctx context.Context, change workspace.FileChange, sen
 			_, _, err := s.docs.Wait(wctx, change.Path, docVersion(doc, open))
 			cancel()
 			if ctx.Err() != nil {
-				return tools.Decision{}, ctx.Err()
+				return dialog.Decision{}, ctx.Err()
 			}
 			if err == nil {
 				continue
@@ -304,38 +303,38 @@ func docVersion(doc workspace.Document, open bool) int32 {
 // Emacs is idle, so an edit it applied may show no change before the
 // deadline (Emacs busy, or a client still blocked in a synchronous
 // request); its answer is taken, and checked when the didChange comes.
-func (p presenter) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d tools.Decision, pending bool) {
+func (p presenter) decide(change workspace.FileChange, sent int32, synced bool, res protocol.ApplyWorkspaceEditResult) (d dialog.Decision, pending bool) {
 	text, visible := p.currentText(change.Path)
 	_, openNow := p.s.docs.Get(change.Path)
 	// Without a failure reason, the user said no (to the editor's preview
 	// or question); with one, the editor failed.
-	notApplied := tools.Decision{Outcome: tools.Declined, Reason: "the user declined the edit"}
+	notApplied := dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit"}
 	if res.FailureReason != nil && *res.FailureReason != "" {
-		notApplied = tools.Decision{Outcome: tools.Refused, Reason: "the editor did not apply the edit: " + *res.FailureReason}
+		notApplied = dialog.Decision{Outcome: dialog.Refused, Reason: "the editor did not apply the edit: " + *res.FailureReason}
 	}
 	switch {
 	case visible && holds(text, change.After):
-		return tools.Decision{Outcome: tools.Applied, Content: text}, false
+		return dialog.Decision{Outcome: dialog.Applied, Content: text}, false
 	case !visible && res.Applied:
 		// The client applied it somewhere gemini-ls cannot see (a buffer
 		// it does not synchronise); its word is all there is.
-		return tools.Decision{Outcome: tools.Applied, Content: change.After}, false
+		return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, false
 	case !visible:
 		return notApplied, false
 	case text == change.Before && res.Applied && sent < 0 && !openNow:
-		return tools.Decision{Outcome: tools.Refused, Reason: "the editor answered that it applied the edit, but it neither opened the file nor changed it"}, false
+		return dialog.Decision{Outcome: dialog.Refused, Reason: "the editor answered that it applied the edit, but it neither opened the file nor changed it"}, false
 	case text == change.Before && res.Applied && !synced:
-		return tools.Decision{Outcome: tools.Applied, Content: change.After}, true
+		return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, true
 	case text == change.Before && res.Applied:
-		return tools.Decision{Outcome: tools.Refused, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
+		return dialog.Decision{Outcome: dialog.Refused, Reason: "the editor answered that it applied the edit, but the document does not contain it"}, false
 	case text == change.Before:
 		return notApplied, false
 	case res.Applied && kept(text, change.Before, change.After):
-		return tools.Decision{Outcome: tools.Modified, Content: text}, false
+		return dialog.Decision{Outcome: dialog.Modified, Content: text}, false
 	case res.Applied:
-		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did"}, false
+		return dialog.Decision{Outcome: dialog.Stale, Content: text, Reason: "the document changed in the editor before the edit reached it, and the editor did not apply it as proposed, although it answered that it did"}, false
 	default:
-		return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}, false
+		return dialog.Decision{Outcome: dialog.Stale, Content: text, Reason: "the document changed while the edit was awaiting confirmation, and the editor did not apply it"}, false
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -31,24 +30,24 @@ func TestDecideReadsTheDocument(t *testing.T) {
 		text    *string // the open document; nil when closed and absent from disk
 		synced  bool    // a didChange arrived since the edit went out
 		res     protocol.ApplyWorkspaceEditResult
-		want    tools.Outcome
+		want    dialog.Outcome
 		content string
 		pending bool
 	}{
-		{"applied", ptr("two\n"), true, applied, tools.Applied, "two\n", false},
-		{"applied though the client said no (eglot's null)", ptr("two\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Applied, "two\n", false},
-		{"declined", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
-		{"declined, nothing synchronised", ptr("one\n"), false, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
-		{"said applied, synchronised, unchanged: the editor's doing", ptr("one\n"), true, applied, tools.Refused, "", false},
-		{"not applied for a reason the editor gave: not the user's no", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, tools.Refused, "", false},
-		{"said applied, nothing synchronised yet (eglot)", ptr("one\n"), false, applied, tools.Applied, "two\n", true},
-		{"modified by the user", ptr("two, checked\n"), true, applied, tools.Modified, "two, checked\n", false},
-		{"the proposal and a blank line: modified", ptr("two\n\n"), true, applied, tools.Modified, "two\n\n", false},
-		{"the user typed first and the editor skipped the edit (Neovim)", ptr("one\nthree\n"), true, applied, tools.Stale, "one\nthree\n", false},
-		{"as far from both: not the proposal", ptr("three\n"), true, applied, tools.Stale, "three\n", false},
-		{"moved on and refused", ptr("one!\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, tools.Stale, "one!\n", false},
-		{"applied out of sight", nil, false, applied, tools.Applied, "two\n", false},
-		{"declined out of sight", nil, false, protocol.ApplyWorkspaceEditResult{}, tools.Declined, "", false},
+		{"applied", ptr("two\n"), true, applied, dialog.Applied, "two\n", false},
+		{"applied though the client said no (eglot's null)", ptr("two\n"), true, protocol.ApplyWorkspaceEditResult{}, dialog.Applied, "two\n", false},
+		{"declined", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{}, dialog.Declined, "", false},
+		{"declined, nothing synchronised", ptr("one\n"), false, protocol.ApplyWorkspaceEditResult{}, dialog.Declined, "", false},
+		{"said applied, synchronised, unchanged: the editor's doing", ptr("one\n"), true, applied, dialog.Refused, "", false},
+		{"not applied for a reason the editor gave: not the user's no", ptr("one\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, dialog.Refused, "", false},
+		{"said applied, nothing synchronised yet (eglot)", ptr("one\n"), false, applied, dialog.Applied, "two\n", true},
+		{"modified by the user", ptr("two, checked\n"), true, applied, dialog.Modified, "two, checked\n", false},
+		{"the proposal and a blank line: modified", ptr("two\n\n"), true, applied, dialog.Modified, "two\n\n", false},
+		{"the user typed first and the editor skipped the edit (Neovim)", ptr("one\nthree\n"), true, applied, dialog.Stale, "one\nthree\n", false},
+		{"as far from both: not the proposal", ptr("three\n"), true, applied, dialog.Stale, "three\n", false},
+		{"moved on and refused", ptr("one!\n"), true, protocol.ApplyWorkspaceEditResult{FailureReason: &reason}, dialog.Stale, "one!\n", false},
+		{"applied out of sight", nil, false, applied, dialog.Applied, "two\n", false},
+		{"declined out of sight", nil, false, protocol.ApplyWorkspaceEditResult{}, dialog.Declined, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Server{docs: workspace.NewDocuments()}
@@ -59,7 +58,7 @@ func TestDecideReadsTheDocument(t *testing.T) {
 			if d.Outcome != tc.want || d.Content != tc.content || pending != tc.pending {
 				t.Errorf("decision = %+v, pending %v; want %s with content %q, pending %v", d, pending, tc.want, tc.content, tc.pending)
 			}
-			if (d.Outcome == tools.Declined || d.Outcome == tools.Refused || d.Outcome == tools.Stale) && d.Reason == "" {
+			if (d.Outcome == dialog.Declined || d.Outcome == dialog.Refused || d.Outcome == dialog.Stale) && d.Reason == "" {
 				t.Errorf("%s without a reason", d.Outcome)
 			}
 		})
@@ -75,12 +74,12 @@ func TestDecideCountsAHunkKeptAsModified(t *testing.T) {
 	change := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: before, After: after}
 	for _, tc := range []struct {
 		text string
-		want tools.Outcome
+		want dialog.Outcome
 	}{
-		{"one\nx\nx\nx\nTWO\n", tools.Modified},     // second hunk kept
-		{"ONE\nx\nx\nx\ntwo\n", tools.Modified},     // first hunk kept
-		{"one\nx\nx\nx\nthree\n", tools.Stale},      // neither, as far from both
-		{"typed\none\nx\nx\nx\ntwo\n", tools.Stale}, // the user's typing only
+		{"one\nx\nx\nx\nTWO\n", dialog.Modified},     // second hunk kept
+		{"ONE\nx\nx\nx\ntwo\n", dialog.Modified},     // first hunk kept
+		{"one\nx\nx\nx\nthree\n", dialog.Stale},      // neither, as far from both
+		{"typed\none\nx\nx\nx\ntwo\n", dialog.Stale}, // the user's typing only
 	} {
 		s := &Server{docs: workspace.NewDocuments()}
 		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 2, Text: tc.text})
@@ -143,7 +142,7 @@ func TestPendingEditIsReconciledWithTheLateDidChange(t *testing.T) {
 			s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: "one\n"})
 
 			d, err := (presenter{s: s}).outcome(ctx, change, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
-			if err != nil || d.Outcome != tools.Applied || d.Content != "two\n" {
+			if err != nil || d.Outcome != dialog.Applied || d.Content != "two\n" {
 				t.Fatalf("outcome = %+v, %v; want applied on the client's word", d, err)
 			}
 			if err := s.docs.Change(path, 2, []workspace.ContentChange{{Text: tc.late}}, workspace.UTF16); err != nil {
@@ -196,13 +195,13 @@ func TestChangeAfterAnUnsyncedEditIsStaleAtOnce(t *testing.T) {
 
 	first := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "two\n"}
 	d, err := p.outcome(ctx, first, 1, protocol.ApplyWorkspaceEditResult{Applied: true})
-	if err != nil || d.Outcome != tools.Applied {
+	if err != nil || d.Outcome != dialog.Applied {
 		t.Fatalf("first outcome = %+v, %v; want applied on the editor's word", d, err)
 	}
 	second := workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: "one\n", After: "three\n"}
 	landing, err := p.Land(ctx, dialog.LandRequest{Change: second, Ask: true})
 	d = landing.Decision
-	if err != nil || d.Outcome != tools.Stale || d.Reason != unsyncedReason {
+	if err != nil || d.Outcome != dialog.Stale || d.Reason != unsyncedReason {
 		t.Errorf("second = %+v, %v; want stale: %s", d, err, unsyncedReason)
 	}
 	if m := asked(); len(m) > 0 {

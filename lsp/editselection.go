@@ -11,7 +11,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -44,7 +43,7 @@ type editSelectionResult struct {
 	// Outcome is applied, modified (the user took part of it, or changed
 	// it), declined, unchanged (the model changed nothing, so nothing was
 	// proposed), refused or stale.
-	Outcome tools.Outcome `json:"outcome"`
+	Outcome dialog.Outcome `json:"outcome"`
 	// Message tells the user so.
 	Message string `json:"message"`
 	// Model is the model that wrote the edit.
@@ -59,7 +58,7 @@ func (s *Server) editSelection(ctx context.Context, p editSelectionParams) (edit
 	}
 	if v, ok := ctx.Value(arrivedVersion{}).(int32); ok {
 		if doc, open := s.docs.Get(req.Path); !open || doc.Version != v {
-			return editedResult(name, dialog.SelectionEdited{Decision: tools.Decision{Outcome: tools.Stale, Reason: "the document changed before Gemini read the selection"}}), nil
+			return editedResult(name, dialog.SelectionEdited{Decision: dialog.Decision{Outcome: dialog.Stale, Reason: "the document changed before Gemini read the selection"}}), nil
 		}
 	}
 	built, err := s.agentState.runner()
@@ -115,7 +114,7 @@ func (s *Server) editSelectionCommand(ctx context.Context, args []json.RawMessag
 			res.Message, typ = "Gemini: the edit was cancelled.", protocol.MessageTypeWarning
 		case err != nil:
 			res.Message, typ = "Gemini could not edit the selection: "+err.Error(), protocol.MessageTypeError
-		case res.Outcome == tools.Refused || res.Outcome == tools.Stale:
+		case res.Outcome == dialog.Refused || res.Outcome == dialog.Stale:
 			typ = protocol.MessageTypeWarning
 		}
 		prog.end(ellipsis.Cut(res.Message, 100))
@@ -164,11 +163,11 @@ func (s *Server) selectionEdit(ctx context.Context, p editSelectionParams) (req 
 func editedResult(name string, got dialog.SelectionEdited) editSelectionResult {
 	res := editSelectionResult{Outcome: got.Outcome, Model: got.Model}
 	switch got.Outcome {
-	case tools.Applied:
+	case dialog.Applied:
 		res.Message = "Gemini edited the selection in " + name + "."
-	case tools.Modified:
+	case dialog.Modified:
 		res.Message = "Gemini's edit of " + name + " was applied in part."
-	case tools.Declined:
+	case dialog.Declined:
 		res.Message = "Gemini's edit of " + name + " was rejected; nothing changed."
 	case dialog.SelectionUnchanged:
 		res.Message = "Gemini found nothing to change in the selection."

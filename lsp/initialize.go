@@ -8,8 +8,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/completion"
 	"github.com/gemini-ls/gemini-ls/conversation"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -27,7 +27,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	var opts ClientOptions
 	opts.Model, _ = p.InitializationOptions["model"].(string)
 	mode, _ := p.InitializationOptions["approvalMode"].(string)
-	opts.ApprovalMode = tools.ApprovalMode(mode)
+	opts.ApprovalMode = dialog.ApprovalMode(mode)
 	roots, err := p.roots()
 	if err != nil {
 		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)

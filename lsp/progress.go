@@ -13,7 +13,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // progress shows a gemini.prompt turn through $/progress: begun with the
@@ -121,7 +120,7 @@ func (p *progress) retry(from dialog.Subagent, r dialog.RetryInfo) {
 }
 
 // topic is a report: a progress's title is fixed at its begin.
-func (p *progress) topic(from dialog.Subagent, t tools.Topic) {
+func (p *progress) topic(from dialog.Subagent, t dialog.Topic) {
 	if from.CallID != "" {
 		return
 	}
@@ -130,7 +129,7 @@ func (p *progress) topic(from dialog.Subagent, t tools.Topic) {
 }
 
 // topicLine is the topic and intent update_topic set, in one line.
-func topicLine(t tools.Topic) string {
+func topicLine(t dialog.Topic) string {
 	if t.Title == "" {
 		return t.Intent
 	}

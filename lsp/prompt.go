@@ -12,7 +12,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -217,7 +216,7 @@ func (u updates) Notice(_ context.Context, from dialog.Subagent, text string) {
 	u.send(up)
 }
 
-func (u updates) Mode(_ context.Context, from dialog.Subagent, mode tools.ApprovalMode) {
+func (u updates) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
 	up := u.of(dialog.EventMode, from)
 	up.Mode = string(mode)
 	u.send(up)
@@ -229,7 +228,7 @@ func (u updates) Model(_ context.Context, from dialog.Subagent, model string) {
 	u.send(up)
 }
 
-func (u updates) Topic(_ context.Context, from dialog.Subagent, t tools.Topic) {
+func (u updates) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
 	up := u.of(dialog.EventTopic, from)
 	up.Title, up.Intent, up.NewTopic = t.Title, t.Intent, t.New
 	if t.New {

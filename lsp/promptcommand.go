@@ -12,7 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // gemini.prompt runs the same turn as gemini/prompt for clients that
@@ -207,7 +206,7 @@ func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.Ret
 	v.prog.retry(from, r)
 }
 
-func (v commandView) Topic(_ context.Context, from dialog.Subagent, t tools.Topic) {
+func (v commandView) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
 	v.prog.topic(from, t)
 }
 

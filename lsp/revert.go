@@ -11,7 +11,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -26,17 +25,17 @@ const (
 // can (change annotations, our plugins), else after one
 // window/showMessageRequest; then it reads what each document holds, as
 // Land does, and reports each file's outcome.
-func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
+func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	s := p.s
-	out := make([]tools.Decision, len(req.Changes))
+	out := make([]dialog.Decision, len(req.Changes))
 	f := s.features.get()
 	if !f.ApplyEdit {
-		return fill(out, tools.Decision{Outcome: tools.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}), nil
+		return fill(out, dialog.Decision{Outcome: dialog.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}), nil
 	}
 	annotated := (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges
 	if !annotated && !s.asking.canAsk() {
 		s.explainNoWayToAsk()
-		return fill(out, tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}), nil
+		return fill(out, dialog.Decision{Outcome: dialog.Declined, Reason: noWayToAskEdits}), nil
 	}
 	done, err := s.awaitEditTurn(ctx, "")
 	if err != nil {
@@ -49,11 +48,11 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	for i, c := range req.Changes {
 		doc, open := s.docs.Get(c.Path)
 		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
-			out[i] = tools.Decision{Outcome: tools.Stale, Reason: stale}
+			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
 			continue
 		}
 		if c.Remove && !(f.DocumentChanges && f.DeleteFiles) {
-			out[i] = tools.Decision{Outcome: tools.Declined, Reason: "the agent created this file, and this editor cannot delete files through workspace/applyEdit"}
+			out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the agent created this file, and this editor cannot delete files through workspace/applyEdit"}
 			continue
 		}
 		p.addRevert(&edit, c, doc, open, f, annotated, req.Title)
@@ -67,11 +66,11 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
-			return fillAt(out, sent, tools.Decision{Outcome: tools.Declined, Reason: noWayToAskEdits}), nil
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: noWayToAskEdits}), nil
 		case err != nil:
 			return nil, fmt.Errorf("asking whether to revert: %w", err)
 		case action != actionRevert:
-			return fillAt(out, sent, tools.Decision{Outcome: tools.Declined, Reason: "the user declined the revert"}), nil
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the revert"}), nil
 		}
 	}
 	label := "Gemini: " + req.Title
@@ -87,7 +86,7 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		}
 		var refused *jsonrpc2.Error
 		if errors.As(err, &refused) && refused.Message == eglotDeclined {
-			return fillAt(out, sent, tools.Decision{Outcome: tools.Declined, Reason: "the user declined the revert in the editor"}), nil
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the revert in the editor"}), nil
 		}
 		return nil, fmt.Errorf("workspace/applyEdit of the revert: %w", err)
 	}
@@ -96,7 +95,7 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		if res.FailureReason != nil && *res.FailureReason != "" {
 			reason = "the editor did not apply the revert: " + *res.FailureReason
 		}
-		return fillAt(out, sent, tools.Decision{Outcome: tools.Declined, Reason: reason}), nil
+		return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: reason}), nil
 	}
 	for _, i := range sent {
 		d, err := p.revertOutcome(ctx, req.Changes[i])
@@ -148,7 +147,7 @@ func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c dialog.RevertChange
 
 // revertOutcome waits, up to the confirmation wait, for the editor to
 // show the reverted file, and reports what it holds.
-func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (tools.Decision, error) {
+func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (dialog.Decision, error) {
 	s := p.s
 	deadline := time.Now().Add(s.opts.ConfirmWait)
 	for {
@@ -156,19 +155,19 @@ func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (to
 		text, visible := p.currentText(c.Path)
 		switch {
 		case c.Remove && !visible:
-			return tools.Decision{Outcome: tools.Applied}, nil
+			return dialog.Decision{Outcome: dialog.Applied}, nil
 		case !c.Remove && visible && holds(text, c.After):
-			return tools.Decision{Outcome: tools.Applied, Content: text}, nil
+			return dialog.Decision{Outcome: dialog.Applied, Content: text}, nil
 		}
 		wait := time.Until(deadline)
 		if wait <= 0 {
-			return tools.Decision{Outcome: tools.Stale, Content: text, Reason: "the editor answered that it applied the revert, but the file does not hold it"}, nil
+			return dialog.Decision{Outcome: dialog.Stale, Content: text, Reason: "the editor answered that it applied the revert, but the file does not hold it"}, nil
 		}
 		wctx, cancel := context.WithTimeout(ctx, wait)
 		_, _, err := s.docs.Wait(wctx, c.Path, docVersion(doc, open))
 		cancel()
 		if ctx.Err() != nil {
-			return tools.Decision{}, ctx.Err()
+			return dialog.Decision{}, ctx.Err()
 		}
 		if err != nil {
 			deadline = time.Now() // nothing moved until the deadline
@@ -177,7 +176,7 @@ func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (to
 }
 
 // fill sets every decision to d.
-func fill(out []tools.Decision, d tools.Decision) []tools.Decision {
+func fill(out []dialog.Decision, d dialog.Decision) []dialog.Decision {
 	for i := range out {
 		out[i] = d
 	}
@@ -185,7 +184,7 @@ func fill(out []tools.Decision, d tools.Decision) []tools.Decision {
 }
 
 // fillAt sets the decisions at indexes to d.
-func fillAt(out []tools.Decision, indexes []int, d tools.Decision) []tools.Decision {
+func fillAt(out []dialog.Decision, indexes []int, d dialog.Decision) []dialog.Decision {
 	for _, i := range indexes {
 		out[i] = d
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // subagentTurn shows through v a turn whose invoke_agent call (call_1)
@@ -27,12 +26,12 @@ func subagentTurn(ctx context.Context, v conversation.Events) {
 	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
 	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
 	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
 	v.Text(ctx, sub, "foo.go holds the parser.\n")
 	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"})
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"})
+	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"})
 	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 9}})
-	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."})
+	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."})
 	v.Text(ctx, main, "Found it.\n")
 }
 
@@ -155,9 +154,9 @@ func TestTranscriptKeepsConcurrentSubagentsApart(t *testing.T) {
 	tr.toolCall(dialog.Subagent{}, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
 	tr.toolCall(a, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"})
 	tr.toolCall(b, dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"})
-	tr.toolResult(a, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
-	tr.toolResult(b, dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: tools.StatusOK})
-	tr.toolResult(dialog.Subagent{}, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK})
+	tr.toolResult(a, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
+	tr.toolResult(b, dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: dialog.StatusOK})
+	tr.toolResult(dialog.Subagent{}, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK})
 	want := "- **Delegate to codebase_investigator** — ok\n  - codebase_investigator: **ReadFile a.go** — ok\n\n"
 	if got := tr.b.String(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)

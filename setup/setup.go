@@ -80,7 +80,7 @@ type Options struct {
 	// Model and ApprovalMode are the front end's explicit choices (a flag,
 	// initializationOptions); they win over the environment and settings.
 	Model        string
-	ApprovalMode tools.ApprovalMode
+	ApprovalMode dialog.ApprovalMode
 
 	Retry dialog.RetryPolicy
 
@@ -139,7 +139,7 @@ type Built struct {
 	EnvFile string
 	// Model and ApprovalMode are what was chosen.
 	Model        string
-	ApprovalMode tools.ApprovalMode
+	ApprovalMode dialog.ApprovalMode
 	// Plan is plan mode as the settings configure it; off (Enabled false)
 	// when the sessions may not enter it.
 	Plan tools.PlanOptions
@@ -617,7 +617,7 @@ func (b *Built) NotTrusted() error {
 // ranks it; then settings. As in Gemini CLI, a workspace that is not a
 // trusted folder runs in the default approval mode whatever was asked,
 // and the user is told why.
-func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode) {
+func (b *Built) choose(base, set settings.Settings) (string, dialog.ApprovalMode) {
 	o := b.opts
 	model, mode := o.Model, string(o.ApprovalMode)
 	if set.Model.Name != base.Model.Name {
@@ -627,17 +627,17 @@ func (b *Built) choose(base, set settings.Settings) (string, tools.ApprovalMode)
 		mode = set.General.DefaultApprovalMode
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
-	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(tools.ApprovalDefault))
-	if mode == string(tools.ApprovalPlan) && !b.Plan.Enabled {
+	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(dialog.ApprovalDefault))
+	if mode == string(dialog.ApprovalPlan) && !b.Plan.Enabled {
 		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings`))
-		mode = string(tools.ApprovalDefault)
+		mode = string(dialog.ApprovalDefault)
 	}
-	if why := b.NotTrusted(); why != nil && mode != string(tools.ApprovalDefault) {
+	if why := b.NotTrusted(); why != nil && mode != string(dialog.ApprovalDefault) {
 		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
 			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
-		mode = string(tools.ApprovalDefault)
+		mode = string(dialog.ApprovalDefault)
 	}
-	return model, tools.ApprovalMode(mode)
+	return model, dialog.ApprovalMode(mode)
 }
 
 // Reload reads the settings again with change (the settings a client sent

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
@@ -25,14 +26,14 @@ func TestChoose(t *testing.T) {
 		env       string
 		set       settings.Settings
 		wantModel string
-		wantMode  tools.ApprovalMode
+		wantMode  dialog.ApprovalMode
 	}{
-		{"settings", Options{}, "", files, "settings-model", tools.ApprovalAutoEdit},
-		{"environment beats settings", Options{}, "env-model", files, "env-model", tools.ApprovalAutoEdit},
-		{"explicit beats both", Options{Model: "flag-model", ApprovalMode: tools.ApprovalYolo}, "env-model", files, "flag-model", tools.ApprovalYolo},
-		{"a later change beats the explicit choice", Options{Model: "flag-model", ApprovalMode: tools.ApprovalYolo}, "env-model",
-			settings.Settings{Model: settings.Model{Name: "changed"}, General: settings.General{DefaultApprovalMode: "default"}}, "changed", tools.ApprovalDefault},
-		{"defaults", Options{}, "", settings.Settings{}, models.Default, tools.ApprovalDefault},
+		{"settings", Options{}, "", files, "settings-model", dialog.ApprovalAutoEdit},
+		{"environment beats settings", Options{}, "env-model", files, "env-model", dialog.ApprovalAutoEdit},
+		{"explicit beats both", Options{Model: "flag-model", ApprovalMode: dialog.ApprovalYolo}, "env-model", files, "flag-model", dialog.ApprovalYolo},
+		{"a later change beats the explicit choice", Options{Model: "flag-model", ApprovalMode: dialog.ApprovalYolo}, "env-model",
+			settings.Settings{Model: settings.Model{Name: "changed"}, General: settings.General{DefaultApprovalMode: "default"}}, "changed", dialog.ApprovalDefault},
+		{"defaults", Options{}, "", settings.Settings{}, models.Default, dialog.ApprovalDefault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := files
@@ -175,7 +176,7 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fresh.Close()
-	if fresh.Model != "changed-model" || fresh.ApprovalMode != tools.ApprovalAutoEdit {
+	if fresh.Model != "changed-model" || fresh.ApprovalMode != dialog.ApprovalAutoEdit {
 		t.Errorf("rebuilt with model %q and mode %q, want the change's changed-model and auto_edit", fresh.Model, fresh.ApprovalMode)
 	}
 	if _, ok := fresh.Tools.Registry.Get(tools.ShellName); ok {

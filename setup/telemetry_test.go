@@ -21,7 +21,7 @@ type telemetryEnv struct {
 	home, root string
 	env        map[string]string
 	warnings   []string
-	mode       tools.ApprovalMode
+	mode       dialog.ApprovalMode
 }
 
 // newTelemetryEnv is a project and a home with userSettings, whose model
@@ -115,7 +115,7 @@ func TestTelemetryWithholdsWhatAFailedFetchQuotes(t *testing.T) {
 	e := newTelemetryEnv(t, `{"telemetry": {"enabled": true, "target": "local", "outfile": "telemetry.log", "logPrompts": false}}`,
 		geminitest.CallTurn(geminitest.Call(tools.WebFetchName, map[string]any{"prompt": "summarize " + url})),
 		geminitest.TextTurn("it could not be fetched"))
-	e.mode = tools.ApprovalYolo
+	e.mode = dialog.ApprovalYolo
 	e.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true" // yolo is for trusted folders
 	b := e.build(t)
 	s := b.Agent.NewSession()

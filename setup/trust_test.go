@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/tools"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -58,7 +58,7 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-func (a *attack) build(t *testing.T, mode tools.ApprovalMode) *Built {
+func (a *attack) build(t *testing.T, mode dialog.ApprovalMode) *Built {
 	t.Helper()
 	ws, err := workspace.New([]string{a.root}, nil)
 	if err != nil {
@@ -95,7 +95,7 @@ func (a *attack) warned(text string) bool {
 // used, no MCP server starts, and the approval mode is "default".
 func TestTrustIsOneDecision(t *testing.T) {
 	a := newAttack(t)
-	b := a.build(t, tools.ApprovalYolo)
+	b := a.build(t, dialog.ApprovalYolo)
 	if b.Trust.Trusted(a.root) {
 		t.Fatal("the repository is trusted")
 	}
@@ -108,7 +108,7 @@ func TestTrustIsOneDecision(t *testing.T) {
 	if b.Settings.Tools.DiscoveryCommand != "" || b.Settings.MCPServers["repos"].Command != "" {
 		t.Errorf("the repository's settings were used: %+v, %v", b.Settings.Tools, b.Settings.MCPServers)
 	}
-	if b.ApprovalMode != tools.ApprovalDefault || b.Agent.ApprovalMode() != tools.ApprovalDefault {
+	if b.ApprovalMode != dialog.ApprovalDefault || b.Agent.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("approval mode = %q, want default in an untrusted folder", b.ApprovalMode)
 	}
 	if !a.warned(`the approval mode is "default", not "yolo"`) || !a.warned("is not trusted") {
@@ -133,7 +133,7 @@ func TestTrustIsOneDecision(t *testing.T) {
 	}
 
 	// A change of settings cannot raise the mode either.
-	if _, _, err := b.Reload(map[string]any{"approvalMode": "auto_edit"}); err != nil || b.Agent.ApprovalMode() != tools.ApprovalDefault {
+	if _, _, err := b.Reload(map[string]any{"approvalMode": "auto_edit"}); err != nil || b.Agent.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("after Reload: %q, %v; want default", b.Agent.ApprovalMode(), err)
 	}
 }
@@ -146,7 +146,7 @@ func TestTrustedFolderGetsItsSettings(t *testing.T) {
 	// The user's MCP server is left out: it is not what this test is about.
 	writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), `{"security": {"folderTrust": {"enabled": false}}}`)
 	b := a.build(t, "")
-	if !b.Trust.Trusted(a.root) || b.ApprovalMode != tools.ApprovalAutoEdit || b.Getenv("GOOGLE_GEMINI_BASE_URL") == "" {
+	if !b.Trust.Trusted(a.root) || b.ApprovalMode != dialog.ApprovalAutoEdit || b.Getenv("GOOGLE_GEMINI_BASE_URL") == "" {
 		t.Errorf("trusted %v, mode %q, base URL %q; want the workspace's own", b.Trust.Trusted(a.root), b.ApprovalMode, b.Getenv("GOOGLE_GEMINI_BASE_URL"))
 	}
 	if memory, _ := b.Memory().SystemMemory(context.Background()); !strings.Contains(memory, "ROOT-MEMORY") {
@@ -160,7 +160,7 @@ func TestUntrustedFolderLowersTheUsersMode(t *testing.T) {
 	a := newAttack(t)
 	writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), `{"general": {"defaultApprovalMode": "auto_edit"}}`)
 	b := a.build(t, "")
-	if b.ApprovalMode != tools.ApprovalDefault || !a.warned(`not "auto_edit"`) {
+	if b.ApprovalMode != dialog.ApprovalDefault || !a.warned(`not "auto_edit"`) {
 		t.Errorf("mode %q, warnings %q; want default, explained", b.ApprovalMode, a.warnings)
 	}
 }

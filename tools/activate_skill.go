@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -38,7 +39,7 @@ func activateSkill(catalog *skills.Catalog, ws *workspace.Workspace) *activateSk
 	t := &activateSkillTool{catalog: catalog}
 	t.Defined = Define(Spec{
 		Name:        ActivateSkillName,
-		Annotations: Annotations{Kind: KindOther, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindOther, ReadOnly: true},
 		Aliases:     []string{"ActivateSkillTool"},
 	}, func(p activateSkillParams) (Call, error) { return t.build(p, ws) })
 	return t

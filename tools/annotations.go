@@ -1,5 +1,7 @@
 package tools
 
+import "github.com/gemini-ls/gemini-ls/dialog"
+
 // Annotations say what a tool's calls do, as the MCP Go SDK's
 // ToolAnnotations say it of a server's tools (readOnlyHint,
 // openWorldHint). The agent's scheduler, plan mode, the approval door,
@@ -8,7 +10,7 @@ package tools
 // here, on itself (Spec), and nowhere else.
 type Annotations struct {
 	// Kind is how front ends show the tool's calls (ACP's tool kinds).
-	Kind Kind
+	Kind dialog.Kind
 	// ReadOnly: the tool changes nothing, as Gemini CLI 0.61 counts its
 	// tools (policies/read-only.toml, and plan.toml's ask_user,
 	// web_fetch, activate_skill, exit_plan_mode): plan mode runs it,

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // AskUserName is the tool with which the model asks the user questions,
@@ -20,7 +22,7 @@ const AskUserName = "ask_user"
 // KindCommunicate: the call talks with the user (Gemini CLI's
 // Kind.Communicate); it changes nothing and needs no approval, since
 // asking is the user's involvement.
-const KindCommunicate Kind = "communicate"
+const KindCommunicate dialog.Kind = "communicate"
 
 // The question types of ask_user, in Gemini CLI's words.
 const (
@@ -140,11 +142,11 @@ func (q askQuestion) options() []askOption {
 // asked is q as a front end presents it. Every type takes the user's own
 // words too: text is nothing else, and Gemini CLI adds "Other" to the
 // others.
-func (q askQuestion) asked() Question {
+func (q askQuestion) asked() dialog.Question {
 	opts := q.options()
-	out := Question{Kind: AskUserName, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
+	out := dialog.Question{Kind: AskUserName, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
 	for i, o := range opts {
-		out.Options = append(out.Options, Option{ID: strconv.Itoa(i), Label: o.Label, Description: o.Description})
+		out.Options = append(out.Options, dialog.Option{ID: strconv.Itoa(i), Label: o.Label, Description: o.Description})
 	}
 	return out
 }
@@ -152,7 +154,7 @@ func (q askQuestion) asked() Question {
 // answerText is the user's answer as Gemini CLI's dialog writes it: the
 // chosen options' labels in their order, then the user's own words,
 // joined by ", "; "" when the user gave none.
-func (q askQuestion) answerText(a Answer) string {
+func (q askQuestion) answerText(a dialog.Answer) string {
 	var parts []string
 	for i, o := range q.options() {
 		if slices.Contains(a.Chosen, strconv.Itoa(i)) {
@@ -193,7 +195,7 @@ func (c askUserCall) Execute(ctx context.Context, info CallInfo) (Result, error)
 		switch {
 		case ctx.Err() != nil:
 			return Result{}, ctx.Err()
-		case errors.Is(err, ErrCannotAsk):
+		case errors.Is(err, dialog.ErrCannotAsk):
 			return Result{Error: fmt.Sprintf("The user could not be asked: %v. %s", err, askNobodyHere)}, nil
 		case err != nil:
 			return Result{Error: fmt.Sprintf("Asking the user failed: %v. %s", err, askGoOn)}, nil

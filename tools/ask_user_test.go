@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The declaration is Gemini CLI's, word for word (its snapshot for
@@ -48,11 +50,11 @@ func choiceQuestion(multi bool) map[string]any {
 }
 
 // scriptedAsk answers the questions in turn, recording them.
-func scriptedAsk(asked *[]Question, answers ...Answer) AskFunc {
-	return func(_ context.Context, q Question) (Answer, error) {
+func scriptedAsk(asked *[]dialog.Question, answers ...dialog.Answer) AskFunc {
+	return func(_ context.Context, q dialog.Question) (dialog.Answer, error) {
 		*asked = append(*asked, q)
 		if len(answers) == 0 {
-			return Answer{}, errors.New("asked more questions than scripted")
+			return dialog.Answer{}, errors.New("asked more questions than scripted")
 		}
 		a := answers[0]
 		answers = answers[1:]
@@ -78,7 +80,7 @@ func runAskUser(t *testing.T, args map[string]any, ask AskFunc) Result {
 // the options' order) then the user's words, joined by ", ", keyed by the
 // question's position, and an unanswered question left out.
 func TestAskUserAnswers(t *testing.T) {
-	var asked []Question
+	var asked []dialog.Question
 	args := map[string]any{"questions": []any{
 		choiceQuestion(true),
 		map[string]any{"header": "Name", "question": `Project\nname?`, "type": "text", "placeholder": "my-app"},
@@ -86,20 +88,20 @@ func TestAskUserAnswers(t *testing.T) {
 		map[string]any{"header": "Skip", "question": "Anything else?", "type": "text"},
 	}}
 	res := runAskUser(t, args, scriptedAsk(&asked,
-		Answer{Chosen: []string{"2", "0"}, Text: " and <Redis> "},
-		Answer{Text: "gemini-ls"},
-		Answer{Chosen: []string{"1"}},
-		Answer{},
+		dialog.Answer{Chosen: []string{"2", "0"}, Text: " and <Redis> "},
+		dialog.Answer{Text: "gemini-ls"},
+		dialog.Answer{Chosen: []string{"1"}},
+		dialog.Answer{},
 	))
 	if want := `{"answers":{"0":"PostgreSQL, Both, and <Redis>","1":"gemini-ls","2":"No"}}`; res.Output != want || res.Error != "" {
 		t.Errorf("output %q (error %q), want %q", res.Output, res.Error, want)
 	}
-	wantAsked := []Question{
-		{Kind: "ask_user", Title: "Database", Text: "Which database?", Multiple: true, FreeText: true, Options: []Option{
+	wantAsked := []dialog.Question{
+		{Kind: "ask_user", Title: "Database", Text: "Which database?", Multiple: true, FreeText: true, Options: []dialog.Option{
 			{ID: "0", Label: "PostgreSQL", Description: "Relational."}, {ID: "1", Label: "SQLite", Description: "Embedded."}, {ID: "2", Label: "Both"},
 		}},
 		{Kind: "ask_user", Title: "Name", Text: "Project\nname?", FreeText: true},
-		{Kind: "ask_user", Title: "Deploy", Text: "Deploy now?", FreeText: true, Options: []Option{{ID: "0", Label: "Yes"}, {ID: "1", Label: "No"}}},
+		{Kind: "ask_user", Title: "Deploy", Text: "Deploy now?", FreeText: true, Options: []dialog.Option{{ID: "0", Label: "Yes"}, {ID: "1", Label: "No"}}},
 		{Kind: "ask_user", Title: "Skip", Text: "Anything else?", FreeText: true},
 	}
 	if !reflect.DeepEqual(asked, wantAsked) {
@@ -113,8 +115,8 @@ func TestAskUserAnswers(t *testing.T) {
 
 // A single choice: multiSelect off, one label.
 func TestAskUserSingleChoice(t *testing.T) {
-	var asked []Question
-	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, scriptedAsk(&asked, Answer{Chosen: []string{"1"}}))
+	var asked []dialog.Question
+	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, scriptedAsk(&asked, dialog.Answer{Chosen: []string{"1"}}))
 	if want := `{"answers":{"0":"SQLite"}}`; res.Output != want {
 		t.Errorf("output %q, want %q", res.Output, want)
 	}
@@ -126,10 +128,10 @@ func TestAskUserSingleChoice(t *testing.T) {
 // What a front end could not offer the user is told to the model after
 // the answers, once.
 func TestAskUserNotes(t *testing.T) {
-	var asked []Question
+	var asked []dialog.Question
 	note := "this editor offers one choice only"
 	args := map[string]any{"questions": []any{choiceQuestion(true), choiceQuestion(true)}}
-	res := runAskUser(t, args, scriptedAsk(&asked, Answer{Chosen: []string{"0"}, Note: note}, Answer{Chosen: []string{"1"}, Note: note}))
+	res := runAskUser(t, args, scriptedAsk(&asked, dialog.Answer{Chosen: []string{"0"}, Note: note}, dialog.Answer{Chosen: []string{"1"}, Note: note}))
 	if want := `{"answers":{"0":"PostgreSQL","1":"SQLite"}}` + "\nNote: " + note; res.Output != want {
 		t.Errorf("output %q, want %q", res.Output, want)
 	}
@@ -138,9 +140,9 @@ func TestAskUserNotes(t *testing.T) {
 // Declining is an answer: the model is told the user dismissed the
 // questions, and nothing more is asked.
 func TestAskUserDeclined(t *testing.T) {
-	var asked []Question
+	var asked []dialog.Question
 	args := map[string]any{"questions": []any{choiceQuestion(false), choiceQuestion(false)}}
-	res := runAskUser(t, args, scriptedAsk(&asked, Answer{Declined: true}))
+	res := runAskUser(t, args, scriptedAsk(&asked, dialog.Answer{Declined: true}))
 	if res.Output != "User dismissed ask_user dialog without answering." || res.Error != "" || res.Status != "" {
 		t.Errorf("result %+v, want the dismissal", res)
 	}
@@ -151,8 +153,8 @@ func TestAskUserDeclined(t *testing.T) {
 
 // Answering nothing at all is Gemini CLI's empty submission.
 func TestAskUserEmptySubmission(t *testing.T) {
-	var asked []Question
-	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, scriptedAsk(&asked, Answer{Text: "  "}))
+	var asked []dialog.Question
+	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, scriptedAsk(&asked, dialog.Answer{Text: "  "}))
 	if res.Output != `{"answers":{}}` || res.Display != "User submitted without answering questions." {
 		t.Errorf("result %+v", res)
 	}
@@ -166,8 +168,8 @@ func TestAskUserNobodyCanAnswer(t *testing.T) {
 	if !strings.HasPrefix(res.Error, "No front end can put questions to the user. ") || !strings.HasSuffix(res.Error, askNobodyHere) {
 		t.Errorf("without an AskFunc: %+v", res)
 	}
-	headless := func(context.Context, Question) (Answer, error) {
-		return Answer{}, fmt.Errorf("%w: gemini-ls is running headless", ErrCannotAsk)
+	headless := func(context.Context, dialog.Question) (dialog.Answer, error) {
+		return dialog.Answer{}, fmt.Errorf("%w: gemini-ls is running headless", dialog.ErrCannotAsk)
 	}
 	res = runAskUser(t, args, headless)
 	if want := "The user could not be asked: cannot ask the user: gemini-ls is running headless. " + askNobodyHere; res.Error != want {
@@ -178,8 +180,8 @@ func TestAskUserNobodyCanAnswer(t *testing.T) {
 // A front end that failed to ask (a malformed answer, a broken
 // connection) is not said to have nobody to ask.
 func TestAskUserAskingFailed(t *testing.T) {
-	failing := func(context.Context, Question) (Answer, error) {
-		return Answer{}, errors.New("gemini/ask: the answer chose option \"9\", which was not offered")
+	failing := func(context.Context, dialog.Question) (dialog.Answer, error) {
+		return dialog.Answer{}, errors.New("gemini/ask: the answer chose option \"9\", which was not offered")
 	}
 	res := runAskUser(t, map[string]any{"questions": []any{choiceQuestion(false)}}, failing)
 	want := `Asking the user failed: gemini/ask: the answer chose option "9", which was not offered. ` + askGoOn
@@ -195,9 +197,9 @@ func TestAskUserCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = call.Execute(ctx, CallInfo{Ask: func(ctx context.Context, _ Question) (Answer, error) {
+	_, err = call.Execute(ctx, CallInfo{Ask: func(ctx context.Context, _ dialog.Question) (dialog.Answer, error) {
 		cancel()
-		return Answer{}, ctx.Err()
+		return dialog.Answer{}, ctx.Err()
 	}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Execute = %v, want context.Canceled", err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // CompleteTaskName is the tool a subagent ends its run with, handing in
@@ -97,7 +99,9 @@ func (t *CompleteTask) Name() string                            { return Complet
 func (t *CompleteTask) Declaration() *genai.FunctionDeclaration { return t.decl }
 
 // Annotations: it changes nothing; plan mode lets a subagent finish.
-func (t *CompleteTask) Annotations() Annotations { return Annotations{Kind: KindOther, ReadOnly: true} }
+func (t *CompleteTask) Annotations() Annotations {
+	return Annotations{Kind: dialog.KindOther, ReadOnly: true}
+}
 
 // Build checks the report as 0.61's validateToolParamValues does, in its
 // words.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -78,7 +79,7 @@ func getDiagnostics(ws *workspace.Workspace, reader DiagnosticsReader) *Defined[
 		Description: "Gets the diagnostics (errors, warnings, hints) the user's editor shows for files, as its language servers and linters report them: " +
 			"one line per diagnostic, `L<line>:<column> <severity> [<source> <code>] <message>`, lines 1-based as read_file numbers them. " +
 			"Editors usually check only the files open in them. Use it to see whether code compiles and passes the linters without running a build.",
-		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindRead, ReadOnly: true},
 	}, func(p getDiagnosticsParams) (Call, error) {
 		c := &getDiagnosticsCall{ws: ws, reader: reader}
 		for _, path := range p.FilePaths {

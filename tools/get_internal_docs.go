@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // get_internal_docs, as Gemini CLI 0.61 has it (get-internal-docs.ts,
@@ -29,7 +31,7 @@ func NewGetInternalDocs(docs fs.FS) Tool {
 	return Define(Spec{
 		Name:        GetInternalDocsName,
 		Description: "Returns the content of gemini-ls internal documentation files. If no path is provided, returns a list of all available documentation paths.",
-		Annotations: Annotations{Kind: KindThink, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindThink, ReadOnly: true},
 	}, func(p getInternalDocsParams) (Call, error) {
 		return &getInternalDocsCall{docs: docs, path: p.Path}, nil
 	})
@@ -92,7 +94,7 @@ func (c *getInternalDocsCall) Execute(_ context.Context, _ CallInfo) (Result, er
 }
 
 func docsFailure(err error) Result {
-	return Result{Error: err.Error(), Status: StatusError, Display: "Failed to access documentation: " + err.Error()}
+	return Result{Error: err.Error(), Status: dialog.StatusError, Display: "Failed to access documentation: " + err.Error()}
 }
 
 // errOutsideDocs is 0.61's refusal of a path that leads outside the

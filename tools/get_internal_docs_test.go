@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 func testDocs() fstest.MapFS {
@@ -46,11 +48,11 @@ func TestGetInternalDocsDeclaration(t *testing.T) {
 	if got := d.ParametersJsonSchema; !reflect.DeepEqual(got, declaredSchema(reflect.TypeFor[getInternalDocsParams](), nil)) {
 		t.Errorf("parameters %v are not what jsonschema-go derives", got)
 	}
-	if a := AnnotationsOf(tool); a != (Annotations{Kind: KindThink, ReadOnly: true}) {
+	if a := AnnotationsOf(tool); a != (Annotations{Kind: dialog.KindThink, ReadOnly: true}) {
 		t.Errorf("annotations %+v", a)
 	}
 	call := build(t, tool, nil)
-	if call.Confirmation() != nil || kindOf(tool) != KindThink || call.Title() != "Listing all available internal documentation." {
+	if call.Confirmation() != nil || kindOf(tool) != dialog.KindThink || call.Title() != "Listing all available internal documentation." {
 		t.Errorf("call: confirmation %v, kind %s, title %q", call.Confirmation(), kindOf(tool), call.Title())
 	}
 	if title := build(t, tool, map[string]any{"path": "README.md"}).Title(); title != "Reading internal documentation: README.md" {
@@ -104,12 +106,12 @@ func TestGetInternalDocsRefusesOutside(t *testing.T) {
 	for _, p := range []string{"../go.mod", "docs/../../go.mod", "/etc/passwd", `..\go.mod`, "C:/Windows/win.ini", ".."} {
 		res := run(t, tool, map[string]any{"path": p})
 		const denied = "Access denied: Requested path is outside the documentation directory."
-		if res.Error != denied || res.Status != StatusError || res.Output != "" || res.Display != "Failed to access documentation: "+denied {
+		if res.Error != denied || res.Status != dialog.StatusError || res.Output != "" || res.Display != "Failed to access documentation: "+denied {
 			t.Errorf("%s: %+v", p, res)
 		}
 	}
 	res := run(t, tool, map[string]any{"path": "docs/missing.md"})
-	if res.Status != StatusError || !strings.Contains(res.Error, "docs/missing.md") || !strings.Contains(res.Error, "not exist") {
+	if res.Status != dialog.StatusError || !strings.Contains(res.Error, "docs/missing.md") || !strings.Contains(res.Error, "not exist") {
 		t.Errorf("missing file: %+v", res)
 	}
 }

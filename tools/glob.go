@@ -16,6 +16,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -38,7 +39,7 @@ func glob(ws *workspace.Workspace) *Defined[globParams] {
 		Description: "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), " +
 			"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. " +
 			"Skips .git, node_modules and ignored files.",
-		Annotations: Annotations{Kind: KindSearch, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindSearch, ReadOnly: true},
 		Aliases:     []string{"GlobTool"},
 	}, t.build)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // touch sets name's modification time to base plus offset.
@@ -24,7 +26,7 @@ func TestGlob(t *testing.T) {
 	tool := tw.tool(GlobName, Options{})
 
 	call := build(t, tool, map[string]any{"pattern": "**/*.go"})
-	if call.Title() != "FindFiles **/*.go" || kindOf(tool) != KindSearch || call.Confirmation() != nil {
+	if call.Title() != "FindFiles **/*.go" || kindOf(tool) != dialog.KindSearch || call.Confirmation() != nil {
 		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -43,7 +44,7 @@ func grepSearch(ws *workspace.Workspace) *Defined[grepParams] {
 		Name: GrepSearchName,
 		Description: "Searches for a regular expression pattern within the content of files in the workspace (as open in the editor), " +
 			"returning matching lines with their file paths and line numbers. Skips binary and ignored files.",
-		Annotations: Annotations{Kind: KindSearch, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindSearch, ReadOnly: true},
 		Aliases:     []string{"GrepTool", "RipGrepTool", "search_file_content"},
 	}, t.build)
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 func TestGrepSearch(t *testing.T) {
@@ -13,7 +15,7 @@ func TestGrepSearch(t *testing.T) {
 	tool := tw.tool(GrepSearchName, Options{})
 
 	call := build(t, tool, map[string]any{"pattern": "TODO"})
-	if call.Title() != `SearchText "TODO"` || kindOf(tool) != KindSearch || call.Confirmation() != nil {
+	if call.Title() != `SearchText "TODO"` || kindOf(tool) != dialog.KindSearch || call.Confirmation() != nil {
 		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})

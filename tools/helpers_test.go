@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -130,7 +131,7 @@ func wantError(t *testing.T, res Result, want string) {
 	if res.Error != want {
 		t.Errorf("Error:\n%q\nwant:\n%q (output %q)", res.Error, want, res.Output)
 	}
-	if res.Status != StatusError && res.Status != StatusRejected {
+	if res.Status != dialog.StatusError && res.Status != dialog.StatusRejected {
 		t.Errorf("Status = %q, want error or rejected", res.Status)
 	}
 }
@@ -145,7 +146,7 @@ func wantContains(t *testing.T, got, want string) {
 // proposer plays the front end a proposal is landed by, as the agent has
 // it landed.
 type proposer interface {
-	Propose(ctx context.Context, change workspace.FileChange) (Decision, error)
+	Propose(ctx context.Context, change workspace.FileChange) (dialog.Decision, error)
 }
 
 // proposing returns tool name whose calls settle their proposals with p,
@@ -187,18 +188,18 @@ func (c proposingCall) Execute(ctx context.Context, info CallInfo) (Result, erro
 
 // fakeProposer answers every proposal with decision and records what it saw.
 type fakeProposer struct {
-	decision Decision
+	decision dialog.Decision
 	err      error
 	changes  []workspace.FileChange
 }
 
-func (p *fakeProposer) Propose(ctx context.Context, change workspace.FileChange) (Decision, error) {
+func (p *fakeProposer) Propose(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	p.changes = append(p.changes, change)
 	if p.err != nil {
-		return Decision{}, p.err
+		return dialog.Decision{}, p.err
 	}
 	d := p.decision
-	if d.Outcome == Applied {
+	if d.Outcome == dialog.Applied {
 		d.Content = change.After
 	}
 	return d, nil
@@ -214,7 +215,7 @@ func (p *fakeProposer) only(t *testing.T) workspace.FileChange {
 
 // kindOf is the kind tool says its calls are (a proposing tool's, the
 // tool's it wraps).
-func kindOf(tool Tool) Kind {
+func kindOf(tool Tool) dialog.Kind {
 	if p, ok := tool.(proposingTool); ok {
 		tool = p.Tool
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // InvokeAgentName is the tool that hands a task to a subagent (Gemini CLI
@@ -12,7 +14,7 @@ const InvokeAgentName = "invoke_agent"
 
 // KindAgent is the kind of a call that runs a subagent (0.61's
 // Kind.Agent).
-const KindAgent Kind = "agent"
+const KindAgent dialog.Kind = "agent"
 
 // Delegator runs the subagent called agentName on prompt for the call
 // being executed, and returns what the calling model reads of its run.

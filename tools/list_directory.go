@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -32,7 +33,7 @@ func listDirectory(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[l
 		Name: ListDirectoryName,
 		Description: "Lists the names of files and subdirectories directly within a specified workspace directory, directories first, with file sizes. " +
 			"Can optionally ignore entries matching provided glob patterns, and those .gitignore or .geminiignore ignore.",
-		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindRead, ReadOnly: true},
 		Aliases:     []string{"LSTool"},
 	}, func(p listDirectoryParams) (Call, error) {
 		if err := validatePatterns("ignore", p.Ignore); err != nil {

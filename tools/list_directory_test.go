@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // demoFiles mirrors the workspace Gemini CLI was observed on.
@@ -120,7 +122,7 @@ func TestListDirectoryTitle(t *testing.T) {
 	tool := tw.tool(ListDirectoryName, Options{})
 	for path, want := range map[string]string{".": "ReadFolder .", "pkg": "ReadFolder pkg", tw.abs("pkg"): "ReadFolder pkg"} {
 		call := build(t, tool, map[string]any{"path": path})
-		if call.Title() != want || kindOf(tool) != KindRead || call.Confirmation() != nil {
+		if call.Title() != want || kindOf(tool) != dialog.KindRead || call.Confirmation() != nil {
 			t.Errorf("path %q: Title %q Kind %q Confirmation %v", path, call.Title(), kindOf(tool), call.Confirmation())
 		}
 	}
@@ -143,7 +145,7 @@ func outsideCases(t *testing.T, tw *testWorkspace) []string {
 func TestFileToolsRefuseOutsidePaths(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "a"})
 	paths := outsideCases(t, tw)
-	propose := &fakeProposer{decision: Decision{Outcome: Applied}}
+	propose := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	argsFor := map[string]func(p string) map[string]any{
 		ListDirectoryName: func(p string) map[string]any { return map[string]any{"path": p} },
 		ReadFileName:      func(p string) map[string]any { return map[string]any{"path": p} },

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -31,8 +32,8 @@ const PlanQuestionKind = "plan_approval"
 
 // The options of the plan approval, by the mode each approves into.
 const (
-	PlanApproveAutoEdit = string(ApprovalAutoEdit)
-	PlanApproveDefault  = string(ApprovalDefault)
+	PlanApproveAutoEdit = string(dialog.ApprovalAutoEdit)
+	PlanApproveDefault  = string(dialog.ApprovalDefault)
 )
 
 // PlanOptions configure plan mode's tools.
@@ -75,7 +76,7 @@ func enterPlanMode(unattended bool) InSession[enterPlanModeParams] {
 	return DefineInSession(Spec{
 		Name:        EnterPlanModeName,
 		Description: "Switch to Plan Mode to safely research, design, and plan complex changes using read-only tools.",
-		Annotations: Annotations{Kind: KindThink},
+		Annotations: Annotations{Kind: dialog.KindThink},
 	}, func(s *SessionScope, p enterPlanModeParams) (Call, error) {
 		c := enterPlanModeCall{reason: strings.TrimSpace(p.Reason), unattended: unattended}
 		if s != nil {
@@ -114,7 +115,7 @@ func (c enterPlanModeCall) Execute(context.Context, CallInfo) (Result, error) {
 	if c.reason != "" {
 		display += ": " + c.reason
 	}
-	return Result{Output: "Switching to Plan mode.", Display: display, Mode: ApprovalPlan}, nil
+	return Result{Output: "Switching to Plan mode.", Display: display, Mode: dialog.ApprovalPlan}, nil
 }
 
 type exitPlanModeTool struct {
@@ -135,7 +136,7 @@ func exitPlanMode(ws *workspace.Workspace, unattended bool) InSession[exitPlanMo
 	return DefineInSession(Spec{
 		Name:        ExitPlanModeName,
 		Description: "Finalizes the planning phase and transitions to implementation by presenting the plan for formal user approval. You MUST reach an informal agreement with the user in the chat regarding the proposed strategy BEFORE calling this tool. This tool MUST be used to exit Plan Mode before any source code edits can be performed.",
-		Annotations: Annotations{Kind: KindThink, ReadOnly: true, AsksUser: true},
+		Annotations: Annotations{Kind: dialog.KindThink, ReadOnly: true, AsksUser: true},
 	}, t.build)
 }
 
@@ -218,9 +219,9 @@ func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, 
 	case err != nil:
 		return Result{}, err
 	case invalid != "":
-		return Result{Error: invalid, Status: StatusError, Display: "Error: Invalid plan"}, nil
+		return Result{Error: invalid, Status: dialog.StatusError, Display: "Error: Invalid plan"}, nil
 	case c.unattended:
-		return c.settle(Answer{Chosen: []string{planApproveYolo}}), nil
+		return c.settle(dialog.Answer{Chosen: []string{planApproveYolo}}), nil
 	case info.Ask == nil:
 		return failure("The plan could not be presented for approval: this front end cannot ask the user. You are still in Plan Mode."), nil
 	}
@@ -252,12 +253,12 @@ const maxPlanSize = 1 << 20
 // PlanQuestion is the plan approval Gemini CLI's dialog offers: approve
 // with edits accepted automatically or one by one, or type feedback to
 // keep planning.
-func PlanQuestion(path, plan string) Question {
-	return Question{
+func PlanQuestion(path, plan string) dialog.Question {
+	return dialog.Question{
 		Kind:  PlanQuestionKind,
 		Title: "Plan Approval",
 		Text:  plan,
-		Options: []Option{
+		Options: []dialog.Option{
 			{ID: PlanApproveAutoEdit, Label: "Yes, automatically accept edits", Description: "Approves plan and allows tools to run automatically"},
 			{ID: PlanApproveDefault, Label: "Yes, manually accept edits", Description: "Approves plan but requires confirmation for each tool"},
 		},
@@ -265,7 +266,7 @@ func PlanQuestion(path, plan string) Question {
 	}
 }
 
-func (c *exitPlanModeCall) settle(a Answer) Result {
+func (c *exitPlanModeCall) settle(a dialog.Answer) Result {
 	if a.Declined {
 		return Result{Output: "User cancelled the plan approval dialog. The plan was not approved and you are still in Plan Mode.", Display: "Cancelled"}
 	}
@@ -294,17 +295,17 @@ func (c *exitPlanModeCall) settle(a Answer) Result {
 // approvedMode is the mode the approval id leaves plan mode for, with
 // Gemini CLI's description of it (getApprovalModeDescription); false for
 // an id that approves none.
-func approvedMode(id string) (mode ApprovalMode, description string, ok bool) {
+func approvedMode(id string) (mode dialog.ApprovalMode, description string, ok bool) {
 	switch id {
 	case PlanApproveAutoEdit:
-		return ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)", true
+		return dialog.ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)", true
 	case PlanApproveDefault:
-		return ApprovalDefault, "Default mode (edits will require confirmation)", true
+		return dialog.ApprovalDefault, "Default mode (edits will require confirmation)", true
 	case planApproveYolo:
-		return ApprovalYolo, "YOLO mode (all tool calls auto-approved)", true
+		return dialog.ApprovalYolo, "YOLO mode (all tool calls auto-approved)", true
 	}
 	return "", "", false
 }
 
 // planApproveYolo is the approval of an unattended run, never offered.
-const planApproveYolo = string(ApprovalYolo)
+const planApproveYolo = string(dialog.ApprovalYolo)

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The planning tools are declared as Gemini CLI declares them
@@ -53,7 +55,7 @@ func TestEnterPlanMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOutput(t, res, "Switching to Plan mode.")
-	if res.Mode != ApprovalPlan || res.Display != "Switching to Plan mode: Starting a complex feature implementation" {
+	if res.Mode != dialog.ApprovalPlan || res.Display != "Switching to Plan mode: Starting a complex feature implementation" {
 		t.Errorf("Mode %q Display %q", res.Mode, res.Display)
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
@@ -70,25 +72,25 @@ func TestExitPlanModeApproval(t *testing.T) {
 	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
 	for _, tc := range []struct {
 		name     string
-		answer   Answer
-		mode     ApprovalMode
+		answer   dialog.Answer
+		mode     dialog.ApprovalMode
 		output   string
 		asksNext bool
 	}{
-		{"auto edit", Answer{Chosen: []string{PlanApproveAutoEdit}}, ApprovalAutoEdit,
+		{"auto edit", dialog.Answer{Chosen: []string{PlanApproveAutoEdit}}, dialog.ApprovalAutoEdit,
 			"Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).\n\nThe approved implementation plan is stored at: " + plan + "\nRead and follow the plan strictly during implementation.", false},
-		{"one by one", Answer{Chosen: []string{PlanApproveDefault}}, ApprovalDefault,
+		{"one by one", dialog.Answer{Chosen: []string{PlanApproveDefault}}, dialog.ApprovalDefault,
 			"Plan approved. Switching to Default mode (edits will require confirmation).\n\nThe approved implementation plan is stored at: " + plan + "\nRead and follow the plan strictly during implementation.", false},
-		{"feedback", Answer{Text: "Use the existing Logger."}, "",
+		{"feedback", dialog.Answer{Text: "Use the existing Logger."}, "",
 			"Plan rejected. User feedback: Use the existing Logger.\n\nThe plan is stored at: " + plan + "\nRevise the plan based on the feedback.", true},
-		{"no feedback", Answer{}, "",
+		{"no feedback", dialog.Answer{}, "",
 			"Plan rejected. No feedback provided.\n\nThe plan is stored at: " + plan + "\nAsk the user for specific feedback on how to improve the plan.", true},
-		{"dismissed", Answer{Declined: true}, "",
+		{"dismissed", dialog.Answer{Declined: true}, "",
 			"User cancelled the plan approval dialog. The plan was not approved and you are still in Plan Mode.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var asked []Question
-			ask := func(_ context.Context, q Question) (Answer, error) {
+			var asked []dialog.Question
+			ask := func(_ context.Context, q dialog.Question) (dialog.Answer, error) {
 				asked = append(asked, q)
 				return tc.answer, nil
 			}
@@ -121,9 +123,9 @@ func TestExitPlanModeRefusesWhatCannotBeApproved(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/empty.md": " \n", ".gemini/plans/ok.md": "# Plan\n", "main.go": "package main\n"})
 	dir := tw.abs(".gemini/plans")
 	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
-	never := func(context.Context, Question) (Answer, error) {
+	never := func(context.Context, dialog.Question) (dialog.Answer, error) {
 		t.Error("asked about a plan that cannot be approved")
-		return Answer{}, errors.New("no")
+		return dialog.Answer{}, errors.New("no")
 	}
 	exec := func(name string, ask AskFunc) Result {
 		t.Helper()
@@ -216,7 +218,7 @@ func TestPlanModeUnattended(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOutput(t, res, "Plan approved. Switching to YOLO mode (all tool calls auto-approved).\n\nThe approved implementation plan is stored at: "+tw.abs(".gemini/plans/p.md")+"\nRead and follow the plan strictly during implementation.")
-	if res.Mode != ApprovalYolo {
+	if res.Mode != dialog.ApprovalYolo {
 		t.Errorf("Mode %q", res.Mode)
 	}
 }
@@ -232,9 +234,9 @@ func TestPlanToolsOutsideASession(t *testing.T) {
 		t.Errorf("exit_plan_mode's title without a session: %q", title)
 	}
 	asked := false
-	ask := func(context.Context, Question) (Answer, error) {
+	ask := func(context.Context, dialog.Question) (dialog.Answer, error) {
 		asked = true
-		return Answer{Chosen: []string{PlanApproveAutoEdit}}, nil
+		return dialog.Answer{Chosen: []string{PlanApproveAutoEdit}}, nil
 	}
 	if res, err := exit.Execute(context.Background(), CallInfo{Ask: ask}); err == nil || asked {
 		t.Errorf("exit_plan_mode without a session ran: %+v, asked %v", res, asked)

@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -39,7 +40,7 @@ func readFile(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[readFi
 			"If the file is large, the content will be truncated (at most 2000 lines at a time); the response says so and which lines it shows: " +
 			"use the 'start_line' and 'end_line' parameters to read more of it. " +
 			"Handles text, images (PNG, JPG, GIF, WEBP, SVG, BMP), audio files (MP3, WAV, AIFF, AAC, OGG, FLAC), and PDF files. For text files, it can read specific line ranges.",
-		Annotations: Annotations{Kind: KindRead, ReadOnly: true},
+		Annotations: Annotations{Kind: dialog.KindRead, ReadOnly: true},
 		Aliases:     []string{"ReadFileTool"},
 	}, func(p readFileParams) (Call, error) {
 		offset, limit := 0, defaultReadLimit

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 func numberedLines(n int) string {
@@ -214,7 +216,7 @@ func TestReadFileTitle(t *testing.T) {
 		{map[string]any{"file_path": "main.go", "path": "main.go"}, "ReadFile main.go"},
 	} {
 		call := build(t, tool, tc.args)
-		if call.Title() != tc.want || kindOf(tool) != KindRead || call.Confirmation() != nil {
+		if call.Title() != tc.want || kindOf(tool) != dialog.KindRead || call.Confirmation() != nil {
 			t.Errorf("%v: Title %q Kind %q", tc.args, call.Title(), kindOf(tool))
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -74,7 +75,7 @@ func readManyFiles(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[r
 			"Patterns are relative to the workspace root ('src/**/*.js'); a directory reads everything below it. " +
 			"Default excludes (node_modules, .git, build output, binary archives, ...) apply unless useDefaultExcludes is false. " +
 			"Use it when the user's query needs the content of several files at once; what was skipped, and why, is listed before the end marker.",
-		Annotations: Annotations{Kind: KindRead},
+		Annotations: Annotations{Kind: dialog.KindRead},
 		Aliases:     []string{"ReadManyFilesTool"},
 	}, t.build)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -46,7 +47,7 @@ func (t *replaceTool) define() *Defined[replaceParams] {
 			"whitespace and indentation included, with enough surrounding context (at least 3 lines before and after) to be unique. Always use the read_file tool to examine the file's current content before attempting a text replacement. " +
 			"An empty old_string creates a new file holding new_string. NEVER escape old_string or new_string. " +
 			"The user reviews the change in the editor and may accept, modify or decline it; if modified, the response says so.",
-		Annotations: Annotations{Kind: KindEdit, EditsFiles: true},
+		Annotations: Annotations{Kind: dialog.KindEdit, EditsFiles: true},
 		Aliases:     []string{"EditTool"},
 	}, t.build)
 }

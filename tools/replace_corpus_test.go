@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // corpusCase is one imperfect replace call from testdata/replace/corpus.json.
@@ -129,7 +131,7 @@ func TestReplaceCorpus(t *testing.T) {
 			}
 			for _, withLLM := range []bool{false, true} {
 				tw := newTestWorkspace(t, map[string]string{tc.FilePath: tc.File})
-				p := &fakeProposer{decision: Decision{Outcome: Applied}}
+				p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 				var opts Options
 				var u *fakeUtility
 				if withLLM {

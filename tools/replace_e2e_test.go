@@ -21,9 +21,9 @@ import (
 // recordingProposer applies every change and keeps it.
 type recordingProposer struct{ changes []workspace.FileChange }
 
-func (p *recordingProposer) Propose(ctx context.Context, change workspace.FileChange) (tools.Decision, error) {
+func (p *recordingProposer) Propose(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	p.changes = append(p.changes, change)
-	return tools.Decision{Outcome: tools.Applied, Content: change.After}, nil
+	return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, nil
 }
 
 // The LLM fix end to end: the real genai client asks the fake Gemini API

@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -18,11 +19,11 @@ import (
 func TestReplace(t *testing.T) {
 	files := demoFiles()
 	tw := newTestWorkspace(t, files)
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "main.go", "old_string": "\treturn \"Hello, \" + util.Title(name)", "new_string": "\treturn \"Hi, \" + util.Title(name)"})
-	if call.Title() != "Edit main.go" || kindOf(tool) != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("main.go"))) {
+	if call.Title() != "Edit main.go" || kindOf(tool) != dialog.KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("main.go"))) {
 		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	res, err := call.Execute(t.Context(), CallInfo{})
@@ -39,7 +40,7 @@ func TestReplace(t *testing.T) {
 
 func TestReplaceMany(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "x = 1\nx = 1\ny = 2\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 3"}),
@@ -75,7 +76,7 @@ func TestReplaceMany(t *testing.T) {
 
 func TestReplaceCRLF(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"win.txt": "one\r\ntwo\r\nthree\r\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "win.txt", "old_string": "one\ntwo\n", "new_string": "1\n2\n"})
 	wantOutput(t, res, "Successfully modified file: "+tw.abs("win.txt")+" (1 replacements).")
 	if c := p.only(t); c.Before != "one\r\ntwo\r\nthree\r\n" || c.After != "1\r\n2\r\nthree\r\n" {
@@ -86,7 +87,7 @@ func TestReplaceCRLF(t *testing.T) {
 // A new_string written with CRLF takes an LF file's line endings.
 func TestReplaceKeepsLFFile(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"unix.txt": "one\ntwo\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "unix.txt", "old_string": "one", "new_string": "1\r\n1.5"})
 	wantOutput(t, res, "Successfully modified file: "+tw.abs("unix.txt")+" (1 replacements).")
 	if c := p.only(t); c.After != "1\n1.5\ntwo\n" {
@@ -97,7 +98,7 @@ func TestReplaceKeepsLFFile(t *testing.T) {
 func TestReplaceSeesOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "func disk() {}\n"})
 	tw.open("a.go", "func buffer() {}\n")
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	res := run(t, tool, map[string]any{"file_path": "a.go", "old_string": "func disk()", "new_string": "func x()"})
@@ -112,7 +113,7 @@ func TestReplaceSeesOverlay(t *testing.T) {
 
 func TestReplaceCreate(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"exists.txt": "x\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "exists.txt", "old_string": "", "new_string": "y\n"}),
@@ -132,7 +133,7 @@ func TestReplaceCreate(t *testing.T) {
 
 func TestReplaceValidation(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "a\n", "dir/": ""})
-	tool := tw.proposing(&fakeProposer{decision: Decision{Outcome: Applied}}, ReplaceName, Options{})
+	tool := tw.proposing(&fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}, ReplaceName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "dir", "old_string": "a", "new_string": "b"}), "Path is a directory, not a file: "+tw.abs("dir"))
 	for _, tc := range []struct {
@@ -167,7 +168,7 @@ func replaceWith(tw *testWorkspace, p proposer, u Utility, timeout time.Duration
 // its search must be the file's own text, and its answer is reported.
 func TestReplaceLLMFixAsks(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "func a() {\r\n\tx := 30\r\n}\r\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	u := &fakeUtility{answer: &llmEdit{Search: "\tx := 30\n", Replace: "\tx := 40\n", Explanation: "The file has 30."}}
 	tool := replaceWith(tw, p, u, time.Minute)
 
@@ -211,7 +212,7 @@ func TestReplaceLLMFixAsks(t *testing.T) {
 // changes, it asks again.
 func TestReplaceLLMFixCached(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "alpha\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Declined}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Declined}}
 	u := &fakeUtility{answer: &llmEdit{Search: "alpha", Replace: "beta"}}
 	tool := replaceWith(tw, p, u, time.Minute)
 	args := map[string]any{"file_path": "a.txt", "old_string": "alfa", "new_string": "beta"}
@@ -245,7 +246,7 @@ func TestReplaceLLMFixFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			res := run(t, replaceWith(tw, p, tc.u, 10*time.Millisecond), map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
 			wantContains(t, res.Error, tc.want)
 			if len(p.changes) != 0 || tw.read("a.txt") != "keep = 1\n" {
@@ -260,7 +261,7 @@ func TestReplaceLLMFixFailures(t *testing.T) {
 func TestReplaceLLMFixOff(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "keep = 1\n"})
 	u := &fakeUtility{answer: &llmEdit{Search: "keep = 1", Replace: "keep = 2"}}
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, ReplaceName, Options{Utility: u, DisableLLMCorrection: true})
 	res := run(t, tool, map[string]any{"file_path": "a.txt", "old_string": "kept = 0", "new_string": "keep = 2"})
 	wantContains(t, res.Error, "No LLM correction was tried: it is turned off (tools.disableLLMCorrection).")
@@ -307,7 +308,7 @@ func TestReplaceFileChangedDuringFix(t *testing.T) {
 	u.change = func() {
 		tw.docs.Open(workspace.Document{Path: tw.abs("a.txt"), URI: "file://" + tw.abs("a.txt"), Version: 2, Text: "zero\none\ntwo\n"})
 	}
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, replaceWith(tw, p, u, time.Minute), map[string]any{"file_path": "a.txt", "old_string": "too", "new_string": "2"})
 	wantError(t, res, "Failed to edit: "+tw.abs("a.txt")+" changed while this edit was being prepared. No edits made. Read the file again and retry.")
 	if len(p.changes) != 0 {
@@ -485,7 +486,7 @@ func TestReplaceUnescapes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after unescaping old_string and new_string "+
 				map[bool]string{true: tc.how, false: "(" + tc.how + ")"}[strings.HasPrefix(tc.how, "(")]+".")
@@ -531,7 +532,7 @@ func TestReplaceReindentsEveryLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after comparing line by line, ignoring leading and trailing whitespace"+
 				" (new_string was re-indented to the matched block: on every line, the indentation of its first line with text became that of the block's first line with text, "+
@@ -592,7 +593,7 @@ func TestReplaceReindentsBlocksAfterBlankLines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			if res.Error != "" {
 				t.Fatal(res.Error)
@@ -612,7 +613,7 @@ func TestReplaceReindentsBlocksAfterBlankLines(t *testing.T) {
 func TestReplaceRefusesWhatCannotBeReindented(t *testing.T) {
 	file := "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"
 	tw := newTestWorkspace(t, map[string]string{"f.go": file})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.go",
 		"old_string": "if x {\n   return\n}", "new_string": "if x {\n   log()\n    return\n}"})
 	wantError(t, res, "Failed to edit "+tw.abs("f.go")+": old_string matched after comparing line by line, ignoring leading and trailing whitespace, "+

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // The replacement cases of Gemini CLI's packages/core/src/tools/edit.test.ts
@@ -302,7 +304,7 @@ func TestReplaceUpstreamExecute(t *testing.T) {
 				opts.Utility = u
 				opts.DisableLLMCorrection = tc.fixOff
 			}
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			args := map[string]any{"file_path": path, "instruction": "test"}
 			for k, v := range tc.args {
 				args[k] = v
@@ -345,7 +347,7 @@ func TestReplaceFuzzy(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTestWorkspace(t, map[string]string{"f.txt": tc.file})
-			p := &fakeProposer{decision: Decision{Outcome: Applied}}
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 			res := run(t, tw.proposing(p, ReplaceName, Options{}), map[string]any{"file_path": "f.txt", "old_string": tc.old, "new_string": tc.new})
 			wantOutput(t, res, "Successfully modified file: "+tw.abs("f.txt")+" (1 replacements). old_string matched after "+stageFuzzy.what()+
 				". The lines replaced, which differ from old_string: 1-2.")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -24,35 +25,35 @@ func propose(ws *workspace.Workspace, change workspace.FileChange, applied strin
 }
 
 // Settle is the call's result once decision says what became of the change.
-func (p *Proposal) Settle(decision Decision) (Result, error) {
+func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 	change, name, applied := p.Change, p.name, p.applied
 	var r Result
 	switch decision.Outcome {
-	case Applied:
+	case dialog.Applied:
 		r = Result{Output: applied, Display: diffDisplay(name, change.Before, change.After)}
 		if decision.Content != "" && toLF(decision.Content) == toLF(change.After)+"\n" {
 			// The only difference an editor may make to an applied change.
 			r.Output += " The editor added a line break at the end of the file."
 		}
-	case Modified:
+	case dialog.Modified:
 		r = Result{
 			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
 			Display: diffDisplay(name, change.Before, decision.Content),
 		}
-	case Declined, Refused:
+	case dialog.Declined, dialog.Refused:
 		// Refused is not the user's doing: the front end may have had
 		// nobody to ask, and its reason says how to allow edits.
 		reason := strings.TrimRight(strings.TrimSpace(decision.Reason), ".")
 		switch {
 		case reason != "":
-		case decision.Outcome == Refused:
+		case decision.Outcome == dialog.Refused:
 			reason = "it was refused without asking the user"
 		default:
 			reason = "the user declined it"
 		}
 		msg := "This change was not applied: " + reason + ". The file was not modified."
-		r = Result{Error: msg, Status: StatusRejected, Display: "Not applied: " + reason + ".\n\n" + diffDisplay(name, change.Before, change.After)}
-	case Stale:
+		r = Result{Error: msg, Status: dialog.StatusRejected, Display: "Not applied: " + reason + ".\n\n" + diffDisplay(name, change.Before, change.After)}
+	case dialog.Stale:
 		// Not "nothing was applied": an editor may have applied the edit
 		// at positions that no longer fit. What the file holds is the truth.
 		msg := fmt.Sprintf("The file %s changed before this change could be applied, so it did not land as proposed", change.Path)
@@ -78,5 +79,5 @@ func diffDisplay(name, before, after string) string {
 
 // failure is an expected failure of a call, told to the model as an error.
 func failure(msg string) Result {
-	return Result{Error: msg, Status: StatusError, Display: msg}
+	return Result{Error: msg, Status: dialog.StatusError, Display: msg}
 }

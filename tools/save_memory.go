@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/memory"
@@ -53,7 +54,7 @@ func saveMemory(path string, interleave func(path string)) *Defined[saveMemoryPa
 			"or their preferences that seems important to retain for future interactions. " +
 			"Do not use it for conversational context that is only relevant to the current session, or to save long, complex or rambling pieces of text. " +
 			"The fact should be a short, single statement.",
-		Annotations: Annotations{Kind: KindEdit},
+		Annotations: Annotations{Kind: dialog.KindEdit},
 		Aliases:     []string{"MemoryTool"},
 	}, func(p saveMemoryParams) (Call, error) {
 		if memoryItem(p.Fact) == "- " {

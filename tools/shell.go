@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -36,7 +37,7 @@ func shell(ws *workspace.Workspace, opts ShellOptions) *Defined[shellParams] {
 		Name: ShellName,
 		Description: "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
 			"The user must approve it. Commands are killed after a timeout; do not start interactive programs.",
-		Annotations: Annotations{Kind: KindExecute, RunsCommands: true},
+		Annotations: Annotations{Kind: dialog.KindExecute, RunsCommands: true},
 		Aliases:     []string{"ShellTool"},
 	}, t.build)
 }
@@ -151,13 +152,13 @@ func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) 
 // report is the result of a command that ended as o: ctx is the call's
 // context, runCtx the command's (the call's, bounded by the timeout).
 func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
-	status := StatusOK
+	status := dialog.StatusOK
 	errText := "(none)"
 	switch {
 	case ctx.Err() != nil:
-		status, errText = StatusCancelled, "Command was cancelled before it could complete."
+		status, errText = dialog.StatusCancelled, "Command was cancelled before it could complete."
 	case runCtx.Err() != nil:
-		status, errText = StatusError, fmt.Sprintf("Command timed out after %s and was killed.", c.opts.Timeout)
+		status, errText = dialog.StatusError, fmt.Sprintf("Command timed out after %s and was killed.", c.opts.Timeout)
 	}
 	// Gemini CLI writes "(none)" for what it does not know, as it does for
 	// what did not happen.

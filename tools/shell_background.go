@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools/background"
 )
@@ -173,7 +174,7 @@ func listBackground() *Defined[listBackgroundParams] {
 	return Define(Spec{
 		Name:        ListBackgroundName,
 		Description: "Lists all active and recently completed background shell processes orchestrated by the agent.",
-		Annotations: Annotations{Kind: KindRead},
+		Annotations: Annotations{Kind: dialog.KindRead},
 		Aliases:     []string{"ListBackgroundProcessesTool"},
 	}, func(listBackgroundParams) (Call, error) { return listBackgroundCall{}, nil })
 }
@@ -230,7 +231,7 @@ func listLine(e background.Entry) string {
 // allowing it allows the tool, as Gemini CLI's "always allow" of a tool
 // without a policy rule does.
 func backgroundConfirmation(name, what string) *Confirmation {
-	return &Confirmation{Kind: string(KindRead), Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
+	return &Confirmation{Kind: string(dialog.KindRead), Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
 }
 
 type readBackgroundParams struct {
@@ -251,7 +252,7 @@ func readBackground() *Defined[readBackgroundParams] {
 	return Define(Spec{
 		Name:        ReadBackgroundName,
 		Description: "Reads the output log of a background shell process. Support reading tail snapshot.",
-		Annotations: Annotations{Kind: KindRead},
+		Annotations: Annotations{Kind: dialog.KindRead},
 		Aliases:     []string{"ReadBackgroundOutputTool"},
 	}, func(p readBackgroundParams) (Call, error) {
 		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines}
@@ -289,7 +290,7 @@ func (c *readBackgroundCall) Execute(ctx context.Context, info CallInfo) (Result
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			return Result{Error: "Cancelled before the output was read.", Status: StatusCancelled}, nil
+			return Result{Error: "Cancelled before the output was read.", Status: dialog.StatusCancelled}, nil
 		}
 	}
 	e, ok := info.Background.Get(c.pid)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 )
 
@@ -38,7 +39,7 @@ func TestShell(t *testing.T) {
 	tool := tw.tool(ShellName, Options{})
 
 	call := build(t, tool, map[string]any{"command": "echo hi", "description": "Print hi"})
-	if call.Title() != "Shell echo hi (Print hi)" || kindOf(tool) != KindExecute {
+	if call.Title() != "Shell echo hi (Print hi)" || kindOf(tool) != dialog.KindExecute {
 		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
 	want := &Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", AllowKeys: []string{"echo"}}
@@ -59,7 +60,7 @@ func TestShell(t *testing.T) {
 	if head != "Command: echo hi\nDirectory: (root)\nOutput: hi\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" || pgid <= 0 {
 		t.Errorf("output %q", res.Output)
 	}
-	if res.Status != StatusOK || res.Display != "```\nhi\n```" {
+	if res.Status != dialog.StatusOK || res.Display != "```\nhi\n```" {
 		t.Errorf("Status %q Display %q", res.Status, res.Display)
 	}
 
@@ -85,7 +86,7 @@ func TestShellExitCodesAndOutput(t *testing.T) {
 		if !strings.HasSuffix(head, tc.want+"Background PIDs: (none)\n") || !strings.HasPrefix(head, "Command: "+tc.command+"\nDirectory: (root)\n") {
 			t.Errorf("%s: output %q", tc.command, res.Output)
 		}
-		if res.Status != StatusOK {
+		if res.Status != dialog.StatusOK {
 			t.Errorf("%s: Status %q", tc.command, res.Status)
 		}
 	}
@@ -146,7 +147,7 @@ func TestShellCancel(t *testing.T) {
 	if !strings.HasSuffix(head, "Output: started\nError: Command was cancelled before it could complete.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
 		t.Errorf("output %q", res.Output)
 	}
-	if res.Status != StatusCancelled {
+	if res.Status != dialog.StatusCancelled {
 		t.Errorf("Status = %q", res.Status)
 	}
 	procgrouptest.WaitGone(t, child)
@@ -181,7 +182,7 @@ func TestShellTimeout(t *testing.T) {
 	if !strings.HasSuffix(head, "Output: (empty)\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
 		t.Errorf("output %q", res.Output)
 	}
-	if res.Status != StatusError {
+	if res.Status != dialog.StatusError {
 		t.Errorf("Status = %q", res.Status)
 	}
 }
@@ -260,7 +261,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	if res.Output != "Command: make\nDirectory: sub\nOutput: made\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)" {
 		t.Errorf("output %q", res.Output)
 	}
-	if res.Status != StatusOK || res.Display != "Exit code 2\n\n```\nmade\n```" {
+	if res.Status != dialog.StatusOK || res.Display != "Exit code 2\n\n```\nmade\n```" {
 		t.Errorf("Status %q Display %q", res.Status, res.Display)
 	}
 
@@ -283,7 +284,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	// The runner's timeout is the tool's: it reports the kill as the local run does.
 	runner = &fakeRunner{wait: true, outcome: ShellOutcome{Signal: "SIGKILL", Live: true}}
 	res = runShell(t, tw, ShellOptions{Runner: runner, Timeout: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
-	if !strings.Contains(res.Output, "\nError: Command timed out after 50ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != StatusError {
+	if !strings.Contains(res.Output, "\nError: Command timed out after 50ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
 		t.Errorf("timed out: %q, %q", res.Output, res.Status)
 	}
 	if res.Display != "Command timed out after 50ms and was killed." {

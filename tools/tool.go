@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools/background"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -20,23 +21,6 @@ type Tool interface {
 	// message is sent to the model as the call's error result.
 	Build(args map[string]any) (Call, error)
 }
-
-// Kind groups tools by what their calls do, for display: a tool says
-// its kind in its Annotations.
-type Kind string
-
-const (
-	KindRead    Kind = "read"
-	KindSearch  Kind = "search"
-	KindEdit    Kind = "edit"
-	KindExecute Kind = "execute"
-	KindFetch   Kind = "fetch"
-	// KindThink: the call only records the model's own reasoning (its
-	// to-do list).
-	KindThink Kind = "think"
-	// KindOther: none of the above (activate_skill).
-	KindOther Kind = "other"
-)
 
 // Call is a validated invocation of a tool.
 type Call interface {
@@ -114,16 +98,6 @@ func EditConfirmation(path string) *Confirmation {
 	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
 }
 
-// Status is how a call ended, for the user's display.
-type Status string
-
-const (
-	StatusOK        Status = "ok"
-	StatusError     Status = "error"
-	StatusRejected  Status = "rejected"
-	StatusCancelled Status = "cancelled"
-)
-
 // Result is a call's two faces: what the model reads and what the user sees.
 type Result struct {
 	// Output is the llmContent text, sent as {"output": Output}.
@@ -133,7 +107,7 @@ type Result struct {
 	// Error, when non-empty, is sent as {"error": Error} instead of output.
 	Error string
 	// Status defaults to ok, or error when Error is set.
-	Status Status
+	Status dialog.Status
 	// Display is Markdown for the user.
 	Display string
 	// Proposal, when set, is an edit's change, not landed yet: the call's
@@ -142,13 +116,13 @@ type Result struct {
 	Proposal *Proposal
 	// Mode, when set, is the session's approval mode from now on: the
 	// planning tools switch it (plan.go), and the agent applies it.
-	Mode ApprovalMode
+	Mode dialog.ApprovalMode
 	// ApprovedPlan, when set, is the plan file the user just approved
 	// (exit_plan_mode), which the session keeps for /plan.
 	ApprovedPlan string
 	// Topic, when set, is the session's topic as update_topic just set
 	// it, which front ends show where they show the turn's progress.
-	Topic *Topic
+	Topic *dialog.Topic
 }
 
 // CallInfo identifies the call being executed: the session it belongs
@@ -178,62 +152,18 @@ type CallInfo struct {
 // yolo, or by the user's "always allow" on an edit.
 const EditKey = "edit"
 
-// Outcome is what became of a proposed change.
-type Outcome string
-
-const (
-	// Applied: the file now holds exactly the proposed text.
-	Applied Outcome = "applied"
-	// Declined: the user rejected it; the file is unchanged. As Gemini
-	// CLI 0.61 cancels the calls still queued when the user answers a
-	// confirmation with no, the agent then cancels the later calls.
-	Declined Outcome = "declined"
-	// Refused: the front end did not land it and no user said no: it had
-	// nobody to ask (a headless run), or the editor could not or would not
-	// take it; Reason says why. The file is unchanged, and later calls
-	// run: 0.61's non-interactive refusal is a policy denial, an error
-	// that cancels nothing.
-	Refused Outcome = "refused"
-	// Modified: the user changed the proposal; Decision.Content holds the result.
-	Modified Outcome = "modified"
-	// Stale: the document changed since the proposal was made; nothing applied.
-	Stale Outcome = "stale"
-)
-
-// Decision reports a proposal's outcome truthfully, read from the document.
-type Decision struct {
-	Outcome Outcome
-	// Content is the file's text after the exchange (for Modified, what the
-	// user made of it).
-	Content string
-	// Reason explains Declined, Refused or Stale in words for the model.
-	Reason string
-}
-
 // LandOnDisk writes an allowed change to disk, for the front ends with no
 // editor to land it in: applied, or stale when disk no longer holds what
 // the change was made from (workspace.WriteFile's check), with why.
-func LandOnDisk(ctx context.Context, change workspace.FileChange) (Decision, error) {
+func LandOnDisk(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	if err := workspace.WriteFile(ctx, change, change.After); err != nil {
 		if errors.Is(err, workspace.ErrStale) {
-			return Decision{Outcome: Stale, Reason: err.Error()}, nil
+			return dialog.Decision{Outcome: dialog.Stale, Reason: err.Error()}, nil
 		}
-		return Decision{}, err
+		return dialog.Decision{}, err
 	}
-	return Decision{Outcome: Applied, Content: change.After}, nil
+	return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, nil
 }
-
-// ApprovalMode says what runs without asking.
-type ApprovalMode string
-
-const (
-	ApprovalDefault  ApprovalMode = "default"   // ask for edits and shell
-	ApprovalAutoEdit ApprovalMode = "auto_edit" // edits without asking
-	ApprovalYolo     ApprovalMode = "yolo"      // everything without asking
-	// ApprovalPlan: read-only research and the plan file (plan.go); every
-	// other write, edit and command is refused.
-	ApprovalPlan ApprovalMode = "plan"
-)
 
 // Normalizer is a tool whose calls may name arguments as gemini-ls
 // declared them before it followed Gemini CLI 0.61 (a model told the

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/umasktest"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -27,7 +28,7 @@ func TestNewFilesHonourTheUmask(t *testing.T) {
 // diskProposer lands every change on disk, as headless runs and ACP do.
 type diskProposer struct{}
 
-func (diskProposer) Propose(ctx context.Context, change workspace.FileChange) (Decision, error) {
+func (diskProposer) Propose(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	return LandOnDisk(ctx, change)
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // update_topic, as Gemini CLI 0.61 has it (topicTool.ts): the model names
@@ -16,17 +18,6 @@ import (
 // UpdateTopicName is update_topic's name.
 const UpdateTopicName = "update_topic"
 
-// Topic is what the model says it is doing: Title and Summary when a new
-// phase starts, Intent always.
-type Topic struct {
-	Title   string
-	Summary string
-	Intent  string
-	// New reports whether Title starts a new topic, as against one more
-	// intent within the current.
-	New bool
-}
-
 // TopicState is a session's current topic and intent.
 type TopicState struct {
 	mu     sync.Mutex
@@ -36,11 +27,11 @@ type TopicState struct {
 
 // set records a title (when not blank) and an intent (when not blank), and
 // returns the topic now current; New when title changed it.
-func (s *TopicState) set(title, summary, intent string) Topic {
+func (s *TopicState) set(title, summary, intent string) dialog.Topic {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	title, intent = strings.TrimSpace(title), strings.TrimSpace(intent)
-	t := Topic{Summary: summary, New: title != "" && title != s.title}
+	t := dialog.Topic{Summary: summary, New: title != "" && title != s.title}
 	if title != "" {
 		s.title = title
 	}
@@ -64,7 +55,7 @@ func updateTopic() *Defined[updateTopicParams] {
 	return Define(Spec{
 		Name:        UpdateTopicName,
 		Description: "Manages your narrative flow. Include `title` and `summary` only when starting a new Chapter (logical phase) or shifting strategic intent.",
-		Annotations: Annotations{Kind: KindThink, ReadOnly: true, RunsAlone: true, Narrates: true},
+		Annotations: Annotations{Kind: dialog.KindThink, ReadOnly: true, RunsAlone: true, Narrates: true},
 		Aliases:     []string{"UpdateTopicTool"},
 	}, func(p updateTopicParams) (Call, error) {
 		if strings.TrimSpace(p.StrategicIntent) == "" {

@@ -1,6 +1,10 @@
 package tools
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
+)
 
 // update_topic says what Gemini CLI says: a new topic with its summary and
 // intent, then an intent alone within it; the result carries the topic for
@@ -25,11 +29,11 @@ func TestUpdateTopic(t *testing.T) {
 	if want := "Current topic: \"Researching Parser\"\nTopic summary: Looking at the tests.\n\nStrategic Intent: Reproduce the timeout."; res.Output != want {
 		t.Errorf("output %q", res.Output)
 	}
-	if res.Topic == nil || *res.Topic != (Topic{Title: "Researching Parser", Summary: "Looking at the tests.", Intent: "Reproduce the timeout.", New: true}) {
+	if res.Topic == nil || *res.Topic != (dialog.Topic{Title: "Researching Parser", Summary: "Looking at the tests.", Intent: "Reproduce the timeout.", New: true}) {
 		t.Errorf("topic %+v", res.Topic)
 	}
 	res = exec(map[string]any{"title": "Researching Parser", "strategic_intent": "Run the slow test."})
-	if res.Output != "Strategic Intent: Run the slow test." || *res.Topic != (Topic{Title: "Researching Parser", Intent: "Run the slow test."}) {
+	if res.Output != "Strategic Intent: Run the slow test." || *res.Topic != (dialog.Topic{Title: "Researching Parser", Intent: "Run the slow test."}) {
 		t.Errorf("same topic: %q %+v", res.Output, res.Topic)
 	}
 	if msg := buildError(t, tool, map[string]any{"title": "x"}); msg == "" {

@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
@@ -40,7 +41,7 @@ func webFetch(utility Utility, fetcher *web.Fetcher) *Defined[webFetchParams] {
 		Description: "Processes content from URL(s) embedded in a prompt. " +
 			"Include up to 20 URLs and instructions (e.g., summarize, extract specific data) directly in the 'prompt' parameter. " +
 			"Local and private network addresses (e.g., localhost) are refused.",
-		Annotations: Annotations{Kind: KindFetch, ReadOnly: true, OpenWorld: true},
+		Annotations: Annotations{Kind: dialog.KindFetch, ReadOnly: true, OpenWorld: true},
 		Aliases:     []string{"WebFetchTool"},
 	}, func(p webFetchParams) (Call, error) {
 		if strings.TrimSpace(p.Prompt) == "" {

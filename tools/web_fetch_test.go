@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools/web"
 )
@@ -163,7 +164,7 @@ func TestWebFetchBuild(t *testing.T) {
 	if strings.Join(c.AllowKeys, " ") != "web_fetch:raw.githubusercontent.com web_fetch:example.com" {
 		t.Errorf("AllowKeys = %q, want the hosts", c.AllowKeys)
 	}
-	if kindOf(tool) != KindFetch {
+	if kindOf(tool) != dialog.KindFetch {
 		t.Errorf("Kind = %q", kindOf(tool))
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/models"
 )
 
@@ -22,7 +23,7 @@ func webSearch(utility Utility) *Defined[webSearchParams] {
 		Name: WebSearchName,
 		Description: "Performs a web search using Google Search (via the Gemini API) and returns the results. " +
 			"This tool is useful for finding information on the internet based on a query.",
-		Annotations: Annotations{Kind: KindSearch, ReadOnly: true, OpenWorld: true},
+		Annotations: Annotations{Kind: dialog.KindSearch, ReadOnly: true, OpenWorld: true},
 		Aliases:     []string{"WebSearchTool"},
 	}, func(p webSearchParams) (Call, error) {
 		if strings.TrimSpace(p.Query) == "" {
@@ -54,7 +55,7 @@ func (c *webSearchCall) Execute(ctx context.Context, _ CallInfo) (Result, error)
 			return Result{}, ctx.Err()
 		}
 		msg := fmt.Sprintf(`Error during web search for query "%s": %v`, c.query, err)
-		return Result{Error: msg, Status: StatusError, Display: "Error performing web search: " + err.Error()}, nil
+		return Result{Error: msg, Status: dialog.StatusError, Display: "Error performing web search: " + err.Error()}, nil
 	}
 	text := responseText(resp)
 	if strings.TrimSpace(text) == "" {

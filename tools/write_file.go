@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -20,7 +21,7 @@ func writeFile(ws *workspace.Workspace) *Defined[writeFileParams] {
 		Name: WriteFileName,
 		Description: "Writes content to a file in the workspace, replacing the whole file or creating it (and missing parent directories). " +
 			"The user reviews the change in the editor and may accept, modify or decline it.",
-		Annotations: Annotations{Kind: KindEdit, EditsFiles: true},
+		Annotations: Annotations{Kind: dialog.KindEdit, EditsFiles: true},
 		Aliases:     []string{"WriteFileTool"},
 	}, func(p writeFileParams) (Call, error) {
 		abs, err := resolvePath(ws, "file_path", p.FilePath)

@@ -7,15 +7,17 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 func TestWriteFileCreates(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, WriteFileName, Options{})
 
 	call := build(t, tool, map[string]any{"file_path": "notes/CHANGES.md", "content": "# Changes\n\n- greet now says Hi.\n"})
-	if call.Title() != "WriteFile notes/CHANGES.md" || kindOf(tool) != KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("notes/CHANGES.md"))) {
+	if call.Title() != "WriteFile notes/CHANGES.md" || kindOf(tool) != dialog.KindEdit || !reflect.DeepEqual(call.Confirmation(), EditConfirmation(tw.abs("notes/CHANGES.md"))) {
 		t.Errorf("Title %q Kind %q Confirmation %v", call.Title(), kindOf(tool), call.Confirmation())
 	}
 	res, err := call.Execute(context.Background(), CallInfo{})
@@ -38,7 +40,7 @@ func TestWriteFileCreates(t *testing.T) {
 
 func TestWriteFileOverwritesKeepingLineEndings(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "old\r\ntext\r\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": tw.abs("a.txt"), "content": "new\ntext\n"})
 	wantOutput(t, res, "Successfully overwrote file: "+tw.abs("a.txt"))
 	if c := p.only(t); !c.Exists || c.Before != "old\r\ntext\r\n" || c.After != "new\r\ntext\r\n" {
@@ -49,7 +51,7 @@ func TestWriteFileOverwritesKeepingLineEndings(t *testing.T) {
 func TestWriteFileProposesAgainstOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "disk\n"})
 	tw.open("a.txt", "buffer\n")
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "model\n"})
 	if c := p.only(t); !c.Open || c.Before != "buffer\n" || c.After != "model\n" || c.Version != 1 {
 		t.Errorf("change = %+v", c)
@@ -58,7 +60,7 @@ func TestWriteFileProposesAgainstOverlay(t *testing.T) {
 
 func TestWriteFileUnchangedContentProposesNothing(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.txt": "same\n"})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	res := run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "same\n"})
 	wantOutput(t, res, "The file "+tw.abs("a.txt")+" already has exactly this content; nothing was changed.")
 	if len(p.changes) != 0 {
@@ -70,40 +72,40 @@ func TestWriteFileUnchangedContentProposesNothing(t *testing.T) {
 func TestEditDecisions(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		decision Decision
+		decision dialog.Decision
 		output   string
 		err      string
-		status   Status
+		status   dialog.Status
 	}{
 		{
 			name:     "declined with reason",
-			decision: Decision{Outcome: Declined, Reason: "not now."},
+			decision: dialog.Decision{Outcome: dialog.Declined, Reason: "not now."},
 			err:      "This change was not applied: not now. The file was not modified.",
-			status:   StatusRejected,
+			status:   dialog.StatusRejected,
 		},
 		{
 			name:     "declined without reason",
-			decision: Decision{Outcome: Declined},
+			decision: dialog.Decision{Outcome: dialog.Declined},
 			err:      "This change was not applied: the user declined it. The file was not modified.",
-			status:   StatusRejected,
+			status:   dialog.StatusRejected,
 		},
 		{
 			name:     "modified",
-			decision: Decision{Outcome: Modified, Content: "user\r\nversion\r\n"},
+			decision: dialog.Decision{Outcome: dialog.Modified, Content: "user\r\nversion\r\n"},
 			output:   "The user modified your proposed change before accepting it. The file {path} now contains:\nuser\nversion\n",
 			status:   "",
 		},
 		{
 			name:     "stale",
-			decision: Decision{Outcome: Stale, Reason: "document changed"},
+			decision: dialog.Decision{Outcome: dialog.Stale, Reason: "document changed"},
 			err:      "The file {path} changed before this change could be applied, so it did not land as proposed (document changed). Read the file again and retry.",
-			status:   StatusError,
+			status:   dialog.StatusError,
 		},
 		{
 			name:     "stale with what the file holds",
-			decision: Decision{Outcome: Stale, Reason: "document changed", Content: "// typed\r\nhello\r\n"},
+			decision: dialog.Decision{Outcome: dialog.Stale, Reason: "document changed", Content: "// typed\r\nhello\r\n"},
 			err:      "The file {path} changed before this change could be applied, so it did not land as proposed (document changed). The file now contains:\n// typed\nhello\n",
-			status:   StatusError,
+			status:   dialog.StatusError,
 		},
 	} {
 		for _, toolName := range []string{WriteFileName, ReplaceName} {
@@ -118,7 +120,7 @@ func TestEditDecisions(t *testing.T) {
 				res := run(t, tool, args)
 				path := tw.abs("a.txt")
 				output := strings.ReplaceAll(tc.output, "{path}", path)
-				if toolName == WriteFileName && tc.decision.Outcome == Applied {
+				if toolName == WriteFileName && tc.decision.Outcome == dialog.Applied {
 					output = "Successfully overwrote file: " + path
 				}
 				if res.Output != output || res.Error != strings.ReplaceAll(tc.err, "{path}", path) || res.Status != tc.status {
@@ -153,7 +155,7 @@ func TestEditProposerFailures(t *testing.T) {
 	if got := tw.read("a.txt"); got != "a\n" {
 		t.Errorf("the tool wrote %q itself", got)
 	}
-	call = build(t, tw.proposing(&fakeProposer{decision: Decision{Outcome: "shrug"}}, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "b\n"})
+	call = build(t, tw.proposing(&fakeProposer{decision: dialog.Decision{Outcome: "shrug"}}, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": "b\n"})
 	if _, err := call.Execute(ctx, CallInfo{}); err == nil || !strings.Contains(err.Error(), `unknown outcome "shrug"`) {
 		t.Errorf("unknown outcome: %v", err)
 	}
@@ -161,7 +163,7 @@ func TestEditProposerFailures(t *testing.T) {
 
 func TestWriteFileErrors(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"dir/": ""})
-	p := &fakeProposer{decision: Decision{Outcome: Applied}}
+	p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Applied}}
 	tool := tw.proposing(p, WriteFileName, Options{})
 
 	wantError(t, run(t, tool, map[string]any{"file_path": "dir", "content": "x"}), "Path is a directory, not a file: "+tw.abs("dir"))

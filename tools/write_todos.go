@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 // WriteTodosName is the model's to-do list tool, as Gemini CLI names it.
@@ -49,7 +51,7 @@ func writeTodos() *Defined[writeTodosParams] {
 	return Define(Spec{
 		Name:        WriteTodosName,
 		Description: writeTodosDescription,
-		Annotations: Annotations{Kind: KindThink},
+		Annotations: Annotations{Kind: dialog.KindThink},
 		Aliases:     []string{"WriteTodosTool"},
 	}, func(p writeTodosParams) (Call, error) { return writeTodosCall{p.Todos}, nil })
 }

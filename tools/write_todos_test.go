@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
 func TestWriteTodos(t *testing.T) {
@@ -12,7 +14,7 @@ func TestWriteTodos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if call.Title() != "Set 3 todo(s)" || kindOf(writeTodos()) != KindThink || call.Confirmation() != nil {
+	if call.Title() != "Set 3 todo(s)" || kindOf(writeTodos()) != dialog.KindThink || call.Confirmation() != nil {
 		t.Errorf("title %q kind %q", call.Title(), kindOf(writeTodos()))
 	}
 	res, err := call.Execute(context.Background(), CallInfo{})

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // runFlags are a headless run's flags: Gemini CLI 0.61's, by its names
@@ -180,7 +180,7 @@ const acpIsACommand = "ACP is its own command here: gemini-ls acp (or gemini-ls 
 
 // approvalModes are --approval-mode's choices.
 func approvalModes() []string {
-	return []string{string(tools.ApprovalDefault), string(tools.ApprovalAutoEdit), string(tools.ApprovalYolo), string(tools.ApprovalPlan)}
+	return []string{string(dialog.ApprovalDefault), string(dialog.ApprovalAutoEdit), string(dialog.ApprovalYolo), string(dialog.ApprovalPlan)}
 }
 
 // errUsage is a mistake in the command line; Gemini CLI exits 1 for its

@@ -12,7 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
-	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
@@ -135,7 +134,7 @@ func (r *report) ToolResult(_ context.Context, from dialog.Subagent, res dialog.
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := [2]string{from.CallID, res.CallID}
-	if res.Status != tools.StatusOK {
+	if res.Status != dialog.StatusOK {
 		fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(from.Name, r.titles[key], res))
 	}
 	delete(r.titles, key)
@@ -169,9 +168,9 @@ func (r *report) Notice(_ context.Context, _ dialog.Subagent, text string) {
 func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	how := "failed"
 	switch res.Status {
-	case tools.StatusRejected:
+	case dialog.StatusRejected:
 		how = "was refused"
-	case tools.StatusCancelled:
+	case dialog.StatusCancelled:
 		how = "was cancelled"
 	}
 	what := res.Name
@@ -539,7 +538,7 @@ func (o *streamOutput) toolCall(from dialog.Subagent, c dialog.ToolCall) {
 // message what the user would see.
 func (o *streamOutput) toolResult(from dialog.Subagent, r dialog.ToolResult) {
 	ev := streamEvent{Type: "tool_result", ToolID: r.CallID, ToolName: r.Name, Status: "success", Output: &r.Display}
-	if r.Status != tools.StatusOK {
+	if r.Status != dialog.StatusOK {
 		ev.Status, ev.Output = "error", nil
 		ev.Error = &jsonError{Type: toolErrorType(r.Status), Message: r.Display}
 	}
@@ -569,11 +568,11 @@ func (o *streamOutput) end(res conversation.Outcome, st stats) {
 // toolErrorType names a call's failure as 0.61 does: a refused call is
 // its ToolErrorType policy_violation, and a failure without a type its
 // TOOL_EXECUTION_ERROR.
-func toolErrorType(s tools.Status) string {
+func toolErrorType(s dialog.Status) string {
 	switch s {
-	case tools.StatusRejected:
+	case dialog.StatusRejected:
 		return "policy_violation"
-	case tools.StatusCancelled:
+	case dialog.StatusCancelled:
 		return "cancelled"
 	}
 	return "TOOL_EXECUTION_ERROR"

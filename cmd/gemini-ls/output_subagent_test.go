@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/conversation"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // subagentRun is a run whose invoke_agent call (call_1) runs
@@ -24,10 +23,10 @@ func subagentRun(r *report) {
 	r.Text(ctx, sub, "Reading foo.go.")
 	r.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
 	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: tools.StatusOK})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: dialog.StatusOK})
 	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: tools.StatusError, Display: "bad pattern"})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusOK, Display: "The parser is in foo.go."})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."})
 	r.Text(ctx, main, "In foo.go.")
 	r.end(conversation.Outcome{Ending: conversation.Done, Text: "Let me look.\nIn foo.go."}, stats{})
 }
@@ -91,8 +90,8 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	ctx, main := t.Context(), dialog.Subagent{}
 	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
 	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: tools.StatusOK})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: tools.StatusError, Display: "the subagent failed"})
+	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
+	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusError, Display: "the subagent failed"})
 	if got, want := stderr.String(), "gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}

@@ -77,7 +77,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.rawOutput && !f.acceptRawRisk && f.outputFormat == "text" {
 		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
 	}
-	mode := tools.ApprovalMode(f.approvalMode) // one of its choices, or ""
+	mode := dialog.ApprovalMode(f.approvalMode) // one of its choices, or ""
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
 	if f.listSessions {
@@ -274,14 +274,14 @@ type unattended struct {
 // not declined, since no user said no, so the later calls still run.
 func (u unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if req.Ask {
-		return dialog.Landing{Decision: tools.Decision{Outcome: tools.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
+		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
 			u.rerun("auto_edit") + " to allow edits"}}, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return dialog.Landing{}, err
 	}
 	d, err := tools.LandOnDisk(ctx, req.Change)
-	if err == nil && (d.Outcome == tools.Applied || d.Outcome == tools.Modified) {
+	if err == nil && (d.Outcome == dialog.Applied || d.Outcome == dialog.Modified) {
 		u.landed(req.Change)
 	}
 	return dialog.Landing{Decision: d}, err
@@ -289,8 +289,8 @@ func (u unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.La
 
 // LandFiles lands a revert on disk: the user asked for it, and there is
 // nobody else to ask.
-func (unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]tools.Decision, error) {
-	out := make([]tools.Decision, len(req.Changes))
+func (unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
+	out := make([]dialog.Decision, len(req.Changes))
 	for i, c := range req.Changes {
 		d, err := conversation.LandRevertOnDisk(ctx, c)
 		if err != nil {
@@ -302,8 +302,8 @@ func (unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([
 }
 
 // Ask words the reason as Gemini CLI does where it cannot prompt.
-func (unattended) Ask(context.Context, dialog.AskRequest) (tools.Answer, error) {
-	return tools.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", dialog.ErrCannotAsk)
+func (unattended) Ask(context.Context, dialog.AskRequest) (dialog.Answer, error) {
+	return dialog.Answer{}, fmt.Errorf("%w: gemini-ls is running headless, and asking the user is not supported in non-interactive mode", dialog.ErrCannotAsk)
 }
 
 // AskTrust refuses: a headless run in a folder no rule decides is

@@ -10,7 +10,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/setup"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // Env is what a built-in works on.
@@ -48,7 +47,7 @@ type Reply struct {
 	Input *dialog.Input
 	// Mode, when set, is the approval mode the command switched the
 	// session to (/plan), for the front end to show.
-	Mode tools.ApprovalMode
+	Mode dialog.ApprovalMode
 	// Model, when set, is the model the command chose for every session
 	// from the next request on (/model set), for the front end to show.
 	Model string

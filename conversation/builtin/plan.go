@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 // maxPlanShown bounds the approved plan /plan reads to show it.
@@ -25,12 +24,12 @@ func plan(ctx context.Context, env Env, goal string) (Reply, error) {
 		return Reply{}, errors.New("plan mode is off: general.plan.enabled is false in the settings, or the plans directory cannot be used")
 	}
 	was := env.Session.ApprovalMode()
-	env.Session.SetApprovalMode(tools.ApprovalPlan)
+	env.Session.SetApprovalMode(dialog.ApprovalPlan)
 	if goal = strings.TrimSpace(goal); goal != "" {
-		return Reply{Input: &dialog.Input{Text: goal}, Mode: tools.ApprovalPlan}, nil
+		return Reply{Input: &dialog.Input{Text: goal}, Mode: dialog.ApprovalPlan}, nil
 	}
 	text := "Already in Plan Mode."
-	if was != tools.ApprovalPlan {
+	if was != dialog.ApprovalPlan {
 		text = "Switched to Plan Mode."
 	}
 	if err := env.Session.SaveMode(ctx); err != nil {
@@ -39,7 +38,7 @@ func plan(ctx context.Context, env Env, goal string) (Reply, error) {
 	if path := env.Session.ApprovedPlan(); path != "" {
 		text += "\n\n" + approvedPlan(path)
 	}
-	return Reply{Text: text, Mode: tools.ApprovalPlan}, nil
+	return Reply{Text: text, Mode: dialog.ApprovalPlan}, nil
 }
 
 // approvedPlan shows the approved plan at path as Gemini CLI's /plan

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -19,10 +20,10 @@ func TestPlanSwitchesTheSessionToPlanMode(t *testing.T) {
 	if got := h.answer(env, "/plan"); got != "Switched to Plan Mode." {
 		t.Errorf("/plan answered %q", got)
 	}
-	if got := env.Session.ApprovalMode(); got != tools.ApprovalPlan {
+	if got := env.Session.ApprovalMode(); got != dialog.ApprovalPlan {
 		t.Fatalf("after /plan the session's mode is %q", got)
 	}
-	if other := env.Built.Agent.NewSession(); other.ApprovalMode() != tools.ApprovalDefault {
+	if other := env.Built.Agent.NewSession(); other.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("/plan switched another session too: %q", other.ApprovalMode())
 	}
 	if got := h.answer(env, "/plan"); got != "Already in Plan Mode." {
@@ -34,10 +35,10 @@ func TestPlanSwitchesTheSessionToPlanMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.Input == nil || reply.Input.Text != "implement authentication" || reply.Mode != tools.ApprovalPlan {
+	if reply.Input == nil || reply.Input.Text != "implement authentication" || reply.Mode != dialog.ApprovalPlan {
 		t.Errorf("/plan with a goal: %+v", reply)
 	}
-	if env.Session.ApprovalMode() != tools.ApprovalPlan {
+	if env.Session.ApprovalMode() != dialog.ApprovalPlan {
 		t.Errorf("/plan with a goal left the mode %q", env.Session.ApprovalMode())
 	}
 }
@@ -50,7 +51,7 @@ func TestPlanIsRefusedWhenPlanModeIsOff(t *testing.T) {
 	if err := h.fails(env, "/plan"); !strings.Contains(err.Error(), "general.plan.enabled") {
 		t.Errorf("/plan with plan mode off: %v", err)
 	}
-	if env.Session.ApprovalMode() != tools.ApprovalDefault {
+	if env.Session.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("the mode is %q", env.Session.ApprovalMode())
 	}
 }
@@ -74,13 +75,13 @@ func TestPlanShowsTheApprovedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.prompt(env, "done planning")
-	if env.Session.ApprovalMode() != tools.ApprovalYolo {
+	if env.Session.ApprovalMode() != dialog.ApprovalYolo {
 		t.Fatalf("the plan was not approved: the mode is %q", env.Session.ApprovalMode())
 	}
 	if got := h.answer(env, "/plan"); got != "Switched to Plan Mode.\n\nApproved Plan: flag.md\n\n# Plan\n\n1. Add the flag.\n" {
 		t.Errorf("/plan answered %q", got)
 	}
-	if env.Session.ApprovalMode() != tools.ApprovalPlan {
+	if env.Session.ApprovalMode() != dialog.ApprovalPlan {
 		t.Errorf("after /plan the mode is %q", env.Session.ApprovalMode())
 	}
 }
@@ -99,7 +100,7 @@ func TestPlanIsSavedWithTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := resumed.ApprovalMode(); got != tools.ApprovalPlan {
+	if got := resumed.ApprovalMode(); got != dialog.ApprovalPlan {
 		t.Errorf("the session resumed in a new process in %q, want plan", got)
 	}
 }

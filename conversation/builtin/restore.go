@@ -9,7 +9,6 @@ import (
 
 	toolcheckpoint "github.com/gemini-ls/gemini-ls/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/tools"
 )
 
 const restoreHint = "[<checkpoint>]"
@@ -83,9 +82,9 @@ func proposedAgain(cp toolcheckpoint.File, res dialog.ToolResult) string {
 	call := callText(cp)
 	display := strings.TrimSpace(res.Display)
 	switch res.Status {
-	case tools.StatusOK:
+	case dialog.StatusOK:
 		return fmt.Sprintf("The checkpoint was taken before the call %s, which was proposed again and ran:\n\n%s", call, display)
-	case tools.StatusRejected, tools.StatusCancelled:
+	case dialog.StatusRejected, dialog.StatusCancelled:
 		// The first line says why; a declined edit's diff follows it.
 		why, _, _ := strings.Cut(display, "\n")
 		return fmt.Sprintf("The checkpoint was taken before the call %s, which was proposed again and did not run: %s\nThe files and the conversation stay as restored.", call, why)

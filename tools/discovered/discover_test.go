@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -146,7 +147,7 @@ func TestCallFailureReportsEverything(t *testing.T) {
 	}
 	res := run("discovered_tool_fail")
 	want := "Stdout: partial output\n\nStderr: it broke\n\nError: (none)\nExit Code: 3\nSignal: (none)"
-	if res.Error != want || res.Status != tools.StatusError {
+	if res.Error != want || res.Status != dialog.StatusError {
 		t.Errorf("fail: Error =\n%s\nwant\n%s", res.Error, want)
 	}
 	// Output on stderr is a failure even with exit status 0, as in Gemini CLI.
@@ -236,7 +237,7 @@ func TestCallLeavesNothingRunning(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := call.Execute(context.Background(), tools.CallInfo{})
-			if err != nil || res.Status != tools.StatusError || !strings.Contains(res.Error, c.want) {
+			if err != nil || res.Status != dialog.StatusError || !strings.Contains(res.Error, c.want) {
 				t.Errorf("Execute = %+v, %v; want an error saying %q", res, err, c.want)
 			}
 			waitGone(t, filepath.Join(cfg.Dir, "child.pid"))

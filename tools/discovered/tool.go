@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -33,7 +34,7 @@ func (t *tool) Declaration() *genai.FunctionDeclaration { return t.decl }
 
 // Annotations: a discovered tool runs the project's command.
 func (t *tool) Annotations() tools.Annotations {
-	return tools.Annotations{Kind: tools.KindExecute, RunsCommands: true}
+	return tools.Annotations{Kind: dialog.KindExecute, RunsCommands: true}
 }
 
 func (t *tool) Build(args map[string]any) (tools.Call, error) {
@@ -158,7 +159,7 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 		"Exit Code: " + exitCode,
 		"Signal: " + signal,
 	}, "\n")
-	return tools.Result{Error: msg, Status: tools.StatusError, Display: msg}, nil
+	return tools.Result{Error: msg, Status: dialog.StatusError, Display: msg}, nil
 }
 
 func orEmpty(s string) string {

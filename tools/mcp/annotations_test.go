@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -17,10 +18,10 @@ func TestToolAnnotationsFollowReadOnlyHint(t *testing.T) {
 		hints *sdk.ToolAnnotations
 		want  tools.Annotations
 	}{
-		{nil, tools.Annotations{Kind: tools.KindExecute}},
-		{&sdk.ToolAnnotations{ReadOnlyHint: true}, tools.Annotations{Kind: tools.KindExecute, ReadOnly: true}},
-		{&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &open}, tools.Annotations{Kind: tools.KindExecute, ReadOnly: true}},
-		{&sdk.ToolAnnotations{OpenWorldHint: &open, IdempotentHint: true}, tools.Annotations{Kind: tools.KindExecute}},
+		{nil, tools.Annotations{Kind: dialog.KindExecute}},
+		{&sdk.ToolAnnotations{ReadOnlyHint: true}, tools.Annotations{Kind: dialog.KindExecute, ReadOnly: true}},
+		{&sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &open}, tools.Annotations{Kind: dialog.KindExecute, ReadOnly: true}},
+		{&sdk.ToolAnnotations{OpenWorldHint: &open, IdempotentHint: true}, tools.Annotations{Kind: dialog.KindExecute}},
 	} {
 		if got := tools.AnnotationsOf(&tool{remote: &sdk.Tool{Name: "t", Annotations: tc.hints}}); got != tc.want {
 			t.Errorf("hints %+v: %+v, want %+v", tc.hints, got, tc.want)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -24,7 +25,7 @@ func listResources(m *Manager) tools.Tool {
 	return tools.Define(tools.Spec{
 		Name:        ListResourcesName,
 		Description: "Lists all available resources exposed by connected MCP servers.",
-		Annotations: tools.Annotations{Kind: tools.KindSearch, ReadOnly: true},
+		Annotations: tools.Annotations{Kind: dialog.KindSearch, ReadOnly: true},
 	}, func(p listResourcesParams) (tools.Call, error) {
 		return listResourcesCall{m: m, server: p.ServerName}, nil
 	})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/settings"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
@@ -28,7 +29,7 @@ func TestListMCPResources(t *testing.T) {
 	if string(decl) != want {
 		t.Errorf("declared\n%s\nwant\n%s", decl, want)
 	}
-	if a := tools.AnnotationsOf(tool); a != (tools.Annotations{Kind: tools.KindSearch, ReadOnly: true}) {
+	if a := tools.AnnotationsOf(tool); a != (tools.Annotations{Kind: dialog.KindSearch, ReadOnly: true}) {
 		t.Errorf("annotations %+v", a)
 	}
 	for _, tc := range []struct {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -61,5 +62,5 @@ func (t *tool) MCPContext() map[string]any {
 // unasked). Its kind is execute: a server's tool can do anything.
 func (t *tool) Annotations() tools.Annotations {
 	a := t.remote.Annotations
-	return tools.Annotations{Kind: tools.KindExecute, ReadOnly: a != nil && a.ReadOnlyHint}
+	return tools.Annotations{Kind: dialog.KindExecute, ReadOnly: a != nil && a.ReadOnlyHint}
 }

@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -28,7 +29,7 @@ func readResource(m *Manager) tools.Tool {
 	return tools.Define(tools.Spec{
 		Name:        ReadResourceName,
 		Description: "Reads the content of a specified Model Context Protocol (MCP) resource.",
-		Annotations: tools.Annotations{Kind: tools.KindRead, ReadOnly: true},
+		Annotations: tools.Annotations{Kind: dialog.KindRead, ReadOnly: true},
 	}, func(p readResourceParams) (tools.Call, error) {
 		c := &readResourceCall{m: m, uri: p.URI}
 		c.found, _, c.known = m.resource(p.URI)

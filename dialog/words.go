@@ -1,0 +1,151 @@
+package dialog
+
+import (
+	"errors"
+	"strings"
+)
+
+// The words the tools, the agent and the front ends share: what a call
+// is (Kind), how it ended (Status), what became of a proposed change
+// (Outcome, Decision), what runs without asking (ApprovalMode), a
+// question put to the user and its answer (Question, Option, Answer),
+// and the model's topic (Topic). Every package reads them here.
+
+// Kind groups tools by what their calls do, for display: a tool says
+// its kind in its Annotations.
+type Kind string
+
+const (
+	KindRead    Kind = "read"
+	KindSearch  Kind = "search"
+	KindEdit    Kind = "edit"
+	KindExecute Kind = "execute"
+	KindFetch   Kind = "fetch"
+	// KindThink: the call only records the model's own reasoning (its
+	// to-do list).
+	KindThink Kind = "think"
+	// KindOther: none of the above (activate_skill).
+	KindOther Kind = "other"
+)
+
+// Status is how a call ended, for the user's display.
+type Status string
+
+const (
+	StatusOK        Status = "ok"
+	StatusError     Status = "error"
+	StatusRejected  Status = "rejected"
+	StatusCancelled Status = "cancelled"
+)
+
+// Outcome is what became of a proposed change.
+type Outcome string
+
+const (
+	// Applied: the file now holds exactly the proposed text.
+	Applied Outcome = "applied"
+	// Declined: the user rejected it; the file is unchanged. As Gemini
+	// CLI 0.61 cancels the calls still queued when the user answers a
+	// confirmation with no, the agent then cancels the later calls.
+	Declined Outcome = "declined"
+	// Refused: the front end did not land it and no user said no: it had
+	// nobody to ask (a headless run), or the editor could not or would not
+	// take it; Reason says why. The file is unchanged, and later calls
+	// run: 0.61's non-interactive refusal is a policy denial, an error
+	// that cancels nothing.
+	Refused Outcome = "refused"
+	// Modified: the user changed the proposal; Decision.Content holds the result.
+	Modified Outcome = "modified"
+	// Stale: the document changed since the proposal was made; nothing applied.
+	Stale Outcome = "stale"
+)
+
+// Decision reports a proposal's outcome truthfully, read from the document.
+type Decision struct {
+	Outcome Outcome
+	// Content is the file's text after the exchange (for Modified, what the
+	// user made of it).
+	Content string
+	// Reason explains Declined, Refused or Stale in words for the model.
+	Reason string
+}
+
+// ApprovalMode says what runs without asking.
+type ApprovalMode string
+
+const (
+	ApprovalDefault  ApprovalMode = "default"   // ask for edits and shell
+	ApprovalAutoEdit ApprovalMode = "auto_edit" // edits without asking
+	ApprovalYolo     ApprovalMode = "yolo"      // everything without asking
+	// ApprovalPlan: read-only research and the plan file (plan.go); every
+	// other write, edit and command is refused.
+	ApprovalPlan ApprovalMode = "plan"
+)
+
+// Question is what a call asks the user to answer (ask_user's question,
+// exit_plan_mode's approval), presented by whichever front end runs the
+// session: a plugin's own UI, window/showMessageRequest, ACP's permission
+// request. No tool knows which.
+type Question struct {
+	// Kind says what asks: "ask_user", "plan_approval".
+	Kind  string
+	Title string
+	// Text is the question, Markdown.
+	Text    string
+	Options []Option
+	// Multiple lets the user choose more than one option.
+	Multiple bool
+	// FreeText lets the user answer in their own words instead.
+	FreeText bool
+}
+
+// Option is one answer a Question offers.
+type Option struct {
+	ID          string
+	Label       string
+	Description string
+}
+
+// Answer is the user's answer to a Question.
+type Answer struct {
+	// Chosen are the IDs of the options chosen.
+	Chosen []string
+	// Text is the user's own words, where the question allowed them.
+	Text string
+	// Declined: the user dismissed the question without answering; that
+	// is an answer too, for the model to act on.
+	Declined bool
+	// Note says what the front end could not offer the user (a choice of
+	// several options, their own words), for the model; "" when nothing.
+	Note string
+}
+
+// OneChoiceNote is the Answer.Note of a front end that offers one option
+// and no words of the user's own (a message box's buttons, ACP's
+// permission options): what of q it could not offer; "" when nothing.
+func (q Question) OneChoiceNote() string {
+	var notes []string
+	if q.Multiple {
+		notes = append(notes, "the user's editor could offer a choice of one option only, so at most one was chosen")
+	}
+	if q.FreeText {
+		notes = append(notes, "the user's editor could offer the options only, not an answer in their own words")
+	}
+	return strings.Join(notes, "; ")
+}
+
+// ErrCannotAsk is wrapped by a Confirmer's, an Asker's or a tool's
+// AskFunc's error when there is nobody to ask; the error's text, written
+// for the model, says how to allow the call.
+var ErrCannotAsk = errors.New("cannot ask the user")
+
+// Topic is what the model says it is doing: Title and Summary when a new
+// phase starts, Intent always.
+type Topic struct {
+	Title   string
+	Summary string
+	Intent  string
+	// New reports whether Title starts a new topic, as against one more
+	// intent within the current.
+	New bool
+}
