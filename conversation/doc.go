@@ -79,7 +79,7 @@
 // with no editor, as tools.LandOnDisk an edit.
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
-// conversation → setup → agent → dialog → tools → workspace.
+// conversation → setup → agent → tools → dialog → workspace.
 //
 // Invariants:
 //   - A host's Prompt runs only in a live session of its own; one closed
