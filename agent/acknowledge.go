@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"go.uber.org/zap"
 )
 
@@ -16,7 +16,7 @@ import (
 // about them through the door before its first prompt, as 0.61 shows its
 // NewAgentsNotification when a session starts.
 type AgentAcknowledger interface {
-	Unacknowledged() []agents.Entry
+	Unacknowledged() []subagents.Entry
 	Acknowledge(ctx context.Context, name string) ([]error, error)
 }
 

@@ -32,7 +32,7 @@ func dailyQuota() geminitest.Turn {
 	}}
 }
 
-func models(reqs []geminitest.Request) []string {
+func modelsAsked(reqs []geminitest.Request) []string {
 	var out []string
 	for _, r := range reqs {
 		out = append(out, r.Model)
@@ -75,7 +75,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			if _, evs := prompt(t, a.NewSession(), "other"); len(evs.of(dialog.EventNotice)) != 1 {
 				t.Errorf("another session was not told of the switch: %v", evs.kinds())
 			}
-			if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
+			if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
 				t.Errorf("models requested = %v", got)
 			}
 			if len(c.asked()) != 1 {
@@ -104,7 +104,7 @@ func TestProQuotaUserDeclines(t *testing.T) {
 		t.Errorf("asked %d times, events %v, %d requests", len(c.asked()), evs.kinds(), len(srv.Requests()))
 	}
 	prompt(t, s, "again")
-	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools"}) {
+	if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools"}) {
 		t.Errorf("models requested = %v", got)
 	}
 }
@@ -176,7 +176,7 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 	if res.Text != "flash here" {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := models(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
+	if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
 		t.Errorf("models requested = %v", got)
 	}
 	if len(c.asked()) != 1 || !strings.HasPrefix(c.asked()[0].Details, "gemini-3.1-pro-preview-customtools is rate-limited: 2 requests in a row were refused (429 RESOURCE_EXHAUSTED).") {

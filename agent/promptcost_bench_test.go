@@ -22,10 +22,10 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/skills"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
@@ -231,7 +231,7 @@ func BenchmarkPromptSevenToolTurns(b *testing.B) {
 	}
 	// The built-in subagents, offered as setup offers them by default:
 	// invoke_agent declared, the agents listed in the system prompt.
-	subagents, errs := agents.Load(ctx, agents.Options{BuiltIn: agents.BuiltInContext{MainModel: "gemini-2.5-pro"}})
+	subagents, errs := subagents.Load(ctx, subagents.Options{BuiltIn: subagents.BuiltInContext{MainModel: "gemini-2.5-pro"}})
 	if len(errs) > 0 || len(subagents.Active()) != 3 {
 		b.Fatalf("subagents: %v, %d active", errs, len(subagents.Active()))
 	}

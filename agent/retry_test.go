@@ -16,7 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	gmodels "github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/models"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -437,8 +437,8 @@ func TestUtilityRequestThatCannotConnect(t *testing.T) {
 	}})
 	sl := &sleeps{}
 	u := agent.NewUtility(gen, dialog.RetryPolicy{MaxAttempts: 2, Sleep: sl.sleep})
-	_, err := u.GenerateContent(t.Context(), gmodels.WebSearch, []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
-	if want := "utility call to " + gmodels.Gemini3FlashPreview + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
+	_, err := u.GenerateContent(t.Context(), models.WebSearch, []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil)
+	if want := "utility call to " + models.Gemini3FlashPreview + ": could not connect to " + url + ": connection refused"; err == nil || err.Error() != want {
 		t.Errorf("GenerateContent = %v, want %q", err, want)
 	}
 	if got := sl.got(); len(got) != 0 {
@@ -453,11 +453,11 @@ func TestUtilityRequestThatCannotConnect(t *testing.T) {
 // retries the classifier's ECONNREFUSED silently, 5 s doubling).
 func TestAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	url := geminitest.RefusingURL(t)
-	a, sl := newAgentAt(t, url, agent.Config{Model: gmodels.Auto})
+	a, sl := newAgentAt(t, url, agent.Config{Model: models.Auto})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	reason := "could not connect to " + url + ": connection refused"
-	if res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || res.Model != gmodels.Resolve(gmodels.Auto) {
-		t.Fatalf("result = %+v, want %q from %s", res, reason+" (4 attempts)", gmodels.Resolve(gmodels.Auto))
+	if res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || res.Model != models.Resolve(models.Auto) {
+		t.Fatalf("result = %+v, want %q from %s", res, reason+" (4 attempts)", models.Resolve(models.Auto))
 	}
 	if len(evs) == 0 || evs[0].Kind != dialog.EventRetry || evs[0].Retry.Reason != reason {
 		t.Errorf("the first event is %+v, want the retry saying %q", evs[:min(1, len(evs))], reason)

@@ -13,10 +13,10 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/skills"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"github.com/gemini-ls/gemini-ls/tools"
 )
 
@@ -33,8 +33,8 @@ import (
 // AgentCatalog is the subagents invoke_agent may hire: the enabled ones
 // (*agents.Catalog).
 type AgentCatalog interface {
-	Lookup(name string) (agents.Definition, bool)
-	Active() []agents.Definition
+	Lookup(name string) (subagents.Definition, bool)
+	Active() []subagents.Definition
 }
 
 // RemoteInvoker runs a remote agent (Kind Remote) over A2A: query is its
@@ -45,7 +45,7 @@ type AgentCatalog interface {
 // returns it. A failure with no text is worded here, as 0.61 words an
 // error it does not know.
 type RemoteInvoker interface {
-	Invoke(ctx context.Context, def agents.Definition, query string, emit func(dialog.Event)) (string, error)
+	Invoke(ctx context.Context, def subagents.Definition, query string, emit func(dialog.Event)) (string, error)
 }
 
 // 0.61's limits and texts (bundle chunk-JDPZ4CE3.js:335776-335795,
@@ -184,7 +184,7 @@ func (s *subagentTools) UnknownToolError(name string) string {
 // (tools.Annotations.ForSubagents: invoke_agent, no recursion, and
 // update_topic). nil Tools: all of them. A name not among them may name
 // one of Config.SubagentTools.
-func (a *Agent) pickTools(def agents.Definition, complete *tools.CompleteTask) *subagentTools {
+func (a *Agent) pickTools(def subagents.Definition, complete *tools.CompleteTask) *subagentTools {
 	out := &subagentTools{byName: map[string]tools.Tool{}}
 	add := func(t tools.Tool) {
 		name := t.Name()
@@ -270,7 +270,7 @@ func fillTemplate(template string, inputs map[string]string, order []string) (st
 // subagentsSection lists the agents invoke_agent may hire, as 0.61's
 // system prompt does (snippets.ts renderSubAgents, bundle
 // chunk-JDPZ4CE3.js:333329-333363); "" for none.
-func subagentsSection(list []agents.Definition) string {
+func subagentsSection(list []subagents.Definition) string {
 	if len(list) == 0 {
 		return ""
 	}
@@ -325,7 +325,7 @@ func (t *turn) delegator(run *toolRun) tools.Delegator {
 			ev.Subagent = tag
 			emit(ev)
 		}
-		if def.Kind == agents.Remote {
+		if def.Kind == subagents.Remote {
 			text, err := "", errors.New("remote agents are not available here")
 			if a.cfg.Remote != nil {
 				text, err = a.cfg.Remote.Invoke(ctx, def, prompt, tagged)
@@ -351,7 +351,7 @@ func remoteError(err error) string { return "Error calling remote agent: " + err
 // as LocalSubagentInvocation.execute does (bundle chunk-JDPZ4CE3.js:
 // 349885-349960): the report, or why there is none; ctx's error once the
 // user cancelled.
-func (t *turn) runLocal(ctx context.Context, index int, callID string, def agents.Definition, prompt string, emit func(dialog.Event)) (tools.Result, error) {
+func (t *turn) runLocal(ctx context.Context, index int, callID string, def subagents.Definition, prompt string, emit func(dialog.Event)) (tools.Result, error) {
 	failed := func(err error) (tools.Result, error) {
 		msg := fmt.Sprintf(subagentFailed, def.Name, err)
 		return tools.Result{Output: msg, Display: msg}, nil
@@ -397,7 +397,7 @@ type subagentRun struct {
 	timeout  time.Duration
 }
 
-func (t *turn) newSubagentRun(ctx context.Context, callID string, def agents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
+func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
 	parent := t.s
 	a := parent.agent
 	var out *tools.TaskOutput
@@ -532,7 +532,7 @@ type sampling struct {
 	thinking          *genai.ThinkingConfig
 }
 
-func samplingOf(def agents.Definition) *sampling {
+func samplingOf(def subagents.Definition) *sampling {
 	s := &sampling{}
 	if def.Temperature != nil {
 		v := float32(*def.Temperature)

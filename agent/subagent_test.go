@@ -16,34 +16,34 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/agent"
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	modelnames "github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"github.com/gemini-ls/gemini-ls/tools"
 	"github.com/gemini-ls/gemini-ls/workspace"
 )
 
 // catalog is an AgentCatalog of fixed definitions.
-type catalog []agents.Definition
+type catalog []subagents.Definition
 
-func (c catalog) Lookup(name string) (agents.Definition, bool) {
+func (c catalog) Lookup(name string) (subagents.Definition, bool) {
 	for _, d := range c {
 		if d.Name == name {
 			return d, true
 		}
 	}
-	return agents.Definition{}, false
+	return subagents.Definition{}, false
 }
 
-func (c catalog) Active() []agents.Definition { return c }
+func (c catalog) Active() []subagents.Definition { return c }
 
 // investigator is a local agent that may only read and search.
-func investigator() agents.Definition {
-	return agents.Definition{
+func investigator() subagents.Definition {
+	return subagents.Definition{
 		Name:         "investigator",
 		Description:  "Reads code to answer questions.",
-		Kind:         agents.Local,
-		Input:        agents.InputParam{Name: "objective"},
+		Kind:         subagents.Local,
+		Input:        subagents.InputParam{Name: "objective"},
 		SystemPrompt: "You investigate ${objective} for gemini-ls ${cliVersion} on ${activeModel}.",
 		Query:        "Investigate: ${objective}",
 		Model:        "sub-model",
@@ -234,7 +234,7 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			reg, ws, root := realTools(t)
 			path := filepath.Join(root, "a.txt")
-			def := agents.Definition{Name: "codebase_investigator", Kind: agents.Local, SystemPrompt: "You edit.", Tools: []string{tools.ReplaceName}}
+			def := subagents.Definition{Name: "codebase_investigator", Kind: subagents.Local, SystemPrompt: "You edit.", Tools: []string{tools.ReplaceName}}
 			srv := geminitest.NewTestServer(t,
 				geminitest.CallTurn(invoke("inv1", def.Name, "edit a.txt")),
 				geminitest.CallTurn(call("e1", tools.ReplaceName, map[string]any{"file_path": path, "old_string": "alpha", "new_string": "beta", "instruction": "rename"})),
@@ -415,7 +415,7 @@ func TestSubagentTimeout(t *testing.T) {
 func TestSubagentStructuredReport(t *testing.T) {
 	def := investigator()
 	def.Tools = []string{}
-	def.Output = &agents.Output{
+	def.Output = &subagents.Output{
 		Name:   "report",
 		Schema: json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`),
 		Format: func(r any) string { return "ANSWER: " + r.(map[string]any)["answer"].(string) },
@@ -463,8 +463,8 @@ func TestTwoSubagentsRunAtOnceAndCancelStopsBoth(t *testing.T) {
 		<-ctx.Done()
 		return tools.Result{}, ctx.Err()
 	})
-	mk := func(name string) agents.Definition {
-		return agents.Definition{Name: name, Kind: agents.Local, SystemPrompt: "You are " + name + ".", Tools: []string{"wait_read"}}
+	mk := func(name string) subagents.Definition {
+		return subagents.Definition{Name: name, Kind: subagents.Local, SystemPrompt: "You are " + name + ".", Tools: []string{"wait_read"}}
 	}
 	// The subagents' requests come in either order: each is answered
 	// from its system instruction.
@@ -505,7 +505,7 @@ type remote struct {
 	got  []string
 }
 
-func (r *remote) Invoke(_ context.Context, def agents.Definition, query string, emit func(dialog.Event)) (string, error) {
+func (r *remote) Invoke(_ context.Context, def subagents.Definition, query string, emit func(dialog.Event)) (string, error) {
 	r.got = append(r.got, def.Name+": "+query)
 	emit(dialog.Event{Kind: dialog.EventText, Text: "working"})
 	return r.text, r.err
@@ -515,7 +515,7 @@ func (r *remote) Invoke(_ context.Context, def agents.Definition, query string, 
 // as its run's, its text is the answer, a failure's included, and a
 // failure without text is worded as 0.61 words an unknown error.
 func TestRemoteSubagent(t *testing.T) {
-	def := agents.Definition{Name: "far", Kind: agents.Remote, Description: "A remote agent."}
+	def := subagents.Definition{Name: "far", Kind: subagents.Remote, Description: "A remote agent."}
 	for _, tc := range []struct {
 		r    *remote
 		want string
@@ -548,8 +548,8 @@ func TestRemoteSubagent(t *testing.T) {
 func TestSubagentsAskOneAtATime(t *testing.T) {
 	conf, overlap := overlapWatch()
 	sh := &shellTool{}
-	mk := func(name string) agents.Definition {
-		return agents.Definition{Name: name, Kind: agents.Local, SystemPrompt: "You are " + name + ".", Tools: []string{tools.ShellName}}
+	mk := func(name string) subagents.Definition {
+		return subagents.Definition{Name: name, Kind: subagents.Local, SystemPrompt: "You are " + name + ".", Tools: []string{tools.ShellName}}
 	}
 	sub := geminitest.Turn{From: func(r geminitest.Request) geminitest.Turn {
 		who := systemText(r)[8:10]
@@ -578,9 +578,9 @@ func TestSubagentsAskOneAtATime(t *testing.T) {
 // and thinking are its definition's.
 func TestSubagentModelSettings(t *testing.T) {
 	temp, topP, budget := 0.25, 0.5, int32(512)
-	fast := agents.Definition{Name: "fast", Kind: agents.Local, SystemPrompt: "Fast.", Model: modelnames.Flash, Temperature: &temp, TopP: &topP,
-		Thinking: &agents.Thinking{IncludeThoughts: true, Budget: &budget}}
-	same := agents.Definition{Name: "same", Kind: agents.Local, SystemPrompt: "Same.", Model: "inherit"}
+	fast := subagents.Definition{Name: "fast", Kind: subagents.Local, SystemPrompt: "Fast.", Model: models.Flash, Temperature: &temp, TopP: &topP,
+		Thinking: &subagents.Thinking{IncludeThoughts: true, Budget: &budget}}
+	same := subagents.Definition{Name: "same", Kind: subagents.Local, SystemPrompt: "Same.", Model: "inherit"}
 	done := func(id string) geminitest.Turn {
 		return geminitest.CallTurn(call(id, tools.CompleteTaskName, map[string]any{"result": "ok"}))
 	}
@@ -596,7 +596,7 @@ func TestSubagentModelSettings(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	f := reqs[1]
-	if f.Model != modelnames.Resolve(modelnames.Flash) || f.Model == modelnames.Flash {
+	if f.Model != models.Resolve(models.Flash) || f.Model == models.Flash {
 		t.Errorf("fast ran on %q", f.Model)
 	}
 	g := f.GenerationConfig
@@ -637,7 +637,7 @@ func TestSubagentRequestsRetry(t *testing.T) {
 // An agent that inherits the system prompt (0.61's generalist) is told
 // the main agent's, then its run's rules; never the list of agents.
 func TestSubagentInheritsTheSystemPrompt(t *testing.T) {
-	def := agents.Definition{Name: "generalist", Kind: agents.Local, InheritSystemPrompt: true}
+	def := subagents.Definition{Name: "generalist", Kind: subagents.Local, InheritSystemPrompt: true}
 	srv := geminitest.NewTestServer(t,
 		geminitest.CallTurn(invoke("i1", "generalist", "x")),
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "ok"})),
@@ -657,8 +657,8 @@ func TestSubagentOnlyTools(t *testing.T) {
 	docs := fakeTool{name: "get_internal_docs", build: func(map[string]any) (tools.Call, error) {
 		return fakeCall{title: "docs", kind: dialog.KindRead, exec: func(context.Context) (tools.Result, error) { return tools.Result{Output: "the docs"}, nil }}, nil
 	}}
-	help := agents.Definition{Name: "helper", Kind: agents.Local, SystemPrompt: "Help.", Tools: []string{"get_internal_docs"}}
-	all := agents.Definition{Name: "all", Kind: agents.Local, SystemPrompt: "All.", Tools: []string{"*"}}
+	help := subagents.Definition{Name: "helper", Kind: subagents.Local, SystemPrompt: "Help.", Tools: []string{"get_internal_docs"}}
+	all := subagents.Definition{Name: "all", Kind: subagents.Local, SystemPrompt: "All.", Tools: []string{"*"}}
 	done := func(id string) geminitest.Turn {
 		return geminitest.CallTurn(call(id, tools.CompleteTaskName, map[string]any{"result": "ok"}))
 	}
@@ -689,7 +689,7 @@ func TestSubagentClockPausedWhileAsking(t *testing.T) {
 		return dialog.ProceedOnce, nil
 	}}
 	sh := &shellTool{}
-	def := agents.Definition{Name: "runner", Kind: agents.Local, SystemPrompt: "Run.", Tools: []string{tools.ShellName}}
+	def := subagents.Definition{Name: "runner", Kind: subagents.Local, SystemPrompt: "Run.", Tools: []string{tools.ShellName}}
 	srv := geminitest.NewTestServer(t,
 		geminitest.CallTurn(invoke("i1", "runner", "x")),
 		geminitest.CallTurn(call("s1", tools.ShellName, map[string]any{"command": "make"})),
@@ -741,32 +741,32 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 // acknowledged.
 type ackCatalog struct {
 	mu    sync.Mutex
-	agent agents.Definition
+	agent subagents.Definition
 	acked bool
 }
 
-func (c *ackCatalog) Lookup(name string) (agents.Definition, bool) {
+func (c *ackCatalog) Lookup(name string) (subagents.Definition, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.agent, c.acked && name == c.agent.Name
 }
 
-func (c *ackCatalog) Active() []agents.Definition {
+func (c *ackCatalog) Active() []subagents.Definition {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.acked {
 		return nil
 	}
-	return []agents.Definition{c.agent}
+	return []subagents.Definition{c.agent}
 }
 
-func (c *ackCatalog) Unacknowledged() []agents.Entry {
+func (c *ackCatalog) Unacknowledged() []subagents.Entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.acked {
 		return nil
 	}
-	return []agents.Entry{{Definition: c.agent, Enabled: true}}
+	return []subagents.Entry{{Definition: c.agent, Enabled: true}}
 }
 
 func (c *ackCatalog) Acknowledge(_ context.Context, name string) ([]error, error) {
@@ -801,7 +801,7 @@ func TestProjectAgentsAreAcknowledgedFirst(t *testing.T) {
 		offered bool
 	}{{dialog.ProceedOnce, true}, {dialog.Cancel, false}} {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
-		cat := &ackCatalog{agent: agents.Definition{Name: "scout", Description: "Scouts the repo.", Kind: agents.Local, Source: agents.Project}}
+		cat := &ackCatalog{agent: subagents.Definition{Name: "scout", Description: "Scouts the repo.", Kind: subagents.Local, Source: subagents.Project}}
 		user := &answering{outcome: c.outcome}
 		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat, Confirmer: user})
 		s := a.NewSession()

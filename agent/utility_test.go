@@ -11,7 +11,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/auth"
 	"github.com/gemini-ls/gemini-ls/dialog"
-	gmodels "github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/models"
 )
 
 func utilityOver(t *testing.T, srv *geminitest.Server, sleep func(context.Context, time.Duration) error) interface {
@@ -31,7 +31,7 @@ func TestUtilityCallRetries(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(503, "overloaded"), geminitest.TextTurn("a summary"))
 	var waits int
 	u := utilityOver(t, srv, func(ctx context.Context, _ time.Duration) error { waits++; return ctx.Err() })
-	resp, err := u.GenerateContent(t.Context(), gmodels.WebFetchFallback, []*genai.Content{genai.NewContentFromText("summarise", genai.RoleUser)}, nil)
+	resp, err := u.GenerateContent(t.Context(), models.WebFetchFallback, []*genai.Content{genai.NewContentFromText("summarise", genai.RoleUser)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +59,10 @@ func TestUtilityModelAndConfigPerAlias(t *testing.T) {
 		level             genai.ThinkingLevel
 		noThinkingConfig  bool
 	}{
-		{gmodels.WebSearch, gmodels.Gemini3FlashPreview, 0, 1, 0, false, "", true},
-		{gmodels.WebFetchFallback, gmodels.Gemini3FlashPreview, 0, 1, 0, false, "", true},
-		{gmodels.LLMEditFixer, gmodels.Gemini3FlashPreview, 0, 1, 0, false, "", true},
-		{gmodels.EditCorrector, gmodels.LatestFlashLite, 1, 0.95, 64, true, genai.ThinkingLevelHigh, false},
+		{models.WebSearch, models.Gemini3FlashPreview, 0, 1, 0, false, "", true},
+		{models.WebFetchFallback, models.Gemini3FlashPreview, 0, 1, 0, false, "", true},
+		{models.LLMEditFixer, models.Gemini3FlashPreview, 0, 1, 0, false, "", true},
+		{models.EditCorrector, models.LatestFlashLite, 1, 0.95, 64, true, genai.ThinkingLevelHigh, false},
 	} {
 		t.Run(c.alias, func(t *testing.T) {
 			srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/settings"
 )
@@ -18,7 +18,7 @@ import (
 // (once acknowledged) and the enabled extensions'. Each definition
 // skipped is told to the user. nil when experimental.enableAgents is
 // false.
-func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *agents.Catalog {
+func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *subagents.Catalog {
 	if !set.AgentsEnabled() {
 		return nil
 	}
@@ -26,13 +26,13 @@ func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *agen
 	if len(b.projectRoots) > 0 {
 		root = b.projectRoots[0]
 	}
-	catalog, problems := agents.Load(ctx, agents.Options{
+	catalog, problems := subagents.Load(ctx, subagents.Options{
 		UserDir:     settings.UserDir(b.Getenv),
 		ProjectRoot: root,
 		Trusted:     root != "" && b.Trust.Trusted(root),
 		Extensions:  extensionAgents(b.Extensions),
 		Overrides:   set.Agents.Overrides,
-		BuiltIn:     agents.BuiltInContext{MainModel: b.Model},
+		BuiltIn:     subagents.BuiltInContext{MainModel: b.Model},
 	})
 	for _, p := range b.agentProblems(problems) {
 		b.opts.Warn("subagents", p)
@@ -47,7 +47,7 @@ func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *agen
 // trusted one.
 func (b *Built) agentProblems(problems []error) []error {
 	return slices.DeleteFunc(slices.Clone(problems), func(p error) bool {
-		if !errors.Is(p, agents.ErrUntrustedProject) || len(b.projectRoots) == 0 {
+		if !errors.Is(p, subagents.ErrUntrustedProject) || len(b.projectRoots) == 0 {
 			return false
 		}
 		fi, err := os.Stat(filepath.Join(b.projectRoots[0], ".gemini", "agents"))
@@ -69,7 +69,7 @@ func (b *Built) SetModel(ctx context.Context, model string) {
 
 // The catalogue holds a project's agents back until the user
 // acknowledged them; the agent's sessions ask.
-var _ agent.AgentAcknowledger = (*agents.Catalog)(nil)
+var _ agent.AgentAcknowledger = (*subagents.Catalog)(nil)
 
 // agentSource is b.Agents as the agent takes it: no interface holding a
 // nil catalog.
@@ -88,8 +88,8 @@ func (b *Built) lookupEnv(name string) (string, bool) {
 }
 
 // extensionAgents are the enabled extensions' agents directories.
-func extensionAgents(loaded extensions.Loaded) []agents.ExtensionDir {
-	return agents.ExtensionAgents(loaded.Active())
+func extensionAgents(loaded extensions.Loaded) []subagents.ExtensionDir {
+	return subagents.ExtensionAgents(loaded.Active())
 }
 
 // AgentCatalog is what /agents works on: b.Agents with the settings
@@ -105,12 +105,12 @@ func (b *Built) AgentCatalog() *AgentCatalog {
 type AgentCatalog struct{ b *Built }
 
 // List is every agent found, enabled or not.
-func (c *AgentCatalog) List() []agents.Entry { return c.b.Agents.List() }
+func (c *AgentCatalog) List() []subagents.Entry { return c.b.Agents.List() }
 
 // CredentialWithheld says why remote agent def's credential goes with
 // none of its service's requests, once a call has read its card; ""
 // otherwise.
-func (c *AgentCatalog) CredentialWithheld(def agents.Definition) string {
+func (c *AgentCatalog) CredentialWithheld(def subagents.Definition) string {
 	if c.b.remote == nil {
 		return ""
 	}
@@ -139,7 +139,7 @@ func (c *AgentCatalog) Reload(ctx context.Context) []error {
 	return c.b.agentProblems(c.b.Agents.Reload(ctx))
 }
 
-func (c *AgentCatalog) files() agents.SettingsFiles {
+func (c *AgentCatalog) files() subagents.SettingsFiles {
 	user, workspace := c.b.SkillSettingsFiles()
-	return agents.SettingsFiles{User: user, Workspace: workspace}
+	return subagents.SettingsFiles{User: user, Workspace: workspace}
 }

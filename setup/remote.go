@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gemini-ls/gemini-ls/agents"
-	"github.com/gemini-ls/gemini-ls/agents/remote"
+	"github.com/gemini-ls/gemini-ls/subagents"
+	"github.com/gemini-ls/gemini-ls/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/dialog"
 )
 
@@ -29,7 +29,7 @@ type remoteClient struct {
 }
 
 // remoteKey is what of a remote definition its client is made from.
-func remoteKey(def agents.Definition) string {
+func remoteKey(def subagents.Definition) string {
 	auth := ""
 	if def.Auth != nil {
 		auth = fmt.Sprintf("%+v", *def.Auth)
@@ -45,7 +45,7 @@ func newRemoteAgents(opts remote.Options) *remoteAgents {
 // reads: the answer, or the partial answer and 0.61's words for what
 // failed (the text, never err's, is the model's). Its progress is
 // emitted as the subagent's text.
-func (r *remoteAgents) Invoke(ctx context.Context, def agents.Definition, query string, emit func(dialog.Event)) (string, error) {
+func (r *remoteAgents) Invoke(ctx context.Context, def subagents.Definition, query string, emit func(dialog.Event)) (string, error) {
 	c, err := r.client(def)
 	if err != nil {
 		return "", err
@@ -60,7 +60,7 @@ func (r *remoteAgents) Invoke(ctx context.Context, def agents.Definition, query 
 // credentialWithheld says why def's credential goes with none of its
 // service's requests, once its card has been read for def as it is now;
 // "" otherwise.
-func (r *remoteAgents) credentialWithheld(def agents.Definition) string {
+func (r *remoteAgents) credentialWithheld(def subagents.Definition) string {
 	r.mu.Lock()
 	c, ok := r.clients[def.Name]
 	r.mu.Unlock()
@@ -72,7 +72,7 @@ func (r *remoteAgents) credentialWithheld(def agents.Definition) string {
 
 // client is def's agent's client, made on its first call; a definition
 // changed since (a reload) gets a new one.
-func (r *remoteAgents) client(def agents.Definition) (*remote.Client, error) {
+func (r *remoteAgents) client(def subagents.Definition) (*remote.Client, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := remoteKey(def)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agents"
-	"github.com/gemini-ls/gemini-ls/agents/remote"
+	"github.com/gemini-ls/gemini-ls/subagents"
+	"github.com/gemini-ls/gemini-ls/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 )
@@ -21,8 +21,8 @@ func TestAgentCatalogSaysTheCredentialIsWithheld(t *testing.T) {
 	elsewhere := origintest.NewServer(t, http.HandlerFunc(answerA2A))
 	home := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, elsewhere.URL))
 	t.Cleanup(home.Close)
-	def := agents.Definition{Name: "pay", Kind: agents.Remote, CardURL: home.URL + "/card",
-		Auth: &agents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}}
+	def := subagents.Definition{Name: "pay", Kind: subagents.Remote, CardURL: home.URL + "/card",
+		Auth: &subagents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}}
 	b := &Built{remote: newRemoteAgents(remote.Options{})}
 	catalog := &AgentCatalog{b: b}
 
@@ -37,7 +37,7 @@ func TestAgentCatalogSaysTheCredentialIsWithheld(t *testing.T) {
 		t.Errorf("CredentialWithheld = %q, want %q in it", got, want)
 	}
 	changed := def
-	changed.Auth = &agents.Auth{Type: "apiKey", Key: "k"}
+	changed.Auth = &subagents.Auth{Type: "apiKey", Key: "k"}
 	if got := catalog.CredentialWithheld(changed); got != "" {
 		t.Errorf("for a definition changed since the call: %q", got)
 	}

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	geminils "github.com/gemini-ls/gemini-ls"
-	"github.com/gemini-ls/gemini-ls/agents/remote"
+	"github.com/gemini-ls/gemini-ls/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/telemetry"
 
-	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/subagents"
 
 	"go.uber.org/zap"
 
@@ -154,7 +154,7 @@ type Built struct {
 	Skills *skills.Catalog
 	// Agents are the subagents found (/agents, invoke_agent); nil when
 	// settings turn them off.
-	Agents *agents.Catalog
+	Agents *subagents.Catalog
 	// remote runs the remote agents, and knows what their cards said
 	// (/agents); nil when Agent is.
 	remote *remoteAgents

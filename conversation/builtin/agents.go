@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/subagents"
 )
 
 // Agents is the subagents /agents manages: the composition root's
@@ -15,7 +15,7 @@ import (
 type Agents interface {
 	// List is every agent found, enabled or not (0.61's discovered
 	// definitions), in the catalogue's order.
-	List() []agents.Entry
+	List() []subagents.Entry
 	// Enable and Disable record the choice where 0.61 records it
 	// (agents.overrides.<name>.enabled) and find the agents again; the
 	// text says what they did, in 0.61's words, for the user: an agent
@@ -29,7 +29,7 @@ type Agents interface {
 	// credential goes with none of its service's requests (its card
 	// was redirected to another origin, or names a service on one),
 	// once a call has read the card; "" otherwise.
-	CredentialWithheld(def agents.Definition) string
+	CredentialWithheld(def subagents.Definition) string
 }
 
 // agentsSubcommands are /agents', as Gemini CLI 0.61's
@@ -62,12 +62,12 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	if env.Agents == nil {
 		return Reply{}, errNoAgents
 	}
-	var local, remote, disabled []agents.Entry
+	var local, remote, disabled []subagents.Entry
 	for _, a := range env.Agents.List() {
 		switch {
 		case !a.Enabled || !a.Acknowledged:
 			disabled = append(disabled, a)
-		case a.Definition.Kind == agents.Remote:
+		case a.Definition.Kind == subagents.Remote:
 			remote = append(remote, a)
 		default:
 			local = append(local, a)
@@ -79,7 +79,7 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	var sections []string
 	for _, s := range []struct {
 		title string
-		list  []agents.Entry
+		list  []subagents.Entry
 	}{{"Local Agents", local}, {"Remote Agents", remote}, {"Disabled Agents", disabled}} {
 		if len(s.list) > 0 {
 			sections = append(sections, "**"+s.title+"**\n\n"+agentItems(env.Agents, s.list))
@@ -88,7 +88,7 @@ func listAgents(_ context.Context, env Env, args string) (Reply, error) {
 	return Reply{Text: strings.Join(sections, "\n\n")}, nil
 }
 
-func agentItems(all Agents, list []agents.Entry) string {
+func agentItems(all Agents, list []subagents.Entry) string {
 	var b strings.Builder
 	for i, a := range list {
 		if i > 0 {
@@ -114,7 +114,7 @@ func agentItems(all Agents, list []agents.Entry) string {
 }
 
 // agentTitle is what 0.61 calls an agent: its display name, or its name.
-func agentTitle(d agents.Definition) string {
+func agentTitle(d subagents.Definition) string {
 	if d.DisplayName != "" {
 		return d.DisplayName
 	}
@@ -122,9 +122,9 @@ func agentTitle(d agents.Definition) string {
 }
 
 // agentSource says where an agent comes from: built-in, or its file.
-func agentSource(d agents.Definition) string {
+func agentSource(d subagents.Definition) string {
 	s := string(d.Source)
-	if d.Source == agents.Extension && d.Extension != "" {
+	if d.Source == subagents.Extension && d.Extension != "" {
 		s += " " + d.Extension
 	}
 	if d.Path != "" {
@@ -134,13 +134,13 @@ func agentSource(d agents.Definition) string {
 }
 
 // findAgent is the agent called name, enabled or not.
-func findAgent(a Agents, name string) (agents.Entry, bool) {
+func findAgent(a Agents, name string) (subagents.Entry, bool) {
 	for _, e := range a.List() {
 		if e.Definition.Name == name {
 			return e, true
 		}
 	}
-	return agents.Entry{}, false
+	return subagents.Entry{}, false
 }
 
 // agentName reads the one agent name sub takes.
@@ -200,7 +200,7 @@ func reloadAgents(ctx context.Context, env Env, args string) (Reply, error) {
 	for _, a := range after.list {
 		name := a.Definition.Name
 		seen[name] = true
-		if a.Definition.Kind == agents.Remote {
+		if a.Definition.Kind == subagents.Remote {
 			remote++
 		} else {
 			local++
@@ -244,13 +244,13 @@ func reloadAgents(ctx context.Context, env Env, args string) (Reply, error) {
 }
 
 type agentSet struct {
-	list   []agents.Entry
-	byName map[string]agents.Entry
+	list   []subagents.Entry
+	byName map[string]subagents.Entry
 }
 
 // enabledAgents are the agents 0.61's registry holds: the enabled ones.
-func enabledAgents(all []agents.Entry) agentSet {
-	s := agentSet{byName: map[string]agents.Entry{}}
+func enabledAgents(all []subagents.Entry) agentSet {
+	s := agentSet{byName: map[string]subagents.Entry{}}
 	for _, a := range all {
 		if a.Enabled && a.Acknowledged {
 			s.list = append(s.list, a)
@@ -263,7 +263,7 @@ func enabledAgents(all []agents.Entry) agentSet {
 // sameDefinition reports whether two definitions say the same, where
 // 0.61 compares a hash of the file: by their JSON, which leaves out only
 // the report's formatter, code that no file can change.
-func sameDefinition(a, b agents.Definition) bool {
+func sameDefinition(a, b subagents.Definition) bool {
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	return errA == nil && errB == nil && string(ja) == string(jb)
@@ -301,7 +301,7 @@ func agentConfig(_ context.Context, env Env, args string) (Reply, error) {
 	if d.Input.Name != "" {
 		item("Input", "`"+d.Input.Name+"`")
 	}
-	if d.Kind == agents.Remote {
+	if d.Kind == subagents.Remote {
 		switch {
 		case d.CardURL != "":
 			item("Agent card", d.CardURL)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/subagents"
 	"github.com/gemini-ls/gemini-ls/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/conversation/commands"
 )
@@ -17,8 +17,8 @@ import (
 // makes next the catalogue, if set, and reports problems;
 // CredentialWithheld answers from withheld, by name.
 type fakeAgents struct {
-	all      []agents.Entry
-	next     []agents.Entry
+	all      []subagents.Entry
+	next     []subagents.Entry
 	problems []error
 	text     string
 	failWith error
@@ -26,9 +26,9 @@ type fakeAgents struct {
 	withheld map[string]string
 }
 
-func (f *fakeAgents) CredentialWithheld(def agents.Definition) string { return f.withheld[def.Name] }
+func (f *fakeAgents) CredentialWithheld(def subagents.Definition) string { return f.withheld[def.Name] }
 
-func (f *fakeAgents) List() []agents.Entry { return f.all }
+func (f *fakeAgents) List() []subagents.Entry { return f.all }
 
 func (f *fakeAgents) Enable(_ context.Context, name string) (string, error) {
 	f.calls = append(f.calls, "enable "+name)
@@ -48,19 +48,19 @@ func (f *fakeAgents) Reload(context.Context) []error {
 	return f.problems
 }
 
-func entry(name, display, description string, kind agents.Kind, source agents.Source, path string, enabled bool) agents.Entry {
-	return agents.Entry{Definition: agents.Definition{Name: name, DisplayName: display, Description: description, Kind: kind, Source: source, Path: path}, Enabled: enabled, Acknowledged: true}
+func entry(name, display, description string, kind subagents.Kind, source subagents.Source, path string, enabled bool) subagents.Entry {
+	return subagents.Entry{Definition: subagents.Definition{Name: name, DisplayName: display, Description: description, Kind: kind, Source: source, Path: path}, Enabled: enabled, Acknowledged: true}
 }
 
-func someAgents() []agents.Entry {
-	ext := entry("lint_fixer", "", "Fixes lint.", agents.Local, agents.Extension, "/ext/agents/lint_fixer.md", true)
+func someAgents() []subagents.Entry {
+	ext := entry("lint_fixer", "", "Fixes lint.", subagents.Local, subagents.Extension, "/ext/agents/lint_fixer.md", true)
 	ext.Definition.Extension = "linty"
-	return []agents.Entry{
-		entry("codebase_investigator", "Codebase Investigator Agent", "The specialized tool for codebase analysis.\nUse it for deep questions.", agents.Local, agents.BuiltIn, "", true),
-		entry("reviewer", "reviewer", "Reviews diffs.", agents.Local, agents.User, "/home/u/.gemini/agents/reviewer.md", true),
-		entry("pay", "Payments", "Talks to the payments service.", agents.Remote, agents.Project, "/p/.gemini/agents/pay.md", true),
+	return []subagents.Entry{
+		entry("codebase_investigator", "Codebase Investigator Agent", "The specialized tool for codebase analysis.\nUse it for deep questions.", subagents.Local, subagents.BuiltIn, "", true),
+		entry("reviewer", "reviewer", "Reviews diffs.", subagents.Local, subagents.User, "/home/u/.gemini/agents/reviewer.md", true),
+		entry("pay", "Payments", "Talks to the payments service.", subagents.Remote, subagents.Project, "/p/.gemini/agents/pay.md", true),
 		ext,
-		entry("cli_help", "CLI Help Agent", "Answers questions about the CLI.", agents.Local, agents.BuiltIn, "", false),
+		entry("cli_help", "CLI Help Agent", "Answers questions about the CLI.", subagents.Local, subagents.BuiltIn, "", false),
 	}
 }
 
@@ -160,7 +160,7 @@ func TestAgentsReload(t *testing.T) {
 	after[1].Definition.Description = "Reviews diffs, harder." // reviewer updated
 	after = append(after[:2], after[3:]...)                    // pay deleted
 	after[3].Enabled = true                                    // cli_help now enabled: new
-	after = append(after, entry("scout", "", "Scouts.", agents.Remote, agents.User, "/home/u/.gemini/agents/scout.md", true))
+	after = append(after, entry("scout", "", "Scouts.", subagents.Remote, subagents.User, "/home/u/.gemini/agents/scout.md", true))
 	f := &fakeAgents{all: before, next: after}
 	got, err := runAgents(t, f, "/agents reload")
 	want := "Agents reloaded successfully:\n- Total: 5 (4 local, 1 remote)\n- New: cli_help, scout\n- Updated: reviewer\n- Deleted: pay\n\nRun /agents list to see all available agents."
@@ -183,7 +183,7 @@ func TestAgentsConfig(t *testing.T) {
 	all[1].Definition.Tools = []string{"read_file", "mcp_*"}
 	all[1].Definition.MaxTurns = 7
 	all[1].Definition.Timeout = 3 * time.Minute
-	all[1].Definition.Input = agents.InputParam{Name: "request"}
+	all[1].Definition.Input = subagents.InputParam{Name: "request"}
 	all[2].Definition.CardURL = "https://pay.example/.well-known/agent-card.json"
 	f := &fakeAgents{all: all}
 	got, err := runAgents(t, f, "/agents config reviewer")

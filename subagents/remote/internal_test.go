@@ -13,7 +13,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 
-	"github.com/gemini-ls/gemini-ls/agents"
+	"github.com/gemini-ls/gemini-ls/subagents"
 )
 
 // stallingBody sends its first bytes, then nothing until its request's
@@ -140,8 +140,8 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-func agentsAuth(token string) agents.Auth {
-	return agents.Auth{Type: "http", Scheme: "Bearer", Token: token}
+func agentsAuth(token string) subagents.Auth {
+	return subagents.Auth{Type: "http", Scheme: "Bearer", Token: token}
 }
 
 // Auth values resolve as 0.61's resolveAuthValue, failures in its words.
@@ -235,7 +235,7 @@ func TestPollingGivesUpOnATaskStandingStill(t *testing.T) {
 		clock = clock.Add(20 * time.Minute)
 		return clock
 	}}
-	c, err := New(&agents.Definition{Name: "p", Kind: agents.Remote, CardURL: srv.URL + "/card"}, opts)
+	c, err := New(&subagents.Definition{Name: "p", Kind: subagents.Remote, CardURL: srv.URL + "/card"}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package agents holds the agents the main agent can hire through
+// Package subagents holds the agents the main agent can hire through
 // invoke_agent (Gemini CLI 0.61's subagents): their definitions, built-in
 // and the user's, and where they come from.
 //
@@ -15,4 +15,4 @@
 //     other agent.
 //   - It runs nothing: agent runs local agents, agents/remote calls remote
 //     ones.
-package agents
+package subagents

@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/subagents"
 )
 
 // defaultAPIKeyHeader is the header an apiKey goes in when the definition
@@ -60,7 +60,7 @@ type credential interface {
 // newCredential checks def's auth against 0.61's rules and makes its
 // credential; nil when def has no auth. target is the URL 0.61 takes the
 // Google token's audience from (getRemoteAgentTargetUrl, bundle 335818).
-func newCredential(def *agents.Definition, target string, opts *Options) (credential, error) {
+func newCredential(def *subagents.Definition, target string, opts *Options) (credential, error) {
 	a := def.Auth
 	if a == nil {
 		return nil, nil
@@ -151,7 +151,7 @@ func (c *apiKeyCredential) headers(ctx context.Context, refresh bool) (http.Head
 }
 
 type httpCredential struct {
-	auth agents.Auth
+	auth subagents.Auth
 	opts *Options
 
 	mu    sync.Mutex

@@ -16,9 +16,9 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2aclient"
 
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/internal/ctxtime"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
+	"github.com/gemini-ls/gemini-ls/subagents"
 )
 
 // Defaults of Options.
@@ -131,7 +131,7 @@ func (o *Options) withDefaults() Options {
 // agent (RemoteAgentInvocation.sessionState, bundle 350203), so the
 // runner keeps one Client per agent for a session.
 type Client struct {
-	def  *agents.Definition
+	def  *subagents.Definition
 	opts Options
 	cred credential // nil: no auth
 	// home is the origin of the URL the user configured (targetURL), the
@@ -158,8 +158,8 @@ type connection struct {
 
 // New makes def's client; it checks def's auth (oauth is a clear error)
 // but reaches nothing yet.
-func New(def *agents.Definition, opts Options) (*Client, error) {
-	if def.Kind != agents.Remote {
+func New(def *subagents.Definition, opts Options) (*Client, error) {
+	if def.Kind != subagents.Remote {
 		return nil, fmt.Errorf("agent '%s' is not a remote agent", def.Name)
 	}
 	if def.CardURL == "" && def.CardJSON == "" {
@@ -187,7 +187,7 @@ func New(def *agents.Definition, opts Options) (*Client, error) {
 
 // targetURL is 0.61's getRemoteAgentTargetUrl (bundle 335818): the card's
 // URL, else the inline card's service URL.
-func targetURL(def *agents.Definition) string {
+func targetURL(def *subagents.Definition) string {
 	if def.CardURL != "" {
 		return def.CardURL
 	}

@@ -1,4 +1,4 @@
-package agents
+package subagents
 
 // investigatorPrompt is codebase_investigator's system prompt, 0.61's
 // text (chunk-JDPZ4CE3.js:334690) verbatim; ${listCommand} is the

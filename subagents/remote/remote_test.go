@@ -17,9 +17,9 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
-	"github.com/gemini-ls/gemini-ls/agents"
-	"github.com/gemini-ls/gemini-ls/agents/remote"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
+	"github.com/gemini-ls/gemini-ls/subagents"
+	"github.com/gemini-ls/gemini-ls/subagents/remote"
 )
 
 // The agent's task, streamed or answered whole, becomes 0.61's text: the
@@ -116,17 +116,17 @@ func TestAuthReachesTheAgent(t *testing.T) {
 	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("ann:pw"))
 	for _, tc := range []struct {
 		name         string
-		auth         agents.Auth
+		auth         subagents.Auth
 		header, want string
 	}{
-		{"apiKey default header", agents.Auth{Type: "apiKey", Key: "k1"}, "X-API-Key", "k1"},
-		{"apiKey named header", agents.Auth{Type: "apiKey", Key: "k2", Name: "X-Goog-Key"}, "X-Goog-Key", "k2"},
-		{"apiKey from env", agents.Auth{Type: "apiKey", Key: "$AGENT_KEY"}, "X-API-Key", "from-env"},
-		{"apiKey escaped", agents.Auth{Type: "apiKey", Key: "$$AGENT_KEY"}, "X-API-Key", "$AGENT_KEY"},
-		{"apiKey from command", agents.Auth{Type: "apiKey", Key: "!echo from-command"}, "X-API-Key", "from-command"},
-		{"bearer", agents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}, "Authorization", "Bearer t0k"},
-		{"basic", agents.Auth{Type: "http", Scheme: "Basic", Username: "ann", Password: "pw"}, "Authorization", basic},
-		{"other scheme", agents.Auth{Type: "http", Scheme: "Digest", Value: "v=1"}, "Authorization", "Digest v=1"},
+		{"apiKey default header", subagents.Auth{Type: "apiKey", Key: "k1"}, "X-API-Key", "k1"},
+		{"apiKey named header", subagents.Auth{Type: "apiKey", Key: "k2", Name: "X-Goog-Key"}, "X-Goog-Key", "k2"},
+		{"apiKey from env", subagents.Auth{Type: "apiKey", Key: "$AGENT_KEY"}, "X-API-Key", "from-env"},
+		{"apiKey escaped", subagents.Auth{Type: "apiKey", Key: "$$AGENT_KEY"}, "X-API-Key", "$AGENT_KEY"},
+		{"apiKey from command", subagents.Auth{Type: "apiKey", Key: "!echo from-command"}, "X-API-Key", "from-command"},
+		{"bearer", subagents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}, "Authorization", "Bearer t0k"},
+		{"basic", subagents.Auth{Type: "http", Scheme: "Basic", Username: "ann", Password: "pw"}, "Authorization", basic},
+		{"other scheme", subagents.Auth{Type: "http", Scheme: "Digest", Value: "v=1"}, "Authorization", "Digest v=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newAgentServer(t, answer, true)
@@ -172,7 +172,7 @@ func TestCardBehindAuth(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	})
-	c, err := remote.New(remoteDef(srv.CardURL(), &agents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}), remote.Options{})
+	c, err := remote.New(remoteDef(srv.CardURL(), &subagents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}), remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestGoogleCredentials(t *testing.T) {
 					return "g-token", nil
 				},
 			}
-			c, err := remote.New(remoteDef(base+a2asrv.WellKnownAgentCardPath, &agents.Auth{Type: "google-credentials", Scopes: tc.scopes}), opts)
+			c, err := remote.New(remoteDef(base+a2asrv.WellKnownAgentCardPath, &subagents.Auth{Type: "google-credentials", Scopes: tc.scopes}), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +257,7 @@ func toServer(srv *httptest.Server) http.RoundTripper {
 // hosts); a service the card names elsewhere gets no token
 // (TestGoogleTokenStaysWithTheConfiguredOrigin).
 func TestGoogleCredentialsStayWithGoogle(t *testing.T) {
-	g := &agents.Auth{Type: "google-credentials"}
+	g := &subagents.Auth{Type: "google-credentials"}
 	for url, want := range map[string]string{
 		"http://agent.run.app/card":   `Protocol "http:" is not secure`,
 		"https://agent.example.com/c": `Host "agent.example.com" is not an allowed host`,
@@ -272,14 +272,14 @@ func TestGoogleCredentialsStayWithGoogle(t *testing.T) {
 // incomplete and unknown auth.
 func TestUnusableAuth(t *testing.T) {
 	for _, tc := range []struct {
-		auth agents.Auth
+		auth subagents.Auth
 		want string
 	}{
-		{agents.Auth{Type: "oauth"}, "oauth auth is not supported yet"},
-		{agents.Auth{Type: "openIdConnect"}, "openIdConnect auth provider not yet implemented"},
-		{agents.Auth{Type: "apiKey"}, "apiKey auth needs a key"},
-		{agents.Auth{Type: "http", Scheme: "Bearer"}, "http auth needs a token"},
-		{agents.Auth{Type: "magic"}, "Unknown auth type: magic"},
+		{subagents.Auth{Type: "oauth"}, "oauth auth is not supported yet"},
+		{subagents.Auth{Type: "openIdConnect"}, "openIdConnect auth provider not yet implemented"},
+		{subagents.Auth{Type: "apiKey"}, "apiKey auth needs a key"},
+		{subagents.Auth{Type: "http", Scheme: "Bearer"}, "http auth needs a token"},
+		{subagents.Auth{Type: "magic"}, "Unknown auth type: magic"},
 	} {
 		_, err := remote.New(remoteDef("https://example.com/card", &tc.auth), remote.Options{})
 		if err == nil || !contains(err.Error(), tc.want) {
@@ -292,7 +292,7 @@ func TestUnusableAuth(t *testing.T) {
 // the card's fetch or from the service's requests; it does reach its own.
 func TestBearerStaysWithItsOrigin(t *testing.T) {
 	const token = "s3cret-token"
-	auth := &agents.Auth{Type: "http", Scheme: "Bearer", Token: token}
+	auth := &subagents.Auth{Type: "http", Scheme: "Bearer", Token: token}
 
 	t.Run("card", func(t *testing.T) {
 		other := origintest.Record(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -361,19 +361,19 @@ func TestBearerStaysWithItsOrigin(t *testing.T) {
 // credential goes in a header: the secret each holds, and the header.
 func credentialKinds(secret string) []struct {
 	name   string
-	auth   agents.Auth
+	auth   subagents.Auth
 	header string
 } {
 	return []struct {
 		name   string
-		auth   agents.Auth
+		auth   subagents.Auth
 		header string
 	}{
-		{"bearer", agents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
-		{"basic", agents.Auth{Type: "http", Scheme: "Basic", Username: "ann", Password: secret}, "Authorization"},
-		{"other scheme", agents.Auth{Type: "http", Scheme: "Digest", Value: secret}, "Authorization"},
-		{"apiKey", agents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
-		{"apiKey named header", agents.Auth{Type: "apiKey", Key: secret, Name: "X-Agent-Key"}, "X-Agent-Key"},
+		{"bearer", subagents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
+		{"basic", subagents.Auth{Type: "http", Scheme: "Basic", Username: "ann", Password: secret}, "Authorization"},
+		{"other scheme", subagents.Auth{Type: "http", Scheme: "Digest", Value: secret}, "Authorization"},
+		{"apiKey", subagents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
+		{"apiKey named header", subagents.Auth{Type: "apiKey", Key: secret, Name: "X-Agent-Key"}, "X-Agent-Key"},
 	}
 }
 
@@ -494,7 +494,7 @@ func TestGoogleTokenStaysWithTheConfiguredOrigin(t *testing.T) {
 			t.Cleanup(srv.Close)
 			layout.serve(home, other, homeURL, otherURL, &executor{execute: answer})
 			var asked atomic.Int32
-			c, err := remote.New(remoteDef(homeURL+"/card", &agents.Auth{Type: "google-credentials"}), remote.Options{
+			c, err := remote.New(remoteDef(homeURL+"/card", &subagents.Auth{Type: "google-credentials"}), remote.Options{
 				Transport: toServer(srv),
 				GoogleToken: func(context.Context, remote.GoogleTokenRequest) (string, error) {
 					asked.Add(1)
@@ -533,7 +533,7 @@ func TestRefusalSaysTheCredentialWasWithheld(t *testing.T) {
 		http.Error(w, "who are you", http.StatusUnauthorized)
 	}))
 	home.Mux.Handle("/card", a2asrv.NewStaticAgentCardHandler(testCard(other.URL+"/rpc", true)))
-	c, err := remote.New(remoteDef(home.URL+"/card", &agents.Auth{Type: "apiKey", Key: "k"}), remote.Options{})
+	c, err := remote.New(remoteDef(home.URL+"/card", &subagents.Auth{Type: "apiKey", Key: "k"}), remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +549,7 @@ func TestRefusalSaysTheCredentialWasWithheld(t *testing.T) {
 func TestInlineCardServiceGetsTheCredential(t *testing.T) {
 	srv := newAgentServer(t, answer, true)
 	def := inlineCard(t, testCard(srv.URL+"/rpc", true))
-	def.Auth = &agents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}
+	def.Auth = &subagents.Auth{Type: "http", Scheme: "Bearer", Token: "t0k"}
 	c, err := remote.New(def, remote.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -569,11 +569,11 @@ func TestInlineCardServiceGetsTheCredential(t *testing.T) {
 func TestCredentialDoesNotReturnAfterARedirect(t *testing.T) {
 	const secret = "s3cret"
 	for _, tc := range []struct {
-		auth   agents.Auth
+		auth   subagents.Auth
 		header string
 	}{
-		{agents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
-		{agents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
+		{subagents.Auth{Type: "http", Scheme: "Bearer", Token: secret}, "Authorization"},
+		{subagents.Auth{Type: "apiKey", Key: secret}, "X-API-Key"},
 	} {
 		t.Run(tc.auth.Type, func(t *testing.T) {
 			srv := newAgentServer(t, answer, true)
@@ -748,7 +748,7 @@ func TestServerErrorIsClear(t *testing.T) {
 			"null": "Error calling remote agent: Agent card is missing.",
 			"{":    "Error calling remote agent: Failed to parse inline agent card JSON for agent 'bad': unexpected end of JSON input",
 		} {
-			c, err := remote.New(&agents.Definition{Name: "bad", Kind: agents.Remote, CardJSON: card}, remote.Options{})
+			c, err := remote.New(&subagents.Definition{Name: "bad", Kind: subagents.Remote, CardJSON: card}, remote.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -758,7 +758,7 @@ func TestServerErrorIsClear(t *testing.T) {
 		}
 	})
 	t.Run("transport", func(t *testing.T) {
-		def := &agents.Definition{Name: "grpc", Kind: agents.Remote, CardJSON: `{"name":"G","url":"127.0.0.1:9","preferredTransport":"GRPC"}`}
+		def := &subagents.Definition{Name: "grpc", Kind: subagents.Remote, CardJSON: `{"name":"G","url":"127.0.0.1:9","preferredTransport":"GRPC"}`}
 		c, err := remote.New(def, remote.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -851,7 +851,7 @@ func TestRefusedCredentialIsRefreshed(t *testing.T) {
 		}
 		return "fresh\n", nil
 	}}
-	c, err := remote.New(remoteDef(srv.CardURL(), &agents.Auth{Type: "apiKey", Key: "!print-key"}), opts)
+	c, err := remote.New(remoteDef(srv.CardURL(), &subagents.Auth{Type: "apiKey", Key: "!print-key"}), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -863,7 +863,7 @@ func TestRefusedCredentialIsRefreshed(t *testing.T) {
 	}
 
 	before := len(rpcHeaders(srv.Rec, "/rpc"))
-	fixed, err := remote.New(remoteDef(srv.CardURL(), &agents.Auth{Type: "apiKey", Key: "stale"}), remote.Options{})
+	fixed, err := remote.New(remoteDef(srv.CardURL(), &subagents.Auth{Type: "apiKey", Key: "stale"}), remote.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

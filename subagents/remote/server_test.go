@@ -14,8 +14,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
-	"github.com/gemini-ls/gemini-ls/agents"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
+	"github.com/gemini-ls/gemini-ls/subagents"
 )
 
 // executor is a test agent built with the SDK's server: execute runs each
@@ -159,8 +159,8 @@ func tagPath(next http.Handler) http.Handler {
 	})
 }
 
-func remoteDef(cardURL string, auth *agents.Auth) *agents.Definition {
-	return &agents.Definition{Name: "answerer", Kind: agents.Remote, CardURL: cardURL, Auth: auth}
+func remoteDef(cardURL string, auth *subagents.Auth) *subagents.Definition {
+	return &subagents.Definition{Name: "answerer", Kind: subagents.Remote, CardURL: cardURL, Auth: auth}
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
@@ -170,11 +170,11 @@ func decodeJSON(r *http.Request, v any) error {
 }
 
 // inlineCard is card as a definition's agent_card_json.
-func inlineCard(t *testing.T, card *a2a.AgentCard) *agents.Definition {
+func inlineCard(t *testing.T, card *a2a.AgentCard) *subagents.Definition {
 	t.Helper()
 	b, err := json.Marshal(card)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &agents.Definition{Name: "answerer", Kind: agents.Remote, CardJSON: string(b)}
+	return &subagents.Definition{Name: "answerer", Kind: subagents.Remote, CardJSON: string(b)}
 }
