@@ -27,6 +27,34 @@ local function prompt_of(params)
   local title = params.title and params.title ~= "" and (params.title .. ": ") or ""
   return title .. (params.text or "")
 end
+--- The question as asked: its title, then its text.
+M.prompt = prompt_of
+
+--- The user's answer as the chat records it after the question, as Gemini
+--- CLI 0.61 shows answers: "Database → SQLite".
+function M.answer_text(params, result)
+  local head = (params.title and params.title ~= "") and (params.title .. " → ") or "→ "
+  if not result or result.declined then
+    return head .. "(declined)"
+  end
+  local said = {}
+  for _, id in ipairs(result.chosen or {}) do
+    local name = id
+    for _, o in ipairs(params.options or {}) do
+      if o.id == id then
+        name = o.label or id
+      end
+    end
+    table.insert(said, name)
+  end
+  if result.text and result.text ~= "" then
+    table.insert(said, result.text)
+  end
+  if #said == 0 then
+    return head .. "(submitted without answering)"
+  end
+  return head .. table.concat(said, ", ")
+end
 
 local function label(o, ticked)
   local s = o.label or o.id

@@ -65,7 +65,8 @@ M.waiting = waiting
 
 local function redraw_status()
   vim.g.gemini_status = M.status()
-  pcall(vim.cmd, "redrawstatus")
+  -- Every window's: the chat's shows what Gemini is doing.
+  pcall(vim.cmd, "redrawstatus!")
 end
 
 --- The plugin's state for a statusline: "" when idle, else
@@ -119,6 +120,24 @@ function M.refresh_models(client, on_done)
   end)
 end
 
+--- The chat window's status: "Gemini · Auto · manual", the model and
+--- the approval mode as 0.61 names them, then what Gemini is doing.
+function M.chat_status()
+  local parts = { "Gemini" }
+  local model = M.statusline():gsub("^Gemini: ", "")
+  if model ~= "" then
+    table.insert(parts, model)
+  end
+  table.insert(parts, chat.mode_name(M.mode()))
+  if next(waiting) ~= nil then
+    table.insert(parts, "waiting for you")
+  elseif M.state.prompt_running then
+    table.insert(parts, "working…")
+  end
+  return table.concat(parts, " · ")
+end
+chat.status = M.chat_status
+
 --- The current session's approval mode ("default", "auto_edit", "plan" or
 --- "yolo"): the last the server reported, else the one configured.
 function M.mode()
@@ -161,20 +180,26 @@ asks["gemini/confirm"] = function(params, respond)
 end
 
 asks["gemini/ask"] = function(params, respond)
-  if chat.buf then
-    -- A question of several lines (the folder trust question) is quoted
-    -- line by line: a buffer line holds no line break.
-    local text = (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "")
+  -- The question shows once in the chat: as the line of the call that
+  -- asks it, or quoted when no call of the chat asks it (the folder trust
+  -- question). The answer is recorded after it.
+  if chat.buf and not chat.shows_call(params.callId) then
+    -- A question of several lines is quoted line by line: a buffer line
+    -- holds no line break.
     local lines = { "" }
-    for i, line in ipairs(vim.split(text, "\n", { plain = true })) do
-      table.insert(lines, (i == 1 and "> question: " or "> ") .. line)
+    for i, line in ipairs(vim.split(question.prompt(params), "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> Question: " or "> ") .. line)
     end
     chat.lines(lines)
   end
-  -- The chat shows the question before the prompt, which (inputlist)
-  -- holds the screen still.
+  -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
-  question.open(params, respond)
+  question.open(params, function(result)
+    if chat.buf then
+      chat.answer(params.callId, question.answer_text(params, result))
+    end
+    respond(result)
+  end)
 end
 
 local handlers = {}
@@ -490,7 +515,7 @@ function M.prompt(text, context, on_done)
     M.state.prompt_running = false
     redraw_status()
     if err then
-      chat.lines({ "", "**Error:** " .. (err.message or vim.inspect(err)) })
+      chat.lines({ "", "Error: " .. (err.message or vim.inspect(err)) })
       notify_once(err.message or vim.inspect(err))
     elseif result then
       M.state.session_id = result.sessionId
@@ -516,9 +541,11 @@ function M.cancel()
   end
 end
 
+--- Starts a new conversation in an empty chat, as codecompanion.nvim's
+--- new chat does; :GeminiSessions brings the earlier one back.
 function M.new_session()
   M.state.session_id = nil
-  chat.lines({ "", "---", "_(new session)_" })
+  chat.clear()
 end
 
 -- JSON-RPC's MethodNotFound: a server older than the method asked.
@@ -626,7 +653,7 @@ function M.resumed(id, title, err, result)
     chat.lines({ "", "---", "_(continuing: " .. (title or id) .. ")_" })
   elseif err then
     local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
-    chat.lines({ "", "**Error:** " .. msg })
+    chat.lines({ "", "Error: " .. msg })
     vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
   else
     local session = result.session or {}
@@ -702,7 +729,7 @@ local function reload_chat(client, header, on_done)
   client_call(client, "request", "gemini/resumeSession", { sessionId = M.state.session_id }, function(err, result)
     if not err then
       adopt_mode(M.state.session_id, result)
-      vim.api.nvim_buf_set_lines(chat.ensure(), 0, -1, false, {})
+      chat.clear()
       chat.lines(exchange_lines({ header }, result.exchanges))
     end
     if on_done then
