@@ -150,8 +150,13 @@ local function ask_many(params, respond)
   again()
 end
 
---- Asks the question of params; respond(result) gets the answer.
-function M.open(params, respond)
+--- Asks the question of params; respond(result) gets the answer. opts:
+--- prompt, said instead of the question (whose text is on the screen
+--- already).
+function M.open(params, respond, opts)
+  if opts and opts.prompt then
+    params = vim.tbl_extend("force", params, { title = "", text = opts.prompt })
+  end
   if #(params.options or {}) == 0 and params.freeText then
     read_text(prompt_of(params), function(text)
       respond(text and answer({}, text) or declined())

@@ -445,12 +445,14 @@ local function tool_output(t, display)
 end
 
 --- Records the user's answer to a question under the call that asked it
---- (or at the end, for a question no call of the chat asked).
-function M.answer(callId, text)
+--- (or at the end, for a question no call of the chat asked). With
+--- is_output, the answer is what the call's output would say (ask_user's
+--- "User answered: …"), which is then not shown again.
+function M.answer(callId, text, is_output)
   local t = callId and tool_lines[callId]
   local lines = vim.split(text, "\n", { plain = true })
   if t then
-    t.answered = true
+    t.answered = is_output
     block_lines(t, indent(lines, t.indent .. "  "))
   else
     M.lines(indent(lines, "> "))

@@ -169,12 +169,21 @@ asks["gemini/confirm"] = function(params, respond)
     outcomes = { "proceed_once", "cancel" }
   end
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
-  if chat.buf then
-    chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
+  -- As a question: in the chat once (the call's line, or quoted when no
+  -- call of the chat asks), and the answer after it.
+  if chat.buf and not chat.shows_call(params.callId) then
+    local lines = { "" }
+    for i, line in ipairs(vim.split(prompt, "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> Question: " or "> ") .. line)
+    end
+    chat.lines(lines)
   end
   -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
+    if chat.buf then
+      chat.answer(params.callId, "→ " .. (choices[idx] or "(declined)"))
+    end
     respond({ outcome = outcomes[idx] or "cancel" })
   end)
 end
@@ -194,12 +203,15 @@ asks["gemini/ask"] = function(params, respond)
   end
   -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
+  -- The plan of a plan approval is open in a window already
+  -- (window/showDocument), so its question need not repeat it.
+  local shown = params.kind == "plan_approval" and M.state.shown_document
   question.open(params, function(result)
     if chat.buf then
-      chat.answer(params.callId, question.answer_text(params, result))
+      chat.answer(params.callId, question.answer_text(params, result), true)
     end
     respond(result)
-  end)
+  end, shown and { prompt = (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" })
 end
 
 local handlers = {}
@@ -290,6 +302,18 @@ function M.open_external(uri)
   return false
 end
 
+--- Shows a document (exit_plan_mode's plan) on Neovim 0.7, which has no
+--- handler of its own: in the current window, or a split of it when
+--- that holds changes, the chat's neighbour when the chat has the focus.
+function M.show_document(params)
+  local path = vim.uri_to_fname(params.uri)
+  if chat.buf and vim.api.nvim_get_current_buf() == chat.buf then
+    vim.cmd("wincmd p")
+  end
+  local ok = pcall(vim.cmd, (vim.bo.modified and "split " or "edit ") .. vim.fn.fnameescape(path))
+  return ok
+end
+
 -- window/showDocument with external (the sign-in page), which Neovim
 -- before 0.10 does not open; other documents as Neovim shows them.
 handlers["window/showDocument"] = function(err, params, ctx, config)
@@ -301,10 +325,14 @@ handlers["window/showDocument"] = function(err, params, ctx, config)
     return { success = ok }
   end
   local default = vim.lsp.handlers["window/showDocument"]
+  local result
   if default then
-    return default(err, params, ctx, config)
+    result = default(err, params, ctx, config)
+  else
+    result = { success = M.show_document(params) }
   end
-  return { success = false }
+  M.state.shown_document = result and result.success and vim.uri_to_fname(params.uri) or nil
+  return result
 end
 
 handlers["gemini/update"] = function(_, params)
@@ -507,6 +535,7 @@ function M.prompt(text, context, on_done)
   vim.list_extend(lines, { "", "## Gemini" })
   chat.lines(lines)
   M.state.prompt_running = true
+  M.state.shown_document = nil
   redraw_status()
   local params = { prompt = text, sessionId = M.state.session_id, context = context }
   local bufnr = vim.api.nvim_get_current_buf()
