@@ -104,5 +104,15 @@ describe("review", function()
     eq({ "Allow once", "Always allow", "Reject" }, asked and asked.items, "choices")
     assert(asked.prompt:find("touch marker.txt", 1, true), asked.prompt)
     eq(1, vim.fn.filereadable("marker.txt"), "marker file")
+    -- The question shows once, as the call's line, and the answer after it.
+    local text = chat_text()
+    local row
+    for i, l in ipairs(vim.split(text, "\n", { plain = true })) do
+      row = row or (l:find("^%- ✓ Shell touch marker%.txt") and i)
+    end
+    assert(row, text)
+    eq("  → Allow once", vim.api.nvim_buf_get_lines(gemini.chat.buf, row, row + 1, false)[1], "the answer under the call:\n" .. text)
+    local _, times = text:gsub("touch marker%.txt", "")
+    eq(1, times, "the command's times in the chat:\n" .. text)
   end)
 end)
