@@ -141,7 +141,7 @@ wait_for "rect.py to open" '^    return width \* height'
 tm send-keys -t "$session" fw ciw w Escape
 wait_for "the next edit" '^def area\(w, height\):' '^    return width \* height +Gemini: <Tab> accepts, <Esc> dismisses' '^    return w \* height *$'
 save_marked "$(picture next-edit)"
-grep -qF '«    return w * height»' "$(picture next-edit)" && grep -qF '«Gemini: <Tab> accepts, <Esc> dismisses»' "$(picture next-edit)" || fail "the next edit's new line is not marked as not in the buffer: $(cat "$(picture next-edit)")"
+grep -qxF '    «return w * height»' "$(picture next-edit)" && grep -qF ' «Gemini: <Tab> accepts, <Esc> dismisses»' "$(picture next-edit)" || fail "the next edit's new line is not marked as not in the buffer: $(cat "$(picture next-edit)")"
 grep -q '^gemini/nextEdit .*"version"' "$sent" || fail "gemini/nextEdit was sent without the version: $(grep '^gemini/nextEdit' "$sent" | head -3)"
 tm send-keys -t "$session" Escape
 wait_gone "the next edit after Esc" 'return w \* height'

@@ -98,8 +98,10 @@ save_marked() {
       print out
     }
     END { print legend }' |
-    # The marks go in as bytes of their own, then become « and »; a pair
-    # around nothing but spaces says nothing, and trailing spaces go, as
-    # in a capture without -e.
-    sed -e 's/\x01\( *\)\x02/\1/g' -e 's/[ \t]*$//' -e 's/\x01/«/g' -e 's/\x02/»/g' >"$1"
+    # The marks go in as bytes of their own, then become « and »: around
+    # the words (spaces at a mark's ends left outside it), a pair around
+    # nothing but spaces dropped, trailing spaces gone as in a capture
+    # without -e.
+    sed -e 's/\x01\( *\)\x02/\1/g' -e 's/\x01\( \+\)/\1\x01/g' -e 's/\( \+\)\x02/\x02\1/g' \
+      -e 's/[ \t]*$//' -e 's/\x01/«/g' -e 's/\x02/»/g' >"$1"
 }
