@@ -38,10 +38,11 @@ local function windows()
   return wins
 end
 
--- Makes the fold of lines first..last (0-based) in win, closed.
+-- Makes the fold of lines first..last (0-based) in win, closed; a window
+-- whose 'foldmethod' the user changed from manual keeps its own folds.
 local function fold_in(win, first, last)
   vim.api.nvim_win_call(win, function()
-    vim.cmd(string.format("%d,%dfold", first + 1, last + 1))
+    pcall(vim.cmd, string.format("%d,%dfold", first + 1, last + 1))
   end)
 end
 
