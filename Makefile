@@ -144,6 +144,7 @@ vsix:
 screenshots:
 	rm -rf build/screenshots
 	$(MAKE) test-nvim test-emacs test-helix test-vscode test-acp-clients
+	bash editors/newer-editors.sh testing
 	go run ./internal/screens/cmd/screens
 	@git status --short docs/screenshots
 

@@ -18,9 +18,9 @@
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
 # $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's,
-# the ACP clients' and copilot-lsp.nvim's (helix-*.txt, acp-*.txt,
-# nvim-copilot-lsp-*.txt: only Neovim 0.11 and newer make them) are copied
-# from there to the
+# the ACP clients', copilot-lsp.nvim's and testing's Neovim's (helix-*.txt,
+# acp-*.txt, nvim-copilot-lsp-*.txt: only Neovim 0.11 and newer make them;
+# nvim-*-0.12.txt) are copied from there to the
 # repository's build/screenshots (or $GEMINI_SCREENSHOTS_DIR), which
 # `make screenshots` copies to docs/screenshots.
 #
@@ -93,7 +93,13 @@ if [ "${1:-}" = --in-namespace ]; then
   # build/screenshots (or $GEMINI_SCREENSHOTS_DIR), as the host's runners
   # do, for make screenshots.
   dest="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
-  for f in "$c$shots"/helix-* "$c$shots"/acp-* "$c$shots"/nvim-copilot-lsp-*; do
+  # And the newest Neovim's pictures of the plugin, named with its version
+  # (nvim-chat-0.12.txt), beside bookworm's 0.7 ones the host takes.
+  newest=
+  if [ "$suite" = testing ] && [ "$tests" = editors ]; then
+    newest=$(in_chroot nvim --version | sed -n '1s/^NVIM v\([0-9]*\.[0-9]*\).*/\1/p')
+  fi
+  for f in "$c$shots"/helix-* "$c$shots"/acp-* "$c$shots"/nvim-copilot-lsp-* ${newest:+"$c$shots"/nvim-*-"$newest".txt}; do
     [ -e "$f" ] || continue
     mkdir -p "$dest"
     cp "$f" "$dest/"

@@ -35,6 +35,22 @@ end
 
 -- Answers each vim.ui.select with pick(labels, prompt), which names the
 -- label to choose (nil: Esc), and each vim.ui.input with input.
+local function chat_text()
+  return table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
+end
+
+-- How many times plain text occurs in s.
+local function count(s, text)
+  local n, at = 0, 1
+  while true do
+    local i = s:find(text, at, true)
+    if not i then
+      return n
+    end
+    n, at = n + 1, i + #text
+  end
+end
+
 local function answering(pick, input)
   local asked = {}
   vim.ui.select = function(items, opts, cb)
@@ -71,6 +87,11 @@ describe("ask_user", function()
     eq("Database: Which database?", asked[1].prompt, "prompt")
     eq({ "PostgreSQL — Relational.", "SQLite — One file.", "Redis", "Other… (answer in your own words)", "Decline" }, asked[1].labels, "choices")
     eq({ '{"answers":{"0":"SQLite"}}' }, tool_outputs(), "the model's next request")
+    -- The chat shows the question once, as the line of the call that
+    -- asks it, and the answer after it.
+    local text = chat_text()
+    eq(1, count(text, "Which database?"), "the question's times in the chat:\n" .. text)
+    assert(text:find("- ✓ Asking user: Which database? (ok)\n  Database → SQLite\n", 1, true), text)
   end)
 
   it("ticks several options and adds the user's words", function()
@@ -84,14 +105,14 @@ describe("ask_user", function()
     eq(4, #asked, "selects")
     eq({ "[x] PostgreSQL — Relational.", "[ ] SQLite — One file.", "[x] Redis", "Done", "Other: and a cache", "Decline" }, asked[4].labels, "the last select")
     eq({ '{"answers":{"0":"PostgreSQL, Redis, and a cache"}}' }, tool_outputs(), "the model's next request")
+    assert(chat_text():find("→ PostgreSQL, Redis, and a cache\n", 1, true), chat_text())
   end)
 
   it("tells the model the user declined", function()
     answering(function() return "Decline" end)
     prompt("pick again")
     eq({ "User dismissed ask_user dialog without answering." }, tool_outputs(), "the model's next request")
-    local text = table.concat(vim.api.nvim_buf_get_lines(gemini.chat.buf, 0, -1, false), "\n")
-    assert(text:find("> question: Database: Which database?", 1, true), text)
+    assert(chat_text():find("- ✓ Asking user: Which database? (ok)\n  Database → (declined)\n", 1, true), chat_text())
   end)
 
   it("tells the model the user answered nothing when Done comes with nothing ticked, not that they declined", function()

@@ -4,7 +4,9 @@
 # answer the completion and next edit prompts): Neovim 0.12's built-in
 # inline completion, which the plugin enables, or the plugin's own ghost
 # text before it. Writes nvim-completion.txt (the ghost text) and
-# nvim-next-edit.txt (a predicted edit) to build/screenshots (or
+# nvim-next-edit.txt (a predicted edit), what is not in the buffer marked
+# «…» (tmux.sh's save_marked; a newer Neovim's named with its version,
+# nvim-completion-0.12.txt), to build/screenshots (or
 # $GEMINI_SCREENSHOTS_DIR), and appends one "pass completion ..." or
 # "fail completion: why" line to the results file.
 # Usage: completion.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
@@ -73,7 +75,10 @@ wait_for "gemini-ls to be ready in stats.py" '^gemini-ls ready'
 # lines below it, none of it in the buffer yet.
 tm send-keys -t "$session" G o ret  # autoindent gives the four spaces
 wait_for "the ghost text" '^    return total / len\(values\)' '^def median\(values\):' '^    ordered = sorted\(values\)'
-printf '%s\n' "$screen" >"$shots/nvim-completion.txt"
+# The ghost text marked «…» (completion_init.lua draws it in italics).
+save_marked "$(picture completion)"
+grep -qF '«urn total / len(values)»' "$(picture completion)" || fail "the ghost text is not marked as such: $(cat "$(picture completion)")"
+grep -q '«.*ret' "$(picture completion)" && fail "what was typed is marked as ghost text: $(cat "$(picture completion)")"
 grep -q '^textDocument/inlineCompletion ' "$sent" || fail "no textDocument/inlineCompletion was sent"
 # gemini-ls hears what was shown, and the request took the diagnostics
 # near the cursor (completion_init.lua set one) along, on 0.12's built-in
@@ -135,7 +140,8 @@ tm send-keys -t "$session" ':edit rect.py' Enter
 wait_for "rect.py to open" '^    return width \* height'
 tm send-keys -t "$session" fw ciw w Escape
 wait_for "the next edit" '^def area\(w, height\):' '^    return width \* height +Gemini: <Tab> accepts, <Esc> dismisses' '^    return w \* height *$'
-printf '%s\n' "$screen" >"$shots/nvim-next-edit.txt"
+save_marked "$(picture next-edit)"
+grep -qxF '    «return w * height»' "$(picture next-edit)" && grep -qF ' «Gemini: <Tab> accepts, <Esc> dismisses»' "$(picture next-edit)" || fail "the next edit's new line is not marked as not in the buffer: $(cat "$(picture next-edit)")"
 grep -q '^gemini/nextEdit .*"version"' "$sent" || fail "gemini/nextEdit was sent without the version: $(grep '^gemini/nextEdit' "$sent" | head -3)"
 tm send-keys -t "$session" Escape
 wait_gone "the next edit after Esc" 'return w \* height'
@@ -145,4 +151,4 @@ tm send-keys -t "$session" Tab
 tm send-keys -t "$session" ':w' Enter
 wait_file "Tab accepted the next edit" "$ws/rect.py" "$(printf 'def area(w, height):\n    return w * height')"
 
-echo "pass completion ($version) ghost text shown (didShowCompletion, the diagnostics sent), cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as the user mapped it without one, a superseded request cancelled (before 0.12); a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote nvim-completion.txt and nvim-next-edit.txt" | tee -a "$results"
+echo "pass completion ($version) ghost text shown (didShowCompletion, the diagnostics sent), cleared by Esc, a word taken with M-w, the rest accepted with Tab (gemini.acceptCompletion run), Tab as the user mapped it without one, a superseded request cancelled (before 0.12); a next edit shown, dismissed with Esc, asked with :Gemini nextedit and accepted with Tab; wrote $(picture completion) and $(picture next-edit)" | tee -a "$results"

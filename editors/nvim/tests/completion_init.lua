@@ -10,6 +10,13 @@ vim.cmd("runtime plugin/gemini.lua")
 vim.cmd("cd " .. vim.fn.fnameescape(os.getenv("GEMINI_WORKSPACE")))
 -- The user's own <Tab>, which the plugin's falls back to: two spaces.
 vim.keymap.set("i", "<Tab>", function() return "<Space><Space>" end, { expr = true, desc = "the user's Tab" })
+-- What is drawn but not in the buffer in italics, which the pictures mark
+-- «…» (tmux.sh's save_marked): the plugin's ghost text, 0.12's built-in
+-- one, a next edit's new lines and hint. Only those: no syntax, so nothing
+-- else is.
+for _, group in ipairs({ "GeminiSuggestion", "ComplHint", "ComplHintMore", "GeminiNextEditAdd", "GeminiNextEditHint" }) do
+  vim.api.nvim_set_hl(0, group, { italic = true })
+end
 local gemini = require("gemini")
 gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
 local sent = assert(io.open(os.getenv("GEMINI_SENT"), "a"))

@@ -43,11 +43,20 @@ describe("review", function()
     eq("two", vim.api.nvim_buf_get_lines(r.orig, 1, 2, false)[1], "original on the left")
     eq("TWO", vim.api.nvim_buf_get_lines(r.buf, 1, 2, false)[1], "proposal on the right")
     eq("one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk before accepting")
+    -- The tab names the review and holds its keys, which a message
+    -- printed since does not take away.
+    vim.api.nvim_echo({ { "a later message" } }, false, {})
+    local tabline = vim.api.nvim_eval_statusline(vim.o.tabline, { use_tabline = true, maxwidth = 200 }).str
+    assert(tabline:find(" Gemini: edit numbers.txt (+1 −1) ", 1, true), tabline)
+    assert(tabline:find("ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk", 1, true), tabline)
+    assert(not tabline:find("2+ numbers.txt", 1, true), tabline)
+    eq("Gemini: edit numbers.txt (+1 −1)", vim.t.gemini_review, "the tab's variable, for a tab line of the user's")
     vim.api.nvim_set_current_win(r.win)
     vim.api.nvim_feedkeys("ga", "mx", false)
     local result = finish()
     eq("end_turn", result.stopReason, "stopReason")
     eq(nil, review.current, "review closed")
+    eq("", vim.o.tabline, "Neovim's own tab line back once the review closed")
     eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk after accepting")
     assert(chat_text():find("- ✓ Edit numbers.txt (ok)", 1, true), chat_text())
   end)
@@ -95,5 +104,15 @@ describe("review", function()
     eq({ "Allow once", "Always allow", "Reject" }, asked and asked.items, "choices")
     assert(asked.prompt:find("touch marker.txt", 1, true), asked.prompt)
     eq(1, vim.fn.filereadable("marker.txt"), "marker file")
+    -- The question shows once, as the call's line, and the answer after it.
+    local text = chat_text()
+    local row
+    for i, l in ipairs(vim.split(text, "\n", { plain = true })) do
+      row = row or (l:find("^%- ✓ Shell touch marker%.txt") and i)
+    end
+    assert(row, text)
+    eq("  → Allow once", vim.api.nvim_buf_get_lines(gemini.chat.buf, row, row + 1, false)[1], "the answer under the call:\n" .. text)
+    local _, times = text:gsub("touch marker%.txt", "")
+    eq(1, times, "the command's times in the chat:\n" .. text)
   end)
 end)

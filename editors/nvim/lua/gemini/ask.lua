@@ -27,6 +27,34 @@ local function prompt_of(params)
   local title = params.title and params.title ~= "" and (params.title .. ": ") or ""
   return title .. (params.text or "")
 end
+--- The question as asked: its title, then its text.
+M.prompt = prompt_of
+
+--- The user's answer as the chat records it after the question, as Gemini
+--- CLI 0.61 shows answers: "Database → SQLite".
+function M.answer_text(params, result)
+  local head = (params.title and params.title ~= "") and (params.title .. " → ") or "→ "
+  if not result or result.declined then
+    return head .. "(declined)"
+  end
+  local said = {}
+  for _, id in ipairs(result.chosen or {}) do
+    local name = id
+    for _, o in ipairs(params.options or {}) do
+      if o.id == id then
+        name = o.label or id
+      end
+    end
+    table.insert(said, name)
+  end
+  if result.text and result.text ~= "" then
+    table.insert(said, result.text)
+  end
+  if #said == 0 then
+    return head .. "(submitted without answering)"
+  end
+  return head .. table.concat(said, ", ")
+end
 
 local function label(o, ticked)
   local s = o.label or o.id
@@ -122,8 +150,13 @@ local function ask_many(params, respond)
   again()
 end
 
---- Asks the question of params; respond(result) gets the answer.
-function M.open(params, respond)
+--- Asks the question of params; respond(result) gets the answer. opts:
+--- prompt, said instead of the question (whose text is on the screen
+--- already).
+function M.open(params, respond, opts)
+  if opts and opts.prompt then
+    params = vim.tbl_extend("force", params, { title = "", text = opts.prompt })
+  end
   if #(params.options or {}) == 0 and params.freeText then
     read_text(prompt_of(params), function(text)
       respond(text and answer({}, text) or declined())

@@ -1,18 +1,109 @@
--- The chat buffer: streamed answers, thoughts and tool calls.
+-- The chat buffer: streamed answers, thoughts and tool calls. It reads as
+-- codecompanion.nvim's chat does: wrapped at words, and what is long (a
+-- thought, a tool's output, a subagent's run, a report's details) in
+-- closed folds whose fold text says what they hold.
 local M = {}
 
 M.buf = nil
 -- What the chat's keys do; set by the plugin (prompt, cancel).
 M.actions = {}
--- callId -> {mark, title}: the call's line, as an extmark, which a
--- subagent's lines inserted above it move.
+-- The chat window's status line, left of its keys; set by the plugin
+-- (model, mode, what is running).
+M.status = function()
+  return "Gemini"
+end
+M.keys = "<CR> prompt · <C-c> cancel · q close"
+-- callId -> {mark, after, title, indent}: the call's line and the last line
+-- of its block (answers, output, a subagent's run), as extmarks, which
+-- lines inserted above them move.
 local tool_lines = {}
--- invoke_agent callId -> {mark, last}: its subagent's fold, under the
--- call's line. mark is on the fold's closing line, so lines inserted at it
--- go inside; last is what the fold's last line is ("text" or "lines").
+-- invoke_agent callId -> {last}: the subagent running under that call;
+-- last is what its last line is ("text" or "lines").
 local subagents = {}
 local ns = vim.api.nvim_create_namespace("gemini-chat")
+-- Each fold of the chat, as an extmark over its lines: folds are a
+-- window's, so a window that shows the chat later makes them again.
+local fold_ns = vim.api.nvim_create_namespace("gemini-chat-folds")
 local last_kind = nil
+
+local function windows()
+  local wins = {}
+  if M.buf then
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_buf(win) == M.buf then
+        table.insert(wins, win)
+      end
+    end
+  end
+  return wins
+end
+
+-- Makes the fold of lines first..last (0-based) in win, closed; a window
+-- whose 'foldmethod' the user changed from manual keeps its own folds.
+local function fold_in(win, first, last)
+  vim.api.nvim_win_call(win, function()
+    pcall(vim.cmd, string.format("%d,%dfold", first + 1, last + 1))
+  end)
+end
+
+--- Folds lines first..last (0-based) of the chat, closed, in every
+--- window that shows it; one line is not folded.
+local function fold(first, last)
+  if last <= first then
+    return
+  end
+  -- The range ends at the end of the fold's last line, so a line
+  -- appended under the fold is not taken into it.
+  local len = #(vim.api.nvim_buf_get_lines(M.buf, last, last + 1, false)[1] or "")
+  vim.api.nvim_buf_set_extmark(M.buf, fold_ns, first, 0, { end_row = last, end_col = len })
+  for _, win in ipairs(windows()) do
+    fold_in(win, first, last)
+  end
+end
+
+-- The chat's folds as {first, last} (0-based), from their extmarks.
+local function folds()
+  local out = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(M.buf, fold_ns, 0, -1, { details = true })) do
+    local last = m[4].end_row
+    if last > m[2] then
+      table.insert(out, { m[2], last })
+    end
+  end
+  return out
+end
+M.folds = folds
+
+--- The text of a closed fold: its first line and how many lines it
+--- hides (the chat window's 'foldtext').
+function M.foldtext()
+  local first = vim.v.foldstart
+  local line = vim.fn.getline(first)
+  local n = vim.v.foldend - first
+  return string.format("%s  (%d more %s)", line, n, n == 1 and "line" or "lines")
+end
+
+-- Sets up a window showing the chat: wrapped at words, indented lines
+-- wrapped under their indent, the chat's folds, its status line.
+local function dress(win)
+  local wo = vim.wo[win]
+  wo.wrap = true
+  wo.linebreak = true
+  wo.breakindent = true
+  wo.foldenable = true
+  wo.foldmethod = "manual"
+  wo.foldtext = "v:lua.require'gemini.chat'.foldtext()"
+  -- No dots after a fold's text: it reads as a line of the chat.
+  wo.fillchars = "fold: "
+  -- Too narrow a window cuts the keys, not the model or the mode.
+  wo.statusline = "%{luaeval('require(\"gemini.chat\").status()')} %=%<" .. M.keys:gsub("%%", "%%%%") .. " "
+  vim.api.nvim_win_call(win, function()
+    vim.cmd("normal! zE")
+  end)
+  for _, f in ipairs(folds()) do
+    fold_in(win, f[1], f[2])
+  end
+end
 
 function M.ensure()
   if M.buf and vim.api.nvim_buf_is_valid(M.buf) then
@@ -56,26 +147,34 @@ function M.show()
   vim.cmd("botright vsplit")
   local win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, buf)
-  vim.wo[win].wrap = true
-  vim.wo[win].foldmethod = "marker"
-  -- The session's approval mode, e.g. "Gemini [plan]" (a statusline: no
-  -- winbar before Neovim 0.8).
-  vim.wo[win].statusline = "Gemini [%{luaeval('require(\"gemini\").mode()')}] %f"
+  dress(win)
   vim.api.nvim_set_current_win(cur)
   return win
 end
 
+--- Empties the chat (a session shown afresh); its folds go with its lines.
+function M.clear()
+  local buf = M.ensure()
+  vim.api.nvim_buf_clear_namespace(buf, fold_ns, 0, -1)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
+  for _, win in ipairs(windows()) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("normal! zE")
+    end)
+  end
+  tool_lines, subagents, last_kind = {}, {}, nil
+end
+
 local function scroll()
   local n = vim.api.nvim_buf_line_count(M.buf)
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == M.buf then
-      vim.api.nvim_win_set_cursor(win, { n, 0 })
-    end
+  for _, win in ipairs(windows()) do
+    vim.api.nvim_win_set_cursor(win, { n, 0 })
   end
 end
 
 --- Appends whole lines; a line holding newlines (an error, a note of
 --- several lines) is split there, as a buffer line cannot hold one.
+--- Returns the 0-based row of the first line appended.
 function M.lines(lines)
   local split = {}
   for _, line in ipairs(lines) do
@@ -85,13 +184,16 @@ function M.lines(lines)
   local buf = M.ensure()
   local n = vim.api.nvim_buf_line_count(buf)
   local first = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  local at = n
   if n == 1 and first == "" then
+    at = 0
     vim.api.nvim_buf_set_lines(buf, 0, 1, false, lines)
   else
     vim.api.nvim_buf_set_lines(buf, n, n, false, lines)
   end
   last_kind = "lines"
   scroll()
+  return at
 end
 
 --- Appends a text delta to the last line.
@@ -115,8 +217,8 @@ local function tool_line(title, status)
 end
 
 --- Marks a line of the chat, to find it again after lines are inserted.
-local function mark(line)
-  return vim.api.nvim_buf_set_extmark(M.buf, ns, line, 0, {})
+local function mark(line, id)
+  return vim.api.nvim_buf_set_extmark(M.buf, ns, line, 0, { id = id })
 end
 
 local function marked(id)
@@ -124,46 +226,57 @@ local function marked(id)
   return pos[1]
 end
 
-local function set_tool_line(callId, title, status)
-  local t = tool_lines[callId]
+--- Notes a call's line (0-based row), which its block starts and ends at.
+local function track(key, row, title, indent)
+  tool_lines[key] = { mark = mark(row), after = mark(row), title = title, indent = indent }
+end
+
+-- Inserts lines at the end of call t's block; returns the first's row.
+local function block_lines(t, lines)
+  local at = marked(t.after) + 1
+  vim.api.nvim_buf_set_lines(M.buf, at, at, false, lines)
+  mark(at + #lines - 1, t.after)
+  if at >= vim.api.nvim_buf_line_count(M.buf) - #lines then
+    last_kind = "lines"
+  end
+  return at
+end
+
+local function set_tool_line(key, status)
+  local t = tool_lines[key]
   if t then
-    local line = marked(t.mark)
-    vim.api.nvim_buf_set_lines(M.buf, line, line + 1, false, { t.indent .. tool_line(t.title, status) })
+    local row = marked(t.mark)
+    local old = vim.api.nvim_buf_get_lines(M.buf, row, row + 1, false)[1] or ""
+    -- The line's text, not the line: the marks on it stay on it.
+    vim.api.nvim_buf_set_text(M.buf, row, 0, row, #old, { t.indent .. tool_line(t.title, status) })
     return true
   end
   return false
 end
 
---- The fold of the subagent run by the invoke_agent call u.parentCallId,
---- made on its first update: under the call's line, or at the end.
-local function subagent_fold(u)
-  local f = subagents[u.parentCallId]
-  if f then
-    return f
+-- Indents each line that is not empty.
+local function indent(lines, by)
+  local out = {}
+  for i, l in ipairs(lines) do
+    out[i] = l == "" and "" or (by .. l)
   end
-  local buf = M.ensure()
-  local parent = tool_lines[u.parentCallId]
-  local at = parent and marked(parent.mark) + 1 or vim.api.nvim_buf_line_count(buf)
-  vim.api.nvim_buf_set_lines(buf, at, at, false, { "  - " .. (u.agentName or "subagent") .. " {{{", "  }}}" })
-  f = { mark = mark(at + 1) }
-  subagents[u.parentCallId] = f
-  if not parent then
-    last_kind = "lines"
-  end
-  scroll()
-  return f
+  return out
 end
 
---- Inserts lines at the end of fold f, indented under its call.
-local function fold_lines(f, lines)
-  local at = marked(f.mark)
-  local indented = {}
-  for i, l in ipairs(lines) do
-    indented[i] = l == "" and "" or ("    " .. l)
+--- The call a subagent runs under, made on its first update: the
+--- invoke_agent call's line, or one at the end when the chat missed it.
+local function subagent_of(u)
+  local f = subagents[u.parentCallId]
+  if f then
+    return f, tool_lines[u.parentCallId]
   end
-  vim.api.nvim_buf_set_lines(M.buf, at, at, false, indented)
-  f.last = "lines"
-  return at
+  if not tool_lines[u.parentCallId] then
+    local row = M.lines({ tool_line(u.agentName or "subagent", "running") })
+    track(u.parentCallId, row, u.agentName or "subagent", "")
+  end
+  f = {}
+  subagents[u.parentCallId] = f
+  return f, tool_lines[u.parentCallId]
 end
 
 --- The key of a subagent's call in tool_lines: each subagent numbers its
@@ -172,16 +285,17 @@ local function sub_key(u)
   return u.parentCallId .. "/" .. (u.callId or "")
 end
 
---- Shows a subagent's update inside its invoke_agent call's fold: its
---- text, thoughts' subjects and calls; not its usage.
+--- Shows a subagent's update under its invoke_agent call, indented, as
+--- it runs: its text, thoughts' subjects and calls; not its usage. The
+--- call's result folds it.
 local function subagent_update(u)
-  local f = subagent_fold(u)
+  local f, parent = subagent_of(u)
   if u.kind == "text" then
     if f.last ~= "text" then
       -- A paragraph: a blank line, then the line the text goes on.
-      fold_lines(f, { "", "" })
+      block_lines(parent, { "", "" })
     end
-    local at = marked(f.mark) - 1
+    local at = marked(parent.after)
     local last = vim.api.nvim_buf_get_lines(M.buf, at, at + 1, false)[1] or ""
     local parts = vim.split(last .. (u.text or ""), "\n", { plain = true })
     if last == "" and parts[1] ~= "" then
@@ -191,22 +305,165 @@ local function subagent_update(u)
       parts[i] = parts[i] == "" and "" or ("    " .. parts[i])
     end
     vim.api.nvim_buf_set_lines(M.buf, at, at + 1, false, parts)
+    mark(at + #parts - 1, parent.after)
     f.last = "text"
-  elseif u.kind == "thought" then
-    fold_lines(f, { "> thought: " .. (u.subject or "") })
+    scroll()
+    return
+  end
+  f.last = "lines"
+  if u.kind == "thought" then
+    block_lines(parent, { "    > Thought: " .. (u.subject or "") })
   elseif u.kind == "toolCall" then
-    local at = fold_lines(f, { tool_line(u.title or u.name, "running") })
-    tool_lines[sub_key(u)] = { mark = mark(at), title = u.title or u.name, indent = "    " }
+    local title = u.title or u.name
+    local at = block_lines(parent, { "    " .. tool_line(title, "running") })
+    track(sub_key(u), at, title, "    ")
   elseif u.kind == "toolResult" then
-    if not set_tool_line(sub_key(u), u.name, u.status) then
-      fold_lines(f, { tool_line(u.name, u.status) })
+    if not set_tool_line(sub_key(u), u.status) then
+      block_lines(parent, { "    " .. tool_line(u.title or u.name, u.status) })
     end
   elseif u.kind == "error" then
-    fold_lines(f, { "**Error:** " .. (u.message or "") })
+    block_lines(parent, { "    Error: " .. (u.message or "") })
   elseif u.kind == "retry" then
-    fold_lines(f, { "> " .. M.retry_note(u) })
+    block_lines(parent, { "    > " .. M.retry_note(u) })
   end
   scroll()
+end
+
+-- "SummaryOfFindings" as a person writes it: "Summary of findings".
+local function words(key)
+  local s = tostring(key):gsub("_", " "):gsub("(%l)(%u)", "%1 %2")
+  return s:sub(1, 1):upper() .. s:sub(2):lower()
+end
+
+local islist = vim.islist or vim.tbl_islist
+
+local function sorted_keys(t)
+  local keys = vim.tbl_keys(t)
+  table.sort(keys, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  return keys
+end
+
+-- A decoded JSON value as indented lines of plain text, as 0.61's
+-- jsonToMarkdown lays a report out, without its Markdown markup.
+local function value_lines(v, pad)
+  local out = {}
+  if type(v) ~= "table" then
+    local s = (v == nil or v == vim.NIL) and "none" or tostring(v)
+    for _, l in ipairs(vim.split(s, "\n", { plain = true })) do
+      table.insert(out, pad .. l)
+    end
+    return out
+  end
+  if next(v) == nil then
+    return { pad .. "none" }
+  end
+  if islist(v) then
+    for _, item in ipairs(v) do
+      local sub = value_lines(item, pad .. "  ")
+      sub[1] = pad .. "- " .. sub[1]:sub(#pad + 3)
+      vim.list_extend(out, sub)
+    end
+    return out
+  end
+  for _, k in ipairs(sorted_keys(v)) do
+    local val = v[k]
+    if type(val) == "table" and next(val) ~= nil then
+      table.insert(out, pad .. words(k) .. ":")
+      vim.list_extend(out, value_lines(val, pad .. "  "))
+    else
+      local sub = value_lines(val, pad .. "  ")
+      sub[1] = pad .. words(k) .. ": " .. sub[1]:sub(#pad + 3)
+      vim.list_extend(out, sub)
+    end
+  end
+  return out
+end
+
+--- A subagent's report as the chat shows it: a structured one (a JSON
+--- object, as the server fences it) as its summary in prose and its
+--- other fields as details; any other report as it is. Returns the
+--- prose lines and the details' lines (nil when none).
+function M.report(display)
+  local body = (display or ""):match("^%s*```json%s*\n(.*)\n```%s*$")
+  local ok, data = pcall(vim.fn.json_decode, body or "")
+  if not body or not ok or type(data) ~= "table" or islist(data) then
+    return vim.split(display or "", "\n", { plain = true }), nil
+  end
+  local summary
+  for _, k in ipairs(sorted_keys(data)) do
+    if not summary and type(data[k]) == "string" and tostring(k):lower():find("summary", 1, true) then
+      summary = k
+    end
+  end
+  local prose = summary and vim.split(data[summary], "\n", { plain = true }) or {}
+  local rest = {}
+  for k, v in pairs(data) do
+    if k ~= summary then
+      rest[k] = v
+    end
+  end
+  if next(rest) == nil then
+    return prose, nil
+  end
+  local names = {}
+  for _, k in ipairs(sorted_keys(rest)) do
+    table.insert(names, words(k))
+  end
+  local details = { "Details: " .. table.concat(names, ", ") }
+  vim.list_extend(details, value_lines(rest, "  "))
+  return prose, details
+end
+
+-- Ends a subagent's run at its invoke_agent call's result: its run folded
+-- under the call's line, then its report, the details folded.
+local function end_subagent(t, display)
+  local first, last = marked(t.mark), marked(t.after)
+  fold(first, last)
+  if not display or display == "" then
+    return
+  end
+  local prose, details = M.report(display)
+  if #prose > 0 then
+    block_lines(t, indent(prose, "  "))
+  end
+  if details then
+    local at = block_lines(t, indent(details, "  "))
+    fold(at, at + #details - 1)
+  end
+end
+
+--- Shows what a call's result displays under its line, folded; a call
+--- whose question was answered here has its answer there already.
+local function tool_output(t, display)
+  if t.answered or not display or display == "" then
+    return
+  end
+  local lines = indent(vim.split(display, "\n", { plain = true }), t.indent .. "  ")
+  block_lines(t, lines)
+  fold(marked(t.mark), marked(t.after))
+end
+
+--- Records the user's answer to a question under the call that asked it
+--- (or at the end, for a question no call of the chat asked). With
+--- is_output, the answer is what the call's output would say (ask_user's
+--- "User answered: …"), which is then not shown again.
+function M.answer(callId, text, is_output)
+  local t = callId and tool_lines[callId]
+  local lines = vim.split(text, "\n", { plain = true })
+  if t then
+    t.answered = is_output
+    block_lines(t, indent(lines, t.indent .. "  "))
+  else
+    M.lines(indent(lines, "> "))
+  end
+  scroll()
+end
+
+--- Whether the chat shows the call callId (its line says what it asks).
+function M.shows_call(callId)
+  return callId ~= nil and tool_lines[callId] ~= nil
 end
 
 function M.update(u)
@@ -216,42 +473,59 @@ function M.update(u)
   if u.kind == "text" then
     M.text(u.text or "")
   elseif u.kind == "thought" then
-    local lines = { "> thought: " .. (u.subject or "") .. " {{{" }
-    for _, l in ipairs(vim.split(u.description or "", "\n", { plain = true })) do
-      table.insert(lines, "> " .. l)
+    local lines = { "> Thought: " .. (u.subject or "") }
+    if u.description and u.description ~= "" then
+      for _, l in ipairs(vim.split(u.description, "\n", { plain = true })) do
+        table.insert(lines, l == "" and ">" or ("> " .. l))
+      end
     end
-    table.insert(lines, "> }}}")
-    M.lines(lines)
+    local at = M.lines(lines)
+    fold(at, at + #lines - 1)
   elseif u.kind == "toolCall" then
-    M.lines({ tool_line(u.title or u.name, "running") })
-    tool_lines[u.callId] = { mark = mark(vim.api.nvim_buf_line_count(M.buf) - 1), title = u.title or u.name, indent = "" }
+    local title = u.title or u.name
+    local row = M.lines({ tool_line(title, "running") })
+    track(u.callId, row, title, "")
   elseif u.kind == "toolResult" then
-    if not set_tool_line(u.callId, u.name, u.status) then
-      M.lines({ tool_line(u.name, u.status) })
+    local t = tool_lines[u.callId]
+    if not set_tool_line(u.callId, u.status) then
+      local row = M.lines({ tool_line(u.title or u.name, u.status) })
+      track(u.callId, row, u.title or u.name, "")
+      t = tool_lines[u.callId]
     end
-    -- An invoke_agent call's report ends its subagent's fold.
-    local f = subagents[u.callId]
-    if f and u.display and u.display ~= "" then
-      fold_lines(f, vim.list_extend({ "", "**Report:**", "" }, vim.split(u.display, "\n", { plain = true })))
+    if subagents[u.callId] then
+      -- An invoke_agent call's result is its subagent's report.
+      subagents[u.callId] = nil
+      end_subagent(t, u.display)
+    else
+      tool_output(t, u.display)
     end
-    subagents[u.callId] = nil
+    scroll()
   elseif u.kind == "error" then
-    M.lines({ "", "**Error:** " .. (u.message or "") })
+    M.lines({ "", "Error: " .. (u.message or "") })
   elseif u.kind == "retry" then
     M.lines({ "> " .. M.retry_note(u) })
   elseif u.kind == "notice" then
     local lines = {}
     for i, line in ipairs(vim.split(u.message or "", "\n", { plain = true })) do
-      table.insert(lines, (i == 1 and "> **Note:** " or "> ") .. line)
+      table.insert(lines, (i == 1 and "> Note: " or "> ") .. line)
     end
     M.lines(lines)
   elseif u.kind == "mode" then
-    M.lines({ "> mode: " .. (u.mode or "?") })
+    M.lines({ "> Mode: " .. M.mode_name(u.mode) })
   elseif u.kind == "compressed" then
     M.lines({
-      string.format("> **Note:** the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),
+      string.format("> Note: the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),
     })
   end
+end
+
+-- Approval modes as Gemini CLI 0.61's footer names them.
+local mode_names = { default = "manual", auto_edit = "auto-accept edits", plan = "plan", yolo = "YOLO" }
+
+--- An approval mode as 0.61 names it to users: "manual", "auto-accept
+--- edits", "plan", "YOLO".
+function M.mode_name(mode)
+  return mode_names[mode or "default"] or tostring(mode)
 end
 
 --- "Rate-limited; retrying in 2 s (attempt 1)" for a retry update.
@@ -264,11 +538,11 @@ function M.retry_note(u)
 end
 
 local stop_notes = {
-  cancelled = "_Cancelled._",
-  max_tokens = "**Stopped:** the answer reached the model's output limit; what came is above.",
-  max_turns = "**Stopped:** the session reached its limit of model requests.",
-  error = "**Stopped by an error.**",
-  loop_detected = "**Stopped:** Gemini was repeating itself (a loop was detected), so the turn was ended. Rephrase or narrow the request to go on.",
+  cancelled = "Cancelled.",
+  max_tokens = "Stopped: the answer reached the model's output limit; what came is above.",
+  max_turns = "Stopped: the session reached its limit of model requests.",
+  error = "Stopped by an error.",
+  loop_detected = "Stopped: Gemini was repeating itself (a loop was detected), so the turn was ended. Rephrase or narrow the request to go on.",
 }
 
 --- How a prompt's end shows in the chat, in words; nil when it simply
@@ -277,7 +551,7 @@ function M.stop_note(reason)
   if reason == nil or reason == "end_turn" then
     return nil
   end
-  return stop_notes[reason] or ("**Stopped** (" .. reason .. ").")
+  return stop_notes[reason] or ("Stopped (" .. reason .. ").")
 end
 
 return M

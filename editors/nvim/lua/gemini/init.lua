@@ -65,7 +65,8 @@ M.waiting = waiting
 
 local function redraw_status()
   vim.g.gemini_status = M.status()
-  pcall(vim.cmd, "redrawstatus")
+  -- Every window's: the chat's shows what Gemini is doing.
+  pcall(vim.cmd, "redrawstatus!")
 end
 
 --- The plugin's state for a statusline: "" when idle, else
@@ -119,6 +120,24 @@ function M.refresh_models(client, on_done)
   end)
 end
 
+--- The chat window's status: "Gemini · Auto · manual", the model and
+--- the approval mode as 0.61 names them, then what Gemini is doing.
+function M.chat_status()
+  local parts = { "Gemini" }
+  local model = M.statusline():gsub("^Gemini: ", "")
+  if model ~= "" then
+    table.insert(parts, model)
+  end
+  table.insert(parts, chat.mode_name(M.mode()))
+  if next(waiting) ~= nil then
+    table.insert(parts, "waiting for you")
+  elseif M.state.prompt_running then
+    table.insert(parts, "working…")
+  end
+  return table.concat(parts, " · ")
+end
+chat.status = M.chat_status
+
 --- The current session's approval mode ("default", "auto_edit", "plan" or
 --- "yolo"): the last the server reported, else the one configured.
 function M.mode()
@@ -150,31 +169,49 @@ asks["gemini/confirm"] = function(params, respond)
     outcomes = { "proceed_once", "cancel" }
   end
   local prompt = (params.title or "Allow?") .. " " .. (params.details or "")
-  if chat.buf then
-    chat.lines({ "", "> confirm: `" .. (params.details or "") .. "`" })
+  -- As a question: in the chat once (the call's line, or quoted when no
+  -- call of the chat asks), and the answer after it.
+  if chat.buf and not chat.shows_call(params.callId) then
+    local lines = { "" }
+    for i, line in ipairs(vim.split(prompt, "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> Question: " or "> ") .. line)
+    end
+    chat.lines(lines)
   end
   -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
+    if chat.buf then
+      chat.answer(params.callId, "→ " .. (choices[idx] or "(declined)"))
+    end
     respond({ outcome = outcomes[idx] or "cancel" })
   end)
 end
 
 asks["gemini/ask"] = function(params, respond)
-  if chat.buf then
-    -- A question of several lines (the folder trust question) is quoted
-    -- line by line: a buffer line holds no line break.
-    local text = (params.title and params.title ~= "" and (params.title .. ": ") or "") .. (params.text or "")
+  -- The question shows once in the chat: as the line of the call that
+  -- asks it, or quoted when no call of the chat asks it (the folder trust
+  -- question). The answer is recorded after it.
+  if chat.buf and not chat.shows_call(params.callId) then
+    -- A question of several lines is quoted line by line: a buffer line
+    -- holds no line break.
     local lines = { "" }
-    for i, line in ipairs(vim.split(text, "\n", { plain = true })) do
-      table.insert(lines, (i == 1 and "> question: " or "> ") .. line)
+    for i, line in ipairs(vim.split(question.prompt(params), "\n", { plain = true })) do
+      table.insert(lines, (i == 1 and "> Question: " or "> ") .. line)
     end
     chat.lines(lines)
   end
-  -- The chat shows the question before the prompt, which (inputlist)
-  -- holds the screen still.
+  -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
-  question.open(params, respond)
+  -- The plan of a plan approval is open in a window already
+  -- (window/showDocument), so its question need not repeat it.
+  local shown = params.kind == "plan_approval" and M.state.shown_document
+  question.open(params, function(result)
+    if chat.buf then
+      chat.answer(params.callId, question.answer_text(params, result), true)
+    end
+    respond(result)
+  end, shown and { prompt = (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" })
 end
 
 local handlers = {}
@@ -265,6 +302,18 @@ function M.open_external(uri)
   return false
 end
 
+--- Shows a document (exit_plan_mode's plan) on Neovim 0.7, which has no
+--- handler of its own: in the current window, or a split of it when
+--- that holds changes, the chat's neighbour when the chat has the focus.
+function M.show_document(params)
+  local path = vim.uri_to_fname(params.uri)
+  if chat.buf and vim.api.nvim_get_current_buf() == chat.buf then
+    vim.cmd("wincmd p")
+  end
+  local ok = pcall(vim.cmd, (vim.bo.modified and "split " or "edit ") .. vim.fn.fnameescape(path))
+  return ok
+end
+
 -- window/showDocument with external (the sign-in page), which Neovim
 -- before 0.10 does not open; other documents as Neovim shows them.
 handlers["window/showDocument"] = function(err, params, ctx, config)
@@ -276,10 +325,14 @@ handlers["window/showDocument"] = function(err, params, ctx, config)
     return { success = ok }
   end
   local default = vim.lsp.handlers["window/showDocument"]
+  local result
   if default then
-    return default(err, params, ctx, config)
+    result = default(err, params, ctx, config)
+  else
+    result = { success = M.show_document(params) }
   end
-  return { success = false }
+  M.state.shown_document = result and result.success and vim.uri_to_fname(params.uri) or nil
+  return result
 end
 
 handlers["gemini/update"] = function(_, params)
@@ -482,6 +535,7 @@ function M.prompt(text, context, on_done)
   vim.list_extend(lines, { "", "## Gemini" })
   chat.lines(lines)
   M.state.prompt_running = true
+  M.state.shown_document = nil
   redraw_status()
   local params = { prompt = text, sessionId = M.state.session_id, context = context }
   local bufnr = vim.api.nvim_get_current_buf()
@@ -490,7 +544,7 @@ function M.prompt(text, context, on_done)
     M.state.prompt_running = false
     redraw_status()
     if err then
-      chat.lines({ "", "**Error:** " .. (err.message or vim.inspect(err)) })
+      chat.lines({ "", "Error: " .. (err.message or vim.inspect(err)) })
       notify_once(err.message or vim.inspect(err))
     elseif result then
       M.state.session_id = result.sessionId
@@ -516,9 +570,11 @@ function M.cancel()
   end
 end
 
+--- Starts a new conversation in an empty chat, as codecompanion.nvim's
+--- new chat does; :GeminiSessions brings the earlier one back.
 function M.new_session()
   M.state.session_id = nil
-  chat.lines({ "", "---", "_(new session)_" })
+  chat.clear()
 end
 
 -- JSON-RPC's MethodNotFound: a server older than the method asked.
@@ -626,7 +682,7 @@ function M.resumed(id, title, err, result)
     chat.lines({ "", "---", "_(continuing: " .. (title or id) .. ")_" })
   elseif err then
     local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
-    chat.lines({ "", "**Error:** " .. msg })
+    chat.lines({ "", "Error: " .. msg })
     vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
   else
     local session = result.session or {}
@@ -702,7 +758,7 @@ local function reload_chat(client, header, on_done)
   client_call(client, "request", "gemini/resumeSession", { sessionId = M.state.session_id }, function(err, result)
     if not err then
       adopt_mode(M.state.session_id, result)
-      vim.api.nvim_buf_set_lines(chat.ensure(), 0, -1, false, {})
+      chat.clear()
       chat.lines(exchange_lines({ header }, result.exchanges))
     end
     if on_done then

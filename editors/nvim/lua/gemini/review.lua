@@ -6,9 +6,60 @@ M.current = nil -- the review on screen, if any
 local queue = {}
 local open_step -- defined below; close opens the next queued step
 
+-- The tab line the plugin set while a review is open, to put back the
+-- user's (Neovim's own, "") when none is.
+local our_tabline = "%!v:lua.require'gemini.review'.tabline()"
+
+local function escape(s)
+  return (s:gsub("%%", "%%%%"))
+end
+
+-- A tab's label: a review's names it ("Gemini: edit numbers.txt (+1 −1)"),
+-- another tab its window's file, as Neovim's own tab line does.
+local function tab_label(tab)
+  local ok, label = pcall(vim.api.nvim_tabpage_get_var, tab, "gemini_review")
+  if ok and label then
+    return label
+  end
+  local buf = vim.api.nvim_win_get_buf(vim.api.nvim_tabpage_get_win(tab))
+  local name = vim.api.nvim_buf_get_name(buf)
+  name = name == "" and "[No Name]" or vim.fn.fnamemodify(name, ":t")
+  return (vim.bo[buf].modified and "+ " or "") .. name
+end
+
+--- The tab line while a review is open: each tab by its label, and on
+--- the review's tab its keys at the right, where no message hides them.
+function M.tabline()
+  local cur = vim.api.nvim_get_current_tabpage()
+  local out = {}
+  for i, tab in ipairs(vim.api.nvim_list_tabpages()) do
+    table.insert(out, (tab == cur and "%#TabLineSel#" or "%#TabLine#") .. "%" .. i .. "T " .. escape(tab_label(tab)) .. " ")
+  end
+  table.insert(out, "%#TabLineFill#%T")
+  local r = M.current
+  if r and r.tab == cur and r.keys then
+    table.insert(out, "%=%#TabLine# " .. escape(r.keys) .. " ")
+  end
+  return table.concat(out)
+end
+
+-- Shows the reviews' tab line, unless the user has a tab line of their
+-- own (which can show the tab variable gemini_review); reports whether
+-- it is shown.
+local function show_tabline()
+  if vim.o.tabline == "" or vim.o.tabline == our_tabline then
+    vim.o.tabline = our_tabline
+    return true
+  end
+  return false
+end
+
 local function close(r)
   if M.current == r then
     M.current = nil
+  end
+  if not M.current and #queue == 0 and vim.o.tabline == our_tabline then
+    vim.o.tabline = ""
   end
   if vim.api.nvim_tabpage_is_valid(r.tab) then
     for _, win in ipairs(vim.api.nvim_tabpage_list_wins(r.tab)) do
@@ -397,7 +448,9 @@ function open_step(step, respond, opts)
   end
   local r = { id = opts.id, kind = step.kind, respond = respond, opts = opts, label = step.label }
   local keys = step.kind == "text" and open_text(r, step) or open_operation(r, step)
+  r.keys = keys
   M.current = r
+  vim.api.nvim_tabpage_set_var(r.tab, "gemini_review", r.label)
 
   local maps = {
     ga = { M.accept, "Gemini: accept the change" },
@@ -419,7 +472,13 @@ function open_step(step, respond, opts)
       })
     end
   end
-  vim.api.nvim_echo({ { r.label .. "  — " .. keys, "Title" } }, false, {})
+  -- The tab names the review and holds its keys; a message would be
+  -- gone at the next one.
+  if show_tabline() then
+    vim.cmd("redrawtabline")
+  else
+    vim.api.nvim_echo({ { r.label .. "  — " .. keys, "Title" } }, false, {})
+  end
 end
 
 -- Reviews the steps of a change one after another and answers once:
