@@ -70,7 +70,7 @@ test-go: gemini-cli otelcol
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the
 # telemetry tests send to: internal/otelcol, its own module, pinned by its
 # go.sum, built once into the cache under a name that its sources' hash
-# ends (telemetry/collector_test.go finds it there, or builds it itself).
+# ends (internal/telemetry/collector_test.go finds it there, or builds it itself).
 # About 6.5 minutes cold on a 2-core machine, seconds once Go's cache has it.
 otelcol:
 	@src=internal/otelcol; \

@@ -42,7 +42,7 @@ fi
 
 CGO_ENABLED=0 go build -o "$tmp/gemini-ls" ./cmd/gemini-ls
 go build -o "$tmp/acpinit" ./bench/acpinit
-go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini
+go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini
 
 echo '[{"text": "unused"}]' >"$tmp/turns.json"
 "$tmp/fakegemini" --script "$tmp/turns.json" >"$tmp/fake.out" 2>/dev/null &

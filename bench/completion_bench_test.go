@@ -20,11 +20,11 @@ import (
 	"go.lsp.dev/uri"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/completion"
-	"github.com/gemini-ls/gemini-ls/lsp"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/completion"
+	"github.com/gemini-ls/gemini-ls/internal/lsp"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // modelLatency is the fake model's fixed answer latency in the completion

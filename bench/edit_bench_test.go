@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // bigPair is a 20,000-line file and a copy with 50 lines changed

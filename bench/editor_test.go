@@ -15,8 +15,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // perEditEditor applies a workspace/applyEdit the way VS Code does: each

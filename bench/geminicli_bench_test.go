@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 )
 

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent"
-	"github.com/gemini-ls/gemini-ls/tools"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // The million-file benchmarks (issue 22) run each search over the tree

@@ -46,7 +46,7 @@ run() {
 if [ "$COMPLETION" != only ]; then
 	run go test -run '^$' -bench 'SpawnToInitialize|Turn8ToolCalls|HeadlessRun8ToolCalls' -benchtime "${N}x" -count 1 ./bench/
 	run go test -run '^$' -bench 'WriteFile50ChangesOn20000Lines' -benchtime "${EDIT_N}x" -count 1 ./bench/
-	run go test -run '^$' -bench '50On20000Lines' -count 1 ./workspace/
+	run go test -run '^$' -bench '50On20000Lines' -count 1 ./internal/workspace/
 fi
 if [ "$COMPLETION" != 0 ]; then
 	run go test -run '^$' -bench 'InlineCompletionOverhead/server=process|CompletionContextAssembly' -benchtime "${COMPLETION_N}x" -count 1 ./bench/

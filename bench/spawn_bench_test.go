@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // BenchmarkSpawnToInitialize is what an editor waits for before the agent

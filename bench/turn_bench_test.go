@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // toolCalls is the scripted turn: eight read-only calls, one per model

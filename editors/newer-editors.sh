@@ -197,7 +197,7 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 echo "newer-editors: building static gemini-ls and fakegemini"
 (cd "$repo" && CGO_ENABLED=0 go build -o "$bin/gemini-ls" ./cmd/gemini-ls \
-  && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./agent/geminitest/cmd/fakegemini)
+  && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
 
 # unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
 # (--kill-child) kill the namespace's first process, and so every process in it.

@@ -3,7 +3,7 @@
 # node_modules/@google/gemini-cli/bundle/gemini.js) headless against
 # fakegemini and prints, as sorted JSON, every function it declares to MODEL:
 # {name: {"parameters": [...], "required": [...]}}. Its output for 0.61 is
-# tools/testdata/declarations-0.61-MODEL.json, which tools' tests hold the
+# internal/tools/testdata/declarations-0.61-MODEL.json, which tools' tests hold the
 # built-in tools to; re-run it against a newer Gemini CLI to see what moved.
 set -eu
 gemini_js=${1:?usage: declarations.sh GEMINI_JS MODEL}
@@ -22,7 +22,7 @@ cat >"$work/home/.gemini/settings.json" <<'JSON'
 JSON
 # Enough answers for whatever side requests the CLI makes first.
 printf '[{"text":"done"},{"text":"done"},{"text":"done"},{"text":"done"}]\n' >"$work/turns.json"
-(cd "$repo" && go build -o "$work/fakegemini" ./agent/geminitest/cmd/fakegemini)
+(cd "$repo" && go build -o "$work/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
 (cd "$work/project" && HOME="$work/home" "$work/fakegemini" --script "$work/turns.json" --record "$work/requests.jsonl" -- \
 	node "$gemini_js" -m "$model" --approval-mode yolo -p "hello" -o text >"$work/out" 2>"$work/err") || true
 node -e '

@@ -9,7 +9,7 @@
 # bundle/gemini.js). Both agents run headless (`-p`, yolo) against
 # fakegemini with one script: one call per model answer of read_file,
 # grep_search, glob, list_directory, replace, run_shell_command and an MCP
-# server's echo (tools/mcp/testdata/mcpserver, named "tester"), some of which
+# server's echo (internal/tools/mcp/testdata/mcpserver, named "tester"), some of which
 # a policy rule denies by argsPattern and one a higher rule allows again.
 # Same settings for both: a fresh HOME with API-key auth, model.name
 # gemini-2.5-pro (no routing classifier to take a scripted answer), a trusted
@@ -23,7 +23,7 @@
 # diffs the two and exits 1 when they differ. KEEP=1 keeps the directory.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
-go build -o "$tmp/mcpserver" ./tools/mcp/testdata/mcpserver
+go build -o "$tmp/mcpserver" ./internal/tools/mcp/testdata/mcpserver
 
 # One call per model answer, so both agents run them in this order. Each
 # has a thought signature: without one Gemini CLI sends the call back with

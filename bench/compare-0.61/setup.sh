@@ -12,5 +12,5 @@ cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 if [ -n "${KEEP:-}" ]; then echo "kept in $tmp" >&2; else trap 'rm -rf "$tmp"' EXIT; fi
 
-go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini
+go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini
 go build -o "$tmp/gemini-ls" ./cmd/gemini-ls

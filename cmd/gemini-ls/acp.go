@@ -10,8 +10,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/acp"
-	"github.com/gemini-ls/gemini-ls/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/acp"
+	"github.com/gemini-ls/gemini-ls/internal/auth/login"
 )
 
 // serveACP speaks the Agent Client Protocol on stdin/stdout, for Zed,

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 

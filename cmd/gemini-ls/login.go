@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/auth/login"
-	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/internal/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // signIn runs `gemini-ls login`: Gemini CLI's "Sign in with Google" in a

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // output renders a headless run in one of the output formats. Its

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // subagentRun is a run whose invoke_agent call (call_1) runs

@@ -12,12 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
-	"github.com/gemini-ls/gemini-ls/tools"
-	"github.com/gemini-ls/gemini-ls/tools/mcp"
-	"github.com/gemini-ls/gemini-ls/workspace"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // Exit statuses of `run`, Gemini CLI 0.61's (its ExitCodes and

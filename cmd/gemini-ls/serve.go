@@ -11,8 +11,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/auth/login"
-	"github.com/gemini-ls/gemini-ls/lsp"
+	"github.com/gemini-ls/gemini-ls/internal/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/lsp"
 )
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/conversation"
-	"github.com/gemini-ls/gemini-ls/dialog"
-	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // pick is the session arg names among list: "latest" (the last one 0.61

@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/gemini-ls/gemini-ls/auth/login"
+import "github.com/gemini-ls/gemini-ls/internal/auth/login"
 
 // signInEndpoints are the sign-in's: Google's. A binary built with the
 // gemini_ls_e2e tag takes others from its environment (signin_e2e.go),

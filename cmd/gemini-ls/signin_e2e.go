@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/gemini-ls/gemini-ls/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/auth/login"
 )
 
 // signInEndpoints, in a test build only, are the fake authorization

@@ -63,7 +63,7 @@ teardown() {
   if [ -n "${ACP_CLIENTS_KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 
-# start_fake SCRIPT_JSON: serves the model's turns (agent/geminitest's
+# start_fake SCRIPT_JSON: serves the model's turns (internal/agent/geminitest's
 # format) and records every request to $work/requests.jsonl; sets url.
 start_fake() {
   printf '%s\n' "$1" >"$work/turns.json"

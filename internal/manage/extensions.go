@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
-	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/internal/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // exitFatalConfig is Gemini CLI's exit status for a FatalConfigError,

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
-	"github.com/gemini-ls/gemini-ls/settings"
+	"github.com/gemini-ls/gemini-ls/internal/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // exitError is Gemini CLI's exit status for a command that failed.

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
-	"github.com/gemini-ls/gemini-ls/settings"
-	"github.com/gemini-ls/gemini-ls/tools/mcp"
-	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
 
 // `gemini-ls mcp add|list|remove` are Gemini CLI 0.61's `gemini mcp`

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
-	"github.com/gemini-ls/gemini-ls/settings"
-	"github.com/gemini-ls/gemini-ls/skills"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/skills"
 )
 
 // `gemini-ls skills list|install|uninstall|enable|disable|link` are

@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // The built-ins that are not prompts answer over ACP without a model

@@ -7,8 +7,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // Edits, confirmations and reads the ACP way: offered through

@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 )
 
 // Over ACP, after a restart: "/rewind 1 both" in a loaded session asks

@@ -17,8 +17,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // restart ends the server process and connects a new one with the same

@@ -9,8 +9,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // The client's answers to the agent's requests: whatever comes back, or

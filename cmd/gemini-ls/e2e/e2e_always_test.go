@@ -9,9 +9,9 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // "Always allow" is offered only where it holds: a shell command that

@@ -9,9 +9,9 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // askDatabase is an ask_user call of one question: which database, of
@@ -27,7 +27,7 @@ func askDatabase(multi bool) geminitest.Turn {
 	}}})
 }
 
-// The wording of ask_user's results, as Gemini CLI's (tools/ask_user.go).
+// The wording of ask_user's results, as Gemini CLI's (internal/tools/ask_user.go).
 const (
 	askDismissed  = "User dismissed ask_user dialog without answering."
 	askGoOn       = "Carry on with your best judgement and state the assumptions you make, or stop and say in your reply what you need to know."

@@ -12,9 +12,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
 )
 
 // serverCommand starts an HTTP server on a free loopback port in the

@@ -8,7 +8,7 @@ import (
 
 	"go.lsp.dev/uri"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // inlineList is textDocument/inlineCompletion's answer.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // showMessages is the text of every window/showMessage so far.

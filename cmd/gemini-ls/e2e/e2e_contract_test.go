@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // A user's hooks and policies are written for Gemini CLI 0.61: a

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 const todoGo = "package a\n\n// TODO: localise the greeting.\nfunc greet() string { return \"Hello\" }\n\nfunc A() int { return 1 }\n"

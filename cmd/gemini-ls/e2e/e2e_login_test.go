@@ -19,10 +19,10 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/auth/login/logintest"
-	"github.com/gemini-ls/gemini-ls/codeassist/codeassisttest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/auth/login/logintest"
+	"github.com/gemini-ls/gemini-ls/internal/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // signInBuild is gemini-ls built with the gemini_ls_e2e tag, whose

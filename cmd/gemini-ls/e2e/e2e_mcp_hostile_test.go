@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/tools/mcp/mcptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 )
 
 // floodFailure is what a server that sent an endless message is failed

@@ -19,11 +19,11 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/tools/mcp/mcptest"
-	"github.com/gemini-ls/gemini-ls/tools/mcp/oauth"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
 
 // signInURL finds the authorization URL gemini-ls shows.

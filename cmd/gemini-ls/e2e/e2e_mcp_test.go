@@ -19,11 +19,11 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
-// testMCPServer is tools/mcp/testdata/mcpserver, an MCP server built with
+// testMCPServer is internal/tools/mcp/testdata/mcpserver, an MCP server built with
 // the SDK gemini-ls uses, built once.
 var testMCPServer = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "mcpserver")
@@ -31,7 +31,7 @@ var testMCPServer = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "mcpserver")
-	out, err := exec.Command("go", "build", "-o", bin, "../../../tools/mcp/testdata/mcpserver").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", bin, "../../../internal/tools/mcp/testdata/mcpserver").CombinedOutput()
 	if err != nil {
 		return "", &buildError{err, out}
 	}

@@ -12,8 +12,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.lsp.dev/uri"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // Gemini CLI's plan-mode refusals, which the model reads.

@@ -12,8 +12,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 func rpcCode(t *testing.T, err error) jsonrpc2.Code {

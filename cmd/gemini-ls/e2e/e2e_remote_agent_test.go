@@ -14,7 +14,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // answerer is an A2A agent that answers "The answer to QUERY is 42.".

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // Headless in the default mode, each call that asks is refused in words

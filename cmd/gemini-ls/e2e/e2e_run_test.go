@@ -19,7 +19,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
 // headless is a workspace on disk and a fake model for `gemini-ls run`.

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
-// projectTools are a project's own tool scripts (tools/discovered's
+// projectTools are a project's own tool scripts (internal/tools/discovered's
 // testdata) and the .gemini/settings.json that declares them, written the
 // way a Gemini CLI user would: relative commands, comments, a trailing comma.
 func projectTools(t *testing.T) map[string]string {
@@ -29,7 +29,7 @@ func projectTools(t *testing.T) map[string]string {
 }`,
 	}
 	for _, name := range []string{"discover.sh", "call.sh"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "tools", "discovered", "testdata", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "internal", "tools", "discovered", "testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,9 +15,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // geminiHome is a home where Gemini CLI 0.61 runs deterministically

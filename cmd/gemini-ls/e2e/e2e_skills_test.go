@@ -9,8 +9,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // releaseSkill is a workspace skill, with a resource beside it.

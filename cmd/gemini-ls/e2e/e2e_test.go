@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // binary is the gemini-ls built once for the end-to-end tests.

@@ -10,10 +10,10 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/acp/acptest"
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // The folder trust question, as Gemini CLI 0.61 asks it on its first run

@@ -12,9 +12,9 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/models"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 )
 
 const searchAnswer = "Go 1.26 was released. It adds things."

@@ -57,7 +57,7 @@ export function workdir(files = {}, { trusted = false } = {}) {
   return { base, root, home, path: (name) => path.join(root, name), read: (name) => fs.readFileSync(path.join(root, name), "utf8") };
 }
 
-// startFake serves turns (agent/geminitest's script format) on a loopback
+// startFake serves turns (internal/agent/geminitest's script format) on a loopback
 // port and records every request the agent makes.
 export async function startFake(dir, turns) {
   const script = path.join(dir.base, `turns-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);

@@ -18,8 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -z "${GEMINI_LS_BIN:-}" ] || [ -z "${FAKEGEMINI_BIN:-}" ] || [ -z "${MCPSERVER_BIN:-}" ]; then
   (cd "$repo" &&
     CGO_ENABLED=0 go build -o "$tmp/gemini-ls" ./cmd/gemini-ls &&
-    go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini &&
-    go build -o "$tmp/mcpserver" ./tools/mcp/testdata/mcpserver)
+    go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini &&
+    go build -o "$tmp/mcpserver" ./internal/tools/mcp/testdata/mcpserver)
   export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini" MCPSERVER_BIN="$tmp/mcpserver"
 fi
 # npm ci only when the installed packages are not the lockfile's.

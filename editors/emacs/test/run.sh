@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 # runs without Go (editors/newer-editors.sh runs this inside a chroot).
 if [[ -z "${GEMINI_LS_BIN:-}" || -z "${FAKEGEMINI_BIN:-}" ]]; then
   (cd "$root" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls \
-    && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
+    && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
   export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
 fi
 export HOME="$tmp/home"; mkdir -p "$HOME/.gemini"

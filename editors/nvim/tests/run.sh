@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "${GEMINI_LS_BIN:-}" ] && [ -n "${FAKEGEMINI_BIN:-}" ]; then
   ln -s "$GEMINI_LS_BIN" "$tmp/gemini-ls" && ln -s "$FAKEGEMINI_BIN" "$tmp/fakegemini"
 else
-  (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./agent/geminitest/cmd/fakegemini)
+  (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
 fi || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 nvim --version | head -1
 # Saved sessions and settings go to a home of the run's own, never the

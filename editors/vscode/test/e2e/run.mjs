@@ -2,7 +2,7 @@
 // End-to-end tests of the gemini-ls VS Code extension in real VS Code:
 // code-server (VS Code 1.100 in the browser) driven by Debian's Chromium
 // through playwright-core, the real gemini-ls binary as the language server,
-// and the scripted fake Gemini API (agent/geminitest/cmd/fakegemini) as the
+// and the scripted fake Gemini API (internal/agent/geminitest/cmd/fakegemini) as the
 // model. Run setup.sh first. Usage:
 //
 //	node editors/vscode/test/e2e/run.mjs [--only NAME[,NAME]]
@@ -91,7 +91,7 @@ async function buildGo(bin) {
   log('building gemini-ls and fakegemini');
   const env = { ...process.env, GOFLAGS: process.env.GOFLAGS || '-buildvcs=false' };
   await execFileP('go', ['build', '-o', path.join(bin, 'gemini-ls'), './cmd/gemini-ls'], { cwd: repo, env });
-  await execFileP('go', ['build', '-o', path.join(bin, 'fakegemini'), './agent/geminitest/cmd/fakegemini'], { cwd: repo, env });
+  await execFileP('go', ['build', '-o', path.join(bin, 'fakegemini'), './internal/agent/geminitest/cmd/fakegemini'], { cwd: repo, env });
 }
 
 // newestMtime is the latest modification time of the extension's sources,

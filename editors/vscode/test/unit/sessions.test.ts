@@ -25,7 +25,7 @@ function binaries(): { server: string; fake: string } {
   const server = join(tmp, "gemini-ls");
   const fake = join(tmp, "fakegemini");
   execFileSync("go", ["build", "-o", server, "./cmd/gemini-ls"], { cwd: repo, stdio: "inherit" });
-  execFileSync("go", ["build", "-o", fake, "./agent/geminitest/cmd/fakegemini"], { cwd: repo, stdio: "inherit" });
+  execFileSync("go", ["build", "-o", fake, "./internal/agent/geminitest/cmd/fakegemini"], { cwd: repo, stdio: "inherit" });
   return { server, fake };
 }
 

@@ -1,0 +1,54 @@
+// Package acp is gemini-ls's second front door: the Agent Client Protocol
+// (JSON-RPC 2.0, one message per line on stdio), which Zed, JetBrains IDEs
+// and the agent plugins of Neovim and Emacs use to run coding agents. It
+// talks to the same agent, sessions, approvals and tools as the lsp
+// package; no tool knows which front end confirms it.
+//
+// The protocol's types and its connection come from
+// github.com/coder/acp-go-sdk; wire.go stands in front of that connection
+// so that a line that is not a JSON-RPC message is answered with the error
+// JSON-RPC asks for, and the connection lives on. The SDK's connection
+// serves the client's requests; the requests gemini-ls sends the client
+// go through wire (calls.go), which matches their answers itself.
+//
+// The server is a front end of conversation's Host: the host holds the
+// live sessions (their wire state, session, as each one's State), builds
+// each one's agent, resumes, lists and closes them, runs each prompt,
+// and changes a session's mode and model (session/set_mode,
+// session/set_config_option: Host.SetMode, Host.SetModel). Each prompt's
+// turn is shown and asked through a view the session makes for it (turn,
+// presenter.go): its events as session/updates, its questions as
+// session/request_permission. The server is the codec that maps a
+// prompt's Outcome to ACP's stop reasons.
+//
+// Invariants:
+//   - Each ACP session is one agent built for its cwd (Host.Build), with
+//     the MCP servers the client passed over those of settings, as Gemini
+//     CLI builds one config per session. The agent session's id is the
+//     ACP session id, so a saved session loads by the id the client knows.
+//   - The client's capabilities decide where things happen: files are read
+//     through fs/read_text_file and changes land through
+//     fs/write_text_file when the client declares them (so the editor's
+//     buffer is the truth), shell commands run in the client's terminal
+//     when it declares one; else on this machine, as headless does.
+//   - Nothing reaches a file unconfirmed: an edit is offered through
+//     session/request_permission with its diff unless the session's
+//     approvals allow edits, and the model is told what became of it. A
+//     rewind's revert (revert.go) is offered once, with every file's diff.
+//   - session/cancel ends everything the session's prompt started (model
+//     request, questions, terminals), and the prompt answers "cancelled".
+//     So does a permission request answered "cancelled", which in ACP
+//     means the client cancelled the turn.
+//   - Every answer of the client's ends the wait for it: a null result,
+//     a malformed answer or the connection's end included; what it lacks
+//     is an error the model is told. Answers are never answered.
+//   - The slash commands are one table (commands.go): the built-ins and
+//     the user's commands (internal/conversation/commands: custom commands, MCP
+//     prompts), from which both available_commands_update and the
+//     dispatch of a "/name" prompt come; a !{…} of a custom command is
+//     asked about through session/request_permission before any runs.
+//   - Nothing is written to stdout but protocol messages; logs go to the
+//     logger. So the sign-in authenticate runs for oauth-personal with no
+//     cached login (signin.go) opens the browser and logs the URL, and
+//     the sign-in's endpoints come from Options alone.
+package acp

@@ -1,0 +1,133 @@
+package acp
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// Options configure a server.
+type Options struct {
+	Logger  *zap.Logger
+	Version string
+	// Getenv and LookupEnv read the environment (auth, GEMINI_MODEL);
+	// os.Getenv and os.LookupEnv when nil.
+	Getenv    func(string) string
+	LookupEnv func(string) (string, bool)
+	// Retry is the model-call retry policy; the agent's default when zero.
+	Retry dialog.RetryPolicy
+	// SignIn configures the sign-in authenticate runs for oauth-personal:
+	// Google's endpoints when zero. Only tests set it.
+	SignIn login.Config
+}
+
+// server is one client connection; it implements the SDK's Agent.
+type server struct {
+	opts Options
+	log  *zap.Logger
+	conn *sdk.AgentSideConnection
+	// wire reads the client's lines and carries gemini-ls's requests to
+	// the client (calls.go); the SDK's connection serves the client's.
+	wire *wire
+	// life ends when the connection does; sessions' builds and prompts
+	// derive from it, never from a request's context.
+	life context.Context
+
+	// mu guards what initialize and authenticate set.
+	mu       sync.Mutex
+	client   sdk.ClientCapabilities
+	authType string // the method the client authenticated with; "" for settings'
+	apiKey   string // the key the client passed in authenticate's _meta
+
+	// host holds the live sessions, builds their agents and runs their
+	// prompts, one per session, each through its turn's view. It has its
+	// own lock.
+	host *conversation.Host[*session]
+	// told is what the user has been told of once for all the sessions
+	// (settings keys nothing reads); it has its own lock.
+	told conversation.Told
+}
+
+// Serve speaks ACP on in and out until in ends or ctx is cancelled; then
+// every prompt is cancelled and every session's MCP servers and
+// terminals end before it returns.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.LookupEnv == nil && opts.Getenv != nil {
+		getenv := opts.Getenv
+		opts.LookupEnv = func(name string) (string, bool) {
+			v := getenv(name)
+			return v, v != ""
+		}
+	}
+	life, stop := context.WithCancel(ctx)
+	defer stop()
+	s := newServer(life, opts)
+	closeSDK := s.connect(in, out)
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	stop()
+	closeSDK()
+	s.host.CloseAll()
+	return nil
+}
+
+// newServer is a server of a connection that lasts as long as life,
+// its host presenting through it.
+func newServer(life context.Context, opts Options) *server {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	s := &server{opts: opts, log: opts.Logger, life: life}
+	s.host = conversation.NewHost[*session](conversation.Config{
+		Getenv:    opts.Getenv,
+		LookupEnv: opts.LookupEnv,
+		Version:   opts.Version,
+		Logger:    opts.Logger,
+		Retry:     opts.Retry,
+		Told:      &s.told,
+		Cancel:    "session/cancel",
+	})
+	return s
+}
+
+// connect speaks ACP on in and out: wire reads in, and the SDK's
+// connection serves the client's requests. The returned function ends
+// the SDK's connection.
+func (s *server) connect(in io.Reader, out io.Writer) (closeSDK func()) {
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	s.wire = newWire(w, s.log)
+	s.conn = sdk.NewAgentSideConnection(s, w, pr)
+	s.conn.SetLogger(slogFor(s.log))
+	go s.wire.serve(in, pw)
+	return func() { _ = pr.Close() }
+}
+
+// capabilities is what the client declared in initialize.
+func (s *server) capabilities() sdk.ClientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
+}
+
+// invalidParams is the JSON-RPC error for a request whose params cannot be
+// used, saying why.
+func invalidParams(why string) error {
+	return sdk.NewInvalidParams(map[string]any{"error": why})
+}

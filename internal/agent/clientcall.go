@@ -1,0 +1,97 @@
+package agent
+
+// A call the user has run outside a model turn.
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// RunCall runs one call of tool name with args for the user, outside a
+// model turn: Gemini CLI's client-initiated call, which its /restore
+// schedules for the call a checkpoint was taken before. It is run as the
+// model's calls are, by the same code: through the session's approval
+// door (the user is asked, through the Confirmer or with the edit's
+// change, wherever they would be), an edit landed through the front end
+// and checkpointed and journaled as any. emit (which may be nil) hears
+// its EventToolCall and EventToolResult; the result is returned too.
+//
+// The call and its answer are recorded in the history as Gemini CLI
+// records the client-initiated calls it keeps: the call as the model's
+// turn, its answer as the user's, so the model is told what ran (or was
+// declined). A file it changed is journaled with the conversation's last
+// prompt, which a rewind to that prompt takes back. It waits for a
+// running prompt (or for ctx).
+func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, emit func(dialog.Event)) (dialog.ToolResult, error) {
+	if err := s.hold(ctx); err != nil {
+		return dialog.ToolResult{}, err
+	}
+	defer s.end()
+	if emit == nil {
+		emit = func(dialog.Event) {}
+	}
+	fc := &genai.FunctionCall{Name: name, Args: maps.Clone(args)}
+	if fc.Args == nil {
+		fc.Args = map[string]any{}
+	}
+	fc.ID = s.chat.callID(fc)
+	var result dialog.ToolResult
+	t := &turn{
+		s:   s,
+		ctx: ctx,
+		emit: func(ev dialog.Event) {
+			if ev.Kind == dialog.EventToolResult {
+				result = ev.ToolResult
+			}
+			emit(ev)
+		},
+		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
+		journal:  s.lastPromptJournal(),
+	}
+	// Recorded before it runs, as the model's call is: a checkpoint
+	// taken before its edit holds the history ending with it.
+	s.chat.record(&genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: fc}}})
+	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(&toolRun{fc: fc, start: s.agent.cfg.Now()})})
+	s.keepJournal(t.journal)
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
+		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+	}
+	return result, nil
+}
+
+// lastPromptJournal is a journal going on from the conversation's last
+// prompt's; a fresh one when there is none.
+func (s *Session) lastPromptJournal() journal {
+	j := newJournal(s.journalSize())
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	if n := len(s.exchanges); n > 0 {
+		j.files = slices.Clone(s.exchanges[n-1].Files)
+	}
+	return j
+}
+
+// keepJournal makes j the last prompt's journal, and has the session's
+// file rewritten with it. With no prompt, there is none to keep it with.
+func (s *Session) keepJournal(j journal) {
+	s.exchangesMu.Lock()
+	defer s.exchangesMu.Unlock()
+	n := len(s.exchanges)
+	if n == 0 || slices.EqualFunc(j.files, s.exchanges[n-1].Files, sameEdit) {
+		return
+	}
+	s.exchanges[n-1].Files = j.files
+	// An exchange saved already changed: the whole session is rewritten.
+	s.saved = persisted{epoch: -1}
+}
+
+func sameEdit(a, b sessionstore.FileEdit) bool {
+	return a.Path == b.Path && a.Unjournaled == b.Unjournaled && string(a.After) == string(b.After)
+}

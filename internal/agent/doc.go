@@ -1,0 +1,98 @@
+// Package agent runs Gemini agent turns: a content generator over genai
+// (streaming), a chat that keeps curated history, a turn loop that executes
+// tool calls and feeds their results back until the model stops, retry on
+// transient API errors, and structured api_request/api_response/api_error
+// logging. Front ends observe a turn through Events; the agent never knows
+// which front end it serves.
+//
+// Invariant: one approval door. Before any call runs, built-in, edit,
+// discovered or MCP, the turn asks the session's approval service
+// (approvals.go) whether it may run at all (plan mode refuses all but
+// reading and the plan file, in Gemini CLI's words) and whether it may
+// run without asking: the policy files' rules (Config.Policy), ranked
+// as Gemini CLI ranks them against settings' tools.allowed (keys and
+// whole tools), an MCP server's trust and what the user allowed for
+// good, then the approval mode. A rule's deny refuses in Gemini CLI's
+// words; its ask_user asks in every mode, and refuses where the policy
+// engine is headless. Nothing else decides. When the user
+// must be asked, the turn asks the front end: a Confirmer for a call, or,
+// for an edit, the ChangeLander with the proposed change and Ask set; the
+// front end presents the question, lands only what was allowed, and
+// reports the user's "always allow", which the turn records in the
+// service. Front ends never look permissions up. A shell command a front
+// end runs for the user (a custom command's !{…}) passes the same door as
+// a run_shell_command call of it (Session.AllowShell).
+//
+// Invariant: the tools offered are made once per change of the tool set
+// (Agent.offeredTools): for each approval mode (the policy's denials) and
+// plans directory, from one slice of the ToolSet's declarations, and shared
+// by every request, so no request and no hook changes them: a
+// BeforeToolSelection hook's choice makes new ones, plan mode's write_file
+// and replace are copies.
+//
+// Invariant: every file change the agent lands (applied, or modified by
+// the user on the way) is journaled with its prompt's exchange (journal.go):
+// the file's exact bytes before the prompt's first change and after its
+// last, bounded (a change past the bounds keeps only its path and why),
+// saved with the session. Session.Rewind (rewind.go) takes back the
+// conversation from a prompt on, the journaled changes since, or both; a
+// revert never overwrites a file changed since the agent's last change
+// without the user's yes, and is landed through the front end's
+// FilesLander as one change the user previews.
+//
+// The approval mode is the agent's, unless a session chose its own (the
+// planning tools through Result.Mode, /plan): then the session's, until
+// the agent's is set anew. A call that switches it is an EventMode. The
+// session's mode, and the plan last approved in it, are saved with it and
+// restored on resume, within what the agent allows (persist.go,
+// restoredMode: an untrusted folder lowers auto_edit and yolo to default).
+//
+// Each session has its own plans directory (Config.PlansDir, by session
+// id, found on first use): the workspace is told to allow it
+// (workspace.Workspace.Allow), the approval door lets plan mode write plan
+// files in it alone, and the planning tools build their calls in it
+// (tools.SessionTool).
+//
+// With a Checkpointer (internal/agent/checkpoint, settings'
+// general.checkpointing.enabled), every edit's change is preceded by a
+// checkpoint: the workspace and the history, which ends with the call.
+// A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
+// lands a checkpoint's files through the same FilesLander, then puts
+// their executable bits back.
+//
+// The system instruction is read for every prompt: the system prompt,
+// the enabled agent skills (Config.Skills, listed as Gemini CLI lists
+// them), then the memory.
+//
+// Config.Hooks runs the user's hooks (hooks.go) at the session's events.
+// BeforeTool hooks run after the approval door let a call through and
+// before it runs: a call they rewrite is built anew from the new
+// arguments and passes the door again; the model's call stays in the
+// history as the model made it. A hook never ends a turn by failing; a
+// block or a stop is told to the model (the call's result) and the user
+// (a notice). BeforeModel hooks run once per model request (not per
+// retry), AfterModel hooks on each streamed chunk, each only when one is
+// configured (Hooks.Handles); what they change of a request is for that
+// request only, and is merged back so that the parts hooks do not see
+// (calls, their responses, signatures) are kept (hookmodel.go). A
+// response they replace or give is what the user sees and the history
+// keeps.
+//
+// Subagents (subagent.go): with Config.Agents, the model is offered
+// invoke_agent while an agent is enabled, and told of the agents. A local
+// agent's run is a turn of this package's own in a session of its own
+// (Session.parent): its own system instruction, first message, model and
+// tools (its definition's of the main agent's, never invoke_agent, plus
+// complete_task), no main history; its calls pass the main session's
+// approval door (mode, rules, "always allow"), land through the same
+// front end, wait in the main turn's question line, are journaled with
+// the main prompt and counted in its Stats. Every event of a run carries
+// dialog.Subagent; the main history gets the invoke_agent call and its
+// answer alone.
+//
+// Session.RunCall runs one call for the user outside a model turn (a
+// client-initiated call: /restore proposes the checkpoint's call again)
+// by the turn's own code, so it passes the same door, lands, checkpoints
+// and journals (with the last prompt) as the model's calls do; the call
+// and its answer are recorded as a model turn and a user turn.
+package agent

@@ -1,0 +1,589 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// The hook events the agent fires, as Gemini CLI names them.
+const (
+	HookBeforeTool   = "BeforeTool"
+	HookAfterTool    = "AfterTool"
+	HookBeforeAgent  = "BeforeAgent"
+	HookAfterAgent   = "AfterAgent"
+	HookSessionStart = "SessionStart"
+	HookSessionEnd   = "SessionEnd"
+	HookPreCompress  = "PreCompress"
+	HookNotification = "Notification"
+	// HookBeforeToolSelection runs before each model request that offers
+	// tools, and may narrow them.
+	HookBeforeToolSelection = "BeforeToolSelection"
+	// HookBeforeModel runs before each model request of the turn loop (not
+	// each retry of it): it may change the request, answer it instead of
+	// the model, or block it.
+	HookBeforeModel = "BeforeModel"
+	// HookAfterModel runs on each streamed chunk of the model's answer: it
+	// may replace the chunk's text, or block or stop the turn.
+	HookAfterModel = "AfterModel"
+)
+
+// Hooks runs the user's hooks (settings' "hooks") at an event; the
+// hooks package's Runner satisfies it. Fire never fails: a hook that
+// fails or times out is one of the outcome's Messages, and what it
+// hooked goes on as if it had not run.
+type Hooks interface {
+	Fire(ctx context.Context, ev HookEvent) HookOutcome
+	// Handles reports whether any hook runs for event name: an input
+	// that is costly to make (the whole request) is made only then.
+	Handles(name string) bool
+}
+
+// HookEvent is one point of a session at which hooks run.
+type HookEvent struct {
+	Name      string
+	SessionID string
+	// TranscriptPath is the session's file; "" when sessions are not saved.
+	TranscriptPath string
+	// PlansDir is the session's plans directory once it has one; "" until
+	// then (finding it claims a directory, which a hook does not cause).
+	PlansDir string
+	// Target is what the hooks' matchers match: the tool's name for the
+	// tool events, the trigger (startup, resume, exit) for the session
+	// events; "" for the others.
+	Target string
+	// Input is the event's own fields of the hooks' JSON input, by their
+	// names there (tool_name, tool_input, prompt, …).
+	Input map[string]any
+}
+
+// HookOutcome is what an event's hooks decided, all of them together.
+type HookOutcome struct {
+	// Block: a hook denied what it hooked (decision "deny" or "block",
+	// or exit code 2); Reason says why, for the model.
+	Block  bool
+	Reason string
+	// Stop: a hook asked to end the agent's loop ("continue": false).
+	Stop       bool
+	StopReason string
+	// AdditionalContext is for the model, escaped for its tags.
+	AdditionalContext string
+	// ToolInput (BeforeTool) is merged over the call's arguments.
+	ToolInput map[string]any
+	// ToolConfig (BeforeToolSelection) is the tools the request offers;
+	// nil leaves them as they are.
+	ToolConfig *HookToolConfig
+	// LLMRequest (BeforeModel) is what the hooks changed of the request,
+	// in Gemini CLI's LLMRequest format: their llm_requests merged over
+	// each other, key by key, in order.
+	LLMRequest map[string]any
+	// LLMResponse is a response in Gemini CLI's LLMResponse format, the
+	// last hook's: for BeforeModel the answer used instead of the model's,
+	// for AfterModel the chunk's replacement.
+	LLMResponse map[string]any
+	// Messages are for the user: the hooks' systemMessages, and each
+	// failure of a hook.
+	Messages []string
+}
+
+// HookToolConfig is the BeforeToolSelection hooks' choice of tools:
+// Mode "NONE" offers none, "ANY" forces a call of AllowedFunctionNames
+// (of any tool when empty), "AUTO" offers AllowedFunctionNames (every
+// tool when empty).
+type HookToolConfig struct {
+	Mode                 string
+	AllowedFunctionNames []string
+}
+
+// fireHook runs the hooks of event name in the session, if any, and
+// tells the user what they said.
+func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
+	out := t.s.fireHook(t.ctx, name, target, input)
+	for _, msg := range out.Messages {
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
+	}
+	return out
+}
+
+func (s *Session) fireHook(ctx context.Context, name, target string, input map[string]any) HookOutcome {
+	h := s.agent.cfg.Hooks
+	if h == nil {
+		return HookOutcome{}
+	}
+	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), PlansDir: s.knownPlansDir(), Target: target, Input: input})
+}
+
+// knownPlansDir is the session's plans directory if it was found already.
+func (s *Session) knownPlansDir() string {
+	s.plansMu.Lock()
+	defer s.plansMu.Unlock()
+	return s.plansDir
+}
+
+// transcriptPath is the file session id is saved in; "" when none.
+func (a *Agent) transcriptPath(id string) string {
+	if a.cfg.Store == nil {
+		return ""
+	}
+	path, err := a.cfg.Store.File(id)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
+// hookContext wraps a hook's additional context as Gemini CLI hands it
+// to the model.
+func hookContext(text string) string { return "<hook_context>" + text + "</hook_context>" }
+
+// What the model and the user are told when a hook stops something, in
+// Gemini CLI's words.
+const (
+	hookStoppedPrefix = "Agent execution stopped by hook: "
+	hookBlockedTool   = "Tool execution blocked: "
+	hookBlockedResult = "Tool result blocked: "
+	hookBlockedPrompt = "Agent execution blocked by hook: "
+)
+
+// hookedCall is a call as the BeforeTool hooks let it run.
+type hookedCall struct {
+	call tools.Call
+	// args are what it runs with; changed the arguments hooks rewrote.
+	args    map[string]any
+	changed []string
+}
+
+// beforeTool runs the BeforeTool hooks on a call of tool, before the
+// approval door sees it, as Gemini CLI 0.61's scheduler does
+// (_processToolCall runs evaluateBeforeToolHook, then checkPolicy and the
+// confirmation: chunk-JDPZ4CE3.js:347767-347778): the hooks hear calls the
+// door then refuses, a call they block is never asked about, and a call
+// they rewrite goes through the door as rewritten. It returns the call
+// to take to the door: call itself, or, when a hook rewrote its
+// arguments, the call built anew from them; or the result to answer
+// with instead, ok false. The model's call, run.fc, is left as the model
+// made it: the history keeps what the model asked for. args are its
+// arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
+// hooks' tool_input.
+func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
+	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
+	out := t.fireHook(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
+	switch {
+	case t.ctx.Err() != nil:
+		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
+	case out.Stop:
+		t.stopByHookLater(out.StopReason)
+		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
+	case out.Block:
+		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
+	case len(out.ToolInput) == 0:
+		return hooked, tools.Result{}, true
+	}
+	changed, err := tools.NormalizeArgs(tool, out.ToolInput)
+	if err == nil {
+		hooked.args, err = tools.NormalizeArgs(tool, hookedArgs(hooked.args, changed))
+	}
+	if err != nil {
+		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+	}
+	hooked.changed = slices.Sorted(maps.Keys(changed))
+	next, err := t.s.build(tool, hooked.args)
+	if err != nil {
+		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
+	}
+	hooked.call = next
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
+	return hooked, tools.Result{}, true
+}
+
+// toolHookInput is the BeforeTool and AfterTool hooks' input about a
+// call of tool with args: tool_name is the tool's name, as Gemini CLI
+// 0.61 names it (an MCP tool's mcp_SERVER_TOOL, also for a call by the
+// name gemini-ls gave it before: tools.Renamed), and an MCP tool's call
+// has its server's mcp_context, as 0.61's has (hookEventHandler
+// fireBeforeToolEvent, chunk-JDPZ4CE3.js:363866).
+func toolHookInput(tool tools.Tool, args map[string]any) map[string]any {
+	input := map[string]any{"tool_name": tool.Name(), "tool_input": args}
+	if m, ok := tool.(mcpContexted); ok {
+		input["mcp_context"] = m.MCPContext()
+	}
+	return input
+}
+
+// mcpContexted is an MCP tool, which tells hooks of its server.
+type mcpContexted interface {
+	MCPContext() map[string]any
+}
+
+// hookedArgs are the arguments a call runs with: the model's (as 0.61
+// names them), with what the BeforeTool hooks changed over them.
+func hookedArgs(args, changed map[string]any) map[string]any {
+	args = maps.Clone(argsOrEmpty(args))
+	maps.Copy(args, changed)
+	return args
+}
+
+// afterTool runs the AfterTool hooks on the result of a call of tool
+// that ran with args, and returns the result the model is told.
+func (t *turn) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
+	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
+	if res.Error != "" {
+		response["llmContent"] = res.Error
+		response["error"] = map[string]any{"message": res.Error}
+	}
+	input := toolHookInput(tool, args)
+	input["tool_response"] = response
+	out := t.fireHook(HookAfterTool, tool.Name(), input)
+	switch {
+	case out.Stop:
+		t.stopByHookLater(out.StopReason)
+		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
+	case out.Block:
+		return tools.Result{Error: hookBlockedResult + out.Reason}
+	case out.AdditionalContext != "":
+		res = appendToResult(res, "\n\n"+hookContext(out.AdditionalContext))
+	}
+	return res
+}
+
+// appendToResult adds text to what the model reads of res.
+func appendToResult(res tools.Result, text string) tools.Result {
+	if res.Error != "" {
+		res.Error += text
+	} else {
+		res.Output += text
+	}
+	return res
+}
+
+// modifiedNote tells the model which arguments a hook rewrote, in Gemini
+// CLI's words.
+func modifiedNote(keys []string) string {
+	return fmt.Sprintf("\n\n[System] Tool input parameters (%s) were modified by a hook before execution.", strings.Join(keys, ", "))
+}
+
+func argsOrEmpty(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return args
+}
+
+func toJSONText(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+// stopByHook ends the turn a hook stopped, and tells the user why.
+func (t *turn) stopByHook(reason string) dialog.PromptResult {
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookStoppedPrefix + reason})
+	return t.stop(dialog.StopEndTurn, nil)
+}
+
+// runHooked runs the turn for the user's prompt text, whose content is
+// input, between the session's hooks: on the session's first prompt the
+// SessionStart hooks, whose context goes before the prompt; then the
+// BeforeAgent hooks, which may add to the prompt, block it (it is not
+// kept) or stop (it is kept, unanswered); and once the model is done,
+// the AfterAgent hooks, which may have it go on with their reason as a
+// new prompt.
+func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
+	if t.s.agent.cfg.Hooks == nil {
+		return t.run(input)
+	}
+	if source := t.s.takeStartSource(); source != "" {
+		out := t.fireHook(HookSessionStart, source, map[string]any{"source": source})
+		if out.AdditionalContext != "" {
+			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
+		}
+	}
+	out := t.fireHook(HookBeforeAgent, "", map[string]any{"prompt": prompt})
+	switch {
+	case out.Stop:
+		t.s.chat.record(input)
+		return t.stopByHook(out.StopReason)
+	case out.Block:
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return t.stop(dialog.StopEndTurn, nil)
+	case out.AdditionalContext != "":
+		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
+	}
+	res := t.run(input)
+	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
+		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		switch {
+		case out.Stop:
+			return t.stopByHook(out.StopReason)
+		case !out.Block:
+			return res
+		}
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
+	}
+	return res
+}
+
+// takeStartSource is what started the session if its SessionStart hooks
+// have not run yet, and marks them run.
+func (s *Session) takeStartSource() string {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	source := s.startSource
+	s.startSource = ""
+	return source
+}
+
+// Close runs the SessionEnd hooks (reason "exit") of the live sessions
+// whose SessionStart hooks ran, for a front end that is exiting; what the
+// hooks say goes to the log, as nobody is there to read it. Then it kills
+// every session's background processes.
+func (a *Agent) Close(ctx context.Context) {
+	a.mu.Lock()
+	var started, live []*Session
+	for _, s := range a.sessions {
+		live = append(live, s)
+		if s.startSource == "" {
+			started = append(started, s)
+		}
+	}
+	a.mu.Unlock()
+	defer func() {
+		for _, s := range live {
+			s.closeBackground()
+		}
+		if a.cfg.Store != nil {
+			a.cfg.Store.Wait() // the last saves' fsyncs: on disk at a clean exit
+		}
+	}()
+	if a.cfg.Hooks == nil {
+		return
+	}
+	for _, s := range started {
+		out := s.fireHook(ctx, HookSessionEnd, "exit", map[string]any{"reason": "exit"})
+		for _, msg := range out.Messages {
+			a.cfg.Logger.Info("SessionEnd hook", zap.String("sessionId", s.id), zap.String("message", msg))
+		}
+	}
+}
+
+// promptText is the prompt as the BeforeAgent and AfterAgent hooks read
+// it: what the user typed, else (a command's expansion) the text of its
+// parts.
+func promptText(in dialog.Input, parts []*genai.Part) string {
+	if strings.TrimSpace(in.Text) != "" {
+		return in.Text
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// selectTools runs the BeforeToolSelection hooks on a request to model
+// with contents that offers tools, and applies their choice to config:
+// NONE offers no tool, ANY has the model call one of those named (any
+// when none is), AUTO with names offers only those. Gemini's API takes
+// names with ANY alone, so AUTO's are applied by leaving the others out.
+func (t *turn) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
+		return
+	}
+	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents, config)})
+	tc := out.ToolConfig
+	if tc == nil {
+		return
+	}
+	switch tc.Mode {
+	case "NONE":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
+	case "ANY":
+		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: tc.AllowedFunctionNames}}
+	default:
+		if len(tc.AllowedFunctionNames) == 0 {
+			return
+		}
+		var kept []*genai.FunctionDeclaration
+		for _, d := range config.Tools[0].FunctionDeclarations {
+			if slices.Contains(tc.AllowedFunctionNames, d.Name) {
+				kept = append(kept, d)
+			}
+		}
+		config.Tools = []*genai.Tool{{FunctionDeclarations: kept}}
+		if len(kept) == 0 {
+			config.Tools = nil
+		}
+	}
+}
+
+// notifyPermission fires the Notification hooks before the user is
+// asked about a call of kind (a tools.Confirmation's) titled title
+// (notification_type "ToolPermission"), with Gemini CLI's message and
+// details. They only observe: what they say goes to the log.
+func (t *turn) notifyPermission(kind, title string, details map[string]any) {
+	if h := t.s.agent.cfg.Hooks; h != nil && h.Handles(HookNotification) {
+		t.s.agent.notify(t.ctx, t.s.id, kind, title, details)
+	}
+}
+
+// notify fires the Notification hooks of session sessionID.
+func (a *Agent) notify(ctx context.Context, sessionID, kind, title string, details map[string]any) {
+	kind = notificationKind(kind)
+	details["type"], details["title"] = kind, title
+	message := "Tool requires confirmation"
+	if what, ok := map[string]string{"edit": "editing", "exec": "execution", "mcp": "MCP", "info": "information"}[kind]; ok {
+		message = fmt.Sprintf("Tool %s requires %s", title, what)
+	}
+	out := a.cfg.Hooks.Fire(ctx, HookEvent{Name: HookNotification, SessionID: sessionID, TranscriptPath: a.transcriptPath(sessionID),
+		Input: map[string]any{"notification_type": "ToolPermission", "message": message, "details": details}})
+	for _, msg := range out.Messages {
+		a.cfg.Logger.Info("Notification hook", zap.String("sessionId", sessionID), zap.String("message", msg))
+	}
+}
+
+// notificationKind is a confirmation's kind as Gemini CLI names it.
+func notificationKind(kind string) string {
+	switch kind {
+	case "execute":
+		return "exec"
+	case "edit", "mcp":
+		return kind
+	}
+	return "info"
+}
+
+// hookEnd is a model hook ending the turn: a stop ("continue": false) or
+// a block.
+type hookEnd struct {
+	stop   bool
+	reason string
+}
+
+func (e *hookEnd) Error() string {
+	if e.stop {
+		return hookStoppedPrefix + e.reason
+	}
+	return hookBlockedPrompt + e.reason
+}
+
+// endByHook ends the turn a model hook ended, telling the user why. The
+// input stays in the history unanswered, as after a failed request; the
+// AfterAgent hooks do not run.
+func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
+	t.hookStop = end.reason
+	if end.stop {
+		return t.stopByHook(end.reason)
+	}
+	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + end.reason})
+	return t.stop(dialog.StopEndTurn, nil)
+}
+
+// beforeModel runs the BeforeModel hooks on req. It returns the request
+// to send, as they changed it, or the answer they gave instead of the
+// model's (nil when none); a *hookEnd when they stopped or blocked the
+// request. A hook's llm_response is the answer whether or not it also
+// blocks, as the documentation says (Gemini CLI itself reads it only
+// with a block, which is then shown too).
+func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateContentResponse, error) {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || !h.Handles(HookBeforeModel) {
+		return req, nil, nil
+	}
+	out := t.fireHook(HookBeforeModel, "", map[string]any{"llm_request": hookRequest(t.s.agent.activeModel(), req.contents, req.config)})
+	if t.ctx.Err() != nil {
+		return req, nil, t.ctx.Err()
+	}
+	if out.Stop {
+		return req, nil, &hookEnd{stop: true, reason: out.StopReason}
+	}
+	var answer *genai.GenerateContentResponse
+	if out.LLMResponse != nil {
+		resp, err := syntheticResponse(out.LLMResponse)
+		if err != nil {
+			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
+		}
+		answer = resp
+	}
+	switch {
+	case out.Block && answer == nil:
+		return req, nil, &hookEnd{reason: out.Reason}
+	case out.Block:
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		return req, answer, nil
+	case answer != nil:
+		return req, answer, nil
+	case out.LLMRequest == nil:
+		return req, nil, nil
+	}
+	changed, err := applyHookRequest(req, out.LLMRequest)
+	if err != nil {
+		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
+		return req, nil, nil
+	}
+	return changed, nil, nil
+}
+
+// afterModel fires the AfterModel hooks on each chunk of one streamed
+// answer, as Gemini CLI does; nil when none are configured.
+type afterModel struct {
+	t *turn
+	// request is the request as the hooks read it, made once.
+	request map[string]any
+	// told are the messages already shown for this answer: a hook that
+	// fails on every chunk is reported once, as in Gemini CLI.
+	told map[string]bool
+}
+
+func (t *turn) afterModel(model string, req modelRequest) *afterModel {
+	h := t.s.agent.cfg.Hooks
+	if h == nil || !h.Handles(HookAfterModel) {
+		return nil
+	}
+	return &afterModel{t: t, request: hookRequest(model, req.contents, req.config), told: map[string]bool{}}
+}
+
+// fire returns the chunk as the hooks left it, or a *hookEnd.
+func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateContentResponse, error) {
+	t := m.t
+	out := t.s.fireHook(t.ctx, HookAfterModel, "", map[string]any{"llm_request": m.request, "llm_response": hookResponse(resp)})
+	for _, msg := range out.Messages {
+		m.tell(msg)
+	}
+	switch {
+	case t.ctx.Err() != nil:
+		return nil, t.ctx.Err()
+	case out.Stop:
+		return nil, &hookEnd{stop: true, reason: out.StopReason}
+	case out.Block:
+		return nil, &hookEnd{reason: out.Reason}
+	case out.LLMResponse == nil:
+		return resp, nil
+	}
+	replaced, _, err := replaceResponse(resp, out.LLMResponse)
+	if err != nil {
+		m.tell(fmt.Sprintf("An AfterModel hook's llm_response was ignored: %v.", err))
+	}
+	return replaced, nil
+}
+
+func (m *afterModel) tell(msg string) {
+	if !m.told[msg] {
+		m.told[msg] = true
+		m.t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
+	}
+}

@@ -1,0 +1,431 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
+)
+
+// backoff paces the retries of one request: the attempts made and the
+// next delay.
+type backoff struct {
+	p        dialog.RetryPolicy // with defaults
+	attempts int
+	delay    time.Duration
+}
+
+func newBackoff(p dialog.RetryPolicy) *backoff {
+	p = p.WithDefaults()
+	return &backoff{p: p, delay: p.InitialDelay}
+}
+
+// reset starts counting afresh, as after a switch to another model.
+func (b *backoff) reset() {
+	b.attempts, b.delay = 0, b.p.InitialDelay
+}
+
+// next counts a failed attempt and returns how long to wait before the
+// next one, or false when err is not worth retrying (see classify) or the
+// attempts are used up.
+func (b *backoff) next(err error) (time.Duration, bool) {
+	b.attempts++
+	switch kind := classify(err); {
+	case b.attempts >= b.p.MaxAttempts:
+		return 0, false
+	case kind != failTransient && kind != failBroken:
+		return 0, false // failUnreachable too: see there
+	}
+	if d, ok := serverDelay(err); ok {
+		// The server knows best; start backing off afresh afterwards.
+		b.delay = b.p.InitialDelay
+		return d, true
+	}
+	jitter := float64(b.delay) * 0.3 * (b.p.Rand()*2 - 1)
+	wait := max(0, b.delay+time.Duration(jitter))
+	b.delay = min(b.p.MaxDelay, b.delay*2)
+	return wait, true
+}
+
+// retrying runs fn until it succeeds, fails with an error that is not worth
+// retrying (a connection that could not be made is not: see
+// failUnreachable), runs out of attempts, or ctx ends. onRetry, when set,
+// hears of each retry before the wait.
+func retrying(ctx context.Context, p dialog.RetryPolicy, fn func() error, onRetry func(attempt int, err error, wait time.Duration)) error {
+	b := newBackoff(p)
+	for {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		if down := unreachable(err); down != nil {
+			err = down
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		wait, ok := b.next(err)
+		if !ok {
+			return err
+		}
+		if onRetry != nil {
+			onRetry(b.attempts, err, wait)
+		}
+		if err := b.p.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// failure is what a failed model request calls for.
+type failure int
+
+const (
+	// failFinal: not worth retrying (a bad request, a blocked prompt).
+	failFinal failure = iota
+	// failTransient: a rate limit or server error (429, 499, 5xx),
+	// retried with the RetryPolicy.
+	failTransient
+	// failQuota: a quota that will not come back soon (a daily or Pro
+	// quota, a limit of 0, a wait of more than maxServerDelay). Retrying
+	// is pointless; a fallback model may help.
+	failQuota
+	// failBroken: the connection broke (reset, unexpected EOF, a torn
+	// chunk), retried as a stream that broke off.
+	failBroken
+	// failUnreachable: no connection could be made (refused, no route,
+	// unknown host): nothing was sent, and it is no rate limit that a
+	// wait of seconds lifts. Only the chat request retries it, a few
+	// times quickly, telling the user each time (turn.stream); any other
+	// request (routing, a loop check, compression, a tool's) fails at
+	// once, for the chat request goes to the same endpoint and says so.
+	failUnreachable
+)
+
+// maxServerDelay is the longest server-given wait still worth waiting
+// (Gemini CLI's MAX_RETRYABLE_DELAY_SECONDS); a longer one is a quota that
+// is used up.
+const maxServerDelay = 5 * time.Minute
+
+func classify(err error) failure {
+	var apiErr genai.APIError
+	if errors.As(err, &apiErr) {
+		switch {
+		case apiErr.Code == 429 || apiErr.Code == 499 || apiErr.Code == 503:
+			if quotaExhausted(apiErr) {
+				return failQuota
+			}
+			return failTransient
+		case apiErr.Code >= 500 && apiErr.Code <= 599:
+			return failTransient
+		}
+		return failFinal
+	}
+	if unreachable(err) != nil {
+		return failUnreachable
+	}
+	if brokenConnection(err) {
+		return failBroken
+	}
+	return failFinal
+}
+
+// brokenConnection reports whether err is the transport failing: what
+// Gemini CLI retries as ECONNRESET, ETIMEDOUT, EPIPE, "fetch failed" and
+// "incomplete json segment".
+func brokenConnection(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var opErr *net.OpError
+	var netErr net.Error
+	var syntaxErr *json.SyntaxError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
+		errors.As(err, &opErr) || errors.As(err, &netErr) && netErr.Timeout() || errors.As(err, &syntaxErr)
+}
+
+// UnreachableError is a model request that never reached the server: no
+// connection to Endpoint could be made. Nothing was sent or received, so
+// nothing broke off; a chat request retries it as an answer that broke
+// off before any of it was shown, other requests not at all
+// (failUnreachable).
+type UnreachableError struct {
+	// Endpoint is where the request went: the URL's scheme and host
+	// ("http://127.0.0.1:8080"), else the address dialled.
+	Endpoint string
+	// Proxy is the proxy that could not be reached on the way there; ""
+	// when none was used.
+	Proxy string
+	// Cause is the transport's error.
+	Cause error
+	// Attempts is how many attempts in a row failed in the transport,
+	// this one last, when the prompt ends with it; 0 on each retry.
+	Attempts int
+}
+
+func (e *UnreachableError) Error() string {
+	msg := "could not connect to " + e.Endpoint
+	if e.Proxy != "" {
+		msg = fmt.Sprintf("could not connect to the proxy %s (for %s)", e.Proxy, e.Endpoint)
+	}
+	msg += ": " + dialFailure(e.Cause)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (%d attempts)", e.Attempts)
+	}
+	return msg
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Cause }
+
+// unreachable is err as an *UnreachableError when it is a failure to
+// connect (a dial, or a proxy's), nil when it is not.
+func unreachable(err error) *UnreachableError {
+	if down, ok := errors.AsType[*UnreachableError](err); ok {
+		return down
+	}
+	opErr, ok := errors.AsType[*net.OpError](err)
+	if !ok || opErr.Op != "dial" && opErr.Op != "proxyconnect" {
+		return nil
+	}
+	down := &UnreachableError{Cause: err}
+	if urlErr, ok := errors.AsType[*url.Error](err); ok {
+		if u, perr := url.Parse(urlErr.URL); perr == nil && u.Host != "" {
+			down.Endpoint = u.Scheme + "://" + u.Host
+		}
+	}
+	dialled := opErr
+	if opErr.Op == "proxyconnect" {
+		// The transport wraps the dial of the proxy, which has its address.
+		if inner, ok := errors.AsType[*net.OpError](opErr.Err); ok {
+			dialled = inner
+		}
+		down.Proxy = "(unknown address)"
+		if dialled.Addr != nil {
+			down.Proxy = dialled.Addr.String()
+		}
+	}
+	if down.Endpoint == "" {
+		down.Endpoint = "the model server"
+		if dialled.Addr != nil && down.Proxy == "" {
+			down.Endpoint = dialled.Addr.String()
+		}
+	}
+	return down
+}
+
+// dialFailure is why a connection could not be made, in the system's
+// words ("connection refused", "lookup x: no such host"), without the
+// layers of operations around them.
+func dialFailure(err error) string {
+	var opErr *net.OpError
+	for errors.As(err, &opErr) {
+		err = opErr.Err
+	}
+	if sysErr, ok := errors.AsType[*os.SyscallError](err); ok {
+		err = sysErr.Err
+	}
+	if err == nil {
+		return "the connection failed"
+	}
+	return err.Error()
+}
+
+// limitZero matches "limit: 0" (and not "limit: 0.5" or "limit: 05"): a
+// quota this project does not have at all.
+var limitZero = lazyregexp.New(`(?i)limit:\s*0(?:$|[^0-9.]|\.(?:$|[^0-9]))`)
+
+// quotaExhausted reports whether a 429/499/503 says the quota is used up
+// for long, as Gemini CLI's classifyGoogleError reads it
+// (TerminalQuotaError).
+func quotaExhausted(apiErr genai.APIError) bool {
+	if limitZero.MatchString(apiErr.Message) {
+		return true
+	}
+	// Gemini CLI's Pro quota message ("Quota exceeded for quota metric
+	// 'Gemini 2.5 Pro Requests'").
+	if strings.Contains(apiErr.Message, "Quota exceeded for quota metric 'Gemini") && strings.Contains(apiErr.Message, "Pro Requests'") {
+		return true
+	}
+	for _, d := range apiErr.Details {
+		typ, _ := d["@type"].(string)
+		switch {
+		case strings.HasSuffix(typ, "google.rpc.QuotaFailure"):
+			violations, _ := d["violations"].([]any)
+			for _, v := range violations {
+				m, _ := v.(map[string]any)
+				id, _ := m["quotaId"].(string)
+				if strings.Contains(id, "PerDay") || strings.Contains(id, "Daily") {
+					return true
+				}
+			}
+		case strings.HasSuffix(typ, "google.rpc.ErrorInfo"):
+			switch reason, _ := d["reason"].(string); reason {
+			case "QUOTA_EXHAUSTED", "INSUFFICIENT_G1_CREDITS_BALANCE":
+				return true
+			}
+		}
+	}
+	if d, ok := serverDelay(apiErr); ok && d > maxServerDelay {
+		return true
+	}
+	return false
+}
+
+// retryInMessage matches Gemini's "Please retry in 12.5s." hint.
+var retryInMessage = lazyregexp.New(`(?i)retry (?:in|after) ([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\b`)
+
+// serverDelay is how long the server asked us to wait, on any status: a
+// RetryInfo retryDelay in the error details (where the transport also puts
+// a Retry-After header), else a "retry in" hint in the message.
+func serverDelay(err error) (time.Duration, bool) {
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) {
+		return 0, false
+	}
+	for _, d := range apiErr.Details {
+		typ, _ := d["@type"].(string)
+		if !strings.HasSuffix(typ, "google.rpc.RetryInfo") {
+			continue
+		}
+		if s, ok := d["retryDelay"].(string); ok {
+			if v, err := time.ParseDuration(s); err == nil && v >= 0 {
+				return v, true
+			}
+		}
+	}
+	if m := retryInMessage.FindStringSubmatch(apiErr.Message); m != nil {
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err == nil {
+			unit := time.Second
+			if strings.EqualFold(m[2], "ms") {
+				unit = time.Millisecond
+			}
+			return time.Duration(v * float64(unit)), true
+		}
+	}
+	return 0, false
+}
+
+// retryReason says in words why a request is tried again.
+func retryReason(err error) string {
+	var apiErr genai.APIError
+	var cut *AnswerCutOffError
+	var down *UnreachableError
+	switch {
+	case errors.As(err, &down):
+		return down.Error()
+	case errors.As(err, &cut):
+		return cut.what() + " before any answer was shown"
+	case errors.As(err, &apiErr):
+		what := "the model server failed"
+		switch {
+		case classify(apiErr) == failQuota:
+			what = "the model's quota is used up"
+		case apiErr.Code == 429:
+			what = "the model is rate-limited"
+		case apiErr.Code == 503:
+			what = "the model is overloaded"
+		case apiErr.Code == 499:
+			what = "the model server cancelled the request"
+		}
+		return fmt.Sprintf("%s (%s)", what, apiStatus(apiErr))
+	}
+	return err.Error()
+}
+
+// AnswerCutOffError is a model answer whose stream broke off or ended
+// without a finish reason. Before anything was shown it is retried; after,
+// a retry would repeat what the user saw, so the turn ends with it: the
+// partial text stays in the transcript (PromptResult.Text) but not in the
+// conversation, and the calls it made are not run.
+type AnswerCutOffError struct {
+	// Cause is the transport or server error; nil when the stream simply
+	// ended without a finish reason.
+	Cause error
+	// Calls is the number of function calls received and not run.
+	Calls int
+}
+
+func (e *AnswerCutOffError) what() string {
+	if e.Cause == nil {
+		return "the model's answer ended without a finish reason"
+	}
+	return fmt.Sprintf("the model's answer stream broke off (%v)", e.Cause)
+}
+
+func (e *AnswerCutOffError) Error() string {
+	msg := "the answer was cut off: " + e.what()
+	if e.Calls > 0 {
+		msg += fmt.Sprintf("; the %d tool call(s) it made were not run", e.Calls)
+	}
+	return msg + ". The partial answer was not kept in the conversation; ask again to continue."
+}
+
+func (e *AnswerCutOffError) Unwrap() error { return e.Cause }
+
+// Streams that break off before anything was shown are retried as Gemini
+// CLI retries an InvalidStreamError mid-stream: 4 attempts in all, waiting
+// 1 s, 2 s, 4 s.
+const (
+	cutOffAttempts = 4
+	cutOffDelay    = time.Second
+)
+
+// gaveUp is the error after n answers in a row broke off before any of
+// them was shown.
+func (e *AnswerCutOffError) gaveUp(n int) error {
+	msg := fmt.Sprintf("the model's answer broke off %d times in a row before any of it was shown: ", n)
+	if e.Cause == nil {
+		return errors.New(msg + "it ended without a finish reason")
+	}
+	return fmt.Errorf("%s%w", msg, e.Cause)
+}
+
+// persistentRateLimit is how many 429s in a row make a Pro model's rate
+// limit persistent enough to offer the fallback model (Gemini CLI's
+// consecutive429Count).
+const persistentRateLimit = 2
+
+// apiCode is err's HTTP status, 0 when it is not an API error.
+func apiCode(err error) int {
+	var apiErr genai.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.Code
+	}
+	return 0
+}
+
+// apiStatus names err's status as "429 RESOURCE_EXHAUSTED".
+func apiStatus(err error) string {
+	var apiErr genai.APIError
+	if !errors.As(err, &apiErr) {
+		return err.Error()
+	}
+	if apiErr.Status == "" {
+		return strconv.Itoa(apiErr.Code)
+	}
+	return fmt.Sprintf("%d %s", apiErr.Code, apiErr.Status)
+}
+
+// wait tells the log and the user that a request failed with err and is
+// tried again after d, then waits d unless the prompt is cancelled first.
+func (t *turn) wait(model string, attempt int, d time.Duration, reason string, err error) error {
+	a := t.s.agent
+	a.log.retry(model, t.promptID, attempt, err, d)
+	t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
+	return a.cfg.Retry.WithDefaults().Sleep(t.ctx, d)
+}

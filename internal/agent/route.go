@@ -1,0 +1,155 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
+)
+
+// Routing of an auto model, as Gemini CLI 0.61's ModelRouterService does it
+// for a Gemini API key: once per user prompt (a tool call's continuation
+// stays on the model the prompt was routed to), a classifier on
+// 0.61's classifier model config reads the last turns of the history and the prompt
+// and answers with JSON; whatever goes wrong (an error, no JSON, an answer
+// outside the schema) the prompt goes to models.Resolve of the auto, as
+// 0.61's DefaultStrategy sends it.
+
+// classifierAttempts is how often the classifier is asked while it answers
+// no JSON or fails: 0.61's generateJson default, five attempts.
+const classifierAttempts = 5
+
+// complexityThreshold: a complexity score at or above it routes to Pro, as
+// 0.61's default (getResolvedClassifierThreshold, 90).
+const complexityThreshold = 90
+
+// route picks the model of a prompt whose input is input, the history
+// before it being history; "" when the agent's model is not an auto.
+func (t *turn) route(history []*genai.Content, input *genai.Content) string {
+	a := t.s.agent
+	if t.requests > 0 {
+		// A prompt is routed once: recovering from a loop (stopLoop) goes
+		// on with the model the prompt was routed to.
+		return t.routed
+	}
+	configured := a.configuredModel()
+	if !models.IsAuto(configured) || hasFunctionResponse(input) {
+		return ""
+	}
+	// 0.61's ApprovalModeStrategy, ahead of the classifier: plan mode
+	// plans on Pro, an approved plan is carried out on Flash.
+	if !a.cfg.NoPlanRouting {
+		if t.s.ApprovalMode() == dialog.ApprovalPlan {
+			return models.ResolveRouted(configured, models.ChoicePro)
+		}
+		if t.s.ApprovedPlan() != "" {
+			return models.ResolveRouted(configured, models.ChoiceFlash)
+		}
+	}
+	numerical := models.NumericalClassifier(configured)
+	var contents []*genai.Content
+	var system string
+	var schema map[string]any
+	if numerical {
+		contents, system, schema = numericalContext(history), numericalClassifierPrompt, numericalSchema()
+	} else {
+		contents, system, schema = binaryContext(history), binaryClassifierPrompt, binarySchema()
+	}
+	contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: textParts(input)})
+	fallback := models.Resolve(configured)
+	// 0.61's "classifier" model config: its flash-lite model resolves to
+	// the latest Flash-Lite, which takes that model's chat config (the
+	// alias's maxOutputTokens and thinking budget are not sent).
+	text, err := t.utilityJSON("the routing request", models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
+	if err != nil {
+		return fallback
+	}
+	choice, ok := classifierChoice(text, numerical)
+	if !ok {
+		return fallback
+	}
+	return models.ResolveRouted(configured, choice)
+}
+
+// classifierChoice reads the classifier's JSON answer.
+func classifierChoice(text string, numerical bool) (models.Choice, bool) {
+	if numerical {
+		var ans struct {
+			Reasoning *string  `json:"complexity_reasoning"`
+			Score     *float64 `json:"complexity_score"`
+		}
+		if json.Unmarshal([]byte(text), &ans) != nil || ans.Reasoning == nil || ans.Score == nil || *ans.Score < 1 || *ans.Score > 100 {
+			return "", false
+		}
+		if *ans.Score >= complexityThreshold {
+			return models.ChoicePro, true
+		}
+		return models.ChoiceFlash, true
+	}
+	var ans struct {
+		Reasoning *string `json:"reasoning"`
+		Choice    string  `json:"model_choice"`
+	}
+	if json.Unmarshal([]byte(text), &ans) != nil || ans.Reasoning == nil {
+		return "", false
+	}
+	switch c := models.Choice(ans.Choice); c {
+	case models.ChoiceFlash, models.ChoicePro:
+		return c, true
+	}
+	return "", false
+}
+
+// numericalContext is the history the complexity classifier reads: the
+// last 8 contents, from the first that is neither a call nor a response.
+func numericalContext(history []*genai.Content) []*genai.Content {
+	slice := history[max(0, len(history)-8):]
+	for i, c := range slice {
+		if !isCallOrResponse(c) {
+			return append([]*genai.Content(nil), slice[i:]...)
+		}
+	}
+	return nil
+}
+
+// binaryContext is the history the flash-or-pro classifier reads: of the
+// last 20 contents, the last 4 that are neither calls nor responses.
+func binaryContext(history []*genai.Content) []*genai.Content {
+	var clean []*genai.Content
+	for _, c := range history[max(0, len(history)-20):] {
+		if !isCallOrResponse(c) {
+			clean = append(clean, c)
+		}
+	}
+	return clean[max(0, len(clean)-4):]
+}
+
+// isCallOrResponse is 0.61's isFunctionCall || isFunctionResponse: a
+// content all of whose parts are calls, or all responses.
+func isCallOrResponse(c *genai.Content) bool {
+	if len(c.Parts) == 0 {
+		return false
+	}
+	calls, responses := true, true
+	for _, p := range c.Parts {
+		calls = calls && p.FunctionCall != nil
+		responses = responses && p.FunctionResponse != nil
+	}
+	return calls || responses
+}
+
+// textParts is the prompt as the classifier gets it: each part's text
+// alone (0.61 sanitizes the request so), other parts as they are.
+func textParts(c *genai.Content) []*genai.Part {
+	out := make([]*genai.Part, 0, len(c.Parts))
+	for _, p := range c.Parts {
+		if p.Text != "" {
+			out = append(out, &genai.Part{Text: p.Text})
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

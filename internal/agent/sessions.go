@@ -1,0 +1,229 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
+)
+
+// NewSession starts a conversation with an empty history and a random id.
+func (a *Agent) NewSession() *Session {
+	s, _ := a.openNew(sessionstore.NewID())
+	return s
+}
+
+// NewSessionWithID is NewSession with the id given, as Gemini CLI's
+// --session-id: an id that is not valid (sessionstore.ValidateID), or
+// that names a session live or saved, is refused (dialog.ErrSessionExists).
+func (a *Agent) NewSessionWithID(ctx context.Context, id string) (*Session, error) {
+	if err := sessionstore.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if a.persists() {
+		_, err := a.cfg.Store.Load(ctx, id)
+		switch {
+		case err == nil:
+			return nil, fmt.Errorf("%w: %s", dialog.ErrSessionExists, id)
+		case !errors.Is(err, sessionstore.ErrNotFound):
+			return nil, fmt.Errorf("looking for session %s: %w", id, err)
+		}
+	}
+	return a.openNew(id)
+}
+
+// openNew makes a new session of id live, unless one with it is.
+func (a *Agent) openNew(id string) (*Session, error) {
+	now := a.cfg.Now().UTC()
+	s := a.newSession(id, a.root(), now)
+	s.updated = now
+	s.startSource = "startup"
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, live := a.sessions[id]; live {
+		return nil, fmt.Errorf("%w: %s", dialog.ErrSessionExists, id)
+	}
+	a.sessions[s.id] = s
+	a.touch(s)
+	return s, nil
+}
+
+// newSession is a session with an empty history and nothing allowed by
+// the user yet, not yet live: new, or about to be filled from disk.
+func (a *Agent) newSession(id, root string, created time.Time) *Session {
+	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
+	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.annotations, a.cfg.AllowedKeys, a.cfg.TrustedTools)
+	s.approvals.policy = a.cfg.Policy
+	return s
+}
+
+// Session returns the session with id: a live one, else one read back
+// from disk. An id that names none is an *UnknownSessionError.
+func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
+	a.mu.Lock()
+	s, ok := a.sessions[id]
+	dropped := a.closed[id]
+	a.mu.Unlock()
+	switch {
+	case ok:
+		return s, nil
+	case dropped:
+		return nil, &dialog.UnknownSessionError{SessionID: id, Dropped: true}
+	}
+	return a.resume(ctx, id)
+}
+
+// EndSession forgets the session with id and kills its background
+// processes; a prompt it is running finishes.
+func (a *Agent) EndSession(id string) {
+	a.mu.Lock()
+	s := a.sessions[id]
+	delete(a.sessions, id)
+	a.forget(id)
+	a.mu.Unlock()
+	if s != nil {
+		s.closeBackground()
+	}
+}
+
+// forget drops what the memory keeps per session (the context files a
+// session was shown); a.mu is held. A resumed session is shown them anew.
+func (a *Agent) forget(id string) {
+	if m, ok := a.cfg.Memory.(interface{ EndSession(string) }); ok {
+		m.EndSession(id)
+	}
+}
+
+// LiveSessions lists the sessions in memory, in no particular order.
+func (a *Agent) LiveSessions() []dialog.SessionInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	list := make([]dialog.SessionInfo, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		list = append(list, s.info())
+	}
+	return list
+}
+
+// root is the workspace root sessions are filed under.
+func (a *Agent) root() string {
+	if ws := a.cfg.Workspace; ws != nil && len(ws.Roots()) > 0 {
+		return ws.Roots()[0]
+	}
+	return ""
+}
+
+// touch marks s as just used and drops the least recently used idle
+// sessions beyond MaxLiveSessions; a.mu is held.
+func (a *Agent) touch(s *Session) {
+	a.uses++
+	s.lastUse = a.uses
+	for len(a.sessions) > dialog.MaxLiveSessions {
+		var oldest *Session
+		for _, c := range a.sessions {
+			if c == s || c.busy() {
+				continue
+			}
+			if oldest == nil || c.lastUse < oldest.lastUse {
+				oldest = c
+			}
+		}
+		if oldest == nil {
+			return
+		}
+		delete(a.sessions, oldest.id)
+		a.forget(oldest.id)
+		// Nobody could list or read its background processes any more.
+		go oldest.closeBackground()
+		if !a.persists() {
+			a.closed[oldest.id] = true
+		}
+		a.cfg.Logger.Info("dropped the least recently used session from memory",
+			zap.String("sessionId", oldest.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
+	}
+}
+
+// persists reports whether sessions are saved to disk.
+func (a *Agent) persists() bool { return a.cfg.Store != nil }
+
+// begin claims s for a prompt, titling it by its first one.
+func (s *Session) begin(ctx context.Context, text string) error {
+	if err := s.hold(ctx); err != nil {
+		return err
+	}
+	a := s.agent
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sessions[s.id] != s {
+		// Dropped from memory since it was looked up, or ended.
+		<-s.running
+		return &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+	}
+	if s.title == "" {
+		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+		s.title = ellipsis.Cut(line, 80)
+	}
+	s.prompts++
+	s.updated = a.cfg.Now().UTC()
+	a.touch(s)
+	return nil
+}
+
+// hold waits for s to run nothing else (or for ctx), then holds it
+// until end. The host runs one thing at a time in a session, so only a
+// caller of the agent's own ever waits.
+func (s *Session) hold(ctx context.Context) error {
+	select {
+	case s.running <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// lock is hold for what cannot be cancelled.
+func (s *Session) lock() { s.running <- struct{}{} }
+
+// end releases s after a prompt.
+func (s *Session) end() { <-s.running }
+
+// busy reports whether s is running a prompt.
+func (s *Session) busy() bool { return len(s.running) > 0 }
+
+// Info is what a session list shows of s now.
+func (s *Session) Info() dialog.SessionInfo {
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	return s.info()
+}
+
+// info is what a session list shows of s; s.agent.mu is held.
+func (s *Session) info() dialog.SessionInfo {
+	return dialog.SessionInfo{
+		ID:        s.id,
+		Title:     s.title,
+		Root:      s.root,
+		CreatedAt: s.created,
+		UpdatedAt: s.updated,
+		Prompts:   s.prompts,
+		Usage:     s.usage,
+		Live:      true,
+	}
+}
+
+// sessionUsage is the session's token usage before the running prompt.
+func (s *Session) sessionUsage() dialog.Usage {
+	if s.parent != nil {
+		return s.parent.sessionUsage()
+	}
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	return s.usage
+}

@@ -1,0 +1,94 @@
+package agent_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/telemetry"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// recorded is every event the agent told telemetry.
+type recorded struct {
+	mu        sync.Mutex
+	prompts   []telemetry.UserPrompt
+	requests  []telemetry.APIRequest
+	responses []telemetry.APIResponse
+	errors    []telemetry.APIError
+	calls     []telemetry.ToolCall
+}
+
+func (r *recorded) Config(telemetry.StartSession) {}
+func (r *recorded) UserPrompt(e telemetry.UserPrompt) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.prompts = append(r.prompts, e)
+}
+func (r *recorded) APIRequest(e telemetry.APIRequest) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests = append(r.requests, e)
+}
+func (r *recorded) APIResponse(e telemetry.APIResponse) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.responses = append(r.responses, e)
+}
+func (r *recorded) APIError(e telemetry.APIError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errors = append(r.errors, e)
+}
+func (r *recorded) ToolCall(e telemetry.ToolCall) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, e)
+}
+
+// TestTelemetryEvents: a prompt, its model requests and their answers, a
+// tool call the user accepted and a failed request reach Config.Telemetry
+// with the facts 0.61's events carry.
+func TestTelemetryEvents(t *testing.T) {
+	calls := geminitest.CallTurn(geminitest.Call(tools.ShellName, map[string]any{"command": "go test"}))
+	calls.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 10, CandidatesTokenCount: 4, CachedContentTokenCount: 6, TotalTokenCount: 14}
+	done := geminitest.TextTurn("all green")
+	srv := geminitest.NewTestServer(t, calls, done, geminitest.ErrorTurn(400, "bad request"))
+	rec := &recorded{}
+	sh := &shellTool{}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: always(dialog.ProceedOnce), Telemetry: rec})
+	s := a.NewSession()
+	if res, _ := prompt(t, s, "run the tests"); res.StopReason != dialog.StopEndTurn {
+		t.Fatalf("prompt = %+v", res)
+	}
+	prompt(t, s, "again")
+
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.prompts) != 2 || rec.prompts[0].Prompt != "run the tests" || rec.prompts[0].SessionID != s.ID() || rec.prompts[0].PromptID == "" {
+		t.Errorf("user prompts = %+v", rec.prompts)
+	}
+	if len(rec.requests) != 3 || rec.requests[0].Model != "gemini-test" || !strings.Contains(rec.requests[0].RequestText, "run the tests") {
+		t.Errorf("api requests = %+v", rec.requests)
+	}
+	if len(rec.responses) != 2 {
+		t.Fatalf("api responses = %+v", rec.responses)
+	}
+	if u := rec.responses[0].Usage; u != (telemetry.Usage{Input: 10, Output: 4, Cached: 6, Total: 14}) || rec.responses[1].ResponseText != "all green" {
+		t.Errorf("api responses = %+v", rec.responses)
+	}
+	if rec.responses[0].PromptID != rec.prompts[0].PromptID {
+		t.Errorf("response prompt_id %q, prompt's %q", rec.responses[0].PromptID, rec.prompts[0].PromptID)
+	}
+	if len(rec.calls) != 1 || rec.calls[0].Name != tools.ShellName || !rec.calls[0].Success || rec.calls[0].Decision != "accept" || rec.calls[0].Args["command"] != "go test" {
+		t.Errorf("tool calls = %+v", rec.calls)
+	}
+	if len(rec.errors) != 1 || rec.errors[0].StatusCode != 400 || rec.errors[0].PromptID != rec.prompts[1].PromptID {
+		t.Errorf("api errors = %+v", rec.errors)
+	}
+}

@@ -1,0 +1,134 @@
+package login
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gemini-ls/gemini-ls/internal/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// maxAnswer bounds what is read of the user-info answer and the accounts
+// file.
+const maxAnswer = 1 << 20
+
+// email reads the signed-in account's address, as Gemini CLI's
+// fetchAndCacheUserInfo does.
+func (c Config) email(ctx context.Context, accessToken string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Endpoints.UserInfoURL, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+accessToken)
+	resp, err := c.HTTPClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("reading the account's address: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("reading the account's address: %s", resp.Status)
+	}
+	var info struct {
+		Email string `json:"email"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&info); err != nil {
+		return "", fmt.Errorf("reading the account's address: %w", err)
+	}
+	if info.Email == "" {
+		return "", errors.New("reading the account's address: the answer holds none")
+	}
+	return info.Email, nil
+}
+
+// accounts is google_accounts.json: the active account and those used
+// before it (Gemini CLI's UserAccountManager).
+type accounts struct {
+	Active *string  `json:"active"`
+	Old    []string `json:"old"`
+}
+
+// cacheAccount makes email the active account in path, moving the one
+// active before to old, as Gemini CLI's cacheGoogleAccount does. A file
+// that cannot be read as accounts starts afresh, as there.
+func cacheAccount(path, email string) error {
+	var acc accounts
+	data, err := safefile.Read(path, maxAnswer)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", path, err)
+	default:
+		if json.Unmarshal(data, &acc) != nil {
+			acc = accounts{}
+		}
+	}
+	if acc.Active != nil && *acc.Active != email && !slices.Contains(acc.Old, *acc.Active) {
+		acc.Old = append(acc.Old, *acc.Active)
+	}
+	acc.Old = slices.DeleteFunc(acc.Old, func(old string) bool { return old == email })
+	if acc.Old == nil {
+		acc.Old = []string{}
+	}
+	acc.Active = &email
+	return writeAccounts(path, acc)
+}
+
+// SignOut forgets the cached Google login of userDir (settings.UserDir)
+// as Gemini CLI 0.61's clearCachedCredentialFile does: oauth_creds.json is
+// removed, and google_accounts.json's active account joins its old ones.
+// removed says whether there was a login file. The process's own tokens
+// are read from that file (codeassist.Login), so its next request finds
+// no login.
+func SignOut(userDir string) (removed bool, err error) {
+	creds := filepath.Join(userDir, codeassist.CredsFile)
+	switch err := os.Remove(creds); {
+	case err == nil:
+		removed = true
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("removing %s: %w", creds, err)
+	}
+	return removed, forgetActiveAccount(filepath.Join(userDir, AccountsFile))
+}
+
+// forgetActiveAccount moves the active account of the accounts file at
+// path to its old ones, as Gemini CLI's clearCachedGoogleAccount does; a
+// file that is not there, or has no active account, is left alone.
+func forgetActiveAccount(path string) error {
+	data, err := safefile.Read(path, maxAnswer)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	var acc accounts
+	if json.Unmarshal(data, &acc) != nil || acc.Active == nil {
+		return nil
+	}
+	if !slices.Contains(acc.Old, *acc.Active) {
+		acc.Old = append(acc.Old, *acc.Active)
+	}
+	acc.Active = nil
+	return writeAccounts(path, acc)
+}
+
+// writeAccounts writes acc to the accounts file at path as Gemini CLI
+// writes it: indented by two spaces, mode 0600.
+func writeAccounts(path string, acc accounts) error {
+	out, err := json.MarshalIndent(acc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := safefile.Replace(path, out, 0o600); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

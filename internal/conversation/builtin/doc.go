@@ -1,0 +1,59 @@
+// Package builtin declares gemini-ls's built-in slash commands once, for
+// every front end: /about, /agents, /auth, /bug, /chat, /clear, /commands,
+// /compress, /directory, /docs, /extensions, /help, /init, /mcp, /memory,
+// /model, /permissions, /plan, /policies, /quit, /restore, /rewind, /skills, /stats,
+// /tasks and /tools, as Gemini CLI 0.61 spells them where they make sense
+// outside a terminal, each with 0.61's other names for it (/usage is
+// /stats, /mcp ls is /mcp list). A front end lists Table (with the
+// user's commands after it) and runs a "/name args" prompt naming one, or
+// one of its other names, with its Run, then shows the Reply's Markdown,
+// or sends its Input to the model, or shows the error.
+//
+// Invariants:
+//   - A built-in calls the model only when it is a prompt (/init, whose
+//     Reply.Input the front end sends) or asks for a summary (/compress);
+//     every other answers from what the process knows.
+//   - A built-in changes the conversation only through agent.Session
+//     (Clear, Delete, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
+//     runs and saves the session as a prompt does; nothing here touches
+//     the session store.
+//   - /memory add saves through the save_memory tool itself, so a fact
+//     typed by the user and one the model saves go the same way to the
+//     same file; the user typed it, so it is not confirmed again.
+//   - /chat keeps checkpoints where Gemini CLI does and as it writes them
+//     (checkpoint.go, internal/geminidir): either resumes the other's. A tag
+//     with a path separator, no tag, or a file over maxCheckpointSize is
+//     refused with an error, and a checkpoint is never overwritten.
+//   - /restore reads the checkpoints internal/agent/checkpoint takes before
+//     edits (Gemini CLI's, in its places); it puts the files back only
+//     through Session.RestoreFiles, one change the user previews, and
+//     the conversation only when some file was restored or none differed;
+//     then it proposes the checkpoint's call again (Session.RunCall),
+//     which the user confirms or declines as any call.
+//   - /directory add adds only a trusted folder (setup's
+//     AddTrustedDirectory), as Gemini CLI asks before it adds another;
+//     the roots grow, never shrink.
+//   - /model set takes any model name, as Gemini CLI does (the API
+//     refuses one it does not know at the next request), for every
+//     session of the agent (Agent.SetModel), as Gemini CLI sets its one
+//     config's; --persist saves it as model.name in the user's settings
+//     first, and sets nothing when that fails.
+//   - /agents works on the session's catalogue of subagents (Env.Agents,
+//     which the composition root fills); enable and disable go through
+//     it to the settings, and the agents are found again at once.
+//   - /permissions trust puts the front end's folder trust question
+//     (Env.Trust) and records the answer through setup (Built.SetTrust),
+//     the one writer of trustedFolders.json; it rebuilds nothing: the
+//     front end builds anew before the next prompt when the workspace's
+//     trust changed.
+//   - A name is looked up before the other names, at each level (Find,
+//     then a command's subcommands), as Gemini CLI's parseSlashCommand
+//     does; no name is two built-ins'.
+//   - /auth signout touches only the cached Google login's two files
+//     (auth/login.SignOut) and security.auth.selectedType in the user's
+//     settings; /bug and /docs only read.
+//   - /quit runs nothing (there is no terminal to exit); /quit --delete
+//     deletes the conversation through Session.Delete.
+//   - A usage error (an unknown subcommand or option, a missing tag)
+//     names the command's usage.
+package builtin

@@ -1,0 +1,196 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/internal/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+)
+
+const enableHint = "<extension>|--all [--scope=user|workspace]"
+
+func extensionsSubcommands() []Builtin {
+	return []Builtin{
+		{Command: command("list", "List the installed extensions and what each contributes", ""), Run: listExtensions},
+		{Command: command("enable", "Enable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(true)},
+		{Command: command("disable", "Disable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(false)},
+	}
+}
+
+// setEnabled enables or disables extensions as Gemini CLI's /extensions
+// enable and disable do: recorded in extension-enablement.json for the
+// user's home directory or the workspace (the first root), and all below
+// it. The scope is the user's when none is named, as `gemini extensions
+// disable` takes it. This process keeps the extensions it loaded.
+func setEnabled(enable bool) func(context.Context, Env, string) (Reply, error) {
+	verb := "disable"
+	if enable {
+		verb = "enable"
+	}
+	return func(ctx context.Context, env Env, args string) (Reply, error) {
+		names, scope, err := parseEnableArgs(env, args, enable)
+		if err != nil {
+			return Reply{}, subUsage("extensions", verb, enableHint, err.Error())
+		}
+		userDir := settings.UserDir(env.Built.Getenv)
+		dir, label := filepath.Dir(userDir), "User"
+		if scope == "workspace" {
+			dir, label = env.Root, "Workspace"
+		}
+		var b strings.Builder
+		for _, name := range names {
+			if err := extensions.SetEnabled(ctx, userDir, name, enable, dir); err != nil {
+				return Reply{}, fmt.Errorf("extension %q was not %sd: %w", name, verb, err)
+			}
+			fmt.Fprintf(&b, "Extension %q %sd for the scope %q.\n", name, verb, label)
+		}
+		if len(names) == 0 {
+			fmt.Fprintf(&b, "No extension to %s.\n", verb)
+		}
+		b.WriteString("It takes effect when gemini-ls starts again; this session keeps the extensions it loaded.")
+		return Reply{Text: b.String()}, nil
+	}
+}
+
+// parseEnableArgs reads "<name>|--all [--scope=<scope>|--scope <scope>]":
+// the extensions named (--all: every one whose state would change) and
+// the scope, "user" or "workspace".
+func parseEnableArgs(env Env, args string, enable bool) (names []string, scope string, err error) {
+	parts := strings.Fields(args)
+	if len(parts) == 0 {
+		return nil, "", errors.New("name an extension, or --all")
+	}
+	scope = "user"
+	switch rest := parts[1:]; {
+	case len(rest) == 0:
+	case len(rest) == 1 && strings.HasPrefix(rest[0], "--scope="):
+		scope = strings.TrimPrefix(rest[0], "--scope=")
+	case len(rest) == 2 && rest[0] == "--scope":
+		scope = rest[1]
+	default:
+		return nil, "", fmt.Errorf("unexpected %q", strings.Join(rest, " "))
+	}
+	scope = strings.ToLower(scope)
+	if scope != "user" && scope != "workspace" {
+		return nil, "", fmt.Errorf(`unsupported scope %q, should be "user" or "workspace" (gemini-ls loads extensions once, at its start, so there is no "session" scope)`, scope)
+	}
+	loaded := env.Built.Extensions.All
+	if parts[0] == "--all" {
+		for _, e := range loaded {
+			if e.Enabled != enable {
+				names = append(names, e.Name)
+			}
+		}
+		return names, scope, nil
+	}
+	if !slices.ContainsFunc(loaded, func(e extensions.Extension) bool { return e.Name == parts[0] }) {
+		return nil, "", fmt.Errorf("extension with name %s does not exist", parts[0])
+	}
+	return []string{parts[0]}, scope, nil
+}
+
+// noExtensions is /extensions list's answer when there are none, naming
+// gemini-ls's own commands, which install where Gemini CLI's do.
+const noExtensions = "No extensions installed: install one with `gemini-ls extensions install <source>` (or `gemini-ls extensions link <path>`); gemini-ls loads those in ~/.gemini/extensions when it starts, as Gemini CLI does."
+
+// listExtensions lists the extensions as this process loaded them at its
+// start (a change takes effect on restart, as in Gemini CLI): each with
+// its version, whether it is enabled here, and what it contributes; then
+// those that could not be loaded, and why.
+func listExtensions(_ context.Context, env Env, args string) (Reply, error) {
+	if args != "" {
+		return Reply{}, subUsage("extensions", "list", "", fmt.Sprintf("unexpected %q", args))
+	}
+	loaded := env.Built.Extensions
+	if len(loaded.All) == 0 && len(loaded.Errs) == 0 {
+		return Reply{Text: noExtensions}, nil
+	}
+	var b strings.Builder
+	if len(loaded.All) > 0 {
+		fmt.Fprintf(&b, "Installed extensions (%d):\n", len(loaded.All))
+	}
+	for _, e := range loaded.All {
+		writeExtension(&b, e, env.Commands)
+	}
+	var broken, other []error
+	for _, err := range loaded.Errs {
+		var ext *extensions.Error
+		if errors.As(err, &ext) {
+			broken = append(broken, err)
+		} else {
+			other = append(other, err)
+		}
+	}
+	for _, group := range []struct {
+		heading string
+		errs    []error
+	}{{"Not loaded:", broken}, {"Problems:", other}} {
+		if len(group.errs) > 0 {
+			b.WriteString(group.heading + "\n")
+			for _, err := range group.errs {
+				fmt.Fprintf(&b, "- %v\n", err)
+			}
+		}
+	}
+	b.WriteString("Changes take effect when gemini-ls starts again.")
+	return Reply{Text: b.String()}, nil
+}
+
+// writeExtension is e's entry: its name, version and state, then what it
+// contributes (only while enabled).
+func writeExtension(b *strings.Builder, e extensions.Extension, cmds []commands.Command) {
+	state := "enabled"
+	if !e.Enabled {
+		state = "disabled here"
+	}
+	fmt.Fprintf(b, "- `%s` %s — %s", e.Name, e.Version, state)
+	if e.Install.Type == "link" {
+		fmt.Fprintf(b, ", linked to %s", e.Path)
+	} else {
+		fmt.Fprintf(b, ", %s", e.Path)
+	}
+	b.WriteByte('\n')
+	if e.Description != "" {
+		fmt.Fprintf(b, "  %s\n", e.Description)
+	}
+	if !e.Enabled {
+		return
+	}
+	item := func(what string, names []string) {
+		if len(names) > 0 {
+			fmt.Fprintf(b, "  - %s: %s\n", what, strings.Join(names, ", "))
+		}
+	}
+	item("MCP servers", quoted(slices.Sorted(maps.Keys(e.MCPServers))))
+	item("Context files", e.ContextFiles)
+	var names []string
+	for _, c := range cmds {
+		if c.Source == commands.Extension && c.Extension == e.Name {
+			names = append(names, "/"+c.Name)
+		}
+	}
+	item("Commands", quoted(names))
+	item("Excluded tools", quoted(e.ExcludeTools))
+	var more []string
+	for _, p := range []struct{ what, path string }{{"skills", e.SkillsDir()}, {"policies", e.PoliciesDir()}, {"hooks", e.HooksFile()}} {
+		if _, err := os.Stat(p.path); err == nil {
+			more = append(more, p.what+" ("+p.path+")")
+		}
+	}
+	item("Also", more)
+	for _, s := range e.Settings {
+		state := "not set"
+		if s.Set {
+			state = "set"
+		}
+		fmt.Fprintf(b, "  - Setting %s (%s): %s\n", s.Name, s.EnvVar, state)
+	}
+}

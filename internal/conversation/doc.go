@@ -1,0 +1,99 @@
+// Package conversation is the layer every front end (LSP, ACP, headless)
+// drives a conversation through, between them and the agent. It owns,
+// once:
+//
+//   - the running prompts (Turns): one per session at a time, and the
+//     cancel that ends it, whatever front end asked;
+//   - how a turn ended, in words (Headline, Explanation);
+//   - a saved session as a replayable sequence of agent events (Replay),
+//     which LSP's gemini/resumeSession and ACP's session/load both show;
+//   - finding a saved session to continue (Resume);
+//   - the commands: Commands lists them (internal/conversation/builtin's built-ins,
+//     then the user's: custom commands read under the one trust decision,
+//     MCP servers' prompts), and a prompt "/name args" runs a built-in or
+//     sends the prompt one of the user's commands expands to (Turn.Run).
+//
+// The contract with a front end is the Host (host.go). The host owns the
+// front end's live sessions end to end: it builds their agents through
+// the one setup.Build (Build, from the front end's Config and a Place)
+// and hands the front end an opaque handle on each (a *Build: what the
+// front end reads of it, auth, trust, the model, what completion and the
+// command list need, and nothing that reaches the agent or its tools),
+// makes the agent anew under a handle while its sessions live (Rebuild:
+// each moves at its next turn, and the agent replaced is closed once no
+// turn runs in it), opens, resumes, looks up, lists (saved ones
+// included) and closes them, gates each once (Prompt: one prompt per
+// session, one busy error, in one wording that names how the front end
+// cancels: Config.Cancel; the agent's own lock only orders), runs a
+// prompt or a command through the view the front end makes for that
+// turn (View: one method per kind of event, and the turn's questions)
+// and returns one typed Outcome, the only ending a front end reads: how
+// the turn ended (Ending, and its Reason in the wires' word), its
+// Headline and Explanation, the model's text and tokens, a command's
+// error (NotRun), or why nothing ran (Busy, Unknown, Refused). Begin
+// splits Prompt in two for a
+// front end whose turn outlives the request that starts it (LSP's
+// gemini.prompt answers "started" once the turn is claimed) or runs
+// something else in the turn (a rewind): the Claim holds the session's
+// turn, runs its prompt or its rewind (Claim.Rewind), and is cancelled
+// and ended like a prompt. The host also changes what a live session
+// runs with: SetMode its approval mode (refused beyond default and plan
+// in a folder not trusted, saved with the session, the build's too when
+// the build is the session's own) and SetModel its model (the build's,
+// so every session of a shared build). One build may be shared by many sessions (Open and Resume with own false:
+// LSP's); the host then keeps no session the build's agent dropped from
+// memory. A front end supplies two things and nothing else:
+//   - a codec: it decodes its wire's request, calls the host, and encodes
+//     the Outcome in its wire's words (ACP's stop reasons, headless's exit
+//     statuses);
+//   - a View of each turn, made for it and handed the host with its
+//     prompt (view.go): the turn's events reach it one method per kind
+//     (Events: a kind added fails to compile in every front end until
+//     it shows the kind or embeds the kind's Ignore type), and the
+//     turn's questions its Questions: Land and LandFiles land edits,
+//     Confirm and Ask put the agent's questions, AskTrust the folder
+//     trust question (trust.go: Claim.AskTrust before a prompt,
+//     Claim.Move to continue it in a build made anew when the folder's
+//     trust changed). Every question the agent asks leaves through the
+//     agent's approval door (the session's), reverts and switches of
+//     model included, and reaches the view of the turn running in the
+//     session that asks: never a host-wide one. A rewind's questions go
+//     to the Questions its claim is given (Claim.Rewind).
+//
+// It keeps only what its wire alone needs (LSP's progress tokens, ACP's
+// tool-call contents), as the host's per-session State. The in-process
+// front end of host_test.go is the whole of one, over Go channels.
+//
+// Headless (cmd/gemini-ls run), ACP and LSP all run on the host; none of
+// them calls setup.Build, gates a turn, or changes a session (its mode,
+// its model, a rewind, a cancel, its end) but through it, and none
+// imports agent, setup or the tool set, nor can reach them through what
+// the host hands it (layers_test.go): a session's state is read through
+// Live (its id, mode, info, stats, rewind points), the host (Model,
+// Replay, List) and the Build, and the words they exchange with it (the
+// events' contents, the requests a view answers, the Input a prompt
+// takes) are package dialog's, which the agent speaks too; the agent's
+// events as values (dialog.Event) reach a front end only as calls of its
+// view's methods, and a saved session's only through Exchange.Show.
+// LandRevertOnDisk (disk.go) lands a revert's file on disk for a view
+// with no editor, as tools.LandOnDisk an edit.
+//
+// It sits between the front ends and setup: cmd → lsp, acp →
+// conversation → setup → agent → tools → dialog → workspace.
+//
+// Invariants:
+//   - A host's Prompt runs only in a live session of its own; one closed
+//     or resumed again while the prompt waited for its turn is Unknown.
+//   - A session runs one prompt at a time. A prompt for a session whose
+//     prompt is running is refused with an *dialog.BusyError, unless that
+//     prompt was cancelled: then the new one waits for it to end, so that
+//     "cancel and send again" (ACP's clients do it in one step) never
+//     meets a busy session.
+//   - A Turn ends at its first End (later calls do nothing), which
+//     cancels what it still runs and frees the session; Cancel only asks
+//     it to stop.
+//   - Replay shows a prompt as the user typed it (the transcript's text,
+//     never the files or editor state the model was sent with it), the
+//     model's text and each call with its result; exchanges a compression
+//     summarised away are shown from the transcript alone.
+package conversation

@@ -1,0 +1,519 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/setup"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// Config is what every agent a host builds shares: the process's side of
+// setup.Options.
+type Config struct {
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
+	Version   string
+	Logger    *zap.Logger
+	Retry     dialog.RetryPolicy
+	// Unattended: nobody is there to ask (headless).
+	Unattended bool
+	// Cancel is how the front end's user cancels a running prompt, which
+	// the busy error names ("session/cancel").
+	Cancel string
+	// Told is shared by every build, so the user is told a thing once
+	// per process however many agents the host builds.
+	Told *Told
+}
+
+// Place is where one agent is built and what the front end chose for it:
+// the build's side of setup.Options.
+type Place struct {
+	Workspace *workspace.Workspace
+	// Getenv and LookupEnv, when set, are the environment this build
+	// sees instead of the host's (ACP's key from authenticate).
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
+	Overlay   map[string]any
+	// Model and ApprovalMode are the front end's explicit choices.
+	Model        string
+	ApprovalMode dialog.ApprovalMode
+	// IncludeDirectories are more roots; PolicyPaths and AdminPolicyPaths
+	// replace the settings' (see setup.Options).
+	IncludeDirectories            []string
+	PolicyPaths, AdminPolicyPaths []string
+	// Warn and ShowAuthURL tell the user of what the build found (see
+	// setup.Options); ShellRunner runs shell commands, nil: here;
+	// Diagnostics asks the editor for its diagnostics, nil: it cannot.
+	Warn        func(what string, err error)
+	ShowAuthURL func(server, authURL string)
+	ShellRunner tools.CommandRunner
+	Diagnostics tools.DiagnosticsReader
+	// AllowedTools, AllowedMCPServers and Extensions are the command
+	// line's choices (see setup.Options).
+	AllowedTools, AllowedMCPServers, Extensions []string
+	// WithoutCredentials builds the whole agent without credentials too
+	// (see setup.Options).
+	WithoutCredentials bool
+}
+
+// Host owns a front end's live sessions end to end: it builds their
+// agents, looks them up, resumes and lists them, runs one prompt or
+// command at a time in each, and says how each ended as an Outcome. S is
+// what the front end keeps of a session for its wire (nothing: struct{}).
+type Host[S any] struct {
+	cfg   Config
+	turns Turns
+
+	// mu guards live and asked.
+	mu   sync.Mutex
+	live map[string]*Live[S]
+	// asked are the folders the trust question was put about (trust.go).
+	asked map[string]bool
+}
+
+// Live is a live session: its agent session, the build it runs in, and
+// the front end's state of it.
+type Live[S any] struct {
+	// session is the agent's; a front end reaches it only through the
+	// host and Live's methods.
+	session *agent.Session
+	// build is the front end's handle, and built the agent of it the
+	// session runs in: the handle's current one, or one it replaced
+	// (Host.Rebuild) until the session's next turn moves it.
+	build *Build
+	built *setup.Built
+	State S
+	// owns: the session's build is its own, closed with it.
+	owns bool
+}
+
+// ID is the session's id, the agent session's.
+func (l *Live[S]) ID() string { return l.session.ID() }
+
+// Mode is the session's approval mode.
+func (l *Live[S]) Mode() dialog.ApprovalMode { return l.session.ApprovalMode() }
+
+// Info is what a session list shows of the session.
+func (l *Live[S]) Info() dialog.SessionInfo { return l.session.Info() }
+
+// Stats is what the session's requests and calls came to so far.
+func (l *Live[S]) Stats() dialog.Stats { return l.session.Stats() }
+
+// RewindPoints are the session's prompts, each with the files the agent
+// changed at it, to rewind to.
+func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindPoints() }
+
+// NewHost is a host of no session yet.
+func NewHost[S any](cfg Config) *Host[S] {
+	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
+}
+
+// Build builds an agent for place, its questions put through the view
+// of the turn that asks them. ctx's values are kept, not its end (see
+// setup.Build). A build without credentials is returned with its AuthErr
+// set (and no agent, unless place.WithoutCredentials).
+func (h *Host[S]) Build(ctx context.Context, place Place) (*Build, error) {
+	built, err := setup.Build(ctx, h.options(place))
+	if err != nil {
+		return nil, err
+	}
+	return newBuild(built), nil
+}
+
+// Load reads place's settings and extensions and starts nothing (see
+// setup.Load): for what lists and exits.
+func (h *Host[S]) Load(place Place) (*Build, error) {
+	built, err := setup.Load(h.options(place))
+	if err != nil {
+		return nil, err
+	}
+	return newBuild(built), nil
+}
+
+func (h *Host[S]) options(place Place) setup.Options {
+	getenv, lookupEnv := h.cfg.Getenv, h.cfg.LookupEnv
+	if place.Getenv != nil {
+		getenv, lookupEnv = place.Getenv, place.LookupEnv
+	}
+	return setup.Options{
+		Workspace:          place.Workspace,
+		Getenv:             getenv,
+		LookupEnv:          lookupEnv,
+		Version:            h.cfg.Version,
+		Logger:             h.cfg.Logger,
+		Warn:               place.Warn,
+		ShowAuthURL:        place.ShowAuthURL,
+		Lander:             asking{&h.turns},
+		Confirmer:          asking{&h.turns},
+		Asker:              asking{&h.turns},
+		ShellRunner:        place.ShellRunner,
+		Diagnostics:        place.Diagnostics,
+		Overlay:            place.Overlay,
+		Unattended:         h.cfg.Unattended,
+		Model:              place.Model,
+		ApprovalMode:       place.ApprovalMode,
+		Retry:              h.cfg.Retry,
+		IncludeDirectories: place.IncludeDirectories,
+		PolicyPaths:        place.PolicyPaths,
+		AdminPolicyPaths:   place.AdminPolicyPaths,
+		Told:               h.cfg.Told,
+		AllowedTools:       place.AllowedTools,
+		AllowedMCPServers:  place.AllowedMCPServers,
+		Extensions:         place.Extensions,
+		WithoutCredentials: place.WithoutCredentials,
+	}
+}
+
+// Open starts a new session in b and makes it live with state; own: the
+// build is the session's alone, closed when the session is.
+func (h *Host[S]) Open(b *Build, own bool, state S) *Live[S] {
+	built := b.built()
+	return h.add(&Live[S]{session: built.Agent.NewSession(), build: b, built: built, State: state, owns: own})
+}
+
+// OpenWithID is Open with the new session's id given (Gemini CLI's
+// --session-id); an id in use, live or saved, is refused
+// (dialog.ErrSessionExists).
+func (h *Host[S]) OpenWithID(ctx context.Context, b *Build, id string, own bool, state S) (*Live[S], error) {
+	built := b.built()
+	s, err := built.Agent.NewSessionWithID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return h.add(&Live[S]{session: s, build: b, built: built, State: state, owns: own}), nil
+}
+
+// Resume makes the session of b that id names live (saved or live
+// already; "latest": the most recently updated of root); one live with
+// the same agent session already is returned as it is. An id naming
+// none is an *dialog.UnknownSessionError.
+func (h *Host[S]) Resume(ctx context.Context, b *Build, id, root string, own bool, state S) (*Live[S], error) {
+	built := b.built()
+	as, err := resume(ctx, built.Agent, id, root)
+	if IsUnknownSession(err) {
+		as, err = h.rebuilt(ctx, built, id, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	l, ok := h.live[as.ID()]
+	h.mu.Unlock()
+	if ok && l.session == as && l.built == built {
+		// Live already: kept, so that a prompt waiting for its turn is
+		// not told it was resumed away.
+		return l, nil
+	}
+	return h.add(&Live[S]{session: as, build: b, built: built, State: state, owns: own}), nil
+}
+
+// add makes l live. The sessions of a shared build that its agent has
+// dropped from memory (dialog.MaxLiveSessions) are dropped here too, so
+// that the host holds no more of them than the agent does.
+func (h *Host[S]) add(l *Live[S]) *Live[S] {
+	var kept map[string]bool
+	if !l.owns && l.built.Agent != nil {
+		kept = map[string]bool{}
+		for _, i := range l.built.Agent.LiveSessions() {
+			kept[i.ID] = true
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, o := range h.live {
+		if kept != nil && !o.owns && o.built == l.built && !kept[id] {
+			delete(h.live, id)
+		}
+	}
+	h.live[l.ID()] = l
+	return l
+}
+
+// Lookup is live session id.
+func (h *Host[S]) Lookup(id string) (*Live[S], bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l, ok := h.live[id]
+	return l, ok
+}
+
+// List lists the sessions of root ("": of every root), the most recently
+// updated first: b's, live and saved, or with no build (a front end
+// that lists before it builds) the saved ones the store holds.
+func (h *Host[S]) List(ctx context.Context, b *Build, root string) ([]dialog.SessionInfo, error) {
+	if b != nil {
+		return b.built().Agent.Sessions(ctx, root)
+	}
+	store, err := setup.OpenSessions(h.cfg.Getenv, root, h.cfg.Logger)
+	if errors.Is(err, setup.ErrNoSessionDir) {
+		return nil, nil // sessions are not saved without HOME
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	metas, err := store.List(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("listing saved sessions: %w", err)
+	}
+	list := make([]dialog.SessionInfo, len(metas))
+	for i, m := range metas {
+		list[i] = dialog.SessionInfo{ID: m.ID, Title: m.Title, Root: m.Root, CreatedAt: m.Created, UpdatedAt: m.Updated, Prompts: m.Prompts}
+	}
+	return list, nil
+}
+
+// Replay is saved session id of b as it is shown again, a prompt at a
+// time, its calls described by b's tools; it resumes the session in b's
+// agent if it is not live there. It reads the session in its turn, as a
+// prompt runs: a session running a prompt is an *dialog.BusyError.
+func (h *Host[S]) Replay(ctx context.Context, b *Build, id string) (dialog.SessionInfo, []Exchange, error) {
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		return dialog.SessionInfo{}, nil, err
+	}
+	defer turn.End()
+	built := b.hold()
+	defer b.release(built)
+	return replaySaved(ctx, built.Agent, id, Describer(built.Tools.Registry))
+}
+
+// Model is the model b's sessions' requests go to as the user named it
+// (an alias or a concrete model): the last /model set, else the one it
+// was built with.
+func (h *Host[S]) Model(b *Build) string {
+	built := b.built()
+	if built.Agent == nil { // no credentials: no agent, but a model was chosen
+		return built.Model
+	}
+	return built.Agent.ModelSetting()
+}
+
+// Ready waits for l's build's MCP servers to start, so that the first
+// prompt sees every server's tools and prompts, as Gemini CLI's do; each
+// server's timeout bounds its start. Once they have, it returns at once:
+// nothing needs remembering that the wait itself does not.
+func (h *Host[S]) Ready(ctx context.Context, l *Live[S]) {
+	_ = l.built.Tools.WaitForServers(ctx)
+}
+
+// Prompt runs in as session id's prompt ("/name args" a command, see
+// Turn.Run), shown and asked through v, and says how it ended. It waits
+// for a cancelled prompt of the session to end first; a prompt still
+// running makes it Busy.
+func (h *Host[S]) Prompt(ctx context.Context, id string, in dialog.Input, v View) Outcome {
+	c, err := h.Begin(ctx, id)
+	if err != nil {
+		return NotBegun(ctx, err)
+	}
+	defer c.End()
+	return c.Prompt(in, v)
+}
+
+// Claim is a live session's turn, from Begin to End: what runs in it (a
+// prompt, a rewind) runs alone in the session, and Cancel stops it.
+type Claim[S any] struct {
+	h    *Host[S]
+	live *Live[S]
+	turn *Turn
+	// built is the agent the claim holds open (Build.hold) until End:
+	// the live session's.
+	built *setup.Built
+	once  sync.Once
+}
+
+// Begin claims live session id's turn for what runs under ctx, for a
+// front end whose prompt outlives the request that starts it (LSP's
+// gemini.prompt) or that runs something other than a prompt in the turn
+// (a rewind). It waits for a cancelled prompt of the session to end
+// first. The error is an *dialog.UnknownSessionError (no such live
+// session, or closed or resumed again meanwhile), an *dialog.BusyError
+// (a prompt is running), ctx's, or why a session of an agent made anew
+// since its last turn could not continue in the new one.
+func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return nil, &dialog.UnknownSessionError{SessionID: id}
+	}
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if now, ok := h.Lookup(id); !ok || now != l {
+		// Closed or resumed again while it waited for the turn before.
+		turn.End()
+		return nil, &dialog.UnknownSessionError{SessionID: id}
+	}
+	c := &Claim[S]{h: h, live: l, turn: turn, built: l.build.hold()}
+	// A session of an agent made anew since its last turn continues in
+	// the new one.
+	if err := c.follow(); err != nil {
+		c.End()
+		return nil, err
+	}
+	return c, nil
+}
+
+// NotBegun is the outcome of a prompt whose Begin failed with err.
+func NotBegun(ctx context.Context, err error) Outcome {
+	switch {
+	case ctx.Err() != nil:
+		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil)
+	case IsUnknownSession(err):
+		return Outcome{Ending: Unknown, Err: err}
+	case errors.Is(err, dialog.ErrBusy):
+		return Outcome{Ending: Busy, Err: err}
+	}
+	return Outcome{Ending: Refused, Err: err}
+}
+
+// Live is the session the claim is of.
+func (c *Claim[S]) Live() *Live[S] { return c.live }
+
+// Context is the claim's: done when it is cancelled or ended.
+func (c *Claim[S]) Context() context.Context { return c.turn.Context() }
+
+// Cancel asks what runs in the claim to stop; End still ends it.
+func (c *Claim[S]) Cancel() { c.turn.Cancel() }
+
+// End frees the session for its next prompt; later calls do nothing.
+func (c *Claim[S]) End() {
+	c.once.Do(func() {
+		c.turn.End()
+		c.live.build.release(c.built)
+	})
+}
+
+// Prompt runs in as the claim's prompt (see Host.Prompt), once: its
+// events are shown through v, and its questions put through v.
+func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
+	h, l, tctx := c.h, c.live, c.turn.Context()
+	c.turn.ask(v)
+	h.Ready(tctx, l)
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v}, in, func(e dialog.Event) { show(tctx, v, e) })
+	return outcomeOf(res, err)
+}
+
+// Rewind goes back to before prompt in the claim's session (see
+// agent.Session.Rewind), as what runs in its turn: a changed file's
+// conflict is asked and the revert landed through q, under the claim's
+// context, so that Cancel stops it.
+func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode, q Questions) (dialog.RewindResult, error) {
+	c.turn.ask(q)
+	return c.live.session.Rewind(c.turn.Context(), prompt, mode)
+}
+
+// UntrustedError is a mode SetMode refused because the folder is not
+// trusted.
+type UntrustedError struct {
+	// Why is why the folder is not trusted.
+	Why error
+}
+
+func (e *UntrustedError) Error() string {
+	return fmt.Sprintf("as in Gemini CLI, a folder that is not trusted runs in the default mode: %v", e.Why)
+}
+
+func (e *UntrustedError) Unwrap() error { return e.Why }
+
+// SetMode changes what runs without asking in live session id, from its
+// next call on, and saves it with the session so that it resumes in it
+// (a session with nothing said yet is saved with its first prompt). A
+// session whose build is its own (ACP's) sets the build's mode too,
+// which is the session's alone; one of a shared build sets its own,
+// until the build's mode is set anew. "" makes the session follow its
+// build's mode again (headless: a mode chosen for the run wins over the
+// one a resumed session saved). In a folder that is not trusted only
+// default and plan may be chosen (an *UntrustedError). A mode that
+// could not be saved still holds: the error is only logged.
+func (h *Host[S]) SetMode(ctx context.Context, id string, mode dialog.ApprovalMode) error {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return &dialog.UnknownSessionError{SessionID: id}
+	}
+	built := l.build.built()
+	if why := built.NotTrusted(); why != nil && mode != "" && mode != dialog.ApprovalDefault && mode != dialog.ApprovalPlan {
+		return &UntrustedError{Why: why}
+	}
+	if l.owns {
+		built.Agent.SetApprovalMode(mode)
+	}
+	// The session's own choice too, which is saved with it.
+	l.session.SetApprovalMode(mode)
+	if err := l.session.SaveMode(ctx); err != nil && h.cfg.Logger != nil {
+		// Only a restart before the next prompt, which saves the
+		// session again, would lose it.
+		h.cfg.Logger.Warn("saving the session's mode", zap.String("sessionId", id), zap.Error(err))
+	}
+	return nil
+}
+
+// SetModel makes model the one live session id's next request goes to,
+// ending a fallback. The model is the build's: every session of a
+// shared build switches with it (as /model set does), a session whose
+// build is its own (ACP's) alone.
+func (h *Host[S]) SetModel(id, model string) error {
+	l, ok := h.Lookup(id)
+	if !ok {
+		return &dialog.UnknownSessionError{SessionID: id}
+	}
+	l.build.built().SetModel(context.Background(), model)
+	return nil
+}
+
+// Cancel asks session id's running prompt to stop; false when none runs.
+func (h *Host[S]) Cancel(id string) bool { return h.turns.Cancel(id) }
+
+// CancelAll asks every running prompt to stop and says how many there
+// were.
+func (h *Host[S]) CancelAll() int { return h.turns.CancelAll() }
+
+// Close ends live session id: its prompt is cancelled, and its build
+// closed when it is its own. It does not wait for the prompt to end;
+// CloseAndWait does. false when it is not live.
+func (h *Host[S]) Close(id string) bool {
+	h.mu.Lock()
+	l, ok := h.live[id]
+	delete(h.live, id)
+	h.mu.Unlock()
+	if !ok {
+		return false
+	}
+	h.turns.Cancel(id)
+	if l.owns {
+		l.build.Close()
+	}
+	return true
+}
+
+// CloseAndWait is Close, then waits, within ctx, for the cancelled prompt
+// to end (and save).
+func (h *Host[S]) CloseAndWait(ctx context.Context, id string) bool {
+	if !h.Close(id) {
+		return false
+	}
+	h.turns.Stop(ctx, id)
+	return true
+}
+
+// CloseAll ends every live session, when the front end's connection ends.
+func (h *Host[S]) CloseAll() {
+	h.mu.Lock()
+	all := h.live
+	h.live = map[string]*Live[S]{}
+	h.mu.Unlock()
+	for id, l := range all {
+		h.turns.Cancel(id)
+		if l.owns {
+			l.build.Close()
+		}
+	}
+}

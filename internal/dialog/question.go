@@ -1,0 +1,128 @@
+package dialog
+
+import (
+	"context"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// ConfirmOutcome is the user's answer to a permission request.
+type ConfirmOutcome string
+
+const (
+	ProceedOnce   ConfirmOutcome = "proceed_once"
+	ProceedAlways ConfirmOutcome = "proceed_always"
+	Cancel        ConfirmOutcome = "cancel"
+)
+
+// Allows reports whether the answer lets the call run.
+func (o ConfirmOutcome) Allows() bool { return o == ProceedOnce || o == ProceedAlways }
+
+// ConfirmRequest asks the user to approve a call that is not an edit
+// (shell, web fetch, MCP tools).
+type ConfirmRequest struct {
+	SessionID string
+	CallID    string
+	// Tool is the tool the call is of, for a front end that cannot ask
+	// to name in its refusal; "" when the question is not about a call
+	// (a switch of model, a rewind's conflict).
+	Tool    string
+	Kind    string
+	Title   string
+	Details string
+	// CanAllowAlways says that ProceedAlways would hold: calls like this
+	// one would run without asking for the rest of the session. The front
+	// end offers "always allow" only then; without it, ProceedAlways
+	// allows this call once, as ProceedOnce does.
+	CanAllowAlways bool
+}
+
+// Confirmer asks the user. Each front end has one; it may return Cancel with
+// a reason when there is nobody to ask.
+type Confirmer interface {
+	Confirm(ctx context.Context, req ConfirmRequest) (ConfirmOutcome, error)
+}
+
+// AskRequest is a call's question to the user.
+type AskRequest struct {
+	SessionID string
+	CallID    string
+	Question  Question
+}
+
+// Asker puts calls' questions to the user (ask_user, plan approval). Each
+// front end that can ask has one; an error wrapping ErrCannotAsk says,
+// for the model, that nobody can answer.
+type Asker interface {
+	Ask(ctx context.Context, req AskRequest) (Answer, error)
+}
+
+// LandRequest hands a front end an edit call's change to land.
+type LandRequest struct {
+	SessionID string
+	CallID    string
+	Change    workspace.FileChange
+	// Ask says the session's approval service did not allow the change:
+	// the front end presents the question, with the change, and lands it
+	// only if the user allows it. Without Ask the change is allowed.
+	Ask bool
+	// CanAllowAlways says an "always allow edits" answer would hold, for
+	// the front end to offer it only then (as ConfirmRequest's).
+	CanAllowAlways bool
+}
+
+// Landing is what became of a change a front end was asked to land.
+type Landing struct {
+	Decision
+	// AllowAlways says the user, asked, allowed edits for the rest of the
+	// session; the agent's approval service records it.
+	AllowAlways bool
+}
+
+// ChangeLander presents edits and lands those allowed. Each front end has
+// one; it never decides what is allowed (LandRequest.Ask says).
+type ChangeLander interface {
+	Land(ctx context.Context, req LandRequest) (Landing, error)
+}
+
+// ConfirmModelFallback is the Kind of the ConfirmRequest asking the user
+// whether to switch to the fallback model. ProceedOnce and ProceedAlways
+// both switch for the rest of the session; Cancel stops the prompt with the
+// quota error.
+const ConfirmModelFallback = "model_fallback"
+
+// RevertChange is one file of a revert: its FileChange takes the file
+// from what it holds now (Before; Exists) back to After, unless Remove
+// says the agent created it, and the revert deletes it.
+type RevertChange struct {
+	workspace.FileChange
+	Remove bool
+}
+
+// LandFilesRequest hands a front end a revert to land as one change,
+// previewed and confirmed once.
+type LandFilesRequest struct {
+	SessionID string
+	// Title says what the change is, for the question and the preview.
+	Title   string
+	Changes []RevertChange
+}
+
+// FilesLander is a ChangeLander that lands several changes as one (a
+// rewind's revert of the agent's changes): it presents them all, asks
+// the user once, lands what was allowed and reports each change's
+// outcome, in order. The user asked for the revert, so a front end with
+// nobody to ask (headless) lands it.
+type FilesLander interface {
+	LandFiles(ctx context.Context, req LandFilesRequest) ([]Decision, error)
+}
+
+// ConfirmRewind is the Kind of the ConfirmRequest asking the user
+// whether to revert a file changed since the agent last changed it.
+const ConfirmRewind = "rewind"
+
+// ConfirmAgents is the Kind of the ConfirmRequest asking the user to
+// acknowledge a project's new agents (0.61's "New Agents Discovered"):
+// allowed, they are offered from then on; else the next session asks
+// again.
+const ConfirmAgents = "agents"

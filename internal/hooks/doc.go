@@ -1,0 +1,24 @@
+// Package hooks runs Gemini CLI's hooks: the commands settings' "hooks"
+// (and, later, extensions) configure for the points of the agent's loop
+// (BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart,
+// SessionEnd, PreCompress, BeforeModel, AfterModel, BeforeToolSelection,
+// Notification), with Gemini CLI's input on stdin, environment, exit
+// codes and output (packages/core/src/hooks). Runner implements
+// agent.Hooks and merges what an event's hooks decided; the agent decides
+// what an outcome does to its turn, and translates the model events'
+// llm_request and llm_response (internal/agent/hookmodel.go).
+//
+// Invariants:
+//   - A hook never hangs or ends a turn by failing: each runs under its
+//     timeout (60 s unless set) and the context of what it hooks, in a
+//     process group killed whole when either ends; what it prints is
+//     bounded. A hook that fails or times out is told to the user (and
+//     logged), and what it hooked goes on as if it had not run; one
+//     stopped because what it hooked was cancelled is only logged. Only
+//     a decision (deny/block, "continue": false, exit code 2) stops
+//     anything.
+//   - Only what settings decided runs: setup builds a Runner only when
+//     hooksConfig.enabled is not false, from the merged settings, which
+//     hold no workspace hooks in a folder that is not trusted;
+//     hooksConfig.disabled names hooks that do not run.
+package hooks

@@ -1,0 +1,72 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// Actions of the window/showMessageRequest fallback for gemini/confirm.
+const (
+	actionAllowOnce   = "Allow Once"
+	actionAlwaysAllow = "Always Allow"
+)
+
+// The presenter asks the user about non-edit calls (shell), switches of
+// model and rewinds' conflicts: gemini/confirm when the client implements
+// it, else window/showMessageRequest.
+
+// confirmParams are gemini/confirm's params.
+type confirmParams struct {
+	SessionID string `json:"sessionId"`
+	CallID    string `json:"callId,omitempty"` // none for model_fallback
+	Kind      string `json:"kind"`
+	Title     string `json:"title"`
+	Details   string `json:"details"`
+	// CanAllowAlways says proceed_always would hold for later calls; the
+	// client offers it only then.
+	CanAllowAlways bool `json:"canAllowAlways"`
+}
+
+type confirmResult struct {
+	Outcome dialog.ConfirmOutcome `json:"outcome"`
+}
+
+func (c presenter) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	s := c.s
+	if s.features.get().Confirm {
+		var res confirmResult
+		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details, CanAllowAlways: req.CanAllowAlways}
+		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {
+			return dialog.Cancel, fmt.Errorf("gemini/confirm: %w", err)
+		}
+		switch res.Outcome {
+		case dialog.ProceedOnce, dialog.ProceedAlways, dialog.Cancel:
+			return res.Outcome, nil
+		default:
+			return dialog.Cancel, fmt.Errorf("gemini/confirm answered an unknown outcome %q", res.Outcome)
+		}
+	}
+	// Always Allow is offered only where it would hold.
+	actions := []string{actionAllowOnce, actionReject}
+	if req.CanAllowAlways {
+		actions = []string{actionAllowOnce, actionAlwaysAllow, actionReject}
+	}
+	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, req.Title+"\n"+req.Details, actions...)
+	switch {
+	case errors.Is(err, errNoShowMessageRequest):
+		return dialog.Cancel, fmt.Errorf(`%w: this call needs the user's confirmation, but this editor cannot ask; set "approvalMode": "yolo" in gemini-ls's initializationOptions to run such calls (shell commands, web fetches) without asking`, dialog.ErrCannotAsk)
+	case err != nil:
+		return dialog.Cancel, fmt.Errorf("asking for confirmation: %w", err)
+	case action == actionAllowOnce:
+		return dialog.ProceedOnce, nil
+	case action == actionAlwaysAllow && req.CanAllowAlways:
+		return dialog.ProceedAlways, nil
+	default:
+		return dialog.Cancel, nil
+	}
+}

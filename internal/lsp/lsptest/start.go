@@ -1,0 +1,131 @@
+package lsptest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lsp"
+)
+
+// Process is a gemini-ls binary speaking LSP on its stdio.
+type Process struct {
+	Cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	done   chan struct{}
+	err    error
+}
+
+// StartBinary starts `bin serve` with env, logging to logFile. The process
+// is killed when the test ends if still running.
+func StartBinary(t testing.TB, bin string, env []string, logFile string) *Process {
+	t.Helper()
+	return StartCommand(t, bin, env, logFile, "serve", "--log-file", logFile, "--log-level", "debug")
+}
+
+// StartCommand starts bin with args, expecting it to speak LSP on stdio;
+// its stderr goes to logFile.stderr.
+func StartCommand(t testing.TB, bin string, env []string, logFile string, args ...string) *Process {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	// Panics and anything else the process prints outside its log.
+	stderr, err := os.Create(logFile + ".stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = stderr
+	t.Cleanup(func() { _ = stderr.Close() })
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	p := &Process{Cmd: cmd, stdin: stdin, stdout: stdout, done: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		_ = p.Cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+func (p *Process) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
+func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+// Close closes the server's stdin.
+func (p *Process) Close() error { return p.stdin.Close() }
+
+// Wait waits for the process to exit and returns its exit status.
+func (p *Process) Wait(ctx context.Context) (int, error) {
+	select {
+	case <-p.done:
+		return p.Cmd.ProcessState.ExitCode(), nil
+	case <-ctx.Done():
+		return -1, fmt.Errorf("waiting for gemini-ls to exit: %w", ctx.Err())
+	}
+}
+
+// pipeConn is one end of an in-process connection.
+type pipeConn struct {
+	io.Reader
+	io.WriteCloser
+	closeRead func() error
+}
+
+func (p pipeConn) Close() error {
+	err := p.WriteCloser.Close()
+	if cerr := p.closeRead(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// StartInProcess serves opts on in-memory pipes and returns the client's
+// end and a channel that yields Serve's exit status.
+func StartInProcess(t testing.TB, opts lsp.Options) (io.ReadWriteCloser, <-chan int) {
+	t.Helper()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	exit := make(chan int, 1)
+	go func() {
+		exit <- lsp.Serve(context.Background(), pipeConn{serverIn, serverOut, serverIn.Close}, opts)
+		_ = serverOut.Close()
+	}()
+	return pipeConn{clientIn, clientOut, clientIn.Close}, exit
+}
+
+// RunWithBinary builds gemini-ls into a temporary directory, sets *bin to
+// it, runs the tests and exits: the TestMain of packages that drive the
+// real binary.
+func RunWithBinary(m *testing.M, bin *string) {
+	dir, err := os.MkdirTemp("", "gemini-ls-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*bin = filepath.Join(dir, "gemini-ls")
+	build := exec.Command("go", "build", "-o", *bin, "github.com/gemini-ls/gemini-ls/cmd/gemini-ls")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as the Makefile builds it: static, quicker to start
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building gemini-ls: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

@@ -1,0 +1,212 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+const (
+	// maxImportDepth is how deep imports nest, as in Gemini CLI: a file
+	// imported at this depth is included with its own imports as written.
+	maxImportDepth = 5
+	// maxImports bounds the imports one context file expands in all, so a
+	// file importing another many times, at every level, stays cheap.
+	maxImports = 500
+)
+
+// expander expands one context file's imports (Gemini CLI's
+// processImports, tree format) and records every file it looked at.
+type expander struct {
+	scope *scope
+	guard guard
+	log   *zap.Logger
+	deps  []stamp // the file and every import tried, for the cache
+	size  int     // bytes of text read so far
+	count int     // imports read so far
+}
+
+// file reads the context file at path and expands its imports.
+func (e *expander) file(ctx context.Context, path string) (string, error) {
+	e.deps = append(e.deps, e.scope.stampOf(path))
+	text, err := e.scope.read(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	e.size = len(text)
+	// The file itself is in its chain: importing it back does not expand
+	// it a second time (Gemini CLI starts with an empty chain and does).
+	chain := map[string]bool{identity(path): true}
+	return e.expand(ctx, text, filepath.Dir(path), chain, 0), nil
+}
+
+// identity is the key a file has in an import chain: its resolved path.
+func identity(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return filepath.Clean(path)
+}
+
+// expand replaces each import in content (a file in dir, depth imports
+// deep, chain the files importing it) with the imported text between
+// Gemini CLI's markers, or with a comment saying why it was not.
+func (e *expander) expand(ctx context.Context, content, dir string, chain map[string]bool, depth int) string {
+	if depth >= maxImportDepth {
+		return content
+	}
+	imports := findImports(content)
+	if len(imports) == 0 {
+		return content
+	}
+	code := codeRegions(content)
+	var b strings.Builder
+	last := 0
+	for _, im := range imports {
+		b.WriteString(content[last:im.start])
+		last = im.end
+		if inRegions(code, im.start) {
+			b.WriteString("@" + im.path)
+			continue
+		}
+		b.WriteString(e.importFile(ctx, im.path, dir, chain, depth))
+	}
+	b.WriteString(content[last:])
+	return b.String()
+}
+
+// importFile renders one import of path from a file in dir.
+func (e *expander) importFile(ctx context.Context, path, dir string, chain map[string]bool, depth int) string {
+	failed := func(why string) string { return fmt.Sprintf("<!-- Import failed: %s - %s -->", path, why) }
+	full := path
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(dir, full)
+	}
+	full = filepath.Clean(full)
+	if isURL(path) || !e.scope.inside(full) {
+		e.log.Warn("context file import outside its scope refused", zap.String("import", path), zap.String("scope", e.scope.root))
+		return failed("Path traversal attempt")
+	}
+	if e.guard.refuses(full) {
+		e.log.Warn("context file import of credentials or settings refused", zap.String("import", path))
+		return failed(refusedWhy)
+	}
+	key := identity(full)
+	if chain[key] {
+		return fmt.Sprintf("<!-- File already processed: %s -->", path)
+	}
+	if e.count >= maxImports || e.size >= MaxFileSize {
+		return failed(fmt.Sprintf("this context file's imports reached the limit of %d files or %s", maxImports, workspace.FormatSize(MaxFileSize)))
+	}
+	e.count++
+	e.deps = append(e.deps, e.scope.stampOf(full))
+	text, err := e.scope.read(ctx, full)
+	if err != nil {
+		e.log.Warn("context file import failed", zap.String("import", path), zap.Error(err))
+		return failed(err.Error())
+	}
+	e.size += len(text)
+	inner := make(map[string]bool, len(chain)+1)
+	for k := range chain {
+		inner[k] = true
+	}
+	inner[key] = true
+	text = e.expand(ctx, text, filepath.Dir(full), inner, depth+1)
+	return fmt.Sprintf("<!-- Imported from: %s -->\n%s\n<!-- End of import from: %s -->", path, text, path)
+}
+
+// refusedWhy is what the memory says of a file the guard refuses, in
+// place of its text.
+const refusedWhy = "it may hold credentials or settings, which are never imported"
+
+// isURL reports what Gemini CLI refuses as a URL import.
+func isURL(path string) bool {
+	for _, scheme := range []string{"file://", "http://", "https://"} {
+		if strings.HasPrefix(path, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+// anImport is one "@path" in a context file; content[start:end] is it.
+type anImport struct {
+	start, end int
+	path       string
+}
+
+// findImports finds "@path" as Gemini CLI does: an @ at the start or
+// after whitespace, up to the next whitespace, the path starting with
+// ".", "/" or an ASCII letter.
+func findImports(content string) []anImport {
+	var found []anImport
+	for i := 0; i < len(content); {
+		at := strings.IndexByte(content[i:], '@')
+		if at < 0 {
+			break
+		}
+		i += at
+		if i > 0 && !isSpace(content[i-1]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(content) && !isSpace(content[j]) {
+			j++
+		}
+		if p := content[i+1 : j]; p != "" && (p[0] == '.' || p[0] == '/' || isLetter(p[0])) {
+			found = append(found, anImport{start: i, end: j, path: p})
+		}
+		i = j + 1
+	}
+	return found
+}
+
+func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// codeRegions finds code spans and blocks as Gemini CLI's /(`+)([\s\S]*?)\1/g
+// does: a run of backticks up to the next run as long, a shorter opening
+// tried when no closing run matches.
+func codeRegions(content string) [][2]int {
+	var regions [][2]int
+	for i := 0; i < len(content); {
+		tick := strings.IndexByte(content[i:], '`')
+		if tick < 0 {
+			break
+		}
+		i += tick
+		n := 0
+		for i+n < len(content) && content[i+n] == '`' {
+			n++
+		}
+		matched := false
+		for m := n; m >= 1; m-- {
+			fence := strings.Repeat("`", m)
+			if k := strings.Index(content[i+m:], fence); k >= 0 {
+				end := i + m + k + m
+				regions = append(regions, [2]int{i, end})
+				i, matched = end, true
+				break
+			}
+		}
+		if !matched {
+			i++
+		}
+	}
+	return regions
+}
+
+func inRegions(regions [][2]int, at int) bool {
+	for _, r := range regions {
+		if at >= r[0] && at < r[1] {
+			return true
+		}
+	}
+	return false
+}

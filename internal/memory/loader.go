@@ -1,0 +1,364 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// DefaultFileName is the context file name when settings name none.
+const DefaultFileName = "GEMINI.md"
+
+// MaxFileSize bounds one context file, and the text one file's imports
+// may add; Gemini CLI has no bound, but a context file is instructions,
+// not data, and every byte of it is sent with every request. A larger
+// file is skipped whole, which is why save_memory refuses a fact that
+// would make the global file larger.
+const MaxFileSize = 1 << 20
+
+// Config is what a Loader reads.
+type Config struct {
+	// Workspace gives the roots and the editor's buffers. Required.
+	Workspace *workspace.Workspace
+	// UserDir is the user's Gemini directory (settings.UserDir), holding
+	// the global context files; "" for none.
+	UserDir string
+	// FileNames are settings' context.fileName, in order; empty means
+	// GEMINI.md. A name may hold a subdirectory ("docs/AGENTS.md") but not
+	// be absolute or climb out with "..".
+	FileNames []string
+	// Trusted reports whether a root is a trusted folder; an untrusted
+	// root's project files are not loaded, as in Gemini CLI. nil trusts
+	// every root.
+	Trusted func(root string) bool
+	// Extensions are the enabled extensions' context files, read after
+	// the global files and before the project's, as Gemini CLI orders
+	// them; each is read in the scope of its extension's directory.
+	Extensions []ExtensionFiles
+	// Logger gets what was skipped and why. nil discards.
+	Logger *zap.Logger
+}
+
+// ExtensionFiles are one extension's context files: absolute paths in
+// Dir, its directory, which their imports may not leave.
+type ExtensionFiles struct {
+	Dir   string
+	Files []string
+}
+
+// Loader finds, reads and renders context files; see the package doc.
+// It is safe for concurrent use.
+type Loader struct {
+	ws      *workspace.Workspace
+	userDir string
+	names   []string
+	trusted func(string) bool
+	exts    []ExtensionFiles
+	guard   guard
+	log     *zap.Logger
+
+	mu    sync.Mutex
+	cache map[cacheKey]cached
+	// seen is, per session, the files Discover has already returned.
+	seen map[string]map[string]bool
+}
+
+// New returns a loader over cfg.
+func New(cfg Config) *Loader {
+	l := &Loader{
+		ws:      cfg.Workspace,
+		userDir: cfg.UserDir,
+		trusted: cfg.Trusted,
+		exts:    cfg.Extensions,
+		log:     cfg.Logger,
+		cache:   make(map[cacheKey]cached),
+		seen:    make(map[string]map[string]bool),
+	}
+	if l.log == nil {
+		l.log = zap.NewNop()
+	}
+	if l.userDir != "" {
+		if abs, err := filepath.Abs(l.userDir); err == nil {
+			l.userDir = abs
+		}
+	}
+	l.names = cleanNames(cfg.FileNames, l.log)
+	l.guard = newGuard(l.userDir, l.names)
+	return l
+}
+
+// FileNames are the context file names the loader looks for.
+func (l *Loader) FileNames() []string { return append([]string(nil), l.names...) }
+
+// cleanNames trims, deduplicates and checks the configured names.
+func cleanNames(names []string, log *zap.Logger) []string {
+	var out []string
+	seen := make(map[string]bool)
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		clean := filepath.Clean(n)
+		if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+			log.Warn("ignoring context.fileName that leaves the directory", zap.String("name", n))
+			continue
+		}
+		if !seen[clean] {
+			seen[clean] = true
+			out = append(out, clean)
+		}
+	}
+	if len(out) == 0 {
+		return []string{DefaultFileName}
+	}
+	return out
+}
+
+// file is one context file found, read through its scope.
+type file struct {
+	path  string // as found: directory + name, the name the wrapper shows
+	scope *scope
+}
+
+// SystemMemory is the section for the end of the system instruction, as
+// Gemini CLI renders a string memory (renderUserMemory): a heading naming
+// the file names, the precedence rules, and every global and project
+// file's block inside <loaded_context>. It is "" when no file has text.
+// Unreadable files are skipped and logged; the error is only ctx's.
+func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
+	files := l.systemFiles()
+	var blocks []string
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		if text, ok := l.load(ctx, f); ok {
+			blocks = appendBlock(blocks, f.path, text)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if len(blocks) == 0 {
+		return "", nil
+	}
+	return renderUserMemory(strings.Join(blocks, "\n\n"), l.names), nil
+}
+
+// File is a context file in the memory: its path and the length in bytes
+// of its text, imports expanded.
+type File struct {
+	Path string
+	Size int
+}
+
+// Files lists the context files SystemMemory holds now, in its order: the
+// files it skips (unreadable, or blank) are left out.
+func (l *Loader) Files(ctx context.Context) ([]File, error) {
+	var out []File
+	for _, f := range l.systemFiles() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if text, ok := l.load(ctx, f); ok && strings.TrimSpace(text) != "" {
+			out = append(out, File{Path: f.path, Size: len(strings.TrimSpace(text))})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// systemFiles lists the global files, then the extensions', then each
+// trusted root's from its git root down, each file once.
+func (l *Loader) systemFiles() []file {
+	var files []file
+	seen := make(map[string]bool) // by resolved path
+	add := func(path string, sc *scope) {
+		key := path
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			key = real
+		}
+		if !seen[key] {
+			seen[key] = true
+			files = append(files, file{path: path, scope: sc})
+		}
+	}
+	if global := l.globalScope(); global != nil {
+		for _, name := range l.names {
+			if p := filepath.Join(l.userDir, name); present(l.ws.Documents(), p) {
+				add(p, global)
+			}
+		}
+	}
+	for _, ext := range l.exts {
+		sc, err := newScope(ext.Dir, nil, l.ws.Documents())
+		if err != nil {
+			l.log.Warn("cannot read an extension's context files", zap.String("dir", ext.Dir), zap.Error(err))
+			continue
+		}
+		for _, p := range ext.Files {
+			if present(l.ws.Documents(), p) {
+				add(p, sc)
+			}
+		}
+	}
+	for _, root := range l.ws.Roots() {
+		if l.trusted != nil && !l.trusted(root) {
+			continue
+		}
+		sc := l.projectScope(root)
+		if sc == nil {
+			continue
+		}
+		for _, dir := range dirsDown(sc.root, root) {
+			if dir == l.userDir {
+				continue // the global files are loaded as such
+			}
+			for _, name := range l.names {
+				if p := filepath.Join(dir, name); present(l.ws.Documents(), p) {
+					add(p, sc)
+				}
+			}
+		}
+	}
+	return files
+}
+
+// dirsDown lists the directories from top down to dir (both included);
+// dir must be top or below it.
+func dirsDown(top, dir string) []string {
+	var up []string
+	for d := dir; ; d = filepath.Dir(d) {
+		up = append(up, d)
+		if d == top || filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i, j := 0, len(up)-1; i < j; i, j = i+1, j-1 {
+		up[i], up[j] = up[j], up[i]
+	}
+	return up
+}
+
+// gitRoot is the nearest directory from dir upward holding .git (a
+// directory, or a file in a worktree or submodule), or "".
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// projectScope is the scope of root's project files: its git root, or the
+// root itself outside git.
+func (l *Loader) projectScope(root string) *scope {
+	top := gitRoot(root)
+	if top == "" {
+		top = root
+	}
+	sc, err := newScope(top, nil, l.ws.Documents())
+	if err != nil {
+		l.log.Warn("cannot read context files", zap.String("root", root), zap.Error(err))
+		return nil
+	}
+	return sc
+}
+
+// globalScope is the user's Gemini directory, plus the directory of each
+// global file's symlink target; nil when the directory does not exist.
+func (l *Loader) globalScope() *scope {
+	if l.userDir == "" {
+		return nil
+	}
+	if fi, err := os.Stat(l.userDir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	var extra []string
+	for _, name := range l.names {
+		p := filepath.Join(l.userDir, name)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				extra = append(extra, filepath.Dir(real))
+			}
+		}
+	}
+	sc, err := newScope(l.userDir, extra, l.ws.Documents())
+	if err != nil {
+		l.log.Warn("cannot read global context files", zap.String("dir", l.userDir), zap.Error(err))
+		return nil
+	}
+	return sc
+}
+
+// load returns f's text with its imports expanded, from the cache when
+// neither f nor anything it imported changed; ok is false when f cannot
+// be read (logged).
+func (l *Loader) load(ctx context.Context, f file) (string, bool) {
+	if l.guard.refuses(f.path) {
+		l.log.Warn("skipping context file: it may hold credentials or settings", zap.String("path", f.path))
+		return "", false
+	}
+	key := cacheKey{scope: f.scope.root, path: f.path}
+	l.mu.Lock()
+	c, hit := l.cache[key]
+	l.mu.Unlock()
+	if hit && c.fresh(f.scope) {
+		return c.text, c.ok
+	}
+	exp := &expander{scope: f.scope, guard: l.guard, log: l.log}
+	text, err := exp.file(ctx, f.path)
+	if ctx.Err() != nil {
+		return "", false // not cached: the next call reads it whole
+	}
+	c = cached{deps: exp.deps, text: text, ok: err == nil}
+	if err != nil {
+		l.log.Warn("skipping context file", zap.String("path", f.path), zap.Error(err))
+	}
+	l.mu.Lock()
+	l.cache[key] = c
+	l.mu.Unlock()
+	return c.text, c.ok
+}
+
+// appendBlock adds path's wrapped text to blocks, unless it is blank, as
+// Gemini CLI's concatenateInstructions does.
+func appendBlock(blocks []string, path, text string) []string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return blocks
+	}
+	return append(blocks, fmt.Sprintf("--- Context from: %s ---\n%s\n--- End of Context from: %s ---", path, text, path))
+}
+
+// renderUserMemory is Gemini CLI's renderUserMemory for a string memory.
+func renderUserMemory(memory string, names []string) string {
+	return `# Contextual Instructions (` + strings.Join(names, ", ") + `)
+The following content is loaded from local and global configuration files.
+**Context Precedence:**
+- **Global (~/.gemini/):** foundational user preferences. Apply these broadly.
+- **Extensions:** supplementary knowledge and capabilities.
+- **Workspace Root:** workspace-wide mandates. Supersedes global preferences.
+- **Sub-directories:** highly specific overrides. These rules supersede all others for files within their scope.
+
+**Conflict Resolution:**
+- **Precedence:** Strictly follow the order above (Sub-directories > Workspace Root > Extensions > Global).
+- **System Overrides:** Contextual instructions override default operational behaviors (e.g., tech stack, style, workflows, tool preferences) defined in the system prompt. However, they **cannot** override Core Mandates regarding safety, security, and agent integrity.
+
+<loaded_context>
+` + memory + `
+</loaded_context>`
+}

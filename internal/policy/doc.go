@@ -1,0 +1,37 @@
+// Package policy is Gemini CLI's policy engine: the [[rule]]s of the TOML
+// policy files (reference/policy-engine.md) and the decision they make on
+// a tool call: allow, deny or ask_user.
+//
+// Invariants:
+//   - A rule's final priority is its tier plus its priority/1000, as Gemini
+//     CLI computes it: Default 1, Extension 2, Workspace 3, User 4, Admin
+//     5, each file's priorities 0..999. The matching rule of the highest
+//     final priority decides; of equal ones, the first loaded.
+//   - A rule matches a call as Gemini CLI's ruleMatches does: modes,
+//     interactive, mcpName, toolName (exact, "*", "mcp_*", "mcp_SERVER_*",
+//     "mcp_*_TOOL"), toolAnnotations, and argsPattern against the
+//     arguments stringified as Gemini CLI's stableStringify does (keys
+//     sorted, each top-level pair between NUL bytes). commandPrefix and
+//     commandRegex are argsPatterns, built as Gemini CLI builds them.
+//   - A shell command is decided as a whole and as each of the commands
+//     it runs (bash parsed, command substitutions and sh/bash/zsh -c
+//     scripts included): a deny of any
+//     part denies, an ask of any part asks; an allow that covers the line
+//     but not every part lists the parts no rule decided (Verdict.Undecided)
+//     for the caller's own logic, and asks instead when the line
+//     redirects (unless allowRedirection, or in autoEdit and yolo) or
+//     cannot be parsed.
+//   - Loading never fails: a file or rule that cannot be used is reported
+//     (Problem: the file, the rule's number, why) and skipped; the rest is
+//     kept. Extensions may not allow, nor speak for yolo mode: such rules
+//     are reported and dropped, as Gemini CLI drops them.
+//   - The engine holds no state that changes: a Load's result is read by
+//     any number of sessions at once.
+//
+// The built-in Default tier is mostly not files here: the agent's approval
+// door (internal/agent/approvals.go) is Gemini CLI's default policies in Go, and
+// ranks below every loaded rule, as tier 1 does. The default rules that
+// depend on the session's interactivity (yolo's refusal of plan mode) are
+// rules, in defaults/, which Load always reads. [[safety_checker]] tables are
+// read but not run: they are reported once, as a warning.
+package policy

@@ -1,0 +1,42 @@
+package setup
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// A hook that cannot run is reported when the agent is built, and a
+// change of the hooks while running says it needs a restart.
+func TestHooksAreCheckedAndNeedARestart(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	var warnings []string
+	b, err := Build(context.Background(), Options{
+		Workspace: ws,
+		Getenv:    func(k string) string { return env[k] },
+		Warn:      func(what string, err error) { warnings = append(warnings, what+": "+err.Error()) },
+		Overlay: map[string]any{"hooks": map[string]any{
+			"BeforeTool": []any{map[string]any{"hooks": []any{map[string]any{"type": "command"}}}},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "a hook does not run: hooks from settings: a BeforeTool hook has no command") {
+		t.Errorf("warnings = %q", warnings)
+	}
+	_, restart, err := b.Reload(map[string]any{"hooksConfig": map[string]any{"enabled": false}})
+	if err != nil || !slices.Contains(restart, "hooks") {
+		t.Errorf("Reload's restart = %q, %v", restart, err)
+	}
+}

@@ -1,0 +1,749 @@
+package setup
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	geminils "github.com/gemini-ls/gemini-ls"
+	"github.com/gemini-ls/gemini-ls/internal/subagents/remote"
+	"github.com/gemini-ls/gemini-ls/internal/telemetry"
+
+	"github.com/gemini-ls/gemini-ls/internal/subagents"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/internal/auth"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
+	"github.com/gemini-ls/gemini-ls/internal/hooks"
+	"github.com/gemini-ls/gemini-ls/internal/memory"
+	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/skills"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/tools/toolset"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// Options is what a front end knows when it builds the agent.
+type Options struct {
+	Workspace *workspace.Workspace
+	// Getenv and LookupEnv read the process environment (LookupEnv tells
+	// a variable set to "" from an unset one; derived from Getenv when
+	// nil); the .env file is layered under it here.
+	Getenv    settings.Getenv
+	LookupEnv settings.LookupEnv
+	Version   string
+	Logger    *zap.Logger
+	// Warn tells the user of a problem that does not stop the build: the
+	// LSP shows it in the editor, headless writes it to stderr.
+	Warn func(what string, err error)
+	// ShowAuthURL tells the user to open authURL to sign in to the MCP
+	// server; nil logs it as a warning (headless: on stderr).
+	ShowAuthURL func(server, authURL string)
+
+	// Lander presents and lands edits, Confirmer asks about other calls:
+	// the front end's doors, which never decide what is allowed.
+	Lander    dialog.ChangeLander
+	Confirmer dialog.Confirmer
+	// Asker puts calls' questions to the user (ask_user, plan approval);
+	// nil when the front end cannot ask.
+	Asker dialog.Asker
+	// ShellRunner runs run_shell_command's commands; on this machine
+	// when nil. ACP runs them in the client's terminal.
+	ShellRunner tools.CommandRunner
+	// Diagnostics asks the user's editor for the diagnostics it shows:
+	// get_diagnostics is offered, and edits tell the errors they brought,
+	// only with it (the LSP, with a client that answers).
+	Diagnostics tools.DiagnosticsReader
+
+	// Overlay is the front end's settings, spelled as settings.json (the
+	// LSP's initializationOptions), merged over every file.
+	Overlay map[string]any
+	// Change is the settings the front end changed since it started
+	// (workspace/didChangeConfiguration), over Overlay; a model or an
+	// approval mode it names wins over Model and ApprovalMode, as Reload
+	// applies them. Rebuild sets it to the last change Reload applied.
+	Change map[string]any
+	// Unattended: nobody is there to ask (headless), which plan mode's
+	// tools heed as Gemini CLI's non-interactive runs do.
+	Unattended bool
+	// Model and ApprovalMode are the front end's explicit choices (a flag,
+	// initializationOptions); they win over the environment and settings.
+	Model        string
+	ApprovalMode dialog.ApprovalMode
+
+	Retry dialog.RetryPolicy
+
+	// IncludeDirectories are more roots, beyond the workspace's, from the
+	// front end (run's --include-directories, an ACP client's
+	// additionalDirectories); Build adds them after context.includeDirectories.
+	IncludeDirectories []string
+
+	// PolicyPaths and AdminPolicyPaths are the front end's policy files
+	// or directories (run's --policy and --admin-policy); given, they
+	// replace the settings' policyPaths and adminPolicyPaths.
+	PolicyPaths, AdminPolicyPaths []string
+
+	// Told is what the user has been told of once per process; a front
+	// end that builds more than once (ACP, per session) shares one. nil:
+	// once per Built.
+	Told *Told
+
+	// The command line's choices, as Gemini CLI's flags make them; each,
+	// when given, replaces what the settings say. AllowedTools are
+	// tools.allowed (--allowed-tools); AllowedMCPServers are mcp.allowed,
+	// with mcp.excluded ignored (--allowed-mcp-server-names); Extensions
+	// are the only extensions enabled, whatever their enablement, none
+	// when it is ["none"] (-e).
+	AllowedTools, AllowedMCPServers, Extensions []string
+
+	// WithoutCredentials builds the whole agent even when there are no
+	// credentials, its model calls failing with AuthErr: for a front end
+	// that serves what needs no model meanwhile (the LSP's built-ins).
+	// Otherwise such a build stops at AuthErr, before any MCP server or
+	// discovery command is started for a front end that will only refuse.
+	WithoutCredentials bool
+}
+
+// Built is the agent and what it was built from.
+type Built struct {
+	// Agent is nil when AuthErr is set, unless Options.WithoutCredentials:
+	// then its model calls fail with AuthErr, and what needs no model
+	// still works.
+	Agent *agent.Agent
+	// AuthErr says why the model cannot be reached: missing or invalid
+	// credentials, worded for the user.
+	AuthErr error
+	// Tools is nil when Agent is.
+	Tools    *toolset.Set
+	Settings settings.Settings
+	// Checkpoints are the project's checkpoints, for /restore; nil when
+	// checkpointing is off.
+	Checkpoints *checkpoint.Store
+	// Policy is the policy files' rules, and what could not be loaded of
+	// them (/policies list).
+	Policy *policy.Engine
+	// Getenv is the environment as the agent sees it: the process's,
+	// then the .env file's (EnvFile, "" when none was found).
+	Getenv  settings.Getenv
+	EnvFile string
+	// Model and ApprovalMode are what was chosen.
+	Model        string
+	ApprovalMode dialog.ApprovalMode
+	// Plan is plan mode as the settings configure it; off (Enabled false)
+	// when the sessions may not enter it.
+	Plan tools.PlanOptions
+	// plansDir finds a session's plans directory (agent.Config.PlansDir);
+	// nil when plan mode is off.
+	plansDir func(sessionID string) (string, error)
+	// Trust says which roots are trusted folders, decided once, before
+	// anything of a workspace is read; everything here takes its answer.
+	Trust settings.Trust
+	// Skills are the agent skills found (/skills); nil when settings turn
+	// them off.
+	Skills *skills.Catalog
+	// Agents are the subagents found (/agents, invoke_agent); nil when
+	// settings turn them off.
+	Agents *subagents.Catalog
+	// remote runs the remote agents, and knows what their cards said
+	// (/agents); nil when Agent is.
+	remote *remoteAgents
+	// Extensions are the user's installed extensions, enabled or not;
+	// the enabled ones' servers and excludeTools are in Settings.
+	Extensions extensions.Loaded
+	memory     *memory.Loader
+	// generator reaches the model, as the agent does: completion asks it
+	// too. nil when AuthErr is set.
+	generator auth.ContentGenerator
+	// completionStats are the front end's completion counts (completion.go).
+	completionStats completionStats
+	opts            Options
+	// projectRoots are the workspace's roots as the front end gave them,
+	// whose trust was decided and whose settings are read; the roots
+	// added to them (includes) are neither.
+	projectRoots []string
+	includes     includes
+	// telemetry is the settings' telemetry (telemetry.go); nil when
+	// AuthErr is set.
+	telemetry telemetry.Sink
+	// change is the settings changed since the front end started: the
+	// last Reload's, else Options.Change; Rebuild builds with it.
+	change map[string]any
+}
+
+// ErrOverlay wraps a front end's settings that cannot be used; the front
+// end refuses them (an LSP client gets InvalidParams).
+var ErrOverlay = errors.New("invalid settings")
+
+// Load reads what Build reads first (the folder's trust, its .env, the
+// settings, the extensions, the model and approval mode) and starts
+// nothing: no agent, tools or MCP server. It is for what lists and exits
+// (-l), which Gemini CLI answers before it initializes its config.
+func Load(o Options) (*Built, error) {
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	if o.Warn == nil {
+		o.Warn = func(what string, err error) { o.Logger.Warn(what, zap.Error(err)) }
+	}
+	if o.Told == nil {
+		o.Told = &Told{}
+	}
+	b := &Built{opts: o, projectRoots: o.Workspace.Roots()}
+	// From the process environment alone: no .env has been read yet, and
+	// none is read before its folder's trust is known.
+	trust, err := settings.DecideTrust(o.Getenv, b.projectRoots)
+	if err != nil {
+		o.Warn("the trusted folders were not read, so no folder is trusted", err)
+	}
+	b.Trust = trust
+	b.Getenv, b.EnvFile = loadEnv(o, trust)
+	base, err := b.loadSettings()
+	if err != nil {
+		return nil, err
+	}
+	changed, err := withOverlay(base, o.Change)
+	if err != nil {
+		return nil, err
+	}
+	b.Extensions = b.loadExtensions(changed.Security)
+	base, _ = b.Extensions.Apply(base)
+	set, notes := b.Extensions.Apply(changed)
+	for _, note := range notes {
+		o.Warn("part of an extension is not used", note)
+	}
+	set = o.commandLine(set)
+	b.Settings = set
+	b.includeDirectories(set)
+	b.Plan, b.plansDir = b.planOptions(set)
+	b.Model, b.ApprovalMode = b.choose(base, set)
+	b.change = o.Change
+	return b, nil
+}
+
+// Build makes the agent. ctx's values are kept, not its end: what Build
+// starts (MCP servers, the discovery command) lasts until Built.Close.
+func Build(ctx context.Context, o Options) (*Built, error) {
+	b, err := Load(o)
+	if err != nil {
+		return nil, err
+	}
+	o, set := b.opts, b.Settings
+	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
+	var gen auth.ContentGenerator
+	if err != nil {
+		b.AuthErr = err
+		if !o.WithoutCredentials {
+			return b, nil
+		}
+		// Built all the same: what needs no model (/help, /tools, /mcp)
+		// works without credentials, and a model call says why not.
+		gen = auth.Unavailable(err)
+	} else {
+		creds.Version = o.Version
+		// The generator makes its client on the first prompt.
+		gen = auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
+		b.generator = gen
+	}
+	b.memory = memory.New(memory.Config{
+		Workspace:  o.Workspace,
+		UserDir:    settings.UserDir(b.Getenv),
+		FileNames:  set.Context.FileNames(),
+		Trusted:    b.readsMemory,
+		Extensions: extensionContext(b.Extensions),
+		Logger:     o.Logger,
+	})
+	plan := b.Plan
+	b.Skills = b.discoverSkills(set)
+	b.Agents = b.discoverAgents(ctx, set)
+	b.Tools = toolset.Build(ctx, toolset.Config{
+		Tools: tools.Options{
+			Skills:      b.Skills,
+			Plan:        plan,
+			Workspace:   o.Workspace,
+			Utility:     agent.NewUtility(gen, o.Retry),
+			Memory:      b.memory,
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner},
+			Diagnostics: o.Diagnostics,
+		},
+		Settings:    set,
+		Getenv:      b.Getenv,
+		Version:     o.Version,
+		Logger:      o.Logger,
+		Warn:        o.Warn,
+		ShowAuthURL: o.ShowAuthURL,
+		NotTrusted:  b.NotTrusted(),
+	})
+	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
+	for _, err := range allowed.Unsupported {
+		o.Warn("part of tools.allowed is not used", err)
+	}
+	keys, trusted := allowed.Keys, allowed.Tools
+	for _, name := range allowed.Tools {
+		if t, ok := b.Tools.Registry.Get(name); ok && tools.AnnotationsOf(t).EditsFiles {
+			keys = append(keys, tools.EditKey) // edits are confirmed as one kind
+		}
+	}
+	store, err := OpenSessions(b.Getenv, firstRoot(b.projectRoots), o.Logger)
+	if err != nil {
+		o.Warn("sessions will not be saved", err)
+	}
+	maxTurns := 0
+	if !set.Model.UnlimitedTurns() {
+		maxTurns = set.Model.MaxSessionTurns
+	}
+	b.Checkpoints = b.checkpoints(o, set)
+	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
+	b.telemetry = b.startTelemetry(ctx, set, creds)
+	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
+	b.Agent = agent.New(agent.Config{
+		Generator:            gen,
+		Model:                b.Model,
+		Tools:                b.Tools.Registry,
+		Workspace:            o.Workspace,
+		Store:                store,
+		Memory:               b.memory,
+		Skills:               b.skillSource(),
+		Agents:               b.agentSource(),
+		Remote:               b.remote,
+		Version:              o.Version,
+		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
+		Confirmer:            o.Confirmer,
+		Asker:                o.Asker,
+		Lander:               o.Lander,
+		Diagnostics:          o.Diagnostics,
+		Checkpointer:         b.checkpointer(),
+		Hooks:                b.hooks(set),
+		ApprovalMode:         b.ApprovalMode,
+		PlansDir:             b.plansDir,
+		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
+		Untrusted:            b.NotTrusted() != nil,
+		AllowedKeys:          keys,
+		TrustedTools:         trusted,
+		Policy:               b.Policy,
+		MaxTurns:             maxTurns,
+		DisableLoopDetection: set.Model.DisableLoopDetection,
+		Logger:               o.Logger,
+		AuthType:             creds.Type,
+		Telemetry:            b.telemetry,
+		Retry:                o.Retry,
+		Thinking:             true,
+
+		TopicNarration: set.TopicNarration(),
+
+		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
+		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
+	})
+	return b, nil
+}
+
+// hooks runs the hooks the settings configure, then the enabled
+// extensions'; nil when hooksConfig.enabled is false or there are none.
+// The settings hold no workspace's hooks unless its folder is trusted
+// (settings.Load).
+func (b *Built) hooks(set settings.Settings) agent.Hooks {
+	o := b.opts
+	if !set.HooksConfig.HooksEnabled() {
+		return nil
+	}
+	sources := []hooks.Source{{Name: "settings", Hooks: set.Hooks}}
+	for _, e := range b.Extensions.Active() {
+		h, err := e.Hooks()
+		if err != nil {
+			o.Warn("an extension's hooks do not run", err)
+			continue
+		}
+		if len(h) > 0 {
+			sources = append(sources, hooks.Source{Name: e.Name, Hooks: h})
+		}
+	}
+	dir := ""
+	if roots := o.Workspace.Roots(); len(roots) > 0 {
+		dir = roots[0]
+	}
+	r, problems := hooks.New(hooks.Config{
+		Sources:    sources,
+		Disabled:   set.HooksConfig.Disabled,
+		ProjectDir: dir,
+		Logger:     o.Logger,
+	})
+	for _, err := range problems {
+		o.Warn("a hook does not run", err)
+	}
+	if r.Empty() {
+		return nil
+	}
+	return r
+}
+
+// planOptions are plan mode's tools as settings configure them, and how
+// a session finds its plans directory: off when general.plan.enabled is
+// false. A general.plan.directory that is not inside the project, or
+// leads out of it through a symlink, is not used: as Gemini CLI does
+// (Config.initialize), the user is warned and each session plans in its
+// own directory instead.
+func (b *Built) planOptions(set settings.Settings) (tools.PlanOptions, func(string) (string, error)) {
+	roots := b.opts.Workspace.Roots()
+	if !set.General.Plan.PlanEnabled() || len(roots) == 0 {
+		return tools.PlanOptions{}, nil
+	}
+	opts := tools.PlanOptions{Enabled: true, Unattended: b.opts.Unattended}
+	sessions := sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+	custom := func(string) (string, error) { return projectPlansDir(set.General.Plan, roots[0]) }
+	switch dir, err := custom(""); {
+	case err != nil:
+		b.opts.Warn("the custom plans directory is not used", fmt.Errorf("%w; each session plans in its own directory instead", err))
+		return opts, sessions
+	case dir == "":
+		return opts, sessions
+	}
+	return opts, custom
+}
+
+// projectPlansDir is the plans directory general.plan.directory names in
+// the project at root, with its symlinks resolved; "" when it names none.
+// Where it really lies must be inside root, as Gemini CLI requires
+// (Storage.getPlansDir): a symlink out of the project (to ~/.gemini, say)
+// would make what it leads to the plan mode's to read and write. It is
+// checked again each time a session finds it, as the directory may have
+// changed since.
+func projectPlansDir(plan settings.Plan, root string) (string, error) {
+	dir, err := plan.PlansDir(root)
+	if err != nil || dir == "" {
+		return "", err
+	}
+	real, err := workspace.RealPath(dir)
+	if err != nil {
+		return "", fmt.Errorf("general.plan.directory %q: %w", plan.Directory, err)
+	}
+	if !workspace.Within(root, real) {
+		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", plan.Directory, real, root)
+	}
+	return real, nil
+}
+
+// sessionPlansDir finds a session's plans directory where Gemini CLI
+// keeps it (Storage.getProjectTempPlansDir): in the project's temporary
+// directory, ~/.gemini/tmp/<project>/<session id>/plans, claimed on
+// first use as Gemini CLI claims it.
+func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
+	return func(sessionID string) (string, error) {
+		if sessionID == "" || sessionID != filepath.Base(sessionID) || sessionID == "." || sessionID == ".." {
+			return "", fmt.Errorf("the session id %q cannot name a directory", sessionID)
+		}
+		dirs, err := geminidir.New(geminiDir, root)
+		if err != nil {
+			return "", err
+		}
+		tmp, err := dirs.FindOrClaim()
+		if err != nil {
+			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
+		}
+		return filepath.Join(tmp, sessionID, "plans"), nil
+	}
+}
+
+// checkpoints is the project's checkpoint store when settings enable
+// checkpointing (general.checkpointing.enabled), else nil; as Gemini
+// CLI, it needs git, and one root: the first.
+func (b *Built) checkpoints(o Options, set settings.Settings) *checkpoint.Store {
+	if !set.General.Checkpointing.Enabled {
+		return nil
+	}
+	roots := o.Workspace.Roots()
+	if len(roots) == 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		o.Warn("checkpointing is off", fmt.Errorf("general.checkpointing.enabled needs git, which was not found: %w", err))
+		return nil
+	}
+	store, err := checkpoint.New(settings.UserDir(b.Getenv), roots[0], o.Workspace.Documents())
+	if err != nil {
+		o.Warn("checkpointing is off", err)
+		return nil
+	}
+	return store
+}
+
+// checkpointer is b.Checkpoints as the agent takes it: no interface
+// holding a nil store.
+func (b *Built) checkpointer() agent.Checkpointer {
+	if b.Checkpoints == nil {
+		return nil
+	}
+	return b.Checkpoints
+}
+
+// loadEnv is the environment with the .env file Gemini CLI would load
+// under it: the first .gemini/.env or .env from the first root upward,
+// else the user's; all of it only when trust says the first root is a
+// trusted folder, else only the auth variables.
+func loadEnv(o Options, trust settings.Trust) (settings.Getenv, string) {
+	lookup := o.LookupEnv
+	if lookup == nil {
+		lookup = func(name string) (string, bool) {
+			v := o.Getenv(name)
+			return v, v != ""
+		}
+	}
+	roots := o.Workspace.Roots()
+	if len(roots) == 0 {
+		return o.Getenv, ""
+	}
+	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
+		Dir:             roots[0],
+		Trusted:         trust.Trusted(roots[0]),
+		ExcludedEnvVars: settings.DefaultExcludedEnvVars,
+	})
+	if err != nil {
+		o.Warn("the .env file was not read", err)
+	}
+	return getenv, path
+}
+
+// Memory is the loader of the context files (GEMINI.md) the agent reads;
+// nil when AuthErr is set.
+func (b *Built) Memory() *memory.Loader { return b.memory }
+
+// AuthStatus says which auth mode is chosen, why, and what is missing,
+// never a secret: for gemini/authStatus.
+func (b *Built) AuthStatus() auth.Report {
+	return auth.Status(b.Settings.Security.Auth.SelectedType, b.Getenv)
+}
+
+// loadSettings reads the settings files, then the front end's overlay
+// over them. The extensions' servers and excludeTools go under them
+// (Extensions.Apply), Gemini CLI's lowest layer.
+func (b *Built) loadSettings() (settings.Settings, error) {
+	o := b.opts
+	set, err := settings.Load(b.Getenv, b.projectRoots, b.Trust)
+	if err != nil {
+		o.Warn("some settings were not read", err)
+	}
+	for _, err := range o.Told.unread(set.UnreadKeys()) {
+		o.Warn(UnreadSettings, err)
+	}
+	return withOverlay(set, o.Overlay)
+}
+
+// loadExtensions reads the user's installed extensions, as sec allows,
+// each one that cannot be used reported once, by name.
+func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
+	var ws string
+	if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
+		ws = roots[0]
+	}
+	loaded := extensions.Load(extensions.Config{
+		UserDir:   settings.UserDir(b.Getenv),
+		Workspace: ws,
+		Getenv:    b.Getenv,
+		Allowed:   sec.AllowedExtensions,
+		BlockGit:  sec.BlockGitExtensions,
+		Only:      b.opts.Extensions,
+	})
+	for _, err := range loaded.Errs {
+		b.opts.Warn("an extension was not loaded", err)
+	}
+	for _, err := range notInstalled(b.opts.Extensions, loaded) {
+		b.opts.Warn("an extension -e names is not used", err)
+	}
+	return loaded
+}
+
+// extensionPolicies are the enabled extensions' policies directories,
+// the policy engine's extension tier.
+func extensionPolicies(loaded extensions.Loaded) []policy.Source {
+	var out []policy.Source
+	for _, e := range loaded.Active() {
+		out = append(out, policy.Source{Tier: policy.TierExtension, Path: e.PoliciesDir(), Extension: e.Name})
+	}
+	return out
+}
+
+// extensionSkills are the enabled extensions' skills directories, the
+// lowest tier of agent skills.
+func extensionSkills(loaded extensions.Loaded) []skills.ExtensionDir {
+	var out []skills.ExtensionDir
+	for _, e := range loaded.Active() {
+		out = append(out, skills.ExtensionDir{Extension: e.Name, Dir: e.SkillsDir(), Hydrate: e.Hydrate})
+	}
+	return out
+}
+
+// extensionContext is the enabled extensions' context files, for the
+// memory loader.
+func extensionContext(loaded extensions.Loaded) []memory.ExtensionFiles {
+	var out []memory.ExtensionFiles
+	for _, e := range loaded.Active() {
+		out = append(out, memory.ExtensionFiles{Dir: e.Path, Files: e.ContextFiles})
+	}
+	return out
+}
+
+// withOverlay is set with overlay over it; an overlay that cannot be used
+// is an error wrapping ErrOverlay.
+func withOverlay(set settings.Settings, overlay map[string]any) (settings.Settings, error) {
+	out, err := set.With(overlay)
+	if err != nil {
+		return set, fmt.Errorf("%w: %v", ErrOverlay, err)
+	}
+	return out, nil
+}
+
+// NotTrusted is why the workspace is not a trusted folder: the first
+// untrusted root's reason; nil when every root is trusted. While it is
+// set, only the default approval mode may be chosen, as in Gemini CLI.
+func (b *Built) NotTrusted() error {
+	if untrusted := b.Trust.Untrusted(); len(untrusted) > 0 {
+		return b.Trust.Why(untrusted[0])
+	}
+	return nil
+}
+
+// choose picks the model and the approval mode: the front end's explicit
+// choice, unless a later change of settings (in set but not in base, the
+// settings before it) names another; then GEMINI_MODEL, as Gemini CLI
+// ranks it; then settings. As in Gemini CLI, a workspace that is not a
+// trusted folder runs in the default approval mode whatever was asked,
+// and the user is told why.
+func (b *Built) choose(base, set settings.Settings) (string, dialog.ApprovalMode) {
+	o := b.opts
+	model, mode := o.Model, string(o.ApprovalMode)
+	if set.Model.Name != base.Model.Name {
+		model = set.Model.Name
+	}
+	if set.General.DefaultApprovalMode != base.General.DefaultApprovalMode {
+		mode = set.General.DefaultApprovalMode
+	}
+	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
+	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(dialog.ApprovalDefault))
+	if mode == string(dialog.ApprovalPlan) && !b.Plan.Enabled {
+		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings`))
+		mode = string(dialog.ApprovalDefault)
+	}
+	if why := b.NotTrusted(); why != nil && mode != string(dialog.ApprovalDefault) {
+		b.opts.Warn("untrusted folder", fmt.Errorf(`the approval mode is "default", not %q: as in Gemini CLI, `+
+			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
+		mode = string(dialog.ApprovalDefault)
+	}
+	return model, dialog.ApprovalMode(mode)
+}
+
+// Reload reads the settings again with change (the settings a client sent
+// in workspace/didChangeConfiguration) over them, and applies what can
+// change while sessions run: the model and the approval mode, from the
+// next request on. It returns what it applied, and the settings that
+// changed but take effect only when the server starts again (the tools,
+// MCP servers, memory files, auth, limits). A change that cannot be used
+// is an error wrapping ErrOverlay, and nothing is applied.
+func (b *Built) Reload(change map[string]any) (applied, restart []string, err error) {
+	// The files are read once: base is what the change goes over.
+	base, err := b.loadSettings()
+	if err != nil {
+		return nil, nil, err
+	}
+	base, _ = b.Extensions.Apply(base)
+	set, err := withOverlay(base, change)
+	if err != nil {
+		return nil, nil, err
+	}
+	model, mode := b.choose(base, set)
+	if b.Agent != nil {
+		if model != b.Model {
+			b.SetModel(context.Background(), model)
+			applied = append(applied, "model "+model)
+		}
+		if mode != b.ApprovalMode {
+			b.Agent.SetApprovalMode(mode)
+			applied = append(applied, "approval mode "+string(mode))
+		}
+	}
+	b.Model, b.ApprovalMode = model, mode
+	old := b.Settings
+	for _, c := range []struct {
+		key     string
+		changed bool
+	}{
+		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
+		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
+		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig, set.HooksConfig)},
+		{"context", !reflect.DeepEqual(old.Context, set.Context)},
+		{"security", !reflect.DeepEqual(old.Security, set.Security)},
+		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
+		{"model.compressionThreshold", old.Model.CompressionThreshold != set.Model.CompressionThreshold},
+		{"model.disableLoopDetection", old.Model.DisableLoopDetection != set.Model.DisableLoopDetection},
+		{"model.thinkingBudget", !reflect.DeepEqual(old.ThinkingBudgetFor(model), set.ThinkingBudgetFor(model)) || !reflect.DeepEqual(old.ModelConfigs, set.ModelConfigs)},
+	} {
+		if c.changed {
+			restart = append(restart, c.key)
+		}
+	}
+	b.Settings, b.change = set, change
+	return applied, restart, nil
+}
+
+// Rebuild builds the agent again from the same options and the settings
+// the last Reload changed, reading the settings, the environment's files,
+// the credentials and the folders' trust anew: after a sign-in, the agent
+// that had none; after the folders' trust changed, one that reads what
+// the workspace brings. What /stats shows of completion carries over. The
+// caller closes b once nothing uses it.
+func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
+	o := b.opts
+	o.Change = b.change
+	fresh, err := Build(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	fresh.completionStats.Store(b.completionStats.Load())
+	return fresh, nil
+}
+
+// Close runs the sessions' SessionEnd hooks, then stops what the tools
+// run in the background (MCP servers, the discovery command). It is safe
+// on a nil Built.
+func (b *Built) Close() {
+	if b == nil {
+		return
+	}
+	if b.Agent != nil {
+		// The SessionEnd hooks are bounded by their own timeouts.
+		b.Agent.Close(context.Background())
+	}
+	b.Tools.Close()
+	b.closeTelemetry()
+}
+
+func thinkingBudget(n *int) *int32 {
+	if n == nil {
+		return nil
+	}
+	v := int32(*n)
+	return &v
+}
+
+// Workspace is the workspace the agent works in.
+func (b *Built) Workspace() *workspace.Workspace { return b.opts.Workspace }
+
+// Version is gemini-ls's version, as the front end gave it.
+func (b *Built) Version() string { return b.opts.Version }
+
+// firstRoot is the project sessions are filed under, as the agent files
+// them: the first root.
+func firstRoot(roots []string) string {
+	if len(roots) == 0 {
+		return ""
+	}
+	return roots[0]
+}

@@ -1,0 +1,188 @@
+package setup
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// The model and the approval mode are chosen as Gemini CLI ranks them:
+// the front end's explicit choice, then GEMINI_MODEL (for the model), then
+// settings; a later change of settings beats the explicit choice.
+func TestChoose(t *testing.T) {
+	files := settings.Settings{Model: settings.Model{Name: "settings-model"}, General: settings.General{DefaultApprovalMode: "auto_edit"}}
+	for _, tc := range []struct {
+		name      string
+		opts      Options
+		env       string
+		set       settings.Settings
+		wantModel string
+		wantMode  dialog.ApprovalMode
+	}{
+		{"settings", Options{}, "", files, "settings-model", dialog.ApprovalAutoEdit},
+		{"environment beats settings", Options{}, "env-model", files, "env-model", dialog.ApprovalAutoEdit},
+		{"explicit beats both", Options{Model: "flag-model", ApprovalMode: dialog.ApprovalYolo}, "env-model", files, "flag-model", dialog.ApprovalYolo},
+		{"a later change beats the explicit choice", Options{Model: "flag-model", ApprovalMode: dialog.ApprovalYolo}, "env-model",
+			settings.Settings{Model: settings.Model{Name: "changed"}, General: settings.General{DefaultApprovalMode: "default"}}, "changed", dialog.ApprovalDefault},
+		{"defaults", Options{}, "", settings.Settings{}, models.Default, dialog.ApprovalDefault},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := files
+			if tc.name == "defaults" {
+				base = settings.Settings{}
+			}
+			b := &Built{opts: tc.opts, Getenv: func(k string) string {
+				if k == "GEMINI_MODEL" {
+					return tc.env
+				}
+				return ""
+			}}
+			model, mode := b.choose(base, tc.set)
+			if model != tc.wantModel || mode != tc.wantMode {
+				t.Errorf("choose = %q, %q; want %q, %q", model, mode, tc.wantModel, tc.wantMode)
+			}
+		})
+	}
+}
+
+// Reload reads the settings files once: a broken file is reported once
+// per change, not once for the settings before it and again after.
+func TestReloadReadsTheFilesOnce(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte("{ broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	var warnings []string
+	b, err := Build(context.Background(), Options{
+		Workspace: ws,
+		Getenv:    func(k string) string { return env[k] },
+		Warn:      func(what string, err error) { warnings = append(warnings, what) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	warnings = nil
+	applied, _, err := b.Reload(map[string]any{"model": map[string]any{"name": "other"}})
+	if err != nil || len(applied) != 1 {
+		t.Fatalf("Reload = %q, %v", applied, err)
+	}
+	if n := slices.Index(warnings, "some settings were not read"); n < 0 || slices.Contains(warnings[n+1:], "some settings were not read") {
+		t.Errorf("warnings = %q, want the broken file reported once", warnings)
+	}
+}
+
+// Without credentials a build stops before starting anything a front
+// end that only refuses would have to stop again (headless, ACP), and
+// builds the whole agent for one that serves what needs no model (the
+// LSP), its MCP servers started.
+func TestBuildWithoutCredentials(t *testing.T) {
+	home, root, markers := t.TempDir(), t.TempDir(), t.TempDir()
+	marker := filepath.Join(markers, "mcp-ran")
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
+		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	build := func(without bool) *Built {
+		ws, err := workspace.New([]string{root}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Build(context.Background(), Options{
+			Workspace:          ws,
+			Getenv:             func(k string) string { return env[k] },
+			WithoutCredentials: without,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(b.Close)
+		if b.AuthErr == nil {
+			t.Fatal("no AuthErr without a key")
+		}
+		return b
+	}
+
+	if b := build(false); b.Agent != nil || b.Tools != nil {
+		t.Fatalf("built an agent (%v) and tools (%v) only to be refused", b.Agent, b.Tools)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("an MCP server was started for a build without credentials")
+	}
+
+	b := build(true)
+	if b.Agent == nil || b.Tools == nil {
+		t.Fatal("WithoutCredentials built no agent")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.Tools.WaitForServers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the MCP server did not start for the whole agent: %v", err)
+	}
+}
+
+// A build made anew (after a sign-in, or the folders' trust changed)
+// keeps the settings the front end changed since it started: the model
+// and approval mode a change named, and what needs a restart to count
+// (the tools), which the new build then uses. The front end's explicit
+// choices stay beneath them, as Reload ranks them.
+func TestRebuildKeepsTheChangedSettings(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	b, err := Build(context.Background(), Options{
+		Workspace: ws,
+		Getenv:    func(k string) string { return env[k] },
+		Overlay:   map[string]any{"model": "editor-model"},
+		Model:     "editor-model",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	change := map[string]any{
+		"model":   map[string]any{"name": "changed-model"},
+		"general": map[string]any{"defaultApprovalMode": "auto_edit"},
+		"tools":   map[string]any{"exclude": []any{tools.ShellName}},
+	}
+	if _, _, err := b.Reload(change); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := b.Rebuild(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if fresh.Model != "changed-model" || fresh.ApprovalMode != dialog.ApprovalAutoEdit {
+		t.Errorf("rebuilt with model %q and mode %q, want the change's changed-model and auto_edit", fresh.Model, fresh.ApprovalMode)
+	}
+	if _, ok := fresh.Tools.Registry.Get(tools.ShellName); ok {
+		t.Errorf("the rebuilt agent offers %s, which the change excluded", tools.ShellName)
+	}
+	if _, ok := b.Tools.Registry.Get(tools.ShellName); !ok {
+		t.Fatalf("the first build lacks %s: the test shows nothing", tools.ShellName)
+	}
+}

@@ -1,0 +1,61 @@
+package setup
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+)
+
+// UnreadSettings is what Options.Warn is called with for the settings
+// keys nothing reads, one error per file: a front end that shows only
+// some warnings picks it out by this.
+const UnreadSettings = "settings gemini-ls does not read are ignored"
+
+// Told remembers what the user has been told of that is worth saying
+// once per process however often the settings are read (a reload, each
+// ACP session): the settings keys nothing reads. Safe for concurrent
+// use; the zero Told has told nothing.
+type Told struct {
+	mu   sync.Mutex
+	keys map[settings.Unread]bool
+}
+
+// unread words the keys of keys not told of before, one error per file
+// naming each key, and marks them told.
+func (t *Told) unread(keys []settings.Unread) []error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.keys == nil {
+		t.keys = map[settings.Unread]bool{}
+	}
+	var files []string
+	notImplemented, unknown := map[string][]string{}, map[string][]string{}
+	for _, k := range keys {
+		if t.keys[k] {
+			continue
+		}
+		t.keys[k] = true
+		if len(notImplemented[k.File]) == 0 && len(unknown[k.File]) == 0 {
+			files = append(files, k.File)
+		}
+		if k.Unknown {
+			unknown[k.File] = append(unknown[k.File], k.Key)
+		} else {
+			notImplemented[k.File] = append(notImplemented[k.File], k.Key)
+		}
+	}
+	var out []error
+	for _, file := range files {
+		var parts []string
+		if keys := notImplemented[file]; len(keys) > 0 {
+			parts = append(parts, "gemini-ls does not implement Gemini CLI's "+strings.Join(keys, ", "))
+		}
+		if keys := unknown[file]; len(keys) > 0 {
+			parts = append(parts, "neither gemini-ls nor Gemini CLI has a setting "+strings.Join(keys, ", "))
+		}
+		out = append(out, fmt.Errorf("settings file %s: %s; ignored", file, strings.Join(parts, "; ")))
+	}
+	return out
+}

@@ -1,0 +1,41 @@
+package setup
+
+import (
+	"errors"
+
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+)
+
+// A build's trust (Built.Trust) is decided once, before anything of the
+// workspace is read. What decides it can change while the build serves:
+// the user answers the trust question or runs /permissions trust, or
+// trusts the folder in Gemini CLI. The front end asks TrustChanged before
+// each prompt and builds anew (Rebuild) when it did, so that what the
+// workspace brings (its settings, .env, MCP servers, commands, agents,
+// GEMINI.md) counts from that prompt on, without a restart.
+
+// TrustNow is the roots' trust decided again, from what decides it now.
+// A trustedFolders.json that cannot be read trusts nothing, as at build.
+func (b *Built) TrustNow() settings.Trust {
+	trust, _ := settings.DecideTrust(b.opts.Getenv, b.projectRoots)
+	return trust
+}
+
+// TrustChanged reports whether the roots trusted now are not those b was
+// built with: b must be built anew for the change to count.
+func (b *Built) TrustChanged() bool { return !b.TrustNow().SameTrusted(b.Trust) }
+
+// SetTrust records level for folder in the user's trustedFolders.json
+// (settings.SetFolderTrust), where the process environment, never a
+// workspace's .env, says it is.
+func (b *Built) SetTrust(folder, level string) error {
+	path := settings.TrustedFoldersPath(b.opts.Getenv)
+	if path == "" {
+		return errors.New("neither HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
+	}
+	return settings.SetFolderTrust(path, folder, level)
+}
+
+// Trusts reports whether dir, as it resolves, is a trusted folder now,
+// decided from the process environment as the workspace's trust is.
+func (b *Built) Trusts(dir string) bool { return b.trusts(dir) == nil }

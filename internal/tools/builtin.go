@@ -1,0 +1,111 @@
+package tools
+
+import (
+	"slices"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/skills"
+	"github.com/gemini-ls/gemini-ls/internal/tools/web"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// Names of the built-in tools, as the model calls them.
+const (
+	ListDirectoryName = "list_directory"
+	ReadFileName      = "read_file"
+	WriteFileName     = "write_file"
+	ReplaceName       = "replace"
+	GlobName          = "glob"
+	GrepSearchName    = "grep_search"
+	ShellName         = "run_shell_command"
+	ReadManyFilesName = "read_many_files"
+	WebFetchName      = "web_fetch"
+	WebSearchName     = "google_web_search"
+	MemoryName        = "save_memory"
+)
+
+// Options configure the built-in tools.
+type Options struct {
+	// Workspace is what the file tools read and resolve paths against.
+	// Required.
+	Workspace *workspace.Workspace
+	Shell     ShellOptions
+	// Utility answers the tools' one-off model calls; nil when there is
+	// no model (tools that need it then fail with a clear message).
+	Utility Utility
+	// Web configures web_fetch's fetching; the zero value fetches from the
+	// network with the environment's proxy. Tests set its resolver and
+	// dialer.
+	Web web.Options
+	// DisableLLMCorrection turns off replace's last correction stage, the
+	// utility model's fix of an old_string nothing else could place
+	// (settings.json's tools.disableLLMCorrection).
+	DisableLLMCorrection bool
+	// MemoryFile is the user's global GEMINI.md (~/.gemini/GEMINI.md),
+	// where save_memory adds facts; "" when there is no home directory
+	// (save_memory then fails with a clear message).
+	MemoryFile string
+	// Plan configures plan mode's tools.
+	Plan PlanOptions
+	// Memory gives read_file, list_directory and read_many_files the
+	// context files around what they read (nil: none).
+	Memory ContextDiscoverer
+	// Skills are the agent skills activate_skill offers; the tool is left
+	// out when nil (settings turn skills off).
+	Skills *skills.Catalog
+	// Diagnostics asks the user's editor for the diagnostics it shows,
+	// for get_diagnostics; the tool is left out when nil (the front end's
+	// editor cannot answer).
+	Diagnostics DiagnosticsReader
+}
+
+// ShellOptions configure run_shell_command.
+type ShellOptions struct {
+	// Timeout bounds one command; zero means DefaultShellTimeout.
+	Timeout time.Duration
+	// Env is added to the server's own environment ("KEY=value"; later
+	// entries win).
+	Env []string
+	// Runner runs the commands; LocalRunner when nil. The ACP front end
+	// passes one that runs them in the client's terminal.
+	Runner CommandRunner
+}
+
+// DefaultShellTimeout bounds a shell command when ShellOptions.Timeout is zero.
+const DefaultShellTimeout = 5 * time.Minute
+
+// Builtin returns the built-in tools over opts.Workspace.
+func Builtin(opts Options) []Tool {
+	if opts.Shell.Timeout <= 0 {
+		opts.Shell.Timeout = DefaultShellTimeout
+	}
+	ws := opts.Workspace
+	return append([]Tool{
+		listDirectory(ws, opts.Memory),
+		readFile(ws, opts.Memory),
+		writeFile(ws),
+		replace(opts),
+		glob(ws),
+		grepSearch(ws),
+		shell(ws, opts.Shell),
+		readManyFiles(ws, opts.Memory),
+		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
+		webSearch(opts.Utility),
+		saveMemory(opts.MemoryFile, nil),
+		writeTodos(),
+		askUser(),
+		updateTopic(),
+		listBackground(),
+		readBackground(),
+	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
+}
+
+// skillTools is activate_skill while skills are on (catalog set), as
+// Gemini CLI declares it: with no skill found its parameter says none is
+// available, and /skills reload can add some without a restart.
+func skillTools(ws *workspace.Workspace, catalog *skills.Catalog) []Tool {
+	if catalog == nil {
+		return nil
+	}
+	return []Tool{activateSkill(catalog, ws)}
+}

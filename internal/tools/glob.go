@@ -1,0 +1,364 @@
+package tools
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+const (
+	// maxIgnoredWalk bounds how many ignored entries glob visits to count them.
+	maxIgnoredWalk = 10000
+	// maxGlobFiles bounds how many files glob lists: the most recently
+	// modified ones, with a count of the rest. Gemini CLI lists every
+	// match; a million paths would overflow the model's context.
+	maxGlobFiles = 2000
+)
+
+type globTool struct{ ws *workspace.Workspace }
+
+// glob is the glob tool over ws.
+func glob(ws *workspace.Workspace) *Defined[globParams] {
+	t := &globTool{ws: ws}
+	return Define(Spec{
+		Name: GlobName,
+		Description: "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), " +
+			"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. " +
+			"Skips .git, node_modules and ignored files.",
+		Annotations: Annotations{Kind: dialog.KindSearch, ReadOnly: true},
+		Aliases:     []string{"GlobTool"},
+	}, t.build)
+}
+
+// globParams are glob's parameters, as Gemini CLI 0.61 declares them.
+// Older calls' path is normalized to dir_path; their ignore, which 0.61
+// does not have, still works.
+type globParams struct {
+	Pattern             string   `json:"pattern" jsonschema:"The glob pattern to match against paths relative to the search directory (e.g., '**/*.py', 'docs/*.md'; \"*\" does not cross \"/\", \"**\" does)."`
+	DirPath             *string  `json:"dir_path,omitempty" was:"path" jsonschema:"Optional: The path to the directory to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
+	CaseSensitive       bool     `json:"case_sensitive,omitempty" jsonschema:"Optional: Whether the search should be case-sensitive. Defaults to false."`
+	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" jsonschema:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
+	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" jsonschema:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
+	Ignore              []string `json:"ignore,omitempty" param:"undeclared"`
+}
+
+// build is the call p asks for.
+func (t *globTool) build(p globParams) (Call, error) {
+	pattern, ignore, caseSensitive := p.Pattern, p.Ignore, p.CaseSensitive
+	if strings.TrimSpace(pattern) == "" {
+		return nil, errors.New("The 'pattern' parameter must be non-empty.")
+	}
+	if err := validatePatterns("ignore", ignore); err != nil {
+		return nil, err
+	}
+	respect := orTrue(p.RespectGitIgnore) || orTrue(p.RespectGeminiIgnore)
+	dir, err := defaultDir(t.ws)
+	if err != nil {
+		return nil, err
+	}
+	hasPath := p.DirPath != nil
+	if hasPath {
+		if dir, err = resolvePath(t.ws, "dir_path", *p.DirPath); err != nil {
+			return nil, err
+		}
+	}
+	// An absolute pattern inside the search directory is made relative to it.
+	match := filepath.ToSlash(pattern)
+	if filepath.IsAbs(pattern) {
+		rel, err := filepath.Rel(dir, pattern)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("The pattern %q is absolute but not inside the search directory %s; give a pattern relative to it.", pattern, dir)
+		}
+		match = filepath.ToSlash(rel)
+	}
+	if !doublestar.ValidatePattern(match) {
+		return nil, fmt.Errorf("params/pattern: invalid glob pattern %q", pattern)
+	}
+	return &globCall{ws: t.ws, pattern: pattern, match: match, dir: dir, hasPath: hasPath,
+		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk, maxFiles: maxGlobFiles, timeout: searchTimeout}, nil
+}
+
+type globCall struct {
+	ws               *workspace.Workspace
+	pattern          string // as given, for messages
+	match            string // relative to dir, slash-separated
+	dir              string
+	hasPath          bool
+	ignore           []string
+	caseSensitive    bool
+	respectGitIgnore bool
+	ignoredBudget    int // ignored entries visited at most, to count them
+	maxFiles         int // listed at most, the newest
+	timeout          time.Duration
+}
+
+func (c *globCall) Title() string {
+	title := "FindFiles " + c.pattern
+	if c.hasPath {
+		title += " in " + c.ws.Display(c.dir)
+	}
+	return title
+}
+
+func (c *globCall) Confirmation() *Confirmation { return nil }
+
+func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
+	isDir, err := c.ws.Stat(c.dir)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return failure("Path does not exist: " + c.dir), nil
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
+	}
+	if !isDir {
+		return failure("Path is not a directory: " + c.dir), nil
+	}
+
+	pattern := c.match
+	if !c.caseSensitive {
+		pattern = strings.ToLower(pattern)
+	}
+	// mu guards what the walk finds, as it calls from every core.
+	var mu sync.Mutex
+	found := newestFiles{limit: c.maxFiles}
+	gitIgnored := 0
+	// Ignored directories are walked too, to count the matches they hide
+	// as Gemini CLI reports them. Big ignored trees (build output,
+	// virtualenvs) are only counted up to a budget; the count is then a
+	// lower bound, and says so.
+	ignoredBudget, ignoredCut := c.ignoredBudget, false
+	// spendIgnored reports whether an ignored entry is still within the
+	// budget; past it the entry is neither entered nor counted.
+	spendIgnored := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if ignoredBudget--; ignoredBudget < 0 {
+			ignoredCut = true
+			return false
+		}
+		return true
+	}
+	// "**/P" with no "/" in P matches a path whose last name P matches:
+	// a walk matches every file, and the name alone is quicker.
+	name, nameOnly := strings.CutPrefix(pattern, "**/")
+	nameOnly = nameOnly && !strings.Contains(name, "/")
+	// "**/*.go" and the like: the name's ending is all there is to match.
+	suffix, suffixOnly := strings.CutPrefix(name, "*")
+	suffixOnly = suffixOnly && nameOnly && !strings.ContainsAny(suffix, "*?[]{}\\")
+	matches := func(rel string) bool {
+		p := pattern
+		if nameOnly {
+			rel, p = path.Base(rel), name
+		}
+		if !c.caseSensitive {
+			rel = strings.ToLower(rel)
+		}
+		if suffixOnly {
+			return strings.HasSuffix(rel, suffix)
+		}
+		return doublestar.MatchUnvalidated(p, rel)
+	}
+	// The files that match are stat-ed as they are listed, for sorting.
+	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }}
+	prefix := newPatternDirs(pattern)
+	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	omitted, err := c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
+		rel := relSlash(c.dir, e.Path)
+		if e.IsDir && prefix.holdsNoMatch(rel, c.caseSensitive) {
+			return fs.SkipDir
+		}
+		if matchesAny(c.ignore, rel, c.caseSensitive) {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		ignored := c.respectGitIgnore && e.Ignored
+		if ignored && !spendIgnored() {
+			if e.IsDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir || !matches(rel) {
+			return nil
+		}
+		if ignored {
+			mu.Lock()
+			defer mu.Unlock()
+			gitIgnored++
+			return nil
+		}
+		// Taken outside the lock: a symlink's is a stat of its target.
+		info, err := c.ws.Info(e)
+		if errors.Is(err, workspace.ErrNotExist) {
+			return nil // removed since the walk listed it
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		found.add(dated{entry: e, mod: info.ModTime}) // unknown (err): oldest
+		return nil
+	})
+	timedOut := err != nil && ctx.Err() == nil && walkCtx.Err() != nil
+	switch {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case err != nil && !timedOut:
+		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
+	}
+	var notes []string
+	if timedOut {
+		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the files found by then: search a narrower path or pattern to see the rest)", c.timeout))
+	}
+	if n := omittedNote(omitted); n != "" {
+		notes = append(notes, n)
+	}
+	note, displayNote := "", ""
+	if len(notes) > 0 {
+		note, displayNote = "\n\n"+strings.Join(notes, "\n"), " "+strings.Join(notes, " ")
+	}
+	files := found.sorted()
+	if len(files) == 0 {
+		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, quoteName(c.dir))
+		return Result{Output: msg + note, Display: "No files found." + displayNote}, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", found.matched, c.pattern, quoteName(c.dir))
+	switch {
+	case ignoredCut:
+		fmt.Fprintf(&b, " (at least %d additional files were ignored)", gitIgnored)
+	case gitIgnored > 0:
+		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
+	}
+	b.WriteString(", sorted by modification time (newest first)")
+	display := fmt.Sprintf("Found %d matching file(s).", found.matched)
+	if unlisted := found.matched - len(files); unlisted > 0 {
+		fmt.Fprintf(&b, "; the newest %d are listed, %d more are not: search a narrower path or pattern to see them", len(files), unlisted)
+		display = fmt.Sprintf("Found %d matching file(s); the newest %d listed.", found.matched, len(files))
+	}
+	b.WriteString(":")
+	for _, e := range files {
+		b.WriteString("\n" + quoteName(e.Path))
+	}
+	b.WriteString(note)
+	return Result{Output: b.String(), Display: display + displayNote}, nil
+}
+
+// newestFiles keeps the limit most recently modified of the files added
+// (ties broken by path) and counts them all, so that a glob matching a
+// million files holds no more than it lists.
+type newestFiles struct {
+	limit int
+	// kept is a heap whose top is the oldest file kept: the one a newer
+	// file replaces.
+	kept datedHeap
+	// matched counts the files added.
+	matched int
+}
+
+// add counts d and keeps it if it is among the newest.
+func (n *newestFiles) add(d dated) {
+	n.matched++
+	switch {
+	case len(n.kept) < n.limit:
+		heap.Push(&n.kept, d)
+	case n.limit > 0 && newer(d, n.kept[0]):
+		n.kept[0] = d
+		heap.Fix(&n.kept, 0)
+	}
+}
+
+// sorted is the files kept, newest first, then by path.
+func (n *newestFiles) sorted() []workspace.DirEntry {
+	slices.SortFunc(n.kept, func(x, y dated) int {
+		return cmp.Or(cmp.Compare(y.mod, x.mod), strings.Compare(x.entry.Path, y.entry.Path))
+	})
+	files := make([]workspace.DirEntry, len(n.kept))
+	for i, d := range n.kept {
+		files[i] = d.entry
+	}
+	return files
+}
+
+// dated is a file and its modification time.
+type dated struct {
+	entry workspace.DirEntry
+	mod   int64
+}
+
+// newer reports whether x is listed before y: modified later, or at the
+// same time with a lesser path.
+func newer(x, y dated) bool {
+	return x.mod > y.mod || x.mod == y.mod && x.entry.Path < y.entry.Path
+}
+
+// datedHeap is a container/heap of files, the oldest on top.
+type datedHeap []dated
+
+func (h datedHeap) Len() int           { return len(h) }
+func (h datedHeap) Less(i, j int) bool { return newer(h[j], h[i]) }
+func (h datedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *datedHeap) Push(x any)        { *h = append(*h, x.(dated)) }
+func (h *datedHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// patternDirs are the names of a glob pattern's directories, up to its
+// first "**", for a walk to leave out the directories no match can be
+// below (a pattern "src/app/**/*.ts" walks src/app alone).
+type patternDirs struct {
+	names []string // the pattern's names, the last the file's
+	prune bool     // false: every directory may hold a match
+}
+
+func newPatternDirs(pattern string) patternDirs {
+	// Braces may hold a "/", and an escape may too: such a pattern is
+	// not split into names.
+	if strings.ContainsAny(pattern, "{}\\") {
+		return patternDirs{}
+	}
+	return patternDirs{names: strings.Split(pattern, "/"), prune: true}
+}
+
+// holdsNoMatch reports whether no path below the directory at rel (its
+// names lower-cased when the match is not case-sensitive, as the pattern
+// then is) can match the pattern.
+func (p patternDirs) holdsNoMatch(rel string, caseSensitive bool) bool {
+	if !p.prune {
+		return false
+	}
+	if !caseSensitive {
+		rel = strings.ToLower(rel)
+	}
+	for i := 0; rel != ""; i++ {
+		var name string
+		name, rel, _ = strings.Cut(rel, "/")
+		switch {
+		case i >= len(p.names)-1:
+			return true // deeper than the pattern's files
+		case p.names[i] == "**":
+			return false
+		case !doublestar.MatchUnvalidated(p.names[i], name):
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// hugeDirectoryTool is a tool over a workspace whose root holds 100,000
+// files and a .gitignore: list_directory and glob must answer for it in
+// well under a second.
+func hugeDirectoryTool(b *testing.B, name string) Tool {
+	b.Helper()
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 100_000 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%06d.txt", i)), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool, _ := NewRegistry(Builtin(Options{Workspace: ws})...).Get(name)
+	return tool
+}
+
+func benchmarkTool(b *testing.B, name string, args map[string]any) {
+	tool := hugeDirectoryTool(b, name)
+	call, err := tool.Build(args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := call.Execute(b.Context(), CallInfo{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkListDirectory100k(b *testing.B) {
+	benchmarkTool(b, ListDirectoryName, map[string]any{"path": "."})
+}
+
+func BenchmarkGlob100k(b *testing.B) {
+	benchmarkTool(b, GlobName, map[string]any{"pattern": "**/*.txt"})
+}
+
+func BenchmarkGrep100k(b *testing.B) {
+	benchmarkTool(b, GrepSearchName, map[string]any{"pattern": "needle"})
+}

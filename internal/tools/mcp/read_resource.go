@@ -1,0 +1,116 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// ReadResourceName is read_mcp_resource's name.
+const ReadResourceName = "read_mcp_resource"
+
+// readResourceParams are read_mcp_resource's parameters, as Gemini CLI
+// 0.61 declares them.
+type readResourceParams struct {
+	URI string `json:"uri" jsonschema:"The URI of the MCP resource to read."`
+}
+
+// readResource is Gemini CLI 0.61's read_mcp_resource
+// (read-mcp-resource.ts) over m's resources: declared as 0.61 declares
+// it, read-only and of kind read. The model names a resource as
+// list_mcp_resources lists it, SERVER:URI, as 0.61's findResourceByUri
+// takes it.
+func readResource(m *Manager) tools.Tool {
+	return tools.Define(tools.Spec{
+		Name:        ReadResourceName,
+		Description: "Reads the content of a specified Model Context Protocol (MCP) resource.",
+		Annotations: tools.Annotations{Kind: dialog.KindRead, ReadOnly: true},
+	}, func(p readResourceParams) (tools.Call, error) {
+		c := &readResourceCall{m: m, uri: p.URI}
+		c.found, _, c.known = m.resource(p.URI)
+		return c, nil
+	})
+}
+
+// resource is the resource identifier names, SERVER:URI, and the server
+// running it; known false when no running server lists it.
+func (m *Manager) resource(identifier string) (Resource, live, bool) {
+	server, uri, ok := strings.Cut(identifier, ":")
+	if !ok || server == "" {
+		return Resource{}, live{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l, ok := m.live[server]
+	if !ok {
+		return Resource{}, live{}, false
+	}
+	for _, r := range l.resources {
+		if r.URI == uri {
+			return r, l, true
+		}
+	}
+	return Resource{}, live{}, false
+}
+
+type readResourceCall struct {
+	m   *Manager
+	uri string // as the model gave it
+	// found is the resource as the call was built, for its title; known
+	// false when no running server listed it then.
+	found Resource
+	known bool
+}
+
+// Title is 0.61's getDescription.
+func (c *readResourceCall) Title() string {
+	if c.known {
+		return `Read MCP resource "` + c.found.Name + `" from server "` + c.found.Server + `"`
+	}
+	return "Read MCP resource: " + c.uri
+}
+
+// Confirmation: none, as 0.61's policies allow it (read-only.toml).
+func (*readResourceCall) Confirmation() *tools.Confirmation { return nil }
+
+// Execute reads the resource from the server running it now, its text
+// as text and its binary data as a line saying so, in 0.61's words.
+func (c *readResourceCall) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
+	found, at, known := c.m.resource(c.uri)
+	if !known {
+		return failure("Resource not found for URI: " + c.uri), nil
+	}
+	s := at.server
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
+	res, err := at.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: found.URI})
+	if err != nil {
+		if b := s.breach(); b != nil {
+			err = b
+		}
+		return failure("Failed to read resource: " + err.Error()), nil
+	}
+	var text strings.Builder
+	for _, content := range res.Contents {
+		switch {
+		case content == nil:
+		case content.Text != "":
+			text.WriteString(content.Text + "\n")
+		case len(content.Blob) > 0:
+			fmt.Fprintf(&text, "[Binary Data (%s)]\n", content.MIMEType)
+		}
+	}
+	out := text.String()
+	if out == "" {
+		out = "No content returned from resource."
+	}
+	return tools.Result{Output: out, Display: `Successfully read resource "` + found.Name + `" from server "` + found.Server + `"`}, nil
+}
+
+// failure is an error result saying msg to the model and the user.
+func failure(msg string) tools.Result { return tools.Result{Error: msg, Display: "Error: " + msg} }

@@ -1,0 +1,267 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
+)
+
+// terminateWait is how long a stdio server gets to exit after its stdin
+// closes, and again after SIGTERM, before it is killed.
+const terminateWait = 500 * time.Millisecond
+
+// stderrTail is how much of a stdio server's stderr is kept to explain its
+// failure.
+const stderrTail = 2048
+
+// server is one configured MCP server.
+type server struct {
+	alias   string
+	cfg     serverConfig
+	dir     string
+	version string
+
+	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
+	stderr tail
+
+	// Remote servers only.
+	tokens        *oauth.Store // nil without a user directory
+	signInTimeout time.Duration
+	// showAuthURL tells the user where to sign in at start-up.
+	showAuthURL func(authURL string)
+	token       func(context.Context) (string, error) // nil: no token is sent
+	// unauthorized: the server answered 401 to the latest connection.
+	unauthorized atomic.Bool
+	hadToken     atomic.Bool           // a stored token was sent
+	refreshErr   atomic.Pointer[error] // why the stored token could not be refreshed
+	// endConnection ends the context the connection was made under.
+	endConnection context.CancelFunc
+	// broken is closed once the server broke a bound (brokeWith says
+	// how): it is failed and disconnected.
+	broken    chan struct{}
+	brokeOnce sync.Once
+	brokeWith error
+
+	// ctx ends this incarnation of the server: Close, or a restart.
+	ctx  context.Context
+	stop context.CancelFunc
+	// ended is closed when its run has returned.
+	ended chan struct{}
+
+	// gone is closed once the connection has ended and the tools are
+	// withdrawn; calls fail at once after that.
+	gone     chan struct{}
+	goneOnce sync.Once
+}
+
+// start connects to the server and lists its tools. A remote server that
+// answers 401 is signed in to first when its oauth block is enabled, as in
+// Gemini CLI; otherwise the user is told to run /mcp auth.
+func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, error) {
+	session, err := s.connect(ctx)
+	if err != nil && s.unauthorized.Load() && s.cfg.OAuth != nil && s.cfg.OAuth.Enabled {
+		if err := s.signIn(ctx, s.showAuthURL); err != nil {
+			return nil, nil, &authError{fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)}
+		}
+		s.refreshErr.Store(nil)
+		session, err = s.connect(ctx)
+	}
+	if err != nil {
+		if s.unauthorized.Load() {
+			return nil, nil, &authError{s.errAuthRequired()}
+		}
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
+	var listed []*sdk.Tool
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			_ = session.Close()
+			return nil, nil, fmt.Errorf("listing tools: %w", err)
+		}
+		listed = append(listed, t)
+	}
+	if err := s.breach(); err != nil {
+		// On a stream the listing did not need.
+		_ = session.Close()
+		return nil, nil, err
+	}
+	return session, listed, nil
+}
+
+// broke records that the server broke a bound; the first such fails it.
+func (s *server) broke(err error) {
+	s.brokeOnce.Do(func() {
+		s.brokeWith = err
+		close(s.broken)
+	})
+}
+
+// breach is the bound the server broke, nil while it keeps them.
+func (s *server) breach() error {
+	select {
+	case <-s.broken:
+		return s.brokeWith
+	default:
+		return nil
+	}
+}
+
+// authError is a server that wants a sign-in.
+type authError struct{ error }
+
+func (e *authError) Unwrap() error { return e.error }
+
+// connect opens the session, bounded by the server's timeout. The context
+// of the connection lives as long as ctx: an SSE transport's stream is
+// read under it.
+func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(s.cfg.timeout(), cancel)
+	session, err := s.handshake(ctx)
+	if !timer.Stop() {
+		cancel()
+		if session != nil {
+			_ = session.Close()
+		}
+		return nil, fmt.Errorf("connecting: %w after %s", context.DeadlineExceeded, s.cfg.timeout())
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.endConnection = cancel
+	return session, nil
+}
+
+// handshake connects and initializes the session under ctx.
+func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
+	s.unauthorized.Store(false)
+	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, nil)
+	if s.cfg.Command != "" {
+		transport, err := s.stdioTransport()
+		if err != nil {
+			return nil, err
+		}
+		session, err := client.Connect(ctx, transport, nil)
+		if err != nil {
+			return nil, fmt.Errorf("connecting: %w", err)
+		}
+		return session, nil
+	}
+	if url, _ := s.cfg.remoteURL(); url == "" {
+		return nil, errors.New("no command, httpUrl or url is configured")
+	}
+	if t := s.cfg.Type; t != "" && t != settings.MCPTypeHTTP && t != settings.MCPTypeSSE {
+		return nil, fmt.Errorf(`its "type" is %q: it must be "http" (streamable HTTP) or "sse"`, t)
+	}
+	if s.token == nil {
+		token, err := s.tokenSource()
+		if err != nil {
+			return nil, err
+		}
+		s.token = token
+	}
+	session, err := s.connectRemote(ctx, client)
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	return session, nil
+}
+
+// stdioTransport runs the server's command, speaking on its stdin and
+// stdout.
+func (s *server) stdioTransport() (sdk.Transport, error) {
+	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	cmd.Dir = s.dir
+	if s.cfg.Cwd != "" {
+		cmd.Dir = s.cfg.Cwd
+		if !filepath.IsAbs(s.cfg.Cwd) && s.dir != "" {
+			cmd.Dir = filepath.Join(s.dir, s.cfg.Cwd)
+		}
+	}
+	cmd.Env = serverEnv(os.Environ(), s.cfg.Env)
+	cmd.Stderr = &s.stderr
+	// The pipes' copying must not wait for a child that kept them.
+	cmd.WaitDelay = terminateWait
+	ownGroup(cmd)
+	s.cmd = cmd
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+}
+
+// kill ends whatever is left of the server's connection and process group.
+func (s *server) kill() {
+	if s.endConnection != nil {
+		s.endConnection()
+	}
+	if s.cmd != nil && s.cmd.Process != nil {
+		killGroup(s.cmd.Process.Pid)
+	}
+}
+
+func (s *server) markDead() {
+	s.goneOnce.Do(func() { close(s.gone) })
+}
+
+func (s *server) isDead() bool {
+	select {
+	case <-s.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// explain is err with what the process said and how it ended. A bound
+// the server broke is what it says instead of err: whatever failed then
+// failed for that.
+func (s *server) explain(err error) string {
+	if b := s.breach(); b != nil {
+		err = b
+	}
+	msg := err.Error()
+	if s.cmd != nil {
+		if st := s.cmd.ProcessState; st != nil && !st.Success() {
+			msg += "; the process " + st.String()
+		}
+		if out := strings.TrimSpace(s.stderr.String()); out != "" {
+			msg += "; its stderr ended with: " + out
+		}
+	}
+	return msg
+}
+
+// tail keeps the last stderrTail bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - stderrTail; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

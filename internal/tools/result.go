@@ -1,0 +1,83 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// Proposal is a file change an edit call proposes. The agent, not the
+// tool, decides whether it lands without asking; the front end presents
+// the question when it must and lands what was allowed; Settle turns what
+// became of the change into the call's result.
+type Proposal struct {
+	Change workspace.FileChange
+	// name is the file as the user's display names it, and applied what
+	// the model is told when the change went through as proposed.
+	name, applied string
+}
+
+// propose returns the result of an edit call that proposes change.
+func propose(ws *workspace.Workspace, change workspace.FileChange, applied string) (Result, error) {
+	return Result{Proposal: &Proposal{Change: change, name: ws.Display(change.Path), applied: applied}}, nil
+}
+
+// Settle is the call's result once decision says what became of the change.
+func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
+	change, name, applied := p.Change, p.name, p.applied
+	var r Result
+	switch decision.Outcome {
+	case dialog.Applied:
+		r = Result{Output: applied, Display: diffDisplay(name, change.Before, change.After)}
+		if decision.Content != "" && toLF(decision.Content) == toLF(change.After)+"\n" {
+			// The only difference an editor may make to an applied change.
+			r.Output += " The editor added a line break at the end of the file."
+		}
+	case dialog.Modified:
+		r = Result{
+			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
+			Display: diffDisplay(name, change.Before, decision.Content),
+		}
+	case dialog.Declined, dialog.Refused:
+		// Refused is not the user's doing: the front end may have had
+		// nobody to ask, and its reason says how to allow edits.
+		reason := strings.TrimRight(strings.TrimSpace(decision.Reason), ".")
+		switch {
+		case reason != "":
+		case decision.Outcome == dialog.Refused:
+			reason = "it was refused without asking the user"
+		default:
+			reason = "the user declined it"
+		}
+		msg := "This change was not applied: " + reason + ". The file was not modified."
+		r = Result{Error: msg, Status: dialog.StatusRejected, Display: "Not applied: " + reason + ".\n\n" + diffDisplay(name, change.Before, change.After)}
+	case dialog.Stale:
+		// Not "nothing was applied": an editor may have applied the edit
+		// at positions that no longer fit. What the file holds is the truth.
+		msg := fmt.Sprintf("The file %s changed before this change could be applied, so it did not land as proposed", change.Path)
+		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
+			msg += " (" + reason + ")"
+		}
+		if decision.Content != "" {
+			msg += ". The file now contains:\n" + toLF(decision.Content)
+		} else {
+			msg += ". Read the file again and retry."
+		}
+		r = failure(msg)
+	default:
+		return Result{}, fmt.Errorf("proposing change to %s: unknown outcome %q", change.Path, decision.Outcome)
+	}
+	return r, nil
+}
+
+// diffDisplay is a change shown to the user as a fenced unified diff.
+func diffDisplay(name, before, after string) string {
+	return Fence("diff", workspace.UnifiedDiff(name, before, after))
+}
+
+// failure is an expected failure of a call, told to the model as an error.
+func failure(msg string) Result {
+	return Result{Error: msg, Status: dialog.StatusError, Display: msg}
+}

@@ -1,0 +1,379 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+const (
+	// maxShellOutput is how much of a command's output the model sees: the tail.
+	maxShellOutput = 64 << 10
+	// shellWaitDelay bounds how long output is awaited after the shell exits,
+	// when background processes keep its output open.
+	shellWaitDelay = 500 * time.Millisecond
+)
+
+type shellTool struct {
+	ws   *workspace.Workspace
+	opts ShellOptions
+}
+
+// shell is run_shell_command over ws.
+func shell(ws *workspace.Workspace, opts ShellOptions) *Defined[shellParams] {
+	t := &shellTool{ws: ws, opts: opts}
+	return Define(Spec{
+		Name: ShellName,
+		Description: "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
+			"The user must approve it. Commands are killed after a timeout; do not start interactive programs.",
+		Annotations: Annotations{Kind: dialog.KindExecute, RunsCommands: true},
+		Aliases:     []string{"ShellTool"},
+	}, t.build)
+}
+
+// shellParams are run_shell_command's parameters, as Gemini CLI 0.61
+// declares them. Older calls' directory is normalized to dir_path.
+type shellParams struct {
+	Command     string `json:"command" jsonschema:"The exact bash command to run."`
+	Description string `json:"description,omitempty" jsonschema:"Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."`
+	DirPath     string `json:"dir_path,omitempty" was:"directory" jsonschema:"(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."`
+	// Gemini CLI 0.61's words (getShellDeclaration).
+	IsBackground bool `json:"is_background,omitempty" jsonschema:"Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background."`
+	DelayMS      *int `json:"delay_ms,omitempty" jsonschema:"Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning."`
+}
+
+// build is the call p asks for.
+func (t *shellTool) build(p shellParams) (Call, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return nil, errors.New("The 'command' parameter must be non-empty.")
+	}
+	root, err := defaultDir(t.ws)
+	if err != nil {
+		return nil, err
+	}
+	dir := root
+	if p.DirPath != "" {
+		if dir, err = resolvePath(t.ws, "dir_path", p.DirPath); err != nil {
+			return nil, err
+		}
+		isDir, err := t.ws.Stat(dir)
+		if err != nil || !isDir {
+			return nil, fmt.Errorf("Directory must exist and be a directory: %s", dir)
+		}
+	}
+	delay := defaultBackgroundDelay
+	if p.DelayMS != nil {
+		if *p.DelayMS < 0 {
+			return nil, errors.New("The 'delay_ms' parameter must not be negative.")
+		}
+		delay = time.Duration(*p.DelayMS) * time.Millisecond
+	}
+	return &shellCall{ws: t.ws, opts: t.opts, command: p.Command, description: p.Description, dir: dir, hasDir: dir != root,
+		background: p.IsBackground, delay: delay}, nil
+}
+
+type shellCall struct {
+	ws          *workspace.Workspace
+	opts        ShellOptions
+	command     string
+	description string
+	dir         string
+	hasDir      bool
+	// background runs the command as the session's background process
+	// (shell_background.go), after delay.
+	background bool
+	delay      time.Duration
+}
+
+func (c *shellCall) Title() string {
+	title := "Shell " + firstLine(c.command)
+	if c.hasDir {
+		title += " [in " + c.ws.Display(c.dir) + "]"
+	}
+	if c.description != "" {
+		title += " (" + firstLine(c.description) + ")"
+	}
+	if c.background {
+		title += " [background]"
+	}
+	return title
+}
+
+func (c *shellCall) Confirmation() *Confirmation { return ShellConfirmation(c.command) }
+
+// ShellConfirmation is what running command asks the user: the same for a
+// run_shell_command call and for a command run for the user (a custom
+// command's !{…}), so an "always allow" given to one covers the other.
+func ShellConfirmation(command string) *Confirmation {
+	check := checkCommand(command)
+	title := "Allow shell command?"
+	if check.why != "" {
+		// Why no "always allow" is offered, without naming an option
+		// the front end may not show.
+		title += " It is asked every time: " + check.why + "."
+	}
+	return &Confirmation{
+		Kind:      "execute",
+		Title:     title,
+		Details:   command,
+		AllowKeys: check.names,
+	}
+}
+
+func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID}
+	if c.background {
+		return c.executeInBackground(ctx, info, cmd)
+	}
+	runCtx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	runner := c.opts.Runner
+	if runner == nil {
+		runner = LocalRunner{}
+	}
+	o, err := runner.Run(runCtx, cmd)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.report(ctx, runCtx, o), nil
+}
+
+// report is the result of a command that ended as o: ctx is the call's
+// context, runCtx the command's (the call's, bounded by the timeout).
+func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
+	status := dialog.StatusOK
+	errText := "(none)"
+	switch {
+	case ctx.Err() != nil:
+		status, errText = dialog.StatusCancelled, "Command was cancelled before it could complete."
+	case runCtx.Err() != nil:
+		status, errText = dialog.StatusError, fmt.Sprintf("Command timed out after %s and was killed.", c.opts.Timeout)
+	}
+	// Gemini CLI writes "(none)" for what it does not know, as it does for
+	// what did not happen.
+	background := "(none)"
+	if len(o.Background) > 0 {
+		background = strings.Join(o.Background, ", ")
+	}
+	pgid := "(none)"
+	if o.PGID > 0 {
+		pgid = strconv.Itoa(o.PGID)
+	}
+	exitCode, signal := exitText(o.ExitCode, o.Signal)
+
+	output := outputText(o.Output, o.Dropped)
+	if strings.TrimSpace(output) == "" {
+		output = "(empty)"
+	}
+	dir := "(root)"
+	if c.hasDir {
+		dir = c.ws.Display(c.dir)
+	}
+	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
+		c.command, dir, output, errText, exitCode, signal, background, pgid)
+
+	var display string
+	if errText != "(none)" {
+		display = errText
+	} else if exitCode != "0" {
+		display = "Exit code " + exitCode
+	}
+	// The user who watched the output come need not read it again.
+	if !o.Live {
+		if display != "" {
+			display += "\n\n"
+		}
+		display += Fence("", output)
+	}
+	return Result{Output: llm, Status: status, Display: display}
+}
+
+// CommandRunner runs run_shell_command's commands. LocalRunner, the
+// default, runs them on this machine; a front end whose client has
+// terminals of its own (ACP's terminal/create) runs them there, so that
+// the user watches them. The tool tells the model the same things in the
+// same words whichever runner ran the command; what a runner cannot know
+// reads "(none)", as in Gemini CLI.
+type CommandRunner interface {
+	// Run runs c until it ends or ctx does (the call was cancelled, or the
+	// tool's timeout fired): then it kills the command and still reports
+	// what it output and how it ended. An error means the command could
+	// not be run or followed to its end; the call fails with it.
+	Run(ctx context.Context, c ShellCommand) (ShellOutcome, error)
+}
+
+// ShellCommand is one command for a CommandRunner.
+type ShellCommand struct {
+	// Command is run as `bash -c Command`.
+	Command string
+	// Dir is the absolute directory to run in.
+	Dir string
+	// Env is added to the environment the command would otherwise get
+	// ("KEY=value"; later entries win).
+	Env []string
+	// OutputLimit is how many bytes of output to keep: the last ones.
+	OutputLimit int
+	// CallID is the tool call that runs the command, for a runner that
+	// shows the command in it (ACP's terminal); "" when none.
+	CallID string
+}
+
+// ShellOutcome is how a command ended, as far as its runner knows.
+type ShellOutcome struct {
+	// Output is the tail of the command's combined stdout and stderr, at
+	// most ShellCommand.OutputLimit bytes; it may start inside a
+	// character when Dropped is not zero.
+	Output string
+	// Dropped is how many bytes of output came before Output and were
+	// not kept; -1 when some were but how many is not known.
+	Dropped int64
+	// ExitCode is nil when the command was killed by a signal, or its
+	// exit is not known.
+	ExitCode *int
+	// Signal is the name of the signal that killed the command
+	// ("SIGKILL"); "" when none did.
+	Signal string
+	// Background are the PIDs of processes the command left running;
+	// nil when none are, or the runner cannot tell.
+	Background []string
+	// PGID is the command's process group; 0 when not known.
+	PGID int
+	// Live says the user watched the output as it came (in the client's
+	// terminal), so the call's display need not repeat it.
+	Live bool
+}
+
+// LocalRunner runs commands on this machine: bash in a process group of
+// its own with stdin empty, the whole group killed when ctx ends, output
+// awaited briefly when background processes keep it open.
+type LocalRunner struct{}
+
+// Run implements CommandRunner.
+func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+	limit := c.OutputLimit
+	if limit <= 0 {
+		limit = maxShellOutput
+	}
+	out := &tailBuffer{max: limit}
+	cmd := exec.CommandContext(ctx, "bash", "-c", c.Command)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
+	cmd.Stdout = out
+	cmd.Stderr = out
+	// Cancelling kills the whole group, so pipelines and children die too.
+	procgroup.Own(cmd)
+	cmd.WaitDelay = shellWaitDelay
+	if err := cmd.Start(); err != nil {
+		return ShellOutcome{}, fmt.Errorf("starting bash in %s: %w", c.Dir, err)
+	}
+	pgid := cmd.Process.Pid
+	waitErr := cmd.Wait()
+
+	// Wait answers ctx's error, not the shell's end, when the group was
+	// killed after the shell exited (a background child still held the
+	// output): that is a cancel like any other, reported below.
+	var exitErr *exec.ExitError
+	cancelled := ctx.Err() != nil && errors.Is(waitErr, ctx.Err())
+	if waitErr != nil && !cancelled && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
+	}
+	o := ShellOutcome{PGID: pgid}
+	if ctx.Err() != nil {
+		// Cancelled or timed out: Cancel killed the group only if the
+		// shell still ran, not once only its output was awaited. A killed
+		// group leaves nothing to report. (The group is gone or ours: an
+		// error here has no remedy.)
+		_ = procgroup.Kill(cmd)
+	} else {
+		o.Background = procgroup.Members(cmd)
+	}
+	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)
+	o.Output, o.Dropped = out.kept()
+	return o, nil
+}
+
+// exitText renders how a command ended as Gemini CLI reports it: an exit
+// code, or "(none)" and the signal that killed it.
+func exitText(code *int, signal string) (exitCode, sig string) {
+	exitCode, sig = "(none)", "(none)"
+	if code != nil {
+		exitCode = strconv.Itoa(*code)
+	}
+	if signal != "" {
+		sig = signal
+	}
+	return exitCode, sig
+}
+
+// firstLine is s up to its first line break, marked when cut.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped int64
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.dropped += int64(over)
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// kept is the output kept and how many bytes before it were dropped.
+func (t *tailBuffer) kept() (string, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf), t.dropped
+}
+
+// String is the kept output as the model sees it (outputText).
+func (t *tailBuffer) String() string {
+	return outputText(t.kept())
+}
+
+// outputText is the tail of a command's output as the model sees it:
+// valid UTF-8, without trailing line breaks, preceded by a note when
+// dropped bytes came before it (-1: some, how many unknown).
+func outputText(kept string, dropped int64) string {
+	b := kept
+	if dropped != 0 {
+		// Do not start in the middle of a character.
+		for len(b) > 0 && !utf8.RuneStart(b[0]) {
+			b = b[1:]
+		}
+	}
+	s := strings.ToValidUTF8(strings.TrimRight(b, "\r\n"), "\uFFFD")
+	switch {
+	case dropped > 0:
+		s = fmt.Sprintf("[Output truncated: showing the last %d of %d bytes]\n", len(b), int64(len(kept))+dropped) + s
+	case dropped < 0:
+		s = fmt.Sprintf("[Output truncated: showing the last %d bytes]\n", len(b)) + s
+	}
+	return s
+}

@@ -1,0 +1,300 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+)
+
+// shellOutput splits a shell result into everything before the PGID line
+// and the PGID.
+func shellOutput(t *testing.T, res Result) (string, int) {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)^(.*\n)Process Group PGID: (\d+)$`).FindStringSubmatch(res.Output)
+	if m == nil {
+		t.Fatalf("output without a PGID line: %q", res.Output)
+	}
+	pgid, _ := strconv.Atoi(m[2])
+	return m[1], pgid
+}
+
+func runShell(t *testing.T, tw *testWorkspace, opts ShellOptions, args map[string]any) Result {
+	t.Helper()
+	return run(t, tw.tool(ShellName, Options{Shell: opts}), args)
+}
+
+func TestShell(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
+	tool := tw.tool(ShellName, Options{})
+
+	call := build(t, tool, map[string]any{"command": "echo hi", "description": "Print hi"})
+	if call.Title() != "Shell echo hi (Print hi)" || kindOf(tool) != dialog.KindExecute {
+		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
+	}
+	want := &Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", AllowKeys: []string{"echo"}}
+	if c := call.Confirmation(); !reflect.DeepEqual(c, want) {
+		t.Errorf("Confirmation = %+v", c)
+	}
+	// A command that "always allow" cannot cover says why, and has no keys.
+	redirected := build(t, tool, map[string]any{"command": "ls > main.go"})
+	want = &Confirmation{Kind: "execute", Title: "Allow shell command? It is asked every time: it writes to a file (> main.go).", Details: "ls > main.go"}
+	if c := redirected.Confirmation(); !reflect.DeepEqual(c, want) {
+		t.Errorf("Confirmation = %+v", c)
+	}
+	res, err := call.Execute(t.Context(), CallInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, pgid := shellOutput(t, res)
+	if head != "Command: echo hi\nDirectory: (root)\nOutput: hi\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" || pgid <= 0 {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != dialog.StatusOK || res.Display != "```\nhi\n```" {
+		t.Errorf("Status %q Display %q", res.Status, res.Display)
+	}
+
+	res = runShell(t, tw, ShellOptions{}, map[string]any{"command": "pwd; ls", "directory": "sub"})
+	if head, _ := shellOutput(t, res); head != "Command: pwd; ls\nDirectory: sub\nOutput: "+tw.abs("sub")+"\nf.txt\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" {
+		t.Errorf("output %q", res.Output)
+	}
+}
+
+func TestShellExitCodesAndOutput(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	for _, tc := range []struct {
+		command, want string
+	}{
+		{"exit 3", "Output: (empty)\nError: (none)\nExit Code: 3\nSignal: (none)\n"},
+		{"echo out; echo err >&2; false", "Output: out\nerr\nError: (none)\nExit Code: 1\nSignal: (none)\n"},
+		{"kill -TERM $$", "Output: (empty)\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\n"},
+		{"cat; echo done", "Output: done\nError: (none)\nExit Code: 0\nSignal: (none)\n"}, // stdin is empty, not the server's
+		{"printf '  indented\\n\\n\\n'", "Output:   indented\nError: (none)\nExit Code: 0\nSignal: (none)\n"},
+	} {
+		res := runShell(t, tw, ShellOptions{}, map[string]any{"command": tc.command})
+		head, _ := shellOutput(t, res)
+		if !strings.HasSuffix(head, tc.want+"Background PIDs: (none)\n") || !strings.HasPrefix(head, "Command: "+tc.command+"\nDirectory: (root)\n") {
+			t.Errorf("%s: output %q", tc.command, res.Output)
+		}
+		if res.Status != dialog.StatusOK {
+			t.Errorf("%s: Status %q", tc.command, res.Status)
+		}
+	}
+	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "exit 3"})
+	if res.Display != "Exit code 3\n\n```\n(empty)\n```" {
+		t.Errorf("Display %q", res.Display)
+	}
+}
+
+func TestShellEnv(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	t.Setenv("GEMINI_LS_INHERITED", "inherited")
+	res := runShell(t, tw, ShellOptions{Env: []string{"GEMINI_LS_EXTRA=extra", "GEMINI_LS_INHERITED=overridden"}},
+		map[string]any{"command": "echo $GEMINI_LS_EXTRA $GEMINI_LS_INHERITED $HOME"})
+	wantContains(t, res.Output, "\nOutput: extra overridden "+os.Getenv("HOME")+"\n")
+}
+
+func TestShellOutputKeepsTail(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END"})
+	wantContains(t, res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa")
+	wantContains(t, res.Output, "a\nEND\nError: (none)\n")
+}
+
+func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
+	b := &tailBuffer{max: 5}
+	b.Write([]byte("ab世界")) // 8 bytes; the kept 5 start inside 世
+	if got := b.String(); got != "[Output truncated: showing the last 3 of 8 bytes]\n界" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestShellCancel(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	// "started" is written before child.pid, so a cancel once child.pid
+	// exists never comes before it.
+	call := build(t, tw.tool(ShellName, Options{}), map[string]any{"command": "echo started; sleep 30 & echo $! > child.pid; wait"})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	var res Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = call.Execute(ctx, CallInfo{})
+	}()
+	// Cancel once the background child exists.
+	child := procgrouptest.PID(t, tw.abs("child.pid"))
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("cancelled sleep 30 did not return")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := shellOutput(t, res)
+	if !strings.HasSuffix(head, "Output: started\nError: Command was cancelled before it could complete.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != dialog.StatusCancelled {
+		t.Errorf("Status = %q", res.Status)
+	}
+	procgrouptest.WaitGone(t, child)
+}
+
+// TestShellCancelWhileOutputIsAwaited: cancelling a command whose shell
+// has exited, while the runner awaits the output a background child holds
+// open, kills that child too, as cancelling kills the whole group.
+func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan ShellOutcome, 1)
+	go func() {
+		o, err := LocalRunner{}.Run(ctx, ShellCommand{Command: "sleep 300 & echo $! > child.pid", Dir: dir})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- o
+	}()
+	child := procgrouptest.PID(t, filepath.Join(dir, "child.pid"))
+	cancel()
+	procgrouptest.WaitGone(t, child)
+	if o := <-done; o.Background != nil {
+		t.Errorf("background processes %v reported after the group was killed", o.Background)
+	}
+}
+
+func TestShellTimeout(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	res := runShell(t, tw, ShellOptions{Timeout: 200 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	head, _ := shellOutput(t, res)
+	if !strings.HasSuffix(head, "Output: (empty)\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != dialog.StatusError {
+		t.Errorf("Status = %q", res.Status)
+	}
+}
+
+func TestShellReportsBackgroundProcesses(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	done := make(chan Result)
+	go func() { done <- runShell(t, tw, ShellOptions{}, map[string]any{"command": "sleep 30 & echo $!"}) }()
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a command leaving a background process did not return")
+	}
+	head, pgid := shellOutput(t, res)
+	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+	m := regexp.MustCompile(`Output: (\d+)\nError: \(none\)\nExit Code: 0\nSignal: \(none\)\nBackground PIDs: (\d+)\n$`).FindStringSubmatch(head)
+	if m == nil || m[1] != m[2] {
+		t.Errorf("output %q", res.Output)
+	}
+}
+
+func TestShellValidation(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"file.txt": ""})
+	tool := tw.tool(ShellName, Options{})
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, "params must have required property 'command'"},
+		{map[string]any{"command": " \n"}, "The 'command' parameter must be non-empty."},
+		{map[string]any{"command": []any{"ls"}}, "params/command must be string"},
+		{map[string]any{"command": "ls", "description": 1.0}, "params/description must be string"},
+		{map[string]any{"command": "ls", "directory": "missing"}, "Directory must exist and be a directory: " + tw.abs("missing")},
+		{map[string]any{"command": "ls", "directory": "file.txt"}, "Directory must exist and be a directory: " + tw.abs("file.txt")},
+	} {
+		if got := buildError(t, tool, tc.args); got != tc.want {
+			t.Errorf("Build(%v) error = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	call := build(t, tool, map[string]any{"command": "make\n  test", "directory": "."})
+	if call.Title() != "Shell make …" {
+		t.Errorf("Title = %q", call.Title())
+	}
+}
+
+// fakeRunner records the command it is given and answers with outcome,
+// after ctx ends when wait is set.
+type fakeRunner struct {
+	got      ShellCommand
+	deadline bool
+	wait     bool
+	outcome  ShellOutcome
+	err      error
+}
+
+func (f *fakeRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+	f.got = c
+	_, f.deadline = ctx.Deadline()
+	if f.wait {
+		<-ctx.Done()
+	}
+	return f.outcome, f.err
+}
+
+func TestShellRunsThroughTheRunner(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
+	code := 2
+	runner := &fakeRunner{outcome: ShellOutcome{Output: "made\n", ExitCode: &code}}
+	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
+	want := ShellCommand{Command: "make", Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
+	if !reflect.DeepEqual(runner.got, want) || !runner.deadline {
+		t.Errorf("the runner got %+v (deadline %v), want %+v with the timeout's deadline", runner.got, runner.deadline, want)
+	}
+	// What the runner cannot know reads "(none)", as in Gemini CLI.
+	if res.Output != "Command: make\nDirectory: sub\nOutput: made\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)" {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Status != dialog.StatusOK || res.Display != "Exit code 2\n\n```\nmade\n```" {
+		t.Errorf("Status %q Display %q", res.Status, res.Display)
+	}
+
+	// Output the user watched live is not repeated in the display; output
+	// cut by an unknown amount says so.
+	runner = &fakeRunner{outcome: ShellOutcome{Output: "tail\n", Dropped: -1, Signal: "SIGTERM", Live: true, Background: []string{"7", "8"}, PGID: 7}}
+	res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "run"})
+	if res.Output != "Command: run\nDirectory: (root)\nOutput: [Output truncated: showing the last 5 bytes]\ntail\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\nBackground PIDs: 7, 8\nProcess Group PGID: 7" {
+		t.Errorf("output %q", res.Output)
+	}
+	if res.Display != "Exit code (none)" {
+		t.Errorf("Display %q", res.Display)
+	}
+	zero := 0
+	runner = &fakeRunner{outcome: ShellOutcome{Output: "ok", ExitCode: &zero, Live: true}}
+	if res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "true"}); res.Display != "" {
+		t.Errorf("Display %q, want none for a watched command that succeeded", res.Display)
+	}
+
+	// The runner's timeout is the tool's: it reports the kill as the local run does.
+	runner = &fakeRunner{wait: true, outcome: ShellOutcome{Signal: "SIGKILL", Live: true}}
+	res = runShell(t, tw, ShellOptions{Runner: runner, Timeout: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	if !strings.Contains(res.Output, "\nError: Command timed out after 50ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
+		t.Errorf("timed out: %q, %q", res.Output, res.Status)
+	}
+	if res.Display != "Command timed out after 50ms and was killed." {
+		t.Errorf("Display %q", res.Display)
+	}
+
+	// A runner that fails fails the call.
+	runner = &fakeRunner{err: errors.New("the terminal is gone")}
+	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Runner: runner}}), map[string]any{"command": "ls"})
+	if _, err := call.Execute(t.Context(), CallInfo{}); err == nil || err.Error() != "the terminal is gone" {
+		t.Errorf("Execute error %v", err)
+	}
+}

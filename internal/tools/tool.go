@@ -1,0 +1,185 @@
+package tools
+
+import (
+	"context"
+	"errors"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools/background"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// Tool is one capability the model can call.
+type Tool interface {
+	// Name is the function name the model uses.
+	Name() string
+	// Declaration is what the model is told about the tool.
+	Declaration() *genai.FunctionDeclaration
+	// Build validates args and returns a runnable call, or an error whose
+	// message is sent to the model as the call's error result.
+	Build(args map[string]any) (Call, error)
+}
+
+// Call is a validated invocation of a tool.
+type Call interface {
+	// Title is one human line saying what this call will do.
+	Title() string
+	// Confirmation is what the agent's approval service decides on before
+	// the call runs, or nil when the call needs no approval. Edits return
+	// EditConfirmation: their question is asked with the change they
+	// propose (Result.Proposal).
+	Confirmation() *Confirmation
+	// Execute runs the call that info identifies. A returned error is a
+	// failure of the call, reported to the model as an error result; ctx
+	// cancels it. An edit's Execute changes nothing: it returns the change
+	// in Result.Proposal.
+	Execute(ctx context.Context, info CallInfo) (Result, error)
+}
+
+// SessionTool is a tool whose calls depend on the session that makes
+// them: plan mode's tools find the plan in the session's own plans
+// directory. The agent builds their calls with BuildIn; Build builds one
+// for no session (a transcript's title).
+type SessionTool interface {
+	Tool
+	BuildIn(s SessionScope, raw map[string]any) (Call, error)
+}
+
+// SessionScope is what a SessionTool's call knows of its session.
+type SessionScope struct {
+	// PlansDir is the session's plans directory, absolute with its
+	// symlinks resolved, and reachable through the workspace.
+	PlansDir string
+}
+
+// Located is a call about one file the user should see as it runs
+// (exit_plan_mode's plan): front ends show it (LSP window/showDocument,
+// ACP the tool call's location).
+type Located interface {
+	Location() string
+}
+
+// Confirmation describes what a call needs approved. The agent's approval
+// service decides from it whether the call runs without asking (the
+// approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
+// decide that themselves.
+type Confirmation struct {
+	Kind    string // e.g. "execute", "edit"
+	Title   string // e.g. "Allow shell command?", and why it always asks
+	Details string // the command, shown verbatim
+	// AllowKeys are what "always allow" remembers: for shell, the name of
+	// every command the line runs. The call runs without asking once the
+	// user allowed every key; without keys it asks every time, and no
+	// "always" is offered (CanAllowAlways).
+	AllowKeys []string
+	// Trusted says the user's settings trust where the call goes (an MCP
+	// server's "trust": true): it runs without asking.
+	Trusted bool
+	// AskWithChange says the user is asked, if at all, when the change
+	// the call proposes lands, with the change (Result.Proposal): the
+	// call runs first, changing nothing.
+	AskWithChange bool
+	// Path is the file an edit changes (absolute, resolved), by which plan
+	// mode lets the plan file be written and refuses every other edit.
+	Path string
+}
+
+// CanAllowAlways reports whether the user's "always allow" of the call
+// would hold: it allows the call's AllowKeys for the session, so that
+// calls like it run without asking; a call without keys asks every time,
+// and a front end offers it no "always".
+func (c *Confirmation) CanAllowAlways() bool { return len(c.AllowKeys) > 0 }
+
+// EditConfirmation is what every proposed file change needs approved:
+// edits are allowed as one kind (EditKey). path is the file changed.
+func EditConfirmation(path string) *Confirmation {
+	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
+}
+
+// Result is a call's two faces: what the model reads and what the user sees.
+type Result struct {
+	// Output is the llmContent text, sent as {"output": Output}.
+	Output string
+	// Parts are extra parts for the model (inline images, PDFs).
+	Parts []*genai.Part
+	// Error, when non-empty, is sent as {"error": Error} instead of output.
+	Error string
+	// Status defaults to ok, or error when Error is set.
+	Status dialog.Status
+	// Display is Markdown for the user.
+	Display string
+	// Proposal, when set, is an edit's change, not landed yet: the call's
+	// result is what Proposal.Settle makes of what became of it. Every
+	// other field is then unset.
+	Proposal *Proposal
+	// Mode, when set, is the session's approval mode from now on: the
+	// planning tools switch it (plan.go), and the agent applies it.
+	Mode dialog.ApprovalMode
+	// ApprovedPlan, when set, is the plan file the user just approved
+	// (exit_plan_mode), which the session keeps for /plan.
+	ApprovedPlan string
+	// Topic, when set, is the session's topic as update_topic just set
+	// it, which front ends show where they show the turn's progress.
+	Topic *dialog.Topic
+}
+
+// CallInfo identifies the call being executed: the session it belongs
+// to, which finds the context files it has not seen yet, and the model's
+// id of the call, by which a front end shows the call's progress (ACP's
+// terminal).
+type CallInfo struct {
+	SessionID string
+	CallID    string
+	// Ask puts a question to the user through the session's front end;
+	// nil when the front end has no way to ask.
+	Ask AskFunc
+	// Background is the session's background processes, which
+	// run_shell_command's is_background adds to and the background tools
+	// read; nil where there is no session to own them (such calls fail,
+	// saying so).
+	Background *background.Registry
+	// Topic is the session's topic, which update_topic sets; nil where
+	// there is no session (update_topic then only reports it).
+	Topic *TopicState
+	// Delegate runs a subagent for invoke_agent; nil where no subagent
+	// can run (a subagent's own calls: no recursion).
+	Delegate Delegator
+}
+
+// EditKey is the permission key of file changes: allowed by auto_edit and
+// yolo, or by the user's "always allow" on an edit.
+const EditKey = "edit"
+
+// LandOnDisk writes an allowed change to disk, for the front ends with no
+// editor to land it in: applied, or stale when disk no longer holds what
+// the change was made from (workspace.WriteFile's check), with why.
+func LandOnDisk(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
+	if err := workspace.WriteFile(ctx, change, change.After); err != nil {
+		if errors.Is(err, workspace.ErrStale) {
+			return dialog.Decision{Outcome: dialog.Stale, Reason: err.Error()}, nil
+		}
+		return dialog.Decision{}, err
+	}
+	return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, nil
+}
+
+// Normalizer is a tool whose calls may name arguments as gemini-ls
+// declared them before it followed Gemini CLI 0.61 (a model told the
+// older declaration, a saved session, a hook written for it).
+// NormalizeArgs returns raw as 0.61 would have had the same call, without
+// changing raw: what BeforeTool hooks and policy rules see, and what the
+// tool's Build decodes.
+type Normalizer interface {
+	NormalizeArgs(raw map[string]any) (map[string]any, error)
+}
+
+// NormalizeArgs is raw as tool t declares its arguments (Normalizer);
+// raw itself for a tool whose arguments have no older names.
+func NormalizeArgs(t Tool, raw map[string]any) (map[string]any, error) {
+	if n, ok := t.(Normalizer); ok {
+		return n.NormalizeArgs(raw)
+	}
+	return raw, nil
+}

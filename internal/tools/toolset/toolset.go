@@ -1,0 +1,263 @@
+package toolset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
+)
+
+// Config is what a session's tools are made of.
+type Config struct {
+	// Tools configures the built-in tools; Build adds what the settings
+	// and the user's directory decide (MemoryFile, DisableLLMCorrection).
+	Tools    tools.Options
+	Settings settings.Settings
+	// Getenv finds the user's directory, where save_memory writes.
+	Getenv  settings.Getenv
+	Version string
+	// Logger receives the MCP servers' warnings (which the LSP mirrors to
+	// the editor).
+	Logger *zap.Logger
+	// Warn tells the user that part of the tools could not be set up.
+	Warn func(what string, err error)
+	// ShowAuthURL is mcp.Config's.
+	ShowAuthURL func(server, authURL string)
+	// NotTrusted is why the workspace is not a trusted folder
+	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
+	// no MCP server starts, whichever settings name it.
+	NotTrusted error
+}
+
+// Set is a session's tools and what runs behind some of them.
+type Set struct {
+	Registry  *tools.Registry
+	discovery *discovery   // nil without a discovery command
+	mcp       *mcp.Manager // nil without MCP servers
+	redact    func(string) string
+}
+
+// Build makes the tools: the built-in ones tools.core keeps, the discovered
+// ones and the MCP servers', less those tools.exclude names (filter.go).
+// Neither of the last two holds Build up: the discovery command
+// runs once, in the first root, in the background, and the first lookup of
+// the tools waits for it; the MCP servers start in the background and join
+// the registry as each lists its tools (only in a trusted folder,
+// Config.NotTrusted). ctx's values are kept, not its end:
+// what Build starts lasts until Close.
+func Build(ctx context.Context, c Config) *Set {
+	opts := c.Tools
+	opts.DisableLLMCorrection = c.Settings.Tools.DisableLLMCorrection
+	if dir := settings.UserDir(c.Getenv); dir != "" {
+		opts.MemoryFile = filepath.Join(dir, tools.MemoryFileName)
+	}
+	root := opts.Workspace.Roots()[0]
+	all := tools.Builtin(opts)
+	var builtin []string // reserved for the built-in tools, even those left out
+	for _, t := range all {
+		builtin = append(builtin, t.Name())
+	}
+	keep := newFilter(c.Settings.Tools)
+	if !c.Settings.TopicNarration() {
+		// Gemini CLI 0.61 declares update_topic only with narration on.
+		keep.exclude[tools.UpdateTopicName] = true
+	}
+	if use := c.Settings.UseWriteTodos; use != nil && !*use {
+		keep.exclude[tools.WriteTodosName] = true
+	}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact}
+	// What the settings' variables held stays out of every message.
+	warn := func(what string, err error) {
+		if c.Warn != nil {
+			c.Warn(what, errors.New(c.Settings.Redact(err.Error())))
+		}
+	}
+	if c.Settings.Tools.DiscoveryCommand != "" {
+		set.discovery = startDiscovery(ctx, discovered.Config{
+			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
+			CallCommand:      c.Settings.Tools.CallCommand,
+			Dir:              root,
+		}, warn)
+		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
+	}
+	switch {
+	case len(c.Settings.MCPServers) > 0 && c.NotTrusted != nil:
+		warn("untrusted folder", fmt.Errorf("no MCP server was started: as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
+	case len(c.Settings.MCPServers) > 0:
+		logger := c.Logger
+		if logger == nil {
+			logger = zap.NewNop()
+		}
+		logger = logger.WithOptions(zap.WrapCore(func(core zapcore.Core) zapcore.Core { return redactingCore{core, c.Settings.Redact} }))
+		var tokenFile string
+		if dir := settings.UserDir(c.Getenv); dir != "" {
+			tokenFile = filepath.Join(dir, oauth.FileName)
+		}
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version,
+			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
+		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
+	}
+	return set
+}
+
+// WaitForServers waits until the discovery command has ended and every
+// MCP server has listed its tools or failed (each bounded by its timeout),
+// or ctx ends: for a single headless prompt, which should see them all, as
+// in Gemini CLI.
+func (s *Set) WaitForServers(ctx context.Context) error {
+	if s.discovery != nil {
+		select {
+		case <-s.discovery.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if s.mcp == nil {
+		return nil
+	}
+	return s.mcp.Wait(ctx)
+}
+
+// MCPServers is the status of each MCP server, by name; none without
+// servers. It is safe on a nil Set.
+func (s *Set) MCPServers() []mcp.ServerStatus {
+	if s == nil || s.mcp == nil {
+		return nil
+	}
+	servers := s.mcp.Servers()
+	for i := range servers {
+		servers[i].Error = s.redact(servers[i].Error)
+	}
+	return servers
+}
+
+// MCPOAuthServers are the MCP servers that sign in with OAuth; none
+// without servers. It is safe on a nil Set.
+func (s *Set) MCPOAuthServers() []string {
+	if s == nil || s.mcp == nil {
+		return nil
+	}
+	return s.mcp.OAuthServers()
+}
+
+// AuthenticateMCP signs in to the MCP server name and restarts it.
+func (s *Set) AuthenticateMCP(ctx context.Context, name string) error {
+	if s == nil || s.mcp == nil {
+		return fmt.Errorf("MCP server '%s' not found", name)
+	}
+	if err := s.mcp.Authenticate(ctx, name); err != nil {
+		return errors.New(s.redact(err.Error()))
+	}
+	return nil
+}
+
+// MCPPrompts lists the prompts of the MCP servers running now; none
+// without servers. It is safe on a nil Set.
+func (s *Set) MCPPrompts(ctx context.Context) ([]mcp.Prompt, []error) {
+	if s == nil || s.mcp == nil {
+		return nil, nil
+	}
+	return s.mcp.Prompts(ctx)
+}
+
+// MCPPrompt has an MCP server fill in its prompt name with args.
+func (s *Set) MCPPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
+	if s == nil || s.mcp == nil {
+		return "", fmt.Errorf("MCP server %s is not running", server)
+	}
+	return s.mcp.GetPrompt(ctx, server, name, args)
+}
+
+// Close ends the discovery command, if still running, and every MCP server
+// process. It is safe on a nil Set.
+func (s *Set) Close() {
+	if s == nil {
+		return
+	}
+	if s.discovery != nil {
+		s.discovery.cancel()
+	}
+	if s.mcp != nil {
+		s.mcp.Close()
+	}
+}
+
+// discovery runs the discovery command in the background, so that
+// initialize does not wait for it. Its tools are offered once it has ended:
+// the first lookup waits (within the command's own time bound), so the
+// first prompt's request declares them, as Gemini CLI's does.
+type discovery struct {
+	done   chan struct{} // closed when the command has ended
+	found  []tools.Tool  // written before done is closed
+	cancel context.CancelFunc
+}
+
+func startDiscovery(ctx context.Context, cfg discovered.Config, warn func(string, error)) *discovery {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	d := &discovery{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(d.done)
+		found, err := discovered.Discover(ctx, cfg)
+		if err != nil && warn != nil {
+			warn("tool discovery failed", err)
+		}
+		d.found = found
+	}()
+	return d
+}
+
+// Tools waits for the command to end, then offers what it found.
+func (d *discovery) Tools() []tools.Tool {
+	<-d.done
+	return d.found
+}
+
+// redactingCore is a log core that hides what the settings' variables
+// held (settings.Settings.Redact) in messages and in string and error
+// fields: the MCP servers' logs name their commands, URLs and what the
+// servers said.
+type redactingCore struct {
+	zapcore.Core
+	redact func(string) string
+}
+
+func (c redactingCore) With(fields []zapcore.Field) zapcore.Core {
+	return redactingCore{c.Core.With(c.fields(fields)), c.redact}
+}
+
+func (c redactingCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if c.Enabled(e.Level) {
+		return ce.AddCore(e, c)
+	}
+	return ce
+}
+
+func (c redactingCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
+	e.Message = c.redact(e.Message)
+	return c.Core.Write(e, c.fields(fields))
+}
+
+func (c redactingCore) fields(fields []zapcore.Field) []zapcore.Field {
+	out := make([]zapcore.Field, len(fields))
+	for i, f := range fields {
+		switch f.Type {
+		case zapcore.StringType:
+			f.String = c.redact(f.String)
+		case zapcore.ErrorType:
+			if err, ok := f.Interface.(error); ok {
+				f = zap.String(f.Key, c.redact(err.Error()))
+			}
+		}
+		out[i] = f
+	}
+	return out
+}
