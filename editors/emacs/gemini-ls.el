@@ -792,6 +792,15 @@ in (see `gemini-ls--with-chat'); one already showing it is left alone."
     (when (and window (not shown))
       (set-window-point window (with-current-buffer chat (point-max))))))
 
+(defun gemini-ls--reveal (chat pos)
+  "Scroll each window of CHAT that starts below POS back to it.
+A prompt sent shows with its answer even where the window showed the
+prompt area alone (a new session's empty page): the transcript grows
+above the prompt area, out of such a window's sight."
+  (dolist (window (get-buffer-window-list chat nil t))
+    (when (> (window-start window) pos)
+      (set-window-start window pos))))
+
 (defun gemini-ls--fresh-line ()
   "Start a new line unless at the beginning of one."
   (unless (bolp) (insert "\n")))
@@ -1306,11 +1315,14 @@ continues the chat's session."
             gemini-ls--running nil
             gemini-ls--last-kind nil))
     (gemini-ls--status-changed)
-    (gemini-ls--with-chat
-      (unless (bobp) (insert "\n"))
-      (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
-      (insert "\n## Gemini\n\n"))
-    (gemini-ls--display-chat chat)
+    (let (exchange)
+      (gemini-ls--with-chat
+        (unless (bobp) (insert "\n"))
+        (setq exchange (point))
+        (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
+        (insert "\n## Gemini\n\n"))
+      (gemini-ls--display-chat chat)
+      (gemini-ls--reveal chat exchange))
     (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
       (jsonrpc-async-request
        server :gemini/prompt
@@ -1401,11 +1413,16 @@ description."
                 :exclusive 'no
                 :annotation-function
                 (lambda (name)
-                  ;; Descriptions in a column after the longest name.
-                  (concat (make-string (+ 2 (- width (length name))) ?\s)
-                          (replace-regexp-in-string
-                           "[[:space:]]+" " "
-                           (or (plist-get (cdr (assoc name commands)) :description) ""))))))))))
+                  ;; Descriptions in a column after the longest name, each
+                  ;; on its line: cut to the window's width, not continued.
+                  (truncate-string-to-width
+                   (concat (make-string (+ 2 (- width (length name))) ?\s)
+                           (replace-regexp-in-string
+                            "[[:space:]]+" " "
+                            (or (plist-get (cdr (assoc name commands)) :description) "")))
+                   (max 0 (- (window-width (or (minibuffer-selected-window) (selected-window)))
+                             (length name) 1))
+                   nil nil "…"))))))))
 
 (defvar gemini-ls-prompt-minibuffer-map
   (let ((map (make-sparse-keymap)))
@@ -1832,10 +1849,11 @@ eglot that shows none, in a window, selected if TAKEFOCUS, at SELECTION."
              (progn (funcall gemini-ls-browse-url-function uri) (list :success t))
            (error (message "Gemini: open %s in your browser (%s)" uri (error-message-string err))
                   (list :success :json-false))))
-        (t (condition-case nil
-               (cl-call-next-method)
-             ;; eglot 1.9 shows no documents: a plan to approve, say.
-             (cl-no-next-method (gemini-ls--show-document uri takeFocus selection))))))
+        ;; eglot 1.9 shows no documents (a plan to approve, say): it has
+        ;; no method for them, or refuses them as unknown.
+        ((cl-find-method #'eglot-handle-request nil '(t (eql window/showDocument)))
+         (cl-call-next-method))
+        (t (gemini-ls--show-document uri takeFocus selection))))
 
 (defun gemini-ls--show-document (uri take-focus selection)
   "Show the file of URI, selected when TAKE-FOCUS, at SELECTION if any.

@@ -968,6 +968,11 @@ accepted is sent and the model gets what it expands to."
           (should shown)
           (should (string-match-p "/explain +Explain the code" shown))
           (should (string-match-p "/review +Review a file for bugs" shown))
+          ;; Each on a line of its own: a long description is cut to the
+          ;; window's width ("…"), not continued mid-word.
+          (should (string-match-p "^/chat +Save, resume, .*…$" shown))
+          (should (cl-every (lambda (line) (< (string-width line) (frame-width)))
+                            (split-string shown "\n")))
           (should (string-match-p "## You\n\n/review a.txt\n" (gemini-ls-test--chat)))
           (should (string-match-p "Reviewed\\." (gemini-ls-test--chat)))
           ;; The editor context, then the expansion, not the "/review" typed.
@@ -2311,3 +2316,28 @@ package show it."
         (checkdoc-file file))
       (unless existing (kill-buffer (find-buffer-visiting file)))
       (should (equal (list file nil) (list file (reverse found)))))))
+
+(ert-deftest gemini-ls-test-plan-document-shown ()
+  "The plan the server shows (`window/showDocument') opens in Emacs.
+With eglot 1.9, which has no such method, and a newer eglot alike."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let ((plan (expand-file-name "plan.md" dir)))
+      (with-temp-file plan (insert "# Plan\n\nOne.\n"))
+      (should (equal (eglot-handle-request server 'window/showDocument
+                                           :uri (gemini-ls--uri plan) :takeFocus t)
+                     '(:success t)))
+      (should (equal (buffer-file-name (window-buffer (selected-window))) plan)))))
+
+(ert-deftest gemini-ls-test-prompt-shown-from-an-empty-page ()
+  "A prompt sent from a window showing the prompt area alone shows.
+As on a new session's empty page: the window scrolls back to the
+exchange, which grows above the prompt area."
+  (gemini-ls-test--with-server [((text . "Answered."))] '(("a.txt" . "x\n"))
+    (switch-to-buffer (gemini-ls--chat-buffer))
+    (delete-other-windows)
+    (set-window-start (selected-window) gemini-ls--input-start)
+    (gemini-ls--set-input "a question")
+    (gemini-ls-chat-send)
+    (gemini-ls-test--wait-done)
+    (should (string-match-p "Answered\\." (gemini-ls-test--chat)))
+    (should (= (window-start) (point-min)))))
