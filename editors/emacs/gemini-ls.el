@@ -360,7 +360,7 @@ prompt waits for the model; `idle': none of these."
 
 (defun gemini-ls--running-tool ()
   "The title of the tool call that started last of those running.
-As the chat shows it (\"SearchText 'parse'\"), not the tool's name."
+As the chat shows it (\"SearchText \\='parse\\='\"), not the tool's name."
   (let ((chat (get-buffer "*gemini*")))
     (cdr (car (and chat (buffer-local-value 'gemini-ls--running chat))))))
 
@@ -441,18 +441,22 @@ whose header line shows them."
                      (gemini-ls--mode-indicator (gemini-ls-approval-mode))))
      " · ")))
 
-(defun gemini-ls--header-line ()
+(defun gemini-ls--header-line (&optional width)
   "The chat's header line: what Gemini does, the model, the approval mode.
 As gptel's and agent-shell's chats show them there; the keys that send
-and open the menu of the chat's commands at the right."
-  (let* ((left (gemini-ls--header-state))
+and open the menu of the chat's commands at the right, where they fit in
+WIDTH columns, the width of the window being drawn by default."
+  (let* ((width (or width (window-width)))
+         (left (gemini-ls--header-state))
          (right (substitute-command-keys
                  "\\<gemini-ls-chat-mode-map>\\[gemini-ls-chat-send] send · \\[gemini-ls-menu] menu")))
     (string-replace
      "%" "%%"
      (concat " " left
-             (propertize " " 'display `(space :align-to (- right ,(1+ (string-width right)))))
-             (propertize right 'face 'shadow)))))
+             ;; The state first: the keys go where both would not fit.
+             (when (< (+ (string-width left) (string-width right) 3) width)
+               (concat (propertize " " 'display `(space :align-to (- right ,(1+ (string-width right)))))
+                       (propertize right 'face 'shadow)))))))
 
 ;;;; The model
 
@@ -598,8 +602,9 @@ It advances over what is inserted at it.")
     (define-key map (kbd "C-c C-s") #'gemini-ls-sessions)
     (define-key map (kbd "C-c C-r") #'gemini-ls-rewind)
     (define-key map (kbd "C-c C-t") #'gemini-ls-toggle-thoughts)
-    ;; agent-shell's key for its menu.
-    (define-key map (kbd "C-c C-h") #'gemini-ls-menu)
+    ;; The menu: "dispatch", as magit's is called (agent-shell's C-c C-h
+    ;; is one the key binding conventions keep for help).
+    (define-key map (kbd "C-c C-d") #'gemini-ls-menu)
     (define-key map (kbd "M-p") #'gemini-ls-chat-previous-prompt)
     (define-key map (kbd "M-n") #'gemini-ls-chat-next-prompt)
     (define-key map (kbd "TAB") #'gemini-ls-chat-tab)
@@ -793,7 +798,7 @@ in (see `gemini-ls--with-chat'); one already showing it is left alone."
       (set-window-point window (with-current-buffer chat (point-max))))))
 
 (defun gemini-ls--reveal (chat pos)
-  "Scroll each window of CHAT that starts below POS back to it.
+  "Scroll back to POS each window of CHAT whose start is below it.
 A prompt sent shows with its answer even where the window showed the
 prompt area alone (a new session's empty page): the transcript grows
 above the prompt area, out of such a window's sight."
@@ -1010,8 +1015,17 @@ A JSON object as prose: its summary, then its other fields folded."
 (defface gemini-ls-fold '((t :inherit shadow))
   "Face of the line over folded text in the chat.")
 
+(defvar gemini-ls-fold-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map button-map)
+    ;; Emacs 29's button-map moves to the next button on TAB.
+    (define-key map (kbd "TAB") #'push-button)
+    map)
+  "Keys on the line over folded text: RET or TAB shows or hides it.")
+
 (define-button-type 'gemini-ls-fold
   'action #'gemini-ls--toggle-fold
+  'keymap gemini-ls-fold-map
   'follow-link t
   'face 'gemini-ls-fold
   'help-echo "RET or TAB: show or hide what is folded here")

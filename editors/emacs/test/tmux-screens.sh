@@ -6,13 +6,15 @@
 #   - a prompt from the file, its review (emacs-review), accepted
 #     (emacs-chat); a shell command rejected with C-g; the session's
 #     prompts to rewind to (emacs-rewind);
-#   - the chat's menu, C-c C-h (emacs-menu), whose n starts a new session;
+#   - the chat's menu, C-c C-d (emacs-menu), whose n starts a new session;
 #   - "/" and TAB in the chat's prompt area listing the user's commands
 #     (emacs-commands), /review completed and sent;
 #   - the model's question in the minibuffer (emacs-ask), answered: the
 #     answer recorded under it in the chat (emacs-ask-answered);
 #   - a two-line prompt typed in the prompt area (emacs-prompt), sent
 #     with C-c C-c (emacs-prompt-sent);
+#   - a shell command allowed, named while it runs as the chat names it
+#     (emacs-running);
 #   - a subagent's report as prose, its details folded (emacs-subagent),
 #     then unfolded with TAB (emacs-subagent-details);
 #   - plan mode: the plan shown and its approval asked (emacs-plan-approval).
@@ -67,6 +69,8 @@ cat >"$work/script.json" <<JSON
                 {"label": "SQLite", "description": "One file, nothing to run."}]}]}}}]},
   {"text": "SQLite it is: one file, nothing to run."},
   {"text": "Both lines reached me."},
+  {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "sleep 4", "description": "Run the tests"}}}]},
+  {"text": "The tests passed."},
   {"chunks": [{"call": {"name": "invoke_agent", "args": {"agent_name": "codebase_investigator",
     "prompt": "Map the project: which files are there and what do they hold?"}}}]},
   {"chunks": [{"call": {"name": "list_directory", "args": {"dir_path": "."}}}]},
@@ -177,7 +181,7 @@ wait_for 'Done: `greet` now returns' "the answer after the review"
 wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
 wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
 # The chat's header line: ready, the model auto routed the prompt to.
-wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send · C-c C-h menu' "the chat's header line, ready" 5
+wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send · C-c C-d menu' "the chat's header line, ready" 5
 shot="$(picture emacs-chat)"
 screen >"$shot"
 grep -q '> thought: Planning the change' "$shot" || fail "chat screen lacks the folded thought"
@@ -218,7 +222,7 @@ keys C-g
 # The chat's menu, as gptel's and agent-shell's: its n starts a new
 # session, on an empty page.
 mx gemini-ls-chat
-keys C-c C-h
+keys C-c C-d
 wait_for 'n New session' "the menu" 5
 wait_for 'a Approval mode \(Default\)…' "the menu's approval mode" 5
 shot="$(picture emacs-menu)"
@@ -235,8 +239,9 @@ wait_gone 'n New session' "the menu to close" 5
 keys 'M->'
 type_text '/'
 keys Tab
-wait_for '/review +Review a file for bugs' "the commands' completions"
-wait_for '/explain +Explain the code' "the second command's completion" 5
+# The first lines of the list: Emacs 30 shows fewer below the chat.
+wait_for '/about +Show the version, the model' "the commands' completions"
+wait_for '/explain +Explain the code' "the user's command's completion" 5
 shot="$(picture emacs-commands)"
 screen >"$shot"
 grep -Eq '(^|\|)/$' "$shot" || fail "commands screen lacks the / typed in the prompt area"
@@ -295,6 +300,19 @@ shot="$(picture emacs-prompt-sent)"
 screen >"$shot"
 grep -Eq '(^|\|)Check greet.py once more:' "$shot" || fail "the sent prompt is not in the transcript"
 [[ "$(grep -c 'Check greet.py once more:' "$shot")" -eq 1 ]] || fail "the prompt area still holds the prompt sent"
+
+# A tool running: the header line and the mode line name it by the
+# title the chat shows, not by the tool's name.
+new_session
+chat_send 'run the tests'
+wait_for 'Allow shell command\? sleep 4' "the shell command's question"
+keys y
+wait_for '(^|\|) running Shell sleep 4' "the header line to name the running tool" 5
+shot="$(picture emacs-running)"
+screen >"$shot"
+grep -q 'Shell sleep 4 (Run the tests) \[running\]' "$shot" || fail "the chat lacks the running call's line"
+! grep -q 'run_shell_command' "$shot" || fail "the running tool is named by its tool name"
+wait_for 'The tests passed\.' "the answer after the command"
 
 # A subagent's report: its summary in words, its details folded under a
 # line that TAB unfolds, as prose.
