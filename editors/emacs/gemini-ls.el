@@ -378,7 +378,7 @@ As the chat shows it (\"SearchText \\='parse\\='\"), not the tool's name."
   (pcase status
     ('idle "Gemini is idle")
     ('thinking "Gemini waits for the model's answer")
-    ('running (format "Gemini runs %s" (gemini-ls--running-tool)))
+    ('running (format "Gemini runs %s" (or (gemini-ls--running-tool) "a tool")))
     ('asking "Gemini waits for your answer to its question")
     ('reviewing "Gemini waits for your review of its edit")))
 
