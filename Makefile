@@ -1,4 +1,4 @@
-.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix vsix screenshots bench
+.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -127,6 +127,11 @@ test-newer-editors:
 	bash editors/newer-editors.sh trixie
 	bash editors/newer-editors.sh testing
 
+# The Emacs package's tests in Debian trixie's Emacs 30 alone (part of
+# test-newer-editors), which take its emacs-*-30.txt pictures.
+test-emacs-newer:
+	bash editors/newer-editors.sh trixie emacs
+
 # Real Helix (Debian sid's hx: Helix is in no other suite) in tmux, with only
 # editors/helix/languages.toml; its chroot is ~/.cache/gemini-ls/sid.
 test-helix:
@@ -143,7 +148,7 @@ vsix:
 # ./internal/screens/cmd/screens.
 screenshots:
 	rm -rf build/screenshots
-	$(MAKE) test-nvim test-emacs test-helix test-vscode test-acp-clients
+	$(MAKE) test-nvim test-emacs test-emacs-newer test-helix test-vscode test-acp-clients
 	bash editors/newer-editors.sh testing
 	go run ./internal/screens/cmd/screens
 	@git status --short docs/screenshots

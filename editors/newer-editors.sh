@@ -12,15 +12,18 @@
 #                             `gemini-ls acp` (editors/acp-clients)
 #   newer-editors.sh trixie acp-clients
 #                             agent-shell in Emacs 30 driving `gemini-ls acp`
+#   newer-editors.sh trixie emacs
+#                             the Emacs package's tests alone, in Emacs 30
 #
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls
 # and fakegemini are built here as static binaries, so the chroot needs no Go;
 # the repository is bind-mounted at /repo. The screens the tests capture go to
 # $chroot/var/tmp/gemini-ls-screenshots, not to build/screenshots; Helix's,
-# the ACP clients', copilot-lsp.nvim's and testing's Neovim's (helix-*.txt,
-# acp-*.txt, nvim-copilot-lsp-*.txt: only Neovim 0.11 and newer make them;
-# nvim-*-0.12.txt) are copied from there to the
+# the ACP clients', copilot-lsp.nvim's, testing's Neovim's and the Emacs
+# package's in Emacs 30 (helix-*.txt, acp-*.txt, nvim-copilot-lsp-*.txt: only
+# Neovim 0.11 and newer make them; nvim-*-0.12.txt, emacs-*-30.txt) are
+# copied from there to the
 # repository's build/screenshots (or $GEMINI_SCREENSHOTS_DIR), which
 # `make screenshots` copies to docs/screenshots.
 #
@@ -77,6 +80,8 @@ if [ "${1:-}" = --in-namespace ]; then
     run_suite codecompanion.nvim editors/acp-clients/codecompanion/run.sh nvim
   elif [ "$tests" = acp-clients ]; then
     run_suite agent-shell editors/acp-clients/agent-shell/run.sh emacs
+  elif [ "$tests" = emacs ]; then
+    run_suite Emacs editors/emacs/test/run.sh emacs
   elif [ "$suite" = sid ]; then
     run_suite Helix editors/helix/test/run.sh hx
   else
@@ -89,7 +94,7 @@ if [ "${1:-}" = --in-namespace ]; then
   fi
   echo
   echo "newer-editors: screens captured in $c$shots"
-  # Helix's, the ACP clients' and copilot-lsp's screens are made only here: into
+  # Helix's, the ACP clients', copilot-lsp's and Emacs 30's screens are made only here: into
   # build/screenshots (or $GEMINI_SCREENSHOTS_DIR), as the host's runners
   # do, for make screenshots.
   dest="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
@@ -99,7 +104,7 @@ if [ "${1:-}" = --in-namespace ]; then
   if [ "$suite" = testing ] && [ "$tests" = editors ]; then
     newest=$(in_chroot nvim --version | sed -n '1s/^NVIM v\([0-9]*\.[0-9]*\).*/\1/p')
   fi
-  for f in "$c$shots"/helix-* "$c$shots"/acp-* "$c$shots"/nvim-copilot-lsp-* ${newest:+"$c$shots"/nvim-*-"$newest".txt}; do
+  for f in "$c$shots"/helix-* "$c$shots"/acp-* "$c$shots"/nvim-copilot-lsp-* ${newest:+"$c$shots"/nvim-*-"$newest".txt} "$c$shots"/emacs-*-[0-9][0-9].txt; do
     [ -e "$f" ] || continue
     mkdir -p "$dest"
     cp "$f" "$dest/"
@@ -115,11 +120,12 @@ mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
 suite=${1:-trixie}
 # editors: our Neovim plugin's and Emacs package's tests (Helix's in sid);
 # acp-clients: third-party ACP clients (codecompanion.nvim in testing's
-# Neovim, agent-shell in trixie's Emacs).
+# Neovim, agent-shell in trixie's Emacs); emacs: the Emacs package's alone
+# (trixie's Emacs 30).
 tests=${2:-editors}
 case $suite/$tests in
-  */editors | testing/acp-clients | trixie/acp-clients) ;;
-  *) die "no $tests tests for $suite: editors (any suite) or acp-clients (testing, trixie)" ;;
+  */editors | testing/acp-clients | trixie/acp-clients | trixie/emacs) ;;
+  *) die "no $tests tests for $suite: editors (any suite), acp-clients (testing, trixie) or emacs (trixie)" ;;
 esac
 # The editors, and what the runners use that minbase lacks: tmux for the
 # screenshot tests, git as on the host (project.el asks VC; vim.pack clones

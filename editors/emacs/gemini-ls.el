@@ -51,6 +51,7 @@
 (require 'iso8601)
 (require 'url)
 (require 'seq)
+(require 'transient)
 (require 'markdown-mode nil t)
 
 (defgroup gemini-ls nil
@@ -94,7 +95,11 @@ Shell commands the agent runs next then see the change on disk."
   ((model :initform nil :accessor gemini-ls--server-model
           :documentation "The model as the server reports it: a plist of
 :current (as named), :name (as shown) and :answered (the model that last
-answered), from `gemini/models' and the model and usage updates."))
+answered), from `gemini/models' and the model and usage updates.")
+   (approval-mode :initform nil :accessor gemini-ls--server-approval-mode
+                  :documentation "The approval mode every session follows
+unless it switched itself, as `gemini/models' says it; nil from a server
+that does not say."))
   :documentation "The gemini-ls language server.")
 
 (defun gemini-ls--installed ()
@@ -354,35 +359,104 @@ prompt waits for the model; `idle': none of these."
           (t 'thinking))))
 
 (defun gemini-ls--running-tool ()
-  "The name of the tool that started last of those running."
+  "The title of the tool call that started last of those running.
+As the chat shows it (\"SearchText \\='parse\\='\"), not the tool's name."
   (let ((chat (get-buffer "*gemini*")))
     (cdr (car (and chat (buffer-local-value 'gemini-ls--running chat))))))
 
+(defun gemini-ls--status-words (status)
+  "The words for STATUS, a value of `gemini-ls--status'; nil when idle."
+  (pcase status
+    ('thinking "thinking")
+    ('running (format "running %s" (truncate-string-to-width
+                                    (or (gemini-ls--running-tool) "a tool") 24 nil nil "…")))
+    ('asking "asking")
+    ('reviewing "reviewing")))
+
+(defun gemini-ls--status-help (status)
+  "What STATUS means, for the mode line's tooltip."
+  (pcase status
+    ('idle "Gemini is idle")
+    ('thinking "Gemini waits for the model's answer")
+    ('running (format "Gemini runs %s" (or (gemini-ls--running-tool) "a tool")))
+    ('asking "Gemini waits for your answer to its question")
+    ('reviewing "Gemini waits for your review of its edit")))
+
+(defun gemini-ls--status-face (status)
+  "The face for STATUS; asking and reviewing, waiting on the user, stand out."
+  (pcase status
+    ((or 'thinking 'running) 'warning)
+    ((or 'asking 'reviewing) 'success)))
+
+(defconst gemini-ls--approval-modes
+  '(("default" "Default" "Prompts for approval" nil)
+    ("auto_edit" "Auto Edit" "Auto-approves edit tools" "auto-accept edits")
+    ("plan" "Plan" "Read-only mode" "plan")
+    ("yolo" "YOLO" "Auto-approves all tools" "YOLO"))
+  "The approval modes, as Gemini CLI 0.61 names them.
+Each is (MODE NAME DESCRIPTION INDICATOR): MODE as the protocol and the
+settings spell it; NAME and DESCRIPTION as 0.61 offers it to choose;
+INDICATOR as 0.61's footer shows it while it is on, nil for the
+default mode, which shows nothing.")
+
+(defun gemini-ls--mode-indicator (mode)
+  "The indicator of MODE, an approval mode, while it is on; nil for the default."
+  (let ((known (assoc mode gemini-ls--approval-modes)))
+    (if known (nth 3 known) mode)))
+
+(defun gemini-ls--model-indicator ()
+  "The model's label for the mode line; nil before the server said."
+  (let ((server (gemini-ls--model-server)))
+    (and server (gemini-ls--model-label (gemini-ls--server-model server)))))
+
 (defun gemini-ls--mode-line ()
-  "Return the mode line's Gemini status and model.
-Such as \"Gemini (Auto) \", \"Gemini:thinking (gemini-2.5-pro) \",
-\"Gemini:running grep_search \"..."
+  "Return the mode line's Gemini status, model and approval mode.
+Such as \"Gemini (Auto) \", \"Gemini:thinking (gemini-2.5-pro, plan) \",
+\"Gemini:running SearchText \='parse\=' (Auto) \".  Nothing in the chat,
+whose header line shows them."
   (let ((status (gemini-ls--status)))
-    (concat
-     (pcase status
-       ('nil "")
-       ('idle (propertize "Gemini " 'help-echo "Gemini is idle"))
-       ('thinking (propertize "Gemini:thinking " 'face 'warning
-                              'help-echo "Gemini waits for the model's answer"))
-       ('running (let ((tool (gemini-ls--running-tool)))
-                   (propertize (format "Gemini:running %s " (truncate-string-to-width tool 24 nil nil "…"))
-                               'face 'warning
-                               'help-echo (format "Gemini runs the tool %s" tool))))
-       ('asking (propertize "Gemini:asking " 'face 'success
-                            'help-echo "Gemini waits for your answer to its question"))
-       ('reviewing (propertize "Gemini:reviewing " 'face 'success
-                               'help-echo "Gemini waits for your review of its edit")))
-     (let* ((server (and status (gemini-ls--model-server)))
-            (model (and server (gemini-ls--model-label (gemini-ls--server-model server)))))
-       (if model
-           (propertize (format "(%s) " model)
-                       'help-echo "The Gemini model; M-x gemini-ls-model to choose another")
-         "")))))
+    (if (or (null status) (derived-mode-p 'gemini-ls-chat-mode))
+        ""
+      (let* ((words (gemini-ls--status-words status))
+             (details (delq nil (list (gemini-ls--model-indicator)
+                                      (gemini-ls--mode-indicator (gemini-ls-approval-mode))))))
+        (concat
+         (propertize (concat "Gemini" (and words (concat ":" words)))
+                     'face (gemini-ls--status-face status)
+                     'help-echo (gemini-ls--status-help status))
+         (if details
+             (propertize (format " (%s)" (string-join details ", "))
+                         'help-echo "The Gemini model and approval mode; M-x gemini-ls-menu to change them")
+           "")
+         " ")))))
+
+(defun gemini-ls--header-state ()
+  "What Gemini does, the model and the approval mode, for the header line."
+  (let* ((status (or (gemini-ls--status) 'idle))
+         (words (or (gemini-ls--status-words status) "ready")))
+    (string-join
+     (delq nil (list (propertize words 'face (gemini-ls--status-face status)
+                                 'help-echo (gemini-ls--status-help status))
+                     (gemini-ls--model-indicator)
+                     (gemini-ls--mode-indicator (gemini-ls-approval-mode))))
+     " · ")))
+
+(defun gemini-ls--header-line (&optional width)
+  "The chat's header line: what Gemini does, the model, the approval mode.
+As gptel's and agent-shell's chats show them there; the keys that send
+and open the menu of the chat's commands at the right, where they fit in
+WIDTH columns, the width of the window being drawn by default."
+  (let* ((width (or width (window-width)))
+         (left (gemini-ls--header-state))
+         (right (substitute-command-keys
+                 "\\<gemini-ls-chat-mode-map>\\[gemini-ls-chat-send] send · \\[gemini-ls-menu] menu")))
+    (string-replace
+     "%" "%%"
+     (concat " " left
+             ;; The state first: the keys go where both would not fit.
+             (when (< (+ (string-width left) (string-width right) 3) width)
+               (concat (propertize " " 'display `(space :align-to (- right ,(1+ (string-width right)))))
+                       (propertize right 'face 'shadow)))))))
 
 ;;;; The model
 
@@ -406,10 +480,13 @@ The current buffer's, else the last one connected."
         name))))
 
 (defun gemini-ls--adopt-models (server result)
-  "Take SERVER's model from RESULT, what `gemini/models' answered."
+  "Take SERVER's model and approval mode from RESULT, `gemini/models' answer."
   (setf (gemini-ls--server-model server)
         (list :current (plist-get result :current)
               :name (plist-get result :currentName)))
+  (let ((mode (plist-get result :approvalMode)))
+    (when (and (stringp mode) (not (string-empty-p mode)))
+      (setf (gemini-ls--server-approval-mode server) mode)))
   (force-mode-line-update t))
 
 (defun gemini-ls--refresh-model (server)
@@ -515,20 +592,19 @@ It advances over what is inserted at it.")
 (defconst gemini-ls--prompt-marker "── Prompt (C-c C-c sends) ──"
   "The line above the prompt area.")
 
-(defconst gemini-ls--header-hints
-  " C-c C-c send · C-c C-k cancel · M-p/M-n history · TAB /commands @files"
-  "The chat's header line: the keys of the prompt area.")
-
 (defvar gemini-ls-chat-mode-map
   (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "C-c C-c") #'gemini-ls-chat-send)
-    ;; gptel's key for sending.
+    ;; gptel's key for sending; C-c C-c, defined after, is the one shown.
     (define-key map (kbd "C-c RET") #'gemini-ls-chat-send)
+    (define-key map (kbd "C-c C-c") #'gemini-ls-chat-send)
     (define-key map (kbd "C-c C-k") #'gemini-ls-cancel)
     (define-key map (kbd "C-c C-n") #'gemini-ls-new-session)
     (define-key map (kbd "C-c C-s") #'gemini-ls-sessions)
     (define-key map (kbd "C-c C-r") #'gemini-ls-rewind)
     (define-key map (kbd "C-c C-t") #'gemini-ls-toggle-thoughts)
+    ;; The menu: "dispatch", as magit's is called (agent-shell's C-c C-h
+    ;; is one the key binding conventions keep for help).
+    (define-key map (kbd "C-c C-d") #'gemini-ls-menu)
     (define-key map (kbd "M-p") #'gemini-ls-chat-previous-prompt)
     (define-key map (kbd "M-n") #'gemini-ls-chat-next-prompt)
     (define-key map (kbd "TAB") #'gemini-ls-chat-tab)
@@ -537,12 +613,48 @@ It advances over what is inserted at it.")
 
 (defun gemini-ls-approval-mode ()
   "Return the chat session's approval mode.
-\"default\", \"auto_edit\", \"plan\" or \"yolo\": the last the server
-reported, else the one configured."
+\"default\", \"auto_edit\", \"plan\" or \"yolo\": the one the session
+switched to, else the server's (`gemini/models' says it), else the one
+configured."
   (with-current-buffer (gemini-ls--chat-buffer)
     (or (cdr (assoc gemini-ls--session-id gemini-ls--modes))
+        (let ((server (cl-find-if (lambda (s) (and (cl-typep s 'gemini-ls-server)
+                                                   (jsonrpc-running-p s)))
+                                  (cons gemini-ls--chat-server gemini-ls--servers))))
+          (and server (gemini-ls--server-approval-mode server)))
         (plist-get gemini-ls-initialization-options :approvalMode)
         "default")))
+
+(defun gemini-ls--read-approval-mode ()
+  "Read an approval mode, named as in Gemini CLI 0.61's choice of them."
+  (let* ((current (gemini-ls-approval-mode))
+         (choices (mapcar (lambda (m)
+                            (cons (format "%s%s — %s" (nth 1 m)
+                                          (if (equal (car m) current) " (current)" "")
+                                          (nth 2 m))
+                                  (car m)))
+                          gemini-ls--approval-modes)))
+    (cdr (assoc (gemini-ls--read-ordered "Approval mode: " (mapcar #'car choices))
+                choices))))
+
+;;;###autoload
+(defun gemini-ls-set-approval-mode (mode)
+  "Set the approval mode to MODE, for every session, as Shift+Tab does.
+\"default\", \"auto_edit\", \"plan\" or \"yolo\"; asked, as Gemini CLI
+0.61 names them, when called interactively.  A session that switched
+itself (into plan mode, say) takes it too.  Sent to the server as
+`workspace/didChangeConfiguration' (general.defaultApprovalMode); the
+server may refuse (in a folder that is not trusted, only the default
+mode runs) and says why, and the mode line then shows the mode it runs."
+  (interactive (list (gemini-ls--read-approval-mode)))
+  (unless (assoc mode gemini-ls--approval-modes)
+    (user-error "No approval mode %s" mode))
+  (let ((server (gemini-ls--chat-server)))
+    (jsonrpc-notify server :workspace/didChangeConfiguration
+                    (list :settings (list :general (list :defaultApprovalMode mode))))
+    (with-current-buffer (gemini-ls--chat-buffer) (setq gemini-ls--modes nil))
+    ;; The server handles messages in order: this is asked after the change.
+    (gemini-ls--refresh-model server)))
 
 (define-derived-mode gemini-ls-chat-mode gemini-ls--chat-parent-mode "Gemini"
   "Chat with the Gemini agent.  The answer streams in as Markdown.
@@ -550,9 +662,13 @@ Type a prompt below the marker line at the end and send it with
 \\[gemini-ls-chat-send]; \\[gemini-ls-chat-previous-prompt] and \\[gemini-ls-chat-next-prompt] step through the prompts sent,
 \\[gemini-ls-chat-tab] completes \"/commands\" and \"@files\".
 \\{gemini-ls-chat-mode-map}"
-  ;; "Gemini[plan]": the session's approval mode.
-  (setq mode-name '(:eval (format "Gemini[%s]" (gemini-ls-approval-mode))))
-  (setq header-line-format gemini-ls--header-hints)
+  ;; What Gemini does, the model and the approval mode, as gptel's and
+  ;; agent-shell's chats show them: in the header line.
+  (setq header-line-format '(:eval (gemini-ls--header-line)))
+  ;; What a subagent's report folds (`gemini-ls--insert-fold').
+  (add-to-invisibility-spec 'gemini-ls-fold)
+  ;; Lines wrap at words, as in agent-shell's buffers.
+  (visual-line-mode 1)
   (add-to-invisibility-spec '(gemini-ls-thought . t))
   (add-hook 'completion-at-point-functions #'gemini-ls--input-capf nil t)
   ;; What is typed after the marker line does not take its hook.
@@ -619,7 +735,9 @@ all in the prompt area below, move by what the transcript grew."
                  after-change-functions)))
       (save-excursion
         (goto-char gemini-ls--output-end)
-        (funcall fn)))
+        (funcall fn))
+      (when (< from gemini-ls--output-end)
+        (gemini-ls--wrap-prefixes from gemini-ls--output-end)))
     (when (< from gemini-ls--output-end)
       ;; Front-sticky: nothing can be typed before the transcript's start.
       (add-text-properties from gemini-ls--output-end '(read-only t front-sticky (read-only))))
@@ -628,6 +746,19 @@ all in the prompt area below, move by what the transcript grew."
         (setq buffer-undo-list (gemini-ls--shift-undo buffer-undo-list delta))
         (when (consp pending-undo-list)
           (setq pending-undo-list (gemini-ls--shift-undo pending-undo-list delta)))))))
+
+(defun gemini-ls--wrap-prefixes (beg end)
+  "Make the lines from BEG to END wrap under their text.
+A long line continues past its indentation and its \"- \" or \"> \"
+mark, as agent-shell's lines wrap, not at the window's left edge."
+  (save-excursion
+    (goto-char beg)
+    (forward-line 0)
+    (while (< (point) end)
+      (looking-at " *\\(?:[-▸▾>] \\)?")
+      (put-text-property (point) (min (1+ (line-end-position)) end)
+                         'wrap-prefix (make-string (- (match-end 0) (match-beginning 0)) ?\s))
+      (forward-line 1))))
 
 (defun gemini-ls--shift-undo (list delta)
   "LIST, an undo list, with its buffer positions moved by DELTA."
@@ -651,6 +782,10 @@ all in the prompt area below, move by what the transcript grew."
 
 (defun gemini-ls--clear-transcript ()
   "Empty the chat's transcript, leaving the prompt area as it is."
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (setq gemini-ls--tool-lines nil
+          gemini-ls--subagents nil
+          gemini-ls--last-kind nil))
   (gemini-ls--with-chat (delete-region (point-min) (point))))
 
 (defun gemini-ls--display-chat (chat)
@@ -661,6 +796,15 @@ in (see `gemini-ls--with-chat'); one already showing it is left alone."
          (window (display-buffer chat)))
     (when (and window (not shown))
       (set-window-point window (with-current-buffer chat (point-max))))))
+
+(defun gemini-ls--reveal (chat pos)
+  "Scroll back to POS each window of CHAT whose start is below it.
+A prompt sent shows with its answer even where the window showed the
+prompt area alone (a new session's empty page): the transcript grows
+above the prompt area, out of such a window's sight."
+  (dolist (window (get-buffer-window-list chat nil t))
+    (when (> (window-start window) pos)
+      (set-window-start window pos))))
 
 (defun gemini-ls--fresh-line ()
   "Start a new line unless at the beginning of one."
@@ -765,11 +909,160 @@ closes the block."
       (goto-char (car block))
       (gemini-ls--fresh-line)
       (unless (string-empty-p report)
-        (insert "    Report: "
-                (replace-regexp-in-string "\n" "\n    " report)
-                "\n"))
+        (gemini-ls--insert-report report 4))
       (set-marker (car block) nil)
       (setq gemini-ls--subagents (delq entry gemini-ls--subagents)))))
+
+;;;; A subagent's report
+
+;; A subagent reports in words, or, as codebase_investigator does, with a
+;; JSON object, which gemini-ls shows in a ```json block.  The chat shows
+;; such a report as prose: its summary, then its other fields folded under
+;; a line that RET or TAB unfolds, as agent-shell folds what a tool did.
+
+(defun gemini-ls--report-object (report)
+  "The JSON object in REPORT, in a ```json block or bare; else nil.
+Objects are alists in their order, arrays vectors, null nil."
+  (let ((text (string-trim report)))
+    (when (string-match "\\````[[:alnum:]]*\n\\(\\(?:.\\|\n\\)*\\)\n```\\'" text)
+      (setq text (match-string 1 text)))
+    (when (string-prefix-p "{" text)
+      (ignore-errors
+        (json-parse-string text :object-type 'alist :array-type 'array
+                           :null-object nil :false-object :false)))))
+
+(defun gemini-ls--report-summary (object)
+  "The entry of OBJECT, a report, that sums it up, or nil.
+A text under a key naming a summary, such as \"SummaryOfFindings\"."
+  (cl-find-if (lambda (entry)
+                (and (stringp (cdr entry))
+                     (string-match-p "summary" (symbol-name (car entry)))))
+              object))
+
+(defun gemini-ls--field-words (key)
+  "KEY, a report's field name, in words: FilePath is \"File path\"."
+  (let* ((case-fold-search nil)
+         (words (downcase (replace-regexp-in-string
+                           "\\([[:lower:][:digit:]]\\)\\([[:upper:]]\\)" "\\1 \\2"
+                           (replace-regexp-in-string "_" " " (symbol-name key)) t))))
+    (concat (upcase (substring words 0 1)) (substring words 1))))
+
+(defun gemini-ls--json-empty-p (value)
+  "Non-nil if VALUE, parsed JSON, is empty: null, \"\", [] or {}."
+  (or (null value) (equal value "") (equal value [])))
+
+(defun gemini-ls--json-scalar (value)
+  "VALUE, a JSON string, number or boolean, as text; nil for others."
+  (cond ((stringp value) value)
+        ((numberp value) (number-to-string value))
+        ((eq value t) "yes")
+        ((eq value :false) "no")))
+
+(defun gemini-ls--prose (value indent)
+  "VALUE, parsed JSON, as lines of prose: a list of (INDENT . TEXT).
+An object's fields are \"Field: value\" lines, or a \"Field:\" line over
+what it holds, indented; an array's items \"- \" lines; empty fields
+are left out."
+  (cond
+   ((gemini-ls--json-scalar value)
+    (mapcar (lambda (line) (cons indent line))
+            (split-string (gemini-ls--json-scalar value) "\n")))
+   ((vectorp value)
+    (cl-loop for item across value
+             for lines = (gemini-ls--prose item (+ indent 2))
+             when lines
+             do (setcar lines (cons indent (concat "- " (cdar lines))))
+             and append lines))
+   (t
+    (cl-loop for (key . field) in value
+             unless (gemini-ls--json-empty-p field)
+             append
+             (let ((name (gemini-ls--field-words key))
+                   (text (gemini-ls--json-scalar field)))
+               (if (and text (not (string-search "\n" text)))
+                   (list (cons indent (format "%s: %s" name text)))
+                 (cons (cons indent (concat name ":"))
+                       (gemini-ls--prose field (+ indent 2)))))))))
+
+(defun gemini-ls--insert-report (report indent)
+  "Insert REPORT, a subagent's, INDENT columns in.
+A JSON object as prose: its summary, then its other fields folded."
+  (let* ((object (gemini-ls--report-object report))
+         (summary (and object (gemini-ls--report-summary object)))
+         (details (and object (cl-remove-if (lambda (e) (or (eq e summary)
+                                                           (gemini-ls--json-empty-p (cdr e))))
+                                            object)))
+         (pad (make-string indent ?\s)))
+    (cond
+     ((not object)
+      (insert pad "Report: " (replace-regexp-in-string "\n" (concat "\n" pad) report) "\n"))
+     ((not summary)
+      (insert pad "Report:\n")
+      (gemini-ls--insert-prose (gemini-ls--prose object (+ indent 2))))
+     (t
+      (insert pad "Report: " (cdr summary) "\n")
+      (when details
+        (gemini-ls--insert-fold
+         pad (format "Details: %s" (mapconcat (lambda (e) (downcase (gemini-ls--field-words (car e))))
+                                              details ", "))
+         (lambda () (gemini-ls--insert-prose (gemini-ls--prose details (+ indent 2))))))))))
+
+(defun gemini-ls--insert-prose (lines)
+  "Insert LINES, a list of (INDENT . TEXT)."
+  (pcase-dolist (`(,indent . ,text) lines)
+    (insert (make-string indent ?\s) text "\n")))
+
+(defface gemini-ls-fold '((t :inherit shadow))
+  "Face of the line over folded text in the chat.")
+
+(defvar gemini-ls-fold-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map button-map)
+    ;; Emacs 29's button-map moves to the next button on TAB.
+    (define-key map (kbd "TAB") #'push-button)
+    map)
+  "Keys on the line over folded text: RET or TAB shows or hides it.")
+
+(define-button-type 'gemini-ls-fold
+  'action #'gemini-ls--toggle-fold
+  'keymap gemini-ls-fold-map
+  'follow-link t
+  'face 'gemini-ls-fold
+  'help-echo "RET or TAB: show or hide what is folded here")
+
+(defun gemini-ls--insert-fold (pad label insert-body)
+  "Insert the line PAD LABEL, then the text from calling INSERT-BODY, folded.
+The line is a button that shows or hides the text."
+  (let ((start (point)))
+    (insert pad)
+    (let ((button-start (point)))
+      (insert "▸ " label)
+      (let ((button (make-button button-start (point) :type 'gemini-ls-fold)))
+        (insert "\n")
+        (let ((body-start (point)))
+          (funcall insert-body)
+          (let ((body (make-overlay body-start (point) nil t nil)))
+            (overlay-put body 'invisible 'gemini-ls-fold)
+            (overlay-put body 'evaporate t)
+            (overlay-put button 'gemini-ls-body body)))))
+    start))
+
+(defun gemini-ls--toggle-fold (button)
+  "Show or hide the text folded under BUTTON."
+  (let* ((body (overlay-get button 'gemini-ls-body))
+         (hidden (not (overlay-get body 'invisible)))
+         (inhibit-read-only t))
+    (overlay-put body 'invisible (and hidden 'gemini-ls-fold))
+    (let ((at (overlay-start button)))
+      ;; In place: the button's overlay keeps its text.
+      (subst-char-in-region at (1+ at) (if hidden ?▾ ?▸) (if hidden ?▸ ?▾) t))))
+
+(defun gemini-ls--fold-button ()
+  "The fold button on the line at point, or nil."
+  (let ((button (next-button (line-beginning-position) t)))
+    (and button (eq (button-type button) 'gemini-ls-fold)
+         (<= (button-start button) (line-end-position))
+         button)))
 
 (defun gemini-ls--insert-update (kind params)
   "Show the update of KIND with PARAMS in the chat."
@@ -789,7 +1082,8 @@ KIND and PARAMS are the update's."
       (with-current-buffer (gemini-ls--chat-buffer)
         (setq gemini-ls--running (cl-remove key gemini-ls--running :key #'car :test #'equal))
         (when (equal kind "toolCall")
-          (push (cons key (or (plist-get params :name) "a tool")) gemini-ls--running))))
+          (push (cons key (or (plist-get params :title) (plist-get params :name) "a tool"))
+                gemini-ls--running))))
     (gemini-ls--status-changed)))
 
 (defun gemini-ls--insert-main-update (kind params)
@@ -927,6 +1221,14 @@ PARAMS, the update, has its SESSIONID and KIND."
     (with-suppressed-warnings ((obsolete eglot--path-to-uri))
       (eglot--path-to-uri file))))
 
+(defun gemini-ls--uri-path (uri)
+  "The file name of URI, a file: URI."
+  (if (fboundp 'eglot-uri-to-path)
+      (funcall 'eglot-uri-to-path uri)
+    ;; eglot before 1.16; later ones declare it obsolete.
+    (with-suppressed-warnings ((obsolete eglot--uri-to-path))
+      (eglot--uri-to-path uri))))
+
 (defun gemini-ls--diagnostics (beg end)
   "Flymake diagnostics between BEG and END as LSP Diagnostics."
   (when (and (bound-and-true-p flymake-mode) (fboundp 'flymake-diagnostics))
@@ -999,10 +1301,7 @@ A file no buffer visits has none; no buffer is made for it."
    (vconcat
     (if (> (length uris) 0)
         (mapcar (lambda (uri)
-                  (let ((path (if (fboundp 'eglot-uri-to-path)
-                                  (funcall 'eglot-uri-to-path uri)
-                                (with-suppressed-warnings ((obsolete eglot--uri-to-path))
-                                  (eglot--uri-to-path uri)))))
+                  (let ((path (gemini-ls--uri-path uri)))
                     (list :uri uri
                           :diagnostics (gemini-ls--shown-diagnostics (find-buffer-visiting path)))))
                 uris)
@@ -1030,11 +1329,14 @@ continues the chat's session."
             gemini-ls--running nil
             gemini-ls--last-kind nil))
     (gemini-ls--status-changed)
-    (gemini-ls--with-chat
-      (unless (bobp) (insert "\n"))
-      (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
-      (insert "\n## Gemini\n\n"))
-    (gemini-ls--display-chat chat)
+    (let (exchange)
+      (gemini-ls--with-chat
+        (unless (bobp) (insert "\n"))
+        (setq exchange (point))
+        (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
+        (insert "\n## Gemini\n\n"))
+      (gemini-ls--display-chat chat)
+      (gemini-ls--reveal chat exchange))
     (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
       (jsonrpc-async-request
        server :gemini/prompt
@@ -1125,11 +1427,16 @@ description."
                 :exclusive 'no
                 :annotation-function
                 (lambda (name)
-                  ;; Descriptions in a column after the longest name.
-                  (concat (make-string (+ 2 (- width (length name))) ?\s)
-                          (replace-regexp-in-string
-                           "[[:space:]]+" " "
-                           (or (plist-get (cdr (assoc name commands)) :description) ""))))))))))
+                  ;; Descriptions in a column after the longest name, each
+                  ;; on its line: cut to the window's width, not continued.
+                  (truncate-string-to-width
+                   (concat (make-string (+ 2 (- width (length name))) ?\s)
+                           (replace-regexp-in-string
+                            "[[:space:]]+" " "
+                            (or (plist-get (cdr (assoc name commands)) :description) "")))
+                   (max 0 (- (window-width (or (minibuffer-selected-window) (selected-window)))
+                             (length name) 1))
+                   nil nil "…"))))))))
 
 (defvar gemini-ls-prompt-minibuffer-map
   (let ((map (make-sparse-keymap)))
@@ -1230,13 +1537,16 @@ Past the newest, the draft comes back."
 
 (defun gemini-ls-chat-tab ()
   "Complete \"/commands\" and \"@files\" in the prompt area.
+On a folded line (a subagent's report), show or hide what it folds.
 Elsewhere, do what TAB does in the chat's parent mode (Markdown: fold a
 heading)."
   (interactive)
-  (if (gemini-ls--in-input-p)
-      (completion-at-point)
+  (cond
+   ((gemini-ls--in-input-p) (completion-at-point))
+   ((gemini-ls--fold-button) (push-button (button-start (gemini-ls--fold-button))))
+   (t
     (let ((parent (lookup-key (keymap-parent gemini-ls-chat-mode-map) (kbd "TAB"))))
-      (call-interactively (if (commandp parent) parent #'indent-for-tab-command)))))
+      (call-interactively (if (commandp parent) parent #'indent-for-tab-command))))))
 
 (defun gemini-ls--input-capf ()
   "Complete \"/name\" and \"@path\" in the chat's prompt area.
@@ -1342,12 +1652,17 @@ hunk by hunk, and a message says what became of it."
 
 ;;;###autoload
 (defun gemini-ls-new-session ()
-  "Start a new session with the next prompt."
+  "Start a new session with the next prompt, on an empty chat.
+As a new chat of agent-shell or Copilot starts on a clean page; the
+session left stays on the list of `gemini-ls-sessions'.  What is typed
+in the prompt area stays."
   (interactive)
   (with-current-buffer (gemini-ls--chat-buffer)
+    (when gemini-ls--busy
+      (user-error "Gemini is still working; M-x gemini-ls-cancel first"))
     (setq gemini-ls--session-id nil)
-    (gemini-ls--with-chat
-      (insert "\n---\n*New session*\n"))))
+    (gemini-ls--clear-transcript)
+    (force-mode-line-update)))
 
 ;; JSON-RPC's MethodNotFound: a server older than the method asked.
 (defconst gemini-ls--method-not-found -32601)
@@ -1412,9 +1727,11 @@ Falls back to `gemini/sessions' on servers without `gemini/listSessions'."
                          (or (gemini-ls--time (plist-get a :updatedAt)) 0))))))
 
 (defun gemini-ls--insert-transcript (title exchanges)
-  "Show a continued session TITLE and its EXCHANGES in the chat."
+  "Show a continued session TITLE and its EXCHANGES in the chat.
+In place of what the chat showed: one session a page."
+  (gemini-ls--clear-transcript)
   (gemini-ls--with-chat
-    (insert (format "\n---\n*Continuing: %s*\n" title)))
+    (insert (format "*Continuing: %s*\n" title)))
   (gemini-ls--insert-exchanges exchanges))
 
 (defun gemini-ls--insert-exchanges (exchanges)
@@ -1462,7 +1779,7 @@ chat shows its earlier prompts and answers; the next prompt continues it."
            (with-current-buffer chat
              (setq gemini-ls--session-id id
                    gemini-ls--chat-server server)
-             (gemini-ls--with-chat (insert (format "\n---\n*Continuing: %s*\n" (or title id)))))
+             (gemini-ls--insert-transcript (or title id) nil))
          (let ((msg (format "Could not continue the session: %s"
                             (alist-get 'jsonrpc-error-message (cdr err)))))
            (gemini-ls--with-chat
@@ -1537,17 +1854,33 @@ chat shows its earlier prompts and answers; the next prompt continues it."
 
 (cl-defmethod eglot-handle-request
   ((_ gemini-ls-server) (_ (eql window/showDocument)) &key uri external
-   &allow-other-keys)
+   takeFocus selection &allow-other-keys)
   "Open URI in the browser when EXTERNAL, the sign-in page.
-As eglot may not; other documents as eglot shows them."
+As eglot may not; other documents as eglot shows them, or, with an
+eglot that shows none, in a window, selected if TAKEFOCUS, at SELECTION."
   (cond (external
          (condition-case err
              (progn (funcall gemini-ls-browse-url-function uri) (list :success t))
            (error (message "Gemini: open %s in your browser (%s)" uri (error-message-string err))
                   (list :success :json-false))))
-        (t (condition-case nil
-               (cl-call-next-method)
-             (cl-no-next-method (list :success :json-false))))))
+        ;; eglot 1.9 shows no documents (a plan to approve, say): it has
+        ;; no method for them, or refuses them as unknown.
+        ((cl-find-method #'eglot-handle-request nil '(t (eql window/showDocument)))
+         (cl-call-next-method))
+        (t (gemini-ls--show-document uri takeFocus selection))))
+
+(defun gemini-ls--show-document (uri take-focus selection)
+  "Show the file of URI, selected when TAKE-FOCUS, at SELECTION if any.
+Return the ShowDocumentResult."
+  (condition-case err
+      (let ((buffer (find-file-noselect (gemini-ls--uri-path uri))))
+        (when selection
+          (with-current-buffer buffer
+            (goto-char (eglot--lsp-position-to-point (plist-get selection :start)))))
+        (if (eq take-focus t) (pop-to-buffer buffer) (display-buffer buffer))
+        (list :success t))
+    (error (message "Gemini: could not show %s: %s" uri (error-message-string err))
+           (list :success :json-false))))
 
 (defun gemini-ls--login-message (result)
   "What the user is told of gemini/login's RESULT."
@@ -1628,6 +1961,56 @@ session as it is now."
   "Show the chat buffer."
   (interactive)
   (pop-to-buffer (gemini-ls--chat-buffer)))
+
+;;;; The menu
+
+(defun gemini-ls--chat-value (var)
+  "The value of VAR in the chat buffer; nil without a chat."
+  (let ((chat (get-buffer "*gemini*")))
+    (and chat (buffer-local-value var chat))))
+
+(defun gemini-ls--menu-busy-p ()
+  "Non-nil while there is a prompt to cancel."
+  (gemini-ls--chat-value 'gemini-ls--busy))
+
+(defun gemini-ls--menu-session-p ()
+  "Non-nil once the chat has a session: it can be rewound."
+  (gemini-ls--chat-value 'gemini-ls--session-id))
+
+(defun gemini-ls--menu-model ()
+  "The menu's line for the model, naming it."
+  (format "Model (%s)…" (or (gemini-ls--model-indicator) "not known yet")))
+
+(defun gemini-ls--menu-approval-mode ()
+  "The menu's line for the approval mode, naming it."
+  (format "Approval mode (%s)…"
+          (or (nth 1 (assoc (gemini-ls-approval-mode) gemini-ls--approval-modes))
+              (gemini-ls-approval-mode))))
+
+;;;###autoload (autoload 'gemini-ls-menu "gemini-ls" nil t)
+(transient-define-prefix gemini-ls-menu ()
+  "The Gemini chat's commands in one menu, as gptel and agent-shell have.
+In the chat, \\<gemini-ls-chat-mode-map>\\[gemini-ls-menu] opens it; elsewhere bind it, or
+call `gemini-ls-menu' with \\[execute-extended-command]."
+  [["Ask"
+    ("p" "Send the prompt typed" gemini-ls-chat-send :if-derived gemini-ls-chat-mode)
+    ("p" "Prompt…" gemini-ls-prompt :if-not-derived gemini-ls-chat-mode)
+    ("r" "Ask about the region…" gemini-ls-prompt-region
+     :if-not-derived gemini-ls-chat-mode :inapt-if-not use-region-p)
+    ("e" "Explain" gemini-ls-explain :if-not-derived gemini-ls-chat-mode)
+    ("f" "Fix the diagnostics" gemini-ls-fix-diagnostics :if-not-derived gemini-ls-chat-mode)
+    ("E" "Edit the region…" gemini-ls-edit-region :if-not-derived gemini-ls-chat-mode)
+    ("k" "Cancel the prompt" gemini-ls-cancel :inapt-if-not gemini-ls--menu-busy-p)]
+   ["Session"
+    ("n" "New session" gemini-ls-new-session)
+    ("s" "Continue a session…" gemini-ls-sessions)
+    ("w" "Rewind…" gemini-ls-rewind :inapt-if-not gemini-ls--menu-session-p)
+    ("c" "Show the chat" gemini-ls-chat :if-not-derived gemini-ls-chat-mode)]
+   ["Settings"
+    ("m" gemini-ls-model :description gemini-ls--menu-model)
+    ("a" gemini-ls-set-approval-mode :description gemini-ls--menu-approval-mode)
+    ("t" "Show or hide thoughts" gemini-ls-toggle-thoughts)
+    ("l" "Sign in with Google" gemini-ls-login)]])
 
 ;;;; Code actions
 
@@ -1824,10 +2207,7 @@ the negotiated position encoding.")
 
 (defun gemini-ls--open-file (uri)
   "A buffer visiting the file of URI, and whether it is new."
-  (let* ((path (if (fboundp 'eglot-uri-to-path)
-                   (funcall 'eglot-uri-to-path uri)
-                 (with-suppressed-warnings ((obsolete eglot--uri-to-path))
-                   (eglot--uri-to-path uri))))
+  (let* ((path (gemini-ls--uri-path uri))
          (existing (find-buffer-visiting path)))
     (list (or existing (find-file-noselect path))
           (and (not existing) (not (file-exists-p path))))))
@@ -2045,11 +2425,15 @@ A file changed since the agent's change is reverted anyway or kept;
   "The choice that dismisses a question of the model's.")
 
 (defun gemini-ls--question-prompt (params)
-  "The minibuffer prompt of the `gemini/ask' question PARAMS."
+  "The minibuffer prompt of the `gemini/ask' question PARAMS.
+A plan to approve is not put in it whole: the server has the plan's
+file shown (`window/showDocument') before it asks."
   (let ((title (plist-get params :title)))
     (format "%s%s%s "
             (if (string-empty-p (or title "")) "" (concat title ": "))
-            (or (plist-get params :text) "")
+            (if (equal (plist-get params :kind) "plan_approval")
+                "approve the plan shown? (or type what to change)"
+              (or (plist-get params :text) ""))
             (cond ((eq t (plist-get params :multiple)) " (several, comma-separated)")
                   (t "")))))
 
@@ -2123,8 +2507,64 @@ Return the result; \\[keyboard-quit] or \"Decline\" declines."
                (setq gemini-ls--asking nil)
                (gemini-ls--status-changed))))
         (when result
+          (when (equal (gemini-ls--request-method req) "gemini/ask")
+            (gemini-ls--record-answer (gemini-ls--request-params req) result))
           (gemini-ls--answer req :result result)))
       (run-at-time 0 nil #'gemini-ls--ask-next))))
+
+(defun gemini-ls--answer-words (params result)
+  "RESULT, the answer to the question PARAMS, as the chat records it.
+The options chosen, by their labels, then the user's own words; or
+that the user dismissed the question, or answered nothing."
+  (if (eq (plist-get result :declined) t)
+      "dismissed"
+    (let* ((labels (mapcar (lambda (o) (cons (plist-get o :id) (plist-get o :label)))
+                           (plist-get params :options)))
+           (text (plist-get result :text))
+           (parts (append (mapcar (lambda (id) (cdr (assoc id labels)))
+                                  (plist-get result :chosen))
+                          (and (stringp text) (not (string-empty-p text)) (list text)))))
+      (if parts (string-join parts ", ") "nothing"))))
+
+(defun gemini-ls--question-line (call-id)
+  "The marker of the status of CALL-ID's line in the chat, or nil.
+A subagent's call is found by its own id too, the newest first."
+  (cdr (cl-find-if (lambda (entry)
+                     (or (equal (car entry) call-id)
+                         (string-suffix-p (concat "/" call-id) (car entry))))
+                   gemini-ls--tool-lines)))
+
+(defun gemini-ls--record-answer (params result)
+  "Record in the chat the user's RESULT to the question PARAMS.
+Under the line of the call that asked, which shows the question, as
+Gemini CLI records it: \"Database → SQLite\"; a question no call
+asked (the folder trust question) is recorded with its text."
+  (let* ((title (plist-get params :title))
+         (answer (gemini-ls--answer-words params result))
+         (line (concat (if (string-empty-p (or title "")) "" (concat title " "))
+                       "→ " answer)))
+    (gemini-ls--with-chat
+      (let ((status (and (plist-get params :callId)
+                         (gemini-ls--question-line (plist-get params :callId)))))
+        (if (not status)
+            (progn (gemini-ls--fresh-line)
+                   (gemini-ls--insert-styled
+                    (format "> %s → %s\n" (string-trim (or (plist-get params :text) title ""))
+                            answer)
+                    'gemini-ls-user))
+          (goto-char status)
+          (let ((indent (+ 2 (current-indentation)))
+                (at nil))
+            (forward-line 1)
+            ;; After the answers recorded already: the call's questions in order.
+            (while (get-text-property (point) 'gemini-ls-answer) (forward-line 1))
+            (setq at (point))
+            (gemini-ls--insert-styled (concat (make-string indent ?\s) line) 'gemini-ls-user)
+            (insert "\n")
+            (put-text-property at (point) 'gemini-ls-answer t)
+            ;; A subagent's block whose end this was goes on after it.
+            (dolist (block gemini-ls--subagents)
+              (when (= (cadr block) at) (set-marker (cadr block) (point))))))))))
 
 (defun gemini-ls--interrupt (req)
   "Take the question of REQ, withdrawn by the server, off the screen."

@@ -366,7 +366,7 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 // An edit the user declines as it is shown cancels the later calls of its
 // answer, as Gemini CLI 0.61's scheduler cancels the queued calls on any
 // confirmation answered with no, an edit's too (cancelAllQueued); an edit
-// the front end refused with nobody to ask (tools.Refused, a headless
+// the front end refused with nobody to ask (dialog.Refused, a headless
 // run's) is no user's no, and the later calls run.
 func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 	for _, c := range []struct {

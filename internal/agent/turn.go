@@ -632,7 +632,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		run.decision = landingDecision(landing)
 	}
 	if asks && landing.Outcome == dialog.Declined {
-		// The user's no, not a front end's refusal (tools.Refused).
+		// The user's no, not a front end's refusal (dialog.Refused).
 		t.userDeclined()
 	}
 	jt := t

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/completion"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
 	"github.com/gemini-ls/gemini-ls/internal/tools/toolset"
@@ -131,6 +132,17 @@ func (b *Build) TrustChanged() bool { return b.built().TrustChanged() }
 
 // Untrusted are the workspace's roots that are not trusted folders.
 func (b *Build) Untrusted() []string { return b.built().Trust.Untrusted() }
+
+// ApprovalMode is the mode every session runs in unless it switched
+// itself: the agent's, which a change of settings sets, else the one the
+// build chose.
+func (b *Build) ApprovalMode() dialog.ApprovalMode {
+	built := b.built()
+	if built.Agent != nil {
+		return built.Agent.ApprovalMode()
+	}
+	return built.ApprovalMode
+}
 
 // PlanEnabled reports whether the sessions may enter plan mode.
 func (b *Build) PlanEnabled() bool { return b.built().Plan.Enabled }

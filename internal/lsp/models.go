@@ -23,19 +23,24 @@ type modelsResult struct {
 	Current     string      `json:"current"`
 	CurrentName string      `json:"currentName"`
 	Models      []modelInfo `json:"models"`
+	// ApprovalMode is the mode every session runs in unless it switched
+	// itself (a mode update says so), as the server chose it: what a
+	// client shows before any prompt, and after it asks for another.
+	ApprovalMode string `json:"approvalMode"`
 }
 
 // listModels answers gemini/models: the model chosen now and the ones a
 // user may choose, Gemini CLI 0.61's (models.Offered), so that a plugin
 // can show the model and offer a picker without a prompt; it sets one
-// with the /model set built-in.
+// with the /model set built-in. The approval mode the server runs in
+// comes along, for the plugin to show it truly.
 func (s *Server) listModels(context.Context, noParams) (modelsResult, error) {
 	built := s.agentState.setup()
 	if built == nil {
 		return modelsResult{}, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
 	current := s.host.Model(built)
-	res := modelsResult{Current: current, CurrentName: models.Display(current)}
+	res := modelsResult{Current: current, CurrentName: models.Display(current), ApprovalMode: string(built.ApprovalMode())}
 	for _, m := range models.Offered() {
 		res.Models = append(res.Models, modelInfo{ID: m.ID, Name: m.Name, Description: m.Description})
 	}

@@ -117,7 +117,7 @@ func (s Settings) TopicNarration() bool {
 	return true
 }
 
-// Plan is "general.plan": plan mode (tools.ApprovalPlan).
+// Plan is "general.plan": plan mode (dialog.ApprovalPlan).
 type Plan struct {
 	// Enabled offers plan mode; on unless false, as in Gemini CLI.
 	Enabled *bool `json:"enabled"`

@@ -226,7 +226,7 @@ func Load(o Options) (*Built, error) {
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
-	b.Model, b.ApprovalMode = b.choose(base, set)
+	b.Model, b.ApprovalMode = b.choose(base, set, namesApprovalMode(o.Change))
 	b.change = o.Change
 	return b, nil
 }
@@ -613,17 +613,18 @@ func (b *Built) NotTrusted() error {
 
 // choose picks the model and the approval mode: the front end's explicit
 // choice, unless a later change of settings (in set but not in base, the
-// settings before it) names another; then GEMINI_MODEL, as Gemini CLI
-// ranks it; then settings. As in Gemini CLI, a workspace that is not a
-// trusted folder runs in the default approval mode whatever was asked,
+// settings before it) names another, or modeNamed says the change names
+// the approval mode (even the one base has); then GEMINI_MODEL, as Gemini
+// CLI ranks it; then settings. As in Gemini CLI, a workspace that is not
+// a trusted folder runs in the default approval mode whatever was asked,
 // and the user is told why.
-func (b *Built) choose(base, set settings.Settings) (string, dialog.ApprovalMode) {
+func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dialog.ApprovalMode) {
 	o := b.opts
 	model, mode := o.Model, string(o.ApprovalMode)
 	if set.Model.Name != base.Model.Name {
 		model = set.Model.Name
 	}
-	if set.General.DefaultApprovalMode != base.General.DefaultApprovalMode {
+	if modeNamed || set.General.DefaultApprovalMode != base.General.DefaultApprovalMode {
 		mode = set.General.DefaultApprovalMode
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
@@ -643,7 +644,8 @@ func (b *Built) choose(base, set settings.Settings) (string, dialog.ApprovalMode
 // Reload reads the settings again with change (the settings a client sent
 // in workspace/didChangeConfiguration) over them, and applies what can
 // change while sessions run: the model and the approval mode, from the
-// next request on. It returns what it applied, and the settings that
+// next request on; an approval mode the change names reaches every
+// session, also one that switched itself. It returns what it applied, and the settings that
 // changed but take effect only when the server starts again (the tools,
 // MCP servers, memory files, auth, limits). A change that cannot be used
 // is an error wrapping ErrOverlay, and nothing is applied.
@@ -658,13 +660,16 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	model, mode := b.choose(base, set)
+	modeNamed := namesApprovalMode(change)
+	model, mode := b.choose(base, set, modeNamed)
 	if b.Agent != nil {
 		if model != b.Model {
 			b.SetModel(context.Background(), model)
 			applied = append(applied, "model "+model)
 		}
-		if mode != b.ApprovalMode {
+		// A mode the change names is every session's, also one that
+		// switched itself (into plan mode) while the agent's stayed.
+		if mode != b.ApprovalMode || modeNamed {
 			b.Agent.SetApprovalMode(mode)
 			applied = append(applied, "approval mode "+string(mode))
 		}
@@ -691,6 +696,15 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}
 	b.Settings, b.change = set, change
 	return applied, restart, nil
+}
+
+// namesApprovalMode reports whether change, settings a client sent,
+// names the approval mode (general.defaultApprovalMode): a front end's
+// choice of it, as Gemini CLI's Shift+Tab is.
+func namesApprovalMode(change map[string]any) bool {
+	general, _ := change["general"].(map[string]any)
+	_, named := general["defaultApprovalMode"]
+	return named
 }
 
 // Rebuild builds the agent again from the same options and the settings

@@ -46,7 +46,7 @@ func TestChoose(t *testing.T) {
 				}
 				return ""
 			}}
-			model, mode := b.choose(base, tc.set)
+			model, mode := b.choose(base, tc.set, false)
 			if model != tc.wantModel || mode != tc.wantMode {
 				t.Errorf("choose = %q, %q; want %q, %q", model, mode, tc.wantModel, tc.wantMode)
 			}
@@ -86,6 +86,37 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 	}
 	if n := slices.Index(warnings, "some settings were not read"); n < 0 || slices.Contains(warnings[n+1:], "some settings were not read") {
 		t.Errorf("warnings = %q, want the broken file reported once", warnings)
+	}
+}
+
+// An approval mode a change names is every session's, also that of a
+// session that switched itself (into plan mode) while the agent's mode
+// stayed what the change names, as Gemini CLI's Shift+Tab leaves plan
+// mode; a change that names none leaves the session's own mode alone.
+func TestReloadNamedModeReachesEverySession(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := b.Agent.NewSession()
+	s.SetApprovalMode(dialog.ApprovalPlan)
+	if _, _, err := b.Reload(map[string]any{"model": map[string]any{"name": "other"}}); err != nil || s.ApprovalMode() != dialog.ApprovalPlan {
+		t.Fatalf("after a change naming no mode the session's mode = %q (%v), want plan", s.ApprovalMode(), err)
+	}
+	applied, _, err := b.Reload(map[string]any{"general": map[string]any{"defaultApprovalMode": "default"}})
+	if err != nil || s.ApprovalMode() != dialog.ApprovalDefault || b.ApprovalMode != dialog.ApprovalDefault {
+		t.Errorf("after a change naming default the session's mode = %q, the server's %q (%v)", s.ApprovalMode(), b.ApprovalMode, err)
+	}
+	if !slices.Contains(applied, "approval mode default") {
+		t.Errorf("applied = %q, want the mode told", applied)
 	}
 }
 

@@ -49,11 +49,27 @@ func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// gemini/models says the approval mode the server runs in, before a
+	// change and after it (the server reads its messages in order).
+	mode := func() string {
+		t.Helper()
+		var r modelsReply
+		if err := h.client.Call(h.ctx, "gemini/models", nil, &r); err != nil {
+			t.Fatalf("gemini/models: %v", err)
+		}
+		return r.ApprovalMode
+	}
+	if got := mode(); got != "auto_edit" {
+		t.Errorf("gemini/models' approval mode = %q, want the user's auto_edit", got)
+	}
 	notify(map[string]any{"gemini": map[string]any{
 		"model":   map[string]any{"name": "editor-model"},
 		"general": map[string]any{"defaultApprovalMode": "yolo"},
 		"tools":   map[string]any{"exclude": []any{"web_fetch"}},
 	}})
+	if got := mode(); got != "yolo" {
+		t.Errorf("gemini/models' approval mode after the change = %q, want yolo", got)
+	}
 	h.prompt(map[string]any{"prompt": "again", "sessionId": first.SessionID})
 	if got := h.model.Requests()[1].Model; got != "editor-model" {
 		t.Errorf("after didChangeConfiguration the model = %q", got)

@@ -18,9 +18,10 @@ import (
 
 // modelsReply is gemini/models' result.
 type modelsReply struct {
-	Current     string `json:"current"`
-	CurrentName string `json:"currentName"`
-	Models      []struct {
+	Current      string `json:"current"`
+	CurrentName  string `json:"currentName"`
+	ApprovalMode string `json:"approvalMode"`
+	Models       []struct {
 		ID          string `json:"id"`
 		Name        string `json:"name"`
 		Description string `json:"description"`

@@ -115,14 +115,15 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
   (with-temp-buffer (insert-file-contents (expand-file-name name dir)) (buffer-string)))
 
 (defun gemini-ls-test--edit-script (args)
-  "A script that calls replace with ARGS, then says Done."
+  "A script: replace with ARGS, then the text Done."
   (vector `((chunks . [((text . "Editing.\n"))
                        ((call . ((name . "replace") (args . ,args))))]))
           '((text . "Done."))))
 
 (defmacro gemini-ls-test--with-greeting-edit (&rest body)
-  "Run BODY as `gemini-ls-test--with-server' does, for a.txt holding
-\"hello world\" and a model that replaces world with Emacs."
+  "Run BODY as `gemini-ls-test--with-server' does, for a greeting edit.
+The project is a.txt, \"hello world\", and the model replaces world
+with Emacs."
   (declare (indent 0))
   `(gemini-ls-test--with-server
        (gemini-ls-test--edit-script '((file_path . "a.txt")
@@ -162,7 +163,7 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                                 'text-mode))))))
 
 (defun gemini-ls-test--busy-p ()
-  "Non-nil while the chat's prompt runs."
+  "Non-nil while the chat has a prompt under way."
   (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*")))
 
 (defun gemini-ls-test--start (buf text)
@@ -200,7 +201,7 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
                           (lambda (n) (eq (car n) :gemini/response)) notes))))
 
 (defun gemini-ls-test--status ()
-  "The Gemini status the mode line shows.
+  "The Gemini status of the mode line.
 Batch Emacs formats no mode line, so this evaluates the entry itself;
 tmux-screens.sh sees it in a real one."
   (let ((entry (cl-find-if (lambda (e) (equal e '(:eval (gemini-ls--mode-line))))
@@ -296,7 +297,7 @@ the rewrite is reviewed, accepted, and the user told."
     (should (string-match-p "- Edit a.txt \\[rejected\\]" (gemini-ls-test--chat)))))
 
 (defun gemini-ls-test--new-file-script ()
-  "A script that writes notes/new.md, then says Done."
+  "A script: write notes/new.md, then the text Done."
   (vector '((chunks . [((call . ((name . "write_file")
                                   (args . ((file_path . "notes/new.md")
                                            (content . "# New\n"))))))]))
@@ -415,7 +416,7 @@ the rewrite is reviewed, accepted, and the user told."
     (with-current-buffer (gemini-ls-test--review)
       (should (string-match-p "Gemini:reviewing" (gemini-ls-test--status)))
       (gemini-ls-review-accept-all))
-    (should (string-match-p "Gemini:\\(thinking\\|running replace\\)" (gemini-ls-test--status)))
+    (should (string-match-p "Gemini:\\(thinking\\|running Edit a.txt\\)" (gemini-ls-test--status)))
     (gemini-ls-test--wait-done)
     (should (string-match-p "Gemini " (gemini-ls-test--status)))
     (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
@@ -423,7 +424,7 @@ the rewrite is reviewed, accepted, and the user told."
   (should-not (string-match-p "Gemini" (gemini-ls-test--status))))
 
 (defun gemini-ls-test--annotated (dir name text)
-  "An annotated WorkspaceEdit, as eglot parses it, for file NAME in DIR.
+  "An annotated WorkspaceEdit for file NAME in DIR, parsed as by eglot.
 It replaces the first line with TEXT."
   `(:documentChanges
     [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name name dir)) :version nil)
@@ -530,24 +531,28 @@ mode whatever is asked, so the test trusts it."
       (should (file-exists-p (expand-file-name "marker" dir)))
       (should (string-match-p "\\[ok\\]" (gemini-ls-test--chat))))))
 
-(defun gemini-ls-test--mode-name ()
-  "The chat's mode name as its mode line shows it.
+(defun gemini-ls-test--header ()
+  "The chat's header line on screen, without its key hints.
 Evaluated here: `format-mode-line' gives \"\" in batch Emacs."
   (with-current-buffer (gemini-ls--chat-buffer)
-    (pcase mode-name
-      (`(:eval ,form) (eval form t))
-      (name name))))
+    (should (equal header-line-format '(:eval (gemini-ls--header-line))))
+    (substring-no-properties (gemini-ls--header-state))))
 
 (ert-deftest gemini-ls-test-approval-mode-shown ()
-  "The chat's mode line shows the session's approval mode, which becomes
-plan when the model's confirmed enter_plan_mode switches it, and the chat
-notes the switch."
+  "The chat's header line names the session's approval mode as 0.61 does.
+Nothing for the default, plan once the model's confirmed
+enter_plan_mode switches it; the chat notes the switch.  The chat's
+mode line says Gemini once: its mode, and no status beside it."
   (gemini-ls-test--with-server
       (vector '((chunks . [((call . ((name . "enter_plan_mode")
                                       (args . ((reason . "design first"))))))]))
               '((text . "Planning now.")))
       '(("a.txt" . "x\n"))
-    (should (equal (gemini-ls-test--mode-name) "Gemini[default]"))
+    (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+                          "the header line to show the model")
+    (with-current-buffer (gemini-ls--chat-buffer)
+      (should (equal mode-name "Gemini"))
+      (should (equal (gemini-ls--mode-line) "")))
     (let ((asked 0))
       (cl-letf (((symbol-function 'read-multiple-choice)
                  (lambda (_prompt choices &rest _)
@@ -556,8 +561,27 @@ notes the switch."
         (gemini-ls-test--prompt buf "plan it"))
       (should (= asked 1)))
     (should (equal (gemini-ls-approval-mode) "plan"))
-    (should (equal (gemini-ls-test--mode-name) "Gemini[plan]"))
+    (should (equal (gemini-ls-test--header) "ready · gemini-test · plan"))
+    (should (equal (gemini-ls-test--status) "Gemini (gemini-test, plan) "))
     (should (string-match-p "^> mode: plan$" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-approval-mode-names ()
+  "Approval modes read as in 0.61: its footer's words, its picker's names."
+  (should-not (gemini-ls--mode-indicator "default"))
+  (should (equal (gemini-ls--mode-indicator "auto_edit") "auto-accept edits"))
+  (should (equal (gemini-ls--mode-indicator "plan") "plan"))
+  (should (equal (gemini-ls--mode-indicator "yolo") "YOLO"))
+  (let ((gemini-ls-initialization-options nil) offered)
+    (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt table &rest _)
+                 (setq offered (all-completions "" table))
+                 (nth 1 offered))))
+      (should (equal (gemini-ls--read-approval-mode) "auto_edit")))
+    (should (equal offered '("Default (current) — Prompts for approval"
+                             "Auto Edit — Auto-approves edit tools"
+                             "Plan — Read-only mode"
+                             "YOLO — Auto-approves all tools")))))
 
 (ert-deftest gemini-ls-test-shell-rejected ()
   "Rejecting a shell command does not run it."
@@ -573,7 +597,7 @@ notes the switch."
     (should (string-match-p "\\[rejected\\]" (gemini-ls-test--chat)))))
 
 (ert-deftest gemini-ls-test-shell-quit ()
-  "C-g at the question rejects the shell command."
+  "\\[keyboard-quit] at the question rejects the shell command."
   (gemini-ls-test--with-server
       (vector '((chunks . [((call . ((name . "run_shell_command")
                                       (args . ((command . "touch marker"))))))]))
@@ -765,7 +789,7 @@ One list per request: the texts of its contents' parts."
     (should (equal (gemini-ls--stop-note "error") "[Stopped by an error.]"))))
 
 (defmacro gemini-ls-test--picking (prefix &rest body)
-  "Run BODY, the user picking the code action whose title starts with PREFIX.
+  "Run BODY, the user picking the code action titled PREFIX and more.
 Return the titles offered.  The last event is a key, not a mouse
 click, so eglot asks with `completing-read', not a menu."
   (declare (indent 1))
@@ -782,7 +806,7 @@ click, so eglot asks with `completing-read', not a menu."
 
 (ert-deftest gemini-ls-test-code-action-todo ()
   "A gemini.prompt code action runs without blocking Emacs.
-M-x eglot-code-actions returns while the model still works, and the
+`eglot-code-actions' returns while the model still works, and the
 answer streams into the chat, as with `gemini-ls-prompt'."
   (gemini-ls-test--with-server
       [((chunks . [((text . "Making it 2. "))
@@ -944,6 +968,11 @@ accepted is sent and the model gets what it expands to."
           (should shown)
           (should (string-match-p "/explain +Explain the code" shown))
           (should (string-match-p "/review +Review a file for bugs" shown))
+          ;; Each on a line of its own: a long description is cut to the
+          ;; window's width ("…"), not continued mid-word.
+          (should (string-match-p "^/chat +Save, resume, .*…$" shown))
+          (should (cl-every (lambda (line) (< (string-width line) (frame-width)))
+                            (split-string shown "\n")))
           (should (string-match-p "## You\n\n/review a.txt\n" (gemini-ls-test--chat)))
           (should (string-match-p "Reviewed\\." (gemini-ls-test--chat)))
           ;; The editor context, then the expansion, not the "/review" typed.
@@ -1020,8 +1049,9 @@ never inside \"R: reject all\"."
                            (format "error: %s" (plist-get response :error)))))))
 
 (ert-deftest gemini-ls-test-ask-user-answered ()
-  "The model's question is read with completing-read; the pick, and with
-several allowed the picks and the user's words, reach the model."
+  "The model's question is read with `completing-read'.
+The pick, and with several allowed the picks and the user's words,
+reach the model; the chat records the answer under the question."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
     (gemini-ls-test--with-server
         (vector (gemini-ls-test--ask-turn nil) '((text . "SQLite it is."))
@@ -1045,6 +1075,11 @@ several allowed the picks and the user's words, reach the model."
         (should (equal (mapcar annotate offered) '(" — Relational." " — One file." "" "")))
         (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                        '("{\"answers\":{\"0\":\"SQLite\"}}")))
+        ;; The chat shows the question once, on its call's line, and
+        ;; records the answer under it, as Gemini CLI does.
+        (should (string-match-p "^- Asking user: Which database\\? \\[ok\\]\n  Database → SQLite\nSQLite it is\\."
+                                (gemini-ls-test--chat)))
+        (should (= 1 (gemini-ls-test--count (gemini-ls-test--chat) "Which database")))
         (cl-letf (((symbol-function 'completing-read-multiple)
                    (lambda (prompt &rest _)
                      (setq asked prompt)
@@ -1052,15 +1087,21 @@ several allowed the picks and the user's words, reach the model."
           (gemini-ls-test--prompt buf "set up storage"))
         (should (equal asked "Database: Which database? (several, comma-separated) "))
         (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
-                       '("{\"answers\":{\"0\":\"PostgreSQL, Redis, and a cache\"}}")))))))
+                       '("{\"answers\":{\"0\":\"PostgreSQL, Redis, and a cache\"}}")))
+        (should (string-match-p "\\[ok\\]\n  Database → PostgreSQL, Redis, and a cache\nBoth, then\\."
+                                (gemini-ls-test--chat)))))))
+
+(defun gemini-ls-test--count (text regexp)
+  "How many times REGEXP matches in TEXT."
+  (with-temp-buffer (insert text) (how-many regexp (point-min) (point-max))))
 
 ;; The folder trust question comes as the model's questions do, read with
 ;; completing-read.
 (ert-deftest gemini-ls-test-trust-question ()
-  "In a folder nobody answered the trust question about (a HOME of the
-test's own), the first prompt asks it; \"Trust folder\" is recorded as
-Gemini CLI records it, that prompt runs with the project's GEMINI.md, and
-the next is not asked again."
+  "The folder trust question is asked once, in a folder nobody trusted.
+In a HOME of the test's own, the first prompt asks it; \"Trust folder\"
+is recorded as Gemini CLI records it, that prompt runs with the
+project's GEMINI.md, and the next is not asked again."
   (let* ((home (make-temp-file "gemini-home" t))
          (gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
          (process-environment (cons (concat "HOME=" home) process-environment)))
@@ -1084,7 +1125,7 @@ the next is not asked again."
         (should (string-match-p "kumquat" (car (split-string (gemini-ls-test--file "/" gemini-ls-test--record) "\n" t))))))))
 
 (ert-deftest gemini-ls-test-ask-user-declined ()
-  "Decline, or C-g, at the model's question tells the model it was dismissed."
+  "Decline, or \\[keyboard-quit], at the model's question dismisses it."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
     (gemini-ls-test--with-server
         (vector (gemini-ls-test--ask-turn nil) '((text . "I will pick myself."))
@@ -1098,6 +1139,7 @@ the next is not asked again."
         (should (equal asked "Database: Which database? ")))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                      '("User dismissed ask_user dialog without answering.")))
+      (should (string-match-p "\\]\n  Database → dismissed\n" (gemini-ls-test--chat)))
       (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) (signal 'quit nil))))
         (gemini-ls-test--prompt buf "pick again"))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
@@ -1105,9 +1147,9 @@ the next is not asked again."
       (should (string-match-p "Still mine to pick\\." (gemini-ls-test--chat))))))
 
 (ert-deftest gemini-ls-test-ask-user-nothing-ticked ()
-  "RET with nothing picked at a question of several options tells the
-model the user answered nothing, as Gemini CLI's Done does; Decline
-there still declines."
+  "Nothing picked at a question of several options is an answer.
+RET with nothing picked tells the model the user answered nothing, as
+Gemini CLI's Done does; Decline there still declines."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
     (gemini-ls-test--with-server
         (vector (gemini-ls-test--ask-turn t) '((text . "Nothing, then."))
@@ -1117,6 +1159,7 @@ there still declines."
         (gemini-ls-test--prompt buf "set up storage"))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                      '("{\"answers\":{}}")))
+      (should (string-match-p "\\]\n  Database → nothing\n" (gemini-ls-test--chat)))
       (cl-letf (((symbol-function 'completing-read-multiple)
                  (lambda (&rest _) (list gemini-ls--decline))))
         (gemini-ls-test--prompt buf "set up storage again"))
@@ -1124,9 +1167,9 @@ there still declines."
                      '("User dismissed ask_user dialog without answering."))))))
 
 (ert-deftest gemini-ls-test-resume-takes-mode ()
-  "A resumed session's approval mode, in the mode line, is the one the
-`gemini/resumeSession' result says; a result without one (an older
-server) leaves the configured mode."
+  "A resumed session's approval mode is the one its server says.
+The `gemini/resumeSession' result's, in the header line; a result
+without one (an older server) leaves the configured mode."
   (let ((gemini-ls-initialization-options nil)
         (answer nil))
     (cl-letf (((symbol-function 'jsonrpc-request)
@@ -1139,7 +1182,7 @@ server) leaves the configured mode."
             (setq answer '(:session (:sessionId "S-PLAN" :title "planning") :exchanges [] :mode "plan"))
             (gemini-ls-resume "S-PLAN" "planning" 'server)
             (should (equal (gemini-ls-approval-mode) "plan"))
-            (should (equal (gemini-ls-test--mode-name) "Gemini[plan]"))
+            (should (string-suffix-p "· plan" (gemini-ls-test--header)))
             (setq answer '(:session (:sessionId "S-EDIT") :exchanges [] :mode "auto_edit"))
             (gemini-ls-resume "S-EDIT" nil 'server)
             (should (equal (gemini-ls-approval-mode) "auto_edit"))
@@ -1149,9 +1192,9 @@ server) leaves the configured mode."
         (kill-buffer (gemini-ls--chat-buffer))))))
 
 (ert-deftest gemini-ls-test-rewind-conflict-choices ()
-  "A rewind's conflict is asked as revert anyway or keep my changes, never
-always allow; a tool call's confirmation has its three answers where
-always allow would hold, else two."
+  "A rewind's conflict offers revert anyway or keep my changes.
+Never always allow; a tool call's confirmation has its three answers
+where always allow would hold, else two."
   (let (offered pick)
     (cl-letf (((symbol-function 'read-multiple-choice)
                (lambda (_prompt choices &rest _)
@@ -1176,10 +1219,11 @@ always allow would hold, else two."
       (should (equal offered '("allow once" "reject"))))))
 
 (ert-deftest gemini-ls-test-rewind-both ()
-  "Rewinding conversation and code to before the second of three prompts
-that edited two files restores both once the revert, one review of both,
-is accepted; the chat shows the session as it now is and the model no
-longer sees the rewound prompts."
+  "Rewinding conversation and code restores files and conversation.
+To before the second of three prompts that edited two files: both are
+restored once the revert, one review of both, is accepted; the chat
+shows the session as it now is and the model no longer sees the
+rewound prompts."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
         (edit (lambda (file old new)
                 `((chunks . [((call . ((name . "replace")
@@ -1235,9 +1279,10 @@ longer sees the rewound prompts."
 ;;; gemini-ls-test.el ends here
 
 (ert-deftest gemini-ls-test-login ()
-  "`gemini-ls-login' sends gemini/login to the real server, which has
-Google's page (PKCE, a loopback redirect) opened in the browser and waits;
-a redirect with a forged state fails the sign-in, and the user is told."
+  "`gemini-ls-login' signs in through the real server.
+It sends gemini/login, and the server has Google's page (PKCE, a
+loopback redirect) opened in the browser and waits; a redirect with a
+forged state fails the sign-in, and the user is told."
   (let ((gemini-ls-test--api-key nil)
         (opened nil)
         (messages nil))
@@ -1260,9 +1305,10 @@ a redirect with a forged state fails the sign-in, and the user is told."
          (lambda () (seq-some (lambda (m) (string-match-p "OAuth state mismatch" m)) messages))
          "the sign-in's failure")))))
 
-;; The browser following a redirect: a GET on loopback over a raw
-;; network stream, so the test needs no HTTP client installed.
 (defun gemini-ls-test--browse (url)
+  "Follow URL, a redirect, as the browser would.
+A GET on loopback over a raw network stream, so the test needs no HTTP
+client installed."
   (should (string-match "\\`http://\\([0-9.]+\\):\\([0-9]+\\)\\(/.*\\)\\'" url))
   (let* ((host (match-string 1 url))
          (port (string-to-number (match-string 2 url)))
@@ -1329,10 +1375,10 @@ picked with /model set, which the next prompt goes to."
   (should-not (gemini-ls--model-label nil)))
 
 (ert-deftest gemini-ls-test-subagent-indented ()
-  "A subagent's updates show indented under its invoke_agent call's line,
-its calls' status updated in place, its report at the end; the main
-agent's lines stay in order after it, and the mode line keeps the main
-agent's model."
+  "A subagent's updates are indented under its invoke_agent call's line.
+Its calls' status is updated in place, its report comes at the end;
+the main agent's lines stay in order after it, and the mode line keeps
+the main agent's model."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (gemini-ls-test--with-server [] '(("a.txt" . "one\n"))
   (let ((sub '(:parentCallId "call_1" :agentName "codebase_investigator"))
@@ -1375,7 +1421,7 @@ agent's model."
 ;;;; Completion as you type
 
 (defun gemini-ls-test--completion-script (&rest rules)
-  "A fake model script with no turns that answers RULES.
+  "A fake model script of RULES alone.
 Each rule is (CONTAINS TEXT [DELAY]): a completion prompt holding
 CONTAINS is answered TEXT, after DELAY."
   `((turns . [])
@@ -1397,9 +1443,10 @@ CONTAINS is answered TEXT, after DELAY."
   (search-forward "return"))
 
 (defun gemini-ls-test--type (key)
-  "Type KEY (`kbd' syntax, one command's keys) in the selected window's
-buffer as the command loop runs it: the command the keymaps bind it to
-\(`key-binding'), between `pre-command-hook' and `post-command-hook'.
+  "Type KEY in the selected window's buffer, as in the command loop.
+KEY is in `kbd' syntax, one command's keys: the command the keymaps
+bind it to (`key-binding'), between `pre-command-hook' and
+`post-command-hook'.
 Not `execute-kbd-macro', whose command loop runs `post-command-hook'
 once more on entry, for a command that was never typed."
   (let* ((keys (vconcat (kbd key)))
@@ -1414,16 +1461,16 @@ once more on entry, for a command that was never typed."
     (setq last-command this-command)))
 
 (defun gemini-ls-test--idle (buf)
-  "Emacs goes idle in BUF: its debounce timer, which typing must have
-set, fires.  Batch Emacs never goes idle by itself; tmux-completion.sh
-types in a real one."
+  "Fire BUF's debounce timer, which typing must have set: Emacs is idle.
+Batch Emacs is never idle by itself; tmux-completion.sh types in a
+real one."
   (let ((timer (buffer-local-value 'gemini-ls--completion-timer buf)))
     (should (timerp timer))
     (should (memq timer timer-idle-list))
     (timer-event-handler timer)))
 
 (defun gemini-ls-test--ghost (buf)
-  "Wait for a suggestion to show in BUF; return the text it shows."
+  "Wait for a suggestion in BUF; return its text on screen."
   (gemini-ls-test--wait (lambda () (buffer-local-value 'gemini-ls--completion-ghost buf))
                         "the suggestion to show")
   (let* ((ghost (buffer-local-value 'gemini-ls--completion-ghost buf))
@@ -1445,9 +1492,9 @@ types in a real one."
   (gemini-ls--completion-req-outcome req))
 
 (defmacro gemini-ls-test--recording-requests (var &rest body)
-  "Run BODY, pushing every async request Emacs sends on VAR as a list
-\(METHOD PARAMS ANSWER), ANSWER set to (:result R) or (:error E) once
-the server answers."
+  "Run BODY, pushing every async request Emacs sends on VAR.
+Each as a list (METHOD PARAMS ANSWER), ANSWER set to (:result R) or
+\(:error E) once the server answers."
   (declare (indent 1))
   `(let ((orig (symbol-function 'jsonrpc-async-request)))
      (cl-letf (((symbol-function 'jsonrpc-async-request)
@@ -1479,9 +1526,9 @@ the server answers."
 ;; A rename's next use, far below point: shown where it goes, TAB
 ;; jumps there, TAB applies it.
 (ert-deftest gemini-ls-test-next-edit ()
-  "`gemini-ls-next-edit' shows the edit the model foresees out of view,
-struck through with the new text after it; TAB jumps to it, TAB applies
-it and runs the accept command."
+  "`gemini-ls-next-edit' shows the edit the model foresees out of view.
+Struck through with the new text after it; TAB jumps to it, TAB
+applies it and runs the accept command."
   (let ((text (concat "def report(items):\n    count = len(items)\n"
                       (mapconcat (lambda (i) (format "    # step %d\n" i)) (number-sequence 1 80) "")
                       "    return count\n")))
@@ -1514,9 +1561,9 @@ it and runs the accept command."
           (should (gemini-ls-test--sent :workspace/executeCommand requests)))))))
 
 (ert-deftest gemini-ls-test-completion-accepted ()
-  "Typing asks for a suggestion (triggerKind 2, the diagnostics near
-point along), shown as ghost text at point; TAB inserts it and runs
-the accept command.  TAB keeps its usual meaning without one."
+  "Typing asks for a suggestion, shown as ghost text at point.
+With triggerKind 2, the diagnostics near point along; TAB inserts it
+and runs the accept command.  TAB keeps its usual meaning without one."
   (let ((gemini-ls-test--record (make-temp-file "gemini-record" nil ".jsonl")))
     (unwind-protect
         (gemini-ls-test--with-server
@@ -1590,8 +1637,9 @@ the accept command.  TAB keeps its usual meaning without one."
       (should (equal (buffer-string) "def total(xs):\n    return \nprint(total([1]))\n")))))
 
 (ert-deftest gemini-ls-test-completion-word ()
-  "M-f takes the suggestion's next word and tells the server; the rest
-stays shown; typing its next characters keeps the rest shown."
+  "Taking the suggestion's next word tells the server; the rest stays.
+\\<gemini-ls-completion-active-map>\\[gemini-ls-completion-accept-word] takes the word; typing its next characters keeps the
+rest shown."
   (gemini-ls-test--with-server
       (gemini-ls-test--completion-script '("    return <|cursor|>" "sum(xs) / len(xs)"))
       `(("total.py" . ,gemini-ls-test--total))
@@ -1620,8 +1668,8 @@ stays shown; typing its next characters keeps the rest shown."
                      '(3 6))))))
 
 (ert-deftest gemini-ls-test-completion-cancelled ()
-  "Typing again cancels the request in flight ($/cancelRequest): the
-server aborts it, and its answer never shows; the next one does.
+  "Typing again cancels the request in flight ($/cancelRequest).
+The server aborts it, and its answer never shows; the next one does.
 Moving away cancels too."
   (gemini-ls-test--with-server
       (gemini-ls-test--completion-script '("    return s<|cursor|>" "um(xs)" "500ms")
@@ -1682,8 +1730,9 @@ away takes its suggestion away."
 ;;;; The chat's prompt area
 
 (defun gemini-ls-test--type-in-chat (text)
-  "Type TEXT in the chat's prompt area, as the user would: fontified
-first, as on screen (markdown-mode's font-lock removes properties)."
+  "Type TEXT in the chat's prompt area, as the user would.
+Fontified first, as on screen (markdown-mode's font-lock removes
+properties)."
   (with-current-buffer (gemini-ls--chat-buffer)
     (font-lock-ensure)
     (goto-char (point-max))
@@ -1696,16 +1745,18 @@ first, as on screen (markdown-mode's font-lock removes properties)."
         (let ((last-command-event c)) (self-insert-command 1))))))
 
 (ert-deftest gemini-ls-test-prompt-area-sends-lines ()
-  "A prompt of several lines typed in the chat below the marker line is
-sent whole with C-c C-c, to the server eglot connected: its blank and
-indented lines reach the model as typed; it moves into the transcript,
-which stays read-only, and the prompt area is empty again."
+  "A prompt of several lines typed in the chat's prompt area goes whole.
+\\<gemini-ls-chat-mode-map>\\[gemini-ls-chat-send] sends it to the server eglot connected: its blank
+and indented lines reach the model as typed; it moves into the
+transcript, which stays read-only, and the prompt area is empty again."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl"))
         (gemini-ls--history nil))
     (unwind-protect
         (gemini-ls-test--with-server [((text . "Both lines arrived."))] '(("a.txt" . "one\n"))
           (switch-to-buffer (gemini-ls--chat-buffer))
-          (should (string-match-p "C-c C-c send" header-line-format))
+          (should (string-match-p "C-c C-c send · C-c C-d menu$" (gemini-ls--header-line 80)))
+          ;; The state first: the keys go where both would not fit.
+          (should-not (string-match-p "menu" (gemini-ls--header-line 30)))
           (gemini-ls-test--type-in-chat "first line\n\n  indented line\nlast line\n")
           (execute-kbd-macro (kbd "C-c C-c"))
           (gemini-ls-test--wait-done)
@@ -1731,7 +1782,7 @@ which stays read-only, and the prompt area is empty again."
       (delete-file gemini-ls-test--record))))
 
 (ert-deftest gemini-ls-test-prompt-area-empty-reads-minibuffer ()
-  "C-c C-c with nothing typed asks in the minibuffer, as before."
+  "Sending with nothing typed asks in the minibuffer, as before."
   (with-current-buffer (gemini-ls--chat-buffer)
     (let ((asked nil))
       (cl-letf (((symbol-function 'gemini-ls-prompt)
@@ -1741,7 +1792,7 @@ which stays read-only, and the prompt area is empty again."
       (should (equal asked "read")))))
 
 (ert-deftest gemini-ls-test-prompt-area-history ()
-  "M-p and M-n step through the prompts sent, then back to the draft."
+  "The history keys step through the prompts sent, then to the draft."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (let ((gemini-ls--history (list "second" "first")))
     (with-current-buffer (switch-to-buffer (gemini-ls--chat-buffer))
@@ -1758,8 +1809,8 @@ which stays read-only, and the prompt area is empty again."
       (should-error (gemini-ls-chat-next-prompt 1) :type 'user-error))))
 
 (ert-deftest gemini-ls-test-prompt-area-undo ()
-  "Undo in the prompt area undoes what was typed there, not the
-transcript streamed in above it meanwhile."
+  "Undo in the prompt area undoes what was typed there alone.
+Not the transcript streamed in above it meanwhile."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (with-current-buffer (gemini-ls--chat-buffer)
     (buffer-enable-undo)
@@ -1776,8 +1827,8 @@ transcript streamed in above it meanwhile."
     (should (equal (gemini-ls-test--chat) "earlier answer\nstreamed meanwhile\n"))))
 
 (ert-deftest gemini-ls-test-prompt-area-completes ()
-  "TAB in the prompt area completes \"/command\" at its start and
-\"@file\" anywhere, from the project's files."
+  "TAB in the prompt area completes \"/command\" and \"@file\".
+A command at its start, a file of the project's anywhere."
   (gemini-ls-test--with-server [] '(("a.txt" . "one\n") ("greet.py" . "x = 1\n"))
     (let ((gemini-ls--commands-cache
            (list server (current-time) '(:name "review" :description "Review a file"))))
@@ -1799,8 +1850,8 @@ transcript streamed in above it meanwhile."
         (should-not (gemini-ls--input-capf))))))
 
 (ert-deftest gemini-ls-test-mode-line-running-a-tool ()
-  "While a tool runs the mode line names it; before and after, Gemini
-is thinking."
+  "While a tool runs the mode line names it as the chat does.
+Before and after, Gemini is thinking."
   (let ((process-environment (cons "GEMINI_CLI_TRUST_WORKSPACE=true" process-environment))
         (gemini-ls-initialization-options '(:approvalMode "yolo"))
         (seen nil))
@@ -1811,18 +1862,20 @@ is thinking."
         '(("a.txt" . "one\n"))
       (gemini-ls-test--start buf "sleep a little")
       (should (string-match-p "Gemini:thinking" (gemini-ls-test--status)))
+      ;; By the title the chat shows, not the tool's name.
       (gemini-ls-test--wait
-       (lambda () (setq seen (string-match-p "Gemini:running run_shell_command"
+       (lambda () (setq seen (string-match-p "Gemini:running Shell sleep 2 "
                                              (gemini-ls-test--status))))
        "the mode line to name the running tool")
+      (should (string-match-p "^running Shell sleep 2 · " (gemini-ls-test--header)))
       (gemini-ls-test--wait-done)
       (should (string-match-p "Slept\\." (gemini-ls-test--chat)))
       (should-not (string-match-p "Gemini:" (gemini-ls-test--status))))
     (should seen)))
 
 (defun gemini-ls-test--flymake-bad (report-fn &rest _)
-  "A Flymake backend, as another language server would be: an error on
-each \"bad\" of the buffer, reported to REPORT-FN."
+  "A Flymake backend, as another language server would be.
+An error on each \"bad\" of the buffer, reported to REPORT-FN."
   (let (found)
     (save-excursion
       (goto-char (point-min))
@@ -1841,9 +1894,10 @@ each \"bad\" of the buffer, reported to REPORT-FN."
     (gemini-ls-test--wait (lambda () (flymake-diagnostics)) "Flymake's diagnostics")))
 
 (ert-deftest gemini-ls-test-diagnostics-answered ()
-  "gemini/diagnostics is declared and answered with what Flymake shows,
-or Flycheck where it is on: of the files asked about, or of every buffer
-with some; a file no buffer visits has none, and gets no buffer."
+  "The server's gemini/diagnostics is answered with what Emacs shows.
+What Flymake shows, or Flycheck where it is on: of the files asked
+about, or of every buffer with some; a file no buffer visits has none,
+and gets no buffer."
   (gemini-ls-test--with-server [] '(("a.txt" . "x bad y\n"))
     (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
                                                    :experimental)
@@ -1893,7 +1947,7 @@ with some; a file no buffer visits has none, and gets no buffer."
 
 (defmacro gemini-ls-test--with-pyright (&rest body)
   "Run BODY with a stand-in pyright installed and a project with main.py.
-The stand-in is gemini-ls named pyright-langserver on `exec-path' (a
+The stand-in is gemini-ls named pyright-langserver on variable `exec-path' (a
 language server that takes --stdio), which eglot's own
 `eglot-server-programs' entry for Python runs.  In BODY, `dir' is the
 project, `fake' the fake model's (PROCESS . URL)."
@@ -1931,8 +1985,8 @@ project, `fake' the fake model's (PROCESS . URL)."
        (delete-directory dir t))))
 
 (ert-deftest gemini-ls-test-python-keeps-its-server ()
-  "A Python buffer keeps the language server eglot has for Python, and
-the chat works beside it through a gemini-ls of its own.  Loading the
+  "A Python buffer keeps the language server eglot has for Python.
+The chat works beside it through a gemini-ls of its own.  Loading the
 package takes no mode; handing it the modes one programs in leaves out
 Python, whose server is installed."
   (gemini-ls-test--with-pyright
@@ -1969,8 +2023,9 @@ Python, whose server is installed."
       (should (jsonrpc-running-p own)))))
 
 (ert-deftest gemini-ls-test-register-order ()
-  "A mode with no entry goes after every other entry; a mode whose
-entry names no installed server goes before it."
+  "A mode is registered after the others, or before a missing server's.
+A mode with no entry goes after every other entry; a mode whose entry
+names no installed server goes before it."
   (let ((eglot-server-programs '(((python-mode) . ("no-such-pyright-xyz"))
                                  ((go-mode) . ("no-such-gopls-xyz")))))
     (should (equal (gemini-ls-register 'prog-mode 'python-mode) '(python-mode prog-mode)))
@@ -1982,8 +2037,9 @@ entry names no installed server goes before it."
 ;;;; Installing the server
 
 (defun gemini-ls-test--release (dir &optional sums)
-  "Make a release in DIR for this machine: its archive holds a gemini-ls
-that prints its version.  SUMS, if given, is SHA256SUMS's text."
+  "Make a release in DIR for this machine.
+Its archive has a gemini-ls that prints its version.  SUMS, if given,
+is SHA256SUMS's text."
   (let* ((archive (gemini-ls--release-archive))
          (stage (make-temp-file "gemini-stage" t))
          (exe (expand-file-name "gemini-ls" stage)))
@@ -2017,8 +2073,9 @@ that prints its version.  SUMS, if given, is SHA256SUMS's text."
                  (process-send-eof proc))))))
 
 (ert-deftest gemini-ls-test-install-server ()
-  "The server is installed from a release directory, over file: and
-HTTP, checked against SHA256SUMS; the chat and eglot then run it."
+  "The server is installed from a release directory.
+Over file: and HTTP, checked against SHA256SUMS; the chat and eglot
+then run it."
   (let* ((release (make-temp-file "gemini-release" t))
          (http (gemini-ls-test--serve-http release)))
     (unwind-protect
@@ -2055,3 +2112,238 @@ HTTP, checked against SHA256SUMS; the chat and eglot then run it."
                                   (cadr (should-error (gemini-ls-install-server)))))
           (should-not (file-exists-p gemini-ls-install-dir)))
       (delete-directory release t))))
+
+(ert-deftest gemini-ls-test-set-approval-mode ()
+  "`gemini-ls-set-approval-mode' sets every session's mode.
+One that switched itself into plan mode too; the header line shows the
+mode the server says it runs in (`gemini/models')."
+  (let ((process-environment (cons "GEMINI_CLI_TRUST_WORKSPACE=true" process-environment)))
+    (gemini-ls-test--with-server
+        (vector '((chunks . [((call . ((name . "enter_plan_mode")
+                                        (args . ((reason . "design first"))))))]))
+                '((text . "Planning now.")))
+        '(("a.txt" . "x\n"))
+      (cl-letf (((symbol-function 'read-multiple-choice)
+                 (lambda (_prompt choices &rest _) (assq ?y choices))))
+        (gemini-ls-test--prompt buf "plan it"))
+      (should (equal (gemini-ls-test--header) "ready · gemini-test · plan"))
+      ;; The default mode, which the server runs in already, takes the
+      ;; session out of plan mode: the server says so too.
+      (with-current-buffer buf (gemini-ls-set-approval-mode "default"))
+      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+                            "the header line to show the default mode")
+      (should (equal (plist-get (jsonrpc-request server :gemini/resumeSession
+                                                 (list :sessionId (gemini-ls--chat-value
+                                                                   'gemini-ls--session-id)))
+                                :mode)
+                     "default"))
+      (with-current-buffer buf (gemini-ls-set-approval-mode "auto_edit"))
+      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header)
+                                              "ready · gemini-test · auto-accept edits"))
+                            "the header line to show the new mode")
+      (with-current-buffer buf (gemini-ls-set-approval-mode "default"))
+      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+                            "the header line to show the default mode"))))
+
+(ert-deftest gemini-ls-test-set-approval-mode-refused ()
+  "In a folder that is not trusted only the default mode runs.
+The header line shows the mode the server runs in, not the one asked for."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+                          "the header line to show the model")
+    (let ((asked nil))
+      (gemini-ls-test--recording-requests asked
+        (with-current-buffer buf (gemini-ls-set-approval-mode "yolo")))
+      (gemini-ls-test--wait (lambda () (nth 2 (car (gemini-ls-test--sent :gemini/models asked))))
+                            "the server to say its mode")
+      (should (equal (plist-get (cadr (nth 2 (car (gemini-ls-test--sent :gemini/models asked))))
+                                :approvalMode)
+                     "default")))
+    (should (equal (gemini-ls-test--header) "ready · gemini-test"))))
+
+(ert-deftest gemini-ls-test-subagent-report-prose ()
+  "A subagent's structured report reads as prose, not JSON.
+Its summary, then its other fields folded under one line, which TAB or
+RET unfolds."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls-test--with-server [] '(("a.txt" . "one\n"))
+    (let ((sub '(:parentCallId "call_1" :agentName "codebase_investigator"))
+          (report (concat "```json\n"
+                          "{\"SummaryOfFindings\": \"The project is one file, numbers.txt.\",\n"
+                          " \"ExplorationTrace\": [\"Listed the project root.\", \"Read numbers.txt.\"],\n"
+                          " \"RelevantLocations\": [{\"FilePath\": \"numbers.txt\", \"Reasoning\": \"The only file.\", \"KeySymbols\": []}]}\n"
+                          "```")))
+      (dolist (u `(("toolCall" :callId "call_1" :name "invoke_agent"
+                    :title "Delegating to agent 'codebase_investigator'")
+                   ("toolCall" ,@sub :callId "call_1" :name "read_file" :title "ReadFile numbers.txt")
+                   ("toolResult" ,@sub :callId "call_1" :name "read_file" :status "ok")
+                   ("toolResult" :callId "call_1" :name "invoke_agent" :status "ok" :display ,report)
+                   ("text" :text "One file.")))
+        (apply #'eglot-handle-notification server 'gemini/update
+               :sessionId "S" :kind (car u) (cdr u))))
+    (should (equal (concat "- Delegating to agent 'codebase_investigator' [ok]\n"
+                           "  codebase_investigator:\n"
+                           "    - ReadFile numbers.txt [ok]\n"
+                           "    Report: The project is one file, numbers.txt.\n"
+                           "    ▸ Details: exploration trace, relevant locations\n"
+                           "      Exploration trace:\n"
+                           "        - Listed the project root.\n"
+                           "        - Read numbers.txt.\n"
+                           "      Relevant locations:\n"
+                           "        - File path: numbers.txt\n"
+                           "          Reasoning: The only file.\n"
+                           "One file.")
+                   (gemini-ls-test--chat)))
+    (with-current-buffer "*gemini*"
+      (goto-char (point-min))
+      (let ((case-fold-search nil)) (search-forward "Exploration trace:"))
+      (let ((details (match-beginning 0)))
+        (should (invisible-p details))
+        (search-backward "Details:")
+        ;; TAB as typed: the button's own keys come first.
+        (call-interactively (key-binding (kbd "TAB")))
+        (should-not (invisible-p details))
+        (should (looking-back "▾ " (line-beginning-position)))
+        (search-backward "▾")
+        (push-button)
+        (should (invisible-p details))
+        (should (looking-at "▸ Details"))))))
+
+(ert-deftest gemini-ls-test-report-object ()
+  "A report is read as a JSON object, fenced or bare; text is left as text."
+  (should (equal (gemini-ls--report-object "```json\n{\"A\": 1}\n```") '((A . 1))))
+  (should (equal (gemini-ls--report-object " {\"a_b\": [\"x\"]} ") '((a_b . ["x"]))))
+  (should-not (gemini-ls--report-object "The parser is in a.go."))
+  (should-not (gemini-ls--report-object "{not json"))
+  (should (equal (gemini-ls--field-words 'SummaryOfFindings) "Summary of findings"))
+  (should (equal (gemini-ls--field-words 'key_symbols) "Key symbols"))
+  ;; Without a summary, the whole report shows as prose, unfolded.
+  (with-temp-buffer
+    (gemini-ls--insert-report "{\"Files\": [\"a.go\"], \"Done\": true}" 2)
+    (should (equal (buffer-string) "  Report:\n    Files:\n      - a.go\n    Done: yes\n"))))
+
+(ert-deftest gemini-ls-test-new-session-clears-the-chat ()
+  "A new session starts on an empty chat; what is typed stays."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls--insert-update "text" '(:text "the old session's answer"))
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (gemini-ls--set-input "a draft")
+    (setq gemini-ls--session-id "S1")
+    (gemini-ls-new-session)
+    (should (equal (gemini-ls-test--chat) ""))
+    (should-not gemini-ls--session-id)
+    (should (equal (gemini-ls--input) "a draft"))))
+
+(ert-deftest gemini-ls-test-chat-wraps-at-words ()
+  "The chat wraps long lines at words, a tool's line under its title."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls--insert-update "toolCall" '(:callId "c1" :name "read_file" :title "ReadFile a.go"))
+  (with-current-buffer (gemini-ls--chat-buffer)
+    (should visual-line-mode)
+    (goto-char (point-min))
+    (should (equal (get-text-property (point) 'wrap-prefix) "  "))))
+
+(ert-deftest gemini-ls-test-menu ()
+  "A transient menu has the chat's commands, as agent-shell's has.
+On \\<gemini-ls-chat-mode-map>\\[gemini-ls-menu] in the chat: send, cancel (while a prompt runs),
+new session, sessions, rewind (once there is a session), model,
+approval mode; in a file, the prompt and the region's commands too."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (cl-flet ((offered ()
+              (transient-setup 'gemini-ls-menu)
+              (unwind-protect
+                  (mapcar (lambda (o) (list (oref o key) (oref o command) (oref o inapt)))
+                          (cl-remove-if (lambda (o) (string-prefix-p "transient-"
+                                                                     (symbol-name (oref o command))))
+                                        transient--suffixes))
+                ;; As after an error: the menu's keymaps and hooks go.
+                (transient--emergency-exit))))
+    (with-current-buffer (gemini-ls--chat-buffer)
+      (should (eq (key-binding (kbd "C-c C-d")) #'gemini-ls-menu))
+      (should (equal (offered)
+                     '(("p" gemini-ls-chat-send nil) ("k" gemini-ls-cancel t)
+                       ("n" gemini-ls-new-session nil) ("s" gemini-ls-sessions nil)
+                       ("w" gemini-ls-rewind t)
+                       ("m" gemini-ls-model nil) ("a" gemini-ls-set-approval-mode nil)
+                       ("t" gemini-ls-toggle-thoughts nil) ("l" gemini-ls-login nil))))
+      (setq gemini-ls--busy t gemini-ls--session-id "S")
+      (unwind-protect
+          (let ((shown (offered)))
+            (should (member '("k" gemini-ls-cancel nil) shown))
+            (should (member '("w" gemini-ls-rewind nil) shown)))
+        (setq gemini-ls--busy nil gemini-ls--session-id nil)))
+    (with-temp-buffer
+      (insert "some code")
+      (transient-mark-mode 1)
+      (push-mark (point-min) t t)
+      (let ((shown (offered)))
+        (should (member '("p" gemini-ls-prompt nil) shown))
+        (should (member '("r" gemini-ls-prompt-region nil) shown))
+        (should (member '("E" gemini-ls-edit-region nil) shown))
+        (should (member '("c" gemini-ls-chat nil) shown))))))
+
+(ert-deftest gemini-ls-test-plan-question ()
+  "A plan to approve is asked about in a line, not with the whole plan.
+The server has shown it; eglot 1.9, which shows no document, has the
+package show it."
+  (let ((params '(:kind "plan_approval" :title "Plan Approval" :text "# Plan\n\n1. Cache.\n"
+                  :options [(:id "a" :label "Yes, automatically accept edits")]
+                  :freeText t)))
+    (should (equal (gemini-ls--question-prompt params)
+                   "Plan Approval: approve the plan shown? (or type what to change) ")))
+  (let* ((file (make-temp-file "gemini-plan" nil ".md" "# Plan\n\nOne.\nTwo.\n"))
+         (shown nil))
+    (unwind-protect
+        (cl-letf (((symbol-function 'pop-to-buffer) (lambda (b &rest _) (setq shown b))))
+          (should (equal (gemini-ls--show-document
+                          (gemini-ls--uri file) t
+                          '(:start (:line 2 :character 0) :end (:line 2 :character 0)))
+                         '(:success t)))
+          (should (equal (buffer-file-name shown) file))
+          (with-current-buffer shown (should (looking-at "One\\."))))
+      (when shown (kill-buffer shown))
+      (delete-file file))))
+
+(defconst gemini-ls-test--dir
+  (file-name-directory (or load-file-name buffer-file-name))
+  "The directory of the tests.")
+
+(ert-deftest gemini-ls-test-checkdoc-clean ()
+  "\\[checkdoc] finds nothing in the package nor in its tests."
+  (dolist (file (list (expand-file-name "../gemini-ls.el" gemini-ls-test--dir)
+                      (expand-file-name "gemini-ls-test.el" gemini-ls-test--dir)))
+    (let ((found nil)
+          (existing (find-buffer-visiting file)))
+      (cl-letf (((symbol-function 'warn)
+                 (lambda (format &rest args) (push (apply #'format-message format args) found))))
+        (checkdoc-file file))
+      (unless existing (kill-buffer (find-buffer-visiting file)))
+      (should (equal (list file nil) (list file (reverse found)))))))
+
+(ert-deftest gemini-ls-test-plan-document-shown ()
+  "The plan the server shows (`window/showDocument') opens in Emacs.
+With eglot 1.9, which has no such method, and a newer eglot alike."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let ((plan (expand-file-name "plan.md" dir)))
+      (with-temp-file plan (insert "# Plan\n\nOne.\n"))
+      (should (equal (eglot-handle-request server 'window/showDocument
+                                           :uri (gemini-ls--uri plan) :takeFocus t)
+                     '(:success t)))
+      ;; Emacs 30's eglot shows it from a timer.
+      (gemini-ls-test--wait
+       (lambda () (equal (buffer-file-name (window-buffer (selected-window))) plan))
+       "the plan in the selected window"))))
+
+(ert-deftest gemini-ls-test-prompt-shown-from-an-empty-page ()
+  "A prompt sent from a window showing the prompt area alone shows.
+As on a new session's empty page: the window scrolls back to the
+exchange, which grows above the prompt area."
+  (gemini-ls-test--with-server [((text . "Answered."))] '(("a.txt" . "x\n"))
+    (switch-to-buffer (gemini-ls--chat-buffer))
+    (delete-other-windows)
+    (set-window-start (selected-window) gemini-ls--input-start)
+    (gemini-ls--set-input "a question")
+    (gemini-ls-chat-send)
+    (gemini-ls-test--wait-done)
+    (should (string-match-p "Answered\\." (gemini-ls-test--chat)))
+    (should (= (window-start) (point-min)))))

@@ -12,7 +12,7 @@
 #   - TAB with no suggestion indents, as python-mode's TAB does.
 # Called by run.sh with GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints
 # "PASS tmux-completion" or "FAIL tmux-completion: why". Screens go to
-# build/screenshots (or $GEMINI_SCREENSHOTS_DIR).
+# build/screenshots (or $GEMINI_SCREENSHOTS_DIR), named by picture (tmux.sh).
 set -uo pipefail
 sock="gemini-completion-$$"
 # shellcheck source=tmux.sh
@@ -44,6 +44,7 @@ cat >"$work/script.json" <<'JSON'
  ]}
 JSON
 
+trust "$proj"
 start_fake --script "$work/script.json" --record "$work/requests.jsonl"
 
 cat >"$work/init.el" <<EOF2
@@ -64,22 +65,22 @@ EOF2
 
 export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 16 \
-  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$work/home' GEMINI_CLI_TRUST_WORKSPACE=true GEMINI_API_KEY=test \
-   GEMINI_MODEL=gemini-test GOOGLE_GEMINI_BASE_URL='$url' \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI -u GEMINI_MODEL TERM=xterm-256color HOME='$work/home' GEMINI_API_KEY=test \
+   GOOGLE_GEMINI_BASE_URL='$url' \
    emacs -nw -Q -l '$work/init.el' prices.py" || fail "tmux did not start"
 
 # Emacs 30's Flymake draws its indicators in a 2-column left margin.
 m='^(  )?'
 
 wait_for '\[eglot:' "eglot to connect"
-wait_for '\) Gemini \(gemi' "the idle status in the mode line" 10
+wait_for '\) Gemini \(Auto\)' "the idle status and the default model in the mode line" 10
 
 # After "subtotal"; typing " = s" shows the ghost text.
 keys 'M->' C-b
 type_text ' = s'
 wait_for "$m"'    subtotal = sum\(prices\)$' "the ghost text's first line, at point"
 wait_for "$m"'    return subtotal \* \(1 \+ TAX\)$' "the ghost text's second line" 5
-screen >"$shots/emacs-completion.txt"
+screen >"$(picture emacs-completion)"
 # The ghost text is drawn in the shadow face (grey), the typed text not.
 colours="$(tmux -L "$sock" capture-pane -p -e)"
 grep -q $'\e\\[[0-9;]*m *um(prices)' <<<"$colours" \
@@ -103,7 +104,7 @@ keys C-g
 wait_for "$m"'    subtotal = s$' "C-g to take the ghost text away" 5
 screen | grep -q 'um(prices)' && fail "the ghost text stayed after C-g"
 screen | grep -q 'return subtotal' && fail "the ghost text's second line stayed after C-g"
-screen >"$shots/emacs-completion-dismissed.txt"
+screen >"$(picture emacs-completion-dismissed)"
 
 # Typing again (DEL, s) brings it back; M-f takes "um", TAB the rest.
 keys BSpace
@@ -121,7 +122,7 @@ until grep -q 'return subtotal \* (1 + TAX)' "$proj/prices.py"; do
 done
 [[ "$(tail -n 2 "$proj/prices.py")" == "$(printf '    subtotal = sum(prices)\n    return subtotal * (1 + TAX)')" ]] \
   || fail "prices.py ends with $(tail -n 2 "$proj/prices.py")"
-screen >"$shots/emacs-completion-accepted.txt"
+screen >"$(picture emacs-completion-accepted)"
 
 # No suggestion: TAB is python-mode's again, which indents a line of
 # the function's body.

@@ -40,9 +40,11 @@ rm "$work/gemini-ls"
 # server of another name stands in for it.
 ln -s "$GEMINI_LS_BIN" "$work/bin/pyright-langserver"
 
-cat >"$work/script.json" <<'JSON'
-[{"chunks": [{"text": "greet returns Hello and the name."}]}]
+cat >"$work/script.json" <<JSON
+{"rules": [$classifier_rule],
+ "turns": [{"chunks": [{"text": "greet returns Hello and the name."}]}]}
 JSON
+trust "$proj"
 start_fake --script "$work/script.json"
 
 cat >"$work/init.el" <<EOF2
@@ -60,9 +62,9 @@ EOF2
 
 export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 140 -y 40 \
-  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$work/home' \
-   PATH='$work/bin:/usr/local/bin:/usr/bin:/bin' GEMINI_CLI_TRUST_WORKSPACE=true GEMINI_API_KEY=test \
-   GEMINI_MODEL=gemini-test GOOGLE_GEMINI_BASE_URL='$url' \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI -u GEMINI_MODEL TERM=xterm-256color HOME='$work/home' \
+   PATH='$work/bin:/usr/local/bin:/usr/bin:/bin' GEMINI_API_KEY=test \
+   GOOGLE_GEMINI_BASE_URL='$url' \
    emacs -nw -Q -l '$work/init.el'" || fail "tmux did not start"
 wait_for 'scratch' "Emacs to start"
 
@@ -100,7 +102,7 @@ wait_for 'Prompt \(C-c C-c sends\)' "the chat's prompt area" 10
 type_text 'What does greet do?'
 keys C-c C-c
 wait_for 'greet returns Hello and the name\.' "the model's answer in the chat" 30
-screen >"$shots/emacs-install-chat.txt"
+screen >"$(picture emacs-install-chat)"
 
 # The Python buffer still talks to its own server.
 keys C-x o

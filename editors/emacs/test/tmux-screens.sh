@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
 # Drives a real interactive Emacs (emacs -nw inside a detached tmux) against
-# the real gemini-ls and fakegemini: prompt, review, accept, then a shell
-# command rejected with C-g, then a prompt starting with "/" whose TAB
-# completes the user's commands (two custom commands in the run's own HOME).
-# It writes the screens to emacs-chat.txt, emacs-review.txt and
-# emacs-commands.txt in build/screenshots, then answers the model's
-# ask_user question (emacs-ask.txt) and lists the prompts to rewind to
-# (emacs-rewind.txt), then types a two-line prompt in the chat buffer and
-# sends it with C-c C-c (emacs-prompt.txt, emacs-prompt-sent.txt), and
-# checks them, the mode line's
-# Gemini status, the file on disk and what reached the model. Called by run.sh with
+# the real gemini-ls and fakegemini, with the default model (auto) as a
+# user has it, through the chat's scenarios, each on a page of its own (a
+# new session starts on an empty chat):
+#   - a prompt from the file, its review (emacs-review), accepted
+#     (emacs-chat); a shell command rejected with C-g; the session's
+#     prompts to rewind to (emacs-rewind);
+#   - the chat's menu, C-c C-d (emacs-menu), whose n starts a new session;
+#   - "/" and TAB in the chat's prompt area listing the user's commands
+#     (emacs-commands), /review completed and sent;
+#   - the model's question in the minibuffer (emacs-ask), answered: the
+#     answer recorded under it in the chat (emacs-ask-answered);
+#   - a two-line prompt typed in the prompt area (emacs-prompt), sent
+#     with C-c C-c (emacs-prompt-sent);
+#   - a shell command allowed, named while it runs as the chat names it
+#     (emacs-running);
+#   - a subagent's report as prose, its details folded (emacs-subagent),
+#     then unfolded with TAB (emacs-subagent-details);
+#   - plan mode: the plan shown and its approval asked (emacs-plan-approval).
+# It checks the screens, the mode and header lines, the file on disk and
+# what reached the model. The screens go to build/screenshots (or
+# $GEMINI_SCREENSHOTS_DIR), named by picture (tmux.sh): emacs-chat.txt
+# from Emacs 28, emacs-chat-30.txt from Emacs 30. Called by run.sh with
 # GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints "PASS tmux-screens" or
 # "FAIL tmux-screens: why".
-# GEMINI_SCREENSHOTS_DIR, when set, receives the screens instead of
-# build/screenshots; `make screenshots` copies them into docs/screenshots.
 set -uo pipefail
 sock="gemini-emacs-$$"
 # shellcheck source=tmux.sh
@@ -22,7 +32,7 @@ sock="gemini-emacs-$$"
 fail() { fail_showing tmux-screens "$@"; }
 
 proj="$work/proj"
-mkdir -p "$proj"
+mkdir -p "$proj/.gemini/plans"
 cat >"$proj/greet.py" <<'PY'
 def greet(name):
     return "Hello, " + name
@@ -32,9 +42,14 @@ def main():
     print(greet("world"))
 PY
 original="$(cat "$proj/greet.py")"
+# Plans in the project, where the scenario's model finds its plan.
+printf '{"general": {"plan": {"directory": ".gemini/plans"}}}\n' >"$proj/.gemini/settings.json"
+printf '# Cache greet\n\n1. Keep each name'"'"'s greeting in a dict.\n2. Return the kept one when the name comes again.\n' \
+  >"$proj/.gemini/plans/cache.md"
 
-cat >"$work/script.json" <<'JSON'
-[
+cat >"$work/script.json" <<JSON
+{"rules": [$classifier_rule],
+ "turns": [
   {"chunks": [
     {"thought": true, "text": "**Planning the change** The greeting lives in greet."},
     {"text": "I'll make the greeting say **Hi** instead of Hello.\n"},
@@ -43,7 +58,7 @@ cat >"$work/script.json" <<'JSON'
       "old_string": "    return \"Hello, \" + name\n",
       "new_string": "    return \"Hi, \" + name + \"!\"\n"}}}
   ]},
-  {"text": "Done: `greet` now returns `Hi, <name>!`."},
+  {"text": "Done: \`greet\` now returns \`Hi, <name>!\`."},
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
   {"text": "I did not run it."},
   {"text": "Reviewed greet.py: it looks fine."},
@@ -53,8 +68,23 @@ cat >"$work/script.json" <<'JSON'
     "options": [{"label": "PostgreSQL", "description": "Relational, what production runs."},
                 {"label": "SQLite", "description": "One file, nothing to run."}]}]}}}]},
   {"text": "SQLite it is: one file, nothing to run."},
-  {"text": "Both lines reached me."}
-]
+  {"text": "Both lines reached me."},
+  {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "sleep 4", "description": "Run the tests"}}}]},
+  {"text": "The tests passed."},
+  {"chunks": [{"call": {"name": "invoke_agent", "args": {"agent_name": "codebase_investigator",
+    "prompt": "Map the project: which files are there and what do they hold?"}}}]},
+  {"chunks": [{"call": {"name": "list_directory", "args": {"dir_path": "."}}}]},
+  {"chunks": [{"text": "The project holds one file; reading it."},
+              {"call": {"name": "read_file", "args": {"file_path": "greet.py"}}}]},
+  {"chunks": [{"call": {"name": "complete_task", "args": {"report": {
+    "SummaryOfFindings": "The project is one file, greet.py: greet builds the greeting and main prints it for the world.",
+    "ExplorationTrace": ["Listed the project root.", "Read greet.py."],
+    "RelevantLocations": [{"FilePath": "greet.py", "Reasoning": "The only file.", "KeySymbols": ["greet", "main"]}]}}}}]},
+  {"text": "The investigator found one file, greet.py, which greets the world."},
+  {"chunks": [{"call": {"name": "enter_plan_mode", "args": {"reason": "Design the cache first"}}}]},
+  {"chunks": [{"call": {"name": "exit_plan_mode", "args": {"plan_filename": "cache.md"}}}]},
+  {"text": "Implementing the plan."}
+ ]}
 JSON
 
 # The user's custom commands, in a HOME of the run's own; the workspace is
@@ -64,6 +94,7 @@ printf 'description = "Review a file for bugs"\nprompt = "Please review {{args}}
   >"$work/home/.gemini/commands/review.toml"
 printf 'description = "Explain the code"\nprompt = "Explain {{args}}."\n' \
   >"$work/home/.gemini/commands/explain.toml"
+trust "$proj"
 
 start_fake --script "$work/script.json" --record "$work/requests.jsonl"
 
@@ -88,55 +119,79 @@ EOF2
 
 export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 45 \
-  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color HOME='$work/home' GEMINI_CLI_TRUST_WORKSPACE=true GEMINI_API_KEY=test \
-   GEMINI_MODEL=gemini-test \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI -u GEMINI_MODEL TERM=xterm-256color HOME='$work/home' GEMINI_API_KEY=test \
    GOOGLE_GEMINI_BASE_URL='$url' \
    emacs -nw -Q -l '$work/init.el' greet.py" || fail "tmux did not start"
 
-# ask PROMPT: M-x gemini-ls-prompt, as a user types it.
-ask() {
-  tmux -L "$sock" send-keys M-x
+# mx COMMAND: M-x COMMAND RET, as typed.
+mx() {
+  keys M-x
   wait_for '^M-x' "the M-x prompt" 5
-  tmux -L "$sock" send-keys -l 'gemini-ls-prompt'
-  tmux -L "$sock" send-keys Enter
+  type_text "$1"
+  keys Enter
+}
+
+# ask PROMPT: M-x gemini-ls-prompt in the file, as a user types it.
+ask() {
+  mx gemini-ls-prompt
   wait_for 'Ask Gemini:' "the prompt question" 5
-  [[ $# -gt 0 ]] || return 0
-  tmux -L "$sock" send-keys -l "$1"
-  tmux -L "$sock" send-keys Enter
+  type_text "$1"
+  keys Enter
+}
+
+# chat_send TEXT: types TEXT in the chat's prompt area, C-c C-c sends it.
+chat_send() {
+  keys 'M->'
+  type_text "$1"
+  keys C-c C-c
+}
+
+# new_session: C-c C-n in the chat, which starts on an empty page.
+new_session() {
+  mx gemini-ls-chat
+  keys C-c C-n
+  wait_gone '## You' "the new session's empty chat" 5
+}
+
+# last_request_has TEXT: the model's last request holds TEXT.
+last_request_has() {
+  tail -n 1 "$work/requests.jsonl" | grep -qF -- "$1"
 }
 
 wait_for '\[eglot:' "eglot to connect"
-wait_for '\) Gemini \(gemi' "the idle status and the model in the mode line" 5
-ask 'make greet say Hi'
+# The default model, as a user sees it, beside the idle status.
+wait_for '\) Gemini \(Auto\)' "the idle status and the model in the mode line" 10
 
+# A prompt from the file; its change to review.
+ask 'make greet say Hi'
 wait_for '\*gemini review\*' "the review buffer"
 wait_for '\|\+    return "Hi, " \+ name \+ "!"' "the diff's + line" 5
-screen >"$shots/emacs-review.txt"
-grep -qF -- '|-    return "Hello, " + name' "$shots/emacs-review.txt" \
-  || fail "review screen lacks the diff's - line"
-grep -q 'Gemini: edit greet.py' "$shots/emacs-review.txt" \
-  || fail "review screen lacks the change's label"
-grep -q 'Gemini:reviewing' "$shots/emacs-review.txt" \
-  || fail "review screen's mode line lacks Gemini:reviewing"
+shot="$(picture emacs-review)"
+screen >"$shot"
+grep -qF -- '|-    return "Hello, " + name' "$shot" || fail "review screen lacks the diff's - line"
+grep -q 'Gemini: edit greet.py' "$shot" || fail "review screen lacks the change's label"
+grep -q 'Gemini:reviewing' "$shot" || fail "review screen's mode line lacks Gemini:reviewing"
 # The help lines fit the review's window (80 columns here): no item is
 # cut in two by a continuation line.
-grep -q 'R: reject all' "$shots/emacs-review.txt" \
-  || fail "review screen's help line cuts 'R: reject all'"
-! grep -q '\\$' "$shots/emacs-review.txt" \
-  || fail "review screen has a continued (wrapped) line"
+grep -q 'R: reject all' "$shot" || fail "review screen's help line cuts 'R: reject all'"
+! grep -q '\\$' "$shot" || fail "review screen has a continued (wrapped) line"
 
-tmux -L "$sock" send-keys A
+keys A
 wait_for 'Done: `greet` now returns' "the answer after the review"
 wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
 wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
-wait_for '\) Gemini \(gemi' "the idle status once the answer is in" 5
-screen >"$shots/emacs-chat.txt"
-grep -q '> thought: Planning the change' "$shots/emacs-chat.txt" \
-  || fail "chat screen lacks the folded thought"
-! grep -q 'The greeting lives in greet' "$shots/emacs-chat.txt" \
-  || fail "chat screen shows the thought's text, which should be folded"
-grep -q 'make greet say Hi' "$shots/emacs-chat.txt" \
-  || fail "chat screen lacks the prompt"
+# The chat's header line: ready, the model auto routed the prompt to.
+wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send · C-c C-d menu' "the chat's header line, ready" 5
+shot="$(picture emacs-chat)"
+screen >"$shot"
+grep -q '> thought: Planning the change' "$shot" || fail "chat screen lacks the folded thought"
+! grep -q 'The greeting lives in greet' "$shot" || fail "chat screen shows the thought's text, which should be folded"
+grep -q 'make greet say Hi' "$shot" || fail "chat screen lacks the prompt"
+# The chat's mode line says Gemini once: its mode, no status beside it.
+chat_mode_line="$(grep '\*gemini\* ' "$shot" | sed 's/.*|//')"
+grep -Eq '\(Gemini( [A-Za-z]+)*\) -*$' <<<"$chat_mode_line" || fail "the chat's mode line is not just its mode: $chat_mode_line"
+[[ "$(grep -o 'Gemini' <<<"$chat_mode_line" | wc -l)" == 1 ]] \
+  || fail "the chat's mode line says Gemini more than once: $chat_mode_line"
 
 deadline=$((SECONDS + 5))
 until grep -q 'return "Hi, " + name + "!"' "$proj/greet.py"; do
@@ -149,89 +204,152 @@ done
 # must still answer it, as a rejection.
 ask 'make a marker'
 wait_for 'Allow shell command\? touch marker' "the shell command's question"
-tmux -L "$sock" send-keys C-g
+keys C-g
 wait_for 'Shell touch marker \[rejected\]' "C-g to reject the command"
 wait_for 'I did not run it' "the answer after the rejection" 5
 [[ ! -e "$proj/marker" ]] || fail "the rejected command ran"
 
-# "/" then TAB lists the commands with their descriptions; "rev" TAB
-# completes /review, sent with an argument.
-ask
-tmux -L "$sock" send-keys -l '/'
-tmux -L "$sock" send-keys Tab
-wait_for '/review +Review a file for bugs' "the commands' completions"
-wait_for '/explain +Explain the code' "the second command's completion" 5
-screen >"$shots/emacs-commands.txt"
-grep -q 'Ask Gemini: /' "$shots/emacs-commands.txt" || fail "commands screen lacks the prompt"
-tmux -L "$sock" send-keys -l 'rev'
-tmux -L "$sock" send-keys Tab
-wait_for 'Ask Gemini: /review *$' "TAB to complete /review" 5
-tmux -L "$sock" send-keys -l ' greet.py'
-tmux -L "$sock" send-keys Enter
-wait_for 'Reviewed greet.py: it looks fine' "the answer to /review"
-tail -n 1 "$work/requests.jsonl" | grep -qF 'Please review greet.py line by line.' \
-  || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
-
-# The model's ask_user question in the minibuffer, TAB listing its
-# options with what each means; "SQ" TAB completes SQLite, sent with RET.
-ask 'set up storage'
-wait_for 'Database: Which database should the service use\?' "the model's question"
-tmux -L "$sock" send-keys Tab
-wait_for 'SQLite +— One file, nothing to run\.' "the question's options" 5
-wait_for 'Decline' "the question's Decline" 5
-screen >"$shots/emacs-ask.txt"
-grep -q 'Gemini:asking' "$shots/emacs-ask.txt" \
-  || fail "question screen's mode line lacks Gemini:asking"
-! grep -q 'Gemini:reviewing' "$shots/emacs-ask.txt" \
-  || fail "question screen's mode line says reviewing, with nothing to review"
-grep -Eq 'PostgreSQL +— Relational, what production runs\.' "$shots/emacs-ask.txt" \
-  || fail "question screen lacks the first option"
-tmux -L "$sock" send-keys -l 'SQ'
-tmux -L "$sock" send-keys Tab
-wait_for 'should the service use\? SQLite$' "TAB to complete SQLite" 5
-tmux -L "$sock" send-keys Enter
-wait_for 'SQLite it is: one file, nothing to run\.' "the answer after the question"
-tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
-  || fail "the model was not told SQLite: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
-
 # M-x gemini-ls-rewind lists the session's prompts with the files each
 # changed; C-g leaves the session alone.
-tmux -L "$sock" send-keys M-x
-wait_for '^M-x' "the M-x prompt" 5
-tmux -L "$sock" send-keys -l 'gemini-ls-rewind'
-tmux -L "$sock" send-keys Enter
+mx gemini-ls-rewind
 wait_for 'Rewind to before:' "the rewind question"
-tmux -L "$sock" send-keys Tab
+keys Tab
 wait_for '1\. make greet say Hi  \[greet\.py\]' "the rewind list" 5
-wait_for '4\. set up storage' "the rewind list's last prompt" 5
-screen >"$shots/emacs-rewind.txt"
-tmux -L "$sock" send-keys C-g
+wait_for '2\. make a marker' "the rewind list's last prompt" 5
+screen >"$(picture emacs-rewind)"
+keys C-g
+
+# The chat's menu, as gptel's and agent-shell's: its n starts a new
+# session, on an empty page.
+mx gemini-ls-chat
+keys C-c C-d
+wait_for 'n New session' "the menu" 5
+wait_for 'a Approval mode \(Default\)…' "the menu's approval mode" 5
+shot="$(picture emacs-menu)"
+screen >"$shot"
+grep -q 'k Cancel the prompt' "$shot" || fail "the menu lacks cancel"
+grep -q 'w Rewind…' "$shot" || fail "the menu lacks rewind"
+grep -Eq 'm Model \(Auto → [^)]+\)…' "$shot" || fail "the menu lacks the model"
+keys n
+wait_gone '## You' "the new session's empty chat" 5
+wait_gone 'n New session' "the menu to close" 5
+
+# "/" then TAB in the chat's prompt area lists the commands with their
+# descriptions; "rev" TAB completes /review, sent with an argument.
+keys 'M->'
+type_text '/'
+keys Tab
+# The first lines of the list: Emacs 30 shows fewer below the chat.
+wait_for '/about +Show the version, the model' "the commands' completions"
+wait_for '/explain +Explain the code' "the user's command's completion" 5
+shot="$(picture emacs-commands)"
+screen >"$shot"
+grep -Eq '(^|\|)/$' "$shot" || fail "commands screen lacks the / typed in the prompt area"
+! grep -q 'Ask Gemini:' "$shot" || fail "commands screen shows the minibuffer's prompt, not the chat's"
+type_text 'rev'
+keys Tab
+wait_for '(^|\|)/review *$' "TAB to complete /review" 5
+type_text ' greet.py'
+keys C-c C-c
+wait_for 'Reviewed greet.py: it looks fine' "the answer to /review"
+last_request_has 'Please review greet.py line by line.' \
+  || fail "the model did not get /review's expansion: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
+
+# The model's question in the minibuffer, TAB listing its options with
+# what each means; "SQ" TAB completes SQLite, sent with RET; the chat
+# records the answer under the question, which it shows once.
+new_session
+chat_send 'set up storage'
+wait_for 'Database: Which database should the service use\?' "the model's question"
+keys Tab
+wait_for 'SQLite +— One file, nothing to run\.' "the question's options" 5
+wait_for 'Decline' "the question's Decline" 5
+shot="$(picture emacs-ask)"
+screen >"$shot"
+wait_for '(^|\|) asking · Auto' "the header line to say asking" 5
+grep -q 'Gemini:asking' "$shot" || fail "question screen's mode line lacks Gemini:asking"
+! grep -q 'reviewing' "$shot" || fail "question screen says reviewing, with nothing to review"
+grep -Eq 'PostgreSQL +— Relational, what production runs\.' "$shot" || fail "question screen lacks the first option"
+type_text 'SQ'
+keys Tab
+wait_for 'should the service use\? SQLite$' "TAB to complete SQLite" 5
+keys Enter
+wait_for 'SQLite it is: one file, nothing to run\.' "the answer after the question"
+wait_for '(^|\|)  Database → SQLite$' "the answer recorded under the question" 5
+shot="$(picture emacs-ask-answered)"
+screen >"$shot"
+[[ "$(grep -c 'Which database should the service use' "$shot")" == 1 ]] \
+  || fail "the chat shows the question more than once"
+last_request_has '{\"answers\":{\"0\":\"SQLite\"}}' \
+  || fail "the model was not told SQLite: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 
 # A prompt of two lines typed in the chat buffer itself, below its marker
-# line, and sent with C-c C-c; the header line tells the keys.
-tmux -L "$sock" send-keys C-x o
-wait_for 'C-c C-c send · C-c C-k cancel' "the chat's header line with the keys" 5
-tmux -L "$sock" send-keys 'M->'
-tmux -L "$sock" send-keys -l 'Check greet.py once more:'
-tmux -L "$sock" send-keys Enter
-tmux -L "$sock" send-keys -l '  does it greet the world?'
-# The chat is beside the file (Emacs 28 here) or below it (Emacs 30).
+# line, and sent with C-c C-c.
+new_session
+keys 'M->'
+type_text 'Check greet.py once more:'
+keys Enter
+type_text '  does it greet the world?'
 wait_for '(^|\|)  does it greet the world\?' "the prompt's second line in the chat's prompt area" 5
-screen >"$shots/emacs-prompt.txt"
-grep -q '── Prompt (C-c C-c sends) ──' "$shots/emacs-prompt.txt" \
-  || fail "prompt screen lacks the marker line"
-tmux -L "$sock" send-keys C-c C-c
+screen >"$(picture emacs-prompt)"
+keys C-c C-c
 wait_for 'Both lines reached me\.' "the answer to the two-line prompt"
-tail -n 1 "$work/requests.jsonl" | grep -qF 'Check greet.py once more:\n  does it greet the world?' \
+last_request_has 'Check greet.py once more:\n  does it greet the world?' \
   || fail "the model did not get both lines: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
-screen >"$shots/emacs-prompt-sent.txt"
-grep -Eq '(^|\|)Check greet.py once more:' "$shots/emacs-prompt-sent.txt" \
-  || fail "the sent prompt is not in the transcript"
-[[ "$(grep -c 'Check greet.py once more:' "$shots/emacs-prompt-sent.txt")" -eq 1 ]] \
-  || fail "the prompt area still holds the prompt sent"
-# The window scrolled only as far as the answer needed: the prompt area is
-# at its bottom (rows 2-43 of 45), under the transcript, not recentred.
-marker_row=$(grep -n '── Prompt (C-c C-c sends) ──' "$shots/emacs-prompt-sent.txt" | cut -d: -f1)
-[[ "$marker_row" -ge 40 ]] \
-  || fail "the prompt's marker line is on row $marker_row of 45 after the answer, not at the window's bottom"
+shot="$(picture emacs-prompt-sent)"
+screen >"$shot"
+grep -Eq '(^|\|)Check greet.py once more:' "$shot" || fail "the sent prompt is not in the transcript"
+[[ "$(grep -c 'Check greet.py once more:' "$shot")" -eq 1 ]] || fail "the prompt area still holds the prompt sent"
+
+# A tool running: the header line and the mode line name it by the
+# title the chat shows, not by the tool's name.
+new_session
+chat_send 'run the tests'
+wait_for 'Allow shell command\? sleep 4' "the shell command's question"
+keys y
+wait_for '(^|\|) running Shell sleep 4' "the header line to name the running tool" 5
+shot="$(picture emacs-running)"
+screen >"$shot"
+grep -q 'Shell sleep 4 (Run the tests) \[running\]' "$shot" || fail "the chat lacks the running call's line"
+! grep -q 'run_shell_command' "$shot" || fail "the running tool is named by its tool name"
+wait_for 'The tests passed\.' "the answer after the command"
+
+# A subagent's report: its summary in words, its details folded under a
+# line that TAB unfolds, as prose.
+new_session
+chat_send 'how is the project laid out?'
+wait_for 'The investigator found one file' "the answer after the subagent"
+wait_for 'Report: The project is one file, greet.py' "the report's summary" 5
+wait_for '▸ Details: exploration trace, relevant locations' "the report's folded details" 5
+shot="$(picture emacs-subagent)"
+screen >"$shot"
+! grep -q 'SummaryOfFindings\|ExplorationTrace\|[{}]' "$shot" || fail "the report shows as JSON"
+! grep -q 'Exploration trace:' "$shot" || fail "the report's details are not folded"
+keys C-r
+type_text 'Details:'
+keys Enter Tab
+wait_for '▾ Details: exploration trace, relevant locations' "TAB to unfold the details" 5
+wait_for '- File path: greet.py' "the details as prose" 5
+screen >"$(picture emacs-subagent-details)"
+
+# Plan mode: the model enters it (asked), writes its plan and asks for
+# approval; the plan shows in its own buffer, the question in the
+# minibuffer without it.
+new_session
+chat_send 'plan a cache for greet'
+wait_for 'Enter Plan Mode' "the question to enter plan mode"
+keys y
+wait_for 'Plan Approval: approve the plan shown\? \(or type what to change\)' "the plan's approval question"
+wait_for 'Keep each name.s greeting in a dict\.' "the plan shown" 5
+keys Tab
+wait_for 'Yes, manually accept edits +— Approves plan but requires confirmation' "the approval's options" 5
+wait_for '(^|\|) asking · Auto → [^ ]+ · plan' "the header line to show plan mode" 5
+screen >"$(picture emacs-plan-approval)"
+type_text 'Yes, m'
+keys Tab
+wait_for 'change\) Yes, manually accept edits$' "TAB to complete the approval" 5
+keys Enter
+wait_for 'Implementing the plan\.' "the answer after the approval"
+wait_for 'Plan Approval → Yes, manually accept edits' "the approval recorded in the chat" 5
+wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send' "the header line to leave plan mode" 5
 echo "PASS tmux-screens"

@@ -1,12 +1,34 @@
-# Sourced by tmux-screens.sh, tmux-completion.sh and stock-eglot.sh, after
-# they set sock (the name of a private tmux server) and define fail
-# (reports, exits; fail_showing does it for most): a work directory removed
-# at exit with the server and fakegemini, where the screens go, keys typed,
-# and waits for what the screen shows.
+# Sourced by tmux-screens.sh, tmux-completion.sh, tmux-install.sh and
+# stock-eglot.sh, after they set sock (the name of a private tmux server)
+# and define fail (reports, exits; fail_showing does it for most): a work
+# directory removed at exit with the server and fakegemini, where the
+# screens go and what each is called, keys typed, and waits for what the
+# screen shows.
 here="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 shots="${GEMINI_SCREENSHOTS_DIR:-$root/build/screenshots}"
 mkdir -p "$shots"
+# picture NAME: the file of the screen NAME. The oldest Emacs the package
+# supports (Debian bookworm's 28) takes NAME.txt; a newer one, as
+# newer-editors.sh runs in a chroot, NAME-MAJOR.txt (emacs-chat-30.txt).
+emacs_major="$(emacs --batch -Q --eval '(princ emacs-major-version)' 2>/dev/null)"
+picture() {
+  if [[ $emacs_major == 28 ]]; then
+    echo "$shots/$1.txt"
+  else
+    echo "$shots/$1-$emacs_major.txt"
+  fi
+}
+# The fake model's rule for the routing classifier: the default model,
+# auto, asks it which model a prompt goes to, as a user's Gemini CLI does;
+# it answers a simple task's score, taking no scripted turn.
+classifier_rule='{"contains": "complexity_score", "turn": {"text": "{\"complexity_reasoning\": \"A simple task.\", \"complexity_score\": 10}"}}'
+# trust DIR: the user answered the folder trust question for DIR, in the
+# test's HOME ($work/home), with "Trust folder".
+trust() {
+  mkdir -p "$work/home/.gemini"
+  printf '{"%s": "TRUST_FOLDER"}\n' "$1" >"$work/home/.gemini/trustedFolders.json"
+}
 work="$(mktemp -d)"
 fake_pid=""
 cleanup() {
@@ -37,6 +59,15 @@ fail_showing() {
 wait_for() {
   local deadline=$((SECONDS + ${3:-20}))
   until screen | grep -Eq -- "$1"; do
+    ((SECONDS < deadline)) || fail "timed out waiting for $2"
+    sleep 0.2
+  done
+}
+
+# wait_gone REGEX WHAT [SECONDS]: polls the screen until REGEX is gone.
+wait_gone() {
+  local deadline=$((SECONDS + ${3:-20}))
+  while screen | grep -Eq -- "$1"; do
     ((SECONDS < deadline)) || fail "timed out waiting for $2"
     sleep 0.2
   done
