@@ -525,7 +525,7 @@ class Gemini {
       void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
       void vscode.window.showErrorMessage(
-        isMethodNotFound(err) ? "This gemini-ls cannot rewind (gemini/rewind). Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
+        isMethodNotFound(err) ? "This gemini-ls is too old to rewind. Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
       );
     }
   }
@@ -587,7 +587,7 @@ class Gemini {
         if (this.client?.isRunning()) {
           this.noteCommands(
             isMethodNotFound(err)
-              ? "This gemini-ls does not list commands (gemini/commands): the chat cannot complete \"/\" commands. Update gemini-ls."
+              ? "This gemini-ls is too old to list its commands, so the chat cannot complete \"/\" commands. Update gemini-ls."
               : `Listing the "/" commands failed: ${errorMessage(err)}`,
           );
         }
@@ -766,7 +766,7 @@ class Gemini {
     const client = this.client;
     if (client === undefined || !client.isRunning()) {
       this.apply({ type: "prompt", text });
-      this.apply({ type: "failed", message: "gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”." });
+      this.apply({ type: "failed", message: "gemini-ls is not running. Run “Gemini: Restart Server”; “Gemini: Show Log” says what stopped it." });
       return;
     }
     const params: PromptParams = { prompt: text };
@@ -850,7 +850,7 @@ class Gemini {
     } catch (err) {
       void vscode.window.showErrorMessage(
         isMethodNotFound(err)
-          ? "This gemini-ls cannot list sessions yet (gemini/sessions). Update gemini-ls to continue earlier sessions."
+          ? "This gemini-ls is too old to list sessions. Update gemini-ls to continue earlier sessions."
           : `Listing sessions failed: ${errorMessage(err)}`,
       );
       return;
@@ -939,7 +939,7 @@ class Gemini {
     }
     const client = this.client;
     if (client === undefined || !client.isRunning()) {
-      void vscode.window.showErrorMessage("gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”.");
+      void vscode.window.showErrorMessage("gemini-ls is not running. Run “Gemini: Restart Server”; “Gemini: Show Log” says what stopped it.");
       return;
     }
     const instruction =
@@ -967,7 +967,7 @@ class Gemini {
       void (notice.warn ? vscode.window.showWarningMessage(notice.text) : vscode.window.showInformationMessage(notice.text));
     } catch (err) {
       void vscode.window.showErrorMessage(
-        isMethodNotFound(err) ? "This gemini-ls cannot edit a selection (gemini/editSelection). Update gemini-ls." : errorMessage(err),
+        isMethodNotFound(err) ? "This gemini-ls is too old to edit a selection. Update gemini-ls." : errorMessage(err),
       );
     }
   }
