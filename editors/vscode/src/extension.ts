@@ -45,6 +45,7 @@ import {
   confirmOutcome,
   isSettingsEcho,
   modelAfterUpdate,
+  modelForNewSession,
   modelFromResult,
   modelName,
   modelPicks,
@@ -369,6 +370,9 @@ class Gemini {
     if (this.chat.busy !== wasBusy) {
       // Gemini: Cancel's key works while a prompt runs.
       void vscode.commands.executeCommand("setContext", "gemini.busy", this.chat.busy);
+    }
+    if (event.type === "session" && modelForNewSession(this.model) !== this.model) {
+      this.setModel(modelForNewSession(this.model));
     }
     this.view.post(event);
     this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model });

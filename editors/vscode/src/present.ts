@@ -217,6 +217,14 @@ export function modelFromResult(r: ModelsResult): ModelState {
   return { current: r.current, name: r.currentName };
 }
 
+/**
+ * The model as a new or another session starts with it: where an alias
+ * routed the last prompt is that prompt's, so it is forgotten.
+ */
+export function modelForNewSession(m: ModelState | undefined): ModelState | undefined {
+  return m?.answered === undefined ? m : { current: m.current, name: m.name };
+}
+
 /** The model after update u: /model set chose another, or an answer came from the model an alias routed to. */
 export function modelAfterUpdate(m: ModelState | undefined, u: Update): ModelState | undefined {
   if (u.kind === "model") {

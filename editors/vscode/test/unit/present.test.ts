@@ -9,6 +9,7 @@ import {
   modelPicks,
   sessionPicks,
   isSettingsEcho,
+  modelForNewSession,
   statusView,
 } from "../../src/present";
 
@@ -131,6 +132,13 @@ describe("the model", () => {
       ],
     );
     assert.match(picks[0].detail ?? "", /^Let Gemini CLI decide/);
+  });
+
+  it("forgets where auto routed the last prompt when another session starts", () => {
+    assert.deepEqual(modelForNewSession({ current: "auto", name: "Auto", answered: "gemini-3.8-flash" }), { current: "auto", name: "Auto" });
+    const m = { current: "auto", name: "Auto" };
+    assert.equal(modelForNewSession(m), m, "unchanged when nothing was routed");
+    assert.equal(modelForNewSession(undefined), undefined);
   });
 
   it("drops the server's echo of the settings the pickers sent, and nothing else", () => {
