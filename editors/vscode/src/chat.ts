@@ -1,23 +1,32 @@
 // The chat view in the side bar: a webview that renders the chat state and
-// sends the user's prompts, Stop and New Session back.
+// sends the user's prompts, answers and picks back. New Session, History and
+// the rest are icons in the view's title bar (package.json), as Copilot
+// Chat's are, so the session's title has the view's whole width.
 
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { ChatEvent, ChatState } from "./chatModel";
 import { parseChatRequest, type ChatMessage, type ChatRequest } from "./chatProtocol";
+import type { ContextItem } from "./contextItems";
 import type { SlashCommand } from "./slashCommands";
 
 export const chatViewId = "gemini.chat";
+/** The view in the chat's place while it cannot work: package.json's viewsWelcome says what to do. */
+export const welcomeViewId = "gemini.welcome";
 
 export class ChatView implements vscode.WebviewViewProvider {
   private view?: vscode.WebviewView;
   /** The webview has loaded its script and been sent the whole state. */
   private ready = false;
+  /** References for the prompt box that came while the webview was loading. */
+  private pendingInserts: string[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly state: () => ChatState,
     private readonly commands: () => SlashCommand[],
+    /** The model as the picker shows it. */
+    private readonly model: () => string,
     private readonly onRequest: (request: Exclude<ChatRequest, { type: "ready" }>) => void,
   ) {}
 
@@ -35,6 +44,10 @@ export class ChatView implements vscode.WebviewViewProvider {
         this.ready = true;
         void view.webview.postMessage({ type: "state", state: this.state() } satisfies ChatMessage);
         void view.webview.postMessage({ type: "commands", commands: this.commands() } satisfies ChatMessage);
+        void view.webview.postMessage({ type: "model", label: this.model() } satisfies ChatMessage);
+        for (const text of this.pendingInserts.splice(0)) {
+          void view.webview.postMessage({ type: "insertPrompt", text } satisfies ChatMessage);
+        }
         // The chat has opened: a good moment to bring the command list up to date.
         this.onRequest({ type: "commands" });
       } else if (request !== undefined) {
@@ -56,23 +69,42 @@ export class ChatView implements vscode.WebviewViewProvider {
 
   /** Forwards an event the extension already applied to its state. */
   post(event: ChatEvent): void {
-    if (this.view !== undefined && this.ready) {
-      void this.view.webview.postMessage({ type: "event", event } satisfies ChatMessage);
-    }
+    this.postMessage({ type: "event", event });
   }
 
   /** Sends the files the prompt box completes after "@". */
   postFiles(files: string[]): void {
+    this.postMessage({ type: "files", files });
+  }
+
+  /** Sends the "#" items for the editor as it is. */
+  postContext(items: ContextItem[]): void {
+    this.postMessage({ type: "context", items });
+  }
+
+  /** Sends the model as the model picker shows it. */
+  postModel(label: string): void {
+    this.postMessage({ type: "model", label });
+  }
+
+  /** Puts a reference into the prompt box at its caret, once the webview has loaded. */
+  insertIntoPrompt(text: string): void {
     if (this.view !== undefined && this.ready) {
-      void this.view.webview.postMessage({ type: "files", files } satisfies ChatMessage);
+      void this.view.webview.postMessage({ type: "insertPrompt", text } satisfies ChatMessage);
+    } else {
+      this.pendingInserts.push(text);
+    }
+  }
+
+  private postMessage(message: ChatMessage): void {
+    if (this.view !== undefined && this.ready) {
+      void this.view.webview.postMessage(message);
     }
   }
 
   /** Sends the commands the prompt box completes after "/". */
   postCommands(commands: SlashCommand[]): void {
-    if (this.view !== undefined && this.ready) {
-      void this.view.webview.postMessage({ type: "commands", commands } satisfies ChatMessage);
-    }
+    this.postMessage({ type: "commands", commands });
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, dist: vscode.Uri): string {
@@ -96,25 +128,28 @@ export class ChatView implements vscode.WebviewViewProvider {
 <title>Gemini</title>
 </head>
 <body>
-<header class="toolbar">
+<header class="session-header">
   <span id="session-title" class="session-title">New session</span>
-  <span id="session-mode" class="session-mode" title="Approval mode: what Gemini may do without asking" aria-live="polite"><span class="visually-hidden">Approval mode: </span><span id="session-mode-text">Ask</span></span>
-  <button id="sessions" type="button" class="secondary" title="Continue an earlier session">History</button>
-  <button id="new-session" type="button" class="secondary" title="Start a new session">New Session</button>
 </header>
 <div id="messages" role="log" aria-live="polite">
   <div id="empty" class="empty">Ask Gemini about your code. The current file, selection and diagnostics go with each prompt. Every change is shown as a diff for you to accept or reject.</div>
 </div>
 <div id="working" class="working" hidden><span class="spinner" aria-hidden="true"></span><span id="working-text">Working…</span></div>
 <form id="composer" class="composer">
+  <div class="context-row">
+    <button id="add-context" type="button" class="chip" title="Add a file, the selection or the open editors to the prompt">+ Add Context…</button>
+  </div>
   <div class="prompt-box">
     <ul id="command-list" class="command-list" role="listbox" aria-label="Commands" hidden></ul>
     <div id="ghost" class="ghost" aria-hidden="true" hidden><span id="ghost-typed" class="ghost-typed"></span><span id="ghost-hint" class="ghost-hint"></span></div>
-    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
+    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (@ a file, # the editor, / a command)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
     <span id="command-hint" class="visually-hidden" role="status" aria-live="polite"></span>
   </div>
   <div class="actions">
-    <button id="stop" type="button" class="secondary" disabled>Stop</button>
+    <button id="mode-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Approval mode: what Gemini may do without asking"><span class="visually-hidden">Approval mode: </span><span id="mode-text">Manual</span></button>
+    <button id="model-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Model"><span class="visually-hidden">Model: </span><span id="model-text">Model</span></button>
+    <span class="spacer"></span>
+    <button id="stop" type="button" class="secondary" hidden>Stop</button>
     <button id="send" type="submit">Send</button>
   </div>
 </form>

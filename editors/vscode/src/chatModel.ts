@@ -27,6 +27,11 @@ export type Item = Revised &
         display: string;
         /** The subagent this call (invoke_agent) runs: what it said and did, shown inside the call. */
         subagent?: Subagent;
+        /**
+         * The call asks the user (ask_user, exit_plan_mode's approval): its
+         * question stands for it in the chat, so the question shows once.
+         */
+        asks?: boolean;
       }
     | { kind: "error"; message: string; title: string; action: string }
     /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression. */
@@ -78,17 +83,12 @@ export type ChatEvent =
   /** The model asks: the question joins the running turn. */
   | { type: "ask"; id: number; params: AskParams }
   /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */
-  | { type: "asked"; id: number; answer?: string };
+  | { type: "asked"; id: number; answer?: string }
+  /** The user chose another approval mode; it holds for every session from the next request. */
+  | { type: "mode"; mode: ApprovalMode };
 
 export function emptyChat(mode: ApprovalMode = "default"): ChatState {
   return { mode, turns: [], busy: false, stopping: false };
-}
-
-const modeLabels: Record<string, string> = { default: "Ask", auto_edit: "Auto edit", yolo: "YOLO", plan: "Plan" };
-
-/** The chat header's name for an approval mode; one this extension does not know shows as the server names it. */
-export function modeLabel(mode: ApprovalMode): string {
-  return modeLabels[mode] ?? mode;
 }
 
 export function applyEvent(state: ChatState, event: ChatEvent): void {
@@ -128,9 +128,19 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
       state.busy = false;
       state.stopping = false;
       return;
-    case "ask":
-      currentTurn(state)?.items.push({ kind: "question", id: event.id, params: event.params, status: "open", answer: "", rev: 0 });
+    case "ask": {
+      const turn = currentTurn(state);
+      if (turn === undefined) {
+        return;
+      }
+      const call = findCall(turn.items, event.params.callId);
+      if (call !== undefined) {
+        call.asks = true;
+        call.rev++;
+      }
+      turn.items.push({ kind: "question", id: event.id, params: event.params, status: "open", answer: "", rev: 0 });
       return;
+    }
     case "asked": {
       const question = findQuestion(state, event.id);
       if (question !== undefined && question.status === "open") {
@@ -140,10 +150,44 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
       }
       return;
     }
+    case "mode":
+      state.mode = event.mode;
+      return;
   }
 }
 
 type Question = Extract<Item, { kind: "question" }>;
+type ToolItem = Extract<Item, { kind: "tool" }>;
+
+/** The call callId among items, or inside a subagent's part of one ("" finds none). */
+function findCall(items: readonly Item[], callId: string): ToolItem | undefined {
+  if (callId === "") {
+    return undefined;
+  }
+  for (const item of items) {
+    if (item.kind !== "tool") {
+      continue;
+    }
+    if (item.callId === callId) {
+      return item;
+    }
+    const inner = item.subagent && findCall(item.subagent.items, callId);
+    if (inner !== undefined) {
+      return inner;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a call's line is left out of the chat: one that asks the user
+ * while its question stands for it, and once it ended well (the answer is
+ * recorded under the question). A call that failed or was stopped shows,
+ * so the chat says so.
+ */
+export function hiddenByQuestion(item: Item): boolean {
+  return item.kind === "tool" && item.asks === true && (item.status === "running" || item.status === "ok");
+}
 
 function findQuestion(state: ChatState, id: number): Question | undefined {
   for (const turn of state.turns) {
@@ -160,14 +204,36 @@ export function canAsk(state: ChatState): boolean {
   return currentTurn(state) !== undefined;
 }
 
-/** The title of the tool call running now, if any; a subagent's as "agent: title". */
+/** The title of the tool call running now, if any; a subagent's as "agent: title". A call that asks is the question's, not a call's. */
 export function runningTool(state: ChatState): string | undefined {
-  const item = currentTurn(state)?.items.findLast((i) => i.kind === "tool" && i.status === "running");
+  const running = (i: Item) => i.kind === "tool" && i.status === "running" && i.asks !== true;
+  const item = currentTurn(state)?.items.findLast(running);
   if (item?.kind !== "tool") {
     return undefined;
   }
-  const inner = item.subagent?.items.findLast((i) => i.kind === "tool" && i.status === "running");
+  const inner = item.subagent?.items.findLast(running);
   return inner?.kind === "tool" ? `${item.subagent?.name}: ${inner.title}` : item.title;
+}
+
+/** Whether a question waits for the user's answer in the running turn. */
+export function awaitsAnswer(state: ChatState): boolean {
+  return currentTurn(state)?.items.some((i) => i.kind === "question" && i.status === "open") ?? false;
+}
+
+/**
+ * The chat's status line while a prompt runs: what is happening now in
+ * words. A question waiting says so rather than repeating itself: it is
+ * on screen once, in the turn.
+ */
+export function activity(state: ChatState): string {
+  if (state.stopping) {
+    return "Stopping…";
+  }
+  if (awaitsAnswer(state)) {
+    return "Waiting for your answer…";
+  }
+  const tool = runningTool(state);
+  return tool !== undefined ? `${tool}…` : "Working…";
 }
 
 function currentTurn(state: ChatState): Turn | undefined {

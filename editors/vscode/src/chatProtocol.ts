@@ -2,6 +2,7 @@
 
 import type { AskAnswer } from "./ask";
 import type { ChatEvent, ChatState } from "./chatModel";
+import type { ContextItem } from "./contextItems";
 import type { SlashCommand } from "./slashCommands";
 
 /** Messages from the webview. */
@@ -9,16 +10,23 @@ export type ChatRequest =
   | { type: "ready" }
   | { type: "prompt"; text: string }
   | { type: "cancel" }
-  | { type: "newSession" }
-  | { type: "sessions" }
   /** The user started a "/": the list may be refreshed if it has aged. */
   | { type: "commands" }
   /** The user started an "@": the workspace's files, for completion. */
   | { type: "files" }
+  /** The user started a "#": what the editor shows, for completion. */
+  | { type: "context" }
   /** The user answered question `id` (gemini/ask's request id). */
   | { type: "answer"; id: number; answer: AskAnswer }
   /** Rewind to before the chat's turn `turn` (from 0). */
-  | { type: "rewind"; turn: number };
+  | { type: "rewind"; turn: number }
+  /** The prompt box's pickers and Add Context: the extension shows a QuickPick. */
+  | { type: "pickMode" }
+  | { type: "pickModel" }
+  | { type: "addContext" }
+  /** A code block's Copy and Insert at Cursor. */
+  | { type: "copy"; text: string }
+  | { type: "insertCode"; text: string };
 
 /** Messages to the webview. */
 export type ChatMessage =
@@ -27,7 +35,13 @@ export type ChatMessage =
   /** The commands a prompt may start with, for completion. */
   | { type: "commands"; commands: SlashCommand[] }
   /** The workspace's files, relative to its folder, for "@" completion. */
-  | { type: "files"; files: string[] };
+  | { type: "files"; files: string[] }
+  /** The "#" items for the editor as it is now. */
+  | { type: "context"; items: ContextItem[] }
+  /** The model as the model picker shows it: "Auto", "gemini-2.5-flash"; "" before the server said. */
+  | { type: "model"; label: string }
+  /** A reference Add Context chose, for the prompt box at its caret. */
+  | { type: "insertPrompt"; text: string };
 
 export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   if (typeof msg !== "object" || msg === null) {
@@ -47,12 +61,17 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
     }
     case "rewind":
       return typeof m.turn === "number" && Number.isInteger(m.turn) && m.turn >= 0 ? { type: "rewind", turn: m.turn } : undefined;
+    case "copy":
+    case "insertCode":
+      return typeof m.text === "string" ? { type: m.type, text: m.text } : undefined;
     case "ready":
     case "cancel":
-    case "newSession":
-    case "sessions":
     case "commands":
     case "files":
+    case "context":
+    case "pickMode":
+    case "pickModel":
+    case "addContext":
       return { type: m.type };
     default:
       return undefined;

@@ -20,9 +20,11 @@ import {
   type RewindPrompt,
   type RewindResult,
 } from "./ask";
-import { excludeGlob } from "./atFiles";
-import { ChatView, chatViewId } from "./chat";
+import { excludeGlob, referencePath } from "./atFiles";
+import { ChatView, chatViewId, welcomeViewId } from "./chat";
 import { applyEvent, canAsk, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
+import { contextItems, type EditorState } from "./contextItems";
+import { approvalModes } from "./modes";
 import type { ChatRequest } from "./chatProtocol";
 import { createClient } from "./client";
 import { acceptCompletion, InlineCompletions, NextEdits } from "./completion";
@@ -41,16 +43,19 @@ import { editSelectionNotice, editSelectionParams } from "./editSelection";
 import {
   confirmButtons,
   confirmOutcome,
+  isSettingsEcho,
   modelAfterUpdate,
+  modelForNewSession,
   modelFromResult,
+  modelName,
   modelPicks,
-  modelScopes,
   sessionPicks,
-  setModelPrompt,
   type ModelState,
 } from "./present";
 import {
   methods,
+  type ApprovalMode,
+  type AuthReport,
   type ConfirmOutcome,
   type ConfirmParams,
   type EditSelectionResult,
@@ -99,6 +104,13 @@ export async function deactivate(): Promise<void> {
   gemini = undefined;
 }
 
+/**
+ * What keeps the chat from working, as the gemini.setup context key names
+ * it for the welcome view (package.json's viewsWelcome): gemini-ls cannot
+ * be started, or it has no way to reach the model; "" when nothing does.
+ */
+type SetupNeed = "" | "serverMissing" | "signedOut";
+
 interface RunningPrompt {
   done: Promise<void>;
   cancel: vscode.CancellationTokenSource;
@@ -107,7 +119,9 @@ interface RunningPrompt {
 class Gemini {
   private readonly output = vscode.window.createOutputChannel("Gemini");
   private readonly status = new StatusBar();
-  private readonly chat: ChatState = emptyChat(configuredMode());
+  /** The approval mode every session runs in: the setting's, until the mode picker chooses another. */
+  private approvalMode: ApprovalMode = configuredMode();
+  private readonly chat: ChatState = emptyChat(this.approvalMode);
   private readonly view: ChatView;
   private readonly reviews: ReviewManager;
   private client?: LanguageClient;
@@ -128,6 +142,10 @@ class Gemini {
   private readonly extensionDir: string;
   /** The workspace's files as last listed for "@" completion, and when. */
   private listedFiles?: { files: string[]; at: number };
+  /** What keeps the chat from working, shown as the welcome view in its place; "" when nothing does. */
+  private setup: SetupNeed = "";
+  /** The rewind under way, whose revert the review names as one. */
+  private rewinding?: { prompt: number };
 
   constructor(context: vscode.ExtensionContext) {
     this.extensionDir = context.extensionPath;
@@ -135,6 +153,7 @@ class Gemini {
       context.extensionUri,
       () => this.chat,
       () => this.slashCommands.current.commands,
+      () => modelName(this.model),
       (request) => this.onChatRequest(request),
     );
     this.reviews = new ReviewManager({
@@ -159,9 +178,15 @@ class Gemini {
       this.reviews,
       this.nextEdits,
       vscode.window.registerWebviewViewProvider(chatViewId, this.view),
+      // The welcome view is a tree view with nothing in it: VS Code shows viewsWelcome there.
+      vscode.window.registerTreeDataProvider(welcomeViewId, { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (["gemini.serverPath", "gemini.model", "gemini.approvalMode", "gemini.inlineCompletion.enabled"].some((s) => e.affectsConfiguration(s))) {
+        if (["gemini.serverPath", "gemini.inlineCompletion.enabled"].some((s) => e.affectsConfiguration(s))) {
           void this.restart();
+        } else if (e.affectsConfiguration("gemini.approvalMode")) {
+          void this.setApprovalMode(configuredMode());
+        } else if (e.affectsConfiguration("gemini.model")) {
+          void this.sendSettings().then(() => this.refreshModel());
         }
       }),
       ...this.commands(),
@@ -184,6 +209,10 @@ class Gemini {
       register("gemini.restartServer", () => this.restart()),
       register("gemini.signIn", (manual?: unknown) => this.signIn(manual === true)),
       register("gemini.chooseModel", () => this.chooseModel()),
+      register("gemini.chooseMode", () => this.chooseMode()),
+      register("gemini.addContext", (uri?: unknown) => this.addContext(uri)),
+      register("gemini.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:gemini-ls.gemini-ls")),
+      register("gemini.showLog", () => this.output.show()),
       register("gemini.review.accept", (target?: unknown) => this.reviews.accept(target)),
       register("gemini.review.reject", (target?: unknown) => this.reviews.reject(target)),
       register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
@@ -209,7 +238,9 @@ class Gemini {
     });
     if ("error" in resolved) {
       this.status.update({ server: "stopped" });
-      void this.showStartError(resolved.error);
+      // The welcome view says what to do; the log keeps the details.
+      this.output.appendLine(resolved.error);
+      this.setSetup("serverMissing");
       return;
     }
     const { client, offersInlineCompletion } = createClient(
@@ -228,6 +259,11 @@ class Gemini {
         if (e.newState === State.Running) {
           this.refreshCommands();
           void this.refreshModel();
+          void this.checkSignIn();
+          if (this.approvalMode !== configuredMode()) {
+            // A server the client started again: the mode picked is sent anew.
+            void this.sendSettings();
+          }
           if (this.inline === undefined && inlineCompletionEnabled()) {
             if (offersInlineCompletion()) {
               this.inline = new InlineCompletions(client, (line) => this.output.appendLine(line)).register();
@@ -239,10 +275,15 @@ class Gemini {
       }
     });
     client.onNotification(methods.update, (update: Update) => {
-      this.model = modelAfterUpdate(this.model, update);
+      const model = modelAfterUpdate(this.model, update);
+      if (model !== this.model) {
+        this.setModel(model);
+      }
       this.apply({ type: "update", update });
     });
     client.onRequest(methods.confirm, (params: ConfirmParams) => confirm(params));
+    // Replaces the client's own handler: the same toasts, less the echo of the pickers' settings.
+    client.onNotification("window/showMessage", (params: { type: number; message: string }) => showServerMessage(params));
     client.onRequest(methods.ask, (params: unknown, token: vscode.CancellationToken) => this.answerAsk(params, token));
     client.onRequest(methods.diagnostics, (params: unknown) =>
       answerDiagnostics(
@@ -253,7 +294,7 @@ class Gemini {
     );
     // Replaces the client's own handler, which would apply the edit at once.
     client.onRequest(methods.applyEdit, (params: ApplyEditParams, token: vscode.CancellationToken) =>
-      this.reviews.applyEdit(params, token),
+      this.reviews.applyEdit(params, token, this.rewinding && rewindDiffTitle(this.rewinding.prompt)),
     );
     this.status.update({ server: "starting" });
     try {
@@ -262,19 +303,45 @@ class Gemini {
       // The language client has already told the user, with a link to the log.
       this.status.update({ server: "stopped" });
       this.output.appendLine(`gemini-ls (${resolved.command}) did not start: ${errorMessage(err)}`);
+      this.setSetup("serverMissing");
     }
   }
 
-  private async showStartError(message: string): Promise<void> {
-    if ((await vscode.window.showErrorMessage(message, "Open Settings")) === "Open Settings") {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "gemini.serverPath");
+  /** Shows the welcome view in the chat's place while `need` keeps the chat from working; "" shows the chat. */
+  private setSetup(need: SetupNeed): void {
+    this.setup = need;
+    void vscode.commands.executeCommand("setContext", "gemini.setup", need);
+  }
+
+  /**
+   * Asks the server whether it can reach the model (gemini/authStatus): a
+   * user without a key or a Google login gets the welcome view, with Sign
+   * in with Google, instead of a chat whose every prompt would fail.
+   */
+  private async checkSignIn(): Promise<void> {
+    const client = this.client;
+    if (client === undefined) {
+      return;
+    }
+    try {
+      const report = await client.sendRequest<AuthReport>(methods.authStatus);
+      if (this.client === client) {
+        this.setSetup(report.usable ? "" : "signedOut");
+      }
+    } catch (err) {
+      // An older server without gemini/authStatus: the first prompt's error says what is missing.
+      if (!isMethodNotFound(err)) {
+        this.output.appendLine(`asking gemini-ls how it signs in: ${errorMessage(err)}`);
+      }
+      this.setSetup("");
     }
   }
 
   private async restart(): Promise<void> {
     await this.stopPrompt();
     await this.stopClient();
-    this.apply({ type: "session", mode: configuredMode() });
+    this.approvalMode = configuredMode();
+    this.apply({ type: "session", mode: this.approvalMode });
     await this.start();
   }
 
@@ -298,7 +365,15 @@ class Gemini {
 
   /** Applies a chat event to the state and passes it on to the view. */
   private apply(event: ChatEvent): void {
+    const wasBusy = this.chat.busy;
     applyEvent(this.chat, event);
+    if (this.chat.busy !== wasBusy) {
+      // Gemini: Cancel's key works while a prompt runs.
+      void vscode.commands.executeCommand("setContext", "gemini.busy", this.chat.busy);
+    }
+    if (event.type === "session" && modelForNewSession(this.model) !== this.model) {
+      this.setModel(modelForNewSession(this.model));
+    }
     this.view.post(event);
     this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model });
   }
@@ -311,12 +386,6 @@ class Gemini {
       case "cancel":
         void this.cancel();
         return;
-      case "newSession":
-        void this.newSession();
-        return;
-      case "sessions":
-        void this.pickSession();
-        return;
       case "commands":
         this.refreshCommands();
         return;
@@ -328,6 +397,24 @@ class Gemini {
         return;
       case "rewind":
         void this.rewind(request.turn);
+        return;
+      case "context":
+        this.view.postContext(contextItems(editorState()));
+        return;
+      case "pickMode":
+        void this.chooseMode();
+        return;
+      case "pickModel":
+        void this.chooseModel();
+        return;
+      case "addContext":
+        void this.addContext(undefined);
+        return;
+      case "copy":
+        void vscode.env.clipboard.writeText(request.text);
+        return;
+      case "insertCode":
+        void insertAtCursor(request.text);
         return;
     }
   }
@@ -343,7 +430,14 @@ class Gemini {
       throw new Error("gemini/ask: the params are not an object");
     }
     if (!this.view.isShowing() || !canAsk(this.chat)) {
-      return askWithQuickPick(params, token);
+      const answer = await askWithQuickPick(params, token);
+      if (!token.isCancellationRequested && canAsk(this.chat)) {
+        // Answered outside the chat, it is recorded in it all the same: the question, then the answer.
+        const id = ++this.lastQuestionId;
+        this.apply({ type: "ask", id, params });
+        this.apply({ type: "asked", id, answer: answerSummary(params, answer) });
+      }
+      return answer;
     }
     const id = ++this.lastQuestionId;
     return new Promise<AskAnswer>((resolve) => {
@@ -422,14 +516,20 @@ class Gemini {
       if (mode === undefined) {
         return;
       }
-      const result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
+      let result: RewindResult;
+      this.rewinding = { prompt: prompt.prompt };
+      try {
+        result = await request<RewindResult>(methods.rewind, { sessionId, prompt: prompt.prompt, mode: mode.mode satisfies RewindMode });
+      } finally {
+        this.rewinding = undefined;
+      }
       const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 }, this.chat.mode);
       this.apply({ type: "session", sessionId, title: this.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode });
       const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
       void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
     } catch (err) {
       void vscode.window.showErrorMessage(
-        isMethodNotFound(err) ? "This gemini-ls cannot rewind (gemini/rewind). Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
+        isMethodNotFound(err) ? "This gemini-ls is too old to rewind. Update gemini-ls." : `Rewinding failed: ${errorMessage(err)}`,
       );
     }
   }
@@ -452,6 +552,8 @@ class Gemini {
     if (outcome.cancelled) {
       return;
     }
+    // Signed in: the chat takes the welcome view's place.
+    void this.checkSignIn();
     void (outcome.warn ? vscode.window.showWarningMessage(outcome.text) : vscode.window.showInformationMessage(outcome.text));
   }
 
@@ -461,6 +563,12 @@ class Gemini {
    * most maxListedFiles; listed again only once the list has aged.
    */
   private async sendFiles(): Promise<void> {
+    await this.listFiles();
+    this.view.postFiles(this.listedFiles?.files ?? []);
+  }
+
+  /** The workspace's files as the Explorer lists them, listed again once the last list has aged. */
+  private async listFiles(): Promise<void> {
     if (this.listedFiles === undefined || Date.now() - this.listedFiles.at > filesMaxAgeMs) {
       const exclude = excludeGlob(
         vscode.workspace.getConfiguration("files").get<Record<string, unknown>>("exclude"),
@@ -469,7 +577,6 @@ class Gemini {
       const uris = await vscode.workspace.findFiles("**/*", exclude, maxListedFiles);
       this.listedFiles = { files: uris.map((u) => vscode.workspace.asRelativePath(u, false)).sort(), at: Date.now() };
     }
-    this.view.postFiles(this.listedFiles.files);
   }
 
   /** Brings the chat's "/" completion up to date, asking the server only if the list has aged. */
@@ -484,7 +591,7 @@ class Gemini {
         if (this.client?.isRunning()) {
           this.noteCommands(
             isMethodNotFound(err)
-              ? "This gemini-ls does not list commands (gemini/commands): the chat cannot complete \"/\" commands. Update gemini-ls."
+              ? "This gemini-ls is too old to list its commands, so the chat cannot complete \"/\" commands. Update gemini-ls."
               : `Listing the "/" commands failed: ${errorMessage(err)}`,
           );
         }
@@ -507,6 +614,13 @@ class Gemini {
     this.commandsNote = note;
   }
 
+  /** The model as the server reports it, for the status bar and the chat's model picker. */
+  private setModel(model: ModelState | undefined): void {
+    this.model = model;
+    this.status.update({ model });
+    this.view.postModel(modelName(model));
+  }
+
   /** The models gemini-ls offers and the one chosen (gemini/models). */
   private async fetchModels(): Promise<ModelsResult> {
     const client = this.client;
@@ -519,8 +633,7 @@ class Gemini {
   /** Shows the model gemini-ls starts with; an older gemini-ls, without gemini/models, shows none. */
   private async refreshModel(): Promise<void> {
     try {
-      this.model = modelFromResult(await this.fetchModels());
-      this.status.update({ model: this.model });
+      this.setModel(modelFromResult(await this.fetchModels()));
     } catch (err) {
       if (!isMethodNotFound(err)) {
         this.output.appendLine(`asking gemini-ls for its model: ${errorMessage(err)}`);
@@ -529,9 +642,10 @@ class Gemini {
   }
 
   /**
-   * Lets the user pick the model from gemini-ls's list (Gemini CLI 0.61's),
-   * for this session or for future ones too, and sets it with /model set
-   * in the chat.
+   * The model picker: gemini-ls's list (Gemini CLI 0.61's models), the one
+   * in use ticked. The choice is remembered in gemini.model, as Copilot
+   * Chat remembers the model picked last, and reaches the server at once
+   * (workspace/didChangeConfiguration) for every session's next request.
    */
   private async chooseModel(): Promise<void> {
     let result: ModelsResult;
@@ -539,36 +653,116 @@ class Gemini {
       result = await this.fetchModels();
     } catch (err) {
       void vscode.window.showErrorMessage(
-        isMethodNotFound(err)
-          ? "This gemini-ls cannot list the models (gemini/models). Update gemini-ls to choose the model here."
-          : `Listing the models failed: ${errorMessage(err)}`,
+        isMethodNotFound(err) ? "This gemini-ls is too old to list its models. Update gemini-ls to choose the model here." : `Listing the models failed: ${errorMessage(err)}`,
       );
       return;
     }
-    this.model = modelFromResult(result);
-    this.status.update({ model: this.model });
+    this.setModel(modelFromResult(result));
     const choice = await vscode.window.showQuickPick(modelPicks(result.models, result.current), {
       title: "Gemini: Choose Model",
       placeHolder: `Current: ${result.currentName}`,
       matchOnDescription: true,
     });
-    if (choice === undefined) {
+    if (choice === undefined || choice.id === result.current) {
       return;
     }
-    const scope = await vscode.window.showQuickPick(modelScopes.map((s) => ({ ...s })), { title: `Use ${choice.label.replace("$(check) ", "")} for` });
-    if (scope === undefined) {
+    if (config().get<string>("model", "").trim() === choice.id) {
+      // The setting names it already (a /model set chose another since): no change event would send it.
+      await this.sendSettings();
+      await this.refreshModel();
       return;
     }
-    await this.prompt(setModelPrompt(choice.id, scope.persist), undefined);
+    // Where the model is set now (a workspace's settings win over the user's), so the choice takes.
+    const inspected = config().inspect<string>("model");
+    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    // The settings change sends it to the server (onDidChangeConfiguration).
+    await config().update("model", choice.id, target);
   }
 
+  /**
+   * The mode picker: the approval modes in 0.61's words. The choice holds
+   * for every session until VS Code restarts gemini-ls (then the
+   * gemini.approvalMode setting's mode), as 0.61's Shift+Tab holds until
+   * it exits; it is not saved, so YOLO is never left on by accident.
+   */
+  private async chooseMode(): Promise<void> {
+    // The session's mode, which may be its own (plan mode the model entered).
+    const current = this.chat.mode;
+    const picks = approvalModes.map((m) => ({ label: (m.mode === current ? "$(check) " : "") + m.label, detail: m.detail, mode: m.mode }));
+    const choice = await vscode.window.showQuickPick(picks, { title: "Gemini: Choose Approval Mode", placeHolder: "What may Gemini do without asking?" });
+    if (choice !== undefined && choice.mode !== current) {
+      await this.setApprovalMode(choice.mode);
+    }
+  }
+
+  private async setApprovalMode(mode: ApprovalMode): Promise<void> {
+    this.approvalMode = mode;
+    this.apply({ type: "mode", mode });
+    await this.sendSettings();
+  }
+
+  /**
+   * Sends the server the model and approval mode chosen now. Both every
+   * time: the server reads a change over its settings files, and a mode
+   * or model left out would go back to the one it started with.
+   */
+  private async sendSettings(): Promise<void> {
+    const client = this.client;
+    if (client === undefined || !client.isRunning()) {
+      return;
+    }
+    const gemini: Record<string, string> = { approvalMode: this.approvalMode };
+    const model = config().get<string>("model", "").trim();
+    if (model !== "") {
+      gemini.model = model;
+    }
+    await client.sendNotification(methods.didChangeConfiguration, { settings: { gemini } });
+  }
+
+  /**
+   * Add Context: the active file, its selection, the open editors, or any
+   * file of the workspace, put into the prompt as the "@" reference the
+   * server reads. From the Explorer or an editor's title, the file clicked.
+   */
+  private async addContext(target: unknown): Promise<void> {
+    if (target instanceof vscode.Uri) {
+      await this.openChat();
+      this.view.insertIntoPrompt(`@${referencePath(vscode.workspace.asRelativePath(target, false))}`);
+      return;
+    }
+    const files = "files";
+    const picks: Array<vscode.QuickPickItem & { reference: string }> = contextItems(editorState()).map((item) => ({
+      label: `#${item.name}`,
+      description: item.reference,
+      detail: item.description,
+      reference: item.reference,
+    }));
+    picks.push({ label: "Files…", detail: "Any file of the workspace", reference: files });
+    const choice = await vscode.window.showQuickPick(picks, { title: "Gemini: Add Context", placeHolder: "What should go with the prompt?" });
+    let reference = choice?.reference;
+    if (reference === files) {
+      await this.listFiles();
+      const file = await vscode.window.showQuickPick(this.listedFiles?.files ?? [], { title: "Gemini: Add Context", placeHolder: "A file of the workspace" });
+      reference = file === undefined ? undefined : `@${referencePath(file)}`;
+    }
+    if (reference !== undefined) {
+      await this.openChat();
+      this.view.insertIntoPrompt(reference);
+    }
+  }
+
+  /** Shows the chat, or the welcome view in its place while the chat cannot work. */
   private async openChat(): Promise<void> {
-    await vscode.commands.executeCommand(`${chatViewId}.focus`);
+    await vscode.commands.executeCommand(`${this.setup === "" ? chatViewId : welcomeViewId}.focus`);
   }
 
   /** Sends a prompt in the current session and shows it in the chat. */
   private async prompt(text: string, context: PromptContext | undefined): Promise<void> {
     await this.openChat();
+    if (this.setup !== "") {
+      // The welcome view is on screen and says what to do first.
+      return;
+    }
     if (this.running !== undefined) {
       void vscode.window.showInformationMessage("Gemini is still answering. Wait for it, or stop it first.");
       return;
@@ -576,7 +770,7 @@ class Gemini {
     const client = this.client;
     if (client === undefined || !client.isRunning()) {
       this.apply({ type: "prompt", text });
-      this.apply({ type: "failed", message: "gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”." });
+      this.apply({ type: "failed", message: "gemini-ls is not running. Run “Gemini: Restart Server”; “Gemini: Show Log” says what stopped it." });
       return;
     }
     const params: PromptParams = { prompt: text };
@@ -638,7 +832,7 @@ class Gemini {
 
   private async newSession(): Promise<void> {
     await this.stopPrompt();
-    this.apply({ type: "session", mode: configuredMode() });
+    this.apply({ type: "session", mode: this.approvalMode });
     await this.openChat();
   }
 
@@ -660,7 +854,7 @@ class Gemini {
     } catch (err) {
       void vscode.window.showErrorMessage(
         isMethodNotFound(err)
-          ? "This gemini-ls cannot list sessions yet (gemini/sessions). Update gemini-ls to continue earlier sessions."
+          ? "This gemini-ls is too old to list sessions. Update gemini-ls to continue earlier sessions."
           : `Listing sessions failed: ${errorMessage(err)}`,
       );
       return;
@@ -677,7 +871,7 @@ class Gemini {
     await this.stopPrompt();
     let resumed: Required<ResumeSessionResult>;
     try {
-      resumed = await resumeSession(request, choice.sessionId, choice.session, configuredMode());
+      resumed = await resumeSession(request, choice.sessionId, choice.session, this.approvalMode);
     } catch (err) {
       void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
       return;
@@ -749,7 +943,7 @@ class Gemini {
     }
     const client = this.client;
     if (client === undefined || !client.isRunning()) {
-      void vscode.window.showErrorMessage("gemini-ls is not running. Check gemini.serverPath, then run “Gemini: Restart Server”.");
+      void vscode.window.showErrorMessage("gemini-ls is not running. Run “Gemini: Restart Server”; “Gemini: Show Log” says what stopped it.");
       return;
     }
     const instruction =
@@ -777,7 +971,7 @@ class Gemini {
       void (notice.warn ? vscode.window.showWarningMessage(notice.text) : vscode.window.showInformationMessage(notice.text));
     } catch (err) {
       void vscode.window.showErrorMessage(
-        isMethodNotFound(err) ? "This gemini-ls cannot edit a selection (gemini/editSelection). Update gemini-ls." : errorMessage(err),
+        isMethodNotFound(err) ? "This gemini-ls is too old to edit a selection. Update gemini-ls." : errorMessage(err),
       );
     }
   }
@@ -832,6 +1026,60 @@ function editorDiagnostic(d: vscode.Diagnostic): EditorDiagnostic {
     source: d.source,
     code: typeof d.code === "object" ? { value: d.code.value } : d.code,
   };
+}
+
+/** The editor as "#" context and Add Context offer it: the active file, its selection, the open editors. */
+function editorState(): EditorState {
+  const relative = (uri: vscode.Uri) => vscode.workspace.asRelativePath(uri, false);
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "file");
+  const open = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => t.input)
+    .filter((i): i is vscode.TabInputText => i instanceof vscode.TabInputText && i.uri.scheme === "file")
+    .map((i) => relative(i.uri));
+  if (editor === undefined || editor.document.uri.scheme !== "file") {
+    return { open };
+  }
+  const { start, end } = editor.selection;
+  // A selection that ends at a line's start does not take that line, as VS Code's own line count.
+  const endLine = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+  return {
+    active: { path: relative(editor.document.uri), selection: editor.selection.isEmpty ? undefined : { startLine: start.line + 1, endLine: endLine + 1 } },
+    open,
+  };
+}
+
+/** A code block's Insert at Cursor: into the editor last used, replacing its selection. */
+async function insertAtCursor(text: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (editor === undefined) {
+    void vscode.window.showInformationMessage("Open a file to insert the code into.");
+    return;
+  }
+  await editor.edit((b) => b.replace(editor.selection, text));
+  await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+}
+
+/** The review's name for a rewind's revert, so it does not read as one more of the agent's edits. */
+function rewindDiffTitle(prompt: number): (file: string) => string {
+  return (file) => `Rewind: ${file} (now ↔ before prompt ${prompt})`;
+}
+
+/** window/showMessage as the language client shows it, less the echo of the pickers' settings (isSettingsEcho). */
+function showServerMessage({ type, message }: { type: number; message: string }): void {
+  if (isSettingsEcho(message)) {
+    return;
+  }
+  switch (type) {
+    case 1:
+      void vscode.window.showErrorMessage(message);
+      return;
+    case 2:
+      void vscode.window.showWarningMessage(message);
+      return;
+    default:
+      void vscode.window.showInformationMessage(message);
+  }
 }
 
 function editorContext(): PromptContext | undefined {

@@ -50,7 +50,7 @@ function failed(err: unknown): Outcome {
     return { text: "Sign in with Google cancelled.", warn: false, cancelled: true };
   }
   if (isMethodNotFound(err)) {
-    return { text: "This gemini-ls cannot sign in (gemini/login). Update gemini-ls, or run `gemini` and choose \"Sign in with Google\".", warn: true };
+    return { text: "This gemini-ls is too old to sign in. Update gemini-ls, or run `gemini` and choose \"Sign in with Google\".", warn: true };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { text: message.startsWith("Sign in with Google") ? message : `Sign in with Google failed: ${message}`, warn: true };

@@ -41,6 +41,11 @@ export function modelLabel(m: ModelState | undefined): string {
   return answered && answered !== m?.current && answered !== name ? `${name} → ${answered}` : name;
 }
 
+/** The model as the chat's model picker names it: "Auto", "gemini-2.5-flash"; "" until the server has said. */
+export function modelName(m: ModelState | undefined): string {
+  return m?.name || m?.current || "";
+}
+
 export interface StatusView {
   text: string;
   tooltip: string;
@@ -196,20 +201,28 @@ export function modelPicks(models: readonly ModelInfo[], current: string): Model
   });
 }
 
-/** The two ways to set a model, as Gemini CLI 0.61's model dialog toggles them. */
-export const modelScopes = [
-  { label: "This session", detail: "Until gemini-ls restarts or you choose another", persist: false },
-  { label: "Remember for future sessions", detail: "Also saved as model.name in ~/.gemini/settings.json", persist: true },
-] as const;
-
-/** The /model set prompt that sets model id, for future sessions too with persist. */
-export function setModelPrompt(id: string, persist: boolean): string {
-  return `/model set ${id}${persist ? " --persist" : ""}`;
+/**
+ * Whether a message of the server's (window/showMessage) only repeats a
+ * settings change this extension sent ("Gemini: now using model … and
+ * approval mode auto_edit."): the pickers show the change in words, and
+ * only the extension sends the server settings, so the echo is dropped
+ * rather than shown as a toast in the server's setting names.
+ */
+export function isSettingsEcho(message: string): boolean {
+  return /^Gemini: now using (model|approval mode) /.test(message);
 }
 
 /** The model as gemini/models reports it. */
 export function modelFromResult(r: ModelsResult): ModelState {
   return { current: r.current, name: r.currentName };
+}
+
+/**
+ * The model as a new or another session starts with it: where an alias
+ * routed the last prompt is that prompt's, so it is forgotten.
+ */
+export function modelForNewSession(m: ModelState | undefined): ModelState | undefined {
+  return m?.answered === undefined ? m : { current: m.current, name: m.name };
 }
 
 /** The model after update u: /model set chose another, or an answer came from the model an alias routed to. */

@@ -169,6 +169,9 @@ export const methods = {
   rewind: "gemini/rewind",
   /** Sign in with Google, as Gemini CLI does (§5e). */
   login: "gemini/login",
+  /** How the server reaches the model, and whether it can (§5b). */
+  authStatus: "gemini/authStatus",
+  didChangeConfiguration: "workspace/didChangeConfiguration",
   /** The model chosen and the models to choose from (§5f). */
   models: "gemini/models",
   /** The server asks for the diagnostics the editor shows (§9c). */
@@ -191,11 +194,19 @@ export interface EditSelectionResult {
   model?: string;
 }
 
+/** gemini/authStatus's result (docs/protocol.md §5b), as much as the extension reads. */
+export interface AuthReport {
+  type: string;
+  source: string;
+  usable: boolean;
+  problem?: string;
+}
+
 /** gemini/login's result (docs/protocol.md §5e). */
 export interface LoginResult {
   email: string;
   credentialsFile: string;
-  auth: { type: string; source: string; usable: boolean; problem?: string };
+  auth: AuthReport;
 }
 
 /** One model of gemini/models' list. */

@@ -30,6 +30,8 @@ export interface HunkRef {
 
 interface ReviewedFile {
   uri: vscode.Uri;
+  /** The diff's tab title. */
+  title: string;
   /** The left side of the diff, served by this manager. */
   originalUri: vscode.Uri;
   /** The file did not exist: the review created it, and a reject deletes it. */
@@ -75,8 +77,12 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     ];
   }
 
-  /** Answers workspace/applyEdit: at once for a plain edit, after the user's decision for an annotated one. */
-  async applyEdit(params: ApplyEditParams, token: vscode.CancellationToken): Promise<ApplyEditResult> {
+  /**
+   * Answers workspace/applyEdit: at once for a plain edit, after the user's
+   * decision for an annotated one. `title` names a diff by its file's name
+   * where the change is not the agent's edit (a rewind's revert).
+   */
+  async applyEdit(params: ApplyEditParams, token: vscode.CancellationToken, title: (file: string) => string = editTitle): Promise<ApplyEditResult> {
     let files: FileChange[];
     try {
       const plan = planEdit(params.edit);
@@ -88,7 +94,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       return { applied: false, failureReason: `gemini-ls for VS Code cannot apply this change: ${message(err)}` };
     }
     // Only opening the review holds the queue; the user's decisions on it are queued operations themselves.
-    const opened = await this.enqueue(() => this.openReview(files, token));
+    const opened = await this.enqueue(() => this.openReview(files, token, title));
     return "answer" in opened ? opened.answer : opened;
   }
 
@@ -109,6 +115,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
   private async openReview(
     changes: readonly FileChange[],
     token: vscode.CancellationToken,
+    title: (file: string) => string,
   ): Promise<ApplyEditResult | { answer: Promise<ApplyEditResult> }> {
     if (token.isCancellationRequested) {
       return { applied: false, failureReason: "the change was withdrawn before it was shown" };
@@ -133,6 +140,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       prepared.push({
         file: {
           uri,
+          title: title(path.basename(uri.fsPath)),
           originalUri: uri.with({ scheme: originalScheme, query: `review=${id}` }),
           created: doc === undefined,
           wasDirty: doc?.isDirty ?? false,
@@ -449,8 +457,12 @@ async function restore(file: ReviewedFile): Promise<void> {
 }
 
 async function showDiff(file: ReviewedFile): Promise<void> {
-  const title = `Gemini: ${path.basename(file.uri.fsPath)} (original ↔ proposed)`;
-  await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.uri, title, { preview: false });
+  await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.uri, file.title, { preview: false });
+}
+
+/** The diff's title for the agent's edit of a file. */
+function editTitle(file: string): string {
+  return `Gemini: ${file} (original ↔ proposed)`;
 }
 
 /**

@@ -1,11 +1,13 @@
-// The prompt box's completion of "/name" commands and "@path" files: a list
-// under the caret's word while a leading "/word" or an "@word" is typed,
+// The prompt box's completion of "/name" commands, "@path" files and
+// "#name" context: a list under the caret's word while a leading "/word",
+// an "@word" or a "#word" is typed,
 // driven from the keyboard as VS Code's suggest widget is (Up/Down, Tab or
 // Enter, Escape), and the chosen command's hint shown faintly after
 // "/name " until arguments are typed. What matches and what accepting does
-// is in ../slashCommands and ../atFiles.
+// is in ../slashCommands, ../atFiles and ../contextItems.
 
 import { acceptFile, atQuery, matchFiles, type FileMatch } from "../atFiles";
+import { acceptContext, hashQuery, matchContext, type ContextItem } from "../contextItems";
 import {
   acceptCommand,
   enterAccepts,
@@ -29,16 +31,20 @@ export interface CompletionElements {
   refresh: () => void;
   /** Asks the extension for the workspace's files, on each new "@". */
   refreshFiles: () => void;
+  /** Asks the extension what the editor shows, on each new "#". */
+  refreshContext: () => void;
 }
 
-/** What the open list offers: commands for a leading "/word", files for an "@word". */
+/** What the open list offers: commands for a leading "/word", files for an "@word", context for a "#word". */
 type Offer =
   | { kind: "command"; query: string; matches: Match[] }
-  | { kind: "file"; query: string; start: number; matches: FileMatch[] };
+  | { kind: "file"; query: string; start: number; matches: FileMatch[] }
+  | { kind: "context"; query: string; start: number; matches: ContextItem[] };
 
 export class CommandCompletion {
   private commands: SlashCommand[] = [];
   private files: string[] = [];
+  private context: ContextItem[] = [];
   private selected = 0;
   /** What the open list shows; undefined while it is closed. */
   private offer?: Offer;
@@ -47,6 +53,8 @@ export class CommandCompletion {
   private startedWithSlash = false;
   /** Where the "@" being typed is, to ask for the files once per reference. */
   private atStart?: number;
+  /** Where the "#" being typed is, to ask for the context once per name. */
+  private hashStart?: number;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
@@ -82,6 +90,11 @@ export class CommandCompletion {
     this.update();
   }
 
+  setContext(items: ContextItem[]): void {
+    this.context = items;
+    this.update();
+  }
+
   /** Opens, filters or closes the list and the hint for the prompt as it is now. */
   update(): void {
     const text = this.input.value;
@@ -98,15 +111,22 @@ export class CommandCompletion {
     const caret = this.input.selectionStart;
     const slash = open ? slashQuery(text, caret) : undefined;
     const at = open && slash === undefined ? atQuery(text, caret) : undefined;
+    const hash = open && slash === undefined && at === undefined ? hashQuery(text, caret) : undefined;
     if (at !== undefined && at.start !== this.atStart) {
       this.el.refreshFiles();
     }
     this.atStart = at?.start;
+    if (hash !== undefined && hash.start !== this.hashStart) {
+      this.el.refreshContext();
+    }
+    this.hashStart = hash?.start;
     let offer: Offer | undefined;
     if (slash !== undefined) {
       offer = { kind: "command", query: slash, matches: matchCommands(this.commands, slash) };
     } else if (at !== undefined) {
       offer = { kind: "file", query: at.query, start: at.start, matches: matchFiles(this.files, at.query) };
+    } else if (hash !== undefined) {
+      offer = { kind: "context", query: hash.query, start: hash.start, matches: matchContext(this.context, hash.query) };
     }
     // The same row stays selected while the list only refreshes.
     const keep = offer?.kind === this.offer?.kind && offer?.query === this.offer?.query ? this.rowKey(this.offer, this.selected) : undefined;
@@ -116,12 +136,18 @@ export class CommandCompletion {
     this.renderGhost(text);
   }
 
-  /** What identifies row i of offer across refreshes: the command's name or the file's path. */
+  /** What identifies row i of offer across refreshes: the command's or the item's name, or the file's path. */
   private rowKey(offer: Offer | undefined, i: number): string | undefined {
-    if (offer?.kind === "command") {
-      return offer.matches[i]?.command.name;
+    switch (offer?.kind) {
+      case "command":
+        return offer.matches[i]?.command.name;
+      case "file":
+        return offer.matches[i]?.path;
+      case "context":
+        return offer.matches[i]?.name;
+      default:
+        return undefined;
     }
-    return offer?.matches[i]?.path;
   }
 
   /**
@@ -165,14 +191,24 @@ export class CommandCompletion {
     if (offer === undefined || offer.matches[index] === undefined) {
       return;
     }
-    const { text, caret } =
-      offer.kind === "command"
-        ? acceptCommand(this.input.value, offer.matches[index].command.name)
-        : acceptFile(this.input.value, offer.start, this.input.selectionStart, offer.matches[index].path);
+    const { text, caret } = this.accepted(offer, index);
     this.input.value = text;
     this.input.setSelectionRange(caret, caret);
     this.input.focus();
     this.update();
+  }
+
+  /** The prompt and caret after accepting row index of offer. */
+  private accepted(offer: Offer, index: number): { text: string; caret: number } {
+    const prompt = this.input.value;
+    switch (offer.kind) {
+      case "command":
+        return acceptCommand(prompt, offer.matches[index].command.name);
+      case "file":
+        return acceptFile(prompt, offer.start, this.input.selectionStart, offer.matches[index].path);
+      case "context":
+        return acceptContext(prompt, offer.start, this.input.selectionStart, offer.matches[index]);
+    }
   }
 
   private close(): void {
@@ -192,16 +228,15 @@ export class CommandCompletion {
   private renderList(): void {
     const list = this.el.list;
     const offer = this.offer;
-    const rows = offer === undefined ? [] : offer.kind === "command" ? offer.matches.map((m, i) => option(m, i)) : offer.matches.map((m, i) => fileOption(m, i));
-    list.replaceChildren(...rows);
+    list.replaceChildren(...rowsOf(offer));
     list.hidden = offer === undefined;
-    list.setAttribute("aria-label", offer?.kind === "file" ? "Files" : "Commands");
+    list.setAttribute("aria-label", offer === undefined ? "Commands" : listLabels[offer.kind]);
     this.input.setAttribute("aria-expanded", String(offer !== undefined));
     if (offer !== undefined) {
       this.select(this.selected);
       const n = offer.matches.length;
-      const what = offer.kind === "command" ? (n === 1 ? "command" : "commands") : n === 1 ? "file" : "files";
-      this.el.status.textContent = `${n} ${what}: Up and Down to choose, Tab to accept, Escape to close.`;
+      const what = listLabels[offer.kind].toLowerCase();
+      this.el.status.textContent = `${n} ${n === 1 ? what.replace(/s$/, "") : what}: Up and Down to choose, Tab to accept, Escape to close.`;
     } else {
       this.input.removeAttribute("aria-activedescendant");
       this.el.status.textContent = "";
@@ -216,6 +251,21 @@ export class CommandCompletion {
     if (hint !== undefined) {
       this.el.status.textContent = `Type ${hint}`;
     }
+  }
+}
+
+const listLabels = { command: "Commands", file: "Files", context: "Context items" } as const;
+
+function rowsOf(offer: Offer | undefined): HTMLLIElement[] {
+  switch (offer?.kind) {
+    case "command":
+      return offer.matches.map((m, i) => option(m, i));
+    case "file":
+      return offer.matches.map((m, i) => fileOption(m, i));
+    case "context":
+      return offer.matches.map((m, i) => contextOption(m, offer.query.length, i));
+    default:
+      return [];
   }
 }
 
@@ -267,6 +317,24 @@ function fileOption(match: FileMatch, index: number): HTMLLIElement {
   head.className = "command-head";
   head.append(name);
   row.append(head);
+  return row;
+}
+
+/** One row of context: "#name" with the typed part marked, and what it is now below. */
+function contextOption(item: ContextItem, typed: number, index: number): HTMLLIElement {
+  const row = document.createElement("li");
+  row.id = optionId(index);
+  row.className = "command-option context-option";
+  row.setAttribute("role", "option");
+  row.dataset.index = String(index);
+  const name = span("command-name", "#");
+  const mark = document.createElement("mark");
+  mark.textContent = item.name.slice(0, typed);
+  name.append(mark, item.name.slice(typed));
+  const head = document.createElement("div");
+  head.className = "command-head";
+  head.append(name);
+  row.append(head, span("command-description", item.description));
   return row;
 }
 

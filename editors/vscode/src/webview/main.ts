@@ -2,8 +2,11 @@
 // reducer as the extension, and redraws only the items whose rev changed.
 
 import { buildAnswer, questionHeading, type AskAnswer, type AskParams } from "../ask";
-import { applyEvent, emptyChat, modeLabel, runningTool, type ChatState, type Item, type Turn } from "../chatModel";
+import { activity, applyEvent, emptyChat, hiddenByQuestion, type ChatState, type Item, type Turn } from "../chatModel";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
+import { insertReference } from "../contextItems";
+import { modeLabel } from "../modes";
+import { structuredReport } from "../report";
 import { CommandCompletion } from "./completion";
 import { renderMarkdown } from "./markdown";
 
@@ -18,8 +21,9 @@ const stop = byId<HTMLButtonElement>("stop");
 const working = byId<HTMLDivElement>("working");
 const workingText = byId<HTMLSpanElement>("working-text");
 const sessionTitle = byId<HTMLSpanElement>("session-title");
-const sessionMode = byId<HTMLSpanElement>("session-mode");
-const sessionModeText = byId<HTMLSpanElement>("session-mode-text");
+const modePicker = byId<HTMLButtonElement>("mode-picker");
+const modeText = byId<HTMLSpanElement>("mode-text");
+const modelText = byId<HTMLSpanElement>("model-text");
 
 let state: ChatState = emptyChat();
 const completion = new CommandCompletion(prompt, {
@@ -30,6 +34,7 @@ const completion = new CommandCompletion(prompt, {
   status: byId<HTMLSpanElement>("command-hint"),
   refresh: () => vscode.postMessage({ type: "commands" }),
   refreshFiles: () => vscode.postMessage({ type: "files" }),
+  refreshContext: () => vscode.postMessage({ type: "context" }),
 });
 /** The rev each item element was last drawn at. */
 const drawn = new WeakMap<Element, number>();
@@ -59,9 +64,27 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
   } else if (msg.type === "files") {
     completion.setFiles(msg.files);
     return;
+  } else if (msg.type === "context") {
+    completion.setContext(msg.items);
+    return;
+  } else if (msg.type === "model") {
+    modelText.textContent = msg.label || "Model";
+    return;
+  } else if (msg.type === "insertPrompt") {
+    insertIntoPrompt(msg.text);
+    return;
   }
   scheduleRender();
 });
+
+/** Puts an Add Context reference at the prompt's caret and gives the prompt the keyboard. */
+function insertIntoPrompt(text: string): void {
+  const { text: value, caret } = insertReference(prompt.value, prompt.selectionStart, text);
+  prompt.value = value;
+  prompt.focus();
+  prompt.setSelectionRange(caret, caret);
+  completion.update();
+}
 
 document.getElementById("composer")?.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -79,8 +102,19 @@ prompt.addEventListener("keydown", (e) => {
   }
 });
 stop.addEventListener("click", () => vscode.postMessage({ type: "cancel" }));
-byId("new-session").addEventListener("click", () => vscode.postMessage({ type: "newSession" }));
-byId("sessions").addEventListener("click", () => vscode.postMessage({ type: "sessions" }));
+modePicker.addEventListener("click", () => vscode.postMessage({ type: "pickMode" }));
+byId("model-picker").addEventListener("click", () => vscode.postMessage({ type: "pickModel" }));
+byId("add-context").addEventListener("click", () => vscode.postMessage({ type: "addContext" }));
+// A code block's Copy and Insert at Cursor, for every answer drawn now or later.
+messages.addEventListener("click", (e) => {
+  const button = (e.target as Element).closest<HTMLButtonElement>("button[data-code-action]");
+  const code = button?.closest(".code-block")?.querySelector("pre code");
+  if (button == null || code == null) {
+    return;
+  }
+  const text = code.textContent ?? "";
+  vscode.postMessage(button.dataset.codeAction === "copy" ? { type: "copy", text } : { type: "insertCode", text });
+});
 
 function submit(): void {
   const text = prompt.value;
@@ -113,25 +147,20 @@ function render(): void {
   empty.hidden = state.turns.length > 0;
   sessionTitle.textContent = state.sessionTitle ?? state.turns[0]?.prompt ?? "New session";
   sessionTitle.title = state.sessionId ? `Session ${state.sessionId}` : "A new session starts with the next prompt";
-  sessionModeText.textContent = modeLabel(state.mode);
-  sessionMode.dataset.mode = state.mode;
+  modeText.textContent = modeLabel(state.mode);
+  modePicker.dataset.mode = state.mode;
   state.turns.forEach((turn, i) => renderTurn(turn, i));
+  // Stop takes Send's place while a prompt runs, as in Copilot Chat.
   send.disabled = state.busy;
+  send.hidden = state.busy;
+  stop.hidden = !state.busy;
   stop.disabled = !state.busy || state.stopping;
   stop.textContent = state.stopping ? "Stopping…" : "Stop";
   working.hidden = !state.busy;
-  workingText.textContent = activity();
+  workingText.textContent = activity(state);
   if (atBottom) {
     messages.scrollTop = messages.scrollHeight;
   }
-}
-
-function activity(): string {
-  if (state.stopping) {
-    return "Stopping…";
-  }
-  const tool = runningTool(state);
-  return tool !== undefined ? `${tool}…` : "Working…";
 }
 
 function renderTurn(turn: Turn, index: number): void {
@@ -236,8 +265,12 @@ function createItem(item: Item): HTMLElement {
       el.setAttribute("role", "status");
       return el;
     }
-    case "question":
-      return questionForm(item.id, item.params);
+    case "question": {
+      // The form while the question is open, then the question with the answer after it.
+      const el = div("question-item");
+      el.append(questionForm(item.id, item.params));
+      return el;
+    }
   }
 }
 
@@ -252,18 +285,12 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   form.setAttribute("role", "group");
   const titleId = `question-${id}-title`;
   form.setAttribute("aria-labelledby", titleId);
+  // One heading: what the question is ("Approve the plan?") where that is
+  // more than the server's title ("Plan Approval"), else the title.
   const title = div("question-title");
   title.id = titleId;
-  title.textContent = params.title || "Gemini asks";
-  const heading = questionHeading(params);
-  if (heading !== undefined) {
-    const kind = div("question-heading");
-    kind.id = `question-${id}-heading`;
-    kind.textContent = heading;
-    form.setAttribute("aria-labelledby", `${kind.id} ${titleId}`);
-    form.append(kind);
-  }
-  const text = div("question-text markdown");
+  title.textContent = questionName(params);
+  const text = div(`question-text markdown${params.kind === "plan_approval" ? " plan" : ""}`);
   text.innerHTML = renderMarkdown(params.text);
   const options = div("question-options");
   const error = div("question-error");
@@ -341,6 +368,81 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   return form;
 }
 
+function questionName(params: AskParams): string {
+  return questionHeading(params) ?? (params.title || "Gemini asks");
+}
+
+/**
+ * A question once answered: what was asked, then the user's answer as the
+ * user's own message, so the chat reads as the conversation went. A plan's
+ * text is not repeated: it is in the plan file.
+ */
+function answeredQuestion(params: AskParams, answer: string): HTMLElement {
+  const record = div("question-answered");
+  const asked = div("question-asked");
+  const name = span("question-asked-title");
+  name.textContent = questionName(params);
+  asked.append(name);
+  if (params.kind !== "plan_approval" && params.text.trim() !== "") {
+    const text = span("question-asked-text");
+    text.textContent = params.text.trim();
+    asked.append(" ", text);
+  }
+  const reply = div("message user question-answer");
+  reply.setAttribute("aria-label", `Your answer: ${answer}`);
+  reply.textContent = answer;
+  record.append(asked, reply);
+  return record;
+}
+
+/**
+ * An answer's code blocks with a bar above each: the language, Copy, and
+ * Insert at Cursor (into the editor last used), as Copilot Chat's.
+ */
+function decorateCodeBlocks(el: HTMLElement): void {
+  for (const pre of el.querySelectorAll<HTMLPreElement>(":scope pre")) {
+    const block = div("code-block");
+    const bar = div("code-bar");
+    const lang = span("code-lang");
+    lang.textContent = /\blanguage-(\S+)/.exec(pre.querySelector("code")?.className ?? "")?.[1] ?? "";
+    bar.append(lang, codeButton("copy", "Copy", "Copy the code"), codeButton("insert", "Insert", "Insert the code at the cursor in the editor"));
+    pre.replaceWith(block);
+    block.append(bar, pre);
+  }
+}
+
+function codeButton(action: string, label: string, title: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "code-action secondary";
+  b.dataset.codeAction = action;
+  b.textContent = label;
+  b.title = title;
+  return b;
+}
+
+/** A tool's display: a structured report's summary as prose with its details folded, anything else as Markdown. */
+function drawDisplay(el: HTMLElement, display: string): void {
+  const report = display === "" ? undefined : structuredReport(display);
+  if (report === undefined) {
+    el.innerHTML = display === "" ? "" : renderMarkdown(display);
+    return;
+  }
+  const summary = div("report-summary markdown");
+  summary.innerHTML = renderMarkdown(report.summary);
+  el.replaceChildren(summary);
+  if (report.details !== "") {
+    const more = document.createElement("details");
+    more.className = "report-details";
+    const label = document.createElement("summary");
+    label.textContent = "Details";
+    const body = div("markdown");
+    body.innerHTML = renderMarkdown(report.details);
+    more.append(label, body);
+    el.append(more);
+  }
+}
+
 function optionText(label: string, description: string | undefined): HTMLElement {
   const el = span("option-text");
   const name = span("option-label");
@@ -366,6 +468,7 @@ function drawItem(el: HTMLElement, item: Item): void {
   switch (item.kind) {
     case "text":
       el.innerHTML = renderMarkdown(item.text);
+      decorateCodeBlocks(el);
       return;
     case "thought":
       child(el, "summary").textContent = item.subject || "Thinking";
@@ -373,10 +476,12 @@ function drawItem(el: HTMLElement, item: Item): void {
       return;
     case "tool":
       el.dataset.status = item.status;
+      // A call that asks shows as its question, once.
+      el.hidden = hiddenByQuestion(item);
       // Its own parts only: a subagent's calls inside it have theirs.
       child(el, ":scope > summary > .tool-title").textContent = item.title;
       child(el, ":scope > summary > .tool-status").textContent = statusWords[item.status] ?? item.status;
-      child(el, ":scope > .tool-display").innerHTML = item.display === "" ? "" : renderMarkdown(item.display);
+      drawDisplay(child(el, ":scope > .tool-display"), item.display);
       if (item.subagent !== undefined) {
         // A subagent's calls and text, inside its invoke_agent call, above its report.
         let inner = el.querySelector<HTMLElement>(":scope > .subagent");
@@ -400,9 +505,7 @@ function drawItem(el: HTMLElement, item: Item): void {
     case "question":
       el.dataset.status = item.status;
       if (item.status === "answered") {
-        const done = div("question-answered");
-        done.textContent = `${item.params.title || "Gemini asked"}: ${item.answer}`;
-        el.replaceChildren(done);
+        el.replaceChildren(answeredQuestion(item.params, item.answer));
       } else if (item.status === "withdrawn") {
         el.replaceChildren();
         el.hidden = true;

@@ -348,9 +348,9 @@ class Workbench {
     // A real key or Vertex settings from the caller's environment must not
     // send the tests anywhere but the fake.
     for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL']) delete env[k];
-    // A concrete model, as a user could name it: the default, auto, would
-    // send a routing classifier request ahead of the scripted ones.
-    env.GEMINI_MODEL = 'gemini-2.5-pro';
+    // No model named: the default, auto, as a user who chose none sees it
+    // (the pictures say "Auto"); its routing classifier's requests are
+    // answered by a rule of every script (withQuietRules).
     if (noKey) delete env.GEMINI_API_KEY;
     if (platform) env.PATH = pathWithout(['go', 'gemini-ls']);
 
@@ -388,6 +388,8 @@ class Workbench {
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
     w.context = await w.browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    // A code block's Copy writes the clipboard, which the test reads back.
+    await w.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     w.page = await w.context.newPage();
     w.page.setDefaultTimeout(30_000);
     await w.page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
@@ -514,8 +516,11 @@ class Workbench {
   // reset gives a scenario a clean workbench on a code-server that earlier
   // scenarios used: no editors open and a new, empty chat session, so no
   // earlier prompt is in the model's history.
+  // reset also clears the notifications: a toast an earlier scenario left
+  // must not show in this one's pictures.
   async reset() {
     await this.command('View: Close All Editors');
+    await this.command('Notifications: Clear All Notifications');
     await this.newSession();
   }
 
@@ -532,15 +537,17 @@ class Workbench {
 
   // screenshot takes the page's picture. The same picture run to run: no
   // hover, spinners at their first frame, and taken once the screen has
-  // settled (two takes 300 ms apart the same): what VS Code draws late
+  // settled (two takes a second apart the same): what VS Code draws late
   // (the overview ruler's marks, a scrollbar fading out) is in it or gone
-  // from it every time.
+  // from it every time. A second: a scrollbar VS Code just showed (a diff
+  // editor scrolled to its first change) stays 500 ms before it hides, so
+  // two takes 300 ms apart could both catch it, or not.
   async screenshot(file) {
     await fsp.mkdir(path.dirname(file), { recursive: true });
     await this.page.mouse.move(0, 0);
     let shot = await this.page.screenshot({ animations: 'disabled' });
-    for (let i = 0; i < 20; i++) {
-      await sleep(300);
+    for (let i = 0; i < 10; i++) {
+      await sleep(1000);
       const next = await this.page.screenshot({ animations: 'disabled' });
       if (next.equals(shot)) break;
       shot = next;
@@ -661,6 +668,10 @@ func Last() string {
 // Markers of completion and next edit prompts (package completion).
 const completionMarker = '<|cursor|>';
 const nextEditMarker = '<|user_cursor_is_here|>';
+// The system instruction of auto's routing classifier (agent/route_prompts.go),
+// and its answer: a simple task, so Flash.
+const classifierMarker = 'You are a specialized Task Routing AI.';
+const classifierAnswer = '{"complexity_reasoning": "A bounded task.", "complexity_score": 10}';
 
 // Completion as you type: the test adds a line after total's and types
 // "fmt." on it.
@@ -720,6 +731,9 @@ async function makeWorkspace(dir) {
     'unselect.go': sumGo(indexLoop),
     'shout.go': twoEnds('one', 'two'),
     'lines.txt': linesTxt,
+    'insert.go': 'package main\n\n',
+    'sum.go': sumGo(indexLoop),
+    'auto.txt': 'manual\n',
   };
   for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
 }
@@ -780,6 +794,16 @@ const scenarios = [
       await waitForRequests(ctx, 2);
       // The tool really ran against the workspace: the model got the file.
       assert(ctx.requests[1].body.includes('func greet(name string) string'), 'the second model request does not carry chat.go\'s content');
+      // New Session and History are icons in the view's title bar, as
+      // Copilot Chat's; nothing of them is left in the view, whose title has
+      // its whole width and is not cut.
+      await expectTitleBarIcons(w);
+      assert((await frame.locator('header button').count()) === 0, 'the chat\'s header still holds buttons');
+      await expectUncutTitle(frame, 'What does chat.go do?');
+      // auto, as a user who chose no model has it: routed by its classifier (a rule), the answer from Flash.
+      assert(ctx.ruled.some((r) => requestText(r.body).includes(classifierMarker)), 'no routing request: the model is not auto');
+      assert(/models\/gemini-[^/:]*flash[^/:]*:/.test(ctx.requests[0].path), `the prompt did not go to the model auto routed it to: ${ctx.requests[0].path}`);
+      await waitFor('the model picker to say Auto', async () => (await frame.locator('#model-text').innerText()) === 'Auto', { timeout: 10_000 });
       await sleep(300); // let the last chunk's rendering settle for the picture
       await w.screenshot(path.join(screenshotsDir, 'vscode-chat.png'));
     },
@@ -1037,12 +1061,14 @@ const scenarios = [
       const second = 'Sessions: the beta question';
       let frame = await w.prompt(first);
       await frame.locator('.message.assistant', { hasText: 'Alpha answer.' }).first().waitFor();
-      await w.newSession();
+      // The title bar's New Session and History icons, clicked.
+      await titleBarIcon(w, 'add').click();
+      await waitFor('an empty chat after the New Session icon', async () => (await frame.locator('.turn').count()) === 0, { timeout: 10_000 });
       frame = await w.prompt(second);
       await frame.locator('.message.assistant', { hasText: 'Beta answer.' }).first().waitFor();
       await waitForRequests(ctx, 2);
 
-      await w.command('Gemini: Show Sessions');
+      await titleBarIcon(w, 'history').click();
       const rows = w.page.locator('.quick-input-list .monaco-list-row');
       const row = (title) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*(\\$\\(check\\)\\s*)?${escapeRegExp(title)}\\s*$`) }) });
       await waitFor('quick pick rows for both sessions', async () => (await row(first).count()) === 1 && (await row(second).count()) === 1, { timeout: 15_000 });
@@ -1181,18 +1207,27 @@ const scenarios = [
       assert(ctx.requests.length === 1, 'an empty answer reached the model');
       await sqlite.click();
       assert((await sqlite.getAttribute('aria-pressed')) === 'true', 'clicking SQLite did not choose it');
+      // The question once: its call's line gives way to it, and the status
+      // line waits for the answer instead of repeating it.
+      await expectAskedOnce(frame, 'Which database should the service use?');
       await w.screenshot(path.join(screenshotsDir, 'vscode-ask.png'));
       await question.locator('button.question-submit').click();
-      await frame.locator('.question-answered', { hasText: 'Database: SQLite' }).waitFor({ timeout: 10_000 });
+      // The answer recorded after the question, as the user's own message.
+      const record = frame.locator('.question-answered');
+      await record.waitFor({ timeout: 10_000 });
+      assert((await record.locator('.question-asked').innerText()).includes('Database Which database should the service use?'), `the record does not say what was asked: ${await record.innerText()}`);
+      assert((await record.locator('.message.user.question-answer').innerText()).trim() === 'SQLite', `the answer is not recorded as the user's: ${await record.innerText()}`);
       await frame.locator('.message.assistant', { hasText: 'SQLite it is.' }).first().waitFor({ timeout: 30_000 });
       await waitForRequests(ctx, 2);
       const told = toolOutputs(ctx.requests[1].body);
       assert(told.includes('{"answers":{"0":"SQLite"}}'), `the model was not told the answer SQLite: ${told}`);
+      await sleep(300);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-ask-answered.png'));
     },
   },
   {
     name: 'plan-mode',
-    title: 'plan mode: the chat header shows the mode as it changes, and the plan approval is headed as one',
+    title: 'plan mode: the mode picker shows the mode as it changes, in 0.61\'s words; the plan approval has one heading, no path, and is recorded once answered',
     script: [
       { chunks: [{ call: { name: 'enter_plan_mode', args: { reason: 'Design the cache first' } } }] },
       { chunks: [{ call: { name: 'exit_plan_mode', args: { plan_filename: 'cache.md' } } }] },
@@ -1204,23 +1239,33 @@ const scenarios = [
       await fsp.writeFile(path.join(plans, 'cache.md'), '# Add a cache\n\n1. Cache greet\'s answer.\n');
       await w.reset();
       const frame = await w.prompt('Plan a cache for greet');
-      const mode = frame.locator('#session-mode-text');
-      assert((await mode.innerText()) === 'Ask', `a new session's mode shows as ${JSON.stringify(await mode.innerText())}, not the configured default`);
+      // The default approval mode in 0.61's word for it ("shift+tab to manual"), never "Ask".
+      const mode = frame.locator('#mode-text');
+      assert((await mode.innerText()) === 'Manual', `a new session's mode shows as ${JSON.stringify(await mode.innerText())}, not the configured default, Manual`);
       const dialog = w.dialog();
       await dialog.waitFor({ timeout: 30_000 });
       await dialog.locator('.monaco-button', { hasText: /^Allow Once$/ }).click();
       await waitFor('the header to show Plan', async () => (await mode.innerText()) === 'Plan', { timeout: 30_000 });
       const question = frame.locator('form.question');
       await question.waitFor({ timeout: 30_000 });
-      const heading = await question.locator('.question-heading').innerText();
-      assert(heading === 'Approve the plan?', `the plan approval is headed ${JSON.stringify(heading)}`);
-      assert((await question.locator('.question-title').innerText()) === 'Plan Approval', 'the server\'s title is not under the heading');
+      // One heading: what is asked; the plan's own title at the card's size; no temporary path anywhere.
+      const titles = await question.locator('.question-title, .question-heading').allInnerTexts();
+      assert(titles.join('|') === 'Approve the plan?', `the plan approval is headed ${JSON.stringify(titles)}, want one heading`);
       assert((await question.innerText()).includes('Cache greet'), 'the plan is not shown');
+      const planHeading = await question.locator('.question-text h1').evaluate((h) => parseFloat(getComputedStyle(h).fontSize));
+      const body = await question.locator('.question-text').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      assert(planHeading <= body * 1.01, `the plan's heading is drawn at ${planHeading}px, over the card's ${body}px`);
+      await waitFor('the status line to wait for the answer', async () => (await frame.locator('#working-text').innerText()) === 'Waiting for your answer…', { timeout: 10_000 });
+      const visible = await frame.evaluate(() => document.body.innerText);
+      assert(!visible.includes(ctx.workspace) && !visible.includes('Requesting plan approval'), `the chat shows the plan's path or its call's line: ${visible.slice(0, 600)}`);
       await w.screenshot(path.join(screenshotsDir, 'vscode-plan-approval.png'));
       await question.locator('button.question-option', { hasText: 'manually accept edits' }).click();
       await question.locator('button.question-submit').click();
+      const record = frame.locator('.question-answered');
+      await record.waitFor({ timeout: 10_000 });
+      assert((await record.locator('.question-answer').innerText()).trim() === 'Yes, manually accept edits', `the approval is not recorded: ${await record.innerText()}`);
       await frame.locator('.message.assistant', { hasText: 'Implementing the plan.' }).first().waitFor({ timeout: 30_000 });
-      await waitFor('the header to show Ask again', async () => (await mode.innerText()) === 'Ask', { timeout: 10_000 });
+      await waitFor('the mode picker to show Manual again', async () => (await mode.innerText()) === 'Manual', { timeout: 10_000 });
     },
   },
   {
@@ -1276,7 +1321,7 @@ const scenarios = [
   },
   {
     name: 'ask-quickpick',
-    title: 'the model asks while the chat is hidden: a QuickPick of several options answers it',
+    title: 'the model asks while the chat is hidden: a QuickPick of several options answers it, and the chat records the answer',
     script: [
       // The delay leaves time to hide the chat before the question comes.
       { delay: '3s', chunks: [
@@ -1310,7 +1355,10 @@ const scenarios = [
       assert(told.includes('{"answers":{"0":"PostgreSQL, Redis"}}'), `the model was not told PostgreSQL and Redis: ${told}`);
       const frame = await w.openChat();
       await frame.locator('.message.assistant', { hasText: 'PostgreSQL and Redis, then.' }).first().waitFor({ timeout: 30_000 });
-      assert((await frame.locator('form.question').count()) === 0, 'the question answered in the QuickPick is also in the chat');
+      assert((await frame.locator('form.question').count()) === 0, 'the question answered in the QuickPick is still open in the chat');
+      // Answered outside the chat, it is recorded in it all the same.
+      const record = frame.locator('.question-answered');
+      assert((await record.count()) === 1 && (await record.locator('.question-answer').innerText()).trim() === 'PostgreSQL, Redis', `the QuickPick's answer is not recorded in the chat: ${await frame.locator('.turn').innerText()}`);
     },
   },
   {
@@ -1348,6 +1396,9 @@ const scenarios = [
       await both.click();
       await waitForReview(w, 'rewind.txt', 'two');
       assert((await fsp.readFile(file, 'utf8')) === 'three\n', 'rewind.txt changed on disk before the revert was accepted');
+      // Named as the rewind it is, not as one more of the agent's edits.
+      const tab = (await w.page.locator('.tabs-container .tab.active').innerText()).trim();
+      assert(tab.startsWith('Rewind: rewind.txt (now ↔ before prompt 2)'), `the revert's diff is titled ${JSON.stringify(tab)}`);
       await w.screenshot(path.join(screenshotsDir, 'vscode-rewind.png'));
       await w.command('Gemini: Accept Change');
       await waitFor('rewind.txt back to what it held after the first prompt', async () => (await fsp.readFile(file, 'utf8')) === 'two\n');
@@ -1358,7 +1409,7 @@ const scenarios = [
   },
   {
     name: 'subagent',
-    title: "a subagent's run nested under its invoke_agent call: its calls and text inside the call's details, above its report",
+    title: "a subagent's run nested under its invoke_agent call: its calls and text inside the call's details, above its report, which reads as prose",
     script: [
       { chunks: [{ call: { name: 'invoke_agent', args: { agent_name: 'codebase_investigator', prompt: 'Map the project: what does chat.go hold?' } } }] },
       { chunks: [{ call: { name: 'list_directory', args: { dir_path: '.' } } }] },
@@ -1394,6 +1445,22 @@ const scenarios = [
       if (!open) await call.locator(':scope > summary').click();
       await waitFor('the report below the subagent\'s work', async () => (await report.innerText()).includes('chat.go defines greet'), { timeout: 5000 })
         .catch((e) => { throw new Error(`${e.message}: the call was ${open ? 'open' : 'closed'}, its display ${JSON.stringify(reportText.slice(0, 200))}`); });
+      // The structured report as prose: its summary, its details folded in words, no JSON.
+      const summary = report.locator('.report-summary');
+      assert((await summary.innerText()).trim() === 'chat.go defines greet and a main that prints greet("world").', `the report's summary: ${await report.innerText()}`);
+      assert(await report.locator('pre').count() === 0 && !(await report.innerText()).includes('{'), `the report is shown as JSON: ${await report.innerText()}`);
+      const details = report.locator('details.report-details');
+      assert(!(await details.evaluate((d) => d.open)), 'the report\'s details are not folded');
+      await details.locator('summary').click();
+      const unfolded = await details.innerText();
+      for (const want of ['Exploration trace', 'Read chat.go.', 'Relevant locations', 'chat.go — Reasoning: The program. — Key symbols: greet, main']) {
+        assert(unfolded.includes(want), `the report's details lack ${JSON.stringify(want)}: ${unfolded}`);
+      }
+      // Nothing wider than the side bar.
+      assert(await report.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the report runs past the side bar\'s edge');
+      await details.locator('summary').click();
+      // No toast of an earlier scenario in the picture.
+      await expectNoToast(w);
       await sleep(300);
       await w.screenshot(path.join(screenshotsDir, 'vscode-subagent.png'));
     },
@@ -1627,9 +1694,183 @@ const scenarios = [
     },
   },
   {
+    name: 'context',
+    title: '"#selection" in the prompt and Add Context\'s file: each becomes the reference the server reads, and the model gets those lines and that file',
+    script: [
+      { text: 'The loop sums xs; lines.txt counts to six.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.openAt('sum.go', 'sum.go:5');
+      for (let i = 0; i < 3; i++) await w.page.keyboard.press('Shift+ArrowDown');
+      const frame = await w.openChat();
+      const box = frame.locator('textarea#prompt');
+      const list = frame.locator('#command-list');
+      await box.click();
+      await box.pressSequentially('explain #sel');
+      await waitFor('the list showing #selection', async () => (await list.isVisible()) && (await list.locator('[role="option"] .command-name').allInnerTexts()).map((t) => t.trim()).join(' ') === '#selection', { timeout: 15_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await list.innerText().catch(() => ''))}`); });
+      assert((await list.getAttribute('aria-label')) === 'Context items', `the list is labelled ${await list.getAttribute('aria-label')}`);
+      assert((await list.innerText()).includes('sum.go, lines 5-7'), `the #selection row does not say what it is: ${await list.innerText()}`);
+      await box.press('Backspace');
+      await box.press('Backspace');
+      await box.press('Backspace');
+      await waitFor('the list showing every context item', async () => (await list.locator('[role="option"]').count()) === 3, { timeout: 5000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-context.png'));
+      await box.pressSequentially('sel');
+      await box.press('Tab');
+      assert((await box.inputValue()) === 'explain @sum.go#L5-7 ', `Tab left the prompt as ${JSON.stringify(await box.inputValue())}`);
+      // Add Context: the QuickPick of the editor's context and the workspace's files.
+      await frame.locator('button#add-context').click();
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
+      await row('#file').waitFor({ timeout: 10_000 });
+      assert(await row('#selection').count() === 1 && await row('#editors').count() === 1, `Add Context offers ${JSON.stringify(await rows.allInnerTexts())}`);
+      await row('Files…').click();
+      await w.page.locator('.quick-input-widget input[type="text"]').fill('lines.txt');
+      await row('lines.txt').click();
+      await waitFor('the file added to the prompt', async () => (await box.inputValue()) === 'explain @sum.go#L5-7 @lines.txt ', { timeout: 10_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it is ${JSON.stringify(await box.inputValue())}`); });
+      await box.press('Enter');
+      await frame.locator('.message.assistant', { hasText: 'lines.txt counts to six' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 1);
+      const sent = userText(ctx.requests[0].body);
+      for (const want of ['Content from @sum.go#L5-7 (lines 5-7 of 9):', 'for i := 0; i < len(xs); i++ {', 'Content from @lines.txt', 'six']) {
+        assert(sent.includes(want), `the model was not sent ${JSON.stringify(want)}: ${sent.slice(0, 1200)}`);
+      }
+    },
+  },
+  {
+    name: 'pickers',
+    title: 'the model and mode pickers under the prompt: the server answers the next prompt with the model picked, and in Auto-accept edits applies an edit without review',
+    script: [
+      { text: 'Hello from 2.5 Pro.' },
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'auto.txt', old_string: 'manual', new_string: 'automatic' } } },
+      ] },
+      { text: 'auto.txt says automatic now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.openChat();
+      const modelText = frame.locator('#model-text');
+      const modeText = frame.locator('#mode-text');
+      await waitFor('the model picker to say Auto', async () => (await modelText.innerText()) === 'Auto', { timeout: 10_000 });
+      assert((await modeText.innerText()) === 'Manual', `the mode picker says ${await modeText.innerText()}`);
+      const rows = w.page.locator('.quick-input-list .monaco-list-row');
+      const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*(\\$\\(check\\)\\s*)?${escapeRegExp(label)}\\s*$`) }) });
+      const pick = async (picker, label) => {
+        await frame.locator(picker).click();
+        await row(label).waitFor({ timeout: 10_000 });
+        await row(label).click();
+        await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      };
+
+      // The model: picked, shown, and the next prompt's request goes to it, unrouted.
+      await frame.locator('#model-picker').click();
+      await row('gemini-2.5-pro').waitFor({ timeout: 10_000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-model-picker.png'));
+      await row('gemini-2.5-pro').click();
+      await waitFor('the model picker to say gemini-2.5-pro', async () => (await modelText.innerText()) === 'gemini-2.5-pro', { timeout: 10_000 });
+      const routed = ctx.ruled.length;
+      await w.prompt('Say hello');
+      await frame.locator('.message.assistant', { hasText: 'Hello from 2.5 Pro.' }).first().waitFor({ timeout: 30_000 });
+      assert(ctx.requests[0].path.includes('/models/gemini-2.5-pro:'), `the prompt went to ${ctx.requests[0].path}, not the model picked`);
+      assert(!ctx.ruled.slice(routed).some((r) => requestText(r.body).includes(classifierMarker)), 'the prompt was routed, as auto would be');
+
+      // The mode, in 0.61's words: Auto-accept edits applies an edit at once.
+      await frame.locator('#mode-picker').click();
+      await row('Auto-accept edits').waitFor({ timeout: 10_000 });
+      for (const label of ['Manual', 'Plan', 'YOLO']) assert(await row(label).count() === 1, `the mode picker lacks ${label}: ${JSON.stringify(await rows.allInnerTexts())}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-mode-picker.png'));
+      await row('Auto-accept edits').click();
+      await waitFor('the mode picker to say Auto-accept edits', async () => (await modeText.innerText()) === 'Auto-accept edits', { timeout: 10_000 });
+      const file = path.join(ctx.workspace, 'auto.txt');
+      await w.prompt('Make auto.txt say automatic');
+      await frame.locator('.message.assistant', { hasText: 'auto.txt says automatic now.' }).first().waitFor({ timeout: 30_000 });
+      assert(await w.page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).count() === 0, 'the edit was put up for review in Auto-accept edits');
+      await waitFor('auto.txt saved with the edit', async () => (await fsp.readFile(file, 'utf8')) === 'automatic\n', { timeout: 10_000 });
+      assert(ctx.requests[2].body.includes('Successfully modified file'), `the model was not told the edit was applied: ${functionResponses(ctx.requests[2].body)}`);
+      // The server's echo of the change ("now using approval mode auto_edit") is not shown.
+      assert(await w.page.locator('.notifications-toasts .notification-list-item', { hasText: 'now using' }).count() === 0, 'the server\'s settings echo shows as a toast');
+
+      // Back to what the next scenarios expect: Manual, and Auto.
+      await pick('#mode-picker', 'Manual');
+      await waitFor('the mode picker to say Manual', async () => (await modeText.innerText()) === 'Manual', { timeout: 10_000 });
+      await pick('#model-picker', 'Auto');
+      await waitFor('the model picker to say Auto', async () => (await modelText.innerText()) === 'Auto', { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'code-blocks',
+    title: 'a code block of the answer: Copy puts it on the clipboard, Insert puts it at the cursor of the editor last used',
+    script: [
+      { text: 'Here is the function:\n\n```go\nfunc hello() string {\n\treturn "hello"\n}\n```\n\nCall it from main.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.openAt('insert.go', 'insert.go:3');
+      const frame = await w.prompt('Write a hello function');
+      const block = frame.locator('.message.assistant .code-block').first();
+      await block.waitFor({ timeout: 30_000 });
+      assert((await block.locator('.code-lang').innerText()).trim() === 'go', `the block's language: ${await block.locator('.code-bar').innerText()}`);
+      const code = 'func hello() string {\n\treturn "hello"\n}\n';
+      await w.screenshot(path.join(screenshotsDir, 'vscode-code-blocks.png'));
+      await block.locator('button[data-code-action="copy"]').click();
+      await waitFor('the code on the clipboard', async () => (await w.page.evaluate(() => navigator.clipboard.readText()).catch(() => '')) === code, { timeout: 10_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: it holds ${JSON.stringify(await w.page.evaluate(() => navigator.clipboard.readText()).catch((x) => String(x)))}`); });
+      await block.locator('button[data-code-action="insert"]').click();
+      await waitFor('the code inserted at the cursor of insert.go', async () => (await w.editorText()).includes('package main') && (await w.editorText()).includes('func hello() string {'), { timeout: 10_000 })
+        .catch(async (e) => { throw new Error(`${e.message}: the editor shows ${JSON.stringify(await w.editorText())}`); });
+      await w.page.locator('.tabs-container .tab.dirty', { hasText: 'insert.go' }).waitFor({ timeout: 5000 });
+      await w.command('File: Revert File');
+    },
+  },
+  {
+    name: 'keys',
+    title: 'Ctrl+Alt+A asks about the selection (and asks plainly without one); Ctrl+Alt+X stops the prompt running',
+    script: [
+      // Long enough for the test to press Ctrl+Alt+X while it waits.
+      { delay: '20s', text: 'Too late.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      await w.openAt('shout.go', 'shout.go:1');
+      const input = w.page.locator('.quick-input-widget input[type="text"]');
+      const title = w.page.locator('.quick-input-widget .quick-input-title');
+      // No selection: Gemini: Ask.
+      await w.page.keyboard.press('Control+Alt+KeyA');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      assert((await title.innerText()).trim() === 'Gemini: Ask', `Ctrl+Alt+A without a selection opened ${JSON.stringify(await title.innerText())}`);
+      await w.page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: 5000 });
+      // A selection: Gemini: Ask About Selection, whose prompt carries the selection.
+      await w.page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+      await w.page.keyboard.press('Shift+ArrowDown');
+      await w.page.keyboard.press('Control+Alt+KeyA');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      assert((await title.innerText()).includes('Gemini: Ask About Selection'), `Ctrl+Alt+A on a selection opened ${JSON.stringify(await title.innerText())}`);
+      await input.fill('What is this line?');
+      await w.page.keyboard.press('Enter');
+      const frame = await w.chatFrame();
+      await frame.locator('.message.user', { hasText: 'What is this line?' }).waitFor({ timeout: 15_000 });
+      await waitForRequests(ctx, 1);
+      assert(userText(ctx.requests[0].body).includes('"selectedText"'), `the prompt did not carry the selection: ${userText(ctx.requests[0].body).slice(0, 600)}`);
+      // Ctrl+Alt+X from the editor stops it: a click gives the editor the keyboard back.
+      await w.page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first().click();
+      await w.page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+      await w.page.keyboard.press('Control+Alt+KeyX');
+      await frame.locator('.turn-end', { hasText: 'Stopped.' }).first().waitFor({ timeout: 15_000 });
+      assert(await frame.locator('.message.assistant', { hasText: 'Too late.' }).count() === 0, 'the answer came after Ctrl+Alt+X');
+    },
+  },
+  {
     name: 'completion',
     title: 'ghost text from the model as the user types, accepted with Tab: the file holds it; the server heard it shown and accepted',
-    script: { turns: [], rules: [{ contains: completionMarker, turn: { text: 'Println(total)' } }] },
+    // Only the request with the cursor after "fmt." is answered: once the
+    // suggestion is taken, VS Code asks again at the line's new end, and
+    // the same answer would show as ghost text after it.
+    script: { turns: [], rules: [{ contains: `\tfmt.${completionMarker}`, turn: { text: 'Println(total)' } }] },
     async run(w, ctx) {
       await w.reset();
       // Toasts of earlier scenarios would cover the picture.
@@ -1774,24 +2015,40 @@ const scenarios = [
   },
   {
     name: 'nokey',
-    title: 'no GEMINI_API_KEY: the chat says what to do, one error per prompt',
+    title: 'no GEMINI_API_KEY and no Google login: the welcome view in the chat\'s place, with Sign in with Google and the key to set',
     noKey: true,
     script: [],
     async run(w, ctx) {
-      for (const [i, text] of ['Hello without a key', 'Hello again without a key'].entries()) {
-        const frame = await w.prompt(text);
-        const turn = frame.locator(`.turn[data-turn="${i}"]`);
-        await turn.locator('.error', { hasText: 'Gemini needs an API key.' }).waitFor({ timeout: 20_000 });
-        // The turn is over (Send is enabled again) before errors are counted.
-        await waitFor('the prompt to end', async () => !(await frame.locator('button#send').isDisabled()), { timeout: 10_000 });
-        await sleep(300);
-        const errors = turn.locator('.error');
-        assert((await errors.count()) === 1, `prompt ${i + 1} shows ${await errors.count()} errors, want 1`);
-        const action = await errors.locator('.error-action').innerText();
-        assert(action.includes('https://aistudio.google.com/apikey') && action.includes('GEMINI_API_KEY'), `the error does not say what to do: ${action}`);
+      await w.command('Gemini: Open Chat');
+      const welcome = await expectWelcome(w, 'Sign in to chat with Gemini about your code.');
+      const text = await welcome.innerText();
+      assert(text.includes('GEMINI_API_KEY') && text.includes('Google AI Studio'), `the welcome does not say how to use a key: ${text}`);
+      await welcome.locator('.monaco-button', { hasText: /^Sign in with Google$/ }).waitFor({ timeout: 5000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-welcome.png'));
+      // A prompt from the palette shows the welcome and sends nothing.
+      await w.command('Gemini: Ask');
+      const input = w.page.locator('.quick-input-widget input[type="text"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('Hello without a key');
+      await w.page.keyboard.press('Enter');
+      await welcome.waitFor({ timeout: 5000 });
+      assert(ctx.requests.length === 0, 'a prompt reached the model without a key');
+    },
+  },
+  {
+    name: 'no-server',
+    title: 'gemini.serverPath names no program: the welcome view says so and links the setting',
+    settings: { 'gemini.serverPath': '/nonexistent/gemini-ls' },
+    script: [],
+    async run(w) {
+      await w.command('Gemini: Open Chat');
+      const welcome = await expectWelcome(w, 'The chat needs gemini-ls, the program behind it, and it could not be started.');
+      for (const button of ['Set the Path to gemini-ls', 'Try Again', 'Show Log']) {
+        await welcome.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(button)}$`) }).waitFor({ timeout: 5000 });
       }
-      const frame = await w.chatFrame();
-      assert((await frame.locator('.error').count()) === 2, `the chat shows ${await frame.locator('.error').count()} errors after two prompts, want one each`);
+      // No toast besides: the welcome view is where it is said.
+      await expectNoToast(w);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-welcome-no-server.png'));
     },
   },
 ];
@@ -1834,12 +2091,18 @@ function ruled(script, r) {
 // edit prompts with nothing, after the scenario's own rules: VS Code asks
 // for ghost text as a test types and for a next edit when a file changes
 // (an accepted review, too), at no set time, and such a request must
-// never take one of the conversation's scripted turns.
+// never take one of the conversation's scripted turns. A third answers
+// auto's routing classifier, which asks once per prompt.
 function withQuietRules(script) {
   const own = Array.isArray(script) ? [] : script.rules || [];
   return {
     turns: scriptTurns(script),
-    rules: [...own, { contains: completionMarker, turn: { text: '' } }, { contains: nextEditMarker, turn: { text: '' } }],
+    rules: [
+      ...own,
+      { contains: completionMarker, turn: { text: '' } },
+      { contains: nextEditMarker, turn: { text: '' } },
+      { contains: classifierMarker, turn: { text: classifierAnswer } },
+    ],
   };
 }
 
@@ -1852,6 +2115,66 @@ async function waitForStatus(tool, want) {
     .catch(async (e) => {
       throw new Error(`${e.message} (it is "${await tool.getAttribute('data-status').catch(() => '?')}": ${(await tool.innerText().catch(() => '')).slice(0, 200)})`);
     });
+}
+
+// titleBarIcon is the Gemini side bar's title bar action drawn with the
+// codicon name.
+function titleBarIcon(w, codicon) {
+  return w.page.locator(`.part.sidebar .title-actions a.action-label.codicon-${codicon}`).first();
+}
+
+// expectTitleBarIcons checks New Session (+) and History (clock) are icons
+// in the chat's title bar, named by their tooltips.
+async function expectTitleBarIcons(w) {
+  for (const [codicon, label] of [['add', 'New Session'], ['history', 'Show Sessions']]) {
+    const icon = titleBarIcon(w, codicon);
+    await icon.waitFor({ timeout: 10_000 }).catch(() => { throw new Error(`no ${codicon} icon in the chat's title bar`); });
+    const aria = (await icon.getAttribute('aria-label')) || '';
+    assert(aria.startsWith(label), `the ${codicon} icon is labelled ${JSON.stringify(aria)}, want ${label}`);
+  }
+}
+
+// expectUncutTitle checks the chat's header shows the session's title whole.
+async function expectUncutTitle(frame, want) {
+  const title = frame.locator('#session-title');
+  assert((await title.innerText()).trim() === want, `the session's title is ${JSON.stringify(await title.innerText())}, want ${JSON.stringify(want)}`);
+  const cut = await title.evaluate((el) => el.scrollWidth > el.clientWidth);
+  assert(!cut, `the session's title ${JSON.stringify(want)} is cut at the side bar's edge`);
+}
+
+// expectAskedOnce checks an open question shows once: in its card, not in
+// its call's line nor in the status line, which waits for the answer.
+async function expectAskedOnce(frame, text) {
+  const shown = await frame.evaluate((t) => {
+    // Text on screen: in elements laid out, not hidden.
+    let n = 0;
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (node.textContent.includes(t) && node.parentElement?.checkVisibility()) n++;
+    }
+    return n;
+  }, text);
+  assert(shown === 1, `the question ${JSON.stringify(text)} shows ${shown} times, want once`);
+  assert(await frame.locator('details.tool-call:visible', { hasText: text }).count() === 0, 'the question is also in its call\'s line');
+  const status = await frame.locator('#working-text').innerText();
+  assert(status === 'Waiting for your answer…', `the status line says ${JSON.stringify(status)}, want "Waiting for your answer…"`);
+}
+
+// expectWelcome waits for the welcome view with its first line, and checks
+// the chat itself is not shown.
+async function expectWelcome(w, first) {
+  const welcome = w.page.locator('.part.sidebar .welcome-view-content');
+  await welcome.waitFor({ timeout: 30_000 });
+  const text = await welcome.innerText();
+  assert(text.startsWith(first), `the welcome view says ${JSON.stringify(text.slice(0, 300))}`);
+  assert(!(await w.chatFrame(1500).catch(() => null)), 'the chat shows beside the welcome view');
+  return welcome;
+}
+
+// expectNoToast checks no notification shows as a toast.
+async function expectNoToast(w) {
+  const toasts = await w.page.locator('.notifications-toasts .notification-list-item:visible').allInnerTexts();
+  assert(toasts.length === 0, `a toast shows: ${JSON.stringify(toasts)}`);
 }
 
 async function waitForRequests(ctx, n) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, canAsk, emptyChat, modeLabel, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import { activity, applyEvent, canAsk, emptyChat, hiddenByQuestion, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
+import { approvalModes, modeLabel } from "../../src/modes";
 import type { Update } from "../../src/protocol";
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
@@ -145,8 +146,41 @@ describe("chat model", () => {
     assert.equal(state.sessionId, undefined);
   });
 
-  it("names each approval mode for the header, an unknown one as the server does", () => {
-    assert.deepEqual(["plan", "auto_edit", "default", "yolo", "careful"].map(modeLabel), ["Plan", "Auto edit", "Ask", "YOLO", "careful"]);
+  it("names each approval mode in Gemini CLI 0.61's words, never Ask nor the setting's values; an unknown one as the server does", () => {
+    assert.deepEqual(["default", "auto_edit", "plan", "yolo", "careful"].map(modeLabel), ["Manual", "Auto-accept edits", "Plan", "YOLO", "careful"]);
+    assert.deepEqual(approvalModes.map((m) => m.mode), ["default", "auto_edit", "plan", "yolo"], "0.61's Shift+Tab order, then YOLO");
+  });
+
+  it("takes a mode the user picked, between prompts too", () => {
+    const state = run({ type: "mode", mode: "auto_edit" });
+    assert.equal(state.mode, "auto_edit");
+  });
+
+  it("shows a question once: its call's line gives way to it, and the status line waits for the answer", () => {
+    const params = { sessionId: sid, callId: "call_ask", kind: "ask_user", title: "Database", text: "Which one?", options: [], multiple: false, freeText: true };
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "toolCall", callId: "call_ask", name: "ask_user", title: "Asking user: Which one?" }),
+    );
+    assert.equal(activity(state), "Asking user: Which one?…");
+    applyEvent(state, { type: "ask", id: 1, params });
+    const call = state.turns[0].items[0];
+    assert.ok(hiddenByQuestion(call), "the call's line is hidden while its question is open");
+    assert.equal(runningTool(state), undefined);
+    assert.equal(activity(state), "Waiting for your answer…");
+    applyEvent(state, { type: "asked", id: 1, answer: "SQLite" });
+    applyEvent(state, update({ kind: "toolResult", callId: "call_ask", name: "ask_user", status: "ok", display: "" }));
+    assert.ok(hiddenByQuestion(state.turns[0].items[0]), "an answered question stands for its call");
+    const question = state.turns[0].items[1];
+    assert.ok(question.kind === "question" && question.status === "answered" && question.answer === "SQLite");
+    assert.equal(activity(state), "Working…");
+  });
+
+  it("shows a call that asked again when it failed or was stopped", () => {
+    const params = { sessionId: sid, callId: "c", kind: "ask_user", title: "", text: "?", options: [], multiple: false, freeText: true };
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "toolCall", callId: "c", name: "ask_user", title: "Asking user: ?" }), { type: "ask", id: 1, params });
+    applyEvent(state, { type: "result", result: { sessionId: sid, stopReason: "cancelled", text: "" } });
+    assert.ok(!hiddenByQuestion(state.turns[0].items[0]), "a cancelled call shows, with its status");
   });
 
   it("ignores usage updates", () => {

@@ -5,12 +5,15 @@ import { parseChatRequest } from "../../src/chatProtocol";
 describe("parseChatRequest", () => {
   it("accepts the webview's messages", () => {
     assert.deepEqual(parseChatRequest({ type: "prompt", text: "hi" }), { type: "prompt", text: "hi" });
-    for (const type of ["ready", "cancel", "newSession", "sessions", "commands"]) {
+    for (const type of ["ready", "cancel", "commands", "files", "context", "pickMode", "pickModel", "addContext"]) {
       assert.deepEqual(parseChatRequest({ type, extra: 1 }), { type });
     }
+    assert.deepEqual(parseChatRequest({ type: "copy", text: "x := 1" }), { type: "copy", text: "x := 1" });
+    assert.deepEqual(parseChatRequest({ type: "insertCode", text: "" }), { type: "insertCode", text: "" });
+    assert.equal(parseChatRequest({ type: "insertCode" }), undefined);
   });
   it("drops anything else, including blank prompts", () => {
-    for (const msg of [null, "prompt", { type: "prompt" }, { type: "prompt", text: "  \n" }, { type: "eval" }]) {
+    for (const msg of [null, "prompt", { type: "prompt" }, { type: "prompt", text: "  \n" }, { type: "eval" }, { type: "newSession" }]) {
       assert.equal(parseChatRequest(msg), undefined, JSON.stringify(msg));
     }
   });

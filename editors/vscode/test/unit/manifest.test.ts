@@ -19,7 +19,8 @@ describe("package.json", () => {
   });
 
   it("has every command with its exact palette title", () => {
-    const titles = Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+    // The palette shows "category: title"; the view's title bar the title alone.
+    const titles = Object.fromEntries(contributes.commands.map((c: { command: string; title: string; category: string }) => [c.command, `${c.category}: ${c.title}`]));
     const expected: Record<string, string> = {
       "gemini.openChat": "Gemini: Open Chat",
       "gemini.ask": "Gemini: Ask",
@@ -31,6 +32,9 @@ describe("package.json", () => {
       "gemini.sessions": "Gemini: Show Sessions",
       "gemini.signIn": "Gemini: Sign in with Google",
       "gemini.chooseModel": "Gemini: Choose Model",
+      "gemini.chooseMode": "Gemini: Choose Approval Mode",
+      "gemini.addContext": "Gemini: Add Context…",
+      "gemini.openSettings": "Gemini: Open Settings",
       "gemini.review.accept": "Gemini: Accept Change",
       "gemini.review.reject": "Gemini: Reject Change",
       "gemini.review.acceptHunk": "Gemini: Accept Hunk",
@@ -59,16 +63,49 @@ describe("package.json", () => {
     const p = contributes.configuration.properties;
     assert.equal(p["gemini.serverPath"].default, "");
     assert.equal(p["gemini.model"].default, "");
-    assert.deepEqual(p["gemini.approvalMode"].enum, ["default", "auto_edit", "yolo"]);
+    assert.deepEqual(p["gemini.approvalMode"].enum, ["default", "auto_edit", "plan", "yolo"]);
+    // Shown in Gemini CLI 0.61's words, as the chat's mode picker shows them.
+    assert.deepEqual(p["gemini.approvalMode"].enumItemLabels, ["Manual", "Auto-accept edits", "Plan", "YOLO"]);
     assert.equal(p["gemini.approvalMode"].default, "default");
     assert.equal(p["gemini.autoSave"].default, true);
     assert.deepEqual(p["gemini.trace.server"].enum, ["off", "messages", "verbose"]);
   });
 
-  it("has the chat view in its own activity bar container, and its key", () => {
+  it("has the chat view in its own activity bar container, the welcome view in its place while it cannot work, and its key", () => {
     assert.deepEqual(contributes.viewsContainers.activitybar, [{ id: "gemini", title: "Gemini", icon: "media/gemini.svg" }]);
-    assert.deepEqual(contributes.views.gemini, [{ type: "webview", id: "gemini.chat", name: "Chat" }]);
+    assert.deepEqual(contributes.views.gemini, [
+      { type: "webview", id: "gemini.chat", name: "Chat", when: "!gemini.setup" },
+      { id: "gemini.welcome", name: "Chat", when: "gemini.setup" },
+    ]);
+    const welcome = contributes.viewsWelcome.filter((w: { view: string }) => w.view === "gemini.welcome");
+    assert.deepEqual(welcome.map((w: { when: string }) => w.when), ["gemini.setup == serverMissing", "gemini.setup == signedOut"]);
+    assert.match(welcome[1].contents, /\[Sign in with Google\]\(command:gemini\.signIn\)/);
     assert.deepEqual(contributes.keybindings[0], { command: "gemini.openChat", key: "ctrl+alt+g", mac: "cmd+alt+g" });
+  });
+
+  it("puts New Session and History as icons in the chat's title bar, the rest in its menu", () => {
+    const title = contributes.menus["view/title"].filter((m: { when: string }) => m.when === "view == gemini.chat");
+    const inBar = title.filter((m: { group: string }) => m.group.startsWith("navigation")).map((m: { command: string }) => m.command);
+    assert.deepEqual(inBar, ["gemini.newSession", "gemini.sessions"]);
+    const icon = (id: string) => contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
+    assert.equal(icon("gemini.newSession"), "$(add)");
+    assert.equal(icon("gemini.sessions"), "$(history)");
+    for (const id of ["gemini.addContext", "gemini.chooseModel", "gemini.chooseMode", "gemini.rewind", "gemini.openSettings"]) {
+      assert.ok(title.some((m: { command: string }) => m.command === id), `${id} is not in the chat's title menu`);
+    }
+  });
+
+  it("binds Ask, Ask About Selection and Cancel to keys Copilot Chat leaves free, each where it applies", () => {
+    const bound = (command: string) => contributes.keybindings.filter((k: { command: string }) => k.command === command);
+    assert.deepEqual(bound("gemini.ask"), [{ command: "gemini.ask", key: "ctrl+alt+a", mac: "cmd+alt+a", when: "!editorTextFocus || !editorHasSelection" }]);
+    assert.deepEqual(bound("gemini.askSelection"), [{ command: "gemini.askSelection", key: "ctrl+alt+a", mac: "cmd+alt+a", when: "editorTextFocus && editorHasSelection" }]);
+    assert.deepEqual(bound("gemini.cancel"), [{ command: "gemini.cancel", key: "ctrl+alt+x", mac: "cmd+alt+x", when: "gemini.busy" }]);
+    // VS Code's chat (Copilot Chat): open ctrl+alt+i, inline ctrl+i, agent ctrl+shift+i,
+    // quick chat ctrl+shift+alt+l, cancel ctrl+escape, attach ctrl+/, model picker ctrl+alt+.
+    const copilot = ["ctrl+alt+i", "ctrl+shift+i", "ctrl+shift+alt+l", "ctrl+escape", "ctrl+/", "ctrl+alt+.", "ctrl+."];
+    for (const k of contributes.keybindings) {
+      assert.ok(!copilot.includes(k.key), `${k.command} takes Copilot Chat's ${k.key}`);
+    }
   });
 
   it("takes Tab and Escape for a next edit only while one is shown, and never from ghost text or the suggest widget", () => {

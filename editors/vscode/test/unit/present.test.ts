@@ -8,7 +8,8 @@ import {
   modelLabel,
   modelPicks,
   sessionPicks,
-  setModelPrompt,
+  isSettingsEcho,
+  modelForNewSession,
   statusView,
 } from "../../src/present";
 
@@ -133,8 +134,17 @@ describe("the model", () => {
     assert.match(picks[0].detail ?? "", /^Let Gemini CLI decide/);
   });
 
-  it("is set with /model set, --persist to remember it", () => {
-    assert.equal(setModelPrompt("gemini-2.5-pro", false), "/model set gemini-2.5-pro");
-    assert.equal(setModelPrompt("auto", true), "/model set auto --persist");
+  it("forgets where auto routed the last prompt when another session starts", () => {
+    assert.deepEqual(modelForNewSession({ current: "auto", name: "Auto", answered: "gemini-3.8-flash" }), { current: "auto", name: "Auto" });
+    const m = { current: "auto", name: "Auto" };
+    assert.equal(modelForNewSession(m), m, "unchanged when nothing was routed");
+    assert.equal(modelForNewSession(undefined), undefined);
+  });
+
+  it("drops the server's echo of the settings the pickers sent, and nothing else", () => {
+    assert.ok(isSettingsEcho("Gemini: now using model gemini-2.5-flash."));
+    assert.ok(isSettingsEcho("Gemini: now using model auto and approval mode yolo."));
+    assert.ok(isSettingsEcho("Gemini: now using approval mode auto_edit."));
+    assert.ok(!isSettingsEcho("Gemini: the changes to tools take effect when gemini-ls restarts."));
   });
 });
