@@ -417,7 +417,11 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 	var system string
 	switch {
 	case def.InheritSystemPrompt:
-		system = a.cfg.SystemPrompt + a.rootsNote()
+		system = a.cfg.SystemPrompt
+		if a.cfg.SystemPromptOverride {
+			system = a.substitute(system)
+		}
+		system += a.rootsNote()
 	case def.SystemPrompt == "":
 		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
 	default:

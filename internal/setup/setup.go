@@ -239,6 +239,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	o, set := b.opts, b.Settings
+	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots))
+	if err != nil {
+		return nil, err
+	}
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {
@@ -338,6 +342,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Telemetry:            b.telemetry,
 		Retry:                o.Retry,
 		Thinking:             true,
+
+		SystemPrompt:         system.override,
+		SystemPromptOverride: system.overridden,
+		WriteSystemPrompt:    system.writeTo,
 
 		TopicNarration: set.TopicNarration(),
 
