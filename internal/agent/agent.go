@@ -170,6 +170,10 @@ type Config struct {
 	// the main agent, nor "*" (cli_help's get_internal_docs: 0.61 gives
 	// it as an instance in its toolConfig).
 	SubagentTools []tools.Tool
+	// Retention, when set, is which of the project's saved sessions are
+	// removed once the first session is live (general.sessionRetention;
+	// retention.go).
+	Retention *sessionstore.Retention
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -182,6 +186,8 @@ type Agent struct {
 	// offered is what the model is told of the tools, made once per
 	// change of the tools (toolsCache).
 	offered toolsCache
+	// expiry removes old sessions once (retention.go).
+	expiry expiry
 
 	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex

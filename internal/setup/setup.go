@@ -302,6 +302,11 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if err != nil {
 		o.Warn("sessions will not be saved", err)
 	}
+	retention, err := sessionRetention(set.General.SessionRetention)
+	if err != nil {
+		// 0.61 tells this to its debug log only, and removes nothing.
+		o.Logger.Warn("Session cleanup disabled", zap.Error(err))
+	}
 	maxTurns := 0
 	if !set.Model.UnlimitedTurns() {
 		maxTurns = set.Model.MaxSessionTurns
@@ -342,6 +347,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Telemetry:            b.telemetry,
 		Retry:                o.Retry,
 		Thinking:             true,
+		Retention:            retention,
 
 		SystemPrompt:         system.override,
 		SystemPromptOverride: system.overridden,
