@@ -174,6 +174,10 @@ type Config struct {
 	// removed once the first session is live (general.sessionRetention;
 	// retention.go).
 	Retention *sessionstore.Retention
+	// RetentionOnce, shared by the agents of one process and project
+	// (ACP's sessions, a rebuilt agent), runs that removal once; each
+	// agent its own when nil.
+	RetentionOnce *sync.Once
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions

@@ -14,7 +14,7 @@ const expiryTimeout = 30 * time.Second
 
 // expiry removes the old sessions once, in the background.
 type expiry struct {
-	once sync.Once
+	own  sync.Once // when Config.RetentionOnce is nil
 	done sync.WaitGroup
 }
 
@@ -26,7 +26,11 @@ func (a *Agent) startExpiry() {
 	if a.cfg.Retention == nil || a.cfg.Store == nil {
 		return
 	}
-	a.expiry.once.Do(func() {
+	once := a.cfg.RetentionOnce
+	if once == nil {
+		once = &a.expiry.own
+	}
+	once.Do(func() {
 		a.expiry.done.Add(1)
 		go func() {
 			defer a.expiry.done.Done()

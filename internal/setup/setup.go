@@ -348,6 +348,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Retry:                o.Retry,
 		Thinking:             true,
 		Retention:            retention,
+		RetentionOnce:        o.Told.expiry(firstRoot(b.projectRoots)),
 
 		SystemPrompt:         system.override,
 		SystemPromptOverride: system.overridden,
