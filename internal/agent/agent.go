@@ -108,6 +108,15 @@ type Config struct {
 	Skills SkillSource
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
+	// SystemPromptOverride: SystemPrompt is the user's own (0.61's
+	// GEMINI_SYSTEM_MD file), used even when empty: it replaces the
+	// built-in prompt and its sections (topic mandate, subagents, skills),
+	// which it may bring back with ${AgentSkills}, ${SubAgents},
+	// ${AvailableTools} and ${<tool>_ToolName}; the memory still ends it.
+	SystemPromptOverride bool
+	// WriteSystemPrompt, when set, is the file every system instruction
+	// is written to once made (0.61's GEMINI_WRITE_SYSTEM_MD).
+	WriteSystemPrompt string
 	// TopicNarration adds Gemini CLI 0.61's topic mandate to the system
 	// prompt while update_topic is among the tools
 	// (general.topicUpdateNarration).
@@ -161,6 +170,14 @@ type Config struct {
 	// the main agent, nor "*" (cli_help's get_internal_docs: 0.61 gives
 	// it as an instance in its toolConfig).
 	SubagentTools []tools.Tool
+	// Retention, when set, is which of the project's saved sessions are
+	// removed once the first session is live (general.sessionRetention;
+	// retention.go).
+	Retention *sessionstore.Retention
+	// RetentionOnce, shared by the agents of one process and project
+	// (ACP's sessions, a rebuilt agent), runs that removal once; each
+	// agent its own when nil.
+	RetentionOnce *sync.Once
 }
 
 // Agent runs sessions against one model with one set of tools. Sessions
@@ -173,6 +190,8 @@ type Agent struct {
 	// offered is what the model is told of the tools, made once per
 	// change of the tools (toolsCache).
 	offered toolsCache
+	// expiry removes old sessions once (retention.go).
+	expiry expiry
 
 	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex
@@ -192,7 +211,7 @@ func New(cfg Config) *Agent {
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
 	}
-	if cfg.SystemPrompt == "" {
+	if cfg.SystemPrompt == "" && !cfg.SystemPromptOverride {
 		cfg.SystemPrompt = DefaultSystemPrompt
 	}
 	if cfg.ApprovalMode == "" {
@@ -245,35 +264,61 @@ type MemorySource interface {
 // systemInstruction is the system prompt with the enabled skills and the
 // user's memory as they are now: read for every prompt, so that
 // save_memory's additions, the user's edits and /skills count from the
-// next one.
+// next one. With WriteSystemPrompt it is written out too, as 0.61 writes
+// each system prompt it makes.
 func (a *Agent) systemInstruction(ctx context.Context) string {
-	system := a.cfg.SystemPrompt + a.rootsNote()
+	system := a.basePrompt() + a.rootsNote()
+	if a.cfg.Memory != nil {
+		mem, err := a.cfg.Memory.SystemMemory(ctx)
+		if err != nil {
+			a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
+		}
+		if mem != "" {
+			system += "\n\n" + mem
+		}
+	}
+	if a.cfg.WriteSystemPrompt != "" {
+		if err := writeSystemPrompt(a.cfg.WriteSystemPrompt, system); err != nil {
+			a.cfg.Logger.Warn("writing the system prompt (GEMINI_WRITE_SYSTEM_MD)", zap.Error(err))
+		}
+	}
+	return system
+}
+
+// basePrompt is the system prompt before the roots and the memory: the
+// user's own with its variables filled, else the built-in one with the
+// sections that apply now.
+func (a *Agent) basePrompt() string {
+	if a.cfg.SystemPromptOverride {
+		return a.substitute(a.cfg.SystemPrompt)
+	}
+	system := a.cfg.SystemPrompt
 	if a.cfg.TopicNarration {
 		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
 			system += "\n\n" + topicMandate
 		}
 	}
+	if section := a.subagentsPrompt(); section != "" {
+		system += "\n\n" + section
+	}
+	if section := a.skillsPrompt(); section != "" {
+		system += "\n\n" + section
+	}
+	return system
+}
+
+func (a *Agent) subagentsPrompt() string {
 	if _, ok := a.cfg.Tools.(*withAgents); ok && a.cfg.Agents != nil {
-		if section := subagentsSection(a.cfg.Agents.Active()); section != "" {
-			system += "\n\n" + section
-		}
+		return subagentsSection(a.cfg.Agents.Active())
 	}
-	if a.cfg.Skills != nil {
-		if section := skillsSection(a.cfg.Skills.Enabled()); section != "" {
-			system += "\n\n" + section
-		}
+	return ""
+}
+
+func (a *Agent) skillsPrompt() string {
+	if a.cfg.Skills == nil {
+		return ""
 	}
-	if a.cfg.Memory == nil {
-		return system
-	}
-	mem, err := a.cfg.Memory.SystemMemory(ctx)
-	if err != nil {
-		a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
-	}
-	if mem == "" {
-		return system
-	}
-	return system + "\n\n" + mem
+	return skillsSection(a.cfg.Skills.Enabled())
 }
 
 // rootsNote tells the model the workspace's roots when there is more

@@ -363,6 +363,7 @@ func (a *Agent) Close(ctx context.Context) {
 		for _, s := range live {
 			s.closeBackground()
 		}
+		a.waitExpiry()
 		if a.cfg.Store != nil {
 			a.cfg.Store.Wait() // the last saves' fsyncs: on disk at a clean exit
 		}

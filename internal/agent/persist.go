@@ -152,6 +152,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	}
 	a.sessions[id] = s
 	a.touch(s)
+	a.startExpiry()
 	a.cfg.Logger.Info("resumed a session", zap.String("sessionId", id), zap.Int("contents", len(snap.History)), zap.Int("prompts", snap.Meta.Prompts))
 	return s, nil
 }

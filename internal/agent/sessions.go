@@ -52,6 +52,7 @@ func (a *Agent) openNew(id string) (*Session, error) {
 	}
 	a.sessions[s.id] = s
 	a.touch(s)
+	a.startExpiry()
 	return s, nil
 }
 

@@ -417,7 +417,11 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 	var system string
 	switch {
 	case def.InheritSystemPrompt:
-		system = a.cfg.SystemPrompt + a.rootsNote()
+		system = a.cfg.SystemPrompt
+		if a.cfg.SystemPromptOverride {
+			system = a.substitute(system)
+		}
+		system += a.rootsNote()
 	case def.SystemPrompt == "":
 		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
 	default:
@@ -449,8 +453,11 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 		cfg.Model = a.configuredModel()
 	}
 	cfg.SystemPrompt = system
+	// The main agent's GEMINI_SYSTEM_MD is already in system when it
+	// inherits it; only the main agent writes its prompt out.
+	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
 	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
-	cfg.Store = nil
+	cfg.Store, cfg.Retention = nil, nil
 	// A checkpoint holds the main history; the subagent's edits are not
 	// checkpointed (they are journaled with the main prompt, for a rewind).
 	cfg.Checkpointer = nil

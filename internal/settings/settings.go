@@ -72,6 +72,18 @@ type General struct {
 	// TopicUpdateNarration offers the model update_topic and tells it to
 	// narrate its work by topics (TopicNarration).
 	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
+	// SessionRetention is which saved sessions start-up removes.
+	SessionRetention SessionRetention `json:"sessionRetention"`
+}
+
+// SessionRetention is general.sessionRetention, 0.61's names; unset
+// fields take 0.61's defaults (enabled, maxAge "30d", minRetention
+// "1d", no maxCount).
+type SessionRetention struct {
+	Enabled      *bool   `json:"enabled"`
+	MaxAge       *string `json:"maxAge"`
+	MaxCount     *int    `json:"maxCount"`
+	MinRetention string  `json:"minRetention"`
 }
 
 // Advanced is the "advanced" object.

@@ -239,6 +239,10 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	o, set := b.opts, b.Settings
+	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots))
+	if err != nil {
+		return nil, err
+	}
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {
@@ -298,6 +302,11 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if err != nil {
 		o.Warn("sessions will not be saved", err)
 	}
+	retention, err := sessionRetention(set.General.SessionRetention)
+	if err != nil {
+		// 0.61 tells this to its debug log only, and removes nothing.
+		o.Logger.Warn("Session cleanup disabled", zap.Error(err))
+	}
 	maxTurns := 0
 	if !set.Model.UnlimitedTurns() {
 		maxTurns = set.Model.MaxSessionTurns
@@ -338,6 +347,12 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Telemetry:            b.telemetry,
 		Retry:                o.Retry,
 		Thinking:             true,
+		Retention:            retention,
+		RetentionOnce:        o.Told.expiry(firstRoot(b.projectRoots)),
+
+		SystemPrompt:         system.override,
+		SystemPromptOverride: system.overridden,
+		WriteSystemPrompt:    system.writeTo,
 
 		TopicNarration: set.TopicNarration(),
 

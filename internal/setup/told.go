@@ -20,6 +20,22 @@ const UnreadSettings = "settings gemini-ls does not read are ignored"
 type Told struct {
 	mu   sync.Mutex
 	keys map[settings.Unread]bool
+	// expiries are the old sessions' removals, one per project root:
+	// once per process, however many agents (ACP sessions, rebuilds).
+	expiries map[string]*sync.Once
+}
+
+// expiry is the once of root's removal of old sessions.
+func (t *Told) expiry(root string) *sync.Once {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.expiries == nil {
+		t.expiries = map[string]*sync.Once{}
+	}
+	if t.expiries[root] == nil {
+		t.expiries[root] = &sync.Once{}
+	}
+	return t.expiries[root]
 }
 
 // unread words the keys of keys not told of before, one error per file

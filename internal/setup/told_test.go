@@ -71,3 +71,16 @@ func TestUnreadKeysAreToldOncePerProcess(t *testing.T) {
 		t.Errorf("after a key was added, told %q", told)
 	}
 }
+
+// The removal of a project's old sessions is one per process: every
+// build (ACP's sessions, a rebuild) shares the project's once.
+func TestToldExpiryOncePerProject(t *testing.T) {
+	var told Told
+	first, again := told.expiry("/a"), told.expiry("/a")
+	if first != again {
+		t.Error("two builds of one project run the removal twice")
+	}
+	if first == told.expiry("/b") {
+		t.Error("two projects share one removal")
+	}
+}

@@ -1,0 +1,187 @@
+package sessionstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// Retention is how long and how many of a project's shared sessions are
+// kept (0.61's general.sessionRetention, validated by its caller).
+type Retention struct {
+	// MaxAge: a session last updated longer ago is removed; 0 for none.
+	MaxAge time.Duration
+	// MaxCount: only the most recently updated are kept; 0 for no bound.
+	MaxCount int
+}
+
+// Expired is what Expire did, as 0.61's cleanup counts it.
+type Expired struct {
+	Scanned, Deleted, Skipped, Failed int
+}
+
+// sessionFile is one of a project's shared session files, as Expire
+// judges it.
+type sessionFile struct {
+	path string
+	id   string // "" when the file names no session
+	// valid: 0.61 lists it (it has something to resume and is not a
+	// subagent's); a file that is not valid is removed whatever its age.
+	valid   bool
+	updated time.Time
+}
+
+// Expire removes root's shared sessions (the store's project when root
+// is "") as 0.61's cleanupExpiredSessions does at start-up: the files
+// with nothing to resume, those last updated more than MaxAge ago, and
+// those beyond the MaxCount most recent, each with its logs, tool outputs
+// and subagents' sessions; never one that inUse says is open. Unlike
+// 0.61, a file gemini-ls cannot read (too large, corrupt, of the old
+// .json form) is kept: it may be a session all the same.
+func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.Time, inUse func(id string) bool) (Expired, error) {
+	var res Expired
+	chats, err := s.chats(s.sharedRoot(root), false)
+	if err != nil || chats == "" {
+		return res, err
+	}
+	files, err := s.sessionFiles(ctx, chats)
+	if err != nil {
+		return res, err
+	}
+	res.Scanned = len(files)
+	for _, f := range expiring(files, r, now, inUse) {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		switch err := removeSession(chats, f); {
+		case err == nil:
+			res.Deleted++
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			s.log.Warn("Failed to delete session", zap.String("file", f.path), zap.Error(err))
+			res.Failed++
+		}
+	}
+	res.Skipped = res.Scanned - res.Deleted - res.Failed
+	return res, nil
+}
+
+// sessionFiles reads the session files of chats (at most MaxListed*4).
+func (s *Store) sessionFiles(ctx context.Context, chats string) ([]sessionFile, error) {
+	entries, err := safefile.ReadDir(chats, MaxListed*4)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
+	}
+	var files []sessionFile
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) || !e.Type().IsRegular() {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		path := filepath.Join(chats, name)
+		sh, err := loadShared(ctx, path)
+		if err != nil {
+			s.log.Debug("session cleanup keeps a file it cannot read", zap.String("file", path), zap.Error(err))
+			continue
+		}
+		f := sessionFile{path: path, id: sh.SessionID}
+		if ValidateID(f.id) != nil {
+			f.id = ""
+		}
+		f.valid = f.id != "" && sh.resumable() && sh.Kind != "subagent"
+		f.updated = updatedAt(sh, e)
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// updatedAt is when the session was last updated: its lastUpdated, else
+// its startTime, else the file's modification time, as 0.61 takes it.
+func updatedAt(sh *shared, e fs.DirEntry) time.Time {
+	for _, t := range []string{sh.LastUpdated, sh.StartTime} {
+		if at := parseTime(t); !at.IsZero() {
+			return at
+		}
+	}
+	if info, err := e.Info(); err == nil {
+		return info.ModTime()
+	}
+	return time.Time{}
+}
+
+// expiring are the files to remove, as 0.61's identifySessionsToDelete
+// chooses them: every one that is not valid, then of the valid ones not
+// in use, newest first, those older than MaxAge and those past MaxCount
+// (counting the ones in use among the kept). A file in use never is.
+func expiring(files []sessionFile, r Retention, now time.Time, inUse func(string) bool) []sessionFile {
+	var out, valid []sessionFile
+	open := 0
+	for _, f := range files {
+		switch {
+		case f.id != "" && inUse(f.id):
+			if f.valid {
+				open++
+			}
+		case !f.valid:
+			out = append(out, f)
+		default:
+			valid = append(valid, f)
+		}
+	}
+	slices.SortStableFunc(valid, func(a, b sessionFile) int { return b.updated.Compare(a.updated) })
+	keep := len(valid)
+	if r.MaxCount > 0 {
+		keep = max(0, r.MaxCount-open)
+	}
+	for i, f := range valid {
+		if i >= keep || (r.MaxAge > 0 && f.updated.Before(now.Add(-r.MaxAge))) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// removeSession removes f and, as 0.61's cleanupSessionAndSubagentsAsync,
+// what its session left in the project's directory: its log, its tool
+// outputs, its own directory and its subagents' sessions.
+func removeSession(chats string, f sessionFile) error {
+	if err := os.Remove(f.path); err != nil {
+		return err
+	}
+	if f.id == "" {
+		return nil
+	}
+	project := filepath.Dir(chats)
+	paths := []string{
+		filepath.Join(project, "logs", "session-"+f.id+".jsonl"),
+		filepath.Join(project, "tool-outputs", "session-"+f.id),
+		filepath.Join(chats, f.id),
+	}
+	// A session named like the project's own directories leaves no
+	// directory of its name (0.61's RESERVED_SESSION_DIR_NAMES).
+	if !slices.Contains([]string{"chats", "logs", "tool-outputs"}, strings.ToLower(f.id)) {
+		paths = append(paths, filepath.Join(project, f.id))
+	}
+	for _, path := range paths {
+		if err := os.RemoveAll(path); err != nil {
+			return fmt.Errorf("removing what session %s left: %w", f.id, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+)
+
+// maxSystemMD bounds a GEMINI_SYSTEM_MD file: a system prompt, not data.
+const maxSystemMD = 1 << 20
+
+// systemPrompt is what GEMINI_SYSTEM_MD and GEMINI_WRITE_SYSTEM_MD say
+// of the system prompt, resolved as 0.61 resolves them.
+type systemPrompt struct {
+	// override is the user's prompt, which replaces the built-in one,
+	// when overridden.
+	override   string
+	overridden bool
+	// writeTo is where each system prompt is written out, "" for nowhere.
+	writeTo string
+}
+
+// loadSystemPrompt reads the variables with getenv (the environment and
+// a trusted folder's .env), relative paths and true/1 resolved in dir,
+// the project (0.61's working directory). A GEMINI_SYSTEM_MD file that
+// is missing is an error, in 0.61's words: 0.61 does not start without it.
+func loadSystemPrompt(getenv settings.Getenv, dir string) (systemPrompt, error) {
+	var sp systemPrompt
+	defaultPath := filepath.Join(dir, ".gemini", "system.md")
+	if path, on := resolvePathVar(getenv("GEMINI_SYSTEM_MD"), getenv, dir, defaultPath); on {
+		data, err := safefile.Read(path, maxSystemMD)
+		if errors.Is(err, fs.ErrNotExist) {
+			return sp, fmt.Errorf("missing system prompt file '%s'", path)
+		}
+		if err != nil {
+			return sp, fmt.Errorf("reading the system prompt file (GEMINI_SYSTEM_MD): %w", err)
+		}
+		sp.override, sp.overridden = string(data), true
+	}
+	if path, on := resolvePathVar(getenv("GEMINI_WRITE_SYSTEM_MD"), getenv, dir, defaultPath); on {
+		sp.writeTo = path
+	}
+	return sp, nil
+}
+
+// resolvePathVar is 0.61's resolvePathFromEnv: "", 0 and false are off;
+// 1 and true mean defaultPath; anything else is a path, ~ and ~/ the
+// home directory's, a relative one in dir.
+func resolvePathVar(value string, getenv settings.Getenv, dir, defaultPath string) (string, bool) {
+	value = strings.TrimSpace(value)
+	switch strings.ToLower(value) {
+	case "", "0", "false":
+		return "", false
+	case "1", "true":
+		return defaultPath, true
+	}
+	if value == "~" || strings.HasPrefix(value, "~/") {
+		home := homeDir(getenv)
+		if home == "" {
+			return "", false // 0.61: the home directory cannot be resolved, off
+		}
+		value = filepath.Join(home, strings.TrimPrefix(value[1:], "/"))
+	}
+	if !filepath.IsAbs(value) {
+		value = filepath.Join(dir, value)
+	}
+	return filepath.Clean(value), true
+}
+
+// homeDir is the home directory as 0.61's homedir() finds it:
+// GEMINI_CLI_HOME, else HOME, else the user's.
+func homeDir(getenv settings.Getenv) string {
+	if home := getenv("GEMINI_CLI_HOME"); home != "" {
+		return home
+	}
+	if home := getenv("HOME"); home != "" {
+		return home
+	}
+	home, _ := os.UserHomeDir()
+	return home
+}
+
+// projectDir is the directory 0.61 would run in: the first root, else
+// the working directory.
+func projectDir(roots []string) string {
+	if dir := firstRoot(roots); dir != "" {
+		return dir
+	}
+	dir, _ := os.Getwd()
+	return dir
+}
