@@ -46,7 +46,10 @@ func TestChoose(t *testing.T) {
 				}
 				return ""
 			}}
-			model, mode := b.choose(base, tc.set, false)
+			model, mode, err := b.choose(base, tc.set, false)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if model != tc.wantModel || mode != tc.wantMode {
 				t.Errorf("choose = %q, %q; want %q, %q", model, mode, tc.wantModel, tc.wantMode)
 			}
