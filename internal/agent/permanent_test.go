@@ -89,3 +89,44 @@ func TestAlwaysAllowOffers(t *testing.T) {
 		})
 	}
 }
+
+// A model's call of another tool is offered the permanent answer under
+// 0.61's "Allow for all future sessions", suggested with
+// autoAddToPolicyByDefault, and saved as a rule of the tool's name; a
+// shell command is never suggested, as 0.61 deems it unsafe to persist
+// by default.
+func TestPermanentApprovalOfOtherTools(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "policies")
+	saved := filepath.Join(dir, policy.AutoSavedFile)
+	allow := agent.AlwaysAllow{SavedPolicy: saved, SaveByDefault: true}
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_tool", nil)), geminitest.TextTurn("ok"))
+	conf := always(dialog.ProceedAlwaysAndSave)
+	probe := newAnnotatedTool("probe_tool", tools.Annotations{}, &tools.Confirmation{Kind: "fetch", AllowKeys: []string{"probe_tool"}})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe, (&shellTool{}).tool()), Confirmer: conf, AlwaysAllow: allow})
+	s := a.NewSession()
+	if res, _ := prompt(t, s, "probe"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if ok, err := s.AllowShell(context.Background(), "make"); !ok || err != nil {
+		t.Fatalf("AllowShell(make) = %v, %v", ok, err)
+	}
+	asked := conf.asked()
+	if len(asked) != 2 {
+		t.Fatalf("asked %+v, want twice", asked)
+	}
+	if asked[0].Permanent != "Allow for all future sessions" || !asked[0].SaveByDefault {
+		t.Errorf("asked about probe_tool %+v, want the permanent answer offered and suggested", asked[0])
+	}
+	if asked[1].Permanent != "Allow this command for all future sessions" || asked[1].SaveByDefault {
+		t.Errorf("asked about make %+v, want the permanent answer offered, not suggested", asked[1])
+	}
+	e := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
+	for _, c := range []policy.Call{
+		{Name: "probe_tool", Mode: policy.ModeDefault},
+		{Name: policy.ShellToolName, Args: map[string]any{"command": "make test"}, Mode: policy.ModeDefault},
+	} {
+		if v := e.Check(c); v.Decision != policy.Allow {
+			t.Errorf("the saved rules on %s: %+v, want allowed", c.Name, v)
+		}
+	}
+}
