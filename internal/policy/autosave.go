@@ -93,14 +93,15 @@ func (r SavedRule) same(t map[string]any) bool {
 // its directory, unless the file has the rule already (then its modes
 // are r's), as Gemini CLI 0.61's policy updater does, so that the next
 // session allows such calls unasked. A file that is not TOML is kept
-// as path.bak and replaced, as 0.61 does.
+// as path.bak and replaced, as 0.61 does. Errors are the file system's,
+// which name the file.
 func Save(path string, r SavedRule) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("saving the policy rule for %s: %w", r.ToolName, err)
+		return err
 	}
 	rules, err := readSaved(path)
 	if err != nil {
-		return fmt.Errorf("saving the policy rule for %s: %w", r.ToolName, err)
+		return err
 	}
 	i := slices.IndexFunc(rules, r.same)
 	switch {
@@ -113,12 +114,9 @@ func Save(path string, r SavedRule) error {
 	enc := toml.NewEncoder(&buf)
 	enc.Indent = "" // flush left, as Gemini CLI writes it
 	if err := enc.Encode(map[string]any{"rule": rules}); err != nil {
-		return fmt.Errorf("saving the policy rule for %s: %w", r.ToolName, err)
+		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	if err := safefile.Write(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("saving the policy rule for %s: %w", r.ToolName, err)
-	}
-	return nil
+	return safefile.Write(path, buf.Bytes())
 }
 
 // readSaved reads the rules of the auto-saved file at path: none when
