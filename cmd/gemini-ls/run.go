@@ -26,6 +26,7 @@ const (
 	exitError     = 1
 	exitAuth      = 41 // FatalAuthenticationError
 	exitInput     = 42 // FatalInputError
+	exitConfig    = 52 // FatalConfigError
 	exitMaxTurns  = 53 // FatalTurnLimitedError
 	exitUntrusted = 55 // FatalUntrustedWorkspaceError
 	exitCancelled = 130
@@ -140,6 +141,10 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return listExtensions(loaded, stdout)
 	}
 	built, err := host.Build(ctx, place)
+	if errors.Is(err, dialog.ErrYoloDisabled) {
+		fmt.Fprintln(stderr, err)
+		return exitConfig
+	}
 	if err != nil {
 		return usageError(stderr, err)
 	}

@@ -157,6 +157,9 @@ func (sess *session) setMode(ctx context.Context, id string) error {
 	// The host sets it and saves it with the session, so that it loads
 	// in this mode after a restart.
 	err := sess.srv.host.SetMode(ctx, sess.id, m.mode)
+	if errors.Is(err, conversation.ErrYoloRefused) {
+		return invalidParams(err.Error())
+	}
 	if _, untrusted := errors.AsType[*conversation.UntrustedError](err); untrusted {
 		return invalidParams(fmt.Sprintf("the %s mode cannot be chosen here: %v", id, err))
 	}

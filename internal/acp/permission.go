@@ -30,6 +30,11 @@ const (
 	// it would hold (dialog.ConfirmRequest.CanAllowAlways): not for a
 	// command "always" cannot cover, nor for the model fallback.
 	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedAlways)
+	// optionAllowAlwaysAndSave (kind allow_always) does so for all
+	// future sessions too, saved as a policy rule; offered where
+	// security.enablePermanentToolApproval is on
+	// (dialog.ConfirmRequest.Permanent), under Gemini CLI 0.61's name.
+	optionAllowAlwaysAndSave sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedAlwaysAndSave)
 	// optionReject (kind reject_once) refuses this call; the model is
 	// told the user refused it.
 	optionReject sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.Cancel)
@@ -39,22 +44,30 @@ const (
 type answer int
 
 const (
-	rejected      answer = iota // the user chose Reject
-	allowedOnce                 // the user chose Allow
-	allowedAlways               // the user chose Always allow
+	rejected       answer = iota // the user chose Reject
+	allowedOnce                  // the user chose Allow
+	allowedAlways                // the user chose Always allow
+	allowedForGood               // the user chose to allow in all future sessions
 )
 
+// allowLabels name the "always" options a request offers: always for
+// the session, permanent for all future sessions; "" leaves one out.
+type allowLabels struct{ always, permanent string }
+
 // ask sends session/request_permission about call and returns the user's
-// answer. alwaysLabel names the allow_always option; "" leaves it out. A
+// answer, offering the "always" options labels name. A
 // ctx that ends while the client holds the request returns ctx's error at
 // once (the client is told with $/cancel_request). An answer of
 // "cancelled" means, in ACP, that the prompt turn was cancelled: the
 // turn is cancelled here too, as session/cancel would, and ask returns
 // ctx's error, so that nothing runs and the model is not asked again.
-func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLabel string) (answer, error) {
+func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, labels allowLabels) (answer, error) {
 	options := []sdk.PermissionOption{{OptionId: optionAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
-	if alwaysLabel != "" {
-		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: alwaysLabel, Kind: sdk.PermissionOptionKindAllowAlways})
+	if labels.always != "" {
+		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: labels.always, Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	if labels.permanent != "" {
+		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlwaysAndSave, Name: labels.permanent, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, sdk.PermissionOption{OptionId: optionReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
 	if sub, ok := sess.subagentOf(string(call.ToolCallId)); ok {
@@ -80,8 +93,12 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, alwaysLab
 	case optionAllowOnce:
 		return allowedOnce, nil
 	case optionAllowAlways:
-		if alwaysLabel != "" {
+		if labels.always != "" {
 			return allowedAlways, nil
+		}
+	case optionAllowAlwaysAndSave:
+		if labels.permanent != "" {
+			return allowedForGood, nil
 		}
 	case optionReject:
 		return rejected, nil
@@ -114,7 +131,7 @@ func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing
 			Title:      sdk.Ptr(sess.editTitle(change)),
 			Locations:  []sdk.ToolCallLocation{{Path: change.Path}},
 			Content:    []sdk.ToolCallContent{diff},
-		}, always)
+		}, allowLabels{always: always})
 		switch {
 		case err != nil:
 			return dialog.Landing{}, err
@@ -258,9 +275,9 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 			call.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Title))}
 		}
 	}
-	always := ""
+	var labels allowLabels
 	if req.CanAllowAlways {
-		always = "Always allow in this session"
+		labels = allowLabels{always: "Always allow in this session", permanent: req.Permanent}
 	}
 	own := req.CallID == ""
 	if own {
@@ -274,7 +291,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 			ToolCallId: call.ToolCallId, Title: *call.Title, Kind: *call.Kind, Status: sdk.ToolCallStatusPending, RawInput: call.RawInput,
 		}})
 	}
-	a, err := sess.ask(ctx, call, always)
+	a, err := sess.ask(ctx, call, labels)
 	if own {
 		status := sdk.ToolCallStatusCompleted
 		if err != nil || a == rejected {
@@ -289,6 +306,8 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 		return dialog.ProceedOnce, nil
 	case a == allowedAlways:
 		return dialog.ProceedAlways, nil
+	case a == allowedForGood:
+		return dialog.ProceedAlwaysAndSave, nil
 	}
 	return dialog.Cancel, nil
 }

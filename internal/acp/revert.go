@@ -41,7 +41,7 @@ func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]di
 		Title:      sdk.Ptr(req.Title),
 		Locations:  locations,
 		Content:    diffs,
-	}, "")
+	}, allowLabels{})
 	out := make([]dialog.Decision, len(req.Changes))
 	status := sdk.ToolCallStatusFailed
 	defer func() {

@@ -93,6 +93,9 @@ type Config struct {
 	// Policy is the policy files' rules, which the approval door consults
 	// for every call (approvals.go decide); none when nil.
 	Policy *policy.Engine
+	// AlwaysAllow is what settings' security make of the user's "always
+	// allow" (approvals.go).
+	AlwaysAllow AlwaysAllow
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"google.golang.org/genai"
@@ -38,6 +39,8 @@ type approvals struct {
 	// policy holds the rules of the policy files, which outrank all the
 	// above as their priorities say (decide); none when nil.
 	policy *policy.Engine
+	// always is whether and how the user's "always allow" is offered.
+	always AlwaysAllow
 
 	// mu guards allowed; both are shared with the approvals of the
 	// session's subagents (withAnnotations).
@@ -135,7 +138,7 @@ func (a *approvals) allowedKeys(keys []string) bool {
 	for _, key := range keys {
 		switch {
 		case key == tools.EditKey && mode == dialog.ApprovalAutoEdit:
-		case a.allowed[key], a.preapproved[key]:
+		case a.allowed[key] && !a.always.Disabled, a.preapproved[key]:
 		default:
 			return false
 		}
@@ -162,6 +165,22 @@ func (a *approvals) keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// AlwaysAllow is what settings' security make of the user's "always
+// allow", as Gemini CLI 0.61 has it.
+type AlwaysAllow struct {
+	// Disabled offers no "always allow" (security.disableAlwaysAllow):
+	// every call asks, also those allowed so in a saved session.
+	Disabled bool
+	// SavedPolicy is the auto-saved policy file (policy.AutoSavedFile)
+	// an "always allow" for all future sessions is saved in, offered
+	// beside the session's (security.enablePermanentToolApproval); ""
+	// offers none.
+	SavedPolicy string
+	// SaveByDefault makes that the suggested answer but for shell
+	// commands (security.autoAddToPolicyByDefault).
+	SaveByDefault bool
 }
 
 // verdict is the door's decision on one call.
@@ -245,7 +264,7 @@ func (a *approvals) builtin(name string, c *tools.Confirmation) verdict {
 // needs c approved would count for later calls: c has keys to allow, and
 // the mode is not plan, where no approval given before counts (allows).
 func (a *approvals) alwaysCounts(c *tools.Confirmation) bool {
-	return c != nil && c.CanAllowAlways() && a.mode() != dialog.ApprovalPlan
+	return c != nil && c.CanAllowAlways() && a.mode() != dialog.ApprovalPlan && !a.always.Disabled
 }
 
 // denial is what the model is told of a call rule denied, in Gemini CLI's
@@ -285,7 +304,7 @@ func (a *approvals) everyKey(keys []string, withUser bool) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, key := range keys {
-		if !a.preapproved[key] && !(withUser && a.allowed[key]) {
+		if !a.preapproved[key] && !(withUser && a.allowed[key] && !a.always.Disabled) {
 			return false
 		}
 	}
@@ -308,25 +327,79 @@ func policyMode(mode dialog.ApprovalMode) policy.Mode {
 // errNoConfirmer: a call needs the user's approval and no front end asks.
 var errNoConfirmer = errors.New("no one can be asked for approval")
 
-// approve asks the user, through the Confirmer, whether a call of tool
-// that needs c approved may run, once decide said to ask, and records
-// their "always allow", offered only where it would hold (always, the
-// verdict's). callID is the call the question is about ("" for
-// none). err is why nobody answered (the outcome is then Cancel):
-// errNoConfirmer, the Confirmer's error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID, tool string, c *tools.Confirmation, always bool) (dialog.ConfirmOutcome, error) {
-	outcome, err := s.ask(ctx, dialog.ConfirmRequest{
+// approve asks the user, through the Confirmer, whether call, which
+// needs c approved, may run, once decide said to ask, and records their
+// "always allow", offered only where it would hold (always, the
+// verdict's), and saves it as a policy rule when they chose it for all
+// future sessions; notice tells the user a rule that could not be
+// saved. callID is the call the question is about ("" for none). err
+// is why nobody answered (the outcome is then Cancel): errNoConfirmer,
+// the Confirmer's error, or ctx's.
+func (s *Session) approve(ctx context.Context, callID string, call policy.Call, tool string, c *tools.Confirmation, always bool, notice func(string)) (dialog.ConfirmOutcome, error) {
+	req := dialog.ConfirmRequest{
 		CallID:         callID,
 		Tool:           tool,
 		Kind:           c.Kind,
 		Title:          c.Title,
 		Details:        c.Details,
 		CanAllowAlways: always,
-	})
-	if err == nil && outcome == dialog.ProceedAlways && always {
+	}
+	permanent := always && s.approvals.always.SavedPolicy != ""
+	if permanent {
+		req.Permanent = permanentLabel(call)
+		req.SaveByDefault = s.approvals.always.SaveByDefault && call.Name != tools.ShellName
+	}
+	outcome, err := s.ask(ctx, req)
+	switch {
+	case err != nil: // nobody answered: nothing to record
+	case outcome == dialog.ProceedAlwaysAndSave && permanent:
+		if err := policy.Save(s.approvals.always.SavedPolicy, s.approvals.savedRule(call, c)); err != nil {
+			notice(fmt.Sprintf("Failed to persist policy for %s: %v", call.Name, err))
+		}
+		fallthrough
+	case outcome == dialog.ProceedAlways && always:
 		s.approvals.allowAlways(c.AllowKeys...)
 	}
 	return outcome, err
+}
+
+// permanentLabel is the "for all future sessions" answer to a question
+// about call, in Gemini CLI 0.61's words (toPermissionOptions).
+func permanentLabel(call policy.Call) string {
+	switch {
+	case call.Name == tools.ShellName:
+		return "Allow this command for all future sessions"
+	case call.Server != "":
+		return "Allow tool for all future sessions"
+	}
+	return "Allow for all future sessions"
+}
+
+// modesByPermissiveness are the approval modes from the strictest, as
+// Gemini CLI's MODES_BY_PERMISSIVENESS: a saved rule holds in the mode it
+// was given in and the more permissive ones.
+var modesByPermissiveness = [...]policy.Mode{policy.ModePlan, policy.ModeDefault, policy.ModeAutoEdit, policy.ModeYolo}
+
+// savedRule is the policy rule that allows calls like call, which needs
+// c approved, as Gemini CLI 0.61 saves an "always allow" (createTomlRule
+// of updatePolicy's message): a shell line's command names as
+// commandPrefix, an MCP tool by its server's name and its own.
+func (a *approvals) savedRule(call policy.Call, c *tools.Confirmation) policy.SavedRule {
+	r := policy.SavedRule{ToolName: call.Name}
+	mode := policyMode(a.mode())
+	for i, m := range modesByPermissiveness {
+		if m == mode {
+			r.Modes = modesByPermissiveness[i:]
+		}
+	}
+	switch {
+	case call.Name == tools.ShellName:
+		r.CommandPrefix = c.AllowKeys
+	case call.Server != "":
+		r.MCPName = call.Server
+		r.ToolName = strings.TrimPrefix(call.Name, policy.MCPPrefix+call.Server+"_")
+	}
+	return r
 }
 
 // AllowShell decides whether command, run for the user outside the
@@ -344,7 +417,9 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	case !v.ask:
 		return true, nil
 	}
-	outcome, err := s.approve(ctx, "", tools.ShellName, c, v.always)
+	call := policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}
+	notice := func(text string) { s.agent.cfg.Logger.Warn(text) }
+	outcome, err := s.approve(ctx, "", call, tools.ShellName, c, v.always, notice)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", dialog.ErrCannotAsk, command)

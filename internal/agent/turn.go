@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -523,7 +524,7 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 			v := s.approvals.decide(pc, name, c)
 			return v.refusal == "" && !v.ask
 		}
-		if res, ok := t.confirm(run, c, v.always, settled); !ok {
+		if res, ok := t.confirm(run, pc, c, v.always, settled); !ok {
 			return c, v, res, false
 		}
 	}
@@ -552,7 +553,7 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 // other call's question is before them, unless settled (when not nil)
 // then says the call may run unasked: an answer to another call's
 // question ("always allow") covered it.
-func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled func() bool) (tools.Result, bool) {
+func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, always bool, settled func() bool) (tools.Result, bool) {
 	fc := run.fc
 	unasked := false
 	outcome, err := ask(t, run, func() (dialog.ConfirmOutcome, error) {
@@ -561,7 +562,8 @@ func (t *turn) confirm(run *toolRun, c *tools.Confirmation, always bool, settled
 			return dialog.ProceedOnce, nil
 		}
 		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-		return t.s.approve(t.ctx, fc.ID, fc.Name, c, always)
+		notice := func(text string) { t.emit(dialog.Event{Kind: dialog.EventNotice, Text: text}) }
+		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
 	})
 	if unasked {
 		return tools.Result{}, true
@@ -591,7 +593,7 @@ func decisionOf(o dialog.ConfirmOutcome) dialog.CallDecision {
 	switch o {
 	case dialog.ProceedOnce:
 		return dialog.DecisionAccept
-	case dialog.ProceedAlways:
+	case dialog.ProceedAlways, dialog.ProceedAlwaysAndSave:
 		return dialog.DecisionAutoAccept
 	}
 	return dialog.DecisionReject

@@ -411,6 +411,11 @@ func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode, q Questions) (dial
 	return c.live.session.Rewind(c.turn.Context(), prompt, mode)
 }
 
+// ErrYoloRefused is SetMode's refusal of the yolo mode where settings'
+// security.disableYoloMode is set, in Gemini CLI 0.61's words (its
+// terminal's, as the mode is switched there).
+var ErrYoloRefused = errors.New("You cannot enter YOLO mode since it is disabled in your settings.")
+
 // UntrustedError is a mode SetMode refused because the folder is not
 // trusted.
 type UntrustedError struct {
@@ -432,7 +437,8 @@ func (e *UntrustedError) Unwrap() error { return e.Why }
 // until the build's mode is set anew. "" makes the session follow its
 // build's mode again (headless: a mode chosen for the run wins over the
 // one a resumed session saved). In a folder that is not trusted only
-// default and plan may be chosen (an *UntrustedError). A mode that
+// default and plan may be chosen (an *UntrustedError); yolo not at all
+// where security.disableYoloMode is set (ErrYoloRefused). A mode that
 // could not be saved still holds: the error is only logged.
 func (h *Host[S]) SetMode(ctx context.Context, id string, mode dialog.ApprovalMode) error {
 	l, ok := h.Lookup(id)
@@ -440,6 +446,9 @@ func (h *Host[S]) SetMode(ctx context.Context, id string, mode dialog.ApprovalMo
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
 	built := l.build.built()
+	if mode == dialog.ApprovalYolo && built.Settings.Security.DisableYoloMode {
+		return ErrYoloRefused
+	}
 	if why := built.NotTrusted(); why != nil && mode != "" && mode != dialog.ApprovalDefault && mode != dialog.ApprovalPlan {
 		return &UntrustedError{Why: why}
 	}

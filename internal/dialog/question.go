@@ -12,11 +12,17 @@ type ConfirmOutcome string
 const (
 	ProceedOnce   ConfirmOutcome = "proceed_once"
 	ProceedAlways ConfirmOutcome = "proceed_always"
-	Cancel        ConfirmOutcome = "cancel"
+	// ProceedAlwaysAndSave is ProceedAlways for all future sessions too:
+	// saved as a policy rule (security.enablePermanentToolApproval). Only
+	// where the request offers it (ConfirmRequest.Permanent).
+	ProceedAlwaysAndSave ConfirmOutcome = "proceed_always_and_save"
+	Cancel               ConfirmOutcome = "cancel"
 )
 
 // Allows reports whether the answer lets the call run.
-func (o ConfirmOutcome) Allows() bool { return o == ProceedOnce || o == ProceedAlways }
+func (o ConfirmOutcome) Allows() bool {
+	return o == ProceedOnce || o == ProceedAlways || o == ProceedAlwaysAndSave
+}
 
 // ConfirmRequest asks the user to approve a call that is not an edit
 // (shell, web fetch, MCP tools).
@@ -35,6 +41,12 @@ type ConfirmRequest struct {
 	// end offers "always allow" only then; without it, ProceedAlways
 	// allows this call once, as ProceedOnce does.
 	CanAllowAlways bool
+	// Permanent, when not "", offers ProceedAlwaysAndSave under this
+	// label, Gemini CLI 0.61's ("Allow this command for all future
+	// sessions"); only with CanAllowAlways. SaveByDefault says it is the
+	// suggested answer (security.autoAddToPolicyByDefault).
+	Permanent     string
+	SaveByDefault bool
 }
 
 // Confirmer asks the user. Each front end has one; it may return Cancel with

@@ -149,3 +149,10 @@ type Topic struct {
 	// intent within the current.
 	New bool
 }
+
+// ErrYoloDisabled refuses the yolo approval mode asked for at start-up
+// (a flag, settings, an editor's options) where settings'
+// security.disableYoloMode is set, in Gemini CLI 0.61's words, the two
+// lines its stderr shows: the setting's name, then the FatalConfigError
+// its loadCliConfig throws (exit status 52).
+var ErrYoloDisabled = errors.New("YOLO mode is disabled by the \"disableYolo\" setting.\nYOLO mode is disabled by your administrator. To enable it, please request an update to the settings at: https://goo.gle/manage-gemini-cli")

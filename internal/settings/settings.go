@@ -369,6 +369,16 @@ type Security struct {
 	// source matches one of its regular expressions (and overrides it).
 	BlockGitExtensions bool     `json:"blockGitExtensions"`
 	AllowedExtensions  []string `json:"allowedExtensions"`
+	// DisableYoloMode refuses the yolo approval mode however it is
+	// asked for; DisableAlwaysAllow offers no "always allow" and ignores
+	// the rules one saved. EnablePermanentToolApproval offers an "always
+	// allow" for all future sessions, saved as a policy rule, and
+	// AutoAddToPolicyByDefault makes it the suggested answer for the
+	// calls Gemini CLI deems safe to save (all but shell commands).
+	DisableYoloMode             bool `json:"disableYoloMode"`
+	DisableAlwaysAllow          bool `json:"disableAlwaysAllow"`
+	EnablePermanentToolApproval bool `json:"enablePermanentToolApproval"`
+	AutoAddToPolicyByDefault    bool `json:"autoAddToPolicyByDefault"`
 }
 
 // Auth is "security.auth".

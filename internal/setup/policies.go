@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -28,7 +29,25 @@ func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) 
 	for _, p := range engine.Problems() {
 		b.opts.Warn("a policy file could not be used as written", errors.New(p.String()))
 	}
+	if set.Security.DisableAlwaysAllow {
+		engine = engine.WithoutAlwaysAllow()
+	}
 	return engine
+}
+
+// alwaysAllow is what set's security make of the user's "always allow":
+// one for all future sessions is saved in the user's
+// ~/.gemini/policies/auto-saved.toml, where Gemini CLI 0.61's
+// updatePolicy saves it: its workspace policies are switched off
+// (disableWorkspacePolicies), so it never saves in the workspace's.
+func (b *Built) alwaysAllow(set settings.Settings) agent.AlwaysAllow {
+	sec := set.Security
+	a := agent.AlwaysAllow{Disabled: sec.DisableAlwaysAllow, SaveByDefault: sec.AutoAddToPolicyByDefault}
+	userDir := settings.UserDir(b.Getenv)
+	if sec.EnablePermanentToolApproval && !sec.DisableAlwaysAllow && userDir != "" {
+		a.SavedPolicy = filepath.Join(userDir, "policies", policy.AutoSavedFile)
+	}
+	return a
 }
 
 // policySources are where policy files are read, by tier. A root that is

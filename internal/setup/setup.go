@@ -226,7 +226,10 @@ func Load(o Options) (*Built, error) {
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
-	b.Model, b.ApprovalMode = b.choose(base, set, namesApprovalMode(o.Change))
+	b.Model, b.ApprovalMode, err = b.choose(base, set, namesApprovalMode(o.Change))
+	if err != nil {
+		return nil, err
+	}
 	b.change = o.Change
 	return b, nil
 }
@@ -340,6 +343,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		AllowedKeys:          keys,
 		TrustedTools:         trusted,
 		Policy:               b.Policy,
+		AlwaysAllow:          b.alwaysAllow(set),
 		MaxTurns:             maxTurns,
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,
@@ -632,8 +636,9 @@ func (b *Built) NotTrusted() error {
 // the approval mode (even the one base has); then GEMINI_MODEL, as Gemini
 // CLI ranks it; then settings. As in Gemini CLI, a workspace that is not
 // a trusted folder runs in the default approval mode whatever was asked,
-// and the user is told why.
-func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dialog.ApprovalMode) {
+// and the user is told why; yolo where security.disableYoloMode is set is
+// dialog.ErrYoloDisabled.
+func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dialog.ApprovalMode, error) {
 	o := b.opts
 	model, mode := o.Model, string(o.ApprovalMode)
 	if set.Model.Name != base.Model.Name {
@@ -644,6 +649,9 @@ func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dia
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(dialog.ApprovalDefault))
+	if mode == string(dialog.ApprovalYolo) && set.Security.DisableYoloMode {
+		return "", "", dialog.ErrYoloDisabled
+	}
 	if mode == string(dialog.ApprovalPlan) && !b.Plan.Enabled {
 		b.opts.Warn("plan mode is off", errors.New(`the approval mode is "default", not "plan": general.plan.enabled is false in the settings`))
 		mode = string(dialog.ApprovalDefault)
@@ -653,7 +661,7 @@ func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dia
 			"a folder that is not trusted runs in the default approval mode until you trust it: %w", mode, why))
 		mode = string(dialog.ApprovalDefault)
 	}
-	return model, dialog.ApprovalMode(mode)
+	return model, dialog.ApprovalMode(mode), nil
 }
 
 // Reload reads the settings again with change (the settings a client sent
@@ -676,7 +684,10 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 		return nil, nil, err
 	}
 	modeNamed := namesApprovalMode(change)
-	model, mode := b.choose(base, set, modeNamed)
+	model, mode, err := b.choose(base, set, modeNamed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrOverlay, err)
+	}
 	if b.Agent != nil {
 		if model != b.Model {
 			b.SetModel(context.Background(), model)

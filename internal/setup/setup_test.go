@@ -2,6 +2,7 @@ package setup
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,7 +47,10 @@ func TestChoose(t *testing.T) {
 				}
 				return ""
 			}}
-			model, mode := b.choose(base, tc.set, false)
+			model, mode, err := b.choose(base, tc.set, false)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if model != tc.wantModel || mode != tc.wantMode {
 				t.Errorf("choose = %q, %q; want %q, %q", model, mode, tc.wantModel, tc.wantMode)
 			}
@@ -215,5 +219,48 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 	}
 	if _, ok := b.Tools.Registry.Get(tools.ShellName); !ok {
 		t.Fatalf("the first build lacks %s: the test shows nothing", tools.ShellName)
+	}
+}
+
+// security.disableYoloMode refuses yolo however it is asked for at
+// start (an option, as --approval-mode and an editor's approvalMode
+// give it; a settings overlay) and in a change a client sends later;
+// other modes still go.
+func TestDisableYoloModeRefusesYolo(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"security": {"disableYoloMode": true}}`)
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	opts := Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}}
+	yoloOverlay := map[string]any{"general": map[string]any{"defaultApprovalMode": "yolo"}}
+
+	withFlag := opts
+	withFlag.ApprovalMode = dialog.ApprovalYolo
+	if _, err := Load(withFlag); !errors.Is(err, dialog.ErrYoloDisabled) {
+		t.Errorf("Load with ApprovalMode yolo = %v, want ErrYoloDisabled", err)
+	}
+	withOverlay := opts
+	withOverlay.Change = yoloOverlay
+	if _, err := Load(withOverlay); !errors.Is(err, dialog.ErrYoloDisabled) {
+		t.Errorf("Load with an overlay naming yolo = %v, want ErrYoloDisabled", err)
+	}
+
+	b, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, _, err := b.Reload(yoloOverlay); !errors.Is(err, dialog.ErrYoloDisabled) || !errors.Is(err, ErrOverlay) {
+		t.Errorf("Reload naming yolo = %v, want ErrOverlay and ErrYoloDisabled", err)
+	}
+	if b.ApprovalMode != dialog.ApprovalDefault {
+		t.Errorf("approval mode %q after the refused change, want default", b.ApprovalMode)
+	}
+	if _, _, err := b.Reload(map[string]any{"general": map[string]any{"defaultApprovalMode": "auto_edit"}}); err != nil || b.ApprovalMode != dialog.ApprovalAutoEdit {
+		t.Errorf("Reload naming auto_edit = %v, mode %q", err, b.ApprovalMode)
 	}
 }

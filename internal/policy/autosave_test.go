@@ -1,0 +1,75 @@
+package policy_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/policy"
+)
+
+// What Save writes is a policy file Load reads back as rules of
+// priority tier + 0.950, as Gemini CLI 0.61's updater writes it: a shell
+// command's names as commandPrefix, an MCP tool by its server, each
+// rule once however often it is saved; an unreadable file is kept as
+// .bak and started afresh.
+func TestSaveWritesRulesLoadReads(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "policies")
+	path := filepath.Join(dir, policy.AutoSavedFile)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("[[rule]\nbroken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	modes := []policy.Mode{policy.ModeDefault, policy.ModeAutoEdit, policy.ModeYolo}
+	shell := policy.SavedRule{ToolName: policy.ShellToolName, CommandPrefix: []string{"git", "ls"}, Modes: modes}
+	mcp := policy.SavedRule{ToolName: "echo", MCPName: "tester", Modes: modes}
+	for _, r := range []policy.SavedRule{shell, mcp, shell} {
+		if err := policy.Save(path, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := os.ReadFile(path + ".bak"); err != nil || string(b) != "[[rule]\nbroken" {
+		t.Errorf(".bak = %q, %v; want the broken file kept", b, err)
+	}
+	e := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
+	if p := e.Problems(); len(p) != 0 {
+		t.Fatalf("problems %v", p)
+	}
+	rules := e.Rules()
+	var saved []*policy.Rule
+	for _, r := range rules {
+		if policy.IsAlwaysAllow(r) {
+			saved = append(saved, r)
+		}
+	}
+	// git and ls, each its own rule as commandPrefix lists them, and echo.
+	if len(saved) != 3 {
+		t.Fatalf("%d always-allow rules, want 3: %+v", len(saved), saved)
+	}
+	for _, r := range saved {
+		if r.Priority != 4.95 || r.Decision != policy.Allow || len(r.Modes) != 3 {
+			t.Errorf("rule %+v, want an allow of priority 4.95 in default, autoEdit and yolo", r)
+		}
+	}
+	for _, c := range []policy.Call{
+		{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault},
+		{Name: policy.MCPToolName("tester", "echo"), Server: "tester", Mode: policy.ModeAutoEdit},
+	} {
+		if v := e.Check(c); v.Decision != policy.Allow {
+			t.Errorf("%s: %+v, want allowed by the saved rule", c.Name, v)
+		}
+	}
+	if v := e.Check(policy.Call{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModePlan}); v.Decision == policy.Allow {
+		t.Error("the saved rule allows in plan mode, stricter than it was given in")
+	}
+	if v := e.WithoutAlwaysAllow().Check(policy.Call{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault}); v.Decision == policy.Allow {
+		t.Error("WithoutAlwaysAllow kept the saved rule")
+	}
+	b, _ := os.ReadFile(path)
+	if n := strings.Count(string(b), "[[rule]]"); n != 2 {
+		t.Errorf("%d [[rule]] in\n%s\nwant 2: the shell rule saved twice is one", n, b)
+	}
+}
