@@ -92,6 +92,7 @@ func Table() []Builtin {
 		{Command: also(command("compress", "Replace the older part of the history with a summary, now", ""), "summarize", "compact"), Run: compress, AsksModel: true},
 		withSubcommands(also(command("directory", "Manage workspace directories", ""), "dir"), directorySubcommands()),
 		{Command: command("docs", "Show where gemini-ls's documentation is", ""), Run: docs},
+		{Command: command("export-session", "Export the current session to a JSON file", "<file>"), Run: exportSession},
 		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: also(command("help", "List the commands", ""), "?"), Run: help},
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
