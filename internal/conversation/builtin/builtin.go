@@ -86,7 +86,7 @@ func Table() []Builtin {
 		withSubcommands(command("agents", "Manage agents", ""), agentsSubcommands()),
 		withSubcommands(command("auth", "Show how gemini-ls signs in, or sign out of Google", ""), authSubcommands()),
 		{Command: command("bug", "Make the URL of a bug report on gemini-ls, with what is running", "[description]"), Run: bug},
-		withSubcommands(also(command("chat", "Save, resume, list and delete conversation checkpoints (shared with Gemini CLI)", ""), "resume"), chatSubcommands()),
+		withSubcommands(also(command("chat", "Save, resume, list, delete and share conversation checkpoints (shared with Gemini CLI)", ""), "resume"), chatSubcommands()),
 		{Command: also(command("clear", "Clear the conversation: the next prompt starts afresh", ""), "new"), Run: clearConversation},
 		withSubcommands(command("commands", "List or reload the custom commands (.toml files)", ""), commandsSubcommands()),
 		{Command: also(command("compress", "Replace the older part of the history with a summary, now", ""), "summarize", "compact"), Run: compress, AsksModel: true},

@@ -16,7 +16,7 @@
 //     (Clear, Delete, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
 //     runs and saves the session as a prompt does; nothing here writes
 //     the session store, and only /export-session reads it (its Record).
-//   - A file the user names (/export-session) is written where the
+//   - A file the user names (/export-session, /chat share) is written where the
 //     user said and nowhere else (writeUserFile): a regular file there
 //     is replaced, a directory, symbolic link or special file refused.
 //   - /memory add saves through the save_memory tool itself, so a fact
