@@ -10,14 +10,17 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 )
 
-// /export-session writes the session as Gemini CLI 0.61 exports it
-// (its ConversationRecord, JSON.stringify's two spaces) to the file
-// named, resolved against the workspace root, with no model request;
-// without a file, or before the session holds anything to export, it
-// says what 0.61 says.
+// /help lists /export-session, which writes the session as Gemini CLI
+// 0.61 exports it (its ConversationRecord, JSON.stringify's two spaces)
+// to the file named, resolved against the workspace root, with no model
+// request; without a file, or before the session holds anything to
+// export, it says what 0.61 says.
 func TestExportSession(t *testing.T) {
 	h := newHarness(t, geminitest.TextTurn("Hello, Ada."))
 	env := h.conversation()
+	if help := h.answer(env, "/help"); !strings.Contains(help, "\n- `/export-session` — Export the current session to a JSON file\n") {
+		t.Errorf("/help does not list /export-session:\n%s", help)
+	}
 	if err := h.fails(env, "/export-session"); err.Error() != "Please provide a file path to export the session to. Example: /export-session ./my-session.json" {
 		t.Errorf("/export-session without a file: %v", err)
 	}
