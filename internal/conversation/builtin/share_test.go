@@ -66,17 +66,20 @@ const sharedJSON = `[
   }
 ]`
 
-// /chat share (and /resume share) writes the conversation as Gemini CLI
-// 0.61 does, Markdown or JSON by the file's extension, the file's
-// directory made; without a file, to gemini-conversation-<ms>.json in
-// the workspace; with nothing said yet, or another extension, 0.61's
-// words. No model request.
+// /help lists /chat share, which (as /resume share) writes the
+// conversation as Gemini CLI 0.61 does, Markdown or JSON by the file's
+// extension, the file's directory made; without a file, to
+// gemini-conversation-<ms>.json in the workspace; with nothing said
+// yet, or another extension, in 0.61's words. No model request.
 func TestChatShare(t *testing.T) {
 	h := newHarness(t,
 		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"file_path": "a.txt"})),
 		geminitest.TextTurn("It says <hi> & \u2028 é."))
 	h.write("a.txt", "hi\n")
 	env := h.conversation()
+	if help := h.answer(env, "/help"); !strings.Contains(help, "\n  - `share [file]` — Share the current conversation to a markdown or json file\n") {
+		t.Errorf("/help does not list /chat share:\n%s", help)
+	}
 	if got := h.answer(env, "/chat share"); got != "No conversation found to share." {
 		t.Errorf("/chat share of nothing said %q", got)
 	}
