@@ -38,17 +38,9 @@ func shareChat(_ context.Context, env Env, args string) (Reply, error) {
 	if len(history) == 0 {
 		return Reply{Text: "No conversation found to share."}, nil
 	}
-	contents, err := historyObjects(history)
+	data, err := sharedFile(history, format)
 	if err != nil {
 		return Reply{}, fmt.Errorf("Error sharing conversation: %w", err)
-	}
-	list := make([]any, len(contents))
-	for i, c := range contents {
-		list[i] = c
-	}
-	data := jsjson.Stringify(list)
-	if format == ".md" {
-		data = []byte(historyMarkdown(contents))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return Reply{}, fmt.Errorf("Error sharing conversation: %w", err)
@@ -67,6 +59,22 @@ func extname(path string) string {
 		return base[i:]
 	}
 	return ""
+}
+
+// sharedFile is history as 0.61 writes it to a .md or a .json file.
+func sharedFile(history []*genai.Content, format string) ([]byte, error) {
+	contents, err := historyObjects(history)
+	if err != nil {
+		return nil, err
+	}
+	if format == ".md" {
+		return []byte(historyMarkdown(contents)), nil
+	}
+	list := make([]any, len(contents))
+	for i, c := range contents {
+		list[i] = c
+	}
+	return jsjson.Stringify(list), nil
 }
 
 // historyObjects are the contents of history as 0.61 holds them:
