@@ -16,7 +16,9 @@
 // no place for: the metadata, the approvals, the usage, the exchange with
 // its file-edit journal. A file is read as 0.61 reads it (messages by
 // id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
-// --resume rebuilds it, each call's result once.
+// --resume rebuilds it, each call's result once. Record gives a session
+// as 0.61's /export-session writes it (record.go): read as 0.61 reads
+// the file, its lines and messages as written, in 0.61's bytes.
 //
 // Invariants of shared files:
 //   - Append writes its line before it returns and fsyncs it (and a new

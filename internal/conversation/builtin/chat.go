@@ -15,7 +15,7 @@ import (
 
 // Gemini CLI's manual checkpoints (/chat), in its place and format
 // (checkpoint.go, internal/geminidir): a conversation saved by either is
-// resumed by the other. As in 0.61, "checkpoints list" and the like run
+// resumed by the other; and its share (share.go). As in 0.61, "checkpoints list" and the like run
 // them too (its hidden compatibility subcommand).
 func chatSubcommands() []Builtin {
 	subs := []Builtin{
@@ -23,6 +23,7 @@ func chatSubcommands() []Builtin {
 		{Command: command("save", "Save the conversation as a checkpoint", "<tag>"), Run: saveChat},
 		{Command: also(command("resume", "Replace the conversation with a saved checkpoint", "<tag>"), "load"), Run: resumeChat},
 		{Command: command("delete", "Delete a saved checkpoint", "<tag>"), Run: deleteChat},
+		{Command: command("share", "Share the current conversation to a markdown or json file", "[file]"), Run: shareChat},
 	}
 	checkpoints := withSubcommands(also(command("checkpoints", "Save, resume, list and delete conversation checkpoints", ""), "checkpoint"), subs)
 	checkpoints.Hidden = true

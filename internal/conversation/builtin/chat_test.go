@@ -212,7 +212,7 @@ func TestChatRefusals(t *testing.T) {
 		"/chat save " + strings.Repeat("x", 201): "invalid tag: at most 200 characters once encoded; usage: /chat save <tag>",
 		"/chat resume nothing":                   `no saved checkpoint found with tag "nothing" (/chat list shows them)`,
 		"/chat delete nothing":                   `no checkpoint found with tag "nothing" (/chat list shows them)`,
-		"/chat share":                            `unknown /chat subcommand "share"; usage: /chat list | save <tag> | resume <tag> | delete <tag>`,
+		"/chat publish":                          `unknown /chat subcommand "publish"; usage: /chat list | save <tag> | resume <tag> | delete <tag> | share [file]`,
 	} {
 		if err := h.fails(env, line); err.Error() != want {
 			t.Errorf("%s: %v\nwant %s", line, err, want)

@@ -1,13 +1,12 @@
 // Package builtin declares gemini-ls's built-in slash commands once, for
-// every front end: /about, /agents, /auth, /bug, /chat, /clear, /commands,
-// /compress, /directory, /docs, /extensions, /help, /init, /mcp, /memory,
-// /model, /permissions, /plan, /policies, /quit, /restore, /rewind, /skills, /stats,
-// /tasks and /tools, as Gemini CLI 0.61 spells them where they make sense
+// every front end, as Gemini CLI 0.61 spells them where they make sense
 // outside a terminal, each with 0.61's other names for it (/usage is
-// /stats, /mcp ls is /mcp list). A front end lists Table (with the
-// user's commands after it) and runs a "/name args" prompt naming one, or
-// one of its other names, with its Run, then shows the Reply's Markdown,
-// or sends its Input to the model, or shows the error.
+// /stats, /mcp ls is /mcp list); Table lists them. Adding one is a file
+// with its Run and a line in Table: /help, the editors' completions and
+// ACP's available commands all read Table. A front end lists Table (with
+// the user's commands after it) and runs a "/name args" prompt naming
+// one, or one of its other names, with its Run, then shows the Reply's
+// Markdown, or sends its Input to the model, or shows the error.
 //
 // Invariants:
 //   - A built-in calls the model only when it is a prompt (/init, whose
@@ -15,8 +14,11 @@
 //     every other answers from what the process knows.
 //   - A built-in changes the conversation only through agent.Session
 //     (Clear, Delete, ReplaceHistory, Compress, Rewind, RestoreFiles, RunCall), which refuses while a prompt
-//     runs and saves the session as a prompt does; nothing here touches
-//     the session store.
+//     runs and saves the session as a prompt does; nothing here writes
+//     the session store, and only /export-session reads it (its Record).
+//   - A file the user names (/export-session, /chat share) is written where the
+//     user said and nowhere else (writeUserFile): a regular file there
+//     is replaced, a directory, symbolic link or special file refused.
 //   - /memory add saves through the save_memory tool itself, so a fact
 //     typed by the user and one the model saves go the same way to the
 //     same file; the user typed it, so it is not confirmed again.
