@@ -130,7 +130,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
-	tr := s.transcripts.begin(s, id, in.Text)
+	tr := s.transcripts.begin(s, claim.Live().Info(), in.Text)
 	v := commandView{presenter: presenter{s}, tr: tr, prog: prog}
 	s.settleTrust(claim, in, v)
 	o := claim.Prompt(in, v)

@@ -17,16 +17,19 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
-// Each session prompted through gemini.prompt has one Markdown transcript,
-// <state>/transcripts/<session>.md, appended to as its prompts run: the
-// prompt when it starts, the rest when it ends. It is opened for the user
-// once per session with focus (window/showDocument); later prompts show it
-// again without taking focus, for clients that refresh it.
+// Each session prompted through gemini.prompt has one Markdown transcript
+// under <state>/transcripts, named for the user (transcriptname.go) and
+// appended to as its prompts run: the prompt when it starts, the rest
+// when it ends. It is opened for the user once per session with focus
+// (window/showDocument); later prompts show it again without taking
+// focus, for clients that refresh it.
 
-// transcripts remembers which sessions' transcripts the client was shown.
+// transcripts remembers the sessions' transcripts: where each is and
+// whether the client was shown it.
 type transcripts struct {
 	mu    sync.Mutex
 	shown map[string]bool
+	paths map[string]string
 }
 
 // firstShow records that id's transcript is shown and reports whether it
@@ -42,6 +45,25 @@ func (t *transcripts) firstShow(id string) bool {
 	}
 	t.shown[id] = true
 	return true
+}
+
+// pathOf is the transcript of session info in dir: the one it has, else
+// a new one named for it.
+func (t *transcripts) pathOf(dir string, info dialog.SessionInfo, prompt string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if path, ok := t.paths[info.ID]; ok {
+		return path
+	}
+	path := existingTranscript(dir, info.ID)
+	if path == "" {
+		path = filepath.Join(dir, transcriptName(info, prompt))
+	}
+	if t.paths == nil {
+		t.paths = map[string]string{}
+	}
+	t.paths[info.ID] = path
+	return path
 }
 
 // stateDir is where the server keeps files for the user to open
@@ -74,8 +96,9 @@ type transcript struct {
 	titles map[[2]string]string
 }
 
-// begin appends the prompt to the session's transcript.
-func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
+// begin appends the prompt to the transcript of the session info tells
+// of.
+func (t *transcripts) begin(s *Server, info dialog.SessionInfo, prompt string) *transcript {
 	tr := &transcript{s: s}
 	dir, err := s.stateDir()
 	if err == nil {
@@ -86,7 +109,7 @@ func (t *transcripts) begin(s *Server, sessionID, prompt string) *transcript {
 		s.log.Warn("transcripts are not written", zap.Error(err))
 		return tr
 	}
-	tr.path = filepath.Join(dir, sessionID+".md")
+	tr.path = t.pathOf(dir, info, prompt)
 	tr.write(fmt.Sprintf("## Prompt\n\n%s\n\n## Gemini\n\n", prompt))
 	return tr
 }
