@@ -163,8 +163,9 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 }
 
 // commandView is a gemini.prompt turn's: the transcript and the
-// progress show what each shows of it, and the plan exit_plan_mode
-// presents is opened in the editor.
+// progress show what each shows of it, the plan exit_plan_mode presents
+// is opened in the editor, and the presenter puts its questions, whose
+// answers the transcript records.
 type commandView struct {
 	presenter
 	tr   *transcript
@@ -174,7 +175,6 @@ type commandView struct {
 	conversation.IgnoreThought
 	conversation.IgnoreUsage
 	conversation.IgnoreCompressed
-	conversation.IgnoreMode
 	conversation.IgnoreModel
 	conversation.IgnoreCommands
 }
@@ -200,6 +200,10 @@ func (v commandView) Error(_ context.Context, from dialog.Subagent, err error) {
 
 func (v commandView) Notice(_ context.Context, from dialog.Subagent, text string) {
 	v.tr.notice(from, text)
+}
+
+func (v commandView) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
+	v.tr.mode(from, mode)
 }
 
 func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
