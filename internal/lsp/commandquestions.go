@@ -3,10 +3,14 @@ package lsp
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // A gemini.prompt turn's questions are put by the presenter, as every
@@ -46,6 +50,11 @@ func (v commandView) LandFiles(ctx context.Context, req dialog.LandFilesRequest)
 }
 
 func (v commandView) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
+	if path := v.plans.of(req.CallID); path != "" && req.Question.Kind == tools.PlanQuestionKind && !v.s.features.get().Ask {
+		// The plan is open in the editor: a popup that repeats it would
+		// cover it.
+		req.Question.Text = fmt.Sprintf("Approve the plan in %s, open in the editor?", filepath.Base(path))
+	}
 	a, err := v.presenter.Ask(ctx, req)
 	if err == nil {
 		v.tr.answered(req.CallID, cmp.Or(req.Question.Title, req.Question.Text), askAnswer(req.Question, a))
@@ -59,6 +68,36 @@ func (v commandView) AskTrust(ctx context.Context, req dialog.TrustRequest) (str
 		v.tr.answered("", req.Title(), trustAnswer(level))
 	}
 	return level, err
+}
+
+// shownPlans are the plans exit_plan_mode calls presented that the
+// editor shows, by call id: their approval need not repeat them.
+type shownPlans struct {
+	mu    sync.Mutex
+	paths map[string]string
+}
+
+func (p *shownPlans) shown(callID, path string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.paths == nil {
+		p.paths = map[string]string{}
+	}
+	p.paths[callID] = path
+}
+
+// of is the plan call callID presented, "" when the editor does not
+// show it (or p is nil: nothing is shown).
+func (p *shownPlans) of(callID string) string {
+	if p == nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.paths[callID]
 }
 
 // confirmAnswer is the choice the user made, as the question offered it.

@@ -131,7 +131,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, claim.Live().Info(), in.Text)
-	v := commandView{presenter: presenter{s}, tr: tr, prog: prog}
+	v := commandView{presenter: presenter{s}, tr: tr, prog: prog, plans: &shownPlans{}}
 	s.settleTrust(claim, in, v)
 	o := claim.Prompt(in, v)
 	claim.End()
@@ -168,8 +168,9 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 // answers the transcript records.
 type commandView struct {
 	presenter
-	tr   *transcript
-	prog *progress
+	tr    *transcript
+	prog  *progress
+	plans *shownPlans
 
 	// Neither shows these.
 	conversation.IgnoreThought
@@ -187,7 +188,9 @@ func (v commandView) Text(_ context.Context, from dialog.Subagent, text string) 
 func (v commandView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
 	v.tr.toolCall(from, c)
 	v.prog.toolCall(from, c)
-	v.s.showPlan(ctx, c)
+	if v.s.showPlan(ctx, c) {
+		v.plans.shown(c.CallID, c.Path)
+	}
 }
 
 func (v commandView) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {

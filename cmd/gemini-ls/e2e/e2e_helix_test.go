@@ -168,3 +168,54 @@ func TestHelixTranscriptRecordsTheConversation(t *testing.T) {
 		}
 	}
 }
+
+// A plan's approval in Helix: the plan opens in the editor, so the
+// question names it rather than repeating it in a popup over it; the
+// transcript records the answer under the call and the switches of
+// approval mode in Gemini CLI 0.61's words.
+func TestHelixPlanApproval(t *testing.T) {
+	home := t.TempDir()
+	plan := "# Plan\n\n1. Add the flag.\n2. Document it.\n"
+	h := start(t, setup{profile: lsptest.Helix(), files: map[string]string{"main.go": "package main\n"}, env: append(trustTheWorkspace(), "HOME="+home)},
+		call("enter_plan_mode", map[string]any{"reason": "Design the flag first"}),
+		planWrite("flag.md", plan),
+		call("exit_plan_mode", map[string]any{"plan_filename": "flag.md"}),
+		geminitest.TextTurn("Implementing the plan."),
+	)
+	var asked []string
+	h.client.OnShowMessageRequest = func(msg string, actions []string) string {
+		asked = append(asked, msg)
+		if slices.Contains(actions, "Yes, manually accept edits") {
+			return "Yes, manually accept edits"
+		}
+		return "Allow Once"
+	}
+	started, _ := h.command("Plan a new flag")
+	if len(asked) != 2 {
+		t.Fatalf("asked %q, want entering plan mode, then the plan's approval", asked)
+	}
+	if approval := asked[1]; !strings.Contains(approval, "Approve the plan in flag.md, open in the editor?") || strings.Contains(approval, "Document it.") {
+		t.Errorf("the plan's approval reads %q: want it to name the open plan, not repeat it", approval)
+	}
+	planPath := sessionPlan(t, home, started.SessionID, "flag.md")
+	var transcript string
+	for _, d := range h.shownDocuments() {
+		switch path := strings.TrimPrefix(d.URI, "file://"); path {
+		case planPath:
+		default:
+			transcript = readFile(path)
+		}
+	}
+	for _, want := range []string{
+		"- **Design the flag first** — ok\n  → Allow Once\n",
+		"> Approval mode: plan\n",
+		"- **Requesting plan approval for: " + planPath + "** — ok\n  → Yes, manually accept edits\n",
+		"> Approval mode: manual\n",
+		"Implementing the plan.",
+	} {
+		contains(t, "transcript", transcript, want)
+	}
+	if strings.Contains(transcript, "Document it.") {
+		t.Errorf("the transcript repeats the plan:\n%s", transcript)
+	}
+}
