@@ -181,9 +181,9 @@ func (tr *transcript) toolCall(from dialog.Subagent, c dialog.ToolCall) {
 	tr.parts = append(tr.parts, transcriptPart{call: e})
 }
 
-// toolResult ends a call's entry, with the answers given to it and, for
-// an invoke_agent call, its subagent's report; or adds a subagent's call
-// to its invoke_agent call's.
+// toolResult ends a call's entry, keeping an invoke_agent call's result,
+// its subagent's report; or adds a subagent's call, with the answers
+// given to it, under its invoke_agent call.
 func (tr *transcript) toolResult(from dialog.Subagent, r dialog.ToolResult) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
