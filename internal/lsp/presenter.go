@@ -39,13 +39,16 @@ func (v promptView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog
 
 // showPlan opens, before exit_plan_mode asks for approval, the plan it
 // presents in the editor (window/showDocument) where the client can, so
-// the user reads what they approve.
-func (s *Server) showPlan(ctx context.Context, c dialog.ToolCall) {
+// the user reads what they approve; it reports whether the editor
+// showed it.
+func (s *Server) showPlan(ctx context.Context, c dialog.ToolCall) bool {
 	if c.Name != tools.ExitPlanModeName || c.Path == "" || !s.features.get().ShowDocument {
-		return
+		return false
 	}
 	var res protocol.ShowDocumentResult
 	if err := s.call(ctx, "window/showDocument", &protocol.ShowDocumentParams{URI: uri.File(c.Path), TakeFocus: new(true)}, &res); err != nil {
 		s.log.Info("window/showDocument of a plan", zap.Error(err))
+		return false
 	}
+	return res.Success
 }

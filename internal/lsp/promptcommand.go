@@ -130,8 +130,8 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
-	tr := s.transcripts.begin(s, id, in.Text)
-	v := commandView{presenter: presenter{s}, tr: tr, prog: prog}
+	tr := s.transcripts.begin(s, claim.Live().Info(), in.Text)
+	v := commandView{presenter: presenter{s}, tr: tr, prog: prog, plans: &shownPlans{}}
 	s.settleTrust(claim, in, v)
 	o := claim.Prompt(in, v)
 	claim.End()
@@ -163,18 +163,19 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 }
 
 // commandView is a gemini.prompt turn's: the transcript and the
-// progress show what each shows of it, and the plan exit_plan_mode
-// presents is opened in the editor.
+// progress show what each shows of it, the plan exit_plan_mode presents
+// is opened in the editor, and the presenter puts its questions, whose
+// answers the transcript records.
 type commandView struct {
 	presenter
-	tr   *transcript
-	prog *progress
+	tr    *transcript
+	prog  *progress
+	plans *shownPlans
 
 	// Neither shows these.
 	conversation.IgnoreThought
 	conversation.IgnoreUsage
 	conversation.IgnoreCompressed
-	conversation.IgnoreMode
 	conversation.IgnoreModel
 	conversation.IgnoreCommands
 }
@@ -187,7 +188,9 @@ func (v commandView) Text(_ context.Context, from dialog.Subagent, text string) 
 func (v commandView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
 	v.tr.toolCall(from, c)
 	v.prog.toolCall(from, c)
-	v.s.showPlan(ctx, c)
+	if v.s.showPlan(ctx, c) {
+		v.plans.shown(c.CallID, c.Path)
+	}
 }
 
 func (v commandView) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
@@ -200,6 +203,10 @@ func (v commandView) Error(_ context.Context, from dialog.Subagent, err error) {
 
 func (v commandView) Notice(_ context.Context, from dialog.Subagent, text string) {
 	v.tr.notice(from, text)
+}
+
+func (v commandView) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
+	v.tr.mode(from, mode)
 }
 
 func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {

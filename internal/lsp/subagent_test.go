@@ -131,37 +131,42 @@ func TestProgressShowsSubagentCalls(t *testing.T) {
 }
 
 // The transcript lists a subagent's calls indented under its
-// invoke_agent call, and leaves the subagent's text out of the answer.
+// invoke_agent call, each by its title, then the subagent's report, and
+// leaves the subagent's text out of the answer.
 func TestTranscriptNestsSubagentCalls(t *testing.T) {
 	tr := &transcript{}
 	subagentTurn(t.Context(), commandView{presenter: presenter{&Server{}}, tr: tr, prog: &progress{}})
 	want := "Let me delegate.\n\n" +
 		"- **Delegate to codebase_investigator** — ok\n" +
-		"  - codebase_investigator: **ReadFile foo.go** — ok\n" +
-		"  - codebase_investigator: **SearchText 'parse'** — error\n" +
+		"  - **ReadFile foo.go** — ok\n" +
+		"  - **SearchText 'parse'** — error\n" +
+		"\n  The parser is in foo.go.\n" +
 		"\nFound it.\n"
-	if got := tr.b.String(); got != want {
+	if got := tr.render(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)
 	}
 }
 
-// Subagents running at once number their calls each their own way: the
-// transcript keeps each call's title under its own invoke_agent call.
-func TestTranscriptKeepsConcurrentSubagentsApart(t *testing.T) {
+// Subagents running at once number their calls each their own way, and
+// calls run at once end in any order: the transcript keeps each call's
+// line whole, in the order of the calls, each subagent's calls under its
+// own invoke_agent call.
+func TestTranscriptKeepsConcurrentCallsApart(t *testing.T) {
+	main := dialog.Subagent{}
 	a := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	b := dialog.Subagent{CallID: "call_2", Name: "cli_help"}
 	tr := &transcript{}
-	tr.toolCall(dialog.Subagent{}, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	tr.toolCall(main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegating to agent 'codebase_investigator'"})
+	tr.toolCall(main, dialog.ToolCall{CallID: "call_2", Name: "invoke_agent", Title: "Delegating to agent 'cli_help'"})
 	tr.toolCall(a, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"})
 	tr.toolCall(b, dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"})
 	tr.toolResult(a, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
 	tr.toolResult(b, dialog.ToolResult{CallID: "call_1", Name: "get_internal_docs", Status: dialog.StatusOK})
-	tr.toolResult(dialog.Subagent{}, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK})
-	want := "- **Delegate to codebase_investigator** — ok\n  - codebase_investigator: **ReadFile a.go** — ok\n\n"
-	if got := tr.b.String(); got != want {
+	tr.toolResult(main, dialog.ToolResult{CallID: "call_2", Name: "invoke_agent", Status: dialog.StatusOK, Display: "Read the docs."})
+	tr.toolResult(main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusError})
+	want := "- **Delegating to agent 'codebase_investigator'** — error\n  - **ReadFile a.go** — ok\n\n" +
+		"- **Delegating to agent 'cli_help'** — ok\n  - **GetInternalDocs** — ok\n\n  Read the docs.\n\n"
+	if got := tr.render(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)
-	}
-	if got, want := tr.nested["call_2"], []string{"  - cli_help: **GetInternalDocs** — ok\n"}; !slices.Equal(got, want) {
-		t.Errorf("cli_help's calls %q, want %q", got, want)
 	}
 }

@@ -5,11 +5,11 @@ package lsp
 import (
 	"errors"
 	"io/fs"
-	"path/filepath"
 	"testing"
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/umasktest"
 )
 
@@ -25,7 +25,7 @@ func TestStateFilesHonourTheUmask(t *testing.T) {
 
 func stateFilesUnderUmask(dir string, mask fs.FileMode) error {
 	s := &Server{opts: Options{StateDir: dir}, log: zap.NewNop()}
-	tr := (&transcripts{}).begin(s, "session", "a prompt")
+	tr := (&transcripts{}).begin(s, dialog.SessionInfo{ID: "session"}, "a prompt")
 	if tr.path == "" {
 		return errors.New("the transcript was not written")
 	}
@@ -34,7 +34,7 @@ func stateFilesUnderUmask(dir string, mask fs.FileMode) error {
 		return err
 	}
 	return errors.Join(
-		umasktest.WantMode(filepath.Join(dir, "transcripts", "session.md"), 0o666&^mask),
+		umasktest.WantMode(tr.path, 0o666&^mask),
 		umasktest.WantMode(diff, 0o666&^mask),
 	)
 }

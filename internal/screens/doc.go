@@ -5,7 +5,7 @@
 // The tests write their pictures to build/screenshots: terminal screens
 // (tmux capture-pane, .txt) and browser screenshots (.png). A picture
 // holds some things that are new on every run: session ids, temporary
-// directories, clock times. Copy masks those in the text pictures with
+// directories, clock times, a spinner's frame. Copy masks those in the text pictures with
 // placeholders of the same length, so no column moves, and then copies a
 // picture only if it differs from the committed one. A browser picture
 // differs only if some pixel does by more than the anti-aliasing of a

@@ -12,11 +12,13 @@ import (
 	"strings"
 )
 
-// rule masks what matches re: each rune of the match (or of its first
-// group, when re has one) but its separators becomes 'x'.
+// rule masks what matches re: each rune of the match (or of each of its
+// groups, when re has some) but its separators becomes 'x', or with when
+// the rule says.
 type rule struct {
 	name string
 	re   *regexp.Regexp
+	with rune
 }
 
 // rules are what changes from run to run in the pictures, as the tests
@@ -24,38 +26,57 @@ type rule struct {
 var rules = []rule{
 	// An id: a UUID (sessions shared with Gemini CLI), or 16 random
 	// bytes in base32 (older sessions' ids).
-	{"uuid", regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)},
-	{"base32", regexp.MustCompile(`\b[0-9A-Z]{26}\b`)},
+	{"uuid", regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), 0},
+	{"base32", regexp.MustCompile(`\b[0-9A-Z]{26}\b`), 0},
 	// A clock time in a file's name: agent-shell's transcripts,
 	// 2026-11-24-01-03-18.md.
-	{"timestamp", regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\b`)},
+	{"timestamp", regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\b`), 0},
 	// mktemp's directories: /tmp/tmp.Ab3dE6gH9j.
-	{"mktemp", regexp.MustCompile(`/tmp/tmp\.([A-Za-z0-9]{10})`)},
+	{"mktemp", regexp.MustCompile(`/tmp/tmp\.([A-Za-z0-9]{10})`), 0},
+	// A gemini.prompt transcript's day and session id:
+	// transcripts/2026-11-24-make-greet-say-hi-1a2b3c4d.md.
+	{"transcript", regexp.MustCompile(`transcripts/(\d{4}-\d{2}-\d{2})-(?:[^/\s]*-)?([0-9a-z]{8})\.md`), 0},
+	// Helix's spinner in its status line, after the mode, at whatever
+	// frame the picture caught it: its first frame.
+	{"helix spinner", regexp.MustCompile(`(?m)^ (?:NOR|INS|SEL) ([⣾⣽⣻⢿⡿⣟⣯⣷]) `), '⣾'},
 }
 
 // Mask is text with what changes from run to run replaced, rune for
-// rune, by 'x'.
+// rune, by 'x' (or the rule's placeholder).
 func Mask(text string) string {
 	for _, r := range rules {
 		text = r.re.ReplaceAllStringFunc(text, func(m string) string {
 			sub := r.re.FindStringSubmatchIndex(m)
-			if len(sub) < 4 || sub[2] < 0 {
-				return blank(m)
+			if len(sub) < 4 {
+				return blank(m, r.with)
 			}
-			return m[:sub[2]] + blank(m[sub[2]:sub[3]]) + m[sub[3]:]
+			var b strings.Builder
+			at := 0
+			for g := 2; g+1 < len(sub); g += 2 {
+				if sub[g] < 0 {
+					continue
+				}
+				b.WriteString(m[at:sub[g]])
+				b.WriteString(blank(m[sub[g]:sub[g+1]], r.with))
+				at = sub[g+1]
+			}
+			return b.String() + m[at:]
 		})
 	}
 	return text
 }
 
-// blank is s with each rune an 'x' but the separators '-', '.', '/' and
-// ':': the same for every run's id, time or directory.
-func blank(s string) string {
+// blank is s with each rune with (else 'x') but the separators '-', '.',
+// '/' and ':': the same for every run's id, time or directory.
+func blank(s string, with rune) string {
+	if with == 0 {
+		with = 'x'
+	}
 	return strings.Map(func(r rune) rune {
 		if strings.ContainsRune("-./:", r) {
 			return r
 		}
-		return 'x'
+		return with
 	}, s)
 }
 

@@ -19,6 +19,13 @@ func TestMask(t *testing.T) {
 			"Transcript: /tmp/tmp.xxxxxxxxxx/state/gemini-ls/transcripts/xxxxxxxxxxxxxxxxxxxxxxxxxx.md"},
 		{"Transcript: /tmp/tmp.bTUzmGlOPZ/state/gemini-ls/transcripts/238fd3da-344e-4a25-9faa-8c3deb48804f.md",
 			"Transcript: /tmp/tmp.xxxxxxxxxx/state/gemini-ls/transcripts/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.md"},
+		// A gemini.prompt transcript's day and id, not its title.
+		{"Transcript: /tmp/tmp.bTUzmGlOPZ/state/gemini-ls/transcripts/2026-11-24-make-greet-say-hi-238fd3da.md",
+			"Transcript: /tmp/tmp.xxxxxxxxxx/state/gemini-ls/transcripts/xxxx-xx-xx-make-greet-say-hi-xxxxxxxx.md"},
+		{" NOR   ~/.local/state/gemini-ls/transcripts/2026-11-24-1a2b3c4d.md    1 sel  1:1",
+			" NOR   ~/.local/state/gemini-ls/transcripts/xxxx-xx-xx-xxxxxxxx.md    1 sel  1:1"},
+		// Helix's spinner, at any frame, in the status line only.
+		{" NOR ⣽ greet.py [+]    1 sel  48:1\n INS ⢿ shop.py\n \"⣽\" NOR ⣽ x", " NOR ⣾ greet.py [+]    1 sel  48:1\n INS ⣾ shop.py\n \"⣽\" NOR ⣽ x"},
 		{"Created project/.agent-shell/transcripts/2026-11-24-01-03-18.md",
 			"Created project/.agent-shell/transcripts/xxxx-xx-xx-xx-xx-xx.md"},
 		// What users should see stays.

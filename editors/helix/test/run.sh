@@ -5,11 +5,16 @@
 # shown in Helix's window/showMessageRequest popup and applied, one rejected,
 # the conversation going on across prompts, its transcript, gemini.newSession,
 # gemini.cancel, a diff too long for the popup (Show diff), Always Apply
-# holding for the next prompt, and completion as you type as an item of
-# Helix's completion menu (inlineCompletion.completionItems), asked as the
-# user types and with Ctrl-x. Each scenario
-# checks the screens (tmux capture-pane) and what reached the model
-# (fakegemini --record).
+# holding for the next prompt, a shell command declined, the model's
+# question answered, a plan approved, a subagent's report in the
+# transcript, and completion as you type as an item of Helix's completion
+# menu (inlineCompletion.completionItems), asked as the user types and with
+# Ctrl-x. The transcript is checked as a user reads it: named for the
+# conversation, wrapped at words (the markdown soft-wrap of
+# languages.toml), each answer once after its question, the report as
+# prose. The model is the default one, auto, as a user who chose none has
+# it. Each scenario checks the screens (tmux capture-pane) and what
+# reached the model (fakegemini --record).
 #
 # Run by editors/newer-editors.sh sid in a Debian sid chroot (Helix is in
 # Debian only there), with GEMINI_LS_BIN and FAKEGEMINI_BIN set; it runs
@@ -106,13 +111,19 @@ pick() {
   bad "could not select \"$1\" in $2"
 }
 
-# request N: the Nth request that reached the model, as recorded.
-request() { sed -n "${1}p" "$work/requests.jsonl"; }
-# wait_requests N: until the model has had N requests.
+# routing: what marks the default model's (auto) routing request, one per
+# prompt, which the script's rule answers.
+routing='You are a specialized Task Routing AI'
+# chat_requests: the requests that reached the model, as recorded, but the
+# routing ones.
+chat_requests() { grep -vF "$routing" "$work/requests.jsonl" 2>/dev/null; }
+# request N: the Nth of them.
+request() { chat_requests | sed -n "${1}p"; }
+# wait_requests N: until the model has had N of them.
 wait_requests() {
   local deadline=$((SECONDS + 30))
-  until [[ -f "$work/requests.jsonl" && $(wc -l <"$work/requests.jsonl") -ge $1 ]]; do
-    ((SECONDS < deadline)) || { bad "the model had $(wc -l <"$work/requests.jsonl" 2>/dev/null || echo 0) requests, not $1"; return 1; }
+  until (($(chat_requests | wc -l) >= $1)); do
+    ((SECONDS < deadline)) || { bad "the model had $(chat_requests | wc -l) requests, not $1"; return 1; }
     sleep 0.2
   done
 }
@@ -138,6 +149,10 @@ def main():
     prices = [3, 4, 5]
 PY
 git -C "$proj" init -q . # Helix's workspace root is the nearest .git
+# The plan plan_approval's model presents, where the user's settings put
+# plans (a session's own plans directory is made only with the session).
+mkdir -p "$proj/.gemini/plans"
+printf '# Cache the greeting\n\n1. Build the greeting once.\n2. Return it from greet.\n' >"$proj/.gemini/plans/cache.md"
 
 # The model's turns, in the order the scenarios ask for them (a rule for the
 # completions, at the end).
@@ -177,9 +192,29 @@ cat >>"$work/script.json" <<JSON
       "new_string": "    return 144\n"}}}]},
   {"text": "Changed f12 without asking."},
   {"chunks": [{"call": {"name": "run_shell_command", "args": {"command": "touch marker"}}}]},
-  {"text": "I did not run it."}
+  {"text": "I did not run it."},
+  {"chunks": [{"call": {"name": "ask_user", "args": {"questions": [{
+      "header": "Database", "question": "Which database should the service use?",
+      "type": "choice", "multiSelect": false,
+      "options": [{"label": "PostgreSQL", "description": "Relational, what production runs."},
+                  {"label": "SQLite", "description": "One file, nothing to run."}]}]}}}]},
+  {"text": "SQLite it is: one file, nothing to run."},
+  {"chunks": [{"call": {"name": "enter_plan_mode", "args": {"reason": "Design the cache first"}}}]},
+  {"chunks": [{"call": {"name": "exit_plan_mode", "args": {"plan_filename": "cache.md"}}}]},
+  {"text": "Implementing the plan: the greeting is built once."},
+  {"chunks": [{"call": {"name": "invoke_agent", "args": {
+      "agent_name": "codebase_investigator",
+      "prompt": "Map the project: which files are there and what do they hold?"}}}]},
+  {"chunks": [{"call": {"name": "list_directory", "args": {"dir_path": "."}}}]},
+  {"chunks": [{"call": {"name": "read_file", "args": {"file_path": "shop.py"}}}]},
+  {"chunks": [{"call": {"name": "complete_task", "args": {"report": {
+      "SummaryOfFindings": "The project is two Python files: greet.py builds greetings, and shop.py sums prices.",
+      "ExplorationTrace": ["Listed the project root.", "Read shop.py."],
+      "RelevantLocations": [{"FilePath": "shop.py", "Reasoning": "Sums the prices.", "KeySymbols": ["total"]}]}}}}]},
+  {"text": "The investigator found two files: greet.py and shop.py."}
 ],
- "rules": [{"contains": "5]<|cursor|>", "turn": {"text": " * 2"}},
+ "rules": [{"contains": "You are a specialized Task Routing AI", "turn": {"text": "{\"reasoning\": \"A short task.\", \"model_choice\": \"flash\", \"complexity_reasoning\": \"A short task.\", \"complexity_score\": 10}"}},
+           {"contains": "5]<|cursor|>", "turn": {"text": " * 2"}},
            {"contains": "<|cursor|>", "turn": {"text": "tal(prices))"}}]}
 JSON
 
@@ -204,6 +239,7 @@ mkdir -p "$home/.config/helix" "$home/.gemini"
 # The folder trust question answered already ("Don't trust": untrusted, as
 # it was); the Go tests cover the question (cmd/gemini-ls, lsptest).
 printf '{"%s": "DO_NOT_TRUST"}' "$proj" >"$home/.gemini/trustedFolders.json"
+printf '{"general": {"plan": {"directory": ".gemini/plans"}}}\n' >"$home/.gemini/settings.json"
 completion_line='config = { inlineCompletion = { completionItems = true } }'
 sed -e "s|^command = \"gemini-ls\"|command = \"$GEMINI_LS_BIN\"|" \
   -e "s|^# $completion_line\$|$completion_line|" \
@@ -217,9 +253,10 @@ cat >"$home/.config/helix/config.toml" <<'TOML'
 display-progress-messages = true
 TOML
 
+# No GEMINI_MODEL: the default model, auto, routed once a prompt.
 tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 40 \
-  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI TERM=xterm-256color \
-   HOME='$home' XDG_CONFIG_HOME='$home/.config' GEMINI_API_KEY=test GEMINI_MODEL=gemini-test \
+  "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI -u GEMINI_MODEL TERM=xterm-256color \
+   HOME='$home' XDG_CONFIG_HOME='$home/.config' GEMINI_API_KEY=test \
    GOOGLE_GEMINI_BASE_URL='$url' hx -v --log '$work/hx.log' greet.py; sleep 600" \
   || { echo "FAIL start: tmux did not start"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -251,8 +288,13 @@ code_action() {
   request 1 | grep -qF 'add a farewell function' || bad "the model was not told the TODO" || return 1
   # The command answers at once; the turn goes on in the background.
   log_has '"status":"started"' || bad "gemini.prompt did not answer {\"status\": \"started\"}" || return 1
-  wait_for 'transcripts/.*\.md' "the transcript (window/showDocument) to open" || return 1
+  grep -qF "$routing" "$work/requests.jsonl" || bad "the prompt was not routed: the model is not the default, auto" || return 1
+  # Named for the conversation: its day, its first prompt, its id's start.
+  wait_for 'transcripts/[0-9]{4}-[0-9]{2}-[0-9]{2}-implement-this-todo-in-greet-py-[0-9a-f]{8}\.md' "the transcript, named for the conversation (window/showDocument), to open" || return 1
   wait_for 'A farewell would mirror greet' "the answer in the transcript" || return 1
+  # The prompt's one line is wrapped at a word, not cut at the window's
+  # edge: its end is on the screen.
+  wait_for '^ +↪ is done\.$' "the end of the prompt's line, wrapped at a word" 5 || return 1
   screen >"$shots/helix-answer.txt"
 }
 
@@ -327,6 +369,12 @@ transcript() {
   # A turn that simply ended says nothing more; no protocol word shows.
   ! grep -q 'end_turn' "$shots/helix-transcript.txt" \
     || bad "the transcript shows the stop reason end_turn" || return 1
+  # Each answer once, under the call that asked: Apply, then the decline.
+  grep -A1 -F -- '- **Edit greet.py** — ok' "$path" | grep -qx '  → Apply' \
+    || bad "the transcript lacks the Apply answered under the edit: $(cat "$path")" || return 1
+  grep -A1 -F -- '- **Edit greet.py** — rejected' "$path" | grep -qx '  → declined' \
+    || bad "the transcript lacks the edit's decline under it: $(cat "$path")" || return 1
+  [[ $(grep -c '→' "$path") == 2 ]] || bad "the transcript records $(grep -c '→' "$path") answers, not the two given: $(cat "$path")" || return 1
 }
 
 new_session() {
@@ -403,6 +451,75 @@ shell_command() {
   wait_requests 13 || return 1
   [[ ! -e "$proj/marker" ]] || bad "the dismissed command ran" || return 1
   request 13 | grep -qiE 'declined|rejected|cancel' || bad "the model was not told the command was declined: $(request 13 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+# ask_question: in a conversation of its own, the model's ask_user
+# question in the popup, its options' words with it; SQLite is picked.
+ask_question() {
+  cmd 'lsp-workspace-command gemini.newSession' || return 1
+  sleep 1
+  cmd 'o shop.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "pick a database for the service"' || return 1
+  wait_for 'Which database should the service use\?' "the model's question" || return 1
+  wait_for 'SQLite: One file, nothing to run\.' "the options' words" 5 || return 1
+  wait_for ' Decline *$' "the popup's actions" 5 || return 1
+  screen >"$shots/helix-ask.txt"
+  pick SQLite "the question's popup" || return 1
+  wait_for 'SQLite it is' "the answer after the question" || return 1
+  wait_requests 15 || return 1
+  request 15 | grep -qF 'SQLite' || bad "the model was not told SQLite: $(request 15 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+# plan_approval: entering plan mode is asked (Allow Once), then the plan
+# opens in Helix (window/showDocument) and its approval is asked over it
+# without repeating it; "Yes, manually accept edits" approves it.
+plan_approval() {
+  cmd 'o shop.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "plan a cache for the greeting"' || return 1
+  wait_for 'Design the cache first' "the question to enter plan mode" || return 1
+  wait_for 'Allow Once' "its actions" 5 || return 1
+  pick 'Allow Once' "the plan mode question" || return 1
+  wait_for '^ NOR .*cache\.md' "the plan, open in Helix" || return 1
+  wait_for 'Approve the plan in cache\.md, open in the editor\?' "the plan's approval" || return 1
+  wait_for 'Yes, manually accept edits' "the approval's actions" 5 || return 1
+  [[ $(screen | grep -c 'Return it from greet') == 1 ]] || bad "the plan is shown more than once" || return 1
+  screen >"$shots/helix-plan.txt"
+  pick 'Yes, manually accept edits' "the plan's approval" || return 1
+  wait_for 'Implementing the plan' "the answer after the approval" || return 1
+  wait_requests 18 || return 1
+  request 18 | grep -qF 'Plan approved' || bad "the model was not told the plan was approved: $(request 18 | grep -o '"functionResponse".\{0,200\}')" || return 1
+}
+
+# subagent_report: the model hands the project to codebase_investigator;
+# the transcript lists its calls under the call, then its report as prose
+# (its summary, then its fields in words), and the conversation's answers
+# each once after its question.
+subagent_report() {
+  cmd 'o shop.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "map the project"' || return 1
+  wait_for 'The investigator found two files' "the answer after the subagent's report" || return 1
+  wait_requests 23 || return 1
+  local path
+  path=$(grep -o '"method":"window/showDocument","params":{"uri":"file://[^"]*transcripts/[^"]*' "$work/hx.log" | tail -1 | sed 's|.*"file://||')
+  [[ $path == */transcripts/*-pick-a-database-for-the-service-*.md ]] || bad "the third conversation's transcript is $path" || return 1
+  local want
+  for want in '- **Asking user: Which database should the service use?** — ok' '  → SQLite' \
+    '- **Design the cache first** — ok' '  → Allow Once' '> Approval mode: plan' \
+    '  → Yes, manually accept edits' '> Approval mode: manual' \
+    "- **Delegating to agent 'codebase_investigator'** — ok" '  - **ReadFile shop.py** — ok' \
+    '  The project is two Python files: greet.py builds greetings, and shop.py sums prices.' \
+    '  Details:' '  - Exploration trace:' '    - File path: shop.py'; do
+    grep -qxF -- "$want" "$path" || bad "the transcript lacks the line \"$want\": $(cat "$path")" || return 1
+  done
+  [[ $(grep -c 'SQLite$' "$path") == 1 ]] || bad "the answer SQLite is not in the transcript once: $(cat "$path")" || return 1
+  ! grep -qE '```|SummaryOfFindings|<details>|invoke_agent|ask_user' "$path" || bad "markup or a tool's name leaks into the transcript: $(cat "$path")" || return 1
+  cmd "o $path" || return 1
+  cmd 'reload' || return 1
+  esc
+  keys g e
+  wait_for 'The project is two Python files' "the report in the transcript" 10 || return 1
+  wait_for 'Key symbols:' "the report's details" 5 || return 1
+  screen >"$shots/helix-subagent.txt"
 }
 
 # completion_item: with inlineCompletion.completionItems (the languages.toml
@@ -492,6 +609,9 @@ scenario cancel
 scenario long_diff
 scenario always_apply
 scenario shell_command
+scenario ask_question
+scenario plan_approval
+scenario subagent_report
 scenario completion_item
 scenario completion_invoked
 
