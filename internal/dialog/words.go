@@ -82,6 +82,22 @@ const (
 	ApprovalPlan ApprovalMode = "plan"
 )
 
+// Name is the mode as Gemini CLI 0.61's footer names it to its users:
+// manual, auto-accept edits, YOLO, plan.
+func (m ApprovalMode) Name() string {
+	switch m {
+	case ApprovalDefault:
+		return "manual"
+	case ApprovalAutoEdit:
+		return "auto-accept edits"
+	case ApprovalYolo:
+		return "YOLO"
+	case ApprovalPlan:
+		return "plan"
+	}
+	return string(m)
+}
+
 // Question is what a call asks the user to answer (ask_user's question,
 // exit_plan_mode's approval), presented by whichever front end runs the
 // session: a plugin's own UI, window/showMessageRequest, ACP's permission

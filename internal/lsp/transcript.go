@@ -270,22 +270,7 @@ func (tr *transcript) mode(from dialog.Subagent, mode dialog.ApprovalMode) {
 	if from.CallID != "" {
 		return
 	}
-	tr.add(transcriptPart{paragraph: blockQuote("Approval mode: " + modeName(mode))})
-}
-
-// modeName is an approval mode as Gemini CLI 0.61's footer names it.
-func modeName(mode dialog.ApprovalMode) string {
-	switch mode {
-	case dialog.ApprovalDefault:
-		return "manual"
-	case dialog.ApprovalAutoEdit:
-		return "auto-accept edits"
-	case dialog.ApprovalYolo:
-		return "YOLO"
-	case dialog.ApprovalPlan:
-		return "plan"
-	}
-	return string(mode)
+	tr.add(transcriptPart{paragraph: blockQuote("Approval mode: " + mode.Name())})
 }
 
 func (tr *transcript) add(p transcriptPart) {

@@ -697,7 +697,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 		// switched itself (into plan mode) while the agent's stayed.
 		if mode != b.ApprovalMode || modeNamed {
 			b.Agent.SetApprovalMode(mode)
-			applied = append(applied, "approval mode "+string(mode))
+			applied = append(applied, "approval mode "+mode.Name()) // as its users read it
 		}
 	}
 	b.Model, b.ApprovalMode = model, mode

@@ -119,7 +119,7 @@ func TestReloadNamedModeReachesEverySession(t *testing.T) {
 	if err != nil || s.ApprovalMode() != dialog.ApprovalDefault || b.ApprovalMode != dialog.ApprovalDefault {
 		t.Errorf("after a change naming default the session's mode = %q, the server's %q (%v)", s.ApprovalMode(), b.ApprovalMode, err)
 	}
-	if !slices.Contains(applied, "approval mode default") {
+	if !slices.Contains(applied, "approval mode manual") {
 		t.Errorf("applied = %q, want the mode told", applied)
 	}
 }

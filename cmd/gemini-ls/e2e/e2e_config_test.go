@@ -75,7 +75,7 @@ func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
 		t.Errorf("after didChangeConfiguration the model = %q", got)
 	}
 	shown := strings.Join(h.showMessages(), "\n")
-	for _, want := range []string{"now using model editor-model and approval mode yolo", "the changes to tools take effect when gemini-ls restarts"} {
+	for _, want := range []string{"now using model editor-model and approval mode YOLO", "the changes to tools take effect when gemini-ls restarts"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("showMessage = %q, want %q", shown, want)
 		}
