@@ -114,7 +114,7 @@ tm send-keys -t shot Enter
 # completion menu in its place (the list shown once); "/rev<Tab>" is sent.
 new_chat
 tm send-keys -t shot ':Gemini /'
-wait_for "the commands' descriptions" '/chat +Save, resume' '/explain +Explain the code' '/review +Review a file for bugs'
+wait_for "the commands' descriptions" '/chat +Save, resume' '/export-session +Export the current session' '/explain +Explain the code'
 shot commands
 tm send-keys -t shot Tab
 wait_for "the completion menu" '^:Gemini /about *$' ' /review +'
