@@ -136,6 +136,9 @@ until grep -q 'return subtotal \* (1 + TAX)' "$proj/prices.py"; do
 done
 [[ "$(tail -n 2 "$proj/prices.py")" == "$(printf '    subtotal = sum(prices)\n    return subtotal * (1 + TAX)')" ]] \
   || fail "prices.py ends with $(tail -n 2 "$proj/prices.py")"
+# The file is on disk before the mode line says so: the picture waits for
+# it saved (no **) and no request pending (not [eglot:proj/1]).
+wait_for '^-UU-:---.*\[eglot:proj\] ' "the mode line to show the file saved and nothing pending" 10
 shot="$(picture emacs-completion-accepted)"
 save_marked "$shot"
 sed '$d' "$shot" | grep -qF '«' && fail "the picture marks accepted text as ghost text: $(grep -F '«' "$shot")"
