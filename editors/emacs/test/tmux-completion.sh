@@ -4,11 +4,12 @@
 # fakegemini, whose rules answer the completion prompts:
 #   - typing " = s" after "subtotal" shows the model's two lines as ghost
 #     text at point, in the shadow face (checked in the screen's colours),
-#     with nothing inserted: emacs-completion.txt;
-#   - C-g takes it away (emacs-completion-dismissed.txt); typing again
-#     brings it back;
+#     with nothing inserted: emacs-completion.txt, where the ghost text,
+#     drawn here in italics too, is marked «…» (tmux.sh's save_marked);
+#   - C-g takes it away (emacs-completion-dismissed.txt, nothing marked);
+#     typing again brings it back;
 #   - M-f takes its first word, TAB the rest: the buffer, saved, holds it
-#     (emacs-completion-accepted.txt);
+#     (emacs-completion-accepted.txt, nothing marked);
 #   - TAB with no suggestion indents, as python-mode's TAB does.
 # Called by run.sh with GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints
 # "PASS tmux-completion" or "FAIL tmux-completion: why". Screens go to
@@ -58,6 +59,9 @@ cat >"$work/init.el" <<EOF2
       make-backup-files nil
       save-silently t
       project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
+;; Italics, which a capture-pane -e shows, so the picture can mark the
+;; ghost text (save_marked in tmux.sh).
+(set-face-attribute 'gemini-ls-completion-ghost nil :slant 'italic)
 ;; No Python language server here: eglot runs gemini-ls for Python.
 (gemini-ls-register 'python-mode)
 (add-hook 'python-mode-hook #'eglot-ensure)
@@ -80,7 +84,15 @@ keys 'M->' C-b
 type_text ' = s'
 wait_for "$m"'    subtotal = sum\(prices\)$' "the ghost text's first line, at point"
 wait_for "$m"'    return subtotal \* \(1 \+ TAX\)$' "the ghost text's second line" 5
-screen >"$(picture emacs-completion)"
+shot="$(picture emacs-completion)"
+save_marked "$shot"
+# The picture marks the ghost text, and only it.
+grep -Eqx "$m"'    subtotal = s«um\(prices\)»' "$shot" \
+  || fail "the picture does not mark the ghost text's first line: $(grep -F 'subtotal =' "$shot")"
+grep -Eqx "$m"'    «return subtotal \* \(1 \+ TAX\)»' "$shot" \
+  || fail "the picture does not mark the ghost text's second line: $(grep -F 'return' "$shot")"
+# (Its last line, the legend, names the marks.)
+[[ "$(sed '$d' "$shot" | grep -o '«' | wc -l)" == 2 ]] || fail "the picture marks more than the ghost text: $(sed '$d' "$shot" | grep -F '«')"
 # The ghost text is drawn in the shadow face (grey), the typed text not.
 colours="$(tmux -L "$sock" capture-pane -p -e)"
 grep -q $'\e\\[[0-9;]*m *um(prices)' <<<"$colours" \
@@ -104,7 +116,9 @@ keys C-g
 wait_for "$m"'    subtotal = s$' "C-g to take the ghost text away" 5
 screen | grep -q 'um(prices)' && fail "the ghost text stayed after C-g"
 screen | grep -q 'return subtotal' && fail "the ghost text's second line stayed after C-g"
-screen >"$(picture emacs-completion-dismissed)"
+shot="$(picture emacs-completion-dismissed)"
+save_marked "$shot"
+sed '$d' "$shot" | grep -qF '«' && fail "the picture marks ghost text after C-g: $(grep -F '«' "$shot")"
 
 # Typing again (DEL, s) brings it back; M-f takes "um", TAB the rest.
 keys BSpace
@@ -122,7 +136,12 @@ until grep -q 'return subtotal \* (1 + TAX)' "$proj/prices.py"; do
 done
 [[ "$(tail -n 2 "$proj/prices.py")" == "$(printf '    subtotal = sum(prices)\n    return subtotal * (1 + TAX)')" ]] \
   || fail "prices.py ends with $(tail -n 2 "$proj/prices.py")"
-screen >"$(picture emacs-completion-accepted)"
+# The file is on disk before the mode line says so: the picture waits for
+# it saved (no **) and no request pending (not [eglot:proj/1]).
+wait_for '^-UU-:---.*\[eglot:proj\] ' "the mode line to show the file saved and nothing pending" 10
+shot="$(picture emacs-completion-accepted)"
+save_marked "$shot"
+sed '$d' "$shot" | grep -qF '«' && fail "the picture marks accepted text as ghost text: $(grep -F '«' "$shot")"
 
 # No suggestion: TAB is python-mode's again, which indents a line of
 # the function's body.

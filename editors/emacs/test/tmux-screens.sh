@@ -294,6 +294,9 @@ wait_for '(^|\|)  does it greet the world\?' "the prompt's second line in the ch
 screen >"$(picture emacs-prompt)"
 keys C-c C-c
 wait_for 'Both lines reached me\.' "the answer to the two-line prompt"
+# The answer shows before the turn ends: the picture waits for the end
+# (the header line's "ready"), so it is the same frame each run.
+wait_for '(^|\|) ready · ' "the turn to end after the answer" 10
 last_request_has 'Check greet.py once more:\n  does it greet the world?' \
   || fail "the model did not get both lines: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
 shot="$(picture emacs-prompt-sent)"

@@ -39,6 +39,12 @@ cleanup() {
 trap cleanup EXIT
 
 screen() { tmux -L "$sock" capture-pane -p; }
+# shellcheck source=../../italic-marks.sh
+. "$here/../../italic-marks.sh"
+# save_marked FILE: writes the screen to FILE with what Emacs draws in
+# italics marked «like this», and a line saying so (italic-marks.sh): the
+# tests that show ghost text draw it in italics.
+save_marked() { tmux -L "$sock" capture-pane -e -p | mark_italics >"$1"; }
 keys() { tmux -L "$sock" send-keys "$@"; }
 type_text() { tmux -L "$sock" send-keys -l "$1"; }
 
