@@ -204,7 +204,7 @@ func write(b *bytes.Buffer, v any, indent string) {
 			b.WriteString(FormatNumber(v))
 		}
 	case string:
-		writeString(b, v)
+		WriteString(b, v)
 	case []any:
 		if len(v) == 0 {
 			b.WriteString("[]")
@@ -231,7 +231,7 @@ func write(b *bytes.Buffer, v any, indent string) {
 				b.WriteString(",")
 			}
 			b.WriteString("\n" + indent + gap)
-			writeString(b, k)
+			WriteString(b, k)
 			b.WriteString(": ")
 			write(b, v.vals[k], indent+gap)
 		}
@@ -241,8 +241,18 @@ func write(b *bytes.Buffer, v any, indent string) {
 	}
 }
 
-// writeString writes s quoted as JSON.stringify quotes it.
-func writeString(b *bytes.Buffer, s string) {
+// Writer is what a quoted string is written to: a bytes.Buffer or a
+// strings.Builder.
+type Writer interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+	WriteRune(r rune) (int, error)
+}
+
+// WriteString writes s quoted as JSON.stringify quotes it: only ", \ and
+// control characters are escaped (not <, > or &, nor U+2028).
+func WriteString(b Writer, s string) {
 	b.WriteByte('"')
 	for len(s) > 0 {
 		r, size := utf8.DecodeRuneInString(s)

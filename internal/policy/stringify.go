@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // stableStringify writes args as Gemini CLI's stableStringify does, so
@@ -28,7 +30,7 @@ func writeValue(b *strings.Builder, v any) {
 	case nil:
 		b.WriteString("null")
 	case string:
-		writeString(b, v)
+		jsjson.WriteString(b, v)
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 	case float64:
@@ -51,7 +53,7 @@ func writeValue(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	default:
-		writeString(b, fmt.Sprint(v))
+		jsjson.WriteString(b, fmt.Sprint(v))
 	}
 }
 
@@ -69,7 +71,7 @@ func writeObject(b *strings.Builder, m map[string]any, top bool) {
 		if top {
 			b.WriteByte(0)
 		}
-		writeString(b, k)
+		jsjson.WriteString(b, k)
 		b.WriteByte(':')
 		writeValue(b, m[k])
 		if top {
@@ -88,50 +90,9 @@ func compareUTF16(a, b string) int {
 // numbers JSON carries; NaN and infinities are null, as JSON.stringify
 // writes them.
 func writeNumber(b *strings.Builder, f float64) {
-	switch {
-	case math.IsNaN(f), math.IsInf(f, 0):
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		b.WriteString("null")
-	case f == math.Trunc(f) && math.Abs(f) < 1e21:
-		b.WriteString(strconv.FormatFloat(f, 'f', -1, 64))
-	default:
-		s := strconv.FormatFloat(f, 'g', -1, 64)
-		if abs := math.Abs(f); abs >= 1e-6 && abs < 1e21 {
-			s = strconv.FormatFloat(f, 'f', -1, 64)
-		}
-		// JavaScript writes exponents as e+21, e-7: no leading zero.
-		s = strings.Replace(s, "e+0", "e+", 1)
-		s = strings.Replace(s, "e-0", "e-", 1)
-		b.WriteString(s)
+		return
 	}
-}
-
-// writeString quotes s as JSON.stringify does: only ", \ and control
-// characters are escaped (not <, > or &, nor U+2028).
-func writeString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
+	b.WriteString(jsjson.FormatNumber(f))
 }
