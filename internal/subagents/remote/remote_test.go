@@ -625,22 +625,27 @@ func TestOversizedCardIsRefused(t *testing.T) {
 // A stream past the bound ends the run with an error that says so.
 func TestOversizedStreamIsRefused(t *testing.T) {
 	done := make(chan struct{})
-	t.Cleanup(func() { close(done) })
 	srv := newAgentServer(t, func(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
-		for {
-			select {
-			case <-done:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			default:
-			}
+		// Twice the bound, then quiet: the SDK's server keeps every
+		// status message in the task and copies the task for each event,
+		// so an endless stream would outlive the test, burning the CPU
+		// the package's later tests need.
+		for range 2 * 64 {
 			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: strings.Repeat("y", 1000)})
 			if err := q.Write(ctx, a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, msg)); err != nil {
 				return err
 			}
 		}
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}, true)
+	// After the server's cleanup is registered, so it runs first: the
+	// server's Close waits for the task.
+	t.Cleanup(func() { close(done) })
 	c, err := remote.New(remoteDef(srv.CardURL(), nil), remote.Options{
 		MaxResponseBytes: 64 << 10,
 		// The SDK's server, its queue full, is slow to answer the cancel.
@@ -673,7 +678,6 @@ func TestSilentServer(t *testing.T) {
 // Ending the run's context ends the run and cancels the agent's task.
 func TestCancelStopsTheTask(t *testing.T) {
 	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
 	srv := newAgentServer(t, func(ctx context.Context, rc *a2asrv.RequestContext, q eventqueue.Queue) error {
 		msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: "Started."})
 		if err := q.Write(ctx, a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, msg)); err != nil {
@@ -685,6 +689,7 @@ func TestCancelStopsTheTask(t *testing.T) {
 		}
 		return nil
 	}, true)
+	t.Cleanup(func() { close(release) }) // before the server's Close, which waits for the task
 	c, err := remote.New(remoteDef(srv.CardURL(), nil), remote.Options{})
 	if err != nil {
 		t.Fatal(err)
