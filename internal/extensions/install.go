@@ -53,10 +53,8 @@ var gitPrefixes = []string{"http://", "https://", "git@", "sso://", "github:", "
 // inferInstallMetadata decides: a git repository for a URL, else a local
 // directory, which must exist and takes neither a ref nor auto-update.
 func InferSource(source, ref string, autoUpdate, preRelease *bool) (Record, error) {
-	for _, p := range gitPrefixes {
-		if strings.HasPrefix(source, p) {
-			return Record{Source: source, Type: TypeGit, Ref: ref, AutoUpdate: autoUpdate, AllowPreRelease: preRelease}, nil
-		}
+	if IsRemote(source) {
+		return Record{Source: source, Type: TypeGit, Ref: ref, AutoUpdate: autoUpdate, AllowPreRelease: preRelease}, nil
 	}
 	if ref != "" || autoUpdate != nil {
 		return Record{}, errors.New("--ref and --auto-update are not applicable for local extensions.")
@@ -65,6 +63,17 @@ func InferSource(source, ref string, autoUpdate, preRelease *bool) (Record, erro
 		return Record{}, errors.New("Install source not found.")
 	}
 	return Record{Source: source, Type: TypeLocal}, nil
+}
+
+// IsRemote reports whether source names a git repository (InferSource),
+// not a local directory.
+func IsRemote(source string) bool {
+	for _, p := range gitPrefixes {
+		if strings.HasPrefix(source, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // GitHubRepo is owner/repo of a source on github.com, as Gemini CLI's

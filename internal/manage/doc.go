@@ -3,7 +3,10 @@
 // `gemini-ls extensions install|uninstall|list|update|enable|disable|
 // link|new|validate` (extensions.go) and `gemini-ls skills
 // list|install|link|uninstall|enable|disable` (skills.go). Commands
-// lists them for cmd/gemini-ls, which dispatches to them.
+// lists them for cmd/gemini-ls, which dispatches to them. Chat runs
+// extensions install, link, update and uninstall and skills link for a
+// chat's /extensions and /skills (chat.go): the same code, in the chat's
+// workspace, its questions put through the chat's Asker.
 //
 // Invariants:
 //   - Each command does what 0.61's does: the same options, taken as its
@@ -16,7 +19,7 @@
 //     mcp list connects to each server only to say whether it can, and
 //     stops every one before it returns.
 //   - A question is put on the terminal and answered on stdin, as 0.61
-//     puts it; with no answer (stdin ended) nothing is installed: an
+//     puts it (a chat's through its Asker); with no answer (stdin ended) nothing is installed: an
 //     extension's install refuses and says why, a skill's ends as 0.61's
 //     does.
 //   - What 0.61 has and gemini-ls does not do (mcp enable and disable,

@@ -21,19 +21,35 @@ import (
 // which its `extensions enable` of an unknown extension ends with.
 const exitFatalConfig = 52
 
+// extensionsSub is one of gemini-ls extensions' commands: what it is
+// called, takes and does, and how a run of it does it.
+type extensionsSub struct {
+	name, args, summary string
+	do                  func(context.Context, *extensionsCmd, []string) int
+}
+
 // extensionsCommands are gemini-ls extensions' commands.
 func extensionsCommands() []cmdline.Command {
-	sub := func(name, args, summary string, do func(context.Context, *extensionsCmd, []string) int) cmdline.Command {
-		return cmdline.Command{Name: name, Args: args, Summary: summary, Run: func(ctx context.Context, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
-			x, err := newExtensionsCmd(stdin, stdout, stderr, name)
+	var out []cmdline.Command
+	for _, s := range extensionsSubs() {
+		out = append(out, cmdline.Command{Name: s.name, Args: s.args, Summary: s.summary, Run: func(ctx context.Context, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			x, err := newExtensionsCmd(stdin, stdout, stderr, s.name)
 			if err != nil {
-				fmt.Fprintf(stderr, "gemini-ls extensions %s: %v\n", name, err)
+				fmt.Fprintf(stderr, "gemini-ls extensions %s: %v\n", s.name, err)
 				return exitError
 			}
-			return do(ctx, x, rest)
-		}}
+			return s.do(ctx, x, rest)
+		}})
 	}
-	return []cmdline.Command{
+	return out
+}
+
+// extensionsSubs are gemini-ls extensions' commands, in help's order.
+func extensionsSubs() []extensionsSub {
+	sub := func(name, args, summary string, do func(context.Context, *extensionsCmd, []string) int) extensionsSub {
+		return extensionsSub{name: name, args: args, summary: summary, do: do}
+	}
+	return []extensionsSub{
 		sub("install", "<source>", "Install an extension from a local path or a git repository (http(s)://, ssh://, git@, file://).", func(ctx context.Context, x *extensionsCmd, args []string) int {
 			return x.install(ctx, args)
 		}),
@@ -89,12 +105,21 @@ func extensionsCommand(ctx context.Context, args []string, stdin io.Reader, stdo
 // extensionsCmd is one run of an extensions subcommand.
 type extensionsCmd struct {
 	sub            string
-	in             *bufio.Reader
 	stdout, stderr io.Writer
 	getenv         settings.Getenv
 	m              extensions.Manager
 	consent        bool // --consent: every question is answered yes
+	// asker puts a question to the user: the terminal's or a chat's.
+	asker Asker
+	// prog names the command group in a usage error, and usageTail
+	// ends it: where to read more.
+	prog, usageTail string
 }
+
+// Asker puts a question to the user of a command: text says what it is
+// about ("" for nothing more), question asks it, def is the answer an
+// empty reply gives. An error says nobody could answer.
+type Asker func(text, question string, def bool) (bool, error)
 
 func newExtensionsCmd(stdin io.Reader, stdout, stderr io.Writer, sub string) (*extensionsCmd, error) {
 	cwd, err := os.Getwd()
@@ -104,7 +129,17 @@ func newExtensionsCmd(stdin io.Reader, stdout, stderr io.Writer, sub string) (*e
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	x := &extensionsCmd{sub: sub, in: bufio.NewReader(stdin), stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	x := extensionsIn(os.Getenv, cwd, sub, stdout, stderr)
+	x.asker = terminalAsker(bufio.NewReader(stdin), stderr)
+	x.prog, x.usageTail = "gemini-ls extensions", cmdline.SeeHelp("extensions")
+	return x, nil
+}
+
+// extensionsIn is a run of sub in workspace cwd, its settings' security
+// (allowedExtensions, blockGitExtensions) read there; its asker, prog
+// and usageTail are the caller's to set.
+func extensionsIn(getenv settings.Getenv, cwd, sub string, stdout, stderr io.Writer) *extensionsCmd {
+	x := &extensionsCmd{sub: sub, stdout: stdout, stderr: stderr, getenv: getenv}
 	userDir := settings.UserDir(x.getenv)
 	x.m = extensions.Manager{
 		Config: extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: x.getenv},
@@ -117,7 +152,7 @@ func newExtensionsCmd(stdin io.Reader, stdout, stderr io.Writer, sub string) (*e
 			x.m.Allowed, x.m.BlockGit = set.Security.AllowedExtensions, set.Security.BlockGitExtensions
 		}
 	}
-	return x, nil
+	return x
 }
 
 // flagSpec is a subcommand's flags: their names (the first is the key),
@@ -190,7 +225,7 @@ func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 // usage reports a bad command line as Gemini CLI's yargs does, in one
 // line, with where to look, and its exit status.
 func (x *extensionsCmd) usage(msg string) int {
-	fmt.Fprintf(x.stderr, "gemini-ls extensions %s: %s; %s\n", x.sub, msg, cmdline.SeeHelp("extensions"))
+	fmt.Fprintf(x.stderr, "%s %s: %s; %s\n", x.prog, x.sub, msg, x.usageTail)
 	return exitError
 }
 
@@ -216,23 +251,28 @@ func (x *extensionsCmd) parseArgs(args []string, spec flagSpec) (flags map[strin
 	return flags, pos, 0, true
 }
 
-// ask asks question on stderr and reads the answer from stdin: "" gives
+// terminalAsker asks on stderr and reads the answer from in: "" gives
 // def, y or yes true, anything else false. With no answer (stdin ended)
 // it is an error, so a headless run refuses rather than guess.
-func (x *extensionsCmd) ask(question string, def bool) (bool, error) {
-	fmt.Fprint(x.stderr, question)
-	line, err := x.in.ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(x.stderr)
-		return false, errors.New("no answer on stdin to the question above; pass --consent to accept without being asked")
+func terminalAsker(in *bufio.Reader, stderr io.Writer) Asker {
+	return func(text, question string, def bool) (bool, error) {
+		if text != "" {
+			fmt.Fprintln(stderr, text)
+		}
+		fmt.Fprint(stderr, question)
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			fmt.Fprintln(stderr)
+			return false, errors.New("no answer on stdin to the question above")
+		}
+		switch a := strings.ToLower(strings.TrimSpace(line)); a {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		}
+		return false, nil
 	}
-	switch a := strings.ToLower(strings.TrimSpace(line)); a {
-	case "":
-		return def, nil
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // askConsent is Gemini CLI's requestConsentNonInteractive: the
@@ -241,8 +281,11 @@ func (x *extensionsCmd) askConsent(description string) (bool, error) {
 	if x.consent {
 		return true, nil
 	}
-	fmt.Fprintln(x.stderr, description)
-	return x.ask("Do you want to continue? [Y/n]: ", true)
+	ok, err := x.asker(description, "Do you want to continue? [Y/n]: ", true)
+	if err != nil {
+		return false, fmt.Errorf("%w; pass --consent to accept without being asked", err)
+	}
+	return ok, nil
 }
 
 // trustFolder records that dir is a trusted folder, as Gemini CLI does
@@ -289,12 +332,12 @@ func (x *extensionsCmd) trustSource(source string) error {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		real = r
 	}
-	fmt.Fprintf(x.stderr, "\nDo you trust the files in this folder?\n\nThe extension source at %q is not trusted.\n\n"+
+	text := fmt.Sprintf("\nDo you trust the files in this folder?\n\nThe extension source at %q is not trusted.\n\n"+
 		"Trusting a folder allows Gemini CLI to load its local configurations,\nincluding custom commands, hooks, MCP servers, agent skills, and\n"+
-		"settings. These configurations could execute code on your behalf or\nchange the behavior of the CLI.\n\n", abs)
-	ok, err := x.ask("Do you want to trust this folder and continue with the installation? [y/N]: ", false)
+		"settings. These configurations could execute code on your behalf or\nchange the behavior of the CLI.\n", abs)
+	ok, err := x.asker(text, "Do you want to trust this folder and continue with the installation? [y/N]: ", false)
 	if err != nil {
-		return fmt.Errorf(`Installation aborted: Folder "%s" is not trusted (no answer on stdin; trust it first, in trustedFolders.json or Gemini CLI).`, abs)
+		return fmt.Errorf(`Installation aborted: Folder "%s" is not trusted (%v; trust it first, in trustedFolders.json, Gemini CLI or /permissions trust).`, abs, err)
 	}
 	if !ok {
 		return fmt.Errorf(`Installation aborted: Folder "%s" is not trusted.`, abs)
@@ -332,7 +375,11 @@ func (x *extensionsCmd) install(ctx context.Context, args []string) int {
 	if len(pos) != 1 {
 		return x.usage(fmt.Sprintf("Not enough non-option arguments: got %d, need at least 1", len(pos)))
 	}
-	rec, err := extensions.InferSource(pos[0], flags["ref"], boolFlag(flags, "auto-update"), boolFlag(flags, "pre-release"))
+	source := pos[0]
+	if !extensions.IsRemote(source) && !filepath.IsAbs(source) {
+		source = filepath.Join(x.m.Workspace, source) // the chat's workspace, the command line's working directory
+	}
+	rec, err := extensions.InferSource(source, flags["ref"], boolFlag(flags, "auto-update"), boolFlag(flags, "pre-release"))
 	if err != nil {
 		return x.fail(err)
 	}
