@@ -327,6 +327,8 @@ func (u unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialo
 	switch req.Kind {
 	case dialog.ConfirmRewind:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", dialog.ErrCannotAsk)
+	case dialog.ConfirmExtension:
+		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can answer %q", dialog.ErrCannotAsk, req.Title)
 	case dialog.ConfirmModelFallback:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", dialog.ErrCannotAsk, req.Title)
 	}

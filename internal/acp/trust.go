@@ -78,7 +78,7 @@ func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.
 	ctx := claim.Context()
 	claim.AskTrust(in, t)
 	b := sess.setup()
-	if !b.TrustChanged() {
+	if !b.Stale() {
 		return
 	}
 	if err := sess.srv.host.Rebuild(ctx, b); err != nil {
@@ -92,7 +92,7 @@ func (sess *session) settleTrust(claim *conversation.Claim[*session], in dialog.
 	sess.mu.Lock()
 	sess.live = claim.Live()
 	sess.mu.Unlock()
-	sess.log.Info("the folder's trust changed: the session's agent was set up again", zap.Strings("untrusted", b.Untrusted()))
+	sess.log.Info("the folder's trust or the extensions changed: the session's agent was set up again", zap.Strings("untrusted", b.Untrusted()))
 	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	sess.modeChanged(ctx)
 	sess.announce()

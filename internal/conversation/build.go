@@ -130,6 +130,11 @@ func (b *Build) NotTrusted() error { return b.built().NotTrusted() }
 // agent was made: Host.Rebuild makes it count.
 func (b *Build) TrustChanged() bool { return b.built().TrustChanged() }
 
+// Stale reports whether the agent must be made anew for what changed
+// since to count (setup.Built.Stale: the folders' trust, the installed
+// extensions): Host.Rebuild makes it count.
+func (b *Build) Stale() bool { return b.built().Stale() }
+
 // Untrusted are the workspace's roots that are not trusted folders.
 func (b *Build) Untrusted() []string { return b.built().Trust.Untrusted() }
 

@@ -20,8 +20,11 @@ import (
 type Session struct {
 	Agent *agent.Session
 	Built *setup.Built
-	// Trust puts /permissions trust's question; nil: nobody can answer.
-	Trust dialog.TrustAsker
+	// Trust puts /permissions trust's question, and Confirm the
+	// questions of other commands (/extensions install); nil: nobody
+	// can answer.
+	Trust   dialog.TrustAsker
+	Confirm dialog.Confirmer
 }
 
 // CommandError is a command that was not run, and why, worded for the
@@ -150,6 +153,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		User:     user,
 		Emit:     emit,
 		Trust:    sess.Trust,
+		Confirm:  sess.Confirm,
 	}
 	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
 		env.Agents = c

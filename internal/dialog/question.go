@@ -133,6 +133,12 @@ type FilesLander interface {
 // whether to revert a file changed since the agent last changed it.
 const ConfirmRewind = "rewind"
 
+// ConfirmExtension is the Kind of the ConfirmRequest of a chat's
+// /extensions or /skills command: whether to install, link or update
+// as its Details describe, or to trust a folder for it. Allowed
+// (ProceedOnce, ProceedAlways alike) says yes, Cancel no.
+const ConfirmExtension = "extension"
+
 // ConfirmAgents is the Kind of the ConfirmRequest asking the user to
 // acknowledge a project's new agents (0.61's "New Agents Discovered"):
 // allowed, they are offered from then on; else the next session asks

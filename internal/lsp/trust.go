@@ -89,13 +89,13 @@ func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Inpu
 		return
 	}
 	claim.AskTrust(in, v)
-	if b.TrustChanged() {
+	if b.Stale() {
 		if err := s.host.Rebuild(ctx, b); err != nil {
 			s.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))
 			return
 		}
 		s.configureCompletion(b)
-		s.log.Info("the folders' trust changed: the agent was set up again", zap.Strings("untrusted", b.Untrusted()))
+		s.log.Info("the folders' trust or the extensions changed: the agent was set up again", zap.Strings("untrusted", b.Untrusted()))
 	}
 	if err := claim.Move(); err != nil {
 		s.log.Warn("the session did not move to the agent set up again", zap.String("sessionId", claim.Live().ID()), zap.Error(err))

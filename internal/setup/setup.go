@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	geminils "github.com/gemini-ls/gemini-ls"
 	"github.com/gemini-ls/gemini-ls/internal/subagents/remote"
@@ -161,7 +162,10 @@ type Built struct {
 	// Extensions are the user's installed extensions, enabled or not;
 	// the enabled ones' servers and excludeTools are in Settings.
 	Extensions extensions.Loaded
-	memory     *memory.Loader
+	// extensionsChanged: the installed extensions changed since the
+	// build (ExtensionsChanged), which Stale reports.
+	extensionsChanged atomic.Bool
+	memory            *memory.Loader
 	// generator reaches the model, as the agent does: completion asks it
 	// too. nil when AuthErr is set.
 	generator auth.ContentGenerator

@@ -9,7 +9,7 @@ import (
 // A build's trust (Built.Trust) is decided once, before anything of the
 // workspace is read. What decides it can change while the build serves:
 // the user answers the trust question or runs /permissions trust, or
-// trusts the folder in Gemini CLI. The front end asks TrustChanged before
+// trusts the folder in Gemini CLI. The front end asks Stale before
 // each prompt and builds anew (Rebuild) when it did, so that what the
 // workspace brings (its settings, .env, MCP servers, commands, agents,
 // GEMINI.md) counts from that prompt on, without a restart.
@@ -20,6 +20,17 @@ func (b *Built) TrustNow() settings.Trust {
 	trust, _ := settings.DecideTrust(b.opts.Getenv, b.projectRoots)
 	return trust
 }
+
+// ExtensionsChanged records that the installed extensions changed since
+// b was built (a chat's /extensions install, uninstall, link, update or
+// reload), for Stale to report: Gemini CLI loads the extensions it
+// changes in its running session.
+func (b *Built) ExtensionsChanged() { b.extensionsChanged.Store(true) }
+
+// Stale reports whether b must be built anew (Rebuild) for what changed
+// since it was built to count: the roots' trust, or the installed
+// extensions. The front end asks it before each prompt.
+func (b *Built) Stale() bool { return b.extensionsChanged.Load() || b.TrustChanged() }
 
 // TrustChanged reports whether the roots trusted now are not those b was
 // built with: b must be built anew for the change to count.

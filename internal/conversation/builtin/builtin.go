@@ -37,6 +37,10 @@ type Env struct {
 	// Trust puts /permissions trust's question; nil when nobody can
 	// answer it.
 	Trust dialog.TrustAsker
+	// Confirm puts a command's question (/extensions install's consent)
+	// through the door the agent's confirmations go; nil when nobody
+	// can answer it.
+	Confirm dialog.Confirmer
 }
 
 // Reply is what a built-in did.
