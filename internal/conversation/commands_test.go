@@ -100,6 +100,8 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/commands refresh", "/commands reload"},
 		{"/auth login", "/auth signin"},
 		{"/auth logout", "/auth signout"},
+		{"/extensions restart nothere", "/extensions reload nothere"},
+		{"/extensions delete nothere", "/extensions uninstall nothere"},
 	} {
 		want := h.said(c.command)
 		if got := h.said(c.other); got != want || got == "" {
@@ -119,6 +121,7 @@ func TestEveryOtherNameIsTested(t *testing.T) {
 		"compact": true, "dir": true, "usage": true, "bg": true, "background": true, "?": true, "exit": true,
 		"ls": true, "nodesc": true, "nodescription": true, "description": true, "nodescriptions": true,
 		"descriptions": true, "refresh": true, "login": true, "logout": true,
+		"restart": true, "delete": true,
 	}
 	for _, b := range builtin.Table() {
 		for _, name := range b.AltNames {

@@ -48,6 +48,14 @@
 //     the one writer of trustedFolders.json; it rebuilds nothing: the
 //     front end builds anew before the next prompt when the workspace's
 //     trust changed.
+//   - /extensions install, uninstall, link and update, and /skills link,
+//     run package manage's code, the command line's (manage.Chat); their
+//     questions go through Env.Confirm, the agent's confirmation door,
+//     and nobody to answer refuses (--consent, typed by the user, is
+//     the consent). A change to the installed extensions, and
+//     /extensions reload, mark the build stale
+//     (setup.Built.ExtensionsChanged): the front end builds anew before
+//     the next prompt, as for a change of the folders' trust.
 //   - A name is looked up before the other names, at each level (Find,
 //     then a command's subcommands), as Gemini CLI's parseSlashCommand
 //     does; no name is two built-ins'.

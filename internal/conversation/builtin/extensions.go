@@ -11,18 +11,140 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
+	"github.com/gemini-ls/gemini-ls/internal/manage"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
-const enableHint = "<extension>|--all [--scope=user|workspace]"
+const (
+	enableHint  = "<extension>|--all [--scope=user|workspace]"
+	installHint = "<source> [--ref <ref>] [--auto-update] [--pre-release] [--consent]"
+	namesHint   = "<extension-names>|--all"
+)
+
+// extensionsGallery is where Gemini CLI's /extensions explore sends the
+// user.
+const extensionsGallery = "https://geminicli.com/extensions/"
 
 func extensionsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List the installed extensions and what each contributes", ""), Run: listExtensions},
+		{Command: command("update", "Update an extension, or all: copy a local one again from its source, or fetch a git one again", "<name>|--all"), Run: changeExtensions("update", "<name>|--all")},
+		{Command: command("explore", "Show where the extensions gallery is", ""), Run: exploreExtensions},
+		{Command: also(command("reload", "Load the extensions again, from the next prompt", namesHint), "restart"), Run: reloadExtensions},
 		{Command: command("enable", "Enable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(true)},
 		{Command: command("disable", "Disable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(false)},
+		{Command: command("install", "Install an extension from a git repository or a local path", installHint), Run: changeExtensions("install", installHint)},
+		{Command: also(command("uninstall", "Uninstall extensions, by name or source", namesHint), "delete"), Run: changeExtensions("uninstall", namesHint)},
+		{Command: command("link", "Link an extension from a local path: its changes show at once", "<path> [--consent]"), Run: changeExtensions("link", "<path> [--consent]")},
 	}
+}
+
+// reloadNote tells the user when a change to the extensions counts.
+const reloadNote = "The session loads the extensions again before its next prompt."
+
+// changeExtensions runs sub (install, link, update, uninstall) as
+// `gemini-ls extensions <sub>` runs it (package manage), its questions
+// (the consent, the folders' trust) put to the user through the door the
+// agent's confirmations go, refused where nobody can answer. As Gemini
+// CLI loads an extension it installs into its session, a change is
+// loaded before the next prompt (setup.Built.ExtensionsChanged).
+func changeExtensions(sub, hint string) func(context.Context, Env, string) (Reply, error) {
+	return func(ctx context.Context, env Env, args string) (Reply, error) {
+		chat := manage.Chat{Getenv: env.Built.Getenv, Workspace: env.Root, Ask: askInChat(ctx, env)}
+		before := installedFingerprint(env)
+		said, err := chat.Extensions(ctx, sub, strings.TrimSpace("/extensions "+sub+" "+hint), strings.Fields(args))
+		if installedFingerprint(env) != before {
+			env.Built.ExtensionsChanged()
+			said = withNewline(said) + reloadNote
+		}
+		switch {
+		case errors.Is(err, manage.ErrFailed) && said != "":
+			return Reply{}, errors.New(said)
+		case err != nil:
+			return Reply{}, fmt.Errorf("/extensions %s failed: %w", sub, err)
+		}
+		return Reply{Text: said}, nil
+	}
+}
+
+// installedFingerprint says which extensions are installed on disk now,
+// at which version, from where, to see whether a command changed them.
+func installedFingerprint(env Env) string {
+	var b strings.Builder
+	loaded := extensions.Load(extensions.Config{UserDir: settings.UserDir(env.Built.Getenv), Workspace: env.Root, Getenv: env.Built.Getenv})
+	for _, e := range loaded.All {
+		fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s\n", e.Name, e.Version, e.Path, e.Install.Source)
+	}
+	return b.String()
+}
+
+// askInChat is how a command run in the chat asks its user: through the
+// front end's confirmation door (Env.Confirm), the question as the
+// title, what it is about as the details. An error wrapping
+// dialog.ErrCannotAsk says nobody can answer.
+func askInChat(ctx context.Context, env Env) manage.Asker {
+	return func(text, question string, _ bool) (bool, error) {
+		if env.Confirm == nil {
+			return false, fmt.Errorf("%w: nobody can answer questions here", dialog.ErrCannotAsk)
+		}
+		title := strings.TrimSpace(question)
+		if i := strings.LastIndex(title, " ["); i > 0 {
+			title = title[:i] // the terminal's [Y/n]: the front end offers its own answers
+		}
+		req := dialog.ConfirmRequest{Kind: dialog.ConfirmExtension, Title: title, Details: strings.TrimSpace(text)}
+		if env.Session != nil {
+			req.SessionID = env.Session.ID()
+		}
+		outcome, err := env.Confirm.Confirm(ctx, req)
+		if err != nil {
+			return false, err
+		}
+		return outcome != dialog.Cancel, nil
+	}
+}
+
+// exploreExtensions is Gemini CLI's /extensions explore where it cannot
+// open a browser: where the gallery is.
+func exploreExtensions(_ context.Context, _ Env, args string) (Reply, error) {
+	if args != "" {
+		return Reply{}, subUsage("extensions", "explore", "", fmt.Sprintf("unexpected %q", args))
+	}
+	return Reply{Text: "View available extensions at " + extensionsGallery}, nil
+}
+
+// reloadExtensions is Gemini CLI's /extensions reload: the enabled
+// extensions named (--all: every one) are loaded again. gemini-ls loads
+// them all again, with the agent, before the next prompt.
+func reloadExtensions(_ context.Context, env Env, args string) (Reply, error) {
+	names := strings.Fields(args)
+	if len(names) == 0 {
+		return Reply{}, subUsage("extensions", "reload", namesHint, "name the extensions to reload, or --all")
+	}
+	var active, notFound []string
+	for _, e := range env.Built.Extensions.Active() {
+		active = append(active, e.Name)
+	}
+	all := len(names) == 1 && names[0] == "--all"
+	if !all {
+		for _, n := range names {
+			if !slices.Contains(active, n) {
+				notFound = append(notFound, n)
+			}
+		}
+	}
+	var b strings.Builder
+	if len(notFound) > 0 {
+		fmt.Fprintf(&b, "Extension(s) not found or not active: %s\n", strings.Join(notFound, ", "))
+	}
+	if len(active) == 0 || len(notFound) == len(names) {
+		b.WriteString("No extension to reload.")
+		return Reply{Text: b.String()}, nil
+	}
+	env.Built.ExtensionsChanged()
+	b.WriteString("Every extension (gemini-ls reloads them together, with the agent) is loaded again before the next prompt.")
+	return Reply{Text: b.String()}, nil
 }
 
 // setEnabled enables or disables extensions as Gemini CLI's /extensions
@@ -99,7 +221,7 @@ func parseEnableArgs(env Env, args string, enable bool) (names []string, scope s
 
 // noExtensions is /extensions list's answer when there are none, naming
 // gemini-ls's own commands, which install where Gemini CLI's do.
-const noExtensions = "No extensions installed: install one with `gemini-ls extensions install <source>` (or `gemini-ls extensions link <path>`); gemini-ls loads those in ~/.gemini/extensions when it starts, as Gemini CLI does."
+const noExtensions = "No extensions installed: install one with `/extensions install <source>` or `/extensions link <path>` (or `gemini-ls extensions install`, the command line's); gemini-ls loads those in ~/.gemini/extensions, as Gemini CLI does."
 
 // listExtensions lists the extensions as this process loaded them at its
 // start (a change takes effect on restart, as in Gemini CLI): each with
@@ -140,7 +262,7 @@ func listExtensions(_ context.Context, env Env, args string) (Reply, error) {
 			}
 		}
 	}
-	b.WriteString("Changes take effect when gemini-ls starts again.")
+	b.WriteString("Enabling or disabling takes effect when gemini-ls starts again.")
 	return Reply{Text: b.String()}, nil
 }
 

@@ -13,7 +13,7 @@ import (
 // contributes nothing, and a broken one is named with why.
 func TestExtensionsList(t *testing.T) {
 	h := newHarness(t)
-	if got := h.answer(h.conversation(), "/extensions list"); got != "No extensions installed: install one with `gemini-ls extensions install <source>` (or `gemini-ls extensions link <path>`); gemini-ls loads those in ~/.gemini/extensions when it starts, as Gemini CLI does." {
+	if got := h.answer(h.conversation(), "/extensions list"); got != "No extensions installed: install one with `/extensions install <source>` or `/extensions link <path>` (or `gemini-ls extensions install`, the command line's); gemini-ls loads those in ~/.gemini/extensions, as Gemini CLI does." {
 		t.Errorf("without extensions: %q", got)
 	}
 	h.write("~/.gemini/extensions/tools-ext/gemini-extension.json", `{"name": "tools-ext", "version": "1.4.0", "description": "Handy tools",

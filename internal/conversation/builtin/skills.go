@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/manage"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 )
@@ -20,6 +21,7 @@ func skillsSubcommands() []Builtin {
 		{Command: command("disable", "Disable a skill by name, in the user's settings or the workspace's", "<name> [--scope user|workspace]"), Run: disableSkill},
 		{Command: command("enable", "Enable a disabled skill by name", "<name>"), Run: enableSkill},
 		{Command: also(command("reload", "Find the agent skills again (and read skills.disabled again)", ""), "refresh"), Run: reloadSkills},
+		{Command: command("link", "Link the agent skills of a local directory, for you (user) or this workspace", linkSkillsHint), Run: linkSkills},
 	}
 }
 
@@ -27,7 +29,7 @@ func skillsSubcommands() []Builtin {
 // the scope (the user's unless --scope workspace), as Gemini CLI does,
 // and applies the change at once.
 func disableSkill(_ context.Context, env Env, args string) (Reply, error) {
-	name, scope, err := skillAndScope(args)
+	name, scope, err := skillAndScope(args, "disable", "<name> [--scope user|workspace]", "Please provide a skill name to disable")
 	if err != nil {
 		return Reply{}, err
 	}
@@ -122,9 +124,9 @@ func noScopeFile(scope string) string {
 	return "neither GEMINI_CLI_HOME nor HOME is set"
 }
 
-// skillAndScope reads "<name> [--scope user|workspace]".
-func skillAndScope(args string) (name, scope string, err error) {
-	const hint = "<name> [--scope user|workspace]"
+// skillAndScope reads "<name> [--scope user|workspace]", /skills sub's
+// arguments (hint), missing the error without a name.
+func skillAndScope(args, sub, hint, missing string) (name, scope string, err error) {
 	scope = "user"
 	fields := strings.Fields(args)
 	for i := 0; i < len(fields); i++ {
@@ -136,18 +138,61 @@ func skillAndScope(args string) (name, scope string, err error) {
 		case strings.HasPrefix(f, "--scope="):
 			scope = strings.TrimPrefix(f, "--scope=")
 		case strings.HasPrefix(f, "--"), name != "":
-			return "", "", subUsage("skills", "disable", hint, fmt.Sprintf("unexpected %q", f))
+			return "", "", subUsage("skills", sub, hint, fmt.Sprintf("unexpected %q", f))
 		default:
 			name = f
 		}
 	}
 	switch {
 	case name == "":
-		return "", "", subUsage("skills", "disable", hint, "Please provide a skill name to disable")
+		return "", "", subUsage("skills", sub, hint, missing)
 	case scope != "user" && scope != "workspace":
-		return "", "", subUsage("skills", "disable", hint, fmt.Sprintf("the scope is user or workspace, not %q", scope))
+		return "", "", subUsage("skills", sub, hint, fmt.Sprintf("the scope is user or workspace, not %q", scope))
 	}
 	return name, scope, nil
+}
+
+const linkSkillsHint = "<path> [--scope user|workspace] [--consent]"
+
+// linkSkills is Gemini CLI's /skills link: the skills of the directory
+// at path linked into ~/.gemini/skills (--scope user, the default) or
+// the workspace's .gemini/skills, as `gemini-ls skills link` links them,
+// once the user consents (--consent, as the command line's, consents
+// where nobody can be asked); then the skills are found again.
+func linkSkills(ctx context.Context, env Env, args string) (Reply, error) {
+	fields := strings.Fields(args)
+	consented := slices.Contains(fields, "--consent")
+	fields = slices.DeleteFunc(fields, func(f string) bool { return f == "--consent" })
+	path, scope, err := skillAndScope(strings.Join(fields, " "), "link", linkSkillsHint, "Please provide the path of a directory of skills")
+	if err != nil {
+		return Reply{}, err
+	}
+	ask, consentedTo := askInChat(ctx, env), ""
+	if consented {
+		ask = func(text, _ string, _ bool) (bool, error) {
+			consentedTo = "You have consented to the following:\n" + text + "\n"
+			return true, nil
+		}
+	}
+	chat := manage.Chat{Getenv: env.Built.Getenv, Workspace: env.Root, Ask: ask}
+	said, err := chat.LinkSkills(path, scope)
+	said = consentedTo + said
+	if err != nil {
+		return Reply{}, fmt.Errorf("%sFailed to link skills: %w", withNewline(said), err)
+	}
+	text := fmt.Sprintf("%sSuccessfully linked skills from %q (%s).", withNewline(said), path, scope)
+	if env.Built.Skills == nil {
+		return Reply{Text: text + "\nAgent skills are off (skills.enabled is false in the settings): they are not offered."}, nil
+	}
+	return applySkillChange(env, text)
+}
+
+// withNewline is s and a line break, "" for "".
+func withNewline(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
 }
 
 // applySkillChange reloads the skills after a settings change, so the
