@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -208,5 +209,56 @@ func TestSkillsLinkInChat(t *testing.T) {
 	}
 	if err := h.fails(env, "/skills link"); !strings.Contains(err.Error(), "usage: /skills link <path>") {
 		t.Errorf("no path: %v", err)
+	}
+}
+
+// gitCommit commits dir's files in its repository (made on the first
+// call) and pushes them to bare's main.
+func gitCommit(t *testing.T, dir, bare, message string) {
+	t.Helper()
+	run := func(in string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = in
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if _, err := os.Stat(bare); err != nil {
+		run("", "init", "-q", "--bare", "-b", "main", bare)
+		run(dir, "init", "-q", "-b", "main")
+		run(dir, "remote", "add", "origin", bare)
+	}
+	run(dir, "add", "-A")
+	run(dir, "commit", "-qm", message)
+	run(dir, "push", "-q", "origin", "HEAD:main")
+}
+
+// /extensions install takes a git repository (here file://) with
+// --ref and --auto-update, recorded as the command line records them;
+// /extensions update fetches it again.
+func TestExtensionsInstallFromGitInChat(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed: %v", err)
+	}
+	h := newHarness(t)
+	wc := h.extensionSource(filepath.Join(t.TempDir(), "wc"), "1.0.0")
+	bare := filepath.Join(t.TempDir(), "greeter.git")
+	gitCommit(t, wc, bare, "1.0.0")
+	env := h.conversation()
+	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	if got := h.answer(env, "/extensions install file://"+bare+" --ref main --auto-update"); !strings.Contains(got, `Extension "greeter" installed successfully and enabled.`) {
+		t.Fatalf("install from git said %q", got)
+	}
+	record, err := os.ReadFile(filepath.Join(h.home, ".gemini", "extensions", "greeter", ".gemini-extension-install.json"))
+	if err != nil || !strings.Contains(string(record), `"type": "git"`) || !strings.Contains(string(record), `"ref": "main"`) || !strings.Contains(string(record), `"autoUpdate": true`) {
+		t.Errorf("the install record: %s %v", record, err)
+	}
+	h.extensionSource(wc, "2.0.0")
+	gitCommit(t, wc, bare, "2.0.0")
+	env = h.conversation()
+	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	if got := h.answer(env, "/extensions update greeter"); !strings.Contains(got, `Extension "greeter" successfully updated: 1.0.0 → 2.0.0.`) || !env.Built.Stale() {
+		t.Errorf("update from git said %q (stale %v)", got, env.Built.Stale())
 	}
 }
