@@ -155,6 +155,9 @@ type Built struct {
 	// Agents are the subagents found (/agents, invoke_agent); nil when
 	// settings turn them off.
 	Agents *subagents.Catalog
+	// Hooks runs the hooks configured, and lists them (/hooks); nil when
+	// hooksConfig.enabled is false.
+	Hooks *hooks.Runner
 	// remote runs the remote agents, and knows what their cards said
 	// (/agents); nil when Agent is.
 	remote *remoteAgents
@@ -273,6 +276,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	plan := b.Plan
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
+	b.Hooks = b.hooks(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:      b.Skills,
@@ -335,7 +339,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Lander:               o.Lander,
 		Diagnostics:          o.Diagnostics,
 		Checkpointer:         b.checkpointer(),
-		Hooks:                b.hooks(set),
+		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
 		PlansDir:             b.plansDir,
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
@@ -367,10 +371,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 }
 
 // hooks runs the hooks the settings configure, then the enabled
-// extensions'; nil when hooksConfig.enabled is false or there are none.
-// The settings hold no workspace's hooks unless its folder is trusted
-// (settings.Load).
-func (b *Built) hooks(set settings.Settings) agent.Hooks {
+// extensions'; nil when hooksConfig.enabled is false. The settings hold
+// no workspace's hooks unless its folder is trusted (settings.Load).
+func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 	o := b.opts
 	if !set.HooksConfig.HooksEnabled() {
 		return nil
@@ -399,10 +402,31 @@ func (b *Built) hooks(set settings.Settings) agent.Hooks {
 	for _, err := range problems {
 		o.Warn("a hook does not run", err)
 	}
-	if r.Empty() {
+	return r
+}
+
+// hookRunner is b.Hooks as the agent takes it: none when no hook is
+// configured (enabled or not), and no interface holding a nil runner.
+func (b *Built) hookRunner() agent.Hooks {
+	if b.Hooks == nil || b.Hooks.Empty() {
 		return nil
 	}
-	return r
+	return b.Hooks
+}
+
+// ReloadHooks has the hooks take hooksConfig.disabled as the settings
+// say now (/hooks enable and disable), from the next event of every
+// session.
+func (b *Built) ReloadHooks() error {
+	if b.Hooks == nil {
+		return errors.New("hooks are off: hooksConfig.enabled is false in the settings (a change to it takes effect when gemini-ls starts again)")
+	}
+	set, err := b.loadSettings()
+	if err != nil {
+		return err
+	}
+	b.Hooks.SetDisabled(set.HooksConfig.Disabled)
+	return nil
 }
 
 // planOptions are plan mode's tools as settings configure them, and how
