@@ -100,6 +100,10 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/commands refresh", "/commands reload"},
 		{"/auth login", "/auth signin"},
 		{"/auth logout", "/auth signout"},
+		{"/hooks list", "/hooks panel"},
+		{"/hooks show", "/hooks"},
+		{"/hooks enableall", "/hooks enable-all"},
+		{"/hooks disableall", "/hooks disable-all"},
 	} {
 		want := h.said(c.command)
 		if got := h.said(c.other); got != want || got == "" {
@@ -118,7 +122,8 @@ func TestEveryOtherNameIsTested(t *testing.T) {
 		"resume": true, "load": true, "checkpoints": true, "checkpoint": true, "new": true, "summarize": true,
 		"compact": true, "dir": true, "usage": true, "bg": true, "background": true, "?": true, "exit": true,
 		"ls": true, "nodesc": true, "nodescription": true, "description": true, "nodescriptions": true,
-		"descriptions": true, "refresh": true, "login": true, "logout": true,
+		"descriptions": true, "refresh": true, "login": true, "logout": true, "list": true, "show": true,
+		"enableall": true, "disableall": true,
 	}
 	for _, b := range builtin.Table() {
 		for _, name := range b.AltNames {
