@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	geminils "github.com/gemini-ls/gemini-ls"
@@ -426,6 +427,8 @@ func (b *Built) ReloadHooks() error {
 		return err
 	}
 	b.Hooks.SetDisabled(set.HooksConfig.Disabled)
+	// What Reload compares the next settings with: they are applied.
+	b.Settings.HooksConfig.Disabled = set.HooksConfig.Disabled
 	return nil
 }
 
@@ -691,8 +694,9 @@ func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dia
 // Reload reads the settings again with change (the settings a client sent
 // in workspace/didChangeConfiguration) over them, and applies what can
 // change while sessions run: the model and the approval mode, from the
-// next request on; an approval mode the change names reaches every
-// session, also one that switched itself. It returns what it applied, and the settings that
+// next request on, and hooksConfig.disabled, from the next event; an
+// approval mode the change names reaches every session, also one that
+// switched itself. It returns what it applied, and the settings that
 // changed but take effect only when the server starts again (the tools,
 // MCP servers, memory files, auth, limits). A change that cannot be used
 // is an error wrapping ErrOverlay, and nothing is applied.
@@ -726,13 +730,18 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}
 	b.Model, b.ApprovalMode = model, mode
 	old := b.Settings
+	// hooksConfig.disabled applies at once, as /hooks applies it.
+	if b.Hooks != nil && !slices.Equal(old.HooksConfig.Disabled, set.HooksConfig.Disabled) {
+		b.Hooks.SetDisabled(set.HooksConfig.Disabled)
+		applied = append(applied, "hooksConfig.disabled")
+	}
 	for _, c := range []struct {
 		key     string
 		changed bool
 	}{
 		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
 		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
-		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig, set.HooksConfig)},
+		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig.Enabled, set.HooksConfig.Enabled)},
 		{"context", !reflect.DeepEqual(old.Context, set.Context)},
 		{"security", !reflect.DeepEqual(old.Security, set.Security)},
 		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},
