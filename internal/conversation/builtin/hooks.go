@@ -236,7 +236,7 @@ func enableHook(_ context.Context, env Env, args string) (Reply, error) {
 	text := `Hook "` + name + `" enabled by removing it from the disabled list in ` + strings.Join(changed, " and ") + " settings."
 	reply, err := applyHookChange(env, text)
 	if err == nil && stillDisabled(env.Built.Hooks, name) {
-		reply.Text += "\n" + `Hook "` + name + `" is still disabled: another settings file (the system's) lists it in hooksConfig.disabled.`
+		reply.Text += "\n" + `Hook "` + name + `" is still disabled: the system's settings file or the editor's settings list it in hooksConfig.disabled.`
 	}
 	return reply, err
 }
@@ -275,7 +275,7 @@ func enableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
 	still := countHooks(env.Built.Hooks.Hooks(), false)
 	text := fmt.Sprintf("Enabled %d hook(s) successfully.", before-still)
 	if still > 0 {
-		text += fmt.Sprintf("\n%d hook(s) are still disabled: another settings file (the system's) lists them in hooksConfig.disabled.", still)
+		text += fmt.Sprintf("\n%d hook(s) are still disabled: the system's settings file or the editor's settings list them in hooksConfig.disabled.", still)
 	}
 	return Reply{Text: text}, nil
 }

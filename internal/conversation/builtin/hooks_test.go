@@ -202,7 +202,7 @@ func TestHooksUserAndSystemSettings(t *testing.T) {
 	}
 	h.write(h.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"], `{"hooksConfig": {"disabled": ["marker"]}}`)
 	got := h.answer(env, "/hooks enable marker")
-	if want := `Hook "marker" is still disabled: another settings file (the system's) lists it in hooksConfig.disabled.`; !strings.HasSuffix(got, want) {
+	if want := `Hook "marker" is still disabled: the system's settings file or the editor's settings list it in hooksConfig.disabled.`; !strings.HasSuffix(got, want) {
 		t.Errorf("/hooks enable of a hook the system disables = %q", got)
 	}
 	if env.Built.Hooks.Handles("BeforeAgent") {
