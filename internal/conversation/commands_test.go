@@ -102,6 +102,10 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/auth logout", "/auth signout"},
 		{"/extensions restart nothere", "/extensions reload nothere"},
 		{"/extensions delete nothere", "/extensions uninstall nothere"},
+		{"/hooks list", "/hooks panel"},
+		{"/hooks show", "/hooks"},
+		{"/hooks enableall", "/hooks enable-all"},
+		{"/hooks disableall", "/hooks disable-all"},
 	} {
 		want := h.said(c.command)
 		if got := h.said(c.other); got != want || got == "" {
@@ -121,7 +125,8 @@ func TestEveryOtherNameIsTested(t *testing.T) {
 		"compact": true, "dir": true, "usage": true, "bg": true, "background": true, "?": true, "exit": true,
 		"ls": true, "nodesc": true, "nodescription": true, "description": true, "nodescriptions": true,
 		"descriptions": true, "refresh": true, "login": true, "logout": true,
-		"restart": true, "delete": true,
+		"restart": true, "delete": true, "list": true, "show": true,
+		"enableall": true, "disableall": true,
 	}
 	for _, b := range builtin.Table() {
 		for _, name := range b.AltNames {

@@ -20,5 +20,7 @@
 //   - Only what settings decided runs: setup builds a Runner only when
 //     hooksConfig.enabled is not false, from the merged settings, which
 //     hold no workspace hooks in a folder that is not trusted;
-//     hooksConfig.disabled names hooks that do not run.
+//     hooksConfig.disabled names hooks that do not run. A disabled hook
+//     is still listed (Runner.Hooks, for /hooks), and SetDisabled turns
+//     hooks off and on from the next event, without a rebuild.
 package hooks

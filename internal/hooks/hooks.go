@@ -33,7 +33,7 @@ type Config struct {
 	// extensions'.
 	Sources []Source
 	// Disabled are hooks, by name (else command), that do not run
-	// (hooksConfig.disabled).
+	// (hooksConfig.disabled); SetDisabled changes them.
 	Disabled []string
 	// ProjectDir is the project root: the hooks' working directory,
 	// cwd and GEMINI_PROJECT_DIR.
@@ -50,7 +50,10 @@ type Config struct {
 // Runner runs the hooks of an event; it implements agent.Hooks.
 type Runner struct {
 	cfg    Config
-	byName map[string][]entry // by event
+	byName map[string][]entry // by event, disabled ones too (/hooks lists them)
+
+	mu       sync.RWMutex
+	disabled map[string]bool // by entry.name
 }
 
 // entry is one hook as it runs for an event.
@@ -69,6 +72,12 @@ func (e entry) name() string {
 	return e.hook.Command
 }
 
+// timeout is the hook's own timeout (settings hold milliseconds); 0
+// when it sets none.
+func (e entry) timeout() time.Duration {
+	return time.Duration(e.hook.Timeout * float64(time.Millisecond))
+}
+
 // New returns a Runner of cfg's hooks, and the problems of the hooks it
 // left out (an unknown event, a hook without a command or of a type other
 // than "command"), for the user.
@@ -80,6 +89,7 @@ func New(cfg Config) (*Runner, []error) {
 		cfg.Now = time.Now
 	}
 	r := &Runner{cfg: cfg, byName: map[string][]entry{}}
+	r.SetDisabled(cfg.Disabled)
 	var problems []error
 	for _, src := range cfg.Sources {
 		for _, event := range sortedEvents(src.Hooks) {
@@ -94,9 +104,6 @@ func New(cfg Config) (*Runner, []error) {
 						continue
 					}
 					e := entry{source: src.Name, matcher: strings.TrimSpace(def.Matcher), sequential: def.Sequential, hook: h}
-					if slices.Contains(cfg.Disabled, e.name()) {
-						continue
-					}
 					r.byName[event] = append(r.byName[event], e)
 				}
 			}
@@ -136,19 +143,72 @@ func sortedEvents(hooks settings.Hooks) []string {
 	return append(out, unknown...)
 }
 
-// Handles reports whether any hook runs for event.
-func (r *Runner) Handles(event string) bool { return len(r.byName[event]) > 0 }
+// SetDisabled has the hooks named in names (by name, else command) not
+// run, and every other run, from the next event on: hooksConfig.disabled
+// as the settings say now (/hooks enable and disable).
+func (r *Runner) SetDisabled(names []string) {
+	disabled := make(map[string]bool, len(names))
+	for _, n := range names {
+		disabled[n] = true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.disabled = disabled
+}
 
-// Empty reports whether no hook runs at all.
+func (r *Runner) enabled(e entry) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return !r.disabled[e.name()]
+}
+
+// Handles reports whether any hook runs for event.
+func (r *Runner) Handles(event string) bool {
+	return slices.ContainsFunc(r.byName[event], r.enabled)
+}
+
+// Empty reports whether no hook is configured at all, enabled or not.
 func (r *Runner) Empty() bool { return len(r.byName) == 0 }
 
-// plan is the hooks that run for ev: those whose matcher matches, each
-// (by name and command) once; sequential when any of their definitions
-// asks for it, as in Gemini CLI.
+// Hook is a configured hook as the user sees it (/hooks panel).
+type Hook struct {
+	Event string
+	// Source is where it came from: "settings", or an extension's name.
+	Source string
+	// Name identifies it to the user and to hooksConfig.disabled: its
+	// name, else its command.
+	Name                          string
+	Command, Description, Matcher string
+	Sequential                    bool
+	// Timeout is what the hook set; 0 when it runs under DefaultTimeout.
+	Timeout time.Duration
+	Enabled bool
+}
+
+// Hooks are the hooks configured, enabled or not, by event in Gemini
+// CLI's order of events, each event's in the order they were configured.
+func (r *Runner) Hooks() []Hook {
+	var out []Hook
+	for _, event := range settings.HookEvents {
+		for _, e := range r.byName[event] {
+			out = append(out, Hook{
+				Event: event, Source: e.source, Name: e.name(),
+				Command: e.hook.Command, Description: e.hook.Description, Matcher: e.matcher,
+				Sequential: e.sequential, Timeout: e.timeout(),
+				Enabled: r.enabled(e),
+			})
+		}
+	}
+	return out
+}
+
+// plan is the enabled hooks that run for ev: those whose matcher
+// matches, each (by name and command) once; sequential when any of their
+// definitions asks for it, as in Gemini CLI.
 func (r *Runner) plan(ev agent.HookEvent) (hooks []entry, sequential bool) {
 	seen := map[string]bool{}
 	for _, e := range r.byName[ev.Name] {
-		if !matches(ev.Name, e.matcher, ev.Target) {
+		if !matches(ev.Name, e.matcher, ev.Target) || !r.enabled(e) {
 			continue
 		}
 		key := e.hook.Name + ":" + e.hook.Command

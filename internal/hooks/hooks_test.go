@@ -254,7 +254,7 @@ func TestDisabledAndInvalidHooks(t *testing.T) {
 	if len(problems) != 2 || !strings.Contains(problems[0].Error(), "has no command") || !strings.Contains(problems[1].Error(), `"BeforeEverything" is not a hook event`) {
 		t.Errorf("problems = %v", problems)
 	}
-	if !r.Empty() {
+	if r.Handles(agent.HookBeforeAgent) {
 		t.Error("disabled hooks would run")
 	}
 	fire(t, r, agent.HookEvent{Name: agent.HookBeforeAgent, Input: map[string]any{"prompt": "hi"}})
@@ -262,6 +262,50 @@ func TestDisabledAndInvalidHooks(t *testing.T) {
 		if _, err := os.Stat(m); err == nil {
 			t.Errorf("disabled hook ran: %s", m)
 		}
+	}
+}
+
+// TestSetDisabled: the hooks configured are listed, disabled ones too,
+// each with what the user configured; SetDisabled turns them off and on
+// from the next event.
+func TestSetDisabled(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	touch := "touch " + shellWord(marker)
+	r, problems := hooks.New(hooks.Config{
+		ProjectDir: dir,
+		Disabled:   []string{"toucher"},
+		Sources: []hooks.Source{
+			{Name: "settings", Hooks: settings.Hooks{
+				agent.HookBeforeAgent: {def("", settings.HookCommand{Type: "command", Name: "toucher", Description: "Leaves a mark", Command: touch, Timeout: 1500})},
+				agent.HookBeforeTool:  {{Matcher: "write_.*", Sequential: true, Hooks: []settings.HookCommand{command("true", 0)}}},
+			}},
+			{Name: "my-extension", Hooks: settings.Hooks{agent.HookBeforeTool: {def("", command("false", 0))}}},
+		},
+	})
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	want := []hooks.Hook{
+		{Event: "BeforeTool", Source: "settings", Name: "true", Command: "true", Matcher: "write_.*", Sequential: true, Enabled: true},
+		{Event: "BeforeTool", Source: "my-extension", Name: "false", Command: "false", Enabled: true},
+		{Event: "BeforeAgent", Source: "settings", Name: "toucher", Command: touch, Description: "Leaves a mark", Timeout: 1500 * time.Millisecond},
+	}
+	if got := r.Hooks(); !slices.Equal(got, want) {
+		t.Errorf("Hooks() =\n%+v\nwant\n%+v", got, want)
+	}
+	prompt := agent.HookEvent{Name: agent.HookBeforeAgent, Input: map[string]any{"prompt": "hi"}}
+	fire(t, r, prompt)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the disabled hook ran")
+	}
+	r.SetDisabled([]string{"false"})
+	if !r.Handles(agent.HookBeforeAgent) || !r.Hooks()[2].Enabled || r.Hooks()[1].Enabled {
+		t.Errorf("after SetDisabled: %+v", r.Hooks())
+	}
+	fire(t, r, prompt)
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the hook enabled again did not run: %v", err)
 	}
 }
 

@@ -43,9 +43,9 @@ type result struct {
 func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map[string]any) result {
 	event := ev.Name
 	res := result{name: e.name()}
-	timeout := DefaultTimeout
-	if e.hook.Timeout > 0 {
-		timeout = time.Duration(e.hook.Timeout * float64(time.Millisecond))
+	timeout := e.timeout()
+	if timeout == 0 {
+		timeout = DefaultTimeout
 	}
 	stdin, err := json.Marshal(input)
 	if err != nil {

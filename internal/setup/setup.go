@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -156,6 +157,9 @@ type Built struct {
 	// Agents are the subagents found (/agents, invoke_agent); nil when
 	// settings turn them off.
 	Agents *subagents.Catalog
+	// Hooks runs the hooks configured, and lists them (/hooks); nil when
+	// hooksConfig.enabled is false.
+	Hooks *hooks.Runner
 	// remote runs the remote agents, and knows what their cards said
 	// (/agents); nil when Agent is.
 	remote *remoteAgents
@@ -277,6 +281,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	plan := b.Plan
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
+	b.Hooks = b.hooks(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:      b.Skills,
@@ -339,7 +344,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Lander:               o.Lander,
 		Diagnostics:          o.Diagnostics,
 		Checkpointer:         b.checkpointer(),
-		Hooks:                b.hooks(set),
+		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
 		PlansDir:             b.plansDir,
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
@@ -371,10 +376,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 }
 
 // hooks runs the hooks the settings configure, then the enabled
-// extensions'; nil when hooksConfig.enabled is false or there are none.
-// The settings hold no workspace's hooks unless its folder is trusted
-// (settings.Load).
-func (b *Built) hooks(set settings.Settings) agent.Hooks {
+// extensions'; nil when hooksConfig.enabled is false. The settings hold
+// no workspace's hooks unless its folder is trusted (settings.Load).
+func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 	o := b.opts
 	if !set.HooksConfig.HooksEnabled() {
 		return nil
@@ -403,10 +407,33 @@ func (b *Built) hooks(set settings.Settings) agent.Hooks {
 	for _, err := range problems {
 		o.Warn("a hook does not run", err)
 	}
-	if r.Empty() {
+	return r
+}
+
+// hookRunner is b.Hooks as the agent takes it: none when no hook is
+// configured (enabled or not), and no interface holding a nil runner.
+func (b *Built) hookRunner() agent.Hooks {
+	if b.Hooks == nil || b.Hooks.Empty() {
 		return nil
 	}
-	return r
+	return b.Hooks
+}
+
+// ReloadHooks has the hooks take hooksConfig.disabled as the settings
+// say now (/hooks enable and disable), from the next event of every
+// session.
+func (b *Built) ReloadHooks() error {
+	if b.Hooks == nil {
+		return errors.New("hooks are off: hooksConfig.enabled is false in the settings (a change to it takes effect when gemini-ls starts again)")
+	}
+	set, err := b.loadSettings()
+	if err != nil {
+		return err
+	}
+	b.Hooks.SetDisabled(set.HooksConfig.Disabled)
+	// What Reload compares the next settings with: they are applied.
+	b.Settings.HooksConfig.Disabled = set.HooksConfig.Disabled
+	return nil
 }
 
 // planOptions are plan mode's tools as settings configure them, and how
@@ -671,8 +698,9 @@ func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dia
 // Reload reads the settings again with change (the settings a client sent
 // in workspace/didChangeConfiguration) over them, and applies what can
 // change while sessions run: the model and the approval mode, from the
-// next request on; an approval mode the change names reaches every
-// session, also one that switched itself. It returns what it applied, and the settings that
+// next request on, and hooksConfig.disabled, from the next event; an
+// approval mode the change names reaches every session, also one that
+// switched itself. It returns what it applied, and the settings that
 // changed but take effect only when the server starts again (the tools,
 // MCP servers, memory files, auth, limits). A change that cannot be used
 // is an error wrapping ErrOverlay, and nothing is applied.
@@ -706,13 +734,18 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}
 	b.Model, b.ApprovalMode = model, mode
 	old := b.Settings
+	// hooksConfig.disabled applies at once, as /hooks applies it.
+	if b.Hooks != nil && !slices.Equal(old.HooksConfig.Disabled, set.HooksConfig.Disabled) {
+		b.Hooks.SetDisabled(set.HooksConfig.Disabled)
+		applied = append(applied, "hooksConfig.disabled")
+	}
 	for _, c := range []struct {
 		key     string
 		changed bool
 	}{
 		{"tools", !reflect.DeepEqual(old.Tools, set.Tools)},
 		{"mcpServers", !reflect.DeepEqual(old.MCPServers, set.MCPServers)},
-		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig, set.HooksConfig)},
+		{"hooks", !reflect.DeepEqual(old.Hooks, set.Hooks) || !reflect.DeepEqual(old.HooksConfig.Enabled, set.HooksConfig.Enabled)},
 		{"context", !reflect.DeepEqual(old.Context, set.Context)},
 		{"security", !reflect.DeepEqual(old.Security, set.Security)},
 		{"model.maxSessionTurns", old.Model.MaxSessionTurns != set.Model.MaxSessionTurns},

@@ -114,11 +114,11 @@ tm send-keys -t shot Enter
 # completion menu in its place (the list shown once); "/rev<Tab>" is sent.
 new_chat
 tm send-keys -t shot ':Gemini /'
-wait_for "the commands' descriptions" '/chat +Save, resume' '/export-session +Export the current session' '/explain +Explain the code'
+wait_for "the commands' descriptions" '/chat +Save, resume' '/hooks +Manage hooks' '/tools +List the tools the model can call'
 shot commands
 tm send-keys -t shot Tab
 wait_for "the completion menu" '^:Gemini /about *$' ' /review +'
-grep -q 'Explain the code' <<<"$screen" && fail "the descriptions stayed beside the completion menu: the commands shown twice"
+grep -q 'Manage hooks' <<<"$screen" && fail "the descriptions stayed beside the completion menu: the commands shown twice"
 tm send-keys -t shot C-u 'Gemini /rev' Tab
 wait_for "/rev<Tab> to complete /review" '^:Gemini /review *$'
 tm send-keys -t shot ' numbers.txt' Enter

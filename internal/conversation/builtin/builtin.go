@@ -99,6 +99,7 @@ func Table() []Builtin {
 		{Command: command("export-session", "Export the current session to a JSON file", "<file>"), Run: exportSession},
 		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: also(command("help", "List the commands", ""), "?"), Run: help},
+		withSubcommands(command("hooks", "Manage hooks", ""), hooksSubcommands()),
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
 		mcpCommand(),
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),

@@ -56,6 +56,12 @@
 //     /extensions reload, mark the build stale
 //     (setup.Built.ExtensionsChanged): the front end builds anew before
 //     the next prompt, as for a change of the folders' trust.
+//   - /hooks disable, enable, disable-all and enable-all write
+//     hooksConfig.disabled where Gemini CLI 0.61 writes it (the
+//     workspace's settings, else the user's; enable takes a name out of
+//     both) with settings.SetValue, then have the hooks read the settings
+//     again (Built.ReloadHooks): a change counts from the next event, in
+//     every session, and in the next process.
 //   - A name is looked up before the other names, at each level (Find,
 //     then a command's subcommands), as Gemini CLI's parseSlashCommand
 //     does; no name is two built-ins'.
