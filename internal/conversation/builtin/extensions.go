@@ -33,8 +33,8 @@ func extensionsSubcommands() []Builtin {
 		{Command: command("update", "Update an extension, or all: copy a local one again from its source, or fetch a git one again", "<name>|--all"), Run: changeExtensions("update", "<name>|--all")},
 		{Command: command("explore", "Show where the extensions gallery is", ""), Run: exploreExtensions},
 		{Command: also(command("reload", "Load the extensions again, from the next prompt", namesHint), "restart"), Run: reloadExtensions},
-		{Command: command("enable", "Enable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(true)},
-		{Command: command("disable", "Disable an extension, for you (user) or this workspace, from the next start", enableHint), Run: setEnabled(false)},
+		{Command: command("enable", "Enable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(true)},
+		{Command: command("disable", "Disable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(false)},
 		{Command: command("install", "Install an extension from a git repository or a local path", installHint), Run: changeExtensions("install", installHint)},
 		{Command: also(command("uninstall", "Uninstall extensions, by name or source", namesHint), "delete"), Run: changeExtensions("uninstall", namesHint)},
 		{Command: command("link", "Link an extension from a local path: its changes show at once", "<path> [--consent]"), Run: changeExtensions("link", "<path> [--consent]")},
@@ -151,7 +151,9 @@ func reloadExtensions(_ context.Context, env Env, args string) (Reply, error) {
 // enable and disable do: recorded in extension-enablement.json for the
 // user's home directory or the workspace (the first root), and all below
 // it. The scope is the user's when none is named, as `gemini extensions
-// disable` takes it. This process keeps the extensions it loaded.
+// disable` takes it. As Gemini CLI with extension reloading loads or
+// unloads the extension in its session, a change marks the build stale:
+// the front end loads the extensions again before the next prompt.
 func setEnabled(enable bool) func(context.Context, Env, string) (Reply, error) {
 	verb := "disable"
 	if enable {
@@ -176,8 +178,10 @@ func setEnabled(enable bool) func(context.Context, Env, string) (Reply, error) {
 		}
 		if len(names) == 0 {
 			fmt.Fprintf(&b, "No extension to %s.\n", verb)
+			return Reply{Text: b.String()}, nil
 		}
-		b.WriteString("It takes effect when gemini-ls starts again; this session keeps the extensions it loaded.")
+		env.Built.ExtensionsChanged()
+		b.WriteString(reloadNote)
 		return Reply{Text: b.String()}, nil
 	}
 }

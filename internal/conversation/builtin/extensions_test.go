@@ -56,20 +56,17 @@ func TestExtensionsList(t *testing.T) {
 	}
 }
 
-// /extensions disable and enable record the choice as Gemini CLI does,
-// for the next start: the session that ran it keeps its extensions, the
-// next conversation does not have the disabled one.
+// /extensions disable and enable record the choice as Gemini CLI does and
+// mark the build stale, so the front end loads the extensions again
+// before the next prompt: the next build does not have the disabled one.
 func TestExtensionsDisableEnable(t *testing.T) {
 	h := newHarness(t)
 	h.write("~/.gemini/extensions/helper/gemini-extension.json", `{"name": "helper", "version": "1.0.0"}`)
 	h.write("~/.gemini/extensions/helper/GEMINI.md", "HELPER-CONTEXT")
 	env := h.conversation()
 	got := h.answer(env, "/extensions disable helper --scope=workspace")
-	if !strings.Contains(got, `Extension "helper" disabled for the scope "Workspace".`) || !strings.Contains(got, "starts again") {
-		t.Errorf("/extensions disable said %q", got)
-	}
-	if got := h.answer(env, "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — enabled") {
-		t.Errorf("the running session changed: %q", got)
+	if !strings.Contains(got, `Extension "helper" disabled for the scope "Workspace".`) || !strings.Contains(got, "before its next prompt") || !env.Built.Stale() {
+		t.Errorf("/extensions disable said %q (stale %v)", got, env.Built.Stale())
 	}
 	next := h.conversation()
 	if got := h.answer(next, "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — disabled here") {
@@ -78,7 +75,9 @@ func TestExtensionsDisableEnable(t *testing.T) {
 	if mem, _ := next.Built.Memory().SystemMemory(context.Background()); strings.Contains(mem, "HELPER-CONTEXT") {
 		t.Errorf("a disabled extension's context is in the memory:\n%s", mem)
 	}
-	h.answer(next, "/extensions enable --all --scope workspace")
+	if got := h.answer(next, "/extensions enable --all --scope workspace"); !next.Built.Stale() {
+		t.Errorf("/extensions enable said %q and left the build fresh", got)
+	}
 	if got := h.answer(h.conversation(), "/extensions"); !strings.Contains(got, "`helper` 1.0.0 — enabled") {
 		t.Errorf("after enable --all, /extensions said %q", got)
 	}
