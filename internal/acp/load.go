@@ -33,7 +33,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 		// The session is loaded all the same: the model has its history.
 		sess.log.Warn("replaying the session's history", zap.Error(err))
 	}
-	return sdk.LoadSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+	return sdk.LoadSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // ResumeSession is LoadSession without the replay, for a client that
@@ -43,7 +43,7 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	return sdk.ResumeSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+	return sdk.ResumeSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // open builds a session's agent for cwd and resumes saved session id in
