@@ -15,11 +15,12 @@
 // live sessions (their wire state, session, as each one's State), builds
 // each one's agent, resumes, lists and closes them, runs each prompt,
 // and changes a session's mode and model (session/set_mode,
-// session/set_config_option: Host.SetMode, Host.SetModel). Each prompt's
-// turn is shown and asked through a view the session makes for it (turn,
-// presenter.go): its events as session/updates, its questions as
-// session/request_permission. The server is the codec that maps a
-// prompt's Outcome to ACP's stop reasons.
+// session/set_config_option, session/set_model: Host.SetMode,
+// Host.SetModel). Each prompt's turn is shown and asked through a view
+// the session makes for it (turn, presenter.go): its events as
+// session/updates, its questions as session/request_permission. The
+// server is the codec that maps a prompt's Outcome to ACP's stop
+// reasons.
 //
 // Invariants:
 //   - Each ACP session is one agent built for its cwd (Host.Build), with

@@ -33,7 +33,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 		// The session is loaded all the same: the model has its history.
 		sess.log.Warn("replaying the session's history", zap.Error(err))
 	}
-	return sdk.LoadSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+	return sdk.LoadSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // ResumeSession is LoadSession without the replay, for a client that
@@ -43,7 +43,7 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	return sdk.ResumeSessionResponse{Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+	return sdk.ResumeSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // open builds a session's agent for cwd and resumes saved session id in
@@ -88,7 +88,7 @@ func (sess *session) replay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, u := range replayUpdates(ctx, exchanges, sess.cwd) {
+	for _, u := range replayUpdates(ctx, exchanges) {
 		sess.update(ctx, u)
 	}
 	return nil
@@ -97,8 +97,8 @@ func (sess *session) replay(ctx context.Context) error {
 // replayUpdates are the session/updates that show a saved session: each
 // prompt as a user message, then its turn as the live turn showed it (the
 // model's text, each call and its result, through the same translation).
-func replayUpdates(ctx context.Context, exchanges []conversation.Exchange, cwd string) []sdk.SessionUpdate {
-	r := &replayed{cwd: cwd}
+func replayUpdates(ctx context.Context, exchanges []conversation.Exchange) []sdk.SessionUpdate {
+	r := &replayed{}
 	var last conversation.Ending // how the prompt shown last ended
 	for _, x := range exchanges {
 		r.out = appendPrompt(r.out, x.Prompt, last)
@@ -110,7 +110,6 @@ func replayUpdates(ctx context.Context, exchanges []conversation.Exchange, cwd s
 
 // replayed is a saved turn's view: the session/updates that show it.
 type replayed struct {
-	cwd string
 	out []sdk.SessionUpdate
 }
 
@@ -119,7 +118,7 @@ func (r *replayed) Text(_ context.Context, _ dialog.Subagent, text string) {
 }
 
 func (r *replayed) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
-	r.out = append(r.out, toolCallUpdate(r.cwd, c))
+	r.out = append(r.out, toolCallUpdate(c))
 }
 
 func (r *replayed) ToolResult(_ context.Context, _ dialog.Subagent, res dialog.ToolResult) {

@@ -31,7 +31,11 @@ func show(u sdk.SessionUpdate) string {
 		c := u.ToolCall
 		var locs []string
 		for _, l := range c.Locations {
-			locs = append(locs, l.Path)
+			loc := l.Path
+			if l.Line != nil {
+				loc += fmt.Sprintf(":%d", *l.Line)
+			}
+			locs = append(locs, loc)
 		}
 		return fmt.Sprintf("tool_call %s %q %s %s %v", c.ToolCallId, c.Title, c.Kind, c.Status, locs)
 	case u.ToolCallUpdate != nil:
@@ -63,10 +67,10 @@ func checkUpdates(t *testing.T, got []sdk.SessionUpdate, want ...string) {
 // tool_call_update that ends it.
 func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 	ctx, main := t.Context(), dialog.Subagent{}
-	r := &replayed{cwd: "/w"}
+	r := &replayed{}
 	r.out = appendPrompt(r.out, "What is in @a.go?", conversation.Done)
 	r.Text(ctx, main, "Let me look.")
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: dialog.KindRead, Args: map[string]any{"file_path": "a.go"}})
+	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: dialog.KindRead, Args: map[string]any{"file_path": "a.go", "start_line": 3.0}, Path: "/w/a.go", Line: 3})
 	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c1", Name: "read_file", Status: dialog.StatusOK, Display: "package a"})
 	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: dialog.KindExecute})
 	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: dialog.StatusError, Display: "declined"})
@@ -74,7 +78,7 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 	checkUpdates(t, r.out,
 		"user: What is in @a.go?",
 		"agent: Let me look.",
-		`tool_call c1 "a.go" read pending [/w/a.go]`,
+		`tool_call c1 "a.go" read pending [/w/a.go:3]`,
 		`tool_call_update c1 completed "package a"`,
 		`tool_call c2 "false" execute pending []`,
 		`tool_call_update c2 failed "declined"`,
@@ -91,7 +95,7 @@ func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
 		{Prompt: "second", Ending: conversation.Failed},
 		{Prompt: "third", Ending: conversation.Done},
 	}
-	checkUpdates(t, replayUpdates(t.Context(), exchanges, "/w"),
+	checkUpdates(t, replayUpdates(t.Context(), exchanges),
 		"user: first", "agent: (Cancelled.)", "user: second", "agent: (No answer.)", "user: third")
 }
 

@@ -105,6 +105,18 @@ func (sess *session) models() []sdk.SessionConfigSelectOption {
 	return out
 }
 
+// modelState is the session's models as Gemini CLI 0.61's ACP agent
+// sends them in session/new's and session/load's answers (ACP's unstable
+// models field, which session/set_model chooses from): the models
+// offered and the one chosen, the model config option's own.
+func (sess *session) modelState() *sdk.SessionModelState {
+	state := &sdk.SessionModelState{CurrentModelId: sdk.ModelId(sess.srv.host.Model(sess.setup()))}
+	for _, o := range sess.models() {
+		state.AvailableModels = append(state.AvailableModels, sdk.ModelInfo{ModelId: sdk.ModelId(o.Value), Name: o.Name, Description: o.Description})
+	}
+	return state
+}
+
 // configOptions are the session's mode and model as config options, the
 // mode as the modes show it.
 func (sess *session) configOptions() []sdk.SessionConfigOption {
@@ -204,15 +216,40 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 		}
 		sess.modeChanged(ctx)
 	case configModel:
-		if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == value }) {
-			return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown model %q: choose one of the option's values", value))
+		if err := sess.setModel(value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, err
 		}
-		if err := s.host.SetModel(sess.id, value); err != nil {
-			return sdk.SetSessionConfigOptionResponse{}, unknownSession(v.SessionId)
-		}
-		sess.log.Info("model changed")
 	default:
 		return sdk.SetSessionConfigOptionResponse{}, invalidParams(fmt.Sprintf("unknown config option %q: the options are %s and %s", v.ConfigId, configMode, configModel))
 	}
 	return sdk.SetSessionConfigOptionResponse{ConfigOptions: sess.configOptions()}, nil
+}
+
+// UnstableSetSessionModel is session/set_model, the unstable method
+// Gemini CLI 0.61's ACP agent takes to choose a session's model (of its
+// answer's models): the session's next request goes to it. The config
+// options show the model too, so the client is sent them anew.
+func (s *server) UnstableSetSessionModel(ctx context.Context, p sdk.UnstableSetSessionModelRequest) (sdk.UnstableSetSessionModelResponse, error) {
+	sess, err := s.lookup(p.SessionId)
+	if err != nil {
+		return sdk.UnstableSetSessionModelResponse{}, err
+	}
+	if err := sess.setModel(string(p.ModelId)); err != nil {
+		return sdk.UnstableSetSessionModelResponse{}, err
+	}
+	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
+	return sdk.UnstableSetSessionModelResponse{}, nil
+}
+
+// setModel chooses one of the models the session offers for its next
+// request on.
+func (sess *session) setModel(id string) error {
+	if !slices.ContainsFunc(sess.models(), func(o sdk.SessionConfigSelectOption) bool { return string(o.Value) == id }) {
+		return invalidParams(fmt.Sprintf("unknown model %q: choose one of the models offered", id))
+	}
+	if err := sess.srv.host.SetModel(sess.id, id); err != nil {
+		return unknownSession(sdk.SessionId(sess.id))
+	}
+	sess.log.Info("model changed")
+	return nil
 }

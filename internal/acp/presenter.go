@@ -82,7 +82,7 @@ func (t *turn) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.Tool
 		return
 	}
 	sess.show(c)
-	sess.update(ctx, toolCallUpdate(sess.cwd, c))
+	sess.update(ctx, toolCallUpdate(c))
 	if c.Name == tools.WriteTodosName && c.Kind != "" {
 		sess.plan(ctx, c.Args)
 	}

@@ -126,14 +126,15 @@ func quota(o conversation.Outcome) map[string]any {
 	return map[string]any{"token_count": count(o.Usage), "model_usage": usage}
 }
 
-// toolCallUpdate shows call c as pending.
-func toolCallUpdate(cwd string, c dialog.ToolCall) sdk.SessionUpdate {
+// toolCallUpdate shows call c as pending, at its location: an editor
+// following the agent opens it.
+func toolCallUpdate(c dialog.ToolCall) sdk.SessionUpdate {
 	return sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 		ToolCallId: sdk.ToolCallId(c.CallID),
 		Title:      c.Title,
 		Kind:       toolKind(c.Kind),
 		Status:     sdk.ToolCallStatusPending,
-		Locations:  append(locations(cwd, c.Args), pathLocation(c.Path)...),
+		Locations:  location(c),
 		RawInput:   c.Args,
 	}}
 }
@@ -192,13 +193,18 @@ func (sess *session) plan(ctx context.Context, args map[string]any) {
 	sess.update(ctx, sdk.UpdatePlan(entries...))
 }
 
-// pathLocation is the file a call is about (dialog.ToolCall.Path), as a
-// location; none for "".
-func pathLocation(path string) []sdk.ToolCallLocation {
-	if path == "" {
-		return nil
+// location is the file a call is about and the line in it, as Gemini
+// CLI 0.61's toolLocations gives them (tools.Located); none for a call
+// about no one file, as 0.61 sends for every other tool.
+func location(c dialog.ToolCall) []sdk.ToolCallLocation {
+	if c.Path == "" {
+		return []sdk.ToolCallLocation{}
 	}
-	return []sdk.ToolCallLocation{{Path: path}}
+	l := sdk.ToolCallLocation{Path: c.Path}
+	if c.Line > 0 {
+		l.Line = sdk.Ptr(c.Line)
+	}
+	return []sdk.ToolCallLocation{l}
 }
 
 // planFile sends the plan exit_plan_mode presents for approval as the
@@ -252,26 +258,6 @@ func listItem(line string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// pathArgs are the argument names Gemini CLI's tools give paths.
-var pathArgs = []string{"file_path", "absolute_path", "dir_path", "path"}
-
-// locations are the files a call's arguments name, for the client to
-// follow along; relative paths are the cwd's.
-func locations(cwd string, args map[string]any) []sdk.ToolCallLocation {
-	var out []sdk.ToolCallLocation
-	for _, name := range pathArgs {
-		p, _ := args[name].(string)
-		if p == "" {
-			continue
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		out = append(out, sdk.ToolCallLocation{Path: filepath.Clean(p)})
-	}
-	return out
 }
 
 // input is the agent's Input for a prompt's content blocks: text as typed,

@@ -67,7 +67,7 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 		return sdk.NewSessionResponse{}, err
 	}
 	sess.start(s.host.Open(sess.setup(), true, sess))
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), ConfigOptions: sess.configOptions()}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // CloseSession cancels the session's prompt and ends its agent: its MCP

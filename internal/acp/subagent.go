@@ -65,7 +65,7 @@ func (sess *session) subagentCall(ctx context.Context, sub dialog.Subagent, c di
 	}
 	sess.subagentCalls[c.CallID] = sub
 	sess.mu.Unlock()
-	u := toolCallUpdate(sess.cwd, c)
+	u := toolCallUpdate(c)
 	u.ToolCall.Meta = subagentMeta(sub)
 	sess.update(ctx, u)
 	sess.subagentStep(ctx, sub, func(r *subagentRun) {

@@ -95,6 +95,29 @@ func (a *Agent) EndSession(id string) {
 	}
 }
 
+// DeleteSession deletes session id, live or saved: a live one is ended
+// (EndSession) and what was saved of it removed, as Gemini CLI's
+// --delete-session removes its file. An id that names neither is an
+// *dialog.UnknownSessionError. The caller sees that no prompt of it runs.
+func (a *Agent) DeleteSession(id string) error {
+	if sessionstore.ValidateID(id) != nil {
+		return &dialog.UnknownSessionError{SessionID: id}
+	}
+	live := a.isLive(id)
+	a.EndSession(id)
+	err := sessionstore.ErrNotFound
+	if a.cfg.Store != nil {
+		err = a.cfg.Store.Delete(id)
+	}
+	switch {
+	case errors.Is(err, sessionstore.ErrNotFound) && live:
+		return nil // never saved
+	case errors.Is(err, sessionstore.ErrNotFound):
+		return &dialog.UnknownSessionError{SessionID: id}
+	}
+	return err
+}
+
 // forget drops what the memory keeps per session (the context files a
 // session was shown); a.mu is held. A resumed session is shown them anew.
 func (a *Agent) forget(id string) {

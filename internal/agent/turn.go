@@ -454,9 +454,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
-	if l, ok := call.(tools.Located); ok {
-		event.Path = l.Location()
-	}
+	event.Path, event.Line = tools.LocationOf(call)
 	t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
 	if run.afterDecline {
 		// Only a call that would have run: one that is refused as built

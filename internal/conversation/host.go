@@ -286,6 +286,27 @@ func (h *Host[S]) Replay(ctx context.Context, b *Build, id string) (dialog.Sessi
 	return replaySaved(ctx, built.Agent, id, Describer(built.Tools.Registry))
 }
 
+// Delete deletes session id of b, live or saved (agent.DeleteSession),
+// and closes it here as Close does. It waits for a cancelled prompt of
+// the session to end; a session running a prompt is an
+// *dialog.BusyError, and one neither live nor saved an
+// *dialog.UnknownSessionError.
+func (h *Host[S]) Delete(ctx context.Context, b *Build, id string) error {
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer turn.End()
+	built := b.hold()
+	err = built.Agent.DeleteSession(id)
+	b.release(built)
+	if err != nil {
+		return err
+	}
+	h.Close(id)
+	return nil
+}
+
 // Model is the model b's sessions' requests go to as the user named it
 // (an alias or a concrete model): the last /model set, else the one it
 // was built with.

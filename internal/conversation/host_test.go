@@ -334,6 +334,55 @@ func TestHostReplayOfABusySession(t *testing.T) {
 	}
 }
 
+// A session running a prompt is not deleted (Delete): the host's gate
+// refuses it; once the prompt ends it is, and it is neither live nor
+// listed any more.
+func TestHostDeleteOfABusySession(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	model := geminitest.NewTestServer(t, geminitest.Turn{Hang: true})
+	env := map[string]string{
+		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"GOOGLE_GEMINI_BASE_URL":          model.URL,
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
+		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
+	}
+	f := newChanFront(conversation.Config{Getenv: func(k string) string { return env[k] }, Retry: dialog.RetryPolicy{MaxAttempts: 1}, Cancel: "the stop button"})
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws})
+	if err != nil || built.AuthErr() != nil {
+		t.Fatal(err, built.AuthErr())
+	}
+	t.Cleanup(built.Close)
+	l := f.host.Open(built, false, struct{}{})
+	outcome := make(chan conversation.Outcome, 1)
+	go func() { outcome <- f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hang"}, f) }()
+	if _, err := model.WaitRequests(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.host.Delete(t.Context(), built, l.ID()); !errors.Is(err, dialog.ErrBusy) {
+		t.Errorf("deleting a session whose prompt runs: %v, want the host's busy error", err)
+	}
+	f.host.Cancel(l.ID())
+	if o := <-outcome; o.Ending != conversation.Cancelled {
+		t.Fatalf("the prompt: %+v", o)
+	}
+	if err := f.host.Delete(t.Context(), built, l.ID()); err != nil {
+		t.Fatalf("deleting the session once its prompt ended: %v", err)
+	}
+	if _, live := f.host.Lookup(l.ID()); live {
+		t.Error("the deleted session is still live")
+	}
+	if list, err := f.host.List(t.Context(), built, ""); err != nil || len(list) != 0 {
+		t.Errorf("sessions after the delete: %+v, %v", list, err)
+	}
+	if err := f.host.Delete(t.Context(), built, l.ID()); !conversation.IsUnknownSession(err) {
+		t.Errorf("deleting it again: %v, want an unknown session", err)
+	}
+}
+
 // sessionView is one turn's view in a test of two sessions at once: it
 // shows nothing, and says which turn each of its questions reached,
 // answering each once the test lets it.

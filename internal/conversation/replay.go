@@ -68,26 +68,29 @@ func (x *Exchange) ended(r dialog.StopReason) {
 	x.Ending, x.recorded = endingOf(r), r != ""
 }
 
-// Describe is the title and kind a call of tool name with args has.
-type Describe func(name string, args map[string]any) (title string, kind dialog.Kind)
+// Describe is the title, kind and location a call of tool name with args
+// has (dialog.ToolCall's Title, Kind, Path and Line).
+type Describe func(name string, args map[string]any) dialog.ToolCall
 
-// Describer titles calls as reg's tools do: by the tool's own title, else
-// (a tool not there now, as an MCP server not started yet, or args it
-// refuses) by the tool's name.
+// Describer describes calls as reg's tools do: by the tool's own title
+// and location, else (a tool not there now, as an MCP server not started
+// yet, or args it refuses) by the tool's name.
 func Describer(reg *tools.Registry) Describe {
-	return func(name string, args map[string]any) (string, dialog.Kind) {
+	return func(name string, args map[string]any) dialog.ToolCall {
 		if reg == nil {
-			return name, ""
+			return dialog.ToolCall{Title: name}
 		}
 		t, ok := reg.Get(name)
 		if !ok {
-			return name, ""
+			return dialog.ToolCall{Title: name}
 		}
 		call, err := t.Build(args)
 		if err != nil {
-			return name, ""
+			return dialog.ToolCall{Title: name}
 		}
-		return call.Title(), tools.AnnotationsOf(t).Kind
+		d := dialog.ToolCall{Title: call.Title(), Kind: tools.AnnotationsOf(t).Kind}
+		d.Path, d.Line = tools.LocationOf(call)
+		return d
 	}
 }
 
@@ -172,7 +175,8 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 // callEvents are a call and how it ended; a call the history holds no
 // result for was cut short.
 func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []dialog.Event {
-	title, kind := describe(fc.Name, fc.Args)
+	call := describe(fc.Name, fc.Args)
+	call.CallID, call.Name, call.Args = fc.ID, fc.Name, fc.Args
 	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: dialog.StatusCancelled}
 	if res != nil {
 		result.Status, result.Display = dialog.StatusOK, resultText(res.Response)
@@ -181,7 +185,7 @@ func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe De
 		}
 	}
 	return []dialog.Event{
-		{Kind: dialog.EventToolCall, ToolCall: dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: title, Kind: kind, Args: fc.Args}},
+		{Kind: dialog.EventToolCall, ToolCall: call},
 		{Kind: dialog.EventToolResult, ToolResult: result},
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // describeFake titles a call by its tool and path, and reads and shells
 // by kind.
-func describeFake(name string, args map[string]any) (string, dialog.Kind) {
+func describeFake(name string, args map[string]any) dialog.ToolCall {
 	var kind dialog.Kind
 	switch name {
 	case "read_file":
@@ -26,7 +26,7 @@ func describeFake(name string, args map[string]any) (string, dialog.Kind) {
 	case "run_shell_command":
 		kind = dialog.KindExecute
 	}
-	return fmt.Sprintf("%s %v", name, args["file_path"]), kind
+	return dialog.ToolCall{Title: fmt.Sprintf("%s %v", name, args["file_path"]), Kind: kind}
 }
 
 // lines are the exchanges in a line per prompt and event, for comparing.
@@ -203,9 +203,34 @@ func TestDescriberTitlesOlderCallsAsTheirTools(t *testing.T) {
 		{"run_shell_command", map[string]any{"command": "ls", "directory": "sub"}, map[string]any{"command": "ls", "dir_path": "sub"}, "Shell ls [in sub]"},
 	} {
 		for _, args := range []map[string]any{tc.old, tc.later} {
-			if title, _ := describe(tc.name, args); !strings.HasPrefix(title, tc.want) {
+			if title := describe(tc.name, args).Title; !strings.HasPrefix(title, tc.want) {
 				t.Errorf("%s %v is titled %q, want %q", tc.name, args, title, tc.want)
 			}
+		}
+	}
+}
+
+// A replayed call is located as the live call was: read_file at its
+// start_line, so a client shows a loaded session's reads where they were.
+func TestDescriberLocatesCallsAsTheirTools(t *testing.T) {
+	root := t.TempDir()
+	ws, err := workspace.New([]string{root}, workspace.NewDocuments())
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := Describer(tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...))
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		path string
+		line int
+	}{
+		{"read_file", map[string]any{"file_path": "a.go", "start_line": 7.0}, filepath.Join(root, "a.go"), 7},
+		{"write_file", map[string]any{"file_path": "b.txt", "content": "b"}, filepath.Join(root, "b.txt"), 0},
+		{"glob", map[string]any{"pattern": "*.go"}, "", 0},
+	} {
+		if c := describe(tc.name, tc.args); c.Path != tc.path || c.Line != tc.line {
+			t.Errorf("%s %v is located at %q line %d, want %q line %d", tc.name, tc.args, c.Path, c.Line, tc.path, tc.line)
 		}
 	}
 }

@@ -109,9 +109,13 @@ type ToolCall struct {
 	// Kind is what the call can do; "" when the call could not be built.
 	Kind Kind
 	Args map[string]any
-	// Path is the file the call is about, for the front end to show
-	// (tools.Located: exit_plan_mode's plan); "" for most calls.
+	// Path is the file the call is about, for the front end to show or
+	// follow (tools.Located: the file read_file reads, replace and
+	// write_file change, exit_plan_mode's plan); "" for most calls. Line
+	// is the 1-based line in it the call starts at (read_file's
+	// start_line); 0 for none.
 	Path string
+	Line int
 }
 
 // ToolResult is how a call ended.

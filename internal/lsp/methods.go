@@ -192,6 +192,7 @@ func protocolMethods() []method {
 		{name: "gemini/listSessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional},
 		{name: "gemini/sessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional}, // gemini/listSessions' older name
 		{name: "gemini/resumeSession", dir: clientToServer, sig: request((*Server).resumeSession)},
+		{name: "gemini/deleteSession", dir: clientToServer, sig: request((*Server).deleteSession)},
 		{name: "gemini/authStatus", dir: clientToServer, sig: request((*Server).authStatus), params: paramsIgnored},
 		{name: "gemini/login", dir: clientToServer, sig: request((*Server).login), params: paramsOptional, async: true},
 		{name: "gemini/commands", dir: clientToServer, sig: request((*Server).listCommands), params: paramsOptional},

@@ -117,6 +117,28 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}, nil
 }
 
+type deleteSessionParams struct {
+	SessionID *string `json:"sessionId"`
+}
+
+// deleteSession answers gemini/deleteSession: the session, live or
+// saved, is deleted, as `gemini --delete-session` deletes one, and a
+// later gemini/listSessions does not list it. A session running a
+// prompt is refused, as a second prompt would be.
+func (s *Server) deleteSession(ctx context.Context, p deleteSessionParams) (struct{}, error) {
+	if p.SessionID == nil {
+		return struct{}{}, missingField("sessionId")
+	}
+	built, _, err := s.state()
+	if err != nil {
+		return struct{}{}, err
+	}
+	if err := s.host.Delete(ctx, built, *p.SessionID); err != nil {
+		return struct{}{}, unclaimed(err)
+	}
+	return struct{}{}, nil
+}
+
 // authStatus answers gemini/authStatus: the auth mode chosen, why, whether
 // it is usable and what is missing; never a secret.
 func (s *Server) authStatus(context.Context, noParams) (auth.Report, error) {

@@ -202,7 +202,7 @@ type exitPlanModeCall struct {
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
 
 // Location is the plan, which the front ends show while it is approved.
-func (c *exitPlanModeCall) Location() string { return c.path }
+func (c *exitPlanModeCall) Location() (string, int) { return c.path, 0 }
 
 // Confirmation is nil: the plan approval is the question, put by Execute.
 func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }

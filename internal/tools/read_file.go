@@ -67,7 +67,11 @@ func readFile(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[readFi
 		if !filepath.IsAbs(given) {
 			given = filepath.Join(ws.Roots()[0], given)
 		}
-		return &readFileCall{ws: ws, memory: memory, path: abs, given: filepath.Clean(given), offset: offset, limit: limit, ranged: p.StartLine != nil || p.EndLine != nil}, nil
+		call := &readFileCall{ws: ws, memory: memory, path: abs, given: filepath.Clean(given), offset: offset, limit: limit, ranged: p.StartLine != nil || p.EndLine != nil}
+		if p.StartLine != nil {
+			call.startLine = *p.StartLine
+		}
+		return call, nil
 	})
 }
 
@@ -119,7 +123,12 @@ type readFileCall struct {
 	path, given   string
 	offset, limit int
 	ranged        bool // offset or limit was given
+	// startLine is start_line as given; 0 when it was not.
+	startLine int
 }
+
+// Location is the file read, at start_line when the call gives one.
+func (c *readFileCall) Location() (string, int) { return c.path, c.startLine }
 
 func (c *readFileCall) Title() string {
 	title := "ReadFile " + c.ws.Display(c.path)

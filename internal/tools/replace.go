@@ -121,6 +121,9 @@ func (c *replaceCall) Title() string { return "Edit " + c.tool.ws.Display(c.path
 
 func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
+// Location is the file changed.
+func (c *replaceCall) Location() (string, int) { return c.path, 0 }
+
 func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	ws := c.tool.ws
 	isDir, err := ws.Stat(c.path)

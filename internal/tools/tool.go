@@ -54,11 +54,23 @@ type SessionScope struct {
 	PlansDir string
 }
 
-// Located is a call about one file the user should see as it runs
-// (exit_plan_mode's plan): front ends show it (LSP window/showDocument,
-// ACP the tool call's location).
+// Located is a call about one file the user may follow as it runs, as
+// Gemini CLI 0.61's toolLocations: the file read_file reads (at its
+// start_line), the file replace and write_file change, exit_plan_mode's
+// plan. ACP sends it as the tool call's location (an editor following the
+// agent opens it); LSP shows the plan with window/showDocument.
 type Located interface {
-	Location() string
+	// Location is the file, absolute, and the 1-based line in it the call
+	// starts at; 0 for none.
+	Location() (path string, line int)
+}
+
+// LocationOf is c's location when it is Located; "" and 0 when not.
+func LocationOf(c Call) (path string, line int) {
+	if l, ok := c.(Located); ok {
+		return l.Location()
+	}
+	return "", 0
 }
 
 // Confirmation describes what a call needs approved. The agent's approval

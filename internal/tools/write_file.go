@@ -42,6 +42,9 @@ func (c *writeFileCall) Title() string { return "WriteFile " + c.ws.Display(c.pa
 
 func (c *writeFileCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
+// Location is the file written.
+func (c *writeFileCall) Location() (string, int) { return c.path, 0 }
+
 func (c *writeFileCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	isDir, err := c.ws.Stat(c.path)
 	if err != nil && !errors.Is(err, workspace.ErrNotExist) {

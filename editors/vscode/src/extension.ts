@@ -51,6 +51,7 @@ import {
   modelPicks,
   sessionPicks,
   type ModelState,
+  type SessionPick,
 } from "./present";
 import {
   methods,
@@ -68,7 +69,7 @@ import {
   type Update,
 } from "./protocol";
 import { signIn } from "./login";
-import { isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
+import { deleteSession, isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
 import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
 import { resolveServer } from "./serverPath";
 import { CommandCache, parseCommandList, type CommandList } from "./slashCommands";
@@ -839,7 +840,8 @@ class Gemini {
   /**
    * Lists the workspace's sessions, live and saved by an earlier gemini-ls,
    * and continues the one the user picks: the server resumes it and the chat
-   * shows what was said in it before the next prompt goes on.
+   * shows what was said in it before the next prompt goes on. Each row's
+   * trash button deletes its session.
    */
   private async pickSession(): Promise<void> {
     const client = this.client;
@@ -864,7 +866,7 @@ class Gemini {
       void vscode.window.showInformationMessage("There are no earlier Gemini sessions yet.");
       return;
     }
-    const choice = await vscode.window.showQuickPick(picks, { title: "Gemini sessions", placeHolder: "Continue a session" });
+    const choice = await this.chooseSession(picks, request);
     if (choice === undefined || choice.sessionId === this.chat.sessionId) {
       return;
     }
@@ -878,6 +880,69 @@ class Gemini {
     }
     this.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: resumed.mode });
     await this.openChat();
+  }
+
+  /**
+   * Asks which of `picks` to continue. A row's trash button deletes its
+   * session once the user confirms, and the list goes on without it.
+   */
+  private chooseSession(picks: SessionPick[], request: Request): Promise<SessionPick | undefined> {
+    const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("trash"), tooltip: "Delete this session" };
+    const qp = vscode.window.createQuickPick<SessionPick & vscode.QuickPickItem>();
+    qp.title = "Gemini sessions";
+    qp.placeholder = "Continue a session";
+    qp.items = picks.map((p) => ({ ...p, buttons: [remove] }));
+    return new Promise((resolve) => {
+      let chosen: SessionPick | undefined;
+      qp.onDidAccept(() => {
+        chosen = qp.selectedItems[0];
+        qp.hide();
+      });
+      qp.onDidTriggerItemButton(async ({ item }) => {
+        // The confirmation takes the focus: the list stays open under it.
+        qp.ignoreFocusOut = true;
+        const deleted = await this.deletePickedSession(request, item);
+        qp.ignoreFocusOut = false;
+        if (deleted) {
+          qp.items = qp.items.filter((i) => i.sessionId !== item.sessionId);
+        }
+      });
+      qp.onDidHide(() => {
+        qp.dispose();
+        resolve(chosen);
+      });
+      qp.show();
+    });
+  }
+
+  /**
+   * Deletes the session of `pick` once the user confirms; true when it was
+   * deleted. The chat showing it starts a new session: the server has
+   * forgotten it.
+   */
+  private async deletePickedSession(request: Request, pick: SessionPick): Promise<boolean> {
+    const answer = await vscode.window.showWarningMessage(
+      `Delete the session “${pick.title}”?`,
+      { modal: true, detail: "Its conversation and its saved file are deleted for good." },
+      "Delete",
+    );
+    if (answer !== "Delete") {
+      return false;
+    }
+    try {
+      await deleteSession(request, pick.sessionId);
+    } catch (err) {
+      void vscode.window.showErrorMessage(
+        isMethodNotFound(err)
+          ? "This gemini-ls is too old to delete sessions. Update gemini-ls to delete them here."
+          : `Could not delete the session “${pick.title}”: ${errorMessage(err)}`,
+      );
+      return false;
+    }
+    if (pick.sessionId === this.chat.sessionId) {
+      this.apply({ type: "session", mode: this.approvalMode });
+    }
+    return true;
   }
 
   private async ask(arg: unknown): Promise<void> {

@@ -160,6 +160,8 @@ export const methods = {
   /** gemini/listSessions' older name, for older servers. */
   sessions: "gemini/sessions",
   resumeSession: "gemini/resumeSession",
+  /** Delete a session, live or saved (docs/protocol.md §5a). */
+  deleteSession: "gemini/deleteSession",
   /** The user's "/name" commands (docs/protocol.md §5c). */
   commands: "gemini/commands",
   applyEdit: "workspace/applyEdit",

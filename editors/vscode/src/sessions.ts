@@ -1,6 +1,7 @@
 // The session list and resume as gemini-ls speaks them, apart from VS Code
 // so they are tested against the real server: gemini/listSessions (with
-// gemini/sessions for older servers) and gemini/resumeSession.
+// gemini/sessions for older servers), gemini/resumeSession and
+// gemini/deleteSession.
 
 import { methods, type ApprovalMode, type ResumeSessionResult, type SessionInfo, type SessionsResult } from "./protocol";
 
@@ -58,4 +59,13 @@ export async function resumeSession(
     }
     throw err;
   }
+}
+
+/**
+ * Deletes session `id`, live or saved: no list shows it again. Rejects
+ * with the server's error (MethodNotFound from a server without
+ * gemini/deleteSession).
+ */
+export async function deleteSession(request: Request, id: string): Promise<void> {
+  await request<unknown>(methods.deleteSession, { sessionId: id });
 }

@@ -13,7 +13,7 @@ import { applyEvent, emptyChat } from "../../src/chatModel";
 import { modeLabel } from "../../src/modes";
 import { sessionPicks } from "../../src/present";
 import type { PromptResult, SessionInfo } from "../../src/protocol";
-import { listSessions, methodNotFound, resumeSession, type Request } from "../../src/sessions";
+import { deleteSession, listSessions, methodNotFound, resumeSession, type Request } from "../../src/sessions";
 
 const tmp = mkdtempSync(join(tmpdir(), "gemini-vscode-sessions-"));
 
@@ -49,7 +49,7 @@ describe("sessions against gemini-ls", () => {
     bins = binaries();
     execFileSync("mkdir", ["-p", home, workspace]);
     const script = join(tmp, "script.json");
-    writeFileSync(script, JSON.stringify([{ text: "noted: 42" }, { text: "it was 42" }]));
+    writeFileSync(script, JSON.stringify([{ text: "noted: 42" }, { text: "it was 42" }, { text: "noted: 7" }]));
     fake = spawn(bins.fake, ["--script", script, "--record", record], { stdio: ["ignore", "pipe", "inherit"] });
     baseURL = await new Promise<string>((res, rej) => {
       let out = "";
@@ -129,6 +129,20 @@ describe("sessions against gemini-ls", () => {
     );
 
     await assert.rejects(resumeSession(second.request, "NOSUCHSESSION", pick.session, "default"), /unknown session "NOSUCHSESSION"/);
+  });
+
+  it("deletes a session, live or saved: no list shows it again", async () => {
+    const server = await startServer();
+    const root = pathToFileURL(workspace).toString();
+    const live = await server.request<PromptResult>("gemini/prompt", { prompt: "remember 7" });
+    const listed = (await listSessions(server.request, root)).map((s) => s.sessionId);
+    assert.ok(listed.includes(live.sessionId) && listed.length > 1, `the sessions listed: ${listed}`);
+
+    for (const id of listed) {
+      await deleteSession(server.request, id);
+    }
+    assert.deepEqual(await listSessions(server.request, root), []);
+    await assert.rejects(deleteSession(server.request, live.sessionId), /unknown session/);
   });
 });
 
