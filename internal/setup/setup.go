@@ -323,6 +323,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Model:                b.Model,
 		Tools:                b.Tools.Registry,
 		Workspace:            o.Workspace,
+		Resources:            mcpResources{b.Tools},
 		Store:                store,
 		Memory:               b.memory,
 		Skills:               b.skillSource(),
