@@ -63,3 +63,21 @@ func TestAtResourceInLSPPrompt(t *testing.T) {
 	}
 	wantUserParts(t, got, want)
 }
+
+// A resource its server fails to read stops the run before the model is
+// asked, in Gemini CLI 0.61's words, with its FatalInputError's status.
+func TestAtResourceReadFailureHeadless(t *testing.T) {
+	h := newHeadless(t, map[string]string{}, geminitest.TextTurn("never asked"))
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{
+		"docs": map[string]any{"command": mcpServerBinary(t), "args": []string{"-unreadable-resources"}},
+	})})
+	r := h.run("run", "-p", "see @docs:file:///notes.txt")
+	r.wantExit(t, 42)
+	const want = "gemini-ls: Exiting due to an error processing the @ command: Error reading resource file:///notes.txt: "
+	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "the archive is offline") {
+		t.Errorf("stderr:\n%s\nwant it to say %q and the server's error", r.stderr, want)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times, want none", n)
+	}
+}
