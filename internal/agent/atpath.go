@@ -49,6 +49,9 @@ func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 type referents struct {
 	isAgent   AgentNamed
 	resources Resources
+	// exactPaths: an @path that names no file or directory is not
+	// searched for (Config.NoReferenceSearch).
+	exactPaths bool
 }
 
 // expandReferences is ExpandReferences with the agents and MCP resources
@@ -62,7 +65,7 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	if err != nil {
 		return nil, err
 	}
-	files, err := readPaths(ctx, ws, prompt, refs)
+	files, err := readPaths(ctx, ws, prompt, refs, with.exactPaths)
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +112,10 @@ type pathsRead struct {
 	skipped []tools.SkippedFile
 }
 
-// readPaths reads the files refs name, as read_many_files reads them.
-func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs []reference) (pathsRead, error) {
+// readPaths reads the files refs name, as read_many_files reads them; a
+// reference that names no file or directory is searched for unless
+// exact.
+func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs []reference, exact bool) (pathsRead, error) {
 	out := pathsRead{query: prompt}
 	if ws == nil || len(refs) == 0 {
 		return out, nil
@@ -121,7 +126,7 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 		seen     = map[string]bool{}
 	)
 	for i, r := range refs {
-		ref, ok, err := tools.ResolveReference(ctx, ws, r.name)
+		ref, ok, err := resolveReference(ctx, ws, r.name, exact)
 		if err != nil {
 			return out, fmt.Errorf("resolving @%s: %w", r.name, err)
 		}
@@ -212,6 +217,16 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 	}
 	out.read = len(got.Files) + len(ranges)
 	return out, nil
+}
+
+// resolveReference is tools.ResolveReference, without its search when
+// exact.
+func resolveReference(ctx context.Context, ws *workspace.Workspace, name string, exact bool) (tools.Reference, bool, error) {
+	if exact {
+		ref, ok := tools.ResolvePath(ctx, ws, name)
+		return ref, ok, nil
+	}
+	return tools.ResolveReference(ctx, ws, name)
 }
 
 // readRanges reads the lines the resolved references with a line range

@@ -390,7 +390,7 @@ func (s *Session) inputParts(ctx context.Context, in dialog.Input) ([]*genai.Par
 	var parts []*genai.Part
 	if strings.TrimSpace(in.Text) != "" {
 		var err error
-		parts, err = expandReferences(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources})
+		parts, err = expandReferences(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources, exactPaths: s.agent.cfg.NoReferenceSearch})
 		switch {
 		case isReferenceError(err):
 			return nil, err // in 0.61's words
