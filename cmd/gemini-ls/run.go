@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
@@ -252,6 +253,11 @@ func exitCode(o conversation.Outcome, stderr io.Writer) int {
 		return 0
 	case conversation.Cancelled:
 		return exitCancelled
+	}
+	if _, ok := errors.AsType[*agent.ReferenceError](o.Err); ok {
+		// An @ reference that could not be read: 0.61's FatalInputError.
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.Err)
+		return exitInput
 	}
 	fmt.Fprintf(stderr, "gemini-ls: %s\n", o.Explanation())
 	if o.Ending == conversation.MaxTurns {

@@ -53,6 +53,13 @@ type Config struct {
 	Store *sessionstore.Store
 	// Workspace is where the prompt's @paths are read; none when nil.
 	Workspace *workspace.Workspace
+	// Resources are the MCP resources a prompt's @SERVER:URI attaches
+	// (atresource.go); none when nil.
+	Resources Resources
+	// NoReferenceSearch: a prompt's @path that names no file or directory
+	// stays as typed, not searched for as "**/*path*" (settings'
+	// context.fileFiltering.enableRecursiveFileSearch false).
+	NoReferenceSearch bool
 	// Confirmer asks the user before calls that need approval. Without one,
 	// such calls are declined unless ApprovalMode is yolo.
 	Confirmer dialog.Confirmer

@@ -26,7 +26,7 @@ type AgentNamed func(name string) bool
 // the agents named, in the order named. isAgent nil: no agent, as
 // ExpandReferences.
 func ExpandReferencesAndAgents(ctx context.Context, ws *workspace.Workspace, prompt string, isAgent AgentNamed) ([]*genai.Part, error) {
-	return expandReferences(ctx, ws, prompt, isAgent)
+	return expandReferences(ctx, ws, prompt, referents{isAgent: isAgent})
 }
 
 // splitAgents separates the references that name agents from those that

@@ -43,33 +43,98 @@ func ExpandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	return ExpandReferencesAndAgents(ctx, ws, prompt, nil)
 }
 
-// expandReferences is ExpandReferences with the agents the prompt names
-// taken out of its references (atagent.go): the note that asks for them
-// follows the prompt.
-func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt string, isAgent AgentNamed) ([]*genai.Part, error) {
-	refs, agents := splitAgents(parseReferences(prompt), isAgent)
-	if len(agents) > 0 && (ws == nil || len(refs) == 0) {
-		return append([]*genai.Part{genai.NewPartFromText(strings.TrimSpace(prompt))}, agentNote(agents)), nil
+// referents are what an @name may name besides a path: an enabled
+// subagent (atagent.go) or an MCP resource (atresource.go); either nil
+// for none.
+type referents struct {
+	isAgent   AgentNamed
+	resources Resources
+	// exactPaths: an @path that names no file or directory is not
+	// searched for (Config.NoReferenceSearch).
+	exactPaths bool
+}
+
+// expandReferences is ExpandReferences with the agents and MCP resources
+// the prompt names taken out of its references, as 0.61's
+// handleAtCommand lays them out: the prompt, the note that asks for the
+// agents, then the resources' content ahead of the files'.
+func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt string, with referents) ([]*genai.Part, error) {
+	refs, agents := splitAgents(parseReferences(prompt), with.isAgent)
+	refs, resources := splitResources(prompt, refs, with.resources)
+	attached, err := readResources(ctx, with.resources, resources)
+	if err != nil {
+		return nil, err
 	}
+	files, err := readPaths(ctx, ws, prompt, refs, with.exactPaths)
+	if err != nil {
+		return nil, err
+	}
+	if !files.resolved && len(agents) == 0 && len(attached) == 0 {
+		parts := []*genai.Part{genai.NewPartFromText(prompt)}
+		if len(files.skipped) > 0 {
+			parts = append(parts, genai.NewPartFromText(skippedNote(files.skipped)))
+		}
+		return parts, nil
+	}
+	parts := []*genai.Part{genai.NewPartFromText(strings.TrimSpace(files.query))}
+	if len(agents) > 0 {
+		parts = append(parts, agentNote(agents))
+	}
+	if files.resolved || len(attached) > 0 {
+		parts = append(parts, genai.NewPartFromText("\n"+referenceContentStart))
+	}
+	parts = append(parts, attached...)
+	parts = append(parts, files.content...)
+	if files.resolved && files.read == 0 {
+		parts = append(parts, genai.NewPartFromText(noReferencedFiles))
+	}
+	if len(files.skipped) > 0 {
+		parts = append(parts, genai.NewPartFromText(skippedNote(files.skipped)))
+	}
+	if files.read > 0 || len(attached) > 0 {
+		parts = append(parts, genai.NewPartFromText("\n"+tools.ReferenceContentEnd))
+	}
+	return parts, nil
+}
+
+// pathsRead is what a prompt's @path references attach.
+type pathsRead struct {
+	// query is the prompt with each resolved reference rewritten to what
+	// was read; the prompt when none resolved.
+	query string
+	// resolved: a reference led to files to read, read or skipped.
+	resolved bool
+	// content is each file's label and text (or data), and each line
+	// range's; read how many files and ranges it holds.
+	content []*genai.Part
+	read    int
+	// skipped are the references, and files, not read, and why.
+	skipped []tools.SkippedFile
+}
+
+// readPaths reads the files refs name, as read_many_files reads them; a
+// reference that names no file or directory is searched for unless
+// exact.
+func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs []reference, exact bool) (pathsRead, error) {
+	out := pathsRead{query: prompt}
 	if ws == nil || len(refs) == 0 {
-		return []*genai.Part{genai.NewPartFromText(prompt)}, nil
+		return out, nil
 	}
 	var (
 		specs    []string
 		resolved = map[int]tools.Reference{} // by index in refs
-		skipped  []tools.SkippedFile
 		seen     = map[string]bool{}
 	)
 	for i, r := range refs {
-		ref, ok, err := tools.ResolveReference(ctx, ws, r.name)
+		ref, ok, err := resolveReference(ctx, ws, r.name, exact)
 		if err != nil {
-			return nil, fmt.Errorf("resolving @%s: %w", r.name, err)
+			return out, fmt.Errorf("resolving @%s: %w", r.name, err)
 		}
 		switch {
 		case !ok:
 			continue
 		case ref.Ignored:
-			skipped = append(skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})
+			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})
 			continue
 		}
 		resolved[i] = ref
@@ -80,9 +145,9 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	}
 	ranges, rangesSkipped, err := readRanges(ctx, ws, refs, resolved)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	skipped = append(skipped, rangesSkipped...)
+	out.skipped = append(out.skipped, rangesSkipped...)
 	// A range that could not be read stays in the prompt as typed.
 	for i, r := range refs {
 		if _, read := ranges[i]; r.lines != nil && !read {
@@ -90,22 +155,16 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		}
 	}
 	if len(specs) == 0 && len(ranges) == 0 {
-		parts := []*genai.Part{genai.NewPartFromText(prompt)}
-		if len(agents) > 0 {
-			parts = []*genai.Part{genai.NewPartFromText(strings.TrimSpace(prompt)), agentNote(agents)}
-		}
-		if len(skipped) > 0 {
-			parts = append(parts, genai.NewPartFromText(skippedNote(skipped)))
-		}
-		return parts, nil
+		return out, nil
 	}
+	out.resolved = true
 	var got tools.ManyFiles
 	if len(specs) > 0 {
 		if got, err = tools.ReadReferences(ctx, ws, specs); err != nil {
-			return nil, fmt.Errorf("reading the files @ references name: %w", err)
+			return out, fmt.Errorf("reading the files @ references name: %w", err)
 		}
 	}
-	skipped = append(skipped, got.Skipped...)
+	out.skipped = append(out.skipped, got.Skipped...)
 
 	// The prompt with each resolved reference rewritten to what was read.
 	var query strings.Builder
@@ -129,15 +188,11 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		}
 	}
 	query.WriteString(prompt[last:])
+	out.query = query.String()
 
-	parts := []*genai.Part{genai.NewPartFromText(strings.TrimSpace(query.String()))}
-	if len(agents) > 0 {
-		parts = append(parts, agentNote(agents))
-	}
-	parts = append(parts, genai.NewPartFromText("\n"+referenceContentStart))
 	for _, f := range got.Files {
 		if f.Part != nil {
-			parts = append(parts, f.Part)
+			out.content = append(out.content, f.Part)
 			continue
 		}
 		label, ok := labels[f.Path]
@@ -148,7 +203,7 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 		if f.Truncated {
 			text = "[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\n" + text
 		}
-		parts = append(parts, genai.NewPartFromText("\nContent from @"+label+":\n"), genai.NewPartFromText(strings.TrimSpace(text)))
+		out.content = append(out.content, genai.NewPartFromText("\nContent from @"+label+":\n"), genai.NewPartFromText(strings.TrimSpace(text)))
 	}
 	for i, r := range refs {
 		if lines, ok := ranges[i]; ok {
@@ -156,21 +211,22 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 			if filepath.IsAbs(r.name) {
 				label = resolved[i].Spec
 			}
-			parts = append(parts, genai.NewPartFromText("\nContent from @"+label+r.lines.suffix()+" ("+r.lines.told(lines)+"):\n"),
+			out.content = append(out.content, genai.NewPartFromText("\nContent from @"+label+r.lines.suffix()+" ("+r.lines.told(lines)+"):\n"),
 				genai.NewPartFromText(strings.TrimSuffix(lines.Text, "\n")))
 		}
 	}
-	read := len(got.Files) + len(ranges)
-	if read == 0 {
-		parts = append(parts, genai.NewPartFromText(noReferencedFiles))
+	out.read = len(got.Files) + len(ranges)
+	return out, nil
+}
+
+// resolveReference is tools.ResolveReference, without its search when
+// exact.
+func resolveReference(ctx context.Context, ws *workspace.Workspace, name string, exact bool) (tools.Reference, bool, error) {
+	if exact {
+		ref, ok := tools.ResolvePath(ctx, ws, name)
+		return ref, ok, nil
 	}
-	if len(skipped) > 0 {
-		parts = append(parts, genai.NewPartFromText(skippedNote(skipped)))
-	}
-	if read > 0 {
-		parts = append(parts, genai.NewPartFromText("\n"+tools.ReferenceContentEnd))
-	}
-	return parts, nil
+	return tools.ResolveReference(ctx, ws, name)
 }
 
 // readRanges reads the lines the resolved references with a line range

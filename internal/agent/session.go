@@ -384,12 +384,17 @@ func (a *Agent) agentNamed() AgentNamed {
 }
 
 // inputParts is what the model reads of the user's input: where the user
-// is in the editor, then the prompt with the files its @paths name.
+// is in the editor, then the prompt with the files its @paths, and the
+// MCP resources its @SERVER:URIs, name.
 func (s *Session) inputParts(ctx context.Context, in dialog.Input) ([]*genai.Part, error) {
 	var parts []*genai.Part
 	if strings.TrimSpace(in.Text) != "" {
 		var err error
-		if parts, err = ExpandReferencesAndAgents(ctx, s.agent.cfg.Workspace, in.Text, s.agent.agentNamed()); err != nil {
+		parts, err = expandReferences(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources, exactPaths: s.agent.cfg.NoReferenceSearch})
+		switch {
+		case isReferenceError(err):
+			return nil, err // in 0.61's words
+		case err != nil:
 			return nil, fmt.Errorf("reading the files the prompt references: %w", err)
 		}
 	}

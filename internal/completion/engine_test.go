@@ -23,6 +23,7 @@ type rig struct {
 	t     *testing.T
 	root  string
 	docs  *workspace.Documents
+	ws    *workspace.Workspace
 	e     *Engine
 	model *geminitest.Server
 }
@@ -56,7 +57,7 @@ func newRig(t *testing.T, set settings.InlineCompletion, files map[string]string
 	}
 	e := New(Config{Workspace: ws, Documents: docs})
 	e.SetBackend(Backend{Model: client.Models, Settings: set})
-	return &rig{t: t, root: root, docs: docs, e: e, model: model}
+	return &rig{t: t, root: root, docs: docs, ws: ws, e: e, model: model}
 }
 
 func (r *rig) path(name string) string { return filepath.Join(r.root, name) }

@@ -94,7 +94,8 @@ func (p *privacy) decide(ctx context.Context, path string, exclude []string) boo
 			return true // a glob that does not parse keeps the files in
 		}
 	}
-	ignored, err := p.ws.Ignored(ctx, resolved)
+	// Every ignore file, whichever the agent's searches obey.
+	ignored, err := p.ws.IgnoredByAny(ctx, resolved)
 	return ignored || err != nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // busy reports whether a request of path is in flight.
@@ -54,6 +55,22 @@ func TestPrivateFilesNeverLeave(t *testing.T) {
 	}
 	if body := string(reqs[0].Body); strings.Contains(body, secret) || strings.Contains(body, ".env") || strings.Contains(body, "server.pem") {
 		t.Errorf("a private file reached the model:\n%s", body)
+	}
+}
+
+// The files ignore files ignore stay private when the agent's searches
+// do not obey them (context.fileFiltering's respectGitIgnore and
+// respectGeminiIgnore false).
+func TestIgnoredFilesStayPrivateWhateverTheSearchesObey(t *testing.T) {
+	r := newRig(t, settings.InlineCompletion{}, map[string]string{".gitignore": "*.log\n", ".geminiignore": "vendor-secrets/\n"})
+	r.ws.SetIgnoreFiles(workspace.IgnoreFiles{SkipGit: true, SkipGemini: true})
+	for _, name := range []string{"debug.log", "vendor-secrets/token.go"} {
+		if got := r.complete(r.open(name, "TOKEN="+secret+"\nX=|\n")); got != "" {
+			t.Errorf("%s was completed: %q", name, got)
+		}
+	}
+	if n := len(r.model.Requests()); n != 0 {
+		t.Errorf("%d model requests for ignored files, want none", n)
 	}
 }
 

@@ -36,7 +36,7 @@ func schemaKeys() map[string]support {
 		"general.disableAutoUpdate":                 notImplemented,
 		"general.disableUpdateNag":                  notImplemented,
 		"ui.accessibility.disableLoadingPhrases":    notImplemented,
-		"context.fileFiltering.disableFuzzySearch":  notImplemented,
+		"context.fileFiltering.disableFuzzySearch":  notImplemented, // enableFuzzySearch's older spelling
 		"experimental.codebaseInvestigatorSettings": implemented,
 		"experimental.cliHelpAgentSettings":         implemented,
 		"tools.approvalMode":                        implemented,
@@ -155,12 +155,15 @@ func schemaKeys() map[string]support {
 		"context.memoryBoundaryMarkers":                   notImplemented,
 		"context.includeDirectories":                      implemented,
 		"context.loadMemoryFromIncludeDirectories":        implemented,
-		"context.fileFiltering.respectGitIgnore":          notImplemented,
-		"context.fileFiltering.respectGeminiIgnore":       notImplemented,
-		"context.fileFiltering.enableFileWatcher":         notImplemented,
-		"context.fileFiltering.enableRecursiveFileSearch": notImplemented,
-		"context.fileFiltering.enableFuzzySearch":         notImplemented,
-		"context.fileFiltering.customIgnoreFilePaths":     notImplemented,
+		"context.fileFiltering.respectGitIgnore":          implemented,
+		"context.fileFiltering.respectGeminiIgnore":       implemented,
+		"context.fileFiltering.enableRecursiveFileSearch": implemented,
+		"context.fileFiltering.customIgnoreFilePaths":     implemented,
+		// These two tune 0.61's completion of @paths as the user types
+		// them in its own input box (its file watcher, its fuzzy
+		// matcher): gemini-ls has no input box, the editor completes.
+		"context.fileFiltering.enableFileWatcher": notImplemented,
+		"context.fileFiltering.enableFuzzySearch": notImplemented,
 
 		"tools.sandbox":                            notImplemented,
 		"tools.sandboxAllowedPaths":                notImplemented,

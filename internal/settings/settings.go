@@ -296,7 +296,38 @@ type Context struct {
 	// LoadMemoryFromIncludeDirectories reads the context files of the
 	// IncludeDirectories too.
 	LoadMemoryFromIncludeDirectories bool `json:"loadMemoryFromIncludeDirectories"`
+	// FileFiltering chooses the ignore files the agent's searches and
+	// reads obey, and whether an @path that names nothing is searched
+	// for.
+	FileFiltering FileFiltering `json:"fileFiltering"`
 }
+
+// FileFiltering is Gemini CLI's context.fileFiltering, what of it
+// gemini-ls reads.
+type FileFiltering struct {
+	// RespectGitIgnore, unless false, has .gitignore files (and
+	// .git/info/exclude) count.
+	RespectGitIgnore *bool `json:"respectGitIgnore"`
+	// RespectGeminiIgnore, unless false, has .geminiignore files count.
+	RespectGeminiIgnore *bool `json:"respectGeminiIgnore"`
+	// EnableRecursiveFileSearch, unless false, searches the workspace
+	// for an @path that names nothing.
+	EnableRecursiveFileSearch *bool `json:"enableRecursiveFileSearch"`
+	// CustomIgnoreFilePaths are more ignore files, relative to the
+	// workspace's roots, over the others; the first over the later.
+	CustomIgnoreFilePaths []string `json:"customIgnoreFilePaths"`
+}
+
+// RespectsGitIgnore is respectGitIgnore, true unless set false.
+func (f FileFiltering) RespectsGitIgnore() bool { return isNotFalse(f.RespectGitIgnore) }
+
+// RespectsGeminiIgnore is respectGeminiIgnore, true unless set false.
+func (f FileFiltering) RespectsGeminiIgnore() bool { return isNotFalse(f.RespectGeminiIgnore) }
+
+// SearchesReferences is enableRecursiveFileSearch, true unless set false.
+func (f FileFiltering) SearchesReferences() bool { return isNotFalse(f.EnableRecursiveFileSearch) }
+
+func isNotFalse(b *bool) bool { return b == nil || *b }
 
 // DefaultContextFileName is the context file's name when context.fileName
 // is unset.

@@ -278,6 +278,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Extensions: extensionContext(b.Extensions),
 		Logger:     o.Logger,
 	})
+	o.Workspace.SetIgnoreFiles(ignoreFiles(set.Context.FileFiltering))
 	plan := b.Plan
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
@@ -332,6 +333,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Model:                b.Model,
 		Tools:                b.Tools.Registry,
 		Workspace:            o.Workspace,
+		Resources:            mcpResources{b.Tools},
+		NoReferenceSearch:    !set.Context.FileFiltering.SearchesReferences(),
 		Store:                store,
 		Memory:               b.memory,
 		Skills:               b.skillSource(),

@@ -78,12 +78,13 @@ func (b *Built) startTelemetry(ctx context.Context, set settings.Settings, creds
 		exts = append(exts, e.Name)
 	}
 	sink.Config(telemetry.StartSession{
-		Model:           b.Model,
-		ApprovalMode:    string(b.ApprovalMode),
-		APIKeyEnabled:   creds.Type == auth.GeminiAPIKey,
-		VertexAIEnabled: creds.Type == auth.VertexAI,
-		MCPServers:      servers,
-		Extensions:      exts,
+		Model:            b.Model,
+		ApprovalMode:     string(b.ApprovalMode),
+		APIKeyEnabled:    creds.Type == auth.GeminiAPIKey,
+		VertexAIEnabled:  creds.Type == auth.VertexAI,
+		RespectGitIgnore: set.Context.FileFiltering.RespectsGitIgnore(),
+		MCPServers:       servers,
+		Extensions:       exts,
 	})
 	return sink
 }

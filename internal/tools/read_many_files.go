@@ -752,15 +752,34 @@ type Reference struct {
 // ignore file ignores (of those found within searchTimeout). ok is false
 // when nothing matches.
 func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string) (ref Reference, ok bool, err error) {
-	if abs, err := ws.Resolve(name); err == nil {
-		if isDir, err := ws.Stat(abs); err == nil {
-			ref = Reference{Spec: referenceSpec(ws, abs), Path: abs, Ignored: isIgnored(ctx, ws, abs)}
-			if isDir {
-				ref.Spec += "/**"
-			}
-			return ref, true, nil
-		}
+	if ref, ok := ResolvePath(ctx, ws, name); ok {
+		return ref, true, nil
 	}
+	return searchReference(ctx, ws, name)
+}
+
+// ResolvePath is ResolveReference without the search: a file or a
+// directory name names, ok false for neither (Gemini CLI's
+// enableRecursiveFileSearch false).
+func ResolvePath(ctx context.Context, ws *workspace.Workspace, name string) (Reference, bool) {
+	abs, err := ws.Resolve(name)
+	if err != nil {
+		return Reference{}, false
+	}
+	isDir, err := ws.Stat(abs)
+	if err != nil {
+		return Reference{}, false
+	}
+	ref := Reference{Spec: referenceSpec(ws, abs), Path: abs, Ignored: isIgnored(ctx, ws, abs)}
+	if isDir {
+		ref.Spec += "/**"
+	}
+	return ref, true
+}
+
+// searchReference is the newest file matching "**/*name*" that no ignore
+// file ignores.
+func searchReference(ctx context.Context, ws *workspace.Workspace, name string) (ref Reference, ok bool, err error) {
 	if filepath.IsAbs(name) || !doublestar.ValidatePattern("**/*"+filepath.ToSlash(name)+"*") {
 		return Reference{}, false, nil
 	}

@@ -64,7 +64,11 @@
 // stops it or its ctx is done. A caller bounds a search by time (a ctx
 // deadline), never by an entry count. Entries carry Ignored, from ignore
 // files read once per directory per listing, never per entry (Ignored
-// tells it of one path without a listing). Entries are typed from the
+// tells it of one path without a listing). Which ignore files count is
+// the workspace's one choice (SetIgnoreFiles: the settings'
+// context.fileFiltering), the same for every listing, walk and Ignored;
+// IgnoredByAny counts every file whatever was chosen, for what must not
+// leave the machine. Entries are typed from the
 // listing without a stat (symlinks aside); a caller asks Info for the
 // sizes and times it needs (WalkOptions.Stat has a walk take them as it
 // lists), and a read checks the size when it opens the file. Walk runs

@@ -253,7 +253,7 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, Omitte
 		all = append(all, batch...)
 	}
 	slices.SortFunc(all, byName)
-	rules := w.rulesFor(ctx, w.scopeOf(dir), dir)
+	rules := w.rulesFor(ctx, w.countedIgnoreFiles(), w.scopeOf(dir), dir)
 	out := make([]DirEntry, len(all))
 	for i, e := range all {
 		out[i] = e.DirEntry
@@ -266,6 +266,17 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, Omitte
 // path (resolved), as Ignored of its directory's listing says, without
 // listing the directory. A root is not ignored.
 func (w *Workspace) Ignored(ctx context.Context, path string) (bool, error) {
+	return w.ignoredBy(ctx, w.countedIgnoreFiles(), path)
+}
+
+// IgnoredByAny is Ignored with every ignore file counted, whatever
+// SetIgnoreFiles chose not to count: a file that must not leave the
+// machine, whatever the agent's searches may find.
+func (w *Workspace) IgnoredByAny(ctx context.Context, path string) (bool, error) {
+	return w.ignoredBy(ctx, w.countedIgnoreFiles().everyFile(), path)
+}
+
+func (w *Workspace) ignoredBy(ctx context.Context, files IgnoreFiles, path string) (bool, error) {
 	if err := w.checkResolved(path); err != nil {
 		return false, err
 	}
@@ -279,7 +290,7 @@ func (w *Workspace) Ignored(ctx context.Context, path string) (bool, error) {
 	if root == "" {
 		return false, nil
 	}
-	return w.rulesFor(ctx, root, dir).match(filepath.Base(path), isDir), nil
+	return w.rulesFor(ctx, files, root, dir).match(filepath.Base(path), isDir), nil
 }
 
 // listed is a DirEntry plus whether it is a symlink, which Walk does not

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,15 +14,85 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// Ignore files read in every directory, lowest priority first. The root
-// also reads .git/info/exclude, below both.
-var ignoreFileNames = []string{".gitignore", ".geminiignore"}
+// IgnoreFiles chooses the ignore files whose rules count, as Gemini CLI's
+// context.fileFiltering settings do. The zero value counts them all:
+// .gitignore and then .geminiignore in every directory, and at a root
+// .git/info/exclude below both.
+type IgnoreFiles struct {
+	// SkipGit: .gitignore files and .git/info/exclude ignore nothing
+	// (respectGitIgnore false).
+	SkipGit bool
+	// SkipGemini: .geminiignore files ignore nothing (respectGeminiIgnore
+	// false).
+	SkipGemini bool
+	// Custom are more ignore files, each a path joined to every root, as
+	// 0.61 joins customIgnoreFilePaths to its project root, read at that
+	// root over its .gitignore and .geminiignore, an earlier one over a
+	// later (customIgnoreFilePaths). They count whatever SkipGit and
+	// SkipGemini say.
+	Custom []string
+}
+
+// inEveryDir are the names of the ignore files read in every directory,
+// lowest priority first.
+func (f IgnoreFiles) inEveryDir() []string {
+	names := make([]string, 0, 2)
+	if !f.SkipGit {
+		names = append(names, ".gitignore")
+	}
+	if !f.SkipGemini {
+		names = append(names, ".geminiignore")
+	}
+	return names
+}
+
+// atRoot are the ignore files read at root, lowest priority first.
+func (f IgnoreFiles) atRoot(root string) []string {
+	var files []string
+	if !f.SkipGit {
+		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
+	}
+	for _, name := range f.inEveryDir() {
+		files = append(files, filepath.Join(root, name))
+	}
+	for _, custom := range slices.Backward(f.Custom) {
+		files = append(files, filepath.Join(root, custom))
+	}
+	return files
+}
+
+// everyFile is f with every ignore file counted: what a private file is
+// (IgnoredByAny).
+func (f IgnoreFiles) everyFile() IgnoreFiles { return IgnoreFiles{Custom: f.Custom} }
+
+// key tells f's choice of files apart from another's in the cache.
+func (f IgnoreFiles) key() string {
+	return fmt.Sprint(f.SkipGit, f.SkipGemini, strings.Join(f.Custom, "\x00"))
+}
+
+// SetIgnoreFiles chooses the ignore files whose rules count from now on
+// (Gemini CLI's context.fileFiltering); every root's, in every listing,
+// walk and Ignored.
+func (w *Workspace) SetIgnoreFiles(f IgnoreFiles) {
+	f.Custom = slices.Clone(f.Custom)
+	w.ignoreMu.Lock()
+	defer w.ignoreMu.Unlock()
+	w.ignoreFiles = f
+}
+
+// countedIgnoreFiles are the ignore files SetIgnoreFiles chose.
+func (w *Workspace) countedIgnoreFiles() IgnoreFiles {
+	w.ignoreMu.Lock()
+	defer w.ignoreMu.Unlock()
+	return w.ignoreFiles
+}
 
 // alwaysSkipped are directory names Walk never enters, ignore rules or not.
 func alwaysSkipped(name string) bool { return name == ".git" || name == "node_modules" }
 
 // ignoreRules are the patterns in force inside one directory of a walk.
 type ignoreRules struct {
+	files    IgnoreFiles // which ignore files count
 	root     string
 	parts    []string // the directory's path components below root
 	patterns []gitignore.Pattern
@@ -30,8 +101,8 @@ type ignoreRules struct {
 
 // rulesFor collects the patterns in force inside dir, from root down,
 // reading each directory's ignore files on the way.
-func (w *Workspace) rulesFor(ctx context.Context, root, dir string) ignoreRules {
-	r := ignoreRules{root: root, patterns: w.dirPatterns(ctx, root, root, nil)}
+func (w *Workspace) rulesFor(ctx context.Context, files IgnoreFiles, root, dir string) ignoreRules {
+	r := ignoreRules{files: files, root: root, patterns: w.dirPatterns(ctx, files, root, root, nil)}
 	if dir == root {
 		return r
 	}
@@ -53,12 +124,13 @@ func (w *Workspace) rulesFor(ctx context.Context, root, dir string) ignoreRules 
 // subdirectory's listing, which tells its ignore files' stamps.
 func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string, ignored bool, listing []listed) ignoreRules {
 	if r.all || ignored {
-		return ignoreRules{root: r.root, all: true}
+		return ignoreRules{files: r.files, root: r.root, all: true}
 	}
 	return ignoreRules{
+		files:    r.files,
 		root:     r.root,
 		parts:    append(slices.Clip(r.parts), name),
-		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.root, dir, listing)),
+		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.files, r.root, dir, listing)),
 	}
 }
 
@@ -81,7 +153,7 @@ func appendPatterns(base, more []gitignore.Pattern) []gitignore.Pattern {
 	return append(slices.Clip(base), more...)
 }
 
-type ignoreKey struct{ root, dir string }
+type ignoreKey struct{ files, root, dir string }
 
 // ignoreFiles caches one directory's parsed ignore files; stamps tell
 // when a file was added, removed or rewritten since.
@@ -100,20 +172,22 @@ type fileStamp struct {
 // an unreadable one, ignores nothing.
 const maxIgnoreFileSize = 1 << 20
 
-// dirPatterns returns the patterns of dir's own ignore files, with
-// domains relative to root. Their stamps (is the cache still good?) are
-// stat-ed, only for the files dir's listing (when given) shows: the files
-// are read once and then only when they change.
-func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing []listed) []gitignore.Pattern {
-	if dir != root && !slices.ContainsFunc(ignoreFileNames, func(name string) bool { return !listedAbsent(listing, true, name) }) {
+// dirPatterns returns the patterns of dir's own ignore files, those
+// files counts, with domains relative to root. Their stamps (is the cache
+// still good?) are stat-ed, only for the files dir's listing (when given)
+// shows: the files are read once and then only when they change.
+func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, dir string, listing []listed) []gitignore.Pattern {
+	names := counted.inEveryDir()
+	if dir != root && !slices.ContainsFunc(names, func(name string) bool { return !listedAbsent(listing, true, name) }) {
 		return nil // the listing shows none: most directories of a walk
 	}
-	files := make([]string, 0, 3)
+	var files []string
 	if dir == root {
-		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
-	}
-	for _, name := range ignoreFileNames {
-		files = append(files, filepath.Join(dir, name))
+		files = counted.atRoot(root)
+	} else {
+		for _, name := range names {
+			files = append(files, filepath.Join(dir, name))
+		}
 	}
 	stamps := make([]fileStamp, len(files))
 	for i, f := range files {
@@ -125,7 +199,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, root, dir string, listing [
 		}
 	}
 
-	key := ignoreKey{root, dir}
+	key := ignoreKey{counted.key(), root, dir}
 	w.ignoreMu.Lock()
 	cached, ok := w.ignores[key]
 	w.ignoreMu.Unlock()

@@ -27,8 +27,12 @@ type Workspace struct {
 	extraMu sync.RWMutex
 	extra   []string
 
-	ignoreMu sync.Mutex
-	ignores  map[ignoreKey]*ignoreFiles // parsed ignore files per directory
+	// ignoreMu guards ignoreFiles, the ignore files that count
+	// (SetIgnoreFiles), and ignores, the parsed ignore files per
+	// directory.
+	ignoreMu    sync.Mutex
+	ignoreFiles IgnoreFiles
+	ignores     map[ignoreKey]*ignoreFiles
 
 	dirNames dirNames // listings' buffers
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -81,24 +82,16 @@ func (*readResourceCall) Confirmation() *tools.Confirmation { return nil }
 // Execute reads the resource from the server running it now, its text
 // as text and its binary data as a line saying so, in 0.61's words.
 func (c *readResourceCall) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
-	found, at, known := c.m.resource(c.uri)
-	if !known {
+	found, contents, err := c.m.ReadResource(ctx, c.uri)
+	switch {
+	case errors.Is(err, ErrNoResource):
 		return failure("Resource not found for URI: " + c.uri), nil
-	}
-	s := at.server
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
-	defer cancel()
-	res, err := at.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: found.URI})
-	if err != nil {
-		if b := s.breach(); b != nil {
-			err = b
-		}
+	case err != nil:
 		return failure("Failed to read resource: " + err.Error()), nil
 	}
 	var text strings.Builder
-	for _, content := range res.Contents {
+	for _, content := range contents {
 		switch {
-		case content == nil:
 		case content.Text != "":
 			text.WriteString(content.Text + "\n")
 		case len(content.Blob) > 0:
@@ -110,6 +103,54 @@ func (c *readResourceCall) Execute(ctx context.Context, _ tools.CallInfo) (tools
 		out = "No content returned from resource."
 	}
 	return tools.Result{Output: out, Display: `Successfully read resource "` + found.Name + `" from server "` + found.Server + `"`}, nil
+}
+
+// ErrNoResource is ReadResource's answer for a resource no running
+// server lists.
+var ErrNoResource = errors.New("no running MCP server lists the resource")
+
+// ResourceContent is one piece of what resources/read returned: text, or
+// binary data of a MIME type.
+type ResourceContent struct {
+	Text     string
+	Blob     []byte
+	MIMEType string
+}
+
+// FindResource is the resource identifier names, SERVER:URI, as 0.61's
+// resource registry finds it (findResourceByUri): ok false when no
+// running server lists it.
+func (m *Manager) FindResource(identifier string) (Resource, bool) {
+	r, _, ok := m.resource(identifier)
+	return r, ok
+}
+
+// ReadResource reads the resource identifier names, SERVER:URI, from the
+// server running it now, within the server's timeout: what
+// read_mcp_resource and a prompt's @SERVER:URI read. ErrNoResource when
+// no running server lists it.
+func (m *Manager) ReadResource(ctx context.Context, identifier string) (Resource, []ResourceContent, error) {
+	found, at, known := m.resource(identifier)
+	if !known {
+		return Resource{}, nil, ErrNoResource
+	}
+	s := at.server
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
+	res, err := at.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: found.URI})
+	if err != nil {
+		if b := s.breach(); b != nil {
+			err = b
+		}
+		return found, nil, err
+	}
+	var out []ResourceContent
+	for _, content := range res.Contents {
+		if content != nil {
+			out = append(out, ResourceContent{Text: content.Text, Blob: content.Blob, MIMEType: content.MIMEType})
+		}
+	}
+	return found, out, nil
 }
 
 // failure is an error result saying msg to the model and the user.

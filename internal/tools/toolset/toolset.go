@@ -177,6 +177,29 @@ func (s *Set) MCPPrompt(ctx context.Context, server, name string, args map[strin
 	return s.mcp.GetPrompt(ctx, server, name, args)
 }
 
+// FindResource is the MCP resource identifier names, SERVER:URI, among
+// those the running servers list; ok false for none. It is safe on a nil
+// Set.
+func (s *Set) FindResource(identifier string) (mcp.Resource, bool) {
+	if s == nil || s.mcp == nil {
+		return mcp.Resource{}, false
+	}
+	return s.mcp.FindResource(identifier)
+}
+
+// ReadResource reads the MCP resource identifier names, SERVER:URI, from
+// its server (mcp.Manager.ReadResource).
+func (s *Set) ReadResource(ctx context.Context, identifier string) (mcp.Resource, []mcp.ResourceContent, error) {
+	if s == nil || s.mcp == nil {
+		return mcp.Resource{}, nil, mcp.ErrNoResource
+	}
+	found, contents, err := s.mcp.ReadResource(ctx, identifier)
+	if err != nil && !errors.Is(err, mcp.ErrNoResource) {
+		err = errors.New(s.redact(err.Error()))
+	}
+	return found, contents, err
+}
+
 // Close ends the discovery command, if still running, and every MCP server
 // process. It is safe on a nil Set.
 func (s *Set) Close() {

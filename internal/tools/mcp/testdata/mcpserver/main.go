@@ -1,7 +1,7 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid),
@@ -11,7 +11,8 @@
 // With -resources it offers two resources, file:///notes.txt (named and
 // described, its contents text) and db://users (named, its contents
 // binary); with -broken-resources it declares resources but fails to
-// list them.
+// list them; with -unreadable-resources it lists them but fails to read
+// them.
 package main
 
 import (
@@ -53,6 +54,7 @@ func main() {
 	extra := flag.String("extra", "", "also offer a tool with this name, echoing its name")
 	resources := flag.Bool("resources", false, "offer two resources")
 	brokenResources := flag.Bool("broken-resources", false, "declare resources, and fail to list them")
+	unreadableResources := flag.Bool("unreadable-resources", false, "offer two resources, and fail to read them")
 	flag.Parse()
 	if *failAtStart {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
@@ -124,17 +126,22 @@ func main() {
 				return text("I am " + name), nil
 			})
 	}
-	if *resources || *brokenResources {
-		addResources(server, *brokenResources)
+	switch {
+	case *resources:
+		addResources(server, nil)
+	case *brokenResources:
+		addResources(server, map[string]string{"resources/list": "the catalogue is offline"})
+	case *unreadableResources:
+		addResources(server, map[string]string{"resources/read": "the archive is offline"})
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// addResources offers the test's two resources; broken, a resources/list
-// fails instead.
-func addResources(server *mcp.Server, broken bool) {
+// addResources offers the test's two resources; a method failing names
+// fails with its error instead.
+func addResources(server *mcp.Server, failing map[string]string) {
 	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
@@ -143,11 +150,11 @@ func addResources(server *mcp.Server, broken bool) {
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/x-sqlite3", Blob: []byte{1, 2, 3}}}}, nil
 		})
-	if broken {
+	if len(failing) > 0 {
 		server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-				if method == "resources/list" {
-					return nil, errors.New("the catalogue is offline")
+				if why, ok := failing[method]; ok {
+					return nil, errors.New(why)
 				}
 				return next(ctx, method, req)
 			}

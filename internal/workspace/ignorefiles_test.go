@@ -1,0 +1,73 @@
+package workspace
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// SetIgnoreFiles chooses which ignore files count, in walks, listings and
+// Ignored alike: without .gitignore (and .git/info/exclude), without
+// .geminiignore, and with custom files joined to the root, which count
+// over both, the first over the later; IgnoredByAny counts every file
+// whatever was chosen.
+func TestSetIgnoreFiles(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{
+		".gitignore":        "git.txt\n",
+		".git/info/exclude": "excluded.txt\n",
+		".geminiignore":     "gemini.txt\n",
+		"sub/.gitignore":    "subgit.txt\n",
+		"conf/first.ignore": "custom.txt\n!both.txt\n",
+		"second.ignore":     "both.txt\nsecond.txt\n",
+		"git.txt":           "", "excluded.txt": "", "gemini.txt": "", "sub/subgit.txt": "",
+		"custom.txt": "", "both.txt": "", "second.txt": "", "plain.txt": "",
+	})
+	txt := func() []string {
+		var out []string
+		for _, n := range walkNames(t, w, root, true) {
+			if filepath.Ext(n) == ".txt" {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	all := []string{"both.txt", "custom.txt", "excluded.txt", "gemini.txt", "git.txt", "plain.txt", "second.txt", "sub/subgit.txt"}
+	for _, tc := range []struct {
+		name  string
+		files IgnoreFiles
+		want  []string
+	}{
+		{"every file", IgnoreFiles{}, []string{"both.txt", "custom.txt", "plain.txt", "second.txt"}},
+		{"no .gitignore", IgnoreFiles{SkipGit: true}, []string{"both.txt", "custom.txt", "excluded.txt", "git.txt", "plain.txt", "second.txt", "sub/subgit.txt"}},
+		{"no .geminiignore", IgnoreFiles{SkipGemini: true}, []string{"both.txt", "custom.txt", "gemini.txt", "plain.txt", "second.txt"}},
+		{"neither", IgnoreFiles{SkipGit: true, SkipGemini: true}, all},
+		// The first custom file re-includes what the second ignores.
+		{"custom files", IgnoreFiles{SkipGit: true, SkipGemini: true, Custom: []string{"conf/first.ignore", "second.ignore"}},
+			[]string{"both.txt", "excluded.txt", "gemini.txt", "git.txt", "plain.txt", "sub/subgit.txt"}},
+		{"custom files over the others", IgnoreFiles{Custom: []string{"second.ignore"}}, []string{"custom.txt", "plain.txt"}},
+	} {
+		w.SetIgnoreFiles(tc.files)
+		if got := txt(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: walk finds %v, want %v", tc.name, got, tc.want)
+		}
+		entries, _, err := w.ReadDir(context.Background(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if filepath.Ext(e.Name) == ".txt" && e.Ignored == slices.Contains(tc.want, e.Name) {
+				t.Errorf("%s: ReadDir has %s ignored %v", tc.name, e.Name, e.Ignored)
+			}
+		}
+		ignored, err := w.Ignored(context.Background(), filepath.Join(root, "sub", "subgit.txt"))
+		if err != nil || ignored == slices.Contains(tc.want, "sub/subgit.txt") {
+			t.Errorf("%s: Ignored(sub/subgit.txt) = %v, %v", tc.name, ignored, err)
+		}
+		for _, name := range []string{"git.txt", "gemini.txt", "excluded.txt"} {
+			if any, err := w.IgnoredByAny(context.Background(), filepath.Join(root, name)); err != nil || !any {
+				t.Errorf("%s: IgnoredByAny(%s) = %v, %v; want true", tc.name, name, any, err)
+			}
+		}
+	}
+}
