@@ -724,6 +724,30 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	return applied, restart, nil
 }
 
+// ReloadMCP reads the MCP servers again, as the settings files, the
+// front end's settings and changes, the command line and the extensions
+// now give them, and starts them anew (toolset.Set.ReloadMCP): a server
+// added to settings.json is connected and a removed one ended, in the
+// same session, and the next model request offers their tools. It
+// returns once each has listed its tools or failed, or when ctx ends.
+func (b *Built) ReloadMCP(ctx context.Context) error {
+	base, err := b.loadSettings()
+	if err != nil {
+		return err
+	}
+	set, err := withOverlay(base, b.change)
+	if err != nil {
+		return err
+	}
+	set, _ = b.loadExtensions(set.Security).Apply(set)
+	set = b.opts.commandLine(set)
+	if err := b.Tools.ReloadMCP(ctx, set.MCPServers); err != nil {
+		return err
+	}
+	b.Settings.MCPServers = set.MCPServers
+	return nil
+}
+
 // namesApprovalMode reports whether change, settings a client sent,
 // names the approval mode (general.defaultApprovalMode): a front end's
 // choice of it, as Gemini CLI's Shift+Tab is.

@@ -250,19 +250,6 @@ func TestMCPErrorsAsGeminiCLI(t *testing.T) {
 	}
 }
 
-// TestMCPEnableDisableRefused: 0.61's mcp enable and disable keep their
-// state in a file gemini-ls does not read: refused in one line.
-func TestMCPEnableDisableRefused(t *testing.T) {
-	t.Parallel()
-	w := mgmtWorld{t: t, home: t.TempDir(), dir: t.TempDir()}
-	for _, sub := range []string{"enable", "disable"} {
-		r := w.ls("mcp", sub, "x")
-		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "not supported") {
-			t.Errorf("mcp %s: (%d) %s", sub, r.code, r.stderr)
-		}
-	}
-}
-
 // TestMCPAddBadEnvWarned: an --env that is not KEY=value, or holds a
 // second "=", is written as 0.61 writes it (left out, cut), and said.
 func TestMCPAddBadEnvWarned(t *testing.T) {

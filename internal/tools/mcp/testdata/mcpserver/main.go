@@ -1,7 +1,7 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources] [-grow]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid),
@@ -11,7 +11,8 @@
 // With -resources it offers two resources, file:///notes.txt (named and
 // described, its contents text) and db://users (named, its contents
 // binary); with -broken-resources it declares resources but fails to
-// list them.
+// list them. With -grow it offers grow, which adds a tool, grown, and
+// answers once it has sent notifications/tools/list_changed.
 package main
 
 import (
@@ -53,6 +54,7 @@ func main() {
 	extra := flag.String("extra", "", "also offer a tool with this name, echoing its name")
 	resources := flag.Bool("resources", false, "offer two resources")
 	brokenResources := flag.Bool("broken-resources", false, "declare resources, and fail to list them")
+	grow := flag.Bool("grow", false, "offer grow, which adds a tool")
 	flag.Parse()
 	if *failAtStart {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
@@ -124,12 +126,48 @@ func main() {
 				return text("I am " + name), nil
 			})
 	}
+	if *grow {
+		addGrow(server)
+	}
 	if *resources || *brokenResources {
 		addResources(server, *brokenResources)
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// addGrow offers grow, which adds grown and answers only once the
+// server has told its client that its tools changed: the SDK sends that
+// a moment after the change, and a client must read it before the
+// answer to see the change the call made.
+func addGrow(server *mcp.Server) {
+	announced := make(chan struct{}, 1)
+	server.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "notifications/tools/list_changed" {
+				select {
+				case announced <- struct{}{}:
+				default:
+				}
+			}
+			return res, err
+		}
+	})
+	server.AddTool(&mcp.Tool{Name: "grow", Description: "Adds the tool grown.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			server.AddTool(&mcp.Tool{Name: "grown", Description: "Was added by grow.", InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("grown here"), nil
+				})
+			select {
+			case <-announced:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return text("grew"), nil
+		})
 }
 
 // addResources offers the test's two resources; broken, a resources/list
