@@ -377,12 +377,14 @@ func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, us
 	return out
 }
 
-// mcpEnable is `gemini-ls mcp enable|disable <name> [--session]`, 0.61's
-// handleEnable and handleDisable: the server, which the settings or an
-// extension must name, is turned on or off in the user's
-// mcp-server-enablement.json, which every session reads at start-up and
-// /mcp reload. --session, as in 0.61, touches only this process, which
-// ends at once: it changes nothing.
+// mcpEnable is `gemini-ls mcp enable|disable <name> [--session]`, what
+// 0.61's handleEnable and handleDisable mean to do (they find no server:
+// they look among the keys of getMcpServersFromConfig's answer, not its
+// mcpServers): the server, which the settings or an extension must name,
+// is turned on or off in the user's mcp-server-enablement.json, which
+// every session reads at start-up and /mcp reload. --session, as in
+// 0.61, touches only this process, which ends at once: it changes
+// nothing.
 func (e mgmtEnv) mcpEnable(ctx context.Context, args []string, enable bool, stderr io.Writer) int {
 	command := "mcp disable"
 	sessionHelp := "Disable for current session only"
