@@ -41,10 +41,10 @@ func (e mgmtEnv) mcpCommands() []cmdline.Command {
 		{Name: "list", Summary: "List the configured servers, connecting to each.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 			return e.mcpList(ctx, args, stderr)
 		}},
-		{Name: "enable", Args: "<name>", Summary: "Enable an MCP server", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+		{Name: "enable", Args: "<name>", Summary: "Turn a server back on, for every session.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 			return e.mcpEnable(ctx, args, true, stderr)
 		}},
-		{Name: "disable", Args: "<name>", Summary: "Disable an MCP server", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+		{Name: "disable", Args: "<name>", Summary: "Turn a server off: no session starts it.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 			return e.mcpEnable(ctx, args, false, stderr)
 		}},
 	}

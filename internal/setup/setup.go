@@ -113,6 +113,10 @@ type Options struct {
 	// Otherwise such a build stops at AuthErr, before any MCP server or
 	// discovery command is started for a front end that will only refuse.
 	WithoutCredentials bool
+
+	// mcpSessionDisabled are the MCP servers the session turned off
+	// (/mcp disable --session), which Rebuild carries over.
+	mcpSessionDisabled []string
 }
 
 // Built is the agent and what it was built from.
@@ -290,6 +294,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Warn:        o.Warn,
 		ShowAuthURL: o.ShowAuthURL,
 		NotTrusted:  b.NotTrusted(),
+
+		MCPSessionDisabled: o.mcpSessionDisabled,
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
@@ -761,11 +767,13 @@ func namesApprovalMode(change map[string]any) bool {
 // the last Reload changed, reading the settings, the environment's files,
 // the credentials and the folders' trust anew: after a sign-in, the agent
 // that had none; after the folders' trust changed, one that reads what
-// the workspace brings. What /stats shows of completion carries over. The
-// caller closes b once nothing uses it.
+// the workspace brings. What /stats shows of completion, and the MCP
+// servers the session turned off, carry over. The caller closes b once
+// nothing uses it.
 func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
 	o := b.opts
 	o.Change = b.change
+	o.mcpSessionDisabled = b.Tools.MCPSessionDisabledNames()
 	fresh, err := Build(ctx, o)
 	if err != nil {
 		return nil, err

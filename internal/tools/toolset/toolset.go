@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap"
@@ -38,6 +40,9 @@ type Config struct {
 	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
 	// no MCP server starts, whichever settings name it.
 	NotTrusted error
+	// MCPSessionDisabled are the MCP servers turned off for the session
+	// (/mcp disable --session) by the set this one replaces.
+	MCPSessionDisabled []string
 }
 
 // Set is a session's tools and what runs behind some of them.
@@ -95,6 +100,9 @@ func Build(ctx context.Context, c Config) *Set {
 		}
 	}
 	set.warn = warn
+	for _, name := range c.MCPSessionDisabled {
+		set.sessionDisabled[enablement.Normalize(name)] = true
+	}
 	if c.Settings.Tools.DiscoveryCommand != "" {
 		set.discovery = startDiscovery(ctx, discovered.Config{
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
@@ -204,6 +212,18 @@ func (s *Set) MCPSessionDisabled(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sessionDisabled[enablement.Normalize(name)]
+}
+
+// MCPSessionDisabledNames are the MCP servers turned off for this
+// session, normalized, for the set that replaces this one. It is safe on
+// a nil Set.
+func (s *Set) MCPSessionDisabledNames() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.sessionDisabled))
 }
 
 // disabled are the servers of servers turned off, by alias: in the
