@@ -91,6 +91,7 @@ func TestOtherNamesRunTheirCommand(t *testing.T) {
 		{"/mcp nodesc", "/mcp list"},
 		{"/mcp nodescription", "/mcp list"},
 		{"/mcp description", "/mcp desc"},
+		{"/mcp refresh", "/mcp reload"},
 		{"/tools nodesc", "/tools list"},
 		{"/tools nodescriptions", "/tools"},
 		{"/tools descriptions", "/tools desc"},

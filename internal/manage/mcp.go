@@ -14,10 +14,11 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/enablement"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
 
-// `gemini-ls mcp add|list|remove` are Gemini CLI 0.61's `gemini mcp`
+// `gemini-ls mcp add|list|remove|enable|disable` are Gemini CLI 0.61's `gemini mcp`
 // (packages/cli/src/commands/mcp): the same options, the same entries in
 // the same settings files (the project's .gemini/settings.json by
 // default, --scope user for ~/.gemini/settings.json), written as 0.61
@@ -40,6 +41,12 @@ func (e mgmtEnv) mcpCommands() []cmdline.Command {
 		{Name: "list", Summary: "List the configured servers, connecting to each.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 			return e.mcpList(ctx, args, stderr)
 		}},
+		{Name: "enable", Args: "<name>", Summary: "Turn a server back on, for every session.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpEnable(ctx, args, true, stderr)
+		}},
+		{Name: "disable", Args: "<name>", Summary: "Turn a server off: no session starts it.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpEnable(ctx, args, false, stderr)
+		}},
 	}
 }
 
@@ -51,10 +58,6 @@ func (e mgmtEnv) mcpCommand(ctx context.Context, args []string, stdin io.Reader,
 	}
 	if c, ok := cmdline.Find(subs, args[0]); ok {
 		return c.Run(ctx, args[1:], stdin, stdout, stderr)
-	}
-	if args[0] == "enable" || args[0] == "disable" {
-		fmt.Fprintf(stderr, "gemini-ls mcp %s: not supported: gemini-ls does not read Gemini CLI's MCP enablement file; remove the server (gemini-ls mcp remove) or set mcp.excluded instead\n", args[0])
-		return 2
 	}
 	fmt.Fprintf(stderr, "Unknown argument: %s\n", args[0])
 	writeGroupHelp(stderr, "mcp", subs)
@@ -296,15 +299,21 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	if !trusted {
 		fmt.Fprint(stderr, "Warning: MCP servers are configured but disabled because this folder is untrusted.\nUser-level servers are also suppressed in untrusted folders to prevent accidental side-effects.\n\n")
 	}
+	// A server the enablement file turns off is Disabled, not connected
+	// to, as in 0.61.
+	disabled, err := enablement.In(userDir).Disabled()
+	if err != nil {
+		fmt.Fprintf(stderr, "Warning: %v\n", err)
+	}
 	connected := map[string]bool{}
 	if trusted {
-		connected = e.connectAll(ctx, servers, cwd, userDir)
+		connected = e.connectAll(ctx, slices.DeleteFunc(slices.Clone(servers), func(s listedServer) bool { return disabled[enablement.Normalize(s.name)] }), cwd, userDir)
 	}
 	fmt.Fprint(stderr, "Configured MCP servers:\n\n")
 	for _, s := range servers {
 		status := "\u2717 %s - Disconnected"
 		switch {
-		case !trusted:
+		case !trusted || disabled[enablement.Normalize(s.name)]:
 			status = "\u25cb %s - Disabled"
 		case connected[s.name]:
 			status = "\u2713 %s - Connected"
@@ -366,4 +375,76 @@ func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, us
 		out[st.Name] = st.State == mcp.StateReady
 	}
 	return out
+}
+
+// mcpEnable is `gemini-ls mcp enable|disable <name> [--session]`, what
+// 0.61's handleEnable and handleDisable mean to do (they find no server:
+// they look among the keys of getMcpServersFromConfig's answer, not its
+// mcpServers): the server, which the settings or an extension must name,
+// is turned on or off in the user's mcp-server-enablement.json, which
+// every session reads at start-up and /mcp reload. --session, as in
+// 0.61, touches only this process, which ends at once: it changes
+// nothing.
+func (e mgmtEnv) mcpEnable(ctx context.Context, args []string, enable bool, stderr io.Writer) int {
+	command := "mcp disable"
+	sessionHelp := "Disable for current session only"
+	if enable {
+		command, sessionHelp = "mcp enable", "Clear session-only disable"
+	}
+	a, err := parseMgmtArgs(args, []mgmtOpt{{names: []string{"session"}, kind: optBool, help: sessionHelp}}, false, 1, 1)
+	if code, done := e.usageError(a, err, command, stderr); done {
+		return code
+	}
+	w, ok := e.read(stderr, false)
+	if !ok {
+		return exitError
+	}
+	given := a.positional[0]
+	name := enablement.Normalize(given)
+	servers, _ := w.extensions.Apply(w.settings)
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(servers.MCPServers)), func(s string) bool { return enablement.Normalize(s) == name }) {
+		// 0.61 says so and succeeds.
+		fmt.Fprintf(stderr, "Error: Server '%s' not found. Use 'gemini-ls mcp list' to see available servers.\n", given)
+		return 0
+	}
+	session := a.str("session") == "true"
+	if enable {
+		if why := blockedBySettings(w.settings.MCP, name); why != "" {
+			fmt.Fprintf(stderr, "Error: %s\n", why)
+			return 0
+		}
+	}
+	switch {
+	case session && enable:
+		fmt.Fprintf(stderr, "\u2713 Session disable cleared for '%s'.\n", name)
+	case session:
+		fmt.Fprintf(stderr, "\u2713 MCP server '%s' disabled for this session.\n", name)
+	default:
+		file := enablement.In(w.userDir)
+		change, state := file.Disable, "disabled"
+		if enable {
+			change, state = file.Enable, "enabled"
+		}
+		if err := change(ctx, name); err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(stderr, "\u2713 MCP server '%s' %s.\n", name, state)
+	}
+	return 0
+}
+
+// blockedBySettings is why mcp.allowed or mcp.excluded keep the server
+// name from loading, in 0.61's words (canLoadServer); "" when they do not.
+func blockedBySettings(m settings.MCP, name string) string {
+	normalized := func(list []string) bool {
+		return slices.ContainsFunc(list, func(s string) bool { return enablement.Normalize(s) == name })
+	}
+	switch {
+	case m.Allowed != nil && !normalized(m.Allowed):
+		return fmt.Sprintf("Server '%s' is not in mcp.allowed list. Add it to settings.json mcp.allowed array to enable.", name)
+	case normalized(m.Excluded):
+		return fmt.Sprintf("Server '%s' is blocked by mcp.excluded. Remove it from settings.json mcp.excluded array to enable.", name)
+	}
+	return ""
 }

@@ -25,6 +25,11 @@
 //     directories under the agent skills, their policies under the
 //     policy engine's extension tier, and Built.Extensions keeps them for
 //     their commands and /extensions.
+//   - The MCP servers alone are read again in a running build
+//     (Built.ReloadMCP, /mcp reload): the settings files, the front
+//     end's settings and the extensions as they are now, less the
+//     servers the user disabled; the rest of the settings wait for a
+//     rebuild.
 //   - Nothing here talks to the model or blocks on the network: the
 //     generator makes its client on the first request, and MCP servers and
 //     the discovery command start in the background.

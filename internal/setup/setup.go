@@ -115,6 +115,10 @@ type Options struct {
 	// Otherwise such a build stops at AuthErr, before any MCP server or
 	// discovery command is started for a front end that will only refuse.
 	WithoutCredentials bool
+
+	// mcpSessionDisabled are the MCP servers the session turned off
+	// (/mcp disable --session), which Rebuild carries over.
+	mcpSessionDisabled []string
 }
 
 // Built is the agent and what it was built from.
@@ -300,6 +304,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Warn:        o.Warn,
 		ShowAuthURL: o.ShowAuthURL,
 		NotTrusted:  b.NotTrusted(),
+
+		MCPSessionDisabled: o.mcpSessionDisabled,
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
@@ -764,6 +770,30 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	return applied, restart, nil
 }
 
+// ReloadMCP reads the MCP servers again, as the settings files, the
+// front end's settings and changes, the command line and the extensions
+// now give them, and starts them anew (toolset.Set.ReloadMCP): a server
+// added to settings.json is connected and a removed one ended, in the
+// same session, and the next model request offers their tools. It
+// returns once each has listed its tools or failed, or when ctx ends.
+func (b *Built) ReloadMCP(ctx context.Context) error {
+	base, err := b.loadSettings()
+	if err != nil {
+		return err
+	}
+	set, err := withOverlay(base, b.change)
+	if err != nil {
+		return err
+	}
+	set, _ = b.loadExtensions(set.Security).Apply(set)
+	set = b.opts.commandLine(set)
+	if err := b.Tools.ReloadMCP(ctx, set.MCPServers); err != nil {
+		return err
+	}
+	b.Settings.MCPServers = set.MCPServers
+	return nil
+}
+
 // namesApprovalMode reports whether change, settings a client sent,
 // names the approval mode (general.defaultApprovalMode): a front end's
 // choice of it, as Gemini CLI's Shift+Tab is.
@@ -777,11 +807,13 @@ func namesApprovalMode(change map[string]any) bool {
 // the last Reload changed, reading the settings, the environment's files,
 // the credentials and the folders' trust anew: after a sign-in, the agent
 // that had none; after the folders' trust changed, one that reads what
-// the workspace brings. What /stats shows of completion carries over. The
-// caller closes b once nothing uses it.
+// the workspace brings. What /stats shows of completion, and the MCP
+// servers the session turned off, carry over. The caller closes b once
+// nothing uses it.
 func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
 	o := b.opts
 	o.Change = b.change
+	o.mcpSessionDisabled = b.Tools.MCPSessionDisabledNames()
 	fresh, err := Build(ctx, o)
 	if err != nil {
 		return nil, err

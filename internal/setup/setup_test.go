@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -262,5 +264,60 @@ func TestDisableYoloModeRefusesYolo(t *testing.T) {
 	}
 	if _, _, err := b.Reload(map[string]any{"general": map[string]any{"defaultApprovalMode": "auto_edit"}}); err != nil || b.ApprovalMode != dialog.ApprovalAutoEdit {
 		t.Errorf("Reload naming auto_edit = %v, mode %q", err, b.ApprovalMode)
+	}
+}
+
+// /mcp reload reads mcpServers again, and leaves off a server the session
+// turned off (/mcp disable --session); a rebuild keeps it off.
+func TestReloadMCPAndRebuildKeepASessionsDisabledServer(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settingsFile := filepath.Join(home, ".gemini", "settings.json")
+	write := func(servers string) {
+		if err := os.MkdirAll(filepath.Dir(settingsFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(settingsFile, []byte(`{"mcpServers": {`+servers+`}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`"docs": {"command": "/nonexistent/docs"}`)
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	write(`"docs": {"command": "/nonexistent/docs"}, "added": {"command": "/nonexistent/added"}`)
+	b.Tools.SetMCPSessionDisabled("Docs", true)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.ReloadMCP(ctx); err != nil {
+		t.Fatal(err)
+	}
+	states := func(b *Built) map[string]mcp.ServerState {
+		out := map[string]mcp.ServerState{}
+		for _, s := range b.Tools.MCPServers() {
+			out[s.Name] = s.State
+		}
+		return out
+	}
+	want := map[string]mcp.ServerState{"added": mcp.StateFailed, "docs": mcp.StateDisabled}
+	if got := states(b); !maps.Equal(got, want) {
+		t.Errorf("after /mcp reload the servers are %v, want %v", got, want)
+	}
+	fresh, err := b.Rebuild(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if err := fresh.Tools.WaitForServers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := states(fresh); !maps.Equal(got, want) {
+		t.Errorf("after a rebuild the servers are %v, want %v", got, want)
 	}
 }

@@ -250,19 +250,6 @@ func TestMCPErrorsAsGeminiCLI(t *testing.T) {
 	}
 }
 
-// TestMCPEnableDisableRefused: 0.61's mcp enable and disable keep their
-// state in a file gemini-ls does not read: refused in one line.
-func TestMCPEnableDisableRefused(t *testing.T) {
-	t.Parallel()
-	w := mgmtWorld{t: t, home: t.TempDir(), dir: t.TempDir()}
-	for _, sub := range []string{"enable", "disable"} {
-		r := w.ls("mcp", sub, "x")
-		if r.code != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "not supported") {
-			t.Errorf("mcp %s: (%d) %s", sub, r.code, r.stderr)
-		}
-	}
-}
-
 // TestMCPAddBadEnvWarned: an --env that is not KEY=value, or holds a
 // second "=", is written as 0.61 writes it (left out, cut), and said.
 func TestMCPAddBadEnvWarned(t *testing.T) {
@@ -297,5 +284,35 @@ func TestMCPListTimeout(t *testing.T) {
 	}
 	if took := time.Since(start); took > 4*time.Second {
 		t.Errorf("mcp list took %v for a server whose timeout is 300ms", took)
+	}
+}
+
+// TestMCPDisabledByGeminiLSIsDisabledForGeminiCLI: the enablement file
+// gemini-ls mcp disable writes is the one Gemini CLI 0.61 reads: its mcp
+// list, like gemini-ls's, shows the server Disabled and starts nothing;
+// enable empties it. (0.61's own mcp enable and disable find no server:
+// they look for it among the keys of what getMcpServersFromConfig
+// returns, mcpServers and blockedServerNames, and say it is not found.)
+func TestMCPDisabledByGeminiLSIsDisabledForGeminiCLI(t *testing.T) {
+	t.Parallel()
+	w := newMgmtWorld(t, true)
+	marker := filepath.Join(t.TempDir(), "started")
+	writeFile(t, w.projectSettings(), `{"mcpServers": {"Docs": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
+	enablement := func() string { return w.read(filepath.Join(w.home, ".gemini", "mcp-server-enablement.json")) }
+	if r := w.ls("mcp", "disable", "Docs"); r.code != 0 || r.stderr != "\u2713 MCP server 'docs' disabled.\n" {
+		t.Errorf("mcp disable: (%d) %q", r.code, r.stderr)
+	}
+	if got := enablement(); got != "{\n  \"docs\": {\n    \"enabled\": false\n  }\n}" {
+		t.Errorf("the enablement file is %q", got)
+	}
+	ours, theirs := w.ls("mcp", "list"), w.gemini("mcp", "list")
+	if ours.stderr != theirs.stderr || !strings.Contains(ours.stderr, "\u25cb Docs: sh -c touch "+marker+" (stdio) - Disabled") {
+		t.Errorf("gemini-ls listed\n%s\nGemini CLI listed\n%s", ours.stderr, theirs.stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a disabled server was started")
+	}
+	if r := w.ls("mcp", "enable", "docs"); r.stderr != "\u2713 MCP server 'docs' enabled.\n" || enablement() != "{}" {
+		t.Errorf("mcp enable said %q and left %q", r.stderr, enablement())
 	}
 }

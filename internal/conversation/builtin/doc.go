@@ -65,6 +65,11 @@
 //   - A name is looked up before the other names, at each level (Find,
 //     then a command's subcommands), as Gemini CLI's parseSlashCommand
 //     does; no name is two built-ins'.
+//   - /mcp enable and disable write only Gemini CLI's
+//     mcp-server-enablement.json (package mcp/enablement; --session
+//     writes nothing), then /mcp reload's path, setup's
+//     Built.ReloadMCP, starts the servers anew from the settings read
+//     again; the next model request offers what they list.
 //   - /auth signout touches only the cached Google login's two files
 //     (auth/login.SignOut) and security.auth.selectedType in the user's
 //     settings; /bug and /docs only read.

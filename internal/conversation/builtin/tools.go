@@ -63,14 +63,18 @@ func listTools(d detail) func(context.Context, Env, string) (Reply, error) {
 }
 
 // mcpCommand is /mcp, as Gemini CLI 0.61's: list (the default), desc,
-// schema and auth; as there, a first word that names no subcommand
-// narrows the list to the servers whose names contain it.
+// schema, auth, reload, enable and disable; as there, a first word that
+// names no subcommand narrows the list to the servers whose names
+// contain it.
 func mcpCommand() Builtin {
 	subs := []Builtin{
 		{Command: also(command("list", "List the MCP servers, how each stands and its tools", "[server]"), "ls", "nodesc", "nodescription"), Run: listMCP(detailNames)},
 		{Command: also(command("desc", "List the MCP servers and their tools with descriptions", "[server]"), "description"), Run: listMCP(detailDescriptions)},
 		{Command: command("schema", "List the MCP servers and their tools with descriptions and parameters", "[server]"), Run: listMCP(detailSchemas)},
 		{Command: command("auth", "List the servers that sign in with OAuth, or sign in to one", "[server]"), Run: authMCP},
+		{Command: also(command("reload", "Reloads MCP servers", ""), "refresh"), Run: reloadMCP},
+		{Command: command("enable", "Enable a disabled MCP server", "<server-name> [--session]"), Run: enableMCP(true)},
+		{Command: command("disable", "Disable an MCP server", "<server-name> [--session]"), Run: enableMCP(false)},
 	}
 	b := withSubcommands(command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", ""), subs)
 	run := b.Run
@@ -124,6 +128,11 @@ func listMCP(d detail) func(context.Context, Env, string) (Reply, error) {
 				writeServerTools(&b, toolsOf[s.Name], d)
 			case mcp.StateStarting:
 				b.WriteString("starting")
+			case mcp.StateDisabled:
+				b.WriteString("disabled")
+				if env.Built.Tools.MCPSessionDisabled(s.Name) {
+					b.WriteString(" (session)")
+				}
 			default:
 				fmt.Fprintf(&b, "%s: %s", s.State, s.Error)
 			}

@@ -47,6 +47,15 @@
 //     times out, it is StateUnauthenticated with Gemini CLI's words, and
 //     Manager.Authenticate (/mcp auth) signs in and restarts it, its tools
 //     keeping their names.
+//   - A server that says its tools or resources changed (list_changed)
+//     has them listed again, the new tools in place of the old; a stdio
+//     server that says so before it answers a call has them listed
+//     again before the call returns (watchingTransport reads the
+//     notification in wire order), so the model's next request offers
+//     them.
+//   - Reload ends every server and starts anew those it is given, less
+//     the disabled ones (Config.Disabled, StateDisabled: listed, never
+//     started); a tool keeps the name it was given.
 //   - Close ends every server: stdio servers are asked to stop by closing
 //     their stdin, then SIGTERM, then SIGKILL, and their whole process
 //     group is killed, so no child (npx's node) outlives gemini-ls.

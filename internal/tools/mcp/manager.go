@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -23,6 +24,10 @@ const DefaultTimeout = 10 * time.Minute
 // Config says which servers to start and how.
 type Config struct {
 	Servers map[string]settings.MCPServer
+	// Disabled are the servers of Servers the user turned off (/mcp
+	// disable, Gemini CLI's enablement file), by alias: listed, never
+	// started.
+	Disabled map[string]bool
 	// Dir is where stdio servers run when they name no cwd, and what a
 	// relative cwd is resolved against: the workspace root.
 	Dir string
@@ -53,11 +58,16 @@ type Manager struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // one per server goroutine
 	ready  sync.WaitGroup // one per server still starting
+	// reloading is held by Reload and restart, one at a time.
+	reloading sync.Mutex
 
-	mu     sync.Mutex
-	closed bool            // no server starts any more
-	names  map[string]bool // every tool name given, reserved ones included
-	tools  []*tool         // the live servers' tools, in the order listed
+	mu sync.Mutex
+	// servers and disabled are Config's, as the last Reload changed them.
+	servers  map[string]settings.MCPServer
+	disabled map[string]bool
+	closed   bool            // no server starts any more
+	names    map[string]bool // every tool name given, reserved ones included
+	tools    []*tool         // the live servers' tools, in the order listed
 	// live are the running servers' sessions, by alias, for their prompts.
 	live map[string]live
 	// running is each server's current incarnation, by alias.
@@ -88,6 +98,8 @@ const (
 	StateStopped ServerState = "stopped"
 	// StateUnauthenticated: the server requires a sign-in (/mcp auth).
 	StateUnauthenticated ServerState = "unauthenticated"
+	// StateDisabled: the user turned the server off; it is not started.
+	StateDisabled ServerState = "disabled"
 )
 
 // ServerStatus is what a user is shown of a server.
@@ -135,35 +147,86 @@ func Start(cfg Config) *Manager {
 	for _, name := range cfg.Reserved {
 		m.names[name] = true
 	}
-	// Started in alias order, for readable logs. A contested name goes to
-	// the server whose listing arrives first.
-	aliases := make([]string, 0, len(cfg.Servers))
-	for alias := range cfg.Servers {
-		aliases = append(aliases, alias)
-	}
-	slices.Sort(aliases)
-	m.aliases = aliases
-	// Every status is there before any server's goroutine changes one.
-	for _, alias := range aliases {
-		m.status[alias] = ServerStatus{Name: alias, State: StateStarting}
-	}
-	m.ready.Add(len(aliases))
-	for _, alias := range aliases {
+	for _, alias := range m.configure(cfg.Servers, cfg.Disabled) {
 		m.launch(alias, m.ready.Done)
 	}
 	return m
 }
 
+// configure makes servers and disabled the configuration, every server
+// starting but the disabled ones, and returns those to start, counted in
+// m.ready; the caller has ended those running before, and launches them.
+func (m *Manager) configure(servers map[string]settings.MCPServer, disabled map[string]bool) []string {
+	// Started in alias order, for readable logs. A contested name goes to
+	// the server whose listing arrives first.
+	aliases := slices.Sorted(maps.Keys(servers))
+	var starting []string
+	m.mu.Lock()
+	m.servers, m.disabled, m.aliases = servers, disabled, aliases
+	m.running = map[string]*server{}
+	// Every status is there before any server's goroutine changes one.
+	m.status = map[string]ServerStatus{}
+	for _, alias := range aliases {
+		state := StateStarting
+		if disabled[alias] {
+			state = StateDisabled
+		} else {
+			starting = append(starting, alias)
+		}
+		m.status[alias] = ServerStatus{Name: alias, State: state}
+	}
+	m.ready.Add(len(starting))
+	m.mu.Unlock()
+	return starting
+}
+
+// Reload ends every running server and starts servers anew, those of
+// disabled left off, as Gemini CLI's /mcp reload restarts them all. It
+// returns once each has listed its tools or failed, or when ctx ends
+// (they go on starting). Tool names given before are kept: a server's
+// tool comes back under its name.
+func (m *Manager) Reload(ctx context.Context, servers map[string]settings.MCPServer, disabled map[string]bool) error {
+	m.reloading.Lock()
+	defer m.reloading.Unlock()
+	m.mu.Lock()
+	old := slices.Collect(maps.Values(m.running))
+	m.mu.Unlock()
+	for _, s := range old {
+		s.stop()
+		<-s.ended
+	}
+	starting := m.configure(servers, disabled)
+	var pending sync.WaitGroup
+	pending.Add(len(starting))
+	for _, alias := range starting {
+		m.launch(alias, func() {
+			pending.Done()
+			m.ready.Done()
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		pending.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // launch starts a new incarnation of the server alias; started is called
 // once it has listed its tools or failed.
 func (m *Manager) launch(alias string, started func()) {
-	s := &server{alias: alias, cfg: serverConfig(m.cfg.Servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
-		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
-		broken: make(chan struct{})}
-	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }
-	s.ctx, s.stop = context.WithCancel(m.ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
+		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
+		broken: make(chan struct{}), relisting: newRelisting(), resourcesChanged: make(chan struct{}, 1)}
+	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }
+	s.ctx, s.stop = context.WithCancel(m.ctx)
 	if m.closed {
 		s.stop()
 		started()
@@ -178,9 +241,15 @@ func (m *Manager) launch(alias string, started func()) {
 // tells the user where), then restarts the server with its new token, and
 // returns once it has listed its tools (nil) or failed again (why).
 func (m *Manager) Authenticate(ctx context.Context, alias string) error {
-	cfg, ok := m.cfg.Servers[alias]
+	m.mu.Lock()
+	cfg, ok := m.servers[alias]
+	disabled := m.disabled[alias]
+	m.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("MCP server '%s' not found", alias)
+	}
+	if disabled {
+		return fmt.Errorf("MCP server '%s' is disabled: /mcp enable %s first", alias, alias)
 	}
 	s := &server{alias: alias, cfg: serverConfig(cfg), tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout}
 	if err := s.signIn(ctx, func(authURL string) { m.showAuthURL(alias, authURL) }); err != nil {
@@ -197,7 +266,7 @@ func (m *Manager) OAuthServers() []string {
 	defer m.mu.Unlock()
 	var out []string
 	for _, alias := range m.aliases {
-		if c := m.cfg.Servers[alias]; c.OAuth != nil && c.OAuth.Enabled || m.status[alias].State == StateUnauthenticated {
+		if c := m.servers[alias]; c.OAuth != nil && c.OAuth.Enabled || m.status[alias].State == StateUnauthenticated {
 			out = append(out, alias)
 		}
 	}
@@ -206,6 +275,8 @@ func (m *Manager) OAuthServers() []string {
 
 // restart ends the server's current incarnation and starts a new one.
 func (m *Manager) restart(ctx context.Context, alias string) error {
+	m.reloading.Lock()
+	defer m.reloading.Unlock()
 	m.mu.Lock()
 	old := m.running[alias]
 	m.mu.Unlock()
@@ -312,6 +383,11 @@ func (m *Manager) run(s *server, started func()) {
 	}
 	m.add(s, session, listed, resources)
 	once()
+	stop := make(chan struct{})
+	defer close(stop)
+	m.wg.Add(2)
+	go m.relist(s, session, stop)
+	go m.relistResources(s, session, s.resourcesChanged, stop)
 
 	// The session ends when the server dies, or when Close (or a restart)
 	// cancels s.ctx, or when the server breaks a bound: the SDK may carry
@@ -361,6 +437,29 @@ func (m *Manager) lose(s *server, state ServerState, err error) {
 func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool, resources []Resource) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	count := m.offer(s, session, listed)
+	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
+	m.live[s.alias] = live{server: s, session: session, resources: resources}
+	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
+}
+
+// replace offers the tools s listed again in place of those it offered,
+// unless s has ended meanwhile.
+func (m *Manager) replace(s *server, session *sdk.ClientSession, listed []*sdk.Tool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if l, ok := m.live[s.alias]; !ok || l.server != s {
+		return
+	}
+	m.tools = slices.DeleteFunc(m.tools, func(t *tool) bool { return t.server == s })
+	count := m.offer(s, session, listed)
+	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
+	m.log.Info("MCP server's tools listed again, as it said they changed", zap.String("server", s.alias), zap.Int("tools", count))
+}
+
+// offer names and offers the tools s listed, and returns how many; m.mu
+// is held.
+func (m *Manager) offer(s *server, session *sdk.ClientSession, listed []*sdk.Tool) int {
 	count := 0
 	for _, remote := range listed {
 		if !s.cfg.enabled(remote.Name) {
@@ -381,9 +480,7 @@ func (m *Manager) add(s *server, session *sdk.ClientSession, listed []*sdk.Tool,
 		m.tools = append(m.tools, newTool(s, session, name, remote))
 		count++
 	}
-	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
-	m.live[s.alias] = live{server: s, session: session, resources: resources}
-	m.log.Info("MCP server ready", zap.String("server", s.alias), zap.Int("tools", count))
+	return count
 }
 
 // withdraw removes the tools of s. Their names stay taken, so that a name

@@ -35,8 +35,8 @@ func (m *Manager) Resources() []Resource {
 // declares no resources capability or does not know resources/list, and
 // those with a URI otherwise. Unlike 0.61, whose discovery then fails
 // the server, a failed listing is returned for a warning and the server
-// keeps its tools. Like its tools, they are listed once per connection
-// (0.61 lists them again on notifications/resources/list_changed).
+// keeps its tools. They are listed again on
+// notifications/resources/list_changed (Manager.relistResources).
 func (s *server) resources(ctx context.Context, session *sdk.ClientSession) ([]Resource, error) {
 	if r := session.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Resources == nil {
 		return nil, nil

@@ -64,6 +64,12 @@ type server struct {
 	// withdrawn; calls fail at once after that.
 	gone     chan struct{}
 	goneOnce sync.Once
+
+	// relisting is its announcements that its tools changed, and the
+	// listings since; resourcesChanged holds one wish to list its
+	// resources again.
+	relisting        *relisting
+	resourcesChanged chan struct{}
 }
 
 // start connects to the server and lists its tools. A remote server that
@@ -84,15 +90,10 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 		}
 		return nil, nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
-	defer cancel()
-	var listed []*sdk.Tool
-	for t, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			_ = session.Close()
-			return nil, nil, fmt.Errorf("listing tools: %w", err)
-		}
-		listed = append(listed, t)
+	listed, err := s.listTools(ctx, session)
+	if err != nil {
+		_ = session.Close()
+		return nil, nil, err
 	}
 	if err := s.breach(); err != nil {
 		// On a stream the listing did not need.
@@ -100,6 +101,20 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 		return nil, nil, err
 	}
 	return session, listed, nil
+}
+
+// listTools lists the server's tools, bounded by its timeout.
+func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]*sdk.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
+	defer cancel()
+	var listed []*sdk.Tool
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		listed = append(listed, t)
+	}
+	return listed, nil
 }
 
 // broke records that the server broke a bound; the first such fails it.
@@ -150,13 +165,23 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 // handshake connects and initializes the session under ctx.
 func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	s.unauthorized.Store(false)
-	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, &sdk.ClientOptions{
+		// As Gemini CLI 0.61 listens: the tools and resources are listed
+		// again (Manager.relist); prompts are listed whenever asked for.
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.relisting.want() },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			select {
+			case s.resourcesChanged <- struct{}{}:
+			default:
+			}
+		},
+	})
 	if s.cfg.Command != "" {
 		transport, err := s.stdioTransport()
 		if err != nil {
 			return nil, err
 		}
-		session, err := client.Connect(ctx, transport, nil)
+		session, err := client.Connect(ctx, watchingTransport{transport, s.relisting}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("connecting: %w", err)
 		}

@@ -160,6 +160,9 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 		}
 		return tools.Result{}, fmt.Errorf("calling tool %q of MCP server %q: %w", c.tool.remote.Name, s.alias, err)
 	}
+	// A server that said its tools changed before it answered has them
+	// listed again first, so that the model's next request offers them.
+	s.relisting.await(ctx, s.gone)
 	return toResult(c.tool.remote.Name, res), nil
 }
 

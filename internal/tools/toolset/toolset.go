@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -13,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/enablement"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
 
@@ -36,14 +40,28 @@ type Config struct {
 	// (settings.Trust), nil when it is. While it is set, as in Gemini CLI,
 	// no MCP server starts, whichever settings name it.
 	NotTrusted error
+	// MCPSessionDisabled are the MCP servers turned off for the session
+	// (/mcp disable --session) by the set this one replaces.
+	MCPSessionDisabled []string
 }
 
 // Set is a session's tools and what runs behind some of them.
 type Set struct {
 	Registry  *tools.Registry
 	discovery *discovery   // nil without a discovery command
-	mcp       *mcp.Manager // nil without MCP servers
+	mcp       *mcp.Manager // nil in an untrusted folder
 	redact    func(string) string
+	// notTrusted is Config.NotTrusted.
+	notTrusted error
+	// enablement is the user's MCP enablement file; "" without a user
+	// directory.
+	enablement enablement.File
+	warn       func(what string, err error)
+
+	mu sync.Mutex
+	// sessionDisabled are the servers turned off for this session (/mcp
+	// disable --session), by normalized name.
+	sessionDisabled map[string]bool
 }
 
 // Build makes the tools: the built-in ones tools.core keeps, the discovered
@@ -74,12 +92,16 @@ func Build(ctx context.Context, c Config) *Set {
 	if use := c.Settings.UseWriteTodos; use != nil && !*use {
 		keep.exclude[tools.WriteTodosName] = true
 	}
-	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
 	// What the settings' variables held stays out of every message.
 	warn := func(what string, err error) {
 		if c.Warn != nil {
 			c.Warn(what, errors.New(c.Settings.Redact(err.Error())))
 		}
+	}
+	set.warn = warn
+	for _, name := range c.MCPSessionDisabled {
+		set.sessionDisabled[enablement.Normalize(name)] = true
 	}
 	if c.Settings.Tools.DiscoveryCommand != "" {
 		set.discovery = startDiscovery(ctx, discovered.Config{
@@ -92,7 +114,8 @@ func Build(ctx context.Context, c Config) *Set {
 	switch {
 	case len(c.Settings.MCPServers) > 0 && c.NotTrusted != nil:
 		warn("untrusted folder", fmt.Errorf("no MCP server was started: as in Gemini CLI, MCP servers connect only in a trusted folder: %w", c.NotTrusted))
-	case len(c.Settings.MCPServers) > 0:
+	case c.NotTrusted == nil:
+		// Started without servers too: /mcp reload may bring some.
 		logger := c.Logger
 		if logger == nil {
 			logger = zap.NewNop()
@@ -101,9 +124,10 @@ func Build(ctx context.Context, c Config) *Set {
 		var tokenFile string
 		if dir := settings.UserDir(c.Getenv); dir != "" {
 			tokenFile = filepath.Join(dir, oauth.FileName)
+			set.enablement = enablement.In(dir)
 		}
-		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version,
-			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
+		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Disabled: set.disabled(c.Settings.MCPServers),
+			Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
@@ -134,10 +158,92 @@ func (s *Set) MCPServers() []mcp.ServerStatus {
 		return nil
 	}
 	servers := s.mcp.Servers()
+	if len(servers) == 0 {
+		return nil
+	}
 	for i := range servers {
 		servers[i].Error = s.redact(servers[i].Error)
 	}
 	return servers
+}
+
+// ReloadMCP ends the MCP servers and starts servers anew, as Gemini CLI's
+// /mcp reload restarts them, less those the user's enablement file and
+// this session turn off; it returns once each has listed its tools or
+// failed, or when ctx ends. The next model request offers their tools.
+// In an untrusted folder it starts none and says why.
+func (s *Set) ReloadMCP(ctx context.Context, servers map[string]settings.MCPServer) error {
+	if s == nil {
+		return errors.New("the MCP servers cannot be reloaded: the agent was not built")
+	}
+	if s.mcp == nil {
+		return fmt.Errorf("no MCP server was started: as in Gemini CLI, MCP servers connect only in a trusted folder: %w", s.notTrusted)
+	}
+	return s.mcp.Reload(ctx, servers, s.disabled(servers))
+}
+
+// MCPEnablement is the user's MCP enablement file, and whether there is
+// one (there is no user directory otherwise).
+func (s *Set) MCPEnablement() (enablement.File, bool) {
+	if s == nil || s.enablement.Path() == "" {
+		return enablement.File{}, false
+	}
+	return s.enablement, true
+}
+
+// SetMCPSessionDisabled turns the MCP server name off, or back on, for
+// this session alone (/mcp disable --session); ReloadMCP applies it.
+func (s *Set) SetMCPSessionDisabled(name string, disabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if disabled {
+		s.sessionDisabled[enablement.Normalize(name)] = true
+	} else {
+		delete(s.sessionDisabled, enablement.Normalize(name))
+	}
+}
+
+// MCPSessionDisabled reports whether the MCP server name is turned off
+// for this session. It is safe on a nil Set.
+func (s *Set) MCPSessionDisabled(name string) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessionDisabled[enablement.Normalize(name)]
+}
+
+// MCPSessionDisabledNames are the MCP servers turned off for this
+// session, normalized, for the set that replaces this one. It is safe on
+// a nil Set.
+func (s *Set) MCPSessionDisabledNames() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.sessionDisabled))
+}
+
+// disabled are the servers of servers turned off, by alias: in the
+// enablement file (one that cannot be read is told, and turns none off)
+// or for this session.
+func (s *Set) disabled(servers map[string]settings.MCPServer) map[string]bool {
+	var inFile map[string]bool
+	if s.enablement.Path() != "" {
+		var err error
+		if inFile, err = s.enablement.Disabled(); err != nil {
+			s.warn("no MCP server is disabled", err)
+		}
+	}
+	out := map[string]bool{}
+	for alias := range servers {
+		if n := enablement.Normalize(alias); inFile[n] || s.MCPSessionDisabled(alias) {
+			out[alias] = true
+		}
+	}
+	return out
 }
 
 // MCPOAuthServers are the MCP servers that sign in with OAuth; none

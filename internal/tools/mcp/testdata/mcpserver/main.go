@@ -1,7 +1,7 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources] [-grow]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid),
@@ -12,7 +12,8 @@
 // described, its contents text) and db://users (named, its contents
 // binary); with -broken-resources it declares resources but fails to
 // list them; with -unreadable-resources it lists them but fails to read
-// them.
+// them. With -grow it offers grow, which adds a tool, grown, and
+// answers once it has sent notifications/tools/list_changed.
 package main
 
 import (
@@ -55,6 +56,7 @@ func main() {
 	resources := flag.Bool("resources", false, "offer two resources")
 	brokenResources := flag.Bool("broken-resources", false, "declare resources, and fail to list them")
 	unreadableResources := flag.Bool("unreadable-resources", false, "offer two resources, and fail to read them")
+	grow := flag.Bool("grow", false, "offer grow, which adds a tool")
 	flag.Parse()
 	if *failAtStart {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
@@ -126,6 +128,7 @@ func main() {
 				return text("I am " + name), nil
 			})
 	}
+<<<<<<< HEAD
 	switch {
 	case *resources:
 		addResources(server, nil)
@@ -133,15 +136,61 @@ func main() {
 		addResources(server, map[string]string{"resources/list": "the catalogue is offline"})
 	case *unreadableResources:
 		addResources(server, map[string]string{"resources/read": "the archive is offline"})
+=======
+	if *grow {
+		addGrow(server)
+	}
+	if *resources || *brokenResources {
+		addResources(server, *brokenResources)
+>>>>>>> mcp-live
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }
 
+<<<<<<< HEAD
 // addResources offers the test's two resources; a method failing names
 // fails with its error instead.
 func addResources(server *mcp.Server, failing map[string]string) {
+=======
+// addGrow offers grow, which adds grown and answers only once the
+// server has told its client that its tools changed: the SDK sends that
+// a moment after the change, and a client must read it before the
+// answer to see the change the call made.
+func addGrow(server *mcp.Server) {
+	announced := make(chan struct{}, 1)
+	server.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "notifications/tools/list_changed" {
+				select {
+				case announced <- struct{}{}:
+				default:
+				}
+			}
+			return res, err
+		}
+	})
+	server.AddTool(&mcp.Tool{Name: "grow", Description: "Adds the tool grown.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			server.AddTool(&mcp.Tool{Name: "grown", Description: "Was added by grow.", InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("grown here"), nil
+				})
+			select {
+			case <-announced:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return text("grew"), nil
+		})
+}
+
+// addResources offers the test's two resources; broken, a resources/list
+// fails instead.
+func addResources(server *mcp.Server, broken bool) {
+>>>>>>> mcp-live
 	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
