@@ -128,7 +128,9 @@ func main() {
 				return text("I am " + name), nil
 			})
 	}
-<<<<<<< HEAD
+	if *grow {
+		addGrow(server)
+	}
 	switch {
 	case *resources:
 		addResources(server, nil)
@@ -136,24 +138,12 @@ func main() {
 		addResources(server, map[string]string{"resources/list": "the catalogue is offline"})
 	case *unreadableResources:
 		addResources(server, map[string]string{"resources/read": "the archive is offline"})
-=======
-	if *grow {
-		addGrow(server)
-	}
-	if *resources || *brokenResources {
-		addResources(server, *brokenResources)
->>>>>>> mcp-live
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-<<<<<<< HEAD
-// addResources offers the test's two resources; a method failing names
-// fails with its error instead.
-func addResources(server *mcp.Server, failing map[string]string) {
-=======
 // addGrow offers grow, which adds grown and answers only once the
 // server has told its client that its tools changed: the SDK sends that
 // a moment after the change, and a client must read it before the
@@ -187,10 +177,9 @@ func addGrow(server *mcp.Server) {
 		})
 }
 
-// addResources offers the test's two resources; broken, a resources/list
-// fails instead.
-func addResources(server *mcp.Server, broken bool) {
->>>>>>> mcp-live
+// addResources offers the test's two resources; a method failing names
+// fails with its error instead.
+func addResources(server *mcp.Server, failing map[string]string) {
 	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
