@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
@@ -254,7 +253,7 @@ func exitCode(o conversation.Outcome, stderr io.Writer) int {
 	case conversation.Cancelled:
 		return exitCancelled
 	}
-	if _, ok := errors.AsType[*agent.ReferenceError](o.Err); ok {
+	if _, ok := errors.AsType[*dialog.ReferenceError](o.Err); ok {
 		// An @ reference that could not be read: 0.61's FatalInputError.
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.Err)
 		return exitInput

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // Resources finds and reads the MCP resources a prompt's @SERVER:URI
@@ -24,15 +26,6 @@ type ResourceContent struct {
 	Text     string
 	Blob     []byte
 	MIMEType string
-}
-
-// ReferenceError is a prompt's @ reference that could not be read: the
-// prompt is not sent, as 0.61's handleAtCommand returns no query. Its
-// message is 0.61's.
-type ReferenceError struct{ msg string }
-
-func (e *ReferenceError) Error() string {
-	return "Exiting due to an error processing the @ command: " + e.msg
 }
 
 // resourceRef is an @SERVER:URI of a prompt that names a resource a
@@ -74,7 +67,7 @@ func readResources(ctx context.Context, from Resources, refs []resourceRef) ([]*
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, &ReferenceError{msg: fmt.Sprintf("Error reading resource %s: %v", r.uri, err)}
+			return nil, &dialog.ReferenceError{Msg: fmt.Sprintf("Error reading resource %s: %v", r.uri, err)}
 		}
 		parts = append(parts, genai.NewPartFromText("\nContent from @"+r.uri+":\n"))
 		parts = append(parts, resourceParts(contents)...)
@@ -104,6 +97,6 @@ func resourceParts(contents []ResourceContent) []*genai.Part {
 // isReferenceError reports whether err is a reference that could not be
 // read, told to the user in 0.61's words as it is.
 func isReferenceError(err error) bool {
-	var r *ReferenceError
+	var r *dialog.ReferenceError
 	return errors.As(err, &r)
 }

@@ -26,6 +26,15 @@ const (
 // ErrAnswerCut is the Err of a StopMaxTokens result.
 var ErrAnswerCut = errors.New("the model's answer was cut at its output token limit (finish reason MAX_TOKENS)")
 
+// ReferenceError is a prompt's @ reference that could not be read: the
+// prompt is not sent, as 0.61's handleAtCommand returns no query, and a
+// headless run ends as on 0.61's FatalInputError. Its message is 0.61's.
+type ReferenceError struct{ Msg string }
+
+func (e *ReferenceError) Error() string {
+	return "Exiting due to an error processing the @ command: " + e.Msg
+}
+
 // PromptResult is the outcome of Session.Prompt.
 type PromptResult struct {
 	StopReason StopReason
