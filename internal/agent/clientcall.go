@@ -95,3 +95,20 @@ func (s *Session) keepJournal(j journal) {
 func sameEdit(a, b sessionstore.FileEdit) bool {
 	return a.Path == b.Path && a.Unjournaled == b.Unjournaled && string(a.After) == string(b.After)
 }
+
+// AddHistory records content in the conversation outside a model turn,
+// as Gemini CLI's addHistory does for what its shell mode ran: the model
+// reads it with the next prompt. It waits for a running prompt (or for
+// ctx). An error is that the session could not be saved; content is in
+// the conversation all the same.
+func (s *Session) AddHistory(ctx context.Context, content *genai.Content) error {
+	if err := s.hold(ctx); err != nil {
+		return err
+	}
+	defer s.end()
+	s.chat.record(content)
+	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
+		return fmt.Errorf("saving the session: %w", err)
+	}
+	return nil
+}

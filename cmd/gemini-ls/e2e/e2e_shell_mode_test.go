@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+)
+
+// echoHiHistory is what Gemini CLI 0.61's shell mode adds to the
+// conversation after `!echo hi` (addShellCommandToGeminiHistory).
+const echoHiHistory = "I ran the following shell command:\n```sh\necho hi\n```\n\nThis produced the following result:\n```\nhi\n```"
+
+// hasUserText reports whether contents hold a user turn whose text is want.
+func hasUserText(contents []*genai.Content, want string) bool {
+	for _, c := range contents {
+		if c.Role == genai.RoleUser && len(c.Parts) == 1 && c.Parts[0].Text == want {
+			return true
+		}
+	}
+	return false
+}
+
+// A prompt "!echo hi" over ACP runs echo hi once the user allows it, as a
+// run_shell_command call of it is asked about, shows its output, and asks
+// the model nothing; the next prompt's request carries the command and
+// its output in 0.61's words, before the prompt.
+func TestShellModeOverACP(t *testing.T) {
+	h := startACP(t, acpSetup{env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}, cfg: acptest.Config{
+		Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.AllowOnce },
+	}}, geminitest.TextTurn("It said hi."))
+	h.mustPrompt("!echo hi", sdk.StopReasonEndTurn)
+	if n := len(h.model.Requests()); n != 0 {
+		t.Fatalf("%d model requests for the ! prompt, want none", n)
+	}
+	if perms := h.client.Permissions(); len(perms) != 1 || perms[0].ToolCall.Title == nil || *perms[0].ToolCall.Title != "echo hi" {
+		t.Errorf("permission requests %+v, want one about echo hi", perms)
+	}
+	if msg := h.client.MessageText(h.session); !strings.Contains(msg, "hi") {
+		t.Errorf("the user was shown %q, want the command's output", msg)
+	}
+	h.mustPrompt("What did it print?", sdk.StopReasonEndTurn)
+	reqs := h.model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model requests, want 1", len(reqs))
+	}
+	if !hasUserText(reqs[0].Contents, echoHiHistory) {
+		t.Errorf("the next request's history %v lacks %q", contentsText(reqs[0].Contents), echoHiHistory)
+	}
+	if got := lastUserText(t, reqs, 0); got != "What did it print?" {
+		t.Errorf("the request ends with %q, want the prompt", got)
+	}
+}
+
+// Headless, `run -p "!echo hi"` in yolo prints the command's output and
+// asks the model nothing; the session resumed carries it to the model.
+func TestShellModeHeadless(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.TextTurn("It said hi."))
+	res := h.run("run", "--approval-mode", "yolo", "-p", "!echo hi")
+	res.wantExit(t, 0)
+	if !strings.Contains(res.stdout, "hi") {
+		t.Errorf("stdout %q, want the command's output", res.stdout)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Fatalf("%d model requests for the ! prompt, want none", n)
+	}
+	h.run("run", "--resume", "latest", "-p", "What did it print?").wantExit(t, 0)
+	reqs := h.model.Requests()
+	if len(reqs) != 1 || !hasUserText(reqs[0].Contents, echoHiHistory) {
+		t.Errorf("the resumed session's request %v lacks %q", contentsText(reqs[0].Contents), echoHiHistory)
+	}
+}
+
+// A policy denying rm refuses "!rm …" even in yolo, before anything runs,
+// and says so; the model is asked nothing.
+func TestShellModePolicyDeny(t *testing.T) {
+	h := newHeadless(t, map[string]string{"victim.txt": "keep\n"}, geminitest.TextTurn("not asked"))
+	home := h.homeOf()
+	writeFiles(t, filepath.Join(home, ".gemini", "policies"), map[string]string{"policies.toml": userPolicies})
+	res := h.run("run", "--approval-mode", "yolo", "-p", "!rm -f victim.txt")
+	if res.code == 0 {
+		t.Errorf("the denied command's run exited 0")
+	}
+	if !h.exists("victim.txt") {
+		t.Error("the denied rm ran")
+	}
+	if !strings.Contains(res.stderr, "Deleting is not allowed here.") {
+		t.Errorf("stderr %q, want the policy's reason", res.stderr)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+}
+
+// contentsText is contents' text, for a failure message.
+func contentsText(contents []*genai.Content) []string {
+	var out []string
+	for _, c := range contents {
+		var b strings.Builder
+		for _, p := range c.Parts {
+			b.WriteString(p.Text)
+		}
+		out = append(out, c.Role+": "+b.String())
+	}
+	return out
+}
+
