@@ -68,7 +68,7 @@ func schemaKeys() map[string]support {
 		"general.sessionRetention.minRetention": implemented,
 		"general.logRagSnippets":                notImplemented,
 
-		"output.format": notImplemented,
+		"output.format": implemented,
 
 		"ui.debugRainbow":                       notImplemented,
 		"ui.theme":                              notImplemented,

@@ -48,6 +48,8 @@ type Settings struct {
 	// Advanced is the "advanced" object, of which gemini-ls reads
 	// bugCommand.
 	Advanced Advanced `json:"advanced"`
+	// Output is the "output" object: how `gemini-ls run` prints.
+	Output Output `json:"output"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
@@ -84,6 +86,14 @@ type SessionRetention struct {
 	MaxAge       *string `json:"maxAge"`
 	MaxCount     *int    `json:"maxCount"`
 	MinRetention string  `json:"minRetention"`
+}
+
+// Output is the "output" object.
+type Output struct {
+	// Format is `gemini-ls run`'s output format when --output-format
+	// is not given: "text" (also when unset) or "json", as in Gemini
+	// CLI 0.61, whose flag wins over it too.
+	Format string `json:"format"`
 }
 
 // Advanced is the "advanced" object.
