@@ -169,7 +169,7 @@ func schemaKeys() map[string]support {
 		"tools.shell.backgroundCompletionBehavior": notImplemented,
 		"tools.shell.pager":                        notImplemented,
 		"tools.shell.showColor":                    notImplemented,
-		"tools.shell.inactivityTimeout":            notImplemented,
+		"tools.shell.inactivityTimeout":            implemented,
 		"tools.shell.enableShellOutputEfficiency":  notImplemented,
 		"tools.core":                               implemented,
 		"tools.allowed":                            implemented,

@@ -109,4 +109,3 @@ func contentsText(contents []*genai.Content) []string {
 	}
 	return out
 }
-
