@@ -118,7 +118,7 @@ func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 
 func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	if command, ok := shellPrompt(in.Text); ok {
-		return t.shell(sess, command, emit)
+		return t.shell(sess, in, command, emit)
 	}
 	inv, ok := commands.Parse(in.Text)
 	if !ok || inv.Name == "" {

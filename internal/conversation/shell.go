@@ -35,11 +35,12 @@ func shellPrompt(text string) (string, bool) {
 	return command, true
 }
 
-// shell runs command for the user in sess's workspace, once the session's
-// approval door allows it as it would a run_shell_command call, shows the
-// user its result as the turn's text and records it in the conversation.
+// shell runs command, of prompt in, for the user in sess's workspace,
+// once the session's approval door allows it as it would a
+// run_shell_command call, shows the user its result as the turn's text
+// and records it in the conversation, in as one of its prompts.
 // A command that was refused or could not run is a *CommandError.
-func (t *Turn) shell(sess Session, command string, emit func(dialog.Event)) (dialog.PromptResult, error) {
+func (t *Turn) shell(sess Session, in dialog.Input, command string, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	sh := commandShell(sess.Built, sess.Agent)
 	if err := sh.Confirm(t.ctx, []string{command}); err != nil {
 		return dialog.PromptResult{}, &CommandError{Command: "the shell command", Err: err}
@@ -49,12 +50,16 @@ func (t *Turn) shell(sess Session, command string, emit func(dialog.Event)) (dia
 		return dialog.PromptResult{}, &CommandError{Command: "the shell command", Err: err}
 	}
 	result := shellModeResult(r)
+	text := tools.Fence("", result)
 	// Recorded even when the turn was cancelled, as 0.61 records a
 	// cancelled command: the model is told it ran.
-	if err := sess.Agent.AddHistory(context.WithoutCancel(t.ctx), shellModeHistory(command, result)); err != nil {
+	err = sess.Agent.RecordExchange(context.WithoutCancel(t.ctx), strings.TrimSpace(in.Text), shellModeHistory(command, result), text)
+	switch {
+	case IsUnknownSession(err):
+		return dialog.PromptResult{}, err
+	case err != nil:
 		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
-	text := tools.Fence("", result)
 	emit(dialog.Event{Kind: dialog.EventText, Text: text})
 	return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: text}, nil
 }

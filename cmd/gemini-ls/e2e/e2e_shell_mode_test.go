@@ -29,11 +29,12 @@ func hasUserText(contents []*genai.Content, want string) bool {
 // A prompt "!echo hi" over ACP runs echo hi once the user allows it, as a
 // run_shell_command call of it is asked about, shows its output, and asks
 // the model nothing; the next prompt's request carries the command and
-// its output in 0.61's words, before the prompt.
+// its output in 0.61's words, before the prompt. It is a prompt of the
+// conversation: a rewind to the prompt after it keeps it.
 func TestShellModeOverACP(t *testing.T) {
 	h := startACP(t, acpSetup{env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}, cfg: acptest.Config{
 		Answer: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.AllowOnce },
-	}}, geminitest.TextTurn("It said hi."))
+	}}, geminitest.TextTurn("It said hi."), geminitest.TextTurn("Still hi."))
 	h.mustPrompt("!echo hi", sdk.StopReasonEndTurn)
 	if n := len(h.model.Requests()); n != 0 {
 		t.Fatalf("%d model requests for the ! prompt, want none", n)
@@ -54,6 +55,16 @@ func TestShellModeOverACP(t *testing.T) {
 	}
 	if got := lastUserText(t, reqs, 0); got != "What did it print?" {
 		t.Errorf("the request ends with %q, want the prompt", got)
+	}
+
+	h.mustPrompt("/rewind 2 conversation", sdk.StopReasonEndTurn)
+	h.mustPrompt("And now?", sdk.StopReasonEndTurn)
+	reqs = h.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if got := contentsText(reqs[1].Contents); len(got) != 2 || got[0] != "user: "+echoHiHistory || got[1] != "user: And now?" {
+		t.Errorf("after the rewind to prompt 2, the request's history is %q, want the command's result and the new prompt", got)
 	}
 }
 
