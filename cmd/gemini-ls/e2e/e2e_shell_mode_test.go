@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -10,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // echoHiHistory is what Gemini CLI 0.61's shell mode adds to the
@@ -117,4 +122,32 @@ func contentsText(contents []*genai.Content) []string {
 		out = append(out, c.Role+": "+b.String())
 	}
 	return out
+}
+
+// Over LSP, "!echo hi" is asked about with gemini/confirm and answers its
+// output with no model request; "!rm …" a policy denies is refused with
+// the policy's reason, and nothing runs.
+func TestShellModeOverLSP(t *testing.T) {
+	_, env := policyHome(t, map[string]string{"policies.toml": userPolicies})
+	h := start(t, setup{profile: lsptest.Plugin(), env: append(env, "GEMINI_CLI_TRUST_WORKSPACE=true"), files: map[string]string{"victim.txt": "keep\n"}},
+		geminitest.TextTurn("not asked"), geminitest.TextTurn("not asked either"))
+	var confirms atomic.Int32
+	h.client.OnConfirm = func(context.Context, json.RawMessage) string { confirms.Add(1); return "proceed_once" }
+	if res := h.prompt(map[string]any{"prompt": "!echo hi"}); res.StopReason != "end_turn" || res.Text != "```\nhi\n```" {
+		t.Errorf("!echo hi answered %+v, want its output", res)
+	}
+	if n := confirms.Load(); n != 1 {
+		t.Errorf("%d confirmations, want 1", n)
+	}
+	var res promptResult
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "!rm -f victim.txt"}, &res)
+	if err == nil || !strings.Contains(err.Error(), deniedByPolicy) {
+		t.Errorf("!rm answered %+v, %v; want the policy's refusal", res, err)
+	}
+	if _, err := os.Stat(h.path("victim.txt")); err != nil {
+		t.Errorf("the denied rm ran: %v", err)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
 }
