@@ -143,7 +143,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	str(&f.model, "", "Model (default: GEMINI_MODEL, else settings' model.name, else auto)", "m", "model")
 	choice(&f.approvalMode, "", approvalModes(), "What runs without asking: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); when not given, settings' general.defaultApprovalMode, else default", "approval-mode")
 	boolean(&f.yolo, "Run everything without asking, as --approval-mode yolo", "y", "yolo")
-	choice(&f.outputFormat, "text", []string{"text", "json", "stream-json"}, "The format of stdout", "o", "output-format")
+	choice(&f.outputFormat, "", []string{"text", "json", "stream-json"}, "The format of stdout (default: settings' output.format, else text)", "o", "output-format")
 	str(&f.resume, "", "Continue a saved session: latest (also with no value), its number in --list-sessions, or its id", "r", "resume")
 	str(&f.sessionID, "", "Start a new session with this id (letters, digits, - and _)", "session-id")
 	str(&f.deleteSession, "", "Delete a saved session, by its number in --list-sessions or its id, and exit", "delete-session")

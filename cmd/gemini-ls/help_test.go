@@ -167,7 +167,8 @@ func TestHelpListsEachFlagOnce(t *testing.T) {
 	for _, tc := range []struct{ name, start, end string }{
 		{"d", "  -d, --debug  ", "  [boolean]"},
 		{"approval-mode", "      --approval-mode  ", `  [string] [choices: "default", "auto_edit", "yolo", "plan"]`},
-		{"o", "  -o, --output-format  ", `  [string] [choices: "text", "json", "stream-json"] [default: "text"]`},
+		// No default, as 0.61's: output.format is the default.
+		{"o", "  -o, --output-format  ", `  [string] [choices: "text", "json", "stream-json"]`},
 		{"include-directories", "      --include-directories  ", "  [array]"},
 		{"C", "  -C  ", `  [string] [default: "."]`},
 		{"stdio", "      --stdio  ", "  [boolean] [default: true]"},

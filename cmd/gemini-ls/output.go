@@ -49,9 +49,12 @@ type report struct {
 	conversation.IgnoreTopic
 	conversation.IgnoreCommands
 
-	mu     sync.Mutex
-	stderr io.Writer
-	out    output
+	mu             sync.Mutex
+	stdout, stderr io.Writer
+	// out is the format's, nil until it is chosen; early are the
+	// warnings told before.
+	out   output
+	early []string
 	// titles are the running calls' titles, for stderr, by the
 	// invoke_agent call a subagent's runs under ("" for the main agent's)
 	// and call id: a subagent numbers its calls its own way.
@@ -72,19 +75,38 @@ func (r *report) landed(change workspace.FileChange) {
 	r.files.TotalLinesRemoved += removed
 }
 
+// newReport is a run's report in format; with format "", in the format
+// choose names later.
 func newReport(format string, stdout, stderr io.Writer) (*report, error) {
+	r := &report{stdout: stdout, stderr: stderr, titles: map[[2]string]string{}}
+	if format == "" {
+		return r, nil
+	}
+	return r, r.choose(format)
+}
+
+// choose makes format the run's output, the warnings told before it
+// carried into it. It is chosen once the settings are read, which may
+// name it (output.format).
+func (r *report) choose(format string) error {
 	var out output
 	switch format {
 	case "text":
-		out = &textOutput{w: stdout}
+		out = &textOutput{w: r.stdout}
 	case "json":
-		out = &jsonOutput{w: stdout}
+		out = &jsonOutput{w: r.stdout}
 	case "stream-json":
-		out = &streamOutput{enc: json.NewEncoder(stdout)}
+		out = &streamOutput{enc: json.NewEncoder(r.stdout)}
 	default:
-		return nil, fmt.Errorf("--output-format must be text, json or stream-json, not %q", format)
+		return fmt.Errorf("the output format must be text, json or stream-json, not %q", format)
 	}
-	return &report{stderr: stderr, out: out, titles: map[[2]string]string{}}, nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, msg := range r.early {
+		out.warn(msg)
+	}
+	r.out, r.early = out, nil
+	return nil
 }
 
 // warn tells the user msg, something that is not the answer.
@@ -96,6 +118,10 @@ func (r *report) warn(msg string) {
 
 func (r *report) warnLocked(msg string) {
 	fmt.Fprintf(r.stderr, "gemini-ls: %s\n", msg)
+	if r.out == nil {
+		r.early = append(r.early, msg)
+		return
+	}
 	r.out.warn(msg)
 }
 

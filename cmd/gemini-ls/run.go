@@ -75,9 +75,6 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, err)
 	}
 	out.raw = f.rawOutput || f.acceptRawRisk
-	if f.rawOutput && !f.acceptRawRisk && f.outputFormat == "text" {
-		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
-	}
 	mode := dialog.ApprovalMode(f.approvalMode) // one of its choices, or ""
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
@@ -149,6 +146,14 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, err)
 	}
 	defer built.Close()
+	// The flag wins over the settings, as in Gemini CLI 0.61.
+	format := cmp.Or(f.outputFormat, built.OutputFormat(), "text")
+	if err := out.choose(format); err != nil {
+		return usageError(stderr, err)
+	}
+	if f.rawOutput && !f.acceptRawRisk && format == "text" {
+		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
+	}
 	if len(f.allowedTools) > 0 || built.SettingsAllowTools() {
 		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -24,6 +25,11 @@ import (
 // when the prompt was cancelled, but a client that does not answer must
 // not hold the cancelled prompt up.
 const terminalStepTimeout = time.Second
+
+// outputPoll is how often a running command's terminal output is read
+// to tell whether it still prints (tools.ShellCommand.Progress): a
+// client tells a terminal's output only when asked.
+const outputPoll = time.Second
 
 // terminalRunner runs a session's shell commands.
 type terminalRunner struct{ sess *session }
@@ -63,6 +69,14 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	sess.showTerminal(ctx, c.CallID, id)
 	t := clientTerminal{sess: sess, id: id, log: log}
 	defer t.release(ctx)
+	if c.Progress != nil {
+		watching, stop := context.WithCancel(ctx)
+		var watched sync.WaitGroup
+		watched.Go(func() { t.watch(watching, c.Progress) })
+		// Stopped before the terminal is released.
+		defer watched.Wait()
+		defer stop()
+	}
 
 	var status *sdk.TerminalExitStatus
 	exit, waitErr := sess.srv.waitForTerminalExit(ctx, sdk.WaitForTerminalExitRequest{SessionId: sdk.SessionId(sess.id), TerminalId: id})
@@ -212,6 +226,32 @@ func (t clientTerminal) kill(ctx context.Context) *sdk.TerminalExitStatus {
 		return nil
 	}
 	return &sdk.TerminalExitStatus{ExitCode: exit.ExitCode, Signal: exit.Signal}
+}
+
+// watch calls progress whenever the terminal's output changed since it
+// was last read, reading it every outputPoll until ctx ends.
+func (t clientTerminal) watch(ctx context.Context, progress func()) {
+	tick := time.NewTicker(outputPoll)
+	defer tick.Stop()
+	req := sdk.TerminalOutputRequest{SessionId: sdk.SessionId(t.sess.id), TerminalId: t.id}
+	var last sdk.TerminalOutputResponse
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		out, err := t.sess.srv.terminalOutput(ctx, req)
+		if err != nil {
+			// Asked again at the next tick; the wait for its exit tells
+			// a terminal that is gone.
+			continue
+		}
+		if out.Output != last.Output || out.Truncated != last.Truncated {
+			progress()
+		}
+		last = out
+	}
 }
 
 // output is the terminal's output and, if it has ended, its exit status.

@@ -52,19 +52,19 @@ func runIn(t *testing.T, shell tools.Tool, command string) (tools.Result, error)
 	return call.Execute(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "call-1"})
 }
 
-// The shell tool's timeout holds in the client's terminal: the terminal
-// is killed and released, and the model told the command timed out.
+// The shell tool's inactivity timeout holds in the client's terminal:
+// the terminal is killed and released, and the model told why.
 func TestTerminalTimeout(t *testing.T) {
-	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Timeout: 200 * time.Millisecond})
+	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Inactivity: 200 * time.Millisecond})
 	start := time.Now()
 	res, err := runIn(t, shell, "echo started; sleep 30")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("a command timing out after 200ms took %s", d)
+		t.Errorf("a command silent for 200ms took %s to be killed", d)
 	}
-	if !strings.Contains(res.Output, "\nOutput: started\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
+	if !strings.Contains(res.Output, "\nOutput: started\nError: Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
 		t.Errorf("result %q, %q", res.Output, res.Status)
 	}
 	terms := client.Terminals()
@@ -74,6 +74,21 @@ func TestTerminalTimeout(t *testing.T) {
 	// The call's final update will show the terminal.
 	if got := sess.takeAttached("call-1"); len(got) != 1 || got[0].Terminal == nil || got[0].Terminal.TerminalId != terms[0].ID {
 		t.Errorf("attached %+v", got)
+	}
+}
+
+// A command that keeps printing in the client's terminal runs on past the
+// inactivity timeout: its output is read each outputPoll, and each
+// change counts. (Lines 0.2 s apart for 4 s, under a 2.5 s limit: 1.5 s
+// of margin over the 1 s between reads.)
+func TestTerminalPrintingOutlivesTheInactivityTimeout(t *testing.T) {
+	shell, _, _ := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Inactivity: 2500 * time.Millisecond})
+	res, err := runIn(t, shell, "for i in $(seq 20); do echo $i; sleep 0.2; done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Output, "\nError: (none)\nExit Code: 0\n") || res.Status != dialog.StatusOK {
+		t.Errorf("a command printing every 0.2 s under a 2.5 s inactivity limit ended %q, %q", res.Output, res.Status)
 	}
 }
 

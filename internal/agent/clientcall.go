@@ -95,3 +95,28 @@ func (s *Session) keepJournal(j journal) {
 func sameEdit(a, b sessionstore.FileEdit) bool {
 	return a.Path == b.Path && a.Unjournaled == b.Unjournaled && string(a.After) == string(b.After)
 }
+
+// RecordExchange records a prompt the user ran without the model (shell
+// mode's "!command"): prompt as the transcript's prompt and answer as
+// what the user was shown, and content as what the model reads with the
+// next prompt, as Gemini CLI's addHistory adds it. It is one of the
+// session's prompts like any (it may title the session, and a rewind to
+// it takes content back), so that the history's prompts stay the
+// transcript's. It waits for a running prompt (or for ctx). An error
+// after the session was claimed is that it could not be saved; content
+// is in the conversation all the same.
+func (s *Session) RecordExchange(ctx context.Context, prompt string, content *genai.Content, answer string) error {
+	if err := s.begin(ctx, prompt); err != nil {
+		return err
+	}
+	defer s.end()
+	s.chat.record(content)
+	ex := sessionstore.Exchange{Prompt: prompt, Answer: answer, StopReason: string(dialog.StopEndTurn)}
+	s.exchangesMu.Lock()
+	s.exchanges = append(s.exchanges, ex)
+	s.exchangesMu.Unlock()
+	if err := s.persist(ctx, dialog.Usage{}, &ex); err != nil {
+		return fmt.Errorf("saving the session: %w", err)
+	}
+	return nil
+}

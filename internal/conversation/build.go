@@ -170,6 +170,10 @@ func (b *Build) ReportCompletion(stats func() completion.Stats) {
 // Gemini CLI deprecates) names any tool.
 func (b *Build) SettingsAllowTools() bool { return len(b.built().Settings.Tools.Allowed) > 0 }
 
+// OutputFormat is the settings' output.format: a headless run's format
+// when its command line names none; "" when unset.
+func (b *Build) OutputFormat() string { return b.built().Settings.Output.Format }
+
 // Extensions are the names of the user's installed extensions, enabled
 // or not.
 func (b *Build) Extensions() []string {

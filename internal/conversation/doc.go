@@ -11,7 +11,10 @@
 //   - the commands: Commands lists them (internal/conversation/builtin's built-ins,
 //     then the user's: custom commands read under the one trust decision,
 //     MCP servers' prompts), and a prompt "/name args" runs a built-in or
-//     sends the prompt one of the user's commands expands to (Turn.Run).
+//     sends the prompt one of the user's commands expands to (Turn.Run);
+//   - shell mode: a prompt "!command" runs command, decided as a
+//     run_shell_command call of it, and records its result for the
+//     model's next request, with no model request of its own (shell.go).
 //
 // The contract with a front end is the Host (host.go). The host owns the
 // front end's live sessions end to end: it builds their agents through

@@ -139,9 +139,6 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 	for _, e := range exchanges[:earlier] {
 		x := Exchange{Prompt: e.Prompt, Answer: e.Answer}
 		x.ended(e.StopReason)
-		if strings.TrimSpace(e.Answer) != "" {
-			x.events = []dialog.Event{{Kind: dialog.EventText, Text: e.Answer}}
-		}
 		out = append(out, x)
 	}
 	k := len(exchanges) - prompts // the exchange of the next prompt
@@ -167,6 +164,14 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 					cur.events = append(cur.events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
 				}
 			}
+		}
+	}
+	// A prompt the history holds nothing of after it shows its answer
+	// from the transcript: one summarised away, or one the model did not
+	// answer ("!command" of shell mode, whose output the user was shown).
+	for i := range out {
+		if x := &out[i]; len(x.events) == 0 && strings.TrimSpace(x.Answer) != "" {
+			x.events = []dialog.Event{{Kind: dialog.EventText, Text: x.Answer}}
 		}
 	}
 	return out

@@ -133,6 +133,20 @@ func TestReplayAfterACompression(t *testing.T) {
 		`prompt "third"  answer "third answer"`, "text third answer")
 }
 
+// A prompt the model did not answer (shell mode's "!command") shows the
+// answer the user was shown, from the transcript.
+func TestReplayShellModePrompt(t *testing.T) {
+	history := []*genai.Content{
+		user(genai.NewPartFromText("I ran the following shell command: …")),
+		user(genai.NewPartFromText("next")),
+		model(genai.NewPartFromText("next answer")),
+	}
+	exchanges := []agent.Exchange{{Prompt: "!echo hi", Answer: "```\nhi\n```"}, {Prompt: "next", Answer: "next answer"}}
+	check(t, replay(history, exchanges, describeFake),
+		`prompt "!echo hi"  answer "`+"```\\nhi\\n```"+`"`, "text ```\nhi\n```",
+		`prompt "next"  answer "next answer"`, "text next answer")
+}
+
 // A history with prompts the transcript lacks replays their text; a call
 // with no response was cut short; a long result is cut.
 func TestReplayWithoutTranscriptAndLongResults(t *testing.T) {

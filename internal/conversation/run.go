@@ -92,8 +92,10 @@ func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Comman
 }
 
 // Run runs in as the turn's prompt in sess, emitting every event on the
-// caller's goroutine, and says how the turn ended. A prompt "/name args"
-// runs a command:
+// caller's goroutine, and says how the turn ended. A prompt "!command"
+// runs command in the workspace without the model (shell.go), once the
+// session's approval door allows it; a prompt "/name args" runs a
+// command:
 //   - one of the user's sends the model what it expands to (each !{…} it
 //     runs decided by the session's approval door as a run_shell_command
 //     call of it is), the expansion's notes told first as notices;
@@ -118,6 +120,9 @@ func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 }
 
 func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
+	if command, ok := shellPrompt(in.Text); ok {
+		return t.shell(sess, in, command, emit)
+	}
 	inv, ok := commands.Parse(in.Text)
 	if !ok || inv.Name == "" {
 		return sess.Agent.Prompt(t.ctx, in, emit)

@@ -68,7 +68,7 @@ func schemaKeys() map[string]support {
 		"general.sessionRetention.minRetention": implemented,
 		"general.logRagSnippets":                notImplemented,
 
-		"output.format": notImplemented,
+		"output.format": implemented,
 
 		"ui.debugRainbow":                       notImplemented,
 		"ui.theme":                              notImplemented,
@@ -172,7 +172,7 @@ func schemaKeys() map[string]support {
 		"tools.shell.backgroundCompletionBehavior": notImplemented,
 		"tools.shell.pager":                        notImplemented,
 		"tools.shell.showColor":                    notImplemented,
-		"tools.shell.inactivityTimeout":            notImplemented,
+		"tools.shell.inactivityTimeout":            implemented,
 		"tools.shell.enableShellOutputEfficiency":  notImplemented,
 		"tools.core":                               implemented,
 		"tools.allowed":                            implemented,

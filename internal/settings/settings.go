@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
@@ -48,6 +49,8 @@ type Settings struct {
 	// Advanced is the "advanced" object, of which gemini-ls reads
 	// bugCommand.
 	Advanced Advanced `json:"advanced"`
+	// Output is the "output" object: how `gemini-ls run` prints.
+	Output Output `json:"output"`
 
 	// given are the values variables gave the files' strings, with the
 	// variables' names, for Redact; Load sets it.
@@ -84,6 +87,14 @@ type SessionRetention struct {
 	MaxAge       *string `json:"maxAge"`
 	MaxCount     *int    `json:"maxCount"`
 	MinRetention string  `json:"minRetention"`
+}
+
+// Output is the "output" object.
+type Output struct {
+	// Format is `gemini-ls run`'s output format when --output-format
+	// is not given: "text" (also when unset) or "json", as in Gemini
+	// CLI 0.61, whose flag wins over it too.
+	Format string `json:"format"`
 }
 
 // Advanced is the "advanced" object.
@@ -283,6 +294,33 @@ type Tools struct {
 	// utility model's fix of an old_string nothing else could place. Off
 	// (the fix on) unless set, as the issue asks; Gemini CLI defaults it on.
 	DisableLLMCorrection bool `json:"disableLLMCorrection"`
+	// Shell is tools.shell, of which gemini-ls reads inactivityTimeout.
+	Shell Shell `json:"shell"`
+}
+
+// Shell is the "tools.shell" object.
+type Shell struct {
+	// InactivityTimeout is how many seconds a run_shell_command command
+	// may print nothing before it is killed; read it through Inactivity.
+	InactivityTimeout *float64 `json:"inactivityTimeout"`
+}
+
+// DefaultShellInactivity is tools.shell.inactivityTimeout unset: 0.61's
+// 300 seconds.
+const DefaultShellInactivity = 300 * time.Second
+
+// Inactivity is tools.shell.inactivityTimeout as a duration: 0.61's 300
+// seconds when unset, and negative (no limit) when 0 or less, as 0.61
+// sets no timer then.
+func (s Shell) Inactivity() time.Duration {
+	switch t := s.InactivityTimeout; {
+	case t == nil:
+		return DefaultShellInactivity
+	case *t <= 0:
+		return -1
+	default:
+		return time.Duration(*t * float64(time.Second))
+	}
 }
 
 // Context is the "context" object.

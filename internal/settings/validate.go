@@ -70,6 +70,12 @@ var valueRules = []valueRule{
 		}
 		return nil
 	}},
+	{"output.format", func(v any, shown string, _ bool) error {
+		if f := v.(string); f != "text" && f != "json" {
+			return fmt.Errorf("%s is not one of text, json", shown)
+		}
+		return nil
+	}},
 	{"security.auth.selectedType", func(v any, shown string, _ bool) error {
 		if t := v.(string); !slices.Contains(authTypes, t) {
 			return fmt.Errorf("%s is not one of %s", shown, strings.Join(authTypes, ", "))

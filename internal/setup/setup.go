@@ -294,7 +294,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Workspace:   o.Workspace,
 			Utility:     agent.NewUtility(gen, o.Retry),
 			Memory:      b.memory,
-			Shell:       tools.ShellOptions{Runner: o.ShellRunner},
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity()},
 			Diagnostics: o.Diagnostics,
 		},
 		Settings:    set,

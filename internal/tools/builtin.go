@@ -61,8 +61,10 @@ type Options struct {
 
 // ShellOptions configure run_shell_command.
 type ShellOptions struct {
-	// Timeout bounds one command; zero means DefaultShellTimeout.
-	Timeout time.Duration
+	// Inactivity is how long a command may print nothing before it is
+	// killed, as Gemini CLI 0.61's tools.shell.inactivityTimeout; zero
+	// means DefaultShellInactivity, a negative one no limit.
+	Inactivity time.Duration
 	// Env is added to the server's own environment ("KEY=value"; later
 	// entries win).
 	Env []string
@@ -71,13 +73,14 @@ type ShellOptions struct {
 	Runner CommandRunner
 }
 
-// DefaultShellTimeout bounds a shell command when ShellOptions.Timeout is zero.
-const DefaultShellTimeout = 5 * time.Minute
+// DefaultShellInactivity is ShellOptions.Inactivity when zero: 0.61's
+// default, 300 seconds.
+const DefaultShellInactivity = 5 * time.Minute
 
 // Builtin returns the built-in tools over opts.Workspace.
 func Builtin(opts Options) []Tool {
-	if opts.Shell.Timeout <= 0 {
-		opts.Shell.Timeout = DefaultShellTimeout
+	if opts.Shell.Inactivity == 0 {
+		opts.Shell.Inactivity = DefaultShellInactivity
 	}
 	ws := opts.Workspace
 	return append([]Tool{

@@ -136,8 +136,13 @@ func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) 
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
-	runCtx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if d := c.opts.Inactivity; d > 0 {
+		idle := time.AfterFunc(d, func() { cancel(errInactive) })
+		defer idle.Stop()
+		cmd.Progress = func() { idle.Reset(d) }
+	}
 	runner := c.opts.Runner
 	if runner == nil {
 		runner = LocalRunner{}
@@ -149,16 +154,21 @@ func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) 
 	return c.report(ctx, runCtx, o), nil
 }
 
+// errInactive ends a command that printed nothing for too long.
+var errInactive = errors.New("no output for too long")
+
 // report is the result of a command that ended as o: ctx is the call's
-// context, runCtx the command's (the call's, bounded by the timeout).
+// context, runCtx the command's (the call's, ended early when the
+// command printed nothing for too long).
 func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 	status := dialog.StatusOK
 	errText := "(none)"
 	switch {
 	case ctx.Err() != nil:
 		status, errText = dialog.StatusCancelled, "Command was cancelled before it could complete."
-	case runCtx.Err() != nil:
-		status, errText = dialog.StatusError, fmt.Sprintf("Command timed out after %s and was killed.", c.opts.Timeout)
+	case context.Cause(runCtx) == errInactive:
+		// 0.61's words, its minutes to one decimal.
+		status, errText = dialog.StatusError, fmt.Sprintf("Command was automatically cancelled because it exceeded the timeout of %.1f minutes without output.", c.opts.Inactivity.Minutes())
 	}
 	// Gemini CLI writes "(none)" for what it does not know, as it does for
 	// what did not happen.
@@ -227,6 +237,9 @@ type ShellCommand struct {
 	// CallID is the tool call that runs the command, for a runner that
 	// shows the command in it (ACP's terminal); "" when none.
 	CallID string
+	// Progress, when not nil, is called whenever the command prints,
+	// so that one printing nothing for too long can be told.
+	Progress func()
 }
 
 // ShellOutcome is how a command ended, as far as its runner knows.
@@ -265,7 +278,7 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	if limit <= 0 {
 		limit = maxShellOutput
 	}
-	out := &tailBuffer{max: limit}
+	out := &tailBuffer{max: limit, progress: c.Progress}
 	cmd := exec.CommandContext(ctx, "bash", "-c", c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
@@ -326,15 +339,20 @@ func firstLine(s string) string {
 	return s
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it, calling progress
+// (when not nil) at each write.
 type tailBuffer struct {
-	mu      sync.Mutex
-	max     int
-	buf     []byte
-	dropped int64
+	mu       sync.Mutex
+	max      int
+	buf      []byte
+	dropped  int64
+	progress func()
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	if t.progress != nil && len(p) > 0 {
+		t.progress()
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)

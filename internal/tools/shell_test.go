@@ -175,15 +175,24 @@ func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
 	}
 }
 
-func TestShellTimeout(t *testing.T) {
+// A command that prints nothing for the inactivity timeout is killed,
+// and the model told so in Gemini CLI 0.61's words; one that keeps
+// printing runs on past it.
+func TestShellInactivityTimeout(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
-	res := runShell(t, tw, ShellOptions{Timeout: 200 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	res := runShell(t, tw, ShellOptions{Inactivity: 200 * time.Millisecond}, map[string]any{"command": "echo started; sleep 30"})
 	head, _ := shellOutput(t, res)
-	if !strings.HasSuffix(head, "Output: (empty)\nError: Command timed out after 200ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+	if !strings.HasSuffix(head, "Output: started\nError: Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Status != dialog.StatusError {
 		t.Errorf("Status = %q", res.Status)
+	}
+	// Eight lines 0.2 s apart: 1.6 s in all, five times a 1 s limit's
+	// margin between two lines.
+	res = runShell(t, tw, ShellOptions{Inactivity: time.Second}, map[string]any{"command": "for i in 1 2 3 4 5 6 7 8; do echo $i; sleep 0.2; done"})
+	if !strings.Contains(res.Output, "\nError: (none)\nExit Code: 0\n") || res.Status != dialog.StatusOK {
+		t.Errorf("a command printing every 0.2 s under a 1 s inactivity limit ended %q, %q", res.Output, res.Status)
 	}
 }
 
@@ -232,16 +241,14 @@ func TestShellValidation(t *testing.T) {
 // fakeRunner records the command it is given and answers with outcome,
 // after ctx ends when wait is set.
 type fakeRunner struct {
-	got      ShellCommand
-	deadline bool
-	wait     bool
-	outcome  ShellOutcome
-	err      error
+	got     ShellCommand
+	wait    bool
+	outcome ShellOutcome
+	err     error
 }
 
 func (f *fakeRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
 	f.got = c
-	_, f.deadline = ctx.Deadline()
 	if f.wait {
 		<-ctx.Done()
 	}
@@ -254,8 +261,10 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	runner := &fakeRunner{outcome: ShellOutcome{Output: "made\n", ExitCode: &code}}
 	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
 	want := ShellCommand{Command: "make", Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
-	if !reflect.DeepEqual(runner.got, want) || !runner.deadline {
-		t.Errorf("the runner got %+v (deadline %v), want %+v with the timeout's deadline", runner.got, runner.deadline, want)
+	progress := runner.got.Progress
+	runner.got.Progress = nil
+	if !reflect.DeepEqual(runner.got, want) || progress == nil {
+		t.Errorf("the runner got %+v (progress %v), want %+v with a progress for the inactivity timeout", runner.got, progress != nil, want)
 	}
 	// What the runner cannot know reads "(none)", as in Gemini CLI.
 	if res.Output != "Command: make\nDirectory: sub\nOutput: made\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)" {
@@ -281,13 +290,15 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 		t.Errorf("Display %q, want none for a watched command that succeeded", res.Display)
 	}
 
-	// The runner's timeout is the tool's: it reports the kill as the local run does.
+	// The inactivity timeout holds over any runner: the kill is reported
+	// as the local run's is.
 	runner = &fakeRunner{wait: true, outcome: ShellOutcome{Signal: "SIGKILL", Live: true}}
-	res = runShell(t, tw, ShellOptions{Runner: runner, Timeout: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
-	if !strings.Contains(res.Output, "\nError: Command timed out after 50ms and was killed.\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
+	res = runShell(t, tw, ShellOptions{Runner: runner, Inactivity: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
+	const inactive = "Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output."
+	if !strings.Contains(res.Output, "\nError: "+inactive+"\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
 		t.Errorf("timed out: %q, %q", res.Output, res.Status)
 	}
-	if res.Display != "Command timed out after 50ms and was killed." {
+	if res.Display != inactive {
 		t.Errorf("Display %q", res.Display)
 	}
 
