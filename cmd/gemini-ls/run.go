@@ -146,10 +146,13 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return usageError(stderr, err)
 	}
 	defer built.Close()
-	// The flag wins over the settings, as in Gemini CLI 0.61.
+	// The flag wins over the settings, as in Gemini CLI 0.61: with it,
+	// the report has its format already (and the warnings told since).
 	format := cmp.Or(f.outputFormat, built.OutputFormat(), "text")
-	if err := out.choose(format); err != nil {
-		return usageError(stderr, err)
+	if f.outputFormat == "" {
+		if err := out.choose(format); err != nil {
+			return usageError(stderr, err)
+		}
 	}
 	if f.rawOutput && !f.acceptRawRisk && format == "text" {
 		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
