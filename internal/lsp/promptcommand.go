@@ -156,10 +156,12 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 		// Neovim 0.7 and eglot 1.9 cannot open it for the user.
 		msg += "\n\nTranscript: " + tr.path
 	}
-	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: spaceBeforeBreaks(msg)})
 	if f.ShowDocument {
+		// Before the answer, so that an editor (or a script) that acts
+		// on the answer finds the transcript already shown.
 		s.showTranscript(ctx, id, tr.path)
 	}
+	s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: spaceBeforeBreaks(msg)})
 }
 
 // commandView is a gemini.prompt turn's: the transcript and the
