@@ -64,7 +64,7 @@ endef
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
 test-go: gemini-cli otelcol
-	@$(call debs,gcc libc6-dev ripgrep)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
 	go test -race -count=1 ./...
 
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the

@@ -165,6 +165,10 @@ func (b *Build) ReportCompletion(stats func() completion.Stats) {
 // Gemini CLI deprecates) names any tool.
 func (b *Build) SettingsAllowTools() bool { return len(b.built().Settings.Tools.Allowed) > 0 }
 
+// Sandbox says whether and how commands run on the model's behalf are
+// sandboxed, in a few words for the user.
+func (b *Build) Sandbox() string { return b.built().Sandbox.Describe() }
+
 // Extensions are the names of the user's installed extensions, enabled
 // or not.
 func (b *Build) Extensions() []string {

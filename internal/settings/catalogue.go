@@ -162,9 +162,9 @@ func schemaKeys() map[string]support {
 		"context.fileFiltering.enableFuzzySearch":         notImplemented,
 		"context.fileFiltering.customIgnoreFilePaths":     notImplemented,
 
-		"tools.sandbox":                            notImplemented,
-		"tools.sandboxAllowedPaths":                notImplemented,
-		"tools.sandboxNetworkAccess":               notImplemented,
+		"tools.sandbox":                            implemented,
+		"tools.sandboxAllowedPaths":                implemented,
+		"tools.sandboxNetworkAccess":               implemented,
 		"tools.shell.enableInteractiveShell":       notImplemented,
 		"tools.shell.backgroundCompletionBehavior": notImplemented,
 		"tools.shell.pager":                        notImplemented,
@@ -187,7 +187,7 @@ func schemaKeys() map[string]support {
 
 		"useWriteTodos": implemented,
 
-		"security.toolSandboxing":                       notImplemented,
+		"security.toolSandboxing":                       implemented,
 		"security.disableYoloMode":                      implemented,
 		"security.disableAlwaysAllow":                   implemented,
 		"security.enablePermanentToolApproval":          implemented,

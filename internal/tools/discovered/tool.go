@@ -127,8 +127,11 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	procgroup.Own(cmd)
 
 	errText, exitCode, signal := "(none)", "(none)", "(none)"
-	var runErr error
-	if runErr = cmd.Start(); runErr == nil {
+	runErr := c.cfg.Sandbox.Wrap(cmd)
+	if runErr == nil {
+		runErr = cmd.Start()
+	}
+	if runErr == nil {
 		runErr = cmd.Wait()
 		exitCode, signal = tools.ExitStatus(cmd.ProcessState)
 	}

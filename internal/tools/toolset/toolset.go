@@ -86,6 +86,7 @@ func Build(ctx context.Context, c Config) *Set {
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
+			Sandbox:          c.Tools.Shell.Sandbox,
 		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}

@@ -1,0 +1,209 @@
+//go:build linux
+
+package e2e
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+)
+
+// The secrets and files every sandbox test plants in the test's home.
+const (
+	sshKey     = "SECRET-SSH-KEY"
+	oauthCreds = `{"access_token": "SECRET-OAUTH"}`
+	homeNotes  = "home notes, readable"
+)
+
+// sandboxProbes are the commands a prompt-injected model would run, each
+// named by what it tries; want says whether it must succeed inside the
+// sandbox.
+type sandboxProbe struct {
+	name, command string
+	sandboxed     bool // succeeds in the sandbox too
+}
+
+func sandboxProbes(port int) []sandboxProbe {
+	return []sandboxProbe{
+		{"write in the workspace", "echo made > made.txt && echo wrote", true},
+		{"read the home", "cat ~/notes.txt", true},
+		{"write to $HOME", "echo owned > ~/owned.txt && echo wrote", false},
+		{"read ~/.ssh/id_ed25519", "cat ~/.ssh/id_ed25519", false},
+		{"read ~/.gemini/oauth_creds.json", "cat ~/.gemini/oauth_creds.json", false},
+		{"connect to a loopback server", "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(port) + " && echo connected", false},
+	}
+}
+
+// sandboxTurns: the model runs every probe at once, then a background
+// command that writes in the workspace and to $HOME (ending within its
+// delay, so its result is reported), then finishes; a second run's
+// custom command needs one more answer.
+func sandboxTurns(probes []sandboxProbe) []geminitest.Turn {
+	var calls []*genai.FunctionCall
+	for _, p := range probes {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": p.command}))
+	}
+	return []geminitest.Turn{
+		geminitest.CallTurn(calls...),
+		call("run_shell_command", map[string]any{"command": "echo bg > bg.txt; echo owned > ~/bg-owned.txt", "is_background": true, "delay_ms": 10000}),
+		geminitest.TextTurn("Finished."),
+		geminitest.TextTurn("Expanded."),
+	}
+}
+
+// loopbackServer listens on a free loopback port and accepts until the
+// test ends.
+func loopbackServer(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// sandboxHeadless is a trusted workspace whose home holds the secrets, a
+// readable file and a custom command whose !{…} tries what the model's
+// commands try.
+func sandboxHeadless(t *testing.T, turns []geminitest.Turn) (*headless, string) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Fatal("these tests need bubblewrap: apt-get install bubblewrap (make test-go installs it)")
+	}
+	h := newHeadless(t, nil, turns...)
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{
+		".ssh/id_ed25519":             sshKey,
+		".gemini/oauth_creds.json":    oauthCreds,
+		"notes.txt":                   homeNotes,
+		".gemini/commands/probe.toml": "prompt = \"\"\"\nWorkspace: !{echo cc > cc.txt && echo wrote}\nHome: !{echo owned > ~/cc-owned.txt; cat ~/.ssh/id_ed25519}\n\"\"\"\n",
+	})
+	return h, home
+}
+
+// runSandboxProbes runs the probes headless in yolo with extra args and
+// env, then the custom command, and checks what each did.
+// userSettings, when not "", is the home's ~/.gemini/settings.json.
+func runSandboxProbes(t *testing.T, userSettings string, env []string, args ...string) {
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	h, home := sandboxHeadless(t, sandboxTurns(probes))
+	if userSettings != "" {
+		writeFiles(t, home, map[string]string{".gemini/settings.json": userSettings})
+	}
+	env = append(append(h.env, trustTheWorkspace()...), env...)
+	r := h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "probe the sandbox"}, args...)...)
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, "gemini-ls: sandbox: bubblewrap") {
+		t.Errorf("stderr does not say the run is sandboxed:\n%s", r.stderr)
+	}
+	fr := h.responses(1)
+	if len(fr) != len(probes) {
+		t.Fatalf("function responses = %d, want %d", len(fr), len(probes))
+	}
+	for i, p := range probes {
+		out := responseOutput(fr[i])
+		ok := strings.Contains(out, "\nExit Code: 0\n")
+		switch {
+		case ok != p.sandboxed:
+			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out)
+		case !ok && !strings.Contains(out, "Sandbox: The command ran in a sandbox"):
+			t.Errorf("%s: the failure does not say the command ran sandboxed:\n%s", p.name, out)
+		case strings.Contains(out, "SECRET"):
+			t.Errorf("%s: a secret reached the model:\n%s", p.name, out)
+		}
+	}
+	if got := h.disk("made.txt"); got != "made\n" {
+		t.Errorf("made.txt = %q", got)
+	}
+	bg := responseOutput(h.responses(2)[0])
+	if got := h.disk("bg.txt"); got != "bg\n" || !strings.Contains(bg, "Read-only file system") || !strings.Contains(bg, "Sandbox: ") {
+		t.Errorf("background command: bg.txt = %q, result:\n%s", got, bg)
+	}
+	r = h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "/probe"}, args...)...)
+	r.wantExit(t, 0)
+	text := lastUserText(t, h.model.Requests(), 3)
+	if !strings.Contains(text, "Workspace: wrote") || strings.Contains(text, "SECRET") || h.disk("cc.txt") != "cc\n" {
+		t.Errorf("custom command's prompt:\n%s\ncc.txt = %q", text, h.disk("cc.txt"))
+	}
+	for _, name := range []string{"owned.txt", "bg-owned.txt", "cc-owned.txt"} {
+		if _, err := os.Stat(filepath.Join(home, name)); err == nil {
+			t.Errorf("a sandboxed command wrote ~/%s", name)
+		}
+	}
+}
+
+// Headless yolo with --sandbox: what writes in the workspace runs; what
+// writes to $HOME, reads the user's secrets or reaches the network fails,
+// and the model is told it ran sandboxed; background commands and a
+// custom command's !{…} are sandboxed too.
+func TestRunSandboxFlag(t *testing.T) {
+	runSandboxProbes(t, "", nil, "--sandbox")
+}
+
+// GEMINI_SANDBOX=true, with no flag, sandboxes the same way.
+func TestRunSandboxEnvironment(t *testing.T) {
+	runSandboxProbes(t, "", []string{"GEMINI_SANDBOX=true"})
+}
+
+// tools.sandbox in the user's settings sandboxes the same way.
+func TestRunSandboxSetting(t *testing.T) {
+	runSandboxProbes(t, `{"tools": {"sandbox": true}}`, nil)
+}
+
+// Without a sandbox the same probes all succeed: the sandbox, not the
+// test's set-up, is what stops them.
+func TestRunUnsandboxedProbesSucceed(t *testing.T) {
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	h, home := sandboxHeadless(t, sandboxTurns(probes))
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "probe")
+	r.wantExit(t, 0)
+	for i, fr := range h.responses(1) {
+		if out := responseOutput(fr); !strings.Contains(out, "\nExit Code: 0\n") || strings.Contains(out, "Sandbox:") {
+			t.Errorf("%s unsandboxed:\n%s", probes[i].name, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err != nil {
+		t.Errorf("unsandboxed, ~/owned.txt: %v", err)
+	}
+}
+
+// A sandbox asked for that cannot be set up stops the run (exit 44, as
+// 0.61's FatalSandboxError) with the fix, and runs nothing.
+func TestRunSandboxUnavailableStops(t *testing.T) {
+	h := newHeadless(t, nil)
+	env := append(h.withoutEnv("PATH"), "PATH="+t.TempDir())
+	env = append(env, trustTheWorkspace()...)
+	r := h.runIn(h.root, env, "run", "--sandbox", "-p", "hi")
+	r.wantExit(t, 44)
+	if !strings.Contains(r.stderr, "apt-get install bubblewrap") {
+		t.Errorf("stderr = %q, want the fix", r.stderr)
+	}
+	r = h.runIn(h.root, append(env, "GEMINI_SANDBOX=podman"), "run", "-p", "hi")
+	r.wantExit(t, 44)
+	if !strings.Contains(r.stderr, "Missing sandbox command 'podman' (from GEMINI_SANDBOX)") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+}
