@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
 // The secrets and files every sandbox test plants in the test's home.
@@ -159,6 +160,17 @@ func TestRunSandboxFlag(t *testing.T) {
 	runSandboxProbes(t, "", nil, "--sandbox")
 }
 
+// /about says how the session is sandboxed.
+func TestRunSandboxAbout(t *testing.T) {
+	h := newHeadless(t, nil)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-s", "-p", "/about")
+	r.wantExit(t, 0)
+	want := "Sandbox: bubblewrap, from --sandbox: workspace writable, rest read-only, secrets hidden, network off"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("/about = %q, want %q", r.stdout, want)
+	}
+}
+
 // GEMINI_SANDBOX=true, with no flag, sandboxes the same way.
 func TestRunSandboxEnvironment(t *testing.T) {
 	runSandboxProbes(t, "", []string{"GEMINI_SANDBOX=true"})
@@ -205,5 +217,46 @@ func TestRunSandboxUnavailableStops(t *testing.T) {
 	}
 	if n := len(h.model.Requests()); n != 0 {
 		t.Errorf("the model was asked %d times", n)
+	}
+}
+
+// Over LSP, with GEMINI_SANDBOX=true in the server's environment: the
+// edit is still previewed and confirmed in the editor (the server, not
+// sandboxed, applies it through workspace/applyEdit), and the shell
+// commands the user allows run sandboxed as headless ones do.
+func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Fatal("this test needs bubblewrap: apt-get install bubblewrap (make test-go installs it)")
+	}
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	var calls []*genai.FunctionCall
+	for _, p := range probes {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": p.command}))
+	}
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".ssh/id_ed25519": sshKey, ".gemini/oauth_creds.json": oauthCreds, "notes.txt": homeNotes})
+	env := append(trustTheWorkspace(), "HOME="+home, "GEMINI_SANDBOX=true")
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}, env: env},
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		geminitest.CallTurn(calls...),
+		geminitest.TextTurn("done"))
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "edit, then probe"})
+	h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+	h.wantStrategy(false, 1)
+	out := h.toolOutputs(2)
+	if len(out) != len(probes) {
+		t.Fatalf("tool outputs = %q", out)
+	}
+	for i, p := range probes {
+		ok := strings.Contains(out[i], "\nExit Code: 0\n")
+		if ok != p.sandboxed || strings.Contains(out[i], "SECRET") || (!ok && !strings.Contains(out[i], "Sandbox: ")) {
+			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out[i])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err == nil {
+		t.Error("a sandboxed command wrote ~/owned.txt")
 	}
 }
