@@ -23,6 +23,7 @@ func schemaKeys() map[string]support {
 		"$schema": implemented,
 		// gemini-ls's own.
 		"model.thinkingBudget":             implemented,
+		"tools.sandboxHooksAndMCPServers":  implemented,
 		"inlineCompletion.enabled":         implemented,
 		"inlineCompletion.languages":       implemented,
 		"inlineCompletion.debounceMs":      implemented,

@@ -291,6 +291,9 @@ type Tools struct {
 	Sandbox              any      `json:"sandbox"`
 	SandboxAllowedPaths  []string `json:"sandboxAllowedPaths"`
 	SandboxNetworkAccess *bool    `json:"sandboxNetworkAccess"`
+	// SandboxHooksAndMCPServers, gemini-ls's own, runs hooks and stdio
+	// MCP servers in the sandbox too.
+	SandboxHooksAndMCPServers bool `json:"sandboxHooksAndMCPServers"`
 }
 
 // Context is the "context" object.

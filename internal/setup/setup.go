@@ -293,13 +293,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Sandbox: b.Sandbox},
 			Diagnostics: o.Diagnostics,
 		},
-		Settings:    set,
-		Getenv:      b.Getenv,
-		Version:     o.Version,
-		Logger:      o.Logger,
-		Warn:        o.Warn,
-		ShowAuthURL: o.ShowAuthURL,
-		NotTrusted:  b.NotTrusted(),
+		Settings:      set,
+		ServerSandbox: b.serverSandbox(set),
+		Getenv:        b.Getenv,
+		Version:       o.Version,
+		Logger:        o.Logger,
+		Warn:          o.Warn,
+		ShowAuthURL:   o.ShowAuthURL,
+		NotTrusted:    b.NotTrusted(),
 	})
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
@@ -401,6 +402,7 @@ func (b *Built) hooks(set settings.Settings) agent.Hooks {
 		dir = roots[0]
 	}
 	r, problems := hooks.New(hooks.Config{
+		Sandbox:    b.serverSandbox(set),
 		Sources:    sources,
 		Disabled:   set.HooksConfig.Disabled,
 		ProjectDir: dir,
@@ -814,4 +816,14 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 		return nil, err
 	}
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"))
+}
+
+// serverSandbox is where hooks and stdio MCP servers run: the session's
+// sandbox when tools.sandboxHooksAndMCPServers asks, else none (started
+// by the user's settings, not the model, they often need the network).
+func (b *Built) serverSandbox(set settings.Settings) *sandbox.Sandbox {
+	if !set.Tools.SandboxHooksAndMCPServers {
+		return nil
+	}
+	return b.Sandbox
 }

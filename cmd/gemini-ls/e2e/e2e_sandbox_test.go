@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -258,5 +259,58 @@ func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err == nil {
 		t.Error("a sandboxed command wrote ~/owned.txt")
+	}
+}
+
+// With tools.sandboxHooksAndMCPServers, hooks and stdio MCP servers run in
+// the sandbox too: a hook and a server's start-up script write in the
+// workspace but not to $HOME, and the server still answers over its
+// pipes; without the setting they run outside, as the user's own.
+func TestRunSandboxHooksAndMCPServers(t *testing.T) {
+	for _, inside := range []bool{true, false} {
+		h, home := sandboxHeadless(t, []geminitest.Turn{
+			call("run_shell_command", map[string]any{"command": "echo hi"}),
+			call("mcp_t_echo", map[string]any{"message": "from the server"}),
+			geminitest.TextTurn("Finished."),
+		})
+		// Beside the workspace: the sandbox's /tmp is its own, so a
+		// server under the host's /tmp would not be found.
+		data, err := os.ReadFile(mcpServerBinary(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, h.root, map[string]string{"mcpserver": string(data)})
+		if err := os.Chmod(h.path("mcpserver"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		hook := map[string]any{"type": "command", "name": "probe", "command": "echo x > ~/hook-owned.txt; echo x > $GEMINI_PROJECT_DIR/hook-ws.txt"}
+		settingsFile := map[string]any{
+			"tools":       map[string]any{"sandboxHooksAndMCPServers": inside},
+			"hooksConfig": map[string]any{"enabled": true},
+			"hooks":       map[string]any{"BeforeTool": []any{map[string]any{"matcher": "run_shell_command", "hooks": []any{hook}}}},
+			"mcpServers": map[string]any{"t": map[string]any{
+				"command": "sh", "args": []any{"-c", "echo x > ~/mcp-owned.txt; echo x > mcp-ws.txt; exec ./mcpserver"}}},
+		}
+		b, err := json.Marshal(settingsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, h.root, map[string]string{".gemini/settings.json": string(b)})
+		r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--sandbox", "--approval-mode", "yolo", "-p", "probe")
+		r.wantExit(t, 0)
+		if out := responseOutput(h.responses(2)[0]); !strings.Contains(out, "from the server") {
+			t.Errorf("inside %v: the MCP tool answered %q", inside, out)
+		}
+		for _, name := range []string{"hook-ws.txt", "mcp-ws.txt"} {
+			if !h.exists(name) {
+				t.Errorf("inside %v: %s was not written in the workspace", inside, name)
+			}
+		}
+		for _, name := range []string{"hook-owned.txt", "mcp-owned.txt"} {
+			_, err := os.Stat(filepath.Join(home, name))
+			if wrote := err == nil; wrote == inside {
+				t.Errorf("inside %v: ~/%s written = %v", inside, name, wrote)
+			}
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
@@ -41,6 +42,9 @@ type Config struct {
 	// SignInTimeout bounds the wait for a user to sign in;
 	// oauth.DefaultTimeout when 0.
 	SignInTimeout time.Duration
+	// Sandbox is where stdio servers run (tools.sandboxHooksAndMCPServers);
+	// nil: unsandboxed.
+	Sandbox *sandbox.Sandbox
 }
 
 // Manager runs the configured servers and offers their tools. It is a
@@ -157,7 +161,7 @@ func Start(cfg Config) *Manager {
 // launch starts a new incarnation of the server alias; started is called
 // once it has listed its tools or failed.
 func (m *Manager) launch(alias string, started func()) {
-	s := &server{alias: alias, cfg: serverConfig(m.cfg.Servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
+	s := &server{alias: alias, cfg: serverConfig(m.cfg.Servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, sandbox: m.cfg.Sandbox,
 		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
 		broken: make(chan struct{})}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }

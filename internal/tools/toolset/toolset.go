@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
@@ -18,6 +19,8 @@ import (
 
 // Config is what a session's tools are made of.
 type Config struct {
+	// ServerSandbox is where stdio MCP servers run; nil: unsandboxed.
+	ServerSandbox *sandbox.Sandbox
 	// Tools configures the built-in tools; Build adds what the settings
 	// and the user's directory decide (MemoryFile, DisableLLMCorrection).
 	Tools    tools.Options
@@ -104,7 +107,7 @@ func Build(ctx context.Context, c Config) *Set {
 			tokenFile = filepath.Join(dir, oauth.FileName)
 		}
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Dir: root, Reserved: builtin, Logger: logger, Version: c.Version,
-			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
+			TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL, Sandbox: c.ServerSandbox})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
