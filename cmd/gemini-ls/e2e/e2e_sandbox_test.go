@@ -242,6 +242,15 @@ func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
 		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
 		geminitest.CallTurn(calls...),
 		geminitest.TextTurn("done"))
+	var status struct {
+		Sandbox string `json:"sandbox"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/models", nil, &status); err != nil {
+		t.Fatal(err)
+	}
+	if want := "bubblewrap, from GEMINI_SANDBOX: workspace writable, rest read-only, secrets hidden, network off"; status.Sandbox != want {
+		t.Errorf("gemini/models' sandbox = %q, want %q", status.Sandbox, want)
+	}
 	h.open("a.go")
 	h.prompt(map[string]any{"prompt": "edit, then probe"})
 	h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
