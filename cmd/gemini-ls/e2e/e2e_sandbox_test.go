@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/coder/acp-go-sdk"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
@@ -321,5 +323,25 @@ func TestRunSandboxHooksAndMCPServers(t *testing.T) {
 				t.Errorf("inside %v: ~/%s written = %v", inside, name, wrote)
 			}
 		}
+	}
+}
+
+// Over ACP, a sandboxed session runs its commands here, in the sandbox,
+// not in the client's terminal, which is outside it: no terminal is
+// made, and a write to $HOME fails and says so.
+func TestACPSandboxedSessionBypassesTheClientsTerminal(t *testing.T) {
+	home := shellAllowedHome(t)
+	h := startACP(t, acpSetup{home: home, env: []string{"GEMINI_SANDBOX=true"}, cfg: acptest.Config{Terminal: true}},
+		shellCall("echo owned > ~/owned.txt", nil),
+		geminitest.TextTurn("Done."))
+	h.mustPrompt("Run it", sdk.StopReasonEndTurn)
+	if n := len(h.client.Terminals()); n != 0 {
+		t.Errorf("%d client terminals were made for a sandboxed command", n)
+	}
+	if out, _ := h.result(1); !strings.Contains(out, "Read-only file system") || !strings.Contains(out, "Sandbox: ") {
+		t.Errorf("the model got %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err == nil {
+		t.Error("the sandboxed command wrote ~/owned.txt")
 	}
 }
