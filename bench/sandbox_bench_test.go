@@ -29,7 +29,7 @@ func BenchmarkSandboxedEcho(b *testing.B) {
 	}
 	root, home := b.TempDir(), os.Getenv("HOME")
 	cfg := sandbox.Config{Command: sandbox.Bubblewrap, Why: "the benchmark"}
-	sb, err := sandbox.New(cfg, func() []string { return []string{root} }, home)
+	sb, err := sandbox.New(cfg, func() []string { return []string{root} }, home, "")
 	if err != nil {
 		b.Fatal(err)
 	}

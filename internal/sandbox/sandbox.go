@@ -18,13 +18,20 @@ type Sandbox struct {
 	// workspace folders change while the server runs.
 	roots func() []string
 	home  string
+	// geminiDir is the user's Gemini directory (~/.gemini, or under
+	// GEMINI_CLI_HOME), whose credential files are hidden.
+	geminiDir string
 	// tool is the backend's executable, found once.
 	tool string
 }
 
 // New is the sandbox cfg describes for a workspace whose roots are those
-// roots answers, for a user whose home is home.
-func New(cfg Config, roots func() []string, home string) (*Sandbox, error) {
+// roots answers, for a user whose home is home and Gemini directory
+// geminiDir ("": home's .gemini).
+func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, error) {
+	if geminiDir == "" && home != "" {
+		geminiDir = filepath.Join(home, ".gemini")
+	}
 	tool := cfg.Command
 	if tool == Runsc {
 		tool = Docker
@@ -33,7 +40,7 @@ func New(cfg Config, roots func() []string, home string) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the %s sandbox's command: %w", cfg.Command, err)
 	}
-	return &Sandbox{cfg: cfg, roots: roots, home: home, tool: path}, nil
+	return &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}, nil
 }
 
 // Enabled says whether commands run sandboxed.
@@ -131,16 +138,19 @@ func (s *Sandbox) writable() []string {
 	return out
 }
 
-// secretPaths are the user's credentials, relative to $HOME, hidden from
-// every command: a directory becomes an empty read-only one, a file an
-// empty one.
-var secretPaths = []string{
-	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".config/gcloud", ".config/gh",
-	".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
-	".gemini/oauth_creds.json", ".gemini/google_accounts.json",
-	".gemini/mcp-oauth-tokens.json", ".gemini/a2a-oauth-tokens.json",
-	".gemini/.env", ".env",
-}
+// secretPaths are the user's credentials, relative to $HOME, and
+// geminiSecrets relative to the Gemini directory, hidden from every
+// command: a directory becomes an empty read-only one, a file an empty
+// one.
+var (
+	secretPaths = []string{
+		".ssh", ".gnupg", ".aws", ".azure", ".kube", ".config/gcloud", ".config/gh",
+		".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".env",
+	}
+	geminiSecrets = []string{
+		"oauth_creds.json", "google_accounts.json", "mcp-oauth-tokens.json", "a2a-oauth-tokens.json", ".env",
+	}
+)
 
 // mount is one bwrap mount, ordered by destination so that deeper ones
 // go over shallower ones.
@@ -181,9 +191,15 @@ func (s *Sandbox) hidden() []mount {
 	if s.home == "" {
 		return nil
 	}
-	var out []mount
+	var paths []string
 	for _, rel := range secretPaths {
-		p := filepath.Join(s.home, rel)
+		paths = append(paths, filepath.Join(s.home, rel))
+	}
+	for _, rel := range geminiSecrets {
+		paths = append(paths, filepath.Join(s.geminiDir, rel))
+	}
+	var out []mount
+	for _, p := range paths {
 		info, err := os.Stat(p)
 		switch {
 		case err != nil:

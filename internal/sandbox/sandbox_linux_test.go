@@ -15,7 +15,7 @@ import (
 func sandboxFor(t *testing.T, cfg Config) (sb *Sandbox, root, home string) {
 	t.Helper()
 	root, home = t.TempDir(), t.TempDir()
-	sb, err := New(cfg, func() []string { return []string{root} }, home)
+	sb, err := New(cfg, func() []string { return []string{root} }, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +108,28 @@ func TestDockerRunsInTheWorkspace(t *testing.T) {
 				t.Errorf("network on: %q", out)
 			}
 		})
+	}
+}
+
+// The Gemini directory's credentials are hidden where GEMINI_CLI_HOME
+// puts it, not only under $HOME; the rest of it stays readable.
+func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	gemini := filepath.Join(t.TempDir(), ".gemini")
+	for name, content := range map[string]string{"oauth_creds.json": "SECRET", "settings.json": "{}"} {
+		if err := os.MkdirAll(gemini, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(gemini, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb, err := New(Config{Command: Bubblewrap, AllowedPaths: []string{filepath.Dir(gemini)}, Why: "test"}, func() []string { return []string{root} }, home, gemini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := run(t, sb, root, "cat "+gemini+"/oauth_creds.json; echo; cat "+gemini+"/settings.json")
+	if strings.Contains(out, "SECRET") || !strings.HasSuffix(out, "\n{}") {
+		t.Errorf("reading the Gemini directory: %q, want the settings alone", out)
 	}
 }

@@ -815,7 +815,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	if err != nil || cfg == nil {
 		return nil, err
 	}
-	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"))
+	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"), settings.UserDir(b.Getenv))
 }
 
 // serverSandbox is where hooks and stdio MCP servers run: the session's

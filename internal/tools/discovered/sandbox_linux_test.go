@@ -25,7 +25,7 @@ func TestCallRunsInTheSandbox(t *testing.T) {
 		}
 		cfg.CallCommand = script
 		if sandboxed {
-			sb, err := sandbox.New(sandbox.Config{Command: sandbox.Bubblewrap, Why: "test"}, func() []string { return []string{cfg.Dir} }, t.TempDir())
+			sb, err := sandbox.New(sandbox.Config{Command: sandbox.Bubblewrap, Why: "test"}, func() []string { return []string{cfg.Dir} }, t.TempDir(), "")
 			if err != nil {
 				t.Fatal(err)
 			}
