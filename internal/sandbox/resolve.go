@@ -13,17 +13,17 @@ import (
 
 // The sandbox commands, as GEMINI_SANDBOX and tools.sandbox name them.
 const (
-	Bubblewrap  = "bwrap" // gemini-ls's own, the Linux default
-	Docker      = "docker"
-	Podman      = "podman"
-	SandboxExec = "sandbox-exec"
-	Runsc       = "runsc"
-	LXC         = "lxc"
-	WindowsNat  = "windows-native"
+	Bubblewrap    = "bwrap" // gemini-ls's own, the Linux default
+	Docker        = "docker"
+	Podman        = "podman"
+	SandboxExec   = "sandbox-exec"
+	Runsc         = "runsc"
+	LXC           = "lxc"
+	WindowsNative = "windows-native"
 )
 
 // validCommands are 0.61's VALID_SANDBOX_COMMANDS, and bubblewrap.
-var validCommands = []string{Docker, Podman, SandboxExec, Runsc, LXC, WindowsNat, Bubblewrap}
+var validCommands = []string{Docker, Podman, SandboxExec, Runsc, LXC, WindowsNative, Bubblewrap}
 
 // DefaultImage is the image docker and podman run, as 0.61 names it;
 // GEMINI_SANDBOX_IMAGE replaces it.
