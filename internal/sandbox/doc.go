@@ -13,6 +13,8 @@
 //
 //   - the workspace roots and tools.sandboxAllowedPaths are writable;
 //   - the rest of / is read-only, $HOME included;
+//   - in each root, .gemini, .git/hooks and .git/config, where they exist,
+//     are read-only: they configure what runs outside the sandbox later;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,
 //     ~/.config/gcloud, ~/.gemini's credential files, ~/.docker/config.json,
 //     ~/.netrc and their like (secretPaths);

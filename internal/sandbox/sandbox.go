@@ -178,12 +178,34 @@ func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
 		}
 	}
 	mounts = append(mounts, s.hidden()...)
+	mounts = append(mounts, s.governing()...)
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {
 		args = append(args, m.args...)
 	}
 	args = append(args, "--setenv", "SANDBOX", "gemini-ls-bwrap", "--chdir", dir, "--")
 	return append(args, inner...)
+}
+
+// governingPaths, in each workspace root, configure what runs outside
+// the sandbox later: gemini-ls's and Gemini CLI's project settings (their
+// hooks, MCP servers, commands, policies) and git's hooks and config,
+// which the user's own git runs. A sandboxed command may read them but
+// not change them, lest it plant what runs unsandboxed next.
+var governingPaths = []string{".gemini", ".git/hooks", ".git/config"}
+
+// governing are the read-only mounts of the governing paths that exist.
+func (s *Sandbox) governing() []mount {
+	var out []mount
+	for _, root := range s.roots() {
+		for _, rel := range governingPaths {
+			p := filepath.Join(root, rel)
+			if _, err := os.Lstat(p); err == nil {
+				out = append(out, mount{[]string{"--ro-bind", p, p}, p})
+			}
+		}
+	}
+	return out
 }
 
 // hidden are the mounts that hide the secrets that exist.

@@ -133,3 +133,26 @@ func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
 		t.Errorf("reading the Gemini directory: %q, want the settings alone", out)
 	}
 }
+
+// What configures the commands run outside the sandbox later (the
+// project's .gemini, git's hooks and config) is read-only inside it;
+// the rest of .git stays writable, for git itself.
+func TestBubblewrapKeepsTheProjectsConfigurationReadOnly(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	for _, dir := range []string{".gemini", ".git/hooks", ".git/objects"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".gemini/settings.json", ".git/hooks/pre-commit", ".git/config"} {
+		if out, err := run(t, sb, root, "echo planted >> "+name); err == nil {
+			t.Errorf("writing %s: allowed (%q)", name, out)
+		}
+	}
+	if out, err := run(t, sb, root, "echo x > .git/objects/x"); err != nil {
+		t.Errorf("writing .git/objects: %v %q", err, out)
+	}
+}
