@@ -351,6 +351,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		PlansDir:             b.plansDir,
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,
+		Sandboxed:            b.Sandbox.Enabled(),
 		AllowedKeys:          keys,
 		TrustedTools:         trusted,
 		Policy:               b.Policy,

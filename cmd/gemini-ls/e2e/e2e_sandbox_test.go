@@ -119,6 +119,9 @@ func runSandboxProbes(t *testing.T, userSettings string, env []string, args ...s
 	if !strings.Contains(r.stderr, "gemini-ls: sandbox: bubblewrap") {
 		t.Errorf("stderr does not say the run is sandboxed:\n%s", r.stderr)
 	}
+	if system := h.model.Requests()[0].SystemInstruction; system == nil || !strings.Contains(system.Parts[0].Text, "\n# Sandbox\nYou are running in a sandbox") {
+		t.Error("the system prompt does not say the commands run in a sandbox")
+	}
 	fr := h.responses(1)
 	if len(fr) != len(probes) {
 		t.Fatalf("function responses = %d, want %d", len(fr), len(probes))
