@@ -348,3 +348,26 @@ func TestACPSandboxedSessionBypassesTheClientsTerminal(t *testing.T) {
 		t.Error("the sandboxed command wrote ~/owned.txt")
 	}
 }
+
+// Over LSP, a sandbox asked for that cannot be set up runs nothing: a
+// prompt fails with the reason and the fix, and the model is never asked.
+func TestLSPSandboxUnavailableRunsNothing(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), env: append(trustTheWorkspace(), "GEMINI_SANDBOX=podman")},
+		call("run_shell_command", map[string]any{"command": "echo ran > ran.txt"}),
+		geminitest.TextTurn("done"))
+	var res promptResult
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "run it"}, &res)
+	got := res.Error
+	if err != nil {
+		got = err.Error()
+	}
+	if !strings.Contains(got, "Missing sandbox command 'podman' (from GEMINI_SANDBOX)") {
+		t.Errorf("gemini/prompt = %+v, %v; want the sandbox's error", res, err)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+	if _, err := os.Stat(h.path("ran.txt")); err == nil {
+		t.Error("the command ran unsandboxed")
+	}
+}
