@@ -38,7 +38,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	}
 	path, err := exec.LookPath(tool)
 	if err != nil {
-		return nil, fmt.Errorf("finding the %s sandbox's command: %w", cfg.Command, err)
+		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
 	return &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}, nil
 }
