@@ -63,8 +63,9 @@ endef
 # -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
+# bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run.
 test-go: gemini-cli otelcol
-	@$(call debs,gcc libc6-dev ripgrep)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
 	go test -race -count=1 ./...
 
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the

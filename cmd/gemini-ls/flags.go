@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
@@ -32,6 +33,7 @@ type runFlags struct {
 	listSessions   bool
 	listExtensions bool
 	skipTrust      bool
+	sandbox        optionalBool
 	debug          bool
 	rawOutput      bool
 	acceptRawRisk  bool
@@ -79,6 +81,29 @@ func (f *notHereFlag) String() string   { return "" }
 func (f *notHereFlag) IsBoolFlag() bool { return true }
 func (f *notHereFlag) Set(string) error { f.given = true; return nil }
 func (f *notHereFlag) hiddenFromHelp()  {}
+
+// optionalBool is a boolean flag that tells "not given" (nil) from
+// false, as yargs' boolean options without a default.
+type optionalBool struct{ p *bool }
+
+func (o *optionalBool) String() string {
+	if o == nil || o.p == nil {
+		return ""
+	}
+	return strconv.FormatBool(*o.p)
+}
+
+func (o *optionalBool) Get() any         { return o.p }
+func (o *optionalBool) IsBoolFlag() bool { return true }
+
+func (o *optionalBool) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	o.p = &b
+	return nil
+}
 
 // choiceFlag is a string flag that takes one of its choices, as yargs'
 // options with choices; help shows them.
@@ -150,6 +175,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	boolean(&f.listSessions, "List this directory's saved sessions and exit", "list-sessions")
 	boolean(&f.listExtensions, "List the installed extensions and exit", "l", "list-extensions")
 	boolean(&f.skipTrust, "Trust the workspace for this run, as GEMINI_CLI_TRUST_WORKSPACE=true does", "skip-trust")
+	fs.Var(&f.sandbox, "s", "Run the commands the model starts in a sandbox (bubblewrap on Linux, docker or podman where a daemon answers); see GEMINI_SANDBOX and tools.sandbox")
+	alias([]string{"s", "sandbox"})
 	boolean(&f.debug, "Log at debug level (on stderr, unless --log-file)", "d", "debug")
 	boolean(&f.rawOutput, "Print the model's text as it is, terminal escape sequences included", "raw-output")
 	boolean(&f.acceptRawRisk, "With --raw-output, without its warning", "accept-raw-output-risk")
@@ -162,7 +189,6 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.logs.register(fs)
 	for _, n := range []*notHereFlag{
 		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
-		{names: []string{"s", "sandbox"}, why: "gemini-ls does not run tools in a sandbox: use --approval-mode default (refuses edits and commands) or plan, or a container around gemini-ls"},
 		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
 		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},

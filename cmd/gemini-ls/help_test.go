@@ -204,8 +204,8 @@ func TestHiddenFlagsStillRefuse(t *testing.T) {
 			t.Errorf("--%s: exit %d, stdout %q, stderr %q; want %d and one line with %q", fl.Name, code, stdout, stderr, exitError, want)
 		}
 	})
-	if hidden < 10 {
-		t.Errorf("%d hidden flag names, want at least the 10 of -i, -s, -w, --screen-reader, --session-file, --acp and --experimental-acp", hidden)
+	if hidden < 8 {
+		t.Errorf("%d hidden flag names, want at least the 8 of -i, -w, --screen-reader, --session-file, --acp and --experimental-acp", hidden)
 	}
 }
 
@@ -242,7 +242,6 @@ func TestHelpErrors(t *testing.T) {
 		{[]string{"version", "extra"}, 2, "unexpected arguments"},
 		{[]string{"run", "--bogus"}, 1, "flag provided but not defined: -bogus"},
 		{[]string{"run", "-i", "hi"}, 1, "--prompt-interactive does not apply: gemini-ls has no interactive terminal UI"},
-		{[]string{"-s", "-p", "hi"}, 1, "--sandbox does not apply"},
 		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
 		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
 		{[]string{"--session-file=s.json", "-p", "hi"}, 1, "--session-file does not apply"},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
@@ -26,6 +27,7 @@ const (
 	exitError     = 1
 	exitAuth      = 41 // FatalAuthenticationError
 	exitInput     = 42 // FatalInputError
+	exitSandbox   = 44 // FatalSandboxError
 	exitConfig    = 52 // FatalConfigError
 	exitMaxTurns  = 53 // FatalTurnLimitedError
 	exitUntrusted = 55 // FatalUntrustedWorkspaceError
@@ -127,6 +129,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		AllowedTools:       f.allowedTools,
 		AllowedMCPServers:  f.allowedMCP,
 		Extensions:         f.extensions,
+		Sandbox:            f.sandbox.p,
 	}
 	// What lists and exits comes first, as in Gemini CLI: it needs
 	// neither a trusted folder nor a prompt, and starts nothing.
@@ -141,6 +144,11 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if errors.Is(err, dialog.ErrYoloDisabled) {
 		fmt.Fprintln(stderr, err)
 		return exitConfig
+	}
+	if errors.Is(err, sandbox.ErrSetup) {
+		// Nothing runs unsandboxed when a sandbox was asked for.
+		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
+		return exitSandbox
 	}
 	if err != nil {
 		return usageError(stderr, err)
@@ -171,6 +179,9 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	input, code := f.input(ctx, stdin, out, stderr)
 	if code != 0 {
 		return code
+	}
+	if sandboxed := built.Sandbox(); sandboxed != sandbox.None {
+		fmt.Fprintf(stderr, "gemini-ls: sandbox: %s\n", sandboxed)
 	}
 	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
 	if err != nil {

@@ -58,7 +58,9 @@ func (sess *session) showTerminal(ctx context.Context, callID, id string) {
 // was cancelled or the tool's timeout fired), and always released.
 func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.ShellOutcome, error) {
 	sess := r.sess
-	if !sess.srv.capabilities().Terminal {
+	// The client's terminal is outside the sandbox: a sandboxed session
+	// runs its commands here.
+	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
 		return tools.LocalRunner{}.Run(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "command")

@@ -27,7 +27,9 @@ import (
 // command outlives it, watched for as long as the connection lives.
 func (r terminalRunner) Start(ctx context.Context, c tools.ShellCommand) (background.Process, error) {
 	sess := r.sess
-	if !sess.srv.capabilities().Terminal {
+	// The client's terminal is outside the sandbox: a sandboxed session
+	// runs its commands here.
+	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
 		return tools.LocalRunner{}.Start(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "background command")

@@ -116,6 +116,9 @@ type Config struct {
 	// Skills are the agent skills the system prompt lists (prompt.go),
 	// read for every prompt; none when nil.
 	Skills SkillSource
+	// Sandboxed: the model's commands run in a sandbox, which the system
+	// prompt then says, as Gemini CLI's does ("# Sandbox").
+	Sandboxed bool
 	// SystemPrompt defaults to DefaultSystemPrompt.
 	SystemPrompt string
 	// SystemPromptOverride: SystemPrompt is the user's own (0.61's
@@ -277,7 +280,7 @@ type MemorySource interface {
 // next one. With WriteSystemPrompt it is written out too, as 0.61 writes
 // each system prompt it makes.
 func (a *Agent) systemInstruction(ctx context.Context) string {
-	system := a.basePrompt() + a.rootsNote()
+	system := a.basePrompt() + a.rootsNote() + a.sandboxNote()
 	if a.cfg.Memory != nil {
 		mem, err := a.cfg.Memory.SystemMemory(ctx)
 		if err != nil {
@@ -329,6 +332,18 @@ func (a *Agent) skillsPrompt() string {
 		return ""
 	}
 	return skillsSection(a.cfg.Skills.Enabled())
+}
+
+// sandboxPrompt is Gemini CLI 0.61's word for word (snippets.ts,
+// renderSandbox, the "generic" mode).
+const sandboxPrompt = "\n\n# Sandbox\nYou are running in a sandbox container with limited access to files outside the project directory or system temp directory, and with limited access to host system resources such as ports. If you encounter failures that could be due to sandboxing (e.g. if a command fails with 'Operation not permitted' or similar error), when you report the error to the user, also explain why you think it could be due to sandboxing, and how the user may need to adjust their sandbox configuration."
+
+// sandboxNote tells the model its commands run sandboxed; "" when not.
+func (a *Agent) sandboxNote() string {
+	if !a.cfg.Sandboxed {
+		return ""
+	}
+	return sandboxPrompt
 }
 
 // rootsNote tells the model the workspace's roots when there is more

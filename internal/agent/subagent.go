@@ -421,7 +421,7 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 		if a.cfg.SystemPromptOverride {
 			system = a.substitute(system)
 		}
-		system += a.rootsNote()
+		system += a.rootsNote() + a.sandboxNote()
 	case def.SystemPrompt == "":
 		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
 	default:

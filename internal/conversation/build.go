@@ -174,6 +174,10 @@ func (b *Build) SettingsAllowTools() bool { return len(b.built().Settings.Tools.
 // when its command line names none; "" when unset.
 func (b *Build) OutputFormat() string { return b.built().Settings.Output.Format }
 
+// Sandbox says whether and how commands run on the model's behalf are
+// sandboxed, in a few words for the user.
+func (b *Build) Sandbox() string { return b.built().Sandbox.Describe() }
+
 // Extensions are the names of the user's installed extensions, enabled
 // or not.
 func (b *Build) Extensions() []string {

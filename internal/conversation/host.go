@@ -63,6 +63,8 @@ type Place struct {
 	// WithoutCredentials builds the whole agent without credentials too
 	// (see setup.Options).
 	WithoutCredentials bool
+	// Sandbox is -s/--sandbox, nil when not given (see setup.Options).
+	Sandbox *bool
 }
 
 // Host owns a front end's live sessions end to end: it builds their
@@ -170,6 +172,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		AllowedMCPServers:  place.AllowedMCPServers,
 		Extensions:         place.Extensions,
 		WithoutCredentials: place.WithoutCredentials,
+		Sandbox:            place.Sandbox,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
@@ -45,6 +46,9 @@ type Config struct {
 	Logger *zap.Logger
 	// Now is the clock of the input's timestamp; time.Now when nil.
 	Now func() time.Time
+	// Sandbox is where hooks run (tools.sandboxHooksAndMCPServers); nil:
+	// unsandboxed.
+	Sandbox *sandbox.Sandbox
 }
 
 // Runner runs the hooks of an event; it implements agent.Hooks.

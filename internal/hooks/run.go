@@ -72,6 +72,10 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &boundedBuffer{max: maxOutput}, &boundedBuffer{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := r.cfg.Sandbox.Wrap(cmd); err != nil {
+		res.failure = fmt.Sprintf("it could not be sandboxed: %v", err)
+		return r.logged(event, res, 0, nil, "")
+	}
 	start := time.Now()
 	err = cmd.Run()
 	elapsed := time.Since(start)

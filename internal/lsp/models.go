@@ -27,6 +27,9 @@ type modelsResult struct {
 	// itself (a mode update says so), as the server chose it: what a
 	// client shows before any prompt, and after it asks for another.
 	ApprovalMode string `json:"approvalMode"`
+	// Sandbox says whether and how the commands run on the model's
+	// behalf are sandboxed ("no sandbox"), for the client's status.
+	Sandbox string `json:"sandbox"`
 }
 
 // listModels answers gemini/models: the model chosen now and the ones a
@@ -40,7 +43,7 @@ func (s *Server) listModels(context.Context, noParams) (modelsResult, error) {
 		return modelsResult{}, jsonrpc2.NewError(codeRequestFailed, "the server is not initialized")
 	}
 	current := s.host.Model(built)
-	res := modelsResult{Current: current, CurrentName: models.Display(current), ApprovalMode: string(built.ApprovalMode())}
+	res := modelsResult{Current: current, CurrentName: models.Display(current), ApprovalMode: string(built.ApprovalMode()), Sandbox: built.Sandbox()}
 	for _, m := range models.Offered() {
 		res.Models = append(res.Models, modelInfo{ID: m.ID, Name: m.Name, Description: m.Description})
 	}

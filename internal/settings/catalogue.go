@@ -23,6 +23,7 @@ func schemaKeys() map[string]support {
 		"$schema": implemented,
 		// gemini-ls's own.
 		"model.thinkingBudget":             implemented,
+		"tools.sandboxHooksAndMCPServers":  implemented,
 		"inlineCompletion.enabled":         implemented,
 		"inlineCompletion.languages":       implemented,
 		"inlineCompletion.debounceMs":      implemented,
@@ -165,9 +166,9 @@ func schemaKeys() map[string]support {
 		"context.fileFiltering.enableFileWatcher": notImplemented,
 		"context.fileFiltering.enableFuzzySearch": notImplemented,
 
-		"tools.sandbox":                            notImplemented,
-		"tools.sandboxAllowedPaths":                notImplemented,
-		"tools.sandboxNetworkAccess":               notImplemented,
+		"tools.sandbox":                            implemented,
+		"tools.sandboxAllowedPaths":                implemented,
+		"tools.sandboxNetworkAccess":               implemented,
 		"tools.shell.enableInteractiveShell":       notImplemented,
 		"tools.shell.backgroundCompletionBehavior": notImplemented,
 		"tools.shell.pager":                        notImplemented,
@@ -190,7 +191,7 @@ func schemaKeys() map[string]support {
 
 		"useWriteTodos": implemented,
 
-		"security.toolSandboxing":                       notImplemented,
+		"security.toolSandboxing":                       implemented,
 		"security.disableYoloMode":                      implemented,
 		"security.disableAlwaysAllow":                   implemented,
 		"security.enablePermanentToolApproval":          implemented,

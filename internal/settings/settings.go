@@ -294,6 +294,17 @@ type Tools struct {
 	// utility model's fix of an old_string nothing else could place. Off
 	// (the fix on) unless set, as the issue asks; Gemini CLI defaults it on.
 	DisableLLMCorrection bool `json:"disableLLMCorrection"`
+	// Sandbox is a boolean, a sandbox command, or an object {enabled,
+	// command, allowedPaths, networkAccess, image}: internal/sandbox
+	// reads it as Gemini CLI 0.61 does. SandboxAllowedPaths are writable
+	// in the sandbox besides the workspace; SandboxNetworkAccess lets
+	// sandboxed commands use the network.
+	Sandbox              any      `json:"sandbox"`
+	SandboxAllowedPaths  []string `json:"sandboxAllowedPaths"`
+	SandboxNetworkAccess *bool    `json:"sandboxNetworkAccess"`
+	// SandboxHooksAndMCPServers, gemini-ls's own, runs hooks and stdio
+	// MCP servers in the sandbox too.
+	SandboxHooksAndMCPServers bool `json:"sandboxHooksAndMCPServers"`
 	// Shell is tools.shell, of which gemini-ls reads inactivityTimeout.
 	Shell Shell `json:"shell"`
 }
@@ -448,6 +459,9 @@ type Security struct {
 	DisableAlwaysAllow          bool `json:"disableAlwaysAllow"`
 	EnablePermanentToolApproval bool `json:"enablePermanentToolApproval"`
 	AutoAddToPolicyByDefault    bool `json:"autoAddToPolicyByDefault"`
+	// ToolSandboxing runs the tools in the native sandbox (bubblewrap on
+	// Linux) even when tools.sandbox asks for none.
+	ToolSandboxing bool `json:"toolSandboxing"`
 }
 
 // Auth is "security.auth".

@@ -19,7 +19,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 		"model": {"name": "gemini-2.5-flash", "thinkingBudget": 0},
 		"telemetry": {"traces": false},
 		"colour": "blue",
-		"tools": {"sandbox": "docker", "core": ["read_file"], "shel": {}},
+		"tools": {"sandboxAllowedPaths": ["/x"], "core": ["read_file"], "shel": {}},
 		"mcpServers": {"s": {"command": "srv", "description": "a server", "tpc": "x"}},
 	}`)
 	project := writeSettings(t, root, `{"ui": {"theme": "Dracula"}, "advanced": {"ignoreLocalEnv": true}}`)
@@ -34,7 +34,6 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 		{File: user, Key: "mcpServers.s.description"},
 		{File: user, Key: "mcpServers.s.tpc", Unknown: true},
 		{File: user, Key: "telemetry.traces"},
-		{File: user, Key: "tools.sandbox"},
 		{File: user, Key: "tools.shel", Unknown: true},
 		{File: user, Key: "ui.footer.hideCWD"},
 		{File: user, Key: "ui.theme"},

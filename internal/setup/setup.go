@@ -29,6 +29,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/memory"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -63,6 +64,9 @@ type Options struct {
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
 	ShellRunner tools.CommandRunner
+	// Sandbox is -s/--sandbox; nil when not given (the settings and
+	// GEMINI_SANDBOX decide).
+	Sandbox *bool
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
@@ -131,7 +135,10 @@ type Built struct {
 	// credentials, worded for the user.
 	AuthErr error
 	// Tools is nil when Agent is.
-	Tools    *toolset.Set
+	Tools *toolset.Set
+	// Sandbox is where the commands run on the model's behalf run; nil:
+	// unsandboxed.
+	Sandbox  *sandbox.Sandbox
 	Settings settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
@@ -254,6 +261,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	o, set := b.opts, b.Settings
+	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
+		return nil, err
+	}
 	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots))
 	if err != nil {
 		return nil, err
@@ -294,16 +304,17 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Workspace:   o.Workspace,
 			Utility:     agent.NewUtility(gen, o.Retry),
 			Memory:      b.memory,
-			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity()},
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox},
 			Diagnostics: o.Diagnostics,
 		},
-		Settings:    set,
-		Getenv:      b.Getenv,
-		Version:     o.Version,
-		Logger:      o.Logger,
-		Warn:        o.Warn,
-		ShowAuthURL: o.ShowAuthURL,
-		NotTrusted:  b.NotTrusted(),
+		Settings:      set,
+		ServerSandbox: b.serverSandbox(set),
+		Getenv:        b.Getenv,
+		Version:       o.Version,
+		Logger:        o.Logger,
+		Warn:          o.Warn,
+		ShowAuthURL:   o.ShowAuthURL,
+		NotTrusted:    b.NotTrusted(),
 
 		MCPSessionDisabled: o.mcpSessionDisabled,
 	})
@@ -358,6 +369,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		PlansDir:             b.plansDir,
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,
+		Sandboxed:            b.Sandbox.Enabled(),
 		AllowedKeys:          keys,
 		TrustedTools:         trusted,
 		Policy:               b.Policy,
@@ -408,6 +420,7 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 		dir = roots[0]
 	}
 	r, problems := hooks.New(hooks.Config{
+		Sandbox:    b.serverSandbox(set),
 		Sources:    sources,
 		Disabled:   set.HooksConfig.Disabled,
 		ProjectDir: dir,
@@ -858,4 +871,32 @@ func firstRoot(roots []string) string {
 		return ""
 	}
 	return roots[0]
+}
+
+// sandbox is the sandbox the command line, the environment and set ask
+// for, as Gemini CLI 0.61 resolves them; an error when the one asked for
+// cannot be set up: nothing then runs unsandboxed.
+func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sandbox, error) {
+	cfg, err := sandbox.Resolve(ctx, sandbox.Request{
+		Flag:           b.opts.Sandbox,
+		Setting:        set.Tools.Sandbox,
+		AllowedPaths:   set.Tools.SandboxAllowedPaths,
+		NetworkAccess:  set.Tools.SandboxNetworkAccess,
+		ToolSandboxing: set.Security.ToolSandboxing,
+		Getenv:         b.Getenv,
+	}, sandbox.HostEnv())
+	if err != nil || cfg == nil {
+		return nil, err
+	}
+	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"), settings.UserDir(b.Getenv))
+}
+
+// serverSandbox is where hooks and stdio MCP servers run: the session's
+// sandbox when tools.sandboxHooksAndMCPServers asks, else none (started
+// by the user's settings, not the model, they often need the network).
+func (b *Built) serverSandbox(set settings.Settings) *sandbox.Sandbox {
+	if !set.Tools.SandboxHooksAndMCPServers {
+		return nil
+	}
+	return b.Sandbox
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools/web"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -71,6 +72,8 @@ type ShellOptions struct {
 	// Runner runs the commands; LocalRunner when nil. The ACP front end
 	// passes one that runs them in the client's terminal.
 	Runner CommandRunner
+	// Sandbox is where the commands run; nil: unsandboxed.
+	Sandbox *sandbox.Sandbox
 }
 
 // DefaultShellInactivity is ShellOptions.Inactivity when zero: 0.61's

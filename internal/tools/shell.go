@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -132,7 +133,7 @@ func ShellConfirmation(command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID}
+	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox}
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
@@ -192,6 +193,13 @@ func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 	}
 	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
+	note := ""
+	if exitCode != "0" && c.opts.Sandbox.Enabled() {
+		// What the sandbox refused reads as any failure: say it may be
+		// the sandbox, so the model asks rather than retries.
+		note = c.opts.Sandbox.Note()
+		llm += "\nSandbox: " + note
+	}
 
 	var display string
 	if errText != "(none)" {
@@ -205,6 +213,9 @@ func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 			display += "\n\n"
 		}
 		display += Fence("", output)
+	}
+	if note != "" {
+		display += "\n\nSandboxed: " + c.opts.Sandbox.Describe() + "."
 	}
 	return Result{Output: llm, Status: status, Display: display}
 }
@@ -240,6 +251,9 @@ type ShellCommand struct {
 	// Progress, when not nil, is called whenever the command prints,
 	// so that one printing nothing for too long can be told.
 	Progress func()
+	// Sandbox is where the command must run; nil: unsandboxed. A runner
+	// that cannot run it there runs it with LocalRunner.
+	Sandbox *sandbox.Sandbox
 }
 
 // ShellOutcome is how a command ended, as far as its runner knows.
@@ -286,6 +300,9 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	cmd.Stdout = out
 	cmd.Stderr = out
 	// Cancelling kills the whole group, so pipelines and children die too.
+	if err := c.Sandbox.Wrap(cmd); err != nil {
+		return ShellOutcome{}, err
+	}
 	procgroup.Own(cmd)
 	cmd.WaitDelay = shellWaitDelay
 	if err := cmd.Start(); err != nil {

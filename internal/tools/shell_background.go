@@ -126,6 +126,9 @@ func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process,
 	p := &localProcess{cmd: cmd, out: &tailBuffer{max: limit}, done: make(chan struct{})}
 	cmd.Stdout = p.out
 	cmd.Stderr = p.out
+	if err := c.Sandbox.Wrap(cmd); err != nil {
+		return nil, err
+	}
 	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting bash in %s: %w", c.Dir, err)

@@ -65,6 +65,8 @@ func about(_ context.Context, env Env, _ string) (Reply, error) {
 		fmt.Fprintf(&b, "- Last prompt's model: %s\n", last)
 	}
 	fmt.Fprintf(&b, "- Auth: %s\n", orUnknown(env.Built.AuthStatus().Type))
+	// 0.61's "Sandbox Environment": "no sandbox", or how commands run.
+	fmt.Fprintf(&b, "- Sandbox: %s\n", env.Built.Sandbox.Describe())
 	fmt.Fprintf(&b, "- OS: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- Go: %s", runtime.Version())
 	return Reply{Text: b.String()}, nil

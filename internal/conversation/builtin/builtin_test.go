@@ -75,7 +75,7 @@ func TestHelp(t *testing.T) {
 func TestAbout(t *testing.T) {
 	h := newHarness(t)
 	got := h.answer(h.conversation(), "/about")
-	for _, want := range []string{"Version: 1.2.3-test", "Model: gemini-2.5-pro", "Auth: gemini-api-key", runtime.GOOS + "/" + runtime.GOARCH, runtime.Version()} {
+	for _, want := range []string{"Version: 1.2.3-test", "Model: gemini-2.5-pro", "Auth: gemini-api-key", "Sandbox: no sandbox", runtime.GOOS + "/" + runtime.GOARCH, runtime.Version()} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/about lacks %q:\n%s", want, got)
 		}

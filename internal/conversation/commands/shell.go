@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -24,6 +25,8 @@ type ToolShell struct {
 	Allow  func(ctx context.Context, command string) (bool, error)
 	Runner tools.CommandRunner // nil for tools.LocalRunner
 	Dir    string
+	// Sandbox is where the commands run, as run_shell_command's do.
+	Sandbox *sandbox.Sandbox
 }
 
 func (s ToolShell) Confirm(ctx context.Context, commands []string) error {
@@ -52,7 +55,7 @@ func (s ToolShell) Run(ctx context.Context, command string) (ShellResult, error)
 	if runner == nil {
 		runner = tools.LocalRunner{}
 	}
-	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Dir: s.Dir, OutputLimit: maxShellOutput})
+	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox})
 	if err != nil {
 		return ShellResult{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/shell"
 
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -45,6 +46,9 @@ type Config struct {
 	// DiscoveryTimeout bounds the discovery command; zero means
 	// DefaultDiscoveryTimeout.
 	DiscoveryTimeout time.Duration
+	// Sandbox is where calls run (the model's); nil: unsandboxed. The
+	// discovery command, the user's, runs outside.
+	Sandbox *sandbox.Sandbox
 }
 
 // Discover runs the discovery command and returns its tools; none when no

@@ -127,8 +127,11 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	procgroup.Own(cmd)
 
 	errText, exitCode, signal := "(none)", "(none)", "(none)"
-	var runErr error
-	if runErr = cmd.Start(); runErr == nil {
+	runErr := c.cfg.Sandbox.Wrap(cmd)
+	if runErr == nil {
+		runErr = cmd.Start()
+	}
+	if runErr == nil {
 		runErr = cmd.Wait()
 		exitCode, signal = tools.ExitStatus(cmd.ProcessState)
 	}
@@ -152,13 +155,18 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	if errText == "(none)" && exitCode == "0" && signal == "(none)" && errOut == "" {
 		return tools.Result{Output: out, Display: fenced(out)}, nil
 	}
-	msg := strings.Join([]string{
+	lines := []string{
 		"Stdout: " + orEmpty(out),
 		"Stderr: " + orEmpty(errOut),
 		"Error: " + errText,
 		"Exit Code: " + exitCode,
 		"Signal: " + signal,
-	}, "\n")
+	}
+	if c.cfg.Sandbox.Enabled() {
+		// As for run_shell_command: the refusal may be the sandbox's.
+		lines = append(lines, "Sandbox: "+c.cfg.Sandbox.Note())
+	}
+	msg := strings.Join(lines, "\n")
 	return tools.Result{Error: msg, Status: dialog.StatusError, Display: msg}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
@@ -46,6 +47,9 @@ type Config struct {
 	// SignInTimeout bounds the wait for a user to sign in;
 	// oauth.DefaultTimeout when 0.
 	SignInTimeout time.Duration
+	// Sandbox is where stdio servers run (tools.sandboxHooksAndMCPServers);
+	// nil: unsandboxed.
+	Sandbox *sandbox.Sandbox
 }
 
 // Manager runs the configured servers and offers their tools. It is a
@@ -222,7 +226,7 @@ func (m *Manager) Reload(ctx context.Context, servers map[string]settings.MCPSer
 func (m *Manager) launch(alias string, started func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version,
+	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, sandbox: m.cfg.Sandbox,
 		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
 		broken: make(chan struct{}), relisting: newRelisting(), resourcesChanged: make(chan struct{}, 1)}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
@@ -32,6 +33,7 @@ type server struct {
 	cfg     serverConfig
 	dir     string
 	version string
+	sandbox *sandbox.Sandbox // stdio servers run in it; nil: not sandboxed
 
 	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
 	stderr tail
@@ -222,6 +224,9 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 	cmd.Stderr = &s.stderr
 	// The pipes' copying must not wait for a child that kept them.
 	cmd.WaitDelay = terminateWait
+	if err := s.sandbox.Wrap(cmd); err != nil {
+		return nil, err
+	}
 	ownGroup(cmd)
 	s.cmd = cmd
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil

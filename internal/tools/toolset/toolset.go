@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
@@ -22,6 +23,8 @@ import (
 
 // Config is what a session's tools are made of.
 type Config struct {
+	// ServerSandbox is where stdio MCP servers run; nil: unsandboxed.
+	ServerSandbox *sandbox.Sandbox
 	// Tools configures the built-in tools; Build adds what the settings
 	// and the user's directory decide (MemoryFile, DisableLLMCorrection).
 	Tools    tools.Options
@@ -108,6 +111,7 @@ func Build(ctx context.Context, c Config) *Set {
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
+			Sandbox:          c.Tools.Shell.Sandbox,
 		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
@@ -127,7 +131,8 @@ func Build(ctx context.Context, c Config) *Set {
 			set.enablement = enablement.In(dir)
 		}
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Disabled: set.disabled(c.Settings.MCPServers),
-			Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL})
+			Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL,
+			Sandbox: c.ServerSandbox})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set

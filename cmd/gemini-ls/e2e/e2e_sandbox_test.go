@@ -1,0 +1,373 @@
+//go:build linux
+
+package e2e
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+)
+
+// The secrets and files every sandbox test plants in the test's home.
+const (
+	sshKey     = "SECRET-SSH-KEY"
+	oauthCreds = `{"access_token": "SECRET-OAUTH"}`
+	homeNotes  = "home notes, readable"
+)
+
+// sandboxProbes are the commands a prompt-injected model would run, each
+// named by what it tries; want says whether it must succeed inside the
+// sandbox.
+type sandboxProbe struct {
+	name, command string
+	sandboxed     bool // succeeds in the sandbox too
+}
+
+func sandboxProbes(port int) []sandboxProbe {
+	return []sandboxProbe{
+		{"write in the workspace", "echo made > made.txt && echo wrote", true},
+		{"read the home", "cat ~/notes.txt", true},
+		{"write to $HOME", "echo owned > ~/owned.txt && echo wrote", false},
+		{"read ~/.ssh/id_ed25519", "cat ~/.ssh/id_ed25519", false},
+		{"read ~/.gemini/oauth_creds.json", "cat ~/.gemini/oauth_creds.json", false},
+		{"connect to a loopback server", "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(port) + " && echo connected", false},
+	}
+}
+
+// sandboxTurns: the model runs every probe at once, then a background
+// command that writes in the workspace and to $HOME (ending within its
+// delay, so its result is reported), then finishes; a second run's
+// custom command needs one more answer.
+func sandboxTurns(probes []sandboxProbe) []geminitest.Turn {
+	var calls []*genai.FunctionCall
+	for _, p := range probes {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": p.command}))
+	}
+	return []geminitest.Turn{
+		geminitest.CallTurn(calls...),
+		call("run_shell_command", map[string]any{"command": "echo bg > bg.txt; echo owned > ~/bg-owned.txt", "is_background": true, "delay_ms": 10000}),
+		geminitest.TextTurn("Finished."),
+		geminitest.TextTurn("Expanded."),
+	}
+}
+
+// loopbackServer listens on a free loopback port and accepts until the
+// test ends.
+func loopbackServer(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// sandboxHeadless is a trusted workspace whose home holds the secrets, a
+// readable file and a custom command whose !{…} tries what the model's
+// commands try.
+func sandboxHeadless(t *testing.T, turns []geminitest.Turn) (*headless, string) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Fatal("these tests need bubblewrap: apt-get install bubblewrap (make test-go installs it)")
+	}
+	h := newHeadless(t, nil, turns...)
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{
+		".ssh/id_ed25519":             sshKey,
+		".gemini/oauth_creds.json":    oauthCreds,
+		"notes.txt":                   homeNotes,
+		".gemini/commands/probe.toml": "prompt = \"\"\"\nWorkspace: !{echo cc > cc.txt && echo wrote}\nHome: !{echo owned > ~/cc-owned.txt; cat ~/.ssh/id_ed25519}\n\"\"\"\n",
+	})
+	return h, home
+}
+
+// runSandboxProbes runs the probes headless in yolo with extra args and
+// env, then the custom command, and checks what each did.
+// userSettings, when not "", is the home's ~/.gemini/settings.json.
+func runSandboxProbes(t *testing.T, userSettings string, env []string, args ...string) {
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	h, home := sandboxHeadless(t, sandboxTurns(probes))
+	if userSettings != "" {
+		writeFiles(t, home, map[string]string{".gemini/settings.json": userSettings})
+	}
+	env = append(append(h.env, trustTheWorkspace()...), env...)
+	r := h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "probe the sandbox"}, args...)...)
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stderr, "gemini-ls: sandbox: bubblewrap") {
+		t.Errorf("stderr does not say the run is sandboxed:\n%s", r.stderr)
+	}
+	if system := h.model.Requests()[0].SystemInstruction; system == nil || !strings.Contains(system.Parts[0].Text, "\n# Sandbox\nYou are running in a sandbox") {
+		t.Error("the system prompt does not say the commands run in a sandbox")
+	}
+	fr := h.responses(1)
+	if len(fr) != len(probes) {
+		t.Fatalf("function responses = %d, want %d", len(fr), len(probes))
+	}
+	for i, p := range probes {
+		out := responseOutput(fr[i])
+		ok := strings.Contains(out, "\nExit Code: 0\n")
+		switch {
+		case ok != p.sandboxed:
+			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out)
+		case !ok && !strings.Contains(out, "Sandbox: The command ran in a sandbox"):
+			t.Errorf("%s: the failure does not say the command ran sandboxed:\n%s", p.name, out)
+		case strings.Contains(out, "SECRET"):
+			t.Errorf("%s: a secret reached the model:\n%s", p.name, out)
+		}
+	}
+	if got := h.disk("made.txt"); got != "made\n" {
+		t.Errorf("made.txt = %q", got)
+	}
+	bg := responseOutput(h.responses(2)[0])
+	if got := h.disk("bg.txt"); got != "bg\n" || !strings.Contains(bg, "Read-only file system") || !strings.Contains(bg, "Sandbox: ") {
+		t.Errorf("background command: bg.txt = %q, result:\n%s", got, bg)
+	}
+	r = h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "/probe"}, args...)...)
+	r.wantExit(t, 0)
+	text := lastUserText(t, h.model.Requests(), 3)
+	if !strings.Contains(text, "Workspace: wrote") || strings.Contains(text, "SECRET") || h.disk("cc.txt") != "cc\n" {
+		t.Errorf("custom command's prompt:\n%s\ncc.txt = %q", text, h.disk("cc.txt"))
+	}
+	for _, name := range []string{"owned.txt", "bg-owned.txt", "cc-owned.txt"} {
+		if _, err := os.Stat(filepath.Join(home, name)); err == nil {
+			t.Errorf("a sandboxed command wrote ~/%s", name)
+		}
+	}
+}
+
+// Headless yolo with --sandbox: what writes in the workspace runs; what
+// writes to $HOME, reads the user's secrets or reaches the network fails,
+// and the model is told it ran sandboxed; background commands and a
+// custom command's !{…} are sandboxed too.
+func TestRunSandboxFlag(t *testing.T) {
+	runSandboxProbes(t, "", nil, "--sandbox")
+}
+
+// /about says how the session is sandboxed.
+func TestRunSandboxAbout(t *testing.T) {
+	h := newHeadless(t, nil)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-s", "-p", "/about")
+	r.wantExit(t, 0)
+	want := "Sandbox: bubblewrap, from --sandbox: workspace writable, rest read-only, secrets hidden, network off"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("/about = %q, want %q", r.stdout, want)
+	}
+}
+
+// GEMINI_SANDBOX=true, with no flag, sandboxes the same way.
+func TestRunSandboxEnvironment(t *testing.T) {
+	runSandboxProbes(t, "", []string{"GEMINI_SANDBOX=true"})
+}
+
+// tools.sandbox in the user's settings sandboxes the same way.
+func TestRunSandboxSetting(t *testing.T) {
+	runSandboxProbes(t, `{"tools": {"sandbox": true}}`, nil)
+}
+
+// Without a sandbox the same probes all succeed: the sandbox, not the
+// test's set-up, is what stops them.
+func TestRunUnsandboxedProbesSucceed(t *testing.T) {
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	h, home := sandboxHeadless(t, sandboxTurns(probes))
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "probe")
+	r.wantExit(t, 0)
+	for i, fr := range h.responses(1) {
+		if out := responseOutput(fr); !strings.Contains(out, "\nExit Code: 0\n") || strings.Contains(out, "Sandbox:") {
+			t.Errorf("%s unsandboxed:\n%s", probes[i].name, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err != nil {
+		t.Errorf("unsandboxed, ~/owned.txt: %v", err)
+	}
+}
+
+// A sandbox asked for that cannot be set up stops the run (exit 44, as
+// 0.61's FatalSandboxError) with the fix, and runs nothing.
+func TestRunSandboxUnavailableStops(t *testing.T) {
+	h := newHeadless(t, nil)
+	env := append(h.withoutEnv("PATH"), "PATH="+t.TempDir())
+	env = append(env, trustTheWorkspace()...)
+	r := h.runIn(h.root, env, "run", "--sandbox", "-p", "hi")
+	r.wantExit(t, 44)
+	if !strings.Contains(r.stderr, "apt-get install bubblewrap") {
+		t.Errorf("stderr = %q, want the fix", r.stderr)
+	}
+	r = h.runIn(h.root, append(env, "GEMINI_SANDBOX=podman"), "run", "-p", "hi")
+	r.wantExit(t, 44)
+	if !strings.Contains(r.stderr, "Missing sandbox command 'podman' (from GEMINI_SANDBOX)") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+}
+
+// Over LSP, with GEMINI_SANDBOX=true in the server's environment: the
+// edit is still previewed and confirmed in the editor (the server, not
+// sandboxed, applies it through workspace/applyEdit), and the shell
+// commands the user allows run sandboxed as headless ones do.
+func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Fatal("this test needs bubblewrap: apt-get install bubblewrap (make test-go installs it)")
+	}
+	port := loopbackServer(t)
+	probes := sandboxProbes(port)
+	var calls []*genai.FunctionCall
+	for _, p := range probes {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": p.command}))
+	}
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".ssh/id_ed25519": sshKey, ".gemini/oauth_creds.json": oauthCreds, "notes.txt": homeNotes})
+	env := append(trustTheWorkspace(), "HOME="+home, "GEMINI_SANDBOX=true")
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}, env: env},
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "return 1", "new_string": "return 2"}),
+		geminitest.CallTurn(calls...),
+		geminitest.TextTurn("done"))
+	var status struct {
+		Sandbox string `json:"sandbox"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/models", nil, &status); err != nil {
+		t.Fatal(err)
+	}
+	if want := "bubblewrap, from GEMINI_SANDBOX: workspace writable, rest read-only, secrets hidden, network off"; status.Sandbox != want {
+		t.Errorf("gemini/models' sandbox = %q, want %q", status.Sandbox, want)
+	}
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "edit, then probe"})
+	h.wantOutput(1, "Successfully modified file: "+h.path("a.go")+" (1 replacements).")
+	h.wantBuffer("a.go", "package a\n\nfunc A() int { return 2 }\n")
+	h.wantStrategy(false, 1)
+	out := h.toolOutputs(2)
+	if len(out) != len(probes) {
+		t.Fatalf("tool outputs = %q", out)
+	}
+	for i, p := range probes {
+		ok := strings.Contains(out[i], "\nExit Code: 0\n")
+		if ok != p.sandboxed || strings.Contains(out[i], "SECRET") || (!ok && !strings.Contains(out[i], "Sandbox: ")) {
+			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out[i])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err == nil {
+		t.Error("a sandboxed command wrote ~/owned.txt")
+	}
+}
+
+// With tools.sandboxHooksAndMCPServers, hooks and stdio MCP servers run in
+// the sandbox too: a hook and a server's start-up script write in the
+// workspace but not to $HOME, and the server still answers over its
+// pipes; without the setting they run outside, as the user's own.
+func TestRunSandboxHooksAndMCPServers(t *testing.T) {
+	for _, inside := range []bool{true, false} {
+		h, home := sandboxHeadless(t, []geminitest.Turn{
+			call("run_shell_command", map[string]any{"command": "echo hi"}),
+			call("mcp_t_echo", map[string]any{"message": "from the server"}),
+			geminitest.TextTurn("Finished."),
+		})
+		// Beside the workspace: the sandbox's /tmp is its own, so a
+		// server under the host's /tmp would not be found.
+		data, err := os.ReadFile(mcpServerBinary(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, h.root, map[string]string{"mcpserver": string(data)})
+		if err := os.Chmod(h.path("mcpserver"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		hook := map[string]any{"type": "command", "name": "probe", "command": "echo x > ~/hook-owned.txt; echo x > $GEMINI_PROJECT_DIR/hook-ws.txt"}
+		settingsFile := map[string]any{
+			"tools":       map[string]any{"sandboxHooksAndMCPServers": inside},
+			"hooksConfig": map[string]any{"enabled": true},
+			"hooks":       map[string]any{"BeforeTool": []any{map[string]any{"matcher": "run_shell_command", "hooks": []any{hook}}}},
+			"mcpServers": map[string]any{"t": map[string]any{
+				"command": "sh", "args": []any{"-c", "echo x > ~/mcp-owned.txt; echo x > mcp-ws.txt; exec ./mcpserver"}}},
+		}
+		b, err := json.Marshal(settingsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, h.root, map[string]string{".gemini/settings.json": string(b)})
+		r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--sandbox", "--approval-mode", "yolo", "-p", "probe")
+		r.wantExit(t, 0)
+		if out := responseOutput(h.responses(2)[0]); !strings.Contains(out, "from the server") {
+			t.Errorf("inside %v: the MCP tool answered %q", inside, out)
+		}
+		for _, name := range []string{"hook-ws.txt", "mcp-ws.txt"} {
+			if !h.exists(name) {
+				t.Errorf("inside %v: %s was not written in the workspace", inside, name)
+			}
+		}
+		for _, name := range []string{"hook-owned.txt", "mcp-owned.txt"} {
+			_, err := os.Stat(filepath.Join(home, name))
+			if wrote := err == nil; wrote == inside {
+				t.Errorf("inside %v: ~/%s written = %v", inside, name, wrote)
+			}
+		}
+	}
+}
+
+// Over ACP, a sandboxed session runs its commands here, in the sandbox,
+// not in the client's terminal, which is outside it: no terminal is
+// made, and a write to $HOME fails and says so.
+func TestACPSandboxedSessionBypassesTheClientsTerminal(t *testing.T) {
+	home := shellAllowedHome(t)
+	h := startACP(t, acpSetup{home: home, env: []string{"GEMINI_SANDBOX=true"}, cfg: acptest.Config{Terminal: true}},
+		shellCall("echo owned > ~/owned.txt", nil),
+		geminitest.TextTurn("Done."))
+	h.mustPrompt("Run it", sdk.StopReasonEndTurn)
+	if n := len(h.client.Terminals()); n != 0 {
+		t.Errorf("%d client terminals were made for a sandboxed command", n)
+	}
+	if out, _ := h.result(1); !strings.Contains(out, "Read-only file system") || !strings.Contains(out, "Sandbox: ") {
+		t.Errorf("the model got %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "owned.txt")); err == nil {
+		t.Error("the sandboxed command wrote ~/owned.txt")
+	}
+}
+
+// Over LSP, a sandbox asked for that cannot be set up runs nothing: a
+// prompt fails with the reason and the fix, and the model is never asked.
+func TestLSPSandboxUnavailableRunsNothing(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin(), env: append(trustTheWorkspace(), "GEMINI_SANDBOX=podman")},
+		call("run_shell_command", map[string]any{"command": "echo ran > ran.txt"}),
+		geminitest.TextTurn("done"))
+	var res promptResult
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "run it"}, &res)
+	got := res.Error
+	if err != nil {
+		got = err.Error()
+	}
+	if !strings.Contains(got, "Missing sandbox command 'podman' (from GEMINI_SANDBOX)") {
+		t.Errorf("gemini/prompt = %+v, %v; want the sandbox's error", res, err)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+	if _, err := os.Stat(h.path("ran.txt")); err == nil {
+		t.Error("the command ran unsandboxed")
+	}
+}

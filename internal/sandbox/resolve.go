@@ -1,0 +1,269 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The sandbox commands, as GEMINI_SANDBOX and tools.sandbox name them.
+const (
+	Bubblewrap    = "bwrap" // gemini-ls's own, the Linux default
+	Docker        = "docker"
+	Podman        = "podman"
+	SandboxExec   = "sandbox-exec"
+	Runsc         = "runsc"
+	LXC           = "lxc"
+	WindowsNative = "windows-native"
+)
+
+// validCommands are 0.61's VALID_SANDBOX_COMMANDS, and bubblewrap.
+var validCommands = []string{Docker, Podman, SandboxExec, Runsc, LXC, WindowsNative, Bubblewrap}
+
+// DefaultImage is the image docker and podman run, as 0.61 names it;
+// GEMINI_SANDBOX_IMAGE replaces it.
+const DefaultImage = "us-docker.pkg.dev/gemini-code-dev/gemini-cli/sandbox:0.61.0"
+
+// ErrSetup wraps every error saying that the sandbox asked for cannot be
+// had; a front end stops on it (headless exits 44, as 0.61's
+// FatalSandboxError).
+var ErrSetup = errors.New("the sandbox cannot be set up")
+
+// Request is what the user asked for, from every place 0.61 reads.
+type Request struct {
+	// Flag is -s/--sandbox; nil when not given.
+	Flag *bool
+	// Setting is tools.sandbox: a boolean, a command name, or an object
+	// {enabled, command, allowedPaths, networkAccess, image}; nil unset.
+	Setting any
+	// AllowedPaths and NetworkAccess are tools.sandboxAllowedPaths and
+	// tools.sandboxNetworkAccess (nil unset).
+	AllowedPaths  []string
+	NetworkAccess *bool
+	// ToolSandboxing is security.toolSandboxing: sandbox the tools with
+	// the native sandbox even when nothing else asks for one.
+	ToolSandboxing bool
+	// Getenv reads GEMINI_SANDBOX, GEMINI_SANDBOX_IMAGE, SANDBOX and
+	// SANDBOX_FLAGS.
+	Getenv func(string) string
+}
+
+// Config is the sandbox a session runs its commands in.
+type Config struct {
+	// Command is the backend: Bubblewrap, Docker, Podman or Runsc.
+	Command string
+	// AllowedPaths are writable besides the workspace roots.
+	AllowedPaths []string
+	// Network says whether commands may use the network.
+	Network bool
+	// Image is what docker and podman run.
+	Image string
+	// Flags are SANDBOX_FLAGS, given to docker and podman run.
+	Flags []string
+	// Why names the switch that asked for the sandbox, for the user.
+	Why string
+}
+
+// Resolve is the sandbox r asks for, nil when none, or an error saying
+// why the one asked for cannot be had. env probes whether tools work.
+func Resolve(ctx context.Context, r Request, env Env) (*Config, error) {
+	cfg, err := resolve(ctx, r, env)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+	}
+	return cfg, nil
+}
+
+func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
+	if r.Getenv("SANDBOX") != "" {
+		// Already inside a sandbox, as 0.61 takes it.
+		return nil, nil
+	}
+	value, why := r.Setting, "tools.sandbox"
+	if r.Flag != nil {
+		value, why = *r.Flag, "--sandbox"
+	}
+	cfg := &Config{}
+	if obj, ok := value.(map[string]any); ok {
+		value = false
+		if enabled, _ := obj["enabled"].(bool); enabled {
+			value = true
+			if c, ok := obj["command"].(string); ok {
+				value = c
+			}
+		}
+		cfg.AllowedPaths = stringsOf(obj["allowedPaths"])
+		cfg.Network, _ = obj["networkAccess"].(bool)
+		cfg.Image, _ = obj["image"].(string)
+	}
+	if v := strings.ToLower(strings.TrimSpace(r.Getenv("GEMINI_SANDBOX"))); v != "" {
+		value, why = v, "GEMINI_SANDBOX"
+	}
+	command, err := chooseCommand(ctx, value, why, env)
+	if err != nil {
+		return nil, err
+	}
+	if command == "" && r.ToolSandboxing {
+		command, why = Bubblewrap, "security.toolSandboxing"
+		if err := env.bubblewrapWorks(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if command == "" {
+		return nil, nil
+	}
+	cfg.Command, cfg.Why = command, why
+	for _, p := range r.AllowedPaths {
+		if !slices.Contains(cfg.AllowedPaths, p) {
+			cfg.AllowedPaths = append(cfg.AllowedPaths, p)
+		}
+	}
+	if r.NetworkAccess != nil {
+		cfg.Network = cfg.Network || *r.NetworkAccess
+	}
+	if img := r.Getenv("GEMINI_SANDBOX_IMAGE"); img != "" {
+		cfg.Image = img
+	} else if cfg.Image == "" {
+		cfg.Image = DefaultImage
+	}
+	cfg.Flags = strings.Fields(r.Getenv("SANDBOX_FLAGS"))
+	return cfg, nil
+}
+
+// chooseCommand is getSandboxCommand: value is a boolean, a truthy or
+// falsy string, or a command name.
+func chooseCommand(ctx context.Context, value any, why string, env Env) (string, error) {
+	switch v := value.(type) {
+	case nil:
+		return "", nil
+	case bool:
+		if !v {
+			return "", nil
+		}
+		return env.defaultCommand(ctx)
+	case string:
+		switch v {
+		case "", "0", "false":
+			return "", nil
+		case "1", "true":
+			return env.defaultCommand(ctx)
+		}
+		return env.namedCommand(ctx, v, why)
+	default:
+		return "", fmt.Errorf("%s must be a boolean, a sandbox command or an object, not %v", why, value)
+	}
+}
+
+// Env is the machine the sandbox runs on: what is installed and answers.
+type Env struct {
+	GOOS     string
+	LookPath func(string) (string, error)
+	// Answers runs a probe command, true when it exits 0.
+	Answers func(ctx context.Context, argv ...string) bool
+}
+
+// HostEnv is this machine.
+func HostEnv() Env {
+	return Env{GOOS: runtime.GOOS, LookPath: exec.LookPath, Answers: runs}
+}
+
+// runs reports whether argv exits 0 within a few seconds.
+func runs(ctx context.Context, argv ...string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return exec.CommandContext(ctx, argv[0], argv[1:]...).Run() == nil
+}
+
+func (e Env) installed(name string) bool {
+	_, err := e.LookPath(name)
+	return err == nil
+}
+
+// daemonAnswers says whether docker or podman can run containers here.
+func (e Env) daemonAnswers(ctx context.Context, name string) bool {
+	return e.installed(name) && e.Answers(ctx, name, "info")
+}
+
+// defaultCommand is what `true` means: 0.61's choice (sandbox-exec on
+// macOS, else docker, else podman), where they answer; on Linux
+// bubblewrap when neither does.
+func (e Env) defaultCommand(ctx context.Context) (string, error) {
+	if e.GOOS == "darwin" && e.installed(SandboxExec) {
+		return "", errors.New("the macOS sandbox (sandbox-exec) is not supported by gemini-ls yet: set GEMINI_SANDBOX=docker or podman, or run without --sandbox")
+	}
+	for _, name := range []string{Docker, Podman} {
+		if e.daemonAnswers(ctx, name) {
+			return name, nil
+		}
+	}
+	if e.GOOS == "linux" {
+		return Bubblewrap, e.bubblewrapWorks(ctx)
+	}
+	return "", errors.New("GEMINI_SANDBOX is true but failed to determine command for sandbox; install docker or podman or specify command in GEMINI_SANDBOX")
+}
+
+// namedCommand checks a command named by GEMINI_SANDBOX or tools.sandbox.
+func (e Env) namedCommand(ctx context.Context, name, why string) (string, error) {
+	if !slices.Contains(validCommands, name) {
+		return "", fmt.Errorf("Invalid sandbox command '%s'. Must be one of %s", name, strings.Join(validCommands, ", "))
+	}
+	switch name {
+	case Bubblewrap:
+		return name, e.bubblewrapWorks(ctx)
+	case Runsc:
+		if e.GOOS != "linux" {
+			return "", errors.New("gVisor (runsc) sandboxing is only supported on Linux")
+		}
+		if !e.installed(Runsc) {
+			return "", fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
+		}
+		if !e.installed(Docker) {
+			return "", errors.New("runsc (gVisor) requires Docker. Install Docker, or use sandbox: 'docker'.")
+		}
+		if !e.daemonAnswers(ctx, Docker) {
+			return "", errors.New("runsc (gVisor) runs through docker, and the docker daemon does not answer (docker info failed): start it, or use GEMINI_SANDBOX=bwrap")
+		}
+		return name, nil
+	case Docker, Podman:
+		if !e.installed(name) {
+			return "", fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
+		}
+		if !e.daemonAnswers(ctx, name) {
+			return "", fmt.Errorf("the %s sandbox (from %s) cannot run: `%s info` failed, so no daemon answers; start it, or use GEMINI_SANDBOX=bwrap on Linux", name, why, name)
+		}
+		return name, nil
+	default:
+		return "", fmt.Errorf("the %s sandbox (from %s) is not supported by gemini-ls: use docker, podman, or bwrap on Linux", name, why)
+	}
+}
+
+// bubblewrapWorks checks that bwrap is installed and may make the
+// namespaces the sandbox needs.
+func (e Env) bubblewrapWorks(ctx context.Context) error {
+	if e.GOOS != "linux" {
+		return errors.New("the bubblewrap sandbox runs on Linux only")
+	}
+	if !e.installed(Bubblewrap) {
+		return errors.New("the sandbox needs bubblewrap (bwrap), which is not installed: install it (apt-get install bubblewrap, dnf install bubblewrap), or use GEMINI_SANDBOX=docker or podman")
+	}
+	if !e.Answers(ctx, Bubblewrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true") {
+		return errors.New("bubblewrap (bwrap) cannot make a sandbox here: unprivileged user namespaces are refused; allow them (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; on Ubuntu keep the bwrap AppArmor profile), or use GEMINI_SANDBOX=docker or podman")
+	}
+	return nil
+}
+
+func stringsOf(v any) []string {
+	list, _ := v.([]any)
+	var out []string
+	for _, item := range list {
+		if s, ok := item.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fakeEnv is a Linux machine with installed tools, of which answering
+// ones answer their probes.
+func fakeEnv(installed, answering []string) Env {
+	return Env{
+		GOOS: "linux",
+		LookPath: func(name string) (string, error) {
+			if slices.Contains(installed, name) {
+				return "/usr/bin/" + name, nil
+			}
+			return "", exec.ErrNotFound
+		},
+		Answers: func(_ context.Context, argv ...string) bool { return slices.Contains(answering, argv[0]) },
+	}
+}
+
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Resolve follows 0.61's precedence: GEMINI_SANDBOX over -s over
+// tools.sandbox; SANDBOX means already inside; true picks a daemon that
+// answers, else bubblewrap on Linux.
+func TestResolveChoosesAs061(t *testing.T) {
+	bwrapOnly := fakeEnv([]string{"bwrap", "docker"}, []string{"bwrap"})
+	withDocker := fakeEnv([]string{"bwrap", "docker"}, []string{"bwrap", "docker"})
+	for _, c := range []struct {
+		name    string
+		r       Request
+		env     Env
+		want    string // "" none
+		network bool
+		why     string
+	}{
+		{name: "nothing", r: Request{}, env: bwrapOnly},
+		{name: "flag", r: Request{Flag: ptr(true)}, env: bwrapOnly, want: Bubblewrap, why: "--sandbox"},
+		{name: "flag false over setting", r: Request{Flag: ptr(false), Setting: true}, env: bwrapOnly},
+		{name: "setting true", r: Request{Setting: true}, env: bwrapOnly, want: Bubblewrap, why: "tools.sandbox"},
+		{name: "setting string", r: Request{Setting: "true"}, env: bwrapOnly, want: Bubblewrap},
+		{name: "setting object", r: Request{Setting: map[string]any{"enabled": true, "networkAccess": true}}, env: bwrapOnly, want: Bubblewrap, network: true},
+		{name: "setting object disabled", r: Request{Setting: map[string]any{"enabled": false, "command": "docker"}}, env: withDocker},
+		{name: "env over flag", r: Request{Flag: ptr(false), Getenv: envOf(map[string]string{"GEMINI_SANDBOX": " TRUE "})}, env: bwrapOnly, want: Bubblewrap, why: "GEMINI_SANDBOX"},
+		{name: "env false over setting", r: Request{Setting: true, Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "0"})}, env: bwrapOnly},
+		{name: "inside a sandbox", r: Request{Flag: ptr(true), Getenv: envOf(map[string]string{"SANDBOX": "x"})}, env: bwrapOnly},
+		{name: "docker answering", r: Request{Flag: ptr(true)}, env: withDocker, want: Docker},
+		{name: "named bwrap", r: Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "bwrap"})}, env: withDocker, want: Bubblewrap},
+		{name: "network setting", r: Request{Flag: ptr(true), NetworkAccess: ptr(true)}, env: bwrapOnly, want: Bubblewrap, network: true},
+		{name: "tool sandboxing", r: Request{ToolSandboxing: true}, env: withDocker, want: Bubblewrap, why: "security.toolSandboxing"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.r.Getenv == nil {
+				c.r.Getenv = envOf(nil)
+			}
+			cfg, err := Resolve(context.Background(), c.r, c.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if cfg != nil {
+				got = cfg.Command
+			}
+			if got != c.want {
+				t.Fatalf("command = %q, want %q", got, c.want)
+			}
+			if cfg == nil {
+				return
+			}
+			if cfg.Network != c.network {
+				t.Errorf("network = %v, want %v", cfg.Network, c.network)
+			}
+			if c.why != "" && cfg.Why != c.why {
+				t.Errorf("why = %q, want %q", cfg.Why, c.why)
+			}
+		})
+	}
+}
+
+// What cannot be set up is an error naming the fix, wrapping ErrSetup.
+func TestResolveRefusesWhatCannotRun(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    Request
+		env  Env
+		want string
+	}{
+		{"no bwrap", Request{Flag: ptr(true)}, fakeEnv(nil, nil), "apt-get install bubblewrap"},
+		{"userns refused", Request{Flag: ptr(true)}, fakeEnv([]string{"bwrap"}, nil), "user namespaces are refused"},
+		{"invalid", Request{Setting: "jail"}, fakeEnv(nil, nil), "Invalid sandbox command 'jail'. Must be one of docker, podman"},
+		{"missing podman", Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "podman"})}, fakeEnv(nil, nil), "Missing sandbox command 'podman' (from GEMINI_SANDBOX)"},
+		{"docker without daemon", Request{Setting: "docker"}, fakeEnv([]string{"docker"}, nil), "no daemon answers"},
+		{"runsc without docker", Request{Setting: "runsc"}, fakeEnv([]string{"runsc"}, nil), "runsc (gVisor) requires Docker"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.r.Getenv == nil {
+				c.r.Getenv = envOf(nil)
+			}
+			_, err := Resolve(context.Background(), c.r, c.env)
+			if !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want ErrSetup saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// The allowed paths of the object and of tools.sandboxAllowedPaths are
+// both writable, once each; SANDBOX_FLAGS and GEMINI_SANDBOX_IMAGE reach
+// the container.
+func TestResolveMergesPathsFlagsAndImage(t *testing.T) {
+	cfg, err := Resolve(context.Background(), Request{
+		Setting:      map[string]any{"enabled": true, "command": "docker", "allowedPaths": []any{"/a", "/b"}},
+		AllowedPaths: []string{"/b", "/c"},
+		Getenv:       envOf(map[string]string{"SANDBOX_FLAGS": "--cpus 1", "GEMINI_SANDBOX_IMAGE": "img:1"}),
+	}, fakeEnv([]string{"docker"}, []string{"docker"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.AllowedPaths, []string{"/a", "/b", "/c"}) || !slices.Equal(cfg.Flags, []string{"--cpus", "1"}) || cfg.Image != "img:1" {
+		t.Errorf("config = %+v", cfg)
+	}
+}

@@ -1,0 +1,274 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Sandbox runs commands inside the sandbox a Config describes. nil is no
+// sandbox.
+type Sandbox struct {
+	cfg Config
+	// roots are the workspace roots, asked for each command: an editor's
+	// workspace folders change while the server runs.
+	roots func() []string
+	home  string
+	// geminiDir is the user's Gemini directory (~/.gemini, or under
+	// GEMINI_CLI_HOME), whose credential files are hidden.
+	geminiDir string
+	// tool is the backend's executable, found once.
+	tool string
+}
+
+// New is the sandbox cfg describes for a workspace whose roots are those
+// roots answers, for a user whose home is home and Gemini directory
+// geminiDir ("": home's .gemini).
+func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, error) {
+	if geminiDir == "" && home != "" {
+		geminiDir = filepath.Join(home, ".gemini")
+	}
+	tool := cfg.Command
+	if tool == Runsc {
+		tool = Docker
+	}
+	path, err := exec.LookPath(tool)
+	if err != nil {
+		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
+	}
+	return &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}, nil
+}
+
+// Enabled says whether commands run sandboxed.
+func (s *Sandbox) Enabled() bool { return s != nil }
+
+// None is how Describe says commands are not sandboxed.
+const None = "no sandbox"
+
+// Describe says in a few words how commands run, for /about and the
+// front ends' status lines.
+func (s *Sandbox) Describe() string {
+	if s == nil {
+		return None
+	}
+	network := "network off"
+	if s.cfg.Network {
+		network = "network on"
+	}
+	what := s.cfg.Command
+	switch s.cfg.Command {
+	case Bubblewrap:
+		what = "bubblewrap"
+	case Docker, Podman, Runsc:
+		what = s.cfg.Command + " (" + s.cfg.Image + ")"
+	}
+	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s", what, s.cfg.Why, network)
+}
+
+// Note is what the model is told after a sandboxed command failed, so
+// that it does not retry blindly what the sandbox refuses.
+func (s *Sandbox) Note() string {
+	if s == nil {
+		return ""
+	}
+	network := "the network is off"
+	if s.cfg.Network {
+		network = "the network is on"
+	}
+	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
+		" and a private /tmp are writable, the rest of the file system is read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials) are hidden, and " +
+		network + ". A write, read or connection it refuses fails as above; do not retry it, ask the user."
+}
+
+func allowedText(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return " (and " + strings.Join(paths, ", ") + ")"
+}
+
+// Wrap makes cmd, built by exec.Command and not started, run inside the
+// sandbox: its Path and Args become the backend's, with cmd's own command
+// inside, in cmd.Dir; its Env is kept (bubblewrap) or passed on (docker).
+// A nil sandbox leaves cmd alone.
+func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
+	if s == nil {
+		return nil
+	}
+	if cmd.Process != nil {
+		return fmt.Errorf("sandboxing %s: already started", cmd.Path)
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+		}
+		dir = wd
+	}
+	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
+	var args []string
+	switch s.cfg.Command {
+	case Bubblewrap:
+		args = s.bwrapArgs(dir, inner)
+	default:
+		args = s.containerArgs(dir, cmd.Env, inner)
+	}
+	cmd.Path = s.tool
+	cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
+	return nil
+}
+
+// writable are the paths commands may write: the roots and the allowed
+// paths, absolute.
+func (s *Sandbox) writable() []string {
+	var out []string
+	for _, p := range append(slices.Clone(s.roots()), s.cfg.AllowedPaths...) {
+		if strings.HasPrefix(p, "~/") {
+			p = filepath.Join(s.home, p[2:])
+		}
+		if p = filepath.Clean(p); filepath.IsAbs(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// secretPaths are the user's credentials, relative to $HOME, and
+// geminiSecrets relative to the Gemini directory, hidden from every
+// command: a directory becomes an empty read-only one, a file an empty
+// one.
+var (
+	secretPaths = []string{
+		".ssh", ".gnupg", ".aws", ".azure", ".kube", ".config/gcloud", ".config/gh",
+		".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".env",
+	}
+	geminiSecrets = []string{
+		"oauth_creds.json", "google_accounts.json", "mcp-oauth-tokens.json", "a2a-oauth-tokens.json", ".env",
+	}
+)
+
+// mount is one bwrap mount, ordered by destination so that deeper ones
+// go over shallower ones.
+type mount struct {
+	args []string
+	dest string
+}
+
+// bwrapArgs are bwrap's arguments to run inner in dir.
+func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
+	args := []string{"--unshare-all", "--new-session", "--die-with-parent"}
+	if s.cfg.Network {
+		args = append(args, "--share-net")
+	}
+	args = append(args, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+	mounts := []mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}
+	if s.home != "" {
+		// Read-only, even where it lies under /tmp (tests' homes).
+		mounts = append(mounts, mount{[]string{"--ro-bind-try", s.home, s.home}, s.home})
+	}
+	for _, p := range s.writable() {
+		mounts = append(mounts, mount{[]string{"--bind-try", p, p}, p})
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			mounts = append(mounts, mount{[]string{"--bind-try", real, real}, real})
+		}
+	}
+	mounts = append(mounts, s.hidden()...)
+	mounts = append(mounts, s.governing()...)
+	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
+	for _, m := range mounts {
+		args = append(args, m.args...)
+	}
+	args = append(args, "--setenv", "SANDBOX", "gemini-ls-bwrap", "--chdir", dir, "--")
+	return append(args, inner...)
+}
+
+// governingPaths, in each workspace root, configure what runs outside
+// the sandbox later: gemini-ls's and Gemini CLI's project settings (their
+// hooks, MCP servers, commands, policies) and git's hooks and config,
+// which the user's own git runs. A sandboxed command may read them but
+// not change them, lest it plant what runs unsandboxed next.
+var governingPaths = []string{".gemini", ".git/hooks", ".git/config"}
+
+// governing are the read-only mounts of the governing paths that exist.
+func (s *Sandbox) governing() []mount {
+	var out []mount
+	for _, root := range s.roots() {
+		for _, rel := range governingPaths {
+			p := filepath.Join(root, rel)
+			if _, err := os.Lstat(p); err == nil {
+				out = append(out, mount{[]string{"--ro-bind", p, p}, p})
+			}
+		}
+	}
+	return out
+}
+
+// hidden are the mounts that hide the secrets that exist.
+func (s *Sandbox) hidden() []mount {
+	if s.home == "" {
+		return nil
+	}
+	var paths []string
+	for _, rel := range secretPaths {
+		paths = append(paths, filepath.Join(s.home, rel))
+	}
+	for _, rel := range geminiSecrets {
+		paths = append(paths, filepath.Join(s.geminiDir, rel))
+	}
+	var out []mount
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue
+		case info.IsDir():
+			out = append(out, mount{[]string{"--tmpfs", p, "--remount-ro", p}, p})
+		default:
+			out = append(out, mount{[]string{"--ro-bind", os.DevNull, p}, p})
+		}
+	}
+	return out
+}
+
+// containerArgs are docker's (or podman's) arguments to run inner in dir:
+// the writable paths mounted at their own paths, the home directory
+// absent, the network off unless allowed, as the user's uid.
+func (s *Sandbox) containerArgs(dir string, env []string, inner []string) []string {
+	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
+		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
+	if s.cfg.Command == Runsc {
+		args = append(args, "--runtime=runsc")
+	}
+	if !s.cfg.Network {
+		args = append(args, "--network", "none")
+	}
+	for _, p := range s.writable() {
+		args = append(args, "--volume", p+":"+p)
+	}
+	args = append(args, "--env", "SANDBOX=gemini-ls-"+s.cfg.Command)
+	for _, kv := range addedEnv(env) {
+		args = append(args, "--env", kv)
+	}
+	args = append(args, s.cfg.Flags...)
+	args = append(args, s.cfg.Image)
+	return append(args, inner...)
+}
+
+// addedEnv are the entries of env that this process's own environment
+// does not hold: what the caller set for the command. The container
+// gets those alone, not the user's whole environment.
+func addedEnv(env []string) []string {
+	own := os.Environ()
+	var out []string
+	for _, kv := range env {
+		if !slices.Contains(own, kv) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sandboxFor is a real sandbox of command over a fresh workspace and home.
+func sandboxFor(t *testing.T, cfg Config) (sb *Sandbox, root, home string) {
+	t.Helper()
+	root, home = t.TempDir(), t.TempDir()
+	sb, err := New(cfg, func() []string { return []string{root} }, home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb, root, home
+}
+
+// run runs bash -c script in the sandbox, in root.
+func run(t *testing.T, sb *Sandbox, root, script string) (string, error) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "bash", "-c", script)
+	cmd.Dir = root
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func loopback(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// The network is off unless allowed, and then the host's loopback is
+// reachable; /tmp is private either way.
+func TestBubblewrapNetworkAndTmp(t *testing.T) {
+	if err := HostEnv().bubblewrapWorks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	port := loopback(t)
+	connect := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected"
+	for _, network := range []bool{false, true} {
+		sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Network: network, Why: "test"})
+		out, err := run(t, sb, root, connect)
+		if (err == nil) != network {
+			t.Errorf("network %v: connect err = %v, output %q", network, err, out)
+		}
+	}
+	marker := filepath.Join(os.TempDir(), "gemini-ls-sandbox-"+strconv.Itoa(os.Getpid()))
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if out, err := run(t, sb, root, "echo x > "+marker+" && cat "+marker); err != nil || out != "x\n" {
+		t.Fatalf("writing the private /tmp: %v %q", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		os.Remove(marker)
+		t.Error("the sandbox's /tmp is the host's")
+	}
+}
+
+// Allowed paths are writable like the workspace; the rest is not.
+func TestBubblewrapAllowedPaths(t *testing.T) {
+	allowed := t.TempDir()
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, AllowedPaths: []string{allowed}, Why: "test"})
+	if out, err := run(t, sb, root, "echo a > "+allowed+"/a && echo w > w"); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	out, err := run(t, sb, root, "echo h > "+home+"/h")
+	if err == nil || !strings.Contains(out, "Read-only file system") {
+		t.Errorf("writing home: %v %q", err, out)
+	}
+}
+
+// Docker, as 0.61 uses it, where a daemon answers: the workspace mounted
+// writable at its own path, the network off.
+func TestDockerRunsInTheWorkspace(t *testing.T) {
+	for _, name := range []string{Docker, Podman} {
+		t.Run(name, func(t *testing.T) {
+			env := HostEnv()
+			if !env.daemonAnswers(t.Context(), name) {
+				t.Skipf("no %s daemon answers `%s info` on this machine", name, name)
+			}
+			sb, root, _ := sandboxFor(t, Config{Command: name, Image: DefaultImage, Why: "test"})
+			if out, err := run(t, sb, root, "echo w > w && cat w"); err != nil || out != "w\n" {
+				t.Fatalf("%v: %q", err, out)
+			}
+			if out, err := run(t, sb, root, "exec 3<>/dev/tcp/1.1.1.1/53"); err == nil {
+				t.Errorf("network on: %q", out)
+			}
+		})
+	}
+}
+
+// The Gemini directory's credentials are hidden where GEMINI_CLI_HOME
+// puts it, not only under $HOME; the rest of it stays readable.
+func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	gemini := filepath.Join(t.TempDir(), ".gemini")
+	for name, content := range map[string]string{"oauth_creds.json": "SECRET", "settings.json": "{}"} {
+		if err := os.MkdirAll(gemini, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(gemini, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb, err := New(Config{Command: Bubblewrap, AllowedPaths: []string{filepath.Dir(gemini)}, Why: "test"}, func() []string { return []string{root} }, home, gemini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := run(t, sb, root, "cat "+gemini+"/oauth_creds.json; echo; cat "+gemini+"/settings.json")
+	if strings.Contains(out, "SECRET") || !strings.HasSuffix(out, "\n{}") {
+		t.Errorf("reading the Gemini directory: %q, want the settings alone", out)
+	}
+}
+
+// What configures the commands run outside the sandbox later (the
+// project's .gemini, git's hooks and config) is read-only inside it;
+// the rest of .git stays writable, for git itself.
+func TestBubblewrapKeepsTheProjectsConfigurationReadOnly(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	for _, dir := range []string{".gemini", ".git/hooks", ".git/objects"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".gemini/settings.json", ".git/hooks/pre-commit", ".git/config"} {
+		if out, err := run(t, sb, root, "echo planted >> "+name); err == nil {
+			t.Errorf("writing %s: allowed (%q)", name, out)
+		}
+	}
+	if out, err := run(t, sb, root, "echo x > .git/objects/x"); err != nil {
+		t.Errorf("writing .git/objects: %v %q", err, out)
+	}
+}
