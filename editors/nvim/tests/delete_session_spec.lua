@@ -63,19 +63,18 @@ local function listed()
 end
 
 -- Runs :GeminiSessions delete, picking the row starting with pick and
--- answering the confirmation with answer; waits for what it did.
+-- answering the confirmation with answer; returns what the user was told
+-- (once told, when answer is Delete).
 local function delete(pick, answer)
   pick_row(pick)
   answer_confirm(answer)
-  local done
-  local orig = gemini.delete_picked_session
-  gemini.delete_picked_session = function(client, s)
-    orig(client, s, function(err, deleted) done = { err = err, deleted = deleted } end)
-  end
+  notes = {}
   vim.cmd("GeminiSessions delete")
-  wait_for("the deletion", function() return done ~= nil end)
-  gemini.delete_picked_session = orig
-  return done
+  wait_for("the confirmation", function() return asked ~= nil end)
+  if answer == 1 then
+    wait_for("the deletion", function() return #notes > 0 end)
+  end
+  return notes
 end
 
 describe("delete session", function()
@@ -93,11 +92,11 @@ describe("delete session", function()
     second = prompt("second topic").sessionId
     assert(first ~= second, "one session")
 
-    local done = delete("first topic", 2)
+    eq({}, delete("first topic", 2), "told")
     eq("Delete a Gemini session", offered.prompt, "picker")
     eq("Delete the session “first topic”?\nIts conversation and its saved file are deleted for good.", asked.msg, "question")
+    eq("&Delete\n&Cancel", asked.choices, "choices")
     eq(2, asked.default, "Cancel is the default")
-    eq({ err = nil, deleted = false }, done, "declined")
     eq({ "second topic (1 prompt, just now)", "first topic (1 prompt, just now)" }, listed(), "sessions")
   end)
 
@@ -109,10 +108,7 @@ describe("delete session", function()
     gemini.attach(0)
     eq({ "second topic (1 prompt, just now, saved)", "first topic (1 prompt, just now, saved)" }, listed(), "before")
 
-    notes = {}
-    local done = delete("first topic", 1)
-    eq({ err = nil, deleted = true }, done, "deleted")
-    eq({ { msg = "Gemini: deleted the session “first topic”" } }, notes, "told")
+    eq({ { msg = "Gemini: deleted the session “first topic”" } }, delete("first topic", 1), "told")
     eq({ "second topic (1 prompt, just now, saved)" }, listed(), "after")
     eq(second, gemini.state.session_id, "the chat's session stays")
     assert(chat_text():find("noted: second", 1, true), chat_text())
@@ -126,8 +122,7 @@ describe("delete session", function()
 
   it("starts a new session when the chat's own session is deleted", function()
     eq(second, gemini.state.session_id, "the chat's session")
-    local done = delete("second topic", 1)
-    eq({ err = nil, deleted = true }, done, "deleted")
+    eq({ { msg = "Gemini: deleted the session “second topic”" } }, delete("second topic", 1), "told")
     eq(nil, gemini.state.session_id, "a new session")
     eq("", vim.trim(chat_text()), "an empty chat")
     notes = {}
@@ -138,15 +133,11 @@ describe("delete session", function()
   end)
 
   it("says why a session could not be deleted", function()
-    local client = gemini.client()
     answer_confirm(1)
-    local done
     notes = {}
-    gemini.delete_picked_session(client, { sessionId = "NOSUCHSESSION", title = "gone" }, function(err, deleted)
-      done = { err = err, deleted = deleted }
-    end)
-    wait_for("the answer", function() return done ~= nil end)
-    eq(false, done.deleted, "deleted")
+    gemini.delete_picked_session(gemini.client(), { sessionId = "NOSUCHSESSION", title = "gone" })
+    wait_for("the answer", function() return #notes > 0 end)
+    eq(1, #notes, "told once")
     eq(vim.log.levels.ERROR, notes[1].level, "an error")
     assert(notes[1].msg:find('Gemini: could not delete the session “gone”: ', 1, true), notes[1].msg)
     assert(notes[1].msg:find('unknown session "NOSUCHSESSION"', 1, true), notes[1].msg)

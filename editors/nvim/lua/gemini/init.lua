@@ -753,15 +753,13 @@ end
 --- Deletes session s (a gemini/listSessions row) once the user confirms,
 --- as gemini --delete-session does: its conversation and its saved file
 --- go. The chat showing it starts a new session, the server having
---- forgotten it. on_done(err, deleted) when given.
-function M.delete_picked_session(client, s, on_done)
-  on_done = on_done or function() end
+--- forgotten it. What happened is told with vim.notify.
+function M.delete_picked_session(client, s)
   local title = session_title(s)
   local answer = vim.fn.confirm(
     string.format("Delete the session “%s”?\nIts conversation and its saved file are deleted for good.", title),
     "&Delete\n&Cancel", 2, "Warning")
   if answer ~= 1 then
-    on_done(nil, false)
     return
   end
   client_call(client, "request", "gemini/deleteSession", { sessionId = s.sessionId }, function(err)
@@ -770,23 +768,19 @@ function M.delete_picked_session(client, s, on_done)
           and "this gemini-ls is too old to delete sessions; update it (:GeminiInstall) to delete them here"
         or string.format("could not delete the session “%s”: %s", title, err.message or vim.inspect(err))
       vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
-      on_done(err, false)
       return
     end
     if s.sessionId == M.state.session_id then
       M.new_session()
     end
     vim.notify(string.format("Gemini: deleted the session “%s”", title))
-    on_done(nil, true)
   end)
 end
 
 --- Lists the sessions of this workspace as M.sessions does and deletes
 --- the one the user picks, once they confirm (M.delete_picked_session).
-function M.delete_session(on_done)
-  pick_session("Delete a Gemini session", function(client, choice)
-    M.delete_picked_session(client, choice, on_done)
-  end)
+function M.delete_session()
+  pick_session("Delete a Gemini session", M.delete_picked_session)
 end
 
 local rewind_modes = {
