@@ -1690,14 +1690,18 @@ NOW defaults to the current time."
               ((< s (* 7 86400)) (format "%d days ago" (floor s 86400)))
               (t (format-time-string "%Y-%m-%d" time)))))))
 
+(defun gemini-ls--session-title (session)
+  "SESSION's title, or what stands for one it lacks."
+  (let ((title (plist-get session :title)))
+    (if (string-empty-p (or title "")) "(untitled session)" title)))
+
 (defun gemini-ls--session-label (session &optional now)
   "Return the row of the session list for SESSION, as of NOW.
 Its title, number of prompts and when it was last used; \"saved\"
 marks a session kept on disk that is not live in the server."
-  (let ((title (plist-get session :title))
-        (n (or (plist-get session :prompts) 0)))
+  (let ((n (or (plist-get session :prompts) 0)))
     (format "%s  (%d %s, %s%s)"
-            (if (string-empty-p (or title "")) "(untitled session)" title)
+            (gemini-ls--session-title session)
             n (if (= n 1) "prompt" "prompts")
             (gemini-ls--ago (or (plist-get session :updatedAt)
                                 (plist-get session :createdAt))
@@ -1793,23 +1797,60 @@ chat shows its earlier prompts and answers; the next prompt continues it."
   "Continue a session of this workspace, live or saved by an earlier server."
   (interactive)
   (let* ((server (gemini-ls--server))
-         (now (current-time))
+         (session (gemini-ls--read-session server "Continue session: ")))
+    (when session
+      (gemini-ls-resume (plist-get session :sessionId)
+                        (plist-get session :title) server))))
+
+(defun gemini-ls--read-session (server prompt)
+  "Read one of SERVER's sessions with PROMPT, the most recent offered first.
+Return its row of `gemini/listSessions', a plist; nil for empty input."
+  (let* ((now (current-time))
          (choices (mapcar (lambda (s)
                             (cons (gemini-ls--session-label s now) s))
                           (gemini-ls--list-sessions server))))
     (unless choices (user-error "No Gemini sessions yet"))
-    (let ((session (cdr (assoc (completing-read
-                                "Continue session: "
-                                ;; Keep the most recent first.
-                                (lambda (str pred action)
-                                  (if (eq action 'metadata)
-                                      '(metadata (display-sort-function . identity))
-                                    (complete-with-action action choices str pred)))
-                                nil t)
-                               choices))))
-      (when session
-        (gemini-ls-resume (plist-get session :sessionId)
-                          (plist-get session :title) server)))))
+    (cdr (assoc (completing-read
+                 prompt
+                 ;; Keep the most recent first.
+                 (lambda (str pred action)
+                   (if (eq action 'metadata)
+                       '(metadata (display-sort-function . identity))
+                     (complete-with-action action choices str pred)))
+                 nil t)
+                choices))))
+
+;;;###autoload
+(defun gemini-ls-delete-session ()
+  "Delete a session of this workspace, live or saved, once you confirm.
+As `gemini --delete-session' does: its conversation and its saved file
+go.  Deleting the session the chat shows starts a new one there."
+  (interactive)
+  (let* ((server (gemini-ls--server))
+         (session (gemini-ls--read-session server "Delete session: ")))
+    (when session
+      (gemini-ls--delete-session server session))))
+
+(defun gemini-ls--delete-session (server session)
+  "Delete SESSION, a `gemini/listSessions' row, of SERVER if the user agrees.
+Return non-nil if it was deleted."
+  (let ((id (plist-get session :sessionId))
+        (title (gemini-ls--session-title session)))
+    (when (yes-or-no-p
+           (format "Delete the session “%s”, its conversation and its saved file, for good? "
+                   title))
+      (condition-case err
+          (jsonrpc-request server :gemini/deleteSession (list :sessionId id))
+        (jsonrpc-error
+         (user-error "%s" (if (gemini-ls--method-not-found-p err)
+                              "This gemini-ls is too old to delete sessions; update it (M-x gemini-ls-install-server)"
+                            (format "Could not delete the session “%s”: %s"
+                                    title (alist-get 'jsonrpc-error-message (cdr err)))))))
+      ;; The server has forgotten it: the chat goes on with a new one.
+      (when (equal id (gemini-ls--chat-value 'gemini-ls--session-id))
+        (gemini-ls-new-session))
+      (message "Gemini: deleted the session “%s”" title)
+      t)))
 
 ;;;; Rewind
 
@@ -2004,6 +2045,7 @@ call `gemini-ls-menu' with \\[execute-extended-command]."
    ["Session"
     ("n" "New session" gemini-ls-new-session)
     ("s" "Continue a session…" gemini-ls-sessions)
+    ("x" "Delete a session…" gemini-ls-delete-session)
     ("w" "Rewind…" gemini-ls-rewind :inapt-if-not gemini-ls--menu-session-p)
     ("c" "Show the chat" gemini-ls-chat :if-not-derived gemini-ls-chat-mode)]
    ["Settings"

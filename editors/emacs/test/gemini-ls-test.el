@@ -764,6 +764,73 @@ One list per request: the texts of its contents' parts."
         (should (equal first (buffer-local-value 'gemini-ls--session-id
                                                  (get-buffer "*gemini*"))))))))
 
+;; `gemini-ls-delete-session' deletes the session picked once the user
+;; agrees (`gemini/deleteSession'): it leaves the list, also a new
+;; server's; declining deletes nothing; the chat's own session deleted,
+;; the chat starts a new one.
+(ert-deftest gemini-ls-test-delete-session ()
+  "A session picked is deleted only once confirmed, and is listed no more."
+  (gemini-ls-test--with-server
+      [((text . "noted: first")) ((text . "noted: second"))]
+      '(("a.txt" . "alpha\n"))
+    (gemini-ls-test--prompt buf "first topic")
+    (gemini-ls-new-session)
+    (gemini-ls-test--prompt buf "second topic")
+    (let ((second (buffer-local-value 'gemini-ls--session-id (get-buffer "*gemini*")))
+          asked read-prompt)
+      (cl-labels ((listed ()
+                    (mapcar #'gemini-ls--session-label (gemini-ls--list-sessions server)))
+                  (restart ()
+                    ;; A new server process, as after Emacs restarted; the
+                    ;; chat stays.
+                    (let ((eglot-autoreconnect nil))
+                      (ignore-errors (eglot-shutdown server))
+                      (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
+                    (with-current-buffer buf
+                      (apply #'eglot (eglot--guess-contact))
+                      (setq server (eglot-current-server))))
+                  (delete (pick answer)
+                    (cl-letf (((symbol-function 'completing-read)
+                               (lambda (prompt table &rest _)
+                                 (setq read-prompt prompt)
+                                 (cl-find-if (lambda (c) (string-prefix-p pick c))
+                                             (all-completions "" table))))
+                              ((symbol-function 'yes-or-no-p)
+                               (lambda (question) (setq asked question) answer)))
+                      (with-current-buffer buf (gemini-ls-delete-session)))))
+        ;; Declined: nothing goes.
+        (should-not (delete "first topic" nil))
+        (should (equal read-prompt "Delete session: "))
+        (should (equal asked "Delete the session “first topic”, its conversation and its saved file, for good? "))
+        (should (equal (listed) '("second topic  (1 prompt, just now)"
+                                  "first topic  (1 prompt, just now)")))
+        ;; Confirmed, a session saved by an earlier server: it goes, also
+        ;; from the next server's list; the chat keeps its session.
+        (restart)
+        (should (equal (listed) '("second topic  (1 prompt, just now, saved)"
+                                  "first topic  (1 prompt, just now, saved)")))
+        (should (delete "first topic" t))
+        (should (equal (listed) '("second topic  (1 prompt, just now, saved)")))
+        (should (equal second (gemini-ls--chat-value 'gemini-ls--session-id)))
+        (should (string-match-p "noted: second" (gemini-ls-test--chat)))
+        (restart)
+        (should (equal (listed) '("second topic  (1 prompt, just now, saved)")))
+        ;; The chat's own session: the chat starts a new one.
+        (should (delete "second topic" t))
+        (should-not (gemini-ls--chat-value 'gemini-ls--session-id))
+        (should (equal "" (string-trim (gemini-ls-test--chat))))
+        (should (equal (cdr (should-error (with-current-buffer buf (gemini-ls-delete-session))
+                                          :type 'user-error))
+                       '("No Gemini sessions yet")))
+        ;; What the server refused is said plainly.
+        (cl-letf (((symbol-function 'yes-or-no-p) (lambda (_) t)))
+          (let ((err (should-error (gemini-ls--delete-session
+                                    server '(:sessionId "NOSUCHSESSION" :title "gone"))
+                                   :type 'user-error)))
+            (should (string-match-p
+                     "\\`Could not delete the session “gone”: .*unknown session \"NOSUCHSESSION\""
+                     (cadr err)))))))))
+
 (ert-deftest gemini-ls-test-session-times-and-notes ()
   "When a session was used reads as people say it; notes and loops show."
   (let ((now (encode-time (iso8601-parse "2026-11-22T12:00:00Z"))))
@@ -2246,8 +2313,9 @@ RET unfolds."
 (ert-deftest gemini-ls-test-menu ()
   "A transient menu has the chat's commands, as agent-shell's has.
 On \\<gemini-ls-chat-mode-map>\\[gemini-ls-menu] in the chat: send, cancel (while a prompt runs),
-new session, sessions, rewind (once there is a session), model,
-approval mode; in a file, the prompt and the region's commands too."
+new session, sessions, delete a session, rewind (once there is a
+session), model, approval mode; in a file, the prompt and the region's
+commands too."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (cl-flet ((offered ()
               (transient-setup 'gemini-ls-menu)
@@ -2263,6 +2331,7 @@ approval mode; in a file, the prompt and the region's commands too."
       (should (equal (offered)
                      '(("p" gemini-ls-chat-send nil) ("k" gemini-ls-cancel t)
                        ("n" gemini-ls-new-session nil) ("s" gemini-ls-sessions nil)
+                       ("x" gemini-ls-delete-session nil)
                        ("w" gemini-ls-rewind t)
                        ("m" gemini-ls-model nil) ("a" gemini-ls-set-approval-mode nil)
                        ("t" gemini-ls-toggle-thoughts nil) ("l" gemini-ls-login nil))))

@@ -229,6 +229,7 @@ shot="$(picture emacs-menu)"
 screen >"$shot"
 grep -q 'k Cancel the prompt' "$shot" || fail "the menu lacks cancel"
 grep -q 'w Rewind…' "$shot" || fail "the menu lacks rewind"
+grep -q 'x Delete a session…' "$shot" || fail "the menu lacks delete a session"
 grep -Eq 'm Model \(Auto → [^)]+\)…' "$shot" || fail "the menu lacks the model"
 keys n
 wait_gone '## You' "the new session's empty chat" 5

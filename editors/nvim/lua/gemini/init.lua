@@ -620,11 +620,16 @@ function M.ago(stamp, now)
   return os.date("%Y-%m-%d", t)
 end
 
+-- A session's title, or what stands for one it lacks.
+local function session_title(s)
+  return (s.title and s.title ~= "") and s.title or "(untitled session)"
+end
+
 --- One row of the session list: title, prompts, when last used, and
 --- "saved" for a session on disk that is not live in the server.
 function M.session_label(s, now)
   local when = M.ago(s.updatedAt or s.createdAt, now)
-  local title = (s.title and s.title ~= "") and s.title or "(untitled session)"
+  local title = session_title(s)
   local n = s.prompts or 0
   return string.format("%s (%d %s, %s%s)", title, n, n == 1 and "prompt" or "prompts", when, s.live == false and ", saved" or "")
 end
@@ -692,9 +697,10 @@ function M.resumed(id, title, err, result)
   end
 end
 
---- Lists the sessions of this workspace, live and saved, the most recently
---- used first, and continues the one the user picks.
-function M.sessions()
+-- Lists the sessions of this workspace, live and saved, the most recently
+-- used first, with vim.ui.select (titled prompt), and calls on_choice(client,
+-- session) with the one the user picks.
+local function pick_session(prompt, on_choice)
   local client = M.client()
   if not client then
     return
@@ -715,13 +721,13 @@ function M.sessions()
     end)
     local now = os.time()
     vim.ui.select(items, {
-      prompt = "Continue a Gemini session",
+      prompt = prompt,
       format_item = function(s)
         return M.session_label(s, now)
       end,
     }, function(choice)
       if choice then
-        M.resume(choice.sessionId, choice.title)
+        on_choice(client, choice)
       end
     end)
   end
@@ -734,6 +740,47 @@ function M.sessions()
     end
   end)
   end)
+end
+
+--- Lists the sessions of this workspace, live and saved, the most recently
+--- used first, and continues the one the user picks.
+function M.sessions()
+  pick_session("Continue a Gemini session", function(_, choice)
+    M.resume(choice.sessionId, choice.title)
+  end)
+end
+
+--- Deletes session s (a gemini/listSessions row) once the user confirms,
+--- as gemini --delete-session does: its conversation and its saved file
+--- go. The chat showing it starts a new session, the server having
+--- forgotten it. What happened is told with vim.notify.
+function M.delete_picked_session(client, s)
+  local title = session_title(s)
+  local answer = vim.fn.confirm(
+    string.format("Delete the session “%s”?\nIts conversation and its saved file are deleted for good.", title),
+    "&Delete\n&Cancel", 2, "Warning")
+  if answer ~= 1 then
+    return
+  end
+  client_call(client, "request", "gemini/deleteSession", { sessionId = s.sessionId }, function(err)
+    if err then
+      local msg = err.code == method_not_found
+          and "this gemini-ls is too old to delete sessions; update it (:GeminiInstall) to delete them here"
+        or string.format("could not delete the session “%s”: %s", title, err.message or vim.inspect(err))
+      vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+      return
+    end
+    if s.sessionId == M.state.session_id then
+      M.new_session()
+    end
+    vim.notify(string.format("Gemini: deleted the session “%s”", title))
+  end)
+end
+
+--- Lists the sessions of this workspace as M.sessions does and deletes
+--- the one the user picks, once they confirm (M.delete_picked_session).
+function M.delete_session()
+  pick_session("Delete a Gemini session", M.delete_picked_session)
 end
 
 local rewind_modes = {

@@ -25,7 +25,19 @@ function M.define()
   })
   cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
   cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
-  cmd("GeminiSessions", function() g().sessions() end, { desc = "Continue a Gemini session" })
+  cmd("GeminiSessions", function(o)
+    if o.args == "delete" then
+      g().delete_session()
+    elseif o.args == "" then
+      g().sessions()
+    else
+      vim.notify("Gemini: :GeminiSessions takes nothing or delete, not " .. o.args, vim.log.levels.ERROR)
+    end
+  end, {
+    nargs = "?",
+    complete = function(lead) return vim.startswith("delete", lead) and { "delete" } or {} end,
+    desc = "Continue a Gemini session (delete: delete one)",
+  })
   cmd("GeminiLogin", function(o) g().login(o.args == "manual") end, {
     nargs = "?",
     complete = function() return { "manual" } end,
