@@ -142,7 +142,7 @@ func setDataCollection(optIn bool) func(context.Context, Env, string) (Reply, er
 			return Reply{}, fmt.Errorf("nothing was changed: %w", err)
 		}
 		if got != optIn {
-			return Reply{}, fmt.Errorf("the Code Assist server kept %q", label(got))
+			return Reply{}, fmt.Errorf("asked the Code Assist server for %q, but it holds %q", label(optIn), label(got))
 		}
 		return Reply{Text: fmt.Sprintf("Saved on the Code Assist server: %s.", label(got))}, nil
 	}
