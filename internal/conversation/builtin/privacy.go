@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
@@ -60,10 +59,6 @@ Allow Google to use this data to develop and improve our products and services?
 	optInLabel  = "Yes, grant permission to use my data for product improvement (Opt-in)"
 	optOutLabel = "No, deny permission to use my data for product improvement (Opt-out)"
 )
-
-// noCurrentTier is how the server says an account has no tier, which
-// 0.61 reports as the opt-in being unavailable rather than as an error.
-var noCurrentTier = regexp.MustCompile(`(?i)does not have a current tier`)
 
 // privacyCommand is 0.61's /privacy: the notice for the session's auth
 // type. 0.61's dialog offers the Code Assist free tier's two choices
@@ -177,7 +172,9 @@ func freeTierClient(ctx context.Context, env Env) (*codeassist.Client, error) {
 	}
 	user, err := client.Setup(ctx)
 	if err != nil {
-		if noCurrentTier.MatchString(err.Error()) {
+		// How the server says an account has no tier, which 0.61 reports
+		// as the opt-in being unavailable rather than as an error.
+		if strings.Contains(strings.ToLower(err.Error()), "does not have a current tier") {
 			return nil, fmt.Errorf("%w (%v)", errTierUnavailable, err)
 		}
 		return nil, err
