@@ -201,3 +201,25 @@ func (u unavailable) GenerateContent(context.Context, string, []*genai.Content, 
 func (u unavailable) CountTokens(context.Context, string, []*genai.Content, *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
 	return nil, u.err
 }
+
+// CodeAssistClient is gen's Code Assist client, made now if no request made it
+// yet, when gen is NewGenerator's for a type that reaches the model
+// through Code Assist (oauth-personal, cloud-shell, compute ADC); ok is
+// false for any other generator.
+func CodeAssistClient(ctx context.Context, gen ContentGenerator) (client *codeassist.Client, ok bool, err error) {
+	g, isGenerator := gen.(*generator)
+	if !isGenerator {
+		return nil, false, nil
+	}
+	switch g.auth.Type {
+	case OAuthPersonal, CloudShell, ComputeADC:
+	default:
+		return nil, false, nil
+	}
+	backend, err := g.client(ctx)
+	if err != nil {
+		return nil, true, err
+	}
+	client, ok = backend.(*codeassist.Client)
+	return client, ok, nil
+}

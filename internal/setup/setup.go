@@ -23,6 +23,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
+	"github.com/gemini-ls/gemini-ls/internal/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -592,6 +593,17 @@ func (b *Built) Memory() *memory.Loader { return b.memory }
 // never a secret: for gemini/authStatus.
 func (b *Built) AuthStatus() auth.Report {
 	return auth.Status(b.Settings.Security.Auth.SelectedType, b.Getenv)
+}
+
+// CodeAssist is the Code Assist client the model's requests go through,
+// made now if none was yet (/privacy and /upgrade read the account's
+// tier and settings there); ok is false when the auth type does not use
+// Code Assist, or nothing was built for want of credentials (AuthErr).
+func (b *Built) CodeAssist(ctx context.Context) (client *codeassist.Client, ok bool, err error) {
+	if b.generator == nil {
+		return nil, false, nil
+	}
+	return auth.CodeAssistClient(ctx, b.generator)
 }
 
 // loadSettings reads the settings files, then the front end's overlay

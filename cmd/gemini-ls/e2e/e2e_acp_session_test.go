@@ -436,14 +436,14 @@ func TestACPSlashCommands(t *testing.T) {
 			names = names[:0]
 			for _, c := range a.AvailableCommands {
 				names = append(names, c.Name)
-				takesInput := slices.Contains([]string{"agents", "auth", "bug", "chat", "commands", "directory", "export-session", "extensions", "hooks", "mcp", "memory", "model", "permissions", "plan", "policies", "quit", "restore", "rewind", "skills", "stats", "tasks", "tools", "greet"}, c.Name)
+				takesInput := slices.Contains([]string{"agents", "auth", "bug", "chat", "commands", "directory", "export-session", "extensions", "hooks", "mcp", "memory", "model", "permissions", "plan", "policies", "privacy", "quit", "restore", "rewind", "skills", "stats", "tasks", "tools", "greet"}, c.Name)
 				if c.Description == "" || takesInput != (c.Input != nil) {
 					t.Errorf("command %+v", c)
 				}
 			}
 		}
 	}
-	if strings.Join(names, ",") != "about,agents,auth,bug,chat,clear,commands,compress,directory,docs,export-session,extensions,help,hooks,init,mcp,memory,model,permissions,plan,policies,quit,restore,rewind,skills,stats,tasks,tools,greet,status" {
+	if strings.Join(names, ",") != "about,agents,auth,bug,chat,clear,commands,compress,directory,docs,export-session,extensions,help,hooks,init,mcp,memory,model,permissions,plan,policies,privacy,quit,restore,rewind,skills,stats,tasks,tools,upgrade,greet,status" {
 		t.Errorf("commands %v", names)
 	}
 

@@ -114,7 +114,7 @@ tm send-keys -t shot Enter
 # completion menu in its place (the list shown once); "/rev<Tab>" is sent.
 new_chat
 tm send-keys -t shot ':Gemini /'
-wait_for "the commands' descriptions" '/chat +Save, resume' '/hooks +Manage hooks' '/tools +List the tools the model can call'
+wait_for "the commands' descriptions" '/chat +Save, resume' '/hooks +Manage hooks' '/tools +List the tools the model can call' '/upgrade +Upgrade your Gemini Code Assist tier'
 shot commands
 tm send-keys -t shot Tab
 wait_for "the completion menu" '^:Gemini /about *$' ' /review +'

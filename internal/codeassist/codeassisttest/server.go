@@ -7,8 +7,10 @@
 // the Gemini API request), answered by a geminitest.Server, and the
 // answers wrapped back ({"response": ..., "traceId"}) as the real server
 // does; errors (status, body, Retry-After) pass through unchanged. Setup
-// (loadCodeAssist, onboardUser, the operation) follows Options. Every
-// v1internal request must carry "Authorization: Bearer <token>" with a
+// (loadCodeAssist, onboardUser, the operation) follows Options; the
+// data-collection opt-in (getCodeAssistGlobalUserSetting,
+// setCodeAssistGlobalUserSetting) starts as Options.DataCollectionOptIn.
+// Every v1internal request must carry "Authorization: Bearer <token>" with a
 // token the fake issued or Options.AccessToken; others are answered 401.
 //
 //	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{AccessToken: "t"},
@@ -68,12 +70,18 @@ type Options struct {
 	// NewRefreshToken, when set, is granted with each token and replaces
 	// RefreshToken, as a token endpoint that rotates refresh tokens does.
 	NewRefreshToken string
+	// DataCollectionOptIn is the user's free-tier data-collection choice
+	// getCodeAssistGlobalUserSetting answers at first; nil answers no
+	// setting ({}). setCodeAssistGlobalUserSetting changes it.
+	DataCollectionOptIn *bool
 }
 
 // Request is one request the fake received.
 type Request struct {
 	// Method is the RPC ("loadCodeAssist", "onboardUser", "getOperation",
-	// "streamGenerateContent", "generateContent", "countTokens", "token").
+	// "streamGenerateContent", "generateContent", "countTokens",
+	// "getCodeAssistGlobalUserSetting", "setCodeAssistGlobalUserSetting",
+	// "token").
 	Method string
 	Path   string
 	Query  string
@@ -185,7 +193,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
 		return
 	}
-	wantPost := method != "getOperation"
+	wantPost := method != "getOperation" && method != "getCodeAssistGlobalUserSetting"
 	if (r.Method == http.MethodPost) != wantPost {
 		writeError(w, http.StatusMethodNotAllowed, "INVALID_ARGUMENT", fmt.Sprintf("%s %s", r.Method, r.URL.Path))
 		return
@@ -199,6 +207,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.operation(w, r)
 	case "generateContent", "streamGenerateContent", "countTokens":
 		s.generate(w, r, method, body)
+	case "getCodeAssistGlobalUserSetting":
+		s.mu.Lock()
+		optIn := s.opts.DataCollectionOptIn
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, userSetting(optIn))
+	case "setCodeAssistGlobalUserSetting":
+		s.setUserSetting(w, body)
 	default:
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "codeassisttest: unknown path "+r.URL.Path)
 	}
@@ -242,6 +257,39 @@ func (s *Server) operation(w http.ResponseWriter, r *http.Request) {
 		op["response"] = resp
 	}
 	writeJSON(w, http.StatusOK, op)
+}
+
+// DataCollectionOptIn is the user's data-collection choice as the fake
+// holds it now; nil when none was given or set.
+func (s *Server) DataCollectionOptIn() *bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.DataCollectionOptIn
+}
+
+// setUserSetting records the choice for the user's project, which the
+// request must name, as the real server requires.
+func (s *Server) setUserSetting(w http.ResponseWriter, body []byte) {
+	var req struct {
+		Project string `json:"cloudaicompanionProject"`
+		OptIn   *bool  `json:"freeTierDataCollectionOptin"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.OptIn == nil || req.Project == "" || req.Project != s.opts.Project {
+		writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", fmt.Sprintf("codeassisttest: want {cloudaicompanionProject: %q, freeTierDataCollectionOptin}, got %s", s.opts.Project, body))
+		return
+	}
+	s.mu.Lock()
+	s.opts.DataCollectionOptIn = req.OptIn
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, userSetting(req.OptIn))
+}
+
+// userSetting is getCodeAssistGlobalUserSetting's answer for optIn.
+func userSetting(optIn *bool) map[string]any {
+	if optIn == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"freeTierDataCollectionOptin": *optIn}
 }
 
 // token grants an access token for Gemini CLI's refresh token (an

@@ -107,6 +107,7 @@ func Table() []Builtin {
 		withSubcommands(command("permissions", "Manage folder trust settings and other permissions", ""), permissionsSubcommands()),
 		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
+		privacyCommand(),
 		{Command: also(command("quit", "Say how to end the conversation here, where there is no terminal to exit", quitHint), "exit"), Run: quit},
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
@@ -114,6 +115,7 @@ func Table() []Builtin {
 		withSubcommands(also(command("stats", "Show the session's usage: its tokens and prompts, each model's requests, each tool's calls", ""), "usage"), statsSubcommands()),
 		withSubcommands(also(command("tasks", "List the session's background processes, or kill one", ""), "bg", "background"), tasksSubcommands()),
 		withSubcommands(command("tools", "List the tools the model can call", ""), toolsSubcommands()),
+		{Command: command("upgrade", "Upgrade your Gemini Code Assist tier for higher limits", ""), Run: upgrade},
 	}
 }
 

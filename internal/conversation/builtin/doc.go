@@ -73,6 +73,10 @@
 //   - /auth signout touches only the cached Google login's two files
 //     (auth/login.SignOut) and security.auth.selectedType in the user's
 //     settings; /bug and /docs only read.
+//   - /privacy and /upgrade only read, but for /privacy optin and optout,
+//     which change nothing but the Code Assist server's opt-in of the
+//     signed-in account (setCodeAssistGlobalUserSetting), on the free
+//     tier only, as 0.61's dialog offers it.
 //   - /quit runs nothing (there is no terminal to exit); /quit --delete
 //     deletes the conversation through Session.Delete.
 //   - A usage error (an unknown subcommand or option, a missing tag)
