@@ -208,17 +208,7 @@ func (m *Manager) Reload(ctx context.Context, servers map[string]settings.MCPSer
 			m.ready.Done()
 		})
 	}
-	done := make(chan struct{})
-	go func() {
-		pending.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return wait(ctx, &pending)
 }
 
 // launch starts a new incarnation of the server alias; started is called
@@ -336,10 +326,13 @@ func (m *Manager) Tools() []tools.Tool {
 
 // Wait returns once every server has listed its tools or failed, or when
 // ctx ends.
-func (m *Manager) Wait(ctx context.Context) error {
+func (m *Manager) Wait(ctx context.Context) error { return wait(ctx, &m.ready) }
+
+// wait returns once wg's count is zero, or when ctx ends.
+func wait(ctx context.Context, wg *sync.WaitGroup) error {
 	done := make(chan struct{})
 	go func() {
-		m.ready.Wait()
+		wg.Wait()
 		close(done)
 	}()
 	select {
