@@ -81,10 +81,12 @@ type setupFile struct {
 // not proposed as an edit; 0.61's shell command that opens the README and
 // the repository's secrets page in a browser is, here, their URLs.
 func setupGitHub(ctx context.Context, env Env, _ string) (Reply, error) {
-	return setUpGitHub(ctx, env.Root, gitHub(), http.DefaultClient)
+	return setUpGitHubAt(ctx, env.Root, gitHub(), http.DefaultClient)
 }
 
-func setUpGitHub(ctx context.Context, dir string, at gitHubEndpoints, client *http.Client) (Reply, error) {
+// setUpGitHubAt is /setup-github run in dir, asking GitHub at at through
+// client: what the tests call with a fake GitHub.
+func setUpGitHubAt(ctx context.Context, dir string, at gitHubEndpoints, client *http.Client) (Reply, error) {
 	root, err := gitHubRepositoryRoot(ctx, dir)
 	if err != nil {
 		return Reply{}, err

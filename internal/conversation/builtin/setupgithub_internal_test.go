@@ -105,7 +105,7 @@ func TestSetupGitHubWritesTheLatestReleasesFiles(t *testing.T) {
 	if err := os.Mkdir(sub, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	reply, err := setUpGitHub(context.Background(), sub, at, http.DefaultClient)
+	reply, err := setUpGitHubAt(context.Background(), sub, at, http.DefaultClient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestSetupGitHubAddsOnlyTheMissingGitignoreLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := setUpGitHub(context.Background(), root, at, http.DefaultClient); err != nil {
+		if _, err := setUpGitHubAt(context.Background(), root, at, http.DefaultClient); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -165,7 +165,7 @@ func TestSetupGitHubNeedsAGitHubRepository(t *testing.T) {
 		"no GitHub remote": gitRepo(t, "https://gitlab.com/acme/widgets.git"),
 		"no remote at all": gitRepo(t, ""),
 	} {
-		_, err := setUpGitHub(context.Background(), dir, at, http.DefaultClient)
+		_, err := setUpGitHubAt(context.Background(), dir, at, http.DefaultClient)
 		if err == nil || err.Error() != notAGitHubRepository {
 			t.Errorf("%s: %v, want %q", name, err, notAGitHubRepository)
 		}
@@ -187,7 +187,7 @@ func TestSetupGitHubWritesNothingWhenGitHubFails(t *testing.T) {
 	} {
 		at := (&fakeGitHub{tag: "v1", fail: fail}).start(t)
 		root := gitRepo(t, "https://github.com/acme/widgets.git")
-		_, err := setUpGitHub(context.Background(), root, at, http.DefaultClient)
+		_, err := setUpGitHubAt(context.Background(), root, at, http.DefaultClient)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s failing: %v, want %q", fail, err, want)
 		}
@@ -202,7 +202,7 @@ func TestSetupGitHubWritesNothingWhenGitHubFails(t *testing.T) {
 		"GitHub unreachable": {API: "http://127.0.0.1:1", Raw: "http://127.0.0.1:1"},
 		"no tag_name":        (&fakeGitHub{}).start(t),
 	} {
-		_, err := setUpGitHub(context.Background(), root, at, http.DefaultClient)
+		_, err := setUpGitHubAt(context.Background(), root, at, http.DefaultClient)
 		if err == nil || !strings.HasPrefix(err.Error(), "Unable to determine the latest run-gemini-cli release on GitHub.") {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -226,7 +226,7 @@ func TestSetupGitHubRefusesLinksAndDirectories(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, ".github", "workflows")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := setUpGitHub(context.Background(), root, at, http.DefaultClient)
+	_, err := setUpGitHubAt(context.Background(), root, at, http.DefaultClient)
 	if err == nil || !strings.Contains(err.Error(), "workflows is a symbolic link: nothing was written") {
 		t.Errorf("workflows a link out: %v", err)
 	}
@@ -241,7 +241,7 @@ func TestSetupGitHubRefusesLinksAndDirectories(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, ".github", "commands", "gemini-review.toml"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	_, err = setUpGitHub(context.Background(), root, at, http.DefaultClient)
+	_, err = setUpGitHubAt(context.Background(), root, at, http.DefaultClient)
 	if err == nil || !strings.Contains(err.Error(), "gemini-review.toml is a directory: nothing was written") {
 		t.Errorf("a directory in a file's place: %v", err)
 	}
@@ -254,7 +254,7 @@ func TestSetupGitHubRefusesLinksAndDirectories(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(root, ".gitignore")); err != nil {
 		t.Fatal(err)
 	}
-	reply, err := setUpGitHub(context.Background(), root, at, http.DefaultClient)
+	reply, err := setUpGitHubAt(context.Background(), root, at, http.DefaultClient)
 	if err != nil {
 		t.Fatal(err)
 	}
