@@ -443,7 +443,7 @@ func TestACPSlashCommands(t *testing.T) {
 			}
 		}
 	}
-	if strings.Join(names, ",") != "about,agents,auth,bug,chat,clear,commands,compress,directory,docs,export-session,extensions,help,hooks,init,mcp,memory,model,permissions,plan,policies,privacy,quit,restore,rewind,skills,stats,tasks,tools,upgrade,greet,status" {
+	if strings.Join(names, ",") != "about,agents,auth,bug,chat,clear,commands,compress,directory,docs,export-session,extensions,help,hooks,init,mcp,memory,model,permissions,plan,policies,privacy,quit,restore,rewind,setup-github,skills,stats,tasks,tools,upgrade,greet,status" {
 		t.Errorf("commands %v", names)
 	}
 

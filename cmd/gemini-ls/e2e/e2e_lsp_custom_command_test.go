@@ -182,7 +182,7 @@ func TestGeminiCommandsWithoutCredentials(t *testing.T) {
 	for _, c := range res.Commands {
 		names = append(names, c.Name)
 	}
-	want := "about agents auth bug chat clear commands compress directory docs export-session extensions help hooks init mcp memory model permissions plan policies privacy quit restore rewind skills stats tasks tools upgrade git:review"
+	want := "about agents auth bug chat clear commands compress directory docs export-session extensions help hooks init mcp memory model permissions plan policies privacy quit restore rewind setup-github skills stats tasks tools upgrade git:review"
 	if strings.Join(names, " ") != want {
 		t.Errorf("gemini/commands lists %q, want %q", names, want)
 	}

@@ -48,7 +48,7 @@ describe("commands", function()
     end)
     eq({ "/review" }, vim.fn.getcompletion("Gemini /rev", "cmdline"), ":Gemini /rev")
     -- The built-ins, then the user's commands.
-    eq({ "/about", "/agents", "/auth", "/bug", "/chat", "/clear", "/commands", "/compress", "/directory", "/docs", "/export-session", "/extensions", "/help", "/hooks", "/init", "/mcp", "/memory", "/model", "/permissions", "/plan", "/policies", "/privacy", "/quit", "/restore", "/rewind", "/skills", "/stats", "/tasks", "/tools", "/upgrade", "/review" },
+    eq({ "/about", "/agents", "/auth", "/bug", "/chat", "/clear", "/commands", "/compress", "/directory", "/docs", "/export-session", "/extensions", "/help", "/hooks", "/init", "/mcp", "/memory", "/model", "/permissions", "/plan", "/policies", "/privacy", "/quit", "/restore", "/rewind", "/setup-github", "/skills", "/stats", "/tasks", "/tools", "/upgrade", "/review" },
       vim.fn.getcompletion("'<,'>Gemini /", "cmdline"), ":'<,'>Gemini /")
     eq({}, vim.fn.getcompletion("Gemini /x", "cmdline"), ":Gemini /x")
     eq({}, vim.fn.getcompletion("Gemini please /re", "cmdline"), "a later word")

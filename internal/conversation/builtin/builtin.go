@@ -111,6 +111,7 @@ func Table() []Builtin {
 		{Command: also(command("quit", "Say how to end the conversation here, where there is no terminal to exit", quitHint), "exit"), Run: quit},
 		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
+		{Command: command("setup-github", "Set up GitHub Actions to triage issues and review PRs with Gemini", ""), Run: setupGitHub},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),
 		withSubcommands(also(command("stats", "Show the session's usage: its tokens and prompts, each model's requests, each tool's calls", ""), "usage"), statsSubcommands()),
 		withSubcommands(also(command("tasks", "List the session's background processes, or kill one", ""), "bg", "background"), tasksSubcommands()),

@@ -39,7 +39,7 @@ func TestTable(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "directory", "docs", "export-session", "extensions", "help", "hooks", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "privacy", "quit", "restore", "rewind", "skills", "stats", "tasks", "tools", "upgrade"}
+	want := []string{"about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "directory", "docs", "export-session", "extensions", "help", "hooks", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "privacy", "quit", "restore", "rewind", "setup-github", "skills", "stats", "tasks", "tools", "upgrade"}
 	if !slices.Equal(names, want) {
 		t.Errorf("built-ins %v, want %v", names, want)
 	}

@@ -32,6 +32,14 @@
 //     the conversation only when some file was restored or none differed;
 //     then it proposes the checkpoint's call again (Session.RunCall),
 //     which the user confirms or declines as any call.
+//   - /setup-github writes only under the top of the workspace's git
+//     repository (.github/workflows, .github/commands, .gitignore), and
+//     directly, as /export-session does: the user named these files by
+//     running it. It downloads everything before writing anything, and
+//     refuses a symbolic link or non-directory on the way, or anything
+//     but a regular file in a file's place, before writing anything.
+//     GitHub is reached at gitHub()'s endpoints, which only a
+//     gemini_ls_e2e build takes from its environment.
 //   - /directory add adds only a trusted folder (setup's
 //     AddTrustedDirectory), as Gemini CLI asks before it adds another;
 //     the roots grow, never shrink.

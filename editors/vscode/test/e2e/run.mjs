@@ -1103,7 +1103,7 @@ const scenarios = [
       await box.pressSequentially('/');
       // The built-ins, then every command of the temp HOME's
       // ~/.gemini/commands, with its description.
-      const all = '/about /agents /auth /bug /chat /clear /commands /compress /directory /docs /export-session /extensions /help /hooks /init /mcp /memory /model /permissions /plan /policies /privacy /quit /restore /rewind /skills /stats /tasks /tools /upgrade /git:commit /refactor /review';
+      const all = '/about /agents /auth /bug /chat /clear /commands /compress /directory /docs /export-session /extensions /help /hooks /init /mcp /memory /model /permissions /plan /policies /privacy /quit /restore /rewind /setup-github /skills /stats /tasks /tools /upgrade /git:commit /refactor /review';
       await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });
