@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
 
 // Sandbox runs commands inside the sandbox a Config describes. nil is no
@@ -93,7 +95,9 @@ func allowedText(paths []string) string {
 
 // Wrap makes cmd, built by exec.Command and not started, run inside the
 // sandbox: its Path and Args become the backend's, with cmd's own command
-// inside, in cmd.Dir; its Env is kept (bubblewrap) or passed on (docker).
+// inside, in cmd.Dir; its Env, without what may hold a secret, is kept
+// (bubblewrap) or, where it differs from gemini-ls's own, passed on
+// (docker).
 // A nil sandbox leaves cmd alone.
 func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if s == nil {
@@ -110,6 +114,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		dir = wd
 	}
+	cmd.Env = s.environ(cmd.Env)
 	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
 	var args []string
 	switch s.cfg.Command {
@@ -121,6 +126,18 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	cmd.Path = s.tool
 	cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
 	return nil
+}
+
+// environ is env (the process's when nil) without what may hold a
+// secret: inside the sandbox redaction is on whatever the settings say,
+// since the sandbox promises that the user's credentials are hidden.
+func (s *Sandbox) environ(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	policy := s.cfg.Redaction
+	policy.Enabled = true
+	return envredact.Sanitize(env, policy)
 }
 
 // writable are the paths commands may write: the roots and the allowed

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
 
 // sandboxFor is a real sandbox of command over a fresh workspace and home.
@@ -154,5 +157,52 @@ func TestBubblewrapKeepsTheProjectsConfigurationReadOnly(t *testing.T) {
 	}
 	if out, err := run(t, sb, root, "echo x > .git/objects/x"); err != nil {
 		t.Errorf("writing .git/objects: %v %q", err, out)
+	}
+}
+
+// Inside the sandbox the environment's secrets are gone whatever the
+// settings say (redaction is off here), whether the command's Env is
+// gemini-ls's own (nil) or has more; a variable the settings allow, and
+// one no rule matches, get through.
+func TestBubblewrapRedactsTheEnvironment(t *testing.T) {
+	t.Setenv("GEMINI_API_KEY", "gemini-secret")
+	t.Setenv("GOOGLE_API_KEY", "google-secret")
+	t.Setenv("MY_TOKEN", "allowed-token")
+	t.Setenv("PLAIN_VAR", "plain")
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}})
+	const probe = `echo "[$GEMINI_API_KEY][$GOOGLE_API_KEY][$MY_TOKEN][$PLAIN_VAR][$ADDED_SECRET]"`
+	for _, env := range [][]string{nil, append(os.Environ(), "ADDED_SECRET=added")} {
+		cmd := exec.CommandContext(t.Context(), "bash", "-c", probe)
+		cmd.Dir, cmd.Env = root, env
+		if err := sb.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.CombinedOutput()
+		if want := "[][][allowed-token][plain][]\n"; err != nil || string(out) != want {
+			t.Errorf("env %d entries: %v %q, want %q", len(env), err, out, want)
+		}
+	}
+}
+
+// Docker and podman get only what the caller added to gemini-ls's own
+// environment, and of that not what may hold a secret.
+func TestContainerPassesTheAddedEnvironmentRedacted(t *testing.T) {
+	root := t.TempDir()
+	sb := &Sandbox{cfg: Config{Command: Docker, Image: DefaultImage, Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}},
+		roots: func() []string { return []string{root} }, tool: "/usr/bin/docker"}
+	cmd := exec.Command("true")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "ADDED_TOKEN=secret", "ADDED_URL=https://u:p@example.com", "ADDED_PLAIN=plain", "MY_TOKEN=allowed")
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var passed []string
+	for i, a := range cmd.Args {
+		if a == "--env" {
+			passed = append(passed, cmd.Args[i+1])
+		}
+	}
+	if want := []string{"SANDBOX=gemini-ls-docker", "ADDED_PLAIN=plain", "MY_TOKEN=allowed"}; !slices.Equal(passed, want) {
+		t.Errorf("--env %q, want %q", passed, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 )
@@ -122,7 +123,7 @@ func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process,
 	// Not the call's context: the command outlives the call. Kill ends it.
 	cmd := exec.CommandContext(context.Background(), "bash", "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	p := &localProcess{cmd: cmd, out: &tailBuffer{max: limit}, done: make(chan struct{})}
 	cmd.Stdout = p.out
 	cmd.Stderr = p.out

@@ -112,6 +112,7 @@ func Build(ctx context.Context, c Config) *Set {
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
 			Sandbox:          c.Tools.Shell.Sandbox,
+			Redaction:        c.Tools.Shell.Redaction,
 		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
