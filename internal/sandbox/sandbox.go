@@ -82,7 +82,7 @@ func (s *Sandbox) Note() string {
 		network = "the network is on"
 	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
-		" and a private /tmp are writable, the rest of the file system is read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials) are hidden, and " +
+		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and git hooks are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, and " +
 		network + ". A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 
@@ -119,7 +119,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	var args []string
 	switch s.cfg.Command {
 	case Bubblewrap:
-		args = s.bwrapArgs(dir, inner)
+		var err error
+		if args, err = s.bwrapArgs(dir, inner); err != nil {
+			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+		}
 	default:
 		args = s.containerArgs(dir, cmd.Env, inner)
 	}
@@ -177,7 +180,7 @@ type mount struct {
 }
 
 // bwrapArgs are bwrap's arguments to run inner in dir.
-func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
+func (s *Sandbox) bwrapArgs(dir string, inner []string) ([]string, error) {
 	args := []string{"--unshare-all", "--new-session", "--die-with-parent"}
 	if s.cfg.Network {
 		args = append(args, "--share-net")
@@ -194,35 +197,19 @@ func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
 			mounts = append(mounts, mount{[]string{"--bind-try", real, real}, real})
 		}
 	}
+	governing, err := s.governing()
+	if err != nil {
+		return nil, err
+	}
 	mounts = append(mounts, s.hidden()...)
-	mounts = append(mounts, s.governing()...)
+	mounts = append(mounts, governing...)
+	mounts = append(mounts, s.masked()...)
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {
 		args = append(args, m.args...)
 	}
 	args = append(args, "--setenv", "SANDBOX", "gemini-ls-bwrap", "--chdir", dir, "--")
-	return append(args, inner...)
-}
-
-// governingPaths, in each workspace root, configure what runs outside
-// the sandbox later: gemini-ls's and Gemini CLI's project settings (their
-// hooks, MCP servers, commands, policies) and git's hooks and config,
-// which the user's own git runs. A sandboxed command may read them but
-// not change them, lest it plant what runs unsandboxed next.
-var governingPaths = []string{".gemini", ".git/hooks", ".git/config"}
-
-// governing are the read-only mounts of the governing paths that exist.
-func (s *Sandbox) governing() []mount {
-	var out []mount
-	for _, root := range s.roots() {
-		for _, rel := range governingPaths {
-			p := filepath.Join(root, rel)
-			if _, err := os.Lstat(p); err == nil {
-				out = append(out, mount{[]string{"--ro-bind", p, p}, p})
-			}
-		}
-	}
-	return out
+	return append(args, inner...), nil
 }
 
 // hidden are the mounts that hide the secrets that exist.

@@ -206,3 +206,75 @@ func TestContainerPassesTheAddedEnvironmentRedacted(t *testing.T) {
 		t.Errorf("--env %q, want %q", passed, want)
 	}
 }
+
+// What configures the commands run outside the sandbox later cannot be
+// planted where it does not exist yet (as 0.61, the sandbox makes it
+// empty first and keeps it read-only), nor by moving .git aside.
+func TestBubblewrapCannotPlantTheProjectsConfiguration(t *testing.T) {
+	plants := map[string]string{
+		"mkdir -p .gemini && echo x > .gemini/settings.json":                                      ".gemini/settings.json",
+		"mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":                                   ".git/hooks/pre-commit",
+		"git init -q . && echo x > .git/hooks/pre-commit":                                         ".git/hooks/pre-commit",
+		"mv .git .git.old && mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":               ".git/hooks/pre-commit",
+		"rm -rf .git; mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":                      ".git/hooks/pre-commit",
+		"printf '[core]\\n\\thooksPath = h\\n' > .git/config && mkdir h && echo x > h/pre-commit": ".git/config",
+	}
+	for script, planted := range plants {
+		sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+		out, err := run(t, sb, root, script)
+		data, _ := os.ReadFile(filepath.Join(root, planted))
+		if err == nil || len(data) != 0 {
+			t.Errorf("%s: err %v, %s holds %q (output %q)", script, err, planted, data, out)
+		}
+	}
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if out, err := run(t, sb, root, "echo w > w && mkdir -p .git/objects && echo o > .git/objects/o"); err != nil {
+		t.Errorf("writing the workspace and .git's other files: %v %q", err, out)
+	}
+}
+
+// A git worktree's .git, a file naming the git directory, is read-only:
+// pointing it elsewhere would choose the hooks the user's git runs.
+func TestBubblewrapKeepsAWorktreesGitFileReadOnly(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if err := os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, sb, root, "echo 'gitdir: evil' > .git"); err == nil {
+		t.Errorf("rewriting .git: allowed (%q)", out)
+	}
+}
+
+// The workspace's .env and .env.* files are masked as 0.61 masks them:
+// three levels deep, not inside .git, node_modules and their like. A
+// masked one can be neither read nor written.
+func TestBubblewrapMasksTheWorkspacesEnvFiles(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	files := map[string]bool{ // masked?
+		".env":              true,
+		"a/.env.local":      true,
+		"a/b/.env.prod":     true,
+		"a/b/c/.env":        false, // deeper than find -maxdepth 3
+		"node_modules/.env": false,
+		"build/.env":        false,
+		"a/.environment":    false,
+		"a/b/settings.env":  false,
+	}
+	for name := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte("API_KEY=SECRET"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, masked := range files {
+		out, err := run(t, sb, root, "cat "+name)
+		if read := err == nil && out == "API_KEY=SECRET"; read == masked || (masked && strings.Contains(out, "SECRET")) {
+			t.Errorf("%s: read %v (%v, %q), want masked %v", name, read, err, out, masked)
+		}
+		if _, err := run(t, sb, root, "echo x > "+name); (err != nil) != masked {
+			t.Errorf("%s: write refused = %v, want %v", name, err != nil, masked)
+		}
+	}
+}
