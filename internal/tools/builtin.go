@@ -105,7 +105,7 @@ func Builtin(opts Options) []Tool {
 		askUser(),
 		updateTopic(),
 		listBackground(),
-		readBackground(),
+		readBackground(opts.Shell),
 	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
 }
 
