@@ -34,17 +34,17 @@ func Sanitize(env []string, p Policy) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		key, value, _ := strings.Cut(kv, "=")
-		if !ShouldRedact(key, value, allowed, blocked, strict) {
+		if !shouldRedact(key, value, allowed, blocked, strict) {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-// ShouldRedact is shouldRedactEnvironmentVariable: whether the variable
+// shouldRedact is shouldRedactEnvironmentVariable: whether the variable
 // key=value is kept from a command. allowed and blocked hold upper-case
 // names.
-func ShouldRedact(key, value string, allowed, blocked map[string]bool, strict bool) bool {
+func shouldRedact(key, value string, allowed, blocked map[string]bool, strict bool) bool {
 	key, value = strings.ToUpper(key), strings.ToUpper(value)
 	if strings.HasPrefix(key, "GEMINI_CLI_") {
 		return false
