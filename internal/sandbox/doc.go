@@ -38,8 +38,8 @@
 //
 // On Linux, without a docker or podman daemon that answers, the sandbox
 // is bubblewrap (bwrap), not docker (under docker and podman the home is
-// absent and only the added environment is passed, but the governing
-// paths and .env files are not protected yet): it needs no daemon and no root (it
+// absent, only the added environment is passed, and the governing paths
+// and .env files are mounted as under bubblewrap): it needs no daemon and no root (it
 // runs unprivileged through user namespaces), it is packaged in Debian,
 // Ubuntu and Fedora, it starts a command in a few milliseconds, and
 // Ubuntu's AppArmor restriction on unprivileged user namespaces allows it

@@ -124,7 +124,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
 		}
 	default:
-		args = s.containerArgs(dir, cmd.Env, inner)
+		var err error
+		if args, err = s.containerArgs(dir, cmd.Env, inner); err != nil {
+			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+		}
 	}
 	cmd.Path = s.tool
 	cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
@@ -177,6 +180,18 @@ var (
 type mount struct {
 	args []string
 	dest string
+}
+
+// volume is m as docker's --volume, for the bind mounts; docker orders
+// them by destination itself.
+func (m mount) volume() (string, bool) {
+	switch m.args[0] {
+	case "--bind":
+		return m.args[1] + ":" + m.args[2], true
+	case "--ro-bind":
+		return m.args[1] + ":" + m.args[2] + ":ro", true
+	}
+	return "", false
 }
 
 // bwrapArgs are bwrap's arguments to run inner in dir.
@@ -240,9 +255,10 @@ func (s *Sandbox) hidden() []mount {
 }
 
 // containerArgs are docker's (or podman's) arguments to run inner in dir:
-// the writable paths mounted at their own paths, the home directory
+// the writable paths mounted at their own paths, with the governing paths
+// and .env files over them as under bubblewrap, the home directory
 // absent, the network off unless allowed, as the user's uid.
-func (s *Sandbox) containerArgs(dir string, env []string, inner []string) []string {
+func (s *Sandbox) containerArgs(dir string, env []string, inner []string) ([]string, error) {
 	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
 		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
 	if s.cfg.Command == Runsc {
@@ -254,13 +270,22 @@ func (s *Sandbox) containerArgs(dir string, env []string, inner []string) []stri
 	for _, p := range s.writable() {
 		args = append(args, "--volume", p+":"+p)
 	}
+	governing, err := s.governing()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range append(governing, s.masked()...) {
+		if v, ok := m.volume(); ok {
+			args = append(args, "--volume", v)
+		}
+	}
 	args = append(args, "--env", "SANDBOX=gemini-ls-"+s.cfg.Command)
 	for _, kv := range addedEnv(env) {
 		args = append(args, "--env", kv)
 	}
 	args = append(args, s.cfg.Flags...)
 	args = append(args, s.cfg.Image)
-	return append(args, inner...)
+	return append(args, inner...), nil
 }
 
 // addedEnv are the entries of env that this process's own environment

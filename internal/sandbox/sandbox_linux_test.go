@@ -278,3 +278,42 @@ func TestBubblewrapMasksTheWorkspacesEnvFiles(t *testing.T) {
 		}
 	}
 }
+
+// Docker and podman get the governing paths and .env files as bubblewrap
+// does: made first where missing, mounted read-only over the writable
+// workspace, .git over itself, the .env masked by /dev/null.
+func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=SECRET"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sb := &Sandbox{cfg: Config{Command: Podman, Image: DefaultImage}, roots: func() []string { return []string{root} }, tool: "/usr/bin/podman"}
+	cmd := exec.Command("true")
+	cmd.Dir = root
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var volumes []string
+	for i, a := range cmd.Args {
+		if a == "--volume" {
+			volumes = append(volumes, cmd.Args[i+1])
+		}
+	}
+	j := func(rel string) string { return filepath.Join(root, rel) }
+	want := []string{
+		root + ":" + root,
+		j(".gemini") + ":" + j(".gemini") + ":ro",
+		j(".git") + ":" + j(".git"),
+		j(".git/hooks") + ":" + j(".git/hooks") + ":ro",
+		j(".git/config") + ":" + j(".git/config") + ":ro",
+		os.DevNull + ":" + j(".env") + ":ro",
+	}
+	if !slices.Equal(volumes, want) {
+		t.Errorf("--volume %q, want %q", volumes, want)
+	}
+	for _, rel := range []string{".gemini", ".git/hooks", ".git/config"} {
+		if _, err := os.Lstat(j(rel)); err != nil {
+			t.Errorf("%s was not made before the container: %v", rel, err)
+		}
+	}
+}
