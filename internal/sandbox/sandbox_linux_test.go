@@ -169,6 +169,9 @@ func TestBubblewrapRedactsTheEnvironment(t *testing.T) {
 	t.Setenv("GOOGLE_API_KEY", "google-secret")
 	t.Setenv("MY_TOKEN", "allowed-token")
 	t.Setenv("PLAIN_VAR", "plain")
+	// Not a GitHub Actions run, which 0.61's rules sanitize strictly.
+	t.Setenv("GITHUB_SHA", "")
+	t.Setenv("SURFACE", "")
 	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}})
 	const probe = `echo "[$GEMINI_API_KEY][$GOOGLE_API_KEY][$MY_TOKEN][$PLAIN_VAR][$ADDED_SECRET]"`
 	for _, env := range [][]string{nil, append(os.Environ(), "ADDED_SECRET=added")} {
@@ -187,6 +190,8 @@ func TestBubblewrapRedactsTheEnvironment(t *testing.T) {
 // Docker and podman get only what the caller added to gemini-ls's own
 // environment, and of that not what may hold a secret.
 func TestContainerPassesTheAddedEnvironmentRedacted(t *testing.T) {
+	t.Setenv("GITHUB_SHA", "") // not a GitHub Actions run, sanitized strictly
+	t.Setenv("SURFACE", "")
 	root := t.TempDir()
 	sb := &Sandbox{cfg: Config{Command: Docker, Image: DefaultImage, Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}},
 		roots: func() []string { return []string{root} }, tool: "/usr/bin/docker"}

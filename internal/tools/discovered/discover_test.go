@@ -376,11 +376,19 @@ func TestCommandsAreNotShellLines(t *testing.T) {
 	}
 }
 
+// noGitHubActions keeps the test's environment from being a GitHub
+// Actions run, which 0.61's rules sanitize strictly whatever the setting.
+func noGitHubActions(t *testing.T) {
+	t.Setenv("GITHUB_SHA", "")
+	t.Setenv("SURFACE", "")
+}
+
 // With security.environmentVariableRedaction on, a call does not get
 // what may hold a secret in gemini-ls's environment, as in 0.61.
 func TestCallEnvironmentRedacted(t *testing.T) {
 	t.Setenv("GEMINI_API_KEY", "secret")
 	t.Setenv("PLAIN_VAR", "plain")
+	noGitHubActions(t)
 	discovery := "sh " + script(t, t.TempDir(), `echo '[{"name": "env", "description": "Prints two variables."}]'`)
 	callCommand := script(t, t.TempDir(), `echo "[$GEMINI_API_KEY][$PLAIN_VAR]"`)
 	for _, enabled := range []bool{false, true} {
