@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -49,6 +50,8 @@ type Config struct {
 	// Sandbox is where hooks run (tools.sandboxHooksAndMCPServers); nil:
 	// unsandboxed.
 	Sandbox *sandbox.Sandbox
+	// Redaction keeps secrets out of Environ, as 0.61 does for hooks.
+	Redaction envredact.Policy
 }
 
 // Runner runs the hooks of an event; it implements agent.Hooks.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -383,6 +384,33 @@ func TestShellWords(t *testing.T) {
 		data, err := os.ReadFile(filepath.Join(root, "out.txt"))
 		if err != nil || string(data) != root {
 			t.Errorf("%q read back as %q (%v)", root, data, err)
+		}
+	}
+}
+
+// With security.environmentVariableRedaction on, a hook does not get
+// what may hold a secret, as in 0.61; its GEMINI_ variables still come.
+func TestRedactedEnvironment(t *testing.T) {
+	project := t.TempDir()
+	for _, enabled := range []bool{false, true} {
+		r, problems := hooks.New(hooks.Config{
+			Sources: []hooks.Source{{Name: "settings", Hooks: settings.Hooks{agent.HookBeforeTool: {
+				def("", command(`echo "[$GEMINI_API_KEY][$PLAIN][$GEMINI_PROJECT_DIR]" > env.txt`, 0))}}}},
+			ProjectDir: project,
+			Environ:    []string{"PATH=" + os.Getenv("PATH"), "GEMINI_API_KEY=secret", "PLAIN=plain"},
+			Redaction:  envredact.Policy{Enabled: enabled},
+		})
+		if len(problems) > 0 {
+			t.Fatal(problems)
+		}
+		fire(t, r, beforeTool("read_file", nil))
+		got, err := os.ReadFile(filepath.Join(project, "env.txt"))
+		want := "[secret][plain][" + project + "]\n"
+		if enabled {
+			want = "[][plain][" + project + "]\n"
+		}
+		if err != nil || string(got) != want {
+			t.Errorf("enabled %v: %v %q, want %q", enabled, err, got, want)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 )
@@ -181,10 +182,11 @@ func shell() string {
 }
 
 func (r *Runner) environ() []string {
-	if r.cfg.Environ != nil {
-		return append([]string(nil), r.cfg.Environ...)
+	env := r.cfg.Environ
+	if env == nil {
+		env = os.Environ()
 	}
-	return os.Environ()
+	return envredact.Sanitize(env, r.cfg.Redaction)
 }
 
 // expand replaces the GEMINI_ variables in command with their values,

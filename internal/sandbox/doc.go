@@ -13,8 +13,15 @@
 //
 //   - the workspace roots and tools.sandboxAllowedPaths are writable;
 //   - the rest of / is read-only, $HOME included;
-//   - in each root, .gemini, .git/hooks and .git/config, where they exist,
-//     are read-only: they configure what runs outside the sandbox later;
+//   - in each root, .gemini, .git/hooks and .git/config are read-only:
+//     they configure what runs outside the sandbox later. As 0.61's
+//     ensureGovernanceFilesExist, those missing are made empty first, so
+//     none can be planted; .git is a mount point, so it cannot be moved
+//     aside and replaced;
+//   - the .env and .env.* files in the writable paths, three levels deep
+//     (0.61's mask), cannot be read;
+//   - the environment holds no secret: security.environmentVariableRedaction
+//     (package envredact) is always on inside;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,
 //     ~/.config/gcloud, ~/.gemini's credential files, ~/.docker/config.json,
 //     ~/.netrc and their like (secretPaths);
@@ -30,7 +37,9 @@
 // and every method answers accordingly.
 //
 // On Linux, without a docker or podman daemon that answers, the sandbox
-// is bubblewrap (bwrap), not docker: it needs no daemon and no root (it
+// is bubblewrap (bwrap), not docker (under docker and podman the home is
+// absent, only the added environment is passed, and the governing paths
+// and .env files are mounted as under bubblewrap): it needs no daemon and no root (it
 // runs unprivileged through user namespaces), it is packaged in Debian,
 // Ubuntu and Fedora, it starts a command in a few milliseconds, and
 // Ubuntu's AppArmor restriction on unprivileged user namespaces allows it
@@ -42,7 +51,8 @@
 //
 // Where 0.61 is silent or differs, this package does what a careful
 // security engineer expects: the network is off by default for every
-// backend (0.61 leaves docker's on unless told otherwise), and a `true`
+// backend (0.61 leaves docker's on unless told otherwise), environment
+// redaction is on in the sandbox whatever the settings say, and a `true`
 // on Linux with docker installed but no daemon answering uses bubblewrap
 // rather than failing on the first command.
 package sandbox

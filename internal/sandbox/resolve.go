@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
 
 // The sandbox commands, as GEMINI_SANDBOX and tools.sandbox name them.
@@ -67,6 +69,9 @@ type Config struct {
 	Flags []string
 	// Why names the switch that asked for the sandbox, for the user.
 	Why string
+	// Redaction is security.environmentVariableRedaction. Inside the
+	// sandbox it is always on; its Allowed still lets a variable in.
+	Redaction envredact.Policy
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

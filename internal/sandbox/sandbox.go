@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
 
 // Sandbox runs commands inside the sandbox a Config describes. nil is no
@@ -80,7 +82,7 @@ func (s *Sandbox) Note() string {
 		network = "the network is on"
 	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
-		" and a private /tmp are writable, the rest of the file system is read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials) are hidden, and " +
+		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and git hooks are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, and " +
 		network + ". A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 
@@ -93,7 +95,9 @@ func allowedText(paths []string) string {
 
 // Wrap makes cmd, built by exec.Command and not started, run inside the
 // sandbox: its Path and Args become the backend's, with cmd's own command
-// inside, in cmd.Dir; its Env is kept (bubblewrap) or passed on (docker).
+// inside, in cmd.Dir; its Env, without what may hold a secret, is kept
+// (bubblewrap) or, where it differs from gemini-ls's own, passed on
+// (docker).
 // A nil sandbox leaves cmd alone.
 func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if s == nil {
@@ -110,17 +114,36 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		dir = wd
 	}
+	cmd.Env = s.environ(cmd.Env)
 	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
 	var args []string
 	switch s.cfg.Command {
 	case Bubblewrap:
-		args = s.bwrapArgs(dir, inner)
+		var err error
+		if args, err = s.bwrapArgs(dir, inner); err != nil {
+			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+		}
 	default:
-		args = s.containerArgs(dir, cmd.Env, inner)
+		var err error
+		if args, err = s.containerArgs(dir, cmd.Env, inner); err != nil {
+			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+		}
 	}
 	cmd.Path = s.tool
 	cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
 	return nil
+}
+
+// environ is env (the process's when nil) without what may hold a
+// secret: inside the sandbox redaction is on whatever the settings say,
+// since the sandbox promises that the user's credentials are hidden.
+func (s *Sandbox) environ(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	policy := s.cfg.Redaction
+	policy.Enabled = true
+	return envredact.Sanitize(env, policy)
 }
 
 // writable are the paths commands may write: the roots and the allowed
@@ -159,8 +182,20 @@ type mount struct {
 	dest string
 }
 
+// volume is m as docker's --volume, for the bind mounts; docker orders
+// them by destination itself.
+func (m mount) volume() (string, bool) {
+	switch m.args[0] {
+	case "--bind":
+		return m.args[1] + ":" + m.args[2], true
+	case "--ro-bind":
+		return m.args[1] + ":" + m.args[2] + ":ro", true
+	}
+	return "", false
+}
+
 // bwrapArgs are bwrap's arguments to run inner in dir.
-func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
+func (s *Sandbox) bwrapArgs(dir string, inner []string) ([]string, error) {
 	args := []string{"--unshare-all", "--new-session", "--die-with-parent"}
 	if s.cfg.Network {
 		args = append(args, "--share-net")
@@ -177,35 +212,19 @@ func (s *Sandbox) bwrapArgs(dir string, inner []string) []string {
 			mounts = append(mounts, mount{[]string{"--bind-try", real, real}, real})
 		}
 	}
+	governing, err := s.governing()
+	if err != nil {
+		return nil, err
+	}
 	mounts = append(mounts, s.hidden()...)
-	mounts = append(mounts, s.governing()...)
+	mounts = append(mounts, governing...)
+	mounts = append(mounts, s.masked()...)
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {
 		args = append(args, m.args...)
 	}
 	args = append(args, "--setenv", "SANDBOX", "gemini-ls-bwrap", "--chdir", dir, "--")
-	return append(args, inner...)
-}
-
-// governingPaths, in each workspace root, configure what runs outside
-// the sandbox later: gemini-ls's and Gemini CLI's project settings (their
-// hooks, MCP servers, commands, policies) and git's hooks and config,
-// which the user's own git runs. A sandboxed command may read them but
-// not change them, lest it plant what runs unsandboxed next.
-var governingPaths = []string{".gemini", ".git/hooks", ".git/config"}
-
-// governing are the read-only mounts of the governing paths that exist.
-func (s *Sandbox) governing() []mount {
-	var out []mount
-	for _, root := range s.roots() {
-		for _, rel := range governingPaths {
-			p := filepath.Join(root, rel)
-			if _, err := os.Lstat(p); err == nil {
-				out = append(out, mount{[]string{"--ro-bind", p, p}, p})
-			}
-		}
-	}
-	return out
+	return append(args, inner...), nil
 }
 
 // hidden are the mounts that hide the secrets that exist.
@@ -236,9 +255,10 @@ func (s *Sandbox) hidden() []mount {
 }
 
 // containerArgs are docker's (or podman's) arguments to run inner in dir:
-// the writable paths mounted at their own paths, the home directory
+// the writable paths mounted at their own paths, with the governing paths
+// and .env files over them as under bubblewrap, the home directory
 // absent, the network off unless allowed, as the user's uid.
-func (s *Sandbox) containerArgs(dir string, env []string, inner []string) []string {
+func (s *Sandbox) containerArgs(dir string, env []string, inner []string) ([]string, error) {
 	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
 		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
 	if s.cfg.Command == Runsc {
@@ -250,13 +270,22 @@ func (s *Sandbox) containerArgs(dir string, env []string, inner []string) []stri
 	for _, p := range s.writable() {
 		args = append(args, "--volume", p+":"+p)
 	}
+	governing, err := s.governing()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range append(governing, s.masked()...) {
+		if v, ok := m.volume(); ok {
+			args = append(args, "--volume", v)
+		}
+	}
 	args = append(args, "--env", "SANDBOX=gemini-ls-"+s.cfg.Command)
 	for _, kv := range addedEnv(env) {
 		args = append(args, "--env", kv)
 	}
 	args = append(args, s.cfg.Flags...)
 	args = append(args, s.cfg.Image)
-	return append(args, inner...)
+	return append(args, inner...), nil
 }
 
 // addedEnv are the entries of env that this process's own environment

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
 
 // sandboxFor is a real sandbox of command over a fresh workspace and home.
@@ -154,5 +157,168 @@ func TestBubblewrapKeepsTheProjectsConfigurationReadOnly(t *testing.T) {
 	}
 	if out, err := run(t, sb, root, "echo x > .git/objects/x"); err != nil {
 		t.Errorf("writing .git/objects: %v %q", err, out)
+	}
+}
+
+// Inside the sandbox the environment's secrets are gone whatever the
+// settings say (redaction is off here), whether the command's Env is
+// gemini-ls's own (nil) or has more; a variable the settings allow, and
+// one no rule matches, get through.
+func TestBubblewrapRedactsTheEnvironment(t *testing.T) {
+	t.Setenv("GEMINI_API_KEY", "gemini-secret")
+	t.Setenv("GOOGLE_API_KEY", "google-secret")
+	t.Setenv("MY_TOKEN", "allowed-token")
+	t.Setenv("PLAIN_VAR", "plain")
+	// Not a GitHub Actions run, which 0.61's rules sanitize strictly.
+	t.Setenv("GITHUB_SHA", "")
+	t.Setenv("SURFACE", "")
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}})
+	const probe = `echo "[$GEMINI_API_KEY][$GOOGLE_API_KEY][$MY_TOKEN][$PLAIN_VAR][$ADDED_SECRET]"`
+	for _, env := range [][]string{nil, append(os.Environ(), "ADDED_SECRET=added")} {
+		cmd := exec.CommandContext(t.Context(), "bash", "-c", probe)
+		cmd.Dir, cmd.Env = root, env
+		if err := sb.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.CombinedOutput()
+		if want := "[][][allowed-token][plain][]\n"; err != nil || string(out) != want {
+			t.Errorf("env %d entries: %v %q, want %q", len(env), err, out, want)
+		}
+	}
+}
+
+// Docker and podman get only what the caller added to gemini-ls's own
+// environment, and of that not what may hold a secret.
+func TestContainerPassesTheAddedEnvironmentRedacted(t *testing.T) {
+	t.Setenv("GITHUB_SHA", "") // not a GitHub Actions run, sanitized strictly
+	t.Setenv("SURFACE", "")
+	root := t.TempDir()
+	sb := &Sandbox{cfg: Config{Command: Docker, Image: DefaultImage, Redaction: envredact.Policy{Allowed: []string{"MY_TOKEN"}}},
+		roots: func() []string { return []string{root} }, tool: "/usr/bin/docker"}
+	cmd := exec.Command("true")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "ADDED_TOKEN=secret", "ADDED_URL=https://u:p@example.com", "ADDED_PLAIN=plain", "MY_TOKEN=allowed")
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var passed []string
+	for i, a := range cmd.Args {
+		if a == "--env" {
+			passed = append(passed, cmd.Args[i+1])
+		}
+	}
+	if want := []string{"SANDBOX=gemini-ls-docker", "ADDED_PLAIN=plain", "MY_TOKEN=allowed"}; !slices.Equal(passed, want) {
+		t.Errorf("--env %q, want %q", passed, want)
+	}
+}
+
+// What configures the commands run outside the sandbox later cannot be
+// planted where it does not exist yet (as 0.61, the sandbox makes it
+// empty first and keeps it read-only), nor by moving .git aside.
+func TestBubblewrapCannotPlantTheProjectsConfiguration(t *testing.T) {
+	plants := map[string]string{
+		"mkdir -p .gemini && echo x > .gemini/settings.json":                                      ".gemini/settings.json",
+		"mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":                                   ".git/hooks/pre-commit",
+		"git init -q . && echo x > .git/hooks/pre-commit":                                         ".git/hooks/pre-commit",
+		"mv .git .git.old && mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":               ".git/hooks/pre-commit",
+		"rm -rf .git; mkdir -p .git/hooks && echo x > .git/hooks/pre-commit":                      ".git/hooks/pre-commit",
+		"printf '[core]\\n\\thooksPath = h\\n' > .git/config && mkdir h && echo x > h/pre-commit": ".git/config",
+	}
+	for script, planted := range plants {
+		sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+		out, err := run(t, sb, root, script)
+		data, _ := os.ReadFile(filepath.Join(root, planted))
+		if err == nil || len(data) != 0 {
+			t.Errorf("%s: err %v, %s holds %q (output %q)", script, err, planted, data, out)
+		}
+	}
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if out, err := run(t, sb, root, "echo w > w && mkdir -p .git/objects && echo o > .git/objects/o"); err != nil {
+		t.Errorf("writing the workspace and .git's other files: %v %q", err, out)
+	}
+}
+
+// A git worktree's .git, a file naming the git directory, is read-only:
+// pointing it elsewhere would choose the hooks the user's git runs.
+func TestBubblewrapKeepsAWorktreesGitFileReadOnly(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if err := os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, sb, root, "echo 'gitdir: evil' > .git"); err == nil {
+		t.Errorf("rewriting .git: allowed (%q)", out)
+	}
+}
+
+// The workspace's .env and .env.* files are masked as 0.61 masks them:
+// three levels deep, not inside .git, node_modules and their like. A
+// masked one can be neither read nor written.
+func TestBubblewrapMasksTheWorkspacesEnvFiles(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	files := map[string]bool{ // masked?
+		".env":              true,
+		"a/.env.local":      true,
+		"a/b/.env.prod":     true,
+		"a/b/c/.env":        false, // deeper than find -maxdepth 3
+		"node_modules/.env": false,
+		"build/.env":        false,
+		"a/.environment":    false,
+		"a/b/settings.env":  false,
+	}
+	for name := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte("API_KEY=SECRET"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, masked := range files {
+		out, err := run(t, sb, root, "cat "+name)
+		if read := err == nil && out == "API_KEY=SECRET"; read == masked || (masked && strings.Contains(out, "SECRET")) {
+			t.Errorf("%s: read %v (%v, %q), want masked %v", name, read, err, out, masked)
+		}
+		if _, err := run(t, sb, root, "echo x > "+name); (err != nil) != masked {
+			t.Errorf("%s: write refused = %v, want %v", name, err != nil, masked)
+		}
+	}
+}
+
+// Docker and podman get the governing paths and .env files as bubblewrap
+// does: made first where missing, mounted read-only over the writable
+// workspace, .git over itself, the .env masked by /dev/null.
+func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=SECRET"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sb := &Sandbox{cfg: Config{Command: Podman, Image: DefaultImage}, roots: func() []string { return []string{root} }, tool: "/usr/bin/podman"}
+	cmd := exec.Command("true")
+	cmd.Dir = root
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var volumes []string
+	for i, a := range cmd.Args {
+		if a == "--volume" {
+			volumes = append(volumes, cmd.Args[i+1])
+		}
+	}
+	j := func(rel string) string { return filepath.Join(root, rel) }
+	want := []string{
+		root + ":" + root,
+		j(".gemini") + ":" + j(".gemini") + ":ro",
+		j(".git") + ":" + j(".git"),
+		j(".git/hooks") + ":" + j(".git/hooks") + ":ro",
+		j(".git/config") + ":" + j(".git/config") + ":ro",
+		os.DevNull + ":" + j(".env") + ":ro",
+	}
+	if !slices.Equal(volumes, want) {
+		t.Errorf("--volume %q, want %q", volumes, want)
+	}
+	for _, rel := range []string{".gemini", ".git/hooks", ".git/config"} {
+		if _, err := os.Lstat(j(rel)); err != nil {
+			t.Errorf("%s was not made before the container: %v", rel, err)
+		}
 	}
 }

@@ -462,6 +462,16 @@ type Security struct {
 	// ToolSandboxing runs the tools in the native sandbox (bubblewrap on
 	// Linux) even when tools.sandbox asks for none.
 	ToolSandboxing bool `json:"toolSandboxing"`
+	// EnvironmentVariableRedaction keeps the variables that may hold
+	// secrets from the commands run on the model's behalf.
+	EnvironmentVariableRedaction EnvironmentVariableRedaction `json:"environmentVariableRedaction"`
+}
+
+// EnvironmentVariableRedaction is "security.environmentVariableRedaction".
+type EnvironmentVariableRedaction struct {
+	Enabled bool     `json:"enabled"`
+	Allowed []string `json:"allowed"`
+	Blocked []string `json:"blocked"`
 }
 
 // Auth is "security.auth".

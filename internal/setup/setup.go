@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	geminils "github.com/gemini-ls/gemini-ls"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 
@@ -139,8 +140,11 @@ type Built struct {
 	Tools *toolset.Set
 	// Sandbox is where the commands run on the model's behalf run; nil:
 	// unsandboxed.
-	Sandbox  *sandbox.Sandbox
-	Settings settings.Settings
+	Sandbox *sandbox.Sandbox
+	// Redaction is security.environmentVariableRedaction: what the
+	// commands run on the model's behalf do not get of the environment.
+	Redaction envredact.Policy
+	Settings  settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
@@ -262,6 +266,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	o, set := b.opts, b.Settings
+	r := set.Security.EnvironmentVariableRedaction
+	b.Redaction = envredact.Policy{Enabled: r.Enabled, Allowed: r.Allowed, Blocked: r.Blocked}
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return nil, err
 	}
@@ -305,7 +311,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Workspace:   o.Workspace,
 			Utility:     agent.NewUtility(gen, o.Retry),
 			Memory:      b.memory,
-			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox},
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction},
 			Diagnostics: o.Diagnostics,
 		},
 		Settings:      set,
@@ -422,6 +428,7 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 	}
 	r, problems := hooks.New(hooks.Config{
 		Sandbox:    b.serverSandbox(set),
+		Redaction:  b.Redaction,
 		Sources:    sources,
 		Disabled:   set.HooksConfig.Disabled,
 		ProjectDir: dir,
@@ -900,6 +907,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	if err != nil || cfg == nil {
 		return nil, err
 	}
+	cfg.Redaction = b.Redaction
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"), settings.UserDir(b.Getenv))
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools/web"
@@ -74,6 +75,8 @@ type ShellOptions struct {
 	Runner CommandRunner
 	// Sandbox is where the commands run; nil: unsandboxed.
 	Sandbox *sandbox.Sandbox
+	// Redaction keeps secrets out of the commands' environment.
+	Redaction envredact.Policy
 }
 
 // DefaultShellInactivity is ShellOptions.Inactivity when zero: 0.61's
@@ -102,7 +105,7 @@ func Builtin(opts Options) []Tool {
 		askUser(),
 		updateTopic(),
 		listBackground(),
-		readBackground(),
+		readBackground(opts.Shell),
 	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -133,7 +134,7 @@ func ShellConfirmation(command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox}
+	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
@@ -254,6 +255,9 @@ type ShellCommand struct {
 	// Sandbox is where the command must run; nil: unsandboxed. A runner
 	// that cannot run it there runs it with LocalRunner.
 	Sandbox *sandbox.Sandbox
+	// Redaction keeps secrets out of the environment the command gets
+	// from gemini-ls (security.environmentVariableRedaction).
+	Redaction envredact.Policy
 }
 
 // ShellOutcome is how a command ended, as far as its runner knows.
@@ -295,7 +299,7 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	out := &tailBuffer{max: limit, progress: c.Progress}
 	cmd := exec.CommandContext(ctx, "bash", "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
 	cmd.Stdout = out
 	cmd.Stderr = out

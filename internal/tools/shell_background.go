@@ -13,7 +13,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 )
 
@@ -122,7 +124,7 @@ func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process,
 	// Not the call's context: the command outlives the call. Kill ends it.
 	cmd := exec.CommandContext(context.Background(), "bash", "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	p := &localProcess{cmd: cmd, out: &tailBuffer{max: limit}, done: make(chan struct{})}
 	cmd.Stdout = p.out
 	cmd.Stderr = p.out
@@ -250,15 +252,16 @@ func (readBackgroundParams) extendSchema(s *jsonschema.Schema) {
 }
 
 // readBackground is read_background_output. Its annotations say only
-// its kind, as list_background_processes's.
-func readBackground() *Defined[readBackgroundParams] {
+// its kind, as list_background_processes's. opts.Sandbox is where the
+// session's background commands ran.
+func readBackground(opts ShellOptions) *Defined[readBackgroundParams] {
 	return Define(Spec{
 		Name:        ReadBackgroundName,
 		Description: "Reads the output log of a background shell process. Support reading tail snapshot.",
 		Annotations: Annotations{Kind: dialog.KindRead},
 		Aliases:     []string{"ReadBackgroundOutputTool"},
 	}, func(p readBackgroundParams) (Call, error) {
-		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines}
+		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines, sandbox: opts.Sandbox}
 		if p.Lines != nil {
 			c.lines = *p.Lines
 		}
@@ -270,9 +273,10 @@ func readBackground() *Defined[readBackgroundParams] {
 }
 
 type readBackgroundCall struct {
-	pid   int
-	lines int
-	delay time.Duration
+	pid     int
+	lines   int
+	delay   time.Duration
+	sandbox *sandbox.Sandbox
 }
 
 func (c *readBackgroundCall) Title() string {
@@ -304,11 +308,27 @@ func (c *readBackgroundCall) Execute(ctx context.Context, info CallInfo) (Result
 	if err != nil {
 		return Result{}, fmt.Errorf("reading the output of background process %d: %w", c.pid, err)
 	}
-	if kept == "" && dropped == 0 {
-		return Result{Output: "Log is empty.", Display: "Log is empty."}, nil
+	res := Result{Output: "Log is empty.", Display: "Log is empty."}
+	if kept != "" || dropped != 0 {
+		s := tailLines(kept, dropped, c.lines)
+		res = Result{Output: s, Display: Fence("", s)}
 	}
-	s := tailLines(kept, dropped, c.lines)
-	return Result{Output: s, Display: Fence("", s)}, nil
+	if c.sandbox.Enabled() && failed(e) {
+		// As run_shell_command says it of a command that failed: what
+		// the sandbox refused reads as any failure.
+		res.Output += "\nSandbox: " + c.sandbox.Note()
+		res.Display += "\n\nSandboxed: " + c.sandbox.Describe() + "."
+	}
+	return res, nil
+}
+
+// failed says that e's process has ended other than with exit code 0.
+func failed(e background.Entry) bool {
+	if e.Running() {
+		return false
+	}
+	code, _ := e.Process.Exit()
+	return code == nil || *code != 0
 }
 
 // tailLines is the last n lines of the output kept, headed as Gemini CLI

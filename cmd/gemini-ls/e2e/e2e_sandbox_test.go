@@ -371,3 +371,60 @@ func TestLSPSandboxUnavailableRunsNothing(t *testing.T) {
 		t.Error("the command ran unsandboxed")
 	}
 }
+
+// The keys in gemini-ls's environment reach no command that the settings
+// or the sandbox say must not see them: a shell command in the
+// foreground and the background and a custom command's !{…} get them
+// unsandboxed, none with security.environmentVariableRedaction.enabled,
+// and none in the sandbox whatever the setting says; a variable the
+// setting allows gets through in every case.
+func TestRunEnvironmentRedaction(t *testing.T) {
+	const probe = `echo "gemini=[$GEMINI_API_KEY] google=[$GOOGLE_API_KEY] mine=[$MY_TOKEN] plain=[$PLAIN_VAR]"`
+	const (
+		redacted = "gemini=[] google=[] mine=[allowed-token] plain=[plain]"
+		passed   = "gemini=[test-key] google=[google-secret] mine=[allowed-token] plain=[plain]"
+	)
+	tests := []struct {
+		name    string
+		enabled bool
+		args    []string
+		want    string
+	}{
+		{"unsandboxed, redaction off", false, nil, passed},
+		{"unsandboxed, redaction on", true, nil, redacted},
+		{"sandboxed, redaction off", false, []string{"--sandbox"}, redacted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHeadless(t, nil,
+				call("run_shell_command", map[string]any{"command": probe}),
+				call("run_shell_command", map[string]any{"command": probe, "is_background": true, "delay_ms": 5000}),
+				geminitest.TextTurn("Finished."),
+				geminitest.TextTurn("Expanded."))
+			home := strings.TrimPrefix(h.env[1], "HOME=")
+			redaction := map[string]any{"enabled": tt.enabled, "allowed": []string{"my_token"}}
+			settingsFile, err := json.Marshal(map[string]any{"security": map[string]any{"environmentVariableRedaction": redaction}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, home, map[string]string{
+				".gemini/settings.json":          string(settingsFile),
+				".gemini/commands/envprobe.toml": "prompt = \"\"\"\nEnv: !{" + probe + "}\n\"\"\"\n",
+			})
+			env := append(append(h.env, trustTheWorkspace()...), "GOOGLE_API_KEY=google-secret", "MY_TOKEN=allowed-token", "PLAIN_VAR=plain")
+			r := h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "probe"}, tt.args...)...)
+			r.wantExit(t, 0)
+			if out := responseOutput(h.responses(1)[0]); !strings.Contains(out, tt.want+"\n") {
+				t.Errorf("foreground command's output:\n%s\nwant %q", out, tt.want)
+			}
+			if out := responseOutput(h.responses(2)[0]); !strings.Contains(out, tt.want+"\n") {
+				t.Errorf("background command's output:\n%s\nwant %q", out, tt.want)
+			}
+			r = h.runIn(h.root, env, append([]string{"run", "--approval-mode", "yolo", "-p", "/envprobe"}, tt.args...)...)
+			r.wantExit(t, 0)
+			if text := lastUserText(t, h.model.Requests(), 3); !strings.Contains(text, "Env: "+tt.want) {
+				t.Errorf("custom command's prompt:\n%s\nwant %q", text, tt.want)
+			}
+		})
+	}
+}

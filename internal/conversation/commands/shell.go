@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -27,6 +28,8 @@ type ToolShell struct {
 	Dir    string
 	// Sandbox is where the commands run, as run_shell_command's do.
 	Sandbox *sandbox.Sandbox
+	// Redaction keeps secrets out of the commands' environment.
+	Redaction envredact.Policy
 }
 
 func (s ToolShell) Confirm(ctx context.Context, commands []string) error {
@@ -55,7 +58,7 @@ func (s ToolShell) Run(ctx context.Context, command string) (ShellResult, error)
 	if runner == nil {
 		runner = tools.LocalRunner{}
 	}
-	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox})
+	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
 	if err != nil {
 		return ShellResult{}, err
 	}

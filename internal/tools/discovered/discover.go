@@ -13,6 +13,7 @@ import (
 	"google.golang.org/genai"
 	"mvdan.cc/sh/v3/shell"
 
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -49,6 +50,8 @@ type Config struct {
 	// Sandbox is where calls run (the model's); nil: unsandboxed. The
 	// discovery command, the user's, runs outside.
 	Sandbox *sandbox.Sandbox
+	// Redaction keeps secrets out of the calls' environment.
+	Redaction envredact.Policy
 }
 
 // Discover runs the discovery command and returns its tools; none when no

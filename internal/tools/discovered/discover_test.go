@@ -15,6 +15,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -372,5 +373,42 @@ func TestCommandsAreNotShellLines(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a command line ran through a shell")
+	}
+}
+
+// noGitHubActions keeps the test's environment from being a GitHub
+// Actions run, which 0.61's rules sanitize strictly whatever the setting.
+func noGitHubActions(t *testing.T) {
+	t.Setenv("GITHUB_SHA", "")
+	t.Setenv("SURFACE", "")
+}
+
+// With security.environmentVariableRedaction on, a call does not get
+// what may hold a secret in gemini-ls's environment, as in 0.61.
+func TestCallEnvironmentRedacted(t *testing.T) {
+	t.Setenv("GEMINI_API_KEY", "secret")
+	t.Setenv("PLAIN_VAR", "plain")
+	noGitHubActions(t)
+	discovery := "sh " + script(t, t.TempDir(), `echo '[{"name": "env", "description": "Prints two variables."}]'`)
+	callCommand := script(t, t.TempDir(), `echo "[$GEMINI_API_KEY][$PLAIN_VAR]"`)
+	for _, enabled := range []bool{false, true} {
+		cfg := Config{
+			DiscoveryCommand: discovery,
+			CallCommand:      callCommand,
+			Dir:              t.TempDir(),
+			Redaction:        envredact.Policy{Enabled: enabled},
+		}
+		call, err := discover(t, cfg)["discovered_tool_env"].Build(map[string]any{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := call.Execute(t.Context(), tools.CallInfo{})
+		want := "[secret][plain]\n"
+		if enabled {
+			want = "[][plain]\n"
+		}
+		if err != nil || res.Output != want {
+			t.Errorf("enabled %v: %+v %v, want output %q", enabled, res, err, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -121,6 +123,7 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	argv := append(slices.Clip(c.callArgv), c.original)
 	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
 	cmd.Dir = c.cfg.Dir
+	cmd.Env = envredact.Sanitize(os.Environ(), c.cfg.Redaction)
 	cmd.Stdin = bytes.NewReader(c.input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay

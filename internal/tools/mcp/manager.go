@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -50,6 +51,9 @@ type Config struct {
 	// Sandbox is where stdio servers run (tools.sandboxHooksAndMCPServers);
 	// nil: unsandboxed.
 	Sandbox *sandbox.Sandbox
+	// Redaction is security.environmentVariableRedaction: its allowed and
+	// blocked names count for stdio servers, always redacted.
+	Redaction envredact.Policy
 }
 
 // Manager runs the configured servers and offers their tools. It is a
@@ -216,7 +220,7 @@ func (m *Manager) Reload(ctx context.Context, servers map[string]settings.MCPSer
 func (m *Manager) launch(alias string, started func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, sandbox: m.cfg.Sandbox,
+	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, sandbox: m.cfg.Sandbox, redaction: m.cfg.Redaction,
 		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
 		broken: make(chan struct{}), relisting: newRelisting(), resourcesChanged: make(chan struct{}, 1)}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
@@ -34,6 +35,8 @@ type server struct {
 	dir     string
 	version string
 	sandbox *sandbox.Sandbox // stdio servers run in it; nil: not sandboxed
+	// redaction is security.environmentVariableRedaction.
+	redaction envredact.Policy
 
 	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
 	stderr tail
@@ -220,7 +223,7 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 			cmd.Dir = filepath.Join(s.dir, s.cfg.Cwd)
 		}
 	}
-	cmd.Env = serverEnv(os.Environ(), s.cfg.Env)
+	cmd.Env = serverEnv(os.Environ(), s.cfg.Env, s.redaction)
 	cmd.Stderr = &s.stderr
 	// The pipes' copying must not wait for a child that kept them.
 	cmd.WaitDelay = terminateWait

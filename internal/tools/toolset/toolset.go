@@ -112,6 +112,7 @@ func Build(ctx context.Context, c Config) *Set {
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
 			Sandbox:          c.Tools.Shell.Sandbox,
+			Redaction:        c.Tools.Shell.Redaction,
 		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
 	}
@@ -132,7 +133,7 @@ func Build(ctx context.Context, c Config) *Set {
 		}
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Disabled: set.disabled(c.Settings.MCPServers),
 			Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL,
-			Sandbox: c.ServerSandbox})
+			Sandbox: c.ServerSandbox, Redaction: c.Tools.Shell.Redaction})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
