@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/gitmark"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -250,11 +251,11 @@ func dirsDown(top, dir string) []string {
 	return up
 }
 
-// gitRoot is the nearest directory from dir upward holding .git (a
-// directory, or a file in a worktree or submodule), or "".
+// gitRoot is the nearest directory from dir upward that is a git work
+// tree's top (gitmark.Top: not the empty .git a sandbox makes), or "".
 func gitRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		if gitmark.Top(d) {
 			return d
 		}
 		if filepath.Dir(d) == d {

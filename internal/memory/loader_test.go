@@ -42,6 +42,9 @@ func newTree(t testing.TB) tree {
 	if err := os.MkdirAll(filepath.Join(tr.repo, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(tr.repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(tr.root, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +115,20 @@ func TestSystemMemoryOrderGlobalThenGitRootDownToRoot(t *testing.T) {
 			t.Errorf("%q loaded:\n%s", absent, got)
 		}
 	}
+}
+
+// The empty .git a sandbox makes in a workspace root that had none (so
+// that no repository can be planted there) is not a repository's top:
+// the files from the real one down to the root still load.
+func TestSandboxMadeGitIsNotTheGitRoot(t *testing.T) {
+	tr := newTree(t)
+	write(t, filepath.Join(tr.repo, "GEMINI.md"), "repo rules")
+	write(t, filepath.Join(tr.root, "GEMINI.md"), "root rules")
+	write(t, filepath.Join(tr.root, ".git", "config"), "")
+	if err := os.MkdirAll(filepath.Join(tr.root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inOrder(t, systemMemory(t, tr.loader(t)), "repo rules", "root rules")
 }
 
 func TestSystemMemoryWithoutGitStopsAtTheRoot(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/gitmark"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -492,10 +493,11 @@ func pickGrepEngine(dir string, matcher *grepMatcher) grepEngine {
 	return inProcessGrep{}
 }
 
-// inGitWorkTree reports whether dir or a directory above it holds .git.
+// inGitWorkTree reports whether dir or a directory above it is a git
+// work tree's top.
 func inGitWorkTree(dir string) bool {
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		if gitmark.Top(d) {
 			return true
 		}
 		if filepath.Dir(d) == d {
