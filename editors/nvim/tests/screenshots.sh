@@ -114,8 +114,13 @@ tm send-keys -t shot Enter
 # completion menu in its place (the list shown once); "/rev<Tab>" is sent.
 new_chat
 tm send-keys -t shot ':Gemini /'
-wait_for "the commands' descriptions" '/chat +Save, resume' '/hooks +Manage hooks' '/tools +List the tools the model can call' '/upgrade +Upgrade your Gemini Code Assist tier'
+wait_for "the commands' descriptions" '/chat +Save, resume' '/hooks +Manage hooks' '… [0-9]+ more: type more of the name, or <Tab> for all'
 shot commands
+# Typing more of the name narrows the list to what fits.
+tm send-keys -t shot 't'
+wait_for "the commands starting /t" '/tasks +' '/tools +List the tools the model can call'
+grep -q 'more: type more' <<<"$screen" && fail "the narrowed list still says it is cut"
+tm send-keys -t shot BSpace
 tm send-keys -t shot Tab
 wait_for "the completion menu" '^:Gemini /about *$' ' /review +'
 grep -q 'Manage hooks' <<<"$screen" && fail "the descriptions stayed beside the completion menu: the commands shown twice"

@@ -132,15 +132,21 @@ local function show_float(lines)
   if not (float.buf and vim.api.nvim_buf_is_valid(float.buf)) then
     float.buf = vim.api.nvim_create_buf(false, true)
   end
+  -- As many as fit in half the screen: the built-ins and the user's
+  -- commands together are thirty or more. A cut list says so on its
+  -- last row, so that a command below it is not taken for missing.
+  local height = math.min(#lines, math.max(1, math.floor((vim.o.lines - vim.o.cmdheight - 2) / 2)))
+  if #lines > height and height > 1 then
+    local more = #lines - height + 1
+    lines = vim.list_slice(lines, 1, height - 1)
+    table.insert(lines, string.format("… %d more: type more of the name, or <Tab> for all", more))
+  end
   vim.api.nvim_buf_set_lines(float.buf, 0, -1, false, lines)
   local width = 1
   for _, l in ipairs(lines) do
     width = math.max(width, vim.fn.strdisplaywidth(l))
   end
   width = math.min(width, vim.o.columns)
-  -- As many as fit in half the screen: the built-ins and the user's
-  -- commands together are a dozen or more.
-  local height = math.min(#lines, math.max(1, math.floor((vim.o.lines - vim.o.cmdheight - 2) / 2)))
   local config = {
     relative = "editor",
     -- Above the status line over the command line, at the right, clear
