@@ -81,3 +81,23 @@ func TestAtResourceReadFailureHeadless(t *testing.T) {
 		t.Errorf("the model was asked %d times, want none", n)
 	}
 }
+
+// The npm reference server's document resource, read both ways the issue
+// names: by @SERVER:URI in a headless prompt, and by the model's
+// read_mcp_resource call.
+func TestMCPReferenceServerResource(t *testing.T) {
+	const ref = "everything:demo://resource/static/document/architecture.md"
+	h := newHeadless(t, map[string]string{".gemini/settings.json": everythingSettings(t)},
+		call("read_mcp_resource", map[string]any{"uri": ref}),
+		geminitest.TextTurn("Read."),
+	)
+	h.runIn(h.root, trusted(t, h), "run", "-p", "summarise @"+ref).wantExit(t, 0)
+	parts := userParts(t, h.model)
+	if len(parts) < 4 || parts[0] != "summarise @"+ref || parts[2] != "\nContent from @demo://resource/static/document/architecture.md:\n" ||
+		!strings.HasPrefix(parts[3], "# Everything Server – Architecture") {
+		t.Errorf("the prompt's parts: %.300q", parts)
+	}
+	if got := responseOutput(h.responses(1)[0]); !strings.Contains(got, "# Everything Server – Architecture") {
+		t.Errorf("read_mcp_resource answered %.300q", got)
+	}
+}
