@@ -28,3 +28,16 @@ func Top(dir string) bool {
 	_, err = os.Lstat(filepath.Join(dir, ".git", "HEAD"))
 	return err == nil
 }
+
+// Root is the nearest directory from dir upward that is a work tree's
+// top (Top), or "" when none is.
+func Root(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if Top(d) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}

@@ -39,3 +39,22 @@ func TestTop(t *testing.T) {
 		}
 	}
 }
+
+func TestRootPassesOverASandboxMadeGit(t *testing.T) {
+	repo := t.TempDir()
+	sub := filepath.Join(repo, "a", "b")
+	for _, d := range []string{filepath.Join(repo, ".git"), filepath.Join(sub, ".git", "hooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Root(sub); got != repo {
+		t.Errorf("Root(%s) = %q, want %q", sub, got, repo)
+	}
+	if got := Root(t.TempDir()); got != "" {
+		t.Errorf("Root outside any repository = %q", got)
+	}
+}

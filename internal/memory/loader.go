@@ -251,23 +251,10 @@ func dirsDown(top, dir string) []string {
 	return up
 }
 
-// gitRoot is the nearest directory from dir upward that is a git work
-// tree's top (gitmark.Top: not the empty .git a sandbox makes), or "".
-func gitRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if gitmark.Top(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
 // projectScope is the scope of root's project files: its git root, or the
 // root itself outside git.
 func (l *Loader) projectScope(root string) *scope {
-	top := gitRoot(root)
+	top := gitmark.Root(root) // not the empty .git a sandbox makes
 	if top == "" {
 		top = root
 	}

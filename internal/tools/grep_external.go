@@ -487,21 +487,8 @@ func pickGrepEngine(dir string, matcher *grepMatcher) grepEngine {
 	if _, err := exec.LookPath("rg"); err == nil {
 		return externalGrep{tool: ripgrep{}, dir: dir, inProcessBelow: smallSearch}
 	}
-	if _, err := exec.LookPath("git"); err == nil && inGitWorkTree(dir) {
+	if _, err := exec.LookPath("git"); err == nil && gitmark.Root(dir) != "" {
 		return externalGrep{tool: gitGrep{}, dir: dir, inProcessBelow: smallSearch}
 	}
 	return inProcessGrep{}
-}
-
-// inGitWorkTree reports whether dir or a directory above it is a git
-// work tree's top.
-func inGitWorkTree(dir string) bool {
-	for d := dir; ; d = filepath.Dir(d) {
-		if gitmark.Top(d) {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
 }
