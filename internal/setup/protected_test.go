@@ -28,7 +28,7 @@ func TestProtectedFilesFollowTheSettings(t *testing.T) {
 	set := settings.Settings{PolicyPaths: []string{"team-policies"}, AdminPolicyPaths: []string{"replaced-by-the-flag"}}
 	s := b.protectedFiles(set)
 	for path, want := range map[string]string{
-		filepath.Join(elsewhere, "system", "settings.json"):       "Gemini CLI's system settings",
+		filepath.Join(elsewhere, "system", "settings.json"):        "Gemini CLI's system settings",
 		filepath.Join(elsewhere, "system", "system-defaults.json"): "Gemini CLI's system defaults",
 		filepath.Join(elsewhere, "trusted.json"):                   "the record of the folders the user trusts",
 		filepath.Join(root, "team-policies", "allow.toml"):         "the user's policies (policyPaths)",
