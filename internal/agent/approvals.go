@@ -197,6 +197,9 @@ type verdict struct {
 	// earlier approval counts, nor where a policy ask_user rule outranks
 	// the user's approvals.
 	always bool
+	// protected is why the call, an edit of a protected file, asks
+	// whatever else would allow it (guard); "" for any other.
+	protected string
 }
 
 // Priorities of what settings and the user allowed, as Gemini CLI ranks

@@ -27,7 +27,7 @@ func (a *approvals) guard(c *tools.Confirmation, v verdict) verdict {
 	case a.policy != nil && !a.policy.Interactive():
 		return verdict{refusal: protectedRefusal(c.Path, why)}
 	}
-	return verdict{ask: true}
+	return verdict{ask: true, protected: why}
 }
 
 // protectedRefusal tells the model why a headless run did not write path:
@@ -35,4 +35,12 @@ func (a *approvals) guard(c *tools.Confirmation, v verdict) verdict {
 func protectedRefusal(path, why string) string {
 	return fmt.Sprintf("Writing %s needs a person's approval in every approval mode but yolo, because %s; "+
 		"gemini-ls is running headless with nobody to give it, so the file was not changed. Ask the user to make this change themselves.", path, why)
+}
+
+// protectedLanding adds to the reason a front end gave for not landing
+// an edit of a protected file (it could not ask) that no mode but yolo
+// lands it unasked: its advice to allow edits does not cover this one.
+// why is the protected set's reason.
+func protectedLanding(reason, why string) string {
+	return reason + "; and this file needs a person's approval in every approval mode but yolo, because " + why
 }

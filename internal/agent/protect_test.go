@@ -88,6 +88,13 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 				}
 				return
 			}
+			if tc.want.ask && !tc.want.always {
+				// A protected file's: it says why.
+				if !strings.Contains(got.protected, "/.gemini holds gemini-ls's") {
+					t.Errorf("decide = %+v, want it to say why it asks", got)
+				}
+				got.protected = ""
+			}
 			if got != tc.want {
 				t.Errorf("decide = %+v, want %+v", got, tc.want)
 			}
@@ -102,7 +109,7 @@ func TestProtectedPathsOfTheConfig(t *testing.T) {
 	a := newApprovals(func() dialog.ApprovalMode { return dialog.ApprovalAutoEdit }, noPlans, builtinAnnotations, nil, nil)
 	a.protected = protected.New(protected.Path{Path: system, What: "the system's settings and policies"})
 	path := filepath.Join(system, "policies", "x.toml")
-	if got := a.decide(policy.Call{Name: tools.WriteFileName}, tools.WriteFileName, tools.EditConfirmation(path)); got != (verdict{ask: true}) {
+	if got := a.decide(policy.Call{Name: tools.WriteFileName}, tools.WriteFileName, tools.EditConfirmation(path)); got != (verdict{ask: true, protected: system + " holds the system's settings and policies"}) {
 		t.Errorf("decide(%s) = %+v, want it asked", path, got)
 	}
 }

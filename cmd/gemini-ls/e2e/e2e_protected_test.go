@@ -144,3 +144,20 @@ func TestACPProtectedEditsAskInAutoEdit(t *testing.T) {
 		t.Errorf("fs/write_text_file requests %+v, want the two allowed protected files, then a.go", w)
 	}
 }
+
+// An editor that can neither preview an edit nor ask refuses a protected
+// edit in auto_edit as it refuses every edit in the default mode, and the
+// model is told that auto_edit does not cover this one.
+func TestLSPProtectedEditWithNoWayToAsk(t *testing.T) {
+	h := start(t, setup{profile: lsptest.NoQuestions(), opts: map[string]any{"approvalMode": "auto_edit"}, env: trustTheWorkspace()},
+		call("write_file", map[string]any{"file_path": ".gemini/settings.json", "content": sessionStartHook}), geminitest.TextTurn("done"))
+	h.prompt(map[string]any{"prompt": "configure"})
+	out := h.toolOutputs(1)
+	if len(out) != 1 || !strings.Contains(out[0], "neither preview an edit nor ask") ||
+		!strings.Contains(out[0], "; and this file needs a person's approval in every approval mode but yolo, because "+h.path(".gemini")+" holds gemini-ls's and Gemini CLI's configuration") {
+		t.Errorf("tool output = %q", out)
+	}
+	if n := len(h.client.Messages("workspace/applyEdit")); n != 0 {
+		t.Errorf("%d applyEdit requests", n)
+	}
+}
