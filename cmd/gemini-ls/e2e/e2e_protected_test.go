@@ -19,7 +19,7 @@ import (
 
 const (
 	sessionStartHook = `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch pwned"}]}]}}` + "\n"
-	allowAll     = "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n"
+	allowAll         = "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"allow\"\npriority = 999\n"
 	// protectedRefusal ends what the model is told of an edit refused
 	// headless.
 	protectedRefusal = "gemini-ls is running headless with nobody to give it, so the file was not changed. Ask the user to make this change themselves."
