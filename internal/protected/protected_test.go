@@ -53,10 +53,7 @@ func TestWhyByName(t *testing.T) {
 		{"env/.env.example", ""},
 		{"x.vscode/settings.json", ""},
 	} {
-		got := s.Why(filepath.Join(root, c.path))
-		if c.want == "" && got != "" || c.want != "" && !strings.HasPrefix(got, c.want) {
-			t.Errorf("Why(%s) = %q, want %q…", c.path, got, c.want)
-		}
+		wantWhy(t, s, root, c.path, c.want)
 	}
 }
 
@@ -113,10 +110,7 @@ func TestWhyThroughLinks(t *testing.T) {
 		{"project/scripts/build.sh", ""},
 		{"dotfiles/vimrc", ""},
 	} {
-		got := s.Why(filepath.Join(home, c.path))
-		if c.want == "" && got != "" || c.want != "" && !strings.HasPrefix(got, c.want) {
-			t.Errorf("Why(%s) = %q, want %q…", c.path, got, c.want)
-		}
+		wantWhy(t, s, home, c.path, c.want)
 	}
 }
 
@@ -125,6 +119,16 @@ func TestWhyTooDeep(t *testing.T) {
 	path := t.TempDir() + strings.Repeat("/d", protected.MaxDepth) + "/f.txt"
 	if got := (protected.Set{}).Why(path); !strings.Contains(got, "more than 64 directories deep") {
 		t.Errorf("Why(a path %d deep) = %q", protected.MaxDepth, got)
+	}
+}
+
+// wantWhy fails unless s says why path, in dir, is protected starting
+// with want, or, want being "", says nothing.
+func wantWhy(t *testing.T, s protected.Set, dir, path, want string) {
+	t.Helper()
+	got := s.Why(filepath.Join(dir, path))
+	if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+		t.Errorf("Why(%s) = %q, want %q…", path, got, want)
 	}
 }
 
