@@ -83,7 +83,7 @@ func (s Set) Why(path string) string {
 			return why
 		}
 	}
-	return s.byLink(real)
+	return byLink(real)
 }
 
 // byName is why a component of path is a protected name.
@@ -114,7 +114,7 @@ func (s Set) byPath(path string) string {
 
 // byLink is why a protected name in a directory above path, real (its
 // links resolved), is a link to it or to a directory holding it.
-func (s Set) byLink(real string) string {
+func byLink(real string) string {
 	depth := 0
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		if depth++; depth > MaxDepth {
