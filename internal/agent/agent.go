@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/protected"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -103,6 +104,10 @@ type Config struct {
 	// AlwaysAllow is what settings' security make of the user's "always
 	// allow" (approvals.go).
 	AlwaysAllow AlwaysAllow
+	// Protected are the files an edit of which always asks a person
+	// (protect.go); the zero Set holds the names internal/protected
+	// lists, and setup adds the paths settings put elsewhere.
+	Protected protected.Set
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.

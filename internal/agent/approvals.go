@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/protected"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -39,6 +40,8 @@ type approvals struct {
 	// policy holds the rules of the policy files, which outrank all the
 	// above as their priorities say (decide); none when nil.
 	policy *policy.Engine
+	// protected are the files whose edits always ask (guard).
+	protected protected.Set
 	// always is whether and how the user's "always allow" is offered.
 	always AlwaysAllow
 
@@ -194,6 +197,9 @@ type verdict struct {
 	// earlier approval counts, nor where a policy ask_user rule outranks
 	// the user's approvals.
 	always bool
+	// protected is why the call, an edit of a protected file, asks
+	// whatever else would allow it (guard); "" for any other.
+	protected string
 }
 
 // Priorities of what settings and the user allowed, as Gemini CLI ranks
@@ -213,8 +219,14 @@ const (
 // any mode (and refuses where nobody can be asked: Gemini CLI's
 // non-interactive mode), an allow runs, once the commands of a shell
 // line no rule decided would. Where no rule decides, the built-in logic
-// does (Gemini CLI's default policies: refusal, allows).
+// does (Gemini CLI's default policies: refusal, allows). Whatever allowed
+// an edit of a protected file, it asks (guard, protect.go).
 func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation) verdict {
+	return a.guard(c, a.ruled(call, name, c))
+}
+
+// ruled is decide's decision before guard.
+func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) verdict {
 	call.Mode = policyMode(a.mode())
 	v := a.policy.Check(call)
 	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {

@@ -23,6 +23,11 @@
 // end runs for the user (a custom command's !{…}) passes the same door as
 // a run_shell_command call of it (Session.AllowShell).
 //
+// Invariant: an edit of a protected file (internal/protected: what
+// decides what the agent may run or read) asks a person whatever else
+// would allow it, in every mode but yolo, with no "always" offered, and
+// is refused where nobody can be asked (protect.go, the end of decide).
+//
 // Invariant: the tools offered are made once per change of the tool set
 // (Agent.offeredTools): for each approval mode (the policy's denials) and
 // plans directory, from one slice of the ToolSet's declarations, and shared

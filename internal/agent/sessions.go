@@ -63,6 +63,7 @@ func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.annotations, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	s.approvals.policy = a.cfg.Policy
 	s.approvals.always = a.cfg.AlwaysAllow
+	s.approvals.protected = a.cfg.Protected
 	return s
 }
 

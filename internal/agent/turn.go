@@ -631,6 +631,9 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	if asks {
 		run.decision = landingDecision(landing)
 	}
+	if asks && landing.Outcome == dialog.Refused && door.protected != "" {
+		landing.Reason = protectedLanding(landing.Reason, door.protected)
+	}
 	if asks && landing.Outcome == dialog.Declined {
 		// The user's no, not a front end's refusal (dialog.Refused).
 		t.userDeclined()

@@ -19,13 +19,7 @@ import (
 // adminPolicyPaths), for sessions that can ask unless Unattended, and
 // tells the user of every file or rule that could not be used.
 func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) *policy.Engine {
-	if len(b.opts.PolicyPaths) > 0 {
-		set.PolicyPaths = b.opts.PolicyPaths
-	}
-	if len(b.opts.AdminPolicyPaths) > 0 {
-		set.AdminPolicyPaths = b.opts.AdminPolicyPaths
-	}
-	engine := policy.Load(b.policySources(set, extensions), !b.opts.Unattended)
+	engine := policy.Load(b.policySources(b.withPolicyPaths(set), extensions), !b.opts.Unattended)
 	for _, p := range engine.Problems() {
 		b.opts.Warn("a policy file could not be used as written", errors.New(p.String()))
 	}
@@ -33,6 +27,18 @@ func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) 
 		engine = engine.WithoutAlwaysAllow()
 	}
 	return engine
+}
+
+// withPolicyPaths is set with the command line's policy paths, which
+// replace the settings' policyPaths and adminPolicyPaths.
+func (b *Built) withPolicyPaths(set settings.Settings) settings.Settings {
+	if len(b.opts.PolicyPaths) > 0 {
+		set.PolicyPaths = b.opts.PolicyPaths
+	}
+	if len(b.opts.AdminPolicyPaths) > 0 {
+		set.AdminPolicyPaths = b.opts.AdminPolicyPaths
+	}
+	return set
 }
 
 // alwaysAllow is what set's security make of the user's "always allow":

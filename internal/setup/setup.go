@@ -381,6 +381,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		TrustedTools:         trusted,
 		Policy:               b.Policy,
 		AlwaysAllow:          b.alwaysAllow(set),
+		Protected:            b.protectedFiles(set),
 		MaxTurns:             maxTurns,
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,

@@ -1,0 +1,46 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// guard is the door's last word on an edit, v being the rest of the
+// door's: an edit of a protected file (internal/protected) asks a person,
+// offering no "always", whatever would have let it run unasked (auto_edit,
+// a policy rule's allow, settings' tools.allowed, the user's "always
+// allow"), in every mode but yolo, where the user chose to be asked
+// nothing; a refusal stands (plan mode, a rule's deny), and so does the
+// session's own plan file. Where nobody can be asked (a headless run's
+// policy engine), the edit is refused, saying why. Only an edit names a
+// file (Confirmation.Path); a session without a policy engine asks.
+func (a *approvals) guard(c *tools.Confirmation, v verdict) verdict {
+	if v.refusal != "" || c == nil || c.Path == "" || a.mode() == dialog.ApprovalYolo || tools.IsPlanFile(a.plansDir(), c.Path) {
+		return v
+	}
+	why := a.protected.Why(c.Path)
+	switch {
+	case why == "":
+		return v
+	case a.policy != nil && !a.policy.Interactive():
+		return verdict{refusal: protectedRefusal(c.Path, why)}
+	}
+	return verdict{ask: true, protected: why}
+}
+
+// protectedRefusal tells the model why a headless run did not write path:
+// why is the protected set's reason.
+func protectedRefusal(path, why string) string {
+	return fmt.Sprintf("Writing %s needs a person's approval in every approval mode but yolo, because %s; "+
+		"gemini-ls is running headless with nobody to give it, so the file was not changed. Ask the user to make this change themselves.", path, why)
+}
+
+// protectedLanding adds to the reason a front end gave for not landing
+// an edit of a protected file (it could not ask) that no mode but yolo
+// lands it unasked: its advice to allow edits does not cover this one.
+// why is the protected set's reason.
+func protectedLanding(reason, why string) string {
+	return reason + "; and this file needs a person's approval in every approval mode but yolo, because " + why
+}

@@ -1,0 +1,190 @@
+package protected
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// names are the protected names, each with what it is, worded to follow
+// "is" or "holds" in what the user and the model are told.
+var names = [...]struct{ name, what string }{
+	{".gemini", "gemini-ls's and Gemini CLI's configuration: settings with their hooks and MCP servers, policies, commands, agents, skills, extensions, system.md and .env"},
+	{".geminiignore", "the list of files the agent may not read"},
+	{".env", "the environment gemini-ls and Gemini CLI start with, which may point them at other settings"},
+	{".git", "git's configuration and the hooks git runs"},
+	{".gitconfig", "git's configuration, which names commands git runs"},
+	{".husky", "hooks git runs"},
+	{".vscode", "VS Code's project settings and tasks"},
+	{".idea", "JetBrains IDEs' project settings and run configurations"},
+	{".zed", "Zed's project settings and tasks"},
+	{".helix", "Helix's project settings and the language servers it starts"},
+	{".nvim.lua", "Neovim's project configuration, which it runs"},
+	{".nvimrc", "Neovim's project configuration, which it runs"},
+	{".exrc", "Vim's and Neovim's project configuration, which they run"},
+	{".dir-locals.el", "Emacs's directory-local variables, which it evaluates"},
+	{".dir-locals-2.el", "Emacs's directory-local variables, which it evaluates"},
+	{".envrc", "direnv's script, which the shell runs on entering the directory"},
+	{".bashrc", "a shell startup file, run by every shell the user starts"},
+	{".bash_profile", "a shell startup file, run by every shell the user starts"},
+	{".bash_login", "a shell startup file, run by every shell the user starts"},
+	{".bash_logout", "a shell startup file, run by every shell the user starts"},
+	{".profile", "a shell startup file, run by every shell the user starts"},
+	{".zshrc", "a shell startup file, run by every shell the user starts"},
+	{".zshenv", "a shell startup file, run by every shell the user starts"},
+	{".zprofile", "a shell startup file, run by every shell the user starts"},
+	{".zlogin", "a shell startup file, run by every shell the user starts"},
+	{".zlogout", "a shell startup file, run by every shell the user starts"},
+	{".ssh", "ssh's configuration, whose commands ssh runs, and the keys that may log in"},
+}
+
+// MaxDepth bounds the directories above a path searched for a protected
+// name linking to it; a path deeper than that is protected, unsearched.
+const MaxDepth = 64
+
+// Path is a file or directory a Set protects besides the names, and what
+// it is, worded to follow "is" or "holds".
+type Path struct {
+	Path string // absolute
+	What string
+}
+
+// Set is the protected set: the names, and its paths (New).
+type Set struct {
+	paths []Path
+}
+
+// New returns the set of the names and paths, each with everything
+// beneath it; a relative path is left out.
+func New(paths ...Path) Set {
+	var s Set
+	for _, p := range paths {
+		if filepath.IsAbs(p.Path) {
+			s.paths = append(s.paths, Path{Path: filepath.Clean(p.Path), What: p.What})
+		}
+	}
+	return s
+}
+
+// Why says why a change of the file at path (absolute) must be approved
+// by a person, naming the protected part of the path and what it is;
+// "" when the file is not protected. See the package doc for the set and
+// how a path is matched.
+func (s Set) Why(path string) string {
+	path = filepath.Clean(path)
+	real := resolve(path)
+	for _, p := range []string{path, real} {
+		if why := byName(p); why != "" {
+			return why
+		}
+		if why := s.byPath(p); why != "" {
+			return why
+		}
+	}
+	return byLink(real)
+}
+
+// byName is why a component of path is a protected name.
+func byName(path string) string {
+	parts := strings.Split(path, string(filepath.Separator))
+	for i, part := range parts {
+		for _, n := range names {
+			if strings.EqualFold(part, n.name) {
+				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, n.what)
+			}
+		}
+	}
+	return ""
+}
+
+// byPath is why path is one of s's paths or beneath one, as given or
+// with its links resolved.
+func (s Set) byPath(path string) string {
+	for _, p := range s.paths {
+		for _, dir := range []string{p.Path, resolve(p.Path)} {
+			if exact, ok := within(path, dir); ok {
+				return phrase(p.Path, exact, p.What)
+			}
+		}
+	}
+	return ""
+}
+
+// byLink is why a protected name in a directory above path, real (its
+// links resolved), is a link to it or to a directory holding it.
+func byLink(real string) string {
+	depth := 0
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		if depth++; depth > MaxDepth {
+			return fmt.Sprintf("%s is more than %d directories deep, past where gemini-ls looks for a protected file linking to it", real, MaxDepth)
+		}
+		for _, n := range names {
+			link := filepath.Join(dir, n.name)
+			if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+				continue
+			}
+			target, err := os.Readlink(link)
+			if err != nil {
+				continue
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			// Resolved as far as it exists: a link to a file not made
+			// yet protects the file.
+			target = resolve(target)
+			if exact, ok := within(real, target); ok {
+				return phrase(link+" (a link to "+target+")", exact, n.what)
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
+// phrase says that part of a path is what it is: the file itself
+// (exact) or a directory holding it.
+func phrase(part string, exact bool, what string) string {
+	if exact {
+		return part + " is " + what
+	}
+	return part + " holds " + what
+}
+
+// within reports whether path is dir (exact) or beneath it, comparing
+// components with case folding; both clean and absolute.
+func within(path, dir string) (exact, ok bool) {
+	p, d := components(path), components(dir)
+	if len(p) < len(d) {
+		return false, false
+	}
+	for i := range d {
+		if !strings.EqualFold(p[i], d[i]) {
+			return false, false
+		}
+	}
+	return len(p) == len(d), true
+}
+
+// components are the names of path's directories and file.
+func components(path string) []string {
+	return strings.FieldsFunc(path, func(r rune) bool { return r == filepath.Separator })
+}
+
+// resolve is path with the links of its longest existing part resolved;
+// path when none can be.
+func resolve(path string) string {
+	rest := ""
+	for dir := path; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(dir) == dir {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
+}
