@@ -118,6 +118,11 @@ func (g *gitProtector) keep(p string, ph placeholder) error {
 			return nil
 		}
 		err := makePlaceholder(real, ph)
+		if errors.Is(err, fs.ErrExist) {
+			// Made meanwhile, by another command's set-up: commands
+			// run in parallel.
+			err = nil
+		}
 		if cannotCreate(err) {
 			// Not even gemini-ls may make it here, so neither may the
 			// command, which runs as the same user with fewer rights.
@@ -167,7 +172,7 @@ func (g *gitProtector) root(root string) error {
 		if err = os.Mkdir(dotgit, 0o755); cannotCreate(err) {
 			return nil
 		}
-		if err == nil {
+		if err == nil || errors.Is(err, fs.ErrExist) { // or made meanwhile
 			info, err = os.Lstat(dotgit)
 		}
 	}

@@ -205,3 +205,19 @@ func TestBubblewrapFollowsNoGitLinkOutOfTheRoots(t *testing.T) {
 		t.Errorf("the note does not say .git links outside: %q", note)
 	}
 }
+
+// Commands the model runs at once are set up at once: the paths made
+// empty for the first are not an error for the others.
+func TestWrapSetsUpCommandsInParallel(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	sb := &Sandbox{cfg: Config{Command: Podman, Image: DefaultImage}, roots: func() []string { return []string{root} }, home: home, tool: "/usr/bin/podman"}
+	errs := make(chan error, 16)
+	for range cap(errs) {
+		go func() { errs <- sb.Wrap(exec.Command("true")) }()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
