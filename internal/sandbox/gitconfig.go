@@ -195,9 +195,7 @@ func (p *gitConfigParser) value() (string, bool) {
 			case 't':
 				b = append(b, '\t')
 			case 'b':
-				if len(b) > 0 {
-					b = b[:len(b)-1]
-				}
+				b = append(b, '\b')
 			case '\\', '"':
 				b = append(b, e)
 			default:
