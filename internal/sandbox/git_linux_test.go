@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // gitEnv is an environment in which git reads home's configuration
@@ -51,7 +53,7 @@ func runGit(t *testing.T, sb *Sandbox, home, root, script string) (string, error
 // directory it names. Each leaves `git status` outside without the
 // marker; a sandboxed `git add` and `git commit` still work.
 func TestBubblewrapGitRunsNothingPlanted(t *testing.T) {
-	needGit(t)
+	sandboxtest.NeedGit(t)
 	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
 	marker := filepath.Join(t.TempDir(), "marker")
 	git(t, home, root, "init", "-q", "-b", "main")
@@ -123,7 +125,7 @@ func TestBubblewrapGitRunsNothingPlanted(t *testing.T) {
 // The commondir the sandbox makes where there is none, naming the git
 // directory itself, leaves git outside as it was.
 func TestBubblewrapGitPlaceholderCommondirChangesNothing(t *testing.T) {
-	needGit(t)
+	sandboxtest.NeedGit(t)
 	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
 	git(t, home, root, "init", "-q", "-b", "main")
 	git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
@@ -179,7 +181,7 @@ func tree(t *testing.T, dir string) map[string]string {
 // byte for byte as it was), the command still runs, and the note tells
 // the model that git cannot write there.
 func TestBubblewrapFollowsNoGitLinkOutOfTheRoots(t *testing.T) {
-	needGit(t)
+	sandboxtest.NeedGit(t)
 	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
 	outside := filepath.Join(t.TempDir(), "repo")
 	git(t, home, filepath.Dir(outside), "init", "-q", "-b", "main", outside)

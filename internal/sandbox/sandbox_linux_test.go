@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -12,39 +11,14 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
-
-// needBubblewrap stops a test that runs bubblewrap where it cannot run:
-// skipped on a machine without it, failed under CI, which installs it.
-func needBubblewrap(t *testing.T) {
-	t.Helper()
-	if err := HostEnv().bubblewrapWorks(t.Context()); err != nil {
-		need(t, fmt.Errorf("the test runs bubblewrap: %w", err))
-	}
-}
-
-// needGit stops a test that runs git where git is not on PATH, as
-// needBubblewrap does.
-func needGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		need(t, fmt.Errorf("the test runs git, which is not on PATH: %w", err))
-	}
-}
-
-func need(t *testing.T, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatal(err)
-	}
-	t.Skip(err)
-}
 
 // sandboxFor is a real sandbox of command over a fresh workspace and home.
 func sandboxFor(t *testing.T, cfg Config) (sb *Sandbox, root, home string) {
 	t.Helper()
 	if cfg.Command == Bubblewrap {
-		needBubblewrap(t)
+		sandboxtest.NeedBubblewrap(t)
 	}
 	root, home = t.TempDir(), t.TempDir()
 	sb, err := New(cfg, func() []string { return []string{root} }, home, "")
@@ -87,7 +61,7 @@ func loopback(t *testing.T) string {
 // The network is off unless allowed, and then the host's loopback is
 // reachable; /tmp is private either way.
 func TestBubblewrapNetworkAndTmp(t *testing.T) {
-	needBubblewrap(t)
+	sandboxtest.NeedBubblewrap(t)
 	port := loopback(t)
 	connect := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected"
 	for _, network := range []bool{false, true} {
@@ -144,7 +118,7 @@ func TestDockerRunsInTheWorkspace(t *testing.T) {
 // The Gemini directory's credentials are hidden where GEMINI_CLI_HOME
 // puts it, not only under $HOME; the rest of it stays readable.
 func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
-	needBubblewrap(t)
+	sandboxtest.NeedBubblewrap(t)
 	root, home := t.TempDir(), t.TempDir()
 	gemini := filepath.Join(t.TempDir(), ".gemini")
 	for name, content := range map[string]string{"oauth_creds.json": "SECRET", "settings.json": "{}"} {

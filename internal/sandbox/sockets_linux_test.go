@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // probeEnv, set, makes the test binary the probe the sockets tests run
@@ -153,6 +155,7 @@ func probeIn(t *testing.T, sb *Sandbox, root string, env []string, addrs ...stri
 // io_uring, whose operations the filter would not see; socketpair still
 // works. The same probe outside reaches each, so the listeners answer.
 func TestBubblewrapReachesNoHostUnixSocket(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
 	for _, network := range []bool{false, true} {
 		t.Run(fmt.Sprintf("network %v", network), func(t *testing.T) {
 			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Network: network, Why: "test"})
@@ -203,7 +206,7 @@ func TestBubblewrapReachesNoHostUnixSocket(t *testing.T) {
 // even under a masked directory; the others stay out of reach, the
 // abstract ones too with the network off.
 func TestBubblewrapReachesANamedSocket(t *testing.T) {
-	needBubblewrap(t)
+	sandboxtest.NeedBubblewrap(t)
 	root, home := t.TempDir(), t.TempDir()
 	runtime := filepath.Join(home, "runtime")
 	named := listen(t, filepath.Join(runtime, "docker.sock"))
