@@ -347,7 +347,7 @@ func (g *gitProtector) configRefs(p, worktree string, depth int) error {
 	for _, e := range parseGitConfig(data) {
 		switch {
 		case e.isInclude():
-			inc := g.expandHome(e.value)
+			inc := expandHome(g.home, e.value)
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(p), inc)
 			}
@@ -358,7 +358,7 @@ func (g *gitProtector) configRefs(p, worktree string, depth int) error {
 				return err
 			}
 		case e.section == "core" && e.name == "hookspath" && e.value != "":
-			hooks := g.expandHome(e.value)
+			hooks := expandHome(g.home, e.value)
 			if !filepath.IsAbs(hooks) {
 				if worktree == "" {
 					continue
@@ -373,11 +373,11 @@ func (g *gitProtector) configRefs(p, worktree string, depth int) error {
 	return nil
 }
 
-// expandHome is p with a leading ~/ the home directory, as git reads a
-// path.
-func (g *gitProtector) expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok && g.home != "" {
-		return filepath.Join(g.home, rest)
+// expandHome is p with a leading ~/ the home directory, as git and the
+// sandbox's settings read a path.
+func expandHome(home, p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
 	}
 	return p
 }

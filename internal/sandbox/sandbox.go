@@ -176,10 +176,7 @@ func (s *Sandbox) environ(env []string) []string {
 func (s *Sandbox) writable() []string {
 	var out []string
 	for _, p := range append(slices.Clone(s.roots()), s.cfg.AllowedPaths...) {
-		if strings.HasPrefix(p, "~/") {
-			p = filepath.Join(s.home, p[2:])
-		}
-		if p = filepath.Clean(p); filepath.IsAbs(p) && !slices.Contains(out, p) {
+		if p = filepath.Clean(expandHome(s.home, p)); filepath.IsAbs(p) && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -226,7 +223,8 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 		args = append(args, "--share-net")
 	}
 	args = append(args, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
-	mounts := []mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}
+	// Masks first: a mount of the same length later goes over them.
+	mounts := append([]mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}, runtimeMounts(env)...)
 	if s.home != "" {
 		// Read-only, even where it lies under /tmp (tests' homes).
 		mounts = append(mounts, mount{[]string{"--ro-bind-try", s.home, s.home}, s.home})
@@ -244,7 +242,6 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	mounts = append(mounts, s.hidden()...)
 	mounts = append(mounts, governing...)
 	mounts = append(mounts, s.masked()...)
-	mounts = append(mounts, runtimeMounts(env)...)
 	mounts = append(mounts, s.socketMounts()...)
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {

@@ -66,10 +66,7 @@ func runtimeMounts(env []string) []mount {
 func (s *Sandbox) socketMounts() []mount {
 	var out []mount
 	for _, p := range s.cfg.AllowedSockets {
-		if rest, ok := strings.CutPrefix(p, "~/"); ok {
-			p = filepath.Join(s.home, rest)
-		}
-		real, err := filepath.EvalSymlinks(p)
+		real, err := filepath.EvalSymlinks(expandHome(s.home, p))
 		if err != nil || !filepath.IsAbs(real) {
 			continue
 		}
