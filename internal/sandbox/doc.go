@@ -13,11 +13,18 @@
 //
 //   - the workspace roots and tools.sandboxAllowedPaths are writable;
 //   - the rest of / is read-only, $HOME included;
-//   - in each root, .gemini, .git/hooks and .git/config are read-only:
-//     they configure what runs outside the sandbox later. As 0.61's
-//     ensureGovernanceFilesExist, those missing are made empty first, so
-//     none can be planted; .git is a mount point, so it cannot be moved
-//     aside and replaced;
+//   - in each root, .gemini and every file through which git runs a
+//     program (config, hooks/, commondir, config.worktree,
+//     info/attributes, the linked worktrees' and the submodules' own,
+//     the included configuration files and core.hooksPath in the
+//     writable paths: git.go) are read-only: they configure what runs
+//     outside the sandbox later. As 0.61's ensureGovernanceFilesExist,
+//     those missing are made first (empty, or a commondir naming its own
+//     directory), so none can be planted; .git is a mount point, so it
+//     cannot be moved aside and replaced; a .git linking out of the
+//     writable paths is followed by nothing (nothing made, nothing
+//     mounted through it), and the note tells the model git cannot
+//     write there;
 //   - the .env and .env.* files in the writable paths, three levels deep
 //     (0.61's mask), cannot be read;
 //   - the environment holds no secret: security.environmentVariableRedaction
@@ -26,6 +33,12 @@
 //     ~/.config/gcloud, ~/.gemini's credential files, ~/.docker/config.json,
 //     ~/.netrc and their like (secretPaths);
 //   - /tmp is private to the command;
+//   - no Unix socket of the host is reachable: a seccomp filter
+//     (seccomp.go) refuses socket(AF_UNIX) and io_uring, and /run,
+//     /var/run and $XDG_RUNTIME_DIR are empty tmpfs; the sockets
+//     tools.sandboxAllowedSockets names are the exception (AF_UNIX is
+//     then allowed, and those sockets are mounted back), which Describe
+//     and Note say;
 //   - the network is off unless tools.sandboxNetworkAccess, or
 //     tools.sandbox's networkAccess, turns it on;
 //   - the command gets a pid namespace of its own and dies with gemini-ls.
@@ -38,8 +51,10 @@
 //
 // On Linux, without a docker or podman daemon that answers, the sandbox
 // is bubblewrap (bwrap), not docker (under docker and podman the home is
-// absent, only the added environment is passed, and the governing paths
-// and .env files are mounted as under bubblewrap): it needs no daemon and no root (it
+// absent, only the added environment is passed, the governing paths
+// and .env files are mounted as under bubblewrap, and of the host's
+// sockets only the named ones are mounted; the runtime's own seccomp
+// profile applies): it needs no daemon and no root (it
 // runs unprivileged through user namespaces), it is packaged in Debian,
 // Ubuntu and Fedora, it starts a command in a few milliseconds, and
 // Ubuntu's AppArmor restriction on unprivileged user namespaces allows it
@@ -47,7 +62,12 @@
 // itself uses for security.toolSandboxing on Linux (LinuxSandboxManager).
 // Landlock and seccomp from Go would need a re-exec of gemini-ls as the
 // sandbox's first process and could not hide paths or give a private
-// /tmp; bubblewrap does both with mount namespaces.
+// /tmp; bubblewrap does both with mount namespaces, and loads the seccomp
+// filter gemini-ls builds (--seccomp) through a /bin/sh trampoline that
+// opens it afresh for each command. Landlock would add nothing today: its
+// scoping of abstract sockets (ABI 6) is what the new network namespace
+// and the filter already give, and a rule on connect() to a socket's
+// path is not in the kernels it runs on (ABI 7 on Linux 6.18).
 //
 // Where 0.61 is silent or differs, this package does what a careful
 // security engineer expects: the network is off by default for every

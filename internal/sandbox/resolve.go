@@ -47,6 +47,8 @@ type Request struct {
 	// tools.sandboxNetworkAccess (nil unset).
 	AllowedPaths  []string
 	NetworkAccess *bool
+	// AllowedSockets is tools.sandboxAllowedSockets, gemini-ls's own.
+	AllowedSockets []string
 	// ToolSandboxing is security.toolSandboxing: sandbox the tools with
 	// the native sandbox even when nothing else asks for one.
 	ToolSandboxing bool
@@ -63,6 +65,9 @@ type Config struct {
 	AllowedPaths []string
 	// Network says whether commands may use the network.
 	Network bool
+	// AllowedSockets are the host's Unix sockets commands may connect
+	// to; with none, they can make no Unix socket at all.
+	AllowedSockets []string
 	// Image is what docker and podman run.
 	Image string
 	// Flags are SANDBOX_FLAGS, given to docker and podman run.
@@ -128,6 +133,7 @@ func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
 			cfg.AllowedPaths = append(cfg.AllowedPaths, p)
 		}
 	}
+	cfg.AllowedSockets = r.AllowedSockets
 	if r.NetworkAccess != nil {
 		cfg.Network = cfg.Network || *r.NetworkAccess
 	}

@@ -25,6 +25,8 @@ type Sandbox struct {
 	geminiDir string
 	// tool is the backend's executable, found once.
 	tool string
+	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
+	seccomp *os.File
 }
 
 // New is the sandbox cfg describes for a workspace whose roots are those
@@ -42,7 +44,13 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	if err != nil {
 		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
-	return &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}, nil
+	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}
+	if cfg.Command == Bubblewrap {
+		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+		}
+	}
+	return s, nil
 }
 
 // Enabled says whether commands run sandboxed.
@@ -68,7 +76,11 @@ func (s *Sandbox) Describe() string {
 	case Docker, Podman, Runsc:
 		what = s.cfg.Command + " (" + s.cfg.Image + ")"
 	}
-	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s", what, s.cfg.Why, network)
+	sockets := "no host sockets"
+	if len(s.cfg.AllowedSockets) > 0 {
+		sockets = "host sockets " + strings.Join(s.cfg.AllowedSockets, ", ")
+	}
+	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s, %s", what, s.cfg.Why, network, sockets)
 }
 
 // Note is what the model is told after a sandboxed command failed, so
@@ -81,9 +93,13 @@ func (s *Sandbox) Note() string {
 	if s.cfg.Network {
 		network = "the network is on"
 	}
+	sockets := "no Unix socket can be opened (so the Docker daemon, D-Bus and the SSH and GPG agents are unreachable)"
+	if len(s.cfg.AllowedSockets) > 0 {
+		sockets = "of the host's Unix sockets only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached"
+	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
-		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and git hooks are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, and " +
-		network + ". A write, read or connection it refuses fails as above; do not retry it, ask the user."
+		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
+		sockets + ", and " + network + "." + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 
 func allowedText(paths []string) string {
@@ -116,21 +132,30 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	}
 	cmd.Env = s.environ(cmd.Env)
 	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
-	var args []string
-	switch s.cfg.Command {
-	case Bubblewrap:
-		var err error
-		if args, err = s.bwrapArgs(dir, inner); err != nil {
+	if s.cfg.Command != Bubblewrap {
+		args, err := s.containerArgs(dir, cmd.Env, inner)
+		if err != nil {
 			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
 		}
-	default:
-		var err error
-		if args, err = s.containerArgs(dir, cmd.Env, inner); err != nil {
-			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
-		}
+		cmd.Path = s.tool
+		cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
+		return nil
 	}
-	cmd.Path = s.tool
-	cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
+	args, err := s.bwrapArgs(dir, cmd.Env, inner)
+	if err != nil {
+		return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+	}
+	// bwrap reads its seccomp filter from a descriptor, to its end. The
+	// sandbox's memory file is passed on, and /bin/sh opens it afresh
+	// (its own offset, at 0) over the same number before it becomes
+	// bwrap: no descriptor is left for gemini-ls to close after the
+	// start, which Wrap's callers (an MCP SDK's transport among them)
+	// could not do.
+	fd := strconv.Itoa(3 + len(cmd.ExtraFiles))
+	cmd.ExtraFiles = append(cmd.ExtraFiles, s.seccomp)
+	trampoline := `exec "$0" --seccomp ` + fd + ` "$@" ` + fd + `</proc/self/fd/` + fd
+	cmd.Path = "/bin/sh"
+	cmd.Args = append([]string{"sh", "-c", trampoline, s.tool}, args...)
 	return nil
 }
 
@@ -151,10 +176,7 @@ func (s *Sandbox) environ(env []string) []string {
 func (s *Sandbox) writable() []string {
 	var out []string
 	for _, p := range append(slices.Clone(s.roots()), s.cfg.AllowedPaths...) {
-		if strings.HasPrefix(p, "~/") {
-			p = filepath.Join(s.home, p[2:])
-		}
-		if p = filepath.Clean(p); filepath.IsAbs(p) && !slices.Contains(out, p) {
+		if p = filepath.Clean(expandHome(s.home, p)); filepath.IsAbs(p) && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -194,14 +216,15 @@ func (m mount) volume() (string, bool) {
 	return "", false
 }
 
-// bwrapArgs are bwrap's arguments to run inner in dir.
-func (s *Sandbox) bwrapArgs(dir string, inner []string) ([]string, error) {
+// bwrapArgs are bwrap's arguments to run inner in dir with env.
+func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	args := []string{"--unshare-all", "--new-session", "--die-with-parent"}
 	if s.cfg.Network {
 		args = append(args, "--share-net")
 	}
 	args = append(args, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
-	mounts := []mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}
+	// Masks first: a mount of the same length later goes over them.
+	mounts := append([]mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}, runtimeMounts(env)...)
 	if s.home != "" {
 		// Read-only, even where it lies under /tmp (tests' homes).
 		mounts = append(mounts, mount{[]string{"--ro-bind-try", s.home, s.home}, s.home})
@@ -219,6 +242,7 @@ func (s *Sandbox) bwrapArgs(dir string, inner []string) ([]string, error) {
 	mounts = append(mounts, s.hidden()...)
 	mounts = append(mounts, governing...)
 	mounts = append(mounts, s.masked()...)
+	mounts = append(mounts, s.socketMounts()...)
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {
 		args = append(args, m.args...)
@@ -274,7 +298,7 @@ func (s *Sandbox) containerArgs(dir string, env []string, inner []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range append(governing, s.masked()...) {
+	for _, m := range slices.Concat(governing, s.masked(), s.socketMounts()) {
 		if v, ok := m.volume(); ok {
 			args = append(args, "--volume", v)
 		}

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -12,11 +11,15 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // sandboxFor is a real sandbox of command over a fresh workspace and home.
 func sandboxFor(t *testing.T, cfg Config) (sb *Sandbox, root, home string) {
 	t.Helper()
+	if cfg.Command == Bubblewrap {
+		sandboxtest.NeedBubblewrap(t)
+	}
 	root, home = t.TempDir(), t.TempDir()
 	sb, err := New(cfg, func() []string { return []string{root} }, home, "")
 	if err != nil {
@@ -58,9 +61,7 @@ func loopback(t *testing.T) string {
 // The network is off unless allowed, and then the host's loopback is
 // reachable; /tmp is private either way.
 func TestBubblewrapNetworkAndTmp(t *testing.T) {
-	if err := HostEnv().bubblewrapWorks(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	sandboxtest.NeedBubblewrap(t)
 	port := loopback(t)
 	connect := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected"
 	for _, network := range []bool{false, true} {
@@ -117,6 +118,7 @@ func TestDockerRunsInTheWorkspace(t *testing.T) {
 // The Gemini directory's credentials are hidden where GEMINI_CLI_HOME
 // puts it, not only under $HOME; the rest of it stays readable.
 func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
 	root, home := t.TempDir(), t.TempDir()
 	gemini := filepath.Join(t.TempDir(), ".gemini")
 	for name, content := range map[string]string{"oauth_creds.json": "SECRET", "settings.json": "{}"} {
@@ -309,14 +311,17 @@ func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 		root + ":" + root,
 		j(".gemini") + ":" + j(".gemini") + ":ro",
 		j(".git") + ":" + j(".git"),
-		j(".git/hooks") + ":" + j(".git/hooks") + ":ro",
 		j(".git/config") + ":" + j(".git/config") + ":ro",
+		j(".git/hooks") + ":" + j(".git/hooks") + ":ro",
+		j(".git/commondir") + ":" + j(".git/commondir") + ":ro",
+		j(".git/config.worktree") + ":" + j(".git/config.worktree") + ":ro",
+		j(".git/info/attributes") + ":" + j(".git/info/attributes") + ":ro",
 		os.DevNull + ":" + j(".env") + ":ro",
 	}
 	if !slices.Equal(volumes, want) {
 		t.Errorf("--volume %q, want %q", volumes, want)
 	}
-	for _, rel := range []string{".gemini", ".git/hooks", ".git/config"} {
+	for _, rel := range []string{".gemini", ".git/hooks", ".git/config", ".git/commondir", ".git/config.worktree", ".git/info/attributes"} {
 		if _, err := os.Lstat(j(rel)); err != nil {
 			t.Errorf("%s was not made before the container: %v", rel, err)
 		}

@@ -1,95 +1,34 @@
 package sandbox
 
 import (
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
-// governingPath, in each workspace root, configures what runs outside
-// the sandbox later: gemini-ls's and Gemini CLI's project settings (their
-// hooks, MCP servers, commands, policies) and git's hooks and config,
-// which the user's own git runs. A sandboxed command may read them but
-// not change them, lest it plant what runs unsandboxed next.
-type governingPath struct {
-	rel   string
-	isDir bool
-	// pinned is mounted writable onto itself: its contents stay the
-	// command's to change, but a mount point cannot be renamed or
-	// removed, so the read-only paths inside it cannot be moved aside
-	// and replaced (mv .git .old; mkdir -p .git/hooks).
-	pinned bool
-}
-
-var governingPaths = []governingPath{
-	{rel: ".gemini", isDir: true},
-	{rel: ".git", isDir: true, pinned: true},
-	{rel: ".git/hooks", isDir: true},
-	{rel: ".git/config"},
-}
-
-// governing are the mounts that keep the governing paths read-only. As
-// 0.61's LinuxSandboxManager (ensureGovernanceFilesExist), those missing
-// are first made, empty, so that none can be planted where none was; a
-// .git that is a file (a git worktree's pointer to its git directory) is
-// read-only itself.
+// governing are the mounts that keep read-only, in each workspace root,
+// what configures the programs run outside the sandbox later: gemini-ls's
+// and Gemini CLI's project settings, .gemini (their hooks, MCP servers,
+// commands, policies), and every file through which git runs a program
+// (gitProtector). As 0.61's LinuxSandboxManager (ensureGovernanceFilesExist),
+// those missing are first made, empty, so that none can be planted where
+// none was.
 func (s *Sandbox) governing() ([]mount, error) {
-	var out []mount
+	g := newGitProtector(s.writable(), s.home)
 	for _, root := range s.roots() {
 		if info, err := os.Stat(root); err != nil || !info.IsDir() {
 			continue // a root gone: nothing to plant in, nothing to make
 		}
-		for _, g := range governingPaths {
-			p := filepath.Join(root, g.rel)
-			info, err := ensureExists(p, g.isDir)
-			switch {
-			case cannotCreate(err):
-				// Not even gemini-ls may make it here, so neither may the
-				// command, which runs as the same user with fewer rights.
-				continue
-			case err != nil:
-				return nil, fmt.Errorf("making the empty %s the sandbox keeps read-only: %w", p, err)
-			case g.pinned && info.IsDir():
-				out = append(out, mount{[]string{"--bind", p, p}, p})
-			default:
-				out = append(out, mount{[]string{"--ro-bind", p, p}, p})
-			}
+		if err := g.keep(filepath.Join(root, ".gemini"), emptyDir); err != nil {
+			return nil, err
+		}
+		if err := g.root(root); err != nil {
+			return nil, err
 		}
 	}
-	return out, nil
-}
-
-// ensureExists makes p, an empty directory or file, unless something is
-// there already, and says what is there.
-func ensureExists(p string, isDir bool) (fs.FileInfo, error) {
-	if info, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
-		return info, err
-	}
-	var err error
-	if isDir {
-		err = os.MkdirAll(p, 0o755)
-	} else if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-		var f *os.File
-		if f, err = os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-			err = f.Close()
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return os.Lstat(p)
-}
-
-// cannotCreate says that err is the file system refusing the path for
-// any user: no permission, read-only, or a file where a directory would
-// be (a worktree's .git).
-func cannotCreate(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENOTDIR)
+	return g.mounts, nil
 }
 
 // maskDepth and maskSkipped are how far 0.61 looks for .env files under

@@ -24,6 +24,7 @@ func schemaKeys() map[string]support {
 		// gemini-ls's own.
 		"model.thinkingBudget":             implemented,
 		"tools.sandboxHooksAndMCPServers":  implemented,
+		"tools.sandboxAllowedSockets":      implemented,
 		"inlineCompletion.enabled":         implemented,
 		"inlineCompletion.languages":       implemented,
 		"inlineCompletion.debounceMs":      implemented,

@@ -305,6 +305,9 @@ type Tools struct {
 	// SandboxHooksAndMCPServers, gemini-ls's own, runs hooks and stdio
 	// MCP servers in the sandbox too.
 	SandboxHooksAndMCPServers bool `json:"sandboxHooksAndMCPServers"`
+	// SandboxAllowedSockets, gemini-ls's own, are the host's Unix sockets
+	// sandboxed commands may connect to; without, they can make none.
+	SandboxAllowedSockets []string `json:"sandboxAllowedSockets"`
 	// Shell is tools.shell, of which gemini-ls reads inactivityTimeout.
 	Shell Shell `json:"shell"`
 }

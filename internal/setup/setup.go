@@ -902,6 +902,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 		Setting:        set.Tools.Sandbox,
 		AllowedPaths:   set.Tools.SandboxAllowedPaths,
 		NetworkAccess:  set.Tools.SandboxNetworkAccess,
+		AllowedSockets: set.Tools.SandboxAllowedSockets,
 		ToolSandboxing: set.Security.ToolSandboxing,
 		Getenv:         b.Getenv,
 	}, sandbox.HostEnv())

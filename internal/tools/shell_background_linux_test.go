@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 )
 
 // read_background_output of a sandboxed background command that failed
 // says it ran in the sandbox, as run_shell_command does of a foreground
 // one; of one that succeeded, or still runs, it says nothing of it.
-func TestReadBackgroundOutputSaysTheSandboxRefused(t *testing.T) {
+func TestReadBackgroundOutputSaysTheBubblewrapSandboxRefused(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
 	tw := newTestWorkspace(t, nil)
 	home := t.TempDir()
 	sb, err := sandbox.New(sandbox.Config{Command: sandbox.Bubblewrap, Why: "test"}, tw.ws.Roots, home, "")

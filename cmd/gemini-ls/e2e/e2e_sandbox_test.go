@@ -166,14 +166,23 @@ func TestRunSandboxFlag(t *testing.T) {
 	runSandboxProbes(t, "", nil, "--sandbox")
 }
 
-// /about says how the session is sandboxed.
+// /about says how the session is sandboxed, and which of the host's Unix
+// sockets it reaches: none, or those tools.sandboxAllowedSockets names.
 func TestRunSandboxAbout(t *testing.T) {
 	h := newHeadless(t, nil)
 	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-s", "-p", "/about")
 	r.wantExit(t, 0)
-	want := "Sandbox: bubblewrap, from --sandbox: workspace writable, rest read-only, secrets hidden, network off"
+	want := "Sandbox: bubblewrap, from --sandbox: workspace writable, rest read-only, secrets hidden, network off, no host sockets\n"
 	if !strings.Contains(r.stdout, want) {
 		t.Errorf("/about = %q, want %q", r.stdout, want)
+	}
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandboxAllowedSockets": ["/run/user/1000/podman/podman.sock"]}}`})
+	r = h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-s", "-p", "/about")
+	r.wantExit(t, 0)
+	want = "network off, host sockets /run/user/1000/podman/podman.sock\n"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("/about with tools.sandboxAllowedSockets = %q, want %q", r.stdout, want)
 	}
 }
 
@@ -253,7 +262,7 @@ func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
 	if err := h.client.Call(h.ctx, "gemini/models", nil, &status); err != nil {
 		t.Fatal(err)
 	}
-	if want := "bubblewrap, from GEMINI_SANDBOX: workspace writable, rest read-only, secrets hidden, network off"; status.Sandbox != want {
+	if want := "bubblewrap, from GEMINI_SANDBOX: workspace writable, rest read-only, secrets hidden, network off, no host sockets"; status.Sandbox != want {
 		t.Errorf("gemini/models' sandbox = %q, want %q", status.Sandbox, want)
 	}
 	h.open("a.go")

@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // A call of a discovered tool runs in the session's sandbox: what it
 // writes outside the workspace never reaches the host, and its failure
 // says it ran sandboxed; without one the write lands.
-func TestCallRunsInTheSandbox(t *testing.T) {
+func TestCallRunsInTheBubblewrapSandbox(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
 	for _, sandboxed := range []bool{false, true} {
 		cfg := testConfig(t)
 		outside := t.TempDir()

@@ -1,0 +1,225 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
+)
+
+// gitEnv is an environment in which git reads home's configuration
+// alone and commits without asking who the user is.
+func gitEnv(home string) []string {
+	return append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+}
+
+// git runs git outside the sandbox, in dir.
+func git(t *testing.T, home, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "git", args...)
+	cmd.Dir, cmd.Env = dir, gitEnv(home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// runGit runs bash -c script in the sandbox, in root, with gitEnv.
+func runGit(t *testing.T, sb *Sandbox, home, root, script string) (string, error) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "bash", "-c", script)
+	cmd.Dir, cmd.Env = root, gitEnv(home)
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// Nothing a sandboxed command writes makes the user's git, run outside
+// later, run a program: not a commondir pointing at a configuration it
+// wrote, .git/config or `git config core.fsmonitor`, a new hook, a
+// config.worktree or info/attributes, a linked worktree's or a
+// submodule's files, a file the configuration includes, nor the hooks
+// directory it names. Each leaves `git status` outside without the
+// marker; a sandboxed `git add` and `git commit` still work.
+func TestBubblewrapGitRunsNothingPlanted(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	marker := filepath.Join(t.TempDir(), "marker")
+	git(t, home, root, "init", "-q", "-b", "main")
+	// Included, and a hooks directory, in the work tree: the sandbox
+	// keeps them read-only too.
+	git(t, home, root, "config", "include.path", "../shared.gitconfig")
+	git(t, home, root, "config", "core.hooksPath", "githooks")
+	if err := os.WriteFile(filepath.Join(root, "shared.gitconfig"), []byte("[user]\n\tname = t\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+	git(t, home, root, "worktree", "add", "-q", filepath.Join(t.TempDir(), "wt"))
+	if err := os.MkdirAll(filepath.Join(root, ".git", "modules", "lib", "a", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{".git/modules/lib/a/HEAD": "ref: refs/heads/main\n", ".git/modules/lib/a/config": "[core]\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What a planted commondir or include would point git at.
+	evil := "[core]\n\tfsmonitor = touch " + marker + "\n"
+	if err := os.MkdirAll(filepath.Join(root, "evil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "evil", "config"), []byte(evil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hook := "#!/bin/sh\ntouch " + marker + "\n"
+	plants := []string{
+		"printf '../evil\\n' > .git/commondir",
+		"cat evil/config >> .git/config",
+		"git config core.fsmonitor 'touch " + marker + "'",
+		"mkdir -p .git/hooks && printf '" + hook + "' > .git/hooks/post-index-change && chmod +x .git/hooks/post-index-change",
+		"printf '" + hook + "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+		"git config extensions.worktreeConfig true; cat evil/config > .git/config.worktree",
+		"printf '* diff=evil\\n' > .git/info/attributes",
+		"cat evil/config >> shared.gitconfig",
+		"mkdir -p githooks && printf '" + hook + "' > githooks/pre-commit && chmod +x githooks/pre-commit",
+		"printf '../../../evil\\n' > .git/worktrees/wt/commondir",
+		"cat evil/config > .git/worktrees/wt/config.worktree",
+		"cat evil/config >> .git/modules/lib/a/config",
+		"printf '" + hook + "' > .git/modules/lib/a/hooks/pre-commit",
+		"mv .git .git.old && mkdir .git && cp -r .git.old/. .git/ && cat evil/config >> .git/config",
+	}
+	for _, script := range plants {
+		if out, err := runGit(t, sb, home, root, script); err == nil {
+			t.Errorf("%s: allowed (%q)", script, out)
+		}
+	}
+	git(t, home, root, "status")
+	if err := os.WriteFile(filepath.Join(root, "f"), []byte("f\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, home, root, "add", "f")
+	git(t, home, root, "commit", "-q", "-m", "outside")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git outside the sandbox ran what the sandboxed command planted")
+	}
+
+	if out, err := runGit(t, sb, home, root, "echo g > g && git add g && git -c user.name=t -c user.email=t@example.com commit -q -m inside && git log --format=%s -1"); err != nil || out != "inside\n" {
+		t.Errorf("a sandboxed git commit: %v %q", err, out)
+	}
+	if log := git(t, home, root, "log", "--format=%s"); log != "inside\noutside\nfirst\n" {
+		t.Errorf("git log outside: %q", log)
+	}
+}
+
+// The commondir the sandbox makes where there is none, naming the git
+// directory itself, leaves git outside as it was.
+func TestBubblewrapGitPlaceholderCommondirChangesNothing(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	git(t, home, root, "init", "-q", "-b", "main")
+	git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+	if out, err := runGit(t, sb, home, root, "true"); err != nil {
+		t.Fatalf("%v %q", err, out)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, ".git", "commondir")); err != nil || string(data) != ".\n" {
+		t.Fatalf("commondir: %v %q", err, data)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, home, root, "worktree", "add", "-q", wt)
+	if list := git(t, home, root, "worktree", "list", "--porcelain"); !strings.Contains(list, "worktree "+root+"\n") || !strings.Contains(list, "worktree "+wt+"\n") {
+		t.Errorf("git worktree list: %q", list)
+	}
+	git(t, home, wt, "commit", "-q", "--allow-empty", "-m", "in the worktree")
+	git(t, home, root, "gc", "-q")
+	if log := git(t, home, root, "log", "--all", "--format=%s"); !strings.Contains(log, "in the worktree") {
+		t.Errorf("git log --all: %q", log)
+	}
+}
+
+// tree is what lies under dir: each path's mode and content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		var sum [32]byte
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum = sha256.Sum256(data)
+		}
+		out[p] = fmt.Sprintf("%v %x", info.Mode(), sum)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A workspace whose .git links to a git directory outside the writable
+// paths: the sandbox sets up nothing through the link (the target is
+// byte for byte as it was), the command still runs, and the note tells
+// the model that git cannot write there.
+func TestBubblewrapFollowsNoGitLinkOutOfTheRoots(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	outside := filepath.Join(t.TempDir(), "repo")
+	git(t, home, filepath.Dir(outside), "init", "-q", "-b", "main", outside)
+	if err := os.RemoveAll(filepath.Join(outside, ".git", "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(outside, ".git")
+	if err := os.Symlink(target, filepath.Join(root, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, target)
+	out, err := runGit(t, sb, home, root, "echo ran > ran.txt && cat ran.txt")
+	if err != nil || out != "ran\n" {
+		t.Errorf("the command did not run: %v %q", err, out)
+	}
+	if _, err := runGit(t, sb, home, root, "git config core.fsmonitor x"); err == nil {
+		t.Error("git config through the link: allowed")
+	}
+	if after := tree(t, target); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the link's target changed:\nbefore %v\nafter  %v", before, after)
+	}
+	if note := sb.Note(); !strings.Contains(note, filepath.Join(root, ".git")+" links outside the workspace") {
+		t.Errorf("the note does not say .git links outside: %q", note)
+	}
+}
+
+// Commands the model runs at once are set up at once: the paths made
+// empty for the first are not an error for the others.
+func TestWrapSetsUpCommandsInParallel(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	sb := &Sandbox{cfg: Config{Command: Podman, Image: DefaultImage}, roots: func() []string { return []string{root} }, home: home, tool: "/usr/bin/podman"}
+	errs := make(chan error, 16)
+	for range cap(errs) {
+		go func() { errs <- sb.Wrap(exec.Command("true")) }()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

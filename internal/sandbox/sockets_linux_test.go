@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
+)
+
+// probeEnv, set, makes the test binary the probe the sockets tests run
+// inside the sandbox (TestMain).
+const probeEnv = "GEMINI_LS_SANDBOX_PROBE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(probeEnv) != "" {
+		os.Exit(probe(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// probe connects to each Unix socket address it is given ("@name" an
+// abstract one) and writes a byte, then tries socket(AF_UNIX),
+// socketpair and io_uring_setup, printing a line for each.
+func probe(addrs []string) int {
+	for _, addr := range addrs {
+		c, err := net.Dial("unix", addr)
+		if err == nil {
+			_, err = c.Write([]byte("x"))
+			c.Close()
+		}
+		fmt.Printf("connect %s: %v\n", addr, err)
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.Close(fd)
+	}
+	fmt.Printf("socket(AF_UNIX): %v\n", err)
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.Close(pair[0])
+		syscall.Close(pair[1])
+	}
+	fmt.Printf("socketpair: %v\n", err)
+	var params [120]byte // struct io_uring_params
+	r, _, errno := syscall.Syscall(425, 1, uintptr(unsafe.Pointer(&params)), 0)
+	if errno == 0 {
+		syscall.Close(int(r))
+	}
+	fmt.Printf("io_uring_setup: %v\n", errnoErr(errno))
+	return 0
+}
+
+func errnoErr(e syscall.Errno) error {
+	if e == 0 {
+		return nil
+	}
+	return e
+}
+
+// listener is a Unix socket listener at addr that counts what reaches it.
+type listener struct {
+	addr    string
+	reached atomic.Int32
+}
+
+// waitReached says whether a connection has reached l, waiting for its
+// reader a while.
+func (l *listener) waitReached() bool {
+	for range 500 {
+		if l.reached.Load() > 0 {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+func listen(t *testing.T, addr string) *listener {
+	t.Helper()
+	if !strings.HasPrefix(addr, "@") {
+		if err := os.MkdirAll(filepath.Dir(addr), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	ln := &listener{addr: addr}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			if n, _ := io.ReadFull(c, make([]byte, 1)); n > 0 {
+				ln.reached.Add(1)
+			}
+			c.Close()
+		}
+	}()
+	return ln
+}
+
+// probeIn copies the test binary into root (the sandbox's /tmp is its
+// own, so the build's is not there) and runs it in sb as the probe.
+func probeIn(t *testing.T, sb *Sandbox, root string, env []string, addrs ...string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "probe")
+	if _, err := os.Stat(bin); err != nil {
+		data, err := os.ReadFile(self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), bin, addrs...)
+	cmd.Dir = root
+	cmd.Env = append(env, probeEnv+"=1")
+	if sb != nil {
+		if err := sb.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("probe: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// No sandboxed command reaches a Unix socket of the host, wherever it
+// listens: under the home directory (Docker Desktop's), under
+// $XDG_RUNTIME_DIR (the SSH and GPG agents', D-Bus's), under /run, or in
+// the abstract namespace; it cannot even make one (seccomp), nor set up
+// io_uring, whose operations the filter would not see; socketpair still
+// works. The same probe outside reaches each, so the listeners answer.
+func TestBubblewrapReachesNoHostUnixSocket(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	for _, network := range []bool{false, true} {
+		t.Run(fmt.Sprintf("network %v", network), func(t *testing.T) {
+			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Network: network, Why: "test"})
+			// Under the home, which the sandbox shows, and not under
+			// /tmp, which it replaces: only the mask hides it.
+			runtime := filepath.Join(home, "runtime")
+			tag := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatBool(network)
+			listeners := []*listener{
+				listen(t, filepath.Join(home, ".docker", "desktop", "docker.sock")),
+				listen(t, filepath.Join(runtime, "bus")),
+				listen(t, "@gemini-ls-test-"+tag),
+			}
+			if run := filepath.Join("/run", "gemini-ls-test-"+tag+".sock"); canWrite("/run") {
+				listeners = append(listeners, listen(t, run))
+			} else {
+				t.Logf("/run is not writable here: the listener under /run is left out (the tmpfs over it is checked by the others' masking)")
+			}
+			var addrs []string
+			for _, l := range listeners {
+				addrs = append(addrs, l.addr)
+			}
+			env := append(os.Environ(), "XDG_RUNTIME_DIR="+runtime)
+
+			outside := probeIn(t, nil, root, env, addrs...)
+			for _, l := range listeners {
+				if !strings.Contains(outside, "connect "+l.addr+": <nil>") || !l.waitReached() {
+					t.Fatalf("outside the sandbox the probe did not reach %s: %s", l.addr, outside)
+				}
+				l.reached.Store(0)
+			}
+
+			inside := probeIn(t, sb, root, env, addrs...)
+			for _, l := range listeners {
+				if strings.Contains(inside, "connect "+l.addr+": <nil>") || l.reached.Load() != 0 {
+					t.Errorf("the sandboxed probe reached %s:\n%s", l.addr, inside)
+				}
+			}
+			for _, want := range []string{"socket(AF_UNIX): operation not permitted", "socketpair: <nil>", "io_uring_setup: operation not permitted"} {
+				if !strings.Contains(inside, want+"\n") {
+					t.Errorf("inside the sandbox, want %q:\n%s", want, inside)
+				}
+			}
+		})
+	}
+}
+
+// A socket the user names (tools.sandboxAllowedSockets) is reachable,
+// even under a masked directory; the others stay out of reach, the
+// abstract ones too with the network off.
+func TestBubblewrapReachesANamedSocket(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	root, home := t.TempDir(), t.TempDir()
+	runtime := filepath.Join(home, "runtime")
+	named := listen(t, filepath.Join(runtime, "docker.sock"))
+	other := listen(t, filepath.Join(runtime, "bus"))
+	abstract := listen(t, "@gemini-ls-test-named-"+strconv.Itoa(os.Getpid()))
+	sb, err := New(Config{Command: Bubblewrap, AllowedSockets: []string{named.addr}, Why: "test"}, func() []string { return []string{root} }, home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "XDG_RUNTIME_DIR="+runtime)
+	out := probeIn(t, sb, root, env, named.addr, other.addr, abstract.addr)
+	if !strings.Contains(out, "connect "+named.addr+": <nil>") || !named.waitReached() {
+		t.Errorf("the named socket was not reached:\n%s", out)
+	}
+	if other.reached.Load() != 0 || abstract.reached.Load() != 0 {
+		t.Errorf("a socket not named was reached:\n%s", out)
+	}
+	if !strings.Contains(sb.Describe(), "host sockets "+named.addr) || !strings.Contains(sb.Note(), named.addr) {
+		t.Errorf("Describe %q and Note %q do not name the socket", sb.Describe(), sb.Note())
+	}
+}
+
+func canWrite(dir string) bool {
+	f, err := os.CreateTemp(dir, ".gemini-ls-probe")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return os.Remove(f.Name()) == nil || errors.Is(err, os.ErrNotExist)
+}
