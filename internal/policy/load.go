@@ -2,7 +2,6 @@ package policy
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -384,8 +384,12 @@ func argsPatterns(f ruleFields) ([]string, error) {
 	case f.prefixes != nil:
 		patterns := make([]string, len(f.prefixes))
 		for i, prefix := range f.prefixes {
-			encoded, _ := json.Marshal(prefix)
-			open := strings.TrimSuffix(string(encoded), `"`)
+			// Encoded as the command is (stableStringify), so that what is
+			// written the same is matched: encoding/json would write >, <,
+			// & and U+2028 as escapes the command never has.
+			var encoded strings.Builder
+			jsjson.WriteString(&encoded, prefix)
+			open := strings.TrimSuffix(encoded.String(), `"`)
 			// The prefix ends at a space, a quote, or an escaped quote:
 			// "git" matches "git status", not "gitk".
 			patterns[i] = escapeRegex(`"command":`+open) + `(?:[\s"]|\\")`
