@@ -230,7 +230,7 @@ func parseRule(t map[string]any, tier Tier, source string) ([]*Rule, []string, e
 		return nil, warnings, err
 	}
 	var rules []*Rule
-	for _, pattern := range patterns {
+	for i, pattern := range patterns {
 		var re *regexp.Regexp
 		if pattern != "" {
 			if re, err = regexp.Compile(pattern); err != nil {
@@ -251,6 +251,7 @@ func parseRule(t map[string]any, tier Tier, source string) ([]*Rule, []string, e
 				Priority:         float64(tier) + float64(f.priority)/1000,
 				Modes:            f.modes,
 				Interactive:      f.interactive,
+				CommandPrefix:    prefixOf(f, i),
 				AllowRedirection: f.allowRedirection,
 				DenyMessage:      f.denyMessage,
 				Source:           source,
@@ -399,6 +400,14 @@ func argsPatterns(f ruleFields) ([]string, error) {
 		return []string{`"command":"` + f.commandRegex}, nil
 	}
 	return []string{f.args}, nil
+}
+
+// prefixOf is the command prefix of f's pattern i; "" for none.
+func prefixOf(f ruleFields, i int) string {
+	if i < len(f.prefixes) {
+		return f.prefixes[i]
+	}
+	return ""
 }
 
 // escapeRegex escapes text as Gemini CLI's escapeRegex does.

@@ -100,7 +100,9 @@ type Rule struct {
 	Modes []Mode
 	// Interactive, when set, restricts the rule to interactive (true) or
 	// headless (false) sessions.
-	Interactive      *bool
+	Interactive *bool
+	// CommandPrefix is the command prefix Args was built of, when it was.
+	CommandPrefix    string
 	AllowRedirection bool
 	DenyMessage      string
 	// Source is where the rule was read, as Gemini CLI shows it:
@@ -132,6 +134,9 @@ type Verdict struct {
 	// Undecided are the commands of an allowed shell line that no rule
 	// decided; the caller judges them as it would without rules.
 	Undecided []string
+	// Why says why a shell line an allow rule matched asks instead: it
+	// redirects, cannot be parsed, or does what its commands do not show.
+	Why string
 }
 
 // Engine decides calls by the rules it was loaded with. Its zero value,
@@ -243,36 +248,39 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	if v.Decision == Deny {
 		return v
 	}
-	parts, ok := shellCommands(command)
+	line, ok := parseShell(command)
 	if !ok {
 		if v.Decision == Allow && c.Mode != ModeYolo {
-			return Verdict{Decision: AskUser, Priority: top.Priority}
+			return Verdict{Decision: AskUser, Priority: top.Priority, Why: "it cannot be parsed as bash"}
 		}
 		return v
 	}
-	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && redirects(command) {
-		v = Verdict{Decision: AskUser, Priority: top.Priority}
+	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && line.redirects {
+		v = Verdict{Decision: AskUser, Priority: top.Priority, Why: "it redirects input or output"}
 	}
-	if len(parts) == 1 && strings.TrimSpace(parts[0]) == strings.TrimSpace(command) {
-		return v
-	}
-	for _, part := range parts {
-		sub := c
-		sub.Args = shellArgs(c.Args, part)
-		r := e.first(sub)
-		switch {
-		case r == nil:
-			if v.Decision == Allow {
-				v.Undecided = append(v.Undecided, part)
+	if len(line.parts) > 1 || line.parts[0] != strings.TrimSpace(command) {
+		for _, part := range line.parts {
+			sub := c
+			sub.Args = shellArgs(c.Args, part)
+			r := e.first(sub)
+			switch {
+			case r == nil:
+				if v.Decision == Allow {
+					v.Undecided = append(v.Undecided, part)
+				}
+			case r.Decision == Deny:
+				return decided(r)
+			case r.Decision == AskUser:
+				if v.Decision != AskUser || v.Rule == nil {
+					v.Rule, v.Priority, v.Why = r, r.Priority, ""
+				}
+				v.Decision, v.Undecided = AskUser, nil
 			}
-		case r.Decision == Deny:
-			return decided(r)
-		case r.Decision == AskUser:
-			if v.Decision != AskUser || v.Rule == nil {
-				v.Rule, v.Priority = r, r.Priority
-			}
-			v.Decision, v.Undecided = AskUser, nil
 		}
+	}
+	if v.Decision == Allow && line.unmodelled != "" && c.Mode != ModeYolo {
+		// No rule speaks for what the rules are not shown.
+		return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unmodelled}
 	}
 	return v
 }
@@ -308,8 +316,19 @@ func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
 		return false
 	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
 		return false
+	case r.CommandPrefix != "" && r.Decision == Allow && !prefixCovers(c.Args["command"], r.CommandPrefix):
+		return false
 	}
 	return true
+}
+
+// prefixCovers reports whether an allow rule's command prefix covers
+// command: command starts with it, and the shell ends a word where it
+// ends. Deny and ask_user rules match on the pattern alone, which can
+// only make them match more.
+func prefixCovers(command any, prefix string) bool {
+	s, ok := command.(string)
+	return ok && strings.HasPrefix(s, prefix) && endsWord(s, len(prefix))
 }
 
 // toolNameMatches matches a rule's tool name, wildcards included, against
