@@ -27,7 +27,8 @@
 //     each bare assignment, declaration (export, declare, typeset, local,
 //     readonly), [[ ]] test and arithmetic command, with the commands of
 //     the substitutions in their values. What the parts do not show makes
-//     an allowed line ask, in every mode but yolo, saying why
+//     a line allowed by a rule that names commands (commandPrefix,
+//     commandRegex, argsPattern) ask, in every mode but yolo, saying why
 //     (Verdict.Why): ${x@P} and the other expansions that evaluate or
 //     assign (${!x}, computed subscripts and slices, ${x:=v}), arithmetic
 //     on variables, eval, source, ., trap and the builtins that take code

@@ -278,8 +278,9 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 			}
 		}
 	}
-	if v.Decision == Allow && line.unmodelled != "" && c.Mode != ModeYolo {
-		// No rule speaks for what the rules are not shown.
+	if v.Decision == Allow && line.unmodelled != "" && top.Args != nil && c.Mode != ModeYolo {
+		// A rule that names commands does not speak for what they do not
+		// show; one that allows every command line does.
 		return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unmodelled}
 	}
 	return v

@@ -125,6 +125,22 @@ priority = 100
 	}
 }
 
+// A rule that allows every shell line, naming no command, allows what
+// the commands of a line do not show too.
+func TestUnconditionalAllowCoversUnmodelledLines(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"all.toml": `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+`})
+	for _, command := range []string{"for f in a b; do echo $f; done", "f() { :; }; f", "echo $((x + 1))"} {
+		if v := e.Check(shell(command)); v.Decision != policy.Allow {
+			t.Errorf("%q: %+v, want allow", command, v)
+		}
+	}
+}
+
 // A deny or ask_user rule's prefix matches without the word boundary an
 // allow rule needs, so that it only matches more.
 func TestDenyPrefixMatchesAGluedQuote(t *testing.T) {
