@@ -301,7 +301,8 @@ func source(command string, n syntax.Node) (string, bool) {
 }
 
 // wrappedScript is the script of a call of a shell with -c: the third
-// word's text, without the quotes around it.
+// word as the shell passes it when it is static, else its text without
+// the quotes around it (its expansions are the outer line's).
 func wrappedScript(command string, call *syntax.CallExpr) (string, bool) {
 	if len(call.Args) < 3 || call.Args[1].Lit() != "-c" {
 		return "", false
@@ -310,6 +311,9 @@ func wrappedScript(command string, call *syntax.CallExpr) (string, bool) {
 	case "sh", "bash", "zsh":
 	default:
 		return "", false
+	}
+	if script, ok := shellparse.StaticText(call.Args[2]); ok {
+		return script, true
 	}
 	script, ok := source(command, call.Args[2])
 	if len(script) >= 2 && (script[0] == '\'' || script[0] == '"') && script[len(script)-1] == script[0] {

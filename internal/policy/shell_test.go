@@ -142,15 +142,18 @@ priority = 100
 }
 
 // A deny or ask_user rule's prefix matches without the word boundary an
-// allow rule needs, so that it only matches more.
-func TestDenyPrefixMatchesAGluedQuote(t *testing.T) {
+// allow rule needs, so that it only matches more; a shell wrapper's
+// script is read as the shell passes it, quotes removed.
+func TestDenyPrefixMatchesAGluedQuoteAndAWrappedScript(t *testing.T) {
 	e := load(t, policy.TierUser, false, map[string]string{"deny.toml": `
 [[rule]]
 commandPrefix = "rm -rf"
 decision = "deny"
 priority = 100
 `})
-	if v := e.Check(shell(`rm -rf"" /`)); v.Decision != policy.Deny {
-		t.Errorf(`rm -rf"" /: %q, want deny`, v.Decision)
+	for _, command := range []string{`rm -rf"" /`, `bash -c 'r''m -rf /'`, `sh -c "rm -rf \"/\""`} {
+		if v := e.Check(shell(command)); v.Decision != policy.Deny {
+			t.Errorf(`%s: %q, want deny`, command, v.Decision)
+		}
 	}
 }
