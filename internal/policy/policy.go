@@ -201,7 +201,7 @@ func (e *Engine) Excluded(c Call) *Rule {
 	}
 	for _, r := range e.rules {
 		unconditional := *r
-		unconditional.Args = nil
+		unconditional.Args, unconditional.CommandPrefix = nil, ""
 		if !e.matches(&unconditional, c, c.Name, "") {
 			continue
 		}
