@@ -38,6 +38,10 @@
 //   - An allow rule's commandPrefix ends where the shell ends a word:
 //     git status"x" (git statusx) is not git status. Deny and ask_user
 //     rules match on their pattern alone, so that they only match more.
+//   - Judging a shell line is linear in its length: it is parsed once,
+//     where its words end is computed once, and a line whose parts (which
+//     repeat the substitutions they hold) outgrow 32 bytes a byte is not
+//     judged part by part: it asks, as a line that cannot be parsed does.
 //   - A commandPrefix is encoded as the command it is matched against is
 //     (stableStringify's JSON), so that >, <, &, U+2028 ... match.
 //   - Loading never fails: a file or rule that cannot be used is reported

@@ -184,7 +184,7 @@ func (e *Engine) Check(c Call) Verdict {
 			return e.checkShell(c, command)
 		}
 	}
-	if r := e.first(c); r != nil {
+	if r := e.first(c, nil); r != nil {
 		return decided(r)
 	}
 	return Verdict{}
@@ -215,8 +215,10 @@ func (e *Engine) Excluded(c Call) *Rule {
 	return nil
 }
 
-// first is the rule of the highest priority that matches c, or nil.
-func (e *Engine) first(c Call) *Rule {
+// first is the rule of the highest priority that matches c, or nil;
+// wordEnd tells where the words of a shell call's command end (nil: it
+// is not a shell command, or not bash).
+func (e *Engine) first(c Call, wordEnd func(int) bool) *Rule {
 	stringified := stableStringify(c.Args)
 	names := []string{c.Name}
 	for _, a := range legacyAliases {
@@ -229,7 +231,7 @@ func (e *Engine) first(c Call) *Rule {
 	}
 	for _, r := range e.rules {
 		for _, name := range names {
-			if e.matches(r, c, name, stringified) {
+			if e.matches(r, c, name, stringified) && endsAWord(r, wordEnd) {
 				return r
 			}
 		}
@@ -240,7 +242,12 @@ func (e *Engine) first(c Call) *Rule {
 // checkShell decides a shell line and each command it runs, as Gemini
 // CLI's checkShellCommand does.
 func (e *Engine) checkShell(c Call, command string) Verdict {
-	top := e.first(c)
+	line, ok := parseShell(command)
+	var wordEnd func(int) bool
+	if line.words.across != nil { // parsed, if not read whole
+		wordEnd = line.words.at
+	}
+	top := e.first(c, wordEnd)
 	v := Verdict{}
 	if top != nil {
 		v = decided(top)
@@ -248,25 +255,24 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	if v.Decision == Deny {
 		return v
 	}
-	line, ok := parseShell(command)
 	if !ok {
 		if v.Decision == Allow && c.Mode != ModeYolo {
-			return Verdict{Decision: AskUser, Priority: top.Priority, Why: "it cannot be parsed as bash"}
+			return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unread()}
 		}
 		return v
 	}
 	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && line.redirects {
 		v = Verdict{Decision: AskUser, Priority: top.Priority, Why: "it redirects input or output"}
 	}
-	if len(line.parts) > 1 || line.parts[0] != strings.TrimSpace(command) {
+	if len(line.parts) > 1 || line.parts[0].text != strings.TrimSpace(command) {
 		for _, part := range line.parts {
 			sub := c
-			sub.Args = shellArgs(c.Args, part)
-			r := e.first(sub)
+			sub.Args = shellArgs(c.Args, part.text)
+			r := e.first(sub, part.words.at)
 			switch {
 			case r == nil:
 				if v.Decision == Allow {
-					v.Undecided = append(v.Undecided, part)
+					v.Undecided = append(v.Undecided, part.text)
 				}
 			case r.Decision == Deny:
 				return decided(r)
@@ -317,19 +323,24 @@ func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
 		return false
 	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
 		return false
-	case r.CommandPrefix != "" && r.Decision == Allow && !prefixCovers(c.Args["command"], r.CommandPrefix):
+	case r.CommandPrefix != "" && r.Decision == Allow && !hasPrefix(c.Args["command"], r.CommandPrefix):
 		return false
 	}
 	return true
 }
 
-// prefixCovers reports whether an allow rule's command prefix covers
-// command: command starts with it, and the shell ends a word where it
-// ends. Deny and ask_user rules match on the pattern alone, which can
-// only make them match more.
-func prefixCovers(command any, prefix string) bool {
+// hasPrefix reports whether command is a string that starts with prefix.
+func hasPrefix(command any, prefix string) bool {
 	s, ok := command.(string)
-	return ok && strings.HasPrefix(s, prefix) && endsWord(s, len(prefix))
+	return ok && strings.HasPrefix(s, prefix)
+}
+
+// endsAWord reports whether r, when it allows by a command prefix, ends
+// where the shell ends a word of the command, as wordEnd tells (nil: the
+// command is not bash, and no prefix covers it). Deny and ask_user rules
+// match on their pattern alone, which can only make them match more.
+func endsAWord(r *Rule, wordEnd func(int) bool) bool {
+	return r.CommandPrefix == "" || r.Decision != Allow || wordEnd != nil && wordEnd(len(r.CommandPrefix))
 }
 
 // toolNameMatches matches a rule's tool name, wildcards included, against

@@ -11,6 +11,8 @@ import (
 
 // shellLine is what the rules are told of a shell line.
 type shellLine struct {
+	// words tells where the line's words end, for the whole line.
+	words wordEnds
 	// parts are the commands the line runs, each as its text in the line,
 	// in order: every simple command with the assignments before it, every
 	// bare assignment, declaration (export, declare, local, readonly,
@@ -18,7 +20,7 @@ type shellLine struct {
 	// nested (lists, pipelines, subshells, blocks, loops, command and
 	// process substitutions, assignments' values), and the commands of a
 	// shell wrapper's script (sh, bash or zsh -c 'script').
-	parts []string
+	parts []shellPart
 	// unmodelled is why the line does what its parts do not show, so that
 	// no rule can speak for it; "" when nothing does.
 	unmodelled string
@@ -26,6 +28,57 @@ type shellLine struct {
 	// anywhere (>, >>, <, <<, <<<, &> ...), as Gemini CLI's hasRedirection
 	// finds.
 	redirects bool
+	// budget is how many bytes of parts are left to record: nested
+	// substitutions repeat the text they hold in each enclosing part, and
+	// a line nesting so deep that its parts outgrow the budget is not
+	// read at all, as one that cannot be parsed, so that judging it stays
+	// linear in its length.
+	budget int
+}
+
+// shellPart is a command of a shell line.
+type shellPart struct {
+	text string
+	// words tells where the words of text end.
+	words wordEnds
+}
+
+// wordEnds tells whether a text's words end at a byte offset: the shell
+// splits it into words there, after quote removal or not (`git
+// status"x"` is git and statusx: a rule for "git status" must not cover
+// it). It is computed once per parse, so that judging every part of a
+// line against every rule stays linear in the line.
+type wordEnds struct {
+	// across[i] counts the words that run across byte i of the parsed
+	// text (start < i < end); offset is where the text starts in it.
+	across []int32
+	offset int
+}
+
+// at reports whether the shell ends a word at byte i of the text.
+func (w wordEnds) at(i int) bool {
+	i += w.offset
+	return i >= len(w.across) || w.across[i] == 0
+}
+
+// newWordEnds counts, for each byte of a text of n bytes, the words of
+// file that run across it.
+func newWordEnds(file *syntax.File, n int) wordEnds {
+	across := make([]int32, n+1)
+	syntax.Walk(file, func(node syntax.Node) bool {
+		if w, ok := node.(*syntax.Word); ok {
+			start, end := int(w.Pos().Offset()), int(w.End().Offset())
+			if start+1 < end && end <= n {
+				across[start+1]++
+				across[end]--
+			}
+		}
+		return true
+	})
+	for i := 1; i <= n; i++ {
+		across[i] += across[i-1]
+	}
+	return wordEnds{across: across}
 }
 
 // maxWrapperDepth bounds how deep parseShell looks into bash -c scripts
@@ -34,36 +87,56 @@ const maxWrapperDepth = 4
 
 // parseShell reads command as bash; false when it is not bash.
 func parseShell(command string) (shellLine, bool) {
-	var line shellLine
-	ok := line.read(command, maxWrapperDepth)
-	return line, ok && len(line.parts) > 0
+	line := shellLine{budget: partsPerByte*len(command) + minPartsBudget}
+	words, ok := line.read(command, maxWrapperDepth)
+	line.words = words
+	return line, ok && len(line.parts) > 0 && line.budget >= 0
 }
 
-// read adds what command runs to line.
-func (line *shellLine) read(command string, depth int) bool {
+// unread is why parseShell could not read the line.
+func (line *shellLine) unread() string {
+	if line.budget < 0 {
+		return "it nests commands too deep to be judged"
+	}
+	return "it cannot be parsed as bash"
+}
+
+// The parts' budget: partsPerByte bytes a byte of the line, and
+// minPartsBudget more.
+const (
+	partsPerByte   = 32
+	minPartsBudget = 64 << 10
+)
+
+// read adds what command runs to line, and tells where its words end.
+func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 	file, err := shellparse.Parse(command)
 	if err != nil {
-		return false
+		return wordEnds{}, false
 	}
+	words := newWordEnds(file, len(command))
 	syntax.Walk(file, func(n syntax.Node) bool {
+		if line.budget < 0 {
+			return false
+		}
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Coprocess {
 				line.unmodel("it starts a coprocess")
 			}
 		case *syntax.CallExpr:
-			line.part(command, n)
+			line.part(command, words, n)
 			line.call(command, n, depth)
 		case *syntax.DeclClause:
-			line.part(command, n)
+			line.part(command, words, n)
 			line.decl(n)
 		case *syntax.TestClause:
-			line.part(command, n)
+			line.part(command, words, n)
 		case *syntax.ArithmCmd:
-			line.part(command, n)
+			line.part(command, words, n)
 			line.arithmetic(n.X)
 		case *syntax.LetClause:
-			line.part(command, n)
+			line.part(command, words, n)
 			for _, x := range n.Exprs {
 				line.arithmetic(x)
 			}
@@ -108,7 +181,7 @@ func (line *shellLine) read(command string, depth int) bool {
 		}
 		return true
 	})
-	return true
+	return words, true
 }
 
 // unmodel records why, unless a reason is recorded already.
@@ -118,10 +191,12 @@ func (line *shellLine) unmodel(why string) {
 	}
 }
 
-// part records n's text as a part.
-func (line *shellLine) part(command string, n syntax.Node) {
+// part records n, of command, whose words end as words says, as a part.
+func (line *shellLine) part(command string, words wordEnds, n syntax.Node) {
 	if text, ok := source(command, n); ok {
-		line.parts = append(line.parts, text)
+		line.budget -= len(text)
+		words.offset = int(n.Pos().Offset())
+		line.parts = append(line.parts, shellPart{text: text, words: words})
 	}
 }
 
@@ -154,8 +229,10 @@ func (line *shellLine) call(command string, call *syntax.CallExpr, depth int) {
 	case !ok:
 	case depth == 0:
 		line.unmodel("its shell scripts nest too deep")
-	case !line.read(script, depth-1):
-		line.unmodel("its shell script cannot be parsed")
+	default:
+		if _, ok := line.read(script, depth-1); !ok {
+			line.unmodel("its shell script cannot be parsed")
+		}
 	}
 }
 
@@ -320,26 +397,4 @@ func wrappedScript(command string, call *syntax.CallExpr) (string, bool) {
 		script = script[1 : len(script)-1]
 	}
 	return script, ok
-}
-
-// endsWord reports whether the shell ends a word of command at byte at:
-// no word of command runs across it, after quote removal or not
-// (`git status"x"` is git and statusx: a rule for "git status" must not
-// match it).
-func endsWord(command string, at int) bool {
-	if at >= len(command) {
-		return true
-	}
-	file, err := shellparse.Parse(command)
-	if err != nil {
-		return false
-	}
-	ends := true
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if w, ok := n.(*syntax.Word); ok && int(w.Pos().Offset()) < at && int(w.End().Offset()) > at {
-			ends = false
-		}
-		return ends
-	})
-	return ends
 }
