@@ -240,7 +240,11 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 		return verdict{refusal: denial(v.Rule)}
 	case policy.AskUser:
 		if !a.policy.Interactive() {
-			return verdict{refusal: fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)}
+			refusal := fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)
+			if v.Why != "" {
+				refusal += " A policy rule allows the command, but not all it does: " + v.Why + "."
+			}
+			return verdict{refusal: refusal}
 		}
 		return verdict{ask: true, always: v.Priority <= alwaysAllowPriority && a.alwaysCounts(c)}
 	}

@@ -21,6 +21,29 @@
 //     for the caller's own logic, and asks instead when the line
 //     redirects (unless allowRedirection, or in autoEdit and yolo) or
 //     cannot be parsed.
+//   - An allow rule covers exactly the commands it names. Every part of a
+//     line is a command some rule must allow: each simple command with
+//     the assignments before it (PATH=x git status is not git status),
+//     each bare assignment, declaration (export, declare, typeset, local,
+//     readonly), [[ ]] test and arithmetic command, with the commands of
+//     the substitutions in their values. What the parts do not show makes
+//     a line allowed by a rule that names commands (commandPrefix,
+//     commandRegex, argsPattern) ask, in every mode but yolo, saying why
+//     (Verdict.Why): ${x@P} and the other expansions that evaluate or
+//     assign (${!x}, computed subscripts and slices, ${x:=v}), arithmetic
+//     on variables, eval, source, ., trap and the builtins that take code
+//     or variable names, functions, coprocesses, for loops' variables,
+//     here-documents that expand. Gemini CLI 0.61 skips bare assignments
+//     (tree-sitter's variable_assignment is no command); this does not.
+//   - An allow rule's commandPrefix ends where the shell ends a word:
+//     git status"x" (git statusx) is not git status. Deny and ask_user
+//     rules match on their pattern alone, so that they only match more.
+//   - Judging a shell line is linear in its length: it is parsed once,
+//     where its words end is computed once, and a line whose parts (which
+//     repeat the substitutions they hold) outgrow 32 bytes a byte is not
+//     judged part by part: it asks, as a line that cannot be parsed does.
+//   - A commandPrefix is encoded as the command it is matched against is
+//     (stableStringify's JSON), so that >, <, &, U+2028 ... match.
 //   - Loading never fails: a file or rule that cannot be used is reported
 //     (Problem: the file, the rule's number, why) and skipped; the rest is
 //     kept. Extensions may not allow, nor speak for yolo mode: such rules

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -230,7 +230,7 @@ func parseRule(t map[string]any, tier Tier, source string) ([]*Rule, []string, e
 		return nil, warnings, err
 	}
 	var rules []*Rule
-	for _, pattern := range patterns {
+	for i, pattern := range patterns {
 		var re *regexp.Regexp
 		if pattern != "" {
 			if re, err = regexp.Compile(pattern); err != nil {
@@ -251,6 +251,7 @@ func parseRule(t map[string]any, tier Tier, source string) ([]*Rule, []string, e
 				Priority:         float64(tier) + float64(f.priority)/1000,
 				Modes:            f.modes,
 				Interactive:      f.interactive,
+				CommandPrefix:    prefixOf(f, i),
 				AllowRedirection: f.allowRedirection,
 				DenyMessage:      f.denyMessage,
 				Source:           source,
@@ -384,8 +385,12 @@ func argsPatterns(f ruleFields) ([]string, error) {
 	case f.prefixes != nil:
 		patterns := make([]string, len(f.prefixes))
 		for i, prefix := range f.prefixes {
-			encoded, _ := json.Marshal(prefix)
-			open := strings.TrimSuffix(string(encoded), `"`)
+			// Encoded as the command is (stableStringify), so that what is
+			// written the same is matched: encoding/json would write >, <,
+			// & and U+2028 as escapes the command never has.
+			var encoded strings.Builder
+			jsjson.WriteString(&encoded, prefix)
+			open := strings.TrimSuffix(encoded.String(), `"`)
 			// The prefix ends at a space, a quote, or an escaped quote:
 			// "git" matches "git status", not "gitk".
 			patterns[i] = escapeRegex(`"command":`+open) + `(?:[\s"]|\\")`
@@ -395,6 +400,14 @@ func argsPatterns(f ruleFields) ([]string, error) {
 		return []string{`"command":"` + f.commandRegex}, nil
 	}
 	return []string{f.args}, nil
+}
+
+// prefixOf is the command prefix of f's pattern i; "" for none.
+func prefixOf(f ruleFields, i int) string {
+	if i < len(f.prefixes) {
+		return f.prefixes[i]
+	}
+	return ""
 }
 
 // escapeRegex escapes text as Gemini CLI's escapeRegex does.

@@ -100,7 +100,9 @@ type Rule struct {
 	Modes []Mode
 	// Interactive, when set, restricts the rule to interactive (true) or
 	// headless (false) sessions.
-	Interactive      *bool
+	Interactive *bool
+	// CommandPrefix is the command prefix Args was built of, when it was.
+	CommandPrefix    string
 	AllowRedirection bool
 	DenyMessage      string
 	// Source is where the rule was read, as Gemini CLI shows it:
@@ -132,6 +134,9 @@ type Verdict struct {
 	// Undecided are the commands of an allowed shell line that no rule
 	// decided; the caller judges them as it would without rules.
 	Undecided []string
+	// Why says why a shell line an allow rule matched asks instead: it
+	// redirects, cannot be parsed, or does what its commands do not show.
+	Why string
 }
 
 // Engine decides calls by the rules it was loaded with. Its zero value,
@@ -179,7 +184,7 @@ func (e *Engine) Check(c Call) Verdict {
 			return e.checkShell(c, command)
 		}
 	}
-	if r := e.first(c); r != nil {
+	if r := e.first(c, nil); r != nil {
 		return decided(r)
 	}
 	return Verdict{}
@@ -196,7 +201,7 @@ func (e *Engine) Excluded(c Call) *Rule {
 	}
 	for _, r := range e.rules {
 		unconditional := *r
-		unconditional.Args = nil
+		unconditional.Args, unconditional.CommandPrefix = nil, ""
 		if !e.matches(&unconditional, c, c.Name, "") {
 			continue
 		}
@@ -210,8 +215,10 @@ func (e *Engine) Excluded(c Call) *Rule {
 	return nil
 }
 
-// first is the rule of the highest priority that matches c, or nil.
-func (e *Engine) first(c Call) *Rule {
+// first is the rule of the highest priority that matches c, or nil;
+// wordEnd tells where the words of a shell call's command end (nil: it
+// is not a shell command, or not bash).
+func (e *Engine) first(c Call, wordEnd func(int) bool) *Rule {
 	stringified := stableStringify(c.Args)
 	names := []string{c.Name}
 	for _, a := range legacyAliases {
@@ -224,7 +231,7 @@ func (e *Engine) first(c Call) *Rule {
 	}
 	for _, r := range e.rules {
 		for _, name := range names {
-			if e.matches(r, c, name, stringified) {
+			if e.matches(r, c, name, stringified) && endsAWord(r, wordEnd) {
 				return r
 			}
 		}
@@ -235,7 +242,12 @@ func (e *Engine) first(c Call) *Rule {
 // checkShell decides a shell line and each command it runs, as Gemini
 // CLI's checkShellCommand does.
 func (e *Engine) checkShell(c Call, command string) Verdict {
-	top := e.first(c)
+	line, ok := parseShell(command)
+	var wordEnd func(int) bool
+	if line.words.across != nil { // parsed, if not read whole
+		wordEnd = line.words.at
+	}
+	top := e.first(c, wordEnd)
 	v := Verdict{}
 	if top != nil {
 		v = decided(top)
@@ -243,36 +255,39 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	if v.Decision == Deny {
 		return v
 	}
-	parts, ok := shellCommands(command)
 	if !ok {
 		if v.Decision == Allow && c.Mode != ModeYolo {
-			return Verdict{Decision: AskUser, Priority: top.Priority}
+			return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unread()}
 		}
 		return v
 	}
-	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && redirects(command) {
-		v = Verdict{Decision: AskUser, Priority: top.Priority}
+	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && line.redirects {
+		v = Verdict{Decision: AskUser, Priority: top.Priority, Why: "it redirects input or output"}
 	}
-	if len(parts) == 1 && strings.TrimSpace(parts[0]) == strings.TrimSpace(command) {
-		return v
-	}
-	for _, part := range parts {
-		sub := c
-		sub.Args = shellArgs(c.Args, part)
-		r := e.first(sub)
-		switch {
-		case r == nil:
-			if v.Decision == Allow {
-				v.Undecided = append(v.Undecided, part)
+	if len(line.parts) > 1 || line.parts[0].text != strings.TrimSpace(command) {
+		for _, part := range line.parts {
+			sub := c
+			sub.Args = shellArgs(c.Args, part.text)
+			r := e.first(sub, part.words.at)
+			switch {
+			case r == nil:
+				if v.Decision == Allow {
+					v.Undecided = append(v.Undecided, part.text)
+				}
+			case r.Decision == Deny:
+				return decided(r)
+			case r.Decision == AskUser:
+				if v.Decision != AskUser || v.Rule == nil {
+					v.Rule, v.Priority, v.Why = r, r.Priority, ""
+				}
+				v.Decision, v.Undecided = AskUser, nil
 			}
-		case r.Decision == Deny:
-			return decided(r)
-		case r.Decision == AskUser:
-			if v.Decision != AskUser || v.Rule == nil {
-				v.Rule, v.Priority = r, r.Priority
-			}
-			v.Decision, v.Undecided = AskUser, nil
 		}
+	}
+	if v.Decision == Allow && line.unmodelled != "" && top.Args != nil && c.Mode != ModeYolo {
+		// A rule that names commands does not speak for what they do not
+		// show; one that allows every command line does.
+		return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unmodelled}
 	}
 	return v
 }
@@ -308,8 +323,24 @@ func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
 		return false
 	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
 		return false
+	case r.CommandPrefix != "" && r.Decision == Allow && !hasPrefix(c.Args["command"], r.CommandPrefix):
+		return false
 	}
 	return true
+}
+
+// hasPrefix reports whether command is a string that starts with prefix.
+func hasPrefix(command any, prefix string) bool {
+	s, ok := command.(string)
+	return ok && strings.HasPrefix(s, prefix)
+}
+
+// endsAWord reports whether r, when it allows by a command prefix, ends
+// where the shell ends a word of the command, as wordEnd tells (nil: the
+// command is not bash, and no prefix covers it). Deny and ask_user rules
+// match on their pattern alone, which can only make them match more.
+func endsAWord(r *Rule, wordEnd func(int) bool) bool {
+	return r.CommandPrefix == "" || r.Decision != Allow || wordEnd != nil && wordEnd(len(r.CommandPrefix))
 }
 
 // toolNameMatches matches a rule's tool name, wildcards included, against

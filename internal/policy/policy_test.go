@@ -438,6 +438,16 @@ toolName = "glob"
 decision = "allow"
 priority = 150
 modes = ["yolo"]
+
+[[rule]]
+commandPrefix = "git status"
+decision = "allow"
+priority = 200
+
+[[rule]]
+toolName = "run_shell_command"
+decision = "deny"
+priority = 100
 `})
 	for _, tc := range []struct {
 		name string
@@ -449,6 +459,7 @@ modes = ["yolo"]
 		{"glob", policy.ModeDefault, true},
 		{"glob", policy.ModeYolo, false},
 		{"read_file", policy.ModeDefault, false},
+		{policy.ShellToolName, policy.ModeDefault, false}, // git status is allowed
 	} {
 		if got := e.Excluded(policy.Call{Name: tc.name, Mode: tc.mode}) != nil; got != tc.want {
 			t.Errorf("Excluded(%s in %s) = %v, want %v", tc.name, tc.mode, got, tc.want)

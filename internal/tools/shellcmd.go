@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 )
 
 // commandCheck is what "always allow" may know about a command line that
@@ -30,7 +32,7 @@ type commandCheck struct {
 // with command substitution, sets a variable that decides which program or
 // code runs (PATH, LD_PRELOAD, ...), or cannot be parsed.
 func checkCommand(command string) commandCheck {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	file, err := shellparse.Parse(command)
 	if err != nil {
 		return commandCheck{why: "it could not be parsed as bash (" + err.Error() + ")"}
 	}
@@ -185,16 +187,6 @@ func isRunner(name string) bool {
 	return false
 }
 
-// takesVariableNames reports whether the builtin name takes variable names as
-// arguments.
-func takesVariableNames(name string) bool {
-	switch name {
-	case "read", "mapfile", "readarray", "unset", "getopts":
-		return true
-	}
-	return false
-}
-
 func (w *commandWalker) call(c *syntax.CallExpr) {
 	for _, a := range c.Assigns {
 		w.assign(a)
@@ -202,48 +194,29 @@ func (w *commandWalker) call(c *syntax.CallExpr) {
 	if len(c.Args) == 0 {
 		return // only assignments
 	}
-	name, ok := staticText(c.Args[0])
+	name, ok := shellparse.StaticText(c.Args[0])
 	switch {
 	case !ok || name == "":
 		w.ask("its command name is not plain text", c.Args[0])
 		return
-	case name == "command" && len(c.Args) > 1 && isStaticIn(c.Args[1], "-v", "-V"):
+	case name == "command" && len(c.Args) > 1 && shellparse.IsStaticIn(c.Args[1], "-v", "-V"):
 		// command -v only looks the name up.
 	case isRunner(path.Base(name)): // /usr/bin/env too
 		w.ask(name+" runs other commands", nil)
 		return
-	case takesVariableNames(name):
-		w.ask(name+" takes a variable name, which can hide commands", nil)
+	}
+	if arg, ok := shellparse.VariableNameArg(name, c.Args[1:]); ok {
+		if arg == nil {
+			w.ask(name+" takes a variable name, which can hide commands", nil)
+		} else {
+			w.ask(name+" may take a variable name, which can hide commands", arg)
+		}
 		return
-	case name == "printf" && len(c.Args) > 1:
-		// printf -v takes a variable name; a dynamic first argument may be -v.
-		if opt, ok := staticText(c.Args[1]); !ok || strings.HasPrefix(opt, "-v") {
-			w.ask("printf may take a variable name, which can hide commands", c.Args[1])
-			return
-		}
-	case name == "test" || name == "[" || name == "wait":
-		// test -v and -R, and wait -p, take variable names, and any
-		// argument bash expands could become one of them.
-		for _, arg := range c.Args[1:] {
-			if text, ok := staticText(arg); !ok || optionTakesName(name, text) {
-				w.ask(name+" may take a variable name, which can hide commands", arg)
-				return
-			}
-		}
 	}
 	for _, arg := range c.Args[1:] {
 		w.word(arg)
 	}
 	w.addName(name)
-}
-
-// optionTakesName reports whether arg makes the builtin test, [ or wait read
-// the next argument as a variable name.
-func optionTakesName(builtin, arg string) bool {
-	if builtin == "wait" {
-		return strings.HasPrefix(arg, "-") && strings.Contains(arg, "p")
-	}
-	return arg == "-v" || arg == "-R"
 }
 
 func (w *commandWalker) addName(name string) {
@@ -265,7 +238,7 @@ func (w *commandWalker) decl(c *syntax.DeclClause) {
 		}
 		// A word the parser could not read as an assignment: an option,
 		// or text bash reads as an assignment at run time.
-		opt, ok := staticText(a.Value)
+		opt, ok := shellparse.StaticText(a.Value)
 		if !ok || len(opt) < 2 || opt[0] != '-' && opt[0] != '+' || strings.Trim(opt[1:], declOptions) != "" {
 			w.ask(c.Variant.Value+" may take a variable name, which can hide commands", a.Value)
 			return
@@ -319,7 +292,7 @@ func (w *commandWalker) redirect(r *syntax.Redirect) {
 		// Reading /dev/tcp/host/port or /dev/udp/… makes bash connect to
 		// host, which a computed path could name.
 		w.word(r.Word)
-		if path, ok := staticText(r.Word); !ok || strings.HasPrefix(path, "/dev/tcp/") || strings.HasPrefix(path, "/dev/udp/") {
+		if path, ok := shellparse.StaticText(r.Word); !ok || strings.HasPrefix(path, "/dev/tcp/") || strings.HasPrefix(path, "/dev/udp/") {
 			w.ask("it reads from a path that may be a network connection", r)
 		}
 	case syntax.WordHdoc: // <<< word
@@ -329,11 +302,11 @@ func (w *commandWalker) redirect(r *syntax.Redirect) {
 	case syntax.DplIn, syntax.DplOut:
 		// Duplicating or closing a descriptor (2>&1, >&-) writes no file;
 		// >&word with any other word writes to the file word.
-		if text, ok := staticText(r.Word); !ok || strings.TrimRight(strings.TrimRight(text, "-"), "0123456789") != "" {
+		if text, ok := shellparse.StaticText(r.Word); !ok || strings.TrimRight(strings.TrimRight(text, "-"), "0123456789") != "" {
 			w.ask("it writes to a file", r)
 		}
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
-		if !isStaticIn(r.Word, "/dev/null") {
+		if !shellparse.IsStaticIn(r.Word, "/dev/null") {
 			w.ask("it writes to a file", r)
 		}
 	default: // <> opens for writing too
@@ -429,72 +402,4 @@ func (w *commandWalker) test(x syntax.TestExpr) {
 	default:
 		w.ask("it uses a test gemini-ls does not analyse", t)
 	}
-}
-
-// isStaticIn reports whether word is plain text equal to one of texts.
-func isStaticIn(word *syntax.Word, texts ...string) bool {
-	text, ok := staticText(word)
-	return ok && slices.Contains(texts, text)
-}
-
-// staticText is word after quote removal, when bash would not change it
-// further: no expansion, glob, brace or tilde. A lone "[" (the test
-// command) is text too.
-func staticText(word *syntax.Word) (string, bool) {
-	if word == nil {
-		return "", false
-	}
-	var b strings.Builder
-	for i, part := range word.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			s := p.Value
-			if s == "[" && len(word.Parts) == 1 {
-				return s, true
-			}
-			for j := 0; j < len(s); j++ {
-				switch c := s[j]; {
-				case c == '\\' && j+1 < len(s):
-					j++
-					b.WriteByte(s[j])
-				case strings.IndexByte("*?[{", c) >= 0, c == '~' && i == 0 && j == 0:
-					return "", false
-				default:
-					b.WriteByte(c)
-				}
-			}
-		case *syntax.SglQuoted:
-			if p.Dollar { // $'…' escapes: not worth decoding here
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeDoubleQuoted(lit.Value))
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
-
-// unescapeDoubleQuoted removes the backslashes that escape a character
-// inside double quotes.
-func unescapeDoubleQuoted(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0 {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -1,0 +1,159 @@
+package policy_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/policy"
+)
+
+// gitStatusRule is what the user's "always allow" of git status saves.
+const gitStatusRule = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["git status"]
+decision = "allow"
+priority = 950
+modes = ["default", "autoEdit", "yolo"]
+`
+
+// An allow rule's commandPrefix covers exactly the commands it names
+// (issue 64): every part of the line is a command a rule must allow,
+// assignments and declarations included, an environment assignment
+// before the named command makes it another command, and what the rules
+// are not shown (${x@P}, eval, arithmetic on variables, a function, a
+// here-document's expansions, a coprocess ...) asks, with the reason.
+func TestAllowRuleCoversExactlyItsCommands(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"auto-saved.toml": gitStatusRule})
+	noProblems(t, e)
+	for _, tc := range []struct {
+		command   string
+		want      policy.Decision
+		undecided []string
+		why       string
+	}{
+		// What the rule names still runs.
+		{"git status", policy.Allow, nil, ""},
+		{"git status --short", policy.Allow, nil, ""},
+		{"git status && git status", policy.Allow, nil, ""},
+		{"git status \"$HOME\" ${#HOME} $((1+2)) ${HOME:0:2}", policy.Allow, nil, ""},
+		// An assignment or declaration between allowed commands is a
+		// command no rule allowed.
+		{"git status && PATH=/tmp/evil && git status", policy.Allow, []string{"PATH=/tmp/evil"}, ""},
+		{"git status && GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch pwned'; git status",
+			policy.Allow, []string{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch pwned'"}, ""},
+		{"git status && export GIT_CONFIG_COUNT=1 && git status", policy.Allow, []string{"export GIT_CONFIG_COUNT=1"}, ""},
+		{"git status && declare -x GIT_CONFIG_COUNT=1 && git status", policy.Allow, []string{"declare -x GIT_CONFIG_COUNT=1"}, ""},
+		{"git status && typeset X=1 && readonly Y=2 && git status", policy.Allow, []string{"typeset X=1", "readonly Y=2"}, ""},
+		{"git status && [[ -e x ]] && git status", policy.Allow, []string{"[[ -e x ]]"}, ""},
+		{"git status && (( 1 + 1 )) && git status", policy.Allow, []string{"(( 1 + 1 ))"}, ""},
+		{"git status && x=$(touch pwned) && git status", policy.Allow, []string{"x=$(touch pwned)", "touch pwned"}, ""},
+		// An environment assignment before the named command makes it
+		// another command, which the rule does not name.
+		{"PATH=/tmp/evil git status", "", nil, ""},
+		{"git status && GIT_DIR=/tmp/x git status", policy.Allow, []string{"GIT_DIR=/tmp/x git status"}, ""},
+		{"git status && LD_PRELOAD=/tmp/x.so git status", policy.Allow, []string{"LD_PRELOAD=/tmp/x.so git status"}, ""},
+		{"git status && BASH_ENV=/tmp/x git status", policy.Allow, []string{"BASH_ENV=/tmp/x git status"}, ""},
+		// What the parser does not model asks, saying why.
+		{"git status ${x@P}", policy.AskUser, nil, "${…@…} transformation"},
+		{"git status && x='$(touch pwned)' && git status ${x@P}", policy.AskUser, nil, "${…@…} transformation"},
+		{"git status ${!x}", policy.AskUser, nil, "indirect expansion"},
+		{"git status ${x:=1}", policy.AskUser, nil, "assigns a variable inside an expansion"},
+		{"git status $((x))", policy.AskUser, nil, "arithmetic on variables"},
+		{"git status ${a[i]}", policy.AskUser, nil, "computed subscript"},
+		{"git status ${HOME:x}", policy.AskUser, nil, "computed slice"},
+		{"git status && (( x )) && git status", policy.AskUser, nil, "arithmetic on variables"},
+		{"git status && let x=1 && git status", policy.AskUser, nil, "arithmetic on variables"},
+		{"git status && [[ $x -eq 1 ]] && git status", policy.AskUser, nil, "arithmetic"},
+		{"git status && [[ -v x ]] && git status", policy.AskUser, nil, "variable name"},
+		{"git status && a[i]=1 && git status", policy.AskUser, nil, "computed subscript"},
+		{"git status && declare -i x=1 && git status", policy.AskUser, nil, "arithmetic or names references"},
+		{"git status && declare -n x=y && git status", policy.AskUser, nil, "arithmetic or names references"},
+		{"git status && declare $x && git status", policy.AskUser, nil, "may expand to an assignment"},
+		{"git status && eval \"$x\" && git status", policy.AskUser, nil, "eval runs shell code"},
+		{"git status && source ./x && git status", policy.AskUser, nil, "source runs shell code"},
+		{"git status && . ./x && git status", policy.AskUser, nil, ". runs shell code"},
+		{"git status && builtin eval x && git status", policy.AskUser, nil, "eval runs shell code"},
+		{"git status && command -p eval x && git status", policy.AskUser, nil, "eval runs shell code"},
+		{"git status && trap 'touch pwned' EXIT && git status", policy.AskUser, nil, "trap runs shell code"},
+		{"git status && hash -p /tmp/evil git && git status", policy.AskUser, nil, "hash runs shell code"},
+		{"git status && read 'a[$(touch pwned)]' && git status", policy.AskUser, nil, "read may take a variable name"},
+		{"git status && printf -v x y && git status", policy.AskUser, nil, "printf may take a variable name"},
+		{"git status && f() { touch pwned; } && git status", policy.AskUser, nil, "defines a function"},
+		{"git status && coproc touch pwned", policy.AskUser, nil, "coprocess"},
+		{"git status && for PATH in /tmp; do git status; done", policy.AskUser, nil, "for loop"},
+		{"git status && cat <<EOF\n$(touch pwned)\nEOF", policy.AskUser, nil, ""}, // it redirects too
+		{"git status @(x|$(touch pwned))", policy.AskUser, nil, "extended glob"},
+		{"git status && bash -c 'eval x'", policy.AskUser, nil, "eval runs shell code"},
+		// A quote glued to the prefix is not the prefix.
+		{`git status"x"`, "", nil, ""},
+		{`git status'x'`, "", nil, ""},
+		{`git status\x`, "", nil, ""},
+		{`git status"" --short`, "", nil, ""},
+		{`git status "x"`, policy.Allow, nil, ""},
+		{`git status && git status"x"`, policy.Allow, []string{`git status"x"`}, ""},
+	} {
+		v := e.Check(shell(tc.command))
+		if v.Decision != tc.want || strings.Join(v.Undecided, "|") != strings.Join(tc.undecided, "|") || !strings.Contains(v.Why, tc.why) {
+			t.Errorf("%q: %q (undecided %q, why %q), want %q (undecided %q, why containing %q)", tc.command, v.Decision, v.Undecided, v.Why, tc.want, tc.undecided, tc.why)
+		}
+	}
+}
+
+// Yolo runs what the rules are not shown, as it runs everything; a line
+// that is not bash still asks in the other modes.
+func TestUnmodelledLinesInYolo(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"auto-saved.toml": gitStatusRule})
+	c := shell("git status ${x@P}")
+	c.Mode = policy.ModeYolo
+	if v := e.Check(c); v.Decision != policy.Allow {
+		t.Errorf("yolo: %q, want allow", v.Decision)
+	}
+	c = shell("git status 'unclosed")
+	c.Mode = policy.ModeAutoEdit
+	if v := e.Check(c); v.Decision == policy.Allow {
+		t.Errorf("an unparseable line: %+v, want it not allowed", v)
+	}
+	regex := load(t, policy.TierUser, false, map[string]string{"regex.toml": `
+[[rule]]
+commandRegex = "git .*"
+decision = "allow"
+priority = 100
+`})
+	if v := regex.Check(c); v.Decision != policy.AskUser || v.Why != "it cannot be parsed as bash" {
+		t.Errorf("an unparseable line a regex allows: %+v, want ask_user, saying why", v)
+	}
+}
+
+// A rule that allows every shell line, naming no command, allows what
+// the commands of a line do not show too.
+func TestUnconditionalAllowCoversUnmodelledLines(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"all.toml": `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+`})
+	for _, command := range []string{"for f in a b; do echo $f; done", "f() { :; }; f", "echo $((x + 1))"} {
+		if v := e.Check(shell(command)); v.Decision != policy.Allow {
+			t.Errorf("%q: %+v, want allow", command, v)
+		}
+	}
+}
+
+// A deny or ask_user rule's prefix matches without the word boundary an
+// allow rule needs, so that it only matches more; a shell wrapper's
+// script is read as the shell passes it, quotes removed.
+func TestDenyPrefixMatchesAGluedQuoteAndAWrappedScript(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"deny.toml": `
+[[rule]]
+commandPrefix = "rm -rf"
+decision = "deny"
+priority = 100
+`})
+	for _, command := range []string{`rm -rf"" /`, `bash -c 'r''m -rf /'`, `sh -c "rm -rf \"/\""`} {
+		if v := e.Check(shell(command)); v.Decision != policy.Deny {
+			t.Errorf(`%s: %q, want deny`, command, v.Decision)
+		}
+	}
+}
