@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
 )
@@ -154,7 +155,7 @@ func (r *restrictedShell) refuse(command string, call tools.Call) string {
 	if c := call.Confirmation(); c == nil || len(c.AllowKeys) == 0 {
 		return "it does more than run named commands"
 	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	file, err := shellparse.Parse(command)
 	if err != nil {
 		return "it cannot be parsed"
 	}
@@ -165,10 +166,14 @@ func (r *restrictedShell) refuse(command string, call tools.Call) string {
 		}
 		switch n := n.(type) {
 		case *syntax.CallExpr:
-			if len(n.Args) == 0 {
-				return true
+			// An assignment, bare or before a command, changes what a
+			// later or the same command does (PATH, GIT_CONFIG_*,
+			// LD_PRELOAD): the line is no longer the commands named.
+			if len(n.Assigns) > 0 {
+				why = "it assigns variables"
+				return false
 			}
-			words, ok := literalWords(n.Args)
+			words, ok := staticWords(n.Args)
 			if !ok {
 				why = "a command's words are not plain text"
 			} else if !slices.ContainsFunc(r.prefixes, func(p string) bool { return hasWordPrefix(words, strings.Fields(p)) }) {
@@ -182,30 +187,15 @@ func (r *restrictedShell) refuse(command string, call tools.Call) string {
 	return why
 }
 
-// literalWords is words as bash passes them, when each is plain text.
-func literalWords(words []*syntax.Word) ([]string, bool) {
+// staticWords is words as bash passes them, when each is plain text.
+func staticWords(words []*syntax.Word) ([]string, bool) {
 	out := make([]string, 0, len(words))
 	for _, w := range words {
-		var b strings.Builder
-		for _, part := range w.Parts {
-			switch p := part.(type) {
-			case *syntax.Lit:
-				b.WriteString(strings.ReplaceAll(p.Value, `\`, ""))
-			case *syntax.SglQuoted:
-				b.WriteString(p.Value)
-			case *syntax.DblQuoted:
-				for _, q := range p.Parts {
-					lit, ok := q.(*syntax.Lit)
-					if !ok {
-						return nil, false
-					}
-					b.WriteString(lit.Value)
-				}
-			default:
-				return nil, false
-			}
+		text, ok := shellparse.StaticText(w)
+		if !ok {
+			return nil, false
 		}
-		out = append(out, b.String())
+		out = append(out, text)
 	}
 	return out, true
 }

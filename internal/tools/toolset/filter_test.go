@@ -188,10 +188,16 @@ func TestCoreRestrictsTheShellToCommands(t *testing.T) {
 		t.Errorf("the restricted shell says it is %+v: it still runs commands", a)
 	}
 	for command, allowed := range map[string]bool{
-		"git status":                true,
-		`"git" log --oneline`:       true,
-		"git status && git diff":    true,
-		"FOO=1 git status":          true,
+		"git status":                                 true,
+		`"git" log --oneline`:                        true,
+		"git status && git diff":                     true,
+		"FOO=1 git status":                           false,
+		"PATH=/tmp/evil git status":                  false,
+		"git status && PATH=/tmp/evil && git status": false,
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x; git status": false,
+		`npm test"x"`:               false,
+		`git "status"`:              true,
+		"git log ~":                 false,
 		"npm test":                  true,
 		"npm test -- --watch":       true,
 		"npm install":               false,
