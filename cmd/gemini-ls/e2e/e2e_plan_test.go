@@ -675,3 +675,45 @@ func TestRunPlanModeSymlinkedDirectoryOutside(t *testing.T) {
 		t.Errorf("the model was told to plan in %s, want the session's own plans directory", told)
 	}
 }
+
+// A headless --resume never continues in a mode more permissive than
+// the run's own: a session a person set to yolo in an editor (ACP) and
+// resumed by `run --resume` with no mode chosen runs in the default
+// mode, so the model's command is refused, and the run warns; an
+// --approval-mode yolo given with it is the user's choice, and wins.
+func TestRunResumeNeverRaisesTheMode(t *testing.T) {
+	home := t.TempDir()
+	a := startACP(t, acpSetup{env: trustTheWorkspace(), home: home}, geminitest.TextTurn("Hi."))
+	if _, err := a.client.Conn.SetSessionMode(a.ctx, sdk.SetSessionModeRequest{SessionId: a.session, ModeId: "yolo"}); err != nil {
+		t.Fatal(err)
+	}
+	a.mustPrompt("hello", sdk.StopReasonEndTurn)
+	_ = a.proc.Close()
+	if _, err := a.proc.Wait(a.ctx); err != nil {
+		t.Fatalf("the ACP server did not exit: %v", err)
+	}
+
+	h := &headless{t: t, model: a.model, root: a.root, env: a.env}
+	shell := geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"}))
+	a.model.Push(shell)
+	a.model.Push(geminitest.TextTurn("Done."))
+	r := h.runIn(a.root, a.env, "run", "--resume", "latest", "-p", "go on")
+	r.wantExit(t, 0)
+	if h.exists("marker") {
+		t.Error("the resumed run ran the command unasked, in the session's yolo")
+	}
+	if !strings.Contains(r.stderr, "The resumed session was in YOLO mode; this run stays in manual mode") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	reqs := a.model.Requests()
+	if fr := h.responses(len(reqs) - 1); len(fr) != 1 || responseError(fr[0]) == "" {
+		t.Errorf("the command's response: %+v, want refused", fr)
+	}
+
+	a.model.Push(shell)
+	a.model.Push(geminitest.TextTurn("Done."))
+	h.runIn(a.root, a.env, "run", "--resume", "latest", "--approval-mode", "yolo", "-p", "go on").wantExit(t, 0)
+	if !h.exists("marker") {
+		t.Error("--approval-mode yolo did not let the resumed run's command run")
+	}
+}
