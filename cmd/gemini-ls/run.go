@@ -188,9 +188,16 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 		return exitInput
 	}
-	if mode != "" {
-		// Chosen for this run: it wins over the mode a resumed session
-		// saved, which it continues in otherwise.
+	// A mode chosen for this run wins over the mode a resumed session
+	// saved, which it continues in otherwise, unless that is more
+	// permissive than the run's own: a person chose it where they could
+	// be asked (an editor's yolo), and nobody can be here.
+	saved := live.Mode()
+	raised := saved.MorePermissive(built.ApprovalMode())
+	if raised && mode == "" {
+		out.warn(fmt.Sprintf("The resumed session was in %s mode; this run stays in %s mode, its own, as nobody is here to be asked. Pass --approval-mode %s to continue in it.", saved.Name(), built.ApprovalMode().Name(), saved))
+	}
+	if mode != "" || raised {
 		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
 			fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
 			return exitError

@@ -269,7 +269,7 @@ func (a *Agent) SetApprovalMode(mode dialog.ApprovalMode) {
 	defer a.mu.Unlock()
 	a.cfg.ApprovalMode = mode
 	for _, s := range a.sessions {
-		s.SetApprovalMode("")
+		s.followAgent()
 	}
 }
 

@@ -52,6 +52,23 @@
 // restored on resume, within what the agent allows (persist.go,
 // restoredMode: an untrusted folder lowers auto_edit and yolo to default).
 //
+// Invariant: only a person raises the approval mode. A call's switch of
+// it (Result.Mode) never makes the session more permissive than the
+// mode it was in, or, leaving plan mode, than the mode it had before it
+// entered plan mode (Session.modeBeforePlan; the agent's when it started
+// in plan mode), unless the user answered that call's own question
+// (turn.switchMode: exit_plan_mode's approval, where a person picks the
+// mode); the model is told what was refused. So an unattended plan
+// approval (headless) goes back to the run's own mode, or stays in plan
+// mode, where Gemini CLI 0.61 approves into yolo. The other ways the
+// mode changes are the user's: a front end's mode menu and /plan
+// (conversation.Host.SetMode), the settings a client sends (setup's
+// Reload), a resumed session's saved mode, which a headless run takes
+// only when it is no more permissive than its own (cmd/gemini-ls run).
+// A subagent has no mode of its own: its calls switch its main
+// session's, under the same rule. Policy rules with modes only match
+// the mode in force; none sets it.
+//
 // Each session has its own plans directory (Config.PlansDir, by session
 // id, found on first use): the workspace is told to allow it
 // (workspace.Workspace.Allow), the approval door lets plan mode write plan

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genai"
@@ -73,6 +74,9 @@ type toolRun struct {
 	// afterDecline: the user declined a call of an earlier batch, so this
 	// one is cancelled, not run.
 	afterDecline bool
+	// answered: the user answered a question the call put (CallInfo.Ask),
+	// so a mode it switches to is theirs (turn.switchMode).
+	answered atomic.Bool
 }
 
 // pastQuestions marks run past the questions asked before it runs.

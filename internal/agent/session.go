@@ -82,6 +82,10 @@ type Session struct {
 	// "" follows the agent's.
 	modeMu sync.Mutex
 	mode   dialog.ApprovalMode
+	// beforePlan is the mode the session was in when it switched itself
+	// into plan mode (guarded by modeMu): what leaving plan mode with
+	// nobody asked goes back to (modeBeforePlan); "" when it did not.
+	beforePlan dialog.ApprovalMode
 	// approvedPlan is the plan file the user last approved (guarded by
 	// modeMu), which /plan shows.
 	approvedPlan string
@@ -157,14 +161,44 @@ func (s *Session) ownMode() dialog.ApprovalMode {
 
 // SetApprovalMode changes what runs without asking in this session
 // alone, from its next call on, until the agent's mode is set anew.
+// Switching into plan mode remembers the mode it leaves (modeBeforePlan).
 func (s *Session) SetApprovalMode(mode dialog.ApprovalMode) {
 	if s.parent != nil {
 		s.parent.SetApprovalMode(mode)
 		return
 	}
+	was := s.ApprovalMode() // before modeMu: it may take the agent's lock
 	s.modeMu.Lock()
 	defer s.modeMu.Unlock()
+	switch {
+	case mode != dialog.ApprovalPlan:
+		s.beforePlan = ""
+	case was != dialog.ApprovalPlan:
+		s.beforePlan = was
+	}
 	s.mode = mode
+}
+
+// followAgent makes the session follow the agent's mode again; the
+// agent calls it holding its lock (Agent.SetApprovalMode).
+func (s *Session) followAgent() {
+	s.modeMu.Lock()
+	defer s.modeMu.Unlock()
+	s.mode, s.beforePlan = "", ""
+}
+
+// modeBeforePlan is the mode the session leaves plan mode for where
+// nobody can choose one: the mode it had when it switched itself into
+// plan mode, else the agent's (a session that started in plan mode, or
+// was resumed in it, came from there); plan when that is plan too.
+func (s *Session) modeBeforePlan() dialog.ApprovalMode {
+	if s.parent != nil {
+		return s.parent.modeBeforePlan()
+	}
+	s.modeMu.Lock()
+	before := s.beforePlan
+	s.modeMu.Unlock()
+	return cmp.Or(before, s.agent.approvalMode())
 }
 
 // LastModel is the concrete model the session's last prompt went to:
@@ -290,7 +324,7 @@ func (s *Session) build(tool tools.Tool, args map[string]any) (tools.Call, error
 	if err != nil {
 		return nil, err
 	}
-	return st.BuildIn(tools.SessionScope{PlansDir: dir}, args)
+	return st.BuildIn(tools.SessionScope{PlansDir: dir, ModeBeforePlan: s.modeBeforePlan()}, args)
 }
 
 // ID identifies the session to Agent.Session.

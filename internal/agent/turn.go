@@ -486,7 +486,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	case err != nil:
 		res = tools.Result{Error: err.Error()}
 	case res.Mode != "":
-		res = t.switchMode(res)
+		res = t.switchMode(res, run.answered.Load())
 	case res.Topic != nil:
 		t.emit(dialog.Event{Kind: dialog.EventTopic, Topic: *res.Topic})
 	}
@@ -531,8 +531,15 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 
 // switchMode switches the session to the mode res chose and says so; in
 // a folder that is not trusted, only to default or plan, and the model
-// is told.
-func (t *turn) switchMode(res tools.Result) tools.Result {
+// is told. Unless the user chose it (answered: they answered the call's
+// question), a call never raises the mode: leaving plan mode, above the
+// mode the session had before it; otherwise, above the mode it is in.
+// The model is told what was refused.
+func (t *turn) switchMode(res tools.Result, answered bool) tools.Result {
+	if ceiling := t.modeCeiling(); !answered && res.Mode.MorePermissive(ceiling) {
+		res.Output += fmt.Sprintf("\n\nNobody chose %s, so the approval mode is %s: a call cannot raise it above the mode the session was in before it.", res.Mode, ceiling)
+		res.Mode = ceiling
+	}
 	if t.s.agent.cfg.Untrusted && res.Mode != dialog.ApprovalPlan && res.Mode != dialog.ApprovalDefault {
 		res.Output += fmt.Sprintf("\n\nThe folder is not trusted, so the approval mode is default, not %s: edits will require confirmation.", res.Mode)
 		res.Mode = dialog.ApprovalDefault
@@ -543,6 +550,16 @@ func (t *turn) switchMode(res tools.Result) tools.Result {
 	}
 	t.emit(dialog.Event{Kind: dialog.EventMode, Mode: res.Mode})
 	return res
+}
+
+// modeCeiling is the most permissive mode a call may switch the session
+// to without the user choosing it: in plan mode, the mode before it
+// (Session.modeBeforePlan); otherwise the mode it is in.
+func (t *turn) modeCeiling() dialog.ApprovalMode {
+	if mode := t.s.ApprovalMode(); mode != dialog.ApprovalPlan {
+		return mode
+	}
+	return t.s.modeBeforePlan()
 }
 
 // confirm asks the user about a call that needs c approved, offering
@@ -707,8 +724,12 @@ func (t *turn) asker(run *toolRun) tools.AskFunc {
 		return nil
 	}
 	return func(ctx context.Context, q dialog.Question) (dialog.Answer, error) {
-		return ask(t, run, func() (dialog.Answer, error) {
+		a, err := ask(t, run, func() (dialog.Answer, error) {
 			return t.s.question(ctx, run.fc.ID, q)
 		})
+		if err == nil {
+			run.answered.Store(true)
+		}
+		return a, err
 	}
 }

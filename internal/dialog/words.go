@@ -82,6 +82,25 @@ const (
 	ApprovalPlan ApprovalMode = "plan"
 )
 
+// MorePermissive reports whether m runs more without asking than other:
+// plan, default, auto_edit and yolo, from the strictest. A mode not
+// among them is the strictest.
+func (m ApprovalMode) MorePermissive(other ApprovalMode) bool {
+	return m.permissiveness() > other.permissiveness()
+}
+
+func (m ApprovalMode) permissiveness() int {
+	switch m {
+	case ApprovalDefault:
+		return 1
+	case ApprovalAutoEdit:
+		return 2
+	case ApprovalYolo:
+		return 3
+	}
+	return 0
+}
+
 // Name is the mode as Gemini CLI 0.61's footer names it to its users:
 // manual, auto-accept edits, YOLO, plan.
 func (m ApprovalMode) Name() string {

@@ -13,3 +13,19 @@ func TestApprovalModeNames(t *testing.T) {
 		}
 	}
 }
+
+// The modes rank as Gemini CLI's MODES_BY_PERMISSIVENESS: plan, default,
+// auto_edit, yolo; an unknown mode ranks with plan, the strictest.
+func TestApprovalModePermissiveness(t *testing.T) {
+	order := []ApprovalMode{ApprovalPlan, ApprovalDefault, ApprovalAutoEdit, ApprovalYolo}
+	for i, m := range order {
+		for j, other := range order {
+			if got := m.MorePermissive(other); got != (i > j) {
+				t.Errorf("%s.MorePermissive(%s) = %v", m, other, got)
+			}
+		}
+	}
+	if ApprovalMode("sudo").MorePermissive(ApprovalPlan) {
+		t.Error("an unknown mode ranks above plan")
+	}
+}

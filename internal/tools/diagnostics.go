@@ -19,6 +19,11 @@ import (
 // Only a front end whose editor can answer gives the tools a
 // DiagnosticsReader (the LSP, with a client that declares
 // experimental.gemini.diagnostics), and the tool is declared only then.
+//
+// The editor may answer for any file it has open: another project's, a
+// scratch file under the user's home. The model is told only of the
+// files it may read, as read_file decides (inside the workspace, not
+// ignored), and how many were left out, never which.
 
 // GetDiagnosticsName is the tool's name.
 const GetDiagnosticsName = "get_diagnostics"
@@ -127,8 +132,30 @@ func (c *getDiagnosticsCall) Execute(ctx context.Context, _ CallInfo) (Result, e
 	case err != nil:
 		return Result{}, fmt.Errorf("asking the editor for its diagnostics: %w", err)
 	}
+	files, left := readableDiagnostics(ctx, c.ws, files)
 	out := listDiagnostics(c.ws, c.requested(files))
+	if left > 0 {
+		out += fmt.Sprintf("\n\n(The diagnostics of %d more %s were left out: outside the workspace or ignored, so not yours to read.)", left, plural(left, "file", "files"))
+	}
 	return Result{Output: out, Display: Fence("", out)}, nil
+}
+
+// readableDiagnostics keeps the files the model may read, as read_file
+// decides: inside the workspace and not ignored (hidden), each by its
+// resolved path. left is how many files with diagnostics it left out.
+func readableDiagnostics(ctx context.Context, ws *workspace.Workspace, files []FileDiagnostics) (kept []FileDiagnostics, left int) {
+	for _, f := range files {
+		path, err := ws.Resolve(f.Path)
+		if err != nil || hidden(ctx, ws, path, false) {
+			if len(f.Diagnostics) > 0 {
+				left++
+			}
+			continue
+		}
+		f.Path = path
+		kept = append(kept, f)
+	}
+	return kept, left
 }
 
 // requested is files in the order the call named them, each named file

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -243,4 +245,36 @@ func TestEditWatchBounds(t *testing.T) {
 	if got := w.Introduced(ctx, "a.go"); got != "" {
 		t.Errorf("an editor that stopped answering: %q", got)
 	}
+}
+
+// answersEverything is an editor that answers any question with the
+// diagnostics of every file it has: the ones asked about and the rest.
+type answersEverything map[string][]Diagnostic
+
+func (e answersEverything) Diagnostics(context.Context, []string) ([]FileDiagnostics, error) {
+	var out []FileDiagnostics
+	for _, p := range slices.Sorted(maps.Keys(e)) {
+		out = append(out, FileDiagnostics{Path: p, Diagnostics: e[p]})
+	}
+	return out, nil
+}
+
+// Whatever the editor answers, asked of every file or of one in the
+// workspace, the model is told only of the files read_file would read:
+// not of one outside the roots, nor of one .geminiignore or .gitignore
+// keeps, nor inside .git; how many were left out, never which.
+func TestGetDiagnosticsOnlyOfReadableFiles(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "", ".geminiignore": "secret.go\n", "secret.go": "", ".gitignore": "gen/\n", "gen/g.go": "", ".git/x": ""})
+	outside := filepath.Join(t.TempDir(), "elsewhere.go")
+	editor := answersEverything{
+		tw.abs("a.go"):      {{Line: 1, Column: 1, Severity: "error", Message: "in a"}},
+		tw.abs("secret.go"): {{Line: 1, Column: 1, Severity: "error", Message: "in secret"}},
+		tw.abs("gen/g.go"):  {{Line: 1, Column: 1, Severity: "error", Message: "in gen"}},
+		tw.abs(".git/x"):    {{Line: 1, Column: 1, Severity: "error", Message: "in git"}},
+		outside:             {{Line: 1, Column: 1, Severity: "error", Message: "in elsewhere"}},
+	}
+	tool := tw.tool(GetDiagnosticsName, Options{Diagnostics: editor})
+	left := "\n\n(The diagnostics of 4 more files were left out: outside the workspace or ignored, so not yours to read.)"
+	wantOutput(t, run(t, tool, map[string]any{}), "a.go:\nL1:1 error in a"+left)
+	wantOutput(t, run(t, tool, map[string]any{"file_paths": []any{"a.go"}}), "a.go:\nL1:1 error in a"+left)
 }

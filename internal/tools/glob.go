@@ -51,8 +51,8 @@ type globParams struct {
 	Pattern             string   `json:"pattern" jsonschema:"The glob pattern to match against paths relative to the search directory (e.g., '**/*.py', 'docs/*.md'; \"*\" does not cross \"/\", \"**\" does)."`
 	DirPath             *string  `json:"dir_path,omitempty" was:"path" jsonschema:"Optional: The path to the directory to search within: absolute, or relative to the workspace root. If omitted, searches the workspace root."`
 	CaseSensitive       bool     `json:"case_sensitive,omitempty" jsonschema:"Optional: Whether the search should be case-sensitive. Defaults to false."`
-	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" jsonschema:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true. One rule set covers both ignore files: ignored files are found only when respect_gemini_ignore is false too."`
-	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" jsonschema:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true."`
+	RespectGitIgnore    *bool    `json:"respect_git_ignore,omitempty" jsonschema:"Optional: Whether to respect .gitignore patterns when finding files. Defaults to true."`
+	RespectGeminiIgnore *bool    `json:"respect_gemini_ignore,omitempty" jsonschema:"Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true; false changes nothing: .geminiignore always holds (only the user's settings lift it)."`
 	Ignore              []string `json:"ignore,omitempty" param:"undeclared"`
 }
 
@@ -65,7 +65,9 @@ func (t *globTool) build(p globParams) (Call, error) {
 	if err := validatePatterns("ignore", ignore); err != nil {
 		return nil, err
 	}
-	respect := orTrue(p.RespectGitIgnore) || orTrue(p.RespectGeminiIgnore)
+	// respect_gemini_ignore false lifts nothing: .geminiignore is the
+	// user's, which only settings lift (gitIgnoreLifted).
+	liftGit := !orTrue(p.RespectGitIgnore)
 	dir, err := defaultDir(t.ws)
 	if err != nil {
 		return nil, err
@@ -89,21 +91,21 @@ func (t *globTool) build(p globParams) (Call, error) {
 		return nil, fmt.Errorf("params/pattern: invalid glob pattern %q", pattern)
 	}
 	return &globCall{ws: t.ws, pattern: pattern, match: match, dir: dir, hasPath: hasPath,
-		ignore: ignore, caseSensitive: caseSensitive, respectGitIgnore: respect, ignoredBudget: maxIgnoredWalk, maxFiles: maxGlobFiles, timeout: searchTimeout}, nil
+		ignore: ignore, caseSensitive: caseSensitive, liftGitIgnore: liftGit, ignoredBudget: maxIgnoredWalk, maxFiles: maxGlobFiles, timeout: searchTimeout}, nil
 }
 
 type globCall struct {
-	ws               *workspace.Workspace
-	pattern          string // as given, for messages
-	match            string // relative to dir, slash-separated
-	dir              string
-	hasPath          bool
-	ignore           []string
-	caseSensitive    bool
-	respectGitIgnore bool
-	ignoredBudget    int // ignored entries visited at most, to count them
-	maxFiles         int // listed at most, the newest
-	timeout          time.Duration
+	ws            *workspace.Workspace
+	pattern       string // as given, for messages
+	match         string // relative to dir, slash-separated
+	dir           string
+	hasPath       bool
+	ignore        []string
+	caseSensitive bool
+	liftGitIgnore bool // find what .gitignore ignores too (never .geminiignore)
+	ignoredBudget int  // ignored entries visited at most, to count them
+	maxFiles      int  // listed at most, the newest
+	timeout       time.Duration
 }
 
 func (c *globCall) Title() string {
@@ -173,7 +175,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		return doublestar.MatchUnvalidated(p, rel)
 	}
 	// The files that match are stat-ed as they are listed, for sorting.
-	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }}
+	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }, LiftGitIgnore: c.liftGitIgnore}
 	prefix := newPatternDirs(pattern)
 	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -188,7 +190,7 @@ func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 			}
 			return nil
 		}
-		ignored := c.respectGitIgnore && e.Ignored
+		ignored := e.Ignored
 		if ignored && !spendIgnored() {
 			if e.IsDir {
 				return fs.SkipDir

@@ -36,16 +36,17 @@ func TestGlob(t *testing.T) {
 	wantOutput(t, res, `Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first):`+"\n"+
 		tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go"))
 
-	// One rule set covers both ignore files: respecting .geminiignore
-	// still leaves build/gen.go out.
+	// .gitignore lifted, build/gen.go is found, and nothing is reported
+	// ignored; respect_gemini_ignore changes nothing.
 	tw.touch("build/gen.go", -time.Hour)
-	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.go", "respect_git_ignore": false}),
-		`Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first):`+"\n"+
-			tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go"))
-	// Respecting neither, build/gen.go is found, and nothing is reported ignored.
-	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.go", "respect_git_ignore": false, "respect_gemini_ignore": false}),
-		`Found 3 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+
-			tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go")+"\n"+tw.abs("build/gen.go"))
+	for _, args := range []map[string]any{
+		{"pattern": "**/*.go", "respect_git_ignore": false},
+		{"pattern": "**/*.go", "respect_git_ignore": false, "respect_gemini_ignore": false},
+	} {
+		wantOutput(t, run(t, tool, args),
+			`Found 3 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+
+				tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go")+"\n"+tw.abs("build/gen.go"))
+	}
 
 	// "*" does not cross directories.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "*.go"}),

@@ -65,7 +65,7 @@ type grepParams struct {
 	Context           *int    `json:"context,omitempty" jsonschema:"Show this many lines of context around each match (equivalent to grep -C). Defaults to 0 if omitted."`
 	After             *int    `json:"after,omitempty" jsonschema:"Show this many lines after each match (equivalent to grep -A). Defaults to 0 if omitted."`
 	Before            *int    `json:"before,omitempty" jsonschema:"Show this many lines before each match (equivalent to grep -B). Defaults to 0 if omitted."`
-	NoIgnore          bool    `json:"no_ignore,omitempty" jsonschema:"If true, searches all files including those usually ignored (by .gitignore, .geminiignore and .git/info/exclude); .git and node_modules directories are still skipped. Defaults to false if omitted."`
+	NoIgnore          bool    `json:"no_ignore,omitempty" jsonschema:"If true, also searches the files .gitignore and .git/info/exclude ignore; those .geminiignore ignores stay unsearched (only the user's settings lift it), and .git and node_modules directories are still skipped. Defaults to false if omitted."`
 }
 
 // build is the call p asks for.
@@ -169,7 +169,7 @@ type grepCall struct {
 	// autoContext: none of context, before and after was given, so a
 	// search with few matches shows the lines around them (autoContext).
 	autoContext bool
-	noIgnore    bool // search ignored files too
+	noIgnore    bool // search what .gitignore ignores too (never .geminiignore)
 	maxFileSize int64
 	maxMatches  int // in all
 	perFile     int // in one file
@@ -243,6 +243,9 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	}
 	if !isDir {
 		if rel := filepath.Base(c.dir); c.included(rel) {
+			if hidden(ctx, c.ws, c.dir, c.noIgnore) {
+				return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", c.dir)), nil
+			}
 			if _, err := c.ws.ReadFile(ctx, c.dir, c.maxFileSize); err != nil {
 				if ctx.Err() != nil {
 					return Result{}, ctx.Err()
@@ -430,12 +433,12 @@ func (c *grepCall) selectFiles(ctx context.Context, isDir, stat bool, first *fir
 		// A path given is resolved again when read, as a symlink is.
 		return workspace.Omitted{}, send(workspace.DirEntry{Path: c.dir, Symlink: true}, rel)
 	}
-	var opts workspace.WalkOptions
+	opts := workspace.WalkOptions{LiftGitIgnore: c.noIgnore}
 	if stat {
 		opts.Stat = func(path string) bool { return c.included(relSlash(c.dir, path)) }
 	}
 	return c.ws.Walk(ctx, c.dir, opts, func(e workspace.DirEntry) error {
-		if e.Ignored && !c.noIgnore {
+		if e.Ignored {
 			if e.IsDir {
 				return fs.SkipDir
 			}

@@ -23,7 +23,7 @@ const maxListedEntries = 1000
 type listDirectoryParams struct {
 	DirPath       string         `json:"dir_path" was:"path" jsonschema:"The path to the directory to list: absolute, or relative to the workspace root (use \".\" for the root)."`
 	Ignore        []string       `json:"ignore,omitempty" jsonschema:"List of glob patterns to ignore, matched against entry names, e.g. [\"*.log\"]."`
-	FileFiltering map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored entries are listed only when both are false)."`
+	FileFiltering map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Optional: Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true). respect_git_ignore false lists what .gitignore ignores; .geminiignore always holds (only the user's settings lift it)."`
 }
 
 // listDirectory is list_directory over ws, with the context files around
@@ -39,7 +39,7 @@ func listDirectory(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[l
 		if err := validatePatterns("ignore", p.Ignore); err != nil {
 			return nil, err
 		}
-		respect, err := respectsIgnoreFiles(p.FileFiltering)
+		liftGit, err := gitIgnoreLifted(p.FileFiltering)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +47,7 @@ func listDirectory(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[l
 		if err != nil {
 			return nil, err
 		}
-		return &listDirectoryCall{ws: ws, memory: memory, dir: abs, ignore: p.Ignore, respectGitIgnore: respect, maxShown: maxListedEntries}, nil
+		return &listDirectoryCall{ws: ws, memory: memory, dir: abs, ignore: p.Ignore, liftGitIgnore: liftGit, maxShown: maxListedEntries}, nil
 	})
 }
 
@@ -71,12 +71,12 @@ func (listDirectoryParams) fromOlder(args map[string]any) (map[string]any, error
 }
 
 type listDirectoryCall struct {
-	ws               *workspace.Workspace
-	memory           ContextDiscoverer
-	dir              string
-	ignore           []string
-	respectGitIgnore bool
-	maxShown         int // entries shown at most
+	ws            *workspace.Workspace
+	memory        ContextDiscoverer
+	dir           string
+	ignore        []string
+	liftGitIgnore bool // list .git and what .gitignore ignores too (never .geminiignore)
+	maxShown      int  // entries shown at most
 }
 
 func (c *listDirectoryCall) Title() string {
@@ -107,7 +107,9 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 		if matchesAny(c.ignore, e.Name, true) {
 			continue
 		}
-		if c.respectGitIgnore && (e.Name == ".git" || e.Ignored) {
+		// What the listing says is ignored counts .gitignore too: where
+		// the call lifted it, each such entry is asked again without it.
+		if e.Name == ".git" && !c.liftGitIgnore || e.Ignored && (!c.liftGitIgnore || hidden(ctx, c.ws, e.Path, true)) {
 			ignored++
 			continue
 		}

@@ -61,9 +61,9 @@ func TestListDirectoryGitDirCountsAsIgnored(t *testing.T) {
 	off := map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}
 	wantOutput(t, run(t, tool, map[string]any{"dir_path": ".", "file_filtering_options": off}),
 		"Directory listing for "+tw.root+":\n[DIR] .git\na.txt (1 bytes)")
-	// One rule set covers both ignore files: either respected hides them.
+	// .gitignore lifted alone lists .git too.
 	wantOutput(t, run(t, tool, map[string]any{"dir_path": ".", "file_filtering_options": map[string]any{"respect_git_ignore": false}}),
-		"Directory listing for "+tw.root+":\na.txt (1 bytes)\n\n(1 ignored)")
+		"Directory listing for "+tw.root+":\n[DIR] .git\na.txt (1 bytes)")
 }
 
 func TestListDirectorySortsCaseInsensitively(t *testing.T) {

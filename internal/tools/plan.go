@@ -44,7 +44,10 @@ type PlanOptions struct {
 	Enabled bool
 	// Unattended: nobody can be asked (headless). As in Gemini CLI's
 	// non-interactive runs, entering plan mode is not asked about, and a
-	// plan is approved at once, into yolo, so the implementation runs.
+	// plan is approved at once; unlike them (which approve into yolo),
+	// the session goes back to the mode it had before plan mode
+	// (SessionScope.ModeBeforePlan), never a more permissive one, and
+	// stays in plan mode when it started in it.
 	Unattended bool
 }
 
@@ -130,7 +133,7 @@ type exitPlanModeParams struct {
 // exitPlanMode is exit_plan_mode over ws, declared as Gemini CLI
 // declares it, word for word (getExitPlanModeDeclaration: the plan's
 // file name; its docs' "plan_path" is older); unattended, a plan is
-// approved at once.
+// approved at once, into the mode the session had before plan mode.
 func exitPlanMode(ws *workspace.Workspace, unattended bool) InSession[exitPlanModeParams] {
 	t := &exitPlanModeTool{ws: ws, unattended: unattended}
 	return DefineInSession(Spec{
@@ -157,7 +160,7 @@ func (t *exitPlanModeTool) build(s *SessionScope, p exitPlanModeParams) (Call, e
 	if err != nil {
 		return nil, err
 	}
-	return &exitPlanModeCall{ws: t.ws, path: path, unattended: t.unattended}, nil
+	return &exitPlanModeCall{ws: t.ws, path: path, unattended: t.unattended, before: s.ModeBeforePlan}, nil
 }
 
 // resolve finds the plan the model names, as Gemini CLI does
@@ -195,6 +198,8 @@ type exitPlanModeCall struct {
 	ws         *workspace.Workspace
 	path       string
 	unattended bool
+	// before is the mode an unattended approval goes back to.
+	before dialog.ApprovalMode
 	// noSession: built outside a session, for its title alone.
 	noSession bool
 }
@@ -221,7 +226,7 @@ func (c *exitPlanModeCall) Execute(ctx context.Context, info CallInfo) (Result, 
 	case invalid != "":
 		return Result{Error: invalid, Status: dialog.StatusError, Display: "Error: Invalid plan"}, nil
 	case c.unattended:
-		return c.settle(dialog.Answer{Chosen: []string{planApproveYolo}}), nil
+		return c.settleUnattended(), nil
 	case info.Ask == nil:
 		return failure("The plan could not be presented for approval: this front end cannot ask the user. You are still in Plan Mode."), nil
 	}
@@ -292,20 +297,47 @@ func (c *exitPlanModeCall) settle(a dialog.Answer) Result {
 	}
 }
 
+// settleUnattended approves the plan where nobody can be asked, into
+// the mode the session had before plan mode and never a more permissive
+// one: Gemini CLI 0.61 approves into yolo there, which would let a
+// model that plans run anything unasked. A session that started in plan
+// mode stays in it. The model is told which, and why.
+func (c *exitPlanModeCall) settleUnattended() Result {
+	if c.before == "" || c.before == dialog.ApprovalPlan {
+		return Result{
+			Output:  fmt.Sprintf("The plan was not approved: nobody can be asked in this run, and it started in Plan Mode, so it stays in Plan Mode (only plans may be written, and commands are refused).\n\nThe plan is stored at: %s", c.path),
+			Display: "Not approved: the run stays in Plan Mode",
+		}
+	}
+	description := modeDescription(c.before)
+	return Result{
+		Output:       fmt.Sprintf("Plan approved. Nobody can be asked in this run, so it returns to the mode it had before Plan Mode, not a more permissive one: %s. A tool call that this mode would ask about is refused.\n\nThe approved implementation plan is stored at: %s\nRead and follow the plan strictly during implementation.", description, c.path),
+		Display:      "Plan approved: " + c.path,
+		Mode:         c.before,
+		ApprovedPlan: c.path,
+	}
+}
+
 // approvedMode is the mode the approval id leaves plan mode for, with
-// Gemini CLI's description of it (getApprovalModeDescription); false for
-// an id that approves none.
+// its description; false for an id that approves none.
 func approvedMode(id string) (mode dialog.ApprovalMode, description string, ok bool) {
-	switch id {
-	case PlanApproveAutoEdit:
-		return dialog.ApprovalAutoEdit, "Auto-Edit mode (edits will be applied automatically)", true
-	case PlanApproveDefault:
-		return dialog.ApprovalDefault, "Default mode (edits will require confirmation)", true
-	case planApproveYolo:
-		return dialog.ApprovalYolo, "YOLO mode (all tool calls auto-approved)", true
+	switch mode := dialog.ApprovalMode(id); mode {
+	case dialog.ApprovalAutoEdit, dialog.ApprovalDefault:
+		return mode, modeDescription(mode), true
 	}
 	return "", "", false
 }
 
-// planApproveYolo is the approval of an unattended run, never offered.
-const planApproveYolo = string(dialog.ApprovalYolo)
+// modeDescription is Gemini CLI's description of mode
+// (getApprovalModeDescription).
+func modeDescription(mode dialog.ApprovalMode) string {
+	switch mode {
+	case dialog.ApprovalAutoEdit:
+		return "Auto-Edit mode (edits will be applied automatically)"
+	case dialog.ApprovalDefault:
+		return "Default mode (edits will require confirmation)"
+	case dialog.ApprovalYolo:
+		return "YOLO mode (all tool calls auto-approved)"
+	}
+	return string(mode)
+}

@@ -205,7 +205,10 @@ func TestIsPlanFile(t *testing.T) {
 }
 
 // Unattended (headless), as Gemini CLI's non-interactive runs: entering
-// plan mode asks nobody, and a valid plan is approved at once, into yolo.
+// plan mode asks nobody, and a valid plan is approved at once; unlike
+// them (approved into yolo), into the mode the session had before plan
+// mode, with the model told so, and not at all where it started in plan
+// mode.
 func TestPlanModeUnattended(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
 	opts := Options{Plan: PlanOptions{Enabled: true, Unattended: true}}
@@ -213,13 +216,29 @@ func TestPlanModeUnattended(t *testing.T) {
 	if c := buildIn(t, tw.tool(EnterPlanModeName, opts), dir, nil).Confirmation(); c != nil {
 		t.Errorf("unattended enter_plan_mode asks: %+v", c)
 	}
-	res, err := buildIn(t, tw.tool(ExitPlanModeName, opts), dir, map[string]any{"plan_filename": "p.md"}).Execute(context.Background(), CallInfo{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantOutput(t, res, "Plan approved. Switching to YOLO mode (all tool calls auto-approved).\n\nThe approved implementation plan is stored at: "+tw.abs(".gemini/plans/p.md")+"\nRead and follow the plan strictly during implementation.")
-	if res.Mode != dialog.ApprovalYolo {
-		t.Errorf("Mode %q", res.Mode)
+	plan := tw.abs(".gemini/plans/p.md")
+	for before, want := range map[dialog.ApprovalMode]string{
+		dialog.ApprovalDefault:  "Plan approved. Nobody can be asked in this run, so it returns to the mode it had before Plan Mode, not a more permissive one: Default mode (edits will require confirmation). A tool call that this mode would ask about is refused.\n\nThe approved implementation plan is stored at: " + plan + "\nRead and follow the plan strictly during implementation.",
+		dialog.ApprovalAutoEdit: "Plan approved. Nobody can be asked in this run, so it returns to the mode it had before Plan Mode, not a more permissive one: Auto-Edit mode (edits will be applied automatically). A tool call that this mode would ask about is refused.\n\nThe approved implementation plan is stored at: " + plan + "\nRead and follow the plan strictly during implementation.",
+		dialog.ApprovalYolo:     "Plan approved. Nobody can be asked in this run, so it returns to the mode it had before Plan Mode, not a more permissive one: YOLO mode (all tool calls auto-approved). A tool call that this mode would ask about is refused.\n\nThe approved implementation plan is stored at: " + plan + "\nRead and follow the plan strictly during implementation.",
+		dialog.ApprovalPlan:     "The plan was not approved: nobody can be asked in this run, and it started in Plan Mode, so it stays in Plan Mode (only plans may be written, and commands are refused).\n\nThe plan is stored at: " + plan,
+	} {
+		call, err := tw.tool(ExitPlanModeName, opts).(SessionTool).BuildIn(SessionScope{PlansDir: dir, ModeBeforePlan: before}, map[string]any{"plan_filename": "p.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := call.Execute(context.Background(), CallInfo{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOutput(t, res, want)
+		wantMode, wantPlan := before, plan
+		if before == dialog.ApprovalPlan {
+			wantMode, wantPlan = "", ""
+		}
+		if res.Mode != wantMode || res.ApprovedPlan != wantPlan {
+			t.Errorf("before %s: Mode %q, ApprovedPlan %q; want %q, %q", before, res.Mode, res.ApprovedPlan, wantMode, wantPlan)
+		}
 	}
 }
 

@@ -87,7 +87,7 @@ type readManyFilesParams struct {
 	Exclude            []string       `json:"exclude,omitempty" jsonschema:"Optional. Glob patterns for files/directories to exclude. Added to default excludes if useDefaultExcludes is true. Example: \"**/*.log\", \"temp/\""`
 	Recursive          *bool          `json:"recursive,omitempty" jsonschema:"Optional. Whether to search recursively (primarily controlled by ** in glob patterns). Defaults to true."`
 	UseDefaultExcludes *bool          `json:"useDefaultExcludes,omitempty" jsonschema:"Optional. Whether to apply a list of default exclusion patterns (e.g., node_modules, .git, binary files). Defaults to true."`
-	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true; ignored files are read only when both are false)."`
+	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true). respect_git_ignore false reads what .gitignore ignores; .geminiignore always holds (only the user's settings lift it)."`
 }
 
 // build is the call p asks for.
@@ -105,7 +105,7 @@ func (t *readManyFilesTool) build(p readManyFilesParams) (Call, error) {
 			return nil, fmt.Errorf("params/exclude/%d must NOT have fewer than 1 characters", i)
 		}
 	}
-	respect, err := respectsIgnoreFiles(p.FileFiltering)
+	liftGit, err := gitIgnoreLifted(p.FileFiltering)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (t *readManyFilesTool) build(p readManyFilesParams) (Call, error) {
 	if p.UseDefaultExcludes == nil || *p.UseDefaultExcludes {
 		excludes = append(slices.Clone(defaultManyExcludes), excludes...)
 	}
-	c, err := newReadManyCall(t.ws, p.Include, excludes, respect)
+	c, err := newReadManyCall(t.ws, p.Include, excludes, liftGit)
 	if err != nil {
 		return nil, err
 	}
@@ -123,19 +123,21 @@ func (t *readManyFilesTool) build(p readManyFilesParams) (Call, error) {
 
 // filteringOption is the boolean name of file_filtering_options, true when
 // absent.
-// respectsIgnoreFiles reads a call's file_filtering_options: whether
-// ignored files are left out. One rule set covers both ignore files
-// (workspace), so they are left out unless neither is respected.
-func respectsIgnoreFiles(opts map[string]any) (bool, error) {
+// gitIgnoreLifted reads a call's file_filtering_options: whether it
+// lifts .gitignore (respect_git_ignore false), as Gemini CLI 0.61 lets
+// it. Its respect_gemini_ignore false lifts nothing, unlike 0.61's:
+// .geminiignore is the user's word on what the agent may read, which a
+// model's argument cannot overrule (workspace.IgnoreFiles; settings'
+// context.fileFiltering can).
+func gitIgnoreLifted(opts map[string]any) (bool, error) {
 	respectGit, err := filteringOption(opts, "respect_git_ignore")
 	if err != nil {
 		return false, err
 	}
-	respectGemini, err := filteringOption(opts, "respect_gemini_ignore")
-	if err != nil {
+	if _, err := filteringOption(opts, "respect_gemini_ignore"); err != nil {
 		return false, err
 	}
-	return respectGit || respectGemini, nil
+	return !respectGit, nil
 }
 
 func filteringOption(opts map[string]any, name string) (bool, error) {
@@ -151,8 +153,8 @@ func filteringOption(opts map[string]any, name string) (bool, error) {
 }
 
 // newReadManyCall validates the patterns of a read_many_files call.
-func newReadManyCall(ws *workspace.Workspace, include, exclude []string, respectIgnore bool) (*readManyCall, error) {
-	c := &readManyCall{ws: ws, include: include, respectIgnore: respectIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk, maxFiles: maxManyFiles}
+func newReadManyCall(ws *workspace.Workspace, include, exclude []string, liftGitIgnore bool) (*readManyCall, error) {
+	c := &readManyCall{ws: ws, include: include, liftGitIgnore: liftGitIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk, maxFiles: maxManyFiles}
 	for _, p := range include {
 		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
 			return nil, fmt.Errorf("params/include: invalid glob pattern %q", p)
@@ -178,7 +180,7 @@ type readManyCall struct {
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
 	excludes      excludeSet
-	respectIgnore bool
+	liftGitIgnore bool          // read what .gitignore ignores too (never .geminiignore)
 	timeout       time.Duration // for finding the files the patterns name
 	ignoredBudget int           // ignored directories entered at most, to count their matches
 	maxFiles      int           // read at most, the first in path order
@@ -222,7 +224,7 @@ type SkippedFile struct {
 // globs relative to the first root (or absolute), read as read_many_files
 // reads them with its default excludes and the ignore files respected.
 func ReadReferences(ctx context.Context, ws *workspace.Workspace, specs []string) (ManyFiles, error) {
-	c, err := newReadManyCall(ws, specs, defaultManyExcludes, true)
+	c, err := newReadManyCall(ws, specs, defaultManyExcludes, false)
 	if err != nil {
 		return ManyFiles{}, err
 	}
@@ -572,13 +574,13 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 	// what it finds does not depend on the order (m keeps the first files
 	// in path order).
 	var mu sync.Mutex
-	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
+	return c.ws.Walk(ctx, dir, workspace.WalkOptions{LiftGitIgnore: c.liftGitIgnore}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
 			if c.excludesDir(r) {
 				return fs.SkipDir
 			}
-			if c.respectIgnore && e.Ignored {
+			if e.Ignored {
 				mu.Lock()
 				defer mu.Unlock()
 				if ignoredBudget--; ignoredBudget < 0 {
@@ -597,7 +599,7 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 		switch {
 		case c.excluded(r):
 			kind = matchExcluded
-		case c.respectIgnore && e.Ignored:
+		case e.Ignored:
 			kind = matchIgnored
 		}
 		mu.Lock()
@@ -652,10 +654,24 @@ func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matc
 	switch {
 	case c.excluded(r):
 		kind = matchExcluded
-	case c.respectIgnore && (inGitDir(c.ws, abs) || isIgnored(ctx, c.ws, abs)):
+	case hidden(ctx, c.ws, abs, c.liftGitIgnore):
 		kind = matchIgnored
 	}
 	m.add(kind, candidate{path: abs, rel: r}, true)
+}
+
+// hidden reports whether the file at abs is kept from being read: inside
+// .git, or ignored by the ignore files, .gitignore's not counted when
+// liftGit (a call's argument lifted them).
+func hidden(ctx context.Context, ws *workspace.Workspace, abs string, liftGit bool) bool {
+	if inGitDir(ws, abs) {
+		return true
+	}
+	if !liftGit {
+		return isIgnored(ctx, ws, abs)
+	}
+	ignored, err := ws.IgnoredLiftingGit(ctx, abs)
+	return err == nil && ignored
 }
 
 // isIgnored reports whether ignore files ignore the file or directory at

@@ -108,11 +108,9 @@ func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
 	res = run(t, tool, map[string]any{"include": []any{"secret.txt"},
 		"file_filtering_options": map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}})
 	wantContains(t, res.Output, "password")
-	// One rule set covers both files: one of them respected keeps them.
+	// respect_git_ignore false alone lifts .gitignore, as in Gemini CLI.
 	res = run(t, tool, map[string]any{"include": []any{"secret.txt"}, "file_filtering_options": map[string]any{"respect_git_ignore": false}})
-	if strings.Contains(res.Output, "password") {
-		t.Errorf("read with .geminiignore still respected: %q", res.Output)
-	}
+	wantContains(t, res.Output, "password")
 	// .git, named, is ignored even without the default excludes, as
 	// Gemini CLI's ignore rules always hold it (the walk never enters it).
 	tw.write(".git/config", "[remote]\n")
@@ -245,4 +243,62 @@ func TestReadManyFilesCountsIgnoredWithinBudget(t *testing.T) {
 	wantContains(t, skipped(maxIgnoredWalk), "- 30 file(s) (Reason: ignored by project ignore files)")
 	// out and out/d0 use up a budget of 2: d1 and d2 are not entered.
 	wantContains(t, skipped(2), "- at least 10 file(s) (Reason: ignored by project ignore files)")
+}
+
+// .geminiignore is the user's word on what the agent may read: no
+// argument the model gives lifts it (Gemini CLI 0.61's
+// respect_gemini_ignore and no_ignore do), while .gitignore may be
+// lifted. Neither a .geminiignore'd file's content nor its name reaches
+// the model through read_many_files, grep_search, glob or
+// list_directory, by pattern or by its own path.
+func TestGeminiIgnoreCannotBeLiftedByAnArgument(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{
+		".geminiignore":     "private.txt\nvault/\n",
+		".gitignore":        "built.txt\n",
+		"private.txt":       "hunter2 in private\n",
+		"vault/key.txt":     "hunter2 in the vault\n",
+		"built.txt":         "hunter2 in built\n",
+		"plain.txt":         "hunter2 in plain\n",
+		"sub/.geminiignore": "deep.txt\n",
+		"sub/deep.txt":      "hunter2 deep\n",
+		"sub/visible.txt":   "hunter2 visible\n",
+	})
+	off := map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}
+	geminiOff := map[string]any{"respect_gemini_ignore": false}
+	calls := []struct {
+		tool string
+		args map[string]any
+		// named: the call names the ignored paths itself, so a refusal
+		// may repeat them; their content must still not show.
+		named                bool
+		wantBuilt, wantPlain bool // .gitignore lifted: built.txt is in the result
+	}{
+		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}, "file_filtering_options": off}, false, true, true},
+		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}, "file_filtering_options": geminiOff}, false, false, true},
+		{ReadManyFilesName, map[string]any{"include": []any{"private.txt", "vault/key.txt", "sub/deep.txt"}, "file_filtering_options": off}, true, false, false},
+		{GrepSearchName, map[string]any{"pattern": "hunter2", "no_ignore": true}, false, true, true},
+		{GrepSearchName, map[string]any{"pattern": "hunter2", "dir_path": "private.txt", "no_ignore": true}, true, false, false},
+		{GrepSearchName, map[string]any{"pattern": "hunter2", "dir_path": "vault", "no_ignore": true}, true, false, false},
+		{GlobName, map[string]any{"pattern": "**/*.txt", "respect_git_ignore": false, "respect_gemini_ignore": false}, false, true, true},
+		{ListDirectoryName, map[string]any{"dir_path": ".", "file_filtering_options": off}, false, true, true},
+	}
+	for _, c := range calls {
+		res := run(t, tw.tool(c.tool, Options{}), c.args)
+		text := res.Output + res.Error
+		hidden := []string{"in private", "in the vault", "hunter2 deep"}
+		if !c.named {
+			hidden = append(hidden, "private.txt", "vault", "deep.txt")
+		}
+		for _, h := range hidden {
+			if strings.Contains(text, h) {
+				t.Errorf("%s %v told of the .geminiignore'd %q:\n%s", c.tool, c.args, h, text)
+			}
+		}
+		if got := strings.Contains(text, "built"); got != c.wantBuilt {
+			t.Errorf("%s %v: built.txt (.gitignore'd) in the result %v, want %v:\n%s", c.tool, c.args, got, c.wantBuilt, text)
+		}
+		if got := strings.Contains(text, "plain"); got != c.wantPlain {
+			t.Errorf("%s %v: plain.txt in the result %v, want %v:\n%s", c.tool, c.args, got, c.wantPlain, text)
+		}
+	}
 }

@@ -52,6 +52,10 @@ type SessionScope struct {
 	// PlansDir is the session's plans directory, absolute with its
 	// symlinks resolved, and reachable through the workspace.
 	PlansDir string
+	// ModeBeforePlan is the mode the session leaves plan mode for when
+	// nobody can choose one: the mode it had before it entered plan
+	// mode; plan when it started in it.
+	ModeBeforePlan dialog.ApprovalMode
 }
 
 // Located is a call about one file the user may follow as it runs, as

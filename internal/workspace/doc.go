@@ -68,7 +68,10 @@
 // the workspace's one choice (SetIgnoreFiles: the settings'
 // context.fileFiltering), the same for every listing, walk and Ignored;
 // IgnoredByAny counts every file whatever was chosen, for what must not
-// leave the machine. Entries are typed from the
+// leave the machine. A tool's argument may lift .gitignore's rules for
+// one walk or check (WalkOptions.LiftGitIgnore, IgnoredLiftingGit), never
+// .geminiignore's or the custom ignore files': those are the user's
+// word on what the agent may read, which only settings change. Entries are typed from the
 // listing without a stat (symlinks aside); a caller asks Info for the
 // sizes and times it needs (WalkOptions.Stat has a walk take them as it
 // lists), and a read checks the size when it opens the file. Walk runs

@@ -276,6 +276,13 @@ func (w *Workspace) IgnoredByAny(ctx context.Context, path string) (bool, error)
 	return w.ignoredBy(ctx, w.countedIgnoreFiles().everyFile(), path)
 }
 
+// IgnoredLiftingGit is Ignored with .gitignore files and .git/info/exclude
+// not counted, for a call whose argument lifted them (grep_search's
+// no_ignore); .geminiignore and the custom ignore files still count.
+func (w *Workspace) IgnoredLiftingGit(ctx context.Context, path string) (bool, error) {
+	return w.ignoredBy(ctx, w.countedIgnoreFiles().liftGit(true), path)
+}
+
 func (w *Workspace) ignoredBy(ctx context.Context, files IgnoreFiles, path string) (bool, error) {
 	if err := w.checkResolved(path); err != nil {
 		return false, err
@@ -497,4 +504,8 @@ type WalkOptions struct {
 	// directory, which costs a fraction of stat-ing them by path later.
 	// It is called from several goroutines.
 	Stat func(path string) bool
+	// LiftGitIgnore: Ignored counts no .gitignore file and no
+	// .git/info/exclude, for a search whose call's argument lifted them;
+	// .geminiignore and the custom ignore files still count.
+	LiftGitIgnore bool
 }

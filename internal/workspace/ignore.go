@@ -61,6 +61,16 @@ func (f IgnoreFiles) atRoot(root string) []string {
 	return files
 }
 
+// liftGit is f without .gitignore files and .git/info/exclude when
+// lifted: the only ignore files a call's argument may lift
+// (WalkOptions.LiftGitIgnore, IgnoredLiftingGit). .geminiignore and the
+// custom ignore files are the user's word on what the agent may read:
+// only settings lift them (SetIgnoreFiles).
+func (f IgnoreFiles) liftGit(lifted bool) IgnoreFiles {
+	f.SkipGit = f.SkipGit || lifted
+	return f
+}
+
 // everyFile is f with every ignore file counted: what a private file is
 // (IgnoredByAny).
 func (f IgnoreFiles) everyFile() IgnoreFiles { return IgnoreFiles{Custom: f.Custom} }

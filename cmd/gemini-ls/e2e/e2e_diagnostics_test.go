@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -187,4 +189,48 @@ func TestGetDiagnosticsIsNotAvailableHeadlessOrOverACP(t *testing.T) {
 		answer, _ := fr[0]["error"].(string)
 		notAvailable(t, declared(h.model.Requests(), 0), answer)
 	})
+}
+
+// The editor answers gemini/diagnostics for every buffer it has open,
+// also a file of another project and one .geminiignore keeps from the
+// agent: get_diagnostics (of every file, and of a file in the workspace)
+// hands the model neither's path nor message, only how many files were
+// left out; the workspace's own diagnostics still reach it.
+func TestGetDiagnosticsLeavesOutFilesTheModelMayNotRead(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin().WithDiagnostics(), files: map[string]string{
+		"a.go": diagGo, ".geminiignore": "secret.go\n", "secret.go": "package a\n\nfunc S() int { return x }\n",
+	}},
+		call("get_diagnostics", map[string]any{}),
+		call("get_diagnostics", map[string]any{"file_paths": []string{"a.go"}}),
+		geminitest.TextTurn("one error"))
+	h.client.Lint = goTypeChecker
+	elsewhere := filepath.Join(t.TempDir(), "otherproject", "elsewhere.go")
+	if err := h.client.Open(h.ctx, elsewhere, "package o\n\nfunc O() int { return y }\n"); err != nil {
+		t.Fatal(err)
+	}
+	h.open("a.go")
+	h.open("secret.go")
+	h.prompt(map[string]any{"prompt": "what is wrong?"})
+
+	a := "a.go:\nL5:23 error [compiler UndeclaredName] undefined: missing"
+	h.wantOutput(1, a+"\n\n(The diagnostics of 2 more files were left out: outside the workspace or ignored, so not yours to read.)")
+	h.wantOutput(2, a)
+	if asked := h.diagnosticsAsked(); len(asked) != 2 || len(asked[0]) != 0 {
+		t.Errorf("gemini/diagnostics asked of %q, want every file, then a.go", asked)
+	}
+	for i, req := range h.model.Requests() {
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if p.FunctionResponse == nil {
+					continue
+				}
+				body, _ := json.Marshal(p.FunctionResponse.Response)
+				for _, leak := range []string{"elsewhere", "otherproject", "undefined: y", "secret", "undefined: x"} {
+					if strings.Contains(string(body), leak) {
+						t.Errorf("request %d's functionResponse holds %q: %s", i, leak, body)
+					}
+				}
+			}
+		}
+	}
 }

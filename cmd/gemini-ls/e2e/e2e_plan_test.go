@@ -312,35 +312,70 @@ func TestLSPPlanMode(t *testing.T) {
 	}
 }
 
-// Headless, as Gemini CLI's non-interactive runs: the model enters plan
-// mode without anyone asked, its shell command is refused while it
-// plans, its plan is approved at once into yolo, and the implementation's
-// command then runs.
-func TestRunPlanModeUnattended(t *testing.T) {
-	h := newHeadless(t, nil,
+// planAttack is a model that plays the escalation through plan mode: it
+// enters plan mode, writes a plan, approves it with nobody to ask, then
+// runs a command that makes a marker and writes a file.
+func planAttack() []geminitest.Turn {
+	return []geminitest.Turn{
 		geminitest.CallTurn(geminitest.Call("enter_plan_mode", nil)),
-		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
 		planWrite("p.md", "# Plan\n\n1. Make the marker.\n"),
 		geminitest.CallTurn(geminitest.Call("exit_plan_mode", map[string]any{"plan_filename": "p.md"})),
-		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"})),
+		geminitest.CallTurn(
+			geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"}),
+			geminitest.Call("write_file", map[string]any{"file_path": "escalated.txt", "content": "written\n"}),
+		),
 		geminitest.TextTurn("Done."),
-	)
-	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "make a marker, with a plan")
-	r.wantExit(t, 0)
-	if got := responseOutput(h.responses(1)[0]); got != "Switching to Plan mode." {
-		t.Errorf("enter_plan_mode answered %q (error %q)", got, responseError(h.responses(1)[0]))
 	}
-	if got := responseError(h.responses(2)[0]); got != planModeRefusal {
-		t.Errorf("the shell command while planning: %q", got)
-	}
-	if got := responseOutput(h.responses(4)[0]); !strings.HasPrefix(got, "Plan approved. Switching to YOLO mode") {
-		t.Errorf("exit_plan_mode answered %q (error %q)", got, responseError(h.responses(4)[0]))
-	}
-	if !h.exists("marker") {
-		t.Errorf("the implementation's command did not run: %+v", h.responses(5)[0].Response)
-	}
-	if b, _ := os.ReadFile(sessionPlan(t, envHome(h.env), "*", "p.md")); string(b) != "# Plan\n\n1. Make the marker.\n" {
-		t.Errorf("the plan file = %q", b)
+}
+
+// Headless, an unattended plan approval never raises the run above the
+// mode it started in (Gemini CLI 0.61 approves into yolo there): leaving
+// plan mode goes back to the run's own mode, and the model is told so in
+// exit_plan_mode's result. In the default mode the command and the write
+// are refused; under auto_edit the write lands, as auto_edit lets it, and
+// the command, which only a person may allow, is refused; under plan the
+// run stays in plan mode and both are refused in its words.
+func TestRunPlanApprovalNeverEscalates(t *testing.T) {
+	for _, tc := range []struct {
+		mode, told               string
+		shellRefusal, writeError string // "" for any refusal; writeError "-" for none
+	}{
+		{mode: "default", told: "returns to the mode it had before Plan Mode, not a more permissive one: Default mode"},
+		{mode: "auto_edit", told: "returns to the mode it had before Plan Mode, not a more permissive one: Auto-Edit mode", writeError: "-"},
+		{mode: "plan", told: "The plan was not approved: nobody can be asked in this run, and it started in Plan Mode, so it stays in Plan Mode", shellRefusal: planModeRefusal, writeError: planEditRefusal},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			h := newHeadless(t, nil, planAttack()...)
+			r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", tc.mode, "-p", "make a marker, with a plan")
+			if r.stdout != "Done.\n" {
+				t.Errorf("stdout = %q, stderr = %q", r.stdout, r.stderr)
+			}
+			if exit := h.responses(3); len(exit) != 1 {
+				t.Errorf("exit_plan_mode's responses: %d", len(exit))
+			} else if !strings.Contains(responseOutput(exit[0]), tc.told) {
+				t.Errorf("exit_plan_mode told the model %+v, want %q", exit[0].Response, tc.told)
+			}
+			if h.exists("marker") {
+				t.Error("the command ran after the unattended plan approval")
+			}
+			fr := h.responses(4)
+			if len(fr) != 2 {
+				t.Fatalf("function responses = %+v", fr)
+			}
+			if got := responseError(fr[0]); got == "" || tc.shellRefusal != "" && got != tc.shellRefusal {
+				t.Errorf("the command's response: %+v, want refused %q", fr[0].Response, tc.shellRefusal)
+			}
+			switch got := responseError(fr[1]); {
+			case tc.writeError == "-":
+				if got != "" || h.disk("escalated.txt") != "written\n" {
+					t.Errorf("auto_edit's write: error %q, file %q", got, h.disk("escalated.txt"))
+				}
+			case got == "" || tc.writeError != "" && got != tc.writeError:
+				t.Errorf("the write's response: %+v, want refused %q", fr[1].Response, tc.writeError)
+			case h.exists("escalated.txt"):
+				t.Error("the write landed after the unattended plan approval")
+			}
+		})
 	}
 }
 
@@ -638,5 +673,47 @@ func TestRunPlanModeSymlinkedDirectoryOutside(t *testing.T) {
 	}
 	if told := plansDirTold(h.model.Requests()[0]); !strings.HasPrefix(told, filepath.Join(geminiDir, "tmp")+string(filepath.Separator)) {
 		t.Errorf("the model was told to plan in %s, want the session's own plans directory", told)
+	}
+}
+
+// A headless --resume never continues in a mode more permissive than
+// the run's own: a session a person set to yolo in an editor (ACP) and
+// resumed by `run --resume` with no mode chosen runs in the default
+// mode, so the model's command is refused, and the run warns; an
+// --approval-mode yolo given with it is the user's choice, and wins.
+func TestRunResumeNeverRaisesTheMode(t *testing.T) {
+	home := t.TempDir()
+	a := startACP(t, acpSetup{env: trustTheWorkspace(), home: home}, geminitest.TextTurn("Hi."))
+	if _, err := a.client.Conn.SetSessionMode(a.ctx, sdk.SetSessionModeRequest{SessionId: a.session, ModeId: "yolo"}); err != nil {
+		t.Fatal(err)
+	}
+	a.mustPrompt("hello", sdk.StopReasonEndTurn)
+	_ = a.proc.Close()
+	if _, err := a.proc.Wait(a.ctx); err != nil {
+		t.Fatalf("the ACP server did not exit: %v", err)
+	}
+
+	h := &headless{t: t, model: a.model, root: a.root, env: a.env}
+	shell := geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "touch marker"}))
+	a.model.Push(shell)
+	a.model.Push(geminitest.TextTurn("Done."))
+	r := h.runIn(a.root, a.env, "run", "--resume", "latest", "-p", "go on")
+	r.wantExit(t, 0)
+	if h.exists("marker") {
+		t.Error("the resumed run ran the command unasked, in the session's yolo")
+	}
+	if !strings.Contains(r.stderr, "The resumed session was in YOLO mode; this run stays in manual mode") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	reqs := a.model.Requests()
+	if fr := h.responses(len(reqs) - 1); len(fr) != 1 || responseError(fr[0]) == "" {
+		t.Errorf("the command's response: %+v, want refused", fr)
+	}
+
+	a.model.Push(shell)
+	a.model.Push(geminitest.TextTurn("Done."))
+	h.runIn(a.root, a.env, "run", "--resume", "latest", "--approval-mode", "yolo", "-p", "go on").wantExit(t, 0)
+	if !h.exists("marker") {
+		t.Error("--approval-mode yolo did not let the resumed run's command run")
 	}
 }

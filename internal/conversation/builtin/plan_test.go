@@ -75,8 +75,9 @@ func TestPlanShowsTheApprovedPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.prompt(env, "done planning")
-	if env.Session.ApprovalMode() != dialog.ApprovalYolo {
-		t.Fatalf("the plan was not approved: the mode is %q", env.Session.ApprovalMode())
+	// Approved unattended: back to the mode before plan mode, never yolo.
+	if env.Session.ApprovalMode() != dialog.ApprovalDefault {
+		t.Fatalf("the plan was not approved into the mode before plan mode: the mode is %q", env.Session.ApprovalMode())
 	}
 	if got := h.answer(env, "/plan"); got != "Switched to Plan Mode.\n\nApproved Plan: flag.md\n\n# Plan\n\n1. Add the flag.\n" {
 		t.Errorf("/plan answered %q", got)
