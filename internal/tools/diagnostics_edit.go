@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -72,11 +74,16 @@ func (w *EditWatch) read(ctx context.Context) ([]Diagnostic, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Asked of one file, every answer is of it, however the editor
-	// spells its path.
+	// Only the watched file's answers count: an editor may answer for
+	// other files it has open too (another project's, a file under the
+	// home), which the model may not read. The editor may spell the
+	// watched path otherwise (a link, a letter's case): the same file is
+	// the same.
 	var all []Diagnostic
 	for _, f := range files {
-		all = append(all, f.Diagnostics...)
+		if sameFile(f.Path, w.path) {
+			all = append(all, f.Diagnostics...)
+		}
 	}
 	return all, nil
 }
@@ -193,4 +200,18 @@ func introducedNote(name string, errs []Diagnostic, warnings int) string {
 		b.WriteString("\nIt also shows " + warned + ".")
 	}
 	return b.String()
+}
+
+// sameFile reports whether a and b name one file: the same clean path,
+// or, both existing, the same file on disk.
+func sameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }

@@ -185,6 +185,36 @@ func TestEditWatchTellsTheNewErrors(t *testing.T) {
 	}
 }
 
+// otherFileEditor answers, after the edit, with an error in the file
+// asked about and a secret-bearing one in a file outside the workspace.
+type otherFileEditor struct{ asked int }
+
+func (e *otherFileEditor) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+	e.asked++
+	if e.asked == 1 { // before the edit
+		return []FileDiagnostics{{Path: paths[0]}}, nil
+	}
+	return []FileDiagnostics{
+		{Path: "/home/u/other/secret.go", Diagnostics: []Diagnostic{undefined(1, "TOKEN_abc123")}},
+		{Path: paths[0], Diagnostics: []Diagnostic{undefined(2, "y")}},
+	}, nil
+}
+
+// An edit's check tells only the edited file's errors: what the editor
+// answers of other files never reaches the model (issue 55).
+func TestEditWatchTellsOnlyTheEditedFile(t *testing.T) {
+	ctx := context.Background()
+	editor := &otherFileEditor{}
+	timing := settling{interval: time.Millisecond, quiet: time.Millisecond, bound: time.Minute}
+	got := watchEdit(ctx, editor, "/w/a.go", timing).Introduced(ctx, "a.go")
+	if !strings.Contains(got, "undefined: y") {
+		t.Errorf("the edited file's new error is not told: %q", got)
+	}
+	if strings.Contains(got, "TOKEN_abc123") || strings.Contains(got, "2 new errors") {
+		t.Errorf("another file's diagnostics reached the model: %q", got)
+	}
+}
+
 // An answer still the same as before the edit counts as settled only
 // once it has lasted settling.quiet; an answer that keeps changing is
 // taken as it is at settling.bound.
