@@ -59,6 +59,11 @@
   :group 'tools
   :prefix "gemini-ls-")
 
+;; A repository's .dir-locals.el must not choose the program Emacs runs,
+;; where it comes from, or what the agent may do: those options are
+;; `:risky' (Emacs asks before using a directory's value, every time),
+;; the harmless ones `:safe'.
+
 (defcustom gemini-ls-server-command nil
   "How to start gemini-ls.
 nil: the one `gemini-ls-install-server' installed, else `gemini-ls'
@@ -66,11 +71,13 @@ from the variable `exec-path'.  A string: the path of the binary.  A
 list of strings: the whole command line."
   :type '(choice (const :tag "Installed, else on PATH" nil)
                  (string :tag "Binary")
-                 (repeat :tag "Command line" string)))
+                 (repeat :tag "Command line" string))
+  :risky t)
 
 (defcustom gemini-ls-install-dir (locate-user-emacs-file "gemini-ls/")
   "Where `gemini-ls-install-server' puts the gemini-ls binary."
-  :type 'directory)
+  :type 'directory
+  :risky t)
 
 (defcustom gemini-ls-release-url
   "https://github.com/gemini-ls/gemini-ls/releases/latest/download/"
@@ -78,16 +85,20 @@ list of strings: the whole command line."
 A URL (https, http or file) of a directory holding the release
 archives, gemini-ls-OS-ARCH.tar.gz (.zip for Windows), and their
 SHA256SUMS."
-  :type 'string)
+  :type 'string
+  :risky t)
 
 (defcustom gemini-ls-auto-save t
   "Save a file once its change is accepted.
 Shell commands the agent runs next then see the change on disk."
-  :type 'boolean)
+  :type 'boolean
+  :safe #'booleanp)
 
 (defcustom gemini-ls-initialization-options nil
-  "Plist sent as initializationOptions, e.g. (:model \"gemini-2.5-flash\")."
-  :type '(plist))
+  "Plist sent as initializationOptions, e.g. (:model \"gemini-2.5-flash\").
+It can set the approval mode, so a directory's value is risky."
+  :type '(plist)
+  :risky t)
 
 ;;;; Server registration
 
@@ -101,6 +112,21 @@ answered), from `gemini/models' and the model and usage updates.")
 unless it switched itself, as `gemini/models' says it; nil from a server
 that does not say."))
   :documentation "The gemini-ls language server.")
+
+(defun gemini-ls--user-workspace-configuration (configuration server &rest args)
+  "Call CONFIGURATION, eglot's settings for SERVER, with ARGS.
+For gemini-ls only the global value of `eglot-workspace-configuration'
+is sent, never a directory's: eglot takes any list from a
+.dir-locals.el as safe, and gemini-ls would take its settings (the
+commands it runs, the approval mode) even in a folder you do not
+trust."
+  (if (not (cl-typep server 'gemini-ls-server))
+      (apply configuration server args)
+    (let ((value (default-value 'eglot-workspace-configuration)))
+      (if (functionp value) (funcall value server) value))))
+
+(advice-add 'eglot--workspace-configuration-plist :around
+            #'gemini-ls--user-workspace-configuration)
 
 (defun gemini-ls--installed ()
   "The gemini-ls `gemini-ls-install-server' installed, or nil."
@@ -1471,7 +1497,8 @@ prompts and the rest, each shown with its description."
 (defcustom gemini-ls-max-files 2000
   "How many of the project's files \"@\" offers at most in the chat.
 A big checkout must not stall completion."
-  :type 'integer)
+  :type 'integer
+  :safe #'natnump)
 
 (defun gemini-ls--in-input-p ()
   "Non-nil when point is in the chat's prompt area."
@@ -2919,11 +2946,13 @@ restored and nothing is answered.  KILLED: the buffer is being killed."
 `gemini-ls-completion-mode' is then turned on in every buffer eglot
 manages with a gemini-ls server that offers inline completion; nil
 leaves it off (\\[gemini-ls-complete-at-point] still asks)."
-  :type 'boolean)
+  :type 'boolean
+  :safe #'booleanp)
 
 (defcustom gemini-ls-completion-delay 0.2
   "Seconds Emacs must be idle after you type before a suggestion is asked for."
-  :type 'number)
+  :type 'number
+  :safe #'numberp)
 
 (defcustom gemini-ls-completion-trigger-commands
   '(self-insert-command newline delete-backward-char delete-char
@@ -2932,7 +2961,8 @@ leaves it off (\\[gemini-ls-complete-at-point] still asks)."
     c-electric-delete-forward)
   "Commands after which a suggestion is asked for: typing and deleting.
 Commands whose name holds \"self-insert\" or \"electric\" count too."
-  :type '(repeat function))
+  :type '(repeat function)
+  :risky t)
 
 (defface gemini-ls-completion-ghost '((t :inherit shadow))
   "Face of a suggestion shown at point, before it is accepted.")

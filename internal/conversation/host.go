@@ -24,7 +24,10 @@ type Config struct {
 	Version   string
 	Logger    *zap.Logger
 	Retry     dialog.RetryPolicy
-	// Unattended: nobody is there to ask (headless).
+	// Unattended: nobody is there to ask (headless), and no person typed
+	// the prompt: it came from a pipe or the command line, so a built-in
+	// that changes what the agent may do (builtin.Builtin.Changes) is
+	// refused.
 	Unattended bool
 	// Cancel is how the front end's user cancels a running prompt, which
 	// the busy error names ("session/cancel").
@@ -422,7 +425,7 @@ func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
 	c.turn.ask(v)
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v, Confirm: v}, in, func(e dialog.Event) { show(tctx, v, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v, Confirm: v, Unattended: h.cfg.Unattended}, in, func(e dialog.Event) { show(tctx, v, e) })
 	return outcomeOf(res, err)
 }
 

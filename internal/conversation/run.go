@@ -25,6 +25,9 @@ type Session struct {
 	// can answer.
 	Trust   dialog.TrustAsker
 	Confirm dialog.Confirmer
+	// Unattended: no person typed the prompt (Config.Unattended), so a
+	// built-in that changes what the agent may do is refused.
+	Unattended bool
 }
 
 // CommandError is a command that was not run, and why, worded for the
@@ -159,11 +162,13 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		Emit:     emit,
 		Trust:    sess.Trust,
 		Confirm:  sess.Confirm,
+
+		Unattended: sess.Unattended,
 	}
 	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
 		env.Agents = c
 	}
-	reply, err := b.Run(t.ctx, env, inv.Args)
+	reply, err := b.Invoke(t.ctx, env, inv.Args)
 	switch {
 	case err != nil:
 		return dialog.PromptResult{}, &CommandError{Err: err}

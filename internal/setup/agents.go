@@ -3,8 +3,6 @@ package setup
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
@@ -41,17 +39,12 @@ func (b *Built) discoverAgents(ctx context.Context, set settings.Settings) *suba
 }
 
 // agentProblems are the problems of finding the agents worth telling
-// the user. That an untrusted project's agents were not read is one only
-// when it has an agents directory: 0.61 says it in every untrusted
-// folder, which would be noise in every editor session outside a
-// trusted one.
+// the user: not that an untrusted project's agents were skipped, which
+// 0.61 says in every untrusted folder and tellUntrusted says once with
+// the rest of the project's .gemini/.
 func (b *Built) agentProblems(problems []error) []error {
 	return slices.DeleteFunc(slices.Clone(problems), func(p error) bool {
-		if !errors.Is(p, subagents.ErrUntrustedProject) || len(b.projectRoots) == 0 {
-			return false
-		}
-		fi, err := os.Stat(filepath.Join(b.projectRoots[0], ".gemini", "agents"))
-		return err != nil || !fi.IsDir()
+		return errors.Is(p, subagents.ErrUntrustedProject)
 	})
 }
 

@@ -2,6 +2,7 @@ package setup
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,17 +18,26 @@ const reviewerAgent = "---\nname: reviewer\ndescription: Reviews diffs.\ntools: 
 // returns what it warned of.
 func buildIn(t *testing.T, home, root string, overlay map[string]any) (*Built, []string) {
 	t.Helper()
+	return buildWith(t, home, root, overlay, nil, nil)
+}
+
+// buildWith is buildIn with more environment variables, and the process's
+// Told (nil: a new one).
+func buildWith(t *testing.T, home, root string, overlay map[string]any, more map[string]string, told *Told) (*Built, []string) {
+	t.Helper()
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	maps.Copy(env, more)
 	var warnings []string
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
 		Getenv:    func(k string) string { return env[k] },
 		Warn:      func(what string, err error) { warnings = append(warnings, what+": "+err.Error()) },
 		Overlay:   overlay,
+		Told:      told,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +74,7 @@ func TestBuildFindsTheAgents(t *testing.T) {
 	if slices.Contains(got, "intruder") {
 		t.Errorf("an untrusted project's agent was loaded: %v", got)
 	}
-	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "Skipping project agents due to untrusted folder") }) {
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.HasPrefix(w, UntrustedProject) && strings.Contains(w, "(agents)") }) {
 		t.Errorf("warnings %q do not say the project's agents were skipped", warnings)
 	}
 

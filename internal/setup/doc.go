@@ -11,8 +11,11 @@
 //     the settings, the GEMINI.md loader, the agent skills, the MCP
 //     servers, the workspace's policy files and the approval mode all take
 //     that answer. An untrusted workspace runs in the default approval
-//     mode, starts no MCP server and reads no .gemini/policies or skills,
-//     and the user is told why. When what decides it changes
+//     mode, starts no MCP server and reads or writes nothing of its
+//     .gemini/ (settings, .env, commands, agents, skills, policies, and
+//     the system.md GEMINI_SYSTEM_MD and GEMINI_WRITE_SYSTEM_MD would
+//     name there), and the user is told why, of the .gemini/ in one
+//     notice per root and process (tellUntrusted). When what decides it changes
 //     (Built.TrustChanged: the trust question's answer, recorded with
 //     Built.SetTrust, /permissions, Gemini CLI), the host builds anew
 //     (Rebuild, with the settings the front end changed since: Reload)

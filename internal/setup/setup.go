@@ -271,10 +271,11 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return nil, err
 	}
-	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots))
+	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots), b.Trust.Untrusted())
 	if err != nil {
 		return nil, err
 	}
+	b.tellUntrusted(system.withheld)
 	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {
@@ -620,7 +621,7 @@ func (b *Built) CodeAssist(ctx context.Context) (client *codeassist.Client, ok b
 func (b *Built) loadSettings() (settings.Settings, error) {
 	o := b.opts
 	set, err := settings.Load(b.Getenv, b.projectRoots, b.Trust)
-	if err != nil {
+	if err = b.untrustedSettingsToldOnce(err); err != nil {
 		o.Warn("some settings were not read", err)
 	}
 	for _, err := range o.Told.unread(set.UnreadKeys()) {

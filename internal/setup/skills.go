@@ -24,7 +24,7 @@ func (b *Built) discoverSkills(set settings.Settings) *skills.Catalog {
 		Extensions: extensionSkills(b.Extensions),
 		Disabled:   set.Skills.Disabled,
 	})
-	for _, p := range problems {
+	for _, p := range b.untrustedSkillsToldOnce(problems) {
 		b.opts.Warn("agent skills", p)
 	}
 	return catalog

@@ -27,7 +27,7 @@ func TestSkillsFollowTrust(t *testing.T) {
 		if repoFound != trusted || !mineFound {
 			t.Errorf("trusted %v: skills %+v; want the user's, and the repository's only when trusted", trusted, b.Skills.All())
 		}
-		if !trusted && !a.warned(repoSkills+": its skills were not loaded") {
+		if !trusted && !a.warned(a.root+"'s .gemini/ (settings.json, skills) is neither read nor written") {
 			t.Errorf("warnings = %q; want the untrusted skills directory named", a.warnings)
 		}
 		if _, ok := b.Tools.Registry.Get(tools.ActivateSkillName); !ok {

@@ -23,6 +23,23 @@ type Told struct {
 	// expiries are the old sessions' removals, one per project root:
 	// once per process, however many agents (ACP sessions, rebuilds).
 	expiries map[string]*sync.Once
+	// said are the notices given once per process, by key (first).
+	said map[string]bool
+}
+
+// first reports whether the notice of key is given for the first time,
+// and marks it given.
+func (t *Told) first(key string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.said[key] {
+		return false
+	}
+	if t.said == nil {
+		t.said = map[string]bool{}
+	}
+	t.said[key] = true
+	return true
 }
 
 // expiry is the once of root's removal of old sessions.

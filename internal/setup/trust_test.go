@@ -191,10 +191,9 @@ func TestSettingsCannotExhaustMemory(t *testing.T) {
 			if b.Settings.Tools.DiscoveryCommand != "" {
 				t.Error("the file was used")
 			}
-			settingsFile := filepath.Join(a.root, ".gemini", "settings.json")
-			want := "is not trusted"
+			settingsFile, want := a.root+"'s .gemini/ (settings.json) is neither read nor written", "is not trusted"
 			if trusted {
-				want = "tools.discoveryCommand: expanding its variables"
+				settingsFile, want = filepath.Join(a.root, ".gemini", "settings.json"), "tools.discoveryCommand: expanding its variables"
 			}
 			if !a.warned(settingsFile) || !a.warned(want) {
 				t.Errorf("warnings = %.500q, want %s reported: %s", a.warnings, settingsFile, want)

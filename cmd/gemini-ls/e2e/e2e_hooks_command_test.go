@@ -28,58 +28,34 @@ func hookRuns(read func(string) string) (marker, other int) {
 	return strings.Count(read("marker.txt"), "ran\n"), strings.Count(read("other.txt"), "ran\n")
 }
 
-// Headless, each `run -p "/hooks …"` answers without a model request and
-// its change holds in the next process: /hooks lists the hooks, /hooks
-// disable marker writes hooksConfig.disabled in the workspace's settings
-// (the comment kept) and the next run's prompt runs only the other hook;
-// /hooks enable-all brings marker back, /hooks disable-all stops both.
+// Headless, `run -p "/hooks"` lists the hooks without a model request,
+// but /hooks disable, enable-all and disable-all are refused (issue 62:
+// text from a pipe or -p changes no settings): the settings stay as they
+// were and the next run's prompt runs both hooks.
 func TestRunHooksCommand(t *testing.T) {
-	h := newHeadless(t, hooksCommandFiles, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"), geminitest.TextTurn("four"))
-	runs := func() (int, int) { return hookRuns(h.disk) }
-	command := func(line, want string) {
-		t.Helper()
+	h := newHeadless(t, hooksCommandFiles, geminitest.TextTurn("one"))
+	r := h.run("run", "-p", "/hooks")
+	r.wantExit(t, 0)
+	if want := "**BeforeAgent**\n\n- **`marker`** [enabled]\n  Source: settings | Command: `echo ran >> \"$GEMINI_PROJECT_DIR/marker.txt\"`\n\n**AfterAgent**\n\n- **`" + otherHook + "`** [enabled]\n  Source: settings\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("/hooks printed %q, %q; want %q", r.stdout, r.stderr, want)
+	}
+	settings := h.disk(".gemini/settings.json")
+	for _, line := range []string{"/hooks disable marker", "/hooks disable-all", "/hooks enable-all"} {
 		r := h.run("run", "-p", line)
-		r.wantExit(t, 0)
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("%s printed %q, %q; want %q", line, r.stdout, r.stderr, want)
+		r.wantExit(t, exitInput)
+		if !strings.Contains(r.stderr, "only where a person types it") {
+			t.Errorf("%s: stderr %q", line, r.stderr)
 		}
 	}
-	prompt := func() {
-		t.Helper()
-		h.run("run", "-p", "hello").wantExit(t, 0)
+	if got := h.disk(".gemini/settings.json"); got != settings {
+		t.Errorf("the workspace's settings after refused /hooks commands:\n%s", got)
 	}
-
-	command("/hooks", "**BeforeAgent**\n\n- **`marker`** [enabled]\n  Source: settings | Command: `echo ran >> \"$GEMINI_PROJECT_DIR/marker.txt\"`\n\n**AfterAgent**\n\n- **`"+otherHook+"`** [enabled]\n  Source: settings\n")
-	prompt()
-	if m, o := runs(); m != 1 || o != 1 {
-		t.Fatalf("the first prompt ran the hooks %d and %d times, want once each", m, o)
+	h.run("run", "-p", "hello").wantExit(t, 0)
+	if m, o := hookRuns(h.disk); m != 1 || o != 1 {
+		t.Errorf("the prompt ran the hooks %d and %d times, want once each", m, o)
 	}
-	command("/hooks disable marker", `Hook "marker" disabled by adding it to the disabled list in workspace (`+h.path(".gemini/settings.json")+`) settings.`)
-	if got := h.disk(".gemini/settings.json"); !strings.Contains(got, "// the project's hooks") || !strings.HasSuffix(got, "\"hooksConfig\": {\n    \"disabled\": [\n      \"marker\"\n    ]\n  }\n}") {
-		t.Errorf("the workspace's settings after /hooks disable:\n%s", got)
-	}
-	command("/hooks list", "- **`marker`** [disabled]")
-	prompt()
-	if m, o := runs(); m != 1 || o != 2 {
-		t.Errorf("after /hooks disable marker, the next run's prompt ran marker %d times in all (want 1), the other %d (want 2)", m, o)
-	}
-	command("/hooks enable-all", "Enabled 1 hook(s) successfully.")
-	prompt()
-	if m, o := runs(); m != 2 || o != 3 {
-		t.Errorf("after /hooks enable-all the hooks ran %d and %d times in all, want 2 and 3", m, o)
-	}
-	command("/hooks disable-all", "Disabled 2 hook(s) successfully.")
-	prompt()
-	if m, o := runs(); m != 2 || o != 3 {
-		t.Errorf("after /hooks disable-all the hooks ran %d and %d times in all, want still 2 and 3", m, o)
-	}
-	if n := len(h.model.Requests()); n != 4 {
-		t.Errorf("%d model requests for 4 prompts: the commands made some", n)
-	}
-	bad := h.run("run", "-p", "/hooks enable")
-	bad.wantExit(t, exitInput)
-	if !strings.Contains(bad.stderr, "usage: /hooks enable <hook-name>") {
-		t.Errorf("/hooks enable without a name: stderr %q", bad.stderr)
+	if n := len(h.model.Requests()); n != 1 {
+		t.Errorf("%d model requests for 1 prompt: the commands made some", n)
 	}
 }
 

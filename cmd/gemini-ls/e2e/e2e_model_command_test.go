@@ -118,18 +118,19 @@ func TestACPModelCommand(t *testing.T) {
 	}
 }
 
-// Headless, /model set --persist saves the model for the runs after it,
-// which start with it when nothing else names one.
+// Headless, /model set --persist is refused (issue 62: text from a pipe
+// or -p changes no settings) and saves nothing: the user's settings are
+// not written; -m is how a run chooses its model.
 func TestHeadlessModelCommandPersists(t *testing.T) {
-	h := newHeadless(t, nil, geminitest.TextTurn("Hi."))
+	h := newHeadless(t, nil)
 	set := h.run("run", "-p", "/model set gemini-2.5-flash --persist")
-	set.wantExit(t, 0)
-	if !strings.Contains(set.stdout, "Model set to gemini-2.5-flash (persisted)") {
-		t.Errorf("/model set printed %q, %q", set.stdout, set.stderr)
+	set.wantExit(t, exitInput)
+	contains(t, "/model set's stderr", set.stderr, "/model set was not run: it changes the model, and with --persist your settings")
+	if _, err := os.Stat(filepath.Join(homeOf(t, h.env), ".gemini", "settings.json")); !os.IsNotExist(err) {
+		t.Errorf("the refused /model set --persist wrote the settings (%v)", err)
 	}
-	h.runIn(h.root, h.withoutEnv("GEMINI_MODEL"), "run", "-p", "hi").wantExit(t, 0)
-	if reqs := h.model.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-2.5-flash" {
-		t.Errorf("the next run's request went to %+v", reqs)
+	if n := len(h.model.Requests()); n != 0 {
+		t.Errorf("%d model requests", n)
 	}
 }
 

@@ -25,25 +25,27 @@ func freeTierCodeAssist(t *testing.T) (*codeassisttest.Server, map[string]string
 	return ca, login
 }
 
-// Headless, /privacy optout records the choice on the Code Assist server
-// and the next run's /privacy shows it; with an API key /upgrade is
-// refused in Gemini CLI 0.61's words.
+// Headless, /privacy shows the notice, but /privacy optin and optout are
+// refused (issue 62: text from a pipe or -p changes no account's
+// setting) and the Code Assist server holds nothing new; with an API key
+// /upgrade is refused in Gemini CLI 0.61's words.
 func TestPrivacyAndUpgradeHeadless(t *testing.T) {
 	ca, login := freeTierCodeAssist(t)
 	h := newHeadless(t, nil)
 	writeFiles(t, envValue(h.env, "HOME"), login)
 	h.env = append(h.withoutEnv("GEMINI_API_KEY"), "CODE_ASSIST_ENDPOINT="+ca.URL)
 
-	optOut := h.run("run", "-p", "/privacy optout")
-	optOut.wantExit(t, 0)
-	contains(t, "/privacy optout's output", optOut.stdout, "Saved on the Code Assist server: No, deny permission to use my data for product improvement (Opt-out).")
-	if held := ca.DataCollectionOptIn(); held == nil || *held {
-		t.Fatalf("the Code Assist server holds %v after /privacy optout", held)
+	for _, line := range []string{"/privacy optout", "/privacy optin"} {
+		r := h.run("run", "-p", line)
+		r.wantExit(t, exitInput)
+		contains(t, line+"'s stderr", r.stderr, "only where a person types it")
+	}
+	if held := ca.DataCollectionOptIn(); held != nil {
+		t.Fatalf("the Code Assist server holds %v after refused commands", *held)
 	}
 	shown := h.run("run", "-p", "/privacy")
 	shown.wantExit(t, 0)
 	contains(t, "/privacy's output", shown.stdout, "Gemini Code Assist for Individuals Privacy Notice")
-	contains(t, "/privacy's output", shown.stdout, "**No, deny permission to use my data for product improvement (Opt-out)**: chosen now")
 
 	withAPIKey := newHeadless(t, nil)
 	refused := withAPIKey.run("run", "-p", "/upgrade")

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,10 +89,22 @@ func gitInit(t *testing.T, root string) map[string]string {
 // dotGit is each file under root/.git with its bytes.
 func dotGit(t *testing.T, root string) map[string]string {
 	t.Helper()
+	return tree(t, filepath.Join(root, ".git"))
+}
+
+// tree is each regular file under dir, by its path, with its bytes; the
+// directories skip are left out.
+func tree(t *testing.T, dir string, skip ...string) map[string]string {
+	t.Helper()
 	files := map[string]string{}
-	err := filepath.WalkDir(filepath.Join(root, ".git"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
 			return err
+		case d.IsDir() && slices.Contains(skip, path):
+			return filepath.SkipDir
+		case !d.Type().IsRegular():
+			return nil
 		}
 		data, err := os.ReadFile(path)
 		files[path] = string(data)

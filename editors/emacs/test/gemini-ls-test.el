@@ -538,6 +538,29 @@ Evaluated here: `format-mode-line' gives \"\" in batch Emacs."
     (should (equal header-line-format '(:eval (gemini-ls--header-line))))
     (substring-no-properties (gemini-ls--header-state))))
 
+(ert-deftest gemini-ls-test-directory-cannot-configure-the-server ()
+  "A repository's .dir-locals.el chooses neither the server nor its settings.
+The options naming a program, where it comes from, or what the agent
+may do are risky, the others safe (issue 62); a directory's
+`eglot-workspace-configuration', which eglot takes as safe, is not sent
+to gemini-ls, while the global one is."
+  (dolist (v '(gemini-ls-server-command gemini-ls-install-dir gemini-ls-release-url
+               gemini-ls-initialization-options gemini-ls-completion-trigger-commands))
+    (should (risky-local-variable-p v))
+    (should-not (safe-local-variable-p v (default-value v))))
+  (dolist (v '(gemini-ls-auto-save gemini-ls-max-files gemini-ls-completion-enabled
+               gemini-ls-completion-delay))
+    (should (safe-local-variable-p v (default-value v)))
+    (should-not (risky-local-variable-p v)))
+  (should-not (safe-local-variable-p 'gemini-ls-max-files "all"))
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let ((eglot-workspace-configuration '(:gemini (:model "mine"))))
+      (with-current-buffer buf
+        (setq-local eglot-workspace-configuration
+                    '(:gemini (:tools (:discoveryCommand "touch pwned"))))
+        (should (equal (eglot--workspace-configuration-plist server)
+                       '(:gemini (:model "mine"))))))))
+
 (ert-deftest gemini-ls-test-approval-mode-shown ()
   "The chat's header line names the session's approval mode as 0.61 does.
 Nothing for the default, plan once the model's confirmed

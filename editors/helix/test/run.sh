@@ -522,6 +522,32 @@ subagent_report() {
   screen >"$shots/helix-subagent.txt"
 }
 
+# health_servers LANG HOME: the language servers `hx --health LANG` says
+# Helix configures for LANG with HOME's configuration, one a line.
+health_servers() {
+  HOME="$2" XDG_CONFIG_HOME="$2/.config" hx --health "$1" 2>&1 \
+    | sed -e 's/\x1b\[[0-9;]*m//g' \
+    | awk '/^Configured language servers:/ {on = 1; next}
+           on && /^  [^ ]+ [^:]+:/ {sub(/^  [^ ]+ /, ""); sub(/:.*/, ""); print; next}
+           on {exit}'
+}
+
+# default_servers_kept: Helix replaces a language's language-servers rather
+# than adding to it (issue 62), so for each language the snippet names,
+# Helix with the snippet configures its own defaults (as with no
+# configuration at all), in order, then gemini-ls.
+default_servers_kept() {
+  local bare="$work/bare" lang defaults got
+  mkdir -p "$bare"
+  for lang in $(sed -n '/^\[\[language\]\]$/{n;s/^name = "\(.*\)"$/\1/p}' "$here/../languages.toml"); do
+    defaults=$(health_servers "$lang" "$bare")
+    got=$(health_servers "$lang" "$home")
+    [[ -n "$defaults" ]] || { bad "hx --health $lang lists no default server"; return 1; }
+    [[ "$got" == "$defaults"$'\n'"gemini-ls" ]] \
+      || { bad "$lang: the snippet configures $(echo $got); Helix's defaults are $(echo $defaults): want them all, then gemini-ls"; return 1; }
+  done
+}
+
 # completion_item: with inlineCompletion.completionItems (the languages.toml
 # line), typing "print(to" on a new line shows the model's continuation as
 # an item of Helix's completion menu, asked by Helix's own trigger (its
@@ -599,6 +625,7 @@ completion_invoked() {
 }
 
 scenario start
+scenario default_servers_kept
 scenario code_action
 scenario edit_applied
 scenario conversation

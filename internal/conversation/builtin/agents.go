@@ -40,8 +40,8 @@ func agentsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List available local and remote agents", ""), Run: listAgents},
 		{Command: also(command("reload", "Reload the agent registry", ""), "refresh"), Run: reloadAgents},
-		{Command: command("enable", "Enable a disabled agent", "<agent-name>"), Run: enableAgent},
-		{Command: command("disable", "Disable an enabled agent", "<agent-name>"), Run: disableAgent},
+		{Command: command("enable", "Enable a disabled agent", "<agent-name>"), Run: enableAgent, Changes: "the subagents the model may call"},
+		{Command: command("disable", "Disable an enabled agent", "<agent-name>"), Run: disableAgent, Changes: "the subagents the model may call"},
 		{Command: command("config", "Show an agent's configuration", "<agent-name>"), Run: agentConfig},
 	}
 }

@@ -16,7 +16,7 @@ import (
 func authSubcommands() []Builtin {
 	return []Builtin{
 		{Command: also(command("signin", "Show how gemini-ls signs in, and how to sign in with Google", ""), "login"), Run: signIn},
-		{Command: also(command("signout", "Sign out of Google: remove the cached login", ""), "logout"), Run: signOut},
+		{Command: also(command("signout", "Sign out of Google: remove the cached login", ""), "logout"), Run: signOut, Changes: "how gemini-ls signs in (the cached login, your settings)"},
 	}
 }
 

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,6 +42,10 @@ type Env struct {
 	// through the door the agent's confirmations go; nil when nobody
 	// can answer it.
 	Confirm dialog.Confirmer
+	// Unattended: no person typed the command (headless: text from a
+	// pipe or -p), so a command that Changes what the agent may do is
+	// refused (a *TypedOnlyError).
+	Unattended bool
 }
 
 // Reply is what a built-in did.
@@ -75,6 +80,33 @@ type Builtin struct {
 	// Hidden: a subcommand that runs but is not listed, as Gemini CLI
 	// 0.61's compatibility ones (/chat checkpoints).
 	Hidden bool
+	// Changes, when set, is what of the agent's permissions or set-up
+	// the command changes ("folder trust", "the MCP servers"): it runs
+	// only where a person types it, never Unattended, since text a
+	// script pipes in may come from anywhere.
+	Changes string
+}
+
+// TypedOnlyError is a command refused because it Changes what the agent
+// may do and no person typed it (Env.Unattended).
+type TypedOnlyError struct {
+	// Command is the command's name and subcommand's ("mcp disable").
+	Command string
+	Changes string
+}
+
+func (e *TypedOnlyError) Error() string {
+	return fmt.Sprintf("/%s was not run: it changes %s, so it runs only where a person types it, in an editor's chat or Gemini CLI's interactive terminal; text from a pipe or -p never changes what the agent may do", e.Command, e.Changes)
+}
+
+// Invoke runs b with args, as Run does, unless b Changes what the agent
+// may do and no person typed it: then it runs nothing and says so. Every
+// command, and every subcommand, runs through it.
+func (b Builtin) Invoke(ctx context.Context, env Env, args string) (Reply, error) {
+	if b.Changes != "" && env.Unattended {
+		return Reply{}, &TypedOnlyError{Command: b.Name, Changes: b.Changes}
+	}
+	return b.Run(ctx, env, args)
 }
 
 // Local reports whether b answers without the model: neither a prompt
@@ -176,7 +208,11 @@ func withSubcommands(c commands.Command, subs []Builtin) Builtin {
 			name = subs[0].Name
 		}
 		if s, ok := find(subs, name); ok {
-			return s.Run(ctx, env, strings.TrimSpace(rest))
+			reply, err := s.Invoke(ctx, env, strings.TrimSpace(rest))
+			if refused, ok := errors.AsType[*TypedOnlyError](err); ok {
+				refused.Command = c.Name + " " + refused.Command
+			}
+			return reply, err
 		}
 		return Reply{}, b.usage(fmt.Sprintf("unknown /%s subcommand %q", c.Name, name))
 	}

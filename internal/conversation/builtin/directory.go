@@ -11,7 +11,7 @@ import (
 
 func directorySubcommands() []Builtin {
 	return []Builtin{
-		{Command: command("add", "Add directories to the workspace. Use comma to separate multiple paths", "<path>[,<path>...]"), Run: addDirectories},
+		{Command: command("add", "Add directories to the workspace. Use comma to separate multiple paths", "<path>[,<path>...]"), Run: addDirectories, Changes: "the folders the agent may read and write"},
 		{Command: command("show", "Show all directories in the workspace", ""), Run: showDirectories},
 	}
 }

@@ -89,4 +89,12 @@
 //     deletes the conversation through Session.Delete.
 //   - A usage error (an unknown subcommand or option, a missing tag)
 //     names the command's usage.
+//   - A command or subcommand that changes what the agent may do or
+//     runs with (trust, settings, extensions, MCP servers, hooks,
+//     skills, subagents, the roots, the memory, the model, the account)
+//     declares it (Builtin.Changes), and runs only through Invoke, which
+//     refuses it, before it does anything, where no person typed it
+//     (Env.Unattended: text from a pipe or -p). What only reads, the
+//     reloads (they read again what the user configured), /plan (it
+//     allows less) and the conversation's own commands declare nothing.
 package builtin

@@ -27,17 +27,21 @@ const (
 // user.
 const extensionsGallery = "https://geminicli.com/extensions/"
 
+// extensionsChange is what installing, updating, linking, enabling or
+// disabling an extension changes: the code, servers and hooks it brings.
+const extensionsChange = "the extensions (what they run and bring)"
+
 func extensionsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List the installed extensions and what each contributes", ""), Run: listExtensions},
-		{Command: command("update", "Update an extension, or all: copy a local one again from its source, or fetch a git one again", "<name>|--all"), Run: changeExtensions("update", "<name>|--all")},
+		{Command: command("update", "Update an extension, or all: copy a local one again from its source, or fetch a git one again", "<name>|--all"), Run: changeExtensions("update", "<name>|--all"), Changes: extensionsChange},
 		{Command: command("explore", "Show where the extensions gallery is", ""), Run: exploreExtensions},
 		{Command: also(command("reload", "Load the extensions again, from the next prompt", namesHint), "restart"), Run: reloadExtensions},
-		{Command: command("enable", "Enable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(true)},
-		{Command: command("disable", "Disable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(false)},
-		{Command: command("install", "Install an extension from a git repository or a local path", installHint), Run: changeExtensions("install", installHint)},
-		{Command: also(command("uninstall", "Uninstall extensions, by name or source", namesHint), "delete"), Run: changeExtensions("uninstall", namesHint)},
-		{Command: command("link", "Link an extension from a local path: its changes show at once", "<path> [--consent]"), Run: changeExtensions("link", "<path> [--consent]")},
+		{Command: command("enable", "Enable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(true), Changes: extensionsChange},
+		{Command: command("disable", "Disable an extension, for you (user) or this workspace", enableHint), Run: setEnabled(false), Changes: extensionsChange},
+		{Command: command("install", "Install an extension from a git repository or a local path", installHint), Run: changeExtensions("install", installHint), Changes: extensionsChange},
+		{Command: also(command("uninstall", "Uninstall extensions, by name or source", namesHint), "delete"), Run: changeExtensions("uninstall", namesHint), Changes: extensionsChange},
+		{Command: command("link", "Link an extension from a local path: its changes show at once", "<path> [--consent]"), Run: changeExtensions("link", "<path> [--consent]"), Changes: extensionsChange},
 	}
 }
 

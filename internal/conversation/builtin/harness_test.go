@@ -126,7 +126,7 @@ func (h *harness) run(env builtin.Env, line string) (builtin.Reply, error) {
 	if !ok {
 		h.t.Fatalf("%q names no built-in", line)
 	}
-	return b.Run(context.Background(), env, inv.Args)
+	return b.Invoke(context.Background(), env, inv.Args)
 }
 
 // answer runs line, which must answer without a model call.

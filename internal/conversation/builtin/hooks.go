@@ -19,15 +19,18 @@ import (
 func hooksSubcommands() []Builtin {
 	return []Builtin{
 		{Command: also(command("panel", "Display all registered hooks with their status", ""), "list", "show"), Run: hooksPanel},
-		{Command: command("enable", "Enable a hook by name", "<hook-name>"), Run: enableHook},
-		{Command: command("disable", "Disable a hook by name", "<hook-name>"), Run: disableHook},
-		{Command: also(command("enable-all", "Enable all disabled hooks", ""), "enableall"), Run: enableAllHooks},
-		{Command: also(command("disable-all", "Disable all enabled hooks", ""), "disableall"), Run: disableAllHooks},
+		{Command: command("enable", "Enable a hook by name", "<hook-name>"), Run: enableHook, Changes: hooksChange},
+		{Command: command("disable", "Disable a hook by name", "<hook-name>"), Run: disableHook, Changes: hooksChange},
+		{Command: also(command("enable-all", "Enable all disabled hooks", ""), "enableall"), Run: enableAllHooks, Changes: hooksChange},
+		{Command: also(command("disable-all", "Disable all enabled hooks", ""), "disableall"), Run: disableAllHooks, Changes: hooksChange},
 	}
 }
 
 // errHooksOff is 0.61's answer where there is no hook system, and why.
 var errHooksOff = errors.New("Hook system is not enabled: hooksConfig.enabled is false in the settings.")
+
+// hooksChange is what enabling or disabling a hook changes.
+const hooksChange = "which hooks run (your settings)"
 
 // hooksPanel lists the hooks as 0.61's HooksDialog shows them: its
 // warning, then each event's hooks, each by name with its status, its

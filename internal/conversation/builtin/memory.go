@@ -12,7 +12,7 @@ import (
 func memorySubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("show", "Show the memory the model is given", ""), Run: showMemory},
-		{Command: command("add", "Remember a fact in the global GEMINI.md, as save_memory does", "<text>"), Run: addMemory},
+		{Command: command("add", "Remember a fact in the global GEMINI.md, as save_memory does", "<text>"), Run: addMemory, Changes: "the memory every later session is given"},
 		{Command: also(command("reload", "Read the GEMINI.md files again", ""), "refresh"), Run: reloadMemory},
 		{Command: command("list", "List the GEMINI.md files in use", ""), Run: listMemory},
 	}

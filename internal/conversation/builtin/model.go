@@ -18,7 +18,7 @@ const setModelHint = "<model-name> [--persist]"
 func modelSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("manage", "List the models to choose from, marking the current one", ""), Run: manageModel},
-		{Command: command("set", "Set the model to use; --persist also saves it in the user's settings", setModelHint), Run: setModel},
+		{Command: command("set", "Set the model to use; --persist also saves it in the user's settings", setModelHint), Run: setModel, Changes: "the model, and with --persist your settings"},
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 func permissionsSubcommands() []Builtin {
 	return []Builtin{
-		{Command: command("trust", "Manage folder trust settings. Usage: /permissions trust [<directory-path>]", "[<directory-path>]"), Run: trustFolder},
+		{Command: command("trust", "Manage folder trust settings. Usage: /permissions trust [<directory-path>]", "[<directory-path>]"), Run: trustFolder, Changes: "folder trust"},
 	}
 }
 

@@ -58,6 +58,9 @@ Allow Google to use this data to develop and improve our products and services?
 
 	optInLabel  = "Yes, grant permission to use my data for product improvement (Opt-in)"
 	optOutLabel = "No, deny permission to use my data for product improvement (Opt-out)"
+
+	// dataCollectionChange is what optin and optout change.
+	dataCollectionChange = "whether Google may use your data (your account's setting)"
 )
 
 // privacyCommand is 0.61's /privacy: the notice for the session's auth
@@ -65,8 +68,8 @@ Allow Google to use this data to develop and improve our products and services?
 // about data collection; here they are subcommands.
 func privacyCommand() Builtin {
 	subs := []Builtin{
-		{Command: command("optin", optInLabel, ""), Run: setDataCollection(true)},
-		{Command: command("optout", optOutLabel, ""), Run: setDataCollection(false)},
+		{Command: command("optin", optInLabel, ""), Run: setDataCollection(true), Changes: dataCollectionChange},
+		{Command: command("optout", optOutLabel, ""), Run: setDataCollection(false), Changes: dataCollectionChange},
 	}
 	b := withSubcommands(command("privacy", "Display the privacy notice", ""), subs)
 	choose := b.Run

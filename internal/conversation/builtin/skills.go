@@ -15,13 +15,16 @@ import (
 // skillsDocsURL is where Gemini CLI sends a user with no skills.
 const skillsDocsURL = "https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/skills.md"
 
+// skillsChange is what enabling, disabling or linking skills changes.
+const skillsChange = "the agent skills the model may activate"
+
 func skillsSubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("list", "List the agent skills found, enabled and disabled", "[nodesc] [all]"), Run: listSkills},
-		{Command: command("disable", "Disable a skill by name, in the user's settings or the workspace's", "<name> [--scope user|workspace]"), Run: disableSkill},
-		{Command: command("enable", "Enable a disabled skill by name", "<name>"), Run: enableSkill},
+		{Command: command("disable", "Disable a skill by name, in the user's settings or the workspace's", "<name> [--scope user|workspace]"), Run: disableSkill, Changes: skillsChange},
+		{Command: command("enable", "Enable a disabled skill by name", "<name>"), Run: enableSkill, Changes: skillsChange},
 		{Command: also(command("reload", "Find the agent skills again (and read skills.disabled again)", ""), "refresh"), Run: reloadSkills},
-		{Command: command("link", "Link the agent skills of a local directory, for you (user) or this workspace", linkSkillsHint), Run: linkSkills},
+		{Command: command("link", "Link the agent skills of a local directory, for you (user) or this workspace", linkSkillsHint), Run: linkSkills, Changes: skillsChange},
 	}
 }
 

@@ -73,8 +73,8 @@ func mcpCommand() Builtin {
 		{Command: command("schema", "List the MCP servers and their tools with descriptions and parameters", "[server]"), Run: listMCP(detailSchemas)},
 		{Command: command("auth", "List the servers that sign in with OAuth, or sign in to one", "[server]"), Run: authMCP},
 		{Command: also(command("reload", "Reloads MCP servers", ""), "refresh"), Run: reloadMCP},
-		{Command: command("enable", "Enable a disabled MCP server", "<server-name> [--session]"), Run: enableMCP(true)},
-		{Command: command("disable", "Disable an MCP server", "<server-name> [--session]"), Run: enableMCP(false)},
+		{Command: command("enable", "Enable a disabled MCP server", "<server-name> [--session]"), Run: enableMCP(true), Changes: "the MCP servers"},
+		{Command: command("disable", "Disable an MCP server", "<server-name> [--session]"), Run: enableMCP(false), Changes: "the MCP servers"},
 	}
 	b := withSubcommands(command("mcp", "List the MCP servers, how each stands and its tools; sign in to one", ""), subs)
 	run := b.Run

@@ -71,6 +71,31 @@ describe("package.json", () => {
     assert.deepEqual(p["gemini.trace.server"].enum, ["off", "messages", "verbose"]);
   });
 
+  // Issue 62: a repository's .vscode/settings.json must not choose the
+  // program VS Code runs, nor what the agent may do without asking. A
+  // setting naming a program, a path, a command or a mode is the user's
+  // alone (machine or application scope); every other is the user's in
+  // Restricted Mode. A setting added undecided fails here.
+  it("keeps what a repository could abuse out of its reach", () => {
+    const p: Record<string, { scope?: string }> = contributes.configuration.properties;
+    const userOnly = (name: string) => ["machine", "application"].includes(p[name].scope ?? "");
+    for (const name of ["gemini.serverPath", "gemini.approvalMode"]) {
+      assert.ok(userOnly(name), `${name} has scope ${p[name].scope}, want machine or application`);
+    }
+    for (const name of Object.keys(p)) {
+      if (/path|command|program|executable|binary|args|env\b|mode\b|shell/i.test(name)) {
+        assert.ok(userOnly(name), `${name} names a program, a path or a mode, yet a workspace can set it (scope ${p[name].scope})`);
+      }
+    }
+    const trust = manifest.capabilities?.untrustedWorkspaces;
+    assert.equal(trust?.supported, "limited");
+    assert.ok(typeof trust.description === "string" && trust.description.length > 0);
+    for (const name of Object.keys(p)) {
+      assert.ok(userOnly(name) || trust.restrictedConfigurations.includes(name), `${name}: neither the user's alone nor restricted in Restricted Mode`);
+    }
+    assert.equal(manifest.capabilities.virtualWorkspaces?.supported, false);
+  });
+
   it("has the chat view in its own activity bar container, the welcome view in its place while it cannot work, and its key", () => {
     assert.deepEqual(contributes.viewsContainers.activitybar, [{ id: "gemini", title: "Gemini", icon: "media/gemini.svg" }]);
     assert.deepEqual(contributes.views.gemini, [
