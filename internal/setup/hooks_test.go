@@ -18,7 +18,8 @@ func TestHooksAreCheckedAndNeedARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	// A trusted folder: in another, the editor's hooks are not taken.
+	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	var warnings []string
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,

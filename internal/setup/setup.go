@@ -236,7 +236,7 @@ func Load(o Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	changed, err := withOverlay(base, o.Change)
+	changed, err := withOverlay(base, b.editorSettings(o.Change))
 	if err != nil {
 		return nil, err
 	}
@@ -627,7 +627,7 @@ func (b *Built) loadSettings() (settings.Settings, error) {
 	for _, err := range o.Told.unread(set.UnreadKeys()) {
 		o.Warn(UnreadSettings, err)
 	}
-	return withOverlay(set, o.Overlay)
+	return withOverlay(set, b.editorSettings(o.Overlay))
 }
 
 // loadExtensions reads the user's installed extensions, as sec allows,
@@ -754,7 +754,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 		return nil, nil, err
 	}
 	base, _ = b.Extensions.Apply(base)
-	set, err := withOverlay(base, change)
+	set, err := withOverlay(base, b.editorSettings(change))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -815,7 +815,7 @@ func (b *Built) ReloadMCP(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	set, err := withOverlay(base, b.change)
+	set, err := withOverlay(base, b.editorSettings(b.change))
 	if err != nil {
 		return err
 	}
