@@ -28,6 +28,7 @@ func outsideTree(t *testing.T) string {
 		"a/only-outside.txt":    "SECRET\n",
 		"only-outside.txt":      "SECRET\n",
 		"a/b/new/only-outside/": "",
+		"a/b/same.txt":          "same\n", // as inside: only where it is tells them apart
 	})
 	return outside
 }
@@ -43,6 +44,11 @@ func snapshot(t *testing.T, dir string) string {
 		}
 		fmt.Fprintf(&b, "%s %v", strings.TrimPrefix(p, dir), d.Type())
 		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %v", fi.Mode())
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
@@ -169,6 +175,20 @@ var beneathOps = []beneathOp{
 		}
 		return func() (string, error) { return "", WriteFile(t.Context(), c, "WRITTEN\n") }
 	}},
+	{"RemoveFile", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		c, err := w.PrepareChange(t.Context(), resolved(t, w, "a/b/same.txt"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() (string, error) { return "", RemoveFile(t.Context(), c) }
+	}},
+	{"SetMode", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b/same.txt")
+		return func() (string, error) {
+			_, err := w.SetMode(p, func(fs.FileMode) fs.FileMode { return 0o755 })
+			return "", err
+		}
+	}},
 }
 
 // Every file operation, its path resolved (or listed, or its change
@@ -180,7 +200,7 @@ func TestOperationsNeverFollowALinkSwappedInOutOfTheRoot(t *testing.T) {
 	for _, component := range []string{"a", "a/b", "a/b/c.txt"} {
 		for _, op := range beneathOps {
 			t.Run(op.name+" "+component, func(t *testing.T) {
-				w, root := newTestWorkspace(t, map[string]string{"a/b/c.txt": "inside\n"})
+				w, root := newTestWorkspace(t, map[string]string{"a/b/c.txt": "inside\n", "a/b/same.txt": "same\n"})
 				outside := outsideTree(t)
 				before := snapshot(t, outside)
 				act := op.prepare(t, w, root)

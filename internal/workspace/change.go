@@ -113,7 +113,7 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if change.base == "" || !within(change.base, path) || path == change.base {
 		return fmt.Errorf("writing %s: the change was not prepared by the workspace", path)
 	}
-	dir, name, err := openParent(change.base, relBeneath(change.base, path))
+	dir, name, err := openParent(change.base, relBeneath(change.base, path), true)
 	if err != nil {
 		return fmt.Errorf("writing %w", beneathError(path, err))
 	}
@@ -142,13 +142,50 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	return nil
 }
 
-// openParent opens the directory holding rel beneath base, made first
-// (0o777 less the umask) when missing, and returns it with rel's last
-// name. Both steps go through base's handle: a symlink in the way is
-// followed only while it stays beneath base.
-func openParent(base, rel string) (*os.Root, string, error) {
-	root, err := os.OpenRoot(base)
+// RemoveFile deletes the file of a change PrepareChange made (a revert
+// of a file the agent created) when disk still holds change.Before, and
+// returns ErrStale (wrapped, saying why) when it does not; a file gone
+// already is no error. As WriteFile, it reaches the file through its
+// directory's handle, beneath the root.
+func RemoveFile(ctx context.Context, change FileChange) error {
+	path := filepath.Clean(change.Path)
+	if change.base == "" || !within(change.base, path) || path == change.base {
+		return fmt.Errorf("deleting %s: the change was not prepared by the workspace", path)
+	}
+	dir, name, err := openParent(change.base, relBeneath(change.base, path), false)
 	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("deleting %s: it is no longer a regular file: %w", path, ErrStale)
+	}
+	change.Exists = true
+	if err := checkUnchanged(ctx, change, dir, name, true); err != nil {
+		return err
+	}
+	if err := dir.Remove(name); err != nil {
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	}
+	return nil
+}
+
+// openParent opens the directory holding rel beneath base, made first
+// (0o777 less the umask) when missing and create is set, and returns it
+// with rel's last name. Both steps go through base's handle: a symlink
+// in the way is followed only while it stays beneath base.
+func openParent(base, rel string, create bool) (*os.Root, string, error) {
+	root, err := os.OpenRoot(base)
+	if create && errors.Is(err, fs.ErrNotExist) {
 		// An allowed directory (a plans directory) is made on first
 		// write; a root always exists.
 		if err = os.MkdirAll(base, 0o777); err == nil {
@@ -160,8 +197,10 @@ func openParent(base, rel string) (*os.Root, string, error) {
 	}
 	defer root.Close()
 	parent := filepath.Dir(rel)
-	if err := root.MkdirAll(parent, 0o777); err != nil {
-		return nil, "", err
+	if create {
+		if err := root.MkdirAll(parent, 0o777); err != nil {
+			return nil, "", err
+		}
 	}
 	dir, err := root.OpenRoot(parent)
 	if err != nil {
@@ -202,4 +241,48 @@ func checkUnchanged(ctx context.Context, change FileChange, dir *os.Root, name s
 		return fmt.Errorf("writing %s: it was modified since the change was prepared: %w", change.Path, ErrStale)
 	}
 	return nil
+}
+
+// SetMode sets the permission bits of the regular file at path
+// (resolved; a symlink is refused) to what perm makes of them, and
+// reports whether they changed. The file is stat-ed and opened beneath
+// its root, confirmed to be the file stat-ed, and changed through that
+// descriptor (fchmod), never by name.
+func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bool, error) {
+	if err := w.checkResolved(path); err != nil {
+		return false, err
+	}
+	path = filepath.Clean(path)
+	root, rel, err := w.openRootOf(path, path)
+	if err != nil {
+		return false, err
+	}
+	defer root.Close()
+	fi, err := root.Lstat(rel)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is %s, not a regular file", path, safefile.DescribeMode(fi.Mode()))
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|openReadFlags, 0)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if !os.SameFile(fi, opened) {
+		return false, fmt.Errorf("%s was replaced while being opened", path)
+	}
+	want := perm(opened.Mode().Perm())
+	if want == opened.Mode().Perm() {
+		return false, nil
+	}
+	if err := f.Chmod(want); err != nil {
+		return false, fmt.Errorf("changing the mode of %s: %w", path, err)
+	}
+	return true, nil
 }
