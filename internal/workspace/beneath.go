@@ -67,29 +67,16 @@ func (w *Workspace) openRootOf(path, real string) (*os.Root, string, error) {
 	return root, rel, nil
 }
 
-// statBeneath is os.Stat of real reached beneath its base: a symlink is
-// followed only while it stays there.
-func (w *Workspace) statBeneath(path, real string) (fs.FileInfo, error) {
+// statBeneath stats real reached beneath its base with stat,
+// (*os.Root).Stat or (*os.Root).Lstat: a symlink on the way is followed
+// only while it stays there.
+func (w *Workspace) statBeneath(path, real string, stat func(*os.Root, string) (fs.FileInfo, error)) (fs.FileInfo, error) {
 	root, rel, err := w.openRootOf(path, real)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	fi, err := root.Stat(rel)
-	if err != nil {
-		return nil, beneathError(path, err)
-	}
-	return fi, nil
-}
-
-// lstatBeneath is statBeneath of the entry itself, a symlink not followed.
-func (w *Workspace) lstatBeneath(path, real string) (fs.FileInfo, error) {
-	root, rel, err := w.openRootOf(path, real)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	fi, err := root.Lstat(rel)
+	fi, err := stat(root, rel)
 	if err != nil {
 		return nil, beneathError(path, err)
 	}

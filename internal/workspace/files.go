@@ -35,7 +35,7 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 	if _, ok := w.docs.Get(path); ok {
 		return false, nil
 	}
-	fi, err := w.statBeneath(path, path)
+	fi, err := w.statBeneath(path, path, (*os.Root).Stat)
 	if err == nil {
 		return fi.IsDir(), nil
 	}
@@ -182,9 +182,9 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 		if rerr != nil {
 			return EntryInfo{}, rerr
 		}
-		fi, err = w.statBeneath(e.Path, real)
+		fi, err = w.statBeneath(e.Path, real, (*os.Root).Stat)
 	} else {
-		fi, err = w.lstatBeneath(e.Path, e.Path)
+		fi, err = w.statBeneath(e.Path, e.Path, (*os.Root).Lstat)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if e.IsDir && w.holdsDocuments(e.Path) {
@@ -482,7 +482,7 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 		om.Outside++
 		return nil
 	}
-	fi, err := w.statBeneath(path, target)
+	fi, err := w.statBeneath(path, target, (*os.Root).Stat)
 	if err != nil {
 		om.Broken++
 		return nil
