@@ -1,4 +1,4 @@
-.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench
+.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -156,3 +156,12 @@ screenshots:
 
 bench:
 	bash bench/run.sh
+
+# The race of the file tools against a command swapping a workspace
+# directory with a symlink out of the roots (issue 65), with many more
+# calls than every test run makes (GEMINI_LS_STRESS calls of each tool;
+# STRESS=n to choose), under the race detector.
+STRESS ?= 20000
+stress:
+	@$(call debs,ripgrep)
+	GEMINI_LS_STRESS=$(STRESS) go test -race -count=1 -timeout 60m -run 'TestFileToolsCannotBeRacedOutOfTheRoots' -v ./internal/tools

@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // FileTarget is what a restore puts one file back to: Content, or no
@@ -81,18 +81,18 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 			return out, nil // declined: nothing more is put back
 		}
 	}
-	restoreModes(targets, out)
+	restoreModes(ws, targets, out)
 	return out, nil
 }
 
 // restoreModes gives each file restored, or already as it was, the
 // executable bit its target has, on disk, where the landing put it.
-func restoreModes(targets []FileTarget, out []dialog.FileRevert) {
+func restoreModes(ws *workspace.Workspace, targets []FileTarget, out []dialog.FileRevert) {
 	for k, target := range targets {
 		if !target.Exists || out[k].Outcome != dialog.Reverted && out[k].Outcome != dialog.Unchanged {
 			continue
 		}
-		changed, err := setExecutable(target.Path, target.Executable)
+		changed, err := setExecutable(ws, target.Path, target.Executable)
 		switch {
 		case err != nil:
 			out[k].ModeNotSet = err.Error()
@@ -104,32 +104,24 @@ func restoreModes(targets []FileTarget, out []dialog.FileRevert) {
 
 // setExecutable makes the regular file at path executable, by whoever
 // may read it, or not executable at all, as git checks a file out; it
-// reports whether the mode changed.
-func setExecutable(path string, executable bool) (bool, error) {
+// reports whether the mode changed. The workspace changes it through a
+// descriptor opened beneath the root, never by name.
+func setExecutable(ws *workspace.Workspace, path string, executable bool) (bool, error) {
 	if runtime.GOOS == "windows" {
 		return false, nil // no executable bit to set
 	}
-	fi, err := os.Lstat(path)
+	changed, err := ws.SetMode(path, func(perm fs.FileMode) fs.FileMode {
+		want := perm &^ 0o111
+		if executable {
+			want |= (perm & 0o444) >> 2
+		}
+		return want
+	})
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !executable:
 		return false, nil // when it reaches disk, it will not be executable
 	case errors.Is(err, fs.ErrNotExist):
 		return false, errors.New("the file is not on disk (an editor may not have saved it yet)")
-	case err != nil:
-		return false, err
-	case !fi.Mode().IsRegular():
-		return false, errors.New("it is not a regular file")
 	}
-	perm := fi.Mode().Perm()
-	want := perm &^ 0o111
-	if executable {
-		want |= (perm & 0o444) >> 2
-	}
-	if want == perm {
-		return false, nil
-	}
-	if err := os.Chmod(path, want); err != nil {
-		return false, err
-	}
-	return true, nil
+	return changed, err
 }

@@ -3,15 +3,12 @@ package conversation
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // LandRevertOnDisk lands one file of a revert on disk, for the
@@ -26,24 +23,12 @@ func LandRevertOnDisk(ctx context.Context, c dialog.RevertChange) (dialog.Decisi
 	if err := ctx.Err(); err != nil {
 		return dialog.Decision{}, err
 	}
-	fi, err := os.Lstat(c.Path)
+	err := workspace.RemoveFile(ctx, c.FileChange)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return dialog.Decision{Outcome: dialog.Applied}, nil
+	case errors.Is(err, workspace.ErrStale):
+		return dialog.Decision{Outcome: dialog.Stale, Reason: err.Error()}, nil
 	case err != nil:
-		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
-	case !fi.Mode().IsRegular():
-		return dialog.Decision{Outcome: dialog.Stale, Reason: fmt.Sprintf("%s is no longer a regular file", c.Path)}, nil
-	}
-	data, err := os.ReadFile(c.Path)
-	if err != nil {
-		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
-	}
-	if strings.TrimPrefix(string(data), "\ufeff") != c.Before {
-		return dialog.Decision{Outcome: dialog.Stale, Reason: "the file changed on disk after the revert was prepared"}, nil
-	}
-	if err := os.Remove(c.Path); err != nil {
-		return dialog.Decision{}, fmt.Errorf("deleting %s: %w", c.Path, err)
+		return dialog.Decision{}, err
 	}
 	return dialog.Decision{Outcome: dialog.Applied}, nil
 }

@@ -54,15 +54,39 @@ func WriteIf(path string, data []byte, unchanged func() error) error {
 	return replace(path, data, 0o666, 0, unchanged)
 }
 
+// WriteIn is WriteIf for the file name in the directory dir: its mode
+// read, the temporary file created, and the rename made through dir's
+// handle, never by a path from /, so a directory swapped for a symbolic
+// link meanwhile cannot lead the write elsewhere. A symbolic link at
+// name is replaced, not followed.
+func WriteIn(dir *os.Root, name string, data []byte, unchanged func() error) error {
+	if info, err := dir.Lstat(name); err == nil && info.Mode().IsRegular() {
+		perm := info.Mode().Perm() // as in WriteIf
+		return replaceIn(dir, name, data, perm, perm, unchanged)
+	}
+	return replaceIn(dir, name, data, 0o666, 0, unchanged)
+}
+
 // replace writes data to a new file beside path, created with create (less
 // the umask), then given chmod unless 0, and renames it over path once
 // unchanged (when not nil) agrees.
 func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func() error) error {
-	tmp, err := createTemp(path, create)
+	dir, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	defer dir.Close()
+	return replaceIn(dir, filepath.Base(path), data, create, chmod, unchanged)
+}
+
+// replaceIn is replace of the file name in the directory dir, every step
+// through dir's handle.
+func replaceIn(dir *os.Root, name string, data []byte, create, chmod fs.FileMode, unchanged func() error) error {
+	tmp, tmpName, err := createTemp(dir, name, create)
+	if err != nil {
+		return err
+	}
+	defer dir.Remove(tmpName) // after a successful rename there is nothing to remove
 	if chmod != 0 {
 		err = tmp.Chmod(chmod)
 	}
@@ -81,7 +105,7 @@ func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func
 	if err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return dir.Rename(tmpName, name)
 }
 
 // Append opens path for appending, creating it as a user's file is
@@ -90,20 +114,19 @@ func Append(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o666)
 }
 
-// createTemp creates a new file beside path with mode perm, which the
-// kernel reduces by the umask: os.CreateTemp's fixed 0o600 would make
+// createTemp creates a new file beside name in dir with mode perm, which
+// the kernel reduces by the umask: os.CreateTemp's fixed 0o600 would make
 // every file a private one, and reading the umask (syscall.Umask sets it
 // too) would race with other goroutines creating files.
-func createTemp(path string, perm fs.FileMode) (*os.File, error) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
+func createTemp(dir *os.Root, name string, perm fs.FileMode) (*os.File, string, error) {
 	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		tmpName := fmt.Sprintf(".%s.%08x.tmp", name, rand.Uint32())
+		f, err := dir.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, tmpName, err
 		}
 	}
-	return nil, fmt.Errorf("creating a temporary file in %s: too many names taken", dir)
+	return nil, "", fmt.Errorf("creating a temporary file in %s: too many names taken", dir.Name())
 }
 
 // DescribeMode names a file type for messages: "a directory", "a named

@@ -26,9 +26,11 @@ import (
 
 // externalGrep searches with a program (ripgrep, git grep) given the files
 // the walk selected, in batches, a few at a time. The program only finds
-// candidate lines: every line it reports is matched again with Go's
-// regexp, and files with matches are checked for binary content as the
-// in-process engine does, so the result is the same. Open documents (their
+// candidate files: it opens them by name, which a directory swapped for a
+// symlink could lead outside the roots, so a file it reports matching is
+// read again through the workspace (beneath its root) and searched
+// in-process, as the in-process engine does, and nothing the program
+// read reaches the result. Open documents (their
 // buffer, not the disk, is searched) and symlinks (whose target is
 // checked again) are searched in-process. When the program cannot take the
 // pattern or fails as a whole, the rest is searched in-process.
@@ -183,20 +185,19 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("running %s: %w", e.tool.name(), err)
 	}
-	matches := make([][]grepMatch, len(batch))
-	perr := e.tool.parse(out, func(path string, number int, text []byte) {
+	// Whether the program found a line of each file that Go's regexp
+	// matches too.
+	matched := make([]bool, len(batch))
+	perr := e.tool.parse(out, func(path string, _ int, text []byte) {
 		i, ok := byPath[path]
 		if !ok {
 			i, ok = byPath["./"+path] // git prints ./-x as -x
 		}
-		if !ok || len(matches[i]) >= q.maxMatches {
+		if !ok || matched[i] {
 			return
 		}
 		text = bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
-		if !q.matcher.matchLine(text) {
-			return
-		}
-		matches[i] = append(matches[i], grepMatch{line: number, text: shownLine(text)})
+		matched[i] = q.matcher.matchLine(text)
 	})
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
@@ -217,16 +218,17 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 		return fmt.Errorf("%s failed (exit %d, %v): %s", e.tool.name(), code, perr, stderr.Bytes())
 	}
 	unreadable := e.unreadable(stderr.Bytes(), byPath)
+	var buf []byte
 	for i, f := range batch {
-		o := grepOutcome{file: f, unreadable: unreadable[i], matches: matches[i]}
-		if len(o.matches) > 0 {
-			// Binary as the in-process engine judges it.
-			content, err := q.ws.ReadEntry(ctx, f.entry, q.maxFileSize)
-			if err != nil || isBinary(content.Content) {
-				o.matches = nil
-			}
+		if matched[i] {
+			// The program opened the file by its name, which a directory
+			// swapped for a symlink since the walk could lead outside
+			// the roots: it only tells which files match, and what they
+			// hold is read again beneath the root and searched here.
+			found(searchOne(ctx, q, f, &buf))
+			continue
 		}
-		found(o)
+		found(grepOutcome{file: f, unreadable: unreadable[i]})
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ type FileChange struct {
 	HadBOM  bool
 	Open    bool // Before came from an open document at Version
 	Version int32
+	// base is the root (or allowed directory) PrepareChange found Path
+	// beneath: WriteFile reaches the file from it and from nowhere else.
+	base string
 }
 
 var (

@@ -41,7 +41,7 @@ func (w *Workspace) SetBuffers(b Buffers) { w.buffers = b }
 // a text protocol: a file whose content is not valid UTF-8, or holds a NUL
 // byte, is disk's.
 func (w *Workspace) readText(ctx context.Context, path, real string, limit int64) (content []byte, hadBOM bool, err error) {
-	data, err := readResolved(ctx, path, real, limit)
+	data, err := w.readResolved(ctx, path, real, limit)
 	if err != nil {
 		return nil, false, err
 	}

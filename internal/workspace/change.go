@@ -28,7 +28,11 @@ func (w *Workspace) PrepareChange(ctx context.Context, path, newText string) (Fi
 	if err := w.checkResolved(path); err != nil {
 		return FileChange{}, err
 	}
-	change := FileChange{Path: path}
+	base, _, err := w.beneathOf(path, filepath.Clean(path))
+	if err != nil {
+		return FileChange{}, err
+	}
+	change := FileChange{Path: path, base: base}
 	if doc, ok := w.docs.Get(path); ok {
 		change.Exists, change.Open, change.Version = true, true, doc.Version
 		change.Before = doc.Text
@@ -94,41 +98,121 @@ func toCRLF(text string) string {
 // tool) and re-adding the BOM. Unless the change came from an open document, it
 // first checks that disk still holds change.Before (or, for a new file,
 // nothing) and returns ErrStale otherwise.
+//
+// Every step reaches the file beneath the root PrepareChange found it in
+// (beneath.go): the directories are made, and the file's directory is
+// opened, through that root's handle, following no symlink out of it;
+// the check, the temporary file and the rename go through the
+// directory's handle. A change PrepareChange did not make is refused.
 func WriteFile(ctx context.Context, change FileChange, content string) error {
 	path := change.Path
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("writing %s: the path is not absolute", path)
 	}
-	fi, err := os.Stat(path)
+	path = filepath.Clean(path)
+	if change.base == "" || !within(change.base, path) || path == change.base {
+		return fmt.Errorf("writing %s: the change was not prepared by the workspace", path)
+	}
+	dir, name, err := openParent(change.base, relBeneath(change.base, path), true)
+	if err != nil {
+		return fmt.Errorf("writing %w", beneathError(path, err))
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
 	switch {
 	case err == nil && fi.IsDir():
 		return fmt.Errorf("writing %s: it is a directory", path)
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("writing %s: %w", path, errSwapped)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %w", beneathError(path, err))
 	}
 	if !change.Open {
-		if err := checkUnchanged(ctx, change, err == nil); err != nil {
+		if err := checkUnchanged(ctx, change, dir, name, err == nil); err != nil {
 			return err
 		}
-	}
-
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	content = strings.TrimPrefix(content, bom)
 	if change.BOM {
 		content = bom + content
 	}
-	if err := safefile.Write(path, []byte(content)); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err := safefile.WriteIn(dir, name, []byte(content), nil); err != nil {
+		return fmt.Errorf("writing %w", beneathError(path, err))
 	}
 	return nil
 }
 
+// RemoveFile deletes the file of a change PrepareChange made (a revert
+// of a file the agent created) when disk still holds change.Before, and
+// returns ErrStale (wrapped, saying why) when it does not; a file gone
+// already is no error. As WriteFile, it reaches the file through its
+// directory's handle, beneath the root.
+func RemoveFile(ctx context.Context, change FileChange) error {
+	path := filepath.Clean(change.Path)
+	if change.base == "" || !within(change.base, path) || path == change.base {
+		return fmt.Errorf("deleting %s: the change was not prepared by the workspace", path)
+	}
+	dir, name, err := openParent(change.base, relBeneath(change.base, path), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("deleting %s: it is no longer a regular file: %w", path, ErrStale)
+	}
+	change.Exists = true
+	if err := checkUnchanged(ctx, change, dir, name, true); err != nil {
+		return err
+	}
+	if err := dir.Remove(name); err != nil {
+		return fmt.Errorf("deleting %w", beneathError(path, err))
+	}
+	return nil
+}
+
+// openParent opens the directory holding rel beneath base, made first
+// (0o777 less the umask) when missing and create is set, and returns it
+// with rel's last name. Both steps go through base's handle: a symlink
+// in the way is followed only while it stays beneath base.
+func openParent(base, rel string, create bool) (*os.Root, string, error) {
+	root, err := os.OpenRoot(base)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		// An allowed directory (a plans directory) is made on first
+		// write; a root always exists.
+		if err = os.MkdirAll(base, 0o777); err == nil {
+			root, err = os.OpenRoot(base)
+		}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer root.Close()
+	parent := filepath.Dir(rel)
+	if create {
+		if err := root.MkdirAll(parent, 0o777); err != nil {
+			return nil, "", err
+		}
+	}
+	dir, err := root.OpenRoot(parent)
+	if err != nil {
+		return nil, "", err
+	}
+	return dir, filepath.Base(rel), nil
+}
+
 // checkUnchanged compares disk with what the change was prepared from,
-// reading it as every read does: a regular file only, bounded.
-func checkUnchanged(ctx context.Context, change FileChange, onDisk bool) error {
+// reading name in dir as every read does: a regular file only, opened
+// without blocking or following a symlink, bounded.
+func checkUnchanged(ctx context.Context, change FileChange, dir *os.Root, name string, onDisk bool) error {
 	switch {
 	case !change.Exists && onDisk:
 		return fmt.Errorf("writing %s: it was created since the change was prepared: %w", change.Path, ErrStale)
@@ -137,7 +221,19 @@ func checkUnchanged(ctx context.Context, change FileChange, onDisk bool) error {
 	case !change.Exists:
 		return nil
 	}
-	data, err := readResolved(ctx, change.Path, change.Path, MaxFileSize)
+	f, err := dir.OpenFile(name, os.O_RDONLY|openReadFlags, 0)
+	if err != nil {
+		return fmt.Errorf("writing %w", readError(change.Path, err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", change.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("writing %w", &notRegularError{path: change.Path, mode: fi.Mode()})
+	}
+	data, err := readOpened(ctx, f, change.Path, fi.Size(), MaxFileSize, nil)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", change.Path, err)
 	}
@@ -145,4 +241,48 @@ func checkUnchanged(ctx context.Context, change FileChange, onDisk bool) error {
 		return fmt.Errorf("writing %s: it was modified since the change was prepared: %w", change.Path, ErrStale)
 	}
 	return nil
+}
+
+// SetMode sets the permission bits of the regular file at path
+// (resolved; a symlink is refused) to what perm makes of them, and
+// reports whether they changed. The file is stat-ed and opened beneath
+// its root, confirmed to be the file stat-ed, and changed through that
+// descriptor (fchmod), never by name.
+func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bool, error) {
+	if err := w.checkResolved(path); err != nil {
+		return false, err
+	}
+	path = filepath.Clean(path)
+	root, rel, err := w.openRootOf(path, path)
+	if err != nil {
+		return false, err
+	}
+	defer root.Close()
+	fi, err := root.Lstat(rel)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is %s, not a regular file", path, safefile.DescribeMode(fi.Mode()))
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|openReadFlags, 0)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if !os.SameFile(fi, opened) {
+		return false, fmt.Errorf("%s was replaced while being opened", path)
+	}
+	want := perm(opened.Mode().Perm())
+	if want == opened.Mode().Perm() {
+		return false, nil
+	}
+	if err := f.Chmod(want); err != nil {
+		return false, fmt.Errorf("changing the mode of %s: %w", path, err)
+	}
+	return true, nil
 }

@@ -9,6 +9,29 @@
 // resolved path too, so the editor's spelling of a path and the resolved
 // one reach the same buffer.
 //
+// Beneath the roots (beneath.go): a resolved path is a name, and names
+// change; a command the agent runs (sandboxed, but free to write in the
+// roots) can swap a directory with a symlink leading out between the
+// check and the use. So every operation on the file system (read, stat,
+// listing, each directory of a walk, directory creation, the temporary
+// file and its rename, a deletion, a mode change) reaches what it
+// touches from a handle on the outermost root (or allowed directory)
+// holding the path, opened by name, the rest of the path resolved by the
+// kernel beneath that handle: openat2 with RESOLVE_BENEATH and
+// RESOLVE_NO_SYMLINKS on Linux, os.Root elsewhere (and where openat2 is
+// missing), which follows a symlink only while it stays beneath. A path
+// is never used by name from / after its check. A resolved path holds no
+// symlink, so one met on the way was swapped in, and the operation fails
+// saying so (errSwapped); symlinks present when the path is resolved are
+// followed as Resolve says, inside the roots. Whether a file may be seen
+// (inside the roots, regular, ignored by a listing) is decided of the
+// file the handle opened or the directory it listed, never of a name
+// looked up again: WriteFile's check, temporary file and rename go
+// through one handle on the file's directory; a walk's file is opened
+// beneath the root and fstat-ed before a byte is read. Programs that
+// open files by name themselves (ripgrep, git grep) only say which files
+// match; the result is read again through the workspace.
+//
 // Roots grow and never shrink: AddRoot makes a directory a root while the
 // workspace is in use (Gemini CLI's --include-directories, /directory
 // add), resolved and checked as New checks the first ones, and from then
@@ -82,8 +105,10 @@
 //
 // Writes are proposed as a FileChange (PrepareChange,
 // keeping the file's BOM and \r\n line endings) and reach disk only through
-// WriteFile, atomically, and only if disk still holds what the change was
-// prepared from (ErrStale).
+// WriteFile (RemoveFile, for a revert deleting a file), atomically, and only
+// if disk still holds what the change was prepared from (ErrStale), beneath
+// the root PrepareChange found the file in: a change it did not make is
+// refused.
 //
 // Nothing here knows about LSP wire types or the model; the lsp package
 // translates, the tools package reads and proposes through it.

@@ -35,12 +35,12 @@ func (w *Workspace) Stat(path string) (isDir bool, err error) {
 	if _, ok := w.docs.Get(path); ok {
 		return false, nil
 	}
-	fi, err := os.Stat(path)
+	fi, err := w.statBeneath(path, path, (*os.Root).Stat)
 	if err == nil {
 		return fi.IsDir(), nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("stat %s: %w", path, err)
+		return false, fmt.Errorf("stat %w", err)
 	}
 	if w.holdsDocuments(path) {
 		return true, nil
@@ -114,7 +114,11 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 	if buf != nil {
 		storage = *buf
 	}
-	data, err := readListedInto(ctx, e.Path, limit, storage)
+	base, rel, err := w.beneathOf(e.Path, e.Path)
+	if err != nil {
+		return File{}, err
+	}
+	data, err := readListedInto(ctx, e.Path, base, rel, limit, storage)
 	if err != nil {
 		return File{}, err
 	}
@@ -171,16 +175,17 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 	if err := w.checkResolved(e.Path); err != nil {
 		return EntryInfo{}, err
 	}
-	path := e.Path
-	stat := os.Lstat
+	var fi fs.FileInfo
+	var err error
 	if e.Symlink {
-		real, err := w.resolveInside(e.Path)
-		if err != nil {
-			return EntryInfo{}, err
+		real, rerr := w.resolveInside(e.Path)
+		if rerr != nil {
+			return EntryInfo{}, rerr
 		}
-		path, stat = real, os.Stat
+		fi, err = w.statBeneath(e.Path, real, (*os.Root).Stat)
+	} else {
+		fi, err = w.statBeneath(e.Path, e.Path, (*os.Root).Lstat)
 	}
-	fi, err := stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if e.IsDir && w.holdsDocuments(e.Path) {
 			return EntryInfo{ModTime: time.Now().UnixNano()}, nil
@@ -188,7 +193,7 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 		return EntryInfo{}, &notExistError{e.Path}
 	}
 	if err != nil {
-		return EntryInfo{}, fmt.Errorf("stat %s: %w", e.Path, err)
+		return EntryInfo{}, fmt.Errorf("stat %w", err)
 	}
 	return EntryInfo{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
 }
@@ -340,14 +345,19 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 		// dir is clean and a name holds no separator: joining needs no
 		// cleaning (filepath.Join's, per entry, shows in a walk's profile).
 		prefix: strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)}
-	// Opened so that a FIFO put in the directory's place fails instead
-	// of blocking.
-	f, err := os.OpenFile(dir, os.O_RDONLY|openDirFlags, 0)
+	// Opened beneath its root, so that no symlink swapped into its path
+	// leads the listing out, and so that a FIFO put in the directory's
+	// place fails instead of blocking.
+	base, rel, err := w.beneathOf(dir, dir)
+	if err != nil {
+		return nil, err
+	}
+	f, err := openDirBeneath(dir, base, rel)
 	switch {
 	case err == nil:
 		r.f, r.names = f, w.dirNames.reader()
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("listing %s: %w", dir, err)
+		return nil, fmt.Errorf("listing %w", beneathError(dir, err))
 	case len(r.docs) == 0:
 		return nil, &notExistError{dir}
 	}
@@ -479,7 +489,7 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 		om.Outside++
 		return nil
 	}
-	fi, err := os.Stat(target)
+	fi, err := w.statBeneath(path, target, (*os.Root).Stat)
 	if err != nil {
 		om.Broken++
 		return nil

@@ -204,7 +204,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 		if listedAbsent(listing, filepath.Dir(f) == dir, filepath.Base(f)) {
 			continue
 		}
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+		if fi, err := w.statBeneath(f, f, (*os.Root).Stat); err == nil && fi.Mode().IsRegular() {
 			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
 		}
 	}

@@ -105,31 +105,35 @@ func (w *Workspace) openRegular(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return openResolved(path, real)
+	base, rel, err := w.beneathOf(path, real)
+	if err != nil {
+		return nil, nil, err
+	}
+	return openResolved(path, base, rel)
 }
 
-// openResolved opens real, path with its symlinks resolved, when it is a
-// regular file; errors name path. It is stat-ed before opening, so a
-// device or FIFO is never opened, opened without blocking and without
-// following a symlink swapped in since, and fstat-ed after, so what was
-// opened is the file that was checked.
-func openResolved(path, real string) (*os.File, fs.FileInfo, error) {
-	fi, err := os.Lstat(real)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, &notExistError{path}
-	}
+// openResolved opens rel beneath base (path with its symlinks resolved)
+// when it is a regular file; errors name path. It is stat-ed before
+// opening, so a device or FIFO is never opened, opened without blocking
+// and without following a symlink swapped in since, and fstat-ed after,
+// so what was opened is the file that was checked; both through os.Root,
+// so neither leaves base.
+func openResolved(path, base, rel string) (*os.File, fs.FileInfo, error) {
+	root, err := os.OpenRoot(base)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, readError(path, err)
+	}
+	defer root.Close()
+	fi, err := root.Lstat(rel)
+	if err != nil {
+		return nil, nil, readError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, nil, &notRegularError{path: path, mode: fi.Mode()}
 	}
-	f, err := os.OpenFile(real, os.O_RDONLY|openReadFlags, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, &notExistError{path}
-	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|openReadFlags, 0)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, readError(path, err)
 	}
 	opened, err := f.Stat()
 	if err != nil {
@@ -163,12 +167,16 @@ func (w *Workspace) readRegular(ctx context.Context, path string, limit int64) (
 	if err != nil {
 		return nil, err
 	}
-	return readResolved(ctx, path, real, limit)
+	return w.readResolved(ctx, path, real, limit)
 }
 
 // readResolved is readRegular for a path already resolved to real.
-func readResolved(ctx context.Context, path, real string, limit int64) ([]byte, error) {
-	return readResolvedInto(ctx, path, real, limit, nil)
+func (w *Workspace) readResolved(ctx context.Context, path, real string, limit int64) ([]byte, error) {
+	base, rel, err := w.beneathOf(path, real)
+	if err != nil {
+		return nil, err
+	}
+	return readResolvedInto(ctx, path, base, rel, limit, nil)
 }
 
 // readOpened reads f, whose size stat reported, to its end: never more

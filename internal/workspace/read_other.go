@@ -2,14 +2,19 @@
 
 package workspace
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+)
 
 // readResolvedInto is readResolved into buf's storage (see readOpened).
-func readResolvedInto(ctx context.Context, path, real string, limit int64, buf []byte) ([]byte, error) {
+func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, fi, err := openResolved(path, real)
+	f, fi, err := openResolved(path, base, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -19,6 +24,16 @@ func readResolvedInto(ctx context.Context, path, real string, limit int64, buf [
 
 // readListedInto is readResolvedInto for a path a listing typed a regular
 // file: here it is checked again all the same.
-func readListedInto(ctx context.Context, path string, limit int64, buf []byte) ([]byte, error) {
-	return readResolvedInto(ctx, path, path, limit, buf)
+func readListedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
+	return readResolvedInto(ctx, path, base, rel, limit, buf)
+}
+
+func readError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return &notExistError{path}
+	}
+	if isEscape(err) {
+		return fmt.Errorf("reading %s: %w", path, errSwapped)
+	}
+	return fmt.Errorf("reading %s: %w", path, err)
 }

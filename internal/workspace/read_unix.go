@@ -16,19 +16,20 @@ import (
 // with the network poller (a failing epoll_ctl per file) and allocate,
 // which a search reading thousands of files shows. The checks are
 // openResolved's: lstat, open without blocking or following a symlink,
-// fstat confirming the file checked.
-func readResolvedInto(ctx context.Context, path, real string, limit int64, buf []byte) ([]byte, error) {
+// fstat confirming the file checked, each reaching rel beneath base
+// (beneath.go).
+func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var checked syscall.Stat_t
-	if err := retryEINTR(func() error { return syscall.Lstat(real, &checked) }); err != nil {
+	if err := lstatAt(base, rel, &checked); err != nil {
 		return nil, readError(path, err)
 	}
 	if !isRegular(&checked) {
 		return nil, &notRegularError{path: path, mode: fileMode(checked.Mode)}
 	}
-	return readChecked(ctx, path, real, limit, buf, &checked)
+	return readChecked(ctx, path, base, rel, limit, buf, &checked)
 }
 
 // readListedInto is readResolvedInto for a path a listing typed a
@@ -37,21 +38,17 @@ func readResolvedInto(ctx context.Context, path, real string, limit int64, buf [
 // tree of small files). What a swap since the listing could put there is
 // opened without blocking or following a symlink and refused by the fstat
 // before a byte is read.
-func readListedInto(ctx context.Context, path string, limit int64, buf []byte) ([]byte, error) {
+func readListedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return readChecked(ctx, path, path, limit, buf, nil)
+	return readChecked(ctx, path, base, rel, limit, buf, nil)
 }
 
-// readChecked opens real, fstats it and reads it when it is a regular
-// file (and, when checked is set, the file checked).
-func readChecked(ctx context.Context, path, real string, limit int64, buf []byte, checked *syscall.Stat_t) ([]byte, error) {
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = syscall.Open(real, syscall.O_RDONLY|syscall.O_CLOEXEC|openReadFlags, 0)
-		return err
-	})
+// readChecked opens rel beneath base, fstats it and reads it when it is
+// a regular file (and, when checked is set, the file checked).
+func readChecked(ctx context.Context, path, base, rel string, limit int64, buf []byte, checked *syscall.Stat_t) ([]byte, error) {
+	fd, err := openBeneath(base, rel, syscall.O_RDONLY|openReadFlags)
 	if err != nil {
 		return nil, readError(path, err)
 	}
@@ -72,6 +69,9 @@ func readChecked(ctx context.Context, path, real string, limit int64, buf []byte
 func readError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return &notExistError{path}
+	}
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV) || isEscape(err) {
+		return fmt.Errorf("reading %s: %w", path, errSwapped)
 	}
 	return fmt.Errorf("reading %s: %w", path, err)
 }

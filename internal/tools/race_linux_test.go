@@ -1,0 +1,146 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// stressCalls is how many write_file, read_file and grep_search calls
+// each the race test makes: a bounded count for every test run, and
+// GEMINI_LS_STRESS's (make stress) for a long one.
+func stressCalls(t *testing.T) int {
+	t.Helper()
+	n := 120
+	if s := os.Getenv("GEMINI_LS_STRESS"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil || n <= 0 {
+			t.Fatalf("GEMINI_LS_STRESS=%q: want a positive count of calls", s)
+		}
+	}
+	return n
+}
+
+// A command under --sandbox can swap a workspace directory with a
+// symlink to a directory outside the roots (renameat2 with
+// RENAME_EXCHANGE), over and over, while the model has the file tools
+// write, read and search that directory: the tools resolve and check a
+// path, then use it, so each call is a race. None may land a file
+// outside, leave a temporary file there, or show the file the sandbox
+// hides there (a key beside a decoy of the same name inside).
+func TestFileToolsCannotBeRacedOutOfTheRoots(t *testing.T) {
+	for _, engine := range []string{"in-process", "rg"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "rg" {
+				if _, err := exec.LookPath("rg"); err != nil {
+					t.Skip("ripgrep (rg) is not on PATH: its engine is not raced")
+				}
+			}
+			raceTheTools(t, engine)
+		})
+	}
+}
+
+func raceTheTools(t *testing.T, engine string) {
+	const key = "HIDDEN-KEY-3f9a"
+	calls := stressCalls(t)
+	tw := newTestWorkspace(t, map[string]string{"d/id_ed25519": "decoy\n", "d/notes.txt": "decoy notes\n"})
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "id_ed25519"), []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, tw.abs("swap")); err != nil {
+		t.Fatal(err)
+	}
+
+	// The swapping command, for as long as the calls run.
+	stop := make(chan struct{})
+	var swaps atomic.Int64
+	var swapper sync.WaitGroup
+	swapper.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := unix.Renameat2(unix.AT_FDCWD, tw.abs("d"), unix.AT_FDCWD, tw.abs("swap"), unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("renameat2: %v", err)
+				return
+			}
+			swaps.Add(1)
+		}
+	})
+
+	write := proposingTool{Tool: tw.tool(WriteFileName, Options{}), p: diskProposer{}}
+	read := tw.tool(ReadFileName, Options{})
+	grep := tw.tool(GrepSearchName, Options{})
+	var wrote atomic.Int64
+	var workers sync.WaitGroup
+	for w := range 4 {
+		workers.Go(func() {
+			for i := w; i < calls; i += 4 {
+				for _, c := range []struct {
+					tool Tool
+					args map[string]any
+				}{
+					{write, map[string]any{"file_path": fmt.Sprintf("d/new-%d.txt", i), "content": "written\n"}},
+					{read, map[string]any{"file_path": "d/id_ed25519"}},
+					{grep, map[string]any{"pattern": "HIDDEN-KEY|decoy", "dir_path": []string{"d", "."}[i%2]}},
+				} {
+					call, err := c.tool.Build(c.args)
+					if err != nil {
+						continue // refused as outside the roots: the swap was seen
+					}
+					if gc, ok := call.(*grepCall); ok && engine == "rg" {
+						gc.engine = externalGrep{tool: ripgrep{}, dir: tw.root}
+					}
+					res, err := call.Execute(context.Background(), CallInfo{})
+					if err != nil {
+						res.Error = err.Error()
+					}
+					if strings.Contains(res.Output+res.Error, key) {
+						t.Errorf("%s %v showed the hidden key:\n%s%s", c.tool.Name(), c.args, res.Output, res.Error)
+					}
+					if c.tool.Name() == WriteFileName && res.Error == "" {
+						wrote.Add(1)
+					}
+				}
+			}
+		})
+	}
+	workers.Wait()
+	close(stop)
+	swapper.Wait()
+
+	entries, err := os.ReadDir(outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 || names[0] != "id_ed25519" {
+		t.Errorf("the outside directory holds %v after the race, want only id_ed25519", names)
+	}
+	if data, err := os.ReadFile(filepath.Join(outside, "id_ed25519")); err != nil || string(data) != key+"\n" {
+		t.Errorf("the outside key is now %q, %v", data, err)
+	}
+	t.Logf("%d calls of each tool, %d writes landed inside, %d swaps", calls, wrote.Load(), swaps.Load())
+	if swaps.Load() == 0 || wrote.Load() == 0 {
+		t.Errorf("the race did not run: %d swaps, %d writes landed", swaps.Load(), wrote.Load())
+	}
+}

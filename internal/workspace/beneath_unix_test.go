@@ -1,0 +1,328 @@
+//go:build unix
+
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// outsideTree is a directory outside the roots shaped like the root's
+// a/b/c.txt, each directory also holding only-outside.txt, every file
+// saying SECRET: what a path swapped to lead out would reach.
+func outsideTree(t *testing.T) string {
+	t.Helper()
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, outside, map[string]string{
+		"a/b/c.txt":             "SECRET, longer than the inside file\n",
+		"a/b/only-outside.txt":  "SECRET\n",
+		"a/only-outside.txt":    "SECRET\n",
+		"only-outside.txt":      "SECRET\n",
+		"a/b/new/only-outside/": "",
+		"a/b/same.txt":          "same\n", // as inside: only where it is tells them apart
+	})
+	return outside
+}
+
+// snapshot is every path below dir with its content, to tell that
+// nothing there changed.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v", strings.TrimPrefix(p, dir), d.Type())
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %v", fi.Mode())
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %q", data)
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// beneathOp is one file operation: prepare does what a tool does before
+// the operation (resolving the path, listing, preparing the change) and
+// returns the operation, which reports what it saw.
+type beneathOp struct {
+	name    string
+	prepare func(t *testing.T, w *Workspace, root string) func() (string, error)
+}
+
+func resolved(t *testing.T, w *Workspace, rel string) string {
+	t.Helper()
+	p, err := w.Resolve(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// listedEntry is the entry named name of the listing of dir.
+func listedEntry(t *testing.T, w *Workspace, dir, name string) DirEntry {
+	t.Helper()
+	entries, _, err := w.ReadDir(t.Context(), resolved(t, w, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(entries, func(e DirEntry) bool { return e.Name == name })
+	if i < 0 {
+		t.Fatalf("%s not listed in %s", name, dir)
+	}
+	return entries[i]
+}
+
+func names(entries []DirEntry) string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name)
+	}
+	return strings.Join(out, " ")
+}
+
+var beneathOps = []beneathOp{
+	{"ReadFile", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b/c.txt")
+		return func() (string, error) {
+			f, err := w.ReadFile(t.Context(), p, MaxFileSize)
+			return string(f.Content), err
+		}
+	}},
+	{"PrepareChange", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b/c.txt")
+		return func() (string, error) {
+			c, err := w.PrepareChange(t.Context(), p, "x\n")
+			return c.Before, err
+		}
+	}},
+	{"ReadEntry", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		e := listedEntry(t, w, "a/b", "c.txt")
+		return func() (string, error) {
+			f, err := w.ReadEntry(t.Context(), e, MaxFileSize)
+			return string(f.Content), err
+		}
+	}},
+	{"Info", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		e := listedEntry(t, w, "a/b", "c.txt")
+		return func() (string, error) {
+			info, err := w.Info(e)
+			return fmt.Sprintf("size %d", info.Size), err
+		}
+	}},
+	{"Stat", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b/c.txt")
+		return func() (string, error) {
+			isDir, err := w.Stat(p)
+			return fmt.Sprintf("dir %v", isDir), err
+		}
+	}},
+	{"ReadDir", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b")
+		return func() (string, error) {
+			entries, _, err := w.ReadDir(t.Context(), p)
+			return names(entries), err
+		}
+	}},
+	{"Walk", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a")
+		return func() (string, error) {
+			var seen []string
+			_, err := w.Walk(t.Context(), p, WalkOptions{}, func(e DirEntry) error {
+				seen = append(seen, e.Path)
+				if !e.IsDir {
+					f, err := w.ReadEntry(t.Context(), e, MaxFileSize)
+					seen = append(seen, string(f.Content), fmt.Sprint(err))
+				}
+				return nil
+			})
+			return strings.Join(seen, " "), err
+		}
+	}},
+	{"WriteFile", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		c, err := w.PrepareChange(t.Context(), resolved(t, w, "a/b/c.txt"), "inside\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() (string, error) { return "", WriteFile(t.Context(), c, "WRITTEN\n") }
+	}},
+	{"WriteFile into new directories", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		c, err := w.PrepareChange(t.Context(), resolved(t, w, "a/b/new/dir/d.txt"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() (string, error) { return "", WriteFile(t.Context(), c, "WRITTEN\n") }
+	}},
+	{"RemoveFile", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		c, err := w.PrepareChange(t.Context(), resolved(t, w, "a/b/same.txt"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() (string, error) { return "", RemoveFile(t.Context(), c) }
+	}},
+	{"SetMode", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		p := resolved(t, w, "a/b/same.txt")
+		return func() (string, error) {
+			_, err := w.SetMode(p, func(fs.FileMode) fs.FileMode { return 0o755 })
+			return "", err
+		}
+	}},
+}
+
+// Every file operation, its path resolved (or listed, or its change
+// prepared) and then one component of it swapped for a symlink leading
+// outside the roots, as a command racing the tools does: what it opens
+// is reached beneath the root, so it fails or sees the root's files,
+// never the outside's, and nothing outside is written.
+func TestOperationsNeverFollowALinkSwappedInOutOfTheRoot(t *testing.T) {
+	for _, component := range []string{"a", "a/b", "a/b/c.txt"} {
+		for _, op := range beneathOps {
+			t.Run(op.name+" "+component, func(t *testing.T) {
+				w, root := newTestWorkspace(t, map[string]string{"a/b/c.txt": "inside\n", "a/b/same.txt": "same\n"})
+				outside := outsideTree(t)
+				before := snapshot(t, outside)
+				act := op.prepare(t, w, root)
+
+				swapped := filepath.Join(root, filepath.FromSlash(component))
+				if err := os.Rename(swapped, swapped+".moved"); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(outside, filepath.FromSlash(component)), swapped); err != nil {
+					t.Fatal(err)
+				}
+
+				saw, err := act()
+				if strings.Contains(saw, "SECRET") || strings.Contains(saw, "only-outside") ||
+					saw == fmt.Sprintf("size %d", len("SECRET, longer than the inside file\n")) {
+					t.Errorf("%s reached outside the root: %q (err %v)", op.name, saw, err)
+				}
+				if err != nil && strings.Contains(err.Error(), "SECRET") {
+					t.Errorf("the error tells outside content: %v", err)
+				}
+				if after := snapshot(t, outside); after != before {
+					t.Errorf("%s changed the outside directory:\n%s\nwas:\n%s", op.name, after, before)
+				}
+				if op.name == "Stat" && err == nil {
+					t.Error("Stat succeeded through the swapped link")
+				}
+			})
+		}
+	}
+}
+
+// A swapped-in link is refused with a sentence naming what happened.
+func TestALinkSwappedInIsRefusedWithWhy(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a/b/c.txt": "inside\n"})
+	outside := outsideTree(t)
+	p := resolved(t, w, "a/b/c.txt")
+	c, err := w.PrepareChange(t.Context(), p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "a"), filepath.Join(root, "a.moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "a"), filepath.Join(root, "a")); err != nil {
+		t.Fatal(err)
+	}
+	err = WriteFile(t.Context(), c, "WRITTEN\n")
+	if !errors.Is(err, errSwapped) || !strings.Contains(err.Error(), p) {
+		t.Errorf("WriteFile = %v, want the path and errSwapped", err)
+	}
+}
+
+// The root as it holds links at every component, before anything is
+// resolved: links staying inside the root work as they always did
+// (reads, listings and writes reach their target), links leading out are
+// refused, and a dangling link is written through to its target only
+// when that lies inside.
+func TestLinksInEveryComponent(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"real/b/c.txt": "inside\n"})
+	outside := outsideTree(t)
+	before := snapshot(t, outside)
+	for link, target := range map[string]string{
+		"in-first":          filepath.Join(root, "real"),
+		"real/in-mid":       "b",
+		"real/b/in-last":    "c.txt",
+		"out-first":         filepath.Join(outside, "a"),
+		"real/out-mid":      filepath.Join(outside, "a", "b"),
+		"real/b/out-last":   filepath.Join(outside, "a", "b", "c.txt"),
+		"real/b/dangling":   "made-through-link.txt",
+		"real/b/dangle-out": filepath.Join(outside, "made.txt"),
+	} {
+		p := filepath.Join(root, filepath.FromSlash(link))
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	want := "inside\n"
+	for _, rel := range []string{"in-first/b/c.txt", "real/in-mid/c.txt", "real/b/in-last"} {
+		p := resolved(t, w, rel)
+		f, err := w.ReadFile(t.Context(), p, MaxFileSize)
+		if err != nil || string(f.Content) != want {
+			t.Errorf("ReadFile(%s) = %q, %v; want the file linked to", rel, f.Content, err)
+		}
+		c, err := w.PrepareChange(t.Context(), p, "edited "+rel+"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteFile(t.Context(), c, c.After); err != nil {
+			t.Errorf("WriteFile(%s): %v", rel, err)
+		}
+		if want = readRaw(t, filepath.Join(root, "real/b/c.txt")); want != c.After {
+			t.Errorf("after writing %s, real/b/c.txt = %q", rel, want)
+		}
+	}
+	// Listed: the link inside; left out: those leading out or nowhere.
+	entries, _, err := w.ReadDir(t.Context(), resolved(t, w, "in-first/in-mid"))
+	if err != nil || names(entries) != "c.txt in-last" {
+		t.Errorf("ReadDir(in-first/in-mid) = %q, %v", names(entries), err)
+	}
+
+	for _, rel := range []string{"out-first/b/c.txt", "real/out-mid/c.txt", "real/b/out-last", "real/b/dangle-out"} {
+		if _, err := w.Resolve(rel); !errors.Is(err, ErrOutsideRoots) {
+			t.Errorf("Resolve(%s) = %v, want ErrOutsideRoots", rel, err)
+		}
+	}
+
+	p := resolved(t, w, "real/b/dangling")
+	if _, err := w.ReadFile(t.Context(), p, MaxFileSize); !errors.Is(err, ErrNotExist) {
+		t.Errorf("ReadFile through a dangling link = %v, want ErrNotExist", err)
+	}
+	c, err := w.PrepareChange(t.Context(), p, "made\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(t.Context(), c, c.After); err != nil {
+		t.Fatal(err)
+	}
+	if got := readRaw(t, filepath.Join(root, "real/b/made-through-link.txt")); got != "made\n" {
+		t.Errorf("the dangling link's target holds %q", got)
+	}
+	if after := snapshot(t, outside); after != before {
+		t.Errorf("the outside directory changed:\n%s\nwas:\n%s", after, before)
+	}
+}
