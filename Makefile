@@ -33,11 +33,11 @@ lint:
 	go vet ./...
 	go run $(STATICCHECK) ./...
 
-# Every Go fuzz target in the tree (found by go test -list, so a new one
-# joins by itself), one after the other, FUZZTIME each: fuzz-smoke a few
-# seconds, as CI runs it (about 2 minutes on two cores once Go's cache
-# has the builds), fuzz longer before a release: `make fuzz FUZZTIME=5m`;
-# `FUZZ=Dotenv` runs the targets that regexp matches (scripts/fuzz.sh).
+# Every Go fuzz target in the tree (each func FuzzX(*testing.F), found by
+# scripts/fuzz.sh, so a new one joins by itself), FUZZTIME each, as many
+# at a time as there are CPUs: fuzz-smoke a few seconds, as CI runs it,
+# fuzz longer before a release: `make fuzz FUZZTIME=5m`; `FUZZ=Dotenv`
+# runs the targets that regexp matches.
 FUZZTIME ?= 1m
 fuzz:
 	FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$${FUZZMINIMIZETIME:-5s} bash scripts/fuzz.sh
