@@ -134,7 +134,9 @@ func FuzzToMarkdown(f *testing.F) {
 		f.Add(doc, "https://example.com/a/b", "word42")
 	}
 	f.Fuzz(func(t *testing.T, doc, base, word string) {
-		doc = strings.ToValidUTF8(doc, "\uFFFD") // as decodeText hands it over
+		// As Fetch hands them over: decodeText's text, and the final
+		// URL of a request made from a JSON string.
+		doc, base = strings.ToValidUTF8(doc, "\uFFFD"), strings.ToValidUTF8(base, "\uFFFD")
 		title, md, err := toMarkdown(doc, base)
 		if err != nil {
 			return
