@@ -1,4 +1,4 @@
-.PHONY: build install dist lint test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -32,6 +32,18 @@ lint:
 	bash .ci/tracked-sizes
 	go vet ./...
 	go run $(STATICCHECK) ./...
+
+# Every Go fuzz target in the tree (each func FuzzX(*testing.F), found by
+# scripts/fuzz.sh, so a new one joins by itself), FUZZTIME each, as many
+# at a time as there are CPUs: fuzz-smoke a few seconds, as CI runs it,
+# fuzz longer before a release: `make fuzz FUZZTIME=5m`; `FUZZ=Dotenv`
+# runs the targets that regexp matches.
+FUZZTIME ?= 1m
+fuzz:
+	FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$${FUZZMINIMIZETIME:-5s} bash scripts/fuzz.sh
+
+fuzz-smoke:
+	FUZZTIME=3s bash scripts/fuzz.sh
 
 # Every test: the server's, `make dist` from a clean clone (test-dist), the
 # VS Code extension's unit tests and its

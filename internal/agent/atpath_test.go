@@ -14,7 +14,7 @@ import (
 )
 
 // refWorkspace is a workspace over a temp directory holding files.
-func refWorkspace(t *testing.T, files map[string]string) (*workspace.Workspace, *workspace.Documents, string) {
+func refWorkspace(t testing.TB, files map[string]string) (*workspace.Workspace, *workspace.Documents, string) {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -4,6 +4,12 @@
 // the gemini.prompt command, and the strategies that turn a proposed file
 // change into a confirmed workspace/applyEdit for what each client can do.
 //
+// Framing (stream.go) holds no more than the client sent: a header line is
+// at most the reader's 64 KiB buffer, and a body is read as it arrives up
+// to its Content-Length (at most maxFrame), never allocated from the
+// number alone. A body that is not JSON-RPC is answered with an error and
+// skipped; a header that cannot be framed ends the stream.
+//
 // Proposed edits take turns (queue.go): one proposal at a time talks to
 // the user, and a proposal waits only for the outcome of the one ahead of
 // it (applied, declined, failed, its prompt cancelled, the connection

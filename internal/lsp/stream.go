@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,18 +78,23 @@ func (s *stream) read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 }
 
 func (s *stream) readFrame() ([]byte, int64, error) {
-	tp := textproto.NewReader(s.in)
 	length := -1
 	var headerLen int64
 	for {
-		line, err := tp.ReadLine()
+		// A header line fits the reader's buffer, or the stream is not
+		// LSP: a line without end must not grow without bound.
+		raw, err := s.in.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, 0, fmt.Errorf("message header line longer than %d KiB: %w", s.in.Size()>>10, jsonrpc2.ErrInvalidHeader)
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) && headerLen == 0 {
+			if errors.Is(err, io.EOF) && headerLen == 0 && len(raw) == 0 {
 				return nil, 0, io.EOF
 			}
 			return nil, 0, fmt.Errorf("reading message header: %w", err)
 		}
-		headerLen += int64(len(line)) + 2
+		headerLen += int64(len(raw))
+		line := strings.TrimSuffix(strings.TrimSuffix(string(raw), "\n"), "\r")
 		if line == "" {
 			if length < 0 {
 				// A header block without a length cannot be skipped
@@ -111,11 +115,16 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 			length = n
 		}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(s.in, body); err != nil {
+	// Grown as the body arrives: a Content-Length alone, without the
+	// bytes, must not make the server allocate up to maxFrame.
+	var body bytes.Buffer
+	if n, err := body.ReadFrom(io.LimitReader(s.in, int64(length))); err != nil || n < int64(length) {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, 0, fmt.Errorf("reading message body: %w", err)
 	}
-	return body, headerLen + int64(length), nil
+	return body.Bytes(), headerLen + int64(length), nil
 }
 
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {

@@ -169,14 +169,20 @@ func parseDotenvEntry(s string) (key, value string, consumed int, ok bool) {
 	key = s[m[2]:m[3]]
 	pos := m[1]
 	// A quoted value: the closing quote must end the line, but for
-	// spaces and a comment; a backslash escapes the quote.
+	// spaces and a comment. A backslash escapes the quote, yet as
+	// dotenv's regexp backtracks, an escaped quote closes the value when
+	// the first unescaped one cannot: the last quote up to that one
+	// that ends its line closes it.
 	if pos < len(s) && strings.ContainsRune(`'"`+"`", rune(s[pos])) {
 		q := s[pos]
-		for i := pos + 1; i < len(s); i++ {
-			if s[i] == '\\' && i+1 < len(s) && s[i+1] == q {
-				i++
-				continue
+		last := pos + 1
+		for last < len(s) && s[last] != q {
+			if s[last] == '\\' && last+1 < len(s) && s[last+1] == q {
+				last++
 			}
+			last++
+		}
+		for i := min(last, len(s)-1); i > pos; i-- {
 			if s[i] != q {
 				continue
 			}
@@ -188,7 +194,6 @@ func parseDotenvEntry(s string) (key, value string, consumed int, ok bool) {
 				}
 				return key, value, end, true
 			}
-			break
 		}
 	}
 	// Unquoted: up to a comment or the end of the line, trimmed.

@@ -155,6 +155,8 @@ func TestDotenvParse(t *testing.T) {
 		"not a line",
 		`TRAILING="a" b`,
 		"DOTTED.KEY-1=ok",
+		`BACKSLASH_LAST='C:\dir\'`,
+		`ESCAPED_INSIDE='a\' b' # as dotenv backtracks`,
 		"PLAIN=later wins\r",
 		"",
 	}, "\n"))
@@ -167,6 +169,7 @@ func TestDotenvParse(t *testing.T) {
 		"HASH_IN_QUOTES": "a # b", "DOUBLE": "line1\nline2", "SINGLE": `raw\n`, "BACKTICK": `it's "quoted"`,
 		"MULTI": "first\nsecond", "COLON": "colon value", "EMPTY": "", "EMPTY_COMMENT": "",
 		"TRAILING": `"a" b`, "DOTTED.KEY-1": "ok",
+		"BACKSLASH_LAST": `C:\dir\`, "ESCAPED_INSIDE": `a\' b`,
 	} {
 		if got := getenv(k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
@@ -139,6 +140,12 @@ func restringify(src, out []byte) ([]byte, error) {
 func setRaw(src []byte, keys []string, raw []byte) ([]byte, error) {
 	if len(keys) == 0 {
 		return nil, errors.New("no key to set")
+	}
+	for _, key := range keys {
+		// JSON cannot hold it: written, it would be another name.
+		if !utf8.ValidString(key) {
+			return nil, fmt.Errorf("the name %q is not valid UTF-8", key)
+		}
 	}
 	clean := stripJSONC(src)
 	start := skipSpace(clean, 0)

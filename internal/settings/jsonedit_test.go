@@ -3,6 +3,7 @@ package settings
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -97,5 +98,18 @@ func TestSetValueLeavesABadFileAlone(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != bad {
 		t.Errorf("the file changed: %s", got)
+	}
+}
+
+// A name JSON cannot hold (invalid UTF-8) is refused: written, it would
+// be U+FFFD, another name, and the value would be lost under it.
+func TestSetValueRefusesANameNotUTF8(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	err := SetValue(path, []string{"mcpServers", "bad\xe8"}, map[string]any{"command": "x"})
+	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") {
+		t.Fatalf("err = %v, want the name refused", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the file was written: %v", err)
 	}
 }

@@ -115,11 +115,13 @@ func localDefinition(doc frontmatter.Value, path, body string) Definition {
 	if v, ok := doc.Get("temperature"); ok {
 		d.Temperature = ptr(v.Num)
 	}
+	// Past what an int or a Duration holds, a limit is as good as none:
+	// the largest, not a conversion that wraps round to a negative one.
 	if v, ok := doc.Get("max_turns"); ok {
-		d.MaxTurns = int(v.Num)
+		d.MaxTurns = int(min(v.Num, math.MaxInt32))
 	}
 	if v, ok := doc.Get("timeout_mins"); ok {
-		d.Timeout = time.Duration(v.Num) * time.Minute
+		d.Timeout = time.Duration(min(v.Num, float64(math.MaxInt64/int64(time.Minute)))) * time.Minute
 	}
 	if v, ok := doc.Get("tools"); ok {
 		d.Tools = []string{} // an empty list is no tools, not all of them

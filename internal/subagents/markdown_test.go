@@ -113,3 +113,12 @@ func TestMarkdownErrorsOfTheMeantKindOnly(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Limits too large for an int or a Duration are the largest, never a
+// conversion wrapped round to a negative limit that ends the agent at once.
+func TestMarkdownHugeLimitsStayPositive(t *testing.T) {
+	d := parseOne(t, "---\nname: a\ndescription: d\ntimeout_mins: 1e300\nmax_turns: 1e19\n---\n")
+	if d.MaxTurns <= 1<<30 || d.Timeout < 100*365*24*time.Hour {
+		t.Errorf("max turns %d, time-out %v: want the largest", d.MaxTurns, d.Timeout)
+	}
+}

@@ -13,7 +13,8 @@ import (
 // naiveGrep is grep_search's contract written plainly: each line of
 // content (split at \n, less a trailing \r; a final \n ends the last line
 // rather than starting one) is matched alone by the case-insensitive
-// regexp, in order, until limit lines matched.
+// regexp, in order, until limit lines matched, each shown as grep_search
+// shows a line (shownLine: indentation kept, trailing blanks cut).
 func naiveGrep(re *regexp.Regexp, content []byte, limit int) []grepMatch {
 	lines := bytes.SplitAfter(content, []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
@@ -26,8 +27,7 @@ func naiveGrep(re *regexp.Regexp, content []byte, limit int) []grepMatch {
 		}
 		text := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		if re.Match(text) {
-			shown, _ := cutLine(strings.TrimSpace(string(text)))
-			out = append(out, grepMatch{line: i + 1, text: shown})
+			out = append(out, grepMatch{line: i + 1, text: shownLine(text)})
 		}
 	}
 	return out

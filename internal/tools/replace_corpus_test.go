@@ -31,7 +31,7 @@ type corpusCase struct {
 	} `json:"want"`
 }
 
-func loadCorpus(t *testing.T) []corpusCase {
+func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
 	data, err := os.ReadFile("testdata/replace/corpus.json")
 	if err != nil {

@@ -3,6 +3,12 @@
 // over disk, ignore rules, text and position math in every LSP position
 // encoding, and whole-file changes turned into minimal text edits.
 //
+// Positions: a character is what utf8.DecodeRuneInString reads, so in
+// text that is not UTF-8 each bad byte (a stray continuation byte too) is
+// one, the same to OffsetAt, PositionAt and every walk; an offset inside
+// a character or between \r and \n moves back to its start, and a
+// position past a line's end or the text's clamps to it.
+//
 // Paths: Resolve turns a tool's path into an absolute one with symlinks
 // resolved and refuses anything outside the roots (ErrOutsideRoots); the
 // reading and listing methods expect resolved paths. Documents are keyed by

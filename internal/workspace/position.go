@@ -61,12 +61,10 @@ func offsetInLine(text string, start, end, char int, enc Encoding) (offset int, 
 		if off > end {
 			return end, false
 		}
-		exact = true
-		for off > start && off < len(text) && !utf8.RuneStart(text[off]) {
-			off--
-			exact = false
+		if cs := charStart(text, start, off); cs != off {
+			return cs, false
 		}
-		return off, exact
+		return off, true
 	}
 	units, i := 0, start
 	for i < end && units < char {
@@ -87,6 +85,24 @@ func offsetInLine(text string, start, end, char int, enc Encoding) (offset int, 
 		i += size
 	}
 	return i, units == char
+}
+
+// charStart is the start of the character off lies in, no earlier than
+// lo: off itself at a boundary. Characters are what DecodeRuneInString
+// reads, so a byte of invalid UTF-8 (a stray continuation byte too) is
+// one, as every other walk here counts it.
+func charStart(text string, lo, off int) int {
+	if off >= len(text) || utf8.RuneStart(text[off]) {
+		return off
+	}
+	s := off
+	for s > lo && off-s < utf8.UTFMax-1 && !utf8.RuneStart(text[s]) {
+		s--
+	}
+	if _, size := utf8.DecodeRuneInString(text[s:]); s+size > off {
+		return s
+	}
+	return off
 }
 
 // unitLen is the length of s in units of enc.
@@ -135,9 +151,7 @@ func (c *positionCursor) at(offset int) Position {
 		c.lineStart = c.pos + strings.LastIndexByte(seg, '\n') + 1
 	}
 	c.pos = offset
-	for offset > c.lineStart && offset < len(c.text) && !utf8.RuneStart(c.text[offset]) {
-		offset--
-	}
+	offset = charStart(c.text, c.lineStart, offset)
 	if offset > c.lineStart && offset < len(c.text) && c.text[offset] == '\n' && c.text[offset-1] == '\r' {
 		offset--
 	}

@@ -47,7 +47,7 @@ func sharedMeta(root, id string, prompts int) Meta {
 	return m
 }
 
-func chatsFiles(t *testing.T, s *Store) []string {
+func chatsFiles(t testing.TB, s *Store) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(s.gemini, "tmp", "*", "chats", "*"))
 	return files

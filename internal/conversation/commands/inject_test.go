@@ -90,6 +90,9 @@ func TestShellQuote(t *testing.T) {
 		{"plain-word_1.2", "plain-word_1.2"},
 		{"a:b", `a\:b`},
 		{"C:$x", `C:\$x`},
+		// Beyond shell-quote, which leaves "~" for bash to expand.
+		{"~", `\~`},
+		{"a=~/x", `a\=\~/x`},
 	}
 	for _, tt := range tests {
 		if got := shellQuote(tt.in); got != tt.want {

@@ -34,9 +34,11 @@ func shellQuote(arg string) string {
 
 // escapeSpecials backslash-escapes shell-quote's special characters,
 // leaving a drive letter's colon ("C:") before one unescaped, as its
-// pattern /([A-Za-z]:)?([#!"$&'()*,:;<=>?@[\\\]^`{|}])/g does.
+// pattern /([A-Za-z]:)?([#!"$&'()*,:;<=>?@[\\\]^`{|}])/g does, and "~"
+// too, which shell-quote misses: bash reads "~" (and "a=~") as the home
+// directory, not what was typed.
 func escapeSpecials(s string) string {
-	const specials = "#!\"$&'()*,:;<=>?@[\\]^`{|}"
+	const specials = "#!\"$&'()*,:;<=>?@[\\]^`{|}~"
 	isLetter := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
