@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lineartest"
 )
 
 // plain turns a Value into Go values, for comparison.
@@ -98,5 +100,46 @@ func TestSplit(t *testing.T) {
 	}
 	if _, _, ok := Split("name: a\n---\n"); ok {
 		t.Error("Split found front matter that does not start the file")
+	}
+}
+
+func TestParseIsLinear(t *testing.T) {
+	nested := func(unit string) func(int) string {
+		return func(size int) string {
+			var b strings.Builder
+			for i := 0; b.Len() < size; i++ {
+				b.WriteString(strings.Repeat(" ", i%512) + unit)
+			}
+			return b.String()
+		}
+	}
+	after := func(head, unit string) func(int) string {
+		return func(size int) string { return head + lineartest.Repeat(unit)(size) }
+	}
+	for name, input := range map[string]func(int) string{
+		"list markers on a line":  lineartest.Repeat("- "),
+		"list markers on lines":   lineartest.Repeat("-\n"),
+		"nested lists":            nested("- x\n"),
+		"nested maps":             nested("a:\n"),
+		"flow brackets":           lineartest.Repeat("["),
+		"flow maps":               lineartest.Repeat("{a: "),
+		"keys":                    lineartest.Repeat("a: b\n"),
+		"a folded plain scalar":   after("a: ", "x\n "),
+		"quotes":                  after("a: '", "''"),
+		"a block scalar":          after("a: |\n", "  x\n"),
+		"aliases":                 after("a: &a [x]\nb: [", "*a, "),
+		"list markers and spaces": lineartest.Repeat("- - - -\n  "),
+	} {
+		lineartest.Linear(t, name, input, func(s string) { Parse(s) })
+	}
+}
+
+func TestBlockScalarEndingTheInputKeepsItsLineBreak(t *testing.T) {
+	v, err := Parse("a: |\n  one\n  two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Fields["a"].Text; got != "one\ntwo\n" {
+		t.Errorf("a = %q, want %q as js-yaml reads it", got, "one\ntwo\n")
 	}
 }

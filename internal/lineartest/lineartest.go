@@ -1,0 +1,83 @@
+package lineartest
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Size is the size of the larger adversarial input.
+const Size = 1 << 20
+
+const (
+	// fast is a time for the larger input under which the parser passes
+	// without being compared: too short to time well, and fast enough.
+	fast = 20 * time.Millisecond
+	// maxRatio bounds the larger input's time over the smaller's: 4 is
+	// linear, 16 quadratic.
+	maxRatio = 9
+	// hang is how long one run may take before it fails the check
+	// without waiting for it.
+	hang = 2 * time.Minute
+)
+
+// Repeat is an input of unit repeated to the size asked.
+func Repeat(unit string) func(size int) string {
+	return func(size int) string {
+		return strings.Repeat(unit, size/len(unit)+1)[:size]
+	}
+}
+
+// Linear fails t unless parse's time on input grows linearly with its
+// size, input(size) being an input of about size bytes.
+func Linear(t testing.TB, name string, input func(size int) string, parse func(string)) {
+	t.Helper()
+	big, small := Size, Size/4
+	if raceEnabled {
+		big, small = Size/16, Size/64
+	}
+	bigInput, smallInput := input(big), input(small)
+	tBig, ok := best(1, bigInput, parse)
+	if !ok {
+		t.Errorf("%s: %d bytes still parsing after %v", name, len(bigInput), hang)
+		return
+	}
+	if tBig < fast {
+		t.Logf("%s: %d bytes in %v", name, len(bigInput), tBig)
+		return
+	}
+	more, _ := best(2, bigInput, parse)
+	tBig = min(tBig, more)
+	tSmall, _ := best(3, smallInput, parse)
+	ratio := float64(tBig) / float64(max(tSmall, time.Microsecond))
+	t.Logf("%s: %d bytes in %v, %d bytes in %v: %.1f times as long", name, len(bigInput), tBig, len(smallInput), tSmall, ratio)
+	if ratio > maxRatio*float64(len(bigInput))/float64(4*len(smallInput)) {
+		t.Errorf("%s: %d bytes took %.1f times as long as %d bytes: the parser is not linear in its input", name, len(bigInput), ratio, len(smallInput))
+	}
+}
+
+// best is parse's shortest time on input over runs runs; false when a
+// run did not end within hang (it is left running: the test binary ends
+// it).
+func best(runs int, input string, parse func(string)) (time.Duration, bool) {
+	shortest := time.Duration(1<<63 - 1)
+	for range runs {
+		done := make(chan time.Duration, 1)
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			runtime.GC() // not the last run's garbage
+			start := threadTime()
+			parse(input)
+			done <- threadTime() - start
+		}()
+		select {
+		case d := <-done:
+			shortest = min(shortest, d)
+		case <-time.After(hang):
+			return 0, false
+		}
+	}
+	return shortest, true
+}
