@@ -206,15 +206,21 @@ func splice(src []byte, from, to int, text string) []byte {
 	return append(out, src[to:]...)
 }
 
-// indentOf is the leading blanks of the line holding offset.
+// indentOf is the leading blanks of the line holding offset, at most
+// maxIndent of them.
 func indentOf(src []byte, offset int) string {
 	lineStart := bytes.LastIndexByte(src[:offset], '\n') + 1
 	end := lineStart
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+	for end < len(src) && end-lineStart < maxIndent && (src[end] == ' ' || src[end] == '\t') {
 		end++
 	}
 	return string(src[lineStart:end])
 }
+
+// maxIndent bounds the indentation an edit copies: each line of a value
+// re-indented gets it, so a deeper one, which nobody writes by hand,
+// would make the edited file grow as the square of its size.
+const maxIndent = 64
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
