@@ -119,6 +119,9 @@ func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, 
 	if err != nil {
 		return err
 	}
+	if depth := nesting(obj); depth > maxEditNesting {
+		return fmt.Errorf("editing %s: its values nest %d levels deep, and an edit, which re-indents them, stops at %d; nothing was written, edit the file by hand", path, depth, maxEditNesting)
+	}
 	out, err := change(src, obj)
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", path, err)
@@ -136,6 +139,31 @@ func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, 
 		}
 		return nil
 	})
+}
+
+// maxEditNesting is how deep the values of a file an edit re-indents may
+// nest. Each level adds two blanks to every line below it, so a file of
+// n nested brackets (the JSON parser allows 10000) would be written
+// back n² bytes long; settings nest a handful of levels.
+const maxEditNesting = 32
+
+// nesting is how deep v, a decoded JSON value, nests: 0 for a scalar.
+// Its recursion is as deep as v, which the JSON parser bounds.
+func nesting(v any) int {
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, nesting(e))
+		}
+	case []any:
+		for _, e := range v {
+			deepest = max(deepest, nesting(e))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
 }
 
 // jsonList is list as a one-line JSON array.

@@ -159,3 +159,30 @@ func TestSetValueIsLinear(t *testing.T) {
 		})
 	}
 }
+
+// A file nested deeper than an edit re-indents is refused as it is, with
+// the reason: 9000 levels, which the JSON parser allows, would be written
+// back 162 MB long.
+func TestEditRefusesDeepNesting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	for _, depth := range []int{maxEditNesting, 9000} {
+		src := "{// c\n\"a\": " + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}"
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := SetValue(path, []string{"general", "vimMode"}, true)
+		got, _ := os.ReadFile(path)
+		if depth <= maxEditNesting {
+			if err != nil || !strings.Contains(string(got), "vimMode") {
+				t.Errorf("depth %d: SetValue: %v; the file is %.100q", depth, err, got)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "nest 9000 levels deep") {
+			t.Errorf("depth %d: SetValue: %v, want a refusal naming the depth", depth, err)
+		}
+		if string(got) != src {
+			t.Errorf("depth %d: the refused edit changed the file", depth)
+		}
+	}
+}
