@@ -1,7 +1,9 @@
 package frontmatter
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -141,5 +143,38 @@ func TestBlockScalarEndingTheInputKeepsItsLineBreak(t *testing.T) {
 	}
 	if got := v.Fields["a"].Text; got != "one\ntwo\n" {
 		t.Errorf("a = %q, want %q as js-yaml reads it", got, "one\ntwo\n")
+	}
+}
+
+// Split agrees with Gemini CLI's FRONTMATTER_REGEX on every text made of
+// the pieces that matter to it.
+func TestSplitAgreesWithTheRegex(t *testing.T) {
+	re := regexp.MustCompile(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
+	pieces := []string{"---", "-", "\n", "\r", "\r\n", "a", " "}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteString("---\n")
+		}
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		front, body, ok := Split(text)
+		m := re.FindStringSubmatch(text)
+		if ok != (m != nil) || ok && (front != m[1] || body != m[2]) {
+			t.Fatalf("Split(%q) = %q, %q, %v; the regex finds %q", text, front, body, ok, m)
+		}
+	}
+}
+
+func TestSplitIsLinear(t *testing.T) {
+	for name, input := range map[string]func(int) string{
+		"a long body":      func(size int) string { return "---\na: b\n---\n" + lineartest.Repeat("---\n")(size) },
+		"never closed":     func(size int) string { return "---\n" + lineartest.Repeat("\n--")(size) },
+		"carriage returns": func(size int) string { return "---\r\n" + lineartest.Repeat("\r\r\n-")(size) },
+	} {
+		lineartest.Linear(t, name, input, func(text string) { Split(text) })
 	}
 }
