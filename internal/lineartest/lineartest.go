@@ -30,7 +30,8 @@ func Repeat(unit string) func(size int) string {
 }
 
 // Linear fails t unless parse's time on input grows linearly with its
-// size, input(size) being an input of about size bytes.
+// size, input(size) being an input of about size bytes. parse runs on
+// another goroutine: it reports with t.Errorf, not t.Fatalf.
 func Linear(t testing.TB, name string, input func(size int) string, parse func(string)) {
 	t.Helper()
 	big, small := Size, Size/4
@@ -74,8 +75,9 @@ func best(runs int, input string, parse func(string)) (time.Duration, bool) {
 			defer runtime.UnlockOSThread()
 			runtime.GC() // not the last run's garbage
 			start := threadTime()
+			// Deferred, so that a parse ended by runtime.Goexit is done.
+			defer func() { done <- threadTime() - start }()
 			parse(input)
-			done <- threadTime() - start
 		}()
 		select {
 		case d := <-done:

@@ -231,7 +231,7 @@ func TestContextFileScanIsLinear(t *testing.T) {
 		lineartest.Linear(t, name, withImport(input), func(text string) {
 			write(t, filepath.Join(tr.root, "GEMINI.md"), text)
 			if got := rootBlock(t, tr); !strings.Contains(got, "Import failed: x.md") {
-				t.Fatalf("the import was not tried: %.200s", got)
+				t.Errorf("the import was not tried: %.200s", got)
 			}
 		})
 	}

@@ -151,10 +151,9 @@ func TestSetValueIsLinear(t *testing.T) {
 	} {
 		lineartest.Linear(t, name, input, func(text string) {
 			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := SetValue(path, []string{"general", "vimMode"}, true); err != nil {
-				t.Fatalf("SetValue: %v", err)
+				t.Error(err)
+			} else if err := SetValue(path, []string{"general", "vimMode"}, true); err != nil {
+				t.Errorf("SetValue: %v", err)
 			}
 		})
 	}
