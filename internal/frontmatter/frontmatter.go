@@ -1,17 +1,24 @@
 // Package frontmatter reads the YAML front matter of Gemini CLI's
-// Markdown files (skills' SKILL.md, agents' *.md): the subset of YAML they
-// hold, which js-yaml reads in Gemini CLI. Mappings and lists, in block
-// and flow style, and scalars: plain (typed as YAML's core schema types
-// them), quoted, and | and > blocks. What YAML would refuse is an error;
-// so is what lies beyond the subset (anchors, tags, complex keys), except
-// as a scalar nobody reads as a string (Kind Other).
+// Markdown files (skills' SKILL.md, agents' *.md), which js-yaml reads in
+// Gemini CLI. The YAML is parsed by go.yaml.in/yaml/v3, whose cost is
+// linear in the input and whose nesting stops at a depth of 10000, so a
+// repository's file cannot make reading it slow; this package types the
+// parsed nodes as js-yaml's core schema does. Mappings, lists and scalars:
+// plain ones typed (null, booleans, numbers), quoted and block ones
+// strings. What YAML refuses is an error, and so are several documents,
+// duplicated keys and keys that are not scalars. Anchors, aliases and
+// tags are beyond what these files hold: such a value is Kind Other,
+// which nobody reads as a string, and an alias is never expanded.
 package frontmatter
 
 import (
 	"errors"
+	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
@@ -69,18 +76,32 @@ func (v Value) Get(key string) (Value, bool) {
 }
 
 // Split finds content's front matter and the body after it, as Gemini
-// CLI's FRONTMATTER_REGEX does (0.61 bundle chunk-JDPZ4CE3.js:338444).
+// CLI's FRONTMATTER_REGEX, /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/
+// (0.61 bundle chunk-JDPZ4CE3.js:338444), does: the front matter ends at
+// the first line starting with ---, and the body starts on the line after
+// it (none when that line has more than ---). It looks for them with
+// strings.Index: the regular expression costs a file of 1 MiB ten times
+// what it costs one of 256 KiB.
 func Split(content string) (front, body string, ok bool) {
-	m := frontMatterRE.FindStringSubmatch(content)
-	if m == nil {
+	rest, ok := strings.CutPrefix(content, "---\n")
+	if !ok {
+		if rest, ok = strings.CutPrefix(content, "---\r\n"); !ok {
+			return "", "", false
+		}
+	}
+	end := strings.Index(rest, "\n---")
+	if end < 0 {
 		return "", "", false
 	}
-	return m[1], m[2], true
+	front = strings.TrimSuffix(rest[:end], "\r")
+	after := rest[end+len("\n---"):]
+	if b, ok := strings.CutPrefix(after, "\n"); ok {
+		body = b
+	} else if b, ok := strings.CutPrefix(after, "\r\n"); ok {
+		body = b
+	}
+	return front, body, true
 }
-
-var frontMatterRE = lazyregexp.New(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
-
-var errNotYAML = errors.New("not YAML this reader understands")
 
 // SyntaxError is YAML the front matter cannot hold; Line is 1-based in
 // the front matter, 0 when unknown.
@@ -99,221 +120,117 @@ func (e *SyntaxError) Error() string {
 // Parse reads text, front matter without its --- lines. Empty text is
 // Null, as js-yaml loads it.
 func Parse(text string) (Value, error) {
-	lines := splitLines(text)
-	v, err := parseBlock(lines)
-	if err != nil {
-		var se *SyntaxError
-		if errors.As(err, &se) {
-			return Value{}, err
-		}
-		return Value{}, &SyntaxError{Msg: "invalid YAML"}
+	if !strings.HasSuffix(text, "\n") {
+		// js-yaml ends the input with a line break, which a | or >
+		// block scalar ending it keeps (Split leaves none).
+		text += "\n"
 	}
-	return v, nil
-}
-
-func splitLines(text string) []string {
-	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-}
-
-func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
-
-// skippable are blank lines and comment lines, which no block entry
-// begins with.
-func skippable(line string) bool {
-	t := strings.TrimSpace(line)
-	return t == "" || strings.HasPrefix(t, "#")
-}
-
-// isSeqItem reports whether s (a line from its indentation on) begins a
-// block sequence's item.
-func isSeqItem(s string) bool {
-	return s == "-" || strings.HasPrefix(s, "- ") || strings.HasPrefix(s, "-\t")
-}
-
-// mapKey is a block mapping's key starting a line, and its value.
-var mapKey = lazyregexp.New(`^([^\s#:'"\-\[\]{}?,&*!|>%@` + "`" + `][^:]*?|-[^\s:][^:]*?):(?:[ \t]+(.*))?$`)
-
-// quotedKey is a quoted block mapping key and its value.
-var quotedKey = lazyregexp.New(`^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]*:(?:[ \t]+(.*))?$`)
-
-func isMapEntry(s string) bool { _, _, ok := splitKey(s); return ok }
-
-// splitKey reads a block mapping entry's key, plain or quoted, and the
-// rest of its line.
-func splitKey(s string) (key, rest string, ok bool) {
-	if m := mapKey.FindStringSubmatch(s); m != nil {
-		return strings.TrimSpace(m[1]), m[2], true
-	}
-	m := quotedKey.FindStringSubmatch(s)
-	if m == nil {
-		return "", "", false
-	}
-	v, err := quoted(m[1], nil, m[1][:1])
-	if err != nil {
-		return "", "", false
-	}
-	return v.Text, m[2], true
-}
-
-// parseBlock reads lines as one block node: a mapping, a sequence, or a
-// scalar; all blank, null.
-func parseBlock(lines []string) (Value, error) {
-	first := -1
-	for i, l := range lines {
-		if !skippable(l) {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 		return Value{Kind: Null}, nil
+	} else if err != nil {
+		return Value{}, yamlError(err)
 	}
-	if strings.HasPrefix(strings.TrimLeft(lines[first], " "), "\t") {
-		return Value{}, &SyntaxError{Line: first + 1, Msg: "tabs may not indent YAML"}
-	}
-	ind := indentOf(lines[first])
-	head := lines[first][ind:]
-	switch {
-	case isSeqItem(head):
-		return parseSequence(lines, first, ind)
-	case isMapEntry(head):
-		return parseMapping(lines, first, ind)
-	}
-	// A scalar on its own: the whole block.
-	return parseValue(head, lines[first+1:])
-}
-
-// entryEnd is the end of the entry starting at lines[i], indented by ind:
-// the lines after it indented more, and blank or comment lines between.
-// sameIndentSeq also takes the lines at ind that are sequence items (a
-// mapping's value may be a sequence at the key's own indentation).
-func entryEnd(lines []string, i, ind int, sameIndentSeq bool) int {
-	end := i + 1
-	for j := i + 1; j < len(lines); j++ {
-		l := lines[j]
-		if skippable(l) {
-			continue
-		}
-		in := indentOf(l)
-		if in > ind || sameIndentSeq && in == ind && isSeqItem(l[in:]) {
-			end = j + 1
-			continue
-		}
-		break
-	}
-	// Trailing blank lines belong to it too (block scalars chomp them).
-	for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
-		end++
-	}
-	return end
-}
-
-func parseMapping(lines []string, from, ind int) (Value, error) {
-	out := Value{Kind: Map, Fields: map[string]Value{}}
-	for i := from; i < len(lines); {
-		l := lines[i]
-		if skippable(l) {
-			i++
-			continue
-		}
-		if indentOf(l) != ind {
-			return Value{}, &SyntaxError{Line: i + 1, Msg: "bad indentation of a mapping entry"}
-		}
-		key, rest, ok := splitKey(l[ind:])
-		if !ok {
-			return Value{}, &SyntaxError{Line: i + 1, Msg: "expected a key: value entry"}
-		}
-		if _, dup := out.Fields[key]; dup {
-			return Value{}, &SyntaxError{Line: i + 1, Msg: "duplicated mapping key " + strconv.Quote(key)}
-		}
-		rest = strings.TrimSpace(rest)
-		end := entryEnd(lines, i, ind, rest == "" || strings.HasPrefix(rest, "#"))
-		v, err := parseValue(rest, lines[i+1:end])
+	// js-yaml's load refuses a second document.
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return Value{}, lineOf(err, i+1)
+			return Value{}, yamlError(err)
 		}
-		out.Keys = append(out.Keys, key)
-		out.Fields[key] = v
-		i = end
+		return Value{}, &SyntaxError{Line: next.Line, Msg: "expected a single document"}
 	}
-	return out, nil
+	return convert(&doc)
 }
 
-func parseSequence(lines []string, from, ind int) (Value, error) {
-	out := Value{Kind: List, List: []Value{}}
-	for i := from; i < len(lines); {
-		l := lines[i]
-		if skippable(l) {
-			i++
-			continue
+// yamlError is the SyntaxError of an error of the YAML parser, whose
+// only form is its text: "yaml: line 3: did not find expected ','".
+func yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, after, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				line, msg = n, after
+			}
 		}
-		if indentOf(l) != ind || !isSeqItem(l[ind:]) {
-			return Value{}, &SyntaxError{Line: i + 1, Msg: "bad indentation of a sequence entry"}
-		}
-		end := entryEnd(lines, i, ind, false)
-		rest := strings.TrimLeft(l[ind+1:], " \t")
-		var v Value
-		var err error
-		if isSeqItem(rest) || isMapEntry(rest) {
-			// "- key: value" or "- - x": a node indented where rest starts.
-			inner := append([]string{strings.Repeat(" ", len(l)-len(rest)) + rest}, lines[i+1:end]...)
-			v, err = parseBlock(inner)
-		} else {
-			v, err = parseValue(rest, lines[i+1:end])
-		}
-		if err != nil {
-			return Value{}, lineOf(err, i+1)
-		}
-		out.List = append(out.List, v)
-		i = end
 	}
-	return out, nil
+	if parserProblems[msg] {
+		// The parser's lines count from 0 (yaml/v3's decode.go adds 1
+		// for the scanner's only), and line 0 goes unsaid.
+		line++
+	}
+	return &SyntaxError{Line: line, Msg: msg}
 }
 
-// lineOf gives err a line when it has none.
-func lineOf(err error, line int) error {
-	var se *SyntaxError
-	if errors.As(err, &se) {
-		if se.Line == 0 {
-			return &SyntaxError{Line: line, Msg: se.Msg}
-		}
-		return err
-	}
-	return &SyntaxError{Line: line, Msg: "invalid YAML"}
+// parserProblems are the errors of yaml/v3's parser, as opposed to its
+// scanner (parserc.go).
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
-// parseValue reads a value: first, the rest of its line after "key:" or
-// "- "; more, the lines after it that belong to it.
-func parseValue(first string, more []string) (Value, error) {
-	first = strings.TrimSpace(first)
-	if strings.HasPrefix(first, "#") {
-		first = ""
+// convert types n as js-yaml would. Its recursion is as deep as the
+// document, which the parser stops at a depth of 10000.
+func convert(n *yaml.Node) (Value, error) {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" || n.Style&yaml.TaggedStyle != 0 {
+		return Value{Kind: Other, Text: n.Value}, nil
 	}
-	switch {
-	case blockHeader.MatchString(first):
-		h := blockHeader.FindStringSubmatch(first)
-		return str(blockScalar(h[1] == "|", h[2], more)), nil
-	case strings.HasPrefix(first, `"`):
-		return quoted(first, more, `"`)
-	case strings.HasPrefix(first, "'"):
-		return quoted(first, more, "'")
-	case first == "" && len(nonBlank(more)) > 0:
-		return parseBlock(more)
-	case first == "":
-		return Value{Kind: Null}, nil
-	case first[0] == '[' || first[0] == '{':
-		parts := []string{first}
-		for _, l := range more {
-			parts = append(parts, strings.TrimSpace(l))
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return Value{Kind: Null}, nil
 		}
-		return parseFlow(strings.Join(parts, " "))
-	case strings.ContainsAny(first[:1], "&*!%@`,"):
-		return Value{Kind: Other, Text: first}, nil
+		return convert(n.Content[0])
+	case yaml.ScalarNode:
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			return str(n.Value), nil
+		}
+		return typed(n.Value), nil
+	case yaml.SequenceNode:
+		out := Value{Kind: List, List: make([]Value, 0, len(n.Content))}
+		for _, item := range n.Content {
+			v, err := convert(item)
+			if err != nil {
+				return Value{}, err
+			}
+			out.List = append(out.List, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := Value{Kind: Map, Fields: make(map[string]Value, len(n.Content)/2)}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Anchor != "" || k.Style&yaml.TaggedStyle != 0 {
+				return Value{}, &SyntaxError{Line: k.Line, Msg: "a mapping's key must be a plain or quoted scalar"}
+			}
+			if _, dup := out.Fields[k.Value]; dup {
+				return Value{}, &SyntaxError{Line: k.Line, Msg: "duplicated mapping key " + strconv.Quote(k.Value)}
+			}
+			v, err := convert(n.Content[i+1])
+			if err != nil {
+				return Value{}, err
+			}
+			out.Keys = append(out.Keys, k.Value)
+			out.Fields[k.Value] = v
+		}
+		return out, nil
 	}
-	return plainScalar(first, more)
+	return Value{Kind: Other, Text: n.Value}, nil
 }
 
 func str(s string) Value { return Value{Kind: String, Text: s} }
+
+// nonString are plain scalars YAML's core schema reads as another type.
+var nonString = lazyregexp.New(`^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 
 // typed is a plain scalar as YAML's core schema types it.
 func typed(text string) Value {

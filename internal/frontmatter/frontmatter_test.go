@@ -1,9 +1,13 @@
 package frontmatter
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lineartest"
 )
 
 // plain turns a Value into Go values, for comparison.
@@ -98,5 +102,79 @@ func TestSplit(t *testing.T) {
 	}
 	if _, _, ok := Split("name: a\n---\n"); ok {
 		t.Error("Split found front matter that does not start the file")
+	}
+}
+
+func TestParseIsLinear(t *testing.T) {
+	nested := func(unit string) func(int) string {
+		return func(size int) string {
+			var b strings.Builder
+			for i := 0; b.Len() < size; i++ {
+				b.WriteString(strings.Repeat(" ", i%512) + unit)
+			}
+			return b.String()
+		}
+	}
+	after := func(head, unit string) func(int) string {
+		return func(size int) string { return head + lineartest.Repeat(unit)(size) }
+	}
+	for name, input := range map[string]func(int) string{
+		"list markers on a line":  lineartest.Repeat("- "),
+		"list markers on lines":   lineartest.Repeat("-\n"),
+		"nested lists":            nested("- x\n"),
+		"nested maps":             nested("a:\n"),
+		"flow brackets":           lineartest.Repeat("["),
+		"flow maps":               lineartest.Repeat("{a: "),
+		"keys":                    lineartest.Repeat("a: b\n"),
+		"a folded plain scalar":   after("a: ", "x\n "),
+		"quotes":                  after("a: '", "''"),
+		"a block scalar":          after("a: |\n", "  x\n"),
+		"aliases":                 after("a: &a [x]\nb: [", "*a, "),
+		"list markers and spaces": lineartest.Repeat("- - - -\n  "),
+	} {
+		lineartest.Linear(t, name, input, func(s string) { Parse(s) })
+	}
+}
+
+func TestBlockScalarEndingTheInputKeepsItsLineBreak(t *testing.T) {
+	v, err := Parse("a: |\n  one\n  two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Fields["a"].Text; got != "one\ntwo\n" {
+		t.Errorf("a = %q, want %q as js-yaml reads it", got, "one\ntwo\n")
+	}
+}
+
+// Split agrees with Gemini CLI's FRONTMATTER_REGEX on every text made of
+// the pieces that matter to it.
+func TestSplitAgreesWithTheRegex(t *testing.T) {
+	re := regexp.MustCompile(`(?s)^---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?`)
+	pieces := []string{"---", "-", "\n", "\r", "\r\n", "a", " "}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteString("---\n")
+		}
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		front, body, ok := Split(text)
+		m := re.FindStringSubmatch(text)
+		if ok != (m != nil) || ok && (front != m[1] || body != m[2]) {
+			t.Fatalf("Split(%q) = %q, %q, %v; the regex finds %q", text, front, body, ok, m)
+		}
+	}
+}
+
+func TestSplitIsLinear(t *testing.T) {
+	for name, input := range map[string]func(int) string{
+		"a long body":      func(size int) string { return "---\na: b\n---\n" + lineartest.Repeat("---\n")(size) },
+		"never closed":     func(size int) string { return "---\n" + lineartest.Repeat("\n--")(size) },
+		"carriage returns": func(size int) string { return "---\r\n" + lineartest.Repeat("\r\r\n-")(size) },
+	} {
+		lineartest.Linear(t, name, input, func(text string) { Split(text) })
 	}
 }

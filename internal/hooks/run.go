@@ -15,8 +15,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // maxOutput bounds what is kept of a hook's stdout and of its stderr:
@@ -193,42 +193,18 @@ func (r *Runner) environ() []string {
 // quoted for the shell, as Gemini CLI does before it runs the command;
 // $GEMINI_PLANS_DIR only once the session has a plans directory.
 func (r *Runner) expand(command string, ev agent.HookEvent) string {
-	dir := shellQuote(r.cfg.ProjectDir)
+	dir := shellquote.Quote(r.cfg.ProjectDir)
 	pairs := []string{
 		"$GEMINI_PROJECT_DIR", dir,
 		"$GEMINI_CWD", dir,
-		"$GEMINI_SESSION_ID", shellQuote(ev.SessionID),
+		"$GEMINI_SESSION_ID", shellquote.Quote(ev.SessionID),
 		"$CLAUDE_PROJECT_DIR", dir,
 	}
 	if ev.PlansDir != "" {
-		pairs = append(pairs, "$GEMINI_PLANS_DIR", shellQuote(ev.PlansDir))
+		pairs = append(pairs, "$GEMINI_PLANS_DIR", shellquote.Quote(ev.PlansDir))
 	}
 	return strings.NewReplacer(pairs...).Replace(command)
 }
-
-// shellQuote makes s one word for a POSIX shell as Gemini CLI's
-// escapeShellArg (shell-quote's quote) does: a plain path stays as it is,
-// so that "$GEMINI_PROJECT_DIR/hook.sh" in double quotes works too; one
-// with blanks or quotes is quoted, and other special characters escaped.
-// Like Gemini CLI's, a quoted value is not meant to go inside quotes.
-func shellQuote(s string) string {
-	switch {
-	case s == "":
-		return ""
-	case strings.ContainsAny(s, "\" \t\n\r\v\f") && !strings.Contains(s, "'"):
-		// Single quotes keep every character as it is (shell-quote would
-		// escape backslashes here, which single quotes keep literally).
-		return "'" + s + "'"
-	case strings.ContainsAny(s, "\"' \t\n\r\v\f"):
-		// Built here, not at start-up: only a hook command with such an
-		// argument needs it.
-		doubleQuoted := strings.NewReplacer(`"`, `\"`, `\`, `\\`, `$`, `\$`, "`", "\\`", `!`, `\!`)
-		return `"` + doubleQuoted.Replace(s) + `"`
-	}
-	return shellSpecial.ReplaceAllString(s, `$1\$2`)
-}
-
-var shellSpecial = lazyregexp.New("([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\\[\\\\\\]^`{|}])")
 
 // firstLines is at most n lines of s, marked when cut.
 func firstLines(s string, n int) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"go.uber.org/zap"
@@ -15,8 +16,9 @@ const (
 	// maxImportDepth is how deep imports nest, as in Gemini CLI: a file
 	// imported at this depth is included with its own imports as written.
 	maxImportDepth = 5
-	// maxImports bounds the imports one context file expands in all, so a
-	// file importing another many times, at every level, stays cheap.
+	// maxImports bounds the imports one context file tries in all, so a
+	// file importing another many times, at every level, or a million
+	// times a path it may not import, stays cheap.
 	maxImports = 500
 )
 
@@ -28,7 +30,7 @@ type expander struct {
 	log   *zap.Logger
 	deps  []stamp // the file and every import tried, for the cache
 	size  int     // bytes of text read so far
-	count int     // imports read so far
+	count int     // imports tried so far
 }
 
 // file reads the context file at path and expands its imports.
@@ -83,6 +85,12 @@ func (e *expander) expand(ctx context.Context, content, dir string, chain map[st
 // importFile renders one import of path from a file in dir.
 func (e *expander) importFile(ctx context.Context, path, dir string, chain map[string]bool, depth int) string {
 	failed := func(why string) string { return fmt.Sprintf("<!-- Import failed: %s - %s -->", path, why) }
+	// Every import tried counts, refused or not, before any look at the
+	// file system: past the bound an import costs nothing.
+	if e.count >= maxImports || e.size >= MaxFileSize {
+		return failed(fmt.Sprintf("this context file's imports reached the limit of %d files or %s", maxImports, workspace.FormatSize(MaxFileSize)))
+	}
+	e.count++
 	full := path
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(dir, full)
@@ -100,10 +108,6 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 	if chain[key] {
 		return fmt.Sprintf("<!-- File already processed: %s -->", path)
 	}
-	if e.count >= maxImports || e.size >= MaxFileSize {
-		return failed(fmt.Sprintf("this context file's imports reached the limit of %d files or %s", maxImports, workspace.FormatSize(MaxFileSize)))
-	}
-	e.count++
 	e.deps = append(e.deps, e.scope.stampOf(full))
 	text, err := e.scope.read(ctx, full)
 	if err != nil {
@@ -172,41 +176,62 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 
 // codeRegions finds code spans and blocks as Gemini CLI's /(`+)([\s\S]*?)\1/g
 // does: a run of backticks up to the next run as long, a shorter opening
-// tried when no closing run matches.
+// tried when no closing run matches. It reads content once: the regular
+// expression, tried literally, is quadratic in a long run of backticks.
 func codeRegions(content string) [][2]int {
-	var regions [][2]int
+	type run struct{ start, end int } // a maximal run of backticks
+	var runs []run
 	for i := 0; i < len(content); {
-		tick := strings.IndexByte(content[i:], '`')
-		if tick < 0 {
+		k := strings.IndexByte(content[i:], '`')
+		if k < 0 {
 			break
 		}
-		i += tick
-		n := 0
-		for i+n < len(content) && content[i+n] == '`' {
-			n++
+		r := run{start: i + k, end: i + k}
+		for r.end < len(content) && content[r.end] == '`' {
+			r.end++
 		}
-		matched := false
-		for m := n; m >= 1; m-- {
-			fence := strings.Repeat("`", m)
-			if k := strings.Index(content[i+m:], fence); k >= 0 {
-				end := i + m + k + m
-				regions = append(regions, [2]int{i, end})
-				i, matched = end, true
-				break
+		runs = append(runs, r)
+		i = r.end
+	}
+	// longest[r] is the longest run from runs[r] on.
+	longest := make([]int, len(runs)+1)
+	for r := len(runs) - 1; r >= 0; r-- {
+		longest[r] = max(runs[r].end-runs[r].start, longest[r+1])
+	}
+	var regions [][2]int
+	at := 0 // where the search goes on, perhaps inside runs[r]
+	for r := 0; r < len(runs); {
+		open := max(at, runs[r].start)
+		n := runs[r].end - open // the opening's backticks
+		if n <= 0 {
+			r++
+			continue
+		}
+		// A fence of m backticks, tried from m = n down, closes on the
+		// opening run's own rest when 2m <= n, else on the first later
+		// run at least m long.
+		if m := min(n, longest[r+1]); 2*m > n {
+			c := r + 1
+			for runs[c].end-runs[c].start < m {
+				c++
 			}
+			at, r = runs[c].start+m, c
+			regions = append(regions, [2]int{open, at})
+			continue
 		}
-		if !matched {
-			i++
+		if n >= 2 {
+			at = open + n/2*2
+			regions = append(regions, [2]int{open, at})
+			continue
 		}
+		at = open + 1 // a lone backtick nothing closes
 	}
 	return regions
 }
 
+// inRegions reports whether at is in one of regions, which are in order
+// and apart.
 func inRegions(regions [][2]int, at int) bool {
-	for _, r := range regions {
-		if at >= r[0] && at < r[1] {
-			return true
-		}
-	}
-	return false
+	i := sort.Search(len(regions), func(i int) bool { return regions[i][1] > at })
+	return i < len(regions) && regions[i][0] <= at
 }

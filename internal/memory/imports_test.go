@@ -1,10 +1,14 @@
 package memory
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lineartest"
 )
 
 // rootBlock is the text of the root's GEMINI.md block in SystemMemory.
@@ -164,6 +168,82 @@ func TestCodeRegions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// codeRegionsByTheRegex is Gemini CLI's /(`+)([\s\S]*?)\1/g read
+// literally, quadratic in a long run of backticks: what codeRegions must
+// agree with.
+func codeRegionsByTheRegex(content string) [][2]int {
+	var regions [][2]int
+	for i := 0; i < len(content); {
+		tick := strings.IndexByte(content[i:], '`')
+		if tick < 0 {
+			break
+		}
+		i += tick
+		n := 0
+		for i+n < len(content) && content[i+n] == '`' {
+			n++
+		}
+		matched := false
+		for m := n; m >= 1; m-- {
+			if k := strings.Index(content[i+m:], strings.Repeat("`", m)); k >= 0 {
+				end := i + m + k + m
+				regions = append(regions, [2]int{i, end})
+				i, matched = end, true
+				break
+			}
+		}
+		if !matched {
+			i++
+		}
+	}
+	return regions
+}
+
+func TestCodeRegionsAgreeWithTheRegex(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = "``x\n"[r.IntN(4)]
+		}
+		text := string(b)
+		if got, want := codeRegions(text), codeRegionsByTheRegex(text); !slices.Equal(got, want) {
+			t.Fatalf("codeRegions(%q) = %v, the regex finds %v", text, got, want)
+		}
+	}
+}
+
+func TestContextFileScanIsLinear(t *testing.T) {
+	tr := newTree(t)
+	// An import, for the scan to be made, and the file under the size
+	// beyond which it is not read.
+	withImport := func(input func(int) string) func(int) string {
+		return func(size int) string { return "@x.md " + input(size-64) }
+	}
+	for name, input := range map[string]func(int) string{
+		"a run of backticks":         lineartest.Repeat("`"),
+		"runs growing":               growingRuns,
+		"imports in code spans":      lineartest.Repeat("`@a` "),
+		"imports between code spans": lineartest.Repeat("`x` @a "),
+	} {
+		lineartest.Linear(t, name, withImport(input), func(text string) {
+			write(t, filepath.Join(tr.root, "GEMINI.md"), text)
+			if got := rootBlock(t, tr); !strings.Contains(got, "Import failed: x.md") {
+				t.Errorf("the import was not tried: %.200s", got)
+			}
+		})
+	}
+}
+
+// growingRuns is runs of backticks each one longer than the last.
+func growingRuns(size int) string {
+	var b strings.Builder
+	for n := 1; b.Len() < size; n++ {
+		b.WriteString(strings.Repeat("`", n) + "x")
+	}
+	return b.String()[:size]
 }
 
 func TestImportFanOutBounded(t *testing.T) {

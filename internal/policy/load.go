@@ -15,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/tomldepth"
 )
 
 // Source is a place policy files are read from: a directory (its .toml
@@ -135,6 +136,9 @@ func loadFile(src Source, path string) ([]*Rule, []Problem) {
 func parseFile(src Source, path string, data []byte) ([]*Rule, []Problem) {
 	problem := func(rule int, warning bool, format string, args ...any) Problem {
 		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
+	}
+	if err := tomldepth.Check(string(data)); err != nil {
+		return nil, []Problem{problem(0, false, "TOML parsing failed: %v", err)}
 	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {

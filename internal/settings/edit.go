@@ -119,6 +119,9 @@ func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, 
 	if err != nil {
 		return err
 	}
+	if depth := nesting(obj); depth > maxEditNesting {
+		return fmt.Errorf("editing %s: its values nest %d levels deep, and an edit, which re-indents them, stops at %d; nothing was written, edit the file by hand", path, depth, maxEditNesting)
+	}
 	out, err := change(src, obj)
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", path, err)
@@ -136,6 +139,31 @@ func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, 
 		}
 		return nil
 	})
+}
+
+// maxEditNesting is how deep the values of a file an edit re-indents may
+// nest. Each level adds two blanks to every line below it, so a file of
+// n nested brackets (the JSON parser allows 10000) would be written
+// back n² bytes long; settings nest a handful of levels.
+const maxEditNesting = 32
+
+// nesting is how deep v, a decoded JSON value, nests: 0 for a scalar.
+// Its recursion is as deep as v, which the JSON parser bounds.
+func nesting(v any) int {
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, nesting(e))
+		}
+	case []any:
+		for _, e := range v {
+			deepest = max(deepest, nesting(e))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
 }
 
 // jsonList is list as a one-line JSON array.
@@ -206,15 +234,21 @@ func splice(src []byte, from, to int, text string) []byte {
 	return append(out, src[to:]...)
 }
 
-// indentOf is the leading blanks of the line holding offset.
+// indentOf is the leading blanks of the line holding offset, at most
+// maxIndent of them.
 func indentOf(src []byte, offset int) string {
 	lineStart := bytes.LastIndexByte(src[:offset], '\n') + 1
 	end := lineStart
-	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+	for end < len(src) && end-lineStart < maxIndent && (src[end] == ' ' || src[end] == '\t') {
 		end++
 	}
 	return string(src[lineStart:end])
 }
+
+// maxIndent bounds the indentation an edit copies: each line of a value
+// re-indented gets it, so a deeper one, which nobody writes by hand,
+// would make the edited file grow as the square of its size.
+const maxIndent = 64
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {

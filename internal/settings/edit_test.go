@@ -1,10 +1,14 @@
 package settings
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lineartest"
 )
 
 // /skills disable and enable change skills.disabled and nothing else of
@@ -120,5 +124,64 @@ func TestSetModelName(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "[1]" {
 		t.Errorf("the file became %q", got)
+	}
+}
+
+// An edit of a settings file with comments, many members and long lines
+// costs a linear reading of the file.
+func TestSetValueIsLinear(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	members := func(sep string) func(int) string {
+		return func(size int) string {
+			var b strings.Builder
+			b.WriteString("{// a comment\n")
+			for i := 0; b.Len() < size; i++ {
+				fmt.Fprintf(&b, "%s\"k%d\": [1]%s", sep, i, ",")
+			}
+			b.WriteString("\"last\": 0}")
+			return b.String()
+		}
+	}
+	for name, input := range map[string]func(int) string{
+		"members on one line":   members(""),
+		"members on many lines": members("\n  "),
+		"blanks before members": func(size int) string {
+			return "{// a comment\n" + strings.Repeat(" ", size/2) + members("")(size / 2)[len("{// a comment\n"):]
+		},
+	} {
+		lineartest.Linear(t, name, input, func(text string) {
+			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+				t.Error(err)
+			} else if err := SetValue(path, []string{"general", "vimMode"}, true); err != nil {
+				t.Errorf("SetValue: %v", err)
+			}
+		})
+	}
+}
+
+// A file nested deeper than an edit re-indents is refused as it is, with
+// the reason: 9000 levels, which the JSON parser allows, would be written
+// back 162 MB long.
+func TestEditRefusesDeepNesting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	for _, depth := range []int{maxEditNesting, 9000} {
+		src := "{// c\n\"a\": " + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}"
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := SetValue(path, []string{"general", "vimMode"}, true)
+		got, _ := os.ReadFile(path)
+		if depth <= maxEditNesting {
+			if err != nil || !strings.Contains(string(got), "vimMode") {
+				t.Errorf("depth %d: SetValue: %v; the file is %.100q", depth, err, got)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "nest 9000 levels deep") {
+			t.Errorf("depth %d: SetValue: %v, want a refusal naming the depth", depth, err)
+		}
+		if string(got) != src {
+			t.Errorf("depth %d: the refused edit changed the file", depth)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -223,16 +224,57 @@ func (s Settings) WithRedacted(values map[string]string) Settings {
 // Redact is text with every value a variable gave a setting (of at least
 // 4 bytes) replaced by the variable ($NAME): an error or a log line about
 // a setting (a discovery command that failed, an MCP server's URL) never
-// shows what the environment held.
+// shows what the environment held. Values are hidden longest first, so
+// that a value holding another is hidden whole. Each value is looked for
+// once through text, so the cost is linear in text for each value (a
+// strings.Replacer of several values compares each at every byte:
+// quadratic in a long repetitive value).
 func (s Settings) Redact(text string) string {
 	if len(s.given) == 0 {
 		return text
 	}
-	// Longest first, so that a value holding another is hidden whole.
-	values := slices.SortedFunc(maps.Keys(s.given), func(a, b string) int { return len(b) - len(a) })
-	pairs := make([]string, 0, 2*len(values))
+	values := slices.SortedFunc(maps.Keys(s.given), func(a, b string) int {
+		return cmp.Or(len(b)-len(a), strings.Compare(a, b))
+	})
+	type secret struct{ start, end int }
+	var found []secret
+	var taken []bool // the bytes of text a longer value hides
 	for _, v := range values {
-		pairs = append(pairs, v, "$"+s.given[v])
+		for at := 0; ; {
+			k := strings.Index(text[at:], v)
+			if k < 0 {
+				break
+			}
+			start, end := at+k, at+k+len(v)
+			if taken == nil {
+				taken = make([]bool, len(text))
+			}
+			if c := slices.Index(taken[start:end], true); c >= 0 {
+				// Every occurrence starting before the taken byte's run
+				// ends overlaps it: go on after the run, which is at
+				// least as long as v.
+				for at = start + c; at < len(text) && taken[at]; at++ {
+				}
+				continue
+			}
+			for i := start; i < end; i++ {
+				taken[i] = true
+			}
+			found = append(found, secret{start, end})
+			at = end
+		}
 	}
-	return strings.NewReplacer(pairs...).Replace(text)
+	if len(found) == 0 {
+		return text
+	}
+	slices.SortFunc(found, func(a, b secret) int { return a.start - b.start })
+	var b strings.Builder
+	last := 0
+	for _, f := range found {
+		b.WriteString(text[last:f.start])
+		b.WriteString("$" + s.given[text[f.start:f.end]])
+		last = f.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/lineartest"
 )
 
 // secret is a large environment value that must never show in an error.
@@ -208,5 +210,35 @@ func TestRedactHidesWhatVariablesGave(t *testing.T) {
 	got := s.Redact(`"/opt/secret-tools/discover x" failed; sent Bearer sk-123456`)
 	if want := `"$TOOLS/discover x" failed; sent Bearer $TOKEN`; got != want {
 		t.Errorf("Redact = %q, want %q", got, want)
+	}
+}
+
+func TestRedactHidesTheLongestValueWhole(t *testing.T) {
+	s := Settings{}.WithRedacted(map[string]string{"abcdef": "LONG", "cdefgh": "OVERLAP", "abcd": "SHORT", "wxyz": "OTHER"})
+	got := s.Redact("abcdefgh abcd wxyzabcdef cdefgh")
+	if want := "$LONGgh $SHORT $OTHER$LONG $OVERLAP"; got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+}
+
+// A long repetitive value that text almost holds at every byte costs
+// Redact a linear reading of text.
+func TestRedactIsLinear(t *testing.T) {
+	for name, input := range map[string]func(int) string{
+		"a run of the value's byte": lineartest.Repeat("a"),
+		"the value's head repeated": lineartest.Repeat("aaaaaaab"),
+	} {
+		lineartest.Linear(t, name, input, func(text string) {
+			// Values a quarter and an eighth of text long, all but one
+			// byte of them what text holds everywhere.
+			s := Settings{}.WithRedacted(map[string]string{
+				strings.Repeat("a", len(text)/4) + "c": "LONG",
+				strings.Repeat("a", len(text)/8) + "c": "SHORT",
+				"aaac":                                 "TINY",
+			})
+			if got := s.Redact(text); got != text {
+				t.Errorf("Redact changed text holding none of the values")
+			}
+		})
 	}
 }

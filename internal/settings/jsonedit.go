@@ -109,7 +109,13 @@ func restringify(src, out []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range slices.Backward(ms) {
+		// In one pass: replacing each value in turn would copy the file
+		// once a member, quadratic in a file of many short members.
+		// The indentation of the line a key is on is found once a line,
+		// for the same reason.
+		var b bytes.Buffer
+		last, lineStart, indent := 0, -1, ""
+		for _, m := range ms {
 			if !bytes.Equal(clean[m.valStart:m.valEnd], out[m.valStart:m.valEnd]) {
 				continue
 			}
@@ -117,8 +123,16 @@ func restringify(src, out []byte) ([]byte, error) {
 			if err := json.Compact(&compact, out[m.valStart:m.valEnd]); err != nil {
 				return nil, err
 			}
-			out = replaceValue(out, m, compact.Bytes())
+			if k := bytes.LastIndexByte(out[last:m.keyStart], '\n'); k >= 0 || lineStart < 0 {
+				lineStart = last + k + 1
+				indent = indentOf(out, lineStart)
+			}
+			b.Write(out[last:m.valStart])
+			b.Write(indentRaw(compact.Bytes(), indent))
+			last = m.valEnd
 		}
+		b.Write(out[last:])
+		out = b.Bytes()
 		// Nothing after the object but blanks: 0.61 ends the file there.
 		clean = stripJSONC(out)
 		if end, err := valueEnd(clean, skipSpace(clean, 0)); err == nil && len(bytes.TrimSpace(out[end:])) == 0 {

@@ -260,10 +260,14 @@ func prefixPath(s, p string) string {
 	return label + p + ": " + s
 }
 
+// dedupe is ss without repeats, in order. A set, not a search of what is
+// kept: a list of a hundred thousand bad agents has as many problems.
 func dedupe(ss []string) []string {
 	var out []string
+	seen := make(map[string]bool, len(ss))
 	for _, s := range ss {
-		if !slices.Contains(out, s) {
+		if !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}

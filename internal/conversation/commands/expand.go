@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // Invocation is how a command was called.
@@ -204,7 +206,7 @@ func (c Custom) injectShell(ctx context.Context, segs []segment, args string, sh
 		if err != nil {
 			return nil, err
 		}
-		quoted := shellQuote(args)
+		quoted := shellquote.Quote(args)
 		for _, in := range found {
 			r := shellRun{injection: in}
 			if in.content != "" {

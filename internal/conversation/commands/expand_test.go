@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -219,5 +220,37 @@ func TestExpandFiles(t *testing.T) {
 				t.Errorf("asked %q, ran %q: nothing should run", sh.asked, sh.ran)
 			}
 		})
+	}
+}
+
+// bashShell runs each command with bash -c.
+type bashShell struct{ path string }
+
+func (bashShell) Confirm(context.Context, []string) error { return nil }
+
+func (s bashShell) Run(ctx context.Context, command string) (ShellResult, error) {
+	out, err := exec.CommandContext(ctx, s.path, "-c", command).Output()
+	return ShellResult{Output: string(out)}, err
+}
+
+// {{args}} inside !{…} reaches the command as the user typed it, whatever
+// quotes, ! or $ it holds.
+func TestArgsReachBashAsTyped(t *testing.T) {
+	path, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skipf("needs bash on PATH: %v", err)
+	}
+	for _, args := range []string{
+		"it's!", "don't!! $HOME `id` $(id)", `a'b!c "d" \e`, "!$ !-1 !!", "~root", "{a,b} *.go [x]", "a; reboot",
+	} {
+		c := Custom{Name: "echo", Prompt: "!{printf '%s' {{args}}}"}
+		inv, _ := Parse("/echo " + args)
+		got, err := c.Expand(context.Background(), inv, bashShell{path}, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if got.Text() != args {
+			t.Errorf("bash saw %q, the user typed %q", got.Text(), args)
+		}
 	}
 }

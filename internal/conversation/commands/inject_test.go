@@ -69,34 +69,3 @@ func TestExtractInjectionsUnclosed(t *testing.T) {
 		}
 	}
 }
-
-// shell-quote 1.8.3's quote, which Gemini CLI's escapeShellArg uses for
-// bash; the inputs are shellProcessor.test.ts's escaping scenarios.
-func TestShellQuote(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"user input", "'user input'"},
-		{"file with spaces.txt", "'file with spaces.txt'"},
-		{`a "quoted" string`, `'a "quoted" string'`},
-		{"it's a string", `"it's a string"`},
-		{"`reboot`", "\\`reboot\\`"},
-		{"$(reboot)", `\$\(reboot\)`},
-		{"$HOME", `\$HOME`},
-		{"a; reboot", "'a; reboot'"},
-		{"a && reboot", "'a && reboot'"},
-		{"first line\nsecond line", "'first line\nsecond line'"},
-		{`back\slash`, `'back\slash'`},
-		{`it's "$x"`, `"it's \"\$x\""`},
-		{"plain-word_1.2", "plain-word_1.2"},
-		{"a:b", `a\:b`},
-		{"C:$x", `C:\$x`},
-		// Beyond shell-quote, which leaves "~" for bash to expand.
-		{"~", `\~`},
-		{"a=~/x", `a\=\~/x`},
-	}
-	for _, tt := range tests {
-		if got := shellQuote(tt.in); got != tt.want {
-			t.Errorf("shellQuote(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/tomldepth"
 )
 
 // Bounds on what a commands directory may make gemini-ls read: a
@@ -251,6 +252,9 @@ func parseFile(path string) (Custom, error) {
 	}
 	if !utf8.Valid(data) {
 		return Custom{}, errors.New("not UTF-8 text")
+	}
+	if err := tomldepth.Check(string(data)); err != nil {
+		return Custom{}, fmt.Errorf("not valid TOML: %w", err)
 	}
 	var def map[string]any
 	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&def); err != nil {

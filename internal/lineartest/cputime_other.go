@@ -1,0 +1,8 @@
+//go:build !linux
+
+package lineartest
+
+import "time"
+
+// threadTime is the clock where a thread's processor time is not known.
+func threadTime() time.Duration { return time.Duration(time.Now().UnixNano()) }
