@@ -1,7 +1,6 @@
 package checkpoint
 
 import (
-	"bufio"
 	"bytes"
 	"compress/zlib"
 	"context"
@@ -13,26 +12,23 @@ import (
 	"hash"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
 
 // objects writes blobs into the shadow repository from bytes the
-// snapshot read itself (git never opens a workspace file): each blob is
-// hashed as git hashes it, asked of a running git cat-file --batch-check
-// whether the repository has it, and otherwise written as a loose
-// object, as git writes one.
+// snapshot read itself (git never opens a workspace file): a blob is
+// hashed as git names it, the repository asked in one git cat-file
+// --batch-check which of a snapshot's blobs it lacks, and each of those
+// written as a loose object, as git writes one.
 type objects struct {
 	dir     string // the repository's objects directory
 	newHash func() hash.Hash
-	check   *exec.Cmd
-	ask     io.WriteCloser
-	answers *bufio.Reader
+	zw      *zlib.Writer
 }
 
-// openObjects starts the repository's existence checks; close ends them.
-func (r shadowRepo) openObjects(ctx context.Context) (*objects, error) {
+// objectsOf is r's object store.
+func (r shadowRepo) objectsOf(ctx context.Context) (*objects, error) {
 	format, err := r.git(ctx, "rev-parse", "--show-object-format")
 	if err != nil {
 		return nil, err
@@ -46,86 +42,45 @@ func (r shadowRepo) openObjects(ctx context.Context) (*objects, error) {
 	default:
 		return nil, fmt.Errorf("the shadow repository's object format %q is not known", f)
 	}
-	o.check = exec.CommandContext(ctx, "git", "cat-file", "--batch-check")
-	o.check.Dir = r.root
-	o.check.Env = r.env(true)
-	if o.ask, err = o.check.StdinPipe(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	out, err := o.check.StdoutPipe()
+	// Git's own level for loose objects (core.looseCompression).
+	o.zw, err = zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
 	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
+		return nil, err
 	}
-	if err := o.check.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	o.answers = bufio.NewReader(out)
 	return o, nil
 }
 
-func (o *objects) close() {
-	o.ask.Close()
-	o.check.Wait() // its answers were all read; how it ended changes nothing
+// missing is which of hashes the repository does not have.
+func (r shadowRepo) missing(ctx context.Context, hashes []string) (map[string]bool, error) {
+	if len(hashes) == 0 {
+		return nil, nil
+	}
+	out, err := r.gitIn(ctx, []byte(strings.Join(hashes, "\n")+"\n"), "cat-file", "--batch-check")
+	if err != nil {
+		return nil, err
+	}
+	missing := map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		if sum, ok := strings.CutSuffix(line, " missing\n"); ok {
+			missing[sum] = true
+		}
+	}
+	return missing, nil
 }
 
-// store writes the blob of r's size bytes, unless the repository has it,
-// and returns its hash. r is read twice (to hash, then to write), and
-// must hold the same bytes both times: a file that changed meanwhile
-// fails the snapshot rather than commit a blob named for other bytes.
-func (o *objects) store(r io.ReaderAt, size int64) (string, error) {
-	sum, err := o.hash(io.NewSectionReader(r, 0, size), size, io.Discard)
-	if err != nil {
-		return "", err
-	}
-	if _, err := fmt.Fprintf(o.ask, "%s\n", sum); err != nil {
-		return "", fmt.Errorf("git cat-file: %w", err)
-	}
-	answer, err := o.answers.ReadString('\n')
-	if err != nil {
-		return "", fmt.Errorf("git cat-file: %w", err)
-	}
-	if !strings.HasSuffix(answer, " missing\n") {
-		return sum, nil
-	}
-	path := filepath.Join(o.dir, sum[:2], sum[2:])
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("writing an object: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "tmp_obj_")
-	if err != nil {
-		return "", fmt.Errorf("writing an object: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // once renamed, there is none
-	zw := zlib.NewWriter(tmp)
-	again, err := o.hash(io.NewSectionReader(r, 0, size), size, zw)
-	if err == nil && again != sum {
-		err = errors.New("it changed while it was being snapshotted")
-	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o444)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return "", fmt.Errorf("writing an object: %w", err)
-	}
-	return sum, nil
+// hash is the name git gives the blob of r's size bytes; a reader
+// holding fewer fails it.
+func (o *objects) hash(r io.Reader, size int64) (string, error) {
+	return o.copy(io.Discard, r, size)
 }
 
-// hash is the hash of the blob of r's size bytes, as git names it, with
-// the object (its header and bytes) also written to w.
-func (o *objects) hash(r io.Reader, size int64, w io.Writer) (string, error) {
+// copy writes the object of the blob of r's size bytes (its header and
+// bytes) to w, and returns the blob's hash.
+func (o *objects) copy(w io.Writer, r io.Reader, size int64) (string, error) {
 	h := o.newHash()
 	both := io.MultiWriter(h, w)
 	fmt.Fprintf(both, "blob %d\x00", size)
-	n, err := io.Copy(both, r)
+	n, err := io.Copy(both, io.LimitReader(r, size))
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +90,39 @@ func (o *objects) hash(r io.Reader, size int64, w io.Writer) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// storeBytes is store of b.
-func (o *objects) storeBytes(b []byte) (string, error) {
-	return o.store(bytes.NewReader(b), int64(len(b)))
+// write writes the blob of r's size bytes as a loose object, and
+// returns its hash: that of the bytes it wrote, whatever was hashed
+// before.
+func (o *objects) write(r io.Reader, size int64) (string, error) {
+	tmp, err := os.CreateTemp(o.dir, "tmp_obj_")
+	if err != nil {
+		return "", fmt.Errorf("writing an object: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // once renamed, there is none
+	o.zw.Reset(tmp)
+	sum, err := o.copy(o.zw, r, size)
+	if err == nil {
+		err = o.zw.Close()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.MkdirAll(filepath.Join(o.dir, sum[:2]), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(o.dir, sum[:2], sum[2:]))
+	}
+	if err != nil {
+		return "", fmt.Errorf("writing an object: %w", err)
+	}
+	return sum, nil
+}
+
+// writeBytes is write of b.
+func (o *objects) writeBytes(b []byte) (string, error) {
+	return o.write(bytes.NewReader(b), int64(len(b)))
 }

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,9 @@ import (
 // its slash path from the root.
 type entry struct {
 	mode, hash, path string
+	// content is the blob's bytes when they are not a file's on disk (a
+	// symbolic link's target, a buffer's text).
+	content []byte
 }
 
 // snapshotEntries is the workspace as a snapshot holds it. git says
@@ -41,11 +45,10 @@ func (r shadowRepo) snapshotEntries(ctx context.Context, buffers []buffer) ([]en
 		return nil, fmt.Errorf("opening the workspace: %w", err)
 	}
 	defer root.Close()
-	objs, err := r.openObjects(ctx)
+	objs, err := r.objectsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer objs.close()
 	unsaved := map[string][]byte{}
 	for _, b := range buffers {
 		unsaved[b.path] = b.content
@@ -70,6 +73,34 @@ func (r shadowRepo) snapshotEntries(ctx context.Context, buffers []buffer) ([]en
 			entries = append(entries, e)
 		}
 	}
+	// The blobs the repository lacks, written: a file is read again, and
+	// its entry takes the hash of what was written.
+	hashes := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if e.mode != "160000" {
+			hashes = append(hashes, e.hash)
+		}
+	}
+	missing, err := r.missing(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		if !missing[e.hash] || e.mode == "160000" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if e.content != nil {
+			entries[i].hash, err = objs.writeBytes(e.content)
+		} else {
+			entries[i].hash, err = writeFile(root, objs, e.path)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("snapshotting %s: %w", e.path, err)
+		}
+	}
 	return entries, nil
 }
 
@@ -91,8 +122,8 @@ func (r shadowRepo) read(ctx context.Context, root *os.Root, objs *objects, path
 		if err != nil {
 			return entry{}, beneath(err)
 		}
-		e.mode = "120000"
-		e.hash, err = objs.storeBytes([]byte(target))
+		e.mode, e.content = "120000", []byte(target)
+		e.hash, err = objs.hash(bytes.NewReader(e.content), int64(len(e.content)))
 		return e, err
 	case fi.IsDir():
 		// A nested repository is its HEAD commit (a gitlink), as git add
@@ -109,28 +140,52 @@ func (r shadowRepo) read(ctx context.Context, root *os.Root, objs *objects, path
 	case !fi.Mode().IsRegular():
 		return entry{}, nil
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return entry{}, beneath(err)
-	}
-	defer f.Close()
-	fi, err = f.Stat()
-	if err != nil {
+	f, fi, err := openRegular(root, rel)
+	if err != nil || f == nil {
 		return entry{}, err
 	}
-	if !fi.Mode().IsRegular() {
-		return entry{}, nil // swapped for a special file since the Lstat
-	}
+	defer f.Close()
 	e.mode = "100644"
 	if fi.Mode()&0o100 != 0 {
 		e.mode = "100755"
 	}
 	if content, ok := unsaved[path]; ok {
-		e.hash, err = objs.storeBytes(content)
+		e.content = content
+		e.hash, err = objs.hash(bytes.NewReader(content), int64(len(content)))
 	} else {
-		e.hash, err = objs.store(f, fi.Size())
+		e.hash, err = objs.hash(f, fi.Size())
 	}
 	return e, err
+}
+
+// openRegular opens the regular file rel beneath root, following no link
+// put in its place and not blocking on a FIFO; none (nil) when it is no
+// regular file.
+func openRegular(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, beneath(err)
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, err // nil: swapped for a special file since the Lstat
+	}
+	return f, fi, nil
+}
+
+// writeFile writes the blob of the file at path, read beneath root
+// again, and returns its hash.
+func writeFile(root *os.Root, objs *objects, path string) (string, error) {
+	f, fi, err := openRegular(root, filepath.FromSlash(path))
+	if err == nil && f == nil {
+		err = errors.New("it is no longer a regular file")
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return objs.write(f, fi.Size())
 }
 
 // beyondLink reports whether a directory on rel's way is a symbolic
