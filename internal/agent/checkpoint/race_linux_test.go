@@ -7,30 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/gemini-ls/gemini-ls/internal/racetest"
 )
-
-// stressSnapshots is how many checkpoints the race test takes (most
-// attempts are refused): a bounded count for every test run, and one
-// for each hundred of GEMINI_LS_STRESS's calls (make stress) for a long
-// one.
-func stressSnapshots(t *testing.T) int {
-	t.Helper()
-	n := 6
-	if s := os.Getenv("GEMINI_LS_STRESS"); s != "" {
-		calls, err := strconv.Atoi(s)
-		if err != nil || calls <= 0 {
-			t.Fatalf("GEMINI_LS_STRESS=%q: want a positive count of calls", s)
-		}
-		n = max(n, calls/100)
-	}
-	return n
-}
 
 // A sandboxed command can swap a workspace directory with a symlink to
 // a directory outside the root (renameat2 with RENAME_EXCHANGE), over
@@ -54,26 +34,11 @@ func TestCheckpointsCannotBeRacedOutOfTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stop := make(chan struct{})
-	var swaps atomic.Int64
-	var swapper sync.WaitGroup
-	swapper.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("renameat2: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	})
+	stopSwapping := racetest.Swap(t, d, swap)
 	ctx := context.Background()
 	// Most snapshots meet the swap and are refused; enough are taken.
-	want := stressSnapshots(t)
+	// make stress: a snapshot for every hundred calls of the file tools.
+	want := max(6, racetest.Count(t, 6)/100)
 	var taken, refused int
 	for i := 0; taken < want && i < 50*want; i++ {
 		// A file changed each time, so each snapshot is a new commit.
@@ -84,16 +49,10 @@ func TestCheckpointsCannotBeRacedOutOfTheRoot(t *testing.T) {
 		}
 		taken++
 	}
-	close(stop)
-	swapper.Wait()
-	if fi, err := os.Lstat(d); err != nil || fi.Mode()&os.ModeSymlink != 0 {
-		if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Logf("%d snapshots taken, %d refused, %d swaps", taken, refused, swaps.Load())
-	if swaps.Load() == 0 || taken == 0 {
-		t.Fatalf("the race did not run: %d swaps, %d snapshots taken", swaps.Load(), taken)
+	swaps := stopSwapping()
+	t.Logf("%d snapshots taken, %d refused, %d swaps", taken, refused, swaps)
+	if swaps == 0 || taken == 0 {
+		t.Fatalf("the race did not run: %d swaps, %d snapshots taken", swaps, taken)
 	}
 
 	histories, err := filepath.Glob(filepath.Join(p.gemini, "history", "*", ".git"))
