@@ -119,6 +119,9 @@ func (r shadowRepo) read(ctx context.Context, root *os.Root, objs *objects, path
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		target, err := root.Readlink(rel)
+		if errors.Is(err, syscall.EINVAL) {
+			return entry{}, errors.New("it changed from a symbolic link while it was being snapshotted")
+		}
 		if err != nil {
 			return entry{}, beneath(err)
 		}
