@@ -171,9 +171,10 @@ bench:
 
 # The race of the file tools against a command swapping a workspace
 # directory with a symlink out of the roots (issue 65), with many more
-# calls than every test run makes (GEMINI_LS_STRESS calls of each tool;
-# STRESS=n to choose), under the race detector.
+# calls than every test run makes (GEMINI_LS_STRESS calls of each tool,
+# and a checkpoint per hundred calls; STRESS=n to choose), under the race
+# detector.
 STRESS ?= 20000
 stress:
 	@$(call debs,ripgrep)
-	GEMINI_LS_STRESS=$(STRESS) go test -race -count=1 -timeout 60m -run 'TestFileToolsCannotBeRacedOutOfTheRoots' -v ./internal/tools
+	GEMINI_LS_STRESS=$(STRESS) go test -race -count=1 -timeout 60m -run 'TestFileToolsCannotBeRacedOutOfTheRoots|TestCheckpointsCannotBeRacedOutOfTheRoot' -v ./internal/tools ./internal/agent/checkpoint

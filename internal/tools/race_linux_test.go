@@ -6,29 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/gemini-ls/gemini-ls/internal/racetest"
 )
-
-// stressCalls is how many write_file, read_file and grep_search calls
-// each the race test makes: a bounded count for every test run, and
-// GEMINI_LS_STRESS's (make stress) for a long one.
-func stressCalls(t *testing.T) int {
-	t.Helper()
-	n := 120
-	if s := os.Getenv("GEMINI_LS_STRESS"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil || n <= 0 {
-			t.Fatalf("GEMINI_LS_STRESS=%q: want a positive count of calls", s)
-		}
-	}
-	return n
-}
 
 // A command under --sandbox can swap a workspace directory with a
 // symlink to a directory outside the roots (renameat2 with
@@ -52,7 +36,7 @@ func TestFileToolsCannotBeRacedOutOfTheRoots(t *testing.T) {
 
 func raceTheTools(t *testing.T, engine string) {
 	const key = "HIDDEN-KEY-3f9a"
-	calls := stressCalls(t)
+	calls := racetest.Count(t, 120)
 	tw := newTestWorkspace(t, map[string]string{"d/id_ed25519": "decoy\n", "d/notes.txt": "decoy notes\n"})
 	outside, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -66,23 +50,7 @@ func raceTheTools(t *testing.T, engine string) {
 	}
 
 	// The swapping command, for as long as the calls run.
-	stop := make(chan struct{})
-	var swaps atomic.Int64
-	var swapper sync.WaitGroup
-	swapper.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, tw.abs("d"), unix.AT_FDCWD, tw.abs("swap"), unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("renameat2: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	})
+	stopSwapping := racetest.Swap(t, tw.abs("d"), tw.abs("swap"))
 
 	write := proposingTool{Tool: tw.tool(WriteFileName, Options{}), p: diskProposer{}}
 	read := tw.tool(ReadFileName, Options{})
@@ -122,8 +90,7 @@ func raceTheTools(t *testing.T, engine string) {
 		})
 	}
 	workers.Wait()
-	close(stop)
-	swapper.Wait()
+	swaps := stopSwapping()
 
 	entries, err := os.ReadDir(outside)
 	if err != nil {
@@ -139,8 +106,8 @@ func raceTheTools(t *testing.T, engine string) {
 	if data, err := os.ReadFile(filepath.Join(outside, "id_ed25519")); err != nil || string(data) != key+"\n" {
 		t.Errorf("the outside key is now %q, %v", data, err)
 	}
-	t.Logf("%d calls of each tool, %d writes landed inside, %d swaps", calls, wrote.Load(), swaps.Load())
-	if swaps.Load() == 0 || wrote.Load() == 0 {
-		t.Errorf("the race did not run: %d swaps, %d writes landed", swaps.Load(), wrote.Load())
+	t.Logf("%d calls of each tool, %d writes landed inside, %d swaps", calls, wrote.Load(), swaps)
+	if swaps == 0 || wrote.Load() == 0 {
+		t.Errorf("the race did not run: %d swaps, %d writes landed", swaps, wrote.Load())
 	}
 }

@@ -250,13 +250,18 @@ func (s *Store) buffers() ([]buffer, error) {
 	if s.docs == nil {
 		return nil, nil
 	}
+	root, err := os.OpenRoot(s.dirs.Root())
+	if err != nil {
+		return nil, fmt.Errorf("opening the workspace: %w", err)
+	}
+	defer root.Close()
 	var out []buffer
 	for _, doc := range s.docs.List() {
 		rel, err := filepath.Rel(s.dirs.Root(), doc.Path)
 		if err != nil || !filepath.IsLocal(rel) || slices.Contains(strings.Split(rel, string(filepath.Separator)), ".git") {
 			continue
 		}
-		content, saved, err := unsaved(doc)
+		content, saved, err := unsaved(root, rel, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -267,23 +272,28 @@ func (s *Store) buffers() ([]buffer, error) {
 	return out, nil
 }
 
-// unsaved is the bytes doc would save as (its text, after the BOM its
-// file has on disk), and whether disk holds them already; a document of
-// no regular file on disk is reported saved, as there is no file of it
-// to snapshot. No more of the file is read than the document holds.
-func unsaved(doc workspace.Document) (content []byte, saved bool, err error) {
-	fi, err := os.Stat(doc.Path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+// unsaved is the bytes doc, at rel beneath root, would save as (its
+// text, after the BOM its file has on disk), and whether disk holds
+// them already; a document of no regular file on disk is reported
+// saved, as there is no file of it to snapshot. The file is read
+// beneath the root, never by name, and no more of it than the document
+// holds.
+func unsaved(root *os.Root, rel string, doc workspace.Document) (content []byte, saved bool, err error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, true, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, err)
+		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, beneath(err))
 	}
-	f, err := os.Open(doc.Path)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", doc.Path, err)
 	}
-	defer f.Close()
+	if !fi.Mode().IsRegular() {
+		return nil, true, nil
+	}
 	head := make([]byte, len(bom))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {

@@ -156,59 +156,30 @@ type buffer struct {
 	content []byte
 }
 
-// stage puts the workspace as the user sees it in the shadow index: the
-// files on disk (git add, which leaves ignored files out), then each
-// buffer's text in place of its file's, as a blob written with
-// hash-object and staged with update-index, so neither the user's files
-// nor their .git are touched. A buffer is staged only in place of a
-// regular file the index then holds (so not of an ignored file, one in a
-// nested repository, or one only the editor has), keeping its mode.
+// stage puts the workspace as the user sees it in the shadow index,
+// built afresh from what is read beneath the root (see snapshotEntries)
+// with each buffer's text in place of its file's, so neither the
+// user's files nor their .git are touched. A buffer is staged only in
+// place of a regular file the snapshot holds (so not of an ignored
+// file, one in a nested repository, or one only the editor has),
+// keeping its mode.
 func (r shadowRepo) stage(ctx context.Context, buffers []buffer) error {
-	if _, err := r.git(ctx, "add", "--all", "."); err != nil {
-		return err
-	}
-	if len(buffers) == 0 {
-		return nil
-	}
-	args := []string{"ls-files", "--stage", "-z", "--"}
-	for _, b := range buffers {
-		args = append(args, ":(literal)"+b.path)
-	}
-	out, err := r.git(ctx, args...)
+	entries, err := r.snapshotEntries(ctx, buffers)
 	if err != nil {
 		return err
 	}
-	modes := stagedModes(string(out))
 	var info bytes.Buffer
-	for _, b := range buffers {
-		mode := modes[b.path]
-		if mode != "100644" && mode != "100755" {
-			continue
-		}
-		hash, err := r.gitIn(ctx, b.content, "hash-object", "-w", "--stdin")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, bytes.TrimSpace(hash), b.path)
+	for _, e := range entries {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", e.mode, e.hash, e.path)
+	}
+	if _, err := r.git(ctx, "read-tree", "--empty"); err != nil {
+		return err
 	}
 	if info.Len() == 0 {
 		return nil
 	}
 	_, err = r.gitIn(ctx, info.Bytes(), "update-index", "-z", "--index-info")
 	return err
-}
-
-// stagedModes reads git ls-files --stage -z: "<mode> <hash> <stage>\t<path>"
-// per entry; each path's mode.
-func stagedModes(out string) map[string]string {
-	modes := map[string]string{}
-	for _, entry := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
-		meta, path, ok := strings.Cut(entry, "\t")
-		if mode, _, found := strings.Cut(meta, " "); ok && found {
-			modes[path] = mode
-		}
-	}
-	return modes
 }
 
 // differences are the files (slash paths from the root) that differ
