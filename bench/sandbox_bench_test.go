@@ -80,4 +80,3 @@ func medianOf(ds []time.Duration) time.Duration {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
-
