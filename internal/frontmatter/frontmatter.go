@@ -155,7 +155,7 @@ func yamlError(err error) error {
 			}
 		}
 	}
-	if parserProblems[msg] {
+	if isParserProblem(msg) {
 		// The parser's lines count from 0 (yaml/v3's decode.go adds 1
 		// for the scanner's only), and line 0 goes unsaid.
 		line++
@@ -163,19 +163,24 @@ func yamlError(err error) error {
 	return &SyntaxError{Line: line, Msg: msg}
 }
 
-// parserProblems are the errors of yaml/v3's parser, as opposed to its
-// scanner (parserc.go).
-var parserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
+// isParserProblem reports whether msg is an error of yaml/v3's parser,
+// as opposed to its scanner (parserc.go). A switch, not a map: nothing
+// is built at package initialisation.
+func isParserProblem(msg string) bool {
+	switch msg {
+	case "did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"did not find expected '-' indicator",
+		"did not find expected <document start>",
+		"did not find expected key",
+		"did not find expected node content",
+		"found duplicate %TAG directive",
+		"found duplicate %YAML directive",
+		"found incompatible YAML document",
+		"found undefined tag handle":
+		return true
+	}
+	return false
 }
 
 // convert types n as js-yaml would. Its recursion is as deep as the
