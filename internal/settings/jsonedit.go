@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
@@ -348,8 +349,31 @@ func appendMember(src, clean []byte, open int, ms []member, key string, raw []by
 	return splice(src, after, after, ",\n"+inner+text), nil
 }
 
-// deleteMember returns src without the (last) member at keys.
+// deleteMember returns src without the members at keys: every one of
+// that name in its object.
 func deleteMember(src []byte, keys []string) ([]byte, error) {
+	// A key written twice in one object reads as its last; once that one
+	// is gone, the one before it would be read. Each goes, up to a bound
+	// that keeps a hostile file from costing the square of its size.
+	for range maxDuplicates {
+		out, err := deleteLastMember(src, keys)
+		if err != nil || bytes.Equal(out, src) {
+			return out, err
+		}
+		src = out
+	}
+	if out, err := deleteLastMember(src, keys); err == nil && !bytes.Equal(out, src) {
+		return nil, fmt.Errorf("%s is written more than %d times in one object: edit the file by hand", strings.Join(keys, "."), maxDuplicates)
+	}
+	return src, nil
+}
+
+// maxDuplicates bounds how many times deleteMember removes one key.
+const maxDuplicates = 64
+
+// deleteLastMember is deleteMember of the last member called keys'
+// last at keys' path, the one a JSON parser reads.
+func deleteLastMember(src []byte, keys []string) ([]byte, error) {
 	clean := stripJSONC(src)
 	start := skipSpace(clean, 0)
 	if start == len(clean) || clean[start] != '{' {

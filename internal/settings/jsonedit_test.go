@@ -113,3 +113,33 @@ func TestSetValueRefusesANameNotUTF8(t *testing.T) {
 		t.Errorf("the file was written: %v", err)
 	}
 }
+
+// A key written several times in one object reads as its last: deleting
+// it deletes every one, so none of the earlier ones is read after; a
+// file holding it past the bound is refused and left as it was (found
+// by FuzzSettingsJSONC).
+func TestDeleteValueDeletesEveryDuplicate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	src := `{"a": 1, "mcpServers": {"x": {"command": "old"}, "y": {}, "x": {"command": "new"}}}`
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := DeleteValue(path, []string{"mcpServers", "x"}); err != nil || !found {
+		t.Fatalf("DeleteValue: %v, %v", found, err)
+	}
+	if _, ok, err := ReadValue(path, []string{"mcpServers", "x"}); ok || err != nil {
+		data, _ := os.ReadFile(path)
+		t.Errorf("after deleting mcpServers.x it is still there (%v):\n%s", err, data)
+	}
+
+	many := `{"k": 0` + strings.Repeat(`, "k": 0`, maxDuplicates+1) + `}`
+	if err := os.WriteFile(path, []byte(many), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DeleteValue(path, []string{"k"}); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("deleting a key written %d times: %v", maxDuplicates+2, err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != many {
+		t.Errorf("a refused delete changed the file:\n%s", data)
+	}
+}
