@@ -132,7 +132,7 @@ test-nvim:
 	bash editors/nvim/tests/run.sh
 
 test-emacs:
-	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode tmux)
+	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux)
 	bash editors/emacs/test/run.sh
 
 # newer-editors.sh installs debootstrap and makes its chroots itself.
