@@ -59,9 +59,13 @@ func TestEditorSettingsInAnUntrustedFolder(t *testing.T) {
 		t.Errorf("told again: %q", again)
 	}
 
-	trusted, _ := buildWith(t, home, root, repositoryOverlay(), map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}, nil)
-	if trusted.Settings.Tools.DiscoveryCommand != "./evil" || len(trusted.Settings.Hooks) == 0 {
-		t.Errorf("a trusted folder did not take the editor's settings: discovery %q, hooks %v",
-			trusted.Settings.Tools.DiscoveryCommand, trusted.Settings.Hooks)
+	// The control leaves the discovery command out: a build that takes
+	// it starts it, and it warns from a goroutine of its own.
+	overlay := repositoryOverlay()
+	delete(overlay["tools"].(map[string]any), "discoveryCommand")
+	trusted, _ := buildWith(t, home, root, overlay, map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}, nil)
+	if len(trusted.Settings.Tools.Allowed) == 0 || len(trusted.Settings.Hooks) == 0 {
+		t.Errorf("a trusted folder did not take the editor's settings: allowed %v, hooks %v",
+			trusted.Settings.Tools.Allowed, trusted.Settings.Hooks)
 	}
 }
