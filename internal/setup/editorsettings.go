@@ -18,15 +18,21 @@ import (
 // or what is read (include directories). The user's ~/.gemini/settings.json
 // still says all of it.
 
-// editorSettingsInUntrusted are the top-level keys of an editor's
-// settings taken in a folder that is not trusted: the flat model and
+// takenInUntrusted reports whether key, a top-level key of an editor's
+// settings, is taken in a folder that is not trusted: the flat model and
 // approvalMode fields (which the untrusted folder already holds to the
-// default mode), the model and its aliases, the look, inline completion
+// default mode), the model and its aliases, the look, inline completion,
 // general's keys (the approval mode, checkpointing, plan mode in the
 // project's temporary directory), the experimental features' switches
-// and hooksConfig (which only turns hooks off).
-var editorSettingsInUntrusted = []string{
-	"model", "approvalMode", "modelConfigs", "ui", "output", "inlineCompletion", "general", "contextManagement", "experimental", "hooksConfig",
+// and hooksConfig (which only turns hooks off). A switch: no table to
+// build or change.
+func takenInUntrusted(key string) bool {
+	switch key {
+	case "model", "approvalMode", "modelConfigs", "ui", "output", "inlineCompletion",
+		"general", "contextManagement", "experimental", "hooksConfig":
+		return true
+	}
+	return false
 }
 
 // EditorSettingsWithheld is what Options.Warn is called with, once per
@@ -34,8 +40,8 @@ var editorSettingsInUntrusted = []string{
 const EditorSettingsWithheld = "the editor's settings were not all taken in a folder that is not trusted"
 
 // editorSettings is overlay, an editor's settings, as this workspace
-// takes it: whole where every root is trusted, else only the keys of
-// editorSettingsInUntrusted, the user told once which were left out.
+// takes it: whole where every root is trusted, else only the keys
+// takenInUntrusted, the user told once which were left out.
 func (b *Built) editorSettings(overlay map[string]any) map[string]any {
 	untrusted := b.Trust.Untrusted()
 	if len(untrusted) == 0 || len(overlay) == 0 {
@@ -44,7 +50,7 @@ func (b *Built) editorSettings(overlay map[string]any) map[string]any {
 	kept := make(map[string]any, len(overlay))
 	var withheld []string
 	for key, value := range overlay {
-		if slices.Contains(editorSettingsInUntrusted, key) {
+		if takenInUntrusted(key) {
 			kept[key] = value
 		} else {
 			withheld = append(withheld, key)
