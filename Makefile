@@ -1,4 +1,4 @@
-.PHONY: build install dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -8,6 +8,13 @@ build:
 
 install:
 	CGO_ENABLED=0 go install ./cmd/gemini-ls
+
+# The README's offline demo: the agent, headless, against the fake model
+# the tests use (fakegemini, serving internal/agent/geminitest/testdata/demo.json),
+# running the real grep_search on this checkout. No key, no network; the
+# first run compiles both programs.
+demo:
+	go run ./internal/agent/geminitest/cmd/fakegemini --script internal/agent/geminitest/testdata/demo.json -- go run ./cmd/gemini-ls run -C . --skip-trust -p "Where are the TODOs?"
 
 # The release artefacts, in dist/: the server for Linux, macOS and Windows
 # on amd64 and arm64, a VS Code .vsix per platform carrying its server, the
