@@ -83,9 +83,12 @@ endef
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
 # bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run.
+# -timeout 30m: the README's commands (readme_commands_test.go) compile
+# gemini-ls as a reader would, static too, which on a fresh machine's cold
+# cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the
 # telemetry tests send to: internal/otelcol, its own module, pinned by its
