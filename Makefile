@@ -1,4 +1,4 @@
-.PHONY: build install dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -8,6 +8,13 @@ build:
 
 install:
 	CGO_ENABLED=0 go install ./cmd/gemini-ls
+
+# The README's offline demo: the agent, headless, against the fake model
+# the tests use (fakegemini, serving internal/agent/geminitest/testdata/demo.json),
+# running the real grep_search on this checkout. No key, no network; the
+# first run compiles both programs.
+demo:
+	go run ./internal/agent/geminitest/cmd/fakegemini --script internal/agent/geminitest/testdata/demo.json -- go run ./cmd/gemini-ls run -C . --skip-trust -p "Where are the TODOs?"
 
 # The release artefacts, in dist/: the server for Linux, macOS and Windows
 # on amd64 and arm64, a VS Code .vsix per platform carrying its server, the
@@ -76,9 +83,12 @@ endef
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
 # bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run.
+# -timeout 30m: the README's commands (readme_commands_test.go) compile
+# gemini-ls as a reader would, static too, which on a fresh machine's cold
+# cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the
 # telemetry tests send to: internal/otelcol, its own module, pinned by its

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 )
 
+//go:generate go run ./internal/readme/cmd/readme README.md
+
 //go:embed README.md docs/*.md
 var docs embed.FS
 

@@ -13,19 +13,26 @@
 #   gemini-ls.el                the Emacs package (a single-file package:
 #                               M-x package-install-file)
 #   SHA256SUMS                  every artefact's sha256: sha256sum -c SHA256SUMS
-# The version is $VERSION, else `git describe --tags --always` (a leading v
-# dropped); the commit $COMMIT, else `git rev-parse HEAD`. `gemini-ls
-# --version` names both. Archives are reproducible: their files carry the
-# commit's time and no owner.
+# The version is $VERSION, else the release tag vX.Y.Z at HEAD (v dropped),
+# else none is stamped and the server calls itself the next release's -dev
+# (cmd/gemini-ls/version.go), never a bare commit hash. The commit is
+# $COMMIT, else `git rev-parse HEAD`, with -dirty when the tree has changes
+# (as Go records them). `gemini-ls --version` names both. Archives are
+# reproducible: their files carry the commit's time and no owner.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 die() { echo "dist: $*" >&2; exit 1; }
 
-version=${VERSION:-$(git describe --tags --always 2>/dev/null || true)}
+version=${VERSION:-$(git describe --tags --exact-match --match 'v[0-9]*.[0-9]*.[0-9]*' HEAD 2>/dev/null || true)}
 version=${version#v}
-commit=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)}
-[[ -n $version && -n $commit ]] || die "not a git checkout: set VERSION and COMMIT"
+commit=${COMMIT:-}
+if [[ -z $commit ]] && commit=$(git rev-parse HEAD 2>/dev/null); then
+  [[ -z $(git status --porcelain 2>/dev/null) ]] || commit+=-dirty
+fi
+[[ -n $commit ]] || die "not a git checkout: set COMMIT (and VERSION for a release)"
+ldflags="-s -w -X main.commit=$commit"
+[[ -z $version ]] || ldflags+=" -X main.version=$version"
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 dist=$(mkdir -p "${DIST:-dist}" && cd "${DIST:-dist}" && pwd)
 work=$(mktemp -d)
@@ -53,7 +60,7 @@ for p in "${platforms[@]}"; do
   mkdir -p "$dir"
   start=$SECONDS
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath \
-    -ldflags "-s -w -X main.version=$version -X main.commit=$commit" \
+    -ldflags "$ldflags" \
     -o "$dir/$exe" ./cmd/gemini-ls
   echo "dist: built $goos/$goarch in $((SECONDS - start)) s"
   cp LICENSE README.md "$dir/"
@@ -82,5 +89,9 @@ tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner -cf - gemini-ls.n
 cp editors/emacs/gemini-ls.el "$dist/gemini-ls.el"
 
 (cd "$dist" && sha256sum gemini-ls* >SHA256SUMS)
-echo "dist: gemini-ls $version (commit $commit) in $dist:"
+# What the servers say they are, in their own words where one runs here.
+host=$work/$(go env GOOS)-$(go env GOARCH)/gemini-ls
+named="gemini-ls ${version:-<next>-dev} (commit $commit)"
+[[ ! -x $host ]] || named=$("$host" --version)
+echo "dist: $named in $dist:"
 (cd "$dist" && ls -l gemini-ls* SHA256SUMS | awk '{ printf "  %10d  %s\n", $5, $9 }')

@@ -2,8 +2,9 @@
 # make dist from a clean clone of this checkout's commit: every artefact is
 # there, SHA256SUMS names each and `sha256sum -c` verifies it, each .vsix
 # carries its platform's server, the archives hold what they should, the
-# server for this machine names the version and the commit in --version, and
-# the clone is still clean. Go's build cache is this machine's, so a second
+# server for this machine names the version and the commit in --version, as
+# does a plain go build of the clone (-dirty once it has a change), and the
+# clone is still clean. Go's build cache is this machine's, so a second
 # run relinks rather than recompiles. The last line is "N passed, N failed".
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,8 +20,11 @@ finish() { echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 commit=$(git -C "$repo" rev-parse HEAD)
 clone=$tmp/gemini-ls
 git clone -q "$repo" "$clone" && git -C "$clone" checkout -q "$commit" || { echo "FAIL cloning $repo"; failed=1; finish; }
-version=$(git -C "$clone" describe --tags --always)
-version=${version#v}
+# A release tag at the commit names the version; else the servers are the
+# next release's -dev, and never name themselves by a bare commit hash.
+tag=$(git -C "$clone" describe --tags --exact-match --match 'v[0-9]*.[0-9]*.[0-9]*' 2>/dev/null)
+if [ -n "$tag" ]; then version=${tag#v}; else version='[0-9]+\.[0-9]+\.[0-9]+-dev'; fi
+short=${commit:0:12}
 start=$SECONDS
 if ! (cd "$clone" && make dist) >"$tmp/dist.log" 2>&1; then
   tail -n 40 "$tmp/dist.log"
@@ -58,9 +62,20 @@ check "gemini-ls.el is the Emacs package" cmp -s "$dist/gemini-ls.el" "$clone/ed
 case "$(uname -m)" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=unknown ;; esac
 mkdir -p "$tmp/linux"
 tar -xzf "$dist/gemini-ls-linux-$arch.tar.gz" -C "$tmp/linux"
-got=$("$tmp/linux/gemini-ls" --version 2>&1)
-want="gemini-ls $version (commit $commit)"
-echo "test-dist: gemini-ls-linux-$arch says: $got"
-check "the linux $arch server's --version names the version and the commit" test "$got" = "$want"
+# says WANT COMMAND...: COMMAND prints exactly WANT, an extended regexp.
+says() { local want=$1; shift; local got; got=$("$@" 2>&1); echo "test-dist: $* says: $got"; grep -Eqx "$want" <<<"$got"; }
+check "the linux $arch server's --version names the version and the commit" \
+  says "gemini-ls $version \(commit $short\)" "$tmp/linux/gemini-ls" --version
 check "the clone is clean after make dist" test -z "$(git -C "$clone" status --porcelain)"
+
+# A plain go build of the checkout names its commit too, from what Go
+# records of version control, and -dirty once the tree has a change. Built
+# as make dist built this machine's server (-trimpath, no cgo), so Go's
+# cache has its packages and only the link is new; -buildvcs=auto because
+# this machine's GOFLAGS may turn the stamp off, which a user's do not.
+gobuild() { (cd "$clone" && GOFLAGS=-buildvcs=auto CGO_ENABLED=0 go build -trimpath -o "$tmp/built" ./cmd/gemini-ls) && "$tmp/built" --version; }
+check "go build of the checkout names its commit in --version" says "gemini-ls $version \(commit $short\)" gobuild
+touch "$clone/uncommitted.txt"
+check "go build of a modified checkout names its commit -dirty" says "gemini-ls $version \(commit $short-dirty\)" gobuild
+rm -f "$clone/uncommitted.txt"
 finish

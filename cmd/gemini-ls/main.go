@@ -11,7 +11,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -19,7 +18,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"syscall"
 
@@ -29,10 +27,11 @@ import (
 )
 
 // version and commit are stamped at build time (make dist):
-// -ldflags "-X main.version=... -X main.commit=...". An unstamped build
-// names the commit Go recorded from the checkout, if it did.
+// -ldflags "-X main.version=... -X main.commit=...". An unstamped build is
+// named by what Go recorded of it (version.go); version's default is the
+// next release's, as a development build.
 var (
-	version = "0.1.0-dev"
+	version = nextVersion + devSuffix
 	commit  = ""
 )
 
@@ -203,33 +202,8 @@ func printVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr 
 	if code, ok := parseFlags(flag.NewFlagSet("version", flag.ContinueOnError), args, stderr); !ok {
 		return code
 	}
-	fmt.Fprintln(stdout, versionLine(commit, vcsRevision()))
+	fmt.Fprintln(stdout, versionLine(version, commit, readBuildInfo()))
 	return 0
-}
-
-// versionLine is what version prints: "gemini-ls VERSION (commit HASH)",
-// the commit stamped, else the revision Go recorded, else none.
-func versionLine(stamped, recorded string) string {
-	c := cmp.Or(stamped, recorded)
-	if c == "" {
-		return "gemini-ls " + version
-	}
-	return fmt.Sprintf("gemini-ls %s (commit %s)", version, c)
-}
-
-// vcsRevision is the commit `go build` recorded from the checkout
-// (-buildvcs), or "".
-func vcsRevision() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" {
-			return s.Value
-		}
-	}
-	return ""
 }
 
 // parseFlags parses args into fs, printing problems to stderr: a bad flag

@@ -1,0 +1,89 @@
+package readme
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/skills"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// The markers around the generated tool list in README.md: HTML comments,
+// which Markdown does not show.
+const (
+	Begin = "<!-- tool list: made by `go generate .` from the tool registry (internal/readme); do not edit -->\n"
+	End   = "<!-- end of the tool list -->\n"
+)
+
+// DeclaredTools are the names of the built-in tools gemini-ls declares to
+// the model, in the registry's order: always are those every front end
+// declares (plan mode's and activate_skill among them, as Gemini CLI 0.61
+// declares them), editor those declared only where the user's editor can
+// answer them.
+func DeclaredTools() (always, editor []string) {
+	everywhere := tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}}
+	for _, t := range tools.Builtin(everywhere) {
+		always = append(always, t.Name())
+	}
+	withEditor := everywhere
+	withEditor.Diagnostics = noEditor{}
+	for _, t := range tools.Builtin(withEditor) {
+		if !slices.Contains(always, t.Name()) {
+			editor = append(editor, t.Name())
+		}
+	}
+	return always, editor
+}
+
+// noEditor stands for an editor that can answer get_diagnostics, so that
+// Builtin declares what it declares with one; the list never runs a tool.
+type noEditor struct{}
+
+func (noEditor) Diagnostics(context.Context, []string) ([]tools.FileDiagnostics, error) {
+	return nil, errors.New("no editor: the README's tool list runs no tool")
+}
+
+// ToolList is the Markdown README.md holds between Begin and End.
+func ToolList() string {
+	always, editor := DeclaredTools()
+	return fmt.Sprintf("The model's tools (%d): %s.\nIn an editor whose plugin answers for them, also: %s.\n",
+		len(always), codeList(always), codeList(editor))
+}
+
+// codeList is names as inline code, comma-separated.
+func codeList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "`" + n + "`"
+	}
+	return strings.Join(quoted, ", ")
+}
+
+// Generated is the text between the markers in readme, and an error when
+// they are missing, out of order or there twice.
+func Generated(readme string) (string, error) {
+	before, rest, ok := strings.Cut(readme, Begin)
+	if !ok {
+		return "", fmt.Errorf("README.md has no tool list marker %q", strings.TrimSpace(Begin))
+	}
+	inside, _, ok := strings.Cut(rest, End)
+	if !ok {
+		return "", fmt.Errorf("README.md's tool list has no end marker %q after its start", strings.TrimSpace(End))
+	}
+	if strings.Contains(before, End) || strings.Contains(rest, Begin) {
+		return "", errors.New("README.md has its tool list markers twice or out of order")
+	}
+	return inside, nil
+}
+
+// Update returns readme with ToolList between its markers.
+func Update(readme string) (string, error) {
+	inside, err := Generated(readme)
+	if err != nil {
+		return "", err
+	}
+	return strings.Replace(readme, Begin+inside+End, Begin+ToolList()+End, 1), nil
+}
