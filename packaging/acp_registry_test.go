@@ -247,8 +247,8 @@ func TestACPRegistryIcon(t *testing.T) {
 // make dist's archives of the version the server reports.
 func TestRegistries(t *testing.T) {
 	dir, entry := acpEntry(t)
-	exe := buildServer(t)
 	ps := distPlatforms(t)
+	exe := buildServer(t)
 
 	// The entry's command line (every platform's is the same but for
 	// .exe) through client.py's handshake: a result, and an auth method
