@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -31,14 +31,21 @@ test-dist:
 	@$(call debs,zip unzip)
 	bash scripts/test-dist.sh
 
-# go vet, and staticcheck at a pinned version (built into Go's cache by go
-# run; staticcheck.conf says which checks are off and why); no tracked file
+# actionlint, go vet, and staticcheck at a pinned version (built into Go's
+# cache by go run; staticcheck.conf says which checks are off and why); no tracked file
 # over 1 MiB unless .ci/large-files allows it (build outputs never are).
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-lint:
+lint: actionlint
 	bash .ci/tracked-sizes
 	go vet ./...
 	go run $(STATICCHECK) ./...
+
+# The GitHub workflows (.github/workflows) by actionlint at a pinned
+# version, built into Go's cache by go run: a workflow GitHub would refuse
+# or misread fails here first.
+ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+actionlint:
+	go run $(ACTIONLINT)
 
 # Every Go fuzz target in the tree (each func FuzzX(*testing.F), found by
 # scripts/fuzz.sh, so a new one joins by itself), FUZZTIME each, as many

@@ -1,0 +1,19 @@
+// Package packaging holds no code: its tests check the files that the
+// editors' registries take from this repository, by the registries' own
+// rules, so that a release is never refused.
+//
+//   - acp-registry/gemini-ls/: the entry of agentclientprotocol/registry
+//     (agent.json and icon.svg), which Zed, JetBrains IDEs and other ACP
+//     clients install agents from;
+//   - mason/package.yaml: the package of mason-org/mason-registry, which
+//     mason.nvim installs from;
+//   - melpa/gemini-ls: the recipe of melpa/melpa.
+//
+// Invariants the tests hold: every archive these files name is one that
+// `make dist` (scripts/dist.sh) builds, on an https release URL of the
+// version the server reports, for every platform make dist builds; the
+// ACP entry's command answers the registry's initialize handshake with an
+// auth method the registry accepts. The release workflow
+// (.github/workflows/release.yml) runs the registries' own validators on
+// the same files at pinned commits, and docs/releasing.md says which.
+package packaging
