@@ -129,15 +129,15 @@ func Explain(err error, c Context) error {
 		return err
 	}
 	if b, ok := errors.AsType[blocker](err); ok && b.SafetyBlocked() {
-		return &Error{Kind: Blocked, Err: err, Sentence: sentence(err.Error()) + " Gemini's safety filters stopped it: rephrase the prompt, or ask for something else."}
+		return &Error{Kind: Blocked, Err: err, Sentence: clause(err.Error()) + ": Gemini's safety filters stopped it, so rephrase the prompt or ask for something else."}
 	}
 	if apiErr, ok := errors.AsType[genai.APIError](err); ok {
 		kind, s := explainAPI(apiErr, c)
 		return &Error{Kind: kind, Sentence: s, Err: err}
 	}
 	if dialFailed(err) {
-		return &Error{Kind: Unreachable, Err: err, Sentence: sentence(err.Error()) +
-			" Check the network connection, and the proxy (HTTPS_PROXY) if one is set, then try again."}
+		return &Error{Kind: Unreachable, Err: err, Sentence: clause(err.Error()) +
+			"; check the network connection, and the proxy (HTTPS_PROXY) if one is set, then try again."}
 	}
 	return err
 }
@@ -313,17 +313,14 @@ func trimStop(msg string) string {
 	return strings.TrimSuffix(msg, ".")
 }
 
-// sentence is s with a capital first and a full stop last.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
+// clause is s with a capital first and no full stop last, for the
+// sentence to go on.
+func clause(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
 	if s == "" {
 		return s
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // errorInfoReason is the reason of e's google.rpc.ErrorInfo detail.

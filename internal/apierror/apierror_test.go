@@ -119,7 +119,7 @@ func TestExplainUnreachable(t *testing.T) {
 	if e, ok := errors.AsType[*apierror.Error](err); !ok || e.Kind != apierror.Unreachable {
 		t.Fatalf("Explain = %#v", err)
 	}
-	if !strings.Contains(err.Error(), "Check the network connection") {
+	if msg := err.Error(); !strings.Contains(msg, "; check the network connection") || strings.Count(msg, ". ") > 0 {
 		t.Errorf("%q says no fix", err)
 	}
 }

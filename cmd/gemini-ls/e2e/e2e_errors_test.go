@@ -97,7 +97,9 @@ func TestRunBadFlagJSONResult(t *testing.T) {
 	h := newHeadless(t, nil)
 	r := h.run("run", "-o", "json", "--no-such-flag", "-p", "hi")
 	r.wantExit(t, exitError)
-	var obj struct{ Error struct{ Type, Message string } }
+	var obj struct {
+		Error struct{ Type, Message string }
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &obj); err != nil {
 		t.Fatalf("stdout is not JSON (%v):\n%s", err, r.stdout)
 	}
