@@ -33,16 +33,7 @@ func TestPromptAPIErrorIsASentence(t *testing.T) {
 				"GEMINI_MODEL": "gemini-2.5-pro"}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			serverIn, clientOut := io.Pipe()
-			clientIn, serverOut := io.Pipe()
-			served := make(chan error, 1)
-			go func() {
-				served <- Serve(ctx, serverIn, serverOut, Options{Getenv: func(k string) string { return env[k] }, Version: "test"})
-			}()
-			cl := acptest.New(t, clientOut, clientIn, acptest.Config{})
-			if _, err := cl.Initialize(ctx); err != nil {
-				t.Fatal(err)
-			}
+			cl, stop := serveInProcess(ctx, t, env)
 			res, err := cl.Conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
 			if err != nil {
 				t.Fatal(err)
@@ -60,10 +51,30 @@ func TestPromptAPIErrorIsASentence(t *testing.T) {
 					t.Errorf("the error %v holds %q", re.Error(), bad)
 				}
 			}
-			_ = clientOut.Close()
-			if err := <-served; err != nil {
+			if err := stop(); err != nil {
 				t.Errorf("Serve: %v", err)
 			}
 		})
+	}
+}
+
+// serveInProcess serves ACP in this process (so the race detector sees
+// it) to an initialized client, with env as the environment; stop ends
+// the connection and returns what Serve did.
+func serveInProcess(ctx context.Context, t *testing.T, env map[string]string) (c *acptest.Client, stop func() error) {
+	t.Helper()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, serverIn, serverOut, Options{Getenv: func(k string) string { return env[k] }, Version: "test"})
+	}()
+	c = acptest.New(t, clientOut, clientIn, acptest.Config{})
+	if _, err := c.Initialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c, func() error {
+		_ = clientOut.Close()
+		return <-served
 	}
 }
