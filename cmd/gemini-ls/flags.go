@@ -209,13 +209,16 @@ func approvalModes() []string {
 	return []string{string(dialog.ApprovalDefault), string(dialog.ApprovalAutoEdit), string(dialog.ApprovalYolo), string(dialog.ApprovalPlan)}
 }
 
-// errUsage is a mistake in the command line; Gemini CLI exits 1 for its
-// own (yargs' failures), after one line here.
-var errUsage = errors.New("usage")
+// usageMistake is a mistake in the command line, said on stderr already in
+// one line; Gemini CLI exits 1 for its own (yargs' failures). Its text is
+// the mistake, for the JSON formats' result.
+type usageMistake struct{ msg string }
+
+func (e *usageMistake) Error() string { return e.msg }
 
 // parse parses args (flags and positional words mixed, as yargs takes
 // them) into f and returns the positional words, or an error said in one
-// line on stderr: errUsage, or flag.ErrHelp after the help.
+// line on stderr: a *usageMistake, or flag.ErrHelp after the help.
 func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
@@ -229,7 +232,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 			}
 			// The flag package wrote the error's line.
 			fmt.Fprintf(stderr, "gemini-ls run: %s\n", cmdline.SeeHelp("run"))
-			return nil, errUsage
+			return nil, &usageMistake{err.Error()}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -276,7 +279,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 
 func (f *runFlags) usage(stderr io.Writer, msg string) error {
 	fmt.Fprintf(stderr, "gemini-ls run: %s; %s\n", msg, cmdline.SeeHelp("run"))
-	return errUsage
+	return &usageMistake{msg}
 }
 
 // resumeWithoutValue is args with --resume's value, latest, written out

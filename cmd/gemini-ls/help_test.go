@@ -16,6 +16,7 @@ var flagsOf = map[string][]string{
 	"acp":   {"    --log-file ", "    --log-level "},
 	"run":   {"-p, --prompt ", "-C ", "-m, --model ", "    --approval-mode ", "    --include-directories ", "-o, --output-format ", "    --log-file ", "    --log-level "},
 	"login": {"    --no-browser "},
+	"trust": {"    --parent "},
 }
 
 func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -210,7 +211,7 @@ func TestHiddenFlagsStillRefuse(t *testing.T) {
 }
 
 func TestCommandHelp(t *testing.T) {
-	for _, name := range []string{"serve", "acp", "run", "login", "version", "help"} {
+	for _, name := range []string{"serve", "acp", "run", "login", "trust", "version", "help"} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := runMain(t, name, "--help")
 			if code != 0 || stdout != "" {

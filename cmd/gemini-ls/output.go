@@ -31,6 +31,10 @@ type output interface {
 	// format's own way: nothing more in text.
 	warn(msg string)
 	end(o conversation.Outcome, st stats)
+	// abort ends a run that failed outside its turn (a bad flag, a
+	// folder not trusted, no credentials), exiting with code, in the
+	// format's own way: nothing more in text, whose stderr said it.
+	abort(code int, msg string)
 }
 
 // report is a run's output: the format's on stdout, and on stderr
@@ -223,6 +227,76 @@ func (r *report) end(o conversation.Outcome, st stats) {
 	r.out.end(o, st)
 }
 
+// fail ends a run that failed before its turn or outside it: line (when
+// not "") on stderr, as every format says it, and in json and
+// stream-json the format's error result on stdout, as 0.61's handleError
+// writes it, so that a reader of stdout always gets one; code is the
+// exit status, returned.
+func (r *report) fail(code int, line, msg string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if line != "" {
+		fmt.Fprintln(r.stderr, line)
+	}
+	if r.out != nil {
+		r.out.abort(code, msg)
+	}
+	return code
+}
+
+// badUsage fails the run for err, a mistake in the command line, in one
+// line; 1, as Gemini CLI exits for its flags' mistakes.
+func (r *report) badUsage(err error) int {
+	return r.fail(exitError, "gemini-ls run: "+err.Error(), err.Error())
+}
+
+// formatIn is the output format args name (-o, --output-format), the
+// last one given; "" for none or one that is not a format. It is read
+// apart from the flag set so that a run whose flags fail to parse still
+// answers in the format it asked for.
+func formatIn(args []string) string {
+	format := ""
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch {
+		case args[i] == "--":
+			return format
+		case !strings.HasPrefix(args[i], "-") || name != "o" && name != "output-format":
+			continue
+		case !hasValue && i+1 < len(args):
+			i++
+			value = args[i]
+		}
+		switch value {
+		case "text", "json", "stream-json":
+			format = value
+		}
+	}
+	return format
+}
+
+// errorTypeOf names a run's failure by its exit code as 0.61 names its
+// FatalError subclasses in the error's type.
+func errorTypeOf(code int) string {
+	switch code {
+	case exitAuth:
+		return "FatalAuthenticationError"
+	case exitInput:
+		return "FatalInputError"
+	case exitSandbox:
+		return "FatalSandboxError"
+	case exitConfig:
+		return "FatalConfigError"
+	case exitMaxTurns:
+		return "FatalTurnLimitedError"
+	case exitUntrusted:
+		return "FatalUntrustedWorkspaceError"
+	case exitCancelled:
+		return "FatalCancellationError"
+	}
+	return "Error"
+}
+
 // ansi matches terminal escape sequences, as the strip-ansi package
 // Gemini CLI uses does.
 var ansi = lazyregexp.New(`[\x1b\x{9b}][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))`)
@@ -262,6 +336,8 @@ func (*textOutput) thought(dialog.Subagent, dialog.Thought)       {}
 func (*textOutput) toolCall(dialog.Subagent, dialog.ToolCall)     {}
 func (*textOutput) toolResult(dialog.Subagent, dialog.ToolResult) {}
 func (*textOutput) failed(dialog.Subagent, error)                 {}
+
+func (*textOutput) abort(int, string) {}
 
 func (o *textOutput) end(conversation.Outcome, stats) {
 	if o.wrote && !o.endedNL {
@@ -397,6 +473,9 @@ func statsOf(st dialog.Stats, session dialog.Usage, elapsed time.Duration) stats
 type jsonError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	// Code is the exit status of a run that failed outside its turn, as
+	// 0.61's formatError gives it.
+	Code int `json:"code,omitempty"`
 }
 
 // errorOf is how a run that did not end its turn ended, typed by its
@@ -441,6 +520,18 @@ func (o *jsonOutput) end(res conversation.Outcome, st stats) {
 		Error     *jsonError `json:"error,omitempty"`
 		Warnings  []string   `json:"warnings,omitempty"`
 	}{o.sessionID, res.Text, st, errorOf(res), o.warnings})
+}
+
+// abort prints 0.61's formatError object: the session, when there is
+// one, and the error with its exit code.
+func (o *jsonOutput) abort(code int, msg string) {
+	enc := json.NewEncoder(o.w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(struct {
+		SessionID string    `json:"session_id,omitempty"`
+		Error     jsonError `json:"error"`
+		Warnings  []string  `json:"warnings,omitempty"`
+	}{o.sessionID, jsonError{Type: errorTypeOf(code), Message: stripANSI(msg), Code: code}, o.warnings})
 }
 
 // streamOutput prints one JSON event per line as the run goes. A
@@ -589,6 +680,16 @@ func (o *streamOutput) end(res conversation.Outcome, st stats) {
 		status = "error"
 	}
 	o.emit(streamEvent{Type: "result", Status: status, Error: errorOf(res), Stats: streamStatsOf(st)})
+}
+
+// abort emits 0.61's handleError event: a result of status error, its
+// stats empty, after the warnings still pending.
+func (o *streamOutput) abort(code int, msg string) {
+	for _, w := range o.pending {
+		o.emit(streamEvent{Type: "error", Severity: "warning", Message: w})
+	}
+	o.pending = nil
+	o.emit(streamEvent{Type: "result", Status: "error", Error: &jsonError{Type: errorTypeOf(code), Message: msg}, Stats: streamStatsOf(stats{})})
 }
 
 // toolErrorType names a call's failure as 0.61 does: a refused call is

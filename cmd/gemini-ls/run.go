@@ -50,11 +50,6 @@ func from(dir string, paths []string) []string {
 // for (startup.DelayFirstCollection): three times the collector's default.
 const firstCollection = 12 << 20
 
-// untrustedHint is Gemini CLI 0.61's refusal of a headless run in a folder
-// that is not trusted, in gemini-ls's words. It names gemini-ls already,
-// so it is printed without the "gemini-ls: " of other errors.
-const untrustedHint = "gemini-ls is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKSPACE=true` environment variable, or trust this directory (`/permissions trust` in your editor or Gemini CLI, or ~/.gemini/trustedFolders.json)"
-
 func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A run is one prompt: an 8-call one allocates about 8 MiB, which the
 	// collector's default 4 MiB first cycle would walk through twice.
@@ -67,6 +62,11 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case err != nil:
+		// Said on stderr already; a reader of -o json still gets its
+		// result.
+		if out, ferr := newReport(formatIn(args), stdout, stderr); ferr == nil {
+			return out.fail(exitError, "", err.Error())
+		}
 		return exitError
 	}
 	if len(words) > 0 {
@@ -88,18 +88,18 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	log, closeLog, err := f.logs.logger(stderr, true)
 	if err != nil {
-		return usageError(stderr, err)
+		return out.badUsage(err)
 	}
 	defer closeLog()
 	sendOTelErrorsTo(log)
 
 	dir, err := filepath.Abs(f.dir)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-C: %w", err))
+		return out.badUsage(fmt.Errorf("-C: %w", err))
 	}
 	ws, err := workspace.New([]string{dir}, nil)
 	if err != nil {
-		return usageError(stderr, fmt.Errorf("-C: %w", err))
+		return out.badUsage(fmt.Errorf("-C: %w", err))
 	}
 	getenv, lookupEnv := os.Getenv, os.LookupEnv
 	if f.skipTrust {
@@ -136,22 +136,20 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.listExtensions {
 		loaded, err := host.Load(place)
 		if err != nil {
-			return usageError(stderr, err)
+			return out.badUsage(err)
 		}
 		return listExtensions(loaded, stdout)
 	}
 	built, err := host.Build(ctx, place)
 	if errors.Is(err, dialog.ErrYoloDisabled) {
-		fmt.Fprintln(stderr, err)
-		return exitConfig
+		return out.fail(exitConfig, err.Error(), err.Error())
 	}
 	if errors.Is(err, sandbox.ErrSetup) {
 		// Nothing runs unsandboxed when a sandbox was asked for.
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return exitSandbox
+		return out.fail(exitSandbox, "gemini-ls: "+err.Error(), err.Error())
 	}
 	if err != nil {
-		return usageError(stderr, err)
+		return out.badUsage(err)
 	}
 	defer built.Close()
 	// The flag wins over the settings, as in Gemini CLI 0.61: with it,
@@ -159,7 +157,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	format := cmp.Or(f.outputFormat, built.OutputFormat(), "text")
 	if f.outputFormat == "" {
 		if err := out.choose(format); err != nil {
-			return usageError(stderr, err)
+			return out.badUsage(err)
 		}
 	}
 	if f.rawOutput && !f.acceptRawRisk && format == "text" {
@@ -169,14 +167,13 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		out.warn("Warning: --allowed-tools cli argument and tools.allowed in settings.json are deprecated and will be removed in 1.0: Migrate to Policy Engine: https://geminicli.com/docs/core/policy-engine/")
 	}
 	if built.NotTrusted() != nil {
-		fmt.Fprintln(stderr, untrustedHint)
-		return exitUntrusted
+		hint := untrustedHint(dir)
+		return out.fail(exitUntrusted, hint, hint)
 	}
 	if err := built.AuthErr(); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitAuth
+		return out.fail(exitAuth, err.Error(), err.Error())
 	}
-	input, code := f.input(ctx, stdin, out, stderr)
+	input, code := f.input(ctx, stdin, out)
 	if code != 0 {
 		return code
 	}
@@ -185,8 +182,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
 	if err != nil {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-		return exitInput
+		return out.fail(exitInput, "gemini-ls: "+err.Error(), err.Error())
 	}
 	// A mode chosen for this run wins over the mode a resumed session
 	// saved, which it continues in otherwise, unless that is more
@@ -199,8 +195,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	if mode != "" || raised {
 		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
-			fmt.Fprintf(stderr, "gemini-ls: %v\n", err)
-			return exitError
+			return out.fail(exitError, "gemini-ls: "+err.Error(), err.Error())
 		}
 	}
 	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
@@ -211,8 +206,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	out.begin(live.ID(), host.Model(built), input)
 	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input}, unattended{out})
 	if o.Ending == conversation.NotRun {
-		fmt.Fprintf(stderr, "gemini-ls: %v\n", o.NotRun)
-		return exitInput
+		return out.fail(exitInput, "gemini-ls: "+o.NotRun.Error(), o.NotRun.Error())
 	}
 	out.end(o, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
 	return exitCode(o, stderr)
@@ -221,13 +215,13 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 // input is the prompt to run: what a piped stdin holds, then a blank
 // line and the prompt, as Gemini CLI joins them; or the exit status when
 // there is none.
-func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report, stderr io.Writer) (string, int) {
+func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report) (string, int) {
 	input := f.prompt
 	if stdin != nil && !isTerminal(stdin) {
 		piped, truncated, err := pipedInput(ctx, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "gemini-ls: reading stdin: %v\n", err)
-			return "", exitInput
+			msg := "reading stdin: " + err.Error()
+			return "", out.fail(exitInput, "gemini-ls: "+msg, msg)
 		}
 		if truncated {
 			out.warn(fmt.Sprintf("Warning: stdin input truncated to %d bytes.", maxStdin))
@@ -239,8 +233,8 @@ func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report, stde
 		}
 	}
 	if input == "" {
-		fmt.Fprintln(stderr, "gemini-ls: No input provided via stdin. Input can be provided by piping data into gemini-ls or using the --prompt option.")
-		return "", exitInput
+		const msg = "No input provided via stdin. Input can be provided by piping data into gemini-ls or using the --prompt option."
+		return "", out.fail(exitInput, "gemini-ls: "+msg, msg)
 	}
 	return input, 0
 }

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"errors"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
@@ -68,16 +66,7 @@ func TestSetModeInAFolderNotTrusted(t *testing.T) {
 		"GEMINI_MODEL": "gemini-2.5-pro"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	serverIn, clientOut := io.Pipe()
-	clientIn, serverOut := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- Serve(ctx, serverIn, serverOut, Options{Getenv: func(k string) string { return env[k] }, Version: "test"})
-	}()
-	c := acptest.New(t, clientOut, clientIn, acptest.Config{})
-	if _, err := c.Initialize(ctx); err != nil {
-		t.Fatal(err)
-	}
+	c, stop := serveInProcess(ctx, t, env)
 	res, err := c.Conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
 	if err != nil {
 		t.Fatal(err)
@@ -94,8 +83,7 @@ func TestSetModeInAFolderNotTrusted(t *testing.T) {
 	if _, err := c.Conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: res.SessionId, ModeId: "default"}); err != nil {
 		t.Errorf("default in a folder not trusted: %v", err)
 	}
-	_ = clientOut.Close()
-	if err := <-served; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }

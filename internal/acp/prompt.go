@@ -102,11 +102,12 @@ func (t *turn) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptRe
 		out.StopReason = sdk.StopReasonEndTurn
 		t.say(ctx, o.Explanation())
 	default:
-		msg := "the turn failed"
-		if o.Err != nil {
-			msg = o.Err.Error()
-		}
-		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
+		// The message is what a client shows: the failure's sentence,
+		// which says what to do (an API error's, apierror's), as 0.61
+		// puts its error's message there; data keeps it for clients that
+		// read that.
+		msg := o.Explanation()
+		return sdk.PromptResponse{}, &sdk.RequestError{Code: -32603, Message: msg, Data: map[string]any{"error": msg}}
 	}
 	return out, nil
 }

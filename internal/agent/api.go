@@ -40,6 +40,16 @@ type EmptyAnswerError struct {
 	Attempts     int
 }
 
+// SafetyBlocked reports whether the safety filters stopped the answer,
+// for apierror to say how to go on.
+func (e *EmptyAnswerError) SafetyBlocked() bool {
+	switch e.FinishReason {
+	case genai.FinishReasonSafety, genai.FinishReasonImageSafety, genai.FinishReasonBlocklist, genai.FinishReasonProhibitedContent, genai.FinishReasonSPII:
+		return true
+	}
+	return false
+}
+
 func (e *EmptyAnswerError) Error() string {
 	msg := "the model returned no answer: " + e.What
 	if e.FinishReason != "" {

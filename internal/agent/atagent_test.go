@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -89,10 +90,12 @@ func TestAtAgentOnlyEnabledNames(t *testing.T) {
 		"@notes.md and @CLI_HELP",
 		"\n--- Content from referenced files ---",
 		"\nContent from @notes.md:\n", "notes",
+		skippedNote([]tools.SkippedFile{{Path: "@CLI_HELP", Reason: notFoundReason}}),
 		"\n--- End of content ---",
 	})
-	for _, prompt := range []string{"mail someone@cli_help", "  @nobody here  "} {
-		wantParts(t, expandAgents(t, ws, prompt, agents), []string{prompt})
-	}
-	wantParts(t, expandAgents(t, ws, "  @cli_help  ", nil), []string{"  @cli_help  "})
+	wantParts(t, expandAgents(t, ws, "mail someone@cli_help", agents), []string{"mail someone@cli_help"})
+	// A path that leads nowhere goes as typed, the model told it was not
+	// attached.
+	wantParts(t, expandAgents(t, ws, "  @nobody here  ", agents), []string{"  @nobody here  ", skippedNote([]tools.SkippedFile{{Path: "@nobody", Reason: notFoundReason}})})
+	wantParts(t, expandAgents(t, ws, "  @cli_help  ", nil), []string{"  @cli_help  ", skippedNote([]tools.SkippedFile{{Path: "@cli_help", Reason: notFoundReason}})})
 }

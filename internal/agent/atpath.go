@@ -20,6 +20,26 @@ const (
 	noReferencedFiles     = "No files matching the criteria were found or all were skipped."
 )
 
+// notFoundReason is why an @path that names nothing in the workspace was
+// not attached.
+const notFoundReason = "no file or directory in the workspace matches it"
+
+// notAttached says to the user, in one line, which @ references were not
+// attached and why (the model reads skippedNote): nothing for none.
+func notAttached(skipped []tools.SkippedFile) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, s := range skipped {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s was not attached: %s", s.Path, s.Reason)
+	}
+	return b.String() + "."
+}
+
 // ExpandReferences turns the text of a user's prompt into the parts sent
 // to the model, attaching the files its @path references name, read as
 // read_many_files reads them, laid out as Gemini CLI lays them out: the
@@ -32,9 +52,9 @@ const (
 // opening bracket or quote (so "user@example.com" is left alone), followed
 // by a path; "\ " escapes a space in it. A path naming a file reads it, a
 // directory everything below it; else the newest file matching
-// "**/*path*" is read. References that lead nowhere stay as typed; those
-// ignore files ignore, and files that could not be read, are listed for the
-// model with the reason. A reference ending in a line range,
+// "**/*path*" is read. References that lead nowhere stay as typed; they,
+// those ignore files ignore, and files that could not be read, are listed
+// for the model with the reason (and told the user: notAttached). A reference ending in a line range,
 // "@path#L10-20" or "@path#L10", sends only those lines of the file, each
 // labelled with the lines it holds of how many; a range that runs past the
 // end stops there and says so, and one that starts after it is not read.
@@ -59,22 +79,29 @@ type referents struct {
 // handleAtCommand lays them out: the prompt, the note that asks for the
 // agents, then the resources' content ahead of the files'.
 func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt string, with referents) ([]*genai.Part, error) {
+	parts, _, err := expandReferencesTelling(ctx, ws, prompt, with)
+	return parts, err
+}
+
+// expandReferencesTelling is expandReferences, with the references not
+// attached, for the user to be told (notAttached).
+func expandReferencesTelling(ctx context.Context, ws *workspace.Workspace, prompt string, with referents) ([]*genai.Part, []tools.SkippedFile, error) {
 	refs, agents := splitAgents(parseReferences(prompt), with.isAgent)
 	refs, resources := splitResources(prompt, refs, with.resources)
 	attached, err := readResources(ctx, with.resources, resources)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files, err := readPaths(ctx, ws, prompt, refs, with.exactPaths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !files.resolved && len(agents) == 0 && len(attached) == 0 {
 		parts := []*genai.Part{genai.NewPartFromText(prompt)}
 		if len(files.skipped) > 0 {
 			parts = append(parts, genai.NewPartFromText(skippedNote(files.skipped)))
 		}
-		return parts, nil
+		return parts, files.skipped, nil
 	}
 	parts := []*genai.Part{genai.NewPartFromText(strings.TrimSpace(files.query))}
 	if len(agents) > 0 {
@@ -94,7 +121,7 @@ func expandReferences(ctx context.Context, ws *workspace.Workspace, prompt strin
 	if files.read > 0 || len(attached) > 0 {
 		parts = append(parts, genai.NewPartFromText("\n"+tools.ReferenceContentEnd))
 	}
-	return parts, nil
+	return parts, files.skipped, nil
 }
 
 // pathsRead is what a prompt's @path references attach.
@@ -132,6 +159,9 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 		}
 		switch {
 		case !ok:
+			// Named to the model and the user, as 0.61 names a path its
+			// search found nothing for: the prompt goes as typed.
+			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: notFoundReason})
 			continue
 		case ref.Ignored:
 			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})

@@ -117,12 +117,17 @@ func TestExpandReferencesLeavesOtherTextAlone(t *testing.T) {
 	for _, prompt := range []string{
 		"mail user@example.com about it",
 		"no references here",
-		"@nowhere.go is not a file",
 		"a lone @ sign",
 		`an escaped \@a.go`,
 	} {
 		wantParts(t, expand(t, ws, prompt), []string{prompt})
 	}
+	// A reference that names nothing goes as typed, and the model is
+	// told it was not attached: never dropped in silence.
+	wantParts(t, expand(t, ws, "@nowhere.go is not a file"), []string{
+		"@nowhere.go is not a file",
+		"\nSkipped 1 item(s):\n- @nowhere.go (Reason: no file or directory in the workspace matches it)",
+	})
 	// Without a workspace, the text goes as it is.
 	parts, err := ExpandReferences(context.Background(), nil, "explain @a.go")
 	if err != nil || !slices.Equal(texts(parts), []string{"explain @a.go"}) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -70,13 +71,13 @@ func TestAtResourceAttachesItsContent(t *testing.T) {
 }
 
 // An @SERVER:URI no running server lists is a path, as in 0.61: here one
-// that leads nowhere, so the prompt goes as typed, and nothing is read
-// from a server.
+// that leads nowhere, so the prompt goes as typed, the model told it was
+// not attached, and nothing is read from a server.
 func TestAtResourceUnknownIsAPath(t *testing.T) {
 	ws, _, _ := refWorkspace(t, map[string]string{"a.go": "package a\n"})
 	from := &testResources{listed: map[string][]ResourceContent{"docs:file:///notes.txt": {{Text: "the notes"}}}}
-	for _, prompt := range []string{"read @other:file:///notes.txt", "read @docs:file:///missing.txt", "read @file:///notes.txt"} {
-		wantParts(t, expandResources(t, ws, prompt, from), []string{prompt})
+	for _, ref := range []string{"@other:file:///notes.txt", "@docs:file:///missing.txt", "@file:///notes.txt"} {
+		wantParts(t, expandResources(t, ws, "read "+ref, from), []string{"read " + ref, skippedNote([]tools.SkippedFile{{Path: ref, Reason: notFoundReason}})})
 	}
 	if len(from.read) > 0 {
 		t.Errorf("read %q from a server", from.read)

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -112,7 +113,7 @@ func (a *Agent) rewriteSelection(ctx context.Context, model string, req dialog.S
 	}, nil)
 	if err != nil {
 		a.log.error(model, "", a.cfg.Now().Sub(start), err)
-		return "", fmt.Errorf("asking %s for the edit: %w", model, err)
+		return "", apierror.Explain(err, apierror.Context{AuthType: a.cfg.AuthType, Model: model})
 	}
 	text, err := answerText(resp)
 	if err != nil {

@@ -10,14 +10,13 @@ import (
 	"net/url"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
 
 // backoff paces the retries of one request: the attempts made and the
@@ -100,7 +99,7 @@ const (
 	// retried with the RetryPolicy.
 	failTransient
 	// failQuota: a quota that will not come back soon (a daily or Pro
-	// quota, a limit of 0, a wait of more than maxServerDelay). Retrying
+	// quota, a limit of 0, a wait of more than apierror.MaxServerDelay). Retrying
 	// is pointless; a fallback model may help.
 	failQuota
 	// failBroken: the connection broke (reset, unexpected EOF, a torn
@@ -114,11 +113,6 @@ const (
 	// once, for the chat request goes to the same endpoint and says so.
 	failUnreachable
 )
-
-// maxServerDelay is the longest server-given wait still worth waiting
-// (Gemini CLI's MAX_RETRYABLE_DELAY_SECONDS); a longer one is a quota that
-// is used up.
-const maxServerDelay = 5 * time.Minute
 
 func classify(err error) failure {
 	var apiErr genai.APIError
@@ -244,81 +238,12 @@ func dialFailure(err error) string {
 	return err.Error()
 }
 
-// limitZero matches "limit: 0" (and not "limit: 0.5" or "limit: 05"): a
-// quota this project does not have at all.
-var limitZero = lazyregexp.New(`(?i)limit:\s*0(?:$|[^0-9.]|\.(?:$|[^0-9]))`)
-
 // quotaExhausted reports whether a 429/499/503 says the quota is used up
-// for long, as Gemini CLI's classifyGoogleError reads it
-// (TerminalQuotaError).
-func quotaExhausted(apiErr genai.APIError) bool {
-	if limitZero.MatchString(apiErr.Message) {
-		return true
-	}
-	// Gemini CLI's Pro quota message ("Quota exceeded for quota metric
-	// 'Gemini 2.5 Pro Requests'").
-	if strings.Contains(apiErr.Message, "Quota exceeded for quota metric 'Gemini") && strings.Contains(apiErr.Message, "Pro Requests'") {
-		return true
-	}
-	for _, d := range apiErr.Details {
-		typ, _ := d["@type"].(string)
-		switch {
-		case strings.HasSuffix(typ, "google.rpc.QuotaFailure"):
-			violations, _ := d["violations"].([]any)
-			for _, v := range violations {
-				m, _ := v.(map[string]any)
-				id, _ := m["quotaId"].(string)
-				if strings.Contains(id, "PerDay") || strings.Contains(id, "Daily") {
-					return true
-				}
-			}
-		case strings.HasSuffix(typ, "google.rpc.ErrorInfo"):
-			switch reason, _ := d["reason"].(string); reason {
-			case "QUOTA_EXHAUSTED", "INSUFFICIENT_G1_CREDITS_BALANCE":
-				return true
-			}
-		}
-	}
-	if d, ok := serverDelay(apiErr); ok && d > maxServerDelay {
-		return true
-	}
-	return false
-}
+// for long (apierror.QuotaExhausted).
+func quotaExhausted(apiErr genai.APIError) bool { return apierror.QuotaExhausted(apiErr) }
 
-// retryInMessage matches Gemini's "Please retry in 12.5s." hint.
-var retryInMessage = lazyregexp.New(`(?i)retry (?:in|after) ([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\b`)
-
-// serverDelay is how long the server asked us to wait, on any status: a
-// RetryInfo retryDelay in the error details (where the transport also puts
-// a Retry-After header), else a "retry in" hint in the message.
-func serverDelay(err error) (time.Duration, bool) {
-	var apiErr genai.APIError
-	if !errors.As(err, &apiErr) {
-		return 0, false
-	}
-	for _, d := range apiErr.Details {
-		typ, _ := d["@type"].(string)
-		if !strings.HasSuffix(typ, "google.rpc.RetryInfo") {
-			continue
-		}
-		if s, ok := d["retryDelay"].(string); ok {
-			if v, err := time.ParseDuration(s); err == nil && v >= 0 {
-				return v, true
-			}
-		}
-	}
-	if m := retryInMessage.FindStringSubmatch(apiErr.Message); m != nil {
-		v, err := strconv.ParseFloat(m[1], 64)
-		if err == nil {
-			unit := time.Second
-			if strings.EqualFold(m[2], "ms") {
-				unit = time.Millisecond
-			}
-			return time.Duration(v * float64(unit)), true
-		}
-	}
-	return 0, false
-}
+// serverDelay is how long the server asked us to wait (apierror.RetryDelay).
+func serverDelay(err error) (time.Duration, bool) { return apierror.RetryDelay(err) }
 
 // retryReason says in words why a request is tried again.
 func retryReason(err error) string {

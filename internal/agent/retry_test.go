@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/models"
@@ -415,7 +416,7 @@ func TestRequestThatCannotConnect(t *testing.T) {
 	a, sl := newAgentAt(t, url, agent.Config{})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	reason := "could not connect to " + url + ": connection refused"
-	if res.StopReason != dialog.StopError || res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
+	if res.StopReason != dialog.StopError || res.Err == nil || apierror.Raw(res.Err).Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
 		t.Fatalf("result = %+v, want the error %q", res, reason+" (4 attempts)")
 	}
 	want := []dialog.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: reason}, {Attempt: 3, Delay: 4 * time.Second, Reason: reason}}
@@ -456,7 +457,7 @@ func TestAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	a, sl := newAgentAt(t, url, agent.Config{Model: models.Auto})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	reason := "could not connect to " + url + ": connection refused"
-	if res.Err == nil || res.Err.Error() != reason+" (4 attempts)" || res.Model != models.Resolve(models.Auto) {
+	if res.Err == nil || apierror.Raw(res.Err).Error() != reason+" (4 attempts)" || res.Model != models.Resolve(models.Auto) {
 		t.Fatalf("result = %+v, want %q from %s", res, reason+" (4 attempts)", models.Resolve(models.Auto))
 	}
 	if len(evs) == 0 || evs[0].Kind != dialog.EventRetry || evs[0].Retry.Reason != reason {

@@ -371,7 +371,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	s.acknowledgeAgents(ctx, emit)
-	parts, err := s.inputParts(ctx, in)
+	parts, err := s.inputParts(ctx, in, emit)
 	if err != nil {
 		if ctx.Err() != nil {
 			return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}
@@ -419,12 +419,17 @@ func (a *Agent) agentNamed() AgentNamed {
 
 // inputParts is what the model reads of the user's input: where the user
 // is in the editor, then the prompt with the files its @paths, and the
-// MCP resources its @SERVER:URIs, name.
-func (s *Session) inputParts(ctx context.Context, in dialog.Input) ([]*genai.Part, error) {
+// MCP resources its @SERVER:URIs, name. The user is told, in a notice,
+// of each @ reference not attached, as the model is.
+func (s *Session) inputParts(ctx context.Context, in dialog.Input, emit func(dialog.Event)) ([]*genai.Part, error) {
 	var parts []*genai.Part
 	if strings.TrimSpace(in.Text) != "" {
 		var err error
-		parts, err = expandReferences(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources, exactPaths: s.agent.cfg.NoReferenceSearch})
+		var skipped []tools.SkippedFile
+		parts, skipped, err = expandReferencesTelling(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources, exactPaths: s.agent.cfg.NoReferenceSearch})
+		if note := notAttached(skipped); note != "" && err == nil {
+			emit(dialog.Event{Kind: dialog.EventNotice, Text: note})
+		}
 		switch {
 		case isReferenceError(err):
 			return nil, err // in 0.61's words

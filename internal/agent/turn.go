@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -111,6 +112,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			if t.ctx.Err() != nil {
 				return t.stop(dialog.StopCancelled, t.ctx.Err())
 			}
+			err = t.explain(err)
 			t.emit(dialog.Event{Kind: dialog.EventError, Err: err})
 			return t.stop(dialog.StopError, err)
 		}
@@ -139,6 +141,16 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			return t.stopByHook(t.hookStop)
 		}
 	}
+}
+
+// explain is the error a failed model request ends the turn with, said
+// for the user (apierror): the log has the raw error already. An answer
+// cut off keeps its own words, which say what was kept.
+func (t *turn) explain(err error) error {
+	if _, cut := errors.AsType[*AnswerCutOffError](err); cut {
+		return err
+	}
+	return apierror.Explain(err, apierror.Context{AuthType: t.s.agent.cfg.AuthType, Model: t.model()})
 }
 
 func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {
@@ -391,7 +403,7 @@ func (t *turn) streamOnce(model string, req modelRequest) (*modelTurn, *genai.Ge
 // thoughts; showed says whether it did.
 func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed bool, err error) {
 	if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
-		return false, fmt.Errorf("the prompt was blocked (%s): %s", f.BlockReason, f.BlockReasonMessage)
+		return false, apierror.BlockedPrompt(string(f.BlockReason), f.BlockReasonMessage)
 	}
 	if len(resp.Candidates) == 0 {
 		return false, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -396,13 +397,13 @@ func TestEmptyAnswers(t *testing.T) {
 				t.Fatalf("stop reason %q, want error (result %+v)", res.StopReason, res)
 			}
 			want := "the model returned no answer: " + tc.want + "; asked 2 times"
-			if res.Err == nil || res.Err.Error() != want {
+			if res.Err == nil || apierror.Raw(res.Err).Error() != want {
 				t.Errorf("error = %v\nwant    %s", res.Err, want)
 			}
 			if e, ok := errors.AsType[*agent.EmptyAnswerError](res.Err); !ok || e.Attempts != 2 {
 				t.Errorf("error %T %+v, want an *EmptyAnswerError after 2 attempts", res.Err, e)
 			}
-			if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err.Error() != want {
+			if errs := evs.of(dialog.EventError); len(errs) != 1 || apierror.Raw(errs[0].Err).Error() != want {
 				t.Errorf("error events = %v", errs)
 			}
 			if n := len(srv.Requests()); n != len(turns)+2 {

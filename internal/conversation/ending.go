@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -150,7 +151,20 @@ func (o Outcome) Headline() string {
 	if w, ok := wordsOf(o.Ending); ok {
 		return w.headline
 	}
+	if said, ok := o.apiError(); ok {
+		// Its sentence says what failed and what to do; no "failed: ".
+		return strings.TrimSuffix(said, ".")
+	}
 	return "failed: " + o.errText()
+}
+
+// apiError is the sentence of a model request's failure the turn ended
+// with (apierror), which says what to do already.
+func (o Outcome) apiError() (string, bool) {
+	if e, ok := errors.AsType[*apierror.Error](o.Err); ok && o.Ending == Failed {
+		return e.Error(), true
+	}
+	return "", false
 }
 
 // Explanation says in full why the prompt stopped before it was done,
@@ -160,6 +174,9 @@ func (o Outcome) Headline() string {
 func (o Outcome) Explanation() string {
 	if o.Ending == Done {
 		return ""
+	}
+	if said, ok := o.apiError(); ok {
+		return said
 	}
 	w, ok := wordsOf(o.Ending)
 	switch {

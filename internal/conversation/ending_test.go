@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -23,6 +24,9 @@ func TestHeadlineAndExplanation(t *testing.T) {
 		{dialog.PromptResult{StopReason: dialog.StopMaxTokens}, "the answer was cut at the model's output token limit", "The answer was cut at the model's output token limit."},
 		{dialog.PromptResult{StopReason: dialog.StopError, Err: errors.New("quota exhausted")}, "failed: quota exhausted", "Failed: quota exhausted."},
 		{dialog.PromptResult{StopReason: dialog.StopError}, "failed: the turn failed", "Failed: the turn failed."},
+		// A model request's failure is its sentence, which says what to do.
+		{dialog.PromptResult{StopReason: dialog.StopError, Err: &apierror.Error{Kind: apierror.InvalidKey, Sentence: "The API key in GEMINI_API_KEY is not valid: run gemini-ls login.", Err: errors.New("Error 400")}},
+			"The API key in GEMINI_API_KEY is not valid: run gemini-ls login", "The API key in GEMINI_API_KEY is not valid: run gemini-ls login."},
 	} {
 		o := outcomeOf(c.res, nil)
 		if got := o.Headline(); got != c.headline {

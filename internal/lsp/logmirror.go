@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -10,21 +11,23 @@ import (
 )
 
 // mirrorWarnings tees warnings and errors to the client's log
-// (window/logMessage), so a user sees them without opening our log file.
+// (window/logMessage), so a user sees them without opening our log file:
+// in words, the record's message and its error, as an editor shows them
+// to a person; the other fields (paths, ids, durations) go to the log
+// file only, never zap's encoding of them.
 func mirrorWarnings(core zapcore.Core, conn jsonrpc2.Conn) zapcore.Core {
-	return zapcore.NewTee(core, &clientLogCore{conn: conn, enc: zapcore.NewConsoleEncoder(zapcore.EncoderConfig{MessageKey: "msg"})})
+	return zapcore.NewTee(core, &clientLogCore{conn: conn})
 }
 
 type clientLogCore struct {
 	conn   jsonrpc2.Conn
-	enc    zapcore.Encoder
 	fields []zapcore.Field
 }
 
 func (c *clientLogCore) Enabled(l zapcore.Level) bool { return l >= zapcore.WarnLevel }
 
 func (c *clientLogCore) With(fields []zapcore.Field) zapcore.Core {
-	return &clientLogCore{conn: c.conn, enc: c.enc, fields: append(append([]zapcore.Field(nil), c.fields...), fields...)}
+	return &clientLogCore{conn: c.conn, fields: append(append([]zapcore.Field(nil), c.fields...), fields...)}
 }
 
 func (c *clientLogCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
@@ -35,17 +38,34 @@ func (c *clientLogCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcor
 }
 
 func (c *clientLogCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
-	buf, err := c.enc.EncodeEntry(e, append(append([]zapcore.Field(nil), c.fields...), fields...))
-	if err != nil {
-		return err
+	all := append(append([]zapcore.Field(nil), c.fields...), fields...)
+	if slices.ContainsFunc(all, func(f zapcore.Field) bool { return f.Key == "event.name" }) {
+		// Gemini CLI's telemetry events (api_error, loop_detected) are
+		// the log file's: the turn says what they report, in words.
+		return nil
 	}
-	defer buf.Free()
 	typ := protocol.MessageTypeWarning
 	if e.Level >= zapcore.ErrorLevel {
 		typ = protocol.MessageTypeError
 	}
-	msg := "gemini-ls: " + strings.TrimSpace(buf.String())
+	msg := "gemini-ls: " + prose(e.Message, all)
 	return c.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: msg})
 }
 
 func (c *clientLogCore) Sync() error { return nil }
+
+// prose is a record as a person reads it: its message, then the error
+// it carries ("the agent is unavailable: GEMINI_API_KEY …"), a sentence
+// ending with a full stop.
+func prose(msg string, fields []zapcore.Field) string {
+	msg = strings.TrimSpace(msg)
+	for _, f := range fields {
+		if err, ok := f.Interface.(error); ok && f.Type == zapcore.ErrorType && f.Key == "error" {
+			msg += ": " + strings.TrimSpace(err.Error())
+		}
+	}
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "!") && !strings.HasSuffix(msg, "?") {
+		msg += "."
+	}
+	return msg
+}

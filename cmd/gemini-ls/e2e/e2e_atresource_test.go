@@ -36,8 +36,9 @@ func TestAtResourceInHeadlessRun(t *testing.T) {
 	const unknown = "see @other:file:///notes.txt and @docs:file:///gone.txt"
 	h.runIn(h.root, trusted(t, h), "run", "-p", unknown).wantExit(t, 0)
 	reqs := h.model.Requests()
-	if got := partTexts(reqs[len(reqs)-1].Contents[0].Parts); len(got) != 1 || got[0] != unknown {
-		t.Errorf("the model's request for unknown resources: %q, want the prompt as typed", got)
+	// As typed, the model told which were not attached.
+	if got := partTexts(reqs[len(reqs)-1].Contents[0].Parts); len(got) != 2 || got[0] != unknown || !strings.Contains(got[1], "- @other:file:///notes.txt (Reason: no file or directory in the workspace matches it)") {
+		t.Errorf("the model's request for unknown resources: %q, want the prompt as typed and what was not attached", got)
 	}
 }
 

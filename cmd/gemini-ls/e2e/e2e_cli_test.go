@@ -200,7 +200,7 @@ func TestRunFailureLogsOnlyWithDebug(t *testing.T) {
 	loud := h.run("run", "--debug", "-p", "hi")
 	for _, r := range []cliResult{quiet, loud} {
 		r.wantExit(t, exitError)
-		if !strings.Contains(r.stderr, "gemini-ls: Failed: ") || !strings.Contains(r.stderr, "bad request") {
+		if !strings.Contains(r.stderr, "gemini-ls: The Gemini API refused the request (400 INVALID_ARGUMENT: bad request).") {
 			t.Errorf("stderr does not say the call failed:\n%s", r.stderr)
 		}
 	}

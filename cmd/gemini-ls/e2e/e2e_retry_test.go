@@ -44,8 +44,9 @@ func TestRunWhenTheModelEndpointRefusesConnections(t *testing.T) {
 	if !slices.Equal(retries, want) {
 		t.Errorf("retries on stderr:\n%s\nwant:\n%s", strings.Join(retries, "\n"), strings.Join(want, "\n"))
 	}
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "gemini-ls: ") || !strings.Contains(last, failure+" (4 attempts)") {
-		t.Errorf("stderr ends with %q, want the failure %q", last, failure+" (4 attempts)")
+	// The failure ends it, said for a person: what to check.
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "gemini-ls: C"+failure[1:]+" (4 attempts); check the network connection") {
+		t.Errorf("stderr ends with %q, want the failure %q and what to check", last, failure+" (4 attempts)")
 	}
 }
 
@@ -108,7 +109,7 @@ func TestRunOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() <= 0 {
 		t.Errorf("exit = %v, want a non-zero code", err)
 	}
-	failure := "could not connect to " + url + ": connection refused (4 attempts)"
+	failure := "Could not connect to " + url + ": connection refused (4 attempts)"
 	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "gemini-ls: ") || !strings.Contains(lines[len(lines)-1], failure) {
 		t.Errorf("stderr does not end with the failure %q:\n%s", failure, all)
 	}
@@ -137,7 +138,7 @@ func TestLSPPromptOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		failure := "could not connect to " + url + ": connection refused (4 attempts)"
+		failure := "Could not connect to " + url + ": connection refused (4 attempts)"
 		if err != nil || res.StopReason != "error" || !strings.Contains(res.Error, failure) {
 			t.Errorf("gemini/prompt = %+v, %v; want the error %q", res, err, failure)
 		}
@@ -170,7 +171,7 @@ func TestACPPromptOnAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	})
 	select {
 	case err := <-done:
-		failure := "could not connect to " + url + ": connection refused (4 attempts)"
+		failure := "Could not connect to " + url + ": connection refused (4 attempts)"
 		if err == nil || !strings.Contains(err.Error(), failure) {
 			t.Errorf("session/prompt = %v, want the error %q", err, failure)
 		}

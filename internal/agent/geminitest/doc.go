@@ -24,6 +24,10 @@
 // with a RetryInfo detail when RetryDelay is set and a Retry-After header
 // when RetryAfter is. A Turn with Err and Chunks streams the chunks and then
 // the error as an in-stream event (generateContent answers the HTTP error).
+// InvalidAPIKey, ExpiredAPIKey, ModelNotFound, RateLimited,
+// DailyQuotaExhausted, PermissionDenied and LocationUnsupported are such
+// turns with the API's real bodies (errors.go): its ErrorInfo reasons,
+// QuotaFailure, RetryInfo and wording, ListModels advice included.
 //
 // # Script format
 //
