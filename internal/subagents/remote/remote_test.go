@@ -631,9 +631,10 @@ func TestOversizedStreamIsRefused(t *testing.T) {
 		// Twice the bound, then quiet: the SDK's server keeps every
 		// status message in the task and copies the task for each event,
 		// so an endless stream would outlive the test, burning the CPU
-		// the package's later tests need.
-		for range 2 * 64 {
-			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: strings.Repeat("y", 1000)})
+		// the package's later tests need. Few large messages, not many
+		// small ones: the copies cost the square of their number.
+		for range 2 * 8 {
+			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: strings.Repeat("y", 8<<10)})
 			if err := q.Write(ctx, a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, msg)); err != nil {
 				return err
 			}
