@@ -204,14 +204,20 @@ func selfSigned(t *testing.T, host string) (string, tls.Certificate) {
 type connectProxy struct {
 	URL string
 
-	mu     sync.Mutex
-	asked  []string
+	mu    sync.Mutex
+	asked []string
+	// open are the tunnels' connections not yet closed, both sides:
+	// closed when the test ends, since the server's Close does not wait
+	// for a hijacked connection, and a client that lingers would keep
+	// its tunnel (and tunnel.Wait) going for ever.
+	open   map[net.Conn]bool
+	closed bool
 	tunnel sync.WaitGroup
 }
 
 func newConnectProxy(t *testing.T, want, addr string) *connectProxy {
 	t.Helper()
-	p := &connectProxy{}
+	p := &connectProxy{open: map[net.Conn]bool{}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.asked = append(p.asked, r.Host)
@@ -239,6 +245,7 @@ func newConnectProxy(t *testing.T, want, addr string) *connectProxy {
 	}))
 	t.Cleanup(func() {
 		srv.Close()
+		p.closeTunnels()
 		p.tunnel.Wait()
 	})
 	p.URL = srv.URL
@@ -247,7 +254,16 @@ func newConnectProxy(t *testing.T, want, addr string) *connectProxy {
 
 // pipe copies both ways until either side ends, then closes both.
 func (p *connectProxy) pipe(client net.Conn, fromClient *bufio.Reader, upstream net.Conn) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		client.Close()
+		upstream.Close()
+		return
+	}
+	p.open[client], p.open[upstream] = true, true
 	p.tunnel.Add(2)
+	p.mu.Unlock()
 	done := make(chan struct{}, 2)
 	go func() {
 		defer p.tunnel.Done()
@@ -261,9 +277,24 @@ func (p *connectProxy) pipe(client net.Conn, fromClient *bufio.Reader, upstream 
 	}()
 	go func() {
 		<-done
+		p.mu.Lock()
+		delete(p.open, client)
+		delete(p.open, upstream)
+		p.mu.Unlock()
 		client.Close()
 		upstream.Close()
 	}()
+}
+
+// closeTunnels closes every tunnel's connections, which ends its copies,
+// and every tunnel opened from now on.
+func (p *connectProxy) closeTunnels() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for c := range p.open {
+		c.Close()
+	}
 }
 
 func (p *connectProxy) targets() []string {

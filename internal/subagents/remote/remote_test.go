@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
@@ -629,9 +631,10 @@ func TestOversizedStreamIsRefused(t *testing.T) {
 		// Twice the bound, then quiet: the SDK's server keeps every
 		// status message in the task and copies the task for each event,
 		// so an endless stream would outlive the test, burning the CPU
-		// the package's later tests need.
-		for range 2 * 64 {
-			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: strings.Repeat("y", 1000)})
+		// the package's later tests need. Few large messages, not many
+		// small ones: the copies cost the square of their number.
+		for range 2 * 8 {
+			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, rc, a2a.TextPart{Text: strings.Repeat("y", 8<<10)})
 			if err := q.Write(ctx, a2a.NewStatusUpdateEvent(rc, a2a.TaskStateWorking, msg)); err != nil {
 				return err
 			}
@@ -661,17 +664,51 @@ func TestOversizedStreamIsRefused(t *testing.T) {
 
 }
 
-// A server that never answers ends the run with an error that says so.
+// A server that never answers ends the run with an error that says so,
+// and the client hangs up: the server is not left holding the request.
 func TestSilentServer(t *testing.T) {
+	const (
+		// silence is long enough for the request to reach the server
+		// on a loaded machine, mostly; a run where it does not checks
+		// less (see below), and fails nothing.
+		silence = 250 * time.Millisecond
+		// patience bounds the wait for the hang-up, only to fail clearly
+		// rather than wait for ever; a client hangs up at once.
+		patience = 30 * time.Second
+	)
 	srv := newAgentServer(t, answer, true)
-	srv.Mux.HandleFunc("/rpc-silent", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
-	c, err := remote.New(inlineCard(t, testCard(srv.URL+"/rpc-silent", true)), remote.Options{IdleTimeout: 1})
+	hungUp := make(chan struct{}, 1)
+	testEnded := make(chan struct{})
+	srv.Mux.HandleFunc("/rpc-silent", func(w http.ResponseWriter, r *http.Request) {
+		// Read to the end: only then does net/http watch the connection
+		// and end r's context when the client hangs up. Left unread, the
+		// handler never learns of the hang-up, and the server's Close
+		// waits for it for ever.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+			hungUp <- struct{}{}
+		case <-testEnded: // the client kept the request open: failed below
+		}
+	})
+	// After the server's cleanup is registered, so it runs first: the
+	// server's Close waits for the handler.
+	t.Cleanup(func() { close(testEnded) })
+	c, err := remote.New(inlineCard(t, testCard(srv.URL+"/rpc-silent", true)), remote.Options{IdleTimeout: silence})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text, err := c.Run(t.Context(), "Hello?", nil)
 	if !errors.Is(err, remote.ErrSilent) || !contains(text, "waiting for the response") {
 		t.Errorf("Run = %q, %v", text, err)
+	}
+	if len(rpcHeaders(srv.Rec, "/rpc-silent")) == 0 {
+		return // the client gave up before the request arrived: nothing held
+	}
+	select {
+	case <-hungUp:
+	case <-time.After(patience):
+		t.Errorf("the server still held the request %v after the run gave up on it", patience)
 	}
 }
 

@@ -24,8 +24,9 @@ type readResourceParams struct {
 // readResource is Gemini CLI 0.61's read_mcp_resource
 // (read-mcp-resource.ts) over m's resources: declared as 0.61 declares
 // it, read-only and of kind read. The model names a resource as
-// list_mcp_resources lists it, SERVER:URI, as 0.61's findResourceByUri
-// takes it.
+// list_mcp_resources lists it, SERVER:URI, or by its plain URI, which is
+// looked up across the running servers' lists, as 0.61's
+// McpClientManager.findResourceByUri does.
 func readResource(m *Manager) tools.Tool {
 	return tools.Define(tools.Spec{
 		Name:        ReadResourceName,
@@ -33,7 +34,7 @@ func readResource(m *Manager) tools.Tool {
 		Annotations: tools.Annotations{Kind: dialog.KindRead, ReadOnly: true},
 	}, func(p readResourceParams) (tools.Call, error) {
 		c := &readResourceCall{m: m, uri: p.URI}
-		c.found, _, c.known = m.resource(p.URI)
+		c.found, _, _, c.known = m.resourceByURI(p.URI)
 		return c, nil
 	})
 }
@@ -59,6 +60,33 @@ func (m *Manager) resource(identifier string) (Resource, live, bool) {
 	return Resource{}, live{}, false
 }
 
+// resourceByURI is the resource identifier names as read_mcp_resource
+// takes it: SERVER:URI first, else a plain URI any running server lists,
+// as 0.61's McpClientManager.findResourceByUri. known false when none
+// does, or when more than one does: then servers are those that list
+// it, in alias order, for the model to choose from (0.61 takes the first
+// server's, which may not be the one the model meant).
+func (m *Manager) resourceByURI(identifier string) (found Resource, at live, servers []string, known bool) {
+	if found, at, known = m.resource(identifier); known {
+		return found, at, nil, true
+	}
+	for _, l := range m.liveServers() {
+		for _, r := range l.resources {
+			if r.URI == identifier {
+				if len(servers) == 0 {
+					found, at = r, l
+				}
+				servers = append(servers, l.server.alias)
+				break
+			}
+		}
+	}
+	if len(servers) != 1 {
+		return Resource{}, live{}, servers, false
+	}
+	return found, at, nil, true
+}
+
 type readResourceCall struct {
 	m   *Manager
 	uri string // as the model gave it
@@ -80,13 +108,20 @@ func (c *readResourceCall) Title() string {
 func (*readResourceCall) Confirmation() *tools.Confirmation { return nil }
 
 // Execute reads the resource from the server running it now, its text
-// as text and its binary data as a line saying so, in 0.61's words.
+// as text and its binary data as a line saying so, in 0.61's words. A
+// plain URI more than one server lists is not read: the model is told
+// which servers list it, to name one.
 func (c *readResourceCall) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
-	found, contents, err := c.m.ReadResource(ctx, c.uri)
-	switch {
-	case errors.Is(err, ErrNoResource):
+	found, at, servers, known := c.m.resourceByURI(c.uri)
+	if !known {
+		if len(servers) > 1 {
+			return failure(fmt.Sprintf("Resource URI %s is listed by more than one MCP server: %s. Name the server as SERVER:URI, e.g. %s:%s",
+				c.uri, strings.Join(servers, ", "), servers[0], c.uri)), nil
+		}
 		return failure("Resource not found for URI: " + c.uri), nil
-	case err != nil:
+	}
+	contents, err := at.read(ctx, found.URI)
+	if err != nil {
 		return failure("Failed to read resource: " + err.Error()), nil
 	}
 	var text strings.Builder
@@ -134,15 +169,21 @@ func (m *Manager) ReadResource(ctx context.Context, identifier string) (Resource
 	if !known {
 		return Resource{}, nil, ErrNoResource
 	}
-	s := at.server
+	contents, err := at.read(ctx, found.URI)
+	return found, contents, err
+}
+
+// read reads the resource at uri from l's server, within its timeout.
+func (l live) read(ctx context.Context, uri string) ([]ResourceContent, error) {
+	s := l.server
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	res, err := at.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: found.URI})
+	res, err := l.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
 		if b := s.breach(); b != nil {
 			err = b
 		}
-		return found, nil, err
+		return nil, err
 	}
 	var out []ResourceContent
 	for _, content := range res.Contents {
@@ -150,7 +191,7 @@ func (m *Manager) ReadResource(ctx context.Context, identifier string) (Resource
 			out = append(out, ResourceContent{Text: content.Text, Blob: content.Blob, MIMEType: content.MIMEType})
 		}
 	}
-	return found, out, nil
+	return out, nil
 }
 
 // failure is an error result saying msg to the model and the user.

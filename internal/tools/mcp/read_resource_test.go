@@ -30,17 +30,57 @@ func TestReadMCPResource(t *testing.T) {
 	if a := tools.AnnotationsOf(tool); a != (tools.Annotations{Kind: dialog.KindRead, ReadOnly: true}) {
 		t.Errorf("annotations %+v", a)
 	}
-	for _, tc := range []struct {
-		uri, title string
-		want       tools.Result
-	}{
+	reads(t, tool, []resourceRead{
 		{"alpha:file:///notes.txt", `Read MCP resource "notes" from server "alpha"`,
 			tools.Result{Output: "contents of file:///notes.txt\n", Display: `Successfully read resource "notes" from server "alpha"`}},
 		{"alpha:db://users", `Read MCP resource "users" from server "alpha"`,
 			tools.Result{Output: "[Binary Data (application/x-sqlite3)]\n", Display: `Successfully read resource "users" from server "alpha"`}},
+		{"beta:file:///notes.txt", "Read MCP resource: beta:file:///notes.txt",
+			tools.Result{Error: "Resource not found for URI: beta:file:///notes.txt", Display: "Error: Resource not found for URI: beta:file:///notes.txt"}},
+	})
+	if _, err := tool.Build(map[string]any{}); err == nil || err.Error() != "params must have required property 'uri'" {
+		t.Errorf("no uri: %v", err)
+	}
+}
+
+// A plain URI, with no server named, is looked up across the running
+// servers' resource lists, as Gemini CLI 0.61's
+// McpClientManager.findResourceByUri does: found on the one server that
+// lists it, titled and read as if named SERVER:URI. One that two servers
+// list is not read: the model is told which servers list it and to name
+// one. One no server lists gets 0.61's "not found".
+func TestReadMCPResourcePlainURI(t *testing.T) {
+	m, _ := started(t, map[string]settings.MCPServer{
+		"alpha": {Command: testServer, Args: []string{"-resources"}},
+		"beta":  {Command: testServer, Args: []string{"-resources"}},
+		"gamma": {Command: testServer, Args: []string{"-resource", "file:///gamma.txt"}},
+	})
+	tool := find(t, m, ReadResourceName)
+	ambiguous := "Resource URI file:///notes.txt is listed by more than one MCP server: alpha, beta. " +
+		"Name the server as SERVER:URI, e.g. alpha:file:///notes.txt"
+	reads(t, tool, []resourceRead{
+		{"file:///gamma.txt", `Read MCP resource "extra" from server "gamma"`,
+			tools.Result{Output: "contents of file:///gamma.txt\n", Display: `Successfully read resource "extra" from server "gamma"`}},
 		{"file:///notes.txt", "Read MCP resource: file:///notes.txt",
-			tools.Result{Error: "Resource not found for URI: file:///notes.txt", Display: "Error: Resource not found for URI: file:///notes.txt"}},
-	} {
+			tools.Result{Error: ambiguous, Display: "Error: " + ambiguous}},
+		{"beta:file:///notes.txt", `Read MCP resource "notes" from server "beta"`,
+			tools.Result{Output: "contents of file:///notes.txt\n", Display: `Successfully read resource "notes" from server "beta"`}},
+		{"file:///missing.txt", "Read MCP resource: file:///missing.txt",
+			tools.Result{Error: "Resource not found for URI: file:///missing.txt", Display: "Error: Resource not found for URI: file:///missing.txt"}},
+	})
+}
+
+// resourceRead is a read_mcp_resource call's uri, the title it shows and
+// its result.
+type resourceRead struct {
+	uri, title string
+	want       tools.Result
+}
+
+// reads calls tool with each uri and checks its title and result.
+func reads(t *testing.T, tool tools.Tool, cases []resourceRead) {
+	t.Helper()
+	for _, tc := range cases {
 		call, err := tool.Build(map[string]any{"uri": tc.uri})
 		if err != nil {
 			t.Fatal(err)
@@ -51,8 +91,5 @@ func TestReadMCPResource(t *testing.T) {
 		if res := run(t, tool, map[string]any{"uri": tc.uri}); res.Output != tc.want.Output || res.Display != tc.want.Display || res.Error != tc.want.Error {
 			t.Errorf("%s: %+v, want %+v", tc.uri, res, tc.want)
 		}
-	}
-	if _, err := tool.Build(map[string]any{}); err == nil || err.Error() != "params must have required property 'uri'" {
-		t.Errorf("no uri: %v", err)
 	}
 }

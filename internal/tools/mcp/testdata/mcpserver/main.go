@@ -1,7 +1,7 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources] [-grow]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources] [-resource URI] [-grow]
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
 // (the process exits), spawn (starts a child that sleeps, and says its pid),
@@ -12,7 +12,8 @@
 // described, its contents text) and db://users (named, its contents
 // binary); with -broken-resources it declares resources but fails to
 // list them; with -unreadable-resources it lists them but fails to read
-// them. With -grow it offers grow, which adds a tool, grown, and
+// them. With -resource URI it offers one more resource, named extra, at
+// URI, its contents text. With -grow it offers grow, which adds a tool, grown, and
 // answers once it has sent notifications/tools/list_changed.
 package main
 
@@ -56,6 +57,7 @@ func main() {
 	resources := flag.Bool("resources", false, "offer two resources")
 	brokenResources := flag.Bool("broken-resources", false, "declare resources, and fail to list them")
 	unreadableResources := flag.Bool("unreadable-resources", false, "offer two resources, and fail to read them")
+	extraResource := flag.String("resource", "", "also offer a text resource, named extra, at this URI")
 	grow := flag.Bool("grow", false, "offer grow, which adds a tool")
 	flag.Parse()
 	if *failAtStart {
@@ -139,6 +141,9 @@ func main() {
 	case *unreadableResources:
 		addResources(server, map[string]string{"resources/read": "the archive is offline"})
 	}
+	if *extraResource != "" {
+		server.AddResource(&mcp.Resource{URI: *extraResource, Name: "extra"}, readText)
+	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
@@ -180,10 +185,7 @@ func addGrow(server *mcp.Server) {
 // addResources offers the test's two resources; a method failing names
 // fails with its error instead.
 func addResources(server *mcp.Server, failing map[string]string) {
-	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"},
-		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
-		})
+	server.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", Description: "The team's notes.", MIMEType: "text/plain"}, readText)
 	server.AddResource(&mcp.Resource{URI: "db://users", Name: "users"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/x-sqlite3", Blob: []byte{1, 2, 3}}}}, nil
@@ -233,4 +235,9 @@ func (s *slowCalls) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	result := fmt.Sprintf("overlapped: %v; arguments: %s", *overlapped, req.Params.Arguments)
 	s.mu.Unlock()
 	return text(result), nil
+}
+
+// readText answers resources/read with a text naming the URI read.
+func readText(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "contents of " + req.Params.URI}}}, nil
 }
