@@ -15,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 // grantEnv, set in a test binary's environment, makes it a process that
@@ -88,30 +89,9 @@ func grantFolder(i int) string { return fmt.Sprintf("/work/project-%02d", i) }
 func TestTrustGrantWaitsForTheLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trustedFolders.json")
 	writeFile(t, path, `{"/a": "TRUST_FOLDER"}`)
-	if err := os.Mkdir(path+".lock", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- SetFolderTrust(t.Context(), path, "/b", TrustFolder) }()
-	select {
-	case err := <-done:
-		t.Fatalf("the grant returned (%v) while the lock was held", err)
-	case <-time.After(time.Second):
-	}
-	if got := readFile(t, path); strings.Contains(got, "/b") {
-		t.Fatalf("the grant was written while the lock was held:\n%s", got)
-	}
-	if err := os.Remove(path + ".lock"); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("the grant, once the lock was removed: %v", err)
-	}
+	locktest.Waits(t, path, func(ctx context.Context) error { return SetFolderTrust(ctx, path, "/b", TrustFolder) })
 	if got, want := readFile(t, path), "{\n  \"/a\": \"TRUST_FOLDER\",\n  \"/b\": \"TRUST_FOLDER\"\n}"; got != want {
 		t.Errorf("after the wait the file is\n%s\nwant\n%s", got, want)
-	}
-	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
-		t.Errorf("the grant left its lock behind: %v", err)
 	}
 }
 
@@ -141,34 +121,8 @@ func TestTrustGrantTakesOverAStaleLock(t *testing.T) {
 // left as it was.
 func TestTrustGrantRefusedWhenTheLockIsNeverReleased(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trustedFolders.json")
-	before := `{"/a": "TRUST_FOLDER"}`
-	writeFile(t, path, before)
-	if err := os.Mkdir(path+".lock", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	holding, stop := context.WithCancel(t.Context())
-	defer stop()
-	go func() { // the holder's refresh, sooner than proper-lockfile's
-		for holding.Err() == nil {
-			now := time.Now()
-			_ = os.Chtimes(path+".lock", now, now)
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-	defer cancel()
-	err := SetFolderTrust(ctx, path, "/b", TrustFolder)
-	if err == nil {
-		t.Fatal("the grant was made under another's lock")
-	}
-	for _, want := range []string{path, path + ".lock", "nothing was changed"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("the error does not say %q: %v", want, err)
-		}
-	}
-	if got := readFile(t, path); got != before {
-		t.Errorf("the file was changed:\n%s", got)
-	}
+	writeFile(t, path, `{"/a": "TRUST_FOLDER"}`)
+	locktest.Refused(t, path, func(ctx context.Context) error { return SetFolderTrust(ctx, path, "/b", TrustFolder) })
 }
 
 // gemini-ls and Gemini CLI 0.61, its own code, each wait for the other's
@@ -361,4 +315,38 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// Edits of settings.json made at once, each of its own key, all land:
+// each waits for the others' lock, where without it most were refused as
+// made over a changed file.
+func TestConcurrentSettingsEditsAllLand(t *testing.T) {
+	const n = 20
+	path := filepath.Join(t.TempDir(), "settings.json")
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- SetValue(t.Context(), path, []string{"mcpServers", fmt.Sprint("s", i)}, map[string]string{"command": "x"}) }()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for i := range n {
+		if _, ok, err := ReadValue(path, []string{"mcpServers", fmt.Sprint("s", i)}); !ok || err != nil {
+			t.Errorf("the edit of s%d was lost (%v):\n%s", i, err, readFile(t, path))
+		}
+	}
+}
+
+// A settings edit waits for a fresh lock on settings.json, and gives up,
+// the file unchanged, on one never released.
+func TestSettingsEditHonoursTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, "{\n  // mine\n  \"general\": {}\n}\n")
+	locktest.Waits(t, path, func(ctx context.Context) error { return SetValue(ctx, path, []string{"general", "vimMode"}, true) })
+	if got := readFile(t, path); !strings.Contains(got, `"vimMode": true`) || !strings.Contains(got, "// mine") {
+		t.Errorf("after the wait the file is\n%s", got)
+	}
+	locktest.Refused(t, path, func(ctx context.Context) error { return SetValue(ctx, path, []string{"general", "vimMode"}, false) })
 }
