@@ -325,7 +325,9 @@ func TestConcurrentSettingsEditsAllLand(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	errs := make(chan error, n)
 	for i := range n {
-		go func() { errs <- SetValue(t.Context(), path, []string{"mcpServers", fmt.Sprint("s", i)}, map[string]string{"command": "x"}) }()
+		go func() {
+			errs <- SetValue(t.Context(), path, []string{"mcpServers", fmt.Sprint("s", i)}, map[string]string{"command": "x"})
+		}()
 	}
 	for range n {
 		if err := <-errs; err != nil {
