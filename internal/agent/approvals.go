@@ -369,7 +369,7 @@ func (s *Session) approve(ctx context.Context, callID string, call policy.Call, 
 	switch {
 	case err != nil: // nobody answered: nothing to record
 	case outcome == dialog.ProceedAlwaysAndSave && permanent:
-		if err := policy.Save(s.approvals.always.SavedPolicy, s.approvals.savedRule(call, c)); err != nil {
+		if err := policy.Save(ctx, s.approvals.always.SavedPolicy, s.approvals.savedRule(call, c)); err != nil {
 			notice(fmt.Sprintf("Failed to persist policy for %s: %v", call.Name, err))
 		}
 		fallthrough

@@ -53,7 +53,7 @@ func (c *Claim[S]) AskTrust(in dialog.Input, v View) {
 	case level == "":
 		return
 	}
-	if err := c.built.SetTrust(folder, level); err != nil {
+	if err := c.built.SetTrust(ctx, folder, level); err != nil {
 		v.Notice(ctx, dialog.Subagent{}, "The folder's trust was not recorded: "+err.Error())
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // EnablementFile is where `gemini extensions enable` and `disable` record
@@ -104,12 +106,15 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 	if extDir == "" {
 		return errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor HOME is set")
 	}
-	unlock, err := safefile.LockDir(ctx, extDir)
+	if err := os.MkdirAll(extDir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(extDir, EnablementFile)
+	lock, err := sharedlock.Acquire(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	path := filepath.Join(extDir, EnablementFile)
+	defer lock.Release()
 	before, err := safefile.Read(path, maxFileSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -127,18 +132,22 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 	entry := e[name]
 	entry.Overrides = append(keptRules(entry.Overrides, withSlashes(dir)), rule)
 	e[name] = entry
-	return writeEnablement(path, before, e)
+	return writeEnablement(path, before, e, lock)
 }
 
-// writeEnablement writes e over path's before, unless another writer
-// changed it meanwhile; paths' characters are written as they are, as
-// Gemini CLI writes them.
-func writeEnablement(path string, before []byte, e enablement) error {
+// writeEnablement writes e over path's before, unless its lock was lost
+// or another writer (Gemini CLI takes no lock on it) changed it
+// meanwhile; paths' characters are written as they are, as Gemini CLI
+// writes them.
+func writeEnablement(path string, before []byte, e enablement, lock *sharedlock.Lock) error {
 	data, err := marshalIndent(e)
 	if err != nil {
 		return err
 	}
 	return safefile.WriteIf(path, data, func() error {
+		if err := lock.Held(); err != nil {
+			return err
+		}
 		now, err := safefile.Read(path, maxFileSize)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, before) {
 			return fmt.Errorf("%s changed while it was being written; try again", path)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 func write(t *testing.T, path, text string) {
@@ -337,5 +339,16 @@ func TestExtensionHooks(t *testing.T) {
 	write(t, ext.HooksFile(), `{"BeforeTool": []}`)
 	if _, err := ext.Hooks(); err == nil || !strings.Contains(err.Error(), `"hooks" property must be an object`) || !strings.Contains(err.Error(), "audit") {
 		t.Errorf("a file without a hooks object: %v", err)
+	}
+}
+
+// SetEnabled waits for a fresh lock on the enablement file.
+func TestSetEnabledWaitsForTheLock(t *testing.T) {
+	userDir, extDir := home(t)
+	path := filepath.Join(extDir, EnablementFile)
+	write(t, path, `{"other": {"overrides": ["!/x/*"]}}`)
+	locktest.Waits(t, path, func(ctx context.Context) error { return SetEnabled(ctx, userDir, "one", false, "/proj") })
+	if e, err := readEnablement(extDir); err != nil || len(e["one"].Overrides) != 1 || len(e["other"].Overrides) != 1 {
+		t.Errorf("after the wait: %+v, %v", e, err)
 	}
 }

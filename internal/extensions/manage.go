@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // ErrNotFound is an extension no installed one answers to.
@@ -43,13 +44,12 @@ func (m Manager) Uninstall(ctx context.Context, identifier string) (string, erro
 // removeEnablement drops name's entry from the enablement file, as
 // Gemini CLI's remove does; a file without one is left as it is.
 func removeEnablement(ctx context.Context, userDir, name string) error {
-	extDir := Dir(userDir)
-	unlock, err := safefile.LockDir(ctx, extDir)
+	path := filepath.Join(Dir(userDir), EnablementFile)
+	lock, err := sharedlock.Acquire(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	path := filepath.Join(extDir, EnablementFile)
+	defer lock.Release()
 	before, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -65,7 +65,7 @@ func removeEnablement(ctx context.Context, userDir, name string) error {
 		return nil
 	}
 	delete(e, name)
-	return writeEnablement(path, before, e)
+	return writeEnablement(path, before, e, lock)
 }
 
 // SetEnabledFor enables (or disables) the installed extension called

@@ -7,6 +7,7 @@
 package geminidir
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // Gemini CLI keeps a project's files (the /chat checkpoints among them) in
@@ -92,10 +94,26 @@ func (p Dirs) Find() (string, error) {
 
 // FindOrClaim is the project's temporary directory, claimed (created,
 // with its markers) as Gemini CLI claims one when the project has none.
+// A claim is made under the registry's lock (internal/sharedlock), which
+// Gemini CLI 0.61 holds while it claims, so that the two never claim at
+// once; the project is looked for again once it is held. Its callers
+// (the session store among them) have no context to give: the wait is
+// bounded by sharedlock.MaxWait.
 func (p Dirs) FindOrClaim() (string, error) {
 	dir, err := p.Find()
 	if err != nil || dir != "" {
 		return dir, err
+	}
+	if err := os.MkdirAll(p.geminiDir, 0o700); err != nil {
+		return "", fmt.Errorf("creating %s: %w", p.geminiDir, err)
+	}
+	lock, err := sharedlock.Acquire(context.Background(), filepath.Join(p.geminiDir, registryFile))
+	if err != nil {
+		return "", fmt.Errorf("claiming Gemini CLI's directory of the project: %w", err)
+	}
+	defer lock.Release()
+	if dir, err := p.Find(); err != nil || dir != "" {
+		return dir, err // claimed meanwhile, by Gemini CLI or another gemini-ls
 	}
 	base := slugify(filepath.Base(p.root))
 	taken := map[string]bool{}

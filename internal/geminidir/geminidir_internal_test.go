@@ -1,9 +1,12 @@
 package geminidir
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 func TestSlugify(t *testing.T) {
@@ -54,5 +57,23 @@ func TestProjectDirClaimsAFreeSlug(t *testing.T) {
 	}
 	if again, err := dirs.Find(); again != dir || err != nil {
 		t.Errorf("find after the claim = %q, %v", again, err)
+	}
+}
+
+// A claim waits for the registry's lock, which Gemini CLI holds while it
+// claims a directory, and is made once it is released.
+func TestClaimWaitsForTheRegistryLock(t *testing.T) {
+	gemini := t.TempDir()
+	dirs, err := New(gemini, filepath.Join(t.TempDir(), "app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dir string
+	locktest.Waits(t, filepath.Join(gemini, registryFile), func(context.Context) error {
+		dir, err = dirs.FindOrClaim()
+		return err
+	})
+	if owner, err := dirs.owner(dir); err != nil || owner != dirs.root {
+		t.Errorf("after the wait the claim is %q, owned by %q (%v)", dir, owner, err)
 	}
 }

@@ -290,8 +290,8 @@ func (x *extensionsCmd) askConsent(description string) (bool, error) {
 
 // trustFolder records that dir is a trusted folder, as Gemini CLI does
 // when the user says yes.
-func (x *extensionsCmd) trustFolder(dir string) error {
-	return settings.SetFolderTrust(settings.TrustedFoldersPath(x.getenv), dir, settings.TrustFolder)
+func (x *extensionsCmd) trustFolder(ctx context.Context, dir string) error {
+	return settings.SetFolderTrust(ctx, settings.TrustedFoldersPath(x.getenv), dir, settings.TrustFolder)
 }
 
 // trusted reports whether dir is a trusted folder.
@@ -302,7 +302,7 @@ func (x *extensionsCmd) trusted(dir string) bool {
 
 // trustWorkspace is Gemini CLI's check before any install, link or
 // update: the current directory must be trusted, or be trusted now.
-func (x *extensionsCmd) trustWorkspace() error {
+func (x *extensionsCmd) trustWorkspace(ctx context.Context) error {
 	ws := x.m.Workspace
 	if x.trusted(ws) {
 		return nil
@@ -314,13 +314,13 @@ func (x *extensionsCmd) trustWorkspace() error {
 	if !ok {
 		return fmt.Errorf("Could not install extension because the current workspace at %s is not trusted.", ws)
 	}
-	return x.trustFolder(ws)
+	return x.trustFolder(ctx, ws)
 }
 
 // trustSource is Gemini CLI's check before installing a local directory:
 // it must be trusted, or the user trusts it now (no by default; --consent
 // does not answer this one, as in Gemini CLI).
-func (x *extensionsCmd) trustSource(source string) error {
+func (x *extensionsCmd) trustSource(ctx context.Context, source string) error {
 	abs, err := filepath.Abs(source)
 	if err != nil {
 		return err
@@ -342,7 +342,7 @@ func (x *extensionsCmd) trustSource(source string) error {
 	if !ok {
 		return fmt.Errorf(`Installation aborted: Folder "%s" is not trusted.`, abs)
 	}
-	return x.trustFolder(real)
+	return x.trustFolder(ctx, real)
 }
 
 func (x *extensionsCmd) consented() {
@@ -389,12 +389,12 @@ func (x *extensionsCmd) install(ctx context.Context, args []string) int {
 			return x.fail(err)
 		}
 		rec.Source = abs
-		if err := x.trustSource(abs); err != nil {
+		if err := x.trustSource(ctx, abs); err != nil {
 			return x.fail(err)
 		}
 	}
 	x.consented()
-	if err := x.trustWorkspace(); err != nil {
+	if err := x.trustWorkspace(ctx); err != nil {
 		return x.fail(err)
 	}
 	ext, err := x.m.Install(ctx, rec)
@@ -414,7 +414,7 @@ func (x *extensionsCmd) link(ctx context.Context, args []string) int {
 		return x.usage(fmt.Sprintf("Not enough non-option arguments: got %d, need at least 1", len(pos)))
 	}
 	x.consented()
-	if err := x.trustWorkspace(); err != nil {
+	if err := x.trustWorkspace(ctx); err != nil {
 		return x.fail(err)
 	}
 	ext, err := x.m.Install(ctx, extensions.Record{Source: pos[0], Type: extensions.TypeLink})
@@ -528,7 +528,7 @@ func (x *extensionsCmd) update(ctx context.Context, args []string) int {
 	case len(pos) > 1:
 		return x.usage("Unknown argument: " + pos[1])
 	}
-	if err := x.trustWorkspace(); err != nil {
+	if err := x.trustWorkspace(ctx); err != nil {
 		return x.fail(err)
 	}
 	installed := x.m.Installed()

@@ -32,11 +32,11 @@ const mcpListTimeout = 5 * time.Second
 // mcpCommands are gemini-ls mcp's commands.
 func (e mgmtEnv) mcpCommands() []cmdline.Command {
 	return []cmdline.Command{
-		{Name: "add", Args: "<name> <commandOrUrl> [args...]", Summary: "Add a server to the settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return e.mcpAdd(args, stderr)
+		{Name: "add", Args: "<name> <commandOrUrl> [args...]", Summary: "Add a server to the settings.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpAdd(ctx, args, stderr)
 		}},
-		{Name: "remove", Args: "<name>", Summary: "Remove a server from the settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return e.mcpRemove(args, stderr)
+		{Name: "remove", Args: "<name>", Summary: "Remove a server from the settings.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.mcpRemove(ctx, args, stderr)
 		}},
 		{Name: "list", Summary: "List the configured servers, connecting to each.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 			return e.mcpList(ctx, args, stderr)
@@ -102,7 +102,7 @@ type mcpRemoteEntry struct {
 	ExcludeTools []string           `json:"excludeTools,omitempty"`
 }
 
-func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
+func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope,
 		{names: []string{"transport", "t", "type"}, kind: optString, choices: []string{"stdio", "sse", "http"}, def: "stdio", help: "Transport type"},
 		{names: []string{"env", "e"}, kind: optEach, help: "Set an environment variable of a stdio server (e.g. -e KEY=value), repeatable"},
@@ -205,7 +205,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 	if existed {
 		fmt.Fprintf(stderr, "MCP server %q is already configured within %s settings.\n", name, scope)
 	}
-	if err := settings.SetValue(path, []string{"mcpServers", name}, entry); err != nil {
+	if err := settings.SetValue(ctx, path, []string{"mcpServers", name}, entry); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
@@ -217,7 +217,7 @@ func (e mgmtEnv) mcpAdd(args []string, stderr io.Writer) int {
 	return 0
 }
 
-func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
+func (e mgmtEnv) mcpRemove(ctx context.Context, args []string, stderr io.Writer) int {
 	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope}, false, 1, 1)
 	if code, done := e.usageError(a, err, "mcp remove", stderr); done {
 		return code
@@ -228,7 +228,7 @@ func (e mgmtEnv) mcpRemove(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	found, err := settings.DeleteValue(scopeFile(scope, cwd, userDir), []string{"mcpServers", name})
+	found, err := settings.DeleteValue(ctx, scopeFile(scope, cwd, userDir), []string{"mcpServers", name})
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -31,11 +31,11 @@ func (e mgmtEnv) skillsCommands() []cmdline.Command {
 		{Name: "list", Summary: "List the discovered agent skills (on stdout).", Run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return e.skillsList(args, stdout, stderr)
 		}},
-		{Name: "enable", Args: "<name>", Summary: "Enable a skill: remove it from skills.disabled in the workspace's and the user's settings.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return e.skillsToggle(args, stderr, true)
+		{Name: "enable", Args: "<name>", Summary: "Enable a skill: remove it from skills.disabled in the workspace's and the user's settings.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.skillsToggle(ctx, args, stderr, true)
 		}},
-		{Name: "disable", Args: "<name>", Summary: "Disable a skill: add it to skills.disabled.", Run: func(_ context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
-			return e.skillsToggle(args, stderr, false)
+		{Name: "disable", Args: "<name>", Summary: "Disable a skill: add it to skills.disabled.", Run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+			return e.skillsToggle(ctx, args, stderr, false)
 		}},
 		{Name: "install", Args: "<source>", Summary: "Install skills from a git repository URL, a .skill archive or a local directory.", Run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return e.skillsInstall(ctx, args, stdin, stdout, stderr, false)
@@ -239,7 +239,7 @@ func disabledIn(path string) ([]string, error) {
 
 // skillsToggle is skills enable (every scope) and disable (one), as
 // 0.61's enableFeature and disableFeature.
-func (e mgmtEnv) skillsToggle(args []string, stderr io.Writer, enable bool) int {
+func (e mgmtEnv) skillsToggle(ctx context.Context, args []string, stderr io.Writer, enable bool) int {
 	var specs []mgmtOpt
 	command := "skills enable"
 	if !enable {
@@ -273,7 +273,7 @@ func (e mgmtEnv) skillsToggle(args []string, stderr io.Writer, enable bool) int 
 		if list == nil {
 			list = []string{}
 		}
-		if err := settings.SetValue(s.path, []string{"skills", "disabled"}, list); err != nil {
+		if err := settings.SetValue(ctx, s.path, []string{"skills", "disabled"}, list); err != nil {
 			fmt.Fprintln(stderr, err)
 			return false
 		}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // AutoSavedFile is the name of the policy file an "always allow" the user
@@ -94,12 +96,20 @@ func (r SavedRule) same(t map[string]any) bool {
 // are r's), as Gemini CLI 0.61's policy updater does, so that the next
 // session allows such calls unasked. A file that is not TOML is kept
 // as path.bak and replaced, as 0.61 does. Errors are the file system's,
-// which name the file.
-func Save(path string, r SavedRule) error {
+// which name the file. The file is read and rewritten under its lock
+// (internal/sharedlock), so that two sessions saving at once keep both
+// rules; Gemini CLI 0.61 writes it without one, so it is also checked
+// unchanged just before the rename.
+func Save(ctx context.Context, path string, r SavedRule) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	rules, err := readSaved(path)
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return fmt.Errorf("saving the rule: %w", err)
+	}
+	defer lock.Release()
+	before, rules, err := readSaved(path)
 	if err != nil {
 		return err
 	}
@@ -116,28 +126,36 @@ func Save(path string, r SavedRule) error {
 	if err := enc.Encode(map[string]any{"rule": rules}); err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	return safefile.Write(path, buf.Bytes())
+	return safefile.WriteIf(path, buf.Bytes(), func() error {
+		if err := lock.Held(); err != nil {
+			return err
+		}
+		if now, err := safefile.Read(path, maxFileSize); !bytes.Equal(now, before) || err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s changed while the rule was being saved; nothing was written, try again", path)
+		}
+		return nil
+	})
 }
 
-// readSaved reads the rules of the auto-saved file at path: none when
+// readSaved reads the auto-saved file at path, and its rules: none when
 // there is none, or when it is not TOML with a [[rule]] array (then it is
 // kept as path.bak).
-func readSaved(path string) ([]map[string]any, error) {
-	data, err := safefile.Read(path, maxFileSize)
+func readSaved(path string) (data []byte, rules []map[string]any, err error) {
+	data, err = safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var doc map[string]any
 	_, err = toml.Decode(string(data), &doc)
 	rules, ok := doc["rule"].([]map[string]any)
 	if _, has := doc["rule"]; err == nil && (ok || !has) {
-		return rules, nil
+		return data, rules, nil
 	}
 	if err := os.WriteFile(path+".bak", data, 0o600); err != nil {
-		return nil, fmt.Errorf("backing up the unreadable %s: %w", path, err)
+		return nil, nil, fmt.Errorf("backing up the unreadable %s: %w", path, err)
 	}
-	return nil, nil
+	return data, nil, nil
 }

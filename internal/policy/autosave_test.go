@@ -1,12 +1,15 @@
 package policy_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 // What Save writes is a policy file Load reads back as rules of
@@ -27,7 +30,7 @@ func TestSaveWritesRulesLoadReads(t *testing.T) {
 	shell := policy.SavedRule{ToolName: policy.ShellToolName, CommandPrefix: []string{"git", "ls"}, Modes: modes}
 	mcp := policy.SavedRule{ToolName: "echo", MCPName: "tester", Modes: modes}
 	for _, r := range []policy.SavedRule{shell, mcp, shell} {
-		if err := policy.Save(path, r); err != nil {
+		if err := policy.Save(t.Context(), path, r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,4 +75,41 @@ func TestSaveWritesRulesLoadReads(t *testing.T) {
 	if n := strings.Count(string(b), "[[rule]]"); n != 2 {
 		t.Errorf("%d [[rule]] in\n%s\nwant 2: the shell rule saved twice is one", n, b)
 	}
+}
+
+// Rules saved at once, by several sessions, are all kept, each save
+// waiting for the others' lock; a save waits for a fresh lock on the
+// file, and gives up, the file unchanged, on one never released.
+func TestSaveHonoursTheLock(t *testing.T) {
+	const n = 12
+	path := filepath.Join(t.TempDir(), "policies", policy.AutoSavedFile)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			errs <- policy.Save(t.Context(), path, policy.SavedRule{ToolName: fmt.Sprint("tool", i)})
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if !strings.Contains(string(text), fmt.Sprintf("toolName = \"tool%d\"\n", i)) {
+			t.Errorf("the rule of tool%d was lost:\n%s", i, text)
+		}
+	}
+	locktest.Waits(t, path, func(ctx context.Context) error {
+		return policy.Save(ctx, path, policy.SavedRule{ToolName: "waited"})
+	})
+	if text, _ := os.ReadFile(path); !strings.Contains(string(text), `"waited"`) || !strings.Contains(string(text), `"tool0"`) {
+		t.Errorf("after the wait the file is\n%s", text)
+	}
+	locktest.Refused(t, path, func(ctx context.Context) error {
+		return policy.Save(ctx, path, policy.SavedRule{ToolName: "refused"})
+	})
 }

@@ -1,11 +1,12 @@
 // Package safefile holds the file chores several packages share: writes
-// that replace a file atomically, a lock for read-modify-write cycles, a
-// bounded read and a directory listing that never block, and words for a
-// file type that is not a regular file. It exists so that every file
-// gemini-ls writes is written the same careful way, and every
-// configuration file it reads (the user's, a repository's, an
-// extension's) is read the same careful way: a FIFO, device or socket in
-// a file's place is refused, for the loader to name, never waited on.
+// that replace a file atomically, a bounded read and a directory listing
+// that never block, and words for a file type that is not a regular
+// file. It exists so that every file gemini-ls writes is written the same
+// careful way, and every configuration file it reads (the user's, a
+// repository's, an extension's) is read the same careful way: a FIFO,
+// device or socket in a file's place is refused, for the loader to name,
+// never waited on. Files shared with Gemini CLI are rewritten under its
+// lock, which internal/sharedlock takes.
 // A user's file (what the model writes, GEMINI.md, transcripts, diffs,
 // logs) is created as every Unix tool creates one, 0o666 less the umask,
 // and keeps its mode when replaced; a private one (sessions, cached
@@ -31,6 +32,12 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 	return replace(path, data, 0o600, perm, nil)
 }
 
+// ReplaceIf is Replace that calls unchanged as WriteIf does: a writer
+// under a lock passes the check that it still holds it.
+func ReplaceIf(path string, data []byte, perm fs.FileMode, unchanged func() error) error {
+	return replace(path, data, 0o600, perm, unchanged)
+}
+
 // Write is Replace for the user's files (what the model writes, the
 // user's GEMINI.md, logs): an existing file keeps its mode, and a new one
 // gets 0o666 less the umask, as every Unix tool creates one.
@@ -41,8 +48,9 @@ func Write(path string, data []byte) error {
 // WriteIf is Write that calls unchanged, when not nil, once the new file
 // is ready and just before the rename: when it returns an error, path is
 // left as it is and the error returned. A read-modify-write passes a check
-// that the file still holds what was read, so that a writer that takes no
-// lock (Gemini CLI) does not lose what it wrote in between.
+// that its lock is still held (internal/sharedlock) and that the file
+// still holds what was read, so that a writer that takes no lock (Gemini
+// CLI, on most files) does not lose what it wrote in between.
 func WriteIf(path string, data []byte, unchanged func() error) error {
 	if info, err := os.Stat(path); err == nil {
 		// Created with the old mode, the umask may take bits from it,

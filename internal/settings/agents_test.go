@@ -77,7 +77,7 @@ func TestSetAgentEnabled(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{\n  // mine\n  \"model\": {\"name\": \"x\"}\n}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	changed, err := SetAgentEnabled(path, "my-agent", false)
+	changed, err := SetAgentEnabled(t.Context(), path, "my-agent", false)
 	if err != nil || !changed {
 		t.Fatalf("SetAgentEnabled = %v, %v", changed, err)
 	}
@@ -88,10 +88,10 @@ func TestSetAgentEnabled(t *testing.T) {
 	if enabled, ok, err := AgentEnabled(path, "my-agent"); err != nil || !ok || enabled {
 		t.Errorf("AgentEnabled = %v, %v, %v", enabled, ok, err)
 	}
-	if changed, err := SetAgentEnabled(path, "my-agent", false); err != nil || changed {
+	if changed, err := SetAgentEnabled(t.Context(), path, "my-agent", false); err != nil || changed {
 		t.Errorf("second SetAgentEnabled = %v, %v, want no change", changed, err)
 	}
-	if changed, err := SetAgentEnabled(path, "my-agent", true); err != nil || !changed {
+	if changed, err := SetAgentEnabled(t.Context(), path, "my-agent", true); err != nil || !changed {
 		t.Errorf("enable = %v, %v", changed, err)
 	}
 	if enabled, ok, _ := AgentEnabled(path, "my-agent"); !ok || !enabled {

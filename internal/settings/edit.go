@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // maxSettingsFile bounds a settings file read for an edit.
@@ -22,8 +24,8 @@ const maxSettingsFile = 4 << 20
 // the rest of the file, its comments and layout, is kept byte for byte.
 // A missing file is created. A file that is not a JSON object is an
 // error, and is left alone; so is one another program changed meanwhile.
-func EditSkillsDisabled(path string, edit func(old []string) []string) error {
-	return editFile(path, func(src []byte, obj map[string]any) ([]byte, error) {
+func EditSkillsDisabled(ctx context.Context, path string, edit func(old []string) []string) error {
+	return editFile(ctx, path, func(src []byte, obj map[string]any) ([]byte, error) {
 		var old []string
 		if skills, ok := obj["skills"].(map[string]any); ok {
 			if list, ok := skills["disabled"].([]any); ok {
@@ -41,8 +43,8 @@ func EditSkillsDisabled(path string, edit func(old []string) []string) error {
 // SetModelName sets model.name in the settings file at path to name, as
 // Gemini CLI's /model set --persist saves it in the user's settings; the
 // file is edited as EditSkillsDisabled edits it.
-func SetModelName(path, name string) error {
-	return editFile(path, func(src []byte, _ map[string]any) ([]byte, error) {
+func SetModelName(ctx context.Context, path, name string) error {
+	return editFile(ctx, path, func(src []byte, _ map[string]any) ([]byte, error) {
 		return setMember(src, []string{"model", "name"}, quote(name))
 	})
 }
@@ -54,8 +56,8 @@ var errUnchanged = errors.New("unchanged")
 // at path, as Gemini CLI 0.61's /agents enable and disable write it
 // (agentSettings.ts); the file is edited as EditSkillsDisabled edits it,
 // and left alone when it says so already. changed reports a write.
-func SetAgentEnabled(path, name string, enabled bool) (changed bool, err error) {
-	err = editFile(path, func(src []byte, obj map[string]any) ([]byte, error) {
+func SetAgentEnabled(ctx context.Context, path, name string, enabled bool) (changed bool, err error) {
+	err = editFile(ctx, path, func(src []byte, obj map[string]any) ([]byte, error) {
 		if cur, ok := lookupKeys(obj, "agents", "overrides", name, "enabled"); ok && cur == enabled {
 			return nil, errUnchanged
 		}
@@ -109,8 +111,19 @@ func lookupKeys(obj map[string]any, keys ...string) (any, bool) {
 // editFile rewrites the settings file at path with what change makes of
 // its text and parsed object. A missing file is created; one that is not
 // a JSON object, or that another program changed meanwhile, is an error
-// and is left alone.
-func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, error)) error {
+// and is left alone. The edit is made under the file's lock
+// (internal/sharedlock), which every gemini-ls takes; Gemini CLI 0.61
+// takes none on its settings, so the file is also checked unchanged just
+// before the rename.
+func editFile(ctx context.Context, path string, change func(src []byte, obj map[string]any) ([]byte, error)) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return fmt.Errorf("editing %s: %w", path, err)
+	}
+	defer lock.Release()
 	src, err := safefile.Read(path, maxSettingsFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -126,10 +139,10 @@ func editFile(path string, change func(src []byte, obj map[string]any) ([]byte, 
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
 	return safefile.WriteIf(path, out, func() error {
+		if err := lock.Held(); err != nil {
+			return err
+		}
 		now, err := safefile.Read(path, maxSettingsFile)
 		if errors.Is(err, fs.ErrNotExist) && len(src) == 0 {
 			return nil

@@ -41,7 +41,7 @@ func TestEditSkillsDisabled(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := EditSkillsDisabled(path, add("a")); err != nil {
+			if err := EditSkillsDisabled(t.Context(), path, add("a")); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
@@ -66,7 +66,7 @@ func TestEditSkillsDisabledRefusesABrokenFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{ broken"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := EditSkillsDisabled(path, func(old []string) []string { return old }); err == nil {
+	if err := EditSkillsDisabled(t.Context(), path, func(old []string) []string { return old }); err == nil {
 		t.Error("no error for a broken file")
 	}
 	if got, _ := os.ReadFile(path); string(got) != "{ broken" {
@@ -98,7 +98,7 @@ func TestSetModelName(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := SetModelName(path, "gemini-2.5-pro"); err != nil {
+			if err := SetModelName(t.Context(), path, "gemini-2.5-pro"); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
@@ -119,7 +119,7 @@ func TestSetModelName(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[1]"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := SetModelName(path, "x"); err == nil {
+	if err := SetModelName(t.Context(), path, "x"); err == nil {
 		t.Error("no error for a file that is not an object")
 	}
 	if got, _ := os.ReadFile(path); string(got) != "[1]" {
@@ -152,7 +152,7 @@ func TestSetValueIsLinear(t *testing.T) {
 		lineartest.Linear(t, name, input, func(text string) {
 			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 				t.Error(err)
-			} else if err := SetValue(path, []string{"general", "vimMode"}, true); err != nil {
+			} else if err := SetValue(t.Context(), path, []string{"general", "vimMode"}, true); err != nil {
 				t.Errorf("SetValue: %v", err)
 			}
 		})
@@ -169,7 +169,7 @@ func TestEditRefusesDeepNesting(t *testing.T) {
 		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		err := SetValue(path, []string{"general", "vimMode"}, true)
+		err := SetValue(t.Context(), path, []string{"general", "vimMode"}, true)
 		got, _ := os.ReadFile(path)
 		if depth <= maxEditNesting {
 			if err != nil || !strings.Contains(string(got), "vimMode") {

@@ -51,7 +51,7 @@ func TestLoadSkipsFIFOs(t *testing.T) {
 
 	// /skills enable editing a FIFO settings.json.
 	fifotest.Returns(t, "editing a FIFO settings.json", func() {
-		err = EditSkillsDisabled(fifos[0], func(old []string) []string { return old })
+		err = EditSkillsDisabled(t.Context(), fifos[0], func(old []string) []string { return old })
 	})
 	if err == nil || !fifotest.Named(err.Error(), fifos[0]) {
 		t.Errorf("EditSkillsDisabled of a FIFO = %v, want it named", err)

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,12 +30,12 @@ import (
 // comments and layout stay. A missing file is created; one that is not a
 // JSON object, or that another program changed meanwhile, is an error and
 // is left alone.
-func SetValue(path string, keys []string, value any) error {
+func SetValue(ctx context.Context, path string, keys []string, value any) error {
 	raw, err := marshalPlain(value)
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", path, err)
 	}
-	return editFile(path, func(src []byte, _ map[string]any) ([]byte, error) {
+	return editFile(ctx, path, func(src []byte, _ map[string]any) ([]byte, error) {
 		out, err := setRaw(src, keys, raw)
 		if err != nil {
 			return nil, err
@@ -46,8 +47,8 @@ func SetValue(path string, keys []string, value any) error {
 // DeleteValue removes the member at keys of the settings file at path,
 // edited and written as SetValue does; found is false, and nothing is
 // written, when the file (or the member) is not there.
-func DeleteValue(path string, keys []string) (found bool, err error) {
-	err = editFile(path, func(src []byte, obj map[string]any) ([]byte, error) {
+func DeleteValue(ctx context.Context, path string, keys []string) (found bool, err error) {
+	err = editFile(ctx, path, func(src []byte, obj map[string]any) ([]byte, error) {
 		if _, ok := lookupKeys(obj, keys...); !ok {
 			return nil, errUnchanged
 		}

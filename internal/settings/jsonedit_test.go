@@ -43,7 +43,7 @@ func TestSetValueWritesWhatGeminiCLIWrites(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := SetValue(path, c.keys, c.value); err != nil {
+			if err := SetValue(t.Context(), path, c.keys, c.value); err != nil {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
@@ -75,7 +75,7 @@ func TestDeleteValueWritesWhatGeminiCLIWrites(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.before), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			found, err := DeleteValue(path, []string{"mcpServers", "q"})
+			found, err := DeleteValue(t.Context(), path, []string{"mcpServers", "q"})
 			if err != nil || found != c.found {
 				t.Fatalf("found %v, %v; want %v", found, err, c.found)
 			}
@@ -93,7 +93,7 @@ func TestSetValueLeavesABadFileAlone(t *testing.T) {
 	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := SetValue(path, []string{"mcpServers", "a"}, map[string]string{}); err == nil {
+	if err := SetValue(t.Context(), path, []string{"mcpServers", "a"}, map[string]string{}); err == nil {
 		t.Fatal("no error for a file that is not JSON")
 	}
 	if got, _ := os.ReadFile(path); string(got) != bad {
@@ -105,7 +105,7 @@ func TestSetValueLeavesABadFileAlone(t *testing.T) {
 // be U+FFFD, another name, and the value would be lost under it.
 func TestSetValueRefusesANameNotUTF8(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	err := SetValue(path, []string{"mcpServers", "bad\xe8"}, map[string]any{"command": "x"})
+	err := SetValue(t.Context(), path, []string{"mcpServers", "bad\xe8"}, map[string]any{"command": "x"})
 	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") {
 		t.Fatalf("err = %v, want the name refused", err)
 	}
@@ -124,7 +124,7 @@ func TestDeleteValueDeletesEveryDuplicate(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if found, err := DeleteValue(path, []string{"mcpServers", "x"}); err != nil || !found {
+	if found, err := DeleteValue(t.Context(), path, []string{"mcpServers", "x"}); err != nil || !found {
 		t.Fatalf("DeleteValue: %v, %v", found, err)
 	}
 	if _, ok, err := ReadValue(path, []string{"mcpServers", "x"}); ok || err != nil {
@@ -136,7 +136,7 @@ func TestDeleteValueDeletesEveryDuplicate(t *testing.T) {
 	if err := os.WriteFile(path, []byte(many), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DeleteValue(path, []string{"k"}); err == nil || !strings.Contains(err.Error(), "more than") {
+	if _, err := DeleteValue(t.Context(), path, []string{"k"}); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("deleting a key written %d times: %v", maxDuplicates+2, err)
 	}
 	if data, _ := os.ReadFile(path); string(data) != many {

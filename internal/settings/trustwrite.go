@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // TrustedFoldersPath is the file that records which folders the user
@@ -37,7 +39,12 @@ func TrustedFoldersPath(getenv Getenv) string {
 // spaces with no final line break, private (0o600). A file that is not
 // an object of trust levels is left as it is, and the error says so, as
 // Gemini CLI refuses to update it. It is the one writer of the file.
-func SetFolderTrust(path, folder, level string) error {
+//
+// The file is read and rewritten under Gemini CLI's lock on it
+// (internal/sharedlock), which its own writer takes too, so that grants
+// made at once, by either program, are all kept; when the lock cannot be
+// had, the error says so and the file is left as it is.
+func SetFolderTrust(ctx context.Context, path, folder, level string) error {
 	if level != TrustFolder && level != TrustParent && level != DoNotTrust {
 		return fmt.Errorf("%q is not a trust level", level)
 	}
@@ -45,6 +52,14 @@ func SetFolderTrust(path, folder, level string) error {
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("recording the folder's trust: %w", err)
+	}
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return fmt.Errorf("recording the folder's trust: %w", err)
+	}
+	defer lock.Release()
 	before, err := safefile.Read(path, maxFileSize)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading %s: %w", path, err)
@@ -60,10 +75,7 @@ func SetFolderTrust(path, folder, level string) error {
 		keys = append(keys, key)
 	}
 	levels[key] = level
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("recording the folder's trust: %w", err)
-	}
-	if err := safefile.Replace(path, encodeLevels(keys, levels), 0o600); err != nil {
+	if err := safefile.ReplaceIf(path, encodeLevels(keys, levels), 0o600, lock.Held); err != nil {
 		return fmt.Errorf("recording the folder's trust in %s: %w", path, err)
 	}
 	return nil

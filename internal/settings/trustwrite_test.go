@@ -13,7 +13,7 @@ import (
 func TestSetFolderTrustKeepsOrderAndRefusesBadFiles(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trustedFolders.json")
 	writeFile(t, path, `{"/z": "DO_NOT_TRUST", "/a": "TRUST_PARENT"}`)
-	if err := SetFolderTrust(path, "/m", TrustFolder); err != nil {
+	if err := SetFolderTrust(t.Context(), path, "/m", TrustFolder); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := readFile(t, path), "{\n  \"/z\": \"DO_NOT_TRUST\",\n  \"/a\": \"TRUST_PARENT\",\n  \"/m\": \"TRUST_FOLDER\"\n}"; got != want {
@@ -24,13 +24,13 @@ func TestSetFolderTrustKeepsOrderAndRefusesBadFiles(t *testing.T) {
 	}
 	bad := `{"/z": "MAYBE"}`
 	writeFile(t, path, bad)
-	if err := SetFolderTrust(path, "/m", TrustFolder); err == nil {
+	if err := SetFolderTrust(t.Context(), path, "/m", TrustFolder); err == nil {
 		t.Fatal("an invalid trust level was overwritten")
 	}
 	if got := readFile(t, path); got != bad {
 		t.Fatalf("the invalid file was changed: %s", got)
 	}
-	if err := SetFolderTrust(path, "/m", "TRUST_ME"); err == nil {
+	if err := SetFolderTrust(t.Context(), path, "/m", "TRUST_ME"); err == nil {
 		t.Fatal("a level that is not one was written")
 	}
 }
@@ -59,7 +59,7 @@ func TestSetFolderTrustWritesAsGeminiCLI(t *testing.T) {
 			writeFile(t, ourFile, s.start)
 		}
 		geminicli.SetFolderTrust(t, theirs, s.folder, s.level)
-		if err := SetFolderTrust(ourFile, s.folder, s.level); err != nil {
+		if err := SetFolderTrust(t.Context(), ourFile, s.folder, s.level); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		if got, want := readFile(t, ourFile), readFile(t, theirFile); got != want {

@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -39,12 +40,12 @@ func (b *Built) TrustChanged() bool { return !b.TrustNow().SameTrusted(b.Trust) 
 // SetTrust records level for folder in the user's trustedFolders.json
 // (settings.SetFolderTrust), where the process environment, never a
 // workspace's .env, says it is.
-func (b *Built) SetTrust(folder, level string) error {
+func (b *Built) SetTrust(ctx context.Context, folder, level string) error {
 	path := settings.TrustedFoldersPath(b.opts.Getenv)
 	if path == "" {
 		return errors.New("neither HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
 	}
-	return settings.SetFolderTrust(path, folder, level)
+	return settings.SetFolderTrust(ctx, path, folder, level)
 }
 
 // Trusts reports whether dir, as it resolves, is a trusted folder now,

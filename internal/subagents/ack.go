@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // The acknowledgments are Gemini CLI's file, shared with it: a project's
@@ -62,18 +63,18 @@ func readAcks(path string) (map[string]map[string]string, error) {
 }
 
 // acknowledge records that the user accepted the project's agent name at
-// hash, keeping every other entry. The directory is locked meanwhile, so
-// two sessions acknowledging at once keep both.
+// hash, keeping every other entry. The file is locked meanwhile
+// (internal/sharedlock), so two sessions acknowledging at once keep both.
 func acknowledge(ctx context.Context, path, project, name, hash string) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
 	}
-	unlock, err := safefile.LockDir(ctx, dir)
+	lock, err := sharedlock.Acquire(ctx, path)
 	if err != nil {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
 	}
-	defer unlock()
+	defer lock.Release()
 	data, err := safefile.Read(path, maxAckFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
@@ -96,7 +97,7 @@ func acknowledge(ctx context.Context, path, project, name, hash string) error {
 	if err := enc.Encode(all); err != nil {
 		return err
 	}
-	if err := safefile.Write(path, bytes.TrimSuffix(out.Bytes(), []byte("\n"))); err != nil {
+	if err := safefile.WriteIf(path, bytes.TrimSuffix(out.Bytes(), []byte("\n")), lock.Held); err != nil {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
 	}
 	return nil

@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 // A project's agent is offered only once acknowledged at its present
@@ -86,5 +89,21 @@ func TestRemoteProjectAgentAcknowledgedByCard(t *testing.T) {
 	_ = json.Unmarshal(data, &acks)
 	if acks[f.project]["rem"] != "http://a/card" {
 		t.Errorf("acknowledgments = %s", data)
+	}
+}
+
+// An acknowledgment waits for a fresh lock on the acknowledgments file,
+// and keeps what was there.
+func TestAcknowledgeWaitsForTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "acknowledgments", "agents.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"/elsewhere": {"x": "h"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	locktest.Waits(t, path, func(ctx context.Context) error { return acknowledge(ctx, path, "/proj", "p", "hash") })
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"p": "hash"`) || !strings.Contains(string(data), `"x": "h"`) {
+		t.Errorf("after the wait the file is\n%s", data)
 	}
 }

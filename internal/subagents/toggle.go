@@ -44,7 +44,7 @@ func (c *Catalog) Enable(ctx context.Context, files SettingsFiles, name string) 
 		return fmt.Sprintf("Agent %q is already enabled.", name), nil
 	}
 	for _, s := range modified {
-		if _, err := settings.SetAgentEnabled(s.path, name, true); err != nil {
+		if _, err := settings.SetAgentEnabled(ctx, s.path, name, true); err != nil {
 			return "", err
 		}
 	}
@@ -76,7 +76,7 @@ func (c *Catalog) Disable(ctx context.Context, files SettingsFiles, name string)
 	} else if set && !on {
 		return fmt.Sprintf("Agent %q is already disabled.", name), nil
 	}
-	if _, err := settings.SetAgentEnabled(target.path, name, false); err != nil {
+	if _, err := settings.SetAgentEnabled(ctx, target.path, name, false); err != nil {
 		return "", err
 	}
 	affected := []scope{target}

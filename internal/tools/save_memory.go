@@ -14,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/memory"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -119,8 +120,9 @@ var errChanged = errors.New("GEMINI.md changed while the fact was being added")
 
 // save adds the fact to the file as it is now (not as it was when the user
 // was asked), and reports success only once the fact is on disk. Writers
-// in gemini-ls (any session, any process) take turns through a lock;
-// Gemini CLI takes none, so the file is replaced only if it still holds
+// in gemini-ls (any session, any process) take turns through the file's
+// lock (internal/sharedlock, Gemini CLI's kind); Gemini CLI 0.61 takes
+// none on memory files, so the file is replaced only if it still holds
 // what was read, and read back after, the save starting over when another
 // write got in between.
 func (c *saveMemoryCall) save(ctx context.Context) error {
@@ -128,16 +130,16 @@ func (c *saveMemoryCall) save(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return err
 	}
-	unlock, err := safefile.LockDir(ctx, filepath.Dir(target))
+	lock, err := sharedlock.Acquire(ctx, target)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer lock.Release()
 	for range maxSaveAttempts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := c.saveOnce(target)
+		err := c.saveOnce(target, lock)
 		if !errors.Is(err, errChanged) {
 			return err
 		}
@@ -147,7 +149,7 @@ func (c *saveMemoryCall) save(ctx context.Context) error {
 
 // saveOnce adds the fact to target as read now; errChanged means another
 // write got in the way and the fact is not on disk.
-func (c *saveMemoryCall) saveOnce(target string) error {
+func (c *saveMemoryCall) saveOnce(target string, lock *sharedlock.Lock) error {
 	before, err := readMemoryFile(target)
 	if err != nil {
 		return err
@@ -163,6 +165,9 @@ func (c *saveMemoryCall) saveOnce(target string) error {
 		c.interleave(target)
 	}
 	err = safefile.WriteIf(target, []byte(after), func() error {
+		if err := lock.Held(); err != nil {
+			return err
+		}
 		now, err := readMemoryFile(target)
 		if err == nil && now != before {
 			return errChanged

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/memory"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -183,4 +185,24 @@ func TestSaveRefusesAFactThatWouldHideTheFile(t *testing.T) {
 	if got := globalMemory(t, userDir); !strings.Contains(got, "Always use tabs.") {
 		t.Errorf("the user's rules no longer load")
 	}
+}
+
+// A save waits for a fresh lock on GEMINI.md, and gives up, the file
+// unchanged, on one never released.
+func TestSaveMemoryHonoursTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".gemini", MemoryFileName)
+	writeMemoryFile(t, path, "My own rules.\n")
+	locktest.Waits(t, path, func(ctx context.Context) error {
+		res, err := saveMemoryCallFor(t, path, "waited").Execute(ctx, CallInfo{})
+		if err == nil && res.Error != "" {
+			err = errors.New(res.Error)
+		}
+		return err
+	})
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "- waited\n") {
+		t.Errorf("after the wait the file is\n%s", data)
+	}
+	locktest.Refused(t, path, func(ctx context.Context) error {
+		return saveMemoryCallFor(t, path, "refused").(*saveMemoryCall).save(ctx)
+	})
 }

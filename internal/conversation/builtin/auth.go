@@ -38,7 +38,7 @@ func signIn(_ context.Context, env Env, _ string) (Reply, error) {
 // signOut is 0.61's /auth signout: the cached Google login goes
 // (login.SignOut), and so does security.auth.selectedType from the user's
 // settings, so that the next start chooses again.
-func signOut(_ context.Context, env Env, _ string) (Reply, error) {
+func signOut(ctx context.Context, env Env, _ string) (Reply, error) {
 	dir := settings.UserDir(env.Built.Getenv)
 	if dir == "" {
 		return Reply{}, fmt.Errorf("not signed out: there is no home directory to hold a login: %s", noScopeFile("user"))
@@ -48,7 +48,7 @@ func signOut(_ context.Context, env Env, _ string) (Reply, error) {
 		return Reply{}, fmt.Errorf("not signed out: %w", err)
 	}
 	user, _ := env.Built.SkillSettingsFiles()
-	cleared, err := settings.DeleteValue(user, []string{"security", "auth", "selectedType"})
+	cleared, err := settings.DeleteValue(ctx, user, []string{"security", "auth", "selectedType"})
 	if err != nil {
 		return Reply{}, fmt.Errorf("the cached login was removed, but security.auth.selectedType was not removed from %s: %w", user, err)
 	}

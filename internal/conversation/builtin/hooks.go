@@ -152,11 +152,11 @@ func (s hookScope) disabled() ([]string, error) {
 
 // setDisabled writes names as the file's hooksConfig.disabled, as 0.61
 // writes it (settings.SetValue keeps the rest of the file).
-func (s hookScope) setDisabled(names []string) error {
+func (s hookScope) setDisabled(ctx context.Context, names []string) error {
 	if names == nil {
 		names = []string{}
 	}
-	return settings.SetValue(s.path, hooksDisabledKey, names)
+	return settings.SetValue(ctx, s.path, hooksDisabledKey, names)
 }
 
 // hookName reads the one hook name sub takes: the rest of the line, as
@@ -175,7 +175,7 @@ func hookName(env Env, sub, args string) (string, error) {
 // disableHook adds a hook to hooksConfig.disabled in the workspace's
 // settings (the user's where there is none to write), as 0.61 does, and
 // applies the change at once.
-func disableHook(_ context.Context, env Env, args string) (Reply, error) {
+func disableHook(ctx context.Context, env Env, args string) (Reply, error) {
 	name, err := hookName(env, "disable", args)
 	if err != nil {
 		return Reply{}, err
@@ -192,7 +192,7 @@ func disableHook(_ context.Context, env Env, args string) (Reply, error) {
 	if slices.Contains(names, name) {
 		return Reply{Text: `Hook "` + name + `" is already disabled.`}, nil
 	}
-	if err := target.setDisabled(append(names, name)); err != nil {
+	if err := target.setDisabled(ctx, append(names, name)); err != nil {
 		return Reply{}, fmt.Errorf("Failed to disable hook: %w", err)
 	}
 	text := `Hook "` + name + `" disabled by adding it to the disabled list in ` + target.String() + ` settings.`
@@ -209,7 +209,7 @@ func disableHook(_ context.Context, env Env, args string) (Reply, error) {
 
 // enableHook takes a hook out of hooksConfig.disabled in the workspace's
 // and the user's settings, as 0.61 does, and applies the change at once.
-func enableHook(_ context.Context, env Env, args string) (Reply, error) {
+func enableHook(ctx context.Context, env Env, args string) (Reply, error) {
 	name, err := hookName(env, "enable", args)
 	if err != nil {
 		return Reply{}, err
@@ -228,7 +228,7 @@ func enableHook(_ context.Context, env Env, args string) (Reply, error) {
 		if len(kept) == len(names) {
 			continue
 		}
-		if err := s.setDisabled(kept); err != nil {
+		if err := s.setDisabled(ctx, kept); err != nil {
 			return Reply{}, fmt.Errorf("Failed to enable hook: %w", err)
 		}
 		changed = append(changed, s.String())
@@ -247,7 +247,7 @@ func enableHook(_ context.Context, env Env, args string) (Reply, error) {
 // enableAllHooks empties hooksConfig.disabled in the workspace's and the
 // user's settings, as 0.61 does (a file that lists none is left alone),
 // and applies the change at once.
-func enableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
+func enableAllHooks(ctx context.Context, env Env, args string) (Reply, error) {
 	all, err := allHooks(env, "enable-all", args)
 	if err != nil {
 		return Reply{}, err
@@ -266,7 +266,7 @@ func enableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
 	for _, s := range scopes {
 		names, err := s.disabled()
 		if err == nil && len(names) > 0 {
-			err = s.setDisabled(nil)
+			err = s.setDisabled(ctx, nil)
 		}
 		if err != nil {
 			return Reply{}, fmt.Errorf("Failed to enable hooks: %w", err)
@@ -286,7 +286,7 @@ func enableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
 // disableAllHooks sets hooksConfig.disabled in the workspace's settings
 // (the user's where there is none to write) to every hook's name, as
 // 0.61 does, and applies the change at once.
-func disableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
+func disableAllHooks(ctx context.Context, env Env, args string) (Reply, error) {
 	all, err := allHooks(env, "disable-all", args)
 	if err != nil {
 		return Reply{}, err
@@ -308,7 +308,7 @@ func disableAllHooks(_ context.Context, env Env, args string) (Reply, error) {
 			names = append(names, h.Name)
 		}
 	}
-	if err := scopes[0].setDisabled(names); err != nil {
+	if err := scopes[0].setDisabled(ctx, names); err != nil {
 		return Reply{}, fmt.Errorf("Failed to disable hooks: %w", err)
 	}
 	return applyHookChange(env, fmt.Sprintf("Disabled %d hook(s) successfully.", enabled))

@@ -87,7 +87,7 @@ func setModel(ctx context.Context, env Env, args string) (Reply, error) {
 		if user == "" {
 			return Reply{}, fmt.Errorf("the model was not set: there is no user settings file to save it in: %s", noScopeFile("user"))
 		}
-		if err := settings.SetModelName(user, name); err != nil {
+		if err := settings.SetModelName(ctx, user, name); err != nil {
 			return Reply{}, fmt.Errorf("the model was not set: saving it in %s: %w", user, err)
 		}
 	}

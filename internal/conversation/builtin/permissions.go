@@ -42,7 +42,7 @@ func trustFolder(ctx context.Context, env Env, args string) (Reply, error) {
 	if level == "" {
 		return Reply{Text: fmt.Sprintf("The trust level of %s was not changed.", dir)}, nil
 	}
-	if err := env.Built.SetTrust(dir, level); err != nil {
+	if err := env.Built.SetTrust(ctx, dir, level); err != nil {
 		return Reply{}, fmt.Errorf("Failed to save trust settings: %w", err)
 	}
 	text := fmt.Sprintf("%sFolder: %s\nTrust level: %s", how, dir, level)

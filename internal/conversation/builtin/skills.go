@@ -31,7 +31,7 @@ func skillsSubcommands() []Builtin {
 // disableSkill adds a skill to skills.disabled in the settings file of
 // the scope (the user's unless --scope workspace), as Gemini CLI does,
 // and applies the change at once.
-func disableSkill(_ context.Context, env Env, args string) (Reply, error) {
+func disableSkill(ctx context.Context, env Env, args string) (Reply, error) {
 	name, scope, err := skillAndScope(args, "disable", "<name> [--scope user|workspace]", "Please provide a skill name to disable")
 	if err != nil {
 		return Reply{}, err
@@ -57,7 +57,7 @@ func disableSkill(_ context.Context, env Env, args string) (Reply, error) {
 		return Reply{}, fmt.Errorf("there is no %s settings file to write: %s", scope, noScopeFile(scope))
 	}
 	already := false
-	err = settings.EditSkillsDisabled(path, func(old []string) []string {
+	err = settings.EditSkillsDisabled(ctx, path, func(old []string) []string {
 		already = slices.ContainsFunc(old, func(n string) bool { return strings.EqualFold(n, skill.Name) })
 		if already {
 			return old
@@ -77,7 +77,7 @@ func disableSkill(_ context.Context, env Env, args string) (Reply, error) {
 // enableSkill takes a skill out of skills.disabled in the workspace's and
 // the user's settings files, as Gemini CLI does, and applies the change
 // at once.
-func enableSkill(_ context.Context, env Env, args string) (Reply, error) {
+func enableSkill(ctx context.Context, env Env, args string) (Reply, error) {
 	name := strings.TrimSpace(args)
 	if name == "" {
 		return Reply{}, subUsage("skills", "enable", "<name>", "Please provide a skill name to enable")
@@ -92,7 +92,7 @@ func enableSkill(_ context.Context, env Env, args string) (Reply, error) {
 			continue
 		}
 		removed := false
-		err := settings.EditSkillsDisabled(f.path, func(old []string) []string {
+		err := settings.EditSkillsDisabled(ctx, f.path, func(old []string) []string {
 			kept := slices.DeleteFunc(slices.Clone(old), func(n string) bool { return strings.EqualFold(n, name) })
 			removed = len(kept) < len(old)
 			return kept

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // FileName is 0.61's MCP_ENABLEMENT_FILENAME, in the user's Gemini
@@ -106,18 +107,18 @@ func (f File) Disable(ctx context.Context, name string) error {
 	})
 }
 
-// update applies change to the file under the directory's lock, writing
-// it when change says it changed.
+// update applies change to the file under its lock (internal/sharedlock),
+// writing it when change says it changed.
 func (f File) update(ctx context.Context, change func(*jsjson.Object) bool) error {
 	dir := filepath.Dir(f.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	unlock, err := safefile.LockDir(ctx, dir)
+	lock, err := sharedlock.Acquire(ctx, f.path)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer lock.Release()
 	config, err := f.read()
 	if err != nil {
 		return err
@@ -125,7 +126,7 @@ func (f File) update(ctx context.Context, change func(*jsjson.Object) bool) erro
 	if !change(config) {
 		return nil
 	}
-	if err := safefile.Write(f.path, jsjson.Stringify(config)); err != nil {
+	if err := safefile.WriteIf(f.path, jsjson.Stringify(config), lock.Held); err != nil {
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 // The file is written as 0.61's writeConfig writes it
@@ -72,4 +74,17 @@ func read(t *testing.T, f File) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Disabling waits for a fresh lock on the file, as every writer of it in
+// gemini-ls does, so that two at once keep both.
+func TestDisableWaitsForTheLock(t *testing.T) {
+	f := In(filepath.Join(t.TempDir(), ".gemini"))
+	if err := f.Disable(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	locktest.Waits(t, f.path, func(ctx context.Context) error { return f.Disable(ctx, "second") })
+	if got := read(t, f); !strings.Contains(got, `"first"`) || !strings.Contains(got, `"second"`) {
+		t.Errorf("after the wait the file is\n%s", got)
+	}
 }
