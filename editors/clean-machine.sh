@@ -133,6 +133,9 @@ trap cleanup EXIT
 c=$work/root
 echo "clean-machine: copying the root to $c"
 cp -a "$base" "$c"
+# Copied: another run may remake the pristine root from here on (it waited
+# for this copy, not for this whole run).
+exec 9>&-
 # The network as the host sees it: its resolver, and the certificate
 # authorities it added (a TLS-inspecting proxy's, say).
 cp /etc/resolv.conf "$c/etc/resolv.conf"
