@@ -41,7 +41,8 @@ if [ "${1:-}" = --in-namespace ]; then
   # machine's / is, not by chroot: the kernel lets no chrooted process make
   # a user namespace, and the sandbox tests' bubblewrap makes one, as it
   # does on a contributor's machine. pivot_root needs the new root to be a
-  # mount point (and so does unshare --propagation, in newer-editors.sh).
+  # mount point (and so does unshare --propagation, in newer-editors.sh);
+  # --rbind keeps what is mounted under it.
   mount --rbind "$c" "$c"
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
