@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs README.md's commands on a clean machine: a fresh Debian bookworm
-# chroot holding only what a new user starts from (debootstrap minbase plus
+# root holding only what a new user starts from (debootstrap minbase plus
 # git, make and ca-certificates), with this machine's Go and Node copied in.
-# It clones this repository's HEAD (committed work only) into the chroot and
+# It clones this repository's HEAD (committed work only) into the root and
 # runs COMMAND in the clone, as root with CI=true, then checks that the
-# clone's `git status` is still clean.
+# clone's `git status` is still clean. The root is entered as a machine's /
+# (pivot_root), not chroot'ed into, so the command may make user namespaces
+# as on a contributor's machine: the sandbox tests' bubblewrap needs them.
 #
 #   editors/clean-machine.sh                        .ci/run: make lint, make test
 #   editors/clean-machine.sh make test-nvim test-emacs
-#   editors/clean-machine.sh --keep make test-go    keep the chroot to look in
+#   editors/clean-machine.sh --keep make test-go    keep the root to look in
 #
-# The pristine chroot (~40 s to make) is kept at
+# The pristine root (~40 s to make) is kept at
 # ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/clean-bookworm; every run works
 # in a copy of it that is deleted afterwards (unless --keep), so each run
 # starts clean: every Debian package, Go module, npm package and nested
@@ -26,18 +28,22 @@
 #
 # The command runs in its own mount and PID namespaces (as in
 # newer-editors.sh): its mounts vanish and its processes end with it.
-# Needs root (debootstrap, unshare, chroot). Exit status: the command's, or 1
+# Needs root (debootstrap, unshare, pivot_root). Exit status: the command's, or 1
 # if it passed but left the clone dirty.
 set -euo pipefail
 
 die() { echo "clean-machine: $*" >&2; exit 1; }
 
-# Inside the namespaces (see the end of the file): mount, run, check.
+# Inside the namespaces (see the end of the file): mount, enter, run, check.
 if [ "${1:-}" = --in-namespace ]; then
   c=$2 node_bin=$3 goroot=$4; shift 4
-  # The chroot's / a mount point, as on a machine: unshare --propagation
-  # (newer-editors.sh) needs one.
-  mount --bind "$c" "$c"
+  # The fresh root becomes this mount namespace's / by pivot_root, as a
+  # machine's / is, not by chroot: the kernel lets no chrooted process make
+  # a user namespace, and the sandbox tests' bubblewrap makes one, as it
+  # does on a contributor's machine. pivot_root needs the new root to be a
+  # mount point (and so does unshare --propagation, in newer-editors.sh);
+  # --rbind keeps what is mounted under it.
+  mount --rbind "$c" "$c"
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
@@ -53,12 +59,20 @@ if [ "${1:-}" = --in-namespace ]; then
   for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY GOPROXY npm_config_registry NODE_EXTRA_CA_CERTS; do
     [ -n "${!v:-}" ] && pass+=("$v=${!v}")
   done
+  # The host's tree is detached once the fresh root is /: from here on every
+  # program run is the fresh root's.
+  old=$(basename "$(mktemp -d "$c/.host-root.XXXXXX")")
+  cd "$c"
+  pivot_root . "$old"
+  cd /
+  umount -l "/$old"
+  rmdir "/$old"
   set +e
-  chroot "$c" /usr/bin/env -i PATH="$path" HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true "${pass[@]}" \
+  /usr/bin/env -i PATH="$path" HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true "${pass[@]}" \
     bash -c 'cd /root/gemini-ls && exec "$@"' bash "$@"
   status=$?
   set -e
-  dirty=$(chroot "$c" git -C /root/gemini-ls status --porcelain --ignored=no)
+  dirty=$(/usr/bin/env -i PATH="$path" HOME=/root git -C /root/gemini-ls status --porcelain --ignored=no)
   if [ -n "$dirty" ]; then
     echo "clean-machine: the command left the clone dirty:" >&2
     echo "$dirty" >&2
@@ -70,7 +84,7 @@ fi
 keep=
 if [ "${1:-}" = --keep ]; then keep=1; shift; fi
 [ $# -gt 0 ] || set -- .ci/run
-[ "$(id -u)" = 0 ] || die "needs root (debootstrap, unshare, chroot); run it as root or with sudo"
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, unshare, pivot_root); run it as root or with sudo"
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mirror=${GEMINI_LS_MIRROR:-http://deb.debian.org/debian}
 security=${GEMINI_LS_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
@@ -88,9 +102,10 @@ stamp="bookworm ${packages[*]}"
 exec 9>"$base.lock"
 flock 9
 if [ ! -f "$base/.gemini-ls-chroot" ] || [ "$(cat "$base/.gemini-ls-chroot")" != "$stamp" ]; then
-  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; } ||
+    die "could not install debootstrap (apt-get install debootstrap)"
   rm -rf "$base" "$base.partial"
-  echo "clean-machine: making a Debian bookworm chroot at $base"
+  echo "clean-machine: making a Debian bookworm root at $base"
   start=$SECONDS
   if ! unshare --mount --propagation private \
       debootstrap --variant=minbase --include="$(IFS=,; echo "${packages[*]}")" \
@@ -106,7 +121,7 @@ EOF
   rm -rf "$base.partial"/var/cache/apt/archives/*.deb "$base.partial"/var/lib/apt/lists/*
   echo "$stamp" >"$base.partial/.gemini-ls-chroot"
   mv "$base.partial" "$base"
-  echo "clean-machine: chroot made in $((SECONDS - start)) s"
+  echo "clean-machine: root made in $((SECONDS - start)) s"
 fi
 flock -s 9
 
@@ -117,8 +132,11 @@ cleanup() {
 }
 trap cleanup EXIT
 c=$work/root
-echo "clean-machine: copying the chroot to $c"
+echo "clean-machine: copying the root to $c"
 cp -a "$base" "$c"
+# Copied: another run may remake the pristine root from here on (it waited
+# for this copy, not for this whole run).
+exec 9>&-
 # The network as the host sees it: its resolver, and the certificate
 # authorities it added (a TLS-inspecting proxy's, say).
 cp /etc/resolv.conf "$c/etc/resolv.conf"
@@ -126,7 +144,7 @@ cp /etc/resolv.conf "$c/etc/resolv.conf"
 [ -e "$c/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$c/etc/hosts"
 if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$c/usr/local/share/ca-certificates/"
-  chroot "$c" update-ca-certificates >/dev/null 2>&1 || die "update-ca-certificates failed in the chroot"
+  chroot "$c" update-ca-certificates >/dev/null 2>&1 || die "update-ca-certificates failed in the fresh root"
 fi
 
 bin=$(dirname "$node")
