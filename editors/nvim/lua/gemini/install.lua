@@ -87,6 +87,7 @@ local function elapsed()
 end
 
 M.cancel_hint = ":GeminiInstall cancel stops it"
+M.build_hint = "the first build takes minutes; " .. M.cancel_hint
 
 -- progress shows, in place, what the install is doing and for how long,
 -- so a Go build of minutes is never silent. Not in :messages (one line a
@@ -122,7 +123,8 @@ local function download(url, file, done, next)
   if path then
     local ok, err = uv.fs_copyfile(path, file)
     if not ok then
-      return done(nil, "cannot read " .. path .. ": " .. tostring(err))
+      -- libuv's error names both paths; the one read is named already.
+      return done(nil, "cannot read " .. path .. " (" .. tostring(err):gsub(": /.*$", "") .. ")")
     end
     return next()
   end
@@ -232,8 +234,9 @@ function M.checkout()
 end
 
 --- Builds gemini-ls with Go from the checkout in the background and
---- installs it, then done(bin), or done(nil, why).
-function M.build(done)
+--- installs it, then done(bin), or done(nil, why); says so, unless
+--- quiet (the caller said it).
+function M.build(done, quiet)
   local root = M.checkout()
   if not root then
     return done(nil, "the plugin is not in a gemini-ls checkout to build from")
@@ -243,7 +246,9 @@ function M.build(done)
   end
   local tmp = vim.fn.tempname() .. "-" .. exe_name()
   current.cleanup = function() vim.fn.delete(tmp) end
-  vim.notify("Gemini: building gemini-ls with Go (the first build takes minutes; " .. M.cancel_hint .. ")")
+  if not quiet then
+    vim.notify("Gemini: building gemini-ls with Go (" .. M.build_hint .. ")")
+  end
   local opts = { cwd = root, env = { CGO_ENABLED = "0" }, failed = "go build failed" }
   step("building gemini-ls with Go", { "go", "build", "-o", tmp, "./cmd/gemini-ls" }, opts, function(_, why)
     vim.fn.delete(tmp)
@@ -306,8 +311,8 @@ function M.command(how, release_url, on_done)
     -- No release to be had (offline, no archive for this machine): Go
     -- builds one. An archive that fails its check is reported, not papered over.
     if not bin and not unverified and M.checkout() and vim.fn.executable("go") == 1 then
-      vim.notify("Gemini: " .. err .. "; building it with Go instead", vim.log.levels.WARN)
-      return M.build(done)
+      vim.notify("Gemini: " .. err .. "; building gemini-ls with Go instead (" .. M.build_hint .. ")", vim.log.levels.WARN)
+      return M.build(done, true)
     end
     done(bin, err)
   end)
