@@ -2524,6 +2524,27 @@ is, and the model is told the user answered nothing."
       (append (list :chosen (vconcat chosen) :declined :json-false)
               (and words (list :text (string-join words ", ")))))))
 
+(defun gemini-ls--read-choice (prompt options)
+  "Read one of OPTIONS, at most 8, or \"Decline\", shown after PROMPT.
+The options are numbered, as Gemini CLI numbers a question's choices,
+and a digit picks one; ? shows what each means.  Return the label
+picked."
+  (let* ((labels (append (mapcar (lambda (o) (plist-get o :label)) options)
+                         (list gemini-ls--decline)))
+         (descriptions (append (mapcar (lambda (o) (plist-get o :description)) options)
+                               (list "Answer nothing")))
+         (choices (cl-loop for label in labels
+                           for description in descriptions
+                           for key from ?1
+                           collect (list key label (or description ""))))
+         ;; Room for a question of several lines and its choices after it.
+         (max-mini-window-height (max max-mini-window-height 0.5)))
+    ;; After a question of several lines, the choices start a line of
+    ;; their own, not the end of the last one, wrapped.
+    (setq prompt (string-trim-right prompt))
+    (nth 1 (read-multiple-choice (if (string-search "\n" prompt) (concat prompt "\n") prompt)
+                                 choices))))
+
 (defun gemini-ls--question (params)
   "Put the model's question PARAMS (`gemini/ask') to the user.
 Return the result; \\[keyboard-quit] or \"Decline\" declines."
@@ -2553,6 +2574,12 @@ Return the result; \\[keyboard-quit] or \"Decline\" declines."
           (gemini-ls--question-answer
            params
            (cond ((and (seq-empty-p options) free) (list (read-string prompt)))
+                 ;; One of a few options and nothing else (the folder
+                 ;; trust question): offered on screen, as Gemini CLI
+                 ;; lists them, a digit each.
+                 ((and (not (or free (eq t (plist-get params :multiple))))
+                       (< (length options) 9))
+                  (list (gemini-ls--read-choice prompt options)))
                  ((eq t (plist-get params :multiple))
                   (completing-read-multiple prompt collection nil (not free)))
                  (t (list (completing-read prompt collection nil (not free)))))))

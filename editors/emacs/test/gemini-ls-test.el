@@ -1185,8 +1185,9 @@ reach the model; the chat records the answer under the question."
   "How many times REGEXP matches in TEXT."
   (with-temp-buffer (insert text) (how-many regexp (point-min) (point-max))))
 
-;; The folder trust question comes as the model's questions do, read with
-;; completing-read.
+;; The folder trust question comes as the model's questions do, one of
+;; a few options and nothing else: read with read-multiple-choice, which
+;; shows them.
 (ert-deftest gemini-ls-test-trust-question ()
   "The folder trust question is asked once, in a folder nobody trusted.
 In a HOME of the test's own, the first prompt asks it; \"Trust folder\"
@@ -1199,17 +1200,18 @@ project's GEMINI.md, and the next is not asked again."
         [((text . "Trusted.")) ((text . "Again."))]
         '(("a.txt" . "x\n") ("GEMINI.md" . "The project's secret word is kumquat.\n"))
       (let (asked offered)
-        (cl-letf (((symbol-function 'completing-read)
-                   (lambda (prompt table &rest _)
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (prompt choices &rest _)
                      (push prompt asked)
-                     (setq offered (all-completions "" table))
-                     "Trust folder")))
+                     (setq offered (mapcar (lambda (c) (list (car c) (cadr c))) choices))
+                     (assq ?1 choices))))
           (gemini-ls-test--prompt buf "hello")
           (gemini-ls-test--prompt buf "again"))
         (should (= 1 (length asked)))
         (should (string-prefix-p "Do you trust the files in this folder?: " (car asked)))
         (should (string-match-p (regexp-quote (directory-file-name dir)) (car asked)))
-        (should (equal offered '("Trust folder" "Trust parent folder" "Don't trust" "Decline")))
+        (should (equal offered '((?1 "Trust folder") (?2 "Trust parent folder")
+                                 (?3 "Don't trust") (?4 "Decline"))))
         (should (equal (gemini-ls-test--file home ".gemini/trustedFolders.json")
                        (format "{\n  \"%s\": \"TRUST_FOLDER\"\n}" (directory-file-name dir))))
         (should (string-match-p "kumquat" (car (split-string (gemini-ls-test--file "/" gemini-ls-test--record) "\n" t))))))))
