@@ -162,6 +162,20 @@ describe(":GeminiInstall", function()
     assert(install.installed(), "not installed by the install after the cancel")
   end)
 
+  -- A headless Neovim's build step (lazy.nvim's build, a provisioning
+  -- script) quits right after :GeminiInstall: it waits for the install.
+  it("installs before a headless Neovim quits", function()
+    local data = vim.fn.tempname()
+    local plugin = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h")
+    -- Go builds for two seconds, the child having quit long before.
+    local dir = fake_go()
+    vim.fn.jobstart({ "sh", "-c", 'sleep 2; touch "$1/go-on"', "sh", dir })
+    local out = vim.fn.system({ "env", "XDG_DATA_HOME=" .. data, "nvim", "--headless", "-u", "NONE", "-i", "NONE",
+      "--cmd", "set rtp^=" .. plugin, "--cmd", "runtime plugin/gemini.lua", "+GeminiInstall build", "+qa" })
+    eq(0, vim.v.shell_error, "nvim's exit status; it said: " .. out)
+    eq(1, vim.fn.executable(data .. "/nvim/gemini-ls/gemini-ls"), "installed; nvim said: " .. out)
+  end)
+
   it("knows the checkout it came in, to build from", function()
     local root = install.checkout()
     assert(root and vim.fn.filereadable(root .. "/cmd/gemini-ls/main.go") == 1, "checkout: " .. tostring(root))
@@ -184,3 +198,9 @@ describe("lsp/gemini_ls.lua", function()
     end
   end)
 end)
+
+-- An install a failed test left running would hold up this headless
+-- Neovim's exit (it waits for installs): stopped here.
+if install.running() then
+  install.cancel()
+end

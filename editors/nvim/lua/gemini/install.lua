@@ -256,6 +256,14 @@ function M.build(done, quiet)
   end, function() done(place(tmp)) end)
 end
 
+--- Waits for the install under way, if any, to end; not when Neovim
+--- dies of a signal (v:dying), which no wait should hold up.
+function M.wait()
+  if vim.v.dying == 0 then
+    vim.wait(30 * 60 * 1000, function() return current == nil end, 50)
+  end
+end
+
 --- Whether an install is under way.
 function M.running()
   return current ~= nil
@@ -292,6 +300,12 @@ function M.command(how, release_url, on_done)
   end
   current = { what = "starting", started = uv.now() }
   current.timer = vim.fn.timer_start(1000, progress, { ["repeat"] = -1 })
+  if #vim.api.nvim_list_uis() == 0 then
+    -- Headless, as in `nvim --headless +GeminiInstall +qa` (a plugin
+    -- manager's build step, a provisioning script), nobody waits at a
+    -- screen: quitting waits for the install instead of killing it.
+    vim.cmd("autocmd VimLeavePre * ++once lua require('gemini.install').wait()")
+  end
   local function done(bin, err)
     vim.fn.timer_stop(current.timer)
     current = nil
