@@ -23,12 +23,8 @@ cat >"$work/script.json" <<JSON
 JSON
 start_fake --script "$work/script.json"
 
-cat >"$work/init.el" <<EOF2
-(setq package-directory-list
-      (cons "/usr/share/emacs/site-lisp/elpa" package-directory-list))
-(package-initialize)
-(add-to-list 'load-path "$here/..")
-(require 'gemini-ls)
+init_el
+cat >>"$work/init.el" <<EOF2
 (setq gemini-ls-server-command "$GEMINI_LS_BIN"
       inhibit-startup-screen t
       make-backup-files nil
