@@ -297,20 +297,79 @@ on demand."
                 (cpu (user-error "No gemini-ls release for %s: build it from source" cpu)))))
     (format "gemini-ls-%s-%s.%s" os arch (if (equal os "windows") "zip" "tar.gz"))))
 
-(defun gemini-ls--download (url file)
-  "Save URL, an https, http or file URL, as FILE."
+;; The install works in the background: a download can take minutes, and
+;; Emacs stays usable meanwhile, a progress reporter saying what it does.
+
+(defvar gemini-ls--install nil
+  "The install of gemini-ls under way, or nil.
+A plist: :what it does now, :started (a time), :process the process or
+url.el buffer it waits for, :tmp its directory, :reporter and :timer
+that show its progress, :on-done its callback.  One at a time: two
+would race to rename their binaries into the same place.")
+
+(defconst gemini-ls--install-cancel-hint "M-x gemini-ls-install-cancel stops it"
+  "How to stop the install under way, as its messages say.")
+
+(defun gemini-ls--install-progress ()
+  "Show what the install under way does, and for how long.
+Not while the minibuffer reads: the message would hide what is typed."
+  (let ((install gemini-ls--install))
+    (when (and install (not (active-minibuffer-window)))
+      (progress-reporter-update
+       (plist-get install :reporter) nil
+       (format "%s, %d s (%s)" (plist-get install :what)
+               (float-time (time-since (plist-get install :started)))
+               gemini-ls--install-cancel-hint)))))
+
+(defun gemini-ls--install-end (install bin why)
+  "End INSTALL: installed as BIN, or not, for WHY; say so.
+Nothing, when INSTALL is no longer the one under way (cancelled)."
+  (when (eq install gemini-ls--install)
+    (setq gemini-ls--install nil)
+    (cancel-timer (plist-get install :timer))
+    (delete-directory (plist-get install :tmp) t)
+    (if bin
+        (message "Gemini: installed %s in %s" (car (process-lines bin "--version"))
+                 (abbreviate-file-name gemini-ls-install-dir))
+      (message "Gemini: gemini-ls was not installed: %s" why))
+    (when (plist-get install :on-done)
+      (funcall (plist-get install :on-done) bin why))))
+
+(defmacro gemini-ls--install-step (install what &rest body)
+  "Run BODY as INSTALL's next step, doing WHAT, unless INSTALL was stopped.
+An error in BODY ends INSTALL with its message."
+  (declare (indent 2) (debug t))
+  `(when (eq ,install gemini-ls--install)
+     (setq gemini-ls--install (plist-put ,install :what ,what))
+     (condition-case err
+         (progn ,@body)
+       (error (gemini-ls--install-end ,install nil (error-message-string err))))))
+
+(defun gemini-ls--download (install url file then)
+  "Save URL, an https, http or file URL, as FILE, then call THEN.
+In the background, as INSTALL's step; a failure ends INSTALL."
   (let ((parsed (url-generic-parse-url url)))
     (if (equal (url-type parsed) "file")
-        (copy-file (url-unhex-string (url-filename parsed)) file t)
-      (let ((buffer (or (url-retrieve-synchronously url t nil 300)
-                        (error "Could not download %s" url))))
-        (unwind-protect
-            (with-current-buffer buffer
-              (unless (eql url-http-response-status 200)
-                (error "Could not download %s: HTTP status %s" url url-http-response-status))
-              (let ((coding-system-for-write 'no-conversion))
-                (write-region (1+ url-http-end-of-headers) (point-max) file nil 'silent)))
-          (kill-buffer buffer))))))
+        (progn (copy-file (url-unhex-string (url-filename parsed)) file t)
+               (funcall then))
+      (plist-put
+       install :process
+       (url-retrieve
+        url
+        (lambda (status)
+          (let ((buffer (current-buffer)))
+            (unwind-protect
+                (gemini-ls--install-step install (plist-get install :what)
+                  (cond ((plist-get status :error)
+                         (error "Could not download %s: %s" url
+                                (error-message-string (plist-get status :error))))
+                        ((not (eql url-http-response-status 200))
+                         (error "Could not download %s: HTTP status %s" url url-http-response-status)))
+                  (let ((coding-system-for-write 'no-conversion))
+                    (write-region (1+ url-http-end-of-headers) (point-max) file nil 'silent))
+                  (funcall then))
+              (kill-buffer buffer))))
+        nil t)))))
 
 (defun gemini-ls--sha256 (file)
   "The SHA-256 of FILE's bytes, in hex."
@@ -327,40 +386,91 @@ on demand."
         (match-string 1)
       (error "SHA256SUMS names no %s" name))))
 
+(defun gemini-ls--unpack (install file exe then)
+  "Unpack EXE from the archive FILE into INSTALL's directory, then THEN.
+With tar, in the background; a failure ends INSTALL."
+  (let ((out (generate-new-buffer " *gemini-ls-install*")))
+    (plist-put
+     install :process
+     (make-process
+      :name "gemini-ls-install" :buffer out :noquery t :connection-type 'pipe
+      :command (list "tar" "-xf" file "-C" (plist-get install :tmp) exe)
+      :sentinel
+      (lambda (proc _event)
+        (unless (process-live-p proc)
+          (let ((said (with-current-buffer out (string-trim (buffer-string)))))
+            (kill-buffer out)
+            (gemini-ls--install-step install (plist-get install :what)
+              (unless (eql 0 (process-exit-status proc))
+                (error "Could not unpack %s: %s" (file-name-nondirectory file) said))
+              (funcall then)))))))))
+
 ;;;###autoload
-(defun gemini-ls-install-server ()
+(defun gemini-ls-install-server (&optional on-done)
   "Install gemini-ls in `gemini-ls-install-dir' from `gemini-ls-release-url'.
 The release archive for this machine is downloaded, checked against the
 release's SHA256SUMS and unpacked (with tar); the chat and eglot then
-run it, unless `gemini-ls-server-command' names another."
+run it, unless `gemini-ls-server-command' names another.  It works in
+the background, a progress reporter saying what it does;
+\\[gemini-ls-install-cancel] stops it.  ON-DONE, when given, is called
+at the end with the binary installed and nil, or nil and why not."
   (interactive)
+  (when gemini-ls--install
+    (user-error "Gemini: gemini-ls is being installed already (%s); %s"
+                (plist-get gemini-ls--install :what) gemini-ls--install-cancel-hint))
   (let* ((archive (gemini-ls--release-archive))
          (base (file-name-as-directory gemini-ls-release-url))
          (exe (if (eq system-type 'windows-nt) "gemini-ls.exe" "gemini-ls"))
-         (tmp (make-temp-file "gemini-ls-install" t)))
-    (unwind-protect
-        (let ((file (expand-file-name archive tmp))
-              (sums (expand-file-name "SHA256SUMS" tmp)))
-          (message "Gemini: downloading %s%s" base archive)
-          (gemini-ls--download (concat base archive) file)
-          (gemini-ls--download (concat base "SHA256SUMS") sums)
-          (let ((want (gemini-ls--expected-sha256 sums archive))
-                (got (gemini-ls--sha256 file)))
-            (unless (equal want got)
-              (error "%s%s does not match SHA256SUMS: its SHA-256 is %s, SHA256SUMS says %s"
-                     base archive got want)))
-          (with-temp-buffer
-            (unless (eql 0 (call-process "tar" nil t nil "-xf" file "-C" tmp exe))
-              (error "Could not unpack %s: %s" archive (string-trim (buffer-string)))))
-          (make-directory gemini-ls-install-dir t)
-          (let ((bin (expand-file-name exe gemini-ls-install-dir)))
-            ;; Replaced whole, never half-written, should a server run it.
-            (rename-file (expand-file-name exe tmp) bin t)
-            (set-file-modes bin #o755)
-            (message "Gemini: installed %s in %s" (car (process-lines bin "--version"))
-                     (abbreviate-file-name gemini-ls-install-dir))
-            bin))
-      (delete-directory tmp t))))
+         (tmp (make-temp-file "gemini-ls-install" t))
+         (file (expand-file-name archive tmp))
+         (sums (expand-file-name "SHA256SUMS" tmp))
+         (install (list :what "starting" :started (current-time) :tmp tmp :on-done on-done
+                        :reporter (make-progress-reporter "Gemini: installing gemini-ls"))))
+    (plist-put install :timer (run-at-time 1 1 #'gemini-ls--install-progress))
+    (setq gemini-ls--install install)
+    (message "Gemini: downloading %s%s (%s)" base archive gemini-ls--install-cancel-hint)
+    (gemini-ls--install-step install (concat "downloading " archive)
+      (gemini-ls--download
+       install (concat base archive) file
+       (lambda ()
+         (gemini-ls--install-step install "downloading SHA256SUMS"
+           (gemini-ls--download
+            install (concat base "SHA256SUMS") sums
+            (lambda ()
+              (gemini-ls--install-step install (concat "checking " archive)
+                (let ((want (gemini-ls--expected-sha256 sums archive))
+                      (got (gemini-ls--sha256 file)))
+                  (unless (equal want got)
+                    (error "%s%s does not match SHA256SUMS: its SHA-256 is %s, SHA256SUMS says %s"
+                           base archive got want)))
+                (gemini-ls--install-step install (concat "unpacking " archive)
+                  (gemini-ls--unpack
+                   install file exe
+                   (lambda ()
+                     (make-directory gemini-ls-install-dir t)
+                     (let ((bin (expand-file-name exe gemini-ls-install-dir)))
+                       ;; Replaced whole, never half-written, should a server run it.
+                       (rename-file (expand-file-name exe tmp) bin t)
+                       (set-file-modes bin #o755)
+                       (gemini-ls--install-end install bin nil))))))))))))))
+
+(defun gemini-ls-install-cancel ()
+  "Stop the install of gemini-ls under way; nothing is installed."
+  (interactive)
+  (let ((install gemini-ls--install))
+    (unless install
+      (user-error "Gemini: no install of gemini-ls is under way"))
+    (setq gemini-ls--install nil)
+    (cancel-timer (plist-get install :timer))
+    (let ((waited (plist-get install :process)))
+      (cond ((processp waited) (delete-process waited))
+            ((buffer-live-p waited)
+             (let ((proc (get-buffer-process waited)))
+               (when proc (delete-process proc)))
+             (kill-buffer waited))))
+    (delete-directory (plist-get install :tmp) t)
+    (message "Gemini: the install was cancelled after %d s; nothing was installed"
+             (float-time (time-since (plist-get install :started))))))
 
 ;;;; Mode line
 
@@ -2524,6 +2634,27 @@ is, and the model is told the user answered nothing."
       (append (list :chosen (vconcat chosen) :declined :json-false)
               (and words (list :text (string-join words ", ")))))))
 
+(defun gemini-ls--read-choice (prompt options)
+  "Read one of OPTIONS, at most 8, or \"Decline\", shown after PROMPT.
+The options are numbered, as Gemini CLI numbers a question's choices,
+and a digit picks one; ? shows what each means.  Return the label
+picked."
+  (let* ((labels (append (mapcar (lambda (o) (plist-get o :label)) options)
+                         (list gemini-ls--decline)))
+         (descriptions (append (mapcar (lambda (o) (plist-get o :description)) options)
+                               (list "Answer nothing")))
+         (choices (cl-loop for label in labels
+                           for description in descriptions
+                           for key from ?1
+                           collect (list key label (or description ""))))
+         ;; Room for a question of several lines and its choices after it.
+         (max-mini-window-height (max max-mini-window-height 0.5)))
+    ;; After a question of several lines, the choices start a line of
+    ;; their own, not the end of the last one, wrapped.
+    (setq prompt (string-trim-right prompt))
+    (nth 1 (read-multiple-choice (if (string-search "\n" prompt) (concat prompt "\n") prompt)
+                                 choices))))
+
 (defun gemini-ls--question (params)
   "Put the model's question PARAMS (`gemini/ask') to the user.
 Return the result; \\[keyboard-quit] or \"Decline\" declines."
@@ -2553,6 +2684,12 @@ Return the result; \\[keyboard-quit] or \"Decline\" declines."
           (gemini-ls--question-answer
            params
            (cond ((and (seq-empty-p options) free) (list (read-string prompt)))
+                 ;; One of a few options and nothing else (the folder
+                 ;; trust question): offered on screen, as Gemini CLI
+                 ;; lists them, a digit each.
+                 ((and (not (or free (eq t (plist-get params :multiple))))
+                       (< (length options) 9))
+                  (list (gemini-ls--read-choice prompt options)))
                  ((eq t (plist-get params :multiple))
                   (completing-read-multiple prompt collection nil (not free)))
                  (t (list (completing-read prompt collection nil (not free)))))))

@@ -1185,8 +1185,9 @@ reach the model; the chat records the answer under the question."
   "How many times REGEXP matches in TEXT."
   (with-temp-buffer (insert text) (how-many regexp (point-min) (point-max))))
 
-;; The folder trust question comes as the model's questions do, read with
-;; completing-read.
+;; The folder trust question comes as the model's questions do, one of
+;; a few options and nothing else: read with read-multiple-choice, which
+;; shows them.
 (ert-deftest gemini-ls-test-trust-question ()
   "The folder trust question is asked once, in a folder nobody trusted.
 In a HOME of the test's own, the first prompt asks it; \"Trust folder\"
@@ -1199,17 +1200,18 @@ project's GEMINI.md, and the next is not asked again."
         [((text . "Trusted.")) ((text . "Again."))]
         '(("a.txt" . "x\n") ("GEMINI.md" . "The project's secret word is kumquat.\n"))
       (let (asked offered)
-        (cl-letf (((symbol-function 'completing-read)
-                   (lambda (prompt table &rest _)
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (prompt choices &rest _)
                      (push prompt asked)
-                     (setq offered (all-completions "" table))
-                     "Trust folder")))
+                     (setq offered (mapcar (lambda (c) (list (car c) (cadr c))) choices))
+                     (assq ?1 choices))))
           (gemini-ls-test--prompt buf "hello")
           (gemini-ls-test--prompt buf "again"))
         (should (= 1 (length asked)))
         (should (string-prefix-p "Do you trust the files in this folder?: " (car asked)))
         (should (string-match-p (regexp-quote (directory-file-name dir)) (car asked)))
-        (should (equal offered '("Trust folder" "Trust parent folder" "Don't trust" "Decline")))
+        (should (equal offered '((?1 "Trust folder") (?2 "Trust parent folder")
+                                 (?3 "Don't trust") (?4 "Decline"))))
         (should (equal (gemini-ls-test--file home ".gemini/trustedFolders.json")
                        (format "{\n  \"%s\": \"TRUST_FOLDER\"\n}" (directory-file-name dir))))
         (should (string-match-p "kumquat" (car (split-string (gemini-ls-test--file "/" gemini-ls-test--record) "\n" t))))))))
@@ -2180,7 +2182,7 @@ then run it."
                    (bin (expand-file-name "gemini-ls" gemini-ls-install-dir)))
               (unwind-protect
                   (progn
-                    (should (equal (gemini-ls-install-server) bin))
+                    (should (equal (gemini-ls-test--install) (list bin nil)))
                     (should (file-executable-p bin))
                     (should (equal (process-lines bin "--version") '("gemini-ls 9.8.7 (commit abc)")))
                     (should (equal (gemini-ls--server-program) (list bin "serve"))))
@@ -2198,9 +2200,74 @@ then run it."
         (progn
           (gemini-ls-test--release release (format "%s  %s\n" (make-string 64 ?0)
                                                    (gemini-ls--release-archive)))
-          (should (string-match-p "does not match SHA256SUMS"
-                                  (cadr (should-error (gemini-ls-install-server)))))
+          (let ((result (gemini-ls-test--install)))
+            (should-not (car result))
+            (should (string-match-p "does not match SHA256SUMS" (cadr result))))
           (should-not (file-exists-p gemini-ls-install-dir)))
+      (delete-directory release t))))
+
+(defun gemini-ls-test--install ()
+  "Run `gemini-ls-install-server' and wait for it to end in the background.
+Return what it ends with: the binary installed and nil, or nil and why
+not."
+  (let (result)
+    (gemini-ls-install-server (lambda (bin why) (setq result (list bin why))))
+    (with-timeout (30 (error "The install did not end within 30 s"))
+      (while (not result) (accept-process-output nil 0.05)))
+    (should-not gemini-ls--install)
+    result))
+
+(ert-deftest gemini-ls-test-install-server-cancel ()
+  "\[gemini-ls-install-cancel] stops the install under way.
+Its tar (a stand-in on PATH that waits until the test lets it) is
+stopped, nothing is installed, its directory is removed and another
+install can start."
+  (let* ((release (make-temp-file "gemini-release" t))
+         (fake (make-temp-file "gemini-fake-tar" t))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (gemini-ls-release-url (concat "file://" release "/"))
+         (exec-path (cons fake exec-path))
+         (inhibit-message t)
+         messages)
+    (unwind-protect
+        (progn
+          (gemini-ls-test--release release)
+          (with-temp-file (expand-file-name "tar" fake)
+            (insert "#!/bin/sh\necho $$ >\"$(dirname \"$0\")/pid\"\n"
+                    "while [ ! -e \"$(dirname \"$0\")/go-on\" ]; do sleep 0.1; done\n"))
+          (set-file-modes (expand-file-name "tar" fake) #o755)
+          (cl-letf* ((real-message (symbol-function 'message))
+                     ((symbol-function 'message)
+                      (lambda (fmt &rest args)
+                        (when fmt (push (apply #'format fmt args) messages))
+                        (apply real-message fmt args))))
+            (gemini-ls-install-server)
+            (with-timeout (10 (error "The stand-in tar did not start"))
+              (while (not (file-exists-p (expand-file-name "pid" fake)))
+                (accept-process-output nil 0.05)))
+            (let ((tar (plist-get gemini-ls--install :process))
+                  (tmp (plist-get gemini-ls--install :tmp)))
+              (should (process-live-p tar))
+              (should (equal (plist-get gemini-ls--install :what)
+                             (concat "unpacking " (gemini-ls--release-archive))))
+              (should (equal (cadr (should-error (gemini-ls-install-server) :type (quote user-error)))
+                             (format "Gemini: gemini-ls is being installed already (unpacking %s); M-x gemini-ls-install-cancel stops it"
+                                     (gemini-ls--release-archive))))
+              (gemini-ls-install-cancel)
+              (should-not gemini-ls--install)
+              (should-not (process-live-p tar))
+              (should-not (file-exists-p tmp))
+              (should (string-match-p "\\`Gemini: the install was cancelled after [0-9]+ s; nothing was installed\\'"
+                                      (car messages)))))
+          (with-temp-file (expand-file-name "go-on" fake))
+          (accept-process-output nil 0.3)
+          (should-not (file-exists-p gemini-ls-install-dir))
+          (should-error (gemini-ls-install-cancel) :type 'user-error)
+          ;; The next install starts afresh, with the real tar.
+          (let ((exec-path (cdr exec-path)))
+            (should (equal (car (gemini-ls-test--install))
+                           (expand-file-name "gemini-ls" gemini-ls-install-dir)))))
+      (delete-directory fake t)
       (delete-directory release t))))
 
 (ert-deftest gemini-ls-test-set-approval-mode ()

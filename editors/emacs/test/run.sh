@@ -7,7 +7,8 @@
 # (emacs-completion*.txt), tmux-install.sh: the package installed with
 # package-install-file and the server with gemini-ls-install-server, the
 # chat working beside a Python buffer's own server (emacs-install-*.txt),
-# and lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
+# tmux-trust.sh: the folder trust question with its choices on screen
+# (emacs-trust*.txt), and lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
 # more test in the count.
 # The last line is "N passed, N failed"; exit status 1 on failure.
 set -euo pipefail
@@ -53,7 +54,7 @@ fi
 total="$(sed -E 's/^Ran ([0-9]+) tests?.*/\1/' <<<"$line")"
 passed="$(sed -E 's/.*, ([0-9]+) results? as expected.*/\1/' <<<"$line")"
 failed=$((total - passed))
-for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh lint.sh; do
+for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else

@@ -71,7 +71,7 @@ wait_for 'scratch' "Emacs to start"
 # mx COMMAND: M-x COMMAND RET, as typed.
 mx() {
   keys M-x
-  wait_for '^M-x' "the M-x prompt" 5
+  wait_for '^M-x' "the M-x prompt" 30
   type_text "$1"
   keys Enter
 }
@@ -83,6 +83,12 @@ type_text "$here/../gemini-ls.el"
 keys Enter
 until [[ -f "$work/home/.emacs.d/elpa/gemini-ls-0.1.0/gemini-ls.el" ]]; do
   ((SECONDS < 60)) || fail "package-install-file installed nothing in ~/.emacs.d/elpa"
+  sleep 0.2
+done
+# package-install-file byte-compiles it next, Emacs busy meanwhile: slow
+# on a loaded machine.
+until [[ -f "$work/home/.emacs.d/elpa/gemini-ls-0.1.0/gemini-ls.elc" ]]; do
+  ((SECONDS < 180)) || fail "package-install-file did not byte-compile gemini-ls.el"
   sleep 0.2
 done
 

@@ -98,12 +98,8 @@ trust "$proj"
 
 start_fake --script "$work/script.json" --record "$work/requests.jsonl"
 
-cat >"$work/init.el" <<EOF2
-(setq package-directory-list
-      (cons "/usr/share/emacs/site-lisp/elpa" package-directory-list))
-(package-initialize)
-(add-to-list 'load-path "$here/..")
-(require 'gemini-ls)
+init_el
+cat >>"$work/init.el" <<EOF2
 (setq gemini-ls-server-command "$GEMINI_LS_BIN"
       inhibit-startup-screen t
       make-backup-files nil

@@ -29,6 +29,17 @@ trust() {
   mkdir -p "$work/home/.gemini"
   printf '{"%s": "TRUST_FOLDER"}\n' "$1" >"$work/home/.gemini/trustedFolders.json"
 }
+# init_el: writes $work/init.el's start: Debian's ELPA packages (eglot
+# among them) and this package loaded; the caller appends its settings.
+init_el() {
+  cat >"$work/init.el" <<EOF
+(setq package-directory-list
+      (cons "/usr/share/emacs/site-lisp/elpa" package-directory-list))
+(package-initialize)
+(add-to-list 'load-path "$here/..")
+(require 'gemini-ls)
+EOF
+}
 work="$(mktemp -d)"
 fake_pid=""
 cleanup() {

@@ -38,6 +38,31 @@ local function fresh_data()
   vim.env.XDG_DATA_HOME = vim.fn.tempname()
 end
 
+-- fake_go puts tests/fakego/go first on PATH, with a directory of its
+-- own (FAKEGO_DIR) where it says how it was run and waits for go-on.
+local function fake_go()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  local bin = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/fakego"
+  if not vim.env.PATH:find(bin, 1, true) then
+    vim.env.PATH = bin .. ":" .. vim.env.PATH
+  end
+  vim.env.FAKEGO_DIR = dir
+  return dir
+end
+
+-- told_since is what the user was told after the first notes, a line each.
+local function told_since(first)
+  return table.concat(vim.tbl_map(function(n) return n.msg end, vim.list_slice(notes, first + 1)), "\n")
+end
+
+-- install_and_wait runs :GeminiInstall, which returns while it works in
+-- the background, and waits for it to end.
+local function install_and_wait()
+  vim.cmd("GeminiInstall")
+  wait_for(":GeminiInstall to end", function() return not install.running() end, 30000)
+end
+
 describe(":GeminiInstall", function()
   it("installs the release's gemini-ls, which the plugin then runs", function()
     fresh_data()
@@ -50,7 +75,7 @@ describe(":GeminiInstall", function()
     local hints = vim.tbl_filter(function(n) return n.msg:find(":GeminiInstall installs it", 1, true) end, notes)
     eq(1, #hints, "hints to install: " .. vim.inspect(notes))
     eq(vim.log.levels.WARN, hints[1].level, "the hint's level")
-    vim.cmd("GeminiInstall")
+    install_and_wait()
     local bin = vim.fn.stdpath("data") .. "/gemini-ls/gemini-ls"
     eq(bin, install.installed(), "installed")
     eq(bin, gemini.server_cmd()[1], "the command the plugin runs")
@@ -72,11 +97,83 @@ describe(":GeminiInstall", function()
   it("installs nothing that SHA256SUMS does not vouch for", function()
     fresh_data()
     gemini.config.release_url = release(string.rep("0", 64) .. "  " .. install.archive() .. "\n")
-    vim.cmd("GeminiInstall")
+    install_and_wait()
     eq(nil, install.installed(), "installed")
     local last = notes[#notes]
     eq(vim.log.levels.ERROR, last.level, "level")
     assert(last.msg:find("does not match SHA256SUMS", 1, true), "told: " .. last.msg)
+  end)
+
+  -- With no release to be had, Go builds gemini-ls from the checkout: in
+  -- the background, the editor working meanwhile, told what happens.
+  it("builds with Go in the background when no release can be had", function()
+    fresh_data()
+    local dir = fake_go()
+    gemini.config.release_url = "file://" .. vim.fn.tempname() .. "/"
+    local first = #notes
+    vim.cmd("GeminiInstall")
+    -- :GeminiInstall returned with Go still building.
+    assert(install.running(), "no install under way after :GeminiInstall returned")
+    wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end)
+    eq(nil, install.installed(), "installed before go ended")
+    local args = vim.fn.readfile(dir .. "/go.args")
+    eq(install.checkout(), args[1], "go's directory")
+    eq("CGO_ENABLED=0", args[2], "go's environment")
+    assert(args[3]:find("^build %-o %S+ %./cmd/gemini%-ls$"), "go's arguments: " .. args[3])
+    local told = told_since(first)
+    assert(told:find("(ENOENT: no such file or directory); building gemini-ls with Go instead (the first build takes minutes; :GeminiInstall cancel stops it)", 1, true), "told: " .. told)
+    vim.cmd("GeminiInstall")
+    assert(notes[#notes].msg:find("being installed already (building gemini-ls with Go; :GeminiInstall cancel stops it)", 1, true),
+      "a second :GeminiInstall was told: " .. notes[#notes].msg)
+    vim.fn.writefile({}, dir .. "/go-on")
+    wait_for(":GeminiInstall to end", function() return not install.running() end)
+    local bin = vim.fn.stdpath("data") .. "/gemini-ls/gemini-ls"
+    eq(bin, install.installed(), "installed")
+    assert(told_since(first):find("\nGemini: installed gemini%-ls %S+"), "told: " .. told_since(first))
+  end)
+
+  it("stops the install under way on :GeminiInstall cancel", function()
+    fresh_data()
+    local dir = fake_go()
+    vim.cmd("GeminiInstall build")
+    wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end)
+    eq("Gemini: building gemini-ls with Go (the first build takes minutes; :GeminiInstall cancel stops it)", notes[#notes].msg, "told")
+    local pid = vim.fn.readfile(dir .. "/go.pid")[1]
+    vim.cmd("GeminiInstall cancel")
+    eq(false, install.running(), "an install under way after :GeminiInstall cancel")
+    local last = notes[#notes]
+    eq(vim.log.levels.WARN, last.level, "level")
+    assert(last.msg:find("^Gemini: the install was cancelled after %d+ s; nothing was installed$"), "told: " .. last.msg)
+    wait_for("go to be stopped", function()
+      vim.fn.system({ "kill", "-0", pid })
+      return vim.v.shell_error ~= 0
+    end)
+    -- Go, let go now, could not install anything after all.
+    vim.fn.writefile({}, dir .. "/go-on")
+    vim.wait(300)
+    eq(nil, install.installed(), "installed after the cancel")
+    vim.cmd("GeminiInstall cancel")
+    eq("Gemini: no install of gemini-ls is under way", notes[#notes].msg, "a cancel with nothing to cancel")
+    -- The next install starts afresh.
+    fake_go()
+    vim.fn.writefile({}, os.getenv("FAKEGO_DIR") .. "/go-on")
+    vim.cmd("GeminiInstall build")
+    wait_for(":GeminiInstall to end", function() return not install.running() end)
+    assert(install.installed(), "not installed by the install after the cancel")
+  end)
+
+  -- A headless Neovim's build step (lazy.nvim's build, a provisioning
+  -- script) quits right after :GeminiInstall: it waits for the install.
+  it("installs before a headless Neovim quits", function()
+    local data = vim.fn.tempname()
+    local plugin = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h")
+    -- Go builds for two seconds, the child having quit long before.
+    local dir = fake_go()
+    vim.fn.jobstart({ "sh", "-c", 'sleep 2; touch "$1/go-on"', "sh", dir })
+    local out = vim.fn.system({ "env", "XDG_DATA_HOME=" .. data, "nvim", "--headless", "-u", "NONE", "-i", "NONE",
+      "--cmd", "set rtp^=" .. plugin, "--cmd", "runtime plugin/gemini.lua", "+GeminiInstall build", "+qa" })
+    eq(0, vim.v.shell_error, "nvim's exit status; it said: " .. out)
+    eq(1, vim.fn.executable(data .. "/nvim/gemini-ls/gemini-ls"), "installed; nvim said: " .. out)
   end)
 
   it("knows the checkout it came in, to build from", function()
@@ -89,7 +186,7 @@ describe("lsp/gemini_ls.lua", function()
   it("gives vim.lsp.enable the gemini-ls :GeminiInstall installed", function()
     fresh_data()
     gemini.config.release_url = release()
-    vim.cmd("GeminiInstall")
+    install_and_wait()
     local bin = assert(install.installed())
     local file = vim.api.nvim_get_runtime_file("lsp/gemini_ls.lua", false)[1]
     assert(file, "no lsp/gemini_ls.lua on the runtimepath")
@@ -101,3 +198,9 @@ describe("lsp/gemini_ls.lua", function()
     end
   end)
 end)
+
+-- An install a failed test left running would hold up this headless
+-- Neovim's exit (it waits for installs): stopped here.
+if install.running() then
+  install.cancel()
+end

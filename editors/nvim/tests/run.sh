@@ -53,8 +53,9 @@ done
 # plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
 # configured as the README says (nvim-stock-*.txt), completion.sh,
 # copilot_lsp.sh with copilot-lsp.nvim and no plugin
-# (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), and pack.sh
-# (nvim-pack-*.txt).
+# (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), install.sh
+# (:GeminiInstall's build with Go in the background, nvim-install-*.txt),
+# and pack.sh (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -70,6 +71,7 @@ tmux_test screenshots 60
 tmux_test stock 240
 tmux_test completion 120
 tmux_test copilot_lsp 120
+tmux_test install 90
 # pack.sh: the README's vim.pack install from a git URL, then
 # :GeminiInstall; vim.pack came with Neovim 0.12 (Debian testing's runs it).
 if nvim --headless -u NONE -i NONE -c 'lua vim.cmd(vim.pack and "qall!" or "cquit!")' 2>/dev/null; then

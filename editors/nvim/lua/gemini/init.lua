@@ -1034,14 +1034,25 @@ function M.next_edit()
   end)
 end
 
---- :GeminiInstall [build]: installs gemini-ls (see gemini.install).
-function M.install(how)
-  local bin = install.command(how, M.config.release_url)
-  if bin and not M.config.cmd and M.client_id then
-    -- A server that was running keeps its binary until the next start.
-    vim.notify("Gemini: :LspRestart or a new Neovim runs the new gemini-ls")
+--- :GeminiInstall [build|cancel]: installs gemini-ls in the background,
+--- or stops the install under way (see gemini.install); on_done(bin)
+--- once installed (bin nil when it failed).
+function M.install(how, on_done)
+  if how == "cancel" then
+    if not install.cancel() then
+      vim.notify("Gemini: no install of gemini-ls is under way")
+    end
+    return
   end
-  return bin
+  install.command(how, M.config.release_url, function(bin)
+    if bin and not M.config.cmd and M.client_id then
+      -- A server that was running keeps its binary until the next start.
+      vim.notify("Gemini: :LspRestart or a new Neovim runs the new gemini-ls")
+    end
+    if on_done then
+      on_done(bin)
+    end
+  end)
 end
 
 function M.setup(opts)

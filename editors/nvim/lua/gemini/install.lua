@@ -40,47 +40,122 @@ function M.archive()
   return ("gemini-ls-%s-%s.%s"):format(os, arch, os == "windows" and "zip" or "tar.gz")
 end
 
--- run runs argv; nil and what it said when it fails.
-local function run(argv)
-  local out = vim.fn.system(argv)
-  if vim.v.shell_error ~= 0 then
-    return nil, table.concat(argv, " ") .. ": " .. vim.trim(out)
+-- spawn runs argv in the background (vim.system from Neovim 0.10, a job
+-- before it) and calls on_exit(code, output) on the main loop; opts.cwd
+-- and opts.env (added to Neovim's environment) are optional. It returns
+-- a function that stops the process, or nil when it could not start
+-- (on_exit was called already).
+local function spawn(argv, opts, on_exit)
+  if vim.system then
+    local ok, proc = pcall(vim.system, argv, { cwd = opts.cwd, env = opts.env, text = true }, function(r)
+      vim.schedule(function() on_exit(r.code, (r.stdout or "") .. (r.stderr or "")) end)
+    end)
+    if not ok then
+      on_exit(-1, tostring(proc))
+      return nil
+    end
+    return function() proc:kill(15) end
   end
-  return out
+  local out = {}
+  local function collect(_, data)
+    vim.list_extend(out, data)
+  end
+  local ok, job = pcall(vim.fn.jobstart, argv, {
+    cwd = opts.cwd,
+    env = opts.env,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = collect,
+    on_stderr = collect,
+    on_exit = function(_, code) on_exit(code, table.concat(out, "\n")) end,
+  })
+  if not ok or job <= 0 then
+    on_exit(-1, "cannot run " .. argv[1] .. (ok and "" or ": " .. tostring(job)))
+    return nil
+  end
+  return function() vim.fn.jobstop(job) end
 end
 
--- download saves url (https, http or file) as file.
-local function download(url, file)
+-- The install under way, or nil: what it is doing (what), since when
+-- (started, in ms), how to stop its process (stop), whether the user
+-- cancelled it, and the timer that shows its progress. One at a time:
+-- two would race to rename their binaries into the same place.
+local current
+
+local function elapsed()
+  return math.floor((uv.now() - current.started) / 1000)
+end
+
+M.cancel_hint = ":GeminiInstall cancel stops it"
+M.build_hint = "the first build takes minutes; " .. M.cancel_hint
+
+-- progress shows, in place, what the install is doing and for how long,
+-- so a Go build of minutes is never silent. Not in :messages (one line a
+-- second would bury the rest), and not while the user types a command.
+local function progress()
+  if not current or vim.api.nvim_get_mode().mode ~= "n" then
+    return
+  end
+  vim.api.nvim_echo({ { ("Gemini: %s… %d s (%s)"):format(current.what, elapsed(), M.cancel_hint) } }, false, {})
+end
+
+-- step runs argv as the install's next step, saying what it does, then
+-- next(output), or done(nil, why) when it fails (why starts with
+-- opts.failed, else the command). Nothing follows a cancelled step.
+local function step(what, argv, opts, done, next)
+  local c = current
+  c.what = what
+  c.stop = spawn(argv, opts, function(code, out)
+    if c.cancelled then
+      return
+    end
+    c.stop = nil
+    if code ~= 0 then
+      return done(nil, (opts.failed or table.concat(argv, " ")) .. ": " .. vim.trim(out))
+    end
+    next(out)
+  end)
+end
+
+-- download saves url (https, http or file) as file, then next().
+local function download(url, file, done, next)
   local path = url:match("^file://(.*)$")
   if path then
     local ok, err = uv.fs_copyfile(path, file)
     if not ok then
-      return nil, "cannot read " .. path .. ": " .. tostring(err)
+      -- libuv's error names both paths; the one read is named already.
+      return done(nil, "cannot read " .. path .. " (" .. tostring(err):gsub(": /.*$", "") .. ")")
     end
-    return true
+    return next()
   end
   if vim.fn.executable("curl") ~= 1 then
-    return nil, "downloading needs curl"
+    return done(nil, "downloading needs curl")
   end
-  return run({ "curl", "-fsSL", "--retry", "2", "-o", file, url })
+  step("downloading " .. url, { "curl", "-fsSL", "--retry", "2", "-o", file, url }, {}, done, function() next() end)
 end
 
-local function sha256(file)
+-- sha256 gives next the SHA-256 of file in hex, or nil when nothing here
+-- can compute it.
+local function sha256(file, done, next)
   for _, argv in ipairs({ { "sha256sum", file }, { "shasum", "-a", "256", file } }) do
     if vim.fn.executable(argv[1]) == 1 then
-      local out = run(argv)
-      return out and out:match("^(%x+)")
+      return step("checking " .. vim.fn.fnamemodify(file, ":t"), argv, {}, done, function(out)
+        next(out:match("^(%x+)"))
+      end)
     end
   end
   if windows() then
-    local out = run({ "certutil", "-hashfile", file, "SHA256" })
-    local sum = out and out:match("\n(%x+)%s*\n")
-    return sum and sum:lower()
+    return step("checking " .. vim.fn.fnamemodify(file, ":t"), { "certutil", "-hashfile", file, "SHA256" }, {}, done, function(out)
+      local sum = out:match("\n(%x+)%s*\n")
+      next(sum and sum:lower())
+    end)
   end
+  next(nil)
 end
 
--- verified checks file, the archive name, against the SHA256SUMS sums.
-local function verified(file, name, sums)
+-- verify checks file, the archive name, against the SHA256SUMS sums;
+-- done(nil, why, "unverified") when they differ.
+local function verify(file, name, sums, done, next)
   local want
   for line in io.lines(sums) do
     local sum, n = line:match("^(%x+)%s+%*?(.-)%s*$")
@@ -89,16 +164,17 @@ local function verified(file, name, sums)
     end
   end
   if not want then
-    return nil, "SHA256SUMS names no " .. name
+    return done(nil, "SHA256SUMS names no " .. name, "unverified")
   end
-  local got = sha256(file)
-  if not got then
-    return nil, "no sha256sum, shasum or certutil to check " .. name .. " with"
-  end
-  if got ~= want then
-    return nil, ("%s does not match SHA256SUMS: its SHA-256 is %s, SHA256SUMS says %s"):format(name, got, want)
-  end
-  return true
+  sha256(file, done, function(got)
+    if not got then
+      return done(nil, "no sha256sum, shasum or certutil to check " .. name .. " with", "unverified")
+    end
+    if got ~= want then
+      return done(nil, ("%s does not match SHA256SUMS: its SHA-256 is %s, SHA256SUMS says %s"):format(name, got, want), "unverified")
+    end
+    next()
+  end)
 end
 
 -- place moves the binary from into the install directory, whole.
@@ -113,40 +189,33 @@ local function place(from)
   return bin
 end
 
---- Downloads and installs the release from release_url; the path of the
---- binary, or nil, why not, and "unverified" when the archive is not the
---- one SHA256SUMS names.
-function M.download(release_url)
+--- Downloads and installs the release from release_url in the background,
+--- then done(bin), or done(nil, why, "unverified" when the archive is not
+--- the one SHA256SUMS names).
+function M.download(release_url, done)
   local name, why = M.archive()
   if not name then
-    return nil, why
+    return done(nil, why)
   end
   local base = release_url:sub(-1) == "/" and release_url or release_url .. "/"
   local tmp = vim.fn.tempname()
   vim.fn.mkdir(tmp, "p")
-  local function step()
-    local archive, sums = tmp .. "/" .. name, tmp .. "/SHA256SUMS"
-    local ok, err = download(base .. name, archive)
-    if not ok then
-      return nil, err
-    end
-    ok, err = download(base .. "SHA256SUMS", sums)
-    if not ok then
-      return nil, err
-    end
-    ok, err = verified(archive, name, sums)
-    if not ok then
-      return nil, err, "unverified"
-    end
-    ok, err = run({ "tar", "-xf", archive, "-C", tmp, exe_name() })
-    if not ok then
-      return nil, err
-    end
-    return place(tmp .. "/" .. exe_name())
+  local function cleanup() vim.fn.delete(tmp, "rf") end
+  current.cleanup = cleanup
+  local function finish(...)
+    cleanup()
+    done(...)
   end
-  local bin, err, unverified = step()
-  vim.fn.delete(tmp, "rf")
-  return bin, err, unverified
+  local archive, sums = tmp .. "/" .. name, tmp .. "/SHA256SUMS"
+  download(base .. name, archive, finish, function()
+    download(base .. "SHA256SUMS", sums, finish, function()
+      verify(archive, name, sums, finish, function()
+        step("unpacking " .. name, { "tar", "-xf", archive, "-C", tmp, exe_name() }, {}, finish, function()
+          finish(place(tmp .. "/" .. exe_name()))
+        end)
+      end)
+    end)
+  end)
 end
 
 --- The gemini-ls checkout the plugin sits in (editors/nvim), or nil.
@@ -164,48 +233,103 @@ function M.checkout()
   end
 end
 
---- Builds gemini-ls with Go from the checkout and installs it; the path of
---- the binary, or nil and why not.
-function M.build()
+--- Builds gemini-ls with Go from the checkout in the background and
+--- installs it, then done(bin), or done(nil, why); says so, unless
+--- quiet (the caller said it).
+function M.build(done, quiet)
   local root = M.checkout()
   if not root then
-    return nil, "the plugin is not in a gemini-ls checkout to build from"
+    return done(nil, "the plugin is not in a gemini-ls checkout to build from")
   end
   if vim.fn.executable("go") ~= 1 then
-    return nil, "building needs Go (go.mod says which version)"
+    return done(nil, "building needs Go (go.mod says which version)")
   end
   local tmp = vim.fn.tempname() .. "-" .. exe_name()
-  local out = vim.fn.system({ "sh", "-c", 'cd "$1" && CGO_ENABLED=0 go build -o "$2" ./cmd/gemini-ls', "sh", root, tmp })
-  if vim.v.shell_error ~= 0 then
-    return nil, "go build failed: " .. vim.trim(out)
+  current.cleanup = function() vim.fn.delete(tmp) end
+  if not quiet then
+    vim.notify("Gemini: building gemini-ls with Go (" .. M.build_hint .. ")")
   end
-  return place(tmp)
+  local opts = { cwd = root, env = { CGO_ENABLED = "0" }, failed = "go build failed" }
+  step("building gemini-ls with Go", { "go", "build", "-o", tmp, "./cmd/gemini-ls" }, opts, function(_, why)
+    vim.fn.delete(tmp)
+    done(nil, why)
+  end, function() done(place(tmp)) end)
 end
 
---- :GeminiInstall [build]: the release, else (or with "build") a build with
---- Go from the checkout; says what it did. The path of the binary, or nil.
-function M.command(how, release_url)
-  local bin, err
+--- Waits for the install under way, if any, to end; not when Neovim
+--- dies of a signal (v:dying), which no wait should hold up.
+function M.wait()
+  if vim.v.dying == 0 then
+    vim.wait(30 * 60 * 1000, function() return current == nil end, 50)
+  end
+end
+
+--- Whether an install is under way.
+function M.running()
+  return current ~= nil
+end
+
+--- Stops the install under way; false when there is none.
+function M.cancel()
+  if not current then
+    return false
+  end
+  local c = current
+  c.cancelled = true
+  if c.stop then
+    c.stop()
+  end
+  if c.cleanup then
+    c.cleanup()
+  end
+  vim.fn.timer_stop(c.timer)
+  current = nil
+  vim.notify("Gemini: the install was cancelled after " .. math.floor((uv.now() - c.started) / 1000) .. " s; nothing was installed", vim.log.levels.WARN)
+  return true
+end
+
+--- :GeminiInstall [build]: in the background, the release, else (or with
+--- "build") a build with Go from the checkout; says what it does while it
+--- runs and what it did; on_done(bin), bin nil when nothing was installed
+--- (not called when the install is cancelled).
+function M.command(how, release_url, on_done)
+  on_done = on_done or function() end
+  if current then
+    vim.notify("Gemini: gemini-ls is being installed already (" .. current.what .. "; " .. M.cancel_hint .. ")", vim.log.levels.WARN)
+    return
+  end
+  current = { what = "starting", started = uv.now() }
+  current.timer = vim.fn.timer_start(1000, progress, { ["repeat"] = -1 })
+  if #vim.api.nvim_list_uis() == 0 then
+    -- Headless, as in `nvim --headless +GeminiInstall +qa` (a plugin
+    -- manager's build step, a provisioning script), nobody waits at a
+    -- screen: quitting waits for the install instead of killing it.
+    vim.cmd("autocmd VimLeavePre * ++once lua require('gemini.install').wait()")
+  end
+  local function done(bin, err)
+    vim.fn.timer_stop(current.timer)
+    current = nil
+    if not bin then
+      vim.notify("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
+      return on_done(nil)
+    end
+    local version = vim.trim(vim.fn.system({ bin, "--version" }))
+    vim.notify("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~"))
+    on_done(bin)
+  end
   if how == "build" then
-    bin, err = M.build()
-  else
-    vim.notify("Gemini: downloading gemini-ls from " .. release_url)
-    local unverified
-    bin, err, unverified = M.download(release_url)
+    return M.build(done)
+  end
+  vim.notify("Gemini: downloading gemini-ls from " .. release_url .. " (" .. M.cancel_hint .. ")")
+  M.download(release_url, function(bin, err, unverified)
     -- No release to be had (offline, no archive for this machine): Go
     -- builds one. An archive that fails its check is reported, not papered over.
     if not bin and not unverified and M.checkout() and vim.fn.executable("go") == 1 then
-      vim.notify("Gemini: " .. err .. "; building it with Go instead", vim.log.levels.WARN)
-      bin, err = M.build()
+      vim.notify("Gemini: " .. err .. "; building gemini-ls with Go instead (" .. M.build_hint .. ")", vim.log.levels.WARN)
+      return M.build(done, true)
     end
-  end
-  if not bin then
-    vim.notify("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
-    return nil
-  end
-  local version = vim.trim(vim.fn.system({ bin, "--version" }))
-  vim.notify("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~"))
-  return bin
+    done(bin, err)
+  end)
 end
 
 return M

@@ -56,8 +56,8 @@ function M.define()
   -- Not through setup(), which would start the server being installed.
   cmd("GeminiInstall", function(o) require("gemini").install(o.args ~= "" and o.args or nil) end, {
     nargs = "?",
-    complete = function() return { "build" } end,
-    desc = "Install gemini-ls from the release (build: with Go, from the plugin's checkout)",
+    complete = function() return { "build", "cancel" } end,
+    desc = "Install gemini-ls from the release in the background (build: with Go, from the plugin's checkout; cancel: stop it)",
   })
 end
 
