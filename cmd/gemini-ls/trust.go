@@ -20,7 +20,7 @@ import (
 // refused with exit 55 then runs, in gemini-ls, Gemini CLI and every
 // editor. Gemini CLI 0.61 has no such command: a shell user there must
 // start its interactive UI to be asked.
-func trustFolder(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func trustFolder(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
 	parent := fs.Bool("parent", false, "Trust the folder's parent, and so its siblings too (TRUST_PARENT)")
 	if code, ok := parseOptions(fs, args, stderr); !ok {
@@ -47,7 +47,7 @@ func trustFolder(_ context.Context, args []string, _ io.Reader, stdout, stderr i
 	if *parent {
 		level, what = settings.TrustParent, filepath.Dir(dir)+" and the folders in it"
 	}
-	if err := settings.SetFolderTrust(path, dir, level); err != nil {
+	if err := settings.SetFolderTrust(ctx, path, dir, level); err != nil {
 		fmt.Fprintf(stderr, "gemini-ls trust: %v\n", err)
 		return exitError
 	}
