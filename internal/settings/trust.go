@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // A workspace can name commands to run (tools.discoveryCommand, MCP
@@ -221,7 +222,8 @@ func (ft folderTrust) check(root string) (decided bool, why error) {
 		where = "~/.gemini/trustedFolders.json"
 	}
 	return false, fmt.Errorf("the folder %s is not trusted. "+
-		"Trust it with /permissions trust in your editor or Gemini CLI, add %q: %q to %s, or set GEMINI_CLI_TRUST_WORKSPACE=true", root, root, TrustFolder, where)
+		"Trust it for good with /permissions trust in your editor or Gemini CLI, or from a shell with: gemini-ls trust %s (it records it in %s); "+
+		"for one run, set GEMINI_CLI_TRUST_WORKSPACE=true", root, shellquote.Quote(root), where)
 }
 
 // realPath is path with symlinks resolved, when it exists.

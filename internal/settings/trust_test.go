@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // trustCase is a home with trustedFolders.json rules and a workspace root
@@ -48,7 +50,7 @@ func TestUntrustedWorkspaceSettingsAreNotRead(t *testing.T) {
 		t.Errorf("discoveryCommand = %q, want the user's: the workspace is not trusted", got)
 	}
 	if err == nil || !strings.Contains(err.Error(), "is not trusted") || !strings.Contains(err.Error(), filepath.Join(c.root, ".gemini", "settings.json")) ||
-		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") {
+		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") || !strings.Contains(err.Error(), "gemini-ls trust "+shellquote.Quote(c.root)) {
 		t.Errorf("error = %v, want it to say the folder is not trusted and how to trust it", err)
 	}
 }
