@@ -175,13 +175,32 @@ func (r *Recorder) Record(st Step) error {
 			m.Tokens = tokensOf(st.Usage)
 		}
 		m.LS = &lsMark{V: sharedVersion}
-		line, err = json.Marshal(m)
-		line = append(line, '\n')
+		line, err = messageLine(m)
 	}
 	if err != nil {
 		return r.fail(fmt.Errorf("encoding the session's record: %w", err))
 	}
 	return r.write(line)
+}
+
+// messageLine is m's line. Its content, already JSON, is put in as it
+// is: json.Marshal would scan it again to compact it, which costs more
+// than encoding it did.
+func messageLine(m message) ([]byte, error) {
+	content := m.Content
+	m.Content = nil
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	if len(content) == 0 {
+		return append(b, '\n'), nil
+	}
+	line := make([]byte, 0, len(b)+len(content)+len(`,"content":`)+1)
+	line = append(line, b[:len(b)-1]...)
+	line = append(line, `,"content":`...)
+	line = append(line, content...)
+	return append(line, '}', '\n'), nil
 }
 
 // answered keeps the text of a model content for Running (Replace).

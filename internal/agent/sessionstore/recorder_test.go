@@ -159,15 +159,18 @@ func TestEachRecordIsWrittenBeforeRecordReturns(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			other := *s // no state shared but the directories
-			other.durable = durability{}
-			if got := mustLoad(t, &other, m.ID); len(got.History) != 2 || got.Exchanges[0].Prompt != "hi" {
+			// Another store on the same directories, as another process.
+			other, err := Open(Options{Dir: s.dir, GeminiDir: s.gemini, Root: s.root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mustLoad(t, other, m.ID); len(got.History) != 2 || got.Exchanges[0].Prompt != "hi" {
 				t.Fatalf("after Begin, another reader loads %s", jsonOf(t, got))
 			}
 			for i := range 3 {
 				mustRecord(t, r, Step{Content: callsContent("glob")})
 				mustRecord(t, r, Step{Content: results("glob")})
-				if got := mustLoad(t, &other, m.ID); len(got.History) != 3+2*i+1 {
+				if got := mustLoad(t, other, m.ID); len(got.History) != 3+2*i+1 {
 					t.Fatalf("after %d calls, another reader loads %d contents", i+1, len(got.History))
 				}
 			}
