@@ -220,7 +220,8 @@ func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 			// Moved whole: the old file keeps what it held, the shared
 			// one wins from now on (List and Load look there first).
 			old.Meta = t.Meta
-			old.History = append(old.History, t.History...)
+			// t.History holds what closes an interrupted prompt, if any.
+			old.History = append(old.History[:old.Saved], t.History...)
 			for _, k := range t.Allow {
 				if !slices.Contains(old.Allow, k) {
 					old.Allow = append(old.Allow, k)
