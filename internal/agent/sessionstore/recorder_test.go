@@ -257,3 +257,32 @@ func TestRecordedLinesAre061Records(t *testing.T) {
 		t.Errorf("the answer's message lacks its tokens:\n%s", b)
 	}
 }
+
+// An interrupted session of the old directory moved to the shared place
+// by its next save keeps what closes its prompt once.
+func TestAnInterruptedOldSessionMovesWhole(t *testing.T) {
+	shared, root := sharedStore(t)
+	old, err := New(shared.Dir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sharedMeta(root, NewID(), 1)
+	ctx := context.Background()
+	r, err := old.Begin(ctx, Begin{Meta: m, Prompt: "hi", History: []*genai.Content{userText("hi")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRecord(t, r, Step{Content: callsContent("glob")})
+	r.Close()
+	old.Wait()
+	snap := mustLoad(t, shared, m.ID) // from the old directory
+	if len(snap.History) != 4 || snap.Saved != 2 {
+		t.Fatalf("the old session loads %d contents, %d saved", len(snap.History), snap.Saved)
+	}
+	m.Prompts = 2
+	mustAppend(t, shared, Turn{Meta: m, History: append(snap.History[snap.Saved:], userText("again"), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{Text: "ok"}}}), Exchange: &Exchange{Prompt: "again", Answer: "ok"}})
+	got := mustLoad(t, shared, m.ID)
+	if !got.Meta.Shared || len(got.History) != 6 || got.Interrupted || len(got.Exchanges) != 2 || got.Exchanges[0].StopReason != StopInterrupted {
+		t.Fatalf("moved: shared %v, %d contents, interrupted %v, exchanges %+v\n%s", got.Meta.Shared, len(got.History), got.Interrupted, got.Exchanges, jsonOf(t, got.History))
+	}
+}

@@ -30,9 +30,10 @@ type runningPrompt struct {
 	usage   Usage    // the tokens of those answers
 }
 
+// openRunning is the prompt ex begins; nil for none.
 func openRunning(ex *Exchange) *runningPrompt {
 	if ex == nil {
-		return &runningPrompt{}
+		return nil
 	}
 	r := &runningPrompt{ex: *ex}
 	if ex.Answer != "" {
