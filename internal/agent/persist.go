@@ -87,9 +87,14 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 			Meta: meta, History: s.chat.history, Allow: s.approvals.keys(),
 			Usage: storeUsage(s.sessionUsage()), Exchanges: exchanges,
 		}
-		if rec != nil {
+		switch {
+		case rec != nil && ex == nil: // during the prompt
 			err = rec.Replace(ctx, snap)
-		} else {
+		case rec != nil: // its end: snap holds its exchange
+			rec.Close()
+			s.live.rec = nil
+			err = store.Replace(ctx, snap)
+		default:
 			err = store.Replace(ctx, snap)
 		}
 	} else {
