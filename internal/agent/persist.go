@@ -172,7 +172,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.saved = persisted{contents: snap.Saved}
 	s.approvals.allowAlways(snap.Allow...)
 	s.mode, s.approvedPlan = a.restoredMode(dialog.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
-	s.startSource = "resume"
+	s.startSource, s.resumed = "resume", true
 
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -40,6 +40,8 @@ type Session struct {
 
 	root    string // the workspace root, for session lists
 	created time.Time
+	// resumed: read back from disk, not started in this process.
+	resumed bool
 
 	// Guarded by agent.mu: what session lists show, and the order of use.
 	title   string
