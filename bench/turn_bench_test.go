@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -308,4 +310,73 @@ func BenchmarkHeadlessRun8ToolCalls(b *testing.B) {
 	}
 	reportMS(b, "run", distributionOf(runs))
 	b.ReportMetric(ms(distributionOf(spent).median()), "model-median-ms")
+}
+
+// BenchmarkTurn8ToolCallsVsBaseline is BenchmarkTurn8ToolCalls's prompt
+// sent in turn to this build's server and to a baseline build's
+// (GEMINI_LS_BASELINE names its binary: another commit's, built as
+// lsptest builds this one), each with its own fake model, in one run:
+// what a change costs a tool turn shows as the ratio of the two, which
+// the load of a shared machine cancels out of.
+//
+// Metrics: overhead/call for each (this build's, and base-overhead/call-*
+// for the baseline's), and overhead-ratio-median, the median over the
+// prompts of this build's overhead per call over the baseline's in the
+// prompt next to it.
+func BenchmarkTurn8ToolCallsVsBaseline(b *testing.B) {
+	base := os.Getenv("GEMINI_LS_BASELINE")
+	if base == "" {
+		b.Skip("GEMINI_LS_BASELINE names no baseline binary")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	root := tempRoot(b)
+	writeFiles(b, root, smallWorkspace())
+	model, baseModel := newTimedModel(b), newTimedModel(b)
+	s := startTurnServer(ctx, b, model, root)
+	bs := spawnBinary(b, base, env(b, baseModel.URL), lsptest.Plugin())
+	if _, err := bs.client.Initialize(ctx, []string{root}, nil); err != nil {
+		b.Fatalf("initialize the baseline: %v", err)
+	}
+	for _, warm := range []struct {
+		s *server
+		m *timedModel
+	}{{s, model}, {bs, baseModel}} {
+		if _, err := runTurn(ctx, warm.s, warm.m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var samples, baseSamples turnSamples
+	var ratios []float64
+	for i := 0; b.Loop(); i++ {
+		// Each goes first in every other pair.
+		first, second := s, bs
+		firstModel, secondModel := model, baseModel
+		if i%2 == 1 {
+			first, second, firstModel, secondModel = bs, s, baseModel, model
+		}
+		a, err := runTurn(ctx, first, firstModel)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := runTurn(ctx, second, secondModel)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i%2 == 1 {
+			a, c = c, a
+		}
+		samples.add(a)
+		baseSamples.add(c)
+		ratios = append(ratios, float64(a.total-a.model)/float64(c.total-c.model))
+	}
+	for _, srv := range []*server{s, bs} {
+		if err := srv.stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportMS(b, "overhead/call", distributionOf(samples.overheadPerCall))
+	reportMS(b, "base-overhead/call", distributionOf(baseSamples.overheadPerCall))
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "overhead-ratio-median")
 }

@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -29,11 +30,23 @@ type chat struct {
 	// compressionFailed is set when a summary would not have made the
 	// history smaller; compression is not tried again in the session.
 	compressionFailed bool
+	// save, while a prompt is recorded as it runs (livesave.go), saves
+	// each content the history gains.
+	save func(sessionstore.Step)
 }
 
 // record appends c to the history.
 func (c *chat) record(content *genai.Content) {
-	c.history = append(c.history, content)
+	c.recordStep(sessionstore.Step{Content: content})
+}
+
+// recordStep appends st's content to the history: a model answer with
+// the model that gave it and its tokens.
+func (c *chat) recordStep(st sessionstore.Step) {
+	c.history = append(c.history, st.Content)
+	if c.save != nil {
+		c.save(st)
+	}
 }
 
 // contents is the history to send: a model turn that answered nothing is

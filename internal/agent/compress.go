@@ -81,6 +81,8 @@ func (t *turn) compress() {
 	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit(t.compressionTurnModel())) {
 		return
 	}
+	// The answer to the last calls joins the history after this.
+	t.saveUnsaved()
 	_, err := t.summarizeHistory(history, before, "auto")
 	var grew *summaryGrewError
 	switch {

@@ -33,7 +33,9 @@ func (s *Session) save(ctx context.Context, in dialog.Input, res dialog.PromptRe
 	s.exchangesMu.Lock()
 	s.exchanges = append(s.exchanges, ex)
 	s.exchangesMu.Unlock()
-	if err := s.persist(ctx, res.Usage, &ex); err != nil {
+	err := s.persist(ctx, res.Usage, &ex)
+	s.endLive()
+	if err != nil {
 		s.agent.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
 		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
@@ -70,19 +72,12 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 	}
 	// Saving is part of ending the prompt, even a cancelled one.
 	ctx = context.WithoutCancel(ctx)
-	a := s.agent
-	// Only the mode the session chose is saved: one it follows is the
-	// agent's, which its next run chooses anew. Read before a.mu is
-	// taken: the session's mode lock is taken first elsewhere
-	// (Session.ApprovalMode).
-	mode, plan := s.ownMode(), s.ApprovedPlan()
-	a.mu.Lock()
-	meta := sessionstore.Meta{
-		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),
-		Created: s.created, Updated: s.updated, Prompts: s.prompts,
-		Mode: string(mode), ApprovedPlan: plan,
+	meta := s.storeMeta()
+	// A prompt recorded as it runs is rewritten or ended by its recorder.
+	var rec *sessionstore.Recorder
+	if s.live != nil {
+		rec = s.live.rec
 	}
-	a.mu.Unlock()
 	var err error
 	if s.chat.epoch != s.saved.epoch || s.saved.contents > len(s.chat.history) {
 		s.exchangesMu.Lock()
@@ -92,18 +87,50 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 			Meta: meta, History: s.chat.history, Allow: s.approvals.keys(),
 			Usage: storeUsage(s.sessionUsage()), Exchanges: exchanges,
 		}
-		err = store.Replace(ctx, snap)
+		switch {
+		case rec != nil && ex == nil: // during the prompt
+			err = rec.Replace(ctx, snap)
+		case rec != nil: // its end: snap holds its exchange
+			rec.Close()
+			s.live.rec = nil
+			err = store.Replace(ctx, snap)
+		default:
+			err = store.Replace(ctx, snap)
+		}
 	} else {
-		err = store.Append(ctx, sessionstore.Turn{
+		turn := sessionstore.Turn{
 			Meta: meta, History: s.chat.history[s.saved.contents:], Allow: s.approvals.keys(),
 			Usage: storeUsage(usage), Exchange: ex,
-		})
+		}
+		if rec != nil {
+			err = rec.Commit(ctx, turn)
+			s.live.rec = nil
+		} else {
+			err = store.Append(ctx, turn)
+		}
 	}
 	if err != nil {
 		return err
 	}
 	s.saved = persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
 	return nil
+}
+
+// storeMeta is the session's metadata as saved.
+func (s *Session) storeMeta() sessionstore.Meta {
+	a := s.agent
+	// Only the mode the session chose is saved: one it follows is the
+	// agent's, which its next run chooses anew. Read before a.mu is
+	// taken: the session's mode lock is taken first elsewhere
+	// (Session.ApprovalMode).
+	mode, plan := s.ownMode(), s.ApprovedPlan()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return sessionstore.Meta{
+		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),
+		Created: s.created, Updated: s.updated, Prompts: s.prompts,
+		Mode: string(mode), ApprovedPlan: plan,
+	}
 }
 
 func storeUsage(u dialog.Usage) sessionstore.Usage {
@@ -140,10 +167,12 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.exchanges = snap.Exchanges
 	s.chat.history = snap.History
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones
-	s.saved = persisted{contents: len(snap.History)}
+	// The contents closing an interrupted prompt go to disk with the
+	// next save.
+	s.saved = persisted{contents: snap.Saved}
 	s.approvals.allowAlways(snap.Allow...)
 	s.mode, s.approvedPlan = a.restoredMode(dialog.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
-	s.startSource = "resume"
+	s.startSource, s.resumed = "resume", true
 
 	a.mu.Lock()
 	defer a.mu.Unlock()

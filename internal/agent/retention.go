@@ -52,12 +52,16 @@ func (a *Agent) expireSessions() {
 	}
 }
 
-// isLive reports whether session id is open in this process.
-func (a *Agent) isLive(id string) bool {
+// isLive reports whether session id is open in this process, and
+// whether it counts among the sessions a cleanup keeps: one resumed
+// does, one started here does not, as 0.61's new session, whose file
+// holds no message yet when it cleans up at start-up (a prompt of
+// gemini-ls's may have written one already: it is saved as it runs).
+func (a *Agent) isLive(id string) (bool, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, ok := a.sessions[id]
-	return ok
+	s, ok := a.sessions[id]
+	return ok, ok && s.resumed
 }
 
 // waitExpiry waits for the removal of old sessions, if one is under way.

@@ -143,7 +143,7 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 // events reach emit on this goroutine, one at a time, as Prompt promises.
 func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*genai.Part) {
 	if hi-lo == 1 {
-		answers[lo] = t.startCall(t.runs[lo])
+		t.ended(answers, lo, t.startCall(t.runs[lo]))
 		return
 	}
 	emit := t.emit
@@ -151,7 +151,7 @@ func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*ge
 	t.emit = func(ev dialog.Event) { events <- ev }
 	var running sync.WaitGroup
 	for i := lo; i < hi; i++ {
-		running.Go(func() { answers[i] = t.startCall(t.runs[i]) })
+		running.Go(func() { t.ended(answers, i, t.startCall(t.runs[i])) })
 	}
 	done := make(chan struct{})
 	go func() { running.Wait(); close(done) }()

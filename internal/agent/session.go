@@ -40,6 +40,8 @@ type Session struct {
 
 	root    string // the workspace root, for session lists
 	created time.Time
+	// resumed: read back from disk, not started in this process.
+	resumed bool
 
 	// Guarded by agent.mu: what session lists show, and the order of use.
 	title   string
@@ -62,8 +64,10 @@ type Session struct {
 	// /stats; it has a lock of its own.
 	stats statsRecord
 
-	// saved is how much of the chat is on disk.
+	// saved is how much of the chat is on disk, and live the running
+	// prompt's recording (livesave.go).
 	saved persisted
+	live  *liveSave
 	// exchanges is the transcript the user saw, one per prompt; it has a
 	// lock of its own, as clients read it while a prompt runs.
 	exchangesMu sync.Mutex
@@ -379,6 +383,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		emit(dialog.Event{Kind: dialog.EventError, Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
+	s.startLive(ctx, cmp.Or(in.Text, in.Command), emit)
 	t := &turn{
 		s:        s,
 		ctx:      ctx,

@@ -104,7 +104,7 @@ func (a *Agent) DeleteSession(id string) error {
 	if sessionstore.ValidateID(id) != nil {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
-	live := a.isLive(id)
+	live, _ := a.isLive(id)
 	a.EndSession(id)
 	err := sessionstore.ErrNotFound
 	if a.cfg.Store != nil {

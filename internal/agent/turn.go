@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
@@ -59,6 +60,11 @@ type turn struct {
 	// mu guards what the calls running at once share: result.ToolCalls,
 	// result.Usage (a subagent's adds to it), hookStop, declined, journal.
 	mu sync.Mutex
+	// partialMu orders the results of an answer's calls as they end and
+	// are saved (ended); unsaved is the last whole answer, until the
+	// history gains it.
+	partialMu sync.Mutex
+	unsaved   *genai.Content
 
 	// A subagent's turn (subagent.go): main is the main agent's turn whose
 	// invoke_agent call runs it, whose journal records the subagent's
@@ -89,6 +95,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 		}
 		// The input is kept even if the model call fails, so function calls
 		// already in the history always have their responses.
+		t.unsaved = nil
 		t.s.chat.record(input)
 		if maxTurns > 0 && t.s.requests >= maxTurns {
 			return t.stop(dialog.StopMaxTurns, ErrMaxTurns)
@@ -240,7 +247,11 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	// requests with the input it answered); an empty answer to function
 	// responses is not.
 	if len(out.parts) > 0 || !hasFunctionResponse(input) {
-		t.s.chat.record(out.content())
+		st := sessionstore.Step{Content: out.content(), Model: model}
+		if usage != nil {
+			st.Usage = storeUsage(usageOf(usage))
+		}
+		t.s.chat.recordStep(st)
 	}
 	if usage != nil {
 		t.s.chat.promptTokens = usage.PromptTokenCount

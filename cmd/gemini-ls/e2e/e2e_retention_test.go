@@ -76,8 +76,9 @@ func TestRunRemovesSessionsOlderThanMaxAge(t *testing.T) {
 }
 
 // Over the LSP, general.sessionRetention.maxCount keeps the most recent
-// sessions once a session starts; the new session, whose file is written
-// after its first prompt, is not among those counted, as in 0.61.
+// sessions once a session starts; the new session, whose file its first
+// prompt writes as it runs, is kept but not among those counted, as 0.61
+// does not count its new session, whose file holds no message yet.
 func TestLSPSessionRetentionMaxCount(t *testing.T) {
 	home := t.TempDir()
 	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"general":{"sessionRetention":{"maxCount":2}}}`})

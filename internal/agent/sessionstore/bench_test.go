@@ -2,6 +2,7 @@ package sessionstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -85,4 +86,34 @@ func fileSize(b *testing.B, s *Store, id string) int64 {
 	}
 	f.Close()
 	return fi.Size()
+}
+
+// BenchmarkRecord is one record of a running prompt (Recorder.Record)
+// written to a shared session file: in turn a model answer calling a
+// tool and the tool's 16 KB result, as a tool turn records them. Its
+// fsyncs run off the writer's path, coalesced, and are waited for
+// outside the timing.
+func BenchmarkRecord(b *testing.B) {
+	s, root := sharedStore(b)
+	m := sharedMeta(root, NewID(), 1)
+	h := benchPrompt(0)
+	r, err := s.Begin(context.Background(), Begin{Meta: m, Prompt: "bench", History: h[:1]})
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := 0
+	for _, c := range h[1:3] {
+		line, _ := json.Marshal(messageOf(c, NewID(), "gemini-2.5-pro", t0))
+		size += len(line) + 1
+	}
+	b.SetBytes(int64(size / 2))
+	b.ResetTimer()
+	for i := range b.N {
+		if err := r.Record(Step{Content: h[1+i%2], Model: "gemini-2.5-pro"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	r.Close()
+	s.Wait()
 }

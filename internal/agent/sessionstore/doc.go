@@ -1,7 +1,25 @@
 // Package sessionstore keeps each agent session on disk so it survives a
 // restart: its history, the approvals the user gave for good, its token
 // usage and its metadata (id, workspace root, title, model, times, prompt
-// count, approval mode, approved plan), saved after every prompt.
+// count, approval mode, approved plan). A running prompt is saved as it
+// happens (Recorder, recorder.go): Begin writes the prompt before the
+// first model request, Record each content the history gains as it
+// completes (a model answer; its calls' results, again under one id as
+// each ends), Commit the prompt's end (approvals, usage, exchange,
+// metadata). A prompt saved whole at once (Append) is one that was not
+// recorded, or a change between prompts.
+//
+// # What a killed prompt leaves
+//
+// A prompt whose end is not in the file is interrupted (its process died
+// during it). Load reads it back with everything recorded of it: its
+// exchange last in the transcript, stopped StopInterrupted with the
+// answer it had; its tokens counted; its history closed so the model
+// accepts it (Snapshot.close): a call with no recorded result answered
+// with InterruptedCall, a last input answered with InterruptedNote (a
+// model turn, Gemini CLI 0.61's placeholder). Snapshot.Saved says which
+// of the contents are on disk: the closing ones are written by the
+// session's next save, before its prompt.
 //
 // # Shared with Gemini CLI (Open)
 //
@@ -10,25 +28,36 @@
 // format (shared.go states it), so either program lists and resumes the
 // other's: ~/.gemini/tmp/<project>/chats/session-<start>-<id[:8]>.jsonl,
 // <project> named by internal/geminidir as 0.61's project registry names
-// it. gemini-ls appends ONE line per prompt: a record 0.61 reads as
-// metadata carrying the prompt's messages (so a torn write loses the
-// whole prompt, for both programs) and, under "$geminiLs", what 0.61 has
-// no place for: the metadata, the approvals, the usage, the exchange with
-// its file-edit journal. A file is read as 0.61 reads it (messages by
+// it. A prompt is a line 0.61 reads as metadata carrying the messages not
+// yet saved, the prompt's last, and under "$geminiLs" step "begin"; a
+// message line per content (marked "$geminiLs" too; the answers of one
+// answer's calls under one id, re-written as each ends, as 0.61 re-writes
+// a message); a line 0.61 reads as metadata with, under "$geminiLs", step
+// "end" and what 0.61 has no place for: the metadata, the approvals, the
+// usage, the exchange with its file-edit journal. (Files written before
+// hold one line per prompt, version 2, still read.) A file is read as
+// 0.61 reads it (messages by
 // id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
 // --resume rebuilds it, each call's result once. Record gives a session
 // as 0.61's /export-session writes it (record.go): read as 0.61 reads
 // the file, its lines and messages as written, in 0.61's bytes.
 //
 // Invariants of shared files:
-//   - Append writes its line before it returns and fsyncs it (and a new
-//     file's directory) after, so that an answer never waits on the disk;
-//     a failed fsync is told by the next Append, and Wait (at a clean
-//     exit) waits for those under way.
+//   - Begin, Record, Commit and Append write their lines (whole lines, one
+//     write) before they return, so a process killed after keeps them;
+//     the fsync (and a new file's directory's) follows off the caller's
+//     path: Append's on a goroutine, a Recorder's on one per file, one
+//     fsync at a time covering every write before it. A failed fsync is
+//     told by the next save, and Wait (at a clean exit) waits for those
+//     under way. A write that fails is returned and ends the recording:
+//     the rest of the prompt goes whole in Commit's line.
 //   - A line is committed when it ends with '\n'. A last line without one
-//     is a torn write: Load ignores it, the next Append cuts it off before
-//     writing. A line that is not JSON before the last is corruption
-//     (ErrCorrupt, naming the line). Records 0.61 ignores are ignored.
+//     is a torn write: Load ignores it, the next Begin or Append cuts it
+//     off before writing; every whole line before it is kept. A line that
+//     is not JSON before the last is corruption (ErrCorrupt, naming the
+//     line). Records 0.61 ignores are ignored.
+//   - A "begin" with no "end" after it, before the next "begin", a line
+//     with no step or the file's end, is an interrupted prompt.
 //   - gemini-ls's files are 0600 (0.61's keep their mode); Replace writes
 //     a temp file and renames it over the old one, keeping its name.
 //   - Only regular files are read, never through a symlink, never in a
@@ -51,7 +80,10 @@
 //	{"kind":"meta","v":1,"meta":{…}}            first line: the header
 //	{"kind":"prompt","history":[…],"allow":[…],"usage":{…}}
 //	{"kind":"meta","meta":{…}}                   commits the prompt above
-//	{"kind":"prompt",…}
+//	{"kind":"begin","meta":{…},"running":{…},"history":[…]}   a recorded prompt
+//	{"kind":"content","history":[…],"usage":{…}}           each content
+//	{"kind":"content","history":[…],"partial":true}        results so far
+//	{"kind":"prompt","ends":true,…}
 //	{"kind":"meta",…}
 //
 // History is genai's own JSON encoding of []*genai.Content, so function
@@ -59,15 +91,20 @@
 //
 // Invariants:
 //   - A prompt is saved by Append as its prompt line and a meta line in one
-//     write on an O_APPEND file; its fsync follows after Append returned
-//     (durable.go), and a failed one is told by the next Append. A meta line after the header
-//     commits what came before it (a file holding only a header holds no
-//     session: ErrNotFound); a committed file always ends with a small meta line, so
-//     List reads a session's metadata from the file's last few KiB.
-//   - Whatever follows the last meta line (a line torn by a crash, a prompt
-//     line whose meta line never made it) is an interrupted append: Load
-//     ignores it and the next Append truncates it away first, so the file
-//     stays valid.
+//     write on an O_APPEND file, or by a Recorder line by line, its end
+//     the same two lines; fsyncs follow off the caller's path
+//     (durable.go, recorder.go), and a failed one is told by the next
+//     save. A meta line after the header commits what came before it (a
+//     file holding only a header holds no session: ErrNotFound); a file
+//     whose last prompt ended ends with a small meta line, so List reads
+//     a session's metadata from the file's last few KiB (the header
+//     stands in otherwise).
+//   - The whole lines after the last meta line are a prompt that did not
+//     end (its process died; or a prompt line whose meta line never made
+//     it): Load reads them, up to a bad line, as the interrupted prompt
+//     above. A torn last line, or a bad line and what follows, Load
+//     ignores and the next save truncates away first, so the file stays
+//     valid.
 //   - A bad line before a later meta line is corruption in the middle. Load
 //     reports it (ErrCorrupt, naming the file and line) rather than skip it:
 //     a history with a hole (a function call without its response) is one
@@ -92,8 +129,9 @@
 //   - The caller sets the metadata (times, title, prompt count); the store
 //     records what it is given.
 //
-// Concurrency: a Store has no mutable state; appends to different sessions
-// may run concurrently. One writer per session is assumed — the agent runs
-// one prompt at a time per session — and nothing here locks a session file
-// against a second process writing it.
+// Concurrency: a Store has no mutable state but its fsyncs under way;
+// appends to different sessions may run concurrently, and a Recorder's
+// Record from several goroutines. One writer per session is assumed — the
+// agent runs one prompt at a time per session — and nothing here locks a
+// session file against a second process writing it.
 package sessionstore

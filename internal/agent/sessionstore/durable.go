@@ -36,11 +36,16 @@ func (d *durability) later(f *os.File, dir string) {
 			syncDir(dir)
 		}
 		if err != nil {
-			d.mu.Lock()
-			d.failed = errors.Join(d.failed, fmt.Errorf("syncing %s to disk: %w", f.Name(), err))
-			d.mu.Unlock()
+			d.fail(f.Name(), err)
 		}
 	})
+}
+
+// fail keeps a failure to sync file name for the next save to tell.
+func (d *durability) fail(name string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failed = errors.Join(d.failed, fmt.Errorf("syncing %s to disk: %w", name, err))
 }
 
 func (d *durability) syncFile(f *os.File) error {

@@ -22,6 +22,11 @@ const (
 	kindMeta    = "meta"
 	kindPrompt  = "prompt"
 	kindReplace = "replace"
+	// A prompt recorded as it happens (Recorder): begin, then a content
+	// record for each content, then the prompt record (Ends) and a meta
+	// line.
+	kindBegin   = "begin"
+	kindContent = "content"
 )
 
 // record is one line of a session file.
@@ -35,6 +40,13 @@ type record struct {
 	// Exchanges is the transcript the user saw: one per prompt (prompt
 	// records), or all of them (replace records).
 	Exchanges []Exchange `json:"exchanges,omitempty"`
+	// Running is the prompt that begins (begin), or during which the
+	// session was rewritten (replace). Ends: the prompt record ends the
+	// prompt begun. Partial: a content record of the answers of calls
+	// still running, which the next content takes the place of.
+	Running *Exchange `json:"running,omitempty"`
+	Ends    bool      `json:"ends,omitempty"`
+	Partial bool      `json:"partial,omitempty"`
 }
 
 // encode is rec as one line. JSON escapes newlines inside strings, so the
@@ -167,24 +179,30 @@ func confirmOpened(f *os.File, path string, checked fs.FileInfo) (fs.FileInfo, e
 	return opened, nil
 }
 
-// replayed is a file replayed: the committed session, and end, the offset
-// just past its last meta line (0: nothing committed).
+// replayed is a file replayed: the session, whether the file holds one
+// (a prompt committed or begun), and end, the offset just past its last
+// line kept: what follows it (a torn line, a bad one and the rest) the
+// next append cuts off.
 type replayed struct {
-	snap Snapshot
-	end  int64
+	snap  Snapshot
+	found bool
+	end   int64
 }
 
 // replay reads a session file from the start. Records take effect when a
-// meta line after the header commits them; whatever follows the last meta line is an
-// interrupted append and ignored. A bad line followed by a meta line is
-// corruption (*CorruptError).
+// meta line after the header commits them; those after the last meta
+// line are a prompt whose process ended before it did (or an append cut
+// short), read up to a bad line as an interrupted prompt. A bad line
+// followed by a meta line is corruption (*CorruptError).
 func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error) {
 	var (
-		r       replayed
-		pending []record
-		bad     *CorruptError // the first bad line since the last commit
-		off     int64
-		lineNo  int
+		r          replayed
+		st         legacyState
+		pending    []record
+		pendingEnd int64
+		bad        *CorruptError // the first bad line since the last commit
+		off        int64
+		lineNo     int
 	)
 	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
 	for {
@@ -227,7 +245,7 @@ func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error)
 			} else if err := checkMeta(rec, id); err != nil {
 				return replayed{}, &CorruptError{Path: path, Line: lineNo, Reason: err.Error()}
 			}
-		case rec.Kind == kindPrompt, rec.Kind == kindReplace:
+		case rec.Kind == kindPrompt, rec.Kind == kindReplace, rec.Kind == kindBegin, rec.Kind == kindContent:
 		default:
 			reason = fmt.Sprintf("an unknown record kind %q", rec.Kind)
 		}
@@ -237,26 +255,84 @@ func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error)
 		}
 		if rec.Kind != kindMeta {
 			pending = append(pending, rec)
+			pendingEnd = off
 			continue
 		}
+		r.end = off
 		if lineNo == 1 {
-			continue // the header commits nothing: a file holding only it has no prompt saved
+			st.snap.Meta = *rec.Meta // the header commits nothing: a file holding only it has no prompt saved
+			continue
 		}
 		for _, p := range pending {
-			r.snap.apply(p)
+			st.apply(p)
 		}
 		pending = nil
-		r.snap.Meta = *rec.Meta
-		r.end = off
+		st.snap.Meta = *rec.Meta
+		r.found = true
 	}
+	if len(pending) > 0 {
+		for _, p := range pending {
+			st.apply(p)
+		}
+		r.end, r.found = pendingEnd, true
+	}
+	if st.running != nil {
+		st.end()
+		st.snap.Interrupted = true
+	}
+	r.snap = st.snap
 	return r, nil
 }
 
-// apply adds a prompt record to s, or puts a replace record in its place.
-func (s *Snapshot) apply(rec record) {
-	if rec.Kind == kindReplace {
+// legacyState is a session replayed so far.
+type legacyState struct {
+	snap    Snapshot
+	running *runningPrompt
+	// partial: the last content is a partial answer, which the next one
+	// takes the place of.
+	partial bool
+}
+
+// apply takes one record other than meta.
+func (st *legacyState) apply(rec record) {
+	s := &st.snap
+	switch rec.Kind {
+	case kindReplace:
 		s.History, s.Allow, s.Usage, s.Exchanges = nil, nil, Usage{}, nil
+		st.running = nil
+		if rec.Running != nil {
+			st.running = openRunning(rec.Running)
+		}
+	case kindBegin:
+		st.end()
+		st.running = openRunning(rec.Running)
+		if rec.Meta != nil {
+			s.Meta = *rec.Meta
+		}
+	case kindContent:
+		st.replacePartial(len(rec.History) > 0)
+		st.partial = rec.Partial
+		if r := st.running; r != nil {
+			if rec.Usage != nil {
+				r.usage.add(*rec.Usage)
+			}
+			for _, c := range rec.History {
+				if c != nil && c.Role == genai.RoleModel {
+					r.answered(plainText(nonNilParts(c.Parts)))
+				}
+			}
+		}
+		s.History = append(s.History, rec.History...)
+		return
+	case kindPrompt:
+		if rec.Ends {
+			st.running = nil // its exchange is the record's
+		} else {
+			st.end()
+		}
+		st.replacePartial(len(rec.History) > 0)
 	}
+	st.partial = false
 	s.History = append(s.History, rec.History...)
 	s.Exchanges = append(s.Exchanges, rec.Exchanges...)
 	for _, key := range rec.Allow {
@@ -269,9 +345,26 @@ func (s *Snapshot) apply(rec record) {
 	}
 }
 
-// committedEnd is the offset just past the last meta line of session id's
-// file, of size bytes. Usually that is the file's end, and a read of its
-// last line shows it; after an interrupted append, the file is replayed.
+// replacePartial drops a partial answer a new content takes the place of.
+func (st *legacyState) replacePartial(replaced bool) {
+	if st.partial && replaced && len(st.snap.History) > 0 {
+		st.snap.History = st.snap.History[:len(st.snap.History)-1]
+	}
+	st.partial = false
+}
+
+// end ends the running prompt, if any, as interrupted.
+func (st *legacyState) end() {
+	if r := st.running; r != nil {
+		st.running = nil
+		st.snap.Usage.add(r.usage)
+		st.snap.Exchanges = append(st.snap.Exchanges, r.exchange())
+	}
+}
+
+// committedEnd is the offset just past the last line of session id's
+// file (size bytes) that is kept: usually the file's end, which a read of
+// its last line shows; after an interrupted write, the file is replayed.
 func committedEnd(ctx context.Context, f *os.File, size int64, path, id string) (int64, error) {
 	if size == 0 {
 		return 0, nil
@@ -283,10 +376,8 @@ func committedEnd(ctx context.Context, f *os.File, size int64, path, id string) 
 	if err != nil {
 		return 0, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if line != nil {
-		if _, err := parseMeta(line, id); err == nil {
-			return size, nil
-		}
+	if line != nil && int64(len(line)) < size && json.Valid(line) {
+		return size, nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, fmt.Errorf("reading %s: %w", path, err)

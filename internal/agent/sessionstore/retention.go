@@ -45,10 +45,13 @@ type sessionFile struct {
 // is "") as 0.61's cleanupExpiredSessions does at start-up: the files
 // with nothing to resume, those last updated more than MaxAge ago, and
 // those beyond the MaxCount most recent, each with its logs, tool outputs
-// and subagents' sessions; never one that inUse says is open. Unlike
+// and subagents' sessions; never one that inUse says is open, which
+// counts among the kept when inUse says so (as 0.61's current session
+// does when it was resumed: a new one's file holds no message yet when
+// 0.61 cleans up at start-up). Unlike
 // 0.61, a file gemini-ls cannot read (too large, corrupt, of the old
 // .json form) is kept: it may be a session all the same.
-func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.Time, inUse func(id string) bool) (Expired, error) {
+func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.Time, inUse func(id string) (open, counted bool)) (Expired, error) {
 	var res Expired
 	chats, err := s.chats(s.sharedRoot(root), false)
 	if err != nil || chats == "" {
@@ -129,13 +132,17 @@ func updatedAt(sh *shared, e fs.DirEntry) time.Time {
 // chooses them: every one that is not valid, then of the valid ones not
 // in use, newest first, those older than MaxAge and those past MaxCount
 // (counting the ones in use among the kept). A file in use never is.
-func expiring(files []sessionFile, r Retention, now time.Time, inUse func(string) bool) []sessionFile {
+func expiring(files []sessionFile, r Retention, now time.Time, inUse func(string) (bool, bool)) []sessionFile {
 	var out, valid []sessionFile
 	open := 0
 	for _, f := range files {
+		live, counted := false, false
+		if f.id != "" {
+			live, counted = inUse(f.id)
+		}
 		switch {
-		case f.id != "" && inUse(f.id):
-			if f.valid {
+		case live:
+			if f.valid && counted {
 				open++
 			}
 		case !f.valid:

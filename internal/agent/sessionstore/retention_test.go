@@ -79,7 +79,7 @@ func TestExpireByAge(t *testing.T) {
 		}
 	}
 
-	res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(id string) bool { return id == openID })
+	res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(id string) (bool, bool) { return id == openID, id == openID })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestExpireByCount(t *testing.T) {
 		paths = append(paths, writeSession61(t, chats, id, now.Add(-time.Duration(i)*time.Hour), "p"))
 	}
 	// In use: the oldest. Kept with it: the newest.
-	if _, err := s.Expire(context.Background(), "", Retention{MaxCount: 2}, now, func(id string) bool { return id == ids[3] }); err != nil {
+	if _, err := s.Expire(context.Background(), "", Retention{MaxCount: 2}, now, func(id string) (bool, bool) { return id == ids[3], id == ids[3] }); err != nil {
 		t.Fatal(err)
 	}
 	var kept []bool

@@ -29,17 +29,32 @@ import (
 //	{"$set": {…}}                      metadata merged; "messages" replaces all
 //	{"sessionId", "projectHash", …}    metadata merged; "messages" are added
 //
-// Anything else 0.61 ignores. gemini-ls writes one record per prompt of
-// the last kind: the prompt's messages in one line (so that a torn write
-// loses the whole prompt, for 0.61 as for gemini-ls), with its own
-// record under "$geminiLs", which 0.61 never reads.
+// Anything else 0.61 ignores. gemini-ls writes a prompt as it happens
+// (recorder.go), as 0.61 does: a line of the last kind when it begins
+// (the messages not yet saved, the prompt's last, with gemini-ls's record
+// under "$geminiLs", which 0.61 never reads, saying the prompt began);
+// a message line for each content the history gains (a model answer,
+// the answers to its calls, the latter re-written under one id as each
+// call ends); and a line of the last kind when it ends (gemini-ls's
+// record of it: metadata, approvals, usage, exchange). A message line
+// gemini-ls wrote says so under "$geminiLs" too.
 const (
 	sharedPrefix = "session-"
 	sharedExt    = ".jsonl"
 	// lsKey holds gemini-ls's record in a line 0.61 reads as metadata.
 	lsKey = "$geminiLs"
-	// sharedVersion is the version of gemini-ls's record in shared files.
-	sharedVersion = 2
+	// sharedVersion is the version of gemini-ls's records in shared
+	// files: 3 writes a prompt as it happens; 2 wrote one line per prompt
+	// and is still read.
+	sharedVersion    = 3
+	oldSharedVersion = 2
+)
+
+// The steps of a prompt an lsRecord marks (lsRecord.Step); a record with
+// none holds a whole prompt, or a change between prompts.
+const (
+	stepBegin = "begin"
+	stepEnd   = "end"
 )
 
 // lsRecord is what gemini-ls adds to a prompt's line (or a rewritten
@@ -47,7 +62,14 @@ const (
 type lsRecord struct {
 	V int `json:"v"`
 	// Replace: the line holds the whole session, as after a compression.
-	Replace   bool       `json:"replace,omitempty"`
+	Replace bool `json:"replace,omitempty"`
+	// Step: the prompt of Running begins (its messages are in the line,
+	// its input last), or the running prompt ends.
+	Step string `json:"step,omitempty"`
+	// Running is the prompt under way: what the user typed, and the id of
+	// its message; with Replace, the prompt during which the session was
+	// rewritten, with its answer so far.
+	Running   *Exchange  `json:"running,omitempty"`
 	Meta      *Meta      `json:"meta,omitempty"`
 	Allow     []string   `json:"allow,omitempty"`
 	Usage     *Usage     `json:"usage,omitempty"`
@@ -66,6 +88,13 @@ type message struct {
 	Tokens         *tokens         `json:"tokens,omitempty"`
 	Model          string          `json:"model,omitempty"`
 	ToolCalls      []toolCall      `json:"toolCalls,omitempty"`
+	// LS marks a message line gemini-ls wrote (recorder.go).
+	LS *lsMark `json:"$geminiLs,omitempty"`
+}
+
+// lsMark is what a message line gemini-ls wrote carries under lsKey.
+type lsMark struct {
+	V int `json:"v"`
 }
 
 type thought struct {
@@ -153,18 +182,34 @@ func messagesOf(history []*genai.Content, model string, now time.Time, usage Usa
 		if c == nil {
 			continue
 		}
-		parts, _ := json.Marshal(nonNilParts(c.Parts))
-		m := message{ID: NewID(), Timestamp: isoTime(now), Type: "user", Content: parts}
-		if c.Role == genai.RoleModel {
-			m.Type, m.Model, m.Thoughts = "gemini", model, []thought{}
+		m := messageOf(c, NewID(), model, now)
+		if m.Type == "gemini" {
 			last = len(out)
 		}
 		out = append(out, m)
 	}
 	if last >= 0 && usage != (Usage{}) {
-		out[last].Tokens = &tokens{Input: usage.PromptTokens, Output: usage.CandidatesTokens, Thoughts: usage.ThoughtsTokens, Total: usage.TotalTokens}
+		out[last].Tokens = tokensOf(usage)
 	}
 	return out
+}
+
+// messageOf is content c as 0.61's message id.
+func messageOf(c *genai.Content, id, model string, now time.Time) message {
+	parts, _ := json.Marshal(nonNilParts(c.Parts))
+	m := message{ID: id, Timestamp: isoTime(now), Type: "user", Content: parts}
+	if c.Role == genai.RoleModel {
+		m.Type, m.Model, m.Thoughts = "gemini", model, []thought{}
+	}
+	return m
+}
+
+func tokensOf(u Usage) *tokens {
+	return &tokens{Input: u.PromptTokens, Output: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+}
+
+func usageOf(t *tokens) Usage {
+	return Usage{PromptTokens: t.Input, CandidatesTokens: t.Output, ThoughtsTokens: t.Thoughts, TotalTokens: t.Total}
 }
 
 func nonNilParts(parts []*genai.Part) []*genai.Part {
@@ -306,6 +351,11 @@ type shared struct {
 	after int
 	// tokens61 is the usage of each message 0.61 wrote, by id.
 	tokens61 map[string]Usage
+	// running is a prompt gemini-ls began and has not ended (yet);
+	// interrupted: the file ends in one, its process gone before the
+	// prompt ended.
+	running     *runningPrompt
+	interrupted bool
 
 	// end is the offset just past the last complete line.
 	end int64
@@ -358,6 +408,10 @@ func readShared(ctx context.Context, r io.Reader, path string) (*shared, error) 
 	if s.SessionID == "" {
 		return nil, fmt.Errorf("%s holds no session header", path)
 	}
+	if s.running != nil {
+		s.endRunning()
+		s.interrupted = true
+	}
 	s.fill()
 	return s, nil
 }
@@ -390,7 +444,13 @@ func (s *shared) apply(line []byte, lineNo int) string {
 			return "a message whose content does not decode: " + err.Error()
 		}
 		m.parts = ps
-		s.add(&m)
+		if m.LS != nil {
+			m.ls = true
+			s.put(&m)
+			s.running.took(&m)
+		} else {
+			s.add(&m)
+		}
 		return ""
 	}
 	if raw, ok := rec["$set"]; ok && len(raw) > 0 && raw[0] == '{' {
@@ -437,11 +497,11 @@ func (s *shared) apply(line []byte, lineNo int) string {
 		if err := json.Unmarshal(raw, ls); err != nil {
 			return "a gemini-ls record that does not decode: " + err.Error()
 		}
-		if ls.V != sharedVersion {
+		if ls.V != sharedVersion && ls.V != oldSharedVersion {
 			return fmt.Sprintf("a gemini-ls record of version %d, not %d (written by another gemini-ls version)", ls.V, sharedVersion)
 		}
 		if ls.Replace {
-			s.allow, s.usage, s.exchanges, s.derived = nil, Usage{}, nil, map[string]bool{}
+			s.allow, s.usage, s.exchanges, s.derived, s.running = nil, Usage{}, nil, map[string]bool{}, nil
 		}
 	}
 	var msgs []json.RawMessage
@@ -497,8 +557,8 @@ func (s *shared) addAll(raws []json.RawMessage, ls bool) string {
 		if err != nil {
 			return "a message whose content does not decode: " + err.Error()
 		}
-		m.parts, m.ls = ps, ls
-		if ls {
+		m.parts, m.ls = ps, ls || m.LS != nil
+		if m.ls {
 			s.put(&m)
 		} else {
 			s.add(&m)
@@ -518,10 +578,12 @@ func (s *shared) put(m *decoded) {
 // add takes a message 0.61 wrote: its tokens count, and a new prompt
 // of the user's is an exchange of the transcript.
 func (s *shared) add(m *decoded) {
+	// A prompt gemini-ls left running and Gemini CLI went on from.
+	s.endRunning()
 	_, known := s.msgs[m.ID]
 	s.put(m)
 	if m.Tokens != nil {
-		s.tokens61[m.ID] = Usage{PromptTokens: m.Tokens.Input, CandidatesTokens: m.Tokens.Output, ThoughtsTokens: m.Tokens.Thoughts, TotalTokens: m.Tokens.Total}
+		s.tokens61[m.ID] = usageOf(m.Tokens)
 	}
 	if !known && m.prompt() {
 		s.exchanges = append(s.exchanges, Exchange{Prompt: displayText(m), StopReason: "end_turn", MessageID: m.ID})
@@ -541,6 +603,17 @@ func displayText(m *decoded) string {
 
 // record takes gemini-ls's record of a prompt (or of the whole session).
 func (s *shared) record(ls *lsRecord) {
+	switch {
+	case ls.Replace:
+		s.running = openRunning(ls.Running)
+	case ls.Step == stepBegin:
+		s.endRunning()
+		s.running = openRunning(ls.Running)
+	case ls.Step == stepEnd:
+		s.running = nil // the exchange below is the prompt's
+	default:
+		s.endRunning()
+	}
 	if ls.Meta != nil {
 		m := *ls.Meta
 		s.lsMeta, s.after = &m, 0
@@ -794,5 +867,18 @@ func (s *shared) snapshot(root string) Snapshot {
 	for _, u := range s.tokens61 {
 		usage.add(u)
 	}
-	return Snapshot{Meta: s.meta(root), History: s.history(), Allow: s.allow, Usage: usage, Exchanges: s.exchanges}
+	snap := Snapshot{Meta: s.meta(root), History: s.history(), Allow: s.allow, Usage: usage, Exchanges: s.exchanges, Interrupted: s.interrupted}
+	snap.close()
+	return snap
+}
+
+// endRunning ends the running prompt, if any, as interrupted: its
+// exchange, with the answer it had, joins the transcript and its usage
+// the session's.
+func (s *shared) endRunning() {
+	if r := s.running; r != nil {
+		s.running = nil
+		s.usage.add(r.usage)
+		s.exchanges = append(s.exchanges, r.exchange())
+	}
 }

@@ -184,12 +184,19 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 	return snap, nil
 }
 
-// Append saves one prompt of session t.Meta.ID: in a shared store, one
-// line on the session's file (created, 0600, on its first prompt), then
-// fsync; a torn line an interrupted write left at its end is cut off
-// first. A session the old directory holds moves to the shared place
-// whole on its first prompt there.
+// Append saves one prompt of session t.Meta.ID whole (a prompt a
+// Recorder did not record, or a change between prompts): in a shared
+// store, one line on the session's file (created, 0600, on its first
+// prompt), then fsync; a torn line an interrupted write left at its end
+// is cut off first. A session the old directory holds moves to the
+// shared place whole on its first prompt there.
 func (s *Store) Append(ctx context.Context, t Turn) error {
+	return s.appendTurn(ctx, t, "")
+}
+
+// appendTurn is Append; step marks the line's lsRecord (stepEnd: the
+// end of the prompt a Recorder began).
+func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 	id := t.Meta.ID
 	if err := ValidateID(id); err != nil {
 		return fmt.Errorf("saving session: %w", err)
@@ -200,7 +207,7 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	if chats == "" {
-		return s.appendLegacy(ctx, t)
+		return s.appendLegacy(ctx, t, step == stepEnd)
 	}
 	path, err := s.findShared(chats, id)
 	if err != nil {
@@ -213,7 +220,8 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 			// Moved whole: the old file keeps what it held, the shared
 			// one wins from now on (List and Load look there first).
 			old.Meta = t.Meta
-			old.History = append(old.History, t.History...)
+			// t.History holds what closes an interrupted prompt, if any.
+			old.History = append(old.History[:old.Saved], t.History...)
 			for _, k := range t.Allow {
 				if !slices.Contains(old.Allow, k) {
 					old.Allow = append(old.Allow, k)
@@ -228,59 +236,22 @@ func (s *Store) Append(ctx context.Context, t Turn) error {
 			return fmt.Errorf("saving session %s: %w", id, err)
 		}
 	}
-	line, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Meta: &t.Meta, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage)
+	line, _, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Step: step, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if path == "" {
-		if err := os.MkdirAll(chats, 0o700); err != nil {
-			return fmt.Errorf("saving session %s: %w", id, err)
-		}
-		path = filepath.Join(chats, sharedName(id, t.Meta.Created))
-	}
-	f, fi, created, err := openAppend(path)
+	sf, err := s.openShared(chats, t.Meta, root)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if f != nil { // not handed to the fsync
-			f.Close()
-		}
-	}()
-	size := fi.Size()
-	if size > MaxFileSize {
-		return tooLarge(path, size)
+	if err := sf.write(id, append(sf.head, line...)); err != nil {
+		sf.f.Close()
+		return err
 	}
-	var buf []byte
-	if size == 0 {
-		h, err := headerLine(t.Meta, root)
-		if err != nil {
-			return fmt.Errorf("saving session %s: %w", id, err)
-		}
-		buf = h
-	} else if end, err := completeEnd(f, size); err != nil {
-		return fmt.Errorf("saving session %s: reading %s: %w", id, path, err)
-	} else if end < size {
-		s.log.Warn("dropping the torn end of a session file", zap.String("path", path), zap.Int64("bytes", size-end))
-		if err := f.Truncate(end); err != nil {
-			return fmt.Errorf("saving session %s: truncating the torn end of %s: %w", id, path, err)
-		}
-		size = end
-	}
-	buf = append(buf, line...)
-	if size+int64(len(buf)) > MaxFileSize {
-		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, path, MaxFileSize>>20)
-	}
-	// One write of whole lines: a crash leaves at most a torn last line,
-	// which both programs skip.
-	if _, err := f.Write(buf); err != nil {
-		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
-	}
-	s.durable.later(f, dirIf(created, chats))
-	f = nil // the fsync closes it
+	s.durable.later(sf.f, dirIf(sf.created, chats))
 	return s.durable.failure()
 }
 
@@ -312,8 +283,9 @@ func headerLine(m Meta, root string) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// promptLine is the line of a prompt (or of a whole session, ls.Replace).
-func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage) ([]byte, error) {
+// promptLine is the line of a prompt (or of a whole session, ls.Replace),
+// and the messages it holds.
+func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage) ([]byte, []message, error) {
 	m.Shared, m.DisplayName, m.File = false, "", ""
 	ls.Meta = &m
 	msgs := messagesOf(history, m.Model, m.Updated, usage)
@@ -333,9 +305,9 @@ func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Co
 		Messages: msgs, LS: ls,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("encoding the session's line: %w", err)
+		return nil, nil, fmt.Errorf("encoding the session's line: %w", err)
 	}
-	return append(b, '\n'), nil
+	return append(b, '\n'), msgs, nil
 }
 
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap (the
@@ -366,7 +338,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	usage := snap.Usage
-	line, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{})
+	line, _, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Running: snap.Running, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{})
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}

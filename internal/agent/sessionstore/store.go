@@ -155,6 +155,20 @@ type Snapshot struct {
 	Allow     []string
 	Usage     Usage
 	Exchanges []Exchange
+	// Interrupted (Load): the session's last prompt never ended, its
+	// process gone first (killed, its terminal closed). Its exchange is
+	// the transcript's last, stopped "cancelled", with the answer it had;
+	// History holds what was recorded of it, closed as the model accepts
+	// it (Snapshot.close): each call with no result answered as
+	// interrupted, and a last input answered with InterruptedNote.
+	Interrupted bool
+	// Saved (Load) is how many contents of History are on disk: those
+	// after it close an interrupted prompt, and go to disk with the
+	// session's next save.
+	Saved int
+	// Running (Replace) is the prompt under way when a session is
+	// rewritten during it: what the user typed and the answer so far.
+	Running *Exchange
 }
 
 // Store keeps sessions as files in one directory. It holds no mutable
@@ -258,8 +272,9 @@ func (s *Store) path(id string) (string, error) {
 // File is the file session id is saved in (hooks' transcript_path).
 func (s *Store) legacyFile(id string) (string, error) { return s.path(id) }
 
-// Load replays session id's file: its latest metadata, whole history,
-// allow keys and summed usage. An interrupted last append is ignored.
+// loadLegacy replays session id's file: its latest metadata, whole
+// history, allow keys and summed usage. A torn last line is ignored; a
+// prompt that never ended is read as interrupted.
 func (s *Store) loadLegacy(ctx context.Context, id string) (Snapshot, error) {
 	path, err := s.path(id)
 	if err != nil {
@@ -277,74 +292,58 @@ func (s *Store) loadLegacy(ctx context.Context, id string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	if r.end == 0 {
+	if !r.found {
 		return Snapshot{}, fmt.Errorf("loading session %s: %w: %s holds no complete prompt (its first save was interrupted)", id, ErrNotFound, path)
 	}
+	r.snap.close()
 	return r.snap, nil
 }
 
-// Append saves one prompt of session t.Meta.ID, creating its file on the
-// first: the prompt and the metadata are one write, then fsync. An
-// interrupted earlier append is truncated away first.
-func (s *Store) appendLegacy(ctx context.Context, t Turn) error {
+// appendLegacy saves one prompt of session t.Meta.ID, creating its file
+// on the first: the prompt and the metadata are one write, then fsync.
+// ends: the prompt is the one a Recorder began. A torn end an
+// interrupted write left is cut off first.
+func (s *Store) appendLegacy(ctx context.Context, t Turn, ends bool) error {
 	id := t.Meta.ID
-	path, err := s.path(id)
-	if err != nil {
+	if _, err := s.path(id); err != nil {
 		return fmt.Errorf("saving session: %w", err)
 	}
-	rec := record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage}
-	if t.Exchange != nil {
-		rec.Exchanges = []Exchange{*t.Exchange}
-	}
-	prompt, err := encode(rec)
-	if err != nil {
-		return fmt.Errorf("saving session %s: %w", id, err)
-	}
-	meta, err := encodeMeta(t.Meta)
+	buf, err := legacyTurn(t, ends)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("saving session %s: %w", id, err)
-	}
-	f, fi, created, err := openAppend(path)
+	sf, err := s.openLegacy(ctx, t.Meta)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if f != nil { // not handed to the fsync
-			f.Close()
-		}
-	}()
-	end, err := committedEnd(ctx, f, fi.Size(), path, id)
-	if err != nil {
+	// One write of whole lines: a crash leaves a prefix of them, which
+	// the next append or load recognises by the missing meta line.
+	if err := sf.write(id, append(sf.head, buf...)); err != nil {
+		sf.f.Close()
 		return err
 	}
-	if end < fi.Size() {
-		s.log.Warn("dropping the interrupted end of a session file", zap.String("path", path), zap.Int64("bytes", fi.Size()-end))
-		if err := f.Truncate(end); err != nil {
-			return fmt.Errorf("saving session %s: truncating the interrupted end of %s: %w", id, path, err)
-		}
-	}
-	var buf []byte
-	if end == 0 {
-		buf = append(buf, meta...) // the header
-	}
-	buf = append(append(buf, prompt...), meta...)
-	if end+int64(len(buf)) > MaxFileSize {
-		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, path, MaxFileSize>>20)
-	}
-	// One write of whole lines: a crash leaves a prefix of them, which the
-	// next append or load recognises by the missing meta line.
-	if _, err := f.Write(buf); err != nil {
-		return fmt.Errorf("saving session %s: writing %s: %w", id, path, err)
-	}
-	s.durable.later(f, dirIf(created, s.dir))
-	f = nil // the fsync closes it
+	s.durable.later(sf.f, dirIf(sf.created, s.dir))
 	return s.durable.failure()
+}
+
+// legacyTurn is the prompt record of t and the meta line committing it.
+func legacyTurn(t Turn, ends bool) ([]byte, error) {
+	rec := record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage, Ends: ends}
+	if t.Exchange != nil {
+		rec.Exchanges = []Exchange{*t.Exchange}
+	}
+	prompt, err := encode(rec)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := encodeMeta(t.Meta)
+	if err != nil {
+		return nil, err
+	}
+	return append(prompt, meta...), nil
 }
 
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap, for
@@ -360,7 +359,7 @@ func (s *Store) replaceLegacy(ctx context.Context, snap Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage, Exchanges: snap.Exchanges})
+	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage, Exchanges: snap.Exchanges, Running: snap.Running})
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}

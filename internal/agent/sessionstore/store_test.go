@@ -86,7 +86,7 @@ func TestRoundTripOfEveryKindOfPart(t *testing.T) {
 	mustAppend(t, s, turn)
 
 	got := mustLoad(t, s, "S1")
-	want := Snapshot{Meta: turn.Meta, History: turn.History, Allow: turn.Allow, Usage: turn.Usage}
+	want := Snapshot{Meta: turn.Meta, History: turn.History, Allow: turn.Allow, Usage: turn.Usage, Saved: len(turn.History)}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("loaded\n%s\nwant\n%s", jsonOf(t, got), jsonOf(t, want))
 	}
@@ -162,6 +162,9 @@ func appendRaw(t testing.TB, path string, b []byte) {
 	}
 }
 
+// A torn last line (an append cut short by a crash) is ignored, and the
+// next append cuts it off. (A whole line is kept: see
+// TestAPromptLineWithoutItsMetaIsKept.)
 func TestInterruptedAppendIsIgnoredAndRepaired(t *testing.T) {
 	prompt3, err := encode(record{Kind: kindPrompt, History: richHistory(3), Usage: &Usage{TotalTokens: 1000}})
 	if err != nil {
@@ -172,10 +175,9 @@ func TestInterruptedAppendIsIgnoredAndRepaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, tail := range map[string][]byte{
-		"torn prompt line":             prompt3[:len(prompt3)/2],
-		"prompt line without its meta": prompt3,
-		"torn meta line":               append(append([]byte{}, prompt3...), meta3[:len(meta3)-1]...),
-		"zeros after a power loss":     make([]byte, 300),
+		"torn prompt line":         prompt3[:len(prompt3)/2],
+		"torn meta line":           meta3[:len(meta3)-1],
+		"zeros after a power loss": make([]byte, 300),
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := newStore(t)
@@ -206,6 +208,26 @@ func TestInterruptedAppendIsIgnoredAndRepaired(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A prompt line whose meta line never made it is whole: it is kept, as
+// Gemini CLI keeps every whole line, and the next append follows it.
+func TestAPromptLineWithoutItsMetaIsKept(t *testing.T) {
+	s := newStore(t)
+	mustAppend(t, s, Turn{Meta: meta("S1", 1), History: richHistory(1), Usage: Usage{TotalTokens: 1}})
+	prompt2, err := encode(record{Kind: kindPrompt, History: richHistory(2), Usage: &Usage{TotalTokens: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendRaw(t, filepath.Join(s.Dir(), "S1.jsonl"), prompt2)
+	got := mustLoad(t, s, "S1")
+	if want := append(richHistory(1), richHistory(2)...); !reflect.DeepEqual(got.History, want) || got.Usage.TotalTokens != 11 || got.Interrupted {
+		t.Fatalf("loaded %d contents, usage %+v, interrupted %v; want both prompts' %d, 11 tokens", len(got.History), got.Usage, got.Interrupted, len(want))
+	}
+	mustAppend(t, s, Turn{Meta: meta("S1", 3), History: richHistory(3), Usage: Usage{TotalTokens: 100}})
+	if got := mustLoad(t, s, "S1"); len(got.History) != 3*len(richHistory(1)) || got.Usage.TotalTokens != 111 || got.Meta.Prompts != 3 {
+		t.Fatalf("after the next append: %d contents, usage %+v, meta %+v", len(got.History), got.Usage, got.Meta)
 	}
 }
 
@@ -244,6 +266,7 @@ func TestReplaceRewritesTheWholeSession(t *testing.T) {
 		},
 		Allow: []string{"k1", "k2", "k3"},
 		Usage: Usage{TotalTokens: 300},
+		Saved: 2,
 	}
 	if err := s.Replace(context.Background(), compressed); err != nil {
 		t.Fatal(err)
