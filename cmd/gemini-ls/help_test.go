@@ -278,7 +278,7 @@ func TestMistakesGetOneLine(t *testing.T) {
 func TestVersionFlags(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}, {"--log-level", "debug", "--version"}} {
 		code, stdout, stderr := runMain(t, args...)
-		if code != 0 || stdout != "gemini-ls "+version+"\n" || stderr != "" {
+		if want := versionLine(version, commit, readBuildInfo()) + "\n"; code != 0 || stdout != want || !strings.HasPrefix(stdout, "gemini-ls "+version+" ") || stderr != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}
