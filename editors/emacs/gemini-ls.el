@@ -770,7 +770,7 @@ configured."
                                           (nth 2 m))
                                   (car m)))
                           gemini-ls--approval-modes)))
-    (cdr (assoc (gemini-ls--read-ordered "Approval mode: " (mapcar #'car choices))
+    (cdr (assoc (gemini-ls--read-few "Approval mode: " (mapcar #'car choices))
                 choices))))
 
 ;;;###autoload
@@ -2004,6 +2004,18 @@ Return non-nil if it was deleted."
     ("Code only" . "code"))
   "What a rewind may go back on, as offered and as `gemini/rewind' names it.")
 
+(defun gemini-ls--read-few (prompt choices)
+  "Read one of CHOICES, at most 9 strings, with PROMPT, all shown at once.
+Each is numbered and a digit picks it, as the folder trust question
+offers its choices: `completing-read' would hide them until TAB.  Return
+the string picked."
+  (let ((max-mini-window-height (max max-mini-window-height 0.5)))
+    (nth 1 (read-multiple-choice
+            prompt
+            (cl-loop for choice in choices
+                     for key from ?1
+                     collect (list key choice))))))
+
 (defun gemini-ls--read-ordered (prompt choices)
   "Read one of CHOICES, strings, with PROMPT, keeping their order."
   (completing-read prompt
@@ -2114,7 +2126,7 @@ session as it is now."
                                                           (mapcar #'car rows))
                                  rows)))
              (n (plist-get prompt :prompt))
-             (mode (cdr (assoc (gemini-ls--read-ordered
+             (mode (cdr (assoc (gemini-ls--read-few
                                 "Rewind what: " (mapcar #'car gemini-ls--rewind-modes))
                                gemini-ls--rewind-modes))))
         ;; Not a blocking request: the revert is reviewed meanwhile.

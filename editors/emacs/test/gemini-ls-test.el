@@ -596,10 +596,14 @@ mode line says Gemini once: its mode, and no status beside it."
   (should (equal (gemini-ls--mode-indicator "yolo") "YOLO"))
   (let ((gemini-ls-initialization-options nil) offered)
     (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+    ;; Shown at once, numbered: read-multiple-choice, not completing-read.
     (cl-letf (((symbol-function 'completing-read)
-               (lambda (_prompt table &rest _)
-                 (setq offered (all-completions "" table))
-                 (nth 1 offered))))
+               (lambda (&rest _) (error "The approval modes were hidden behind completing-read")))
+              ((symbol-function 'read-multiple-choice)
+               (lambda (_prompt choices &rest _)
+                 (should (equal (mapcar #'car choices) '(?1 ?2 ?3 ?4)))
+                 (setq offered (mapcar #'cadr choices))
+                 (nth 1 choices))))
       (should (equal (gemini-ls--read-approval-mode) "auto_edit")))
     (should (equal offered '("Default (current) — Prompts for approval"
                              "Auto Edit — Auto-approves edit tools"
@@ -1337,11 +1341,15 @@ rewound prompts."
       (let (offered modes)
         (cl-letf (((symbol-function 'completing-read)
                    (lambda (prompt table &rest _)
-                     (let ((all (all-completions "" table)))
-                       (if (equal prompt "Rewind to before: ")
-                           (setq offered all)
-                         (setq modes all))
-                       (if (equal prompt "Rewind to before: ") (nth 1 all) (car all))))))
+                     (should (equal prompt "Rewind to before: "))
+                     (setq offered (all-completions "" table))
+                     (nth 1 offered)))
+                  ;; What to rewind, three choices, shown at once.
+                  ((symbol-function 'read-multiple-choice)
+                   (lambda (prompt choices &rest _)
+                     (should (equal prompt "Rewind what: "))
+                     (setq modes (mapcar #'cadr choices))
+                     (car choices))))
           (let ((default-directory dir))
             (with-current-buffer buf (gemini-ls-rewind))))
         (should (equal offered '("1. change one  [a.txt]" "2. change two  [a.txt]"
