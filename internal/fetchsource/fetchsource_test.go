@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // TestCopyDir: files with their modes, made owner-writable, directories,
@@ -39,12 +41,10 @@ func TestCopyDir(t *testing.T) {
 	}
 }
 
-// TestCloneAndRemoteHead: a clone of a ref, and the remote's head seen
+// TestGitCloneAndRemoteHead: a clone of a ref, and the remote's head seen
 // moving on; git runs without the user's configuration.
-func TestCloneAndRemoteHead(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+func TestGitCloneAndRemoteHead(t *testing.T) {
+	sandboxtest.NeedGit(t)
 	ctx := context.Background()
 	root := t.TempDir()
 	bare, wc := filepath.Join(root, "r.git"), filepath.Join(root, "wc")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // extEnv is a home and a workspace for the extensions tests: the whole
@@ -332,9 +333,7 @@ func (g gitRepo) push(t *testing.T, e extEnv, name, version string) {
 // repository, Gemini CLI 0.61 lists and updates when the repository
 // moves on; one Gemini CLI clones, gemini-ls updates; --ref is kept.
 func TestExtensionsGitRoundTrip(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	sandboxtest.NeedGit(t)
 	e := newExtEnv(t)
 	g := newGitRepo(t, e, "greet")
 	g.push(t, e, "greet", "1.0.0")

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // savedGitStatus is the auto-saved policy of a user who allowed git
@@ -109,9 +110,7 @@ func gitScript(t *testing.T, body string) string {
 // commands they name, headless in yolo, where nothing else would stop
 // them: the rule is encoded as the command is (issue 64).
 func TestRunDenyRulesWithSpecialCharactersMatchWithBash(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skipf("no bash on PATH: %v", err)
-	}
+	sandboxtest.NeedBash(t)
 	commands := []struct{ command, effect string }{
 		{"echo x > gt.txt", "gt.txt"},
 		{"cp /dev/stdin lt.txt < a.txt", "lt.txt"},

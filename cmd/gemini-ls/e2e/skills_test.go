@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // skillSource makes a directory holding one skill per name, each with a
@@ -144,9 +145,7 @@ func TestSkillsEnableDisableSeenByBoth(t *testing.T) {
 // a .skill archive.
 func TestSkillsInstallFromGitAndArchive(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git binary")
-	}
+	sandboxtest.NeedGit(t)
 	w := newMgmtWorld(t, true)
 	work := filepath.Join(t.TempDir(), "work")
 	src := skillSource(t, "fromgit")

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // fakeShell records what is asked and run.
@@ -236,9 +238,10 @@ func (s bashShell) Run(ctx context.Context, command string) (ShellResult, error)
 // {{args}} inside !{…} reaches the command as the user typed it, whatever
 // quotes, ! or $ it holds.
 func TestArgsReachBashAsTyped(t *testing.T) {
+	sandboxtest.NeedBash(t)
 	path, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skipf("needs bash on PATH: %v", err)
+		t.Fatal(err)
 	}
 	for _, args := range []string{
 		"it's!", "don't!! $HOME `id` $(id)", `a'b!c "d" \e`, "!$ !-1 !!", "~root", "{a,b} *.go [x]", "a; reboot",

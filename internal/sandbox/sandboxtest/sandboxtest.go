@@ -1,6 +1,7 @@
-// Package sandboxtest holds what tests of the sandbox share: a test that
-// needs a program on PATH (bubblewrap, git) skips where it is missing
-// and fails under CI, which installs it, so it is never silently green.
+// Package sandboxtest holds what tests of the sandbox, and every other
+// test that runs a program from PATH (bubblewrap, git, bash), share: such
+// a test says so by its name, skips where the program is missing and fails
+// under CI, which installs it, so it is never silently green.
 package sandboxtest
 
 import (
@@ -25,6 +26,14 @@ func NeedGit(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		need(t, fmt.Errorf("the test runs git, which is not on PATH: %w", err))
+	}
+}
+
+// NeedBash stops t unless bash is on PATH.
+func NeedBash(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		need(t, fmt.Errorf("the test runs bash, which is not on PATH: %w", err))
 	}
 }
 
